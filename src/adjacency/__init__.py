@@ -1,0 +1,35 @@
+"""adjacency: the Adjacency Strategy Game, its classic AI players, an engine and an arena.
+
+Quick start::
+
+    from adjacency import Position
+    pos = Position.start(rows=8, cols=8, rounds=28, first="x")
+    nxt = pos.play("c3")
+"""
+
+from .core import (
+    AdjacencyError,
+    IllegalMoveError,
+    InvalidPositionError,
+    InvalidRecordError,
+    InvalidSettingsError,
+    InvalidSquareError,
+    Position,
+)
+from .core.game import Game, Move, Termination
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AdjacencyError",
+    "Game",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "InvalidSettingsError",
+    "InvalidSquareError",
+    "Move",
+    "Position",
+    "Termination",
+    "__version__",
+]

@@ -1,0 +1,19 @@
+"""Bots: one interface, the registry of spec strings, and every algorithm."""
+
+from .base import DEFAULT_MOVE_TIME, Bot, BotError, BotFailure, Limit, Search, Thinking
+from .registry import BotEntry, Option, entries, make_bot, parse_spec
+
+__all__ = [
+    "DEFAULT_MOVE_TIME",
+    "Bot",
+    "BotEntry",
+    "BotError",
+    "BotFailure",
+    "Limit",
+    "Option",
+    "Search",
+    "Thinking",
+    "entries",
+    "make_bot",
+    "parse_spec",
+]

@@ -1,0 +1,6 @@
+"""Imports every module that registers bots, so the registry is complete.
+
+Each bot family adds its module here, one import per line.
+"""
+
+from . import baseline  # noqa: F401

@@ -1,0 +1,68 @@
+"""A tiny referee: plays one game between two bots and records everything.
+
+A move that takes longer than ``limit.time + margin`` seconds loses on time;
+an illegal answer loses by illegal move; a :class:`~adjacency.bots.base.BotFailure`
+loses with the termination it names. The referee never raises for a bot's
+misbehaviour: it is written into the returned :class:`~adjacency.core.game.Game`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..core import IllegalMoveError, Position
+from ..core.game import Game, Termination
+from .base import Bot, BotFailure, Limit, Thinking
+
+DEFAULT_MARGIN = 0.1
+"""Seconds a move may exceed its budget before it loses on time."""
+
+MoveListener = Callable[[Game, Thinking | None], None]
+
+
+def play_game(
+    x_bot: Bot,
+    o_bot: Bot,
+    start: Position | Game,
+    limit: Limit | None = None,
+    margin: float = DEFAULT_MARGIN,
+    on_move: MoveListener | None = None,
+    x_name: str | None = None,
+    o_name: str | None = None,
+) -> Game:
+    """Play from ``start`` (a position, or a game to continue) to the end; return the record."""
+    limit = limit or Limit()
+    if isinstance(start, Game):
+        game = start
+    else:
+        game = Game(start, x_name or x_bot.spec, o_name or o_bot.spec)
+    bots = {"x": x_bot, "o": o_bot}
+    for bot in bots.values():
+        bot.new_game()
+    while not game.is_over:
+        position = game.position
+        color = position.turn
+        bot = bots[color]
+        began = time.monotonic()
+        try:
+            move = bot.choose_move(position, limit)
+        except BotFailure as failure:
+            game.forfeit(color, failure.termination, failure.detail)
+            break
+        seconds = time.monotonic() - began
+        if limit.time is not None and seconds > limit.time + margin:
+            game.forfeit(
+                color,
+                Termination.TIME_FORFEIT,
+                f"{bot.spec} took {seconds:.3f}s for a {limit.time:g}s budget",
+            )
+            break
+        try:
+            game.play(move, seconds)
+        except IllegalMoveError as exc:
+            game.forfeit(color, Termination.ILLEGAL_MOVE, f"{bot.spec} answered {move!r}: {exc}")
+            break
+        if on_move is not None:
+            on_move(game, bot.report)
+    return game

@@ -1,0 +1,209 @@
+"""Bot spec strings and the registry of every bot.
+
+A spec names a bot and sets its options: ``name`` or ``name:key=value,key=value``,
+for example ``alphabeta:depth=6`` or ``anneal:t0=2.0,cooling=0.95,seed=7``.
+Every bot accepts ``seed`` (an integer) for reproducible play. A bot registered
+with ``raw=True`` (the external-engine client, ``cmd:...``) receives the whole
+text after the colon unparsed.
+
+Modules register their bots with :func:`register`; :mod:`adjacency.bots.catalog`
+imports them all, and :func:`make_bot` and :func:`entries` read the result.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Bot, BotError
+
+OptionValue = int | float | bool | str
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a bot: its type follows ``default`` (or ``choices``)."""
+
+    name: str
+    default: OptionValue
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.choices:
+            return "choice"
+        return type(self.default).__name__
+
+    def describe_range(self) -> str:
+        if self.choices:
+            return "one of " + "|".join(self.choices)
+        if self.kind == "bool":
+            return "true|false"
+        low = "" if self.minimum is None else f"{self.minimum:g}"
+        high = "" if self.maximum is None else f"{self.maximum:g}"
+        if low or high:
+            return f"{self.kind} in [{low or '-inf'}, {high or 'inf'}]"
+        return self.kind
+
+    def parse(self, text: str, bot: str) -> OptionValue:
+        """Convert ``text`` to this option's type and check its range."""
+        where = f"bot {bot!r}: option {self.name}={text!r}"
+        value: OptionValue
+        if self.choices:
+            if text not in self.choices:
+                raise BotError(f"{where} is not one of {', '.join(self.choices)}")
+            return text
+        if isinstance(self.default, bool):
+            lowered = text.lower()
+            if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise BotError(f"{where} must be true or false")
+            return lowered in ("true", "1", "yes", "on")
+        try:
+            if isinstance(self.default, int):
+                value = int(text)
+            elif isinstance(self.default, float):
+                value = float(text)
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise ValueError
+            else:
+                return text
+        except ValueError:
+            raise BotError(f"{where} must be {self.describe_range()}") from None
+        if (self.minimum is not None and value < self.minimum) or (
+            self.maximum is not None and value > self.maximum
+        ):
+            raise BotError(f"{where} is out of range: must be {self.describe_range()}")
+        return value
+
+
+SEED = Option("seed", -1, "random seed for reproducible play (-1: unseeded)", minimum=-1)
+
+Factory = Callable[..., Bot]
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A registered bot: ``factory(rng=..., **options)`` builds it."""
+
+    name: str
+    summary: str
+    family: str
+    options: tuple[Option, ...]
+    factory: Factory
+    raw: bool = False
+
+    def option(self, name: str) -> Option:
+        for option in (*self.options, SEED):
+            if option.name == name:
+                return option
+        accepted = ", ".join(o.name for o in (*self.options, SEED))
+        raise BotError(f"bot {self.name!r} has no option {name!r}; accepted: {accepted}")
+
+
+_REGISTRY: dict[str, BotEntry] = {}
+
+
+def register(
+    name: str, summary: str, family: str, options: tuple[Option, ...] = (), raw: bool = False
+) -> Callable[[Factory], Factory]:
+    """Class or function decorator adding a bot to the registry under ``name``."""
+
+    def decorate(factory: Factory) -> Factory:
+        if name in _REGISTRY:
+            raise RuntimeError(f"bot {name!r} is registered twice")
+        _REGISTRY[name] = BotEntry(name, summary, family, options, factory, raw)
+        return factory
+
+    return decorate
+
+
+def entries() -> list[BotEntry]:
+    """Every registered bot, in registration order."""
+    from . import catalog  # noqa: F401  (imports every bot module)
+
+    return list(_REGISTRY.values())
+
+
+def entry(name: str) -> BotEntry:
+    """The registered bot called ``name``; raise :class:`BotError` listing the names."""
+    from . import catalog  # noqa: F401
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise BotError(f"unknown bot {name!r}; known bots: {', '.join(_REGISTRY)}") from None
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed spec string: the bot's name and its option values as text."""
+
+    name: str
+    options: dict[str, str]
+    raw: str | None = None
+
+    def __str__(self) -> str:
+        if self.raw is not None:
+            return f"{self.name}:{self.raw}"
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+
+
+def parse_spec(text: str) -> Spec:
+    """Split a spec string into name and options (checked against the registry)."""
+    if not isinstance(text, str) or not text.strip():
+        raise BotError(f"a bot spec must be a non-empty string like 'alphabeta:depth=6', got {text!r}")
+    name, _, rest = text.strip().partition(":")
+    found = entry(name.strip().lower())
+    if found.raw:
+        if not rest.strip():
+            raise BotError(f"bot {found.name!r} needs text after the colon, e.g. '{found.name}:...'")
+        return Spec(found.name, {}, rest.strip())
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq or not key or not value.strip():
+            raise BotError(f"bot spec {text!r}: expected key=value, got {item!r}")
+        found.option(key)  # raises for unknown options
+        if key in options:
+            raise BotError(f"bot spec {text!r}: option {key!r} given twice")
+        options[key] = value.strip()
+    return Spec(found.name, options)
+
+
+def option_values(spec: Spec) -> dict[str, Any]:
+    """The typed values of every option of ``spec`` (defaults filled in), seed included."""
+    found = entry(spec.name)
+    values: dict[str, Any] = {o.name: o.default for o in found.options}
+    values["seed"] = SEED.default
+    for key, text in spec.options.items():
+        values[key] = found.option(key).parse(text, spec.name)
+    return values
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """Build a bot from a spec string such as ``"alphabeta:depth=6"``.
+
+    ``seed`` (if given) is used unless the spec sets its own. Raises
+    :class:`BotError` for an unknown bot or option or a bad value.
+    """
+    parsed = parse_spec(spec)
+    found = entry(parsed.name)
+    if found.raw:
+        bot = found.factory(parsed.raw)
+    else:
+        values = option_values(parsed)
+        chosen = values.pop("seed")
+        if chosen == -1 and seed is not None:
+            chosen = seed
+        rng = random.Random(None if chosen == -1 else chosen)
+        bot = found.factory(rng=rng, **values)
+    bot.spec = str(parsed)
+    return bot

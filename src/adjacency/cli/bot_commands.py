@@ -1,0 +1,68 @@
+"""Subcommands about bots: ``bots`` (the registry) and ``move`` (ask a bot for a move)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ..bots import Limit, entries, make_bot
+from ..core import Position
+
+
+def register(commands: Any) -> None:
+    bots = commands.add_parser(
+        "bots",
+        help="list every bot with its options",
+        description="List every registered bot: its spec name, what it does, and its options "
+        "with defaults and ranges. Build a spec as NAME or NAME:key=value,key=value.",
+    )
+    bots.set_defaults(handler=run_bots)
+
+    move = commands.add_parser(
+        "move",
+        help="ask a bot for its move in a position",
+        description="Ask a bot (a spec such as alphabeta:depth=6) for its move.",
+    )
+    move.add_argument("spec", help="bot spec, e.g. greedy or alphabeta:depth=4")
+    move.add_argument("fen", nargs="?", help="position text (default: the 8x8 start)")
+    move.add_argument("--time", type=float, default=5.0, help="seconds for the move (default 5)")
+    move.add_argument("--depth", type=int, help="depth limit")
+    move.add_argument("--nodes", type=int, help="node limit")
+    move.add_argument("--seed", type=int, help="random seed")
+    move.set_defaults(handler=run_move)
+
+
+def run_bots(args: argparse.Namespace) -> int:
+    table = Table(title="Bots (spec: NAME or NAME:key=value,...; every bot also takes seed=N)")
+    table.add_column("name", style="bold")
+    table.add_column("family")
+    table.add_column("what it does")
+    table.add_column("options (default; range)")
+    for item in entries():
+        options = "\n".join(
+            f"{o.name}={o.default} ({o.describe_range()}): {o.help}" for o in item.options
+        )
+        table.add_row(item.name, item.family, item.summary, options or "-")
+    Console().print(table)
+    return 0
+
+
+def run_move(args: argparse.Namespace) -> int:
+    position = Position.from_fen(args.fen) if args.fen else Position.start()
+    with make_bot(args.spec, seed=args.seed) as bot:
+        move = bot.choose_move(position, Limit(time=args.time, depth=args.depth, nodes=args.nodes))
+    report = bot.report
+    print(move)
+    if report is not None:
+        details = {
+            "depth": report.depth,
+            "score": report.score,
+            "nodes": report.nodes,
+            "pv": " ".join(report.pv) or None,
+            "seconds": round(report.seconds, 3),
+        }
+        print(" ".join(f"{k}={v}" for k, v in details.items() if v is not None))
+    return 0

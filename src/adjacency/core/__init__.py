@@ -1,0 +1,36 @@
+"""The rules core: boards, positions, notation and game records (the reference)."""
+
+from .board import Bitboard, Board, Square, board, iter_squares, popcount
+from .errors import (
+    AdjacencyError,
+    IllegalMoveError,
+    InvalidPositionError,
+    InvalidRecordError,
+    InvalidSettingsError,
+    InvalidSquareError,
+)
+from .fen import Color, format_fen, parse_fen
+from .position import Outcome, Position, check_color, check_rounds, other
+
+__all__ = [
+    "AdjacencyError",
+    "Bitboard",
+    "Board",
+    "Color",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "InvalidSettingsError",
+    "InvalidSquareError",
+    "Outcome",
+    "Position",
+    "Square",
+    "board",
+    "check_color",
+    "check_rounds",
+    "format_fen",
+    "iter_squares",
+    "other",
+    "parse_fen",
+    "popcount",
+]

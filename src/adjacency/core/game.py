@@ -1,0 +1,165 @@
+"""Game records: settings, players, moves with thinking times, and the result.
+
+A :class:`Game` is the one mutable object of the core: it grows move by move
+while every intermediate :class:`~adjacency.core.position.Position` stays an
+immutable value. Saving and loading live in :mod:`adjacency.core.record`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .errors import IllegalMoveError, InvalidRecordError
+from .fen import Color
+from .position import Outcome, Position, other
+
+
+class Termination(StrEnum):
+    """Why a game ended (or that it has not)."""
+
+    NORMAL = "normal"
+    """All plies were played; the score decides."""
+    TIME_FORFEIT = "time forfeit"
+    """A side did not answer within its time budget (plus the allowed margin)."""
+    ILLEGAL_MOVE = "illegal move"
+    """A side answered a move that is not legal (the detail quotes it)."""
+    DISCONNECTION = "disconnection"
+    """An external engine crashed or closed its output."""
+    ABANDONED = "abandoned"
+    """The game was stopped before its end; it has no result."""
+    UNTERMINATED = "unterminated"
+    """The game is still in progress."""
+
+
+RESULT_TOKENS: dict[Outcome | None, str] = {"x": "1-0", "o": "0-1", "draw": "1/2-1/2", None: "*"}
+"""Result tokens in the spirit of PGN: X is listed first, like White."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One ply of a record: the square played and how long the mover thought."""
+
+    square: str
+    seconds: float | None = None
+
+
+@dataclass
+class Game:
+    """A game record. Create with :meth:`Game.new` or :meth:`Game.from_position`.
+
+    Invariant: ``positions[i + 1] == positions[i].play(moves[i].square)``;
+    every method that changes the game keeps it and changes nothing on error.
+    """
+
+    start: Position
+    x_name: str = "X"
+    o_name: str = "O"
+    event: str = "Casual game"
+    date: str = field(default_factory=lambda: datetime.date.today().strftime("%Y.%m.%d"))
+    moves: list[Move] = field(default_factory=list)
+    result: Outcome | None = None
+    termination: Termination = Termination.UNTERMINATED
+    termination_detail: str = ""
+    tags: dict[str, str] = field(default_factory=dict)
+    positions: list[Position] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        moves, self.moves = list(self.moves), []
+        self.positions = [self.start]
+        if self.start.is_over and self.termination == Termination.UNTERMINATED:
+            self.result, self.termination = self.start.outcome(), Termination.NORMAL
+        for number, move in enumerate(moves, 1):
+            try:
+                self.play(move.square, move.seconds)
+            except IllegalMoveError as exc:
+                raise InvalidRecordError(f"move {number} ({move.square!r}) does not replay: {exc}") from None
+
+    @classmethod
+    def new(
+        cls,
+        rows: int = 8,
+        cols: int = 8,
+        rounds: int = 28,
+        first: Color = "x",
+        x_name: str = "X",
+        o_name: str = "O",
+        **kwargs: str,
+    ) -> Game:
+        """A game from the start position with these settings."""
+        return cls(Position.start(rows, cols, rounds, first), x_name, o_name, **kwargs)
+
+    # --------------------------------------------------------------- state
+
+    @property
+    def position(self) -> Position:
+        """The current position."""
+        return self.positions[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game has ended, by the rules or by a forfeit or abandonment."""
+        return self.termination != Termination.UNTERMINATED
+
+    @property
+    def rounds(self) -> int:
+        """Rounds in the game from its start: ``ceil(plies / 2)``."""
+        return (self.start.plies_left + 1) // 2
+
+    @property
+    def first(self) -> Color:
+        """The side that moved first."""
+        return self.start.turn
+
+    def is_standard_start(self) -> bool:
+        """True when the game began at the start position of its settings."""
+        s = self.start
+        return (
+            s.plies_left % 2 == 0
+            and s.plies_left > 0
+            and s.x == s.board.start_x()
+            and s.o == s.board.start_o()
+        )
+
+    def name_of(self, color: Color) -> str:
+        return self.x_name if color == "x" else self.o_name
+
+    # ------------------------------------------------------------- changes
+
+    def play(self, square: str, seconds: float | None = None) -> Position:
+        """Play ``square`` for the side to move; raise :class:`IllegalMoveError`."""
+        if self.is_over:
+            raise IllegalMoveError(
+                f"illegal move {square!r}: the game is over ({self.termination.value})"
+            )
+        nxt = self.position.play(square)
+        name = nxt.board.name(nxt.board.square(square))
+        self.moves.append(Move(name, None if seconds is None else round(float(seconds), 3)))
+        self.positions.append(nxt)
+        if nxt.is_over:
+            self.result, self.termination = nxt.outcome(), Termination.NORMAL
+        return nxt
+
+    def undo(self) -> Move:
+        """Take back the last move (reopening a finished game); raise if there is none."""
+        if not self.moves:
+            raise IllegalMoveError("there is no move to take back")
+        self.positions.pop()
+        self.result, self.termination, self.termination_detail = None, Termination.UNTERMINATED, ""
+        return self.moves.pop()
+
+    def forfeit(self, loser: Color, termination: Termination, detail: str = "") -> None:
+        """End the game as a loss for ``loser`` (time, illegal move, disconnection)."""
+        if termination in (Termination.NORMAL, Termination.UNTERMINATED, Termination.ABANDONED):
+            raise ValueError(f"{termination.value!r} is not a forfeit")
+        self.result, self.termination, self.termination_detail = other(loser), termination, detail
+
+    def abandon(self, detail: str = "") -> None:
+        """Stop the game with no result."""
+        self.result, self.termination, self.termination_detail = None, Termination.ABANDONED, detail
+
+    @property
+    def result_token(self) -> str:
+        """``1-0`` (X won), ``0-1`` (O won), ``1/2-1/2`` or ``*``."""
+        return RESULT_TOKENS[self.result]
