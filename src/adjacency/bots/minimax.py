@@ -1,0 +1,296 @@
+"""Minimax and alpha-beta: depth-limited game-tree search with iterative deepening.
+
+The search is the negamax form of minimax (Russell & Norvig, *AIMA* 3rd ed.,
+section 5.2): the value of a position for the side to move is the maximum over
+its moves of minus the value of the resulting position for the opponent, with
+the objective "mover's pieces minus opponent's pieces" at the horizon or at the
+end of the game (:mod:`adjacency.bots.objective`). One code path serves both
+bots; ``prune=True`` adds alpha-beta pruning (AIMA 5.3), which returns exactly
+the same value while skipping subtrees that cannot change it, and ``order=True``
+tries moves with more conversions first and the best move of an earlier search
+of the same position first, which is what makes the pruning effective.
+
+Iterative deepening (AIMA 3.4.5, and 5.4 for games) searches depth 1, 2, 3, ...
+and keeps the deepest completed result, so the bot always has an answer when
+the time runs out: :func:`deepen` is a generator yielding one result per depth,
+and the search raises a private ``_Stop`` exception at the deadline (the
+structure of sunfish's ``search``). The depth never exceeds the plies left, so
+the search never runs past the end of the game; a search that reaches the end
+is exact.
+
+``nodes`` counts positions visited: the root, every interior position and every
+horizon position evaluated. At depth 1 above the horizon the best child is
+found with bit-parallel neighbour counts instead of one call per child (the
+children are still counted as visited); the value is the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..core import Position
+from .base import Bot, BotError, Search, Thinking
+from .objective import geometry_of, material
+from .registry import Option, register
+
+INFINITY = 1 << 20
+CHECK_EVERY = 1024
+"""Nodes between two polls of the clock and the stop flag."""
+
+
+class _Stop(Exception):
+    """Raised inside the search when the deadline passes, a stop is asked or nodes run out."""
+
+
+class Negamax:
+    """Depth-limited negamax over raw bitboards, with optional alpha-beta pruning.
+
+    ``search`` (optional) supplies the deadline and stop flag; ``max_nodes``
+    bounds the nodes visited. Either raises ``_Stop`` out of :meth:`value`.
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        prune: bool,
+        order: bool = True,
+        search: Search | None = None,
+        max_nodes: int | None = None,
+    ) -> None:
+        self.geometry = geometry_of(position)
+        self.neighbours = position.board.neighbours
+        self.prune = prune
+        self.order = order and prune
+        self.search = search
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.next_check = CHECK_EVERY
+        self.best: dict[tuple[int, int], int] = {}
+        """Best move found for a (mover, opponent) position: move ordering and the PV."""
+
+    def _poll(self) -> None:
+        self.next_check = self.nodes + CHECK_EVERY
+        if self.search is not None and self.search.should_stop():
+            raise _Stop
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _Stop
+
+    def moves(self, me: int, opp: int, empty: int) -> list[tuple[int, int]]:
+        """``(square, flips)`` for every move, in search order."""
+        moves = self.geometry.squares_by_flips(empty, opp)
+        if self.order:
+            first = self.best.get((me, opp))
+            if first is not None:
+                for i, (sq, _flips) in enumerate(moves):
+                    if sq == first:
+                        moves.insert(0, moves.pop(i))
+                        break
+        return moves
+
+    def value(
+        self,
+        me: int,
+        opp: int,
+        empty: int,
+        plies: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        diff: int,
+    ) -> int:
+        """Negamax value of a position for the mover (``diff`` = its current material).
+
+        With pruning the result is exact inside ``(alpha, beta)`` and a bound
+        outside it (fail-soft); without pruning the window is ignored.
+        """
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._poll()
+        if depth == 0 or plies == 0:
+            return diff
+        if depth == 1:
+            # Every child is a horizon position: the best one converts the most.
+            self.nodes += empty.bit_count()
+            return diff + 1 + 2 * self.geometry.best_flips(empty, opp)
+        neighbours = self.neighbours
+        best = -INFINITY
+        best_square = -1
+        for sq, flips in self.moves(me, opp, empty):
+            bit = 1 << sq
+            gained = neighbours[sq] & opp
+            score = -self.value(
+                opp ^ gained,
+                me | bit | gained,
+                empty ^ bit,
+                plies - 1,
+                depth - 1,
+                -beta,
+                -alpha,
+                -(diff + 1 + 2 * flips),
+            )
+            if score > best:
+                best, best_square = score, sq
+                if self.prune and score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        self.best[(me, opp)] = best_square
+        return best
+
+    def root(self, position: Position, depth: int) -> tuple[int, int]:
+        """Search every root move to ``depth`` plies; return ``(value, best square)``."""
+        me, opp, empty = position.mover, position.opponent, position.empty
+        diff = me.bit_count() - opp.bit_count()
+        self.nodes += 1
+        alpha, beta = -INFINITY, INFINITY
+        best, best_square = -INFINITY, -1
+        for sq, flips in self.moves(me, opp, empty):
+            bit = 1 << sq
+            gained = self.neighbours[sq] & opp
+            score = -self.value(
+                opp ^ gained,
+                me | bit | gained,
+                empty ^ bit,
+                position.plies_left - 1,
+                depth - 1,
+                -beta,
+                -alpha,
+                -(diff + 1 + 2 * flips),
+            )
+            if score > best:
+                best, best_square = score, sq
+                if self.prune:
+                    alpha = max(alpha, score)
+        self.best[(me, opp)] = best_square
+        return best, best_square
+
+    def principal_variation(self, position: Position, depth: int) -> tuple[str, ...]:
+        """The expected line from ``position``, read from the best-move table."""
+        line: list[str] = []
+        while len(line) < depth and not position.is_over:
+            sq = self.best.get((position.mover, position.opponent))
+            if sq is None or not (position.empty >> sq) & 1:
+                break
+            line.append(position.board.name(sq))
+            position = position.play(sq)
+        return tuple(line)
+
+
+def minimax_value(
+    position: Position, depth: int, prune: bool = False, order: bool = True
+) -> tuple[int, int]:
+    """The minimax value of ``position`` searched ``depth`` plies, and the nodes visited.
+
+    The value is the material objective (mover's pieces minus opponent's) at
+    the horizon or the end of the game, from the side to move's view; ``depth``
+    beyond the plies left is cut to them. ``prune`` switches alpha-beta on
+    (the value is identical; fewer nodes). Nodes count the root, interior and
+    horizon positions. This is the reference the compiled engine is tested against.
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise BotError(f"depth must be a whole number >= 0, got {depth!r}")
+    searcher = Negamax(position, prune=prune, order=order)
+    value = searcher.value(
+        position.mover,
+        position.opponent,
+        position.empty,
+        position.plies_left,
+        min(depth, position.plies_left),
+        -INFINITY,
+        INFINITY,
+        material(position),
+    )
+    return value, searcher.nodes
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """The result of one completed iteration of :func:`deepen`."""
+
+    depth: int
+    score: int
+    square: int
+    nodes: int
+    pv: tuple[str, ...]
+    exact: bool
+
+
+def deepen(searcher: Negamax, position: Position, max_depth: int) -> Iterator[Iteration]:
+    """Iterative deepening: yield a completed search for depth 1, 2, ... up to ``max_depth``.
+
+    Stops at the plies left (an exact result). The searcher may raise ``_Stop``
+    from inside any iteration; the caller keeps the last result it received.
+    """
+    for depth in range(1, min(max_depth, position.plies_left) + 1):
+        score, square = searcher.root(position, depth)
+        yield Iteration(
+            depth,
+            score,
+            square,
+            searcher.nodes,
+            searcher.principal_variation(position, depth),
+            exact=depth == position.plies_left,
+        )
+
+
+DEPTH = Option("depth", 0, "maximum search depth in plies (0: as deep as time allows)", 0, 64)
+
+
+class MinimaxBot(Bot):
+    """Iterative-deepening negamax; alpha-beta when ``prune``. Deterministic (ties: order)."""
+
+    def __init__(self, rng: random.Random, depth: int, prune: bool, order: bool) -> None:
+        super().__init__()
+        self.rng = rng
+        self.depth = depth
+        self.prune = prune
+        self.order = order
+
+    def _choose(self, position: Position, search: Search) -> str:
+        limits = [d for d in (self.depth or None, search.limit.depth) if d]
+        max_depth = min(limits) if limits else position.plies_left
+        searcher = Negamax(position, self.prune, self.order, search, search.limit.nodes)
+        result: Iteration | None = None
+        try:
+            for result in deepen(searcher, position, max_depth):
+                search.publish(
+                    Thinking(
+                        depth=result.depth,
+                        score=float(result.score),
+                        nodes=result.nodes,
+                        pv=result.pv,
+                        seconds=search.elapsed(),
+                        text=f"{'alphabeta' if self.prune else 'minimax'} depth {result.depth}",
+                        exact=result.exact,
+                    )
+                )
+        except _Stop:
+            pass
+        if result is None:
+            # Not even depth 1 finished: fall back to the move converting the most.
+            moves = searcher.geometry.squares_by_flips(position.empty, position.opponent)
+            square = moves[0][0]
+            return position.board.name(square)
+        return position.board.name(result.square)
+
+
+@register(
+    "minimax",
+    "plain negamax minimax with iterative deepening (no pruning), material objective",
+    "search",
+    options=(DEPTH,),
+)
+def make_minimax(rng: random.Random, depth: int) -> MinimaxBot:
+    return MinimaxBot(rng, depth, prune=False, order=False)
+
+
+@register(
+    "alphabeta",
+    "negamax with alpha-beta pruning, move ordering and iterative deepening",
+    "search",
+    options=(DEPTH, Option("order", True, "try moves converting most / previous best first")),
+)
+def make_alphabeta(rng: random.Random, depth: int, order: bool) -> MinimaxBot:
+    return MinimaxBot(rng, depth, prune=True, order=order)
