@@ -24,7 +24,7 @@ the last file onto the first). The compiled engine uses exactly this layout on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 
 from .errors import InvalidSettingsError, InvalidSquareError
 
@@ -148,7 +148,7 @@ class Board:
         return (self.size - 8) // 2
 
 
-@cache
+@lru_cache(maxsize=None, typed=True)
 def board(rows: int = 8, cols: int = 8) -> Board:
     """The (cached) :class:`Board` of a size; raises :class:`InvalidSettingsError`."""
     return Board(rows, cols)
