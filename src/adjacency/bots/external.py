@@ -1,0 +1,273 @@
+"""The ``cmd:`` bot: any program speaking the engine protocol plays behind the Bot interface.
+
+Spec syntax (docs/protocol.md has the details)::
+
+    cmd:COMMAND LINE
+    cmd:[SETTING=VALUE;SETTING=VALUE;...] COMMAND LINE
+
+The command line is split like a POSIX shell would (``shlex``), without a
+shell. Settings, all optional:
+
+``dir``      working directory of the program (the command is looked up there too)
+``name``     the name shown for the bot (default: the engine's ``id name``)
+``timeout``  seconds allowed for the handshake and for ``readyok`` (default 10)
+``margin``   seconds past the move's budget before ``stop`` is sent (default 0.05)
+``grace``    seconds after ``stop`` before the process group is killed (default 0.5)
+``opt.ID``   sends ``setoption name ID value VALUE`` after the handshake
+
+For example ``cmd:[dir=~/bots;opt.Hash=64] java -jar mybot.jar``.
+
+Failures become :class:`~adjacency.bots.base.BotFailure` so a referee records
+them: end of output or exit -> disconnection; no ``bestmove`` within the
+budget plus ``margin`` -> ``stop``, ``grace``, then the process group is
+killed -> time forfeit; an occupied, off-board or malformed answer -> illegal
+move quoting the text. A program that cannot start or finish the handshake
+raises :class:`~adjacency.bots.base.BotError` (naming the command and quoting
+its stderr) when the bot is made; after a failure the next move restarts it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import time
+from dataclasses import dataclass, field
+
+from ..core import Position
+from ..core.errors import AdjacencyError
+from ..core.game import Termination
+from ..protocol.client import EngineDisconnected, EngineError, EngineProcess, EngineTimeout
+from ..protocol.wire import BestMove, Go, Info, SetPosition
+from .base import Bot, BotError, BotFailure, Search, Thinking
+from .registry import register
+
+SETTINGS = ("dir", "name", "timeout", "margin", "grace")
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A parsed ``cmd:`` spec: the program, its directory, timings and options to set."""
+
+    argv: tuple[str, ...]
+    cwd: str | None = None
+    name: str | None = None
+    timeout: float = 10.0
+    margin: float = 0.05
+    grace: float = 0.5
+    options: dict[str, str] = field(default_factory=dict)
+
+
+def parse_command_spec(text: str) -> CommandSpec:
+    """Parse the text after ``cmd:``; raise :class:`BotError` quoting what is wrong."""
+    usage = "expected 'cmd:COMMAND' or 'cmd:[dir=PATH;name=NAME;opt.ID=VALUE;...] COMMAND'"
+    rest = text.strip()
+    settings: dict[str, str] = {}
+    options: dict[str, str] = {}
+    if rest.startswith("["):
+        close = rest.find("]")
+        if close < 0:
+            raise BotError(f"cmd spec {text!r}: the settings block has no closing ']'; {usage}")
+        block, rest = rest[1:close], rest[close + 1 :]
+        for item in filter(None, (part.strip() for part in block.split(";"))):
+            key, eq, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if not eq or not key:
+                raise BotError(f"cmd spec {text!r}: expected SETTING=VALUE, got {item!r}")
+            if key.startswith("opt.") and len(key) > 4:
+                options[key[4:]] = value
+            elif key in SETTINGS:
+                settings[key] = value
+            else:
+                raise BotError(
+                    f"cmd spec {text!r}: unknown setting {key!r}; accepted: "
+                    f"{', '.join(SETTINGS)}, opt.<option id>"
+                )
+    try:
+        argv = tuple(shlex.split(rest))
+    except ValueError as exc:
+        raise BotError(f"cmd spec {text!r}: cannot split the command line: {exc}") from None
+    if not argv:
+        raise BotError(f"cmd spec {text!r} names no program; {usage}")
+    cwd = None
+    if "dir" in settings:
+        cwd = os.path.expanduser(settings["dir"])
+        if not os.path.isdir(cwd):
+            raise BotError(f"cmd spec {text!r}: dir {settings['dir']!r} is not a directory")
+    timings = {}
+    for key in ("timeout", "margin", "grace"):
+        if key in settings:
+            try:
+                value = float(settings[key])
+            except ValueError:
+                value = math.nan
+            if not (math.isfinite(value) and value >= 0 and (value > 0 or key != "timeout")):
+                raise BotError(
+                    f"cmd spec {text!r}: {key} must be a number of seconds"
+                    f"{' above 0' if key == 'timeout' else ' from 0'}, got {settings[key]!r}"
+                )
+            timings[key] = value
+    return CommandSpec(argv, cwd, settings.get("name"), options=options, **timings)
+
+
+def thinking_from_info(info: Info) -> Thinking:
+    """Convert an ``info`` line (hundredths of a piece, milliseconds) to a Thinking report."""
+    return Thinking(
+        depth=info.depth,
+        score=None if info.score is None else info.score / 100,
+        nodes=info.nodes,
+        pv=info.pv,
+        seconds=(info.time or 0) / 1000,
+        text=info.string,
+    )
+
+
+@register(
+    "cmd",
+    "an external program speaking the engine protocol: cmd:[dir=..;opt.ID=..] COMMAND",
+    "external",
+    raw=True,
+)
+class ExternalBot(Bot):
+    """A :class:`Bot` played by an external engine process (see the module docstring)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.command = parse_command_spec(text)
+        self.engine: EngineProcess | None = None
+        self._searching = False
+        self._new_game = False
+        try:
+            self._start()
+        except EngineError as exc:
+            raise BotError(str(exc)) from None
+
+    @property
+    def name(self) -> str:
+        """The configured name, else the engine's ``id name``, else the command."""
+        identity = self.engine.identity.name if self.engine is not None else ""
+        return self.command.name or identity or shlex.join(self.command.argv)
+
+    def _start(self) -> None:
+        """Start the program, shake hands and set the options; raise EngineError."""
+        engine = EngineProcess(self.command.argv, self.command.cwd)
+        self.engine = engine
+        engine.start()
+        try:
+            identity = engine.handshake(self.command.timeout)
+            for option, value in self.command.options.items():
+                if option not in identity.options:
+                    declared = ", ".join(identity.options) or "none"
+                    raise EngineError(
+                        f"engine {engine.command!r} has no option {option!r} "
+                        f"(it declares: {declared})"
+                    )
+                engine.send(f"setoption name {option} value {value}")
+            engine.sync(self.command.timeout)
+        except BaseException:
+            engine.kill()
+            raise
+
+    def _choose(self, position: Position, search: Search) -> str:
+        if self.engine is None or not self.engine.alive:
+            if self.engine is not None:
+                self.engine.kill()
+            try:
+                self._start()
+            except EngineError as exc:
+                raise BotFailure(Termination.DISCONNECTION, str(exc)) from None
+        engine = self.engine
+        assert engine is not None
+        limit = search.limit
+        soft = None if limit.time is None else search.started + limit.time + self.command.margin
+        try:
+            if self._new_game:
+                engine.send("newgame")
+                self._new_game = False
+            engine.send(SetPosition(position))
+            left = self.command.timeout if soft is None else soft - time.monotonic()
+            try:
+                engine.sync(max(0.0, left))
+            except EngineTimeout:
+                engine.kill()
+                raise BotFailure(
+                    Termination.TIME_FORFEIT,
+                    f"engine {engine.command!r} did not answer 'isready' in time; killed",
+                ) from None
+            movetime = None
+            if limit.time is not None:
+                movetime = max(1, int((limit.time - search.elapsed() - self.safety) * 1000))
+            infinite = limit.time is None and limit.depth is None and limit.nodes is None
+            self._searching = True
+            engine.send(Go(movetime, limit.depth, limit.nodes, infinite=infinite))
+            answer = self._await_bestmove(engine, search, soft)
+        except EngineDisconnected as exc:
+            raise BotFailure(Termination.DISCONNECTION, f"while choosing a move, {exc}") from None
+        finally:
+            self._searching = False
+        return self._judge(engine, position, answer)
+
+    def _await_bestmove(self, engine: EngineProcess, search: Search, soft: float | None) -> BestMove:
+        """Read until ``bestmove``, publishing ``info``; enforce the deadline with stop and kill."""
+        hard: float | None = None
+        late = False
+        while True:
+            now = time.monotonic()
+            if hard is None and (self._stop.is_set() or (soft is not None and now >= soft)):
+                late = not self._stop.is_set()
+                engine.send("stop")
+                hard = now + self.command.grace
+            if hard is not None and now >= hard:
+                engine.kill()
+                budget = search.limit.time
+                raise BotFailure(
+                    Termination.TIME_FORFEIT,
+                    f"engine {engine.command!r} sent no bestmove within "
+                    + (f"its {budget:g}s budget + {self.command.margin:g}s margin " if late else "")
+                    + f"{'and ' if late else ''}{self.command.grace:g}s after 'stop'; "
+                    f"process group {engine.pid} killed",
+                )
+            wait = (hard if hard is not None else soft if soft is not None else now + 0.1) - now
+            message = engine.read_message(max(0.001, wait))
+            if isinstance(message, Info):
+                search.publish(thinking_from_info(message))
+            elif isinstance(message, BestMove):
+                if late:
+                    raise BotFailure(
+                        Termination.TIME_FORFEIT,
+                        f"engine {engine.command!r} answered only after 'stop', "
+                        f"{search.elapsed():.3f}s into a {search.limit.time:g}s budget",
+                    )
+                return message
+
+    def _judge(self, engine: EngineProcess, position: Position, answer: BestMove) -> str:
+        """Return the canonical name of a legal answer; else raise an illegal-move failure."""
+        text = f"bestmove {answer.move}" if answer.move is not None else "bestmove"
+        if answer.move is None:
+            raise BotFailure(
+                Termination.ILLEGAL_MOVE,
+                f"engine {engine.command!r} answered {text!r}: no square given",
+            )
+        try:
+            index = position.board.square(answer.move)
+            position.play(answer.move)
+        except AdjacencyError as exc:
+            raise BotFailure(
+                Termination.ILLEGAL_MOVE, f"engine {engine.command!r} answered {text!r}: {exc}"
+            ) from None
+        return position.board.name(index)
+
+    def stop(self) -> None:
+        super().stop()
+        if self._searching and self.engine is not None:
+            try:
+                self.engine.send("stop")
+            except EngineError:
+                pass  # the waiting thread sees the disconnection
+
+    def new_game(self) -> None:
+        self._new_game = True
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()

@@ -1,0 +1,126 @@
+"""A deliberately misbehaving engine for the protocol tests: ``fake_engine.py MODE``.
+
+With mode ``good`` it is a correct engine playing the first empty square. The
+other modes break one rule each (see ``MODES``). It writes one line to stderr
+at start-up, so tests can check that errors quote the engine's stderr.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from adjacency.core import Position
+from adjacency.protocol.wire import SetPosition, parse_command
+
+MODES = {
+    "good": "a correct engine: plays the first empty square",
+    "never-aepok": "answers aep with id lines but never aepok",
+    "crash-at-handshake": "exits with status 3 on aep",
+    "no-readyok": "completes the handshake, then never answers isready",
+    "crash-at-go": "exits with status 1 on go",
+    "crash-after-moves": "plays two moves, then exits on the third go",
+    "hang-on-go": "sleeps without reading input on go (answers nothing, not even stop)",
+    "ignores-stop": "keeps reading input on go but never answers, even to stop",
+    "slow": "answers go only when it receives stop",
+    "occupied": "answers an occupied square",
+    "off-board": "answers i9",
+    "malformed": "answers 'bestmove hello'",
+    "missing-move": "answers a bare 'bestmove'",
+    "flood": "sends 20000 info lines (some garbage) before each bestmove",
+    "crlf": "ends lines with CRLF, adds blank lines, padding and unknown lines",
+    "talks-after-stop": "after each bestmove sends a second bestmove (occupied) and info lines",
+    "spawn-child": "starts a child process (same group, holding stdout) and plays correctly",
+    "spawn-child-crash": "starts a child process, then exits at go (the child keeps stdout open)",
+}
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    if mode not in MODES:
+        sys.exit(f"unknown mode {mode!r}")
+    out = sys.stdout
+    eol = "\r\n" if mode == "crlf" else "\n"
+
+    def say(text: str) -> None:
+        out.write(text + eol)
+        out.flush()
+
+    print(f"fake engine starting in mode {mode}", file=sys.stderr, flush=True)
+    if mode.startswith("spawn-child"):
+        code = "import time; time.sleep(300)"
+        child = subprocess.Popen([sys.executable, "-c", code])
+        print(f"child {child.pid}", file=sys.stderr, flush=True)
+    position = Position.start()
+    gos = 0
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "aep":
+            if mode == "crash-at-handshake":
+                print("fatal: cannot load my opening book", file=sys.stderr, flush=True)
+                sys.exit(3)
+            say(f"id name Fake {mode}")
+            say("id author the protocol tests")
+            say("option name Hash type spin default 16 min 1 max 1024")
+            if mode == "crlf":
+                say("")
+                say("   ")
+                say("  garbage line the controller must ignore  ")
+            if mode != "never-aepok":
+                say("aepok")
+            else:
+                print("waiting for something that never happens", file=sys.stderr, flush=True)
+        elif words[0] == "isready":
+            if mode != "no-readyok":
+                say("readyok")
+        elif words[0] == "position":
+            command = parse_command(line)
+            assert isinstance(command, SetPosition)
+            position = command.position
+        elif words[0] == "go":
+            gos += 1
+            if mode in ("crash-at-go", "spawn-child-crash") or (
+                mode == "crash-after-moves" and gos == 3
+            ):
+                print("segmentation fault (pretend)", file=sys.stderr, flush=True)
+                sys.exit(1)
+            if mode == "hang-on-go":
+                time.sleep(300)
+            if mode in ("ignores-stop", "slow"):
+                continue
+            answer(mode, position, say)
+        elif words[0] == "stop" and mode == "slow":
+            answer(mode, position, say)
+        elif words[0] == "quit":
+            return
+
+
+def answer(mode: str, position: Position, say: object) -> None:
+    assert callable(say)
+    move = position.legal_moves()[0]
+    occupied = position.board.square_names(position.x | position.o)[0]
+    if mode == "flood":
+        for number in range(20000):
+            say(f"info depth {number} score x{number} nodes {number} pv {move} string flooding")
+    if mode == "crlf":
+        say("")
+        say(f"  info   depth 1  score 100 pv  {move}  ")
+        say("")
+    choice = {
+        "occupied": occupied,
+        "off-board": "i9",
+        "malformed": "hello",
+        "missing-move": "",
+    }.get(mode, move)
+    say(f"bestmove {choice}".rstrip() if mode != "crlf" else f"  bestmove   {choice}  ")
+    if mode == "talks-after-stop":
+        say(f"bestmove {occupied}")
+        say("info string still talking")
+        say("readyok")
+
+
+if __name__ == "__main__":
+    main()
