@@ -2,8 +2,11 @@
 
 A move that takes longer than ``limit.time + margin`` seconds loses on time;
 an illegal answer loses by illegal move; a :class:`~adjacency.bots.base.BotFailure`
-loses with the termination it names. The referee never raises for a bot's
-misbehaviour: it is written into the returned :class:`~adjacency.core.game.Game`.
+loses with the termination it names, and any other exception raised by a bot (a
+crash) loses by :attr:`~adjacency.core.game.Termination.DISCONNECTION` with the
+exception quoted in the detail, as cutechess-cli scores a crashed engine. The
+referee never raises for a bot's misbehaviour: it is written into the returned
+:class:`~adjacency.core.game.Game`.
 """
 
 from __future__ import annotations
@@ -49,6 +52,13 @@ def play_game(
             move = bot.choose_move(position, limit)
         except BotFailure as failure:
             game.forfeit(color, failure.termination, failure.detail)
+            break
+        except Exception as exc:  # a crashing bot loses; the referee carries on
+            game.forfeit(
+                color,
+                Termination.DISCONNECTION,
+                f"{bot.spec} crashed: {type(exc).__name__}: {exc}",
+            )
             break
         seconds = time.monotonic() - began
         if limit.time is not None and seconds > limit.time + margin:

@@ -1,0 +1,120 @@
+"""Running a schedule: plan it, play it through an executor, store every game at once.
+
+:func:`create_run` checks the bot specs and stores the whole schedule;
+:func:`execute` plays whatever is still pending (all of it for a new run, the
+rest after an interruption: that is ``--resume``) and commits each game as soon
+as it arrives. With an :class:`~adjacency.arena.stats.Sprt`, a match stops as
+soon as the test accepts a hypothesis; the run is then marked ``sprt``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..bots import make_bot
+from .executor import BotFactory, Executor, GameResult
+from .schedule import Settings, plan
+from .stats import Sprt
+from .store import GameRow, Store
+
+ResultHook = Callable[[GameResult], None]
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """How :func:`execute` ended."""
+
+    run_id: int
+    planned: int
+    stored: int
+    played_now: int
+    status: str
+    llr: float | None = None
+    verdict: str | None = None
+
+
+def create_run(
+    store: Store,
+    mode: str,
+    players: list[str],
+    settings: Settings,
+    command: str = "",
+    factory: BotFactory = make_bot,
+) -> int:
+    """Check every spec (by building the bot once), plan the run and store it; return its id."""
+    for spec in dict.fromkeys(players):
+        factory(spec, 0).close()
+    tasks = plan(players, mode, settings)
+    return store.create_run(mode, players, settings, tasks, command)
+
+
+class _PairTally:
+    """Pentanomial counts of a match, updated game by game (for the SPRT)."""
+
+    def __init__(self, games: list[GameRow]) -> None:
+        self.open: dict[int, float] = {}
+        self.penta = [0] * 5
+        for game in games:
+            self.add(game.pair, game.a_points)
+
+    def add(self, pair: int, points: float) -> None:
+        if pair in self.open:
+            self.penta[round(2 * (self.open.pop(pair) + points))] += 1
+        else:
+            self.open[pair] = points
+
+
+def execute(
+    store: Store,
+    run_id: int,
+    executor: Executor,
+    sprt: Sprt | None = None,
+    on_result: ResultHook | None = None,
+) -> RunReport:
+    """Play the pending games of ``run_id`` and store each one as it finishes.
+
+    Raises ``KeyboardInterrupt`` after marking the run ``stopped`` if interrupted;
+    a killed process leaves it ``running``; both can be resumed.
+    """
+    run = store.run(run_id)
+    pending = store.pending(run_id)
+    if sprt is not None and len({t.pairing for t in store.tasks(run_id)}) != 1:
+        raise ValueError("SPRT applies to a match (one pairing), not to a tournament")
+    tally = _PairTally(store.games(run_id)) if sprt is not None else None
+    played = 0
+    llr_value: float | None = None
+    verdict: str | None = None
+    if tally is not None and sprt is not None:
+        llr_value = sprt.llr(tally.penta)
+        verdict = sprt.verdict(llr_value)
+    if verdict is None and pending:
+        stream = executor.results(pending)
+        try:
+            for result in stream:
+                store.record(run_id, result)
+                played += 1
+                if on_result is not None:
+                    on_result(result)
+                if tally is not None and sprt is not None:
+                    tally.add(result.task.pair, result.a_points)
+                    llr_value = sprt.llr(tally.penta)
+                    verdict = sprt.verdict(llr_value)
+                    if verdict is not None:
+                        break
+        except KeyboardInterrupt:
+            store.set_status(run_id, "stopped")
+            raise
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+    stored = store.count(run_id)
+    if verdict is not None:
+        status = "sprt"
+    elif stored == run.planned:
+        status = "finished"
+    else:
+        status = "stopped"
+    store.set_status(run_id, status)
+    return RunReport(run_id, run.planned, stored, played, status, llr_value, verdict)

@@ -1,0 +1,294 @@
+"""Match statistics: Elo with a 95% interval, LOS, pentanomial counts, SPRT, ratings.
+
+The formulas are the ones chess testers use:
+
+- Logistic Elo: a score ``s`` (0..1) is ``-400 * log10(1/s - 1)`` Elo.
+- Interval (cutechess-cli, fishtest): the mean score per sample plus or minus
+  ``z * stdev / sqrt(n)`` with ``z = 1.96`` (normal quantile 0.975), mapped to
+  Elo. A sample is one game (trinomial W/D/L) or one colour-swapped game pair
+  (pentanomial: pair score 0, 0.5, 1, 1.5 or 2). Pairs from the same opening
+  are correlated, so the pentanomial interval is the honest one for paired runs.
+- LOS, likelihood of superiority (cutechess-cli): ``Phi((W - L) / sqrt(W + L))``,
+  written ``0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``; draws carry no information.
+- SPRT (Wald's sequential test, as fishtest runs it): the generalised
+  log-likelihood ratio of the observed outcome frequencies under the two
+  hypotheses "expected score = s(elo0)" and "= s(elo1)", each the maximum
+  likelihood distribution with that mean (M. Van den Bergh's method, fishtest's
+  ``stat_util.LLR_logistic``); accept H1 when LLR >= log((1-beta)/alpha), H0 when
+  LLR <= log(beta/(1-alpha)).
+- Ratings of several players: Bradley-Terry maximum likelihood on the logistic
+  Elo scale (draws count half), with one virtual draw of every player against
+  a 0-rated anchor as a weak prior so that perfect scores stay finite; 95%
+  intervals from the inverse Fisher information, Elo centred on mean 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, stats
+
+Z95 = float(stats.norm.ppf(0.975))
+"""1.959963984540054: the two-sided 95% normal quantile."""
+
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""Pentanomial outcomes as a fraction of a pair's 2 points: LL, LD, DD or WL, WD, WW."""
+GAME_SCORES = (0.0, 0.5, 1.0)
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score in [0, 1] (``±inf`` at the ends)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score of a player ``elo`` points stronger."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority (cutechess-cli): 0.5 with no decisive game."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Elo estimate from a sample: point value, 95% bounds, score and its spread."""
+
+    elo: float
+    low: float
+    high: float
+    score: float
+    stdev: float
+    samples: int
+
+    @property
+    def error(self) -> float:
+        """Half the width of the 95% interval (cutechess-cli's ``+/-``)."""
+        return (self.high - self.low) / 2.0
+
+
+def estimate(counts: Sequence[float], outcomes: Sequence[float]) -> Estimate:
+    """Elo and 95% interval from outcome ``counts`` over ``outcomes`` (scores in 0..1)."""
+    n = float(sum(counts))
+    if n <= 0:
+        return Estimate(0.0, -math.inf, math.inf, 0.5, math.nan, 0)
+    mean = sum(c * a for c, a in zip(counts, outcomes, strict=True)) / n
+    var = sum(c * (a - mean) ** 2 for c, a in zip(counts, outcomes, strict=True)) / n
+    stdev = math.sqrt(var)
+    delta = Z95 * stdev / math.sqrt(n)
+    return Estimate(
+        elo_from_score(mean),
+        elo_from_score(mean - delta),
+        elo_from_score(mean + delta),
+        mean,
+        stdev,
+        int(n),
+    )
+
+
+def trinomial(wins: int, draws: int, losses: int) -> Estimate:
+    """Per-game estimate (cutechess-cli's Elo difference and error margin)."""
+    return estimate((losses, draws, wins), GAME_SCORES)
+
+
+def pentanomial(counts: Sequence[int]) -> Estimate:
+    """Per-pair estimate from counts of pair scores 0, 0.5, 1, 1.5, 2 (fishtest)."""
+    if len(counts) != 5:
+        raise ValueError(f"pentanomial counts need 5 numbers, got {list(counts)}")
+    return estimate(counts, PAIR_SCORES)
+
+
+# ----------------------------------------------------------------------- SPRT
+
+
+def _mle_with_mean(freqs: np.ndarray, outcomes: np.ndarray, mean: float) -> np.ndarray:
+    """The distribution closest (max likelihood) to ``freqs`` whose expectation is ``mean``.
+
+    ``p_i = f_i / (1 + x (a_i - mean))`` with ``x`` the root of
+    ``sum f_i (a_i - mean) / (1 + x (a_i - mean)) = 0`` (Lagrange multiplier).
+    """
+    d = outcomes - mean
+    support = freqs > 0
+    if not (d[support].max() > 0 > d[support].min()):
+        raise ValueError("the observed outcomes do not bracket the hypothesised mean")
+    low = -1.0 / d[support].max() * (1 - 1e-12)
+    high = -1.0 / d[support].min() * (1 - 1e-12)
+
+    def balance(x: float) -> float:
+        return float(np.sum(freqs * d / (1.0 + x * d)))
+
+    x = optimize.brentq(balance, low, high, xtol=1e-15, maxiter=500)
+    p = freqs / (1.0 + x * d)
+    return p / p.sum()
+
+
+def llr(counts: Sequence[float], outcomes: Sequence[float], elo0: float, elo1: float) -> float:
+    """Generalised log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo.
+
+    ``counts`` are observed frequencies of ``outcomes`` (game or pair scores on a
+    0..1 scale). Outcomes never seen get a count of 1e-3 when needed so the
+    hypothesised means stay inside the support (fishtest's regularisation).
+    """
+    freqs = np.asarray(counts, dtype=float)
+    n = freqs.sum()
+    if n <= 0:
+        return 0.0
+    a = np.asarray(outcomes, dtype=float)
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    support = freqs > 0
+    if not all(a[support].min() < s < a[support].max() for s in (s0, s1)):
+        freqs = np.where(freqs > 0, freqs, 1e-3)
+    f = freqs / freqs.sum()
+    p0 = _mle_with_mean(f, a, s0)
+    p1 = _mle_with_mean(f, a, s1)
+    mask = f > 0
+    return float(n * np.sum(f[mask] * np.log(p1[mask] / p0[mask])))
+
+
+def llr_normal(
+    counts: Sequence[float], outcomes: Sequence[float], elo0: float, elo1: float
+) -> float:
+    """The normal approximation of :func:`llr`: ``n (s1-s0)(2m - s0 - s1) / (2 var)``."""
+    n = float(sum(counts))
+    mean = sum(c * x for c, x in zip(counts, outcomes, strict=True)) / n
+    var = sum(c * (x - mean) ** 2 for c, x in zip(counts, outcomes, strict=True)) / n
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """SPRT settings: H0 elo0, H1 elo1, error rates alpha (false H1) and beta (false H0)."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            raise ValueError(
+                f"SPRT alpha and beta must be in (0, 1), got {self.alpha}, {self.beta}"
+            )
+        if self.elo1 <= self.elo0:
+            raise ValueError(f"SPRT elo1 must exceed elo0, got elo0={self.elo0} elo1={self.elo1}")
+
+    @property
+    def lower(self) -> float:
+        """Accept H0 at or below this LLR: ``log(beta / (1 - alpha))``."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Accept H1 at or above this LLR: ``log((1 - beta) / alpha)``."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def llr(self, penta: Sequence[int]) -> float:
+        """LLR of a pentanomial sample (fishtest's default)."""
+        return llr(penta, PAIR_SCORES, self.elo0, self.elo1)
+
+    def verdict(self, value: float) -> str | None:
+        """``"H1"``, ``"H0"`` or ``None`` (keep playing) for an LLR value."""
+        if value >= self.upper:
+            return "H1"
+        if value <= self.lower:
+            return "H0"
+        return None
+
+    def describe(self) -> str:
+        return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
+
+
+def parse_sprt(items: Sequence[str]) -> Sprt:
+    """Parse ``["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]`` (any subset, any order)."""
+    values: dict[str, float] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise ValueError(f"SPRT option {item!r}: expected elo0=, elo1=, alpha= or beta=")
+        try:
+            values[key] = float(text)
+        except ValueError:
+            raise ValueError(f"SPRT option {item!r}: {text!r} is not a number") from None
+    return Sprt(**values)
+
+
+# -------------------------------------------------------------------- ratings
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating from :func:`ratings` (Elo, mean 0) with its 95% interval."""
+
+    player: str
+    elo: float
+    error: float
+    games: int
+    points: float
+
+    @property
+    def score(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+def ratings(
+    players: Sequence[str], results: Sequence[tuple[str, str, float]], prior_draws: float = 1.0
+) -> list[Rating]:
+    """Bradley-Terry Elo ratings from ``(a, b, points of a)`` game results, best first."""
+    index = {p: i for i, p in enumerate(players)}
+    n = len(players)
+    c = math.log(10.0) / 400.0
+    pairs: dict[tuple[int, int], list[float]] = {}
+    for a, b, points in results:
+        key = (index[a], index[b])
+        total = pairs.setdefault(key, [0.0, 0.0])
+        total[0] += points
+        total[1] += 1.0
+    # the anchor: player n with rating 0, prior_draws draws against everyone
+    for i in range(n):
+        pairs[(i, n)] = [0.5 * prior_draws, prior_draws]
+
+    r = np.zeros(n + 1)
+    for _ in range(100):
+        grad = np.zeros(n + 1)
+        hess = np.zeros((n + 1, n + 1))
+        for (i, j), (points, games) in pairs.items():
+            p = 1.0 / (1.0 + math.exp(-c * (r[i] - r[j])))
+            g = c * (points - games * p)
+            grad[i] += g
+            grad[j] -= g
+            w = c * c * games * p * (1 - p)
+            hess[i, i] += w
+            hess[j, j] += w
+            hess[i, j] -= w
+            hess[j, i] -= w
+        step = np.linalg.solve(hess[:n, :n], grad[:n])
+        r[:n] += step
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    cov = np.linalg.inv(hess[:n, :n])
+    centre = np.eye(n) - np.full((n, n), 1.0 / n)
+    centred = centre @ cov @ centre.T
+    elo = r[:n] - r[:n].mean()
+    played = {p: [0, 0.0] for p in players}
+    for a, b, points in results:
+        played[a][0] += 1
+        played[a][1] += points
+        played[b][0] += 1
+        played[b][1] += 1.0 - points
+    out = [
+        Rating(p, float(elo[i]), float(Z95 * math.sqrt(max(centred[i, i], 0.0))),
+               int(played[p][0]), float(played[p][1]))
+        for p, i in index.items()
+    ]  # fmt: skip
+    return sorted(out, key=lambda rating: -rating.elo)

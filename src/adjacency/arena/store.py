@@ -1,0 +1,310 @@
+"""Results storage in SQLite: runs, their planned schedules, and finished games.
+
+Durability contract: the database is in WAL mode, and every finished game is
+written in its own transaction (``INSERT`` + ``COMMIT``) as soon as the runner
+receives it. A process killed at any moment (even SIGKILL) therefore loses only
+the games in flight: a committed game survives, and an uncommitted one leaves no
+trace. ``games`` has the primary key ``(run_id, idx)``, so a game can never be
+stored twice; :meth:`Store.pending` is the planned games minus the stored ones,
+which is what ``--resume`` plays. Several runs (and several processes, thanks
+to WAL and a busy timeout) may share one database file.
+
+Tables::
+
+    runs(id, created, mode, players JSON, settings JSON, command, status, planned)
+    plan(run_id, idx, task JSON)                      -- the schedule, written once
+    games(run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result,
+          termination, detail, x_score, o_score, plies, move_times JSON,
+          record TEXT, seconds, worker, finished)
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import AdjacencyError
+from .executor import GameResult
+from .schedule import GameTask, Settings
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    players TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    command TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'running',
+    planned INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS plan (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    idx INTEGER NOT NULL,
+    task TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
+CREATE TABLE IF NOT EXISTS games (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    idx INTEGER NOT NULL,
+    pairing INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    a TEXT NOT NULL,
+    b TEXT NOT NULL,
+    x TEXT NOT NULL,
+    o TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    a_is_x INTEGER NOT NULL,
+    result TEXT,
+    termination TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    x_score INTEGER NOT NULL,
+    o_score INTEGER NOT NULL,
+    plies INTEGER NOT NULL,
+    move_times TEXT NOT NULL,
+    record TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    worker TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
+"""
+
+STATUSES = ("running", "finished", "stopped", "sprt")
+
+
+class StoreError(AdjacencyError):
+    """A database that cannot be used, or a run that does not exist."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run's row: how it was started and how far it got."""
+
+    id: int
+    created: str
+    mode: str
+    players: list[str]
+    settings: Settings
+    command: str
+    status: str
+    planned: int
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game, as the statistics and reports read it."""
+
+    run_id: int
+    idx: int
+    pairing: int
+    pair: int
+    a: str
+    b: str
+    x: str
+    o: str
+    rounds: int
+    a_is_x: bool
+    result: str | None
+    termination: str
+    detail: str
+    x_score: int
+    o_score: int
+    plies: int
+    move_times: list[float]
+    record: str
+    seconds: float
+
+    @property
+    def a_points(self) -> float:
+        if self.result in ("draw", None):
+            return 0.5
+        return 1.0 if self.result == ("x" if self.a_is_x else "o") else 0.0
+
+    @property
+    def a_margin(self) -> int:
+        diff = self.x_score - self.o_score
+        return diff if self.a_is_x else -diff
+
+    @property
+    def loser(self) -> str | None:
+        """The spec of the side that lost (``None`` for a draw)."""
+        if self.result in ("draw", None):
+            return None
+        return self.o if self.result == "x" else self.x
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+class Store:
+    """A results database (one SQLite file). Use as a context manager or call close()."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"cannot use {str(self.path)!r} as a results database: {exc}"
+            ) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ writing
+
+    def create_run(
+        self, mode: str, players: list[str], settings: Settings, tasks: list[GameTask], command: str
+    ) -> int:
+        """Store a new run and its whole schedule in one transaction; return its id."""
+        with self._transaction():
+            cursor = self.db.execute(
+                "INSERT INTO runs (created, mode, players, settings, command, planned) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    _now(),
+                    mode,
+                    json.dumps(players),
+                    json.dumps(settings.to_dict()),
+                    command,
+                    len(tasks),
+                ),
+            )
+            run_id = int(cursor.lastrowid or 0)
+            self.db.executemany(
+                "INSERT INTO plan (run_id, idx, task) VALUES (?, ?, ?)",
+                [(run_id, t.index, json.dumps(t.to_dict())) for t in tasks],
+            )
+        return run_id
+
+    def record(self, run_id: int, result: GameResult) -> None:
+        """Commit one finished game (its own transaction)."""
+        task = result.task
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO games VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id, task.index, task.pairing, task.pair, task.a, task.b, task.x, task.o,
+                    task.rounds, int(task.a_is_x), result.result, result.termination,
+                    result.detail, result.x_score, result.o_score, result.plies,
+                    json.dumps(list(result.move_times)), result.record, result.seconds,
+                    result.worker, _now(),
+                ),
+            )  # fmt: skip
+
+    def set_status(self, run_id: int, status: str) -> None:
+        if status not in STATUSES:
+            raise ValueError(f"status {status!r} is not one of {STATUSES}")
+        with self._transaction():
+            self.db.execute("UPDATE runs SET status = ? WHERE id = ?", (status, run_id))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+    # ------------------------------------------------------------------ reading
+
+    def runs(self) -> list[Run]:
+        rows = self.db.execute(
+            "SELECT id, created, mode, players, settings, command, status, planned "
+            "FROM runs ORDER BY id"
+        ).fetchall()
+        return [_run(row) for row in rows]
+
+    def run(self, run_id: int | None = None) -> Run:
+        """The run ``run_id``, or the latest run when ``None``."""
+        runs = self.runs()
+        if not runs:
+            raise StoreError(f"{str(self.path)!r} holds no runs")
+        if run_id is None:
+            return runs[-1]
+        for run in runs:
+            if run.id == run_id:
+                return run
+        known = ", ".join(str(r.id) for r in runs)
+        raise StoreError(f"{str(self.path)!r} has no run {run_id}; runs: {known}")
+
+    def resumable(self) -> Run:
+        """The latest run that has not finished its schedule."""
+        for run in reversed(self.runs()):
+            if run.status in ("running", "stopped"):
+                return run
+        raise StoreError(f"{str(self.path)!r} has no unfinished run to resume")
+
+    def tasks(self, run_id: int) -> list[GameTask]:
+        rows = self.db.execute(
+            "SELECT task FROM plan WHERE run_id = ? ORDER BY idx", (run_id,)
+        ).fetchall()
+        return [GameTask.from_dict(json.loads(text)) for (text,) in rows]
+
+    def pending(self, run_id: int) -> list[GameTask]:
+        """Planned games of ``run_id`` that are not stored yet, in schedule order."""
+        rows = self.db.execute(
+            "SELECT task FROM plan WHERE run_id = ? AND idx NOT IN "
+            "(SELECT idx FROM games WHERE run_id = ?) ORDER BY idx",
+            (run_id, run_id),
+        ).fetchall()
+        return [GameTask.from_dict(json.loads(text)) for (text,) in rows]
+
+    def count(self, run_id: int) -> int:
+        (n,) = self.db.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()
+        return int(n)
+
+    def games(self, run_id: int | None = None) -> list[GameRow]:
+        """Stored games of one run (or of every run), in schedule order."""
+        query = (
+            "SELECT run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result, termination, "
+            "detail, x_score, o_score, plies, move_times, record, seconds FROM games"
+        )
+        params: tuple[Any, ...] = ()
+        if run_id is not None:
+            query += " WHERE run_id = ?"
+            params = (run_id,)
+        rows = self.db.execute(query + " ORDER BY run_id, idx", params).fetchall()
+        return list(_game_rows(rows))
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _run(row: tuple[Any, ...]) -> Run:
+    rid, created, mode, players, settings, command, status, planned = row
+    return Run(
+        rid, created, mode, json.loads(players), Settings.from_dict(json.loads(settings)),
+        command, status, planned,
+    )  # fmt: skip
+
+
+def _game_rows(rows: list[tuple[Any, ...]]) -> Iterator[GameRow]:
+    for row in rows:
+        values = list(row)
+        values[9] = bool(values[9])
+        values[16] = json.loads(values[16])
+        yield GameRow(*values)

@@ -1,0 +1,136 @@
+"""Totals per pairing and rounds setting, computed from stored games.
+
+Everything is from the point of view of the pairing's first player ``a``
+(``adjacency match A B`` reports A's score). Forfeits are counted for the side
+that lost them: time losses, illegal moves, and crashes (an engine that
+disconnected or a bot that raised).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..core.game import Termination
+from .stats import Estimate, Rating, los, pentanomial, ratings, trinomial
+from .store import GameRow
+
+FAULTS = {
+    Termination.TIME_FORFEIT.value: "time",
+    Termination.ILLEGAL_MOVE.value: "illegal",
+    Termination.DISCONNECTION.value: "crash",
+}
+
+
+@dataclass
+class Summary:
+    """Totals of ``a`` against ``b`` at ``rounds`` rounds (``None``: every setting)."""
+
+    a: str
+    b: str
+    rounds: int | None
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    penta: list[int] = field(default_factory=lambda: [0] * 5)
+    faults_a: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULTS.values(), 0))
+    faults_b: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULTS.values(), 0))
+    margins: list[int] = field(default_factory=list)
+    plies: int = 0
+    move_seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def score(self) -> float:
+        return self.points / self.games if self.games else 0.5
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.penta)
+
+    @property
+    def estimate(self) -> Estimate:
+        """Pentanomial estimate when complete pairs exist, else per game."""
+        if self.pairs >= 2:
+            return pentanomial(self.penta)
+        return trinomial(self.wins, self.draws, self.losses)
+
+    @property
+    def los(self) -> float:
+        return los(self.wins, self.losses)
+
+    def fault_text(self, kind: str) -> str:
+        """``"a/b"`` counts of a fault kind, e.g. ``"1/0"``."""
+        return f"{self.faults_a[kind]}/{self.faults_b[kind]}"
+
+    def add(self, game: GameRow) -> None:
+        points = game.a_points
+        if points == 1.0:
+            self.wins += 1
+        elif points == 0.0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        kind = FAULTS.get(game.termination)
+        if kind is not None:
+            loser_is_a = (game.result == "o") == game.a_is_x
+            (self.faults_a if loser_is_a else self.faults_b)[kind] += 1
+        self.margins.append(game.a_margin)
+        self.plies += game.plies
+        self.move_seconds += sum(game.move_times)
+
+
+def summarize(games: Iterable[GameRow]) -> list[Summary]:
+    """One :class:`Summary` per (pairing, rounds setting) and one per pairing overall.
+
+    Order: pairings in order of first appearance; within one, rounds ascending,
+    then the overall row (``rounds=None``).
+    """
+    table: dict[tuple[str, str, int | None], Summary] = {}
+    pairs: dict[tuple[int, int], list[GameRow]] = defaultdict(list)
+    order: list[tuple[str, str]] = []
+    for game in games:
+        if (game.a, game.b) not in order:
+            order.append((game.a, game.b))
+        for rounds in (game.rounds, None):
+            key = (game.a, game.b, rounds)
+            if key not in table:
+                table[key] = Summary(game.a, game.b, rounds)
+            table[key].add(game)
+        pairs[(game.run_id, game.pair)].append(game)
+    for members in pairs.values():
+        if len(members) == 2:
+            first = members[0]
+            slot = round(2 * sum(g.a_points for g in members))
+            for rounds in (first.rounds, None):
+                table[(first.a, first.b, rounds)].penta[slot] += 1
+    keys = sorted(
+        table,
+        key=lambda k: (order.index((k[0], k[1])), k[2] is None, k[2] or 0),
+    )
+    return [table[k] for k in keys]
+
+
+def players_of(games: Sequence[GameRow]) -> list[str]:
+    """Every player in order of first appearance."""
+    seen: list[str] = []
+    for game in games:
+        for player in (game.a, game.b):
+            if player not in seen:
+                seen.append(player)
+    return seen
+
+
+def standings(games: Sequence[GameRow], rounds: int | None = None) -> list[Rating]:
+    """The ranking of every player (Bradley-Terry Elo), optionally at one rounds setting."""
+    chosen = [g for g in games if rounds is None or g.rounds == rounds]
+    players = players_of(chosen)
+    return ratings(players, [(g.a, g.b, g.a_points) for g in chosen]) if players else []
