@@ -1,0 +1,46 @@
+"""The ``play`` subcommand: start the browser game (imports the web stack only when run)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    play = commands.add_parser(
+        "play",
+        help="play in the browser (starts a local web server and opens the page)",
+        description="Start the Adjacency web app on this computer, print its address and open "
+        "it in the browser. Games are saved as they go and survive a restart. Ctrl-C stops it.",
+    )
+    play.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this computer)",
+    )
+    play.add_argument(
+        "--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)"
+    )
+    play.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    play.add_argument(
+        "--db",
+        type=Path,
+        help="SQLite file for saved games (default ~/.local/share/adjacency/games.sqlite3)",
+    )
+    play.set_defaults(handler=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        print(f"adjacency play: error: --port must be 0 to 65535, got {args.port}", file=sys.stderr)
+        return 2
+    from ..web.server import serve
+
+    try:
+        serve(args.host, args.port, not args.no_browser, args.db, lambda s: print(s, flush=True))
+    except OSError as exc:
+        print(f"adjacency play: error: {exc}", file=sys.stderr)
+        return 2
+    return 0

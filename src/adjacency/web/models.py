@@ -1,0 +1,219 @@
+"""The JSON shapes of the web API (pydantic models; they document the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..bots.base import DEFAULT_MOVE_TIME
+
+MAX_NAME = 40
+MAX_RECORD_CHARS = 200_000
+MIN_MOVE_TIME = 0.1
+MAX_MOVE_TIME = 60.0
+MAX_DELAY = 10.0
+
+Side = Literal["x", "o"]
+
+
+class Strict(BaseModel):
+    """Request bodies reject unknown fields, so a typo is an error, not a silent default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# ----------------------------------------------------------------- requests
+
+
+class PlayerSetup(Strict):
+    """Who plays one side: a person, or a bot chosen by strength level or by spec."""
+
+    kind: Literal["human", "bot"] = Field(description="'human' (moves by clicks) or 'bot'")
+    name: str = Field(default="", max_length=MAX_NAME, description="shown name; empty: a default")
+    level: int | None = Field(
+        default=None,
+        ge=1,
+        description="bot strength level (see GET /api/config); ignored for people",
+    )
+    spec: str | None = Field(
+        default=None,
+        max_length=200,
+        description="bot spec such as 'alphabeta:depth=4' (overrides level); see GET /api/config",
+    )
+
+
+class NewGame(Strict):
+    """Settings of a new game."""
+
+    x: PlayerSetup = Field(description="the X player")
+    o: PlayerSetup = Field(description="the O player")
+    rows: int = Field(8, ge=4, le=8, description="ranks, 4 to 8")
+    cols: int = Field(8, ge=4, le=8, description="files, 4 to 8")
+    rounds: int = Field(
+        28, ge=1, description="rounds (two plies each), 1 to (rows*cols-8)//2 (28 on 8x8)"
+    )
+    first: Side = Field("x", description="the side that moves first")
+    time: float = Field(
+        DEFAULT_MOVE_TIME,
+        ge=MIN_MOVE_TIME,
+        le=MAX_MOVE_TIME,
+        description="seconds a bot may think per move",
+    )
+
+
+class MoveRequest(Strict):
+    """A move by the person to move."""
+
+    square: str = Field(max_length=8, description="square name such as 'c3'")
+
+
+class ControlRequest(Strict):
+    """Bot-vs-bot playback control."""
+
+    action: Literal["pause", "resume", "step"] | None = Field(
+        default=None, description="pause, resume, or step (play one move, then stay paused)"
+    )
+    delay: float | None = Field(
+        default=None, ge=0, le=MAX_DELAY, description="seconds to wait between bot moves (speed)"
+    )
+
+
+class ImportRequest(Strict):
+    """A game record in the core's text format (or its JSON format) to load and replay."""
+
+    record: str = Field(max_length=MAX_RECORD_CHARS, description="the record text")
+
+
+# ---------------------------------------------------------------- responses
+
+
+class ErrorMessage(BaseModel):
+    detail: str = Field(description="what was wrong with the request")
+
+
+class OptionInfo(BaseModel):
+    name: str
+    kind: str = Field(description="int, float, bool, str or choice")
+    default: int | float | bool | str
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: list[str] | None = None
+
+
+class BotInfo(BaseModel):
+    name: str
+    summary: str
+    family: str
+    options: list[OptionInfo]
+
+
+class LevelInfo(BaseModel):
+    number: int
+    name: str
+    description: str
+    spec: str
+    time_cap: float | None
+
+
+class Config(BaseModel):
+    """What a new-game form needs: ranges, levels and bots available now."""
+
+    min_side: int
+    max_side: int
+    default_time: float
+    min_time: float
+    max_time: float
+    max_record_chars: int
+    levels: list[LevelInfo]
+    default_level: int
+    bots: list[BotInfo]
+
+
+class PlayerInfo(BaseModel):
+    kind: Literal["human", "bot"]
+    name: str
+    spec: str | None = None
+    level: int | None = None
+    level_name: str | None = None
+    time_cap: float | None = None
+
+
+class Ply(BaseModel):
+    number: int = Field(description="1 for the first ply")
+    color: Side
+    square: str
+    flips: list[str] = Field(description="squares the move converted")
+    seconds: float | None = None
+    eval: float | None = Field(default=None, description="the mover's search score, from X's view")
+    depth: int | None = None
+
+
+class ThinkingInfo(BaseModel):
+    color: Side
+    elapsed: float
+    depth: int | None = None
+    score: float | None = Field(default=None, description="pieces, from X's view")
+    nodes: int | None = None
+    pv: list[str] = []
+    text: str = ""
+
+
+class GameState(BaseModel):
+    """Everything a page shows about one game; pushed again after every change."""
+
+    id: str
+    version: int = Field(description="increases with every change")
+    status: Literal["playing", "over"]
+    mode: Literal["human-bot", "bot-bot", "human-human"]
+    rows: int
+    cols: int
+    rounds: int
+    first: Side
+    time: float
+    x: PlayerInfo
+    o: PlayerInfo
+    moves: list[Ply]
+    boards: list[str] = Field(
+        description="per ply from the start, the squares in index order (a1, b1, ...): x, o or ."
+    )
+    turn: Side
+    plies_left: int
+    rounds_left: int
+    score: list[int] = Field(description="[x squares, o squares]")
+    result: Literal["x", "o", "draw"] | None
+    termination: str
+    termination_detail: str
+    message: str = Field(description="a one-line account of the state for people")
+    thinking: ThinkingInfo | None
+    human_to_move: bool
+    can_undo: bool
+    paused: bool
+    delay: float
+    preview: dict[str, list[str]] = Field(
+        description="for each empty square, the squares playing it would convert"
+    )
+
+
+class GameSummary(BaseModel):
+    id: str
+    x: str
+    o: str
+    mode: str
+    rows: int
+    cols: int
+    rounds: int
+    plies: int
+    status: Literal["playing", "over"]
+    result: str | None
+    score: list[int]
+    updated: float = Field(description="Unix time of the last change")
+
+
+class Hint(BaseModel):
+    square: str
+    flips: list[str]
+    bot: str = Field(description="spec of the bot that suggested it")
+    depth: int | None = None
+    score: float | None = Field(default=None, description="pieces, from the mover's view")

@@ -1,0 +1,65 @@
+"""Who plays a side in a web game: a person, or a bot given by level or spec."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..bots import BotError
+from ..bots.registry import entry, option_values, parse_spec
+from ..core import Color
+from .levels import level_by_number
+from .models import PlayerInfo, PlayerSetup
+
+
+@dataclass(frozen=True)
+class Player:
+    """One side's player. ``spec`` and the level fields are set for bots only."""
+
+    kind: str
+    name: str
+    spec: str | None = None
+    level: int | None = None
+    level_name: str | None = None
+    time_cap: float | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+    def info(self) -> PlayerInfo:
+        return PlayerInfo(**asdict(self))  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Player:
+        return cls(**data)
+
+
+def player_from_setup(setup: PlayerSetup, color: Color) -> Player:
+    """Validate a side's setup; raise :class:`BotError` for an unknown level, bot or option."""
+    name = " ".join(setup.name.split())
+    if setup.kind == "human":
+        return Player("human", name or f"Player {color.upper()}")
+    if setup.spec is not None:
+        parsed = parse_spec(setup.spec)
+        if entry(parsed.name).raw:
+            raise BotError(
+                f"bot {parsed.name!r} runs an external program and cannot be started from "
+                "the web page; choose a built-in bot"
+            )
+        option_values(parsed)  # checks every value
+        return Player("bot", name or str(parsed), str(parsed))
+    if setup.level is None:
+        raise BotError(f"the {color.upper()} bot needs a level or a spec")
+    level = level_by_number(setup.level)
+    return Player(
+        "bot",
+        name or f"{level.name} bot",
+        level.spec,
+        level.number,
+        level.name,
+        level.time_cap,
+    )

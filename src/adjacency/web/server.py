@@ -1,0 +1,84 @@
+"""Running the web app: bind, print the address, open the browser, warm the engine, stop cleanly."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import socket
+import threading
+import time
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def warm_engine() -> None:
+    """Compile the numba engine in the background if it is installed (first search is fast)."""
+    try:
+        engine = importlib.import_module("adjacency.engine")
+    except ImportError:
+        return
+    warmup = getattr(engine, "warmup", None)
+    if callable(warmup):
+        try:
+            warmup()
+        except Exception:  # warming up is an optimisation; never fatal
+            log.exception("engine warm-up failed")
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket (``port`` 0 picks a free one); raise ``OSError`` with a clear text."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(
+            f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port (0: any free)"
+        ) from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    open_browser: bool = True,
+    db: str | Path | None = None,
+    announce: Callable[[str], None] = print,
+) -> None:
+    """Serve until Ctrl-C. Prints the address once listening; opens it unless told not to."""
+    import uvicorn
+
+    from .app import create_app
+
+    sock = bind(host, port)
+    actual = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{actual}/"
+    app = create_app(db)
+    config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
+    )
+    server = uvicorn.Server(config)
+    threading.Thread(target=warm_engine, name="engine-warmup", daemon=True).start()
+
+    def when_ready() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.02)
+        if server.started:
+            announce(f"Adjacency is ready at {url}  (Ctrl-C stops it)")
+            if open_browser:
+                webbrowser.open(url)
+
+    threading.Thread(target=when_ready, name="announce", daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    announce("Adjacency stopped; your games are saved.")

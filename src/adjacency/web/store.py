@@ -1,0 +1,100 @@
+"""SQLite storage of games, written as they progress so a restart loses nothing.
+
+One row per game: the core's JSON record (``game_to_dict``) plus the web
+layer's own data (who plays each side, time per move, evaluations, playback
+state) as JSON. Writes are serialised by a lock; the connection is shared by
+the server's threads (SQLite in its default serialised threading mode).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    record TEXT NOT NULL,
+    meta TEXT NOT NULL
+)
+"""
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/adjacency/games.sqlite3`` (``~/.local/share`` by default)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return Path(base) / "adjacency" / "games.sqlite3"
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    created: float
+    updated: float
+    record: dict[str, Any]
+    meta: dict[str, Any]
+
+
+class GameStore:
+    """Games by id. ``path`` may be ``":memory:"`` for a throwaway store."""
+
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False)
+        with self._lock, self._db:
+            self._db.execute(_SCHEMA)
+
+    def save(
+        self, game_id: str, created: float, record: dict[str, Any], meta: dict[str, Any]
+    ) -> None:
+        """Insert or replace a game."""
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO games (id, created, updated, record, meta) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET updated=excluded.updated, "
+                "record=excluded.record, meta=excluded.meta",
+                (game_id, created, time.time(), json.dumps(record), json.dumps(meta)),
+            )
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, created, updated, record, meta FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        return None if row is None else _stored(row)
+
+    def all(self, limit: int = 200) -> list[StoredGame]:
+        """The most recently changed games first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, updated, record, meta FROM games "
+                "ORDER BY updated DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [_stored(row) for row in rows]
+
+    def delete(self, game_id: str) -> bool:
+        with self._lock, self._db:
+            cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        return cursor.rowcount > 0
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _stored(row: tuple[str, float, float, str, str]) -> StoredGame:
+    return StoredGame(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]))
