@@ -36,6 +36,8 @@ from .objective import geometry_of, material
 from .registry import Option, register
 
 INFINITY = 1 << 20
+TABLE_ENTRIES = 1 << 20
+"""Most transposition-table entries kept (about 250 MB at the limit)."""
 CHECK_EVERY = 1024
 """Nodes between two polls of the clock and the stop flag."""
 
@@ -58,6 +60,7 @@ class Negamax:
         order: bool = True,
         search: Search | None = None,
         max_nodes: int | None = None,
+        table: bool = False,
     ) -> None:
         self.geometry = geometry_of(position)
         self.neighbours = position.board.neighbours
@@ -69,6 +72,9 @@ class Negamax:
         self.next_check = CHECK_EVERY
         self.best: dict[tuple[int, int], int] = {}
         """Best move found for a (mover, opponent) position: move ordering and the PV."""
+        self.use_table = table
+        self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
+        """Transposition table: (mover, opponent) -> (depth, lower bound, upper bound)."""
 
     def _poll(self) -> None:
         self.next_check = self.nodes + CHECK_EVERY
@@ -114,6 +120,19 @@ class Negamax:
             # Every child is a horizon position: the best one converts the most.
             self.nodes += empty.bit_count()
             return diff + 1 + 2 * self.geometry.best_flips(empty, opp)
+        key = (me, opp)
+        if self.use_table:
+            # A position reached again by another move order (AIMA 5.3's transpositions):
+            # reuse what the same-depth search proved about it.
+            entry = self.table.get(key)
+            if entry is not None and entry[0] == depth:
+                lower, upper = entry[1], entry[2]
+                if lower >= beta or lower == upper:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                alpha, beta = max(alpha, lower), min(beta, upper)
+        window = alpha, beta
         neighbours = self.neighbours
         best = -INFINITY
         best_square = -1
@@ -136,7 +155,14 @@ class Negamax:
                     alpha = score
                     if alpha >= beta:
                         break
-        self.best[(me, opp)] = best_square
+        self.best[key] = best_square
+        if self.use_table and len(self.table) < TABLE_ENTRIES:
+            if not self.prune or window[0] < best < window[1]:
+                self.table[key] = (depth, best, best)
+            elif best <= window[0]:
+                self.table[key] = (depth, -INFINITY, best)
+            else:
+                self.table[key] = (depth, best, INFINITY)
         return best
 
     def root(self, position: Position, depth: int) -> tuple[int, int]:
@@ -171,6 +197,8 @@ class Negamax:
         line: list[str] = []
         while len(line) < depth and not position.is_over:
             sq = self.best.get((position.mover, position.opponent))
+            if len(line) == depth - 1:  # the last ply was chosen by conversions alone
+                sq = self.geometry.squares_by_flips(position.empty, position.opponent)[0][0]
             if sq is None or not (position.empty >> sq) & 1:
                 break
             line.append(position.board.name(sq))
@@ -241,17 +269,22 @@ DEPTH = Option("depth", 0, "maximum search depth in plies (0: as deep as time al
 class MinimaxBot(Bot):
     """Iterative-deepening negamax; alpha-beta when ``prune``. Deterministic (ties: order)."""
 
-    def __init__(self, rng: random.Random, depth: int, prune: bool, order: bool) -> None:
+    def __init__(
+        self, rng: random.Random, depth: int, prune: bool, order: bool, table: bool
+    ) -> None:
         super().__init__()
         self.rng = rng
         self.depth = depth
         self.prune = prune
         self.order = order
+        self.table = table
 
     def _choose(self, position: Position, search: Search) -> str:
         limits = [d for d in (self.depth or None, search.limit.depth) if d]
         max_depth = min(limits) if limits else position.plies_left
-        searcher = Negamax(position, self.prune, self.order, search, search.limit.nodes)
+        searcher = Negamax(
+            position, self.prune, self.order, search, search.limit.nodes, self.table
+        )
         result: Iteration | None = None
         try:
             for result in deepen(searcher, position, max_depth):
@@ -283,14 +316,18 @@ class MinimaxBot(Bot):
     options=(DEPTH,),
 )
 def make_minimax(rng: random.Random, depth: int) -> MinimaxBot:
-    return MinimaxBot(rng, depth, prune=False, order=False)
+    return MinimaxBot(rng, depth, prune=False, order=False, table=False)
 
 
 @register(
     "alphabeta",
-    "negamax with alpha-beta pruning, move ordering and iterative deepening",
+    "negamax with alpha-beta pruning, move ordering, transpositions, iterative deepening",
     "search",
-    options=(DEPTH, Option("order", True, "try moves converting most / previous best first")),
+    options=(
+        DEPTH,
+        Option("order", True, "try moves converting most / previous best first"),
+        Option("table", True, "transposition table: reuse results of positions seen before"),
+    ),
 )
-def make_alphabeta(rng: random.Random, depth: int, order: bool) -> MinimaxBot:
-    return MinimaxBot(rng, depth, prune=True, order=order)
+def make_alphabeta(rng: random.Random, depth: int, order: bool, table: bool) -> MinimaxBot:
+    return MinimaxBot(rng, depth, prune=True, order=order, table=table)
