@@ -6,3 +6,4 @@ Each bot family adds its module here, one import per line.
 from . import baseline  # noqa: F401
 from . import minimax  # noqa: F401
 from . import external  # noqa: F401
+from . import local  # noqa: F401
