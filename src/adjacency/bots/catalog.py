@@ -7,3 +7,5 @@ from . import baseline  # noqa: F401
 from . import minimax  # noqa: F401
 from . import external  # noqa: F401
 from . import local  # noqa: F401
+from . import genetic  # noqa: F401
+from . import gametree  # noqa: F401

@@ -59,6 +59,19 @@ class Geometry:
                 return flips
         return 0
 
+    def greedy_square(self, empty: Bitboard, opponent: Bitboard) -> tuple[int, int]:
+        """The greedy move ``(square, flips)``: most conversions, lowest index on ties.
+
+        This is what steepest-ascent hill climbing over the whole board returns
+        with the immediate-gain objective. ``empty`` must not be 0.
+        """
+        counts = self.neighbour_counts(opponent)
+        for flips in (4, 3, 2, 1):
+            found = counts[flips - 1] & empty
+            if found:
+                return (found & -found).bit_length() - 1, flips
+        return (empty & -empty).bit_length() - 1, 0
+
     def squares_by_flips(self, empty: Bitboard, opponent: Bitboard) -> list[tuple[int, int]]:
         """Every empty square as ``(square, flips)``, most flips first, then by index."""
         counts = self.neighbour_counts(opponent)
