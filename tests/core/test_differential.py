@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import random
 
-from naive_rules import NaiveGame
-
 from adjacency import Position
+from naive_rules import NaiveGame
 
 
 def test_thousands_of_random_games_agree_move_by_move() -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from core_strategies import positions, settings
-from hypothesis import given, settings as hsettings
+from hypothesis import given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from adjacency import Game, Position
 from adjacency.core.record import game_from_json, game_from_text, game_to_json, game_to_text
+from core_strategies import positions, settings
 
 
 @hsettings(max_examples=150, deadline=None)

@@ -59,7 +59,9 @@ class Limit:
             raise BotError(f"time limit must be a positive number of seconds, got {self.time!r}")
         for name in ("depth", "nodes"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
                 raise BotError(f"{name} limit must be a positive whole number, got {value!r}")
 
 
@@ -146,7 +148,9 @@ class Bot(ABC):
     ) -> str:
         """Return a legal move for the side to move in ``position``."""
         if position.is_over:
-            raise BotError(f"{self.spec} was asked to move but the game is over: {position.fen()!r}")
+            raise BotError(
+                f"{self.spec} was asked to move but the game is over: {position.fen()!r}"
+            )
         self._stop.clear()
         search = Search(limit or Limit(), self._stop, listener, safety=self.safety)
         move = self._choose(position, search)
@@ -161,10 +165,10 @@ class Bot(ABC):
         """Ask a running :meth:`choose_move` to return its best move now."""
         self._stop.set()
 
-    def new_game(self) -> None:
+    def new_game(self) -> None:  # noqa: B027  (optional hook)
         """Forget anything learnt about the previous game (tables, opponent model)."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  (optional hook)
         """Release resources (threads, processes). The bot is unusable afterwards."""
 
     def __enter__(self) -> Bot:

@@ -38,5 +38,7 @@ class GreedyBot(Bot):
         gains = {sq: immediate_gain(position, sq) for sq in position.legal_squares()}
         best = max(gains.values())
         choice = self.rng.choice([sq for sq, gain in gains.items() if gain == best])
-        search.publish(Thinking(depth=1, score=float(best), nodes=len(gains), seconds=search.elapsed()))
+        search.publish(
+            Thinking(depth=1, score=float(best), nodes=len(gains), seconds=search.elapsed())
+        )
         return position.board.name(choice)

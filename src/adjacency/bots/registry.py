@@ -158,12 +158,16 @@ class Spec:
 def parse_spec(text: str) -> Spec:
     """Split a spec string into name and options (checked against the registry)."""
     if not isinstance(text, str) or not text.strip():
-        raise BotError(f"a bot spec must be a non-empty string like 'alphabeta:depth=6', got {text!r}")
+        raise BotError(
+            f"a bot spec must be a non-empty string like 'alphabeta:depth=6', got {text!r}"
+        )
     name, _, rest = text.strip().partition(":")
     found = entry(name.strip().lower())
     if found.raw:
         if not rest.strip():
-            raise BotError(f"bot {found.name!r} needs text after the colon, e.g. '{found.name}:...'")
+            raise BotError(
+                f"bot {found.name!r} needs text after the colon, e.g. '{found.name}:...'"
+            )
         return Spec(found.name, {}, rest.strip())
     options: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):

@@ -64,9 +64,7 @@ class Board:
                 )
         size = self.rows * self.cols
         object.__setattr__(self, "full", (1 << size) - 1)
-        object.__setattr__(
-            self, "neighbours", tuple(self._neighbour_mask(i) for i in range(size))
-        )
+        object.__setattr__(self, "neighbours", tuple(self._neighbour_mask(i) for i in range(size)))
         object.__setattr__(
             self,
             "names",
@@ -136,12 +134,7 @@ class Board:
         """O's start: the 2x2 block in the top-right corner."""
         top = (self.rows - 1) * self.cols
         c = self.cols
-        return (
-            (1 << (top + c - 1))
-            | (1 << (top + c - 2))
-            | (1 << (top - 1))
-            | (1 << (top - 2))
-        )
+        return (1 << (top + c - 1)) | (1 << (top + c - 2)) | (1 << (top - 1)) | (1 << (top - 2))
 
     def max_rounds(self) -> int:
         """The most rounds a game from the start position can have: empty squares // 2."""

@@ -12,15 +12,15 @@ The board size is implied by the text: the number of ranks is the number of
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .board import MAX_SIDE, MIN_SIDE, Bitboard, Board, board
 from .errors import InvalidPositionError, InvalidSettingsError
 
-Color = str
-"""``"x"`` or ``"o"``."""
+Color = Literal["x", "o"]
+"""The two sides: ``"x"`` and ``"o"``."""
 
-COLORS = ("x", "o")
+COLORS: tuple[Color, Color] = ("x", "o")
 
 
 class FenParts(NamedTuple):
@@ -47,8 +47,7 @@ def parse_fen(text: str) -> FenParts:
     ranks = placement.split("/")
     if not MIN_SIDE <= len(ranks) <= MAX_SIDE:
         raise InvalidPositionError(
-            f"position text {text!r} has {len(ranks)} rank(s); "
-            f"a board has {MIN_SIDE} to {MAX_SIDE}"
+            f"position text {text!r} has {len(ranks)} rank(s); a board has {MIN_SIDE} to {MAX_SIDE}"
         )
     rows = len(ranks)
     cols: int | None = None
@@ -98,7 +97,8 @@ def parse_fen(text: str) -> FenParts:
         geometry = board(rows, cols)
     except InvalidSettingsError as exc:  # pragma: no cover - sizes are checked above
         raise InvalidPositionError(f"position text {text!r}: {exc}") from exc
-    return FenParts(geometry, x, o, side, int(plies))
+    turn: Color = "x" if side == "x" else "o"
+    return FenParts(geometry, x, o, turn, int(plies))
 
 
 def format_fen(geometry: Board, x: Bitboard, o: Bitboard, turn: Color, plies_left: int) -> str:

@@ -74,7 +74,9 @@ class Game:
             try:
                 self.play(move.square, move.seconds)
             except IllegalMoveError as exc:
-                raise InvalidRecordError(f"move {number} ({move.square!r}) does not replay: {exc}") from None
+                raise InvalidRecordError(
+                    f"move {number} ({move.square!r}) does not replay: {exc}"
+                ) from None
 
     @classmethod
     def new(
@@ -85,10 +87,10 @@ class Game:
         first: Color = "x",
         x_name: str = "X",
         o_name: str = "O",
-        **kwargs: str,
+        event: str = "Casual game",
     ) -> Game:
         """A game from the start position with these settings."""
-        return cls(Position.start(rows, cols, rounds, first), x_name, o_name, **kwargs)
+        return cls(Position.start(rows, cols, rounds, first), x_name, o_name, event)
 
     # --------------------------------------------------------------- state
 
@@ -153,7 +155,8 @@ class Game:
         """End the game as a loss for ``loser`` (time, illegal move, disconnection)."""
         if termination in (Termination.NORMAL, Termination.UNTERMINATED, Termination.ABANDONED):
             raise ValueError(f"{termination.value!r} is not a forfeit")
-        self.result, self.termination, self.termination_detail = other(loser), termination, detail
+        winner: Outcome = other(loser)
+        self.result, self.termination, self.termination_detail = winner, termination, detail
 
     def abandon(self, detail: str = "") -> None:
         """Stop the game with no result."""

@@ -82,8 +82,7 @@ class Position:
         elif not 0 <= self.plies_left <= geometry.size - (self.x | self.o).bit_count():
             empties = geometry.size - (self.x | self.o).bit_count()
             problem = (
-                f"plies left must be from 0 to the {empties} empty square(s), "
-                f"got {self.plies_left}"
+                f"plies left must be from 0 to the {empties} empty square(s), got {self.plies_left}"
             )
         if problem:
             raise InvalidPositionError(f"invalid position: {problem}")
@@ -91,9 +90,7 @@ class Position:
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def start(
-        cls, rows: int = 8, cols: int = 8, rounds: int = 28, first: Color = "x"
-    ) -> Position:
+    def start(cls, rows: int = 8, cols: int = 8, rounds: int = 28, first: Color = "x") -> Position:
         """The start position: X in the bottom-left 2x2, O in the top-right 2x2.
 
         ``rounds`` runs from 1 to (empty squares) // 2 (28 on 8x8); ``first`` is
@@ -212,14 +209,22 @@ class Position:
         bit = 1 << index
         if self.turn == "x":
             gained = geometry.neighbours[index] & self.o
-            return _unchecked(geometry, self.x | bit | gained, self.o ^ gained, "o", self.plies_left - 1)
+            return _unchecked(
+                geometry, self.x | bit | gained, self.o ^ gained, "o", self.plies_left - 1
+            )
         gained = geometry.neighbours[index] & self.x
-        return _unchecked(geometry, self.x ^ gained, self.o | bit | gained, "x", self.plies_left - 1)
+        return _unchecked(
+            geometry, self.x ^ gained, self.o | bit | gained, "x", self.plies_left - 1
+        )
 
     def _index(self, square: str | Square) -> Square:
         if isinstance(square, str):
             return self.board.square(square)
-        if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < self.board.size:
+        if (
+            isinstance(square, bool)
+            or not isinstance(square, int)
+            or not 0 <= square < self.board.size
+        ):
             raise InvalidSquareError(
                 f"square index {square!r} is off the {self.board.dimensions} board "
                 f"(0 to {self.board.size - 1})"

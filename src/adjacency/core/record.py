@@ -27,7 +27,7 @@ from typing import Any
 
 from .errors import AdjacencyError, InvalidRecordError
 from .game import RESULT_TOKENS, Game, Move, Termination
-from .position import Outcome, Position
+from .position import Outcome, Position, check_color
 
 FORMAT = "adjacency-game/1"
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
@@ -121,7 +121,7 @@ def games_from_text(text: str) -> list[Game]:
             match = _TAG.match(line)
             if not match:
                 raise InvalidRecordError(
-                    f"line {number}: malformed tag {raw!r}; expected [Name \"value\"]"
+                    f'line {number}: malformed tag {raw!r}; expected [Name "value"]'
                 )
             if not tags:
                 start_line = number
@@ -156,7 +156,7 @@ def _start_position(tags: dict[str, str], where: str) -> Position:
             _int_tag(tags, "Rows", where),
             _int_tag(tags, "Cols", where),
             _int_tag(tags, "Rounds", where),
-            tags.get("First", "x"),
+            check_color(tags.get("First", "x"), "tag First"),
         )
     except InvalidRecordError:
         raise
@@ -226,7 +226,9 @@ def _apply_result(game: Game, token: str, termination: str | None, detail: str, 
         kind = Termination(termination) if termination else None
     except ValueError:
         allowed = ", ".join(t.value for t in Termination)
-        raise InvalidRecordError(f"{where}: termination {termination!r} is not one of {allowed}") from None
+        raise InvalidRecordError(
+            f"{where}: termination {termination!r} is not one of {allowed}"
+        ) from None
     if game.position.is_over:
         if outcome != game.result:
             raise InvalidRecordError(
@@ -249,8 +251,7 @@ def _apply_result(game: Game, token: str, termination: str | None, detail: str, 
             f"{where}: termination {kind.value!r} with result {token!r} does not fit "
             f"a game stopped after {len(game.moves)} plies"
         )
-    loser = "o" if outcome == "x" else "x"
-    game.forfeit(loser, kind, detail)
+    game.forfeit("o" if outcome == "x" else "x", kind, detail)
 
 
 # ---------------------------------------------------------------------- JSON
@@ -288,7 +289,9 @@ def game_from_dict(data: Any) -> Game:
     if not isinstance(data, dict):
         raise InvalidRecordError(f"{where} must be an object, got {type(data).__name__}")
     if data.get("format", FORMAT) != FORMAT:
-        raise InvalidRecordError(f"{where}: unknown format {data.get('format')!r}; expected {FORMAT!r}")
+        raise InvalidRecordError(
+            f"{where}: unknown format {data.get('format')!r}; expected {FORMAT!r}"
+        )
     try:
         start = Position.from_fen(data["start"])
     except KeyError:
