@@ -110,6 +110,16 @@ class Board:
             )
         return rank * self.cols + file
 
+    def index(self, square: str | Square) -> Square:
+        """A square given by name (``"c3"``) or index, checked to lie on this board."""
+        if isinstance(square, str):
+            return self.square(square)
+        if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < self.size:
+            raise InvalidSquareError(
+                f"square index {square!r} is off the {self.dimensions} board (0 to {self.size - 1})"
+            )
+        return square
+
     def name(self, square: Square) -> str:
         """The name of a square index, e.g. ``0 -> "a1"``."""
         return self.names[square]

@@ -17,7 +17,6 @@ from .errors import (
     IllegalMoveError,
     InvalidPositionError,
     InvalidSettingsError,
-    InvalidSquareError,
 )
 from .fen import COLORS, Color, format_fen, parse_fen
 
@@ -218,18 +217,7 @@ class Position:
         )
 
     def _index(self, square: str | Square) -> Square:
-        if isinstance(square, str):
-            return self.board.square(square)
-        if (
-            isinstance(square, bool)
-            or not isinstance(square, int)
-            or not 0 <= square < self.board.size
-        ):
-            raise InvalidSquareError(
-                f"square index {square!r} is off the {self.board.dimensions} board "
-                f"(0 to {self.board.size - 1})"
-            )
-        return square
+        return self.board.index(square)
 
     def _checked_move(self, move: str | Square) -> Square:
         try:
