@@ -1,8 +1,9 @@
-"""A deliberately misbehaving engine for the protocol tests: ``fake_engine.py MODE``.
+"""A deliberately misbehaving engine for the protocol tests: ``fake_engine.py MODE[,MODE]``.
 
 With mode ``good`` it is a correct engine playing the first empty square. The
-other modes break one rule each (see ``MODES``). It writes one line to stderr
-at start-up, so tests can check that errors quote the engine's stderr.
+other modes break one rule each (see ``MODES``); ``spawn-child`` combines with
+any other (``spawn-child,hang-on-go``). It writes one line to stderr at
+start-up, so tests can check that errors quote the engine's stderr.
 """
 
 from __future__ import annotations
@@ -25,21 +26,22 @@ MODES = {
     "ignores-stop": "keeps reading input on go but never answers, even to stop",
     "slow": "answers go only when it receives stop",
     "occupied": "answers an occupied square",
-    "off-board": "answers i9",
+    "off-board": "answers the square above a-file's last rank (a5 on 4x4)",
     "malformed": "answers 'bestmove hello'",
     "missing-move": "answers a bare 'bestmove'",
-    "flood": "sends 20000 info lines (some garbage) before each bestmove",
+    "flood": "sends 5000 info lines (some garbage) before each bestmove",
     "crlf": "ends lines with CRLF, adds blank lines, padding and unknown lines",
     "talks-after-stop": "after each bestmove sends a second bestmove (occupied) and info lines",
-    "spawn-child": "starts a child process (same group, holding stdout) and plays correctly",
-    "spawn-child-crash": "starts a child process, then exits at go (the child keeps stdout open)",
+    "spawn-child": "also starts a child process (same group, inheriting stdout)",
 }
 
 
 def main() -> None:
-    mode = sys.argv[1]
-    if mode not in MODES:
-        sys.exit(f"unknown mode {mode!r}")
+    flags = sys.argv[1].split(",")
+    if any(flag not in MODES for flag in flags):
+        sys.exit(f"unknown mode {sys.argv[1]!r}")
+    spawn = "spawn-child" in flags
+    mode = next((flag for flag in flags if flag != "spawn-child"), "good")
     out = sys.stdout
     eol = "\r\n" if mode == "crlf" else "\n"
 
@@ -48,7 +50,7 @@ def main() -> None:
         out.flush()
 
     print(f"fake engine starting in mode {mode}", file=sys.stderr, flush=True)
-    if mode.startswith("spawn-child"):
+    if spawn:
         code = "import time; time.sleep(300)"
         child = subprocess.Popen([sys.executable, "-c", code])
         print(f"child {child.pid}", file=sys.stderr, flush=True)
@@ -82,7 +84,7 @@ def main() -> None:
             position = command.position
         elif words[0] == "go":
             gos += 1
-            if mode in ("crash-at-go", "spawn-child-crash") or (
+            if mode == "crash-at-go" or (
                 mode == "crash-after-moves" and gos == 3
             ):
                 print("segmentation fault (pretend)", file=sys.stderr, flush=True)
@@ -103,7 +105,7 @@ def answer(mode: str, position: Position, say: object) -> None:
     move = position.legal_moves()[0]
     occupied = position.board.square_names(position.x | position.o)[0]
     if mode == "flood":
-        for number in range(20000):
+        for number in range(5000):
             say(f"info depth {number} score x{number} nodes {number} pv {move} string flooding")
     if mode == "crlf":
         say("")
@@ -111,7 +113,7 @@ def answer(mode: str, position: Position, say: object) -> None:
         say("")
     choice = {
         "occupied": occupied,
-        "off-board": "i9",
+        "off-board": f"a{position.rows + 1}",
         "malformed": "hello",
         "missing-move": "",
     }.get(mode, move)
