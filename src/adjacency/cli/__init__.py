@@ -17,6 +17,7 @@ from ..core.errors import AdjacencyError
 COMMAND_MODULES = (
     "adjacency.cli.core_commands",
     "adjacency.cli.bot_commands",
+    "adjacency.cli.protocol_commands",
     "adjacency.cli.web_commands",
 )
 """Modules that add subcommands, in the order ``--help`` lists them."""
