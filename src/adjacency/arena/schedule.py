@@ -22,7 +22,8 @@ from ..bots.referee import DEFAULT_MARGIN
 from ..core import Position, board
 from ..core.errors import InvalidPositionError, InvalidSettingsError
 
-MODES = ("match", "round-robin", "gauntlet")
+MODES = ("match", "round-robin", "gauntlet", "pairs")
+"""``pairs``: explicit pairings, the player list read two by two (A1 B1 A2 B2 ...)."""
 
 
 @dataclass(frozen=True)
@@ -150,9 +151,14 @@ class GameTask:
 
 
 def pairings(players: list[str], mode: str) -> list[tuple[str, str]]:
-    """The pairings of a run: a match, a round robin, or a gauntlet (first vs the rest)."""
+    """The pairings of a run: a match, a round robin, a gauntlet (first vs the rest), or
+    explicit pairs (the list read two by two)."""
     if mode not in MODES:
         raise InvalidSettingsError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+    if mode == "pairs":
+        if not players or len(players) % 2:
+            raise InvalidSettingsError(f"explicit pairs need an even list of specs, got {players}")
+        return list(zip(players[::2], players[1::2], strict=True))
     if mode == "match":
         if len(players) != 2:
             raise InvalidSettingsError(f"a match needs exactly 2 bot specs, got {len(players)}")

@@ -1,0 +1,89 @@
+"""Exports of stored games: CSV (one row per game), JSON (games and summaries), records."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .store import GameRow
+from .summary import standings, summarize
+
+CSV_FIELDS = (
+    "run_id", "idx", "pair", "a", "b", "x", "o", "rounds", "result", "a_points", "a_margin",
+    "x_score", "o_score", "plies", "termination", "detail", "seconds", "max_move_seconds",
+)  # fmt: skip
+
+
+def game_fields(game: GameRow) -> dict[str, Any]:
+    """The flat fields of one game, as written to CSV and JSON."""
+    return {
+        "run_id": game.run_id,
+        "idx": game.idx,
+        "pair": game.pair,
+        "a": game.a,
+        "b": game.b,
+        "x": game.x,
+        "o": game.o,
+        "rounds": game.rounds,
+        "result": game.result or "",
+        "a_points": game.a_points,
+        "a_margin": game.a_margin,
+        "x_score": game.x_score,
+        "o_score": game.o_score,
+        "plies": game.plies,
+        "termination": game.termination,
+        "detail": game.detail,
+        "seconds": game.seconds,
+        "max_move_seconds": max(game.move_times, default=0.0),
+    }
+
+
+def write_csv(games: Sequence[GameRow], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        for game in games:
+            writer.writerow(game_fields(game))
+
+
+def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
+    """Games, per-pairing summaries and ratings as one JSON-ready dictionary."""
+    summaries = []
+    for s in summarize(games):
+        est = s.estimate
+        summaries.append(
+            {
+                "a": s.a, "b": s.b, "rounds": s.rounds, "games": s.games,
+                "wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score,
+                "elo": _finite(est.elo), "elo_low": _finite(est.low),
+                "elo_high": _finite(est.high), "los": s.los, "pentanomial": s.penta,
+                "faults_a": s.faults_a, "faults_b": s.faults_b,
+            }
+        )  # fmt: skip
+    ratings = [
+        {"player": r.player, "elo": r.elo, "error95": r.error, "games": r.games, "points": r.points}
+        for r in standings(games)
+    ]
+    return {
+        "games": [game_fields(g) for g in games],
+        "summaries": summaries,
+        "ratings": ratings,
+    }
+
+
+def _finite(value: float) -> float | str:
+    """JSON has no infinity: write ``"inf"``/``"-inf"`` as strings."""
+    return value if value == value and abs(value) != float("inf") else str(value)
+
+
+def write_json(games: Sequence[GameRow], path: Path) -> None:
+    path.write_text(json.dumps(results_dict(games), indent=2) + "\n", encoding="utf-8")
+
+
+def write_records(games: Sequence[GameRow], path: Path) -> None:
+    """Every game record in the core's text format, one after another (loadable by
+    :func:`adjacency.core.record.games_from_text`)."""
+    path.write_text("\n".join(g.record for g in games), encoding="utf-8")

@@ -1,0 +1,170 @@
+"""The arena report: a markdown (or HTML) page with tables, plots and a board picture.
+
+:func:`write_report` writes ``report.md`` (or ``report.html``) into a directory
+together with its plots (``score-by-rounds``, ``elo-ladder``, ``margins``) and
+``final-position.svg`` (the final position of the game with the widest margin,
+drawn by :mod:`adjacency.core.svg`). :func:`report_markdown` returns the text
+so other documents (docs/experiments.md) can embed it.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..core.record import game_from_text
+from ..core.svg import position_svg
+from . import plots
+from .store import GameRow
+from .summary import players_of, standings, summarize
+from .tables import PAIRING_COLUMNS, RANKING_COLUMNS, rating_row, summary_row
+
+Table = tuple[Sequence[str], list[list[str]]]
+
+
+def markdown_table(header: Sequence[str], rows: list[list[str]]) -> str:
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
+    lines.append("|" + "|".join("---" for _ in header) + "|")
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def html_table(header: Sequence[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def result_tables(games: Sequence[GameRow]) -> tuple[Table, Table | None]:
+    """The pairing table and (with three or more players) the ranking table."""
+    pairing = (PAIRING_COLUMNS, [summary_row(s) for s in summarize(games)])
+    ranking = None
+    if len(players_of(games)) > 2:
+        ranking = (RANKING_COLUMNS, [rating_row(i, r) for i, r in enumerate(standings(games), 1)])
+    return pairing, ranking
+
+
+def write_plots(
+    games: Sequence[GameRow], out: Path, fmt: str = "png", prefix: str = ""
+) -> list[Path]:
+    """Write the three plots into ``out``; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    return [
+        plots.score_by_rounds(summarize(games), out / f"{prefix}score-by-rounds.{fmt}"),
+        plots.elo_ladder(standings(games), out / f"{prefix}elo-ladder.{fmt}"),
+        plots.margin_histogram(games, out / f"{prefix}margins.{fmt}"),
+    ]
+
+
+def widest_game_svg(games: Sequence[GameRow], path: Path) -> tuple[Path, GameRow]:
+    """Draw the final position of the game with the widest margin (its last move marked)."""
+    game_row = max(games, key=lambda g: (abs(g.x_score - g.o_score), -g.idx))
+    game = game_from_text(game_row.record)
+    last = game.moves[-1].square if game.moves else None
+    converted: list[str] = []
+    if len(game.positions) > 1 and last is not None:
+        converted = game.positions[-2].flips(last)
+    path.write_text(position_svg(game.position, last=last, converted=converted), encoding="utf-8")
+    return path, game_row
+
+
+def report_markdown(
+    games: Sequence[GameRow], out: Path, title: str, fmt: str = "png", link_prefix: str = ""
+) -> str:
+    """The report as markdown; plots and the board picture are written into ``out``."""
+    pairing, ranking = result_tables(games)
+    images = write_plots(games, out, fmt)
+    board, row = widest_game_svg(games, out / "final-position.svg")
+    parts = [
+        f"# {title}",
+        "",
+        _overview(games),
+        "",
+        "## Results per pairing and rounds setting",
+        "",
+    ]
+    parts += [markdown_table(*pairing), "", _legend(), ""]
+    if ranking is not None:
+        parts += ["## Ranking", "", markdown_table(*ranking), ""]
+    parts += ["## Plots", ""]
+    parts += [f"![{p.stem}]({link_prefix}{p.name})" for p in images]
+    parts += [
+        "",
+        "## Widest win",
+        "",
+        f"Final position of game {row.idx} (run {row.run_id}): {row.x} (X) vs {row.o} (O), "
+        f"{row.rounds} rounds, X {row.x_score} - O {row.o_score}. The last move is outlined; "
+        "the squares it converted carry a dot.",
+        "",
+        f"![final position]({link_prefix}{board.name})",
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def write_report(
+    games: Sequence[GameRow], out: Path, title: str = "Arena report", html: bool = False,
+    fmt: str = "png",
+) -> Path:  # fmt: skip
+    """Write ``report.md`` (or ``report.html``) and its pictures into ``out``; return its path."""
+    out.mkdir(parents=True, exist_ok=True)
+    text = report_markdown(games, out, title, fmt)
+    if not html:
+        path = out / "report.md"
+        path.write_text(text, encoding="utf-8")
+        return path
+    path = out / "report.html"
+    path.write_text(_html_page(games, out, title, fmt), encoding="utf-8")
+    return path
+
+
+def _html_page(games: Sequence[GameRow], out: Path, title: str, fmt: str) -> str:
+    pairing, ranking = result_tables(games)
+    body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_overview(games))}</p>"]
+    body += ["<h2>Results per pairing and rounds setting</h2>", html_table(*pairing)]
+    body.append(f"<p>{html.escape(_legend())}</p>")
+    if ranking is not None:
+        body += ["<h2>Ranking</h2>", html_table(*ranking)]
+    body.append("<h2>Plots</h2>")
+    for name in ("score-by-rounds", "elo-ladder", "margins"):
+        body.append(f'<p><img src="{name}.{fmt}" alt="{name}"></p>')
+    body += ["<h2>Widest win</h2>", '<p><img src="final-position.svg" alt="final position"></p>']
+    style = (
+        "body{font-family:sans-serif;max-width:72em;margin:auto}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+        "text-align:right}"
+    )
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n"
+    )
+
+
+def _overview(games: Sequence[GameRow]) -> str:
+    runs = sorted({g.run_id for g in games})
+    rounds = sorted({g.rounds for g in games})
+    plies = sum(g.plies for g in games)
+    seconds = sum(sum(g.move_times) for g in games)
+    faults = sum(g.termination != "normal" for g in games)
+    per_move = seconds / plies if plies else 0.0
+    return (
+        f"{len(games)} games from run(s) {', '.join(map(str, runs))}; rounds settings "
+        f"{', '.join(map(str, rounds))}; {len(players_of(games))} players; "
+        f"mean thinking time {per_move:.3f} s per move; {faults} game(s) ended by a forfeit."
+    )
+
+
+def _legend() -> str:
+    return (
+        "W-D-L, score and Elo are from A's point of view. Elo ± is the half width of the 95% "
+        "interval computed from colour-swapped game pairs (pentanomial, as fishtest); "
+        "LOS is the likelihood of superiority Phi((W-L)/sqrt(W+L)). Time/illegal/crash are "
+        "forfeit losses of A/B. Pairs LL-LD-DD-WD-WW count pairs scoring 0, 0.5, 1, 1.5, 2 "
+        "points for A (DD includes one win and one loss)."
+    )

@@ -1,0 +1,312 @@
+"""Arena subcommands: ``match``, ``tournament``, ``report``, ``svg`` and ``experiments``.
+
+Heavy modules (the arena, scipy, matplotlib) are imported inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InvalidSettingsError
+
+DEFAULT_DB = "arena.db"
+
+
+def _size(text: str) -> tuple[int, int]:
+    rows, sep, cols = text.lower().partition("x")
+    if not sep or not rows.isdigit() or not cols.isdigit():
+        raise argparse.ArgumentTypeError(f"board size {text!r}: expected ROWSxCOLS such as 8x8")
+    return int(rows), int(cols)
+
+
+def _rounds(text: str) -> tuple[int, ...]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"rounds {text!r}: expected whole numbers separated by commas, e.g. 8,12,16,28"
+        )
+    return tuple(int(p) for p in parts)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by ``match`` and ``tournament``."""
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=20,
+        help="games per pairing and rounds setting, even (default 20)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=_rounds,
+        default=(28,),
+        help="one or several rounds settings, e.g. 8,12,16,28 (default 28)",
+    )
+    parser.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
+    parser.add_argument(
+        "--time", type=float, default=5.0, help="seconds per move (default 5, the original limit)"
+    )
+    parser.add_argument("--depth", type=int, help="depth limit per move")
+    parser.add_argument("--nodes", type=int, help="node limit per move")
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=None,
+        help="seconds a move may exceed --time before losing on time (default 0.1)",
+    )
+    openings = parser.add_mutually_exclusive_group()
+    openings.add_argument(
+        "--openings",
+        type=Path,
+        metavar="FILE",
+        help="openings, one position text per line (# comments allowed)",
+    )
+    openings.add_argument(
+        "--random-plies",
+        type=int,
+        default=0,
+        metavar="K",
+        help="start each game pair after K random plies (default 0)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed for openings and bots (default 0)"
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="games played at once (default: number of cores)",
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=Path(DEFAULT_DB),
+        help=f"SQLite results database (default {DEFAULT_DB}); runs may share one",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the latest unfinished run in --db (its stored settings apply)",
+    )
+    parser.add_argument(
+        "--sprt",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
+        "(match only; give it again when resuming)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
+
+
+def register(commands: Any) -> None:
+    match = commands.add_parser(
+        "match",
+        help="play a match between two bots (colour-swapped game pairs)",
+        description="Play games between bot A and bot B in colour-swapped pairs, store each "
+        "game in SQLite as it ends, and print W-D-L, Elo ± 95%%, LOS and pentanomial counts "
+        "per rounds setting. Bots are specs, e.g. greedy, alphabeta:depth=4, cmd:./engine.",
+    )
+    match.add_argument("players", nargs="*", metavar="BOT", help="two bot specs (A B)")
+    add_run_options(match)
+    match.set_defaults(handler=run_match, mode="match")
+
+    tour = commands.add_parser(
+        "tournament",
+        help="round robin (or --gauntlet) between several bots",
+        description="Play every pairing of the bots (or, with --gauntlet, the first against "
+        "each other one) and print per-pairing tables and a Bradley-Terry ranking.",
+    )
+    tour.add_argument("players", nargs="*", metavar="BOT", help="bot specs")
+    tour.add_argument("--gauntlet", action="store_true", help="first bot against each other one")
+    add_run_options(tour)
+    tour.set_defaults(handler=run_match, mode="round-robin")
+
+    report = commands.add_parser(
+        "report",
+        help="tables, exports and a markdown/HTML report with plots from a results database",
+        description="Print the result tables of a run and write a report with plots "
+        "(score by rounds, Elo ladder, margins histogram); optionally export CSV, JSON and "
+        "every game record.",
+    )
+    report.add_argument("db", type=Path, help="results database")
+    report.add_argument("--run", type=int, help="run id (default: the latest run)")
+    report.add_argument("--all-runs", action="store_true", help="pool every run of the database")
+    report.add_argument("--out", type=Path, help="report directory (default: DB name + -report)")
+    report.add_argument("--html", action="store_true", help="write report.html instead of .md")
+    report.add_argument("--format", choices=("png", "svg"), default="png", help="plot format")
+    report.add_argument("--title", default="Arena report", help="report title")
+    report.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
+    report.add_argument("--json", type=Path, help="write results and summaries as JSON")
+    report.add_argument("--records", type=Path, help="write every game record (text format)")
+    report.add_argument("--no-report", action="store_true", help="print tables only")
+    report.set_defaults(handler=run_report)
+
+    svg = commands.add_parser(
+        "svg",
+        help="draw a position as SVG",
+        description="Write an SVG picture of a position: grid with coordinates, X as red "
+        "crosses and O as blue rings, optionally highlighting the last move and the squares "
+        "it converted (--moves plays moves first and highlights the last one).",
+    )
+    svg.add_argument("fen", nargs="?", help="position text (default: the 8x8 start)")
+    svg.add_argument("--moves", nargs="*", default=[], metavar="SQ", help="moves to play first")
+    svg.add_argument("--last", help="square to mark as the last move")
+    svg.add_argument("--converted", default="", help="comma-separated squares to mark converted")
+    svg.add_argument("--square", type=int, default=48, help="pixels per square (default 48)")
+    svg.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    svg.set_defaults(handler=run_svg)
+
+    from ..arena.experiments import add_parser as add_experiments
+
+    add_experiments(commands)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from ..arena.schedule import Settings
+    from ..bots.referee import DEFAULT_MARGIN
+
+    openings: tuple[str, ...] = ()
+    if args.openings is not None:
+        try:
+            lines = args.openings.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise InvalidSettingsError(
+                f"cannot read openings file {str(args.openings)!r}: {exc}"
+            ) from None
+        openings = tuple(s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#"))
+        if not openings:
+            raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
+    rows, cols = args.size
+    return Settings(
+        rows=rows,
+        cols=cols,
+        rounds=args.rounds,
+        games=args.games,
+        time=args.time,
+        depth=args.depth,
+        nodes=args.nodes,
+        margin=DEFAULT_MARGIN if args.margin is None else args.margin,
+        seed=args.seed,
+        random_plies=args.random_plies,
+        openings=openings,
+    )
+
+
+def run_match(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from ..arena import stats
+    from ..arena.executor import PoolExecutor
+    from ..arena.live import LiveScore
+    from ..arena.runner import create_run, execute
+    from ..arena.store import Store
+    from ..arena.summary import standings, summarize
+    from ..arena.tables import pairing_table, ranking_table, sprt_text
+
+    mode = "gauntlet" if getattr(args, "gauntlet", False) else args.mode
+    try:
+        sprt = None if args.sprt is None else stats.parse_sprt(args.sprt)
+    except ValueError as exc:
+        raise InvalidSettingsError(str(exc)) from None
+    if args.concurrency < 1:
+        raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
+    console = Console()
+    with Store(args.db) as store:
+        if args.resume:
+            run = store.resumable()
+            if args.players and args.players != run.players:
+                raise InvalidSettingsError(
+                    f"--resume: run {run.id} in {str(args.db)!r} plays {run.players}, "
+                    f"not {args.players}; omit the bots to resume it"
+                )
+            run_id, mode = run.id, run.mode
+            console.print(
+                f"Resuming run {run_id} ({run.mode}, {', '.join(run.players)}): "
+                f"{store.count(run_id)} of {run.planned} games stored"
+            )
+        else:
+            if sprt is not None and mode != "match":
+                raise InvalidSettingsError("--sprt applies to a match of two bots")
+            command = shlex.join(["adjacency", *sys.argv[1:]])
+            run_id = create_run(store, mode, list(args.players), _settings(args), command)
+        run = store.run(run_id)
+        with PoolExecutor(args.concurrency) as executor:
+            if args.quiet:
+                report = execute(store, run_id, executor, sprt)
+            else:
+                with LiveScore(run.planned, store.games(run_id), mode, console) as live:
+                    report = execute(store, run_id, executor, sprt, live.add)
+        games = store.games(run_id)
+    title = f"Run {run_id}: {mode}, {run.settings.rows}x{run.settings.cols}, " + (
+        f"{run.settings.time:g} s/move" if run.settings.time else "no time limit"
+    )
+    console.print(pairing_table(summarize(games), title=title))
+    if mode != "match":
+        console.print(ranking_table(standings(games)))
+    if sprt is not None:
+        console.print(sprt_text(sprt, report.llr, report.verdict))
+    console.print(
+        f"{report.stored} of {report.planned} planned games stored in {str(args.db)!r} "
+        f"(run {run_id}, {report.played_now} played now, status {report.status})"
+    )
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from ..arena.export import write_csv, write_json, write_records
+    from ..arena.report import write_report
+    from ..arena.store import Store
+    from ..arena.summary import standings, summarize
+    from ..arena.tables import pairing_table, ranking_table
+
+    if not args.db.exists():
+        raise InvalidSettingsError(f"results database {str(args.db)!r} does not exist")
+    console = Console()
+    with Store(args.db) as store:
+        run = store.run(args.run)
+        games = store.games(None if args.all_runs else run.id)
+    if not games:
+        raise InvalidSettingsError(f"{str(args.db)!r} run {run.id} has no finished game yet")
+    console.print(pairing_table(summarize(games), title=args.title))
+    if len({p for g in games for p in (g.a, g.b)}) > 2:
+        console.print(ranking_table(standings(games)))
+    if args.csv:
+        write_csv(games, args.csv)
+        console.print(f"wrote {args.csv}")
+    if args.json:
+        write_json(games, args.json)
+        console.print(f"wrote {args.json}")
+    if args.records:
+        write_records(games, args.records)
+        console.print(f"wrote {args.records}")
+    if not args.no_report:
+        out = args.out or args.db.with_name(args.db.stem + "-report")
+        path = write_report(games, out, title=args.title, html=args.html, fmt=args.format)
+        console.print(f"wrote {path}")
+    return 0
+
+
+def run_svg(args: argparse.Namespace) -> int:
+    from ..core import Position
+    from ..core.svg import position_svg
+
+    position = Position.from_fen(args.fen) if args.fen else Position.start()
+    last = args.last
+    converted = [s.strip() for s in args.converted.split(",") if s.strip()]
+    for move in args.moves:
+        converted = position.flips(move)
+        position = position.play(move)
+        last = move
+    text = position_svg(position, last=last, converted=converted, square=args.square)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

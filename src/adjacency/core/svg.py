@@ -1,0 +1,134 @@
+"""Positions as SVG pictures: the board pictures of reports, docs and the web.
+
+The picture follows the printed-diagram conventions of chess software: rank 1
+at the bottom, files ``a``.. left to right, coordinates outside the grid. X and
+O differ by *shape* (a cross and a ring) as well as by colour, so the picture
+reads in greyscale and for colour-blind readers. Optional marks: the last move
+(a thick square outline) and the squares it converted (a dot in the corner).
+Pure core: it needs only a :class:`~adjacency.core.position.Position`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from .errors import InvalidSquareError
+from .position import Position
+
+X_COLOR = "#c62828"
+O_COLOR = "#1565c0"
+LIGHT = "#f3efe6"
+DARK = "#e4dccb"
+MARK = "#f9a825"
+
+
+def position_svg(
+    position: Position,
+    last: str | int | None = None,
+    converted: Iterable[str | int] = (),
+    square: int = 48,
+    coordinates: bool = True,
+    title: str | None = None,
+) -> str:
+    """An SVG document of ``position`` (``square`` pixels per square).
+
+    ``last`` and ``converted`` are square names or indices; they are checked
+    against the board (an off-board name raises
+    :class:`~adjacency.core.errors.InvalidSquareError`).
+    """
+    if not isinstance(square, int) or square < 8:
+        raise ValueError(f"square size must be a whole number of pixels >= 8, got {square!r}")
+    geometry = position.board
+    pad = square // 2 if coordinates else 0
+    width = geometry.cols * square + 2 * pad
+    height = geometry.rows * square + 2 * pad
+    marked = {_index(position, s) for s in converted}
+    last_index = None if last is None else _index(position, last)
+    x_count, o_count = position.score
+    label = title or f"{position.fen()} (X {x_count}, O {o_count})"
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">',
+        f"<title>{escape(label)}</title>",
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+    ]
+    font = max(8, square // 4)
+    for index in range(geometry.size):
+        rank, file = divmod(index, geometry.cols)
+        left = pad + file * square
+        top = pad + (geometry.rows - 1 - rank) * square
+        fill = DARK if (rank + file) % 2 == 0 else LIGHT
+        parts.append(
+            f'<rect x="{left}" y="{top}" width="{square}" height="{square}" fill="{fill}" '
+            f'stroke="#b8ad96" stroke-width="1"/>'
+        )
+        piece = position.piece_at(index)
+        if piece == "x":
+            parts.append(_cross(left, top, square))
+        elif piece == "o":
+            parts.append(_ring(left, top, square))
+        if index in marked:
+            r = max(2, square // 10)
+            parts.append(
+                f'<circle cx="{left + square - 2 * r}" cy="{top + 2 * r}" r="{r}" fill="{MARK}" '
+                f'stroke="#5d4037" stroke-width="1"><title>converted</title></circle>'
+            )
+        if index == last_index:
+            w = max(2, square // 14)
+            parts.append(
+                f'<rect x="{left + w / 2}" y="{top + w / 2}" width="{square - w}" '
+                f'height="{square - w}" fill="none" stroke="{MARK}" stroke-width="{w}">'
+                f"<title>last move</title></rect>"
+            )
+    if coordinates:
+        for file in range(geometry.cols):
+            cx = pad + file * square + square / 2
+            for cy in (pad / 2, height - pad / 2):
+                parts.append(_text(cx, cy, "abcdefgh"[file], font))
+        for rank in range(geometry.rows):
+            cy = pad + (geometry.rows - 1 - rank) * square + square / 2
+            for cx in (pad / 2, width - pad / 2):
+                parts.append(_text(cx, cy, str(rank + 1), font))
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _index(position: Position, square: str | int) -> int:
+    if isinstance(square, str):
+        return position.board.square(square)
+    if (
+        isinstance(square, bool)
+        or not isinstance(square, int)
+        or not 0 <= square < position.board.size
+    ):
+        raise InvalidSquareError(
+            f"square index {square!r} is off the {position.board.dimensions} board "
+            f"(0 to {position.board.size - 1})"
+        )
+    return square
+
+
+def _cross(left: float, top: float, size: int) -> str:
+    m = size * 0.22
+    w = max(2.0, size * 0.12)
+    return (
+        f'<path d="M{left + m} {top + m} L{left + size - m} {top + size - m} '
+        f'M{left + size - m} {top + m} L{left + m} {top + size - m}" stroke="{X_COLOR}" '
+        f'stroke-width="{w:.1f}" stroke-linecap="round"><title>X</title></path>'
+    )
+
+
+def _ring(left: float, top: float, size: int) -> str:
+    w = max(2.0, size * 0.11)
+    return (
+        f'<circle cx="{left + size / 2}" cy="{top + size / 2}" r="{size * 0.3:.1f}" '
+        f'fill="none" stroke="{O_COLOR}" stroke-width="{w:.1f}"><title>O</title></circle>'
+    )
+
+
+def _text(x: float, y: float, text: str, font: int) -> str:
+    return (
+        f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{font}" fill="#555" '
+        f'text-anchor="middle" dominant-baseline="central">{escape(text)}</text>'
+    )

@@ -1,0 +1,123 @@
+"""Elo, intervals, LOS, SPRT and ratings against hand-computed and textbook values."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from adjacency.arena import stats
+
+
+def test_elo_of_known_scores() -> None:
+    # -400 log10(1/s - 1): 75% is 190.85 Elo, 50% is 0, 90% is 381.70 (the usual tables)
+    assert stats.elo_from_score(0.75) == pytest.approx(190.8485, abs=1e-4)
+    assert stats.elo_from_score(0.5) == 0.0
+    assert stats.elo_from_score(0.9) == pytest.approx(381.6970, abs=1e-4)
+    assert stats.elo_from_score(1.0) == math.inf
+    assert stats.elo_from_score(0.0) == -math.inf
+    assert stats.score_from_elo(190.8485) == pytest.approx(0.75, abs=1e-7)
+    assert stats.score_from_elo(-400) == pytest.approx(1 / 11)
+
+
+def test_trinomial_interval_by_hand() -> None:
+    # W=60 D=20 L=20: mean 0.7; variance (60*.09 + 20*.04 + 20*.49)/100 = 0.16; stdev 0.4
+    # 95%: 0.7 -/+ 1.959964 * 0.04 = 0.621601 .. 0.778399
+    est = stats.trinomial(60, 20, 20)
+    assert est.score == pytest.approx(0.7)
+    assert est.stdev == pytest.approx(0.4)
+    assert est.elo == pytest.approx(147.1906, abs=1e-3)
+    assert est.low == pytest.approx(-400 * math.log10(1 / 0.6216014 - 1), abs=1e-3)
+    assert est.high == pytest.approx(-400 * math.log10(1 / 0.7783986 - 1), abs=1e-3)
+    assert est.low == pytest.approx(86.225, abs=0.01)
+    assert est.high == pytest.approx(218.252, abs=0.01)
+
+
+def test_pentanomial_interval_by_hand() -> None:
+    # pairs scoring 0, .5, 1, 1.5, 2 points counted 1, 2, 4, 2, 1: symmetric, mean 0.5, Elo 0;
+    # variance per pair on the 0..1 scale: (2 * .25 + 4 * .0625) / 10 = 0.075;
+    # 95% half width 1.959964 * sqrt(.075 / 10) = 0.169738 -> 0.669738 = +122.82 Elo
+    est = stats.pentanomial([1, 2, 4, 2, 1])
+    assert est.elo == 0.0
+    assert est.stdev == pytest.approx(math.sqrt(0.075))
+    assert est.high == pytest.approx(122.818, abs=1e-2)
+    assert est.low == pytest.approx(-122.818, abs=1e-2)
+    assert est.error == pytest.approx(122.818, abs=1e-2)
+    assert est.samples == 10
+
+
+def test_los_matches_normal_cdf() -> None:
+    assert stats.los(60, 40) == pytest.approx(0.977250, abs=1e-6)  # Phi(2)
+    assert stats.los(10, 6) == pytest.approx(0.841345, abs=1e-6)  # Phi(1)
+    assert stats.los(5, 5) == 0.5
+    assert stats.los(0, 0) == 0.5
+
+
+def test_sprt_bounds_are_walds() -> None:
+    sprt = stats.Sprt(0, 10, 0.05, 0.05)
+    assert sprt.lower == pytest.approx(-2.944439, abs=1e-6)  # fishtest shows (-2.94, 2.94)
+    assert sprt.upper == pytest.approx(2.944439, abs=1e-6)
+    asym = stats.Sprt(0, 5, 0.05, 0.1)
+    assert asym.upper == pytest.approx(math.log(0.9 / 0.05))
+    assert asym.lower == pytest.approx(math.log(0.1 / 0.95))
+
+
+def test_llr_without_draws_is_the_bernoulli_sprt() -> None:
+    # with only wins and losses, the constrained MLE is exactly Bernoulli(s):
+    # LLR = W log(s1/s0) + L log((1-s1)/(1-s0))
+    wins, losses = 130, 100
+    s0, s1 = stats.score_from_elo(0), stats.score_from_elo(20)
+    expected = wins * math.log(s1 / s0) + losses * math.log((1 - s1) / (1 - s0))
+    got = stats.llr([losses, 0, wins], stats.GAME_SCORES, 0, 20)
+    assert got == pytest.approx(expected, rel=2e-3)  # 1e-3 regularised draws
+
+
+def test_llr_close_to_normal_approximation_and_antisymmetric() -> None:
+    penta = [300, 2400, 5200, 2500, 320]
+    exact = stats.llr(penta, stats.PAIR_SCORES, 0, 5)
+    approx = stats.llr_normal(penta, stats.PAIR_SCORES, 0, 5)
+    assert exact == pytest.approx(approx, rel=0.02)
+    mirrored = stats.llr(penta[::-1], stats.PAIR_SCORES, -5, 0)
+    assert mirrored == pytest.approx(-exact, rel=1e-6)
+
+
+def test_sprt_verdicts() -> None:
+    sprt = stats.Sprt(0, 10)
+    strong = [0, 10, 100, 300, 200]
+    weak = strong[::-1]
+    assert sprt.verdict(sprt.llr(strong)) == "H1"
+    assert sprt.verdict(sprt.llr(weak)) == "H0"
+    assert sprt.verdict(sprt.llr([1, 2, 3, 2, 1])) is None
+    assert sprt.llr([0, 0, 0, 0, 0]) == 0.0
+
+
+def test_parse_sprt_and_errors() -> None:
+    assert stats.parse_sprt(["elo1=5", "alpha=0.1"]) == stats.Sprt(0, 5, 0.1, 0.05)
+    with pytest.raises(ValueError, match="elo0="):
+        stats.parse_sprt(["gamma=1"])
+    with pytest.raises(ValueError, match="not a number"):
+        stats.parse_sprt(["elo1=ten"])
+    with pytest.raises(ValueError, match="must exceed"):
+        stats.Sprt(10, 0)
+
+
+def test_ratings_recover_a_known_difference() -> None:
+    # 300 wins, 100 losses: MLE difference 190.85 (75%); with two players the centred
+    # ratings are +-d/2, and var(d) = 1 / (n c^2 p (1 - p)), c = ln 10 / 400
+    results = [("a", "b", 1.0)] * 300 + [("a", "b", 0.0)] * 100
+    ratings = stats.ratings(["a", "b"], results, prior_draws=1e-9)
+    top, bottom = ratings
+    assert top.player == "a" and top.points == 300 and top.games == 400
+    assert top.elo - bottom.elo == pytest.approx(190.8485, abs=0.01)
+    assert top.elo == pytest.approx(-bottom.elo)
+    c = math.log(10) / 400
+    sd = math.sqrt(1 / (400 * c * c * 0.75 * 0.25))
+    assert top.error == pytest.approx(stats.Z95 * sd / 2, rel=1e-4)
+
+
+def test_ratings_stay_finite_with_perfect_scores() -> None:
+    results = [("a", "b", 1.0)] * 10 + [("b", "c", 1.0)] * 10
+    ratings = stats.ratings(["a", "b", "c"], results)
+    assert [r.player for r in ratings] == ["a", "b", "c"]
+    assert all(math.isfinite(r.elo) and math.isfinite(r.error) for r in ratings)
+    assert sum(r.elo for r in ratings) == pytest.approx(0, abs=1e-6)

@@ -1,0 +1,120 @@
+"""A small tournament of fast bots end to end, through the command line."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from adjacency.arena.store import Store
+from adjacency.arena.summary import standings, summarize
+from adjacency.cli import main
+from adjacency.core.record import games_from_text
+
+PLAYERS = ["random", "greedy", "random:seed=11"]
+
+
+def test_tournament_stores_exactly_the_planned_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.db"
+    argv = ["tournament", *PLAYERS, "--games", "4", "--rounds", "8,12", "--time", "1",
+            "--random-plies", "2", "--seed", "4", "--concurrency", "2", "--db", str(db), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Ranking" in out and "24 of 24 planned games stored" in out
+
+    with Store(db) as store:
+        run = store.run()
+        games = store.games(run.id)
+        assert run.status == "finished" and run.planned == 3 * 2 * 4 == len(games)
+        assert run.players == PLAYERS and run.mode == "round-robin"
+    # exactly once each, and every (pairing, rounds) got its 4 games in 2 colour-swapped pairs
+    assert sorted(g.idx for g in games) == list(range(24))
+    assert Counter((g.a, g.b, g.rounds) for g in games) == {
+        (a, b, r): 4 for a, b in [(PLAYERS[0], PLAYERS[1]), (PLAYERS[0], PLAYERS[2]),
+                                  (PLAYERS[1], PLAYERS[2])] for r in (8, 12)
+    }  # fmt: skip
+    pairs = Counter(g.pair for g in games)
+    assert set(pairs.values()) == {2}
+    # totals are consistent between games, records and summaries
+    for game in games:
+        assert game.x_score + game.o_score == 8 + 2 * game.rounds
+        assert game.plies == 2 * game.rounds - 2
+        assert game.termination == "normal"
+        assert len(game.move_times) == game.plies
+    summaries = summarize(games)
+    overall = [s for s in summaries if s.rounds is None]
+    assert sum(s.games for s in overall) == 24
+    for s in summaries:
+        assert s.wins + s.draws + s.losses == s.games
+        assert sum(s.penta) == s.games // 2
+        assert 2 * sum(k * c for k, c in enumerate(s.penta)) / 2 == 2 * s.points  # pair points
+    table = standings(games)
+    assert sum(r.points for r in table) == 24
+    assert sum(r.games for r in table) == 48
+    assert {r.player for r in table} == set(PLAYERS)
+
+    # the report command: tables, CSV, JSON, records and a markdown report with plots
+    out_dir = tmp_path / "report"
+    csv_path, json_path, rec_path = tmp_path / "g.csv", tmp_path / "g.json", tmp_path / "g.txt"
+    assert main(["report", str(db), "--out", str(out_dir), "--csv", str(csv_path),
+                 "--json", str(json_path), "--records", str(rec_path)]) == 0  # fmt: skip
+    assert len(csv_path.read_text().splitlines()) == 25
+    data = json.loads(json_path.read_text())
+    assert len(data["games"]) == 24 and len(data["ratings"]) == 3
+    records = games_from_text(rec_path.read_text())
+    assert len(records) == 24
+    assert [r.position.score for r in records] == [(g.x_score, g.o_score) for g in games]
+    report = (out_dir / "report.md").read_text()
+    assert "## Ranking" in report and "| greedy |" in report
+    for name in ("score-by-rounds.png", "elo-ladder.png", "margins.png", "final-position.svg"):
+        assert (out_dir / name).stat().st_size > 500
+    assert main(["report", str(db), "--out", str(tmp_path / "html"), "--html",
+                 "--format", "svg", "--no-report"]) == 0  # fmt: skip
+    assert not (tmp_path / "html").exists()
+    assert (
+        main(["report", str(db), "--out", str(tmp_path / "html"), "--html", "--format", "svg"]) == 0
+    )
+    assert "<table>" in (tmp_path / "html" / "report.html").read_text()
+
+    # a second run shares the database; the first run is untouched
+    assert main(["match", "greedy", "random", "--games", "2", "--rounds", "8", "--time", "1",
+                 "--concurrency", "1", "--db", str(db), "--quiet"]) == 0  # fmt: skip
+    with Store(db) as store:
+        assert [r.id for r in store.runs()] == [1, 2]
+        assert len(store.games(1)) == 24 and len(store.games(2)) == 2
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["match", "random"], "exactly 2 bot specs"),
+        (["match", "random", "greedy", "--games", "3"], "must be even"),
+        (["match", "random", "nosuchbot"], "unknown bot 'nosuchbot'"),
+        (["match", "random", "greedy", "--rounds", "40"], "accepted 1 to 28"),
+        (["match", "random", "greedy", "--sprt", "elo1=x"], "not a number"),
+        (["tournament", "random", "greedy", "greedy:seed=1", "--sprt"], "--sprt applies"),
+        (["match", "--resume"], "no unfinished run"),
+        (["report", "missing.db"], "does not exist"),
+    ],
+)
+def test_bad_input_is_a_clear_error(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if argv[0] != "report":
+        argv = [*argv, "--db", str(tmp_path / "e.db"), "--quiet"]
+    else:
+        argv = ["report", str(tmp_path / argv[1])]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.startswith(f"adjacency {argv[0]}: error:")
+    db = tmp_path / "e.db"
+    if db.exists():
+        with Store(db) as store:
+            assert store.runs() == []  # nothing was planned or stored
