@@ -114,6 +114,7 @@ class EngineServer:
         self._write_lock = threading.Lock()
         self._worker: threading.Thread | None = None
         self._stopped = threading.Event()
+        self._searching = threading.Event()
         self._closed = False
 
     # ------------------------------------------------------------------ output
@@ -121,13 +122,16 @@ class EngineServer:
     def send(self, line: str) -> None:
         """Write one line and flush; a closed output ends the session quietly."""
         with self._write_lock:
-            if self._closed:
-                return
-            try:
-                self.output.write(line + "\n")
-                self.output.flush()
-            except (OSError, ValueError):
-                self._closed = True
+            self._write(line)
+
+    def _write(self, line: str) -> None:
+        if self._closed:
+            return
+        try:
+            self.output.write(line + "\n")
+            self.output.flush()
+        except (OSError, ValueError):
+            self._closed = True
 
     def report(self, text: str) -> None:
         self.send(format_message(Info(string=text.replace("\n", " "))))
@@ -136,7 +140,8 @@ class EngineServer:
 
     @property
     def searching(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
+        """True from ``go`` until its ``bestmove`` has been written."""
+        return self._searching.is_set()
 
     def run(self, lines: Iterable[str]) -> None:
         """Handle every line until ``quit`` or the end of input; then stop and clean up."""
@@ -208,7 +213,10 @@ class EngineServer:
     def _go(self, go: Go) -> None:
         position = self.position
         limit = limit_from_go(go, position)
+        if self._worker is not None:
+            self._worker.join()  # it has written its bestmove and is returning
         self._stopped.clear()
+        self._searching.set()
         self._worker = threading.Thread(
             target=self._search, args=(position, limit, go.infinite), name="search", daemon=True
         )
@@ -228,7 +236,9 @@ class EngineServer:
                 self.report(f"error: {self.bot.spec} failed ({exc}); playing {move}")
         if infinite:
             self._stopped.wait()
-        self.send(format_message(BestMove(move)))
+        with self._write_lock:  # no command may see the search over before its bestmove
+            self._searching.clear()
+            self._write(format_message(BestMove(move)))
 
     def _publish(self, thinking: Thinking) -> None:
         self.send(format_message(info_from_thinking(thinking)))
