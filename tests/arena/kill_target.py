@@ -11,11 +11,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from adjacency.arena.executor import PoolExecutor  # noqa: E402
-from adjacency.arena.runner import create_run, execute  # noqa: E402
-from adjacency.arena.schedule import Settings  # noqa: E402
-from adjacency.arena.store import Store  # noqa: E402
-from arena_fakes import factory  # noqa: E402
+from adjacency.arena.executor import PoolExecutor
+from adjacency.arena.runner import create_run, execute
+from adjacency.arena.schedule import Settings
+from adjacency.arena.store import Store
+from arena_fakes import factory
 
 SETTINGS = Settings(rounds=(8,), games=40, time=1.0, random_plies=2, seed=3)
 

@@ -21,8 +21,10 @@ def test_tournament_stores_exactly_the_planned_games(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "t.db"
-    argv = ["tournament", *PLAYERS, "--games", "4", "--rounds", "8,12", "--time", "1",
-            "--random-plies", "2", "--seed", "4", "--concurrency", "2", "--db", str(db), "--quiet"]  # fmt: skip
+    argv = [
+        *("tournament", *PLAYERS, "--games", "4", "--rounds", "8,12", "--time", "1"),
+        *("--random-plies", "2", "--seed", "4", "--concurrency", "2", "--db", str(db), "--quiet"),
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "Ranking" in out and "24 of 24 planned games stored" in out

@@ -1,0 +1,60 @@
+"""Time losses, illegal moves and crashes are recorded with reasons and the run completes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjacency.arena.executor import PoolExecutor, SerialExecutor
+from adjacency.arena.runner import create_run, execute
+from adjacency.arena.schedule import Settings
+from adjacency.arena.stats import Sprt
+from adjacency.arena.store import Store
+from adjacency.arena.summary import summarize
+from adjacency.core.record import game_from_text
+from arena_fakes import factory
+
+FAULTY = ["sleepy", "random", "occupied", "random", "disconnect", "random", "raiser", "random"]
+EXPECTED = {
+    "sleepy": ("time forfeit", "sleepy took"),
+    "occupied": ("illegal move", "is occupied by"),
+    "disconnect": ("disconnection", "fake engine exited with status 139"),
+    "raiser": ("disconnection", "raiser crashed: RuntimeError: division by zero"),
+}
+
+
+def test_misbehaving_bots_lose_with_reasons_and_the_run_completes(tmp_path: Path) -> None:
+    settings = Settings(rounds=(4,), games=2, time=0.05, margin=0.1)
+    with Store(tmp_path / "faults.db") as store:
+        run_id = create_run(store, "pairs", FAULTY, settings, "faults", factory)
+        with PoolExecutor(2, factory) as executor:
+            report = execute(store, run_id, executor)
+        assert report.status == "finished" and report.stored == 8
+        games = store.games(run_id)
+    for game in games:
+        termination, detail = EXPECTED[game.a]
+        assert game.termination == termination
+        assert detail in game.detail
+        assert game.loser == game.a  # the misbehaving side lost, the other won
+        assert game.a_points == 0.0
+        record = game_from_text(game.record)  # the reason is in the record too
+        assert record.termination.value == termination and detail in record.termination_detail
+    totals = {s.a: s for s in summarize(games) if s.rounds is None}
+    assert totals["sleepy"].faults_a["time"] == 2
+    assert totals["occupied"].faults_a["illegal"] == 2
+    assert totals["disconnect"].faults_a["crash"] == 2
+    assert totals["raiser"].faults_a["crash"] == 2
+    assert all(sum(s.faults_b.values()) == 0 for s in totals.values())
+
+
+def test_sprt_stops_a_lopsided_match_early(tmp_path: Path) -> None:
+    settings = Settings(rounds=(4,), games=400, time=1.0)
+    sprt = Sprt(0, 10)
+    with Store(tmp_path / "sprt.db") as store:
+        run_id = create_run(store, "match", ["greedy", "occupied"], settings, "sprt", factory)
+        report = execute(store, run_id, SerialExecutor(factory), sprt)
+        assert report.verdict == "H1" and report.status == "sprt"
+        assert report.llr is not None and report.llr >= sprt.upper
+        assert report.stored < 400
+        # after acceptance, resuming plays nothing more
+        again = execute(store, run_id, SerialExecutor(factory), sprt)
+        assert again.played_now == 0 and again.verdict == "H1"
