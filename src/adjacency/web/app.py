@@ -69,47 +69,52 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 class BodyLimit:
-    """ASGI middleware refusing request bodies larger than ``limit`` bytes with 413."""
+    """ASGI middleware refusing request bodies larger than ``limit`` bytes with 413.
+
+    It reads the body itself (checking the declared length first), so an
+    oversized upload is refused before any endpoint parses it.
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
         self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         length = dict(scope["headers"]).get(b"content-length")
-        too_big = length is not None and (not length.isdigit() or int(length) > self.limit)
-        if too_big:
-            response = JSONResponse(
-                {"detail": f"request body too large: at most {self.limit} bytes are accepted"},
-                status_code=413,
-            )
-            await response(scope, receive, send)
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(scope, receive, send)
             return
-        received = 0
-
-        async def limited() -> Any:
-            nonlocal received
+        body = b""
+        while True:
             message = await receive()
-            received += len(message.get("body", b""))
-            if received > self.limit:
-                raise _TooLarge
-            return message
+            if message["type"] != "http.request":
+                return  # the client left
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        delivered = False
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            response = JSONResponse(
-                {"detail": f"request body too large: at most {self.limit} bytes are accepted"},
-                status_code=413,
-            )
-            await response(scope, receive, send)
+        async def replay() -> Any:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
+        await self.app(scope, replay, send)
 
-class _TooLarge(Exception):
-    pass
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(
+            {"detail": f"request body too large: at most {self.limit} bytes are accepted"},
+            status_code=413,
+        )
+        await response(scope, receive, send)
 
 
 def _describe_validation(exc: RequestValidationError) -> str:

@@ -1,0 +1,47 @@
+// Thin client of the JSON API: every call resolves to data or throws an Error whose
+// message is the server's explanation ("detail").
+
+async function request(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    throw new Error("The server cannot be reached. Is `adjacency play` still running?");
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) {
+    const detail = data && typeof data.detail === "string" ? data.detail : response.statusText;
+    const error = new Error(detail || `request failed (${response.status})`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+export const api = {
+  config: () => request("GET", "/api/config"),
+  games: () => request("GET", "/api/games"),
+  create: (settings) => request("POST", "/api/games", settings),
+  load: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
+  remove: (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`),
+  play: (id, square) => request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { square }),
+  undo: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/undo`),
+  hint: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/hint`),
+  moveNow: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/move-now`),
+  control: (id, body) => request("POST", `/api/games/${encodeURIComponent(id)}/control`, body),
+  rematch: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`),
+  importRecord: (record) => request("POST", "/api/games/import", { record }),
+  recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+  eventsUrl: (id) => `/api/games/${encodeURIComponent(id)}/events`,
+};

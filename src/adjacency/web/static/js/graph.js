@@ -1,0 +1,79 @@
+// The evaluation graph: the square difference X−O after every ply (solid, shaded
+// towards the side ahead) and the bots' own evaluations where they report one
+// (dashed), drawn as inline SVG. Clicking picks a ply.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function drawGraph(container, state, viewPly, onPick) {
+  const width = Math.max(240, Math.round(container.clientWidth || 320));
+  const height = 150;
+  const pad = { left: 26, right: 8, top: 10, bottom: 18 };
+  const totalPlies = Math.max(state.moves.length + state.plies_left, 1);
+  const diffs = state.boards.map((cells) => {
+    let d = 0;
+    for (const c of cells) d += c === "x" ? 1 : c === "o" ? -1 : 0;
+    return d;
+  });
+  const evals = state.moves.map((m, i) => (m.eval === null || m.eval === undefined ? null : [i + 1, m.eval]))
+    .filter(Boolean);
+  let span = 4;
+  for (const d of diffs) span = Math.max(span, Math.abs(d));
+  for (const [, e] of evals) span = Math.max(span, Math.abs(e));
+  span = Math.ceil(span / 2) * 2;
+  const x = (ply) => pad.left + (ply / totalPlies) * (width - pad.left - pad.right);
+  const y = (v) => pad.top + ((span - v) / (2 * span)) * (height - pad.top - pad.bottom);
+
+  const svg = el("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-label": `Square difference over the game; now ${diffs[diffs.length - 1] >= 0 ? "X" : "O"} ` +
+      `ahead by ${Math.abs(diffs[diffs.length - 1])}`,
+  });
+  el("line", { x1: pad.left, x2: width - pad.right, y1: y(0), y2: y(0), class: "zero" }, svg);
+  el("line", { x1: pad.left, x2: pad.left, y1: pad.top, y2: height - pad.bottom, class: "axis" }, svg);
+  for (const v of [span, 0, -span]) {
+    const t = el("text", { x: pad.left - 4, y: y(v) + 3, "text-anchor": "end" }, svg);
+    t.textContent = v > 0 ? `+${v}` : String(v);
+  }
+  const tx = el("text", { x: pad.left + 5, y: pad.top + 8 }, svg);
+  tx.textContent = "X ahead";
+  const to = el("text", { x: pad.left + 5, y: height - pad.bottom - 3 }, svg);
+  to.textContent = "O ahead";
+  const tEnd = el("text", { x: width - pad.right, y: height - 4, "text-anchor": "end" }, svg);
+  tEnd.textContent = `ply ${totalPlies}`;
+
+  if (diffs.length > 1) {
+    const points = diffs.map((d, i) => [x(i), y(d)]);
+    const line = points.map(([px, py], i) => `${i ? "L" : "M"}${px.toFixed(1)},${py.toFixed(1)}`).join(" ");
+    const last = points[points.length - 1];
+    const area = `${line} L${last[0].toFixed(1)},${y(0)} L${x(0)},${y(0)} Z`;
+    const clipTop = el("clipPath", { id: "clip-x" }, svg);
+    el("rect", { x: 0, y: 0, width, height: y(0) }, clipTop);
+    const clipBottom = el("clipPath", { id: "clip-o" }, svg);
+    el("rect", { x: 0, y: y(0), width, height: height - y(0) }, clipBottom);
+    el("path", { d: area, class: "area-x", "clip-path": "url(#clip-x)" }, svg);
+    el("path", { d: area, class: "area-o", "clip-path": "url(#clip-o)" }, svg);
+    el("path", { d: line, class: "score-line" }, svg);
+  }
+  if (evals.length) {
+    const line = evals.map(([ply, e], i) => `${i ? "L" : "M"}${x(ply).toFixed(1)},${y(e).toFixed(1)}`).join(" ");
+    el("path", { d: line, class: "eval-line" }, svg);
+    for (const [ply, e] of evals) el("circle", { cx: x(ply), cy: y(e), r: 2.2, class: "eval-dot" }, svg);
+  }
+  el("line", { x1: x(viewPly), x2: x(viewPly), y1: pad.top, y2: height - pad.bottom, class: "cursor" }, svg);
+
+  svg.addEventListener("click", (event) => {
+    const box = svg.getBoundingClientRect();
+    const px = ((event.clientX - box.left) / box.width) * width;
+    const ply = Math.round(((px - pad.left) / (width - pad.left - pad.right)) * totalPlies);
+    onPick(Math.max(0, Math.min(state.moves.length, ply)));
+  });
+  container.replaceChildren(svg);
+}

@@ -1,0 +1,273 @@
+// The new-game dialog: mode, players (a strength level, or any registered bot with
+// its options), board size, rounds (range follows the board), first mover, time.
+// The last choices are remembered in localStorage.
+
+const STORE_KEY = "adjacency.newgame";
+
+function option(value, text, selected = false) {
+  const node = document.createElement("option");
+  node.value = String(value);
+  node.textContent = text;
+  node.selected = selected;
+  return node;
+}
+
+function maxRounds(rows, cols) {
+  return Math.floor((rows * cols - 8) / 2);
+}
+
+export class NewGameDialog {
+  constructor(dialog, config, onStart) {
+    this.dialog = dialog;
+    this.form = dialog.querySelector("form");
+    this.config = config;
+    this.onStart = onStart;
+    this.error = dialog.querySelector("#new-error");
+    this.sides = {};
+    for (const box of dialog.querySelectorAll(".side-setup")) this.buildSide(box.dataset.side, box);
+    const rows = this.form.elements.rows;
+    const cols = this.form.elements.cols;
+    for (let n = config.min_side; n <= config.max_side; n++) {
+      rows.appendChild(option(n, String(n), n === 8));
+      cols.appendChild(option(n, String(n), n === 8));
+    }
+    const time = this.form.elements.time;
+    time.min = config.min_time;
+    time.max = config.max_time;
+    time.value = config.default_time;
+    this.form.addEventListener("change", () => this.refresh());
+    this.form.addEventListener("input", () => this.refresh());
+    rows.addEventListener("change", () => this.sizeChanged());
+    cols.addEventListener("change", () => this.sizeChanged());
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+    dialog.querySelector("#new-cancel").addEventListener("click", () => dialog.close());
+    this.restore();
+    this.sizeChanged(true);
+    this.refresh();
+  }
+
+  buildSide(side, box) {
+    const title = document.createElement("h3");
+    title.innerHTML = `<span class="chip ${side}">${side.toUpperCase()}</span><span class="role"></span>`;
+    const nameLabel = document.createElement("label");
+    nameLabel.textContent = "Name";
+    const name = document.createElement("input");
+    name.type = "text";
+    name.maxLength = 40;
+    name.name = `${side}-name`;
+    name.autocomplete = "off";
+    nameLabel.appendChild(name);
+
+    const levelLabel = document.createElement("label");
+    levelLabel.textContent = "Strength";
+    const level = document.createElement("select");
+    level.name = `${side}-level`;
+    for (const lv of this.config.levels) {
+      level.appendChild(option(lv.number, `${lv.number} · ${lv.name}`, lv.number === this.config.default_level));
+    }
+    levelLabel.appendChild(level);
+    const desc = document.createElement("p");
+    desc.className = "level-desc";
+
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = "Choose the bot yourself";
+    details.appendChild(summary);
+    const botLabel = document.createElement("label");
+    botLabel.textContent = "Bot";
+    const bot = document.createElement("select");
+    bot.name = `${side}-bot`;
+    bot.appendChild(option("", "use the strength level"));
+    for (const b of this.config.bots) bot.appendChild(option(b.name, b.name));
+    botLabel.appendChild(bot);
+    const botDesc = document.createElement("p");
+    botDesc.className = "level-desc";
+    const opts = document.createElement("div");
+    opts.className = "opts";
+    details.append(botLabel, botDesc, opts);
+    bot.addEventListener("change", () => this.buildOptions(side));
+
+    box.append(title, nameLabel, levelLabel, desc, details);
+    this.sides[side] = { box, title, name, level, levelLabel, desc, details, bot, botDesc, opts };
+  }
+
+  buildOptions(side) {
+    const s = this.sides[side];
+    s.opts.replaceChildren();
+    const info = this.config.bots.find((b) => b.name === s.bot.value);
+    s.botDesc.textContent = info ? info.summary : "";
+    if (!info) return;
+    for (const o of info.options) {
+      const label = document.createElement("label");
+      label.className = "opt";
+      label.title = o.help;
+      label.append(document.createTextNode(o.name));
+      let input;
+      if (o.kind === "choice") {
+        input = document.createElement("select");
+        for (const c of o.choices) input.appendChild(option(c, c, c === o.default));
+      } else if (o.kind === "bool") {
+        input = document.createElement("input");
+        input.type = "checkbox";
+        input.checked = Boolean(o.default);
+      } else if (o.kind === "int" || o.kind === "float") {
+        input = document.createElement("input");
+        input.type = "number";
+        input.step = o.kind === "int" ? "1" : "any";
+        if (o.minimum !== null) input.min = o.minimum;
+        if (o.maximum !== null) input.max = o.maximum;
+        input.value = o.default;
+      } else {
+        input = document.createElement("input");
+        input.type = "text";
+        input.value = o.default;
+      }
+      input.dataset.option = o.name;
+      input.dataset.default = String(o.default);
+      label.appendChild(input);
+      s.opts.appendChild(label);
+    }
+  }
+
+  get mode() {
+    return this.form.elements.mode.value;
+  }
+
+  kindOf(side) {
+    const mode = this.mode;
+    if (mode === "bot-bot") return "bot";
+    if (mode === "human-human") return "human";
+    return this.form.elements.you.value === side ? "human" : "bot";
+  }
+
+  refresh() {
+    const mode = this.mode;
+    this.dialog.querySelector("#you-play").hidden = mode !== "human-bot";
+    let anyBot = false;
+    for (const side of ["x", "o"]) {
+      const s = this.sides[side];
+      const kind = this.kindOf(side);
+      anyBot ||= kind === "bot";
+      s.title.querySelector(".role").textContent = kind === "bot" ? "Bot" : mode === "human-bot" ? "You" : "Person";
+      s.levelLabel.hidden = kind !== "bot";
+      s.details.hidden = kind !== "bot";
+      s.desc.hidden = kind !== "bot";
+      s.name.placeholder = kind === "bot" ? "(the level's name)" : mode === "human-bot" ? "You" : `Player ${side.toUpperCase()}`;
+      const lv = this.config.levels.find((l) => String(l.number) === s.level.value);
+      s.desc.textContent = lv ? `${lv.description} (${lv.spec})` : "";
+      s.level.disabled = s.bot.value !== "";
+    }
+    this.form.elements.time.closest("label").hidden = !anyBot;
+    const rounds = this.form.elements.rounds;
+    this.dialog.querySelector("#rounds-out").textContent = rounds.value;
+  }
+
+  sizeChanged(initial = false) {
+    const rows = Number(this.form.elements.rows.value);
+    const cols = Number(this.form.elements.cols.value);
+    const rounds = this.form.elements.rounds;
+    const wasMax = initial ? false : Number(rounds.value) === Number(rounds.max);
+    const max = maxRounds(rows, cols);
+    rounds.max = String(max);
+    rounds.min = "1";
+    if (wasMax || Number(rounds.value) > max) rounds.value = String(max);
+    this.refresh();
+  }
+
+  spec(side) {
+    const s = this.sides[side];
+    if (!s.bot.value) return null;
+    const parts = [];
+    for (const input of s.opts.querySelectorAll("[data-option]")) {
+      const value = input.type === "checkbox" ? String(input.checked) : input.value.trim();
+      if (value !== "" && value !== input.dataset.default) parts.push(`${input.dataset.option}=${value}`);
+    }
+    return parts.length ? `${s.bot.value}:${parts.join(",")}` : s.bot.value;
+  }
+
+  settings() {
+    const f = this.form.elements;
+    const player = (side) => {
+      const s = this.sides[side];
+      const kind = this.kindOf(side);
+      let name = s.name.value.trim();
+      if (!name && kind === "human" && this.mode === "human-bot") name = "You";
+      const setup = { kind, name };
+      if (kind === "bot") {
+        const spec = this.spec(side);
+        if (spec) setup.spec = spec;
+        else setup.level = Number(s.level.value);
+      }
+      return setup;
+    };
+    return {
+      x: player("x"),
+      o: player("o"),
+      rows: Number(f.rows.value),
+      cols: Number(f.cols.value),
+      rounds: Number(f.rounds.value),
+      first: f.first.value,
+      time: Number(f.time.value),
+    };
+  }
+
+  remember() {
+    const f = this.form.elements;
+    const data = {
+      mode: this.mode, you: f.you.value, first: f.first.value, rows: f.rows.value, cols: f.cols.value,
+      rounds: f.rounds.value, time: f.time.value,
+      x: { name: this.sides.x.name.value, level: this.sides.x.level.value },
+      o: { name: this.sides.o.name.value, level: this.sides.o.level.value },
+    };
+    try { localStorage.setItem(STORE_KEY, JSON.stringify(data)); } catch (err) { /* private mode */ }
+  }
+
+  restore() {
+    let data = null;
+    try { data = JSON.parse(localStorage.getItem(STORE_KEY) || "null"); } catch (err) { data = null; }
+    if (!data) return;
+    const f = this.form.elements;
+    const setRadio = (name, value) => {
+      for (const input of this.form.querySelectorAll(`input[name="${name}"]`)) input.checked = input.value === value;
+    };
+    setRadio("mode", data.mode);
+    setRadio("you", data.you);
+    setRadio("first", data.first);
+    for (const key of ["rows", "cols", "time"]) if (data[key]) f[key].value = data[key];
+    for (const side of ["x", "o"]) {
+      if (!data[side]) continue;
+      this.sides[side].name.value = data[side].name || "";
+      const lv = this.config.levels.find((l) => String(l.number) === data[side].level);
+      if (lv) this.sides[side].level.value = data[side].level;
+    }
+    const rows = Number(f.rows.value);
+    const cols = Number(f.cols.value);
+    f.rounds.max = String(maxRounds(rows, cols));
+    if (data.rounds) f.rounds.value = data.rounds;
+  }
+
+  open() {
+    this.error.textContent = "";
+    this.refresh();
+    if (!this.dialog.open) this.dialog.showModal();
+  }
+
+  async submit() {
+    const settings = this.settings();
+    this.error.textContent = "";
+    const start = this.dialog.querySelector("#new-start");
+    start.disabled = true;
+    try {
+      await this.onStart(settings);
+      this.remember();
+      this.dialog.close();
+    } catch (err) {
+      this.error.textContent = err.message;
+    } finally {
+      start.disabled = false;
+    }
+  }
+}

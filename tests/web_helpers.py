@@ -1,0 +1,90 @@
+"""Helpers for the web tests: a bot that thinks until told to stop, waiting, live servers."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from adjacency.bots import Bot, Search, Thinking
+from adjacency.core import Position
+
+
+class PatientBot(Bot):
+    """Thinks until stopped (or out of time), then plays its first legal move.
+
+    Lets tests control exactly when a bot answers, without relying on timing.
+    """
+
+    instances: list[PatientBot] = []
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spec = "patient"
+        self.started = threading.Event()
+        self.stops = 0
+        PatientBot.instances.append(self)
+
+    def _choose(self, position: Position, search: Search) -> str:
+        self.started.set()
+        search.publish(Thinking(depth=1, score=0.5, nodes=1, pv=(position.legal_moves()[0],)))
+        while not search.should_stop():
+            time.sleep(0.005)
+        self.started.clear()
+        return position.legal_moves()[0]
+
+    def stop(self) -> None:
+        self.stops += 1
+        super().stop()
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds.
+
+    The timeout only guards against a hang; no test asserts on how fast anything is.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def live_server(db: Path, grace: float = 10.0) -> Iterator[str]:
+    """A real uvicorn server in a thread on a free 127.0.0.1 port; yields its base URL."""
+    import uvicorn
+
+    from adjacency.web.app import create_app
+
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(db, grace=grace),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_until(lambda: server.started, 30, "the server to start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
