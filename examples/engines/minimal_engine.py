@@ -73,7 +73,7 @@ def main():
             if head[0] == "fen":
                 grid, side, _ = parse_fen(head[1:4])
             else:
-                settings = dict(zip(head[1::2], head[2::2]))
+                settings = dict(zip(head[1::2], head[2::2], strict=False))
                 grid, side, _ = start_position(
                     int(settings.get("rows", 8)),
                     int(settings.get("cols", 8)),

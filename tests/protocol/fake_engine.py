@@ -84,9 +84,7 @@ def main() -> None:
             position = command.position
         elif words[0] == "go":
             gos += 1
-            if mode == "crash-at-go" or (
-                mode == "crash-after-moves" and gos == 3
-            ):
+            if mode == "crash-at-go" or (mode == "crash-after-moves" and gos == 3):
                 print("segmentation fault (pretend)", file=sys.stderr, flush=True)
                 sys.exit(1)
             if mode == "hang-on-go":

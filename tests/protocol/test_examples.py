@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from protocol_helpers import REPO
 
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.baseline import immediate_gain
@@ -17,6 +16,7 @@ from adjacency.bots.external import ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.core.game import Game, Termination
+from protocol_helpers import REPO
 
 EXAMPLES = REPO / "examples" / "engines"
 STARTS = [Position.start(), Position.start(5, 6, 6, first="o"), Position.start(4, 7, 5)]

@@ -1,4 +1,4 @@
-"""The cmd: bot against misbehaving engines: each failure is recorded and nothing is left running."""
+"""The cmd: bot against misbehaving engines: each failure is recorded, no process is left."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import sys
 import threading
 
 import pytest
-from protocol_helpers import FAKE_ENGINE, assert_group_gone, fake_spec, group_members
 
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.base import BotError
@@ -16,6 +15,7 @@ from adjacency.bots.external import ExternalBot, parse_command_spec
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.core.game import Game, Termination
+from protocol_helpers import FAKE_ENGINE, assert_group_gone, fake_spec, group_members
 
 SMALL = Position.start(4, 4, 4)  # 8 plies: quick games
 
@@ -162,9 +162,7 @@ def test_working_directory_setting(tmp_path: object) -> None:
         ("no-readyok", ["sent no 'readyok' within 0.5s", "fake engine starting"]),
     ],
 )
-def test_startup_failures_name_the_command_and_quote_stderr(
-    mode: str, messages: list[str]
-) -> None:
+def test_startup_failures_name_the_command_and_quote_stderr(mode: str, messages: list[str]) -> None:
     before = {pid for pid in _python_children()}
     with pytest.raises(BotError) as caught:
         make_bot(fake_spec(mode, "timeout=0.5"))
@@ -229,7 +227,9 @@ def test_bad_specs_are_rejected_with_the_reason(text: str, message: str) -> None
 
 
 def test_spec_parsing() -> None:
-    spec = parse_command_spec("[dir=~;name=My Bot; opt.Hash=16;opt.Book File=a b] java -jar 'my bot.jar'")
+    spec = parse_command_spec(
+        "[dir=~;name=My Bot; opt.Hash=16;opt.Book File=a b] java -jar 'my bot.jar'"
+    )
     assert spec.argv == ("java", "-jar", "my bot.jar")
     assert spec.name == "My Bot"
     assert spec.options == {"Hash": "16", "Book File": "a b"}

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+
 from protocol_helpers import REPO, assert_group_gone, fake_spec, group_members
 
 CONTROLLER = """

@@ -1,4 +1,4 @@
-"""Our bots served by `adjacency engine` and played through the cmd: client move as if called directly."""
+"""Bots served by `adjacency engine` and played through the cmd: client move as if called directly."""
 
 from __future__ import annotations
 

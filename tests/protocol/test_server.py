@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import io
-import re
 import queue
+import re
 import sys
 import threading
 from collections.abc import Iterator
 
 import pytest
-from protocol_helpers import REPO
 
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.base import Bot, Search, Thinking
@@ -19,6 +18,7 @@ from adjacency.protocol import server as server_module
 from adjacency.protocol.client import EngineProcess
 from adjacency.protocol.server import EngineServer, limit_from_go
 from adjacency.protocol.wire import Go
+from protocol_helpers import REPO
 
 TIMEOUT = 20.0  # generous bound for a reply (never reached unless the test fails)
 
@@ -85,9 +85,13 @@ def test_scripted_conversation(engine: EngineProcess) -> None:
         "by x in '6oo/6oo/8/8/8/8/xx6/xx6 x 56'; moves must go on an empty square",
     )
     engine.send("go movetime soon")
-    expect(engine, "info string error: 'go movetime soon': movetime must be a whole number, got 'soon'")
+    expect(
+        engine, "info string error: 'go movetime soon': movetime must be a whole number, got 'soon'"
+    )
     engine.send("hello there")
-    assert engine.read_line(TIMEOUT).startswith("info string error: unknown command in 'hello there'")  # type: ignore[union-attr]
+    assert engine.read_line(TIMEOUT).startswith(
+        "info string error: unknown command in 'hello there'"
+    )  # type: ignore[union-attr]
     engine.send("setoption name depth value 3")
     expect(engine, "info string error: greedy has no option 'depth'; options: seed")
     engine.send("setoption name seed value many")

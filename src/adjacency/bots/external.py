@@ -28,6 +28,7 @@ its stderr) when the bot is made; after a failure the next move restarts it.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import shlex
@@ -94,19 +95,19 @@ def parse_command_spec(text: str) -> CommandSpec:
         cwd = os.path.expanduser(settings["dir"])
         if not os.path.isdir(cwd):
             raise BotError(f"cmd spec {text!r}: dir {settings['dir']!r} is not a directory")
-    timings = {}
+    timings: dict[str, float] = {}
     for key in ("timeout", "margin", "grace"):
         if key in settings:
             try:
-                value = float(settings[key])
+                seconds = float(settings[key])
             except ValueError:
-                value = math.nan
-            if not (math.isfinite(value) and value >= 0 and (value > 0 or key != "timeout")):
+                seconds = math.nan
+            if not (math.isfinite(seconds) and seconds >= 0 and (seconds > 0 or key != "timeout")):
                 raise BotError(
                     f"cmd spec {text!r}: {key} must be a number of seconds"
                     f"{' above 0' if key == 'timeout' else ' from 0'}, got {settings[key]!r}"
                 )
-            timings[key] = value
+            timings[key] = seconds
     return CommandSpec(argv, cwd, settings.get("name"), options=options, **timings)
 
 
@@ -207,7 +208,9 @@ class ExternalBot(Bot):
             self._searching = False
         return self._judge(engine, position, answer)
 
-    def _await_bestmove(self, engine: EngineProcess, search: Search, soft: float | None) -> BestMove:
+    def _await_bestmove(
+        self, engine: EngineProcess, search: Search, soft: float | None
+    ) -> BestMove:
         """Read until ``bestmove``, publishing ``info``; enforce the deadline with stop and kill."""
         hard: float | None = None
         late = False
@@ -260,10 +263,8 @@ class ExternalBot(Bot):
     def stop(self) -> None:
         super().stop()
         if self._searching and self.engine is not None:
-            try:
+            with contextlib.suppress(EngineError):  # the waiting thread sees a disconnection
                 self.engine.send("stop")
-            except EngineError:
-                pass  # the waiting thread sees the disconnection
 
     def new_game(self) -> None:
         self._new_game = True

@@ -153,7 +153,10 @@ class EngineProcess:
         atexit.register(self.kill)
         process = self._process
         assert process.stdout is not None and process.stderr is not None
-        for target, stream in ((self._read_stdout, process.stdout), (self._read_stderr, process.stderr)):
+        for target, stream in (
+            (self._read_stdout, process.stdout),
+            (self._read_stderr, process.stderr),
+        ):
             thread = threading.Thread(
                 target=target, args=(stream,), name=f"engine-{process.pid}", daemon=True
             )
@@ -241,7 +244,7 @@ class EngineProcess:
         return list(self._stderr)
 
     def describe_exit(self) -> str:
-        """A phrase for how the process ended (waits briefly for it), e.g. 'exited with status 3'."""
+        """How the process ended, e.g. 'exited with status 3' (waits briefly for the exit)."""
         if self._process is None:
             return "was never started"
         with contextlib.suppress(subprocess.TimeoutExpired):

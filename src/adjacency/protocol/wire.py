@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import Position
+from ..core import Position, check_color
 from ..core.board import board
 from ..core.errors import AdjacencyError
 
@@ -113,10 +113,8 @@ def parse_command(line: str) -> Command | None:
     tokens = line.split()
     if not tokens:
         return None
-    for start, token in enumerate(tokens):
-        if token in COMMAND_WORDS:
-            break
-    else:
+    start = next((i for i, token in enumerate(tokens) if token in COMMAND_WORDS), None)
+    if start is None:
         raise ProtocolError(
             f"unknown command in {line.strip()!r}; expected one of {', '.join(COMMAND_WORDS)}"
         )
@@ -183,11 +181,13 @@ def _startpos(text: str, args: list[str]) -> Position:
     for key in ("rows", "cols", "rounds"):
         if key in settings:
             if not settings[key].isdigit():
-                raise ProtocolError(f"{text!r}: {key} must be a whole number, got {settings[key]!r}")
+                raise ProtocolError(
+                    f"{text!r}: {key} must be a whole number, got {settings[key]!r}"
+                )
             numbers[key] = int(settings[key])
     rows, cols = numbers.get("rows", 8), numbers.get("cols", 8)
     rounds = numbers.get("rounds", board(rows, cols).max_rounds())
-    return Position.start(rows, cols, rounds, settings.get("first", "x"))
+    return Position.start(rows, cols, rounds, check_color(settings.get("first", "x"), "first"))
 
 
 def _parse_go(line: str, args: list[str]) -> Go:
