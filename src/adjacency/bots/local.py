@@ -97,8 +97,9 @@ def climb(
     """One hill climb from ``start``; returns ``(local maximum, steps taken)``.
 
     ``variant`` is ``steepest`` (also used by random restarts), ``sideways`` or
-    ``stochastic``. Ties between equally good best neighbours go to the lowest
-    square index, so a climb is a deterministic function of its start (and rng).
+    ``stochastic``. Ties between equally good best neighbours are broken at
+    random (AIMA figure 4.2's note), which lets sideways moves wander a plateau
+    instead of shuttling along one edge of it.
     """
     current, steps, sideways = start, 0, 0
     while not land.exhausted():
@@ -112,8 +113,9 @@ def climb(
         else:
             if not around:
                 break
-            best = max(around, key=land.value)
-            gain = land.value(best) - here
+            top = max(land.value(sq) for sq in around)
+            best = rng.choice([sq for sq in around if land.value(sq) == top])
+            gain = top - here
             if gain < 0 or (gain == 0 and (variant != "sideways" or sideways >= max_sideways)):
                 break
             sideways = sideways + 1 if gain == 0 else 0

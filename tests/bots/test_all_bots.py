@@ -1,0 +1,125 @@
+"""Every classic bot: legal moves on many positions, the time budget, seeds, finished games."""
+
+from __future__ import annotations
+
+import random
+import threading
+import types
+
+import pytest
+
+from adjacency import Position
+from adjacency.bots import Bot, BotError, Limit, Search, entries, make_bot
+from adjacency.bots import base as bot_base
+
+CLASSIC = ("random", "greedy", "minimax", "alphabeta", "hill", "anneal", "genetic", "gatree")
+VARIANTS = (
+    "hill:variant=sideways",
+    "hill:variant=stochastic",
+    "hill:variant=restart,score=reply",
+    "anneal:score=reply,radius=7",
+)
+STOCHASTIC = ("random", "greedy", "hill:variant=stochastic", "anneal", "genetic", "gatree")
+
+
+def random_position(rng: random.Random) -> Position:
+    """A random unfinished position on a random board; often only a few plies are left."""
+    rows, cols = rng.randint(4, 8), rng.randint(4, 8)
+    rounds = rng.randint(1, (rows * cols - 8) // 2)
+    position = Position.start(rows, cols, rounds, rng.choice("xo"))
+    played = rng.choice([0, rng.randint(0, position.plies_left - 1), position.plies_left - 1])
+    for _ in range(played):
+        position = position.play(rng.choice(position.legal_squares()))
+    return position
+
+
+def test_every_classic_bot_is_registered() -> None:
+    names = {item.name for item in entries()}
+    assert set(CLASSIC) <= names
+
+
+@pytest.mark.parametrize("spec", CLASSIC + VARIANTS)
+def test_bot_returns_legal_moves_on_random_positions(spec: str) -> None:
+    rng = random.Random(sum(map(ord, spec)))
+    bot = make_bot(spec, seed=5)
+    for _ in range(30):
+        position = random_position(rng)
+        move = bot.choose_move(position, Limit(time=0.02))
+        assert move in position.legal_moves(), (spec, position.fen(), move)
+
+
+class FakeClock:
+    """A monotonic clock that advances one millisecond per reading."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.deadline = float("inf")
+        self.reads_after_deadline = 0
+
+    def monotonic(self) -> float:
+        self.now += 0.001
+        if self.now >= self.deadline:
+            self.reads_after_deadline += 1
+        return self.now
+
+
+UNBOUNDED = {
+    "minimax": "minimax",
+    "alphabeta": "alphabeta",
+    "hill": "hill:variant=restart,restarts=10000",
+    "hill:reply": "hill:variant=restart,restarts=10000,score=reply",
+    "anneal": "anneal:cooling=0.9999,tmin=0.000001",
+    "anneal:reply": "anneal:cooling=0.9999,tmin=0.000001,score=reply,radius=7",
+    "genetic": "genetic:generations=100000",
+    "gatree": "gatree:generations=100000",
+}
+"""Specs whose work outlasts any budget, so that the deadline is what stops them."""
+
+
+@pytest.mark.parametrize("spec", UNBOUNDED.values(), ids=UNBOUNDED.keys())
+def test_bot_answers_once_its_deadline_has_passed(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a fake clock, each bot must return soon after it first sees the deadline."""
+    clock = FakeClock()
+    monkeypatch.setattr(bot_base, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    bot: Bot = make_bot(spec, seed=1)
+    search = Search(Limit(time=0.2), threading.Event(), started=clock.now, safety=bot.safety)
+    assert search.deadline is not None
+    clock.deadline = search.deadline
+    position = Position.start()
+    move = bot._choose(position, search)
+    assert move in position.legal_moves()
+    assert 1 <= clock.reads_after_deadline <= 3, clock.reads_after_deadline
+
+
+@pytest.mark.parametrize("spec", (*STOCHASTIC, "alphabeta:depth=3"))
+def test_bots_are_reproducible_with_a_seed(spec: str) -> None:
+    rng = random.Random(3)
+    positions = [random_position(rng) for _ in range(8)]
+    limit = Limit(time=None, nodes=3000)
+
+    def moves(seed: int) -> list[str]:
+        bot = make_bot(spec, seed=seed)
+        return [bot.choose_move(position, limit) for position in positions]
+
+    assert moves(42) == moves(42)
+
+
+@pytest.mark.parametrize("spec", CLASSIC)
+def test_a_finished_game_raises_bot_error(spec: str) -> None:
+    finished = Position.start(4, 4, 1)
+    finished = finished.play("c1").play("b4")
+    assert finished.is_over
+    with pytest.raises(BotError, match="game is over"):
+        make_bot(spec).choose_move(finished, Limit(time=0.05))
+
+
+@pytest.mark.parametrize("spec", CLASSIC)
+def test_bots_work_on_the_smallest_and_largest_boards(spec: str) -> None:
+    for rows, cols in ((4, 4), (4, 8), (8, 4), (8, 8)):
+        position = Position.start(rows, cols, 1)
+        bot = make_bot(spec, seed=0)
+        first = bot.choose_move(position, Limit(time=0.05))
+        last = bot.choose_move(position.play(first), Limit(time=0.05))
+        assert position.play(first).play(last).is_over
