@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..bots import Limit, entries, make_bot
+from ..bots import Limit, Thinking, entries, make_bot
 from ..core import Position
 
 
@@ -32,6 +32,11 @@ def register(commands: Any) -> None:
     move.add_argument("--depth", type=int, help="depth limit")
     move.add_argument("--nodes", type=int, help="node limit")
     move.add_argument("--seed", type=int, help="random seed")
+    move.add_argument(
+        "--think",
+        action="store_true",
+        help="print every report while the bot thinks (e.g. each alpha-beta iteration)",
+    )
     move.set_defaults(handler=run_move)
 
 
@@ -52,17 +57,24 @@ def run_bots(args: argparse.Namespace) -> int:
 
 def run_move(args: argparse.Namespace) -> int:
     position = Position.from_fen(args.fen) if args.fen else Position.start()
+    listener = (lambda report: print("info " + describe(report))) if args.think else None
     with make_bot(args.spec, seed=args.seed) as bot:
-        move = bot.choose_move(position, Limit(time=args.time, depth=args.depth, nodes=args.nodes))
+        limit = Limit(time=args.time, depth=args.depth, nodes=args.nodes)
+        move = bot.choose_move(position, limit, listener)
     report = bot.report
     print(move)
-    if report is not None:
-        details = {
-            "depth": report.depth,
-            "score": report.score,
-            "nodes": report.nodes,
-            "pv": " ".join(report.pv) or None,
-            "seconds": round(report.seconds, 3),
-        }
-        print(" ".join(f"{k}={v}" for k, v in details.items() if v is not None))
+    if report is not None and not args.think:
+        print(describe(report))
     return 0
+
+
+def describe(report: Thinking) -> str:
+    """One line ``depth=.. score=.. nodes=.. pv=.. seconds=..`` (unset fields left out)."""
+    details = {
+        "depth": report.depth,
+        "score": report.score,
+        "nodes": report.nodes,
+        "pv": " ".join(report.pv) or None,
+        "seconds": round(report.seconds, 3),
+    }
+    return " ".join(f"{k}={v}" for k, v in details.items() if v is not None)

@@ -1,0 +1,84 @@
+"""Benchmark of the classic bots: seconds per move, nodes, and search depth in the budget.
+
+Every bot at its defaults (plus a few notable variants) is asked for a move
+``--repeat`` times, with seeds 0, 1, ..., on two 8x8 positions: the start
+(28 rounds) and a mid-game position (:data:`MIDGAME`, 16 rounds left), each
+with the default 5-second budget. It prints a Markdown table: median and
+maximum seconds per move, median nodes (as each bot counts them) and the
+median depth (plies) the bot reported; for ``minimax`` and ``alphabeta`` that
+is the deepest iteration completed inside the budget. The machine's load
+changes the figures (the bots are pure Python on one core).
+
+Run: ``.venv/bin/python benchmarks/bench_bots.py [--time 5] [--repeat 3] [--bots SPEC,...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from adjacency import Position
+from adjacency.bots import Limit, make_bot
+
+MIDGAME = "5xxo/5oox/1o3xoo/1ox2xox/oxo4x/oox5/oxxox3/xoxxx3 x 32"
+"""After 24 plies of alphabeta:depth=2 (x) against greedy (o), seeds 1 and 2."""
+
+BOTS = (
+    "random",
+    "greedy",
+    "minimax",
+    "alphabeta",
+    "hill",
+    "hill:variant=sideways",
+    "hill:variant=stochastic",
+    "hill:variant=restart",
+    "hill:score=reply",
+    "anneal",
+    "genetic",
+    "gatree",
+)
+
+
+def measure(spec: str, position: Position, seconds: float, repeat: int) -> list[str]:
+    """One table row: the bot's figures on ``position`` over ``repeat`` seeded moves."""
+    times: list[float] = []
+    nodes: list[int] = []
+    depths: list[int] = []
+    for seed in range(repeat):
+        bot = make_bot(spec, seed=seed)
+        began = time.perf_counter()
+        bot.choose_move(position, Limit(time=seconds))
+        times.append(time.perf_counter() - began)
+        report = bot.report
+        if report is not None and report.nodes is not None:
+            nodes.append(report.nodes)
+        if report is not None and report.depth is not None:
+            depths.append(report.depth)
+    return [
+        f"{statistics.median(times):.3f}",
+        f"{max(times):.3f}",
+        f"{int(statistics.median(nodes)):,}" if nodes else "-",
+        f"{statistics.median(depths):g}" if depths else "-",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--time", type=float, default=5.0, help="seconds per move (default 5)")
+    parser.add_argument("--repeat", type=int, default=3, help="moves per bot and position")
+    parser.add_argument("--bots", default=",".join(BOTS), help="comma-separated specs")
+    args = parser.parse_args()
+    positions = {"start": Position.start(), "mid-game": Position.from_fen(MIDGAME)}
+    header = ["bot", "position", "median s", "max s", "nodes", "depth"]
+    print(f"budget {args.time:g} s per move, {args.repeat} move(s) per cell, 8x8")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    for spec in args.bots.split(","):
+        for label, position in positions.items():
+            row = [f"`{spec}`", label, *measure(spec, position, args.time, args.repeat)]
+            print("| " + " | ".join(row) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
