@@ -49,7 +49,7 @@ def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
         for s in sorted(rows, key=lambda r: r.rounds or 0):
             est = s.estimate
             half = Z95 * est.stdev / math.sqrt(est.samples) if est.samples else 0.0
-            xs.append(settings.index(s.rounds) + (k * 0.12 - spread / 2 if spread else 0.0))
+            xs.append(settings.index(s.rounds or 0) + (k * 0.12 - spread / 2 if spread else 0.0))
             ys.append(100 * s.score)
             errs.append(100 * (0.0 if math.isnan(half) else half))
         ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4, label=f"{a} vs {b}")

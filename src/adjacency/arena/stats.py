@@ -50,7 +50,7 @@ def elo_from_score(score: float) -> float:
 
 def score_from_elo(elo: float) -> float:
     """Expected score of a player ``elo`` points stronger."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
 
 
 def los(wins: int, losses: int) -> float:
@@ -127,9 +127,9 @@ def _mle_with_mean(freqs: np.ndarray, outcomes: np.ndarray, mean: float) -> np.n
     def balance(x: float) -> float:
         return float(np.sum(freqs * d / (1.0 + x * d)))
 
-    x = optimize.brentq(balance, low, high, xtol=1e-15, maxiter=500)
-    p = freqs / (1.0 + x * d)
-    return p / p.sum()
+    x = float(optimize.brentq(balance, low, high, xtol=1e-15, maxiter=500))
+    p: np.ndarray = freqs / (1.0 + x * d)
+    return p / p.sum()  # type: ignore[no-any-return]
 
 
 def llr(counts: Sequence[float], outcomes: Sequence[float], elo0: float, elo1: float) -> float:

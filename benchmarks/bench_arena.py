@@ -1,0 +1,58 @@
+"""Benchmark of the arena: games per second, random vs greedy, 8x8, 28 rounds.
+
+Runs the real path (schedule -> process-pool executor -> SQLite commit per game)
+with concurrency 1 and 2 and reports games per second and the scaling ratio.
+Each measurement starts a fresh pool and first plays a warm-up batch (worker
+start-up and imports are excluded from the timing). Results vary with the load
+from other processes: a 2-core machine shared with other work cannot scale 2x.
+
+Run: ``.venv/bin/python benchmarks/bench_arena.py [--games 400] [--repeat 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from adjacency.arena.executor import PoolExecutor
+from adjacency.arena.runner import create_run, execute
+from adjacency.arena.schedule import Settings
+from adjacency.arena.store import Store
+
+
+def games_per_second(concurrency: int, games: int, seed: int) -> float:
+    """Games per second of ``games`` random-vs-greedy games (after a warm-up run)."""
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
+        warm = create_run(store, "match", ["random", "greedy"], Settings(games=4 * concurrency))
+        settings = Settings(rounds=(28,), games=games, time=5.0, seed=seed)
+        run_id = create_run(store, "match", ["random", "greedy"], settings)
+        with PoolExecutor(concurrency) as executor:
+            execute(store, warm, executor)
+            began = time.perf_counter()
+            report = execute(store, run_id, executor)
+            elapsed = time.perf_counter() - began
+        assert report.stored == games
+    return games / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per measurement (even)")
+    parser.add_argument("--repeat", type=int, default=3, help="measurements per concurrency")
+    args = parser.parse_args()
+    print(f"random vs greedy, 8x8, 28 rounds, {args.games} games, cores: {os.cpu_count()}")
+    rates: dict[int, float] = {}
+    for concurrency in (1, 2):
+        runs = [games_per_second(concurrency, args.games, seed) for seed in range(args.repeat)]
+        rates[concurrency] = statistics.median(runs)
+        spread = ", ".join(f"{r:.1f}" for r in runs)
+        print(f"concurrency {concurrency}: {rates[concurrency]:.1f} games/s (median of {spread})")
+    print(f"scaling ratio (2 vs 1): {rates[2] / rates[1]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
