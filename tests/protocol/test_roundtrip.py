@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from protocol_helpers import REPO
+
 from adjacency.bots import Limit, entries, make_bot
 from adjacency.bots.external import ExternalBot
 from adjacency.bots.referee import play_game
@@ -53,3 +55,14 @@ def test_thinking_is_relayed_in_pieces() -> None:
     assert move in Position.start().legal_moves()
     assert report is not None
     assert report.depth == 1 and report.score == 2.0 and report.nodes == 56
+
+
+def test_an_external_engine_can_be_served_again_as_a_proxy() -> None:
+    minimal = shlex.join([sys.executable, "-I", "-S", "examples/engines/minimal_engine.py"])
+    start = Position.start(5, 5, 6)
+    with make_bot(served(f"cmd:[dir={REPO}] {minimal}")) as proxy, make_bot("random:seed=1") as a:
+        through_two = play_game(proxy, a, start, LIMIT)
+    with make_bot(f"cmd:[dir={REPO}] {minimal}") as direct, make_bot("random:seed=1") as b:
+        through_one = play_game(direct, b, start, LIMIT)
+    assert through_two.termination == Termination.NORMAL, through_two.termination_detail
+    assert [m.square for m in through_two.moves] == [m.square for m in through_one.moves]
