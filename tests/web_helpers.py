@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from adjacency.bots import Bot, Search, Thinking
 from adjacency.core import Position
@@ -20,7 +20,7 @@ class PatientBot(Bot):
     Lets tests control exactly when a bot answers, without relying on timing.
     """
 
-    instances: list[PatientBot] = []
+    instances: ClassVar[list[PatientBot]] = []
 
     def __init__(self) -> None:
         super().__init__()

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import PatientBot, wait_until
 
 from adjacency.bots import parse_spec
 from adjacency.core import Position
@@ -16,6 +15,7 @@ from adjacency.core.record import game_from_json, game_from_text
 from adjacency.web import session as session_module
 from adjacency.web.app import MAX_BODY, create_app
 from adjacency.web.models import MAX_RECORD_CHARS
+from web_helpers import PatientBot, wait_until
 
 HUMAN = {"kind": "human", "name": "Ann"}
 

@@ -1,0 +1,340 @@
+"""End-to-end tests in a real browser: Playwright driving Debian's Chromium.
+
+A real uvicorn server runs in a thread on a free port; each test opens a fresh
+page (empty local storage) and fails if the page logs any console error. The
+tests also write the screenshots in docs/screenshots/ that the README shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.core.record import game_from_text
+from web_helpers import live_server, wait_until
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TIMEOUT = 30_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("web") / "games.sqlite3", grace=3.0) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    context.set_default_timeout(TIMEOUT)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    tab.console_errors = errors
+    yield tab
+    context.close()
+    assert errors == [], f"console errors: {errors}"
+
+
+def api(server: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        server + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+def new_game(server: str, **settings: Any) -> dict[str, Any]:
+    body = {
+        "x": {"kind": "human", "name": "Ann"},
+        "o": {"kind": "bot", "level": 2},
+        "rows": 6,
+        "cols": 6,
+        "rounds": 14,
+        **settings,
+    }
+    return api(server, "POST", "/api/games", body)  # type: ignore[no-any-return]
+
+
+def plies(page: Any) -> int:
+    return int(page.locator("#moves button").count())
+
+
+def set_range(page: Any, selector: str, value: int) -> None:
+    page.eval_on_selector(
+        selector,
+        "(el, v) => { el.value = String(v);"
+        " el.dispatchEvent(new Event('input', {bubbles: true})); }",
+        value,
+    )
+
+
+def start_from_dialog(page: Any, mode: str, rows: int, cols: int, rounds: int) -> None:
+    dialog = page.locator("#dlg-new")
+    dialog.locator(f"input[name=mode][value={mode}]").check()
+    dialog.locator("select[name=rows]").select_option(str(rows))
+    dialog.locator("select[name=cols]").select_option(str(cols))
+    set_range(page, "input[name=rounds]", rounds)
+
+
+def shoot(page: Any, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=full_page, animations="disabled")
+
+
+# ---------------------------------------------------------------------- tests
+
+
+def test_full_game_against_a_bot_by_clicks(server: str, page: Any) -> None:
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    start_from_dialog(page, "human-bot", 4, 4, 3)
+    page.locator("#dlg-new input[name=x-name]").fill("Ann")
+    page.locator("select[name=o-level]").select_option("1")
+    assert page.locator("#rounds-out").inner_text() == "3"
+    shoot(page, "new-game.png")
+    page.click("#new-start")
+    page.wait_for_selector("#dlg-new", state="hidden")
+    for ply in (1, 3, 5):
+        page.wait_for_function(
+            f"document.querySelectorAll('#moves button').length === {ply - 1}"
+            " && !document.querySelector('#board').classList.contains('locked')"
+        )
+        page.locator("#board .sq:not(.filled)").first.click()
+    page.wait_for_selector("#dlg-result[open]")
+    title = page.locator("#result-title").inner_text()
+    assert title in ("You win!", "You lose", "Draw")
+    text = page.locator("#result-text").inner_text()
+    x, o = (page.locator(sel).inner_text() for sel in ("#bar-bottom .score", "#bar-top .score"))
+    assert f"X (Ann) {x} – {o} O (Beginner bot)" in text
+    assert plies(page) == 6
+    assert "0 of 3 rounds" not in page.locator("#status").inner_text()
+    shoot(page, "result.png")
+    page.click("#result-rematch")
+    page.wait_for_selector("#dlg-result", state="hidden")
+    page.wait_for_function(
+        "document.querySelector('#bar-bottom .name').textContent.includes('Beginner')"
+    )
+    assert page.locator("#bar-top .name").inner_text() == "Ann"
+
+
+def test_bot_vs_bot_pause_step_and_play_to_the_end(server: str, page: Any) -> None:
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    start_from_dialog(page, "bot-bot", 5, 5, 6)
+    page.locator("select[name=x-level]").select_option("1")
+    page.locator("select[name=o-level]").select_option("2")
+    page.click("#new-start")
+    page.wait_for_selector("#bot-actions:not([hidden])")
+    page.click("#btn-play-pause")
+    page.wait_for_function("document.querySelector('#btn-play-pause').textContent.includes('Play')")
+    before = plies(page)
+    page.click("#btn-step")
+    page.wait_for_function(f"document.querySelectorAll('#moves button').length === {before + 1}")
+    assert "Play" in page.locator("#btn-play-pause").inner_text()
+    page.locator("#speed").select_option("0")
+    page.click("#btn-play-pause")
+    page.wait_for_selector("#dlg-result[open]")
+    assert page.locator("#result-title").inner_text() in ("X wins", "O wins", "Draw")
+    assert plies(page) == 12
+    page.click("#result-review")
+    page.keyboard.press("Home")
+    assert page.locator("#nav-pos").inner_text() == "0 / 12"
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#nav-pos").inner_text() == "1 / 12"
+    assert page.locator("#history-banner").is_visible()
+
+
+def test_undo_takes_back_the_move_and_the_reply(server: str, page: Any) -> None:
+    game = new_game(server)
+    page.goto(f"{server}/?game={game['id']}")
+    page.click('[data-square="c3"]')
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 2")
+    page.wait_for_function("!document.querySelector('#btn-undo').disabled")
+    page.click("#btn-undo")
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 0")
+    assert page.locator('[data-square="c3"] svg').count() == 0
+    assert page.locator("#btn-undo").is_disabled()
+
+
+def test_hint_shows_a_move_that_can_be_played(server: str, page: Any) -> None:
+    game = new_game(server)
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    page.click("#btn-hint")
+    hinted = page.wait_for_selector("#board .sq.hint")
+    square = hinted.get_attribute("data-square")
+    assert page.locator("#status").inner_text().startswith(f"Hint: {square}")
+    hinted.click()
+    page.wait_for_function("document.querySelectorAll('#moves button').length >= 1")
+    assert page.locator("#moves button").first.inner_text().startswith(square)
+
+
+def test_illegal_clicks_explain_and_change_nothing(server: str, page: Any) -> None:
+    game = new_game(server)
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    page.click('[data-square="a1"]')
+    assert "a1 is already taken by X" in page.locator("#notice").inner_text()
+    page.click('[data-square="f6"]')
+    assert "f6 is already taken by O" in page.locator("#notice").inner_text()
+    assert plies(page) == 0
+    page.click('[data-square="d4"]')
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 2")
+    page.click("#nav-back")
+    page.click('[data-square="e5"]')
+    assert "earlier position" in page.locator("#notice").inner_text()
+    assert plies(page) == 2
+    assert api(server, "GET", f"/api/games/{game['id']}")["moves"][0]["square"] == "d4"
+
+
+def test_keyboard_play(server: str, page: Any) -> None:
+    game = new_game(server, o={"kind": "human", "name": "Bea"})
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    page.locator('[data-square="c1"]').focus()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 1")
+    assert page.locator("#moves button").first.inner_text().startswith("d2")
+
+
+def test_save_and_load_a_game(server: str, page: Any, tmp_path: Path) -> None:
+    game = new_game(server, o={"kind": "human", "name": "Bea"}, rows=5, cols=5, rounds=8)
+    page.goto(f"{server}/?game={game['id']}")
+    for n, square in enumerate(("c1", "b3", "d2"), 1):
+        page.click(f'[data-square="{square}"]')
+        page.wait_for_function(f"document.querySelectorAll('#moves button').length === {n}")
+    with page.expect_download() as download:
+        page.click("#btn-save")
+    saved = tmp_path / "saved.txt"
+    download.value.save_as(saved)
+    record = game_from_text(saved.read_text())
+    assert [m.square for m in record.moves] == ["c1", "b3", "d2"]
+    assert (record.x_name, record.o_name) == ("Ann", "Bea")
+
+    page.set_input_files("#file-load", str(saved))
+    page.wait_for_function("document.querySelector('#notice').textContent.includes('Loaded')")
+    assert page.locator("#nav-pos").inner_text() == "0 / 3"
+    assert page.locator("#history-banner").is_visible()
+    page.locator("#nav-forward").click()
+    page.locator("#nav-forward").click()
+    assert page.locator("#moves button.current").inner_text().startswith("b3")
+    page.keyboard.press("End")
+    assert page.locator("#nav-pos").inner_text() == "3 / 3"
+    assert page.locator('[data-square="d2"].last').count() == 1
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text('[Rows "5"]\n[Cols "5"]\n[Rounds "8"]\n\n1. a1 *\n')
+    with page.expect_response("**/api/games/import"):
+        page.set_input_files("#file-load", str(bad))
+    page.wait_for_function("document.querySelector('#notice').textContent.includes('occupied')")
+    # The refused upload is the one expected console entry (Chromium logs every 4xx).
+    page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]
+
+
+def test_phone_width_layout(server: str, browser: Any) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    game = new_game(server, rows=8, cols=8, rounds=28)
+    for square in ("c3", "d4", "e3"):
+        api(server, "POST", f"/api/games/{game['id']}/moves", {"square": square})
+        wait_until(
+            lambda: api(server, "GET", f"/api/games/{game['id']}")["human_to_move"],
+            what="the bot's reply",
+        )
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 6")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator("#board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    square = page.locator('[data-square="a1"]').bounding_box()
+    assert square["width"] >= 30  # big enough to tap
+    page.tap('[data-square="h1"]')
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 8")
+    shoot(page, "phone.png")
+    context.close()
+    assert errors == []
+
+
+def test_main_screens_for_the_docs(server: str, page: Any) -> None:
+    levels = api(server, "GET", "/api/config")["levels"]
+    game = new_game(server, rows=8, cols=8, rounds=28, o={"kind": "bot", "level": 2})
+    for square in ("c3", "d4", "c5", "e2", "f4", "d6", "b5"):
+        state = api(server, "GET", f"/api/games/{game['id']}")
+        if square not in state["preview"]:
+            continue
+        api(server, "POST", f"/api/games/{game['id']}/moves", {"square": square})
+        wait_until(
+            lambda: api(server, "GET", f"/api/games/{game['id']}")["human_to_move"],
+            what="the bot's reply",
+        )
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#moves button")
+    state = api(server, "GET", f"/api/games/{game['id']}")
+    target = max(state["preview"], key=lambda sq: len(state["preview"][sq]))
+    page.hover(f'[data-square="{target}"]')
+    page.wait_for_selector(".sq.will-flip")
+    shoot(page, "game.png")
+
+    strongest = levels[-1]["number"]
+    watch = new_game(
+        server,
+        x={"kind": "bot", "level": max(1, strongest - 1)},
+        o={"kind": "bot", "level": strongest},
+        rows=8,
+        cols=8,
+        rounds=28,
+        time=3,
+    )
+    page.goto(f"{server}/?game={watch['id']}")
+    page.wait_for_function("document.querySelectorAll('#moves button').length >= 6")
+    page.wait_for_selector("#thinking:not([hidden])")
+    shoot(page, "bot-vs-bot.png")
+    api(server, "POST", f"/api/games/{watch['id']}/control", {"action": "pause"})
+
+    page.goto(f"{server}/rules")
+    shoot(page, "rules.png", full_page=True)
+    page.goto(f"{server}/?game={game['id']}")
+    page.click("#btn-games")
+    page.wait_for_selector("#games-list table")
+    shoot(page, "games.png")
