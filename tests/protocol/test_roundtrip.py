@@ -1,4 +1,4 @@
-"""Bots served by `adjacency engine` and played through the cmd: client move as if called directly."""
+"""Bots served by `adjacency engine` via the cmd: client move as if called directly."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import sys
 
 import pytest
 
-from protocol_helpers import REPO
-
 from adjacency.bots import Limit, entries, make_bot
 from adjacency.bots.external import ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.core.game import Termination
+from protocol_helpers import REPO
 
 LIMIT = Limit(time=10.0)  # never binding: the bots below stop by depth or at once
 
