@@ -22,6 +22,7 @@ MODES = {
     "no-readyok": "completes the handshake, then never answers isready",
     "crash-at-go": "exits with status 1 on go",
     "crash-after-moves": "plays two moves, then exits on the third go",
+    "exit-after-moves": "exits right after its second bestmove (between moves)",
     "hang-on-go": "sleeps without reading input on go (answers nothing, not even stop)",
     "ignores-stop": "keeps reading input on go but never answers, even to stop",
     "slow": "answers go only when it receives stop",
@@ -92,6 +93,9 @@ def main() -> None:
             if mode in ("ignores-stop", "slow"):
                 continue
             answer(mode, position, say)
+            if mode == "exit-after-moves" and gos == 2:
+                print("exiting between moves", file=sys.stderr, flush=True)
+                sys.exit(4)
         elif words[0] == "stop" and mode == "slow":
             answer(mode, position, say)
         elif words[0] == "quit":

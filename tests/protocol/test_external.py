@@ -77,6 +77,17 @@ def test_crash_mid_game_is_a_disconnection_after_the_moves_played() -> None:
     assert_group_gone(bot.engine.pid)
 
 
+def test_exit_between_moves_is_a_disconnection_not_a_silent_restart() -> None:
+    game, bot = play_fake("exit-after-moves", Limit(time=1.0))
+    assert game.termination == Termination.DISCONNECTION
+    assert game.result == "o"
+    assert len(game.moves) == 4
+    assert "exited with status 4" in game.termination_detail
+    assert "exiting between moves" in game.termination_detail
+    assert bot.engine is not None
+    assert_group_gone(bot.engine.pid)
+
+
 def test_engine_is_killed_at_once_on_time_forfeit_not_only_at_close() -> None:
     bot = make_bot(fake_spec("spawn-child,ignores-stop"))
     assert isinstance(bot, ExternalBot) and bot.engine is not None
@@ -117,6 +128,7 @@ def test_restarts_after_a_crash_for_the_next_game() -> None:
     with bot:
         game = play_game(bot, make_bot("greedy"), SMALL, Limit(time=1.0))
         assert game.termination == Termination.DISCONNECTION
+        bot.new_game()
         move = bot.choose_move(SMALL, Limit(time=1.0))
         assert move == "c1"
         assert bot.engine.pid != first_pid

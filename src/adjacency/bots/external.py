@@ -23,7 +23,7 @@ budget plus ``margin`` -> ``stop``, ``grace``, then the process group is
 killed -> time forfeit; an occupied, off-board or malformed answer -> illegal
 move quoting the text. A program that cannot start or finish the handshake
 raises :class:`~adjacency.bots.base.BotError` (naming the command and quoting
-its stderr) when the bot is made; after a failure the next move restarts it.
+its stderr) when the bot is made; after a failure the next game (``new_game``) restarts it.
 """
 
 from __future__ import annotations
@@ -169,14 +169,23 @@ class ExternalBot(Bot):
             engine.kill()
             raise
 
+    def _restart(self) -> None:
+        """Start a dead engine again for a new game; in mid-game its death is a loss."""
+        dead = self.engine
+        if dead is not None:
+            if not self._new_game:
+                failure = dead.failure(f"{dead.describe_exit()} between moves", EngineError)
+                dead.kill()
+                raise BotFailure(Termination.DISCONNECTION, str(failure))
+            dead.kill()
+        try:
+            self._start()
+        except EngineError as exc:
+            raise BotFailure(Termination.DISCONNECTION, str(exc)) from None
+
     def _choose(self, position: Position, search: Search) -> str:
         if self.engine is None or not self.engine.alive:
-            if self.engine is not None:
-                self.engine.kill()
-            try:
-                self._start()
-            except EngineError as exc:
-                raise BotFailure(Termination.DISCONNECTION, str(exc)) from None
+            self._restart()
         engine = self.engine
         assert engine is not None
         limit = search.limit
