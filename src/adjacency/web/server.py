@@ -79,6 +79,8 @@ def serve(
     threading.Thread(target=when_ready, name="announce", daemon=True).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn re-raises Ctrl-C after its graceful shutdown; that is our normal exit
     finally:
         sock.close()
     announce("Adjacency stopped; your games are saved.")

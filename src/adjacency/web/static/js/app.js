@@ -400,18 +400,23 @@ async function showGames() {
     return;
   }
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th>Board</th><th>Moves</th><th>Result</th><th>When</th><th></th></tr></thead>";
+  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th>Board · rounds</th><th>Plies</th><th>Result</th><th>Last played</th><th></th></tr></thead>";
   const body = document.createElement("tbody");
   for (const g of games) {
     const tr = document.createElement("tr");
     const result = g.status === "playing" ? "in progress"
       : g.result === "x" ? `X wins ${g.score.join("–")}` : g.result === "o" ? `O wins ${g.score.join("–")}`
         : g.result === "draw" ? `draw ${g.score.join("–")}` : "stopped";
-    const cells = [g.x, g.o, `${g.rows}×${g.cols}, ${g.rounds} rounds`, String(g.plies), result,
-      new Date(g.updated * 1000).toLocaleString()];
-    for (const text of cells) {
+    const when = new Date(g.updated * 1000).toLocaleString([], {
+      month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+    });
+    const cells = [[g.x, "name"], [g.o, "name"], [`${g.rows}×${g.cols} · ${g.rounds}`, "nowrap"],
+      [String(g.plies), ""], [result, "nowrap"], [when, "nowrap"]];
+    for (const [text, cls] of cells) {
       const td = document.createElement("td");
       td.textContent = text;
+      if (cls) td.className = cls;
+      if (cls === "name") td.title = text;
       tr.appendChild(td);
     }
     const td = document.createElement("td");

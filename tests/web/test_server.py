@@ -1,0 +1,125 @@
+"""The real server: the event stream, abandoned games stopping their bots, and `adjacency play`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from adjacency.web import session as session_module
+from web_helpers import PatientBot, live_server, wait_until
+
+
+def events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
+    """Parse server-sent events from a streaming response."""
+    name = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: ") and name:
+            yield name, json.loads(line[6:])
+            name = None
+
+
+def test_events_push_every_change(tmp_path: Path) -> None:
+    with live_server(tmp_path / "g.sqlite3") as url, httpx.Client(base_url=url, timeout=30) as api:
+        game = api.post(
+            "/api/games",
+            json={
+                "x": {"kind": "human"},
+                "o": {"kind": "bot", "level": 2},
+                "rows": 4,
+                "cols": 4,
+                "rounds": 2,
+            },
+        ).json()
+        with api.stream("GET", f"/api/games/{game['id']}/events") as response:
+            assert response.headers["content-type"].startswith("text/event-stream")
+            stream = events(response)
+            name, first = next(stream)
+            assert name == "state" and first["id"] == game["id"] and first["moves"] == []
+            assert (
+                api.post(f"/api/games/{game['id']}/moves", json={"square": "c1"}).status_code == 200
+            )
+            seen = []
+            for name, data in stream:
+                if name == "state":
+                    seen.append(len(data["moves"]))
+                    if data["moves"] and len(data["moves"]) == 2 and data["human_to_move"]:
+                        break
+            assert seen[0] == 1 and seen[-1] == 2
+
+
+def test_a_game_abandoned_by_its_page_stops_its_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    PatientBot.instances.clear()
+    monkeypatch.setattr(session_module, "make_bot", lambda spec, seed=None: PatientBot())
+    with (
+        live_server(tmp_path / "g.sqlite3", grace=0.5) as url,
+        httpx.Client(base_url=url, timeout=30) as api,
+    ):
+        game = api.post(
+            "/api/games",
+            json={"x": {"kind": "bot", "level": 1}, "o": {"kind": "human"}, "time": 60},
+        ).json()
+        with api.stream("GET", f"/api/games/{game['id']}/events") as response:
+            for name, data in events(response):
+                if name == "state" and data["thinking"]:
+                    break
+        bot = PatientBot.instances[0]
+        assert bot.started.is_set() or bot.stops == 0
+        wait_until(lambda: bot.stops >= 1, what="the abandoned game's bot to be stopped")
+        wait_until(lambda: not bot.started.is_set(), what="the bot to return")
+        assert api.get(f"/api/games/{game['id']}").json()["moves"] == []  # its answer dropped
+
+
+def _run_play(*args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "adjacency", "play", "--no-browser", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def test_play_command_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    process = _run_play("--port", "0", "--db", str(tmp_path / "games.sqlite3"))
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "Adjacency is ready at http://127.0.0.1:" in line, line
+        url = line.split("ready at ")[1].split()[0]
+        assert "<title>Adjacency</title>" in httpx.get(url, timeout=30).text
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "stopped" in out
+    assert "Traceback" not in err
+    assert (tmp_path / "games.sqlite3").exists()
+
+
+def test_play_command_reports_a_busy_port(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        process = _run_play("--port", str(port), "--db", str(tmp_path / "g.sqlite3"))
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "--port" in err
+    assert "Traceback" not in err
