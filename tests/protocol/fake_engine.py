@@ -30,8 +30,8 @@ MODES = {
     "off-board": "answers the square above a-file's last rank (a5 on 4x4)",
     "malformed": "answers 'bestmove hello'",
     "missing-move": "answers a bare 'bestmove'",
-    "flood": "sends 5000 info lines (some garbage) before each bestmove",
-    "crlf": "ends lines with CRLF, adds blank lines, padding and unknown lines",
+    "flood": "sends 5000 info lines (some garbage), a 200 kB line and stderr before each bestmove",
+    "crlf": "ends lines with CRLF, adds blank lines, padding, unknown lines and bad UTF-8",
     "talks-after-stop": "after each bestmove sends a second bestmove (occupied) and info lines",
     "spawn-child": "also starts a child process (same group, inheriting stdout)",
 }
@@ -109,8 +109,12 @@ def answer(mode: str, position: Position, say: object) -> None:
     if mode == "flood":
         for number in range(5000):
             say(f"info depth {number} score x{number} nodes {number} pv {move} string flooding")
+            print(f"stderr flood {number}", file=sys.stderr)
+        sys.stdout.buffer.write(b"info string " + b"z" * 200_000 + b"\n")  # one overlong line
     if mode == "crlf":
         say("")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(b"\xff\xfe not UTF-8 \xc3\r\n")
         say(f"  info   depth 1  score 100 pv  {move}  ")
         say("")
     choice = {

@@ -109,6 +109,8 @@ def test_tolerated_behaviour_plays_a_whole_game(mode: str) -> None:
     assert bot.engine is not None
     assert bot.engine.identity.name == f"Fake {'good' if mode == 'spawn-child' else mode}"
     assert_group_gone(bot.engine.pid)
+    if mode == "flood":  # stderr is kept in a bounded ring buffer
+        assert bot.engine.stderr_tail() == [f"stderr flood {n}" for n in range(4980, 5000)]
 
 
 def test_engine_as_o_and_on_another_board() -> None:
