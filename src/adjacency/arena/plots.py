@@ -37,29 +37,31 @@ def _save(fig: Any, path: Path) -> Path:
 def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
     """Score % by rounds setting, one line per pairing, 95% error bars."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    fig, ax = plt.subplots(figsize=(10, 4.8))
     pairings: dict[tuple[str, str], list[Summary]] = {}
     for s in summaries:
         if s.rounds is not None:
             pairings.setdefault((s.a, s.b), []).append(s)
     settings = sorted({s.rounds for s in summaries if s.rounds is not None})
-    spread = 0.12 * (len(pairings) - 1)
+    step = min(0.12, 0.7 / max(1, len(pairings)))
+    first = -step * (len(pairings) - 1) / 2
     for k, ((a, b), rows) in enumerate(pairings.items()):
         xs, ys, errs = [], [], []
         for s in sorted(rows, key=lambda r: r.rounds or 0):
             est = s.estimate
             half = Z95 * est.stdev / math.sqrt(est.samples) if est.samples else 0.0
-            xs.append(settings.index(s.rounds or 0) + (k * 0.12 - spread / 2 if spread else 0.0))
+            xs.append(settings.index(s.rounds or 0) + first + k * step)
             ys.append(100 * s.score)
             errs.append(100 * (0.0 if math.isnan(half) else half))
         ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4, label=f"{a} vs {b}")
     ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xticks(range(len(settings)), [str(r) for r in settings])
+    ax.set_xlim(-0.5, len(settings) - 0.5)
     ax.set_xlabel("rounds")
     ax.set_ylabel("score of A, % (95% interval)")
     ax.set_ylim(-5, 105)
     ax.set_title("Score by rounds setting")
-    ax.legend(fontsize="small", loc="best")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _save(fig, path)
 
 
@@ -81,22 +83,27 @@ def elo_ladder(ratings: Sequence[Rating], path: Path) -> Path:
 
 
 def margin_histogram(games: Sequence[GameRow], path: Path) -> Path:
-    """Histogram of final margins from A's point of view, one step outline per pairing."""
+    """Histograms of final margins from A's point of view: one small panel per pairing."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
     groups: dict[tuple[str, str], list[int]] = {}
     for g in games:
         groups.setdefault((g.a, g.b), []).append(g.a_margin)
     low = min(min(v) for v in groups.values())
     high = max(max(v) for v in groups.values())
     bins = [x - 0.5 for x in range(low, high + 2)]
-    if len(bins) > 60:
-        bins = [low + (high - low + 1) * i / 40 - 0.5 for i in range(41)]
-    for (a, b), margins in groups.items():
-        ax.hist(margins, bins=bins, histtype="step", linewidth=1.6, label=f"{a} vs {b}")
-    ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("final margin (A's squares minus B's)")
-    ax.set_ylabel("games")
-    ax.set_title("Final margins")
-    ax.legend(fontsize="small", loc="best")
+    cols = min(3, len(groups))
+    rows = math.ceil(len(groups) / cols)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(3.6 * cols, 2.4 * rows + 0.6), sharex=True, squeeze=False
+    )
+    for ax, ((a, b), margins) in zip(axes.flat, groups.items(), strict=False):
+        split = [[m for m in margins if m > 0], [m for m in margins if m == 0]]
+        split.append([m for m in margins if m < 0])
+        ax.hist(split, bins=bins, stacked=True, color=["#2e7d32", "#9e9e9e", "#c62828"])
+        ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_title(f"{a} vs {b}", fontsize="small")
+    for ax in list(axes.flat)[len(groups) :]:
+        ax.set_visible(False)
+    fig.supxlabel("final margin: A's squares minus B's (green: A ahead, grey: level, red: B ahead)")
+    fig.supylabel("games")
     return _save(fig, path)

@@ -16,7 +16,7 @@ from .summary import Summary
 
 PAIRING_COLUMNS = (
     "A", "B", "rounds", "games", "W-D-L", "score", "Elo ± 95%", "LOS",
-    "time A/B", "illegal A/B", "crash A/B", "pairs LL-LD-DD-WD-WW",
+    "time", "illegal", "crash", "pairs LL-LD-DD-WD-WW",
 )  # fmt: skip
 RANKING_COLUMNS = ("rank", "player", "Elo ± 95%", "games", "points", "score")
 
@@ -33,6 +33,8 @@ def fmt_estimate(est: Estimate) -> str:
     """``+35 ± 21`` (cutechess-style half width), or the interval ends if unbounded."""
     if not est.samples:
         return "n/a"
+    if math.isinf(est.elo):
+        return fmt_elo(est.elo)
     if math.isinf(est.elo) or math.isinf(est.low) or math.isinf(est.high):
         return f"{fmt_elo(est.elo)} [{fmt_elo(est.low)}, {fmt_elo(est.high)}]"
     return f"{fmt_elo(est.elo)} ± {est.error:.0f}"
@@ -69,7 +71,11 @@ def rating_row(rank: int, r: Rating) -> list[str]:
 
 def pairing_table(summaries: Sequence[Summary], title: str = "Results") -> Table:
     """Per pairing and rounds setting (plus an ``all`` row per pairing), A's point of view."""
-    table = Table(title=title, caption="Elo ± 95% from game pairs (pentanomial); A's view")
+    table = Table(
+        title=title,
+        caption="A's view; Elo ± 95% from game pairs (pentanomial); time/illegal/crash: "
+        "forfeits of A/B",
+    )
     for name in PAIRING_COLUMNS:
         table.add_column(name, justify="left" if name in ("A", "B") else "right")
     several = len({s.rounds for s in summaries if s.rounds is not None}) > 1
