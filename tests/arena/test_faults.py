@@ -10,8 +10,10 @@ from adjacency.arena.schedule import Settings
 from adjacency.arena.stats import Sprt
 from adjacency.arena.store import Store
 from adjacency.arena.summary import summarize
+from adjacency.cli import main
 from adjacency.core.record import game_from_text
 from arena_fakes import factory
+from protocol_helpers import fake_spec
 
 FAULTY = ["sleepy", "random", "occupied", "random", "disconnect", "random", "raiser", "random"]
 EXPECTED = {
@@ -58,3 +60,25 @@ def test_sprt_stops_a_lopsided_match_early(tmp_path: Path) -> None:
         # after acceptance, resuming plays nothing more
         again = execute(store, run_id, SerialExecutor(factory), sprt)
         assert again.played_now == 0 and again.verdict == "H1"
+
+
+def test_misbehaving_external_engines_through_the_cli(tmp_path: Path) -> None:
+    """The protocol's fake engines (real processes behind ``cmd:``) in a gauntlet."""
+    engines = {
+        "hang-on-go": "time forfeit",
+        "occupied": "illegal move",
+        "crash-after-moves": "disconnection",
+    }
+    specs = [fake_spec(mode) for mode in engines]
+    db = tmp_path / "engines.db"
+    argv = ["tournament", "greedy", *specs, "--gauntlet", "--games", "2", "--rounds", "4"]
+    argv += ["--time", "0.2", "--concurrency", "2", "--db", str(db), "--quiet"]
+    assert main(argv) == 0
+    with Store(db) as store:
+        run = store.run()
+        games = store.games(run.id)
+    assert run.status == "finished" and len(games) == 6
+    for game in games:
+        mode = next(m for m in engines if m in game.b)
+        assert game.termination == engines[mode], (mode, game.detail)
+        assert game.loser == game.b and game.detail

@@ -92,6 +92,15 @@ def report_markdown(
     parts += [markdown_table(*pairing), "", _legend(), ""]
     if ranking is not None:
         parts += ["## Ranking", "", markdown_table(*ranking), ""]
+        settings = sorted({g.rounds for g in games})
+        for rounds in settings if len(settings) > 1 else []:
+            rows = [rating_row(i, r) for i, r in enumerate(standings(games, rounds), 1)]
+            parts += [
+                f"### Ranking at {rounds} rounds",
+                "",
+                markdown_table(RANKING_COLUMNS, rows),
+                "",
+            ]
     parts += ["## Plots", ""]
     parts += [f"![{p.stem}]({link_prefix}{p.name})" for p in images]
     parts += [

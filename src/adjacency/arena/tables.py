@@ -26,7 +26,7 @@ def fmt_elo(value: float) -> str:
         return "+inf" if value > 0 else "-inf"
     if math.isnan(value):
         return "n/a"
-    return f"{value:+.0f}"
+    return f"{round(value) + 0:+d}"  # no "-0"
 
 
 def fmt_estimate(est: Estimate) -> str:

@@ -235,12 +235,20 @@ def run_match(args: argparse.Namespace) -> int:
             command = shlex.join(["adjacency", *sys.argv[1:]])
             run_id = create_run(store, mode, list(args.players), _settings(args), command)
         run = store.run(run_id)
-        with PoolExecutor(args.concurrency) as executor:
-            if args.quiet:
-                report = execute(store, run_id, executor, sprt)
-            else:
-                with LiveScore(run.planned, store.games(run_id), mode, console) as live:
-                    report = execute(store, run_id, executor, sprt, live.add)
+        try:
+            with PoolExecutor(args.concurrency) as executor:
+                if args.quiet:
+                    report = execute(store, run_id, executor, sprt)
+                else:
+                    with LiveScore(run.planned, store.games(run_id), mode, console) as live:
+                        report = execute(store, run_id, executor, sprt, live.add)
+        except KeyboardInterrupt:
+            console.print(
+                f"run {run_id} stopped with {store.count(run_id)} of {run.planned} games stored; "
+                f"finish it with: adjacency {args.command} --resume --db "
+                + shlex.quote(str(args.db))
+            )
+            raise
         games = store.games(run_id)
     title = f"Run {run_id}: {mode}, {run.settings.rows}x{run.settings.cols}, " + (
         f"{run.settings.time:g} s/move" if run.settings.time else "no time limit"
