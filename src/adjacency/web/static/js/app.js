@@ -266,13 +266,21 @@ function renderThinking() {
   }
   panel.hidden = false;
   const info = t.info;
-  $("#thinking-who").textContent = `${label(info.color)} is thinking`;
+  $("#thinking-who").textContent = `${label(info.color)} is thinking…`;
   const elapsed = Math.max(0, (performance.now() - t.since) / 1000);
-  const parts = [`${elapsed.toFixed(1)} s of ${app.state.time} s`];
+  const limit = Math.min(app.state.time, player(info.color).time_cap || Infinity);
+  const parts = [`${elapsed.toFixed(1)} s / ${limit} s`];
   if (info.depth !== null && info.depth !== undefined) parts.push(`depth ${info.depth}`);
   if (info.score !== null && info.score !== undefined) parts.push(`eval ${formatEval(info.score)}`);
-  if (info.pv && info.pv.length) parts.push(`best ${info.pv.slice(0, 3).join(" ")}`);
-  $("#thinking-details").textContent = parts.join(" · ");
+  const details = $("#thinking-details");
+  details.replaceChildren();
+  parts.forEach((part, i) => {
+    const span = document.createElement("span");
+    span.className = "part";
+    span.textContent = i ? ` · ${part}` : part;
+    details.appendChild(span);
+  });
+  $("#thinking-pv").textContent = info.pv && info.pv.length ? `best line: ${info.pv.slice(0, 5).join(" ")}` : "";
 }
 
 function renderControls() {

@@ -103,6 +103,7 @@ export class Board {
     this.mover = view.mover;
     this.interactive = view.interactive;
     this.el.classList.toggle("locked", !view.interactive);
+    this.el.dataset.mover = view.mover;
     const flippedSet = new Set(flipped);
     for (let i = 0; i < cells.length; i++) {
       const name = squareName(i, this.cols);

@@ -15,7 +15,9 @@ export function drawGraph(container, state, viewPly, onPick) {
   const width = Math.max(240, Math.round(container.clientWidth || 320));
   const height = 150;
   const pad = { left: 26, right: 8, top: 10, bottom: 18 };
-  const totalPlies = Math.max(state.moves.length + state.plies_left, 1);
+  // The x axis grows with the game (at least 16 plies, or the whole game if shorter).
+  const fullLength = Math.max(state.moves.length + state.plies_left, 1);
+  const totalPlies = Math.max(state.moves.length, Math.min(fullLength, 16));
   const diffs = state.boards.map((cells) => {
     let d = 0;
     for (const c of cells) d += c === "x" ? 1 : c === "o" ? -1 : 0;
@@ -47,7 +49,7 @@ export function drawGraph(container, state, viewPly, onPick) {
   const to = el("text", { x: pad.left + 5, y: height - pad.bottom - 3 }, svg);
   to.textContent = "O ahead";
   const tEnd = el("text", { x: width - pad.right, y: height - 4, "text-anchor": "end" }, svg);
-  tEnd.textContent = `ply ${totalPlies}`;
+  tEnd.textContent = totalPlies < fullLength ? `ply ${totalPlies} of ${fullLength}` : `ply ${totalPlies}`;
 
   if (diffs.length > 1) {
     const points = diffs.map((d, i) => [x(i), y(d)]);
