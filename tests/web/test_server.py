@@ -101,15 +101,26 @@ def test_play_command_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None
         line = process.stdout.readline()
         assert "Adjacency is ready at http://127.0.0.1:" in line, line
         url = line.split("ready at ")[1].split()[0]
-        assert "<title>Adjacency</title>" in httpx.get(url, timeout=30).text
-        process.send_signal(signal.SIGINT)
+        with httpx.Client(base_url=url, timeout=30) as api:
+            assert "<title>Adjacency</title>" in api.get("/").text
+            game = api.post(
+                "/api/games",
+                json={"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}},
+            ).json()
+            with api.stream("GET", f"/api/games/{game['id']}/events") as response:
+                stream = events(response)
+                name, _ = next(stream)  # a page is watching when Ctrl-C comes
+                assert name == "state"
+                process.send_signal(signal.SIGINT)
+                for _ in stream:  # the server ends the stream itself
+                    pass
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
     assert process.returncode == 0, err
     assert "stopped" in out
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "ERROR" not in err, err
     assert (tmp_path / "games.sqlite3").exists()
 
 

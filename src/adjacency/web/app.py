@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -56,6 +58,9 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 2 * MAX_RECORD_CHARS + 4096
 """Bytes a request body may have (a record of the largest size, JSON-escaped, fits)."""
 PING_SECONDS = 15.0
+"""An event stream sends a comment this often when idle (keeps proxies from closing it)."""
+POLL_SECONDS = 0.25
+"""How often an idle event stream checks whether the server is stopping."""
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorMessage, "description": text}
@@ -156,6 +161,7 @@ def create_app(db: str | Path | None = None, grace: float = 10.0) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.manager = manager
+    app.state.stopping = threading.Event()  # set by the server on Ctrl-C: event streams end
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.exception_handler(WebError)
@@ -378,12 +384,16 @@ def create_app(db: str | Path | None = None, grace: float = 10.0) -> FastAPI:
             try:
                 state = await asyncio.to_thread(session.state)
                 yield f"event: state\ndata: {state.model_dump_json()}\n\n"
-                while True:
+                last = time.monotonic()
+                while not app.state.stopping.is_set():
                     try:
-                        event, data = await asyncio.wait_for(queue.get(), PING_SECONDS)
+                        event, data = await asyncio.wait_for(queue.get(), POLL_SECONDS)
                     except TimeoutError:
-                        yield ": ping\n\n"
+                        if time.monotonic() - last > PING_SECONDS:
+                            last = time.monotonic()
+                            yield ": ping\n\n"
                         continue
+                    last = time.monotonic()
                     yield f"event: {event}\ndata: {data}\n\n"
             finally:
                 session.unsubscribe(listener)

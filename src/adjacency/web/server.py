@@ -10,6 +10,7 @@ import time
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +60,21 @@ def serve(
 
     sock = bind(host, port)
     actual = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
+    browse = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # reachable from here
+    shown = f"[{browse}]" if ":" in browse else browse
     url = f"http://{shown}:{actual}/"
     app = create_app(db)
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
     )
-    server = uvicorn.Server(config)
+    stopping = app.state.stopping
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stopping.set()  # ends the event streams, so shutdown need not wait for them
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     threading.Thread(target=warm_engine, name="engine-warmup", daemon=True).start()
 
     def when_ready() -> None:

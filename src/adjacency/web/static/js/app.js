@@ -582,16 +582,27 @@ async function init() {
   app.newGame = new NewGameDialog($("#dlg-new"), app.config, startGame);
   wire();
   const params = new URLSearchParams(window.location.search);
-  let id = params.get("game");
-  if (!id) {
-    try { id = localStorage.getItem(LAST_GAME_KEY); } catch (err) { id = null; }
-  }
-  if (id) {
+  const wanted = params.get("game");
+  if (wanted) {
     try {
-      await openGame(id);
+      await openGame(wanted);
       return;
     } catch (err) {
-      if (params.get("game")) notice(err.message);
+      notice(`${err.message}. Start a new game or open one from Games.`);
+    }
+  } else {
+    let last = null;
+    try { last = localStorage.getItem(LAST_GAME_KEY); } catch (err) { last = null; }
+    if (last) {
+      try {
+        const games = await api.games();
+        if (games.some((g) => g.id === last)) {
+          await openGame(last);
+          return;
+        }
+      } catch (err) {
+        notice(err.message);
+      }
     }
   }
   app.newGame.open();

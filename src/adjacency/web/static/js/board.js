@@ -67,7 +67,6 @@ export class Board {
         sq.type = "button";
         sq.className = (rank + file) % 2 ? "sq alt" : "sq";
         sq.dataset.square = name;
-        sq.setAttribute("role", "gridcell");
         sq.tabIndex = -1;
         sq.addEventListener("click", () => this.activate(name));
         sq.addEventListener("mouseenter", () => this.showPreview(name));
