@@ -8,7 +8,11 @@ end of the game (:mod:`adjacency.bots.objective`). One code path serves both
 bots; ``prune=True`` adds alpha-beta pruning (AIMA 5.3), which returns exactly
 the same value while skipping subtrees that cannot change it, and ``order=True``
 tries moves with more conversions first and the best move of an earlier search
-of the same position first, which is what makes the pruning effective.
+of the same position first, which is what makes the pruning effective. With
+``table=True`` a transposition table (AIMA 5.3, "transpositions") keeps the
+bounds proven for each position at each depth: far-apart moves commute, so the
+same position is reached by many move orders. Entries are only reused at the
+same remaining depth, so the value stays exactly the fixed-depth minimax value.
 
 Iterative deepening (AIMA 3.4.5, and 5.4 for games) searches depth 1, 2, 3, ...
 and keeps the deepest completed result, so the bot always has an answer when
@@ -269,6 +273,9 @@ DEPTH = Option("depth", 0, "maximum search depth in plies (0: as deep as time al
 class MinimaxBot(Bot):
     """Iterative-deepening negamax; alpha-beta when ``prune``. Deterministic (ties: order)."""
 
+    safety = 0.05
+    """Seconds kept in hand: freeing a large transposition table takes a few hundredths."""
+
     def __init__(
         self, rng: random.Random, depth: int, prune: bool, order: bool, table: bool
     ) -> None:
@@ -282,9 +289,7 @@ class MinimaxBot(Bot):
     def _choose(self, position: Position, search: Search) -> str:
         limits = [d for d in (self.depth or None, search.limit.depth) if d]
         max_depth = min(limits) if limits else position.plies_left
-        searcher = Negamax(
-            position, self.prune, self.order, search, search.limit.nodes, self.table
-        )
+        searcher = Negamax(position, self.prune, self.order, search, search.limit.nodes, self.table)
         result: Iteration | None = None
         try:
             for result in deepen(searcher, position, max_depth):
