@@ -8,6 +8,7 @@ start-up, so tests can check that errors quote the engine's stderr.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -50,7 +51,7 @@ def main() -> None:
         out.write(text + eol)
         out.flush()
 
-    print(f"fake engine starting in mode {mode}", file=sys.stderr, flush=True)
+    print(f"fake engine starting in mode {mode}, pid {os.getpid()}", file=sys.stderr, flush=True)
     if spawn:
         code = "import time; time.sleep(300)"
         child = subprocess.Popen([sys.executable, "-c", code])

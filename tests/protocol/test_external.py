@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import sys
@@ -177,33 +178,15 @@ def test_working_directory_setting(tmp_path: object) -> None:
     ],
 )
 def test_startup_failures_name_the_command_and_quote_stderr(mode: str, messages: list[str]) -> None:
-    before = {pid for pid in _python_children()}
     with pytest.raises(BotError) as caught:
         make_bot(fake_spec(mode, "timeout=0.5"))
     text = str(caught.value)
     assert str(FAKE_ENGINE) in text and mode in text
     for message in messages:
         assert message in text
-    assert {pid for pid in _python_children()} <= before
-
-
-def _python_children() -> list[int]:
-    """Our fake engines still running (by command line), to check failed starts leave none."""
-    import os
-
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                    text = cmdline.read()
-                with open(f"/proc/{entry}/stat") as stat:
-                    state = stat.read().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if str(FAKE_ENGINE).encode() in text and state != "Z":
-                found.append(int(entry))
-    return found
+    found = re.search(r"fake engine starting in mode [a-z-]+, pid (\d+)", text)
+    assert found is not None
+    assert_group_gone(int(found.group(1)))
 
 
 def test_a_program_that_cannot_start() -> None:

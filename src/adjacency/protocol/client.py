@@ -53,6 +53,9 @@ QUEUE_LINES = 10_000
 MAX_LINE = 1 << 16
 """Bytes after which an overlong output line is cut into pieces."""
 
+EXIT_WAIT = 2.0
+"""Seconds to wait for a failing process to exit and for its last stderr lines."""
+
 POLL = 0.05
 """Seconds between checks that the engine process is still running while waiting."""
 
@@ -248,7 +251,7 @@ class EngineProcess:
         if self._process is None:
             return "was never started"
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self._process.wait(0.5)
+            self._process.wait(EXIT_WAIT)
         code = self._process.returncode
         if code is None:
             return "closed its output but is still running"
@@ -260,7 +263,7 @@ class EngineProcess:
     def failure(self, what: str, kind: type[EngineError] = EngineError) -> EngineError:
         """An error naming the command, saying ``what`` happened and quoting its stderr."""
         if len(self._threads) > 1 and self.returncode is not None:
-            self._threads[1].join(0.5)  # collect the stderr of a process that exited
+            self._threads[1].join(EXIT_WAIT)  # collect the stderr of a process that exited
         tail = self.stderr_tail()
         text = f"engine {self.command!r} {what}"
         if tail:
