@@ -39,7 +39,7 @@ from ..core import Position
 from ..core.errors import AdjacencyError
 from ..core.game import Termination
 from ..protocol.client import EngineDisconnected, EngineError, EngineProcess, EngineTimeout
-from ..protocol.wire import BestMove, Go, Info, SetPosition
+from ..protocol.wire import BestMove, Go, Info
 from .base import Bot, BotError, BotFailure, Search, Thinking
 from .registry import register
 
@@ -163,7 +163,7 @@ class ExternalBot(Bot):
                         f"engine {engine.command!r} has no option {option!r} "
                         f"(it declares: {declared})"
                     )
-                engine.send(f"setoption name {option} value {value}")
+                engine.set_option(option, value)
             engine.sync(self.command.timeout)
         except BaseException:
             engine.kill()
@@ -192,9 +192,9 @@ class ExternalBot(Bot):
         soft = None if limit.time is None else search.started + limit.time + self.command.margin
         try:
             if self._new_game:
-                engine.send("newgame")
+                engine.new_game()
                 self._new_game = False
-            engine.send(SetPosition(position))
+            engine.position(position)
             left = self.command.timeout if soft is None else soft - time.monotonic()
             try:
                 engine.sync(max(0.0, left))
@@ -209,7 +209,7 @@ class ExternalBot(Bot):
                 movetime = max(1, int((limit.time - search.elapsed() - self.safety) * 1000))
             infinite = limit.time is None and limit.depth is None and limit.nodes is None
             self._searching = True
-            engine.send(Go(movetime, limit.depth, limit.nodes, infinite=infinite))
+            engine.go(Go(movetime, limit.depth, limit.nodes, infinite=infinite))
             answer = self._await_bestmove(engine, search, soft)
         except EngineDisconnected as exc:
             raise BotFailure(Termination.DISCONNECTION, f"while choosing a move, {exc}") from None
@@ -227,7 +227,7 @@ class ExternalBot(Bot):
             now = time.monotonic()
             if hard is None and (self._stop.is_set() or (soft is not None and now >= soft)):
                 late = not self._stop.is_set()
-                engine.send("stop")
+                engine.stop()
                 hard = now + self.command.grace
             if hard is not None and now >= hard:
                 engine.kill()
@@ -273,7 +273,7 @@ class ExternalBot(Bot):
         super().stop()
         if self._searching and self.engine is not None:
             with contextlib.suppress(EngineError):  # the waiting thread sees a disconnection
-                self.engine.send("stop")
+                self.engine.stop()
 
     def new_game(self) -> None:
         self._new_game = True

@@ -32,14 +32,20 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import IO
 
+from ..core import Position
 from ..core.errors import AdjacencyError
 from .wire import (
     AepOk,
     Command,
     EngineMessage,
+    Go,
     Id,
+    NewGame,
     OptionSpec,
     ReadyOk,
+    SetOption,
+    SetPosition,
+    Stop,
     format_command,
     parse_engine_line,
 )
@@ -377,3 +383,23 @@ class EngineProcess:
                 raise self.failure(
                     f"sent no 'readyok' within {timeout:g}s of 'isready'", EngineTimeout
                 )
+
+    def set_option(self, name: str, value: str) -> None:
+        """Send ``setoption name <name> value <value>``."""
+        self.send(SetOption(name, value))
+
+    def new_game(self) -> None:
+        """Send ``newgame``."""
+        self.send(NewGame())
+
+    def position(self, start: Position, moves: Sequence[str] = ()) -> None:
+        """Send ``position fen <start> [moves ...]``."""
+        self.send(SetPosition(start, tuple(moves)))
+
+    def go(self, go: Go) -> None:
+        """Send ``go ...``; read the answer with :meth:`read_message`."""
+        self.send(go)
+
+    def stop(self) -> None:
+        """Send ``stop`` (thread-safe: may be called while another thread reads)."""
+        self.send(Stop())
