@@ -1,0 +1,145 @@
+"""The ``engine`` bot: the compiled search of :mod:`adjacency.engine` behind the Bot interface.
+
+Each move: if the game's end is within the solver's reach for the time given
+(see :func:`solve_reach`), a short heuristic search picks a fallback move and a
+guess, then the exact solver gets the rest of the budget; a completed solve
+plays a perfect move. Otherwise iterative deepening runs until the budget.
+The kernels are compiled (or loaded from numba's cache) when the bot is built,
+so no move pays for compilation.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core import Position
+from ..engine import Engine, SearchResult, warmup
+from .base import Bot, Search, Thinking
+from .registry import Option, register
+
+RETURN_MARGIN = 0.01
+"""Seconds kept in hand after the engine stops, for returning the move."""
+
+
+def solve_reach(seconds: float | None) -> int:
+    """The most plies left that the bot tries to solve exactly with ``seconds`` to spend.
+
+    From the bench suite's solve times on this machine: 12 plies take ~0.1 s,
+    14 ~0.5 s, 16 ~2 s.
+    """
+    if seconds is None:
+        return 16
+    if seconds >= 8:
+        return 16
+    if seconds >= 2:
+        return 14
+    if seconds >= 0.4:
+        return 12
+    return 10
+
+
+@register(
+    "engine",
+    "compiled numba search: iterative deepening PVS or MTD(f), transposition table, "
+    "exact endgame solver",
+    "engine",
+    options=(
+        Option("time", 0.0, "seconds per move (0: the caller's limit)", minimum=0.0),
+        Option("depth", 0, "depth limit in plies (0: none)", minimum=0, maximum=64),
+        Option("tt", 64, "transposition table size in MB", minimum=1, maximum=4096),
+        Option("driver", "pvs", "search driver", choices=("pvs", "mtdf")),
+        Option("eval", "positional", "evaluation", choices=("positional", "material")),
+        Option("solve", True, "solve the endgame exactly when within reach"),
+    ),
+)
+class EngineBot(Bot):
+    """The strongest player: see :mod:`adjacency.engine` and docs/engine.md."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        time: float = 0.0,
+        depth: int = 0,
+        tt: int = 64,
+        driver: str = "pvs",
+        eval: str = "positional",
+        solve: bool = True,
+    ) -> None:
+        super().__init__()
+        self.rng = rng
+        self.time = time or None
+        self.depth = depth or None
+        self.solve = solve
+        warmup()
+        self.engine = Engine(tt_mb=tt, evaluation=eval, driver=driver)
+
+    def stop(self) -> None:
+        super().stop()
+        self.engine.stop()
+
+    def new_game(self) -> None:
+        self.engine.clear()
+
+    def _choose(self, position: Position, search: Search) -> str:
+        budget = search.remaining()
+        if self.time is not None:
+            budget = min(budget, self.time - search.elapsed())
+        seconds = None if budget == float("inf") else max(0.0, budget - RETURN_MARGIN)
+        depth = min(d for d in (self.depth, search.limit.depth, 64) if d is not None)
+        nodes = search.limit.nodes
+        started = search.elapsed()
+
+        def progress(result: SearchResult) -> None:
+            search.publish(_thinking(result))
+
+        if self._stop.is_set():
+            seconds = 0.0
+        if (
+            self.solve
+            and self.depth is None
+            and search.limit.depth is None
+            and position.plies_left <= solve_reach(seconds)
+        ):
+            first = self.engine.search(
+                position, None if seconds is None else seconds * 0.1, min(depth, 6), nodes
+            )
+            search.publish(_thinking(first))
+            if first.exact:
+                return first.move
+            left = None
+            if seconds is not None:
+                left = max(0.0, seconds - (search.elapsed() - started))
+            solved = self.engine.solve(position, seconds=left, nodes=nodes, guess=first.value)
+            if solved.complete:
+                search.publish(
+                    Thinking(
+                        depth=position.plies_left,
+                        score=float(solved.value),
+                        nodes=first.nodes + solved.nodes,
+                        pv=self.engine.principal_variation(
+                            position,
+                            position.board.square(solved.best),
+                            position.plies_left,
+                            solver=True,
+                        ),
+                        seconds=search.elapsed(),
+                        text="solved",
+                        exact=True,
+                    )
+                )
+                return solved.best
+            return first.move
+        result = self.engine.search(position, seconds, depth, nodes, progress)
+        search.publish(_thinking(result))
+        return result.move
+
+
+def _thinking(result: SearchResult) -> Thinking:
+    return Thinking(
+        depth=result.depth,
+        score=result.value,
+        nodes=result.nodes,
+        pv=result.pv,
+        seconds=result.seconds,
+        exact=result.exact,
+    )

@@ -1,0 +1,30 @@
+"""The compiled engine: numba bitboard kernels, search, transposition table and solver.
+
+Import cost: importing this package loads numba (about a second); the kernels
+compile on first use, or load from numba's on-disk cache. Call :func:`warmup`
+before the first timed move so that no move pays for compilation.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .driver import DRIVERS, EVALUATIONS, Engine, SearchResult, SolveResult
+
+__all__ = ["DRIVERS", "EVALUATIONS", "Engine", "SearchResult", "SolveResult", "warmup"]
+
+
+@cache
+def warmup() -> None:
+    """Compile (or load from cache) every kernel by running tiny searches; runs once."""
+    from ..core import Position
+    from .bench import plain_search
+
+    position = Position.from_fen("2oo/2oo/xx2/xx2 x 8")
+    for driver in DRIVERS:
+        for evaluation in EVALUATIONS:
+            engine = Engine(tt_mb=1, evaluation=evaluation, driver=driver)
+            engine.search(position, depth=4)
+    engine.solve(position)
+    engine.solve(position, wld=True)
+    plain_search(position, 2)

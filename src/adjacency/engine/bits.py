@@ -1,0 +1,125 @@
+"""Bit operations for the compiled engine: popcount, trailing zeros and neighbour spreads.
+
+Every bitboard is a ``numpy.uint64`` on the core's layout (square index
+``rank * cols + file``, see :mod:`adjacency.core.board`). Kernels never mix
+signed and unsigned integers in bitboard arithmetic (numba would promote the
+mix to float): shift amounts and masks are ``uint64`` too.
+
+A board's geometry reaches the kernels as a ``uint64[4]`` array ``geo``::
+
+    geo[0] = full       every square of the board
+    geo[1] = not_a      full without file a      (masks left-to-right wrap of ``<< 1``)
+    geo[2] = not_last   full without the last file (masks the wrap of ``>> 1``)
+    geo[3] = cols       the shift that moves a piece one rank
+
+and as ``nbr``, a ``uint64[64]`` table of each square's orthogonal neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from ..core.board import Board
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def kernel(fn: F) -> F:
+    """Compile ``fn`` with numba in nopython mode, cached on disk, releasing the GIL."""
+    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+@intrinsic  # type: ignore[misc]
+def _ctpop(typingctx: Any, x: Any) -> Any:
+    sig = types.int64(types.uint64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+@intrinsic  # type: ignore[misc]
+def _cttz(typingctx: Any, x: Any) -> Any:
+    sig = types.int64(types.uint64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
+
+    return sig, codegen
+
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@kernel
+def popcount(b: int) -> int:
+    """Number of set bits of a ``uint64`` (LLVM ``ctpop``: one POPCNT instruction)."""
+    return _ctpop(b)  # type: ignore[no-any-return]
+
+
+@kernel
+def lowest(b: int) -> int:
+    """Index of the lowest set bit of a non-zero ``uint64`` (LLVM ``cttz``: TZCNT/BSF)."""
+    return _cttz(b)  # type: ignore[no-any-return]
+
+
+@kernel
+def spread(b: int, geo: Any) -> int:
+    """The squares orthogonally adjacent to some square of ``b`` (``b`` itself excluded
+    unless adjacent to another of its squares)."""
+    cols = geo[3]
+    return ((b << cols) | (b >> cols) | ((b << ONE) & geo[1]) | ((b >> ONE) & geo[2])) & geo[0]
+
+
+@kernel
+def max_gain(target: int, empty: int, geo: Any) -> int:
+    """``max(popcount(neighbours(e) & target) for e in empty)``, 0 if ``empty`` is empty.
+
+    Bit-parallel: four direction boards say, per empty square, whether the
+    neighbour above/below/right/left is in ``target``; a bit-sliced adder sums them.
+    """
+    cols = geo[3]
+    a = (target >> cols) & empty
+    b = (target << cols) & empty
+    c = (target >> ONE) & geo[2] & empty
+    d = (target << ONE) & geo[1] & empty
+    s1 = a ^ b
+    c1 = a & b
+    s2 = c ^ d
+    c2 = c & d
+    b0 = s1 ^ s2
+    k = s1 & s2
+    b1 = c1 ^ c2 ^ k
+    b2 = (c1 & c2) | (k & (c1 | c2))
+    if b2 != ZERO:
+        return 4
+    if b1 != ZERO:
+        return 3 if (b1 & b0) != ZERO else 2
+    return 1 if b0 != ZERO else 0
+
+
+def geometry(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The ``geo`` and ``nbr`` arrays of a board (see the module docstring)."""
+    file_a = 0
+    last = 0
+    for rank in range(board.rows):
+        file_a |= 1 << (rank * board.cols)
+        last |= 1 << (rank * board.cols + board.cols - 1)
+    geo = np.array(
+        [board.full, board.full & ~file_a, board.full & ~last, board.cols], dtype=np.uint64
+    )
+    nbr = np.zeros(64, dtype=np.uint64)
+    for index, mask in enumerate(board.neighbours):
+        nbr[index] = mask
+    return geo, nbr

@@ -1,0 +1,408 @@
+"""The engine's Python driver: iterative deepening, aspiration, MTD(f), timing and solving.
+
+One compiled call per iteration (PVS) or per MTD(f) probe; the kernels live in
+:mod:`adjacency.engine.search` and :mod:`adjacency.engine.solver`.
+
+Time management: the kernels cannot read a clock, so a timer thread sets the
+shared abort flag ``ctl[0]`` at the deadline (the kernels release the GIL, so
+the timer runs on time). Every interior node reads the flag and the whole
+search unwinds within microseconds. Between iterations the driver also stops
+early when the next iteration is unlikely to finish (half the budget is gone).
+The move returned is the last completed iteration's best, or the interrupted
+iteration's best if it already proved that move better than the previous one.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core import Position
+from ..core.board import Board
+from . import search as ks
+from . import solver as kv
+from .bits import geometry
+from .evaluate import SCALE, weights
+from .table import Z_PLIES, Z_SOLVER, entry_move, position_hash, probe, table_arrays, zobrist_keys
+
+DRIVERS = ("pvs", "mtdf")
+EVALUATIONS = ("positional", "material")
+ASPIRATION = 2 * SCALE
+"""Half-width of the aspiration window around the previous iteration's value (2 pieces)."""
+NEXT_ITERATION_FRACTION = 0.4
+"""Do not start another iteration once this fraction of the time budget is spent."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of :meth:`Engine.search`. ``value`` is in pieces (mover's view)."""
+
+    move: str
+    value: float
+    depth: int
+    nodes: int
+    seconds: float
+    pv: tuple[str, ...]
+    exact: bool
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of :meth:`Engine.solve`.
+
+    ``value`` is the final margin under perfect play for the side to move; in
+    win/draw/loss mode it is only its sign (-1, 0 or 1). ``complete`` is False
+    when the time or node budget ran out (then ``value`` and ``best`` mean nothing).
+    """
+
+    value: int
+    best: str
+    nodes: int
+    seconds: float
+    wld: bool
+    complete: bool
+
+
+Progress = Callable[[SearchResult], None]
+
+
+class Engine:
+    """A reusable searcher holding the transposition table and per-ply buffers.
+
+    Not thread-safe except :meth:`stop`, which any thread may call.
+    """
+
+    def __init__(
+        self,
+        tt_mb: float = 64.0,
+        evaluation: str = "positional",
+        driver: str = "pvs",
+        ordering: int = ks.ORDER_ALL,
+        use_tt: bool = True,
+    ) -> None:
+        if driver not in DRIVERS:
+            raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
+        if evaluation not in EVALUATIONS:
+            raise ValueError(
+                f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}"
+            )
+        self.keys, self.data = table_arrays(tt_mb)
+        self.z = zobrist_keys()
+        self.w = weights(evaluation)
+        self.driver = driver
+        self.moves = np.zeros((ks.MAX_PLY, 64), dtype=np.int64)
+        self.scores = np.zeros((ks.MAX_PLY, 64), dtype=np.int64)
+        self.killers = np.full((ks.MAX_PLY, 2), -1, dtype=np.int64)
+        self.history = np.zeros(64, dtype=np.int64)
+        self.cfg = np.zeros(16, dtype=np.int64)
+        self.cfg[8:13] = (kv.TT_MIN, kv.ETC_MIN, kv.ORDER_MIN, kv.FIXED_MIN, kv.TWO_PLY_MIN)
+        self.cfg[0] = int(use_tt)
+        self.cfg[1] = ordering
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.ctl = np.zeros(1, dtype=np.int64)
+        self.root = np.zeros(4, dtype=np.int64)
+        self.generation = 0
+        self._geometry: dict[Board, tuple[np.ndarray, np.ndarray]] = {}
+
+    # ------------------------------------------------------------------ control
+
+    def stop(self) -> None:
+        """Make a running search or solve return as soon as possible."""
+        self.ctl[0] = 1
+
+    def clear(self) -> None:
+        """Forget the table, killers and history (a new game)."""
+        self.keys[:] = 0
+        self.data[:] = 0
+        self.killers[:] = -1
+        self.history[:] = 0
+
+    def _begin(self, nodes: int | None) -> None:
+        self.generation += 1
+        self.cfg[2] = self.generation & 255
+        self.cfg[3] = nodes or 0
+        self.cfg[4] = -1
+        self.stats[:] = 0
+        self.ctl[0] = 0
+        self.history //= 8
+
+    def _timer(self, seconds: float | None) -> threading.Timer | None:
+        if seconds is None:
+            return None
+        timer = threading.Timer(max(0.0, seconds), self.stop)
+        timer.daemon = True
+        timer.start()
+        return timer
+
+    def _geo(self, board: Board) -> tuple[np.ndarray, np.ndarray]:
+        if board not in self._geometry:
+            self._geometry[board] = geometry(board)
+        return self._geometry[board]
+
+    # ------------------------------------------------------------------- search
+
+    def _call(self, position: Position, depth: int, alpha: int, beta: int) -> int:
+        geo, nbr = self._geo(position.board)
+        color = 0 if position.turn == "x" else 1
+        h = np.uint64(position_hash(np.uint64(position.x), np.uint64(position.o), color, self.z))
+        self.root[:] = (0, -1, 0, 0)
+        return int(
+            ks.search(
+                np.uint64(position.mover),
+                np.uint64(position.opponent),
+                position.plies_left,
+                depth,
+                alpha,
+                beta,
+                0,
+                h,
+                color,
+                geo,
+                nbr,
+                self.w,
+                self.z,
+                self.keys,
+                self.data,
+                self.moves,
+                self.scores,
+                self.killers,
+                self.history,
+                self.cfg,
+                self.stats,
+                self.ctl,
+                self.root,
+            )
+        )
+
+    def _pvs_iteration(self, position: Position, depth: int, guess: int | None) -> tuple[int, int]:
+        """One iteration with an aspiration window; returns (value, move) or move -1."""
+        if guess is None or self.cfg[0] == 0:
+            alpha, beta = -ks.INF, ks.INF
+        else:
+            alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+        while True:
+            value = self._call(position, depth, alpha, beta)
+            if self.ctl[0]:
+                partial = int(self.root[1]) if self.root[2] >= 1 and self.root[0] > alpha else -1
+                return int(self.root[0]), partial if partial >= 0 else -1
+            if alpha < value < beta or (alpha == -ks.INF and beta == ks.INF):
+                return value, int(self.root[1])
+            alpha, beta = -ks.INF, ks.INF
+
+    def _mtdf_iteration(self, position: Position, depth: int, guess: int | None) -> tuple[int, int]:
+        """MTD(f) (Plaat 1996): null-window probes converging on the minimax value."""
+        g = 0 if guess is None else guess
+        lower, upper = -ks.INF, ks.INF
+        best = -1
+        while lower < upper:
+            beta = max(g, lower + 1)
+            g = self._call(position, depth, beta - 1, beta)
+            if self.ctl[0]:
+                return g, best
+            if g < beta:
+                upper = g
+                if best < 0:
+                    best = int(self.root[1])
+            else:
+                lower = g
+                best = int(self.root[1])
+        return g, best
+
+    def search(
+        self,
+        position: Position,
+        seconds: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        progress: Progress | None = None,
+    ) -> SearchResult:
+        """Iterative deepening to ``depth`` (default: the end) within ``seconds``/``nodes``."""
+        if position.is_over:
+            raise ValueError(f"cannot search a finished game: {position.fen()!r}")
+        started = time.monotonic()
+        self._begin(nodes)
+        timer = self._timer(seconds)
+        board = position.board
+        limit = position.plies_left if depth is None else min(depth, position.plies_left)
+        iterate = self._mtdf_iteration if self.driver == "mtdf" else self._pvs_iteration
+        result: SearchResult | None = None
+        guess: int | None = None
+        try:
+            for d in range(1, limit + 1):
+                if result is not None:
+                    self.cfg[4] = board.square(result.move)
+                value, move = iterate(position, d, guess)
+                aborted = bool(self.ctl[0])
+                if move < 0:
+                    break
+                if aborted and result is not None and board.name(move) == result.move:
+                    break
+                elapsed = time.monotonic() - started
+                done = d if not aborted else d - 1
+                result = SearchResult(
+                    board.name(move),
+                    value / SCALE if not aborted else (result.value if result else value / SCALE),
+                    max(done, 1),
+                    int(self.stats[0]),
+                    elapsed,
+                    self.principal_variation(position, move, d),
+                    exact=not aborted and d >= position.plies_left,
+                )
+                if aborted:
+                    break
+                guess = value
+                if progress is not None:
+                    progress(result)
+                if seconds is not None and elapsed > NEXT_ITERATION_FRACTION * seconds:
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if result is None:
+            # Interrupted before depth 1 finished: fall back to the best immediate gain.
+            gains = {
+                sq: (board.neighbours[sq] & position.opponent).bit_count()
+                for sq in position.legal_squares()
+            }
+            move = max(gains, key=lambda sq: gains[sq])
+            result = SearchResult(
+                board.name(move),
+                0.0,
+                0,
+                int(self.stats[0]),
+                time.monotonic() - started,
+                (board.name(move),),
+                False,
+            )
+        return SearchResult(
+            result.move,
+            result.value,
+            result.depth,
+            int(self.stats[0]),
+            time.monotonic() - started,
+            result.pv,
+            result.exact,
+        )
+
+    def principal_variation(
+        self, position: Position, first: int, depth: int, solver: bool = False
+    ) -> tuple[str, ...]:
+        """The best line: ``first``, then the table's moves, at most ``depth`` plies."""
+        line = [position.board.name(first)]
+        current = position.play(first)
+        salt = self.z[Z_SOLVER] if solver else np.uint64(0)
+        while len(line) < depth and not current.is_over:
+            h = np.uint64(
+                position_hash(
+                    np.uint64(current.x), np.uint64(current.o), int(current.turn == "o"), self.z
+                )
+            )
+            word = probe(self.keys, self.data, h ^ self.z[Z_PLIES + current.plies_left] ^ salt)
+            move = entry_move(word) if word else -1
+            if move < 0 or not (current.empty >> move) & 1:
+                break
+            line.append(current.board.name(move))
+            current = current.play(move)
+        return tuple(line)
+
+    # -------------------------------------------------------------------- solve
+
+    def solve(
+        self,
+        position: Position,
+        wld: bool = False,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        guess: float | None = None,
+    ) -> SolveResult:
+        """Solve exactly (or win/draw/loss only) to the end of the game.
+
+        The exact value is found MTD(f)-style by null-window probes starting at
+        ``guess`` (default: a 4-ply search's value), stepping by 2 because the
+        final margin's parity is known (it is the parity of the pieces on the
+        board at the end). Win/draw/loss is a single ``(-1, 1)`` window search.
+        """
+        if position.is_over:
+            raise ValueError(f"cannot solve a finished game: {position.fen()!r}")
+        started = time.monotonic()
+        if guess is None and not wld:
+            guess = self.search(position, depth=min(4, position.plies_left)).value
+        self._begin(nodes)
+        timer = self._timer(seconds)
+        use_tt = int(self.cfg[0])
+        self.cfg[0] = 1
+        best = -1
+        try:
+            if wld:
+                value = self._solve_call(position, -1, 1)
+                value = (value > 0) - (value < 0)
+                best = int(self.root[1])
+            else:
+                parity = ((position.x | position.o).bit_count() + position.plies_left) % 2
+                bound = position.board.size
+                lower, upper = -bound - 2, bound + 2
+                g = int(round(guess or 0))
+                g += (g - parity) % 2
+                while lower < upper and not self.ctl[0]:
+                    beta = g if g > lower else lower + 2
+                    v = self._solve_call(position, beta - 1, beta)
+                    if self.ctl[0]:
+                        break
+                    if v >= beta:
+                        lower = v + (v - parity) % 2
+                        best = int(self.root[1])
+                        g = lower
+                    else:
+                        upper = v - (v - parity) % 2
+                        g = upper
+                value = lower
+                if best < 0 and not self.ctl[0]:
+                    # Every probe failed low: one more proves a move reaching the value.
+                    self._solve_call(position, value - 1, value)
+                    best = int(self.root[1])
+        finally:
+            self.cfg[0] = use_tt
+            if timer is not None:
+                timer.cancel()
+        complete = not self.ctl[0]
+        return SolveResult(
+            value,
+            position.board.name(best) if best >= 0 else position.legal_moves()[0],
+            int(self.stats[0]),
+            time.monotonic() - started,
+            wld,
+            complete,
+        )
+
+    def _solve_call(self, position: Position, alpha: int, beta: int) -> int:
+        geo, nbr = self._geo(position.board)
+        color = 0 if position.turn == "x" else 1
+        h = np.uint64(position_hash(np.uint64(position.x), np.uint64(position.o), color, self.z))
+        self.root[:] = (0, -1, 0, 0)
+        return int(
+            kv.solve(
+                np.uint64(position.mover),
+                np.uint64(position.opponent),
+                position.plies_left,
+                alpha,
+                beta,
+                0,
+                h,
+                color,
+                geo,
+                nbr,
+                self.z,
+                self.keys,
+                self.data,
+                self.moves,
+                self.scores,
+                self.cfg,
+                self.stats,
+                self.ctl,
+                self.root,
+            )
+        )
