@@ -21,6 +21,7 @@ MODES = {
     "never-aepok": "answers aep with id lines but never aepok",
     "crash-at-handshake": "exits with status 3 on aep",
     "no-readyok": "completes the handshake, then never answers isready",
+    "readyok-once": "answers only the first isready (the one after the handshake)",
     "crash-at-go": "exits with status 1 on go",
     "crash-after-moves": "plays two moves, then exits on the third go",
     "exit-after-moves": "exits right after its second bestmove (between moves)",
@@ -57,7 +58,7 @@ def main() -> None:
         child = subprocess.Popen([sys.executable, "-c", code])
         print(f"child {child.pid}", file=sys.stderr, flush=True)
     position = Position.start()
-    gos = 0
+    gos = readies = 0
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -78,7 +79,8 @@ def main() -> None:
             else:
                 print("waiting for something that never happens", file=sys.stderr, flush=True)
         elif words[0] == "isready":
-            if mode != "no-readyok":
+            readies += 1
+            if mode != "no-readyok" and (mode != "readyok-once" or readies == 1):
                 say("readyok")
         elif words[0] == "position":
             command = parse_command(line)

@@ -52,6 +52,7 @@ def first_square_moves(game: Game) -> list[str]:
         ("ignores-stop", Termination.TIME_FORFEIT, ["after 'stop'", "killed"]),
         ("spawn-child,hang-on-go", Termination.TIME_FORFEIT, ["after 'stop'", "killed"]),
         ("slow", Termination.TIME_FORFEIT, ["answered only after 'stop'"]),
+        ("readyok-once", Termination.TIME_FORFEIT, ["no 'readyok' before its move's deadline"]),
     ],
 )
 def test_misbehaviour_is_recorded_and_no_process_remains(

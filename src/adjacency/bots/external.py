@@ -200,10 +200,11 @@ class ExternalBot(Bot):
                 engine.sync(max(0.0, left))
             except EngineTimeout:
                 engine.kill()
-                raise BotFailure(
-                    Termination.TIME_FORFEIT,
-                    f"engine {engine.command!r} did not answer 'isready' in time; killed",
-                ) from None
+                what = (
+                    f"sent no 'readyok' before its move's deadline; "
+                    f"its process group {engine.pid} was killed"
+                )
+                raise BotFailure(Termination.TIME_FORFEIT, str(engine.failure(what))) from None
             movetime = None
             if limit.time is not None:
                 movetime = max(1, int((limit.time - search.elapsed() - self.safety) * 1000))
@@ -232,13 +233,14 @@ class ExternalBot(Bot):
             if hard is not None and now >= hard:
                 engine.kill()
                 budget = search.limit.time
-                raise BotFailure(
-                    Termination.TIME_FORFEIT,
-                    f"engine {engine.command!r} sent no bestmove within "
-                    + (f"its {budget:g}s budget + {self.command.margin:g}s margin " if late else "")
-                    + f"{'and ' if late else ''}{self.command.grace:g}s after 'stop'; "
-                    f"process group {engine.pid} killed",
+                within = (
+                    f"its {budget:g}s budget + {self.command.margin:g}s margin and " if late else ""
                 )
+                what = (
+                    f"sent no bestmove within {within}{self.command.grace:g}s after 'stop'; "
+                    f"its process group {engine.pid} was killed"
+                )
+                raise BotFailure(Termination.TIME_FORFEIT, str(engine.failure(what)))
             wait = (hard if hard is not None else soft if soft is not None else now + 0.1) - now
             message = engine.read_message(max(0.001, wait))
             if isinstance(message, Info):
