@@ -45,6 +45,14 @@ class RaiserBot(Bot):
         raise RuntimeError("division by zero in evaluation")
 
 
+class HangingBot(Bot):
+    """Never answers and ignores stop requests (an infinite loop in a bot)."""
+
+    def _choose(self, position: Position, search: Search) -> str:
+        while True:
+            time.sleep(0.01)
+
+
 class SlowBot(Bot):
     """Plays a random legal move after sleeping 10 ms (for kill/resume timing)."""
 
@@ -62,6 +70,7 @@ FAKES = {
     "occupied": OccupiedBot,
     "disconnect": DisconnectBot,
     "raiser": RaiserBot,
+    "hang": HangingBot,
 }
 
 

@@ -16,11 +16,13 @@ from arena_fakes import factory
 from protocol_helpers import fake_spec
 
 FAULTY = ["sleepy", "random", "occupied", "random", "disconnect", "random", "raiser", "random"]
+FAULTY += ["hang", "random"]
 EXPECTED = {
     "sleepy": ("time forfeit", "sleepy took"),
     "occupied": ("illegal move", "is occupied by"),
     "disconnect": ("disconnection", "fake engine exited with status 139"),
     "raiser": ("disconnection", "raiser crashed: RuntimeError: division by zero"),
+    "hang": ("time forfeit", "hang did not answer within 1.150s for a 0.05s budget"),
 }
 
 
@@ -30,7 +32,7 @@ def test_misbehaving_bots_lose_with_reasons_and_the_run_completes(tmp_path: Path
         run_id = create_run(store, "pairs", FAULTY, settings, "faults", factory)
         with PoolExecutor(2, factory) as executor:
             report = execute(store, run_id, executor)
-        assert report.status == "finished" and report.stored == 8
+        assert report.status == "finished" and report.stored == 10
         games = store.games(run_id)
     for game in games:
         termination, detail = EXPECTED[game.a]
@@ -45,6 +47,7 @@ def test_misbehaving_bots_lose_with_reasons_and_the_run_completes(tmp_path: Path
     assert totals["occupied"].faults_a["illegal"] == 2
     assert totals["disconnect"].faults_a["crash"] == 2
     assert totals["raiser"].faults_a["crash"] == 2
+    assert totals["hang"].faults_a["time"] == 2
     assert all(sum(s.faults_b.values()) == 0 for s in totals.values())
 
 

@@ -34,6 +34,10 @@ from .schedule import GameTask
 
 BotFactory = Callable[[str, int | None], Bot]
 
+HARD_GRACE = 1.0
+"""Seconds past ``time + margin`` after which a worker interrupts a bot that does not answer
+(the referee's ``hard_grace``): the move is a loss on time and the run goes on."""
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -80,7 +84,7 @@ def play_task(task: GameTask, factory: BotFactory = make_bot) -> GameResult:
     game = Game(task.start(), task.x, task.o, event=f"adjacency arena game {task.index}")
     game.tags["Round"] = str(task.pair + 1)
     try:
-        play_game(x_bot, o_bot, game, task.limit(), margin=task.margin)
+        play_game(x_bot, o_bot, game, task.limit(), margin=task.margin, hard_grace=HARD_GRACE)
     finally:
         x_bot.close()
         o_bot.close()
