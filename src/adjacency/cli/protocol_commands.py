@@ -46,7 +46,7 @@ def run_engine(args: argparse.Namespace) -> int:
     server = EngineServer(spec, protocol_out, seed=args.seed)
     sys.stdout = sys.stderr  # stray prints from bots must not corrupt the protocol stream
     try:
-        server.run(protocol_in)
+        server.run(protocol_in)  # stops the search and closes the bot however it ends
     except KeyboardInterrupt:
-        server.finish()
+        pass
     return 0

@@ -105,7 +105,6 @@ class EngineServer:
         parsed = parse_spec(spec)
         self.name = parsed.name
         self.settings: dict[str, str] = dict(parsed.options)
-        self.raw = parsed.raw
         self.seed = seed
         self.output = output
         self.options = () if parsed.raw is not None else (*entry(self.name).options, SEED)
@@ -116,6 +115,7 @@ class EngineServer:
         self._stopped = threading.Event()
         self._searching = threading.Event()
         self._closed = False
+        self._finished = False
 
     # ------------------------------------------------------------------ output
 
@@ -244,7 +244,10 @@ class EngineServer:
         self.send(format_message(info_from_thinking(thinking)))
 
     def finish(self) -> None:
-        """Stop any search, wait for its ``bestmove``, and release the bot."""
+        """Stop any search, wait for its ``bestmove``, and release the bot (once)."""
+        if self._finished:
+            return
+        self._finished = True
         self._stopped.set()
         self.bot.stop()
         if self._worker is not None:
