@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import sys
 from typing import Any
@@ -45,8 +46,6 @@ def run_engine(args: argparse.Namespace) -> int:
     protocol_in = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     server = EngineServer(spec, protocol_out, seed=args.seed)
     sys.stdout = sys.stderr  # stray prints from bots must not corrupt the protocol stream
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.run(protocol_in)  # stops the search and closes the bot however it ends
-    except KeyboardInterrupt:
-        pass
     return 0
