@@ -87,6 +87,14 @@ def new_game(server: str, **settings: Any) -> dict[str, Any]:
     return api(server, "POST", "/api/games", body)  # type: ignore[no-any-return]
 
 
+def open_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
+    """Create a game through the API and open its page."""
+    game = new_game(server, **settings)
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    return game
+
+
 def plies(page: Any) -> int:
     return int(page.locator("#moves button").count())
 
@@ -177,8 +185,7 @@ def test_bot_vs_bot_pause_step_and_play_to_the_end(server: str, page: Any) -> No
 
 
 def test_undo_takes_back_the_move_and_the_reply(server: str, page: Any) -> None:
-    game = new_game(server)
-    page.goto(f"{server}/?game={game['id']}")
+    open_game(page, server)
     page.click('[data-square="c3"]')
     page.wait_for_function("document.querySelectorAll('#moves button').length === 2")
     page.wait_for_function("!document.querySelector('#btn-undo').disabled")
@@ -189,9 +196,7 @@ def test_undo_takes_back_the_move_and_the_reply(server: str, page: Any) -> None:
 
 
 def test_hint_shows_a_move_that_can_be_played(server: str, page: Any) -> None:
-    game = new_game(server)
-    page.goto(f"{server}/?game={game['id']}")
-    page.wait_for_selector("#board .sq")
+    open_game(page, server)
     page.click("#btn-hint")
     hinted = page.wait_for_selector("#board .sq.hint")
     square = hinted.get_attribute("data-square")
@@ -202,9 +207,7 @@ def test_hint_shows_a_move_that_can_be_played(server: str, page: Any) -> None:
 
 
 def test_illegal_clicks_explain_and_change_nothing(server: str, page: Any) -> None:
-    game = new_game(server)
-    page.goto(f"{server}/?game={game['id']}")
-    page.wait_for_selector("#board .sq")
+    game = open_game(page, server)
     page.click('[data-square="a1"]')
     assert "a1 is already taken by X" in page.locator("#notice").inner_text()
     page.click('[data-square="f6"]')
@@ -220,9 +223,7 @@ def test_illegal_clicks_explain_and_change_nothing(server: str, page: Any) -> No
 
 
 def test_keyboard_play(server: str, page: Any) -> None:
-    game = new_game(server, o={"kind": "human", "name": "Bea"})
-    page.goto(f"{server}/?game={game['id']}")
-    page.wait_for_selector("#board .sq")
+    open_game(page, server, o={"kind": "human", "name": "Bea"})
     page.locator('[data-square="c1"]').focus()
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowRight")
@@ -232,8 +233,7 @@ def test_keyboard_play(server: str, page: Any) -> None:
 
 
 def test_save_and_load_a_game(server: str, page: Any, tmp_path: Path) -> None:
-    game = new_game(server, o={"kind": "human", "name": "Bea"}, rows=5, cols=5, rounds=8)
-    page.goto(f"{server}/?game={game['id']}")
+    open_game(page, server, o={"kind": "human", "name": "Bea"}, rows=5, cols=5, rounds=8)
     for n, square in enumerate(("c1", "b3", "d2"), 1):
         page.click(f'[data-square="{square}"]')
         page.wait_for_function(f"document.querySelectorAll('#moves button').length === {n}")

@@ -56,9 +56,9 @@ def strongest_level() -> Level:
 
 
 def default_level() -> Level:
-    """The level a new game offers first: the middle of the ladder, rounded up."""
+    """The level a new game offers first: the middle of the ladder, rounded down."""
     levels = available_levels()
-    return levels[len(levels) // 2]
+    return levels[(len(levels) - 1) // 2]
 
 
 def level_by_number(number: int) -> Level:

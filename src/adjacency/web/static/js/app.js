@@ -252,7 +252,9 @@ function renderStatus() {
   }
   if (app.hint && app.hint.plies === s.moves.length && app.viewPly === null) {
     const flips = app.hint.flips.length ? `converts ${app.hint.flips.join(", ")}` : "converts nothing";
-    text = `Hint: ${app.hint.square} (${flips}).`;
+    const score = app.hint.score === null || app.hint.score === undefined ? ""
+      : ` ${app.hint.bot} rates it ${app.hint.score >= 0 ? "+" : "−"}${Math.abs(app.hint.score).toFixed(1)} for you.`;
+    text = `Hint: ${app.hint.square} (${flips}).${score}`;
   }
   $("#status").textContent = text;
 }
