@@ -127,11 +127,13 @@ def shoot(page: Any, name: str, full_page: bool = False) -> None:
 def test_full_game_against_a_bot_by_clicks(server: str, page: Any) -> None:
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
-    start_from_dialog(page, "human-bot", 4, 4, 3)
     page.locator("#dlg-new input[name=x-name]").fill("Ann")
-    page.locator("select[name=o-level]").select_option("1")
-    assert page.locator("#rounds-out").inner_text() == "3"
+    assert page.locator("#rounds-out").inner_text() == "28 of 28"
+    page.locator("#dlg-new h2").click()  # move the focus away from the field
     shoot(page, "new-game.png")
+    start_from_dialog(page, "human-bot", 4, 4, 3)
+    page.locator("select[name=o-level]").select_option("1")
+    assert page.locator("#rounds-out").inner_text() == "3 of 4"
     page.click("#new-start")
     page.wait_for_selector("#dlg-new", state="hidden")
     for ply in (1, 3, 5):

@@ -607,7 +607,33 @@ async function init() {
       }
     }
   }
+  showEmptyBoard();
   app.newGame.open();
+}
+
+function showEmptyBoard() {
+  // Before any game: the 8x8 start position as a backdrop (X bottom-left, O top-right).
+  const cells = Array.from({ length: 64 }, (_, i) => {
+    const rank = Math.floor(i / 8);
+    const file = i % 8;
+    if (rank < 2 && file < 2) return "x";
+    if (rank > 5 && file > 5) return "o";
+    return ".";
+  }).join("");
+  board.setup(8, 8);
+  board.render({ cells, preview: null, mover: "x", interactive: false, last: null });
+  for (const [id, color] of [["#bar-bottom", "x"], ["#bar-top", "o"]]) {
+    const bar = $(id);
+    bar.className = `player-bar side-${color}`;
+    bar.replaceChildren(pieceSvg(color, "piece-icon"));
+    const who = document.createElement("div");
+    who.className = "who";
+    who.innerHTML = `<div class="name">${color.toUpperCase()}</div><div class="kind">press New game to start</div>`;
+    const score = document.createElement("div");
+    score.className = "score";
+    score.textContent = "4";
+    bar.append(who, score);
+  }
 }
 
 init();

@@ -162,7 +162,7 @@ export class NewGameDialog {
     }
     this.form.elements.time.closest("label").hidden = !anyBot;
     const rounds = this.form.elements.rounds;
-    this.dialog.querySelector("#rounds-out").textContent = rounds.value;
+    this.dialog.querySelector("#rounds-out").textContent = `${rounds.value} of ${rounds.max}`;
   }
 
   sizeChanged(initial = false) {
