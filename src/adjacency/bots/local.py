@@ -98,8 +98,9 @@ def climb(
 
     ``variant`` is ``steepest`` (also used by random restarts), ``sideways`` or
     ``stochastic``. Ties between equally good best neighbours are broken at
-    random (AIMA figure 4.2's note), which lets sideways moves wander a plateau
-    instead of shuttling along one edge of it.
+    random ("hill-climbing algorithms typically choose randomly among the set
+    of best successors", AIMA 4.1.1), which also lets sideways moves wander
+    across a plateau instead of shuttling along one edge of it.
     """
     current, steps, sideways = start, 0, 0
     while not land.exhausted():

@@ -9,7 +9,7 @@ bots; ``prune=True`` adds alpha-beta pruning (AIMA 5.3), which returns exactly
 the same value while skipping subtrees that cannot change it, and ``order=True``
 tries moves with more conversions first and the best move of an earlier search
 of the same position first, which is what makes the pruning effective. With
-``table=True`` a transposition table (AIMA 5.3, "transpositions") keeps the
+``table=True`` a transposition table (AIMA 5.3.1) keeps the
 bounds proven for each position at each depth: far-apart moves commute, so the
 same position is reached by many move orders. Entries are only reused at the
 same remaining depth, so the value stays exactly the fixed-depth minimax value.
@@ -87,17 +87,30 @@ class Negamax:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise _Stop
 
-    def moves(self, me: int, opp: int, empty: int) -> list[tuple[int, int]]:
-        """``(square, flips)`` for every move, in search order."""
-        moves = self.geometry.squares_by_flips(empty, opp)
+    def moves(self, me: int, opp: int, empty: int) -> Iterator[tuple[int, int]]:
+        """``(square, flips)`` for every move, in search order, generated lazily.
+
+        With ordering, the best move of an earlier search of this position comes
+        first; then moves converting 4, 3, 2, 1 and 0 pieces, each group by
+        square index. Lazy generation matters: after a cutoff the rest of the
+        moves are never produced.
+        """
+        skip = 0
         if self.order:
             first = self.best.get((me, opp))
-            if first is not None:
-                for i, (sq, _flips) in enumerate(moves):
-                    if sq == first:
-                        moves.insert(0, moves.pop(i))
-                        break
-        return moves
+            if first is not None and (empty >> first) & 1:
+                yield first, (self.neighbours[first] & opp).bit_count()
+                skip = 1 << first
+        counts = self.geometry.neighbour_counts(opp)
+        higher = 0
+        for flips in (4, 3, 2, 1, 0):
+            group = empty & ~higher if flips == 0 else counts[flips - 1] & empty & ~higher
+            higher |= group
+            group &= ~skip
+            while group:
+                low = group & -group
+                yield low.bit_length() - 1, flips
+                group ^= low
 
     def value(
         self,
