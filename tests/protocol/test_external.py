@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import signal
 import sys
 import threading
 
@@ -233,3 +234,37 @@ def test_spec_parsing() -> None:
     assert spec.options == {"Hash": "16", "Book File": "a b"}
     assert spec.cwd is not None and not spec.cwd.startswith("~")
     assert parse_command_spec("./engine").argv == ("./engine",)
+
+
+class Interrupted(BaseException):
+    """Stands for a referee's alarm or Ctrl-C arriving while the engine thinks."""
+
+
+def test_an_interrupted_move_kills_the_engine_at_once() -> None:
+    bot = make_bot(fake_spec("spawn-child,ignores-stop"))
+    assert isinstance(bot, ExternalBot) and bot.engine is not None
+    pid = bot.engine.pid
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)  # as the referee's hard deadline does
+    try:
+        with pytest.raises(Interrupted):
+            bot.choose_move(SMALL, Limit(time=None))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert_group_gone(pid)
+    bot.close()
+
+
+def test_a_disconnection_leaves_no_child_even_before_close() -> None:
+    bot = make_bot(fake_spec("spawn-child,crash-at-go"))
+    assert isinstance(bot, ExternalBot) and bot.engine is not None
+    pid = bot.engine.pid
+    game = play_game(bot, make_bot("greedy"), SMALL, Limit(time=1.0))
+    assert game.termination == Termination.DISCONNECTION
+    assert_group_gone(pid)
+    bot.close()

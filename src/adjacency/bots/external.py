@@ -213,7 +213,14 @@ class ExternalBot(Bot):
             engine.go(Go(movetime, limit.depth, limit.nodes, infinite=infinite))
             answer = self._await_bestmove(engine, search, soft)
         except EngineDisconnected as exc:
+            engine.kill()  # whatever it left behind in its process group goes too
             raise BotFailure(Termination.DISCONNECTION, f"while choosing a move, {exc}") from None
+        except BaseException as exc:
+            # Interrupted mid-exchange (Ctrl-C, a referee's alarm): the engine's state is
+            # unknown, so it is killed; a BotFailure has already dealt with it.
+            if not isinstance(exc, BotFailure):
+                engine.kill()
+            raise
         finally:
             self._searching = False
         return self._judge(engine, position, answer)
