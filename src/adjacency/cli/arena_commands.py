@@ -49,7 +49,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
     parser.add_argument(
-        "--time", type=float, default=5.0, help="seconds per move (default 5, the original limit)"
+        "--time",
+        type=float,
+        default=5.0,
+        help="seconds per move (default 5, the original limit; 0: none, for --depth/--nodes)",
     )
     parser.add_argument("--depth", type=int, help="depth limit per move")
     parser.add_argument("--nodes", type=int, help="node limit per move")
@@ -108,7 +111,7 @@ def register(commands: Any) -> None:
         "match",
         help="play a match between two bots (colour-swapped game pairs)",
         description="Play games between bot A and bot B in colour-swapped pairs, store each "
-        "game in SQLite as it ends, and print W-D-L, Elo ± 95%%, LOS and pentanomial counts "
+        "game in SQLite as it ends, and print W-D-L, Elo ± 95%, LOS and pentanomial counts "
         "per rounds setting. Bots are specs, e.g. greedy, alphabeta:depth=4, cmd:./engine.",
     )
     match.add_argument("players", nargs="*", metavar="BOT", help="two bot specs (A B)")
@@ -187,7 +190,7 @@ def _settings(args: argparse.Namespace) -> Any:
         cols=cols,
         rounds=args.rounds,
         games=args.games,
-        time=args.time,
+        time=args.time or None,
         depth=args.depth,
         nodes=args.nodes,
         margin=DEFAULT_MARGIN if args.margin is None else args.margin,
