@@ -326,10 +326,10 @@ def test_main_screens_for_the_docs(server: str, page: Any) -> None:
         rows=8,
         cols=8,
         rounds=28,
-        time=3,
+        time=2,
     )
     page.goto(f"{server}/?game={watch['id']}")
-    page.wait_for_function("document.querySelectorAll('#moves button').length >= 6")
+    page.wait_for_function("document.querySelectorAll('#moves button').length >= 5")
     page.wait_for_selector("#thinking:not([hidden])")
     shoot(page, "bot-vs-bot.png")
     api(server, "POST", f"/api/games/{watch['id']}/control", {"action": "pause"})
