@@ -23,7 +23,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
 from ..bots import DEFAULT_MOVE_TIME, entries
@@ -33,6 +32,7 @@ from ..core.record import game_to_json, game_to_text
 from .errors import WebError
 from .levels import available_levels, default_level
 from .manager import GameManager
+from .middleware import BodyLimit, describe_validation
 from .models import (
     MAX_MOVE_TIME,
     MAX_RECORD_CHARS,
@@ -73,70 +73,6 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class BodyLimit:
-    """ASGI middleware refusing request bodies larger than ``limit`` bytes with 413.
-
-    It reads the body itself (checking the declared length first), so an
-    oversized upload is refused before any endpoint parses it.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._refuse(scope, receive, send)
-            return
-        body = b""
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client left
-            body += message.get("body", b"")
-            if len(body) > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-        delivered = False
-
-        async def replay() -> Any:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = JSONResponse(
-            {"detail": f"request body too large: at most {self.limit} bytes are accepted"},
-            status_code=413,
-        )
-        await response(scope, receive, send)
-
-
-def _describe_validation(exc: RequestValidationError) -> str:
-    parts = []
-    for error in exc.errors():
-        loc = [str(p) for p in error.get("loc", ()) if p != "body"]
-        where = ".".join(loc) or "request body"
-        message = error.get("msg", "invalid")
-        if "input" in error and error.get("type") not in ("missing", "json_invalid"):
-            shown = repr(error["input"])
-            if len(shown) > 60:
-                shown = shown[:57] + "..."
-            message += f" (got {shown})"
-        parts.append(f"{where}: {message}")
-    return "; ".join(parts) or "malformed request"
-
-
 def create_app(db: str | Path | None = None, grace: float = 10.0) -> FastAPI:
     """Build the app. ``db`` is the SQLite file (default: :func:`store.default_path`)."""
     store = GameStore(default_path() if db is None else db)
@@ -174,7 +110,7 @@ def create_app(db: str | Path | None = None, grace: float = 10.0) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _describe_validation(exc)}, status_code=422)
+        return JSONResponse({"detail": describe_validation(exc)}, status_code=422)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

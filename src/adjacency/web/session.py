@@ -27,8 +27,9 @@ from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from .errors import NotNow
 from .levels import strongest_level
-from .models import GameState, Hint, Ply, Side, ThinkingInfo
+from .models import GameState, Hint
 from .players import Player
+from .view import describe, game_state, thinking_info
 
 log = logging.getLogger(__name__)
 
@@ -140,89 +141,26 @@ class GameSession:
             return self._state()
 
     def _state(self) -> GameState:
-        game = self.game
-        position = game.position
-        geometry = position.board
-        moves = []
-        for i, move in enumerate(game.moves):
-            before = game.positions[i]
-            value, depth = self.evals[i]
-            moves.append(
-                Ply(
-                    number=i + 1,
-                    color=_side(before.turn),
-                    square=move.square,
-                    flips=before.flips(move.square),
-                    seconds=move.seconds,
-                    eval=value,
-                    depth=depth,
-                )
-            )
-        boards = [
-            "".join(
-                "x" if p.x >> i & 1 else "o" if p.o >> i & 1 else "." for i in range(geometry.size)
-            )
-            for p in game.positions
-        ]
         thinking = None
         if self._thinking is not None:
             color, started, report, _ = self._thinking
-            thinking = _thinking_info(color, started, report)
-        preview = {} if game.is_over else {sq: position.flips(sq) for sq in position.legal_moves()}
-        x_count, o_count = position.score
-        return GameState(
-            id=self.id,
+            thinking = thinking_info(color, started, report)
+        return game_state(
+            game_id=self.id,
             version=self.version,
-            status="over" if game.is_over else "playing",
-            mode=self.mode,  # type: ignore[arg-type]
-            rows=geometry.rows,
-            cols=geometry.cols,
-            rounds=game.rounds,
-            first=_side(game.first),
-            time=self.time,
-            x=self.players["x"].info(),
-            o=self.players["o"].info(),
-            moves=moves,
-            boards=boards,
-            turn=_side(position.turn),
-            plies_left=position.plies_left,
-            rounds_left=position.rounds_left,
-            score=[x_count, o_count],
-            result=game.result,
-            termination=game.termination.value,
-            termination_detail=game.termination_detail,
-            message=self._message(),
+            game=self.game,
+            players=self.players,
+            mode=self.mode,
+            time_per_move=self.time,
+            evals=self.evals,
             thinking=thinking,
-            human_to_move=self._human_to_move(),
-            can_undo=self._undo_target() is not None,
             paused=self.paused,
             delay=self.delay,
-            preview=preview,
+            can_undo=self._undo_target() is not None,
         )
 
     def _message(self) -> str:
-        game = self.game
-        x_count, o_count = game.position.score
-        score = f"{x_count}-{o_count}"
-        if game.termination == Termination.ABANDONED:
-            return f"Game stopped without a result. {game.termination_detail}".strip()
-        if game.is_over:
-            if game.result == "draw":
-                return f"Draw, {score}."
-            assert game.result is not None
-            winner = f"{game.result.upper()} ({self.players[game.result].name})"
-            if game.termination == Termination.NORMAL:
-                return f"{winner} wins {score}."
-            return f"{winner} wins: {game.termination.value}. {game.termination_detail}".strip()
-        turn = game.position.turn
-        player = self.players[turn]
-        if player.is_bot:
-            if self._thinking is not None:
-                return f"{turn.upper()} ({player.name}) is thinking…"
-            if self.mode == "bot-bot" and self.paused:
-                return f"Paused; {turn.upper()} ({player.name}) to move."
-            return f"{turn.upper()} ({player.name}) to move."
-        return f"{turn.upper()} ({player.name}) to move: click an empty square."
+        return describe(self.game, self.players, self.mode, self.paused, self._thinking is not None)
 
     def _human_to_move(self) -> bool:
         return not self.game.is_over and not self.players[self.game.position.turn].is_bot
@@ -461,7 +399,7 @@ class GameSession:
             with self._lock:
                 if generation == self._generation and self._thinking is not None:
                     self._thinking = (color, self._thinking[1], report, bot)
-                    info = _thinking_info(color, self._thinking[1], report)
+                    info = thinking_info(color, self._thinking[1], report)
                     self._broadcast("thinking", info.model_dump_json())
 
         try:
@@ -508,31 +446,9 @@ class GameSession:
 _NO_EVAL: tuple[float | None, int | None] = (None, None)
 
 
-def _side(color: Color) -> Side:
-    return "x" if color == "x" else "o"
-
-
 def _is_baseline(spec: str) -> bool:
     """Baseline bots' scores are not evaluations (greedy reports its immediate gain)."""
     try:
         return entry(parse_spec(spec).name).family == "baseline"
     except BotError:
         return False
-
-
-def _thinking_info(color: Color, started: float, report: Thinking | None) -> ThinkingInfo:
-    elapsed = round(time.monotonic() - started, 2)
-    if report is None:
-        return ThinkingInfo(color=_side(color), elapsed=elapsed)
-    score = report.score
-    if score is not None:
-        score = score if color == "x" else -score
-    return ThinkingInfo(
-        color=_side(color),
-        elapsed=elapsed,
-        depth=report.depth,
-        score=score,
-        nodes=report.nodes,
-        pv=list(report.pv),
-        text=report.text,
-    )
