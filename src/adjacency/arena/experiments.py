@@ -17,8 +17,11 @@ reduced   0.1        8,12,16,28      16     11 pairings x 4 x 16 = 704 games, ~2
 original  5          8               4      4 pairings x 4 = 16 games at the 5 s limit
 ========  =========  ==============  =====  ==========================================
 
-Durations are for an idle 2-core machine where the searching bots use their
-whole budget; every option can be overridden on the command line.
+Every game pair starts after 2 random plies (one per side, drawn from
+``--seed``): the searching bots are deterministic, and without varied openings
+the games of a pairing would be copies of each other, not a sample. Durations
+are for an idle 2-core machine; every option can be overridden on the command
+line.
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ class Preset:
     rounds: tuple[int, ...]
     games: int
     matchups: tuple[tuple[str, str], ...]
+    random_plies: int = 2
+    """Each game pair starts after this many random plies: searching bots are
+    deterministic, so without varied openings a pair would repeat the same two games."""
 
 
 PRESETS: dict[str, Preset] = {
@@ -135,6 +141,9 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--random-plies", type=int, help="random plies before each game pair (preset: 2)"
+    )
     parser.add_argument("--db", type=Path, default=Path("experiments.db"))
     parser.add_argument("--resume", action="store_true", help="finish the latest unfinished run")
     parser.add_argument(
@@ -153,7 +162,7 @@ def run_experiments(args: argparse.Namespace) -> int:
     from .executor import PoolExecutor
     from .live import LiveScore
     from .report import write_report
-    from .runner import create_run, execute
+    from .runner import create_run, execute, sigterm_as_interrupt
     from .schedule import Settings
     from .store import Store
     from .summary import summarize
@@ -182,6 +191,7 @@ def run_experiments(args: argparse.Namespace) -> int:
         time=args.time or preset.time,
         margin=args.margin,
         seed=args.seed,
+        random_plies=preset.random_plies if args.random_plies is None else args.random_plies,
     )
     players, skipped = available_pairs(preset.matchups, specs)
     console = Console()
@@ -194,7 +204,8 @@ def run_experiments(args: argparse.Namespace) -> int:
     console.print(
         f"Experiments ({args.preset}): {pairs} pairings x {len(rounds)} rounds settings x "
         f"{settings.games} games = {planned} games, {settings.time:g} s/move, "
-        f"margin {settings.margin:g} s, concurrency {args.concurrency}"
+        f"margin {settings.margin:g} s, {settings.random_plies} random opening plies, "
+        f"concurrency {args.concurrency}"
     )
     if args.list:
         for a, b in zip(players[::2], players[1::2], strict=True):
@@ -208,6 +219,7 @@ def run_experiments(args: argparse.Namespace) -> int:
             run_id = create_run(store, "pairs", players, settings, command)
         run = store.run(run_id)
         with (
+            sigterm_as_interrupt(),
             PoolExecutor(args.concurrency) as executor,
             LiveScore(run.planned, store.games(run_id), "pairs", console) as live,
         ):

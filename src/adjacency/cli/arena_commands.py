@@ -206,7 +206,7 @@ def run_match(args: argparse.Namespace) -> int:
     from ..arena import stats
     from ..arena.executor import PoolExecutor
     from ..arena.live import LiveScore
-    from ..arena.runner import create_run, execute
+    from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_text
@@ -239,7 +239,7 @@ def run_match(args: argparse.Namespace) -> int:
             run_id = create_run(store, mode, list(args.players), _settings(args), command)
         run = store.run(run_id)
         try:
-            with PoolExecutor(args.concurrency) as executor:
+            with sigterm_as_interrupt(), PoolExecutor(args.concurrency) as executor:
                 if args.quiet:
                     report = execute(store, run_id, executor, sprt)
                 else:
