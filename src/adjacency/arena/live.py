@@ -22,7 +22,7 @@ from .store import GameRow
 class LiveScore:
     """A rich progress bar fed with each finished game (use as a context manager).
 
-    A match shows A's W-D-L and score; a tournament shows the top three by score.
+    A match shows A's name, W-D-L and score; a tournament shows the top three by score.
     """
 
     def __init__(
@@ -34,6 +34,7 @@ class LiveScore:
         self.played: dict[str, int] = defaultdict(int)
         self.wdl = [0, 0, 0]
         self.faults = 0
+        self.a = "A"
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -61,6 +62,7 @@ class LiveScore:
         self.progress.stop()
 
     def _tally(self, a: str, b: str, a_points: float, termination: str) -> None:
+        self.a = a
         self.points[a] += a_points
         self.points[b] += 1.0 - a_points
         self.played[a] += 1
@@ -73,7 +75,7 @@ class LiveScore:
         if self.mode == "match":
             games = sum(self.wdl)
             pct = 100 * (self.wdl[0] + 0.5 * self.wdl[1]) / games if games else 50.0
-            text = f"A {self.wdl[0]}-{self.wdl[1]}-{self.wdl[2]} ({pct:.1f}%)"
+            text = f"{self.a} {self.wdl[0]}-{self.wdl[1]}-{self.wdl[2]} ({pct:.1f}%)"
         else:
             best = sorted(self.points, key=lambda p: -self.points[p] / max(1, self.played[p]))
             text = "  ".join(f"{p} {100 * self.points[p] / self.played[p]:.0f}%" for p in best[:3])
