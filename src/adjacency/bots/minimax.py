@@ -304,27 +304,32 @@ class MinimaxBot(Bot):
         max_depth = min(limits) if limits else position.plies_left
         searcher = Negamax(position, self.prune, self.order, search, search.limit.nodes, self.table)
         result: Iteration | None = None
+        name = "alphabeta" if self.prune else "minimax"
         try:
             for result in deepen(searcher, position, max_depth):
-                search.publish(
-                    Thinking(
-                        depth=result.depth,
-                        score=float(result.score),
-                        nodes=result.nodes,
-                        pv=result.pv,
-                        seconds=search.elapsed(),
-                        text=f"{'alphabeta' if self.prune else 'minimax'} depth {result.depth}",
-                        exact=result.exact,
-                    )
-                )
+                search.publish(self._thinking(result, result.nodes, search, f"{name} depth"))
         except _Stop:
-            pass
+            if result is not None:  # the final report counts the unfinished iteration's nodes
+                text = f"{name} depth {result.depth + 1} unfinished; depth"
+                search.publish(self._thinking(result, searcher.nodes, search, text))
         if result is None:
             # Not even depth 1 finished: fall back to the move converting the most.
             moves = searcher.geometry.squares_by_flips(position.empty, position.opponent)
             square = moves[0][0]
             return position.board.name(square)
         return position.board.name(result.square)
+
+    @staticmethod
+    def _thinking(result: Iteration, nodes: int, search: Search, text: str) -> Thinking:
+        return Thinking(
+            depth=result.depth,
+            score=float(result.score),
+            nodes=nodes,
+            pv=result.pv,
+            seconds=search.elapsed(),
+            text=f"{text} {result.depth}",
+            exact=result.exact,
+        )
 
 
 @register(
