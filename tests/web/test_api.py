@@ -358,6 +358,18 @@ def test_bot_vs_bot_pause_step_resume(client: TestClient) -> None:
     assert "no move to step" in error(client.post(url, json={"action": "step"}), 409)
 
 
+def test_several_games_play_at_once(client: TestClient) -> None:
+    games = [create(client, x=bot(1), o=bot(2), rows=5, cols=5, rounds=6, time=1) for _ in range(3)]
+    for game in games:
+        client.post(f"/api/games/{game['id']}/control", json={"delay": 0})
+    for game in games:
+        end = wait_until(
+            lambda g=game: (x := state(client, g["id"]))["status"] == "over" and x,
+            what="every game to end",
+        )
+        assert len(end["moves"]) == 12
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [

@@ -103,6 +103,7 @@ def test_play_command_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None
         url = line.split("ready at ")[1].split()[0]
         with httpx.Client(base_url=url, timeout=30) as api:
             assert "<title>Adjacency</title>" in api.get("/").text
+            assert api.get("/", headers={"Host": "evil.example"}).status_code == 400
             game = api.post(
                 "/api/games",
                 json={"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}},

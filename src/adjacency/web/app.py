@@ -23,6 +23,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
 from ..bots import DEFAULT_MOVE_TIME, entries
@@ -73,8 +74,14 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def create_app(db: str | Path | None = None, grace: float = 10.0) -> FastAPI:
-    """Build the app. ``db`` is the SQLite file (default: :func:`store.default_path`)."""
+def create_app(
+    db: str | Path | None = None, grace: float = 10.0, allowed_hosts: list[str] | None = None
+) -> FastAPI:
+    """Build the app. ``db`` is the SQLite file (default: :func:`store.default_path`).
+
+    ``allowed_hosts`` (if given) refuses requests for any other Host header, which
+    shields a server on 127.0.0.1 from DNS-rebinding pages.
+    """
     store = GameStore(default_path() if db is None else db)
     manager = GameManager(store, grace)
 
@@ -99,6 +106,8 @@ def create_app(db: str | Path | None = None, grace: float = 10.0) -> FastAPI:
     app.state.manager = manager
     app.state.stopping = threading.Event()  # set by the server on Ctrl-C: event streams end
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:

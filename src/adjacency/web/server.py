@@ -63,7 +63,8 @@ def serve(
     browse = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # reachable from here
     shown = f"[{browse}]" if ":" in browse else browse
     url = f"http://{shown}:{actual}/"
-    app = create_app(db)
+    loopback = host in ("127.0.0.1", "localhost")
+    app = create_app(db, allowed_hosts=["127.0.0.1", "localhost"] if loopback else None)
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
     )
