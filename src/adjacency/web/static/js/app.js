@@ -205,6 +205,7 @@ function render({ animate = false } = {}) {
   drawGraph($("#graph"), s, ply, (p) => navigate(p));
   const banner = $("#history-banner");
   banner.hidden = live;
+  $("#status").hidden = !live;
   if (!live) $("#history-text").textContent = `Viewing position after ${ply} of ${s.moves.length} moves`;
   $("#btn-save").href = api.recordUrl(s.id);
   $("#btn-save").setAttribute("download", `adjacency-${s.id}.txt`);
