@@ -509,6 +509,7 @@ def test_games_survive_a_restart(db: Path) -> None:
         assert listed == {s["id"], other["id"]}
         after = state(second, s["id"])
         assert after["moves"] == before["moves"] and after["boards"] == before["boards"]
+        assert after["version"] > before["version"]  # pages never take new for old
         assert after["o"] == before["o"]
         square = sorted(after["preview"])[0]
         second.post(f"/api/games/{s['id']}/moves", json={"square": square})

@@ -94,6 +94,7 @@ class GameSession:
             "evals": [list(e) for e in self.evals],
             "paused": self.paused,
             "delay": self.delay,
+            "version": self.version,
         }
 
     def record(self) -> dict[str, Any]:
@@ -115,7 +116,7 @@ class GameSession:
         evals = [(e[0], e[1]) for e in meta.get("evals", [])]
         if len(evals) != len(game.moves):
             evals = []
-        return cls(
+        session = cls(
             game_id,
             game,
             players,  # type: ignore[arg-type]
@@ -127,6 +128,9 @@ class GameSession:
             bool(meta.get("paused", False)),
             float(meta.get("delay", 0.5)),
         )
+        # Versions keep increasing across restarts, so pages never mistake new for old.
+        session.version = int(meta.get("version", 0)) + 1
+        return session
 
     # ------------------------------------------------------------------ state
 

@@ -18,6 +18,7 @@ const app = {
   hint: null, // {square, flips, plies}
   thinking: null, // {info, since}
   shownResultFor: null,
+  resync: false,
   newGame: null,
   noticeTimer: null,
 };
@@ -88,7 +89,15 @@ function connect(id) {
   app.source = source;
   source.addEventListener("state", (event) => {
     if (app.source !== source) return;
-    applyState(JSON.parse(event.data));
+    const state = JSON.parse(event.data);
+    if (app.resync) {
+      // After a reconnection (the server may have restarted) trust the server's state.
+      app.resync = false;
+      app.state = null;
+      applyState(state, { animate: false });
+      return;
+    }
+    applyState(state);
   });
   source.addEventListener("thinking", (event) => {
     if (app.source !== source) return;
@@ -103,6 +112,7 @@ function connect(id) {
     }
   });
   source.addEventListener("error", () => {
+    app.resync = true;
     if (source.readyState !== EventSource.CLOSED) {
       $("#notice").dataset.lost = "1";
       notice("Connection to the server lost; reconnecting…", { sticky: true });
