@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from adjacency.core.record import game_from_text
-from web_helpers import live_server, wait_until
+from adjacency.web import session as session_module
+from web_helpers import PatientBot, live_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -222,6 +223,24 @@ def test_illegal_clicks_explain_and_change_nothing(server: str, page: Any) -> No
     assert "earlier position" in page.locator("#notice").inner_text()
     assert plies(page) == 2
     assert api(server, "GET", f"/api/games/{game['id']}")["moves"][0]["square"] == "d4"
+
+
+def test_thinking_indicator_wait_message_and_move_now(
+    server: str, page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    PatientBot.instances.clear()  # a bot that thinks until told to move
+    monkeypatch.setattr(session_module, "make_bot", lambda spec, seed=None: PatientBot())
+    open_game(page, server, time=60)
+    page.click('[data-square="c3"]')
+    page.wait_for_selector("#thinking:not([hidden])")
+    assert "O (Novice bot) is thinking" in page.locator("#thinking-who").inner_text()
+    assert "depth 1" in page.locator("#thinking-details").inner_text()
+    page.click('[data-square="e4"]')
+    assert "Please wait: O (Novice bot) is thinking" in page.locator("#notice").inner_text()
+    page.click("#btn-move-now")
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 2")
+    page.wait_for_selector("#thinking", state="hidden")
+    assert PatientBot.instances[0].stops >= 1
 
 
 def test_keyboard_play(server: str, page: Any) -> None:
