@@ -287,7 +287,7 @@ class MinimaxBot(Bot):
     """Iterative-deepening negamax; alpha-beta when ``prune``. Deterministic (ties: order)."""
 
     safety = 0.05
-    """Seconds kept in hand: freeing a large transposition table takes a few hundredths."""
+    """Seconds kept in hand for unwinding the search and returning."""
 
     def __init__(
         self, rng: random.Random, depth: int, prune: bool, order: bool, table: bool
@@ -298,11 +298,15 @@ class MinimaxBot(Bot):
         self.prune = prune
         self.order = order
         self.table = table
+        self._spent: Negamax | None = None
+        """The last move's searcher, kept so its large tables are freed after the answer."""
 
     def _choose(self, position: Position, search: Search) -> str:
         limits = [d for d in (self.depth or None, search.limit.depth) if d]
         max_depth = min(limits) if limits else position.plies_left
+        self._spent = None  # free the previous move's tables now, inside this move's budget
         searcher = Negamax(position, self.prune, self.order, search, search.limit.nodes, self.table)
+        self._spent = searcher  # freeing a big table takes tens of ms: not on the way out
         result: Iteration | None = None
         name = "alphabeta" if self.prune else "minimax"
         try:
@@ -318,6 +322,12 @@ class MinimaxBot(Bot):
             square = moves[0][0]
             return position.board.name(square)
         return position.board.name(result.square)
+
+    def new_game(self) -> None:
+        self._spent = None
+
+    def close(self) -> None:
+        self._spent = None
 
     @staticmethod
     def _thinking(result: Iteration, nodes: int, search: Search, text: str) -> Thinking:
