@@ -389,17 +389,15 @@ function showResult() {
   let title;
   if (s.result === "draw") title = "Draw";
   else if (s.result === null) title = "Game stopped";
-  else if (s.mode === "human-bot") title = humans.includes(s.result) ? "You win!" : "You lose";
-  else title = `${s.result.toUpperCase()} wins`;
+  else if (s.mode === "human-bot") title = humans.includes(s.result) ? "You win!" : "You lost";
+  else title = `${player(s.result).name} wins`;
   $("#result-title").textContent = title;
   const detail = s.termination !== "normal" && s.termination_detail ? ` ${s.termination_detail}` : "";
   $("#result-text").textContent = `${label("x")} ${x} – ${o} ${label("o")}.${s.termination !== "normal" ? ` Ended by ${s.termination}.` : ""}${detail}`;
   const badge = $("#result-badge");
   badge.replaceChildren();
   if (s.result === "x" || s.result === "o") badge.appendChild(pieceSvg(s.result));
-  else {
-    badge.appendChild(pieceSvg("x"));
-  }
+  else badge.append(pieceSvg("x", "half"), pieceSvg("o", "half"));
   if (!dialog.open) dialog.showModal();
   $("#result-rematch").focus();
 }
