@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "adjacency.cli.bot_commands",
     "adjacency.cli.protocol_commands",
     "adjacency.cli.web_commands",
+    "adjacency.cli.engine_commands",
     "adjacency.cli.arena_commands",
 )
 """Modules that add subcommands, in the order ``--help`` lists them."""

@@ -133,7 +133,7 @@ def timing(moves: int = 200, seconds: float = 0.1) -> dict[str, float]:
     from ..bots import Limit, make_bot
 
     bot = make_bot("engine", seed=1)
-    walls = []
+    walls: list[float] = []
     position = Position.start()
     while len(walls) < moves:
         if position.is_over:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
 from numba.extending import intrinsic
 
@@ -30,14 +30,18 @@ from ..core.board import Board
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+U64 = Any
+"""A ``numpy.uint64`` bitboard or hash (typed loosely: numpy scalars are not ``int``)."""
+I64 = Any
+"""A ``numpy.int64`` result of a kernel."""
+
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` with numba in nopython mode, cached on disk, releasing the GIL."""
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
-@intrinsic  # type: ignore[misc]
-def _ctpop(typingctx: Any, x: Any) -> Any:
+def _ctpop_typer(typingctx: Any, x: Any) -> Any:
     sig = types.int64(types.uint64)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -47,8 +51,7 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
-@intrinsic  # type: ignore[misc]
-def _cttz(typingctx: Any, x: Any) -> Any:
+def _cttz_typer(typingctx: Any, x: Any) -> Any:
     sig = types.int64(types.uint64)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -58,24 +61,27 @@ def _cttz(typingctx: Any, x: Any) -> Any:
     return sig, codegen
 
 
+_ctpop: Any = intrinsic(_ctpop_typer)
+_cttz: Any = intrinsic(_cttz_typer)
+
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
 @kernel
-def popcount(b: int) -> int:
+def popcount(b: U64) -> int:
     """Number of set bits of a ``uint64`` (LLVM ``ctpop``: one POPCNT instruction)."""
     return _ctpop(b)  # type: ignore[no-any-return]
 
 
 @kernel
-def lowest(b: int) -> int:
+def lowest(b: U64) -> int:
     """Index of the lowest set bit of a non-zero ``uint64`` (LLVM ``cttz``: TZCNT/BSF)."""
     return _cttz(b)  # type: ignore[no-any-return]
 
 
 @kernel
-def spread(b: int, geo: Any) -> int:
+def spread(b: U64, geo: Any) -> U64:
     """The squares orthogonally adjacent to some square of ``b`` (``b`` itself excluded
     unless adjacent to another of its squares)."""
     cols = geo[3]
@@ -83,7 +89,7 @@ def spread(b: int, geo: Any) -> int:
 
 
 @kernel
-def max_gain(target: int, empty: int, geo: Any) -> int:
+def max_gain(target: U64, empty: U64, geo: Any) -> int:
     """``max(popcount(neighbours(e) & target) for e in empty)``, 0 if ``empty`` is empty.
 
     Bit-parallel: four direction boards say, per empty square, whether the
@@ -107,6 +113,14 @@ def max_gain(target: int, empty: int, geo: Any) -> int:
     if b1 != ZERO:
         return 3 if (b1 & b0) != ZERO else 2
     return 1 if b0 != ZERO else 0
+
+
+@kernel
+def play(me: U64, opp: U64, sq: int, nbr: Any) -> tuple[int, int, int]:
+    """The mover places on empty ``sq``: returns the child (its mover = ``opp`` side first)
+    as ``(child_me, child_opp, flips)``, where ``flips`` are the squares converted."""
+    flips = nbr[sq] & opp
+    return opp ^ flips, me | (ONE << np.uint64(sq)) | flips, flips
 
 
 def geometry(board: Board) -> tuple[np.ndarray, np.ndarray]:

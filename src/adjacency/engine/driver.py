@@ -345,7 +345,7 @@ class Engine:
                 parity = ((position.x | position.o).bit_count() + position.plies_left) % 2
                 bound = position.board.size
                 lower, upper = -bound - 2, bound + 2
-                g = int(round(guess or 0))
+                g = round(guess or 0)
                 g += (g - parity) % 2
                 while lower < upper and not self.ctl[0]:
                     beta = g if g > lower else lower + 2

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .bits import kernel, max_gain, popcount, spread
+from .bits import U64, kernel, max_gain, popcount, spread
 
 SCALE = 16
 """Search units per piece."""
@@ -37,7 +37,7 @@ def weights(mode: str = "positional", values: tuple[int, ...] = DEFAULT_WEIGHTS)
 
 
 @kernel
-def evaluate(me: int, opp: int, plies: int, geo: Any, w: Any) -> int:
+def evaluate(me: U64, opp: U64, plies: int, geo: Any, w: Any) -> int:
     """The mover's score of a position (``me`` to move, ``plies`` left)."""
     diff = popcount(me) - popcount(opp)
     if plies == 0 or w[0] == MATERIAL:

@@ -29,10 +29,22 @@ from typing import Any
 
 import numpy as np
 
-from .bits import kernel, lowest, max_gain, popcount
+from .bits import I64, U64, kernel, lowest, max_gain, play, popcount
 from .evaluate import MATERIAL, SCALE, evaluate
-from .table import EXACT, LOWER, UPPER, Z_O, Z_PLIES, Z_SIDE, entry_bound, entry_depth
-from .table import entry_move, entry_value, probe, store
+from .table import (
+    EXACT,
+    LOWER,
+    UPPER,
+    Z_O,
+    Z_PLIES,
+    Z_SIDE,
+    entry_bound,
+    entry_depth,
+    entry_move,
+    entry_value,
+    probe,
+    store,
+)
 
 MAX_PLY = 72
 INF = 30000
@@ -51,7 +63,7 @@ _HISTORY_CAP = (1 << 20) - 1
 
 
 @kernel
-def child_hash(h: int, sq: int, flips: int, color: int, z: Any) -> int:
+def child_hash(h: U64, sq: int, flips: U64, color: int, z: Any) -> int:
     """The Zobrist hash after ``color`` (0 X, 1 O) plays ``sq`` converting ``flips``."""
     nh = h ^ z[color * Z_O + sq] ^ z[Z_SIDE]
     f = flips
@@ -64,7 +76,7 @@ def child_hash(h: int, sq: int, flips: int, color: int, z: Any) -> int:
 
 @kernel
 def frontier(
-    me: int, opp: int, plies: int, beta: int, empty: int, geo: Any, nbr: Any, w: Any, stats: Any
+    me: U64, opp: U64, plies: int, beta: int, empty: U64, geo: Any, nbr: Any, w: Any, stats: Any
 ) -> int:
     """Depth-1 node: the best child by static evaluation, without recursion.
 
@@ -93,14 +105,14 @@ def frontier(
 
 @kernel
 def search(
-    me: int,
-    opp: int,
+    me: U64,
+    opp: U64,
     plies: int,
     depth: int,
     alpha: int,
     beta: int,
     ply: int,
-    h: int,
+    h: U64,
     color: int,
     geo: Any,
     nbr: Any,
@@ -116,7 +128,7 @@ def search(
     stats: Any,
     ctl: Any,
     root: Any,
-) -> int:
+) -> I64:
     """Fail-soft PVS value of (``me`` to move, ``plies`` left) searched ``depth`` plies."""
     stats[0] += 1
     if plies == 0:
@@ -195,9 +207,7 @@ def search(
                 moves[ply, j] = t
                 scores[ply, j] = scores[ply, i]
         sq = moves[ply, i]
-        flips = nbr[sq] & opp
-        child_me = opp ^ flips
-        child_opp = me | (_ONE << np.uint64(sq)) | flips
+        child_me, child_opp, flips = play(me, opp, sq, nbr)
         nh = child_hash(h, sq, flips, color, z) if hash_children else h
         if i == 0:
             v = -search(
@@ -306,14 +316,14 @@ def search(
 
 @kernel
 def plain(
-    me: int,
-    opp: int,
+    me: U64,
+    opp: U64,
     plies: int,
     depth: int,
     alpha: int,
     beta: int,
     nbr: Any,
-    full: int,
+    full: U64,
     stats: Any,
 ) -> int:
     """Plain fixed-depth alpha-beta on material: no table, no ordering (the raw-speed probe).

@@ -28,10 +28,20 @@ from typing import Any
 
 import numpy as np
 
-from .bits import kernel, lowest, max_gain, popcount, spread
+from .bits import I64, U64, kernel, lowest, max_gain, play, popcount, spread
 from .search import child_hash
-from .table import EXACT, LOWER, UPPER, Z_PLIES, Z_SOLVER, entry_bound, entry_move
-from .table import entry_value, probe, store
+from .table import (
+    EXACT,
+    LOWER,
+    UPPER,
+    Z_PLIES,
+    Z_SOLVER,
+    entry_bound,
+    entry_move,
+    entry_value,
+    probe,
+    store,
+)
 
 INF = 1000
 TT_MIN = 7
@@ -50,7 +60,7 @@ _ZERO = np.uint64(0)
 
 
 @kernel
-def last_two(me: int, opp: int, plies: int, beta: int, geo: Any, nbr: Any, stats: Any) -> int:
+def last_two(me: U64, opp: U64, plies: int, beta: int, geo: Any, nbr: Any, stats: Any) -> int:
     """Exact value with ``plies`` in 0..2 left."""
     diff = popcount(me) - popcount(opp)
     if plies == 0:
@@ -77,13 +87,13 @@ def last_two(me: int, opp: int, plies: int, beta: int, geo: Any, nbr: Any, stats
 
 @kernel
 def solve(
-    me: int,
-    opp: int,
+    me: U64,
+    opp: U64,
     plies: int,
     alpha: int,
     beta: int,
     ply: int,
-    h: int,
+    h: U64,
     color: int,
     geo: Any,
     nbr: Any,
@@ -96,7 +106,7 @@ def solve(
     stats: Any,
     ctl: Any,
     root: Any,
-) -> int:
+) -> I64:
     """Fail-soft exact value (final margin, mover's view) within ``(alpha, beta)``."""
     stats[0] += 1
     if plies <= 2 and ply > 0:
@@ -189,9 +199,7 @@ def solve(
                 moves[ply, j] = t
                 scores[ply, j] = scores[ply, i]
         sq = moves[ply, i]
-        flips = nbr[sq] & opp
-        child_me = opp ^ flips
-        child_opp = me | (_ONE << np.uint64(sq)) | flips
+        child_me, child_opp, flips = play(me, opp, sq, nbr)
         nh = child_hash(h, sq, flips, color, z) if hashing else h
         if i == 0:
             v = -solve(

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .bits import kernel, lowest
+from .bits import I64, U64, kernel, lowest
 
 LOWER = 1
 UPPER = 2
@@ -70,7 +70,7 @@ def table_arrays(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 @kernel
-def position_hash(x: int, o: int, o_to_move: int, z: Any) -> int:
+def position_hash(x: U64, o: U64, o_to_move: int, z: Any) -> U64:
     """The Zobrist hash of a position (without the plies-left word)."""
     h = _ZERO
     b = x
@@ -87,7 +87,7 @@ def position_hash(x: int, o: int, o_to_move: int, z: Any) -> int:
 
 
 @kernel
-def probe(keys: Any, data: Any, key: int) -> int:
+def probe(keys: Any, data: Any, key: U64) -> U64:
     """The data word stored for ``key`` (0 if absent)."""
     mask = np.uint64(keys.shape[0] // 2 - 1)
     i = np.int64(key & mask) * 2
@@ -100,7 +100,7 @@ def probe(keys: Any, data: Any, key: int) -> int:
 
 @kernel
 def store(
-    keys: Any, data: Any, key: int, value: int, depth: int, bound: int, move: int, generation: int
+    keys: Any, data: Any, key: U64, value: int, depth: int, bound: int, move: int, generation: int
 ) -> None:
     """Store an entry with the depth-preferred / always-replace scheme described above."""
     word = (
@@ -130,20 +130,20 @@ def store(
 
 
 @kernel
-def entry_value(word: int) -> int:
+def entry_value(word: U64) -> I64:
     return np.int64(word & _M16) - 32768
 
 
 @kernel
-def entry_depth(word: int) -> int:
+def entry_depth(word: U64) -> I64:
     return np.int64((word >> _S16) & _M8)
 
 
 @kernel
-def entry_bound(word: int) -> int:
+def entry_bound(word: U64) -> I64:
     return np.int64((word >> _S24) & _M2)
 
 
 @kernel
-def entry_move(word: int) -> int:
+def entry_move(word: U64) -> I64:
     return np.int64((word >> _S26) & _M8) - 1

@@ -1,0 +1,218 @@
+"""Engine subcommands: ``solve`` (exact endgame value), ``analyse`` and ``bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..core import Position
+from ..core.errors import AdjacencyError, InvalidPositionError
+
+
+def register(commands: Any) -> None:
+    solve = commands.add_parser(
+        "solve",
+        help="solve a position exactly with the engine",
+        description="Print the exact final margin for the side to move under perfect play "
+        "(pieces; positive: the side to move wins) and a best move.",
+    )
+    solve.add_argument("fen", help="position text, e.g. '6oo/6oo/8/8/8/8/xx6/xx6 x 56'")
+    solve.add_argument("--wld", action="store_true", help="win/draw/loss only (faster)")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.add_argument("--time", type=float, help="give up after this many seconds")
+    solve.add_argument("--tt", type=float, default=256, help="table size in MB (default 256)")
+    solve.set_defaults(handler=run_solve)
+
+    analyse = commands.add_parser(
+        "analyse",
+        help="evaluate a position or every move of a game record",
+        description="Print the engine's evaluation (pieces, side to move's view) and best line "
+        "for a position, or for each position of a game record file (text or .json), with "
+        "the move played.",
+    )
+    analyse.add_argument("target", help="position text, or the path of a game record")
+    analyse.add_argument(
+        "--time",
+        type=float,
+        default=None,
+        help="seconds per position (default 3, or 0.5 per move of a record)",
+    )
+    analyse.add_argument("--depth", type=int, help="depth limit")
+    analyse.add_argument("--driver", choices=("pvs", "mtdf"), default="pvs")
+    analyse.add_argument("--json", action="store_true", help="print JSON")
+    analyse.set_defaults(handler=run_analyse)
+
+    bench = commands.add_parser(
+        "bench",
+        help="benchmark the engine on a fixed suite of positions",
+        description="Search the opening and middle-game positions of a fixed suite for "
+        "--seconds each (depth reached), solve its endgames (12-18 plies left) exactly, "
+        "and measure raw alpha-beta speed and the time per move at 0.1 s.",
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--seconds", type=float, default=5.0, help="per search position")
+    bench.add_argument(
+        "--solve-limit",
+        type=float,
+        default=120.0,
+        help="give up a solve after this many seconds (default 120)",
+    )
+    bench.add_argument(
+        "--raw-depth",
+        type=int,
+        default=8,
+        help="depth of the plain alpha-beta speed probe (default 8)",
+    )
+    bench.add_argument(
+        "--timing-moves",
+        type=int,
+        default=200,
+        help="moves of the 0.1 s timing probe (0: skip; default 200)",
+    )
+    bench.add_argument("--no-suite", action="store_true", help="skip the position suite")
+    bench.set_defaults(handler=run_bench)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from ..engine import Engine
+
+    position = Position.from_fen(args.fen)
+    if position.is_over:
+        raise InvalidPositionError(f"position {args.fen!r} is already over: nothing to solve")
+    result = Engine(tt_mb=args.tt).solve(position, wld=args.wld, seconds=args.time)
+    if not result.complete:
+        raise AdjacencyError(f"could not solve {args.fen!r} within {args.time} s")
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "value": result.value,
+                    "best": result.best,
+                    "nodes": result.nodes,
+                    "seconds": round(result.seconds, 4),
+                }
+            )
+        )
+        return 0
+    if args.wld:
+        verdict = {1: "win", 0: "draw", -1: "loss"}[result.value]
+        print(f"{verdict} for {position.turn}; best move {result.best}")
+    else:
+        print(f"value {result.value:+d} for {position.turn}; best move {result.best}")
+    print(f"nodes {result.nodes} seconds {result.seconds:.3f}")
+    return 0
+
+
+def _load_target(text: str) -> tuple[Position | None, Any]:
+    try:
+        return Position.from_fen(text), None
+    except AdjacencyError as fen_error:
+        path = Path(text)
+        if not path.is_file():
+            raise AdjacencyError(
+                f"{text!r} is neither position text ({fen_error}) nor a game record file"
+            ) from None
+    from ..core.record import game_from_json, game_from_text
+
+    content = path.read_text(encoding="utf-8")
+    return None, game_from_json(content) if path.suffix == ".json" else game_from_text(content)
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    from ..engine import Engine, warmup
+
+    if args.depth is not None and args.depth < 1:
+        raise AdjacencyError(f"--depth must be a positive whole number, got {args.depth}")
+    if args.time is not None and args.time <= 0:
+        raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
+    position, game = _load_target(args.target)
+    warmup()
+    engine = Engine(driver=args.driver)
+    rows = []
+    if position is not None:
+        if position.is_over:
+            raise InvalidPositionError(f"position {args.target!r} is over: nothing to analyse")
+        items = [(position, None)]
+        seconds = args.time or 3.0
+    else:
+        played = [m.square for m in game.moves]
+        items = [(p, played[i]) for i, p in enumerate(game.positions[:-1])]
+        seconds = args.time or 0.5
+    for current, move in items:
+        result = engine.search(current, seconds=seconds, depth=args.depth)
+        row = {
+            "fen": current.fen(),
+            "played": move,
+            "best": result.move,
+            "score": result.value,
+            "depth": result.depth,
+            "exact": result.exact,
+            "pv": list(result.pv),
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 3),
+        }
+        rows.append(row)
+        if not args.json:
+            ply = f"{len(rows):>3} {current.turn} {move or '':>3} " if game else ""
+            kind = "exact" if result.exact else f"depth {result.depth}"
+            print(
+                f"{ply}score {result.value:+.2f} ({kind}) best {result.move} "
+                f"pv {' '.join(result.pv)}"
+            )
+    if args.json:
+        print(json.dumps(rows[0] if position is not None else rows))
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from ..engine import warmup
+    from ..engine.bench import BenchLine, raw_speed, run_suite, summary, timing
+
+    warmup()
+
+    def echo(line: BenchLine) -> None:
+        if args.json:
+            return
+        what = (
+            f"depth {line.depth}"
+            if line.kind == "search"
+            else f"value {line.value:+.0f}" + ("" if line.complete else " (gave up)")
+        )
+        print(
+            f"{line.name:<10} {what:<18} best {line.best:<3} {line.seconds:8.3f} s "
+            f"{line.nodes:>12} nodes {line.nps / 1e6:8.2f} Mn/s",
+            flush=True,
+        )
+
+    report: dict[str, Any] = {}
+    if not args.no_suite:
+        lines = run_suite(args.seconds, args.solve_limit, echo=echo)
+        report.update(summary(lines))
+        if not args.json:
+            print(
+                f"total {report['total_seconds']:.2f} s {report['total_nodes']} nodes "
+                f"{report['total_nps'] / 1e6:.2f} Mn/s; median solve seconds "
+                + ", ".join(f"{k}: {v:.3f}" for k, v in report["median_solve_seconds"].items())
+            )
+    if args.raw_depth > 0:
+        report["raw"] = raw_speed(args.raw_depth)
+        if not args.json:
+            raw = report["raw"]
+            print(
+                f"plain alpha-beta depth {raw['depth']} from the start: {raw['nodes']} nodes "
+                f"{raw['seconds']:.3f} s {raw['nps'] / 1e6:.1f} Mn/s",
+                flush=True,
+            )
+    if args.timing_moves > 0:
+        report["timing"] = timing(args.timing_moves, 0.1)
+        if not args.json:
+            t = report["timing"]
+            print(
+                f"timing: {t['moves']} moves at 0.1 s: max {t['max']:.3f} s, "
+                f"mean {t['mean']:.3f} s, over 0.15 s: {t['over_0.15']}"
+            )
+    if args.json:
+        print(json.dumps(report))
+    return 0

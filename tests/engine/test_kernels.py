@@ -1,0 +1,112 @@
+"""The compiled kernels agree with the pure-Python core, move by move."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from adjacency.core import Position
+from adjacency.core.board import iter_squares
+from adjacency.engine.bits import geometry, lowest, max_gain, play, popcount, spread
+from adjacency.engine.evaluate import SCALE, evaluate, weights
+from adjacency.engine.search import child_hash
+from adjacency.engine.table import (
+    EXACT,
+    LOWER,
+    entry_bound,
+    entry_depth,
+    entry_move,
+    entry_value,
+    position_hash,
+    probe,
+    store,
+    table_arrays,
+    zobrist_keys,
+)
+
+SIZES = [(r, c) for r in range(4, 9) for c in range(4, 9)]
+Z = zobrist_keys()
+
+
+def _u(value: int) -> np.uint64:
+    return np.uint64(value)
+
+
+def test_popcount_and_lowest_match_python() -> None:
+    rng = random.Random(1)
+    for _ in range(2000):
+        value = rng.getrandbits(64) or 1
+        assert popcount(_u(value)) == value.bit_count()
+        assert lowest(_u(value)) == (value & -value).bit_length() - 1
+    assert popcount(_u(0)) == 0
+    assert popcount(_u(2**64 - 1)) == 64
+    assert lowest(_u(2**63)) == 63
+
+
+@pytest.mark.parametrize(("rows", "cols"), SIZES)
+def test_random_games_move_by_move(rows: int, cols: int) -> None:
+    """Make-move, spreads, best gain, hashing and final scores equal the core's, every ply."""
+    rng = random.Random(rows * 10 + cols)
+    geo, nbr = geometry(Position.start(rows, cols, 1).board)
+    w = weights("material")
+    games = 60
+    for _ in range(games):
+        board = Position.start(rows, cols, 1).board
+        position = Position.start(rows, cols, rng.randint(1, board.max_rounds()), rng.choice("xo"))
+        color = 0 if position.turn == "x" else 1
+        h = position_hash(_u(position.x), _u(position.o), color, Z)
+        while not position.is_over:
+            me, opp, empty = _u(position.mover), _u(position.opponent), position.empty
+            assert int(spread(_u(empty), geo)) == _neighbours_of(position, empty)
+            assert max_gain(opp, _u(empty), geo) == max(
+                (board.neighbours[s] & position.opponent).bit_count() for s in iter_squares(empty)
+            )
+            square = rng.choice(position.legal_squares())
+            child_me, child_opp, flips = play(me, opp, square, nbr)
+            after = position.play(square)
+            assert int(child_me) == after.mover and int(child_opp) == after.opponent
+            assert int(flips) == position.flip_bitboard(square)
+            h = child_hash(_u(h), square, flips, color, Z)
+            color = 1 - color
+            assert int(h) == position_hash(_u(after.x), _u(after.o), color, Z)
+            position = after
+        assert evaluate(_u(position.mover), _u(position.opponent), 0, geo, w) == (
+            SCALE * position.margin()
+        )
+
+
+def _neighbours_of(position: Position, squares: int) -> int:
+    result = 0
+    for s in iter_squares(squares):
+        result |= position.board.neighbours[s]
+    return result
+
+
+def test_table_store_and_probe_round_trip() -> None:
+    keys, data = table_arrays(0.01)
+    store(keys, data, _u(12345), -77, 9, EXACT, 42, 3)
+    word = probe(keys, data, _u(12345))
+    assert (entry_value(word), entry_depth(word), entry_bound(word), entry_move(word)) == (
+        -77,
+        9,
+        EXACT,
+        42,
+    )
+    assert probe(keys, data, _u(54321)) == 0
+
+
+def test_table_keeps_the_deeper_entry_and_the_newest() -> None:
+    keys, data = table_arrays(0.0001)  # a handful of buckets: force collisions
+    buckets = keys.shape[0] // 2
+    deep, shallow, newest = _u(7), _u(7 + buckets), _u(7 + 2 * buckets)
+    store(keys, data, deep, 5, 10, LOWER, 1, 1)
+    store(keys, data, shallow, 6, 2, LOWER, 2, 1)
+    store(keys, data, newest, 7, 3, LOWER, 3, 1)
+    assert entry_value(probe(keys, data, deep)) == 5  # depth-preferred slot kept
+    assert probe(keys, data, shallow) == 0  # always-replace slot overwritten
+    assert entry_value(probe(keys, data, newest)) == 7
+    store(keys, data, shallow, 8, 1, LOWER, 4, 2)  # a new search generation takes slot 0
+    assert entry_value(probe(keys, data, shallow)) == 8
+    assert entry_value(probe(keys, data, deep)) == 5  # evicted entry moved to slot 1
