@@ -33,7 +33,9 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
+"""Set this variable to 1 to rewrite docs/screenshots/; otherwise they go to a temporary folder."""
 TIMEOUT = 30_000
 
 
@@ -117,21 +119,30 @@ def start_from_dialog(page: Any, mode: str, rows: int, cols: int, rounds: int) -
     set_range(page, "input[name=rounds]", rounds)
 
 
-def shoot(page: Any, name: str, full_page: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=full_page, animations="disabled")
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if os.environ.get(SHOTS_ENV) == "1":
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        return DOCS_SHOTS
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def shoot(page: Any, shots: Path, name: str, full_page: bool = False) -> None:
+    path = shots / name
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    assert path.stat().st_size > 10_000  # a real picture, not a blank page
 
 
 # ---------------------------------------------------------------------- tests
 
 
-def test_full_game_against_a_bot_by_clicks(server: str, page: Any) -> None:
+def test_full_game_against_a_bot_by_clicks(server: str, page: Any, shots: Path) -> None:
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
     page.locator("#dlg-new input[name=x-name]").fill("Ann")
     assert page.locator("#rounds-out").inner_text() == "28 of 28"
     page.locator("#dlg-new h2").click()  # move the focus away from the field
-    shoot(page, "new-game.png")
+    shoot(page, shots, "new-game.png")
     start_from_dialog(page, "human-bot", 4, 4, 3)
     page.locator("select[name=o-level]").select_option("1")
     assert page.locator("#rounds-out").inner_text() == "3 of 4"
@@ -151,7 +162,7 @@ def test_full_game_against_a_bot_by_clicks(server: str, page: Any) -> None:
     assert f"X (Ann) {x} – {o} O (Beginner bot)" in text
     assert plies(page) == 6
     assert "0 of 3 rounds" not in page.locator("#status").inner_text()
-    shoot(page, "result.png")
+    shoot(page, shots, "result.png")
     page.click("#result-rematch")
     page.wait_for_selector("#dlg-result", state="hidden")
     page.wait_for_function(
@@ -287,7 +298,7 @@ def test_save_and_load_a_game(server: str, page: Any, tmp_path: Path) -> None:
     page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]
 
 
-def test_phone_width_layout(server: str, browser: Any) -> None:
+def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
@@ -313,12 +324,12 @@ def test_phone_width_layout(server: str, browser: Any) -> None:
     assert square["width"] >= 30  # big enough to tap
     page.tap('[data-square="h1"]')
     page.wait_for_function("document.querySelectorAll('#moves button').length === 8")
-    shoot(page, "phone.png")
+    shoot(page, shots, "phone.png")
     context.close()
     assert errors == []
 
 
-def test_main_screens_for_the_docs(server: str, page: Any) -> None:
+def test_main_screens_for_the_docs(server: str, page: Any, shots: Path) -> None:
     levels = api(server, "GET", "/api/config")["levels"]
     game = new_game(server, rows=8, cols=8, rounds=28, o={"kind": "bot", "level": 2})
     for square in ("c3", "d4", "c5", "e2", "f4", "d6", "b5"):
@@ -336,7 +347,7 @@ def test_main_screens_for_the_docs(server: str, page: Any) -> None:
     target = max(state["preview"], key=lambda sq: len(state["preview"][sq]))
     page.hover(f'[data-square="{target}"]')
     page.wait_for_selector(".sq.will-flip")
-    shoot(page, "game.png")
+    shoot(page, shots, "game.png")
 
     strongest = levels[-1]["number"]
     watch = new_game(
@@ -351,12 +362,12 @@ def test_main_screens_for_the_docs(server: str, page: Any) -> None:
     page.goto(f"{server}/?game={watch['id']}")
     page.wait_for_function("document.querySelectorAll('#moves button').length >= 5")
     page.wait_for_selector("#thinking:not([hidden])")
-    shoot(page, "bot-vs-bot.png")
+    shoot(page, shots, "bot-vs-bot.png")
     api(server, "POST", f"/api/games/{watch['id']}/control", {"action": "pause"})
 
     page.goto(f"{server}/rules")
-    shoot(page, "rules.png", full_page=True)
+    shoot(page, shots, "rules.png", full_page=True)
     page.goto(f"{server}/?game={game['id']}")
     page.click("#btn-games")
     page.wait_for_selector("#games-list table")
-    shoot(page, "games.png")
+    shoot(page, shots, "games.png")
