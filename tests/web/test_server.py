@@ -15,7 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
+from adjacency.web import server as server_module
 from adjacency.web import session as session_module
+from adjacency.web.server import DEFAULT_PORT
 from web_helpers import PatientBot, live_server, wait_until
 
 
@@ -135,3 +137,51 @@ def test_play_command_reports_a_busy_port(tmp_path: Path) -> None:
     assert process.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in err and "--port" in err
     assert "Traceback" not in err
+
+
+def test_play_command_without_port_finds_one(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        try:  # hold the default port, so the fallback is exercised whatever else runs here
+            busy.bind(("127.0.0.1", DEFAULT_PORT))
+            busy.listen(1)
+        except OSError:
+            pass  # someone else holds it: the fallback is exercised anyway
+        process = _run_play("--db", str(tmp_path / "g.sqlite3"))
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            assert "Adjacency is ready at http://127.0.0.1:" in line, line
+            assert f":{DEFAULT_PORT}/" not in line
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert process.returncode == 0
+
+
+def test_play_command_rejects_a_bad_port() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "adjacency", "play", "--no-browser", "--port", "70000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--port must be 0 to 65535, got 70000" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("platform", "env", "expected"),
+    [
+        ("linux", {}, False),
+        ("linux", {"DISPLAY": ":0"}, True),
+        ("linux", {"WAYLAND_DISPLAY": "wayland-0"}, True),
+        ("darwin", {}, True),
+        ("win32", {}, True),
+    ],
+)
+def test_browser_opens_only_with_a_display(
+    platform: str, env: dict[str, str], expected: bool
+) -> None:
+    assert server_module.graphical_browser_likely(platform, env) is expected

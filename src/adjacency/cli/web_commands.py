@@ -21,7 +21,9 @@ def register(commands: Any) -> None:
         help="address to listen on (default 127.0.0.1: this computer)",
     )
     play.add_argument(
-        "--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)"
+        "--port",
+        type=int,
+        help="port (default 8765, or a free one if that is taken; 0 picks a free one)",
     )
     play.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     play.add_argument(
@@ -33,7 +35,7 @@ def register(commands: Any) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    if not 0 <= args.port <= 65535:
+    if args.port is not None and not 0 <= args.port <= 65535:
         print(f"adjacency play: error: --port must be 0 to 65535, got {args.port}", file=sys.stderr)
         return 2
     from ..web.server import serve

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import socket
+import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import FrameType
 
 log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 8765
 
 
 def warm_engine() -> None:
@@ -46,19 +50,41 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def graphical_browser_likely(
+    platform: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> bool:
+    """False on a Linux console or SSH session without a display.
+
+    There :mod:`webbrowser` would fall back to a text browser (w3m, lynx) that
+    takes over the terminal, so the address is only printed.
+    """
+    if platform in ("darwin", "win32"):
+        return True
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
+
+
 def serve(
     host: str = "127.0.0.1",
-    port: int = 8765,
+    port: int | None = None,
     open_browser: bool = True,
     db: str | Path | None = None,
     announce: Callable[[str], None] = print,
 ) -> None:
-    """Serve until Ctrl-C. Prints the address once listening; opens it unless told not to."""
+    """Serve until Ctrl-C. Prints the address once listening; opens it unless told not to.
+
+    ``port`` ``None`` means :data:`DEFAULT_PORT`, or any free port if that one is taken.
+    """
     import uvicorn
 
     from .app import create_app
 
-    sock = bind(host, port)
+    if port is None:
+        try:
+            sock = bind(host, DEFAULT_PORT)
+        except OSError:
+            sock = bind(host, 0)
+    else:
+        sock = bind(host, port)
     actual = sock.getsockname()[1]
     browse = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # reachable from here
     shown = f"[{browse}]" if ":" in browse else browse
@@ -83,8 +109,10 @@ def serve(
             time.sleep(0.02)
         if server.started:
             announce(f"Adjacency is ready at {url}  (Ctrl-C stops it)")
-            if open_browser:
+            if open_browser and graphical_browser_likely():
                 webbrowser.open(url)
+            elif open_browser:
+                announce("No graphical display found: open the address above in your browser.")
 
     threading.Thread(target=when_ready, name="announce", daemon=True).start()
     try:
