@@ -2,6 +2,7 @@
 
 Each bot family adds its module here, one import per line.
 """
+# ruff: noqa: I001  (one import per line, in registration order, on purpose)
 
 from . import baseline  # noqa: F401
 from . import minimax  # noqa: F401
