@@ -43,7 +43,10 @@ def html_table(header: Sequence[str], rows: list[list[str]]) -> str:
 
 def result_tables(games: Sequence[GameRow]) -> tuple[Table, Table | None]:
     """The pairing table and (with three or more players) the ranking table."""
-    pairing = (PAIRING_COLUMNS, [summary_row(s) for s in summarize(games)])
+    summaries = summarize(games)
+    several = len({g.rounds for g in games}) > 1
+    rows = [summary_row(s) for s in summaries if several or s.rounds is not None]
+    pairing = (PAIRING_COLUMNS, rows)
     ranking = None
     if len(players_of(games)) > 2:
         ranking = (RANKING_COLUMNS, [rating_row(i, r) for i, r in enumerate(standings(games), 1)])
