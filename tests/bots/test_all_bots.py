@@ -123,3 +123,23 @@ def test_bots_work_on_the_smallest_and_largest_boards(spec: str) -> None:
         first = bot.choose_move(position, Limit(time=0.05))
         last = bot.choose_move(position.play(first), Limit(time=0.05))
         assert position.play(first).play(last).is_over
+
+
+@pytest.mark.parametrize(
+    ("spec", "budget", "slack"),
+    [
+        ("minimax", 5_000, 1024 + 64),  # polled every 1024 nodes; a frontier adds <= 64
+        ("alphabeta", 5_000, 1024 + 64),
+        ("hill:variant=restart,restarts=10000", 40, 24),  # one step evaluates <= 24 squares
+        ("anneal:cooling=0.9999,tmin=0.000001", 40, 1),
+        ("genetic:generations=100000", 2_000, 40 * 8),  # one generation simulates <= 320 plies
+        ("gatree:generations=100000", 2_000, 2 * 60 * 4 + 1),  # one tree of 120 lines
+    ],
+)
+def test_node_budgets_are_honoured(spec: str, budget: int, slack: int) -> None:
+    bot = make_bot(spec, seed=2)
+    position = Position.start()
+    move = bot.choose_move(position, Limit(time=None, nodes=budget))
+    assert move in position.legal_moves()
+    assert bot.report is not None and bot.report.nodes is not None
+    assert bot.report.nodes <= budget + slack, bot.report.nodes
