@@ -116,3 +116,16 @@ def test_node_limit_stops_the_search_with_a_completed_iteration() -> None:
     move = bot.choose_move(position, Limit(time=None, nodes=20_000), reports.append)
     assert move in position.legal_moves()
     assert reports and reports[-1].depth == 2  # depth 3 needs about 170,000 nodes
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_transposition_table_keeps_every_iteration_exact(seed: int) -> None:
+    """Iterative deepening with the table reports exactly the fixed-depth minimax values."""
+    rng = random.Random(100 + seed)
+    for _ in range(6):
+        position = random_position(rng, max_empty=26)
+        reports: list[Thinking] = []
+        make_bot("alphabeta:depth=4").choose_move(position, Limit(time=None), reports.append)
+        for report in reports:
+            assert report.depth is not None
+            assert report.score == minimax_value(position, report.depth)[0], position.fen()
