@@ -9,8 +9,9 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.core.board import iter_squares
-from adjacency.engine.bits import geometry, lowest, max_gain, play, popcount, spread
+from adjacency.engine.bits import lowest, max_gain, play, popcount, spread, write_geometry
 from adjacency.engine.evaluate import SCALE, evaluate, weights
+from adjacency.engine.layout import I_SIZE, TT, W
 from adjacency.engine.search import child_hash
 from adjacency.engine.table import (
     EXACT,
@@ -21,13 +22,11 @@ from adjacency.engine.table import (
     entry_value,
     position_hash,
     probe,
+    shared_words,
     store,
-    table_arrays,
-    zobrist_keys,
 )
 
 SIZES = [(r, c) for r in range(4, 9) for c in range(4, 9)]
-Z = zobrist_keys()
 
 
 def _u(value: int) -> np.uint64:
@@ -49,30 +48,32 @@ def test_popcount_and_lowest_match_python() -> None:
 def test_random_games_move_by_move(rows: int, cols: int) -> None:
     """Make-move, spreads, best gain, hashing and final scores equal the core's, every ply."""
     rng = random.Random(rows * 10 + cols)
-    geo, nbr = geometry(Position.start(rows, cols, 1).board)
-    w = weights("material")
+    U = shared_words(0.01)
+    write_geometry(Position.start(rows, cols, 1).board, U)
+    S = np.zeros(I_SIZE, dtype=np.int64)
+    S[W : W + 4] = weights("material")
     games = 60
     for _ in range(games):
         board = Position.start(rows, cols, 1).board
         position = Position.start(rows, cols, rng.randint(1, board.max_rounds()), rng.choice("xo"))
         color = 0 if position.turn == "x" else 1
-        h = position_hash(_u(position.x), _u(position.o), color, Z)
+        h = position_hash(_u(position.x), _u(position.o), color, U)
         while not position.is_over:
             me, opp, empty = _u(position.mover), _u(position.opponent), position.empty
-            assert int(spread(_u(empty), geo)) == _neighbours_of(position, empty)
-            assert max_gain(opp, _u(empty), geo) == max(
+            assert int(spread(_u(empty), U)) == _neighbours_of(position, empty)
+            assert max_gain(opp, _u(empty), U) == max(
                 (board.neighbours[s] & position.opponent).bit_count() for s in iter_squares(empty)
             )
             square = rng.choice(position.legal_squares())
-            child_me, child_opp, flips = play(me, opp, square, nbr)
+            child_me, child_opp, flips = play(me, opp, square, U)
             after = position.play(square)
             assert int(child_me) == after.mover and int(child_opp) == after.opponent
             assert int(flips) == position.flip_bitboard(square)
-            h = child_hash(_u(h), square, flips, color, Z)
+            h = child_hash(_u(h), square, flips, color, U)
             color = 1 - color
-            assert int(h) == position_hash(_u(after.x), _u(after.o), color, Z)
+            assert int(h) == position_hash(_u(after.x), _u(after.o), color, U)
             position = after
-        assert evaluate(_u(position.mover), _u(position.opponent), 0, geo, w) == (
+        assert evaluate(_u(position.mover), _u(position.opponent), 0, U, S) == (
             SCALE * position.margin()
         )
 
@@ -85,28 +86,28 @@ def _neighbours_of(position: Position, squares: int) -> int:
 
 
 def test_table_store_and_probe_round_trip() -> None:
-    keys, data = table_arrays(0.01)
-    store(keys, data, _u(12345), -77, 9, EXACT, 42, 3)
-    word = probe(keys, data, _u(12345))
+    U = shared_words(0.01)
+    store(U, _u(12345), -77, 9, EXACT, 42, 3)
+    word = probe(U, _u(12345))
     assert (entry_value(word), entry_depth(word), entry_bound(word), entry_move(word)) == (
         -77,
         9,
         EXACT,
         42,
     )
-    assert probe(keys, data, _u(54321)) == 0
+    assert probe(U, _u(54321)) == 0
 
 
 def test_table_keeps_the_deeper_entry_and_the_newest() -> None:
-    keys, data = table_arrays(0.0001)  # a handful of buckets: force collisions
-    buckets = keys.shape[0] // 2
+    U = shared_words(0.0001)  # a handful of buckets: force collisions
+    buckets = (U.shape[0] - TT) // 4
     deep, shallow, newest = _u(7), _u(7 + buckets), _u(7 + 2 * buckets)
-    store(keys, data, deep, 5, 10, LOWER, 1, 1)
-    store(keys, data, shallow, 6, 2, LOWER, 2, 1)
-    store(keys, data, newest, 7, 3, LOWER, 3, 1)
-    assert entry_value(probe(keys, data, deep)) == 5  # depth-preferred slot kept
-    assert probe(keys, data, shallow) == 0  # always-replace slot overwritten
-    assert entry_value(probe(keys, data, newest)) == 7
-    store(keys, data, shallow, 8, 1, LOWER, 4, 2)  # a new search generation takes slot 0
-    assert entry_value(probe(keys, data, shallow)) == 8
-    assert entry_value(probe(keys, data, deep)) == 5  # evicted entry moved to slot 1
+    store(U, deep, 5, 10, LOWER, 1, 1)
+    store(U, shallow, 6, 2, LOWER, 2, 1)
+    store(U, newest, 7, 3, LOWER, 3, 1)
+    assert entry_value(probe(U, deep)) == 5  # depth-preferred slot kept
+    assert probe(U, shallow) == 0  # always-replace slot overwritten
+    assert entry_value(probe(U, newest)) == 7
+    store(U, shallow, 8, 1, LOWER, 4, 2)  # a new search generation takes slot 0
+    assert entry_value(probe(U, shallow)) == 8
+    assert entry_value(probe(U, deep)) == 5  # evicted entry moved to slot 1

@@ -17,12 +17,15 @@ from engine_positions import random_position
 
 
 def _engines() -> dict[str, Engine]:
+    """Full-width engines (no late move reductions, which are forward pruning)."""
     return {
-        "pvs+tt": Engine(tt_mb=4, evaluation="material"),
-        "pvs-tt": Engine(tt_mb=4, evaluation="material", use_tt=False),
-        "mtdf+tt": Engine(tt_mb=4, evaluation="material", driver="mtdf"),
-        "pvs+tt,no ordering": Engine(tt_mb=4, evaluation="material", ordering=0),
-        "pvs+tiny tt": Engine(tt_mb=0.001, evaluation="material", ordering=ORDER_ALL),
+        "pvs+tt": Engine(tt_mb=4, evaluation="material", reductions=False),
+        "pvs-tt": Engine(tt_mb=4, evaluation="material", use_tt=False, reductions=False),
+        "mtdf+tt": Engine(tt_mb=4, evaluation="material", driver="mtdf", reductions=False),
+        "pvs+tt,no ordering": Engine(tt_mb=4, evaluation="material", ordering=0, reductions=False),
+        "pvs+tiny tt": Engine(
+            tt_mb=0.001, evaluation="material", ordering=ORDER_ALL, reductions=False
+        ),
     }
 
 

@@ -50,6 +50,7 @@ def solve_reach(seconds: float | None) -> int:
         Option("driver", "pvs", "search driver", choices=("pvs", "mtdf")),
         Option("eval", "positional", "evaluation", choices=("positional", "material")),
         Option("solve", True, "solve the endgame exactly when within reach"),
+        Option("lmr", True, "late move reductions (forward pruning; off: full-width search)"),
     ),
 )
 class EngineBot(Bot):
@@ -64,6 +65,7 @@ class EngineBot(Bot):
         driver: str = "pvs",
         eval: str = "positional",
         solve: bool = True,
+        lmr: bool = True,
     ) -> None:
         super().__init__()
         self.rng = rng
@@ -71,7 +73,7 @@ class EngineBot(Bot):
         self.depth = depth or None
         self.solve = solve
         warmup()
-        self.engine = Engine(tt_mb=tt, evaluation=eval, driver=driver)
+        self.engine = Engine(tt_mb=tt, evaluation=eval, driver=driver, reductions=lmr)
 
     def stop(self) -> None:
         super().stop()

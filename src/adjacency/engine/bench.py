@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..core import Position
-from .bits import geometry
+from .bits import write_geometry
 from .driver import Engine
+from .layout import I_SIZE, STATS, TT
 from .search import INF, plain
 
 SUITE: tuple[tuple[str, str], ...] = (
@@ -56,8 +57,9 @@ class BenchLine:
 
 def plain_search(position: Position, depth: int) -> tuple[int, int, float]:
     """Plain fixed-depth alpha-beta (no table, no ordering): (value, nodes, seconds)."""
-    geo, nbr = geometry(position.board)
-    stats = np.zeros(4, dtype=np.int64)
+    U = np.zeros(TT, dtype=np.uint64)
+    write_geometry(position.board, U)
+    S = np.zeros(I_SIZE, dtype=np.int64)
     started = time.perf_counter()
     value = plain(
         np.uint64(position.mover),
@@ -66,11 +68,10 @@ def plain_search(position: Position, depth: int) -> tuple[int, int, float]:
         min(depth, position.plies_left),
         -INF,
         INF,
-        nbr,
-        geo[0],
-        stats,
+        U,
+        S,
     )
-    return int(value), int(stats[0]), time.perf_counter() - started
+    return int(value), int(S[STATS]), time.perf_counter() - started
 
 
 def run_suite(

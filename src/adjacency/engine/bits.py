@@ -5,14 +5,14 @@ Every bitboard is a ``numpy.uint64`` on the core's layout (square index
 signed and unsigned integers in bitboard arithmetic (numba would promote the
 mix to float): shift amounts and masks are ``uint64`` too.
 
-A board's geometry reaches the kernels as a ``uint64[4]`` array ``geo``::
+A board's geometry reaches the kernels in the ``uint64`` array ``U``
+(:mod:`adjacency.engine.layout`)::
 
-    geo[0] = full       every square of the board
-    geo[1] = not_a      full without file a      (masks left-to-right wrap of ``<< 1``)
-    geo[2] = not_last   full without the last file (masks the wrap of ``>> 1``)
-    geo[3] = cols       the shift that moves a piece one rank
-
-and as ``nbr``, a ``uint64[64]`` table of each square's orthogonal neighbours.
+    U[GEO + 0] = full       every square of the board
+    U[GEO + 1] = not_a      full without file a      (masks left-to-right wrap of ``<< 1``)
+    U[GEO + 2] = not_last   full without the last file (masks the wrap of ``>> 1``)
+    U[GEO + 3] = cols       the shift that moves a piece one rank
+    U[NBR + sq]             the orthogonal neighbours of square ``sq``
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ..core.board import Board
+from .layout import GEO, NBR
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -81,25 +82,27 @@ def lowest(b: U64) -> int:
 
 
 @kernel
-def spread(b: U64, geo: Any) -> U64:
+def spread(b: U64, U: Any) -> U64:
     """The squares orthogonally adjacent to some square of ``b`` (``b`` itself excluded
     unless adjacent to another of its squares)."""
-    cols = geo[3]
-    return ((b << cols) | (b >> cols) | ((b << ONE) & geo[1]) | ((b >> ONE) & geo[2])) & geo[0]
+    cols = U[GEO + 3]
+    return ((b << cols) | (b >> cols) | ((b << ONE) & U[GEO + 1]) | ((b >> ONE) & U[GEO + 2])) & U[
+        GEO
+    ]
 
 
 @kernel
-def max_gain(target: U64, empty: U64, geo: Any) -> int:
+def max_gain(target: U64, empty: U64, U: Any) -> int:
     """``max(popcount(neighbours(e) & target) for e in empty)``, 0 if ``empty`` is empty.
 
     Bit-parallel: four direction boards say, per empty square, whether the
     neighbour above/below/right/left is in ``target``; a bit-sliced adder sums them.
     """
-    cols = geo[3]
+    cols = U[GEO + 3]
     a = (target >> cols) & empty
     b = (target << cols) & empty
-    c = (target >> ONE) & geo[2] & empty
-    d = (target << ONE) & geo[1] & empty
+    c = (target >> ONE) & U[GEO + 2] & empty
+    d = (target << ONE) & U[GEO + 1] & empty
     s1 = a ^ b
     c1 = a & b
     s2 = c ^ d
@@ -116,24 +119,21 @@ def max_gain(target: U64, empty: U64, geo: Any) -> int:
 
 
 @kernel
-def play(me: U64, opp: U64, sq: int, nbr: Any) -> tuple[int, int, int]:
+def play(me: U64, opp: U64, sq: int, U: Any) -> tuple[U64, U64, U64]:
     """The mover places on empty ``sq``: returns the child (its mover = ``opp`` side first)
     as ``(child_me, child_opp, flips)``, where ``flips`` are the squares converted."""
-    flips = nbr[sq] & opp
+    flips = U[NBR + sq] & opp
     return opp ^ flips, me | (ONE << np.uint64(sq)) | flips, flips
 
 
-def geometry(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """The ``geo`` and ``nbr`` arrays of a board (see the module docstring)."""
+def write_geometry(board: Board, U: np.ndarray) -> None:
+    """Write a board's geometry words and neighbour table into ``U`` (see the docstring)."""
     file_a = 0
     last = 0
     for rank in range(board.rows):
         file_a |= 1 << (rank * board.cols)
         last |= 1 << (rank * board.cols + board.cols - 1)
-    geo = np.array(
-        [board.full, board.full & ~file_a, board.full & ~last, board.cols], dtype=np.uint64
-    )
-    nbr = np.zeros(64, dtype=np.uint64)
+    U[GEO : GEO + 4] = (board.full, board.full & ~file_a, board.full & ~last, board.cols)
+    U[NBR : NBR + 64] = 0
     for index, mask in enumerate(board.neighbours):
-        nbr[index] = mask
-    return geo, nbr
+        U[NBR + index] = mask

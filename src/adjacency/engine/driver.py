@@ -23,11 +23,20 @@ import numpy as np
 
 from ..core import Position
 from ..core.board import Board
+from . import layout as L
 from . import search as ks
 from . import solver as kv
-from .bits import geometry
-from .evaluate import SCALE, weights
-from .table import Z_PLIES, Z_SOLVER, entry_move, position_hash, probe, table_arrays, zobrist_keys
+from .bits import write_geometry
+from .evaluate import DEFAULT_WEIGHTS, SCALE, weights
+from .table import (
+    Z_PLIES,
+    Z_SOLVER,
+    clear_table,
+    entry_move,
+    position_hash,
+    probe,
+    shared_words,
+)
 
 DRIVERS = ("pvs", "mtdf")
 EVALUATIONS = ("positional", "material")
@@ -83,6 +92,7 @@ class Engine:
         driver: str = "pvs",
         ordering: int = ks.ORDER_ALL,
         use_tt: bool = True,
+        reductions: bool = True,
     ) -> None:
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
@@ -90,45 +100,57 @@ class Engine:
             raise ValueError(
                 f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}"
             )
-        self.keys, self.data = table_arrays(tt_mb)
-        self.z = zobrist_keys()
-        self.w = weights(evaluation)
+        self.U = shared_words(tt_mb)
+        self.S = np.zeros(L.I_SIZE, dtype=np.int64)
+        self.S[L.W : L.W + len(DEFAULT_WEIGHTS)] = weights(evaluation)
+        self.S[L.KILLERS : L.MOVES] = -1
+        self.S[L.CFG + L.CFG_TT] = int(use_tt)
+        self.S[L.CFG + L.CFG_ORDER] = ordering
+        self.S[L.CFG + L.CFG_LMR] = int(reductions)
+        self.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = (
+            kv.TT_MIN,
+            kv.ETC_MIN,
+            kv.ORDER_MIN,
+            kv.FIXED_MIN,
+            kv.TWO_PLY_MIN,
+        )
         self.driver = driver
-        self.moves = np.zeros((ks.MAX_PLY, 64), dtype=np.int64)
-        self.scores = np.zeros((ks.MAX_PLY, 64), dtype=np.int64)
-        self.killers = np.full((ks.MAX_PLY, 2), -1, dtype=np.int64)
-        self.history = np.zeros(64, dtype=np.int64)
-        self.cfg = np.zeros(16, dtype=np.int64)
-        self.cfg[8:13] = (kv.TT_MIN, kv.ETC_MIN, kv.ORDER_MIN, kv.FIXED_MIN, kv.TWO_PLY_MIN)
-        self.cfg[0] = int(use_tt)
-        self.cfg[1] = ordering
-        self.stats = np.zeros(4, dtype=np.int64)
-        self.ctl = np.zeros(1, dtype=np.int64)
-        self.root = np.zeros(4, dtype=np.int64)
         self.generation = 0
-        self._geometry: dict[Board, tuple[np.ndarray, np.ndarray]] = {}
+        self._board: Board | None = None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited by the last search or solve."""
+        return int(self.S[L.STATS])
+
+    @property
+    def stopped(self) -> bool:
+        """True if the last search or solve was interrupted (time, nodes or :meth:`stop`)."""
+        return bool(self.S[L.CTL])
 
     # ------------------------------------------------------------------ control
 
     def stop(self) -> None:
         """Make a running search or solve return as soon as possible."""
-        self.ctl[0] = 1
+        self.S[L.CTL] = 1
 
     def clear(self) -> None:
         """Forget the table, killers and history (a new game)."""
-        self.keys[:] = 0
-        self.data[:] = 0
-        self.killers[:] = -1
-        self.history[:] = 0
+        clear_table(self.U)
+        self.S[L.KILLERS : L.MOVES] = -1
+        self.S[L.HISTORY : L.KILLERS] = 0
 
-    def _begin(self, nodes: int | None) -> None:
+    def _begin(self, position: Position, nodes: int | None) -> None:
         self.generation += 1
-        self.cfg[2] = self.generation & 255
-        self.cfg[3] = nodes or 0
-        self.cfg[4] = -1
-        self.stats[:] = 0
-        self.ctl[0] = 0
-        self.history //= 8
+        self.S[L.CFG + L.CFG_GENERATION] = self.generation & 255
+        self.S[L.CFG + L.CFG_NODES] = nodes or 0
+        self.S[L.CFG + L.CFG_FIRST] = -1
+        self.S[L.STATS : L.STATS + 4] = 0
+        self.S[L.CTL] = 0
+        self.S[L.HISTORY : L.KILLERS] //= 8
+        if position.board != self._board:
+            write_geometry(position.board, self.U)
+            self._board = position.board
 
     def _timer(self, seconds: float | None) -> threading.Timer | None:
         if seconds is None:
@@ -138,18 +160,14 @@ class Engine:
         timer.start()
         return timer
 
-    def _geo(self, board: Board) -> tuple[np.ndarray, np.ndarray]:
-        if board not in self._geometry:
-            self._geometry[board] = geometry(board)
-        return self._geometry[board]
-
     # ------------------------------------------------------------------- search
 
+    def _hash(self, position: Position) -> np.uint64:
+        color = int(position.turn == "o")
+        return np.uint64(position_hash(np.uint64(position.x), np.uint64(position.o), color, self.U))
+
     def _call(self, position: Position, depth: int, alpha: int, beta: int) -> int:
-        geo, nbr = self._geo(position.board)
-        color = 0 if position.turn == "x" else 1
-        h = np.uint64(position_hash(np.uint64(position.x), np.uint64(position.o), color, self.z))
-        self.root[:] = (0, -1, 0, 0)
+        self.S[L.ROOT : L.ROOT + 4] = (0, -1, 0, 0)
         return int(
             ks.search(
                 np.uint64(position.mover),
@@ -159,38 +177,30 @@ class Engine:
                 alpha,
                 beta,
                 0,
-                h,
-                color,
-                geo,
-                nbr,
-                self.w,
-                self.z,
-                self.keys,
-                self.data,
-                self.moves,
-                self.scores,
-                self.killers,
-                self.history,
-                self.cfg,
-                self.stats,
-                self.ctl,
-                self.root,
+                self._hash(position),
+                int(position.turn == "o"),
+                self.U,
+                self.S,
             )
         )
 
     def _pvs_iteration(self, position: Position, depth: int, guess: int | None) -> tuple[int, int]:
         """One iteration with an aspiration window; returns (value, move) or move -1."""
-        if guess is None or self.cfg[0] == 0:
+        if guess is None or self.S[L.CFG + L.CFG_TT] == 0:
             alpha, beta = -ks.INF, ks.INF
         else:
             alpha, beta = guess - ASPIRATION, guess + ASPIRATION
         while True:
             value = self._call(position, depth, alpha, beta)
-            if self.ctl[0]:
-                partial = int(self.root[1]) if self.root[2] >= 1 and self.root[0] > alpha else -1
-                return int(self.root[0]), partial if partial >= 0 else -1
+            if self.S[L.CTL]:
+                partial = (
+                    int(self.S[L.ROOT + 1])
+                    if self.S[L.ROOT + 2] >= 1 and self.S[L.ROOT] > alpha
+                    else -1
+                )
+                return int(self.S[L.ROOT]), partial if partial >= 0 else -1
             if alpha < value < beta or (alpha == -ks.INF and beta == ks.INF):
-                return value, int(self.root[1])
+                return value, int(self.S[L.ROOT + 1])
             alpha, beta = -ks.INF, ks.INF
 
     def _mtdf_iteration(self, position: Position, depth: int, guess: int | None) -> tuple[int, int]:
@@ -201,15 +211,15 @@ class Engine:
         while lower < upper:
             beta = max(g, lower + 1)
             g = self._call(position, depth, beta - 1, beta)
-            if self.ctl[0]:
+            if self.S[L.CTL]:
                 return g, best
             if g < beta:
                 upper = g
                 if best < 0:
-                    best = int(self.root[1])
+                    best = int(self.S[L.ROOT + 1])
             else:
                 lower = g
-                best = int(self.root[1])
+                best = int(self.S[L.ROOT + 1])
         return g, best
 
     def search(
@@ -224,7 +234,7 @@ class Engine:
         if position.is_over:
             raise ValueError(f"cannot search a finished game: {position.fen()!r}")
         started = time.monotonic()
-        self._begin(nodes)
+        self._begin(position, nodes)
         timer = self._timer(seconds)
         board = position.board
         limit = position.plies_left if depth is None else min(depth, position.plies_left)
@@ -234,9 +244,9 @@ class Engine:
         try:
             for d in range(1, limit + 1):
                 if result is not None:
-                    self.cfg[4] = board.square(result.move)
+                    self.S[L.CFG + L.CFG_FIRST] = board.square(result.move)
                 value, move = iterate(position, d, guess)
-                aborted = bool(self.ctl[0])
+                aborted = bool(self.S[L.CTL])
                 if move < 0:
                     break
                 if aborted and result is not None and board.name(move) == result.move:
@@ -247,7 +257,7 @@ class Engine:
                     board.name(move),
                     value / SCALE if not aborted else (result.value if result else value / SCALE),
                     max(done, 1),
-                    int(self.stats[0]),
+                    self.nodes,
                     elapsed,
                     self.principal_variation(position, move, d),
                     exact=not aborted and d >= position.plies_left,
@@ -273,7 +283,7 @@ class Engine:
                 board.name(move),
                 0.0,
                 0,
-                int(self.stats[0]),
+                self.nodes,
                 time.monotonic() - started,
                 (board.name(move),),
                 False,
@@ -282,7 +292,7 @@ class Engine:
             result.move,
             result.value,
             result.depth,
-            int(self.stats[0]),
+            self.nodes,
             time.monotonic() - started,
             result.pv,
             result.exact,
@@ -294,14 +304,10 @@ class Engine:
         """The best line: ``first``, then the table's moves, at most ``depth`` plies."""
         line = [position.board.name(first)]
         current = position.play(first)
-        salt = self.z[Z_SOLVER] if solver else np.uint64(0)
+        salt = self.U[L.ZOB + Z_SOLVER] if solver else np.uint64(0)
         while len(line) < depth and not current.is_over:
-            h = np.uint64(
-                position_hash(
-                    np.uint64(current.x), np.uint64(current.o), int(current.turn == "o"), self.z
-                )
-            )
-            word = probe(self.keys, self.data, h ^ self.z[Z_PLIES + current.plies_left] ^ salt)
+            key = self._hash(current) ^ self.U[L.ZOB + Z_PLIES + current.plies_left] ^ salt
+            word = probe(self.U, key)
             move = entry_move(word) if word else -1
             if move < 0 or not (current.empty >> move) & 1:
                 break
@@ -331,58 +337,55 @@ class Engine:
         started = time.monotonic()
         if guess is None and not wld:
             guess = self.search(position, depth=min(4, position.plies_left)).value
-        self._begin(nodes)
+        self._begin(position, nodes)
         timer = self._timer(seconds)
-        use_tt = int(self.cfg[0])
-        self.cfg[0] = 1
+        use_tt = int(self.S[L.CFG + L.CFG_TT])
+        self.S[L.CFG + L.CFG_TT] = 1
         best = -1
         try:
             if wld:
                 value = self._solve_call(position, -1, 1)
                 value = (value > 0) - (value < 0)
-                best = int(self.root[1])
+                best = int(self.S[L.ROOT + 1])
             else:
                 parity = ((position.x | position.o).bit_count() + position.plies_left) % 2
                 bound = position.board.size
                 lower, upper = -bound - 2, bound + 2
                 g = round(guess or 0)
                 g += (g - parity) % 2
-                while lower < upper and not self.ctl[0]:
+                while lower < upper and not self.S[L.CTL]:
                     beta = g if g > lower else lower + 2
                     v = self._solve_call(position, beta - 1, beta)
-                    if self.ctl[0]:
+                    if self.S[L.CTL]:
                         break
                     if v >= beta:
                         lower = v + (v - parity) % 2
-                        best = int(self.root[1])
+                        best = int(self.S[L.ROOT + 1])
                         g = lower
                     else:
                         upper = v - (v - parity) % 2
                         g = upper
                 value = lower
-                if best < 0 and not self.ctl[0]:
+                if best < 0 and not self.S[L.CTL]:
                     # Every probe failed low: one more proves a move reaching the value.
                     self._solve_call(position, value - 1, value)
-                    best = int(self.root[1])
+                    best = int(self.S[L.ROOT + 1])
         finally:
-            self.cfg[0] = use_tt
+            self.S[L.CFG + L.CFG_TT] = use_tt
             if timer is not None:
                 timer.cancel()
-        complete = not self.ctl[0]
+        complete = not self.S[L.CTL]
         return SolveResult(
             value,
             position.board.name(best) if best >= 0 else position.legal_moves()[0],
-            int(self.stats[0]),
+            self.nodes,
             time.monotonic() - started,
             wld,
             complete,
         )
 
     def _solve_call(self, position: Position, alpha: int, beta: int) -> int:
-        geo, nbr = self._geo(position.board)
-        color = 0 if position.turn == "x" else 1
-        h = np.uint64(position_hash(np.uint64(position.x), np.uint64(position.o), color, self.z))
-        self.root[:] = (0, -1, 0, 0)
+        self.S[L.ROOT : L.ROOT + 4] = (0, -1, 0, 0)
         return int(
             kv.solve(
                 np.uint64(position.mover),
@@ -391,18 +394,9 @@ class Engine:
                 alpha,
                 beta,
                 0,
-                h,
-                color,
-                geo,
-                nbr,
-                self.z,
-                self.keys,
-                self.data,
-                self.moves,
-                self.scores,
-                self.cfg,
-                self.stats,
-                self.ctl,
-                self.root,
+                self._hash(position),
+                int(position.turn == "o"),
+                self.U,
+                self.S,
             )
         )

@@ -1,6 +1,6 @@
 """Static evaluation of positions that are not final, in search units (1/16 piece).
 
-``w`` is an ``int64`` weight array::
+The weights live at ``S[W:]`` (:mod:`adjacency.engine.layout`)::
 
     w[0] mode      0: material only (the plain minimax reference), 1: positional
     w[1] exposure  per piece of the opponent's minus the mover's that touches an empty square
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .bits import U64, kernel, max_gain, popcount, spread
+from .layout import GEO, W
 
 SCALE = 16
 """Search units per piece."""
@@ -37,14 +38,14 @@ def weights(mode: str = "positional", values: tuple[int, ...] = DEFAULT_WEIGHTS)
 
 
 @kernel
-def evaluate(me: U64, opp: U64, plies: int, geo: Any, w: Any) -> int:
+def evaluate(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
     """The mover's score of a position (``me`` to move, ``plies`` left)."""
     diff = popcount(me) - popcount(opp)
-    if plies == 0 or w[0] == MATERIAL:
+    if plies == 0 or S[W] == MATERIAL:
         return diff * SCALE
-    empty = geo[0] & ~(me | opp)
-    front = spread(empty, geo)
+    empty = U[GEO] & ~(me | opp)
+    front = spread(empty, U)
     exposure = popcount(opp & front) - popcount(me & front)
-    gain = 1 + 2 * max_gain(opp, empty, geo)
+    gain = 1 + 2 * max_gain(opp, empty, U)
     parity = 1 if plies & 1 else -1
-    return diff * SCALE + w[1] * exposure + w[2] * gain + w[3] * parity  # type: ignore[no-any-return]
+    return diff * SCALE + S[W + 1] * exposure + S[W + 2] * gain + S[W + 3] * parity  # type: ignore[no-any-return]

@@ -11,16 +11,18 @@ The search is *fail-soft*: a result ``v <= alpha`` is an upper bound, ``v >= bet
 a lower bound, anything between is exact. Positions are (``me``, ``opp``) from the
 mover's view, so values are always the mover's (negamax).
 
-Shared arrays (allocated once by the driver, never inside the recursion):
+Every kernel takes the two shared arrays ``U`` and ``S`` described in
+:mod:`adjacency.engine.layout` (allocated once by the driver; nothing is
+allocated inside the recursion). The abort flag ``S[CTL]`` is set by another
+thread (the driver's timer or a stop request); every interior node reads it and
+the search unwinds. At the root (``ply == 0``) the search records its best
+value and move so far in ``S[ROOT:]``.
 
-* ``moves``, ``scores``: ``int64[MAX_PLY, 64]`` per-ply move lists and ordering keys;
-* ``killers``: ``int64[MAX_PLY, 2]``; ``history``: ``int64[64]``;
-* ``cfg``: ``int64[8]``: [0] use the table, [1] ordering bits (ORDER_*), [2] search
-  generation, [3] node limit (0: none), [4] a root move to try first (-1: none);
-* ``stats``: ``int64[4]``: [0] nodes, [1] table hits;
-* ``ctl``: ``int64[1]``: the abort flag; another thread (the driver's timer, or a
-  stop request) sets it, and every interior node checks it and unwinds;
-* ``root``: ``int64[4]``: [0] best value, [1] best move, [2] root moves completed.
+Late move reductions (``S[CFG + CFG_LMR]``, on by default) are forward pruning:
+quiet moves (no conversions) late in the ordered list are first searched one or
+two plies shallower and re-searched at full depth only if they beat alpha.
+With reductions on, values can differ from plain minimax; the tests that compare
+with minimax switch them off.
 """
 
 from __future__ import annotations
@@ -31,6 +33,26 @@ import numpy as np
 
 from .bits import I64, U64, kernel, lowest, max_gain, play, popcount
 from .evaluate import MATERIAL, SCALE, evaluate
+from .layout import (
+    CFG,
+    CFG_FIRST,
+    CFG_GENERATION,
+    CFG_LMR,
+    CFG_NODES,
+    CFG_ORDER,
+    CFG_TT,
+    CTL,
+    GEO,
+    HISTORY,
+    KILLERS,
+    MOVES,
+    NBR,
+    ROOT,
+    SCORES,
+    STATS,
+    ZOB,
+    W,
+)
 from .table import (
     EXACT,
     LOWER,
@@ -46,10 +68,12 @@ from .table import (
     store,
 )
 
-MAX_PLY = 72
 INF = 30000
 TT_MIN_DEPTH = 2
 """Nodes with at least this much depth left use the transposition table."""
+
+LMR_FROM = 4
+"""Late move reductions start with the move at this index (0-based) in the ordered list."""
 
 ORDER_TT = 1
 ORDER_CAPTURES = 2
@@ -63,21 +87,19 @@ _HISTORY_CAP = (1 << 20) - 1
 
 
 @kernel
-def child_hash(h: U64, sq: int, flips: U64, color: int, z: Any) -> int:
+def child_hash(h: U64, sq: int, flips: U64, color: int, U: Any) -> U64:
     """The Zobrist hash after ``color`` (0 X, 1 O) plays ``sq`` converting ``flips``."""
-    nh = h ^ z[color * Z_O + sq] ^ z[Z_SIDE]
+    nh = h ^ U[ZOB + color * Z_O + sq] ^ U[ZOB + Z_SIDE]
     f = flips
     while f != _ZERO:
         b = lowest(f)
-        nh ^= z[b] ^ z[Z_O + b]
+        nh ^= U[ZOB + b] ^ U[ZOB + Z_O + b]
         f &= f - _ONE
-    return nh  # type: ignore[no-any-return]
+    return nh
 
 
 @kernel
-def frontier(
-    me: U64, opp: U64, plies: int, beta: int, empty: U64, geo: Any, nbr: Any, w: Any, stats: Any
-) -> int:
+def frontier(me: U64, opp: U64, plies: int, beta: int, empty: U64, U: Any, S: Any) -> int:
     """Depth-1 node: the best child by static evaluation, without recursion.
 
     In material mode (and on the last ply, where children are final) the best
@@ -85,17 +107,17 @@ def frontier(
     still counts as a node.
     """
     diff = popcount(me) - popcount(opp)
-    if w[0] == MATERIAL or plies == 1:
-        stats[0] += popcount(empty)
-        return (diff + 1 + 2 * max_gain(opp, empty, geo)) * SCALE
+    if S[W] == MATERIAL or plies == 1:
+        S[STATS] += popcount(empty)
+        return (diff + 1 + 2 * max_gain(opp, empty, U)) * SCALE
     best = -INF
     e = empty
     while e != _ZERO:
         sq = lowest(e)
         e &= e - _ONE
-        stats[0] += 1
-        flips = nbr[sq] & opp
-        v = -evaluate(opp ^ flips, me | (_ONE << np.uint64(sq)) | flips, plies - 1, geo, w)
+        S[STATS] += 1
+        child_me, child_opp, _ = play(me, opp, sq, U)
+        v = -evaluate(child_me, child_opp, plies - 1, U, S)
         if v > best:
             best = v
             if v >= beta:
@@ -114,44 +136,32 @@ def search(
     ply: int,
     h: U64,
     color: int,
-    geo: Any,
-    nbr: Any,
-    w: Any,
-    z: Any,
-    keys: Any,
-    data: Any,
-    moves: Any,
-    scores: Any,
-    killers: Any,
-    history: Any,
-    cfg: Any,
-    stats: Any,
-    ctl: Any,
-    root: Any,
+    U: Any,
+    S: Any,
 ) -> I64:
     """Fail-soft PVS value of (``me`` to move, ``plies`` left) searched ``depth`` plies."""
-    stats[0] += 1
+    S[STATS] += 1
     if plies == 0:
         return (popcount(me) - popcount(opp)) * SCALE
     if depth <= 0:
-        return evaluate(me, opp, plies, geo, w)
-    if ctl[0] != 0:
+        return evaluate(me, opp, plies, U, S)
+    if S[CTL] != 0:
         return 0
-    if cfg[3] > 0 and stats[0] >= cfg[3]:
-        ctl[0] = 1
+    if S[CFG + CFG_NODES] > 0 and S[STATS] >= S[CFG + CFG_NODES]:
+        S[CTL] = 1
         return 0
-    empty = geo[0] & ~(me | opp)
+    empty = U[GEO] & ~(me | opp)
     if depth == 1 and ply > 0:
-        return frontier(me, opp, plies, beta, empty, geo, nbr, w, stats)
+        return frontier(me, opp, plies, beta, empty, U, S)
 
-    use_tt = cfg[0] != 0 and depth >= TT_MIN_DEPTH
-    key = h ^ z[Z_PLIES + plies]
-    tt_move = cfg[4] if ply == 0 else -1
+    use_tt = S[CFG + CFG_TT] != 0 and depth >= TT_MIN_DEPTH
+    key = h ^ U[ZOB + Z_PLIES + plies]
+    tt_move = S[CFG + CFG_FIRST] if ply == 0 else -1
     alpha0 = alpha
     if use_tt:
-        word = probe(keys, data, key)
+        word = probe(U, key)
         if word != _ZERO:
-            stats[1] += 1
+            S[STATS + 1] += 1
             if entry_move(word) >= 0:
                 tt_move = entry_move(word)
             if ply > 0 and entry_depth(word) >= depth:
@@ -164,11 +174,12 @@ def search(
                 if bound == UPPER and v <= alpha:
                     return v
 
-    order = cfg[1]
+    order = S[CFG + CFG_ORDER]
     if (order & ORDER_TT) == 0:
         tt_move = -1
-    k1 = killers[ply, 0]
-    k2 = killers[ply, 1]
+    k1 = S[KILLERS + 2 * ply]
+    k2 = S[KILLERS + 2 * ply + 1]
+    base = 64 * ply
     n = 0
     e = empty
     while e != _ZERO:
@@ -178,173 +189,103 @@ def search(
         if sq == tt_move:
             s = 1 << 40
         if order & ORDER_CAPTURES:
-            s += popcount(nbr[sq] & opp) << 24
+            s += popcount(U[NBR + sq] & opp) << 24
         if order & ORDER_KILLERS:
             if sq == k1:
                 s += 1 << 22
             elif sq == k2:
                 s += 1 << 21
         if order & ORDER_HISTORY:
-            s += min(history[sq], _HISTORY_CAP)
-        moves[ply, n] = sq
-        scores[ply, n] = s
+            s += min(S[HISTORY + sq], _HISTORY_CAP)
+        S[MOVES + base + n] = sq
+        S[SCORES + base + n] = s
         n += 1
 
     best = -INF
     best_move = -1
-    hash_children = cfg[0] != 0 and depth - 1 >= TT_MIN_DEPTH
+    hash_children = S[CFG + CFG_TT] != 0 and depth - 1 >= TT_MIN_DEPTH
+    lmr = S[CFG + CFG_LMR] != 0 and depth >= 3
     for i in range(n):
         if order != 0:
             j = i
-            top = scores[ply, i]
+            top = S[SCORES + base + i]
             for k in range(i + 1, n):
-                if scores[ply, k] > top:
-                    top = scores[ply, k]
+                if S[SCORES + base + k] > top:
+                    top = S[SCORES + base + k]
                     j = k
             if j != i:
-                t = moves[ply, i]
-                moves[ply, i] = moves[ply, j]
-                moves[ply, j] = t
-                scores[ply, j] = scores[ply, i]
-        sq = moves[ply, i]
-        child_me, child_opp, flips = play(me, opp, sq, nbr)
-        nh = child_hash(h, sq, flips, color, z) if hash_children else h
+                t = S[MOVES + base + i]
+                S[MOVES + base + i] = S[MOVES + base + j]
+                S[MOVES + base + j] = t
+                S[SCORES + base + j] = S[SCORES + base + i]
+        sq = S[MOVES + base + i]
+        child_me, child_opp, flips = play(me, opp, sq, U)
+        nh = child_hash(h, sq, flips, color, U) if hash_children else h
+        # fmt: off
         if i == 0:
-            v = -search(
-                child_me,
-                child_opp,
-                plies - 1,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                nh,
-                1 - color,
-                geo,
-                nbr,
-                w,
-                z,
-                keys,
-                data,
-                moves,
-                scores,
-                killers,
-                history,
-                cfg,
-                stats,
-                ctl,
-                root,
-            )
+            v = -search(child_me, child_opp, plies - 1, depth - 1, -beta, -alpha, ply + 1, nh,
+                        1 - color, U, S)
         else:
-            v = -search(
-                child_me,
-                child_opp,
-                plies - 1,
-                depth - 1,
-                -alpha - 1,
-                -alpha,
-                ply + 1,
-                nh,
-                1 - color,
-                geo,
-                nbr,
-                w,
-                z,
-                keys,
-                data,
-                moves,
-                scores,
-                killers,
-                history,
-                cfg,
-                stats,
-                ctl,
-                root,
-            )
+            # Late move reductions: quiet late moves are first searched shallower.
+            reduction = 0
+            if lmr and i >= LMR_FROM and flips == _ZERO and sq != k1 and sq != k2:
+                reduction = 2 if (i >= 2 * LMR_FROM and depth >= 5) else 1
+            v = -search(child_me, child_opp, plies - 1, depth - 1 - reduction, -alpha - 1,
+                        -alpha, ply + 1, nh, 1 - color, U, S)
+            if reduction > 0 and v > alpha:
+                v = -search(child_me, child_opp, plies - 1, depth - 1, -alpha - 1, -alpha,
+                            ply + 1, nh, 1 - color, U, S)
             if alpha < v < beta:
-                v = -search(
-                    child_me,
-                    child_opp,
-                    plies - 1,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    nh,
-                    1 - color,
-                    geo,
-                    nbr,
-                    w,
-                    z,
-                    keys,
-                    data,
-                    moves,
-                    scores,
-                    killers,
-                    history,
-                    cfg,
-                    stats,
-                    ctl,
-                    root,
-                )
-        if ctl[0] != 0:
+                v = -search(child_me, child_opp, plies - 1, depth - 1, -beta, -alpha, ply + 1,
+                            nh, 1 - color, U, S)
+        # fmt: on
+        if S[CTL] != 0:
             return 0
         if v > best:
             best = v
             best_move = sq
             if ply == 0:
-                root[0] = v
-                root[1] = sq
+                S[ROOT] = v
+                S[ROOT + 1] = sq
             if v > alpha:
                 alpha = v
                 if v >= beta:
-                    if sq != killers[ply, 0]:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = sq
-                    history[sq] += depth * depth
+                    if sq != k1:
+                        S[KILLERS + 2 * ply + 1] = k1
+                        S[KILLERS + 2 * ply] = sq
+                    S[HISTORY + sq] += depth * depth
                     if ply == 0:
-                        root[2] = i + 1
+                        S[ROOT + 2] = i + 1
                     break
         if ply == 0:
-            root[2] = i + 1
+            S[ROOT + 2] = i + 1
 
     if use_tt:
         bound = LOWER if best >= beta else (UPPER if best <= alpha0 else EXACT)
-        store(keys, data, key, best, depth, bound, best_move, cfg[2])
+        store(U, key, best, depth, bound, best_move, S[CFG + CFG_GENERATION])
     return best
 
 
 @kernel
-def plain(
-    me: U64,
-    opp: U64,
-    plies: int,
-    depth: int,
-    alpha: int,
-    beta: int,
-    nbr: Any,
-    full: U64,
-    stats: Any,
-) -> int:
+def plain(me: U64, opp: U64, plies: int, depth: int, alpha: int, beta: int, U: Any, S: Any) -> int:
     """Plain fixed-depth alpha-beta on material: no table, no ordering (the raw-speed probe).
 
     Squares are tried in index order; every node, leaves included, is counted.
     The leaf level is inlined in its parent's loop (no call per leaf): a leaf's
     value is its parent's margin plus the placed piece and twice its flips.
     """
-    stats[0] += 1
+    S[STATS] += 1
     if depth == 0 or plies == 0:
         return popcount(me) - popcount(opp)
     best = -INF
-    e = full & ~(me | opp)
+    e = U[GEO] & ~(me | opp)
     if depth == 1:
-        # The leaves, inlined: each child is made (its flips computed) and counted.
         diff = popcount(me) - popcount(opp)
         while e != _ZERO:
             sq = lowest(e)
             e &= e - _ONE
-            stats[0] += 1
-            v = diff + 1 + 2 * popcount(nbr[sq] & opp)
+            S[STATS] += 1
+            v = diff + 1 + 2 * popcount(U[NBR + sq] & opp)
             if v > best:
                 best = v
                 if v >= beta:
@@ -353,18 +294,8 @@ def plain(
     while e != _ZERO:
         sq = lowest(e)
         e &= e - _ONE
-        flips = nbr[sq] & opp
-        v = -plain(
-            opp ^ flips,
-            me | (_ONE << np.uint64(sq)) | flips,
-            plies - 1,
-            depth - 1,
-            -beta,
-            -max(alpha, best),
-            nbr,
-            full,
-            stats,
-        )
+        child_me, child_opp, _ = play(me, opp, sq, U)
+        v = -plain(child_me, child_opp, plies - 1, depth - 1, -beta, -max(alpha, best), U, S)
         if v > best:
             best = v
             if v >= beta:

@@ -18,8 +18,9 @@ endgame solvers use (Buro's and Gunnar Andersson's solvers, Edax):
 * move ordering near the root by the two-ply greedy value: squares won now
   minus the opponent's best immediate reply (a cheap "fastest first").
 
-Arrays are the same as :mod:`adjacency.engine.search` (``moves``, ``scores``,
-``stats``, ``ctl``, ``root``); ``root[0..2]`` receive value, move, moves done.
+Kernels take the shared arrays ``U`` and ``S`` (:mod:`adjacency.engine.layout`);
+the thresholds below are defaults for ``S[CFG + CFG_SOLVE_*]``, settable at
+run time for tuning.
 """
 
 from __future__ import annotations
@@ -29,6 +30,25 @@ from typing import Any
 import numpy as np
 
 from .bits import I64, U64, kernel, lowest, max_gain, play, popcount, spread
+from .layout import (
+    CFG,
+    CFG_GENERATION,
+    CFG_NODES,
+    CFG_SOLVE_ETC,
+    CFG_SOLVE_FIXED,
+    CFG_SOLVE_ORDER,
+    CFG_SOLVE_TT,
+    CFG_SOLVE_TWO_PLY,
+    CFG_TT,
+    CTL,
+    GEO,
+    MOVES,
+    NBR,
+    ROOT,
+    SCORES,
+    STATS,
+    ZOB,
+)
 from .search import child_hash
 from .table import (
     EXACT,
@@ -45,39 +65,39 @@ from .table import (
 
 INF = 1000
 TT_MIN = 7
-"""Default plies left from which the solver uses the table (``cfg[8]``)."""
+"""Default plies left from which the solver uses the table."""
 ETC_MIN = 10
-"""Default plies left from which it tries enhanced transposition cutoffs (``cfg[9]``)."""
+"""Default plies left from which it tries enhanced transposition cutoffs."""
 ORDER_MIN = 5
-"""Default plies left from which moves are sorted, below: index order (``cfg[10]``)."""
+"""Default plies left from which moves are sorted (below: index order)."""
 FIXED_MIN = 4
-"""Default plies left from which fixed-piece bounds are tried (``cfg[11]``)."""
+"""Default plies left from which fixed-piece bounds are tried."""
 TWO_PLY_MIN = 5
-"""Default plies left from which the order uses the two-ply score, else flips (``cfg[12]``)."""
+"""Default plies left from which the order uses the two-ply score (below: flips only)."""
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
 @kernel
-def last_two(me: U64, opp: U64, plies: int, beta: int, geo: Any, nbr: Any, stats: Any) -> int:
+def last_two(me: U64, opp: U64, plies: int, beta: int, U: Any, S: Any) -> int:
     """Exact value with ``plies`` in 0..2 left."""
     diff = popcount(me) - popcount(opp)
     if plies == 0:
         return diff
-    empty = geo[0] & ~(me | opp)
+    empty = U[GEO] & ~(me | opp)
     if plies == 1:
-        return diff + 1 + 2 * max_gain(opp, empty, geo)
+        return diff + 1 + 2 * max_gain(opp, empty, U)
     best = -INF
     e = empty
     while e != _ZERO:
         sq = lowest(e)
         e &= e - _ONE
-        stats[0] += 1
-        flips = nbr[sq] & opp
+        S[STATS] += 1
+        flips = U[NBR + sq] & opp
         bit = _ONE << np.uint64(sq)
         # After the move the margin is diff + 1 + 2f; the reply wins 1 + 2 * its best flips.
-        v = diff + 2 * popcount(flips) - 2 * max_gain(me | bit | flips, empty ^ bit, geo)
+        v = diff + 2 * popcount(flips) - 2 * max_gain(me | bit | flips, empty ^ bit, U)
         if v > best:
             best = v
             if v >= beta:
@@ -95,31 +115,22 @@ def solve(
     ply: int,
     h: U64,
     color: int,
-    geo: Any,
-    nbr: Any,
-    z: Any,
-    keys: Any,
-    data: Any,
-    moves: Any,
-    scores: Any,
-    cfg: Any,
-    stats: Any,
-    ctl: Any,
-    root: Any,
+    U: Any,
+    S: Any,
 ) -> I64:
     """Fail-soft exact value (final margin, mover's view) within ``(alpha, beta)``."""
-    stats[0] += 1
+    S[STATS] += 1
     if plies <= 2 and ply > 0:
-        return last_two(me, opp, plies, beta, geo, nbr, stats)
-    if ctl[0] != 0:
+        return last_two(me, opp, plies, beta, U, S)
+    if S[CTL] != 0:
         return 0
-    if cfg[3] > 0 and stats[0] >= cfg[3]:
-        ctl[0] = 1
+    if S[CFG + CFG_NODES] > 0 and S[STATS] >= S[CFG + CFG_NODES]:
+        S[CTL] = 1
         return 0
-    empty = geo[0] & ~(me | opp)
+    empty = U[GEO] & ~(me | opp)
     occupied = me | opp
-    if plies >= cfg[11] and ply > 0:
-        fixed = occupied & ~spread(empty, geo)
+    if plies >= S[CFG + CFG_SOLVE_FIXED] and ply > 0:
+        fixed = occupied & ~spread(empty, U)
         if fixed != _ZERO:
             total = popcount(occupied) + plies
             upper = total - 2 * popcount(fixed & opp)
@@ -134,14 +145,15 @@ def solve(
             if lower > alpha:
                 alpha = lower
 
-    use_tt = plies >= cfg[8] and cfg[0] != 0
-    key = h ^ z[Z_PLIES + plies] ^ z[Z_SOLVER]
+    tt_min = S[CFG + CFG_SOLVE_TT]
+    use_tt = plies >= tt_min and S[CFG + CFG_TT] != 0
+    key = h ^ U[ZOB + Z_PLIES + plies] ^ U[ZOB + Z_SOLVER]
     tt_move = -1
     alpha0 = alpha
     if use_tt:
-        word = probe(keys, data, key)
+        word = probe(U, key)
         if word != _ZERO:
-            stats[1] += 1
+            S[STATS + 1] += 1
             tt_move = entry_move(word)
             if ply > 0:
                 v = entry_value(word)
@@ -153,32 +165,35 @@ def solve(
                 if bound == UPPER and v <= alpha:
                     return v
 
+    base = 64 * ply
     n = 0
     e = empty
-    sort = plies >= cfg[10]
-    hashing = cfg[0] != 0 and plies - 1 >= cfg[8]
-    etc = hashing and plies >= cfg[9] and ply > 0
+    sort = plies >= S[CFG + CFG_SOLVE_ORDER]
+    two_ply = plies >= S[CFG + CFG_SOLVE_TWO_PLY]
+    hashing = S[CFG + CFG_TT] != 0 and plies - 1 >= tt_min
+    etc = hashing and plies >= S[CFG + CFG_SOLVE_ETC] and ply > 0
     while e != _ZERO:
         sq = lowest(e)
         e &= e - _ONE
-        moves[ply, n] = sq
+        S[MOVES + base + n] = sq
         if sort:
-            flips = nbr[sq] & opp
+            flips = U[NBR + sq] & opp
             bit = _ONE << np.uint64(sq)
             if sq == tt_move:
-                scores[ply, n] = 1 << 30
-            elif plies >= cfg[12]:
-                scores[ply, n] = 2 * popcount(flips) - 2 * max_gain(
-                    me | bit | flips, empty ^ bit, geo
+                S[SCORES + base + n] = 1 << 30
+            elif two_ply:
+                S[SCORES + base + n] = 2 * popcount(flips) - 2 * max_gain(
+                    me | bit | flips, empty ^ bit, U
                 )
             else:
-                scores[ply, n] = popcount(flips)
+                S[SCORES + base + n] = popcount(flips)
             if etc:
-                word = probe(
-                    keys,
-                    data,
-                    child_hash(h, sq, flips, color, z) ^ z[Z_PLIES + plies - 1] ^ z[Z_SOLVER],
+                child_key = (
+                    child_hash(h, sq, flips, color, U)
+                    ^ U[ZOB + Z_PLIES + plies - 1]
+                    ^ U[ZOB + Z_SOLVER]
                 )
+                word = probe(U, child_key)
                 if word != _ZERO and entry_bound(word) != LOWER and -entry_value(word) >= beta:
                     return -entry_value(word)
         n += 1
@@ -188,101 +203,46 @@ def solve(
     for i in range(n):
         if sort:
             j = i
-            top = scores[ply, i]
+            top = S[SCORES + base + i]
             for k in range(i + 1, n):
-                if scores[ply, k] > top:
-                    top = scores[ply, k]
+                if S[SCORES + base + k] > top:
+                    top = S[SCORES + base + k]
                     j = k
             if j != i:
-                t = moves[ply, i]
-                moves[ply, i] = moves[ply, j]
-                moves[ply, j] = t
-                scores[ply, j] = scores[ply, i]
-        sq = moves[ply, i]
-        child_me, child_opp, flips = play(me, opp, sq, nbr)
-        nh = child_hash(h, sq, flips, color, z) if hashing else h
+                t = S[MOVES + base + i]
+                S[MOVES + base + i] = S[MOVES + base + j]
+                S[MOVES + base + j] = t
+                S[SCORES + base + j] = S[SCORES + base + i]
+        sq = S[MOVES + base + i]
+        child_me, child_opp, flips = play(me, opp, sq, U)
+        nh = child_hash(h, sq, flips, color, U) if hashing else h
+        # fmt: off
         if i == 0:
-            v = -solve(
-                child_me,
-                child_opp,
-                plies - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                nh,
-                1 - color,
-                geo,
-                nbr,
-                z,
-                keys,
-                data,
-                moves,
-                scores,
-                cfg,
-                stats,
-                ctl,
-                root,
-            )
+            v = -solve(child_me, child_opp, plies - 1, -beta, -alpha, ply + 1, nh, 1 - color,
+                       U, S)
         else:
-            v = -solve(
-                child_me,
-                child_opp,
-                plies - 1,
-                -alpha - 1,
-                -alpha,
-                ply + 1,
-                nh,
-                1 - color,
-                geo,
-                nbr,
-                z,
-                keys,
-                data,
-                moves,
-                scores,
-                cfg,
-                stats,
-                ctl,
-                root,
-            )
+            v = -solve(child_me, child_opp, plies - 1, -alpha - 1, -alpha, ply + 1, nh,
+                       1 - color, U, S)
             if alpha < v < beta:
-                v = -solve(
-                    child_me,
-                    child_opp,
-                    plies - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    nh,
-                    1 - color,
-                    geo,
-                    nbr,
-                    z,
-                    keys,
-                    data,
-                    moves,
-                    scores,
-                    cfg,
-                    stats,
-                    ctl,
-                    root,
-                )
-        if ctl[0] != 0:
+                v = -solve(child_me, child_opp, plies - 1, -beta, -alpha, ply + 1, nh,
+                           1 - color, U, S)
+        # fmt: on
+        if S[CTL] != 0:
             return 0
         if v > best:
             best = v
             best_move = sq
             if ply == 0:
-                root[0] = v
-                root[1] = sq
+                S[ROOT] = v
+                S[ROOT + 1] = sq
             if v > alpha:
                 alpha = v
                 if v >= beta:
                     break
         if ply == 0:
-            root[2] = i + 1
+            S[ROOT + 2] = i + 1
 
     if use_tt:
         bound = LOWER if best >= beta else (UPPER if best <= alpha0 else EXACT)
-        store(keys, data, key, best, plies, bound, best_move, cfg[2])
+        store(U, key, best, plies, bound, best_move, S[CFG + CFG_GENERATION])
     return best

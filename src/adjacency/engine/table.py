@@ -6,13 +6,14 @@ the plies left. Making a move XORs in the placed piece, each converted square
 (its X word and its O word), and the side word. The solver salts its keys with
 one more word so exact and heuristic entries never mix.
 
-Table layout: two ``uint64`` arrays ``keys`` and ``data`` of ``2 * buckets``
-entries (``buckets`` a power of two). Bucket ``b`` is slots ``2b`` and
-``2b + 1``. Replacement (the classic two-tier scheme, Breuker et al. 1994):
-slot ``2b`` is *depth-preferred*: a new entry takes it if it is empty, holds the
+Table layout: the tail of the shared ``uint64`` array ``U`` from ``TT``
+(:mod:`adjacency.engine.layout`) holds ``buckets`` (a power of two) buckets of
+four words: key and data of slot 0, key and data of slot 1. Replacement (the
+classic two-tier scheme, Breuker et al. 1994):
+slot 0 is *depth-preferred*: a new entry takes it if it is empty, holds the
 same key, comes from an older search (generation), or is no deeper than the
-new one; the entry it evicts moves to slot ``2b + 1``. Otherwise the new entry
-goes to slot ``2b + 1``, the *always-replace* slot.
+new one; the entry it evicts moves to slot 1. Otherwise the new entry
+goes to slot 1, the *always-replace* slot.
 
 An entry's data word packs::
 
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .bits import I64, U64, kernel, lowest
+from .layout import TT, ZOB
 
 LOWER = 1
 UPPER = 2
@@ -62,46 +64,52 @@ def zobrist_keys(seed: int = 20260) -> np.ndarray:
     return rng.integers(0, 2**64 - 1, size=Z_SIZE, dtype=np.uint64, endpoint=True)
 
 
-def table_arrays(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
-    """Empty ``keys`` and ``data`` arrays using at most ``megabytes`` (at least one bucket)."""
+def shared_words(megabytes: float) -> np.ndarray:
+    """A zeroed ``U`` array with a table of at most ``megabytes`` (at least one bucket) and
+    the Zobrist words filled in (see :mod:`adjacency.engine.layout`)."""
     entries = max(2, int(megabytes * 1024 * 1024) // ENTRY_BYTES)
     buckets = 1 << max(0, (entries // 2).bit_length() - 1)
-    return np.zeros(2 * buckets, dtype=np.uint64), np.zeros(2 * buckets, dtype=np.uint64)
+    U = np.zeros(TT + 4 * buckets, dtype=np.uint64)
+    U[ZOB : ZOB + Z_SIZE] = zobrist_keys()
+    return U
+
+
+def clear_table(U: np.ndarray) -> None:
+    """Empty the table part of ``U``."""
+    U[TT:] = 0
 
 
 @kernel
-def position_hash(x: U64, o: U64, o_to_move: int, z: Any) -> U64:
+def position_hash(x: U64, o: U64, o_to_move: int, U: Any) -> U64:
     """The Zobrist hash of a position (without the plies-left word)."""
     h = _ZERO
     b = x
     while b != _ZERO:
-        h ^= z[lowest(b)]
+        h ^= U[ZOB + lowest(b)]
         b &= b - _ONE
     b = o
     while b != _ZERO:
-        h ^= z[Z_O + lowest(b)]
+        h ^= U[ZOB + Z_O + lowest(b)]
         b &= b - _ONE
     if o_to_move != 0:
-        h ^= z[Z_SIDE]
+        h ^= U[ZOB + Z_SIDE]
     return h
 
 
 @kernel
-def probe(keys: Any, data: Any, key: U64) -> U64:
+def probe(U: Any, key: U64) -> U64:
     """The data word stored for ``key`` (0 if absent)."""
-    mask = np.uint64(keys.shape[0] // 2 - 1)
-    i = np.int64(key & mask) * 2
-    if keys[i] == key and data[i] != _ZERO:
-        return data[i]  # type: ignore[no-any-return]
-    if keys[i + 1] == key and data[i + 1] != _ZERO:
-        return data[i + 1]  # type: ignore[no-any-return]
+    mask = np.uint64((U.shape[0] - TT) // 4 - 1)
+    i = TT + np.int64(key & mask) * 4
+    if U[i] == key and U[i + 1] != _ZERO:
+        return U[i + 1]
+    if U[i + 2] == key and U[i + 3] != _ZERO:
+        return U[i + 3]
     return _ZERO
 
 
 @kernel
-def store(
-    keys: Any, data: Any, key: U64, value: int, depth: int, bound: int, move: int, generation: int
-) -> None:
+def store(U: Any, key: U64, value: int, depth: int, bound: int, move: int, generation: int) -> None:
     """Store an entry with the depth-preferred / always-replace scheme described above."""
     word = (
         (np.uint64(value + 32768) & _M16)
@@ -110,23 +118,23 @@ def store(
         | (np.uint64(move + 1) << _S26)
         | (np.uint64(generation & 255) << _S34)
     )
-    mask = np.uint64(keys.shape[0] // 2 - 1)
-    i = np.int64(key & mask) * 2
-    old = data[i]
+    mask = np.uint64((U.shape[0] - TT) // 4 - 1)
+    i = TT + np.int64(key & mask) * 4
+    old = U[i + 1]
     if (
-        keys[i] == key
+        U[i] == key
         or old == _ZERO
         or np.int64((old >> _S34) & _M8) != (generation & 255)
         or np.int64((old >> _S16) & _M8) <= depth
     ):
-        if keys[i] != key and old != _ZERO:
-            keys[i + 1] = keys[i]
-            data[i + 1] = old
-        keys[i] = key
-        data[i] = word
+        if U[i] != key and old != _ZERO:
+            U[i + 2] = U[i]
+            U[i + 3] = old
+        U[i] = key
+        U[i + 1] = word
     else:
-        keys[i + 1] = key
-        data[i + 1] = word
+        U[i + 2] = key
+        U[i + 3] = word
 
 
 @kernel
