@@ -15,8 +15,12 @@ endgame solvers use (Buro's and Gunnar Andersson's solvers, Edax):
   transposition cutoffs (ETC, Plaat et al. 1996): before searching, look up
   every child, and cut off if a child's stored upper bound already proves
   ``>= beta`` for the parent;
-* move ordering near the root by the two-ply greedy value: squares won now
-  minus the opponent's best immediate reply (a cheap "fastest first").
+* move ordering by the two-ply greedy value: squares won now minus the
+  opponent's best immediate reply; in the last few plies none (index order).
+  (Ordering by a shallow heuristic search of each child, as Othello solvers
+  do with many empties, saved only ~14% of nodes here, and calling the
+  recursive search from the recursive solver broke numba's on-disk cache: a
+  second process crashed loading it. So it is not used.)
 
 Kernels take the shared arrays ``U`` and ``S`` (:mod:`adjacency.engine.layout`);
 the thresholds below are defaults for ``S[CFG + CFG_SOLVE_*]``, settable at
@@ -74,6 +78,7 @@ FIXED_MIN = 4
 """Default plies left from which fixed-piece bounds are tried."""
 TWO_PLY_MIN = 5
 """Default plies left from which the order uses the two-ply score (below: flips only)."""
+
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
