@@ -419,16 +419,18 @@ async function showGames() {
     return;
   }
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th>Board · rounds</th><th>Plies</th><th>Result</th><th>Last played</th><th></th></tr></thead>";
+  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th>Size · rounds</th><th>Plies</th><th>Result</th><th>Played</th><th></th></tr></thead>";
   const body = document.createElement("tbody");
   for (const g of games) {
     const tr = document.createElement("tr");
     const result = g.status === "playing" ? "in progress"
       : g.result === "x" ? `X wins ${g.score.join("–")}` : g.result === "o" ? `O wins ${g.score.join("–")}`
         : g.result === "draw" ? `draw ${g.score.join("–")}` : "stopped";
-    const when = new Date(g.updated * 1000).toLocaleString([], {
-      month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
-    });
+    const date = new Date(g.updated * 1000);
+    const today = date.toDateString() === new Date().toDateString();
+    const when = today
+      ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+      : date.toLocaleDateString([], { month: "short", day: "numeric" });
     const cells = [[g.x, "name"], [g.o, "name"], [`${g.rows}×${g.cols} · ${g.rounds}`, "nowrap"],
       [String(g.plies), ""], [result, "nowrap"], [when, "nowrap"]];
     for (const [text, cls] of cells) {
@@ -466,7 +468,7 @@ async function showGames() {
         notice(err.message);
       }
     });
-    td.append(open, " ", del);
+    td.append(open, del);
     tr.appendChild(td);
     body.appendChild(tr);
   }
