@@ -199,6 +199,38 @@ def test_bot_vs_bot_pause_step_and_play_to_the_end(server: str, page: Any) -> No
     assert page.locator("#history-banner").is_visible()
 
 
+def test_dialog_custom_bot_and_two_people(server: str, page: Any) -> None:
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    start_from_dialog(page, "human-bot", 5, 6, 4)
+    page.locator("input[name=you][value=o]").check()
+    page.locator("#dlg-new input[name=o-name]").fill("Olga")
+    page.locator(".side-setup[data-side=x] details summary").click()
+    page.locator("select[name=x-bot]").select_option("alphabeta")
+    page.locator(".side-setup[data-side=x] input[data-option=depth]").fill("3")
+    assert page.locator("select[name=x-level]").is_disabled()
+    page.click("#new-start")
+    page.wait_for_selector("#dlg-new", state="hidden")
+    assert page.locator("#bar-bottom .kind").inner_text() == "Bot · alphabeta:depth=3"
+    assert page.locator("#bar-top .name").inner_text() == "Olga"
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 1")
+    assert page.locator("#board .coord.file").count() == 6
+    assert page.locator("#board .coord.rank").count() == 5
+
+    page.click("#btn-new")
+    page.locator("input[name=mode][value=human-human]").check()
+    assert page.locator("#you-play").is_hidden()
+    assert page.locator("input[name=time]").is_hidden()
+    page.click("#new-start")
+    page.wait_for_selector("#dlg-new", state="hidden")
+    for n, square in enumerate(("c3", "d4"), 1):
+        page.click(f'[data-square="{square}"]')
+        page.wait_for_function(f"document.querySelectorAll('#moves button').length === {n}")
+    assert page.locator("#bar-bottom .kind").inner_text() == "Person"
+    page.click("#btn-undo")
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 1")
+
+
 def test_undo_takes_back_the_move_and_the_reply(server: str, page: Any) -> None:
     open_game(page, server)
     page.click('[data-square="c3"]')
