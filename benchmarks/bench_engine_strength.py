@@ -35,8 +35,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="alphabeta:depth=6", help="opponent spec")
     parser.add_argument("--games", type=int, default=40, help="games in total (even)")
     parser.add_argument("--time", type=float, default=1.0, help="engine seconds per move")
-    parser.add_argument("--opponent-time", type=float, default=None,
-                        help="opponent seconds per move (default: no limit)")
+    parser.add_argument(
+        "--opponent-time",
+        type=float,
+        default=None,
+        help="opponent seconds per move (default: no limit)",
+    )
     parser.add_argument("--rounds", default="8,28", help="comma-separated round counts")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
@@ -55,19 +59,30 @@ def main(argv: list[str] | None = None) -> int:
                 began = time.monotonic()
                 # Each side gets its own budget: the referee's limit is the larger; the engine
                 # keeps to its own through the time option.
-                game = play_game(x_bot, o_bot, start,
-                                 Limit(time=max(args.time, args.opponent_time or 1e6)),
-                                 margin=1.0)
+                game = play_game(
+                    x_bot,
+                    o_bot,
+                    start,
+                    Limit(time=max(args.time, args.opponent_time or 1e6)),
+                    margin=1.0,
+                )
                 engine_color = "x" if engine_is_x else "o"
-                points = 1.0 if game.result == engine_color else 0.5 if game.result == "draw" else 0.0
+                points = (
+                    1.0 if game.result == engine_color else 0.5 if game.result == "draw" else 0.0
+                )
                 score += points
                 played += 1
                 x, o = game.position.score
-                print(f"rounds {rounds:>2} engine={engine_color} result={game.result} "
-                      f"score {x}-{o} ({game.termination.value}) {time.monotonic() - began:.0f}s "
-                      f"running {score}/{played}", flush=True)
-    print(f"engine {args.engine} (time {args.time}) vs {args.opponent}: "
-          f"{score}/{played} = {100 * score / played:.1f}%")
+                print(
+                    f"rounds {rounds:>2} engine={engine_color} result={game.result} "
+                    f"score {x}-{o} ({game.termination.value}) {time.monotonic() - began:.0f}s "
+                    f"running {score}/{played}",
+                    flush=True,
+                )
+    print(
+        f"engine {args.engine} (time {args.time}) vs {args.opponent}: "
+        f"{score}/{played} = {100 * score / played:.1f}%"
+    )
     return 0
 
 

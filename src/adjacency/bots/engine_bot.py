@@ -24,16 +24,16 @@ RETURN_MARGIN = 0.01
 def solve_reach(seconds: float | None) -> int:
     """The most plies left that the bot tries to solve exactly with ``seconds`` to spend.
 
-    From the bench suite's solve times on this machine: 12 plies take ~0.1 s,
-    14 ~0.5 s, 16 ~2 s.
+    From the bench suite's solve times on this machine (docs/engine.md): 12 plies
+    take up to ~0.1 s, 14 up to ~0.3 s, 16 up to ~1.5 s, 18 from 9 to 30 s.
     """
-    if seconds is None:
+    if seconds is None or seconds >= 60:
+        return 18
+    if seconds >= 4:
         return 16
-    if seconds >= 8:
-        return 16
-    if seconds >= 2:
+    if seconds >= 0.6:
         return 14
-    if seconds >= 0.4:
+    if seconds >= 0.15:
         return 12
     return 10
 

@@ -115,6 +115,7 @@ class Engine:
             kv.TWO_PLY_MIN,
         )
         self.driver = driver
+        self.reductions = reductions
         self.generation = 0
         self._board: Board | None = None
 
@@ -245,6 +246,9 @@ class Engine:
             for d in range(1, limit + 1):
                 if result is not None:
                     self.S[L.CFG + L.CFG_FIRST] = board.square(result.move)
+                if d >= position.plies_left:
+                    # The iteration that reaches the end is full width, so its value is exact.
+                    self.S[L.CFG + L.CFG_LMR] = 0
                 value, move = iterate(position, d, guess)
                 aborted = bool(self.S[L.CTL])
                 if move < 0:
@@ -270,6 +274,7 @@ class Engine:
                 if seconds is not None and elapsed > NEXT_ITERATION_FRACTION * seconds:
                     break
         finally:
+            self.S[L.CFG + L.CFG_LMR] = int(self.reductions)
             if timer is not None:
                 timer.cancel()
         if result is None:

@@ -26,7 +26,7 @@ SCALE = 16
 MATERIAL = 0
 POSITIONAL = 1
 
-DEFAULT_WEIGHTS = (POSITIONAL, 3, 6, 8)
+DEFAULT_WEIGHTS = (POSITIONAL, 16, 6, 0)
 """mode, exposure, tempo, parity (see docs/engine.md for how they were chosen)."""
 
 
