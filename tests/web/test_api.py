@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +251,24 @@ def test_moves_when_not_allowed_are_409(client: TestClient, patient: type[Patien
     client.post(f"/api/games/{over['id']}/moves", json={"square": "d2"})
     detail = error(client.post(f"/api/games/{over['id']}/moves", json={"square": "d1"}), 409)
     assert "game is over" in detail
+
+
+def test_simultaneous_moves_are_serialised(client: TestClient, patient: type[PatientBot]) -> None:
+    s = create(client, time=60, rows=8, cols=8, rounds=28)
+    squares = ["c1", "d1", "e1", "f1", "c3", "d4", "e5", "f6"]
+    barrier = threading.Barrier(len(squares))
+
+    def post(square: str) -> int:
+        barrier.wait()
+        return client.post(f"/api/games/{s['id']}/moves", json={"square": square}).status_code
+
+    with ThreadPoolExecutor(len(squares)) as pool:
+        codes = sorted(pool.map(post, squares))
+    assert codes == [200] + [409] * (len(squares) - 1)
+    after = state(client, s["id"])
+    assert len(after["moves"]) == 1 and after["turn"] == "o"
+    record = game_from_text(client.get(f"/api/games/{s['id']}/record").text)
+    assert [m.square for m in record.moves] == [after["moves"][0]["square"]]
 
 
 def test_move_seconds_and_flips_are_recorded(client: TestClient) -> None:
