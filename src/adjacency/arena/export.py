@@ -42,6 +42,7 @@ def game_fields(game: GameRow) -> dict[str, Any]:
 
 
 def write_csv(games: Sequence[GameRow], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
@@ -80,10 +81,12 @@ def _finite(value: float) -> float | str:
 
 
 def write_json(games: Sequence[GameRow], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results_dict(games), indent=2) + "\n", encoding="utf-8")
 
 
 def write_records(games: Sequence[GameRow], path: Path) -> None:
     """Every game record in the core's text format, one after another (loadable by
     :func:`adjacency.core.record.games_from_text`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(g.record for g in games), encoding="utf-8")

@@ -1,7 +1,7 @@
 """Plots of arena results with matplotlib (Agg backend; PNG or SVG files).
 
 - :func:`score_by_rounds`: each pairing's score (A's view) per rounds setting,
-  with 95% error bars (pentanomial when pairs are complete).
+  with 95% error bars (pentanomial when pairs are complete), one panel per pairing.
 - :func:`elo_ladder`: every player's rating with its 95% interval.
 - :func:`margin_histogram`: final margins (A's pieces minus B's) per pairing.
 """
@@ -35,33 +35,36 @@ def _save(fig: Any, path: Path) -> Path:
 
 
 def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
-    """Score % by rounds setting, one line per pairing, 95% error bars."""
+    """Score % by rounds setting with 95% error bars: one small panel per pairing."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(10, 4.8))
     pairings: dict[tuple[str, str], list[Summary]] = {}
     for s in summaries:
         if s.rounds is not None:
             pairings.setdefault((s.a, s.b), []).append(s)
     settings = sorted({s.rounds for s in summaries if s.rounds is not None})
-    step = min(0.12, 0.7 / max(1, len(pairings)))
-    first = -step * (len(pairings) - 1) / 2
-    for k, ((a, b), rows) in enumerate(pairings.items()):
+    cols = min(4, len(pairings))
+    rows = math.ceil(len(pairings) / cols)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(3.2 * cols, 2.5 * rows + 0.6), sharey=True, squeeze=False
+    )
+    for ax, ((a, b), group) in zip(axes.flat, pairings.items(), strict=False):
         xs, ys, errs = [], [], []
-        for s in sorted(rows, key=lambda r: r.rounds or 0):
+        for s in sorted(group, key=lambda r: r.rounds or 0):
             est = s.estimate
             half = Z95 * est.stdev / math.sqrt(est.samples) if est.samples else 0.0
-            xs.append(settings.index(s.rounds or 0) + first + k * step)
+            xs.append(settings.index(s.rounds or 0))
             ys.append(100 * s.score)
             errs.append(100 * (0.0 if math.isnan(half) else half))
-        ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4, label=f"{a} vs {b}")
-    ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xticks(range(len(settings)), [str(r) for r in settings])
-    ax.set_xlim(-0.5, len(settings) - 0.5)
-    ax.set_xlabel("rounds")
-    ax.set_ylabel("score of A, % (95% interval)")
-    ax.set_ylim(-5, 105)
-    ax.set_title("Score by rounds setting")
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4, color="#1565c0")
+        ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xticks(range(len(settings)), [str(r) for r in settings])
+        ax.set_xlim(-0.5, len(settings) - 0.5)
+        ax.set_ylim(-5, 105)
+        ax.set_title(f"{a} vs {b}", fontsize="small")
+    for ax in list(axes.flat)[len(pairings) :]:
+        ax.set_visible(False)
+    fig.supxlabel("rounds")
+    fig.supylabel("score of A, % (95% interval)")
     return _save(fig, path)
 
 
