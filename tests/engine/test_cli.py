@@ -1,0 +1,70 @@
+"""The engine's subcommands: solve, analyse and bench (quick settings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adjacency.cli import main
+from adjacency.core import Position
+from engine_positions import brute_force
+
+ENDGAME = "2oo/xoox/x3/xx2 o 5"
+
+
+def test_solve_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ENDGAME, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"value", "best", "nodes", "seconds"}
+    position = Position.from_fen(ENDGAME)
+    assert data["value"] == brute_force(position)
+    assert data["best"] in position.legal_moves()
+    assert main(["solve", ENDGAME, "--wld"]) == 0
+    verdict = {1: "win", 0: "draw", -1: "loss"}[(data["value"] > 0) - (data["value"] < 0)]
+    assert capsys.readouterr().out.startswith(f"{verdict} for o; best move ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "8/8 x 3"], "position text '8/8 x 3'"),
+        (["solve", "xxoo/xxoo/xxoo/xxoo x 0"], "already over"),
+        (["analyse", "no-such-file.txt"], "'no-such-file.txt' is neither position text"),
+        (["analyse", ENDGAME, "--depth", "0"], "--depth must be a positive whole number"),
+    ],
+)
+def test_bad_input_is_a_clear_error(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"adjacency {argv[0]}: error: ") and message in err
+
+
+def test_analyse_a_position_and_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyse", ENDGAME, "--depth", "3", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["best"] in Position.from_fen(ENDGAME).legal_moves() and row["depth"] == 3
+    assert row["pv"][0] == row["best"]
+    record = tmp_path / "game.txt"
+    from adjacency.core.game import Game
+    from adjacency.core.record import game_to_text
+
+    game = Game(Position.start(4, 4, 2))
+    for move in ("c1", "b3", "d2", "a3"):
+        game.play(move)
+    record.write_text(game_to_text(game), encoding="utf-8")
+    assert main(["analyse", str(record), "--depth", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4 and lines[0].split()[2] == "c1"
+
+
+def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--json", "--no-suite", "--raw-depth", "3", "--timing-moves", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["raw"]["depth"] == 3 and data["raw"]["nodes"] > 0
+    assert data["timing"]["moves"] == 3
