@@ -9,13 +9,16 @@ is not registered is skipped and named in the output.
 
 Presets (all 8x8; seconds per move; games per pairing and rounds setting):
 
-========  =========  ==============  =====  ==========================================
-preset    s/move     rounds          games  size of the run
-========  =========  ==============  =====  ==========================================
-full      0.1        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, ~1 h
-reduced   0.1        8,12,16,28      16     11 pairings x 4 x 16 = 704 games, ~25 min
-original  5          8               4      4 pairings x 4 = 16 games at the 5 s limit
-========  =========  ==============  =====  ==========================================
+========  =========  ==============  =====  ============================================
+preset    s/move     rounds          games  size of the run (2 cores)
+========  =========  ==============  =====  ============================================
+full      0.2        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, ~45 min
+reduced   0.1        8,12,16,28      20     11 pairings x 4 x 20 = 880 games, 10.6 min
+original  5          8               4      4 pairings x 4 = 16 games, 4.7 min (1 core)
+========  =========  ==============  =====  ============================================
+
+The reduced and original durations were measured (docs/experiments.md); the
+full one is extrapolated from them (twice the games, twice the time per move).
 
 Every game pair starts after 2 random plies (one per side, drawn from
 ``--seed``): the searching bots are deterministic, and without varied openings
@@ -81,8 +84,8 @@ class Preset:
 
 
 PRESETS: dict[str, Preset] = {
-    "full": Preset(0.1, (8, 12, 16, 28), 40, tuple((a, b) for _, a, b in MATCHUPS)),
-    "reduced": Preset(0.1, (8, 12, 16, 28), 16, tuple((a, b) for _, a, b in MATCHUPS)),
+    "full": Preset(0.2, (8, 12, 16, 28), 40, tuple((a, b) for _, a, b in MATCHUPS)),
+    "reduced": Preset(0.1, (8, 12, 16, 28), 20, tuple((a, b) for _, a, b in MATCHUPS)),
     "original": Preset(5.0, (8,), 4, ORIGINAL_MATCHUPS),
 }
 
@@ -118,9 +121,9 @@ def add_parser(commands: Any) -> None:
         help="reproduce the course reports' matchups with real sample sizes",
         description="Play alpha-beta vs local search, alpha-beta vs genetic, local search vs "
         "genetic and the engine against each, in colour-swapped pairs at 8/12/16/28 rounds, "
-        "and write a report with plots. Presets: full (0.1 s/move, 40 games per pairing and "
-        "setting, about an hour on 2 cores), reduced (16 games), original (5 s/move, 8 "
-        "rounds, 4 games, 4 pairings).",
+        "and write a report with plots. Presets: full (0.2 s/move, 40 games per pairing and "
+        "setting, about 45 min on 2 cores), reduced (0.1 s/move, 20 games, about 11 min), "
+        "original (5 s/move, 8 rounds, 4 games, 4 pairings).",
     )
     parser.add_argument("--preset", choices=tuple(PRESETS), default="full")
     parser.add_argument("--time", type=float, help="seconds per move (overrides the preset)")
