@@ -12,7 +12,7 @@ import pytest
 from adjacency.arena.store import Store
 from adjacency.arena.summary import standings, summarize
 from adjacency.cli import main
-from adjacency.core.record import games_from_text
+from adjacency.core.record import game_from_text, games_from_text
 
 PLAYERS = ["random", "greedy", "random:seed=11"]
 
@@ -120,3 +120,42 @@ def test_bad_input_is_a_clear_error(
     if db.exists():
         with Store(db) as store:
             assert store.runs() == []  # nothing was planned or stored
+
+
+def test_resume_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from adjacency.arena.runner import create_run
+    from adjacency.arena.schedule import Settings
+
+    db = tmp_path / "r.db"
+    with Store(db) as store:  # a run that was planned but never played (as after a crash)
+        create_run(store, "match", ["greedy", "random"], Settings(rounds=(4, 6), games=4))
+    assert main(["match", "random", "hill", "--resume", "--db", str(db), "--quiet"]) == 2
+    assert "plays ['greedy', 'random'], not ['random', 'hill']" in capsys.readouterr().err
+    assert main(["match", "--resume", "--db", str(db), "--quiet", "--concurrency", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Resuming run 1 (match, greedy, random): 0 of 8 games stored" in out
+    assert "8 of 8 planned games stored" in out
+    assert main(["match", "--resume", "--db", str(db), "--quiet"]) == 2  # nothing left
+    assert "no unfinished run" in capsys.readouterr().err
+
+
+def test_openings_file(tmp_path: Path) -> None:
+    from adjacency.core import Position
+
+    first = Position.start().play("d4").play("e5")
+    second = Position.start().play("a3")
+    book = tmp_path / "book.txt"
+    book.write_text(f"# two openings\n{first.fen()}\n\n{second.fen()}\n")
+    db = tmp_path / "o.db"
+    argv = ["match", "greedy", "random", "--openings", str(book), "--games", "4"]
+    assert main([*argv, "--rounds", "5", "--db", str(db), "--quiet", "--concurrency", "1"]) == 0
+    with Store(db) as store:
+        games = store.games(1)
+    starts = [game_from_text(g.record).start for g in games]
+    assert [(s.x, s.o, s.turn, s.plies_left) for s in starts] == [
+        (first.x, first.o, "x", 8), (first.x, first.o, "x", 8),
+        (second.x, second.o, "o", 9), (second.x, second.o, "o", 9),
+    ]  # fmt: skip
+    assert main(["report", str(db), "--run", "1", "--all-runs", "--no-report"]) == 0
+    book.write_text("# nothing\n")
+    assert main([*argv, "--db", str(db), "--quiet"]) == 2
