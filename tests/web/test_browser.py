@@ -380,6 +380,10 @@ def test_main_screens_for_the_docs(server: str, page: Any, shots: Path) -> None:
     page.hover(f'[data-square="{target}"]')
     page.wait_for_selector(".sq.will-flip")
     shoot(page, shots, "game.png")
+    page.emulate_media(color_scheme="dark")
+    page.mouse.move(0, 0)
+    shoot(page, shots, "dark.png")
+    page.emulate_media(color_scheme="light")
 
     strongest = levels[-1]["number"]
     watch = new_game(
