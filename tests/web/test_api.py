@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from adjacency.bots import parse_spec
+from adjacency.bots import entries, parse_spec
 from adjacency.core import Position
 from adjacency.core.record import game_from_json, game_from_text
 from adjacency.web import session as session_module
@@ -152,6 +152,14 @@ def test_human_vs_bot_game_to_the_end(client: TestClient) -> None:
     assert s["message"].endswith(f"{s['score'][0]}-{s['score'][1]}.")
 
 
+@pytest.mark.parametrize("name", [e.name for e in entries() if not e.raw])
+def test_every_registered_bot_plays_in_the_web_app(client: TestClient, name: str) -> None:
+    s = create(client, o={"kind": "bot", "spec": name}, rows=5, cols=5, rounds=4, time=0.5)
+    client.post(f"/api/games/{s['id']}/moves", json={"square": "c1"})
+    s = wait_plies(client, s["id"], 2)
+    assert s["moves"][1]["color"] == "o" and s["human_to_move"] and s["status"] == "playing"
+
+
 def test_bot_moves_first_when_it_is_first(client: TestClient) -> None:
     s = create(client, x=bot(1), o=HUMAN)
     s = wait_plies(client, s["id"], 1)
@@ -172,6 +180,7 @@ def test_bot_moves_first_when_it_is_first(client: TestClient) -> None:
         ({"o": {"kind": "bot"}}, 400, "needs a level or a spec"),
         ({"o": {"kind": "bot", "spec": "nosuchbot"}}, 400, "unknown bot 'nosuchbot'"),
         ({"o": {"kind": "bot", "spec": "greedy:depth=3"}}, 400, "no option 'depth'"),
+        ({"o": {"kind": "bot", "spec": "cmd:rm -rf /"}}, 400, "cannot be started from the web"),
         ({"o": {"kind": "robot"}}, 422, "o.kind"),
         ({"o": {"kind": "human", "name": "n" * 41}}, 422, "o.name"),
         ({"colour": "x"}, 422, "colour"),
