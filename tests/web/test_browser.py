@@ -90,6 +90,16 @@ def new_game(server: str, **settings: Any) -> dict[str, Any]:
     return api(server, "POST", "/api/games", body)  # type: ignore[no-any-return]
 
 
+def play_via_api(server: str, game_id: str, squares: tuple[str, ...]) -> int:
+    """Play those of ``squares`` still empty, each answered by the bot; return the plies."""
+    path = f"/api/games/{game_id}"
+    for square in squares:
+        if square in api(server, "GET", path)["preview"]:
+            api(server, "POST", f"{path}/moves", {"square": square})
+            wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
+    return len(api(server, "GET", path)["moves"])
+
+
 def open_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
     """Create a game through the API and open its page."""
     game = new_game(server, **settings)
@@ -341,21 +351,17 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     game = new_game(server, rows=8, cols=8, rounds=28)
-    for square in ("c3", "d4", "e3"):
-        api(server, "POST", f"/api/games/{game['id']}/moves", {"square": square})
-        wait_until(
-            lambda: api(server, "GET", f"/api/games/{game['id']}")["human_to_move"],
-            what="the bot's reply",
-        )
+    plies = play_via_api(server, game["id"], ("c3", "d4", "e3"))
     page.goto(f"{server}/?game={game['id']}")
-    page.wait_for_function("document.querySelectorAll('#moves button').length === 6")
+    page.wait_for_function(f"document.querySelectorAll('#moves button').length === {plies}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator("#board").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     square = page.locator('[data-square="a1"]').bounding_box()
     assert square["width"] >= 30  # big enough to tap
-    page.tap('[data-square="h1"]')
-    page.wait_for_function("document.querySelectorAll('#moves button').length === 8")
+    empty = page.locator("#board .sq:not(.filled)").last
+    empty.tap()
+    page.wait_for_function(f"document.querySelectorAll('#moves button').length === {plies + 2}")
     shoot(page, shots, "phone.png")
     context.close()
     assert errors == []
@@ -364,15 +370,7 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
 def test_main_screens_for_the_docs(server: str, page: Any, shots: Path) -> None:
     levels = api(server, "GET", "/api/config")["levels"]
     game = new_game(server, rows=8, cols=8, rounds=28, o={"kind": "bot", "level": 2})
-    for square in ("c3", "d4", "c5", "e2", "f4", "d6", "b5"):
-        state = api(server, "GET", f"/api/games/{game['id']}")
-        if square not in state["preview"]:
-            continue
-        api(server, "POST", f"/api/games/{game['id']}/moves", {"square": square})
-        wait_until(
-            lambda: api(server, "GET", f"/api/games/{game['id']}")["human_to_move"],
-            what="the bot's reply",
-        )
+    play_via_api(server, game["id"], ("c3", "d4", "c5", "e2", "f4", "d6", "b5"))
     page.goto(f"{server}/?game={game['id']}")
     page.wait_for_selector("#moves button")
     state = api(server, "GET", f"/api/games/{game['id']}")
