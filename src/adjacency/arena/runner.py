@@ -78,11 +78,15 @@ def execute(
 ) -> RunReport:
     """Play the pending games of ``run_id`` and store each one as it finishes.
 
+    ``sprt`` defaults to the test stored in the run's settings (if any).
+
     Raises ``KeyboardInterrupt`` after marking the run ``stopped`` if interrupted;
     a killed process leaves it ``running``; both can be resumed.
     """
     run = store.run(run_id)
     pending = store.pending(run_id)
+    if sprt is None and run.settings.sprt is not None:
+        sprt = Sprt(*run.settings.sprt)
     if sprt is not None and len({t.pairing for t in store.tasks(run_id)}) != 1:
         raise ValueError("SPRT applies to a match (one pairing), not to a tournament")
     tally = _PairTally(store.games(run_id)) if sprt is not None else None

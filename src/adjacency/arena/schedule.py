@@ -48,6 +48,9 @@ class Settings:
     seed: int = 0
     random_plies: int = 0
     openings: tuple[str, ...] = field(default=())
+    sprt: tuple[float, float, float, float] | None = None
+    """``(elo0, elo1, alpha, beta)`` of a match's sequential test, kept so that
+    ``--resume`` continues the same test (see :class:`~adjacency.arena.stats.Sprt`)."""
 
     def __post_init__(self) -> None:
         geometry = board(self.rows, self.cols)
@@ -99,6 +102,7 @@ class Settings:
         data = asdict(self)
         data["rounds"] = list(self.rounds)
         data["openings"] = list(self.openings)
+        data["sprt"] = None if self.sprt is None else list(self.sprt)
         return data
 
     @classmethod
@@ -106,6 +110,8 @@ class Settings:
         values = dict(data)
         values["rounds"] = tuple(values["rounds"])
         values["openings"] = tuple(values.get("openings", ()))
+        if values.get("sprt") is not None:
+            values["sprt"] = tuple(values["sprt"])
         return cls(**values)
 
 

@@ -101,7 +101,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         metavar="KEY=VALUE",
         help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
-        "(match only; give it again when resuming)",
+        "(match only; stored with the run, so --resume continues the same test)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
 
@@ -169,7 +169,7 @@ def register(commands: Any) -> None:
     add_experiments(commands)
 
 
-def _settings(args: argparse.Namespace) -> Any:
+def _settings(args: argparse.Namespace, sprt: Any = None) -> Any:
     from ..arena.schedule import Settings
     from ..bots.referee import DEFAULT_MARGIN
 
@@ -197,6 +197,7 @@ def _settings(args: argparse.Namespace) -> Any:
         seed=args.seed,
         random_plies=args.random_plies,
         openings=openings,
+        sprt=None if sprt is None else (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
     )
 
 
@@ -228,6 +229,8 @@ def run_match(args: argparse.Namespace) -> int:
                     f"not {args.players}; omit the bots to resume it"
                 )
             run_id, mode = run.id, run.mode
+            if sprt is None and run.settings.sprt is not None:
+                sprt = stats.Sprt(*run.settings.sprt)
             console.print(
                 f"Resuming run {run_id} ({run.mode}, {', '.join(run.players)}): "
                 f"{store.count(run_id)} of {run.planned} games stored"
@@ -236,7 +239,7 @@ def run_match(args: argparse.Namespace) -> int:
             if sprt is not None and mode != "match":
                 raise InvalidSettingsError("--sprt applies to a match of two bots")
             command = shlex.join(["adjacency", *sys.argv[1:]])
-            run_id = create_run(store, mode, list(args.players), _settings(args), command)
+            run_id = create_run(store, mode, list(args.players), _settings(args, sprt), command)
         run = store.run(run_id)
         try:
             with sigterm_as_interrupt(), PoolExecutor(args.concurrency) as executor:
