@@ -434,6 +434,14 @@ def test_rematch_swaps_colours(client: TestClient) -> None:
     assert (m["first"], m["rounds"], m["rows"], m["time"]) == ("o", 2, 4, 2)
 
 
+def test_rematch_of_a_paused_bot_game_plays_at_the_same_speed(client: TestClient) -> None:
+    s = create(client, x=bot(1), o=bot(2))
+    client.post(f"/api/games/{s['id']}/control", json={"action": "pause", "delay": 1.5})
+    m = client.post(f"/api/games/{s['id']}/rematch").json()
+    assert not m["paused"] and m["delay"] == 1.5
+    client.post(f"/api/games/{m['id']}/control", json={"action": "pause"})
+
+
 def test_list_and_delete_games(client: TestClient) -> None:
     a = create(client)
     b = create(client, x=HUMAN, o=HUMAN, rows=5)

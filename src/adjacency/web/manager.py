@@ -31,11 +31,11 @@ class GameManager:
         self.store.save(session.id, session.created, session.record(), session.meta())
 
     def _add(
-        self, game: Game, players: dict[Color, Player], time_per_move: float, paused: bool = False
+        self, game: Game, players: dict[Color, Player], time_per_move: float, delay: float = 0.5
     ) -> GameSession:
         game_id = secrets.token_hex(6)
         session = GameSession(
-            game_id, game, players, time_per_move, self._save, self.grace, paused=paused
+            game_id, game, players, time_per_move, self._save, self.grace, delay=delay
         )
         with self._lock:
             self._sessions[game_id] = session
@@ -61,10 +61,10 @@ class GameManager:
             players: dict[Color, Player] = {"x": old.players["o"], "o": old.players["x"]}
             start = old.game.start
             first, rounds = old.game.first, old.game.rounds
-            time_per_move, paused = old.time, old.paused
+            time_per_move, delay = old.time, old.delay
         fresh = Position.start(start.rows, start.cols, rounds, first)
         game = Game(fresh, players["x"].name, players["o"].name, event="Casual game")
-        session = self._add(game, players, time_per_move, paused)
+        session = self._add(game, players, time_per_move, delay)  # playing, at the old speed
         session.touch()
         return session
 
