@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjacency.arena import stats
 
@@ -121,3 +123,18 @@ def test_ratings_stay_finite_with_perfect_scores() -> None:
     assert [r.player for r in ratings] == ["a", "b", "c"]
     assert all(math.isfinite(r.elo) and math.isfinite(r.error) for r in ratings)
     assert sum(r.elo for r in ratings) == pytest.approx(0, abs=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 50), min_size=5, max_size=5).filter(lambda c: sum(c) > 1))
+def test_mirrored_samples_mirror_every_statistic(penta: list[int]) -> None:
+    est, mirrored = stats.pentanomial(penta), stats.pentanomial(penta[::-1])
+    assert est.score + mirrored.score == pytest.approx(1.0)
+    if math.isfinite(est.elo):
+        assert mirrored.elo == pytest.approx(-est.elo, abs=1e-9)
+    assert est.low <= est.elo <= est.high
+    wins, losses = penta[4] * 2 + penta[3], penta[0] * 2 + penta[1]
+    assert stats.los(wins, losses) + stats.los(losses, wins) == pytest.approx(1.0)
+    if sum(1 for c in penta if c) >= 2:
+        forward = stats.llr(penta, stats.PAIR_SCORES, -5, 5)
+        assert stats.llr(penta[::-1], stats.PAIR_SCORES, -5, 5) == pytest.approx(-forward, abs=1e-6)
