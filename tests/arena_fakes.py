@@ -7,6 +7,7 @@ goes to :func:`adjacency.bots.make_bot`.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 
@@ -53,6 +54,13 @@ class HangingBot(Bot):
             time.sleep(0.01)
 
 
+class SuicideBot(Bot):
+    """Kills its own process (as the OOM killer would kill a worker)."""
+
+    def _choose(self, position: Position, search: Search) -> str:
+        os._exit(9)
+
+
 class SlowBot(Bot):
     """Plays a random legal move after sleeping 10 ms (for kill/resume timing)."""
 
@@ -71,6 +79,7 @@ FAKES = {
     "disconnect": DisconnectBot,
     "raiser": RaiserBot,
     "hang": HangingBot,
+    "suicide": SuicideBot,
 }
 
 

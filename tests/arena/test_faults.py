@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjacency.arena.executor import PoolExecutor, SerialExecutor
+import pytest
+
+from adjacency.arena.executor import PoolExecutor, SerialExecutor, WorkerError
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.stats import Sprt
@@ -94,3 +96,14 @@ def test_misbehaving_external_engines_through_the_cli(tmp_path: Path) -> None:
         mode = next(m for m in engines if m in game.b)
         assert game.termination == engines[mode], (mode, game.detail)
         assert game.loser == game.b and game.detail
+
+
+def test_a_dead_worker_stops_the_run_resumably(tmp_path: Path) -> None:
+    settings = Settings(rounds=(4,), games=4, time=1.0)
+    with Store(tmp_path / "dead.db") as store:
+        run_id = create_run(store, "match", ["suicide", "random"], settings, "dead", factory)
+        with PoolExecutor(1, factory) as executor, pytest.raises(WorkerError, match="died"):
+            execute(store, run_id, executor)
+        assert store.run(run_id).status == "stopped"
+        assert store.resumable().id == run_id
+        assert store.count(run_id) == 0

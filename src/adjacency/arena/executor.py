@@ -23,11 +23,13 @@ import os
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..bots import Bot, make_bot
 from ..bots.referee import play_game
+from ..core.errors import AdjacencyError
 from ..core.game import Game
 from ..core.record import game_to_text
 from .schedule import GameTask
@@ -104,6 +106,10 @@ def play_task(task: GameTask, factory: BotFactory = make_bot) -> GameResult:
     )
 
 
+class WorkerError(AdjacencyError):
+    """A worker process died (killed, out of memory) or could not play a game."""
+
+
 class Executor(ABC):
     """Plays tasks and yields results as they finish (any order)."""
 
@@ -172,7 +178,12 @@ class PoolExecutor(Executor):
                     return
                 done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                 for future in done:
-                    yield future.result()
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool as exc:
+                        self._abandoned = True
+                        raise WorkerError(f"a worker process died while playing: {exc}") from exc
+                    yield result
         finally:
             for future in pending:
                 if not future.cancel():

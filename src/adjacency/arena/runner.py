@@ -80,8 +80,9 @@ def execute(
 
     ``sprt`` defaults to the test stored in the run's settings (if any).
 
-    Raises ``KeyboardInterrupt`` after marking the run ``stopped`` if interrupted;
-    a killed process leaves it ``running``; both can be resumed.
+    If interrupted (``KeyboardInterrupt``) or if a worker dies
+    (:class:`~adjacency.arena.executor.WorkerError`), marks the run ``stopped``
+    and re-raises; a killed process leaves it ``running``; both can be resumed.
     """
     run = store.run(run_id)
     pending = store.pending(run_id)
@@ -110,7 +111,7 @@ def execute(
                     verdict = sprt.verdict(llr_value)
                     if verdict is not None:
                         break
-        except KeyboardInterrupt:
+        except BaseException:  # Ctrl-C, SIGTERM, a dead worker: resumable later
             store.set_status(run_id, "stopped")
             raise
         finally:
