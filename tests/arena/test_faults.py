@@ -67,13 +67,17 @@ def test_sprt_stops_a_lopsided_match_early(tmp_path: Path) -> None:
         assert again.played_now == 0 and again.verdict == "H1"
 
 
-def test_sprt_is_stored_with_the_run_and_resumed(tmp_path: Path) -> None:
+def test_sprt_is_stored_with_the_run_and_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     settings = Settings(rounds=(4,), games=400, time=1.0, sprt=(0.0, 10.0, 0.05, 0.05))
     with Store(tmp_path / "sprt.db") as store:
         run_id = create_run(store, "match", ["greedy", "occupied"], settings, "sprt", factory)
         assert store.run(run_id).settings.sprt == (0.0, 10.0, 0.05, 0.05)
         report = execute(store, run_id, SerialExecutor(factory))  # no sprt argument
         assert report.verdict == "H1" and report.status == "sprt" and report.stored < 400
+    assert main(["report", str(tmp_path / "sprt.db"), "--no-report"]) == 0
+    assert f"LLR {report.llr:.2f} [-2.94, 2.94], H1 accepted" in capsys.readouterr().out
 
 
 def test_misbehaving_external_engines_through_the_cli(tmp_path: Path) -> None:

@@ -276,9 +276,10 @@ def run_report(args: argparse.Namespace) -> int:
 
     from ..arena.export import write_csv, write_json, write_records
     from ..arena.report import write_report
+    from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table
+    from ..arena.tables import pairing_table, ranking_table, sprt_text
 
     if not args.db.exists():
         raise InvalidSettingsError(f"results database {str(args.db)!r} does not exist")
@@ -288,9 +289,15 @@ def run_report(args: argparse.Namespace) -> int:
         games = store.games(None if args.all_runs else run.id)
     if not games:
         raise InvalidSettingsError(f"{str(args.db)!r} run {run.id} has no finished game yet")
-    console.print(pairing_table(summarize(games), title=args.title))
+    summaries = summarize(games)
+    console.print(pairing_table(summaries, title=args.title))
     if len({p for g in games for p in (g.a, g.b)}) > 2:
         console.print(ranking_table(standings(games)))
+    if run.settings.sprt is not None and not args.all_runs:
+        sprt = Sprt(*run.settings.sprt)
+        penta = next(s.penta for s in summaries if s.rounds is None)
+        llr = sprt.llr(penta)
+        console.print(sprt_text(sprt, llr, sprt.verdict(llr)))
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
