@@ -160,6 +160,14 @@ def test_every_registered_bot_plays_in_the_web_app(client: TestClient, name: str
     assert s["moves"][1]["color"] == "o" and s["human_to_move"] and s["status"] == "playing"
 
 
+def test_bots_are_released_when_the_game_ends(client: TestClient) -> None:
+    s = create(client, o=bot(2), rounds=1)
+    client.post(f"/api/games/{s['id']}/moves", json={"square": "c1"})
+    assert wait_plies(client, s["id"], 2)["status"] == "over"
+    session = client.app.state.manager.get(s["id"])  # type: ignore[attr-defined]
+    wait_until(lambda: not session._busy and not session._bots, what="the bots to be released")
+
+
 def test_bot_moves_first_when_it_is_first(client: TestClient) -> None:
     s = create(client, x=bot(1), o=HUMAN)
     s = wait_plies(client, s["id"], 1)

@@ -315,16 +315,17 @@ class GameSession:
         )
 
     def close(self) -> None:
-        """Stop any search and release the bots (server shutdown or deletion)."""
+        """Stop any search and release the bots (server shutdown or deletion).
+
+        A bot still unwinding its search is closed by the worker when it returns.
+        """
         with self._lock:
             self._closed = True
             self._cancel()
+            if self._busy:
+                return
             bots, self._bots = list(self._bots.values()), {}
-        for bot in bots:
-            try:
-                bot.close()
-            except Exception:
-                log.exception("closing %r failed", bot)
+        _close_all(bots)
 
     # ---------------------------------------------------------------- worker
 
@@ -354,45 +355,61 @@ class GameSession:
             self._busy = True
             threading.Thread(target=self._work, name=f"bot-{self.id}", daemon=True).start()
 
-    def _bot(self, color: Color) -> Bot:
-        bot = self._bots.get(color)
-        if bot is None:
-            spec = self.players[color].spec
-            assert spec is not None
-            bot = self._bots[color] = make_bot(spec)
-            bot.new_game()
-        return bot
-
     def _work(self) -> None:
+        """The worker thread: think for every bot turn, then release what is not needed."""
+        released: list[Bot] = []
         while True:
             with self._lock:
                 if not self._needs_bot():
                     self._busy = False
-                    return
+                    if self._closed or self.game.is_over or not self._attended():
+                        released, self._bots = list(self._bots.values()), {}
+                    break
                 self._wake.clear()
                 wait = 0.0
                 if self.mode == "bot-bot" and not self._step:
                     wait = self._last_move_at + self.delay - time.monotonic()
-                if wait <= 0:
-                    generation = self._generation
-                    position = self.game.position
-                    color = position.turn
-                    player = self.players[color]
-                    try:
-                        bot = self._bot(color)
-                    except Exception as exc:
-                        log.exception("cannot build bot %s", player.spec)
-                        self.game.abandon(f"{player.name} could not start: {exc}")
-                        self._changed()
-                        continue
-                    cap = player.time_cap or self.time
-                    limit = Limit(time=min(self.time, cap))
-                    self._thinking = (color, time.monotonic(), None, bot)
-                    self._changed(save=False)
+                generation = self._generation
+                color = self.game.position.turn
+                player = self.players[color]
+                bot = self._bots.get(color)
             if wait > 0:
                 self._wake.wait(wait)
                 continue
+            if bot is None:  # built outside the lock: the engine allocates and may compile
+                bot = self._build(player)
+                if bot is None:
+                    continue
+                with self._lock:
+                    stale = self._closed or self._bots.get(color) is not None
+                    if not stale:
+                        self._bots[color] = bot
+                if stale:
+                    _close_all([bot])
+                continue  # re-check the state, which may have changed meanwhile
+            with self._lock:
+                if generation != self._generation or not self._needs_bot():
+                    continue
+                position = self.game.position
+                limit = Limit(time=min(self.time, player.time_cap or self.time))
+                self._thinking = (color, time.monotonic(), None, bot)
+                self._changed(save=False)
             self._think(bot, position, limit, generation, color)
+        _close_all(released)
+
+    def _build(self, player: Player) -> Bot | None:
+        """A new bot for ``player``; on failure the game ends without a result."""
+        assert player.spec is not None
+        try:
+            bot = make_bot(player.spec)
+            bot.new_game()
+            return bot
+        except Exception as exc:
+            log.exception("cannot build bot %s", player.spec)
+            with self._lock:
+                self.game.abandon(f"{player.name} could not start: {exc}")
+                self._changed()
+            return None
 
     def _think(self, bot: Bot, position: Any, limit: Limit, generation: int, color: Color) -> None:
         started = time.monotonic()
@@ -448,6 +465,14 @@ class GameSession:
 
 
 _NO_EVAL: tuple[float | None, int | None] = (None, None)
+
+
+def _close_all(bots: list[Bot]) -> None:
+    for bot in bots:
+        try:
+            bot.close()
+        except Exception:
+            log.exception("closing %r failed", bot)
 
 
 def _is_baseline(spec: str) -> bool:
