@@ -19,6 +19,7 @@ const app = {
   thinking: null, // {info, since}
   shownResultFor: null,
   resync: false,
+  hintPending: false,
   newGame: null,
   noticeTimer: null,
 };
