@@ -239,7 +239,14 @@ def run_match(args: argparse.Namespace) -> int:
             if sprt is not None and mode != "match":
                 raise InvalidSettingsError("--sprt applies to a match of two bots")
             command = shlex.join(["adjacency", *sys.argv[1:]])
-            run_id = create_run(store, mode, list(args.players), _settings(args, sprt), command)
+            settings = _settings(args, sprt)
+            run_id = create_run(store, mode, list(args.players), settings, command)
+            if not settings.openings and not settings.random_plies and settings.games > 2:
+                console.print(
+                    "[yellow]note:[/yellow] every game starts from the start position; "
+                    "deterministic bots will repeat the same pair of games. Use "
+                    "--random-plies 2 or --openings FILE for a sample of different games."
+                )
         run = store.run(run_id)
         try:
             with sigterm_as_interrupt(), PoolExecutor(args.concurrency) as executor:
