@@ -1,7 +1,8 @@
 """Benchmark of the arena: games per second, random vs greedy, 8x8, 28 rounds.
 
 Runs the real path (schedule -> process-pool executor -> SQLite commit per game)
-with concurrency 1 and 2 and reports games per second and the scaling ratio.
+with concurrency 1 and 2 and reports games per second, the scaling ratio, and
+the parent process's CPU time per game (to show whether it is the bottleneck).
 Each measurement starts a fresh pool and first plays a warm-up batch (worker
 start-up and imports are excluded from the timing). Results vary with the load
 from other processes: a 2-core machine shared with other work cannot scale 2x.
@@ -24,19 +25,19 @@ from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
 
 
-def games_per_second(concurrency: int, games: int, seed: int) -> float:
-    """Games per second of ``games`` random-vs-greedy games (after a warm-up run)."""
+def games_per_second(concurrency: int, games: int, seed: int) -> tuple[float, float]:
+    """(games per second, parent CPU ms per game) of random-vs-greedy games, after a warm-up."""
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
         warm = create_run(store, "match", ["random", "greedy"], Settings(games=4 * concurrency))
         settings = Settings(rounds=(28,), games=games, time=5.0, seed=seed)
         run_id = create_run(store, "match", ["random", "greedy"], settings)
         with PoolExecutor(concurrency) as executor:
             execute(store, warm, executor)
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             report = execute(store, run_id, executor)
-            elapsed = time.perf_counter() - began
+            elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
         assert report.stored == games
-    return games / elapsed
+    return games / elapsed, 1000 * cpu / games
 
 
 def main() -> None:
@@ -48,9 +49,13 @@ def main() -> None:
     rates: dict[int, float] = {}
     for concurrency in (1, 2):
         runs = [games_per_second(concurrency, args.games, seed) for seed in range(args.repeat)]
-        rates[concurrency] = statistics.median(runs)
-        spread = ", ".join(f"{r:.1f}" for r in runs)
-        print(f"concurrency {concurrency}: {rates[concurrency]:.1f} games/s (median of {spread})")
+        rates[concurrency] = statistics.median(r for r, _ in runs)
+        spread = ", ".join(f"{r:.1f}" for r, _ in runs)
+        parent = statistics.median(c for _, c in runs)
+        print(
+            f"concurrency {concurrency}: {rates[concurrency]:.1f} games/s (median of {spread}); "
+            f"parent process {parent:.2f} ms CPU per game"
+        )
     print(f"scaling ratio (2 vs 1): {rates[2] / rates[1]:.2f}")
 
 
