@@ -10,6 +10,7 @@ so no move pays for compilation.
 
 from __future__ import annotations
 
+import math
 import random
 
 from ..core import Position
@@ -36,6 +37,15 @@ def solve_reach(seconds: float | None) -> int:
     if seconds >= 0.15:
         return 12
     return 10
+
+
+def within_reach(position: Position, seconds: float | None) -> bool:
+    """True if solving ``position`` should take about as long as an endgame of
+    :func:`solve_reach` plies: the move sequences to the end, ``empties! / (empties -
+    plies)!``, are at most ``reach!`` (games may end before the board is full)."""
+    empties = position.empty.bit_count()
+    reach = solve_reach(seconds)
+    return math.perm(empties, position.plies_left) <= math.factorial(reach)
 
 
 @register(
@@ -100,7 +110,7 @@ class EngineBot(Bot):
             self.solve
             and self.depth is None
             and search.limit.depth is None
-            and position.plies_left <= solve_reach(seconds)
+            and within_reach(position, seconds)
         ):
             first = self.engine.search(
                 position, None if seconds is None else seconds * 0.1, min(depth, 6), nodes
