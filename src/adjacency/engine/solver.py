@@ -4,10 +4,11 @@ A negamax alpha-beta to the end of the game with the techniques Othello
 endgame solvers use (Buro's and Gunnar Andersson's solvers, Edax):
 
 * null-window probes (PVS inside, and a ``(-1, 1)`` window for win/draw/loss);
-* the last two plies special-cased: with one ply left the value is
+* the last three plies special-cased: with one ply left the value is
   ``margin + 1 + 2 * max flips`` computed bit-parallel (no make/unmake, no
   loop); with two left, one loop over the mover's squares and the same formula
-  for the reply;
+  for the reply; with three and four, plain loops over those (no table, no
+  move list, no bounds);
 * fixed-piece bounds: a piece with no empty orthogonal neighbour can never be
   converted again, so ``margin <= total - 2 * fixed(opp)`` and
   ``margin >= 2 * fixed(me) - total`` (``total`` = pieces at the end);
@@ -72,11 +73,11 @@ TT_MIN = 7
 """Default plies left from which the solver uses the table."""
 ETC_MIN = 10
 """Default plies left from which it tries enhanced transposition cutoffs."""
-ORDER_MIN = 5
+ORDER_MIN = 6
 """Default plies left from which moves are sorted (below: index order)."""
-FIXED_MIN = 4
+FIXED_MIN = 5
 """Default plies left from which fixed-piece bounds are tried."""
-TWO_PLY_MIN = 5
+TWO_PLY_MIN = 6
 """Default plies left from which the order uses the two-ply score (below: flips only)."""
 
 
@@ -111,6 +112,52 @@ def last_two(me: U64, opp: U64, plies: int, beta: int, U: Any, S: Any) -> int:
 
 
 @kernel
+def last_three(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
+    """Exact value with three plies left: plain alpha-beta over :func:`last_two`, with no
+    table, ordering or move list (the bulk of the tree's interior nodes are here)."""
+    best = -INF
+    e = U[GEO] & ~(me | opp)
+    while e != _ZERO:
+        sq = lowest(e)
+        e &= e - _ONE
+        S[STATS] += 1
+        child_me, child_opp, _ = play(me, opp, sq, U)
+        v = -last_two(child_me, child_opp, 2, -max(alpha, best), U, S)
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best
+
+
+@kernel
+def last_four(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
+    """Exact value with four plies left: alpha-beta (null-window probes after the first
+    move) over :func:`last_three`, with no table, ordering or move list."""
+    best = -INF
+    e = U[GEO] & ~(me | opp)
+    first = True
+    while e != _ZERO:
+        sq = lowest(e)
+        e &= e - _ONE
+        S[STATS] += 1
+        child_me, child_opp, _ = play(me, opp, sq, U)
+        low = max(alpha, best)
+        if first:
+            v = -last_three(child_me, child_opp, -beta, -low, U, S)
+            first = False
+        else:
+            v = -last_three(child_me, child_opp, -low - 1, -low, U, S)
+            if low < v < beta:
+                v = -last_three(child_me, child_opp, -beta, -v, U, S)
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best
+
+
+@kernel
 def solve(
     me: U64,
     opp: U64,
@@ -127,6 +174,10 @@ def solve(
     S[STATS] += 1
     if plies <= 2 and ply > 0:
         return last_two(me, opp, plies, beta, U, S)
+    if plies == 3 and ply > 0:
+        return last_three(me, opp, alpha, beta, U, S)
+    if plies == 4 and ply > 0:
+        return last_four(me, opp, alpha, beta, U, S)
     if S[CTL] != 0:
         return 0
     if S[CFG + CFG_NODES] > 0 and S[STATS] >= S[CFG + CFG_NODES]:
