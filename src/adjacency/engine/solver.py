@@ -69,9 +69,9 @@ from .table import (
 )
 
 INF = 1000
-TT_MIN = 7
+TT_MIN = 6
 """Default plies left from which the solver uses the table."""
-ETC_MIN = 10
+ETC_MIN = 8
 """Default plies left from which it tries enhanced transposition cutoffs."""
 ORDER_MIN = 6
 """Default plies left from which moves are sorted (below: index order)."""
