@@ -16,8 +16,10 @@ endgame solvers use (Buro's and Gunnar Andersson's solvers, Edax):
   transposition cutoffs (ETC, Plaat et al. 1996): before searching, look up
   every child, and cut off if a child's stored upper bound already proves
   ``>= beta`` for the parent;
-* move ordering by the two-ply greedy value: squares won now minus the
-  opponent's best immediate reply; in the last few plies none (index order).
+* move ordering by the static evaluation (:mod:`adjacency.engine.evaluate`)
+  of each child: material, exposure and the opponent's best reply. It took 4-7x
+  fewer nodes than the first version's squares won minus the opponent's best
+  immediate reply; with few plies left: by squares won; in the last few, none.
   (Ordering by a shallow heuristic search of each child, as Othello solvers
   do with many empties, saved only ~14% of nodes here, and calling the
   recursive search from the recursive solver broke numba's on-disk cache: a
@@ -54,6 +56,7 @@ from .layout import (
     STATS,
     ZOB,
 )
+from .evaluate import evaluate
 from .search import child_hash
 from .table import (
     EXACT,
@@ -238,9 +241,7 @@ def solve(
             if sq == tt_move:
                 S[SCORES + base + n] = 1 << 30
             elif two_ply:
-                S[SCORES + base + n] = 2 * popcount(flips) - 2 * max_gain(
-                    me | bit | flips, empty ^ bit, U
-                )
+                S[SCORES + base + n] = -evaluate(opp ^ flips, me | bit | flips, plies - 1, U, S)
             else:
                 S[SCORES + base + n] = popcount(flips)
             if etc:
