@@ -18,6 +18,8 @@ from adjacency.engine.bench import SUITE
 from adjacency.engine.search import (
     ORDER_ALL,
     ORDER_CAPTURES,
+    ORDER_EVAL,
+    ORDER_HISTORY,
     ORDER_KILLERS,
     ORDER_TT,
 )
@@ -27,7 +29,9 @@ VARIANTS = (
     ("table move", ORDER_TT, True),
     ("+ captures", ORDER_TT | ORDER_CAPTURES, True),
     ("+ killers", ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS, True),
-    ("+ history (all)", ORDER_ALL, True),
+    ("+ history", ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS | ORDER_HISTORY, True),
+    ("eval, table move only", ORDER_TT | ORDER_EVAL, True),
+    ("eval for captures (all)", ORDER_ALL, True),
     ("all, no table", ORDER_ALL, False),
 )
 

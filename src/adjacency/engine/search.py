@@ -79,7 +79,9 @@ ORDER_TT = 1
 ORDER_CAPTURES = 2
 ORDER_KILLERS = 4
 ORDER_HISTORY = 8
-ORDER_ALL = ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS | ORDER_HISTORY
+ORDER_EVAL = 16
+"""Order by each child's static evaluation (replaces ORDER_CAPTURES when both are set)."""
+ORDER_ALL = ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS | ORDER_HISTORY | ORDER_EVAL
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -188,7 +190,11 @@ def search(
         s = 0
         if sq == tt_move:
             s = 1 << 40
-        if order & ORDER_CAPTURES:
+        if order & ORDER_EVAL:
+            flips = U[NBR + sq] & opp
+            child = -evaluate(opp ^ flips, me | (_ONE << np.uint64(sq)) | flips, plies - 1, U, S)
+            s += (child + 8192) << 24
+        elif order & ORDER_CAPTURES:
             s += popcount(U[NBR + sq] & opp) << 24
         if order & ORDER_KILLERS:
             if sq == k1:

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from .bits import I64, U64, kernel, lowest, max_gain, play, popcount, spread
+from .evaluate import evaluate
 from .layout import (
     CFG,
     CFG_GENERATION,
@@ -56,7 +57,6 @@ from .layout import (
     STATS,
     ZOB,
 )
-from .evaluate import evaluate
 from .search import child_hash
 from .table import (
     EXACT,
