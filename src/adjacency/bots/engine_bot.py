@@ -25,17 +25,14 @@ RETURN_MARGIN = 0.01
 def solve_reach(seconds: float | None) -> int:
     """The most plies left that the bot tries to solve exactly with ``seconds`` to spend.
 
-    From the bench suite's solve times on this machine (docs/engine.md): 12 plies
-    take up to ~0.1 s, 14 up to ~0.3 s, 16 up to ~1.5 s, 18 from 9 to 30 s.
+    From the bench suite's solve times on this machine (docs/engine.md): 14 plies
+    take ~0.03 s, 16 ~0.2 s, 18 ~1.5 s, 20 from 12 to 40 s.
     """
-    if seconds is None or seconds >= 60:
-        return 18
-    if seconds >= 4:
-        return 16
-    if seconds >= 0.6:
-        return 14
-    if seconds >= 0.15:
-        return 12
+    if seconds is None or seconds >= 90:
+        return 20
+    for budget, plies in ((4.0, 18), (0.6, 16), (0.15, 14), (0.03, 12)):
+        if seconds >= budget:
+            return plies
     return 10
 
 
