@@ -76,11 +76,12 @@ def register(commands: Any) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from ..engine import Engine
+    from ..engine import Engine, warmup
 
     position = Position.from_fen(args.fen)
     if position.is_over:
         raise InvalidPositionError(f"position {args.fen!r} is already over: nothing to solve")
+    warmup()  # load the compiled kernels first, so that "seconds" is the solve alone
     result = Engine(tt_mb=args.tt).solve(position, wld=args.wld, seconds=args.time)
     if not result.complete:
         raise AdjacencyError(f"could not solve {args.fen!r} within {args.time} s")
