@@ -22,7 +22,7 @@ def register(commands: Any) -> None:
     solve.add_argument("--wld", action="store_true", help="win/draw/loss only (faster)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--time", type=float, help="give up after this many seconds")
-    solve.add_argument("--tt", type=float, default=256, help="table size in MB (default 256)")
+    solve.add_argument("--tt", type=float, default=64, help="table size in MB (default 64)")
     solve.set_defaults(handler=run_solve)
 
     analyse = commands.add_parser(
