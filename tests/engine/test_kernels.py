@@ -52,7 +52,7 @@ def test_random_games_move_by_move(rows: int, cols: int) -> None:
     write_geometry(Position.start(rows, cols, 1).board, U)
     S = np.zeros(I_SIZE, dtype=np.int64)
     S[W : W + 4] = weights("material")
-    games = 60
+    games = 100  # x 25 board sizes: 2,500 games
     for _ in range(games):
         board = Position.start(rows, cols, 1).board
         position = Position.start(rows, cols, rng.randint(1, board.max_rounds()), rng.choice("xo"))
