@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from .errors import InvalidSquareError
 from .position import Position
 
 X_COLOR = "#c62828"
@@ -43,8 +42,8 @@ def position_svg(
     pad = square // 2 if coordinates else 0
     width = geometry.cols * square + 2 * pad
     height = geometry.rows * square + 2 * pad
-    marked = {_index(position, s) for s in converted}
-    last_index = None if last is None else _index(position, last)
+    marked = {geometry.index(s) for s in converted}
+    last_index = None if last is None else geometry.index(last)
     x_count, o_count = position.score
     label = title or f"{position.fen()} (X {x_count}, O {o_count})"
     parts = [
@@ -92,21 +91,6 @@ def position_svg(
                 parts.append(_text(cx, cy, str(rank + 1), font))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
-
-
-def _index(position: Position, square: str | int) -> int:
-    if isinstance(square, str):
-        return position.board.square(square)
-    if (
-        isinstance(square, bool)
-        or not isinstance(square, int)
-        or not 0 <= square < position.board.size
-    ):
-        raise InvalidSquareError(
-            f"square index {square!r} is off the {position.board.dimensions} board "
-            f"(0 to {position.board.size - 1})"
-        )
-    return square
 
 
 def _cross(left: float, top: float, size: int) -> str:
