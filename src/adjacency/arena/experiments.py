@@ -12,9 +12,9 @@ Presets (all 8x8; seconds per move; games per pairing and rounds setting):
 ========  =========  ==============  =====  ============================================
 preset    s/move     rounds          games  size of the run (2 cores)
 ========  =========  ==============  =====  ============================================
-full      0.2        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, ~45 min
-reduced   0.1        8,12,16,28      20     11 pairings x 4 x 20 = 880 games, 10.6 min
-original  5          8               4      4 pairings x 4 = 16 games, 4.7 min (1 core)
+full      0.2        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, ~40 min
+reduced   0.1        8,12,16,28      20     11 pairings x 4 x 20 = 880 games, 8-11 min
+original  5          8               4      4 pairings x 4 = 16 games, 4-5 min (1 core)
 ========  =========  ==============  =====  ============================================
 
 The reduced and original durations were measured (docs/experiments.md); the
@@ -122,7 +122,7 @@ def add_parser(commands: Any) -> None:
         description="Play alpha-beta vs local search, alpha-beta vs genetic, local search vs "
         "genetic and the engine against each, in colour-swapped pairs at 8/12/16/28 rounds, "
         "and write a report with plots. Presets: full (0.2 s/move, 40 games per pairing and "
-        "setting, about 45 min on 2 cores), reduced (0.1 s/move, 20 games, about 11 min), "
+        "setting, about 40 min on 2 cores), reduced (0.1 s/move, 20 games, about 10 min), "
         "original (5 s/move, 8 rounds, 4 games, 4 pairings).",
     )
     parser.add_argument("--preset", choices=tuple(PRESETS), default="full")
