@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -56,6 +57,8 @@ def test_minimal_python_engine_uses_only_the_standard_library() -> None:
 def test_c_engine(tmp_path: Path) -> None:
     gcc = shutil.which("gcc")
     if gcc is None:
+        if os.environ.get("CI"):
+            pytest.fail("gcc is not installed: CI must be able to build the C example")
         pytest.skip("gcc is not installed: cannot build the C example")
     binary = tmp_path / "greedy_engine"
     source = EXAMPLES / "c" / "greedy_engine.c"

@@ -48,7 +48,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+        message = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message + ": CI must provision it (.ci/run does)")
+        pytest.skip(message)
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield chromium
