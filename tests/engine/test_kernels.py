@@ -10,7 +10,7 @@ import pytest
 from adjacency.core import Position
 from adjacency.core.board import iter_squares
 from adjacency.engine.bits import lowest, max_gain, play, popcount, spread, write_geometry
-from adjacency.engine.evaluate import SCALE, evaluate, weights
+from adjacency.engine.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
 from adjacency.engine.layout import I_SIZE, TT, W
 from adjacency.engine.search import child_hash
 from adjacency.engine.table import (
@@ -51,7 +51,7 @@ def test_random_games_move_by_move(rows: int, cols: int) -> None:
     U = shared_words(0.01)
     write_geometry(Position.start(rows, cols, 1).board, U)
     S = np.zeros(I_SIZE, dtype=np.int64)
-    S[W : W + 4] = weights("material")
+    S[W : W + len(DEFAULT_WEIGHTS)] = weights("material")
     games = 100  # x 25 board sizes: 2,500 games
     for _ in range(games):
         board = Position.start(rows, cols, 1).board

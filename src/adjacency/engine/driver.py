@@ -27,7 +27,7 @@ from . import layout as L
 from . import search as ks
 from . import solver as kv
 from .bits import write_geometry
-from .evaluate import DEFAULT_WEIGHTS, SCALE, weights
+from .evaluate import DEFAULT_WEIGHTS, POSITIONAL, SCALE, weights
 from .table import (
     Z_PLIES,
     Z_SOLVER,
@@ -242,12 +242,15 @@ class Engine:
         iterate = self._mtdf_iteration if self.driver == "mtdf" else self._pvs_iteration
         result: SearchResult | None = None
         guess: int | None = None
+        # Plies at the end that the evaluation scores exactly (see evaluate.py).
+        exact_leaf = 1 if self.S[L.W] == POSITIONAL else 0
         try:
             for d in range(1, limit + 1):
                 if result is not None:
                     self.S[L.CFG + L.CFG_FIRST] = board.square(result.move)
-                if d >= position.plies_left:
-                    # The iteration that reaches the end is full width, so its value is exact.
+                if d >= position.plies_left - exact_leaf:
+                    # The iteration that reaches the end (or the last ply, which the positional
+                    # evaluation scores exactly) is full width, so its value is exact.
                     self.S[L.CFG + L.CFG_LMR] = 0
                 value, move = iterate(position, d, guess)
                 aborted = bool(self.S[L.CTL])
@@ -264,13 +267,15 @@ class Engine:
                     self.nodes,
                     elapsed,
                     self.principal_variation(position, move, d),
-                    exact=not aborted and d >= position.plies_left,
+                    exact=not aborted and d >= position.plies_left - exact_leaf,
                 )
                 if aborted:
                     break
                 guess = value
                 if progress is not None:
                     progress(result)
+                if result.exact:
+                    break
                 if seconds is not None and elapsed > NEXT_ITERATION_FRACTION * seconds:
                     break
         finally:

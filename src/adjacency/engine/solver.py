@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .bits import I64, U64, kernel, lowest, max_gain, play, popcount, spread
-from .evaluate import evaluate
+from .evaluate import score
 from .layout import (
     CFG,
     CFG_GENERATION,
@@ -241,7 +241,7 @@ def solve(
             if sq == tt_move:
                 S[SCORES + base + n] = 1 << 30
             elif two_ply:
-                S[SCORES + base + n] = -evaluate(opp ^ flips, me | bit | flips, plies - 1, U, S)
+                S[SCORES + base + n] = -score(opp ^ flips, me | bit | flips, plies - 1, False, U, S)
             else:
                 S[SCORES + base + n] = popcount(flips)
             if etc:
