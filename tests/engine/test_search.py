@@ -6,13 +6,18 @@ from __future__ import annotations
 import random
 import threading
 
+import numpy as np
 import pytest
 
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.minimax import minimax_value
 from adjacency.core import Position
 from adjacency.engine import Engine, warmup
+from adjacency.engine.bits import write_geometry
+from adjacency.engine.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
+from adjacency.engine.layout import I_SIZE, W
 from adjacency.engine.search import ORDER_ALL
+from adjacency.engine.table import shared_words
 from engine_positions import random_position
 
 
@@ -116,3 +121,27 @@ def test_finished_positions_are_refused() -> None:
         engine.solve(finished)
     with pytest.raises(ValueError, match="driver must be one of pvs, mtdf"):
         Engine(driver="sss")
+
+
+def test_last_ply_is_evaluated_exactly_and_ends_the_search_early() -> None:
+    """With one ply left the positional evaluation is the exact final margin, so a search
+    of ``plies_left - 1`` plies is exact (and the driver stops there)."""
+    rng = random.Random(11)
+    engine = Engine(tt_mb=4)
+    for _ in range(12):
+        position = random_position(rng, 6, 6, 6)
+        if position.plies_left < 2:
+            continue
+        result = engine.search(position)
+        assert result.exact
+        assert result.depth == position.plies_left - 1, position.fen()
+        assert result.value == engine.solve(position).value, position.fen()
+    U = shared_words(0.01)
+    write_geometry(Position.start(5, 6, 1).board, U)
+    S = np.zeros(I_SIZE, dtype=np.int64)
+    S[W : W + len(DEFAULT_WEIGHTS)] = weights("positional")
+    for _ in range(20):
+        position = random_position(rng, 5, 6, 1)
+        best = max(position.play(sq).margin(position.turn) for sq in position.legal_squares())
+        me, opp = np.uint64(position.mover), np.uint64(position.opponent)
+        assert evaluate(me, opp, 1, U, S) == SCALE * best, position.fen()
