@@ -89,6 +89,26 @@ _HISTORY_CAP = (1 << 20) - 1
 
 
 @kernel
+def bring_best_forward(base: int, i: int, n: int, S: Any) -> None:
+    """Selection-sort step: swap the best-scored of moves ``i..n-1`` of a ply's list to ``i``.
+
+    Sorting lazily pays because a cutoff usually comes from one of the first moves.
+    Only ``S[SCORES + base + i]`` is left stale: it is never read again.
+    """
+    j = i
+    top = S[SCORES + base + i]
+    for k in range(i + 1, n):
+        if S[SCORES + base + k] > top:
+            top = S[SCORES + base + k]
+            j = k
+    if j != i:
+        t = S[MOVES + base + i]
+        S[MOVES + base + i] = S[MOVES + base + j]
+        S[MOVES + base + j] = t
+        S[SCORES + base + j] = S[SCORES + base + i]
+
+
+@kernel
 def child_hash(h: U64, sq: int, flips: U64, color: int, U: Any) -> U64:
     """The Zobrist hash after ``color`` (0 X, 1 O) plays ``sq`` converting ``flips``."""
     nh = h ^ U[ZOB + color * Z_O + sq] ^ U[ZOB + Z_SIDE]
@@ -213,17 +233,7 @@ def search(
     lmr = S[CFG + CFG_LMR] != 0 and depth >= 3
     for i in range(n):
         if order != 0:
-            j = i
-            top = S[SCORES + base + i]
-            for k in range(i + 1, n):
-                if S[SCORES + base + k] > top:
-                    top = S[SCORES + base + k]
-                    j = k
-            if j != i:
-                t = S[MOVES + base + i]
-                S[MOVES + base + i] = S[MOVES + base + j]
-                S[MOVES + base + j] = t
-                S[SCORES + base + j] = S[SCORES + base + i]
+            bring_best_forward(base, i, n, S)
         sq = S[MOVES + base + i]
         child_me, child_opp, flips = play(me, opp, sq, U)
         nh = child_hash(h, sq, flips, color, U) if hash_children else h

@@ -57,7 +57,7 @@ from .layout import (
     STATS,
     ZOB,
 )
-from .search import child_hash
+from .search import bring_best_forward, child_hash
 from .table import (
     EXACT,
     LOWER,
@@ -259,17 +259,7 @@ def solve(
     best_move = -1
     for i in range(n):
         if sort:
-            j = i
-            top = S[SCORES + base + i]
-            for k in range(i + 1, n):
-                if S[SCORES + base + k] > top:
-                    top = S[SCORES + base + k]
-                    j = k
-            if j != i:
-                t = S[MOVES + base + i]
-                S[MOVES + base + i] = S[MOVES + base + j]
-                S[MOVES + base + j] = t
-                S[SCORES + base + j] = S[SCORES + base + i]
+            bring_best_forward(base, i, n, S)
         sq = S[MOVES + base + i]
         child_me, child_opp, flips = play(me, opp, sq, U)
         nh = child_hash(h, sq, flips, color, U) if hashing else h
