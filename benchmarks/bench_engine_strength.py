@@ -7,7 +7,10 @@ of rounds given. Prints one line per game and the engine's score (win 1, draw 1/
     python benchmarks/bench_engine_strength.py --games 40 --time 1 \
         --opponent alphabeta:depth=6 --rounds 8,28
 
-Long: run it in the background (``nohup ... > strength.log &``).
+``--jobs 2`` plays two games at a time in separate processes (only on idle
+cores: the engine's depth depends on the CPU it gets). ``--records FILE``
+writes every game's record. Long: run it in the background
+(``nohup ... > strength.log &``).
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ import argparse
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
-from adjacency.bots import Limit, make_bot
+from adjacency.bots import Bot, Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
+from adjacency.core.record import game_to_text
 
 
 def opening(rng: random.Random, rounds: int) -> Position:
@@ -27,6 +33,63 @@ def opening(rng: random.Random, rounds: int) -> Position:
     for _ in range(2):
         position = position.play(rng.choice(position.legal_squares()))
     return position
+
+
+@dataclass(frozen=True)
+class Task:
+    engine: str
+    opponent: str
+    engine_time: float
+    opponent_time: float | None
+    start: Position
+    rounds: int
+    engine_is_x: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    rounds: int
+    engine_color: str
+    result: str
+    score: tuple[int, int]
+    termination: str
+    seconds: float
+    record: str
+
+
+_BOTS: dict[str, Bot] = {}
+
+
+def _bot(spec: str, seed: int) -> Bot:
+    """One bot per spec and process, as in a single-process run."""
+    if spec not in _BOTS:
+        _BOTS[spec] = make_bot(spec, seed=seed)
+    return _BOTS[spec]
+
+
+def play(task: Task) -> Outcome:
+    engine = _bot(task.engine, 1)
+    opponent = _bot(task.opponent, 2)
+    x_bot, o_bot = (engine, opponent) if task.engine_is_x else (opponent, engine)
+    began = time.monotonic()
+    # Each side gets its own budget: the referee's limit is the larger; the engine
+    # keeps to its own through the time option.
+    game = play_game(
+        x_bot,
+        o_bot,
+        task.start,
+        Limit(time=max(task.engine_time, task.opponent_time or 1e6)),
+        margin=1.0,
+    )
+    return Outcome(
+        rounds=task.rounds,
+        engine_color="x" if task.engine_is_x else "o",
+        result=game.result or "",
+        score=game.position.score,
+        termination=game.termination.value,
+        seconds=time.monotonic() - began,
+        record=game_to_text(game),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,42 +106,37 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", default="8,28", help="comma-separated round counts")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument("--records", help="write every game's record to this file")
     args = parser.parse_args(argv)
     rounds_list = [int(r) for r in args.rounds.split(",")]
     rng = random.Random(args.seed)
-    engine = make_bot(args.engine, seed=1)
-    opponent = make_bot(args.opponent, seed=2)
+    pairs = max(1, args.games // (2 * len(rounds_list)))
+    tasks = [
+        Task(args.engine, args.opponent, args.time, args.opponent_time, start, rounds, engine_is_x)
+        for rounds in rounds_list
+        for start in [opening(rng, rounds) for _ in range(pairs)]
+        for engine_is_x in (True, False)
+    ]
     score = 0.0
     played = 0
-    pairs = max(1, args.games // (2 * len(rounds_list)))
-    for rounds in rounds_list:
-        for _ in range(pairs):
-            start = opening(rng, rounds)
-            for engine_is_x in (True, False):
-                x_bot, o_bot = (engine, opponent) if engine_is_x else (opponent, engine)
-                began = time.monotonic()
-                # Each side gets its own budget: the referee's limit is the larger; the engine
-                # keeps to its own through the time option.
-                game = play_game(
-                    x_bot,
-                    o_bot,
-                    start,
-                    Limit(time=max(args.time, args.opponent_time or 1e6)),
-                    margin=1.0,
-                )
-                engine_color = "x" if engine_is_x else "o"
-                points = (
-                    1.0 if game.result == engine_color else 0.5 if game.result == "draw" else 0.0
-                )
-                score += points
-                played += 1
-                x, o = game.position.score
-                print(
-                    f"rounds {rounds:>2} engine={engine_color} result={game.result} "
-                    f"score {x}-{o} ({game.termination.value}) {time.monotonic() - began:.0f}s "
-                    f"running {score}/{played}",
-                    flush=True,
-                )
+    records: list[str] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for outcome in pool.map(play, tasks):
+            color = outcome.engine_color
+            score += 1.0 if outcome.result == color else 0.5 if outcome.result == "draw" else 0.0
+            played += 1
+            records.append(outcome.record)
+            x, o = outcome.score
+            print(
+                f"rounds {outcome.rounds:>2} engine={color} result={outcome.result} "
+                f"score {x}-{o} ({outcome.termination}) {outcome.seconds:.0f}s "
+                f"running {score}/{played}",
+                flush=True,
+            )
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as out:
+            out.write("\n".join(records))
     print(
         f"engine {args.engine} (time {args.time}) vs {args.opponent}: "
         f"{score}/{played} = {100 * score / played:.1f}%"
