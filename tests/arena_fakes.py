@@ -73,7 +73,7 @@ class SlowBot(Bot):
         return self.rng.choice(position.legal_moves())
 
 
-FAKES = {
+FAKES: dict[str, type[Bot]] = {
     "sleepy": SleepyBot,
     "occupied": OccupiedBot,
     "disconnect": DisconnectBot,

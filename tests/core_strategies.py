@@ -7,16 +7,16 @@ import random
 from hypothesis import strategies as st
 
 from adjacency import Position
-from adjacency.core import board
+from adjacency.core import COLORS, Color, board
 
 
 @st.composite
-def settings(draw: st.DrawFn) -> tuple[int, int, int, str]:
+def settings(draw: st.DrawFn) -> tuple[int, int, int, Color]:
     """(rows, cols, rounds, first) over every legal board size and round count."""
     rows = draw(st.integers(4, 8))
     cols = draw(st.integers(4, 8))
     rounds = draw(st.integers(1, board(rows, cols).max_rounds()))
-    first = draw(st.sampled_from(["x", "o"]))
+    first = draw(st.sampled_from(COLORS))
     return rows, cols, rounds, first
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from adjacency.core import Position
+from adjacency.core import COLORS, Position
 
 
 def random_position(rng: random.Random, rows: int, cols: int, max_left: int) -> Position:
     """A position reached by random play from a random start, with 1..max_left plies left."""
     board = Position.start(rows, cols, 1).board
     rounds = rng.randint(1, board.max_rounds())
-    position = Position.start(rows, cols, rounds, rng.choice("xo"))
+    position = Position.start(rows, cols, rounds, rng.choice(COLORS))
     keep = rng.randint(1, min(max_left, position.plies_left))
     while position.plies_left > keep:
         position = position.play(rng.choice(position.legal_squares()))
@@ -31,7 +31,7 @@ def brute_force(position: Position, memo: dict[Position, int] | None = None) -> 
 def random_endgame(rng: random.Random, rows: int, cols: int, max_empties: int) -> Position:
     """A position of a longest-possible game with at most ``max_empties`` empty squares."""
     board = Position.start(rows, cols, 1).board
-    position = Position.start(rows, cols, board.max_rounds(), rng.choice("xo"))
+    position = Position.start(rows, cols, board.max_rounds(), rng.choice(COLORS))
     target = rng.randint(1, max_empties)
     while position.empty.bit_count() > target and position.plies_left > 1:
         position = position.play(rng.choice(position.legal_squares()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from adjacency.arena.schedule import Settings, pairings, plan, retime
@@ -38,7 +40,7 @@ def test_plan_has_colour_swapped_pairs_on_one_opening() -> None:
     tasks = plan(["a", "b", "c"], "round-robin", settings)
     assert len(tasks) == 3 * 2 * 6
     assert [t.index for t in tasks] == list(range(len(tasks)))
-    by_pair: dict[int, list] = {}
+    by_pair: dict[int, list[Any]] = {}
     for task in tasks:
         by_pair.setdefault(task.pair, []).append(task)
     assert len(by_pair) == len(tasks) // 2
@@ -84,7 +86,7 @@ def test_openings_file_positions_are_retimed() -> None:
         ({"rows": 9}, "from 4 to 8"),
     ],
 )
-def test_bad_settings(kwargs: dict, message: str) -> None:
+def test_bad_settings(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(Exception, match=message):
         Settings(**kwargs)
 

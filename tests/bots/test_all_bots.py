@@ -11,6 +11,7 @@ import pytest
 from adjacency import Position
 from adjacency.bots import Bot, BotError, Limit, Search, entries, make_bot
 from adjacency.bots import base as bot_base
+from adjacency.core import COLORS
 
 CLASSIC = ("random", "greedy", "minimax", "alphabeta", "hill", "anneal", "genetic", "gatree")
 VARIANTS = (
@@ -26,7 +27,7 @@ def random_position(rng: random.Random) -> Position:
     """A random unfinished position on a random board; often only a few plies are left."""
     rows, cols = rng.randint(4, 8), rng.randint(4, 8)
     rounds = rng.randint(1, (rows * cols - 8) // 2)
-    position = Position.start(rows, cols, rounds, rng.choice("xo"))
+    position = Position.start(rows, cols, rounds, rng.choice(COLORS))
     played = rng.choice([0, rng.randint(0, position.plies_left - 1), position.plies_left - 1])
     for _ in range(played):
         position = position.play(rng.choice(position.legal_squares()))

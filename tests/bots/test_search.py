@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from adjacency import Position
 from adjacency.bots import BotError, Limit, Thinking, make_bot
 from adjacency.bots.minimax import minimax_value
+from adjacency.core import COLORS
 from core_strategies import positions
 
 
@@ -27,7 +28,7 @@ def random_position(rng: random.Random, max_empty: int = 64) -> Position:
     while True:
         rows, cols = rng.randint(4, 8), rng.randint(4, 8)
         rounds = rng.randint(1, (rows * cols - 8) // 2)
-        position = Position.start(rows, cols, rounds, rng.choice("xo"))
+        position = Position.start(rows, cols, rounds, rng.choice(COLORS))
         for _ in range(rng.randint(0, position.plies_left - 1)):
             position = position.play(rng.choice(position.legal_squares()))
         if position.empty.bit_count() <= max_empty:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from adjacency import Position
+from adjacency.core import COLORS
 from naive_rules import NaiveGame
 
 
@@ -15,7 +16,7 @@ def test_thousands_of_random_games_agree_move_by_move() -> None:
     while games < 2000:
         rows, cols = rng.randint(4, 8), rng.randint(4, 8)
         rounds = rng.randint(1, (rows * cols - 8) // 2)
-        first = rng.choice("xo")
+        first = rng.choice(COLORS)
         naive = NaiveGame(rows, cols, rounds, first)
         pos = Position.start(rows, cols, rounds, first)
         assert pos.fen() == naive.fen()

@@ -196,4 +196,4 @@ def test_direct_construction_is_checked() -> None:
     with pytest.raises(InvalidPositionError, match="outside the 8x8 board"):
         Position(pos.board, 1 << 64, 0, "x", 2)
     with pytest.raises(InvalidPositionError, match="side to move"):
-        Position(pos.board, 1, 2, "z", 2)
+        Position(pos.board, 1, 2, "z", 2)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from adjacency import Game, Position
+from adjacency.core import Color
 from adjacency.core.record import game_from_json, game_from_text, game_to_json, game_to_text
 from core_strategies import positions, settings
 
@@ -16,7 +17,7 @@ from core_strategies import positions, settings
 @hsettings(max_examples=150, deadline=None)
 @given(settings(), st.integers(0, 2**32 - 1))
 def test_every_move_obeys_the_conservation_laws(
-    config: tuple[int, int, int, str], seed: int
+    config: tuple[int, int, int, Color], seed: int
 ) -> None:
     rows, cols, rounds, first = config
     rng = random.Random(seed)
@@ -63,7 +64,7 @@ def test_legal_moves_are_exactly_the_empty_squares(pos: Position) -> None:
 
 @hsettings(max_examples=100, deadline=None)
 @given(settings(), st.integers(0, 2**32 - 1), st.booleans())
-def test_records_round_trip(config: tuple[int, int, int, str], seed: int, finish: bool) -> None:
+def test_records_round_trip(config: tuple[int, int, int, Color], seed: int, finish: bool) -> None:
     rows, cols, rounds, first = config
     rng = random.Random(seed)
     game = Game.new(rows, cols, rounds, first, x_name="Ann", o_name='B "b" \\ c')

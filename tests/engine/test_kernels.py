@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from adjacency.core import Position
+from adjacency.core import COLORS, Position
 from adjacency.core.board import iter_squares
 from adjacency.engine.bits import lowest, max_gain, play, popcount, spread, write_geometry
 from adjacency.engine.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
@@ -55,7 +55,9 @@ def test_random_games_move_by_move(rows: int, cols: int) -> None:
     games = 100  # x 25 board sizes: 2,500 games
     for _ in range(games):
         board = Position.start(rows, cols, 1).board
-        position = Position.start(rows, cols, rng.randint(1, board.max_rounds()), rng.choice("xo"))
+        position = Position.start(
+            rows, cols, rng.randint(1, board.max_rounds()), rng.choice(COLORS)
+        )
         color = 0 if position.turn == "x" else 1
         h = position_hash(_u(position.x), _u(position.o), color, U)
         while not position.is_over:

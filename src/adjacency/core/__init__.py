@@ -9,10 +9,11 @@ from .errors import (
     InvalidSettingsError,
     InvalidSquareError,
 )
-from .fen import Color, format_fen, parse_fen
+from .fen import COLORS, Color, format_fen, parse_fen
 from .position import Outcome, Position, check_color, check_rounds, other
 
 __all__ = [
+    "COLORS",
     "AdjacencyError",
     "Bitboard",
     "Board",
