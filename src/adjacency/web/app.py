@@ -251,7 +251,7 @@ def create_app(
     @app.post("/api/games/{game_id}/hint", response_model=Hint, responses=_ERRORS, tags=["play"])
     def hint(game_id: str) -> Hint:
         """The strongest available bot's suggestion for the person to move (takes up to 3 s)."""
-        return manager.get(game_id).hint()
+        return manager.hint(game_id)
 
     @app.post(
         "/api/games/{game_id}/move-now",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bots import BotError, parse_spec
+from ..bots.registry import entry
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,12 @@ def level_by_number(number: int) -> Level:
     if not 1 <= number <= len(levels):
         raise BotError(f"level must be from 1 to {len(levels)}, got {number}")
     return levels[number - 1]
+
+
+def is_baseline(spec: str) -> bool:
+    """Whether ``spec`` names a baseline bot, whose scores are not evaluations
+    (greedy reports its immediate gain); ``False`` for a spec that does not parse."""
+    try:
+        return entry(parse_spec(spec).name).family == "baseline"
+    except BotError:
+        return False

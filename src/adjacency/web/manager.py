@@ -10,7 +10,8 @@ from ..core import Color, InvalidRecordError, Position
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from .errors import GameNotFound
-from .models import GameSummary, NewGame
+from .hints import HintBots
+from .models import GameSummary, Hint, NewGame
 from .players import Player, player_from_setup
 from .session import GameSession
 from .store import GameStore
@@ -19,11 +20,14 @@ log = logging.getLogger(__name__)
 
 
 class GameManager:
-    """Owns every :class:`GameSession`; thread-safe."""
+    """Owns every :class:`GameSession` and the pool of hint bots they share; thread-safe."""
 
-    def __init__(self, store: GameStore, grace: float = 10.0) -> None:
+    def __init__(
+        self, store: GameStore, grace: float = 10.0, hints: HintBots | None = None
+    ) -> None:
         self.store = store
         self.grace = grace
+        self.hints = HintBots() if hints is None else hints
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
 
@@ -126,6 +130,10 @@ class GameManager:
                 log.error("skipping damaged stored game %s", stored.id)
         return out
 
+    def hint(self, game_id: str) -> Hint:
+        """A hint for the person to move in ``game_id``, from the shared hint bots."""
+        return self.get(game_id).hint(self.hints)
+
     def delete(self, game_id: str) -> None:
         session = self.get(game_id)
         with self._lock:
@@ -134,12 +142,13 @@ class GameManager:
         self.store.delete(game_id)
 
     def close(self) -> None:
-        """Stop every bot (server shutdown); the games stay stored."""
+        """Stop every bot and close the hint bots (server shutdown); the games stay stored."""
         with self._lock:
             sessions = list(self._sessions.values())
             self._sessions.clear()
         for session in sessions:
             session.close()
+        self.hints.close()
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -20,13 +20,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..bots import Bot, BotError, BotFailure, Limit, Thinking, make_bot
-from ..bots.registry import entry, parse_spec
+from ..bots import Bot, BotFailure, Limit, Thinking, make_bot
 from ..core import Color, IllegalMoveError
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from .errors import NotNow
-from .levels import strongest_level
+from .hints import HINT_TIME, HintBots
+from .levels import is_baseline, strongest_level
 from .models import GameState, Hint
 from .players import Player
 from .view import describe, game_state, thinking_info
@@ -37,9 +37,6 @@ Listener = Callable[[str, str], None]
 """Receives ``(event name, JSON data)``; must not block (it is called under the lock)."""
 
 Saver = Callable[["GameSession"], None]
-
-HINT_TIME = 3.0
-"""Seconds the hint bot may think at most."""
 
 
 class GameSession:
@@ -295,24 +292,18 @@ class GameSession:
             self._ensure_worker()
             return self._state()
 
-    def hint(self) -> Hint:
-        """The strongest available bot's move for the person to move (blocks while it thinks)."""
+    def hint(self, bots: HintBots) -> Hint:
+        """The strongest available bot's move for the person to move (blocks while it thinks).
+
+        The bot comes from ``bots``, the server's pool of reusable hint bots.
+        """
         with self._lock:
             if not self._human_to_move():
                 raise NotNow("a hint is for a person to move; it is not your turn")
             position = self.game.position
             level = strongest_level()
             time_limit = min(self.time, level.time_cap or self.time, HINT_TIME)
-        with make_bot(level.spec) as bot:
-            square = bot.choose_move(position, Limit(time=time_limit))
-        report = bot.report
-        return Hint(
-            square=square,
-            flips=position.flips(square),
-            bot=bot.spec,
-            depth=report.depth if report else None,
-            score=report.score if report and not _is_baseline(level.spec) else None,
-        )
+        return bots.suggest(level.spec, position, time_limit)
 
     def close(self) -> None:
         """Stop any search and release the bots (server shutdown or deletion).
@@ -457,7 +448,7 @@ class GameSession:
                 return
             report = bot.report
             value = None
-            if report is not None and report.score is not None and not _is_baseline(bot.spec):
+            if report is not None and report.score is not None and not is_baseline(bot.spec):
                 value = report.score if color == "x" else -report.score
             self.evals.append((value, report.depth if report else None))
             self._step = False
@@ -473,11 +464,3 @@ def _close_all(bots: list[Bot]) -> None:
             bot.close()
         except Exception:
             log.exception("closing %r failed", bot)
-
-
-def _is_baseline(spec: str) -> bool:
-    """Baseline bots' scores are not evaluations (greedy reports its immediate gain)."""
-    try:
-        return entry(parse_spec(spec).name).family == "baseline"
-    except BotError:
-        return False
