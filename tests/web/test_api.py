@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from adjacency.bots import entries, parse_spec
 from adjacency.core import Position
 from adjacency.core.record import game_from_json, game_from_text
-from adjacency.web import session as session_module
+from adjacency.web import turns as turns_module
 from adjacency.web.app import MAX_BODY, create_app
 from adjacency.web.models import MAX_RECORD_CHARS
 from web_helpers import PatientBot, wait_until
@@ -41,7 +41,7 @@ def client(db: Path) -> Iterator[TestClient]:
 def patient(monkeypatch: pytest.MonkeyPatch) -> type[PatientBot]:
     """Every bot the sessions build is a PatientBot (answers only when stopped)."""
     PatientBot.instances.clear()
-    monkeypatch.setattr(session_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
     return PatientBot
 
 
@@ -164,8 +164,8 @@ def test_bots_are_released_when_the_game_ends(client: TestClient) -> None:
     s = create(client, o=bot(2), rounds=1)
     client.post(f"/api/games/{s['id']}/moves", json={"square": "c1"})
     assert wait_plies(client, s["id"], 2)["status"] == "over"
-    session = client.app.state.manager.get(s["id"])  # type: ignore[attr-defined]
-    wait_until(lambda: not session._busy and not session._bots, what="the bots to be released")
+    turns = client.app.state.manager.get(s["id"])._turns  # type: ignore[attr-defined]
+    wait_until(lambda: not turns._busy and not turns._bots, what="the bots to be released")
 
 
 def test_bot_moves_first_when_it_is_first(client: TestClient) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from adjacency.core.record import game_from_text
-from adjacency.web import session as session_module
+from adjacency.web import turns as turns_module
 from web_helpers import PatientBot, live_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -286,7 +286,7 @@ def test_thinking_indicator_wait_message_and_move_now(
     server: str, page: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PatientBot.instances.clear()  # a bot that thinks until told to move
-    monkeypatch.setattr(session_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
     open_game(page, server, time=60)
     page.click('[data-square="c3"]')
     page.wait_for_selector("#thinking:not([hidden])")

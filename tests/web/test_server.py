@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from adjacency.web import server as server_module
-from adjacency.web import session as session_module
+from adjacency.web import turns as turns_module
 from adjacency.web.server import DEFAULT_PORT
 from web_helpers import PatientBot, live_server, wait_until
 
@@ -65,7 +65,7 @@ def test_a_game_abandoned_by_its_page_stops_its_bot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PatientBot.instances.clear()
-    monkeypatch.setattr(session_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
     with (
         live_server(tmp_path / "g.sqlite3", grace=0.5) as url,
         httpx.Client(base_url=url, timeout=30) as api,

@@ -297,7 +297,7 @@ def create_app(
         session = manager.get(game_id)
         if format not in ("text", "json"):
             raise WebError(f"format must be 'text' or 'json', got {format!r}")
-        with session._lock:
+        with session.lock:
             text = game_to_text(session.game) if format == "text" else game_to_json(session.game)
         suffix = "txt" if format == "text" else "json"
         return PlainTextResponse(

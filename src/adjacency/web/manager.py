@@ -61,7 +61,7 @@ class GameManager:
     def rematch(self, game_id: str) -> GameSession:
         """A new game with the same settings and the players' colours swapped."""
         old = self.get(game_id)
-        with old._lock:
+        with old.lock:
             players: dict[Color, Player] = {"x": old.players["o"], "o": old.players["x"]}
             start = old.game.start
             first, rounds = old.game.first, old.game.rounds
