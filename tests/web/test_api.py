@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -119,9 +120,42 @@ def test_pages_and_static_files_are_served(client: TestClient) -> None:
         "js/board.js",
         "js/graph.js",
         "js/api.js",
+        "js/docs.js",
         "favicon.svg",
     ):
         assert client.get(f"/static/{name}").status_code == 200, name
+
+
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+"""An XML namespace name, not a resource: browsers never fetch it."""
+
+
+def test_docs_is_a_self_hosted_page_with_no_external_url(client: TestClient) -> None:
+    response = client.get("/docs")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    page = response.text
+    assert "API reference" in page and 'href="/openapi.json"' in page
+    # The page and everything it loads are served here: nothing from a CDN.
+    local = re.findall(r'(?:src|href)="(/[^"]*)"', page)
+    assert "/static/js/docs.js" in local and "/static/style.css" in local
+    texts = {"/docs": page}
+    for path in local:
+        loaded = client.get(path)
+        assert loaded.status_code == 200, path
+        texts[path] = loaded.text
+    for path, text in texts.items():
+        external = re.findall(r"https?://[^\s\"'<>)]*", text.replace(SVG_NAMESPACE, ""))
+        assert external == [], f"{path} references {external}"
+    assert not re.search(r"(?:src|href)=\"(?!/|#)", page)  # only same-site links
+
+
+def test_no_cdn_docs_pages_and_openapi_unchanged(client: TestClient) -> None:
+    assert client.get("/redoc").status_code == 404
+    assert client.get("/docs/oauth2-redirect").status_code == 404
+    schema = client.get("/openapi.json").json()
+    assert schema["info"]["title"] == "Adjacency"
+    assert not any(p in schema["paths"] for p in ("/docs", "/redoc", "/", "/rules"))
 
 
 # -------------------------------------------------------------------- games

@@ -408,3 +408,37 @@ def test_main_screens_for_the_docs(server: str, page: Any, shots: Path) -> None:
     page.click("#btn-games")
     page.wait_for_selector("#games-list table")
     shoot(page, shots, "games.png")
+
+
+def test_api_reference_works_offline(server: str, page: Any) -> None:
+    """/docs renders every endpoint and schema of /openapi.json, loading nothing from outside."""
+    outside: list[str] = []
+
+    def only_local(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(server + "/"):
+            route.continue_()
+        else:  # as offline: nothing outside this server is reachable
+            outside.append(url)
+            route.abort()
+
+    page.route("**/*", only_local)
+    spec = api(server, "GET", "/openapi.json")
+    page.goto(f"{server}/docs")
+    page.wait_for_selector(".api-endpoint")
+    operations = [(m, p) for p, item in spec["paths"].items() for m in item]
+    assert page.locator(".api-endpoint").count() == len(operations)
+    assert page.locator("#api-index-table tr").count() == len(operations)
+    assert page.locator(".api-schema").count() == len(spec["components"]["schemas"])
+    paths = page.locator(".api-endpoint .api-path").all_inner_texts()
+    assert sorted(paths) == sorted(p for _, p in operations)
+    new_game = page.locator("#post--api-games")
+    assert "New Game" in new_game.inner_text()
+    new_game.locator('a[href="#schema-NewGame"]').first.click()
+    assert page.evaluate("location.hash") == "#schema-NewGame"
+    assert "rounds" in page.locator("#schema-NewGame").inner_text()
+    record = page.locator("#get--api-games-game_id-record").inner_text()
+    assert "format" in record and "query" in record
+    assert page.locator('a[href="/openapi.json"]').count() >= 1
+    assert page.inner_text("#api-error") == ""
+    assert outside == []

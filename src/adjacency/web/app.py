@@ -102,6 +102,8 @@ def create_app(
             "GameState, `thinking` events a ThinkingInfo)."
         ),
         lifespan=lifespan,
+        docs_url=None,  # replaced by the self-hosted /docs page below: no CDN, works offline
+        redoc_url=None,
     )
     app.state.manager = manager
     app.state.stopping = threading.Event()  # set by the server on Ctrl-C: event streams end
@@ -138,6 +140,11 @@ def create_app(
     @app.get("/rules", include_in_schema=False)
     def rules() -> FileResponse:
         return FileResponse(STATIC / "rules.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> FileResponse:
+        """The API reference: a static page that renders ``/openapi.json`` in the browser."""
+        return FileResponse(STATIC / "docs.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:
