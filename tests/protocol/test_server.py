@@ -112,8 +112,7 @@ def test_scripted_conversation(engine: EngineProcess) -> None:
     expect(engine, "info string error: the game is over in '2oo/2oo/xx2/xx2 x 0'; no move to make")
     expect(engine, "bestmove (none)")
     engine.send("quit")
-    assert engine._process is not None
-    assert engine._process.wait(TIMEOUT) == 0
+    assert engine.transport.wait(TIMEOUT) == 0
 
 
 class PatientBot(Bot):

@@ -1,8 +1,12 @@
 """The engine protocol (docs/protocol.md): a UCI-like text protocol over stdin/stdout.
 
 - :mod:`~adjacency.protocol.wire`: the messages, parsed and formatted (imports only the core).
-- :mod:`~adjacency.protocol.client`: :class:`~adjacency.protocol.client.EngineProcess`,
-  one external engine program driven with timeouts (the core and the standard library).
+- :mod:`~adjacency.protocol.client`: :class:`~adjacency.protocol.client.EngineClient`, the
+  conversation with one engine over a :class:`~adjacency.protocol.client.Transport`, and
+  :class:`~adjacency.protocol.client.EngineProcess`, the client over an engine program
+  driven with timeouts (the core and the standard library).
+- :mod:`~adjacency.protocol.mock`: :class:`~adjacency.protocol.mock.MockTransport`, a
+  scripted engine without a process, for tests.
 - :mod:`~adjacency.protocol.server`: serves any registered bot (``adjacency engine``).
 
 The ``cmd:`` bot in :mod:`adjacency.bots.external` puts the client behind the Bot interface.
