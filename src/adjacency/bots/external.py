@@ -17,6 +17,12 @@ shell. Settings, all optional:
 
 For example ``cmd:[dir=~/bots;opt.Hash=64] java -jar mybot.jar``.
 
+How the engine is reached is injectable: ``ExternalBot(text, connect=...)``
+takes a function from the parsed :class:`CommandSpec` to a
+:class:`~adjacency.protocol.client.Transport` (by default a process running
+the command), so tests can play a scripted
+:class:`~adjacency.protocol.mock.MockTransport` without any process.
+
 Failures become :class:`~adjacency.bots.base.BotFailure` so a referee records
 them: end of output or exit -> disconnection; no ``bestmove`` within the
 budget plus ``margin`` -> ``stop``, ``grace``, then the process group is
@@ -32,13 +38,22 @@ import contextlib
 import math
 import os
 import shlex
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core import Position
 from ..core.errors import AdjacencyError
 from ..core.game import Termination
-from ..protocol.client import EngineDisconnected, EngineError, EngineProcess, EngineTimeout
+from ..protocol.client import (
+    EngineClient,
+    EngineDisconnected,
+    EngineError,
+    EngineTimeout,
+    SubprocessTransport,
+    Transport,
+)
 from ..protocol.wire import BestMove, Go, Info
 from .base import Bot, BotError, BotFailure, Search, Thinking
 from .registry import register
@@ -111,6 +126,15 @@ def parse_command_spec(text: str) -> CommandSpec:
     return CommandSpec(argv, cwd, settings.get("name"), options=options, **timings)
 
 
+def subprocess_transport(command: CommandSpec) -> Transport:
+    """The default way to reach an engine: run its command line in its directory."""
+    return SubprocessTransport(command.argv, command.cwd)
+
+
+Connect = Callable[[CommandSpec], Transport]
+"""Makes the transport to an engine from its spec; called again for each restart."""
+
+
 def thinking_from_info(info: Info) -> Thinking:
     """Convert an ``info`` line (hundredths of a piece, milliseconds) to a Thinking report."""
     return Thinking(
@@ -132,11 +156,14 @@ def thinking_from_info(info: Info) -> Thinking:
 class ExternalBot(Bot):
     """A :class:`Bot` played by an external engine process (see the module docstring)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, connect: Connect = subprocess_transport) -> None:
         super().__init__()
         self.command = parse_command_spec(text)
-        self.engine: EngineProcess | None = None
+        self.connect = connect
+        self.engine: EngineClient | None = None
         self._searching = False
+        self._stop_sent = False
+        self._stop_lock = threading.Lock()
         self._new_game = False
         try:
             self._start()
@@ -151,7 +178,7 @@ class ExternalBot(Bot):
 
     def _start(self) -> None:
         """Start the program, shake hands and set the options; raise EngineError."""
-        engine = EngineProcess(self.command.argv, self.command.cwd)
+        engine = EngineClient(self.connect(self.command))
         self.engine = engine
         engine.start()
         try:
@@ -200,15 +227,13 @@ class ExternalBot(Bot):
                 engine.sync(max(0.0, left))
             except EngineTimeout:
                 engine.kill()
-                what = (
-                    f"sent no 'readyok' before its move's deadline; "
-                    f"its process group {engine.pid} was killed"
-                )
+                what = f"sent no 'readyok' before its move's deadline; {_killed(engine)}"
                 raise BotFailure(Termination.TIME_FORFEIT, str(engine.failure(what))) from None
             movetime = None
             if limit.time is not None:
                 movetime = max(1, int((limit.time - search.elapsed() - self.safety) * 1000))
             infinite = limit.time is None and limit.depth is None and limit.nodes is None
+            self._stop_sent = False
             self._searching = True
             engine.go(Go(movetime, limit.depth, limit.nodes, infinite=infinite))
             answer = self._await_bestmove(engine, search, soft)
@@ -225,9 +250,7 @@ class ExternalBot(Bot):
             self._searching = False
         return self._judge(engine, position, answer)
 
-    def _await_bestmove(
-        self, engine: EngineProcess, search: Search, soft: float | None
-    ) -> BestMove:
+    def _await_bestmove(self, engine: EngineClient, search: Search, soft: float | None) -> BestMove:
         """Read until ``bestmove``, publishing ``info``; enforce the deadline with stop and kill."""
         hard: float | None = None
         late = False
@@ -235,7 +258,7 @@ class ExternalBot(Bot):
             now = time.monotonic()
             if hard is None and (self._stop.is_set() or (soft is not None and now >= soft)):
                 late = not self._stop.is_set()
-                engine.stop()
+                self._send_stop(engine)
                 hard = now + self.command.grace
             if hard is not None and now >= hard:
                 engine.kill()
@@ -245,7 +268,7 @@ class ExternalBot(Bot):
                 )
                 what = (
                     f"sent no bestmove within {within}{self.command.grace:g}s after 'stop'; "
-                    f"its process group {engine.pid} was killed"
+                    f"{_killed(engine)}"
                 )
                 raise BotFailure(Termination.TIME_FORFEIT, str(engine.failure(what)))
             wait = (hard if hard is not None else soft if soft is not None else now + 0.1) - now
@@ -261,7 +284,7 @@ class ExternalBot(Bot):
                     )
                 return message
 
-    def _judge(self, engine: EngineProcess, position: Position, answer: BestMove) -> str:
+    def _judge(self, engine: EngineClient, position: Position, answer: BestMove) -> str:
         """Return the canonical name of a legal answer; else raise an illegal-move failure."""
         text = f"bestmove {answer.move}" if answer.move is not None else "bestmove"
         if answer.move is None:
@@ -278,11 +301,19 @@ class ExternalBot(Bot):
             ) from None
         return position.board.name(index)
 
+    def _send_stop(self, engine: EngineClient) -> None:
+        """Send ``stop`` once per search, whichever thread (stop() or the reader) asks first."""
+        with self._stop_lock:
+            if self._stop_sent:
+                return
+            self._stop_sent = True
+        engine.stop()
+
     def stop(self) -> None:
         super().stop()
         if self._searching and self.engine is not None:
             with contextlib.suppress(EngineError):  # the waiting thread sees a disconnection
-                self.engine.stop()
+                self._send_stop(self.engine)
 
     def new_game(self) -> None:
         self._new_game = True
@@ -290,3 +321,10 @@ class ExternalBot(Bot):
     def close(self) -> None:
         if self.engine is not None:
             self.engine.close()
+
+
+def _killed(engine: EngineClient) -> str:
+    """How a killed engine is described: its process group, if it has one."""
+    if engine.pid is None:
+        return "it was killed"
+    return f"its process group {engine.pid} was killed"
