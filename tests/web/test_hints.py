@@ -87,7 +87,7 @@ def test_two_hints_in_a_row_build_the_bot_once() -> None:
     assert len(CountingBot.built) == 1
     assert pool.built("counting") == 1
     bot = CountingBot.built[0]
-    assert bot.new_games == 2  # every hint starts afresh, as a new bot would
+    assert bot.new_games == 1  # the reused bot starts afresh, as a new bot would
     assert first.square == START.legal_moves()[-1]
     assert first.flips == START.flips(first.square)
     assert (first.bot, first.depth, first.score) == ("counting", 3, 1.5)

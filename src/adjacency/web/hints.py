@@ -9,8 +9,8 @@ Pool contract (:class:`HintBots`), thread-safe:
   caller, who alone uses it until the ``with`` block ends. A concurrent hint
   for the same spec gets another instance (at most ``per_spec`` exist per
   spec); beyond that it waits until one is returned.
-* Before each hint the bot is told :meth:`Bot.new_game`, so a hint never
-  depends on the hints before it (as with a freshly built bot).
+* A reused bot is told :meth:`Bot.new_game` first, so a hint never depends on
+  the hints before it (as with a freshly built bot).
 * A bot whose search raised is closed and dropped, never reused.
 * :meth:`HintBots.close` (server shutdown) closes the idle bots at once and
   the borrowed ones when they come back; a closed pool refuses new hints
@@ -73,9 +73,10 @@ class HintBots:
                 idle = self._idle.get(spec)
                 if idle:
                     bot: Bot | None = idle.pop()
+                    reused = True
                     break
                 if self._count.get(spec, 0) < self.per_spec:
-                    bot = None
+                    bot, reused = None, False
                     self._count[spec] = self._count.get(spec, 0) + 1
                     break
                 self._ready.wait()
@@ -86,7 +87,8 @@ class HintBots:
                 self._forget(spec)
                 raise
         try:
-            bot.new_game()
+            if reused:
+                bot.new_game()
             yield bot
         except BaseException:
             self._forget(spec)
