@@ -22,12 +22,8 @@ from adjacency.bots.external import CommandSpec, ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.core.game import Termination
-from adjacency.protocol.client import (
-    EngineClient,
-    EngineDisconnected,
-    EngineError,
-    EngineTimeout,
-)
+from adjacency.protocol.client import EngineClient
+from adjacency.protocol.errors import EngineDisconnected, EngineError, EngineTimeout
 from adjacency.protocol.mock import MockScriptError, MockTransport
 from adjacency.protocol.wire import Go, OptionSpec
 

@@ -19,7 +19,7 @@ For example ``cmd:[dir=~/bots;opt.Hash=64] java -jar mybot.jar``.
 
 How the engine is reached is injectable: ``ExternalBot(text, connect=...)``
 takes a function from the parsed :class:`CommandSpec` to a
-:class:`~adjacency.protocol.client.Transport` (by default a process running
+:class:`~adjacency.protocol.transport.Transport` (by default a process running
 the command), so tests can play a scripted
 :class:`~adjacency.protocol.mock.MockTransport` without any process.
 
@@ -46,14 +46,9 @@ from dataclasses import dataclass, field
 from ..core import Position
 from ..core.errors import AdjacencyError
 from ..core.game import Termination
-from ..protocol.client import (
-    EngineClient,
-    EngineDisconnected,
-    EngineError,
-    EngineTimeout,
-    SubprocessTransport,
-    Transport,
-)
+from ..protocol.client import EngineClient
+from ..protocol.errors import EngineDisconnected, EngineError, EngineTimeout
+from ..protocol.transport import SubprocessTransport, Transport
 from ..protocol.wire import BestMove, Go, Info
 from .base import Bot, BotError, BotFailure, Search, Thinking
 from .registry import register

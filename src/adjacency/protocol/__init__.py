@@ -2,9 +2,12 @@
 
 - :mod:`~adjacency.protocol.wire`: the messages, parsed and formatted (imports only the core).
 - :mod:`~adjacency.protocol.client`: :class:`~adjacency.protocol.client.EngineClient`, the
-  conversation with one engine over a :class:`~adjacency.protocol.client.Transport`, and
+  conversation with one engine over a :class:`~adjacency.protocol.transport.Transport`, and
   :class:`~adjacency.protocol.client.EngineProcess`, the client over an engine program
   driven with timeouts (the core and the standard library).
+- :mod:`~adjacency.protocol.transport`: the :class:`~adjacency.protocol.transport.Transport`
+  line channel and :class:`~adjacency.protocol.transport.SubprocessTransport`, an engine
+  program in its own process group; :mod:`~adjacency.protocol.errors`: the client's errors.
 - :mod:`~adjacency.protocol.mock`: :class:`~adjacency.protocol.mock.MockTransport`, a
   scripted engine without a process, for tests.
 - :mod:`~adjacency.protocol.server`: serves any registered bot (``adjacency engine``).

@@ -1,6 +1,6 @@
 """A scripted engine without a process, for testing controllers (docs/protocol.md).
 
-:class:`MockTransport` is a :class:`~adjacency.protocol.client.Transport`
+:class:`MockTransport` is a :class:`~adjacency.protocol.transport.Transport`
 that plays an engine from a script, as python-chess's ``MockTransport`` does
 for UCI. The script is a list of steps, run in order:
 
@@ -43,7 +43,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .client import STDERR_LINES, EngineError, describe_returncode
+from .errors import EngineError
+from .transport import STDERR_LINES, describe_returncode
 
 KILLED = -9
 """The status a killed mock engine reports (as if killed by SIGKILL)."""
