@@ -13,7 +13,7 @@ import pytest
 
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.base import Bot, Search, Thinking
-from adjacency.core import Position
+from adjacency.core import Color, Position
 from adjacency.protocol import server as server_module
 from adjacency.protocol.client import EngineProcess
 from adjacency.protocol.server import EngineServer, limit_from_go
@@ -89,9 +89,9 @@ def test_scripted_conversation(engine: EngineProcess) -> None:
         engine, "info string error: 'go movetime soon': movetime must be a whole number, got 'soon'"
     )
     engine.send("hello there")
-    assert engine.read_line(TIMEOUT).startswith(
-        "info string error: unknown command in 'hello there'"
-    )  # type: ignore[union-attr]
+    line = engine.read_line(TIMEOUT)
+    assert line is not None
+    assert line.startswith("info string error: unknown command in 'hello there'")
     engine.send("setoption name depth value 3")
     expect(engine, "info string error: greedy has no option 'depth'; options: seed")
     engine.send("setoption name seed value many")
@@ -198,7 +198,7 @@ def test_quit_during_a_search_ends_it(monkeypatch: pytest.MonkeyPatch) -> None:
         (Go(), "x", Limit()),
     ],
 )
-def test_limit_from_go(go: Go, turn: str, expected: Limit) -> None:
+def test_limit_from_go(go: Go, turn: Color, expected: Limit) -> None:
     position = Position.start(first=turn)
     assert limit_from_go(go, position) == expected
 

@@ -311,7 +311,9 @@ def test_simultaneous_moves_are_serialised(client: TestClient, patient: type[Pat
 
     def post(square: str) -> int:
         barrier.wait()
-        return client.post(f"/api/games/{s['id']}/moves", json={"square": square}).status_code
+        response = client.post(f"/api/games/{s['id']}/moves", json={"square": square})
+        status: int = response.status_code
+        return status
 
     with ThreadPoolExecutor(len(squares)) as pool:
         codes = sorted(pool.map(post, squares))
@@ -434,10 +436,12 @@ def test_several_games_play_at_once(client: TestClient) -> None:
     for game in games:
         client.post(f"/api/games/{game['id']}/control", json={"delay": 0})
     for game in games:
-        end = wait_until(
-            lambda g=game: (x := state(client, g["id"]))["status"] == "over" and x,
-            what="every game to end",
-        )
+
+        def finished(g: dict[str, Any] = game) -> Any:
+            current = state(client, g["id"])
+            return current["status"] == "over" and current
+
+        end = wait_until(finished, what="every game to end")
         assert len(end["moves"]) == 12
 
 
