@@ -50,3 +50,21 @@ def assert_group_gone(pgid: int | None) -> None:
             return
         time.sleep(0.05)
     pytest.fail(f"processes of engine group {pgid} still running: {group_members(pgid)}")
+
+
+def running(pid: int) -> bool:
+    """True if process ``pid`` exists and is not a zombie (read from /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def assert_process_gone(pid: int) -> None:
+    """Fail unless process ``pid`` has ended (waiting up to 5 s for SIGKILL)."""
+    for _ in range(100):
+        if not running(pid):
+            return
+        time.sleep(0.05)
+    pytest.fail(f"process {pid} still running")

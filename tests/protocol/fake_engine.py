@@ -1,9 +1,10 @@
 """A deliberately misbehaving engine for the protocol tests: ``fake_engine.py MODE[,MODE]``.
 
 With mode ``good`` it is a correct engine playing the first empty square. The
-other modes break one rule each (see ``MODES``); ``spawn-child`` combines with
-any other (``spawn-child,hang-on-go``). It writes one line to stderr at
-start-up, so tests can check that errors quote the engine's stderr.
+other modes break one rule each (see ``MODES``); ``spawn-child`` and
+``spawn-session-child`` combine with any other (``spawn-child,hang-on-go``).
+It writes one line to stderr at start-up, so tests can check that errors
+quote the engine's stderr.
 """
 
 from __future__ import annotations
@@ -36,15 +37,17 @@ MODES = {
     "crlf": "ends lines with CRLF, adds blank lines, padding, unknown lines and bad UTF-8",
     "talks-after-stop": "after each bestmove sends a second bestmove (occupied) and info lines",
     "spawn-child": "also starts a child process (same group, inheriting stdout)",
+    "spawn-session-child": "also starts a child process in a new session (setsid: another group)",
 }
+SPAWNS = {"spawn-child", "spawn-session-child"}
 
 
 def main() -> None:
     flags = sys.argv[1].split(",")
     if any(flag not in MODES for flag in flags):
         sys.exit(f"unknown mode {sys.argv[1]!r}")
-    spawn = "spawn-child" in flags
-    mode = next((flag for flag in flags if flag != "spawn-child"), "good")
+    spawns = SPAWNS.intersection(flags)
+    mode = next((flag for flag in flags if flag not in SPAWNS), "good")
     out = sys.stdout
     eol = "\r\n" if mode == "crlf" else "\n"
 
@@ -53,9 +56,11 @@ def main() -> None:
         out.flush()
 
     print(f"fake engine starting in mode {mode}, pid {os.getpid()}", file=sys.stderr, flush=True)
-    if spawn:
+    for spawn in sorted(spawns):
         code = "import time; time.sleep(300)"
-        child = subprocess.Popen([sys.executable, "-c", code])
+        child = subprocess.Popen(
+            [sys.executable, "-c", code], start_new_session=spawn == "spawn-session-child"
+        )
         print(f"child {child.pid}", file=sys.stderr, flush=True)
     position = Position.start()
     gos = readies = 0

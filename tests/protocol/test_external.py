@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
 import signal
 import sys
 import threading
+import time
 
 import pytest
 
@@ -17,7 +19,14 @@ from adjacency.bots.external import ExternalBot, parse_command_spec
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.core.game import Game, Termination
-from protocol_helpers import FAKE_ENGINE, assert_group_gone, fake_spec, group_members
+from protocol_helpers import (
+    FAKE_ENGINE,
+    assert_group_gone,
+    assert_process_gone,
+    fake_spec,
+    group_members,
+    running,
+)
 
 SMALL = Position.start(4, 4, 4)  # 8 plies: quick games
 
@@ -100,6 +109,31 @@ def test_engine_is_killed_at_once_on_time_forfeit_not_only_at_close() -> None:
     assert game.termination == Termination.TIME_FORFEIT
     assert_group_gone(pid)
     bot.close()
+
+
+def test_a_grandchild_that_left_the_group_is_killed_too() -> None:
+    bot = make_bot(fake_spec("spawn-session-child,ignores-stop"))
+    assert isinstance(bot, ExternalBot) and bot.engine is not None
+    pid = bot.engine.pid
+    assert pid is not None
+    child = wait_for_child(bot)
+    assert running(child) and os.getpgid(child) != pid  # setsid: not in the engine's group
+    game = play_game(bot, make_bot("greedy"), SMALL, Limit(time=0.2))
+    assert game.termination == Termination.TIME_FORFEIT
+    assert_group_gone(pid)
+    assert_process_gone(child)
+    bot.close()
+
+
+def wait_for_child(bot: ExternalBot) -> int:
+    """The pid the fake engine reports on stderr for the child it started."""
+    assert bot.engine is not None
+    for _ in range(100):
+        for line in bot.engine.stderr_tail():
+            if line.startswith("child "):
+                return int(line.split()[1])
+        time.sleep(0.05)
+    pytest.fail(f"the fake engine reported no child: {bot.engine.stderr_tail()}")
 
 
 @pytest.mark.parametrize("mode", ["good", "crlf", "talks-after-stop", "spawn-child", "flood"])

@@ -396,6 +396,28 @@ def test_crash_at_go_is_a_disconnection_and_the_engine_is_killed() -> None:
     mock.assert_done()
 
 
+class StoppedReading(MockTransport):
+    """A scripted engine whose input pipe is full from the first ``position`` on, as
+    :class:`~adjacency.protocol.transport.SubprocessTransport` reports it."""
+
+    def send_line(self, text: str) -> None:
+        if text.startswith("position"):
+            raise TimeoutError("no room in its input pipe for 10s: it stopped reading its input")
+        super().send_line(text)
+
+
+def test_an_engine_that_stopped_reading_loses_on_time_and_is_killed() -> None:
+    mock = handshake(StoppedReading(pid=99))
+    bot = bot_on(mock)
+    with pytest.raises(BotFailure) as caught:
+        bot.choose_move(SMALL, Limit(time=1.0))
+    assert caught.value.termination == Termination.TIME_FORFEIT
+    assert "stopped reading its input" in str(caught.value)
+    assert mock.closed
+    bot.close()
+    mock.assert_done()
+
+
 def test_an_engine_that_ignores_stop_is_killed_and_loses_on_time() -> None:
     mock = handshake(MockTransport(pid=31337))
     bot = bot_on(mock, "grace=0.05")

@@ -232,6 +232,9 @@ class ExternalBot(Bot):
             self._searching = True
             engine.go(Go(movetime, limit.depth, limit.nodes, infinite=infinite))
             answer = self._await_bestmove(engine, search, soft)
+        except EngineTimeout as exc:  # it stopped reading its input
+            engine.kill()
+            raise BotFailure(Termination.TIME_FORFEIT, f"while choosing a move, {exc}") from None
         except EngineDisconnected as exc:
             engine.kill()  # whatever it left behind in its process group goes too
             raise BotFailure(Termination.DISCONNECTION, f"while choosing a move, {exc}") from None

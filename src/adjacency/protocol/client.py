@@ -152,6 +152,8 @@ class EngineClient:
             self.transport.send_line(text)
         except EngineError:
             raise
+        except TimeoutError as exc:
+            raise self.failure(f"could not be sent {text!r}: {exc}", EngineTimeout) from None
         except (OSError, ValueError):
             raise self.failure(
                 f"{self.describe_exit()} (could not send {text!r})", EngineDisconnected

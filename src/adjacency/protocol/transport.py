@@ -10,9 +10,13 @@
 - :class:`~adjacency.protocol.mock.MockTransport`, a scripted engine without
   any process, for tests.
 
-A grandchild that leaves the process group on purpose (``setsid``) is beyond
-reach of :meth:`SubprocessTransport.kill`; closing its standard input still
-tells any well-behaved program to exit.
+:meth:`SubprocessTransport.kill` kills the process group and, on Linux, every
+other descendant the engine has at that moment (found through ``/proc``), so a
+grandchild that left the group on purpose (``setsid``) dies too. Only a
+descendant already orphaned before the kill (its parent exited, so it now
+belongs to init) is beyond reach. Writes never block for long: a line that
+finds no room in the engine's input pipe for :data:`WRITE_TIMEOUT` seconds (an
+engine that stopped reading its input) raises :class:`TimeoutError`.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import collections
 import contextlib
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -47,6 +52,9 @@ EXIT_WAIT = 2.0
 POLL = 0.05
 """Seconds between checks that the engine process is still running while waiting."""
 
+WRITE_TIMEOUT = 10.0
+"""Seconds a line may wait for room in the engine's input pipe before the write fails."""
+
 
 class Transport(Protocol):
     """A line channel to one engine: what :class:`EngineClient` needs and nothing more.
@@ -55,7 +63,8 @@ class Transport(Protocol):
     returns ``None`` when nothing came within ``timeout`` seconds and raises
     :class:`EOFError` once the engine's output has ended (and on every call
     after that); :meth:`send_line` raises :class:`OSError` (or
-    :class:`ValueError`) when the engine can no longer receive, and
+    :class:`ValueError`) when the engine can no longer receive,
+    :class:`TimeoutError` (an :class:`OSError`) when it stopped reading, and
     :class:`EngineError` before :meth:`start`. :meth:`send_line` and
     :meth:`kill` may be called from any thread; the rest from the one thread
     that drives the conversation. :meth:`kill` is idempotent and leaves
@@ -116,6 +125,30 @@ class Transport(Protocol):
         ...
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes descended from ``pid`` now, children first (Linux ``/proc``; elsewhere
+    none are found). A process that left its parent's group or session still counts."""
+    children: dict[int, list[int]] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    # The command name (field 2) may hold spaces and ')': split after the last ')'.
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
 def describe_returncode(code: int | None) -> str:
     """'exited with status N', 'was killed by SIGKILL' or, for ``None``, still running."""
     if code is None:
@@ -134,8 +167,10 @@ class SubprocessTransport:
 
     Its standard output is read into a bounded queue by one thread, its
     standard error into a ring buffer of :data:`STDERR_LINES` lines by
-    another. :meth:`kill` kills the whole process group with SIGKILL and is
-    registered to run at interpreter exit while the program runs.
+    another. :meth:`kill` kills the whole process group and every other
+    descendant with SIGKILL and is registered to run at interpreter exit while
+    the program runs. Its standard input is non-blocking: :meth:`send_line`
+    waits at most ``write_timeout`` seconds for room in the pipe.
     """
 
     def __init__(
@@ -143,12 +178,14 @@ class SubprocessTransport:
         argv: Sequence[str],
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
+        write_timeout: float = WRITE_TIMEOUT,
     ) -> None:
         if not argv:
             raise EngineError("an engine command must name a program")
         self.argv = list(argv)
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
+        self.write_timeout = write_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue(QUEUE_LINES)
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
@@ -197,7 +234,9 @@ class SubprocessTransport:
             ) from None
         atexit.register(self.kill)
         process = self._process
+        assert process.stdin is not None
         assert process.stdout is not None and process.stderr is not None
+        os.set_blocking(process.stdin.fileno(), False)
         for target, stream in (
             (self._read_stdout, process.stdout),
             (self._read_stderr, process.stderr),
@@ -209,23 +248,31 @@ class SubprocessTransport:
             self._threads.append(thread)
 
     def kill(self) -> None:
-        """Kill the whole process group at once and release the pipes and threads."""
+        """Kill the process group and every other descendant; release the pipes and threads."""
         process = self._process
         if process is None or self._closing.is_set():
             return
         self._closing.set()
         atexit.unregister(self.kill)
+        # Listed before the group dies: a descendant outside the group (setsid) is
+        # found through its parent, which must still exist.
+        strays = descendants(process.pid) if process.poll() is None else []
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
+        for pid in strays:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             process.wait(5)
         if process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()
-        for thread in self._threads:
+        for thread, stream in zip(self._threads, (process.stdout, process.stderr), strict=False):
             thread.join(1.0)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
+            # A reader still blocked means a process we could not kill (orphaned before
+            # the kill) holds the pipe open; closing the stream would wait for the
+            # reader's lock, so it is left to the reader, which ends when the pipe does.
+            if stream is not None and not thread.is_alive():
                 with contextlib.suppress(OSError):
                     stream.close()
 
@@ -276,9 +323,23 @@ class SubprocessTransport:
         process = self._process
         if process is None or process.stdin is None:
             raise EngineError(f"engine {self.command!r} is not running")
+        data = memoryview(text.encode() + b"\n")
         with self._write_lock:
-            process.stdin.write(text.encode() + b"\n")
-            process.stdin.flush()
+            fd = process.stdin.fileno()  # ValueError once closed
+            deadline = time.monotonic() + self.write_timeout
+            while data:
+                try:
+                    data = data[os.write(fd, data) :]
+                    continue
+                except BlockingIOError:
+                    pass
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(
+                        f"no room in its input pipe for {self.write_timeout:g}s: "
+                        "it stopped reading its input"
+                    )
+                select.select([], [fd], [], min(left, POLL))
 
     def read_line(self, timeout: float | None) -> str | None:
         """The next output line; also :class:`EOFError` once the process has exited.
