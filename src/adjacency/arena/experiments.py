@@ -12,13 +12,13 @@ Presets (all 8x8; seconds per move; games per pairing and rounds setting):
 ========  =========  ==============  =====  ============================================
 preset    s/move     rounds          games  size of the run (2 cores)
 ========  =========  ==============  =====  ============================================
-full      0.2        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, ~40 min
+full      0.2        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, 26 min
 reduced   0.1        8,12,16,28      20     11 pairings x 4 x 20 = 880 games, 8-11 min
 original  5          8               4      4 pairings x 4 = 16 games, 4-5 min (1 core)
 ========  =========  ==============  =====  ============================================
 
-The reduced and original durations were measured (docs/experiments.md); the
-full one is extrapolated from them (twice the games, twice the time per move).
+All three durations were measured on this project's 2-core machine
+(docs/experiments.md).
 
 Every game pair starts after 2 random plies (one per side, drawn from
 ``--seed``): the searching bots are deterministic, and without varied openings
@@ -122,7 +122,7 @@ def add_parser(commands: Any) -> None:
         description="Play alpha-beta vs local search, alpha-beta vs genetic, local search vs "
         "genetic and the engine against each, in colour-swapped pairs at 8/12/16/28 rounds, "
         "and write a report with plots. Presets: full (0.2 s/move, 40 games per pairing and "
-        "setting, about 40 min on 2 cores), reduced (0.1 s/move, 20 games, about 10 min), "
+        "setting, about 26 min on 2 cores), reduced (0.1 s/move, 20 games, about 9 min), "
         "original (5 s/move, 8 rounds, 4 games, 4 pairings).",
     )
     parser.add_argument("--preset", choices=tuple(PRESETS), default="full")
