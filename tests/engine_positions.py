@@ -36,3 +36,17 @@ def random_endgame(rng: random.Random, rows: int, cols: int, max_empties: int) -
     while position.empty.bit_count() > target and position.plies_left > 1:
         position = position.play(rng.choice(position.legal_squares()))
     return position
+
+
+def random_short_game(
+    rng: random.Random, rows: int, cols: int, open_end: int, plies: int = 5
+) -> Position:
+    """A position of a game short enough to leave at least ``open_end`` squares empty at
+    its end, with ``plies`` left."""
+    board = Position.start(rows, cols, 1).board
+    most = (rows * cols - 8 - open_end) // 2
+    position = Position.start(rows, cols, rng.randint(3, most), rng.choice(COLORS))
+    while position.plies_left > plies:
+        position = position.play(rng.choice(position.legal_squares()))
+    assert board.max_rounds() >= position.plies_left
+    return position

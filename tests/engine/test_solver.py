@@ -11,7 +11,8 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.engine import Engine
-from engine_positions import brute_force, random_endgame
+from adjacency.engine.solver import ENDGAME_THRESHOLDS, OPEN_END, OPEN_THRESHOLDS, thresholds
+from engine_positions import brute_force, random_endgame, random_short_game
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (5, 5), (5, 7), (6, 6), (8, 8)])
@@ -32,6 +33,55 @@ def test_solver_equals_brute_force(rows: int, cols: int) -> None:
         wld = engine.solve(position, wld=True)
         assert wld.value == (exact > 0) - (exact < 0), position.fen()
         assert (wld.best in position.legal_moves()) and wld.complete
+
+
+def test_short_games_use_the_open_settings_and_equal_brute_force() -> None:
+    rng = random.Random(55)
+    engine = Engine(tt_mb=2)
+    for _ in range(4):
+        position = random_short_game(rng, 5, 5, OPEN_END)
+        empties, plies = position.empty.bit_count(), position.plies_left
+        assert thresholds(empties, plies) == OPEN_THRESHOLDS
+        memo: dict[Position, int] = {}
+        exact = brute_force(position, memo)
+        solved = engine.solve(position)
+        assert solved.complete and solved.value == exact, position.fen()
+        after = position.play(solved.best)
+        assert -brute_force(after, memo) == exact
+        assert engine.solve(position, wld=True).value == (exact > 0) - (exact < 0)
+
+
+def test_short_8x8_games_equal_a_full_width_search_to_the_end() -> None:
+    # 7 plies left over ~45 empty squares: the table, ETC and ordering all work in the
+    # solver; the search kernel (material evaluation, no reductions) is the oracle.
+    rng = random.Random(8)
+    solver = Engine(tt_mb=8)
+    searcher = Engine(tt_mb=8, evaluation="material", reductions=False)
+    for _ in range(8):
+        position = Position.start(8, 8, 8)
+        while position.plies_left > 7:
+            position = position.play(rng.choice(position.legal_squares()))
+        assert thresholds(position.empty.bit_count(), position.plies_left) == OPEN_THRESHOLDS
+        full = searcher.search(position, depth=position.plies_left)
+        assert full.exact
+        solved = solver.solve(position)
+        assert solved.complete and solved.value == full.value, position.fen()
+
+
+def test_threshold_choice() -> None:
+    assert thresholds(18, 18) == ENDGAME_THRESHOLDS  # a 28-round endgame fills the board
+    assert thresholds(11, 4) == ENDGAME_THRESHOLDS
+    assert thresholds(12, 4) == OPEN_THRESHOLDS
+    assert thresholds(44, 12) == OPEN_THRESHOLDS  # an 8-round game on 8x8
+
+
+def test_fixed_thresholds_give_the_same_values() -> None:
+    rng = random.Random(9)
+    automatic, fixed = Engine(tt_mb=2), Engine(tt_mb=2)
+    fixed.solver_thresholds = ENDGAME_THRESHOLDS
+    for _ in range(10):
+        position = random_short_game(rng, 5, 6, OPEN_END)
+        assert automatic.solve(position).value == fixed.solve(position).value
 
 
 def test_solver_with_a_guess_far_off_and_a_tiny_table() -> None:

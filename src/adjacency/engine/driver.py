@@ -107,13 +107,10 @@ class Engine:
         self.S[L.CFG + L.CFG_TT] = int(use_tt)
         self.S[L.CFG + L.CFG_ORDER] = ordering
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
-        self.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = (
-            kv.TT_MIN,
-            kv.ETC_MIN,
-            kv.ORDER_MIN,
-            kv.FIXED_MIN,
-            kv.TWO_PLY_MIN,
-        )
+        self.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = kv.ENDGAME_THRESHOLDS
+        self.solver_thresholds: tuple[int, int, int, int, int] | None = None
+        """Fixed solver thresholds (for tuning); ``None``: chosen per root by
+        :func:`adjacency.engine.solver.thresholds`."""
         self.driver = driver
         self.reductions = reductions
         self.generation = 0
@@ -348,6 +345,9 @@ class Engine:
         if guess is None and not wld:
             guess = self.search(position, depth=min(4, position.plies_left)).value
         self._begin(position, nodes)
+        self.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = (
+            self.solver_thresholds or kv.thresholds(position.empty.bit_count(), position.plies_left)
+        )
         timer = self._timer(seconds)
         use_tt = int(self.S[L.CFG + L.CFG_TT])
         self.S[L.CFG + L.CFG_TT] = 1

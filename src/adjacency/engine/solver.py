@@ -83,6 +83,19 @@ FIXED_MIN = 5
 TWO_PLY_MIN = 6
 """Default plies left from which the order uses the two-ply score (below: flips only)."""
 
+ENDGAME_THRESHOLDS = (TT_MIN, ETC_MIN, ORDER_MIN, FIXED_MIN, TWO_PLY_MIN)
+"""``S[CFG + CFG_SOLVE_TT .. CFG_SOLVE_TWO_PLY]`` for positions whose board (nearly) fills."""
+OPEN_THRESHOLDS = (5, 6, 5, FIXED_MIN, TWO_PLY_MIN)
+"""The same for short games, which end with many squares still empty: far-apart moves
+commute, so the table and ETC pay from fewer plies left (docs/engine.md)."""
+OPEN_END = 8
+"""Squares left empty at the game's end from which :data:`OPEN_THRESHOLDS` are used."""
+
+
+def thresholds(empties: int, plies: int) -> tuple[int, int, int, int, int]:
+    """The solver's thresholds for a root with ``empties`` empty squares and ``plies`` left."""
+    return OPEN_THRESHOLDS if empties - plies >= OPEN_END else ENDGAME_THRESHOLDS
+
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
