@@ -25,6 +25,8 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 
+from bench_engine_strength import opening  # this folder is on the path when run as a script
+
 from adjacency.bots import Limit, make_bot
 from adjacency.core import Position
 from adjacency.core.record import games_from_text
@@ -38,9 +40,7 @@ def self_play_positions(games: int, rounds: int, seconds: float, seed: int) -> I
     rng = random.Random(seed)
     bot = make_bot(f"engine:time={seconds}", seed=1)
     for _ in range(games):
-        position = Position.start(8, 8, rounds)
-        for _ in range(2):
-            position = position.play(rng.choice(position.legal_squares()))
+        position = opening(rng, rounds)
         bot.new_game()
         while not position.is_over:
             yield position

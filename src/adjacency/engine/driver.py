@@ -107,10 +107,9 @@ class Engine:
         self.S[L.CFG + L.CFG_TT] = int(use_tt)
         self.S[L.CFG + L.CFG_ORDER] = ordering
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
-        self.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = kv.ENDGAME_THRESHOLDS
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
-        :func:`adjacency.engine.solver.thresholds`."""
+        :func:`adjacency.engine.solver.thresholds`. :meth:`solve` writes them to ``S``."""
         self.driver = driver
         self.reductions = reductions
         self.generation = 0
