@@ -283,26 +283,24 @@ class SubprocessTransport:
             self._process.wait(timeout)
         return self._process.returncode
 
+    def _offer(self, item: object) -> bool:
+        """Queue ``item``, waiting while the queue is full; False once the transport closes."""
+        while not self._closing.is_set():
+            try:
+                self._lines.put(item, timeout=POLL)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def _read_stdout(self, stream: IO[bytes]) -> None:
         try:
             for raw in iter(lambda: stream.readline(MAX_LINE), b""):
-                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-                while not self._closing.is_set():
-                    try:
-                        self._lines.put(line, timeout=POLL)
-                        break
-                    except queue.Full:
-                        continue
-                if self._closing.is_set():
+                if not self._offer(raw.decode("utf-8", errors="replace").rstrip("\r\n")):
                     return
         except (OSError, ValueError):
             pass
-        while not self._closing.is_set():
-            try:
-                self._lines.put(_EOF, timeout=POLL)
-                return
-            except queue.Full:
-                continue
+        self._offer(_EOF)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         with contextlib.suppress(OSError, ValueError):
