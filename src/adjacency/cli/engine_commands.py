@@ -207,7 +207,15 @@ def run_bench(args: argparse.Namespace) -> int:
                 flush=True,
             )
     if args.timing_moves > 0:
-        report["timing"] = timing(args.timing_moves, 0.1)
+        from ..bots import Limit, make_bot
+
+        bot = make_bot("engine", seed=1)
+        report["timing"] = timing(
+            lambda position, seconds: bot.choose_move(position, Limit(time=seconds)),
+            bot.new_game,
+            args.timing_moves,
+            0.1,
+        )
         if not args.json:
             t = report["timing"]
             print(

@@ -128,20 +128,27 @@ def raw_speed(depth: int = 8) -> dict[str, float]:
     }
 
 
-def timing(moves: int = 200, seconds: float = 0.1) -> dict[str, float]:
-    """Wall time per move of the ``engine`` bot at ``seconds`` a move over ``moves`` moves
-    (self-play games of 28 rounds on 8x8, restarted as needed)."""
-    from ..bots import Limit, make_bot
+def timing(
+    choose: Callable[[Position, float], str],
+    new_game: Callable[[], None],
+    moves: int = 200,
+    seconds: float = 0.1,
+) -> dict[str, float]:
+    """Wall time per move of a player at ``seconds`` a move over ``moves`` moves
+    (self-play games of 28 rounds on 8x8, restarted as needed).
 
-    bot = make_bot("engine", seed=1)
+    ``choose(position, seconds)`` returns the player's move and ``new_game()`` resets it;
+    the caller builds the player (``adjacency bench`` passes the ``engine`` bot), so
+    the engine layer never imports the bots above it.
+    """
     walls: list[float] = []
     position = Position.start()
     while len(walls) < moves:
         if position.is_over:
             position = Position.start()
-            bot.new_game()
+            new_game()
         started = time.perf_counter()
-        move = bot.choose_move(position, Limit(time=seconds))
+        move = choose(position, seconds)
         walls.append(time.perf_counter() - started)
         position = position.play(move)
     return {
