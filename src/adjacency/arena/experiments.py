@@ -29,15 +29,11 @@ line.
 
 from __future__ import annotations
 
-import argparse
-import os
-import shlex
-import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from ..core.errors import InvalidSettingsError
+from .schedule import Settings
 
 ROLES: dict[str, str] = {
     "alphabeta": "alphabeta",
@@ -115,120 +111,43 @@ def available_pairs(
     return players, skipped
 
 
-def add_parser(commands: Any) -> None:
-    parser = commands.add_parser(
-        "experiments",
-        help="reproduce the course reports' matchups with real sample sizes",
-        description="Play alpha-beta vs local search, alpha-beta vs genetic, local search vs "
-        "genetic and the engine against each, in colour-swapped pairs at 8/12/16/28 rounds, "
-        "and write a report with plots. Presets: full (0.2 s/move, 40 games per pairing and "
-        "setting, about 26 min on 2 cores), reduced (0.1 s/move, 20 games, about 9 min), "
-        "original (5 s/move, 8 rounds, 4 games, 4 pairings).",
-    )
-    parser.add_argument("--preset", choices=tuple(PRESETS), default="full")
-    parser.add_argument("--time", type=float, help="seconds per move (overrides the preset)")
-    parser.add_argument("--games", type=int, help="games per pairing and rounds setting")
-    parser.add_argument("--rounds", help="rounds settings, e.g. 8,12,16,28")
-    parser.add_argument(
-        "--margin",
-        type=float,
-        default=0.25,
-        help="time margin before a loss on time (default 0.25 s)",
-    )
-    parser.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="ROLE=SPEC",
-        help=f"bot for a role ({', '.join(ROLES)}), e.g. --bot hill=hill:score=reply",
-    )
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--random-plies", type=int, help="random plies before each game pair (preset: 2)"
-    )
-    parser.add_argument("--db", type=Path, default=Path("experiments.db"))
-    parser.add_argument("--resume", action="store_true", help="finish the latest unfinished run")
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=Path("experiments-report"),
-        help="report directory (default experiments-report)",
-    )
-    parser.add_argument("--list", action="store_true", help="print the plan and exit")  # fmt: skip
-    parser.set_defaults(handler=run_experiments)
-
-
-def run_experiments(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from .executor import PoolExecutor
-    from .live import LiveScore
-    from .report import write_report
-    from .runner import create_run, execute, sigterm_as_interrupt
-    from .schedule import Settings
-    from .store import Store
-    from .summary import summarize
-    from .tables import pairing_table
-
-    preset = PRESETS[args.preset]
+def role_specs(overrides: Sequence[str] = ()) -> dict[str, str]:
+    """The role -> bot spec table with ``ROLE=SPEC`` overrides applied (``--bot``)."""
     specs = dict(ROLES)
-    for item in args.bot:
+    for item in overrides:
         role, eq, spec = item.partition("=")
         if not eq or role not in ROLES or not spec:
             raise InvalidSettingsError(
                 f"--bot {item!r}: expected ROLE=SPEC with ROLE one of {', '.join(ROLES)}"
             )
         specs[role] = spec
-    rounds = preset.rounds
-    if args.rounds:
-        try:
-            rounds = tuple(int(r) for r in args.rounds.split(","))
-        except ValueError:
-            raise InvalidSettingsError(
-                f"--rounds {args.rounds!r}: expected e.g. 8,12,16,28"
-            ) from None
-    settings = Settings(
-        rounds=rounds,
-        games=args.games or preset.games,
-        time=args.time or preset.time,
-        margin=args.margin,
-        seed=args.seed,
-        random_plies=preset.random_plies if args.random_plies is None else args.random_plies,
+    return specs
+
+
+def parse_rounds(text: str) -> tuple[int, ...]:
+    """Rounds settings from ``8,12,16,28``."""
+    try:
+        return tuple(int(r) for r in text.split(","))
+    except ValueError:
+        raise InvalidSettingsError(f"--rounds {text!r}: expected e.g. 8,12,16,28") from None
+
+
+def experiment_settings(
+    preset: Preset,
+    *,
+    rounds: tuple[int, ...] | None = None,
+    games: int | None = None,
+    time: float | None = None,
+    margin: float = 0.25,
+    seed: int = 1,
+    random_plies: int | None = None,
+) -> Settings:
+    """The arena settings of a preset run, each given value overriding the preset's."""
+    return Settings(
+        rounds=rounds or preset.rounds,
+        games=games or preset.games,
+        time=time or preset.time,
+        margin=margin,
+        seed=seed,
+        random_plies=preset.random_plies if random_plies is None else random_plies,
     )
-    players, skipped = available_pairs(preset.matchups, specs)
-    console = Console()
-    for line in skipped:
-        console.print(f"[yellow]skipped[/yellow] {line}")
-    if not players:
-        raise InvalidSettingsError("none of the experiment's bots is registered")
-    pairs = len(players) // 2
-    planned = pairs * len(rounds) * settings.games
-    console.print(
-        f"Experiments ({args.preset}): {pairs} pairings x {len(rounds)} rounds settings x "
-        f"{settings.games} games = {planned} games, {settings.time:g} s/move, "
-        f"margin {settings.margin:g} s, {settings.random_plies} random opening plies, "
-        f"concurrency {args.concurrency}"
-    )
-    if args.list:
-        for a, b in zip(players[::2], players[1::2], strict=True):
-            console.print(f"  {a} vs {b}")
-        return 0
-    with Store(args.db) as store:
-        if args.resume:
-            run_id = store.resumable().id
-        else:
-            command = shlex.join(["adjacency", *sys.argv[1:]])
-            run_id = create_run(store, "pairs", players, settings, command)
-        run = store.run(run_id)
-        with (
-            sigterm_as_interrupt(),
-            PoolExecutor(args.concurrency) as executor,
-            LiveScore(run.planned, store.games(run_id), "pairs", console) as live,
-        ):
-            execute(store, run_id, executor, None, live.add)
-        games = store.games(run_id)
-    console.print(pairing_table(summarize(games), title=f"Experiments ({args.preset})"))
-    path = write_report(games, args.out, title=f"Reproduced experiments ({args.preset} preset)")
-    console.print(f"wrote {path}")
-    return 0

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "adjacency.cli.web_commands",
     "adjacency.cli.engine_commands",
     "adjacency.cli.arena_commands",
+    "adjacency.cli.experiment_commands",
 )
 """Modules that add subcommands, in the order ``--help`` lists them."""
 

@@ -1,4 +1,4 @@
-"""Arena subcommands: ``match``, ``tournament``, ``report``, ``svg`` and ``experiments``.
+"""Arena subcommands: ``match``, ``tournament``, ``report`` and ``svg``.
 
 Heavy modules (the arena, scipy, matplotlib) are imported inside the handlers.
 """
@@ -163,10 +163,6 @@ def register(commands: Any) -> None:
     svg.add_argument("--square", type=int, default=48, help="pixels per square (default 48)")
     svg.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     svg.set_defaults(handler=run_svg)
-
-    from ..arena.experiments import add_parser as add_experiments
-
-    add_experiments(commands)
 
 
 def _settings(args: argparse.Namespace, sprt: Any = None) -> Any:
