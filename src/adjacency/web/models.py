@@ -117,8 +117,19 @@ class LevelInfo(BaseModel):
     time_cap: float | None
 
 
+class SizeInfo(BaseModel):
+    """One board size and what the rules core says about it."""
+
+    rows: int
+    cols: int
+    max_rounds: int = Field(description="the most rounds a game of this size can have")
+    start: str = Field(
+        description="the start position's squares in index order (a1, b1, ...): x, o or ."
+    )
+
+
 class Config(BaseModel):
-    """What a new-game form needs: ranges, levels and bots available now."""
+    """What a new-game form needs: ranges, sizes, levels and bots available now."""
 
     min_side: int
     max_side: int
@@ -126,6 +137,7 @@ class Config(BaseModel):
     min_time: float
     max_time: float
     max_record_chars: int
+    sizes: list[SizeInfo] = Field(description="every board size, with its start position")
     levels: list[LevelInfo]
     default_level: int
     bots: list[BotInfo]

@@ -27,16 +27,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..core import Color
-from ..core.game import Game
+from ..bots import Limit, Thinking
+from ..core import Color, IllegalMoveError
+from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from .errors import NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
 from .models import GameState, Hint
 from .players import Player
-from .turns import BotTurns
-from .view import describe, game_state, thinking_info
+from .turns import BotTurn, BotTurns
+from .view import Evaluation, describe, game_state, thinking_info
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,10 @@ class GameSession:
         self.closed = False
         """Set by :meth:`close`: no bot plays any more."""
         self._listeners: list[Listener] = []
+        self.step = False
+        """Bot vs bot while paused: play one move, then pause again."""
+        self._last_move_at = 0.0
+        """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
         self._turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
         self._turns = BotTurns(self)
@@ -236,9 +241,58 @@ class GameSession:
         """A move was played (call with the lock held): time the next turn, announce it,
         and let a bot to move start thinking."""
         now = time.monotonic()
-        self._turn_started = self._turns.last_move_at = now
+        self._turn_started = self._last_move_at = now
         self.changed()
         self._turns.ensure()
+
+    # ------------------------------------------- the turn worker's interface
+
+    def keeps_bots(self) -> bool:
+        return not (self.closed or self.game.is_over or not self.attended())
+
+    def bot_turn(self) -> BotTurn | None:
+        """The bot turn to play now (see :class:`~adjacency.web.turns.TurnHost`)."""
+        game = self.game
+        if not self.keeps_bots():
+            return None
+        color = game.position.turn
+        player = self.players[color]
+        if not player.is_bot or player.spec is None:
+            return None
+        bot_game = self.mode == "bot-bot"
+        if bot_game and self.paused and not self.step:
+            return None
+        wait = self._last_move_at + self.delay - time.monotonic() if bot_game else 0.0
+        if self.step:
+            wait = 0.0
+        limit = Limit(time=min(self.time, player.time_cap or self.time))
+        return BotTurn(color, player.spec, player.name, game.position, limit, wait)
+
+    def bot_thinking(self, report: Thinking | None) -> None:
+        thinking = self._turns.thinking
+        if report is None or thinking is None:
+            self.changed(save=False)
+            return
+        info = thinking_info(thinking[0], thinking[1], report)
+        self.broadcast("thinking", info.model_dump_json())
+
+    def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
+        try:
+            self.game.play(move, seconds)
+        except IllegalMoveError as exc:
+            self.game.forfeit(color, Termination.ILLEGAL_MOVE, str(exc))
+            self.changed()
+            return
+        self.evals.append(evaluation)
+        self.step = False
+        self.after_move()
+
+    def bot_failed(self, color: Color, termination: Termination | None, detail: str) -> None:
+        if termination is None:
+            self.game.abandon(detail)
+        else:
+            self.game.forfeit(color, termination, detail)
+        self.changed()
 
     # -------------------------------------------------------------- actions
 
@@ -294,7 +348,7 @@ class GameSession:
                 self.delay = float(delay)
             if action == "pause":
                 self.paused = True
-                self._turns.step = False
+                self.step = False
                 self._turns.cancel()
             elif action == "resume":
                 self.paused = False
@@ -302,8 +356,8 @@ class GameSession:
                 if self.game.is_over:
                     raise NotNow("the game is over; there is no move to step")
                 self.paused = True
-                self._turns.step = True
-                self._turns.last_move_at = 0.0
+                self.step = True
+                self._last_move_at = 0.0
             self.changed()
             self._turns.ensure()
             return self._state()

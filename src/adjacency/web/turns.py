@@ -1,23 +1,26 @@
-"""The bot turns of one game session: a worker thread asks the bot and plays its answer.
+"""The bot turns of one game: a worker thread asks the bot and hands back its answer.
 
-Contract of :class:`BotTurns` (one per :class:`~adjacency.web.session.GameSession`):
+:class:`BotTurns` talks to its game through the narrow :class:`TurnHost`
+interface (implemented by :class:`~adjacency.web.session.GameSession`); it
+knows nothing else of the session, so the two modules do not import each other.
 
-* It owns the session's bots (one per colour, built lazily outside the lock,
+Contract of :class:`BotTurns`:
+
+* It owns the game's bots (one per colour, built lazily outside the lock,
   released when the game ends, is closed or is left), the worker thread, the
   *generation* counter and the report of the bot thinking now.
-* :meth:`BotTurns.ensure` starts the worker if a bot is to move and the
-  session lets it play (:meth:`BotTurns.needs_bot`); the worker thinks for
-  every bot turn in a row, then ends. There is at most one worker per session
-  and bots never run on the event loop.
+* :meth:`BotTurns.ensure` starts the worker if the host has a bot turn
+  (:meth:`TurnHost.bot_turn`); the worker thinks for every bot turn in a row,
+  then ends. There is at most one worker per game and bots never run on the
+  event loop.
 * :meth:`BotTurns.cancel` bumps the generation and stops the bot: an answer
   computed for an older generation is dropped, so the record only ever
   receives moves computed for its current position.
-* The worker applies an answer under the session's lock: it plays the move
-  (with its time and evaluation), or ends the game if the bot failed (an
-  illegal move or a protocol fault forfeits; any other failure abandons), then
-  calls :meth:`GameSession.after_move` / :meth:`GameSession.changed`.
-* Every method except the worker itself must be called with the session's
-  ``lock`` held; the worker takes it whenever it reads or changes the session.
+* The worker hands an answer to the host under the host's lock: a move
+  (:meth:`TurnHost.bot_moved`, with its time and evaluation) or a failure
+  (:meth:`TurnHost.bot_failed`).
+* Every method except the worker itself must be called with the host's
+  ``lock`` held; the worker takes it whenever it reads or changes the game.
 """
 
 from __future__ import annotations
@@ -25,17 +28,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Protocol
 
 from ..bots import Bot, BotFailure, Limit, Thinking, make_bot
-from ..core import Color, IllegalMoveError
+from ..core import Color, Position
 from ..core.game import Termination
 from .levels import is_baseline
-from .players import Player
-from .view import thinking_info
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .session import GameSession
+from .view import Evaluation
 
 log = logging.getLogger(__name__)
 
@@ -43,40 +43,65 @@ ThinkingNow = tuple[Color, float, Thinking | None, Bot]
 """The bot thinking now: its colour, when it started (monotonic), its latest report, the bot."""
 
 
-class BotTurns:
-    """Runs the bot turns of ``session``; see the module docstring for the contract."""
+@dataclass(frozen=True)
+class BotTurn:
+    """A bot's turn as the host describes it: who moves, where, and within what limit."""
 
-    def __init__(self, session: GameSession) -> None:
-        self._session = session
-        self._lock = session.lock
+    color: Color
+    spec: str
+    name: str
+    position: Position
+    limit: Limit
+    wait: float = 0.0
+    """Seconds to wait before thinking (the pace of a bot-vs-bot game)."""
+
+
+class TurnHost(Protocol):
+    """What the turn worker needs of its game (all called with ``lock`` held)."""
+
+    lock: threading.RLock
+    id: str
+
+    def bot_turn(self) -> BotTurn | None:
+        """The bot turn to play now, or ``None`` if no bot may play now."""
+
+    def keeps_bots(self) -> bool:
+        """Whether the game may need its bots again (not over, closed or left)."""
+
+    def bot_thinking(self, report: Thinking | None) -> None:
+        """A bot started thinking (``None``) or published a report: tell the listeners."""
+
+    def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
+        """The bot of ``color`` answered ``move`` (an illegal one forfeits)."""
+
+    def bot_failed(self, color: Color, termination: Termination | None, detail: str) -> None:
+        """The bot of ``color`` could not answer: forfeit with ``termination``, or if it
+        is ``None`` (not the player's fault) end the game without a result, ``detail``
+        being the whole account."""
+
+
+class BotTurns:
+    """Runs the bot turns of ``host``; see the module docstring for the contract."""
+
+    def __init__(self, host: TurnHost) -> None:
+        self._host = host
+        self._lock = host.lock
         self._wake = threading.Event()
         self._bots: dict[Color, Bot] = {}
         self._generation = 0
         self._busy = False
-        self.step = False
-        """Bot vs bot while paused: play one move, then pause again."""
-        self.last_move_at = 0.0
-        """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
+        self.closed = False
         self.thinking: ThinkingNow | None = None
 
     def wake(self) -> None:
-        """Let a worker waiting between bot-vs-bot moves re-check the session now."""
+        """Let a worker waiting between bot-vs-bot moves re-check the game now."""
         self._wake.set()
-
-    def needs_bot(self) -> bool:
-        """Whether a bot is to move and may play now."""
-        session = self._session
-        if session.closed or session.game.is_over or not session.attended():
-            return False
-        if not session.players[session.game.position.turn].is_bot:
-            return False
-        return not (session.mode == "bot-bot" and session.paused and not self.step)
 
     def ensure(self) -> None:
         """Start the worker if a bot may play now and none is running."""
-        if not self._busy and self.needs_bot():
+        if not self._busy and not self.closed and self._host.bot_turn() is not None:
             self._busy = True
-            name = f"bot-{self._session.id}"
+            name = f"bot-{self._host.id}"
             threading.Thread(target=self._work, name=name, daemon=True).start()
 
     def cancel(self) -> None:
@@ -95,10 +120,11 @@ class BotTurns:
         return True
 
     def close(self) -> None:
-        """Cancel the search and release the bots (after ``session.closed`` is set).
+        """Cancel the search and release the bots for good.
 
         A bot still unwinding its search is closed by the worker when it returns.
         """
+        self.closed = True
         self.cancel()
         if self._busy:
             return
@@ -109,63 +135,56 @@ class BotTurns:
 
     def _work(self) -> None:
         """The worker thread: think for every bot turn, then release what is not needed."""
-        session = self._session
+        host = self._host
         released: list[Bot] = []
         while True:
             with self._lock:
-                if not self.needs_bot():
+                turn = None if self.closed else host.bot_turn()
+                if turn is None:
                     self._busy = False
-                    if session.closed or session.game.is_over or not session.attended():
+                    if self.closed or not host.keeps_bots():
                         released, self._bots = list(self._bots.values()), {}
                     break
                 self._wake.clear()
-                wait = 0.0
-                if session.mode == "bot-bot" and not self.step:
-                    wait = self.last_move_at + session.delay - time.monotonic()
                 generation = self._generation
-                color = session.game.position.turn
-                player = session.players[color]
-                bot = self._bots.get(color)
-            if wait > 0:
-                self._wake.wait(wait)
+                bot = self._bots.get(turn.color)
+            if turn.wait > 0:
+                self._wake.wait(turn.wait)
                 continue
             if bot is None:  # built outside the lock: the engine allocates and may compile
-                bot = self._build(player)
+                bot = self._build(turn)
                 if bot is None:
                     continue
                 with self._lock:
-                    stale = session.closed or self._bots.get(color) is not None
+                    stale = self.closed or self._bots.get(turn.color) is not None
                     if not stale:
-                        self._bots[color] = bot
+                        self._bots[turn.color] = bot
                 if stale:
                     close_bots([bot])
                 continue  # re-check the state, which may have changed meanwhile
             with self._lock:
-                if generation != self._generation or not self.needs_bot():
+                now = host.bot_turn()
+                if generation != self._generation or not same_turn(now, turn):
                     continue
-                position = session.game.position
-                limit = Limit(time=min(session.time, player.time_cap or session.time))
-                self.thinking = (color, time.monotonic(), None, bot)
-                session.changed(save=False)
-            self._think(bot, position, limit, generation, color)
+                self.thinking = (turn.color, time.monotonic(), None, bot)
+                host.bot_thinking(None)
+            self._think(bot, turn, generation)
         close_bots(released)
 
-    def _build(self, player: Player) -> Bot | None:
-        """A new bot for ``player``; on failure the game ends without a result."""
-        assert player.spec is not None
+    def _build(self, turn: BotTurn) -> Bot | None:
+        """A new bot for ``turn``; on failure the game ends without a result."""
         try:
-            bot = make_bot(player.spec)
+            bot = make_bot(turn.spec)
             bot.new_game()
             return bot
         except Exception as exc:
-            log.exception("cannot build bot %s", player.spec)
+            log.exception("cannot build bot %s", turn.spec)
             with self._lock:
-                self._session.game.abandon(f"{player.name} could not start: {exc}")
-                self._session.changed()
+                self._host.bot_failed(turn.color, None, f"{turn.name} could not start: {exc}")
             return None
 
-    def _think(self, bot: Bot, position: Any, limit: Limit, generation: int, color: Color) -> None:
-        session = self._session
+    def _think(self, bot: Bot, turn: BotTurn, generation: int) -> None:
+        host = self._host
         started = time.monotonic()
         move: str | None = None
         failure: tuple[Termination | None, str] | None = None
@@ -173,12 +192,11 @@ class BotTurns:
         def listener(report: Thinking) -> None:
             with self._lock:
                 if generation == self._generation and self.thinking is not None:
-                    self.thinking = (color, self.thinking[1], report, bot)
-                    info = thinking_info(color, self.thinking[1], report)
-                    session.broadcast("thinking", info.model_dump_json())
+                    self.thinking = (turn.color, self.thinking[1], report, bot)
+                    host.bot_thinking(report)
 
         try:
-            move = bot.choose_move(position, limit, listener)
+            move = bot.choose_move(turn.position, turn.limit, listener)
         except BotFailure as exc:
             failure = (exc.termination, exc.detail)
         except Exception as exc:
@@ -189,34 +207,35 @@ class BotTurns:
             if generation != self._generation:
                 return  # the position changed or the search was cancelled: drop the answer
             self.thinking = None
-            game = session.game
-            name = session.players[color].name
             if failure is not None:
                 termination, detail = failure
-                if termination is None or termination in (
+                if termination in (
                     Termination.NORMAL,
                     Termination.UNTERMINATED,
                     Termination.ABANDONED,
                 ):
-                    game.abandon(f"{name} failed: {detail}")
-                else:
-                    game.forfeit(color, termination, detail)
-                session.changed()
+                    termination = None
+                if termination is None:
+                    detail = f"{turn.name} failed: {detail}"
+                host.bot_failed(turn.color, termination, detail)
                 return
             assert move is not None
-            try:
-                game.play(move, seconds)
-            except IllegalMoveError as exc:
-                game.forfeit(color, Termination.ILLEGAL_MOVE, str(exc))
-                session.changed()
-                return
             report = bot.report
             value = None
             if report is not None and report.score is not None and not is_baseline(bot.spec):
-                value = report.score if color == "x" else -report.score
-            session.evals.append((value, report.depth if report else None))
-            self.step = False
-            session.after_move()
+                value = report.score if turn.color == "x" else -report.score
+            host.bot_moved(turn.color, move, seconds, (value, report.depth if report else None))
+
+
+def same_turn(now: BotTurn | None, before: BotTurn) -> bool:
+    """Whether ``now`` is still the turn ``before`` (same side, same position, no wait)."""
+    return (
+        now is not None
+        and now.wait <= 0
+        and now.color == before.color
+        and now.position == before.position
+        and now.spec == before.spec
+    )
 
 
 def close_bots(bots: list[Bot]) -> None:

@@ -5,13 +5,21 @@ from __future__ import annotations
 import time
 
 from ..bots import Thinking
-from ..core import Color
+from ..core import Color, Position
 from ..core.game import Game, Termination
 from .models import GameState, Ply, Side, ThinkingInfo
 from .players import Player
 
 Evaluation = tuple[float | None, int | None]
 """A move's search score (X's view, pieces) and depth, both ``None`` when not reported."""
+
+
+def cells(position: Position) -> str:
+    """The squares of ``position`` in index order (a1, b1, ...): ``x``, ``o`` or ``.``."""
+    x, o = position.x, position.o
+    return "".join(
+        "x" if x >> i & 1 else "o" if o >> i & 1 else "." for i in range(position.board.size)
+    )
 
 
 def side(color: Color) -> Side:
@@ -97,10 +105,7 @@ def game_state(
                 depth=depth,
             )
         )
-    boards = [
-        "".join("x" if p.x >> i & 1 else "o" if p.o >> i & 1 else "." for i in range(geometry.size))
-        for p in game.positions
-    ]
+    boards = [cells(p) for p in game.positions]
     preview = {} if game.is_over else {sq: position.flips(sq) for sq in position.legal_moves()}
     x_count, o_count = position.score
     human_to_move = not game.is_over and not players[position.turn].is_bot

@@ -1,0 +1,167 @@
+"""Setup and game management: the config, creating, importing, listing, deleting, records."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import PlainTextResponse
+
+from ...bots import DEFAULT_MOVE_TIME, entries
+from ...core import Position
+from ...core.board import MAX_SIDE, MIN_SIDE, board
+from ...core.record import game_to_json, game_to_text
+from ..deps import Manager
+from ..errors import WebError
+from ..levels import available_levels, default_level
+from ..models import (
+    MAX_MOVE_TIME,
+    MAX_RECORD_CHARS,
+    MIN_MOVE_TIME,
+    BotInfo,
+    Config,
+    GameState,
+    GameSummary,
+    ImportRequest,
+    LevelInfo,
+    NewGame,
+    OptionInfo,
+    SizeInfo,
+)
+from ..view import cells
+from . import ERRORS
+
+router = APIRouter()
+
+
+def sizes() -> list[SizeInfo]:
+    """Every board size with its most rounds and start position, as the rules core says."""
+    out = []
+    for rows in range(MIN_SIDE, MAX_SIDE + 1):
+        for cols in range(MIN_SIDE, MAX_SIDE + 1):
+            most = board(rows, cols).max_rounds()
+            start = Position.start(rows, cols, most)
+            out.append(SizeInfo(rows=rows, cols=cols, max_rounds=most, start=cells(start)))
+    return out
+
+
+def bots() -> list[BotInfo]:
+    """The registered bots a page may start (not those running an external program)."""
+    return [
+        BotInfo(
+            name=e.name,
+            summary=e.summary,
+            family=e.family,
+            options=[
+                OptionInfo(
+                    name=o.name,
+                    kind=o.kind,
+                    default=o.default,
+                    help=o.help,
+                    minimum=o.minimum,
+                    maximum=o.maximum,
+                    choices=list(o.choices) if o.choices else None,
+                )
+                for o in e.options
+            ],
+        )
+        for e in entries()
+        if not e.raw
+    ]
+
+
+@router.get("/api/config", response_model=Config, tags=["setup"])
+def config() -> Config:
+    """Ranges for new games, board sizes, the strength levels and the bots available now."""
+    return Config(
+        min_side=MIN_SIDE,
+        max_side=MAX_SIDE,
+        default_time=DEFAULT_MOVE_TIME,
+        min_time=MIN_MOVE_TIME,
+        max_time=MAX_MOVE_TIME,
+        max_record_chars=MAX_RECORD_CHARS,
+        sizes=sizes(),
+        levels=[
+            LevelInfo(
+                number=lv.number,
+                name=lv.name,
+                description=lv.description,
+                spec=lv.spec,
+                time_cap=lv.time_cap,
+            )
+            for lv in available_levels()
+        ],
+        default_level=default_level().number,
+        bots=bots(),
+    )
+
+
+@router.get("/api/games", response_model=list[GameSummary], tags=["games"])
+def list_games(manager: Manager) -> list[GameSummary]:
+    """Stored games, most recently changed first (at most 200)."""
+    return manager.summaries()
+
+
+@router.post(
+    "/api/games", response_model=GameState, status_code=201, responses=ERRORS, tags=["games"]
+)
+def new_game(settings: NewGame, manager: Manager) -> GameState:
+    """Start a game. Bots begin thinking as soon as it is their turn."""
+    return manager.create(settings).state()
+
+
+@router.post(
+    "/api/games/import",
+    response_model=GameState,
+    status_code=201,
+    responses=ERRORS,
+    tags=["games"],
+)
+def import_game(body: ImportRequest, manager: Manager) -> GameState:
+    """Load a saved record (the text format, or JSON) as a new game between two people."""
+    return manager.import_record(body.record).state()
+
+
+@router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS, tags=["games"])
+def get_game(game_id: str, manager: Manager) -> GameState:
+    """The game's state (after a restart it is loaded from the store and resumes)."""
+    session = manager.get(game_id)
+    session.touch()
+    return session.state()
+
+
+@router.delete("/api/games/{game_id}", status_code=204, responses=ERRORS, tags=["games"])
+def delete_game(game_id: str, manager: Manager) -> None:
+    """Stop the game's bots and remove it from the store."""
+    manager.delete(game_id)
+
+
+@router.post(
+    "/api/games/{game_id}/rematch",
+    response_model=GameState,
+    status_code=201,
+    responses=ERRORS,
+    tags=["games"],
+)
+def rematch(game_id: str, manager: Manager) -> GameState:
+    """A new game with the same settings and the colours swapped."""
+    return manager.rematch(game_id).state()
+
+
+@router.get(
+    "/api/games/{game_id}/record",
+    response_class=PlainTextResponse,
+    responses={**ERRORS, 200: {"content": {"text/plain": {}, "application/json": {}}}},
+    tags=["games"],
+)
+def record(game_id: str, manager: Manager, format: str = "text") -> PlainTextResponse:
+    """The game record as a download: the core's text format, or ``format=json``."""
+    session = manager.get(game_id)
+    if format not in ("text", "json"):
+        raise WebError(f"format must be 'text' or 'json', got {format[:20]!r}")
+    with session.lock:
+        text = game_to_text(session.game) if format == "text" else game_to_json(session.game)
+    suffix = "txt" if format == "text" else "json"
+    return PlainTextResponse(
+        text,
+        media_type="text/plain; charset=utf-8" if suffix == "txt" else "application/json",
+        headers={"Content-Disposition": f'attachment; filename="adjacency-{game_id}.{suffix}"'},
+    )

@@ -1,0 +1,38 @@
+"""The HTML pages and static files (the page, the rules, the self-hosted API reference)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+"""The front end's files."""
+
+router = APIRouter(include_in_schema=False)
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/")
+def index() -> FileResponse:
+    return _page("index.html")
+
+
+@router.get("/rules")
+def rules() -> FileResponse:
+    return _page("rules.html")
+
+
+@router.get("/docs")
+def docs() -> FileResponse:
+    """The API reference: a static page that renders ``/openapi.json`` in the browser."""
+    return _page("docs.html")
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
