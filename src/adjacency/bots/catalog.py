@@ -11,3 +11,4 @@ from . import local  # noqa: F401
 from . import genetic  # noqa: F401
 from . import gametree  # noqa: F401
 from . import engine_bot  # noqa: F401
+from . import mcts  # noqa: F401

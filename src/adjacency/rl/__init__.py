@@ -1,0 +1,38 @@
+"""Reinforcement-learning environments (extra ``adjacency[rl]``): PettingZoo and Gymnasium.
+
+- :func:`env` / :class:`AdjacencyEnv`: the two-player PettingZoo AEC game;
+- :class:`AdjacencySingleEnv`: a Gymnasium environment against any registry bot.
+
+docs/integrations.md shows both in use. The rules come from the core only.
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium
+    import pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the extra is installed in CI
+    raise ImportError(
+        f"adjacency.rl needs PettingZoo and Gymnasium ({exc.name} is missing): "
+        "pip install 'adjacency[rl]'"
+    ) from exc
+
+from .aec import AdjacencyEnv, env
+from .observation import action_mask, observe, rgb_array
+from .single import AdjacencySingleEnv
+
+GYMNASIUM_ID = "adjacency/Adjacency-v0"
+"""The Gymnasium id: ``gymnasium.make(GYMNASIUM_ID, opponent="alphabeta:depth=2")``."""
+
+if GYMNASIUM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYMNASIUM_ID, entry_point="adjacency.rl.single:AdjacencySingleEnv")
+
+__all__ = [
+    "GYMNASIUM_ID",
+    "AdjacencyEnv",
+    "AdjacencySingleEnv",
+    "action_mask",
+    "env",
+    "observe",
+    "rgb_array",
+]
