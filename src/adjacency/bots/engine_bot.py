@@ -15,6 +15,7 @@ import random
 
 from ..core import Position
 from ..engine import Engine, SearchResult, warmup
+from ..engine.profiles import DEFAULT_PROFILE, PROFILES
 from .base import Bot, Search, Thinking
 from .registry import Option, register
 
@@ -74,6 +75,12 @@ def within_reach(position: Position, seconds: float | None) -> bool:
         Option("eval", "positional", "evaluation", choices=("positional", "material")),
         Option("solve", True, "solve the endgame exactly when within reach"),
         Option("lmr", True, "late move reductions (forward pruning; off: full-width search)"),
+        Option(
+            "profile",
+            DEFAULT_PROFILE,
+            "playing version: evaluation and search settings (v1: the first engine, frozen)",
+            choices=tuple(PROFILES),
+        ),
     ),
 )
 class EngineBot(Bot):
@@ -89,6 +96,7 @@ class EngineBot(Bot):
         eval: str = "positional",
         solve: bool = True,
         lmr: bool = True,
+        profile: str = DEFAULT_PROFILE,
     ) -> None:
         super().__init__()
         self.rng = rng
@@ -96,7 +104,9 @@ class EngineBot(Bot):
         self.depth = depth or None
         self.solve = solve
         warmup()
-        self.engine = Engine(tt_mb=tt, evaluation=eval, driver=driver, reductions=lmr)
+        self.engine = Engine(
+            tt_mb=tt, evaluation=eval, driver=driver, reductions=lmr, profile=profile
+        )
 
     def stop(self) -> None:
         super().stop()

@@ -27,7 +27,8 @@ from . import layout as L
 from . import search as ks
 from . import solver as kv
 from .bits import write_geometry
-from .evaluate import DEFAULT_WEIGHTS, POSITIONAL, SCALE, weights
+from .evaluate import POSITIONAL, SCALE, weights
+from .profiles import DEFAULT_PROFILE, PROFILES
 from .table import (
     Z_PLIES,
     Z_SOLVER,
@@ -40,10 +41,6 @@ from .table import (
 
 DRIVERS = ("pvs", "mtdf")
 EVALUATIONS = ("positional", "material")
-ASPIRATION = 2 * SCALE
-"""Half-width of the aspiration window around the previous iteration's value (2 pieces)."""
-NEXT_ITERATION_FRACTION = 0.4
-"""Do not start another iteration once this fraction of the time budget is spent."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +87,10 @@ class Engine:
         tt_mb: float = 64.0,
         evaluation: str = "positional",
         driver: str = "pvs",
-        ordering: int = ks.ORDER_ALL,
+        ordering: int | None = None,
         use_tt: bool = True,
-        reductions: bool = True,
+        reductions: bool | None = None,
+        profile: str = DEFAULT_PROFILE,
     ) -> None:
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
@@ -102,10 +100,14 @@ class Engine:
             )
         self.U = shared_words(tt_mb)
         self.S = np.zeros(L.I_SIZE, dtype=np.int64)
-        self.S[L.W : L.W + len(DEFAULT_WEIGHTS)] = weights(evaluation)
+        self.profile = PROFILES[profile]
+        if reductions is None:
+            reductions = self.profile.reductions
+        chosen = weights(evaluation, self.profile.weights)
+        self.S[L.W : L.W + len(chosen)] = chosen
         self.S[L.KILLERS : L.MOVES] = -1
         self.S[L.CFG + L.CFG_TT] = int(use_tt)
-        self.S[L.CFG + L.CFG_ORDER] = ordering
+        self.S[L.CFG + L.CFG_ORDER] = self.profile.ordering if ordering is None else ordering
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
@@ -129,6 +131,10 @@ class Engine:
 
     def stop(self) -> None:
         """Make a running search or solve return as soon as possible."""
+        """``profile`` (:mod:`adjacency.engine.profiles`) sets the evaluation's weights and
+        the search's settings; ``ordering`` and ``reductions`` override the profile's."""
+        if profile not in PROFILES:
+            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
         self.S[L.CTL] = 1
 
     def clear(self) -> None:
@@ -142,6 +148,7 @@ class Engine:
         self.S[L.CFG + L.CFG_GENERATION] = self.generation & 255
         self.S[L.CFG + L.CFG_NODES] = nodes or 0
         self.S[L.CFG + L.CFG_FIRST] = -1
+        self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
         self.S[L.STATS : L.STATS + 4] = 0
         self.S[L.CTL] = 0
         self.S[L.HISTORY : L.KILLERS] //= 8
@@ -186,7 +193,8 @@ class Engine:
         if guess is None or self.S[L.CFG + L.CFG_TT] == 0:
             alpha, beta = -ks.INF, ks.INF
         else:
-            alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+            window = self.profile.aspiration
+            alpha, beta = guess - window, guess + window
         while True:
             value = self._call(position, depth, alpha, beta)
             if self.S[L.CTL]:
@@ -272,7 +280,7 @@ class Engine:
                     progress(result)
                 if result.exact:
                     break
-                if seconds is not None and elapsed > NEXT_ITERATION_FRACTION * seconds:
+                if seconds is not None and elapsed > self.profile.next_iteration * seconds:
                     break
         finally:
             self.S[L.CFG + L.CFG_LMR] = int(self.reductions)

@@ -38,6 +38,7 @@ from .layout import (
     CFG_FIRST,
     CFG_GENERATION,
     CFG_LMR,
+    CFG_LMR_FROM,
     CFG_NODES,
     CFG_ORDER,
     CFG_TT,
@@ -71,9 +72,6 @@ from .table import (
 INF = 30000
 TT_MIN_DEPTH = 2
 """Nodes with at least this much depth left use the transposition table."""
-
-LMR_FROM = 4
-"""Late move reductions start with the move at this index (0-based) in the ordered list."""
 
 ORDER_TT = 1
 ORDER_CAPTURES = 2
@@ -231,6 +229,7 @@ def search(
     best_move = -1
     hash_children = S[CFG + CFG_TT] != 0 and depth - 1 >= TT_MIN_DEPTH
     lmr = S[CFG + CFG_LMR] != 0 and depth >= 3
+    lmr_from = S[CFG + CFG_LMR_FROM]
     for i in range(n):
         if order != 0:
             bring_best_forward(base, i, n, S)
@@ -244,8 +243,8 @@ def search(
         else:
             # Late move reductions: quiet late moves are first searched shallower.
             reduction = 0
-            if lmr and i >= LMR_FROM and flips == _ZERO and sq != k1 and sq != k2:
-                reduction = 2 if (i >= 2 * LMR_FROM and depth >= 5) else 1
+            if lmr and i >= lmr_from and flips == _ZERO and sq != k1 and sq != k2:
+                reduction = 2 if (i >= 2 * lmr_from and depth >= 5) else 1
             v = -search(child_me, child_opp, plies - 1, depth - 1 - reduction, -alpha - 1,
                         -alpha, ply + 1, nh, 1 - color, U, S)
             if reduction > 0 and v > alpha:

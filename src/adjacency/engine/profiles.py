@@ -1,0 +1,71 @@
+"""Named playing versions of the engine: the evaluation and search settings of each.
+
+A profile fixes everything that decides which move the engine plays at a given
+depth: the evaluation's weights and the search's ordering, reductions and
+aspiration. ``v1`` is the engine of the first version, frozen as named constants so
+that every later change is measured against it (``engine:profile=v1``), the way
+fishtest measures every patch against the master it started from. It shares the
+kernels with the newer profiles: kernel changes that keep the search's result
+(speed, the table's layout, threads) reach it, changes of judgement do not.
+``tests/engine/test_profiles.py`` replays positions whose fixed-depth moves were
+recorded with the first engine before anything changed and requires the same moves.
+For the first version's exact binaries, run a pinned commit as an external engine:
+``cmd:git -C <checkout of 7a2ab10> ... adjacency engine --bot engine`` (docs/engine.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .evaluate import POSITIONAL, SCALE
+from .search import ORDER_ALL
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The settings of one playing version (see the module docstring)."""
+
+    name: str
+    description: str
+    weights: tuple[int, ...]
+    """``S[W:]`` of the positional evaluation (:mod:`adjacency.engine.evaluate`)."""
+    ordering: int
+    """Move-ordering bits (``ORDER_*``)."""
+    reductions: bool
+    """Late move reductions."""
+    lmr_from: int
+    """Index (0-based) in the ordered move list from which quiet moves are reduced."""
+    aspiration: int
+    """Half-width of the aspiration window around the previous iteration's value."""
+    next_iteration: float
+    """Do not start another iteration once this fraction of the time budget is spent."""
+
+
+V1_WEIGHTS = (POSITIONAL, 16, 6, 0, 16)
+"""The first version's evaluation: mode, exposure 16, tempo 6, parity 0, horizon 16
+(hand-tuned by self-play; docs/engine.md, Evaluation)."""
+
+V1 = Profile(
+    name="v1",
+    description="the first version's engine, frozen: hand-tuned four-term evaluation",
+    weights=V1_WEIGHTS,
+    ordering=ORDER_ALL,
+    reductions=True,
+    lmr_from=4,
+    aspiration=2 * SCALE,
+    next_iteration=0.4,
+)
+
+V2 = Profile(
+    name="v2",
+    description="the current engine",
+    weights=V1_WEIGHTS,
+    ordering=ORDER_ALL,
+    reductions=True,
+    lmr_from=4,
+    aspiration=2 * SCALE,
+    next_iteration=0.4,
+)
+
+PROFILES = {profile.name: profile for profile in (V1, V2)}
+DEFAULT_PROFILE = "v2"
