@@ -15,7 +15,11 @@ Tables::
     plan(run_id, idx, task JSON)                      -- the schedule, written once
     games(run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result,
           termination, detail, x_score, o_score, plies, move_times JSON,
-          record TEXT, seconds, worker, finished)
+          record TEXT, seconds, worker, finished, node, host, pid)
+
+``node`` is the Ray node id that played a game (``local`` outside Ray), ``host``
+its machine and ``pid`` its process. Databases written before these columns
+existed get them on open (:data:`MIGRATIONS`), with empty values for old games.
 """
 
 from __future__ import annotations
@@ -71,9 +75,25 @@ CREATE TABLE IF NOT EXISTS games (
     seconds REAL NOT NULL,
     worker TEXT NOT NULL,
     finished TEXT NOT NULL,
+    node TEXT NOT NULL DEFAULT '',
+    host TEXT NOT NULL DEFAULT '',
+    pid INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, idx)
 );
 """
+
+MIGRATIONS: tuple[tuple[str, str, str], ...] = (
+    ("games", "node", "TEXT NOT NULL DEFAULT ''"),
+    ("games", "host", "TEXT NOT NULL DEFAULT ''"),
+    ("games", "pid", "INTEGER NOT NULL DEFAULT 0"),
+)
+"""Columns added after the first release: (table, column, declaration), added on open."""
+
+GAME_COLUMNS = (
+    "run_id", "idx", "pairing", "pair", "a", "b", "x", "o", "rounds", "a_is_x", "result",
+    "termination", "detail", "x_score", "o_score", "plies", "move_times", "record", "seconds",
+    "worker", "finished", "node", "host", "pid",
+)  # fmt: skip
 
 STATUSES = ("running", "finished", "stopped", "sprt")
 
@@ -119,6 +139,9 @@ class GameRow:
     move_times: list[float]
     record: str
     seconds: float
+    node: str = ""
+    host: str = ""
+    pid: int = 0
 
     @property
     def a_points(self) -> float:
@@ -154,10 +177,17 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"cannot use {str(self.path)!r} as a results database: {exc}"
             ) from None
+
+    def _migrate(self) -> None:
+        for table, column, declaration in MIGRATIONS:
+            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     def close(self) -> None:
         self.db.close()
@@ -199,14 +229,14 @@ class Store:
         task = result.task
         with self._transaction():
             self.db.execute(
-                "INSERT INTO games VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})",
                 (
                     run_id, task.index, task.pairing, task.pair, task.a, task.b, task.x, task.o,
                     task.rounds, int(task.a_is_x), result.result, result.termination,
                     result.detail, result.x_score, result.o_score, result.plies,
                     json.dumps(list(result.move_times)), result.record, result.seconds,
-                    result.worker, _now(),
+                    result.worker, _now(), result.node, result.host, result.pid,
                 ),
             )  # fmt: skip
 
@@ -271,7 +301,8 @@ class Store:
         """Stored games of one run (or of every run), in schedule order."""
         query = (
             "SELECT run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result, termination, "
-            "detail, x_score, o_score, plies, move_times, record, seconds FROM games"
+            "detail, x_score, o_score, plies, move_times, record, seconds, node, host, pid "
+            "FROM games"
         )
         params: tuple[Any, ...] = ()
         if run_id is not None:

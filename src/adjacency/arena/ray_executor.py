@@ -1,0 +1,267 @@
+"""The Ray backend of the executor seam: one item (one game) = one Ray task.
+
+:class:`RayExecutor` either starts a private Ray runtime on this machine (no
+address; it is shut down with the executor) or joins a running cluster
+(``auto`` or ``HOST:PORT``, a cluster started with ``ray start``). Each item is
+a task requesting one CPU; at most twice the cluster's CPUs are in flight, and
+results stream back as tasks finish (``ray.wait``), so nothing waits for the
+slowest of a batch. Only the driver touches the SQLite store.
+
+Faults:
+
+* A worker process or node that dies mid-task is a *system failure*: Ray
+  re-runs the task elsewhere, up to :data:`MAX_RETRIES` times. The task is a
+  plain value (a planned game carries its game id), so a re-run plays the same
+  planned game and the driver stores it once. Results are small values that
+  Ray keeps in the driver's memory, so a finished game is never lost with its node.
+* A bot that raises, answers illegally or hangs loses the game inside the task,
+  exactly as in the local pool (the referee runs in the task's main thread).
+* A task that still fails after its retries raises :class:`WorkerError`.
+
+Before the first item, :meth:`RayExecutor.check_nodes` runs a probe on every
+alive node and compares the node's :func:`fingerprint` of the adjacency package
+with the driver's; every result carries the fingerprint of the process that made
+it too, so a node that joins later with other code is caught before its first
+result is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeVar
+
+from ..bots import make_bot
+from .executor import (
+    BotFactory,
+    Executor,
+    ExecutorUnavailable,
+    Placement,
+    WorkerError,
+    windowed,
+)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MAX_RETRIES = 3
+"""Times Ray re-runs a task whose worker or node died (system failures only; a bot's own
+errors are game results, not failures)."""
+
+PRIVATE_OBJECT_STORE = 100 * 1024 * 1024
+"""Object store of a private runtime (bytes): results are a few kB, so keep it small."""
+
+PROBE_TIMEOUT = 120.0
+"""Seconds to wait for the version probe of every node (a cold worker starts in ~2 s)."""
+
+RESOURCES_REFRESH = 5.0
+"""Seconds between reads of the cluster's CPU count (nodes may join or leave)."""
+
+RAY_MISSING = (
+    "--executor ray needs the optional Ray package; install it with: pip install 'adjacency[ray]'"
+)
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` module, or :class:`ExecutorUnavailable` with the install command."""
+    try:
+        import ray
+    except ImportError:
+        raise ExecutorUnavailable(RAY_MISSING) from None
+    return ray
+
+
+@cache
+def fingerprint() -> str:
+    """The package version and a hash of its Python sources: equal on two machines
+    exactly when they run the same adjacency code."""
+    from .. import __version__
+
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
+def _probe() -> tuple[str, Placement]:
+    """The version probe run on each node."""
+    return fingerprint(), Placement.here()
+
+
+def _run(fn: Callable[[Any], Any], item: Any) -> tuple[Any, str]:
+    """The body of every task: the item's value and the worker's code fingerprint."""
+    return fn(item), fingerprint()
+
+
+class RayExecutor(Executor):
+    """Runs each item as a Ray task on a private runtime or an existing cluster.
+
+    ``address``: ``None`` starts a private runtime with ``concurrency`` CPUs
+    (default: this machine's cores); ``"auto"`` or ``"HOST:PORT"`` joins a
+    cluster. If Ray is already initialised in this process (a test's cluster),
+    it is used as is and left running. ``runtime_env`` is passed to
+    ``ray.init`` when joining (see docs/distributed.md for shipping the package).
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        concurrency: int | None = None,
+        factory: BotFactory = make_bot,
+        runtime_env: dict[str, Any] | None = None,
+        command: str = "",
+        max_retries: int = MAX_RETRIES,
+    ) -> None:
+        self.ray = import_ray()
+        self.factory = factory
+        self.max_retries = max_retries
+        self._owner = False
+        self._checked: set[str] = set()
+        self._remote: Any = None
+        self._cpus_read = 0.0
+        if not self.ray.is_initialized():
+            self._start(address, concurrency, runtime_env, command)
+        self.concurrency = self._cluster_cpus()
+
+    def _start(
+        self,
+        address: str | None,
+        concurrency: int | None,
+        runtime_env: dict[str, Any] | None,
+        command: str,
+    ) -> None:
+        options: dict[str, Any] = {
+            "logging_level": "WARNING",
+            "log_to_driver": False,
+            "include_dashboard": False,
+        }
+        if address is None:
+            cpus = max(1, concurrency or os.cpu_count() or 1)
+            options.update(num_cpus=cpus, object_store_memory=PRIVATE_OBJECT_STORE)
+        else:
+            options.update(address=address, runtime_env=runtime_env)
+            options.pop("include_dashboard")
+        try:
+            self.ray.init(**options)
+        except Exception as exc:  # ConnectionError, RuntimeError, ValueError from ray.init
+            where = "a private Ray runtime" if address is None else f"the Ray cluster {address!r}"
+            hint = "" if address is None else " (start one with `ray start --head`)"
+            raise ExecutorUnavailable(
+                f"{command + ': ' if command else ''}cannot start {where}{hint}: {exc}"
+            ) from None
+        self._owner = True
+
+    def _cluster_cpus(self) -> int:
+        cpus = int(self.ray.cluster_resources().get("CPU", 0))
+        if cpus < 1:
+            raise ExecutorUnavailable("the Ray cluster has no CPU to run tasks on")
+        self._cpus_read = time.monotonic()
+        return cpus
+
+    def _window(self) -> int:
+        if time.monotonic() - self._cpus_read > RESOURCES_REFRESH:
+            # With every node gone for now, keep the last count: Ray waits for nodes.
+            with contextlib.suppress(ExecutorUnavailable):
+                self.concurrency = self._cluster_cpus()
+        return 2 * self.concurrency
+
+    def check_nodes(self) -> list[Placement]:
+        """Probe every alive node that has CPUs; raise :class:`ExecutorUnavailable` if one
+        cannot import adjacency or runs other code than the driver. Returns the probes."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        probe = self.ray.remote(num_cpus=1, max_retries=0)(_probe)
+        nodes = [
+            n for n in self.ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU")
+        ]
+        refs = {
+            probe.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False)
+            ).remote(): n
+            for n in nodes
+        }
+        expected = fingerprint()
+        found: list[Placement] = []
+        done, missing = self.ray.wait(list(refs), num_returns=len(refs), timeout=PROBE_TIMEOUT)
+        if missing:
+            hosts = ", ".join(refs[r].get("NodeManagerAddress", "?") for r in missing)
+            raise ExecutorUnavailable(
+                f"no answer from Ray node(s) at {hosts} within {PROBE_TIMEOUT:g} s"
+            )
+        for ref in done:
+            node = refs[ref]
+            try:
+                version, where = self.ray.get(ref)
+            except self.ray.exceptions.RayError as exc:
+                raise ExecutorUnavailable(
+                    f"Ray node {node['NodeID'][:12]} at {node.get('NodeManagerAddress')} cannot "
+                    f"run adjacency ({_first_line(exc)}); install the package there or pass a "
+                    "runtime_env (docs/distributed.md)"
+                ) from None
+            if version != expected:
+                raise ExecutorUnavailable(
+                    f"Ray node {where.node[:12]} on {where.host} runs adjacency {version}, the "
+                    f"driver {expected}; install the same version on every node "
+                    "(docs/distributed.md)"
+                )
+            self._checked.add(where.node)
+            found.append(where)
+        return found
+
+    def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[tuple[T, R]]:
+        ray = self.ray
+        if not self._checked:
+            self.check_nodes()
+        if self._remote is None:
+            self._remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(_run)
+        remote = self._remote
+        expected = fingerprint()
+
+        def wait(refs: list[Any]) -> list[Any]:
+            while True:
+                done, _ = ray.wait(refs, num_returns=1, timeout=1.0)
+                if done:
+                    return list(done)
+
+        def collect(ref: Any) -> R:
+            try:
+                value, version = ray.get(ref)
+            except ray.exceptions.RayTaskError as exc:
+                raise exc.as_instanceof_cause() from None
+            except ray.exceptions.RayError as exc:
+                raise WorkerError(
+                    f"a Ray task failed after {self.max_retries} retries: {_first_line(exc)}"
+                ) from None
+            if version != expected:
+                raise WorkerError(
+                    f"a Ray worker runs adjacency {version}, the driver {expected}; install "
+                    "the same version on every node (docs/distributed.md)"
+                )
+            return value  # type: ignore[no-any-return]
+
+        def cancel(refs: list[Any]) -> None:
+            for ref in refs:
+                ray.cancel(ref, force=True)
+
+        return windowed(
+            items, lambda item: remote.remote(fn, item), wait, collect, cancel, self._window
+        )
+
+    def close(self) -> None:
+        """Shut down the private runtime (or leave the joined cluster); idempotent."""
+        if self._owner and self.ray.is_initialized():
+            self.ray.shutdown()
+        self._owner = False
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
