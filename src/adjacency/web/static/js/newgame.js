@@ -1,6 +1,7 @@
 // The new-game dialog: mode, players (a strength level, or any registered bot with
 // its options), board size, rounds (range follows the board), first mover, time.
-// The last choices are remembered in localStorage.
+// The last choices are remembered in localStorage. The rules (most rounds per size)
+// come from the server's /api/config.
 
 const STORE_KEY = "adjacency.newgame";
 
@@ -12,10 +13,6 @@ function option(value, text, selected = false) {
   return node;
 }
 
-function maxRounds(rows, cols) {
-  return Math.floor((rows * cols - 8) / 2);
-}
-
 export class NewGameDialog {
   constructor(dialog, config, onStart) {
     this.dialog = dialog;
@@ -23,6 +20,10 @@ export class NewGameDialog {
     this.config = config;
     this.onStart = onStart;
     this.error = dialog.querySelector("#new-error");
+    this.maxRounds = (rows, cols) => {
+      const size = config.sizes.find((z) => z.rows === rows && z.cols === cols);
+      return size ? size.max_rounds : 1;
+    };
     this.sides = {};
     for (const box of dialog.querySelectorAll(".side-setup")) this.buildSide(box.dataset.side, box);
     const rows = this.form.elements.rows;
@@ -170,7 +171,7 @@ export class NewGameDialog {
     const cols = Number(this.form.elements.cols.value);
     const rounds = this.form.elements.rounds;
     const wasMax = initial ? false : Number(rounds.value) === Number(rounds.max);
-    const max = maxRounds(rows, cols);
+    const max = this.maxRounds(rows, cols);
     rounds.max = String(max);
     rounds.min = "1";
     if (wasMax || Number(rounds.value) > max) rounds.value = String(max);
@@ -245,7 +246,7 @@ export class NewGameDialog {
     }
     const rows = Number(f.rows.value);
     const cols = Number(f.cols.value);
-    f.rounds.max = String(maxRounds(rows, cols));
+    f.rounds.max = String(this.maxRounds(rows, cols));
     if (data.rounds) f.rounds.value = data.rounds;
   }
 

@@ -1,0 +1,35 @@
+// The action buttons: undo and hint (people), play/pause/step/speed (bot vs bot),
+// the move navigation and the record download.
+
+import { api } from "../api.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+export function renderControls(game) {
+  const s = game.state;
+  const botGame = s.mode === "bot-bot";
+  const playing = s.status === "playing";
+  $("#human-actions").hidden = botGame;
+  $("#bot-actions").hidden = !botGame;
+  $("#btn-undo").disabled = !s.can_undo;
+  $("#btn-hint").disabled = !(playing && s.human_to_move && game.live) || game.hintPending;
+  $("#btn-move-now").disabled = !game.thinking;
+  const pp = $("#btn-play-pause");
+  const icon = s.paused ? "M7 5l12 7-12 7z" : "M8 5v14M16 5v14";
+  pp.innerHTML = `<svg class="ico${s.paused ? "" : " line"}" viewBox="0 0 24 24" aria-hidden="true">` +
+    `<path d="${icon}"/></svg> ${s.paused ? "Play" : "Pause"}`;
+  pp.disabled = !playing;
+  $("#btn-step").disabled = !playing || !s.paused;
+  const speed = $("#speed");
+  const value = String(s.delay);
+  if (![...speed.options].some((o) => o.value === value)) speed.appendChild(new Option(`${value} s`, value));
+  speed.value = value;
+  const ply = game.shownPly;
+  $("#nav-first").disabled = ply === 0;
+  $("#nav-back").disabled = ply === 0;
+  $("#nav-forward").disabled = ply >= s.moves.length;
+  $("#nav-last").disabled = ply >= s.moves.length;
+  $("#nav-pos").textContent = `${ply} / ${s.moves.length}`;
+  $("#btn-save").href = api.recordUrl(s.id);
+  $("#btn-save").setAttribute("download", `adjacency-${s.id}.txt`);
+}

@@ -1,0 +1,51 @@
+// The move list: two plies per row, the shown ply highlighted, a click shows that ply.
+
+const $ = (selector) => document.querySelector(selector);
+
+export function renderMoves(game, onPick) {
+  const s = game.state;
+  const ply = game.shownPly;
+  const list = $("#moves");
+  list.replaceChildren();
+  if (!s.moves.length) {
+    const li = document.createElement("li");
+    li.innerHTML = `<span class="empty">No moves yet.</span>`;
+    list.appendChild(li);
+    return;
+  }
+  let current = null;
+  for (let i = 0; i < s.moves.length; i += 2) {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = `${i / 2 + 1}.`;
+    li.appendChild(num);
+    for (const j of [i, i + 1]) {
+      const m = s.moves[j];
+      if (!m) break;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.ply = String(j + 1);
+      b.innerHTML = `<span class="dot ${m.color}"></span><span class="sqname"></span><span class="gain"></span>`;
+      b.querySelector(".sqname").textContent = m.square;
+      b.querySelector(".gain").textContent = m.flips.length ? `+${m.flips.length}` : "";
+      b.setAttribute("aria-label", `move ${j + 1}: ${m.color.toUpperCase()} ${m.square}, converts ${m.flips.length}`);
+      if (j + 1 === ply) {
+        b.classList.add("current");
+        b.setAttribute("aria-current", "step");
+        current = b;
+      }
+      b.addEventListener("click", () => onPick(j + 1));
+      li.appendChild(b);
+    }
+    list.appendChild(li);
+  }
+  if (current) {
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 28) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  } else if (ply === 0) {
+    list.scrollTop = 0;
+  }
+}

@@ -1,0 +1,22 @@
+// The status line (whose turn, rounds left, or the hint) and the history banner.
+
+const $ = (selector) => document.querySelector(selector);
+
+export function renderStatus(game) {
+  const s = game.state;
+  let text = s.message;
+  if (s.status === "playing") {
+    text += ` · ${s.rounds_left} of ${s.rounds} round${s.rounds === 1 ? "" : "s"} left`;
+  }
+  const hint = game.hint;
+  if (hint && hint.plies === s.moves.length && game.live) {
+    const flips = hint.flips.length ? `converts ${hint.flips.join(", ")}` : "converts nothing";
+    const score = hint.score === null || hint.score === undefined ? ""
+      : ` ${hint.bot} rates it ${hint.score >= 0 ? "+" : "−"}${Math.abs(hint.score).toFixed(1)} for you.`;
+    text = `Hint: ${hint.square} (${flips}).${score}`;
+  }
+  $("#status").textContent = text;
+  $("#status").hidden = !game.live;
+  $("#history-banner").hidden = game.live;
+  if (!game.live) $("#history-text").textContent = `Viewing position after ${game.shownPly} of ${s.moves.length} moves`;
+}

@@ -1,0 +1,32 @@
+// The thinking panel: which bot thinks, for how long, its depth, score and best line.
+
+import { formatEval, label } from "../format.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+export function renderThinking(game) {
+  const panel = $("#thinking");
+  const t = game.thinking;
+  const s = game.state;
+  if (!t || !s || s.status !== "playing") {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const info = t.info;
+  $("#thinking-who").textContent = `${label(s, info.color)} is thinking…`;
+  const elapsed = Math.max(0, (performance.now() - t.since) / 1000);
+  const limit = Math.min(s.time, s[info.color].time_cap || Infinity);
+  const parts = [`${elapsed.toFixed(1)} s / ${limit} s`];
+  if (info.depth !== null && info.depth !== undefined) parts.push(`depth ${info.depth}`);
+  if (info.score !== null && info.score !== undefined) parts.push(`eval ${formatEval(info.score)}`);
+  const details = $("#thinking-details");
+  details.replaceChildren();
+  parts.forEach((part, i) => {
+    const span = document.createElement("span");
+    span.className = "part";
+    span.textContent = i ? ` · ${part}` : part;
+    details.appendChild(span);
+  });
+  $("#thinking-pv").textContent = info.pv && info.pv.length ? `best line: ${info.pv.slice(0, 5).join(" ")}` : "";
+}
