@@ -80,6 +80,9 @@ def execute(
 
     ``sprt`` defaults to the test stored in the run's settings (if any).
 
+    Each planned game is stored at most once: a result for a game id already
+    stored in this call (a task re-run by a distributed executor) is dropped.
+
     If interrupted (``KeyboardInterrupt``) or if a worker dies
     (:class:`~adjacency.arena.executor.WorkerError`), marks the run ``stopped``
     and re-raises; a killed process leaves it ``running``; both can be resumed.
@@ -99,8 +102,12 @@ def execute(
         verdict = sprt.verdict(llr_value)
     if verdict is None and pending:
         stream = executor.results(pending)
+        expected = {task.index for task in pending}
         try:
             for result in stream:
+                if result.task.index not in expected:
+                    continue  # a re-run of a game already stored (or not of this run)
+                expected.discard(result.task.index)
                 store.record(run_id, result)
                 played += 1
                 if on_result is not None:

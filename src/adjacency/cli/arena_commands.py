@@ -79,12 +79,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed for openings and bots (default 0)"
     )
-    parser.add_argument(
-        "--concurrency",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="games played at once (default: number of cores)",
-    )
+    add_executor_options(parser)
     parser.add_argument(
         "--db",
         type=Path,
@@ -104,6 +99,47 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "(match only; stored with the run, so --resume continues the same test)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
+
+
+def add_executor_options(parser: argparse.ArgumentParser, what: str = "games") -> None:
+    """``--executor``, ``--ray-address`` and ``--concurrency``/``--jobs``: where work runs."""
+    parser.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="local: worker processes on this machine (default); ray: one Ray task per "
+        "item on a Ray cluster (pip install 'adjacency[ray]'; docs/distributed.md)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="with --executor ray: 'auto' or HOST:PORT joins a cluster started with "
+        "`ray start`; default: a private Ray runtime on this machine",
+    )
+    parser.add_argument(
+        "--concurrency",
+        "--jobs",
+        "-j",
+        dest="concurrency",
+        type=int,
+        default=None,
+        help=f"{what} run at once (default: number of cores; a joined Ray cluster uses "
+        "all its CPUs)",
+    )
+
+
+def executor_from_args(args: argparse.Namespace, factory: Any = None) -> Any:
+    """The executor chosen by :func:`add_executor_options` (checked; not started yet
+    for ``local``, connected for ``ray``)."""
+    from ..arena.executor import make_executor
+    from ..bots import make_bot
+
+    if args.concurrency is not None and args.concurrency < 1:
+        raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
+    if args.ray_address is not None and args.executor != "ray":
+        raise InvalidSettingsError("--ray-address needs --executor ray")
+    jobs = args.concurrency or (os.cpu_count() or 1)
+    return make_executor(args.executor, jobs, args.ray_address, factory or make_bot)
 
 
 def register(commands: Any) -> None:
@@ -201,7 +237,6 @@ def run_match(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..arena import stats
-    from ..arena.executor import PoolExecutor
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
@@ -213,10 +248,8 @@ def run_match(args: argparse.Namespace) -> int:
         sprt = None if args.sprt is None else stats.parse_sprt(args.sprt)
     except ValueError as exc:
         raise InvalidSettingsError(str(exc)) from None
-    if args.concurrency < 1:
-        raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
     console = Console()
-    with Store(args.db) as store:
+    with executor_from_args(args) as executor, Store(args.db) as store:
         if args.resume:
             run = store.resumable()
             if args.players and args.players != run.players:
@@ -245,7 +278,7 @@ def run_match(args: argparse.Namespace) -> int:
                 )
         run = store.run(run_id)
         try:
-            with sigterm_as_interrupt(), PoolExecutor(args.concurrency) as executor:
+            with sigterm_as_interrupt():
                 if args.quiet:
                     report = execute(store, run_id, executor, sprt)
                 else:

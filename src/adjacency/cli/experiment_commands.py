@@ -7,7 +7,6 @@ this module only turns command-line options into a run and prints its results.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -45,7 +44,9 @@ def register(commands: Any) -> None:
         metavar="ROLE=SPEC",
         help=f"bot for a role ({', '.join(ROLES)}), e.g. --bot hill=hill:score=reply",
     )
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
+    from .arena_commands import add_executor_options
+
+    add_executor_options(parser)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--random-plies", type=int, help="random plies before each game pair (preset: 2)"
@@ -65,7 +66,6 @@ def register(commands: Any) -> None:
 def run_experiments(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from ..arena.executor import PoolExecutor
     from ..arena.experiments import (
         PRESETS,
         available_pairs,
@@ -79,6 +79,7 @@ def run_experiments(args: argparse.Namespace) -> int:
     from ..arena.store import Store
     from ..arena.summary import summarize
     from ..arena.tables import pairing_table
+    from .arena_commands import executor_from_args
 
     preset = PRESETS[args.preset]
     specs = role_specs(args.bot)
@@ -104,7 +105,7 @@ def run_experiments(args: argparse.Namespace) -> int:
         f"Experiments ({args.preset}): {pairs} pairings x {len(rounds)} rounds settings x "
         f"{settings.games} games = {planned} games, {settings.time:g} s/move, "
         f"margin {settings.margin:g} s, {settings.random_plies} random opening plies, "
-        f"concurrency {args.concurrency}"
+        f"executor {args.executor}"
     )
     if args.list:
         for a, b in zip(players[::2], players[1::2], strict=True):
@@ -119,7 +120,7 @@ def run_experiments(args: argparse.Namespace) -> int:
         run = store.run(run_id)
         with (
             sigterm_as_interrupt(),
-            PoolExecutor(args.concurrency) as executor,
+            executor_from_args(args) as executor,
             LiveScore(run.planned, store.games(run_id), "pairs", console) as live,
         ):
             execute(store, run_id, executor, None, live.add)
