@@ -12,6 +12,7 @@ imports them all, and :func:`make_bot` and :func:`entries` read the result.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,6 +108,27 @@ class BotEntry:
 
 _REGISTRY: dict[str, BotEntry] = {}
 
+PLUGINS: dict[str, tuple[str, str]] = {
+    "openspiel": ("adjacency.openspiel", "openspiel"),
+}
+"""Bots registered by modules above this layer, for optional libraries: name ->
+(module, extra). The module is imported by name only when a spec asks for the
+bot, so the bots layer never imports upward and works without the extra."""
+
+
+def _load_plugin(name: str) -> None:
+    """Import the module registering plugin bot ``name``; a missing extra is a BotError."""
+    if name in _REGISTRY or name not in PLUGINS:
+        return
+    module, extra = PLUGINS[name]
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise BotError(
+            f"bot {name!r} needs the {extra} extra ({exc}): pip install 'adjacency[{extra}]'"
+        ) from None
+
+
 
 def register(
     name: str, summary: str, family: str, options: tuple[Option, ...] = (), raw: bool = False
@@ -133,10 +155,12 @@ def entry(name: str) -> BotEntry:
     """The registered bot called ``name``; raise :class:`BotError` listing the names."""
     from . import catalog  # noqa: F401
 
+    _load_plugin(name)
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise BotError(f"unknown bot {name!r}; known bots: {', '.join(_REGISTRY)}") from None
+        known = ", ".join(dict.fromkeys([*_REGISTRY, *PLUGINS]))
+        raise BotError(f"unknown bot {name!r}; known bots: {known}") from None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,151 @@
+"""Bots across the OpenSpiel boundary, both ways.
+
+- ``openspiel:...`` (:class:`OpenSpielBot`): an OpenSpiel algorithm as a bot of
+  our registry, so it plays in the arena, the web UI and over the engine
+  protocol. ``algo=mcts`` is OpenSpiel's ``MCTSBot`` (UCT with random
+  rollouts; ``solve`` backs proven wins and losses up the tree), the Python
+  one: the C++ ``pyspiel.MCTSBot`` crashes (segmentation fault) on every
+  Python-implemented game in open-spiel 2.0.2, its own tic-tac-toe included.
+  ``algo=random`` is OpenSpiel's uniform random bot.
+- :class:`SpielBot`: any bot of ours as a ``pyspiel.Bot``, so it plays inside
+  OpenSpiel's evaluation loops (``pyspiel.evaluate_bots``) and tools.
+
+The registry (:mod:`adjacency.bots.registry`) knows the name ``openspiel`` and
+imports this module only when a spec asks for it, so the bots layer never
+imports upward and works without the ``openspiel`` extra.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+from ..bots import Bot, Limit, Search, Thinking, make_bot
+from ..bots.registry import Option, register
+from ..core import Position
+from .game import AdjacencyState, load
+
+
+class DeadlineRollouts(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
+    """OpenSpiel's random rollouts until the move's deadline, the neutral value after it.
+
+    OpenSpiel's Python MCTS has no clock: it always runs its simulation count.
+    Past the deadline this evaluator skips the rollouts, so the remaining
+    simulations cost only their walk down the tree and the bot answers soon
+    after its budget (the visits they add follow the tree's statistics so far).
+    """
+
+    def __init__(self, search: Search, rollouts: int, random_state: np.random.RandomState) -> None:
+        super().__init__(rollouts, random_state)
+        self.search = search
+
+    def evaluate(self, state: Any) -> Any:
+        if self.search.should_stop():
+            return np.zeros(2)
+        return super().evaluate(state)
+
+
+@cache
+def game_for(rows: int, cols: int) -> Any:
+    """One loaded game per board size; states of any position are made from it."""
+    rounds = (rows * cols - 8) // 2
+    return load(rows, cols, rounds)
+
+
+def state_of(position: Position) -> AdjacencyState:
+    """An OpenSpiel state holding ``position`` (with an empty history)."""
+    game = game_for(position.rows, position.cols)
+    state: AdjacencyState = game.new_initial_state(position)
+    return state
+
+
+@register(
+    "openspiel",
+    "an OpenSpiel algorithm through the adjacency OpenSpiel game: MCTS with random "
+    "rollouts, or uniform random (needs the openspiel extra)",
+    "openspiel",
+    options=(
+        Option("algo", "mcts", "OpenSpiel algorithm", choices=("mcts", "random")),
+        Option("simulations", 1000, "MCTS simulations per move", minimum=1),
+        Option("rollouts", 1, "random rollouts per MCTS leaf", minimum=1, maximum=1000),
+        Option("uct_c", 2.0, "MCTS exploration constant", minimum=0.0),
+        Option("solve", True, "MCTS backs up proven results (MCTS-Solver)"),
+    ),
+)
+class OpenSpielBot(Bot):
+    """An OpenSpiel bot behind our Bot interface. ``Limit.nodes`` caps MCTS simulations."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        algo: str = "mcts",
+        simulations: int = 1000,
+        rollouts: int = 1,
+        uct_c: float = 2.0,
+        solve: bool = True,
+    ) -> None:
+        super().__init__()
+        self.rng = rng
+        self.algo = algo
+        self.simulations = simulations
+        self.rollouts = rollouts
+        self.uct_c = uct_c
+        self.solve = solve
+
+    def _spiel_bot(self, game: Any, player: int, search: Search) -> Any:
+        seed = self.rng.getrandbits(31)
+        if self.algo == "random":
+            return pyspiel.make_uniform_random_bot(player, seed)
+        simulations = min(self.simulations, search.limit.nodes or self.simulations)
+        evaluator = DeadlineRollouts(search, self.rollouts, np.random.RandomState(seed))
+        return mcts.MCTSBot(
+            game,
+            self.uct_c,
+            simulations,
+            evaluator,
+            solve=self.solve,
+            random_state=np.random.RandomState(seed + 1),
+        )
+
+    def _choose(self, position: Position, search: Search) -> str:
+        state = state_of(position)
+        bot = self._spiel_bot(
+            game_for(position.rows, position.cols), state.current_player(), search
+        )
+        action = bot.step(state)
+        move = position.board.name(int(action))
+        search.publish(
+            Thinking(pv=(move,), seconds=search.elapsed(), text=f"openspiel {self.algo}")
+        )
+        return move
+
+
+class SpielBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of our bots (a spec or a :class:`Bot`) as a ``pyspiel.Bot`` for the adjacency game.
+
+    Each step asks the bot for a move in the state's position under ``limit``
+    and returns the square index as the action.
+    """
+
+    def __init__(self, bot: str | Bot, limit: Limit | None = None, seed: int | None = None) -> None:
+        super().__init__()
+        self.bot = make_bot(bot, seed=seed) if isinstance(bot, str) else bot
+        self.limit = limit or Limit(time=1.0)
+
+    def step(self, state: AdjacencyState) -> int:
+        position = state.position
+        return position.board.square(self.bot.choose_move(position, self.limit))
+
+    def restart_at(self, state: AdjacencyState) -> None:
+        self.bot.new_game()
+
+    def inform_action(self, state: AdjacencyState, player_id: int, action: int) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return False
