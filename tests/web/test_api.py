@@ -116,7 +116,10 @@ def test_pages_and_static_files_are_served(client: TestClient) -> None:
     assert "Rules and how to play" in client.get("/rules").text
     for name in (
         "style.css",
-        "js/app.js",
+        "js/main.js",
+        "js/live.js",
+        "js/panels/moves.js",
+        "js/dialogs/games.js",
         "js/board.js",
         "js/graph.js",
         "js/api.js",
@@ -219,7 +222,6 @@ def test_bot_moves_first_when_it_is_first(client: TestClient) -> None:
         ({"time": 0}, 422, "time"),
         ({"time": 1000}, 422, "time"),
         ({"o": {"kind": "bot", "level": 99}}, 400, "level must be from 1 to"),
-        ({"o": {"kind": "bot"}}, 400, "needs a level or a spec"),
         ({"o": {"kind": "bot", "spec": "nosuchbot"}}, 400, "unknown bot 'nosuchbot'"),
         ({"o": {"kind": "bot", "spec": "greedy:depth=3"}}, 400, "no option 'depth'"),
         ({"o": {"kind": "bot", "spec": "cmd:rm -rf /"}}, 400, "cannot be started from the web"),
@@ -234,6 +236,11 @@ def test_new_game_rejects_bad_settings(
     body = {"x": HUMAN, "o": bot(), "rows": 4, "cols": 4, "rounds": 2, **change}
     assert words in error(client.post("/api/games", json=body), status)
     assert client.get("/api/games").json() == []
+
+
+def test_a_bot_with_no_level_or_spec_plays_at_the_default_level(client: TestClient) -> None:
+    s = create(client, o={"kind": "bot"})
+    assert s["o"]["level"] == client.get("/api/config").json()["default_level"]
 
 
 def test_malformed_json_is_a_422(client: TestClient) -> None:
@@ -543,7 +550,8 @@ def test_import_a_record_and_play_on(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("record", "status", "words"),
     [
-        ("", 400, "empty"),
+        ("", 422, "record"),
+        ("  \n", 400, "empty"),
         ("hello", 400, "before any tag"),
         ('[Rows "4"]\n[Cols "4"]\n[Rounds "2"]\n\n1. a1 *', 400, "occupied"),
         ('[Rows "4"]\n[Cols "9"]\n[Rounds "2"]\n\n*', 400, "cols"),
@@ -612,3 +620,15 @@ def test_a_bot_game_resumes_after_a_restart(db: Path) -> None:
             lambda: (x := state(second, s["id"]))["status"] == "over" and x, what="the end"
         )
         assert len(end["moves"]) == 12
+
+
+def test_config_serves_the_rules_of_every_size(client: TestClient) -> None:
+    sizes = client.get("/api/config").json()["sizes"]
+    assert len(sizes) == 25
+    for size in sizes:
+        start = Position.start(size["rows"], size["cols"], 1)
+        assert size["max_rounds"] == (size["rows"] * size["cols"] - 8) // 2
+        cells = size["start"]
+        assert len(cells) == size["rows"] * size["cols"]
+        for i, c in enumerate(cells):
+            assert c == ("x" if start.x >> i & 1 else "o" if start.o >> i & 1 else ".")

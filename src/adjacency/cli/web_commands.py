@@ -18,7 +18,8 @@ def register(commands: Any) -> None:
     play.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this computer)",
+        help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 lets "
+        "other machines connect: it prints their addresses and a warning)",
     )
     play.add_argument(
         "--port",

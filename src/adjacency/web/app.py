@@ -19,13 +19,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
 from ..core import AdjacencyError
 from .errors import WebError
+from .limits import Limits, RateLimiter
 from .manager import GameManager
-from .middleware import BodyLimit, describe_validation
+from .middleware import BodyLimit, RequestGuard, describe_validation
 from .models import MAX_RECORD_CHARS
 from .routers import events, games, pages, play
 from .routers.pages import STATIC
@@ -37,16 +37,26 @@ MAX_BODY = 2 * MAX_RECORD_CHARS + 4096
 """Bytes a request body may have (a record of the largest size, JSON-escaped, fits)."""
 
 
+MAX_DETAIL = 400
+"""Characters an error's ``detail`` has at most (messages quote input; never a whole upload)."""
+
+
 def create_app(
-    db: str | Path | None = None, grace: float = 10.0, allowed_hosts: list[str] | None = None
+    db: str | Path | None = None,
+    grace: float = 10.0,
+    allowed_hosts: list[str] | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """Build the app. ``db`` is the SQLite file (default: :func:`store.default_path`).
 
     ``allowed_hosts`` (if given) refuses requests for any other Host header, which
-    shields a server on 127.0.0.1 from DNS-rebinding pages.
+    shields the server from DNS-rebinding pages; state-changing requests from other
+    origins are always refused (:class:`RequestGuard`). ``limits`` are the server's
+    caps (:class:`Limits` defaults).
     """
+    limits = Limits() if limits is None else limits
     store = GameStore(default_path() if db is None else db)
-    manager = GameManager(store, grace)
+    manager = GameManager(store, grace, limits=limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -69,10 +79,11 @@ def create_app(
         redoc_url=None,
     )
     app.state.manager = manager
+    app.state.limits = limits
+    app.state.rates = RateLimiter(limits.burst)
     app.state.stopping = threading.Event()  # set by the server on Ctrl-C: event streams end
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    if allowed_hosts is not None:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # outermost: runs first
     install_error_handlers(app)
     for module in (pages, games, play, events):
         app.include_router(module.router)
@@ -85,11 +96,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+        return JSONResponse({"detail": _detail(exc)}, status_code=exc.status)
 
     @app.exception_handler(AdjacencyError)
     async def bad_value(request: Request, exc: AdjacencyError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+        return JSONResponse({"detail": _detail(exc)}, status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -102,3 +113,9 @@ def install_error_handlers(app: FastAPI) -> None:
             {"detail": f"internal error ({type(exc).__name__}); the game is unchanged"},
             status_code=500,
         )
+
+
+def _detail(exc: Exception) -> str:
+    """The message of ``exc``, cut to :data:`MAX_DETAIL` characters."""
+    text = str(exc)
+    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"

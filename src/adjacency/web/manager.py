@@ -9,8 +9,9 @@ import threading
 from ..core import Color, InvalidRecordError, Position
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
-from .errors import GameNotFound
+from .errors import GameNotFound, TooMany, quote
 from .hints import HintBots
+from .limits import Limits
 from .models import GameSummary, Hint, NewGame
 from .players import Player, player_from_setup
 from .session import GameSession
@@ -23,10 +24,17 @@ class GameManager:
     """Owns every :class:`GameSession` and the pool of hint bots they share; thread-safe."""
 
     def __init__(
-        self, store: GameStore, grace: float = 10.0, hints: HintBots | None = None
+        self,
+        store: GameStore,
+        grace: float = 10.0,
+        hints: HintBots | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.grace = grace
+        self.limits = Limits() if limits is None else limits
+        self._hinting: dict[str, int] = {}
+        """Hints being computed now, per game id."""
         self.hints = HintBots() if hints is None else hints
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
@@ -53,6 +61,7 @@ class GameManager:
             "o": player_from_setup(settings.o, "o"),
         }
         start = Position.start(settings.rows, settings.cols, settings.rounds, settings.first)
+        self._check_bot_capacity(players)
         game = Game(start, players["x"].name, players["o"].name, event="Casual game")
         session = self._add(game, players, settings.time)
         session.touch()
@@ -67,6 +76,7 @@ class GameManager:
             first, rounds = old.game.first, old.game.rounds
             time_per_move, delay = old.time, old.delay
         fresh = Position.start(start.rows, start.cols, rounds, first)
+        self._check_bot_capacity(players)
         game = Game(fresh, players["x"].name, players["o"].name, event="Casual game")
         session = self._add(game, players, time_per_move, delay)  # playing, at the old speed
         session.touch()
@@ -77,7 +87,18 @@ class GameManager:
         stripped = text.strip()
         if not stripped:
             raise InvalidRecordError("the record is empty; expected a saved game's text")
-        game = game_from_json(stripped) if stripped.startswith("{") else game_from_text(stripped)
+        try:
+            game = (
+                game_from_json(stripped) if stripped.startswith("{") else game_from_text(stripped)
+            )
+        except InvalidRecordError:
+            raise
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
+            # The core's parsers should raise InvalidRecordError for every bad record;
+            # anything else still means "this record cannot be read", never a 500.
+            raise InvalidRecordError(
+                f"cannot read the record ({type(exc).__name__}: {quote(str(exc))})"
+            ) from None
         players: dict[Color, Player] = {
             "x": Player("human", game.x_name[:40] or "X"),
             "o": Player("human", game.o_name[:40] or "O"),
@@ -92,23 +113,32 @@ class GameManager:
                 return session
             stored = self.store.load(game_id) if _plausible_id(game_id) else None
             if stored is None:
-                raise GameNotFound(f"no game with id {game_id!r}; list games with GET /api/games")
+                raise GameNotFound(
+                    f"no game with id {quote(game_id)}; list games with GET /api/games"
+                )
+            if stored.damaged is not None:
+                log.error("stored game %s is damaged: %s", game_id, stored.damaged)
+                raise GameNotFound(f"game {game_id!r} is stored but damaged: {stored.damaged}")
             try:
                 session = GameSession.restore(
                     stored.id, stored.created, stored.record, stored.meta, self._save, self.grace
                 )
-            except (InvalidRecordError, KeyError, TypeError, ValueError) as exc:
+            except (InvalidRecordError, KeyError, TypeError, ValueError, RecursionError) as exc:
                 log.error("stored game %s is damaged: %s", game_id, exc)
-                raise GameNotFound(f"game {game_id!r} is stored but damaged: {exc}") from None
+                raise GameNotFound(
+                    f"game {game_id!r} is stored but damaged: {quote(str(exc))}"
+                ) from None
             self._sessions[game_id] = session
             return session
 
     def summaries(self) -> list[GameSummary]:
-        """Every stored game, most recently changed first."""
+        """Every stored game, most recently changed first; a damaged one says so."""
         out = []
         for stored in self.store.all():
             record, meta = stored.record, stored.meta
             try:
+                if stored.damaged is not None:
+                    raise ValueError(stored.damaged)
                 kinds = sum(meta["players"][c]["kind"] == "bot" for c in ("x", "o"))
                 out.append(
                     GameSummary(
@@ -126,16 +156,53 @@ class GameManager:
                         updated=stored.updated,
                     )
                 )
-            except (KeyError, TypeError, ValueError):
-                log.error("skipping damaged stored game %s", stored.id)
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                log.error("stored game %s is damaged: %s", stored.id, exc)
+                out.append(_damaged_summary(stored.id, stored.updated))
         return out
 
     def hint(self, game_id: str) -> Hint:
-        """A hint for the person to move in ``game_id``, from the shared hint bots."""
-        return self.get(game_id).hint(self.hints)
+        """A hint for the person to move in ``game_id``, from the shared hint bots.
+
+        At most ``limits.hints`` hints run at once, ``limits.hints_per_game`` per
+        game; beyond that :class:`TooMany` (429), so no request queues for a thread.
+        """
+        session = self.get(game_id)
+        with self._lock:
+            if self._hinting.get(game_id, 0) >= self.limits.hints_per_game:
+                raise TooMany("a hint for this game is being computed; wait for it")
+            if sum(self._hinting.values()) >= self.limits.hints:
+                raise TooMany("the server is computing too many hints now; try again shortly")
+            self._hinting[game_id] = self._hinting.get(game_id, 0) + 1
+        try:
+            return session.hint(self.hints)
+        finally:
+            with self._lock:
+                self._hinting[game_id] -= 1
+                if not self._hinting[game_id]:
+                    del self._hinting[game_id]
+
+    def _check_bot_capacity(self, players: dict[Color, Player]) -> None:
+        """Refuse (429) a new game with a bot while ``limits.bot_games`` bot games play."""
+        if not any(p.is_bot for p in players.values()):
+            return
+        with self._lock:
+            sessions = list(self._sessions.values())
+        playing = sum(s.bots_active() for s in sessions)
+        if playing >= self.limits.bot_games:
+            raise TooMany(
+                f"{playing} games with bots are being played on this server, its limit; "
+                "finish or leave one, or try again later"
+            )
 
     def delete(self, game_id: str) -> None:
-        session = self.get(game_id)
+        """Stop the game and remove it; a damaged stored game is removed too."""
+        try:
+            session = self.get(game_id)
+        except GameNotFound:
+            if _plausible_id(game_id) and self.store.delete(game_id):
+                return
+            raise
         with self._lock:
             self._sessions.pop(game_id, None)
         session.close()
@@ -149,6 +216,24 @@ class GameManager:
         for session in sessions:
             session.close()
         self.hints.close()
+
+
+def _damaged_summary(game_id: str, updated: float) -> GameSummary:
+    """The list entry of a stored game that cannot be read (it can still be deleted)."""
+    return GameSummary(
+        id=game_id,
+        x="?",
+        o="?",
+        mode="unknown",
+        rows=0,
+        cols=0,
+        rounds=0,
+        plies=0,
+        status="damaged",
+        result=None,
+        score=[0, 0],
+        updated=updated,
+    )
 
 
 def _plausible_id(game_id: str) -> bool:

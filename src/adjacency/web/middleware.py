@@ -1,8 +1,12 @@
-"""Request plumbing: a body size limit, and readable messages for malformed requests."""
+"""Request plumbing: the Host and Origin guard, a body size limit, and readable
+messages for malformed requests."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -39,6 +43,13 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        if body.lstrip()[:1] in (b"{", b"[") and _too_deep(body):
+            response = JSONResponse(
+                {"detail": f"malformed request: JSON nested deeper than {MAX_DEPTH} levels"},
+                status_code=422,
+            )
+            await response(scope, receive, send)
+            return
         delivered = False
 
         async def replay() -> Any:
@@ -56,6 +67,103 @@ class BodyLimit:
             status_code=413,
         )
         await response(scope, receive, send)
+
+
+MAX_DEPTH = 32
+"""The deepest JSON nesting a request body may have (the API's bodies need 3)."""
+
+
+def _too_deep(body: bytes) -> bool:
+    """Whether a JSON body nests deeper than :data:`MAX_DEPTH` (or too deep to parse)."""
+    try:
+        value = json.loads(body)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False  # not JSON: FastAPI answers 422 with the parse error
+    return _depth(value, 0)
+
+
+def _depth(value: Any, level: int) -> bool:
+    if level > MAX_DEPTH:
+        return True
+    if isinstance(value, dict):
+        return any(_depth(v, level + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_depth(v, level + 1) for v in value)
+    return False
+
+
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header or an origin's netloc, without the port, lowercased
+    (``[::1]:8765`` gives ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        return host.split(":", 1)[0]
+    return host
+
+
+class RequestGuard:
+    """ASGI middleware shielding the server from other sites' pages.
+
+    * **Host allow-list** (when ``allowed_hosts`` is given): a request naming any
+      other host is refused with 400, so a DNS-rebinding page (evil.example
+      resolving to 127.0.0.1) cannot reach the API.
+    * **Origin check** on state-changing requests (POST, PUT, PATCH, DELETE): a
+      browser request from another origin (its ``Origin`` differs from the Host
+      it was sent to, or ``Sec-Fetch-Site`` says ``cross-site``) is refused with
+      403, so no other page can create games or play moves through a visitor's
+      browser. Clients that send no ``Origin`` (curl, scripts) are not browsers
+      acting for a page and pass.
+    """
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str] | None) -> None:
+        self.app = app
+        self.allowed = None if allowed_hosts is None else {host_name(h) for h in allowed_hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        host = headers.get("host", "")
+        if self.allowed is not None and host_name(host) not in self.allowed:
+            await _refuse(
+                scope,
+                receive,
+                send,
+                400,
+                "invalid host header: this server is not reachable by that name",
+            )
+            return
+        if scope.get("method") in STATE_CHANGING:
+            problem = _cross_origin(headers, host)
+            if problem:
+                await _refuse(scope, receive, send, 403, problem)
+                return
+        await self.app(scope, receive, send)
+
+
+def _cross_origin(headers: dict[str, str], host: str) -> str | None:
+    """Why a state-changing request comes from another site, or ``None``."""
+    if headers.get("sec-fetch-site") == "cross-site":
+        return "cross-site request refused: use the page served by this server"
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    parts = urlsplit(origin)
+    if origin == "null" or parts.netloc.lower() != host.strip().lower():
+        return f"cross-origin request refused (Origin {origin[:80]!r} is not this server)"
+    return None
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, text: str) -> None:
+    await JSONResponse({"detail": text}, status_code=status)(scope, receive, send)
 
 
 def describe_validation(exc: RequestValidationError) -> str:

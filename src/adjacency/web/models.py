@@ -34,7 +34,8 @@ class PlayerSetup(Strict):
     level: int | None = Field(
         default=None,
         ge=1,
-        description="bot strength level (see GET /api/config); ignored for people",
+        description="bot strength level (see GET /api/config; none: the default level); "
+        "ignored for people",
     )
     spec: str | None = Field(
         default=None,
@@ -51,7 +52,11 @@ class NewGame(Strict):
     rows: int = Field(8, ge=4, le=8, description="ranks, 4 to 8")
     cols: int = Field(8, ge=4, le=8, description="files, 4 to 8")
     rounds: int = Field(
-        28, ge=1, description="rounds (two plies each), 1 to (rows*cols-8)//2 (28 on 8x8)"
+        28,
+        ge=1,
+        le=28,
+        description="rounds (two plies each), 1 to (rows*cols-8)//2 (28 on 8x8); "
+        "more than the board holds is a 400",
     )
     first: Side = Field("x", description="the side that moves first")
     time: float = Field(
@@ -82,7 +87,7 @@ class ControlRequest(Strict):
 class ImportRequest(Strict):
     """A game record in the core's text format (or its JSON format) to load and replay."""
 
-    record: str = Field(max_length=MAX_RECORD_CHARS, description="the record text")
+    record: str = Field(min_length=1, max_length=MAX_RECORD_CHARS, description="the record text")
 
 
 # ---------------------------------------------------------------- responses
@@ -217,7 +222,9 @@ class GameSummary(BaseModel):
     cols: int
     rounds: int
     plies: int
-    status: Literal["playing", "over"]
+    status: Literal["playing", "over", "damaged"] = Field(
+        description="'damaged': the stored row cannot be read (it can be deleted)"
+    )
     result: str | None
     score: list[int]
     updated: float = Field(description="Unix time of the last change")

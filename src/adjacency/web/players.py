@@ -8,7 +8,8 @@ from typing import Any
 from ..bots import BotError
 from ..bots.registry import entry, option_values, parse_spec
 from ..core import Color
-from .levels import level_by_number
+from .levels import default_level, level_by_number
+from .limits import check_option_caps
 from .models import PlayerInfo, PlayerSetup
 
 
@@ -50,11 +51,9 @@ def player_from_setup(setup: PlayerSetup, color: Color) -> Player:
                 f"bot {parsed.name!r} runs an external program and cannot be started from "
                 "the web page; choose a built-in bot"
             )
-        option_values(parsed)  # checks every value
+        check_option_caps(parsed.name, option_values(parsed))  # checks every value
         return Player("bot", name or str(parsed), str(parsed))
-    if setup.level is None:
-        raise BotError(f"the {color.upper()} bot needs a level or a spec")
-    level = level_by_number(setup.level)
+    level = default_level() if setup.level is None else level_by_number(setup.level)
     return Player(
         "bot",
         name or f"{level.name} bot",

@@ -50,6 +50,55 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def local_addresses() -> list[str]:
+    """This machine's IP addresses others may reach (best effort; no network traffic)."""
+    found: list[str] = []
+    names = {socket.gethostname(), socket.getfqdn()}
+    for name in names:
+        try:
+            infos = socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)
+        except OSError:
+            continue
+        for info in infos:
+            address = str(info[4][0]).split("%")[0]
+            if address not in found and not address.startswith(("127.", "::1", "fe80")):
+                found.append(address)
+    for target in ("192.0.2.1", "2001:db8::1"):  # documentation addresses: no packet is sent
+        family = socket.AF_INET6 if ":" in target else socket.AF_INET
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as probe:
+                probe.connect((target, 9))
+                address = str(probe.getsockname()[0]).split("%")[0]
+        except OSError:
+            continue
+        if address not in found and not address.startswith(("127.", "::1", "0.")):
+            found.append(address)
+    return found
+
+
+def allowed_hosts_for(host: str) -> list[str]:
+    """The Host header names a server bound to ``host`` answers (DNS-rebinding shield).
+
+    Always the loopback names and ``host`` itself; on a wildcard address also this
+    machine's name and addresses, which is what others type to reach it.
+    """
+    allowed = [*LOOPBACK_NAMES]
+    if host not in WILDCARDS:
+        allowed.append(host)
+        return allowed
+    hostname = socket.gethostname()
+    return [*allowed, hostname, socket.getfqdn(), f"{hostname}.local", *local_addresses()]
+
+
+def url_for(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
 def graphical_browser_likely(
     platform: str = sys.platform, environ: Mapping[str, str] = os.environ
 ) -> bool:
@@ -87,10 +136,9 @@ def serve(
         sock = bind(host, port)
     actual = sock.getsockname()[1]
     browse = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # reachable from here
-    shown = f"[{browse}]" if ":" in browse else browse
-    url = f"http://{shown}:{actual}/"
-    loopback = host in ("127.0.0.1", "localhost")
-    app = create_app(db, allowed_hosts=["127.0.0.1", "localhost"] if loopback else None)
+    url = url_for(browse, actual)
+    app = create_app(db, allowed_hosts=allowed_hosts_for(host))
+    exposed = host not in LOOPBACK_NAMES
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
     )
@@ -109,6 +157,14 @@ def serve(
             time.sleep(0.02)
         if server.started:
             announce(f"Adjacency is ready at {url}  (Ctrl-C stops it)")
+            if exposed:
+                others = local_addresses() if host in WILDCARDS else [host]
+                for address in others:
+                    announce(f"  others on your network can open {url_for(address, actual)}")
+                announce(
+                    "Warning: this server is reachable from other machines; anyone who can "
+                    "reach it can create games and watch them (moves need a seat link)."
+                )
             if open_browser and graphical_browser_likely():
                 webbrowser.open(url)
             elif open_browser:

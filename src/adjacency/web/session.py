@@ -247,6 +247,12 @@ class GameSession:
 
     # ------------------------------------------- the turn worker's interface
 
+    def bots_active(self) -> bool:
+        """Whether this game has a bot that may search now or soon (counts against the
+        server's bot-game cap): a bot plays, the game is on and a page attends it."""
+        with self.lock:
+            return any(p.is_bot for p in self.players.values()) and self.keeps_bots()
+
     def keeps_bots(self) -> bool:
         return not (self.closed or self.game.is_over or not self.attended())
 

@@ -38,11 +38,15 @@ def default_path() -> Path:
 
 @dataclass(frozen=True)
 class StoredGame:
+    """One row. A row whose JSON does not parse has empty ``record`` and ``meta`` and
+    says why in ``damaged``, so one bad row never hides the others."""
+
     id: str
     created: float
     updated: float
     record: dict[str, Any]
     meta: dict[str, Any]
+    damaged: str | None = None
 
 
 class GameStore:
@@ -97,4 +101,11 @@ class GameStore:
 
 
 def _stored(row: tuple[str, float, float, str, str]) -> StoredGame:
-    return StoredGame(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]))
+    try:
+        record, meta = json.loads(row[3]), json.loads(row[4])
+        if not isinstance(record, dict) or not isinstance(meta, dict):
+            raise ValueError("the record or its data is not a JSON object")
+    except (ValueError, TypeError, RecursionError) as exc:
+        reason = f"{type(exc).__name__}: {str(exc)[:80]}"
+        return StoredGame(row[0], row[1], row[2], {}, {}, reason)
+    return StoredGame(row[0], row[1], row[2], record, meta)

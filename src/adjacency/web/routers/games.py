@@ -148,8 +148,16 @@ def rematch(game_id: str, manager: Manager) -> GameState:
 
 @router.get(
     "/api/games/{game_id}/record",
-    response_class=PlainTextResponse,
-    responses={**ERRORS, 200: {"content": {"text/plain": {}, "application/json": {}}}},
+    responses={
+        **ERRORS,
+        200: {
+            "description": "the record (a download)",
+            "content": {
+                "text/plain": {"schema": {"type": "string"}},
+                "application/json": {"schema": {"type": "object"}},
+            },
+        },
+    },
     tags=["games"],
 )
 def record(game_id: str, manager: Manager, format: str = "text") -> PlainTextResponse:

@@ -1,0 +1,77 @@
+"""The server's caps: what one request or one client may ask of the machine.
+
+Each value is a bound a page never needs to reach in normal play, chosen so a
+few hostile or careless requests cannot take the memory or the CPU of a small
+machine (two cores, a few GB). Over a cap the API answers 400 (a setting out
+of range) or 429 (too much at once: try again later), and the page stays
+responsive because no request waits for a slot.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import BotError
+
+OPTION_CAPS: Mapping[str, float] = {"tt": 256, "time": 60.0}
+"""Bot options a web game may set at most: ``tt`` (table MB; the engine allows 4096,
+about 4 GB per bot) and ``time`` (seconds per move, the web's maximum)."""
+
+
+def check_option_caps(bot: str, values: Mapping[str, Any]) -> None:
+    """Raise :class:`BotError` (400) if a bot option exceeds the web's cap."""
+    for name, cap in OPTION_CAPS.items():
+        value = values.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > cap:
+            raise BotError(
+                f"{bot} option {name}={value} is above this server's limit of {cap:g} "
+                "for games started from the web page"
+            )
+
+
+@dataclass
+class Limits:
+    """Per-server caps (defaults suit a 2-core machine; tests and load runs change them)."""
+
+    bot_games: int = 8
+    """Games with a bot to move that may be searching at once (more: 429 at creation)."""
+    hints: int = 4
+    """Hints computed at once over all games (each holds a server thread up to 3 s)."""
+    hints_per_game: int = 1
+    """Hints pending for one game (a second click while one is computed: 429)."""
+    creates_per_minute: float = 30.0
+    """New games (create, import, rematch) per client address per minute."""
+    moves_per_minute: float = 240.0
+    """Moves and other game commands per client address per minute."""
+    burst: int = 20
+    """Requests of one kind a client may make at once before the rate applies."""
+
+
+@dataclass
+class RateLimiter:
+    """Token buckets per (client, kind): ``rate`` per minute, up to ``burst`` at once."""
+
+    burst: int
+    _buckets: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def allow(self, client: str, kind: str, per_minute: float) -> bool:
+        """Take one token for ``client``'s ``kind`` of request; ``False`` if none is left."""
+        now = time.monotonic()
+        key = (client, kind)
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * per_minute / 60.0)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > 10_000:  # forget idle clients (full buckets)
+                for k, (t, _) in list(self._buckets.items()):
+                    if t >= self.burst - 1:
+                        del self._buckets[k]
+            return True
