@@ -94,3 +94,8 @@ def factory(spec: str, seed: int | None) -> Bot:
         return make_bot(spec, seed=seed)
     bot.spec = spec
     return bot
+
+
+def square(value: int) -> int:
+    """A trivial task for executor tests (module-level, so workers can receive it)."""
+    return value * value

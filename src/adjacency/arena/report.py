@@ -17,8 +17,15 @@ from ..core.record import game_from_text
 from ..core.svg import position_svg
 from . import plots
 from .store import GameRow
-from .summary import players_of, standings, summarize
-from .tables import PAIRING_COLUMNS, RANKING_COLUMNS, rating_row, summary_row
+from .summary import by_node, players_of, standings, summarize
+from .tables import (
+    NODE_COLUMNS,
+    PAIRING_COLUMNS,
+    RANKING_COLUMNS,
+    node_row,
+    rating_row,
+    summary_row,
+)
 
 Table = tuple[Sequence[str], list[list[str]]]
 
@@ -51,6 +58,16 @@ def result_tables(games: Sequence[GameRow]) -> tuple[Table, Table | None]:
     if len(players_of(games)) > 2:
         ranking = (RANKING_COLUMNS, [rating_row(i, r) for i, r in enumerate(standings(games), 1)])
     return pairing, ranking
+
+
+def node_rows(games: Sequence[GameRow]) -> Table:
+    """The games-per-node table (Ray node id prefix or ``local``, host, games)."""
+    return NODE_COLUMNS, [node_row(load) for load in by_node(games)]
+
+
+def _distributed(games: Sequence[GameRow]) -> bool:
+    """True if games were played on Ray nodes (the report then shows where)."""
+    return any(g.node not in ("", "local") for g in games)
 
 
 def write_plots(
@@ -104,6 +121,8 @@ def report_markdown(
                 markdown_table(RANKING_COLUMNS, rows),
                 "",
             ]
+    if _distributed(games):
+        parts += ["## Games per node", "", markdown_table(*node_rows(games)), ""]
     parts += ["## Plots", ""]
     parts += [f"![{p.stem}]({link_prefix}{p.name})" for p in images]
     parts += [
@@ -143,6 +162,8 @@ def _html_page(games: Sequence[GameRow], out: Path, title: str, fmt: str) -> str
     body.append(f"<p>{html.escape(_legend())}</p>")
     if ranking is not None:
         body += ["<h2>Ranking</h2>", html_table(*ranking)]
+    if _distributed(games):
+        body += ["<h2>Games per node</h2>", html_table(*node_rows(games))]
     body.append("<h2>Plots</h2>")
     for name in ("score-by-rounds", "elo-ladder", "margins"):
         body.append(f'<p><img src="{name}.{fmt}" alt="{name}"></p>')

@@ -134,3 +134,31 @@ def standings(games: Sequence[GameRow], rounds: int | None = None) -> list[Ratin
     chosen = [g for g in games if rounds is None or g.rounds == rounds]
     players = players_of(chosen)
     return ratings(players, [(g.a, g.b, g.a_points) for g in chosen]) if players else []
+
+
+@dataclass(frozen=True)
+class NodeLoad:
+    """The games one node played: ``node`` is a Ray node id or ``local``."""
+
+    node: str
+    host: str
+    games: int
+    processes: int
+    seconds: float
+
+    @property
+    def mean_seconds(self) -> float:
+        return self.seconds / self.games if self.games else 0.0
+
+
+def by_node(games: Iterable[GameRow]) -> list[NodeLoad]:
+    """Games per node (and host), most games first; games stored before nodes were
+    recorded count under an empty node name."""
+    groups: dict[tuple[str, str], list[GameRow]] = defaultdict(list)
+    for game in games:
+        groups[(game.node, game.host)].append(game)
+    loads = [
+        NodeLoad(node, host, len(rows), len({g.pid for g in rows}), sum(g.seconds for g in rows))
+        for (node, host), rows in groups.items()
+    ]
+    return sorted(loads, key=lambda load: (-load.games, load.node, load.host))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from .stats import Estimate, Rating, Sprt
-from .summary import Summary
+from .summary import NodeLoad, Summary
 
 PAIRING_COLUMNS = (
     "A", "B", "rounds", "games", "W-D-L", "score", "Elo ± 95%", "LOS",
@@ -101,3 +101,26 @@ def sprt_text(sprt: Sprt, llr: float | None, verdict: str | None) -> str:
     state = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[verdict]
     value = "n/a" if llr is None else f"{llr:.2f}"
     return f"SPRT {sprt.describe()}: LLR {value} [{sprt.lower:.2f}, {sprt.upper:.2f}], {state}"
+
+
+NODE_COLUMNS = ("node", "host", "games", "processes", "s/game")
+
+
+def node_row(load: NodeLoad) -> list[str]:
+    return [
+        load.node[:12] or "(not recorded)",
+        load.host or "-",
+        str(load.games),
+        str(load.processes),
+        f"{load.mean_seconds:.2f}",
+    ]
+
+
+def node_table(loads: Sequence[NodeLoad], title: str = "Games per node") -> Table:
+    """Where the games were played: per Ray node (id prefix) or ``local``, with its host."""
+    table = Table(title=title, caption="node: Ray node id (first 12 digits) or local")
+    for name in NODE_COLUMNS:
+        table.add_column(name, justify="left" if name in ("node", "host") else "right")
+    for load in loads:
+        table.add_row(*node_row(load))
+    return table

@@ -183,6 +183,9 @@ def register(commands: Any) -> None:
     report.add_argument("--json", type=Path, help="write results and summaries as JSON")
     report.add_argument("--records", type=Path, help="write every game record (text format)")
     report.add_argument("--no-report", action="store_true", help="print tables only")
+    report.add_argument(
+        "--nodes", action="store_true", help="also print games per node (Ray node or local)"
+    )
     report.set_defaults(handler=run_report)
 
     svg = commands.add_parser(
@@ -329,6 +332,11 @@ def run_report(args: argparse.Namespace) -> int:
     console.print(pairing_table(summaries, title=args.title))
     if len({p for g in games for p in (g.a, g.b)}) > 2:
         console.print(ranking_table(standings(games)))
+    if args.nodes:
+        from ..arena.summary import by_node
+        from ..arena.tables import node_table
+
+        console.print(node_table(by_node(games)))
     if run.settings.sprt is not None and not args.all_runs:
         sprt = Sprt(*run.settings.sprt)
         penta = next(s.penta for s in summaries if s.rounds is None)

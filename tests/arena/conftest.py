@@ -1,0 +1,51 @@
+"""A real multi-node Ray cluster on this machine, shared by every Ray test of the session.
+
+``ray.cluster_utils.Cluster`` starts a head node and worker nodes as separate
+raylets, each its own set of processes, exactly as ``ray start`` does on several
+machines. The head has no CPU, so every task runs on a worker node. Object stores
+are small and the dashboard is off so the cluster fits a 2-core CI machine.
+
+Tests that use it are marked ``xdist_group("ray")`` (``make test`` runs pytest
+with ``--dist loadgroup``), so one xdist worker runs them all against one cluster.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import arena_fakes
+
+OBJECT_STORE = 80 * 1024 * 1024
+WORKER_NODES = 2
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[Any]:
+    import ray
+    import ray.cloudpickle
+    from ray.cluster_utils import Cluster
+
+    # Workers do not have tests/ on their path: ship the fake bots by value.
+    ray.cloudpickle.register_pickle_by_value(arena_fakes)  # type: ignore[no-untyped-call]
+    cluster = Cluster(
+        initialize_head=True,
+        connect=False,
+        head_node_args={
+            "num_cpus": 0,
+            "object_store_memory": OBJECT_STORE,
+            "include_dashboard": False,
+        },
+    )
+    try:
+        for _ in range(WORKER_NODES):
+            cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
+        yield cluster
+    finally:
+        ray.shutdown()  # type: ignore[no-untyped-call]
+        cluster.shutdown()  # type: ignore[no-untyped-call]
