@@ -111,7 +111,7 @@ def run_experiments(args: argparse.Namespace) -> int:
         for a, b in zip(players[::2], players[1::2], strict=True):
             console.print(f"  {a} vs {b}")
         return 0
-    with Store(args.db) as store:
+    with executor_from_args(args) as executor, Store(args.db) as store:
         if args.resume:
             run_id = store.resumable().id
         else:
@@ -120,7 +120,6 @@ def run_experiments(args: argparse.Namespace) -> int:
         run = store.run(run_id)
         with (
             sigterm_as_interrupt(),
-            executor_from_args(args) as executor,
             LiveScore(run.planned, store.games(run_id), "pairs", console) as live,
         ):
             execute(store, run_id, executor, None, live.add)
