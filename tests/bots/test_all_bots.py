@@ -17,8 +17,15 @@ CLASSIC = ("random", "greedy", "minimax", "alphabeta", "hill", "anneal", "geneti
 VARIANTS = (
     "hill:variant=sideways",
     "hill:variant=stochastic",
-    "hill:variant=restart,score=reply",
-    "anneal:score=reply,radius=7",
+    "hill:neighbourhood=area,score=gain",
+    "hill:variant=restart,neighbourhood=area",
+    "anneal:neighbourhood=area,radius=7",
+    "report-a:minimax",
+    "report-a:localsearch",
+    "report-a:genetic",
+    "report-b:minimax",
+    "report-b:localsearch",
+    "report-b:genetic",
 )
 STOCHASTIC = ("random", "greedy", "hill:variant=stochastic", "anneal", "genetic", "gatree")
 
@@ -67,10 +74,11 @@ class FakeClock:
 UNBOUNDED = {
     "minimax": "minimax",
     "alphabeta": "alphabeta",
-    "hill": "hill:variant=restart,restarts=10000",
-    "hill:reply": "hill:variant=restart,restarts=10000,score=reply",
+    "hill:area": "hill:variant=restart,restarts=10000,neighbourhood=area,score=gain",
+    "hill:area,reply": "hill:variant=restart,restarts=10000,neighbourhood=area",
     "anneal": "anneal:cooling=0.9999,tmin=0.000001",
-    "anneal:reply": "anneal:cooling=0.9999,tmin=0.000001,score=reply,radius=7",
+    "anneal:area": "anneal:cooling=0.9999,tmin=0.000001,neighbourhood=area,score=gain",
+    "report-a:genetic": "report-a:genetic",
     "genetic": "genetic:generations=100000",
     "gatree": "gatree:generations=100000",
 }
@@ -131,10 +139,12 @@ def test_bots_work_on_the_smallest_and_largest_boards(spec: str) -> None:
     [
         ("minimax", 5_000, 1024 + 64),  # polled every 1024 nodes; a frontier adds <= 64
         ("alphabeta", 5_000, 1024 + 64),
-        ("hill:variant=restart,restarts=10000", 40, 24),  # one step evaluates <= 24 squares
+        ("hill", 40, 1),  # evaluates successors one by one
+        ("hill:variant=restart,restarts=10000,neighbourhood=area", 40, 24),  # a step: <= 24
         ("anneal:cooling=0.9999,tmin=0.000001", 40, 1),
         ("genetic:generations=100000", 2_000, 40 * 8),  # one generation simulates <= 320 plies
         ("gatree:generations=100000", 2_000, 2 * 60 * 4 + 1),  # one tree of 120 lines
+        ("report-a:genetic", 2_000, 6),  # one chromosome simulates <= 6 plies
     ],
 )
 def test_node_budgets_are_honoured(spec: str, budget: int, slack: int) -> None:

@@ -2,7 +2,8 @@
 
 A chromosome is an interleaved sequence of ``depth`` moves, the bot's and the
 opponent's alternately, starting with the bot's (a *line* of play; ``depth`` is
-cut to the plies left). Every sequence of distinct empty squares is legal, so
+cut to the plies left; ``depth=0`` makes it the rounds left, the length report
+B's implementation uses). Every sequence of distinct empty squares is legal, so
 *repair* only replaces a repeated square by a random unused empty one.
 
 Each generation (a genetic algorithm in the sense of Russell & Norvig, *AIMA*
@@ -149,7 +150,7 @@ def evolve_tree(
 ) -> Result:
     """Run variant B on ``position`` (not over) and return the final valued tree."""
     squares = iter_squares(position.empty)
-    length = min(settings.depth, position.plies_left)
+    length = min(settings.depth or position.rounds_left, position.plies_left)
     population = [tuple(rng.sample(squares, length)) for _ in range(settings.population)]
     nodes = 0
 
@@ -196,7 +197,13 @@ def evolve_tree(
     options=(
         Option("population", 60, "lines kept each generation", 2, 10_000),
         Option("generations", 40, "generations to breed (or until the time runs out)", 0, 100_000),
-        Option("depth", 4, "plies per line, both sides (cut to the plies left)", 1, 32),
+        Option(
+            "depth",
+            4,
+            "plies per line, both sides (cut to the plies left; 0: the rounds left)",
+            0,
+            64,
+        ),
         Option(
             "mutation", 0.2, "probability that a move of a line is replaced at random", 0.0, 1.0
         ),

@@ -1,32 +1,59 @@
 """Local search over the candidate moves: hill climbing and simulated annealing.
 
-The state space is the set of empty squares (the candidate moves) of the
-position to move in. A state's *neighbours* are the empty squares within
-``radius`` king steps of it (Chebyshev distance; default 2; a radius of 7
-covers every board, which makes steepest ascent exactly greedy). A state's
-value is the objective of :mod:`adjacency.bots.objective`, the mover's margin
-after the move:
+A move is chosen by local search over the *successors* of the position to move
+in, one per empty square (the course reports' formulation: the board is the
+state, every position one legal move away a successor). A successor's value is
+an objective of :mod:`adjacency.bots.objective`, from the mover's view:
 
-- ``score=gain``: after the move alone (a monotone function of its immediate gain);
-- ``score=reply``: after the move and the opponent's best greedy reply.
+- ``score=reply`` (default): the margin after the move and the opponent's best
+  immediate (greedy) reply: a move that opens a big conversion for the
+  opponent is valued by what it leaves, not by what it grabs;
+- ``score=gain``: the margin after the move alone (report B's objective);
+- ``score=own``: the mover's piece count after the move (report A's local
+  objective); the same order of moves as ``gain``.
 
-The algorithms are those of Russell & Norvig, *AIMA* 3rd ed., section 4.1:
+The *current value* is the same objective for the position itself (its margin,
+or its mover's piece count for ``own``).
 
-- ``hill:variant=steepest``: steepest-ascent hill climbing (figure 4.2): move to
-  the best neighbour while it is strictly better; stop at a local maximum.
-- ``hill:variant=sideways``: as steepest, but also moves to an equal neighbour
-  (a plateau), at most ``sideways`` times in a row.
-- ``hill:variant=stochastic``: moves to an uphill neighbour chosen at random.
-- ``hill:variant=restart``: random-restart hill climbing, steepest ascent from
-  ``restarts`` random starts, keeping the best local maximum.
-- ``anneal``: simulated annealing (figure 4.5) with the exponential schedule
-  ``T(k) = t0 * cooling**k``; a random neighbour is always taken when it is
-  better and with probability ``exp(delta / T)`` when it is worse; stops once
-  ``T < tmin``. It plays the best state it visited (AIMA returns the current
-  state; keeping the best costs nothing and is never worse).
+Two neighbourhoods (``neighbourhood``):
 
-Every start and random choice comes from the bot's ``random.Random``. Each
-climb polls the deadline; ``nodes`` counts evaluated states.
+- ``all`` (default): every successor is a neighbour of the position, so one
+  step of the climb sees every legal move. ``hill`` takes that one step, as the
+  reports' bots do each turn (Russell & Norvig, *AIMA* 3rd ed., 4.1.1):
+
+  - ``variant=steepest``: a successor of maximal value;
+  - ``variant=sideways``: a best successor among those at least as good as the
+    current value (report A's "hill climbing with sideways moves");
+  - ``variant=stochastic``: a random successor among the uphill ones (better
+    than the current value);
+
+  ties between equally good successors are broken at random. A game forces a
+  move even at a local maximum, so when no successor qualifies the bot plays a
+  best successor. Random restarts have nothing to add when one step sees every
+  move: ``variant=restart`` needs ``neighbourhood=area``. ``anneal`` runs
+  simulated annealing over the successors, each successor a neighbour of every
+  other one, and plays the best it visited.
+- ``area``: the textbook variant of local search over squares: the state is a
+  candidate move, its neighbours the empty squares within ``radius`` king steps
+  of it (Chebyshev distance; default 2; a radius of 7 covers every board). The
+  climb starts from a random candidate and moves while a neighbour improves:
+
+  - ``hill:variant=steepest``: steepest-ascent hill climbing (AIMA figure 4.2):
+    move to the best neighbour while it is strictly better; stop at a local maximum.
+  - ``hill:variant=sideways``: as steepest, but also moves to an equal neighbour
+    (a plateau), at most ``sideways`` times in a row.
+  - ``hill:variant=stochastic``: moves to an uphill neighbour chosen at random.
+  - ``hill:variant=restart``: random-restart hill climbing, steepest ascent from
+    ``restarts`` random starts, keeping the best local maximum.
+
+``anneal`` is simulated annealing (AIMA figure 4.5) with the exponential schedule
+``T(k) = t0 * cooling**k``; a random neighbour is always taken when it is
+better and with probability ``exp(delta / T)`` when it is worse; stops once
+``T < tmin``. It plays the best state it visited (AIMA returns the current
+state; keeping the best costs nothing and is never worse).
+
+Every start and random choice comes from the bot's ``random.Random``. The
+search polls the deadline; ``nodes`` counts evaluated successors.
 """
 
 from __future__ import annotations
@@ -37,12 +64,20 @@ from collections.abc import Callable
 from functools import cache
 
 from ..core import Position, iter_squares
-from .base import Bot, Search, Thinking
-from .objective import margin_after, margin_after_reply
+from .base import Bot, BotError, Search, Thinking
+from .objective import margin_after, margin_after_reply, material, pieces_after
 from .registry import Option, register
 
 VARIANTS = ("steepest", "sideways", "stochastic", "restart")
-SCORES = ("gain", "reply")
+SCORES = ("reply", "gain", "own")
+NEIGHBOURHOODS = ("all", "area")
+
+OBJECTIVES: dict[str, tuple[Callable[[Position, int], int], Callable[[Position], int]]] = {
+    "reply": (margin_after_reply, material),
+    "gain": (margin_after, material),
+    "own": (pieces_after, lambda position: position.mover.bit_count()),
+}
+"""score -> (value of the successor after a move, value of the position itself)."""
 
 
 @cache
@@ -60,15 +95,19 @@ def _areas(rows: int, cols: int, radius: int) -> tuple[int, ...]:
 
 
 class Landscape:
-    """The candidate moves of one position, their values (cached) and neighbourhoods."""
+    """The candidate moves of one position, their values (cached) and neighbourhoods.
 
-    def __init__(self, position: Position, score: str, radius: int, search: Search) -> None:
+    ``radius=None`` makes every candidate a neighbour of every other one
+    (``neighbourhood=all``); an integer limits neighbours to that many king steps.
+    """
+
+    def __init__(self, position: Position, score: str, radius: int | None, search: Search) -> None:
         self.position = position
         self.search = search
-        self.evaluate: Callable[[Position, int], int] = (
-            margin_after if score == "gain" else margin_after_reply
-        )
-        self.areas = _areas(position.rows, position.cols, radius)
+        self.evaluate, value_of = OBJECTIVES[score]
+        self.current = value_of(position)
+        """The objective of the position itself: the value a climb step compares with."""
+        self.areas = None if radius is None else _areas(position.rows, position.cols, radius)
         self.empty = position.empty
         self.candidates = iter_squares(self.empty)
         self.values: dict[int, int] = {}
@@ -83,12 +122,50 @@ class Landscape:
         return found
 
     def neighbours(self, square: int) -> list[int]:
+        if self.areas is None:
+            return iter_squares(self.empty & ~(1 << square))
         return iter_squares(self.areas[square] & self.empty)
 
     def exhausted(self) -> bool:
         """True when the deadline passed, a stop was asked or the node budget is spent."""
         nodes = self.search.limit.nodes
         return self.search.should_stop() or (nodes is not None and self.nodes >= nodes)
+
+
+def successor_step(land: Landscape, rng: random.Random, variant: str) -> tuple[int, str]:
+    """One hill-climbing step from the position to one of its successors (``neighbourhood=all``).
+
+    Evaluates the successors in random order until all are done (or the budget
+    ends, after at least one), then picks by ``variant`` (see the module
+    docstring). Returns the square and a description of the step.
+    """
+    order = list(land.candidates)
+    rng.shuffle(order)
+    for square in order:
+        land.value(square)
+        if land.exhausted():
+            break
+    seen = land.values
+    if variant == "stochastic":
+        pool = [sq for sq, v in seen.items() if v > land.current]
+        rule = "uphill"
+    elif variant == "sideways":
+        pool = [sq for sq, v in seen.items() if v >= land.current]
+        rule = "not below the current value"
+    else:
+        pool, rule = [], "best"
+    forced = not pool and variant != "steepest"
+    if variant == "stochastic" and pool:
+        chosen = rng.choice(pool)
+    else:
+        pool = pool or list(seen)
+        top = max(seen[sq] for sq in pool)
+        chosen = rng.choice([sq for sq in pool if seen[sq] == top])
+    note = f"; none {rule}, played a best one" if forced else f" ({rule})"
+    return chosen, (
+        f"{len(seen)} of {len(land.candidates)} successor(s), current value "
+        f"{land.current}, chose {seen[chosen]}{note}"
+    )
 
 
 def climb(
@@ -130,18 +207,20 @@ class LocalSearchBot(Bot):
 
     name = "local"
 
-    def __init__(self, rng: random.Random, score: str, radius: int) -> None:
+    def __init__(self, rng: random.Random, score: str, neighbourhood: str, radius: int) -> None:
         super().__init__()
         self.rng = rng
         self.score = score
+        self.neighbourhood = neighbourhood
         self.radius = radius
 
     def _choose(self, position: Position, search: Search) -> str:
-        land = Landscape(position, self.score, self.radius, search)
+        radius = None if self.neighbourhood == "all" else self.radius
+        land = Landscape(position, self.score, radius, search)
         square, detail = self._search(land)
         search.publish(
             Thinking(
-                depth=1 if self.score == "gain" else 2,
+                depth=2 if self.score == "reply" else 1,
                 score=float(land.value(square)),
                 nodes=land.nodes,
                 pv=(position.board.name(square),),
@@ -159,17 +238,25 @@ class LocalSearchBot(Bot):
 COMMON = (
     Option(
         "score",
-        "gain",
-        "value of a move: gain (after it) or reply (after greedy reply)",
+        "reply",
+        "value of a move: margin after the opponent's best immediate reply (reply), "
+        "margin after the move (gain), or own pieces after it (own)",
         choices=SCORES,
     ),
-    Option("radius", 2, "neighbours lie within this many king steps (7: whole board)", 1, 7),
+    Option(
+        "neighbourhood",
+        "all",
+        "all: every successor of the position is a neighbour (the reports' local search); "
+        "area: squares within radius of a candidate square (textbook variant)",
+        choices=NEIGHBOURHOODS,
+    ),
+    Option("radius", 2, "area: neighbours lie within this many king steps (7: whole board)", 1, 7),
 )
 
 
 @register(
     "hill",
-    "hill climbing over candidate moves (steepest, sideways, stochastic, random restart)",
+    "hill climbing over the successors (steepest, sideways, stochastic; area: random restart)",
     "local search",
     options=(
         Option("variant", "steepest", "which hill-climbing algorithm", choices=VARIANTS),
@@ -186,17 +273,25 @@ class HillBot(LocalSearchBot):
         rng: random.Random,
         variant: str,
         score: str,
+        neighbourhood: str,
         radius: int,
         sideways: int,
         restarts: int,
     ) -> None:
-        super().__init__(rng, score, radius)
+        if variant == "restart" and neighbourhood == "all":
+            raise BotError(
+                "bot 'hill': variant=restart needs neighbourhood=area (with every successor "
+                "a neighbour, one step already sees every move)"
+            )
+        super().__init__(rng, score, neighbourhood, radius)
         self.variant = variant
         self.sideways = sideways
         self.restarts = restarts
         self.name = f"hill {variant}"
 
     def _search(self, land: Landscape) -> tuple[int, str]:
+        if self.neighbourhood == "all":
+            return successor_step(land, self.rng, self.variant)
         starts = self.restarts if self.variant == "restart" else 1
         variant = "steepest" if self.variant == "restart" else self.variant
         best, total, climbs = -1, 0, 0
@@ -214,7 +309,7 @@ class HillBot(LocalSearchBot):
 
 @register(
     "anneal",
-    "simulated annealing over candidate moves, exponential cooling schedule",
+    "simulated annealing over the successors, exponential cooling schedule",
     "local search",
     options=(
         Option("t0", 2.0, "starting temperature (in pieces)", 0.001, 1000.0),
@@ -235,9 +330,10 @@ class AnnealBot(LocalSearchBot):
         cooling: float,
         tmin: float,
         score: str,
+        neighbourhood: str,
         radius: int,
     ) -> None:
-        super().__init__(rng, score, radius)
+        super().__init__(rng, score, neighbourhood, radius)
         self.t0 = t0
         self.cooling = cooling
         self.tmin = tmin

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from ..core import Position
 from .base import Bot, BotError, Search, Thinking
-from .objective import geometry_of, material
+from .objective import geometry_of, material, reading_order
 from .registry import Option, register
 
 INFINITY = 1 << 20
@@ -65,6 +65,7 @@ class Negamax:
         search: Search | None = None,
         max_nodes: int | None = None,
         table: bool = False,
+        ties: str = "order",
     ) -> None:
         self.geometry = geometry_of(position)
         self.neighbours = position.board.neighbours
@@ -79,6 +80,9 @@ class Negamax:
         self.use_table = table
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         """Transposition table: (mover, opponent) -> (depth, lower bound, upper bound)."""
+        self.root_order = reading_order(position.rows, position.cols) if ties == "scan" else None
+        """With ``ties="scan"`` the root's moves are tried in reading order, so that of
+        equally good moves the first in that order is kept (the course reports' rule)."""
 
     def _poll(self) -> None:
         self.next_check = self.nodes + CHECK_EVERY
@@ -182,14 +186,27 @@ class Negamax:
                 self.table[key] = (depth, best, INFINITY)
         return best
 
+    def root_moves(self, me: int, opp: int, empty: int) -> Iterator[tuple[int, int]]:
+        """The root's moves: in search order, or in reading order with ``ties="scan"``."""
+        if self.root_order is None:
+            yield from self.moves(me, opp, empty)
+            return
+        for sq in self.root_order:
+            if (empty >> sq) & 1:
+                yield sq, (self.neighbours[sq] & opp).bit_count()
+
     def root(self, position: Position, depth: int) -> tuple[int, int]:
-        """Search every root move to ``depth`` plies; return ``(value, best square)``."""
+        """Search every root move to ``depth`` plies; return ``(value, best square)``.
+
+        The best square is the first root move (in :meth:`root_moves` order) of
+        maximal value: a later move of equal value fails low against ``alpha``.
+        """
         me, opp, empty = position.mover, position.opponent, position.empty
         diff = me.bit_count() - opp.bit_count()
         self.nodes += 1
         alpha, beta = -INFINITY, INFINITY
         best, best_square = -INFINITY, -1
-        for sq, flips in self.moves(me, opp, empty):
+        for sq, flips in self.root_moves(me, opp, empty):
             bit = 1 << sq
             gained = self.neighbours[sq] & opp
             score = -self.value(
@@ -281,6 +298,13 @@ def deepen(searcher: Negamax, position: Position, max_depth: int) -> Iterator[It
 
 
 DEPTH = Option("depth", 0, "maximum search depth in plies (0: as deep as time allows)", 0, 64)
+TIES = Option(
+    "ties",
+    "order",
+    "of equal moves play the first in search order, or in reading order (scan: a8, b8, ..., "
+    "h1, as the course reports' bots do)",
+    choices=("order", "scan"),
+)
 
 
 class MinimaxBot(Bot):
@@ -290,7 +314,13 @@ class MinimaxBot(Bot):
     """Seconds kept in hand for unwinding the search and returning."""
 
     def __init__(
-        self, rng: random.Random, depth: int, prune: bool, order: bool, table: bool
+        self,
+        rng: random.Random,
+        depth: int,
+        prune: bool,
+        order: bool,
+        table: bool,
+        ties: str = "order",
     ) -> None:
         super().__init__()
         self.rng = rng
@@ -298,6 +328,7 @@ class MinimaxBot(Bot):
         self.prune = prune
         self.order = order
         self.table = table
+        self.ties = ties
         self._spent: Negamax | None = None
         """The last move's searcher, kept so its large tables are freed after the answer."""
 
@@ -305,7 +336,9 @@ class MinimaxBot(Bot):
         limits = [d for d in (self.depth or None, search.limit.depth) if d]
         max_depth = min(limits) if limits else position.plies_left
         self._spent = None  # free the previous move's tables now, inside this move's budget
-        searcher = Negamax(position, self.prune, self.order, search, search.limit.nodes, self.table)
+        searcher = Negamax(
+            position, self.prune, self.order, search, search.limit.nodes, self.table, self.ties
+        )
         self._spent = searcher  # freeing a big table takes tens of ms: not on the way out
         result: Iteration | None = None
         name = "alphabeta" if self.prune else "minimax"
@@ -346,10 +379,10 @@ class MinimaxBot(Bot):
     "minimax",
     "plain negamax minimax with iterative deepening (no pruning), material objective",
     "search",
-    options=(DEPTH,),
+    options=(DEPTH, TIES),
 )
-def make_minimax(rng: random.Random, depth: int) -> MinimaxBot:
-    return MinimaxBot(rng, depth, prune=False, order=False, table=False)
+def make_minimax(rng: random.Random, depth: int, ties: str) -> MinimaxBot:
+    return MinimaxBot(rng, depth, prune=False, order=False, table=False, ties=ties)
 
 
 @register(
@@ -360,7 +393,10 @@ def make_minimax(rng: random.Random, depth: int) -> MinimaxBot:
         DEPTH,
         Option("order", True, "try moves converting most / previous best first"),
         Option("table", True, "transposition table: reuse results of positions seen before"),
+        TIES,
     ),
 )
-def make_alphabeta(rng: random.Random, depth: int, order: bool, table: bool) -> MinimaxBot:
-    return MinimaxBot(rng, depth, prune=True, order=order, table=table)
+def make_alphabeta(
+    rng: random.Random, depth: int, order: bool, table: bool, ties: str
+) -> MinimaxBot:
+    return MinimaxBot(rng, depth, prune=True, order=order, table=table, ties=ties)

@@ -72,6 +72,16 @@ class Geometry:
                 return (found & -found).bit_length() - 1, flips
         return (empty & -empty).bit_length() - 1, 0
 
+    def best_squares(self, empty: Bitboard, opponent: Bitboard) -> tuple[Bitboard, int]:
+        """Every greedy move at once: ``(bitboard of the empty squares converting the
+        most, that count)``; every empty square (with 0) when none converts."""
+        counts = self.neighbour_counts(opponent)
+        for flips in (4, 3, 2, 1):
+            found = counts[flips - 1] & empty
+            if found:
+                return found, flips
+        return empty, 0
+
     def squares_by_flips(self, empty: Bitboard, opponent: Bitboard) -> list[tuple[int, int]]:
         """Every empty square as ``(square, flips)``, most flips first, then by index."""
         counts = self.neighbour_counts(opponent)
@@ -96,6 +106,17 @@ def geometry(rows: int, cols: int) -> Geometry:
     return Geometry(grid, grid.full & ~first_file, grid.full & ~last_file)
 
 
+@cache
+def reading_order(rows: int, cols: int) -> tuple[int, ...]:
+    """Every square in reading order: the top rank first, each rank from file a.
+
+    This is the order in which the course reports' bots scan their board arrays
+    (row 0 at the top, column 0 at the left), so "the first best move found"
+    in a report means the first in this order.
+    """
+    return tuple(rank * cols + file for rank in reversed(range(rows)) for file in range(cols))
+
+
 def geometry_of(position: Position) -> Geometry:
     """The :class:`Geometry` of a position's board."""
     return geometry(position.rows, position.cols)
@@ -110,6 +131,16 @@ def margin_after(position: Position, square: int) -> int:
     """Material from the mover's view after the mover plays ``square`` (index, empty)."""
     flips = (position.board.neighbours[square] & position.opponent).bit_count()
     return material(position) + 1 + 2 * flips
+
+
+def pieces_after(position: Position, square: int) -> int:
+    """The mover's piece count after the mover plays ``square`` (index, empty).
+
+    Report A's local-search objective (its pieces gained by the move, counted
+    from its pieces before the move): a monotone function of :func:`margin_after`.
+    """
+    flips = (position.board.neighbours[square] & position.opponent).bit_count()
+    return position.mover.bit_count() + 1 + flips
 
 
 def best_reply_flips(position: Position, square: int) -> int:

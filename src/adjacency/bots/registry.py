@@ -3,6 +3,8 @@
 A spec names a bot and sets its options: ``name`` or ``name:key=value,key=value``,
 for example ``alphabeta:depth=6`` or ``anneal:t0=2.0,cooling=0.95,seed=7``.
 Every bot accepts ``seed`` (an integer) for reproducible play. A bot registered
+with ``positional=NAME`` also takes that option's value bare as the first item
+(``report-a:minimax`` is ``report-a:algorithm=minimax``). A bot registered
 with ``raw=True`` (the external-engine client, ``cmd:...``) receives the whole
 text after the colon unparsed.
 
@@ -97,6 +99,8 @@ class BotEntry:
     options: tuple[Option, ...]
     factory: Factory
     raw: bool = False
+    positional: str | None = None
+    """The option whose value may be given bare, as the spec's first item."""
 
     def option(self, name: str) -> Option:
         for option in (*self.options, SEED):
@@ -129,16 +133,20 @@ def _load_plugin(name: str) -> None:
         ) from None
 
 
-
 def register(
-    name: str, summary: str, family: str, options: tuple[Option, ...] = (), raw: bool = False
+    name: str,
+    summary: str,
+    family: str,
+    options: tuple[Option, ...] = (),
+    raw: bool = False,
+    positional: str | None = None,
 ) -> Callable[[Factory], Factory]:
     """Class or function decorator adding a bot to the registry under ``name``."""
 
     def decorate(factory: Factory) -> Factory:
         if name in _REGISTRY:
             raise RuntimeError(f"bot {name!r} is registered twice")
-        _REGISTRY[name] = BotEntry(name, summary, family, options, factory, raw)
+        _REGISTRY[name] = BotEntry(name, summary, family, options, factory, raw, positional)
         return factory
 
     return decorate
@@ -170,13 +178,19 @@ class Spec:
     name: str
     options: dict[str, str]
     raw: str | None = None
+    positional: str | None = None
+    """The option written bare (first) when the spec is printed."""
 
     def __str__(self) -> str:
         if self.raw is not None:
             return f"{self.name}:{self.raw}"
         if not self.options:
             return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+        items = [
+            v if k == self.positional else f"{k}={v}"
+            for k, v in sorted(self.options.items(), key=lambda kv: kv[0] != self.positional)
+        ]
+        return self.name + ":" + ",".join(items)
 
 
 def parse_spec(text: str) -> Spec:
@@ -194,7 +208,11 @@ def parse_spec(text: str) -> Spec:
             )
         return Spec(found.name, {}, rest.strip())
     options: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    for index, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
+        if index == 0 and found.positional and "=" not in item:
+            found.option(found.positional).parse(item, found.name)  # raises for a bad value
+            options[found.positional] = item
+            continue
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or not key or not value.strip():
@@ -203,7 +221,7 @@ def parse_spec(text: str) -> Spec:
         if key in options:
             raise BotError(f"bot spec {text!r}: option {key!r} given twice")
         options[key] = value.strip()
-    return Spec(found.name, options)
+    return Spec(found.name, options, positional=found.positional)
 
 
 def option_values(spec: Spec) -> dict[str, Any]:

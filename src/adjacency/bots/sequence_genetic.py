@@ -1,0 +1,176 @@
+"""Report A's genetic algorithm: the bot's own next moves, replied to by local search.
+
+Course report A (``000_1017c440989dc4b0.txt``, section 4, with the objective of
+section 1c) defines a genetic algorithm whose operators differ from our
+``genetic`` bot in ways that change its play, so it is implemented here as the
+report lists its steps:
+
+1. a random population of ``population`` chromosomes, each a sequence of
+   ``horizon`` of the bot's own moves, every gene drawn (with repetition) from
+   the empty squares of the position;
+2. fitness plays a chromosome from the position, each own move answered by the
+   report's local search for the opponent (the move converting the most,
+   random among equals: report A section 3), and is the bot's margin at the end.
+   A chromosome that turns illegal (a gene names a square the opponent's reply
+   took or that an earlier gene filled) is worth 0, as the report's fitness
+   returns 0 for such "illegal offspring" instead of repairing them;
+3. roulette-wheel selection of a whole new population, each chromosome weighted
+   by its fitness plus an offset that keeps every weight positive (report A adds
+   65: one more than the squares of its 8x8 board; here ``squares + 1``);
+4. single-point crossover at the middle of the chromosome, applied in place to
+   the pairs (0, 1), (1, 2), ... of the first half of the selected population,
+   as the report's loop does;
+5. mutation: with probability ``mutation`` a chromosome gets one random gene
+   replaced by a random empty square;
+6. steps 3-5 repeat ``generations`` times (the report's stopping criterion is
+   its time limit, which the deadline also enforces here);
+7. the chromosome of highest fitness in the last population (the first one on
+   ties) gives the move: its first gene.
+
+There is no elitism and no repair, as in the report. Fitness is random (the
+replies break ties at random), so a chromosome is re-evaluated each time.
+``nodes`` counts simulated plies.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..core import Position, iter_squares
+from .base import Bot, Search, Thinking
+from .objective import Geometry, geometry_of
+
+Chromosome = list[int]
+
+ILLEGAL_FITNESS = 0
+"""The fitness of a chromosome that cannot be played as written (report A, section 4)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Report A's genetic parameters; the values the report leaves open are ours."""
+
+    population: int = 20
+    horizon: int = 3
+    mutation: float = 0.1
+    generations: int = 100
+
+
+class Simulator:
+    """Plays chromosomes from one position against report A's local-search replies."""
+
+    def __init__(self, position: Position, rng: random.Random) -> None:
+        self.position = position
+        self.geometry: Geometry = geometry_of(position)
+        self.neighbours = position.board.neighbours
+        self.rng = rng
+        self.nodes = 0
+
+    def fitness(self, genes: Chromosome) -> int:
+        """The bot's margin after playing ``genes`` with replies; 0 if they turn illegal."""
+        position = self.position
+        me, opp = position.mover, position.opponent
+        empty, plies = position.empty, position.plies_left
+        for i, square in enumerate(genes):
+            if not (empty >> square) & 1:
+                return ILLEGAL_FITNESS
+            bit = 1 << square
+            gained = self.neighbours[square] & opp
+            me, opp, empty, plies = me | bit | gained, opp ^ gained, empty ^ bit, plies - 1
+            self.nodes += 1
+            if plies == 0:
+                break
+            best, _ = self.geometry.best_squares(empty, me)
+            reply = self.rng.choice(iter_squares(best))
+            if reply in genes[i + 1 :]:
+                return ILLEGAL_FITNESS
+            bit = 1 << reply
+            gained = self.neighbours[reply] & me
+            opp, me, empty, plies = opp | bit | gained, me ^ gained, empty ^ bit, plies - 1
+            self.nodes += 1
+            if plies == 0:
+                break
+        return me.bit_count() - opp.bit_count()
+
+
+@dataclass
+class Outcome:
+    """The chosen chromosome, its fitness, and how much the run did."""
+
+    best: Chromosome
+    fitness: int
+    generations: int
+    nodes: int
+
+
+def crossover_in_place(population: list[Chromosome], point: int) -> None:
+    """Swap the tails from ``point`` of the pairs (j, j + 1), j < len // 2, in turn."""
+    for j in range(len(population) // 2):
+        first, second = population[j], population[j + 1]
+        population[j] = first[:point] + second[point:]
+        population[j + 1] = second[:point] + first[point:]
+
+
+def evolve(
+    position: Position, settings: Settings, rng: random.Random, search: Search | None = None
+) -> Outcome:
+    """Run report A's genetic algorithm on ``position`` (not over)."""
+    simulator = Simulator(position, rng)
+    squares = iter_squares(position.empty)
+    length = min(settings.horizon, position.rounds_left)
+    offset = position.rows * position.cols + 1
+    population = [[rng.choice(squares) for _ in range(length)] for _ in range(settings.population)]
+    scores = [simulator.fitness(c) for c in population]
+
+    def exhausted() -> bool:
+        if search is None:
+            return False
+        budget = search.limit.nodes
+        return search.should_stop() or (budget is not None and simulator.nodes >= budget)
+
+    bred = 0
+    while bred < settings.generations and not exhausted():
+        weights = [score + offset for score in scores]
+        offspring = [list(c) for c in rng.choices(population, weights=weights, k=len(population))]
+        crossover_in_place(offspring, length // 2)
+        for chromosome in offspring:
+            if rng.random() < settings.mutation:
+                chromosome[rng.randrange(length)] = rng.choice(squares)
+        new_scores = []
+        for chromosome in offspring:
+            if exhausted():
+                break
+            new_scores.append(simulator.fitness(chromosome))
+        if len(new_scores) < len(offspring):
+            break  # out of time mid-generation: keep the last complete one
+        population, scores = offspring, new_scores
+        bred += 1
+    top = max(scores)
+    best = population[scores.index(top)]
+    return Outcome(best, top, bred, simulator.nodes)
+
+
+class SequenceGeneticBot(Bot):
+    """Report A's genetic algorithm (see the module docstring)."""
+
+    name = "report-a genetic"
+
+    def __init__(self, rng: random.Random, settings: Settings) -> None:
+        super().__init__()
+        self.rng = rng
+        self.settings = settings
+
+    def _choose(self, position: Position, search: Search) -> str:
+        run = evolve(position, self.settings, self.rng, search)
+        search.publish(
+            Thinking(
+                depth=2 * len(run.best),
+                score=float(run.fitness),
+                nodes=run.nodes,
+                pv=tuple(position.board.name(sq) for sq in run.best),
+                seconds=search.elapsed(),
+                text=f"report-a genetic: {run.generations} generation(s), own moves shown",
+            )
+        )
+        return position.board.name(run.best[0])
