@@ -1,0 +1,118 @@
+"""The executor seam without a cluster: the local pool's generic map, the command-line
+choice, a missing Ray package, and old databases gaining the placement columns."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjacency.arena.executor import (
+    ExecutorUnavailable,
+    PoolExecutor,
+    SerialExecutor,
+    make_executor,
+)
+from adjacency.arena.runner import create_run, execute
+from adjacency.arena.schedule import Settings
+from adjacency.arena.store import Store
+from arena_fakes import square
+
+HIDE_RAY = "import sys; sys.modules['ray'] = None; from adjacency.cli import main; "
+
+
+def test_pool_map_unordered_returns_every_value_once() -> None:
+    with PoolExecutor(2) as executor:
+        pairs = sorted(executor.map_unordered(square, range(30)))
+    assert pairs == [(i, i * i) for i in range(30)]
+
+
+def test_serial_and_local_games_record_where_they_were_played(tmp_path: Path) -> None:
+    settings = Settings(rounds=(3,), games=2, time=None, depth=1)
+    with Store(tmp_path / "local.db") as store:
+        run_id = create_run(store, "match", ["random", "greedy"], settings, "t")
+        execute(store, run_id, SerialExecutor())
+        games = store.games(run_id)
+    assert {g.node for g in games} == {"local"}
+    assert all(g.pid > 0 and g.host for g in games)
+
+
+def test_make_executor_rejects_unknown_names_and_stray_addresses() -> None:
+    with pytest.raises(ExecutorUnavailable, match="not one of local, ray"):
+        make_executor("slurm", 2)
+    with pytest.raises(ExecutorUnavailable, match="--ray-address applies to --executor ray"):
+        make_executor("local", 2, "auto")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "random", "greedy"],
+        ["tournament", "random", "greedy", "minimax"],
+        ["experiments", "--preset", "original"],
+    ],
+)
+def test_executor_ray_without_the_package_names_the_command(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    db = tmp_path / "untouched.db"
+    code = HIDE_RAY + f"sys.exit(main({[*argv, '--executor', 'ray', '--db', str(db)]!r}))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"adjacency {argv[0]}: error: --executor ray needs the optional Ray package" in (
+        done.stderr
+    )
+    assert "pip install 'adjacency[ray]'" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not db.exists()  # nothing was created
+
+
+def test_ray_address_without_executor_ray_is_refused(tmp_path: Path) -> None:
+    from adjacency.cli import main
+
+    db = tmp_path / "x.db"
+    assert main(["match", "random", "greedy", "--ray-address", "auto", "--db", str(db)]) == 2
+    assert not db.exists()
+
+
+OLD_GAMES = """CREATE TABLE games (
+    run_id INTEGER NOT NULL, idx INTEGER NOT NULL, pairing INTEGER NOT NULL,
+    pair INTEGER NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL, x TEXT NOT NULL,
+    o TEXT NOT NULL, rounds INTEGER NOT NULL, a_is_x INTEGER NOT NULL, result TEXT,
+    termination TEXT NOT NULL, detail TEXT NOT NULL, x_score INTEGER NOT NULL,
+    o_score INTEGER NOT NULL, plies INTEGER NOT NULL, move_times TEXT NOT NULL,
+    record TEXT NOT NULL, seconds REAL NOT NULL, worker TEXT NOT NULL,
+    finished TEXT NOT NULL, PRIMARY KEY (run_id, idx))"""
+
+
+def test_an_old_database_gains_the_placement_columns_and_keeps_its_games(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "old.db"
+    settings = Settings(rounds=(3,), games=4, time=None, depth=1)
+    with Store(db) as store:  # a database as the first release wrote it
+        run_id = create_run(store, "match", ["random", "greedy"], settings, "old")
+        store.db.execute("DROP TABLE games")
+        store.db.execute(OLD_GAMES)
+        for result in list(SerialExecutor().results(store.pending(run_id)))[:2]:
+            task = result.task
+            store.db.execute(
+                "INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (run_id, task.index, task.pairing, task.pair, task.a, task.b, task.x, task.o,
+                 task.rounds, int(task.a_is_x), result.result, result.termination,
+                 result.detail, result.x_score, result.o_score, result.plies, "[]",
+                 result.record, result.seconds, result.worker, "2025-01-01"),
+            )  # fmt: skip
+    with Store(db) as store:  # reopened: migrated, old games intact, resume works
+        columns = [row[1] for row in store.db.execute("PRAGMA table_info(games)")]
+        assert columns[-3:] == ["node", "host", "pid"]
+        old = store.games(run_id)
+        assert [(g.idx, g.node, g.pid) for g in old] == [(0, "", 0), (1, "", 0)]
+        report = execute(store, run_id, SerialExecutor())
+        assert report.status == "finished" and report.played_now == 2
+        assert [g.node for g in store.games(run_id)] == ["", "", "local", "local"]
+    with sqlite3.connect(db) as conn:  # a second open does not add the columns again
+        assert len(conn.execute("PRAGMA table_info(games)").fetchall()) == 24
