@@ -6,7 +6,9 @@ Every bot accepts ``seed`` (an integer) for reproducible play. A bot registered
 with ``positional=NAME`` also takes that option's value bare as the first item
 (``report-a:minimax`` is ``report-a:algorithm=minimax``). A bot registered
 with ``raw=True`` (the external-engine client, ``cmd:...``) receives the whole
-text after the colon unparsed.
+text after the colon unparsed. An item ``@FILE`` loads option values from a JSON
+object ``{"option": value}`` (what ``adjacency tune`` writes); options written
+after it override the file's: ``anneal:@tuned.json,seed=3``.
 
 Modules register their bots with :func:`register`; :mod:`adjacency.bots.catalog`
 imports them all, and :func:`make_bot` and :func:`entries` read the result.
@@ -208,7 +210,13 @@ def parse_spec(text: str) -> Spec:
             )
         return Spec(found.name, {}, rest.strip())
     options: dict[str, str] = {}
+    from_file: set[str] = set()
     for index, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
+        if item.startswith("@"):
+            for key, value in _options_file(item[1:], found).items():
+                options[key] = value
+                from_file.add(key)
+            continue
         if index == 0 and found.positional and "=" not in item:
             found.option(found.positional).parse(item, found.name)  # raises for a bad value
             options[found.positional] = item
@@ -218,10 +226,47 @@ def parse_spec(text: str) -> Spec:
         if not eq or not key or not value.strip():
             raise BotError(f"bot spec {text!r}: expected key=value, got {item!r}")
         found.option(key)  # raises for unknown options
-        if key in options:
+        if key in options and key not in from_file:
             raise BotError(f"bot spec {text!r}: option {key!r} given twice")
+        from_file.discard(key)
         options[key] = value.strip()
     return Spec(found.name, options, positional=found.positional)
+
+
+OPTIONS_FILE_LIMIT = 1 << 20
+"""Bytes read at most from an ``@FILE`` of option values."""
+
+
+def _options_file(path: str, found: BotEntry) -> dict[str, str]:
+    """Option values (as text, each checked) from the JSON object in ``path``."""
+    import json
+
+    where = f"bot {found.name!r}: options file {path!r}"
+    try:
+        with open(path, "rb") as handle:
+            content = handle.read(OPTIONS_FILE_LIMIT + 1)
+    except OSError as exc:
+        raise BotError(f"{where} cannot be read: {exc.strerror or exc}") from None
+    if len(content) > OPTIONS_FILE_LIMIT:
+        raise BotError(f"{where} is larger than {OPTIONS_FILE_LIMIT} bytes")
+    try:
+        data = json.loads(content)
+    except (ValueError, RecursionError):
+        raise BotError(f"{where} is not a JSON object of option values") from None
+    if not isinstance(data, dict):
+        raise BotError(f'{where} must hold a JSON object such as {{"depth": 4}}')
+    options: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, bool):
+            text = str(value).lower()
+        elif isinstance(value, int | float | str):
+            text = str(value)
+        else:
+            raise BotError(f"{where}: option {key!r} must be a number, true/false or text")
+        option = found.option(str(key).lower())  # raises for unknown options
+        option.parse(text, found.name)  # raises for a bad value
+        options[option.name] = text
+    return options
 
 
 def option_values(spec: Spec) -> dict[str, Any]:
