@@ -30,8 +30,6 @@ from .bits import write_geometry
 from .evaluate import POSITIONAL, SCALE, weights
 from .profiles import DEFAULT_PROFILE, PROFILES
 from .table import (
-    Z_PLIES,
-    Z_SOLVER,
     clear_table,
     entry_move,
     position_hash,
@@ -76,6 +74,41 @@ class SolveResult:
 Progress = Callable[[SearchResult], None]
 
 
+def interruptible(stop: Callable[[], None], call: Callable[[], int]) -> int:
+    """Run one compiled kernel call so that Ctrl-C stops it within milliseconds.
+
+    Python runs signal handlers only between bytecodes of the main thread, and a
+    compiled call does not return to Python until it ends, so a SIGINT would wait
+    for the whole solve. From the main thread the call therefore runs in a helper
+    thread (the kernels release the GIL) while the main thread waits in a join,
+    which signals do interrupt; on ``KeyboardInterrupt`` it sets the abort flag
+    through ``stop``, waits for the kernel to unwind and re-raises. Calls from other
+    threads (web handlers, timers) run directly: signals never reach them.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return int(call())
+    results: list[int] = []
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(int(call()))
+        except BaseException as exc:  # re-raised in the caller's thread below
+            failures.append(exc)
+
+    worker = threading.Thread(target=run, name="adjacency-kernel", daemon=True)
+    worker.start()
+    try:
+        worker.join()
+    except KeyboardInterrupt:
+        stop()
+        worker.join()
+        raise
+    if failures:
+        raise failures[0]
+    return results[0]
+
+
 class Engine:
     """A reusable searcher holding the transposition table and per-ply buffers.
 
@@ -92,6 +125,10 @@ class Engine:
         reductions: bool | None = None,
         profile: str = DEFAULT_PROFILE,
     ) -> None:
+        """``profile`` (:mod:`adjacency.engine.profiles`) sets the evaluation's weights and
+        the search's settings; ``ordering`` and ``reductions`` override the profile's."""
+        if profile not in PROFILES:
+            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
         if driver not in DRIVERS:
             raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
         if evaluation not in EVALUATIONS:
@@ -109,6 +146,7 @@ class Engine:
         self.S[L.CFG + L.CFG_TT] = int(use_tt)
         self.S[L.CFG + L.CFG_ORDER] = self.profile.ordering if ordering is None else ordering
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
+        self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
         :func:`adjacency.engine.solver.thresholds`. :meth:`solve` writes them to ``S``."""
@@ -120,22 +158,18 @@ class Engine:
     @property
     def nodes(self) -> int:
         """Nodes visited by the last search or solve."""
-        return int(self.S[L.STATS])
+        return int(self.S[L.STATS + L.STAT_NODES])
 
     @property
     def stopped(self) -> bool:
         """True if the last search or solve was interrupted (time, nodes or :meth:`stop`)."""
-        return bool(self.S[L.CTL])
+        return bool(self.S[L.CTL + L.CTL_ABORT])
 
     # ------------------------------------------------------------------ control
 
     def stop(self) -> None:
         """Make a running search or solve return as soon as possible."""
-        """``profile`` (:mod:`adjacency.engine.profiles`) sets the evaluation's weights and
-        the search's settings; ``ordering`` and ``reductions`` override the profile's."""
-        if profile not in PROFILES:
-            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
-        self.S[L.CTL] = 1
+        self.S[L.CTL + L.CTL_ABORT] = 1
 
     def clear(self) -> None:
         """Forget the table, killers and history (a new game)."""
@@ -148,9 +182,8 @@ class Engine:
         self.S[L.CFG + L.CFG_GENERATION] = self.generation & 255
         self.S[L.CFG + L.CFG_NODES] = nodes or 0
         self.S[L.CFG + L.CFG_FIRST] = -1
-        self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
-        self.S[L.STATS : L.STATS + 4] = 0
-        self.S[L.CTL] = 0
+        self.S[L.STATS : L.STATS + L.STATS_SIZE] = 0
+        self.S[L.CTL + L.CTL_ABORT] = 0
         self.S[L.HISTORY : L.KILLERS] //= 8
         if position.board != self._board:
             write_geometry(position.board, self.U)
@@ -171,9 +204,10 @@ class Engine:
         return np.uint64(position_hash(np.uint64(position.x), np.uint64(position.o), color, self.U))
 
     def _call(self, position: Position, depth: int, alpha: int, beta: int) -> int:
-        self.S[L.ROOT : L.ROOT + 4] = (0, -1, 0, 0)
-        return int(
-            ks.search(
+        self.S[L.ROOT : L.ROOT + L.ROOT_SIZE] = (0, -1, 0, 0)
+        return interruptible(
+            self.stop,
+            lambda: ks.search(
                 np.uint64(position.mover),
                 np.uint64(position.opponent),
                 position.plies_left,
@@ -185,7 +219,7 @@ class Engine:
                 int(position.turn == "o"),
                 self.U,
                 self.S,
-            )
+            ),
         )
 
     def _pvs_iteration(self, position: Position, depth: int, guess: int | None) -> tuple[int, int]:
@@ -197,15 +231,15 @@ class Engine:
             alpha, beta = guess - window, guess + window
         while True:
             value = self._call(position, depth, alpha, beta)
-            if self.S[L.CTL]:
+            if self.S[L.CTL + L.CTL_ABORT]:
                 partial = (
-                    int(self.S[L.ROOT + 1])
-                    if self.S[L.ROOT + 2] >= 1 and self.S[L.ROOT] > alpha
+                    int(self.S[L.ROOT + L.ROOT_MOVE])
+                    if self.S[L.ROOT + L.ROOT_DONE] >= 1 and self.S[L.ROOT + L.ROOT_VALUE] > alpha
                     else -1
                 )
-                return int(self.S[L.ROOT]), partial if partial >= 0 else -1
+                return int(self.S[L.ROOT + L.ROOT_VALUE]), partial if partial >= 0 else -1
             if alpha < value < beta or (alpha == -ks.INF and beta == ks.INF):
-                return value, int(self.S[L.ROOT + 1])
+                return value, int(self.S[L.ROOT + L.ROOT_MOVE])
             alpha, beta = -ks.INF, ks.INF
 
     def _mtdf_iteration(self, position: Position, depth: int, guess: int | None) -> tuple[int, int]:
@@ -216,15 +250,15 @@ class Engine:
         while lower < upper:
             beta = max(g, lower + 1)
             g = self._call(position, depth, beta - 1, beta)
-            if self.S[L.CTL]:
+            if self.S[L.CTL + L.CTL_ABORT]:
                 return g, best
             if g < beta:
                 upper = g
                 if best < 0:
-                    best = int(self.S[L.ROOT + 1])
+                    best = int(self.S[L.ROOT + L.ROOT_MOVE])
             else:
                 lower = g
-                best = int(self.S[L.ROOT + 1])
+                best = int(self.S[L.ROOT + L.ROOT_MOVE])
         return g, best
 
     def search(
@@ -247,7 +281,7 @@ class Engine:
         result: SearchResult | None = None
         guess: int | None = None
         # Plies at the end that the evaluation scores exactly (see evaluate.py).
-        exact_leaf = 1 if self.S[L.W] == POSITIONAL else 0
+        exact_leaf = 1 if self.S[L.W + L.W_MODE] == POSITIONAL else 0
         try:
             for d in range(1, limit + 1):
                 if result is not None:
@@ -257,7 +291,7 @@ class Engine:
                     # evaluation scores exactly) is full width, so its value is exact.
                     self.S[L.CFG + L.CFG_LMR] = 0
                 value, move = iterate(position, d, guess)
-                aborted = bool(self.S[L.CTL])
+                aborted = bool(self.S[L.CTL + L.CTL_ABORT])
                 if move < 0:
                     break
                 if aborted and result is not None and board.name(move) == result.move:
@@ -318,9 +352,9 @@ class Engine:
         """The best line: ``first``, then the table's moves, at most ``depth`` plies."""
         line = [position.board.name(first)]
         current = position.play(first)
-        salt = self.U[L.ZOB + Z_SOLVER] if solver else np.uint64(0)
+        salt = self.U[L.ZOB + L.Z_SOLVER] if solver else np.uint64(0)
         while len(line) < depth and not current.is_over:
-            key = self._hash(current) ^ self.U[L.ZOB + Z_PLIES + current.plies_left] ^ salt
+            key = self._hash(current) ^ self.U[L.ZOB + L.Z_PLIES + current.plies_left] ^ salt
             word = probe(self.U, key)
             move = entry_move(word) if word else -1
             if move < 0 or not (current.empty >> move) & 1:
@@ -363,35 +397,35 @@ class Engine:
             if wld:
                 value = self._solve_call(position, -1, 1)
                 value = (value > 0) - (value < 0)
-                best = int(self.S[L.ROOT + 1])
+                best = int(self.S[L.ROOT + L.ROOT_MOVE])
             else:
                 parity = ((position.x | position.o).bit_count() + position.plies_left) % 2
                 bound = position.board.size
                 lower, upper = -bound - 2, bound + 2
                 g = round(guess or 0)
                 g += (g - parity) % 2
-                while lower < upper and not self.S[L.CTL]:
+                while lower < upper and not self.S[L.CTL + L.CTL_ABORT]:
                     beta = g if g > lower else lower + 2
                     v = self._solve_call(position, beta - 1, beta)
-                    if self.S[L.CTL]:
+                    if self.S[L.CTL + L.CTL_ABORT]:
                         break
                     if v >= beta:
                         lower = v + (v - parity) % 2
-                        best = int(self.S[L.ROOT + 1])
+                        best = int(self.S[L.ROOT + L.ROOT_MOVE])
                         g = lower
                     else:
                         upper = v - (v - parity) % 2
                         g = upper
                 value = lower
-                if best < 0 and not self.S[L.CTL]:
+                if best < 0 and not self.S[L.CTL + L.CTL_ABORT]:
                     # Every probe failed low: one more proves a move reaching the value.
                     self._solve_call(position, value - 1, value)
-                    best = int(self.S[L.ROOT + 1])
+                    best = int(self.S[L.ROOT + L.ROOT_MOVE])
         finally:
             self.S[L.CFG + L.CFG_TT] = use_tt
             if timer is not None:
                 timer.cancel()
-        complete = not self.S[L.CTL]
+        complete = not self.S[L.CTL + L.CTL_ABORT]
         return SolveResult(
             value,
             position.board.name(best) if best >= 0 else position.legal_moves()[0],
@@ -402,9 +436,10 @@ class Engine:
         )
 
     def _solve_call(self, position: Position, alpha: int, beta: int) -> int:
-        self.S[L.ROOT : L.ROOT + 4] = (0, -1, 0, 0)
-        return int(
-            kv.solve(
+        self.S[L.ROOT : L.ROOT + L.ROOT_SIZE] = (0, -1, 0, 0)
+        return interruptible(
+            self.stop,
+            lambda: kv.solve(
                 np.uint64(position.mover),
                 np.uint64(position.opponent),
                 position.plies_left,
@@ -415,5 +450,5 @@ class Engine:
                 int(position.turn == "o"),
                 self.U,
                 self.S,
-            )
+            ),
         )
