@@ -1,0 +1,76 @@
+"""Children end when their parent is killed with SIGKILL (issue 11, defect 4)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from protocol_helpers import running
+
+# The middle process starts the child, prints its pid and waits to be killed; the
+# child shares the middle's standard output and says when its watch runs.
+MIDDLE = textwrap.dedent(
+    """
+    import subprocess, sys, time
+    child = subprocess.Popen([sys.executable, "-c", sys.argv[1]], stdin=subprocess.DEVNULL)
+    print(child.pid, flush=True)
+    time.sleep(60)
+    """
+)
+
+CHILD = textwrap.dedent(
+    """
+    import time
+    from adjacency.system.lifetime import exit_with_parent
+    exit_with_parent(kernel_signal={kernel}, interval=0.1)
+    print("watching", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def wait_gone(pid: int, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not running(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("kernel", [True, False], ids=["pdeathsig", "parent-watch"])
+def test_child_ends_when_parent_is_killed(kernel: bool) -> None:
+    middle = subprocess.Popen(
+        [sys.executable, "-c", MIDDLE, CHILD.format(kernel=kernel)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert middle.stdout is not None
+    child = int(middle.stdout.readline())
+    try:
+        assert middle.stdout.readline().strip() == "watching"
+        middle.kill()
+        middle.wait()
+        assert wait_gone(child), f"child {child} outlived its killed parent"
+    finally:
+        if running(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def test_a_child_whose_parent_lives_keeps_running() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.format(kernel=True)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "watching"
+        time.sleep(0.5)  # several polls of the parent id
+        assert child.poll() is None
+    finally:
+        child.kill()
+        child.wait()
