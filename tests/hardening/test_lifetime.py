@@ -10,6 +10,7 @@ import textwrap
 import time
 
 import pytest
+
 from protocol_helpers import running
 
 # The middle process starts the child, prints its pid and waits to be killed; the
