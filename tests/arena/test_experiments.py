@@ -40,3 +40,15 @@ def test_experiments_run_and_report(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "### Ranking at 6 rounds" in report
     assert main([*argv[:-2], "--bot", "nobody=greedy"]) == 2
     assert "--bot 'nobody=greedy'" in capsys.readouterr().err
+
+
+def test_the_course_preset_plays_each_reports_bots_against_each_other(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["experiments", "--preset", "course", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "6 pairings x 3 rounds settings x 20 games = 360 games" in out
+    for report in ("report-a", "report-b"):
+        for a, b in (("minimax", "localsearch"), ("minimax", "genetic"), ("localsearch", "genetic")):
+            assert f"{report}:{a} vs {report}:{b}" in out
+    assert "report-a:minimax vs report-b" not in out

@@ -7,6 +7,11 @@ of them, at 8, 12, 16 and 28 rounds, in colour-swapped game pairs, and writes a
 report with plots. Bots are looked up in the registry by role; a role whose bot
 is not registered is skipped and named in the output.
 
+The ``course`` preset plays the reports' own bots instead (the ``report-a:`` and
+``report-b:`` presets of :mod:`adjacency.bots.reports`): each report's minimax,
+local search and genetic bot against each other, at 8, 16 and 28 rounds as the
+reports did, so that each report's claims can be checked with real samples.
+
 Presets (all 8x8; seconds per move; games per pairing and rounds setting):
 
 ========  =========  ==============  =====  ============================================
@@ -15,10 +20,11 @@ preset    s/move     rounds          games  size of the run (2 cores)
 full      0.2        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, 26 min
 reduced   0.1        8,12,16,28      20     11 pairings x 4 x 20 = 880 games, 8-11 min
 original  5          8               4      4 pairings x 4 = 16 games, 4-5 min (1 core)
+course    0.5        8,16,28         20     6 pairings x 3 x 20 = 360 games
 ========  =========  ==============  =====  ============================================
 
-All three durations were measured on this project's 2-core machine
-(docs/experiments.md).
+The first three durations were measured on this project's 2-core machine
+(docs/experiments.md); the course preset's is there too.
 
 Every game pair starts after 2 random plies (one per side, drawn from
 ``--seed``): the searching bots are deterministic, and without varied openings
@@ -42,7 +48,10 @@ ROLES: dict[str, str] = {
     "genetic": "genetic",
     "gatree": "gatree",
     "engine": "engine",
-}
+    **{f"{report}:{algorithm}": f"{report}:{algorithm}"
+       for report in ("report-a", "report-b")
+       for algorithm in ("minimax", "localsearch", "genetic")},
+}  # fmt: skip
 """Role -> default bot spec. Override with ``--bot ROLE=SPEC``."""
 
 MATCHUPS: tuple[tuple[str, str, str], ...] = (
@@ -59,6 +68,13 @@ MATCHUPS: tuple[tuple[str, str, str], ...] = (
     ("engine vs each", "engine", "gatree"),
 )
 """(group, role A, role B): the course reports' matchups and the engine against each bot."""
+
+COURSE_MATCHUPS = tuple(
+    (f"{report}:{a}", f"{report}:{b}")
+    for report in ("report-a", "report-b")
+    for a, b in (("minimax", "localsearch"), ("minimax", "genetic"), ("localsearch", "genetic"))
+)
+"""Each report's three bots against each other (its section 5 tables)."""
 
 ORIGINAL_MATCHUPS = (
     ("alphabeta", "hill"),
@@ -83,6 +99,7 @@ PRESETS: dict[str, Preset] = {
     "full": Preset(0.2, (8, 12, 16, 28), 40, tuple((a, b) for _, a, b in MATCHUPS)),
     "reduced": Preset(0.1, (8, 12, 16, 28), 20, tuple((a, b) for _, a, b in MATCHUPS)),
     "original": Preset(5.0, (8,), 4, ORIGINAL_MATCHUPS),
+    "course": Preset(0.5, (8, 16, 28), 20, COURSE_MATCHUPS),
 }
 
 

@@ -25,7 +25,9 @@ def register(commands: Any) -> None:
         "genetic and the engine against each, in colour-swapped pairs at 8/12/16/28 rounds, "
         "and write a report with plots. Presets: full (0.2 s/move, 40 games per pairing and "
         "setting, about 26 min on 2 cores), reduced (0.1 s/move, 20 games, about 9 min), "
-        "original (5 s/move, 8 rounds, 4 games, 4 pairings).",
+        "original (5 s/move, 8 rounds, 4 games, 4 pairings), course (each course report's "
+        "own minimax, local search and genetic bots against each other, report-a:* and "
+        "report-b:*, at 8/16/28 rounds, 0.5 s/move, 20 games).",
     )
     parser.add_argument("--preset", choices=tuple(PRESETS), default="full")
     parser.add_argument("--time", type=float, help="seconds per move (overrides the preset)")
