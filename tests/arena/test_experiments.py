@@ -48,7 +48,8 @@ def test_the_course_preset_plays_each_reports_bots_against_each_other(
     assert main(["experiments", "--preset", "course", "--list"]) == 0
     out = capsys.readouterr().out
     assert "6 pairings x 3 rounds settings x 20 games = 360 games" in out
+    pairs = (("minimax", "localsearch"), ("minimax", "genetic"), ("localsearch", "genetic"))
     for report in ("report-a", "report-b"):
-        for a, b in (("minimax", "localsearch"), ("minimax", "genetic"), ("localsearch", "genetic")):
+        for a, b in pairs:
             assert f"{report}:{a} vs {report}:{b}" in out
     assert "report-a:minimax vs report-b" not in out
