@@ -22,6 +22,7 @@ so a seeded search with a node limit is reproducible; ``depth`` does not apply.
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import numpy as np
@@ -129,7 +130,7 @@ class MctsBot(Bot):
         if position.board != self._board:
             write_geometry(position.board, self.U)
             self._board = position.board
-        self.T[:] = 0
+        self.T[:] = 0  # clears the abort flag too
         self.T[kp.USED] = 1
         self.first[0] = self.count[0] = self.move[0] = 0
         self.visits[0] = self.wins[0] = self.prior[0] = 0.0
@@ -165,29 +166,48 @@ class MctsBot(Bot):
             return DEFAULT_SIMULATIONS
         return None
 
+    def stop(self) -> None:
+        super().stop()
+        self.T[kp.STOP] = 1
+
     def _choose(self, position: Position, search: Search) -> str:
         state = kp.seed_state(self.rng.getrandbits(63))
         self._reset(position)
         root = self._root(position)
         arrays = self._arrays(state)
         budget = self._budget(search)
+        timer = None
+        if search.deadline is not None:
+            # The kernels release the GIL: the timer sets the abort flag on time even when
+            # a batch was sized for a faster machine (or this process lost its CPU).
+            timer = threading.Timer(max(0.0, search.remaining()), self.stop)
+            timer.daemon = True
+            timer.start()
         batch = FIRST_BATCH
-        done = 0
-        last_report = search.elapsed()
-        while not search.should_stop() and (budget is None or done < budget):
-            if budget is not None:
-                batch = min(batch, budget - done)
-            began = time.monotonic()
-            kp.simulate(*root, batch, *arrays)
-            spent = max(time.monotonic() - began, 1e-6)
-            done += batch
-            rate = batch / spent
-            slice_seconds = min(MAX_SLICE, SLICE * search.remaining())
-            batch = max(1, min(1 << 20, int(rate * slice_seconds)))
-            if search.elapsed() - last_report >= REPORT_EVERY:
-                search.publish(self._thinking(position, search))
-                last_report = search.elapsed()
-        if done == 0:  # no time at all: one simulation still ranks the moves
+        last_report = time.monotonic()
+        try:
+            while True:
+                done = self.simulations_done
+                if budget is not None:
+                    if done >= budget:
+                        break
+                    batch = min(batch, budget - done)
+                began = time.monotonic()
+                kp.simulate(*root, batch, *arrays)
+                now = time.monotonic()
+                left = search.remaining()  # one reading of the search's clock per batch
+                if left <= 0 or self._stop.is_set():
+                    break
+                rate = (self.simulations_done - done) / max(now - began, 1e-6)
+                batch = max(1, min(1 << 20, int(rate * min(MAX_SLICE, SLICE * left))))
+                if now - last_report >= REPORT_EVERY:
+                    search.publish(self._thinking(position, search))
+                    last_report = now
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if self.count[0] == 0:  # no time at all: one simulation still ranks the moves
+            self.T[kp.STOP] = 0
             kp.simulate(*root, 1, *arrays)
         thinking = self._thinking(position, search)
         search.publish(thinking)

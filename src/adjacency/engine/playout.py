@@ -27,7 +27,8 @@ the rest ``float64``)::
     wins[n]     their results for the side that played move[n]
     prior[n]    the policy's probability of move[n] (PUCT only)
 
-Node 0 is the root. ``T[USED]`` counts nodes in use; when the arrays are full,
+Node 0 is the root. ``T[USED]`` counts nodes in use, ``T[SIMULATIONS]`` the
+simulations completed, and ``T[STOP]`` is the abort flag; when the arrays are full,
 leaves stay leaves and the search goes on with playouts from them. ``P`` holds
 the parameters (indices below); ``R[0]`` is the xorshift64* random state, so a
 search is reproducible from its seed and its number of simulations.
@@ -68,7 +69,10 @@ P_SIZE = 8
 # Counter indices of T (int64).
 USED = 0
 SIMULATIONS = 1
-T_SIZE = 2
+STOP = 2
+"""Abort flag: another thread (the bot's timer or a stop request) sets it; every
+simulation reads it, so a batch ends within one simulation."""
+T_SIZE = 3
 
 MAX_CHILDREN = 64
 PATH_SIZE = 80
@@ -316,9 +320,12 @@ def simulate(
     wins: Any,
     prior: Any,
 ) -> None:
-    """Run ``simulations`` simulations from the root (``me0`` to move, ``plies0`` > 0 left)."""
+    """Run ``simulations`` simulations from the root (``me0`` to move, ``plies0`` > 0 left),
+    fewer if ``T[STOP]`` gets set; ``T[SIMULATIONS]`` counts those completed."""
     path = np.empty(PATH_SIZE, dtype=np.int64)
     for _ in range(simulations):
+        if T[STOP] != 0:
+            return
         node = 0
         me = me0
         opp = opp0
@@ -347,7 +354,7 @@ def simulate(
             visits[at] += 1.0
             wins[at] += 1.0 - result
             result = 1.0 - result
-    T[SIMULATIONS] += simulations
+        T[SIMULATIONS] += 1
 
 
 @kernel
