@@ -203,6 +203,10 @@ def register(commands: Any) -> None:
     svg.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     svg.set_defaults(handler=run_svg)
 
+    from .tune_commands import register as register_tune
+
+    register_tune(commands)
+
 
 def _settings(args: argparse.Namespace, sprt: Any = None) -> Any:
     from ..arena.schedule import Settings
@@ -234,6 +238,20 @@ def _settings(args: argparse.Namespace, sprt: Any = None) -> Any:
         openings=openings,
         sprt=None if sprt is None else (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
     )
+
+
+def _inline_files(spec: str) -> str:
+    """``spec`` with its ``@FILE`` option values written out, so that workers on other
+    machines need not have the file and the stored run says which values played."""
+    from ..bots import BotError
+    from ..bots.registry import parse_spec
+
+    if "@" not in spec:
+        return spec
+    try:
+        return str(parse_spec(spec))
+    except BotError as exc:
+        raise InvalidSettingsError(str(exc)) from None
 
 
 def run_match(args: argparse.Namespace) -> int:
@@ -272,7 +290,8 @@ def run_match(args: argparse.Namespace) -> int:
                 raise InvalidSettingsError("--sprt applies to a match of two bots")
             command = shlex.join(["adjacency", *sys.argv[1:]])
             settings = _settings(args, sprt)
-            run_id = create_run(store, mode, list(args.players), settings, command)
+            players = [_inline_files(spec) for spec in args.players]
+            run_id = create_run(store, mode, players, settings, command)
             if not settings.openings and not settings.random_plies and settings.games > 2:
                 console.print(
                     "[yellow]note:[/yellow] every game starts from the start position; "

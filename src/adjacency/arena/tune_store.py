@@ -1,0 +1,196 @@
+"""Checkpoints of SPSA tuning runs in SQLite (the same durability rules as the arena store).
+
+One row per run (the bot, the parameters, the schedule and the game settings,
+stored once) and one row per finished batch, written in its own transaction
+after the batch's last game: a run killed at any moment restarts from its last
+committed batch (``adjacency tune --resume``).
+
+Tables::
+
+    tune_runs(id, created, bot, params JSON, schedule JSON, settings JSON,
+              batch_pairs, command, status)
+    tune_batches(run_id, batch, k, pairs, wins, draws, losses, theta JSON, finished)
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .schedule import Settings
+from .store import StoreError
+from .tune import BatchOutcome, Param, Schedule
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tune_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    bot TEXT NOT NULL,
+    params TEXT NOT NULL,
+    schedule TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    batch_pairs INTEGER NOT NULL,
+    command TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'running'
+);
+CREATE TABLE IF NOT EXISTS tune_batches (
+    run_id INTEGER NOT NULL REFERENCES tune_runs(id),
+    batch INTEGER NOT NULL,
+    k INTEGER NOT NULL,
+    pairs INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    theta TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run_id, batch)
+);
+"""
+
+
+@dataclass(frozen=True)
+class TuneRun:
+    """A tuning run as stored, with its progress."""
+
+    id: int
+    bot: str
+    params: list[Param]
+    schedule: Schedule
+    settings: Settings
+    batch_pairs: int
+    command: str
+    status: str
+    batches: list[BatchOutcome]
+
+    @property
+    def pairs_done(self) -> int:
+        return sum(b.pairs for b in self.batches)
+
+    @property
+    def theta(self) -> tuple[float, ...]:
+        """The current values: the last batch's, or the start."""
+        if self.batches:
+            return self.batches[-1].theta
+        return tuple(p.start for p in self.params)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+class TuneStore:
+    """A tuning database (one SQLite file, WAL). Use as a context manager."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot use {str(self.path)!r} as a tuning database: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> TuneStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def create(
+        self,
+        bot: str,
+        params: list[Param],
+        schedule: Schedule,
+        settings: Settings,
+        batch_pairs: int,
+        command: str,
+    ) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO tune_runs (created, bot, params, schedule, settings, batch_pairs, "
+            "command) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                _now(),
+                bot,
+                json.dumps([p.to_dict() for p in params]),
+                json.dumps(schedule.to_dict()),
+                json.dumps(settings.to_dict()),
+                batch_pairs,
+                command,
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def checkpoint(self, run_id: int, outcome: BatchOutcome) -> None:
+        """Commit one finished batch (its own transaction)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute(
+                "INSERT INTO tune_batches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id, outcome.batch, outcome.k, outcome.pairs, outcome.wins,
+                    outcome.draws, outcome.losses, json.dumps(list(outcome.theta)), _now(),
+                ),
+            )  # fmt: skip
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def set_status(self, run_id: int, status: str) -> None:
+        self.db.execute("UPDATE tune_runs SET status = ? WHERE id = ?", (status, run_id))
+
+    def run(self, run_id: int | None = None) -> TuneRun:
+        """The run ``run_id`` (default: the latest)."""
+        query = (
+            "SELECT id, bot, params, schedule, settings, batch_pairs, command, status "
+            "FROM tune_runs"
+        )
+        if run_id is None:
+            row = self.db.execute(query + " ORDER BY id DESC LIMIT 1").fetchone()
+        else:
+            row = self.db.execute(query + " WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            which = "no tuning run" if run_id is None else f"no tuning run {run_id}"
+            raise StoreError(f"{str(self.path)!r} has {which}")
+        return self._run(row)
+
+    def resumable(self) -> TuneRun:
+        """The latest run that has not finished."""
+        row = self.db.execute(
+            "SELECT id, bot, params, schedule, settings, batch_pairs, command, status "
+            "FROM tune_runs WHERE status IN ('running', 'stopped') ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"{str(self.path)!r} has no unfinished tuning run to resume")
+        return self._run(row)
+
+    def _run(self, row: tuple[Any, ...]) -> TuneRun:
+        rid, bot, params, schedule, settings, batch_pairs, command, status = row
+        rows = self.db.execute(
+            "SELECT batch, k, pairs, wins, draws, losses, theta FROM tune_batches "
+            "WHERE run_id = ? ORDER BY batch",
+            (rid,),
+        ).fetchall()
+        outcomes = [
+            BatchOutcome(b, k, n, w, d, lo, tuple(json.loads(theta)))
+            for b, k, n, w, d, lo, theta in rows
+        ]
+        return TuneRun(
+            rid,
+            bot,
+            [Param(**p) for p in json.loads(params)],
+            Schedule(**json.loads(schedule)),
+            Settings.from_dict(json.loads(settings)),
+            batch_pairs,
+            command,
+            status,
+            outcomes,
+        )

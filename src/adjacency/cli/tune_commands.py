@@ -1,0 +1,200 @@
+"""The ``tune`` subcommand: SPSA tuning of numeric bot options (see :mod:`adjacency.arena.tune`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InvalidSettingsError
+from .arena_commands import _rounds, _settings, _size, add_executor_options, executor_from_args
+
+DEFAULT_DB = "tune.db"
+
+
+def register(commands: Any) -> None:
+    tune = commands.add_parser(
+        "tune",
+        help="tune numeric bot options with SPSA (fishtest's method)",
+        description="Play colour-swapped game pairs between two copies of BOT whose tuned "
+        "options are theta + c_k*flip and theta - c_k*flip, and move theta along the result "
+        "(SPSA, as fishtest tunes Stockfish). Checkpoints every batch in --db, writes the "
+        "tuned values as a JSON file that a spec loads with @FILE, a plot of every parameter, "
+        "and prints the SPRT match that checks the result.",
+    )
+    tune.add_argument("bot", nargs="?", help="bot spec to tune, e.g. anneal or engine:time=0.05")
+    tune.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=START,MIN,MAX[,C_END[,R_END]]",
+        help="a numeric option to tune (repeat for several); C_END defaults to 5%% of the "
+        "range (at least 1 for whole-number options), R_END to 0.002",
+    )
+    tune.add_argument(
+        "--games", type=int, default=2000, help="games in the whole run, even (default 2000)"
+    )
+    tune.add_argument(
+        "--batch", type=int, help="game pairs per batch and checkpoint (default: 2 per worker)"
+    )
+    tune.add_argument("--alpha", type=float, default=None, help="a_k decay exponent (0.602)")
+    tune.add_argument("--gamma", type=float, default=None, help="c_k decay exponent (0.101)")
+    tune.add_argument(
+        "--stability", type=float, default=None, metavar="A", help="A (default: 10%% of pairs)"
+    )
+    tune.add_argument("--rounds", type=_rounds, default=(28,), help="rounds (default 28)")
+    tune.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
+    tune.add_argument(
+        "--time", type=float, default=0.1, help="seconds per move (default 0.1; 0: none)"
+    )
+    tune.add_argument("--depth", type=int, help="depth limit per move")
+    tune.add_argument("--nodes", type=int, help="node limit per move")
+    tune.add_argument("--margin", type=float, default=None, help="time margin (default 0.1)")
+    openings = tune.add_mutually_exclusive_group()
+    openings.add_argument("--openings", type=Path, metavar="FILE", help="openings file")
+    openings.add_argument(
+        "--random-plies", type=int, default=2, metavar="K", help="random plies (default 2)"
+    )
+    tune.add_argument("--seed", type=int, default=0, help="seed of flips, openings and bots")
+    add_executor_options(tune)
+    tune.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="checkpoint database")
+    tune.add_argument("--resume", action="store_true", help="continue the latest unfinished run")
+    tune.add_argument(
+        "--out", type=Path, default=Path("tuned.json"), help="tuned values (default tuned.json)"
+    )
+    tune.add_argument("--plot", type=Path, help="plot file (default: --out with -plot.png)")
+    tune.add_argument("--quiet", action="store_true", help="no progress bar")
+    tune.set_defaults(handler=run_tune)
+
+
+def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
+    from ..arena.tune import A_FRACTION, ALPHA, GAMMA, Schedule, parse_param, with_options
+    from ..bots import BotError, make_bot
+
+    if not args.bot:
+        raise InvalidSettingsError("name the bot to tune, e.g. adjacency tune anneal --param ...")
+    if not args.param:
+        raise InvalidSettingsError("give at least one --param NAME=START,MIN,MAX to tune")
+    params = [parse_param(text, args.bot) for text in args.param]
+    if len({p.name for p in params}) != len(params):
+        raise InvalidSettingsError("a --param is given twice")
+    if args.games < 2 or args.games % 2:
+        raise InvalidSettingsError(f"--games must be even and 2 or more, got {args.games}")
+    if args.batch is not None and args.batch < 1:
+        raise InvalidSettingsError(f"--batch must be 1 or more pairs, got {args.batch}")
+    try:
+        make_bot(with_options(args.bot, {p.name: p.text(p.start) for p in params})).close()
+    except BotError as exc:
+        raise InvalidSettingsError(str(exc)) from None
+    settings = _settings(args)
+    pairs = args.games // 2
+    schedule = Schedule(
+        pairs,
+        A_FRACTION * pairs if args.stability is None else args.stability,
+        ALPHA if args.alpha is None else args.alpha,
+        GAMMA if args.gamma is None else args.gamma,
+    )
+    batch = args.batch or max(2, 2 * concurrency)
+    command = shlex.join(["adjacency", *sys.argv[1:]])
+    return int(store.create(args.bot, params, schedule, settings, batch, command))
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from ..arena.runner import sigterm_as_interrupt
+    from ..arena.tune import batches, run_batch, tuned_values, with_options
+    from ..arena.tune_plot import parameter_plot
+    from ..arena.tune_store import TuneStore
+
+    console = Console()
+    plot = args.plot or args.out.with_name(args.out.stem + "-plot.png")
+    with executor_from_args(args) as executor, TuneStore(args.db) as store:
+        if args.resume:
+            run = store.resumable()
+            if args.bot and args.bot != run.bot:
+                raise InvalidSettingsError(
+                    f"--resume: tuning run {run.id} tunes {run.bot!r}, not {args.bot!r}"
+                )
+            console.print(
+                f"Resuming tuning run {run.id} ({run.bot}): {run.pairs_done} of "
+                f"{run.schedule.pairs} pairs done"
+            )
+        else:
+            run = store.run(_new_run(args, store, executor.concurrency))
+        store.set_status(run.id, "running")
+        theta = run.theta
+        done = run.pairs_done
+        names = ", ".join(p.name for p in run.params)
+        columns = (
+            TextColumn("[bold]tune[/bold] {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+        )
+        try:
+            with (
+                sigterm_as_interrupt(),
+                Progress(*columns, console=console, disable=args.quiet) as progress,
+            ):
+                bar = progress.add_task(_describe(run.params, theta), total=2 * run.schedule.pairs)
+                progress.update(bar, completed=2 * done)
+                for number, first, size in batches(run.schedule.pairs, run.batch_pairs, done):
+                    outcome = run_batch(
+                        executor, run.bot, run.params, run.schedule, run.settings, theta,
+                        number, first, size, on_game=lambda _: progress.advance(bar),
+                    )  # fmt: skip
+                    store.checkpoint(run.id, outcome)
+                    theta = outcome.theta
+                    _write_values(args.out, tuned_values(run.params, theta))
+                    progress.update(bar, description=_describe(run.params, theta))
+        except KeyboardInterrupt:
+            store.set_status(run.id, "stopped")
+            console.print(
+                f"tuning run {run.id} stopped at its last checkpoint; continue it with: "
+                f"adjacency tune --resume --db {shlex.quote(str(args.db))}"
+            )
+            raise
+        store.set_status(run.id, "finished")
+        run = store.run(run.id)
+    values = tuned_values(run.params, run.theta)
+    _write_values(args.out, values)
+    parameter_plot(run, plot)
+    console.print(f"tuned {names}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
+    console.print(f"wrote {args.out} and {plot}")
+    tuned = run.bot + ("," if ":" in run.bot else ":") + f"@{args.out}"
+    start = with_options(run.bot, {p.name: p.text(p.start) for p in run.params})
+    verify = ["adjacency", "match", tuned, start, "--sprt", "elo0=0", "elo1=10"]
+    verify += _game_options(run.settings)
+    console.print("verify against the start values with an SPRT match:")
+    console.print("  " + shlex.join(verify), markup=False, soft_wrap=True)
+    return 0
+
+
+def _describe(params: Any, theta: Any) -> str:
+    return " ".join(f"{p.name}={p.text(t)}" for p, t in zip(params, theta, strict=True))
+
+
+def _write_values(path: Path, values: dict[str, int | float]) -> None:
+    try:
+        path.write_text(json.dumps(values, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InvalidSettingsError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+
+
+def _game_options(settings: Any) -> list[str]:
+    """The match options that play the same kind of games as the tuning run."""
+    options = ["--rounds", ",".join(map(str, settings.rounds))]
+    if (settings.rows, settings.cols) != (8, 8):
+        options += ["--size", f"{settings.rows}x{settings.cols}"]
+    options += ["--time", f"{settings.time or 0:g}"]
+    if settings.depth:
+        options += ["--depth", str(settings.depth)]
+    if settings.nodes:
+        options += ["--nodes", str(settings.nodes)]
+    if settings.random_plies:
+        options += ["--random-plies", str(settings.random_plies)]
+    return options

@@ -1,0 +1,178 @@
+"""SPSA tuning: the schedules, the update rule, a tiny real run that fixes a bad option,
+and a run killed mid-way that resumes from its checkpoint to the very same values."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from adjacency.arena.tune import (
+    R_END,
+    Param,
+    Schedule,
+    parse_param,
+    plan_batch,
+    update,
+    with_options,
+)
+from adjacency.arena.tune_store import TuneStore
+from adjacency.bots import BotError, make_bot
+from adjacency.bots.registry import parse_spec
+from adjacency.cli import main
+from adjacency.core.errors import InvalidSettingsError
+
+# alphabeta at depth 1 loses clearly to deeper searches: a deliberately bad start.
+TINY = ["alphabeta", "--param", "depth=1,1,4,1,0.1", "--rounds", "6", "--size", "6x6"]
+TINY += ["--time", "0", "--random-plies", "2", "--batch", "4", "-j", "2", "--quiet"]
+
+
+def test_schedules_end_at_c_end_and_r_end_like_fishtest() -> None:
+    param = Param("t0", 2.0, 0.0, 10.0, c_end=0.5, r_end=0.01)
+    schedule = Schedule(pairs=1000, big_a=100)
+    last = schedule.pairs
+    assert math.isclose(schedule.c_k(param, last), 0.5)
+    assert math.isclose(schedule.a_k(param, last) / schedule.c_k(param, last) ** 2, 0.01)
+    assert schedule.c_k(param, 1) > schedule.c_k(param, 500) > schedule.c_k(param, 1000)
+    assert schedule.a_k(param, 1) > schedule.a_k(param, 1000)
+
+
+def test_update_moves_toward_the_winning_side_and_stays_in_bounds() -> None:
+    params = [Param("a", 5.0, 0.0, 10.0, 1.0, 0.5), Param("b", 5.0, 0.0, 10.0, 1.0, 0.5)]
+    schedule = Schedule(pairs=10, big_a=0)
+    # The plus copy (a up, b down) won both games: a rises, b falls, by the same step.
+    new = update(params, schedule, (5.0, 5.0), 10, (1, -1), 2)
+    assert new[0] > 5.0 > new[1] and math.isclose(new[0] - 5.0, 5.0 - new[1])
+    step = schedule.a_k(params[0], 10) / schedule.c_k(params[0], 10) * 2
+    assert math.isclose(new[0], 5.0 + step)
+    assert update(params, schedule, (5.0, 5.0), 10, (1, 1), 0) == (5.0, 5.0)  # a tied pair
+    assert update(params, schedule, (9.9, 0.1), 1, (1, -1), 2) == (10.0, 0.0)  # clipped
+
+
+def test_plan_batch_perturbs_each_pair_symmetrically() -> None:
+    params = [parse_param("t0=2,0.1,10,0.5", "anneal"), parse_param("radius=3,1,7", "anneal")]
+    schedule = Schedule(pairs=20, big_a=2)
+    plans = plan_batch("anneal", params, schedule, (2.0, 3.0), 0, 0, 6, seed=1)
+    assert [p.number for p in plans] == list(range(6))
+    c = schedule.c_k(params[0], 1)
+    for plan in plans:
+        plus = parse_spec(plan.plus).options
+        minus = parse_spec(plan.minus).options
+        assert math.isclose(float(plus["t0"]), 2.0 + c * plan.flip[0], rel_tol=1e-5)
+        assert math.isclose(float(minus["t0"]), 2.0 - c * plan.flip[0], rel_tol=1e-5)
+        assert {plus["radius"], minus["radius"]} == {"2", "4"}  # whole numbers, c_end >= 1
+        make_bot(plan.plus).close()
+    assert plans == plan_batch("anneal", params, schedule, (2.0, 3.0), 0, 0, 6, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("depth", "expected NAME=START,MIN,MAX"),
+        ("nope=1,0,2", "has no option 'nope'"),
+        ("order=1,0,1", "is bool, not a number"),
+        ("depth=1,0,x", "must be a number"),
+        ("depth=5,1,4", "MIN <= START <= MAX"),
+        ("depth=1,1,99", "cannot go above 64"),
+        ("depth=1,1,4,0", "must be positive"),
+    ],
+)
+def test_bad_parameters_are_refused_with_the_reason(text: str, message: str) -> None:
+    with pytest.raises(InvalidSettingsError, match=message):
+        parse_param(text, "alphabeta")
+
+
+def test_defaults_follow_fishtest() -> None:
+    param = parse_param("t0=2,0,10", "anneal")
+    assert (param.c_end, param.r_end, param.integer) == (0.5, R_END, False)
+    assert parse_param("depth=1,1,4", "alphabeta").c_end == 1.0  # whole numbers: at least 1
+
+
+def test_an_options_file_is_loaded_by_any_spec(tmp_path: Path) -> None:
+    path = tmp_path / "tuned.json"
+    path.write_text(json.dumps({"t0": 3.5, "radius": 3}), encoding="utf-8")
+    assert (
+        str(parse_spec(f"anneal:@{path}")) == "anneal:radius=3,t0=3.5"
+        or str(parse_spec(f"anneal:@{path}")) == "anneal:t0=3.5,radius=3"
+    )
+    assert parse_spec(f"anneal:@{path},t0=1").options["t0"] == "1"  # later options win
+    assert with_options("anneal:seed=4", {"t0": "2"}) == "anneal:seed=4,t0=2"
+    path.write_text(json.dumps({"t0": -1}), encoding="utf-8")
+    with pytest.raises(BotError, match="out of range"):
+        parse_spec(f"anneal:@{path}")
+    path.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(BotError, match="must hold a JSON object"):
+        parse_spec(f"anneal:@{path}")
+    with pytest.raises(BotError, match="cannot be read"):
+        parse_spec(f"anneal:@{tmp_path / 'missing.json'}")
+
+
+@pytest.mark.slow
+def test_a_tiny_tuning_run_moves_a_bad_depth_up(tmp_path: Path) -> None:
+    out = tmp_path / "tuned.json"
+    args = [*TINY, "--games", "24", "--db", str(tmp_path / "t.db"), "--out", str(out)]
+    assert main(["tune", *args]) == 0
+    assert json.loads(out.read_text())["depth"] >= 2
+    with TuneStore(tmp_path / "t.db") as store:
+        run = store.run()
+    assert run.status == "finished" and run.pairs_done == 12 and len(run.batches) == 3
+    assert run.theta[0] > 1.5  # the deeper copy won more pairs than it lost
+    assert (tmp_path / "tuned-plot.png").stat().st_size > 1000
+    match = make_bot(f"alphabeta:@{out}")  # the file loads into a spec
+    assert match.spec.startswith("alphabeta:depth=")
+
+
+def _batches(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM tune_batches").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.slow
+def test_a_killed_run_resumes_from_its_checkpoint_to_the_same_values(tmp_path: Path) -> None:
+    games = ["--games", "64", "--batch", "2", "--seed", "4"]
+    reference = tmp_path / "reference.db"
+    assert main(["tune", *TINY, *games, "--db", str(reference), "--out", str(tmp_path / "r.json")])
+
+    killed = tmp_path / "killed.db"
+    out = tmp_path / "k.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", "tune", *TINY, *games, "--db", str(killed),
+         "--out", str(out)],
+        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while _batches(killed) < 3 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the run finished before it could be killed"
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    with TuneStore(killed) as store:
+        before = store.run()
+    assert before.status == "running" and 3 <= len(before.batches) < 16
+
+    assert main(["tune", "--resume", "--db", str(killed), "--out", str(out), "-j", "2"]) == 0
+    with TuneStore(killed) as store, TuneStore(reference) as ref:
+        resumed, expected = store.run(), ref.run()
+    assert resumed.batches[: len(before.batches)] == before.batches  # checkpoints untouched
+    assert resumed.status == "finished" and resumed.pairs_done == 32
+    assert [b.batch for b in resumed.batches] == list(range(16))  # each batch once
+    assert resumed.batches == expected.batches  # same games, same steps, same values
+    assert json.loads(out.read_text()) == json.loads((tmp_path / "r.json").read_text())
+
+
+def test_tune_refuses_bad_runs_and_resume_without_a_run(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert main(["tune", "alphabeta", "--db", str(db)]) == 2  # no --param
+    assert main(["tune", "alphabeta", "--param", "depth=1,1,4", "--games", "3"]) == 2
+    assert main(["tune", "--resume", "--db", str(db)]) == 2
