@@ -213,7 +213,7 @@ def test_mcts_answers_once_its_deadline_has_passed(monkeypatch: pytest.MonkeyPat
     # The bot's real-time timer may stop it before the fake clock reaches the deadline;
     # either way it reads the clock at most a few times past the deadline.
     assert len(reads_after) <= 3
-    assert bot.report is not None and bot.report.nodes
+    assert search.report is not None and search.report.nodes
 
 
 def test_a_stop_request_ends_the_search() -> None:
