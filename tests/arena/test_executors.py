@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,50 @@ def test_an_old_database_gains_the_placement_columns_and_keeps_its_games(
         assert [g.node for g in store.games(run_id)] == ["", "", "local", "local"]
     with sqlite3.connect(db) as conn:  # a second open does not add the columns again
         assert len(conn.execute("PRAGMA table_info(games)").fetchall()) == 24
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; only its parent's wait is missing
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+def test_kill_9_of_a_match_leaves_no_pool_worker_running(tmp_path: Path) -> None:
+    db = tmp_path / "killed.db"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", "match", "random", "greedy", "--games", "2000",
+         "--rounds", "8", "--random-plies", "2", "--db", str(db), "--quiet", "-j", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and process.poll() is None:
+        workers = [pid for pid in _children(process.pid) if _alive(pid)]
+        if len(workers) >= 2 and db.exists():
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2, "the pool workers never started"
+    time.sleep(1.0)  # games are being played
+    process.kill()  # SIGKILL: no cleanup in the parent
+    process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _alive(pid)], "pool workers outlived the killed match"

@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import socket
 import sys
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
@@ -37,9 +38,10 @@ from typing import Any, TypeVar
 
 from ..bots import Bot, make_bot
 from ..bots.referee import play_game
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyRuntimeError
 from ..core.game import Game
 from ..core.record import game_to_text
+from ..system.lifetime import exit_with_parent
 from .schedule import GameTask
 
 BotFactory = Callable[[str, int | None], Bot]
@@ -155,11 +157,11 @@ def play_task(task: GameTask, factory: BotFactory = make_bot) -> GameResult:
     )
 
 
-class WorkerError(AdjacencyError):
+class WorkerError(AdjacencyRuntimeError):
     """A worker process died (killed, out of memory) or could not play a game."""
 
 
-class ExecutorUnavailable(AdjacencyError):
+class ExecutorUnavailable(AdjacencyRuntimeError):
     """The chosen executor cannot start: its package is missing, or its cluster cannot be
     reached or runs another version of adjacency."""
 
@@ -250,6 +252,12 @@ class SerialExecutor(Executor):
             yield item, fn(item)
 
 
+def _worker_start(parent: int, kernel_signal: bool) -> None:
+    """Initializer of every pool worker: end with the parent process (see
+    :func:`adjacency.system.lifetime.exit_with_parent`)."""
+    exit_with_parent(parent, kernel_signal=kernel_signal)
+
+
 class PoolExecutor(Executor):
     """Runs work in ``concurrency`` worker processes on this machine (``spawn`` start method).
 
@@ -268,6 +276,10 @@ class PoolExecutor(Executor):
             self._pool = cf.ProcessPoolExecutor(
                 max_workers=self.concurrency,
                 mp_context=multiprocessing.get_context("spawn"),
+                # Workers end when this process dies, even by SIGKILL. The kernel's signal
+                # follows the thread that starts them, so it is used from the main thread only.
+                initializer=_worker_start,
+                initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
             )
         return self._pool
 
