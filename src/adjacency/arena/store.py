@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyRuntimeError
 from .executor import GameResult
 from .schedule import GameTask, Settings
 
@@ -98,7 +98,7 @@ GAME_COLUMNS = (
 STATUSES = ("running", "finished", "stopped", "sprt")
 
 
-class StoreError(AdjacencyError):
+class StoreError(AdjacencyRuntimeError):
     """A database that cannot be used, or a run that does not exist."""
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 
 from ..core import Position
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyError, AdjacencyRuntimeError
 from ..core.game import Termination
 
 DEFAULT_MOVE_TIME = 5.0
@@ -32,8 +32,11 @@ class BotError(AdjacencyError):
     """Bad bot spec, bad option value, or a bot asked to move in a finished game."""
 
 
-class BotFailure(Exception):
-    """A bot could not give a legal move; ``termination`` says how a referee scores it."""
+class BotFailure(AdjacencyRuntimeError):
+    """A bot could not give a legal move; ``termination`` says how a referee scores it.
+
+    A run-time failure (the bot crashed, stalled or answered illegally), not bad input.
+    """
 
     def __init__(self, termination: Termination, detail: str) -> None:
         super().__init__(detail)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 from .. import __version__
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyError, AdjacencyRuntimeError
+from ..core.text import quote
 
 COMMAND_MODULES = (
     "adjacency.cli.core_commands",
@@ -42,18 +45,61 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_BAD_INPUT = 2
+"""Exit status for bad input (:class:`AdjacencyError`; argparse uses 2 for bad options too)."""
+EXIT_RUNTIME = 3
+"""Exit status for a run-time failure: an engine, worker, database, memory or the system."""
+EXIT_INTERNAL = 1
+"""Exit status for an unexpected exception (a bug), as Python's own traceback exit."""
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+EXIT_BROKEN_PIPE = 141
+"""Exit status when the reader of the output went away (128 + SIGPIPE), silently."""
+DEBUG_VARIABLE = "ADJACENCY_DEBUG"
+"""Set to 1 to see the traceback of any error instead of a one-line message."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the process exit status."""
+    """Run the command line; returns the process exit status (see docs/errors.md).
+
+    Every failure ends in one ``adjacency COMMAND: error: ...`` line on stderr,
+    never a traceback (unless :data:`DEBUG_VARIABLE` is set).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 0
+    debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+    def fail(message: str, status: int) -> int:
+        if debug:
+            traceback.print_exc()
+        print(f"adjacency {args.command}: error: {message}", file=sys.stderr)
+        return status
+
     try:
         return int(args.handler(args) or 0)
     except AdjacencyError as exc:
-        print(f"adjacency {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc), EXIT_BAD_INPUT)
+    except AdjacencyRuntimeError as exc:
+        return fail(str(exc), EXIT_RUNTIME)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader of our output went away (``| head``): nothing left to say to it.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - absorbs the final flush
+        return EXIT_BROKEN_PIPE
+    except MemoryError:
+        return fail("out of memory (try a smaller --tt or fewer workers)", EXIT_RUNTIME)
+    except OSError as exc:
+        where = f" {quote(str(exc.filename))}" if exc.filename is not None else ""
+        return fail(f"system error{where}: {exc.strerror or exc}", EXIT_RUNTIME)
+    except Exception as exc:
+        return fail(
+            f"internal error: {type(exc).__name__}: {quote(str(exc))}. This is a bug in "
+            f"adjacency: please report it with the command that caused it "
+            f"({DEBUG_VARIABLE}=1 shows the traceback)",
+            EXIT_INTERNAL,
+        )

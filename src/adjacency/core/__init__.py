@@ -3,7 +3,9 @@
 from .board import Bitboard, Board, Square, board, iter_squares, popcount
 from .errors import (
     AdjacencyError,
+    AdjacencyRuntimeError,
     IllegalMoveError,
+    InputTooLargeError,
     InvalidPositionError,
     InvalidRecordError,
     InvalidSettingsError,
@@ -15,10 +17,12 @@ from .position import Outcome, Position, check_color, check_rounds, other
 __all__ = [
     "COLORS",
     "AdjacencyError",
+    "AdjacencyRuntimeError",
     "Bitboard",
     "Board",
     "Color",
     "IllegalMoveError",
+    "InputTooLargeError",
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidSettingsError",

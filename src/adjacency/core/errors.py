@@ -1,14 +1,26 @@
-"""The exceptions of the rules core.
+"""The error taxonomy of the whole project (documented in docs/errors.md).
 
-Every error is a :class:`ValueError` subclass whose message quotes the offending
-input and says what would have been accepted, in the style of python-chess.
+Two roots, in the style of python-chess:
+
+- :class:`AdjacencyError` (a :class:`ValueError`): the *input* is bad (a square
+  name, a position, a record, a bot spec, a protocol line, an option). The
+  message quotes the offending input (at most :data:`~adjacency.core.text.QUOTE_CHARS`
+  characters of it) and says what would have been accepted. Retrying with the
+  same input fails the same way. CLI exit status 2; HTTP 400 (or 422).
+- :class:`AdjacencyRuntimeError` (a :class:`RuntimeError`): the input was fine
+  but something the program depends on failed at run time: an external engine
+  crashed, stalled or broke the protocol
+  (:class:`~adjacency.protocol.errors.EngineError`), a worker process died
+  (:class:`~adjacency.arena.executor.WorkerError`), a database could not be read
+  or written (:class:`~adjacency.arena.store.StoreError`), a bot could not give a
+  legal move (:class:`~adjacency.bots.base.BotFailure`). CLI exit status 3; HTTP 503.
 """
 
 from __future__ import annotations
 
 
 class AdjacencyError(ValueError):
-    """Base class of every error raised for bad input to the rules core."""
+    """Base class of every error raised for bad input (the caller's input is at fault)."""
 
 
 class InvalidSquareError(AdjacencyError):
@@ -29,3 +41,11 @@ class InvalidSettingsError(AdjacencyError):
 
 class InvalidRecordError(AdjacencyError):
     """A game record (text or JSON) that is malformed or does not replay."""
+
+
+class InputTooLargeError(AdjacencyError):
+    """Input beyond a documented size limit (a file, a stream, a line)."""
+
+
+class AdjacencyRuntimeError(RuntimeError):
+    """Base class of run-time failures that are not the input's fault (engine, worker, store)."""

@@ -1,11 +1,16 @@
-"""Errors of the controller side of the engine protocol (all are ``ValueError`` subclasses)."""
+"""Errors of the controller side of the engine protocol.
+
+An engine that fails is a run-time failure, not bad input, so these derive from
+:class:`~adjacency.core.errors.AdjacencyRuntimeError` (a ``RuntimeError``, as in
+python-chess); see docs/errors.md.
+"""
 
 from __future__ import annotations
 
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyRuntimeError
 
 
-class EngineError(AdjacencyError):
+class EngineError(AdjacencyRuntimeError):
     """An external engine failed: could not start, broke the protocol, stalled or died."""
 
 

@@ -21,8 +21,8 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
-from ..core import AdjacencyError
-from .errors import WebError
+from ..core import AdjacencyError, AdjacencyRuntimeError
+from .errors import RUNTIME_STATUS, WebError
 from .limits import Limits, RateLimiter
 from .manager import GameManager
 from .middleware import BodyLimit, RequestGuard, describe_validation
@@ -101,6 +101,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AdjacencyError)
     async def bad_value(request: Request, exc: AdjacencyError) -> JSONResponse:
         return JSONResponse({"detail": _detail(exc)}, status_code=400)
+
+    @app.exception_handler(AdjacencyRuntimeError)
+    async def failed(request: Request, exc: AdjacencyRuntimeError) -> JSONResponse:
+        return JSONResponse({"detail": _detail(exc)}, status_code=RUNTIME_STATUS)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:

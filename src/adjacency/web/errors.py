@@ -1,21 +1,18 @@
 """Errors of the web layer, each with the HTTP status it maps to.
 
 Bad input to the rules core or the bot registry (:class:`AdjacencyError`) maps
-to 400; these add the cases that are not about the input's form.
+to 400, a run-time failure (:class:`AdjacencyRuntimeError`) to :data:`RUNTIME_STATUS`
+(docs/errors.md); these add the cases that are not about the input's form.
 """
 
 from __future__ import annotations
 
-QUOTE_CHARS = 80
-"""Characters of a client's input an error message repeats at most."""
+from ..core.text import QUOTE_CHARS as QUOTE_CHARS  # the one quoting helper, re-exported
+from ..core.text import quote as quote
 
-
-def quote(text: str, limit: int = QUOTE_CHARS) -> str:
-    """``repr`` of ``text`` cut to about ``limit`` characters (an error never echoes a
-    whole upload back)."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
+RUNTIME_STATUS = 503
+"""HTTP status of a run-time failure (:class:`~adjacency.core.errors.AdjacencyRuntimeError`:
+an engine, worker or store failed; the request was fine and may succeed later)."""
 
 
 class WebError(Exception):

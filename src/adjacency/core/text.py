@@ -1,0 +1,124 @@
+"""Text handling shared by every parser: whole numbers, quoting, bounded reading.
+
+One implementation for each, so that every front end (FEN, square names, game
+records, the engine protocol, bot specs, the command line) accepts the same
+input and fails the same way:
+
+- :func:`parse_int` accepts ASCII digits only (``str.isdigit`` also accepts
+  ``"²"``, ``"３"`` and ``"٣"``, which ``int`` then rejects or silently reads as
+  ASCII) and at most :data:`MAX_DIGITS` of them (Python refuses to convert
+  strings of more than 4300 digits, and no quantity in the game needs more);
+- :func:`quote` repeats at most :data:`QUOTE_CHARS` characters of an input in
+  an error message, so a megabyte of bad input never comes back as a megabyte
+  of message;
+- :func:`read_text` reads a file or stream up to :data:`MAX_INPUT_BYTES` and
+  decodes it as UTF-8, raising a specific :class:`AdjacencyError` subclass for
+  a missing file, a directory, undecodable bytes or an oversized input.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import AdjacencyError, InputTooLargeError
+
+ASCII_DIGITS = frozenset("0123456789")
+
+MAX_DIGITS = 18
+"""Digits a whole number may have: every count in the game (plies, depths, milliseconds,
+nodes, table sizes) fits, and so does a signed 64-bit integer's range of values."""
+
+QUOTE_CHARS = 80
+"""Characters of an input that an error message repeats at most."""
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+"""Bytes a command reads at most from one file or stream (a game record is a few KB;
+an arena run's records file of 10 000 games is about 5 MB)."""
+
+
+def quote(text: object, limit: int = QUOTE_CHARS) -> str:
+    """``repr`` of ``text`` cut to ``limit`` characters, saying how long it was."""
+    value = text if isinstance(text, str) else repr(text)
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value)} characters)"
+
+
+def is_ascii_number(text: str, *, signed: bool = False) -> bool:
+    """True if ``text`` is 1 to :data:`MAX_DIGITS` ASCII digits (after one ``-`` if ``signed``)."""
+    digits = text[1:] if signed and text.startswith("-") else text
+    return 0 < len(digits) <= MAX_DIGITS and all(char in ASCII_DIGITS for char in digits)
+
+
+def parse_int(
+    text: str,
+    what: str,
+    error: type[AdjacencyError] = AdjacencyError,
+    *,
+    signed: bool = False,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """Parse a whole number written in ASCII digits; raise ``error`` quoting ``text``.
+
+    ``what`` names the quantity in the message (``"plies left"``). ``signed``
+    allows one leading ``-``; no ``+``, spaces, underscores or other digits are
+    accepted. ``minimum``/``maximum`` bound the value (inclusive).
+    """
+    if not isinstance(text, str) or not is_ascii_number(text, signed=signed):
+        kind = "a whole number" if signed else "a whole number from 0"
+        raise error(f"{what} must be {kind} in at most {MAX_DIGITS} digits 0-9, got {quote(text)}")
+    value = int(text)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        low = "" if minimum is None else f"{minimum}"
+        high = "" if maximum is None else f"{maximum}"
+        span = (
+            f"from {low} to {high}"
+            if low and high
+            else f"at least {low}"
+            if low
+            else f"at most {high}"
+        )
+        raise error(f"{what} must be {span}, got {quote(text)}")
+    return value
+
+
+def read_text(
+    source: str | os.PathLike[str] | BinaryIO,
+    what: str = "input",
+    error: type[AdjacencyError] = AdjacencyError,
+    limit: int = MAX_INPUT_BYTES,
+) -> str:
+    """The UTF-8 text of a file path or binary stream, read up to ``limit`` bytes.
+
+    Raises ``error`` for a missing file, a directory, an unreadable file or bytes
+    that are not UTF-8, and :class:`InputTooLargeError` past ``limit`` (reading
+    stops there, so ``/dev/zero`` costs ``limit`` bytes, not the machine).
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        name = f"{what} {quote(str(path))}"
+        try:
+            with path.open("rb") as stream:
+                data = stream.read(limit + 1)
+        except FileNotFoundError:
+            raise error(f"{name}: no such file") from None
+        except IsADirectoryError:
+            raise error(f"{name} is a directory, not a file") from None
+        except PermissionError:
+            raise error(f"{name}: permission denied") from None
+        except OSError as exc:
+            raise error(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    else:
+        name = what
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        raise InputTooLargeError(f"{name} is larger than the limit of {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(
+            f"{name} is not UTF-8 text (byte {exc.start} is {data[exc.start : exc.start + 1]!r})"
+        ) from None
