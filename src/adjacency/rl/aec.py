@@ -25,9 +25,10 @@ from pettingzoo.utils import wrappers
 from ..core import Color, IllegalMoveError, InvalidSettingsError, Position, check_color
 from .observation import Observation, observation_space, observe, rgb_array
 
-RenderMode = Literal["ansi", "rgb_array"]
+RenderMode = Literal["human", "ansi", "rgb_array"]
 RewardMode = Literal["outcome", "margin"]
-RENDER_MODES: tuple[RenderMode, ...] = ("ansi", "rgb_array")
+RENDER_MODES: tuple[RenderMode, ...] = ("human", "ansi", "rgb_array")
+"""``human`` prints the text diagram of ``ansi`` to standard output."""
 REWARD_MODES: tuple[RewardMode, ...] = ("outcome", "margin")
 
 
@@ -138,10 +139,13 @@ class AdjacencyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         pass
 
 
-def render(position: Position, mode: RenderMode) -> str | np.ndarray:
-    """The picture of ``position`` in a render mode."""
+def render(position: Position, mode: RenderMode) -> str | np.ndarray | None:
+    """The picture of ``position`` in a render mode (``human``: printed, returns None)."""
     if mode == "rgb_array":
         return rgb_array(position)
+    if mode == "human":
+        print(render(position, "ansi"), end="")
+        return None
     x, o = position.score
     state = f"{position.outcome()} wins" if position.is_over else f"{position.turn} to move"
     if position.outcome() == "draw":
