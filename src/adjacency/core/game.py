@@ -162,6 +162,31 @@ class Game:
         """Stop the game with no result."""
         self.result, self.termination, self.termination_detail = None, Termination.ABANDONED, detail
 
+    def _repr_html_(self) -> str:
+        """The current position (last move and conversions marked), the players, the
+        result and the numbered move list: how Jupyter and IPython display a game."""
+        from html import escape
+
+        from .svg import position_svg  # svg imports position: imported here, not at the top
+
+        last = self.moves[-1].square if self.moves else None
+        converted = self.positions[-2].flips(last) if last is not None else []
+        board = position_svg(self.position, last=last, converted=converted)
+        plies = [
+            f"{i // 2 + 1}. {m.square}" if i % 2 == 0 else m.square
+            for i, m in enumerate(self.moves)
+        ]
+        x, o = self.position.score
+        status = self.termination.value
+        if self.termination_detail:
+            status += f": {self.termination_detail}"
+        return (
+            f'<div class="adjacency-game"><div>{board}</div>'
+            f"<p><b>{escape(self.x_name)}</b> (X) {x} - {o} <b>{escape(self.o_name)}</b> (O), "
+            f"{self.result_token} ({escape(status)})</p>"
+            f"<p>{escape(' '.join(plies)) or 'no moves yet'}</p></div>"
+        )
+
     @property
     def result_token(self) -> str:
         """``1-0`` (X won), ``0-1`` (O won), ``1/2-1/2`` or ``*``."""

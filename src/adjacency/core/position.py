@@ -255,6 +255,12 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_fen({self.fen()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG: how Jupyter and IPython display a position."""
+        from .svg import position_svg  # svg draws Positions: imported here, not at the top
+
+        return position_svg(self)
+
     def __str__(self) -> str:
         """A text diagram with coordinates, rank 1 at the bottom (``.`` is empty)."""
         lines = []
