@@ -14,7 +14,7 @@ from adjacency.core.svg import position_svg
 def mimebundle(obj: object) -> dict[str, object]:
     formatter = InteractiveShell.instance().display_formatter
     assert formatter is not None
-    data, _ = formatter.format(obj)
+    data, _ = formatter.format(obj)  # type: ignore[no-untyped-call]
     return dict(data)
 
 
