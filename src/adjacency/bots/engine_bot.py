@@ -15,6 +15,7 @@ import random
 
 from ..core import Position
 from ..engine import Engine, SearchResult, warmup
+from ..engine.book import lookup
 from ..engine.profiles import DEFAULT_PROFILE, PROFILES
 from .base import Bot, Search, Thinking
 from .registry import Option, register
@@ -81,6 +82,7 @@ def within_reach(position: Position, seconds: float | None) -> bool:
             "playing version: evaluation and search settings (v1: the first engine, frozen)",
             choices=tuple(PROFILES),
         ),
+        Option("book", "shipped", "proven positions to play from: shipped, off or a directory"),
     ),
 )
 class EngineBot(Bot):
@@ -97,8 +99,10 @@ class EngineBot(Bot):
         solve: bool = True,
         lmr: bool = True,
         profile: str = DEFAULT_PROFILE,
+        book: str = "shipped",
     ) -> None:
         super().__init__()
+        self.book = book
         self.rng = rng
         self.time = time or None
         self.depth = depth or None
@@ -129,6 +133,12 @@ class EngineBot(Bot):
 
         if self._stop.is_set():
             seconds = 0.0
+        exact = self.solve and self.depth is None and search.limit.depth is None
+        hit = lookup(position, self.book) if exact and self.book != "off" else None
+        if hit is not None:  # a proven position (docs/solutions.md): play an optimal move
+            pv = hit.moves[:1]
+            search.publish(Thinking(position.plies_left, hit.value, 0, pv, text="book", exact=True))
+            return hit.moves[0]
         if (
             self.solve
             and self.depth is None

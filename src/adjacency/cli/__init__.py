@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "adjacency.cli.engine_commands",
     "adjacency.cli.arena_commands",
     "adjacency.cli.experiment_commands",
+    "adjacency.cli.solution_commands",
 )
 """Modules that add subcommands, in the order ``--help`` lists them."""
 

@@ -1,0 +1,325 @@
+"""Reports of the solved-game table: text and markdown tables, the frontier, the cost fit
+and the plots (a heat map of values, the growth of nodes with rounds).
+
+Values are the final margin under perfect play from the first mover's view: a
+negative value is a win of the second mover (the side that moves last).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core import board
+from ..core.board import MAX_SIDE, MIN_SIDE
+from .solutions import EntryResult
+
+SIZES = [(r, c) for r in range(MIN_SIDE, MAX_SIDE + 1) for c in range(MIN_SIDE, MAX_SIDE + 1)]
+FIT_MIN_NODES = 100_000
+"""Entries with fewer nodes are dominated by fixed costs and left out of the growth fit."""
+
+
+def _by_key(results: list[EntryResult]) -> dict[tuple[int, int, int, str], EntryResult]:
+    return {(r.entry.rows, r.entry.cols, r.entry.rounds, r.entry.first): r for r in results}
+
+
+def _cell(result: EntryResult | None) -> str:
+    if result is None:
+        return ""
+    if result.status == "timeout":
+        return "…"
+    assert result.value is not None
+    return f"{result.value:+d}" if result.value else "0"
+
+
+def entry_rows(results: list[EntryResult]) -> list[dict[str, Any]]:
+    """Every entry as a plain dict (JSON output)."""
+    return [
+        {
+            "rows": r.entry.rows,
+            "cols": r.entry.cols,
+            "rounds": r.entry.rounds,
+            "first": r.entry.first,
+            "status": r.status,
+            "value": r.value,
+            "optimal": list(r.optimal),
+            "first_moves": len(r.move_values),
+            "move_values": r.move_values,
+            "pv": list(r.pv),
+            "nodes": r.nodes,
+            "seconds": round(r.seconds, 3),
+            "budget": r.budget,
+            "solves": r.solves,
+            "root_moves": r.root_moves,
+            "symmetry": r.symmetry,
+            "source": r.source,
+        }
+        for r in results
+    ]
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """How far one board size and first mover got: ``solved`` rounds 1..solved, and the
+    first timeout (``None`` when every rounds count up to ``max_rounds`` is solved)."""
+
+    rows: int
+    cols: int
+    first: str
+    solved: int
+    timeout: EntryResult | None
+    max_rounds: int
+
+    def __str__(self) -> str:
+        size = f"{self.rows}x{self.cols} {self.first} first"
+        if self.solved == self.max_rounds:
+            return f"{size}: complete, all {self.max_rounds} rounds counts solved"
+        if self.timeout is not None:
+            return (
+                f"{size}: solved 1-{self.solved} rounds; {self.timeout.entry.rounds} rounds "
+                f"not within {self.timeout.budget:g} s (of {self.max_rounds})"
+            )
+        return f"{size}: solved 1-{self.solved} rounds (of {self.max_rounds}); not run further"
+
+
+def frontiers(results: list[EntryResult]) -> list[Frontier]:
+    """The frontier of every (size, first mover) that has stored entries."""
+    table = _by_key(results)
+    found = []
+    for rows, cols in SIZES:
+        for first in ("x", "o"):
+            top = board(rows, cols).max_rounds()
+            solved = 0
+            timeout = None
+            for rounds in range(1, top + 1):
+                result = table.get((rows, cols, rounds, first))
+                if result is None:
+                    break
+                if result.status == "timeout":
+                    timeout = result
+                    break
+                solved = rounds
+            if solved or timeout:
+                found.append(Frontier(rows, cols, first, solved, timeout, top))
+    return found
+
+
+def frontier_rows(results: list[EntryResult]) -> list[str]:
+    return [str(f) for f in frontiers(results)]
+
+
+def text_tables(results: list[EntryResult], markdown: bool = False) -> str:
+    """The values table (size x rounds, X first; O first is listed where it differs) and,
+    in markdown, the cost of every computed entry."""
+    table = _by_key(results)
+    solved = [r for r in results if r.status != "timeout"]
+    top = max((r.entry.rounds for r in results), default=0)
+    lines = []
+    header = ["size", *(str(n) for n in range(1, top + 1))]
+    if markdown:
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("| --- |" + " ---: |" * top)
+    else:
+        lines.append(" ".join(f"{h:>5}" for h in header))
+    differs = []
+    for rows, cols in SIZES:
+        cells = []
+        for rounds in range(1, top + 1):
+            x = table.get((rows, cols, rounds, "x"))
+            o = table.get((rows, cols, rounds, "o"))
+            if o is not None and x is not None and _cell(o) != _cell(x):
+                differs.append(f"{rows}x{cols} {rounds}: x first {_cell(x)}, o first {_cell(o)}")
+            cell = _cell(x) if rounds <= board(rows, cols).max_rounds() else "-"
+            cells.append(cell)
+        if all(c in ("", "-") for c in cells):
+            continue
+        name = f"{rows}x{cols}"
+        if markdown:
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        else:
+            lines.append(" ".join(f"{c:>5}" for c in [name, *cells]))
+    if differs:
+        lines.append("")
+        lines.append("first mover matters: " + "; ".join(differs))
+    if markdown:
+        lines += ["", cost_table(results)]
+    del solved
+    return "\n".join(lines)
+
+
+def cost_table(results: list[EntryResult]) -> str:
+    """Markdown: every computed entry (not derived) with its value, optimal first moves,
+    nodes, seconds, solves and principal variation."""
+    lines = [
+        "| size | rounds | first | value | optimal / first moves | nodes | seconds "
+        "| root solves | principal variation |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for r in results:
+        if r.source:
+            continue
+        if r.status == "timeout":
+            lines.append(
+                f"| {r.entry.size} | {r.entry.rounds} | {r.entry.first} | over {r.budget:g} s "
+                f"| | {r.nodes:,} | {r.seconds:.1f} | | |"
+            )
+            continue
+        lines.append(
+            f"| {r.entry.size} | {r.entry.rounds} | {r.entry.first} | {_cell(r)} "
+            f"| {len(r.optimal)} / {len(r.move_values)} | {r.nodes:,} | {r.seconds:.2f} "
+            f"| {r.root_moves} | {' '.join(r.pv)} |"
+        )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- cost growth
+
+
+@dataclass(frozen=True)
+class Growth:
+    """An exponential fit ``nodes = 10 ** (a + b * rounds)`` over a size's solved entries."""
+
+    size: str
+    first: str
+    rounds: tuple[int, ...]
+    factor: float
+    """Nodes multiply by this much per extra round (``10 ** b``)."""
+    intercept: float
+    nodes_per_second: float
+    """Of the largest solved entry (the speed to extrapolate time with)."""
+
+    def nodes(self, rounds: int) -> float:
+        return float(10 ** (self.intercept + math.log10(self.factor) * rounds))
+
+    def seconds(self, rounds: int) -> float:
+        return self.nodes(rounds) / self.nodes_per_second
+
+
+def growth(
+    results: list[EntryResult], rows: int, cols: int, first: str = "x", last: int = 3
+) -> Growth | None:
+    """The fit over the ``last`` solved, computed entries of a size with at least
+    :data:`FIT_MIN_NODES` nodes (``None`` if fewer than two)."""
+    points = [
+        r
+        for r in results
+        if r.entry.rows == rows
+        and r.entry.cols == cols
+        and r.entry.first == first
+        and r.status == "solved"
+        and not r.source
+        and r.nodes >= FIT_MIN_NODES
+    ]
+    points.sort(key=lambda r: r.entry.rounds)
+    points = points[-last:]
+    if len(points) < 2:
+        return None
+    xs = [p.entry.rounds for p in points]
+    ys = [math.log10(p.nodes) for p in points]
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+        (x - mx) ** 2 for x in xs
+    )
+    biggest = points[-1]
+    return Growth(
+        f"{rows}x{cols}",
+        first,
+        tuple(xs),
+        10**slope,
+        my - slope * mx,
+        biggest.nodes / max(biggest.seconds, 1e-9),
+    )
+
+
+# -------------------------------------------------------------------- plots
+
+
+def plot_values(results: list[EntryResult], out: Path) -> Path:
+    """A heat map: board sizes down, rounds across, colour = value (first mover's view)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    table = _by_key(results)
+    sizes = [s for s in SIZES if any((s[0], s[1], n, "x") in table for n in range(1, 29))]
+    top = max((r.entry.rounds for r in results if r.status == "solved"), default=1)
+    grid = np.full((len(sizes), top), np.nan)
+    for i, (rows, cols) in enumerate(sizes):
+        for rounds in range(1, top + 1):
+            result = table.get((rows, cols, rounds, "x"))
+            if result is not None and result.status == "solved" and result.value is not None:
+                grid[i, rounds - 1] = result.value
+    limit = max(2.0, float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 2.0)
+    fig, ax = plt.subplots(figsize=(1.0 + 0.55 * top, 0.9 + 0.32 * len(sizes)))
+    cmap = plt.get_cmap("RdBu").copy()
+    cmap.set_bad("#dddddd")
+    image = ax.imshow(grid, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
+    for i, (rows, cols) in enumerate(sizes):
+        for rounds in range(1, top + 1):
+            result = table.get((rows, cols, rounds, "x"))
+            text = "" if rounds > board(rows, cols).max_rounds() else _cell(result)
+            if text:
+                ax.text(rounds - 1, i, text, ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(top), [str(n) for n in range(1, top + 1)])
+    ax.set_yticks(range(len(sizes)), [f"{r}x{c}" for r, c in sizes])
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("board (rows x cols)")
+    ax.set_title("Value under perfect play, first mover's view (…: not solved in budget)")
+    fig.colorbar(image, ax=ax, label="final margin (pieces)")
+    fig.tight_layout()
+    path = out / "values.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_growth(results: list[EntryResult], out: Path) -> Path:
+    """Nodes per solved entry against rounds (log scale), square boards, with the fit of
+    each and its extrapolation a few rounds on."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for side in range(MIN_SIDE, MAX_SIDE + 1):
+        points = sorted(
+            (r.entry.rounds, r.nodes)
+            for r in results
+            if r.entry.rows == side
+            and r.entry.cols == side
+            and r.entry.first == "x"
+            and r.status == "solved"
+            and not r.source
+        )
+        if not points:
+            continue
+        (line,) = ax.semilogy(*zip(*points, strict=True), "o-", label=f"{side}x{side}")
+        fit = growth(results, side, side)
+        if fit is not None:
+            xs = list(
+                range(fit.rounds[0], min(fit.rounds[-1] + 3, board(side, side).max_rounds()) + 1)
+            )
+            ax.semilogy(
+                xs,
+                [fit.nodes(x) for x in xs],
+                "--",
+                color=line.get_color(),
+                alpha=0.6,
+                label=f"fit x{fit.factor:.0f}/round",
+            )
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("nodes (all first moves and the PV)")
+    ax.set_title("Cost of solving the start position")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    path = out / "growth.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,170 @@
+"""The solved-game table in SQLite: one row per entry, written as soon as it is known.
+
+Durability contract (as :mod:`adjacency.arena.store`): WAL mode, one transaction
+per entry, so a run killed at any moment loses only the entries in flight and
+``adjacency solutions run`` started again computes only what is missing.
+
+Table::
+
+    entries(rows, cols, rounds, first, symmetry, status, value, pv, optimal,
+            move_values JSON, nodes, seconds, budget, solves, root_moves, source,
+            book JSON, engine, finished)
+    PRIMARY KEY (rows, cols, rounds, first, symmetry)
+
+``symmetry`` is part of the key, so a run with ``--no-symmetry`` (the plain
+solve, for comparisons) can share the database. ``engine`` is the package
+version that computed the row.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..core.errors import AdjacencyError
+from ..engine.book import BookLine
+from .solutions import Entry, EntryResult
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS solutions_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    rows INTEGER NOT NULL,
+    cols INTEGER NOT NULL,
+    rounds INTEGER NOT NULL,
+    first TEXT NOT NULL,
+    symmetry INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    value INTEGER,
+    pv TEXT NOT NULL,
+    optimal TEXT NOT NULL,
+    move_values TEXT NOT NULL,
+    nodes INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    budget REAL NOT NULL,
+    solves INTEGER NOT NULL,
+    root_moves INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    book TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (rows, cols, rounds, first, symmetry)
+);
+"""
+
+
+class SolutionsStoreError(AdjacencyError):
+    """The database cannot be opened or is not a solutions database of this version."""
+
+
+class SolutionsStore:
+    """Read and write the entries of one database file."""
+
+    def __init__(self, path: str | Path, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise SolutionsStoreError(f"no solutions database at {str(self.path)!r}")
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.executescript(SCHEMA)
+            row = self.db.execute(
+                "SELECT value FROM solutions_meta WHERE key = 'schema'"
+            ).fetchone()
+            if row is None:
+                with self.db:
+                    self.db.execute(
+                        "INSERT INTO solutions_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                    )
+            elif row[0] != str(SCHEMA_VERSION):
+                raise SolutionsStoreError(
+                    f"{str(self.path)!r} has solutions schema {row[0]}, this version reads "
+                    f"{SCHEMA_VERSION}"
+                )
+        except sqlite3.DatabaseError as exc:
+            raise SolutionsStoreError(
+                f"cannot use {str(self.path)!r} as a solutions database: {exc}"
+            ) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> SolutionsStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def put(self, result: EntryResult) -> None:
+        """Store (or replace) one entry's result in its own transaction."""
+        e = result.entry
+        row = (
+            e.rows,
+            e.cols,
+            e.rounds,
+            e.first,
+            int(result.symmetry),
+            result.status,
+            result.value,
+            " ".join(result.pv),
+            " ".join(result.optimal),
+            json.dumps(result.move_values),
+            result.nodes,
+            result.seconds,
+            result.budget,
+            result.solves,
+            result.root_moves,
+            result.source,
+            json.dumps([[b.fen, b.value, list(b.moves), b.complete] for b in result.book]),
+            __version__,
+            datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        )
+        try:
+            with self.db:
+                self.db.execute(
+                    f"INSERT OR REPLACE INTO entries VALUES ({', '.join('?' * len(row))})", row
+                )
+        except sqlite3.DatabaseError as exc:
+            raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
+
+    def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
+        row = self.db.execute(
+            "SELECT * FROM entries WHERE rows=? AND cols=? AND rounds=? AND first=? AND symmetry=?",
+            (entry.rows, entry.cols, entry.rounds, entry.first, int(symmetry)),
+        ).fetchone()
+        return None if row is None else _result(row)
+
+    def results(self, symmetry: bool | None = True) -> list[EntryResult]:
+        """Every stored entry (of one symmetry setting, or both with ``None``), sorted."""
+        query = "SELECT * FROM entries"
+        params: tuple[Any, ...] = ()
+        if symmetry is not None:
+            query += " WHERE symmetry = ?"
+            params = (int(symmetry),)
+        rows = self.db.execute(query + " ORDER BY rows, cols, first, rounds", params).fetchall()
+        return [_result(row) for row in rows]
+
+
+def _result(row: tuple[Any, ...]) -> EntryResult:
+    (rows, cols, rounds, first, symmetry, status, value, pv, optimal, move_values, nodes,
+     seconds, budget, solves, root_moves, source, book, _engine, _finished) = row  # fmt: skip
+    return EntryResult(
+        Entry(rows, cols, rounds, first),
+        status,
+        bool(symmetry),
+        budget,
+        value=value,
+        pv=tuple(pv.split()),
+        optimal=tuple(optimal.split()),
+        move_values=json.loads(move_values),
+        nodes=nodes,
+        seconds=seconds,
+        solves=solves,
+        root_moves=root_moves,
+        source=source,
+        book=tuple(BookLine(f, v, tuple(m), c) for f, v, m, c in json.loads(book)),
+    )

@@ -1,0 +1,231 @@
+"""The ``solutions`` command: the solved-game table (run, show, plot) and its book.
+
+``adjacency solutions run`` solves start positions of every board size and game
+length rounds upward (see :mod:`adjacency.arena.solutions`), in parallel,
+resumable from its SQLite file; ``show`` prints the table and the frontier,
+``plot`` draws the heat map and the cost growth, ``book`` writes (or checks) the
+book files the engine plays from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InvalidSettingsError
+
+DEFAULT_DB = "solutions.db"
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _whole(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+    return int(text)
+
+
+def register(commands: Any) -> None:
+    solutions = commands.add_parser(
+        "solutions",
+        help="solve start positions of every board size and length (the solved-game table)",
+        description="Exact values of start positions under perfect play, for board sizes "
+        "4x4 to 8x8 and rounds from 1 upward, with their principal variations and optimal "
+        "first moves; results go to a SQLite file and runs resume. docs/solutions.md has "
+        "the table.",
+    )
+    actions = solutions.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    run = actions.add_parser(
+        "run",
+        help="solve the entries not yet in the database",
+        description="Solve entries rounds upward per board size until one takes longer "
+        "than --budget (the frontier), in parallel on the executor. Entries already stored "
+        "are skipped; timeouts are retried only with a larger budget.",
+    )
+    run.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    run.add_argument(
+        "--sizes",
+        default="all",
+        help="'all' (default), 'square' or board sizes such as 4x4,6x7",
+    )
+    run.add_argument(
+        "--first",
+        default="x,o",
+        help="first movers: x, o or x,o (default); mirror images are derived, not solved",
+    )
+    run.add_argument(
+        "--budget", type=_positive, default=60.0, help="seconds per entry (default 60)"
+    )
+    run.add_argument("--rounds-max", type=_whole, help="stop every size at this many rounds")
+    run.add_argument(
+        "--no-symmetry",
+        action="store_true",
+        help="the plain solve: every first move, and no entry derived from a mirror image",
+    )
+    run.add_argument("--tt", type=_positive, default=64.0, help="table MB per solve (default 64)")
+    run.add_argument("--jobs", type=_whole, help="entries solved at once (default: CPU count)")
+    run.add_argument("--executor", default="local", help="local (a process pool, default) or ray")
+    run.add_argument(
+        "--ray-address", help="with --executor ray: auto or HOST:PORT (default: a private runtime)"
+    )
+    run.add_argument("--quiet", action="store_true", help="no progress display")
+    run.set_defaults(handler=run_run)
+
+    show = actions.add_parser(
+        "show",
+        help="print the table, the frontier and the cost of each entry",
+        description="Print the stored values (first mover's view: + the first mover wins, "
+        "- the second), the frontier of each board size and every entry's cost.",
+    )
+    show.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    show.add_argument("--no-symmetry", action="store_true", help="the plain-solve rows")
+    show.add_argument("--markdown", action="store_true", help="markdown tables (docs)")
+    show.add_argument("--json", action="store_true", help="every entry as JSON")
+    show.set_defaults(handler=run_show)
+
+    plot = actions.add_parser(
+        "plot",
+        help="draw the heat map of values and the growth of solve cost",
+        description="Write values.png (size x rounds heat map) and growth.png (nodes per "
+        "entry against rounds, with the exponential fit of each size) into --out.",
+    )
+    plot.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    plot.add_argument("--out", type=Path, default=Path("."), help="directory (default .)")
+    plot.set_defaults(handler=run_plot)
+
+    book = actions.add_parser(
+        "book",
+        help="write the book files from the database, or verify a book file",
+        description="Write one book file per board size (proven positions: the starts, "
+        "every first move and the principal variations) into --out, or check --verify "
+        "FILE and print its header.",
+    )
+    book.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    book.add_argument("--out", type=Path, help="directory for the book files")
+    book.add_argument("--verify", type=Path, metavar="FILE", help="check one book file")
+    book.set_defaults(handler=run_book)
+
+
+def _open(path: str, create: bool) -> Any:
+    from ..arena.solutions_store import SolutionsStore
+
+    return SolutionsStore(path, create=create)
+
+
+def run_run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from ..arena.executor import make_executor
+    from ..arena.solutions import EntryResult, parse_sizes, plan_lanes, run_table
+
+    sizes = parse_sizes(args.sizes)
+    firsts = tuple(f.strip() for f in args.first.split(",") if f.strip())
+    if not firsts or any(f not in ("x", "o") for f in firsts) or len(set(firsts)) < len(firsts):
+        raise InvalidSettingsError(f"--first must be x, o or x,o, got {args.first!r}")
+    symmetry = not args.no_symmetry
+    lanes = plan_lanes(sizes, firsts, derive_images=symmetry)  # type: ignore[arg-type]
+    console = Console(stderr=True, quiet=args.quiet)
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=args.quiet,
+    )
+    task = progress.add_task("solving", total=None)
+
+    def on_plan(total: int) -> None:
+        progress.update(task, total=total)
+
+    def on_result(result: EntryResult, skipped: int) -> None:
+        if result.status == "solved":
+            what = f"value {result.value:+d}, {len(result.optimal)} optimal first move(s)"
+        else:
+            what = f"timeout after {result.seconds:.1f} s (the frontier)"
+        progress.console.print(
+            f"{result.entry}: {what}; {result.nodes:,} nodes, {result.seconds:.2f} s"
+        )
+        progress.advance(task, 1 + skipped)
+
+    with (
+        _open(args.db, create=True) as store,
+        make_executor(args.executor, args.jobs, args.ray_address, command="solutions run") as ex,
+        progress,
+    ):
+        report = run_table(
+            store,
+            lanes,
+            ex,
+            args.budget,
+            symmetry=symmetry,
+            rounds_limit=args.rounds_max,
+            tt_mb=args.tt,
+            on_plan=on_plan,
+            on_result=on_result,
+        )
+    solved = sum(1 for r in report.computed if r.status == "solved")
+    console.print(
+        f"{solved} entries solved and {len(report.computed) - solved} timed out now, "
+        f"{report.stored} found stored, {report.derived} derived by symmetry; "
+        f"CPU time of this run's solves {sum(r.seconds for r in report.computed):.1f} s"
+    )
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from ..arena.solutions_report import entry_rows, frontier_rows, text_tables
+
+    with _open(args.db, create=False) as store:
+        results = store.results(symmetry=not args.no_symmetry)
+    if args.json:
+        print(json.dumps(entry_rows(results)))
+        return 0
+    print(text_tables(results, markdown=args.markdown))
+    if not args.markdown:
+        for row in frontier_rows(results):
+            print(row)
+    return 0
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    from ..arena.solutions_report import plot_growth, plot_values
+
+    with _open(args.db, create=False) as store:
+        results = store.results()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for path in (plot_values(results, args.out), plot_growth(results, args.out)):
+        print(path)
+    return 0
+
+
+def run_book(args: argparse.Namespace) -> int:
+    from ..engine.book import load_book, write_books
+
+    if args.verify is not None:
+        book = load_book(args.verify)
+        print(
+            f"{args.verify}: book format {book.version}, board {book.board.dimensions}, "
+            f"{len(book)} positions, checksum ok"
+        )
+        return 0
+    if args.out is None:
+        raise InvalidSettingsError("solutions book: give --out DIR to write, or --verify FILE")
+    with _open(args.db, create=False) as store:
+        results = store.results()
+    lines = [line for result in results for line in result.book]
+    for path in write_books(lines, args.out):
+        print(path)
+    return 0
