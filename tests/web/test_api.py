@@ -595,7 +595,7 @@ def test_games_survive_a_restart(db: Path) -> None:
         first.post(f"/api/games/{s['id']}/moves", json={"square": "c1"})
         before = wait_plies(first, s["id"], 2)
         other = create(first, x=HUMAN, o=HUMAN)
-    with TestClient(create_app(db)) as second:
+    with TestClient(create_app(db), cookies=first.cookies) as second:
         listed = {g["id"] for g in second.get("/api/games").json()}
         assert listed == {s["id"], other["id"]}
         after = state(second, s["id"])
@@ -613,7 +613,7 @@ def test_a_bot_game_resumes_after_a_restart(db: Path) -> None:
         first.post(f"/api/games/{s['id']}/control", json={"action": "pause", "delay": 0})
         first.post(f"/api/games/{s['id']}/control", json={"action": "step"})
         wait_plies(first, s["id"], 1)
-    with TestClient(create_app(db)) as second:
+    with TestClient(create_app(db), cookies=first.cookies) as second:
         assert state(second, s["id"])["paused"]
         second.post(f"/api/games/{s['id']}/control", json={"action": "resume"})
         end = wait_until(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 from adjacency.core.record import game_from_text
 from adjacency.web import turns as turns_module
+from adjacency.web.seats import CLIENT_COOKIE
 from web_helpers import PatientBot, live_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -58,9 +60,20 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+CLIENT = secrets.token_urlsafe(16)
+"""The client id the tests' API calls and pages share, so the pages hold the games' seats."""
+
+
+def as_client(context: Any, server: str) -> Any:
+    """Give a browser context the tests' client cookie (it plays the games the API made)."""
+    context.add_cookies([{"name": CLIENT_COOKIE, "value": CLIENT, "url": server}])
+    return context
+
+
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
+def page(browser: Any, server: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    as_client(context, server)
     context.set_default_timeout(TIMEOUT)
     tab = context.new_page()
     errors: list[str] = []
@@ -74,9 +87,8 @@ def page(browser: Any) -> Iterator[Any]:
 
 def api(server: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        server + path, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}"}
+    request = urllib.request.Request(server + path, data=data, method=method, headers=headers)
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read() or b"null")
 
@@ -350,7 +362,7 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
         is_mobile=True,
         has_touch=True,
     )
-    page = context.new_page()
+    page = as_client(context, server).new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     game = new_game(server, rows=8, cols=8, rounds=28)
@@ -442,3 +454,77 @@ def test_api_reference_works_offline(server: str, page: Any) -> None:
     assert page.locator('a[href="/openapi.json"]').count() >= 1
     assert page.inner_text("#api-error") == ""
     assert outside == []
+
+
+def watched_page(browser: Any, url: str) -> Any:
+    """A page in a fresh context (its own cookies: another device) that fails on errors."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.set_default_timeout(TIMEOUT)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    tab.console_errors = errors
+    tab.goto(url)
+    tab.wait_for_selector("#board .sq")
+    return tab
+
+
+def shown_plies(tab: Any, count: int) -> None:
+    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
+
+
+def test_invite_a_friend_two_devices_and_a_watcher(server: str, browser: Any, shots: Path) -> None:
+    host = watched_page(browser, server)  # no game yet: the new-game dialog opens
+    host.wait_for_selector("#dlg-new[open]")
+    start_from_dialog(host, "invite", 4, 4, 2)
+    host.locator("#dlg-new input[name=you][value=x]").check()
+    host.locator("#dlg-new .side-setup[data-side=x] input[type=text]").fill("Ann")
+    host.locator("#dlg-new .side-setup[data-side=o] input[type=text]").fill("Bob")
+    host.click("#new-start")
+    host.wait_for_selector("#dlg-invite[open]")
+    o_link = host.locator("#invite-links input[name=seat-o]").input_value()
+    watch_link = host.locator("#invite-links input[name=watch]").input_value()
+    assert "#seat=" in o_link and "#" not in watch_link
+    shoot(host, shots, "invite.png")
+    host.click("#invite-close")
+    assert "#seat=" not in host.url  # the token never stays in the address bar
+
+    friend = watched_page(browser, o_link)
+    assert "#seat=" not in friend.url
+    watcher = watched_page(browser, watch_link)
+    assert "Watching" in watcher.locator("#status").inner_text()
+
+    tabs = {"x": host, "o": friend}
+    game_id = host.url.split("game=")[1].split("&")[0]
+    total = 0
+    while True:
+        state = api(server, "GET", f"/api/games/{game_id}")
+        if state["status"] == "over":
+            break
+        mover = tabs[state["turn"]]
+        waiting = tabs["o" if state["turn"] == "x" else "x"]
+        square = sorted(state["preview"])[0]
+        waiting.click(f'[data-square="{square}"]')  # not your turn: refused on the page
+        assert "turn" in waiting.locator("#notice").inner_text()
+        watcher.click(f'[data-square="{square}"]')
+        assert "watching" in watcher.locator("#notice").inner_text()
+        mover.click(f'[data-square="{square}"]')
+        total += 1
+        for tab in (host, friend, watcher):
+            shown_plies(tab, total)
+        if total == 1:  # a reload of one player resumes the game with the seat kept
+            friend.reload()
+            friend.wait_for_selector("#board .sq")
+            shown_plies(friend, total)
+            assert "Watching" not in friend.locator("#status").inner_text()
+    assert total == 4
+    for tab in (host, friend, watcher):
+        tab.wait_for_selector("#dlg-result[open]")
+        assert tab.console_errors == []
+    final = api(server, "GET", f"/api/games/{game_id}")
+    assert [m["square"] for m in final["moves"]] == [
+        tab.locator("#moves button .sqname").nth(i).inner_text() for i in range(4)
+    ]
+    for tab in (host, friend, watcher):
+        tab.context.close()

@@ -98,12 +98,12 @@ def test_nested_json_bodies_are_422_as_documented(client: TestClient) -> None:
 
 def test_a_damaged_row_shows_as_damaged_and_the_list_still_works(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    with TestClient(create_app(db)) as client:
-        good = client.post("/api/games", json={"x": HUMAN, "o": HUMAN, **SMALL}).json()["id"]
-        bad = client.post("/api/games", json={"x": HUMAN, "o": HUMAN, **SMALL}).json()["id"]
+    with TestClient(create_app(db)) as first:
+        good = first.post("/api/games", json={"x": HUMAN, "o": HUMAN, **SMALL}).json()["id"]
+        bad = first.post("/api/games", json={"x": HUMAN, "o": HUMAN, **SMALL}).json()["id"]
     with sqlite3.connect(db) as raw:
         raw.execute("UPDATE games SET record = '{broken' WHERE id = ?", (bad,))
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), cookies=first.cookies) as client:
         listed = {g["id"]: g for g in client.get("/api/games").json()}
         assert listed[good]["status"] == "playing"
         assert listed[bad]["status"] == "damaged"

@@ -1,4 +1,4 @@
-"""FastAPI dependencies shared by the routers: the server's :class:`GameManager`.
+"""FastAPI dependencies shared by the routers: the manager, the caller, rate limits.
 
 The manager lives on ``app.state`` (set by :func:`~adjacency.web.app.create_app`);
 routes receive it as a parameter typed :data:`Manager`, so a test can build an
@@ -7,11 +7,15 @@ app around any manager and the routers hold no global state.
 
 from __future__ import annotations
 
-from typing import Annotated
+import ipaddress
+from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 
+from .errors import TooMany
+from .limits import Limits
 from .manager import GameManager
+from .seats import CLIENT_COOKIE, SEAT_HEADER, Caller, digest, new_secret, plausible_secret
 
 
 async def get_manager(request: Request) -> GameManager:
@@ -22,3 +26,61 @@ async def get_manager(request: Request) -> GameManager:
 
 Manager = Annotated[GameManager, Depends(get_manager)]
 """A route parameter of this type receives the app's game manager."""
+
+
+def client_cookie(request: Request, response: Response) -> str:
+    """The request's client id, issuing a new one on ``response`` if it has none."""
+    cookie = request.cookies.get(CLIENT_COOKIE)
+    if cookie is None or not plausible_secret(cookie):
+        cookie = new_secret()
+        response.set_cookie(
+            CLIENT_COOKIE,
+            cookie,
+            max_age=COOKIE_SECONDS,
+            httponly=True,
+            samesite="strict",
+            path="/",
+        )
+    return cookie
+
+
+async def get_caller(request: Request, response: Response) -> Caller:
+    """Who sends the request: its client cookie (issued now if missing) and the seat
+    token it presents in the ``X-Seat-Token`` header."""
+    cookie = client_cookie(request, response)
+    token = request.headers.get(SEAT_HEADER)
+    return Caller(digest(cookie), token if plausible_secret(token) else None)
+
+
+Client = Annotated[Caller, Depends(get_caller)]
+"""A route parameter of this type receives the requesting client (see :mod:`.seats`)."""
+
+COOKIE_SECONDS = 400 * 24 * 3600
+"""How long a browser keeps its client id (the longest lifetime browsers accept)."""
+
+
+def rate_limited(kind: str) -> Any:
+    """A dependency taking one request of ``kind`` ("create" or "move") from the client
+    address's budget (:class:`~adjacency.web.limits.Limits`); over it: 429."""
+
+    async def check(request: Request) -> None:
+        limits: Limits = request.app.state.limits
+        address = request.client.host if request.client else ""
+        if not limits.limit_loopback and _loopback(address):
+            return
+        per_minute = limits.creates_per_minute if kind == "create" else limits.moves_per_minute
+        if not request.app.state.rates.allow(address, kind, per_minute):
+            what = "new games" if kind == "create" else "moves and commands"
+            raise TooMany(
+                f"too many {what} from your address (at most {per_minute:g} a minute); "
+                "wait a moment"
+            )
+
+    return Depends(check)
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return address in ("localhost", "testclient")

@@ -49,6 +49,9 @@ class Limits:
     """Moves and other game commands per client address per minute."""
     burst: int = 20
     """Requests of one kind a client may make at once before the rate applies."""
+    limit_loopback: bool = False
+    """Whether the rates apply to clients on this machine too (off: the machine's own
+    user is not throttled; tests and load runs turn it on)."""
 
 
 @dataclass

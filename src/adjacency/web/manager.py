@@ -6,18 +6,21 @@ import logging
 import secrets
 import threading
 
-from ..core import Color, InvalidRecordError, Position
+from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
-from .errors import GameNotFound, TooMany, quote
+from .errors import Forbidden, GameNotFound, TooMany, WebError, quote
 from .hints import HintBots
 from .limits import Limits
 from .models import GameSummary, Hint, NewGame
 from .players import Player, player_from_setup
+from .seats import Caller, Seats, new_seats
 from .session import GameSession
 from .store import GameStore
 
 log = logging.getLogger(__name__)
+
+SWAP: tuple[tuple[Color, Color], ...] = (("x", "o"), ("o", "x"))
 
 
 class GameManager:
@@ -43,34 +46,67 @@ class GameManager:
         self.store.save(session.id, session.created, session.record(), session.meta())
 
     def _add(
-        self, game: Game, players: dict[Color, Player], time_per_move: float, delay: float = 0.5
+        self,
+        game: Game,
+        players: dict[Color, Player],
+        time_per_move: float,
+        seats: Seats,
+        delay: float = 0.5,
     ) -> GameSession:
         game_id = secrets.token_hex(6)
         session = GameSession(
-            game_id, game, players, time_per_move, self._save, self.grace, delay=delay
+            game_id, game, players, time_per_move, self._save, self.grace, delay=delay, seats=seats
         )
         with self._lock:
             self._sessions[game_id] = session
         self._save(session)
         return session
 
-    def create(self, settings: NewGame) -> GameSession:
-        """Start a game; raise ``AdjacencyError`` (400) for settings out of range."""
+    def create(self, settings: NewGame, caller: Caller) -> GameSession:
+        """Start a game owned by ``caller``, who holds its people's seats; raise
+        ``AdjacencyError`` (400) for settings out of range."""
+        if settings.invite:
+            raise WebError("a game between devices is created with POST /api/invites")
+        return self._create(settings, caller)[0]
+
+    def invite(self, settings: NewGame, caller: Caller) -> tuple[GameSession, dict[Color, str]]:
+        """A game between two people on different devices, and its seat tokens (the only
+        time they are shown)."""
+        if settings.x.kind != "human" or settings.o.kind != "human":
+            raise WebError("an invitation is for two people: both players must be 'human'")
+        return self._create(settings, caller, invite=True)
+
+    def _create(
+        self, settings: NewGame, caller: Caller, invite: bool = False
+    ) -> tuple[GameSession, dict[Color, str]]:
         players: dict[Color, Player] = {
             "x": player_from_setup(settings.x, "x"),
             "o": player_from_setup(settings.o, "o"),
         }
         start = Position.start(settings.rows, settings.cols, settings.rounds, settings.first)
         self._check_bot_capacity(players)
-        game = Game(start, players["x"].name, players["o"].name, event="Casual game")
-        session = self._add(game, players, settings.time)
+        event = "Game between devices" if invite else "Casual game"
+        game = Game(start, players["x"].name, players["o"].name, event=event)
+        humans: list[Color] = [c for c in ("x", "o") if not players[c].is_bot]
+        seats, tokens = new_seats(caller, humans, invite)
+        session = self._add(game, players, settings.time, seats)
         session.touch()
-        return session
+        return session, tokens
 
-    def rematch(self, game_id: str) -> GameSession:
-        """A new game with the same settings and the players' colours swapped."""
+    def rematch(self, game_id: str, caller: Caller) -> GameSession:
+        """A new game with the same settings and the players' colours swapped (and their
+        seats: each player keeps playing from the same browser)."""
         old = self.get(game_id)
         with old.lock:
+            old.seats.require_member(caller, "ask for a rematch")
+            seats = Seats(
+                owner=caller.client,
+                holders={swap: old.seats.holders[c] for c, swap in SWAP if c in old.seats.holders},
+                invite=old.seats.invite,
+            )
+            if old.seats.open:
+                humans: list[Color] = [c for c in COLORS if not old.players[c].is_bot]
+                seats = new_seats(caller, [other(c) for c in humans])[0]
             players: dict[Color, Player] = {"x": old.players["o"], "o": old.players["x"]}
             start = old.game.start
             first, rounds = old.game.first, old.game.rounds
@@ -78,11 +114,11 @@ class GameManager:
         fresh = Position.start(start.rows, start.cols, rounds, first)
         self._check_bot_capacity(players)
         game = Game(fresh, players["x"].name, players["o"].name, event="Casual game")
-        session = self._add(game, players, time_per_move, delay)  # playing, at the old speed
+        session = self._add(game, players, time_per_move, seats, delay)  # at the old speed
         session.touch()
         return session
 
-    def import_record(self, text: str) -> GameSession:
+    def import_record(self, text: str, caller: Caller) -> GameSession:
         """Load a record (text, or JSON if it starts with ``{``) for replay and play on."""
         stripped = text.strip()
         if not stripped:
@@ -103,7 +139,7 @@ class GameManager:
             "x": Player("human", game.x_name[:40] or "X"),
             "o": Player("human", game.o_name[:40] or "O"),
         }
-        return self._add(game, players, 5.0)
+        return self._add(game, players, 5.0, new_seats(caller, ["x", "o"])[0])
 
     def get(self, game_id: str) -> GameSession:
         """The session of ``game_id``, loading it from the store after a restart."""
@@ -131,14 +167,17 @@ class GameManager:
             self._sessions[game_id] = session
             return session
 
-    def summaries(self) -> list[GameSummary]:
-        """Every stored game, most recently changed first; a damaged one says so."""
+    def summaries(self, caller: Caller) -> list[GameSummary]:
+        """The stored games ``caller`` created or holds a seat in (and games from before
+        seats existed), most recently changed first; a damaged one says so."""
         out = []
-        for stored in self.store.all():
+        for stored in self.store.all(mentioning=caller.client):
             record, meta = stored.record, stored.meta
             try:
                 if stored.damaged is not None:
                     raise ValueError(stored.damaged)
+                if not Seats.from_dict(meta.get("seats")).knows(Caller(caller.client)):
+                    continue
                 kinds = sum(meta["players"][c]["kind"] == "bot" for c in ("x", "o"))
                 out.append(
                     GameSummary(
@@ -161,7 +200,7 @@ class GameManager:
                 out.append(_damaged_summary(stored.id, stored.updated))
         return out
 
-    def hint(self, game_id: str) -> Hint:
+    def hint(self, game_id: str, caller: Caller) -> Hint:
         """A hint for the person to move in ``game_id``, from the shared hint bots.
 
         At most ``limits.hints`` hints run at once, ``limits.hints_per_game`` per
@@ -175,7 +214,7 @@ class GameManager:
                 raise TooMany("the server is computing too many hints now; try again shortly")
             self._hinting[game_id] = self._hinting.get(game_id, 0) + 1
         try:
-            return session.hint(self.hints)
+            return session.hint(self.hints, caller)
         finally:
             with self._lock:
                 self._hinting[game_id] -= 1
@@ -195,10 +234,13 @@ class GameManager:
                 "finish or leave one, or try again later"
             )
 
-    def delete(self, game_id: str) -> None:
+    def delete(self, game_id: str, caller: Caller) -> None:
         """Stop the game and remove it; a damaged stored game is removed too."""
         try:
             session = self.get(game_id)
+            with session.lock:
+                if not (session.seats.open or session.seats.owner == caller.client):
+                    raise Forbidden("only the game's creator may delete it")
         except GameNotFound:
             if _plausible_id(game_id) and self.store.delete(game_id):
                 return

@@ -65,6 +65,11 @@ class NewGame(Strict):
         le=MAX_MOVE_TIME,
         description="seconds a bot may think per move",
     )
+    invite: bool = Field(
+        False,
+        description="a game between two people on different devices: use POST /api/invites, "
+        "which answers the seat links (both players must be people)",
+    )
 
 
 class MoveRequest(Strict):
@@ -211,6 +216,24 @@ class GameState(BaseModel):
     preview: dict[str, list[str]] = Field(
         description="for each empty square, the squares playing it would convert"
     )
+
+
+class Viewer(BaseModel):
+    """What the requesting browser may do in a game."""
+
+    seats: list[Side] = Field(description="the colours this browser plays (empty: watching)")
+    owner: bool = Field(description="whether this browser created the game")
+    invite: bool = Field(description="whether the game is between devices (seat links)")
+
+
+class Invitation(BaseModel):
+    """A new game between devices and its secret seat tokens, shown only this once."""
+
+    game: GameState
+    tokens: dict[Side, str] = Field(
+        description="each seat's token; the seat link is /?game=ID#seat=TOKEN"
+    )
+    watch: str = Field(description="the watch link's path (read-only)")
 
 
 class GameSummary(BaseModel):

@@ -28,16 +28,17 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bots import Limit, Thinking
-from ..core import Color, IllegalMoveError
+from ..core import Color, IllegalMoveError, other
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from .errors import NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
-from .models import GameState, Hint
+from .models import GameState, Hint, Viewer
 from .players import Player
+from .seats import Caller, Seats
 from .turns import BotTurn, BotTurns
-from .view import Evaluation, describe, game_state, thinking_info
+from .view import Evaluation, describe, game_state, side, thinking_info
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +63,11 @@ class GameSession:
         evals: list[tuple[float | None, int | None]] | None = None,
         paused: bool = False,
         delay: float = 0.5,
+        seats: Seats | None = None,
     ) -> None:
         self.id = game_id
+        self.seats = Seats() if seats is None else seats
+        """Who may act (owner, seat holders, token digests); see :mod:`.seats`."""
         self.game = game
         self.players = players
         self.time = time_per_move
@@ -100,6 +104,7 @@ class GameSession:
             "paused": self.paused,
             "delay": self.delay,
             "version": self.version,
+            "seats": self.seats.to_dict(),
         }
 
     def record(self) -> dict[str, Any]:
@@ -132,6 +137,7 @@ class GameSession:
             evals,
             bool(meta.get("paused", False)),
             float(meta.get("delay", 0.5)),
+            Seats.from_dict(meta.get("seats")),
         )
         # Versions keep increasing across restarts, so pages never mistake new for old.
         session.version = int(meta.get("version", 0)) + 1
@@ -302,8 +308,21 @@ class GameSession:
 
     # -------------------------------------------------------------- actions
 
-    def play(self, square: str) -> GameState:
-        """Play the person's move; raise ``NotNow`` or ``IllegalMoveError``."""
+    def viewer(self, caller: Caller) -> Viewer:
+        """What ``caller`` may do here (claiming a seat whose token it presents)."""
+        with self.lock:
+            before = sum(len(h) for h in self.seats.holders.values())
+            held = self.seats.seats_of(caller)
+            if sum(len(h) for h in self.seats.holders.values()) != before:
+                self._saver(self)  # a seat was claimed: keep it across restarts
+            return Viewer(
+                seats=[side(c) for c in held],
+                owner=self.seats.open or caller.client == self.seats.owner,
+                invite=self.seats.invite,
+            )
+
+    def play(self, square: str, caller: Caller) -> GameState:
+        """Play the person's move; raise ``NotNow``, ``Forbidden`` or ``IllegalMoveError``."""
         with self.lock:
             game = self.game
             if game.is_over:
@@ -316,15 +335,22 @@ class GameSession:
                     f"it is {turn.upper()}'s turn and {player.name} (a bot) {doing}; "
                     "wait for its move"
                 )
+            seats = self.seats
+            if not seats.holds(caller, turn) and seats.holds(Caller(caller.client), other(turn)):
+                raise NotNow(f"it is {turn.upper()}'s turn; wait for {player.name}'s move")
+            self.seats.require(caller, turn, "move")
             seconds = time.monotonic() - self._turn_started
             game.play(square, seconds)
             self.evals.append(_NO_EVAL)
             self.after_move()
             return self._state()
 
-    def undo(self) -> GameState:
+    def undo(self, caller: Caller) -> GameState:
         """Take back the last person's move and any bot replies after it."""
         with self.lock:
+            if self.seats.invite:
+                raise NotNow("takebacks are off in games between devices")
+            self.seats.require_member(caller, "take back moves")
             target = self._undo_target()
             if target is None:
                 if self.mode == "bot-bot":
@@ -338,16 +364,18 @@ class GameSession:
             self.changed()
             return self._state()
 
-    def move_now(self) -> GameState:
+    def move_now(self, caller: Caller) -> GameState:
         """Tell the thinking bot to answer with its best move so far."""
         with self.lock:
+            self.seats.require_member(caller, "hurry a bot")
             if not self._turns.move_now():
                 raise NotNow("no bot is thinking now")
             return self._state()
 
-    def control(self, action: str | None, delay: float | None) -> GameState:
+    def control(self, action: str | None, delay: float | None, caller: Caller) -> GameState:
         """Bot-vs-bot playback: pause, resume, step one move, or set the delay between moves."""
         with self.lock:
+            self.seats.require_member(caller, "control the playback")
             if self.mode != "bot-bot":
                 raise NotNow("play, pause and step are for bot vs bot games")
             if delay is not None:
@@ -368,7 +396,7 @@ class GameSession:
             self._turns.ensure()
             return self._state()
 
-    def hint(self, bots: HintBots) -> Hint:
+    def hint(self, bots: HintBots, caller: Caller) -> Hint:
         """The strongest available bot's move for the person to move (blocks while it thinks).
 
         The bot comes from ``bots``, the server's pool of reusable hint bots.
@@ -376,6 +404,9 @@ class GameSession:
         with self.lock:
             if not self._human_to_move():
                 raise NotNow("a hint is for a person to move; it is not your turn")
+            if self.seats.invite:
+                raise NotNow("hints are off in games between devices")
+            self.seats.require(caller, self.game.position.turn, "ask for a hint")
             position = self.game.position
             level = strongest_level()
             time_limit = min(self.time, level.time_cap or self.time, HINT_TIME)

@@ -80,14 +80,17 @@ class GameStore:
             ).fetchone()
         return None if row is None else _stored(row)
 
-    def all(self, limit: int = 200) -> list[StoredGame]:
-        """The most recently changed games first."""
+    def all(self, limit: int = 200, mentioning: str | None = None) -> list[StoredGame]:
+        """The most recently changed games first; with ``mentioning``, only rows whose
+        web data contains that text (a client key) or that have no seats yet (older games).
+        Damaged rows are always included (they show as damaged)."""
+        query = "SELECT id, created, updated, record, meta FROM games "
+        args: tuple[object, ...] = (limit,)
+        if mentioning is not None:
+            query += "WHERE instr(meta, ?) > 0 OR instr(meta, '\"seats\"') = 0 "
+            args = (mentioning, limit)
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, created, updated, record, meta FROM games "
-                "ORDER BY updated DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
+            rows = self._db.execute(query + "ORDER BY updated DESC LIMIT ?", args).fetchall()
         return [_stored(row) for row in rows]
 
     def delete(self, game_id: str) -> bool:

@@ -9,7 +9,7 @@ from ...bots import DEFAULT_MOVE_TIME, entries
 from ...core import Position
 from ...core.board import MAX_SIDE, MIN_SIDE, board
 from ...core.record import game_to_json, game_to_text
-from ..deps import Manager
+from ..deps import Client, Manager, rate_limited
 from ..errors import WebError
 from ..levels import available_levels, default_level
 from ..models import (
@@ -21,6 +21,7 @@ from ..models import (
     GameState,
     GameSummary,
     ImportRequest,
+    Invitation,
     LevelInfo,
     NewGame,
     OptionInfo,
@@ -94,18 +95,48 @@ def config() -> Config:
     )
 
 
+CREATE = [rate_limited("create")]
+
+
 @router.get("/api/games", response_model=list[GameSummary], tags=["games"])
-def list_games(manager: Manager) -> list[GameSummary]:
-    """Stored games, most recently changed first (at most 200)."""
-    return manager.summaries()
+def list_games(manager: Manager, caller: Client) -> list[GameSummary]:
+    """This browser's games (created here, or a seat held here), most recently changed
+    first (at most 200)."""
+    return manager.summaries(caller)
 
 
 @router.post(
-    "/api/games", response_model=GameState, status_code=201, responses=ERRORS, tags=["games"]
+    "/api/games",
+    response_model=GameState,
+    status_code=201,
+    responses=ERRORS,
+    tags=["games"],
+    dependencies=CREATE,
 )
-def new_game(settings: NewGame, manager: Manager) -> GameState:
-    """Start a game. Bots begin thinking as soon as it is their turn."""
-    return manager.create(settings).state()
+def new_game(settings: NewGame, manager: Manager, caller: Client) -> GameState:
+    """Start a game; this browser holds the people's seats. Bots begin thinking as soon
+    as it is their turn."""
+    return manager.create(settings, caller).state()
+
+
+@router.post(
+    "/api/invites",
+    response_model=Invitation,
+    status_code=201,
+    responses=ERRORS,
+    tags=["games"],
+    dependencies=CREATE,
+)
+def invite(settings: NewGame, manager: Manager, caller: Client) -> Invitation:
+    """Start a game between two people on different devices. The answer holds each
+    seat's secret token, shown only this once: send a seat link (``/?game=ID#seat=TOKEN``)
+    to each player and the watch link to anyone."""
+    session, tokens = manager.invite(settings, caller)
+    return Invitation(
+        game=session.state(),
+        tokens={"x": tokens["x"], "o": tokens["o"]},
+        watch=f"/?game={session.id}",
+    )
 
 
 @router.post(
@@ -114,10 +145,11 @@ def new_game(settings: NewGame, manager: Manager) -> GameState:
     status_code=201,
     responses=ERRORS,
     tags=["games"],
+    dependencies=CREATE,
 )
-def import_game(body: ImportRequest, manager: Manager) -> GameState:
+def import_game(body: ImportRequest, manager: Manager, caller: Client) -> GameState:
     """Load a saved record (the text format, or JSON) as a new game between two people."""
-    return manager.import_record(body.record).state()
+    return manager.import_record(body.record, caller).state()
 
 
 @router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS, tags=["games"])
@@ -129,9 +161,9 @@ def get_game(game_id: str, manager: Manager) -> GameState:
 
 
 @router.delete("/api/games/{game_id}", status_code=204, responses=ERRORS, tags=["games"])
-def delete_game(game_id: str, manager: Manager) -> None:
-    """Stop the game's bots and remove it from the store."""
-    manager.delete(game_id)
+def delete_game(game_id: str, manager: Manager, caller: Client) -> None:
+    """Stop the game's bots and remove it from the store (its creator only)."""
+    manager.delete(game_id, caller)
 
 
 @router.post(
@@ -140,10 +172,11 @@ def delete_game(game_id: str, manager: Manager) -> None:
     status_code=201,
     responses=ERRORS,
     tags=["games"],
+    dependencies=CREATE,
 )
-def rematch(game_id: str, manager: Manager) -> GameState:
+def rematch(game_id: str, manager: Manager, caller: Client) -> GameState:
     """A new game with the same settings and the colours swapped."""
-    return manager.rematch(game_id).state()
+    return manager.rematch(game_id, caller).state()
 
 
 @router.get(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
+
+from ..deps import client_cookie
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 """The front end's files."""
@@ -18,8 +20,11 @@ def _page(name: str) -> FileResponse:
 
 
 @router.get("/")
-def index() -> FileResponse:
-    return _page("index.html")
+def index(request: Request) -> FileResponse:
+    """The game page (issues the browser's client cookie on its first visit)."""
+    page = _page("index.html")
+    client_cookie(request, page)
+    return page
 
 
 @router.get("/rules")

@@ -4,47 +4,68 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ..deps import Manager
-from ..models import ControlRequest, GameState, Hint, MoveRequest
+from ..deps import Client, Manager, rate_limited
+from ..errors import Forbidden
+from ..models import ControlRequest, GameState, Hint, MoveRequest, Viewer
 from . import ERRORS
 
-router = APIRouter(tags=["play"], responses=ERRORS)
+router = APIRouter(
+    tags=["play"],
+    responses={**ERRORS, 403: {**ERRORS[400], "description": "a seat this browser does not hold"}},
+    dependencies=[rate_limited("move")],
+)
+
+
+@router.get("/api/games/{game_id}/me", response_model=Viewer)
+def me(game_id: str, manager: Manager, caller: Client) -> Viewer:
+    """The seats this browser holds in the game (none: it watches)."""
+    return manager.get(game_id).viewer(caller)
+
+
+@router.post("/api/games/{game_id}/seats", response_model=Viewer)
+def claim(game_id: str, manager: Manager, caller: Client) -> Viewer:
+    """Claim a seat with its token (the ``X-Seat-Token`` header, from a seat link): from
+    now on this browser plays it, after a reload too."""
+    viewer = manager.get(game_id).viewer(caller)
+    if caller.token is None or not viewer.seats:
+        raise Forbidden("this seat link is not valid for this game (no seat has that token)")
+    return viewer
 
 
 @router.post("/api/games/{game_id}/moves", response_model=GameState)
-def play(game_id: str, move: MoveRequest, manager: Manager) -> GameState:
-    """Play a move for the person to move."""
+def play(game_id: str, move: MoveRequest, manager: Manager, caller: Client) -> GameState:
+    """Play a move for the person to move (this browser must hold that seat)."""
     session = manager.get(game_id)
-    state = session.play(move.square)
+    state = session.play(move.square, caller)
     session.touch()
     return state
 
 
 @router.post("/api/games/{game_id}/undo", response_model=GameState)
-def undo(game_id: str, manager: Manager) -> GameState:
+def undo(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Take back the last person's move and the bot replies after it (one ply between
     people)."""
     session = manager.get(game_id)
-    state = session.undo()
+    state = session.undo(caller)
     session.touch()
     return state
 
 
 @router.post("/api/games/{game_id}/hint", response_model=Hint)
-def hint(game_id: str, manager: Manager) -> Hint:
+def hint(game_id: str, manager: Manager, caller: Client) -> Hint:
     """The strongest available bot's suggestion for the person to move (takes up to 3 s)."""
-    return manager.hint(game_id)
+    return manager.hint(game_id, caller)
 
 
 @router.post("/api/games/{game_id}/move-now", response_model=GameState)
-def move_now(game_id: str, manager: Manager) -> GameState:
+def move_now(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Tell the thinking bot to play its best move so far."""
-    return manager.get(game_id).move_now()
+    return manager.get(game_id).move_now(caller)
 
 
 @router.post("/api/games/{game_id}/control", response_model=GameState)
-def control(game_id: str, body: ControlRequest, manager: Manager) -> GameState:
+def control(game_id: str, body: ControlRequest, manager: Manager, caller: Client) -> GameState:
     """Bot vs bot: pause, resume, step one move, and the delay between moves."""
     session = manager.get(game_id)
     session.touch()
-    return session.control(body.action, body.delay)
+    return session.control(body.action, body.delay, caller)

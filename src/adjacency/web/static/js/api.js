@@ -1,8 +1,8 @@
 // Thin client of the JSON API: every call resolves to data or throws an Error whose
 // message is the server's explanation ("detail").
 
-async function request(method, path, body) {
-  const options = { method, headers: {} };
+async function request(method, path, body, headers = {}) {
+  const options = { method, headers: { ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -33,6 +33,11 @@ export const api = {
   config: () => request("GET", "/api/config"),
   games: () => request("GET", "/api/games"),
   create: (settings) => request("POST", "/api/games", settings),
+  invite: (settings) => request("POST", "/api/invites", settings),
+  me: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/me`),
+  // The seat token goes in a header, never in a URL the server would log.
+  claim: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/seats`, undefined,
+    { "X-Seat-Token": token }),
   load: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   remove: (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`),
   play: (id, square) => request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { square }),

@@ -10,6 +10,7 @@ const LAST_GAME_KEY = "adjacency.lastGame";
 export class LiveGame {
   constructor({ onChange, onOver, onThinking }) {
     this.state = null;
+    this.viewer = { seats: [], owner: false, invite: false }; // what this browser may do
     this.viewPly = null; // null: follow the live game
     this.thinking = null; // {info, since}
     this.hint = null; // {square, flips, score, bot, plies}
@@ -26,12 +27,24 @@ export class LiveGame {
     return this.viewPly === null;
   }
 
+  // Whether this browser may move now: a person is to move and this browser holds that seat.
+  get canMove() {
+    const s = this.state;
+    return Boolean(s && s.human_to_move && this.viewer.seats.includes(s.turn));
+  }
+
+  get watching() {
+    return this.viewer.seats.length === 0;
+  }
+
   get shownPly() {
     return this.viewPly === null ? this.state.moves.length : this.viewPly;
   }
 
   async open(id, { viewPly = null } = {}) {
+    await LiveGame.claimFromLink(id);
     const state = await api.load(id);
+    this.viewer = await api.me(id);
     this.state = null;
     this.viewPly = viewPly;
     this.hint = null;
@@ -43,6 +56,17 @@ export class LiveGame {
     url.searchParams.set("game", id);
     history.replaceState(null, "", url);
     this.connect(id);
+  }
+
+  // A seat link is /?game=ID#seat=TOKEN: the fragment never reaches the server. Claim the
+  // seat once (the token goes in a header), then drop the token from the address bar.
+  static async claimFromLink(id) {
+    const match = /(?:^#|&)seat=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+    if (!match) return;
+    const url = new URL(window.location.href);
+    url.hash = "";
+    history.replaceState(null, "", url);
+    await api.claim(id, match[1]);
   }
 
   static lastGame() {

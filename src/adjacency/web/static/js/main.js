@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { showGames } from "./dialogs/games.js";
 import { showResult } from "./dialogs/result.js";
+import { rememberInvite, showShare } from "./dialogs/share.js";
 import { label } from "./format.js";
 import { drawGraph } from "./graph.js";
 import { LiveGame } from "./live.js";
@@ -42,7 +43,7 @@ function render({ animate = false } = {}) {
     cells,
     preview: live ? s.preview : null,
     mover: s.turn,
-    interactive: live && s.human_to_move,
+    interactive: live && game.canMove,
     last: move ? move.square : null,
     flipped: move ? move.flips : [],
     animate,
@@ -81,6 +82,13 @@ function onSquare(name) {
   }
   if (s.status === "over") {
     notice("The game is over. Start a new game or a rematch.");
+    return;
+  }
+  if (s.human_to_move && !game.canMove) {
+    notice(game.watching
+      ? "You are watching this game: only its players can move."
+      : `It is ${label(s, s.turn)}'s turn; wait for their move.`);
+    board.shake(name);
     return;
   }
   if (!s.human_to_move) {
@@ -122,9 +130,18 @@ async function loadFile(file) {
   }
 }
 
-async function startGame(settings) {
-  const state = await api.create(settings);
-  await game.open(state.id);
+async function startGame(settings, { you }) {
+  if (!settings.invite) {
+    const state = await api.create(settings);
+    await game.open(state.id);
+    return;
+  }
+  const made = await api.invite(settings);
+  const id = made.game.id;
+  rememberInvite(id, made.tokens);
+  await api.claim(id, made.tokens[you]); // the creator plays the side chosen as "You play"
+  await game.open(id);
+  showShare(game.state, game.viewer);
 }
 
 async function requestHint() {
@@ -176,6 +193,8 @@ function wire() {
   click("#btn-step", (e) => act(() => api.control(game.state.id, { action: "step" }), e.currentTarget));
   $("#speed").addEventListener("change", (e) => act(() => api.control(game.state.id, { delay: Number(e.target.value) })));
   click("#btn-rematch", rematch);
+  click("#btn-share", () => game.state && showShare(game.state, game.viewer));
+  click("#invite-close", () => $("#dlg-invite").close());
   click("#btn-live", () => game.navigate(Infinity));
   click("#nav-first", () => game.navigate(0));
   click("#nav-back", () => game.navigate(game.shownPly - 1));

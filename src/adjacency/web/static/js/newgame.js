@@ -140,19 +140,20 @@ export class NewGameDialog {
   kindOf(side) {
     const mode = this.mode;
     if (mode === "bot-bot") return "bot";
-    if (mode === "human-human") return "human";
+    if (mode === "human-human" || mode === "invite") return "human";
     return this.form.elements.you.value === side ? "human" : "bot";
   }
 
   refresh() {
     const mode = this.mode;
-    this.dialog.querySelector("#you-play").hidden = mode !== "human-bot";
+    this.dialog.querySelector("#you-play").hidden = mode !== "human-bot" && mode !== "invite";
     let anyBot = false;
     for (const side of ["x", "o"]) {
       const s = this.sides[side];
       const kind = this.kindOf(side);
       anyBot ||= kind === "bot";
-      s.title.querySelector(".role").textContent = kind === "bot" ? "Bot" : mode === "human-bot" ? "You" : "Person";
+      const you = (mode === "human-bot" || mode === "invite") && this.form.elements.you.value === side;
+      s.title.querySelector(".role").textContent = kind === "bot" ? "Bot" : you ? "You" : mode === "invite" ? "Friend" : "Person";
       s.levelLabel.hidden = kind !== "bot";
       s.details.hidden = kind !== "bot";
       s.desc.hidden = kind !== "bot";
@@ -212,6 +213,7 @@ export class NewGameDialog {
       rounds: Number(f.rounds.value),
       first: f.first.value,
       time: Number(f.time.value),
+      invite: this.mode === "invite",
     };
   }
 
@@ -262,7 +264,7 @@ export class NewGameDialog {
     const start = this.dialog.querySelector("#new-start");
     start.disabled = true;
     try {
-      await this.onStart(settings);
+      await this.onStart(settings, { you: this.form.elements.you.value });
       this.remember();
       this.dialog.close();
     } catch (err) {

@@ -11,8 +11,10 @@ export function renderControls(game) {
   const playing = s.status === "playing";
   $("#human-actions").hidden = botGame;
   $("#bot-actions").hidden = !botGame;
-  $("#btn-undo").disabled = !s.can_undo;
-  $("#btn-hint").disabled = !(playing && s.human_to_move && game.live) || game.hintPending;
+  const between = game.viewer.invite; // takebacks and hints are off between devices
+  $("#btn-undo").disabled = !s.can_undo || between || game.watching;
+  $("#btn-hint").disabled = !(playing && game.canMove && game.live) || game.hintPending || between;
+  $("#btn-rematch").disabled = game.watching;
   $("#btn-move-now").disabled = !game.thinking;
   const pp = $("#btn-play-pause");
   const icon = s.paused ? "M7 5l12 7-12 7z" : "M8 5v14M16 5v14";

@@ -15,6 +15,10 @@ export function renderStatus(game) {
       : ` ${hint.bot} rates it ${hint.score >= 0 ? "+" : "−"}${Math.abs(hint.score).toFixed(1)} for you.`;
     text = `Hint: ${hint.square} (${flips}).${score}`;
   }
+  if (game.watching && s.status === "playing") text = `Watching · ${text}`;
+  else if (game.viewer.invite && s.status === "playing" && s.human_to_move) {
+    text = game.canMove ? `Your move · ${text}` : `Waiting for ${s[s.turn].name} · ${text}`;
+  }
   $("#status").textContent = text;
   $("#status").hidden = !game.live;
   $("#history-banner").hidden = game.live;

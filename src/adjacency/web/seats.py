@@ -1,0 +1,155 @@
+"""Who may act in a game: browsers (clients), seats and the secret tokens that claim them.
+
+Security model (see docs/web.md, "Security model"):
+
+* Every browser gets a **client id**, 128 random bits in an HttpOnly,
+  SameSite=Strict cookie (:data:`CLIENT_COOKIE`). The server keeps only its
+  SHA-256 (the *client key*), so the games table reveals no cookie.
+* A game records its **owner** (the client that created it) and, per colour
+  played by a person, the **seat holders** (client keys) and the SHA-256 of the
+  seat's **token** (128 random bits). A local game's creator holds its seats;
+  an invitation's tokens are shown once, to its creator, as seat links.
+* A seat is claimed by presenting its token (``X-Seat-Token`` header) once; the
+  claiming client then holds the seat, so a reload, another tab or a dropped
+  connection resumes the game. A request for a seat the client does not hold
+  and whose token it does not present is refused with 403.
+* Tokens travel in a header or the URL fragment of a seat link, which the
+  browser never sends: they never reach a server log, a list, a record or an
+  event.
+* Games stored before seats existed (no owner) stay open to every client.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import Color
+from .errors import Forbidden
+
+CLIENT_COOKIE = "adjacency_client"
+"""The cookie holding a browser's client id."""
+SEAT_HEADER = "X-Seat-Token"
+"""The request header presenting a seat token."""
+TOKEN_BYTES = 16
+"""Random bytes of a client id or a seat token (128 bits)."""
+
+
+def new_secret() -> str:
+    """A fresh client id or seat token: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def digest(secret: str) -> str:
+    """The SHA-256 (hex) the server stores instead of ``secret``."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def plausible_secret(text: str | None) -> bool:
+    """Whether ``text`` has the shape of a client id or seat token (no other is looked at)."""
+    return text is not None and 16 <= len(text) <= 64 and text.isascii()
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sends a request: the client key of its cookie and a seat token it presents."""
+
+    client: str
+    token: str | None = None
+
+
+@dataclass
+class Seats:
+    """A game's owner, seat holders and seat-token digests (stored in the game's meta)."""
+
+    owner: str | None = None
+    holders: dict[str, list[str]] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)
+    invite: bool = False
+
+    @property
+    def open(self) -> bool:
+        """A game from before seats existed: every client may act."""
+        return self.owner is None
+
+    def holds(self, caller: Caller, color: Color) -> bool:
+        """Whether ``caller`` holds the seat of ``color``, claiming it if its token matches."""
+        if self.open or caller.client in self.holders.get(color, []):
+            return True
+        expected = self.tokens.get(color)
+        if expected is None or not plausible_secret(caller.token):
+            return False
+        assert caller.token is not None
+        if not hmac.compare_digest(digest(caller.token), expected):
+            return False
+        self.holders.setdefault(color, []).append(caller.client)
+        return True
+
+    def seats_of(self, caller: Caller) -> list[Color]:
+        """The colours ``caller`` holds (claiming with a presented token)."""
+        held: list[Color] = []
+        for color in ("x", "o"):
+            if (color in self.tokens or self.open) and self.holds(caller, color):
+                held.append(color)
+        return held
+
+    def require(self, caller: Caller, color: Color, action: str) -> None:
+        """Raise :class:`Forbidden` (403) unless ``caller`` holds the seat of ``color``."""
+        if not self.holds(caller, color):
+            raise Forbidden(
+                f"only the player holding the {color.upper()} seat may {action}; "
+                "open your seat link to claim it (watchers cannot play)"
+            )
+
+    def require_member(self, caller: Caller, action: str) -> None:
+        """Raise :class:`Forbidden` unless ``caller`` owns the game or holds a seat."""
+        if self.open or caller.client == self.owner or self.seats_of(caller):
+            return
+        raise Forbidden(f"only the game's creator or its players may {action}")
+
+    def knows(self, caller: Caller) -> bool:
+        """Whether the game belongs in ``caller``'s game list."""
+        return self.open or caller.client == self.owner or bool(self.seats_of(caller))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "holders": self.holders,
+            "tokens": self.tokens,
+            "invite": self.invite,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Seats:
+        """Seats from stored meta; anything else (older games) gives open seats."""
+        if not isinstance(data, dict) or not isinstance(data.get("owner"), str):
+            return cls()
+        holders = data.get("holders") or {}
+        tokens = data.get("tokens") or {}
+        return cls(
+            data["owner"],
+            {c: [str(k) for k in holders.get(c, [])] for c in ("x", "o") if c in holders},
+            {c: str(tokens[c]) for c in ("x", "o") if c in tokens},
+            bool(data.get("invite", False)),
+        )
+
+
+def new_seats(
+    owner: Caller, humans: list[Color], invite: bool = False
+) -> tuple[Seats, dict[Color, str]]:
+    """Seats for a new game and the tokens of its human seats (to show the creator once).
+
+    The creator holds every human seat of a local game and none of an invitation
+    (it claims its own seat with its link, like the friend).
+    """
+    tokens: dict[Color, str] = {c: new_secret() for c in humans}
+    seats = Seats(
+        owner=owner.client,
+        holders={} if invite else {c: [owner.client] for c in humans},
+        tokens={c: digest(t) for c, t in tokens.items()},
+        invite=invite,
+    )
+    return seats, tokens
