@@ -12,6 +12,13 @@ def test_bots_lists_every_classic_bot_with_its_options(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     for text in ("alphabeta", "gatree", "anneal", "steepest", "cooling", "elitism"):
         assert text in out
+    for text in ("report-a", "report-b", "neighbourhood", "ties"):
+        assert text in out
+
+
+def test_move_accepts_a_report_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["move", "report-b:localsearch", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.split()[0] in {"f7", "f8", "g6", "h6"}  # the gain-1 moves
 
 
 def test_move_with_think_prints_every_iteration(capsys: pytest.CaptureFixture[str]) -> None:

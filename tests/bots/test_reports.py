@@ -181,3 +181,14 @@ def test_scan_and_search_order_break_a_tie_differently() -> None:
     start = Position.start()
     assert make_bot("alphabeta:depth=1,ties=scan").choose_move(start, Limit(time=None)) == "f8"
     assert make_bot("alphabeta:depth=1").choose_move(start, Limit(time=None)) == "g6"
+
+
+def test_the_browsers_bot_chooser_offers_the_report_bots() -> None:
+    """/api/config lists the registry's bots; the chooser builds its form from them."""
+    from adjacency.web.routers.games import bots
+
+    offered = {b.name: b for b in bots()}
+    for report in ("report-a", "report-b"):
+        (algorithm,) = offered[report].options
+        assert algorithm.name == "algorithm"
+        assert algorithm.choices == ["minimax", "localsearch", "genetic"]

@@ -132,11 +132,8 @@ def build(report: str, algorithm: str, rng: random.Random) -> Bot:
 
 
 def _summary(report: str, source: str) -> str:
-    parts = [
-        f"{b.algorithm} = {b.spec or 'own implementation'}"
-        for b in REPORT_BOTS
-        if b.report == report
-    ]
+    own = "the report's own genetic algorithm (sequence_genetic)"
+    parts = [f"{b.algorithm} = {b.spec or own}" for b in REPORT_BOTS if b.report == report]
     return f"course {report} ({source}) bots with its parameters: " + "; ".join(parts)
 
 
