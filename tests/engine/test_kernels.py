@@ -12,7 +12,7 @@ from adjacency.core.board import iter_squares
 from adjacency.engine.bits import lowest, max_gain, play, popcount, spread, write_geometry
 from adjacency.engine.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
 from adjacency.engine.layout import I_SIZE, TT, W
-from adjacency.engine.search import child_hash
+from adjacency.engine.ordering import child_hash
 from adjacency.engine.table import (
     EXACT,
     LOWER,
@@ -113,3 +113,26 @@ def test_table_keeps_the_deeper_entry_and_the_newest() -> None:
     store(U, shallow, 8, 1, LOWER, 4, 2)  # a new search generation takes slot 0
     assert entry_value(probe(U, shallow)) == 8
     assert entry_value(probe(U, deep)) == 5  # evicted entry moved to slot 1
+
+
+def test_layout_regions_tile_the_arrays_and_the_check_catches_overlaps() -> None:
+    from adjacency.engine import layout
+
+    layout.check(layout.U_REGIONS, layout.TT, layout.SLOTS)
+    layout.check(layout.S_REGIONS, layout.I_SIZE, layout.SLOTS)
+    overlapping = (("A", 0, 4), ("B", 3, 4))
+    with pytest.raises(RuntimeError, match="region B starts at 3, expected 4"):
+        layout.check(overlapping, 7, {})
+    with pytest.raises(RuntimeError, match="region A: slots"):
+        layout.check((("A", 0, 2),), 2, {"A": (0, 2)})
+    assert shared_words(0.001).shape[0] > layout.TT  # the table follows the Zobrist words
+
+
+def test_table_check_word_hides_torn_entries() -> None:
+    U = shared_words(0.001)
+    key = _u(987654321)
+    store(U, key, 3, 4, EXACT, 7, 1)
+    assert entry_value(probe(U, key)) == 3
+    i = int(np.nonzero(U[TT:])[0][0]) + TT
+    U[i + 1] ^= np.uint64(1 << 20)  # another thread's data word next to this check word
+    assert probe(U, key) == 0

@@ -19,7 +19,7 @@ import numpy as np
 from ..core import Position
 from .bits import write_geometry
 from .driver import Engine
-from .layout import I_SIZE, STATS, TT
+from .layout import I_SIZE, STAT_NODES, STATS, TT
 from .search import INF, plain
 
 SUITE: tuple[tuple[str, str], ...] = (
@@ -71,7 +71,7 @@ def plain_search(position: Position, depth: int) -> tuple[int, int, float]:
         U,
         S,
     )
-    return int(value), int(S[STATS]), time.perf_counter() - started
+    return int(value), int(S[STATS + STAT_NODES]), time.perf_counter() - started
 
 
 def run_suite(

@@ -8,10 +8,10 @@ mix to float): shift amounts and masks are ``uint64`` too.
 A board's geometry reaches the kernels in the ``uint64`` array ``U``
 (:mod:`adjacency.engine.layout`)::
 
-    U[GEO + 0] = full       every square of the board
-    U[GEO + 1] = not_a      full without file a      (masks left-to-right wrap of ``<< 1``)
-    U[GEO + 2] = not_last   full without the last file (masks the wrap of ``>> 1``)
-    U[GEO + 3] = cols       the shift that moves a piece one rank
+    U[GEO + GEO_FULL]      every square of the board
+    U[GEO + GEO_NOT_A]     full without file a      (masks the left-to-right wrap of ``<< 1``)
+    U[GEO + GEO_NOT_LAST]  full without the last file (masks the wrap of ``>> 1``)
+    U[GEO + GEO_COLS]      the shift that moves a piece one rank
     U[NBR + sq]             the orthogonal neighbours of square ``sq``
 """
 
@@ -27,7 +27,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ..core.board import Board
-from .layout import GEO, NBR
+from .layout import GEO, GEO_COLS, GEO_FULL, GEO_NOT_A, GEO_NOT_LAST, NBR
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,10 +85,10 @@ def lowest(b: U64) -> int:
 def spread(b: U64, U: Any) -> U64:
     """The squares orthogonally adjacent to some square of ``b`` (``b`` itself excluded
     unless adjacent to another of its squares)."""
-    cols = U[GEO + 3]
-    return ((b << cols) | (b >> cols) | ((b << ONE) & U[GEO + 1]) | ((b >> ONE) & U[GEO + 2])) & U[
-        GEO
-    ]
+    cols = U[GEO + GEO_COLS]
+    left = (b << ONE) & U[GEO + GEO_NOT_A]
+    right = (b >> ONE) & U[GEO + GEO_NOT_LAST]
+    return ((b << cols) | (b >> cols) | left | right) & U[GEO + GEO_FULL]
 
 
 @kernel
@@ -98,11 +98,11 @@ def max_gain(target: U64, empty: U64, U: Any) -> int:
     Bit-parallel: four direction boards say, per empty square, whether the
     neighbour above/below/right/left is in ``target``; a bit-sliced adder sums them.
     """
-    cols = U[GEO + 3]
+    cols = U[GEO + GEO_COLS]
     a = (target >> cols) & empty
     b = (target << cols) & empty
-    c = (target >> ONE) & U[GEO + 2] & empty
-    d = (target << ONE) & U[GEO + 1] & empty
+    c = (target >> ONE) & U[GEO + GEO_NOT_LAST] & empty
+    d = (target << ONE) & U[GEO + GEO_NOT_A] & empty
     s1 = a ^ b
     c1 = a & b
     s2 = c ^ d
@@ -133,7 +133,10 @@ def write_geometry(board: Board, U: np.ndarray) -> None:
     for rank in range(board.rows):
         file_a |= 1 << (rank * board.cols)
         last |= 1 << (rank * board.cols + board.cols - 1)
-    U[GEO : GEO + 4] = (board.full, board.full & ~file_a, board.full & ~last, board.cols)
+    U[GEO + GEO_FULL] = board.full
+    U[GEO + GEO_NOT_A] = board.full & ~file_a
+    U[GEO + GEO_NOT_LAST] = board.full & ~last
+    U[GEO + GEO_COLS] = board.cols
     U[NBR : NBR + 64] = 0
     for index, mask in enumerate(board.neighbours):
         U[NBR + index] = mask

@@ -2,12 +2,12 @@
 
 The weights live at ``S[W:]`` (:mod:`adjacency.engine.layout`)::
 
-    w[0] mode      0: material only (the plain minimax reference), 1: positional
-    w[1] exposure  per piece of the opponent's minus the mover's that touches an empty square
-    w[2] tempo     per piece the mover wins with its best immediate move (1 + 2 * flips)
-    w[3] parity    +1 if the mover makes the last move of the game (plies left odd), else -1
-    w[4] horizon   with fewer plies left than this, exposure counts in proportion to the
-                   plies left (0: never tapered)
+    S[W + W_MODE]      0: material only (the plain minimax reference), 1: positional
+    S[W + W_EXPOSURE]  per piece of the opponent's minus the mover's that touches an empty square
+    S[W + W_TEMPO]     per piece the mover wins with its best immediate move (1 + 2 * flips)
+    S[W + W_PARITY]    +1 if the mover makes the last move of the game (plies left odd), else -1
+    S[W + W_HORIZON]   with fewer plies left than this, exposure counts in proportion to the
+                       plies left (0: never tapered)
 
 Final positions (no plies left) are always scored exactly: ``16 * margin``; so are
 positions with one ply left in positional mode (the mover's best move ends the game:
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .bits import U64, kernel, max_gain, popcount, spread
-from .layout import GEO, W
+from .layout import GEO, GEO_FULL, W_EXPOSURE, W_HORIZON, W_MODE, W_PARITY, W_TEMPO, W
 
 SCALE = 16
 """Search units per piece."""
@@ -50,15 +50,15 @@ def evaluate(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
 
 @kernel
 def score(me: U64, opp: U64, plies: int, taper: bool, U: Any, S: Any) -> int:
-    """:func:`evaluate`, with the exposure taper of ``w[4]`` only if ``taper``.
+    """:func:`evaluate`, with the exposure taper of ``W_HORIZON`` only if ``taper``.
 
     The exact solver orders its moves by the untapered score: there the taper made
     the bench suite's 16- and 18-empty solves take 58% more nodes.
     """
     diff = popcount(me) - popcount(opp)
-    if plies == 0 or S[W] == MATERIAL:
+    if plies == 0 or S[W + W_MODE] == MATERIAL:
         return diff * SCALE
-    empty = U[GEO] & ~(me | opp)
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
     gain = 1 + 2 * max_gain(opp, empty, U)
     if plies == 1:
         return (diff + gain) * SCALE
@@ -67,7 +67,10 @@ def score(me: U64, opp: U64, plies: int, taper: bool, U: Any, S: Any) -> int:
     parity = 1 if plies & 1 else -1
     # An exposed piece is a liability only while the opponent has moves left to take it:
     # near the end of the game (short games) exposure counts in proportion to the plies left.
-    exposure_weight = S[W + 1]
-    if taper and plies < S[W + 4]:
-        exposure_weight = exposure_weight * plies // S[W + 4]
-    return diff * SCALE + exposure_weight * exposure + S[W + 2] * gain + S[W + 3] * parity  # type: ignore[no-any-return]
+    exposure_weight = S[W + W_EXPOSURE]
+    horizon = S[W + W_HORIZON]
+    if taper and plies < horizon:
+        exposure_weight = exposure_weight * plies // horizon
+    return (  # type: ignore[no-any-return]
+        diff * SCALE + exposure_weight * exposure + S[W + W_TEMPO] * gain + S[W + W_PARITY] * parity
+    )

@@ -3,43 +3,72 @@
 numba passes each array argument as a struct of seven words and updates its
 reference count on every call; a recursive search with ten array arguments
 measured 14x slower per call than with one. So the kernels take exactly two
-arrays, allocated once per :class:`~adjacency.engine.driver.Engine`:
+arrays, allocated once per :class:`~adjacency.engine.driver.Engine` (one ``S``
+per search thread, one ``U`` shared by all of them):
 
 ``U`` (``uint64``): the board geometry, the Zobrist words and the table::
 
-    U[GEO + 0..3]      full, not_a, not_last, cols (see :mod:`adjacency.engine.bits`)
-    U[NBR + sq]        the orthogonal neighbours of square sq (64 words)
-    U[ZOB + k]         Zobrist words (see :mod:`adjacency.engine.table`)
-    U[TT + 2i], U[TT + 2i + 1]   key and data of table entry i (two entries per bucket)
+    U[GEO + GEO_FULL]      every square          U[GEO + GEO_NOT_A]     full without file a
+    U[GEO + GEO_NOT_LAST]  full without the last file
+    U[GEO + GEO_COLS]      the shift that moves a piece one rank (see :mod:`.bits`)
+    U[NBR + sq]            the orthogonal neighbours of square sq
+    U[ZOB + Z_X + sq], U[ZOB + Z_O + sq]   Zobrist words of an X / O piece on sq
+    U[ZOB + Z_SIDE]        "O to move";  U[ZOB + Z_PLIES + p]  p plies left
+    U[ZOB + Z_SOLVER]      the salt of the solver's entries (see :mod:`.table`)
+    U[TT + 4b .. 4b + 3]   table bucket b: two entries of (key ^ data, data)
 
-``S`` (``int64``): settings, counters and per-ply buffers::
+``S`` (``int64``), one per search thread: settings, counters and per-ply buffers::
 
-    S[CFG + k]         settings (below)
-    S[STATS + 0, 1]    nodes, table hits
-    S[CTL]             abort flag: another thread sets it, interior nodes read it
-    S[ROOT + 0..2]     best value, best move, root moves completed
-    S[W + k]           evaluation weights (see :mod:`adjacency.engine.evaluate`)
-    S[HISTORY + sq]    history heuristic counters
-    S[KILLERS + 2p + k]  two killer moves per ply p
+    S[CFG + CFG_*]         settings (below)
+    S[STATS + STAT_NODES], S[STATS + STAT_TT_HITS]   counters
+    S[CTL + CTL_ABORT]     abort flag: another thread sets it, interior nodes read it
+    S[ROOT + ROOT_VALUE], S[ROOT + ROOT_MOVE], S[ROOT + ROOT_DONE]
+                           the root's best value and move so far, root moves completed
+    S[W + W_*]             evaluation weights (see :mod:`.evaluate`)
+    S[HISTORY + sq]        history heuristic counters
+    S[KILLERS + 2p + k]    two killer moves per ply p
     S[MOVES + 64p + i], S[SCORES + 64p + i]  move lists and ordering keys per ply p
 
 Settings: ``CFG_TT`` use the table, ``CFG_ORDER`` ordering bits, ``CFG_GENERATION``
 search number, ``CFG_NODES`` node limit (0: none), ``CFG_FIRST`` root move to try
-first (-1: none), ``CFG_LMR`` late move reductions, and the solver's thresholds
-``CFG_SOLVE_TT``, ``CFG_SOLVE_ETC``, ``CFG_SOLVE_ORDER``, ``CFG_SOLVE_FIXED``,
-``CFG_SOLVE_TWO_PLY`` (plies left from which each technique is used).
+first (-1: none), ``CFG_LMR`` late move reductions, ``CFG_LMR_FROM`` the first
+reduced index, ``CFG_THREAD`` the search thread's number (0: the main thread),
+and the solver's thresholds ``CFG_SOLVE_TT``, ``CFG_SOLVE_ETC``,
+``CFG_SOLVE_ORDER``, ``CFG_SOLVE_FIXED``, ``CFG_SOLVE_TWO_PLY`` (plies left from
+which each technique is used).
+
+Every region's offset is the previous region's end (:func:`_after`), and
+:func:`check` (run at import) proves that the regions tile each array without
+overlap and that every named slot lies inside its region.
 """
 
 from __future__ import annotations
 
 MAX_PLY = 72
+"""Deeper than any game: at most 64 - 4 plies from the start, plus margin."""
+MAX_SQUARES = 64
+
+# ---------------------------------------------------------------- U (uint64)
+GEO_FULL = 0
+GEO_NOT_A = 1
+GEO_NOT_LAST = 2
+GEO_COLS = 3
+GEO_SIZE = 4
+
+Z_X = 0
+Z_O = Z_X + MAX_SQUARES
+Z_SIDE = Z_O + MAX_SQUARES
+Z_PLIES = Z_SIDE + 1
+Z_SOLVER = Z_PLIES + MAX_SQUARES + 1
+Z_SIZE = Z_SOLVER + 1
 
 GEO = 0
-NBR = 4
-ZOB = 68
-TT = 264
+NBR = GEO + GEO_SIZE
+ZOB = NBR + MAX_SQUARES
+TT = ZOB + Z_SIZE
+"""The table fills the rest of ``U``."""
 
-CFG = 0
+# ---------------------------------------------------------------- S (int64)
 CFG_TT = 0
 CFG_ORDER = 1
 CFG_GENERATION = 2
@@ -47,17 +76,101 @@ CFG_NODES = 3
 CFG_FIRST = 4
 CFG_LMR = 5
 CFG_LMR_FROM = 6
+CFG_THREAD = 7
 CFG_SOLVE_TT = 8
 CFG_SOLVE_ETC = 9
 CFG_SOLVE_ORDER = 10
 CFG_SOLVE_FIXED = 11
 CFG_SOLVE_TWO_PLY = 12
-STATS = 16
-CTL = 20
-ROOT = 24
-W = 32
-HISTORY = 40
-KILLERS = 104
+CFG_SIZE = 16
+
+STAT_NODES = 0
+STAT_TT_HITS = 1
+STATS_SIZE = 4
+
+CTL_ABORT = 0
+CTL_SIZE = 4
+
+ROOT_VALUE = 0
+ROOT_MOVE = 1
+ROOT_DONE = 2
+ROOT_SIZE = 4
+
+W_MODE = 0
+W_EXPOSURE = 1
+W_TEMPO = 2
+W_PARITY = 3
+W_HORIZON = 4
+W_SIZE = 8
+
+CFG = 0
+STATS = CFG + CFG_SIZE
+CTL = STATS + STATS_SIZE
+ROOT = CTL + CTL_SIZE
+W = ROOT + ROOT_SIZE
+HISTORY = W + W_SIZE
+KILLERS = HISTORY + MAX_SQUARES
 MOVES = KILLERS + 2 * MAX_PLY
-SCORES = MOVES + 64 * MAX_PLY
-I_SIZE = SCORES + 64 * MAX_PLY
+SCORES = MOVES + MAX_SQUARES * MAX_PLY
+I_SIZE = SCORES + MAX_SQUARES * MAX_PLY
+
+U_REGIONS = (("GEO", GEO, GEO_SIZE), ("NBR", NBR, MAX_SQUARES), ("ZOB", ZOB, Z_SIZE))
+"""(name, offset, size) of each fixed region of ``U``; the table follows at ``TT``."""
+S_REGIONS = (
+    ("CFG", CFG, CFG_SIZE),
+    ("STATS", STATS, STATS_SIZE),
+    ("CTL", CTL, CTL_SIZE),
+    ("ROOT", ROOT, ROOT_SIZE),
+    ("W", W, W_SIZE),
+    ("HISTORY", HISTORY, MAX_SQUARES),
+    ("KILLERS", KILLERS, 2 * MAX_PLY),
+    ("MOVES", MOVES, MAX_SQUARES * MAX_PLY),
+    ("SCORES", SCORES, MAX_SQUARES * MAX_PLY),
+)
+"""(name, offset, size) of each region of ``S``, which is ``I_SIZE`` words long."""
+
+SLOTS = {
+    "GEO": (GEO_FULL, GEO_NOT_A, GEO_NOT_LAST, GEO_COLS),
+    "ZOB": (Z_X, Z_O, Z_SIDE, Z_PLIES, Z_SOLVER),
+    "CFG": (
+        CFG_TT,
+        CFG_ORDER,
+        CFG_GENERATION,
+        CFG_NODES,
+        CFG_FIRST,
+        CFG_LMR,
+        CFG_LMR_FROM,
+        CFG_THREAD,
+        CFG_SOLVE_TT,
+        CFG_SOLVE_ETC,
+        CFG_SOLVE_ORDER,
+        CFG_SOLVE_FIXED,
+        CFG_SOLVE_TWO_PLY,
+    ),
+    "STATS": (STAT_NODES, STAT_TT_HITS),
+    "CTL": (CTL_ABORT,),
+    "ROOT": (ROOT_VALUE, ROOT_MOVE, ROOT_DONE),
+    "W": (W_MODE, W_EXPOSURE, W_TEMPO, W_PARITY, W_HORIZON),
+}
+"""The named slots of each region, relative to its offset."""
+
+
+def check(
+    regions: tuple[tuple[str, int, int], ...], end: int, slots: dict[str, tuple[int, ...]]
+) -> None:
+    """Raise ``RuntimeError`` unless ``regions`` tile ``[0, end)`` in order without gaps or
+    overlaps and every slot of ``slots`` lies inside its region (distinct slots)."""
+    at = 0
+    for name, offset, size in regions:
+        if offset != at or size <= 0:
+            raise RuntimeError(f"region {name} starts at {offset}, expected {at} (size {size})")
+        at = offset + size
+        named = slots.get(name, ())
+        if len(set(named)) != len(named) or any(not 0 <= s < size for s in named):
+            raise RuntimeError(f"region {name}: slots {named} not distinct within 0..{size - 1}")
+    if at != end:
+        raise RuntimeError(f"regions end at {at}, expected {end}")
+
+
+check(U_REGIONS, TT, SLOTS)
+check(S_REGIONS, I_SIZE, SLOTS)

@@ -13,10 +13,12 @@ mover's view, so values are always the mover's (negamax).
 
 Every kernel takes the two shared arrays ``U`` and ``S`` described in
 :mod:`adjacency.engine.layout` (allocated once by the driver; nothing is
-allocated inside the recursion). The abort flag ``S[CTL]`` is set by another
-thread (the driver's timer or a stop request); every interior node reads it and
-the search unwinds. At the root (``ply == 0``) the search records its best
-value and move so far in ``S[ROOT:]``.
+allocated inside the recursion). The abort flag ``S[CTL + CTL_ABORT]`` is set by
+another thread (the driver's timer or a stop request); every interior node reads
+it and the search unwinds. At the root (``ply == 0``) the search records its best
+value and move so far in ``S[ROOT:]``. The table probe, the ordering keys and the
+lazy move selection are shared with the solver (:mod:`adjacency.engine.table`,
+:mod:`adjacency.engine.ordering`).
 
 Late move reductions (``S[CFG + CFG_LMR]``, on by default) are forward pruning:
 quiet moves (no conversions) late in the ordered list are first searched one or
@@ -39,35 +41,41 @@ from .layout import (
     CFG_GENERATION,
     CFG_LMR,
     CFG_LMR_FROM,
-    CFG_NODES,
     CFG_ORDER,
     CFG_TT,
     CTL,
+    CTL_ABORT,
     GEO,
+    GEO_FULL,
     HISTORY,
     KILLERS,
     MOVES,
     NBR,
     ROOT,
+    ROOT_DONE,
     SCORES,
+    STAT_NODES,
+    STAT_TT_HITS,
     STATS,
+    W_MODE,
+    Z_PLIES,
     ZOB,
     W,
 )
-from .table import (
-    EXACT,
-    LOWER,
-    UPPER,
-    Z_O,
-    Z_PLIES,
-    Z_SIDE,
-    entry_bound,
-    entry_depth,
-    entry_move,
-    entry_value,
-    probe,
-    store,
+from .ordering import (
+    EVAL_BIAS,
+    HISTORY_CAP,
+    KILLER_FIRST_KEY,
+    KILLER_SECOND_KEY,
+    STATIC_SHIFT,
+    TT_MOVE_KEY,
+    bring_best_forward,
+    child_hash,
+    child_score,
+    record_root,
+    should_stop,
 )
+from .table import ABSENT, NO_CUT, lookup, record
 
 INF = 30000
 TT_MIN_DEPTH = 2
@@ -83,39 +91,6 @@ ORDER_ALL = ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS | ORDER_HISTORY | ORDER_EV
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_HISTORY_CAP = (1 << 20) - 1
-
-
-@kernel
-def bring_best_forward(base: int, i: int, n: int, S: Any) -> None:
-    """Selection-sort step: swap the best-scored of moves ``i..n-1`` of a ply's list to ``i``.
-
-    Sorting lazily pays because a cutoff usually comes from one of the first moves.
-    Only ``S[SCORES + base + i]`` is left stale: it is never read again.
-    """
-    j = i
-    top = S[SCORES + base + i]
-    for k in range(i + 1, n):
-        if S[SCORES + base + k] > top:
-            top = S[SCORES + base + k]
-            j = k
-    if j != i:
-        t = S[MOVES + base + i]
-        S[MOVES + base + i] = S[MOVES + base + j]
-        S[MOVES + base + j] = t
-        S[SCORES + base + j] = S[SCORES + base + i]
-
-
-@kernel
-def child_hash(h: U64, sq: int, flips: U64, color: int, U: Any) -> U64:
-    """The Zobrist hash after ``color`` (0 X, 1 O) plays ``sq`` converting ``flips``."""
-    nh = h ^ U[ZOB + color * Z_O + sq] ^ U[ZOB + Z_SIDE]
-    f = flips
-    while f != _ZERO:
-        b = lowest(f)
-        nh ^= U[ZOB + b] ^ U[ZOB + Z_O + b]
-        f &= f - _ONE
-    return nh
 
 
 @kernel
@@ -127,15 +102,15 @@ def frontier(me: U64, opp: U64, plies: int, beta: int, empty: U64, U: Any, S: An
     still counts as a node.
     """
     diff = popcount(me) - popcount(opp)
-    if S[W] == MATERIAL or plies == 1:
-        S[STATS] += popcount(empty)
+    if S[W + W_MODE] == MATERIAL or plies == 1:
+        S[STATS + STAT_NODES] += popcount(empty)
         return (diff + 1 + 2 * max_gain(opp, empty, U)) * SCALE
     best = -INF
     e = empty
     while e != _ZERO:
         sq = lowest(e)
         e &= e - _ONE
-        S[STATS] += 1
+        S[STATS + STAT_NODES] += 1
         child_me, child_opp, _ = play(me, opp, sq, U)
         v = -evaluate(child_me, child_opp, plies - 1, U, S)
         if v > best:
@@ -143,6 +118,51 @@ def frontier(me: U64, opp: U64, plies: int, beta: int, empty: U64, U: Any, S: An
             if v >= beta:
                 break
     return best
+
+
+@kernel
+def order_moves(
+    me: U64, opp: U64, plies: int, empty: U64, tt_move: int, ply: int, U: Any, S: Any
+) -> int:
+    """Fill ply ``ply``'s move list with the empty squares and their ordering keys
+    (the ``CFG_ORDER`` bits choose the terms); returns the number of moves."""
+    order = S[CFG + CFG_ORDER]
+    k1 = S[KILLERS + 2 * ply]
+    k2 = S[KILLERS + 2 * ply + 1]
+    base = 64 * ply
+    n = 0
+    e = empty
+    while e != _ZERO:
+        sq = lowest(e)
+        e &= e - _ONE
+        key = 0
+        if sq == tt_move:
+            key = TT_MOVE_KEY
+        if order & ORDER_EVAL:
+            flips = U[NBR + sq] & opp
+            key += (child_score(me, opp, sq, flips, plies, True, U, S) + EVAL_BIAS) << STATIC_SHIFT
+        elif order & ORDER_CAPTURES:
+            key += popcount(U[NBR + sq] & opp) << STATIC_SHIFT
+        if order & ORDER_KILLERS:
+            if sq == k1:
+                key += KILLER_FIRST_KEY
+            elif sq == k2:
+                key += KILLER_SECOND_KEY
+        if order & ORDER_HISTORY:
+            key += min(S[HISTORY + sq], HISTORY_CAP)
+        S[MOVES + base + n] = sq
+        S[SCORES + base + n] = key
+        n += 1
+    return n
+
+
+@kernel
+def remember_cutoff(sq: int, depth: int, ply: int, S: Any) -> None:
+    """A move that failed high becomes the ply's first killer and gains history."""
+    if sq != S[KILLERS + 2 * ply]:
+        S[KILLERS + 2 * ply + 1] = S[KILLERS + 2 * ply]
+        S[KILLERS + 2 * ply] = sq
+    S[HISTORY + sq] += depth * depth
 
 
 @kernel
@@ -160,17 +180,14 @@ def search(
     S: Any,
 ) -> I64:
     """Fail-soft PVS value of (``me`` to move, ``plies`` left) searched ``depth`` plies."""
-    S[STATS] += 1
+    S[STATS + STAT_NODES] += 1
     if plies == 0:
         return (popcount(me) - popcount(opp)) * SCALE
     if depth <= 0:
         return evaluate(me, opp, plies, U, S)
-    if S[CTL] != 0:
+    if should_stop(S):
         return 0
-    if S[CFG + CFG_NODES] > 0 and S[STATS] >= S[CFG + CFG_NODES]:
-        S[CTL] = 1
-        return 0
-    empty = U[GEO] & ~(me | opp)
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
     if depth == 1 and ply > 0:
         return frontier(me, opp, plies, beta, empty, U, S)
 
@@ -179,52 +196,21 @@ def search(
     tt_move = S[CFG + CFG_FIRST] if ply == 0 else -1
     alpha0 = alpha
     if use_tt:
-        word = probe(U, key)
-        if word != _ZERO:
-            S[STATS + 1] += 1
-            if entry_move(word) >= 0:
-                tt_move = entry_move(word)
-            if ply > 0 and entry_depth(word) >= depth:
-                v = entry_value(word)
-                bound = entry_bound(word)
-                if bound == EXACT:
-                    return v
-                if bound == LOWER and v >= beta:
-                    return v
-                if bound == UPPER and v <= alpha:
-                    return v
-
+        cut, stored_move = lookup(U, key, depth, alpha, beta, ply > 0)
+        if stored_move != ABSENT:
+            S[STATS + STAT_TT_HITS] += 1
+        if cut != NO_CUT:
+            return cut
+        if stored_move >= 0:
+            tt_move = stored_move
     order = S[CFG + CFG_ORDER]
     if (order & ORDER_TT) == 0:
         tt_move = -1
     k1 = S[KILLERS + 2 * ply]
     k2 = S[KILLERS + 2 * ply + 1]
-    base = 64 * ply
-    n = 0
-    e = empty
-    while e != _ZERO:
-        sq = lowest(e)
-        e &= e - _ONE
-        s = 0
-        if sq == tt_move:
-            s = 1 << 40
-        if order & ORDER_EVAL:
-            flips = U[NBR + sq] & opp
-            child = -evaluate(opp ^ flips, me | (_ONE << np.uint64(sq)) | flips, plies - 1, U, S)
-            s += (child + 8192) << 24
-        elif order & ORDER_CAPTURES:
-            s += popcount(U[NBR + sq] & opp) << 24
-        if order & ORDER_KILLERS:
-            if sq == k1:
-                s += 1 << 22
-            elif sq == k2:
-                s += 1 << 21
-        if order & ORDER_HISTORY:
-            s += min(S[HISTORY + sq], _HISTORY_CAP)
-        S[MOVES + base + n] = sq
-        S[SCORES + base + n] = s
-        n += 1
+    n = order_moves(me, opp, plies, empty, tt_move, ply, U, S)
 
+    base = 64 * ply
     best = -INF
     best_move = -1
     hash_children = S[CFG + CFG_TT] != 0 and depth - 1 >= TT_MIN_DEPTH
@@ -254,30 +240,25 @@ def search(
                 v = -search(child_me, child_opp, plies - 1, depth - 1, -beta, -alpha, ply + 1,
                             nh, 1 - color, U, S)
         # fmt: on
-        if S[CTL] != 0:
+        if S[CTL + CTL_ABORT] != 0:
             return 0
         if v > best:
             best = v
             best_move = sq
             if ply == 0:
-                S[ROOT] = v
-                S[ROOT + 1] = sq
+                record_root(v, sq, S)
             if v > alpha:
                 alpha = v
                 if v >= beta:
-                    if sq != k1:
-                        S[KILLERS + 2 * ply + 1] = k1
-                        S[KILLERS + 2 * ply] = sq
-                    S[HISTORY + sq] += depth * depth
+                    remember_cutoff(sq, depth, ply, S)
                     if ply == 0:
-                        S[ROOT + 2] = i + 1
+                        S[ROOT + ROOT_DONE] = i + 1
                     break
         if ply == 0:
-            S[ROOT + 2] = i + 1
+            S[ROOT + ROOT_DONE] = i + 1
 
     if use_tt:
-        bound = LOWER if best >= beta else (UPPER if best <= alpha0 else EXACT)
-        store(U, key, best, depth, bound, best_move, S[CFG + CFG_GENERATION])
+        record(U, key, best, alpha0, beta, depth, best_move, S[CFG + CFG_GENERATION])
     return best
 
 
@@ -289,17 +270,17 @@ def plain(me: U64, opp: U64, plies: int, depth: int, alpha: int, beta: int, U: A
     The leaf level is inlined in its parent's loop (no call per leaf): a leaf's
     value is its parent's margin plus the placed piece and twice its flips.
     """
-    S[STATS] += 1
+    S[STATS + STAT_NODES] += 1
     if depth == 0 or plies == 0:
         return popcount(me) - popcount(opp)
     best = -INF
-    e = U[GEO] & ~(me | opp)
+    e = U[GEO + GEO_FULL] & ~(me | opp)
     if depth == 1:
         diff = popcount(me) - popcount(opp)
         while e != _ZERO:
             sq = lowest(e)
             e &= e - _ONE
-            S[STATS] += 1
+            S[STATS + STAT_NODES] += 1
             v = diff + 1 + 2 * popcount(U[NBR + sq] & opp)
             if v > best:
                 best = v

@@ -8,8 +8,12 @@ one more word so exact and heuristic entries never mix.
 
 Table layout: the tail of the shared ``uint64`` array ``U`` from ``TT``
 (:mod:`adjacency.engine.layout`) holds ``buckets`` (a power of two) buckets of
-four words: key and data of slot 0, key and data of slot 1. Replacement (the
-classic two-tier scheme, Breuker et al. 1994):
+four words: check and data of slot 0, check and data of slot 1, where the
+check word is ``key ^ data`` (the lockless "xor trick", Hyatt & Mann 2002).
+Search threads share the table without locks; a reader that sees one word of
+an entry from one writer and the other from another gets a check that matches
+no key, so a torn entry reads as a miss and never as another position's data.
+Replacement (the classic two-tier scheme, Breuker et al. 1994):
 slot 0 is *depth-preferred*: a new entry takes it if it is empty, holds the
 same key, comes from an older search (generation), or is no deeper than the
 new one; the entry it evicts moves to slot 1. Otherwise the new entry
@@ -17,11 +21,11 @@ goes to slot 1, the *always-replace* slot.
 
 An entry's data word packs::
 
-    bits  0-15  value + 32768    (search units, or pieces for the solver)
-    bits 16-23  depth            (plies searched below the entry)
-    bits 24-25  bound            1 lower, 2 upper, 3 exact
-    bits 26-33  best move + 1    (0: none)
-    bits 34-41  generation       (search number modulo 256)
+    bits  0-15  value + VALUE_BIAS   (search units, or pieces for the solver)
+    bits 16-23  depth                (plies searched below the entry)
+    bits 24-25  bound                1 lower, 2 upper, 3 exact
+    bits 26-33  best move + 1        (0: none)
+    bits 34-41  generation           (search number modulo 256)
 
 A data word of 0 marks an empty slot (every stored entry has a bound flag).
 """
@@ -33,25 +37,26 @@ from typing import Any
 import numpy as np
 
 from .bits import I64, U64, kernel, lowest
-from .layout import TT, ZOB
+from .layout import TT, Z_O, Z_SIDE, Z_SIZE, Z_X, ZOB
 
 LOWER = 1
 UPPER = 2
 EXACT = 3
 
-Z_O = 64
-Z_SIDE = 128
-Z_PLIES = 129
-Z_SOLVER = 194
-Z_SIZE = 195
+NO_CUT = -(1 << 40)
+"""What :func:`lookup` returns as its value when the entry cannot cut the node."""
+ABSENT = -2
+"""What :func:`lookup` returns as its move when the table holds no entry."""
 
-_M16 = np.uint64(0xFFFF)
-_M8 = np.uint64(0xFF)
-_M2 = np.uint64(3)
-_S16 = np.uint64(16)
-_S24 = np.uint64(24)
-_S26 = np.uint64(26)
-_S34 = np.uint64(34)
+VALUE_BIAS = 32768
+"""Added to a value so that it packs into 16 unsigned bits."""
+_VALUE_MASK = np.uint64(0xFFFF)
+_BYTE = np.uint64(0xFF)
+_BOUND_MASK = np.uint64(3)
+_DEPTH_SHIFT = np.uint64(16)
+_BOUND_SHIFT = np.uint64(24)
+_MOVE_SHIFT = np.uint64(26)
+_GENERATION_SHIFT = np.uint64(34)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -85,7 +90,7 @@ def position_hash(x: U64, o: U64, o_to_move: int, U: Any) -> U64:
     h = _ZERO
     b = x
     while b != _ZERO:
-        h ^= U[ZOB + lowest(b)]
+        h ^= U[ZOB + Z_X + lowest(b)]
         b &= b - _ONE
     b = o
     while b != _ZERO:
@@ -97,14 +102,22 @@ def position_hash(x: U64, o: U64, o_to_move: int, U: Any) -> U64:
 
 
 @kernel
-def probe(U: Any, key: U64) -> U64:
-    """The data word stored for ``key`` (0 if absent)."""
+def _bucket(U: Any, key: U64) -> int:
+    """Index in ``U`` of the bucket of ``key``."""
     mask = np.uint64((U.shape[0] - TT) // 4 - 1)
-    i = TT + np.int64(key & mask) * 4
-    if U[i] == key and U[i + 1] != _ZERO:
-        return U[i + 1]
-    if U[i + 2] == key and U[i + 3] != _ZERO:
-        return U[i + 3]
+    return TT + int(np.int64(key & mask)) * 4
+
+
+@kernel
+def probe(U: Any, key: U64) -> U64:
+    """The data word stored for ``key`` (0 if absent or torn)."""
+    i = _bucket(U, key)
+    data = U[i + 1]
+    if data != _ZERO and U[i] ^ data == key:
+        return data
+    data = U[i + 3]
+    if data != _ZERO and U[i + 2] ^ data == key:
+        return data
     return _ZERO
 
 
@@ -112,46 +125,76 @@ def probe(U: Any, key: U64) -> U64:
 def store(U: Any, key: U64, value: int, depth: int, bound: int, move: int, generation: int) -> None:
     """Store an entry with the depth-preferred / always-replace scheme described above."""
     word = (
-        (np.uint64(value + 32768) & _M16)
-        | (np.uint64(depth) << _S16)
-        | (np.uint64(bound) << _S24)
-        | (np.uint64(move + 1) << _S26)
-        | (np.uint64(generation & 255) << _S34)
+        (np.uint64(value + VALUE_BIAS) & _VALUE_MASK)
+        | (np.uint64(depth) << _DEPTH_SHIFT)
+        | (np.uint64(bound) << _BOUND_SHIFT)
+        | (np.uint64(move + 1) << _MOVE_SHIFT)
+        | (np.uint64(generation & 255) << _GENERATION_SHIFT)
     )
-    mask = np.uint64((U.shape[0] - TT) // 4 - 1)
-    i = TT + np.int64(key & mask) * 4
+    i = _bucket(U, key)
     old = U[i + 1]
+    old_key = U[i] ^ old
     if (
-        U[i] == key
+        old_key == key
         or old == _ZERO
-        or np.int64((old >> _S34) & _M8) != (generation & 255)
-        or np.int64((old >> _S16) & _M8) <= depth
+        or np.int64((old >> _GENERATION_SHIFT) & _BYTE) != (generation & 255)
+        or np.int64((old >> _DEPTH_SHIFT) & _BYTE) <= depth
     ):
-        if U[i] != key and old != _ZERO:
+        if old_key != key and old != _ZERO:
             U[i + 2] = U[i]
             U[i + 3] = old
-        U[i] = key
+        U[i] = key ^ word
         U[i + 1] = word
     else:
-        U[i + 2] = key
+        U[i + 2] = key ^ word
         U[i + 3] = word
 
 
 @kernel
+def lookup(U: Any, key: U64, depth: int, alpha: int, beta: int, cut: bool) -> tuple[int, int]:
+    """Probe for a node searched ``depth`` plies with window ``(alpha, beta)``.
+
+    Returns ``(value, move)``: ``value`` is the stored value if the entry is deep
+    enough and its bound decides the node (and ``cut``), else :data:`NO_CUT`;
+    ``move`` is the entry's best move (-1: none, :data:`ABSENT`: no entry). Shared
+    by the search and the solver.
+    """
+    word = probe(U, key)
+    if word == _ZERO:
+        return NO_CUT, ABSENT
+    move = entry_move(word)
+    if cut and entry_depth(word) >= depth:
+        v = entry_value(word)
+        bound = entry_bound(word)
+        if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
+            return v, move
+    return NO_CUT, move
+
+
+@kernel
+def record(
+    U: Any, key: U64, best: int, alpha0: int, beta: int, depth: int, move: int, generation: int
+) -> None:
+    """Store a fail-soft result ``best`` of a node searched with window ``(alpha0, beta)``."""
+    bound = LOWER if best >= beta else (UPPER if best <= alpha0 else EXACT)
+    store(U, key, best, depth, bound, move, generation)
+
+
+@kernel
 def entry_value(word: U64) -> I64:
-    return np.int64(word & _M16) - 32768
+    return np.int64(word & _VALUE_MASK) - VALUE_BIAS
 
 
 @kernel
 def entry_depth(word: U64) -> I64:
-    return np.int64((word >> _S16) & _M8)
+    return np.int64((word >> _DEPTH_SHIFT) & _BYTE)
 
 
 @kernel
 def entry_bound(word: U64) -> I64:
-    return np.int64((word >> _S24) & _M2)
+    return np.int64((word >> _BOUND_SHIFT) & _BOUND_MASK)
 
 
 @kernel
 def entry_move(word: U64) -> I64:
-    return np.int64((word >> _S26) & _M8) - 1
+    return np.int64((word >> _MOVE_SHIFT) & _BYTE) - 1
