@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjacency.core import Position
+from adjacency.core.text import quote
 from adjacency.protocol.wire import (
     Aep,
     AepOk,
@@ -94,7 +95,12 @@ def test_position_fen() -> None:
         ("position startpos first y", "first must be 'x' or 'o', got 'y'"),
         ("position startpos rounds 29", "rounds must be a whole number from 1 to 28"),
         ("go movetime", "movetime must be a whole number, got ''"),
-        ("go depth -1", "depth must be a whole number, got '-1'"),
+        ("go depth -1", "depth must be at least 0, got '-1'"),
+        ("go movetime -5", "movetime must be at least 0, got '-5'"),
+        ("go depth ²", "depth must be a whole number, got '²'"),
+        ("go depth ３", "depth must be a whole number, got '３'"),
+        ("position startpos rows ²", "rows must be a whole number, got '²'"),
+        ("go nodes " + "9" * 5000, "nodes must be a whole number of at most 18 digits"),
         ("setoption value 3", "expected 'setoption name <id> [value <v>]'"),
     ],
 )
@@ -102,7 +108,7 @@ def test_malformed_commands_are_explained(line: str, message: str) -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_command(line)
     assert message in str(caught.value)
-    assert repr(line) in str(caught.value)
+    assert quote(line) in str(caught.value)  # at most 80 characters of the line
 
 
 @pytest.mark.parametrize(

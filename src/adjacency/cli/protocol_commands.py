@@ -39,13 +39,22 @@ def default_bot() -> str:
 
 
 def run_engine(args: argparse.Namespace) -> int:
-    from ..protocol.server import EngineServer
+    from ..protocol.server import MAX_LINE_CHARS, EngineServer, bounded_lines
+    from ..system.lifetime import exit_with_parent
 
+    # A controller killed with SIGKILL cannot stop us: end with it. Poll only, since
+    # controllers may start engines from short-lived threads (see system.lifetime).
+    exit_with_parent(kernel_signal=False)
     spec = args.bot or default_bot()
     protocol_out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
     protocol_in = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     server = EngineServer(spec, protocol_out, seed=args.seed)
     sys.stdout = sys.stderr  # stray prints from bots must not corrupt the protocol stream
+
+    def overlong(length: int) -> None:
+        server.report(f"error: ignored a line of {length} characters (at most {MAX_LINE_CHARS})")
+
     with contextlib.suppress(KeyboardInterrupt):
-        server.run(protocol_in)  # stops the search and closes the bot however it ends
+        # Stops the search and closes the bot however it ends.
+        server.run(bounded_lines(protocol_in, overlong))
     return 0

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .errors import InvalidSettingsError, InvalidSquareError
+from .text import is_ascii_number, quote
 
 Square = int
 """A square index in the bit layout above (0 = ``a1``)."""
@@ -56,7 +57,7 @@ class Board:
         for label, value in (("rows", self.rows), ("cols", self.cols)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidSettingsError(
-                    f"{label} must be an integer from {MIN_SIDE} to {MAX_SIDE}, got {value!r}"
+                    f"{label} must be an integer from {MIN_SIDE} to {MAX_SIDE}, got {quote(value)}"
                 )
             if not MIN_SIDE <= value <= MAX_SIDE:
                 raise InvalidSettingsError(
@@ -93,19 +94,24 @@ class Board:
     def square(self, name: str) -> Square:
         """Parse a square name such as ``"c3"``; raise :class:`InvalidSquareError`."""
         if not isinstance(name, str):
-            raise InvalidSquareError(f"a square name must be a string like 'c3', got {name!r}")
+            raise InvalidSquareError(f"a square name must be a string like 'c3', got {quote(name)}")
         text = name.strip().lower()
         last_file = FILE_NAMES[self.cols - 1]
-        if len(text) < 2 or text[0] not in FILE_NAMES or not text[1:].isdigit():
+        if (
+            len(text) < 2
+            or text[0] not in FILE_NAMES
+            or not is_ascii_number(text[1:])
+            or text[1] == "0"
+        ):
             raise InvalidSquareError(
-                f"malformed square {name!r}: expected a file a-{last_file} "
+                f"malformed square {quote(name)}: expected a file a-{last_file} "
                 f"followed by a rank 1-{self.rows}, like 'c3'"
             )
         file = FILE_NAMES.index(text[0])
         rank = int(text[1:]) - 1
         if file >= self.cols or not 0 <= rank < self.rows:
             raise InvalidSquareError(
-                f"square {name!r} is off the {self.dimensions} board: "
+                f"square {quote(name)} is off the {self.dimensions} board: "
                 f"files run a-{last_file} and ranks 1-{self.rows}"
             )
         return rank * self.cols + file
@@ -116,7 +122,8 @@ class Board:
             return self.square(square)
         if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < self.size:
             raise InvalidSquareError(
-                f"square index {square!r} is off the {self.dimensions} board (0 to {self.size - 1})"
+                f"square index {quote(square)} is off the {self.dimensions} board "
+                f"(0 to {self.size - 1})"
             )
         return square
 

@@ -16,6 +16,7 @@ from typing import Literal, NamedTuple
 
 from .board import MAX_SIDE, MIN_SIDE, Bitboard, Board, board
 from .errors import InvalidPositionError, InvalidSettingsError
+from .text import parse_int, quote
 
 Color = Literal["x", "o"]
 """The two sides: ``"x"`` and ``"o"``."""
@@ -36,18 +37,19 @@ class FenParts(NamedTuple):
 def parse_fen(text: str) -> FenParts:
     """Parse position text; raise :class:`InvalidPositionError` saying what and where."""
     if not isinstance(text, str):
-        raise InvalidPositionError(f"position text must be a string, got {text!r}")
+        raise InvalidPositionError(f"position text must be a string, got {quote(text)}")
     fields = text.split()
     if len(fields) != 3:
         raise InvalidPositionError(
-            f"position text {text!r} has {len(fields)} field(s); expected 3: "
+            f"position text {quote(text)} has {len(fields)} field(s); expected 3: "
             "<ranks> <side to move x|o> <plies left>, e.g. '6oo/6oo/8/8/8/8/xx6/xx6 x 56'"
         )
     placement, side, plies = fields
     ranks = placement.split("/")
     if not MIN_SIDE <= len(ranks) <= MAX_SIDE:
         raise InvalidPositionError(
-            f"position text {text!r} has {len(ranks)} rank(s); a board has {MIN_SIDE} to {MAX_SIDE}"
+            f"position text {quote(text)} has {len(ranks)} rank(s); "
+            f"a board has {MIN_SIDE} to {MAX_SIDE}"
         )
     rows = len(ranks)
     cols: int | None = None
@@ -58,24 +60,24 @@ def parse_fen(text: str) -> FenParts:
         for offset, char in enumerate(field):
             if char in "xo":
                 squares.append(char)
-            elif char.isdigit() and char != "0":
+            elif char in "123456789":
                 squares.extend("." * int(char))
             else:
                 raise InvalidPositionError(
-                    f"position text {text!r}: unexpected {char!r} at character "
-                    f"{offset + 1} of rank {rank_number} ({field!r}); "
+                    f"position text {quote(text)}: unexpected {char!r} at character "
+                    f"{offset + 1} of rank {rank_number} ({quote(field)}); "
                     "expected 'x', 'o' or a digit 1-8"
                 )
         if cols is None:
             cols = len(squares)
             if not MIN_SIDE <= cols <= MAX_SIDE:
                 raise InvalidPositionError(
-                    f"position text {text!r}: rank {rank_number} ({field!r}) has {cols} "
+                    f"position text {quote(text)}: rank {rank_number} ({quote(field)}) has {cols} "
                     f"square(s); a board has {MIN_SIDE} to {MAX_SIDE} files"
                 )
         elif len(squares) != cols:
             raise InvalidPositionError(
-                f"position text {text!r}: rank {rank_number} ({field!r}) has "
+                f"position text {quote(text)}: rank {rank_number} ({quote(field)}) has "
                 f"{len(squares)} square(s) but rank {rows} has {cols}"
             )
         base = (rank_number - 1) * cols
@@ -87,18 +89,15 @@ def parse_fen(text: str) -> FenParts:
     assert cols is not None
     if side not in COLORS:
         raise InvalidPositionError(
-            f"position text {text!r}: side to move must be 'x' or 'o', got {side!r}"
+            f"position text {quote(text)}: side to move must be 'x' or 'o', got {quote(side)}"
         )
-    if not plies.isdigit():
-        raise InvalidPositionError(
-            f"position text {text!r}: plies left must be a whole number, got {plies!r}"
-        )
+    plies_left = parse_int(plies, f"position text {quote(text)}: plies left", InvalidPositionError)
     try:
         geometry = board(rows, cols)
     except InvalidSettingsError as exc:  # pragma: no cover - sizes are checked above
-        raise InvalidPositionError(f"position text {text!r}: {exc}") from exc
+        raise InvalidPositionError(f"position text {quote(text)}: {exc}") from exc
     turn: Color = "x" if side == "x" else "o"
-    return FenParts(geometry, x, o, turn, int(plies))
+    return FenParts(geometry, x, o, turn, plies_left)
 
 
 def format_fen(geometry: Board, x: Bitboard, o: Bitboard, turn: Color, plies_left: int) -> str:

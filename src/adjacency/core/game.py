@@ -8,12 +8,14 @@ immutable value. Saving and loading live in :mod:`adjacency.core.record`.
 from __future__ import annotations
 
 import datetime
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .errors import IllegalMoveError, InvalidRecordError
 from .fen import Color
 from .position import Outcome, Position, other
+from .text import quote
 
 
 class Termination(StrEnum):
@@ -75,7 +77,7 @@ class Game:
                 self.play(move.square, move.seconds)
             except IllegalMoveError as exc:
                 raise InvalidRecordError(
-                    f"move {number} ({move.square!r}) does not replay: {exc}"
+                    f"move {number} ({quote(move.square)}) does not replay: {exc}"
                 ) from None
 
     @classmethod
@@ -130,10 +132,23 @@ class Game:
     # ------------------------------------------------------------- changes
 
     def play(self, square: str, seconds: float | None = None) -> Position:
-        """Play ``square`` for the side to move; raise :class:`IllegalMoveError`."""
+        """Play ``square`` for the side to move; raise :class:`IllegalMoveError`.
+
+        ``seconds`` (how long the mover thought) must be a finite number from 0,
+        else :class:`InvalidRecordError` (a record must export as valid JSON).
+        """
+        if seconds is not None and not (
+            isinstance(seconds, (int, float))
+            and not isinstance(seconds, bool)
+            and math.isfinite(seconds)
+            and seconds >= 0
+        ):
+            raise InvalidRecordError(
+                f"move time must be a finite number of seconds from 0, got {quote(seconds)}"
+            )
         if self.is_over:
             raise IllegalMoveError(
-                f"illegal move {square!r}: the game is over ({self.termination.value})"
+                f"illegal move {quote(square)}: the game is over ({self.termination.value})"
             )
         nxt = self.position.play(square)
         name = nxt.board.name(nxt.board.square(square))

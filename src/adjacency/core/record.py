@@ -22,12 +22,14 @@ Loading replays and validates every move.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
 from .errors import AdjacencyError, InvalidRecordError
 from .game import RESULT_TOKENS, Game, Move, Termination
 from .position import Outcome, Position, check_color
+from .text import parse_int, quote
 
 FORMAT = "adjacency-game/1"
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
@@ -121,14 +123,14 @@ def games_from_text(text: str) -> list[Game]:
             match = _TAG.match(line)
             if not match:
                 raise InvalidRecordError(
-                    f'line {number}: malformed tag {raw!r}; expected [Name "value"]'
+                    f'line {number}: malformed tag {quote(raw)}; expected [Name "value"]'
                 )
             if not tags:
                 start_line = number
             tags[match.group(1)] = _unquote(match.group(2))
         elif line:
             if not tags:
-                raise InvalidRecordError(f"line {number}: move text {raw!r} before any tag")
+                raise InvalidRecordError(f"line {number}: move text {quote(raw)} before any tag")
             body.append(line)
     if tags:
         games.append(_build(tags, " ".join(body), start_line))
@@ -137,9 +139,9 @@ def games_from_text(text: str) -> list[Game]:
 
 def _int_tag(tags: dict[str, str], name: str, where: str) -> int:
     value = tags.get(name)
-    if value is None or not value.isdigit():
-        raise InvalidRecordError(f"{where}: tag {name} must be a whole number, got {value!r}")
-    return int(value)
+    if value is None:
+        raise InvalidRecordError(f"{where}: tag {name} (a whole number) is missing")
+    return parse_int(value, f"{where}: tag {name}", InvalidRecordError)
 
 
 def _start_position(tags: dict[str, str], where: str) -> Position:
@@ -149,7 +151,8 @@ def _start_position(tags: dict[str, str], where: str) -> Position:
             for name, value in (("Rows", start.rows), ("Cols", start.cols)):
                 if name in tags and _int_tag(tags, name, where) != value:
                     raise InvalidRecordError(
-                        f"{where}: tag {name} {tags[name]!r} contradicts FEN {tags['FEN']!r}"
+                        f"{where}: tag {name} {quote(tags[name])} contradicts "
+                        f"FEN {quote(tags['FEN'])}"
                     )
             return start
         return Position.start(
@@ -172,17 +175,22 @@ def _build(tags: dict[str, str], body: str, line: int) -> Game:
     expected_number = 1
     for token in _TOKEN.findall(body):
         if result_token is not None:
-            raise InvalidRecordError(f"{where}: text {token!r} after the result {result_token!r}")
+            raise InvalidRecordError(
+                f"{where}: text {quote(token)} after the result {quote(result_token)}"
+            )
         if token.startswith("{"):
             emt = _EMT.search(token)
             if emt and moves and moves[-1].seconds is None:
-                moves[-1] = Move(moves[-1].square, float(emt.group(1)))
+                seconds = float(emt.group(1))
+                if not math.isfinite(seconds):
+                    raise InvalidRecordError(f"{where}: move time {quote(token)} is too large")
+                moves[-1] = Move(moves[-1].square, seconds)
         elif token in _OUTCOMES:
             result_token = token
         elif token.endswith("."):
             if token != f"{expected_number}." or len(moves) % 2:
                 raise InvalidRecordError(
-                    f"{where}: move number {token!r} out of place; expected "
+                    f"{where}: move number {quote(token)} out of place; expected "
                     f"'{expected_number}.' before ply {len(moves) + 1}"
                 )
             expected_number += 1
@@ -192,7 +200,8 @@ def _build(tags: dict[str, str], body: str, line: int) -> Game:
     claimed = tags.get("Result", result_token or "*")
     if result_token is not None and result_token != claimed:
         raise InvalidRecordError(
-            f"{where}: Result tag {claimed!r} differs from the result {result_token!r} in the moves"
+            f"{where}: Result tag {quote(claimed)} differs from the result "
+            f"{quote(result_token)} in the moves"
         )
     _apply_result(game, claimed, tags.get("Termination"), tags.get("TerminationDetail", ""), where)
     return game
@@ -212,14 +221,16 @@ def _new_game(tags: dict[str, str], start: Position, moves: list[Move], where: s
         try:
             game.play(move.square, move.seconds)
         except AdjacencyError as exc:
-            raise InvalidRecordError(f"{where}: move {number} ({move.square!r}): {exc}") from None
+            raise InvalidRecordError(
+                f"{where}: move {number} ({quote(move.square)}): {exc}"
+            ) from None
     return game
 
 
 def _apply_result(game: Game, token: str, termination: str | None, detail: str, where: str) -> None:
     if token not in _OUTCOMES:
         raise InvalidRecordError(
-            f"{where}: result {token!r} is not one of {', '.join(RESULT_TOKENS.values())}"
+            f"{where}: result {quote(token)} is not one of {', '.join(RESULT_TOKENS.values())}"
         )
     outcome = _OUTCOMES[token]
     try:
@@ -227,19 +238,19 @@ def _apply_result(game: Game, token: str, termination: str | None, detail: str, 
     except ValueError:
         allowed = ", ".join(t.value for t in Termination)
         raise InvalidRecordError(
-            f"{where}: termination {termination!r} is not one of {allowed}"
+            f"{where}: termination {quote(termination)} is not one of {allowed}"
         ) from None
     if game.position.is_over:
         if outcome != game.result:
             raise InvalidRecordError(
-                f"{where}: result {token!r} contradicts the final score "
+                f"{where}: result {quote(token)} contradicts the final score "
                 f"{game.position.score[0]}-{game.position.score[1]}"
             )
         return
     if kind in (None, Termination.UNTERMINATED):
         if outcome is not None:
             raise InvalidRecordError(
-                f"{where}: result {token!r} given but the game is not finished "
+                f"{where}: result {quote(token)} given but the game is not finished "
                 f"and no forfeit termination is recorded"
             )
         return
@@ -248,7 +259,7 @@ def _apply_result(game: Game, token: str, termination: str | None, detail: str, 
         return
     if kind == Termination.NORMAL or outcome in (None, "draw"):
         raise InvalidRecordError(
-            f"{where}: termination {kind.value!r} with result {token!r} does not fit "
+            f"{where}: termination {kind.value!r} with result {quote(token)} does not fit "
             f"a game stopped after {len(game.moves)} plies"
         )
     game.forfeit("o" if outcome == "x" else "x", kind, detail)
@@ -290,7 +301,7 @@ def game_from_dict(data: Any) -> Game:
         raise InvalidRecordError(f"{where} must be an object, got {type(data).__name__}")
     if data.get("format", FORMAT) != FORMAT:
         raise InvalidRecordError(
-            f"{where}: unknown format {data.get('format')!r}; expected {FORMAT!r}"
+            f"{where}: unknown format {quote(data.get('format'))}; expected {FORMAT!r}"
         )
     try:
         start = Position.from_fen(data["start"])
@@ -309,37 +320,67 @@ def game_from_dict(data: Any) -> Game:
         if (
             not isinstance(item, dict)
             or not isinstance(item.get("square"), str)
-            or not (seconds is None or isinstance(seconds, (int, float)))
+            or not (seconds is None or _is_seconds(seconds))
         ):
-            raise InvalidRecordError(f"{where}: move {number} is malformed: {item!r}")
+            raise InvalidRecordError(
+                f"{where}: move {number} is malformed: {quote(item)}; expected "
+                '{"square": "c3", "seconds": <finite number from 0 or null>}'
+            )
         moves.append(Move(item["square"], None if seconds is None else float(seconds)))
     tags = {
-        "X": str(data.get("x", "X")),
-        "O": str(data.get("o", "O")),
-        "Event": str(data.get("event", "Casual game")),
-        "Date": str(data.get("date", "????.??.??")),
+        "X": _text_field(data, "x", "X", where),
+        "O": _text_field(data, "o", "O", where),
+        "Event": _text_field(data, "event", "Casual game", where),
+        "Date": _text_field(data, "date", "????.??.??", where),
     }
     extra = data.get("tags", {})
-    if not isinstance(extra, dict):
-        raise InvalidRecordError(f"{where}: 'tags' must be an object")
-    tags.update({str(k): str(v) for k, v in extra.items() if str(k) not in _KNOWN_TAGS})
+    if not isinstance(extra, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in extra.items()
+    ):
+        raise InvalidRecordError(f"{where}: 'tags' must be an object of strings to strings")
+    tags.update({k: v for k, v in extra.items() if k not in _KNOWN_TAGS})
     game = _new_game(tags, start, moves, where)
     result = data.get("result")
-    if result not in RESULT_TOKENS:
-        raise InvalidRecordError(f"{where}: result {result!r} is not one of 'x', 'o', 'draw', null")
+    if not (result is None or isinstance(result, str)) or result not in RESULT_TOKENS:
+        raise InvalidRecordError(
+            f"{where}: result {quote(result)} is not one of 'x', 'o', 'draw', null"
+        )
+    termination = data.get("termination")
+    if not (termination is None or isinstance(termination, str)):
+        raise InvalidRecordError(f"{where}: termination {quote(termination)} must be a string")
     _apply_result(
         game,
         RESULT_TOKENS[result],
-        data.get("termination"),
-        str(data.get("termination_detail", "")),
+        termination,
+        _text_field(data, "termination_detail", "", where),
         where,
     )
     return game
 
 
+def _is_seconds(value: object) -> bool:
+    """True for a finite number from 0 (JSON's NaN and Infinity extensions are not)."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
+def _text_field(data: dict[str, Any], key: str, default: str, where: str) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str):
+        raise InvalidRecordError(f"{where}: {key!r} must be a string, got {quote(value)}")
+    return value
+
+
 def game_from_json(text: str) -> Game:
+    """Load a record from JSON text; raise :class:`InvalidRecordError`."""
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, TypeError) as exc:
         raise InvalidRecordError(f"JSON record is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidRecordError("JSON record is nested too deeply") from None
     return game_from_dict(data)

@@ -39,11 +39,19 @@ an arena run's records file of 10 000 games is about 5 MB)."""
 
 
 def quote(text: object, limit: int = QUOTE_CHARS) -> str:
-    """``repr`` of ``text`` cut to ``limit`` characters, saying how long it was."""
-    value = text if isinstance(text, str) else repr(text)
-    if len(value) <= limit:
-        return repr(value)
-    return f"{value[:limit]!r}... ({len(value)} characters)"
+    """``repr`` of ``text`` cut to about ``limit`` characters, saying how long it was.
+
+    A string is shown as a Python string literal; anything else by its ``repr``.
+    """
+    if not isinstance(text, str):
+        try:
+            shown = repr(text)
+        except ValueError:  # an int too long to convert, for one
+            shown = f"<{type(text).__name__}>"
+        return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown)} characters)"
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def is_ascii_number(text: str, *, signed: bool = False) -> bool:
@@ -68,8 +76,12 @@ def parse_int(
     accepted. ``minimum``/``maximum`` bound the value (inclusive).
     """
     if not isinstance(text, str) or not is_ascii_number(text, signed=signed):
-        kind = "a whole number" if signed else "a whole number from 0"
-        raise error(f"{what} must be {kind} in at most {MAX_DIGITS} digits 0-9, got {quote(text)}")
+        digits = text.lstrip("-") if isinstance(text, str) else ""
+        if len(digits) > MAX_DIGITS and all(char in ASCII_DIGITS for char in digits):
+            raise error(
+                f"{what} must be a whole number of at most {MAX_DIGITS} digits, got {quote(text)}"
+            )
+        raise error(f"{what} must be a whole number, got {quote(text)}")
     value = int(text)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         low = "" if minimum is None else f"{minimum}"

@@ -10,13 +10,14 @@ wrong time, changes nothing and is reported as ``info string error: ...``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
 from ..bots.base import DEFAULT_MOVE_TIME, Bot, BotError, Limit, Thinking
 from ..bots.registry import SEED, Option, entry, make_bot, parse_spec
 from ..core import Position
 from ..core.errors import AdjacencyError
+from ..core.text import quote
 from .wire import (
     Aep,
     AepOk,
@@ -40,6 +41,12 @@ from .wire import (
 AUTHOR = "the adjacency project"
 SPIN_RANGE = (-(2**31), 2**31 - 1)
 """Bounds declared for an integer option that has none of its own."""
+MAX_LINE_CHARS = 1 << 16
+"""Characters of one command line the engine reads; a longer line is skipped and reported
+(the longest legal line, a position with every move of a 26x26 game, is about 3 000)."""
+MAX_SECONDS = 7 * 24 * 3600.0
+"""Longest search a ``go`` can ask for (a week): larger ``movetime`` or clock values are
+cut to it, because timers refuse waits beyond ``threading.TIMEOUT_MAX``."""
 
 
 def option_spec(option: Option) -> OptionSpec:
@@ -78,7 +85,7 @@ def limit_from_go(go: Go, position: Position) -> Limit:
     ``movetime`` wins; otherwise the mover's clock (``xtime``/``otime``) is
     shared evenly over its remaining moves (at most 80% of it on one move);
     ``infinite``, or only ``depth``/``nodes``, means no time limit; a bare
-    ``go`` gets the default of 5 seconds.
+    ``go`` gets the default of 5 seconds. Times are cut to :data:`MAX_SECONDS`.
     """
     clock = go.xtime if position.turn == "x" else go.otime
     seconds: float | None
@@ -94,7 +101,7 @@ def limit_from_go(go: Go, position: Position) -> Limit:
     else:
         seconds = DEFAULT_MOVE_TIME
     if seconds is not None:
-        seconds = max(seconds, 0.001)
+        seconds = min(max(seconds, 0.001), MAX_SECONDS)
     return Limit(time=seconds, depth=go.depth or None, nodes=go.nodes or None)
 
 
@@ -167,6 +174,8 @@ class EngineServer:
             self._dispatch(command)
         except AdjacencyError as exc:
             self.report(f"error: {exc}")
+        except Exception as exc:  # a bug must not end the session: report it and go on
+            self.report(f"error: internal error on {quote(line.strip())}: {type(exc).__name__}")
         return True
 
     def _dispatch(self, command: Command) -> None:
@@ -202,7 +211,7 @@ class EngineServer:
                 break
         else:
             known = ", ".join(o.name for o in self.options) or "none"
-            raise BotError(f"{self.name} has no option {command.name!r}; options: {known}")
+            raise BotError(f"{self.name} has no option {quote(command.name)}; options: {known}")
         option.parse(command.value, self.name)  # raises BotError, changing nothing
         settings = {**self.settings, option.name: command.value}
         spec = self.name + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
@@ -258,6 +267,28 @@ class EngineServer:
 def line_name(command: Command) -> str:
     """The command word of ``command`` (for messages)."""
     return type(command).__name__.lower().replace("setposition", "position")
+
+
+def bounded_lines(
+    stream: IO[str], overlong: Callable[[int], None], limit: int = MAX_LINE_CHARS
+) -> Iterator[str]:
+    """The lines of ``stream``, each at most ``limit`` characters.
+
+    A longer line is read to its end in ``limit``-sized pieces and dropped (a
+    cut line could parse as another command); ``overlong`` gets its length.
+    """
+    while True:
+        line = stream.readline(limit)
+        if not line:
+            return
+        if len(line) < limit or line.endswith("\n"):
+            yield line
+            continue
+        length = len(line)
+        while line and not line.endswith("\n"):
+            line = stream.readline(limit)
+            length += len(line)
+        overlong(length)
 
 
 def serve(spec: str, lines: Iterable[str], output: IO[str], seed: int | None = None) -> None:

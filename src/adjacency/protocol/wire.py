@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..core import Position, check_color
 from ..core.board import board
 from ..core.errors import AdjacencyError
+from ..core.text import is_ascii_number, parse_int, quote
 
 
 class ProtocolError(AdjacencyError):
@@ -116,7 +117,7 @@ def parse_command(line: str) -> Command | None:
     start = next((i for i, token in enumerate(tokens) if token in COMMAND_WORDS), None)
     if start is None:
         raise ProtocolError(
-            f"unknown command in {line.strip()!r}; expected one of {', '.join(COMMAND_WORDS)}"
+            f"unknown command in {quote(line.strip())}; expected one of {', '.join(COMMAND_WORDS)}"
         )
     word, args = tokens[start], tokens[start + 1 :]
     if word in _SIMPLE:
@@ -130,7 +131,7 @@ def parse_command(line: str) -> Command | None:
 
 def _parse_setoption(line: str, args: list[str]) -> SetOption:
     if not args or args[0] != "name" or len(args) < 2 or args[1] == "value":
-        raise ProtocolError(f"{line.strip()!r}: expected 'setoption name <id> [value <v>]'")
+        raise ProtocolError(f"{quote(line.strip())}: expected 'setoption name <id> [value <v>]'")
     if "value" in args:
         split = args.index("value")
         name, value = args[1:split], args[split + 1 :]
@@ -148,14 +149,14 @@ def _parse_position(line: str, args: list[str]) -> SetPosition:
         head, moves = args, []
     if not head or head[0] not in ("startpos", "fen"):
         raise ProtocolError(
-            f"{text!r}: expected 'position startpos [rows R cols C rounds N first x|o] "
+            f"{quote(text)}: expected 'position startpos [rows R cols C rounds N first x|o] "
             "[moves ...]' or 'position fen <board> <side> <plies-left> [moves ...]'"
         )
     try:
         if head[0] == "fen":
             if len(head) != 4:
                 raise ProtocolError(
-                    f"{text!r}: 'position fen' takes 3 fields <board> <side> <plies-left>, "
+                    f"{quote(text)}: 'position fen' takes 3 fields <board> <side> <plies-left>, "
                     f"got {len(head) - 1}"
                 )
             start = Position.from_fen(" ".join(head[1:]))
@@ -167,7 +168,7 @@ def _parse_position(line: str, args: list[str]) -> SetPosition:
     except ProtocolError:
         raise
     except AdjacencyError as exc:
-        raise ProtocolError(f"{text!r}: {exc}") from None
+        raise ProtocolError(f"{quote(text)}: {exc}") from None
     return SetPosition(start, tuple(current.board.name(current.board.square(m)) for m in moves))
 
 
@@ -180,11 +181,7 @@ def _startpos(text: str, args: list[str]) -> Position:
     numbers: dict[str, int] = {}
     for key in ("rows", "cols", "rounds"):
         if key in settings:
-            if not settings[key].isdigit():
-                raise ProtocolError(
-                    f"{text!r}: {key} must be a whole number, got {settings[key]!r}"
-                )
-            numbers[key] = int(settings[key])
+            numbers[key] = parse_int(settings[key], f"{quote(text)}: {key}", ProtocolError)
     rows, cols = numbers.get("rows", 8), numbers.get("cols", 8)
     rounds = numbers.get("rounds", board(rows, cols).max_rounds())
     return Position.start(rows, cols, rounds, check_color(settings.get("first", "x"), "first"))
@@ -195,11 +192,9 @@ def _parse_go(line: str, args: list[str]) -> Go:
     for index, token in enumerate(args):
         if token in _GO_NUMBERS:
             value = args[index + 1] if index + 1 < len(args) else ""
-            if not value.isdigit():
-                raise ProtocolError(
-                    f"{line.strip()!r}: {token} must be a whole number, got {value!r}"
-                )
-            values[token] = int(value)
+            values[token] = parse_int(
+                value, f"{quote(line.strip())}: {token}", ProtocolError, signed=True, minimum=0
+            )
     return Go(infinite="infinite" in args, **values)
 
 
@@ -328,7 +323,7 @@ def _parse_option(args: list[str]) -> OptionSpec | None:
     if not name or kind not in OPTION_TYPES:
         return None
     bounds = [" ".join(fields.get(key, [])) for key in ("min", "max")]
-    low, high = (int(b) if b.lstrip("-").isdigit() else None for b in bounds)
+    low, high = (int(b) if is_ascii_number(b, signed=True) else None for b in bounds)
     default = " ".join(fields.get("default", []))
     return OptionSpec(
         name,
@@ -352,7 +347,7 @@ def _parse_info(args: list[str]) -> Info:
             break
         if token in _INFO_NUMBERS and index + 1 < len(args):
             value = args[index + 1]
-            if value.lstrip("-").isdigit():
+            if is_ascii_number(value, signed=True):
                 values[token] = int(value)
             index += 2
             continue
