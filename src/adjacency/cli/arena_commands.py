@@ -101,14 +101,17 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
 
 
-def add_executor_options(parser: argparse.ArgumentParser, what: str = "games") -> None:
+def add_executor_options(
+    parser: argparse.ArgumentParser, what: str = "games", default: str | None = "local"
+) -> None:
     """``--executor``, ``--ray-address`` and ``--concurrency``/``--jobs``: where work runs."""
     parser.add_argument(
         "--executor",
         choices=("local", "ray"),
-        default="local",
-        help="local: worker processes on this machine (default); ray: one Ray task per "
-        "item on a Ray cluster (pip install 'adjacency[ray]'; docs/distributed.md)",
+        default=default,
+        help=f"local: worker processes on this machine{' (default)' if default else ''}; "
+        f"ray: one Ray task per {what[:-1]} on a Ray cluster (pip install 'adjacency[ray]'; "
+        "docs/distributed.md)",
     )
     parser.add_argument(
         "--ray-address",
@@ -139,7 +142,7 @@ def executor_from_args(args: argparse.Namespace, factory: Any = None) -> Any:
     if args.ray_address is not None and args.executor != "ray":
         raise InvalidSettingsError("--ray-address needs --executor ray")
     jobs = args.concurrency or (os.cpu_count() or 1)
-    return make_executor(args.executor, jobs, args.ray_address, factory or make_bot)
+    return make_executor(args.executor or "local", jobs, args.ray_address, factory or make_bot)
 
 
 def register(commands: Any) -> None:

@@ -23,6 +23,9 @@ def register(commands: Any) -> None:
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--time", type=float, help="give up after this many seconds")
     solve.add_argument("--tt", type=float, default=64, help="table size in MB (default 64)")
+    from .split_commands import add_split_options
+
+    add_split_options(solve)  # --executor/--jobs: the root's moves as parallel tasks
     solve.set_defaults(handler=run_solve)
 
     analyse = commands.add_parser(
@@ -82,7 +85,12 @@ def run_solve(args: argparse.Namespace) -> int:
     if position.is_over:
         raise InvalidPositionError(f"position {args.fen!r} is already over: nothing to solve")
     warmup()  # load the compiled kernels first, so that "seconds" is the solve alone
-    result = Engine(tt_mb=args.tt).solve(position, wld=args.wld, seconds=args.time)
+    from .split_commands import split_from_args, wants_split
+
+    if wants_split(args):
+        result = split_from_args(args, position)
+    else:
+        result = Engine(tt_mb=args.tt).solve(position, wld=args.wld, seconds=args.time)
     if not result.complete:
         raise AdjacencyError(f"could not solve {args.fen!r} within {args.time} s")
     if args.json:

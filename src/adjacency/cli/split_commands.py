@@ -1,0 +1,27 @@
+"""``adjacency solve --executor local|ray --jobs N``: the root's moves solved as parallel tasks
+(:mod:`adjacency.arena.split_solve`); without these options ``solve`` stays serial."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..core import Position
+from .arena_commands import add_executor_options, executor_from_args
+
+
+def add_split_options(parser: argparse.ArgumentParser) -> None:
+    """The executor options of ``solve`` (no default executor: serial unless given)."""
+    add_executor_options(parser, what="root moves", default=None)
+
+
+def wants_split(args: argparse.Namespace) -> bool:
+    return args.executor is not None or args.concurrency is not None
+
+
+def split_from_args(args: argparse.Namespace, position: Position) -> Any:
+    """Solve ``position`` with one task per root move on the chosen executor."""
+    from ..arena.split_solve import split_solve
+
+    with executor_from_args(args) as executor:
+        return split_solve(position, executor, tt_mb=args.tt, wld=args.wld, seconds=args.time)

@@ -1,0 +1,98 @@
+"""The split solve equals the serial solve: value, and a best move that reaches it."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from adjacency.arena.executor import PoolExecutor, SerialExecutor
+from adjacency.arena.ray_executor import RayExecutor
+from adjacency.arena.split_solve import split_solve
+from adjacency.cli import main
+from adjacency.core import Position
+from adjacency.engine import Engine
+
+
+def _positions(count: int, seed: int) -> list[Position]:
+    """Random unfinished positions on 5x5 and 6x6 boards with 2 to 9 plies left."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        rows = rng.choice((5, 6))
+        position = Position.start(rows, rows, rng.randint(2, 6))
+        for _ in range(rng.randint(0, 4)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+        if not position.is_over and position.plies_left <= 9:
+            found.append(position)
+    return found
+
+
+POSITIONS = _positions(60, seed=12)
+
+
+def _check(position: Position, split: Any, engine: Engine, wld: bool = False) -> None:
+    serial = engine.solve(position, wld=wld)
+    assert split.complete and serial.complete
+    assert split.value == serial.value, position.fen()
+    assert split.values[split.best] == split.value
+    child = position.play(split.best)  # the reported move really reaches the value
+    if child.is_over:
+        x, o = child.score
+        margin = x - o if position.turn == "x" else o - x
+        reached = (margin > 0) - (margin < 0) if wld else margin
+    else:
+        reached = -engine.solve(child, wld=wld).value
+    assert reached == serial.value, position.fen()
+    if not wld:
+        assert split.values.get(serial.best) == serial.value  # the serial choice is among them
+
+
+def test_split_solve_equals_the_serial_solve_on_60_positions() -> None:
+    engine = Engine(tt_mb=4)
+    executor = SerialExecutor()
+    for position in POSITIONS:
+        _check(position, split_solve(position, executor, tt_mb=4), engine)
+
+
+def test_split_win_draw_loss_equals_the_serial_one() -> None:
+    engine = Engine(tt_mb=4)
+    for position in POSITIONS[:20]:
+        _check(position, split_solve(position, SerialExecutor(), tt_mb=4, wld=True), engine, True)
+
+
+@pytest.mark.slow
+def test_split_solve_on_the_local_pool() -> None:
+    engine = Engine(tt_mb=4)
+    with PoolExecutor(2) as executor:
+        for position in POSITIONS[:8]:
+            _check(position, split_solve(position, executor, tt_mb=4), engine)
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("ray")
+def test_split_solve_on_the_ray_cluster(ray_cluster: Any) -> None:
+    engine = Engine(tt_mb=4)
+    with RayExecutor() as executor:
+        for position in POSITIONS[:8]:
+            split = split_solve(position, executor, tt_mb=4)
+            _check(position, split, engine)
+            assert {t.where.split()[1] for t in split.tasks} <= {
+                n.node_id[:12] for n in ray_cluster.worker_nodes
+            }
+
+
+def test_the_solve_command_splits_with_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    position = POSITIONS[0]
+    assert (
+        main(["solve", position.fen(), "--json", "--tt", "4", "--executor", "local", "-j", "1"])
+        == 0
+    )
+    split = json.loads(capsys.readouterr().out)
+    assert main(["solve", position.fen(), "--json", "--tt", "4"]) == 0
+    serial = json.loads(capsys.readouterr().out)
+    assert split["value"] == serial["value"]
