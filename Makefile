@@ -27,6 +27,7 @@ play: $(VENV)/.installed-run
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/lint-imports  # the one-way layers of .importlinter
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
