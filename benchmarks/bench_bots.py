@@ -13,7 +13,7 @@ With ``--games N`` it instead plays every bot against ``greedy`` (N games,
 colours alternating, full 28-round 8x8 games at ``--time`` seconds per move)
 and prints each bot's score: a rough strength ladder, not a rating.
 
-Run: ``.venv/bin/python benchmarks/bench_bots.py [--time 5] [--repeat 3] [--bots SPEC,...]``
+Run: ``.venv/bin/python benchmarks/bench_bots.py [--time 5] [--repeat 3] [--bots SPEC ...]``
 or ``.venv/bin/python benchmarks/bench_bots.py --games 20 --time 0.1``.
 """
 
@@ -38,8 +38,14 @@ BOTS = (
     "hill",
     "hill:variant=sideways",
     "hill:variant=stochastic",
-    "hill:variant=restart",
-    "hill:score=reply",
+    "hill:neighbourhood=area,score=gain",
+    "hill:neighbourhood=area,variant=restart,score=gain",
+    "report-a:minimax",
+    "report-a:localsearch",
+    "report-a:genetic",
+    "report-b:minimax",
+    "report-b:localsearch",
+    "report-b:genetic",
     "anneal",
     "genetic",
     "gatree",
@@ -87,14 +93,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--time", type=float, default=5.0, help="seconds per move (default 5)")
     parser.add_argument("--repeat", type=int, default=3, help="moves per bot and position")
-    parser.add_argument("--bots", default=",".join(BOTS), help="comma-separated specs")
+    parser.add_argument(
+        "--bots", nargs="+", default=list(BOTS), metavar="SPEC", help="bot specs, space-separated"
+    )
     parser.add_argument("--games", type=int, default=0, help="play N games against greedy")
     args = parser.parse_args()
     if args.games:
         print(f"against greedy: {args.games} games each, 8x8, 28 rounds, {args.time:g} s/move")
         print("| bot | score | mean margin |")
         print("|---|---|---|")
-        for spec in args.bots.split(","):
+        for spec in args.bots:
             score, margin = score_against_greedy(spec, args.games, args.time)
             print(f"| `{spec}` | {score:.0%} | {margin:+.1f} |", flush=True)
         return
@@ -103,7 +111,7 @@ def main() -> None:
     print(f"budget {args.time:g} s per move, {args.repeat} move(s) per cell, 8x8")
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" for _ in header) + "|")
-    for spec in args.bots.split(","):
+    for spec in args.bots:
         for label, position in positions.items():
             row = [f"`{spec}`", label, *measure(spec, position, args.time, args.repeat)]
             print("| " + " | ".join(row) + " |", flush=True)

@@ -44,7 +44,7 @@ def register(commands: Any) -> None:
         action="append",
         default=[],
         metavar="ROLE=SPEC",
-        help=f"bot for a role ({', '.join(ROLES)}), e.g. --bot hill=hill:score=reply",
+        help=f"bot for a role ({', '.join(ROLES)}), e.g. --bot hill=hill:neighbourhood=area",
     )
     from .arena_commands import add_executor_options
 
