@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from ..core import Position
 from ..core.errors import AdjacencyError
 from ..core.game import Termination
+from ..core.text import is_ascii_decimal
 from ..protocol.client import EngineClient
 from ..protocol.errors import EngineDisconnected, EngineError, EngineTimeout
 from ..protocol.transport import SubprocessTransport, Transport
@@ -108,10 +109,7 @@ def parse_command_spec(text: str) -> CommandSpec:
     timings: dict[str, float] = {}
     for key in ("timeout", "margin", "grace"):
         if key in settings:
-            try:
-                seconds = float(settings[key])
-            except ValueError:
-                seconds = math.nan
+            seconds = float(settings[key]) if is_ascii_decimal(settings[key]) else math.nan
             if not (math.isfinite(seconds) and seconds >= 0 and (seconds > 0 or key != "timeout")):
                 raise BotError(
                     f"cmd spec {text!r}: {key} must be a number of seconds"

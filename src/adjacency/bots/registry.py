@@ -17,11 +17,13 @@ imports them all, and :func:`make_bot` and :func:`entries` read the result.
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.text import is_ascii_decimal, is_ascii_number, quote
 from .base import Bot, BotError
 
 OptionValue = int | float | bool | str
@@ -57,7 +59,7 @@ class Option:
 
     def parse(self, text: str, bot: str) -> OptionValue:
         """Convert ``text`` to this option's type and check its range."""
-        where = f"bot {bot!r}: option {self.name}={text!r}"
+        where = f"bot {quote(bot)}: option {self.name}={quote(text)}"
         value: OptionValue
         if self.choices:
             if text not in self.choices:
@@ -68,17 +70,17 @@ class Option:
             if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
                 raise BotError(f"{where} must be true or false")
             return lowered in ("true", "1", "yes", "on")
-        try:
-            if isinstance(self.default, int):
-                value = int(text)
-            elif isinstance(self.default, float):
-                value = float(text)
-                if value != value or value in (float("inf"), float("-inf")):
-                    raise ValueError
-            else:
-                return text
-        except ValueError:
-            raise BotError(f"{where} must be {self.describe_range()}") from None
+        # ASCII digits only, bounded (core.text): int() and float() accept far more.
+        if isinstance(self.default, int):
+            if not is_ascii_number(text, signed=True):
+                raise BotError(f"{where} must be {self.describe_range()}")
+            value = int(text)
+        elif isinstance(self.default, float):
+            value = float(text) if is_ascii_decimal(text) else math.nan
+            if not math.isfinite(value):
+                raise BotError(f"{where} must be {self.describe_range()}")
+        else:
+            return text
         if (self.minimum is not None and value < self.minimum) or (
             self.maximum is not None and value > self.maximum
         ):
@@ -109,7 +111,7 @@ class BotEntry:
             if option.name == name:
                 return option
         accepted = ", ".join(o.name for o in (*self.options, SEED))
-        raise BotError(f"bot {self.name!r} has no option {name!r}; accepted: {accepted}")
+        raise BotError(f"bot {self.name!r} has no option {quote(name)}; accepted: {accepted}")
 
 
 _REGISTRY: dict[str, BotEntry] = {}
@@ -170,7 +172,7 @@ def entry(name: str) -> BotEntry:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(dict.fromkeys([*_REGISTRY, *PLUGINS]))
-        raise BotError(f"unknown bot {name!r}; known bots: {known}") from None
+        raise BotError(f"unknown bot {quote(name)}; known bots: {known}") from None
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,7 @@ def parse_spec(text: str) -> Spec:
     """Split a spec string into name and options (checked against the registry)."""
     if not isinstance(text, str) or not text.strip():
         raise BotError(
-            f"a bot spec must be a non-empty string like 'alphabeta:depth=6', got {text!r}"
+            f"a bot spec must be a non-empty string like 'alphabeta:depth=6', got {quote(text)}"
         )
     name, _, rest = text.strip().partition(":")
     found = entry(name.strip().lower())
@@ -224,10 +226,10 @@ def parse_spec(text: str) -> Spec:
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or not key or not value.strip():
-            raise BotError(f"bot spec {text!r}: expected key=value, got {item!r}")
+            raise BotError(f"bot spec {quote(text)}: expected key=value, got {quote(item)}")
         found.option(key)  # raises for unknown options
         if key in options and key not in from_file:
-            raise BotError(f"bot spec {text!r}: option {key!r} given twice")
+            raise BotError(f"bot spec {quote(text)}: option {quote(key)} given twice")
         from_file.discard(key)
         options[key] = value.strip()
     return Spec(found.name, options, positional=found.positional)
@@ -241,7 +243,7 @@ def _options_file(path: str, found: BotEntry) -> dict[str, str]:
     """Option values (as text, each checked) from the JSON object in ``path``."""
     import json
 
-    where = f"bot {found.name!r}: options file {path!r}"
+    where = f"bot {found.name!r}: options file {quote(path)}"
     try:
         with open(path, "rb") as handle:
             content = handle.read(OPTIONS_FILE_LIMIT + 1)
@@ -262,7 +264,7 @@ def _options_file(path: str, found: BotEntry) -> dict[str, str]:
         elif isinstance(value, int | float | str):
             text = str(value)
         else:
-            raise BotError(f"{where}: option {key!r} must be a number, true/false or text")
+            raise BotError(f"{where}: option {quote(key)} must be a number, true/false or text")
         option = found.option(str(key).lower())  # raises for unknown options
         option.parse(text, found.name)  # raises for a bad value
         options[option.name] = text

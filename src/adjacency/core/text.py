@@ -19,6 +19,7 @@ input and fails the same way:
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import BinaryIO
 
@@ -58,6 +59,20 @@ def is_ascii_number(text: str, *, signed: bool = False) -> bool:
     """True if ``text`` is 1 to :data:`MAX_DIGITS` ASCII digits (after one ``-`` if ``signed``)."""
     digits = text[1:] if signed and text.startswith("-") else text
     return 0 < len(digits) <= MAX_DIGITS and all(char in ASCII_DIGITS for char in digits)
+
+
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?")
+MAX_DECIMAL_CHARS = 40
+"""Characters a decimal number may have (``float`` itself accepts any length)."""
+
+
+def is_ascii_decimal(text: str) -> bool:
+    """True if ``text`` is a plain decimal number in ASCII (``-1.5``, ``2``, ``1e-3``).
+
+    ``float`` also accepts ``"nan"``, ``"inf"``, ``"1_0"``, spaces and other
+    scripts' digits; none of those is a number a user means here.
+    """
+    return len(text) <= MAX_DECIMAL_CHARS and _DECIMAL.fullmatch(text) is not None
 
 
 def parse_int(
