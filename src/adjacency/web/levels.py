@@ -30,7 +30,7 @@ class Level:
 _LADDER: tuple[tuple[str, str, str, float | None], ...] = (
     ("Beginner", "plays at random", "random", None),
     ("Novice", "grabs the most squares right now", "greedy", None),
-    ("Casual", "improves its move by local search", "hill", None),
+    ("Casual", "local search: the best move once the reply is counted", "hill", None),
     ("Club", "looks 2 plies ahead", "alphabeta:depth=2", None),
     ("Strong", "looks 4 plies ahead", "alphabeta:depth=4", None),
     ("Expert", "looks 6 plies ahead", "alphabeta:depth=6", None),
