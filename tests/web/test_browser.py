@@ -528,3 +528,39 @@ def test_invite_a_friend_two_devices_and_a_watcher(server: str, browser: Any, sh
     ]
     for tab in (host, friend, watcher):
         tab.context.close()
+
+
+def test_a_clock_runs_out_for_both_players_and_the_watcher(server: str, browser: Any) -> None:
+    body = {
+        "x": {"kind": "human", "name": "Ann"},
+        "o": {"kind": "human", "name": "Bob"},
+        "rows": 4,
+        "cols": 4,
+        "rounds": 2,
+        "clock": {"base": 3, "increment": 0},
+    }
+    made = api(server, "POST", "/api/invites", body)
+    game_id, tokens = made["game"]["id"], made["tokens"]
+    x = watched_page(browser, f"{server}/?game={game_id}#seat={tokens['x']}")
+    o = watched_page(browser, f"{server}/?game={game_id}#seat={tokens['o']}")
+    watcher = watched_page(browser, f"{server}/?game={game_id}")
+    assert x.locator("#bar-bottom .clock").inner_text() == "3.0"
+    x.click('[data-square="a3"]')
+    for tab in (x, o, watcher):
+        shown_plies(tab, 1)
+    o.wait_for_selector("#bar-top .clock.running")
+    for tab in (x, o, watcher):  # O never moves: its flag falls on the server
+        tab.wait_for_selector("#dlg-result[open]")
+        text = tab.locator("#result-text").inner_text()
+        assert "time forfeit" in text and "ran out of time" in text
+        assert tab.locator("#bar-top .clock").inner_text() == "0.0"
+        assert tab.console_errors == []
+    record = game_from_text(api_text(server, f"/api/games/{game_id}/record"))
+    assert record.result == "x" and record.termination.value == "time forfeit"
+    for tab in (x, o, watcher):
+        tab.context.close()
+
+
+def api_text(server: str, path: str) -> str:
+    with urllib.request.urlopen(server + path, timeout=60) as response:
+        return str(response.read().decode())

@@ -9,6 +9,7 @@ import threading
 from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
+from .clock import Clock
 from .errors import Forbidden, GameNotFound, TooMany, WebError, quote
 from .hints import HintBots
 from .limits import Limits
@@ -52,10 +53,19 @@ class GameManager:
         time_per_move: float,
         seats: Seats,
         delay: float = 0.5,
+        clock: Clock | None = None,
     ) -> GameSession:
         game_id = secrets.token_hex(6)
         session = GameSession(
-            game_id, game, players, time_per_move, self._save, self.grace, delay=delay, seats=seats
+            game_id,
+            game,
+            players,
+            time_per_move,
+            self._save,
+            self.grace,
+            delay=delay,
+            seats=seats,
+            clock=clock,
         )
         with self._lock:
             self._sessions[game_id] = session
@@ -89,7 +99,10 @@ class GameManager:
         game = Game(start, players["x"].name, players["o"].name, event=event)
         humans: list[Color] = [c for c in ("x", "o") if not players[c].is_bot]
         seats, tokens = new_seats(caller, humans, invite)
-        session = self._add(game, players, settings.time, seats)
+        clock = None
+        if settings.clock is not None:
+            clock = Clock(settings.clock.base, settings.clock.increment)
+        session = self._add(game, players, settings.time, seats, clock=clock)
         session.touch()
         return session, tokens
 
@@ -111,10 +124,11 @@ class GameManager:
             start = old.game.start
             first, rounds = old.game.first, old.game.rounds
             time_per_move, delay = old.time, old.delay
+            clock = None if old.clock is None else Clock(old.clock.base, old.clock.increment)
         fresh = Position.start(start.rows, start.cols, rounds, first)
         self._check_bot_capacity(players)
         game = Game(fresh, players["x"].name, players["o"].name, event="Casual game")
-        session = self._add(game, players, time_per_move, seats, delay)  # at the old speed
+        session = self._add(game, players, time_per_move, seats, delay, clock)  # old speed
         session.touch()
         return session
 

@@ -44,6 +44,14 @@ class PlayerSetup(Strict):
     )
 
 
+class ClockSetting(Strict):
+    """A time control: each side starts with ``base`` seconds and gains ``increment``
+    after each of its moves; a side whose time runs out loses."""
+
+    base: float = Field(ge=1, le=3 * 3600, description="seconds each side starts with")
+    increment: float = Field(0, ge=0, le=60, description="seconds added after each move")
+
+
 class NewGame(Strict):
     """Settings of a new game."""
 
@@ -64,6 +72,11 @@ class NewGame(Strict):
         ge=MIN_MOVE_TIME,
         le=MAX_MOVE_TIME,
         description="seconds a bot may think per move",
+    )
+    clock: ClockSetting | None = Field(
+        None,
+        description="a clock for both sides (bots play within it); none: bots think "
+        "`time` seconds a move and people have no limit",
     )
     invite: bool = Field(
         False,
@@ -182,6 +195,16 @@ class ThinkingInfo(BaseModel):
     text: str = ""
 
 
+class ClockInfo(BaseModel):
+    """Both clocks when the state was taken (the server's; pages tick a copy)."""
+
+    base: float
+    increment: float
+    x: float = Field(description="X's remaining seconds")
+    o: float = Field(description="O's remaining seconds")
+    running: Side | None = Field(description="whose clock runs (none before the first move)")
+
+
 class GameState(BaseModel):
     """Everything a page shows about one game; pushed again after every change."""
 
@@ -216,6 +239,7 @@ class GameState(BaseModel):
     preview: dict[str, list[str]] = Field(
         description="for each empty square, the squares playing it would convert"
     )
+    clock: ClockInfo | None = None
 
 
 class Viewer(BaseModel):

@@ -31,10 +31,11 @@ from ..bots import Limit, Thinking
 from ..core import Color, IllegalMoveError, other
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
+from .clock import Clock, move_budget
 from .errors import NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
-from .models import GameState, Hint, Viewer
+from .models import MAX_MOVE_TIME, ClockInfo, GameState, Hint, Viewer
 from .players import Player
 from .seats import Caller, Seats
 from .turns import BotTurn, BotTurns
@@ -64,8 +65,12 @@ class GameSession:
         paused: bool = False,
         delay: float = 0.5,
         seats: Seats | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.id = game_id
+        self.clock = clock
+        """The game's clocks, or ``None`` (then bots think ``time`` seconds a move)."""
+        self._flag_timer: threading.Timer | None = None
         self.seats = Seats() if seats is None else seats
         """Who may act (owner, seat holders, token digests); see :mod:`.seats`."""
         self.game = game
@@ -92,6 +97,7 @@ class GameSession:
         self._turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
         self._turns = BotTurns(self)
+        self._run_clock()
 
     # ------------------------------------------------------------ persistence
 
@@ -105,6 +111,7 @@ class GameSession:
             "delay": self.delay,
             "version": self.version,
             "seats": self.seats.to_dict(),
+            "clock": None if self.clock is None else self.clock.to_dict(),
         }
 
     def record(self) -> dict[str, Any]:
@@ -138,6 +145,7 @@ class GameSession:
             bool(meta.get("paused", False)),
             float(meta.get("delay", 0.5)),
             Seats.from_dict(meta.get("seats")),
+            Clock.from_dict(meta.get("clock")),
         )
         # Versions keep increasing across restarts, so pages never mistake new for old.
         session.version = int(meta.get("version", 0)) + 1
@@ -172,7 +180,72 @@ class GameSession:
             paused=self.paused,
             delay=self.delay,
             can_undo=self._undo_target() is not None,
+            clock=self._clock_info(),
         )
+
+    def _clock_info(self) -> ClockInfo | None:
+        clock = self.clock
+        if clock is None:
+            return None
+        running = None if clock.running is None else side(clock.running)
+        return ClockInfo(
+            base=clock.base,
+            increment=clock.increment,
+            x=max(0.0, round(clock.left("x"), 3)),
+            o=max(0.0, round(clock.left("o"), 3)),
+            running=running,
+        )
+
+    # ----------------------------------------------------------------- clock
+
+    def _run_clock(self) -> None:
+        """Start or stop the clock for the current state and arm the flag timer (call
+        with the lock held, or from the constructor)."""
+        clock = self.clock
+        if clock is None:
+            return
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+            self._flag_timer = None
+        game = self.game
+        paused = self.mode == "bot-bot" and self.paused
+        if game.is_over or self.closed or paused or not game.moves:
+            clock.stop()
+            return
+        turn = game.position.turn
+        if clock.running != turn:
+            clock.stop()
+            clock.start(turn)
+        plies = len(game.moves)
+        timer = threading.Timer(max(0.0, clock.left(turn)) + 0.02, self._check_flag, (plies,))
+        timer.daemon = True
+        timer.start()
+        self._flag_timer = timer
+
+    def _check_flag(self, plies: int) -> None:
+        """The flag timer: if the side to move is still out of time, it loses on time."""
+        with self.lock:
+            clock, game = self.clock, self.game
+            if clock is None or game.is_over or len(game.moves) != plies or clock.running is None:
+                return
+            color = clock.running
+            if clock.left(color) > 0:
+                self._run_clock()  # woke early (paused and resumed meanwhile): re-arm
+                return
+            self._flag(color)
+
+    def _flag(self, color: Color) -> None:
+        """``color``'s clock ran out: it loses on time (call with the lock held)."""
+        assert self.clock is not None
+        self._turns.cancel()
+        self.clock.moved(color)
+        self.clock.remaining[color] = 0.0
+        self.clock.running = None
+        name = self.players[color].name
+        self.game.forfeit(
+            color, Termination.TIME_FORFEIT, f"{color.upper()} ({name}) ran out of time"
+        )
+        self.changed()
 
     def _message(self) -> str:
         return describe(
@@ -248,6 +321,7 @@ class GameSession:
         and let a bot to move start thinking."""
         now = time.monotonic()
         self._turn_started = self._last_move_at = now
+        self._run_clock()
         self.changed()
         self._turns.ensure()
 
@@ -277,7 +351,12 @@ class GameSession:
         wait = self._last_move_at + self.delay - time.monotonic() if bot_game else 0.0
         if self.step:
             wait = 0.0
-        limit = Limit(time=min(self.time, player.time_cap or self.time))
+        cap = min(self.time, player.time_cap or self.time)
+        if self.clock is not None:
+            cap = min(MAX_MOVE_TIME, player.time_cap or MAX_MOVE_TIME)
+            left = self.clock.left(color)
+            cap = move_budget(left, self.clock.increment, game.position.plies_left, cap)
+        limit = Limit(time=cap)
         return BotTurn(color, player.spec, player.name, game.position, limit, wait)
 
     def bot_thinking(self, report: Thinking | None) -> None:
@@ -289,6 +368,9 @@ class GameSession:
         self.broadcast("thinking", info.model_dump_json())
 
     def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
+        if self.clock is not None and not self.clock.moved(color):
+            self._flag(color)
+            return
         try:
             self.game.play(move, seconds)
         except IllegalMoveError as exc:
@@ -304,6 +386,7 @@ class GameSession:
             self.game.abandon(detail)
         else:
             self.game.forfeit(color, termination, detail)
+        self._run_clock()
         self.changed()
 
     # -------------------------------------------------------------- actions
@@ -340,6 +423,10 @@ class GameSession:
                 raise NotNow(f"it is {turn.upper()}'s turn; wait for {player.name}'s move")
             self.seats.require(caller, turn, "move")
             seconds = time.monotonic() - self._turn_started
+            game.position.play(square)  # an illegal move raises before the clock is touched
+            if self.clock is not None and not self.clock.moved(turn):
+                self._flag(turn)
+                raise NotNow(f"your time ran out before the move: {turn.upper()} loses on time")
             game.play(square, seconds)
             self.evals.append(_NO_EVAL)
             self.after_move()
@@ -361,6 +448,7 @@ class GameSession:
                 self.game.undo()
                 self.evals.pop()
             self._turn_started = time.monotonic()
+            self._run_clock()
             self.changed()
             return self._state()
 
@@ -392,6 +480,7 @@ class GameSession:
                 self.paused = True
                 self.step = True
                 self._last_move_at = 0.0
+            self._run_clock()
             self.changed()
             self._turns.ensure()
             return self._state()
@@ -419,6 +508,8 @@ class GameSession:
         """
         with self.lock:
             self.closed = True
+            if self._flag_timer is not None:
+                self._flag_timer.cancel()
             self._turns.close()
 
 

@@ -7,7 +7,7 @@ import time
 from ..bots import Thinking
 from ..core import Color, Position
 from ..core.game import Game, Termination
-from .models import GameState, Ply, Side, ThinkingInfo
+from .models import ClockInfo, GameState, Ply, Side, ThinkingInfo
 from .players import Player
 
 Evaluation = tuple[float | None, int | None]
@@ -86,6 +86,7 @@ def game_state(
     paused: bool,
     delay: float,
     can_undo: bool,
+    clock: ClockInfo | None = None,
 ) -> GameState:
     """The full snapshot of a game (``evals`` has one entry per move)."""
     position = game.position
@@ -137,4 +138,5 @@ def game_state(
         paused=paused,
         delay=delay,
         preview=preview,
+        clock=clock,
     )

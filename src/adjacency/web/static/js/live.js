@@ -112,6 +112,7 @@ export class LiveGame {
     const sameGame = old && old.id === state.id;
     const grew = sameGame && state.moves.length === old.moves.length + 1;
     this.state = state;
+    this.receivedAt = performance.now(); // the clocks in the state are as of now
     if (!sameGame || state.moves.length !== old.moves.length) this.hint = null;
     if (this.viewPly !== null && this.viewPly > state.moves.length) this.viewPly = null;
     if (state.thinking) {

@@ -14,6 +14,7 @@ import { LiveGame } from "./live.js";
 import { NewGameDialog } from "./newgame.js";
 import { notice } from "./notice.js";
 import { renderBars, renderEmptyBars } from "./panels/bars.js";
+import { renderClocks } from "./panels/clocks.js";
 import { renderControls } from "./panels/controls.js";
 import { renderMoves } from "./panels/moves.js";
 import { renderStatus } from "./panels/status.js";
@@ -50,6 +51,7 @@ function render({ animate = false } = {}) {
     hint: live && hint && hint.plies === s.moves.length ? hint.square : null,
   });
   renderBars(game, cells, ply);
+  renderClocks(game);
   renderStatus(game);
   renderThinking(game);
   renderControls(game);
@@ -205,7 +207,10 @@ function wire() {
   click("#result-rematch", () => { $("#dlg-result").close(); rematch(); });
   document.addEventListener("keydown", onKey);
   window.addEventListener("pagehide", () => game.close());
-  setInterval(() => { if (game.thinking) renderThinking(game); }, 100);
+  setInterval(() => {
+    if (game.thinking) renderThinking(game);
+    if (game.state && game.state.clock && game.state.clock.running) renderClocks(game);
+  }, 100);
 }
 
 function onKey(event) {

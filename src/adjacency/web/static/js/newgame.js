@@ -162,7 +162,7 @@ export class NewGameDialog {
       s.desc.textContent = lv ? `${lv.description} (${lv.spec})` : "";
       s.level.disabled = s.bot.value !== "";
     }
-    this.form.elements.time.closest("label").hidden = !anyBot;
+    this.form.elements.time.closest("label").hidden = !anyBot || this.form.elements.clock.value !== "";
     const rounds = this.form.elements.rounds;
     this.dialog.querySelector("#rounds-out").textContent = `${rounds.value} of ${rounds.max}`;
   }
@@ -214,14 +214,23 @@ export class NewGameDialog {
       first: f.first.value,
       time: Number(f.time.value),
       invite: this.mode === "invite",
+      clock: this.clock(),
     };
+  }
+
+  // "300+3" → {base: 300, increment: 3}; "" → null (bots use seconds per move).
+  clock() {
+    const value = this.form.elements.clock.value;
+    if (!value) return null;
+    const [base, increment] = value.split("+").map(Number);
+    return { base, increment };
   }
 
   remember() {
     const f = this.form.elements;
     const data = {
       mode: this.mode, you: f.you.value, first: f.first.value, rows: f.rows.value, cols: f.cols.value,
-      rounds: f.rounds.value, time: f.time.value,
+      rounds: f.rounds.value, time: f.time.value, clock: f.clock.value,
       x: { name: this.sides.x.name.value, level: this.sides.x.level.value },
       o: { name: this.sides.o.name.value, level: this.sides.o.level.value },
     };
@@ -239,7 +248,7 @@ export class NewGameDialog {
     setRadio("mode", data.mode);
     setRadio("you", data.you);
     setRadio("first", data.first);
-    for (const key of ["rows", "cols", "time"]) if (data[key]) f[key].value = data[key];
+    for (const key of ["rows", "cols", "time", "clock"]) if (data[key]) f[key].value = data[key];
     for (const side of ["x", "o"]) {
       if (!data[side]) continue;
       this.sides[side].name.value = data[side].name || "";

@@ -1,0 +1,48 @@
+// The clocks in the player bars. The server keeps the time; the page ticks a copy of the
+// running clock down from the last state it received (display only).
+
+const $ = (selector) => document.querySelector(selector);
+const BARS = { x: "#bar-bottom", o: "#bar-top" };
+
+export function formatClock(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 10) return s.toFixed(1);
+  const whole = Math.ceil(s);
+  const m = Math.floor(whole / 60);
+  const r = whole % 60;
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(r).padStart(2, "0")}`
+    : `${m}:${String(r).padStart(2, "0")}`;
+}
+
+export function clockLeft(game, color) {
+  const clock = game.state && game.state.clock;
+  if (!clock) return null;
+  let left = clock[color];
+  if (clock.running === color && game.state.status === "playing") {
+    left -= (performance.now() - game.receivedAt) / 1000;
+  }
+  return Math.max(0, left);
+}
+
+export function renderClocks(game) {
+  for (const color of ["x", "o"]) {
+    const bar = $(BARS[color]);
+    let node = bar.querySelector(".clock");
+    const left = clockLeft(game, color);
+    if (left === null) {
+      if (node) node.remove();
+      continue;
+    }
+    if (!node) {
+      node = document.createElement("div");
+      node.className = "clock";
+      node.setAttribute("role", "timer");
+      bar.insertBefore(node, bar.querySelector(".score"));
+    }
+    const running = game.state.clock.running === color && game.state.status === "playing";
+    node.textContent = formatClock(left);
+    node.classList.toggle("running", running);
+    node.classList.toggle("low", left < 10);
+    node.setAttribute("aria-label", `${color.toUpperCase()} clock ${formatClock(left)}`);
+  }
+}

@@ -1,0 +1,94 @@
+"""Clocks kept by the server: increments, flag fall as a loss on time, bots within their clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from adjacency.core.record import game_from_text
+from adjacency.web.app import create_app
+from adjacency.web.clock import SAFETY, Clock, move_budget
+from web_helpers import wait_until
+
+PERSON = {"kind": "human"}
+SMALL = {"rows": 4, "cols": 4, "rounds": 2}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
+        yield test_client
+
+
+def test_a_clock_deducts_the_turn_and_adds_the_increment() -> None:
+    clock = Clock(60.0, 2.0)
+    clock.start("x", now=100.0)
+    assert clock.left("x", now=103.0) == 57.0 and clock.left("o", now=103.0) == 60.0
+    assert clock.moved("x", now=105.0)
+    assert clock.remaining == {"x": 57.0, "o": 60.0}
+    clock.start("o", now=105.0)
+    assert not clock.moved("o", now=166.0)  # 61 s on a 60 s clock: the flag fell
+    assert clock.remaining["o"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("left", "increment", "plies", "cap"),
+    [(60, 0, 56, 60), (1, 0, 2, 60), (0.1, 0, 10, 5), (300, 5, 4, 10), (5, 2, 1, 60)],
+)
+def test_a_bots_budget_fits_its_clock(
+    left: float, increment: float, plies: int, cap: float
+) -> None:
+    budget = move_budget(left, increment, plies, cap)
+    assert 0 < budget <= cap
+    assert budget <= max(left - SAFETY, 0.05)
+
+
+def test_the_state_shows_both_clocks_and_the_first_move_starts_them(client: TestClient) -> None:
+    body = {"x": PERSON, "o": PERSON, **SMALL, "clock": {"base": 60, "increment": 2}}
+    state = client.post("/api/games", json=body).json()
+    assert state["clock"] == {"base": 60.0, "increment": 2.0, "x": 60.0, "o": 60.0, "running": None}
+    state = client.post(f"/api/games/{state['id']}/moves", json={"square": "a3"}).json()
+    assert state["clock"]["running"] == "o"
+    assert state["clock"]["x"] == 60.0  # the first move is untimed
+    state = client.post(f"/api/games/{state['id']}/moves", json={"square": "d2"}).json()
+    assert state["clock"]["running"] == "x"
+    assert 60.0 < state["clock"]["o"] <= 62.0  # O used a little and gained 2 s
+
+
+def test_a_flag_falls_without_any_request_and_the_record_says_so(client: TestClient) -> None:
+    body = {"x": PERSON, "o": PERSON, **SMALL, "clock": {"base": 1, "increment": 0}}
+    game_id = client.post("/api/games", json=body).json()["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
+
+    def over() -> dict[str, Any] | None:
+        state: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+        return state if state["status"] == "over" else None
+
+    state = wait_until(over, what="O's flag to fall")
+    assert state["result"] == "x" and state["termination"] == "time forfeit"
+    assert state["clock"]["o"] == 0 and state["clock"]["running"] is None
+    assert "ran out of time" in state["termination_detail"]
+    late = client.post(f"/api/games/{game_id}/moves", json={"square": "d2"})
+    assert late.status_code == 409
+    record = game_from_text(client.get(f"/api/games/{game_id}/record").text)
+    assert record.result == "x" and record.termination.value == "time forfeit"
+
+
+@pytest.mark.slow
+def test_bots_play_a_whole_game_within_their_clocks(client: TestClient) -> None:
+    bots = {"x": {"kind": "bot", "spec": "alphabeta"}, "o": {"kind": "bot", "spec": "engine"}}
+    body = {**bots, "rows": 5, "cols": 5, "rounds": 6, "clock": {"base": 8, "increment": 0.2}}
+    game_id = client.post("/api/games", json=body).json()["id"]
+
+    def over() -> dict[str, Any] | None:
+        state: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+        return state if state["status"] == "over" else None
+
+    state = wait_until(over, timeout=120, what="the bot game to end")
+    assert state["termination"] == "normal", state["termination_detail"]
+    assert state["clock"]["x"] > 0 and state["clock"]["o"] > 0
+    assert len(state["moves"]) == 12
