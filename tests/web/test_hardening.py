@@ -22,7 +22,7 @@ from adjacency.web import hints as hints_module
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
-from adjacency.web.server import allowed_hosts_for
+from adjacency.web.server import allowed_hosts_for, exposure_lines
 from web_helpers import PatientBot, live_server, wait_until
 
 HUMAN = {"kind": "human", "name": "Ann"}
@@ -224,3 +224,14 @@ def test_a_second_pending_hint_for_a_game_is_429_and_the_server_stays_responsive
         PatientBot.instances[0].stop()
         thread.join(30)
         assert first["r"].status_code == 200
+
+
+def test_serving_beyond_loopback_prints_the_addresses_and_a_warning() -> None:
+    assert exposure_lines("127.0.0.1", 8765) == []
+    assert exposure_lines("::1", 8765) == []
+    lines = exposure_lines("0.0.0.0", 8765)
+    assert lines[-1].startswith("Warning: this server is reachable from other machines")
+    for line in lines[:-1]:
+        assert line.strip().startswith("others on your network can open http://")
+        assert line.rstrip().endswith(":8765/")
+    assert exposure_lines("192.0.2.7", 9000)[0].endswith("http://192.0.2.7:9000/")

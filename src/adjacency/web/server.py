@@ -94,6 +94,20 @@ def allowed_hosts_for(host: str) -> list[str]:
     return [*allowed, hostname, socket.getfqdn(), f"{hostname}.local", *local_addresses()]
 
 
+def exposure_lines(host: str, port: int) -> list[str]:
+    """What ``adjacency play`` prints when it listens beyond this machine: the addresses
+    others can open, and a one-line warning (nothing for a loopback address)."""
+    if host in LOOPBACK_NAMES:
+        return []
+    others = local_addresses() if host in WILDCARDS else [host]
+    lines = [f"  others on your network can open {url_for(a, port)}" for a in others]
+    lines.append(
+        "Warning: this server is reachable from other machines: anyone who can reach it "
+        "can create and watch games (moves need a seat link); stop it when you are done."
+    )
+    return lines
+
+
 def url_for(host: str, port: int) -> str:
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
@@ -138,7 +152,6 @@ def serve(
     browse = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # reachable from here
     url = url_for(browse, actual)
     app = create_app(db, allowed_hosts=allowed_hosts_for(host))
-    exposed = host not in LOOPBACK_NAMES
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
     )
@@ -157,14 +170,8 @@ def serve(
             time.sleep(0.02)
         if server.started:
             announce(f"Adjacency is ready at {url}  (Ctrl-C stops it)")
-            if exposed:
-                others = local_addresses() if host in WILDCARDS else [host]
-                for address in others:
-                    announce(f"  others on your network can open {url_for(address, actual)}")
-                announce(
-                    "Warning: this server is reachable from other machines; anyone who can "
-                    "reach it can create games and watch them (moves need a seat link)."
-                )
+            for line in exposure_lines(host, actual):
+                announce(line)
             if open_browser and graphical_browser_likely():
                 webbrowser.open(url)
             elif open_browser:
