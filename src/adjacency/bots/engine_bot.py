@@ -77,6 +77,13 @@ def within_reach(position: Position, seconds: float | None) -> bool:
         Option("solve", True, "solve the endgame exactly when within reach"),
         Option("lmr", True, "late move reductions (forward pruning; off: full-width search)"),
         Option(
+            "threads",
+            1,
+            "search threads sharing the table (Lazy SMP); keep 1 where games run side by side",
+            minimum=1,
+            maximum=256,
+        ),
+        Option(
             "profile",
             DEFAULT_PROFILE,
             "playing version: evaluation and search settings (v1: the first engine, frozen)",
@@ -100,6 +107,7 @@ class EngineBot(Bot):
         lmr: bool = True,
         profile: str = DEFAULT_PROFILE,
         book: str = "shipped",
+        threads: int = 1,
     ) -> None:
         super().__init__()
         self.book = book
@@ -109,7 +117,12 @@ class EngineBot(Bot):
         self.solve = solve
         warmup()
         self.engine = Engine(
-            tt_mb=tt, evaluation=eval, driver=driver, reductions=lmr, profile=profile
+            tt_mb=tt,
+            evaluation=eval,
+            driver=driver,
+            reductions=lmr,
+            profile=profile,
+            threads=threads,
         )
 
     def stop(self) -> None:

@@ -36,6 +36,7 @@ from .table import (
     probe,
     shared_words,
 )
+from .threads import Helpers
 
 DRIVERS = ("pvs", "mtdf")
 EVALUATIONS = ("positional", "material")
@@ -112,7 +113,9 @@ def interruptible(stop: Callable[[], None], call: Callable[[], int]) -> int:
 class Engine:
     """A reusable searcher holding the transposition table and per-ply buffers.
 
-    Not thread-safe except :meth:`stop`, which any thread may call.
+    With ``threads`` > 1 it runs Lazy SMP (:mod:`adjacency.engine.threads`): helper
+    threads share the table during every search and solve. Not thread-safe except
+    :meth:`stop`, which any thread may call.
     """
 
     def __init__(
@@ -124,9 +127,13 @@ class Engine:
         use_tt: bool = True,
         reductions: bool | None = None,
         profile: str = DEFAULT_PROFILE,
+        threads: int = 1,
     ) -> None:
         """``profile`` (:mod:`adjacency.engine.profiles`) sets the evaluation's weights and
-        the search's settings; ``ordering`` and ``reductions`` override the profile's."""
+        the search's settings; ``ordering`` and ``reductions`` override the profile's.
+        ``threads``: search threads sharing the table (1: no helpers)."""
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise ValueError(f"threads must be a whole number from 1 to 256, got {threads!r}")
         if profile not in PROFILES:
             raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
         if driver not in DRIVERS:
@@ -153,12 +160,16 @@ class Engine:
         self.driver = driver
         self.reductions = reductions
         self.generation = 0
+        self.threads = threads
+        self.helpers = Helpers(self.S, threads - 1) if threads > 1 else None
+        self._stop_requested = False
         self._board: Board | None = None
 
     @property
     def nodes(self) -> int:
-        """Nodes visited by the last search or solve."""
-        return int(self.S[L.STATS + L.STAT_NODES])
+        """Nodes visited by the last search or solve (all threads)."""
+        helpers = self.helpers.nodes if self.helpers is not None else 0
+        return int(self.S[L.STATS + L.STAT_NODES]) + helpers
 
     @property
     def stopped(self) -> bool:
@@ -169,13 +180,18 @@ class Engine:
 
     def stop(self) -> None:
         """Make a running search or solve return as soon as possible."""
+        self._stop_requested = True
         self.S[L.CTL + L.CTL_ABORT] = 1
+        if self.helpers is not None:
+            self.helpers.stop()
 
     def clear(self) -> None:
         """Forget the table, killers and history (a new game)."""
         clear_table(self.U)
         self.S[L.KILLERS : L.MOVES] = -1
         self.S[L.HISTORY : L.KILLERS] = 0
+        if self.helpers is not None:
+            self.helpers.clear()
 
     def _begin(self, position: Position, nodes: int | None) -> None:
         self.generation += 1
@@ -184,7 +200,10 @@ class Engine:
         self.S[L.CFG + L.CFG_FIRST] = -1
         self.S[L.STATS : L.STATS + L.STATS_SIZE] = 0
         self.S[L.CTL + L.CTL_ABORT] = 0
+        self._stop_requested = False
         self.S[L.HISTORY : L.KILLERS] //= 8
+        if self.helpers is not None:
+            self.helpers.reset()
         if position.board != self._board:
             write_geometry(position.board, self.U)
             self._board = position.board
@@ -282,6 +301,8 @@ class Engine:
         guess: int | None = None
         # Plies at the end that the evaluation scores exactly (see evaluate.py).
         exact_leaf = 1 if self.S[L.W + L.W_MODE] == POSITIONAL else 0
+        if self.helpers is not None:
+            self.helpers.start(self._helper_search(position, limit, exact_leaf))
         try:
             for d in range(1, limit + 1):
                 if result is not None:
@@ -317,6 +338,8 @@ class Engine:
                 if seconds is not None and elapsed > self.profile.next_iteration * seconds:
                     break
         finally:
+            if self.helpers is not None:
+                self.helpers.finish()
             self.S[L.CFG + L.CFG_LMR] = int(self.reductions)
             if timer is not None:
                 timer.cancel()
@@ -345,6 +368,24 @@ class Engine:
             result.pv,
             result.exact,
         )
+
+    def _helper_search(
+        self, position: Position, limit: int, exact_leaf: int
+    ) -> Callable[[np.ndarray, int], None]:
+        """A helper thread's iterative deepening (odd helpers one ply ahead), full windows,
+        with the main thread's rule for reductions (none where the search is exact)."""
+        me, opp = np.uint64(position.mover), np.uint64(position.opponent)
+        plies, h, color = position.plies_left, self._hash(position), int(position.turn == "o")
+
+        def loop(S: np.ndarray, number: int) -> None:
+            for depth in range(1 + number % 2, limit + 1):
+                exact = depth >= plies - exact_leaf
+                S[L.CFG + L.CFG_LMR] = 0 if exact else int(self.reductions)
+                ks.search(me, opp, plies, depth, -ks.INF, ks.INF, 0, h, color, self.U, S)
+                if S[L.CTL + L.CTL_ABORT]:
+                    return
+
+        return loop
 
     def principal_variation(
         self, position: Position, first: int, depth: int, solver: bool = False
@@ -437,18 +478,18 @@ class Engine:
 
     def _solve_call(self, position: Position, alpha: int, beta: int) -> int:
         self.S[L.ROOT : L.ROOT + L.ROOT_SIZE] = (0, -1, 0, 0)
-        return interruptible(
-            self.stop,
-            lambda: kv.solve(
-                np.uint64(position.mover),
-                np.uint64(position.opponent),
-                position.plies_left,
-                alpha,
-                beta,
-                0,
-                self._hash(position),
-                int(position.turn == "o"),
-                self.U,
-                self.S,
-            ),
-        )
+        me, opp = np.uint64(position.mover), np.uint64(position.opponent)
+        plies, h, color = position.plies_left, self._hash(position), int(position.turn == "o")
+
+        def call(S: np.ndarray) -> int:
+            return int(kv.solve(me, opp, plies, alpha, beta, 0, h, color, self.U, S))
+
+        if self.helpers is None:
+            return interruptible(self.stop, lambda: call(self.S))
+        value = self.helpers.race(call, lambda run: interruptible(self.stop, run))
+        if value is None:
+            return 0
+        # The probe was decided (by whichever thread finished first); the abort flag
+        # stays set only if a stop was requested meanwhile.
+        self.S[L.CTL + L.CTL_ABORT] = int(self._stop_requested)
+        return value

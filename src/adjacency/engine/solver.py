@@ -46,6 +46,7 @@ from .layout import (
     CFG_SOLVE_ORDER,
     CFG_SOLVE_TT,
     CFG_SOLVE_TWO_PLY,
+    CFG_THREAD,
     CFG_TT,
     CTL,
     CTL_ABORT,
@@ -64,6 +65,7 @@ from .layout import (
     ZOB,
 )
 from .ordering import (
+    ROOT_SKEW_KEY,
     TT_MOVE_KEY,
     bring_best_forward,
     child_hash,
@@ -261,6 +263,9 @@ def solve(
                 if word != _ZERO and entry_bound(word) != LOWER and -entry_value(word) >= beta:
                     return -entry_value(word)
         n += 1
+    if ply == 0 and sort and S[CFG + CFG_THREAD] > 0:
+        # Lazy SMP: each helper thread starts the root with a different move.
+        S[SCORES + base + S[CFG + CFG_THREAD] % n] += ROOT_SKEW_KEY
 
     best = -INF
     best_move = -1

@@ -1,0 +1,136 @@
+"""Lazy SMP: helper search threads that share the transposition table.
+
+Lazy SMP (the scheme of Stockfish and most modern engines; Edax's solver uses a
+related shared-table split) runs the same search in several threads that share
+only the table: each thread has its own ``S`` (counters, killers, history, move
+lists, abort flag) and they all read and write the one table in ``U`` without
+locks (the entries' check words make torn writes read as misses, see
+:mod:`adjacency.engine.table`). The threads desynchronise by themselves
+(different timings, different depths), so one finds the table filled by the
+others' work on the positions it is about to search.
+
+* **Search**: the main thread runs the driver's iterative deepening as with one
+  thread; each helper runs its own iterative deepening with full windows, odd
+  helpers one ply deeper, until the main thread is done. Only the main thread's
+  result is used, so a search with helpers is a search with a better-filled table.
+* **Solver**: every thread solves the same null-window probe (helpers try a
+  different root move first) and the first thread to finish gives the probe's
+  value; the others stop. Every table entry a solver thread stores is an exact
+  bound, whoever stored it, so the value is the single-thread value.
+
+The kernels release the GIL (``nogil=True``), so Python threads run them in parallel.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from . import layout as L
+
+Kernel = Callable[[np.ndarray], int]
+"""One compiled call run with a thread's ``S``."""
+
+
+class Helpers:
+    """The helper threads' states of one :class:`~adjacency.engine.driver.Engine`."""
+
+    def __init__(self, main: np.ndarray, count: int) -> None:
+        self.main = main
+        self.states = [np.zeros_like(main) for _ in range(count)]
+        for number, S in enumerate(self.states, start=1):
+            S[L.KILLERS : L.MOVES] = -1
+            S[L.CFG + L.CFG_THREAD] = number
+        self._threads: list[threading.Thread] = []
+
+    @property
+    def nodes(self) -> int:
+        return sum(int(S[L.STATS + L.STAT_NODES]) for S in self.states)
+
+    def stop(self) -> None:
+        for S in self.states:
+            S[L.CTL + L.CTL_ABORT] = 1
+
+    def sync(self) -> None:
+        """Copy the main thread's settings and weights; clear the abort flags."""
+        for number, S in enumerate(self.states, start=1):
+            S[L.CFG : L.CFG + L.CFG_SIZE] = self.main[L.CFG : L.CFG + L.CFG_SIZE]
+            S[L.CFG + L.CFG_THREAD] = number
+            S[L.CFG + L.CFG_NODES] = 0
+            S[L.CFG + L.CFG_FIRST] = -1
+            S[L.W : L.W + L.W_SIZE] = self.main[L.W : L.W + L.W_SIZE]
+            S[L.CTL + L.CTL_ABORT] = 0
+
+    def reset(self) -> None:
+        """A new search: zero the counters, age the history (as the main thread's)."""
+        for S in self.states:
+            S[L.STATS : L.STATS + L.STATS_SIZE] = 0
+            S[L.HISTORY : L.KILLERS] //= 8
+
+    def clear(self) -> None:
+        for S in self.states:
+            S[L.KILLERS : L.MOVES] = -1
+            S[L.HISTORY : L.KILLERS] = 0
+
+    # ------------------------------------------------------------------- search
+
+    def start(self, loop: Callable[[np.ndarray, int], None]) -> None:
+        """Run ``loop(S, number)`` in one thread per helper until :meth:`finish`."""
+        self.sync()
+        self._threads = [
+            threading.Thread(target=loop, args=(S, n), name=f"adjacency-helper-{n}", daemon=True)
+            for n, S in enumerate(self.states, start=1)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def finish(self) -> None:
+        """Stop the helpers started by :meth:`start` and wait for them."""
+        self.stop()
+        for thread in self._threads:
+            thread.join()
+        self._threads = []
+
+    # ------------------------------------------------------------------- solver
+
+    def race(self, call: Kernel, run_main: Callable[[Callable[[], int]], int]) -> int | None:
+        """Run ``call`` in the main thread (through ``run_main``) and every helper; the
+        first to finish unaborted wins and stops the others.
+
+        Returns the winner's value and copies its root result into the main ``S``;
+        ``None`` if every thread was stopped from outside. The main abort flag is
+        left set either way: the caller knows whether a stop was requested.
+        """
+        self.sync()
+        everyone = [self.main, *self.states]
+        lock = threading.Lock()
+        won: list[int] = []
+
+        def run(S: np.ndarray) -> int:
+            value = int(call(S))
+            with lock:
+                if not won and not S[L.CTL + L.CTL_ABORT]:
+                    won.append(value)
+                    if S is not self.main:
+                        self.main[L.ROOT : L.ROOT + L.ROOT_SIZE] = S[L.ROOT : L.ROOT + L.ROOT_SIZE]
+                    for other in everyone:
+                        if other is not S:
+                            other[L.CTL + L.CTL_ABORT] = 1
+            return value
+
+        threads = [
+            threading.Thread(target=run, args=(S,), name=f"adjacency-helper-{n}", daemon=True)
+            for n, S in enumerate(self.states, start=1)
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            run_main(lambda: run(self.main))
+        finally:
+            self.stop()
+            for thread in threads:
+                thread.join()
+        self.main[L.CTL + L.CTL_ABORT] = 1
+        return won[0] if won else None
