@@ -33,10 +33,10 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     and 5x4 entries derived by symmetry)."""
     lines = []
     for rounds in range(1, 4):
-        result = solve_entry(Entry(4, 4, rounds))
+        result = solve_entry(Entry(4, 4, rounds), tt_mb=4)
         lines += result.book
         lines += derive(result, Entry(4, 4, rounds, "o")).book
-    result = solve_entry(Entry(4, 5, 2))
+    result = solve_entry(Entry(4, 5, 2), tt_mb=4)
     lines += result.book + derive(result, Entry(5, 4, 2)).book
     directory = tmp_path_factory.mktemp("books")
     write_books(lines, directory)
@@ -65,7 +65,7 @@ def test_books_round_trip_and_answer_mirror_images(
 
 def test_writing_merges_one_position_and_refuses_contradictions() -> None:
     fen = Position.start(4, 4, 1).fen()
-    one = solve_entry(Entry(4, 4, 1)).book
+    one = solve_entry(Entry(4, 4, 1), tt_mb=4).book
     text = format_book(Position.start(4, 4, 1).board, [*one, *one])
     assert parse_book(text).board.dimensions == "4x4"
     line = next(b for b in one if b.fen == fen)
@@ -135,7 +135,11 @@ def test_the_engine_plays_an_optimal_move_from_the_book(
 ) -> None:
     bot = EngineBot(random.Random(0), book=str(books))
     thoughts = []
-    for position in (Position.start(4, 4, 3), Position.start(4, 4, 3, "o"), Position.start(5, 4, 2)):
+    for position in (
+        Position.start(4, 4, 3),
+        Position.start(4, 4, 3, "o"),
+        Position.start(5, 4, 2),
+    ):
         hit = lookup(position, books)
         assert hit is not None
         move = bot.choose_move(position, Limit(time=5), listener=thoughts.append)

@@ -98,8 +98,8 @@ BUDGET_ENTRIES = [
 def test_symmetric_solve_equals_plain_solve() -> None:
     saved = []
     for entry in BUDGET_ENTRIES:
-        symmetric = solve_entry(entry, symmetry=True)
-        plain = solve_entry(entry, symmetry=False)
+        symmetric = solve_entry(entry, symmetry=True, tt_mb=4)
+        plain = solve_entry(entry, symmetry=False, tt_mb=4)
         assert symmetric.value == plain.value, entry
         assert symmetric.move_values == plain.move_values, entry
         assert symmetric.optimal == plain.optimal, entry

@@ -40,7 +40,7 @@ def check(result: EntryResult, brute_moves: Callable[[Position], dict[str, int]]
 def test_solved_entry_equals_brute_force(
     entry: Entry, symmetry: bool, brute_moves: Callable[[Position], dict[str, int]]
 ) -> None:
-    check(solve_entry(entry, symmetry=symmetry), brute_moves)
+    check(solve_entry(entry, symmetry=symmetry, tt_mb=4), brute_moves)
 
 
 @pytest.mark.slow
@@ -48,7 +48,7 @@ def test_solved_entry_equals_brute_force(
 def test_longer_entries_equal_brute_force(
     entry: Entry, brute_moves: Callable[[Position], dict[str, int]]
 ) -> None:
-    check(solve_entry(entry), brute_moves)
+    check(solve_entry(entry, tt_mb=4), brute_moves)
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_longer_entries_equal_brute_force(
 def test_derived_entries_equal_brute_force(
     source: Entry, target: Entry, brute_moves: Callable[[Position], dict[str, int]]
 ) -> None:
-    derived = derive(solve_entry(source), target)
+    derived = derive(solve_entry(source, tt_mb=4), target)
     assert derived.entry == target
     assert derived.source.startswith(str(source))
     check(derived, brute_moves)
@@ -76,7 +76,7 @@ def test_derived_entries_equal_brute_force(
 def test_the_book_lines_of_an_entry_are_proven(
     brute: Callable[[Position], int], brute_moves: Callable[[Position], dict[str, int]]
 ) -> None:
-    result = solve_entry(Entry(4, 4, 3))
+    result = solve_entry(Entry(4, 4, 3), tt_mb=4)
     assert len(result.book) >= len(result.move_values)
     for line in result.book:
         position = Position.from_fen(line.fen)

@@ -256,8 +256,7 @@ def plot_values(results: list[EntryResult], out: Path) -> Path:
                 grid[i, rounds - 1] = result.value
     limit = max(2.0, float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 2.0)
     fig, ax = plt.subplots(figsize=(1.0 + 0.55 * top, 0.9 + 0.32 * len(sizes)))
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("#dddddd")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")
     image = ax.imshow(grid, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     for i, (rows, cols) in enumerate(sizes):
         for rounds in range(1, top + 1):

@@ -1,0 +1,179 @@
+"""Running the table: resume computes only what is missing, frontiers, the store, the CLI."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from adjacency.arena.executor import SerialExecutor
+from adjacency.arena.solutions import (
+    Entry,
+    EntryResult,
+    SolveTask,
+    parse_sizes,
+    plan_lanes,
+    run_table,
+    solve_entry,
+)
+from adjacency.arena.solutions_report import frontiers, growth, text_tables
+from adjacency.arena.solutions_store import SolutionsStore, SolutionsStoreError
+from adjacency.cli import main
+from adjacency.core.errors import InvalidSettingsError
+
+
+class Interrupted(Exception):
+    pass
+
+
+class Counting:
+    """The worker function, counting the entries it solves."""
+
+    def __init__(self) -> None:
+        self.solved: list[Entry] = []
+
+    def __call__(self, task: SolveTask) -> EntryResult:
+        self.solved.append(task.entry)
+        return solve_entry(task.entry, task.budget, task.symmetry, task.tt_mb)
+
+
+def test_resume_after_an_interruption_computes_only_the_missing_entries(tmp_path: Path) -> None:
+    lanes = plan_lanes(parse_sizes("4x4,4x5"))
+    first = Counting()
+
+    def stop_after_three(result: EntryResult, skipped: int) -> None:
+        if len(first.solved) == 3:
+            raise Interrupted
+
+    with SolutionsStore(tmp_path / "t.db") as store, pytest.raises(Interrupted):
+        run_table(
+            store, lanes, SerialExecutor(), None, tt_mb=4, on_result=stop_after_three, work=first
+        )
+    assert len(first.solved) == 3
+    second = Counting()
+    with SolutionsStore(tmp_path / "t.db") as store:
+        report = run_table(store, lanes, SerialExecutor(), None, tt_mb=4, work=second)
+        stored = store.results()
+    everything = {lane.entry(n) for lane in lanes for n in range(1, lane.max_rounds + 1)}
+    assert len(everything) == 4 + 6
+    assert set(second.solved) == everything - set(first.solved)
+    assert len(second.solved) == len(everything) - 3 == report.planned
+    assert report.stored == 3
+    # Followers (O first, 5x4) are derived, never solved, and every entry is there.
+    assert len(stored) == 2 * 4 + 2 * 6
+    assert {r.status for r in stored} == {"solved", "derived"}
+    third = Counting()
+    with SolutionsStore(tmp_path / "t.db") as store:
+        run_table(store, lanes, SerialExecutor(), None, tt_mb=4, work=third)
+    assert third.solved == []
+
+
+def test_a_lane_stops_at_its_first_timeout_and_a_larger_budget_retries(tmp_path: Path) -> None:
+    lanes = plan_lanes(parse_sizes("5x5"), ("x",))
+    counting = Counting()
+    with SolutionsStore(tmp_path / "t.db") as store:
+        # A budget no solve can meet: the first entry times out and closes the lane.
+        run_table(store, lanes, SerialExecutor(), 1e-9, tt_mb=4, work=counting)
+        assert counting.solved == [Entry(5, 5, 1)]
+        assert store.get(Entry(5, 5, 1)).status == "timeout"  # type: ignore[union-attr]
+        (frontier,) = frontiers(store.results())
+        assert frontier.solved == 0 and frontier.timeout is not None
+        # The same budget again: nothing to do. A larger one: retried, rounds upward.
+        run_table(store, lanes, SerialExecutor(), 1e-9, tt_mb=4, work=counting)
+        assert counting.solved == [Entry(5, 5, 1)]
+        run_table(store, lanes, SerialExecutor(), 60, rounds_limit=3, tt_mb=4, work=counting)
+        assert counting.solved[1:] == [Entry(5, 5, n) for n in (1, 2, 3)]
+        (frontier,) = frontiers(store.results())
+        assert frontier.solved == 3 and frontier.timeout is None
+        assert "5x5" in text_tables(store.results(), markdown=True)
+
+
+def test_store_round_trip_and_bad_files(tmp_path: Path) -> None:
+    result = solve_entry(Entry(4, 4, 2), tt_mb=4)
+    with SolutionsStore(tmp_path / "t.db") as store:
+        store.put(result)
+        assert store.get(Entry(4, 4, 2)) == result
+        assert store.get(Entry(4, 4, 2), symmetry=False) is None
+    (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(SolutionsStoreError, match="cannot use"):
+        SolutionsStore(tmp_path / "junk.db")
+    with pytest.raises(SolutionsStoreError, match="no solutions database"):
+        SolutionsStore(tmp_path / "missing.db", create=False)
+    db = sqlite3.connect(tmp_path / "t.db")
+    with db:
+        db.execute("UPDATE solutions_meta SET value = '99' WHERE key = 'schema'")
+    db.close()
+    with pytest.raises(SolutionsStoreError, match="schema 99"):
+        SolutionsStore(tmp_path / "t.db")
+
+
+def test_sizes_parse_and_refuse_bad_input() -> None:
+    assert len(parse_sizes("all")) == 25
+    assert parse_sizes("square") == [(n, n) for n in range(4, 9)]
+    assert parse_sizes("4x5, 8x8") == [(4, 5), (8, 8)]
+    for bad in ("9x9", "4by5", "x", "4x٣"):
+        with pytest.raises(InvalidSettingsError):
+            parse_sizes(bad)
+
+
+def test_growth_fit_recovers_a_geometric_series() -> None:
+    results = [
+        EntryResult(Entry(6, 6, n), "solved", True, 0, value=0, nodes=10**n * 7, seconds=n)
+        for n in range(4, 8)
+    ]
+    fit = growth(results, 6, 6)
+    assert fit is not None
+    assert fit.rounds == (5, 6, 7)
+    assert fit.factor == pytest.approx(10)
+    assert fit.nodes(9) == pytest.approx(7e9)
+
+
+@pytest.mark.slow
+def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "s.db")
+    run = ["solutions", "run", "--db", db, "--sizes", "4x4", "--jobs", "1", "--tt", "4", "--quiet"]
+    assert main([*run, "--rounds-max", "3"]) == 0
+    assert main(run) == 0  # resumes: only 4 rounds is left to solve
+    capsys.readouterr()
+    assert main(["solutions", "show", "--db", db, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {(r["rounds"], r["first"], r["status"]) for r in rows} == {
+        (n, f, "solved" if f == "x" else "derived") for n in range(1, 5) for f in "xo"
+    }
+    assert all(r["value"] == -2 for r in rows)  # the second mover wins 4x4 by 2
+    assert main(["solutions", "show", "--db", db]) == 0
+    assert "4x4 x first: complete" in capsys.readouterr().out
+    assert main(["solutions", "plot", "--db", db, "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "values.png").stat().st_size > 1000
+    assert main(["solutions", "book", "--db", db, "--out", str(tmp_path / "b")]) == 0
+    capsys.readouterr()
+    assert main(["solutions", "book", "--verify", str(tmp_path / "b" / "4x4.book")]) == 0
+    assert "board 4x4" in capsys.readouterr().out
+    (tmp_path / "b" / "4x4.book").write_text("ADJACENCY-BOOK\nversion 1\n")
+    assert main(["solutions", "book", "--verify", str(tmp_path / "b" / "4x4.book")]) == 2
+    assert "does not end with" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "--sizes", "9x9"], "must be from 4 to 8"),
+        (["run", "--first", "z"], "--first must be x, o"),
+        (["show", "--db", "/nonexistent/s.db"], "no solutions database"),
+        (["book", "--db", "/nonexistent/s.db"], "give --out DIR"),
+    ],
+)
+def test_bad_input_is_a_clear_error(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solutions", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bad_options_are_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--budget", "0"], ["--budget", "nan"], ["--jobs", "0"], ["--tt", "-1"]):
+        with pytest.raises(SystemExit):
+            main(["solutions", "run", *argv])
+        assert "error: argument" in capsys.readouterr().err
