@@ -11,12 +11,13 @@ import pytest
 
 from adjacency.arena.solutions import Entry, derive, solve_entry
 from adjacency.bots import make_bot
-from adjacency.bots.base import Limit
+from adjacency.bots.base import Limit, Thinking
 from adjacency.bots.engine_bot import EngineBot
 from adjacency.core import Position
 from adjacency.engine.book import (
     BOOK_DIR,
     BookError,
+    BookLine,
     book_for,
     format_book,
     load_book,
@@ -31,7 +32,7 @@ from adjacency.engine.symmetry import transforms
 def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Books of 4x4 and 4x5 written from freshly solved entries (X first; the O-first
     and 5x4 entries derived by symmetry)."""
-    lines = []
+    lines: list[BookLine] = []
     for rounds in range(1, 4):
         result = solve_entry(Entry(4, 4, rounds), tt_mb=4)
         lines += result.book
@@ -134,7 +135,7 @@ def test_the_engine_plays_an_optimal_move_from_the_book(
     books: Path, brute_moves: Callable[[Position], dict[str, int]]
 ) -> None:
     bot = EngineBot(random.Random(0), book=str(books))
-    thoughts = []
+    thoughts: list[Thinking] = []
     for position in (
         Position.start(4, 4, 3),
         Position.start(4, 4, 3, "o"),
@@ -184,6 +185,6 @@ def test_the_book_can_be_switched_off() -> None:
     position = Position.start(4, 4, 2)
     assert lookup(position) is not None
     bot = make_bot("engine:book=off")
-    thoughts = []
+    thoughts: list[Thinking] = []
     bot.choose_move(position, Limit(time=1), listener=thoughts.append)
     assert all(t.text != "book" for t in thoughts)
