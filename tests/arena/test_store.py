@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ def test_a_game_cannot_be_stored_twice(tmp_path: Path) -> None:
         first = store.pending(run_id)[0]
         result = play_task(first)
         store.record(run_id, result)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(StoreError, match=r"UNIQUE constraint failed.*another process"):
             store.record(run_id, result)
         assert store.count(run_id) == 1  # the failed insert was rolled back
         assert [t.index for t in store.pending(run_id)] == [1, 2, 3]

@@ -24,6 +24,7 @@ existed get them on open (:data:`MIGRATIONS`), with empty values for old games.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import sqlite3
@@ -102,6 +103,45 @@ class StoreError(AdjacencyRuntimeError):
     """A database that cannot be used, or a run that does not exist."""
 
 
+def _describe(path: Path, exc: sqlite3.Error) -> str:
+    """A StoreError message for a failed SQLite call (read-only, disk full, locked...)."""
+    hint = ""
+    if isinstance(exc, sqlite3.IntegrityError):
+        hint = " (is another process playing or resuming the same run?)"
+    return f"results database {str(path)!r}: {exc}{hint}"
+
+
+class _Connection(sqlite3.Connection):
+    """A connection whose SQLite failures are :class:`StoreError` (no traceback for a
+    read-only file, a full disk, a foreign schema or a concurrent resume)."""
+
+    store_path = Path()
+
+    def execute(self, *args: Any) -> sqlite3.Cursor:
+        try:
+            return super().execute(*args)
+        except sqlite3.Error as exc:
+            raise StoreError(_describe(self.store_path, exc)) from None
+
+    def executemany(self, *args: Any) -> sqlite3.Cursor:
+        try:
+            return super().executemany(*args)
+        except sqlite3.Error as exc:
+            raise StoreError(_describe(self.store_path, exc)) from None
+
+
+def _expected_columns() -> dict[str, list[str]]:
+    """The columns of every table of :data:`SCHEMA` (read from an in-memory database)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as memory:
+        memory.executescript(SCHEMA)
+        tables = [row[0] for row in memory.execute("SELECT name FROM sqlite_master")]
+        return {
+            table: [row[1] for row in memory.execute(f"PRAGMA table_info({table})")]
+            for table in tables
+            if not table.startswith("sqlite_")
+        }
+
+
 @dataclass(frozen=True)
 class Run:
     """One run's row: how it was started and how far it got."""
@@ -172,13 +212,16 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            self.db = sqlite3.connect(
+                self.path, timeout=30.0, isolation_level=None, factory=_Connection
+            )
+            self.db.store_path = self.path
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
             self._migrate()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.Error, StoreError) as exc:
             raise StoreError(
                 f"cannot use {str(self.path)!r} as a results database: {exc}"
             ) from None
@@ -188,6 +231,14 @@ class Store:
             present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if column not in present:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        for table, columns in _expected_columns().items():
+            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            missing = [column for column in columns if column not in present]
+            if missing:
+                raise StoreError(
+                    f"its table {table!r} lacks the columns {', '.join(missing)} "
+                    "(a database of another program?)"
+                )
 
     def close(self) -> None:
         self.db.close()
@@ -322,7 +373,16 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except StoreError:  # a full disk: leave no transaction open, then report
+                with contextlib.suppress(StoreError):
+                    self.db.execute("ROLLBACK")
+                raise
+        with contextlib.suppress(StoreError):  # SQLite may have rolled back already
+            self.db.execute("ROLLBACK")
 
 
 def _run(row: tuple[Any, ...]) -> Run:

@@ -273,6 +273,8 @@ def run_match(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InvalidSettingsError(str(exc)) from None
     console = Console()
+    if args.resume and not Path(args.db).is_file():  # Store() would create an empty file
+        raise InvalidSettingsError(f"--resume: results database {str(args.db)!r} does not exist")
     with executor_from_args(args) as executor, Store(args.db) as store:
         if args.resume:
             run = store.resumable()

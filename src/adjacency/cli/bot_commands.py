@@ -10,6 +10,7 @@ from rich.table import Table
 
 from ..bots import Limit, Thinking, entries, make_bot
 from ..core import Position
+from .arguments import positive_int, seconds
 
 
 def register(commands: Any) -> None:
@@ -28,9 +29,9 @@ def register(commands: Any) -> None:
     )
     move.add_argument("spec", help="bot spec, e.g. greedy or alphabeta:depth=4")
     move.add_argument("fen", nargs="?", help="position text (default: the 8x8 start)")
-    move.add_argument("--time", type=float, default=5.0, help="seconds for the move (default 5)")
-    move.add_argument("--depth", type=int, help="depth limit")
-    move.add_argument("--nodes", type=int, help="node limit")
+    move.add_argument("--time", type=seconds, default=5.0, help="seconds for the move (default 5)")
+    move.add_argument("--depth", type=positive_int, help="depth limit")
+    move.add_argument("--nodes", type=positive_int, help="node limit")
     move.add_argument("--seed", type=int, help="random seed")
     move.add_argument(
         "--think",

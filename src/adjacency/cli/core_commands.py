@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import sys
 from typing import Any
 
 from ..core import Position
+from ..core.errors import InvalidRecordError
 from ..core.record import game_from_json, game_from_text
+from ..core.text import MAX_INPUT_BYTES, read_text
 from .terminal import print_position
 
 
@@ -26,9 +28,11 @@ def register(commands: Any) -> None:
         "replay",
         help="validate a game record and print its final position",
         description="Load a game record (text or .json), replay and validate every move, "
-        "and print the final position and result.",
+        f"and print the final position and result. Reads at most {MAX_INPUT_BYTES} bytes.",
     )
-    replay.add_argument("record", type=Path)
+    replay.add_argument(
+        "record", help="the record file ('-': standard input; JSON if it starts with '{')"
+    )
     replay.set_defaults(handler=run_replay)
 
 
@@ -41,8 +45,12 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    text = args.record.read_text(encoding="utf-8")
-    game = game_from_json(text) if args.record.suffix == ".json" else game_from_text(text)
+    if args.record == "-":
+        text = read_text(sys.stdin.buffer, "standard input", InvalidRecordError)
+    else:
+        text = read_text(args.record, "game record", InvalidRecordError)
+    is_json = args.record.endswith(".json") or text.lstrip().startswith("{")
+    game = game_from_json(text) if is_json else game_from_text(text)
     print(f"{game.x_name} (X) vs {game.o_name} (O), {game.rounds} rounds, {len(game.moves)} plies")
     print_position(game.position)
     print(f"Result {game.result_token} ({game.termination.value})")

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..core import Position
-from ..core.errors import AdjacencyError, InvalidPositionError
+from ..core.errors import AdjacencyError, AdjacencyRuntimeError, InvalidPositionError
+from ..core.text import quote
+from .arguments import positive_int, seconds, table_megabytes
+
+SOLVE_WARNING_SECONDS = 60.0
+"""Estimated solve time above which ``solve`` warns before it starts (and how to stop it)."""
 
 
 def register(commands: Any) -> None:
@@ -21,8 +27,10 @@ def register(commands: Any) -> None:
     solve.add_argument("fen", help="position text, e.g. '6oo/6oo/8/8/8/8/xx6/xx6 x 56'")
     solve.add_argument("--wld", action="store_true", help="win/draw/loss only (faster)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
-    solve.add_argument("--time", type=float, help="give up after this many seconds")
-    solve.add_argument("--tt", type=float, default=64, help="table size in MB (default 64)")
+    solve.add_argument("--time", type=seconds, help="give up after this many seconds")
+    solve.add_argument(
+        "--tt", type=table_megabytes, default=64, help="table size in MB (default 64)"
+    )
     from .split_commands import add_split_options
 
     add_split_options(solve)  # --executor/--jobs: the root's moves as parallel tasks
@@ -38,11 +46,11 @@ def register(commands: Any) -> None:
     analyse.add_argument("target", help="position text, or the path of a game record")
     analyse.add_argument(
         "--time",
-        type=float,
+        type=seconds,
         default=None,
         help="seconds per position (default 3, or 0.5 per move of a record)",
     )
-    analyse.add_argument("--depth", type=int, help="depth limit")
+    analyse.add_argument("--depth", type=positive_int, help="depth limit")
     analyse.add_argument("--driver", choices=("pvs", "mtdf"), default="pvs")
     analyse.add_argument("--json", action="store_true", help="print JSON")
     analyse.set_defaults(handler=run_analyse)
@@ -83,7 +91,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
     position = Position.from_fen(args.fen)
     if position.is_over:
-        raise InvalidPositionError(f"position {args.fen!r} is already over: nothing to solve")
+        raise InvalidPositionError(f"position {quote(args.fen)} is already over: nothing to solve")
+    warn_long_solve(position, args.time)
     warmup()  # load the compiled kernels first, so that "seconds" is the solve alone
     from .split_commands import split_from_args, wants_split
 
@@ -92,7 +101,7 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         result = Engine(tt_mb=args.tt).solve(position, wld=args.wld, seconds=args.time)
     if not result.complete:
-        raise AdjacencyError(f"could not solve {args.fen!r} within {args.time} s")
+        raise AdjacencyRuntimeError(f"could not solve {quote(args.fen)} within {args.time} s")
     if args.json:
         print(
             json.dumps(
@@ -114,6 +123,22 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def warn_long_solve(position: Position, limit: float | None) -> None:
+    """Say on stderr, before starting, that a solve will not finish soon (and how to stop it)."""
+    from ..engine.estimate import describe_seconds, solve_seconds
+
+    estimate = solve_seconds(position)
+    if estimate < SOLVE_WARNING_SECONDS or (limit is not None and limit < estimate):
+        return
+    print(
+        f"adjacency solve: warning: {position.plies_left} plies with "
+        f"{position.empty.bit_count()} empty squares may take about {describe_seconds(estimate)} "
+        "to solve exactly (a rough estimate); Ctrl-C stops it, --time bounds it",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def _load_target(text: str) -> tuple[Position | None, Any]:
     try:
         return Position.from_fen(text), None
@@ -121,11 +146,13 @@ def _load_target(text: str) -> tuple[Position | None, Any]:
         path = Path(text)
         if not path.is_file():
             raise AdjacencyError(
-                f"{text!r} is neither position text ({fen_error}) nor a game record file"
+                f"{quote(text)} is neither position text ({fen_error}) nor a game record file"
             ) from None
+    from ..core.errors import InvalidRecordError
     from ..core.record import game_from_json, game_from_text
+    from ..core.text import read_text
 
-    content = path.read_text(encoding="utf-8")
+    content = read_text(path, "game record", InvalidRecordError)
     return None, game_from_json(content) if path.suffix == ".json" else game_from_text(content)
 
 
@@ -142,7 +169,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     rows = []
     if position is not None:
         if position.is_over:
-            raise InvalidPositionError(f"position {args.target!r} is over: nothing to analyse")
+            raise InvalidPositionError(f"position {quote(args.target)} is over: nothing to analyse")
         items = [(position, None)]
         seconds = args.time or 3.0
     else:
