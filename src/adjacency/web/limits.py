@@ -41,6 +41,8 @@ class Limits:
     """Games with a bot to move that may be searching at once (more: 429 at creation)."""
     hints: int = 4
     """Hints computed at once over all games (each holds a server thread up to 3 s)."""
+    analyses: int = 2
+    """Live analyses and game reviews running at once (each keeps one core busy)."""
     hints_per_game: int = 1
     """Hints pending for one game (a second click while one is computed: 429)."""
     creates_per_minute: float = 30.0

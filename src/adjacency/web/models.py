@@ -108,7 +108,28 @@ class ImportRequest(Strict):
     record: str = Field(min_length=1, max_length=MAX_RECORD_CHARS, description="the record text")
 
 
+class EditorPosition(Strict):
+    """A position set up in the analysis board's editor."""
+
+    rows: int = Field(ge=4, le=8)
+    cols: int = Field(ge=4, le=8)
+    cells: str = Field(
+        min_length=16,
+        max_length=64,
+        pattern="^[xo.]+$",
+        description="rows*cols squares in index order (a1, b1, ...): x, o or .",
+    )
+    turn: Side
+    plies_left: int = Field(ge=0, le=64)
+
+
 # ---------------------------------------------------------------- responses
+
+
+class AnalysisPosition(BaseModel):
+    """A position the analysis board accepts, as position text (FEN)."""
+
+    fen: str
 
 
 class ErrorMessage(BaseModel):

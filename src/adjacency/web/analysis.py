@@ -1,0 +1,270 @@
+"""The analysis board's engine work: live top-3 lines, exact results, and game review.
+
+Everything here uses the engine's public API (:class:`adjacency.engine.Engine`:
+``search``, ``solve``, ``stop``) and reports through a callback, so a route
+can stream it as server-sent events and stop it when the page leaves.
+
+* **Live analysis** (:func:`analyse`): first, if the position is near enough to
+  the end (:data:`SOLVE_PLIES`), the solver tries for :data:`SOLVE_SECONDS` to
+  find the exact result of every move, which gives the position's exact value
+  and the moves that keep it. Then iterative deepening: at each depth every
+  move's reply position is searched one ply less deep, and the three best moves
+  are reported with their scores and lines, until the end of the game, the time
+  limit or a stop.
+* **Review** (:func:`review`): the value of every position of a game (exact by
+  the solver when it finishes within :data:`REVIEW_SOLVE_SECONDS`, else a
+  :data:`REVIEW_SEARCH_SECONDS` search), and for each move how much it lost for
+  its mover against the best move. A loss is marked by :func:`classify`.
+
+Scores are pieces (final margin) from X's view unless a name says otherwise.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..core import Color, InvalidPositionError, Position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Engine
+
+TOP = 3
+"""Moves shown by the live analysis."""
+SOLVE_PLIES = 16
+"""The solver is tried only this near the end (further away it cannot finish in time)."""
+SOLVE_SECONDS = 2.0
+"""The live analysis's budget for the exact result (all moves together)."""
+ANALYSIS_SECONDS = 60.0
+"""Live analysis stops by itself after this long (the page can stop it sooner)."""
+TABLE_MB = 16
+"""Transposition table of each analysis engine (small: several may run at once)."""
+REVIEW_SOLVE_SECONDS = 1.0
+REVIEW_SEARCH_SECONDS = 0.2
+INACCURACY = 2
+"""Pieces of final margin a move may lose before it is marked an inaccuracy."""
+MISTAKE = 4
+"""... a mistake."""
+BLUNDER = 8
+"""... a blunder. A move that turns the exact result from a win into a draw or a loss,
+or from a draw into a loss, is a blunder whatever the margin; any other move that
+loses margin under perfect play is at least an inaccuracy (the solver's values are
+exact, so even one square is a real loss)."""
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+
+def check_analysable(position: Position) -> None:
+    """Raise :class:`InvalidPositionError` for a position no game can reach or that has
+    nothing left to analyse.
+
+    Every game starts with 8 pieces and each ply adds one, so a reachable position
+    has at least 8 pieces, and its pieces plus plies left equal 8 plus twice the
+    rounds (an even number). The core's own checks (disjoint pieces, plies left at
+    most the empty squares) ran when the position was built.
+    """
+    pieces = (position.x | position.o).bit_count()
+    if pieces < 8:
+        raise InvalidPositionError(
+            f"impossible position: {pieces} pieces on the board, but every game starts "
+            "with 8 and each move adds one"
+        )
+    if (pieces + position.plies_left) % 2:
+        raise InvalidPositionError(
+            f"impossible position: {pieces} pieces with {position.plies_left} plies left "
+            "is not a whole number of rounds (pieces + plies left must be even)"
+        )
+    if position.plies_left == 0:
+        raise InvalidPositionError("the game is over in this position: set some plies left")
+
+
+def x_view(value: float, mover: Color) -> float:
+    return value if mover == "x" else -value
+
+
+def result_text(value: int, mover: Color) -> str:
+    """``"X wins by 2 with perfect play"`` from the mover's exact margin."""
+    if value == 0:
+        return "Draw with perfect play"
+    winner = mover if value > 0 else ("o" if mover == "x" else "x")
+    return f"{winner.upper()} wins by {abs(value)} with perfect play"
+
+
+def new_engine() -> Engine:
+    from ..engine import Engine
+
+    return Engine(tt_mb=TABLE_MB)
+
+
+class Stopper:
+    """Stops an analysis from another thread (the page left, or pressed Stop)."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+        self.event = threading.Event()
+
+    def stop(self) -> None:
+        self.event.set()
+        if self.engine is not None:
+            self.engine.stop()
+
+    @property
+    def stopped(self) -> bool:
+        return self.event.is_set()
+
+
+def solve_moves(
+    engine: Engine, position: Position, seconds: float, stopper: Stopper
+) -> dict[str, int] | None:
+    """Every move's exact value for the mover (final margin), or ``None`` if the budget
+    or a stop came first."""
+    deadline = time.monotonic() + seconds
+    values: dict[str, int] = {}
+    mover = position.turn
+    for move in position.legal_moves():
+        child = position.play(move)
+        if child.is_over:
+            values[move] = child.margin(mover)
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0 or stopper.stopped:
+            return None
+        result = engine.solve(child, seconds=left)
+        if not result.complete or stopper.stopped:
+            return None
+        values[move] = -result.value if child.turn != mover else result.value
+    return values
+
+
+def exact_value(engine: Engine, position: Position, seconds: float, stopper: Stopper) -> int | None:
+    """The mover's exact final margin, or ``None`` if out of reach within ``seconds``."""
+    if position.is_over:
+        return position.margin()
+    if position.plies_left > SOLVE_PLIES:
+        return None
+    result = engine.solve(position, seconds=seconds)
+    return result.value if result.complete and not stopper.stopped else None
+
+
+def analyse(position: Position, emit: Emit, stopper: Stopper) -> None:
+    """Live analysis of ``position`` (see the module docstring), reporting through ``emit``:
+
+    * ``exact``: ``{"value", "text", "keeps", "moves"}`` or ``{"value": None, "text"}``
+    * ``lines``: ``{"depth", "lines": [{"move", "score", "pv"}], "nodes"}`` per depth
+    * ``done``: ``{"reason"}`` at the end
+    """
+    mover = position.turn
+    engine = new_engine()
+    stopper.engine = engine
+    started = time.monotonic()
+    if position.plies_left <= SOLVE_PLIES:
+        values = solve_moves(engine, position, SOLVE_SECONDS, stopper)
+        if values is not None:
+            best = max(values.values())
+            emit(
+                "exact",
+                {
+                    "value": x_view(best, mover),
+                    "text": result_text(best, mover),
+                    "keeps": sorted(m for m, v in values.items() if v == best),
+                    "moves": {m: x_view(v, mover) for m, v in values.items()},
+                },
+            )
+        else:
+            emit("exact", {"value": None, "text": "beyond the solver's 2-second reach"})
+    else:
+        left = position.plies_left
+        emit("exact", {"value": None, "text": f"{left} plies from the end: too far to solve"})
+    for depth in range(1, position.plies_left + 1):
+        lines = []
+        nodes = 0
+        for move in position.legal_moves():
+            if stopper.stopped or time.monotonic() - started > ANALYSIS_SECONDS:
+                emit("done", {"reason": "stopped" if stopper.stopped else "time"})
+                return
+            child = position.play(move)
+            pv: tuple[str, ...] = (move,)
+            if child.is_over:
+                value = float(child.margin(mover))
+            else:
+                found = engine.search(child, depth=depth - 1 if depth > 1 else 1)
+                if stopper.stopped:
+                    continue
+                value = -found.value if child.turn != mover else found.value
+                pv = (move, *found.pv)
+                nodes += found.nodes
+            lines.append({"move": move, "score": x_view(value, mover), "pv": list(pv[:8])})
+        lines.sort(key=lambda line: -x_view(line["score"], mover))  # type: ignore[arg-type]
+        emit("lines", {"depth": depth, "lines": lines[:TOP], "nodes": nodes})
+    emit("done", {"reason": "complete"})
+
+
+def classify(loss: float, exact: bool, before: float, after: float) -> str | None:
+    """The mark of a move that lost ``loss`` pieces for its mover (``before``/``after``:
+    the mover's values around it), or ``None``. Thresholds: :data:`INACCURACY`,
+    :data:`MISTAKE`, :data:`BLUNDER`."""
+    if exact:
+        if loss <= 0:
+            return None
+        if (before > 0) - (before < 0) > (after > 0) - (after < 0):
+            return "blunder"
+        return "mistake" if loss >= MISTAKE else "inaccuracy"
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+def position_value(
+    engine: Engine, position: Position, stopper: Stopper
+) -> tuple[float, bool, str | None]:
+    """The mover's value of ``position``, whether it is exact, and the best move."""
+    if position.is_over:
+        return float(position.margin()), True, None
+    if position.plies_left <= SOLVE_PLIES:
+        result = engine.solve(position, seconds=REVIEW_SOLVE_SECONDS)
+        if result.complete and not stopper.stopped:
+            return float(result.value), True, result.best
+    found = engine.search(position, seconds=REVIEW_SEARCH_SECONDS)
+    return found.value, False, found.move
+
+
+def review(positions: list[Position], moves: list[str], emit: Emit, stopper: Stopper) -> None:
+    """Review a game given its positions (start to end) and moves; emits ``move`` per
+    ply ``{"ply", "mover", "value", "exact", "best", "loss", "mark"}`` (``value``: X's
+    view after the move), then ``done``. Works from the end, where the solver is exact,
+    back to the start."""
+    engine = new_engine()
+    stopper.engine = engine
+    values: list[tuple[float, bool, str | None] | None] = [None] * len(positions)
+    for i in range(len(positions) - 1, -1, -1):
+        if stopper.stopped:
+            emit("done", {"reason": "stopped"})
+            return
+        values[i] = position_value(engine, positions[i], stopper)
+        if i == len(positions) - 1:
+            continue
+        before_value, before_exact, best = values[i]  # type: ignore[misc]
+        after_value, after_exact, _ = values[i + 1]  # type: ignore[misc]
+        mover = positions[i].turn
+        after = -after_value if positions[i + 1].turn != mover else after_value
+        exact = before_exact and after_exact
+        loss = max(0.0, before_value - after)
+        emit(
+            "move",
+            {
+                "ply": i + 1,
+                "mover": mover,
+                "value": x_view(after, mover),
+                "exact": exact,
+                "best": best,
+                "loss": loss,
+                "mark": classify(loss, exact, before_value, after),
+            },
+        )
+    emit("done", {"reason": "complete"})

@@ -1,0 +1,231 @@
+"""The analysis board's API: the editor's checks, live lines, exact results, game review.
+
+Oracles: the ``adjacency solve`` command for exact results, and a brute-force
+minimax written here (the rules core only) for a reviewed game's values.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import pytest
+from fastapi.testclient import TestClient
+
+from adjacency.core import Position, other
+from adjacency.core.game import Game
+from adjacency.core.record import game_to_text
+from adjacency.web.analysis import classify
+from adjacency.web.app import create_app
+from adjacency.web.limits import Limits
+from web_helpers import live_server
+
+SMALL_START = Position.start(4, 4, 4)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("analysis") / "games.sqlite3") as url:
+        yield url
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
+        yield test_client
+
+
+def sse(url: str, path: str, stop: Any, limit: int = 500) -> list[tuple[str, dict[str, Any]]]:
+    """Read server-sent events from ``path`` until ``stop(events)`` is true or the stream
+    ends; then close the connection (which stops the server's work)."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=60)
+    events: list[tuple[str, dict[str, Any]]] = []
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        assert response.status == 200, response.read()
+        buffer = b""
+        while len(events) < limit and not stop(events):
+            chunk = response.read1(65536)
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                lines = dict(
+                    line.split(": ", 1) for line in block.decode().splitlines() if ": " in line
+                )
+                if "event" in lines:
+                    events.append((lines["event"], json.loads(lines["data"])))
+    finally:
+        connection.close()
+    return events
+
+
+def editor(rows: int, cols: int, cells: str, turn: str, plies: int) -> dict[str, Any]:
+    return {"rows": rows, "cols": cols, "cells": cells, "turn": turn, "plies_left": plies}
+
+
+@pytest.mark.parametrize(
+    ("cells", "plies", "words"),
+    [
+        ("xx" + "." * 14, 2, "2 pieces on the board"),  # fewer than the start's 8
+        ("xxxx" + "oooo" + "x" + "." * 7, 2, "whole number of rounds"),  # 9 pieces, 2 plies
+        ("xxxx" + "oooo" + "." * 8, 10, "plies left must be from 0 to the 8 empty"),
+        ("xxxx" + "oooo" + "." * 8, 0, "the game is over"),
+    ],
+)
+def test_the_editor_rejects_impossible_positions(
+    client: TestClient, cells: str, plies: int, words: str
+) -> None:
+    response = client.post("/api/analysis/position", json=editor(4, 4, cells, "x", plies))
+    assert response.status_code == 400, response.text
+    assert words in response.json()["detail"]
+
+
+def test_the_editor_names_a_possible_position(client: TestClient) -> None:
+    cells = "xx..xx.." + "....oo" + "oo"
+    fen = client.post("/api/analysis/position", json=editor(4, 4, cells, "o", 4)).json()["fen"]
+    position = Position.from_fen(fen)
+    assert position.turn == "o" and position.plies_left == 4
+    assert position.rows == 4 and (position.x | position.o).bit_count() == 8
+    wrong = client.post("/api/analysis/position", json=editor(5, 5, cells, "o", 4))
+    assert wrong.status_code == 400 and "25 squares" in wrong.json()["detail"]
+
+
+def solve_cli(fen: str) -> int:
+    out = subprocess.run(
+        [sys.executable, "-m", "adjacency", "solve", "--json", fen],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    return int(json.loads(out)["value"])
+
+
+@pytest.mark.slow
+def test_live_analysis_exact_result_equals_adjacency_solve_and_lines_deepen(server: str) -> None:
+    rng = random.Random(7)
+    position = Position.start(5, 5, 8)
+    while position.plies_left > 10:
+        position = position.play(rng.choice(position.legal_moves()))
+    fen = position.fen()
+    events = sse(
+        server,
+        f"/api/analysis/live?fen={quote(fen)}",
+        lambda ev: sum(e == "lines" for e, _ in ev) >= 3,
+    )
+    exact = next(data for event, data in events if event == "exact")
+    value = solve_cli(fen)  # the mover's margin under perfect play
+    mover = position.turn
+    assert exact["value"] == (value if mover == "x" else -value)
+    winner = (
+        "Draw"
+        if value == 0
+        else f"{(mover if value > 0 else other(mover)).upper()} wins by {abs(value)}"
+    )
+    assert exact["text"].startswith(winner)
+    keeps = set(exact["keeps"])
+    for move, score in exact["moves"].items():
+        assert (score == exact["value"]) == (move in keeps)
+    lines = [data for event, data in events if event == "lines"]
+    assert [d["depth"] for d in lines] == [1, 2, 3]
+    for data in lines:
+        assert 1 <= len(data["lines"]) <= 3
+        scores = [line["score"] if mover == "x" else -line["score"] for line in data["lines"]]
+        assert scores == sorted(scores, reverse=True)
+        for line in data["lines"]:
+            assert line["pv"][0] == line["move"] and line["move"] in position.legal_moves()
+
+
+@cache
+def minimax(position: Position) -> int:
+    """The mover's exact final margin, by brute force over every move (the oracle)."""
+    if position.is_over:
+        return position.margin()
+    best = -(10**9)
+    for move in position.legal_moves():
+        child = position.play(move)
+        value = minimax(child)
+        best = max(best, -value if child.turn != position.turn else value)
+    return best
+
+
+def a_game_with_mistakes() -> tuple[Position, list[str], list[int]]:
+    """A 4x4, 4-round game of random moves, and the plies whose mover lost value."""
+    rng = random.Random(3)
+    position, moves, losses = SMALL_START, [], []
+    while not position.is_over:
+        move = rng.choice(position.legal_moves())
+        child = position.play(move)
+        before = minimax(position)
+        after = -minimax(child) if child.turn != position.turn else minimax(child)
+        losses.append(before - after)
+        moves.append(move)
+        position = child
+    return SMALL_START, moves, [i + 1 for i, loss in enumerate(losses) if loss > 0]
+
+
+def test_review_marks_exactly_the_moves_where_the_solved_value_dropped(server: str) -> None:
+    start, moves, dropped = a_game_with_mistakes()
+    assert dropped and len(dropped) < len(moves)  # the test game has both kinds
+    game = Game(start, "A", "B")
+    for move in moves:
+        game.play(move)
+    request = json.dumps({"record": game_to_text(game)})
+    parts = urlsplit(server)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+    connection.request("POST", "/api/games/import", request, {"Content-Type": "application/json"})
+    game_id = json.loads(connection.getresponse().read())["id"]
+    connection.close()
+    events = sse(server, f"/api/games/{game_id}/review", lambda ev: False)
+    assert events[-1] == ("done", {"reason": "complete"})
+    reviewed = {data["ply"]: data for event, data in events if event == "move"}
+    assert sorted(reviewed) == list(range(1, len(moves) + 1))
+    assert all(data["exact"] for data in reviewed.values())
+    assert sorted(p for p, data in reviewed.items() if data["mark"]) == dropped
+    position = start
+    for ply, move in enumerate(moves, 1):
+        position = position.play(move)
+        mover_after = minimax(position) if not position.is_over else position.margin()
+        x_value = mover_after if position.turn == "x" else -mover_after
+        assert reviewed[ply]["value"] == x_value
+
+
+@pytest.mark.parametrize(
+    ("loss", "exact", "before", "after", "mark"),
+    [
+        (0, True, 2, 2, None),
+        (2, True, 4, 2, "inaccuracy"),
+        (4, True, 6, 2, "mistake"),
+        (2, True, 1, -1, "blunder"),  # a win thrown into a loss
+        (1, False, 3, 2, None),
+        (2, False, 3, 1, "inaccuracy"),
+        (5, False, 3, -2, "mistake"),
+        (9, False, 3, -6, "blunder"),
+    ],
+)
+def test_classify_thresholds(
+    loss: float, exact: bool, before: float, after: float, mark: Any
+) -> None:
+    assert classify(loss, exact, before, after) == mark
+
+
+def test_analyses_beyond_the_cap_are_429(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "g.sqlite3", limits=Limits(analyses=0))
+    with TestClient(app) as client:
+        fen = SMALL_START.fen()
+        response = client.get(f"/api/analysis/live?fen={quote(fen)}")
+        assert response.status_code == 429 and "analyses" in response.json()["detail"]
+        bad = client.get("/api/analysis/live?fen=" + quote("xx2/4/4/4 x 2"))
+        assert bad.status_code == 400
