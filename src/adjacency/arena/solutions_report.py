@@ -106,15 +106,15 @@ def frontiers(results: list[EntryResult]) -> list[Frontier]:
     return found
 
 
-def frontier_rows(results: list[EntryResult]) -> list[str]:
-    return [str(f) for f in frontiers(results)]
-
-
-def text_tables(results: list[EntryResult], markdown: bool = False) -> str:
-    """The values table (size x rounds, X first; O first is listed where it differs) and,
-    in markdown, the cost of every computed entry."""
+def text_tables(
+    results: list[EntryResult], markdown: bool = False, plain: list[EntryResult] | None = None
+) -> str:
+    """Every section of ``adjacency solutions show``: the values table (size x rounds,
+    X first), the entries where the first mover matters, where each size's value
+    turns, the frontier, the cost growth with its extrapolation, what symmetry saved
+    (with the ``plain`` rows of ``--no-symmetry`` runs) and, in markdown, the cost of
+    every computed entry."""
     table = _by_key(results)
-    solved = [r for r in results if r.status != "timeout"]
     top = max((r.entry.rounds for r in results), default=0)
     lines = []
     header = ["size", *(str(n) for n in range(1, top + 1))]
@@ -140,13 +140,95 @@ def text_tables(results: list[EntryResult], markdown: bool = False) -> str:
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         else:
             lines.append(" ".join(f"{c:>5}" for c in [name, *cells]))
-    if differs:
-        lines.append("")
-        lines.append("first mover matters: " + "; ".join(differs))
+    both = sum(1 for (r, c, n, f) in table if f == "o" and (r, c, n, "x") in table)
+    lines.append("")
+    lines.append(
+        "first mover: "
+        + ("; ".join(differs) if differs else f"the same value in all {both} entries with both")
+    )
+    bullet = "- " if markdown else ""
+    lines += ["", "where the value turns (X first):"]
+    lines += [bullet + line for line in turning_points(results)]
+    lines += ["", "frontier:"]
+    lines += [bullet + str(f) for f in frontiers(results) if f.first == "x"]
+    lines += ["", "cost growth (nodes per extra round, fit over the last three solved):"]
+    lines += [bullet + line for line in growth_lines(results)]
+    if plain:
+        lines += ["", "symmetry (root-move pruning) against the plain solve:"]
+        lines += [bullet + line for line in symmetry_lines(results, plain)]
     if markdown:
         lines += ["", cost_table(results)]
-    del solved
     return "\n".join(lines)
+
+
+def turning_points(results: list[EntryResult]) -> list[str]:
+    """Per size: the rounds counts drawn, and from which one a side wins (and by how much)."""
+    table = _by_key(results)
+    found = []
+    for rows, cols in SIZES:
+        values = []
+        for rounds in range(1, board(rows, cols).max_rounds() + 1):
+            result = table.get((rows, cols, rounds, "x"))
+            if result is None or result.status == "timeout" or result.value is None:
+                break
+            values.append(result.value)
+        if not values:
+            continue
+        runs: list[tuple[int, int, int]] = []  # (value, first rounds, last rounds)
+        for rounds, value in enumerate(values, start=1):
+            if runs and runs[-1][0] == value:
+                runs[-1] = (value, runs[-1][1], rounds)
+            else:
+                runs.append((value, rounds, rounds))
+        parts = [
+            f"{'draw' if v == 0 else f'{v:+d}'} at {a}" + (f"-{b}" if b > a else "")
+            for v, a, b in runs
+        ]
+        found.append(f"{rows}x{cols}: " + ", ".join(parts) + " rounds")
+    return found
+
+
+def growth_lines(results: list[EntryResult]) -> list[str]:
+    """The fit of each square size, and the 8x8 extrapolation to 8, 10 and 28 rounds."""
+    lines = []
+    for side in range(MIN_SIDE, MAX_SIDE + 1):
+        fit = growth(results, side, side)
+        if fit is None:
+            continue
+        lines.append(
+            f"{fit.size}: x{fit.factor:.1f} per round over rounds "
+            f"{', '.join(map(str, fit.rounds))} "
+            f"({fit.nodes_per_second / 1e6:.0f} M nodes/s at the largest)"
+        )
+        if side == MAX_SIDE:
+            for rounds in (fit.rounds[-1] + 1, 8, 9, 10, 28):
+                lines.append(
+                    f"{fit.size} {rounds} rounds, extrapolated: {fit.nodes(rounds):.2g} nodes, "
+                    f"{fit.seconds(rounds) / 3600:.3g} core-hours at that speed"
+                )
+    return lines
+
+
+def symmetry_lines(symmetric: list[EntryResult], plain: list[EntryResult]) -> list[str]:
+    """Nodes of the symmetric and plain solves of the entries solved both ways (square
+    boards, at least :data:`FIT_MIN_NODES` nodes in the plain solve)."""
+    other = _by_key([r for r in plain if r.status == "solved"])
+    lines = []
+    total_s = total_p = 0
+    for r in symmetric:
+        key = (r.entry.rows, r.entry.cols, r.entry.rounds, r.entry.first)
+        p = other.get(key)
+        if r.status != "solved" or r.source or p is None or p.nodes < FIT_MIN_NODES:
+            continue
+        total_s += r.nodes
+        total_p += p.nodes
+        lines.append(
+            f"{r.entry}: {r.root_moves} of {p.root_moves} first moves solved, "
+            f"{r.nodes:,} vs {p.nodes:,} nodes ({r.nodes / p.nodes:.2f})"
+        )
+    if total_p:
+        lines.append(f"total: {total_s:,} vs {total_p:,} nodes ({total_s / total_p:.2f})")
+    return lines
 
 
 def cost_table(results: list[EntryResult]) -> str:

@@ -186,17 +186,15 @@ def run_run(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from ..arena.solutions_report import entry_rows, frontier_rows, text_tables
+    from ..arena.solutions_report import entry_rows, text_tables
 
     with _open(args.db, create=False) as store:
         results = store.results(symmetry=not args.no_symmetry)
+        plain = None if args.no_symmetry else store.results(symmetry=False)
     if args.json:
         print(json.dumps(entry_rows(results)))
         return 0
-    print(text_tables(results, markdown=args.markdown))
-    if not args.markdown:
-        for row in frontier_rows(results):
-            print(row)
+    print(text_tables(results, markdown=args.markdown, plain=plain))
     return 0
 
 
