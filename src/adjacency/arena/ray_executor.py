@@ -121,6 +121,7 @@ class RayExecutor(Executor):
         max_retries: int = MAX_RETRIES,
     ) -> None:
         self.ray = import_ray()
+        fingerprint.cache_clear()  # the code as it is now (an editable install may change)
         self.factory = factory
         self.max_retries = max_retries
         self._owner = False
