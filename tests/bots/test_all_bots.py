@@ -81,6 +81,7 @@ UNBOUNDED = {
     "report-a:genetic": "report-a:genetic",
     "genetic": "genetic:generations=100000",
     "gatree": "gatree:generations=100000",
+    "gatree:long lines": "gatree:generations=100000,population=100,depth=0",
 }
 """Specs whose work outlasts any budget, so that the deadline is what stops them."""
 

@@ -24,7 +24,10 @@ Each generation (a genetic algorithm in the sense of Russell & Norvig, *AIMA*
 
 It repeats until ``generations`` are bred, the deadline or the node budget
 (tree nodes built), then plays the child of the root that negamax prefers in
-the last tree built (survivors and offspring of the last generation).
+the last tree built (survivors and offspring of the last generation). The budget
+is polled after every line added to a tree, since a tree of long lines takes a
+while to build: a generation whose tree is not finished in time is dropped (the
+first tree, of the random population, keeps the lines it has).
 """
 
 from __future__ import annotations
@@ -154,23 +157,39 @@ def evolve_tree(
     population = [tuple(rng.sample(squares, length)) for _ in range(settings.population)]
     nodes = 0
 
-    def exhausted() -> bool:
+    def exhausted(building: int = 0) -> bool:
+        """Out of time or nodes (``building``: nodes of a tree under construction)."""
         if search is None:
             return False
         budget = search.limit.nodes
-        return search.should_stop() or (budget is not None and nodes >= budget)
+        return search.should_stop() or (budget is not None and nodes + building >= budget)
 
-    def rank(lines: list[Line]) -> tuple[Tree, list[Line]]:
+    def rank(lines: list[Line], complete: bool) -> tuple[Tree, list[Line]] | None:
+        """The valued tree of ``lines`` and the lines by fitness, best first.
+
+        Polls the budget after each line added (a tree of long lines takes a
+        while): if it runs out, returns ``None`` when ``complete`` is asked,
+        else the tree of the lines added so far (at least one).
+        """
         tree = Tree(position)
         unique = list(dict.fromkeys(lines))
+        added = 0
         for line in unique:
             tree.add(line)
+            added += 1
+            if exhausted(tree.nodes):
+                if complete:
+                    return None
+                break
+        unique = unique[:added]
         tree.evaluate()
         rng.shuffle(unique)
         unique.sort(key=lambda line: -tree.survival(line))
         return tree, unique
 
-    tree, population = rank(population)
+    first = rank(population, complete=False)
+    assert first is not None
+    tree, population = first
     nodes += tree.nodes
     bred = 0
     while bred < settings.generations and not exhausted():
@@ -182,9 +201,12 @@ def evolve_tree(
                 )
         if len(offspring) < settings.population:
             break  # out of time mid-generation: keep the last complete tree
-        tree, ranked = rank(population + offspring)
+        ranked = rank(population + offspring, complete=True)
+        if ranked is None:
+            break  # out of time while building the tree: keep the last complete one
+        tree, lines = ranked
         nodes += tree.nodes
-        population = ranked[: settings.population]
+        population = lines[: settings.population]
         bred += 1
     line = tree.principal_line()
     return Result(tree, line, tree.root.value, bred, nodes)
