@@ -168,3 +168,37 @@ def test_the_cli_joins_a_cluster_and_the_report_shows_games_per_node(
     assert len(nodes) >= 2
     for node in nodes:
         assert node[:12] in report.stdout
+
+
+def _stored(db: Path) -> int:
+    import sqlite3
+
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_kill_9_of_a_driver_leaves_no_private_ray_process(tmp_path: Path) -> None:
+    from adjacency.arena.ray_reaper import _same, descendants
+
+    db = tmp_path / "private.db"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", "match", "random", "greedy", "--games", "100000",
+         "--rounds", "28", "--random-plies", "2", "--db", str(db), "--quiet",
+         "--executor", "ray", "-j", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while _stored(db) < 3 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert process.poll() is None and _stored(db) >= 3, "the private runtime never played"
+    tree = descendants(process.pid)
+    assert len(tree) >= 5  # GCS, raylet, agents, workers, the watchdog
+    process.kill()  # SIGKILL: the driver cannot shut Ray down itself
+    process.wait(timeout=10)
+    deadline = time.monotonic() + 15
+    while any(_same(*p) for p in tree) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid, start in tree if _same(pid, start)], "Ray processes outlived it"

@@ -38,6 +38,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from ..bots import make_bot
+from . import ray_reaper
 from .executor import (
     BotFactory,
     Executor,
@@ -128,6 +129,7 @@ class RayExecutor(Executor):
         self._checked: set[str] = set()
         self._remote: Any = None
         self._cpus_read = 0.0
+        self._reaper: Any = None
         if not self.ray.is_initialized():
             self._start(address, concurrency, runtime_env, command)
         self.concurrency = self._cluster_cpus()
@@ -150,6 +152,8 @@ class RayExecutor(Executor):
         else:
             options.update(address=address, runtime_env=runtime_env)
             options.pop("include_dashboard")
+        before = ray_reaper.children(os.getpid()) if address is None else set()
+        reaper = ray_reaper.start() if address is None else None
         try:
             self.ray.init(**options)
         except Exception as exc:  # ConnectionError, RuntimeError, ValueError from ray.init
@@ -158,7 +162,32 @@ class RayExecutor(Executor):
             raise ExecutorUnavailable(
                 f"{command + ': ' if command else ''}cannot start {where}{hint}: {exc}"
             ) from None
+        finally:
+            if reaper is not None:
+                started = ray_reaper.children(os.getpid()) - before - {reaper.pid}
+                self._guard(reaper, started)
         self._owner = True
+
+    def _guard(self, reaper: Any, pids: set[int]) -> None:
+        """Hand the runtime's processes to the watchdog (or stop it if there are none)."""
+        assert reaper.stdin is not None
+        try:
+            reaper.stdin.write((" ".join(map(str, sorted(pids))) + "\n").encode())
+            reaper.stdin.flush()
+        except OSError:
+            pass  # the watchdog is gone: nothing to hand over
+        self._reaper = reaper
+        if not pids:
+            self._release_reaper()
+
+    def _release_reaper(self) -> None:
+        reaper, self._reaper = self._reaper, None
+        if reaper is None:
+            return
+        with contextlib.suppress(OSError):
+            reaper.stdin.close()
+        with contextlib.suppress(Exception):
+            reaper.wait(timeout=ray_reaper.GRACE + 3)
 
     def _cluster_cpus(self) -> int:
         cpus = int(self.ray.cluster_resources().get("CPU", 0))
@@ -261,6 +290,7 @@ class RayExecutor(Executor):
         if self._owner and self.ray.is_initialized():
             self.ray.shutdown()
         self._owner = False
+        self._release_reaper()  # ends what shutdown left behind (the raylet's agents)
 
 
 def _first_line(exc: BaseException) -> str:
