@@ -285,8 +285,9 @@ def plan_lanes(
     """Group the ``(size, first mover)`` combinations into lanes of mirror-image starts.
 
     The lead of a lane is the first of its members in the order ``sizes`` x ``firsts``;
-    the grouping is computed from the 1-round start positions (:func:`derive` checks
-    every entry again). With ``derive_images`` off every combination is its own lane."""
+    its followers are every image of its start (any size, either first mover: deriving
+    costs nothing), found from the 1-round start positions (:func:`derive` checks every
+    entry again). With ``derive_images`` off every combination is its own lane."""
     wanted = [(r, c, f) for r, c in sizes for f in firsts]
     lanes: list[Lane] = []
     placed: set[tuple[int, int, Color]] = set()
@@ -300,7 +301,7 @@ def plan_lanes(
             for equivalence in equivalent_starts(start):
                 image = equivalence.image
                 member = (image.rows, image.cols, image.turn)
-                if member in wanted and member not in placed:
+                if member not in placed:
                     placed.add(member)
                     followers.append(member)
         lanes.append(Lane(rows, cols, first, tuple(followers), board(rows, cols).max_rounds()))
@@ -378,8 +379,13 @@ class _Runner:
         )
 
     def _derive(self, lane: Lane, result: EntryResult) -> None:
+        """Store the followers' entries, unless they hold as much already."""
         for follower in list(lane.entries(result.entry.rounds))[1:]:
-            if self.store.get(follower, self.symmetry) is None:
+            known = self.store.get(follower, self.symmetry)
+            if known is None or (
+                known.status == "timeout"
+                and (result.status == "solved" or result.budget > known.budget)
+            ):
                 self.store.put(derive(result, follower))
                 self.report.derived += 1
 

@@ -141,10 +141,12 @@ def text_tables(
         else:
             lines.append(" ".join(f"{c:>5}" for c in [name, *cells]))
     both = sum(1 for (r, c, n, f) in table if f == "o" and (r, c, n, "x") in table)
+    swapped = sum(1 for r in results if "colour swap" in r.source)
     lines.append("")
     lines.append(
-        "first mover: "
-        + ("; ".join(differs) if differs else f"the same value in all {both} entries with both")
+        f"first mover: {len(differs)} of {both} entries stored for both differ"
+        + (f" ({'; '.join(differs)})" if differs else "")
+        + f"; {swapped} entries are colour-swapped images of a solved one"
     )
     bullet = "- " if markdown else ""
     lines += ["", "where the value turns (X first):"]
@@ -329,15 +331,15 @@ def plot_values(results: list[EntryResult], out: Path) -> Path:
 
     table = _by_key(results)
     sizes = [s for s in SIZES if any((s[0], s[1], n, "x") in table for n in range(1, 29))]
-    top = max((r.entry.rounds for r in results if r.status == "solved"), default=1)
+    top = max((r.entry.rounds for r in results), default=1)
     grid = np.full((len(sizes), top), np.nan)
     for i, (rows, cols) in enumerate(sizes):
         for rounds in range(1, top + 1):
             result = table.get((rows, cols, rounds, "x"))
-            if result is not None and result.status == "solved" and result.value is not None:
+            if result is not None and result.value is not None:
                 grid[i, rounds - 1] = result.value
     limit = max(2.0, float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 2.0)
-    fig, ax = plt.subplots(figsize=(1.0 + 0.55 * top, 0.9 + 0.32 * len(sizes)))
+    fig, ax = plt.subplots(figsize=(2.5 + 0.55 * top, 1.2 + 0.32 * len(sizes)))
     cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")
     image = ax.imshow(grid, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     for i, (rows, cols) in enumerate(sizes):
@@ -345,12 +347,14 @@ def plot_values(results: list[EntryResult], out: Path) -> Path:
             result = table.get((rows, cols, rounds, "x"))
             text = "" if rounds > board(rows, cols).max_rounds() else _cell(result)
             if text:
-                ax.text(rounds - 1, i, text, ha="center", va="center", fontsize=7)
+                dark = abs(grid[i, rounds - 1]) > limit / 2
+                color = "white" if dark else "black"
+                ax.text(rounds - 1, i, text, ha="center", va="center", fontsize=8, color=color)
     ax.set_xticks(range(top), [str(n) for n in range(1, top + 1)])
     ax.set_yticks(range(len(sizes)), [f"{r}x{c}" for r, c in sizes])
     ax.set_xlabel("rounds")
     ax.set_ylabel("board (rows x cols)")
-    ax.set_title("Value under perfect play, first mover's view (…: not solved in budget)")
+    ax.set_title("Perfect-play margin, first mover's view\n(…: not solved within the budget)")
     fig.colorbar(image, ax=ax, label="final margin (pieces)")
     fig.tight_layout()
     path = out / "values.png"
