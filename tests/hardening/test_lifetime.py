@@ -75,3 +75,43 @@ def test_a_child_whose_parent_lives_keeps_running() -> None:
     finally:
         child.kill()
         child.wait()
+
+
+# The middle process starts `adjacency engine` on a pipe that the test also holds
+# open, so the engine sees no end of input when the middle dies: only its parent
+# watch can end it.
+ENGINE_MIDDLE = textwrap.dedent(
+    """
+    import subprocess, sys, time
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", "engine", "--bot", "random"],
+        stdin=int(sys.argv[1]), pass_fds=(int(sys.argv[1]),),
+    )
+    print(engine.pid, flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def test_engine_ends_when_its_controller_is_killed_mid_search() -> None:
+    read_end, write_end = os.pipe()
+    middle = subprocess.Popen(
+        [sys.executable, "-c", ENGINE_MIDDLE, str(read_end)],
+        stdout=subprocess.PIPE,
+        text=True,
+        pass_fds=(read_end,),
+    )
+    os.close(read_end)
+    assert middle.stdout is not None
+    engine = int(middle.stdout.readline())
+    try:
+        # Its answers go to the middle's stdout, which is our pipe: wait for them.
+        os.write(write_end, b"isready\ngo infinite\n")
+        assert middle.stdout.readline().strip() == "readyok"
+        middle.kill()
+        middle.wait()
+        assert wait_gone(engine), f"engine {engine} outlived its killed controller"
+    finally:
+        os.close(write_end)
+        if running(engine):
+            os.kill(engine, signal.SIGKILL)
