@@ -180,7 +180,7 @@ def run_run(args: argparse.Namespace) -> int:
     console.print(
         f"{solved} entries solved and {len(report.computed) - solved} timed out now, "
         f"{report.stored} found stored, {report.derived} derived by symmetry; "
-        f"CPU time of this run's solves {sum(r.seconds for r in report.computed):.1f} s"
+        f"solve time of this run {sum(r.seconds for r in report.computed):.1f} s"
     )
     return 0
 
