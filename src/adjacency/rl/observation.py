@@ -40,31 +40,29 @@ def observation_space(geometry: Board) -> spaces.Dict:
     )
 
 
-def bits(bitboard: Bitboard, size: int) -> np.ndarray:
-    """A 0/1 ``uint8`` vector of the first ``size`` bits of a bitboard (bit 0 first)."""
-    raw = np.frombuffer(bitboard.to_bytes(8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:size]
+def bits(bitboards: list[Bitboard], size: int) -> np.ndarray:
+    """A ``uint8`` array (len(bitboards), size): bit ``i`` of each bitboard at column ``i``."""
+    words = np.array(bitboards, dtype="<u8").view(np.uint8)  # little-endian bytes
+    return np.unpackbits(words.reshape(len(bitboards), 8), axis=1, bitorder="little")[:, :size]
 
 
 def observe(position: Position, color: Color, total_plies: int) -> Observation:
     """The observation of ``position`` from ``color``'s side (``total_plies``: the game's)."""
     geometry = position.board
     own, opp = (position.x, position.o) if color == "x" else (position.o, position.x)
+    empty = 0 if position.is_over else position.empty
+    unpacked = bits([own, opp, position.empty, empty], geometry.size)
     planes = np.empty((geometry.rows, geometry.cols, PLANES), dtype=np.float32)
-    shape = (geometry.rows, geometry.cols)
-    planes[:, :, OWN] = bits(own, geometry.size).reshape(shape)
-    planes[:, :, OPPONENT] = bits(opp, geometry.size).reshape(shape)
-    planes[:, :, EMPTY] = bits(position.empty, geometry.size).reshape(shape)
+    planes[:, :, :PLIES] = unpacked[:PLIES].T.reshape(geometry.rows, geometry.cols, PLIES)
     planes[:, :, PLIES] = position.plies_left / total_plies if total_plies else 0.0
-    return {"observation": planes, "action_mask": action_mask(position)}
+    return {"observation": planes, "action_mask": unpacked[PLIES].astype(np.int8)}
 
 
 def action_mask(position: Position) -> np.ndarray:
     """1 for every legal move (every empty square while the game is on), else 0."""
-    geometry = position.board
-    if position.is_over:
-        return np.zeros(geometry.size, dtype=np.int8)
-    return bits(position.empty, geometry.size).astype(np.int8)
+    empty = 0 if position.is_over else position.empty
+    mask: np.ndarray = bits([empty], position.board.size)[0].astype(np.int8)
+    return mask
 
 
 # ------------------------------------------------------------------ pictures
