@@ -163,11 +163,17 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (["run", "--first", "z"], "--first must be x, o"),
         (["show", "--db", "/nonexistent/s.db"], "no solutions database"),
         (["book", "--db", "/nonexistent/s.db"], "give --out DIR"),
+        (["show", "--db", "{empty}"], "no entries in"),
+        (["plot", "--db", "{empty}"], "no entries in"),
+        (["book", "--db", "{empty}", "--out", "{empty}.d"], "no entries in"),
     ],
 )
 def test_bad_input_is_a_clear_error(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    empty = tmp_path / "empty.db"
+    SolutionsStore(empty).close()
+    argv = [a.format(empty=empty) for a in argv]
     assert main(["solutions", *argv]) == 2
     assert message in capsys.readouterr().err
 

@@ -185,11 +185,21 @@ def run_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stored(store: Any, path: str, symmetry: bool = True) -> list[Any]:
+    results: list[Any] = store.results(symmetry=symmetry)
+    if not results:
+        flag = "" if symmetry else " --no-symmetry"
+        raise InvalidSettingsError(
+            f"no{flag} entries in {path!r} yet: run 'adjacency solutions run --db {path}{flag}'"
+        )
+    return results
+
+
 def run_show(args: argparse.Namespace) -> int:
     from ..arena.solutions_report import entry_rows, text_tables
 
     with _open(args.db, create=False) as store:
-        results = store.results(symmetry=not args.no_symmetry)
+        results = _stored(store, args.db, symmetry=not args.no_symmetry)
         plain = None if args.no_symmetry else store.results(symmetry=False)
     if args.json:
         print(json.dumps(entry_rows(results)))
@@ -202,7 +212,7 @@ def run_plot(args: argparse.Namespace) -> int:
     from ..arena.solutions_report import plot_growth, plot_values
 
     with _open(args.db, create=False) as store:
-        results = store.results()
+        results = _stored(store, args.db)
     args.out.mkdir(parents=True, exist_ok=True)
     for path in (plot_values(results, args.out), plot_growth(results, args.out)):
         print(path)
@@ -222,7 +232,7 @@ def run_book(args: argparse.Namespace) -> int:
     if args.out is None:
         raise InvalidSettingsError("solutions book: give --out DIR to write, or --verify FILE")
     with _open(args.db, create=False) as store:
-        results = store.results()
+        results = _stored(store, args.db)
     lines = [line for result in results for line in result.book]
     for path in write_books(lines, args.out):
         print(path)
