@@ -96,6 +96,10 @@ def solve_entry(
     deadline = None if budget is None else started + budget
     position = entry.position()
     engine = Engine(tt_mb=tt_mb)
+    geometry = position.board
+    orbits = (
+        move_orbits(position) if symmetry else [(square,) for square in position.legal_squares()]
+    )
     nodes = 0
     solves = 0
 
@@ -114,14 +118,10 @@ def solve_entry(
             root_moves=len(orbits),
         )
 
-    board_ = position.board
-    orbits = (
-        move_orbits(position) if symmetry else [(square,) for square in position.legal_squares()]
-    )
     # A shallow search picks the first child to solve and the first guess.
     probe = engine.search(position, seconds=left(), depth=min(4, position.plies_left))
     nodes += probe.nodes
-    first = board_.square(probe.move)
+    first = geometry.square(probe.move)
     orbits.sort(key=lambda orbit: first not in orbit)
     best = round(probe.value)
     book: list[BookLine] = []
@@ -137,7 +137,7 @@ def solve_entry(
         if not values or -result.value > best:
             best = -result.value
         for square in orbit:
-            values[board_.name(square)] = -result.value
+            values[geometry.name(square)] = -result.value
     value = max(values.values())
     optimal = tuple(sorted(name for name, v in values.items() if v == value))
     book.append(BookLine(position.fen(), value, optimal, True))
