@@ -72,6 +72,25 @@ def test_executor_ray_without_the_package_names_the_command(
     assert not db.exists()  # nothing was created
 
 
+@pytest.mark.parametrize(
+    ("address", "message", "status"),
+    [
+        ("127.0.0.1:1", "no Ray cluster answers at '127.0.0.1:1'", 3),  # the environment
+        ("nonsense", "expected 'auto' or HOST:PORT", 2),  # bad input
+    ],
+)
+def test_an_unreachable_cluster_fails_fast_and_creates_nothing(
+    tmp_path: Path, address: str, message: str, status: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adjacency.cli import main
+
+    db = tmp_path / "x.db"
+    argv = ["match", "random", "greedy", "--executor", "ray", "--ray-address", address]
+    assert main([*argv, "--db", str(db)]) == status
+    assert message in capsys.readouterr().err
+    assert not db.exists()
+
+
 def test_ray_address_without_executor_ray_is_refused(tmp_path: Path) -> None:
     from adjacency.cli import main
 

@@ -335,10 +335,12 @@ def make_executor(
     address: str | None = None,
     factory: BotFactory = make_bot,
     command: str = "",
+    runtime_env: dict[str, Any] | None = None,
 ) -> Executor:
     """The executor chosen on the command line: ``local`` (a pool of ``jobs`` processes)
     or ``ray`` (a private Ray runtime with ``jobs`` CPUs, or the cluster at ``address``:
-    ``auto`` or ``HOST:PORT``). ``command`` names the command in error messages."""
+    ``auto`` or ``HOST:PORT``; ``runtime_env`` is Ray's, for a joined cluster).
+    ``command`` names the command in error messages."""
     if name == "local":
         if address is not None:
             raise ExecutorUnavailable("--ray-address applies to --executor ray only")
@@ -347,7 +349,11 @@ def make_executor(
         from .ray_executor import RayExecutor
 
         executor: Executor = RayExecutor(
-            address=address, concurrency=jobs, factory=factory, command=command
+            address=address,
+            concurrency=jobs,
+            factory=factory,
+            command=command,
+            runtime_env=runtime_env,
         )
         return executor
     raise ExecutorUnavailable(f"executor {name!r} is not one of {', '.join(EXECUTORS)}")

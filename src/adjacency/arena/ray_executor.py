@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
@@ -38,6 +39,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from ..bots import make_bot
+from ..core.errors import InvalidSettingsError
 from . import ray_reaper
 from .executor import (
     BotFactory,
@@ -150,6 +152,7 @@ class RayExecutor(Executor):
             cpus = max(1, concurrency or os.cpu_count() or 1)
             options.update(num_cpus=cpus, object_store_memory=PRIVATE_OBJECT_STORE)
         else:
+            _check_reachable(address, command)
             options.update(address=address, runtime_env=runtime_env)
             options.pop("include_dashboard")
         before = ray_reaper.children(os.getpid()) if address is None else set()
@@ -157,10 +160,14 @@ class RayExecutor(Executor):
         try:
             self.ray.init(**options)
         except Exception as exc:  # ConnectionError, RuntimeError, ValueError from ray.init
-            where = "a private Ray runtime" if address is None else f"the Ray cluster {address!r}"
-            hint = "" if address is None else " (start one with `ray start --head`)"
+            what = (
+                "cannot start a private Ray runtime"
+                if address is None
+                else f"cannot join the Ray cluster at {address!r} (start one with `ray start "
+                "--head`)"
+            )
             raise ExecutorUnavailable(
-                f"{command + ': ' if command else ''}cannot start {where}{hint}: {exc}"
+                f"{command + ': ' if command else ''}{what}: {_first_line(exc)}"
             ) from None
         finally:
             if reaper is not None:
@@ -291,6 +298,30 @@ class RayExecutor(Executor):
             self.ray.shutdown()
         self._owner = False
         self._release_reaper()  # ends what shutdown left behind (the raylet's agents)
+
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for a TCP connection to a cluster's address before giving up
+(``ray.init`` itself retries for minutes)."""
+
+
+def _check_reachable(address: str, command: str) -> None:
+    """Fail fast with a clear message if ``HOST:PORT`` does not accept connections."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        if address != "auto":
+            raise InvalidSettingsError(
+                f"--ray-address {address!r}: expected 'auto' or HOST:PORT, e.g. 10.0.0.5:6379"
+            )
+        return
+    try:
+        with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except (OSError, ValueError) as exc:
+        raise ExecutorUnavailable(
+            f"{command + ': ' if command else ''}no Ray cluster answers at {address!r} "
+            f"({exc}); start one with `ray start --head` or check the address"
+        ) from None
 
 
 def _first_line(exc: BaseException) -> str:

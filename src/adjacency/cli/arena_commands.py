@@ -120,6 +120,12 @@ def add_executor_options(
         "`ray start`; default: a private Ray runtime on this machine",
     )
     parser.add_argument(
+        "--ray-runtime-env",
+        metavar="JSON",
+        help="with --ray-address: Ray runtime_env as JSON (or @FILE), e.g. "
+        '\'{"pip": ["adjacency==0.1.0"]}\' to install the package on every node',
+    )
+    parser.add_argument(
         "--concurrency",
         "--jobs",
         "-j",
@@ -141,8 +147,42 @@ def executor_from_args(args: argparse.Namespace, factory: Any = None) -> Any:
         raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
     if args.ray_address is not None and args.executor != "ray":
         raise InvalidSettingsError("--ray-address needs --executor ray")
+    runtime_env = None
+    if args.ray_runtime_env is not None:
+        if args.ray_address is None:
+            raise InvalidSettingsError(
+                "--ray-runtime-env applies when joining a cluster (--ray-address)"
+            )
+        runtime_env = _runtime_env(args.ray_runtime_env)
     jobs = args.concurrency or (os.cpu_count() or 1)
-    return make_executor(args.executor or "local", jobs, args.ray_address, factory or make_bot)
+    return make_executor(
+        args.executor or "local",
+        jobs,
+        args.ray_address,
+        factory or make_bot,
+        runtime_env=runtime_env,
+    )
+
+
+def _runtime_env(text: str) -> dict[str, Any]:
+    """A Ray runtime_env from JSON text or ``@FILE``."""
+    import json
+
+    source = text
+    if text.startswith("@"):
+        try:
+            source = Path(text[1:]).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidSettingsError(
+                f"--ray-runtime-env: cannot read {text[1:]!r}: {exc}"
+            ) from None
+    try:
+        value = json.loads(source)
+    except ValueError:
+        raise InvalidSettingsError(f"--ray-runtime-env {text[:80]!r} is not JSON") from None
+    if not isinstance(value, dict):
+        raise InvalidSettingsError('--ray-runtime-env must be a JSON object, e.g. {"pip": [...]}')
+    return value
 
 
 def register(commands: Any) -> None:
