@@ -238,7 +238,7 @@ def cost_table(results: list[EntryResult]) -> str:
     nodes, seconds, solves and principal variation."""
     lines = [
         "| size | rounds | first | value | optimal / first moves | nodes | seconds "
-        "| root solves | principal variation |",
+        "| first moves solved | principal variation |",
         "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in results:
