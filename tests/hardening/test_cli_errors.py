@@ -130,7 +130,6 @@ def test_replay_reads_standard_input_with_the_same_limit() -> None:
         (["solve", START, "--tt", "100000000"], "more than this machine's memory"),
         (["move", "greedy", "--time", "1e300"], "at most 604800"),
         (["move", "greedy", "--depth", "３"], "must be a whole number, got '３'"),
-        (["analyse", START, "--depth", "0"], "must be at least 1"),
     ],
 )
 def test_bad_option_values_are_rejected_by_argparse(

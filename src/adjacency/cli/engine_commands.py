@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ def register(commands: Any) -> None:
     from .split_commands import add_split_options
 
     add_split_options(solve)  # --executor/--jobs: the root's moves as parallel tasks
+    add_threads_option(solve)
     solve.set_defaults(handler=run_solve)
 
     analyse = commands.add_parser(
@@ -50,9 +52,10 @@ def register(commands: Any) -> None:
         default=None,
         help="seconds per position (default 3, or 0.5 per move of a record)",
     )
-    analyse.add_argument("--depth", type=positive_int, help="depth limit")
+    analyse.add_argument("--depth", type=int, help="depth limit")
     analyse.add_argument("--driver", choices=("pvs", "mtdf"), default="pvs")
     analyse.add_argument("--json", action="store_true", help="print JSON")
+    add_threads_option(analyse)
     analyse.set_defaults(handler=run_analyse)
 
     bench = commands.add_parser(
@@ -86,6 +89,25 @@ def register(commands: Any) -> None:
     bench.set_defaults(handler=run_bench)
 
 
+def thread_count(text: str) -> int:
+    """A number of search threads, 1 to 256."""
+    value = positive_int(text)
+    if value > 256:
+        raise argparse.ArgumentTypeError(f"must be at most 256, got {value}")
+    return value
+
+
+def add_threads_option(parser: argparse.ArgumentParser) -> None:
+    """``--threads``: Lazy SMP search threads; a single search gets every core by default."""
+    cores = os.cpu_count() or 1
+    parser.add_argument(
+        "--threads",
+        type=thread_count,
+        default=cores,
+        help=f"search threads sharing the table (default: every core, {cores} here)",
+    )
+
+
 def run_solve(args: argparse.Namespace) -> int:
     from ..engine import Engine, warmup
 
@@ -99,7 +121,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if wants_split(args):
         result = split_from_args(args, position)
     else:
-        result = Engine(tt_mb=args.tt).solve(position, wld=args.wld, seconds=args.time)
+        engine = Engine(tt_mb=args.tt, threads=args.threads)
+        result = engine.solve(position, wld=args.wld, seconds=args.time)
     if not result.complete:
         raise AdjacencyRuntimeError(f"could not solve {quote(args.fen)} within {args.time} s")
     if args.json:
@@ -165,7 +188,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
     position, game = _load_target(args.target)
     warmup()
-    engine = Engine(driver=args.driver)
+    engine = Engine(driver=args.driver, threads=args.threads)
     rows = []
     if position is not None:
         if position.is_over:

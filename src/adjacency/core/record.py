@@ -379,7 +379,7 @@ def game_from_json(text: str) -> Game:
     """Load a record from JSON text; raise :class:`InvalidRecordError`."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:  # ValueError: also a number of 5000 digits
         raise InvalidRecordError(f"JSON record is not valid JSON: {exc}") from None
     except RecursionError:
         raise InvalidRecordError("JSON record is nested too deeply") from None
