@@ -181,6 +181,16 @@ def test_the_shipped_books_verify_and_hold_proven_values(
             assert set(hit.moves) == {m for m, v in values.items() if v == hit.value}
 
 
+def test_a_missing_book_directory_is_reported(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="adjacency.engine.book"):
+        assert lookup(Position.start(4, 4, 2), tmp_path / "nowhere") is None
+    assert "does not exist" in caplog.text
+    with pytest.raises(BookError, match="does not exist"):
+        book_for(Position.start(4, 4, 2).board, tmp_path / "nowhere")
+
+
 def test_the_book_can_be_switched_off() -> None:
     position = Position.start(4, 4, 2)
     assert lookup(position) is not None

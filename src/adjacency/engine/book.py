@@ -213,6 +213,10 @@ def _book_in(directory: Path, geometry: Board) -> Book | BookError | None:
     """The book of ``geometry`` in ``directory``, the reason it was refused, or ``None``;
     cached, so a file is read (and a refusal reported) once per process."""
     path = book_path(directory, geometry)
+    if not directory.is_dir() and directory != BOOK_DIR:
+        error = BookError(f"book directory {str(directory)!r} does not exist")
+        log.warning("book not used: %s", error)
+        return error
     if not path.exists():
         return None
     try:
