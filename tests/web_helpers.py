@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -65,7 +67,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(db: Path, grace: float = 10.0) -> Iterator[str]:
+def live_server(db: Path, grace: float = 10.0, **options: Any) -> Iterator[str]:
     """A real uvicorn server in a thread on a free 127.0.0.1 port; yields its base URL."""
     import uvicorn
 
@@ -73,7 +75,7 @@ def live_server(db: Path, grace: float = 10.0) -> Iterator[str]:
 
     port = free_port()
     config = uvicorn.Config(
-        create_app(db, grace=grace),
+        create_app(db, grace=grace, **options),
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -88,3 +90,31 @@ def live_server(db: Path, grace: float = 10.0) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@cache
+def minimax(position: Position) -> int:
+    """The mover's exact final margin, by brute force over every move (the oracle)."""
+    if position.is_over:
+        return position.margin()
+    best = -(10**9)
+    for move in position.legal_moves():
+        child = position.play(move)
+        value = minimax(child)
+        best = max(best, -value if child.turn != position.turn else value)
+    return best
+
+
+def a_game_with_mistakes() -> tuple[Position, list[str], list[int]]:
+    """A 4x4, 4-round game of random moves, and the plies whose mover lost value."""
+    rng = random.Random(3)
+    position, moves, losses = Position.start(4, 4, 4), [], []
+    while not position.is_over:
+        move = rng.choice(position.legal_moves())
+        child = position.play(move)
+        before = minimax(position)
+        after = -minimax(child) if child.turn != position.turn else minimax(child)
+        losses.append(before - after)
+        moves.append(move)
+        position = child
+    return Position.start(4, 4, 4), moves, [i + 1 for i, loss in enumerate(losses) if loss > 0]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +19,12 @@ from typing import Any
 
 import pytest
 
-from adjacency.core.record import game_from_text
+from adjacency.core.game import Game
+from adjacency.core.record import game_from_text, game_to_text
 from adjacency.web import turns as turns_module
+from adjacency.web.limits import Limits
 from adjacency.web.seats import CLIENT_COOKIE
-from web_helpers import PatientBot, live_server, wait_until
+from web_helpers import PatientBot, a_game_with_mistakes, live_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -43,7 +47,9 @@ TIMEOUT = 30_000
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("web") / "games.sqlite3", grace=3.0) as url:
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    limits = Limits(solve_seconds=60)  # the exact-result test checks the result, not the speed
+    with live_server(db, grace=3.0, limits=limits) as url:
         yield url
 
 
@@ -564,3 +570,110 @@ def test_a_clock_runs_out_for_both_players_and_the_watcher(server: str, browser:
 def api_text(server: str, path: str) -> str:
     with urllib.request.urlopen(server + path, timeout=60) as response:
         return str(response.read().decode())
+
+
+def test_the_editor_rejects_impossible_positions_with_a_message(server: str, page: Any) -> None:
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    page.click("#new-cancel")
+    page.click("#btn-editor")
+    page.wait_for_selector("#editor:not([hidden])")
+    page.click("#editor-clear")
+    page.locator("#editor-form input[name=paint][value=x]").check()
+    page.click('[data-square="c3"]')
+    page.click('[data-square="d4"]')
+    assert page.locator("#editor-count").inner_text().startswith("X 2 · O 0")
+    page.fill("#editor-form input[name=plies]", "2")
+    page.click("#editor-analyse")
+    page.wait_for_function("document.querySelector('#editor-error').textContent.length > 0")
+    assert "2 pieces on the board" in page.locator("#editor-error").inner_text()
+    assert page.locator("#analysis").is_hidden()
+    page.click("#editor-start")  # the 8x8 start with 56 plies: possible
+    page.fill("#editor-form input[name=plies]", "57")
+    page.click("#editor-analyse")
+    page.wait_for_function(
+        "document.querySelector('#editor-error').textContent.includes('plies left')"
+    )
+
+
+def test_top_three_lines_appear_update_and_stop(server: str, page: Any, shots: Path) -> None:
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    page.click("#new-cancel")
+    page.click("#btn-editor")
+    page.locator("#editor-form select[name=rows]").select_option("6")
+    page.locator("#editor-form select[name=cols]").select_option("6")
+    page.click("#editor-analyse")
+    page.wait_for_selector("#analysis:not([hidden])")
+    page.wait_for_function("document.querySelectorAll('#analysis-lines li').length === 3")
+    first = page.locator("#analysis-depth").inner_text()
+    page.wait_for_function(
+        f"!document.querySelector('#analysis-depth').textContent.startsWith({first!r})"
+    )
+    assert "too far to solve" in page.locator("#analysis-exact").inner_text()
+    moves = [page.locator("#analysis-lines li strong").nth(i).inner_text() for i in range(3)]
+    assert len(set(moves)) == 3
+    shoot(page, shots, "analysis.png")
+    page.click("#analysis-stop")
+    page.wait_for_function(
+        "document.querySelector('#analysis-depth').textContent.includes('stopped')"
+    )
+    assert page.locator("#analysis-stop").is_disabled()
+
+
+def test_exact_result_at_ten_plies_left_equals_adjacency_solve(server: str, page: Any) -> None:
+    game = api(
+        server,
+        "POST",
+        "/api/games",
+        {"x": {"kind": "human"}, "o": {"kind": "human"}, "rows": 5, "cols": 5, "rounds": 8},
+    )
+    path = f"/api/games/{game['id']}"
+    for _ in range(6):  # 16 plies, 6 played: 10 left
+        state = api(server, "GET", path)
+        api(server, "POST", f"{path}/moves", {"square": sorted(state["preview"])[-1]})
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_function("document.querySelectorAll('#moves button').length === 6")
+    page.click("#btn-analyse")
+    page.wait_for_selector("#analysis-exact.known")
+    fen = page.locator("#analysis-fen").inner_text()
+    assert fen.endswith(" 10")
+    out = subprocess.run(
+        [sys.executable, "-m", "adjacency", "solve", "--json", fen],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    value = int(json.loads(out)["value"])  # the mover's final margin
+    mover = fen.split()[1]
+    winner = mover if value > 0 else "o" if mover == "x" else "x"
+    expected = "Draw" if value == 0 else f"{winner.upper()} wins by {abs(value)}"
+    assert page.locator("#analysis-exact").inner_text().startswith(expected)
+    shown = float(page.locator("#analysis-exact").get_attribute("data-value") or "nan")
+    assert shown == (value if mover == "x" else -value)
+    page.click("#nav-back")  # the panel follows the shown position
+    page.wait_for_function("document.querySelector('#analysis-fen').textContent.endsWith(' 11')")
+    page.click("#analysis-close")
+
+
+def test_review_marks_the_moves_where_the_solved_value_dropped(
+    server: str, page: Any, shots: Path
+) -> None:
+    start, moves, dropped = a_game_with_mistakes()
+    record = Game(start, "Ann", "Bob")
+    for move in moves:
+        record.play(move)
+    game = api(server, "POST", "/api/games/import", {"record": game_to_text(record)})
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_function(f"document.querySelectorAll('#moves button').length === {len(moves)}")
+    page.click("#btn-review")
+    page.wait_for_function(
+        "document.querySelector('#notice').textContent.startsWith('Review done')"
+    )
+    marked = page.eval_on_selector_all(
+        "#moves button[data-mark]", "buttons => buttons.map(b => Number(b.dataset.ply))"
+    )
+    assert sorted(marked) == dropped
+    assert page.locator("#graph .mark-dot").count() == len(dropped)
+    shoot(page, shots, "review.png")

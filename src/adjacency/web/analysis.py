@@ -93,8 +93,11 @@ def result_text(value: int, mover: Color) -> str:
 
 
 def new_engine() -> Engine:
-    from ..engine import Engine
+    """An analysis engine; the kernels are compiled (or loaded) first, once per process,
+    so no time budget is spent compiling."""
+    from ..engine import Engine, warmup
 
+    warmup()
     return Engine(tt_mb=TABLE_MB)
 
 
@@ -148,7 +151,9 @@ def exact_value(engine: Engine, position: Position, seconds: float, stopper: Sto
     return result.value if result.complete and not stopper.stopped else None
 
 
-def analyse(position: Position, emit: Emit, stopper: Stopper) -> None:
+def analyse(
+    position: Position, emit: Emit, stopper: Stopper, solve_seconds: float = SOLVE_SECONDS
+) -> None:
     """Live analysis of ``position`` (see the module docstring), reporting through ``emit``:
 
     * ``exact``: ``{"value", "text", "keeps", "moves"}`` or ``{"value": None, "text"}``
@@ -160,7 +165,7 @@ def analyse(position: Position, emit: Emit, stopper: Stopper) -> None:
     stopper.engine = engine
     started = time.monotonic()
     if position.plies_left <= SOLVE_PLIES:
-        values = solve_moves(engine, position, SOLVE_SECONDS, stopper)
+        values = solve_moves(engine, position, solve_seconds, stopper)
         if values is not None:
             best = max(values.values())
             emit(
@@ -173,7 +178,8 @@ def analyse(position: Position, emit: Emit, stopper: Stopper) -> None:
                 },
             )
         else:
-            emit("exact", {"value": None, "text": "beyond the solver's 2-second reach"})
+            reach = f"beyond the solver's {solve_seconds:g}-second reach"
+            emit("exact", {"value": None, "text": reach})
     else:
         left = position.plies_left
         emit("exact", {"value": None, "text": f"{left} plies from the end: too far to solve"})

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import BotError
+from .analysis import SOLVE_SECONDS
 
 OPTION_CAPS: Mapping[str, float] = {"tt": 256, "time": 60.0}
 """Bot options a web game may set at most: ``tt`` (table MB; the engine allows 4096,
@@ -43,6 +44,9 @@ class Limits:
     """Hints computed at once over all games (each holds a server thread up to 3 s)."""
     analyses: int = 2
     """Live analyses and game reviews running at once (each keeps one core busy)."""
+    solve_seconds: float = SOLVE_SECONDS
+    """The live analysis's budget for the exact result (tests on a loaded machine raise
+    it, since they check the result, not the speed)."""
     hints_per_game: int = 1
     """Hints pending for one game (a second click while one is computed: 429)."""
     creates_per_minute: float = 30.0

@@ -127,9 +127,11 @@ class EditorPosition(Strict):
 
 
 class AnalysisPosition(BaseModel):
-    """A position the analysis board accepts, as position text (FEN)."""
+    """The verdict on an edited position: its position text (FEN) if it is possible,
+    else what makes it impossible."""
 
-    fen: str
+    fen: str | None = Field(description="the position text; none if impossible")
+    problem: str | None = Field(description="why the position is impossible; none if possible")
 
 
 class ErrorMessage(BaseModel):

@@ -66,8 +66,12 @@ def editor_position(body: EditorPosition) -> Position:
 
 @router.post("/api/analysis/position", response_model=AnalysisPosition)
 def check_position(body: EditorPosition) -> AnalysisPosition:
-    """Check a position from the editor (400 says why it is impossible) and name it."""
-    return AnalysisPosition(fen=editor_position(body).fen())
+    """Check a position from the editor: its position text, or why it is impossible
+    (answered 200 either way: the verdict is the answer)."""
+    try:
+        return AnalysisPosition(fen=editor_position(body).fen(), problem=None)
+    except InvalidPositionError as exc:
+        return AnalysisPosition(fen=None, problem=str(exc))
 
 
 def _position(fen: str) -> Position:
@@ -132,7 +136,8 @@ async def live(fen: str, request: Request) -> StreamingResponse:
     then ``lines`` events with the top 3 moves, scores (X's view) and lines as the
     search deepens, then ``done``. Closing the stream stops the engine."""
     position = _position(fen)
-    return _stream(request, lambda emit, stopper: analyse(position, emit, stopper))
+    budget = request.app.state.limits.solve_seconds
+    return _stream(request, lambda emit, stopper: analyse(position, emit, stopper, budget))
 
 
 @router.get("/api/games/{game_id}/review", response_class=StreamingResponse, responses=STREAM)

@@ -11,7 +11,9 @@ function el(name, attrs, parent) {
   return node;
 }
 
-export function drawGraph(container, state, viewPly, onPick) {
+// `review` (optional): ply -> {value, mark} from a game review (X's view, exact where the
+// solver reached); drawn as its own line with the marked moves as coloured dots.
+export function drawGraph(container, state, viewPly, onPick, review = null) {
   const width = Math.max(240, Math.round(container.clientWidth || 320));
   const height = 150;
   const pad = { left: 26, right: 8, top: 10, bottom: 18 };
@@ -28,6 +30,8 @@ export function drawGraph(container, state, viewPly, onPick) {
   let span = 4;
   for (const d of diffs) span = Math.max(span, Math.abs(d));
   for (const [, e] of evals) span = Math.max(span, Math.abs(e));
+  const reviewed = review ? Object.values(review).sort((a, b) => a.ply - b.ply) : [];
+  for (const r of reviewed) span = Math.max(span, Math.abs(r.value));
   span = Math.ceil(span / 2) * 2;
   const x = (ply) => pad.left + (ply / totalPlies) * (width - pad.left - pad.right);
   const y = (v) => pad.top + ((span - v) / (2 * span)) * (height - pad.top - pad.bottom);
@@ -68,6 +72,15 @@ export function drawGraph(container, state, viewPly, onPick) {
     const line = evals.map(([ply, e], i) => `${i ? "L" : "M"}${x(ply).toFixed(1)},${y(e).toFixed(1)}`).join(" ");
     el("path", { d: line, class: "eval-line" }, svg);
     for (const [ply, e] of evals) el("circle", { cx: x(ply), cy: y(e), r: 2.2, class: "eval-dot" }, svg);
+  }
+  if (reviewed.length) {
+    const line = reviewed.map((r, i) => `${i ? "L" : "M"}${x(r.ply).toFixed(1)},${y(r.value).toFixed(1)}`).join(" ");
+    el("path", { d: line, class: "review-line" }, svg);
+    for (const r of reviewed) {
+      if (!r.mark) continue;
+      const dot = el("circle", { cx: x(r.ply), cy: y(r.value), r: 3.6, class: `mark-dot ${r.mark}` }, svg);
+      dot.setAttribute("data-ply", String(r.ply));
+    }
   }
   el("line", { x1: x(viewPly), x2: x(viewPly), y1: pad.top, y2: height - pad.bottom, class: "cursor" }, svg);
 

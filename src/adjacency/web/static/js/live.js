@@ -8,12 +8,14 @@ import { markLost } from "./notice.js";
 const LAST_GAME_KEY = "adjacency.lastGame";
 
 export class LiveGame {
-  constructor({ onChange, onOver, onThinking }) {
+  constructor({ onChange, onOver, onThinking, onOpen = () => {} }) {
+    this.onOpen = onOpen;
     this.state = null;
     this.viewer = { seats: [], owner: false, invite: false }; // what this browser may do
     this.viewPly = null; // null: follow the live game
     this.thinking = null; // {info, since}
     this.hint = null; // {square, flips, score, bot, plies}
+    this.review = null; // ply -> {value, mark, best, loss, exact} from a game review
     this.hintPending = false;
     this.source = null;
     this.resync = false;
@@ -42,12 +44,14 @@ export class LiveGame {
   }
 
   async open(id, { viewPly = null } = {}) {
+    this.onOpen();
     await LiveGame.claimFromLink(id);
     const state = await api.load(id);
     this.viewer = await api.me(id);
     this.state = null;
     this.viewPly = viewPly;
     this.hint = null;
+    this.review = null;
     this.thinking = null;
     this.shownResultFor = state.status === "over" ? state.id : null;
     this.apply(state, { animate: false });
@@ -114,6 +118,7 @@ export class LiveGame {
     this.state = state;
     this.receivedAt = performance.now(); // the clocks in the state are as of now
     if (!sameGame || state.moves.length !== old.moves.length) this.hint = null;
+    if (sameGame && state.moves.length < old.moves.length) this.review = null; // undone
     if (this.viewPly !== null && this.viewPly > state.moves.length) this.viewPly = null;
     if (state.thinking) {
       if (!this.thinking || this.thinking.info.color !== state.thinking.color) {
@@ -127,6 +132,19 @@ export class LiveGame {
       this.shownResultFor = state.id;
       if (sameGame) this.onOver();
     }
+  }
+
+  // The position shown now, as the analysis editor describes positions.
+  shownPosition() {
+    const s = this.state;
+    const ply = this.shownPly;
+    return {
+      rows: s.rows,
+      cols: s.cols,
+      cells: s.boards[ply],
+      turn: ply < s.moves.length ? s.moves[ply].color : s.turn,
+      plies: s.plies_left + (s.moves.length - ply),
+    };
   }
 
   navigate(ply) {

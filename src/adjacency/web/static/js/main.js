@@ -13,6 +13,9 @@ import { drawGraph } from "./graph.js";
 import { LiveGame } from "./live.js";
 import { NewGameDialog } from "./newgame.js";
 import { notice } from "./notice.js";
+import { Editor } from "./editor.js";
+import { AnalysisPanel } from "./panels/analysis.js";
+import { streamEvents } from "./stream.js";
 import { renderBars, renderEmptyBars } from "./panels/bars.js";
 import { renderClocks } from "./panels/clocks.js";
 import { renderControls } from "./panels/controls.js";
@@ -22,18 +25,29 @@ import { renderThinking } from "./panels/thinking.js";
 
 const $ = (selector) => document.querySelector(selector);
 
-const board = new Board($("#board"), { onActivate: onSquare });
+const board = new Board($("#board"), {
+  onActivate: (name) => (editor && editor.active ? editor.paint(name) : onSquare(name)),
+});
 const game = new LiveGame({
   onChange: render,
   onOver: () => setTimeout(() => showResult(game.state), 450),
   onThinking: () => renderThinking(game),
+  onOpen: () => {
+    if (editor && editor.active) closeEditor();
+    if (reviewing) reviewing.abort();
+    if (analysing === "game") panel.close();
+  },
 });
 let config = null;
 let newGame = null;
+let editor = null;
+let analysing = null; // "game": the panel follows the shown ply; "editor"; null: closed
+let reviewing = null; // the AbortController of a running review
+const panel = new AnalysisPanel({ onStateChange: () => { if (!panel.open) analysing = null; } });
 
 function render({ animate = false } = {}) {
   const s = game.state;
-  if (!s) return;
+  if (!s || (editor && editor.active)) return;
   const ply = game.shownPly;
   const live = game.live;
   board.setup(s.rows, s.cols);
@@ -56,7 +70,9 @@ function render({ animate = false } = {}) {
   renderThinking(game);
   renderControls(game);
   renderMoves(game, (p) => game.navigate(p));
-  drawGraph($("#graph"), s, ply, (p) => game.navigate(p));
+  drawGraph($("#graph"), s, ply, (p) => game.navigate(p), game.review);
+  $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing);
+  if (analysing === "game") followShown();
   document.title = s.status === "over" ? `Adjacency · ${s.message}` : `Adjacency · ${s.turn.toUpperCase()} to move`;
 }
 
@@ -178,6 +194,82 @@ function togglePause() {
   return api.control(s.id, { action: s.paused ? "resume" : "pause" });
 }
 
+// ----------------------------------------------------------------- analysis
+
+let shownFen = { key: null, fen: null };
+
+async function followShown() {
+  const position = game.shownPosition();
+  const key = JSON.stringify(position);
+  if (shownFen.key === key) {
+    if (shownFen.fen) panel.follow(shownFen.fen);
+    return;
+  }
+  shownFen = { key, fen: null };
+  try {
+    const { rows, cols, cells, turn, plies } = position;
+    const { fen, problem } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
+    if (shownFen.key !== key) return;
+    if (!fen) throw new Error(problem);
+    shownFen.fen = fen;
+    panel.show(`Analysis · position after ${game.shownPly} of ${game.state.moves.length} moves`);
+    panel.follow(fen);
+  } catch (err) {
+    panel.stop();
+    $("#analysis-exact").textContent = err.message;
+    $("#analysis-lines").replaceChildren();
+  }
+}
+
+function analyseShown() {
+  if (!game.state) return;
+  if (editor.active) closeEditor();
+  analysing = "game";
+  panel.show("Analysis");
+  followShown();
+}
+
+function openEditor() {
+  if (game.state) editor.load(game.shownPosition());
+  else editor.reset();
+  panel.close();
+  analysing = "editor";
+  editor.enter();
+}
+
+function closeEditor() {
+  editor.leave();
+  if (analysing === "editor") panel.close();
+  analysing = null;
+  if (game.state) render();
+  else showEmptyBoard();
+}
+
+async function reviewGame() {
+  const s = game.state;
+  if (!s || s.status !== "over" || reviewing) return;
+  const controller = new AbortController();
+  reviewing = controller;
+  game.review = {};
+  render();
+  $("#status").textContent = "Reviewing the game with the engine…";
+  try {
+    await streamEvents(api.reviewUrl(s.id), (event, data) => {
+      if (event !== "move" || !game.state || game.state.id !== s.id) return;
+      game.review[data.ply] = data;
+      render();
+    }, controller.signal);
+    const marks = Object.values(game.review).filter((r) => r.mark).length;
+    notice(marks ? `Review done: ${marks} move${marks === 1 ? "" : "s"} marked (?! inaccuracy, ? mistake, ?? blunder).`
+      : "Review done: no move changed the result.");
+  } catch (err) {
+    notice(err.message);
+  } finally {
+    reviewing = null;
+    render();
+  }
+}
+
 function wire() {
   const click = (selector, handler) => $(selector).addEventListener("click", handler);
   click("#btn-new", () => newGame.open());
@@ -195,6 +287,9 @@ function wire() {
   click("#btn-step", (e) => act(() => api.control(game.state.id, { action: "step" }), e.currentTarget));
   $("#speed").addEventListener("change", (e) => act(() => api.control(game.state.id, { delay: Number(e.target.value) })));
   click("#btn-rematch", rematch);
+  click("#btn-analyse", analyseShown);
+  click("#btn-review", reviewGame);
+  click("#btn-editor", openEditor);
   click("#btn-share", () => game.state && showShare(game.state, game.viewer));
   click("#invite-close", () => $("#dlg-invite").close());
   click("#btn-live", () => game.navigate(Infinity));
@@ -228,6 +323,7 @@ function onKey(event) {
     n: () => newGame.open(),
     u: () => s && s.can_undo && act(() => api.undo(s.id)),
     h: () => requestHint(),
+    a: () => analyseShown(),
     m: () => game.thinking && act(() => api.moveNow(s.id)),
     " ": () => s && s.mode === "bot-bot" && s.status === "playing" && act(togglePause),
   };
@@ -253,6 +349,11 @@ async function init() {
     return;
   }
   newGame = new NewGameDialog($("#dlg-new"), config, startGame);
+  editor = new Editor(board, config, (fen) => {
+    panel.show("Analysis · edited position");
+    panel.start(fen);
+  });
+  editor.onClose = closeEditor;
   wire();
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {

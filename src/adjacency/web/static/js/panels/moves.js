@@ -30,6 +30,19 @@ export function renderMoves(game, onPick) {
       b.querySelector(".sqname").textContent = m.square;
       b.querySelector(".gain").textContent = m.flips.length ? `+${m.flips.length}` : "";
       b.setAttribute("aria-label", `move ${j + 1}: ${m.color.toUpperCase()} ${m.square}, converts ${m.flips.length}`);
+      const reviewed = game.review && game.review[j + 1];
+      if (reviewed && reviewed.mark) {
+        const symbol = { inaccuracy: "?!", mistake: "?", blunder: "??" }[reviewed.mark];
+        const mark = document.createElement("span");
+        mark.className = "mark";
+        mark.textContent = symbol;
+        b.appendChild(mark);
+        b.classList.add(`mark-${reviewed.mark}`);
+        b.dataset.mark = reviewed.mark;
+        const best = reviewed.best ? `; best was ${reviewed.best}` : "";
+        b.title = `${reviewed.mark}: loses ${reviewed.loss} square${reviewed.loss === 1 ? "" : "s"}${best}`;
+        b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${reviewed.mark}`);
+      }
       if (j + 1 === ply) {
         b.classList.add("current");
         b.setAttribute("aria-current", "step");

@@ -1,0 +1,121 @@
+// The analysis panel: the engine's top 3 moves with scores and lines, updating as the
+// search deepens, and the exact result under perfect play when the solver reaches it
+// (with the moves that keep it). One analysis at a time; Stop or Close ends it.
+
+import { formatEval } from "../format.js";
+import { streamEvents } from "../stream.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+export class AnalysisPanel {
+  constructor({ onStateChange = () => {} } = {}) {
+    this.fen = null;
+    this.controller = null;
+    this.running = false;
+    this.onStateChange = onStateChange;
+    $("#analysis-stop").addEventListener("click", () => this.stop());
+    $("#analysis-close").addEventListener("click", () => this.close());
+  }
+
+  get open() {
+    return !$("#analysis").hidden;
+  }
+
+  show(title) {
+    $("#analysis").hidden = false;
+    $("#analysis-title").textContent = title;
+  }
+
+  // Analyse the position `fen` (does nothing if it is the one being shown).
+  follow(fen) {
+    if (fen === this.fen && (this.running || this.finished)) return;
+    this.start(fen);
+  }
+
+  start(fen) {
+    this.stop();
+    this.fen = fen;
+    this.finished = false;
+    this.running = true;
+    $("#analysis-fen").textContent = fen;
+    $("#analysis-exact").textContent = "Solving…";
+    $("#analysis-exact").className = "exact";
+    $("#analysis-lines").replaceChildren();
+    $("#analysis-depth").textContent = "starting…";
+    $("#analysis-stop").disabled = false;
+    const controller = new AbortController();
+    this.controller = controller;
+    streamEvents(`/api/analysis/live?fen=${encodeURIComponent(fen)}`, (event, data) => {
+      if (this.controller !== controller) return;
+      this.onEvent(event, data);
+    }, controller.signal).catch((err) => {
+      if (this.controller !== controller) return;
+      $("#analysis-exact").textContent = err.message;
+      $("#analysis-exact").className = "exact error";
+    }).finally(() => {
+      if (this.controller !== controller) return;
+      this.running = false;
+      this.finished = true;
+      $("#analysis-stop").disabled = true;
+      if ($("#analysis-depth").textContent === "starting…") $("#analysis-depth").textContent = "";
+      this.onStateChange();
+    });
+    this.onStateChange();
+  }
+
+  onEvent(event, data) {
+    if (event === "exact") {
+      const node = $("#analysis-exact");
+      if (data.value === null) {
+        node.textContent = `Exact result: ${data.text}.`;
+        node.className = "exact unknown";
+      } else {
+        node.textContent = `${data.text}. Moves that keep it: ${data.keeps.join(", ")}.`;
+        node.className = "exact known";
+        node.dataset.value = String(data.value);
+        node.dataset.keeps = data.keeps.join(" ");
+      }
+    } else if (event === "lines") {
+      $("#analysis-depth").textContent = `depth ${data.depth}`;
+      const list = $("#analysis-lines");
+      list.replaceChildren();
+      for (const line of data.lines) {
+        const li = document.createElement("li");
+        li.dataset.move = line.move;
+        const score = document.createElement("span");
+        score.className = "score";
+        score.textContent = line.score === 0 ? "0.0" : formatEval(line.score);
+        const move = document.createElement("strong");
+        move.textContent = line.move;
+        const pv = document.createElement("span");
+        pv.className = "pv";
+        pv.textContent = line.pv.slice(1).join(" ");
+        li.append(score, move, pv);
+        list.appendChild(li);
+      }
+    } else if (event === "done") {
+      const reason = { complete: "done: searched to the end", time: "done: time limit", stopped: "stopped" }[data.reason];
+      $("#analysis-depth").textContent = `${$("#analysis-depth").textContent} · ${reason || data.reason}`;
+    } else if (event === "failed") {
+      $("#analysis-exact").textContent = `The engine failed: ${data.detail}`;
+    }
+  }
+
+  stop() {
+    if (this.controller) this.controller.abort();
+    if (this.running) {
+      this.running = false;
+      this.finished = true;
+      $("#analysis-depth").textContent += " · stopped";
+    }
+    $("#analysis-stop").disabled = true;
+  }
+
+  close() {
+    this.stop();
+    this.controller = null;
+    this.fen = null;
+    $("#analysis").hidden = true;
+    this.onStateChange();
+  }
+}
