@@ -225,3 +225,23 @@ def test_client_reads_info_with_non_ascii_digits(client: object, garbage_file: P
     move = client.choose_move(Position.start(), Limit(time=5.0))  # type: ignore[attr-defined]
     assert move in Position.start().legal_moves()
     assert os.path.getsize(garbage_file) > 0
+
+
+def test_a_huge_movetime_is_cut_not_an_overflow_in_a_timer_thread() -> None:
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", "engine", "--bot", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert engine.stdin is not None and engine.stdout is not None
+    try:
+        engine.stdin.write("position startpos\ngo movetime " + "9" * 18 + "\n")
+        engine.stdin.flush()
+        assert engine.stdout.readline().startswith("info depth")  # searching, timer running
+        out, err = engine.communicate("stop\nquit\n", timeout=ANSWER_TIMEOUT)
+    finally:
+        engine.kill()
+    assert "bestmove" in out
+    assert "OverflowError" not in err and "Traceback" not in err, err
