@@ -130,6 +130,10 @@ def test_replay_reads_standard_input_with_the_same_limit() -> None:
         (["solve", START, "--tt", "100000000"], "more than this machine's memory"),
         (["move", "greedy", "--time", "1e300"], "at most 604800"),
         (["move", "greedy", "--depth", "３"], "must be a whole number, got '３'"),
+        (["match", "random", "greedy", "--time", "nan"], "argument --time: must be 0 (none)"),
+        (["match", "random", "greedy", "--time", "1e300"], "at most 604800"),
+        (["match", "random", "greedy", "--size", "8x８"], "expected ROWSxCOLS"),
+        (["match", "random", "greedy", "--rounds", "²"], "expected whole numbers"),
     ],
 )
 def test_bad_option_values_are_rejected_by_argparse(

@@ -13,20 +13,22 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
+from ..core.text import is_ascii_number
+from .arguments import seconds_or_zero
 
 DEFAULT_DB = "arena.db"
 
 
 def _size(text: str) -> tuple[int, int]:
     rows, sep, cols = text.lower().partition("x")
-    if not sep or not rows.isdigit() or not cols.isdigit():
+    if not sep or not is_ascii_number(rows) or not is_ascii_number(cols):
         raise argparse.ArgumentTypeError(f"board size {text!r}: expected ROWSxCOLS such as 8x8")
     return int(rows), int(cols)
 
 
 def _rounds(text: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(p.isdigit() for p in parts):
+    if not parts or not all(is_ascii_number(p) for p in parts):
         raise argparse.ArgumentTypeError(
             f"rounds {text!r}: expected whole numbers separated by commas, e.g. 8,12,16,28"
         )
@@ -50,7 +52,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
     parser.add_argument(
         "--time",
-        type=float,
+        type=seconds_or_zero,
         default=5.0,
         help="seconds per move (default 5, the original limit; 0: none, for --depth/--nodes)",
     )

@@ -30,6 +30,19 @@ def seconds(text: str) -> float:
     return value
 
 
+def seconds_or_zero(text: str) -> float:
+    """A time limit where 0 means none (``--time 0`` with ``--depth``)."""
+    if is_ascii_decimal(text) and float(text) == 0:
+        return 0.0
+    try:
+        return seconds(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (none) or a number of seconds above 0 and at most {MAX_SECONDS:.0f}, "
+            f"got {quote(text)}"
+        ) from None
+
+
 def positive_int(text: str) -> int:
     """A whole number from 1 (a depth, a node count, a number of games)."""
     try:
