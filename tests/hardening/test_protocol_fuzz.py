@@ -35,6 +35,7 @@ from adjacency.protocol.wire import (
     parse_engine_line,
 )
 from fuzz_strategies import hostile
+from protocol_helpers import FAKE_ENGINE
 
 ANSWER_TIMEOUT = 60.0
 """Seconds to wait for ``readyok`` (generous: CI machines are slow and shared)."""
@@ -193,8 +194,7 @@ def garbage_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def client(garbage_file: Path) -> Iterator[Bot]:
     garbage_file.write_bytes(b"")
-    script = Path(__file__).with_name("garbage_engine.py")
-    command = shlex.join([sys.executable, str(script), str(garbage_file)])
+    command = shlex.join([sys.executable, str(FAKE_ENGINE), "garbage", str(garbage_file)])
     with make_bot(f"cmd:[timeout=30] {command}") as bot:
         yield bot
 

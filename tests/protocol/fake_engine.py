@@ -36,6 +36,7 @@ MODES = {
     "flood": "sends 5000 info lines (some garbage), a 200 kB line and stderr before each bestmove",
     "crlf": "ends lines with CRLF, adds blank lines, padding, unknown lines and bad UTF-8",
     "talks-after-stop": "after each bestmove sends a second bestmove (occupied) and info lines",
+    "garbage": "before each bestmove sends the raw bytes of the file named by the next argument",
     "spawn-child": "also starts a child process (same group, inheriting stdout)",
     "spawn-session-child": "also starts a child process in a new session (setsid: another group)",
 }
@@ -119,6 +120,10 @@ def answer(mode: str, position: Position, say: object) -> None:
             say(f"info depth {number} score x{number} nodes {number} pv {move} string flooding")
             print(f"stderr flood {number}", file=sys.stderr)
         sys.stdout.buffer.write(b"info string " + b"z" * 200_000 + b"\n")  # one overlong line
+    if mode == "garbage":  # the fuzz test rewrites the file before each move
+        with open(sys.argv[2], "rb") as garbage:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(garbage.read())
     if mode == "crlf":
         say("")
         sys.stdout.flush()
