@@ -68,3 +68,13 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["raw"]["depth"] == 3 and data["raw"]["nodes"] > 0
     assert data["timing"]["moves"] == 3
+
+
+def test_solve_and_analyse_take_threads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", ENDGAME, "--json", "--threads", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == brute_force(Position.from_fen(ENDGAME))
+    assert main(["analyse", ENDGAME, "--depth", "3", "--json", "--threads", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["depth"] == 3
+    with pytest.raises(SystemExit) as exited:
+        main(["solve", ENDGAME, "--threads", "300"])
+    assert exited.value.code == 2 and "must be at most 256, got 300" in capsys.readouterr().err

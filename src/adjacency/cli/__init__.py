@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "adjacency.cli.arena_commands",
     "adjacency.cli.experiment_commands",
     "adjacency.cli.solution_commands",
+    "adjacency.cli.train_commands",
 )
 """Modules that add subcommands, in the order ``--help`` lists them."""
 

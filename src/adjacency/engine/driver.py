@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from . import layout as L
 from . import search as ks
 from . import solver as kv
 from .bits import write_geometry
-from .evaluate import POSITIONAL, SCALE, weights
+from .evaluate import LEARNED, MATERIAL, POSITIONAL, SCALE, weights
 from .profiles import DEFAULT_PROFILE, PROFILES
 from .table import (
     clear_table,
@@ -37,6 +38,18 @@ from .table import (
     shared_words,
 )
 from .threads import Helpers
+
+LEARNED_BOARD = (8, 8)
+"""The board size the shipped evaluation weights were trained on."""
+
+
+@cache
+def shipped_weights() -> tuple[np.ndarray, int]:
+    """The learned evaluation's weights table and version (read once per process)."""
+    from .training import load_weights
+
+    return load_weights()
+
 
 DRIVERS = ("pvs", "mtdf")
 EVALUATIONS = ("positional", "material")
@@ -149,6 +162,11 @@ class Engine:
             reductions = self.profile.reductions
         chosen = weights(evaluation, self.profile.weights)
         self.S[L.W : L.W + len(chosen)] = chosen
+        self.learned = self.profile.learned and evaluation == "positional"
+        """True if 8x8 positions use the learned evaluation (other boards: the profile's)."""
+        if self.learned:
+            table, self.learned_version = shipped_weights()
+            self.S[L.PW : L.PW + L.PW_SIZE] = table.reshape(-1)
         self.S[L.KILLERS : L.MOVES] = -1
         self.S[L.CFG + L.CFG_TT] = int(use_tt)
         self.S[L.CFG + L.CFG_ORDER] = self.profile.ordering if ordering is None else ordering
@@ -207,6 +225,9 @@ class Engine:
         if position.board != self._board:
             write_geometry(position.board, self.U)
             self._board = position.board
+            if self.learned:
+                trained = (position.board.rows, position.board.cols) == LEARNED_BOARD
+                self.S[L.W + L.W_MODE] = LEARNED if trained else POSITIONAL
 
     def _timer(self, seconds: float | None) -> threading.Timer | None:
         if seconds is None:
@@ -299,8 +320,9 @@ class Engine:
         iterate = self._mtdf_iteration if self.driver == "mtdf" else self._pvs_iteration
         result: SearchResult | None = None
         guess: int | None = None
+        values: list[int] = []
         # Plies at the end that the evaluation scores exactly (see evaluate.py).
-        exact_leaf = 1 if self.S[L.W + L.W_MODE] == POSITIONAL else 0
+        exact_leaf = 0 if self.S[L.W + L.W_MODE] == MATERIAL else 1
         if self.helpers is not None:
             self.helpers.start(self._helper_search(position, limit, exact_leaf))
         try:
@@ -311,6 +333,8 @@ class Engine:
                     # The iteration that reaches the end (or the last ply, which the positional
                     # evaluation scores exactly) is full width, so its value is exact.
                     self.S[L.CFG + L.CFG_LMR] = 0
+                if self.profile.same_parity_guess and len(values) >= 2:
+                    guess = values[-2]  # the odd-even effect: compare like with like
                 value, move = iterate(position, d, guess)
                 aborted = bool(self.S[L.CTL + L.CTL_ABORT])
                 if move < 0:
@@ -331,6 +355,7 @@ class Engine:
                 if aborted:
                     break
                 guess = value
+                values.append(value)
                 if progress is not None:
                     progress(result)
                 if result.exact:

@@ -25,6 +25,8 @@ per search thread, one ``U`` shared by all of them):
     S[ROOT + ROOT_VALUE], S[ROOT + ROOT_MOVE], S[ROOT + ROOT_DONE]
                            the root's best value and move so far, root moves completed
     S[W + W_*]             evaluation weights (see :mod:`.evaluate`)
+    S[FEAT + k]            scratch: the features of the position being evaluated
+    S[PW + PW_STRIDE * p + k]  learned weight of feature k with p plies left (:mod:`.features`)
     S[HISTORY + sq]        history heuristic counters
     S[KILLERS + 2p + k]    two killer moves per ply p
     S[MOVES + 64p + i], S[SCORES + 64p + i]  move lists and ordering keys per ply p
@@ -103,12 +105,17 @@ W_PARITY = 3
 W_HORIZON = 4
 W_SIZE = 8
 
+PW_STRIDE = 8
+"""Words per phase in the learned weights (at least the number of features)."""
+PW_SIZE = PW_STRIDE * (MAX_SQUARES + 1)
 CFG = 0
 STATS = CFG + CFG_SIZE
 CTL = STATS + STATS_SIZE
 ROOT = CTL + CTL_SIZE
 W = ROOT + ROOT_SIZE
-HISTORY = W + W_SIZE
+FEAT = W + W_SIZE
+PW = FEAT + PW_STRIDE
+HISTORY = PW + PW_SIZE
 KILLERS = HISTORY + MAX_SQUARES
 MOVES = KILLERS + 2 * MAX_PLY
 SCORES = MOVES + MAX_SQUARES * MAX_PLY
@@ -122,6 +129,8 @@ S_REGIONS = (
     ("CTL", CTL, CTL_SIZE),
     ("ROOT", ROOT, ROOT_SIZE),
     ("W", W, W_SIZE),
+    ("FEAT", FEAT, PW_STRIDE),
+    ("PW", PW, PW_SIZE),
     ("HISTORY", HISTORY, MAX_SQUARES),
     ("KILLERS", KILLERS, 2 * MAX_PLY),
     ("MOVES", MOVES, MAX_SQUARES * MAX_PLY),

@@ -39,6 +39,12 @@ class Profile:
     """Half-width of the aspiration window around the previous iteration's value."""
     next_iteration: float
     """Do not start another iteration once this fraction of the time budget is spent."""
+    same_parity_guess: bool = False
+    """Centre the aspiration window on the value of two iterations ago (same parity of
+    depth) rather than the last one: values swing between odd and even depths."""
+    learned: bool = False
+    """Use the learned evaluation (:mod:`adjacency.engine.training`'s shipped weights) on
+    the boards it was trained for (8x8); ``weights`` elsewhere."""
 
 
 V1_WEIGHTS = (POSITIONAL, 16, 6, 0, 16)
@@ -58,13 +64,15 @@ V1 = Profile(
 
 V2 = Profile(
     name="v2",
-    description="the current engine",
+    description="the current engine: learned evaluation on 8x8 (elsewhere v1's)",
     weights=V1_WEIGHTS,
     ordering=ORDER_ALL,
     reductions=True,
     lmr_from=4,
     aspiration=2 * SCALE,
     next_iteration=0.4,
+    same_parity_guess=True,
+    learned=True,
 )
 
 PROFILES = {profile.name: profile for profile in (V1, V2)}

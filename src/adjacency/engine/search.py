@@ -140,7 +140,7 @@ def order_moves(
             key = TT_MOVE_KEY
         if order & ORDER_EVAL:
             flips = U[NBR + sq] & opp
-            key += (child_score(me, opp, sq, flips, plies, True, U, S) + EVAL_BIAS) << STATIC_SHIFT
+            key += (child_score(me, opp, sq, flips, plies, U, S) + EVAL_BIAS) << STATIC_SHIFT
         elif order & ORDER_CAPTURES:
             key += popcount(U[NBR + sq] & opp) << STATIC_SHIFT
         if order & ORDER_KILLERS:
