@@ -81,5 +81,18 @@ def test_threads_option_and_errors() -> None:
     assert bot.choose_move(start, Limit()) in start.legal_moves()
     with pytest.raises(ValueError, match="threads must be a whole number from 1 to 256, got 0"):
         Engine(threads=0)
-    with pytest.raises(ValueError, match="option threads='0' is out of range"):
-        make_bot("engine:threads=0")
+    with pytest.raises(ValueError, match="option threads='-1' is out of range"):
+        make_bot("engine:threads=-1")
+
+
+def test_default_threads_are_one_unless_the_process_runs_one_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from adjacency.engine import threads
+
+    monkeypatch.setattr(threads, "_process_default", [1])
+    assert make_bot("engine:tt=1").engine.threads == 1  # type: ignore[attr-defined]
+    monkeypatch.setattr("os.cpu_count", lambda: 3)
+    threads.use_all_cores()
+    assert make_bot("engine:tt=1").engine.threads == 3  # type: ignore[attr-defined]
+    assert make_bot("engine:tt=1,threads=2").engine.threads == 2  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from ..core import Position
 from ..engine import Engine, SearchResult, warmup
 from ..engine.book import lookup
 from ..engine.profiles import DEFAULT_PROFILE, PROFILES
+from ..engine.threads import default_threads
 from .base import Bot, Search, Thinking
 from .registry import Option, register
 
@@ -78,9 +79,9 @@ def within_reach(position: Position, seconds: float | None) -> bool:
         Option("lmr", True, "late move reductions (forward pruning; off: full-width search)"),
         Option(
             "threads",
-            1,
-            "search threads sharing the table (Lazy SMP); keep 1 where games run side by side",
-            minimum=1,
+            0,
+            "search threads sharing the table (Lazy SMP; 0: 1, or every core in adjacency move)",
+            minimum=0,
             maximum=256,
         ),
         Option(
@@ -107,7 +108,7 @@ class EngineBot(Bot):
         lmr: bool = True,
         profile: str = DEFAULT_PROFILE,
         book: str = "shipped",
-        threads: int = 1,
+        threads: int = 0,
     ) -> None:
         super().__init__()
         self.book = book
@@ -122,7 +123,7 @@ class EngineBot(Bot):
             driver=driver,
             reductions=lmr,
             profile=profile,
-            threads=threads,
+            threads=threads or default_threads(),
         )
 
     def stop(self) -> None:

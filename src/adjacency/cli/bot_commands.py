@@ -59,6 +59,10 @@ def run_bots(args: argparse.Namespace) -> int:
 def run_move(args: argparse.Namespace) -> int:
     position = Position.from_fen(args.fen) if args.fen else Position.start()
     listener = (lambda report: print("info " + describe(report))) if args.think else None
+    if args.spec.split(":", 1)[0] == "engine":
+        from ..engine.threads import use_all_cores
+
+        use_all_cores()  # one search in this process: Lazy SMP on every core
     with make_bot(args.spec, seed=args.seed) as bot:
         limit = Limit(time=args.time, depth=args.depth, nodes=args.nodes)
         move = bot.choose_move(position, limit, listener)

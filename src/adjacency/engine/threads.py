@@ -23,6 +23,7 @@ The kernels release the GIL (``nogil=True``), so Python threads run them in para
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 
@@ -32,6 +33,21 @@ from . import layout as L
 
 Kernel = Callable[[np.ndarray], int]
 """One compiled call run with a thread's ``S``."""
+
+_process_default = [1]
+
+
+def default_threads() -> int:
+    """Search threads of an engine that does not say (``engine:threads=0``): 1, so that
+    processes running several games at once (arena workers, the web server) never
+    oversubscribe the machine, unless :func:`use_all_cores` was called."""
+    return _process_default[0]
+
+
+def use_all_cores() -> None:
+    """Make :func:`default_threads` every core: for processes that run one search at a
+    time (``adjacency move``; ``solve`` and ``analyse`` pass ``--threads`` themselves)."""
+    _process_default[0] = os.cpu_count() or 1
 
 
 class Helpers:
