@@ -80,7 +80,7 @@ def test_a_flag_falls_without_any_request_and_the_record_says_so(client: TestCli
 
 @pytest.mark.slow
 def test_bots_play_a_whole_game_within_their_clocks(client: TestClient) -> None:
-    bots = {"x": {"kind": "bot", "spec": "alphabeta"}, "o": {"kind": "bot", "spec": "engine"}}
+    bots = {"x": {"kind": "bot", "spec": "alphabeta"}, "o": {"kind": "bot", "spec": "alphabeta"}}
     body = {**bots, "rows": 5, "cols": 5, "rounds": 6, "clock": {"base": 8, "increment": 0.2}}
     game_id = client.post("/api/games", json=body).json()["id"]
 

@@ -71,6 +71,7 @@ function render({ animate = false } = {}) {
   renderControls(game);
   renderMoves(game, (p) => game.navigate(p));
   drawGraph($("#graph"), s, ply, (p) => game.navigate(p), game.review);
+  $("#legend-review").hidden = $("#legend-review-text").hidden = !game.review;
   $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing);
   if (analysing === "game") followShown();
   document.title = s.status === "over" ? `Adjacency · ${s.message}` : `Adjacency · ${s.turn.toUpperCase()} to move`;
