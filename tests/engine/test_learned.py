@@ -58,7 +58,7 @@ def test_features_equal_a_naive_count(rows: int, cols: int) -> None:
 
 
 def test_learned_evaluation_is_the_dot_product_and_falls_back_off_8x8() -> None:
-    engine = Engine(tt_mb=1)
+    engine = Engine(tt_mb=1, profile="v2")
     assert engine.learned
     table, version = load_weights()
     assert version >= 1 and table[2:, :N_FEATURES].any()
