@@ -201,3 +201,23 @@ def test_rate_limits_answer_429(tmp_path: Path) -> None:
         assert moves == [200, 200, 200, 429]
         assert client.get(f"/api/games/{game_id}").status_code == 200  # reading is not limited
         assert len(client.get(f"/api/games/{game_id}").json()["moves"]) == 3
+
+
+def test_a_rematch_between_devices_keeps_each_player_on_a_swapped_seat(
+    browsers: dict[str, TestClient],
+) -> None:
+    made = invite(browsers["creator"])
+    game_id, tokens = made["game"]["id"], made["tokens"]
+    x, o = browsers["x"], browsers["o"]
+    x.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["x"]})
+    o.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["o"]})
+    again = x.post(f"/api/games/{game_id}/rematch")
+    assert again.status_code == 201
+    new_id = again.json()["id"]
+    assert x.get(f"/api/games/{new_id}/me").json()["seats"] == ["o"]
+    assert o.get(f"/api/games/{new_id}/me").json()["seats"] == ["x"]
+    assert new_id in [g["id"] for g in o.get("/api/games").json()]  # the friend finds it
+    assert browsers["watcher"].get(f"/api/games/{new_id}/me").json()["seats"] == []
+    move = {"square": "a3"}
+    assert x.post(f"/api/games/{new_id}/moves", json=move).status_code == 409  # O now
+    assert o.post(f"/api/games/{new_id}/moves", json=move).status_code == 200

@@ -27,7 +27,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Color
+from ..core import COLORS, Color
 from .errors import Forbidden
 
 CLIENT_COOKIE = "adjacency_client"
@@ -90,11 +90,7 @@ class Seats:
 
     def seats_of(self, caller: Caller) -> list[Color]:
         """The colours ``caller`` holds (claiming with a presented token)."""
-        held: list[Color] = []
-        for color in ("x", "o"):
-            if (color in self.tokens or self.open) and self.holds(caller, color):
-                held.append(color)
-        return held
+        return [color for color in COLORS if self.holds(caller, color)]
 
     def require(self, caller: Caller, color: Color, action: str) -> None:
         """Raise :class:`Forbidden` (403) unless ``caller`` holds the seat of ``color``."""
