@@ -19,6 +19,7 @@ from .errors import (
     InvalidSettingsError,
 )
 from .fen import COLORS, Color, format_fen, parse_fen
+from .text import quote
 
 Outcome = Literal["x", "o", "draw"]
 
@@ -31,7 +32,7 @@ def other(color: Color) -> Color:
 def check_color(color: object, what: str = "side") -> Color:
     """Return ``color`` if it is ``"x"`` or ``"o"``; else raise :class:`InvalidSettingsError`."""
     if color not in COLORS:
-        raise InvalidSettingsError(f"{what} must be 'x' or 'o', got {color!r}")
+        raise InvalidSettingsError(f"{what} must be 'x' or 'o', got {quote(color)}")
     return color  # type: ignore[return-value]
 
 
@@ -41,7 +42,7 @@ def check_rounds(rounds: object, geometry: Board) -> int:
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= limit:
         raise InvalidSettingsError(
             f"rounds must be a whole number from 1 to {limit} on a "
-            f"{geometry.dimensions} board, got {rounds!r}"
+            f"{geometry.dimensions} board, got {quote(rounds)}"
         )
     return rounds
 
@@ -107,7 +108,7 @@ class Position:
         try:
             return cls(*parts)
         except InvalidPositionError as exc:
-            raise InvalidPositionError(f"position text {text!r}: {exc}") from None
+            raise InvalidPositionError(f"position text {quote(text)}: {exc}") from None
 
     def fen(self) -> str:
         """The position text of this position."""
@@ -223,13 +224,15 @@ class Position:
         try:
             index = self._index(move)
         except ValueError as exc:
-            raise IllegalMoveError(f"illegal move {move!r} in {self.fen()!r}: {exc}") from None
+            raise IllegalMoveError(f"illegal move {quote(move)} in {self.fen()!r}: {exc}") from None
         if self.plies_left == 0:
-            raise IllegalMoveError(f"illegal move {move!r}: the game is over in {self.fen()!r}")
+            raise IllegalMoveError(
+                f"illegal move {quote(move)}: the game is over in {self.fen()!r}"
+            )
         if (self.x | self.o) >> index & 1:
             owner = "x" if self.x >> index & 1 else "o"
             raise IllegalMoveError(
-                f"illegal move {move!r}: {self.board.name(index)} is occupied by {owner} "
+                f"illegal move {quote(move)}: {self.board.name(index)} is occupied by {owner} "
                 f"in {self.fen()!r}; moves must go on an empty square"
             )
         return index
