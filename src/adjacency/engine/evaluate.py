@@ -74,9 +74,9 @@ def evaluate(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
 def score(me: U64, opp: U64, plies: int, taper: bool, U: Any, S: Any) -> int:
     """The hand-tuned evaluation, with the exposure taper of ``W_HORIZON`` only if ``taper``.
 
-    Move ordering uses it in every mode: ordering the search's moves by the learned
-    evaluation instead took 3x the nodes to the same depth and the solver's 2x the
-    time (docs/engine.md); with the learned mode the weights at ``S[W:]`` are v1's.
+    Move ordering uses it in every mode: ordering by the learned evaluation instead
+    cost the search ~40% more time to the same depth and (with the first, 27-feature
+    version) the solver 2x (docs/engine.md); in learned mode ``S[W:]`` holds v1's weights.
 
     The exact solver orders its moves by the untapered score: there the taper made
     the bench suite's 16- and 18-empty solves take 58% more nodes.

@@ -81,7 +81,7 @@ def child_score(me: U64, opp: U64, sq: int, flips: U64, plies: int, U: Any, S: A
     every evaluation mode (the caller has the flips at hand already).
 
     With the learned evaluation, ordering by it instead of this score took about as
-    many nodes to the same depth and ~30% more time (docs/engine.md).
+    many nodes to the same depth and ~40% more time (docs/engine.md).
     """
     child_opp = me | (_ONE << np.uint64(sq)) | flips
     return -score(opp ^ flips, child_opp, plies - 1, True, U, S)  # type: ignore[no-any-return]
