@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from ..core import Position
 from ..core.errors import AdjacencyError
 from ..core.game import Termination
-from ..core.text import is_ascii_decimal
+from ..core.text import is_ascii_decimal, quote
 from ..protocol.client import EngineClient
 from ..protocol.errors import EngineDisconnected, EngineError, EngineTimeout
 from ..protocol.transport import SubprocessTransport, Transport
@@ -79,41 +79,45 @@ def parse_command_spec(text: str) -> CommandSpec:
     if rest.startswith("["):
         close = rest.find("]")
         if close < 0:
-            raise BotError(f"cmd spec {text!r}: the settings block has no closing ']'; {usage}")
+            raise BotError(
+                f"cmd spec {quote(text)}: the settings block has no closing ']'; {usage}"
+            )
         block, rest = rest[1:close], rest[close + 1 :]
         for item in filter(None, (part.strip() for part in block.split(";"))):
             key, eq, value = item.partition("=")
             key, value = key.strip(), value.strip()
             if not eq or not key:
-                raise BotError(f"cmd spec {text!r}: expected SETTING=VALUE, got {item!r}")
+                raise BotError(f"cmd spec {quote(text)}: expected SETTING=VALUE, got {quote(item)}")
             if key.startswith("opt.") and len(key) > 4:
                 options[key[4:]] = value
             elif key in SETTINGS:
                 settings[key] = value
             else:
                 raise BotError(
-                    f"cmd spec {text!r}: unknown setting {key!r}; accepted: "
+                    f"cmd spec {quote(text)}: unknown setting {quote(key)}; accepted: "
                     f"{', '.join(SETTINGS)}, opt.<option id>"
                 )
     try:
         argv = tuple(shlex.split(rest))
     except ValueError as exc:
-        raise BotError(f"cmd spec {text!r}: cannot split the command line: {exc}") from None
+        raise BotError(f"cmd spec {quote(text)}: cannot split the command line: {exc}") from None
     if not argv:
-        raise BotError(f"cmd spec {text!r} names no program; {usage}")
+        raise BotError(f"cmd spec {quote(text)} names no program; {usage}")
     cwd = None
     if "dir" in settings:
         cwd = os.path.expanduser(settings["dir"])
         if not os.path.isdir(cwd):
-            raise BotError(f"cmd spec {text!r}: dir {settings['dir']!r} is not a directory")
+            raise BotError(
+                f"cmd spec {quote(text)}: dir {quote(settings['dir'])} is not a directory"
+            )
     timings: dict[str, float] = {}
     for key in ("timeout", "margin", "grace"):
         if key in settings:
             seconds = float(settings[key]) if is_ascii_decimal(settings[key]) else math.nan
             if not (math.isfinite(seconds) and seconds >= 0 and (seconds > 0 or key != "timeout")):
                 raise BotError(
-                    f"cmd spec {text!r}: {key} must be a number of seconds"
-                    f"{' above 0' if key == 'timeout' else ' from 0'}, got {settings[key]!r}"
+                    f"cmd spec {quote(text)}: {key} must be a number of seconds"
+                    f"{' above 0' if key == 'timeout' else ' from 0'}, got {quote(settings[key])}"
                 )
             timings[key] = seconds
     return CommandSpec(argv, cwd, settings.get("name"), options=options, **timings)
@@ -286,14 +290,14 @@ class ExternalBot(Bot):
         if answer.move is None:
             raise BotFailure(
                 Termination.ILLEGAL_MOVE,
-                f"engine {engine.command!r} answered {text!r}: no square given",
+                f"engine {engine.command!r} answered {quote(text)}: no square given",
             )
         try:
             index = position.board.square(answer.move)
             position.play(answer.move)
         except AdjacencyError as exc:
             raise BotFailure(
-                Termination.ILLEGAL_MOVE, f"engine {engine.command!r} answered {text!r}: {exc}"
+                Termination.ILLEGAL_MOVE, f"engine {engine.command!r} answered {quote(text)}: {exc}"
             ) from None
         return position.board.name(index)
 

@@ -47,6 +47,14 @@ from .wire import (
     parse_engine_line,
 )
 
+STDERR_CHARS = 200
+"""Characters of one standard-error line that an error message repeats."""
+
+
+def cut(line: str, limit: int = STDERR_CHARS) -> str:
+    """``line`` cut to ``limit`` characters (an engine may write megabytes on one line)."""
+    return line if len(line) <= limit else f"{line[:limit]}... ({len(line)} characters)"
+
 
 @dataclass(frozen=True)
 class EngineIdentity:
@@ -137,7 +145,7 @@ class EngineClient:
 
     def failure(self, what: str, kind: type[EngineError] = EngineError) -> EngineError:
         """An error naming the command, saying ``what`` happened and quoting its stderr."""
-        tail = self.transport.stderr_tail(EXIT_WAIT)
+        tail = [cut(line) for line in self.transport.stderr_tail(EXIT_WAIT)]
         text = f"engine {self.command!r} {what}"
         if tail:
             text += "; last lines of its stderr:\n  " + "\n  ".join(tail)
