@@ -106,10 +106,12 @@ def test_play_command_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None
         with httpx.Client(base_url=url, timeout=30) as api:
             assert "<title>Adjacency</title>" in api.get("/").text
             assert api.get("/", headers={"Host": "evil.example"}).status_code == 400
-            game = api.post(
+            created = api.post(
                 "/api/games",
                 json={"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}},
-            ).json()
+            )
+            assert created.status_code == 201, created.text
+            game = created.json()
             with api.stream("GET", f"/api/games/{game['id']}/events") as response:
                 stream = events(response)
                 name, _ = next(stream)  # a page is watching when Ctrl-C comes
