@@ -16,8 +16,9 @@ export function renderThinking(game) {
   const info = t.info;
   $("#thinking-who").textContent = `${label(s, info.color)} is thinking…`;
   const elapsed = Math.max(0, (performance.now() - t.since) / 1000);
+  // With a clock the bot's budget comes from its clock (shown in its bar).
   const limit = Math.min(s.time, s[info.color].time_cap || Infinity);
-  const parts = [`${elapsed.toFixed(1)} s / ${limit} s`];
+  const parts = [s.clock ? `${elapsed.toFixed(1)} s` : `${elapsed.toFixed(1)} s / ${limit} s`];
   if (info.depth !== null && info.depth !== undefined) parts.push(`depth ${info.depth}`);
   if (info.score !== null && info.score !== undefined) parts.push(`eval ${formatEval(info.score)}`);
   const details = $("#thinking-details");
