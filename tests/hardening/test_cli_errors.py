@@ -105,6 +105,7 @@ def test_replay_of_an_endless_file_stops_at_the_limit(capsys: pytest.CaptureFixt
     assert f"is larger than the limit of {MAX_INPUT_BYTES} bytes" in err
 
 
+@pytest.mark.slow
 def test_replay_reads_standard_input_with_the_same_limit() -> None:
     record = b'[Rows "4"]\n[Cols "4"]\n[Rounds "2"]\n\n1. c2 *\n'
     ok = cli("replay", "-", stdin=record)
@@ -206,6 +207,7 @@ def match(db: Path, *extra: str) -> subprocess.CompletedProcess[bytes]:
     return cli("match", "random", "greedy", "--games", "2", "--db", str(db), "--quiet", *extra)
 
 
+@pytest.mark.slow
 def test_match_on_a_foreign_database_says_so(tmp_path: Path) -> None:
     db = tmp_path / "foreign.db"
     with sqlite3.connect(db) as connection:
@@ -216,6 +218,7 @@ def test_match_on_a_foreign_database_says_so(tmp_path: Path) -> None:
     assert b"its table 'games' lacks the columns run_id" in result.stderr
 
 
+@pytest.mark.slow
 def test_match_on_a_full_disk_fails_cleanly(tmp_path: Path) -> None:
     db = tmp_path / "full.db"
     result = subprocess.run(
@@ -234,6 +237,7 @@ def test_match_on_a_full_disk_fails_cleanly(tmp_path: Path) -> None:
     assert result.stderr.startswith(b"adjacency match: error: ")
 
 
+@pytest.mark.slow
 def test_resume_of_a_missing_database_creates_nothing(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     result = cli("match", "--resume", "--db", str(db))

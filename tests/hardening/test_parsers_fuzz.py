@@ -36,7 +36,7 @@ from fuzz_strategies import hostile
 MESSAGE_LIMIT = 1200
 """Characters an error message may have, whatever the input's length (quote() cuts)."""
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def accepted_or_documented(parse: Callable[[str], object], text: str) -> None:
@@ -126,7 +126,8 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(list(json.loads(JSON_RECORDS[0]))), JSON_VALUES))
 def test_json_record_fields_of_any_type(changes: dict[str, object]) -> None:
     data = {**json.loads(JSON_RECORDS[0]), **changes}

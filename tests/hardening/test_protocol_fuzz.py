@@ -227,6 +227,7 @@ def test_client_reads_info_with_non_ascii_digits(client: Bot, garbage_file: Path
     assert report is not None and report.pv == ("c3",)  # the info line was read, not skipped
 
 
+@pytest.mark.slow
 def test_a_huge_movetime_is_cut_not_an_overflow_in_a_timer_thread() -> None:
     engine = subprocess.Popen(
         [sys.executable, "-m", "adjacency", "engine", "--bot", "engine"],
