@@ -5,7 +5,7 @@ Measures, on the real path (schedule -> executor -> one SQLite commit per game):
 - ``games``: games per second with the local pool (1 and 2 processes) and with
   Ray on a ``ray.cluster_utils.Cluster`` of 1 and 2 one-CPU worker nodes (the
   head has no CPU), for real games (``engine`` at ``--engine-time`` s a move
-  against ``greedy``, 8x8, 8 rounds) and for ~2-ms games (random vs greedy,
+  against ``greedy``, 8x8, 28 rounds) and for ~2-ms games (random vs greedy,
   8x8, 28 rounds). Each measurement first plays a warm-up batch, so worker
   start-up and imports are excluded.
 - ``overhead``: a no-op function through ``map_unordered`` on Ray (1 node):
@@ -95,7 +95,7 @@ def rate(executor: Executor, players: list[str], settings: Settings, warm: int) 
 
 def bench_games(args: argparse.Namespace) -> None:
     loads = {
-        "real": (["engine", "greedy"], Settings(rounds=(8,), games=args.real_games,
+        "real": (["engine", "greedy"], Settings(rounds=(28,), games=args.real_games,
                                                  time=args.engine_time, random_plies=2)),
         "2ms": (["random", "greedy"], Settings(rounds=(28,), games=args.fast_games, time=5.0,
                                                 random_plies=2)),
@@ -149,9 +149,11 @@ def bench_solve(args: argparse.Namespace) -> None:
     warmup()
     print(json.dumps({"fen": position.fen(), "plies_left": position.plies_left}), flush=True)
     if not args.skip_serial:
+        cpu = time.process_time()
         result = Engine(tt_mb=args.tt).solve(position)
         print(json.dumps({"how": "serial", "value": result.value, "best": result.best,
-                          "nodes": result.nodes, "seconds": round(result.seconds, 2)}),
+                          "nodes": result.nodes, "seconds": round(result.seconds, 2),
+                          "cpu_seconds": round(time.process_time() - cpu, 2)}),
               flush=True)  # fmt: skip
     kinds = ["local"] + (["ray"] if args.ray else [])
     for kind in kinds:
@@ -159,7 +161,9 @@ def bench_solve(args: argparse.Namespace) -> None:
             split = split_solve(position, executor, tt_mb=args.tt)
         print(json.dumps({"how": f"split {kind} x2", "value": split.value, "best": split.best,
                           "nodes": split.nodes, "seconds": round(split.seconds, 2),
-                          "tasks": len(split.tasks)}), flush=True)  # fmt: skip
+                          "tasks": len(split.tasks),
+                          "task_seconds": round(sum(t.seconds for t in split.tasks), 2)}),
+              flush=True)  # fmt: skip
 
 
 def main() -> None:
@@ -167,7 +171,7 @@ def main() -> None:
     commands = parser.add_subparsers(dest="what", required=True)
     games = commands.add_parser("games")
     games.add_argument("--real-games", type=int, default=24)
-    games.add_argument("--fast-games", type=int, default=1000)
+    games.add_argument("--fast-games", type=int, default=2000)
     games.add_argument("--engine-time", type=float, default=0.05)
     games.set_defaults(run=bench_games)
     overhead = commands.add_parser("overhead")

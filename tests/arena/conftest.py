@@ -23,6 +23,15 @@ OBJECT_STORE = 80 * 1024 * 1024
 WORKER_NODES = 2
 
 
+def _add_node(cluster: Any) -> Any:
+    """A one-CPU worker node; a second attempt if the first one's raylet does not register
+    within Ray's fixed 30 s (it happens on a heavily loaded machine)."""
+    try:
+        return cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+    except Exception:
+        return cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+
+
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[Any]:
     import ray
@@ -42,7 +51,7 @@ def ray_cluster() -> Iterator[Any]:
     )
     try:
         for _ in range(WORKER_NODES):
-            cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+            _add_node(cluster)
         cluster.wait_for_nodes()
         ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
         yield cluster

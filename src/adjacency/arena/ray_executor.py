@@ -80,18 +80,22 @@ def import_ray() -> ModuleType:
     return ray
 
 
-@cache
 def fingerprint() -> str:
     """The package version and a hash of its Python sources: equal on two machines
     exactly when they run the same adjacency code."""
     from .. import __version__
 
+    return f"{__version__}+{_source_hash()}"
+
+
+@cache
+def _source_hash() -> str:
     root = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:12]}"
+    return digest.hexdigest()[:12]
 
 
 def _probe() -> tuple[str, Placement]:
@@ -124,7 +128,7 @@ class RayExecutor(Executor):
         max_retries: int = MAX_RETRIES,
     ) -> None:
         self.ray = import_ray()
-        fingerprint.cache_clear()  # the code as it is now (an editable install may change)
+        _source_hash.cache_clear()  # the code as it is now (an editable install may change)
         self.factory = factory
         self.max_retries = max_retries
         self._owner = False
@@ -233,10 +237,13 @@ class RayExecutor(Executor):
             raise ExecutorUnavailable(
                 f"no answer from Ray node(s) at {hosts} within {PROBE_TIMEOUT:g} s"
             )
+        gone = (self.ray.exceptions.TaskUnschedulableError, self.ray.exceptions.NodeDiedError)
         for ref in done:
             node = refs[ref]
             try:
                 version, where = self.ray.get(ref)
+            except gone:
+                continue  # the node died since it was listed: it will run nothing
             except self.ray.exceptions.RayError as exc:
                 raise ExecutorUnavailable(
                     f"Ray node {node['NodeID'][:12]} at {node.get('NodeManagerAddress')} cannot "
