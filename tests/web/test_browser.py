@@ -28,7 +28,8 @@ from web_helpers import PatientBot, a_game_with_mistakes, live_server, wait_unti
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
+"""One worker runs this module (make test: --dist loadgroup): one server and one Chromium."""
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -388,6 +389,7 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
     assert errors == []
 
 
+@pytest.mark.slow
 def test_main_screens_for_the_docs(server: str, page: Any, shots: Path) -> None:
     levels = api(server, "GET", "/api/config")["levels"]
     game = new_game(server, rows=8, cols=8, rounds=28, o={"kind": "bot", "level": 2})
@@ -480,6 +482,7 @@ def shown_plies(tab: Any, count: int) -> None:
     tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
 
 
+@pytest.mark.slow
 def test_invite_a_friend_two_devices_and_a_watcher(server: str, browser: Any, shots: Path) -> None:
     host = watched_page(browser, server)  # no game yet: the new-game dialog opens
     host.wait_for_selector("#dlg-new[open]")
@@ -536,6 +539,7 @@ def test_invite_a_friend_two_devices_and_a_watcher(server: str, browser: Any, sh
         tab.context.close()
 
 
+@pytest.mark.slow
 def test_a_clock_runs_out_for_both_players_and_the_watcher(server: str, browser: Any) -> None:
     body = {
         "x": {"kind": "human", "name": "Ann"},
@@ -596,6 +600,7 @@ def test_the_editor_rejects_impossible_positions_with_a_message(server: str, pag
     )
 
 
+@pytest.mark.slow
 def test_top_three_lines_appear_update_and_stop(server: str, page: Any, shots: Path) -> None:
     page.goto(server)
     page.wait_for_selector("#dlg-new[open]")
@@ -621,6 +626,7 @@ def test_top_three_lines_appear_update_and_stop(server: str, page: Any, shots: P
     assert page.locator("#analysis-stop").is_disabled()
 
 
+@pytest.mark.slow
 def test_exact_result_at_ten_plies_left_equals_adjacency_solve(server: str, page: Any) -> None:
     game = api(
         server,
@@ -657,6 +663,7 @@ def test_exact_result_at_ten_plies_left_equals_adjacency_solve(server: str, page
     page.click("#analysis-close")
 
 
+@pytest.mark.slow
 def test_review_marks_the_moves_where_the_solved_value_dropped(
     server: str, page: Any, shots: Path
 ) -> None:
