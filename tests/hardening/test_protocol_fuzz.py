@@ -246,3 +246,16 @@ def test_a_huge_movetime_is_cut_not_an_overflow_in_a_timer_thread() -> None:
         engine.kill()
     assert "bestmove" in out
     assert "OverflowError" not in err and "Traceback" not in err, err
+
+
+@pytest.mark.slow
+def test_a_stop_sent_with_its_go_ends_an_infinite_search() -> None:
+    # Both lines arrive together, so 'stop' is read before the search has started.
+    result = subprocess.run(
+        [sys.executable, "-m", "adjacency", "engine", "--bot", "engine"],
+        input="position startpos\ngo infinite\nstop\nisready\n",
+        capture_output=True,
+        text=True,
+        timeout=ANSWER_TIMEOUT,  # before the fix the search ran to the end of the game
+    )
+    assert "bestmove" in result.stdout and "Traceback" not in result.stderr

@@ -41,6 +41,8 @@ from .wire import (
 AUTHOR = "the adjacency project"
 SPIN_RANGE = (-(2**31), 2**31 - 1)
 """Bounds declared for an integer option that has none of its own."""
+STOP_RELAY = 0.02
+"""Seconds between repeats of a ``stop`` to a bot whose search may not have started yet."""
 MAX_LINE_CHARS = 1 << 16
 """Characters of one command line the engine reads; a longer line is skipped and reported
 (the longest legal line, a position with every move of a 26x26 game, is about 3 000)."""
@@ -238,16 +240,33 @@ class EngineServer:
             self.report(f"error: the game is over in {position.fen()!r}; no move to make")
             move = None
         else:
+            done = threading.Event()
+            relay = threading.Thread(target=self._relay_stop, args=(done,), daemon=True)
+            relay.start()
             try:
                 move = self.bot.choose_move(position, limit, self._publish)
             except Exception as exc:  # the answer must come: fall back to a legal move
                 move = position.legal_moves()[0]
                 self.report(f"error: {self.bot.spec} failed ({exc}); playing {move}")
+            finally:
+                done.set()
         if infinite:
             self._stopped.wait()
         with self._write_lock:  # no command may see the search over before its bestmove
             self._searching.clear()
             self._write(format_message(BestMove(move)))
+
+    def _relay_stop(self, done: threading.Event) -> None:
+        """Pass a ``stop`` on to the bot until its search returns.
+
+        ``choose_move`` clears the bot's stop flag when it starts, so a ``stop``
+        that arrives between ``go`` and that start (a controller that sends both
+        at once) would be lost and an infinite search would never end.
+        """
+        while not done.is_set():
+            if self._stopped.wait(STOP_RELAY):
+                self.bot.stop()
+                done.wait(STOP_RELAY)
 
     def _publish(self, thinking: Thinking) -> None:
         self.send(format_message(info_from_thinking(thinking)))
