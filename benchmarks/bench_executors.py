@@ -162,7 +162,8 @@ def bench_solve(args: argparse.Namespace) -> None:
         print(json.dumps({"how": f"split {kind} x2", "value": split.value, "best": split.best,
                           "nodes": split.nodes, "seconds": round(split.seconds, 2),
                           "tasks": len(split.tasks),
-                          "task_seconds": round(sum(t.seconds for t in split.tasks), 2)}),
+                          "task_seconds": round(sum(t.seconds for t in split.tasks), 2),
+                          "task_cpu_seconds": round(sum(t.cpu_seconds for t in split.tasks), 2)}),
               flush=True)  # fmt: skip
 
 

@@ -60,6 +60,8 @@ class SubtreeResult:
     seconds: float
     complete: bool
     where: str = ""
+    cpu_seconds: float = 0.0
+    """CPU time of the worker process for this task (the work, whatever the load)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def solve_subtree(task: Subtree) -> SubtreeResult:
     """Play ``task.move`` at the root and solve the child exactly (runs in a worker)."""
     from .executor import Placement
 
-    began = time.monotonic()
+    began, cpu = time.monotonic(), time.process_time()
     root = Position.from_fen(task.root)
     child = root.play(task.move)
     where = str(Placement.here())
@@ -97,7 +99,9 @@ def solve_subtree(task: Subtree) -> SubtreeResult:
         mine, theirs = child.score if root.turn == "x" else child.score[::-1]
         margin = mine - theirs
         value = (margin > 0) - (margin < 0) if task.wld else margin
-        return SubtreeResult(task.move, value, 0, time.monotonic() - began, True, where)
+        return SubtreeResult(
+            task.move, value, 0, time.monotonic() - began, True, where, time.process_time() - cpu
+        )
     result = _engine(task.tt_mb).solve(child, wld=task.wld, seconds=task.seconds)
     return SubtreeResult(
         task.move,
@@ -106,6 +110,7 @@ def solve_subtree(task: Subtree) -> SubtreeResult:
         time.monotonic() - began,
         result.complete,
         where,
+        time.process_time() - cpu,
     )
 
 
