@@ -23,10 +23,12 @@ HOPELESS = "x7/8/8/8/8/8/8/7o x 60"
 
 CHILD = textwrap.dedent(
     """
-    import sys
+    import signal, sys
     from adjacency.core import Position
     from adjacency.engine import Engine, warmup
 
+    # As in a terminal, whatever the test runner's workers do with SIGINT.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     warmup()
     engine = Engine(tt_mb=4)
     position = Position.from_fen(sys.argv[2])
