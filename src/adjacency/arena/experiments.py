@@ -20,11 +20,11 @@ preset    s/move     rounds          games  size of the run (2 cores)
 full      0.2        8,12,16,28      40     11 pairings x 4 x 40 = 1760 games, 26 min
 reduced   0.1        8,12,16,28      20     11 pairings x 4 x 20 = 880 games, 8-11 min
 original  5          8               4      4 pairings x 4 = 16 games, 4-5 min (1 core)
-course    0.5        8,16,28         20     6 pairings x 3 x 20 = 360 games
+course    0.5        8,16,28         20     6 pairings x 3 x 20 = 360 games, 29 min (1 core*)
 ========  =========  ==============  =====  ============================================
 
-The first three durations were measured on this project's 2-core machine
-(docs/experiments.md); the course preset's is there too.
+All durations were measured on this project's 2-core machine
+(docs/experiments.md); * with one worker while six other jobs loaded it.
 
 Every game pair starts after 2 random plies (one per side, drawn from
 ``--seed``): the searching bots are deterministic, and without varied openings
