@@ -150,7 +150,7 @@ def bench_solve(args: argparse.Namespace) -> None:
     print(json.dumps({"fen": position.fen(), "plies_left": position.plies_left}), flush=True)
     if not args.skip_serial:
         cpu = time.process_time()
-        result = Engine(tt_mb=args.tt).solve(position)
+        result = Engine(tt_mb=args.tt).solve(position, wld=args.wld)
         print(json.dumps({"how": "serial", "value": result.value, "best": result.best,
                           "nodes": result.nodes, "seconds": round(result.seconds, 2),
                           "cpu_seconds": round(time.process_time() - cpu, 2)}),
@@ -158,7 +158,7 @@ def bench_solve(args: argparse.Namespace) -> None:
     kinds = ["local"] + (["ray"] if args.ray else [])
     for kind in kinds:
         with executor_for(kind, 2) as executor:
-            split = split_solve(position, executor, tt_mb=args.tt)
+            split = split_solve(position, executor, tt_mb=args.tt, wld=args.wld)
         print(json.dumps({"how": f"split {kind} x2", "value": split.value, "best": split.best,
                           "nodes": split.nodes, "seconds": round(split.seconds, 2),
                           "tasks": len(split.tasks),
@@ -182,6 +182,7 @@ def main() -> None:
     solve.add_argument("--plies", type=int, default=14)
     solve.add_argument("--tt", type=float, default=256)
     solve.add_argument("--ray", action="store_true")
+    solve.add_argument("--wld", action="store_true", help="win/draw/loss solves only")
     solve.add_argument("--skip-serial", action="store_true")
     solve.set_defaults(run=bench_solve)
     args = parser.parse_args()
