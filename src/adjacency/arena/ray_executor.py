@@ -154,7 +154,8 @@ class RayExecutor(Executor):
         }
         if address is None:
             cpus = max(1, concurrency or os.cpu_count() or 1)
-            options.update(num_cpus=cpus, object_store_memory=PRIVATE_OBJECT_STORE)
+            # "local" starts a new runtime even where RAY_ADDRESS names a running cluster.
+            options.update(address="local", num_cpus=cpus, object_store_memory=PRIVATE_OBJECT_STORE)
         else:
             _check_reachable(address, command)
             options.update(address=address, runtime_env=runtime_env)
