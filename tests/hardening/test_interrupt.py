@@ -27,8 +27,10 @@ CHILD = textwrap.dedent(
     from adjacency.core import Position
     from adjacency.engine import Engine, warmup
 
-    # As in a terminal, whatever the test runner's workers do with SIGINT.
+    # As in a terminal, whatever the test runner's workers do with SIGINT; SIGTERM as
+    # the arena's runner treats it (adjacency.arena.runner.sigterm_as_interrupt).
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     warmup()
     engine = Engine(tt_mb=4)
     position = Position.from_fen(sys.argv[2])
@@ -47,8 +49,12 @@ CHILD = textwrap.dedent(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("work", ["solve", "search"])
-def test_ctrl_c_stops_a_compiled_solve_or_search(work: str) -> None:
+@pytest.mark.parametrize(
+    ("work", "signum"),
+    [("solve", signal.SIGINT), ("search", signal.SIGINT), ("solve", signal.SIGTERM)],
+    ids=["solve-sigint", "search-sigint", "solve-sigterm"],
+)
+def test_ctrl_c_stops_a_compiled_solve_or_search(work: str, signum: int) -> None:
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, work, HOPELESS], stdout=subprocess.PIPE, text=True
     )
@@ -56,7 +62,7 @@ def test_ctrl_c_stops_a_compiled_solve_or_search(work: str) -> None:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"
         time.sleep(1.0)  # well inside the compiled call by now
-        child.send_signal(signal.SIGINT)
+        child.send_signal(signum)
         # Without the fix the call never returns; with it, it unwinds in microseconds.
         assert child.wait(timeout=60) == 130
         assert child.stdout.read().strip() == "interrupted"
