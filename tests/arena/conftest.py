@@ -5,8 +5,10 @@ raylets, each its own set of processes, exactly as ``ray start`` does on several
 machines. The head has no CPU, so every task runs on a worker node. Object stores
 are small and the dashboard is off so the cluster fits a 2-core CI machine.
 
-Tests that use it are marked ``xdist_group("ray")`` (``make test`` runs pytest
-with ``--dist loadgroup``), so one xdist worker runs them all against one cluster.
+Each pytest process (each xdist worker) that runs a test using it starts one
+cluster, shared by all its Ray tests and shut down at the end of its session.
+(pytest-xdist's ``loadgroup`` would send them all to one worker, but its group
+marker has no effect with pytest 9, which ignores the node id it rewrites.)
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
 from arena_fakes import factory, square
 
-pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 PLAYERS = ["random", "greedy", "alphabeta:depth=2"]
 SETTINGS = Settings(rounds=(4, 6), games=4, time=None, depth=2, random_plies=2, seed=5)

@@ -74,7 +74,6 @@ def test_split_solve_on_the_local_pool() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("ray")
 def test_split_solve_on_the_ray_cluster(ray_cluster: Any) -> None:
     engine = Engine(tt_mb=4)
     with RayExecutor() as executor:
