@@ -199,6 +199,7 @@ class Engine:
         self.S[L.CFG + L.CFG_ORDER] = self.profile.ordering if ordering is None else ordering
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
         self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
+        self.S[L.CFG + L.CFG_SOLVE_TEMPO] = self.profile.solve_tempo
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
         :func:`adjacency.engine.solver.thresholds`. :meth:`solve` writes them to ``S``."""

@@ -27,6 +27,8 @@ import numpy as np
 from .bits import U64, kernel, max_gain, popcount, spread
 from .features import N_FEATURES, features
 from .layout import (
+    CFG,
+    CFG_SOLVE_TEMPO,
     FEAT,
     GEO,
     GEO_FULL,
@@ -97,8 +99,10 @@ def score(me: U64, opp: U64, plies: int, taper: bool, U: Any, S: Any) -> int:
     horizon = S[W + W_HORIZON]
     if taper and plies < horizon:
         exposure_weight = exposure_weight * plies // horizon
+    # Untapered is the solver's ordering, which has its own tempo weight (layout.py).
+    tempo = S[W + W_TEMPO] if taper else S[CFG + CFG_SOLVE_TEMPO]
     return (  # type: ignore[no-any-return]
-        diff * SCALE + exposure_weight * exposure + S[W + W_TEMPO] * gain + S[W + W_PARITY] * parity
+        diff * SCALE + exposure_weight * exposure + tempo * gain + S[W + W_PARITY] * parity
     )
 
 

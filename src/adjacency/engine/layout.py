@@ -37,7 +37,8 @@ first (-1: none), ``CFG_LMR`` late move reductions, ``CFG_LMR_FROM`` the first
 reduced index, ``CFG_THREAD`` the search thread's number (0: the main thread),
 and the solver's thresholds ``CFG_SOLVE_TT``, ``CFG_SOLVE_ETC``,
 ``CFG_SOLVE_ORDER``, ``CFG_SOLVE_FIXED``, ``CFG_SOLVE_TWO_PLY`` (plies left from
-which each technique is used).
+which each technique is used) and ``CFG_SOLVE_TEMPO``, the tempo weight of the
+solver's move ordering.
 
 Every region's offset is the previous region's end (:func:`_after`), and
 :func:`check` (run at import) proves that the regions tile each array without
@@ -84,6 +85,7 @@ CFG_SOLVE_ETC = 9
 CFG_SOLVE_ORDER = 10
 CFG_SOLVE_FIXED = 11
 CFG_SOLVE_TWO_PLY = 12
+CFG_SOLVE_TEMPO = 13
 CFG_SIZE = 16
 
 STAT_NODES = 0
@@ -155,6 +157,7 @@ SLOTS = {
         CFG_SOLVE_ORDER,
         CFG_SOLVE_FIXED,
         CFG_SOLVE_TWO_PLY,
+        CFG_SOLVE_TEMPO,
     ),
     "STATS": (STAT_NODES, STAT_TT_HITS),
     "CTL": (CTL_ABORT,),

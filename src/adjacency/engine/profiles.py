@@ -39,6 +39,9 @@ class Profile:
     """Half-width of the aspiration window around the previous iteration's value."""
     next_iteration: float
     """Do not start another iteration once this fraction of the time budget is spent."""
+    solve_tempo: int = 6
+    """Tempo weight of the exact solver's move ordering (speed only: the solver's value is
+    exact either way, but among equally good moves it may return another)."""
     same_parity_guess: bool = False
     """Centre the aspiration window on the value of two iterations ago (same parity of
     depth) rather than the last one: values swing between odd and even depths."""
@@ -72,6 +75,7 @@ V2 = Profile(
     aspiration=2 * SCALE,
     next_iteration=0.4,
     same_parity_guess=True,
+    solve_tempo=0,
     learned=True,
 )
 
