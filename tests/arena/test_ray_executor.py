@@ -202,3 +202,17 @@ def test_kill_9_of_a_driver_leaves_no_private_ray_process(tmp_path: Path) -> Non
     while any(_same(*p) for p in tree) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [pid for pid, start in tree if _same(pid, start)], "Ray processes outlived it"
+
+
+def test_a_tuning_batch_on_the_cluster_equals_the_local_one(ray_cluster: Any) -> None:
+    from adjacency.arena.tune import Schedule, parse_param, run_batch
+
+    params = [parse_param("depth=1,1,4,1,0.1", "alphabeta")]
+    schedule = Schedule(pairs=8, big_a=0.8)
+    settings = Settings(rows=6, cols=6, rounds=(6,), games=16, time=None, random_plies=2)
+    args = ("alphabeta", params, schedule, settings, (1.0,), 0, 0, 4)
+    with RayExecutor() as executor:
+        remote = run_batch(executor, *args)
+    local = run_batch(SerialExecutor(), *args)
+    assert remote == local  # same games, same step
+    assert remote.wins + remote.draws + remote.losses == 8
