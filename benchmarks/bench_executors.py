@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import tempfile
 import time
 from collections.abc import Iterator
@@ -50,12 +51,12 @@ def ray_cluster(nodes: int) -> Iterator[Any]:
     for _ in range(nodes):
         cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
     cluster.wait_for_nodes()
-    ray.init(address=cluster.address, logging_level="WARNING", log_to_driver=False)
+    ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
     try:
         yield cluster
     finally:
-        ray.shutdown()
-        cluster.shutdown()
+        ray.shutdown()  # type: ignore[no-untyped-call]
+        cluster.shutdown()  # type: ignore[no-untyped-call]
 
 
 @contextlib.contextmanager
