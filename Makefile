@@ -18,7 +18,7 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 
 # make test installs every optional extra, so their tests run (never skip) in CI.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,openspiel]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,openspiel,plots]"
 	touch $@ $(VENV)/.installed-run
 
 play: $(VENV)/.installed-run

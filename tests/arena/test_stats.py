@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjacency.arena import stats
+
+EPS = sys.float_info.epsilon
 
 
 def test_elo_of_known_scores() -> None:
@@ -138,3 +142,56 @@ def test_mirrored_samples_mirror_every_statistic(penta: list[int]) -> None:
     if sum(1 for c in penta if c) >= 2:
         forward = stats.llr(penta, stats.PAIR_SCORES, -5, 5)
         assert stats.llr(penta[::-1], stats.PAIR_SCORES, -5, 5) == pytest.approx(-forward, abs=1e-6)
+
+
+# --------------------------------------------- no SciPy at run time: equal to SciPy's
+
+
+def test_normal_quantile_equals_scipys() -> None:
+    from scipy.stats import norm
+
+    z95 = stats.Z95
+    assert z95 == pytest.approx(float(norm.ppf(0.975)), rel=1e-15, abs=0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(0, 400), min_size=5, max_size=5).filter(lambda c: sum(c) > 0),
+    st.floats(-300, 300),
+    st.floats(0.5, 60),
+)
+def test_llr_equals_the_scipy_brentq_solution(penta: list[int], elo0: float, width: float) -> None:
+    """The bisection root gives the roots and LLRs of SciPy's brentq (the former code).
+
+    The roots agree to the rounding noise of the balance function (about 1e-13 on a
+    bracket of width 4). The LLR is a difference of two close log-likelihoods: it
+    amplifies the last bits of the roots to about 1e-9 relative, up to 1e-7 near elo
+    -300 with close hypotheses, where SciPy's own brentq at xtol 1e-15 and at xtol
+    1e-300 differ as much; so the LLRs are compared at 1e-6, far below what moves an
+    SPRT verdict (bounds about 2.9).
+    """
+    from unittest import mock
+
+    import numpy as np
+    from scipy import optimize
+
+    roots: list[tuple[float, float]] = []
+    bisection = stats._decreasing_root
+
+    def brentq(f: Callable[[float], float], low: float, high: float) -> float:
+        theirs = float(optimize.brentq(f, low, high, xtol=1e-300, rtol=4 * EPS, maxiter=2000))
+        roots.append((bisection(f, low, high), theirs))
+        return theirs
+
+    elo1 = elo0 + width
+    for outcomes, counts in ((stats.PAIR_SCORES, penta), (stats.GAME_SCORES, penta[:3])):
+        if sum(counts) == 0:
+            continue
+        ours = stats.llr(counts, outcomes, elo0, elo1)
+        with mock.patch.object(stats, "_decreasing_root", brentq):
+            theirs = stats.llr(counts, outcomes, elo0, elo1)
+        assert ours == pytest.approx(theirs, rel=1e-6, abs=1e-9)
+    assert roots
+    for mine, scipys in roots:
+        assert mine == pytest.approx(scipys, rel=1e-12, abs=1e-12)
+    assert np.isfinite([r for pair in roots for r in pair]).all()

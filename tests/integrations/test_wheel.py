@@ -33,8 +33,8 @@ REPO = Path(__file__).resolve().parents[2]
 # One worker builds the wheel and the venv once for all these tests (make test: --dist loadgroup).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
-RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich", "matplotlib", "scipy"}
-EXTRAS = {"dev", "ray", "rl", "openspiel"}
+RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich"}
+EXTRAS = {"dev", "ray", "rl", "openspiel", "plots"}
 
 
 def run(*args: str | Path, timeout: float = 600, env: dict[str, str] | None = None) -> str:

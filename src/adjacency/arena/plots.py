@@ -1,5 +1,7 @@
 """Plots of arena results with matplotlib (Agg backend; PNG or SVG files).
 
+matplotlib is the optional ``plots`` extra, reached through :mod:`.plotting`.
+
 - :func:`score_by_rounds`: each pairing's score (A's view) per rounds setting,
   with 95% error bars (pentanomial when pairs are complete), one panel per pairing.
 - :func:`elo_ladder`: every player's rating with its 95% interval.
@@ -11,32 +13,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
+from .plotting import pyplot, save
 from .stats import Z95, Rating
 from .store import GameRow
 from .summary import Summary
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig: Any, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    _pyplot().close(fig)
-    return path
-
-
 def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
     """Score % by rounds setting with 95% error bars: one small panel per pairing."""
-    plt = _pyplot()
+    plt = pyplot()
     pairings: dict[tuple[str, str], list[Summary]] = {}
     for s in summaries:
         if s.rounds is not None:
@@ -65,12 +51,12 @@ def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
         ax.set_visible(False)
     fig.supxlabel("rounds")
     fig.supylabel("score of A, % (95% interval)")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def elo_ladder(ratings: Sequence[Rating], path: Path) -> Path:
     """Horizontal bars of Elo ± 95%, best at the top."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 0.5 * len(ratings) + 1.5))
     ordered = list(reversed(ratings))
     ys = range(len(ordered))
@@ -82,12 +68,12 @@ def elo_ladder(ratings: Sequence[Rating], path: Path) -> Path:
     ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xlabel("Elo (mean 0), 95% interval")
     ax.set_title("Elo ladder (Bradley-Terry)")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def margin_histogram(games: Sequence[GameRow], path: Path) -> Path:
     """Histograms of final margins from A's point of view: one small panel per pairing."""
-    plt = _pyplot()
+    plt = pyplot()
     groups: dict[tuple[str, str], list[int]] = {}
     for g in games:
         groups.setdefault((g.a, g.b), []).append(g.a_margin)
@@ -109,4 +95,4 @@ def margin_histogram(games: Sequence[GameRow], path: Path) -> Path:
         ax.set_visible(False)
     fig.supxlabel("final margin: A's squares minus B's (green: A ahead, grey: level, red: B ahead)")
     fig.supylabel("games")
-    return _save(fig, path)
+    return save(fig, path)

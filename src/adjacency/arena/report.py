@@ -3,7 +3,9 @@
 :func:`write_report` writes ``report.md`` (or ``report.html``) into a directory
 together with its plots (``score-by-rounds``, ``elo-ladder``, ``margins``) and
 ``final-position.svg`` (the final position of the game with the widest margin,
-drawn by :mod:`adjacency.core.svg`). :func:`report_markdown` returns the text
+drawn by :mod:`adjacency.core.svg`). Without matplotlib (the optional ``plots``
+extra) the report keeps its tables and board picture and says, in place of the
+plots, how to get them (:data:`SKIPPED_NOTE`). :func:`report_markdown` returns the text
 so other documents (docs/experiments.md) can embed it.
 """
 
@@ -16,6 +18,7 @@ from pathlib import Path
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from . import plots
+from .plotting import INSTALL, plots_available
 from .store import GameRow
 from .summary import by_node, players_of, standings, summarize
 from .tables import (
@@ -28,6 +31,9 @@ from .tables import (
 )
 
 Table = tuple[Sequence[str], list[list[str]]]
+
+SKIPPED_NOTE = f"Plots skipped: matplotlib is not installed (`{INSTALL}`)."
+"""What the report says in place of its plots without the ``plots`` extra."""
 
 
 def markdown_table(header: Sequence[str], rows: list[list[str]]) -> str:
@@ -73,7 +79,10 @@ def _distributed(games: Sequence[GameRow]) -> bool:
 def write_plots(
     games: Sequence[GameRow], out: Path, fmt: str = "png", prefix: str = ""
 ) -> list[Path]:
-    """Write the three plots into ``out``; return their paths."""
+    """Write the three plots into ``out``; return their paths.
+
+    Raises :class:`~.plotting.PlotsUnavailableError` without matplotlib.
+    """
     out.mkdir(parents=True, exist_ok=True)
     return [
         plots.score_by_rounds(summarize(games), out / f"{prefix}score-by-rounds.{fmt}"),
@@ -99,7 +108,7 @@ def report_markdown(
 ) -> str:
     """The report as markdown; plots and the board picture are written into ``out``."""
     pairing, ranking = result_tables(games)
-    images = write_plots(games, out, fmt)
+    images = write_plots(games, out, fmt) if plots_available() else []
     board, row = widest_game_svg(games, out / "final-position.svg")
     parts = [
         f"# {title}",
@@ -124,7 +133,7 @@ def report_markdown(
     if _distributed(games):
         parts += ["## Games per node", "", markdown_table(*node_rows(games)), ""]
     parts += ["## Plots", ""]
-    parts += [f"![{p.stem}]({link_prefix}{p.name})" for p in images]
+    parts += [f"![{p.stem}]({link_prefix}{p.name})" for p in images] or [SKIPPED_NOTE]
     parts += [
         "",
         "## Widest win",
@@ -165,8 +174,11 @@ def _html_page(games: Sequence[GameRow], out: Path, title: str, fmt: str) -> str
     if _distributed(games):
         body += ["<h2>Games per node</h2>", html_table(*node_rows(games))]
     body.append("<h2>Plots</h2>")
-    for name in ("score-by-rounds", "elo-ladder", "margins"):
-        body.append(f'<p><img src="{name}.{fmt}" alt="{name}"></p>')
+    if plots_available():
+        for name in ("score-by-rounds", "elo-ladder", "margins"):
+            body.append(f'<p><img src="{name}.{fmt}" alt="{name}"></p>')
+    else:
+        body.append(f"<p>{html.escape(SKIPPED_NOTE)}</p>")
     body += ["<h2>Widest win</h2>", '<p><img src="final-position.svg" alt="final position"></p>']
     style = (
         "body{font-family:sans-serif;max-width:72em;margin:auto}"

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core import board
 from ..core.board import MAX_SIDE, MIN_SIDE
+from .plotting import pyplot, save
 from .solutions import EntryResult
 
 SIZES = [(r, c) for r in range(MIN_SIDE, MAX_SIDE + 1) for c in range(MIN_SIDE, MAX_SIDE + 1)]
@@ -323,10 +324,7 @@ def growth(
 
 def plot_values(results: list[EntryResult], out: Path) -> Path:
     """A heat map: board sizes down, rounds across, colour = value (first mover's view)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     import numpy as np
 
     table = _by_key(results)
@@ -356,20 +354,13 @@ def plot_values(results: list[EntryResult], out: Path) -> Path:
     ax.set_ylabel("board (rows x cols)")
     ax.set_title("Perfect-play margin, first mover's view\n(…: not solved within the budget)")
     fig.colorbar(image, ax=ax, label="final margin (pieces)")
-    fig.tight_layout()
-    path = out / "values.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out / "values.png")
 
 
 def plot_growth(results: list[EntryResult], out: Path) -> Path:
     """Nodes per solved entry against rounds (log scale), square boards, with the fit of
     each and its extrapolation a few rounds on."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for side in range(MIN_SIDE, MAX_SIDE + 1):
@@ -403,8 +394,4 @@ def plot_growth(results: list[EntryResult], out: Path) -> Path:
     ax.set_title("Cost of solving the start position")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    path = out / "growth.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, out / "growth.png")

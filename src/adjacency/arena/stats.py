@@ -20,19 +20,26 @@ The formulas are the ones chess testers use:
   Elo scale (draws count half), with one virtual draw of every player against
   a 0-rated anchor as a weak prior so that perfect scores stay finite; 95%
   intervals from the inverse Fisher information, Elo centred on mean 0.
+
+Only the standard library and numpy are used (no SciPy at run time): the normal
+quantile comes from :class:`statistics.NormalDist` and the SPRT's one root from a
+bisection of a strictly monotone function; tests/arena/test_stats.py checks both
+against SciPy's ``norm.ppf`` and ``brentq``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy import optimize, stats
 
-Z95 = float(stats.norm.ppf(0.975))
-"""1.959963984540054: the two-sided 95% normal quantile."""
+Z95 = NormalDist().inv_cdf(0.975)
+"""1.9599639845400536: the two-sided 95% normal quantile."""
+
+_EPS = float(np.finfo(float).eps)
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """Pentanomial outcomes as a fraction of a pair's 2 points: LL, LD, DD or WL, WD, WW."""
@@ -127,9 +134,30 @@ def _mle_with_mean(freqs: np.ndarray, outcomes: np.ndarray, mean: float) -> np.n
     def balance(x: float) -> float:
         return float(np.sum(freqs * d / (1.0 + x * d)))
 
-    x = float(optimize.brentq(balance, low, high, xtol=1e-15, maxiter=500))
+    x = _decreasing_root(balance, low, high)
     p: np.ndarray = freqs / (1.0 + x * d)
     return p / p.sum()  # type: ignore[no-any-return]
+
+
+def _decreasing_root(f: Callable[[float], float], low: float, high: float) -> float:
+    """The root of ``f``, strictly decreasing on ``[low, high]`` with ``f(low) > 0 > f(high)``.
+
+    Bisection until the bracket is within ``4 eps |x|`` (relative only: near the
+    bracket's ends ``1 + x d`` is tiny and an absolute tolerance would show in the
+    probabilities) or no float lies between its ends: about 60 calls of ``f``, more
+    only for a root within a few ulps of 0; monotone, so it cannot leave the bracket.
+    """
+    while True:
+        mid = 0.5 * (low + high)
+        if high - low <= 4 * _EPS * abs(mid) or not low < mid < high:
+            return mid
+        value = f(mid)
+        if value == 0:
+            return mid
+        if value > 0:
+            low = mid
+        else:
+            high = mid
 
 
 def llr(counts: Sequence[float], outcomes: Sequence[float], elo0: float, elo1: float) -> float:

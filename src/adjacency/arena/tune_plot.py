@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .plots import _pyplot, _save
+from .plotting import pyplot, save
 from .tune_store import TuneRun
 
 
 def parameter_plot(run: TuneRun, path: Path) -> Path:
     """Each parameter against the game pairs played, with its start and bounds marked."""
-    plt = _pyplot()
+    plt = pyplot()
     count = len(run.params)
     fig, axes = plt.subplots(count, 1, figsize=(7, 2.2 * count + 0.6), squeeze=False)
     pairs = [0]
@@ -26,4 +26,4 @@ def parameter_plot(run: TuneRun, path: Path) -> Path:
         ax.grid(alpha=0.3)
     axes[-1, 0].set_xlabel("game pairs played")
     axes[0, 0].set_title(f"SPSA run {run.id}: {run.bot} (dashed: bounds, dotted: start)")
-    return _save(fig, path)
+    return save(fig, path)

@@ -380,6 +380,7 @@ def run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..arena.export import write_csv, write_json, write_records
+    from ..arena.plotting import SKIPPED, plots_available
     from ..arena.report import write_report
     from ..arena.stats import Sprt
     from ..arena.store import Store
@@ -421,6 +422,8 @@ def run_report(args: argparse.Namespace) -> int:
         out = args.out or args.db.with_name(args.db.stem + "-report")
         path = write_report(games, out, title=args.title, html=args.html, fmt=args.format)
         console.print(f"wrote {path}")
+        if not plots_available():
+            console.print(SKIPPED, markup=False, soft_wrap=True)
     return 0
 
 

@@ -76,6 +76,7 @@ def run_experiments(args: argparse.Namespace) -> int:
         role_specs,
     )
     from ..arena.live import LiveScore
+    from ..arena.plotting import SKIPPED, plots_available
     from ..arena.report import write_report
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
@@ -129,4 +130,6 @@ def run_experiments(args: argparse.Namespace) -> int:
     console.print(pairing_table(summarize(games), title=f"Experiments ({args.preset})"))
     path = write_report(games, args.out, title=f"Reproduced experiments ({args.preset} preset)")
     console.print(f"wrote {path}")
+    if not plots_available():
+        console.print(SKIPPED, markup=False, soft_wrap=True)
     return 0

@@ -209,10 +209,12 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_plot(args: argparse.Namespace) -> int:
+    from ..arena.plotting import pyplot
     from ..arena.solutions_report import plot_growth, plot_values
 
     with _open(args.db, create=False) as store:
         results = _stored(store, args.db)
+    pyplot()  # without the plots extra: a clear error before any directory is made
     args.out.mkdir(parents=True, exist_ok=True)
     for path in (plot_values(results, args.out), plot_growth(results, args.out)):
         print(path)

@@ -106,6 +106,7 @@ def run_tune(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+    from ..arena.plotting import SKIPPED, plots_available
     from ..arena.runner import sigterm_as_interrupt
     from ..arena.tune import batches, run_batch, tuned_values, with_options
     from ..arena.tune_plot import parameter_plot
@@ -162,9 +163,13 @@ def run_tune(args: argparse.Namespace) -> int:
         run = store.run(run.id)
     values = tuned_values(run.params, run.theta)
     _write_values(args.out, values)
-    parameter_plot(run, plot)
     console.print(f"tuned {names}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
-    console.print(f"wrote {args.out} and {plot}")
+    if plots_available():
+        parameter_plot(run, plot)
+        console.print(f"wrote {args.out} and {plot}")
+    else:
+        console.print(f"wrote {args.out}")
+        console.print(SKIPPED, markup=False, soft_wrap=True)
     tuned = run.bot + ("," if ":" in run.bot else ":") + f"@{args.out}"
     start = with_options(run.bot, {p.name: p.text(p.start) for p in run.params})
     verify = ["adjacency", "match", tuned, start, "--sprt", "elo0=0", "elo1=10"]
