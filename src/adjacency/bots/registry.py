@@ -124,6 +124,29 @@ PLUGINS: dict[str, tuple[str, str]] = {
 bot, so the bots layer never imports upward and works without the extra."""
 
 
+@dataclass(frozen=True)
+class Plugin:
+    """A plugin bot as :data:`PLUGINS` declares it, known without importing anything."""
+
+    name: str
+    module: str
+    extra: str
+
+    @property
+    def install(self) -> str:
+        return f"pip install 'adjacency[{self.extra}]'"
+
+    @property
+    def loaded(self) -> bool:
+        """True once its module registered it (then :func:`entries` lists it too)."""
+        return self.name in _REGISTRY
+
+
+def plugins() -> list[Plugin]:
+    """Every plugin bot, loaded or not; imports nothing (front ends list them cheaply)."""
+    return [Plugin(name, module, extra) for name, (module, extra) in PLUGINS.items()]
+
+
 def _load_plugin(name: str) -> None:
     """Import the module registering plugin bot ``name``; a missing extra is a BotError."""
     if name in _REGISTRY or name not in PLUGINS:

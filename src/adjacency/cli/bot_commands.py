@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import re
+from importlib import metadata
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from ..bots import Limit, Thinking, entries, make_bot
+from ..bots import BotError, Limit, Thinking, entries, make_bot
+from ..bots.registry import entry, plugins
 from ..core import Position
 from .arguments import positive_int, seconds
 
@@ -18,7 +22,15 @@ def register(commands: Any) -> None:
         "bots",
         help="list every bot with its options",
         description="List every registered bot: its spec name, what it does, and its options "
-        "with defaults and ranges. Build a spec as NAME or NAME:key=value,key=value.",
+        "with defaults and ranges. Build a spec as NAME or NAME:key=value,key=value. "
+        "Plugin bots for optional libraries (openspiel) are listed apart with the extra they "
+        "need; --plugins loads the installed ones to show their options too.",
+    )
+    bots.add_argument(
+        "--plugins",
+        action="store_true",
+        help="load every plugin bot whose extra is installed and list its options "
+        "(imports the optional library)",
     )
     bots.set_defaults(handler=run_bots)
 
@@ -42,6 +54,14 @@ def register(commands: Any) -> None:
 
 
 def run_bots(args: argparse.Namespace) -> int:
+    console = Console()
+    if args.plugins:
+        for plugin in plugins():
+            if extra_installed(plugin.extra) is not False:
+                try:
+                    entry(plugin.name)
+                except BotError as exc:
+                    console.print(f"{plugin.name}: {exc}", markup=False, soft_wrap=True)
     table = Table(title="Bots (spec: NAME or NAME:key=value,...; every bot also takes seed=N)")
     table.add_column("name", style="bold")
     table.add_column("family")
@@ -52,8 +72,50 @@ def run_bots(args: argparse.Namespace) -> int:
             f"{o.name}={o.default} ({o.describe_range()}): {o.help}" for o in item.options
         )
         table.add_row(item.name, item.family, item.summary, options or "-")
-    Console().print(table)
+    console.print(table)
+    console.print(plugin_table())
     return 0
+
+
+def plugin_table() -> Table:
+    """The plugin bots: name, the extra each needs and whether it is installed or loaded."""
+    table = Table(title="Plugin bots (registered on first use of their spec)")
+    table.add_column("name", style="bold")
+    table.add_column("needs")
+    table.add_column("status")
+    for plugin in plugins():
+        installed = extra_installed(plugin.extra)
+        if plugin.loaded:
+            status = "loaded: options listed above"
+        elif installed is False:
+            status = f"not installed: {plugin.install}"
+        else:
+            known = "installed" if installed else "not checked (no package metadata)"
+            status = f"{known}; options: adjacency bots --plugins"
+        table.add_row(plugin.name, f"the {plugin.extra} extra ({plugin.module})", escape(status))
+    return table
+
+
+def extra_installed(extra: str) -> bool | None:
+    """Whether every package of ``adjacency[extra]`` is installed, from the installed
+    metadata (nothing is imported); None when adjacency itself has no metadata."""
+    try:
+        requires = metadata.requires("adjacency") or []
+    except metadata.PackageNotFoundError:
+        return None
+    names = [
+        re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0]
+        for r in requires
+        if re.search(rf"extra\s*==\s*['\"]{re.escape(extra)}['\"]", r)
+    ]
+    if not names:
+        return None
+    for name in names:
+        try:
+            metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            return False
+    return True
 
 
 def run_move(args: argparse.Namespace) -> int:
