@@ -1,6 +1,6 @@
 """Arena subcommands: ``match``, ``tournament``, ``report`` and ``svg``.
 
-Heavy modules (the arena, scipy, matplotlib) are imported inside the handlers.
+Heavy modules (the arena, matplotlib) are imported inside the handlers.
 """
 
 from __future__ import annotations
