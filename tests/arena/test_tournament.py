@@ -102,7 +102,7 @@ def test_tournament_stores_exactly_the_planned_games(
         (["match", "random", "greedy", "--rounds", "40"], "accepted 1 to 28"),
         (["match", "random", "greedy", "--sprt", "elo1=x"], "not a number"),
         (["tournament", "random", "greedy", "greedy:seed=1", "--sprt"], "--sprt applies"),
-        (["match", "--resume"], "no unfinished run"),
+        (["match", "--resume"], "does not exist"),  # --resume never creates a database
         (["report", "missing.db"], "does not exist"),
     ],
 )
@@ -135,7 +135,8 @@ def test_resume_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert "Resuming run 1 (match, greedy, random): 0 of 8 games stored" in out
     assert "8 of 8 planned games stored" in out
-    assert main(["match", "--resume", "--db", str(db), "--quiet"]) == 2  # nothing left
+    # Nothing left: the store has no unfinished run (a StoreError, exit 3: docs/errors.md).
+    assert main(["match", "--resume", "--db", str(db), "--quiet"]) == 3
     assert "no unfinished run" in capsys.readouterr().err
 
 
