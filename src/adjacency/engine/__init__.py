@@ -10,14 +10,22 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from .driver import DRIVERS, EVALUATIONS, Engine, SearchResult, SolveResult
+from .driver import DRIVERS, EVALUATIONS, Engine, ProbeResult, SearchResult, SolveResult
 from .stale_cache import drop_stale_cache
 
 # Kernels compile or load from numba's cache on their first call, never at import,
 # so clearing a stale cache here still comes first.
 drop_stale_cache(Path(__file__).parent, Path(__file__).parent / "__pycache__")
 
-__all__ = ["DRIVERS", "EVALUATIONS", "Engine", "SearchResult", "SolveResult", "warmup"]
+__all__ = [
+    "DRIVERS",
+    "EVALUATIONS",
+    "Engine",
+    "ProbeResult",
+    "SearchResult",
+    "SolveResult",
+    "warmup",
+]
 
 
 @cache

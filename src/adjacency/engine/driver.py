@@ -18,7 +18,8 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 
@@ -87,6 +88,25 @@ class SolveResult:
     complete: bool
 
 
+@dataclass(frozen=True)
+class ProbeResult:
+    """The outcome of :meth:`Engine.probe`: is the exact value at least ``beta``?
+
+    ``high`` is True when the exact final margin is ``>= beta`` (the probe failed
+    high); then ``bound`` is a lower bound of the exact value, else an upper bound
+    (fail-soft: it may be tighter than ``beta``). Both are rounded to the margin's
+    parity, so ``bound`` is a value the margin can take. ``complete`` is False when
+    the time or node budget ran out (then ``high`` and ``bound`` mean nothing).
+    """
+
+    high: bool
+    bound: int
+    beta: int
+    nodes: int
+    seconds: float
+    complete: bool
+
+
 Progress = Callable[[SearchResult], None]
 
 
@@ -148,6 +168,12 @@ def _watch_signals(read_end: int) -> None:
         if INTERRUPTING.intersection(received):
             for stop in list(_running):
                 stop()
+
+
+def margin_parity(position: Position) -> int:
+    """The parity (0 or 1) of the final margin: every move adds one piece, and a
+    margin ``a - b`` has the parity of the total ``a + b`` at the end."""
+    return ((position.x | position.o).bit_count() + position.plies_left) % 2
 
 
 class Engine:
@@ -479,21 +505,14 @@ class Engine:
         started = time.monotonic()
         if guess is None and not wld:
             guess = self.search(position, depth=min(4, position.plies_left)).value
-        self._begin(position, nodes)
-        self.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = (
-            self.solver_thresholds or kv.thresholds(position.empty.bit_count(), position.plies_left)
-        )
-        timer = self._timer(seconds)
-        use_tt = int(self.S[L.CFG + L.CFG_TT])
-        self.S[L.CFG + L.CFG_TT] = 1
         best = -1
-        try:
+        with self._solving(position, seconds, nodes):
             if wld:
                 value = self._solve_call(position, -1, 1)
                 value = (value > 0) - (value < 0)
                 best = int(self.S[L.ROOT + L.ROOT_MOVE])
             else:
-                parity = ((position.x | position.o).bit_count() + position.plies_left) % 2
+                parity = margin_parity(position)
                 bound = position.board.size
                 lower, upper = -bound - 2, bound + 2
                 g = round(guess or 0)
@@ -515,10 +534,6 @@ class Engine:
                     # Every probe failed low: one more proves a move reaching the value.
                     self._solve_call(position, value - 1, value)
                     best = int(self.S[L.ROOT + L.ROOT_MOVE])
-        finally:
-            self.S[L.CFG + L.CFG_TT] = use_tt
-            if timer is not None:
-                timer.cancel()
         complete = not self.S[L.CTL + L.CTL_ABORT]
         return SolveResult(
             value,
@@ -528,6 +543,62 @@ class Engine:
             wld,
             complete,
         )
+
+    def probe(
+        self,
+        position: Position,
+        beta: int,
+        seconds: float | None = None,
+        nodes: int | None = None,
+    ) -> ProbeResult:
+        """One null-window solve to the end: is the exact final margin ``>= beta``?
+
+        The margin is the mover's pieces minus the opponent's at the end, and its
+        parity is known (:func:`margin_parity`), so "``>= beta``" for a ``beta`` of
+        the other parity means "``>= beta + 1``". One probe costs far less than
+        :meth:`solve` (a few probes): callers that only need to refute a move, such
+        as a root split (:mod:`adjacency.arena.split_solve`), probe it at the value
+        to beat. The table is shared with :meth:`solve`: its entries stay valid.
+        """
+        if position.is_over:
+            raise ValueError(f"cannot solve a finished game: {position.fen()!r}")
+        if isinstance(beta, bool) or not isinstance(beta, int):
+            raise ValueError(f"beta must be a whole number, got {beta!r}")
+        started = time.monotonic()
+        parity = margin_parity(position)
+        with self._solving(position, seconds, nodes):
+            v = self._solve_call(position, beta - 1, beta)
+        high = v >= beta
+        # Round the fail-soft value inward to a margin the position can end with.
+        bound = v + (v - parity) % 2 if high else v - (v - parity) % 2
+        return ProbeResult(
+            high,
+            bound,
+            beta,
+            self.nodes,
+            time.monotonic() - started,
+            not self.S[L.CTL + L.CTL_ABORT],
+        )
+
+    @contextmanager
+    def _solving(
+        self, position: Position, seconds: float | None, nodes: int | None
+    ) -> Iterator[None]:
+        """The set-up of every solver call: a new search, the solver's thresholds for
+        this root, the table on (the solver relies on it), the timer; restored after."""
+        self._begin(position, nodes)
+        self.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = (
+            self.solver_thresholds or kv.thresholds(position.empty.bit_count(), position.plies_left)
+        )
+        timer = self._timer(seconds)
+        use_tt = int(self.S[L.CFG + L.CFG_TT])
+        self.S[L.CFG + L.CFG_TT] = 1
+        try:
+            yield
+        finally:
+            self.S[L.CFG + L.CFG_TT] = use_tt
+            if timer is not None:
+                timer.cancel()
 
     def _solve_call(self, position: Position, alpha: int, beta: int) -> int:
         self.S[L.ROOT : L.ROOT + L.ROOT_SIZE] = (0, -1, 0, 0)
