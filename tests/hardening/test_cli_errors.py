@@ -135,6 +135,19 @@ def test_replay_reads_standard_input_with_the_same_limit() -> None:
         (["match", "random", "greedy", "--time", "1e300"], "at most 604800"),
         (["match", "random", "greedy", "--size", "8x８"], "expected ROWSxCOLS"),
         (["match", "random", "greedy", "--rounds", "²"], "expected whole numbers"),
+        (["analyse", START, "--depth", "0"], "argument --depth: the value must be at least 1"),
+        (["match", "random", "greedy", "--games", "３"], "must be a whole number, got '３'"),
+        (["match", "random", "greedy", "--seed", "-1"], "argument --seed: the value must be"),
+        (["match", "random", "greedy", "--margin", "nan"], "argument --margin: must be 0"),
+        (
+            ["tournament", "random", "greedy", "--jobs", "0"],
+            "argument --concurrency/--jobs/-j: the value must be at least 1",
+        ),
+        (["experiments", "--time", "-1", "--list"], "argument --time: must be a number"),
+        (["tune", "greedy", "--alpha", "inf"], "argument --alpha: must be a number above 0"),
+        (["train-eval", "--ridge", "-1"], "argument --ridge: must be a number of at least 0"),
+        (["bench", "--seconds", "nan"], "argument --seconds: must be a number of seconds"),
+        (["engine", "--seed", "٣"], "argument --seed: the value must be a whole number"),
     ],
 )
 def test_bad_option_values_are_rejected_by_argparse(

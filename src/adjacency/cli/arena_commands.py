@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.errors import InvalidSettingsError
 from ..core.text import is_ascii_number
-from .arguments import seconds_or_zero
+from .arguments import positive_int, seconds_or_zero, whole_number
 
 DEFAULT_DB = "arena.db"
 
@@ -39,7 +39,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by ``match`` and ``tournament``."""
     parser.add_argument(
         "--games",
-        type=int,
+        type=positive_int,
         default=20,
         help="games per pairing and rounds setting, even (default 20)",
     )
@@ -56,11 +56,11 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         default=5.0,
         help="seconds per move (default 5, the original limit; 0: none, for --depth/--nodes)",
     )
-    parser.add_argument("--depth", type=int, help="depth limit per move")
-    parser.add_argument("--nodes", type=int, help="node limit per move")
+    parser.add_argument("--depth", type=positive_int, help="depth limit per move")
+    parser.add_argument("--nodes", type=positive_int, help="node limit per move")
     parser.add_argument(
         "--margin",
-        type=float,
+        type=seconds_or_zero,
         default=None,
         help="seconds a move may exceed --time before losing on time (default 0.1)",
     )
@@ -73,13 +73,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     openings.add_argument(
         "--random-plies",
-        type=int,
+        type=whole_number,
         default=0,
         metavar="K",
         help="start each game pair after K random plies (default 0)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed for openings and bots (default 0)"
+        "--seed", type=whole_number, default=0, help="seed for openings and bots (default 0)"
     )
     add_executor_options(parser)
     parser.add_argument(
@@ -132,7 +132,7 @@ def add_executor_options(
         "--jobs",
         "-j",
         dest="concurrency",
-        type=int,
+        type=positive_int,
         default=None,
         help=f"{what} run at once (default: number of cores; a joined Ray cluster uses "
         "all its CPUs)",
@@ -218,7 +218,7 @@ def register(commands: Any) -> None:
         "every game record.",
     )
     report.add_argument("db", type=Path, help="results database")
-    report.add_argument("--run", type=int, help="run id (default: the latest run)")
+    report.add_argument("--run", type=positive_int, help="run id (default: the latest run)")
     report.add_argument("--all-runs", action="store_true", help="pool every run of the database")
     report.add_argument("--out", type=Path, help="report directory (default: DB name + -report)")
     report.add_argument("--html", action="store_true", help="write report.html instead of .md")
@@ -244,7 +244,9 @@ def register(commands: Any) -> None:
     svg.add_argument("--moves", nargs="*", default=[], metavar="SQ", help="moves to play first")
     svg.add_argument("--last", help="square to mark as the last move")
     svg.add_argument("--converted", default="", help="comma-separated squares to mark converted")
-    svg.add_argument("--square", type=int, default=48, help="pixels per square (default 48)")
+    svg.add_argument(
+        "--square", type=positive_int, default=48, help="pixels per square (default 48)"
+    )
     svg.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     svg.set_defaults(handler=run_svg)
 

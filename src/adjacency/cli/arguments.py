@@ -51,6 +51,30 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def whole_number(text: str) -> int:
+    """A whole number from 0 (a seed, a count of random plies, a run id)."""
+    try:
+        return parse_int(text, "the value", minimum=0)
+    except AdjacencyError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def positive_number(text: str) -> float:
+    """A finite number above 0 written in ASCII (a penalty, an exponent, a scale)."""
+    value = float(text) if is_ascii_decimal(text) else math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {quote(text)}")
+    return value
+
+
+def non_negative_number(text: str) -> float:
+    """A finite number from 0 written in ASCII (a ridge penalty, a stability constant)."""
+    value = float(text) if is_ascii_decimal(text) else math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a number of at least 0, got {quote(text)}")
+    return value
+
+
 def memory_megabytes() -> float:
     """This machine's physical memory in MB (``inf`` where it cannot be read)."""
     try:

@@ -12,7 +12,7 @@ from typing import Any
 from ..core import Position
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError, InvalidPositionError
 from ..core.text import quote
-from .arguments import positive_int, seconds, table_megabytes
+from .arguments import positive_int, seconds, table_megabytes, whole_number
 
 SOLVE_WARNING_SECONDS = 60.0
 """Estimated solve time above which ``solve`` warns before it starts (and how to stop it)."""
@@ -52,7 +52,7 @@ def register(commands: Any) -> None:
         default=None,
         help="seconds per position (default 3, or 0.5 per move of a record)",
     )
-    analyse.add_argument("--depth", type=int, help="depth limit")
+    analyse.add_argument("--depth", type=positive_int, help="depth limit")
     analyse.add_argument("--driver", choices=("pvs", "mtdf"), default="pvs")
     analyse.add_argument("--json", action="store_true", help="print JSON")
     add_threads_option(analyse)
@@ -66,22 +66,22 @@ def register(commands: Any) -> None:
         "and measure raw alpha-beta speed and the time per move at 0.1 s.",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--seconds", type=float, default=5.0, help="per search position")
+    bench.add_argument("--seconds", type=seconds, default=5.0, help="per search position")
     bench.add_argument(
         "--solve-limit",
-        type=float,
+        type=seconds,
         default=120.0,
         help="give up a solve after this many seconds (default 120)",
     )
     bench.add_argument(
         "--raw-depth",
-        type=int,
+        type=whole_number,
         default=8,
         help="depth of the plain alpha-beta speed probe (default 8)",
     )
     bench.add_argument(
         "--timing-moves",
-        type=int,
+        type=whole_number,
         default=200,
         help="moves of the 0.1 s timing probe (0: skip; default 200)",
     )
@@ -182,8 +182,6 @@ def _load_target(text: str) -> tuple[Position | None, Any]:
 def run_analyse(args: argparse.Namespace) -> int:
     from ..engine import Engine, warmup
 
-    if args.depth is not None and args.depth < 1:
-        raise AdjacencyError(f"--depth must be a positive whole number, got {args.depth}")
     if args.time is not None and args.time <= 0:
         raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
     position, game = _load_target(args.target)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
+from .arguments import positive_int, seconds, seconds_or_zero, whole_number
 
 
 def register(commands: Any) -> None:
@@ -30,12 +31,12 @@ def register(commands: Any) -> None:
         "report-b:*, at 8/16/28 rounds, 0.5 s/move, 20 games).",
     )
     parser.add_argument("--preset", choices=tuple(PRESETS), default="full")
-    parser.add_argument("--time", type=float, help="seconds per move (overrides the preset)")
-    parser.add_argument("--games", type=int, help="games per pairing and rounds setting")
+    parser.add_argument("--time", type=seconds, help="seconds per move (overrides the preset)")
+    parser.add_argument("--games", type=positive_int, help="games per pairing and rounds setting")
     parser.add_argument("--rounds", help="rounds settings, e.g. 8,12,16,28")
     parser.add_argument(
         "--margin",
-        type=float,
+        type=seconds_or_zero,
         default=0.25,
         help="time margin before a loss on time (default 0.25 s)",
     )
@@ -49,9 +50,9 @@ def register(commands: Any) -> None:
     from .arena_commands import add_executor_options
 
     add_executor_options(parser)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=whole_number, default=1)
     parser.add_argument(
-        "--random-plies", type=int, help="random plies before each game pair (preset: 2)"
+        "--random-plies", type=whole_number, help="random plies before each game pair (preset: 2)"
     )
     parser.add_argument("--db", type=Path, default=Path("experiments.db"))
     parser.add_argument("--resume", action="store_true", help="finish the latest unfinished run")

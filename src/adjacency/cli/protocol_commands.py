@@ -8,6 +8,8 @@ import io
 import sys
 from typing import Any
 
+from .arguments import whole_number
+
 PREFERRED_BOTS = ("engine", "alphabeta", "greedy")
 """The default bot: the first of these that is registered (strongest first)."""
 
@@ -26,7 +28,7 @@ def register(commands: Any) -> None:
         help="bot spec to serve, e.g. greedy or alphabeta:depth=4 "
         f"(default: the first registered of {', '.join(PREFERRED_BOTS)})",
     )
-    engine.add_argument("--seed", type=int, help="random seed for the bot")
+    engine.add_argument("--seed", type=whole_number, help="random seed for the bot")
     engine.set_defaults(handler=run_engine)
 
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .arguments import positive_int
+from .arguments import non_negative_number, positive_int, whole_number
 
 
 def register(commands: Any) -> None:
@@ -29,13 +29,21 @@ def register(commands: Any) -> None:
     train.add_argument("--games", type=positive_int, default=400, help="self-play games")
     train.add_argument("--depth", type=positive_int, default=6, help="label search depth")
     train.add_argument(
-        "--exact-plies", type=int, default=8, help="solve exactly with this many plies left"
+        "--exact-plies",
+        type=whole_number,
+        default=8,
+        help="solve exactly with this many plies left",
     )
-    train.add_argument("--seed", type=int, default=1, help="self-play seed")
+    train.add_argument("--seed", type=whole_number, default=1, help="self-play seed")
     train.add_argument(
-        "--window", type=int, default=2, help="fit each phase on +-this many plies (default 2)"
+        "--window",
+        type=whole_number,
+        default=2,
+        help="fit each phase on +-this many plies (default 2)",
     )
-    train.add_argument("--ridge", type=float, default=1.0, help="ridge penalty (default 1)")
+    train.add_argument(
+        "--ridge", type=non_negative_number, default=1.0, help="ridge penalty (default 1)"
+    )
     train.add_argument("--version", type=positive_int, default=1, help="weights file version")
     train.add_argument("--out", type=Path, default=Path("eval-8x8.json"), help="output file")
     train.set_defaults(handler=run_train)

@@ -11,6 +11,13 @@ from typing import Any
 
 from ..core.errors import InvalidSettingsError
 from .arena_commands import _rounds, _settings, _size, add_executor_options, executor_from_args
+from .arguments import (
+    non_negative_number,
+    positive_int,
+    positive_number,
+    seconds_or_zero,
+    whole_number,
+)
 
 DEFAULT_DB = "tune.db"
 
@@ -35,30 +42,47 @@ def register(commands: Any) -> None:
         "range (at least 1 for whole-number options), R_END to 0.002",
     )
     tune.add_argument(
-        "--games", type=int, default=2000, help="games in the whole run, even (default 2000)"
+        "--games",
+        type=positive_int,
+        default=2000,
+        help="games in the whole run, even (default 2000)",
     )
     tune.add_argument(
-        "--batch", type=int, help="game pairs per batch and checkpoint (default: 2 per worker)"
+        "--batch",
+        type=positive_int,
+        help="game pairs per batch and checkpoint (default: 2 per worker)",
     )
-    tune.add_argument("--alpha", type=float, default=None, help="a_k decay exponent (0.602)")
-    tune.add_argument("--gamma", type=float, default=None, help="c_k decay exponent (0.101)")
     tune.add_argument(
-        "--stability", type=float, default=None, metavar="A", help="A (default: 10%% of pairs)"
+        "--alpha", type=positive_number, default=None, help="a_k decay exponent (0.602)"
+    )
+    tune.add_argument(
+        "--gamma", type=positive_number, default=None, help="c_k decay exponent (0.101)"
+    )
+    tune.add_argument(
+        "--stability",
+        type=non_negative_number,
+        default=None,
+        metavar="A",
+        help="A (default: 10%% of pairs)",
     )
     tune.add_argument("--rounds", type=_rounds, default=(28,), help="rounds (default 28)")
     tune.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
     tune.add_argument(
-        "--time", type=float, default=0.1, help="seconds per move (default 0.1; 0: none)"
+        "--time", type=seconds_or_zero, default=0.1, help="seconds per move (default 0.1; 0: none)"
     )
-    tune.add_argument("--depth", type=int, help="depth limit per move")
-    tune.add_argument("--nodes", type=int, help="node limit per move")
-    tune.add_argument("--margin", type=float, default=None, help="time margin (default 0.1)")
+    tune.add_argument("--depth", type=positive_int, help="depth limit per move")
+    tune.add_argument("--nodes", type=positive_int, help="node limit per move")
+    tune.add_argument(
+        "--margin", type=seconds_or_zero, default=None, help="time margin (default 0.1)"
+    )
     openings = tune.add_mutually_exclusive_group()
     openings.add_argument("--openings", type=Path, metavar="FILE", help="openings file")
     openings.add_argument(
-        "--random-plies", type=int, default=2, metavar="K", help="random plies (default 2)"
+        "--random-plies", type=whole_number, default=2, metavar="K", help="random plies (default 2)"
     )
-    tune.add_argument("--seed", type=int, default=0, help="seed of flips, openings and bots")
+    tune.add_argument(
+        "--seed", type=whole_number, default=0, help="seed of flips, openings and bots"
+    )
     add_executor_options(tune)
     tune.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="checkpoint database")
     tune.add_argument("--resume", action="store_true", help="continue the latest unfinished run")
