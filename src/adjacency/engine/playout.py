@@ -45,7 +45,7 @@ import numpy as np
 
 from .bits import ONE, U64, ZERO, kernel, lowest, play, popcount
 from .evaluate import SCALE, evaluate
-from .layout import GEO
+from .layout import GEO, GEO_COLS, GEO_NOT_A, GEO_NOT_LAST
 
 # Parameter indices of P (float64).
 C = 0
@@ -133,11 +133,11 @@ def best_squares(target: U64, empty: U64, U: Any) -> U64:
     returns only the count): four direction boards, summed into bits ``b2 b1 b0``
     per square. All of ``empty`` when no square touches ``target``.
     """
-    cols = U[GEO + 3]
+    cols = U[GEO + GEO_COLS]
     a = (target >> cols) & empty
     b = (target << cols) & empty
-    c = (target >> ONE) & U[GEO + 2] & empty
-    d = (target << ONE) & U[GEO + 1] & empty
+    c = (target >> ONE) & U[GEO + GEO_NOT_LAST] & empty
+    d = (target << ONE) & U[GEO + GEO_NOT_A] & empty
     s1 = a ^ b
     c1 = a & b
     s2 = c ^ d
