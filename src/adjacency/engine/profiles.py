@@ -15,6 +15,7 @@ For the first version's exact binaries, run a pinned commit as an external engin
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .evaluate import POSITIONAL, SCALE
@@ -65,15 +66,10 @@ V1 = Profile(
     next_iteration=0.4,
 )
 
-V2 = Profile(
+V2 = dataclasses.replace(
+    V1,
     name="v2",
     description="learned evaluation on 8x8 (elsewhere v1's); not yet the default",
-    weights=V1_WEIGHTS,
-    ordering=ORDER_ALL,
-    reductions=True,
-    lmr_from=4,
-    aspiration=2 * SCALE,
-    next_iteration=0.4,
     same_parity_guess=True,
     solve_tempo=0,
     learned=True,
