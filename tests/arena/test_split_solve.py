@@ -35,21 +35,30 @@ def _positions(count: int, seed: int) -> list[Position]:
 POSITIONS = _positions(60, seed=12)
 
 
+def _move_value(position: Position, move: str, engine: Engine, wld: bool) -> int:
+    """A root move's exact value (or sign) for the root's mover, by the serial solver."""
+    child = position.play(move)
+    if child.is_over:
+        margin = child.margin(position.turn)
+        return (margin > 0) - (margin < 0) if wld else margin
+    return -engine.solve(child, wld=wld).value
+
+
 def _check(position: Position, split: Any, engine: Engine, wld: bool = False) -> None:
     serial = engine.solve(position, wld=wld)
     assert split.complete and serial.complete
     assert split.value == serial.value, position.fen()
     assert split.values[split.best] == split.value
-    child = position.play(split.best)  # the reported move really reaches the value
-    if child.is_over:
-        x, o = child.score
-        margin = x - o if position.turn == "x" else o - x
-        reached = (margin > 0) - (margin < 0) if wld else margin
-    else:
-        reached = -engine.solve(child, wld=wld).value
-    assert reached == serial.value, position.fen()
+    # The reported move really reaches the value.
+    assert _move_value(position, split.best, engine, wld) == serial.value, position.fen()
     if not wld:
-        assert split.values.get(serial.best) == serial.value  # the serial choice is among them
+        # Every move is solved exactly or refuted by a true bound no better than the value.
+        assert set(split.values) | set(split.bounds) == set(position.legal_moves())
+        for move, value in split.values.items():
+            assert _move_value(position, move, engine, wld) == value, (position.fen(), move)
+        for move, bound in split.bounds.items():
+            assert bound <= split.value, (position.fen(), move)
+            assert _move_value(position, move, engine, wld) <= bound, (position.fen(), move)
 
 
 def test_split_solve_equals_the_serial_solve_on_60_positions() -> None:

@@ -1,26 +1,31 @@
 """Exact solves split over an executor: the root's moves are solved as parallel tasks.
 
-:func:`split_solve` plays each legal move of the root and solves the resulting
-position in a worker (:func:`solve_subtree`, one task per move, on any
-:class:`~adjacency.arena.executor.Executor`: the local pool or a Ray cluster),
-in two rounds:
+:func:`split_solve` plays legal moves of the root and solves or probes the
+resulting positions in workers (:func:`solve_subtree`, one task per move, on
+any :class:`~adjacency.arena.executor.Executor`: the local pool or a Ray
+cluster). The root's value is the best negated child value (negamax).
 
-1. every child is solved *win/draw/loss* (a single null-window search around
-   0, the cheapest proof there is), which classifies each root move as a win,
-   draw or loss for the root's mover;
-2. only the moves of the best class are solved exactly (a drawing move is exact
-   already: its margin is 0, so when the best class is a draw nothing is left).
+**Exact values** (Young Brothers Wait at the root, with null-window probes as
+in the serial MTD(f)): a shallow search orders the root's moves. In the first
+round the first move is solved exactly while every other move is probed in
+parallel (:meth:`Engine.probe`) at the first move's estimated value; from then
+on ``v`` is the best exact value found, and each round
 
-The root's value is the best negated child value (negamax) and the best move a
-move reaching it: the serial solve's value and one of its best moves (when
-several moves tie, which one the serial MTD(f) reports depends on its move
-ordering; ``values`` lists the exact value of every move solved exactly).
+- solves exactly the moves already proven better than ``v`` (they raise ``v``),
+- probes the undecided moves with a null window just above ``v`` ("is this
+  move worth ``v + 2``?": margins share one parity, so the next value up is
+  ``v + 2``); a move that fails low is refuted (worth at most ``v``),
 
-The split uses only the engine's public API (:meth:`Engine.solve`), so moves of
-the best class are each solved exactly, where the serial search proves most
-of them inferior with null-window probes at the root's value: the split does
-more work in total than the serial solve and pays off only when the workers
-outnumber that overhead (docs/distributed.md has the measured figures).
+until every move is solved or refuted. Most moves are refuted by one cheap
+probe, as in the serial search, so the work stays close to the serial solve's
+and the probes run in parallel. ``values`` has the exact value of the moves
+solved exactly, ``bounds`` an upper bound of every other move (at most the
+root's value). When moves tie, the best move reported is one reaching the
+value, not always the one the serial solve reports (that depends on its move
+ordering).
+
+**Win/draw/loss**: every child is solved win/draw/loss in one round (a single
+null-window search around 0 each).
 
 Each worker keeps one :class:`~adjacency.engine.Engine` per table size for all
 its tasks: sibling subtrees share transpositions, and the table's entries are
@@ -38,21 +43,31 @@ from ..core import Position
 from ..core.errors import InvalidPositionError
 from .executor import Executor
 
+ORDER_DEPTH = 4
+"""Depth of the searches ordering the root's moves (the serial solve's guess uses 4 plies
+too): deep enough to put the best move first most of the time, a tiny part of the solve."""
+
 
 @dataclass(frozen=True)
 class Subtree:
-    """One task: the root position, a move to play there, and the solver settings."""
+    """One task: the root position, a move to play there, and the solver settings.
+
+    ``probe``: only answer "is the move worth at least ``probe``?" (a null-window
+    probe, root mover's view); ``None``: solve exactly (or win/draw/loss)."""
 
     root: str
     move: str
     tt_mb: float = 64.0
     wld: bool = False
     seconds: float | None = None
+    probe: int | None = None
 
 
 @dataclass(frozen=True)
 class SubtreeResult:
-    """A solved root move: its value for the root's mover (exact, or sign in WLD mode)."""
+    """A root move's value for the root's mover: exact, its sign in WLD mode, or after
+    a probe a bound (``kind`` ``"lower"``: the move is worth at least ``value``;
+    ``"upper"``: at most ``value``)."""
 
     move: str
     value: int
@@ -62,12 +77,14 @@ class SubtreeResult:
     where: str = ""
     cpu_seconds: float = 0.0
     """CPU time of the worker process for this task (the work, whatever the load)."""
+    kind: str = "exact"
 
 
 @dataclass(frozen=True)
 class SplitResult:
     """The combined solve: ``value`` and ``best`` as :class:`~adjacency.engine.SolveResult`,
-    plus every root move's value, the nodes of all tasks, and the wall-clock seconds."""
+    the exact values of the moves solved exactly, an upper bound of every other move,
+    the nodes of all tasks, and the wall-clock seconds."""
 
     value: int
     best: str
@@ -76,6 +93,7 @@ class SplitResult:
     wld: bool
     complete: bool
     values: dict[str, int] = field(default_factory=dict)
+    bounds: dict[str, int] = field(default_factory=dict)
     tasks: list[SubtreeResult] = field(default_factory=list)
 
 
@@ -88,30 +106,50 @@ def _engine(tt_mb: float) -> Any:
 
 
 def solve_subtree(task: Subtree) -> SubtreeResult:
-    """Play ``task.move`` at the root and solve the child exactly (runs in a worker)."""
+    """Play ``task.move`` at the root and solve or probe the child (runs in a worker)."""
     from .executor import Placement
 
     began, cpu = time.monotonic(), time.process_time()
     root = Position.from_fen(task.root)
     child = root.play(task.move)
     where = str(Placement.here())
+
+    def done(value: int, nodes: int, complete: bool, kind: str = "exact") -> SubtreeResult:
+        elapsed, used = time.monotonic() - began, time.process_time() - cpu
+        return SubtreeResult(task.move, value, nodes, elapsed, complete, where, used, kind)
+
     if child.is_over:
-        mine, theirs = child.score if root.turn == "x" else child.score[::-1]
-        margin = mine - theirs
-        value = (margin > 0) - (margin < 0) if task.wld else margin
-        return SubtreeResult(
-            task.move, value, 0, time.monotonic() - began, True, where, time.process_time() - cpu
-        )
-    result = _engine(task.tt_mb).solve(child, wld=task.wld, seconds=task.seconds)
-    return SubtreeResult(
-        task.move,
-        -result.value,
-        result.nodes,
-        time.monotonic() - began,
-        result.complete,
-        where,
-        time.process_time() - cpu,
-    )
+        margin = child.margin(root.turn)
+        return done((margin > 0) - (margin < 0) if task.wld else margin, 0, True)
+    engine = _engine(task.tt_mb)
+    if task.probe is not None:
+        # The move is worth >= t iff the child's value (opponent's view) is <= -t, i.e.
+        # not >= 1 - t: a probe of the child at 1 - t, its bound negated.
+        probed = engine.probe(child, 1 - task.probe, seconds=task.seconds)
+        kind = "upper" if probed.high else "lower"
+        return done(-probed.bound, probed.nodes, probed.complete, kind)
+    result = engine.solve(child, wld=task.wld, seconds=task.seconds)
+    return done(-result.value, result.nodes, result.complete)
+
+
+def _order(position: Position) -> list[tuple[str, int]]:
+    """The root's moves with estimated values (a shallow search of each child, rounded
+    to the margin's parity), best first."""
+    from ..engine import Engine
+    from ..engine.driver import margin_parity
+
+    engine = Engine(tt_mb=4)
+    parity = margin_parity(position)
+    estimates: list[tuple[str, int]] = []
+    for move in position.legal_moves():
+        child = position.play(move)
+        if child.is_over:
+            estimate = child.margin(position.turn)
+        else:
+            estimate = round(-engine.search(child, depth=min(ORDER_DEPTH, child.plies_left)).value)
+            estimate += (estimate - parity) % 2
+        estimates.append((move, estimate))
+    return sorted(estimates, key=lambda pair: -pair[1])
 
 
 def split_solve(
@@ -126,37 +164,69 @@ def split_solve(
         raise InvalidPositionError(f"cannot solve a finished game: {position.fen()!r}")
     began = time.monotonic()
     fen = position.fen()
-    moves = position.legal_moves()
-    order = {move: i for i, move in enumerate(moves)}
+    tasks: list[SubtreeResult] = []
 
-    def run(chosen: list[str], exact: bool) -> list[SubtreeResult]:
-        tasks = [Subtree(fen, move, tt_mb, not exact, seconds) for move in chosen]
-        done = [result for _, result in executor.map_unordered(solve_subtree, tasks)]
-        return sorted(done, key=lambda r: order[r.move])
+    def run(batch: list[Subtree]) -> list[SubtreeResult]:
+        done = [result for _, result in executor.map_unordered(solve_subtree, batch)]
+        tasks.extend(done)
+        return done
 
-    classes = run(moves, exact=False)
-    tasks = list(classes)
-    best_class = max(r.value for r in classes)
-    values: dict[str, int] = {}
-    if wld or best_class == 0 or not all(r.complete for r in classes):
-        # A drawing move is exact already (margin 0), and nothing beats it.
-        chosen = classes
-        values = {r.move: r.value for r in classes} if wld else {}
-    else:
-        chosen = run([r.move for r in classes if r.value == best_class], exact=True)
-        tasks += chosen
-        values = {r.move: r.value for r in chosen}
-    if best_class == 0 and not wld:
-        values = {r.move: 0 for r in classes if r.value == 0}
-    complete = all(r.complete for r in tasks)
-    best = max(chosen, key=lambda r: (r.value, -order[r.move]))
+    if wld:
+        moves = position.legal_moves()
+        classes = run([Subtree(fen, move, tt_mb, True, seconds) for move in moves])
+        values = {r.move: r.value for r in classes}
+        best = max(moves, key=lambda move: values[move])  # the first of the best class
+        return SplitResult(
+            values[best],
+            best,
+            sum(r.nodes for r in tasks),
+            time.monotonic() - began,
+            True,
+            all(r.complete for r in tasks),
+            values,
+            {},
+            tasks,
+        )
+    ordered = _order(position)
+    moves = [move for move, _ in ordered]
+    exact: dict[str, int] = {}
+    upper: dict[str, int] = {}  # proven: the move is worth at most this
+    lower: dict[str, int] = {}  # proven: the move is worth at least this
+    # Round one: the first move exactly, the others probed just above its estimate.
+    estimate = ordered[0][1]
+    batch = [Subtree(fen, moves[0], tt_mb, False, seconds)]
+    batch += [Subtree(fen, move, tt_mb, False, seconds, estimate + 2) for move in moves[1:]]
+    complete = True
+    while batch:
+        for result in run(batch):
+            complete &= result.complete
+            if result.kind == "exact":
+                exact[result.move] = result.value
+            elif result.kind == "upper":
+                upper[result.move] = result.value
+            else:
+                lower[result.move] = result.value
+        if not complete:
+            break
+        v = max(exact.values())
+        batch = []
+        for move in moves:
+            if move in exact or upper.get(move, v + 2) <= v:
+                continue  # solved, or refuted: worth at most v
+            if lower.get(move, v) > v:
+                batch.append(Subtree(fen, move, tt_mb, False, seconds))  # better: solve it
+            else:
+                batch.append(Subtree(fen, move, tt_mb, False, seconds, v + 2))
+    value = max(exact.values(), default=0)  # out of time: meaningless, as in Engine.solve
+    best = next((move for move in moves if exact.get(move) == value), moves[0])
     return SplitResult(
-        value=best.value,
-        best=best.move,
-        nodes=sum(r.nodes for r in tasks),
-        seconds=time.monotonic() - began,
-        wld=wld,
-        complete=complete,
-        values=values,
-        tasks=tasks,
+        value,
+        best,
+        sum(r.nodes for r in tasks),
+        time.monotonic() - began,
+        False,
+        complete,
+        exact,
+        {move: bound for move, bound in upper.items() if move not in exact},
+        tasks,
     )
