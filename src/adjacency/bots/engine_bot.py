@@ -16,6 +16,7 @@ import random
 from ..core import Position
 from ..engine import Engine, SearchResult, warmup
 from ..engine.book import lookup
+from ..engine.driver import TERMS
 from ..engine.profiles import DEFAULT_PROFILE, PROFILES
 from ..engine.threads import default_threads
 from .base import Bot, Search, Thinking
@@ -91,6 +92,16 @@ def within_reach(position: Position, seconds: float | None) -> bool:
             choices=tuple(PROFILES),
         ),
         Option("book", "shipped", "proven positions to play from: shipped, off or a directory"),
+        *(
+            Option(
+                name,
+                -1,
+                f"{name} weight of the evaluation (-1: the profile's)",
+                minimum=-1,
+                maximum=1000,
+            )
+            for name in TERMS
+        ),
     ),
 )
 class EngineBot(Bot):
@@ -109,6 +120,7 @@ class EngineBot(Bot):
         profile: str = DEFAULT_PROFILE,
         book: str = "shipped",
         threads: int = 0,
+        **terms: int,
     ) -> None:
         super().__init__()
         self.book = book
@@ -124,6 +136,7 @@ class EngineBot(Bot):
             reductions=lmr,
             profile=profile,
             threads=threads or default_threads(),
+            terms={name: value for name, value in terms.items() if value >= 0},
         )
 
     def stop(self) -> None:

@@ -18,7 +18,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -44,6 +44,15 @@ from .threads import Helpers
 
 LEARNED_BOARD = (8, 8)
 """The board size the shipped evaluation weights were trained on."""
+
+
+TERMS = {
+    "exposure": L.W_EXPOSURE,
+    "tempo": L.W_TEMPO,
+    "parity": L.W_PARITY,
+    "horizon": L.W_HORIZON,
+}
+"""The hand-tuned evaluation's terms by name, and their slots in ``S[W:]`` (evaluate.py)."""
 
 
 @cache
@@ -194,10 +203,13 @@ class Engine:
         reductions: bool | None = None,
         profile: str = DEFAULT_PROFILE,
         threads: int = 1,
+        terms: Mapping[str, int] | None = None,
     ) -> None:
         """``profile`` (:mod:`adjacency.engine.profiles`) sets the evaluation's weights and
-        the search's settings; ``ordering`` and ``reductions`` override the profile's.
-        ``threads``: search threads sharing the table (1: no helpers)."""
+        the search's settings; ``ordering`` and ``reductions`` override the profile's, and
+        ``terms`` overrides weights of the hand-tuned evaluation by name (:data:`TERMS`:
+        what ``adjacency tune`` varies). ``threads``: search threads sharing the table
+        (1: no helpers)."""
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be a whole number from 1 to 256, got {threads!r}")
         if profile not in PROFILES:
@@ -214,6 +226,10 @@ class Engine:
         if reductions is None:
             reductions = self.profile.reductions
         chosen = weights(evaluation, self.profile.weights)
+        for name, value in (terms or {}).items():
+            if name not in TERMS:
+                raise ValueError(f"evaluation term must be one of {', '.join(TERMS)}, got {name!r}")
+            chosen[TERMS[name]] = value
         self.S[L.W : L.W + len(chosen)] = chosen
         self.learned = self.profile.learned and evaluation == "positional"
         """True if 8x8 positions use the learned evaluation (other boards: the profile's)."""
