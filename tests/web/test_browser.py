@@ -616,8 +616,12 @@ def test_top_three_lines_appear_update_and_stop(server: str, page: Any, shots: P
         f"!document.querySelector('#analysis-depth').textContent.startsWith({first!r})"
     )
     assert "too far to solve" in page.locator("#analysis-exact").inner_text()
-    moves = [page.locator("#analysis-lines li strong").nth(i).inner_text() for i in range(3)]
-    assert len(set(moves)) == 3
+    # One read of the whole list: the lines are re-rendered at every depth, so reading
+    # them one locator at a time can mix two depths.
+    moves = page.eval_on_selector_all(
+        "#analysis-lines li strong", "items => items.map(item => item.textContent)"
+    )
+    assert len(moves) == 3 and len(set(moves)) == 3
     shoot(page, shots, "analysis.png")
     page.click("#analysis-stop")
     page.wait_for_function(
