@@ -139,23 +139,22 @@ def solve_subtree(task: Subtree) -> SubtreeResult:
 
 
 def _order(position: Position) -> list[tuple[str, int]]:
-    """The root's moves with estimated values (a shallow search of each child, rounded
-    to the margin's parity), best first."""
+    """The root's moves, best first by a shallow search of each child, with their
+    estimated values rounded to the margin's parity (the order uses the unrounded ones)."""
     from ..engine import Engine
     from ..engine.driver import margin_parity
 
     engine = Engine(tt_mb=4)
     parity = margin_parity(position)
-    estimates: list[tuple[str, int]] = []
+    scores: dict[str, float] = {}
     for move in position.legal_moves():
         child = position.play(move)
         if child.is_over:
-            estimate = child.margin(position.turn)
+            scores[move] = child.margin(position.turn)
         else:
-            estimate = round(-engine.search(child, depth=min(ORDER_DEPTH, child.plies_left)).value)
-            estimate += (estimate - parity) % 2
-        estimates.append((move, estimate))
-    return sorted(estimates, key=lambda pair: -pair[1])
+            scores[move] = -engine.search(child, depth=min(ORDER_DEPTH, child.plies_left)).value
+    ordered = sorted(scores, key=lambda move: -scores[move])
+    return [(move, round(scores[move]) + (round(scores[move]) - parity) % 2) for move in ordered]
 
 
 def split_solve(
