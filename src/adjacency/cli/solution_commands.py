@@ -15,24 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
+from .arguments import positive_int, seconds, table_megabytes
 
 DEFAULT_DB = "solutions.db"
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _whole(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
-    return int(text)
 
 
 def register(commands: Any) -> None:
@@ -64,17 +49,19 @@ def register(commands: Any) -> None:
         default="x,o",
         help="first movers: x, o or x,o (default); mirror images are derived, not solved",
     )
-    run.add_argument(
-        "--budget", type=_positive, default=60.0, help="seconds per entry (default 60)"
-    )
-    run.add_argument("--rounds-max", type=_whole, help="stop every size at this many rounds")
+    run.add_argument("--budget", type=seconds, default=60.0, help="seconds per entry (default 60)")
+    run.add_argument("--rounds-max", type=positive_int, help="stop every size at this many rounds")
     run.add_argument(
         "--no-symmetry",
         action="store_true",
         help="the plain solve: every first move, and no entry derived from a mirror image",
     )
-    run.add_argument("--tt", type=_positive, default=64.0, help="table MB per solve (default 64)")
-    run.add_argument("--jobs", type=_whole, help="entries solved at once (default: CPU count)")
+    run.add_argument(
+        "--tt", type=table_megabytes, default=64.0, help="table MB per solve (default 64)"
+    )
+    run.add_argument(
+        "--jobs", type=positive_int, help="entries solved at once (default: CPU count)"
+    )
     run.add_argument("--executor", default="local", help="local (a process pool, default) or ray")
     run.add_argument(
         "--ray-address", help="with --executor ray: auto or HOST:PORT (default: a private runtime)"

@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 from ..core import Board, Position, board
 from ..core.errors import AdjacencyError
+from ..core.text import read_text
 from .symmetry import canonical
 
 MAGIC = "ADJACENCY-BOOK"
@@ -194,8 +195,8 @@ def load_book(path: str | Path) -> Book:
     """Read and verify one book file; raises :class:`BookError`."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, f"book {str(path)!r}", BookError)
+    except AdjacencyError as exc:  # also a file over the input limit
         raise BookError(f"cannot read book {str(path)!r}: {exc}") from None
     return parse_book(text, f"book {str(path)!r}")
 
