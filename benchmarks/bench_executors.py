@@ -168,7 +168,9 @@ def bench_solve(args: argparse.Namespace) -> None:
                           "nodes": split.nodes, "seconds": round(split.seconds, 2),
                           "warmup_seconds": round(warm.seconds, 2), "tasks": len(split.tasks),
                           "task_seconds": round(sum(t.seconds for t in split.tasks), 2),
-                          "task_cpu_seconds": round(sum(t.cpu_seconds for t in split.tasks), 2)}),
+                          "task_cpu_seconds": round(sum(t.cpu_seconds for t in split.tasks), 2),
+                          "exact_cpu_seconds": round(sum(t.cpu_seconds for t in split.tasks
+                                                         if t.kind == "exact"), 2)}),
               flush=True)  # fmt: skip
 
 
