@@ -201,3 +201,25 @@ def test_analyses_beyond_the_cap_are_429(tmp_path: Path) -> None:
         assert response.status_code == 429 and "analyses" in response.json()["detail"]
         bad = client.get("/api/analysis/live?fen=" + quote("xx2/4/4/4 x 2"))
         assert bad.status_code == 400
+
+
+def test_a_book_position_gets_its_proven_value_beyond_the_solvers_reach(server: str) -> None:
+    """The 8x8 start at 6 rounds (12 plies: minutes to solve) is in the shipped book:
+    the analysis reports the book's value and optimal moves at once."""
+    from adjacency.engine.book import lookup
+
+    position = Position.start(8, 8, rounds=6)
+    proven = lookup(position)
+    assert proven is not None  # the book shipped with the package holds it
+    events = sse(
+        server,
+        f"/api/analysis/live?fen={quote(position.fen())}",
+        lambda ev: any(e == "exact" for e, _ in ev),
+    )
+    exact = next(data for event, data in events if event == "exact")
+    # docs/solutions.md: the second mover (O) wins by 2 at 6 rounds on 8x8.
+    assert proven.value == -2
+    assert exact["value"] == -2 and exact["text"].startswith("O wins by 2")
+    assert "proven in the book" in exact["text"]
+    assert set(exact["keeps"]) == set(proven.moves) and exact["keeps"]
+    assert set(exact["keeps"]) <= set(position.legal_moves())

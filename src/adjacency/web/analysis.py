@@ -4,10 +4,11 @@ Everything here uses the engine's public API (:class:`adjacency.engine.Engine`:
 ``search``, ``solve``, ``stop``) and reports through a callback, so a route
 can stream it as server-sent events and stop it when the page leaves.
 
-* **Live analysis** (:func:`analyse`): first, if the position is near enough to
-  the end (:data:`SOLVE_PLIES`), the solver tries for :data:`SOLVE_SECONDS` to
-  find the exact result of every move, which gives the position's exact value
-  and the moves that keep it. Then iterative deepening: at each depth every
+* **Live analysis** (:func:`analyse`): first, a position of the shipped book
+  (:mod:`adjacency.engine.book`) gets its proven value and optimal moves; else, if
+  the position is near enough to the end (:data:`SOLVE_PLIES`), the solver tries for
+  :data:`SOLVE_SECONDS` to find the exact result of every move, which gives the
+  position's exact value and the moves that keep it. Then iterative deepening: at each depth every
   move's reply position is searched one ply less deep, and the three best moves
   are reported with their scores and lines, until the end of the game, the time
   limit or a stop.
@@ -30,6 +31,7 @@ from ..core import Color, InvalidPositionError, Position
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engine
+    from ..engine.book import BookHit
 
 TOP = 3
 """Moves shown by the live analysis."""
@@ -90,6 +92,19 @@ def result_text(value: int, mover: Color) -> str:
         return "Draw with perfect play"
     winner = mover if value > 0 else ("o" if mover == "x" else "x")
     return f"{winner.upper()} wins by {abs(value)} with perfect play"
+
+
+def book_result(proven: BookHit, mover: Color) -> dict[str, object]:
+    """The ``exact`` event of a position the shipped book holds (docs/solutions.md): its
+    value and optimal moves were proven by ``adjacency solutions``, far beyond what the
+    live solver reaches in its budget (the 8x8 start at 6 rounds took minutes)."""
+    every = "" if proven.complete else " (some of them)"
+    return {
+        "value": x_view(proven.value, mover),
+        "text": f"{result_text(proven.value, mover)}, proven in the book{every}",
+        "keeps": sorted(proven.moves),
+        "moves": {},
+    }
 
 
 def new_engine() -> Engine:
@@ -164,7 +179,12 @@ def analyse(
     engine = new_engine()
     stopper.engine = engine
     started = time.monotonic()
-    if position.plies_left <= SOLVE_PLIES:
+    from ..engine.book import lookup
+
+    proven = lookup(position)
+    if proven is not None:
+        emit("exact", book_result(proven, mover))
+    elif position.plies_left <= SOLVE_PLIES:
         values = solve_moves(engine, position, solve_seconds, stopper)
         if values is not None:
             best = max(values.values())
