@@ -56,7 +56,6 @@ class Simulator:
     def __init__(self, position: Position, rng: random.Random) -> None:
         self.position = position
         self.geometry: Geometry = geometry_of(position)
-        self.neighbours = position.board.neighbours
         self.rng = rng
         self.nodes = 0
         self.cache: dict[Chromosome, int] = {}
@@ -84,16 +83,14 @@ class Simulator:
         for i, square in enumerate(genes):
             if not (empty >> square) & 1:
                 square = genes[i] = self.rng.choice(iter_squares(empty))
-            bit = 1 << square
-            gained = self.neighbours[square] & opp
-            me, opp, empty, plies = me | bit | gained, opp ^ gained, empty ^ bit, plies - 1
+            me, opp = self.geometry.place(me, opp, square)
+            empty, plies = empty ^ (1 << square), plies - 1
             self.nodes += 1
             if plies == 0:
                 break
             reply, _ = self.geometry.greedy_square(empty, me)
-            bit = 1 << reply
-            gained = self.neighbours[reply] & me
-            opp, me, empty, plies = opp | bit | gained, me ^ gained, empty ^ bit, plies - 1
+            opp, me = self.geometry.place(opp, me, reply)
+            empty, plies = empty ^ (1 << reply), plies - 1
             self.nodes += 1
         repaired = tuple(genes)
         fitness = me.bit_count() - opp.bit_count()

@@ -51,6 +51,12 @@ class Geometry:
         at_least_4 = ab_both & cd_both
         return at_least_1, at_least_2, at_least_3, at_least_4
 
+    def place(self, mover: Bitboard, opponent: Bitboard, square: int) -> tuple[Bitboard, Bitboard]:
+        """``(mover, opponent)`` after the mover places on the empty ``square`` and converts
+        its orthogonal opponent neighbours (the rule of :meth:`Position.play` on bare bits)."""
+        gained = self.board.neighbours[square] & opponent
+        return mover | (1 << square) | gained, opponent ^ gained
+
     def best_flips(self, empty: Bitboard, opponent: Bitboard) -> int:
         """The most opponent pieces one move on ``empty`` converts (0 to 4; 0 if no empty)."""
         counts = self.neighbour_counts(opponent)
