@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from adjacency.core import COLORS, Position
+
+if TYPE_CHECKING:
+    from adjacency.engine import Engine
 
 
 def random_position(rng: random.Random, rows: int, cols: int, max_left: int) -> Position:
@@ -26,6 +30,20 @@ def brute_force(position: Position, memo: dict[Position, int] | None = None) -> 
     if position not in memo:
         memo[position] = max(-brute_force(position.play(s), memo) for s in position.legal_squares())
     return memo[position]
+
+
+def assert_solves_like_brute_force(engine: Engine, position: Position) -> None:
+    """``engine`` solves ``position`` exactly and win/draw/loss as :func:`brute_force`
+    does, and its best move really reaches the value."""
+    memo: dict[Position, int] = {}
+    exact = brute_force(position, memo)
+    solved = engine.solve(position)
+    assert solved.complete and solved.value == exact, position.fen()
+    after = position.play(solved.best)
+    assert (after.margin(position.turn) if after.is_over else -brute_force(after, memo)) == exact
+    wld = engine.solve(position, wld=True)
+    assert wld.value == (exact > 0) - (exact < 0), position.fen()
+    assert wld.best in position.legal_moves() and wld.complete
 
 
 def random_endgame(rng: random.Random, rows: int, cols: int, max_empties: int) -> Position:

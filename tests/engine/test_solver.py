@@ -12,7 +12,12 @@ import pytest
 from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.solver import ENDGAME_THRESHOLDS, OPEN_END, OPEN_THRESHOLDS, thresholds
-from engine_positions import brute_force, random_endgame, random_short_game
+from engine_positions import (
+    assert_solves_like_brute_force,
+    brute_force,
+    random_endgame,
+    random_short_game,
+)
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (5, 5), (5, 7), (6, 6), (8, 8)])
@@ -20,19 +25,7 @@ def test_solver_equals_brute_force(rows: int, cols: int) -> None:
     rng = random.Random(rows * 100 + cols)
     engine = Engine(tt_mb=2)
     for _ in range(25):
-        position = random_endgame(rng, rows, cols, 9)
-        memo: dict[Position, int] = {}
-        exact = brute_force(position, memo)
-        solved = engine.solve(position)
-        assert solved.complete and solved.value == exact, position.fen()
-        # The best move really achieves the value.
-        after = position.play(solved.best)
-        assert (
-            after.margin(position.turn) if after.is_over else -brute_force(after, memo)
-        ) == exact
-        wld = engine.solve(position, wld=True)
-        assert wld.value == (exact > 0) - (exact < 0), position.fen()
-        assert (wld.best in position.legal_moves()) and wld.complete
+        assert_solves_like_brute_force(engine, random_endgame(rng, rows, cols, 9))
 
 
 def test_short_games_use_the_open_settings_and_equal_brute_force() -> None:

@@ -11,7 +11,12 @@ from adjacency.bots import Limit, make_bot
 from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.bench import SUITE
-from engine_positions import brute_force, random_endgame, random_short_game
+from engine_positions import (
+    assert_solves_like_brute_force,
+    brute_force,
+    random_endgame,
+    random_short_game,
+)
 
 SUITE_POSITIONS = dict(SUITE)
 
@@ -21,16 +26,7 @@ def test_parallel_solver_equals_brute_force(threads: int) -> None:
     rng = random.Random(threads)
     engine = Engine(tt_mb=2, threads=threads)
     for _ in range(10):
-        position = random_endgame(rng, 6, 6, 8)
-        memo: dict[Position, int] = {}
-        exact = brute_force(position, memo)
-        solved = engine.solve(position)
-        assert solved.complete and solved.value == exact, position.fen()
-        after = position.play(solved.best)
-        assert (
-            after.margin(position.turn) if after.is_over else -brute_force(after, memo)
-        ) == exact
-        assert engine.solve(position, wld=True).value == (exact > 0) - (exact < 0)
+        assert_solves_like_brute_force(engine, random_endgame(rng, 6, 6, 8))
     short = random_short_game(rng, 5, 5, 8)
     assert engine.solve(short).value == brute_force(short)
 
