@@ -91,6 +91,16 @@ def within_reach(position: Position, seconds: float | None) -> bool:
             "playing version: evaluation and search settings (v1: the first engine, frozen)",
             choices=tuple(PROFILES),
         ),
+        Option(
+            "null", -1, "null-move reduction R (0: off; -1: the profile's)", minimum=-1, maximum=8
+        ),
+        Option(
+            "probcut",
+            -1,
+            "ProbCut margin in 1/16 piece (0: off; -1: the profile's)",
+            minimum=-1,
+            maximum=1000,
+        ),
         Option("book", "shipped", "proven positions to play from: shipped, off or a directory"),
         *(
             Option(
@@ -120,6 +130,8 @@ class EngineBot(Bot):
         profile: str = DEFAULT_PROFILE,
         book: str = "shipped",
         threads: int = 0,
+        null: int = -1,
+        probcut: int = -1,
         **terms: int,
     ) -> None:
         super().__init__()
@@ -137,6 +149,8 @@ class EngineBot(Bot):
             profile=profile,
             threads=threads or default_threads(),
             terms={name: value for name, value in terms.items() if value >= 0},
+            null_reduction=None if null < 0 else null,
+            probcut=None if probcut < 0 else probcut,
         )
 
     def stop(self) -> None:

@@ -32,7 +32,7 @@ from . import search as ks
 from . import solver as kv
 from .bits import write_geometry
 from .evaluate import LEARNED, MATERIAL, POSITIONAL, SCALE, weights
-from .profiles import DEFAULT_PROFILE, PROFILES
+from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .table import (
     clear_table,
     entry_move,
@@ -185,6 +185,15 @@ def margin_parity(position: Position) -> int:
     return ((position.x | position.o).bit_count() + position.plies_left) % 2
 
 
+def _pruning(name: str, value: int | None, profile: Profile, top: int) -> int:
+    """The forward-pruning setting ``name``: ``value``, or the profile's if ``None``;
+    a whole number from 0 to ``top``."""
+    chosen = getattr(profile, name) if value is None else value
+    if isinstance(chosen, bool) or not isinstance(chosen, int) or not 0 <= chosen <= top:
+        raise ValueError(f"pruning setting {name} must be 0 to {top}, got {chosen!r}")
+    return chosen
+
+
 class Engine:
     """A reusable searcher holding the transposition table and per-ply buffers.
 
@@ -204,12 +213,15 @@ class Engine:
         profile: str = DEFAULT_PROFILE,
         threads: int = 1,
         terms: Mapping[str, int] | None = None,
+        null_reduction: int | None = None,
+        probcut: int | None = None,
     ) -> None:
         """``profile`` (:mod:`adjacency.engine.profiles`) sets the evaluation's weights and
         the search's settings; ``ordering`` and ``reductions`` override the profile's, and
         ``terms`` overrides weights of the hand-tuned evaluation by name (:data:`TERMS`:
-        what ``adjacency tune`` varies). ``threads``: search threads sharing the table
-        (1: no helpers)."""
+        what ``adjacency tune`` varies). ``null_reduction`` and ``probcut`` override the
+        profile's forward pruning (:mod:`adjacency.engine.search`; 0: off). ``threads``:
+        search threads sharing the table (1: no helpers)."""
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be a whole number from 1 to 256, got {threads!r}")
         if profile not in PROFILES:
@@ -242,6 +254,8 @@ class Engine:
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
         self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
         self.S[L.CFG + L.CFG_SOLVE_TEMPO] = self.profile.solve_tempo
+        self.S[L.CFG + L.CFG_NULL_R] = _pruning("null_reduction", null_reduction, self.profile, 8)
+        self.S[L.CFG + L.CFG_PROBCUT] = _pruning("probcut", probcut, self.profile, 1000)
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
         :func:`adjacency.engine.solver.thresholds`. :meth:`solve` writes them to ``S``."""

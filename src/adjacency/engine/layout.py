@@ -22,6 +22,7 @@ per search thread, one ``U`` shared by all of them):
     S[CFG + CFG_*]         settings (below)
     S[STATS + STAT_NODES], S[STATS + STAT_TT_HITS]   counters
     S[CTL + CTL_ABORT]     abort flag: another thread sets it, interior nodes read it
+    S[CTL + CTL_NULL_PLY]  the ply just below the last null move on the current path
     S[ROOT + ROOT_VALUE], S[ROOT + ROOT_MOVE], S[ROOT + ROOT_DONE]
                            the root's best value and move so far, root moves completed
     S[W + W_*]             evaluation weights (see :mod:`.evaluate`)
@@ -38,7 +39,9 @@ reduced index, ``CFG_THREAD`` the search thread's number (0: the main thread),
 and the solver's thresholds ``CFG_SOLVE_TT``, ``CFG_SOLVE_ETC``,
 ``CFG_SOLVE_ORDER``, ``CFG_SOLVE_FIXED``, ``CFG_SOLVE_TWO_PLY`` (plies left from
 which each technique is used) and ``CFG_SOLVE_TEMPO``, the tempo weight of the
-solver's move ordering.
+solver's move ordering; ``CFG_NULL_R`` the null-move reduction (0: no null moves) and
+``CFG_PROBCUT`` the ProbCut margin in search units (0: no ProbCut), both forward
+pruning like ``CFG_LMR`` and off whenever it is (:mod:`.search`).
 
 Every region's offset is the previous region's end (:func:`_after`), and
 :func:`check` (run at import) proves that the regions tile each array without
@@ -86,6 +89,8 @@ CFG_SOLVE_ORDER = 10
 CFG_SOLVE_FIXED = 11
 CFG_SOLVE_TWO_PLY = 12
 CFG_SOLVE_TEMPO = 13
+CFG_NULL_R = 14
+CFG_PROBCUT = 15
 CFG_SIZE = 16
 
 STAT_NODES = 0
@@ -93,6 +98,7 @@ STAT_TT_HITS = 1
 STATS_SIZE = 4
 
 CTL_ABORT = 0
+CTL_NULL_PLY = 1
 CTL_SIZE = 4
 
 ROOT_VALUE = 0
@@ -158,9 +164,11 @@ SLOTS = {
         CFG_SOLVE_FIXED,
         CFG_SOLVE_TWO_PLY,
         CFG_SOLVE_TEMPO,
+        CFG_NULL_R,
+        CFG_PROBCUT,
     ),
     "STATS": (STAT_NODES, STAT_TT_HITS),
-    "CTL": (CTL_ABORT,),
+    "CTL": (CTL_ABORT, CTL_NULL_PLY),
     "ROOT": (ROOT_VALUE, ROOT_MOVE, ROOT_DONE),
     "W": (W_MODE, W_EXPOSURE, W_TEMPO, W_PARITY, W_HORIZON),
 }

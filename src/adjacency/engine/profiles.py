@@ -46,6 +46,10 @@ class Profile:
     same_parity_guess: bool = False
     """Centre the aspiration window on the value of two iterations ago (same parity of
     depth) rather than the last one: values swing between odd and even depths."""
+    null_reduction: int = 0
+    """Null-move pruning's reduction ``R`` (0: none; :mod:`adjacency.engine.search`)."""
+    probcut: int = 0
+    """ProbCut's margin in search units (0: none; :mod:`adjacency.engine.search`)."""
     learned: bool = False
     """Use the learned evaluation (:mod:`adjacency.engine.training`'s shipped weights) on
     the boards it was trained for (8x8); ``weights`` elsewhere."""

@@ -25,6 +25,24 @@ quiet moves (no conversions) late in the ordered list are first searched one or
 two plies shallower and re-searched at full depth only if they beat alpha.
 With reductions on, values can differ from plain minimax; the tests that compare
 with minimax switch them off.
+
+Two more kinds of forward pruning, each a profile setting and off by default, run
+at null-window nodes (``alpha = beta - 1``) before the move loop:
+
+*Null move* (``CFG_NULL_R = R > 0``): if the mover stands at or above ``beta`` by
+static evaluation, let it pass (the opponent moves, one ply of the game is used)
+and search the result ``R + 1`` plies shallower; if even that holds ``beta``, so
+will a real move, because in this game every move wins at least the square it is
+played on. Never twice in a row on one path (``S[CTL + CTL_NULL_PLY]``).
+
+*ProbCut* (``CFG_PROBCUT = m > 0``, Buro 1995): the value of a deep search is
+predicted by a shallower one (``PROBCUT_REDUCTION`` plies less); if the shallow
+value is at least ``beta + m``, or at most ``beta - 1 - m``, the deep one is taken
+to fail high, or low, too. ``m`` is a couple of standard deviations of the
+deep-minus-shallow difference (``benchmarks/bench_engine_probcut.py`` measures it).
+
+All forward pruning is off in the iteration that reaches the end of the game (the
+driver turns ``CFG_LMR`` off there), so exact results stay exact.
 """
 
 from __future__ import annotations
@@ -41,10 +59,13 @@ from .layout import (
     CFG_GENERATION,
     CFG_LMR,
     CFG_LMR_FROM,
+    CFG_NULL_R,
     CFG_ORDER,
+    CFG_PROBCUT,
     CFG_TT,
     CTL,
     CTL_ABORT,
+    CTL_NULL_PLY,
     GEO,
     GEO_FULL,
     HISTORY,
@@ -59,6 +80,7 @@ from .layout import (
     STATS,
     W_MODE,
     Z_PLIES,
+    Z_SIDE,
     ZOB,
     W,
 )
@@ -80,6 +102,15 @@ from .table import ABSENT, NO_CUT, lookup, record
 INF = 30000
 TT_MIN_DEPTH = 2
 """Nodes with at least this much depth left use the transposition table."""
+NULL_MIN_DEPTH = 3
+"""Null moves are tried from this depth: below it the reduced search would be a bare
+static evaluation, which the node's own evaluation already is."""
+PROBCUT_MIN_DEPTH = 6
+PROBCUT_REDUCTION = 4
+"""ProbCut predicts a node of depth ``d >= PROBCUT_MIN_DEPTH`` by a search of depth
+``d - PROBCUT_REDUCTION``: an even reduction keeps the side that moves at the leaves
+(values swing between odd and even depths, docs/engine.md), and from depth 6 the
+shallow search still sees two plies."""
 
 ORDER_TT = 1
 ORDER_CAPTURES = 2
@@ -203,6 +234,41 @@ def search(
             return cut
         if stored_move >= 0:
             tt_move = stored_move
+    if ply > 0 and beta - alpha == 1 and S[CFG + CFG_LMR] != 0 and plies > depth + 1:
+        # Forward pruning at null-window nodes: null move, then ProbCut (module docstring).
+        null_r = S[CFG + CFG_NULL_R]
+        if (
+            null_r > 0
+            and depth >= NULL_MIN_DEPTH
+            and S[CTL + CTL_NULL_PLY] != ply
+            and evaluate(me, opp, plies, U, S) >= beta
+        ):
+            outer = S[CTL + CTL_NULL_PLY]
+            S[CTL + CTL_NULL_PLY] = ply + 1
+            # fmt: off
+            v = -search(opp, me, plies - 1, depth - 1 - null_r, -beta, 1 - beta, ply + 1,
+                        h ^ U[ZOB + Z_SIDE], 1 - color, U, S)
+            # fmt: on
+            S[CTL + CTL_NULL_PLY] = outer
+            if S[CTL + CTL_ABORT] != 0:
+                return 0
+            if v >= beta:
+                return v
+        margin = S[CFG + CFG_PROBCUT]
+        if margin > 0 and depth >= PROBCUT_MIN_DEPTH:
+            shallow = depth - PROBCUT_REDUCTION
+            high = beta + margin
+            v = search(me, opp, plies, shallow, high - 1, high, ply, h, color, U, S)
+            if S[CTL + CTL_ABORT] != 0:
+                return 0
+            if v >= high:
+                return beta
+            low = beta - 1 - margin
+            v = search(me, opp, plies, shallow, low, low + 1, ply, h, color, U, S)
+            if S[CTL + CTL_ABORT] != 0:
+                return 0
+            if v <= low:
+                return beta - 1
     order = S[CFG + CFG_ORDER]
     if (order & ORDER_TT) == 0:
         tt_move = -1
