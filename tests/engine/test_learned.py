@@ -122,3 +122,31 @@ def test_v2_solver_ordering_keeps_exact_values() -> None:
         assert engine.solve(position).value == brute_force(position), position.fen()
     end14 = Position.from_fen(dict(SUITE)["end14-1"])
     assert Engine(tt_mb=8, profile="v2").solve(end14).value == Engine(tt_mb=8).solve(end14).value
+
+
+def test_v3_uses_the_learned_evaluation_only_where_the_board_will_fill() -> None:
+    """v3 (``learned_spare=8``): the learned dot product when fewer than 8 squares will be
+    left empty at the end, the hand-tuned score otherwise; v2 is learned everywhere."""
+    table, _ = load_weights()
+    v2, v3 = Engine(tt_mb=1, profile="v2"), Engine(tt_mb=1, profile="v3")
+    assert v3.S[layout.W + layout.W_LEARNED_SPARE] == 8
+    assert v2.S[layout.W + layout.W_LEARNED_SPARE] == 0
+    rng = random.Random(12)
+    seen = {True: 0, False: 0}
+    for _ in range(80):
+        position = random_position(rng, 8, 8, rng.choice([8, 20, 40, 56]))
+        if position.plies_left < 2:
+            continue
+        me, opp = np.uint64(position.mover), np.uint64(position.opponent)
+        for engine in (v2, v3):
+            engine.search(position, depth=1)
+        f = feature_vector(position.mover, position.opponent, v3.U)
+        dot = int(f @ table[position.plies_left, :N_FEATURES]) >> LEARNED_SHIFT
+        hand = Engine(tt_mb=1, profile="v1")
+        hand.search(position, depth=1)
+        long_game = position.empty.bit_count() - position.plies_left < 8
+        seen[long_game] += 1
+        expected = dot if long_game else evaluate(me, opp, position.plies_left, hand.U, hand.S)
+        assert evaluate(me, opp, position.plies_left, v3.U, v3.S) == expected, position.fen()
+        assert evaluate(me, opp, position.plies_left, v2.U, v2.S) == dot
+    assert seen[True] > 5 and seen[False] > 5

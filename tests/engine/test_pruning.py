@@ -71,7 +71,7 @@ def test_profiles_and_options_set_the_pruning() -> None:
     "kwargs", [{"null_reduction": 9}, {"null_reduction": -1}, {"probcut": 1001}]
 )
 def test_out_of_range_pruning_settings_are_refused(kwargs: dict[str, int]) -> None:
-    with pytest.raises(ValueError, match="pruning setting (null_reduction|probcut) must be"):
+    with pytest.raises(ValueError, match=r"pruning setting (null_reduction|probcut) must be"):
         Engine(tt_mb=1, **kwargs)  # type: ignore[arg-type]
 
 

@@ -243,6 +243,7 @@ class Engine:
                 raise ValueError(f"evaluation term must be one of {', '.join(TERMS)}, got {name!r}")
             chosen[TERMS[name]] = value
         self.S[L.W : L.W + len(chosen)] = chosen
+        self.S[L.W + L.W_LEARNED_SPARE] = self.profile.learned_spare
         self.learned = self.profile.learned and evaluation == "positional"
         """True if 8x8 positions use the learned evaluation (other boards: the profile's)."""
         if self.learned:

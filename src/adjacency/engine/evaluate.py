@@ -10,6 +10,8 @@ The weights live at ``S[W:]`` (:mod:`adjacency.engine.layout`)::
     S[W + W_PARITY]    +1 if the mover makes the last move of the game (plies left odd), else -1
     S[W + W_HORIZON]   with fewer plies left than this, exposure counts in proportion to the
                        plies left (0: never tapered)
+    S[W + W_LEARNED_SPARE]  in learned mode, positions whose game will end with at least this
+                       many squares empty use the hand-tuned terms (0: learned everywhere)
 
 Final positions (no plies left) are always scored exactly: ``16 * margin``; so are
 positions with one ply left in positional mode (the mover's best move ends the game:
@@ -36,6 +38,7 @@ from .layout import (
     PW_STRIDE,
     W_EXPOSURE,
     W_HORIZON,
+    W_LEARNED_SPARE,
     W_MODE,
     W_PARITY,
     W_TEMPO,
@@ -66,9 +69,17 @@ def weights(mode: str = "positional", values: tuple[int, ...] = DEFAULT_WEIGHTS)
 @kernel
 def evaluate(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
     """The mover's score of a position (``me`` to move, ``plies`` left): the learned
-    evaluation in learned mode (from 2 plies left), else :func:`score` with the taper."""
+    evaluation in learned mode (from 2 plies left), else :func:`score` with the taper.
+
+    The learned weights are per plies left, and 14 plies left means a nearly full
+    board in a 28-round game but a nearly empty one in an 8-round game; the training
+    games mix both, and in short games the learned evaluation lost to the hand-tuned
+    one (docs/engine.md). So with ``W_LEARNED_SPARE = k > 0``, positions whose game
+    ends with ``k`` or more squares still empty use the hand-tuned score."""
     if S[W + W_MODE] == LEARNED and plies >= 2:
-        return learned(me, opp, plies, U, S)
+        spare = S[W + W_LEARNED_SPARE]
+        if spare == 0 or popcount(U[GEO + GEO_FULL] & ~(me | opp)) - plies < spare:
+            return learned(me, opp, plies, U, S)
     return score(me, opp, plies, True, U, S)
 
 

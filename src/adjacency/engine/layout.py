@@ -111,6 +111,7 @@ W_EXPOSURE = 1
 W_TEMPO = 2
 W_PARITY = 3
 W_HORIZON = 4
+W_LEARNED_SPARE = 5
 W_SIZE = 8
 
 PW_STRIDE = 8
@@ -170,7 +171,7 @@ SLOTS = {
     "STATS": (STAT_NODES, STAT_TT_HITS),
     "CTL": (CTL_ABORT, CTL_NULL_PLY),
     "ROOT": (ROOT_VALUE, ROOT_MOVE, ROOT_DONE),
-    "W": (W_MODE, W_EXPOSURE, W_TEMPO, W_PARITY, W_HORIZON),
+    "W": (W_MODE, W_EXPOSURE, W_TEMPO, W_PARITY, W_HORIZON, W_LEARNED_SPARE),
 }
 """The named slots of each region, relative to its offset."""
 

@@ -50,6 +50,9 @@ class Profile:
     """Null-move pruning's reduction ``R`` (0: none; :mod:`adjacency.engine.search`)."""
     probcut: int = 0
     """ProbCut's margin in search units (0: none; :mod:`adjacency.engine.search`)."""
+    learned_spare: int = 0
+    """With the learned evaluation, games that end with at least this many empty squares
+    use the hand-tuned one (0: learned everywhere; :func:`adjacency.engine.evaluate.evaluate`)."""
     learned: bool = False
     """Use the learned evaluation (:mod:`adjacency.engine.training`'s shipped weights) on
     the boards it was trained for (8x8); ``weights`` elsewhere."""
@@ -79,7 +82,19 @@ V2 = dataclasses.replace(
     learned=True,
 )
 
-PROFILES = {profile.name: profile for profile in (V1, V2)}
+V3 = dataclasses.replace(
+    V2,
+    name="v3",
+    description="the learned evaluation in long games, ProbCut (margin 1.5 pieces)",
+    probcut=24,
+    learned_spare=8,
+)
+"""Engine 2.0: v2 plus ProbCut. The margin, 24/16 = 1.5 pieces, is about three standard
+deviations of a depth-``d`` search's value minus the depth-``d - 4`` one (7 to 9 units
+at depths 6 to 10, ``benchmarks/bench_engine_probcut.py``): at 0.1 s a move on the
+balanced 28-round book, margin 24 scored better than 12 or 16 (docs/engine.md)."""
+
+PROFILES = {profile.name: profile for profile in (V1, V2, V3)}
 DEFAULT_PROFILE = "v1"
 """The ``engine`` bot's profile. v2 (the learned evaluation) has not yet shown a gain
 over v1 at equal time (docs/engine.md, Strength of v2), so, as fishtest gates every
