@@ -48,7 +48,7 @@ def test_null_moves_and_probcut_prune_the_tree() -> None:
     position = Position.start(8, 8, rounds=28).play("c3").play("f6")
     nodes = {}
     for null, probcut in ((0, 0), (2, 0), (0, 16)):
-        engine = Engine(tt_mb=16, null_reduction=null, probcut=probcut)
+        engine = Engine(tt_mb=16, profile="v1", null_reduction=null, probcut=probcut)
         result = engine.search(position, depth=9)
         assert result.move in position.legal_moves()
         nodes[null, probcut] = engine.nodes
