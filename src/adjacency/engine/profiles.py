@@ -91,13 +91,13 @@ V3 = dataclasses.replace(
 )
 """Engine 2.0: v2 plus ProbCut. The margin, 24/16 = 1.5 pieces, is about three standard
 deviations of a depth-``d`` search's value minus the depth-``d - 4`` one (7 to 9 units
-at depths 6 to 10, ``benchmarks/bench_engine_probcut.py``): at 0.1 s a move on the
-balanced 28-round book, margin 24 scored better than 12 or 16 (docs/engine.md)."""
+at depths 6 to 10, ``benchmarks/bench_engine_probcut.py``); at 0.1 s a move against v1
+margin 24 scored at least as well as 12 and 16, all within noise (docs/engine.md)."""
 
 PROFILES = {profile.name: profile for profile in (V1, V2, V3)}
 DEFAULT_PROFILE = "v3"
 """The ``engine`` bot's profile (and :class:`~adjacency.engine.driver.Engine`'s). v3
 scored above v1 in every match at 28 and 16 rounds and lost nothing at 8 and 12
-rounds; its SPRT (elo0=0, elo1=20) had not ended when the default changed: the gain
-measured is about +15 Elo, between the two hypotheses, where the test takes longest
-(docs/engine.md, Strength of v3)."""
+rounds; its SPRTs (elo0=0, elo1=20) had not ended when the default changed: the gain
+measured at 28 rounds, +12 to +14 Elo, lies between the two hypotheses, where the
+test takes longest (docs/engine.md, Strength of v3)."""

@@ -38,7 +38,7 @@ played on. Never twice in a row on one path (``S[CTL + CTL_NULL_PLY]``).
 *ProbCut* (``CFG_PROBCUT = m > 0``, Buro 1995): the value of a deep search is
 predicted by a shallower one (``PROBCUT_REDUCTION`` plies less); if the shallow
 value is at least ``beta + m``, or at most ``beta - 1 - m``, the deep one is taken
-to fail high, or low, too. ``m`` is a couple of standard deviations of the
+to fail high, or low, too. ``m`` is two to three standard deviations of the
 deep-minus-shallow difference (``benchmarks/bench_engine_probcut.py`` measures it).
 
 All forward pruning is off in the iteration that reaches the end of the game (the
