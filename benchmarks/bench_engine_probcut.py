@@ -24,11 +24,11 @@ from adjacency.engine.evaluate import SCALE
 from adjacency.engine.search import PROBCUT_REDUCTION
 
 
-def positions(count: int, rounds: int, play_depth: int, seed: int) -> list[Position]:
+def positions(count: int, rounds: int, play_depth: int, seed: int, profile: str) -> list[Position]:
     """``count`` positions from self-play games of ``rounds`` rounds: four random plies,
     then the engine's depth-``play_depth`` moves; every position of every game is kept
     until ``count`` is reached, skipping the last 16 plies (the solver's range)."""
-    engine = Engine(tt_mb=16, probcut=0)
+    engine = Engine(tt_mb=16, profile=profile, probcut=0)
     rng = random.Random(seed)
     found: list[Position] = []
     while len(found) < count:
@@ -49,10 +49,13 @@ def main() -> None:
     parser.add_argument("--depths", default="6,8,10", help="deep depths, comma-separated")
     parser.add_argument("--play-depth", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile", default="v1", help="engine profile (the figures in docs/engine.md: v1)"
+    )
     args = parser.parse_args()
     warmup()
-    sample = positions(args.positions, args.rounds, args.play_depth, args.seed)
-    engine = Engine(tt_mb=64, probcut=0)
+    sample = positions(args.positions, args.rounds, args.play_depth, args.seed, args.profile)
+    engine = Engine(tt_mb=64, profile=args.profile, probcut=0)
     margins = (8, 12, 16, 24, 32)
     print(f"{len(sample)} positions of {args.rounds}-round games; differences in 1/{SCALE} piece")
     print("depth  shallow  mean   stdev  " + "  ".join(f"|d|>{m}" for m in margins))

@@ -1,7 +1,7 @@
 """Exact-solve times and Lazy SMP speed-up: the issue's solve and threads targets.
 
 Positions are reproducible: self-play games of the engine (seeded random first plies,
-then depth-4 moves of the default profile), stopped at the wanted number of plies
+then depth-4 moves of the frozen v1 profile), stopped at the wanted number of plies
 left. For each group the script solves every position from a cold table with 1 and
 with 2 threads (``--threads``) and prints the median and maximum seconds and nodes;
 ``--depth-from-start D`` also times an iterative search from the 8x8 start to depth D.
@@ -26,7 +26,7 @@ from adjacency.engine import Engine, warmup
 def endgame(rounds: int, plies_left: int, seed: int) -> Position:
     """A position of a ``rounds``-round self-play game with ``plies_left`` plies left."""
     rng = random.Random(f"solve:{rounds}:{plies_left}:{seed}")
-    engine = Engine(tt_mb=8)
+    engine = Engine(tt_mb=8, profile="v1")
     position = Position.start(rounds=rounds)
     for _ in range(4):
         position = position.play(rng.choice(position.legal_squares()))
