@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from adjacency.arena.executor import PoolExecutor
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
+from adjacency.workers import PoolExecutor
 
 
 def games_per_second(concurrency: int, games: int, seed: int) -> tuple[float, float]:

@@ -30,10 +30,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from adjacency.arena.executor import Executor, PoolExecutor
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
+from adjacency.workers import Executor, PoolExecutor
 
 OBJECT_STORE = 80 * 1024 * 1024
 
@@ -65,7 +65,7 @@ def executor_for(kind: str, workers: int) -> Iterator[Executor]:
         with PoolExecutor(workers) as executor:
             yield executor
         return
-    from adjacency.arena.ray_executor import RayExecutor
+    from adjacency.workers.ray_cluster import RayExecutor
 
     with ray_cluster(workers), RayExecutor() as executor:
         yield executor
@@ -143,9 +143,9 @@ def opening(plies_left: int) -> Any:
 
 
 def bench_solve(args: argparse.Namespace) -> None:
-    from adjacency.arena.split_solve import split_solve
     from adjacency.core import Position
     from adjacency.engine import Engine, warmup
+    from adjacency.solving.split import split_solve
 
     position = opening(args.plies)
     warmup()

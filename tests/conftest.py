@@ -1,5 +1,69 @@
-"""Session-wide hooks of the whole suite: :mod:`skip_guard` (no silent skips)."""
+"""Session-wide fixtures and hooks of the whole suite.
 
+No test is skipped silently: the hooks of :mod:`skip_guard`.
+
+A real multi-node Ray cluster on this machine, shared by every Ray test of the session.
+
+``ray.cluster_utils.Cluster`` starts a head node and worker nodes as separate
+raylets, each its own set of processes, exactly as ``ray start`` does on several
+machines. The head has no CPU, so every task runs on a worker node. Object stores
+are small and the dashboard is off so the cluster fits a 2-core CI machine.
+
+Each pytest process (each xdist worker) that runs a test using it starts one
+cluster, shared by all its Ray tests and shut down at the end of its session.
+(pytest-xdist's ``loadgroup`` would send them all to one worker, but its group
+marker has no effect with pytest 9, which ignores the node id it rewrites.)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import arena_fakes
 from skip_guard import pytest_sessionfinish, pytest_terminal_summary
 
-__all__ = ["pytest_sessionfinish", "pytest_terminal_summary"]
+__all__ = ["pytest_sessionfinish", "pytest_terminal_summary", "ray_cluster"]
+
+OBJECT_STORE = 80 * 1024 * 1024
+WORKER_NODES = 2
+
+
+def _add_node(cluster: Any) -> Any:
+    """A one-CPU worker node; a second attempt if the first one's raylet does not register
+    within Ray's fixed 30 s (it happens on a heavily loaded machine)."""
+    try:
+        return cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+    except Exception:
+        return cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[Any]:
+    import ray
+    import ray.cloudpickle
+    from ray.cluster_utils import Cluster
+
+    # Workers do not have tests/ on their path: ship the fake bots by value.
+    ray.cloudpickle.register_pickle_by_value(arena_fakes)  # type: ignore[no-untyped-call]
+    cluster = Cluster(
+        initialize_head=True,
+        connect=False,
+        head_node_args={
+            "num_cpus": 0,
+            "object_store_memory": OBJECT_STORE,
+            "include_dashboard": False,
+        },
+    )
+    try:
+        for _ in range(WORKER_NODES):
+            _add_node(cluster)
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
+        yield cluster
+    finally:
+        ray.shutdown()  # type: ignore[no-untyped-call]
+        cluster.shutdown()  # type: ignore[no-untyped-call]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from adjacency.arena.executor import PoolExecutor
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
+from adjacency.workers import PoolExecutor
 from arena_fakes import factory
 
 SETTINGS = Settings(rounds=(8,), games=40, time=1.0, random_plies=2, seed=3)
@@ -22,12 +22,12 @@ SETTINGS = Settings(rounds=(8,), games=40, time=1.0, random_plies=2, seed=3)
 
 def main() -> None:
     db = Path(sys.argv[1])
-    with Store(db) as store, PoolExecutor(2, factory) as executor:
+    with Store(db) as store, PoolExecutor(2) as executor:
         if "--resume" in sys.argv:
             run_id = store.resumable().id
         else:
             run_id = create_run(store, "match", ["slow", "slow2"], SETTINGS, "kill test", factory)
-        report = execute(store, run_id, executor)
+        report = execute(store, run_id, executor, factory=factory)
     print(report.status, report.stored, report.played_now)
 
 

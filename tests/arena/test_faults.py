@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.executor import PoolExecutor, SerialExecutor, WorkerError
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.stats import Sprt
@@ -14,6 +13,7 @@ from adjacency.arena.store import Store
 from adjacency.arena.summary import summarize
 from adjacency.cli import main
 from adjacency.core.record import game_from_text
+from adjacency.workers import PoolExecutor, SerialExecutor, WorkerError
 from arena_fakes import factory
 from protocol_helpers import fake_spec
 
@@ -32,8 +32,8 @@ def test_misbehaving_bots_lose_with_reasons_and_the_run_completes(tmp_path: Path
     settings = Settings(rounds=(4,), games=2, time=0.05, margin=0.1)
     with Store(tmp_path / "faults.db") as store:
         run_id = create_run(store, "pairs", FAULTY, settings, "faults", factory)
-        with PoolExecutor(2, factory) as executor:
-            report = execute(store, run_id, executor)
+        with PoolExecutor(2) as executor:
+            report = execute(store, run_id, executor, factory=factory)
         assert report.status == "finished" and report.stored == 10
         games = store.games(run_id)
     for game in games:
@@ -58,12 +58,12 @@ def test_sprt_stops_a_lopsided_match_early(tmp_path: Path) -> None:
     sprt = Sprt(0, 10)
     with Store(tmp_path / "sprt.db") as store:
         run_id = create_run(store, "match", ["greedy", "occupied"], settings, "sprt", factory)
-        report = execute(store, run_id, SerialExecutor(factory), sprt)
+        report = execute(store, run_id, SerialExecutor(), sprt, factory=factory)
         assert report.verdict == "H1" and report.status == "sprt"
         assert report.llr is not None and report.llr >= sprt.upper
         assert report.stored < 400
         # after acceptance, resuming plays nothing more
-        again = execute(store, run_id, SerialExecutor(factory), sprt)
+        again = execute(store, run_id, SerialExecutor(), sprt, factory=factory)
         assert again.played_now == 0 and again.verdict == "H1"
 
 
@@ -74,7 +74,7 @@ def test_sprt_is_stored_with_the_run_and_resumed(
     with Store(tmp_path / "sprt.db") as store:
         run_id = create_run(store, "match", ["greedy", "occupied"], settings, "sprt", factory)
         assert store.run(run_id).settings.sprt == (0.0, 10.0, 0.05, 0.05)
-        report = execute(store, run_id, SerialExecutor(factory))  # no sprt argument
+        report = execute(store, run_id, SerialExecutor(), factory=factory)  # no sprt argument
         assert report.verdict == "H1" and report.status == "sprt" and report.stored < 400
     assert main(["report", str(tmp_path / "sprt.db"), "--no-report"]) == 0
     assert f"LLR {report.llr:.2f} [-2.94, 2.94], H1 accepted" in capsys.readouterr().out
@@ -106,8 +106,8 @@ def test_a_dead_worker_stops_the_run_resumably(tmp_path: Path) -> None:
     settings = Settings(rounds=(4,), games=4, time=1.0)
     with Store(tmp_path / "dead.db") as store:
         run_id = create_run(store, "match", ["suicide", "random"], settings, "dead", factory)
-        with PoolExecutor(1, factory) as executor, pytest.raises(WorkerError, match="died"):
-            execute(store, run_id, executor)
+        with PoolExecutor(1) as executor, pytest.raises(WorkerError, match="died"):
+            execute(store, run_id, executor, factory=factory)
         assert store.run(run_id).status == "stopped"
         assert store.resumable().id == run_id
         assert store.count(run_id) == 0

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.plotting import INSTALL, SKIPPED, PlotsUnavailableError, plots_available
-from adjacency.arena.plotting import pyplot as lazy_pyplot
 from adjacency.cli import main
+from adjacency.plotting import INSTALL, SKIPPED, PlotsUnavailableError, plots_available
+from adjacency.plotting import pyplot as lazy_pyplot
 
 
 @pytest.fixture

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.executor import SerialExecutor, play_task
+from adjacency.arena.games import play_task
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store, StoreError
+from adjacency.workers import SerialExecutor
 
 SETTINGS = Settings(rounds=(4,), games=4, time=1.0, seed=2)
 

@@ -9,7 +9,6 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from adjacency.arena.executor import ExecutorUnavailable, WorkerError
 from adjacency.arena.store import Store, StoreError
 from adjacency.bots.base import BotError, BotFailure
 from adjacency.core import errors as core_errors
@@ -18,6 +17,7 @@ from adjacency.core.game import Termination
 from adjacency.protocol.errors import EngineDisconnected, EngineError, EngineTimeout
 from adjacency.protocol.wire import ProtocolError
 from adjacency.web.app import install_error_handlers
+from adjacency.workers import ExecutorUnavailable, WorkerError
 
 BAD_INPUT = [
     *(

@@ -14,7 +14,7 @@ from open_spiel.python.algorithms.get_all_states import get_all_states
 from open_spiel.python.observation import make_observation
 
 from adjacency import Position
-from adjacency.arena.executor import play_task
+from adjacency.arena.games import play_task
 from adjacency.arena.schedule import Settings, plan
 from adjacency.bots import BotError, Limit, make_bot
 from adjacency.core import InvalidSettingsError

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.solutions import Entry, derive, solve_entry
 from adjacency.bots import make_bot
 from adjacency.bots.base import Limit, Thinking
 from adjacency.bots.engine_bot import EngineBot
@@ -26,6 +25,7 @@ from adjacency.engine.book import (
     write_books,
 )
 from adjacency.engine.symmetry import transforms
+from adjacency.solving.table import Entry, derive, solve_entry
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.executor import SerialExecutor
-from adjacency.arena.solutions import (
+from adjacency.cli import main
+from adjacency.core.errors import InvalidSettingsError
+from adjacency.solving.report import frontiers, growth, text_tables
+from adjacency.solving.store import SolutionsStore, SolutionsStoreError
+from adjacency.solving.table import (
     Entry,
     EntryResult,
     SolveTask,
@@ -18,10 +21,7 @@ from adjacency.arena.solutions import (
     run_table,
     solve_entry,
 )
-from adjacency.arena.solutions_report import frontiers, growth, text_tables
-from adjacency.arena.solutions_store import SolutionsStore, SolutionsStoreError
-from adjacency.cli import main
-from adjacency.core.errors import InvalidSettingsError
+from adjacency.workers import SerialExecutor
 
 
 class Interrupted(Exception):

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjacency.arena.solutions import Entry, plan_lanes, solve_entry
 from adjacency.core import Position, board
 from adjacency.engine import Engine
 from adjacency.engine.symmetry import (
@@ -20,6 +19,7 @@ from adjacency.engine.symmetry import (
     stabiliser,
     transforms,
 )
+from adjacency.solving.table import Entry, plan_lanes, solve_entry
 
 SIDES = range(4, 9)
 

@@ -1,9 +1,13 @@
 """The arena: matches and tournaments between bots, with storage, statistics and reports.
 
 Modules, in the order data flows: :mod:`.schedule` (pairings, openings, game
-pairs), :mod:`.executor` (where games are played), :mod:`.store` (SQLite),
+pairs), :mod:`.games` (a planned game played in a worker, and many of them
+played on an :class:`~adjacency.workers.Executor`), :mod:`.store` (SQLite),
 :mod:`.runner` (plan, play, store), :mod:`.stats` (Elo, LOS, SPRT, ratings),
-:mod:`.summary` (totals from stored games), :mod:`.tables` (rich tables),
-:mod:`.export` (CSV, JSON, records), :mod:`.plots` and :mod:`.report`
-(markdown/HTML report), :mod:`.experiments` (the reproduced course matchups).
+:mod:`.summary` (totals from stored games), :mod:`.live` (the progress display),
+:mod:`.tables` (rich tables), :mod:`.export` (CSV, JSON, records),
+:mod:`.charts` (the report's plots) and :mod:`.run_report` (the markdown/HTML
+report of a stored run), :mod:`.experiments` (the reproduced course matchups).
+Where games run is :mod:`adjacency.workers`; tuning and the solved-game tables
+are their own packages (:mod:`adjacency.tuning`, :mod:`adjacency.solving`).
 """

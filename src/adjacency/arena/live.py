@@ -15,7 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from .executor import GameResult
+from .games import GameResult
 from .store import GameRow
 
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from types import FrameType
 
 from ..bots import make_bot
-from .executor import BotFactory, Executor, GameResult
+from ..workers import Executor
+from .games import BotFactory, GameResult, play_tasks
 from .schedule import Settings, plan
 from .stats import Sprt
 from .store import GameRow, Store
@@ -75,16 +76,18 @@ def execute(
     executor: Executor,
     sprt: Sprt | None = None,
     on_result: ResultHook | None = None,
+    factory: BotFactory = make_bot,
 ) -> RunReport:
     """Play the pending games of ``run_id`` and store each one as it finishes.
 
     ``sprt`` defaults to the test stored in the run's settings (if any).
+    ``factory`` builds the bots in the workers (see :mod:`adjacency.arena.games`).
 
     Each planned game is stored at most once: a result for a game id already
     stored in this call (a task re-run by a distributed executor) is dropped.
 
     If interrupted (``KeyboardInterrupt``) or if a worker dies
-    (:class:`~adjacency.arena.executor.WorkerError`), marks the run ``stopped``
+    (:class:`~adjacency.workers.WorkerError`), marks the run ``stopped``
     and re-raises; a killed process leaves it ``running``; both can be resumed.
     """
     run = store.run(run_id)
@@ -101,7 +104,7 @@ def execute(
         llr_value = sprt.llr(tally.penta)
         verdict = sprt.verdict(llr_value)
     if verdict is None and pending:
-        stream = executor.results(pending)
+        stream = play_tasks(executor, pending, factory)
         expected = {task.index for task in pending}
         try:
             for result in stream:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import AdjacencyRuntimeError
-from .executor import GameResult
+from .games import GameResult
 from .schedule import GameTask, Settings
 
 SCHEMA = """

@@ -139,11 +139,10 @@ def add_executor_options(
     )
 
 
-def executor_from_args(args: argparse.Namespace, factory: Any = None) -> Any:
+def executor_from_args(args: argparse.Namespace) -> Any:
     """The executor chosen by :func:`add_executor_options` (checked; not started yet
     for ``local``, connected for ``ray``)."""
-    from ..arena.executor import make_executor
-    from ..bots import make_bot
+    from ..workers import make_executor
 
     if args.concurrency is not None and args.concurrency < 1:
         raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
@@ -161,7 +160,6 @@ def executor_from_args(args: argparse.Namespace, factory: Any = None) -> Any:
         args.executor or "local",
         jobs,
         args.ray_address,
-        factory or make_bot,
         runtime_env=runtime_env,
     )
 
@@ -382,12 +380,12 @@ def run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..arena.export import write_csv, write_json, write_records
-    from ..arena.plotting import SKIPPED, plots_available
-    from ..arena.report import write_report
+    from ..arena.run_report import write_report
     from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from ..plotting import SKIPPED, plots_available
 
     if not args.db.exists():
         raise InvalidSettingsError(f"results database {str(args.db)!r} does not exist")

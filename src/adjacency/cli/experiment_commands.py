@@ -77,12 +77,12 @@ def run_experiments(args: argparse.Namespace) -> int:
         role_specs,
     )
     from ..arena.live import LiveScore
-    from ..arena.plotting import SKIPPED, plots_available
-    from ..arena.report import write_report
+    from ..arena.run_report import write_report
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
     from ..arena.summary import summarize
     from ..arena.tables import pairing_table
+    from ..plotting import SKIPPED, plots_available
     from .arena_commands import executor_from_args
 
     preset = PRESETS[args.preset]

@@ -1,7 +1,7 @@
 """The ``solutions`` command: the solved-game table (run, show, plot) and its book.
 
 ``adjacency solutions run`` solves start positions of every board size and game
-length rounds upward (see :mod:`adjacency.arena.solutions`), in parallel,
+length rounds upward (see :mod:`adjacency.solving.table`), in parallel,
 resumable from its SQLite file; ``show`` prints the table and the frontier,
 ``plot`` draws the heat map and the cost growth, ``book`` writes (or checks) the
 book files the engine plays from.
@@ -105,7 +105,7 @@ def register(commands: Any) -> None:
 
 
 def _open(path: str, create: bool) -> Any:
-    from ..arena.solutions_store import SolutionsStore
+    from ..solving.store import SolutionsStore
 
     return SolutionsStore(path, create=create)
 
@@ -114,8 +114,8 @@ def run_run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from ..arena.executor import make_executor
-    from ..arena.solutions import EntryResult, parse_sizes, plan_lanes, run_table
+    from ..solving.table import EntryResult, parse_sizes, plan_lanes, run_table
+    from ..workers import make_executor
 
     sizes = parse_sizes(args.sizes)
     firsts = tuple(f.strip() for f in args.first.split(",") if f.strip())
@@ -183,7 +183,7 @@ def _stored(store: Any, path: str, symmetry: bool = True) -> list[Any]:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from ..arena.solutions_report import entry_rows, text_tables
+    from ..solving.report import entry_rows, text_tables
 
     with _open(args.db, create=False) as store:
         results = _stored(store, args.db, symmetry=not args.no_symmetry)
@@ -196,8 +196,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_plot(args: argparse.Namespace) -> int:
-    from ..arena.plotting import pyplot
-    from ..arena.solutions_report import plot_growth, plot_values
+    from ..plotting import pyplot
+    from ..solving.report import plot_growth, plot_values
 
     with _open(args.db, create=False) as store:
         results = _stored(store, args.db)

@@ -1,5 +1,5 @@
 """``adjacency solve --executor local|ray --jobs N``: the root's moves solved as parallel tasks
-(:mod:`adjacency.arena.split_solve`); without these options ``solve`` stays serial."""
+(:mod:`adjacency.solving.split`); without these options ``solve`` stays serial."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def wants_split(args: argparse.Namespace) -> bool:
 
 def split_from_args(args: argparse.Namespace, position: Position) -> Any:
     """Solve ``position`` with one task per root move on the chosen executor."""
-    from ..arena.split_solve import split_solve
+    from ..solving.split import split_solve
 
     with executor_from_args(args) as executor:
         return split_solve(position, executor, tt_mb=args.tt, wld=args.wld, seconds=args.time)

@@ -1,4 +1,4 @@
-"""The ``tune`` subcommand: SPSA tuning of numeric bot options (see :mod:`adjacency.arena.tune`)."""
+"""The ``tune`` subcommand: SPSA tuning of numeric bot options (:mod:`adjacency.tuning.spsa`)."""
 
 from __future__ import annotations
 
@@ -95,8 +95,8 @@ def register(commands: Any) -> None:
 
 
 def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
-    from ..arena.tune import A_FRACTION, ALPHA, GAMMA, Schedule, parse_param, with_options
     from ..bots import BotError, make_bot
+    from ..tuning.spsa import A_FRACTION, ALPHA, GAMMA, Schedule, parse_param, with_options
 
     if not args.bot:
         raise InvalidSettingsError("name the bot to tune, e.g. adjacency tune anneal --param ...")
@@ -130,11 +130,11 @@ def run_tune(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from ..arena.plotting import SKIPPED, plots_available
     from ..arena.runner import sigterm_as_interrupt
-    from ..arena.tune import batches, run_batch, tuned_values, with_options
-    from ..arena.tune_plot import parameter_plot
-    from ..arena.tune_store import TuneStore
+    from ..plotting import SKIPPED, plots_available
+    from ..tuning.plot import parameter_plot
+    from ..tuning.spsa import batches, run_batch, tuned_values, with_options
+    from ..tuning.store import TuneStore
 
     console = Console()
     plot = args.plot or args.out.with_name(args.out.stem + "-plot.png")

@@ -11,7 +11,7 @@ Two roots, in the style of python-chess:
   but something the program depends on failed at run time: an external engine
   crashed, stalled or broke the protocol
   (:class:`~adjacency.protocol.errors.EngineError`), a worker process died
-  (:class:`~adjacency.arena.executor.WorkerError`), a database could not be read
+  (:class:`~adjacency.workers.WorkerError`), a database could not be read
   or written (:class:`~adjacency.arena.store.StoreError`), a bot could not give a
   legal move (:class:`~adjacency.bots.base.BotFailure`). CLI exit status 3; HTTP 503.
 """

@@ -588,7 +588,7 @@ class Engine:
         parity is known (:func:`margin_parity`), so "``>= beta``" for a ``beta`` of
         the other parity means "``>= beta + 1``". One probe costs far less than
         :meth:`solve` (a few probes): callers that only need to refute a move, such
-        as a root split (:mod:`adjacency.arena.split_solve`), probe it at the value
+        as a root split (:mod:`adjacency.solving.split`), probe it at the value
         to beat. The table is shared with :meth:`solve`: its entries stay valid.
         """
         if position.is_over:

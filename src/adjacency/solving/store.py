@@ -27,7 +27,7 @@ from typing import Any
 from .. import __version__
 from ..core.errors import AdjacencyError
 from ..engine.book import BookLine
-from .solutions import Entry, EntryResult
+from .table import Entry, EntryResult
 
 SCHEMA_VERSION = 1
 SCHEMA = """

@@ -38,17 +38,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from ..bots import make_bot
 from ..core.errors import InvalidSettingsError
-from . import ray_reaper
-from .executor import (
-    BotFactory,
-    Executor,
-    ExecutorUnavailable,
-    Placement,
-    WorkerError,
-    windowed,
-)
+from . import reaper as ray_reaper
+from .base import Executor, ExecutorUnavailable, Placement, WorkerError, windowed
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -122,14 +114,12 @@ class RayExecutor(Executor):
         self,
         address: str | None = None,
         concurrency: int | None = None,
-        factory: BotFactory = make_bot,
         runtime_env: dict[str, Any] | None = None,
         command: str = "",
         max_retries: int = MAX_RETRIES,
     ) -> None:
         self.ray = import_ray()
         _source_hash.cache_clear()  # the code as it is now (an editable install may change)
-        self.factory = factory
         self.max_retries = max_retries
         self._owner = False
         self._checked: set[str] = set()

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from adjacency.arena.executor import PoolExecutor, SerialExecutor
-from adjacency.arena.ray_executor import RayExecutor
-from adjacency.arena.split_solve import split_solve
 from adjacency.cli import main
 from adjacency.core import Position
 from adjacency.engine import Engine
+from adjacency.solving.split import split_solve
+from adjacency.workers import PoolExecutor, SerialExecutor
+from adjacency.workers.ray_cluster import RayExecutor
 
 
 def _positions(count: int, seed: int) -> list[Position]:

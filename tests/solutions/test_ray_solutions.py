@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from adjacency.arena.ray_executor import RayExecutor
 from adjacency.cli import main
+from adjacency.workers.ray_cluster import RayExecutor
 
 pytestmark = pytest.mark.slow
 

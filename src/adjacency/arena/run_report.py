@@ -17,8 +17,8 @@ from pathlib import Path
 
 from ..core.record import game_from_text
 from ..core.svg import position_svg
-from . import plots
-from .plotting import INSTALL, plots_available
+from ..plotting import INSTALL, plots_available
+from . import charts as plots
 from .store import GameRow
 from .summary import by_node, players_of, standings, summarize
 from .tables import (

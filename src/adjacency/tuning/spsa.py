@@ -20,7 +20,7 @@ small but measurable strength difference) and the last steps are
 ``r_end * c_end * result``. Pairs are dispatched in batches; every pair of a
 batch uses the same ``k`` (the pairs completed when the batch started), as
 fishtest's workers use the iteration of their dispatch. After every batch the
-new ``theta`` is checkpointed (:mod:`adjacency.arena.tune_store`), so a run
+new ``theta`` is checkpointed (:mod:`adjacency.tuning.store`), so a run
 stopped at any moment resumes at its last batch boundary; a batch's flips and
 openings are drawn from the run's seed and the batch number, so a replayed
 batch plays the same games.
@@ -38,11 +38,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..arena.games import GameResult, play_tasks
+from ..arena.schedule import GameTask, Settings, opening_for
 from ..bots.base import BotError
 from ..bots.registry import entry, parse_spec
 from ..core.errors import InvalidSettingsError
-from .executor import Executor, GameResult
-from .schedule import GameTask, Settings, opening_for
+from ..workers import Executor
 
 ALPHA = 0.602
 """Decay exponent of the step ``a_k``: Spall's recommended value, used by fishtest."""
@@ -255,7 +256,7 @@ def play_batch(
     """Play every game of a batch on ``executor``; the results grouped by pair number."""
     tasks = [task for plan in plans for task in pair_tasks(plan, settings)]
     games: dict[int, list[GameResult]] = {plan.number: [] for plan in plans}
-    for result in executor.results(tasks):
+    for result in play_tasks(executor, tasks):
         games[result.task.pair].append(result)
         if on_game is not None:
             on_game(result)

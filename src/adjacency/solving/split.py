@@ -2,7 +2,7 @@
 
 :func:`split_solve` plays legal moves of the root and solves or probes the
 resulting positions in workers (:func:`solve_subtree`, one task per move, on
-any :class:`~adjacency.arena.executor.Executor`: the local pool or a Ray
+any :class:`~adjacency.workers.Executor`: the local pool or a Ray
 cluster). The root's value is the best negated child value (negamax).
 
 **Exact values** (Young Brothers Wait at the root, with null-window probes as
@@ -41,7 +41,7 @@ from typing import Any
 
 from ..core import Position
 from ..core.errors import InvalidPositionError
-from .executor import Executor
+from ..workers import Executor
 
 ORDER_DEPTH = 4
 """Depth of the searches ordering the root's moves (the serial solve's guess uses 4 plies
@@ -117,7 +117,7 @@ def _engine(tt_mb: float) -> Any:
 
 def solve_subtree(task: Subtree) -> SubtreeResult:
     """Play ``task.move`` at the root and solve or probe the child (runs in a worker)."""
-    from .executor import Placement
+    from ..workers import Placement
 
     began, cpu = time.monotonic(), time.process_time()
     root = Position.from_fen(task.root)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .plotting import pyplot, save
-from .tune_store import TuneRun
+from ..plotting import pyplot, save
+from .store import TuneRun
 
 
 def parameter_plot(run: TuneRun, path: Path) -> Path:

@@ -11,15 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.executor import (
+from adjacency.arena.games import play_tasks
+from adjacency.arena.runner import create_run, execute
+from adjacency.arena.schedule import Settings
+from adjacency.arena.store import Store
+from adjacency.workers import (
     ExecutorUnavailable,
     PoolExecutor,
     SerialExecutor,
     make_executor,
 )
-from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
-from adjacency.arena.store import Store
 from arena_fakes import square
 
 HIDE_RAY = "import sys; sys.modules['ray'] = None; from adjacency.cli import main; "
@@ -118,7 +119,7 @@ def test_an_old_database_gains_the_placement_columns_and_keeps_its_games(
         run_id = create_run(store, "match", ["random", "greedy"], settings, "old")
         store.db.execute("DROP TABLE games")
         store.db.execute(OLD_GAMES)
-        for result in list(SerialExecutor().results(store.pending(run_id)))[:2]:
+        for result in list(play_tasks(SerialExecutor(), store.pending(run_id)))[:2]:
             task = result.task
             store.db.execute(
                 "INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",

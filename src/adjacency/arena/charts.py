@@ -1,6 +1,6 @@
 """Plots of arena results with matplotlib (Agg backend; PNG or SVG files).
 
-matplotlib is the optional ``plots`` extra, reached through :mod:`.plotting`.
+matplotlib is the optional ``plots`` extra, reached through :mod:`adjacency.plotting`.
 
 - :func:`score_by_rounds`: each pairing's score (A's view) per rounds setting,
   with 95% error bars (pentanomial when pairs are complete), one panel per pairing.
@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from .plotting import pyplot, save
+from ..plotting import pyplot, save
 from .stats import Z95, Rating
 from .store import GameRow
 from .summary import Summary

@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.tune import (
+from adjacency.bots import BotError, make_bot
+from adjacency.bots.registry import parse_spec
+from adjacency.cli import main
+from adjacency.core.errors import InvalidSettingsError
+from adjacency.tuning.spsa import (
     R_END,
     Param,
     Schedule,
@@ -24,11 +28,7 @@ from adjacency.arena.tune import (
     update,
     with_options,
 )
-from adjacency.arena.tune_store import TuneStore
-from adjacency.bots import BotError, make_bot
-from adjacency.bots.registry import parse_spec
-from adjacency.cli import main
-from adjacency.core.errors import InvalidSettingsError
+from adjacency.tuning.store import TuneStore
 
 # alphabeta at depth 1 loses clearly to deeper searches: a deliberately bad start.
 TINY = ["alphabeta", "--param", "depth=1,1,4,1,0.1", "--rounds", "6", "--size", "6x6"]

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from adjacency.arena import ray_executor
-from adjacency.arena.executor import ExecutorUnavailable, SerialExecutor
-from adjacency.arena.ray_executor import RayExecutor
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
+from adjacency.workers import ExecutorUnavailable, SerialExecutor
+from adjacency.workers import ray_cluster as ray_backend
+from adjacency.workers.ray_cluster import RayExecutor
 from arena_fakes import factory, square
 
 pytestmark = pytest.mark.slow
@@ -86,8 +86,8 @@ def test_misbehaving_bots_in_ray_workers_are_recorded_losses(
     settings = Settings(rounds=(4,), games=2, time=0.05, margin=0.1)
     with Store(tmp_path / "faults.db") as store:
         run_id = create_run(store, "pairs", faulty, settings, "faults", factory)
-        with RayExecutor(factory=factory) as executor:
-            report = execute(store, run_id, executor)
+        with RayExecutor() as executor:
+            report = execute(store, run_id, executor, factory=factory)
         games = store.games(run_id)
     assert report.status == "finished" and report.stored == 8
     for game in games:
@@ -121,8 +121,8 @@ def test_a_node_that_dies_mid_run_loses_no_game_and_duplicates_none(
         run_id = create_run(store, "match", ["slow", "slow2"], settings, "node death", factory)
         killer = threading.Thread(target=remove_when_busy, daemon=True)
         killer.start()
-        with RayExecutor(factory=factory) as executor:
-            report = execute(store, run_id, executor, on_result=watch)
+        with RayExecutor() as executor:
+            report = execute(store, run_id, executor, on_result=watch, factory=factory)
         killer.join(timeout=60)
         games = store.games(run_id)
         rows = store.db.execute("SELECT COUNT(*), COUNT(DISTINCT idx) FROM games").fetchone()
@@ -139,7 +139,7 @@ def test_a_node_that_dies_mid_run_loses_no_game_and_duplicates_none(
 def test_a_node_running_other_code_is_refused_before_the_first_game(
     ray_cluster: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ray_executor, "fingerprint", lambda: "0.0.0+other")
+    monkeypatch.setattr(ray_backend, "fingerprint", lambda: "0.0.0+other")
     with RayExecutor() as executor, pytest.raises(ExecutorUnavailable, match="runs adjacency"):
         list(executor.map_unordered(square, [1]))
 
@@ -181,7 +181,7 @@ def _stored(db: Path) -> int:
 
 
 def test_kill_9_of_a_driver_leaves_no_private_ray_process(tmp_path: Path) -> None:
-    from adjacency.arena.ray_reaper import _same, descendants
+    from adjacency.workers.reaper import _same, descendants
 
     db = tmp_path / "private.db"
     process = subprocess.Popen(
@@ -205,7 +205,7 @@ def test_kill_9_of_a_driver_leaves_no_private_ray_process(tmp_path: Path) -> Non
 
 
 def test_a_tuning_batch_on_the_cluster_equals_the_local_one(ray_cluster: Any) -> None:
-    from adjacency.arena.tune import Schedule, parse_param, run_batch
+    from adjacency.tuning.spsa import Schedule, parse_param, run_batch
 
     params = [parse_param("depth=1,1,4,1,0.1", "alphabeta")]
     schedule = Schedule(pairs=8, big_a=0.8)

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .schedule import Settings
-from .store import StoreError
-from .tune import BatchOutcome, Param, Schedule
+from ..arena.schedule import Settings
+from ..arena.store import StoreError
+from .spsa import BatchOutcome, Param, Schedule
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tune_runs (

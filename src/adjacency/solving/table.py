@@ -36,7 +36,7 @@ from ..engine.book import BookLine
 from ..engine.symmetry import Equivalence, equivalent_starts, move_orbits
 
 if TYPE_CHECKING:
-    from .executor import Executor
+    from ..workers import Executor
 
 Status = Literal["solved", "timeout", "derived"]
 
@@ -411,7 +411,7 @@ class _Runner:
 
 
 class SolutionsStoreLike(Protocol):
-    """The part of :class:`~adjacency.arena.solutions_store.SolutionsStore` the run uses."""
+    """The part of :class:`~adjacency.solving.store.SolutionsStore` the run uses."""
 
     def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None: ...
 

@@ -7,6 +7,10 @@ backend and, when it is missing (or broken), raises :class:`PlotsUnavailableErro
 naming the extra. Commands whose plots are a by-product (``report``,
 ``experiments``, ``tune``) ask :func:`plots_available` first, write their tables
 anyway and print :data:`SKIPPED` instead of the plots.
+
+Shared by the arena's report (:mod:`adjacency.arena.charts`), tuning
+(:mod:`adjacency.tuning.plot`) and the solved-game report
+(:mod:`adjacency.solving.report`); it imports only the core's errors.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AdjacencyRuntimeError
+from .core.errors import AdjacencyRuntimeError
 
 INSTALL = "pip install 'adjacency[plots]'"
 """How to get the plots: the ``plots`` extra pulls matplotlib."""

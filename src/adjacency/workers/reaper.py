@@ -4,7 +4,7 @@ A private runtime (``--executor ray`` without ``--ray-address``) is a tree of
 processes started by the driver: the GCS server and raylet share the driver's
 fate, but the raylet's agents (``ray::DashboardAgent``, ``ray::RuntimeEnvAgent``)
 outlive a driver killed with SIGKILL, re-parented to init. The driver therefore
-starts this watchdog (``python -m adjacency.arena.ray_reaper``) with a pipe on
+starts this watchdog (``python -m adjacency.workers.reaper``) with a pipe on
 its standard input and, once ``ray.init`` has returned, writes the pids of the
 children that ``ray.init`` started (one line). While the pipe is open the
 watchdog records those processes and their descendants (pid and start time)
@@ -131,7 +131,7 @@ def start() -> subprocess.Popen[bytes] | None:
     if not Path("/proc/self/stat").exists():
         return None
     return subprocess.Popen(
-        [sys.executable, "-m", "adjacency.arena.ray_reaper"],
+        [sys.executable, "-m", "adjacency.workers.reaper"],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
