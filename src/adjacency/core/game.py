@@ -126,9 +126,6 @@ class Game:
             and s.o == s.board.start_o()
         )
 
-    def name_of(self, color: Color) -> str:
-        return self.x_name if color == "x" else self.o_name
-
     # ------------------------------------------------------------- changes
 
     def play(self, square: str, seconds: float | None = None) -> Position:
