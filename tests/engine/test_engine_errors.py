@@ -1,5 +1,6 @@
 """``Engine`` rejects bad settings and finished games with the project's error types
-(docs/errors.md), not plain ``ValueError``: bad input is an ``AdjacencyError`` subclass."""
+(docs/errors.md), not plain ``ValueError``: bad input is an ``AdjacencyError`` subclass;
+so do the engine's symmetries and the core's SVG drawing."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.core.errors import InvalidPositionError, InvalidSettingsError
+from adjacency.core.svg import position_svg
 from adjacency.engine import Engine
+from adjacency.engine.symmetry import transforms
 
 FINISHED = Position.from_fen("xxoo/xxoo/xxoo/xxoo x 0")
 
@@ -56,3 +59,15 @@ def test_a_probe_bound_that_is_not_a_whole_number_is_an_invalid_settings_error()
     for beta in (0.5, True, "2"):
         with pytest.raises(InvalidSettingsError, match="beta must be a whole number"):
             engine.probe(Position.start(4, 4, 2), beta)  # type: ignore[arg-type]
+
+
+def test_a_transform_of_another_board_is_an_invalid_position_error() -> None:
+    transform = transforms(Position.start(4, 6, 2).board)[0]
+    with pytest.raises(InvalidPositionError, match="is for 4x6 boards, not 6x4"):
+        transform.position(Position.start(6, 4, 2))
+
+
+@pytest.mark.parametrize("square", [7, 0, 8.5, "32"])
+def test_a_bad_svg_square_size_is_an_invalid_settings_error(square: Any) -> None:
+    with pytest.raises(InvalidSettingsError, match="square size must be a whole number"):
+        position_svg(Position.start(4, 4, 2), square=square)
