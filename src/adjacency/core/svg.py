@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from typing import TYPE_CHECKING
 
 from .errors import InvalidSettingsError
-from .position import Position
 from .text import quote
+
+if TYPE_CHECKING:  # a Position draws itself with this module (Position._repr_svg_)
+    from .position import Position
 
 X_COLOR = "#c62828"
 O_COLOR = "#1565c0"
