@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test lint typecheck pytest bench clean
+.PHONY: play test lint typecheck pytest browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,12 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-pytest: $(VENV)/.installed-dev
+# The browser tests need Debian's Chromium: installed where possible, otherwise one line
+# says what to install and nothing runs (tests are never skipped for want of it).
+browser:
+	@tools/provision-chromium
+
+pytest: $(VENV)/.installed-dev browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 test: lint typecheck pytest

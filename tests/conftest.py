@@ -1,4 +1,8 @@
-"""A real multi-node Ray cluster on this machine, shared by every Ray test of the session.
+"""Session-wide fixtures and hooks of the whole suite.
+
+No test is skipped silently: the hooks of :mod:`skip_guard`.
+
+A real multi-node Ray cluster on this machine, shared by every Ray test of the session.
 
 ``ray.cluster_utils.Cluster`` starts a head node and worker nodes as separate
 raylets, each its own set of processes, exactly as ``ray start`` does on several
@@ -23,6 +27,9 @@ from typing import Any
 import pytest
 
 import arena_fakes
+from skip_guard import pytest_sessionfinish, pytest_terminal_summary
+
+__all__ = ["pytest_sessionfinish", "pytest_terminal_summary", "ray_cluster"]
 
 OBJECT_STORE = 80 * 1024 * 1024
 WORKER_NODES = 2

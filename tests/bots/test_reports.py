@@ -1,7 +1,8 @@
 """The course reports' bots: each preset's parameters, scan-order ties, report A's genetic.
 
-Report A is ``../shared/seeds/000_1017c440989dc4b0.txt``, report B
-``001_93a3ca6f84fd1e25.txt``; sections are those of the reports.
+Report A is the shared seed document ``000_1017c440989dc4b0.txt`` (course report A),
+report B ``001_93a3ca6f84fd1e25.txt`` (course report B), neither part of this repository;
+sections are those of the reports.
 """
 
 from __future__ import annotations

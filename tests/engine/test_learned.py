@@ -17,7 +17,7 @@ from adjacency.engine import Engine, layout
 from adjacency.engine.bits import write_geometry
 from adjacency.engine.evaluate import LEARNED, LEARNED_SHIFT, POSITIONAL, evaluate
 from adjacency.engine.features import N_FEATURES, NAMES, feature_vector
-from adjacency.engine.training import DEFAULT_FILE, load_weights
+from adjacency.engine.weights_file import DEFAULT_FILE, WeightsError, load_weights
 from engine_positions import random_position
 
 
@@ -93,7 +93,7 @@ def test_bad_weights_files_are_clear_errors(tmp_path: Path) -> None:
             path.write_text(json.dumps({**content, **change}))
         elif isinstance(change, str):
             path.write_text(change)
-        with pytest.raises(ValueError, match=f"cannot read evaluation weights '{path}'"):
+        with pytest.raises(WeightsError, match=f"cannot read evaluation weights '{path}'"):
             load_weights(path)
 
 

@@ -218,3 +218,14 @@ def test_a_missing_extra_is_a_clear_bot_error() -> None:
 def test_unknown_openspiel_options_name_what_is_accepted() -> None:
     with pytest.raises(BotError, match=r"algo='alphazero'.*not one of mcts, random"):
         make_bot("openspiel:algo=alphazero")
+
+
+def test_wrong_boards_and_observer_parameters_are_adjacency_errors() -> None:
+    """Bad input from OpenSpiel's side is bad input in the taxonomy (docs/errors.md)."""
+    from adjacency.core import InvalidPositionError
+
+    game = load(4, 4, 2)
+    with pytest.raises(InvalidPositionError, match="is not on the game's 4x4 board"):
+        game.new_initial_state(Position.start(5, 5, 2))
+    with pytest.raises(InvalidSettingsError, match="observation parameters are not supported"):
+        game.make_py_observer(None, {"shape": 1})

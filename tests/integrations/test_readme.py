@@ -35,3 +35,13 @@ def test_the_readme_python_api_example_is_true() -> None:
 
 def test_the_integrations_guide_examples_are_true() -> None:
     run_doctest(pycon_blocks(REPO / "docs" / "integrations.md"), "docs/integrations.md")
+
+
+def test_every_markdown_page_passes_python_m_doctest() -> None:
+    """``python -m doctest README.md`` (and each docs page) passes as a reader would run it:
+    the whole file, no option flags, so a closing fence must not touch an expected output."""
+    for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        result = doctest.testfile(str(path), module_relative=False, verbose=False, report=False)
+        assert result.failed == 0, (
+            f"python -m doctest {path.relative_to(REPO)}: {result.failed} failed"
+        )

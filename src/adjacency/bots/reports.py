@@ -1,12 +1,15 @@
 """The course reports' bots, one per algorithm per report: ``report-a:minimax`` and so on.
 
-The two course reports this project started from (``../shared/seeds/``:
-``000_1017c440989dc4b0.txt`` is report A, ``001_93a3ca6f84fd1e25.txt`` report B)
-each built a minimax, a local-search and a genetic bot. :data:`REPORT_BOTS`
-maps each onto our bots with the report's parameters: most are settings of a
-general bot (its ``spec``); report A's genetic algorithm has operators of its
-own and lives in :mod:`adjacency.bots.sequence_genetic`. docs/bots.md sets each
-report's definition beside the preset and lists every remaining difference.
+The two course reports this project started from each built a minimax, a
+local-search and a genetic bot. They are shared seed documents, not files of this
+repository, cited by file name and section: course report A (ITB IF3170, 2023) is
+``000_1017c440989dc4b0.txt`` (:data:`REPORT_A`), course report B
+``001_93a3ca6f84fd1e25.txt`` (:data:`REPORT_B`), and each bot's ``source`` names
+the sections that define it. :data:`REPORT_BOTS` maps each onto our bots with
+the report's parameters: most are settings of a general bot (its ``spec``);
+report A's genetic algorithm has operators of its own and lives in
+:mod:`adjacency.bots.sequence_genetic`. docs/bots.md sets each report's
+definition beside the preset and lists every remaining difference.
 
 Every preset obeys the caller's time limit; the reports played with 5 s per
 move (the assignment's limit and our default, :data:`~adjacency.bots.base.DEFAULT_MOVE_TIME`).
@@ -27,7 +30,9 @@ from .sequence_genetic import Settings as SequenceSettings
 ALGORITHMS = ("minimax", "localsearch", "genetic")
 
 REPORT_A = "000_1017c440989dc4b0.txt"
+"""Course report A's file name among the shared seed documents."""
 REPORT_B = "001_93a3ca6f84fd1e25.txt"
+"""Course report B's file name among the shared seed documents."""
 
 
 @dataclass(frozen=True)

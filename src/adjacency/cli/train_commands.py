@@ -57,7 +57,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     from ..core.errors import AdjacencyError
     from ..engine import warmup
-    from ..engine.training import fit, label_positions, save_weights, self_play_positions
+    from ..engine.training import fit, label_positions, self_play_positions
+    from ..engine.weights_file import save_weights
 
     if not 0 <= args.exact_plies <= 20 or not 0 <= args.window <= 10 or args.ridge < 0:
         raise AdjacencyError(
@@ -77,10 +78,7 @@ def run_train(args: argparse.Namespace) -> int:
 
         positions = self_play_positions(random.Random(args.seed), args.games, progress=report)
         samples = label_positions(positions, args.depth, args.exact_plies, progress=report)
-    try:
-        table, stats = fit(samples, args.window, args.ridge)
-    except ValueError as exc:
-        raise AdjacencyError(str(exc)) from None
+    table, stats = fit(samples, args.window, args.ridge)  # InvalidSettingsError: exit 2
     meta = {
         "command": (
             f"adjacency train-eval --games {args.games} --depth {args.depth} "

@@ -49,7 +49,8 @@ class Move:
 
 @dataclass
 class Game:
-    """A game record. Create with :meth:`Game.new` or :meth:`Game.from_position`.
+    """A game record. Create with :meth:`Game.new` (from a start position) or
+    ``Game(position)`` (from any position, as its ``start``).
 
     Invariant: ``positions[i + 1] == positions[i].play(moves[i].square)``;
     every method that changes the game keeps it and changes nothing on error.
@@ -125,9 +126,6 @@ class Game:
             and s.x == s.board.start_x()
             and s.o == s.board.start_o()
         )
-
-    def name_of(self, color: Color) -> str:
-        return self.x_name if color == "x" else self.o_name
 
     # ------------------------------------------------------------- changes
 

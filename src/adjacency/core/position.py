@@ -19,6 +19,7 @@ from .errors import (
     InvalidSettingsError,
 )
 from .fen import COLORS, Color, format_fen, parse_fen
+from .svg import position_svg
 from .text import quote
 
 Outcome = Literal["x", "o", "draw"]
@@ -260,8 +261,6 @@ class Position:
 
     def _repr_svg_(self) -> str:
         """The board as SVG: how Jupyter and IPython display a position."""
-        from .svg import position_svg  # svg draws Positions: imported here, not at the top
-
         return position_svg(self)
 
     def __str__(self) -> str:

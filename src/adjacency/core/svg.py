@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from typing import TYPE_CHECKING
 
-from .position import Position
+from .errors import InvalidSettingsError
+from .text import quote
+
+if TYPE_CHECKING:  # a Position draws itself with this module (Position._repr_svg_)
+    from .position import Position
 
 X_COLOR = "#c62828"
 O_COLOR = "#1565c0"
@@ -34,10 +39,13 @@ def position_svg(
 
     ``last`` and ``converted`` are square names or indices; they are checked
     against the board (an off-board name raises
-    :class:`~adjacency.core.errors.InvalidSquareError`).
+    :class:`~adjacency.core.errors.InvalidSquareError`); a ``square`` that is not a
+    whole number from 8 raises :class:`~adjacency.core.errors.InvalidSettingsError`.
     """
     if not isinstance(square, int) or square < 8:
-        raise ValueError(f"square size must be a whole number of pixels >= 8, got {square!r}")
+        raise InvalidSettingsError(
+            f"square size must be a whole number of pixels >= 8, got {quote(square)}"
+        )
     geometry = position.board
     pad = square // 2 if coordinates else 0
     width = geometry.cols * square + 2 * pad

@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from .driver import DRIVERS, EVALUATIONS, Engine, ProbeResult, SearchResult, SolveResult
+from .driver import DRIVERS, EVALUATIONS, Engine
+from .results import ProbeResult, SearchResult, SolveResult
 from .stale_cache import drop_stale_cache
 
 # Kernels compile or load from numba's cache on their first call, never at import,

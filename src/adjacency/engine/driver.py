@@ -1,38 +1,42 @@
 """The engine's Python driver: iterative deepening, aspiration, MTD(f), timing and solving.
 
 One compiled call per iteration (PVS) or per MTD(f) probe; the kernels live in
-:mod:`adjacency.engine.search` and :mod:`adjacency.engine.solver`.
+:mod:`adjacency.engine.search` and :mod:`adjacency.engine.solver`, the records the
+driver returns in :mod:`adjacency.engine.results`, and every compiled call runs
+through :func:`adjacency.system.signals.interruptible` so that Ctrl-C stops it.
 
 Time management: the kernels cannot read a clock, so a timer thread sets the
-shared abort flag ``ctl[0]`` at the deadline (the kernels release the GIL, so
-the timer runs on time). Every interior node reads the flag and the whole
-search unwinds within microseconds. Between iterations the driver also stops
-early when the next iteration is unlikely to finish (half the budget is gone).
+shared abort flag ``S[CTL + CTL_ABORT]`` (:mod:`adjacency.engine.layout`) at the
+deadline (the kernels release the GIL, so the timer runs on time). Every interior
+node reads the flag and the whole search unwinds within microseconds. Between
+iterations the driver also stops early when the next iteration is unlikely to
+finish (half the budget is gone).
 The move returned is the last completed iteration's best, or the interrupted
 iteration's best if it already proved that move better than the previous one.
 """
 
 from __future__ import annotations
 
-import os
-import signal
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from ..core import Position
 from ..core.board import Board
+from ..core.errors import InvalidPositionError, InvalidSettingsError
+from ..core.text import quote
+from ..system.signals import interruptible
 from . import layout as L
 from . import search as ks
 from . import solver as kv
 from .bits import write_geometry
 from .evaluate import LEARNED, MATERIAL, POSITIONAL, SCALE, weights
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile
+from .results import ProbeResult, Progress, SearchResult, SolveResult
 from .table import (
     clear_table,
     entry_move,
@@ -41,10 +45,7 @@ from .table import (
     shared_words,
 )
 from .threads import Helpers
-
-LEARNED_BOARD = (8, 8)
-"""The board size the shipped evaluation weights were trained on."""
-
+from .weights_file import LEARNED_BOARD, shipped_weights
 
 TERMS = {
     "exposure": L.W_EXPOSURE,
@@ -55,128 +56,10 @@ TERMS = {
 """The hand-tuned evaluation's terms by name, and their slots in ``S[W:]`` (evaluate.py)."""
 
 
-@cache
-def shipped_weights() -> tuple[np.ndarray, int]:
-    """The learned evaluation's weights table and version (read once per process)."""
-    from .training import load_weights
-
-    return load_weights()
-
-
 DRIVERS = ("pvs", "mtdf")
+"""The iterative-deepening drivers: principal variation search or MTD(f)."""
 EVALUATIONS = ("positional", "material")
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The outcome of :meth:`Engine.search`. ``value`` is in pieces (mover's view)."""
-
-    move: str
-    value: float
-    depth: int
-    nodes: int
-    seconds: float
-    pv: tuple[str, ...]
-    exact: bool
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """The outcome of :meth:`Engine.solve`.
-
-    ``value`` is the final margin under perfect play for the side to move; in
-    win/draw/loss mode it is only its sign (-1, 0 or 1). ``complete`` is False
-    when the time or node budget ran out (then ``value`` and ``best`` mean nothing).
-    """
-
-    value: int
-    best: str
-    nodes: int
-    seconds: float
-    wld: bool
-    complete: bool
-
-
-@dataclass(frozen=True)
-class ProbeResult:
-    """The outcome of :meth:`Engine.probe`: is the exact value at least ``beta``?
-
-    ``high`` is True when the exact final margin is ``>= beta`` (the probe failed
-    high); then ``bound`` is a lower bound of the exact value, else an upper bound
-    (fail-soft: it may be tighter than ``beta``). Both are rounded to the margin's
-    parity, so ``bound`` is a value the margin can take. ``complete`` is False when
-    the time or node budget ran out (then ``high`` and ``bound`` mean nothing).
-    """
-
-    high: bool
-    bound: int
-    beta: int
-    nodes: int
-    seconds: float
-    complete: bool
-
-
-Progress = Callable[[SearchResult], None]
-
-
-INTERRUPTING = frozenset({signal.SIGINT, signal.SIGTERM})
-"""Signals that stop a compiled call in the main thread (SIGTERM too: the arena turns it
-into KeyboardInterrupt)."""
-
-_signal_pipe: list[int] = []
-"""The write end of the pipe the watcher thread reads, once started."""
-_running: list[Callable[[], None]] = []
-"""The ``stop`` of the compiled call the main thread is in (empty between calls)."""
-
-
-def interruptible(stop: Callable[[], None], call: Callable[[], int]) -> int:
-    """Run one compiled kernel call so that Ctrl-C stops it within milliseconds.
-
-    Python runs signal handlers only between bytecodes of the main thread, and a
-    compiled call does not return to Python until it ends, so a SIGINT would wait
-    for the whole solve. But CPython's C-level handler runs at once and writes the
-    signal number to the fd of :func:`signal.set_wakeup_fd`: during a call from the
-    main thread that fd is a pipe read by a daemon watcher thread, which calls
-    ``stop`` (the kernels release the GIL, so it runs while they do). The abort flag
-    unwinds the kernel within microseconds, and Python's own handler then raises
-    ``KeyboardInterrupt`` as usual. The cost per call is two ``set_wakeup_fd``
-    calls, not a thread (a thread per call made a depth-2 search 6x slower). Calls
-    from other threads (web handlers, arena threads, timers) run directly: signals
-    never interrupt them.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return int(call())
-    try:
-        previous = signal.set_wakeup_fd(_signal_fd())
-    except (ValueError, OSError):  # no pipes for it here (not POSIX): plain call
-        return int(call())
-    _running.append(stop)
-    try:
-        return int(call())
-    finally:
-        _running.pop()
-        signal.set_wakeup_fd(previous)
-
-
-def _signal_fd() -> int:
-    """The write end of the signal pipe; the first call starts its watcher thread."""
-    if not _signal_pipe:
-        read_end, write_end = os.pipe()
-        os.set_blocking(write_end, False)  # set_wakeup_fd requires it
-        watcher = threading.Thread(
-            target=_watch_signals, args=(read_end,), name="kernel-signals", daemon=True
-        )
-        watcher.start()
-        _signal_pipe.append(write_end)
-    return _signal_pipe[0]
-
-
-def _watch_signals(read_end: int) -> None:
-    while True:
-        received = os.read(read_end, 64)
-        if INTERRUPTING.intersection(received):
-            for stop in list(_running):
-                stop()
+"""The evaluations: the profile's (hand-tuned, or learned on 8x8) or the piece count."""
 
 
 def margin_parity(position: Position) -> int:
@@ -190,7 +73,9 @@ def _pruning(name: str, value: int | None, profile: Profile, top: int) -> int:
     a whole number from 0 to ``top``."""
     chosen = getattr(profile, name) if value is None else value
     if isinstance(chosen, bool) or not isinstance(chosen, int) or not 0 <= chosen <= top:
-        raise ValueError(f"pruning setting {name} must be 0 to {top}, got {chosen!r}")
+        raise InvalidSettingsError(
+            f"pruning setting {name} must be a whole number from 0 to {top}, got {quote(chosen)}"
+        )
     return chosen
 
 
@@ -221,16 +106,34 @@ class Engine:
         ``terms`` overrides weights of the hand-tuned evaluation by name (:data:`TERMS`:
         what ``adjacency tune`` varies). ``null_reduction`` and ``probcut`` override the
         profile's forward pruning (:mod:`adjacency.engine.search`; 0: off). ``threads``:
-        search threads sharing the table (1: no helpers)."""
+        search threads sharing the table (1: no helpers); ``tt_mb``: the table's size.
+
+        Raises :class:`~adjacency.core.errors.InvalidSettingsError` for a setting out of
+        range (a ``threads`` outside 1 to 256, a ``tt_mb`` not above 0, an unknown profile,
+        driver, evaluation or term, a pruning setting outside its range).
+        """
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-            raise ValueError(f"threads must be a whole number from 1 to 256, got {threads!r}")
+            raise InvalidSettingsError(
+                f"threads must be a whole number from 1 to 256, got {quote(threads)}"
+            )
+        if (
+            isinstance(tt_mb, bool)
+            or not isinstance(tt_mb, (int, float))
+            or not math.isfinite(tt_mb)
+            or tt_mb <= 0
+        ):
+            raise InvalidSettingsError(f"tt_mb must be a number above 0, got {quote(tt_mb)}")
         if profile not in PROFILES:
-            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
+            raise InvalidSettingsError(
+                f"profile must be one of {', '.join(PROFILES)}, got {quote(profile)}"
+            )
         if driver not in DRIVERS:
-            raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
+            raise InvalidSettingsError(
+                f"driver must be one of {', '.join(DRIVERS)}, got {quote(driver)}"
+            )
         if evaluation not in EVALUATIONS:
-            raise ValueError(
-                f"evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}"
+            raise InvalidSettingsError(
+                f"evaluation must be one of {', '.join(EVALUATIONS)}, got {quote(evaluation)}"
             )
         self.U = shared_words(tt_mb)
         self.S = np.zeros(L.I_SIZE, dtype=np.int64)
@@ -240,7 +143,9 @@ class Engine:
         chosen = weights(evaluation, self.profile.weights)
         for name, value in (terms or {}).items():
             if name not in TERMS:
-                raise ValueError(f"evaluation term must be one of {', '.join(TERMS)}, got {name!r}")
+                raise InvalidSettingsError(
+                    f"evaluation term must be one of {', '.join(TERMS)}, got {quote(name)}"
+                )
             chosen[TERMS[name]] = value
         self.S[L.W : L.W + len(chosen)] = chosen
         self.S[L.W + L.W_LEARNED_SPARE] = self.profile.learned_spare
@@ -394,9 +299,12 @@ class Engine:
         nodes: int | None = None,
         progress: Progress | None = None,
     ) -> SearchResult:
-        """Iterative deepening to ``depth`` (default: the end) within ``seconds``/``nodes``."""
+        """Iterative deepening to ``depth`` (default: the end) within ``seconds``/``nodes``.
+
+        Raises :class:`~adjacency.core.errors.InvalidPositionError` for a finished game.
+        """
         if position.is_over:
-            raise ValueError(f"cannot search a finished game: {position.fen()!r}")
+            raise InvalidPositionError(f"cannot search a finished game: {quote(position.fen())}")
         started = time.monotonic()
         self._begin(position, nodes)
         timer = self._timer(seconds)
@@ -530,9 +438,10 @@ class Engine:
         ``guess`` (default: a 4-ply search's value), stepping by 2 because the
         final margin's parity is known (it is the parity of the pieces on the
         board at the end). Win/draw/loss is a single ``(-1, 1)`` window search.
+        Raises :class:`~adjacency.core.errors.InvalidPositionError` for a finished game.
         """
         if position.is_over:
-            raise ValueError(f"cannot solve a finished game: {position.fen()!r}")
+            raise InvalidPositionError(f"cannot solve a finished game: {quote(position.fen())}")
         started = time.monotonic()
         if guess is None and not wld:
             guess = self.search(position, depth=min(4, position.plies_left)).value
@@ -590,11 +499,13 @@ class Engine:
         :meth:`solve` (a few probes): callers that only need to refute a move, such
         as a root split (:mod:`adjacency.solving.split`), probe it at the value
         to beat. The table is shared with :meth:`solve`: its entries stay valid.
+        Raises :class:`~adjacency.core.errors.InvalidPositionError` for a finished game and
+        :class:`~adjacency.core.errors.InvalidSettingsError` for a ``beta`` that is not an int.
         """
         if position.is_over:
-            raise ValueError(f"cannot solve a finished game: {position.fen()!r}")
+            raise InvalidPositionError(f"cannot solve a finished game: {quote(position.fen())}")
         if isinstance(beta, bool) or not isinstance(beta, int):
-            raise ValueError(f"beta must be a whole number, got {beta!r}")
+            raise InvalidSettingsError(f"beta must be a whole number, got {quote(beta)}")
         started = time.monotonic()
         parity = margin_parity(position)
         with self._solving(position, seconds, nodes):

@@ -43,9 +43,10 @@ solver's move ordering; ``CFG_NULL_R`` the null-move reduction (0: no null moves
 ``CFG_PROBCUT`` the ProbCut margin in search units (0: no ProbCut), both forward
 pruning like ``CFG_LMR`` and off whenever it is (:mod:`.search`).
 
-Every region's offset is the previous region's end (:func:`_after`), and
-:func:`check` (run at import) proves that the regions tile each array without
-overlap and that every named slot lies inside its region.
+Every region's offset is the previous region's offset plus its size
+(``STATS = CFG + CFG_SIZE``, ...), and :func:`check` (run at import) proves that
+the regions tile each array without overlap and that every named slot lies
+inside its region.
 """
 
 from __future__ import annotations

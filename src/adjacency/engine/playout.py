@@ -355,12 +355,3 @@ def simulate(
             wins[at] += 1.0 - result
             result = 1.0 - result
         T[SIMULATIONS] += 1
-
-
-@kernel
-def random_playouts(me: U64, opp: U64, plies: int, n: int, U: Any, R: Any, greedy: bool) -> int:
-    """Sum of the margins of ``n`` playouts (greedy ones with epsilon 0.1): a benchmark."""
-    total = 0
-    for _ in range(n):
-        total += playout(me, opp, plies, U, R, greedy, 0.1)
-    return total

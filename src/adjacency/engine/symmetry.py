@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..core import Bitboard, Board, Position, Square, board, iter_squares, other
+from ..core.errors import InvalidPositionError
 
 Coordinates = Callable[[int, int, int, int], tuple[int, int]]
 """``(rank, file, rows, cols) -> (rank', file')`` on the image board."""
@@ -83,9 +84,10 @@ class Transform:
 
     def position(self, position: Position, swap: bool = False) -> Position:
         """The image of ``position`` (its board must be :attr:`source`); with ``swap`` the
-        colours and the turn are exchanged as well. The image has the same value."""
+        colours and the turn are exchanged as well. The image has the same value.
+        :class:`~adjacency.core.errors.InvalidPositionError` for a position on another board."""
         if position.board != self.source:
-            raise ValueError(
+            raise InvalidPositionError(
                 f"transform {self.name} is for {self.source.dimensions} boards, "
                 f"not {position.board.dimensions}"
             )

@@ -7,31 +7,26 @@ with a deeper search of the reference engine (``profile="v1"``) or, within
 plies left the weights that predict the label from the position's features
 (:mod:`adjacency.engine.features`) by ridge-regularised least squares over the
 positions with about that many plies left. The weights are written as a
-versioned JSON file; :func:`load_weights` turns it into the table the kernels read.
+versioned JSON file (:func:`adjacency.engine.weights_file.save_weights`), which
+:func:`adjacency.engine.weights_file.load_weights` turns into the table the kernels read.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..core import Position
+from ..core.errors import InvalidSettingsError
 from .bits import write_geometry
 from .driver import Engine
-from .features import N_FEATURES, NAMES, feature_vector
+from .features import N_FEATURES, feature_vector
 from .layout import MAX_SQUARES, PW_STRIDE, TT
-
-FORMAT = "adjacency-eval"
-UNITS = 256
-"""Weights are stored in 1/UNITS piece."""
-DEFAULT_FILE = Path(__file__).parent / "weights" / "eval-8x8.json"
-"""The weights shipped with the package (8x8 boards)."""
+from .weights_file import UNITS
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``."""
@@ -116,7 +111,8 @@ def fit(
 
     Row ``p`` is the ridge least-squares fit over the samples with ``p - window`` to
     ``p + window`` plies left; plies with fewer samples than features copy the nearest
-    fitted row. Rows 0 and 1 stay zero (those positions are scored exactly).
+    fitted row. Rows 0 and 1 stay zero (those positions are scored exactly). Raises
+    :class:`~adjacency.core.errors.InvalidSettingsError` when no phase has enough samples.
     """
     X = feature_matrix(samples)
     y = np.array([s.label for s in samples]) * UNITS
@@ -137,7 +133,7 @@ def fit(
             error = A[here] @ w - b[here]
             residuals[p] = round(float(np.sqrt(np.mean(error**2)) / UNITS), 3)
     if not fitted:
-        raise ValueError(
+        raise InvalidSettingsError(
             f"too few positions ({len(samples)}) to fit any phase: every phase needs "
             f"{2 * N_FEATURES} within its window; play more games or widen the window"
         )
@@ -147,43 +143,3 @@ def fit(
         table[p, :N_FEATURES] = np.round(fitted[nearest]).astype(np.int64)
     stats = {"samples": len(samples), "rms_error_pieces": residuals, "fitted_plies": known}
     return table, stats
-
-
-def save_weights(
-    table: np.ndarray, path: Path, version: int, meta: dict[str, Any]
-) -> dict[str, Any]:
-    """Write the weights file (JSON) and return its content."""
-    content = {
-        "format": FORMAT,
-        "version": version,
-        "board": "8x8",
-        "units": UNITS,
-        "features": list(NAMES),
-        "weights": {str(p): [int(v) for v in table[p, :N_FEATURES]] for p in range(2, 65)},
-        "training": meta,
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(content, indent=0) + "\n", encoding="utf-8")
-    return content
-
-
-def load_weights(path: Path = DEFAULT_FILE) -> tuple[np.ndarray, int]:
-    """The weights table (65 rows of ``PW_STRIDE``) and version of a weights file.
-
-    Raises ``ValueError`` naming the file if it is not a weights file of these features.
-    """
-    try:
-        content = json.loads(path.read_text(encoding="utf-8"))
-        if content.get("format") != FORMAT or content.get("features") != list(NAMES):
-            raise ValueError("not a weights file for these features")
-        if content.get("units") != UNITS:
-            raise ValueError(f"units must be {UNITS}")
-        table = np.zeros((MAX_SQUARES + 1, PW_STRIDE), dtype=np.int64)
-        for key, row in content["weights"].items():
-            p = int(key)
-            if not 2 <= p <= MAX_SQUARES or len(row) != N_FEATURES:
-                raise ValueError(f"bad row for {key} plies")
-            table[p, :N_FEATURES] = row
-        return table, int(content["version"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"cannot read evaluation weights {str(path)!r}: {exc}") from None

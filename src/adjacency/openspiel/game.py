@@ -30,6 +30,8 @@ import pyspiel
 
 from ..core import Color, Position
 from ..core.board import Board, iter_squares
+from ..core.errors import InvalidPositionError, InvalidSettingsError
+from ..core.text import quote
 
 SHORT_NAME = "adjacency"
 PLAYERS: tuple[Color, Color] = ("x", "o")
@@ -89,7 +91,9 @@ class AdjacencyGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BoardObserver:
         if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
+            raise InvalidSettingsError(
+                f"observation parameters are not supported, got {quote(params)}"
+            )
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return BoardObserver(self.start.board, self.start.plies_left, perfect_recall)
 
@@ -100,8 +104,8 @@ class AdjacencyState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: AdjacencyGame, position: Position | None = None) -> None:
         super().__init__(game)
         if position is not None and position.board != game.start.board:
-            raise ValueError(
-                f"position {position.fen()!r} is not on the game's "
+            raise InvalidPositionError(
+                f"position {quote(position.fen())} is not on the game's "
                 f"{game.start.board.dimensions} board"
             )
         self.position = position or game.start

@@ -57,7 +57,8 @@ WRITE_TIMEOUT = 10.0
 
 
 class Transport(Protocol):
-    """A line channel to one engine: what :class:`EngineClient` needs and nothing more.
+    """A line channel to one engine: what the client
+    (:class:`~adjacency.protocol.client.EngineClient`) needs and nothing more.
 
     Contract: lines are text without their line ending. :meth:`read_line`
     returns ``None`` when nothing came within ``timeout`` seconds and raises

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, Limit, make_bot
-from ..core import Color, IllegalMoveError, Position, check_color, other
+from ..core import Color, IllegalMoveError, Position, check_color
 from .aec import RENDER_MODES, REWARD_MODES, RenderMode, RewardMode, check_choice, render
 from .observation import Observation, observation_space, observe
 
@@ -123,7 +123,3 @@ class AdjacencySingleEnv(gym.Env[Observation, np.int64]):
 
     def close(self) -> None:
         self.opponent.close()
-
-    @property
-    def opponent_color(self) -> Color:
-        return other(self.color)

@@ -8,8 +8,8 @@ cluster). The root's value is the best negated child value (negamax).
 **Exact values** (Young Brothers Wait at the root, with null-window probes as
 in the serial MTD(f)): a shallow search orders the root's moves. In the first
 round the first move is solved exactly while every other move is probed in
-parallel (:meth:`Engine.probe`) at the first move's estimated value; from then
-on ``v`` is the best exact value found, and each round
+parallel (:meth:`~adjacency.engine.driver.Engine.probe`) at the first move's estimated
+value; from then on ``v`` is the best exact value found, and each round
 
 - solves exactly the moves already proven better than ``v`` (they raise ``v``),
 - probes the undecided moves with a null window just above ``v`` ("is this

@@ -1,5 +1,10 @@
-"""Operating-system services every layer may use: process lifetime and input limits.
+"""Operating-system services every layer may use: process lifetime and signals.
 
-This package sits below :mod:`adjacency.core` and imports nothing else of the
-project, so the protocol, the arena and the web server can all share it.
+:mod:`adjacency.system.lifetime` makes child processes end with their parent;
+:mod:`adjacency.system.signals` lets Ctrl-C stop a long compiled call. Input
+limits are not here: they live with the one number parser and file reader,
+:mod:`adjacency.core.text`.
+
+This package sits below :mod:`adjacency.core` and imports only the standard
+library, so the protocol, the arena and the web server can all share it.
 """

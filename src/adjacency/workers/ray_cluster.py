@@ -39,6 +39,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from ..core.errors import InvalidSettingsError
+from . import ray_auth
 from . import reaper as ray_reaper
 from .base import Executor, ExecutorUnavailable, Placement, WorkerError, windowed
 
@@ -146,8 +147,10 @@ class RayExecutor(Executor):
             cpus = max(1, concurrency or os.cpu_count() or 1)
             # "local" starts a new runtime even where RAY_ADDRESS names a running cluster.
             options.update(address="local", num_cpus=cpus, object_store_memory=PRIVATE_OBJECT_STORE)
+            ray_auth.quiet_private_runtime(self.ray)
         else:
             _check_reachable(address, command)
+            self._check_authentication(address, command)
             options.update(address=address, runtime_env=runtime_env)
             options.pop("include_dashboard")
         before = ray_reaper.children(os.getpid()) if address is None else set()
@@ -169,6 +172,16 @@ class RayExecutor(Executor):
                 started = ray_reaper.children(os.getpid()) - before - {reaper.pid}
                 self._guard(reaper, started)
         self._owner = True
+
+    def _check_authentication(self, address: str, command: str) -> None:
+        """Join in token mode where a token is available; refuse at once, in one line,
+        a cluster that rejects this process's credentials (:mod:`.ray_auth`)."""
+        ray_auth.use_token_if_available(self.ray)
+        if address == "auto" or address.startswith("ray://"):
+            return  # Ray resolves "auto" itself; the Ray Client protocol has no GCS to ask
+        reason = ray_auth.refusal(self.ray, address)
+        if reason is not None:
+            raise ExecutorUnavailable(f"{command + ': ' if command else ''}{reason}")
 
     def _guard(self, reaper: Any, pids: set[int]) -> None:
         """Hand the runtime's processes to the watchdog (or stop it if there are none)."""
