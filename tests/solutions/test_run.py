@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.cli import main
-from adjacency.core.errors import InvalidSettingsError
+from adjacency.core.errors import AdjacencyRuntimeError, InvalidSettingsError
 from adjacency.solving.report import frontiers, growth, text_tables
 from adjacency.solving.store import SolutionsStore, SolutionsStoreError
 from adjacency.solving.table import (
@@ -99,7 +99,7 @@ def test_store_round_trip_and_bad_files(tmp_path: Path) -> None:
     (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
     with pytest.raises(SolutionsStoreError, match="cannot use"):
         SolutionsStore(tmp_path / "junk.db")
-    with pytest.raises(SolutionsStoreError, match="no solutions database"):
+    with pytest.raises(InvalidSettingsError, match="no solutions database"):
         SolutionsStore(tmp_path / "missing.db", create=False)
     db = sqlite3.connect(tmp_path / "t.db")
     with db:
@@ -107,6 +107,22 @@ def test_store_round_trip_and_bad_files(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(SolutionsStoreError, match="schema 99"):
         SolutionsStore(tmp_path / "t.db")
+
+
+def test_a_broken_solutions_database_is_a_runtime_failure_and_a_missing_one_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Exit statuses of docs/errors.md: a database that cannot be used is a runtime
+    # failure (3), as for the arena's StoreError; a path that does not exist is bad input (2).
+    assert issubclass(SolutionsStoreError, AdjacencyRuntimeError)
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    assert main(["solutions", "show", "--db", str(junk)]) == 3
+    assert "cannot use" in capsys.readouterr().err
+    assert main(["solutions", "show", "--db", str(tmp_path / "missing.db")]) == 2
+    err = capsys.readouterr().err
+    assert "no solutions database" in err and "Traceback" not in err
+    assert not (tmp_path / "missing.db").exists()
 
 
 def test_sizes_parse_and_refuse_bad_input() -> None:

@@ -141,14 +141,6 @@ def role_specs(overrides: Sequence[str] = ()) -> dict[str, str]:
     return specs
 
 
-def parse_rounds(text: str) -> tuple[int, ...]:
-    """Rounds settings from ``8,12,16,28``."""
-    try:
-        return tuple(int(r) for r in text.split(","))
-    except ValueError:
-        raise InvalidSettingsError(f"--rounds {text!r}: expected e.g. 8,12,16,28") from None
-
-
 def experiment_settings(
     preset: Preset,
     *,

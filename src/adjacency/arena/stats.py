@@ -36,6 +36,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ..core.text import is_ascii_decimal, quote
+
 Z95 = NormalDist().inv_cdf(0.975)
 """1.9599639845400536: the two-sided 95% normal quantile."""
 
@@ -204,6 +206,11 @@ class Sprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        if not all(math.isfinite(v) for v in (self.elo0, self.elo1, self.alpha, self.beta)):
+            raise ValueError(
+                f"SPRT values must be finite numbers, got elo0={self.elo0} elo1={self.elo1} "
+                f"alpha={self.alpha} beta={self.beta}"
+            )
         if not (0 < self.alpha < 1 and 0 < self.beta < 1):
             raise ValueError(
                 f"SPRT alpha and beta must be in (0, 1), got {self.alpha}, {self.beta}"
@@ -244,10 +251,12 @@ def parse_sprt(items: Sequence[str]) -> Sprt:
         key, eq, text = item.partition("=")
         if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
             raise ValueError(f"SPRT option {item!r}: expected elo0=, elo1=, alpha= or beta=")
-        try:
-            values[key] = float(text)
-        except ValueError:
-            raise ValueError(f"SPRT option {item!r}: {text!r} is not a number") from None
+        if not is_ascii_decimal(text) or not math.isfinite(float(text)):
+            raise ValueError(
+                f"SPRT option {quote(item)}: {quote(text)} is not a number (a finite "
+                "decimal in ASCII digits, e.g. elo1=10 or alpha=0.05)"
+            )
+        values[key] = float(text)
     return Sprt(**values)
 
 

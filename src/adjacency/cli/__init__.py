@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "adjacency.cli.web_commands",
     "adjacency.cli.engine_commands",
     "adjacency.cli.arena_commands",
+    "adjacency.cli.tune_commands",
     "adjacency.cli.experiment_commands",
     "adjacency.cli.solution_commands",
     "adjacency.cli.train_commands",

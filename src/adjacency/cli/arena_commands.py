@@ -6,33 +6,21 @@ Heavy modules (the arena, matplotlib) are imported inside the handlers.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
-from ..core.text import is_ascii_number
-from .arguments import positive_int, seconds_or_zero, whole_number
+from .arguments import (
+    add_executor_options,
+    add_game_options,
+    executor_from_args,
+    positive_int,
+    settings_from_args,
+)
 
 DEFAULT_DB = "arena.db"
-
-
-def _size(text: str) -> tuple[int, int]:
-    rows, sep, cols = text.lower().partition("x")
-    if not sep or not is_ascii_number(rows) or not is_ascii_number(cols):
-        raise argparse.ArgumentTypeError(f"board size {text!r}: expected ROWSxCOLS such as 8x8")
-    return int(rows), int(cols)
-
-
-def _rounds(text: str) -> tuple[int, ...]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(is_ascii_number(p) for p in parts):
-        raise argparse.ArgumentTypeError(
-            f"rounds {text!r}: expected whole numbers separated by commas, e.g. 8,12,16,28"
-        )
-    return tuple(int(p) for p in parts)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -43,44 +31,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         default=20,
         help="games per pairing and rounds setting, even (default 20)",
     )
-    parser.add_argument(
-        "--rounds",
-        type=_rounds,
-        default=(28,),
-        help="one or several rounds settings, e.g. 8,12,16,28 (default 28)",
-    )
-    parser.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
-    parser.add_argument(
-        "--time",
-        type=seconds_or_zero,
-        default=5.0,
-        help="seconds per move (default 5, the original limit; 0: none, for --depth/--nodes)",
-    )
-    parser.add_argument("--depth", type=positive_int, help="depth limit per move")
-    parser.add_argument("--nodes", type=positive_int, help="node limit per move")
-    parser.add_argument(
-        "--margin",
-        type=seconds_or_zero,
-        default=None,
-        help="seconds a move may exceed --time before losing on time (default 0.1)",
-    )
-    openings = parser.add_mutually_exclusive_group()
-    openings.add_argument(
-        "--openings",
-        type=Path,
-        metavar="FILE",
-        help="openings, one position text per line (# comments allowed)",
-    )
-    openings.add_argument(
-        "--random-plies",
-        type=whole_number,
-        default=0,
-        metavar="K",
-        help="start each game pair after K random plies (default 0)",
-    )
-    parser.add_argument(
-        "--seed", type=whole_number, default=0, help="seed for openings and bots (default 0)"
-    )
+    add_game_options(parser, time=5.0, time_note=", the original limit", random_plies=0)
     add_executor_options(parser)
     parser.add_argument(
         "--db",
@@ -101,88 +52,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "(match only; stored with the run, so --resume continues the same test)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
-
-
-def add_executor_options(
-    parser: argparse.ArgumentParser, what: str = "games", default: str | None = "local"
-) -> None:
-    """``--executor``, ``--ray-address`` and ``--concurrency``/``--jobs``: where work runs."""
-    parser.add_argument(
-        "--executor",
-        choices=("local", "ray"),
-        default=default,
-        help=f"local: worker processes on this machine{' (default)' if default else ''}; "
-        f"ray: one Ray task per {what[:-1]} on a Ray cluster (pip install 'adjacency[ray]'; "
-        "docs/distributed.md)",
-    )
-    parser.add_argument(
-        "--ray-address",
-        metavar="ADDR",
-        help="with --executor ray: 'auto' or HOST:PORT joins a cluster started with "
-        "`ray start`; default: a private Ray runtime on this machine",
-    )
-    parser.add_argument(
-        "--ray-runtime-env",
-        metavar="JSON",
-        help="with --ray-address: Ray runtime_env as JSON (or @FILE), e.g. "
-        '\'{"pip": ["adjacency==0.1.0"]}\' to install the package on every node',
-    )
-    parser.add_argument(
-        "--concurrency",
-        "--jobs",
-        "-j",
-        dest="concurrency",
-        type=positive_int,
-        default=None,
-        help=f"{what} run at once (default: number of cores; a joined Ray cluster uses "
-        "all its CPUs)",
-    )
-
-
-def executor_from_args(args: argparse.Namespace) -> Any:
-    """The executor chosen by :func:`add_executor_options` (checked; not started yet
-    for ``local``, connected for ``ray``)."""
-    from ..workers import make_executor
-
-    if args.concurrency is not None and args.concurrency < 1:
-        raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
-    if args.ray_address is not None and args.executor != "ray":
-        raise InvalidSettingsError("--ray-address needs --executor ray")
-    runtime_env = None
-    if args.ray_runtime_env is not None:
-        if args.ray_address is None:
-            raise InvalidSettingsError(
-                "--ray-runtime-env applies when joining a cluster (--ray-address)"
-            )
-        runtime_env = _runtime_env(args.ray_runtime_env)
-    jobs = args.concurrency or (os.cpu_count() or 1)
-    return make_executor(
-        args.executor or "local",
-        jobs,
-        args.ray_address,
-        runtime_env=runtime_env,
-    )
-
-
-def _runtime_env(text: str) -> dict[str, Any]:
-    """A Ray runtime_env from JSON text or ``@FILE``."""
-    import json
-
-    source = text
-    if text.startswith("@"):
-        try:
-            source = Path(text[1:]).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidSettingsError(
-                f"--ray-runtime-env: cannot read {text[1:]!r}: {exc}"
-            ) from None
-    try:
-        value = json.loads(source)
-    except ValueError:
-        raise InvalidSettingsError(f"--ray-runtime-env {text[:80]!r} is not JSON") from None
-    if not isinstance(value, dict):
-        raise InvalidSettingsError('--ray-runtime-env must be a JSON object, e.g. {"pip": [...]}')
-    return value
 
 
 def register(commands: Any) -> None:
@@ -248,42 +117,6 @@ def register(commands: Any) -> None:
     svg.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     svg.set_defaults(handler=run_svg)
 
-    from .tune_commands import register as register_tune
-
-    register_tune(commands)
-
-
-def _settings(args: argparse.Namespace, sprt: Any = None) -> Any:
-    from ..arena.schedule import Settings
-    from ..bots.referee import DEFAULT_MARGIN
-
-    openings: tuple[str, ...] = ()
-    if args.openings is not None:
-        try:
-            lines = args.openings.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise InvalidSettingsError(
-                f"cannot read openings file {str(args.openings)!r}: {exc}"
-            ) from None
-        openings = tuple(s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#"))
-        if not openings:
-            raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
-    rows, cols = args.size
-    return Settings(
-        rows=rows,
-        cols=cols,
-        rounds=args.rounds,
-        games=args.games,
-        time=args.time or None,
-        depth=args.depth,
-        nodes=args.nodes,
-        margin=DEFAULT_MARGIN if args.margin is None else args.margin,
-        seed=args.seed,
-        random_plies=args.random_plies,
-        openings=openings,
-        sprt=None if sprt is None else (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
-    )
-
 
 def _inline_files(spec: str) -> str:
     """``spec`` with its ``@FILE`` option values written out, so that workers on other
@@ -336,7 +169,7 @@ def run_match(args: argparse.Namespace) -> int:
             if sprt is not None and mode != "match":
                 raise InvalidSettingsError("--sprt applies to a match of two bots")
             command = shlex.join(["adjacency", *sys.argv[1:]])
-            settings = _settings(args, sprt)
+            settings = settings_from_args(args, sprt)
             players = [_inline_files(spec) for spec in args.players]
             run_id = create_run(store, mode, players, settings, command)
             if not settings.openings and not settings.random_plies and settings.games > 2:

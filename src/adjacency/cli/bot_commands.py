@@ -14,7 +14,7 @@ from rich.table import Table
 from ..bots import BotError, Limit, Thinking, entries, make_bot
 from ..bots.registry import entry, plugins
 from ..core import Position
-from .arguments import positive_int, seconds
+from .arguments import positive_int, seconds, whole_number
 
 
 def register(commands: Any) -> None:
@@ -44,7 +44,7 @@ def register(commands: Any) -> None:
     move.add_argument("--time", type=seconds, default=5.0, help="seconds for the move (default 5)")
     move.add_argument("--depth", type=positive_int, help="depth limit")
     move.add_argument("--nodes", type=positive_int, help="node limit")
-    move.add_argument("--seed", type=int, help="random seed")
+    move.add_argument("--seed", type=whole_number, help="random seed (from 0)")
     move.add_argument(
         "--think",
         action="store_true",

@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
-from .arguments import positive_int, seconds, seconds_or_zero, whole_number
+from .arguments import (
+    add_executor_options,
+    executor_from_args,
+    positive_int,
+    rounds_list,
+    seconds,
+    seconds_or_zero,
+    whole_number,
+)
 
 
 def register(commands: Any) -> None:
@@ -33,7 +41,9 @@ def register(commands: Any) -> None:
     parser.add_argument("--preset", choices=tuple(PRESETS), default="full")
     parser.add_argument("--time", type=seconds, help="seconds per move (overrides the preset)")
     parser.add_argument("--games", type=positive_int, help="games per pairing and rounds setting")
-    parser.add_argument("--rounds", help="rounds settings, e.g. 8,12,16,28")
+    parser.add_argument(
+        "--rounds", type=rounds_list, help="rounds settings, e.g. 8,12,16,28 (overrides the preset)"
+    )
     parser.add_argument(
         "--margin",
         type=seconds_or_zero,
@@ -47,8 +57,6 @@ def register(commands: Any) -> None:
         metavar="ROLE=SPEC",
         help=f"bot for a role ({', '.join(ROLES)}), e.g. --bot hill=hill:neighbourhood=area",
     )
-    from .arena_commands import add_executor_options
-
     add_executor_options(parser)
     parser.add_argument("--seed", type=whole_number, default=1)
     parser.add_argument(
@@ -73,7 +81,6 @@ def run_experiments(args: argparse.Namespace) -> int:
         PRESETS,
         available_pairs,
         experiment_settings,
-        parse_rounds,
         role_specs,
     )
     from ..arena.live import LiveScore
@@ -83,13 +90,12 @@ def run_experiments(args: argparse.Namespace) -> int:
     from ..arena.summary import summarize
     from ..arena.tables import pairing_table
     from ..plotting import SKIPPED, plots_available
-    from .arena_commands import executor_from_args
 
     preset = PRESETS[args.preset]
     specs = role_specs(args.bot)
     settings = experiment_settings(
         preset,
-        rounds=parse_rounds(args.rounds) if args.rounds else None,
+        rounds=args.rounds,
         games=args.games,
         time=args.time,
         margin=args.margin,

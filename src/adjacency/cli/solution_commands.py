@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
-from .arguments import positive_int, seconds, table_megabytes
+from .arguments import (
+    add_executor_options,
+    executor_from_args,
+    positive_int,
+    seconds,
+    table_megabytes,
+)
 
 DEFAULT_DB = "solutions.db"
 
@@ -59,13 +65,7 @@ def register(commands: Any) -> None:
     run.add_argument(
         "--tt", type=table_megabytes, default=64.0, help="table MB per solve (default 64)"
     )
-    run.add_argument(
-        "--jobs", type=positive_int, help="entries solved at once (default: CPU count)"
-    )
-    run.add_argument("--executor", default="local", help="local (a process pool, default) or ray")
-    run.add_argument(
-        "--ray-address", help="with --executor ray: auto or HOST:PORT (default: a private runtime)"
-    )
+    add_executor_options(run, what="entries", one="entry")
     run.add_argument("--quiet", action="store_true", help="no progress display")
     run.set_defaults(handler=run_run)
 
@@ -115,7 +115,6 @@ def run_run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ..solving.table import EntryResult, parse_sizes, plan_lanes, run_table
-    from ..workers import make_executor
 
     sizes = parse_sizes(args.sizes)
     firsts = tuple(f.strip() for f in args.first.split(",") if f.strip())
@@ -149,7 +148,7 @@ def run_run(args: argparse.Namespace) -> int:
 
     with (
         _open(args.db, create=True) as store,
-        make_executor(args.executor, args.jobs, args.ray_address, command="solutions run") as ex,
+        executor_from_args(args) as ex,
         progress,
     ):
         report = run_table(

@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from ..core import Position
-from .arena_commands import add_executor_options, executor_from_args
+from .arguments import add_executor_options, executor_from_args
 
 
 def add_split_options(parser: argparse.ArgumentParser) -> None:

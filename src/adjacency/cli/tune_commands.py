@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
-from .arena_commands import _rounds, _settings, _size, add_executor_options, executor_from_args
 from .arguments import (
+    add_executor_options,
+    add_game_options,
+    executor_from_args,
     non_negative_number,
     positive_int,
     positive_number,
-    seconds_or_zero,
-    whole_number,
+    settings_from_args,
 )
 
 DEFAULT_DB = "tune.db"
@@ -65,24 +66,7 @@ def register(commands: Any) -> None:
         metavar="A",
         help="A (default: 10%% of pairs)",
     )
-    tune.add_argument("--rounds", type=_rounds, default=(28,), help="rounds (default 28)")
-    tune.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
-    tune.add_argument(
-        "--time", type=seconds_or_zero, default=0.1, help="seconds per move (default 0.1; 0: none)"
-    )
-    tune.add_argument("--depth", type=positive_int, help="depth limit per move")
-    tune.add_argument("--nodes", type=positive_int, help="node limit per move")
-    tune.add_argument(
-        "--margin", type=seconds_or_zero, default=None, help="time margin (default 0.1)"
-    )
-    openings = tune.add_mutually_exclusive_group()
-    openings.add_argument("--openings", type=Path, metavar="FILE", help="openings file")
-    openings.add_argument(
-        "--random-plies", type=whole_number, default=2, metavar="K", help="random plies (default 2)"
-    )
-    tune.add_argument(
-        "--seed", type=whole_number, default=0, help="seed of flips, openings and bots"
-    )
+    add_game_options(tune, time=0.1, random_plies=2, seeded="flips, openings and bots")
     add_executor_options(tune)
     tune.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="checkpoint database")
     tune.add_argument("--resume", action="store_true", help="continue the latest unfinished run")
@@ -113,7 +97,7 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
         make_bot(with_options(args.bot, {p.name: p.text(p.start) for p in params})).close()
     except BotError as exc:
         raise InvalidSettingsError(str(exc)) from None
-    settings = _settings(args)
+    settings = settings_from_args(args)
     pairs = args.games // 2
     schedule = Schedule(
         pairs,

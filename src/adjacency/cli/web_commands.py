@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .arguments import whole_number
+
 
 def register(commands: Any) -> None:
     play = commands.add_parser(
@@ -23,7 +25,7 @@ def register(commands: Any) -> None:
     )
     play.add_argument(
         "--port",
-        type=int,
+        type=whole_number,
         help="port (default 8765, or a free one if that is taken; 0 picks a free one)",
     )
     play.add_argument("--no-browser", action="store_true", help="do not open a browser window")

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from ..core import Color, Position, board
 from ..core.board import MAX_SIDE, MIN_SIDE
 from ..core.errors import InvalidSettingsError
+from ..core.text import parse_size
 from ..engine.book import BookLine
 from ..engine.symmetry import Equivalence, equivalent_starts, move_orbits
 
@@ -269,12 +270,11 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
         return [(r, c) for r, c in every if r == c]
     sizes = []
     for part in (p.strip() for p in text.split(",")):
-        rows, sep, cols = part.lower().partition("x")
-        if not sep or not (rows.isascii() and rows.isdigit() and cols.isascii() and cols.isdigit()):
-            raise InvalidSettingsError(
-                f"board size {part!r}: expected ROWSxCOLS such as 6x7, or 'all' / 'square'"
-            )
-        geometry = board(int(rows), int(cols))
+        try:
+            rows, cols = parse_size(part, InvalidSettingsError)
+        except InvalidSettingsError as exc:
+            raise InvalidSettingsError(f"{exc}, or 'all' / 'square'") from None
+        geometry = board(rows, cols)
         sizes.append((geometry.rows, geometry.cols))
     return sizes
 
