@@ -13,6 +13,7 @@ from ..core import Position
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError, InvalidPositionError
 from ..core.text import quote
 from .arguments import positive_int, seconds, table_megabytes, whole_number
+from .core_commands import add_game_option, pick_game, read_games
 
 SOLVE_WARNING_SECONDS = 60.0
 """Estimated solve time above which ``solve`` warns before it starts (and how to stop it)."""
@@ -46,6 +47,7 @@ def register(commands: Any) -> None:
         "the move played.",
     )
     analyse.add_argument("target", help="position text, or the path of a game record")
+    add_game_option(analyse)
     analyse.add_argument(
         "--time",
         type=seconds,
@@ -162,21 +164,20 @@ def warn_long_solve(position: Position, limit: float | None) -> None:
     )
 
 
-def _load_target(text: str) -> tuple[Position | None, Any]:
+def _load_target(text: str, game: int | None) -> tuple[Position | None, Any]:
+    """The position, or game ``game`` (1-based; needed when the file holds several)."""
     try:
-        return Position.from_fen(text), None
+        position = Position.from_fen(text)
     except AdjacencyError as fen_error:
-        path = Path(text)
-        if not path.is_file():
+        if not Path(text).is_file():
             raise AdjacencyError(
                 f"{quote(text)} is neither position text ({fen_error}) nor a game record file"
             ) from None
-    from ..core.errors import InvalidRecordError
-    from ..core.record import game_from_json, game_from_text
-    from ..core.text import read_text
-
-    content = read_text(path, "game record", InvalidRecordError)
-    return None, game_from_json(content) if path.suffix == ".json" else game_from_text(content)
+    else:
+        if game is not None:
+            raise AdjacencyError("--game picks a game of a record file, not of position text")
+        return position, None
+    return None, pick_game(read_games(text), game, text)
 
 
 def run_analyse(args: argparse.Namespace) -> int:
@@ -184,7 +185,7 @@ def run_analyse(args: argparse.Namespace) -> int:
 
     if args.time is not None and args.time <= 0:
         raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
-    position, game = _load_target(args.target)
+    position, game = _load_target(args.target, args.game)
     warmup()
     engine = Engine(driver=args.driver, threads=args.threads)
     rows = []

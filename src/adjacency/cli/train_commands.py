@@ -20,7 +20,7 @@ def register(commands: Any) -> None:
     train = commands.add_parser(
         "train-eval",
         help="train the engine's learned evaluation by self-play",
-        description="Play --games self-play games on 8x8 (a depth-2 search with 20%% random "
+        description="Play --games self-play games on 8x8 (a depth-2 search with 20% random "
         "moves, rounds drawn from 8-28), label every position by a --depth search of the "
         "frozen v1 engine or, with at most --exact-plies left, by the exact solver, fit "
         "weights per plies left by ridge least squares and write them to --out "

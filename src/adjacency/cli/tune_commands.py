@@ -21,6 +21,7 @@ from .arguments import (
 )
 
 DEFAULT_DB = "tune.db"
+DEFAULT_OUT = "tuned.json"
 
 
 def register(commands: Any) -> None:
@@ -71,9 +72,15 @@ def register(commands: Any) -> None:
     tune.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="checkpoint database")
     tune.add_argument("--resume", action="store_true", help="continue the latest unfinished run")
     tune.add_argument(
-        "--out", type=Path, default=Path("tuned.json"), help="tuned values (default tuned.json)"
+        "--out",
+        type=Path,
+        help=f"tuned values (default {DEFAULT_OUT}; kept with the run: --resume writes it again)",
     )
-    tune.add_argument("--plot", type=Path, help="plot file (default: --out with -plot.png)")
+    tune.add_argument(
+        "--plot",
+        type=Path,
+        help="plot file (default: --out with -plot.png; kept with the run like --out)",
+    )
     tune.add_argument("--quiet", action="store_true", help="no progress bar")
     tune.set_defaults(handler=run_tune)
 
@@ -107,7 +114,8 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
     )
     batch = args.batch or max(2, 2 * concurrency)
     command = shlex.join(["adjacency", *sys.argv[1:]])
-    return int(store.create(args.bot, params, schedule, settings, batch, command))
+    out = args.out or Path(DEFAULT_OUT)
+    return int(store.create(args.bot, params, schedule, settings, batch, command, out, args.plot))
 
 
 def run_tune(args: argparse.Namespace) -> int:
@@ -118,10 +126,9 @@ def run_tune(args: argparse.Namespace) -> int:
     from ..plotting import SKIPPED, plots_available
     from ..tuning.plot import parameter_plot
     from ..tuning.spsa import batches, run_batch, tuned_values, with_options
-    from ..tuning.store import TuneStore
+    from ..tuning.store import TuneStore, plot_path
 
     console = Console()
-    plot = args.plot or args.out.with_name(args.out.stem + "-plot.png")
     with executor_from_args(args) as executor, TuneStore(args.db) as store:
         if args.resume:
             run = store.resumable()
@@ -133,8 +140,13 @@ def run_tune(args: argparse.Namespace) -> int:
                 f"Resuming tuning run {run.id} ({run.bot}): {run.pairs_done} of "
                 f"{run.schedule.pairs} pairs done"
             )
+            # The run's own files, unless this resume names others (then they are kept).
+            store.set_files(run.id, args.out or (None if run.out else Path(DEFAULT_OUT)), args.plot)
+            run = store.run(run.id)
         else:
             run = store.run(_new_run(args, store, executor.concurrency))
+        out = run.out or Path(DEFAULT_OUT)
+        plot = run.plot or plot_path(out)
         store.set_status(run.id, "running")
         theta = run.theta
         done = run.pairs_done
@@ -158,7 +170,7 @@ def run_tune(args: argparse.Namespace) -> int:
                     )  # fmt: skip
                     store.checkpoint(run.id, outcome)
                     theta = outcome.theta
-                    _write_values(args.out, tuned_values(run.params, theta))
+                    _write_values(out, tuned_values(run.params, theta))
                     progress.update(bar, description=_describe(run.params, theta))
         except KeyboardInterrupt:
             store.set_status(run.id, "stopped")
@@ -170,21 +182,29 @@ def run_tune(args: argparse.Namespace) -> int:
         store.set_status(run.id, "finished")
         run = store.run(run.id)
     values = tuned_values(run.params, run.theta)
-    _write_values(args.out, values)
+    _write_values(out, values)
     console.print(f"tuned {names}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
     if plots_available():
         parameter_plot(run, plot)
-        console.print(f"wrote {args.out} and {plot}")
+        console.print(f"wrote {_shown(out)} and {_shown(plot)}", markup=False, soft_wrap=True)
     else:
-        console.print(f"wrote {args.out}")
+        console.print(f"wrote {_shown(out)}", markup=False, soft_wrap=True)
         console.print(SKIPPED, markup=False, soft_wrap=True)
-    tuned = run.bot + ("," if ":" in run.bot else ":") + f"@{args.out}"
+    tuned = run.bot + ("," if ":" in run.bot else ":") + f"@{_shown(out)}"
     start = with_options(run.bot, {p.name: p.text(p.start) for p in run.params})
     verify = ["adjacency", "match", tuned, start, "--sprt", "elo0=0", "elo1=10"]
     verify += _game_options(run.settings)
     console.print("verify against the start values with an SPRT match:")
     console.print("  " + shlex.join(verify), markup=False, soft_wrap=True)
     return 0
+
+
+def _shown(path: Path) -> str:
+    """A stored (absolute) path as typed: relative when it is under the working directory."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _describe(params: Any, theta: Any) -> str:
