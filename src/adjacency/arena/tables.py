@@ -30,12 +30,15 @@ def fmt_elo(value: float) -> str:
 
 
 def fmt_estimate(est: Estimate) -> str:
-    """``+35 ± 21`` (cutechess-style half width), or the interval ends if unbounded."""
+    """``+35 ± 21`` (cutechess-style half width); ``-191 ± inf`` when the sample cannot
+    bound the interval (no spread observed); the interval ends if one end is infinite."""
     if not est.samples:
         return "n/a"
     if math.isinf(est.elo):
         return fmt_elo(est.elo)
-    if math.isinf(est.elo) or math.isinf(est.low) or math.isinf(est.high):
+    if not est.bounded:
+        return f"{fmt_elo(est.elo)} ± inf"
+    if math.isinf(est.low) or math.isinf(est.high):
         return f"{fmt_elo(est.elo)} [{fmt_elo(est.low)}, {fmt_elo(est.high)}]"
     return f"{fmt_elo(est.elo)} ± {est.error:.0f}"
 
@@ -62,7 +65,7 @@ def rating_row(rank: int, r: Rating) -> list[str]:
     return [
         str(rank),
         r.player,
-        f"{r.elo:+.0f} ± {r.error:.0f}",
+        f"{fmt_elo(r.elo)} ± {r.error:.0f}",
         str(r.games),
         f"{r.points:g}",
         f"{100 * r.score:.1f}%",
