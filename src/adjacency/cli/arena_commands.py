@@ -218,7 +218,12 @@ def register(commands: Any) -> None:
     report.add_argument("db", type=Path, help="results database")
     report.add_argument("--run", type=positive_int, help="run id (default: the latest run)")
     report.add_argument("--all-runs", action="store_true", help="pool every run of the database")
-    report.add_argument("--out", type=Path, help="report directory (default: DB name + -report)")
+    report.add_argument(
+        "--out",
+        type=Path,
+        help="report directory (default: beside DB, its name without the suffix + -report: "
+        "tour-report/ for tour.db)",
+    )
     report.add_argument("--html", action="store_true", help="write report.html instead of .md")
     report.add_argument("--format", choices=("png", "svg"), default="png", help="plot format")
     report.add_argument("--title", default="Arena report", help="report title")
@@ -380,7 +385,7 @@ def run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..arena.export import write_csv, write_json, write_records
-    from ..arena.run_report import write_report
+    from ..arena.run_report import default_report_dir, write_report
     from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
@@ -419,7 +424,7 @@ def run_report(args: argparse.Namespace) -> int:
         write_records(games, args.records)
         console.print(f"wrote {args.records}")
     if not args.no_report:
-        out = args.out or args.db.with_name(args.db.stem + "-report")
+        out = args.out or default_report_dir(args.db)
         path = write_report(games, out, title=args.title, html=args.html, fmt=args.format)
         console.print(f"wrote {path}")
         if not plots_available():
