@@ -225,8 +225,12 @@ def register(commands: Any) -> None:
         "tour-report/ for tour.db)",
     )
     report.add_argument("--html", action="store_true", help="write report.html instead of .md")
-    report.add_argument("--format", choices=("png", "svg"), default="png", help="plot format")
-    report.add_argument("--title", default="Arena report", help="report title")
+    report.add_argument(
+        "--format", choices=("png", "svg"), default="png", help="plot format (default png)"
+    )
+    report.add_argument(
+        "--title", default="Arena report", help="report title (default 'Arena report')"
+    )
     report.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
     report.add_argument("--json", type=Path, help="write results and summaries as JSON")
     report.add_argument("--records", type=Path, help="write every game record (text format)")

@@ -84,7 +84,13 @@ def register(commands: Any) -> None:
         "--seed", type=whole_number, default=0, help="seed of flips, openings and bots"
     )
     add_executor_options(tune)
-    tune.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="checkpoint database")
+    tune.add_argument(
+        "--db",
+        type=Path,
+        default=Path(DEFAULT_DB),
+        help=f"SQLite checkpoint database of tuning runs (default {DEFAULT_DB}); --resume "
+        "continues the latest unfinished run in it",
+    )
     tune.add_argument("--resume", action="store_true", help="continue the latest unfinished run")
     tune.add_argument(
         "--out", type=Path, default=Path("tuned.json"), help="tuned values (default tuned.json)"
