@@ -309,21 +309,20 @@ def _inline_files(spec: str) -> str:
 
 
 def run_match(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from ..arena import stats
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from .terminal import make_console
 
     mode = "gauntlet" if getattr(args, "gauntlet", False) else args.mode
     try:
         sprt = None if args.sprt is None else stats.parse_sprt(args.sprt)
     except ValueError as exc:
         raise InvalidSettingsError(str(exc)) from None
-    console = Console()
+    console = make_console()
     if args.resume and not Path(args.db).is_file():  # Store() would create an empty file
         raise InvalidSettingsError(f"--resume: results database {str(args.db)!r} does not exist")
     with executor_from_args(args) as executor, Store(args.db) as store:
@@ -386,8 +385,6 @@ def run_match(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from ..arena.export import write_csv, write_json, write_records
     from ..arena.run_report import default_report_dir, write_report
     from ..arena.stats import Sprt
@@ -395,10 +392,11 @@ def run_report(args: argparse.Namespace) -> int:
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_text
     from ..plotting import SKIPPED, plots_available
+    from .terminal import make_console
 
     if not args.db.exists():
         raise InvalidSettingsError(f"results database {str(args.db)!r} does not exist")
-    console = Console()
+    console = make_console()
     with Store(args.db) as store:
         run = store.run(args.run)
         games = store.games(None if args.all_runs else run.id)

@@ -95,8 +95,6 @@ def register(commands: Any) -> None:
 
 
 def run_experiments(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from ..arena.live import LiveScore
     from ..arena.run_report import write_report
     from ..arena.runner import execute, sigterm_as_interrupt
@@ -105,8 +103,9 @@ def run_experiments(args: argparse.Namespace) -> int:
     from ..arena.tables import pairing_table
     from ..plotting import SKIPPED, plots_available
     from .arena_commands import executor_from_args
+    from .terminal import make_console
 
-    console = Console()
+    console = make_console()
     if args.resume:
         if not args.db.is_file():  # Store() would create an empty file
             raise InvalidSettingsError(

@@ -133,7 +133,6 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
 
 
 def run_tune(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ..arena.runner import sigterm_as_interrupt
@@ -141,8 +140,9 @@ def run_tune(args: argparse.Namespace) -> int:
     from ..tuning.plot import parameter_plot
     from ..tuning.spsa import batches, run_batch, tuned_values, with_options
     from ..tuning.store import TuneStore
+    from .terminal import make_console
 
-    console = Console()
+    console = make_console()
     plot = args.plot or args.out.with_name(args.out.stem + "-plot.png")
     with executor_from_args(args) as executor, TuneStore(args.db) as store:
         if args.resume:
