@@ -215,6 +215,16 @@ def sprt_text(sprt: Sprt, llr: float | None, verdict: str | None) -> str:
     return f"SPRT {sprt.describe()}: LLR {value} [{sprt.lower:.2f}, {sprt.upper:.2f}], {state}"
 
 
+def sprt_outcome(verdict: str | None, games: int, cap: int) -> str:
+    """How an SPRT match ended: ``SPRT: accepted H1 after 314 games``, or at its cap
+    ``SPRT: stopped at the cap of 10000 games without a verdict``, or cut short."""
+    if verdict is not None:
+        return f"SPRT: accepted {verdict} after {games} games"
+    if games >= cap:
+        return f"SPRT: stopped at the cap of {cap} games without a verdict"
+    return f"SPRT: no verdict yet after {games} of at most {cap} games (--resume continues)"
+
+
 NODE_COLUMNS = ("node", "host", "games", "processes", "s/game")
 
 

@@ -17,6 +17,11 @@ from ..core.text import is_ascii_number
 from .arguments import positive_int, seconds_or_zero, whole_number
 
 DEFAULT_DB = "arena.db"
+DEFAULT_GAMES = 20
+"""Games per pairing and rounds setting of a match or tournament without ``--games``."""
+SPRT_GAMES = 10_000
+"""The cap of an SPRT match without ``--games``: it plays to a verdict, at most this many
+games per rounds setting (a test of a 5-Elo difference rarely needs more)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -40,8 +45,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
         type=positive_int,
-        default=20,
-        help="games per pairing and rounds setting, even (default 20)",
+        default=None,
+        help=f"games per pairing and rounds setting, even (default {DEFAULT_GAMES}; with "
+        f"--sprt the cap: the match plays until the test accepts H0 or H1, at most "
+        f"--games games, default {SPRT_GAMES})",
     )
     parser.add_argument(
         "--rounds",
@@ -97,8 +104,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--sprt",
         nargs="*",
         metavar="KEY=VALUE",
-        help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
-        "(match only; stored with the run, so --resume continues the same test)",
+        help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05: play until "
+        "it accepts H0 or H1 or --games is reached (match only; stored with the run, so "
+        "--resume continues the same test)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
 
@@ -278,11 +286,14 @@ def _settings(args: argparse.Namespace, sprt: Any = None) -> Any:
         if not openings:
             raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
     rows, cols = args.size
+    games = args.games
+    if games is None:
+        games = SPRT_GAMES if sprt is not None else DEFAULT_GAMES
     return Settings(
         rows=rows,
         cols=cols,
         rounds=args.rounds,
-        games=args.games,
+        games=games,
         time=args.time or None,
         depth=args.depth,
         nodes=args.nodes,
@@ -314,7 +325,7 @@ def run_match(args: argparse.Namespace) -> int:
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
     from .terminal import make_console
 
     mode = "gauntlet" if getattr(args, "gauntlet", False) else args.mode
@@ -354,6 +365,13 @@ def run_match(args: argparse.Namespace) -> int:
                     "--random-plies 2 or --openings FILE for a sample of different games."
                 )
         run = store.run(run_id)
+        if sprt is not None:
+            cap = "" if args.games or args.resume else " (--games sets the cap)"
+            console.print(
+                f"SPRT {sprt.describe()}: playing until it accepts H0 or H1, at most "
+                f"{run.planned} games{cap}",
+                markup=False,
+            )
         try:
             with sigterm_as_interrupt():
                 if args.quiet:
@@ -377,6 +395,7 @@ def run_match(args: argparse.Namespace) -> int:
         console.print(ranking_table(standings(games)))
     if sprt is not None:
         console.print(sprt_text(sprt, report.llr, report.verdict))
+        console.print(sprt_outcome(report.verdict, report.stored, report.planned), markup=False)
     console.print(
         f"{report.stored} of {report.planned} planned games stored in {str(args.db)!r} "
         f"(run {run_id}, {report.played_now} played now, status {report.status})"
@@ -390,7 +409,7 @@ def run_report(args: argparse.Namespace) -> int:
     from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
     from ..plotting import SKIPPED, plots_available
     from .terminal import make_console
 
@@ -416,6 +435,7 @@ def run_report(args: argparse.Namespace) -> int:
         penta = next(s.penta for s in summaries if s.rounds is None)
         llr = sprt.llr(penta)
         console.print(sprt_text(sprt, llr, sprt.verdict(llr)))
+        console.print(sprt_outcome(sprt.verdict(llr), len(games), run.planned), markup=False)
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
