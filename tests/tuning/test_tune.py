@@ -118,10 +118,13 @@ def test_an_options_file_is_loaded_by_any_spec(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_tiny_tuning_run_moves_a_bad_depth_up(tmp_path: Path) -> None:
+def test_a_tiny_tuning_run_moves_a_bad_depth_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "tuned.json"
     args = [*TINY, "--games", "24", "--db", str(tmp_path / "t.db"), "--out", str(out)]
     assert main(["tune", *args]) == 0
+    _check_verification_match(capsys.readouterr().out)
     assert json.loads(out.read_text())["depth"] >= 2
     with TuneStore(tmp_path / "t.db") as store:
         run = store.run()
@@ -241,3 +244,23 @@ def test_tune_refuses_bad_runs_and_resume_without_a_run(tmp_path: Path) -> None:
     assert main(["tune", "alphabeta", "--db", str(db)]) == 2  # no --param
     assert main(["tune", "alphabeta", "--param", "depth=1,1,4", "--games", "3"]) == 2
     assert main(["tune", "--resume", "--db", str(db)]) == 3  # a store failure (docs/errors.md)
+
+
+def _check_verification_match(printed: str) -> None:
+    """The SPRT match ``tune`` prints plays to a verdict (issue 25 CLI 7: it stopped at
+    the default 20 games), with the tuning run's kind of games."""
+    import shlex
+
+    from adjacency.arena.stats import parse_sprt
+    from adjacency.cli import build_parser
+    from adjacency.cli.arena_commands import SPRT_GAMES, match_settings
+
+    lines = printed.splitlines()
+    command = lines[lines.index("verify against the start values with an SPRT match:") + 1]
+    argv = shlex.split(command)
+    assert argv[:2] == ["adjacency", "match"]
+    args = build_parser().parse_args(argv[1:])
+    settings = match_settings(args, parse_sprt(args.sprt))
+    assert settings.games == SPRT_GAMES and settings.sprt == (0.0, 10.0, 0.05, 0.05)
+    assert settings.random_plies == 2 and settings.rounds == (6,)
+    assert (settings.rows, settings.cols) == (6, 6) and settings.time is None

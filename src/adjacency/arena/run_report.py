@@ -36,6 +36,12 @@ SKIPPED_NOTE = f"Plots skipped: matplotlib is not installed (`{INSTALL}`)."
 """What the report says in place of its plots without the ``plots`` extra."""
 
 
+def default_report_dir(db: Path) -> Path:
+    """Where ``adjacency report DB`` writes without ``--out``: beside the database, named
+    after it without its suffix (``runs/tour.db`` -> ``runs/tour-report``)."""
+    return db.with_name(db.stem + "-report")
+
+
 def markdown_table(header: Sequence[str], rows: list[list[str]]) -> str:
     def cell(text: str) -> str:
         return text.replace("|", "\\|")

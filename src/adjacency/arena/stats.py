@@ -82,18 +82,34 @@ class Estimate:
 
     @property
     def error(self) -> float:
-        """Half the width of the 95% interval (cutechess-cli's ``+/-``)."""
+        """Half the width of the 95% interval (cutechess-cli's ``+/-``); ``inf`` when
+        the interval is unbounded."""
         return (self.high - self.low) / 2.0
+
+    @property
+    def bounded(self) -> bool:
+        """False when the sample cannot bound the Elo: no spread was observed
+        (every sample alike: one sample, two draws, two LD pairs), so the interval
+        is ``(-inf, +inf)`` rather than a width of 0."""
+        return not (math.isinf(self.low) and math.isinf(self.high))
 
 
 def estimate(counts: Sequence[float], outcomes: Sequence[float]) -> Estimate:
-    """Elo and 95% interval from outcome ``counts`` over ``outcomes`` (scores in 0..1)."""
+    """Elo and 95% interval from outcome ``counts`` over ``outcomes`` (scores in 0..1).
+
+    A sample whose outcomes are all alike (a single sample, two draws, only LD
+    pairs) has a sample variance of 0, which says nothing about the true spread:
+    its interval is ``(-inf, +inf)`` (unbounded), never the zero width that the
+    normal formula would give.
+    """
     n = float(sum(counts))
     if n <= 0:
         return Estimate(0.0, -math.inf, math.inf, 0.5, math.nan, 0)
     mean = sum(c * a for c, a in zip(counts, outcomes, strict=True)) / n
     var = sum(c * (a - mean) ** 2 for c, a in zip(counts, outcomes, strict=True)) / n
     stdev = math.sqrt(var)
+    if stdev == 0.0:
+        return Estimate(elo_from_score(mean), -math.inf, math.inf, mean, stdev, int(n))
     delta = Z95 * stdev / math.sqrt(n)
     return Estimate(
         elo_from_score(mean),

@@ -11,7 +11,7 @@ to WAL and a busy timeout) may share one database file.
 
 Tables::
 
-    runs(id, created, mode, players JSON, settings JSON, command, status, planned)
+    runs(id, created, mode, players JSON, settings JSON, command, status, planned, label)
     plan(run_id, idx, task JSON)                      -- the schedule, written once
     games(run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result,
           termination, detail, x_score, o_score, plies, move_times JSON,
@@ -20,6 +20,8 @@ Tables::
 ``node`` is the Ray node id that played a game (``local`` outside Ray), ``host``
 its machine and ``pid`` its process. Databases written before these columns
 existed get them on open (:data:`MIGRATIONS`), with empty values for old games.
+``label`` names what a run is beyond its mode (``experiments`` stores its preset,
+so ``--resume`` names the right one); empty for the others and for old runs.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ CREATE TABLE IF NOT EXISTS runs (
     settings TEXT NOT NULL,
     command TEXT NOT NULL DEFAULT '',
     status TEXT NOT NULL DEFAULT 'running',
-    planned INTEGER NOT NULL
+    planned INTEGER NOT NULL,
+    label TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS plan (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -87,6 +90,7 @@ MIGRATIONS: tuple[tuple[str, str, str], ...] = (
     ("games", "node", "TEXT NOT NULL DEFAULT ''"),
     ("games", "host", "TEXT NOT NULL DEFAULT ''"),
     ("games", "pid", "INTEGER NOT NULL DEFAULT 0"),
+    ("runs", "label", "TEXT NOT NULL DEFAULT ''"),
 )
 """Columns added after the first release: (table, column, declaration), added on open."""
 
@@ -154,6 +158,8 @@ class Run:
     command: str
     status: str
     planned: int
+    label: str = ""
+    """What the run is beyond its mode, e.g. an experiments preset (``reduced``)."""
 
 
 @dataclass(frozen=True)
@@ -252,13 +258,19 @@ class Store:
     # ------------------------------------------------------------------ writing
 
     def create_run(
-        self, mode: str, players: list[str], settings: Settings, tasks: list[GameTask], command: str
+        self,
+        mode: str,
+        players: list[str],
+        settings: Settings,
+        tasks: list[GameTask],
+        command: str,
+        label: str = "",
     ) -> int:
         """Store a new run and its whole schedule in one transaction; return its id."""
         with self._transaction():
             cursor = self.db.execute(
-                "INSERT INTO runs (created, mode, players, settings, command, planned) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO runs (created, mode, players, settings, command, planned, label) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     _now(),
                     mode,
@@ -266,6 +278,7 @@ class Store:
                     json.dumps(settings.to_dict()),
                     command,
                     len(tasks),
+                    label,
                 ),
             )
             run_id = int(cursor.lastrowid or 0)
@@ -304,7 +317,7 @@ class Store:
 
     def runs(self) -> list[Run]:
         rows = self.db.execute(
-            "SELECT id, created, mode, players, settings, command, status, planned "
+            "SELECT id, created, mode, players, settings, command, status, planned, label "
             "FROM runs ORDER BY id"
         ).fetchall()
         return [_run(row) for row in rows]
@@ -386,10 +399,10 @@ class _Transaction:
 
 
 def _run(row: tuple[Any, ...]) -> Run:
-    rid, created, mode, players, settings, command, status, planned = row
+    rid, created, mode, players, settings, command, status, planned, label = row
     return Run(
         rid, created, mode, json.loads(players), Settings.from_dict(json.loads(settings)),
-        command, status, planned,
+        command, status, planned, label,
     )  # fmt: skip
 
 

@@ -21,6 +21,20 @@ from .arguments import (
 )
 
 DEFAULT_DB = "arena.db"
+DEFAULT_GAMES = 20
+"""Games per pairing and rounds setting of a match or tournament without ``--games``."""
+SPRT_GAMES = 10_000
+"""The cap of an SPRT match without ``--games``: it plays to a verdict, at most this many
+games per rounds setting (a test of a 5-Elo difference rarely needs more)."""
+
+
+def match_settings(args: argparse.Namespace, sprt: Any = None) -> Any:
+    """The settings of a new match or tournament: those of the options, with ``--games``
+    defaulting to :data:`DEFAULT_GAMES`, or for an SPRT match to the cap :data:`SPRT_GAMES`."""
+    games = args.games
+    if games is None:
+        games = SPRT_GAMES if sprt is not None else DEFAULT_GAMES
+    return settings_from_args(argparse.Namespace(**{**vars(args), "games": games}), sprt)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -28,8 +42,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
         type=positive_int,
-        default=20,
-        help="games per pairing and rounds setting, even (default 20)",
+        default=None,
+        help=f"games per pairing and rounds setting, even (default {DEFAULT_GAMES}; with "
+        f"--sprt the cap: the match plays until the test accepts H0 or H1, at most "
+        f"--games games, default {SPRT_GAMES})",
     )
     add_game_options(parser, time=5.0, time_note=", the original limit", random_plies=0)
     add_executor_options(parser)
@@ -48,8 +64,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--sprt",
         nargs="*",
         metavar="KEY=VALUE",
-        help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
-        "(match only; stored with the run, so --resume continues the same test)",
+        help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05: play until "
+        "it accepts H0 or H1 or --games is reached (match only; stored with the run, so "
+        "--resume continues the same test)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
 
@@ -87,10 +104,19 @@ def register(commands: Any) -> None:
     report.add_argument("db", type=Path, help="results database")
     report.add_argument("--run", type=positive_int, help="run id (default: the latest run)")
     report.add_argument("--all-runs", action="store_true", help="pool every run of the database")
-    report.add_argument("--out", type=Path, help="report directory (default: DB name + -report)")
+    report.add_argument(
+        "--out",
+        type=Path,
+        help="report directory (default: beside DB, its name without the suffix + -report: "
+        "tour-report/ for tour.db)",
+    )
     report.add_argument("--html", action="store_true", help="write report.html instead of .md")
-    report.add_argument("--format", choices=("png", "svg"), default="png", help="plot format")
-    report.add_argument("--title", default="Arena report", help="report title")
+    report.add_argument(
+        "--format", choices=("png", "svg"), default="png", help="plot format (default png)"
+    )
+    report.add_argument(
+        "--title", default="Arena report", help="report title (default 'Arena report')"
+    )
     report.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
     report.add_argument("--json", type=Path, help="write results and summaries as JSON")
     report.add_argument("--records", type=Path, help="write every game record (text format)")
@@ -133,21 +159,21 @@ def _inline_files(spec: str) -> str:
 
 
 def run_match(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from ..arena import stats
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from .terminal import make_console
 
     mode = "gauntlet" if getattr(args, "gauntlet", False) else args.mode
     try:
         sprt = None if args.sprt is None else stats.parse_sprt(args.sprt)
     except ValueError as exc:
         raise InvalidSettingsError(str(exc)) from None
-    console = Console()
+    console = make_console()
+    capped = args.games is not None  # an SPRT match without --games plays to its verdict
     if args.resume and not Path(args.db).is_file():  # Store() would create an empty file
         raise InvalidSettingsError(f"--resume: results database {str(args.db)!r} does not exist")
     with executor_from_args(args) as executor, Store(args.db) as store:
@@ -169,7 +195,7 @@ def run_match(args: argparse.Namespace) -> int:
             if sprt is not None and mode != "match":
                 raise InvalidSettingsError("--sprt applies to a match of two bots")
             command = shlex.join(["adjacency", *sys.argv[1:]])
-            settings = settings_from_args(args, sprt)
+            settings = match_settings(args, sprt)
             players = [_inline_files(spec) for spec in args.players]
             run_id = create_run(store, mode, players, settings, command)
             if not settings.openings and not settings.random_plies and settings.games > 2:
@@ -179,6 +205,13 @@ def run_match(args: argparse.Namespace) -> int:
                     "--random-plies 2 or --openings FILE for a sample of different games."
                 )
         run = store.run(run_id)
+        if sprt is not None:
+            cap = "" if capped or args.resume else " (--games sets the cap)"
+            console.print(
+                f"SPRT {sprt.describe()}: playing until it accepts H0 or H1, at most "
+                f"{run.planned} games{cap}",
+                markup=False,
+            )
         try:
             with sigterm_as_interrupt():
                 if args.quiet:
@@ -202,6 +235,7 @@ def run_match(args: argparse.Namespace) -> int:
         console.print(ranking_table(standings(games)))
     if sprt is not None:
         console.print(sprt_text(sprt, report.llr, report.verdict))
+        console.print(sprt_outcome(report.verdict, report.stored, report.planned), markup=False)
     console.print(
         f"{report.stored} of {report.planned} planned games stored in {str(args.db)!r} "
         f"(run {run_id}, {report.played_now} played now, status {report.status})"
@@ -210,19 +244,18 @@ def run_match(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from ..arena.export import write_csv, write_json, write_records
-    from ..arena.run_report import write_report
+    from ..arena.run_report import default_report_dir, write_report
     from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
     from ..plotting import SKIPPED, plots_available
+    from .terminal import make_console
 
     if not args.db.exists():
         raise InvalidSettingsError(f"results database {str(args.db)!r} does not exist")
-    console = Console()
+    console = make_console()
     with Store(args.db) as store:
         run = store.run(args.run)
         games = store.games(None if args.all_runs else run.id)
@@ -242,6 +275,7 @@ def run_report(args: argparse.Namespace) -> int:
         penta = next(s.penta for s in summaries if s.rounds is None)
         llr = sprt.llr(penta)
         console.print(sprt_text(sprt, llr, sprt.verdict(llr)))
+        console.print(sprt_outcome(sprt.verdict(llr), len(games), run.planned), markup=False)
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
@@ -252,7 +286,7 @@ def run_report(args: argparse.Namespace) -> int:
         write_records(games, args.records)
         console.print(f"wrote {args.records}")
     if not args.no_report:
-        out = args.out or args.db.with_name(args.db.stem + "-report")
+        out = args.out or default_report_dir(args.db)
         path = write_report(games, out, title=args.title, html=args.html, fmt=args.format)
         console.print(f"wrote {path}")
         if not plots_available():

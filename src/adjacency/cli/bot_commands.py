@@ -7,7 +7,6 @@ import re
 from importlib import metadata
 from typing import Any
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -15,6 +14,7 @@ from ..bots import BotError, Limit, Thinking, entries, make_bot
 from ..bots.registry import entry, plugins
 from ..core import Position
 from .arguments import positive_int, seconds, whole_number
+from .terminal import make_console
 
 
 def register(commands: Any) -> None:
@@ -54,7 +54,7 @@ def register(commands: Any) -> None:
 
 
 def run_bots(args: argparse.Namespace) -> int:
-    console = Console()
+    console = make_console()
     if args.plugins:
         for plugin in plugins():
             if extra_installed(plugin.extra) is not False:
@@ -63,10 +63,11 @@ def run_bots(args: argparse.Namespace) -> int:
                 except BotError as exc:
                     console.print(f"{plugin.name}: {exc}", markup=False, soft_wrap=True)
     table = Table(title="Bots (spec: NAME or NAME:key=value,...; every bot also takes seed=N)")
-    table.add_column("name", style="bold")
-    table.add_column("family")
-    table.add_column("what it does")
-    table.add_column("options (default; range)")
+    # fold, never cut: a preset's definition is one long spec without spaces
+    table.add_column("name", style="bold", overflow="fold")
+    table.add_column("family", overflow="fold")
+    table.add_column("what it does", overflow="fold")
+    table.add_column("options (default; range)", overflow="fold")
     for item in entries():
         options = "\n".join(
             f"{o.name}={o.default} ({o.describe_range()}): {o.help}" for o in item.options
@@ -80,9 +81,9 @@ def run_bots(args: argparse.Namespace) -> int:
 def plugin_table() -> Table:
     """The plugin bots: name, the extra each needs and whether it is installed or loaded."""
     table = Table(title="Plugin bots (registered on first use of their spec)")
-    table.add_column("name", style="bold")
-    table.add_column("needs")
-    table.add_column("status")
+    table.add_column("name", style="bold", overflow="fold")
+    table.add_column("needs", overflow="fold")
+    table.add_column("status", overflow="fold")
     for plugin in plugins():
         installed = extra_installed(plugin.extra)
         if plugin.loaded:

@@ -55,7 +55,13 @@ def register(commands: Any) -> None:
         help="seconds per position (default 3, or 0.5 per move of a record)",
     )
     analyse.add_argument("--depth", type=positive_int, help="depth limit")
-    analyse.add_argument("--driver", choices=("pvs", "mtdf"), default="pvs")
+    analyse.add_argument(
+        "--driver",
+        choices=("pvs", "mtdf"),
+        default="pvs",
+        help="iterative deepening with principal variation search and aspiration windows "
+        "(pvs, the default) or with MTD(f) null-window probes (mtdf); docs/engine.md",
+    )
     analyse.add_argument("--json", action="store_true", help="print JSON")
     add_threads_option(analyse)
     analyse.set_defaults(handler=run_analyse)
@@ -68,7 +74,9 @@ def register(commands: Any) -> None:
         "and measure raw alpha-beta speed and the time per move at 0.1 s.",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--seconds", type=seconds, default=5.0, help="per search position")
+    bench.add_argument(
+        "--seconds", type=seconds, default=5.0, help="seconds per search position (default 5)"
+    )
     bench.add_argument(
         "--solve-limit",
         type=seconds,

@@ -69,7 +69,13 @@ def register(commands: Any) -> None:
     )
     add_game_options(tune, time=0.1, random_plies=2, seeded="flips, openings and bots")
     add_executor_options(tune)
-    tune.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="checkpoint database")
+    tune.add_argument(
+        "--db",
+        type=Path,
+        default=Path(DEFAULT_DB),
+        help=f"SQLite checkpoint database of tuning runs (default {DEFAULT_DB}); --resume "
+        "continues the latest unfinished run in it",
+    )
     tune.add_argument("--resume", action="store_true", help="continue the latest unfinished run")
     tune.add_argument(
         "--out",
@@ -119,7 +125,6 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
 
 
 def run_tune(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ..arena.runner import sigterm_as_interrupt
@@ -127,8 +132,9 @@ def run_tune(args: argparse.Namespace) -> int:
     from ..tuning.plot import parameter_plot
     from ..tuning.spsa import batches, run_batch, tuned_values, with_options
     from ..tuning.store import TuneStore, plot_path
+    from .terminal import make_console
 
-    console = Console()
+    console = make_console()
     with executor_from_args(args) as executor, TuneStore(args.db) as store:
         if args.resume:
             run = store.resumable()
