@@ -168,7 +168,11 @@ def outside_links(markdown: str, prefix: str = "../") -> str:
 
 
 def on_config(config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
-    """Add the reference, grouped by layer, to the end of the navigation."""
+    """Add the reference, grouped by layer, to the end of the navigation; the tutorials'
+    included files (``--8<--``) are read from the repository, wherever mkdocs runs."""
+    snippets = config.mdx_configs.get("pymdownx.snippets")
+    if snippets is not None:
+        snippets["base_path"] = [str(REPO)]
     grouped = groups(public_modules())
     section: list[Any] = [f"{REFERENCE}/index.md"]
     for title, members in grouped:
