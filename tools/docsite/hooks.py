@@ -92,8 +92,10 @@ def public_modules(package: Path = PACKAGE) -> list[ModulePage]:
             parts.pop()
         if any(part.startswith("_") for part in parts):
             continue
-        if not all((package.parent / Path(*parts[:cut]) / "__init__.py").exists()
-                   for cut in range(1, len(parts))):
+        if not all(
+            (package.parent / Path(*parts[:cut]) / "__init__.py").exists()
+            for cut in range(1, len(parts))
+        ):
             continue  # a stray file in a folder that is not a package
         found.append(ModulePage(".".join(parts), is_package))
     return sorted(found, key=lambda page: page.name)
@@ -152,7 +154,9 @@ def home_page(readme: str) -> str:
     return outside_links(text, prefix="")
 
 
-OUTSIDE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(((?:\.\./)+|)((?:examples|src|tests|benchmarks|tools)/[^)\s]*)\)")
+OUTSIDE_LINK = re.compile(
+    r"(?<!!)\[([^\]]+)\]\(((?:\.\./)+|)((?:examples|src|tests|benchmarks|tools)/[^)\s]*)\)"
+)
 """A link to a repository file outside ``docs/`` (from a guide, ``../examples/...``; from
 the README, ``examples/...``)."""
 
@@ -184,13 +188,17 @@ def on_config(config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
 def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
     """Generate the home page and the reference pages (nothing is written in ``docs/``)."""
     pages = public_modules()
-    files.append(File.generated(config, "index.md", content=home_page((REPO / "README.md").read_text())))
-    files.append(File.generated(config, f"{REFERENCE}/index.md", content=reference_index(groups(pages))))
+    home = home_page((REPO / "README.md").read_text())
+    files.append(File.generated(config, "index.md", content=home))
+    index = reference_index(groups(pages))
+    files.append(File.generated(config, f"{REFERENCE}/index.md", content=index))
     for page in pages:
         files.append(File.generated(config, page.src_uri, content=page.markdown()))
     return files
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files, **kwargs: Any) -> str:
+def on_page_markdown(
+    markdown: str, page: Page, config: MkDocsConfig, files: Files, **kwargs: Any
+) -> str:
     """Links of the guides to files outside ``docs/`` become paths in code."""
     return outside_links(markdown)
