@@ -25,8 +25,8 @@ play: $(VENV)/.installed-run
 	$(BIN)/adjacency play
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples tools
+	$(BIN)/ruff format --check src tests benchmarks examples tools
 	$(BIN)/lint-imports  # the one-way layers of .importlinter
 
 typecheck: $(VENV)/.installed-dev

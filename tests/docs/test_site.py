@@ -221,7 +221,8 @@ def has_docstring(value: Any, owner: Any) -> bool:
     (what a reader of ``help()`` sees)."""
     if (value.__doc__ or "").strip():
         return True
-    name = getattr(value, "__name__", None) or getattr(getattr(value, "fget", None), "__name__", "")
+    function = getattr(value, "fget", value)  # a property's getter
+    name = str(getattr(function, "__name__", ""))
     return owner is not None and any(
         (getattr(getattr(base, name, None), "__doc__", None) or "").strip()
         for base in owner.__mro__[1:-1]
