@@ -41,14 +41,19 @@ ROLE_TEXT = re.compile(r":(?:py:)?(?:func|class|meth|mod|data|attr|exc|obj|const
 """A Sphinx role left unconverted in a rendered page."""
 
 
-def hooks() -> ModuleType:
-    """``tools/docsite/hooks.py``, the generator of the reference pages, as a module."""
-    spec = importlib.util.spec_from_file_location("docsite_hooks", HOOKS)
+def tool(name: str) -> ModuleType:
+    """A module of ``tools/docsite/`` (the site's hooks and Griffe extension)."""
+    spec = importlib.util.spec_from_file_location(f"docsite_{name}", HOOKS.with_name(f"{name}.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
+
+
+def hooks() -> ModuleType:
+    """``tools/docsite/hooks.py``, the generator of the reference pages."""
+    return tool("hooks")
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +132,53 @@ def test_a_module_added_later_gets_a_page_in_a_group_of_its_own(tmp_path: Path) 
     titles = [title for title, _ in generator.groups(pages)]
     assert titles.index("League") < titles.index("Command line")
     assert titles.index("Core: rules and positions") < titles.index("League")
+
+
+def test_roles_become_links_to_documented_objects_and_code_otherwise(tmp_path: Path) -> None:
+    """The Griffe extension on a small package: Sphinx's lookup rules (enclosing class,
+    module, packages above, absolute), ``~`` and titles; links only to public objects of
+    the package, everything else shown as code."""
+    import griffe
+
+    package = tmp_path / "adjacency"
+    (package / "core").mkdir(parents=True)
+    (package / "__init__.py").write_text('"""See :mod:`.core` and :func:`os.getcwd`."""\n')
+    (package / "core" / "__init__.py").write_text('"""The core."""\nfrom .game import Game\n')
+    (package / "core" / "game.py").write_text(
+        '"""Games: :class:`Game`, :meth:`Game.play`, :func:`_hidden`."""\n'
+        "class Game:\n"
+        '    """A game. :meth:`play` plays; see :class:`~adjacency.core.Game` and\n'
+        "    :func:`the helper <adjacency.core.game.helper>`; :exc:`ValueError`::\n\n"
+        '        code\n    """\n'
+        "    def play(self) -> None:\n"
+        '        """Play; :meth:`Game.nothing` is not there."""\n'
+        "def helper() -> None:\n"
+        '    """Help."""\n'
+        "def _hidden() -> None:\n"
+        '    """Private."""\n'
+    )
+    extension = tool("roles").SphinxRoles()
+    loaded = griffe.load(
+        "adjacency", search_paths=[str(tmp_path)], extensions=griffe.load_extensions(extension)
+    )
+
+    def doc(path: str) -> str:
+        found = loaded[path.removeprefix("adjacency.")] if path != "adjacency" else loaded
+        return str(found.docstring.value)
+
+    assert doc("adjacency") == "See [`core`][adjacency.core] and `os.getcwd()`."
+    assert doc("adjacency.core.game") == (
+        "Games: [`Game`][adjacency.core.game.Game], "
+        "[`Game.play()`][adjacency.core.game.Game.play], `_hidden()`."
+    )
+    assert doc("adjacency.core.game.Game") == (
+        "A game. [`play()`][adjacency.core.game.Game.play] plays; see "
+        "[`Game`][adjacency.core.game.Game] and\n"
+        "[`the helper`][adjacency.core.game.helper]; `ValueError`:\n\n    code"
+    )
+    assert doc("adjacency.core.game.Game.play") == "Play; `Game.nothing()` is not there."
+    assert extension.linked == 6
+    assert len(extension.shown_as_code) == 4
 
 
 def test_the_reference_is_in_the_navigation_grouped_by_layer(site: Path) -> None:

@@ -63,8 +63,9 @@ class SphinxRoles(griffe.Extension):
         def replace(match: re.Match[str]) -> str:
             role, raw = match.group(1), match.group(2)
             shown, target = split_target(raw)
-            if role in CALLABLE_ROLES and not shown.endswith("()"):
-                shown += "()"
+            titled = raw.endswith(">") and "<" in raw
+            if role in CALLABLE_ROLES and not titled and not shown.endswith("()"):
+                shown += "()"  # as Sphinx shows a function, unless given a title
             found = resolve(obj, target, role, loader)
             if found is not None and documented(found):
                 self.linked += 1
