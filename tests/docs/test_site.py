@@ -164,6 +164,7 @@ def test_roles_become_links_to_documented_objects_and_code_otherwise(tmp_path: P
 
     def doc(path: str) -> str:
         found = loaded[path.removeprefix("adjacency.")] if path != "adjacency" else loaded
+        assert found.docstring is not None
         return str(found.docstring.value)
 
     assert doc("adjacency") == "See [`core`][adjacency.core] and `os.getcwd()`."
