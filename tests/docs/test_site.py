@@ -355,9 +355,10 @@ def served(site: Path) -> Iterator[str]:
 
 
 @pytest.mark.browser
-def test_a_reader_reaches_position_play_from_the_home_page(served: str) -> None:
+def test_a_reader_reaches_position_play_from_the_home_page(served: str, site: Path) -> None:
     """Chromium opens the home page, follows the navigation to the reference of
-    ``Position.play``; no console error, and no request leaves the site."""
+    ``Position.play``; no console error, and no request leaves the site. The same pages
+    opened from disk (file://) log no error and load nothing from elsewhere either."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not os.path.exists(CHROMIUM):
         message = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
@@ -390,9 +391,17 @@ def test_a_reader_reaches_position_play_from_the_home_page(served: str) -> None:
             section = heading.locator("xpath=..")
             assert "IllegalMoveError" in section.inner_text()  # the docstring, with its link
             page.wait_for_load_state("networkidle")
+            online = list(requests)
+            requests.clear()
+            for path in ["index.html", "reference/adjacency/core/position.html"]:
+                page.goto((site / path).as_uri())
+                page.wait_for_load_state("networkidle")
         finally:
             browser.close()
     assert errors == [], f"console errors: {errors}"
-    outside = [url for url in requests if not url.startswith(served + "/")]
+    outside = [url for url in online if not url.startswith(served + "/")]
     assert outside == [], f"requests outside the site: {outside}"
+    assert len(online) > 5
+    from_disk = [url for url in requests if not url.startswith(site.as_uri() + "/")]
+    assert from_disk == [], f"requests outside the site's folder: {from_disk}"
     assert len(requests) > 5
