@@ -134,6 +134,17 @@ def test_a_module_added_later_gets_a_page_in_a_group_of_its_own(tmp_path: Path) 
     assert titles.index("Core: rules and positions") < titles.index("League")
 
 
+def test_the_home_page_is_the_readme_with_links_for_the_site() -> None:
+    generator = hooks()
+    readme = "[docs/rules.md](docs/rules.md) ![b](docs/images/start.svg) [e](examples/engines)"
+    assert (
+        generator.home_page(readme)
+        == "[docs/rules.md](rules.md) ![b](images/start.svg) e (`examples/engines`)"
+    )
+    guide = "[`examples/x.py`](../examples/x.py), [r](rules.md), [w](https://ray.io)"
+    assert generator.outside_links(guide) == "`examples/x.py`, [r](rules.md), [w](https://ray.io)"
+
+
 def test_roles_become_links_to_documented_objects_and_code_otherwise(tmp_path: Path) -> None:
     """The Griffe extension on a small package: Sphinx's lookup rules (enclosing class,
     module, packages above, absolute), ``~`` and titles; links only to public objects of

@@ -151,7 +151,7 @@ def home_page(readme: str) -> str:
         return match.group(0)
 
     text = README_LINK.sub(relink, readme)
-    return outside_links(text, prefix="")
+    return outside_links(text)
 
 
 OUTSIDE_LINK = re.compile(
@@ -161,12 +161,13 @@ OUTSIDE_LINK = re.compile(
 the README, ``examples/...``)."""
 
 
-def outside_links(markdown: str, prefix: str = "../") -> str:
-    """Links to repository files outside ``docs/`` become the text and the path in code."""
+def outside_links(markdown: str) -> str:
+    """Links to repository files outside ``docs/`` become the text and the path in code
+    (the path alone when it is the text)."""
 
     def plain(match: re.Match[str]) -> str:
         text, path = match.group(1), match.group(3)
-        return text if text.strip("`") == path else f"{text} (`{path}`)"
+        return f"`{path}`" if text.strip("`") == path else f"{text} (`{path}`)"
 
     return OUTSIDE_LINK.sub(plain, markdown)
 
