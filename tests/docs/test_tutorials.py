@@ -75,6 +75,7 @@ def environment() -> dict[str, str]:
         part for part in (str(REPO / "src"), env.get("PYTHONPATH", "")) if part
     )
     env["COLUMNS"] = "100"
+    env.pop("RAY_ADDRESS", None)  # the Ray tutorial starts a private runtime, whatever the shell
     return env
 
 
