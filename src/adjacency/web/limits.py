@@ -16,21 +16,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import BotError
+from ..bots.registry import entry
 from .analysis import SOLVE_SECONDS
 
-OPTION_CAPS: Mapping[str, float] = {"tt": 256, "time": 60.0}
-"""Bot options a web game may set at most: ``tt`` (table MB; the engine allows 4096,
-about 4 GB per bot) and ``time`` (seconds per move, the web's maximum)."""
-
-
 def check_option_caps(bot: str, values: Mapping[str, Any]) -> None:
-    """Raise :class:`BotError` (400) if a bot option exceeds the web's cap."""
-    for name, cap in OPTION_CAPS.items():
-        value = values.get(name)
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > cap:
+    """Raise :class:`BotError` (400) if an option of ``bot`` is above the cap the bot
+    registry declares for servers shared with others (``Option.shared_cap``: the
+    engine's ``tt`` and the MCTS ``tree`` at 256 MB, populations, threads, time...).
+
+    The caps come from the registry's option metadata, so every bot, a new one too,
+    is bounded without a list here; ``values`` are the typed values of
+    :func:`~adjacency.bots.registry.option_values`.
+    """
+    for option in entry(bot).options:
+        cap = option.shared_cap
+        value = values.get(option.name)
+        if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if value > cap:
             raise BotError(
-                f"{bot} option {name}={value} is above this server's limit of {cap:g} "
-                "for games started from the web page"
+                f"{bot} option {option.name}={value:g} is above this server's limit of "
+                f"{cap:g} for bots started from the web page"
             )
 
 

@@ -60,6 +60,7 @@ def bots() -> list[BotInfo]:
                     minimum=o.minimum,
                     maximum=o.maximum,
                     choices=list(o.choices) if o.choices else None,
+                    cap=o.shared_cap,
                 )
                 for o in e.options
             ],
