@@ -61,9 +61,7 @@ def test_a_bot_cannot_register_an_unbounded_numeric_option() -> None:
     with pytest.raises(RuntimeError, match="needs a maximum or a cap"):
         register("unbounded-test", "x", "test", options=(Option("size", 1, "MB"),))(object)
     with pytest.raises(RuntimeError, match="cap"):
-        register("overcap-test", "x", "test", options=(Option("n", 5, "n", 0, 10, cap=11),))(
-            object
-        )
+        register("overcap-test", "x", "test", options=(Option("n", 5, "n", 0, 10, cap=11),))(object)
     assert "unbounded-test" not in {e.name for e in entries()}
 
 

@@ -19,6 +19,7 @@ from ..bots import BotError
 from ..bots.registry import entry
 from .analysis import SOLVE_SECONDS
 
+
 def check_option_caps(bot: str, values: Mapping[str, Any]) -> None:
     """Raise :class:`BotError` (400) if an option of ``bot`` is above the cap the bot
     registry declares for servers shared with others (``Option.shared_cap``: the
