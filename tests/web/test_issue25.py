@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Iterator
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.bots import BotError
 from adjacency.bots.registry import Option, entries, entry, register
+from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
 from adjacency.web.limits import check_option_caps
+from web_helpers import PatientBot, live_server, wait_until
 
 HUMAN = {"kind": "human", "name": "Ann"}
 SMALL = {"rows": 4, "cols": 4, "rounds": 2}
@@ -69,3 +77,154 @@ def test_the_config_shows_each_options_cap(client: TestClient) -> None:
     bots = {b["name"]: b for b in client.get("/api/config").json()["bots"]}
     tree = next(o for o in bots["mcts"]["options"] if o["name"] == "tree")
     assert tree["cap"] == 256 and tree["maximum"] == 4096
+
+
+# ------------------------------------------------------------------ clocks
+
+
+def events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
+    """Parse server-sent events from a streaming response."""
+    name = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: ") and name:
+            yield name, json.loads(line[6:])
+            name = None
+
+
+def over(client: TestClient | httpx.Client, game_id: str) -> Callable[[], dict[str, Any] | None]:
+    def check() -> dict[str, Any] | None:
+        state: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+        return state if state["status"] == "over" else None
+
+    return check
+
+
+def test_the_viewing_delay_is_not_charged_to_the_bots_clocks(client: TestClient) -> None:
+    """Item 3: a 1.5 s pause between instant bots' moves on a 1 s clock."""
+    bots = {"x": {"kind": "bot", "spec": "greedy"}, "o": {"kind": "bot", "spec": "greedy"}}
+    body = {**bots, "rows": 4, "cols": 4, "rounds": 1, "clock": {"base": 1, "increment": 0}}
+    game_id = client.post("/api/games", json=body).json()["id"]
+    client.post(f"/api/games/{game_id}/control", json={"delay": 1.5})
+    state = wait_until(over(client, game_id), what="the bot game to end")
+    assert state["termination"] == "normal", state["termination_detail"]
+    assert state["clock"]["o"] > 0.5  # O's move took moments, not the 1.5 s delay
+
+
+def test_a_step_in_a_paused_bot_game_is_timed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Minor item: the bot stepping one move thinks on its clock."""
+    PatientBot.instances.clear()
+    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    bots = {"x": {"kind": "bot", "spec": "greedy"}, "o": {"kind": "bot", "spec": "greedy"}}
+    body = {**bots, **SMALL, "clock": {"base": 60, "increment": 0}}
+    game_id = client.post("/api/games", json=body).json()["id"]
+    wait_until(lambda: PatientBot.instances and PatientBot.instances[0].started.is_set())
+    client.post(f"/api/games/{game_id}/move-now")  # X's first move (untimed)
+    client.post(f"/api/games/{game_id}/control", json={"action": "pause"})
+    wait_until(lambda: client.get(f"/api/games/{game_id}").json()["thinking"] is None)
+    assert client.get(f"/api/games/{game_id}").json()["clock"]["running"] is None
+    client.post(f"/api/games/{game_id}/control", json={"action": "step"})
+    wait_until(lambda: any(b.started.is_set() for b in PatientBot.instances), what="O to think")
+    assert client.get(f"/api/games/{game_id}").json()["clock"]["running"] == "o"
+    client.post(f"/api/games/{game_id}/move-now")
+    state = wait_until(
+        lambda: (s := client.get(f"/api/games/{game_id}").json())["moves"][1:] and s,
+        what="O's step",
+    )
+    assert state["paused"] and state["clock"]["o"] < 60.0  # the step was charged
+
+
+def test_a_bot_stopped_with_its_page_stops_its_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 4: person vs bot on a clock, the page leaves after the person's first move."""
+    PatientBot.instances.clear()
+    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    with (
+        live_server(tmp_path / "g.sqlite3", grace=0.2) as url,
+        httpx.Client(base_url=url, timeout=30) as api,
+    ):
+        body = {"x": HUMAN, "o": {"kind": "bot", "level": 1}, **SMALL}
+        game = api.post("/api/games", json={**body, "clock": {"base": 1, "increment": 0}}).json()
+        with api.stream("GET", f"/api/games/{game['id']}/events") as response:
+            api.post(f"/api/games/{game['id']}/moves", json={"square": "a3"})
+            for name, data in events(response):
+                if name == "state" and data["thinking"]:
+                    break
+        bot = PatientBot.instances[0]
+        wait_until(lambda: bot.stops >= 1, what="the abandoned game's bot to be stopped")
+        stored = wait_until(
+            lambda: (
+                (m := read_meta(tmp_path / "g.sqlite3", game["id"]))["clock"]["running"] is None
+                and m
+            ),
+            what="the stopped clock to be stored",
+        )
+        assert stored["clock"]["o"] > 0
+        time.sleep(1.2)  # longer than O's whole clock: before the fix its flag fell now
+        record = sqlite_record(tmp_path / "g.sqlite3", game["id"])
+        assert record["termination"] == "unterminated", record
+
+
+def read_meta(db: Path, game_id: str) -> dict[str, Any]:
+    with sqlite3.connect(db) as connection:
+        row = connection.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
+    meta: dict[str, Any] = json.loads(row[0])
+    return meta
+
+
+def sqlite_record(db: Path, game_id: str) -> dict[str, Any]:
+    with sqlite3.connect(db) as connection:
+        row = connection.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+    record: dict[str, Any] = json.loads(row[0])
+    return record
+
+
+def test_clocks_share_one_timer_thread(client: TestClient) -> None:
+    """Item 5: a running clock holds no thread of its own."""
+    body = {"x": HUMAN, "o": HUMAN, **SMALL, "clock": {"base": 3600, "increment": 0}}
+
+    def clocked_game() -> None:
+        game_id = client.post("/api/games", json=body).json()["id"]
+        state = client.post(f"/api/games/{game_id}/moves", json={"square": "a3"}).json()
+        assert state["clock"]["running"] == "o"
+
+    clocked_game()  # starts the shared timer thread
+    before = threading.active_count()
+    for _ in range(40):
+        clocked_game()
+    assert threading.active_count() <= before + 1
+
+
+def test_undo_after_a_loss_on_time_is_refused(client: TestClient) -> None:
+    """Item 10: two people on one screen; O's flag falls; the game stays over."""
+    body = {"x": HUMAN, "o": HUMAN, **SMALL, "clock": {"base": 1, "increment": 0}}
+    game_id = client.post("/api/games", json=body).json()["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
+    state = wait_until(over(client, game_id), what="O's flag to fall")
+    assert state["termination"] == "time forfeit" and not state["can_undo"]
+    undo = client.post(f"/api/games/{game_id}/undo")
+    assert undo.status_code == 409 and "lost on time" in undo.json()["detail"]
+    after = client.get(f"/api/games/{game_id}").json()
+    assert after["status"] == "over" and after["moves"] == state["moves"]
+
+
+def test_a_restart_charges_the_time_since_the_turn_began(tmp_path: Path) -> None:
+    """Item 12: the stored clock keeps its start; a restart charges the time since."""
+    db = tmp_path / "g.sqlite3"
+    body = {"x": HUMAN, "o": HUMAN, **SMALL, "clock": {"base": 60, "increment": 0}}
+    with TestClient(create_app(db)) as first:
+        game_id = first.post("/api/games", json=body).json()["id"]
+        first.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
+    # O's turn began 20 s earlier than stored (as if the server died 20 s into it)
+    meta = read_meta(db, game_id)
+    assert meta["clock"]["running"] == "o"
+    meta["clock"]["started"] -= 20.0
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE games SET meta = ? WHERE id = ?", (json.dumps(meta), game_id))
+    with TestClient(create_app(db)) as second:
+        clock = second.get(f"/api/games/{game_id}").json()["clock"]
+    assert clock["running"] == "o" and clock["o"] <= 40.0

@@ -38,6 +38,7 @@ from .levels import strongest_level
 from .models import MAX_MOVE_TIME, ClockInfo, GameState, Hint, Viewer
 from .players import Player
 from .seats import Caller, Seats
+from .timers import SCHEDULER, Timer
 from .turns import BotTurn, BotTurns
 from .view import Evaluation, describe, game_state, side, thinking_info
 
@@ -70,7 +71,7 @@ class GameSession:
         self.id = game_id
         self.clock = clock
         """The game's clocks, or ``None`` (then bots think ``time`` seconds a move)."""
-        self._flag_timer: threading.Timer | None = None
+        self._flag_timer: Timer | None = None
         self.seats = Seats() if seats is None else seats
         """Who may act (owner, seat holders, token digests); see :mod:`.seats`."""
         self.game = game
@@ -200,7 +201,10 @@ class GameSession:
 
     def _run_clock(self) -> None:
         """Start or stop the clock for the current state and arm the flag timer (call
-        with the lock held, or from the constructor)."""
+        with the lock held, or from the constructor).
+
+        The side to move's clock runs if it is a person, or a bot that is thinking now
+        (see :mod:`.clock`); the flag timer is one entry of the shared scheduler."""
         clock = self.clock
         if clock is None:
             return
@@ -208,19 +212,21 @@ class GameSession:
             self._flag_timer.cancel()
             self._flag_timer = None
         game = self.game
-        paused = self.mode == "bot-bot" and self.paused
-        if game.is_over or self.closed or paused or not game.moves:
+        if game.is_over or self.closed or not game.moves:
             clock.stop()
             return
         turn = game.position.turn
+        thinking = self._turns.thinking
+        if self.players[turn].is_bot and (thinking is None or thinking[0] != turn):
+            clock.stop()
+            return
         if clock.running != turn:
             clock.stop()
             clock.start(turn)
         plies = len(game.moves)
-        timer = threading.Timer(max(0.0, clock.left(turn)) + 0.02, self._check_flag, (plies,))
-        timer.daemon = True
-        timer.start()
-        self._flag_timer = timer
+        self._flag_timer = SCHEDULER.call_later(
+            max(0.0, clock.left(turn)) + 0.02, lambda: self._check_flag(plies)
+        )
 
     def _check_flag(self, plies: int) -> None:
         """The flag timer: if the side to move is still out of time, it loses on time."""
@@ -257,8 +263,8 @@ class GameSession:
 
     def _undo_target(self) -> int | None:
         """How many moves remain after an undo, or ``None`` if there is nothing to take back."""
-        if self.mode == "bot-bot":
-            return None
+        if self.mode == "bot-bot" or self.game.termination == Termination.TIME_FORFEIT:
+            return None  # a loss on time is final: a takeback would reopen a flagged game
         game = self.game
         for i in range(len(game.moves) - 1, -1, -1):
             if not self.players[game.positions[i].turn].is_bot:
@@ -278,9 +284,7 @@ class GameSession:
                 self._listeners.remove(listener)
             if not self._listeners:
                 self._attended_until = time.monotonic() + self.grace
-                timer = threading.Timer(self.grace + 0.05, self._check_abandoned)
-                timer.daemon = True
-                timer.start()
+                SCHEDULER.call_later(self.grace + 0.05, self._check_abandoned)
 
     def touch(self) -> None:
         """Note that someone uses the game now (an API call); restart a stopped bot."""
@@ -297,7 +301,8 @@ class GameSession:
             if not self.attended() and self._turns.thinking is not None:
                 log.info("game %s abandoned by its page: stopping its bot", self.id)
                 self._turns.cancel()
-                self.changed(save=False)
+                self._run_clock()  # a stopped bot's clock stops with it
+                self.changed()
 
     def broadcast(self, event: str, data: str) -> None:
         """Send an event to every listener (call with the lock held)."""
@@ -362,7 +367,8 @@ class GameSession:
     def bot_thinking(self, report: Thinking | None) -> None:
         thinking = self._turns.thinking
         if report is None or thinking is None:
-            self.changed(save=False)
+            self._run_clock()  # a bot's clock runs while it thinks
+            self.changed(save=self.clock is not None)  # the clock's start is stored
             return
         info = thinking_info(thinking[0], thinking[1], report)
         self.broadcast("thinking", info.model_dump_json())
@@ -438,6 +444,8 @@ class GameSession:
             if self.seats.invite:
                 raise NotNow("takebacks are off in games between devices")
             self.seats.require_member(caller, "take back moves")
+            if self.game.termination == Termination.TIME_FORFEIT:
+                raise NotNow("the game was lost on time; a takeback cannot give the time back")
             target = self._undo_target()
             if target is None:
                 if self.mode == "bot-bot":
