@@ -19,7 +19,7 @@ from adjacency.bots import BotError
 from adjacency.bots.registry import Option, entries, entry, register
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
-from adjacency.web.limits import check_option_caps
+from adjacency.web.limits import Limits, check_option_caps
 from web_helpers import PatientBot, live_server, wait_until
 
 HUMAN = {"kind": "human", "name": "Ann"}
@@ -228,3 +228,48 @@ def test_a_restart_charges_the_time_since_the_turn_began(tmp_path: Path) -> None
     with TestClient(create_app(db)) as second:
         clock = second.get(f"/api/games/{game_id}").json()["clock"]
     assert clock["running"] == "o" and clock["o"] <= 40.0
+
+
+# ------------------------------------------------------- item 2: the bot cap
+
+
+def thinking_bots() -> int:
+    return sum(b.started.is_set() for b in PatientBot.instances)
+
+
+def test_the_bot_game_cap_holds_for_reopened_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 2: bots stopped with their pages, new games, then the old ones reopened."""
+    PatientBot.instances.clear()
+    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    bots = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}, **SMALL}
+    with (
+        live_server(tmp_path / "g.sqlite3", grace=0.2, limits=Limits(bot_games=2)) as url,
+        httpx.Client(base_url=url, timeout=30) as api,
+    ):
+        first = [api.post("/api/games", json=bots).json()["id"] for _ in range(2)]
+        for game_id in first:  # a page opens each game, then leaves: its bot stops
+            with api.stream("GET", f"/api/games/{game_id}/events") as response:
+                for name, data in events(response):
+                    if name == "state" and data["thinking"]:
+                        break
+        wait_until(lambda: thinking_bots() == 0, what="the abandoned games' bots to stop")
+        later = [api.post("/api/games", json=bots) for _ in range(2)]
+        assert [r.status_code for r in later] == [201, 201]
+        wait_until(lambda: thinking_bots() == 2, what="the new games' bots to think")
+        assert api.post("/api/games", json=bots).status_code == 429
+        for game_id in first:  # reopened: they wait for a slot
+            assert api.get(f"/api/games/{game_id}").status_code == 200
+        assert all(api.get(f"/api/games/{g}").json()["thinking"] is None for g in first)
+        time.sleep(0.5)  # longer than the grace: no page attends the reopened games now
+        assert thinking_bots() == 2
+        api.delete(f"/api/games/{later[0].json()['id']}")
+        api.get(f"/api/games/{first[0]}")  # reopened with a slot free: it plays
+        wait_until(
+            lambda: api.get(f"/api/games/{first[0]}").json()["thinking"] is not None,
+            what="the reopened game's bot to think",
+        )
+        assert thinking_bots() == 2
+        for bot in PatientBot.instances:
+            bot.stop()

@@ -12,7 +12,7 @@ from ..core.record import game_from_json, game_from_text
 from .clock import Clock
 from .errors import Forbidden, GameNotFound, TooMany, WebError, quote
 from .hints import HintBots
-from .limits import Limits
+from .limits import BotSlots, Limits
 from .models import GameSummary, Hint, NewGame
 from .players import Player, player_from_setup
 from .seats import Caller, Seats, new_seats
@@ -37,6 +37,8 @@ class GameManager:
         self.store = store
         self.grace = grace
         self.limits = Limits() if limits is None else limits
+        self.slots = BotSlots(self.limits.bot_games)
+        """Every game's bots run in one of these slots, however the game was (re)opened."""
         self._hinting: dict[str, int] = {}
         """Hints being computed now, per game id."""
         self.hints = HintBots() if hints is None else hints
@@ -66,6 +68,7 @@ class GameManager:
             delay=delay,
             seats=seats,
             clock=clock,
+            slots=self.slots,
         )
         with self._lock:
             self._sessions[game_id] = session
@@ -171,7 +174,13 @@ class GameManager:
                 raise GameNotFound(f"game {game_id!r} is stored but damaged: {stored.damaged}")
             try:
                 session = GameSession.restore(
-                    stored.id, stored.created, stored.record, stored.meta, self._save, self.grace
+                    stored.id,
+                    stored.created,
+                    stored.record,
+                    stored.meta,
+                    self._save,
+                    self.grace,
+                    self.slots,
                 )
             except (InvalidRecordError, KeyError, TypeError, ValueError, RecursionError) as exc:
                 log.error("stored game %s is damaged: %s", game_id, exc)
@@ -236,16 +245,14 @@ class GameManager:
                     del self._hinting[game_id]
 
     def _check_bot_capacity(self, players: dict[Color, Player]) -> None:
-        """Refuse (429) a new game with a bot while ``limits.bot_games`` bot games play."""
+        """Refuse (429) a new game with a bot while every bot slot is taken (a game
+        reopened then waits for a slot instead; see :class:`BotSlots`)."""
         if not any(p.is_bot for p in players.values()):
             return
-        with self._lock:
-            sessions = list(self._sessions.values())
-        playing = sum(s.bots_active() for s in sessions)
-        if playing >= self.limits.bot_games:
+        if self.slots.full():
             raise TooMany(
-                f"{playing} games with bots are being played on this server, its limit; "
-                "finish or leave one, or try again later"
+                f"{self.slots.busy()} games with bots are being played on this server, its "
+                "limit; finish or leave one, or try again later"
             )
 
     def delete(self, game_id: str, caller: Caller) -> None:

@@ -35,6 +35,7 @@ from .clock import Clock, move_budget
 from .errors import NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
+from .limits import BotSlots
 from .models import MAX_MOVE_TIME, ClockInfo, GameState, Hint, Viewer
 from .players import Player
 from .seats import Caller, Seats
@@ -67,6 +68,7 @@ class GameSession:
         delay: float = 0.5,
         seats: Seats | None = None,
         clock: Clock | None = None,
+        slots: BotSlots | None = None,
     ) -> None:
         self.id = game_id
         self.clock = clock
@@ -97,7 +99,8 @@ class GameSession:
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
         self._turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
-        self._turns = BotTurns(self)
+        self._turns = BotTurns(self, slots)
+        """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
         self._run_clock()
 
     # ------------------------------------------------------------ persistence
@@ -127,6 +130,7 @@ class GameSession:
         meta: dict[str, Any],
         saver: Saver,
         grace: float,
+        slots: BotSlots | None = None,
     ) -> GameSession:
         """Rebuild a stored session (raises ``InvalidRecordError`` if the row is damaged)."""
         game = game_from_dict(record)
@@ -147,6 +151,7 @@ class GameSession:
             float(meta.get("delay", 0.5)),
             Seats.from_dict(meta.get("seats")),
             Clock.from_dict(meta.get("clock")),
+            slots,
         )
         # Versions keep increasing across restarts, so pages never mistake new for old.
         session.version = int(meta.get("version", 0)) + 1
@@ -331,12 +336,6 @@ class GameSession:
         self._turns.ensure()
 
     # ------------------------------------------- the turn worker's interface
-
-    def bots_active(self) -> bool:
-        """Whether this game has a bot that may search now or soon (counts against the
-        server's bot-game cap): a bot plays, the game is on and a page attends it."""
-        with self.lock:
-            return any(p.is_bot for p in self.players.values()) and self.keeps_bots()
 
     def keeps_bots(self) -> bool:
         return not (self.closed or self.game.is_over or not self.attended())
