@@ -20,6 +20,7 @@ from adjacency.bots.registry import Option, entries, entry, register
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits, check_option_caps
+from adjacency.web.seats import MAX_HOLDERS, SEAT_HEADER
 from web_helpers import PatientBot, live_server, wait_until
 
 HUMAN = {"kind": "human", "name": "Ann"}
@@ -273,3 +274,95 @@ def test_the_bot_game_cap_holds_for_reopened_games(
         assert thinking_bots() == 2
         for bot in PatientBot.instances:
             bot.stop()
+
+
+# ------------------------------------------------------------- seats (6-9)
+
+
+@pytest.fixture
+def browsers(tmp_path: Path) -> Iterator[dict[str, TestClient]]:
+    """Three browsers (own cookies) on one server: the creator, the friend, a stranger."""
+    app = create_app(tmp_path / "games.sqlite3")
+    with TestClient(app) as creator, TestClient(app) as friend, TestClient(app) as stranger:
+        yield {"creator": creator, "friend": friend, "stranger": stranger}
+
+
+def invite(client: TestClient, **settings: Any) -> tuple[str, dict[str, str]]:
+    body = {"x": HUMAN, "o": {"kind": "human", "name": "Bob"}, **SMALL, **settings}
+    made = client.post("/api/invites", json=body).json()
+    return made["game"]["id"], made["tokens"]
+
+
+def test_a_seat_keeps_a_bounded_number_of_holders(tmp_path: Path) -> None:
+    """Item 6: many cookieless claims with a valid token."""
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db)) as client:
+        game_id, tokens = invite(client)
+        size = len(json.dumps(read_meta(db, game_id)))
+        for _ in range(3 * MAX_HOLDERS):
+            client.cookies.clear()  # a new browser each time
+            claim = client.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["o"]})
+            assert claim.json()["seats"] == ["o"]
+        holders = read_meta(db, game_id)["seats"]["holders"]["o"]
+        assert len(holders) == MAX_HOLDERS
+        assert client.get(f"/api/games/{game_id}/me").json()["seats"] == ["o"]  # the latest
+        assert len(json.dumps(read_meta(db, game_id))) < size + (MAX_HOLDERS + 1) * 70
+
+
+def test_a_refused_move_claims_no_seat(browsers: dict[str, TestClient], tmp_path: Path) -> None:
+    """Item 8: a move to an occupied square with the seat token."""
+    game_id, tokens = invite(browsers["creator"])
+    friend = browsers["friend"]
+    assert friend.get(f"/api/games/{game_id}/me").json()["seats"] == []  # has its cookie now
+    before = read_meta(tmp_path / "games.sqlite3", game_id)["seats"]
+    occupied = friend.post(
+        f"/api/games/{game_id}/moves", json={"square": "a1"}, headers={SEAT_HEADER: tokens["x"]}
+    )
+    assert occupied.status_code == 400
+    assert friend.get(f"/api/games/{game_id}/me").json()["seats"] == []  # not held
+    assert read_meta(tmp_path / "games.sqlite3", game_id)["seats"] == before
+    played = friend.post(
+        f"/api/games/{game_id}/moves", json={"square": "a3"}, headers={SEAT_HEADER: tokens["x"]}
+    )
+    assert played.status_code == 200  # an accepted move claims the seat (and saves it)
+    assert friend.get(f"/api/games/{game_id}/me").json()["seats"] == ["x"]
+    assert read_meta(tmp_path / "games.sqlite3", game_id)["seats"]["holders"]["x"]
+
+
+def test_a_made_up_token_is_refused_even_to_a_seat_holder(browsers: dict[str, TestClient]) -> None:
+    """Item 9: the creator holds X and presents 22 random characters."""
+    creator = browsers["creator"]
+    game_id, tokens = invite(creator)
+    path = f"/api/games/{game_id}/seats"
+    assert creator.post(path, headers={SEAT_HEADER: tokens["x"]}).status_code == 200
+    made_up = creator.post(path, headers={SEAT_HEADER: "Qk3vZ8aP0sLm2Xw9RtYu1c"})
+    assert made_up.status_code == 403 and "not valid" in made_up.json()["detail"]
+    assert creator.post(path).status_code == 403  # no token at all
+    assert creator.get(f"/api/games/{game_id}/me").json()["seats"] == ["x"]
+
+
+def test_rematch_rules(browsers: dict[str, TestClient]) -> None:
+    """Item 7: not before the friend has joined, not while the game is on."""
+    creator, friend = browsers["creator"], browsers["friend"]
+    game_id, tokens = invite(creator, rounds=1)
+    creator.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["x"]})
+    creator.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
+    early = creator.post(f"/api/games/{game_id}/rematch")
+    assert early.status_code == 409 and "finished" in early.json()["detail"]
+    friend.post(
+        f"/api/games/{game_id}/moves", json={"square": "d2"}, headers={SEAT_HEADER: tokens["o"]}
+    )
+    assert creator.get(f"/api/games/{game_id}").json()["status"] == "over"
+    rematch = creator.post(f"/api/games/{game_id}/rematch")
+    assert rematch.status_code == 201  # both seats held (the friend's move claimed O)
+    new_id = rematch.json()["id"]
+    assert creator.get(f"/api/games/{new_id}/me").json()["seats"] == ["o"]
+    assert friend.get(f"/api/games/{new_id}/me").json()["seats"] == ["x"]
+    # The friend never came and lost on time: no rematch (nobody could play the new X)
+    lone_id, lone_tokens = invite(creator, rounds=1, clock={"base": 1, "increment": 0})
+    creator.post(f"/api/games/{lone_id}/seats", headers={SEAT_HEADER: lone_tokens["x"]})
+    creator.post(f"/api/games/{lone_id}/moves", json={"square": "a3"})
+    wait_until(over(creator, lone_id), what="the absent friend's flag to fall")
+    lone = creator.post(f"/api/games/{lone_id}/rematch")
+    assert lone.status_code == 409 and "joined" in lone.json()["detail"]
+    assert len(creator.get("/api/games").json()) == 3  # the refusal made no game

@@ -10,7 +10,7 @@ from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from .clock import Clock
-from .errors import Forbidden, GameNotFound, TooMany, WebError, quote
+from .errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
 from .hints import HintBots
 from .limits import BotSlots, Limits
 from .models import GameSummary, Hint, NewGame
@@ -111,10 +111,22 @@ class GameManager:
 
     def rematch(self, game_id: str, caller: Caller) -> GameSession:
         """A new game with the same settings and the players' colours swapped (and their
-        seats: each player keeps playing from the same browser)."""
+        seats: each player keeps playing from the same browser).
+
+        Rules (409 otherwise): the game is over, and in a game between devices both
+        players hold their seats (the friend has opened their link), so every seat
+        of the new game has a player.
+        """
         old = self.get(game_id)
         with old.lock:
             old.seats.require_member(caller, "ask for a rematch")
+            if not old.game.is_over:
+                raise NotNow("a rematch is for a finished game; this one is still being played")
+            if old.seats.invite and not all(old.seats.holders.get(c) for c in COLORS):
+                raise NotNow(
+                    "both players must have joined before a rematch: the friend has not "
+                    "opened their seat link yet"
+                )
             seats = Seats(
                 owner=caller.client,
                 holders={swap: old.seats.holders[c] for c, swap in SWAP if c in old.seats.holders},

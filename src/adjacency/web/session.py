@@ -32,7 +32,7 @@ from ..core import Color, IllegalMoveError, other
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from .clock import Clock, move_budget
-from .errors import NotNow
+from .errors import Forbidden, NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
 from .limits import BotSlots
@@ -399,15 +399,23 @@ class GameSession:
     def viewer(self, caller: Caller) -> Viewer:
         """What ``caller`` may do here (claiming a seat whose token it presents)."""
         with self.lock:
-            before = sum(len(h) for h in self.seats.holders.values())
-            held = self.seats.seats_of(caller)
-            if sum(len(h) for h in self.seats.holders.values()) != before:
+            if self.seats.claim(caller):
                 self._saver(self)  # a seat was claimed: keep it across restarts
             return Viewer(
-                seats=[side(c) for c in held],
+                seats=[side(c) for c in self.seats.seats_of(caller)],
                 owner=self.seats.open or caller.client == self.seats.owner,
                 invite=self.seats.invite,
             )
+
+    def claim(self, caller: Caller) -> Viewer:
+        """Claim the seat whose token ``caller`` presents; raise :class:`Forbidden` (403)
+        if the token opens no seat of this game (whatever seats the caller holds)."""
+        with self.lock:
+            if self.seats.open or self.seats.token_seat(caller.token) is None:
+                raise Forbidden(
+                    "this seat link is not valid for this game (no seat has that token)"
+                )
+            return self.viewer(caller)
 
     def play(self, square: str, caller: Caller) -> GameState:
         """Play the person's move; raise ``NotNow``, ``Forbidden`` or ``IllegalMoveError``."""
@@ -434,6 +442,7 @@ class GameSession:
                 raise NotNow(f"your time ran out before the move: {turn.upper()} loses on time")
             game.play(square, seconds)
             self.evals.append(_NO_EVAL)
+            self.seats.claim(caller)  # the move was accepted: its token's seat is held now
             self.after_move()
             return self._state()
 
