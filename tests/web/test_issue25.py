@@ -366,3 +366,32 @@ def test_rematch_rules(browsers: dict[str, TestClient]) -> None:
     lone = creator.post(f"/api/games/{lone_id}/rematch")
     assert lone.status_code == 409 and "joined" in lone.json()["detail"]
     assert len(creator.get("/api/games").json()) == 3  # the refusal made no game
+
+
+# ---------------------------------------------------- item 11: damaged games
+
+
+@pytest.mark.parametrize("damage", ["record", "meta"])
+def test_a_damaged_game_is_listed_and_deleted_only_by_its_creator(
+    tmp_path: Path, damage: str
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    app = create_app(db)
+    with TestClient(app) as owner, TestClient(app) as stranger:
+        game_id = owner.post("/api/games", json={"x": HUMAN, "o": HUMAN, **SMALL}).json()["id"]
+        stranger.get("/api/games")  # the stranger's browser has its cookie
+        with sqlite3.connect(db) as connection:
+            if damage == "record":
+                connection.execute("UPDATE games SET record = '{broken' WHERE id = ?", (game_id,))
+            else:  # the web data cut short: not JSON any more
+                connection.execute(
+                    "UPDATE games SET meta = substr(meta, 1, length(meta) - 1) WHERE id = ?",
+                    (game_id,),
+                )
+        app.state.manager._sessions.clear()  # as after a restart: read from the store
+        assert stranger.get("/api/games").json() == []
+        refused = stranger.delete(f"/api/games/{game_id}")
+        assert refused.status_code == 403
+        assert [g["status"] for g in owner.get("/api/games").json()] == ["damaged"]
+        assert owner.delete(f"/api/games/{game_id}").status_code == 204
+        assert owner.get("/api/games").json() == []

@@ -204,7 +204,8 @@ class GameManager:
 
     def summaries(self, caller: Caller) -> list[GameSummary]:
         """The stored games ``caller`` created or holds a seat in (and games from before
-        seats existed), most recently changed first; a damaged one says so."""
+        seats existed), most recently changed first; a damaged one says so, and is
+        listed only to the browser that created it."""
         out = []
         for stored in self.store.all(mentioning=caller.client):
             record, meta = stored.record, stored.meta
@@ -232,7 +233,8 @@ class GameManager:
                 )
             except (KeyError, TypeError, ValueError, IndexError) as exc:
                 log.error("stored game %s is damaged: %s", stored.id, exc)
-                out.append(_damaged_summary(stored.id, stored.updated))
+                if stored.owned_by(caller.client):  # only its creator sees (and deletes) it
+                    out.append(_damaged_summary(stored.id, stored.updated))
         return out
 
     def hint(self, game_id: str, caller: Caller) -> Hint:
@@ -268,16 +270,21 @@ class GameManager:
             )
 
     def delete(self, game_id: str, caller: Caller) -> None:
-        """Stop the game and remove it; a damaged stored game is removed too."""
+        """Stop the game and remove it (its creator only: 403 otherwise); a damaged stored
+        game is removed too, by its creator alone."""
         try:
             session = self.get(game_id)
             with session.lock:
                 if not (session.seats.open or session.seats.owner == caller.client):
                     raise Forbidden("only the game's creator may delete it")
         except GameNotFound:
-            if _plausible_id(game_id) and self.store.delete(game_id):
-                return
-            raise
+            stored = self.store.load(game_id) if _plausible_id(game_id) else None
+            if stored is None:
+                raise
+            if not stored.owned_by(caller.client):
+                raise Forbidden("only the game's creator may delete it") from None
+            self.store.delete(game_id)
+            return
         with self._lock:
             self._sessions.pop(game_id, None)
         session.close()
