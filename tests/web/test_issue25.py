@@ -20,6 +20,7 @@ from adjacency.bots.registry import Option, entries, entry, register
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits, check_option_caps
+from adjacency.web.routers import analysis as analysis_router
 from adjacency.web.seats import MAX_HOLDERS, SEAT_HEADER
 from web_helpers import PatientBot, live_server, wait_until
 
@@ -395,3 +396,43 @@ def test_a_damaged_game_is_listed_and_deleted_only_by_its_creator(
         assert [g["status"] for g in owner.get("/api/games").json()] == ["damaged"]
         assert owner.delete(f"/api/games/{game_id}").status_code == 204
         assert owner.get("/api/games").json() == []
+
+
+# ------------------------------------------- item 13: other sites start no engine
+
+CROSS_SITE = [
+    {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Origin": "http://evil.example"},
+]
+
+
+@pytest.mark.parametrize("headers", CROSS_SITE, ids=["both", "fetch-site", "origin"])
+def test_other_sites_cannot_start_engine_work(
+    client: TestClient, headers: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[str] = []
+    monkeypatch.setattr(analysis_router, "analyse", lambda *a: started.append("analyse"))
+    monkeypatch.setattr(analysis_router, "review", lambda *a: started.append("review"))
+    game = client.post("/api/games", json={"x": HUMAN, "o": HUMAN, **SMALL, "rounds": 1}).json()
+    fen = game_fen(game)
+    for path in (
+        f"/api/analysis/live?fen={fen}",
+        f"/api/games/{game['id']}/review",
+        f"/api/games/{game['id']}/events",
+        f"/api/games/{game['id']}",
+    ):
+        response = client.get(path, headers=headers)
+        assert response.status_code == 403, (path, response.text)
+        assert "engine work" in response.json()["detail"]
+    assert started == [] and client.app.state.analyses.running == 0  # type: ignore[attr-defined]
+    same = {"Sec-Fetch-Site": "same-origin", "Origin": str(client.base_url)}
+    assert client.get(f"/api/games/{game['id']}", headers=same).status_code == 200
+    assert client.get("/api/config", headers=headers).status_code == 200  # no engine: answered
+
+
+def game_fen(state: dict[str, Any]) -> str:
+    from adjacency.core import Position
+
+    start = Position.start(state["rows"], state["cols"], state["rounds"], state["first"])
+    return start.fen().replace(" ", "%20")

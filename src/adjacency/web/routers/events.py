@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
-from ..deps import Manager
+from ..deps import SAME_SITE, Manager
 from . import ERRORS
 
 PING_SECONDS = 15.0
@@ -25,6 +25,7 @@ router = APIRouter(tags=["play"])
     "/api/games/{game_id}/events",
     response_class=StreamingResponse,
     responses={**ERRORS, 200: {"content": {"text/event-stream": {}}}},
+    dependencies=[SAME_SITE],
 )
 async def events(game_id: str, request: Request, manager: Manager) -> StreamingResponse:
     """Server-sent events: a ``state`` event now and after every change, ``thinking``
