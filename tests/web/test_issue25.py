@@ -436,3 +436,32 @@ def game_fen(state: dict[str, Any]) -> str:
 
     start = Position.start(state["rows"], state["cols"], state["rounds"], state["first"])
     return start.fen().replace(" ", "%20")
+
+
+# ------------------------------------------- minor: deleting ends the streams
+
+
+def test_deleting_a_game_ends_its_event_streams_with_a_last_event(tmp_path: Path) -> None:
+    with (
+        live_server(tmp_path / "g.sqlite3") as url,
+        httpx.Client(base_url=url, timeout=20) as api,
+    ):
+        game = api.post("/api/games", json={"x": HUMAN, "o": HUMAN, **SMALL}).json()
+        seen: list[tuple[str, Any]] = []
+        ended = threading.Event()
+
+        def listen() -> None:  # in a thread: before the fix the stream never ended
+            path = f"/api/games/{game['id']}/events"
+            with (
+                httpx.Client(base_url=url, timeout=60) as watcher,
+                watcher.stream("GET", path) as response,
+            ):
+                seen.extend(events(response))
+            ended.set()
+
+        threading.Thread(target=listen, daemon=True).start()
+        wait_until(lambda: seen, what="the first state event")
+        assert api.delete(f"/api/games/{game['id']}").status_code == 204
+        wait_until(ended.is_set, what="the stream to end")
+        assert [name for name, _ in seen] == ["state", "closed"]
+        assert seen[-1][1] == {"reason": "This game was deleted."}
