@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from adjacency.bots import BotError
 from adjacency.bots.registry import Option, entries, entry, register
+from adjacency.web import hints as hints_module
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits, check_option_caps
@@ -465,3 +466,39 @@ def test_deleting_a_game_ends_its_event_streams_with_a_last_event(tmp_path: Path
         wait_until(ended.is_set, what="the stream to end")
         assert [name for name, _ in seen] == ["state", "closed"]
         assert seen[-1][1] == {"reason": "This game was deleted."}
+
+
+# ------------------------------------------------ minor: no hint waits for a bot
+
+
+@pytest.mark.parametrize("hints", [2, 3])
+def test_every_admitted_hint_gets_a_bot_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hints: int
+) -> None:
+    PatientBot.instances.clear()
+    monkeypatch.setattr(hints_module, "make_bot", lambda spec, seed=None: PatientBot())
+    app = create_app(tmp_path / "g.sqlite3", limits=Limits(hints=hints))
+    with TestClient(app) as client:
+        body = {"x": HUMAN, "o": HUMAN, **SMALL, "time": 30}
+        games = [client.post("/api/games", json=body).json()["id"] for _ in range(hints + 1)]
+        answers: list[int] = []
+        threads = [
+            threading.Thread(
+                target=lambda g=g: answers.append(client.post(f"/api/games/{g}/hint").status_code)
+            )
+            for g in games[:hints]
+        ]
+        for thread in threads:
+            thread.start()
+        # every admitted hint thinks at once: none waits for another to finish
+        wait_until(
+            lambda: sum(b.started.is_set() for b in PatientBot.instances) == hints,
+            what="every hint's bot to think",
+        )
+        extra = client.post(f"/api/games/{games[-1]}/hint")
+        assert extra.status_code == 429  # beyond the limit: refused at once, not queued
+        for bot in PatientBot.instances:
+            bot.stop()
+        for thread in threads:
+            thread.join(30)
+        assert answers == [200] * hints

@@ -49,8 +49,10 @@ class Limits:
     bot_games: int = 8
     """Games whose bots may run at once (:class:`BotSlots`): a new bot game beyond it is
     429; a reopened game beyond it waits for a free slot."""
-    hints: int = 4
-    """Hints computed at once over all games (each holds a server thread up to 3 s)."""
+    hints: int = 2
+    """Hints computed at once over all games (each holds a server thread and a bot up to
+    3 s; the manager's hint pool keeps this many bots per spec, so no admitted hint
+    waits for a bot: one more is 429 at once)."""
     analyses: int = 2
     """Live analyses and game reviews running at once (each keeps one core busy)."""
     solve_seconds: float = SOLVE_SECONDS

@@ -41,7 +41,8 @@ class GameManager:
         """Every game's bots run in one of these slots, however the game was (re)opened."""
         self._hinting: dict[str, int] = {}
         """Hints being computed now, per game id."""
-        self.hints = HintBots() if hints is None else hints
+        self.hints = HintBots(per_spec=self.limits.hints) if hints is None else hints
+        """One bot per admitted hint (``limits.hints`` per spec), so no hint waits for a bot."""
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
 
