@@ -288,7 +288,7 @@ class GameManager:
             return
         with self._lock:
             self._sessions.pop(game_id, None)
-        session.close()
+        session.close("This game was deleted.")
         self.store.delete(game_id)
 
     def close(self) -> None:

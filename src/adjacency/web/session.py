@@ -21,6 +21,7 @@ game stays stored and resumes when a page opens it again).
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -49,6 +50,9 @@ Listener = Callable[[str, str], None]
 """Receives ``(event name, JSON data)``; must not block (it is called under the lock)."""
 
 Saver = Callable[["GameSession"], None]
+
+CLOSED = "closed"
+"""The last event a game's listeners get when it is deleted: ``{"reason": text}``."""
 
 
 class GameSession:
@@ -187,6 +191,7 @@ class GameSession:
             delay=self.delay,
             can_undo=self._undo_target() is not None,
             clock=self._clock_info(),
+            waiting=self._turns.waiting,
         )
 
     def _clock_info(self) -> ClockInfo | None:
@@ -260,7 +265,12 @@ class GameSession:
 
     def _message(self) -> str:
         return describe(
-            self.game, self.players, self.mode, self.paused, self._turns.thinking is not None
+            self.game,
+            self.players,
+            self.mode,
+            self.paused,
+            self._turns.thinking is not None,
+            self._turns.waiting,
         )
 
     def _human_to_move(self) -> bool:
@@ -517,12 +527,16 @@ class GameSession:
             time_limit = min(self.time, level.time_cap or self.time, HINT_TIME)
         return bots.suggest(level.spec, position, time_limit)
 
-    def close(self) -> None:
+    def close(self, reason: str | None = None) -> None:
         """Stop any search and release the bots (server shutdown or deletion).
 
-        A bot still unwinding its search is closed by the worker when it returns.
+        With ``reason``, the listeners get a last ``closed`` event saying it (their
+        event streams end with it). A bot still unwinding its search is closed by the
+        worker when it returns.
         """
         with self.lock:
+            if reason is not None and not self.closed:
+                self.broadcast(CLOSED, json.dumps({"reason": reason}))
             self.closed = True
             if self._flag_timer is not None:
                 self._flag_timer.cancel()
