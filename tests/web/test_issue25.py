@@ -126,6 +126,7 @@ def test_a_step_in_a_paused_bot_game_is_timed(
     game_id = client.post("/api/games", json=body).json()["id"]
     wait_until(lambda: PatientBot.instances and PatientBot.instances[0].started.is_set())
     client.post(f"/api/games/{game_id}/move-now")  # X's first move (untimed)
+    wait_until(lambda: client.get(f"/api/games/{game_id}").json()["moves"], what="X's move")
     client.post(f"/api/games/{game_id}/control", json={"action": "pause"})
     wait_until(lambda: client.get(f"/api/games/{game_id}").json()["thinking"] is None)
     assert client.get(f"/api/games/{game_id}").json()["clock"]["running"] is None
@@ -264,7 +265,9 @@ def test_the_bot_game_cap_holds_for_reopened_games(
         assert api.post("/api/games", json=bots).status_code == 429
         for game_id in first:  # reopened: they wait for a slot
             assert api.get(f"/api/games/{game_id}").status_code == 200
-        assert all(api.get(f"/api/games/{g}").json()["thinking"] is None for g in first)
+        for game_id in first:
+            state = api.get(f"/api/games/{game_id}").json()
+            assert state["thinking"] is None and "waiting for a free bot" in state["message"]
         time.sleep(0.5)  # longer than the grace: no page attends the reopened games now
         assert thinking_bots() == 2
         api.delete(f"/api/games/{later[0].json()['id']}")

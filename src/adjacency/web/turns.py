@@ -98,6 +98,8 @@ class BotTurns:
         self._busy = False
         self.closed = False
         self.thinking: ThinkingNow | None = None
+        self.waiting = False
+        """Whether a bot is to play but every bot slot is taken (it starts when one frees)."""
 
     def wake(self) -> None:
         """Let a worker waiting between bot-vs-bot moves re-check the game now."""
@@ -105,12 +107,18 @@ class BotTurns:
 
     def ensure(self) -> None:
         """Start the worker if a bot may play now and none is running."""
-        if not self._busy and not self.closed and self._host.bot_turn() is not None:
-            if self._slots is not None and not self._slots.take(self._host.id, self._retry):
-                return  # every slot is taken: _retry runs when one frees
-            self._busy = True
-            name = f"bot-{self._host.id}"
-            threading.Thread(target=self._work, name=name, daemon=True).start()
+        if self._busy or self.closed:
+            return
+        if self._host.bot_turn() is None:
+            self.waiting = False
+            return
+        if self._slots is not None and not self._slots.take(self._host.id, self._retry):
+            self.waiting = True  # every slot is taken: _retry runs when one frees
+            return
+        self.waiting = False
+        self._busy = True
+        name = f"bot-{self._host.id}"
+        threading.Thread(target=self._work, name=name, daemon=True).start()
 
     def _retry(self) -> None:
         """A bot slot freed: start the worker if a bot is still to play."""
