@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from adjacency.bots import BotError
+from adjacency.bots import Bot, BotError
 from adjacency.bots.registry import Option, entries, entry, register
 from adjacency.web import hints as hints_module
 from adjacency.web import turns as turns_module
@@ -68,12 +68,18 @@ def test_every_capped_option_of_every_bot_is_refused_just_above_its_cap() -> Non
     assert entry("engine").option("tt").shared_cap == 256
 
 
+def never_built(**options: Any) -> Bot:
+    raise AssertionError("a refused registration builds nothing")
+
+
 def test_a_bot_cannot_register_an_unbounded_numeric_option() -> None:
     with pytest.raises(RuntimeError, match="needs a maximum or a cap"):
-        register("unbounded-test", "x", "test", options=(Option("size", 1, "MB"),))(object)
+        register("unbounded-test", "x", "test", options=(Option("size", 1, "MB"),))(never_built)
+    over = (Option("n", 5, "n", 0, 10, cap=11),)
     with pytest.raises(RuntimeError, match="cap"):
-        register("overcap-test", "x", "test", options=(Option("n", 5, "n", 0, 10, cap=11),))(object)
-    assert "unbounded-test" not in {e.name for e in entries()}
+        register("overcap-test", "x", "test", options=over)(never_built)
+    names = {e.name for e in entries()}
+    assert "unbounded-test" not in names and "overcap-test" not in names
 
 
 def test_the_config_shows_each_options_cap(client: TestClient) -> None:
