@@ -277,6 +277,7 @@ def test_the_bot_game_cap_holds_for_reopened_games(
         time.sleep(0.5)  # longer than the grace: no page attends the reopened games now
         assert thinking_bots() == 2
         api.delete(f"/api/games/{later[0].json()['id']}")
+        wait_until(lambda: thinking_bots() == 1, what="the deleted game's bot to return")
         api.get(f"/api/games/{first[0]}")  # reopened with a slot free: it plays
         wait_until(
             lambda: api.get(f"/api/games/{first[0]}").json()["thinking"] is not None,

@@ -152,7 +152,8 @@ class BotTurns:
         """
         self.closed = True
         self.cancel()
-        self._give_slot()  # at once: a deleted game's slot is free for the next game
+        self._give_slot()  # at once: a deleted game's slot is free for the next game (its
+        # bot, told to stop, returns within moments)
         if self._busy:
             return
         bots, self._bots = list(self._bots.values()), {}
