@@ -15,8 +15,11 @@ answer, so the record only ever receives moves computed for its current
 position.
 
 A session is *attended* while a page listens to its events or an API call
-touched it within ``grace`` seconds; an unattended game's bot is stopped (the
-game stays stored and resumes when a page opens it again).
+touched it within ``grace`` seconds; an unattended game's bot is stopped, and
+its clock with it (the game stays stored and resumes when a page opens it
+again). Timers (a flag falling, the abandonment check) are entries of the
+shared scheduler (:mod:`.timers`), not a thread each; with the server's
+:class:`~adjacency.web.limits.BotSlots` a bot runs only in a free slot.
 """
 
 from __future__ import annotations
