@@ -31,7 +31,15 @@ OptionValue = int | float | bool | str
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a bot: its type follows ``default`` (or ``choices``)."""
+    """One option of a bot: its type follows ``default`` (or ``choices``).
+
+    ``cap`` is the largest value a server shared with other people accepts (the
+    web page, the league): options that size memory (tables, trees, populations),
+    threads or thinking time declare one below their ``maximum``, which is what a
+    person may ask of their own machine. :func:`register` refuses a numeric option
+    with neither a ``maximum`` nor a ``cap``, so a new bot cannot leave a shared
+    server unbounded; :func:`shared_cap` reads the effective bound.
+    """
 
     name: str
     default: OptionValue
@@ -39,6 +47,19 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
+    cap: float | None = None
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the option takes a number (an int or float, not a bool or choice)."""
+        return not self.choices and type(self.default) in (int, float)
+
+    @property
+    def shared_cap(self) -> float | None:
+        """The most a shared server accepts: ``cap``, else ``maximum`` (numeric options)."""
+        if not self.numeric:
+            return None
+        return self.cap if self.cap is not None else self.maximum
 
     @property
     def kind(self) -> str:
@@ -173,10 +194,31 @@ def register(
     def decorate(factory: Factory) -> Factory:
         if name in _REGISTRY:
             raise RuntimeError(f"bot {name!r} is registered twice")
+        for option in options:
+            _check_cap(name, option)
         _REGISTRY[name] = BotEntry(name, summary, family, options, factory, raw, positional)
         return factory
 
     return decorate
+
+
+def _check_cap(bot: str, option: Option) -> None:
+    """Refuse (at import) an option a shared server could not bound (see :class:`Option`)."""
+    if not option.numeric:
+        return
+    if option.shared_cap is None:
+        raise RuntimeError(
+            f"bot {bot!r}: numeric option {option.name!r} needs a maximum or a cap "
+            "(the most a shared server accepts)"
+        )
+    default = float(option.default)  # type: ignore[arg-type]
+    if option.shared_cap < default or (
+        option.maximum is not None and option.shared_cap > option.maximum
+    ):
+        raise RuntimeError(
+            f"bot {bot!r}: option {option.name!r} has cap {option.shared_cap:g} below its "
+            "default or above its maximum"
+        )
 
 
 def entries() -> list[BotEntry]:

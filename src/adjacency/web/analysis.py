@@ -156,16 +156,6 @@ def solve_moves(
     return values
 
 
-def exact_value(engine: Engine, position: Position, seconds: float, stopper: Stopper) -> int | None:
-    """The mover's exact final margin, or ``None`` if out of reach within ``seconds``."""
-    if position.is_over:
-        return position.margin()
-    if position.plies_left > SOLVE_PLIES:
-        return None
-    result = engine.solve(position, seconds=seconds)
-    return result.value if result.complete and not stopper.stopped else None
-
-
 def analyse(
     position: Position, emit: Emit, stopper: Stopper, solve_seconds: float = SOLVE_SECONDS
 ) -> None:

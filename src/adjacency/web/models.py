@@ -146,6 +146,9 @@ class OptionInfo(BaseModel):
     minimum: float | None = None
     maximum: float | None = None
     choices: list[str] | None = None
+    cap: float | None = Field(
+        None, description="the most this server accepts (a numeric option; may be below maximum)"
+    )
 
 
 class BotInfo(BaseModel):

@@ -47,6 +47,20 @@ class StoredGame:
     record: dict[str, Any]
     meta: dict[str, Any]
     damaged: str | None = None
+    meta_text: str = ""
+    """The web data as stored (kept for a damaged row, so its owner can still be told)."""
+
+    def owned_by(self, client: str) -> bool:
+        """Whether ``client`` (a client key) created this game, read from the parsed web
+        data or, in a damaged row, from its stored text; a row naming no owner has none."""
+        if self.damaged is None:
+            owner = (
+                self.meta.get("seats", {}).get("owner")
+                if isinstance(self.meta.get("seats"), dict)
+                else None
+            )
+            return isinstance(owner, str) and owner == client
+        return f'"owner": "{client}"' in self.meta_text
 
 
 class GameStore:
@@ -115,5 +129,5 @@ def _stored(row: tuple[str, float, float, str, str]) -> StoredGame:
             raise ValueError("the record or its data is not a JSON object")
     except (ValueError, TypeError, RecursionError) as exc:
         reason = f"{type(exc).__name__}: {str(exc)[:80]}"
-        return StoredGame(row[0], row[1], row[2], {}, {}, reason)
+        return StoredGame(row[0], row[1], row[2], {}, {}, reason, str(row[4]))
     return StoredGame(row[0], row[1], row[2], record, meta)
