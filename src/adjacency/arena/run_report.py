@@ -43,6 +43,8 @@ def default_report_dir(db: Path) -> Path:
 
 
 def markdown_table(header: Sequence[str], rows: list[list[str]]) -> str:
+    """A Markdown table of ``header`` and ``rows`` (a ``|`` in a cell is escaped)."""
+
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
@@ -53,6 +55,7 @@ def markdown_table(header: Sequence[str], rows: list[list[str]]) -> str:
 
 
 def html_table(header: Sequence[str], rows: list[list[str]]) -> str:
+    """An HTML ``<table>`` of ``header`` and ``rows``, every cell escaped."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows

@@ -257,6 +257,7 @@ class Sprt:
         return None
 
     def describe(self) -> str:
+        """The test's parameters in one line: ``elo0=0 elo1=10 alpha=0.05 beta=0.05``."""
         return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
 
 
@@ -291,6 +292,7 @@ class Rating:
 
     @property
     def score(self) -> float:
+        """Points per game (0 without games)."""
         return self.points / self.games if self.games else 0.0
 
 

@@ -191,12 +191,15 @@ class GameRow:
 
     @property
     def a_points(self) -> float:
+        """Points of the pairing's first player ``a``: 1, 0.5 or 0 (a game without a result
+        counts as a draw)."""
         if self.result in ("draw", None):
             return 0.5
         return 1.0 if self.result == ("x" if self.a_is_x else "o") else 0.0
 
     @property
     def a_margin(self) -> int:
+        """Final margin from ``a``'s point of view (pieces of ``a`` minus ``b``)."""
         diff = self.x_score - self.o_score
         return diff if self.a_is_x else -diff
 
@@ -247,6 +250,7 @@ class Store:
                 )
 
     def close(self) -> None:
+        """Close the database connection."""
         self.db.close()
 
     def __enter__(self) -> Store:
@@ -305,6 +309,7 @@ class Store:
             )  # fmt: skip
 
     def set_status(self, run_id: int, status: str) -> None:
+        """Set run ``run_id``'s status, one of :data:`STATUSES` (else ``ValueError``)."""
         if status not in STATUSES:
             raise ValueError(f"status {status!r} is not one of {STATUSES}")
         with self._transaction():
@@ -316,6 +321,7 @@ class Store:
     # ------------------------------------------------------------------ reading
 
     def runs(self) -> list[Run]:
+        """Every stored run, oldest first."""
         rows = self.db.execute(
             "SELECT id, created, mode, players, settings, command, status, planned, label "
             "FROM runs ORDER BY id"
@@ -343,6 +349,7 @@ class Store:
         raise StoreError(f"{str(self.path)!r} has no unfinished run to resume")
 
     def tasks(self, run_id: int) -> list[GameTask]:
+        """The planned games of run ``run_id``, in schedule order."""
         rows = self.db.execute(
             "SELECT task FROM plan WHERE run_id = ? ORDER BY idx", (run_id,)
         ).fetchall()
@@ -358,6 +365,7 @@ class Store:
         return [GameTask.from_dict(json.loads(text)) for (text,) in rows]
 
     def count(self, run_id: int) -> int:
+        """How many games of run ``run_id`` are stored."""
         (n,) = self.db.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()
         return int(n)
 

@@ -30,6 +30,8 @@ RANKING_COLUMNS = ("rank", "player", "Elo ± 95%", "games", "points", "score")
 
 
 def fmt_elo(value: float) -> str:
+    """An Elo difference as a signed whole number (``+12``, ``+0``, never ``-0``); ``+inf`` or
+    ``-inf`` for an infinity and ``n/a`` for NaN."""
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     if math.isnan(value):
@@ -70,6 +72,8 @@ def summary_row(s: Summary) -> list[str]:
 
 
 def rating_row(rank: int, r: Rating) -> list[str]:
+    """The cells of ``r`` in the ranking table: ``rank``, player, Elo ± 95% interval, games,
+    points and score."""
     return [
         str(rank),
         r.player,
@@ -202,6 +206,8 @@ def pairing_table(summaries: Sequence[Summary], title: str = "Results") -> Fitte
 
 
 def ranking_table(ratings: Sequence[Rating], title: str = "Ranking") -> FittedTable:
+    """The Bradley-Terry ranking of ``ratings``, in their order, as a :class:`FittedTable` (on a
+    narrow terminal, points, score and games are left out in that order)."""
     drop = {"points": 3, "score": 2, "games": 1}
     columns = [Column(n, drop=drop.get(n, 0), name=n == "player") for n in RANKING_COLUMNS]
     rows = [Row(rating_row(rank, rating)) for rank, rating in enumerate(ratings, 1)]
@@ -229,6 +235,8 @@ NODE_COLUMNS = ("node", "host", "games", "processes", "s/game")
 
 
 def node_row(load: NodeLoad) -> list[str]:
+    """The cells of one node in the node table: its id (12 characters), host, games, processes
+    and seconds per game."""
     return [
         load.node[:12] or "(not recorded)",
         load.host or "-",

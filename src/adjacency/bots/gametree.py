@@ -68,6 +68,8 @@ class Tree:
         self.nodes = 1
 
     def add(self, line: Line) -> None:
+        """Add ``line`` (squares played in turn from the root position), creating the nodes it
+        lacks."""
         node = self.root
         for square in line:
             child = node.children.get(square)

@@ -65,6 +65,8 @@ class Simulator:
         return min(horizon, (self.position.plies_left + 1) // 2)
 
     def random_chromosome(self, length: int) -> Chromosome:
+        """``length`` distinct empty squares of the position in random order (``ValueError`` if
+        fewer are empty)."""
         return tuple(self.rng.sample(iter_squares(self.position.empty), length))
 
     def evaluate(self, chromosome: Chromosome) -> tuple[Chromosome, int]:

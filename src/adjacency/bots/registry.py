@@ -63,11 +63,15 @@ class Option:
 
     @property
     def kind(self) -> str:
+        """``choice`` for an option with choices, else its default's type name: ``int``,
+        ``float``, ``bool`` or ``str``."""
         if self.choices:
             return "choice"
         return type(self.default).__name__
 
     def describe_range(self) -> str:
+        """The accepted values in words, for help and errors: ``one of a|b``, ``true|false``,
+        ``int in [1, 64]`` (an open end as ``-inf`` or ``inf``), or the bare kind."""
         if self.choices:
             return "one of " + "|".join(self.choices)
         if self.kind == "bool":
@@ -128,6 +132,8 @@ class BotEntry:
     """The option whose value may be given bare, as the spec's first item."""
 
     def option(self, name: str) -> Option:
+        """The option called ``name`` (``seed`` included); :class:`BotError` naming the accepted
+        options if the bot has none of that name."""
         for option in (*self.options, SEED):
             if option.name == name:
                 return option
@@ -155,6 +161,7 @@ class Plugin:
 
     @property
     def install(self) -> str:
+        """The pip command that installs the plugin's extra."""
         return f"pip install 'adjacency[{self.extra}]'"
 
     @property

@@ -60,6 +60,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``adjacency`` parser, with the subcommands of every module of :data:`COMMAND_MODULES`."""
     parser = Parser(
         prog="adjacency",
         description=(

@@ -72,6 +72,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def register(commands: Any) -> None:
+    """Add the ``match``, ``tournament``, ``report`` and ``svg`` subcommands to ``commands`` (the
+    parser's subparsers)."""
     match = commands.add_parser(
         "match",
         help="play a match between two bots (colour-swapped game pairs)",
@@ -159,6 +161,9 @@ def _inline_files(spec: str) -> str:
 
 
 def run_match(args: argparse.Namespace) -> int:
+    """``adjacency match`` and ``tournament``: plan a run (or resume the stored one), play it
+    with a live score, store every game as it ends and print the tables and any SPRT verdict;
+    returns 0. Bad settings raise :class:`InvalidSettingsError` before any game is played."""
     from ..arena import stats
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
@@ -244,6 +249,9 @@ def run_match(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    """``adjacency report``: print the tables of a stored run (or of every run) and write the
+    exports asked for and the report; returns 0. :class:`InvalidSettingsError` if the database is
+    missing or the run has no finished game."""
     from ..arena.export import write_csv, write_json, write_records
     from ..arena.run_report import default_report_dir, write_report
     from ..arena.stats import Sprt
@@ -295,6 +303,8 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run_svg(args: argparse.Namespace) -> int:
+    """``adjacency svg``: draw a position (after ``--moves``) as SVG, to ``--output`` or standard
+    output; returns 0."""
     from ..core import Position
     from ..core.svg import position_svg
 

@@ -18,6 +18,7 @@ from .terminal import make_console
 
 
 def register(commands: Any) -> None:
+    """Add the ``bots`` and ``move`` subcommands to ``commands`` (the parser's subparsers)."""
     bots = commands.add_parser(
         "bots",
         help="list every bot with its options",
@@ -54,6 +55,8 @@ def register(commands: Any) -> None:
 
 
 def run_bots(args: argparse.Namespace) -> int:
+    """``adjacency bots``: print every registered bot with its options, then the plugin bots
+    (with ``--plugins``, the installed ones are loaded first to show their options); returns 0."""
     console = make_console()
     if args.plugins:
         for plugin in plugins():
@@ -120,6 +123,8 @@ def extra_installed(extra: str) -> bool | None:
 
 
 def run_move(args: argparse.Namespace) -> int:
+    """``adjacency move``: print the bot's move in the position (default: the 8x8 start) and its
+    last report, or every report as it comes with ``--think``; returns 0."""
     position = Position.from_fen(args.fen) if args.fen else Position.start()
     listener = (lambda report: print("info " + describe(report))) if args.think else None
     if args.spec.split(":", 1)[0] == "engine":

@@ -16,6 +16,7 @@ from .terminal import print_position
 
 
 def register(commands: Any) -> None:
+    """Add the ``show`` and ``replay`` subcommands to ``commands`` (the parser's subparsers)."""
     show = commands.add_parser(
         "show",
         help="print a position as a board",
@@ -88,6 +89,8 @@ def pick_game(games: list[Game], number: int | None, source: str) -> Game:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    """``adjacency show``: print the position (default: the 8x8 start) after ``--moves``; returns
+    0."""
     position = Position.from_fen(args.fen) if args.fen else Position.start()
     for move in args.moves:
         position = position.play(move)
@@ -96,6 +99,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    """``adjacency replay``: read and validate every game of a record file, then print the game
+    (or game ``--game N``) with its final position and result, or list every game of a file that
+    holds several; returns 0."""
     games = read_games(args.record)
     if args.game is None and len(games) > 1:
         width = len(str(len(games)))

@@ -20,6 +20,8 @@ SOLVE_WARNING_SECONDS = 60.0
 
 
 def register(commands: Any) -> None:
+    """Add the ``solve``, ``analyse`` and ``bench`` subcommands to ``commands`` (the parser's
+    subparsers)."""
     solve = commands.add_parser(
         "solve",
         help="solve a position exactly with the engine",
@@ -119,6 +121,9 @@ def add_threads_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    """``adjacency solve``: print the exact margin and a best move of a position (one JSON object
+    with ``--json``), the root's moves split over an executor if asked; returns 0. A finished
+    position is bad input; :class:`AdjacencyRuntimeError` if ``--time`` runs out first."""
     from ..engine import Engine, warmup
 
     position = Position.from_fen(args.fen)
@@ -189,6 +194,9 @@ def _load_target(text: str, game: int | None) -> tuple[Position | None, Any]:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
+    """``adjacency analyse``: the engine's evaluation and best move for a position (3 s by
+    default) or for every position of a game record (0.5 s each); returns 0. A finished position
+    or a ``--time`` that is not positive is bad input."""
     from ..engine import Engine, warmup
 
     if args.time is not None and args.time <= 0:
@@ -233,6 +241,8 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    """``adjacency bench``: run the engine's benchmark suite and, as asked, the raw search speed
+    and the move timing; print a line per result, or one JSON object with ``--json``; returns 0."""
     from ..engine import warmup
     from ..engine.bench import BenchLine, raw_speed, run_suite, summary, timing
 

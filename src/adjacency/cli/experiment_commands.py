@@ -27,6 +27,8 @@ DEFAULT_DB = "experiments.db"
 
 
 def register(commands: Any) -> None:
+    """Add the ``experiments`` subcommand to ``commands`` (the parser's subparsers); its help
+    lists the presets."""
     from ..arena.experiments import DEFAULT_PRESET, PRESETS, ROLES
 
     presets = "; ".join(f"{name}: {preset.describe()}" for name, preset in PRESETS.items())
@@ -103,6 +105,8 @@ def register(commands: Any) -> None:
 
 
 def run_experiments(args: argparse.Namespace) -> int:
+    """``adjacency experiments``: play a preset's matchups (or resume the stored run), store
+    every game and write the report with its plots; returns 0."""
     from ..arena.live import LiveScore
     from ..arena.run_report import write_report
     from ..arena.runner import execute, sigterm_as_interrupt

@@ -27,6 +27,8 @@ DEFAULT_DB = "solutions.db"
 
 
 def register(commands: Any) -> None:
+    """Add the ``solutions`` subcommand, with its ``run``, ``show``, ``plot`` and ``book``
+    actions, to ``commands`` (the parser's subparsers)."""
     solutions = commands.add_parser(
         "solutions",
         help="solve start positions of every board size and length (the solved-game table)",
@@ -111,6 +113,8 @@ def _open(path: str, create: bool) -> Any:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    """``adjacency solutions run``: solve the entries not yet stored, rounds upward per board
+    until ``--budget`` runs out, on the executor, with a progress bar; returns 0."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -182,6 +186,8 @@ def _stored(store: Any, path: str, symmetry: bool = True) -> list[Any]:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    """``adjacency solutions show``: print the stored table as text or Markdown, or its rows as
+    JSON with ``--json``; returns 0."""
     from ..solving.report import entry_rows, text_tables
 
     with _open(args.db, create=False) as store:
@@ -195,6 +201,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_plot(args: argparse.Namespace) -> int:
+    """``adjacency solutions plot``: write the value and cost-growth plots of the stored entries
+    to ``--out`` (the ``plots`` extra is needed); returns 0."""
     from ..plotting import pyplot
     from ..solving.report import plot_growth, plot_values
 
@@ -208,6 +216,8 @@ def run_plot(args: argparse.Namespace) -> int:
 
 
 def run_book(args: argparse.Namespace) -> int:
+    """``adjacency solutions book``: write the stored entries' book lines to ``--out``, one file
+    per board size, or with ``--verify FILE`` check one book and describe it; returns 0."""
     from ..engine.book import load_book, write_books
 
     if args.verify is not None:

@@ -16,6 +16,7 @@ def add_split_options(parser: argparse.ArgumentParser) -> None:
 
 
 def wants_split(args: argparse.Namespace) -> bool:
+    """Whether ``args`` ask for a split solve: an executor or a concurrency is given."""
     return args.executor is not None or args.concurrency is not None
 
 

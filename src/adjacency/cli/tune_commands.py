@@ -25,6 +25,7 @@ DEFAULT_OUT = "tuned.json"
 
 
 def register(commands: Any) -> None:
+    """Add the ``tune`` subcommand to ``commands`` (the parser's subparsers)."""
     tune = commands.add_parser(
         "tune",
         help="tune numeric bot options with SPSA (fishtest's method)",
@@ -125,6 +126,9 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
 
 
 def run_tune(args: argparse.Namespace) -> int:
+    """``adjacency tune``: run (or resume) an SPSA tuning run batch by batch, checkpointing in
+    ``--db``, then write the tuned values and the plot and print the SPRT match that checks them;
+    returns 0."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ..arena.runner import sigterm_as_interrupt

@@ -11,6 +11,7 @@ from .arguments import whole_number
 
 
 def register(commands: Any) -> None:
+    """Add the ``play`` subcommand to ``commands`` (the parser's subparsers)."""
     play = commands.add_parser(
         "play",
         help="play in the browser (starts a local web server and opens the page)",
@@ -38,6 +39,9 @@ def register(commands: Any) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    """``adjacency play``: serve the web app until Ctrl-C (:func:`adjacency.web.server.serve`);
+    returns 0. A port out of range, or an address or port that cannot be used, prints one error
+    line and returns 2."""
     if args.port is not None and not 0 <= args.port <= 65535:
         print(f"adjacency play: error: --port must be 0 to 65535, got {args.port}", file=sys.stderr)
         return 2

@@ -326,9 +326,11 @@ class Growth:
     """Of the largest solved entry (the speed to extrapolate time with)."""
 
     def nodes(self, rounds: int) -> float:
+        """The fitted node count of a game of ``rounds`` rounds."""
         return float(10 ** (self.intercept + math.log10(self.factor) * rounds))
 
     def seconds(self, rounds: int) -> float:
+        """The fitted time of ``rounds`` rounds at the largest solved entry's speed."""
         return self.nodes(rounds) / self.nodes_per_second
 
 

@@ -94,6 +94,7 @@ class SolutionsStore:
             ) from None
 
     def close(self) -> None:
+        """Close the database connection."""
         self.db.close()
 
     def __enter__(self) -> SolutionsStore:
@@ -135,6 +136,7 @@ class SolutionsStore:
             raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
 
     def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
+        """The stored result of ``entry`` solved with symmetry on (or off), or ``None``."""
         row = self.db.execute(
             "SELECT * FROM entries WHERE rows=? AND cols=? AND rounds=? AND first=? AND symmetry=?",
             (entry.rows, entry.cols, entry.rounds, entry.first, int(symmetry)),

@@ -52,10 +52,12 @@ class Entry:
     first: Color = "x"
 
     def position(self) -> Position:
+        """The entry's start position."""
         return Position.start(self.rows, self.cols, self.rounds, self.first)
 
     @property
     def size(self) -> str:
+        """The board size as ``ROWSxCOLS`` (``6x7``)."""
         return f"{self.rows}x{self.cols}"
 
     def __str__(self) -> str:
@@ -249,9 +251,11 @@ class Lane:
 
     @property
     def name(self) -> str:
+        """The lead's board size and first mover (``6x6 x``)."""
         return f"{self.rows}x{self.cols} {self.first}"
 
     def entry(self, rounds: int) -> Entry:
+        """The lead's entry at ``rounds`` rounds."""
         return Entry(self.rows, self.cols, rounds, self.first)
 
     def entries(self, rounds: int) -> Iterator[Entry]:
@@ -413,9 +417,11 @@ class _Runner:
 class SolutionsStoreLike(Protocol):
     """The part of :class:`~adjacency.solving.store.SolutionsStore` the run uses."""
 
-    def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None: ...
+    def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
+        """The stored result of ``entry`` solved with symmetry on (or off), or ``None``."""
 
-    def put(self, result: EntryResult) -> None: ...
+    def put(self, result: EntryResult) -> None:
+        """Store (or replace) the result of ``result.entry``."""
 
 
 def run_table(

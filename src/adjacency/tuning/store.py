@@ -89,6 +89,7 @@ class TuneRun:
 
     @property
     def pairs_done(self) -> int:
+        """Game pairs played in the stored batches."""
         return sum(b.pairs for b in self.batches)
 
     @property
@@ -121,6 +122,7 @@ class TuneStore:
             raise StoreError(f"cannot use {str(self.path)!r} as a tuning database: {exc}") from None
 
     def close(self) -> None:
+        """Close the database connection."""
         self.db.close()
 
     def __enter__(self) -> TuneStore:
@@ -183,6 +185,7 @@ class TuneStore:
         self.db.execute("COMMIT")
 
     def set_status(self, run_id: int, status: str) -> None:
+        """Set run ``run_id``'s status (stored as given)."""
         self.db.execute("UPDATE tune_runs SET status = ? WHERE id = ?", (status, run_id))
 
     def run(self, run_id: int | None = None) -> TuneRun:

@@ -83,6 +83,7 @@ def check_analysable(position: Position) -> None:
 
 
 def x_view(value: float, mover: Color) -> float:
+    """``value``, given from the view of ``mover``, from X's view."""
     return value if mover == "x" else -value
 
 
@@ -124,12 +125,14 @@ class Stopper:
         self.event = threading.Event()
 
     def stop(self) -> None:
+        """Stop the analysis: set the flag, and stop the engine if one is searching."""
         self.event.set()
         if self.engine is not None:
             self.engine.stop()
 
     @property
     def stopped(self) -> bool:
+        """Whether :meth:`stop` was called."""
         return self.event.is_set()
 
 

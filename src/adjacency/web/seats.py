@@ -140,6 +140,7 @@ class Seats:
         return self.open or caller.client == self.owner or bool(self.seats_of(caller))
 
     def to_dict(self) -> dict[str, Any]:
+        """The seats as stored in the game's meta (read back by :meth:`from_dict`)."""
         return {
             "owner": self.owner,
             "holders": self.holders,

@@ -126,6 +126,7 @@ class GameSession:
         }
 
     def record(self) -> dict[str, Any]:
+        """The core record of the game, JSON-ready (stored next to :meth:`meta`)."""
         return game_to_dict(self.game)
 
     @classmethod
@@ -168,6 +169,7 @@ class GameSession:
 
     @property
     def mode(self) -> str:
+        """``human-human``, ``human-bot`` or ``bot-bot``."""
         bots = sum(p.is_bot for p in self.players.values())
         return ("human-human", "human-bot", "bot-bot")[bots]
 
@@ -292,11 +294,14 @@ class GameSession:
     # ------------------------------------------------------------ listeners
 
     def subscribe(self, listener: Listener) -> None:
+        """Send the game's events to ``listener`` from now on; a bot to move starts thinking."""
         with self.lock:
             self._listeners.append(listener)
             self._turns.ensure()
 
     def unsubscribe(self, listener: Listener) -> None:
+        """Stop sending events to ``listener``. When no listener is left, a bot still thinking is
+        stopped unless the game is attended again within ``grace`` seconds."""
         with self.lock:
             if listener in self._listeners:
                 self._listeners.remove(listener)
@@ -351,6 +356,7 @@ class GameSession:
     # ------------------------------------------- the turn worker's interface
 
     def keeps_bots(self) -> bool:
+        """Whether the game may need its bots again: not closed, not over, and attended."""
         return not (self.closed or self.game.is_over or not self.attended())
 
     def bot_turn(self) -> BotTurn | None:
@@ -377,6 +383,8 @@ class GameSession:
         return BotTurn(color, player.spec, player.name, game.position, limit, wait)
 
     def bot_thinking(self, report: Thinking | None) -> None:
+        """A bot started thinking (``None``: its clock starts and is saved) or published
+        ``report`` (sent to the listeners as a ``thinking`` event)."""
         thinking = self._turns.thinking
         if report is None or thinking is None:
             self._run_clock()  # a bot's clock runs while it thinks
@@ -386,6 +394,8 @@ class GameSession:
         self.broadcast("thinking", info.model_dump_json())
 
     def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
+        """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran out
+        (it loses on time) or the move is illegal (it forfeits)."""
         if self.clock is not None and not self.clock.moved(color):
             self._flag(color)
             return
@@ -400,6 +410,9 @@ class GameSession:
         self.after_move()
 
     def bot_failed(self, color: Color, termination: Termination | None, detail: str) -> None:
+        """The bot of ``color`` could not answer
+        (:meth:`~adjacency.web.turns.TurnHost.bot_failed`): it forfeits with ``termination``,
+        or with ``None`` the game ends without a result."""
         if termination is None:
             self.game.abandon(detail)
         else:

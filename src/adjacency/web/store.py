@@ -93,6 +93,7 @@ class GameStore:
             )
 
     def load(self, game_id: str) -> StoredGame | None:
+        """The stored game ``game_id``, or ``None``."""
         with self._lock:
             row = self._db.execute(
                 "SELECT id, created, updated, record, meta FROM games WHERE id = ?", (game_id,)
@@ -113,11 +114,13 @@ class GameStore:
         return [_stored(row) for row in rows]
 
     def delete(self, game_id: str) -> bool:
+        """Delete game ``game_id``; whether it was stored."""
         with self._lock, self._db:
             cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return cursor.rowcount > 0
 
     def close(self) -> None:
+        """Close the database connection."""
         with self._lock:
             self._db.close()
 

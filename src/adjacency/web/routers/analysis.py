@@ -37,6 +37,7 @@ class Slots:
         self.running = 0
 
     def take(self, cap: int) -> None:
+        """Take a slot; :class:`TooMany` (HTTP 429) if ``cap`` analyses are running already."""
         with self._lock:
             if self.running >= cap:
                 raise TooMany(
@@ -46,6 +47,7 @@ class Slots:
             self.running += 1
 
     def give(self) -> None:
+        """Give back a slot taken by :meth:`take`."""
         with self._lock:
             self.running -= 1
 
