@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich"}
-EXTRAS = {"dev", "ray", "rl", "openspiel", "plots"}
+EXTRAS = {"dev", "ray", "rl", "openspiel", "plots", "docs"}
 
 
 def run(*args: str | Path, timeout: float = 600, env: dict[str, str] | None = None) -> str:
