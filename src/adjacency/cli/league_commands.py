@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .arguments import positive_int, seconds, whole_number
+from .arguments import non_negative_number, positive_int, seconds, whole_number
 
 TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
 """The environment variable ``adjacency connect`` reads the token from when no
@@ -63,6 +63,12 @@ def register(commands: Any) -> None:
         "--no-house-games",
         action="store_true",
         help="house bots play only remote bots and people, not each other",
+    )
+    serve.add_argument(
+        "--pause",
+        type=non_negative_number,
+        default=0.0,
+        help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
     )
     _settings_options(serve)
     serve.set_defaults(handler=run_serve)
@@ -174,6 +180,7 @@ def run_serve(args: argparse.Namespace) -> int:
             args.jobs,
             announce=_say,
             house_games=not args.no_house_games,
+            pause=args.pause,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

@@ -572,6 +572,7 @@ def create_app(
     jobs: int | None = 1,
     tick: float | None = None,
     house_games: bool = True,
+    pause: float = 0.0,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots."""
@@ -579,7 +580,7 @@ def create_app(
     store = LeagueStore(db)
     store.settings()  # a LeagueError now if the file holds no league
     house = HousePlayers(executor, jobs)
-    hall = Hall(store, house, TICK if tick is None else tick, house_games)
+    hall = Hall(store, house, TICK if tick is None else tick, house_games, pause)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -140,10 +140,15 @@ class Hall:
         house: HousePlayers,
         tick: float = TICK,
         house_games: bool = True,
+        pause: float = 0.0,
     ) -> None:
         self.store = store
         self.house_games = house_games
         """Whether house bots play each other (off: they only play remote bots and people)."""
+        self.pause = pause
+        """Seconds a member rests after a game before the scheduler pairs it again (a load
+        control: it bounds how many games cheap bots play a minute)."""
+        self.resting: dict[int, float] = {}
         self.settings: LeagueSettings = store.settings()
         self.house = house
         self.tick = tick
@@ -211,6 +216,8 @@ class Hall:
     def is_free(self, member: Member) -> bool:
         """Whether ``member`` can start a game now (connected or house, under its cap)."""
         if member.revoked or self.busy[member.id] >= member.concurrency:
+            return False
+        if self.resting.get(member.id, 0.0) > time.monotonic():
             return False
         return member.kind == "house" or member.id in self.connections
 
@@ -490,6 +497,8 @@ class Hall:
         live.version += 1
         self.live.pop(live.id, None)
         for member in (live.x, live.o):
+            if self.pause > 0:
+                self.resting[member.id] = time.monotonic() + self.pause
             self.busy[member.id] -= 1
             if self.busy[member.id] <= 0:
                 del self.busy[member.id]

@@ -79,6 +79,7 @@ def serve(
     limits: LeagueLimits | None = None,
     announce: Callable[[str], None] = print,
     house_games: bool = True,
+    pause: float = 0.0,
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted."""
     import uvicorn
@@ -93,6 +94,7 @@ def serve(
         executor=executor,
         jobs=jobs,
         house_games=house_games,
+        pause=pause,
     )
     config = uvicorn.Config(
         app,
