@@ -214,12 +214,13 @@ class Hall:
             del self.connections[outbox.member.id]
 
     def is_free(self, member: Member) -> bool:
-        """Whether ``member`` can start a game now (connected or house, under its cap)."""
+        """Whether ``member`` can start a game now: under its cap, not resting, and a house
+        bot, a person (who is asking) or a connected bot."""
         if member.revoked or self.busy[member.id] >= member.concurrency:
             return False
         if self.resting.get(member.id, 0.0) > time.monotonic():
             return False
-        return member.kind == "house" or member.id in self.connections
+        return member.kind in ("house", "person") or member.id in self.connections
 
     # ---------------------------------------------------------- scheduler
 
