@@ -48,9 +48,8 @@ def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 def refused_status(url: str, token: str | None) -> int:
-    with pytest.raises(InvalidStatus) as caught:
-        with open_ws(url, token):
-            pass
+    with pytest.raises(InvalidStatus) as caught, open_ws(url, token):
+        pass
     status: int = caught.value.response.status_code
     body = caught.value.response.body or b""
     if token is not None:
