@@ -561,6 +561,17 @@ def play_page() -> FileResponse:
     return _page("play.html")
 
 
+@pages.get("/docs")
+def api_docs() -> FileResponse:
+    """The API reference: the web front end's page rendering ``/openapi.json``."""
+    return FileResponse(WEB_STATIC / "docs.html", headers={"Cache-Control": "no-cache"})
+
+
+@pages.get("/favicon.ico")
+def favicon() -> FileResponse:
+    return FileResponse(WEB_STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 # --------------------------------------------------------------------- app
 
 
