@@ -74,13 +74,12 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
             player.locator("#board:not(.locked)").wait_for()
             square = Position.from_fen(state["fen"]).legal_moves()[-1]
             player.click(f'#board [data-square="{square}"]')
-            wait_until(
-                lambda s=state: (
-                    len(get(f"{url}/api/league/games/{game['id']}")["moves"]) > len(s["moves"])
-                ),
-                60,
-                "the click to play",
-            )
+            played = len(state["moves"])
+
+            def answered(played: int = played) -> bool:
+                return len(get(f"{url}/api/league/games/{game['id']}")["moves"]) > played
+
+            wait_until(answered, 60, "the click to play")
         sync_api.expect(player.locator("#message")).to_contain_text("Game over")
         plies = Position.from_fen(state["start"]).plies_left  # the opening's plies to play
         assert state["termination"] == "normal" and len(state["moves"]) == plies
