@@ -206,3 +206,29 @@ def test_a_person_joins_and_plays_a_rated_game_against_a_house_bot(
     rows = {r["name"]: r for r in request(f"{url}/api/league/standings").body}
     assert rows["ada"]["kind"] == "person" and rows["ada"]["games"] == 1
     assert rows["ada"]["rating"] != 1500.0
+
+
+def test_the_openapi_schema_documents_every_endpoint(league: tuple[str, Path]) -> None:
+    url, _ = league
+    schema = request(f"{url}/openapi.json").body
+    paths = set(schema["paths"])
+    for path in (
+        "/api/league",
+        "/api/league/standings",
+        "/api/league/members/{name}",
+        "/api/league/pairs/{a}/{b}",
+        "/api/league/live",
+        "/api/league/games",
+        "/api/league/games/{game_id}",
+        "/api/league/games/{game_id}/record",
+        "/api/league/games/{game_id}/move",
+        "/api/league/people",
+        "/api/league/challenge",
+        "/api/league/admin/members",
+        "/api/league/admin/members/{name}/revoke",
+        "/api/league/admin/members/{name}/rotate",
+    ):
+        assert path in paths
+    row = schema["components"]["schemas"]["StandingRow"]["properties"]
+    assert {"name", "rating", "games", "elo", "elo_low", "elo_high", "provisional"} <= set(row)
+    assert "/api/league/connect" in schema["info"]["description"]
