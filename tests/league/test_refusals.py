@@ -68,8 +68,12 @@ def test_unknown_revoked_and_misplaced_secrets_cannot_connect(league: tuple[str,
     assert refused_status(url, person) == 403
     with open_ws(url, token) as ws:
         assert receive(ws, "welcome")["name"] == "alice"
-    with LeagueStore(db) as store:
-        store.revoke("alice")
+        with LeagueStore(db) as store:  # as `adjacency league revoke` does, server running
+            store.revoke("alice")
+        assert "revoked" in receive(ws, "error")["detail"]
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=30)
     assert refused_status(url, token) == 401
 
 

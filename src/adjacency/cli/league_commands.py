@@ -218,7 +218,7 @@ def run_add_house(args: argparse.Namespace) -> int:
 def run_revoke(args: argparse.Namespace) -> int:
     with _store(args) as store:
         member = store.revoke(args.name)
-    _say(f"Revoked {member.name}'s token (a running server disconnects it within seconds).")
+    _say(f"Revoked {member.name}'s token (a running server drops its connection within a second).")
     return 0
 
 

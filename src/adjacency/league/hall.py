@@ -238,7 +238,8 @@ class Hall:
     def pair(self) -> list[LiveGame]:
         """Start every game that free members can play now; return them.
 
-        The rule (docs/league.md): first the open colour-swapped pairs (the second
+        Connections of members revoked meanwhile (``adjacency league revoke`` writes the
+        file directly) are closed first. The rule (docs/league.md): first the open colour-swapped pairs (the second
         game of a pair, or a game of a pair whose game was aborted), oldest first;
         then new pairs between free members, cheapest first by
         ``|rating difference| + PAIR_REPEAT * games already played between them``,
@@ -247,6 +248,10 @@ class Hall:
         """
         members = {m.id: m for m in self.store.members() if m.kind != "person"}
         started: list[LiveGame] = []
+        for member_id, outbox in list(self.connections.items()):
+            if member_id not in members or members[member_id].revoked:
+                outbox.post({"type": "error", "detail": "this token was revoked"})
+                outbox.close()  # revoked from the command line while connected
 
         def free(member_id: int) -> bool:
             member = members.get(member_id)
