@@ -239,9 +239,9 @@ class Hall:
         """Start every game that free members can play now; return them.
 
         Connections of members revoked meanwhile (``adjacency league revoke`` writes the
-        file directly) are closed first. The rule (docs/league.md): first the open colour-swapped pairs (the second
-        game of a pair, or a game of a pair whose game was aborted), oldest first;
-        then new pairs between free members, cheapest first by
+        file directly) are closed first. The rule (docs/league.md): first the open
+        colour-swapped pairs (the second game of a pair, or a game of a pair whose game
+        was aborted), oldest first; then new pairs between free members, cheapest first by
         ``|rating difference| + PAIR_REPEAT * games already played between them``,
         each member in one new game per pass, never against itself; a new pair
         takes the league's next opening in turn.
