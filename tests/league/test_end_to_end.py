@@ -125,7 +125,7 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
             client.stop()
         server.stop()
     with LeagueStore(db) as store:
-        finished = store.games(status="finished")
+        finished = store.games(status="finished", with_record=True)
         assert finished_before <= {g.id for g in finished}
         assert store.ratings() == store.recompute_ratings()
         for stored in finished:

@@ -205,24 +205,36 @@ async def league_info(request: Request) -> dict[str, Any]:
 
 @router.get("/standings", response_model=list[StandingRow])
 async def get_standings(request: Request) -> list[dict[str, Any]]:
-    """Every member, best Glicko-2 rating first, with the Bradley-Terry Elo interval."""
-    return standings(store_of(request), set(hall_of(request).connections))
+    """Every member, best Glicko-2 rating first, with the Bradley-Terry Elo interval.
+
+    The fit runs in a worker thread (the games go on meanwhile) and is cached until a
+    game ends or a member connects, leaves or joins."""
+    hall = hall_of(request)
+    store = store_of(request)
+    online = set(hall.connections)
+    key = (hall.changed, frozenset(online), tuple((m.id, m.revoked) for m in store.members()))
+    cache = request.app.state.standings
+    if cache.get("key") != key:
+        cache["rows"] = await asyncio.to_thread(standings, store, online)
+        cache["key"] = key
+    rows: list[dict[str, Any]] = cache["rows"]
+    return rows
 
 
 @router.get("/members/{name}")
 async def get_member(request: Request, name: str) -> dict[str, Any]:
     """A member's page data: rating history, opponents, recent games, time use, failures."""
-    data = member_page(store_of(request), _member(request, name))
-    data["online"] = data["kind"] == "house" or any(
-        m.name == data["name"] for m in (o.member for o in hall_of(request).connections.values())
-    )
+    member = _member(request, name)
+    data = await asyncio.to_thread(member_page, store_of(request), member)
+    data["online"] = member.kind == "house" or member.id in hall_of(request).connections
     return data
 
 
 @router.get("/pairs/{a}/{b}")
 async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
     """The arena's statistics of ``a`` against ``b`` (trinomial and pentanomial)."""
-    return pair_stats(store_of(request), _member(request, a), _member(request, b))
+    first, second = _member(request, a), _member(request, b)
+    return await asyncio.to_thread(pair_stats, store_of(request), first, second)
 
 
 @router.get("/live")
@@ -622,6 +634,7 @@ def create_app(
     app.state.hall = hall
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
+    app.state.standings = {}
     app.add_middleware(BodyLimit, limit=8192)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)

@@ -172,6 +172,8 @@ GAME_COLUMNS = (
     "id, pair_id, leg, x_id, o_id, opening, status, result, termination, detail, record, "
     "x_score, o_score, plies, x_time, o_time, started, ended, rated_seq"
 )
+LIGHT_COLUMNS = GAME_COLUMNS.replace("record,", "NULL,")
+"""The columns of a listing: the records (a kilobyte each) are left out."""
 
 
 class LeagueStore:
@@ -453,9 +455,14 @@ class LeagueStore:
         return StoredGame(*rows[0]) if rows else None
 
     def games(
-        self, member_id: int | None = None, status: str | None = None, limit: int | None = None
+        self,
+        member_id: int | None = None,
+        status: str | None = None,
+        limit: int | None = None,
+        with_record: bool = False,
     ) -> list[StoredGame]:
-        """Games, newest first, optionally of one member and/or one status."""
+        """Games, newest first, optionally of one member and/or one status (their
+        ``record`` is ``None`` unless ``with_record``)."""
         where: list[str] = []
         args: list[object] = []
         if member_id is not None:
@@ -464,7 +471,7 @@ class LeagueStore:
         if status is not None:
             where.append("status = ?")
             args.append(status)
-        sql = f"SELECT {GAME_COLUMNS} FROM games"
+        sql = f"SELECT {GAME_COLUMNS if with_record else LIGHT_COLUMNS} FROM games"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id DESC"
@@ -473,9 +480,9 @@ class LeagueStore:
         return [StoredGame(*r) for r in self._query(sql, tuple(args))]
 
     def rated_games(self) -> list[StoredGame]:
-        """Finished games in the order they were rated."""
+        """Finished games in the order they were rated (without their records)."""
         rows = self._query(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status='finished' ORDER BY rated_seq"
+            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' ORDER BY rated_seq"
         )
         return [StoredGame(*r) for r in rows]
 
