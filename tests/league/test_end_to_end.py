@@ -78,8 +78,13 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
                 (g["id"] for g in get(f"{url}/api/league/live") if "slow" in (g["x"], g["o"])), None
             )
 
-        game_id = wait_until(slow_game, WAIT, "a game of the slow bot")
-        clients["slow"].kill()
+        for attempt in range(5):
+            game_id = wait_until(slow_game, WAIT, "a game of the slow bot")
+            clients["slow"].kill()
+            if get(f"{url}/api/league/games/{game_id}")["status"] == "playing":
+                break  # killed mid-game (not just after the game's last move)
+            log = tmp_path / f"slow-retry{attempt}.log"
+            clients["slow"] = start_client(url, tokens["slow"], specs["slow"], log)
         others_before = len(finished_games(url, "rando"))
         lost = wait_until(
             lambda: (g := get(f"{url}/api/league/games/{game_id}"))["status"] == "finished" and g,
@@ -104,7 +109,7 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
         )
 
         # kill -9 the server while games are in play, and restart it on the same file.
-        wait_until(lambda: get(f"{url}/api/league/live"), WAIT, "games in play")
+        wait_until(slow_game, WAIT, "a game of the slow bot in play")
         server.kill()
         with LeagueStore(db) as store:
             finished_before = {g.id for g in store.games(status="finished")}

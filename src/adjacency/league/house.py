@@ -14,7 +14,7 @@ import asyncio
 import threading
 from dataclasses import dataclass
 
-from ..arena.executor import Executor, make_executor
+from ..arena.executor import Executor, WorkerError, make_executor
 from ..bots import BotError, Limit, make_bot, parse_spec
 from ..core import Position
 
@@ -69,9 +69,13 @@ class HousePlayers:
             return self._executor
 
     def _run(self, item: HouseMove) -> str:
-        for _, move in self._ensure().map_unordered(house_move, [item]):
-            return move
-        raise RuntimeError("the executor returned no move")  # pragma: no cover
+        try:
+            for _, move in self._ensure().map_unordered(house_move, [item]):
+                return move
+        except WorkerError:
+            self.close()  # a worker died: the next move starts a fresh pool
+            raise
+        raise WorkerError("the executor returned no move")  # pragma: no cover
 
     async def choose(self, item: HouseMove) -> str:
         """The house bot's move, computed in a worker without blocking the event loop."""
