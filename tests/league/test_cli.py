@@ -59,6 +59,21 @@ def test_create_add_revoke_rotate_and_house_bots(
     assert status == 2 and "holds no league" in err
 
 
+def test_the_admin_token_can_come_from_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "league.db")
+    secret = tmp_path / "admin.txt"
+    secret.write_text("short\n")
+    status, _, err = run(capsys, "league", "create", "--db", db, "--admin-token-file", str(secret))
+    assert status == 2 and "at least 16 characters" in err
+    secret.write_text("a-long-admin-token-from-a-file\n")
+    status, out, _ = run(capsys, "league", "create", "--db", db, "--admin-token-file", str(secret))
+    assert status == 0 and "Admin token" not in out and "a-long-admin" not in out
+    with LeagueStore(db) as store:
+        assert store.is_admin("a-long-admin-token-from-a-file")
+
+
 def test_serve_refuses_settings_other_than_the_leagues(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

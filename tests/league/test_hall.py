@@ -39,10 +39,11 @@ def finish(hall: Hall, live: LiveGame) -> None:
         hall.move(live.member(position.turn), live.id, position.legal_moves()[0])
 
 
-def run(test: Any, tmp_path: Path) -> None:
+def run(test: Any, tmp_path: Path, **settings: Any) -> None:
     async def main() -> None:
         store = LeagueStore(tmp_path / "league.db")
-        store.create(LeagueSettings(rows=6, cols=6, rounds=4, base=60.0, increment=0.0), "adjl_a")
+        values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 60.0, "increment": 0.0}
+        store.create(LeagueSettings(**{**values, **settings}), "adjl_a")
         hall = Hall(store, HousePlayers())
         try:
             await test(store, hall)
@@ -119,3 +120,26 @@ def test_moves_are_refused_unless_it_is_the_members_turn_in_its_own_game(
         assert Position.from_fen(stored.opening) == before
 
     run(scenario, tmp_path)
+
+
+def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
+    tmp_path: Path,
+) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        a = store.add_member("a", "bot")[0]
+        b = store.add_member("b", "bot")[0]
+        inboxes = [connect(hall, m) for m in (a, b)]
+        (live,) = hall.pair()
+        await asyncio.sleep(0)
+        assert inboxes[0].of("your_turn")[0]["budget"] < 0.5
+        hall.move(a, live.id, live.game.position.legal_moves()[0])
+        assert live.clock.remaining["x"] == 0.5  # a fresh budget for the next move
+        while live.id in hall.live:  # b never answers
+            await asyncio.sleep(0.05)
+        stored = store.game(live.id)
+        assert stored is not None and stored.termination == "time forfeit"
+        assert stored.detail == "b did not move within its clock (connected)"
+        assert stored.result == "x" and stored.plies == 1
+        assert inboxes[1].of("game_end")[0]["termination"] == "time forfeit"
+
+    run(scenario, tmp_path, move_time=0.5)

@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketDisconnect
 from .. import __version__
 from ..bots import BotError
 from ..core.errors import AdjacencyError
-from ..core.record import game_to_text
+from ..core.record import game_from_text, game_to_text
 from ..web.app import install_error_handlers
 from ..web.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError
 from ..web.limits import RateLimiter
@@ -269,8 +269,6 @@ async def get_game(request: Request, game_id: int) -> dict[str, Any]:
         raise GameNotFound(f"no game {game_id}")
     names = {m.id: m.name for m in store.members()}
     data = game_summary(stored, names)
-    from ..core.record import game_from_text
-
     game = game_from_text(stored.record) if stored.record else None
     position = game.position if game is not None else None
     data.update(
