@@ -166,12 +166,17 @@ class Hall:
     # ----------------------------------------------------------- lifetime
 
     async def start(self) -> None:
-        """Abort games left in flight by a crash and start the scheduler."""
+        """Abort games left in flight by a crash, start the house bots' worker (if the
+        league has house bots) and the scheduler."""
         aborted = self.store.abort_in_flight()
         if aborted:
             log.warning("%d games in flight at the last stop were marked aborted", aborted)
         self._wake = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._schedule_loop())
+        loop = asyncio.get_running_loop()
+        house = [m for m in self.store.members() if m.kind == "house" and not m.revoked]
+        if house:  # before the first game, so its first house move is not the slow one
+            await self.house.warm_up(house[0].spec or "random")
+        self._task = loop.create_task(self._schedule_loop())
 
     async def stop(self) -> None:
         """Stop scheduling; games in play are aborted (unrated) and their players told."""

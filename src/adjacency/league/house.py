@@ -11,6 +11,7 @@ worker). ``--executor ray`` puts the house bots on a Ray cluster.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from dataclasses import dataclass
 
@@ -76,6 +77,13 @@ class HousePlayers:
             self.close()  # a worker died: the next move starts a fresh pool
             raise
         raise WorkerError("the executor returned no move")  # pragma: no cover
+
+    async def warm_up(self, spec: str) -> None:
+        """Start a worker and build ``spec`` in it once (process start and imports take a
+        second or more), so the first house move of the league is not the slow one."""
+        start = Position.start(6, 6, 1)
+        with contextlib.suppress(Exception):
+            await self.choose(HouseMove(spec, 0, start.fen(), 0.05))
 
     async def choose(self, item: HouseMove) -> str:
         """The house bot's move, computed in a worker without blocking the event loop."""
