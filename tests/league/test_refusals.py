@@ -233,6 +233,14 @@ def test_the_openapi_schema_documents_every_endpoint(league: tuple[str, Path]) -
         "/api/league/admin/members/{name}/rotate",
     ):
         assert path in paths
+    schemas = schema["components"]["schemas"]
+    assert {"GameState", "GameSummary", "MemberPage", "PairStats", "LeagueInfo"} <= set(schemas)
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            answer = operation["responses"].get("200") or operation["responses"].get("201")
+            assert answer is not None and answer.get("description"), (method, path)
+            if path != "/api/league/games/{game_id}/record":
+                assert "schema" in answer["content"]["application/json"], (method, path)
     row = schema["components"]["schemas"]["StandingRow"]["properties"]
     assert {"name", "rating", "games", "elo", "elo_low", "elo_high", "provisional"} <= set(row)
     assert "/api/league/connect" in schema["info"]["description"]

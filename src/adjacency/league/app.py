@@ -24,12 +24,11 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from .. import __version__
@@ -43,6 +42,25 @@ from ..web.middleware import BodyLimit, RequestGuard
 from ..web.routers.pages import STATIC as WEB_STATIC
 from .hall import TICK, Hall, Outbox
 from .house import HousePlayers, check_house_spec
+from .models import (
+    Added,
+    Challenge,
+    GameState,
+    GameSummary,
+    Joined,
+    LeagueInfo,
+    Me,
+    MemberPage,
+    MoveIn,
+    NewMember,
+    NewPerson,
+    PairStats,
+    Revoked,
+    Rotated,
+    ServerStats,
+    StandingRow,
+    Started,
+)
 from .standings import game_summary, member_page, pair_stats, standings
 from .store import MAX_NAME, LeagueError, LeagueStore, Member
 
@@ -143,53 +161,12 @@ def _member(request: Request, name: str) -> Member:
         raise GameNotFound(f"no member named {name[:MAX_NAME]!r}") from None
 
 
-# ------------------------------------------------------------------ models
-
-
-class NewMember(BaseModel):
-    name: str = Field(min_length=1, max_length=MAX_NAME, description="unique, A-Z a-z 0-9 - _ .")
-    kind: Literal["bot", "house"] = "bot"
-    spec: str | None = Field(
-        default=None, max_length=200, description="a built-in bot spec (house bots only)"
-    )
-    concurrency: int = Field(default=1, ge=1, le=16, description="games at once")
-
-
-class NewPerson(BaseModel):
-    name: str = Field(min_length=1, max_length=MAX_NAME)
-
-
-class Challenge(BaseModel):
-    opponent: str = Field(min_length=1, max_length=MAX_NAME)
-
-
-class MoveIn(BaseModel):
-    move: str = Field(min_length=1, max_length=8, description="a square name like 'c3'")
-
-
-class StandingRow(BaseModel):
-    name: str
-    kind: Literal["bot", "house", "person"]
-    rating: float = Field(description="Glicko-2 rating (1500 at the start)")
-    rd: float = Field(description="Glicko-2 rating deviation")
-    provisional: bool
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    elo: float | None = Field(description="Bradley-Terry Elo over all games (mean 0)")
-    elo_low: float | None = Field(description="lower end of the 95% interval")
-    elo_high: float | None = Field(description="upper end of the 95% interval")
-    online: bool
-    revoked: bool
-
-
 # ------------------------------------------------------------------ routes
 
 router = APIRouter(prefix="/api/league", tags=["league"])
 
 
-@router.get("")
+@router.get("", response_model=LeagueInfo)
 async def league_info(request: Request) -> dict[str, Any]:
     """The league's settings and counts."""
     hall = hall_of(request)
@@ -221,7 +198,7 @@ async def get_standings(request: Request) -> list[dict[str, Any]]:
     return rows
 
 
-@router.get("/members/{name}")
+@router.get("/members/{name}", response_model=MemberPage)
 async def get_member(request: Request, name: str) -> dict[str, Any]:
     """A member's page data: rating history, opponents, recent games, time use, failures."""
     member = _member(request, name)
@@ -230,21 +207,21 @@ async def get_member(request: Request, name: str) -> dict[str, Any]:
     return data
 
 
-@router.get("/pairs/{a}/{b}")
+@router.get("/pairs/{a}/{b}", response_model=PairStats)
 async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
     """The arena's statistics of ``a`` against ``b`` (trinomial and pentanomial)."""
     first, second = _member(request, a), _member(request, b)
     return await asyncio.to_thread(pair_stats, store_of(request), first, second)
 
 
-@router.get("/live")
+@router.get("/live", response_model=list[GameState])
 async def live_games(request: Request) -> list[dict[str, Any]]:
     """The games in play now."""
     hall = hall_of(request)
     return [hall.state(live) for live in sorted(hall.live.values(), key=lambda g: g.id)]
 
 
-@router.get("/games")
+@router.get("/games", response_model=list[GameSummary])
 async def list_games(
     request: Request, member: str | None = None, limit: int = 50
 ) -> list[dict[str, Any]]:
@@ -256,7 +233,7 @@ async def list_games(
     return [game_summary(g, names) for g in rows]
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", response_model=GameState)
 async def get_game(request: Request, game_id: int) -> dict[str, Any]:
     """A game's state: live (with clocks) or stored (with its result)."""
     hall = hall_of(request)
@@ -301,7 +278,7 @@ async def get_record(request: Request, game_id: int) -> PlainTextResponse:
     )
 
 
-@router.get("/stats")
+@router.get("/stats", response_model=ServerStats)
 async def server_stats(request: Request) -> dict[str, Any]:
     """Load figures: games per minute over the last 5 minutes, move round-trip times
     (server's request to the client's answer) p50/p95 in ms, memory (max RSS, MB)."""
@@ -331,7 +308,7 @@ async def server_stats(request: Request) -> dict[str, Any]:
 # people
 
 
-@router.post("/people", status_code=201)
+@router.post("/people", status_code=201, response_model=Joined)
 async def join(request: Request, body: NewPerson) -> dict[str, Any]:
     """Join as a person: answers a secret the browser keeps (it is shown only once)."""
     _rate(request, "join", request.app.state.limits.requests_per_minute / 4)
@@ -339,7 +316,7 @@ async def join(request: Request, body: NewPerson) -> dict[str, Any]:
     return {"name": member.name, "kind": member.kind, "secret": secret}
 
 
-@router.get("/me")
+@router.get("/me", response_model=Me)
 async def me(
     request: Request, person: Annotated[Member, Depends(require_person)]
 ) -> dict[str, Any]:
@@ -349,7 +326,7 @@ async def me(
     return {"name": person.name, "kind": person.kind, "games": games}
 
 
-@router.post("/challenge", status_code=201)
+@router.post("/challenge", status_code=201, response_model=Started)
 async def challenge(
     request: Request, body: Challenge, person: Annotated[Member, Depends(require_person)]
 ) -> dict[str, Any]:
@@ -371,7 +348,7 @@ async def challenge(
     return {"game": live.id, "color": live.color_of(person.id)}
 
 
-@router.post("/games/{game_id}/move")
+@router.post("/games/{game_id}/move", response_model=GameState)
 async def person_move(
     request: Request,
     game_id: int,
@@ -388,7 +365,12 @@ async def person_move(
 # admin
 
 
-@router.post("/admin/members", status_code=201, dependencies=[Depends(require_admin)])
+@router.post(
+    "/admin/members",
+    status_code=201,
+    response_model=Added,
+    dependencies=[Depends(require_admin)],
+)
 async def add_member(request: Request, body: NewMember) -> dict[str, Any]:
     """Add a bot (answers its token, once) or a house bot (``spec``)."""
     if body.kind == "house":
@@ -402,7 +384,9 @@ async def add_member(request: Request, body: NewMember) -> dict[str, Any]:
     return {"name": member.name, "kind": member.kind, "token": token}
 
 
-@router.post("/admin/members/{name}/revoke", dependencies=[Depends(require_admin)])
+@router.post(
+    "/admin/members/{name}/revoke", response_model=Revoked, dependencies=[Depends(require_admin)]
+)
 async def revoke(request: Request, name: str) -> dict[str, Any]:
     """Revoke a member's token: it is disconnected; its games and ratings stay."""
     member = store_of(request).revoke(_member(request, name).name)
@@ -414,7 +398,9 @@ async def revoke(request: Request, name: str) -> dict[str, Any]:
     return {"name": member.name, "revoked": True}
 
 
-@router.post("/admin/members/{name}/rotate", dependencies=[Depends(require_admin)])
+@router.post(
+    "/admin/members/{name}/rotate", response_model=Rotated, dependencies=[Depends(require_admin)]
+)
 async def rotate(request: Request, name: str) -> dict[str, Any]:
     """A new token for a member (the old one stops working); answered once."""
     member = _member(request, name)

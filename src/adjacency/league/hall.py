@@ -539,6 +539,7 @@ class Hall:
             "o": live.o.name,
             "rows": position.rows,
             "cols": position.cols,
+            "start": live.game.start.fen(),
             "fen": position.fen(),
             "turn": position.turn,
             "moves": [m.square for m in live.game.moves],
