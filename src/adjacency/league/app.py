@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, WebSocket
+from fastapi import Path as FastPath
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
@@ -43,6 +44,7 @@ from ..web.routers.pages import STATIC as WEB_STATIC
 from .hall import TICK, Hall, Outbox
 from .house import HousePlayers, check_house_spec
 from .models import (
+    ERRORS,
     Added,
     Challenge,
     GameState,
@@ -163,7 +165,9 @@ def _member(request: Request, name: str) -> Member:
 
 # ------------------------------------------------------------------ routes
 
-router = APIRouter(prefix="/api/league", tags=["league"])
+router = APIRouter(prefix="/api/league", tags=["league"], responses=ERRORS)
+
+GameId = Annotated[int, FastPath(ge=1, le=2**62, description="a game's number")]
 
 
 @router.get("", response_model=LeagueInfo)
@@ -223,18 +227,20 @@ async def live_games(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/games", response_model=list[GameSummary])
 async def list_games(
-    request: Request, member: str | None = None, limit: int = 50
+    request: Request,
+    member: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[dict[str, Any]]:
     """Stored games, newest first (optionally one member's), at most ``limit`` (1-500)."""
     store = store_of(request)
     member_id = None if member is None else _member(request, member).id
     names = {m.id: m.name for m in store.members()}
-    rows = store.games(member_id=member_id, limit=max(1, min(limit, 500)))
+    rows = store.games(member_id=member_id, limit=limit)
     return [game_summary(g, names) for g in rows]
 
 
 @router.get("/games/{game_id}", response_model=GameState)
-async def get_game(request: Request, game_id: int) -> dict[str, Any]:
+async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's state: live (with clocks) or stored (with its result)."""
     hall = hall_of(request)
     live = hall.live.get(game_id)
@@ -262,8 +268,16 @@ async def get_game(request: Request, game_id: int) -> dict[str, Any]:
     return data
 
 
-@router.get("/games/{game_id}/record", response_class=PlainTextResponse)
-async def get_record(request: Request, game_id: int) -> PlainTextResponse:
+@router.get(
+    "/games/{game_id}/record",
+    responses={
+        200: {
+            "description": "the record in the text format (a download)",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        },
+    },
+)
+async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     """The game's record in the text format (docs/records.md); a live game's so far."""
     live = hall_of(request).live.get(game_id)
     if live is not None:
@@ -351,7 +365,7 @@ async def challenge(
 @router.post("/games/{game_id}/move", response_model=GameState)
 async def person_move(
     request: Request,
-    game_id: int,
+    game_id: GameId,
     body: MoveIn,
     person: Annotated[Member, Depends(require_person)],
 ) -> dict[str, Any]:
@@ -548,7 +562,7 @@ def bot_page(name: str) -> FileResponse:
 
 
 @pages.get("/watch/{game_id}")
-def watch_page(game_id: int) -> FileResponse:
+def watch_page(game_id: GameId) -> FileResponse:
     return _page("watch.html")
 
 

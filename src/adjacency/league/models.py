@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ..web.models import ErrorMessage
 from .store import MAX_NAME
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorMessage, "description": text}
+    for code, text in (
+        (400, "a value is out of range or not allowed (the message says which)"),
+        (401, "no secret, or an unknown or revoked one (Authorization: Bearer ...)"),
+        (403, "the secret is valid but may not do this (another member's game, admin only)"),
+        (404, "no such member or game"),
+        (409, "not now: not your turn, the opponent is busy"),
+        (422, "the request is malformed"),
+        (429, "too many requests from this address or secret: try again later"),
+    )
+}
+"""The error answers every league endpoint documents (``{"detail": "..."}``)."""
 
 Kind = Literal["bot", "house", "person"]
 Outcome = Literal["x", "o", "draw"]
