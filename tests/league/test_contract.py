@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from league_helpers import add_member, make_league, thread_server
-
-schemathesis = pytest.importorskip("schemathesis")
-hypothesis = pytest.importorskip("hypothesis")
-checks = pytest.importorskip("schemathesis.specs.openapi.checks")
 
 EXAMPLES = 10
 """Generated requests per operation (bounded: the run takes a few seconds)."""
@@ -37,11 +36,11 @@ def test_every_league_operation_conforms_to_its_schema(served: tuple[str, Any]) 
     for result in schema.get_all_operations():
         operation = result.ok()
 
-        @hypothesis.given(case=operation.as_strategy())
-        @hypothesis.settings(
+        @given(case=operation.as_strategy())
+        @settings(
             max_examples=EXAMPLES,
             deadline=None,
-            suppress_health_check=list(hypothesis.HealthCheck),
+            suppress_health_check=list(HealthCheck),
             derandomize=True,
             database=None,
         )
@@ -49,7 +48,7 @@ def test_every_league_operation_conforms_to_its_schema(served: tuple[str, Any]) 
             # A schema cannot say which names exist or which moves are legal: such
             # schema-valid requests are answered 4xx (documented) with the reason.
             case.call_and_validate(
-                base_url=url, timeout=30, excluded_checks=[checks.positive_data_acceptance]
+                base_url=url, timeout=30, excluded_checks=[positive_data_acceptance]
             )
 
         check()
