@@ -630,6 +630,7 @@ def create_app(
     )
     app.state.store = store
     app.state.hall = hall
+    app.state.house = house
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
     app.state.standings = {}

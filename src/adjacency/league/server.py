@@ -96,6 +96,7 @@ def serve(
         house_games=house_games,
         pause=pause,
     )
+    app.state.house.start()  # an executor that cannot start fails here, in one line
     config = uvicorn.Config(
         app,
         log_level="warning",
