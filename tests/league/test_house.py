@@ -9,10 +9,9 @@ import signal
 
 import pytest
 
-from adjacency.arena.executor import WorkerError
 from adjacency.bots import BotError
 from adjacency.core import Position
-from adjacency.league.house import HouseMove, HousePlayers, check_house_spec
+from adjacency.league.house import HouseMove, HousePlayers, WorkerError, check_house_spec
 
 
 def test_house_moves_survive_a_dead_worker() -> None:

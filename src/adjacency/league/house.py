@@ -15,7 +15,8 @@ import contextlib
 import threading
 from dataclasses import dataclass
 
-from ..arena.executor import Executor, WorkerError, make_executor
+from ..arena.executor import Executor, make_executor
+from ..arena.executor import WorkerError as WorkerError  # re-exported: the one import site
 from ..bots import BotError, Limit, make_bot, parse_spec
 from ..core import Position
 
