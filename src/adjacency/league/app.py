@@ -70,6 +70,8 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 PROTOCOL_VERSION = 1
+STANDINGS_AGE = 1.0
+"""Seconds the standings are reused at least (the pages poll every 2 s)."""
 CONNECT_PATH = "/api/league/connect"
 
 
@@ -189,13 +191,16 @@ async def get_standings(request: Request) -> list[dict[str, Any]]:
     """Every member, best Glicko-2 rating first, with the Bradley-Terry Elo interval.
 
     The fit runs in a worker thread (the games go on meanwhile) and is cached until a
-    game ends or a member connects, leaves or joins."""
+    game ends or a member connects, leaves or joins, and at least
+    :data:`STANDINGS_AGE` seconds (a busy league ends many games a second)."""
     hall = hall_of(request)
     store = store_of(request)
     online = set(hall.connections)
     key = (hall.changed, frozenset(online), tuple((m.id, m.revoked) for m in store.members()))
     cache = request.app.state.standings
-    if cache.get("key") != key:
+    fresh = time.monotonic() - cache.get("at", -STANDINGS_AGE) < STANDINGS_AGE
+    if cache.get("key") != key and not fresh:
+        cache["at"] = time.monotonic()
         cache["rows"] = await asyncio.to_thread(standings, store, online)
         cache["key"] = key
     rows: list[dict[str, Any]] = cache["rows"]

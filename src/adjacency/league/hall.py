@@ -39,6 +39,7 @@ from ..core.record import game_to_text
 from ..core.text import quote
 from ..web.clock import SAFETY, Clock, move_budget
 from ..web.errors import Forbidden, GameNotFound, NotNow
+from .glicko import Glicko
 from .house import HouseMove, HousePlayers
 from .settings import LeagueSettings
 from .store import LeagueStore, Member
@@ -159,6 +160,8 @@ class Hall:
         self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
         self.changed = 0
         """Bumped whenever a game starts or ends (pages poll it to refresh)."""
+        self._rating_cache: dict[int, Glicko] | None = None
+        self._between_cache: collections.Counter[tuple[int, int]] | None = None
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._house_tasks: set[asyncio.Task[None]] = set()
@@ -271,8 +274,8 @@ class Hall:
         candidates = [m for m in members.values() if self.is_free(m)]
         if len(candidates) < 2:
             return started
-        ratings = self.store.ratings()
-        between = self.store.games_between()
+        ratings = self._ratings()
+        between = self._between()
         costs: list[tuple[float, int, int]] = []
         for i, a in enumerate(candidates):
             for b in candidates[i + 1 :]:
@@ -293,6 +296,18 @@ class Hall:
                 self.start_game(members[a_id], members[b_id], opening, pair_id=pair_id, leg=0)
             )
         return started
+
+    def _ratings(self) -> dict[int, Glicko]:
+        """Current ratings: read once, then kept up to date as games end."""
+        if self._rating_cache is None:
+            self._rating_cache = self.store.ratings()
+        return collections.defaultdict(Glicko, self._rating_cache)
+
+    def _between(self) -> collections.Counter[tuple[int, int]]:
+        """Games (finished or in play) per pair of member ids, smaller id first."""
+        if self._between_cache is None:
+            self._between_cache = collections.Counter(self.store.games_between())
+        return self._between_cache
 
     # -------------------------------------------------------------- games
 
@@ -319,6 +334,7 @@ class Hall:
             clock = Clock(settings.base, settings.increment)
         live = LiveGame(game_id, x, o, game, clock, pair_id, leg, settings.move_time)
         self.live[game_id] = live
+        self._between()[(min(x.id, o.id), max(x.id, o.id))] += 1
         self.busy[x.id] += 1
         self.busy[o.id] += 1
         self.changed += 1
@@ -487,7 +503,7 @@ class Hall:
         game = live.game
         live.clock.stop()
         try:
-            self.store.finish_game(
+            new_x, new_o = self.store.finish_game(
                 live.id,
                 game.result,
                 game.termination.value,
@@ -497,8 +513,12 @@ class Hall:
                 len(game.moves),
                 (round(live.used["x"], 3), round(live.used["o"], 3)),
             )
+            if self._rating_cache is not None:
+                self._rating_cache[live.x.id] = new_x
+                self._rating_cache[live.o.id] = new_o
         except Exception:
             log.exception("could not store game %d", live.id)
+            self._rating_cache = None
         self.finished.append(time.time())
         self._end(live)
 

@@ -61,8 +61,10 @@ CREATE TABLE IF NOT EXISTS pairs (
     a_id INTEGER NOT NULL REFERENCES members(id),
     b_id INTEGER NOT NULL REFERENCES members(id),
     opening INTEGER NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX IF NOT EXISTS pairs_open ON pairs(finished);
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     pair_id INTEGER REFERENCES pairs(id),
@@ -85,6 +87,9 @@ CREATE TABLE IF NOT EXISTS games (
     rated_seq INTEGER UNIQUE
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
+CREATE INDEX IF NOT EXISTS games_pair ON games(pair_id);
+CREATE INDEX IF NOT EXISTS games_x ON games(x_id);
+CREATE INDEX IF NOT EXISTS games_o ON games(o_id);
 CREATE TABLE IF NOT EXISTS ratings (
     seq INTEGER PRIMARY KEY,
     member_id INTEGER NOT NULL REFERENCES members(id),
@@ -356,18 +361,15 @@ class LeagueStore:
             return int(cursor.lastrowid or 0)
 
     def pair_count(self) -> int:
-        return int(self._query("SELECT COUNT(*) FROM pairs")[0][0])
+        return int(self._query("SELECT COALESCE(MAX(id), 0) FROM pairs")[0][0])
 
     def open_pairs(self) -> list[tuple[int, int, int, int, int]]:
         """Pairs whose second game is still to play: ``(pair, a, b, opening, next leg)``,
         oldest first (a pair with a game in flight is not open)."""
         rows = self._query(
-            "SELECT p.id, p.a_id, p.b_id, p.opening, "
-            "  (SELECT COUNT(*) FROM games g WHERE g.pair_id = p.id AND g.status = 'finished') "
-            "FROM pairs p WHERE "
-            "  (SELECT COUNT(*) FROM games g WHERE g.pair_id = p.id AND g.status = 'finished') < 2 "
-            "  AND NOT EXISTS (SELECT 1 FROM games g WHERE g.pair_id = p.id "
-            "                  AND g.status = 'playing') "
+            "SELECT p.id, p.a_id, p.b_id, p.opening, p.finished FROM pairs p "
+            "WHERE p.finished < 2 AND NOT EXISTS "
+            "  (SELECT 1 FROM games g WHERE g.pair_id = p.id AND g.status = 'playing') "
             "ORDER BY p.id"
         )
         return [(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
@@ -410,6 +412,11 @@ class LeagueStore:
                 (result, termination, detail, record, scores[0], scores[1], plies,
                  times[0], times[1], time.time(), seq, game_id),
             )  # fmt: skip
+            db.execute(
+                "UPDATE pairs SET finished = finished + 1 "
+                "WHERE id = (SELECT pair_id FROM games WHERE id = ?)",
+                (game_id,),
+            )
             x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
             new_x, new_o = rate_game(self._rating(db, x_id), self._rating(db, o_id), x_points)
             now = time.time()
