@@ -29,6 +29,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +145,10 @@ def main() -> None:
                 "server_cpu_seconds": round(cpu, 1),
                 "server_cpu_share": round(cpu / (args.warmup + 60 * minutes), 2),
             }
+            with LeagueStore(db) as store:
+                ended = store.games(status="finished")
+            result["terminations"] = dict(Counter(g.termination or "?" for g in ended))
+            result["mean_plies"] = round(sum(g.plies for g in ended) / max(1, len(ended)), 1)
             print(json.dumps(result, indent=2))
             for worker in workers:
                 worker.terminate()
