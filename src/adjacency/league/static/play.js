@@ -58,7 +58,7 @@ async function play(id, color) {
   });
   const final = await view.follow(id, 300);
   message(`Game over: ${final.result === color ? "you won" : final.result === "draw" ? "a draw" : final.result ? "you lost" : "no result"}.`);
-  await showOpponents();
+  await showOpponents(); // the finished board stays visible above the opponents
 }
 
 document.getElementById("join").addEventListener("submit", async (event) => {
@@ -74,6 +74,9 @@ document.getElementById("join").addEventListener("submit", async (event) => {
 });
 
 async function start() {
+  setInterval(() => {
+    if (!document.getElementById("opponents-panel").hidden) showOpponents().catch(() => {});
+  }, 3000);
   const person = me();
   if (person) {
     try {
@@ -88,8 +91,5 @@ async function start() {
     }
   }
   await showOpponents();
-  setInterval(() => {
-    if (document.getElementById("game-panel").hidden) showOpponents().catch(() => {});
-  }, 3000);
 }
 start();
