@@ -143,3 +143,20 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
         assert inboxes[1].of("game_end")[0]["termination"] == "time forfeit"
 
     run(scenario, tmp_path, move_time=0.5)
+
+
+def test_an_account_may_play_several_games_at_once_only_if_it_allows_it(tmp_path: Path) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        wide = store.add_member("wide", "bot", concurrency=2)[0]
+        b = store.add_member("b", "bot")[0]
+        c = store.add_member("c", "bot")[0]
+        for member in (wide, b, c):
+            connect(hall, member)
+        first = hall.pair()
+        second = hall.pair()
+        assert len(first) == len(second) == 1
+        assert {first[0].x.name, first[0].o.name} == {"wide", "b"}
+        assert {second[0].x.name, second[0].o.name} == {"wide", "c"}
+        assert hall.busy[wide.id] == 2 and hall.pair() == []
+
+    run(scenario, tmp_path)
