@@ -56,7 +56,8 @@ def test_create_add_revoke_rotate_and_house_bots(
     status, out, _ = run(capsys, "league", "standings", "--db", db)
     assert status == 0 and "team-1" in out and "alphabeta-depth-2" in out
     status, _, err = run(capsys, "league", "add-bot", "x", "--db", str(tmp_path / "none.db"))
-    assert status == 2 and "holds no league" in err
+    assert status == 2 and "no league database" in err
+    assert not (tmp_path / "none.db").exists()  # a refusal creates nothing
 
 
 def test_the_admin_token_can_come_from_a_file(

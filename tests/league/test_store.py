@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from adjacency.arena.store import StoreError
 from adjacency.core import Position
 from adjacency.core.errors import InvalidSettingsError
 from adjacency.league.settings import LeagueSettings, book_openings, parse_clock
@@ -99,3 +100,21 @@ def test_openings_fit_the_league_and_are_reproducible() -> None:
             parse_clock(bad)
     with pytest.raises(InvalidSettingsError):
         LeagueSettings(rows=6, cols=6, rounds=40)
+
+
+def test_other_files_are_refused_and_left_as_they_were(tmp_path: Path) -> None:
+    foreign = tmp_path / "results.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE runs (id INTEGER)")
+    before = foreign.read_bytes()
+    with pytest.raises(StoreError, match="holds other tables"):
+        LeagueStore(foreign)
+    assert foreign.read_bytes() == before
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all\n" * 100)
+    with pytest.raises(StoreError):
+        LeagueStore(text)
+    missing = tmp_path / "missing.db"
+    with pytest.raises(LeagueError, match="no league database"):
+        LeagueStore(missing, create=False)
+    assert not missing.exists()

@@ -191,7 +191,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def _store(args: argparse.Namespace) -> Any:
     from ..league.store import LeagueStore
 
-    store = LeagueStore(args.db)
+    store = LeagueStore(args.db, create=False)
     store.settings()  # refuses a file without a league
     return store
 

@@ -603,7 +603,7 @@ def create_app(
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots."""
     limits = LeagueLimits() if limits is None else limits
-    store = LeagueStore(db)
+    store = LeagueStore(db, create=False)
     store.settings()  # a LeagueError now if the file holds no league
     house = HousePlayers(executor, jobs)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause)

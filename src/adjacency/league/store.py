@@ -103,6 +103,9 @@ CREATE INDEX IF NOT EXISTS ratings_member ON ratings(member_id, seq);
 """
 
 
+OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"})
+
+
 class LeagueError(AdjacencyError):
     """Bad input to the league: a name, a member, settings that differ from the league's."""
 
@@ -184,13 +187,32 @@ LIGHT_COLUMNS = GAME_COLUMNS.replace("record,", "NULL,")
 class LeagueStore:
     """A league database. Methods are thread-safe (one connection behind a lock)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, create: bool = True) -> None:
+        """Open (or with ``create``, create) a league database. A file that holds other
+        tables (another program's database) is refused with :class:`StoreError` and left
+        as it was; a missing file without ``create`` is a :class:`LeagueError`."""
         self.path = Path(path)
         self._lock = threading.RLock()
+        if not create and not self.path.exists():
+            raise LeagueError(
+                f"no league database at {str(self.path)!r}: create it with "
+                "`adjacency league create --db FILE`"
+            )
         try:
             self.db = sqlite3.connect(
                 self.path, timeout=30.0, isolation_level=None, check_same_thread=False
             )
+            tables = {
+                row[0]
+                for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if tables - OWN_TABLES:
+                self.db.close()
+                raise StoreError(
+                    f"cannot use {str(self.path)!r} as a league database: it holds other "
+                    f"tables ({', '.join(sorted(tables - OWN_TABLES)[:5])}): another "
+                    "program's database?"
+                )
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
