@@ -56,6 +56,12 @@ MOVE_CAP = 60.0
 """The most a bot is told to think about one move, whatever its clock."""
 TICK = 0.25
 """Seconds between scheduler passes when nothing wakes it earlier."""
+PAIR_REPEAT = 100.0
+"""Rating points one more game between the same two members weighs in the pairing cost."""
+
+
+class InvalidMove(AdjacencyError):
+    """A move message whose square is not text (malformed)."""
 
 
 class Outbox:
@@ -569,11 +575,3 @@ class Hall:
             "termination": None,
             "detail": "",
         }
-
-
-PAIR_REPEAT = 100.0
-"""Rating points one more game between the same two members weighs in the pairing cost."""
-
-
-class InvalidMove(AdjacencyError):
-    """A move message whose square is not text (malformed)."""
