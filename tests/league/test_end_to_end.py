@@ -135,6 +135,8 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
         assert store.ratings() == store.recompute_ratings()
         for stored in finished:
             assert_replays(stored)
+            assert stored.record is not None
+            assert not [t for t in tokens.values() if t in stored.record]
         assert not store.games(status="playing")  # stopping the server aborts games in play
     for name, token in tokens.items():
         for log in tmp_path.glob("*.log"):
