@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "adjacency.cli.bot_commands",
     "adjacency.cli.protocol_commands",
     "adjacency.cli.web_commands",
+    "adjacency.cli.league_commands",
     "adjacency.cli.engine_commands",
     "adjacency.cli.arena_commands",
     "adjacency.cli.tune_commands",
