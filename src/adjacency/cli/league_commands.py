@@ -33,6 +33,9 @@ def _db(parser: argparse.ArgumentParser) -> None:
 
 
 def register(commands: Any) -> None:
+    """Add the ``league`` subcommand (its actions ``create``, ``serve``, ``add-bot``,
+    ``add-house``, ``revoke``, ``rotate``, ``standings``) and ``connect`` to ``commands``
+    (the parser's subparsers)."""
     league = commands.add_parser(
         "league",
         help="run a league: bots and people play rated games around the clock",
@@ -137,6 +140,10 @@ def _say(text: str) -> None:
 
 
 def run_create(args: argparse.Namespace) -> int:
+    """``adjacency league create``: create the league in ``--db`` with the given settings
+    and print its admin token once (or use ``--admin-token-file``'s); returns 0. A file
+    that holds a league already is refused with
+    :class:`~adjacency.league.store.LeagueError` (status 2) and left as it was."""
     from ..league.server import open_league
     from ..league.store import LeagueError, LeagueStore
 
@@ -153,6 +160,11 @@ def _explicit_settings(args: argparse.Namespace) -> bool:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    """``adjacency league serve``: serve the league in ``--db`` (created on first use)
+    until Ctrl-C or SIGTERM (:func:`adjacency.league.server.serve`); returns 0. Settings
+    that differ from the league's own, a port out of range, ``--certfile`` without
+    ``--keyfile`` (or the reverse), or an address or port that cannot be used print one
+    error line: status 2."""
     from ..league.server import open_league, serve
 
     if not 0 <= args.port <= 65535:
@@ -197,6 +209,9 @@ def _store(args: argparse.Namespace) -> Any:
 
 
 def run_add_bot(args: argparse.Namespace) -> int:
+    """``adjacency league add-bot NAME``: add a bot account and print its token once, on a
+    line of its own (the last line); returns 0. A bad or taken name, or a file without a
+    league, is :class:`~adjacency.league.store.LeagueError` (status 2)."""
     with _store(args) as store:
         member, token = store.add_member(args.name, "bot", concurrency=args.concurrency)
     _say(f"Added bot {member.name}. Its token (shown once; hand it to the team):")
@@ -205,6 +220,9 @@ def run_add_bot(args: argparse.Namespace) -> int:
 
 
 def run_add_house(args: argparse.Namespace) -> int:
+    """``adjacency league add-house SPEC``: add a house bot that the server plays itself,
+    named ``--name`` or after its spec; returns 0. A spec that is not a built-in bot
+    (``cmd:`` included) is :class:`~adjacency.bots.BotError` (status 2)."""
     from ..league.house import check_house_spec
 
     spec = check_house_spec(args.spec)
@@ -216,6 +234,8 @@ def run_add_house(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
+    """``adjacency league revoke NAME``: the member's token stops working (a running
+    server drops its connection); its games and ratings stay. Returns 0."""
     with _store(args) as store:
         member = store.revoke(args.name)
     _say(f"Revoked {member.name}'s token (a running server drops its connection within a second).")
@@ -223,6 +243,9 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def run_rotate(args: argparse.Namespace) -> int:
+    """``adjacency league rotate NAME``: give the member a new token, printed once on the
+    last line (the old one stops working); returns 0. House bots have no token:
+    :class:`~adjacency.league.store.LeagueError` (status 2)."""
     with _store(args) as store:
         token = store.rotate(args.name)
     _say(f"New token for {args.name} (shown once; the old one no longer works):")
@@ -231,6 +254,9 @@ def run_rotate(args: argparse.Namespace) -> int:
 
 
 def run_standings(args: argparse.Namespace) -> int:
+    """``adjacency league standings``: print one line per member, best Glicko-2 rating
+    first, with its deviation, games and Bradley-Terry Elo interval
+    (:func:`adjacency.league.standings.standings`); works while the server runs. Returns 0."""
     from ..league.standings import standings
 
     with _store(args) as store:
@@ -249,6 +275,11 @@ def run_standings(args: argparse.Namespace) -> int:
 
 
 def run_connect(args: argparse.Namespace) -> int:
+    """``adjacency connect URL SPEC``: play the account's games with the bot ``SPEC``
+    (:class:`adjacency.league.client.LeagueClient`), reconnecting after drops, until
+    ``--games`` games ended or Ctrl-C; returns 0. The token comes from ``--token-file``,
+    ``--token`` or ``$ADJACENCY_LEAGUE_TOKEN``; none, or one the server refuses, is
+    :class:`~adjacency.league.store.LeagueError` (status 2). Progress goes to stderr."""
     from ..core.text import read_text
     from ..league.client import LeagueClient
     from ..league.store import LeagueError

@@ -126,11 +126,14 @@ def bearer(headers: Any) -> str | None:
 
 
 def hall_of(request: Request) -> Hall:
+    """The :class:`~adjacency.league.hall.Hall` (live games, connections) of the app
+    serving ``request``."""
     hall: Hall = request.app.state.hall
     return hall
 
 
 def store_of(request: Request) -> LeagueStore:
+    """The :class:`~adjacency.league.store.LeagueStore` of the app serving ``request``."""
     store: LeagueStore = request.app.state.store
     return store
 
@@ -149,6 +152,9 @@ def require_admin(request: Request) -> None:
 
 
 def require_person(request: Request) -> Member:
+    """Endpoints for people: the person whose secret is the bearer token; else
+    :class:`UnknownToken` (401: none, unknown or revoked) or
+    :class:`~adjacency.web.errors.Forbidden` (403: a bot's or house bot's token)."""
     token = bearer(request.headers)
     member = None if token is None else store_of(request).authenticate(token)
     if member is None:
@@ -558,21 +564,25 @@ def _page(name: str) -> FileResponse:
 
 @pages.get("/")
 def leaderboard_page() -> FileResponse:
+    """``/``: the leaderboard page (it reads the standings API and refreshes itself)."""
     return _page("index.html")
 
 
 @pages.get("/bot/{name}")
 def bot_page(name: str) -> FileResponse:
+    """``/bot/NAME``: a member's page (the page itself asks the API for ``name``)."""
     return _page("bot.html")
 
 
 @pages.get("/watch/{game_id}")
 def watch_page(game_id: GameId) -> FileResponse:
+    """``/watch/ID``: a game, live or stored, on the board view of ``adjacency play``."""
     return _page("watch.html")
 
 
 @pages.get("/play")
 def play_page() -> FileResponse:
+    """``/play``: the page where people join with a name and challenge a free bot."""
     return _page("play.html")
 
 
@@ -584,6 +594,7 @@ def api_docs() -> FileResponse:
 
 @pages.get("/favicon.ico")
 def favicon() -> FileResponse:
+    """The web front end's icon (SVG)."""
     return FileResponse(WEB_STATIC / "favicon.svg", media_type="image/svg+xml")
 
 

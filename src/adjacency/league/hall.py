@@ -84,6 +84,8 @@ class Outbox:
             self.close()
 
     def close(self) -> None:
+        """Stop sending: messages already queued still go out, later ones are dropped
+        (:meth:`post` ignores them). Idempotent."""
         if not self.closed.is_set():
             self.closed.set()
             with contextlib.suppress(asyncio.QueueFull):
@@ -120,9 +122,11 @@ class LiveGame:
     version: int = 0
 
     def member(self, color: Color) -> Member:
+        """The member playing ``color``."""
         return self.x if color == "x" else self.o
 
     def color_of(self, member_id: int) -> Color | None:
+        """The colour the member ``member_id`` plays here, or ``None`` if it does not play."""
         if member_id == self.x.id:
             return "x"
         if member_id == self.o.id:
@@ -203,6 +207,8 @@ class Hall:
             outbox.close()
 
     def wake(self) -> None:
+        """Run the scheduler's next pass now rather than at its next tick (a member became
+        free or was added); does nothing before :meth:`start`."""
         if self._wake is not None:
             self._wake.set()
 

@@ -91,6 +91,7 @@ class HousePlayers:
         return await asyncio.get_running_loop().run_in_executor(None, self._run, item)
 
     def close(self) -> None:
+        """Stop the executor and its workers; the next move starts a fresh one."""
         with self._lock:
             if self._executor is not None:
                 self._executor.close()

@@ -28,6 +28,10 @@ Outcome = Literal["x", "o", "draw"]
 
 
 class NewMember(BaseModel):
+    """An account the admin adds (``POST /api/league/admin/members``): a bot, which
+    connects with the token the answer carries, or a house bot, which the server plays
+    itself with a built-in bot ``spec``."""
+
     name: str = Field(min_length=1, max_length=MAX_NAME, description="unique, A-Z a-z 0-9 - _ .")
     kind: Literal["bot", "house"] = "bot"
     spec: str | None = Field(
@@ -37,18 +41,30 @@ class NewMember(BaseModel):
 
 
 class NewPerson(BaseModel):
+    """A person joining the league from the browser (``POST /api/league/people``) under
+    a name no member has yet."""
+
     name: str = Field(min_length=1, max_length=MAX_NAME)
 
 
 class Challenge(BaseModel):
+    """A person's request for a rated game now (``POST /api/league/challenge``) against
+    the member ``opponent``, a bot or house bot that is free."""
+
     opponent: str = Field(min_length=1, max_length=MAX_NAME)
 
 
 class MoveIn(BaseModel):
+    """A person's move in one of its games (``POST /api/league/games/{id}/move``)."""
+
     move: str = Field(min_length=1, max_length=8, description="a square name like 'c3'")
 
 
 class StandingRow(BaseModel):
+    """One member in the standings, best Glicko-2 rating first: its ratings and its
+    games. ``provisional`` is true while the member has fewer than 10 rated games or its
+    ``rd`` is above 110."""
+
     name: str
     kind: Kind
     rating: float = Field(description="Glicko-2 rating (1500 at the start)")
@@ -66,6 +82,10 @@ class StandingRow(BaseModel):
 
 
 class SettingsInfo(BaseModel):
+    """The league's settings, fixed when it was created: the board, the rounds and
+    the time control (a Fischer clock ``base`` + ``increment``, or ``move_time`` seconds
+    per move)."""
+
     rows: int
     cols: int
     rounds: int
@@ -77,6 +97,9 @@ class SettingsInfo(BaseModel):
 
 
 class LeagueInfo(BaseModel):
+    """The league at a glance (``GET /api/league``): its settings and counts. Poll
+    ``changed`` to know when the standings are worth reading again."""
+
     settings: SettingsInfo
     members: int
     connected: int = Field(description="bots connected now")
@@ -86,6 +109,10 @@ class LeagueInfo(BaseModel):
 
 
 class GameSummary(BaseModel):
+    """A stored or live game in a list: who played which colour, how it ended, and
+    the colour-swapped pair it belongs to. ``result`` and ``termination`` are null while
+    the game is in play; an aborted game (the server stopped during it) is unrated."""
+
     id: int
     x: str
     o: str
@@ -101,6 +128,9 @@ class GameSummary(BaseModel):
 
 
 class GameState(BaseModel):
+    """One game as the board shows it: its opening, the moves so far, the position
+    now and, while it is in play, the side to move and both clocks."""
+
     id: int
     status: Literal["playing", "finished", "aborted"]
     x: str
@@ -119,6 +149,9 @@ class GameState(BaseModel):
 
 
 class HistoryPoint(BaseModel):
+    """A member's Glicko-2 rating and deviation just after game ``game`` (``at``:
+    Unix time)."""
+
     game: int
     rating: float
     rd: float
@@ -126,12 +159,19 @@ class HistoryPoint(BaseModel):
 
 
 class OpponentScore(BaseModel):
+    """A member's score against one opponent: games played and points (1 a win,
+    1/2 a draw)."""
+
     name: str
     games: int
     points: float
 
 
 class MemberPage(BaseModel):
+    """Everything on a member's page (``GET /api/league/members/{name}``): its rating
+    history, its score against each opponent, its recent games, its mean time per move and
+    its losses that were not decided on the board."""
+
     name: str
     kind: Kind
     spec: str | None
@@ -145,6 +185,11 @@ class MemberPage(BaseModel):
 
 
 class PairStats(BaseModel):
+    """The arena's statistics for two members, from ``a``'s side
+    (``GET /api/league/pairs/{a}/{b}``): W/D/L with a Bradley-Terry Elo and 95% interval,
+    and over their completed colour-swapped pairs the pentanomial counts, the pair-based
+    interval and the likelihood of superiority."""
+
     a: str
     b: str
     games: int
@@ -163,6 +208,10 @@ class PairStats(BaseModel):
 
 
 class ServerStats(BaseModel):
+    """The server's load (``GET /api/league/stats``): games a minute over the last 5
+    minutes, move round-trip times in milliseconds (from asking the side to move to its
+    answer, its thinking included) and the server's peak memory."""
+
     connected: int
     live: int
     finished: int = Field(description="games finished since the server started")
@@ -175,33 +224,48 @@ class ServerStats(BaseModel):
 
 
 class Joined(BaseModel):
+    """The answer to joining as a person: the new member and its ``secret``, shown only
+    this once. Send it as ``Authorization: Bearer SECRET`` to act as that person."""
+
     name: str
     kind: Kind
     secret: str = Field(description="shown once; the browser keeps it")
 
 
 class Me(BaseModel):
+    """The person holding the secret (``GET /api/league/me``) and the games it plays now."""
+
     name: str
     kind: Kind
     games: list[int]
 
 
 class Started(BaseModel):
+    """A game a person's challenge started: its id and the colour the person plays."""
+
     game: int
     color: Literal["x", "o"]
 
 
 class Added(BaseModel):
+    """The member the admin added. A bot's ``token`` is shown only this once; the league
+    keeps only its hash."""
+
     name: str
     kind: Kind
     token: str | None = Field(description="a bot's token, shown once (none for a house bot)")
 
 
 class Revoked(BaseModel):
+    """A member whose token was revoked: it can no longer connect; its games and ratings
+    stay."""
+
     name: str
     revoked: bool
 
 
 class Rotated(BaseModel):
+    """A member's new token, shown only this once; the old one no longer works."""
+
     name: str
     token: str

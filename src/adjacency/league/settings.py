@@ -108,12 +108,16 @@ class LeagueSettings:
         return retime(Position.from_fen(text), self.rounds, self.rows, self.cols)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every setting as JSON-ready values, the openings listed (how the store keeps them;
+        :meth:`from_dict` reads it back)."""
         data = asdict(self)
         data["openings"] = list(self.openings)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LeagueSettings:
+        """The settings :meth:`to_dict` wrote, checked again as on construction
+        (:class:`~adjacency.core.errors.InvalidSettingsError` if they are not playable)."""
         return cls(
             rows=int(data["rows"]),
             cols=int(data["cols"]),

@@ -224,6 +224,7 @@ class LeagueStore:
             raise StoreError(f"{str(self.path)!r} is a database of another version ({row[0]!r})")
 
     def close(self) -> None:
+        """Close the database connection (the store is also a context manager)."""
         with self._lock:
             self.db.close()
 
@@ -261,6 +262,7 @@ class LeagueStore:
 
     @property
     def created(self) -> bool:
+        """Whether the file holds a league already (its settings are stored)."""
         return bool(self._query("SELECT 1 FROM meta WHERE key='settings'"))
 
     def create(self, settings: LeagueSettings, admin_token: str) -> None:
@@ -273,6 +275,8 @@ class LeagueStore:
             db.execute("INSERT INTO meta VALUES ('admin', ?)", (token_hash(admin_token),))
 
     def settings(self) -> LeagueSettings:
+        """The league's settings, fixed at creation; :class:`LeagueError` if the file holds
+        no league yet."""
         rows = self._query("SELECT value FROM meta WHERE key='settings'")
         if not rows:
             raise LeagueError(
@@ -282,10 +286,13 @@ class LeagueStore:
         return LeagueSettings.from_dict(json.loads(rows[0][0]))
 
     def set_admin_token(self, token: str) -> None:
+        """Make ``token`` the admin token (only its hash is stored; the old one stops
+        working)."""
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('admin', ?)", (token_hash(token),))
 
     def is_admin(self, token: str) -> bool:
+        """Whether ``token`` is the admin token (compared in constant time, by hash)."""
         rows = self._query("SELECT value FROM meta WHERE key='admin'")
         return bool(rows) and secrets.compare_digest(rows[0][0], token_hash(token))
 
@@ -318,6 +325,7 @@ class LeagueStore:
         return Member(int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]))
 
     def member(self, member_id: int) -> Member:
+        """The member with this id, revoked or not; :class:`LeagueError` if there is none."""
         rows = self._query(
             "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE id = ?",
             (member_id,),
@@ -327,6 +335,7 @@ class LeagueStore:
         return self._member_row(rows[0])
 
     def member_named(self, name: str) -> Member:
+        """The member called ``name``, revoked or not; :class:`LeagueError` if there is none."""
         rows = self._query(
             "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE name = ?",
             (name,),
@@ -336,6 +345,7 @@ class LeagueStore:
         return self._member_row(rows[0])
 
     def members(self) -> list[Member]:
+        """Every member, revoked ones too, in the order they were added."""
         rows = self._query(
             "SELECT id, name, kind, spec, revoked, concurrency FROM members ORDER BY id"
         )
@@ -375,6 +385,8 @@ class LeagueStore:
     # ------------------------------------------------------------------ games
 
     def new_pair(self, a_id: int, b_id: int, opening: int) -> int:
+        """Record a new colour-swapped pair of members ``a_id`` and ``b_id`` on the
+        league's opening number ``opening``; return the pair's id."""
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO pairs (a_id, b_id, opening, created) VALUES (?, ?, ?, ?)",
@@ -383,6 +395,7 @@ class LeagueStore:
             return int(cursor.lastrowid or 0)
 
     def pair_count(self) -> int:
+        """How many pairs the league has started (the next new pair's opening counts from it)."""
         return int(self._query("SELECT COALESCE(MAX(id), 0) FROM pairs")[0][0])
 
     def open_pairs(self) -> list[tuple[int, int, int, int, int]]:
@@ -399,6 +412,9 @@ class LeagueStore:
     def start_game(
         self, x_id: int, o_id: int, opening: str, pair_id: int | None = None, leg: int = 0
     ) -> int:
+        """Record a game now in play (``opening`` its position text; ``leg`` 0 or 1 of
+        pair ``pair_id``, if it belongs to one); return its id. It ends with
+        :meth:`finish_game` or :meth:`abort_game`."""
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO games (pair_id, leg, x_id, o_id, opening, status, started) "
@@ -480,6 +496,7 @@ class LeagueStore:
             return int(cursor.rowcount)
 
     def game(self, game_id: int) -> StoredGame | None:
+        """The stored game with this id (in play, finished or aborted), or ``None``."""
         rows = self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return StoredGame(*rows[0]) if rows else None
 
