@@ -96,7 +96,7 @@ def register(commands: Any) -> None:
         ("rotate", "give a member a new token (prints it once; the old one stops working)"),
     ):
         parser = sub.add_parser(action, help=text)
-        parser.add_argument("name")
+        parser.add_argument("name", help="the member's name, as shown on the leaderboard")
         _db(parser)
         parser.set_defaults(handler=run_revoke if action == "revoke" else run_rotate)
 
