@@ -77,6 +77,27 @@ def test_unknown_revoked_and_misplaced_secrets_cannot_connect(league: tuple[str,
     assert refused_status(url, token) == 401
 
 
+def test_a_token_rotated_from_the_command_line_closes_its_open_connection(
+    league: tuple[str, Path],
+) -> None:
+    """``adjacency league rotate`` writes the file while the server runs: the connection
+    that authenticated with the old token is closed, the old token is refused, the new
+    one connects."""
+    url, db = league
+    token = add_member(db, "carol")
+    with open_ws(url, token) as ws:
+        assert receive(ws, "welcome")["name"] == "carol"
+        with LeagueStore(db) as store:
+            new = store.rotate("carol")
+        assert "replaced" in receive(ws, "error")["detail"]
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=30)
+    assert refused_status(url, token) == 401
+    with open_ws(url, new) as ws:
+        assert receive(ws, "welcome")["name"] == "carol"
+
+
 def test_a_bot_cannot_move_in_another_bots_game(league: tuple[str, Path]) -> None:
     url, db = league
     tokens = {name: add_member(db, name) for name in ("a", "b")}

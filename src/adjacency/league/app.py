@@ -64,7 +64,7 @@ from .models import (
     Started,
 )
 from .standings import game_summary, member_page, pair_stats, standings
-from .store import MAX_NAME, LeagueError, LeagueStore, Member
+from .store import MAX_NAME, LeagueError, LeagueStore, Member, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -467,7 +467,8 @@ async def connect(ws: WebSocket) -> None:
         await _deny(ws, 403, "only bot accounts connect here")
         return
     await ws.accept()
-    outbox = Outbox(member, lambda message: ws.send_text(json.dumps(message)))
+    assert token is not None  # the member was found by it
+    outbox = Outbox(member, lambda message: ws.send_text(json.dumps(message)), token_hash(token))
     outbox.post(
         {
             "type": "welcome",

@@ -67,8 +67,13 @@ class InvalidMove(AdjacencyError):
 class Outbox:
     """A connection's side of the hall: messages go out in order through one writer task."""
 
-    def __init__(self, member: Member, send: Callable[[dict[str, Any]], Any]) -> None:
+    def __init__(
+        self, member: Member, send: Callable[[dict[str, Any]], Any], token_hash: str = ""
+    ) -> None:
         self.member = member
+        self.token_hash = token_hash
+        """The hash of the token this connection authenticated with ("" for none): a token
+        revoked or replaced later (``adjacency league revoke|rotate``) closes it."""
         self._send = send
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)
         self.closed = asyncio.Event()
@@ -258,8 +263,9 @@ class Hall:
     def pair(self) -> list[LiveGame]:
         """Start every game that free members can play now; return them.
 
-        Connections of members revoked meanwhile (``adjacency league revoke`` writes the
-        file directly) are closed first. The rule (docs/league.md): first the open
+        Connections whose token was revoked or replaced meanwhile (``adjacency league
+        revoke|rotate`` write the file directly) are closed first. The rule
+        (docs/league.md): first the open
         colour-swapped pairs (the second game of a pair, or a game of a pair whose game
         was aborted), oldest first; then new pairs between free members, cheapest first by
         ``|rating difference| + PAIR_REPEAT * games already played between them``,
@@ -268,10 +274,12 @@ class Hall:
         """
         members = {m.id: m for m in self.store.members() if m.kind != "person"}
         started: list[LiveGame] = []
+        hashes = self.store.token_hashes()
         for member_id, outbox in list(self.connections.items()):
-            if member_id not in members or members[member_id].revoked:
-                outbox.post({"type": "error", "detail": "this token was revoked"})
-                outbox.close()  # revoked from the command line while connected
+            revoked = member_id not in members or members[member_id].revoked
+            if revoked or (outbox.token_hash and hashes.get(member_id) != outbox.token_hash):
+                outbox.post({"type": "error", "detail": "this token was revoked or replaced"})
+                outbox.close()  # revoked or rotated from the command line while connected
 
         def free(member_id: int) -> bool:
             member = members.get(member_id)

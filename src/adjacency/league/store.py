@@ -362,6 +362,11 @@ class LeagueStore:
         )
         return self._member_row(rows[0]) if rows else None
 
+    def token_hashes(self) -> dict[int, str]:
+        """Each member's current token hash (revoked ones included), by member id."""
+        rows = self._query("SELECT id, token_hash FROM members WHERE token_hash IS NOT NULL")
+        return {int(member_id): str(digest) for member_id, digest in rows}
+
     def revoke(self, name: str) -> Member:
         """Revoke a member's token (it can no longer connect); its games and ratings stay."""
         member = self.member_named(name)
