@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from typing import Any
 
 import pytest
 
@@ -43,3 +44,24 @@ def test_house_bots_are_built_in_specs_only() -> None:
     for spec in ("cmd:python3 evil.py", "nonsense", "greedy:depth=x"):
         with pytest.raises(BotError):
             check_house_spec(spec)
+
+
+@pytest.mark.slow
+def test_house_moves_run_on_a_ray_cluster(ray_cluster: Any) -> None:
+    """``league serve --executor ray``: house moves are Ray tasks on the session's real
+    multi-node cluster (tests/conftest.py; its head has no CPU, so they run on its nodes)."""
+    start = Position.start(6, 6, 4)
+    after = start.play("c3")
+
+    async def scenario() -> list[str]:
+        house = HousePlayers("ray", None)
+        try:
+            return [
+                await house.choose(HouseMove("greedy", 1, start.fen(), 1.0)),
+                await house.choose(HouseMove("alphabeta:depth=2", 2, after.fen(), 1.0)),
+            ]
+        finally:
+            house.close()
+
+    first, second = asyncio.run(scenario())
+    assert first in start.legal_moves() and second in after.legal_moves()
