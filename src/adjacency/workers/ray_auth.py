@@ -51,17 +51,24 @@ def token_source() -> str | None:
     named = os.environ.get(TOKEN_PATH_VARIABLE)
     path = Path(named) if named else DEFAULT_TOKEN_FILE.expanduser()
     try:
-        return str(path) if path.read_text().strip() else None
+        with path.open("rb") as file:
+            return str(path) if file.read(4096).strip() else None
     except OSError:
         return None
 
 
 def _set_mode(ray: ModuleType, mode: str) -> None:
-    """Switch this process's Ray configuration to ``mode`` (Ray caches it at import)."""
+    """Switch this process's Ray configuration to ``mode``. Ray reads the variable into
+    its configuration when it is imported, so that is refreshed too, as Ray's own
+    ``_enable_token_auth`` does (where this Ray has those internals; else the variable
+    alone, which the processes Ray starts read)."""
     os.environ[MODE_VARIABLE] = mode
-    raylet = ray._raylet
-    raylet.Config.initialize("")
-    raylet.AuthenticationTokenLoader.instance().reset_cache()
+    raylet = getattr(ray, "_raylet", None)
+    config = getattr(raylet, "Config", None)
+    loader = getattr(raylet, "AuthenticationTokenLoader", None)
+    if config is not None and loader is not None:
+        config.initialize("")
+        loader.instance().reset_cache()
 
 
 def use_token_if_available(ray: ModuleType) -> bool:
@@ -106,10 +113,13 @@ def refusal(ray: ModuleType, address: str) -> str | None:
     attempt on standard error, so that is muted for the moment of the request. Any
     other failure returns None too and is left to ``ray.init`` to report.
     """
+    refused = getattr(ray.exceptions, "AuthenticationError", None)
+    if refused is None:
+        return None  # a Ray without token authentication
     with tempfile.TemporaryFile() as sink, _stderr_to(sink):
         try:
             ray._raylet.GcsClient(address=address)
-        except ray.exceptions.AuthenticationError:
+        except refused:
             pass
         except Exception:
             return None
