@@ -9,8 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -21,20 +19,14 @@ from typing import Any
 from adjacency.core.record import game_from_text
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore, StoredGame
-from web_helpers import free_port
+from web_helpers import uvicorn_thread
+from web_helpers import wait_until as web_wait_until
 
 
 def wait_until(predicate: Callable[[], Any], timeout: float = 60.0, what: str = "condition") -> Any:
-    """Poll ``predicate`` every 0.2 s until it returns something truthy; fail after
-    ``timeout`` seconds (a guard against hangs: no test asserts on how fast anything is)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
+    """:func:`web_helpers.wait_until` with the league's longer guard: its games run in
+    server processes and clients that share the machine's two cores."""
+    return web_wait_until(predicate, timeout, what)
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -154,30 +146,16 @@ def get(url: str) -> Any:
 @contextlib.contextmanager
 def thread_server(db: Path, **options: Any) -> Iterator[str]:
     """The league app under uvicorn in a thread on a free port; yields its base URL."""
-    import uvicorn
-
     from adjacency.league.app import LeagueLimits, create_app
 
     limits = options.get("limits") or LeagueLimits()
-    port = free_port()
-    config = uvicorn.Config(
+    with uvicorn_thread(
         create_app(db, **options),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
+        "the league server",
         ws="websockets-sansio",
         ws_max_size=limits.max_frame + 1024,
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_until(lambda: server.started, 30, "the league server to start")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    ) as url:
+        yield url
 
 
 def assert_replays(game: StoredGame) -> None:

@@ -67,29 +67,39 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(db: Path, grace: float = 10.0, **options: Any) -> Iterator[str]:
-    """A real uvicorn server in a thread on a free 127.0.0.1 port; yields its base URL."""
+def uvicorn_thread(app: Any, what: str = "the server", **config: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free 127.0.0.1 port; yields its base URL.
+    ``config`` adds uvicorn options (the league's WebSocket settings)."""
     import uvicorn
 
-    from adjacency.web.app import create_app
-
     port = free_port()
-    config = uvicorn.Config(
-        create_app(db, grace=grace, **options),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=1,
+            **config,
+        )
     )
-    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    wait_until(lambda: server.started, 30, "the server to start")
+    wait_until(lambda: server.started, 30, f"{what} to start")
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextmanager
+def live_server(db: Path, grace: float = 10.0, **options: Any) -> Iterator[str]:
+    """The web app in a real uvicorn server in a thread (:func:`uvicorn_thread`)."""
+    from adjacency.web.app import create_app
+
+    with uvicorn_thread(create_app(db, grace=grace, **options)) as url:
+        yield url
 
 
 @cache

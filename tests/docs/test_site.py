@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from browser_helpers import chromium
 from package_modules import load, module_names
 
 pytestmark = pytest.mark.xdist_group("docs-site")
@@ -361,16 +362,6 @@ def test_every_public_name_has_a_docstring() -> None:
 
 # ------------------------------------------------------------------- browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 
 @pytest.fixture
 def served(site: Path) -> Iterator[str]:
@@ -396,45 +387,35 @@ def test_a_reader_reaches_position_play_from_the_home_page(served: str, site: Pa
     """Chromium opens the home page, follows the navigation to the reference of
     ``Position.play``; no console error, and no request leaves the site. The same pages
     opened from disk (file://) log no error and load nothing from elsewhere either."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        message = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
     errors: list[str] = []
     requests: list[str] = []
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 860})
-            context.set_default_timeout(30_000)
-            page = context.new_page()
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-            page.on("request", lambda request: requests.append(request.url))
-            page.goto(f"{served}/index.html")
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(f"{served}/index.html")
+        page.wait_for_load_state("networkidle")
+        page.locator("nav.md-nav--primary").get_by_role("link", name="API reference").click()
+        page.wait_for_url("**/reference/index.html")
+        page.locator("article").get_by_role("link", name="adjacency.core.position").click()
+        page.wait_for_url("**/reference/adjacency/core/position.html")
+        toc = page.locator("nav.md-nav--secondary")  # the table of contents on the right
+        toc.locator('a[href="#adjacency.core.position.Position.play"] >> visible=true').click()
+        page.wait_for_url("**/position.html#adjacency.core.position.Position.play")
+        heading = page.locator('[id="adjacency.core.position.Position.play"]')
+        assert heading.is_visible()
+        assert "play" in heading.inner_text()
+        section = heading.locator("xpath=..")
+        assert "IllegalMoveError" in section.inner_text()  # the docstring, with its link
+        page.wait_for_load_state("networkidle")
+        online = list(requests)
+        requests.clear()
+        for path in ["index.html", "reference/adjacency/core/position.html"]:
+            page.goto((site / path).as_uri())
             page.wait_for_load_state("networkidle")
-            page.locator("nav.md-nav--primary").get_by_role("link", name="API reference").click()
-            page.wait_for_url("**/reference/index.html")
-            page.locator("article").get_by_role("link", name="adjacency.core.position").click()
-            page.wait_for_url("**/reference/adjacency/core/position.html")
-            toc = page.locator("nav.md-nav--secondary")  # the table of contents on the right
-            toc.locator('a[href="#adjacency.core.position.Position.play"] >> visible=true').click()
-            page.wait_for_url("**/position.html#adjacency.core.position.Position.play")
-            heading = page.locator('[id="adjacency.core.position.Position.play"]')
-            assert heading.is_visible()
-            assert "play" in heading.inner_text()
-            section = heading.locator("xpath=..")
-            assert "IllegalMoveError" in section.inner_text()  # the docstring, with its link
-            page.wait_for_load_state("networkidle")
-            online = list(requests)
-            requests.clear()
-            for path in ["index.html", "reference/adjacency/core/position.html"]:
-                page.goto((site / path).as_uri())
-                page.wait_for_load_state("networkidle")
-        finally:
-            browser.close()
     assert errors == [], f"console errors: {errors}"
     outside = [url for url in online if not url.startswith(served + "/")]
     assert outside == [], f"requests outside the site: {outside}"

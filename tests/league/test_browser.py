@@ -4,7 +4,6 @@ another tab, updates by itself; the game can then be watched and downloaded."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,28 +12,20 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
+from browser_helpers import chromium
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 TIMEOUT = 30_000
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        message = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def new_tab(context: Any, errors: list[str]) -> Any:

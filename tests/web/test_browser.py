@@ -24,6 +24,7 @@ from adjacency.core.record import game_from_text, game_to_text
 from adjacency.web import turns as turns_module
 from adjacency.web.limits import Limits
 from adjacency.web.seats import CLIENT_COOKIE
+from browser_helpers import chromium
 from web_helpers import PatientBot, a_game_with_mistakes, live_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -31,15 +32,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
 """One worker runs this module (make test: --dist loadgroup): one server and one Chromium."""
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
 """Set this variable to 1 to rewrite docs/screenshots/; otherwise they go to a temporary folder."""
@@ -56,15 +48,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        message = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message + ": CI must provision it (.ci/run does)")
-        pytest.skip(message)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 CLIENT = secrets.token_urlsafe(16)

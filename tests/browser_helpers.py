@@ -1,0 +1,44 @@
+"""Debian's Chromium for the end-to-end browser tests (web, league, documentation site).
+
+One launcher, so every browser test starts Chromium the same way: the Debian build at
+:data:`CHROMIUM` (Playwright downloads no browser here), headless, with the flags that
+keep it off the network it cannot reach. A missing Chromium fails the test under CI
+(``make test`` provisions it: tools/provision-chromium) and skips it elsewhere, which
+the suite's skip guard then names in the run's last lines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+MISSING = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Debian Chromium (a Playwright ``Browser``), closed on exit."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(MISSING + ": CI must provision it (tools/provision-chromium)")
+        pytest.skip(MISSING)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
