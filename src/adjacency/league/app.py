@@ -201,7 +201,7 @@ async def get_standings(request: Request) -> list[dict[str, Any]]:
     :data:`STANDINGS_AGE` seconds (a busy league ends many games a second)."""
     hall = hall_of(request)
     store = store_of(request)
-    online = set(hall.connections)
+    online = hall.online()
     key = (hall.changed, frozenset(online), tuple((m.id, m.revoked) for m in store.members()))
     cache = request.app.state.standings
     fresh = time.monotonic() - cache.get("at", -STANDINGS_AGE) < STANDINGS_AGE
@@ -218,7 +218,7 @@ async def get_member(request: Request, name: str) -> dict[str, Any]:
     """A member's page data: rating history, opponents, recent games, time use, failures."""
     member = _member(request, name)
     data = await asyncio.to_thread(member_page, store_of(request), member)
-    data["online"] = member.kind == "house" or member.id in hall_of(request).connections
+    data["online"] = member.kind == "house" or member.id in hall_of(request).online()
     return data
 
 
@@ -345,8 +345,11 @@ async def join(request: Request, body: NewPerson) -> dict[str, Any]:
 async def me(
     request: Request, person: Annotated[Member, Depends(require_person)]
 ) -> dict[str, Any]:
-    """The person holding this secret and the games it plays now."""
+    """The person holding this secret and the games it plays now. Asking marks the
+    person present (:data:`~adjacency.league.hall.PRESENCE`): another person may then
+    challenge them, and the game appears here."""
     hall = hall_of(request)
+    hall.see(person)
     games = [g.id for g in hall.live.values() if g.color_of(person.id) is not None]
     return {"name": person.name, "kind": person.kind, "games": games}
 
@@ -355,16 +358,18 @@ async def me(
 async def challenge(
     request: Request, body: Challenge, person: Annotated[Member, Depends(require_person)]
 ) -> dict[str, Any]:
-    """Start a rated game against a free member (a connected bot or a house bot); the
-    person plays X or O alternately, starting with X."""
+    """Start a rated game against a free member: a connected bot, a house bot, or a
+    person whose play page is open (present) and who is not playing; the challenger
+    plays X or O alternately, starting with X."""
     _rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
     opponent = _member(request, body.opponent)
-    if opponent.kind == "person" or opponent.id == person.id:
-        raise NotNow("people play against bots: choose a bot or a house bot")
+    if opponent.id == person.id:
+        raise NotNow("you cannot play yourself: choose another member")
     if not hall.is_free(person):
         raise NotNow("you are playing a game already")
-    if not hall.is_free(opponent):
+    absent = opponent.kind == "person" and opponent.id not in hall.present()
+    if absent or not hall.is_free(opponent):
         raise NotNow(f"{opponent.name} is not free now: try another member or wait")
     played = sum(1 for g in store_of(request).games(member_id=person.id) if g.status != "aborted")
     x, o = (person, opponent) if played % 2 == 0 else (opponent, person)

@@ -59,6 +59,10 @@ TICK = 0.25
 PAIR_REPEAT = 100.0
 """Rating points one more game between the same two members weighs in the pairing cost."""
 
+PRESENCE = 10.0
+"""Seconds a person counts as present after their page last asked ``/me`` (it asks every
+few seconds while it is open): only a present person can be challenged by another."""
+
 
 class InvalidMove(AdjacencyError):
     """A move message whose square is not text (malformed)."""
@@ -170,6 +174,8 @@ class Hall:
         self.tick = tick
         self.live: dict[int, LiveGame] = {}
         self.connections: dict[int, Outbox] = {}
+        self.seen: dict[int, float] = {}
+        """When each person's page last asked ``/me`` (monotonic): their presence."""
         self.busy: collections.Counter[int] = collections.Counter()
         self.round_trips: collections.deque[float] = collections.deque(maxlen=100_000)
         self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
@@ -237,6 +243,19 @@ class Hall:
         outbox.close()
         if self.connections.get(outbox.member.id) is outbox:
             del self.connections[outbox.member.id]
+
+    def see(self, person: Member) -> None:
+        """Note that ``person``'s page is open now (it asked ``/me``)."""
+        self.seen[person.id] = time.monotonic()
+
+    def present(self) -> set[int]:
+        """The people whose page asked within :data:`PRESENCE` seconds."""
+        now = time.monotonic()
+        return {pid for pid, at in self.seen.items() if now - at <= PRESENCE}
+
+    def online(self) -> set[int]:
+        """Members that can be challenged now: connected bots and present people."""
+        return set(self.connections) | self.present()
 
     def is_free(self, member: Member) -> bool:
         """Whether ``member`` can start a game now: under its cap, not resting, and a house

@@ -77,7 +77,10 @@ class StandingRow(BaseModel):
     elo: float | None = Field(description="Bradley-Terry Elo over all games (mean 0)")
     elo_low: float | None = Field(description="lower end of the 95% interval")
     elo_high: float | None = Field(description="upper end of the 95% interval")
-    online: bool
+    online: bool = Field(
+        description="can be challenged now: a house bot, a connected bot, or a person "
+        "whose play page is open"
+    )
     revoked: bool
 
 

@@ -1,5 +1,5 @@
 // A person in the league: join with a name (the secret stays in this browser), pick a
-// free bot, play by clicks on the board.
+// free bot or a person whose page is open, play by clicks on the board.
 import { GameView } from "./game-view.js";
 import { el, getJson, postJson } from "./league.js";
 
@@ -20,13 +20,22 @@ async function showOpponents() {
   document.getElementById("opponents-panel").hidden = !person;
   if (!person) return;
   document.getElementById("who").textContent = `You play as ${person.name}.`;
+  // Asking /me keeps this person present (others may challenge them) and finds a game
+  // another person started against them.
+  const mine = await getJson("/api/league/me", { headers: { Authorization: `Bearer ${person.secret}` } });
+  if (mine.games.length) {
+    const state = await getJson(`/api/league/games/${mine.games[0]}`);
+    await play(state.id, state.x === person.name ? "x" : "o");
+    return;
+  }
   const rows = await getJson("/api/league/standings");
-  const free = rows.filter((r) => r.kind !== "person" && r.online && !r.revoked);
+  const free = rows.filter((r) => r.name !== person.name && r.online && !r.revoked);
   document.getElementById("opponents").replaceChildren(
     ...free.map((r) => {
       const button = el("button", { class: "btn", type: "button", "data-opponent": r.name }, `Play ${r.name}`);
       button.addEventListener("click", () => challenge(r.name));
-      return el("li", {}, button, ` rating ${Math.round(r.rating)}${r.provisional ? "?" : ""}`);
+      const kind = r.kind === "person" ? " (a person)" : "";
+      return el("li", {}, button, `${kind} rating ${Math.round(r.rating)}${r.provisional ? "?" : ""}`);
     }),
   );
 }

@@ -1,0 +1,93 @@
+"""People play people: a person whose play page is open (present: it asks ``/me``) can
+be challenged by another person; the game is rated like any other, over the real HTTP API."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.core import Position
+from adjacency.league import hall as hall_module
+from league_helpers import make_league, request, thread_server, wait_until
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> Iterator[str]:
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0, increment=0.0)
+    with thread_server(db, house_games=False) as url:
+        yield url
+
+
+def join(url: str, name: str) -> str:
+    answer = request(f"{url}/api/league/people", "POST", {"name": name})
+    assert answer.status == 201, answer
+    secret: str = answer.body["secret"]
+    return secret
+
+
+def me(url: str, secret: str) -> dict[str, Any]:
+    answer = request(f"{url}/api/league/me", token=secret)
+    assert answer.status == 200, answer
+    return dict(answer.body)
+
+
+def challenge(url: str, secret: str, opponent: str) -> Any:
+    return request(f"{url}/api/league/challenge", "POST", {"opponent": opponent}, token=secret)
+
+
+def test_two_people_play_a_rated_game(league: str) -> None:
+    url = league
+    ada, bob = join(url, "ada"), join(url, "bob")
+    assert challenge(url, ada, "bob").status == 409  # bob's page has not asked: not present
+    assert me(url, bob)["games"] == []  # bob's page is open now
+    rows = {r["name"]: r for r in request(f"{url}/api/league/standings").body}
+    assert rows["bob"]["online"] and not rows["ada"]["online"]
+    assert challenge(url, ada, "ada").status == 409  # nobody plays themselves
+    started = challenge(url, ada, "bob")
+    assert started.status == 201 and started.body["color"] == "x"
+    game = started.body["game"]
+    assert me(url, bob)["games"] == [game]  # bob's page finds the game
+    assert challenge(url, join(url, "cy"), "bob").status == 409  # bob is busy
+    secrets = {"x": ada, "o": bob}
+
+    def state() -> dict[str, Any]:
+        answer: dict[str, Any] = request(f"{url}/api/league/games/{game}").body
+        return answer
+
+    while (now := state())["status"] == "playing":
+        side = now["turn"]
+        other = "o" if side == "x" else "x"
+        move = Position.from_fen(now["fen"]).legal_moves()[0]
+        played = f"{url}/api/league/games/{game}/move"
+        assert request(played, "POST", {"move": move}, token=secrets[other]).status == 409
+        assert request(played, "POST", {"move": move}, token=secrets[side]).status == 200
+    assert now["termination"] == "normal"
+    rows = wait_until(
+        lambda: (
+            {r["name"]: r for r in request(f"{url}/api/league/standings").body}
+            if request(f"{url}/api/league/standings").body[0]["games"]
+            else None
+        ),
+        30,
+        "the standings to count the game",
+    )
+    for name in ("ada", "bob"):
+        assert rows[name]["kind"] == "person" and rows[name]["games"] == 1
+    assert rows["ada"]["rd"] < 350 and rows["bob"]["rd"] < 350  # rated: both deviations shrank
+
+
+def test_a_person_stops_being_present_when_the_page_stops_asking(
+    league: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = league
+    ada, bob = join(url, "ada"), join(url, "bob")
+    me(url, bob)
+    monkeypatch.setattr(hall_module, "PRESENCE", 0.0)  # as if bob's last ask were long ago
+    assert challenge(url, ada, "bob").status == 409
+    monkeypatch.setattr(hall_module, "PRESENCE", 10.0)
+    me(url, bob)
+    assert challenge(url, ada, "bob").status == 201
