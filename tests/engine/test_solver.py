@@ -17,31 +17,37 @@ from engine_positions import (
     brute_force,
     random_endgame,
     random_short_game,
+    split_engines,
 )
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (5, 5), (5, 7), (6, 6), (8, 8)])
 def test_solver_equals_brute_force(rows: int, cols: int) -> None:
+    # 1, 2 and 4 threads (every node of 5+ plies a split point) against one brute force.
     rng = random.Random(rows * 100 + cols)
-    engine = Engine(tt_mb=2)
+    engines = split_engines()
     for _ in range(25):
-        assert_solves_like_brute_force(engine, random_endgame(rng, rows, cols, 9))
+        position = random_endgame(rng, rows, cols, 9)
+        memo: dict[Position, int] = {}
+        for engine in engines:
+            assert_solves_like_brute_force(engine, position, memo)
 
 
 def test_short_games_use_the_open_settings_and_equal_brute_force() -> None:
     rng = random.Random(55)
-    engine = Engine(tt_mb=2)
+    engines = split_engines()
     for _ in range(4):
         position = random_short_game(rng, 5, 5, OPEN_END)
         empties, plies = position.empty.bit_count(), position.plies_left
         assert thresholds(empties, plies) == OPEN_THRESHOLDS
         memo: dict[Position, int] = {}
         exact = brute_force(position, memo)
-        solved = engine.solve(position)
-        assert solved.complete and solved.value == exact, position.fen()
-        after = position.play(solved.best)
-        assert -brute_force(after, memo) == exact
-        assert engine.solve(position, wld=True).value == (exact > 0) - (exact < 0)
+        for engine in engines:
+            solved = engine.solve(position)
+            assert solved.complete and solved.value == exact, (position.fen(), engine.threads)
+            after = position.play(solved.best)
+            assert -brute_force(after, memo) == exact
+            assert engine.solve(position, wld=True).value == (exact > 0) - (exact < 0)
 
 
 def test_short_8x8_games_equal_a_full_width_search_to_the_end() -> None:

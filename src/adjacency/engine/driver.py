@@ -37,7 +37,7 @@ from .bits import write_geometry
 from .evaluate import LEARNED, MATERIAL, POSITIONAL, SCALE, weights
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .results import ProbeResult, Progress, SearchResult, SolveResult
-from .splitting import SPLIT_MIN, Splitter
+from .splitting import SPLIT_DEPTH, Splitter
 from .table import (
     clear_table,
     entry_move,
@@ -167,9 +167,9 @@ class Engine:
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
         :func:`adjacency.engine.solver.thresholds`. :meth:`solve` writes them to ``S``."""
-        self.split_plies = SPLIT_MIN
-        """With ``threads`` > 1, solver nodes with at least this many plies left are split
-        points whose moves the threads share (:mod:`adjacency.engine.splitting`)."""
+        self.split_depth = SPLIT_DEPTH
+        """With ``threads`` > 1, solver nodes at most this many plies below the root are
+        split points whose moves the threads share (:mod:`adjacency.engine.splitting`)."""
         self.driver = driver
         self.reductions = reductions
         self.generation = 0
@@ -562,7 +562,7 @@ class Engine:
         splitter = Splitter(
             self.U,
             [self.S, *self.helpers.states],
-            self.split_plies,
+            self.split_depth,
             lambda: self._stop_requested,
         )
         value = splitter.run(

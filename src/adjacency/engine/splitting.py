@@ -6,7 +6,8 @@ rather than shared (two threads took 0.86-0.95x the time of one on 18-20 empties
 Here the threads divide one probe's tree, the scheme of the classic parallel
 alpha-beta solvers and Edax (Feldmann's Young Brothers Wait Concept):
 
-* a node with at least ``split_min`` plies left is a **split node**: its owner
+* a node at most ``split_depth`` plies below the root (and with at least
+  :data:`LOWEST_SPLIT` plies left) is a **split node**: its owner
   searches the first move (the eldest brother) alone; if that does not cut, the
   other moves become tasks of a :class:`SplitPoint` that any idle thread may take;
 * each task is one null-window search of a sibling at the split point's current
@@ -17,7 +18,7 @@ alpha-beta solvers and Edax (Feldmann's Young Brothers Wait Concept):
   split node's owner, once its own tasks are handed out, waits for them and
   meanwhile helps only below its own split point (the "helpful master"), so no
   thread ever waits on work that waits on it;
-* below ``split_min`` plies a task is one call of the compiled
+* below the split nodes a task is one call of the compiled
   :func:`~adjacency.engine.solver.solve` on the thread's own ``S``; all threads share
   the table in ``U`` (lockless, :mod:`adjacency.engine.table`).
 
@@ -25,8 +26,8 @@ alpha-beta solvers and Edax (Feldmann's Young Brothers Wait Concept):
 locks, condition variables or atomic read-modify-write on arrays, which a split point
 needs (a shared alpha, a task counter, wake-ups). A Python split node costs some tens
 of microseconds (a few kernel calls to list and order its moves, make its children
-and store its result); with ``split_min`` = :data:`SPLIT_MIN` every split node's
-subtree is thousands of nodes or more, so the overhead is small, and everything below
+and store its result); with the top :data:`SPLIT_DEPTH` plies of the tree split, every
+split node's subtree is large and the overhead is small, and everything below
 runs in the unchanged single-thread kernel (its pruning, table, ordering and last-ply
 code), which releases the GIL (``nogil=True``): the threads run in parallel.
 
@@ -56,8 +57,11 @@ from .bits import play
 from .ordering import child_hash
 from .table import record
 
-SPLIT_MIN = 12
-"""Default plies left from which solver nodes split (the ``Engine.split_plies`` setting)."""
+SPLIT_DEPTH = 4
+"""Default depth of the split tree (the ``Engine.split_depth`` setting): nodes at most this
+many plies below the root are split nodes. A split node costs 20-40 microseconds of
+Python; at 4, the extra CPU against the bare kernel measured 0-2% on 18- and 20-empty
+solves (1,300 and 2,200-2,900 split nodes); at 6, 10-50% (12,000-36,000 split nodes)."""
 LOWEST_SPLIT = 5
 """Nodes with fewer plies left never split: the kernel special-cases the last four."""
 
@@ -144,12 +148,14 @@ class Splitter:
         self,
         U: np.ndarray,
         states: list[np.ndarray],
-        split_min: int,
+        split_depth: int,
         stop_requested: Callable[[], bool],
     ) -> None:
         self.U = U
         self.states = states
-        self.split_min = max(split_min, LOWEST_SPLIT)
+        self.split_depth = split_depth
+        self.split_min = LOWEST_SPLIT
+        """Nodes with fewer plies left run in the kernel (set per root by :meth:`run`)."""
         self.stop_requested = stop_requested
         self.lock = threading.Condition()
         self.open: list[SplitPoint] = []
@@ -176,6 +182,7 @@ class Splitter:
         share (:func:`adjacency.system.signals.interruptible`). Returns ``None`` if the
         solve was stopped (the main abort flag is then set)."""
         main = self.states[0]
+        self.split_min = max(LOWEST_SPLIT, plies - self.split_depth)
         helpers = [
             threading.Thread(target=self._help, args=(w,), name=f"adjacency-split-{w}", daemon=True)
             for w in range(1, len(self.states))
