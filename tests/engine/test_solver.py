@@ -11,7 +11,14 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.engine import Engine
-from adjacency.engine.solver import ENDGAME_THRESHOLDS, OPEN_END, OPEN_THRESHOLDS, thresholds
+from adjacency.engine import layout as L
+from adjacency.engine.solver import (
+    ENDGAME_THRESHOLDS,
+    OPEN_END,
+    OPEN_THRESHOLDS,
+    SOLVE_CAPTURES_FIRST,
+    thresholds,
+)
 from engine_positions import (
     assert_solves_like_brute_force,
     brute_force,
@@ -65,6 +72,27 @@ def test_short_8x8_games_equal_a_full_width_search_to_the_end() -> None:
         assert full.exact
         solved = solver.solve(position)
         assert solved.complete and solved.value == full.value, position.fen()
+
+
+def test_captures_first_keeps_values_and_saves_nodes_in_short_games() -> None:
+    # v3's solver tries converting moves first with 3-4 plies left; v1's does not.
+    assert Engine(tt_mb=1, profile="v1").S[L.CFG + L.CFG_SOLVE_FEATURES] == 0
+    rng = random.Random(12)
+    plain, first = Engine(tt_mb=8, profile="v3"), Engine(tt_mb=8, profile="v3")
+    assert first.S[L.CFG + L.CFG_SOLVE_FEATURES] == SOLVE_CAPTURES_FIRST
+    plain.S[L.CFG + L.CFG_SOLVE_FEATURES] = 0
+    nodes = [0, 0]
+    for _ in range(6):
+        position = Position.start(8, 8, 8)
+        while position.plies_left > 7:
+            position = position.play(rng.choice(position.legal_squares()))
+        values = []
+        for k, engine in enumerate((plain, first)):
+            engine.clear()
+            values.append(engine.solve(position, guess=0).value)
+            nodes[k] += engine.nodes
+        assert values[0] == values[1], position.fen()
+    assert nodes[1] < nodes[0]
 
 
 def test_threshold_choice() -> None:

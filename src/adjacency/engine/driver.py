@@ -162,6 +162,7 @@ class Engine:
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
         self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
         self.S[L.CFG + L.CFG_SOLVE_TEMPO] = self.profile.solve_tempo
+        self.S[L.CFG + L.CFG_SOLVE_FEATURES] = self.profile.solve_features
         self.S[L.CFG + L.CFG_NULL_R] = _pruning("null_reduction", null_reduction, self.profile, 8)
         self.S[L.CFG + L.CFG_PROBCUT] = _pruning("probcut", probcut, self.profile, 1000)
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None

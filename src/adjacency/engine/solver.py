@@ -42,6 +42,7 @@ from .layout import (
     CFG,
     CFG_GENERATION,
     CFG_SOLVE_ETC,
+    CFG_SOLVE_FEATURES,
     CFG_SOLVE_FIXED,
     CFG_SOLVE_ORDER,
     CFG_SOLVE_TT,
@@ -93,6 +94,11 @@ OPEN_END = 8
 """Squares left empty at the game's end from which :data:`OPEN_THRESHOLDS` are used."""
 
 
+SOLVE_CAPTURES_FIRST = 1
+"""``CFG_SOLVE_FEATURES`` bit: with three and four plies left, try the squares next to an
+opponent's piece (moves that convert) before the others."""
+
+
 def thresholds(empties: int, plies: int) -> tuple[int, int, int, int, int]:
     """The solver's thresholds for a root with ``empties`` empty squares and ``plies`` left."""
     return OPEN_THRESHOLDS if empties - plies >= OPEN_END else ENDGAME_THRESHOLDS
@@ -131,46 +137,54 @@ def last_two(me: U64, opp: U64, plies: int, beta: int, U: Any, S: Any) -> int:
 @kernel
 def last_three(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     """Exact value with three plies left: plain alpha-beta over :func:`last_two`, with no
-    table, ordering or move list (the bulk of the tree's interior nodes are here)."""
+    table, ordering or move list (the bulk of the tree's interior nodes are here); with
+    :data:`SOLVE_CAPTURES_FIRST`, converting moves first."""
     best = -INF
-    e = U[GEO + GEO_FULL] & ~(me | opp)
-    while e != _ZERO:
-        sq = lowest(e)
-        e &= e - _ONE
-        S[STATS + STAT_NODES] += 1
-        child_me, child_opp, _ = play(me, opp, sq, U)
-        v = -last_two(child_me, child_opp, 2, -max(alpha, best), U, S)
-        if v > best:
-            best = v
-            if v >= beta:
-                break
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
+    near = empty & spread(opp, U) if S[CFG + CFG_SOLVE_FEATURES] & SOLVE_CAPTURES_FIRST else empty
+    for part in range(2):
+        e = near if part == 0 else empty & ~near
+        while e != _ZERO:
+            sq = lowest(e)
+            e &= e - _ONE
+            S[STATS + STAT_NODES] += 1
+            child_me, child_opp, _ = play(me, opp, sq, U)
+            v = -last_two(child_me, child_opp, 2, -max(alpha, best), U, S)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
     return best
 
 
 @kernel
 def last_four(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     """Exact value with four plies left: alpha-beta (null-window probes after the first
-    move) over :func:`last_three`, with no table, ordering or move list."""
+    move) over :func:`last_three`, with no table, ordering or move list; with
+    :data:`SOLVE_CAPTURES_FIRST`, converting moves first."""
     best = -INF
-    e = U[GEO + GEO_FULL] & ~(me | opp)
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
+    near = empty & spread(opp, U) if S[CFG + CFG_SOLVE_FEATURES] & SOLVE_CAPTURES_FIRST else empty
     first = True
-    while e != _ZERO:
-        sq = lowest(e)
-        e &= e - _ONE
-        S[STATS + STAT_NODES] += 1
-        child_me, child_opp, _ = play(me, opp, sq, U)
-        low = max(alpha, best)
-        if first:
-            v = -last_three(child_me, child_opp, -beta, -low, U, S)
-            first = False
-        else:
-            v = -last_three(child_me, child_opp, -low - 1, -low, U, S)
-            if low < v < beta:
-                v = -last_three(child_me, child_opp, -beta, -v, U, S)
-        if v > best:
-            best = v
-            if v >= beta:
-                break
+    for part in range(2):
+        e = near if part == 0 else empty & ~near
+        while e != _ZERO:
+            sq = lowest(e)
+            e &= e - _ONE
+            S[STATS + STAT_NODES] += 1
+            child_me, child_opp, _ = play(me, opp, sq, U)
+            low = max(alpha, best)
+            if first:
+                v = -last_three(child_me, child_opp, -beta, -low, U, S)
+                first = False
+            else:
+                v = -last_three(child_me, child_opp, -low - 1, -low, U, S)
+                if low < v < beta:
+                    v = -last_three(child_me, child_opp, -beta, -v, U, S)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
     return best
 
 
