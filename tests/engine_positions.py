@@ -57,6 +57,7 @@ def split_engines(tt_mb: float = 2, counts: tuple[int, ...] = (1, 2, 4)) -> list
     engines = [Engine(tt_mb=tt_mb, threads=count) for count in counts]
     for engine in engines:
         engine.split_depth = 64
+        engine.split_floor = 0
     return engines
 
 

@@ -65,7 +65,7 @@ def test_split_nodes_search_the_kernels_tree() -> None:
     ]
     h = split._hash(position)
     me, opp = np.uint64(position.mover), np.uint64(position.opponent)
-    splitter = Splitter(split.U, [split.S], 64, lambda: False)
+    splitter = Splitter(split.U, [split.S], 64, 0, lambda: False)
     value = splitter.run(me, opp, position.plies_left, -9, -8, h, 0, lambda run: run())
     assert value is not None and (value >= -8) == expected.high
     assert int(split.S[L.STATS + L.STAT_NODES]) == expected.nodes

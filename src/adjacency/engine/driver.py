@@ -37,7 +37,7 @@ from .bits import write_geometry
 from .evaluate import LEARNED, MATERIAL, POSITIONAL, SCALE, weights
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .results import ProbeResult, Progress, SearchResult, SolveResult
-from .splitting import SPLIT_DEPTH, Splitter
+from .splitting import SPLIT_DEPTH, SPLIT_FLOOR, Splitter
 from .table import (
     clear_table,
     entry_move,
@@ -171,6 +171,8 @@ class Engine:
         self.split_depth = SPLIT_DEPTH
         """With ``threads`` > 1, solver nodes at most this many plies below the root are
         split points whose moves the threads share (:mod:`adjacency.engine.splitting`)."""
+        self.split_floor = SPLIT_FLOOR
+        """... if they have at least this many plies left (and 5 at the least)."""
         self.driver = driver
         self.reductions = reductions
         self.generation = 0
@@ -564,6 +566,7 @@ class Engine:
             self.U,
             [self.S, *self.helpers.states],
             self.split_depth,
+            self.split_floor,
             lambda: self._stop_requested,
         )
         value = splitter.run(

@@ -6,8 +6,8 @@ rather than shared (two threads took 0.86-0.95x the time of one on 18-20 empties
 Here the threads divide one probe's tree, the scheme of the classic parallel
 alpha-beta solvers and Edax (Feldmann's Young Brothers Wait Concept):
 
-* a node at most ``split_depth`` plies below the root (and with at least
-  :data:`LOWEST_SPLIT` plies left) is a **split node**: its owner
+* a node at most ``split_depth`` plies below the root with at least ``split_floor``
+  plies left is a **split node**: its owner
   searches the first move (the eldest brother) alone; if that does not cut, the
   other moves become tasks of a :class:`SplitPoint` that any idle thread may take;
 * each task is one null-window search of a sibling at the split point's current
@@ -62,6 +62,12 @@ SPLIT_DEPTH = 4
 many plies below the root are split nodes. A split node costs 20-40 microseconds of
 Python; at 4, the extra CPU against the bare kernel measured 0-2% on 18- and 20-empty
 solves (1,300 and 2,200-2,900 split nodes); at 6, 10-50% (12,000-36,000 split nodes)."""
+SPLIT_FLOOR = 9
+"""Default fewest plies left of a split node (the ``Engine.split_floor`` setting). In short
+games, whose nodes have some 45 moves, the top 4 plies hold thousands of small subtrees:
+on three 8-round win/draw/loss solves with 11 plies left, split nodes from 7 plies left
+(2,500-13,500 of them) cost 20-45% more CPU than the bare kernel, from 9 (50-250) none
+measurable."""
 LOWEST_SPLIT = 5
 """Nodes with fewer plies left never split: the kernel special-cases the last four."""
 
@@ -149,11 +155,13 @@ class Splitter:
         U: np.ndarray,
         states: list[np.ndarray],
         split_depth: int,
+        split_floor: int,
         stop_requested: Callable[[], bool],
     ) -> None:
         self.U = U
         self.states = states
         self.split_depth = split_depth
+        self.split_floor = split_floor
         self.split_min = LOWEST_SPLIT
         """Nodes with fewer plies left run in the kernel (set per root by :meth:`run`)."""
         self.stop_requested = stop_requested
@@ -182,7 +190,7 @@ class Splitter:
         share (:func:`adjacency.system.signals.interruptible`). Returns ``None`` if the
         solve was stopped (the main abort flag is then set)."""
         main = self.states[0]
-        self.split_min = max(LOWEST_SPLIT, plies - self.split_depth)
+        self.split_min = max(LOWEST_SPLIT, self.split_floor, plies - self.split_depth)
         helpers = [
             threading.Thread(target=self._help, args=(w,), name=f"adjacency-split-{w}", daemon=True)
             for w in range(1, len(self.states))
