@@ -77,7 +77,7 @@ class _Cancelled(Exception):
 
 
 class _Stopped(Exception):
-    """The solve was stopped (timer, :meth:`Engine.stop`, node limit): unwind everything."""
+    """The solve was stopped (timer, ``Engine.stop``, node limit): unwind everything."""
 
 
 @dataclass(eq=False)
