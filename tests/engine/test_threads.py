@@ -13,7 +13,7 @@ from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine import layout as L
 from adjacency.engine.bench import SUITE
-from adjacency.engine.splitting import Splitter
+from adjacency.engine.splitting import SplitPoint, Splitter
 from engine_positions import (
     assert_solves_like_brute_force,
     brute_force,
@@ -138,3 +138,20 @@ def test_default_threads_are_one_unless_the_process_runs_one_search(
     threads.use_all_cores()
     assert make_bot("engine:tt=1").engine.threads == 3  # type: ignore[attr-defined]
     assert make_bot("engine:tt=1,threads=2").engine.threads == 2  # type: ignore[attr-defined]
+
+
+def test_a_bug_in_a_helper_thread_is_raised_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A task lost to an exception would make the value wrong: the solve raises instead.
+    original = Splitter._run
+
+    def broken(self: Splitter, w: int, point: SplitPoint, index: int) -> None:
+        if w > 0:
+            raise RuntimeError("a bug in a helper")
+        original(self, w, point, index)
+
+    monkeypatch.setattr(Splitter, "_run", broken)
+    engine = Engine(tt_mb=4, threads=2)
+    before = threading.active_count()
+    with pytest.raises(RuntimeError, match="a bug in a helper"):
+        engine.solve(Position.from_fen(SUITE_POSITIONS["end16-1"]))
+    assert threading.active_count() == before

@@ -171,6 +171,8 @@ class Splitter:
         """The split points whose tasks each thread is working in, outermost first."""
         self.halted = False
         self.finished = False
+        self.error: BaseException | None = None
+        """An unexpected exception in a helper thread (a bug): :meth:`run` raises it."""
 
     # ------------------------------------------------------------------ driving
 
@@ -216,6 +218,9 @@ class Splitter:
                 self.lock.notify_all()
             for thread in helpers:
                 thread.join()
+        if self.error is not None:
+            # A lost task would make the value wrong: never return one.
+            raise self.error
         if not outcome or self.stop_requested():
             main[L.CTL + L.CTL_ABORT] = 1
             return None
@@ -241,6 +246,11 @@ class Splitter:
             try:
                 self._run(w, *task)
             except _Stopped:
+                return
+            except BaseException as error:  # a bug: stop the solve and let run() raise it
+                with self.lock:
+                    self.error = error
+                    self._halt()
                 return
 
     # ---------------------------------------------------------------- the tree
