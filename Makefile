@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test lint typecheck pytest browser bench clean
+.PHONY: play test lint typecheck pytest browser bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,15 +18,15 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 
 # make test installs every optional extra, so their tests run (never skip) in CI.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,openspiel,plots]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,openspiel,plots,docs]"
 	touch $@ $(VENV)/.installed-run
 
 play: $(VENV)/.installed-run
 	$(BIN)/adjacency play
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples tools
+	$(BIN)/ruff format --check src tests benchmarks examples tools
 	$(BIN)/lint-imports  # the one-way layers of .importlinter
 
 typecheck: $(VENV)/.installed-dev
@@ -42,8 +42,13 @@ pytest: $(VENV)/.installed-dev browser
 
 test: lint typecheck pytest
 
+# The documentation site (mkdocs.yml) into site/; --strict: a broken link or reference fails.
+# make test builds it too (tests/docs/test_site.py).
+docs: $(VENV)/.installed-dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 bench: $(VENV)/.installed-run
 	$(BIN)/adjacency bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis

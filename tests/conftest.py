@@ -11,6 +11,9 @@ are small and the dashboard is off so the cluster fits a 2-core CI machine.
 
 Each pytest process (each xdist worker) that runs a test using it starts one
 cluster, shared by all its Ray tests and shut down at the end of its session.
+The process is connected to it (``ray.init``) only for the test modules that
+use it: tests of other modules (the local executors, which read
+``ray.is_initialized()`` to name where a game ran) never see a connected Ray.
 (pytest-xdist's ``loadgroup`` would send them all to one worker, but its group
 marker has no effect with pytest 9, which ignores the node id it rewrites.)
 """
@@ -42,8 +45,8 @@ def _add_node(cluster: Any) -> Any:
 
 
 @pytest.fixture(scope="session")
-def ray_cluster() -> Iterator[Any]:
-    import ray
+def _ray_nodes() -> Iterator[Any]:
+    """The cluster's processes, started once per pytest process."""
     import ray.cloudpickle
     from ray.cluster_utils import Cluster
 
@@ -62,8 +65,18 @@ def ray_cluster() -> Iterator[Any]:
         for _ in range(WORKER_NODES):
             _add_node(cluster)
         cluster.wait_for_nodes()
-        ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
         yield cluster
     finally:
-        ray.shutdown()  # type: ignore[no-untyped-call]
         cluster.shutdown()  # type: ignore[no-untyped-call]
+
+
+@pytest.fixture(scope="module")
+def ray_cluster(_ray_nodes: Any) -> Iterator[Any]:
+    """The shared cluster, with this process connected to it for the module's tests."""
+    import ray
+
+    ray.init(address=_ray_nodes.address, logging_level=logging.WARNING, log_to_driver=False)
+    try:
+        yield _ray_nodes
+    finally:
+        ray.shutdown()  # type: ignore[no-untyped-call]

@@ -160,3 +160,44 @@ def test_openings_file(tmp_path: Path) -> None:
     assert main(["report", str(db), "--run", "1", "--all-runs", "--no-report"]) == 0
     book.write_text("# nothing\n")
     assert main([*argv, "--db", str(db), "--quiet"]) == 2
+
+
+def test_a_records_export_replays_and_analyses_game_by_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """issue 25: ``replay games.txt`` said "expected one game record, found 12"."""
+    db, records = tmp_path / "m.db", tmp_path / "games.txt"
+    assert main(["match", "greedy", "random", "--games", "4", "--rounds", "4", "--size", "5x5",
+                 "--time", "1", "--random-plies", "2", "--concurrency", "1", "--db", str(db),
+                 "--quiet"]) == 0  # fmt: skip
+    assert main(["report", str(db), "--records", str(records), "--no-report"]) == 0
+    games = games_from_text(records.read_text())
+    assert len(games) == 4
+    capsys.readouterr()
+
+    # Without --game: every game validated, one line each.
+    assert main(["replay", str(records)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 5 and lines[-1] == "4 games, every move valid; print one with --game N"
+    for number, (line, game) in enumerate(zip(lines, games, strict=False), 1):
+        assert line.startswith(f"{number}. {game.x_name} (X) vs {game.o_name} (O), {game.rounds} ")
+        assert line.endswith(f": {game.result_token} ({game.termination.value})")
+
+    # --game N: that game's final position (1-based, in file order).
+    assert main(["replay", str(records), "--game", "3"]) == 0
+    out = capsys.readouterr().out
+    third = games[2]
+    assert out.startswith(f"{third.x_name} (X) vs {third.o_name} (O), {third.rounds} rounds, ")
+    assert f"{len(third.moves)} plies" in out.splitlines()[0]
+    assert f"Result {third.result_token}" in out
+    assert main(["replay", str(records), "--game", "5"]) == 2
+    assert f"--game 5: {str(records)!r} holds 4 games" in capsys.readouterr().err
+
+    # analyse takes the same --game; a file of several games asks for one.
+    assert main(["analyse", str(records), "--game", "2", "--depth", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    second = games[1]
+    assert [row["played"] for row in rows] == [move.square for move in second.moves]
+    assert rows[0]["fen"] == second.positions[0].fen()
+    assert main(["analyse", str(records), "--depth", "1"]) == 2
+    assert "holds 4 games; pick one with --game N (1 to 4)" in capsys.readouterr().err

@@ -63,3 +63,22 @@ def test_replay_validates_text_and_json_records(tmp_path: Path) -> None:
     text_file.write_text(game_to_text(game).replace("b3", "c2"))
     result = run("replay", str(text_file))
     assert result.returncode == 2 and "occupied" in result.stderr
+
+
+def test_no_help_text_shows_a_doubled_percent_sign() -> None:
+    """argparse %-formats help strings but not descriptions: a ``%%`` there prints as is."""
+    import argparse
+
+    from adjacency.cli import build_parser
+
+    def helps(parser: argparse.ArgumentParser) -> dict[str, str]:
+        found = {parser.prog: parser.format_help()}
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for subparser in action.choices.values():
+                    found.update(helps(subparser))
+        return found
+
+    texts = helps(build_parser())
+    assert "adjacency train-eval" in texts and "adjacency solutions show" in texts
+    assert [prog for prog, text in texts.items() if "%%" in text] == []

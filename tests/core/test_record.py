@@ -155,3 +155,20 @@ def test_loading_a_record_does_not_trust_its_score_tag() -> None:
     # The Score tag is informational; the replayed moves decide the result.
     game = game_from_text(RECORD.replace('[Score "5-7"]', '[Score "9-3"]'))
     assert game.position.score == (5, 7)
+
+
+def test_rounds_count_the_whole_game_from_the_standard_start() -> None:
+    """Issue 25 CLI 13: an 8-round game after 2 opening plies said ``[Rounds "7"]``."""
+    start = Position.start(8, 8, 8).play("c3").play("f6")
+    assert start.plies_left == 14
+    game = Game(start, "A", "B")
+    assert game.rounds == 8
+    assert '[Rounds "8"]' in game_to_text(game)
+    assert game_to_dict(game)["rounds"] == 8
+    reloaded = game_from_text(game_to_text(game))
+    assert reloaded.rounds == 8 and reloaded.start == start  # plies left come from the FEN
+    one_ply = Game(Position.start(8, 8, 8).play("c3"))
+    assert one_ply.rounds == 8
+    assert Game.new(4, 4, rounds=3).rounds == 3  # the standard start: unchanged
+    edited = Position.from_fen("x7/8/8/8/8/8/8/7o x 9")  # fewer pieces than a start
+    assert Game(edited).rounds == 5

@@ -207,12 +207,6 @@ def unresolved(module: ModuleType) -> list[str]:
     return bad
 
 
-STALE_ELSEWHERE = frozenset({"adjacency.web.errors"})
-"""Modules with stale references that other branches of issue 21 own (arena/ and web/ are
-being moved and edited there); the lead fixes them after merging. Each is an expected
-failure, reported as such; strict: once a module here is clean, its entry must go."""
-
-
 def test_the_resolver_tells_real_names_from_stale_ones() -> None:
     """The checker itself: real references of several forms resolve, made-up ones do not."""
     layout = load("adjacency.engine.layout")
@@ -237,25 +231,7 @@ def test_the_resolver_tells_real_names_from_stale_ones() -> None:
     assert unresolved(load("adjacency.core.errors")) == []
 
 
-def test_the_expected_failures_are_modules_of_the_package() -> None:
-    """An entry of :data:`STALE_ELSEWHERE` for a module that was moved or removed must go."""
-    assert set(STALE_ELSEWHERE) <= set(module_names())
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True, reason="stale references being fixed on another branch (issue 21)"
-            ),
-        )
-        if name in STALE_ELSEWHERE
-        else name
-        for name in module_names()
-    ],
-)
+@pytest.mark.parametrize("name", module_names())
 def test_docstring_references_resolve(name: str) -> None:
     bad = unresolved(load(name))
     assert not bad, f"{name}: {len(bad)} unresolved reference(s):\n" + "\n".join(bad)

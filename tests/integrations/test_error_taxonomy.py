@@ -24,6 +24,7 @@ OUTSIDE_TAXONOMY = {
     "GameNotFound": "a WebError (404)",
     "NotNow": "a WebError (409)",
     "TooMany": "a WebError (429)",
+    "UnknownToken": "a WebError (401): the league refuses a missing, unknown or revoked secret",
     "MockScriptError": "an AssertionError: a test did not follow a mock engine's script",
     "_Stop": "private: the minimax bot's deadline, caught inside its search",
     "_Overtime": "private BaseException: a bot's hard deadline, caught by the referee",

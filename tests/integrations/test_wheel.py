@@ -33,8 +33,8 @@ REPO = Path(__file__).resolve().parents[2]
 # One worker builds the wheel and the venv once for all these tests (make test: --dist loadgroup).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
-RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich"}
-EXTRAS = {"dev", "ray", "rl", "openspiel", "plots"}
+RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich", "websockets"}
+EXTRAS = {"dev", "ray", "rl", "openspiel", "plots", "docs"}
 
 
 def run(*args: str | Path, timeout: float = 600, env: dict[str, str] | None = None) -> str:
@@ -75,6 +75,8 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
         scripts = archive.read(entry_points).decode()
     assert "adjacency/py.typed" in names
     assert "adjacency/web/static/index.html" in names
+    assert "adjacency/league/static/index.html" in names
+    assert "adjacency/league/openings/balanced-28.txt" in names
     assert "adjacency/rl/aec.py" in names and "adjacency/openspiel/game.py" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "docs/"))]

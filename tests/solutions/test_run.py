@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from adjacency.cli import main
-from adjacency.core.errors import InvalidSettingsError
-from adjacency.solving.report import frontiers, growth, text_tables
+from adjacency.core.errors import AdjacencyRuntimeError, InvalidSettingsError
+from adjacency.solving.report import LEGEND, frontiers, growth, text_tables
 from adjacency.solving.store import SolutionsStore, SolutionsStoreError
 from adjacency.solving.table import (
     Entry,
@@ -99,7 +99,7 @@ def test_store_round_trip_and_bad_files(tmp_path: Path) -> None:
     (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
     with pytest.raises(SolutionsStoreError, match="cannot use"):
         SolutionsStore(tmp_path / "junk.db")
-    with pytest.raises(SolutionsStoreError, match="no solutions database"):
+    with pytest.raises(InvalidSettingsError, match="no solutions database"):
         SolutionsStore(tmp_path / "missing.db", create=False)
     db = sqlite3.connect(tmp_path / "t.db")
     with db:
@@ -107,6 +107,22 @@ def test_store_round_trip_and_bad_files(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(SolutionsStoreError, match="schema 99"):
         SolutionsStore(tmp_path / "t.db")
+
+
+def test_a_broken_solutions_database_is_a_runtime_failure_and_a_missing_one_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Exit statuses of docs/errors.md: a database that cannot be used is a runtime
+    # failure (3), as for the arena's StoreError; a path that does not exist is bad input (2).
+    assert issubclass(SolutionsStoreError, AdjacencyRuntimeError)
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    assert main(["solutions", "show", "--db", str(junk)]) == 3
+    assert "cannot use" in capsys.readouterr().err
+    assert main(["solutions", "show", "--db", str(tmp_path / "missing.db")]) == 2
+    err = capsys.readouterr().err
+    assert "no solutions database" in err and "Traceback" not in err
+    assert not (tmp_path / "missing.db").exists()
 
 
 def test_sizes_parse_and_refuse_bad_input() -> None:
@@ -130,6 +146,51 @@ def test_growth_fit_recovers_a_geometric_series() -> None:
     assert fit.nodes(9) == pytest.approx(7e9)
 
 
+def _small(rows: int, cols: int, rounds: int, first: str, value: int | None) -> EntryResult:
+    """A stored entry: solved (X first), derived by colour swap (O first) or a timeout."""
+    entry = Entry(rows, cols, rounds, first)  # type: ignore[arg-type]
+    if value is None:
+        return EntryResult(entry, "timeout", True, 60.0, nodes=5000, seconds=60.0)
+    if first == "x":
+        return EntryResult(entry, "solved", True, 60.0, value=value, nodes=5000, seconds=0.1)
+    source = f"{rows}x{cols} {rounds} rounds, x first by half turn and colour swap"
+    return EntryResult(entry, "derived", True, 60.0, value=value, source=source)
+
+
+def test_show_explains_its_table_and_leaves_out_empty_sections() -> None:
+    results = [_small(4, 4, n, f, -2) for n in (1, 2) for f in "xo"]
+    text = text_tables(results)
+    lines = text.splitlines()
+    assert lines[:3] == [
+        "values, X first (columns: rounds):",
+        " size     1     2",
+        "  4x4    -2    -2",
+    ]
+    assert " ".join(text.split()).count(" ".join(LEGEND.split())) == 1  # the legend, wrapped
+    assert max(len(line) for line in lines) <= 79
+    assert "have a value with X first and with O first: the same in all 2" in " ".join(text.split())
+    assert "2 O-first entries were derived, not solved" in text
+    # Entries too small for the cost fit: no "cost growth" heading with nothing under it.
+    assert "cost growth" not in text and "symmetry" not in text
+    assert "\n\n\n" not in text and not text.endswith("\n")
+
+
+def test_show_names_entries_where_the_first_mover_matters_and_the_open_ones() -> None:
+    results = [_small(4, 4, 1, "x", -2), _small(4, 4, 1, "o", 0)]
+    results += [_small(4, 5, 1, "x", None), _small(4, 5, 1, "o", None)]
+    joined = " ".join(text_tables(results).split())
+    assert (
+        "have a value with X first and with O first: the same in 0, different in 1: "
+        "4x4 1 rounds: X first -2, O first 0" in joined
+    )
+    assert "1 more were not solved within the budget" in joined
+    assert "4x5 x first: no rounds count solved; 1 rounds not within 60 s (of 6)" in joined
+    # Only O-first entries stored: the table shows them, not an empty X-first table.
+    only_o = text_tables([_small(4, 4, 1, "o", -2)]).splitlines()
+    assert only_o[0] == "values, O first (columns: rounds):" and only_o[2] == "  4x4    -2"
+    assert "first mover (X first against O first)" not in "\n".join(only_o)
+
+
 @pytest.mark.slow
 def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "s.db")
@@ -144,7 +205,11 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
     }
     assert all(r["value"] == -2 for r in rows)  # the second mover wins 4x4 by 2
     assert main(["solutions", "show", "--db", db]) == 0
-    assert "4x4 x first: complete" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "4x4 x first: complete" in out
+    assert "4 entries (a size and a number of rounds) have a value with X first and" in out
+    assert "cost growth" not in out  # 4x4 entries are too small to fit: no empty heading
+    assert "…: not solved within the entry's" in out
     assert main(["solutions", "plot", "--db", db, "--out", str(tmp_path)]) == 0
     assert (tmp_path / "values.png").stat().st_size > 1000
     assert main(["solutions", "book", "--db", db, "--out", str(tmp_path / "b")]) == 0

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from adjacency.arena.schedule import Settings
 from adjacency.bots import BotError, make_bot
 from adjacency.bots.registry import parse_spec
 from adjacency.cli import main
@@ -25,6 +26,7 @@ from adjacency.tuning.spsa import (
     Schedule,
     parse_param,
     plan_batch,
+    tuned_values,
     update,
     with_options,
 )
@@ -116,10 +118,13 @@ def test_an_options_file_is_loaded_by_any_spec(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_tiny_tuning_run_moves_a_bad_depth_up(tmp_path: Path) -> None:
+def test_a_tiny_tuning_run_moves_a_bad_depth_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "tuned.json"
     args = [*TINY, "--games", "24", "--db", str(tmp_path / "t.db"), "--out", str(out)]
     assert main(["tune", *args]) == 0
+    _check_verification_match(capsys.readouterr().out)
     assert json.loads(out.read_text())["depth"] >= 2
     with TuneStore(tmp_path / "t.db") as store:
         run = store.run()
@@ -172,8 +177,90 @@ def test_a_killed_run_resumes_from_its_checkpoint_to_the_same_values(tmp_path: P
     assert json.loads(out.read_text()) == json.loads((tmp_path / "r.json").read_text())
 
 
+@pytest.mark.slow
+def test_a_resumed_run_writes_its_own_out_and_plot_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 25: ``--resume`` wrote tuned.json and tuned-plot.png into the working directory
+    (overwriting another run's) and left the run's own --out stale."""
+    started, elsewhere = tmp_path / "run", tmp_path / "elsewhere"
+    started.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "tuned.json").write_text('{"depth": 9}\n')  # another run's result
+    games = ["--games", "24", "--batch", "2", "--seed", "4"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", "tune", *TINY, *games, "--db", "t.db",
+         "--out", "mine.json", "--plot", "curves.png"],
+        cwd=started, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    db = started / "t.db"
+    deadline = time.monotonic() + 120
+    while _batches(db) < 3 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the run finished before it could be killed"
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    (started / "mine.json").unlink()  # the resumed run must write it again
+
+    monkeypatch.chdir(elsewhere)
+    assert main(["tune", "--resume", "--db", str(db), "-j", "2", "--quiet"]) == 0
+    with TuneStore(db) as store:
+        run = store.run()
+    assert run.status == "finished" and run.pairs_done == 12
+    assert (run.out, run.plot) == (started / "mine.json", started / "curves.png")
+    final = json.loads((started / "mine.json").read_text())
+    assert final == tuned_values(run.params, run.theta)
+    assert (started / "curves.png").stat().st_size > 1000
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["tuned.json"]
+    assert json.loads((elsewhere / "tuned.json").read_text()) == {"depth": 9}
+
+
+def test_a_run_stored_before_the_files_were_kept_still_opens(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(
+            "CREATE TABLE tune_runs (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT "
+            "NULL, bot TEXT NOT NULL, params TEXT NOT NULL, schedule TEXT NOT NULL, settings "
+            "TEXT NOT NULL, batch_pairs INTEGER NOT NULL, command TEXT NOT NULL DEFAULT '', "
+            "status TEXT NOT NULL DEFAULT 'running')"
+        )
+    conn.close()
+    with TuneStore(db) as store:
+        params = [parse_param("depth=1,1,4", "alphabeta")]
+        first = store.create("alphabeta", params, Schedule(4, 0.4, 0.602, 0.101), Settings(), 2, "")
+        store.db.execute("UPDATE tune_runs SET out = NULL, plot = NULL WHERE id = ?", (first,))
+        assert (store.run(first).out, store.run(first).plot) == (None, None)
+        second = store.create(
+            "alphabeta", params, Schedule(4, 0.4, 0.602, 0.101), Settings(), 2, "", Path("v.json")
+        )
+        assert store.run(second).out == Path.cwd() / "v.json"
+        assert store.run(second).plot is None
+
+
 def test_tune_refuses_bad_runs_and_resume_without_a_run(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     assert main(["tune", "alphabeta", "--db", str(db)]) == 2  # no --param
     assert main(["tune", "alphabeta", "--param", "depth=1,1,4", "--games", "3"]) == 2
     assert main(["tune", "--resume", "--db", str(db)]) == 3  # a store failure (docs/errors.md)
+
+
+def _check_verification_match(printed: str) -> None:
+    """The SPRT match ``tune`` prints plays to a verdict (issue 25 CLI 7: it stopped at
+    the default 20 games), with the tuning run's kind of games."""
+    import shlex
+
+    from adjacency.arena.stats import parse_sprt
+    from adjacency.cli import build_parser
+    from adjacency.cli.arena_commands import SPRT_GAMES, match_settings
+
+    lines = printed.splitlines()
+    command = lines[lines.index("verify against the start values with an SPRT match:") + 1]
+    argv = shlex.split(command)
+    assert argv[:2] == ["adjacency", "match"]
+    args = build_parser().parse_args(argv[1:])
+    settings = match_settings(args, parse_sprt(args.sprt))
+    assert settings.games == SPRT_GAMES and settings.sprt == (0.0, 10.0, 0.05, 0.05)
+    assert settings.random_plies == 2 and settings.rounds == (6,)
+    assert (settings.rows, settings.cols) == (6, 6) and settings.time is None

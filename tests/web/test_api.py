@@ -477,8 +477,28 @@ def test_control_is_for_bot_games(client: TestClient) -> None:
 # ------------------------------------------------------- rematch and lists
 
 
+def finish(client: TestClient, game_id: str) -> dict[str, Any]:
+    """Play the people's moves (the first empty square) until the game is over."""
+    while True:
+        s = wait_until(
+            lambda: (
+                (s := state(client, game_id))
+                and (s["status"] == "over" or s["human_to_move"])
+                and s
+            ),
+            what="a person's turn or the end",
+        )
+        if s["status"] == "over":
+            return s  # type: ignore[no-any-return]
+        square = sorted(s["preview"])[0]
+        client.post(f"/api/games/{game_id}/moves", json={"square": square})
+
+
 def test_rematch_swaps_colours(client: TestClient) -> None:
     s = create(client, o=bot(2), first="o", time=2)
+    early = client.post(f"/api/games/{s['id']}/rematch")
+    assert "finished game" in error(early, 409)  # not while the game is on
+    finish(client, s["id"])
     r = client.post(f"/api/games/{s['id']}/rematch")
     assert r.status_code == 201
     m = r.json()
@@ -488,8 +508,12 @@ def test_rematch_swaps_colours(client: TestClient) -> None:
 
 
 def test_rematch_of_a_paused_bot_game_plays_at_the_same_speed(client: TestClient) -> None:
-    s = create(client, x=bot(1), o=bot(2))
+    s = create(client, x=bot(1), o=bot(2), rounds=1)
     client.post(f"/api/games/{s['id']}/control", json={"action": "pause", "delay": 1.5})
+    for plies in (1, 2):
+        client.post(f"/api/games/{s['id']}/control", json={"action": "step"})
+        wait_plies(client, s["id"], plies)
+    assert state(client, s["id"])["status"] == "over"
     m = client.post(f"/api/games/{s['id']}/rematch").json()
     assert not m["paused"] and m["delay"] == 1.5
     client.post(f"/api/games/{m['id']}/control", json={"action": "pause"})

@@ -206,11 +206,13 @@ def test_rate_limits_answer_429(tmp_path: Path) -> None:
 def test_a_rematch_between_devices_keeps_each_player_on_a_swapped_seat(
     browsers: dict[str, TestClient],
 ) -> None:
-    made = invite(browsers["creator"])
+    made = invite(browsers["creator"], rounds=1)
     game_id, tokens = made["game"]["id"], made["tokens"]
     x, o = browsers["x"], browsers["o"]
     x.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["x"]})
     o.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["o"]})
+    x.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
+    assert o.post(f"/api/games/{game_id}/moves", json={"square": "d2"}).json()["status"] == "over"
     again = x.post(f"/api/games/{game_id}/rematch")
     assert again.status_code == 201
     new_id = again.json()["id"]

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -70,8 +72,9 @@ def stop(groups: list[int]) -> None:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TokenCluster]:
-    root = tmp_path_factory.mktemp("raytoken")
+def cluster() -> Iterator[TokenCluster]:
+    # Ray's socket paths must stay under 108 bytes: a short folder, not pytest's deep one.
+    root = Path(tempfile.mkdtemp(prefix="rt-", dir="/tmp"))
     home = root / "home"
     (home / ".ray").mkdir(parents=True)
     (home / ".ray" / "auth_token").write_text(TOKEN)
@@ -94,6 +97,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TokenCluster]:
         yield TokenCluster(f"127.0.0.1:{port}", home, groups)
     finally:
         stop(groups)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def adjacency(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:

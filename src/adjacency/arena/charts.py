@@ -37,7 +37,8 @@ def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
         xs, ys, errs = [], [], []
         for s in sorted(group, key=lambda r: r.rounds or 0):
             est = s.estimate
-            half = Z95 * est.stdev / math.sqrt(est.samples) if est.samples else 0.0
+            # an unbounded interval (no spread observed) spans the whole score axis
+            half = Z95 * est.stdev / math.sqrt(est.samples) if est.bounded else 1.0
             xs.append(settings.index(s.rounds or 0))
             ys.append(100 * s.score)
             errs.append(100 * (0.0 if math.isnan(half) else half))

@@ -93,14 +93,38 @@ class Preset:
     random_plies: int = 2
     """Each game pair starts after this many random plies: searching bots are
     deterministic, so without varied openings a pair would repeat the same two games."""
+    duration: str = ""
+    """How long the whole preset took on this project's 2-core machine (see the table above)."""
+
+    @property
+    def planned(self) -> int:
+        """Games in the whole preset run (every pairing, rounds setting and game)."""
+        return len(self.matchups) * len(self.rounds) * self.games
+
+    def describe(self) -> str:
+        """``0.2 s/move, 8,12,16,28 rounds, 40 games: 1760 games, about 26 min on 2 cores``."""
+        rounds = ",".join(map(str, self.rounds))
+        text = (
+            f"{self.time:g} s/move, {len(self.matchups)} pairings at {rounds} rounds, "
+            f"{self.games} games each: {self.planned} games"
+        )
+        return f"{text}, {self.duration}" if self.duration else text
 
 
 PRESETS: dict[str, Preset] = {
-    "full": Preset(0.2, (8, 12, 16, 28), 40, tuple((a, b) for _, a, b in MATCHUPS)),
-    "reduced": Preset(0.1, (8, 12, 16, 28), 20, tuple((a, b) for _, a, b in MATCHUPS)),
-    "original": Preset(5.0, (8,), 4, ORIGINAL_MATCHUPS),
-    "course": Preset(0.5, (8, 16, 28), 20, COURSE_MATCHUPS),
-}
+    "full": Preset(
+        0.2, (8, 12, 16, 28), 40, tuple((a, b) for _, a, b in MATCHUPS),
+        duration="about 26 min on 2 cores",
+    ),
+    "reduced": Preset(
+        0.1, (8, 12, 16, 28), 20, tuple((a, b) for _, a, b in MATCHUPS),
+        duration="about 8-11 min on 2 cores",
+    ),
+    "original": Preset(5.0, (8,), 4, ORIGINAL_MATCHUPS, duration="about 4-5 min on 1 core"),
+    "course": Preset(0.5, (8, 16, 28), 20, COURSE_MATCHUPS, duration="about 29 min on 1 core"),
+}  # fmt: skip
+DEFAULT_PRESET = "full"
+"""The preset a bare ``adjacency experiments`` plays (it says so before starting)."""
 
 
 def available_pairs(
@@ -139,14 +163,6 @@ def role_specs(overrides: Sequence[str] = ()) -> dict[str, str]:
             )
         specs[role] = spec
     return specs
-
-
-def parse_rounds(text: str) -> tuple[int, ...]:
-    """Rounds settings from ``8,12,16,28``."""
-    try:
-        return tuple(int(r) for r in text.split(","))
-    except ValueError:
-        raise InvalidSettingsError(f"--rounds {text!r}: expected e.g. 8,12,16,28") from None
 
 
 def experiment_settings(

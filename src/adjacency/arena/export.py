@@ -42,6 +42,8 @@ def game_fields(game: GameRow) -> dict[str, Any]:
 
 
 def write_csv(games: Sequence[GameRow], path: Path) -> None:
+    """Write ``games`` to ``path`` as CSV: a header of :data:`CSV_FIELDS`, then one row per game
+    (:func:`game_fields`). Creates the parent folder; replaces the file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
@@ -81,6 +83,8 @@ def _finite(value: float) -> float | str:
 
 
 def write_json(games: Sequence[GameRow], path: Path) -> None:
+    """Write ``games`` and their summaries (:func:`results_dict`) to ``path`` as indented JSON.
+    Creates the parent folder; replaces the file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results_dict(games), indent=2) + "\n", encoding="utf-8")
 

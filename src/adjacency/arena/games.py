@@ -69,6 +69,8 @@ class GameResult:
         return diff if self.task.a_is_x else -diff
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready: the task as :meth:`GameTask.to_dict`, the move times as a
+        list."""
         data = asdict(self)
         data["task"] = self.task.to_dict()
         data["move_times"] = list(self.move_times)

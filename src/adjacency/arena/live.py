@@ -72,6 +72,8 @@ class LiveScore:
             self.faults += 1
 
     def score_text(self) -> str:
+        """The running score shown beside the bar: in a match, A's W-D-L and score; otherwise the
+        top three players by score; then the forfeits, if any."""
         if self.mode == "match":
             games = sum(self.wdl)
             pct = 100 * (self.wdl[0] + 0.5 * self.wdl[1]) / games if games else 50.0

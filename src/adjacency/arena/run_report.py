@@ -36,7 +36,15 @@ SKIPPED_NOTE = f"Plots skipped: matplotlib is not installed (`{INSTALL}`)."
 """What the report says in place of its plots without the ``plots`` extra."""
 
 
+def default_report_dir(db: Path) -> Path:
+    """Where ``adjacency report DB`` writes without ``--out``: beside the database, named
+    after it without its suffix (``runs/tour.db`` -> ``runs/tour-report``)."""
+    return db.with_name(db.stem + "-report")
+
+
 def markdown_table(header: Sequence[str], rows: list[list[str]]) -> str:
+    """A Markdown table of ``header`` and ``rows`` (a ``|`` in a cell is escaped)."""
+
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
@@ -47,6 +55,7 @@ def markdown_table(header: Sequence[str], rows: list[list[str]]) -> str:
 
 
 def html_table(header: Sequence[str], rows: list[list[str]]) -> str:
+    """An HTML ``<table>`` of ``header`` and ``rows``, every cell escaped."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows

@@ -46,12 +46,15 @@ def create_run(
     settings: Settings,
     command: str = "",
     factory: BotFactory = make_bot,
+    label: str = "",
 ) -> int:
-    """Check every spec (by building the bot once), plan the run and store it; return its id."""
+    """Check every spec (by building the bot once), plan the run and store it; return its id.
+
+    ``label`` is stored with the run (see :attr:`~adjacency.arena.store.Run.label`)."""
     for spec in dict.fromkeys(players):
         factory(spec, 0).close()
     tasks = plan(players, mode, settings)
-    return store.create_run(mode, players, settings, tasks, command)
+    return store.create_run(mode, players, settings, tasks, command, label)
 
 
 class _PairTally:

@@ -99,6 +99,7 @@ class Settings:
         return self.games // 2
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready (tuples as lists): how a run stores its settings."""
         data = asdict(self)
         data["rounds"] = list(self.rounds)
         data["openings"] = list(self.openings)
@@ -107,6 +108,8 @@ class Settings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """The settings that :meth:`to_dict` stored (lists back to tuples), checked again by the
+        constructor: :class:`InvalidSettingsError` if they are not valid."""
         values = dict(data)
         values["rounds"] = tuple(values["rounds"])
         values["openings"] = tuple(values.get("openings", ()))
@@ -143,16 +146,20 @@ class GameTask:
     a_is_x: bool = True
 
     def limit(self) -> Limit:
+        """The per-move budget of both bots in this game."""
         return Limit(time=self.time, depth=self.depth, nodes=self.nodes)
 
     def start(self) -> Position:
+        """The position the game starts from (``opening`` parsed)."""
         return Position.from_fen(self.opening)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready (how the plan is stored)."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameTask:
+        """The task that :meth:`to_dict` stored."""
         return cls(**data)
 
 

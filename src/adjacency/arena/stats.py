@@ -36,6 +36,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ..core.text import is_ascii_decimal, quote
+
 Z95 = NormalDist().inv_cdf(0.975)
 """1.9599639845400536: the two-sided 95% normal quantile."""
 
@@ -80,18 +82,34 @@ class Estimate:
 
     @property
     def error(self) -> float:
-        """Half the width of the 95% interval (cutechess-cli's ``+/-``)."""
+        """Half the width of the 95% interval (cutechess-cli's ``+/-``); ``inf`` when
+        the interval is unbounded."""
         return (self.high - self.low) / 2.0
+
+    @property
+    def bounded(self) -> bool:
+        """False when the sample cannot bound the Elo: no spread was observed
+        (every sample alike: one sample, two draws, two LD pairs), so the interval
+        is ``(-inf, +inf)`` rather than a width of 0."""
+        return not (math.isinf(self.low) and math.isinf(self.high))
 
 
 def estimate(counts: Sequence[float], outcomes: Sequence[float]) -> Estimate:
-    """Elo and 95% interval from outcome ``counts`` over ``outcomes`` (scores in 0..1)."""
+    """Elo and 95% interval from outcome ``counts`` over ``outcomes`` (scores in 0..1).
+
+    A sample whose outcomes are all alike (a single sample, two draws, only LD
+    pairs) has a sample variance of 0, which says nothing about the true spread:
+    its interval is ``(-inf, +inf)`` (unbounded), never the zero width that the
+    normal formula would give.
+    """
     n = float(sum(counts))
     if n <= 0:
         return Estimate(0.0, -math.inf, math.inf, 0.5, math.nan, 0)
     mean = sum(c * a for c, a in zip(counts, outcomes, strict=True)) / n
     var = sum(c * (a - mean) ** 2 for c, a in zip(counts, outcomes, strict=True)) / n
     stdev = math.sqrt(var)
+    if stdev == 0.0:
+        return Estimate(elo_from_score(mean), -math.inf, math.inf, mean, stdev, int(n))
     delta = Z95 * stdev / math.sqrt(n)
     return Estimate(
         elo_from_score(mean),
@@ -204,6 +222,11 @@ class Sprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        if not all(math.isfinite(v) for v in (self.elo0, self.elo1, self.alpha, self.beta)):
+            raise ValueError(
+                f"SPRT values must be finite numbers, got elo0={self.elo0} elo1={self.elo1} "
+                f"alpha={self.alpha} beta={self.beta}"
+            )
         if not (0 < self.alpha < 1 and 0 < self.beta < 1):
             raise ValueError(
                 f"SPRT alpha and beta must be in (0, 1), got {self.alpha}, {self.beta}"
@@ -234,6 +257,7 @@ class Sprt:
         return None
 
     def describe(self) -> str:
+        """The test's parameters in one line: ``elo0=0 elo1=10 alpha=0.05 beta=0.05``."""
         return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
 
 
@@ -244,10 +268,12 @@ def parse_sprt(items: Sequence[str]) -> Sprt:
         key, eq, text = item.partition("=")
         if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
             raise ValueError(f"SPRT option {item!r}: expected elo0=, elo1=, alpha= or beta=")
-        try:
-            values[key] = float(text)
-        except ValueError:
-            raise ValueError(f"SPRT option {item!r}: {text!r} is not a number") from None
+        if not is_ascii_decimal(text) or not math.isfinite(float(text)):
+            raise ValueError(
+                f"SPRT option {quote(item)}: {quote(text)} is not a number (a finite "
+                "decimal in ASCII digits, e.g. elo1=10 or alpha=0.05)"
+            )
+        values[key] = float(text)
     return Sprt(**values)
 
 
@@ -266,6 +292,7 @@ class Rating:
 
     @property
     def score(self) -> float:
+        """Points per game (0 without games)."""
         return self.points / self.games if self.games else 0.0
 
 

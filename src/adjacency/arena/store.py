@@ -11,7 +11,7 @@ to WAL and a busy timeout) may share one database file.
 
 Tables::
 
-    runs(id, created, mode, players JSON, settings JSON, command, status, planned)
+    runs(id, created, mode, players JSON, settings JSON, command, status, planned, label)
     plan(run_id, idx, task JSON)                      -- the schedule, written once
     games(run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result,
           termination, detail, x_score, o_score, plies, move_times JSON,
@@ -20,6 +20,8 @@ Tables::
 ``node`` is the Ray node id that played a game (``local`` outside Ray), ``host``
 its machine and ``pid`` its process. Databases written before these columns
 existed get them on open (:data:`MIGRATIONS`), with empty values for old games.
+``label`` names what a run is beyond its mode (``experiments`` stores its preset,
+so ``--resume`` names the right one); empty for the others and for old runs.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ CREATE TABLE IF NOT EXISTS runs (
     settings TEXT NOT NULL,
     command TEXT NOT NULL DEFAULT '',
     status TEXT NOT NULL DEFAULT 'running',
-    planned INTEGER NOT NULL
+    planned INTEGER NOT NULL,
+    label TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS plan (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -87,6 +90,7 @@ MIGRATIONS: tuple[tuple[str, str, str], ...] = (
     ("games", "node", "TEXT NOT NULL DEFAULT ''"),
     ("games", "host", "TEXT NOT NULL DEFAULT ''"),
     ("games", "pid", "INTEGER NOT NULL DEFAULT 0"),
+    ("runs", "label", "TEXT NOT NULL DEFAULT ''"),
 )
 """Columns added after the first release: (table, column, declaration), added on open."""
 
@@ -154,6 +158,8 @@ class Run:
     command: str
     status: str
     planned: int
+    label: str = ""
+    """What the run is beyond its mode, e.g. an experiments preset (``reduced``)."""
 
 
 @dataclass(frozen=True)
@@ -185,12 +191,15 @@ class GameRow:
 
     @property
     def a_points(self) -> float:
+        """Points of the pairing's first player ``a``: 1, 0.5 or 0 (a game without a result
+        counts as a draw)."""
         if self.result in ("draw", None):
             return 0.5
         return 1.0 if self.result == ("x" if self.a_is_x else "o") else 0.0
 
     @property
     def a_margin(self) -> int:
+        """Final margin from ``a``'s point of view (pieces of ``a`` minus ``b``)."""
         diff = self.x_score - self.o_score
         return diff if self.a_is_x else -diff
 
@@ -241,6 +250,7 @@ class Store:
                 )
 
     def close(self) -> None:
+        """Close the database connection."""
         self.db.close()
 
     def __enter__(self) -> Store:
@@ -252,13 +262,19 @@ class Store:
     # ------------------------------------------------------------------ writing
 
     def create_run(
-        self, mode: str, players: list[str], settings: Settings, tasks: list[GameTask], command: str
+        self,
+        mode: str,
+        players: list[str],
+        settings: Settings,
+        tasks: list[GameTask],
+        command: str,
+        label: str = "",
     ) -> int:
         """Store a new run and its whole schedule in one transaction; return its id."""
         with self._transaction():
             cursor = self.db.execute(
-                "INSERT INTO runs (created, mode, players, settings, command, planned) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO runs (created, mode, players, settings, command, planned, label) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     _now(),
                     mode,
@@ -266,6 +282,7 @@ class Store:
                     json.dumps(settings.to_dict()),
                     command,
                     len(tasks),
+                    label,
                 ),
             )
             run_id = int(cursor.lastrowid or 0)
@@ -292,6 +309,7 @@ class Store:
             )  # fmt: skip
 
     def set_status(self, run_id: int, status: str) -> None:
+        """Set run ``run_id``'s status, one of :data:`STATUSES` (else ``ValueError``)."""
         if status not in STATUSES:
             raise ValueError(f"status {status!r} is not one of {STATUSES}")
         with self._transaction():
@@ -303,8 +321,9 @@ class Store:
     # ------------------------------------------------------------------ reading
 
     def runs(self) -> list[Run]:
+        """Every stored run, oldest first."""
         rows = self.db.execute(
-            "SELECT id, created, mode, players, settings, command, status, planned "
+            "SELECT id, created, mode, players, settings, command, status, planned, label "
             "FROM runs ORDER BY id"
         ).fetchall()
         return [_run(row) for row in rows]
@@ -330,6 +349,7 @@ class Store:
         raise StoreError(f"{str(self.path)!r} has no unfinished run to resume")
 
     def tasks(self, run_id: int) -> list[GameTask]:
+        """The planned games of run ``run_id``, in schedule order."""
         rows = self.db.execute(
             "SELECT task FROM plan WHERE run_id = ? ORDER BY idx", (run_id,)
         ).fetchall()
@@ -345,6 +365,7 @@ class Store:
         return [GameTask.from_dict(json.loads(text)) for (text,) in rows]
 
     def count(self, run_id: int) -> int:
+        """How many games of run ``run_id`` are stored."""
         (n,) = self.db.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()
         return int(n)
 
@@ -386,10 +407,10 @@ class _Transaction:
 
 
 def _run(row: tuple[Any, ...]) -> Run:
-    rid, created, mode, players, settings, command, status, planned = row
+    rid, created, mode, players, settings, command, status, planned, label = row
     return Run(
         rid, created, mode, json.loads(players), Settings.from_dict(json.loads(settings)),
-        command, status, planned,
+        command, status, planned, label,
     )  # fmt: skip
 
 

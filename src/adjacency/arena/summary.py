@@ -42,18 +42,22 @@ class Summary:
 
     @property
     def games(self) -> int:
+        """Games counted."""
         return self.wins + self.draws + self.losses
 
     @property
     def points(self) -> float:
+        """Points of ``a``: 1 per win, 0.5 per draw."""
         return self.wins + 0.5 * self.draws
 
     @property
     def score(self) -> float:
+        """Points of ``a`` per game (0.5 without games)."""
         return self.points / self.games if self.games else 0.5
 
     @property
     def pairs(self) -> int:
+        """Colour-swapped pairs counted in ``penta``."""
         return sum(self.penta)
 
     @property
@@ -65,6 +69,8 @@ class Summary:
 
     @property
     def los(self) -> float:
+        """Likelihood that ``a`` is stronger than ``b``, from wins and losses
+        (:func:`adjacency.arena.stats.los`)."""
         return los(self.wins, self.losses)
 
     def fault_text(self, kind: str) -> str:
@@ -72,6 +78,9 @@ class Summary:
         return f"{self.faults_a[kind]}/{self.faults_b[kind]}"
 
     def add(self, game: GameRow) -> None:
+        """Count one game of ``a`` against ``b``: its result, a forfeit (whose, and of which
+        kind), its margin, plies and move time. Pentanomial pairs are counted by
+        :func:`summarize`."""
         points = game.a_points
         if points == 1.0:
             self.wins += 1
@@ -148,6 +157,7 @@ class NodeLoad:
 
     @property
     def mean_seconds(self) -> float:
+        """Seconds per game on this node (0 without games)."""
         return self.seconds / self.games if self.games else 0.0
 
 

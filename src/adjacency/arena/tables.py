@@ -2,13 +2,21 @@
 
 Formatting helpers here are shared with the markdown report, so the terminal
 and the report show the same numbers the same way.
+
+The tables fit the width they are printed at (:class:`FittedTable`): a player's
+name is never cut and no cell is broken over lines; when the whole table is
+wider than the terminal, the least needed columns are left out, and the caption
+names them. A console without a width limit (output to a file or a pipe, see
+:func:`adjacency.cli.terminal.make_console`) gets every column.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
+from rich.console import Console, ConsoleOptions
 from rich.table import Table
 
 from .stats import Estimate, Rating, Sprt
@@ -22,6 +30,8 @@ RANKING_COLUMNS = ("rank", "player", "Elo ± 95%", "games", "points", "score")
 
 
 def fmt_elo(value: float) -> str:
+    """An Elo difference as a signed whole number (``+12``, ``+0``, never ``-0``); ``+inf`` or
+    ``-inf`` for an infinity and ``n/a`` for NaN."""
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     if math.isnan(value):
@@ -30,12 +40,15 @@ def fmt_elo(value: float) -> str:
 
 
 def fmt_estimate(est: Estimate) -> str:
-    """``+35 ± 21`` (cutechess-style half width), or the interval ends if unbounded."""
+    """``+35 ± 21`` (cutechess-style half width); ``-191 ± inf`` when the sample cannot
+    bound the interval (no spread observed); the interval ends if one end is infinite."""
     if not est.samples:
         return "n/a"
     if math.isinf(est.elo):
         return fmt_elo(est.elo)
-    if math.isinf(est.elo) or math.isinf(est.low) or math.isinf(est.high):
+    if not est.bounded:
+        return f"{fmt_elo(est.elo)} ± inf"
+    if math.isinf(est.low) or math.isinf(est.high):
         return f"{fmt_elo(est.elo)} [{fmt_elo(est.low)}, {fmt_elo(est.high)}]"
     return f"{fmt_elo(est.elo)} ± {est.error:.0f}"
 
@@ -59,41 +72,146 @@ def summary_row(s: Summary) -> list[str]:
 
 
 def rating_row(rank: int, r: Rating) -> list[str]:
+    """The cells of ``r`` in the ranking table: ``rank``, player, Elo ± 95% interval, games,
+    points and score."""
     return [
         str(rank),
         r.player,
-        f"{r.elo:+.0f} ± {r.error:.0f}",
+        f"{fmt_elo(r.elo)} ± {r.error:.0f}",
         str(r.games),
         f"{r.points:g}",
         f"{100 * r.score:.1f}%",
     ]
 
 
-def pairing_table(summaries: Sequence[Summary], title: str = "Results") -> Table:
+_NATURAL = 100_000
+"""A width at which a table's measurement is its natural (unwrapped) width."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a :class:`FittedTable`.
+
+    ``drop``: 0 keeps the column at any width; otherwise columns are left out
+    highest ``drop`` first until the table fits. ``name`` columns hold player
+    names: left-justified and, if even the kept columns do not fit, folded over
+    lines (every character shown) rather than cut; the others never wrap.
+    """
+
+    header: str
+    drop: int = 0
+    name: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: Sequence[str]
+    style: str | None = None
+    end_section: bool = False
+
+
+class FittedTable:
+    """A rich renderable: a table with as many of its columns as fit the printing width.
+
+    Rich hands the width to :meth:`__rich_console__`, so the same object prints
+    whole to a file and narrowed on an 80-column terminal: columns are left out
+    (highest :attr:`Column.drop` first), then the outer border, and only if the
+    kept columns still do not fit do the names fold over lines.
+    """
+
+    def __init__(
+        self, title: str, caption: str, columns: Sequence[Column], rows: Sequence[Row]
+    ) -> None:
+        self.title = title
+        self.caption = caption
+        self.columns = list(columns)
+        self.rows = list(rows)
+
+    def table(self, shown: Sequence[int], compact: bool = False, fold: bool = False) -> Table:
+        """The table with the columns at ``shown`` (indices); ``compact`` leaves out the
+        outer border and its padding, ``fold`` lets names fold over lines."""
+        hidden = [c.header for i, c in enumerate(self.columns) if i not in shown]
+        caption = self.caption
+        if hidden:
+            caption += f". Hidden at this width: {', '.join(hidden)} (a wider terminal or a "
+            caption += "file shows them)"
+        table = Table(
+            title=self.title, caption=caption, show_edge=not compact, pad_edge=not compact
+        )
+        for i in shown:
+            column = self.columns[i]
+            table.add_column(
+                column.header,
+                justify="left" if column.name else "right",
+                no_wrap=not (column.name and fold),
+                overflow="fold",
+            )
+        for row in self.rows:
+            table.add_row(
+                *(row.cells[i] for i in shown), style=row.style, end_section=row.end_section
+            )
+        return table
+
+    def fitted(self, console: Console, options: ConsoleOptions) -> Table:
+        """The table with the most columns whose natural width fits ``options.max_width``."""
+        unlimited = options.update_width(max(options.max_width, _NATURAL))
+
+        def fits(table: Table) -> bool:
+            return console.measure(table, options=unlimited).maximum <= options.max_width
+
+        shown = list(range(len(self.columns)))
+        droppable = sorted(
+            (i for i, c in enumerate(self.columns) if c.drop), key=lambda i: -self.columns[i].drop
+        )
+        table = self.table(shown)
+        for index in droppable:
+            if fits(table):
+                return table
+            shown.remove(index)
+            table = self.table(shown)
+        if fits(table):
+            return table
+        table = self.table(shown, compact=True)
+        return table if fits(table) else self.table(shown, compact=True, fold=True)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Table]:
+        yield self.fitted(console, options)
+
+
+PAIRING_DROP = {
+    "pairs LL-LD-DD-WD-WW": 8, "illegal": 7, "crash": 6, "time": 5, "LOS": 4, "games": 3,
+    "score": 2, "W-D-L": 1,
+}  # fmt: skip
+"""The order in which the pairing table leaves out columns on a narrow terminal."""
+
+
+def pairing_table(summaries: Sequence[Summary], title: str = "Results") -> FittedTable:
     """Per pairing and rounds setting (plus an ``all`` row per pairing), A's point of view."""
-    table = Table(
-        title=title,
-        caption="A's view; Elo ± 95% from game pairs (pentanomial); time/illegal/crash: "
-        "forfeits of A/B",
-    )
-    for name in PAIRING_COLUMNS:
-        table.add_column(name, justify="left" if name in ("A", "B") else "right")
+    columns = [
+        Column(name, drop=PAIRING_DROP.get(name, 0), name=name in ("A", "B"))
+        for name in PAIRING_COLUMNS
+    ]
     several = len({s.rounds for s in summaries if s.rounds is not None}) > 1
-    for s in summaries:
-        if s.rounds is None and not several:
-            continue
-        style = "bold" if s.rounds is None else None
-        table.add_row(*summary_row(s), style=style, end_section=s.rounds is None)
-    return table
+    rows = [
+        Row(
+            summary_row(s), style="bold" if s.rounds is None else None, end_section=s.rounds is None
+        )
+        for s in summaries
+        if s.rounds is not None or several
+    ]
+    caption = (
+        "A's view; Elo ± 95% from game pairs (pentanomial); time/illegal/crash: forfeits of A/B"
+    )
+    return FittedTable(title, caption, columns, rows)
 
 
-def ranking_table(ratings: Sequence[Rating], title: str = "Ranking") -> Table:
-    table = Table(title=title, caption="Bradley-Terry Elo (mean 0) with 95% intervals")
-    for name in RANKING_COLUMNS:
-        table.add_column(name, justify="left" if name == "player" else "right")
-    for rank, rating in enumerate(ratings, 1):
-        table.add_row(*rating_row(rank, rating))
-    return table
+def ranking_table(ratings: Sequence[Rating], title: str = "Ranking") -> FittedTable:
+    """The Bradley-Terry ranking of ``ratings``, in their order, as a :class:`FittedTable` (on a
+    narrow terminal, points, score and games are left out in that order)."""
+    drop = {"points": 3, "score": 2, "games": 1}
+    columns = [Column(n, drop=drop.get(n, 0), name=n == "player") for n in RANKING_COLUMNS]
+    rows = [Row(rating_row(rank, rating)) for rank, rating in enumerate(ratings, 1)]
+    return FittedTable(title, "Bradley-Terry Elo (mean 0) with 95% intervals", columns, rows)
 
 
 def sprt_text(sprt: Sprt, llr: float | None, verdict: str | None) -> str:
@@ -103,10 +221,22 @@ def sprt_text(sprt: Sprt, llr: float | None, verdict: str | None) -> str:
     return f"SPRT {sprt.describe()}: LLR {value} [{sprt.lower:.2f}, {sprt.upper:.2f}], {state}"
 
 
+def sprt_outcome(verdict: str | None, games: int, cap: int) -> str:
+    """How an SPRT match ended: ``SPRT: accepted H1 after 314 games``, or at its cap
+    ``SPRT: stopped at the cap of 10000 games without a verdict``, or cut short."""
+    if verdict is not None:
+        return f"SPRT: accepted {verdict} after {games} games"
+    if games >= cap:
+        return f"SPRT: stopped at the cap of {cap} games without a verdict"
+    return f"SPRT: no verdict yet after {games} of at most {cap} games (--resume continues)"
+
+
 NODE_COLUMNS = ("node", "host", "games", "processes", "s/game")
 
 
 def node_row(load: NodeLoad) -> list[str]:
+    """The cells of one node in the node table: its id (12 characters), host, games, processes
+    and seconds per game."""
     return [
         load.node[:12] or "(not recorded)",
         load.host or "-",
@@ -116,11 +246,9 @@ def node_row(load: NodeLoad) -> list[str]:
     ]
 
 
-def node_table(loads: Sequence[NodeLoad], title: str = "Games per node") -> Table:
+def node_table(loads: Sequence[NodeLoad], title: str = "Games per node") -> FittedTable:
     """Where the games were played: per Ray node (id prefix) or ``local``, with its host."""
-    table = Table(title=title, caption="node: Ray node id (first 12 digits) or local")
-    for name in NODE_COLUMNS:
-        table.add_column(name, justify="left" if name in ("node", "host") else "right")
-    for load in loads:
-        table.add_row(*node_row(load))
-    return table
+    drop = {"processes": 2, "s/game": 1}
+    columns = [Column(n, drop=drop.get(n, 0), name=n in ("node", "host")) for n in NODE_COLUMNS]
+    rows = [Row(node_row(load)) for load in loads]
+    return FittedTable(title, "node: Ray node id (first 12 digits) or local", columns, rows)

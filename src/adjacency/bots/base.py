@@ -107,6 +107,7 @@ class Search:
         return self.started + max(0.0, self.limit.time - self.safety)
 
     def elapsed(self) -> float:
+        """Seconds since the search started."""
         return time.monotonic() - self.started
 
     def remaining(self) -> float:
@@ -122,6 +123,7 @@ class Search:
         return deadline is not None and time.monotonic() >= deadline
 
     def publish(self, thinking: Thinking) -> None:
+        """Keep ``thinking`` as the latest :attr:`report` and pass it to the listener, if any."""
         self.report = thinking
         if self.listener is not None:
             self.listener(thinking)

@@ -11,6 +11,8 @@ from .registry import register
 
 @register("random", "plays a uniformly random empty square", "baseline")
 class RandomBot(Bot):
+    """Plays a legal move drawn uniformly by ``rng``."""
+
     def __init__(self, rng: random.Random) -> None:
         super().__init__()
         self.rng = rng
@@ -30,6 +32,9 @@ def immediate_gain(position: Position, square: int) -> int:
     "baseline",
 )
 class GreedyBot(Bot):
+    """Plays the move that wins the most squares now (the piece plus the squares it converts);
+    ``rng`` breaks ties."""
+
     def __init__(self, rng: random.Random) -> None:
         super().__init__()
         self.rng = rng

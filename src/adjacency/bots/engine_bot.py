@@ -71,9 +71,9 @@ def within_reach(position: Position, seconds: float | None) -> bool:
     "exact endgame solver",
     "engine",
     options=(
-        Option("time", 0.0, "seconds per move (0: the caller's limit)", minimum=0.0),
+        Option("time", 0.0, "seconds per move (0: the caller's limit)", minimum=0.0, cap=60.0),
         Option("depth", 0, "depth limit in plies (0: none)", minimum=0, maximum=64),
-        Option("tt", 64, "transposition table size in MB", minimum=1, maximum=4096),
+        Option("tt", 64, "transposition table size in MB", minimum=1, maximum=4096, cap=256),
         Option("driver", "pvs", "search driver", choices=("pvs", "mtdf")),
         Option("eval", "positional", "evaluation", choices=("positional", "material")),
         Option("solve", True, "solve the endgame exactly when within reach"),
@@ -84,6 +84,7 @@ def within_reach(position: Position, seconds: float | None) -> bool:
             "search threads sharing the table (Lazy SMP; 0: 1, or every core in adjacency move)",
             minimum=0,
             maximum=256,
+            cap=2,
         ),
         Option(
             "profile",

@@ -68,6 +68,8 @@ class Tree:
         self.nodes = 1
 
     def add(self, line: Line) -> None:
+        """Add ``line`` (squares played in turn from the root position), creating the nodes it
+        lacks."""
         node = self.root
         for square in line:
             child = node.children.get(square)
@@ -217,7 +219,7 @@ def evolve_tree(
     "genetic algorithm over lines of play for both sides, fitness from a minimax prefix tree",
     "genetic",
     options=(
-        Option("population", 60, "lines kept each generation", 2, 10_000),
+        Option("population", 60, "lines kept each generation", 2, 10_000, cap=1000),
         Option("generations", 40, "generations to breed (or until the time runs out)", 0, 100_000),
         Option(
             "depth",

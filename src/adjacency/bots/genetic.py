@@ -65,6 +65,8 @@ class Simulator:
         return min(horizon, (self.position.plies_left + 1) // 2)
 
     def random_chromosome(self, length: int) -> Chromosome:
+        """``length`` distinct empty squares of the position in random order (``ValueError`` if
+        fewer are empty)."""
         return tuple(self.rng.sample(iter_squares(self.position.empty), length))
 
     def evaluate(self, chromosome: Chromosome) -> tuple[Chromosome, int]:
@@ -177,7 +179,7 @@ def evolve(
     "genetic algorithm over the bot's next moves vs a greedy opponent (roulette, elitism)",
     "genetic",
     options=(
-        Option("population", 40, "chromosomes per generation", 2, 10_000),
+        Option("population", 40, "chromosomes per generation", 2, 10_000, cap=1000),
         Option("generations", 60, "generations to breed (or until the time runs out)", 0, 100_000),
         Option("horizon", 4, "own moves per chromosome (cut to the moves left)", 1, 32),
         Option("mutation", 0.1, "probability that a gene is replaced at random", 0.0, 1.0),

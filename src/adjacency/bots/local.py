@@ -122,6 +122,8 @@ class Landscape:
         return found
 
     def neighbours(self, square: int) -> list[int]:
+        """The empty squares that neighbour ``square``: every other one without a radius, else
+        those within the radius."""
         if self.areas is None:
             return iter_squares(self.empty & ~(1 << square))
         return iter_squares(self.areas[square] & self.empty)

@@ -73,9 +73,21 @@ a 2-piece lead reads as 73%, 4 pieces as 88%."""
         ),
         Option("leaf", "playout", "how leaves are valued", choices=("playout", "eval")),
         Option("expand", 1, "visits a leaf needs before it is expanded", minimum=0, maximum=64),
-        Option("temperature", 1.0, "softmax temperature of PUCT priors, in pieces", minimum=0.05),
-        Option("simulations", 0, "simulations per move (0: the caller's limit)", minimum=0),
-        Option("tree", 64, "tree memory in MB", minimum=1, maximum=4096),
+        Option(
+            "temperature",
+            1.0,
+            "softmax temperature of PUCT priors, in pieces",
+            minimum=0.05,
+            cap=1000.0,
+        ),
+        Option(
+            "simulations",
+            0,
+            "simulations per move (0: the caller's limit)",
+            minimum=0,
+            cap=10_000_000,
+        ),
+        Option("tree", 64, "tree memory in MB", minimum=1, maximum=4096, cap=256),
     ),
 )
 class MctsBot(Bot):

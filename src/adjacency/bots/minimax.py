@@ -382,6 +382,7 @@ class MinimaxBot(Bot):
     options=(DEPTH, TIES),
 )
 def make_minimax(rng: random.Random, depth: int, ties: str) -> MinimaxBot:
+    """The ``minimax`` bot: a :class:`MinimaxBot` without pruning, move ordering or table."""
     return MinimaxBot(rng, depth, prune=False, order=False, table=False, ties=ties)
 
 
@@ -399,4 +400,6 @@ def make_minimax(rng: random.Random, depth: int, ties: str) -> MinimaxBot:
 def make_alphabeta(
     rng: random.Random, depth: int, order: bool, table: bool, ties: str
 ) -> MinimaxBot:
+    """The ``alphabeta`` bot: a :class:`MinimaxBot` with pruning, and move ordering and the table
+    as asked."""
     return MinimaxBot(rng, depth, prune=True, order=order, table=table, ties=ties)

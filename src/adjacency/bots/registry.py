@@ -31,7 +31,15 @@ OptionValue = int | float | bool | str
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a bot: its type follows ``default`` (or ``choices``)."""
+    """One option of a bot: its type follows ``default`` (or ``choices``).
+
+    ``cap`` is the largest value a server shared with other people accepts (the
+    web page, the league): options that size memory (tables, trees, populations),
+    threads or thinking time declare one below their ``maximum``, which is what a
+    person may ask of their own machine. :func:`register` refuses a numeric option
+    with neither a ``maximum`` nor a ``cap``, so a new bot cannot leave a shared
+    server unbounded; :func:`shared_cap` reads the effective bound.
+    """
 
     name: str
     default: OptionValue
@@ -39,14 +47,31 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
+    cap: float | None = None
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the option takes a number (an int or float, not a bool or choice)."""
+        return not self.choices and type(self.default) in (int, float)
+
+    @property
+    def shared_cap(self) -> float | None:
+        """The most a shared server accepts: ``cap``, else ``maximum`` (numeric options)."""
+        if not self.numeric:
+            return None
+        return self.cap if self.cap is not None else self.maximum
 
     @property
     def kind(self) -> str:
+        """``choice`` for an option with choices, else its default's type name: ``int``,
+        ``float``, ``bool`` or ``str``."""
         if self.choices:
             return "choice"
         return type(self.default).__name__
 
     def describe_range(self) -> str:
+        """The accepted values in words, for help and errors: ``one of a|b``, ``true|false``,
+        ``int in [1, 64]`` (an open end as ``-inf`` or ``inf``), or the bare kind."""
         if self.choices:
             return "one of " + "|".join(self.choices)
         if self.kind == "bool":
@@ -107,6 +132,8 @@ class BotEntry:
     """The option whose value may be given bare, as the spec's first item."""
 
     def option(self, name: str) -> Option:
+        """The option called ``name`` (``seed`` included); :class:`BotError` naming the accepted
+        options if the bot has none of that name."""
         for option in (*self.options, SEED):
             if option.name == name:
                 return option
@@ -134,6 +161,7 @@ class Plugin:
 
     @property
     def install(self) -> str:
+        """The pip command that installs the plugin's extra."""
         return f"pip install 'adjacency[{self.extra}]'"
 
     @property
@@ -173,10 +201,31 @@ def register(
     def decorate(factory: Factory) -> Factory:
         if name in _REGISTRY:
             raise RuntimeError(f"bot {name!r} is registered twice")
+        for option in options:
+            _check_cap(name, option)
         _REGISTRY[name] = BotEntry(name, summary, family, options, factory, raw, positional)
         return factory
 
     return decorate
+
+
+def _check_cap(bot: str, option: Option) -> None:
+    """Refuse (at import) an option a shared server could not bound (see :class:`Option`)."""
+    if not option.numeric:
+        return
+    if option.shared_cap is None:
+        raise RuntimeError(
+            f"bot {bot!r}: numeric option {option.name!r} needs a maximum or a cap "
+            "(the most a shared server accepts)"
+        )
+    default = float(option.default)  # type: ignore[arg-type]
+    if option.shared_cap < default or (
+        option.maximum is not None and option.shared_cap > option.maximum
+    ):
+        raise RuntimeError(
+            f"bot {bot!r}: option {option.name!r} has cap {option.shared_cap:g} below its "
+            "default or above its maximum"
+        )
 
 
 def entries() -> list[BotEntry]:

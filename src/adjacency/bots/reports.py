@@ -51,6 +51,7 @@ class ReportBot:
 
     @property
     def name(self) -> str:
+        """The spec name that plays it: the report, then the algorithm (``report-a:minimax``)."""
         return f"{self.report}:{self.algorithm}"
 
 
@@ -159,6 +160,7 @@ def _algorithm(report: str) -> Option:
     positional="algorithm",
 )
 def make_report_a(rng: random.Random, algorithm: str) -> Bot:
+    """The bot that plays ``algorithm`` with course report A's parameters (:func:`build`)."""
     return build("report-a", algorithm, rng)
 
 
@@ -170,4 +172,5 @@ def make_report_a(rng: random.Random, algorithm: str) -> Bot:
     positional="algorithm",
 )
 def make_report_b(rng: random.Random, algorithm: str) -> Bot:
+    """The bot that plays ``algorithm`` with course report B's parameters (:func:`build`)."""
     return build("report-b", algorithm, rng)

@@ -12,6 +12,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 from .. import __version__
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
@@ -22,8 +23,10 @@ COMMAND_MODULES = (
     "adjacency.cli.bot_commands",
     "adjacency.cli.protocol_commands",
     "adjacency.cli.web_commands",
+    "adjacency.cli.league_commands",
     "adjacency.cli.engine_commands",
     "adjacency.cli.arena_commands",
+    "adjacency.cli.tune_commands",
     "adjacency.cli.experiment_commands",
     "adjacency.cli.solution_commands",
     "adjacency.cli.train_commands",
@@ -31,8 +34,35 @@ COMMAND_MODULES = (
 """Modules that add subcommands, in the order ``--help`` lists them."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Adds ``(default: VALUE)`` to an option's help when the help does not state its
+    default, so no option of any subcommand can hide what it does when omitted."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            action.option_strings
+            and action.nargs != 0  # flags (store_true, version, help) have no value
+            and default not in (None, argparse.SUPPRESS, [], (), "")
+            and "default" not in text
+        ):
+            shown = str(default).replace("%", "%%")
+            text += f" (default: {shown})" if text else f"(default: {shown})"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """The command's parser: :class:`HelpFormatter` for it and every subcommand."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """The ``adjacency`` parser, with the subcommands of every module of :data:`COMMAND_MODULES`."""
+    parser = Parser(
         prog="adjacency",
         description=(
             "The Adjacency Strategy Game: place a piece on any empty square and "

@@ -6,33 +6,35 @@ Heavy modules (the arena, matplotlib) are imported inside the handlers.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
-from ..core.text import is_ascii_number
-from .arguments import positive_int, seconds_or_zero, whole_number
+from .arguments import (
+    add_executor_options,
+    add_game_options,
+    executor_from_args,
+    positive_int,
+    settings_from_args,
+)
 
 DEFAULT_DB = "arena.db"
+DEFAULT_GAMES = 20
+"""Games per pairing and rounds setting of a match or tournament without ``--games``."""
+SPRT_GAMES = 10_000
+"""The cap of an SPRT match without ``--games``: it plays to a verdict, at most this many
+games per rounds setting (a test of a 5-Elo difference rarely needs more)."""
 
 
-def _size(text: str) -> tuple[int, int]:
-    rows, sep, cols = text.lower().partition("x")
-    if not sep or not is_ascii_number(rows) or not is_ascii_number(cols):
-        raise argparse.ArgumentTypeError(f"board size {text!r}: expected ROWSxCOLS such as 8x8")
-    return int(rows), int(cols)
-
-
-def _rounds(text: str) -> tuple[int, ...]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(is_ascii_number(p) for p in parts):
-        raise argparse.ArgumentTypeError(
-            f"rounds {text!r}: expected whole numbers separated by commas, e.g. 8,12,16,28"
-        )
-    return tuple(int(p) for p in parts)
+def match_settings(args: argparse.Namespace, sprt: Any = None) -> Any:
+    """The settings of a new match or tournament: those of the options, with ``--games``
+    defaulting to :data:`DEFAULT_GAMES`, or for an SPRT match to the cap :data:`SPRT_GAMES`."""
+    games = args.games
+    if games is None:
+        games = SPRT_GAMES if sprt is not None else DEFAULT_GAMES
+    return settings_from_args(argparse.Namespace(**{**vars(args), "games": games}), sprt)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -40,47 +42,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
         type=positive_int,
-        default=20,
-        help="games per pairing and rounds setting, even (default 20)",
-    )
-    parser.add_argument(
-        "--rounds",
-        type=_rounds,
-        default=(28,),
-        help="one or several rounds settings, e.g. 8,12,16,28 (default 28)",
-    )
-    parser.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
-    parser.add_argument(
-        "--time",
-        type=seconds_or_zero,
-        default=5.0,
-        help="seconds per move (default 5, the original limit; 0: none, for --depth/--nodes)",
-    )
-    parser.add_argument("--depth", type=positive_int, help="depth limit per move")
-    parser.add_argument("--nodes", type=positive_int, help="node limit per move")
-    parser.add_argument(
-        "--margin",
-        type=seconds_or_zero,
         default=None,
-        help="seconds a move may exceed --time before losing on time (default 0.1)",
+        help=f"games per pairing and rounds setting, even (default {DEFAULT_GAMES}; with "
+        f"--sprt the cap: the match plays until the test accepts H0 or H1, at most "
+        f"--games games, default {SPRT_GAMES})",
     )
-    openings = parser.add_mutually_exclusive_group()
-    openings.add_argument(
-        "--openings",
-        type=Path,
-        metavar="FILE",
-        help="openings, one position text per line (# comments allowed)",
-    )
-    openings.add_argument(
-        "--random-plies",
-        type=whole_number,
-        default=0,
-        metavar="K",
-        help="start each game pair after K random plies (default 0)",
-    )
-    parser.add_argument(
-        "--seed", type=whole_number, default=0, help="seed for openings and bots (default 0)"
-    )
+    add_game_options(parser, time=5.0, time_note=", the original limit", random_plies=0)
     add_executor_options(parser)
     parser.add_argument(
         "--db",
@@ -97,95 +64,16 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--sprt",
         nargs="*",
         metavar="KEY=VALUE",
-        help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
-        "(match only; stored with the run, so --resume continues the same test)",
+        help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05: play until "
+        "it accepts H0 or H1 or --games is reached (match only; stored with the run, so "
+        "--resume continues the same test)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
 
 
-def add_executor_options(
-    parser: argparse.ArgumentParser, what: str = "games", default: str | None = "local"
-) -> None:
-    """``--executor``, ``--ray-address`` and ``--concurrency``/``--jobs``: where work runs."""
-    parser.add_argument(
-        "--executor",
-        choices=("local", "ray"),
-        default=default,
-        help=f"local: worker processes on this machine{' (default)' if default else ''}; "
-        f"ray: one Ray task per {what[:-1]} on a Ray cluster (pip install 'adjacency[ray]'; "
-        "docs/distributed.md)",
-    )
-    parser.add_argument(
-        "--ray-address",
-        metavar="ADDR",
-        help="with --executor ray: 'auto' or HOST:PORT joins a cluster started with "
-        "`ray start`; default: a private Ray runtime on this machine",
-    )
-    parser.add_argument(
-        "--ray-runtime-env",
-        metavar="JSON",
-        help="with --ray-address: Ray runtime_env as JSON (or @FILE), e.g. "
-        '\'{"pip": ["adjacency==0.1.0"]}\' to install the package on every node',
-    )
-    parser.add_argument(
-        "--concurrency",
-        "--jobs",
-        "-j",
-        dest="concurrency",
-        type=positive_int,
-        default=None,
-        help=f"{what} run at once (default: number of cores; a joined Ray cluster uses "
-        "all its CPUs)",
-    )
-
-
-def executor_from_args(args: argparse.Namespace) -> Any:
-    """The executor chosen by :func:`add_executor_options` (checked; not started yet
-    for ``local``, connected for ``ray``)."""
-    from ..workers import make_executor
-
-    if args.concurrency is not None and args.concurrency < 1:
-        raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
-    if args.ray_address is not None and args.executor != "ray":
-        raise InvalidSettingsError("--ray-address needs --executor ray")
-    runtime_env = None
-    if args.ray_runtime_env is not None:
-        if args.ray_address is None:
-            raise InvalidSettingsError(
-                "--ray-runtime-env applies when joining a cluster (--ray-address)"
-            )
-        runtime_env = _runtime_env(args.ray_runtime_env)
-    jobs = args.concurrency or (os.cpu_count() or 1)
-    return make_executor(
-        args.executor or "local",
-        jobs,
-        args.ray_address,
-        runtime_env=runtime_env,
-    )
-
-
-def _runtime_env(text: str) -> dict[str, Any]:
-    """A Ray runtime_env from JSON text or ``@FILE``."""
-    import json
-
-    source = text
-    if text.startswith("@"):
-        try:
-            source = Path(text[1:]).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidSettingsError(
-                f"--ray-runtime-env: cannot read {text[1:]!r}: {exc}"
-            ) from None
-    try:
-        value = json.loads(source)
-    except ValueError:
-        raise InvalidSettingsError(f"--ray-runtime-env {text[:80]!r} is not JSON") from None
-    if not isinstance(value, dict):
-        raise InvalidSettingsError('--ray-runtime-env must be a JSON object, e.g. {"pip": [...]}')
-    return value
-
-
 def register(commands: Any) -> None:
+    """Add the ``match``, ``tournament``, ``report`` and ``svg`` subcommands to ``commands`` (the
+    parser's subparsers)."""
     match = commands.add_parser(
         "match",
         help="play a match between two bots (colour-swapped game pairs)",
@@ -218,10 +106,19 @@ def register(commands: Any) -> None:
     report.add_argument("db", type=Path, help="results database")
     report.add_argument("--run", type=positive_int, help="run id (default: the latest run)")
     report.add_argument("--all-runs", action="store_true", help="pool every run of the database")
-    report.add_argument("--out", type=Path, help="report directory (default: DB name + -report)")
+    report.add_argument(
+        "--out",
+        type=Path,
+        help="report directory (default: beside DB, its name without the suffix + -report: "
+        "tour-report/ for tour.db)",
+    )
     report.add_argument("--html", action="store_true", help="write report.html instead of .md")
-    report.add_argument("--format", choices=("png", "svg"), default="png", help="plot format")
-    report.add_argument("--title", default="Arena report", help="report title")
+    report.add_argument(
+        "--format", choices=("png", "svg"), default="png", help="plot format (default png)"
+    )
+    report.add_argument(
+        "--title", default="Arena report", help="report title (default 'Arena report')"
+    )
     report.add_argument("--csv", type=Path, help="write one row per game to this CSV file")
     report.add_argument("--json", type=Path, help="write results and summaries as JSON")
     report.add_argument("--records", type=Path, help="write every game record (text format)")
@@ -248,42 +145,6 @@ def register(commands: Any) -> None:
     svg.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     svg.set_defaults(handler=run_svg)
 
-    from .tune_commands import register as register_tune
-
-    register_tune(commands)
-
-
-def _settings(args: argparse.Namespace, sprt: Any = None) -> Any:
-    from ..arena.schedule import Settings
-    from ..bots.referee import DEFAULT_MARGIN
-
-    openings: tuple[str, ...] = ()
-    if args.openings is not None:
-        try:
-            lines = args.openings.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise InvalidSettingsError(
-                f"cannot read openings file {str(args.openings)!r}: {exc}"
-            ) from None
-        openings = tuple(s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#"))
-        if not openings:
-            raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
-    rows, cols = args.size
-    return Settings(
-        rows=rows,
-        cols=cols,
-        rounds=args.rounds,
-        games=args.games,
-        time=args.time or None,
-        depth=args.depth,
-        nodes=args.nodes,
-        margin=DEFAULT_MARGIN if args.margin is None else args.margin,
-        seed=args.seed,
-        random_plies=args.random_plies,
-        openings=openings,
-        sprt=None if sprt is None else (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
-    )
-
 
 def _inline_files(spec: str) -> str:
     """``spec`` with its ``@FILE`` option values written out, so that workers on other
@@ -300,21 +161,24 @@ def _inline_files(spec: str) -> str:
 
 
 def run_match(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
+    """``adjacency match`` and ``tournament``: plan a run (or resume the stored one), play it
+    with a live score, store every game as it ends and print the tables and any SPRT verdict;
+    returns 0. Bad settings raise :class:`InvalidSettingsError` before any game is played."""
     from ..arena import stats
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute, sigterm_as_interrupt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from .terminal import make_console
 
     mode = "gauntlet" if getattr(args, "gauntlet", False) else args.mode
     try:
         sprt = None if args.sprt is None else stats.parse_sprt(args.sprt)
     except ValueError as exc:
         raise InvalidSettingsError(str(exc)) from None
-    console = Console()
+    console = make_console()
+    capped = args.games is not None  # an SPRT match without --games plays to its verdict
     if args.resume and not Path(args.db).is_file():  # Store() would create an empty file
         raise InvalidSettingsError(f"--resume: results database {str(args.db)!r} does not exist")
     with executor_from_args(args) as executor, Store(args.db) as store:
@@ -336,7 +200,7 @@ def run_match(args: argparse.Namespace) -> int:
             if sprt is not None and mode != "match":
                 raise InvalidSettingsError("--sprt applies to a match of two bots")
             command = shlex.join(["adjacency", *sys.argv[1:]])
-            settings = _settings(args, sprt)
+            settings = match_settings(args, sprt)
             players = [_inline_files(spec) for spec in args.players]
             run_id = create_run(store, mode, players, settings, command)
             if not settings.openings and not settings.random_plies and settings.games > 2:
@@ -346,6 +210,13 @@ def run_match(args: argparse.Namespace) -> int:
                     "--random-plies 2 or --openings FILE for a sample of different games."
                 )
         run = store.run(run_id)
+        if sprt is not None:
+            cap = "" if capped or args.resume else " (--games sets the cap)"
+            console.print(
+                f"SPRT {sprt.describe()}: playing until it accepts H0 or H1, at most "
+                f"{run.planned} games{cap}",
+                markup=False,
+            )
         try:
             with sigterm_as_interrupt():
                 if args.quiet:
@@ -369,6 +240,7 @@ def run_match(args: argparse.Namespace) -> int:
         console.print(ranking_table(standings(games)))
     if sprt is not None:
         console.print(sprt_text(sprt, report.llr, report.verdict))
+        console.print(sprt_outcome(report.verdict, report.stored, report.planned), markup=False)
     console.print(
         f"{report.stored} of {report.planned} planned games stored in {str(args.db)!r} "
         f"(run {run_id}, {report.played_now} played now, status {report.status})"
@@ -377,19 +249,21 @@ def run_match(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
+    """``adjacency report``: print the tables of a stored run (or of every run) and write the
+    exports asked for and the report; returns 0. :class:`InvalidSettingsError` if the database is
+    missing or the run has no finished game."""
     from ..arena.export import write_csv, write_json, write_records
-    from ..arena.run_report import write_report
+    from ..arena.run_report import default_report_dir, write_report
     from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_text
+    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
     from ..plotting import SKIPPED, plots_available
+    from .terminal import make_console
 
     if not args.db.exists():
         raise InvalidSettingsError(f"results database {str(args.db)!r} does not exist")
-    console = Console()
+    console = make_console()
     with Store(args.db) as store:
         run = store.run(args.run)
         games = store.games(None if args.all_runs else run.id)
@@ -409,6 +283,7 @@ def run_report(args: argparse.Namespace) -> int:
         penta = next(s.penta for s in summaries if s.rounds is None)
         llr = sprt.llr(penta)
         console.print(sprt_text(sprt, llr, sprt.verdict(llr)))
+        console.print(sprt_outcome(sprt.verdict(llr), len(games), run.planned), markup=False)
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
@@ -419,7 +294,7 @@ def run_report(args: argparse.Namespace) -> int:
         write_records(games, args.records)
         console.print(f"wrote {args.records}")
     if not args.no_report:
-        out = args.out or args.db.with_name(args.db.stem + "-report")
+        out = args.out or default_report_dir(args.db)
         path = write_report(games, out, title=args.title, html=args.html, fmt=args.format)
         console.print(f"wrote {path}")
         if not plots_available():
@@ -428,6 +303,8 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run_svg(args: argparse.Namespace) -> int:
+    """``adjacency svg``: draw a position (after ``--moves``) as SVG, to ``--output`` or standard
+    output; returns 0."""
     from ..core import Position
     from ..core.svg import position_svg
 

@@ -1,10 +1,19 @@
-"""Argument types shared by the subcommands: bad option values fail in argparse.
+"""Argument types and option groups shared by the subcommands.
 
 Each type raises :class:`argparse.ArgumentTypeError`, so ``adjacency`` prints
 its usage line and the reason and exits with status 2, before any work starts.
 Numbers are read with the project's one parser (:mod:`adjacency.core.text`):
 ASCII digits only, so ``--time nan``, ``--time inf`` or ``--depth ３`` never get
-through ``float``/``int``'s generosity.
+through ``float``/``int``'s generosity; :func:`rounds_list` and
+:func:`board_size` are the command line's only readers of ``8,12,16,28`` and
+``8x8``.
+
+The option groups: :func:`add_game_options` (rounds, size, time and depth
+limits, openings, seed: what games are played; :func:`settings_from_args`
+turns them into arena settings) and :func:`add_executor_options` (where work
+runs: ``--executor``, ``--ray-address``, ``--ray-runtime-env``, ``--jobs``;
+:func:`executor_from_args` builds the executor). ``match``, ``tournament``,
+``tune``, ``experiments`` and ``solve`` share them.
 """
 
 from __future__ import annotations
@@ -12,9 +21,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from pathlib import Path
+from typing import Any
 
-from ..core.errors import AdjacencyError
-from ..core.text import is_ascii_decimal, parse_int, quote
+from ..core.errors import AdjacencyError, InvalidSettingsError
+from ..core.text import is_ascii_decimal, parse_int, parse_rounds, parse_size, quote
 
 MAX_SECONDS = 7 * 24 * 3600.0
 """Longest time limit an option accepts (a week); timers refuse much longer waits."""
@@ -93,4 +104,194 @@ def table_megabytes(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"{quote(text)} MB is more than this machine's memory ({available:.0f} MB)"
         )
+    return value
+
+
+def rounds_list(text: str) -> tuple[int, ...]:
+    """Rounds settings ``8,12,16,28`` (:func:`adjacency.core.text.parse_rounds`)."""
+    try:
+        return parse_rounds(text)
+    except AdjacencyError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """A board size ``ROWSxCOLS`` (:func:`adjacency.core.text.parse_size`)."""
+    try:
+        return parse_size(text)
+    except AdjacencyError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_game_options(
+    parser: argparse.ArgumentParser,
+    *,
+    time: float,
+    random_plies: int,
+    time_note: str = "",
+    seeded: str = "openings and bots",
+) -> None:
+    """What games are played: ``--rounds``, ``--size``, ``--time``, ``--depth``,
+    ``--nodes``, ``--margin``, ``--openings`` or ``--random-plies``, ``--seed``
+    (read back by :func:`settings_from_args`; the command adds ``--games``)."""
+    parser.add_argument(
+        "--rounds",
+        type=rounds_list,
+        default=(28,),
+        help="one or several rounds settings, e.g. 8,12,16,28 (default 28)",
+    )
+    parser.add_argument(
+        "--size", type=board_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)"
+    )
+    parser.add_argument(
+        "--time",
+        type=seconds_or_zero,
+        default=time,
+        help=f"seconds per move (default {time:g}{time_note}; 0: none, for --depth/--nodes)",
+    )
+    parser.add_argument("--depth", type=positive_int, help="depth limit per move")
+    parser.add_argument("--nodes", type=positive_int, help="node limit per move")
+    parser.add_argument(
+        "--margin",
+        type=seconds_or_zero,
+        default=None,
+        help="seconds a move may exceed --time before losing on time (default 0.1)",
+    )
+    openings = parser.add_mutually_exclusive_group()
+    openings.add_argument(
+        "--openings",
+        type=Path,
+        metavar="FILE",
+        help="openings, one position text per line (# comments allowed)",
+    )
+    openings.add_argument(
+        "--random-plies",
+        type=whole_number,
+        default=random_plies,
+        metavar="K",
+        help=f"start each game pair after K random plies (default {random_plies})",
+    )
+    parser.add_argument(
+        "--seed", type=whole_number, default=0, help=f"seed for {seeded} (default 0)"
+    )
+
+
+def settings_from_args(args: argparse.Namespace, sprt: Any = None) -> Any:
+    """The arena :class:`~adjacency.arena.schedule.Settings` of the options of
+    :func:`add_game_options` (plus ``--games``), with ``sprt`` stored in them."""
+    from ..arena.schedule import Settings
+    from ..bots.referee import DEFAULT_MARGIN
+
+    openings: tuple[str, ...] = ()
+    if args.openings is not None:
+        try:
+            lines = args.openings.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise InvalidSettingsError(
+                f"cannot read openings file {str(args.openings)!r}: {exc}"
+            ) from None
+        openings = tuple(s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#"))
+        if not openings:
+            raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
+    rows, cols = args.size
+    return Settings(
+        rows=rows,
+        cols=cols,
+        rounds=args.rounds,
+        games=args.games,
+        time=args.time or None,
+        depth=args.depth,
+        nodes=args.nodes,
+        margin=DEFAULT_MARGIN if args.margin is None else args.margin,
+        seed=args.seed,
+        random_plies=args.random_plies,
+        openings=openings,
+        sprt=None if sprt is None else (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
+    )
+
+
+def add_executor_options(
+    parser: argparse.ArgumentParser,
+    what: str = "games",
+    default: str | None = "local",
+    one: str | None = None,
+) -> None:
+    """``--executor``, ``--ray-address``, ``--ray-runtime-env`` and ``--concurrency``/``--jobs``:
+    where work runs. ``what`` names the work in the help (``one``: one of it, by default
+    ``what`` without its last letter); ``default`` ``None`` leaves the choice to the command."""
+    parser.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default=default,
+        help=f"local: worker processes on this machine{' (default)' if default else ''}; "
+        f"ray: one Ray task per {one or what[:-1]} on a Ray cluster (pip install 'adjacency[ray]'; "
+        "docs/distributed.md)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="with --executor ray: 'auto' or HOST:PORT joins a cluster started with "
+        "`ray start`; default: a private Ray runtime on this machine",
+    )
+    parser.add_argument(
+        "--ray-runtime-env",
+        metavar="JSON",
+        help="with --ray-address: Ray runtime_env as JSON (or @FILE), e.g. "
+        '\'{"pip": ["adjacency==0.1.0"]}\' to install the package on every node',
+    )
+    parser.add_argument(
+        "--concurrency",
+        "--jobs",
+        "-j",
+        dest="concurrency",
+        type=positive_int,
+        default=None,
+        help=f"{what} run at once (default: number of cores; a joined Ray cluster uses "
+        "all its CPUs)",
+    )
+
+
+def executor_from_args(args: argparse.Namespace) -> Any:
+    """The executor chosen by :func:`add_executor_options` (checked; not started yet
+    for ``local``, connected for ``ray``)."""
+    from ..workers import make_executor
+
+    if args.concurrency is not None and args.concurrency < 1:
+        raise InvalidSettingsError(f"--concurrency must be 1 or more, got {args.concurrency}")
+    if args.ray_address is not None and args.executor != "ray":
+        raise InvalidSettingsError("--ray-address needs --executor ray")
+    runtime_env = None
+    if args.ray_runtime_env is not None:
+        if args.ray_address is None:
+            raise InvalidSettingsError(
+                "--ray-runtime-env applies when joining a cluster (--ray-address)"
+            )
+        runtime_env = _runtime_env(args.ray_runtime_env)
+    jobs = args.concurrency or (os.cpu_count() or 1)
+    return make_executor(
+        args.executor or "local",
+        jobs,
+        args.ray_address,
+        runtime_env=runtime_env,
+    )
+
+
+def _runtime_env(text: str) -> dict[str, Any]:
+    """A Ray runtime_env from JSON text or ``@FILE``."""
+    import json
+
+    source = text
+    if text.startswith("@"):
+        try:
+            source = Path(text[1:]).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidSettingsError(
+                f"--ray-runtime-env: cannot read {text[1:]!r}: {exc}"
+            ) from None
+    try:
+        value = json.loads(source)
+    except ValueError:
+        raise InvalidSettingsError(f"--ray-runtime-env {text[:80]!r} is not JSON") from None
+    if not isinstance(value, dict):
+        raise InvalidSettingsError('--ray-runtime-env must be a JSON object, e.g. {"pip": [...]}')
     return value

@@ -7,17 +7,18 @@ import re
 from importlib import metadata
 from typing import Any
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from ..bots import BotError, Limit, Thinking, entries, make_bot
 from ..bots.registry import entry, plugins
 from ..core import Position
-from .arguments import positive_int, seconds
+from .arguments import positive_int, seconds, whole_number
+from .terminal import make_console
 
 
 def register(commands: Any) -> None:
+    """Add the ``bots`` and ``move`` subcommands to ``commands`` (the parser's subparsers)."""
     bots = commands.add_parser(
         "bots",
         help="list every bot with its options",
@@ -44,7 +45,7 @@ def register(commands: Any) -> None:
     move.add_argument("--time", type=seconds, default=5.0, help="seconds for the move (default 5)")
     move.add_argument("--depth", type=positive_int, help="depth limit")
     move.add_argument("--nodes", type=positive_int, help="node limit")
-    move.add_argument("--seed", type=int, help="random seed")
+    move.add_argument("--seed", type=whole_number, help="random seed (from 0)")
     move.add_argument(
         "--think",
         action="store_true",
@@ -54,7 +55,9 @@ def register(commands: Any) -> None:
 
 
 def run_bots(args: argparse.Namespace) -> int:
-    console = Console()
+    """``adjacency bots``: print every registered bot with its options, then the plugin bots
+    (with ``--plugins``, the installed ones are loaded first to show their options); returns 0."""
+    console = make_console()
     if args.plugins:
         for plugin in plugins():
             if extra_installed(plugin.extra) is not False:
@@ -63,10 +66,11 @@ def run_bots(args: argparse.Namespace) -> int:
                 except BotError as exc:
                     console.print(f"{plugin.name}: {exc}", markup=False, soft_wrap=True)
     table = Table(title="Bots (spec: NAME or NAME:key=value,...; every bot also takes seed=N)")
-    table.add_column("name", style="bold")
-    table.add_column("family")
-    table.add_column("what it does")
-    table.add_column("options (default; range)")
+    # fold, never cut: a preset's definition is one long spec without spaces
+    table.add_column("name", style="bold", overflow="fold")
+    table.add_column("family", overflow="fold")
+    table.add_column("what it does", overflow="fold")
+    table.add_column("options (default; range)", overflow="fold")
     for item in entries():
         options = "\n".join(
             f"{o.name}={o.default} ({o.describe_range()}): {o.help}" for o in item.options
@@ -80,9 +84,9 @@ def run_bots(args: argparse.Namespace) -> int:
 def plugin_table() -> Table:
     """The plugin bots: name, the extra each needs and whether it is installed or loaded."""
     table = Table(title="Plugin bots (registered on first use of their spec)")
-    table.add_column("name", style="bold")
-    table.add_column("needs")
-    table.add_column("status")
+    table.add_column("name", style="bold", overflow="fold")
+    table.add_column("needs", overflow="fold")
+    table.add_column("status", overflow="fold")
     for plugin in plugins():
         installed = extra_installed(plugin.extra)
         if plugin.loaded:
@@ -119,6 +123,8 @@ def extra_installed(extra: str) -> bool | None:
 
 
 def run_move(args: argparse.Namespace) -> int:
+    """``adjacency move``: print the bot's move in the position (default: the 8x8 start) and its
+    last report, or every report as it comes with ``--think``; returns 0."""
     position = Position.from_fen(args.fen) if args.fen else Position.start()
     listener = (lambda report: print("info " + describe(report))) if args.think else None
     if args.spec.split(":", 1)[0] == "engine":

@@ -13,12 +13,15 @@ from ..core import Position
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError, InvalidPositionError
 from ..core.text import quote
 from .arguments import positive_int, seconds, table_megabytes, whole_number
+from .core_commands import add_game_option, pick_game, read_games
 
 SOLVE_WARNING_SECONDS = 60.0
 """Estimated solve time above which ``solve`` warns before it starts (and how to stop it)."""
 
 
 def register(commands: Any) -> None:
+    """Add the ``solve``, ``analyse`` and ``bench`` subcommands to ``commands`` (the parser's
+    subparsers)."""
     solve = commands.add_parser(
         "solve",
         help="solve a position exactly with the engine",
@@ -46,6 +49,7 @@ def register(commands: Any) -> None:
         "the move played.",
     )
     analyse.add_argument("target", help="position text, or the path of a game record")
+    add_game_option(analyse)
     analyse.add_argument(
         "--time",
         type=seconds,
@@ -53,7 +57,13 @@ def register(commands: Any) -> None:
         help="seconds per position (default 3, or 0.5 per move of a record)",
     )
     analyse.add_argument("--depth", type=positive_int, help="depth limit")
-    analyse.add_argument("--driver", choices=("pvs", "mtdf"), default="pvs")
+    analyse.add_argument(
+        "--driver",
+        choices=("pvs", "mtdf"),
+        default="pvs",
+        help="iterative deepening with principal variation search and aspiration windows "
+        "(pvs, the default) or with MTD(f) null-window probes (mtdf); docs/engine.md",
+    )
     analyse.add_argument("--json", action="store_true", help="print JSON")
     add_threads_option(analyse)
     analyse.set_defaults(handler=run_analyse)
@@ -66,7 +76,9 @@ def register(commands: Any) -> None:
         "and measure raw alpha-beta speed and the time per move at 0.1 s.",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--seconds", type=seconds, default=5.0, help="per search position")
+    bench.add_argument(
+        "--seconds", type=seconds, default=5.0, help="seconds per search position (default 5)"
+    )
     bench.add_argument(
         "--solve-limit",
         type=seconds,
@@ -109,6 +121,9 @@ def add_threads_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    """``adjacency solve``: print the exact margin and a best move of a position (one JSON object
+    with ``--json``), the root's moves split over an executor if asked; returns 0. A finished
+    position is bad input; :class:`AdjacencyRuntimeError` if ``--time`` runs out first."""
     from ..engine import Engine, warmup
 
     position = Position.from_fen(args.fen)
@@ -162,29 +177,31 @@ def warn_long_solve(position: Position, limit: float | None) -> None:
     )
 
 
-def _load_target(text: str) -> tuple[Position | None, Any]:
+def _load_target(text: str, game: int | None) -> tuple[Position | None, Any]:
+    """The position, or game ``game`` (1-based; needed when the file holds several)."""
     try:
-        return Position.from_fen(text), None
+        position = Position.from_fen(text)
     except AdjacencyError as fen_error:
-        path = Path(text)
-        if not path.is_file():
+        if not Path(text).is_file():
             raise AdjacencyError(
                 f"{quote(text)} is neither position text ({fen_error}) nor a game record file"
             ) from None
-    from ..core.errors import InvalidRecordError
-    from ..core.record import game_from_json, game_from_text
-    from ..core.text import read_text
-
-    content = read_text(path, "game record", InvalidRecordError)
-    return None, game_from_json(content) if path.suffix == ".json" else game_from_text(content)
+    else:
+        if game is not None:
+            raise AdjacencyError("--game picks a game of a record file, not of position text")
+        return position, None
+    return None, pick_game(read_games(text), game, text)
 
 
 def run_analyse(args: argparse.Namespace) -> int:
+    """``adjacency analyse``: the engine's evaluation and best move for a position (3 s by
+    default) or for every position of a game record (0.5 s each); returns 0. A finished position
+    or a ``--time`` that is not positive is bad input."""
     from ..engine import Engine, warmup
 
     if args.time is not None and args.time <= 0:
         raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
-    position, game = _load_target(args.target)
+    position, game = _load_target(args.target, args.game)
     warmup()
     engine = Engine(driver=args.driver, threads=args.threads)
     rows = []
@@ -224,6 +241,8 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    """``adjacency bench``: run the engine's benchmark suite and, as asked, the raw search speed
+    and the move timing; print a line per result, or one JSON object with ``--json``; returns 0."""
     from ..engine import warmup
     from ..engine.bench import BenchLine, raw_speed, run_suite, summary, timing
 

@@ -15,6 +15,7 @@ PREFERRED_BOTS = ("engine", "alphabeta", "greedy")
 
 
 def register(commands: Any) -> None:
+    """Add the ``engine`` subcommand to ``commands`` (the parser's subparsers)."""
     engine = commands.add_parser(
         "engine",
         help="serve a bot over the engine protocol on stdin/stdout",
@@ -41,6 +42,9 @@ def default_bot() -> str:
 
 
 def run_engine(args: argparse.Namespace) -> int:
+    """``adjacency engine``: serve a bot over the engine protocol on standard input and output
+    until ``quit``, the end of the input, Ctrl-C or the parent's exit; returns 0. Standard output
+    is the protocol's alone: stray prints go to standard error."""
     from ..protocol.server import MAX_LINE_CHARS, EngineServer, bounded_lines
     from ..system.lifetime import exit_with_parent
 

@@ -15,12 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
-from .arguments import positive_int, seconds, table_megabytes
+from .arguments import (
+    add_executor_options,
+    executor_from_args,
+    positive_int,
+    seconds,
+    table_megabytes,
+)
 
 DEFAULT_DB = "solutions.db"
 
 
 def register(commands: Any) -> None:
+    """Add the ``solutions`` subcommand, with its ``run``, ``show``, ``plot`` and ``book``
+    actions, to ``commands`` (the parser's subparsers)."""
     solutions = commands.add_parser(
         "solutions",
         help="solve start positions of every board size and length (the solved-game table)",
@@ -59,13 +67,7 @@ def register(commands: Any) -> None:
     run.add_argument(
         "--tt", type=table_megabytes, default=64.0, help="table MB per solve (default 64)"
     )
-    run.add_argument(
-        "--jobs", type=positive_int, help="entries solved at once (default: CPU count)"
-    )
-    run.add_argument("--executor", default="local", help="local (a process pool, default) or ray")
-    run.add_argument(
-        "--ray-address", help="with --executor ray: auto or HOST:PORT (default: a private runtime)"
-    )
+    add_executor_options(run, what="entries", one="entry")
     run.add_argument("--quiet", action="store_true", help="no progress display")
     run.set_defaults(handler=run_run)
 
@@ -111,11 +113,12 @@ def _open(path: str, create: bool) -> Any:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    """``adjacency solutions run``: solve the entries not yet stored, rounds upward per board
+    until ``--budget`` runs out, on the executor, with a progress bar; returns 0."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ..solving.table import EntryResult, parse_sizes, plan_lanes, run_table
-    from ..workers import make_executor
 
     sizes = parse_sizes(args.sizes)
     firsts = tuple(f.strip() for f in args.first.split(",") if f.strip())
@@ -149,7 +152,7 @@ def run_run(args: argparse.Namespace) -> int:
 
     with (
         _open(args.db, create=True) as store,
-        make_executor(args.executor, args.jobs, args.ray_address, command="solutions run") as ex,
+        executor_from_args(args) as ex,
         progress,
     ):
         report = run_table(
@@ -183,6 +186,8 @@ def _stored(store: Any, path: str, symmetry: bool = True) -> list[Any]:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    """``adjacency solutions show``: print the stored table as text or Markdown, or its rows as
+    JSON with ``--json``; returns 0."""
     from ..solving.report import entry_rows, text_tables
 
     with _open(args.db, create=False) as store:
@@ -196,6 +201,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_plot(args: argparse.Namespace) -> int:
+    """``adjacency solutions plot``: write the value and cost-growth plots of the stored entries
+    to ``--out`` (the ``plots`` extra is needed); returns 0."""
     from ..plotting import pyplot
     from ..solving.report import plot_growth, plot_values
 
@@ -209,6 +216,8 @@ def run_plot(args: argparse.Namespace) -> int:
 
 
 def run_book(args: argparse.Namespace) -> int:
+    """``adjacency solutions book``: write the stored entries' book lines to ``--out``, one file
+    per board size, or with ``--verify FILE`` check one book and describe it; returns 0."""
     from ..engine.book import load_book, write_books
 
     if args.verify is not None:

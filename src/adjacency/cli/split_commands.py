@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from ..core import Position
-from .arena_commands import add_executor_options, executor_from_args
+from .arguments import add_executor_options, executor_from_args
 
 
 def add_split_options(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +16,7 @@ def add_split_options(parser: argparse.ArgumentParser) -> None:
 
 
 def wants_split(args: argparse.Namespace) -> bool:
+    """Whether ``args`` ask for a split solve: an executor or a concurrency is given."""
     return args.executor is not None or args.concurrency is not None
 
 

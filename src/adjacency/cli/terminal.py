@@ -1,4 +1,4 @@
-"""Terminal rendering of positions with rich (shared by every subcommand)."""
+"""Terminal output with rich, shared by every subcommand: the console, positions."""
 
 from __future__ import annotations
 
@@ -7,6 +7,23 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import Position
+
+UNLIMITED_WIDTH = 100_000
+"""The width of a console whose output is not a terminal: in effect no limit."""
+
+
+def make_console(*, stderr: bool = False, quiet: bool = False) -> Console:
+    """The console a command prints with.
+
+    On a terminal, its width (or ``COLUMNS``); tables fit it
+    (:class:`adjacency.arena.tables.FittedTable`). When the output goes to a file
+    or a pipe, no width limit: tables are written whole and lines are never broken,
+    whatever ``COLUMNS`` says.
+    """
+    console = Console(stderr=stderr, quiet=quiet)
+    if console.is_terminal:
+        return console
+    return Console(stderr=stderr, quiet=quiet, width=UNLIMITED_WIDTH)
 
 
 def board_table(position: Position, highlight: int = 0, last: int | None = None) -> Table:
@@ -32,7 +49,7 @@ def board_table(position: Position, highlight: int = 0, last: int | None = None)
 
 def print_position(position: Position, console: Console | None = None) -> None:
     """Print the board and a status line: side to move, score, rounds left or result."""
-    console = console or Console()
+    console = console or make_console()
     console.print(board_table(position))
     x, o = position.score
     if position.is_over:

@@ -17,10 +17,11 @@ from .arguments import non_negative_number, positive_int, whole_number
 
 
 def register(commands: Any) -> None:
+    """Add the ``train-eval`` subcommand to ``commands`` (the parser's subparsers)."""
     train = commands.add_parser(
         "train-eval",
         help="train the engine's learned evaluation by self-play",
-        description="Play --games self-play games on 8x8 (a depth-2 search with 20%% random "
+        description="Play --games self-play games on 8x8 (a depth-2 search with 20% random "
         "moves, rounds drawn from 8-28), label every position by a --depth search of the "
         "frozen v1 engine or, with at most --exact-plies left, by the exact solver, fit "
         "weights per plies left by ridge least squares and write them to --out "
@@ -50,6 +51,10 @@ def register(commands: Any) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    """``adjacency train-eval``: play self-play games, label their positions, fit the learned
+    evaluation's weights and write them to ``--out``; returns 0. ``--exact-plies``, ``--window``
+    or ``--ridge`` out of range raise :class:`~adjacency.core.errors.AdjacencyError` before any
+    game."""
     import random
 
     from rich.console import Console

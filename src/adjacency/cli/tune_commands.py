@@ -10,19 +10,22 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSettingsError
-from .arena_commands import _rounds, _settings, _size, add_executor_options, executor_from_args
 from .arguments import (
+    add_executor_options,
+    add_game_options,
+    executor_from_args,
     non_negative_number,
     positive_int,
     positive_number,
-    seconds_or_zero,
-    whole_number,
+    settings_from_args,
 )
 
 DEFAULT_DB = "tune.db"
+DEFAULT_OUT = "tuned.json"
 
 
 def register(commands: Any) -> None:
+    """Add the ``tune`` subcommand to ``commands`` (the parser's subparsers)."""
     tune = commands.add_parser(
         "tune",
         help="tune numeric bot options with SPSA (fishtest's method)",
@@ -65,31 +68,26 @@ def register(commands: Any) -> None:
         metavar="A",
         help="A (default: 10%% of pairs)",
     )
-    tune.add_argument("--rounds", type=_rounds, default=(28,), help="rounds (default 28)")
-    tune.add_argument("--size", type=_size, default=(8, 8), help="board ROWSxCOLS (default 8x8)")
-    tune.add_argument(
-        "--time", type=seconds_or_zero, default=0.1, help="seconds per move (default 0.1; 0: none)"
-    )
-    tune.add_argument("--depth", type=positive_int, help="depth limit per move")
-    tune.add_argument("--nodes", type=positive_int, help="node limit per move")
-    tune.add_argument(
-        "--margin", type=seconds_or_zero, default=None, help="time margin (default 0.1)"
-    )
-    openings = tune.add_mutually_exclusive_group()
-    openings.add_argument("--openings", type=Path, metavar="FILE", help="openings file")
-    openings.add_argument(
-        "--random-plies", type=whole_number, default=2, metavar="K", help="random plies (default 2)"
-    )
-    tune.add_argument(
-        "--seed", type=whole_number, default=0, help="seed of flips, openings and bots"
-    )
+    add_game_options(tune, time=0.1, random_plies=2, seeded="flips, openings and bots")
     add_executor_options(tune)
-    tune.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="checkpoint database")
+    tune.add_argument(
+        "--db",
+        type=Path,
+        default=Path(DEFAULT_DB),
+        help=f"SQLite checkpoint database of tuning runs (default {DEFAULT_DB}); --resume "
+        "continues the latest unfinished run in it",
+    )
     tune.add_argument("--resume", action="store_true", help="continue the latest unfinished run")
     tune.add_argument(
-        "--out", type=Path, default=Path("tuned.json"), help="tuned values (default tuned.json)"
+        "--out",
+        type=Path,
+        help=f"tuned values (default {DEFAULT_OUT}; kept with the run: --resume writes it again)",
     )
-    tune.add_argument("--plot", type=Path, help="plot file (default: --out with -plot.png)")
+    tune.add_argument(
+        "--plot",
+        type=Path,
+        help="plot file (default: --out with -plot.png; kept with the run like --out)",
+    )
     tune.add_argument("--quiet", action="store_true", help="no progress bar")
     tune.set_defaults(handler=run_tune)
 
@@ -113,7 +111,7 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
         make_bot(with_options(args.bot, {p.name: p.text(p.start) for p in params})).close()
     except BotError as exc:
         raise InvalidSettingsError(str(exc)) from None
-    settings = _settings(args)
+    settings = settings_from_args(args)
     pairs = args.games // 2
     schedule = Schedule(
         pairs,
@@ -123,21 +121,24 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
     )
     batch = args.batch or max(2, 2 * concurrency)
     command = shlex.join(["adjacency", *sys.argv[1:]])
-    return int(store.create(args.bot, params, schedule, settings, batch, command))
+    out = args.out or Path(DEFAULT_OUT)
+    return int(store.create(args.bot, params, schedule, settings, batch, command, out, args.plot))
 
 
 def run_tune(args: argparse.Namespace) -> int:
-    from rich.console import Console
+    """``adjacency tune``: run (or resume) an SPSA tuning run batch by batch, checkpointing in
+    ``--db``, then write the tuned values and the plot and print the SPRT match that checks them;
+    returns 0."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ..arena.runner import sigterm_as_interrupt
     from ..plotting import SKIPPED, plots_available
     from ..tuning.plot import parameter_plot
     from ..tuning.spsa import batches, run_batch, tuned_values, with_options
-    from ..tuning.store import TuneStore
+    from ..tuning.store import TuneStore, plot_path
+    from .terminal import make_console
 
-    console = Console()
-    plot = args.plot or args.out.with_name(args.out.stem + "-plot.png")
+    console = make_console()
     with executor_from_args(args) as executor, TuneStore(args.db) as store:
         if args.resume:
             run = store.resumable()
@@ -149,8 +150,13 @@ def run_tune(args: argparse.Namespace) -> int:
                 f"Resuming tuning run {run.id} ({run.bot}): {run.pairs_done} of "
                 f"{run.schedule.pairs} pairs done"
             )
+            # The run's own files, unless this resume names others (then they are kept).
+            store.set_files(run.id, args.out or (None if run.out else Path(DEFAULT_OUT)), args.plot)
+            run = store.run(run.id)
         else:
             run = store.run(_new_run(args, store, executor.concurrency))
+        out = run.out or Path(DEFAULT_OUT)
+        plot = run.plot or plot_path(out)
         store.set_status(run.id, "running")
         theta = run.theta
         done = run.pairs_done
@@ -174,7 +180,7 @@ def run_tune(args: argparse.Namespace) -> int:
                     )  # fmt: skip
                     store.checkpoint(run.id, outcome)
                     theta = outcome.theta
-                    _write_values(args.out, tuned_values(run.params, theta))
+                    _write_values(out, tuned_values(run.params, theta))
                     progress.update(bar, description=_describe(run.params, theta))
         except KeyboardInterrupt:
             store.set_status(run.id, "stopped")
@@ -186,21 +192,29 @@ def run_tune(args: argparse.Namespace) -> int:
         store.set_status(run.id, "finished")
         run = store.run(run.id)
     values = tuned_values(run.params, run.theta)
-    _write_values(args.out, values)
+    _write_values(out, values)
     console.print(f"tuned {names}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
     if plots_available():
         parameter_plot(run, plot)
-        console.print(f"wrote {args.out} and {plot}")
+        console.print(f"wrote {_shown(out)} and {_shown(plot)}", markup=False, soft_wrap=True)
     else:
-        console.print(f"wrote {args.out}")
+        console.print(f"wrote {_shown(out)}", markup=False, soft_wrap=True)
         console.print(SKIPPED, markup=False, soft_wrap=True)
-    tuned = run.bot + ("," if ":" in run.bot else ":") + f"@{args.out}"
+    tuned = run.bot + ("," if ":" in run.bot else ":") + f"@{_shown(out)}"
     start = with_options(run.bot, {p.name: p.text(p.start) for p in run.params})
     verify = ["adjacency", "match", tuned, start, "--sprt", "elo0=0", "elo1=10"]
     verify += _game_options(run.settings)
     console.print("verify against the start values with an SPRT match:")
     console.print("  " + shlex.join(verify), markup=False, soft_wrap=True)
     return 0
+
+
+def _shown(path: Path) -> str:
+    """A stored (absolute) path as typed: relative when it is under the working directory."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _describe(params: Any, theta: Any) -> str:

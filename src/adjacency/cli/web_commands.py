@@ -7,8 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .arguments import whole_number
+
 
 def register(commands: Any) -> None:
+    """Add the ``play`` subcommand to ``commands`` (the parser's subparsers)."""
     play = commands.add_parser(
         "play",
         help="play in the browser (starts a local web server and opens the page)",
@@ -23,7 +26,7 @@ def register(commands: Any) -> None:
     )
     play.add_argument(
         "--port",
-        type=int,
+        type=whole_number,
         help="port (default 8765, or a free one if that is taken; 0 picks a free one)",
     )
     play.add_argument("--no-browser", action="store_true", help="do not open a browser window")
@@ -36,6 +39,9 @@ def register(commands: Any) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    """``adjacency play``: serve the web app until Ctrl-C (:func:`adjacency.web.server.serve`);
+    returns 0. A port out of range, or an address or port that cannot be used, prints one error
+    line and returns 2."""
     if args.port is not None and not 0 <= args.port <= 65535:
         print(f"adjacency play: error: --port must be 0 to 65535, got {args.port}", file=sys.stderr)
         return 2

@@ -109,8 +109,17 @@ class Game:
 
     @property
     def rounds(self) -> int:
-        """Rounds in the game from its start: ``ceil(plies / 2)``."""
-        return (self.start.plies_left + 1) // 2
+        """The game's length in rounds, counted from the standard start of its board.
+
+        ``ceil((pieces placed before the start + plies left at the start) / 2)``: a
+        game of R rounds says R whether it began at the standard start or after some
+        opening plies (an arena game of 8 rounds after 2 random plies says 8, as the
+        arena's tables and exports do; :func:`adjacency.arena.schedule.retime` is the
+        inverse). A start with fewer pieces than the standard start (an edited
+        position) counts from itself: ``ceil(plies left / 2)``.
+        """
+        start = self.start
+        return (max(start.ply_count, 0) + start.plies_left + 1) // 2
 
     @property
     def first(self) -> Color:

@@ -119,10 +119,12 @@ class Position:
 
     @property
     def rows(self) -> int:
+        """Ranks (rows) of the board."""
         return self.board.rows
 
     @property
     def cols(self) -> int:
+        """Files (columns) of the board."""
         return self.board.cols
 
     @property

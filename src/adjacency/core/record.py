@@ -291,6 +291,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
 
 
 def game_to_json(game: Game, indent: int | None = 2) -> str:
+    """The record as JSON text (:func:`game_to_dict`), indented by ``indent`` (``None``: one
+    line)."""
     return json.dumps(game_to_dict(game), indent=indent)
 
 

@@ -8,6 +8,8 @@ input and fails the same way:
   ``"²"``, ``"３"`` and ``"٣"``, which ``int`` then rejects or silently reads as
   ASCII) and at most :data:`MAX_DIGITS` of them (Python refuses to convert
   strings of more than 4300 digits, and no quantity in the game needs more);
+- :func:`parse_size` and :func:`parse_rounds` read a board size (``8x8``) and
+  a list of rounds settings (``8,12,16,28``) with the same digits rule;
 - :func:`quote` repeats at most :data:`QUOTE_CHARS` characters of an input in
   an error message, so a megabyte of bad input never comes back as a megabyte
   of message;
@@ -110,6 +112,30 @@ def parse_int(
         )
         raise error(f"{what} must be {span}, got {quote(text)}")
     return value
+
+
+def parse_size(text: str, error: type[AdjacencyError] = AdjacencyError) -> tuple[int, int]:
+    """A board size ``ROWSxCOLS`` (``8x8``, ``6X7``) as ``(rows, cols)``; ASCII digits only.
+
+    Only the syntax is checked: whether the board exists is
+    :func:`adjacency.core.board.board`'s to say.
+    """
+    rows, sep, cols = text.lower().partition("x")
+    if not sep or not is_ascii_number(rows) or not is_ascii_number(cols):
+        raise error(f"board size {quote(text)}: expected ROWSxCOLS such as 8x8")
+    return int(rows), int(cols)
+
+
+def parse_rounds(text: str, error: type[AdjacencyError] = AdjacencyError) -> tuple[int, ...]:
+    """Rounds settings ``8,12,16,28`` as a tuple; ASCII digits only, spaces around commas
+    and empty items ignored. Whether a board has that many rounds is checked later
+    (:class:`adjacency.arena.schedule.Settings`)."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or not all(is_ascii_number(p) for p in parts):
+        raise error(
+            f"rounds {quote(text)}: expected whole numbers separated by commas, e.g. 8,12,16,28"
+        )
+    return tuple(int(p) for p in parts)
 
 
 def read_text(

@@ -202,6 +202,8 @@ def load_book(path: str | Path) -> Book:
 
 
 def book_path(directory: Path, geometry: Board) -> Path:
+    """The book file of ``geometry``'s board size in ``directory``, named after its dimensions
+    (``8x8.book``)."""
     return directory / f"{geometry.dimensions}.book"
 
 

@@ -182,19 +182,24 @@ def record(
 
 @kernel
 def entry_value(word: U64) -> I64:
+    """The value packed in data word ``word`` (:data:`VALUE_BIAS` taken off)."""
     return np.int64(word & _VALUE_MASK) - VALUE_BIAS
 
 
 @kernel
 def entry_depth(word: U64) -> I64:
+    """The depth packed in data word ``word`` (plies searched below the entry)."""
     return np.int64((word >> _DEPTH_SHIFT) & _BYTE)
 
 
 @kernel
 def entry_bound(word: U64) -> I64:
+    """The bound packed in data word ``word``: :data:`LOWER`, :data:`UPPER` or :data:`EXACT` (0:
+    an empty slot)."""
     return np.int64((word >> _BOUND_SHIFT) & _BOUND_MASK)
 
 
 @kernel
 def entry_move(word: U64) -> I64:
+    """The best move packed in data word ``word`` (-1: none)."""
     return np.int64((word >> _MOVE_SHIFT) & _BYTE) - 1

@@ -60,9 +60,11 @@ class Helpers:
 
     @property
     def nodes(self) -> int:
+        """Nodes the helpers searched since the last :meth:`reset`."""
         return sum(int(S[L.STATS + L.STAT_NODES]) for S in self.states)
 
     def stop(self) -> None:
+        """Set every helper's abort flag: their searches return at their next interior node."""
         for S in self.states:
             S[L.CTL + L.CTL_ABORT] = 1
 
@@ -84,6 +86,7 @@ class Helpers:
             S[L.HISTORY : L.KILLERS] //= 8
 
     def clear(self) -> None:
+        """Forget the helpers' killer moves and history."""
         for S in self.states:
             S[L.KILLERS : L.MOVES] = -1
             S[L.HISTORY : L.KILLERS] = 0

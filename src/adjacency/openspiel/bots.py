@@ -71,9 +71,9 @@ def state_of(position: Position) -> AdjacencyState:
     "openspiel",
     options=(
         Option("algo", "mcts", "OpenSpiel algorithm", choices=("mcts", "random")),
-        Option("simulations", 1000, "MCTS simulations per move", minimum=1),
+        Option("simulations", 1000, "MCTS simulations per move", minimum=1, cap=100_000),
         Option("rollouts", 1, "random rollouts per MCTS leaf", minimum=1, maximum=1000),
-        Option("uct_c", 2.0, "MCTS exploration constant", minimum=0.0),
+        Option("uct_c", 2.0, "MCTS exploration constant", minimum=0.0, cap=100.0),
         Option("solve", True, "MCTS backs up proven results (MCTS-Solver)"),
     ),
 )

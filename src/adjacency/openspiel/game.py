@@ -58,6 +58,7 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def player_of(color: Color) -> int:
+    """The OpenSpiel player of ``color``: 0 for X, 1 for O."""
     return PLAYERS.index(color)
 
 
@@ -90,6 +91,9 @@ class AdjacencyGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BoardObserver:
+        """OpenSpiel's observer of this game: a :class:`BoardObserver` of its board, with the
+        move planes when ``iig_obs_type`` asks for perfect recall. Observation ``params`` are not
+        supported (:class:`InvalidSettingsError`)."""
         if params:
             raise InvalidSettingsError(
                 f"observation parameters are not supported, got {quote(params)}"
@@ -154,6 +158,7 @@ class BoardObserver:
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: AdjacencyState, player: int) -> None:
+        """Fill the tensor with ``state`` as ``player`` sees it (see the module notes)."""
         planes = self.dict["observation"]
         planes.fill(0.0)
         position = state.position
@@ -168,6 +173,8 @@ class BoardObserver:
                 planes[PLANES + ply, square // cols, square % cols] = 1.0
 
     def string_from(self, state: AdjacencyState, player: int) -> str:
+        """With perfect recall, the player and the moves played so far (the information state);
+        otherwise the board diagram."""
         if self.perfect_recall:
             names = [self.geometry.name(square) for square in state.moves]
             return f"{PLAYERS[player]} {' '.join(names)}".rstrip()

@@ -192,20 +192,27 @@ class EngineClient:
 
     # ------------------------------------------------------------------ requests
 
+    def _died_in_handshake(self) -> EngineError:
+        return self.failure(
+            f"{self.describe_exit()} during the handshake (before 'aepok')", EngineDisconnected
+        )
+
     def handshake(self, timeout: float) -> EngineIdentity:
         """Send ``aep`` and collect ``id`` and ``option`` lines until ``aepok``."""
         name = author = ""
         options: dict[str, OptionSpec] = {}
-        self.send("aep")
+        # An engine that exits at once may be gone before 'aep' is written or after it:
+        # either way it died during the handshake, and that is what is said.
+        try:
+            self.send("aep")
+        except EngineDisconnected:
+            raise self._died_in_handshake() from None
         deadline = time.monotonic() + timeout
         while True:
             try:
                 message = self.read_message(deadline - time.monotonic())
             except EngineDisconnected:
-                raise self.failure(
-                    f"{self.describe_exit()} during the handshake (before 'aepok')",
-                    EngineDisconnected,
-                ) from None
+                raise self._died_in_handshake() from None
             if message is None:
                 raise self.failure(f"sent no 'aepok' within {timeout:g}s of 'aep'", EngineTimeout)
             if isinstance(message, Id):

@@ -201,14 +201,18 @@ class MockTransport:
 
     @property
     def command(self) -> str:
+        """The ``command`` given to the constructor (what error messages show)."""
         return self._command
 
     @property
     def pid(self) -> int | None:
+        """The ``pid`` given to the constructor (``None``: none)."""
         return self._pid
 
     @property
     def returncode(self) -> int | None:
+        """The scripted exit status once the mock engine has exited (negative: killed), else
+        ``None``."""
         with self._condition:
             return self._returncode()
 
@@ -219,14 +223,19 @@ class MockTransport:
 
     @property
     def alive(self) -> bool:
+        """True once started, until the script's output ends or the mock engine exits or is
+        killed."""
         with self._condition:
             return self._started and not self._eof and self._returncode() is None
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`kill` has run."""
         return self._killed
 
     def start(self) -> None:
+        """Start running the script; :class:`EngineError` if already started, or with
+        ``start_error``."""
         with self._condition:
             if self._started:
                 raise EngineError(f"engine {self._command!r} was already started")
@@ -236,6 +245,9 @@ class MockTransport:
             self._advance()
 
     def send_line(self, text: str) -> None:
+        """Send one line, which must be the line the script expects next (else
+        :class:`MockScriptError`); :class:`EngineError` before :meth:`start`, ``BrokenPipeError``
+        once the engine has exited or was killed."""
         with self._condition:
             if not self._started:
                 raise EngineError(f"engine {self._command!r} is not running")
@@ -255,6 +267,10 @@ class MockTransport:
             self._advance()
 
     def read_line(self, timeout: float | None) -> str | None:
+        """The next scripted output line, once its time has come; ``None`` after ``timeout``
+        seconds; :class:`EOFError` at the end of the script's output or after :meth:`kill`.
+        Waiting without a timeout for output the script never gives raises
+        :class:`MockScriptError` after ``idle_limit`` seconds."""
         deadline = None if timeout is None else time.monotonic() + timeout
         idle_end = time.monotonic() + self.idle_limit
         with self._condition:
@@ -285,6 +301,8 @@ class MockTransport:
                 self._condition.wait(max(0.0, min(ends) - now))
 
     def wait(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for the scripted exit; the exit status, or ``None`` if
+        the engine still runs."""
         with self._condition:
             if self._exit is not None:
                 self._condition.wait_for(
@@ -294,6 +312,8 @@ class MockTransport:
             return self._returncode()
 
     def kill(self) -> None:
+        """End the mock engine at once: it exits as killed (unless it had exited), its unread
+        output is dropped and waiting readers wake."""
         with self._condition:
             if self._returncode() is None:
                 self._exit = (time.monotonic(), KILLED)
@@ -302,10 +322,13 @@ class MockTransport:
             self._condition.notify_all()
 
     def stderr_tail(self, wait: float = 0.0) -> list[str]:
+        """The scripted standard error lines (``wait`` is not needed: they are all there)."""
         with self._condition:
             return list(self._stderr)
 
     def describe_exit(self) -> str:
+        """How the mock engine ended, in the words of :func:`describe_returncode`, or
+        ``was never started``."""
         if not self._started:
             return "was never started"
         return describe_returncode(self.returncode)

@@ -143,6 +143,8 @@ class EngineServer:
             self._closed = True
 
     def report(self, text: str) -> None:
+        """Send ``text`` to the controller as the string of an ``info`` message (newlines become
+        spaces)."""
         self.send(format_message(Info(string=text.replace("\n", " "))))
 
     # ------------------------------------------------------------------ input

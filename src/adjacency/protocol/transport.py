@@ -197,25 +197,33 @@ class SubprocessTransport:
 
     @property
     def command(self) -> str:
+        """The command line as a shell shows it (``argv`` joined and quoted)."""
         return shlex.join(self.argv)
 
     @property
     def pid(self) -> int | None:
+        """The process (and process group) id once started, else ``None``."""
         return self._process.pid if self._process is not None else None
 
     @property
     def returncode(self) -> int | None:
+        """The exit status once the process has exited (negative: killed by that signal), else
+        ``None``."""
         return self._process.poll() if self._process is not None else None
 
     @property
     def alive(self) -> bool:
+        """True once started, while the process runs and its output has not ended."""
         return self._process is not None and self.returncode is None and not self._eof
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`kill` has begun: nothing more is sent or read."""
         return self._closing.is_set()
 
     def start(self) -> None:
+        """Run the program in a session of its own, with piped streams read by daemon threads,
+        killed at interpreter exit; :class:`EngineError` if already started or it cannot be run."""
         if self._process is not None:
             raise EngineError(f"engine {self.command!r} was already started")
         try:
@@ -278,6 +286,8 @@ class SubprocessTransport:
                     stream.close()
 
     def wait(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for the process to exit; its exit status, or ``None``
+        if it still runs or was never started."""
         if self._process is None:
             return None
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -309,16 +319,24 @@ class SubprocessTransport:
                 self._stderr.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
 
     def stderr_tail(self, wait: float = 0.0) -> list[str]:
+        """Its last standard error lines (at most :data:`STDERR_LINES`); if the process has
+        exited, first wait up to ``wait`` seconds for the reader to collect them."""
         if wait > 0 and len(self._threads) > 1 and self.returncode is not None:
             self._threads[1].join(wait)  # collect the stderr of a process that exited
         return list(self._stderr)
 
     def describe_exit(self) -> str:
+        """How the process ended (:func:`describe_returncode`), after waiting up to
+        :data:`EXIT_WAIT` seconds for it; ``was never started`` before :meth:`start`."""
         if self._process is None:
             return "was never started"
         return describe_returncode(self.wait(EXIT_WAIT))
 
     def send_line(self, text: str) -> None:
+        """Write ``text`` and a newline to the process's input. :class:`EngineError` if it was
+        never started; ``TimeoutError`` if the pipe has no room for ``write_timeout`` seconds
+        (the engine stopped reading); ``OSError`` or ``ValueError`` once the pipe is broken or
+        closed."""
         process = self._process
         if process is None or process.stdin is None:
             raise EngineError(f"engine {self.command!r} is not running")

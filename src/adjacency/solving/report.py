@@ -8,6 +8,7 @@ negative value is a win of the second mover (the side that moves last).
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,8 +79,9 @@ class Frontier:
         if self.solved == self.max_rounds:
             return f"{size}: complete, all {self.max_rounds} rounds counts solved"
         if self.timeout is not None:
+            solved = f"solved 1-{self.solved} rounds" if self.solved else "no rounds count solved"
             return (
-                f"{size}: solved 1-{self.solved} rounds; {self.timeout.entry.rounds} rounds "
+                f"{size}: {solved}; {self.timeout.entry.rounds} rounds "
                 f"not within {self.timeout.budget:g} s (of {self.max_rounds})"
             )
         return f"{size}: solved 1-{self.solved} rounds (of {self.max_rounds}); not run further"
@@ -107,71 +109,119 @@ def frontiers(results: list[EntryResult]) -> list[Frontier]:
     return found
 
 
+LEGEND = (
+    "values: the final margin under perfect play from the first mover's view (0: a draw, "
+    "-2: the second mover wins by 2 pieces); …: not solved within the entry's budget; "
+    "-: longer than the board allows; blank: not attempted"
+)
+"""What the cells of the values table mean (the same words as docs/solutions.md)."""
+
+
 def text_tables(
     results: list[EntryResult], markdown: bool = False, plain: list[EntryResult] | None = None
 ) -> str:
-    """Every section of ``adjacency solutions show``: the values table (size x rounds,
-    X first), the entries where the first mover matters, where each size's value
-    turns, the frontier, the cost growth with its extrapolation, what symmetry saved
-    (with the ``plain`` rows of ``--no-symmetry`` runs) and, in markdown, the cost of
-    every computed entry."""
+    """Every section of ``adjacency solutions show``: the values table (size x rounds, X
+    first, or O first when only O-first entries are stored) and its legend, how the first
+    mover changes the values, where each size's value turns, the frontier, the cost growth
+    with its extrapolation, what symmetry saved (with the ``plain`` rows of
+    ``--no-symmetry`` runs) and, in markdown, the cost of every computed entry. A section
+    with nothing to say is left out, heading and all."""
     table = _by_key(results)
+    first = "x" if any(f == "x" for (_, _, _, f) in table) else "o"
     top = max((r.entry.rounds for r in results), default=0)
-    lines = []
+    lines = [] if markdown else [f"values, {first.upper()} first (columns: rounds):"]
     header = ["size", *(str(n) for n in range(1, top + 1))]
     if markdown:
         lines.append("| " + " | ".join(header) + " |")
         lines.append("| --- |" + " ---: |" * top)
     else:
         lines.append(" ".join(f"{h:>5}" for h in header))
-    differs = []
     for rows, cols in SIZES:
         cells = []
         for rounds in range(1, top + 1):
-            x = table.get((rows, cols, rounds, "x"))
-            o = table.get((rows, cols, rounds, "o"))
-            if o is not None and x is not None and _cell(o) != _cell(x):
-                differs.append(f"{rows}x{cols} {rounds}: x first {_cell(x)}, o first {_cell(o)}")
-            cell = _cell(x) if rounds <= board(rows, cols).max_rounds() else "-"
-            cells.append(cell)
+            cell = _cell(table.get((rows, cols, rounds, first)))
+            cells.append(cell if rounds <= board(rows, cols).max_rounds() else "-")
         if all(c in ("", "-") for c in cells):
             continue
         name = f"{rows}x{cols}"
         if markdown:
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         else:
-            lines.append(" ".join(f"{c:>5}" for c in [name, *cells]))
-    both = sum(1 for (r, c, n, f) in table if f == "o" and (r, c, n, "x") in table)
-    swapped = sum(1 for r in results if "colour swap" in r.source)
-    lines.append("")
-    lines.append(
-        f"first mover: {len(differs)} of {both} entries stored for both differ"
-        + (f" ({'; '.join(differs)})" if differs else "")
-        + f"; {swapped} entries are colour-swapped images of a solved one"
-    )
+            lines.append(" ".join(f"{c:>5}" for c in [name, *cells]).rstrip())
+    lines += ["", LEGEND if markdown else textwrap.fill(LEGEND, 79)]
     bullet = "- " if markdown else ""
-    lines += ["", "where the value turns (X first):"]
-    lines += [bullet + line for line in turning_points(results)]
-    lines += ["", "frontier:"]
-    lines += [bullet + str(f) for f in frontiers(results) if f.first == "x"]
-    lines += ["", "cost growth (nodes per extra round, fit over the last three solved):"]
-    lines += [bullet + line for line in growth_lines(results)]
+
+    def section(title: str, body: list[str], wrap: bool = False) -> None:
+        if body and wrap and not markdown:
+            body = [textwrap.fill(line, 79, subsequent_indent="  ") for line in body]
+        if body:
+            lines.extend(["", title, *(bullet + line for line in body)])
+
+    section("first mover (X first against O first):", first_mover(results), wrap=True)
+    section(f"where the value turns ({first.upper()} first):", turning_points(results, first))
+    section("frontier:", [str(f) for f in frontiers(results) if f.first == first])
+    section(
+        "cost growth (nodes per extra round, fit over the last three solved):",
+        growth_lines(results),
+    )
     if plain:
-        lines += ["", "symmetry (root-move pruning) against the plain solve:"]
-        lines += [bullet + line for line in symmetry_lines(results, plain)]
+        section(
+            "symmetry (root-move pruning) against the plain solve:",
+            symmetry_lines(results, plain),
+        )
     if markdown:
         lines += ["", cost_table(results)]
     return "\n".join(lines)
 
 
-def turning_points(results: list[EntryResult]) -> list[str]:
+def first_mover(results: list[EntryResult]) -> list[str]:
+    """Whether moving first changes the value, over the entries stored for both first
+    movers, and how many O-first entries are colour-swapped images (not solved on their
+    own). Empty when no entry is stored for both."""
+    table = _by_key(results)
+    known, open_, differs = 0, 0, []
+    for (rows, cols, rounds, first), o in table.items():
+        x = table.get((rows, cols, rounds, "x"))
+        if first != "o" or x is None:
+            continue
+        if x.value is None or o.value is None:
+            open_ += 1
+        elif x.value != o.value:
+            differs.append(f"{rows}x{cols} {rounds} rounds: X first {_cell(x)}, O first {_cell(o)}")
+        known += 1 if x.value is not None and o.value is not None else 0
+    if not known and not open_:
+        return []
+    lines = []
+    if known:
+        same = (
+            f"the same in {known - len(differs)}, different in {len(differs)}: "
+            + "; ".join(differs)
+            if differs
+            else f"the same in all {known}"
+        )
+        lines.append(
+            f"{known} entries (a size and a number of rounds) have a value with X first "
+            f"and with O first: {same}"
+        )
+    if open_:
+        lines.append(f"{open_} more were not solved within the budget")
+    swapped = sum(1 for r in results if "colour swap" in r.source)
+    if swapped:
+        lines.append(
+            f"{swapped} O-first entries were derived, not solved: each is the colour-swapped "
+            "image of an X-first entry (docs/solutions.md, Symmetry)"
+        )
+    return lines
+
+
+def turning_points(results: list[EntryResult], first: str = "x") -> list[str]:
     """Per size: the rounds counts drawn, and from which one a side wins (and by how much)."""
     table = _by_key(results)
     found = []
     for rows, cols in SIZES:
         values = []
         for rounds in range(1, board(rows, cols).max_rounds() + 1):
-            result = table.get((rows, cols, rounds, "x"))
+            result = table.get((rows, cols, rounds, first))
             if result is None or result.status == "timeout" or result.value is None:
                 break
             values.append(result.value)
@@ -276,9 +326,11 @@ class Growth:
     """Of the largest solved entry (the speed to extrapolate time with)."""
 
     def nodes(self, rounds: int) -> float:
+        """The fitted node count of a game of ``rounds`` rounds."""
         return float(10 ** (self.intercept + math.log10(self.factor) * rounds))
 
     def seconds(self, rounds: int) -> float:
+        """The fitted time of ``rounds`` rounds at the largest solved entry's speed."""
         return self.nodes(rounds) / self.nodes_per_second
 
 

@@ -6,10 +6,9 @@ any :class:`~adjacency.workers.Executor`: the local pool or a Ray
 cluster). The root's value is the best negated child value (negamax).
 
 **Exact values** (Young Brothers Wait at the root, with null-window probes as
-in the serial MTD(f)): a shallow search orders the root's moves. In the first
-round the first move is solved exactly while every other move is probed in
-parallel (:meth:`~adjacency.engine.driver.Engine.probe`) at the first move's estimated value; from then
-on ``v`` is the best exact value found, and each round
+in the serial MTD(f)): a shallow search orders the root's moves. The first move
+(the eldest brother) is solved exactly on its own; from then on ``v`` is the best
+exact value found, and each round
 
 - solves exactly the moves already proven better than ``v`` (they raise ``v``),
 - probes the undecided moves with a null window just above ``v`` ("is this
@@ -17,12 +16,16 @@ on ``v`` is the best exact value found, and each round
   ``v + 2``); a move that fails low is refuted (worth at most ``v``),
 
 until every move is solved or refuted. Most moves are refuted by one cheap
-probe, as in the serial search, so the work stays close to the serial solve's
-and the probes run in parallel. ``values`` has the exact value of the moves
-solved exactly, ``bounds`` an upper bound of every other move (at most the
-root's value). When moves tie, the best move reported is one reaching the
-value, not always the one the serial solve reports (that depends on its move
-ordering).
+probe, exactly the refutations the serial MTD(f) makes at its last step, and the
+probes run in parallel. No move is probed before ``v`` is known: a probe at a
+guess at or below a move's value proves a lower bound (every reply of the
+opponent refuted), the costly kind of proof that the serial search makes for
+one move only and that is wasted once ``v`` is known (issue 25: with the 4-ply
+estimate one step low, 48 such proofs cost 7.5x the serial nodes). ``values``
+has the exact value of the moves solved exactly, ``bounds`` an upper bound of
+every other move (at most the root's value). When moves tie, the best move
+reported is one reaching the value, not always the one the serial solve reports
+(that depends on its move ordering).
 
 **Win/draw/loss**: every child is solved win/draw/loss in one round (a single
 null-window search around 0 each).
@@ -46,16 +49,6 @@ from ..workers import Executor
 ORDER_DEPTH = 4
 """Depth of the searches ordering the root's moves (the serial solve's guess uses 4 plies
 too): deep enough to put the best move first most of the time, a tiny part of the solve."""
-
-
-ROUND_ONE_MARGIN = 0
-"""How far below the first move's estimate the other moves are probed while it is solved.
-A probe at ``t`` refutes a move when the exact value ``v`` is ``>= t - 2``; a move worth
-``>= t`` fails high, and when ``v >= t`` too that proof (the costly kind) was wasted and
-the move is probed again at ``v + 2``. Measured on the benchmark's openings (4-ply estimates
-0 to 2 above the exact -2, every move worth -2 at 12 plies): 2 below made every tied
-move fail high (5x the serial nodes at 12 plies); 0 costs one repeated probe per move when
-the estimate is 2 too high (1.3x at 10 plies)."""
 
 
 @dataclass(frozen=True)
@@ -142,14 +135,11 @@ def solve_subtree(task: Subtree) -> SubtreeResult:
     return done(-result.value, result.nodes, result.complete)
 
 
-def _order(position: Position) -> list[tuple[str, int]]:
-    """The root's moves, best first by a shallow search of each child, with their
-    estimated values rounded to the margin's parity (the order uses the unrounded ones)."""
+def _order(position: Position) -> list[str]:
+    """The root's moves, best first by a shallow search of each child."""
     from ..engine import Engine
-    from ..engine.driver import margin_parity
 
     engine = Engine(tt_mb=4)
-    parity = margin_parity(position)
     scores: dict[str, float] = {}
     for move in position.legal_moves():
         child = position.play(move)
@@ -157,8 +147,7 @@ def _order(position: Position) -> list[tuple[str, int]]:
             scores[move] = child.margin(position.turn)
         else:
             scores[move] = -engine.search(child, depth=min(ORDER_DEPTH, child.plies_left)).value
-    ordered = sorted(scores, key=lambda move: -scores[move])
-    return [(move, round(scores[move]) + (round(scores[move]) - parity) % 2) for move in ordered]
+    return sorted(scores, key=lambda move: -scores[move])
 
 
 def split_solve(
@@ -196,15 +185,12 @@ def split_solve(
             {},
             tasks,
         )
-    ordered = _order(position)
-    moves = [move for move, _ in ordered]
+    moves = _order(position)
     exact: dict[str, int] = {}
     upper: dict[str, int] = {}  # proven: the move is worth at most this
     lower: dict[str, int] = {}  # proven: the move is worth at least this
-    # Round one: the first move exactly, the others probed at its estimated value.
-    threshold = ordered[0][1] - ROUND_ONE_MARGIN
+    # Round one: the eldest brother alone, exactly (probes wait for its value).
     batch = [Subtree(fen, moves[0], tt_mb, False, seconds)]
-    batch += [Subtree(fen, move, tt_mb, False, seconds, threshold) for move in moves[1:]]
     complete = True
     while batch:
         for result in run(batch):

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyRuntimeError, InvalidSettingsError
 from ..engine.book import BookLine
 from .table import Entry, EntryResult
 
@@ -57,8 +57,11 @@ CREATE TABLE IF NOT EXISTS entries (
 """
 
 
-class SolutionsStoreError(AdjacencyError):
-    """The database cannot be opened or is not a solutions database of this version."""
+class SolutionsStoreError(AdjacencyRuntimeError):
+    """The database cannot be used: not SQLite, not a solutions database of this version,
+    or it cannot be written (read-only, disk full). A runtime failure, like the arena's
+    :class:`~adjacency.arena.store.StoreError`; a database path that does not exist is bad
+    input (:class:`~adjacency.core.errors.InvalidSettingsError`)."""
 
 
 class SolutionsStore:
@@ -67,7 +70,7 @@ class SolutionsStore:
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
         if not create and not self.path.is_file():
-            raise SolutionsStoreError(f"no solutions database at {str(self.path)!r}")
+            raise InvalidSettingsError(f"no solutions database at {str(self.path)!r}")
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -91,6 +94,7 @@ class SolutionsStore:
             ) from None
 
     def close(self) -> None:
+        """Close the database connection."""
         self.db.close()
 
     def __enter__(self) -> SolutionsStore:
@@ -132,6 +136,7 @@ class SolutionsStore:
             raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
 
     def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
+        """The stored result of ``entry`` solved with symmetry on (or off), or ``None``."""
         row = self.db.execute(
             "SELECT * FROM entries WHERE rows=? AND cols=? AND rounds=? AND first=? AND symmetry=?",
             (entry.rows, entry.cols, entry.rounds, entry.first, int(symmetry)),

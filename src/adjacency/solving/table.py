@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from ..core import Color, Position, board
 from ..core.board import MAX_SIDE, MIN_SIDE
 from ..core.errors import InvalidSettingsError
+from ..core.text import parse_size
 from ..engine.book import BookLine
 from ..engine.symmetry import Equivalence, equivalent_starts, move_orbits
 
@@ -51,10 +52,12 @@ class Entry:
     first: Color = "x"
 
     def position(self) -> Position:
+        """The entry's start position."""
         return Position.start(self.rows, self.cols, self.rounds, self.first)
 
     @property
     def size(self) -> str:
+        """The board size as ``ROWSxCOLS`` (``6x7``)."""
         return f"{self.rows}x{self.cols}"
 
     def __str__(self) -> str:
@@ -248,9 +251,11 @@ class Lane:
 
     @property
     def name(self) -> str:
+        """The lead's board size and first mover (``6x6 x``)."""
         return f"{self.rows}x{self.cols} {self.first}"
 
     def entry(self, rounds: int) -> Entry:
+        """The lead's entry at ``rounds`` rounds."""
         return Entry(self.rows, self.cols, rounds, self.first)
 
     def entries(self, rounds: int) -> Iterator[Entry]:
@@ -269,12 +274,11 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
         return [(r, c) for r, c in every if r == c]
     sizes = []
     for part in (p.strip() for p in text.split(",")):
-        rows, sep, cols = part.lower().partition("x")
-        if not sep or not (rows.isascii() and rows.isdigit() and cols.isascii() and cols.isdigit()):
-            raise InvalidSettingsError(
-                f"board size {part!r}: expected ROWSxCOLS such as 6x7, or 'all' / 'square'"
-            )
-        geometry = board(int(rows), int(cols))
+        try:
+            rows, cols = parse_size(part, InvalidSettingsError)
+        except InvalidSettingsError as exc:
+            raise InvalidSettingsError(f"{exc}, or 'all' / 'square'") from None
+        geometry = board(rows, cols)
         sizes.append((geometry.rows, geometry.cols))
     return sizes
 
@@ -413,9 +417,11 @@ class _Runner:
 class SolutionsStoreLike(Protocol):
     """The part of :class:`~adjacency.solving.store.SolutionsStore` the run uses."""
 
-    def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None: ...
+    def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
+        """The stored result of ``entry`` solved with symmetry on (or off), or ``None``."""
 
-    def put(self, result: EntryResult) -> None: ...
+    def put(self, result: EntryResult) -> None:
+        """Store (or replace) the result of ``result.entry``."""
 
 
 def run_table(

@@ -71,6 +71,7 @@ class Param:
     integer: bool = False
 
     def clip(self, value: float) -> float:
+        """``value`` moved into ``[minimum, maximum]``."""
         return min(self.maximum, max(self.minimum, value))
 
     def text(self, value: float) -> str:
@@ -79,10 +80,13 @@ class Param:
         return str(round(clipped)) if self.integer else f"{clipped:.6g}"
 
     def value(self, theta: float) -> int | float:
+        """The option value of ``theta``: clipped, then rounded to a whole number (an integer
+        option) or to 6 decimals."""
         clipped = self.clip(theta)
         return round(clipped) if self.integer else round(clipped, 6)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready (how a run stores it)."""
         return asdict(self)
 
 
@@ -139,13 +143,18 @@ class Schedule:
     gamma: float = GAMMA
 
     def c_k(self, param: Param, k: int) -> float:
+        """The perturbation of ``param`` at pair ``k`` (from 1):
+        ``c_end * (pairs / k) ** gamma``, so ``c_end`` at the last pair."""
         return float(param.c_end * self.pairs**self.gamma / k**self.gamma)
 
     def a_k(self, param: Param, k: int) -> float:
+        """The step of ``param`` at pair ``k``: ``a / (big_a + k) ** alpha``, with ``a`` such
+        that the step over the squared perturbation is ``param.r_end`` at the last pair."""
         a = param.r_end * param.c_end**2 * (self.big_a + self.pairs) ** self.alpha
         return float(a / (self.big_a + k) ** self.alpha)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready (how a run stores it)."""
         return asdict(self)
 
 

@@ -8,7 +8,12 @@ committed batch (``adjacency tune --resume``).
 Tables::
 
     tune_runs(id, created, bot, params JSON, schedule JSON, settings JSON,
-              batch_pairs, command, status)
+              batch_pairs, command, status, out, plot)
+
+``out`` and ``plot`` are the run's output files as absolute paths (``plot``
+NULL: next to ``out``, see :func:`plot_path`), so that a resumed run, from any
+working directory, writes the files of the run it continues. Runs stored before
+these columns existed have NULL there (the resume then uses its ``--out``).
     tune_batches(run_id, batch, k, pairs, wins, draws, losses, theta JSON, finished)
 """
 
@@ -35,7 +40,9 @@ CREATE TABLE IF NOT EXISTS tune_runs (
     settings TEXT NOT NULL,
     batch_pairs INTEGER NOT NULL,
     command TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL DEFAULT 'running'
+    status TEXT NOT NULL DEFAULT 'running',
+    out TEXT,
+    plot TEXT
 );
 CREATE TABLE IF NOT EXISTS tune_batches (
     run_id INTEGER NOT NULL REFERENCES tune_runs(id),
@@ -51,6 +58,16 @@ CREATE TABLE IF NOT EXISTS tune_batches (
 );
 """
 
+MIGRATIONS = (("tune_runs", "out", "TEXT"), ("tune_runs", "plot", "TEXT"))
+"""Columns added since the first schema: (table, column, declaration), added on open."""
+
+RUN_COLUMNS = "id, bot, params, schedule, settings, batch_pairs, command, status, out, plot"
+
+
+def plot_path(out: Path) -> Path:
+    """The plot written next to the values file when no plot file is named: ``X-plot.png``."""
+    return out.with_name(out.stem + "-plot.png")
+
 
 @dataclass(frozen=True)
 class TuneRun:
@@ -65,9 +82,14 @@ class TuneRun:
     command: str
     status: str
     batches: list[BatchOutcome]
+    out: Path | None = None
+    """The tuned-values file (absolute), or None for a run stored before it was kept."""
+    plot: Path | None = None
+    """The plot file (absolute), or None: :func:`plot_path` of ``out``."""
 
     @property
     def pairs_done(self) -> int:
+        """Game pairs played in the stored batches."""
         return sum(b.pairs for b in self.batches)
 
     @property
@@ -92,10 +114,15 @@ class TuneStore:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            for table, column, declaration in MIGRATIONS:
+                present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+                if column not in present:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use {str(self.path)!r} as a tuning database: {exc}") from None
 
     def close(self) -> None:
+        """Close the database connection."""
         self.db.close()
 
     def __enter__(self) -> TuneStore:
@@ -112,10 +139,13 @@ class TuneStore:
         settings: Settings,
         batch_pairs: int,
         command: str,
+        out: Path | None = None,
+        plot: Path | None = None,
     ) -> int:
+        """Store a new run; ``out`` and ``plot`` are kept as absolute paths."""
         cursor = self.db.execute(
             "INSERT INTO tune_runs (created, bot, params, schedule, settings, batch_pairs, "
-            "command) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "command, out, plot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 _now(),
                 bot,
@@ -124,9 +154,19 @@ class TuneStore:
                 json.dumps(settings.to_dict()),
                 batch_pairs,
                 command,
+                _absolute(out),
+                _absolute(plot),
             ),
         )
         return int(cursor.lastrowid or 0)
+
+    def set_files(self, run_id: int, out: Path | None, plot: Path | None) -> None:
+        """Replace the run's output files (a resume that names others); None keeps one."""
+        for column, path in (("out", out), ("plot", plot)):
+            if path is not None:
+                self.db.execute(
+                    f"UPDATE tune_runs SET {column} = ? WHERE id = ?", (_absolute(path), run_id)
+                )
 
     def checkpoint(self, run_id: int, outcome: BatchOutcome) -> None:
         """Commit one finished batch (its own transaction)."""
@@ -145,14 +185,12 @@ class TuneStore:
         self.db.execute("COMMIT")
 
     def set_status(self, run_id: int, status: str) -> None:
+        """Set run ``run_id``'s status (stored as given)."""
         self.db.execute("UPDATE tune_runs SET status = ? WHERE id = ?", (status, run_id))
 
     def run(self, run_id: int | None = None) -> TuneRun:
         """The run ``run_id`` (default: the latest)."""
-        query = (
-            "SELECT id, bot, params, schedule, settings, batch_pairs, command, status "
-            "FROM tune_runs"
-        )
+        query = f"SELECT {RUN_COLUMNS} FROM tune_runs"
         if run_id is None:
             row = self.db.execute(query + " ORDER BY id DESC LIMIT 1").fetchone()
         else:
@@ -165,15 +203,15 @@ class TuneStore:
     def resumable(self) -> TuneRun:
         """The latest run that has not finished."""
         row = self.db.execute(
-            "SELECT id, bot, params, schedule, settings, batch_pairs, command, status "
-            "FROM tune_runs WHERE status IN ('running', 'stopped') ORDER BY id DESC LIMIT 1"
+            f"SELECT {RUN_COLUMNS} FROM tune_runs "
+            "WHERE status IN ('running', 'stopped') ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
             raise StoreError(f"{str(self.path)!r} has no unfinished tuning run to resume")
         return self._run(row)
 
     def _run(self, row: tuple[Any, ...]) -> TuneRun:
-        rid, bot, params, schedule, settings, batch_pairs, command, status = row
+        rid, bot, params, schedule, settings, batch_pairs, command, status, out, plot = row
         rows = self.db.execute(
             "SELECT batch, k, pairs, wins, draws, losses, theta FROM tune_batches "
             "WHERE run_id = ? ORDER BY batch",
@@ -193,4 +231,10 @@ class TuneStore:
             command,
             status,
             outcomes,
+            Path(out) if out else None,
+            Path(plot) if plot else None,
         )
+
+
+def _absolute(path: Path | None) -> str | None:
+    return None if path is None else str(Path(path).resolve())

@@ -83,6 +83,7 @@ def check_analysable(position: Position) -> None:
 
 
 def x_view(value: float, mover: Color) -> float:
+    """``value``, given from the view of ``mover``, from X's view."""
     return value if mover == "x" else -value
 
 
@@ -124,12 +125,14 @@ class Stopper:
         self.event = threading.Event()
 
     def stop(self) -> None:
+        """Stop the analysis: set the flag, and stop the engine if one is searching."""
         self.event.set()
         if self.engine is not None:
             self.engine.stop()
 
     @property
     def stopped(self) -> bool:
+        """Whether :meth:`stop` was called."""
         return self.event.is_set()
 
 
@@ -154,16 +157,6 @@ def solve_moves(
             return None
         values[move] = -result.value if child.turn != mover else result.value
     return values
-
-
-def exact_value(engine: Engine, position: Position, seconds: float, stopper: Stopper) -> int | None:
-    """The mover's exact final margin, or ``None`` if out of reach within ``seconds``."""
-    if position.is_over:
-        return position.margin()
-    if position.plies_left > SOLVE_PLIES:
-        return None
-    result = engine.solve(position, seconds=seconds)
-    return result.value if result.complete and not stopper.stopped else None
 
 
 def analyse(

@@ -3,16 +3,22 @@
 The server's clock is the only one that counts; pages show a copy that ticks
 between state events. Rules:
 
-* A side's clock runs while it is to move, from the first move of the game on
-  (the first mover's first move is untimed, so a game between devices does not
-  start ticking before the friend arrives), and not while a bot-vs-bot game is
-  paused.
+* A person's clock runs while they are to move, from the first move of the game
+  on (the first mover's first move is untimed, so a game between devices does not
+  start ticking before the friend arrives).
+* A bot's clock runs only while the bot thinks: not during the viewing delay
+  between bot-vs-bot moves, not while a bot-vs-bot game is paused (a step is
+  timed: its bot thinks), and not while the bot is stopped because no page
+  watches its game (it resumes when a page opens the game again).
 * A move deducts the time since the turn began; if that leaves the clock below
   zero the side has lost on time, else the increment is added.
 * A side whose clock reaches zero without moving loses on time at that moment
   (a timer fires then; no request is needed), whatever the score.
 * A bot thinks for :func:`move_budget` of its remaining time, so it plays
   within its clock.
+* The stored clock keeps when the running side's turn began (wall time), so
+  after a crash and restart the time since then is charged, downtime included
+  (the server cannot tell thinking from downtime).
 """
 
 from __future__ import annotations
@@ -73,21 +79,34 @@ class Clock:
             self.remaining[color] += self.increment
         return True
 
-    def to_dict(self) -> dict[str, float]:
+    def to_dict(self) -> dict[str, object]:
+        """The stored clock: each side's time at the start of its turn, and the running
+        side with when (wall time, seconds since the epoch) its clock started."""
+        started = None
+        if self.running is not None:
+            started = time.time() - (time.monotonic() - self.since)
         return {
             "base": self.base,
             "increment": self.increment,
-            "x": self.left("x"),
-            "o": self.left("o"),
+            "x": self.remaining["x"],
+            "o": self.remaining["o"],
+            "running": self.running,
+            "started": started,
         }
 
     @classmethod
-    def from_dict(cls, data: object) -> Clock | None:
-        """A stored clock (stopped; the session restarts it), or ``None``."""
+    def from_dict(cls, data: object, now: float | None = None) -> Clock | None:
+        """A stored clock, or ``None``. It comes back stopped (the session restarts it),
+        with the time since the running side's clock started (wall time ``now``,
+        default the present) charged to that side, never below zero."""
         if not isinstance(data, dict):
             return None
         clock = cls(float(data["base"]), float(data["increment"]))
         clock.remaining = {"x": float(data["x"]), "o": float(data["o"])}
+        running, started = data.get("running"), data.get("started")
+        if running in ("x", "o") and isinstance(started, int | float):
+            elapsed = max(0.0, (time.time() if now is None else now) - float(started))
+            clock.remaining[running] = max(0.0, clock.remaining[running] - elapsed)
         return clock
 
 

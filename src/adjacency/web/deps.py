@@ -12,9 +12,10 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
 
-from .errors import TooMany
+from .errors import Forbidden, TooMany
 from .limits import Limits
 from .manager import GameManager
+from .middleware import cross_origin
 from .seats import CLIENT_COOKIE, SEAT_HEADER, Caller, digest, new_secret, plausible_secret
 
 
@@ -57,6 +58,19 @@ Client = Annotated[Caller, Depends(get_caller)]
 
 COOKIE_SECONDS = 400 * 24 * 3600
 """How long a browser keeps its client id (the longest lifetime browsers accept)."""
+
+
+async def same_site(request: Request) -> None:
+    """Refuse (403) a request from another site's page: for endpoints that start engine
+    work (an analysis, a review, a game's bots) whatever their method, so no other
+    site can make a visitor's browser load this machine (:func:`cross_origin`)."""
+    problem = cross_origin(request.headers, request.headers.get("host", ""))
+    if problem:
+        raise Forbidden(f"{problem}; it would start engine work")
+
+
+SAME_SITE = Depends(same_site)
+"""The dependency of every endpoint that starts engine work (a GET too)."""
 
 
 def rate_limited(kind: str) -> Any:

@@ -1,8 +1,9 @@
 """Errors of the web layer, each with the HTTP status it maps to.
 
 Bad input to the rules core or the bot registry (:class:`AdjacencyError`) maps
-to 400, a run-time failure (:class:`AdjacencyRuntimeError`) to :data:`RUNTIME_STATUS`
-(docs/errors.md); these add the cases that are not about the input's form.
+to 400, a run-time failure (:class:`~adjacency.core.errors.AdjacencyRuntimeError`)
+to :data:`RUNTIME_STATUS` (docs/errors.md); these add the cases that are not about
+the input's form.
 """
 
 from __future__ import annotations

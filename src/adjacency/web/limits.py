@@ -11,26 +11,34 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import BotError
+from ..bots.registry import entry
 from .analysis import SOLVE_SECONDS
-
-OPTION_CAPS: Mapping[str, float] = {"tt": 256, "time": 60.0}
-"""Bot options a web game may set at most: ``tt`` (table MB; the engine allows 4096,
-about 4 GB per bot) and ``time`` (seconds per move, the web's maximum)."""
+from .timers import SCHEDULER
 
 
 def check_option_caps(bot: str, values: Mapping[str, Any]) -> None:
-    """Raise :class:`BotError` (400) if a bot option exceeds the web's cap."""
-    for name, cap in OPTION_CAPS.items():
-        value = values.get(name)
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > cap:
+    """Raise :class:`BotError` (400) if an option of ``bot`` is above the cap the bot
+    registry declares for servers shared with others (``Option.shared_cap``: the
+    engine's ``tt`` and the MCTS ``tree`` at 256 MB, populations, threads, time...).
+
+    The caps come from the registry's option metadata, so every bot, a new one too,
+    is bounded without a list here; ``values`` are the typed values of
+    :func:`~adjacency.bots.registry.option_values`.
+    """
+    for option in entry(bot).options:
+        cap = option.shared_cap
+        value = values.get(option.name)
+        if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if value > cap:
             raise BotError(
-                f"{bot} option {name}={value} is above this server's limit of {cap:g} "
-                "for games started from the web page"
+                f"{bot} option {option.name}={value:g} is above this server's limit of "
+                f"{cap:g} for bots started from the web page"
             )
 
 
@@ -39,9 +47,12 @@ class Limits:
     """Per-server caps (defaults suit a 2-core machine; tests and load runs change them)."""
 
     bot_games: int = 8
-    """Games with a bot to move that may be searching at once (more: 429 at creation)."""
-    hints: int = 4
-    """Hints computed at once over all games (each holds a server thread up to 3 s)."""
+    """Games whose bots may run at once (:class:`BotSlots`): a new bot game beyond it is
+    429; a reopened game beyond it waits for a free slot."""
+    hints: int = 2
+    """Hints computed at once over all games (each holds a server thread and a bot up to
+    3 s; the manager's hint pool keeps this many bots per spec, so no admitted hint
+    waits for a bot: one more is 429 at once)."""
     analyses: int = 2
     """Live analyses and game reviews running at once (each keeps one core busy)."""
     solve_seconds: float = SOLVE_SECONDS
@@ -84,3 +95,60 @@ class RateLimiter:
                     if t >= self.burst - 1:
                         del self._buckets[k]
             return True
+
+
+class BotSlots:
+    """The server's cap on games whose bots run at once: one slot per running bot worker.
+
+    Contract (thread-safe; a reusable piece: the web's games and the league share it):
+
+    * :meth:`take` gives ``key`` (a game) a slot if one is free, or if it holds one
+      already, and answers ``True``; otherwise it queues ``retry`` and answers
+      ``False``. However a bot is (re)started (a new game, a page reopening it, a
+      resume), it runs only with a slot, so the cap holds for running bots, not
+      only at creation.
+    * :meth:`give` returns ``key``'s slot (a no-op if it holds none) and has every
+      queued ``retry`` called on the timer thread (:mod:`.timers`), so a waiting
+      game can take it; :meth:`give` may be called with a game's lock held.
+    * ``retry`` callbacks may take their game's lock and call :meth:`take` again;
+      the slots' own lock is always taken last, never held while calling out.
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._holders: set[str] = set()
+        self._waiting: dict[str, Callable[[], None]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: str, retry: Callable[[], None]) -> bool:
+        """A slot for ``key`` (``True``), or ``False`` with ``retry`` queued."""
+        with self._lock:
+            if key in self._holders:
+                return True
+            if len(self._holders) < self.cap:
+                self._holders.add(key)
+                self._waiting.pop(key, None)
+                return True
+            self._waiting[key] = retry
+            return False
+
+    def give(self, key: str) -> None:
+        """Return ``key``'s slot (if it holds one) and let the waiting games try again."""
+        with self._lock:
+            if key not in self._holders:
+                self._waiting.pop(key, None)
+                return
+            self._holders.discard(key)
+            waiting, self._waiting = list(self._waiting.values()), {}
+        for retry in waiting:
+            SCHEDULER.call_later(0.0, retry)
+
+    def busy(self) -> int:
+        """Slots held now."""
+        with self._lock:
+            return len(self._holders)
+
+    def full(self) -> bool:
+        """Whether no slot is free."""
+        with self._lock:
+            return len(self._holders) >= self.cap

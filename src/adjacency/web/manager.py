@@ -10,9 +10,9 @@ from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from .clock import Clock
-from .errors import Forbidden, GameNotFound, TooMany, WebError, quote
+from .errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
 from .hints import HintBots
-from .limits import Limits
+from .limits import BotSlots, Limits
 from .models import GameSummary, Hint, NewGame
 from .players import Player, player_from_setup
 from .seats import Caller, Seats, new_seats
@@ -37,9 +37,12 @@ class GameManager:
         self.store = store
         self.grace = grace
         self.limits = Limits() if limits is None else limits
+        self.slots = BotSlots(self.limits.bot_games)
+        """Every game's bots run in one of these slots, however the game was (re)opened."""
         self._hinting: dict[str, int] = {}
         """Hints being computed now, per game id."""
-        self.hints = HintBots() if hints is None else hints
+        self.hints = HintBots(per_spec=self.limits.hints) if hints is None else hints
+        """One bot per admitted hint (``limits.hints`` per spec), so no hint waits for a bot."""
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
 
@@ -66,6 +69,7 @@ class GameManager:
             delay=delay,
             seats=seats,
             clock=clock,
+            slots=self.slots,
         )
         with self._lock:
             self._sessions[game_id] = session
@@ -108,10 +112,22 @@ class GameManager:
 
     def rematch(self, game_id: str, caller: Caller) -> GameSession:
         """A new game with the same settings and the players' colours swapped (and their
-        seats: each player keeps playing from the same browser)."""
+        seats: each player keeps playing from the same browser).
+
+        Rules (409 otherwise): the game is over, and in a game between devices both
+        players hold their seats (the friend has opened their link), so every seat
+        of the new game has a player.
+        """
         old = self.get(game_id)
         with old.lock:
             old.seats.require_member(caller, "ask for a rematch")
+            if not old.game.is_over:
+                raise NotNow("a rematch is for a finished game; this one is still being played")
+            if old.seats.invite and not all(old.seats.holders.get(c) for c in COLORS):
+                raise NotNow(
+                    "both players must have joined before a rematch: the friend has not "
+                    "opened their seat link yet"
+                )
             seats = Seats(
                 owner=caller.client,
                 holders={swap: old.seats.holders[c] for c, swap in SWAP if c in old.seats.holders},
@@ -171,7 +187,13 @@ class GameManager:
                 raise GameNotFound(f"game {game_id!r} is stored but damaged: {stored.damaged}")
             try:
                 session = GameSession.restore(
-                    stored.id, stored.created, stored.record, stored.meta, self._save, self.grace
+                    stored.id,
+                    stored.created,
+                    stored.record,
+                    stored.meta,
+                    self._save,
+                    self.grace,
+                    self.slots,
                 )
             except (InvalidRecordError, KeyError, TypeError, ValueError, RecursionError) as exc:
                 log.error("stored game %s is damaged: %s", game_id, exc)
@@ -183,7 +205,8 @@ class GameManager:
 
     def summaries(self, caller: Caller) -> list[GameSummary]:
         """The stored games ``caller`` created or holds a seat in (and games from before
-        seats existed), most recently changed first; a damaged one says so."""
+        seats existed), most recently changed first; a damaged one says so, and is
+        listed only to the browser that created it."""
         out = []
         for stored in self.store.all(mentioning=caller.client):
             record, meta = stored.record, stored.meta
@@ -211,7 +234,8 @@ class GameManager:
                 )
             except (KeyError, TypeError, ValueError, IndexError) as exc:
                 log.error("stored game %s is damaged: %s", stored.id, exc)
-                out.append(_damaged_summary(stored.id, stored.updated))
+                if stored.owned_by(caller.client):  # only its creator sees (and deletes) it
+                    out.append(_damaged_summary(stored.id, stored.updated))
         return out
 
     def hint(self, game_id: str, caller: Caller) -> Hint:
@@ -236,32 +260,35 @@ class GameManager:
                     del self._hinting[game_id]
 
     def _check_bot_capacity(self, players: dict[Color, Player]) -> None:
-        """Refuse (429) a new game with a bot while ``limits.bot_games`` bot games play."""
+        """Refuse (429) a new game with a bot while every bot slot is taken (a game
+        reopened then waits for a slot instead; see :class:`BotSlots`)."""
         if not any(p.is_bot for p in players.values()):
             return
-        with self._lock:
-            sessions = list(self._sessions.values())
-        playing = sum(s.bots_active() for s in sessions)
-        if playing >= self.limits.bot_games:
+        if self.slots.full():
             raise TooMany(
-                f"{playing} games with bots are being played on this server, its limit; "
-                "finish or leave one, or try again later"
+                f"{self.slots.busy()} games with bots are being played on this server, its "
+                "limit; finish or leave one, or try again later"
             )
 
     def delete(self, game_id: str, caller: Caller) -> None:
-        """Stop the game and remove it; a damaged stored game is removed too."""
+        """Stop the game and remove it (its creator only: 403 otherwise); a damaged stored
+        game is removed too, by its creator alone."""
         try:
             session = self.get(game_id)
             with session.lock:
                 if not (session.seats.open or session.seats.owner == caller.client):
                     raise Forbidden("only the game's creator may delete it")
         except GameNotFound:
-            if _plausible_id(game_id) and self.store.delete(game_id):
-                return
-            raise
+            stored = self.store.load(game_id) if _plausible_id(game_id) else None
+            if stored is None:
+                raise
+            if not stored.owned_by(caller.client):
+                raise Forbidden("only the game's creator may delete it") from None
+            self.store.delete(game_id)
+            return
         with self._lock:
             self._sessions.pop(game_id, None)
-        session.close()
+        session.close("This game was deleted.")
         self.store.delete(game_id)
 
     def close(self) -> None:

@@ -4,7 +4,7 @@ messages for malformed requests."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -119,7 +119,8 @@ class RequestGuard:
       it was sent to, or ``Sec-Fetch-Site`` says ``cross-site``) is refused with
       403, so no other page can create games or play moves through a visitor's
       browser. Clients that send no ``Origin`` (curl, scripts) are not browsers
-      acting for a page and pass.
+      acting for a page and pass. GET endpoints that start engine work apply the
+      same check themselves (:func:`~adjacency.web.deps.same_site`).
     """
 
     def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str] | None) -> None:
@@ -142,15 +143,16 @@ class RequestGuard:
             )
             return
         if scope.get("method") in STATE_CHANGING:
-            problem = _cross_origin(headers, host)
+            problem = cross_origin(headers, host)
             if problem:
                 await _refuse(scope, receive, send, 403, problem)
                 return
         await self.app(scope, receive, send)
 
 
-def _cross_origin(headers: dict[str, str], host: str) -> str | None:
-    """Why a state-changing request comes from another site, or ``None``."""
+def cross_origin(headers: Mapping[str, str], host: str) -> str | None:
+    """Why a request comes from another site's page (``Sec-Fetch-Site: cross-site``, or
+    an ``Origin`` other than ``host``), or ``None``; ``headers`` has lowercase names."""
     if headers.get("sec-fetch-site") == "cross-site":
         return "cross-site request refused: use the page served by this server"
     origin = headers.get("origin")

@@ -135,10 +135,14 @@ class AnalysisPosition(BaseModel):
 
 
 class ErrorMessage(BaseModel):
+    """The body of an error response: what was wrong."""
+
     detail: str = Field(description="what was wrong with the request")
 
 
 class OptionInfo(BaseModel):
+    """One option of a bot: its kind, default, help and accepted values."""
+
     name: str
     kind: str = Field(description="int, float, bool, str or choice")
     default: int | float | bool | str
@@ -146,9 +150,14 @@ class OptionInfo(BaseModel):
     minimum: float | None = None
     maximum: float | None = None
     choices: list[str] | None = None
+    cap: float | None = Field(
+        None, description="the most this server accepts (a numeric option; may be below maximum)"
+    )
 
 
 class BotInfo(BaseModel):
+    """A bot the server offers: its spec name, what it does, its family and its options."""
+
     name: str
     summary: str
     family: str
@@ -156,6 +165,9 @@ class BotInfo(BaseModel):
 
 
 class LevelInfo(BaseModel):
+    """A bot level: its number, name and description, the bot spec that plays it and its time cap
+    per move (``None``: no cap)."""
+
     number: int
     name: str
     description: str
@@ -190,6 +202,8 @@ class Config(BaseModel):
 
 
 class PlayerInfo(BaseModel):
+    """Who plays a side: a person, or a bot with its spec and level."""
+
     kind: Literal["human", "bot"]
     name: str
     spec: str | None = None
@@ -199,6 +213,9 @@ class PlayerInfo(BaseModel):
 
 
 class Ply(BaseModel):
+    """One move of the game: its number, side, square and the squares it converted, the
+    seconds it took, and for a bot's move its search score and depth."""
+
     number: int = Field(description="1 for the first ply")
     color: Side
     square: str
@@ -209,6 +226,8 @@ class Ply(BaseModel):
 
 
 class ThinkingInfo(BaseModel):
+    """The latest report of the bot thinking now: time so far, depth, score, nodes and best line."""
+
     color: Side
     elapsed: float
     depth: int | None = None
@@ -284,6 +303,8 @@ class Invitation(BaseModel):
 
 
 class GameSummary(BaseModel):
+    """One saved game in the list of games: its players, mode, size, progress and result."""
+
     id: str
     x: str
     o: str
@@ -301,6 +322,8 @@ class GameSummary(BaseModel):
 
 
 class Hint(BaseModel):
+    """A suggested move: its square, the squares it converts, and the search that chose it."""
+
     square: str
     flips: list[str]
     bot: str = Field(description="spec of the bot that suggested it")

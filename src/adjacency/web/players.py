@@ -26,16 +26,20 @@ class Player:
 
     @property
     def is_bot(self) -> bool:
+        """Whether a bot plays this side."""
         return self.kind == "bot"
 
     def info(self) -> PlayerInfo:
+        """The player as the API shows it."""
         return PlayerInfo(**asdict(self))  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready (stored in the game's meta)."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Player:
+        """The player that :meth:`to_dict` stored."""
         return cls(**data)
 
 

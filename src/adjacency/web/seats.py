@@ -13,6 +13,10 @@ Security model (see docs/web.md, "Security model"):
   claiming client then holds the seat, so a reload, another tab or a dropped
   connection resumes the game. A request for a seat the client does not hold
   and whose token it does not present is refused with 403.
+* Checking (:meth:`Seats.holds`) never changes the seats; only
+  :meth:`Seats.claim` adds a holder, and the game claims only for a request
+  that succeeds (``/me``, ``/seats``, an accepted move), so a refused request
+  changes nothing. A seat keeps its :data:`MAX_HOLDERS` most recent browsers.
 * Tokens travel in a header or the URL fragment of a seat link, which the
   browser never sends: they never reach a server log, a list, a record or an
   event.
@@ -36,6 +40,10 @@ SEAT_HEADER = "X-Seat-Token"
 """The request header presenting a seat token."""
 TOKEN_BYTES = 16
 """Random bytes of a client id or a seat token (128 bits)."""
+MAX_HOLDERS = 8
+"""Browsers a seat keeps at most: a new claim beyond them drops the longest-held one
+(phone, laptop, a few browsers; the stored row stays small however often a token
+is presented)."""
 
 
 def new_secret() -> str:
@@ -76,20 +84,41 @@ class Seats:
         return self.owner is None
 
     def holds(self, caller: Caller, color: Color) -> bool:
-        """Whether ``caller`` holds the seat of ``color``, claiming it if its token matches."""
+        """Whether ``caller`` may act for ``color``: it holds the seat, or presents its
+        token (nothing changes; :meth:`claim` records a holder)."""
         if self.open or caller.client in self.holders.get(color, []):
             return True
-        expected = self.tokens.get(color)
-        if expected is None or not plausible_secret(caller.token):
+        return self.token_seat(caller.token) == color
+
+    def token_seat(self, token: str | None) -> Color | None:
+        """The colour whose seat ``token`` opens, or ``None``."""
+        if not plausible_secret(token):
+            return None
+        assert token is not None
+        presented = digest(token)
+        for color in COLORS:
+            expected = self.tokens.get(color)
+            if expected is not None and hmac.compare_digest(presented, expected):
+                return color
+        return None
+
+    def claim(self, caller: Caller) -> bool:
+        """Record ``caller`` as a holder of the seat its token opens (the most recent;
+        at most :data:`MAX_HOLDERS` per seat). ``True`` if the seats changed."""
+        color = self.token_seat(caller.token)
+        if color is None or self.open:
             return False
-        assert caller.token is not None
-        if not hmac.compare_digest(digest(caller.token), expected):
+        held = self.holders.setdefault(color, [])
+        if held and held[-1] == caller.client:
             return False
-        self.holders.setdefault(color, []).append(caller.client)
+        if caller.client in held:
+            held.remove(caller.client)
+        held.append(caller.client)
+        del held[:-MAX_HOLDERS]
         return True
 
     def seats_of(self, caller: Caller) -> list[Color]:
-        """The colours ``caller`` holds (claiming with a presented token)."""
+        """The colours ``caller`` may act for (held, or opened by its token)."""
         return [color for color in COLORS if self.holds(caller, color)]
 
     def require(self, caller: Caller, color: Color, action: str) -> None:
@@ -111,6 +140,7 @@ class Seats:
         return self.open or caller.client == self.owner or bool(self.seats_of(caller))
 
     def to_dict(self) -> dict[str, Any]:
+        """The seats as stored in the game's meta (read back by :meth:`from_dict`)."""
         return {
             "owner": self.owner,
             "holders": self.holders,
@@ -127,7 +157,11 @@ class Seats:
         tokens = data.get("tokens") or {}
         return cls(
             data["owner"],
-            {c: [str(k) for k in holders.get(c, [])] for c in ("x", "o") if c in holders},
+            {
+                c: [str(k) for k in holders.get(c, [])][-MAX_HOLDERS:]
+                for c in ("x", "o")
+                if c in holders
+            },
             {c: str(tokens[c]) for c in ("x", "o") if c in tokens},
             bool(data.get("invite", False)),
         )

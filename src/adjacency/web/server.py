@@ -109,6 +109,7 @@ def exposure_lines(host: str, port: int) -> list[str]:
 
 
 def url_for(host: str, port: int) -> str:
+    """The address of the server on ``host`` and ``port`` (an IPv6 host in brackets)."""
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
 

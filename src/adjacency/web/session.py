@@ -15,12 +15,16 @@ answer, so the record only ever receives moves computed for its current
 position.
 
 A session is *attended* while a page listens to its events or an API call
-touched it within ``grace`` seconds; an unattended game's bot is stopped (the
-game stays stored and resumes when a page opens it again).
+touched it within ``grace`` seconds; an unattended game's bot is stopped, and
+its clock with it (the game stays stored and resumes when a page opens it
+again). Timers (a flag falling, the abandonment check) are entries of the
+shared scheduler (:mod:`.timers`), not a thread each; with the server's
+:class:`~adjacency.web.limits.BotSlots` a bot runs only in a free slot.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -32,12 +36,14 @@ from ..core import Color, IllegalMoveError, other
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from .clock import Clock, move_budget
-from .errors import NotNow
+from .errors import Forbidden, NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
+from .limits import BotSlots
 from .models import MAX_MOVE_TIME, ClockInfo, GameState, Hint, Viewer
 from .players import Player
 from .seats import Caller, Seats
+from .timers import SCHEDULER, Timer
 from .turns import BotTurn, BotTurns
 from .view import Evaluation, describe, game_state, side, thinking_info
 
@@ -47,6 +53,9 @@ Listener = Callable[[str, str], None]
 """Receives ``(event name, JSON data)``; must not block (it is called under the lock)."""
 
 Saver = Callable[["GameSession"], None]
+
+CLOSED = "closed"
+"""The last event a game's listeners get when it is deleted: ``{"reason": text}``."""
 
 
 class GameSession:
@@ -66,11 +75,12 @@ class GameSession:
         delay: float = 0.5,
         seats: Seats | None = None,
         clock: Clock | None = None,
+        slots: BotSlots | None = None,
     ) -> None:
         self.id = game_id
         self.clock = clock
         """The game's clocks, or ``None`` (then bots think ``time`` seconds a move)."""
-        self._flag_timer: threading.Timer | None = None
+        self._flag_timer: Timer | None = None
         self.seats = Seats() if seats is None else seats
         """Who may act (owner, seat holders, token digests); see :mod:`.seats`."""
         self.game = game
@@ -96,7 +106,8 @@ class GameSession:
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
         self._turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
-        self._turns = BotTurns(self)
+        self._turns = BotTurns(self, slots)
+        """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
         self._run_clock()
 
     # ------------------------------------------------------------ persistence
@@ -115,6 +126,7 @@ class GameSession:
         }
 
     def record(self) -> dict[str, Any]:
+        """The core record of the game, JSON-ready (stored next to :meth:`meta`)."""
         return game_to_dict(self.game)
 
     @classmethod
@@ -126,6 +138,7 @@ class GameSession:
         meta: dict[str, Any],
         saver: Saver,
         grace: float,
+        slots: BotSlots | None = None,
     ) -> GameSession:
         """Rebuild a stored session (raises ``InvalidRecordError`` if the row is damaged)."""
         game = game_from_dict(record)
@@ -146,6 +159,7 @@ class GameSession:
             float(meta.get("delay", 0.5)),
             Seats.from_dict(meta.get("seats")),
             Clock.from_dict(meta.get("clock")),
+            slots,
         )
         # Versions keep increasing across restarts, so pages never mistake new for old.
         session.version = int(meta.get("version", 0)) + 1
@@ -155,6 +169,7 @@ class GameSession:
 
     @property
     def mode(self) -> str:
+        """``human-human``, ``human-bot`` or ``bot-bot``."""
         bots = sum(p.is_bot for p in self.players.values())
         return ("human-human", "human-bot", "bot-bot")[bots]
 
@@ -181,6 +196,7 @@ class GameSession:
             delay=self.delay,
             can_undo=self._undo_target() is not None,
             clock=self._clock_info(),
+            waiting=self._turns.waiting,
         )
 
     def _clock_info(self) -> ClockInfo | None:
@@ -200,7 +216,10 @@ class GameSession:
 
     def _run_clock(self) -> None:
         """Start or stop the clock for the current state and arm the flag timer (call
-        with the lock held, or from the constructor)."""
+        with the lock held, or from the constructor).
+
+        The side to move's clock runs if it is a person, or a bot that is thinking now
+        (see :mod:`.clock`); the flag timer is one entry of the shared scheduler."""
         clock = self.clock
         if clock is None:
             return
@@ -208,19 +227,21 @@ class GameSession:
             self._flag_timer.cancel()
             self._flag_timer = None
         game = self.game
-        paused = self.mode == "bot-bot" and self.paused
-        if game.is_over or self.closed or paused or not game.moves:
+        if game.is_over or self.closed or not game.moves:
             clock.stop()
             return
         turn = game.position.turn
+        thinking = self._turns.thinking
+        if self.players[turn].is_bot and (thinking is None or thinking[0] != turn):
+            clock.stop()
+            return
         if clock.running != turn:
             clock.stop()
             clock.start(turn)
         plies = len(game.moves)
-        timer = threading.Timer(max(0.0, clock.left(turn)) + 0.02, self._check_flag, (plies,))
-        timer.daemon = True
-        timer.start()
-        self._flag_timer = timer
+        self._flag_timer = SCHEDULER.call_later(
+            max(0.0, clock.left(turn)) + 0.02, lambda: self._check_flag(plies)
+        )
 
     def _check_flag(self, plies: int) -> None:
         """The flag timer: if the side to move is still out of time, it loses on time."""
@@ -249,7 +270,12 @@ class GameSession:
 
     def _message(self) -> str:
         return describe(
-            self.game, self.players, self.mode, self.paused, self._turns.thinking is not None
+            self.game,
+            self.players,
+            self.mode,
+            self.paused,
+            self._turns.thinking is not None,
+            self._turns.waiting,
         )
 
     def _human_to_move(self) -> bool:
@@ -257,8 +283,8 @@ class GameSession:
 
     def _undo_target(self) -> int | None:
         """How many moves remain after an undo, or ``None`` if there is nothing to take back."""
-        if self.mode == "bot-bot":
-            return None
+        if self.mode == "bot-bot" or self.game.termination == Termination.TIME_FORFEIT:
+            return None  # a loss on time is final: a takeback would reopen a flagged game
         game = self.game
         for i in range(len(game.moves) - 1, -1, -1):
             if not self.players[game.positions[i].turn].is_bot:
@@ -268,19 +294,20 @@ class GameSession:
     # ------------------------------------------------------------ listeners
 
     def subscribe(self, listener: Listener) -> None:
+        """Send the game's events to ``listener`` from now on; a bot to move starts thinking."""
         with self.lock:
             self._listeners.append(listener)
             self._turns.ensure()
 
     def unsubscribe(self, listener: Listener) -> None:
+        """Stop sending events to ``listener``. When no listener is left, a bot still thinking is
+        stopped unless the game is attended again within ``grace`` seconds."""
         with self.lock:
             if listener in self._listeners:
                 self._listeners.remove(listener)
             if not self._listeners:
                 self._attended_until = time.monotonic() + self.grace
-                timer = threading.Timer(self.grace + 0.05, self._check_abandoned)
-                timer.daemon = True
-                timer.start()
+                SCHEDULER.call_later(self.grace + 0.05, self._check_abandoned)
 
     def touch(self) -> None:
         """Note that someone uses the game now (an API call); restart a stopped bot."""
@@ -297,7 +324,8 @@ class GameSession:
             if not self.attended() and self._turns.thinking is not None:
                 log.info("game %s abandoned by its page: stopping its bot", self.id)
                 self._turns.cancel()
-                self.changed(save=False)
+                self._run_clock()  # a stopped bot's clock stops with it
+                self.changed()
 
     def broadcast(self, event: str, data: str) -> None:
         """Send an event to every listener (call with the lock held)."""
@@ -327,13 +355,8 @@ class GameSession:
 
     # ------------------------------------------- the turn worker's interface
 
-    def bots_active(self) -> bool:
-        """Whether this game has a bot that may search now or soon (counts against the
-        server's bot-game cap): a bot plays, the game is on and a page attends it."""
-        with self.lock:
-            return any(p.is_bot for p in self.players.values()) and self.keeps_bots()
-
     def keeps_bots(self) -> bool:
+        """Whether the game may need its bots again: not closed, not over, and attended."""
         return not (self.closed or self.game.is_over or not self.attended())
 
     def bot_turn(self) -> BotTurn | None:
@@ -360,14 +383,19 @@ class GameSession:
         return BotTurn(color, player.spec, player.name, game.position, limit, wait)
 
     def bot_thinking(self, report: Thinking | None) -> None:
+        """A bot started thinking (``None``: its clock starts and is saved) or published
+        ``report`` (sent to the listeners as a ``thinking`` event)."""
         thinking = self._turns.thinking
         if report is None or thinking is None:
-            self.changed(save=False)
+            self._run_clock()  # a bot's clock runs while it thinks
+            self.changed(save=self.clock is not None)  # the clock's start is stored
             return
         info = thinking_info(thinking[0], thinking[1], report)
         self.broadcast("thinking", info.model_dump_json())
 
     def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
+        """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran out
+        (it loses on time) or the move is illegal (it forfeits)."""
         if self.clock is not None and not self.clock.moved(color):
             self._flag(color)
             return
@@ -382,6 +410,9 @@ class GameSession:
         self.after_move()
 
     def bot_failed(self, color: Color, termination: Termination | None, detail: str) -> None:
+        """The bot of ``color`` could not answer
+        (:meth:`~adjacency.web.turns.TurnHost.bot_failed`): it forfeits with ``termination``,
+        or with ``None`` the game ends without a result."""
         if termination is None:
             self.game.abandon(detail)
         else:
@@ -394,15 +425,23 @@ class GameSession:
     def viewer(self, caller: Caller) -> Viewer:
         """What ``caller`` may do here (claiming a seat whose token it presents)."""
         with self.lock:
-            before = sum(len(h) for h in self.seats.holders.values())
-            held = self.seats.seats_of(caller)
-            if sum(len(h) for h in self.seats.holders.values()) != before:
+            if self.seats.claim(caller):
                 self._saver(self)  # a seat was claimed: keep it across restarts
             return Viewer(
-                seats=[side(c) for c in held],
+                seats=[side(c) for c in self.seats.seats_of(caller)],
                 owner=self.seats.open or caller.client == self.seats.owner,
                 invite=self.seats.invite,
             )
+
+    def claim(self, caller: Caller) -> Viewer:
+        """Claim the seat whose token ``caller`` presents; raise :class:`Forbidden` (403)
+        if the token opens no seat of this game (whatever seats the caller holds)."""
+        with self.lock:
+            if self.seats.open or self.seats.token_seat(caller.token) is None:
+                raise Forbidden(
+                    "this seat link is not valid for this game (no seat has that token)"
+                )
+            return self.viewer(caller)
 
     def play(self, square: str, caller: Caller) -> GameState:
         """Play the person's move; raise ``NotNow``, ``Forbidden`` or ``IllegalMoveError``."""
@@ -429,6 +468,7 @@ class GameSession:
                 raise NotNow(f"your time ran out before the move: {turn.upper()} loses on time")
             game.play(square, seconds)
             self.evals.append(_NO_EVAL)
+            self.seats.claim(caller)  # the move was accepted: its token's seat is held now
             self.after_move()
             return self._state()
 
@@ -438,6 +478,8 @@ class GameSession:
             if self.seats.invite:
                 raise NotNow("takebacks are off in games between devices")
             self.seats.require_member(caller, "take back moves")
+            if self.game.termination == Termination.TIME_FORFEIT:
+                raise NotNow("the game was lost on time; a takeback cannot give the time back")
             target = self._undo_target()
             if target is None:
                 if self.mode == "bot-bot":
@@ -501,12 +543,16 @@ class GameSession:
             time_limit = min(self.time, level.time_cap or self.time, HINT_TIME)
         return bots.suggest(level.spec, position, time_limit)
 
-    def close(self) -> None:
+    def close(self, reason: str | None = None) -> None:
         """Stop any search and release the bots (server shutdown or deletion).
 
-        A bot still unwinding its search is closed by the worker when it returns.
+        With ``reason``, the listeners get a last ``closed`` event saying it (their
+        event streams end with it). A bot still unwinding its search is closed by the
+        worker when it returns.
         """
         with self.lock:
+            if reason is not None and not self.closed:
+                self.broadcast(CLOSED, json.dumps({"reason": reason}))
             self.closed = True
             if self._flag_timer is not None:
                 self._flag_timer.cancel()

@@ -47,6 +47,20 @@ class StoredGame:
     record: dict[str, Any]
     meta: dict[str, Any]
     damaged: str | None = None
+    meta_text: str = ""
+    """The web data as stored (kept for a damaged row, so its owner can still be told)."""
+
+    def owned_by(self, client: str) -> bool:
+        """Whether ``client`` (a client key) created this game, read from the parsed web
+        data or, in a damaged row, from its stored text; a row naming no owner has none."""
+        if self.damaged is None:
+            owner = (
+                self.meta.get("seats", {}).get("owner")
+                if isinstance(self.meta.get("seats"), dict)
+                else None
+            )
+            return isinstance(owner, str) and owner == client
+        return f'"owner": "{client}"' in self.meta_text
 
 
 class GameStore:
@@ -79,6 +93,7 @@ class GameStore:
             )
 
     def load(self, game_id: str) -> StoredGame | None:
+        """The stored game ``game_id``, or ``None``."""
         with self._lock:
             row = self._db.execute(
                 "SELECT id, created, updated, record, meta FROM games WHERE id = ?", (game_id,)
@@ -99,11 +114,13 @@ class GameStore:
         return [_stored(row) for row in rows]
 
     def delete(self, game_id: str) -> bool:
+        """Delete game ``game_id``; whether it was stored."""
         with self._lock, self._db:
             cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return cursor.rowcount > 0
 
     def close(self) -> None:
+        """Close the database connection."""
         with self._lock:
             self._db.close()
 
@@ -115,5 +132,5 @@ def _stored(row: tuple[str, float, float, str, str]) -> StoredGame:
             raise ValueError("the record or its data is not a JSON object")
     except (ValueError, TypeError, RecursionError) as exc:
         reason = f"{type(exc).__name__}: {str(exc)[:80]}"
-        return StoredGame(row[0], row[1], row[2], {}, {}, reason)
+        return StoredGame(row[0], row[1], row[2], {}, {}, reason, str(row[4]))
     return StoredGame(row[0], row[1], row[2], record, meta)

@@ -21,6 +21,10 @@ Contract of :class:`BotTurns`:
   (:meth:`TurnHost.bot_failed`).
 * Every method except the worker itself must be called with the host's
   ``lock`` held; the worker takes it whenever it reads or changes the game.
+* With ``slots`` (the server's :class:`~adjacency.web.limits.BotSlots`), the
+  worker runs only while it holds a slot: :meth:`BotTurns.ensure` without a
+  free slot leaves the bot waiting, and it starts when a slot frees. The slot
+  is given back when the worker ends or the game is closed.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from ..bots import Bot, BotFailure, Limit, Thinking, make_bot
 from ..core import Color, Position
 from ..core.game import Termination
 from .levels import is_baseline
+from .limits import BotSlots
 from .view import Evaluation
 
 log = logging.getLogger(__name__)
@@ -83,8 +88,9 @@ class TurnHost(Protocol):
 class BotTurns:
     """Runs the bot turns of ``host``; see the module docstring for the contract."""
 
-    def __init__(self, host: TurnHost) -> None:
+    def __init__(self, host: TurnHost, slots: BotSlots | None = None) -> None:
         self._host = host
+        self._slots = slots
         self._lock = host.lock
         self._wake = threading.Event()
         self._bots: dict[Color, Bot] = {}
@@ -92,6 +98,8 @@ class BotTurns:
         self._busy = False
         self.closed = False
         self.thinking: ThinkingNow | None = None
+        self.waiting = False
+        """Whether a bot is to play but every bot slot is taken (it starts when one frees)."""
 
     def wake(self) -> None:
         """Let a worker waiting between bot-vs-bot moves re-check the game now."""
@@ -99,10 +107,28 @@ class BotTurns:
 
     def ensure(self) -> None:
         """Start the worker if a bot may play now and none is running."""
-        if not self._busy and not self.closed and self._host.bot_turn() is not None:
-            self._busy = True
-            name = f"bot-{self._host.id}"
-            threading.Thread(target=self._work, name=name, daemon=True).start()
+        if self._busy or self.closed:
+            return
+        if self._host.bot_turn() is None:
+            self.waiting = False
+            return
+        if self._slots is not None and not self._slots.take(self._host.id, self._retry):
+            self.waiting = True  # every slot is taken: _retry runs when one frees
+            return
+        self.waiting = False
+        self._busy = True
+        name = f"bot-{self._host.id}"
+        threading.Thread(target=self._work, name=name, daemon=True).start()
+
+    def _retry(self) -> None:
+        """A bot slot freed: start the worker if a bot is still to play."""
+        with self._lock:
+            self.ensure()
+
+    def _give_slot(self) -> None:
+        """Return the bot slot (with the host's lock held)."""
+        if self._slots is not None:
+            self._slots.give(self._host.id)
 
     def cancel(self) -> None:
         """Invalidate the search in flight (its answer will be dropped) and stop the bot."""
@@ -126,6 +152,8 @@ class BotTurns:
         """
         self.closed = True
         self.cancel()
+        self._give_slot()  # at once: a deleted game's slot is free for the next game (its
+        # bot, told to stop, returns within moments)
         if self._busy:
             return
         bots, self._bots = list(self._bots.values()), {}
@@ -142,6 +170,7 @@ class BotTurns:
                 turn = None if self.closed else host.bot_turn()
                 if turn is None:
                     self._busy = False
+                    self._give_slot()
                     if self.closed or not host.keeps_bots():
                         released, self._bots = list(self._bots.values()), {}
                     break

@@ -47,7 +47,12 @@ def thinking_info(color: Color, started: float, report: Thinking | None) -> Thin
 
 
 def describe(
-    game: Game, players: dict[Color, Player], mode: str, paused: bool, thinking: bool
+    game: Game,
+    players: dict[Color, Player],
+    mode: str,
+    paused: bool,
+    thinking: bool,
+    waiting: bool = False,
 ) -> str:
     """A one-line account of the game for people: whose turn, or the result and why."""
     x_count, o_count = game.position.score
@@ -69,6 +74,11 @@ def describe(
             return f"{turn.upper()} ({player.name}) is thinking…"
         if mode == "bot-bot" and paused:
             return f"Paused; {turn.upper()} ({player.name}) to move."
+        if waiting:
+            return (
+                f"{turn.upper()} ({player.name}) to move: waiting for a free bot slot "
+                "(the server plays its most bot games at once)."
+            )
         return f"{turn.upper()} ({player.name}) to move."
     return f"{turn.upper()} ({player.name}) to move: click an empty square."
 
@@ -87,6 +97,7 @@ def game_state(
     delay: float,
     can_undo: bool,
     clock: ClockInfo | None = None,
+    waiting: bool = False,
 ) -> GameState:
     """The full snapshot of a game (``evals`` has one entry per move)."""
     position = game.position
@@ -131,7 +142,7 @@ def game_state(
         result=game.result,
         termination=game.termination.value,
         termination_detail=game.termination_detail,
-        message=describe(game, players, mode, paused, thinking is not None),
+        message=describe(game, players, mode, paused, thinking is not None, waiting),
         thinking=thinking,
         human_to_move=human_to_move,
         can_undo=can_undo,

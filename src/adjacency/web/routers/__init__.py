@@ -15,6 +15,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorMessage, "description": text}
     for code, text in (
         (400, "a value is out of range or illegal (the message says which)"),
+        (403, "a seat this browser does not hold, or a request from another site's page"),
         (404, "no such game"),
         (409, "the game's state does not allow this now"),
         (422, "the request is malformed"),

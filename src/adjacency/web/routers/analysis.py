@@ -19,7 +19,7 @@ from fastapi.responses import StreamingResponse
 
 from ...core import InvalidPositionError, Position, board
 from ..analysis import Emit, Stopper, analyse, check_analysable, review
-from ..deps import Manager
+from ..deps import SAME_SITE, Manager
 from ..errors import TooMany, quote
 from ..models import AnalysisPosition, EditorPosition
 from . import ERRORS
@@ -37,6 +37,7 @@ class Slots:
         self.running = 0
 
     def take(self, cap: int) -> None:
+        """Take a slot; :class:`TooMany` (HTTP 429) if ``cap`` analyses are running already."""
         with self._lock:
             if self.running >= cap:
                 raise TooMany(
@@ -46,6 +47,7 @@ class Slots:
             self.running += 1
 
     def give(self) -> None:
+        """Give back a slot taken by :meth:`take`."""
         with self._lock:
             self.running -= 1
 
@@ -129,7 +131,12 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
     )
 
 
-@router.get("/api/analysis/live", response_class=StreamingResponse, responses=STREAM)
+@router.get(
+    "/api/analysis/live",
+    response_class=StreamingResponse,
+    responses=STREAM,
+    dependencies=[SAME_SITE],
+)
 async def live(fen: str, request: Request) -> StreamingResponse:
     """Analyse a position (its position text): an ``exact`` event (the result under
     perfect play and the moves that keep it, when the solver reaches it in about 2 s),
@@ -140,7 +147,12 @@ async def live(fen: str, request: Request) -> StreamingResponse:
     return _stream(request, lambda emit, stopper: analyse(position, emit, stopper, budget))
 
 
-@router.get("/api/games/{game_id}/review", response_class=StreamingResponse, responses=STREAM)
+@router.get(
+    "/api/games/{game_id}/review",
+    response_class=StreamingResponse,
+    responses=STREAM,
+    dependencies=[SAME_SITE],
+)
 async def review_game(game_id: str, request: Request, manager: Manager) -> StreamingResponse:
     """Review the game move by move (from the end back): a ``move`` event per ply with its
     value (X's view), whether it is exact, the best move, the loss for its mover and its

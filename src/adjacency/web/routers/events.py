@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
-from ..deps import Manager
+from ..deps import SAME_SITE, Manager
+from ..session import CLOSED
 from . import ERRORS
 
 PING_SECONDS = 15.0
@@ -25,10 +26,12 @@ router = APIRouter(tags=["play"])
     "/api/games/{game_id}/events",
     response_class=StreamingResponse,
     responses={**ERRORS, 200: {"content": {"text/event-stream": {}}}},
+    dependencies=[SAME_SITE],
 )
 async def events(game_id: str, request: Request, manager: Manager) -> StreamingResponse:
     """Server-sent events: a ``state`` event now and after every change, ``thinking``
-    events while a bot searches. While a page listens, the game's bots play; when the
+    events while a bot searches, and a last ``closed`` event (``{"reason": ...}``) if
+    the game is deleted, which ends the stream. While a page listens, the game's bots play; when the
     last page leaves, its bot stops after a short grace period."""
     session = await asyncio.to_thread(manager.get, game_id)
     stopping = request.app.state.stopping
@@ -55,6 +58,8 @@ async def events(game_id: str, request: Request, manager: Manager) -> StreamingR
                     continue
                 last = time.monotonic()
                 yield f"event: {event}\ndata: {data}\n\n"
+                if event == CLOSED:
+                    return  # the game is gone: its last event is sent
         finally:
             session.unsubscribe(listener)
 

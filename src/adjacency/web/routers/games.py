@@ -9,7 +9,7 @@ from ...bots import DEFAULT_MOVE_TIME, entries
 from ...core import Position
 from ...core.board import MAX_SIDE, MIN_SIDE, board
 from ...core.record import game_to_json, game_to_text
-from ..deps import Client, Manager, rate_limited
+from ..deps import SAME_SITE, Client, Manager, rate_limited
 from ..errors import WebError
 from ..levels import available_levels, default_level
 from ..models import (
@@ -60,6 +60,7 @@ def bots() -> list[BotInfo]:
                     minimum=o.minimum,
                     maximum=o.maximum,
                     choices=list(o.choices) if o.choices else None,
+                    cap=o.shared_cap,
                 )
                 for o in e.options
             ],
@@ -152,7 +153,13 @@ def import_game(body: ImportRequest, manager: Manager, caller: Client) -> GameSt
     return manager.import_record(body.record, caller).state()
 
 
-@router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS, tags=["games"])
+@router.get(
+    "/api/games/{game_id}",
+    response_model=GameState,
+    responses=ERRORS,
+    tags=["games"],
+    dependencies=[SAME_SITE],  # reopening a game restarts its bots
+)
 def get_game(game_id: str, manager: Manager) -> GameState:
     """The game's state (after a restart it is loaded from the store and resumes)."""
     session = manager.get(game_id)

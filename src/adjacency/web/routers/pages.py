@@ -29,6 +29,7 @@ def index(request: Request) -> FileResponse:
 
 @router.get("/rules")
 def rules() -> FileResponse:
+    """The rules page."""
     return _page("rules.html")
 
 
@@ -40,4 +41,5 @@ def docs() -> FileResponse:
 
 @router.get("/favicon.ico")
 def favicon() -> FileResponse:
+    """The site's icon (an SVG)."""
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ..deps import Client, Manager, rate_limited
-from ..errors import Forbidden
 from ..models import ControlRequest, GameState, Hint, MoveRequest, Viewer
 from . import ERRORS
 
@@ -26,10 +25,7 @@ def me(game_id: str, manager: Manager, caller: Client) -> Viewer:
 def claim(game_id: str, manager: Manager, caller: Client) -> Viewer:
     """Claim a seat with its token (the ``X-Seat-Token`` header, from a seat link): from
     now on this browser plays it, after a reload too."""
-    viewer = manager.get(game_id).viewer(caller)
-    if caller.token is None or not viewer.seats:
-        raise Forbidden("this seat link is not valid for this game (no seat has that token)")
-    return viewer
+    return manager.get(game_id).claim(caller)
 
 
 @router.post("/api/games/{game_id}/moves", response_model=GameState)

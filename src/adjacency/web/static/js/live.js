@@ -3,7 +3,7 @@
 // The server owns the game; this object only follows its event stream.
 
 import { api } from "./api.js";
-import { markLost } from "./notice.js";
+import { markLost, notice } from "./notice.js";
 
 const LAST_GAME_KEY = "adjacency.lastGame";
 
@@ -98,6 +98,12 @@ export class LiveGame {
       const info = JSON.parse(event.data);
       this.thinking = { info, since: performance.now() - info.elapsed * 1000 };
       this.onThinking();
+    });
+    source.addEventListener("closed", (event) => {
+      // The game was deleted (or the server stops): the stream's last event; no reconnecting.
+      if (this.source !== source) return;
+      source.close();
+      notice(JSON.parse(event.data).reason, { sticky: true });
     });
     source.addEventListener("open", () => markLost(false));
     source.addEventListener("error", () => {

@@ -119,7 +119,8 @@ export class NewGameDialog {
         input.type = "number";
         input.step = o.kind === "int" ? "1" : "any";
         if (o.minimum !== null) input.min = o.minimum;
-        if (o.maximum !== null) input.max = o.maximum;
+        const most = o.cap !== null && o.cap !== undefined ? o.cap : o.maximum;
+        if (most !== null) input.max = most; // the server's cap for this option
         input.value = o.default;
       } else {
         input = document.createElement("input");

@@ -1,0 +1,302 @@
+"""The ``league`` and ``connect`` subcommands: run a league server, manage its members,
+and play for a bot account from anywhere (docs/league.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from .arguments import non_negative_number, positive_int, seconds, whole_number
+
+TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
+"""The environment variable ``adjacency connect`` reads the token from when no
+``--token``/``--token-file`` is given (keeps it out of the process list)."""
+
+
+def _settings_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("league settings (used when the league is created)")
+    group.add_argument("--rows", type=positive_int, default=8, help="board rows (default 8)")
+    group.add_argument("--cols", type=positive_int, default=8, help="board columns (default 8)")
+    group.add_argument("--rounds", type=positive_int, default=28, help="rounds (default 28)")
+    timing = group.add_mutually_exclusive_group()
+    timing.add_argument(
+        "--clock", default=None, help="clock BASE+INCREMENT in seconds (default 60+1)"
+    )
+    timing.add_argument("--move-time", type=seconds, help="seconds per move instead of a clock")
+
+
+def _db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
+
+
+def register(commands: Any) -> None:
+    """Add the ``league`` subcommand (its actions ``create``, ``serve``, ``add-bot``,
+    ``add-house``, ``revoke``, ``rotate``, ``standings``) and ``connect`` to ``commands``
+    (the parser's subparsers)."""
+    league = commands.add_parser(
+        "league",
+        help="run a league: bots and people play rated games around the clock",
+        description="A league server and its administration (docs/league.md).",
+    )
+    sub = league.add_subparsers(dest="league_command", metavar="ACTION", required=True)
+
+    create = sub.add_parser("create", help="create a league (prints the admin token once)")
+    _db(create)
+    _settings_options(create)
+    create.add_argument("--admin-token-file", type=Path, help="use this file's token as admin")
+    create.set_defaults(handler=run_create)
+
+    serve = sub.add_parser("serve", help="serve a league (created on first use)")
+    _db(serve)
+    serve.add_argument("--host", default="127.0.0.1", help="address (0.0.0.0: every network)")
+    serve.add_argument("--port", type=whole_number, default=8780, help="port (default 8780)")
+    serve.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve HTTPS/WSS")
+    serve.add_argument("--keyfile", type=Path, help="TLS private key (PEM)")
+    serve.add_argument(
+        "--admin-token-file", type=Path, help="a file holding the admin token to use"
+    )
+    serve.add_argument(
+        "--executor", choices=("local", "ray"), default="local", help="where house bots run"
+    )
+    serve.add_argument("--jobs", type=positive_int, default=1, help="house-bot worker processes")
+    serve.add_argument(
+        "--no-house-games",
+        action="store_true",
+        help="house bots play only remote bots and people, not each other",
+    )
+    serve.add_argument(
+        "--pause",
+        type=non_negative_number,
+        default=0.0,
+        help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
+    )
+    _settings_options(serve)
+    serve.set_defaults(handler=run_serve)
+
+    add_bot = sub.add_parser("add-bot", help="add a bot account; prints its token once")
+    add_bot.add_argument("name", help="unique name: 1-32 of A-Z a-z 0-9 - _ .")
+    _db(add_bot)
+    add_bot.add_argument(
+        "--concurrency", type=positive_int, default=1, help="games at once (default 1)"
+    )
+    add_bot.set_defaults(handler=run_add_bot)
+
+    add_house = sub.add_parser("add-house", help="add a house bot the server plays itself")
+    add_house.add_argument("spec", help="a built-in bot spec, e.g. greedy or alphabeta:depth=3")
+    _db(add_house)
+    add_house.add_argument("--name", help="member name (default: from the spec)")
+    add_house.add_argument("--concurrency", type=positive_int, default=1, help="games at once")
+    add_house.set_defaults(handler=run_add_house)
+
+    for action, text in (
+        ("revoke", "revoke a member's token (games and ratings stay)"),
+        ("rotate", "give a member a new token (prints it once; the old one stops working)"),
+    ):
+        parser = sub.add_parser(action, help=text)
+        parser.add_argument("name", help="the member's name, as shown on the leaderboard")
+        _db(parser)
+        parser.set_defaults(handler=run_revoke if action == "revoke" else run_rotate)
+
+    members = sub.add_parser("standings", help="print the standings")
+    _db(members)
+    members.set_defaults(handler=run_standings)
+
+    connect = commands.add_parser(
+        "connect",
+        help="play for a league bot account: runs a bot spec against the league server",
+        description="Connect to a league server and play its games with a local bot. "
+        "SPEC is any bot spec; cmd:./my_engine runs your own program (engine protocol, "
+        "docs/protocol.md). Reconnects after network drops; Ctrl-C stops it.",
+    )
+    connect.add_argument("url", help="the league's address, e.g. https://league.example:8780")
+    connect.add_argument("spec", help="the bot spec that plays, e.g. cmd:./my_engine")
+    connect.add_argument("--token", help=f"the account's token (or ${TOKEN_VARIABLE})")
+    connect.add_argument("--token-file", type=Path, help="a file holding the token")
+    connect.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
+    connect.add_argument("--seed", type=whole_number, help="random seed for the bot")
+    connect.add_argument("--games", type=positive_int, help="stop after this many games")
+    connect.set_defaults(handler=run_connect)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from ..league.settings import LeagueSettings, parse_clock
+
+    base, increment = parse_clock(args.clock) if args.clock else (60.0, 1.0)
+    return LeagueSettings(
+        rows=args.rows,
+        cols=args.cols,
+        rounds=args.rounds,
+        base=base,
+        increment=increment,
+        move_time=args.move_time,
+    )
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def run_create(args: argparse.Namespace) -> int:
+    """``adjacency league create``: create the league in ``--db`` with the given settings
+    and print its admin token once (or use ``--admin-token-file``'s); returns 0. A file
+    that holds a league already is refused with
+    :class:`~adjacency.league.store.LeagueError` (status 2) and left as it was."""
+    from ..league.server import open_league
+    from ..league.store import LeagueError, LeagueStore
+
+    with LeagueStore(args.db) as store:
+        if store.created:
+            raise LeagueError(f"{str(args.db)!r} already holds a league")
+    open_league(args.db, _settings(args), args.admin_token_file, _say)
+    return 0
+
+
+def _explicit_settings(args: argparse.Namespace) -> bool:
+    defaults = {"rows": 8, "cols": 8, "rounds": 28, "clock": None, "move_time": None}
+    return any(getattr(args, k) != v for k, v in defaults.items())
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """``adjacency league serve``: serve the league in ``--db`` (created on first use)
+    until Ctrl-C or SIGTERM (:func:`adjacency.league.server.serve`); returns 0. Settings
+    that differ from the league's own, a port out of range, ``--certfile`` without
+    ``--keyfile`` (or the reverse), or an address or port that cannot be used print one
+    error line: status 2."""
+    from ..league.server import open_league, serve
+
+    if not 0 <= args.port <= 65535:
+        print(
+            f"adjacency league: error: --port must be 0 to 65535, got {args.port}", file=sys.stderr
+        )
+        return 2
+    if (args.certfile is None) != (args.keyfile is None):
+        print("adjacency league: error: --certfile and --keyfile go together", file=sys.stderr)
+        return 2
+    from ..league.store import LeagueStore
+
+    with LeagueStore(args.db) as store:
+        fresh = not store.created
+    settings = _settings(args) if fresh or _explicit_settings(args) else None
+    open_league(args.db, settings, args.admin_token_file, _say)
+    try:
+        serve(
+            args.db,
+            args.host,
+            args.port,
+            None if args.certfile is None else str(args.certfile),
+            None if args.keyfile is None else str(args.keyfile),
+            args.executor,
+            args.jobs,
+            announce=_say,
+            house_games=not args.no_house_games,
+            pause=args.pause,
+        )
+    except OSError as exc:
+        print(f"adjacency league: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _store(args: argparse.Namespace) -> Any:
+    from ..league.store import LeagueStore
+
+    store = LeagueStore(args.db, create=False)
+    store.settings()  # refuses a file without a league
+    return store
+
+
+def run_add_bot(args: argparse.Namespace) -> int:
+    """``adjacency league add-bot NAME``: add a bot account and print its token once, on a
+    line of its own (the last line); returns 0. A bad or taken name, or a file without a
+    league, is :class:`~adjacency.league.store.LeagueError` (status 2)."""
+    with _store(args) as store:
+        member, token = store.add_member(args.name, "bot", concurrency=args.concurrency)
+    _say(f"Added bot {member.name}. Its token (shown once; hand it to the team):")
+    _say(token)
+    return 0
+
+
+def run_add_house(args: argparse.Namespace) -> int:
+    """``adjacency league add-house SPEC``: add a house bot that the server plays itself,
+    named ``--name`` or after its spec; returns 0. A spec that is not a built-in bot
+    (``cmd:`` included) is :class:`~adjacency.bots.BotError` (status 2)."""
+    from ..league.house import check_house_spec
+
+    spec = check_house_spec(args.spec)
+    name = args.name or "".join(c if c.isalnum() or c in "-_." else "-" for c in spec)[:32]
+    with _store(args) as store:
+        member, _ = store.add_member(name, "house", spec=spec, concurrency=args.concurrency)
+    _say(f"Added house bot {member.name} ({spec}).")
+    return 0
+
+
+def run_revoke(args: argparse.Namespace) -> int:
+    """``adjacency league revoke NAME``: the member's token stops working (a running
+    server drops its connection); its games and ratings stay. Returns 0."""
+    with _store(args) as store:
+        member = store.revoke(args.name)
+    _say(f"Revoked {member.name}'s token (a running server drops its connection within a second).")
+    return 0
+
+
+def run_rotate(args: argparse.Namespace) -> int:
+    """``adjacency league rotate NAME``: give the member a new token, printed once on the
+    last line (the old one stops working); returns 0. House bots have no token:
+    :class:`~adjacency.league.store.LeagueError` (status 2)."""
+    with _store(args) as store:
+        token = store.rotate(args.name)
+    _say(f"New token for {args.name} (shown once; the old one no longer works):")
+    _say(token)
+    return 0
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    """``adjacency league standings``: print one line per member, best Glicko-2 rating
+    first, with its deviation, games and Bradley-Terry Elo interval
+    (:func:`adjacency.league.standings.standings`); works while the server runs. Returns 0."""
+    from ..league.standings import standings
+
+    with _store(args) as store:
+        rows = standings(store)
+    _say(f"{'name':<24} {'kind':<6} {'rating':>7} {'rd':>6} {'games':>5}  Bradley-Terry Elo (95%)")
+    for row in rows:
+        elo = (
+            "" if row["elo"] is None else f"{row['elo']:+.0f} [{row['elo_low']}, {row['elo_high']}]"
+        )
+        mark = "?" if row["provisional"] else " "
+        _say(
+            f"{row['name']:<24} {row['kind']:<6} {row['rating']:>6.0f}{mark} {row['rd']:>6.0f} "
+            f"{row['games']:>5}  {elo}"
+        )
+    return 0
+
+
+def run_connect(args: argparse.Namespace) -> int:
+    """``adjacency connect URL SPEC``: play the account's games with the bot ``SPEC``
+    (:class:`adjacency.league.client.LeagueClient`), reconnecting after drops, until
+    ``--games`` games ended or Ctrl-C; returns 0. The token comes from ``--token-file``,
+    ``--token`` or ``$ADJACENCY_LEAGUE_TOKEN``; none, or one the server refuses, is
+    :class:`~adjacency.league.store.LeagueError` (status 2). Progress goes to stderr."""
+    from ..core.text import read_text
+    from ..league.client import LeagueClient
+    from ..league.store import LeagueError
+
+    if args.token_file is not None:
+        token = read_text(args.token_file, "token file", LeagueError, limit=4096).strip()
+    else:
+        token = args.token or os.environ.get(TOKEN_VARIABLE, "")
+    if not token:
+        raise LeagueError(f"give the account's token: --token, --token-file or ${TOKEN_VARIABLE}")
+    client = LeagueClient(
+        args.url,
+        token,
+        args.spec,
+        cafile=None if args.cafile is None else str(args.cafile),
+        seed=args.seed,
+        games=args.games,
+        announce=lambda text: print(text, file=sys.stderr, flush=True),
+    )
+    return client.run()

@@ -1,0 +1,134 @@
+"""Running a league server: create the league on first use, bind, serve HTTP(S) and WS(S)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..core.text import read_text
+from ..web.server import allowed_hosts_for, bind, exposure_lines
+from .app import LeagueLimits, create_app
+from .settings import LeagueSettings
+from .store import LeagueError, LeagueStore, new_token
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 8780
+MAX_FRAME_SLACK = 1024
+"""Bytes of framing allowed over :attr:`LeagueLimits.max_frame` at the WebSocket layer."""
+
+
+def read_admin_token(path: str | Path) -> str:
+    """The admin token in a file (one line; at least 16 characters)."""
+    token = read_text(path, "admin token file", LeagueError, limit=4096).strip()
+    if len(token) < 16 or any(c.isspace() for c in token):
+        raise LeagueError(
+            f"the admin token in {str(path)!r} must be one word of at least 16 characters"
+        )
+    return token
+
+
+def open_league(
+    db: str | Path,
+    settings: LeagueSettings | None,
+    admin_token_file: str | Path | None = None,
+    announce: Callable[[str], None] = print,
+) -> None:
+    """Create the league in ``db`` if it holds none (printing a new admin token unless one
+    is given in ``admin_token_file``); refuse settings that differ from a league's own."""
+    with LeagueStore(db) as store:
+        given = None if admin_token_file is None else read_admin_token(admin_token_file)
+        if not store.created:
+            token = given or new_token()
+            store.create(settings or LeagueSettings(), token)
+            created = store.settings()
+            announce(
+                f"Created a league in {db}: {created.rows}x{created.cols}, "
+                f"{created.rounds} rounds, {created.time_control}, "
+                f"{len(created.openings)} openings."
+            )
+            if given is None:
+                announce(f"Admin token (shown once, keep it secret): {token}")
+            return
+        if given is not None:
+            store.set_admin_token(given)
+        if settings is not None:
+            current = store.settings()
+            mine = settings.to_dict()
+            theirs = current.to_dict()
+            differs = [k for k in ("rows", "cols", "rounds", "base", "increment", "move_time")
+                       if mine[k] != theirs[k]]  # fmt: skip
+            if differs:
+                raise LeagueError(
+                    f"the league in {str(db)!r} was created with other settings "
+                    f"({', '.join(differs)}); a league's settings never change: use a new --db"
+                )
+
+
+def serve(
+    db: str | Path,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+    executor: str = "local",
+    jobs: int | None = 1,
+    limits: LeagueLimits | None = None,
+    announce: Callable[[str], None] = print,
+    house_games: bool = True,
+    pause: float = 0.0,
+) -> None:
+    """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted."""
+    import uvicorn
+
+    limits = LeagueLimits() if limits is None else limits
+    sock = bind(host, port)
+    actual = sock.getsockname()[1]
+    app = create_app(
+        db,
+        allowed_hosts=allowed_hosts_for(host),
+        limits=limits,
+        executor=executor,
+        jobs=jobs,
+        house_games=house_games,
+        pause=pause,
+    )
+    app.state.house.start()  # an executor that cannot start fails here, in one line
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=2,
+        ws="websockets-sansio",
+        ws_max_size=limits.max_frame + MAX_FRAME_SLACK,
+        ws_ping_interval=10.0,
+        ws_ping_timeout=20.0,
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
+    )
+    server = uvicorn.Server(config)
+    scheme = "https" if certfile else "http"
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    shown = f"[{shown}]" if ":" in shown else shown
+    url = f"{scheme}://{shown}:{actual}/"
+
+    def when_ready() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.02)
+        if server.started:
+            announce(f"League server ready at {url}  (Ctrl-C stops it)")
+            for line in exposure_lines(host, actual)[:-1]:
+                announce(line.replace("http://", f"{scheme}://"))
+
+    threading.Thread(target=when_ready, name="announce", daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    announce("League server stopped; finished games and ratings are saved.")

@@ -1,0 +1,59 @@
+// One live or finished league game on the project's board view (/static/js/board.js),
+// refreshed by polling; the person's page makes it playable.
+import { Board } from "/static/js/board.js";
+import { cellsOfFen, el, getJson, resultText, seconds } from "./league.js";
+
+export class GameView {
+  constructor(root, { onMove = null, me = null } = {}) {
+    this.root = root;
+    this.me = me; // the colour this page plays, or null to watch
+    this.onMove = onMove;
+    this.board = new Board(root.querySelector("#board"), { onActivate: (sq) => this.activate(sq) });
+    this.state = null;
+  }
+
+  activate(square) {
+    if (this.onMove && this.state && this.state.status === "playing" && this.state.turn === this.me) {
+      this.onMove(square);
+    }
+  }
+
+  render(state) {
+    this.state = state;
+    this.board.setup(state.rows, state.cols);
+    const cells = cellsOfFen(state.fen);
+    const playable = Boolean(this.onMove) && state.status === "playing" && state.turn === this.me;
+    this.board.render({
+      cells,
+      preview: null,
+      mover: state.turn || "x",
+      interactive: playable,
+      last: state.moves.length ? state.moves[state.moves.length - 1] : null,
+    });
+    this.root.querySelector("#players").textContent = `${state.x} (X) – ${state.o} (O)`;
+    this.root.querySelector("#record").href = `/api/league/games/${state.id}/record`;
+    this.root.querySelector("#clock-x").textContent = `X ${seconds(state.clock?.x)}`;
+    this.root.querySelector("#clock-o").textContent = `O ${seconds(state.clock?.o)}`;
+    const count = (ch) => [...cells].filter((c) => c === ch).length;
+    let status = `${resultText(state)} · X ${count("x")} – O ${count("o")}`;
+    if (state.status === "playing") status += ` · ${state.turn === this.me ? "your move" : `${state.turn.toUpperCase()} to move`}`;
+    if (state.detail) status += ` · ${state.detail}`;
+    const line = this.root.querySelector("#status");
+    line.textContent = status;
+    line.dataset.status = state.status;
+    this.root.querySelector("#moves").replaceChildren(...state.moves.map((m) => el("li", {}, m)));
+  }
+
+  async follow(id, every = 500) {
+    for (;;) {
+      try {
+        const state = await getJson(`/api/league/games/${id}`);
+        this.render(state);
+        if (state.status !== "playing") return state;
+      } catch (error) {
+        this.root.querySelector("#status").textContent = error.message;
+      }
+      await new Promise((resolve) => setTimeout(resolve, every));
+    }
+  }
+}

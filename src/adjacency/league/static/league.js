@@ -1,0 +1,50 @@
+// Shared helpers of the league pages: JSON requests, FEN to board cells, text.
+
+export async function getJson(url, options = {}) {
+  const response = await fetch(url, options);
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.detail || `${response.status}`);
+  return body;
+}
+
+export function postJson(url, body, secret) {
+  const headers = { "Content-Type": "application/json" };
+  if (secret) headers.Authorization = `Bearer ${secret}`;
+  return getJson(url, { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+/** The squares of a position text in index order a1, b1, ... (as the board view wants). */
+export function cellsOfFen(fen) {
+  const ranks = fen.split(" ")[0].split("/").reverse();
+  let cells = "";
+  for (const rank of ranks) {
+    for (const ch of rank) cells += /[0-9]/.test(ch) ? ".".repeat(Number(ch)) : ch;
+  }
+  return cells;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : String(child));
+  return node;
+}
+
+export function memberLink(name) {
+  return el("a", { href: `/bot/${encodeURIComponent(name)}` }, name);
+}
+
+export function resultText(game) {
+  if (game.status === "playing") return "playing";
+  if (game.status === "aborted") return "aborted";
+  const token = { x: "1-0", o: "0-1", draw: "½-½" }[game.result] || "*";
+  const why = game.termination && game.termination !== "normal" ? ` (${game.termination})` : "";
+  return token + why;
+}
+
+export function seconds(value) {
+  return value == null ? "–" : `${Number(value).toFixed(1)} s`;
+}

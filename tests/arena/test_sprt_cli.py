@@ -1,0 +1,63 @@
+"""An SPRT match plays to a verdict or to an explicit cap and says which (issue 25 CLI 7).
+
+Before, ``--sprt`` without ``--games`` stopped at the default 20 games with "continue"
+and status finished, and the match that ``tune`` prints and docs/arena.md's example
+did just that.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from adjacency.arena.store import Store
+from adjacency.cli import build_parser, main
+from adjacency.cli.arena_commands import SPRT_GAMES, match_settings
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "arena.md"
+
+
+def test_without_games_an_sprt_match_plays_to_its_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "s.db"
+    argv = ["match", "greedy", "random", "--rounds", "3", "--random-plies", "1", "--time", "1"]
+    argv += ["--sprt", "elo0=0", "elo1=10", "--db", str(db), "--concurrency", "1", "--quiet"]
+    assert main(argv) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    with Store(db) as store:
+        run = store.run()
+        stored = store.count(run.id)
+    assert run.planned == SPRT_GAMES and run.status == "sprt"
+    assert 20 < stored < SPRT_GAMES  # past the old default, stopped by the verdict
+    assert f"at most {SPRT_GAMES} games (--games sets the cap)" in printed
+    assert f"SPRT: accepted H1 after {stored} games" in printed
+
+
+def test_an_explicit_cap_says_the_test_ended_without_a_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "c.db"
+    argv = ["match", "greedy", "greedy:seed=1", "--rounds", "3", "--random-plies", "1"]
+    argv += ["--games", "4", "--sprt", "elo0=0", "elo1=5", "--db", str(db), "--quiet"]
+    assert main([*argv, "--concurrency", "1"]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "SPRT: stopped at the cap of 4 games without a verdict" in printed
+    assert main(["report", str(db), "--no-report"]) == 0
+    assert "SPRT: stopped at the cap of 4 games without a verdict" in capsys.readouterr().out
+
+
+def test_the_documented_sprt_example_runs_to_a_verdict() -> None:
+    line = next(line for line in DOC.read_text(encoding="utf-8").splitlines() if " --sprt " in line)
+    argv = shlex.split(line)
+    assert argv[:2] == ["adjacency", "match"]
+    args = build_parser().parse_args(argv[1:])
+    from adjacency.arena.stats import parse_sprt
+
+    settings = match_settings(args, parse_sprt(args.sprt))
+    assert settings.games == SPRT_GAMES and settings.sprt is not None
+    assert settings.random_plies > 0  # a sample of different games, not one pair repeated
+    assert re.search(r"at most `--games` games", DOC.read_text(encoding="utf-8"))

@@ -1,0 +1,101 @@
+"""The league pages in a real browser (Playwright driving Debian's Chromium): a person
+joins with a name and plays a rated game by clicks while the leaderboard, open in
+another tab, updates by itself; the game can then be watched and downloaded."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.core import Position
+from league_helpers import add_member, get, make_league, thread_server, wait_until
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+TIMEOUT = 30_000
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        message = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+def new_tab(context: Any, errors: list[str]) -> Any:
+    tab = context.new_page()
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    return tab
+
+
+def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=120.0, increment=0.0)
+    add_member(db, "house-random", "house", "random")
+    with thread_server(db, house_games=False) as url:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        context.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        board = new_tab(context, errors)
+        board.goto(url + "/")
+        row = board.locator('#standings tr[data-name="house-random"]')
+        sync_api.expect(row.locator(".games")).to_have_text("0")
+
+        player = new_tab(context, errors)
+        player.goto(url + "/play")
+        player.fill("#join-name", "ada")
+        player.click("#join button[type=submit]")
+        player.click('button[data-opponent="house-random"]')
+        game = wait_until(lambda: get(f"{url}/api/league/live"), 60, "the game to start")[0]
+        assert (game["x"], game["o"]) == ("ada", "house-random")
+        while True:
+            state = get(f"{url}/api/league/games/{game['id']}")
+            if state["status"] != "playing":
+                break
+            if state["turn"] != "x":
+                time.sleep(0.1)
+                continue
+            player.locator("#board:not(.locked)").wait_for()
+            square = Position.from_fen(state["fen"]).legal_moves()[-1]
+            player.click(f'#board [data-square="{square}"]')
+            played = len(state["moves"])
+
+            def answered(played: int = played) -> bool:
+                return len(get(f"{url}/api/league/games/{game['id']}")["moves"]) > played
+
+            wait_until(answered, 60, "the click to play")
+        sync_api.expect(player.locator("#message")).to_contain_text("Game over")
+        plies = Position.from_fen(state["start"]).plies_left  # the opening's plies to play
+        assert state["termination"] == "normal" and len(state["moves"]) == plies
+
+        # The leaderboard tab was never reloaded: it shows the rated game by itself.
+        sync_api.expect(row.locator(".games")).to_have_text("1")
+        ada = board.locator('#standings tr[data-name="ada"]')
+        sync_api.expect(ada).to_contain_text("person")
+        sync_api.expect(ada.locator(".games")).to_have_text("1")
+
+        watch = new_tab(context, errors)
+        watch.goto(f"{url}/watch/{game['id']}")
+        sync_api.expect(watch.locator("#moves li")).to_have_count(plies)
+        sync_api.expect(watch.locator("#board svg.piece").first).to_be_visible()
+        with watch.expect_download() as download:
+            watch.click("#record")
+        assert "ada" in Path(download.value.path()).read_text()
+        context.close()
+        assert errors == [], errors

@@ -1,0 +1,143 @@
+"""End to end over loopback: a real ``adjacency league serve`` process, four
+``adjacency connect`` processes (one the example ``cmd:`` engine, one a slow ``cmd:``
+engine), a house bot. Games are played and rated, a killed client loses on time and
+plays again when restarted, and a ``kill -9`` of the server loses nothing finished."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.league.store import LeagueStore
+from league_helpers import (
+    MINIMAL_ENGINE,
+    Process,
+    add_member,
+    assert_replays,
+    get,
+    make_league,
+    start_client,
+    start_server,
+    wait_until,
+)
+from web_helpers import free_port
+
+pytestmark = pytest.mark.slow
+
+SLEEPY = Path(__file__).resolve().parent / "sleepy_engine.py"
+SERVE = ("--no-house-games", "--pause", "1")
+"""House bots play only the clients; members rest 1 s between games (keeps the CPU low)."""
+WAIT = 120.0
+"""Seconds any one wait may take before the test fails (a guard against hangs only)."""
+
+
+def finished_games(url: str, name: str) -> list[dict[str, Any]]:
+    return [
+        g
+        for g in get(f"{url}/api/league/games?member={name}&limit=500")
+        if g["status"] == "finished"
+    ]
+
+
+def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    add_member(db, "house-greedy", "house", "greedy")
+    specs = {
+        "rando": "random",
+        "greedo": "greedy",
+        "mini": f"cmd:python3 {MINIMAL_ENGINE}",
+        "slow": f"cmd:{sys.executable} {SLEEPY}",
+    }
+    tokens = {name: add_member(db, name) for name in specs}
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, tmp_path / "server.log", *SERVE)
+    clients: dict[str, Process] = {}
+    try:
+        for name, spec in specs.items():
+            clients[name] = start_client(url, tokens[name], spec, tmp_path / f"{name}.log")
+
+        # Everyone plays, and the standings show every member with both ratings.
+        everyone = [*specs, "house-greedy"]
+        wait_until(lambda: all(len(finished_games(url, n)) >= 2 for n in everyone), WAIT, "games")
+        rows = {row["name"]: row for row in get(f"{url}/api/league/standings")}
+        assert set(rows) == set(everyone)
+        for row in rows.values():
+            assert row["games"] >= 2 and isinstance(row["rating"], float)
+            assert row["elo_low"] <= row["elo"] <= row["elo_high"]
+        assert rows["rando"]["online"] and rows["house-greedy"]["kind"] == "house"
+
+        # Kill the slow client in the middle of a game: that game is lost on time.
+        def slow_game() -> int | None:
+            return next(
+                (g["id"] for g in get(f"{url}/api/league/live") if "slow" in (g["x"], g["o"])), None
+            )
+
+        for attempt in range(5):
+            game_id = wait_until(slow_game, WAIT, "a game of the slow bot")
+            clients["slow"].kill()
+            if get(f"{url}/api/league/games/{game_id}")["status"] == "playing":
+                break  # killed mid-game (not just after the game's last move)
+            log = tmp_path / f"slow-retry{attempt}.log"
+            clients["slow"] = start_client(url, tokens["slow"], specs["slow"], log)
+        others_before = len(finished_games(url, "rando"))
+        lost = wait_until(
+            lambda: (g := get(f"{url}/api/league/games/{game_id}"))["status"] == "finished" and g,
+            WAIT,
+            "the abandoned game to end",
+        )
+        assert lost["termination"] == "time forfeit"
+        assert "slow did not move within its clock (not connected)" in lost["detail"]
+        assert lost["result"] == ("o" if lost["x"] == "slow" else "x")
+        wait_until(lambda: len(finished_games(url, "rando")) > others_before, WAIT, "others")
+
+        # Restarted, it plays again.
+        restarted = time.time()
+        clients["slow"] = start_client(url, tokens["slow"], specs["slow"], tmp_path / "slow2.log")
+        wait_until(
+            lambda: any(
+                g["started"] > restarted and g["termination"] == "normal"
+                for g in finished_games(url, "slow")
+            ),
+            WAIT,
+            "the restarted client to play",
+        )
+
+        # kill -9 the server while games are in play, and restart it on the same file.
+        wait_until(slow_game, WAIT, "a game of the slow bot in play")
+        server.kill()
+        with LeagueStore(db) as store:
+            finished_before = {g.id for g in store.games(status="finished")}
+            in_flight = {g.id for g in store.games(status="playing")}
+        assert in_flight
+        server = start_server(db, port, tmp_path / "server.log", *SERVE)
+        for flown in in_flight:
+            assert get(f"{url}/api/league/games/{flown}")["status"] == "aborted"
+        wait_until(
+            lambda: all(
+                any(g["id"] > max(in_flight) for g in finished_games(url, n)) for n in specs
+            ),
+            WAIT,
+            "every client to play on after the restart",
+        )
+    finally:
+        for client in clients.values():
+            client.stop()
+        server.stop()
+    with LeagueStore(db) as store:
+        finished = store.games(status="finished", with_record=True)
+        assert finished_before <= {g.id for g in finished}
+        assert store.ratings() == store.recompute_ratings()
+        for stored in finished:
+            assert_replays(stored)
+            assert stored.record is not None
+            assert not [t for t in tokens.values() if t in stored.record]
+        assert not store.games(status="playing")  # stopping the server aborts games in play
+    for name, token in tokens.items():
+        for log in tmp_path.glob("*.log"):
+            assert token not in log.read_text(errors="replace"), (name, log)

@@ -1,0 +1,162 @@
+"""The hall's rules without a network: pairing (colour-swapped pairs from one opening,
+fewest games between two first, never self-play, the concurrency cap), move refusals,
+an illegal answer, and the statistics of a pair and of a member page."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.core import Position
+from adjacency.league.hall import Hall, LiveGame, Outbox
+from adjacency.league.house import HousePlayers
+from adjacency.league.settings import LeagueSettings
+from adjacency.league.standings import member_page, pair_stats
+from adjacency.league.store import LeagueStore, Member
+from adjacency.web.errors import Forbidden, GameNotFound, NotNow
+
+
+class Inbox:
+    """What a member's connection received."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == kind]
+
+
+def finish(hall: Hall, live: LiveGame) -> None:
+    """Play the game out with each side's first legal move."""
+    while live.id in hall.live:
+        position = live.game.position
+        hall.move(live.member(position.turn), live.id, position.legal_moves()[0])
+
+
+def run(test: Any, tmp_path: Path, **settings: Any) -> None:
+    async def main() -> None:
+        store = LeagueStore(tmp_path / "league.db")
+        values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 60.0, "increment": 0.0}
+        store.create(LeagueSettings(**{**values, **settings}), "adjl_a")
+        hall = Hall(store, HousePlayers())
+        try:
+            await test(store, hall)
+        finally:
+            await hall.stop()
+            store.close()
+
+    asyncio.run(main())
+
+
+def connect(hall: Hall, member: Member) -> Inbox:
+    inbox = Inbox()
+    hall.attach(Outbox(member, inbox.send))
+    return inbox
+
+
+def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
+    tmp_path: Path,
+) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        a = store.add_member("a", "bot")[0]
+        b = store.add_member("b", "bot")[0]
+        inbox_a = connect(hall, a)
+        assert hall.pair() == []  # alone: never against itself
+        inbox_b = connect(hall, b)
+        (first,) = hall.pair()
+        assert (first.x.name, first.o.name) == ("a", "b")
+        await asyncio.sleep(0)
+        assert inbox_a.of("game_start")[0]["color"] == "x"
+        assert inbox_a.of("your_turn")[0]["fen"] == first.game.position.fen()
+        assert inbox_b.of("game_start")[0]["color"] == "o" and not inbox_b.of("your_turn")
+        assert hall.pair() == []  # both busy (cap 1)
+        finish(hall, first)
+        (second,) = hall.pair()
+        assert (second.x.name, second.o.name) == ("b", "a")  # the pair's other game
+        assert second.game.start == first.game.start and second.pair_id == first.pair_id
+        finish(hall, second)
+        c = store.add_member("c", "bot")[0]
+        connect(hall, c)
+        (third,) = hall.pair()
+        assert "c" in (third.x.name, third.o.name)  # a and b have met twice already
+        stats = pair_stats(store, a, b)
+        assert stats["games"] == 2 and stats["pairs"] == 1 and sum(stats["pentanomial"]) == 1
+        page = member_page(store, a)
+        assert len(page["history"]) == 2 and page["opponents"][0]["games"] == 2
+        assert page["opponents"][0]["name"] == "b"
+
+    run(scenario, tmp_path)
+
+
+def test_moves_are_refused_unless_it_is_the_members_turn_in_its_own_game(
+    tmp_path: Path,
+) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        a = store.add_member("a", "bot")[0]
+        b = store.add_member("b", "bot")[0]
+        c = store.add_member("c", "bot", concurrency=2)[0]
+        for member in (a, b):
+            connect(hall, member)
+        (live,) = hall.pair()
+        before = live.game.position
+        with pytest.raises(Forbidden):
+            hall.move(c, live.id, "c3")
+        with pytest.raises(NotNow):
+            hall.move(b, live.id, "c3")
+        with pytest.raises(GameNotFound):
+            hall.move(a, live.id + 100, "c3")
+        assert live.game.position == before and live.id in hall.live
+        occupied = next(s for s in ("a1", "b1", "a2", "b2") if before.piece_at(s))
+        hall.move(a, live.id, occupied)  # a bot's illegal answer loses the game
+        stored = store.game(live.id)
+        assert stored is not None and stored.termination == "illegal move"
+        assert stored.result == "o" and "a answered" in stored.detail
+        assert Position.from_fen(stored.opening) == before
+
+    run(scenario, tmp_path)
+
+
+def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
+    tmp_path: Path,
+) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        a = store.add_member("a", "bot")[0]
+        b = store.add_member("b", "bot")[0]
+        inboxes = [connect(hall, m) for m in (a, b)]
+        (live,) = hall.pair()
+        await asyncio.sleep(0)
+        assert inboxes[0].of("your_turn")[0]["budget"] < 0.5
+        hall.move(a, live.id, live.game.position.legal_moves()[0])
+        assert live.clock.remaining["x"] == 0.5  # a fresh budget for the next move
+        while live.id in hall.live:  # b never answers
+            await asyncio.sleep(0.05)
+        stored = store.game(live.id)
+        assert stored is not None and stored.termination == "time forfeit"
+        assert stored.detail == "b did not move within its clock (connected)"
+        assert stored.result == "x" and stored.plies == 1
+        assert inboxes[1].of("game_end")[0]["termination"] == "time forfeit"
+
+    run(scenario, tmp_path, move_time=0.5)
+
+
+def test_an_account_may_play_several_games_at_once_only_if_it_allows_it(tmp_path: Path) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        wide = store.add_member("wide", "bot", concurrency=2)[0]
+        b = store.add_member("b", "bot")[0]
+        c = store.add_member("c", "bot")[0]
+        for member in (wide, b, c):
+            connect(hall, member)
+        first = hall.pair()
+        second = hall.pair()
+        assert len(first) == len(second) == 1
+        assert {first[0].x.name, first[0].o.name} == {"wide", "b"}
+        assert {second[0].x.name, second[0].o.name} == {"wide", "c"}
+        assert hall.busy[wide.id] == 2 and hall.pair() == []
+
+    run(scenario, tmp_path)

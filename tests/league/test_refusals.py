@@ -1,0 +1,267 @@
+"""What bad input gets: a clear refusal, and nothing changes (tokens, other bots' games,
+admin endpoints, oversized and malformed frames, rate limits), with a real server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from adjacency.core import Position
+from adjacency.league.app import LeagueLimits
+from adjacency.league.store import LeagueStore
+from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
+
+LIMITS = LeagueLimits(
+    max_frame=2048, max_errors=3, limit_loopback=True, burst=12, messages_per_minute=6.0
+)
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0, increment=0.0)
+    with thread_server(db, limits=LIMITS, house_games=False) as url:
+        yield url, db
+
+
+def ws_url(url: str) -> str:
+    return url.replace("http://", "ws://") + "/api/league/connect"
+
+
+def open_ws(url: str, token: str | None) -> ClientConnection:
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    return connect(ws_url(url), additional_headers=headers, open_timeout=10)
+
+
+def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of ``kind`` (others are skipped)."""
+    while True:
+        message = json.loads(ws.recv(timeout=30))
+        if message["type"] == kind:
+            return dict(message)
+
+
+def refused_status(url: str, token: str | None) -> int:
+    with pytest.raises(InvalidStatus) as caught, open_ws(url, token):
+        pass
+    status: int = caught.value.response.status_code
+    body = caught.value.response.body or b""
+    if token is not None:
+        assert token.encode() not in body  # a refusal never repeats the secret
+    return status
+
+
+def test_unknown_revoked_and_misplaced_secrets_cannot_connect(league: tuple[str, Path]) -> None:
+    url, db = league
+    token = add_member(db, "alice")
+    assert refused_status(url, None) == 401
+    assert refused_status(url, "adjl_" + "A" * 22) == 401
+    assert refused_status(url, token + "x") == 401
+    assert refused_status(url, ADMIN) == 401  # the admin token is not a bot account
+    person = request(f"{url}/api/league/people", "POST", {"name": "pat"}).body["secret"]
+    assert refused_status(url, person) == 403
+    with open_ws(url, token) as ws:
+        assert receive(ws, "welcome")["name"] == "alice"
+        with LeagueStore(db) as store:  # as `adjacency league revoke` does, server running
+            store.revoke("alice")
+        assert "revoked" in receive(ws, "error")["detail"]
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=30)
+    assert refused_status(url, token) == 401
+
+
+def test_a_token_rotated_from_the_command_line_closes_its_open_connection(
+    league: tuple[str, Path],
+) -> None:
+    """``adjacency league rotate`` writes the file while the server runs: the connection
+    that authenticated with the old token is closed, the old token is refused, the new
+    one connects."""
+    url, db = league
+    token = add_member(db, "carol")
+    with open_ws(url, token) as ws:
+        assert receive(ws, "welcome")["name"] == "carol"
+        with LeagueStore(db) as store:
+            new = store.rotate("carol")
+        assert "replaced" in receive(ws, "error")["detail"]
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=30)
+    assert refused_status(url, token) == 401
+    with open_ws(url, new) as ws:
+        assert receive(ws, "welcome")["name"] == "carol"
+
+
+def test_a_bot_cannot_move_in_another_bots_game(league: tuple[str, Path]) -> None:
+    url, db = league
+    tokens = {name: add_member(db, name) for name in ("a", "b")}
+    with open_ws(url, tokens["a"]) as a, open_ws(url, tokens["b"]) as b:
+        start = receive(a, "game_start")
+        game = start["game"]
+        mover = a if start["color"] == "x" else b
+        turn = receive(mover, "your_turn")
+        intruder_token = add_member(db, "c")
+        with open_ws(url, intruder_token) as c:
+            receive(c, "welcome")
+            c.send(json.dumps({"type": "move", "game": game, "move": "c3"}))
+            error = receive(c, "error")
+            assert error["status"] == 403 and "not yours" in error["detail"]
+        waiting = b if mover is a else a
+        waiting.send(json.dumps({"type": "move", "game": game, "move": "c3"}))
+        assert receive(waiting, "error")["status"] == 409  # not its turn
+        state = request(f"{url}/api/league/games/{game}").body
+        assert state["moves"] == [] and state["fen"] == turn["fen"]
+
+
+def test_admin_endpoints_need_the_admin_token(league: tuple[str, Path]) -> None:
+    url, db = league
+    bot = add_member(db, "bot1")
+    new = {"name": "house1", "kind": "house", "spec": "greedy"}
+    assert request(f"{url}/api/league/admin/members", "POST", new).status == 401
+    assert request(f"{url}/api/league/admin/members", "POST", new, token="adjl_nope").status == 401
+    assert request(f"{url}/api/league/admin/members", "POST", new, token=bot).status == 403
+    assert request(f"{url}/api/league/admin/members/bot1/revoke", "POST", token=bot).status == 403
+    with LeagueStore(db) as store:
+        assert [m.name for m in store.members()] == ["bot1"]
+        assert not store.members()[0].revoked
+    made = request(f"{url}/api/league/admin/members", "POST", new, token=ADMIN)
+    assert made.status == 201 and made.body["token"] is None
+    bad = {"name": "house2", "kind": "house", "spec": "cmd:rm -rf /"}
+    assert request(f"{url}/api/league/admin/members", "POST", bad, token=ADMIN).status == 400
+    rotated = request(f"{url}/api/league/admin/members/bot1/rotate", "POST", token=ADMIN)
+    assert rotated.status == 200 and rotated.body["token"] != bot
+    assert refused_status(url, bot) == 401
+    with open_ws(url, rotated.body["token"]) as ws:
+        assert receive(ws, "welcome")["name"] == "bot1"
+
+
+def test_malformed_and_oversized_frames_are_refused_then_disconnected(
+    league: tuple[str, Path],
+) -> None:
+    url, db = league
+    token = add_member(db, "noisy")
+    with open_ws(url, token) as ws:
+        receive(ws, "welcome")
+        for garbage in ("not json", "[1, 2]", json.dumps({"type": "fly"})):
+            ws.send(garbage)
+            assert receive(ws, "error")["detail"]
+        ws.send(json.dumps({"type": "move", "game": "one", "move": "a1"}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    with open_ws(url, token) as ws:
+        receive(ws, "welcome")
+        ws.send(json.dumps({"type": "ping", "pad": "x" * 10_000}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    with open_ws(url, token) as ws:  # the server goes on
+        assert receive(ws, "welcome")["name"] == "noisy"
+
+
+def test_rate_limits_per_token_and_per_address(league: tuple[str, Path]) -> None:
+    url, db = league
+    token = add_member(db, "fast")
+    with open_ws(url, token) as ws:
+        receive(ws, "welcome")
+        for _ in range(LIMITS.burst + 2):
+            ws.send(json.dumps({"type": "ping"}))
+        replies = [json.loads(ws.recv(timeout=30)) for _ in range(LIMITS.burst + 2)]
+        assert sum(r["type"] == "pong" for r in replies) <= LIMITS.burst
+        assert any("rate limit" in r.get("detail", "") for r in replies)
+    statuses = []
+    for _ in range(LIMITS.burst + 2):
+        try:
+            with open_ws(url, token):
+                pass
+            statuses.append(101)
+        except InvalidStatus as exc:
+            statuses.append(exc.response.status_code)
+    assert 429 in statuses
+
+
+def test_a_person_joins_and_plays_a_rated_game_against_a_house_bot(
+    league: tuple[str, Path],
+) -> None:
+    url, db = league
+    add_member(db, "house-random", "house", "random")
+    secret = request(f"{url}/api/league/people", "POST", {"name": "ada"}).body["secret"]
+    assert request(f"{url}/api/league/people", "POST", {"name": "ADA"}).status == 400
+    anonymous = request(f"{url}/api/league/challenge", "POST", {"opponent": "house-random"})
+    assert anonymous.status == 401
+    started = request(
+        f"{url}/api/league/challenge", "POST", {"opponent": "house-random"}, token=secret
+    )
+    assert started.status == 201 and started.body["color"] == "x"
+    game = started.body["game"]
+    other = request(f"{url}/api/league/people", "POST", {"name": "eve"}).body["secret"]
+    intruding = request(f"{url}/api/league/games/{game}/move", "POST", {"move": "c3"}, token=other)
+    assert intruding.status == 403
+
+    def my_turn_or_end() -> dict[str, Any] | None:
+        state: dict[str, Any] = request(f"{url}/api/league/games/{game}").body
+        return state if state["status"] != "playing" or state["turn"] == "x" else None
+
+    while True:
+        state = wait_until(my_turn_or_end, 60, "ada's turn")
+        if state["status"] != "playing":
+            break
+        position = Position.from_fen(state["fen"])
+        occupied = next(sq for sq in ("a1", "b1", "a2", "b2") if position.piece_at(sq))
+        refused = request(
+            f"{url}/api/league/games/{game}/move", "POST", {"move": occupied}, token=secret
+        )
+        assert refused.status == 400  # a person's illegal click is refused, not a loss
+        move = position.legal_moves()[0]
+        assert (
+            request(
+                f"{url}/api/league/games/{game}/move", "POST", {"move": move}, token=secret
+            ).status
+            == 200
+        )
+    assert state["termination"] == "normal"
+    rows = {r["name"]: r for r in request(f"{url}/api/league/standings").body}
+    assert rows["ada"]["kind"] == "person" and rows["ada"]["games"] == 1
+    assert rows["ada"]["rating"] != 1500.0
+
+
+def test_the_openapi_schema_documents_every_endpoint(league: tuple[str, Path]) -> None:
+    url, _ = league
+    schema = request(f"{url}/openapi.json").body
+    paths = set(schema["paths"])
+    for path in (
+        "/api/league",
+        "/api/league/standings",
+        "/api/league/members/{name}",
+        "/api/league/pairs/{a}/{b}",
+        "/api/league/live",
+        "/api/league/games",
+        "/api/league/games/{game_id}",
+        "/api/league/games/{game_id}/record",
+        "/api/league/games/{game_id}/move",
+        "/api/league/people",
+        "/api/league/challenge",
+        "/api/league/admin/members",
+        "/api/league/admin/members/{name}/revoke",
+        "/api/league/admin/members/{name}/rotate",
+    ):
+        assert path in paths
+    schemas = schema["components"]["schemas"]
+    assert {"GameState", "GameSummary", "MemberPage", "PairStats", "LeagueInfo"} <= set(schemas)
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            answer = operation["responses"].get("200") or operation["responses"].get("201")
+            assert answer is not None and answer.get("description"), (method, path)
+            if path != "/api/league/games/{game_id}/record":
+                assert "schema" in answer["content"]["application/json"], (method, path)
+    row = schema["components"]["schemas"]["StandingRow"]["properties"]
+    assert {"name", "rating", "games", "elo", "elo_low", "elo_high", "provisional"} <= set(row)
+    assert "/api/league/connect" in schema["info"]["description"]

@@ -1,0 +1,196 @@
+"""Helpers of the league tests: leagues on disk, servers (a thread or a real process),
+``adjacency connect`` processes, JSON over HTTP, and replaying stored games."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjacency.core.record import game_from_text
+from adjacency.league.settings import LeagueSettings
+from adjacency.league.store import LeagueStore, StoredGame
+from web_helpers import free_port
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = 60.0, what: str = "condition") -> Any:
+    """Poll ``predicate`` every 0.2 s until it returns something truthy; fail after
+    ``timeout`` seconds (a guard against hangs: no test asserts on how fast anything is)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src"
+ADMIN = "adjl_admin-token-of-the-tests"
+MINIMAL_ENGINE = REPO / "examples" / "engines" / "minimal_engine.py"
+
+
+def make_league(db: Path, **settings: Any) -> None:
+    """A new league in ``db`` (6x6, 4 rounds, a 4+0.1 clock unless told otherwise)."""
+    values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 4.0, "increment": 0.1}
+    values.update(settings)
+    with LeagueStore(db) as store:
+        store.create(LeagueSettings(**values), ADMIN)
+
+
+def add_member(db: Path, name: str, kind: str = "bot", spec: str | None = None) -> str:
+    """Add a member; return its token ('' for a house bot)."""
+    with LeagueStore(db) as store:
+        _, token = store.add_member(name, kind, spec)
+    return token or ""
+
+
+def env() -> dict[str, str]:
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join([str(SRC), environment.get("PYTHONPATH", "")])
+    return environment
+
+
+@dataclass
+class Process:
+    """A child process in its own session (so a kill reaches its engine children too)."""
+
+    popen: subprocess.Popen[bytes]
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, sig)
+        self.popen.wait(30)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.kill(signal.SIGTERM)
+
+
+def spawn(args: list[str], log: Path, extra_env: dict[str, str] | None = None) -> Process:
+    environment = env()
+    environment.update(extra_env or {})
+    handle = log.open("ab")
+    popen = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", *args],
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+        env=environment,
+        start_new_session=True,
+    )
+    handle.close()
+    return Process(popen, log)
+
+
+def start_server(db: Path, port: int, log: Path, *extra: str) -> Process:
+    """``adjacency league serve`` on ``port``; returns once it is ready."""
+    process = spawn(["league", "serve", "--db", str(db), "--port", str(port), *extra], log)
+    before = process.text().count("ready at")
+    wait_until(
+        lambda: process.text().count("ready at") > before or process.popen.poll() is not None,
+        60,
+        "the league server to start",
+    )
+    assert process.popen.poll() is None, process.text()
+    return process
+
+
+def start_client(url: str, token: str, spec: str, log: Path, *extra: str) -> Process:
+    """``adjacency connect URL SPEC`` with the token in the environment (not the argv)."""
+    return spawn(["connect", url, spec, *extra], log, {"ADJACENCY_LEAGUE_TOKEN": token})
+
+
+@dataclass
+class Response:
+    status: int
+    body: Any
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def request(
+    url: str, method: str = "GET", body: Any = None, token: str | None = None, raw: bool = False
+) -> Response:
+    """One HTTP request; the answer's status and JSON body (text with ``raw``)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"} if data is not None else {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            payload = answer.read().decode()
+            status, answer_headers = answer.status, dict(answer.headers)
+    except urllib.error.HTTPError as exc:
+        payload = exc.read().decode()
+        status, answer_headers = exc.code, dict(exc.headers)
+    if raw:
+        return Response(status, payload, answer_headers)
+    return Response(status, json.loads(payload) if payload else None, answer_headers)
+
+
+def get(url: str) -> Any:
+    answer = request(url)
+    assert answer.status == 200, (url, answer)
+    return answer.body
+
+
+@contextlib.contextmanager
+def thread_server(db: Path, **options: Any) -> Iterator[str]:
+    """The league app under uvicorn in a thread on a free port; yields its base URL."""
+    import uvicorn
+
+    from adjacency.league.app import LeagueLimits, create_app
+
+    limits = options.get("limits") or LeagueLimits()
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(db, **options),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_max_size=limits.max_frame + 1024,
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_until(lambda: server.started, 30, "the league server to start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def assert_replays(game: StoredGame) -> None:
+    """A stored game's record replays legally with the core and agrees with its row."""
+    assert game.record is not None
+    replayed = game_from_text(game.record)  # replays every move through Position.play
+    position = replayed.start
+    for move in replayed.moves:
+        assert move.square in position.legal_moves()
+        position = position.play(move.square)
+    assert replayed.result == game.result
+    assert replayed.termination.value == game.termination
+    assert len(replayed.moves) == game.plies
+    assert replayed.start.fen() == game.opening
+    if game.termination == "normal":
+        assert position.is_over and list(position.score) == [game.x_score, game.o_score]
