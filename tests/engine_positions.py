@@ -32,10 +32,13 @@ def brute_force(position: Position, memo: dict[Position, int] | None = None) -> 
     return memo[position]
 
 
-def assert_solves_like_brute_force(engine: Engine, position: Position) -> None:
+def assert_solves_like_brute_force(
+    engine: Engine, position: Position, memo: dict[Position, int] | None = None
+) -> None:
     """``engine`` solves ``position`` exactly and win/draw/loss as :func:`brute_force`
-    does, and its best move really reaches the value."""
-    memo: dict[Position, int] = {}
+    does, and its best move really reaches the value (``memo``: brute force's, to share
+    between engines)."""
+    memo = {} if memo is None else memo
     exact = brute_force(position, memo)
     solved = engine.solve(position)
     assert solved.complete and solved.value == exact, position.fen()
@@ -44,6 +47,18 @@ def assert_solves_like_brute_force(engine: Engine, position: Position) -> None:
     wld = engine.solve(position, wld=True)
     assert wld.value == (exact > 0) - (exact < 0), position.fen()
     assert wld.best in position.legal_moves() and wld.complete
+
+
+def split_engines(tt_mb: float = 2, counts: tuple[int, ...] = (1, 2, 4)) -> list[Engine]:
+    """Engines with 1, 2 and 4 threads whose solver splits every node it can (5 or more
+    plies left), so that small positions exercise the split points."""
+    from adjacency.engine import Engine
+
+    engines = [Engine(tt_mb=tt_mb, threads=count) for count in counts]
+    for engine in engines:
+        engine.split_depth = 64
+        engine.split_floor = 0
+    return engines
 
 
 def random_endgame(rng: random.Random, rows: int, cols: int, max_empties: int) -> Position:

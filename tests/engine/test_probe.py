@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.driver import margin_parity
-from engine_positions import brute_force, random_endgame, random_short_game
+from engine_positions import brute_force, random_endgame, random_short_game, split_engines
 
 ENGINE = Engine(tt_mb=2)
+SPLIT = {engine.threads: engine for engine in split_engines()}
 
 
 def _check(engine: Engine, position: Position, exact: int, beta: int) -> None:
@@ -39,12 +40,18 @@ def test_probe_equals_brute_force_around_the_value(rows: int, cols: int) -> None
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**6), offset=st.integers(-6, 6), short=st.booleans())
-def test_probe_agrees_with_solve(seed: int, offset: int, short: bool) -> None:
+@given(
+    seed=st.integers(0, 10**6),
+    offset=st.integers(-6, 6),
+    short=st.booleans(),
+    threads=st.sampled_from([1, 2, 4]),
+)
+def test_probe_agrees_with_solve(seed: int, offset: int, short: bool, threads: int) -> None:
+    # The probe of an engine whose threads split the tree agrees with the 1-thread solve.
     rng = random.Random(seed)
     position = random_short_game(rng, 6, 6, 8) if short else random_endgame(rng, 6, 6, 10)
     exact = ENGINE.solve(position).value
-    _check(ENGINE, position, exact, exact + offset)
+    _check(SPLIT[threads], position, exact, exact + offset)
 
 
 def test_probe_with_an_empty_table_and_far_windows() -> None:

@@ -11,37 +11,50 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.engine import Engine
-from adjacency.engine.solver import ENDGAME_THRESHOLDS, OPEN_END, OPEN_THRESHOLDS, thresholds
+from adjacency.engine import layout as L
+from adjacency.engine.solver import (
+    ENDGAME_THRESHOLDS,
+    OPEN_END,
+    OPEN_THRESHOLDS,
+    SOLVE_CAPTURES_FIRST,
+    thresholds,
+)
 from engine_positions import (
     assert_solves_like_brute_force,
     brute_force,
     random_endgame,
     random_short_game,
+    split_engines,
 )
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (5, 5), (5, 7), (6, 6), (8, 8)])
 def test_solver_equals_brute_force(rows: int, cols: int) -> None:
+    # 1, 2 and 4 threads (every node of 5+ plies a split point) against one brute force.
     rng = random.Random(rows * 100 + cols)
-    engine = Engine(tt_mb=2)
+    engines = split_engines()
     for _ in range(25):
-        assert_solves_like_brute_force(engine, random_endgame(rng, rows, cols, 9))
+        position = random_endgame(rng, rows, cols, 9)
+        memo: dict[Position, int] = {}
+        for engine in engines:
+            assert_solves_like_brute_force(engine, position, memo)
 
 
 def test_short_games_use_the_open_settings_and_equal_brute_force() -> None:
     rng = random.Random(55)
-    engine = Engine(tt_mb=2)
+    engines = split_engines()
     for _ in range(4):
         position = random_short_game(rng, 5, 5, OPEN_END)
         empties, plies = position.empty.bit_count(), position.plies_left
         assert thresholds(empties, plies) == OPEN_THRESHOLDS
         memo: dict[Position, int] = {}
         exact = brute_force(position, memo)
-        solved = engine.solve(position)
-        assert solved.complete and solved.value == exact, position.fen()
-        after = position.play(solved.best)
-        assert -brute_force(after, memo) == exact
-        assert engine.solve(position, wld=True).value == (exact > 0) - (exact < 0)
+        for engine in engines:
+            solved = engine.solve(position)
+            assert solved.complete and solved.value == exact, (position.fen(), engine.threads)
+            after = position.play(solved.best)
+            assert -brute_force(after, memo) == exact
+            assert engine.solve(position, wld=True).value == (exact > 0) - (exact < 0)
 
 
 def test_short_8x8_games_equal_a_full_width_search_to_the_end() -> None:
@@ -59,6 +72,27 @@ def test_short_8x8_games_equal_a_full_width_search_to_the_end() -> None:
         assert full.exact
         solved = solver.solve(position)
         assert solved.complete and solved.value == full.value, position.fen()
+
+
+def test_captures_first_keeps_values_and_saves_nodes_in_short_games() -> None:
+    # v3's solver tries converting moves first with 3-4 plies left; v1's does not.
+    assert Engine(tt_mb=1, profile="v1").S[L.CFG + L.CFG_SOLVE_FEATURES] == 0
+    rng = random.Random(12)
+    plain, first = Engine(tt_mb=8, profile="v3"), Engine(tt_mb=8, profile="v3")
+    assert first.S[L.CFG + L.CFG_SOLVE_FEATURES] == SOLVE_CAPTURES_FIRST
+    plain.S[L.CFG + L.CFG_SOLVE_FEATURES] = 0
+    nodes = [0, 0]
+    for _ in range(6):
+        position = Position.start(8, 8, 8)
+        while position.plies_left > 7:
+            position = position.play(rng.choice(position.legal_squares()))
+        values = []
+        for k, engine in enumerate((plain, first)):
+            engine.clear()
+            values.append(engine.solve(position, guess=0).value)
+            nodes[k] += engine.nodes
+        assert values[0] == values[1], position.fen()
+    assert nodes[1] < nodes[0]
 
 
 def test_threshold_choice() -> None:

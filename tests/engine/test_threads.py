@@ -1,51 +1,97 @@
-"""Lazy SMP: helper threads share the table; solver values equal the single-thread ones."""
+"""Threads: Lazy SMP for the search, split points for the solver; values equal one thread's."""
 
 from __future__ import annotations
 
 import random
 import threading
 
+import numpy as np
 import pytest
 
 from adjacency.bots import Limit, make_bot
 from adjacency.core import Position
 from adjacency.engine import Engine
+from adjacency.engine import layout as L
 from adjacency.engine.bench import SUITE
+from adjacency.engine.splitting import SplitPoint, Splitter
 from engine_positions import (
     assert_solves_like_brute_force,
     brute_force,
     random_endgame,
     random_short_game,
+    split_engines,
 )
 
 SUITE_POSITIONS = dict(SUITE)
 
 
-@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize("threads", [2, 4])
 def test_parallel_solver_equals_brute_force(threads: int) -> None:
     rng = random.Random(threads)
-    engine = Engine(tt_mb=2, threads=threads)
+    (engine,) = split_engines(counts=(threads,))
     for _ in range(10):
         assert_solves_like_brute_force(engine, random_endgame(rng, 6, 6, 8))
     short = random_short_game(rng, 5, 5, 8)
     assert engine.solve(short).value == brute_force(short)
 
 
-def test_parallel_solver_equals_single_thread_on_8x8_endgames() -> None:
-    # 14 empties: big enough that every thread works on the root at once.
+@pytest.mark.parametrize("threads", [2, 4])
+def test_parallel_solver_equals_single_thread_on_8x8_endgames(threads: int) -> None:
+    # 12-14 empties, with the default split depth: big enough to split near the root.
     for name in ("end14-1", "end14-2", "end12-1"):
         position = Position.from_fen(SUITE_POSITIONS[name])
         single = Engine(tt_mb=16).solve(position)
-        parallel = Engine(tt_mb=16, threads=2).solve(position)
+        parallel = Engine(tt_mb=16, threads=threads).solve(position)
         assert (parallel.value, parallel.complete) == (single.value, True), name
         assert Engine(tt_mb=16).solve(position.play(parallel.best)).value == -single.value
     rng = random.Random(3)
     for _ in range(3):
         position = random_endgame(rng, 8, 8, 12)
         assert (
-            Engine(tt_mb=4, threads=2).solve(position, wld=True).value
+            Engine(tt_mb=4, threads=threads).solve(position, wld=True).value
             == Engine(tt_mb=4).solve(position, wld=True).value
         )
+
+
+def test_split_nodes_search_the_kernels_tree() -> None:
+    # With one thread's state the split nodes (Python) order, search and store exactly as
+    # the kernel does: the same value, best move and node count.
+    position = Position.from_fen(SUITE_POSITIONS["end14-1"])
+    kernel, split = Engine(tt_mb=16), Engine(tt_mb=16)
+    expected = kernel.probe(position, -8)
+    split._begin(position, None)
+    split.S[L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1] = kernel.S[
+        L.CFG + L.CFG_SOLVE_TT : L.CFG + L.CFG_SOLVE_TWO_PLY + 1
+    ]
+    h = split._hash(position)
+    me, opp = np.uint64(position.mover), np.uint64(position.opponent)
+    splitter = Splitter(split.U, [split.S], 64, 0, lambda: False)
+    value = splitter.run(me, opp, position.plies_left, -9, -8, h, 0, lambda run: run())
+    assert value is not None and (value >= -8) == expected.high
+    assert int(split.S[L.STATS + L.STAT_NODES]) == expected.nodes
+    assert split.S[L.ROOT + L.ROOT_MOVE] == kernel.S[L.ROOT + L.ROOT_MOVE]
+
+
+def test_threads_share_one_tree_rather_than_race() -> None:
+    # Lazy SMP's threads each searched the whole probe (1.6-1.7x the nodes of one thread
+    # in all); split points hand each subtree to one thread.
+    position = Position.from_fen(SUITE_POSITIONS["end16-1"])
+    single = Engine(tt_mb=16)
+    single.solve(position, guess=-6)
+    split = Engine(tt_mb=16, threads=2)
+    assert split.solve(position, guess=-6).value == -6
+    assert split.helpers is not None and split.helpers.nodes > 0
+    assert split.nodes < 1.3 * single.nodes
+
+
+def test_node_limit_stops_every_solver_thread() -> None:
+    position = Position.from_fen(SUITE_POSITIONS["end16-1"])
+    engine = Engine(tt_mb=4, threads=2)
+    before = threading.active_count()
+    result = engine.solve(position, nodes=20000, guess=0)
+    assert not result.complete and engine.stopped
+    assert threading.active_count() == before
+    assert engine.solve(position).value == -6 and not engine.stopped
 
 
 def test_parallel_search_is_exact_at_the_end_and_counts_every_thread() -> None:
@@ -92,3 +138,20 @@ def test_default_threads_are_one_unless_the_process_runs_one_search(
     threads.use_all_cores()
     assert make_bot("engine:tt=1").engine.threads == 3  # type: ignore[attr-defined]
     assert make_bot("engine:tt=1,threads=2").engine.threads == 2  # type: ignore[attr-defined]
+
+
+def test_a_bug_in_a_helper_thread_is_raised_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A task lost to an exception would make the value wrong: the solve raises instead.
+    original = Splitter._run
+
+    def broken(self: Splitter, w: int, point: SplitPoint, index: int) -> None:
+        if w > 0:
+            raise RuntimeError("a bug in a helper")
+        original(self, w, point, index)
+
+    monkeypatch.setattr(Splitter, "_run", broken)
+    engine = Engine(tt_mb=4, threads=2)
+    before = threading.active_count()
+    with pytest.raises(RuntimeError, match="a bug in a helper"):
+        engine.solve(Position.from_fen(SUITE_POSITIONS["end16-1"]))
+    assert threading.active_count() == before

@@ -32,7 +32,7 @@ CHILD = textwrap.dedent(
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     warmup()
-    engine = Engine(tt_mb=4)
+    engine = Engine(tt_mb=4, threads=int(sys.argv[3]))
     position = Position.from_fen(sys.argv[2])
     print("started", flush=True)
     try:
@@ -50,13 +50,21 @@ CHILD = textwrap.dedent(
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("work", "signum"),
-    [("solve", signal.SIGINT), ("search", signal.SIGINT), ("solve", signal.SIGTERM)],
-    ids=["solve-sigint", "search-sigint", "solve-sigterm"],
+    ("work", "signum", "threads"),
+    [
+        ("solve", signal.SIGINT, 1),
+        ("search", signal.SIGINT, 1),
+        ("solve", signal.SIGTERM, 1),
+        ("solve", signal.SIGINT, 2),
+    ],
+    ids=["solve-sigint", "search-sigint", "solve-sigterm", "split-solve-sigint"],
 )
-def test_ctrl_c_stops_a_compiled_solve_or_search(work: str, signum: int) -> None:
+def test_ctrl_c_stops_a_compiled_solve_or_search(work: str, signum: int, threads: int) -> None:
+    # With 2 threads the solver's split points (Python, engine/splitting.py) stop too.
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, work, HOPELESS], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", CHILD, work, HOPELESS, str(threads)],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert child.stdout is not None

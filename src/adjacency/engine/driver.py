@@ -37,6 +37,7 @@ from .bits import write_geometry
 from .evaluate import LEARNED, MATERIAL, POSITIONAL, SCALE, weights
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .results import ProbeResult, Progress, SearchResult, SolveResult
+from .splitting import SPLIT_DEPTH, SPLIT_FLOOR, Splitter
 from .table import (
     clear_table,
     entry_move,
@@ -82,8 +83,9 @@ def _pruning(name: str, value: int | None, profile: Profile, top: int) -> int:
 class Engine:
     """A reusable searcher holding the transposition table and per-ply buffers.
 
-    With ``threads`` > 1 it runs Lazy SMP (:mod:`adjacency.engine.threads`): helper
-    threads share the table during every search and solve. Not thread-safe except
+    With ``threads`` > 1 helper threads share the table: the search runs Lazy SMP
+    (:mod:`adjacency.engine.threads`), the solver splits its tree between them
+    (:mod:`adjacency.engine.splitting`). Not thread-safe except
     :meth:`stop`, which any thread may call.
     """
 
@@ -160,11 +162,17 @@ class Engine:
         self.S[L.CFG + L.CFG_LMR] = int(reductions)
         self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
         self.S[L.CFG + L.CFG_SOLVE_TEMPO] = self.profile.solve_tempo
+        self.S[L.CFG + L.CFG_SOLVE_FEATURES] = self.profile.solve_features
         self.S[L.CFG + L.CFG_NULL_R] = _pruning("null_reduction", null_reduction, self.profile, 8)
         self.S[L.CFG + L.CFG_PROBCUT] = _pruning("probcut", probcut, self.profile, 1000)
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
         :func:`adjacency.engine.solver.thresholds`. :meth:`solve` writes them to ``S``."""
+        self.split_depth = SPLIT_DEPTH
+        """With ``threads`` > 1, solver nodes at most this many plies below the root are
+        split points whose moves the threads share (:mod:`adjacency.engine.splitting`)."""
+        self.split_floor = SPLIT_FLOOR
+        """... if they have at least this many plies left (and 5 at the least)."""
         self.driver = driver
         self.reductions = reductions
         self.generation = 0
@@ -547,15 +555,21 @@ class Engine:
         me, opp = np.uint64(position.mover), np.uint64(position.opponent)
         plies, h, color = position.plies_left, self._hash(position), int(position.turn == "o")
 
-        def call(S: np.ndarray) -> int:
-            return int(kv.solve(me, opp, plies, alpha, beta, 0, h, color, self.U, S))
-
         if self.helpers is None:
-            return interruptible(self.stop, lambda: call(self.S))
-        value = self.helpers.race(call, lambda run: interruptible(self.stop, run))
-        if value is None:
-            return 0
-        # The probe was decided (by whichever thread finished first); the abort flag
-        # stays set only if a stop was requested meanwhile.
-        self.S[L.CTL + L.CTL_ABORT] = int(self._stop_requested)
-        return value
+            return interruptible(
+                self.stop,
+                lambda: int(kv.solve(me, opp, plies, alpha, beta, 0, h, color, self.U, self.S)),
+            )
+        # The threads split the probe's tree (Young Brothers Wait, engine/splitting.py).
+        self.helpers.sync()
+        splitter = Splitter(
+            self.U,
+            [self.S, *self.helpers.states],
+            self.split_depth,
+            self.split_floor,
+            lambda: self._stop_requested,
+        )
+        value = splitter.run(
+            me, opp, plies, alpha, beta, h, color, lambda run: interruptible(self.stop, run)
+        )
+        return 0 if value is None else value

@@ -41,7 +41,8 @@ and the solver's thresholds ``CFG_SOLVE_TT``, ``CFG_SOLVE_ETC``,
 which each technique is used) and ``CFG_SOLVE_TEMPO``, the tempo weight of the
 solver's move ordering; ``CFG_NULL_R`` the null-move reduction (0: no null moves) and
 ``CFG_PROBCUT`` the ProbCut margin in search units (0: no ProbCut), both forward
-pruning like ``CFG_LMR`` and off whenever it is (:mod:`.search`).
+pruning like ``CFG_LMR`` and off whenever it is (:mod:`.search`); ``CFG_SOLVE_FEATURES``
+the solver techniques after version one, bits ``SOLVE_*`` of :mod:`.solver` (0 for v1).
 
 Every region's offset is the previous region's offset plus its size
 (``STATS = CFG + CFG_SIZE``, ...), and :func:`check` (run at import) proves that
@@ -92,7 +93,8 @@ CFG_SOLVE_TWO_PLY = 12
 CFG_SOLVE_TEMPO = 13
 CFG_NULL_R = 14
 CFG_PROBCUT = 15
-CFG_SIZE = 16
+CFG_SOLVE_FEATURES = 16
+CFG_SIZE = 24
 
 STAT_NODES = 0
 STAT_TT_HITS = 1
@@ -168,6 +170,7 @@ SLOTS = {
         CFG_SOLVE_TEMPO,
         CFG_NULL_R,
         CFG_PROBCUT,
+        CFG_SOLVE_FEATURES,
     ),
     "STATS": (STAT_NODES, STAT_TT_HITS),
     "CTL": (CTL_ABORT, CTL_NULL_PLY),

@@ -7,7 +7,6 @@ and poll :func:`should_stop` at every interior node. A key is a sum of fields
 that never overlap, so each term decides only among moves that tie on the terms
 above it::
 
-    ROOT_SKEW_KEY        a helper thread's first root move (Lazy SMP)
     TT_MOVE_KEY          the table's move (or the root's previous best)
     static << STATIC_SHIFT   the child's evaluation + EVAL_BIAS, or its flips
     KILLER_KEYS[0 or 1]  the ply's first or second killer move
@@ -40,8 +39,6 @@ from .layout import (
     ZOB,
 )
 
-ROOT_SKEW_KEY = 1 << 42
-"""A helper thread's first root move (:mod:`adjacency.engine.threads`), before all others."""
 TT_MOVE_KEY = 1 << 40
 STATIC_SHIFT = 24
 EVAL_BIAS = 8192

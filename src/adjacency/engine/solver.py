@@ -42,11 +42,11 @@ from .layout import (
     CFG,
     CFG_GENERATION,
     CFG_SOLVE_ETC,
+    CFG_SOLVE_FEATURES,
     CFG_SOLVE_FIXED,
     CFG_SOLVE_ORDER,
     CFG_SOLVE_TT,
     CFG_SOLVE_TWO_PLY,
-    CFG_THREAD,
     CFG_TT,
     CTL,
     CTL_ABORT,
@@ -65,7 +65,6 @@ from .layout import (
     ZOB,
 )
 from .ordering import (
-    ROOT_SKEW_KEY,
     TT_MOVE_KEY,
     bring_best_forward,
     child_hash,
@@ -93,6 +92,11 @@ OPEN_THRESHOLDS = (5, 6, 5, FIXED_MIN, TWO_PLY_MIN)
 commute, so the table and ETC pay from fewer plies left (docs/engine.md)."""
 OPEN_END = 8
 """Squares left empty at the game's end from which :data:`OPEN_THRESHOLDS` are used."""
+
+
+SOLVE_CAPTURES_FIRST = 1
+"""``CFG_SOLVE_FEATURES`` bit: with three and four plies left, try the squares next to an
+opponent's piece (moves that convert) before the others."""
 
 
 def thresholds(empties: int, plies: int) -> tuple[int, int, int, int, int]:
@@ -133,47 +137,143 @@ def last_two(me: U64, opp: U64, plies: int, beta: int, U: Any, S: Any) -> int:
 @kernel
 def last_three(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     """Exact value with three plies left: plain alpha-beta over :func:`last_two`, with no
-    table, ordering or move list (the bulk of the tree's interior nodes are here)."""
+    table, ordering or move list (the bulk of the tree's interior nodes are here); with
+    :data:`SOLVE_CAPTURES_FIRST`, converting moves first."""
     best = -INF
-    e = U[GEO + GEO_FULL] & ~(me | opp)
-    while e != _ZERO:
-        sq = lowest(e)
-        e &= e - _ONE
-        S[STATS + STAT_NODES] += 1
-        child_me, child_opp, _ = play(me, opp, sq, U)
-        v = -last_two(child_me, child_opp, 2, -max(alpha, best), U, S)
-        if v > best:
-            best = v
-            if v >= beta:
-                break
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
+    near = empty & spread(opp, U) if S[CFG + CFG_SOLVE_FEATURES] & SOLVE_CAPTURES_FIRST else empty
+    for part in range(2):
+        e = near if part == 0 else empty & ~near
+        while e != _ZERO:
+            sq = lowest(e)
+            e &= e - _ONE
+            S[STATS + STAT_NODES] += 1
+            child_me, child_opp, _ = play(me, opp, sq, U)
+            v = -last_two(child_me, child_opp, 2, -max(alpha, best), U, S)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
     return best
 
 
 @kernel
 def last_four(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     """Exact value with four plies left: alpha-beta (null-window probes after the first
-    move) over :func:`last_three`, with no table, ordering or move list."""
+    move) over :func:`last_three`, with no table, ordering or move list; with
+    :data:`SOLVE_CAPTURES_FIRST`, converting moves first."""
     best = -INF
-    e = U[GEO + GEO_FULL] & ~(me | opp)
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
+    near = empty & spread(opp, U) if S[CFG + CFG_SOLVE_FEATURES] & SOLVE_CAPTURES_FIRST else empty
     first = True
+    for part in range(2):
+        e = near if part == 0 else empty & ~near
+        while e != _ZERO:
+            sq = lowest(e)
+            e &= e - _ONE
+            S[STATS + STAT_NODES] += 1
+            child_me, child_opp, _ = play(me, opp, sq, U)
+            low = max(alpha, best)
+            if first:
+                v = -last_three(child_me, child_opp, -beta, -low, U, S)
+                first = False
+            else:
+                v = -last_three(child_me, child_opp, -low - 1, -low, U, S)
+                if low < v < beta:
+                    v = -last_three(child_me, child_opp, -beta, -v, U, S)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
+    return best
+
+
+@kernel
+def solver_key(h: U64, plies: int, U: Any) -> U64:
+    """The table key of a solver node: its hash, the plies left and the solver's salt."""
+    return h ^ U[ZOB + Z_PLIES + plies] ^ U[ZOB + Z_SOLVER]
+
+
+@kernel
+def prepare(
+    me: U64,
+    opp: U64,
+    plies: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+    h: U64,
+    color: int,
+    U: Any,
+    S: Any,
+) -> tuple[int, int, int, int]:
+    """Everything an interior solver node does before its move loop (5+ plies left).
+
+    Fixed-piece bounds, the table's cut, enhanced transposition cutoffs and the move
+    list with its ordering keys in ``S[MOVES + 64 * ply:]`` / ``S[SCORES + 64 * ply:]``.
+    Returns ``(n, value, alpha, beta)``: ``n < 0`` when the node is decided without a
+    search (its fail-soft ``value``), else the number of moves listed and the window
+    narrowed by the fixed-piece bounds. Shared by :func:`solve` and the split-point
+    solver (:mod:`adjacency.engine.splitting`), which searches the list in several threads.
+    """
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
+    occupied = me | opp
+    if plies >= S[CFG + CFG_SOLVE_FIXED] and ply > 0:
+        fixed = occupied & ~spread(empty, U)
+        if fixed != _ZERO:
+            total = popcount(occupied) + plies
+            upper = total - 2 * popcount(fixed & opp)
+            if upper <= alpha:
+                return -1, upper, alpha, beta
+            lower = 2 * popcount(fixed & me) - total
+            if lower >= beta:
+                return -1, lower, alpha, beta
+            # Narrow the window to the proven range (values outside it cannot occur).
+            if upper < beta:
+                beta = upper
+            if lower > alpha:
+                alpha = lower
+
+    tt_min = S[CFG + CFG_SOLVE_TT]
+    tt_move = -1
+    if plies >= tt_min and S[CFG + CFG_TT] != 0:
+        # The key includes the plies left, so a stored entry is always deep enough.
+        cut, stored_move = lookup(U, solver_key(h, plies, U), plies, alpha, beta, ply > 0)
+        if stored_move != ABSENT:
+            S[STATS + STAT_TT_HITS] += 1
+            tt_move = stored_move
+        if cut != NO_CUT:
+            return -1, cut, alpha, beta
+
+    base = 64 * ply
+    n = 0
+    e = empty
+    sort = plies >= S[CFG + CFG_SOLVE_ORDER]
+    two_ply = plies >= S[CFG + CFG_SOLVE_TWO_PLY]
+    etc = S[CFG + CFG_TT] != 0 and plies - 1 >= tt_min and plies >= S[CFG + CFG_SOLVE_ETC]
+    etc = etc and ply > 0
     while e != _ZERO:
         sq = lowest(e)
         e &= e - _ONE
-        S[STATS + STAT_NODES] += 1
-        child_me, child_opp, _ = play(me, opp, sq, U)
-        low = max(alpha, best)
-        if first:
-            v = -last_three(child_me, child_opp, -beta, -low, U, S)
-            first = False
-        else:
-            v = -last_three(child_me, child_opp, -low - 1, -low, U, S)
-            if low < v < beta:
-                v = -last_three(child_me, child_opp, -beta, -v, U, S)
-        if v > best:
-            best = v
-            if v >= beta:
-                break
-    return best
+        S[MOVES + base + n] = sq
+        if sort:
+            flips = U[NBR + sq] & opp
+            if sq == tt_move:
+                S[SCORES + base + n] = TT_MOVE_KEY
+            elif two_ply:
+                # The untapered score (see evaluate.score), inline: the shared
+                # ordering.child_score, one call deeper, made 18-empty solves 7% slower.
+                bit = _ONE << np.uint64(sq)
+                S[SCORES + base + n] = -score(opp ^ flips, me | bit | flips, plies - 1, False, U, S)
+            else:
+                S[SCORES + base + n] = popcount(flips)
+            if etc:
+                child_key = solver_key(child_hash(h, sq, flips, color, U), plies - 1, U)
+                word = probe(U, child_key)
+                if word != _ZERO and entry_bound(word) != LOWER and -entry_value(word) >= beta:
+                    return -1, -entry_value(word), alpha, beta
+        n += 1
+    return n, 0, alpha, beta
 
 
 @kernel
@@ -199,74 +299,13 @@ def solve(
         return last_four(me, opp, alpha, beta, U, S)
     if should_stop(S):
         return 0
-    empty = U[GEO + GEO_FULL] & ~(me | opp)
-    occupied = me | opp
-    if plies >= S[CFG + CFG_SOLVE_FIXED] and ply > 0:
-        fixed = occupied & ~spread(empty, U)
-        if fixed != _ZERO:
-            total = popcount(occupied) + plies
-            upper = total - 2 * popcount(fixed & opp)
-            if upper <= alpha:
-                return upper
-            lower = 2 * popcount(fixed & me) - total
-            if lower >= beta:
-                return lower
-            # Narrow the window to the proven range (values outside it cannot occur).
-            if upper < beta:
-                beta = upper
-            if lower > alpha:
-                alpha = lower
-
-    tt_min = S[CFG + CFG_SOLVE_TT]
-    use_tt = plies >= tt_min and S[CFG + CFG_TT] != 0
-    key = h ^ U[ZOB + Z_PLIES + plies] ^ U[ZOB + Z_SOLVER]
-    tt_move = -1
+    n, value, alpha, beta = prepare(me, opp, plies, alpha, beta, ply, h, color, U, S)
+    if n < 0:
+        return value
     alpha0 = alpha
-    if use_tt:
-        # The key includes the plies left, so a stored entry is always deep enough.
-        cut, stored_move = lookup(U, key, plies, alpha, beta, ply > 0)
-        if stored_move != ABSENT:
-            S[STATS + STAT_TT_HITS] += 1
-            tt_move = stored_move
-        if cut != NO_CUT:
-            return cut
-
     base = 64 * ply
-    n = 0
-    e = empty
     sort = plies >= S[CFG + CFG_SOLVE_ORDER]
-    two_ply = plies >= S[CFG + CFG_SOLVE_TWO_PLY]
-    hashing = S[CFG + CFG_TT] != 0 and plies - 1 >= tt_min
-    etc = hashing and plies >= S[CFG + CFG_SOLVE_ETC] and ply > 0
-    while e != _ZERO:
-        sq = lowest(e)
-        e &= e - _ONE
-        S[MOVES + base + n] = sq
-        if sort:
-            flips = U[NBR + sq] & opp
-            if sq == tt_move:
-                S[SCORES + base + n] = TT_MOVE_KEY
-            elif two_ply:
-                # The untapered score (see evaluate.score), inline: the shared
-                # ordering.child_score, one call deeper, made 18-empty solves 7% slower.
-                bit = _ONE << np.uint64(sq)
-                S[SCORES + base + n] = -score(opp ^ flips, me | bit | flips, plies - 1, False, U, S)
-            else:
-                S[SCORES + base + n] = popcount(flips)
-            if etc:
-                child_key = (
-                    child_hash(h, sq, flips, color, U)
-                    ^ U[ZOB + Z_PLIES + plies - 1]
-                    ^ U[ZOB + Z_SOLVER]
-                )
-                word = probe(U, child_key)
-                if word != _ZERO and entry_bound(word) != LOWER and -entry_value(word) >= beta:
-                    return -entry_value(word)
-        n += 1
-    if ply == 0 and sort and S[CFG + CFG_THREAD] > 0:
-        # Lazy SMP: each helper thread starts the root with a different move.
-        S[SCORES + base + S[CFG + CFG_THREAD] % n] += ROOT_SKEW_KEY
-
+    hashing = S[CFG + CFG_TT] != 0 and plies - 1 >= S[CFG + CFG_SOLVE_TT]
     best = -INF
     best_move = -1
     for i in range(n):
@@ -300,6 +339,7 @@ def solve(
         if ply == 0:
             S[ROOT + ROOT_DONE] = i + 1
 
-    if use_tt:
+    if plies >= S[CFG + CFG_SOLVE_TT] and S[CFG + CFG_TT] != 0:
+        key = solver_key(h, plies, U)
         record(U, key, best, alpha0, beta, plies, best_move, S[CFG + CFG_GENERATION])
     return best

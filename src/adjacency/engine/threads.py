@@ -31,9 +31,6 @@ import numpy as np
 
 from . import layout as L
 
-Kernel = Callable[[np.ndarray], int]
-"""One compiled call run with a thread's ``S``."""
-
 _process_default = [1]
 
 
@@ -112,45 +109,3 @@ class Helpers:
         for thread in self._threads:
             thread.join()
         self._threads = []
-
-    # ------------------------------------------------------------------- solver
-
-    def race(self, call: Kernel, run_main: Callable[[Callable[[], int]], int]) -> int | None:
-        """Run ``call`` in the main thread (through ``run_main``) and every helper; the
-        first to finish unaborted wins and stops the others.
-
-        Returns the winner's value and copies its root result into the main ``S``;
-        ``None`` if every thread was stopped from outside. The main abort flag is
-        left set either way: the caller knows whether a stop was requested.
-        """
-        self.sync()
-        everyone = [self.main, *self.states]
-        lock = threading.Lock()
-        won: list[int] = []
-
-        def run(S: np.ndarray) -> int:
-            value = int(call(S))
-            with lock:
-                if not won and not S[L.CTL + L.CTL_ABORT]:
-                    won.append(value)
-                    if S is not self.main:
-                        self.main[L.ROOT : L.ROOT + L.ROOT_SIZE] = S[L.ROOT : L.ROOT + L.ROOT_SIZE]
-                    for other in everyone:
-                        if other is not S:
-                            other[L.CTL + L.CTL_ABORT] = 1
-            return value
-
-        threads = [
-            threading.Thread(target=run, args=(S,), name=f"adjacency-helper-{n}", daemon=True)
-            for n, S in enumerate(self.states, start=1)
-        ]
-        for thread in threads:
-            thread.start()
-        try:
-            run_main(lambda: run(self.main))
-        finally:
-            self.stop()
-            for thread in threads:
-                thread.join()
-        self.main[L.CTL + L.CTL_ABORT] = 1
-        return won[0] if won else None
