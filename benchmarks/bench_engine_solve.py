@@ -97,7 +97,9 @@ def main() -> None:
             medians = (statistics.median(walls), statistics.median(cpus), statistics.median(nodes))
             base = base or medians
             reference = reference or values
-            ratios = "/".join(f"{m / b:.2f}" if b else "-" for m, b in zip(medians, base))
+            ratios = "/".join(
+                f"{m / b:.2f}" if b else "-" for m, b in zip(medians, base, strict=True)
+            )
             print(
                 f"  {profile} {threads} thread(s): wall median {medians[0]:.2f} s "
                 f"(max {max(walls):.2f}), CPU median {medians[1]:.2f} s, "
