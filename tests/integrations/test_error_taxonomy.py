@@ -28,6 +28,8 @@ OUTSIDE_TAXONOMY = {
     "MockScriptError": "an AssertionError: a test did not follow a mock engine's script",
     "_Stop": "private: the minimax bot's deadline, caught inside its search",
     "_Overtime": "private BaseException: a bot's hard deadline, caught by the referee",
+    "_Cancelled": "private: a cut split point unwinds a solver thread, caught in splitting",
+    "_Stopped": "private: a stopped solve unwinds every solver thread, caught in splitting",
 }
 """Exception classes outside the two families, by name, and why (docs/errors.md says so too)."""
 
