@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import socket
 import threading
@@ -57,6 +58,23 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 30.0, what: str = 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.02)
+
+
+HUMAN = {"kind": "human", "name": "Ann"}
+"""A person's player entry for new games."""
+SMALL = {"rows": 4, "cols": 4, "rounds": 2}
+"""The smallest board and game the tests play."""
+
+
+def events(response: Any) -> Iterator[tuple[str, Any]]:
+    """Parse server-sent events from a streaming ``httpx`` response: ``(event, data)``."""
+    name = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: ") and name:
+            yield name, json.loads(line[6:])
+            name = None
 
 
 def free_port() -> int:

@@ -37,12 +37,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
-        yield test_client
-
-
 def sse(url: str, path: str, stop: Any, limit: int = 500) -> list[tuple[str, dict[str, Any]]]:
     """Read server-sent events from ``path`` until ``stop(events)`` is true or the stream
     ends; then close the connection (which stops the server's work)."""

@@ -18,9 +18,7 @@ from adjacency.core.record import game_from_json, game_from_text
 from adjacency.web import turns as turns_module
 from adjacency.web.app import MAX_BODY, create_app
 from adjacency.web.models import MAX_RECORD_CHARS
-from web_helpers import PatientBot, wait_until
-
-HUMAN = {"kind": "human", "name": "Ann"}
+from web_helpers import HUMAN, PatientBot, wait_until
 
 
 def bot(level: int = 1) -> dict[str, Any]:

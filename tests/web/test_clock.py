@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.core.record import game_from_text
-from adjacency.web.app import create_app
 from adjacency.web.clock import SAFETY, Clock, move_budget
-from web_helpers import wait_until
+from web_helpers import SMALL, wait_until
 
 PERSON = {"kind": "human"}
-SMALL = {"rows": 4, "cols": 4, "rounds": 2}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
-        yield test_client
 
 
 def test_a_clock_deducts_the_turn_and_adds_the_increment() -> None:

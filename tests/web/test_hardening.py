@@ -7,7 +7,6 @@ import http.client
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,16 +22,7 @@ from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from adjacency.web.server import allowed_hosts_for, exposure_lines
-from web_helpers import PatientBot, live_server, wait_until
-
-HUMAN = {"kind": "human", "name": "Ann"}
-SMALL = {"rows": 4, "cols": 4, "rounds": 2}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
-        yield test_client
+from web_helpers import HUMAN, SMALL, PatientBot, live_server, wait_until
 
 
 def a_record() -> Game:

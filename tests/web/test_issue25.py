@@ -23,17 +23,7 @@ from adjacency.web.app import create_app
 from adjacency.web.limits import Limits, check_option_caps
 from adjacency.web.routers import analysis as analysis_router
 from adjacency.web.seats import MAX_HOLDERS, SEAT_HEADER
-from web_helpers import PatientBot, live_server, wait_until
-
-HUMAN = {"kind": "human", "name": "Ann"}
-SMALL = {"rows": 4, "cols": 4, "rounds": 2}
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
-        yield test_client
-
+from web_helpers import HUMAN, SMALL, PatientBot, events, live_server, wait_until
 
 # ------------------------------------------------ item 1: every memory option capped
 
@@ -89,17 +79,6 @@ def test_the_config_shows_each_options_cap(client: TestClient) -> None:
 
 
 # ------------------------------------------------------------------ clocks
-
-
-def events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
-    """Parse server-sent events from a streaming response."""
-    name = None
-    for line in response.iter_lines():
-        if line.startswith("event: "):
-            name = line[7:]
-        elif line.startswith("data: ") and name:
-            yield name, json.loads(line[6:])
-            name = None
 
 
 def over(client: TestClient | httpx.Client, game_id: str) -> Callable[[], dict[str, Any] | None]:

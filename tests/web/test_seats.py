@@ -17,11 +17,10 @@ from fastapi.testclient import TestClient
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from adjacency.web.seats import SEAT_HEADER
-from web_helpers import live_server
+from web_helpers import SMALL, live_server
 
 PERSON = {"kind": "human"}
 INVITE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
-SMALL = {"rows": 4, "cols": 4, "rounds": 2}
 
 
 @pytest.fixture

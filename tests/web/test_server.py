@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -18,18 +15,7 @@ import pytest
 from adjacency.web import server as server_module
 from adjacency.web import turns as turns_module
 from adjacency.web.server import DEFAULT_PORT
-from web_helpers import PatientBot, live_server, wait_until
-
-
-def events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
-    """Parse server-sent events from a streaming response."""
-    name = None
-    for line in response.iter_lines():
-        if line.startswith("event: "):
-            name = line[7:]
-        elif line.startswith("data: ") and name:
-            yield name, json.loads(line[6:])
-            name = None
+from web_helpers import PatientBot, events, live_server, wait_until
 
 
 def test_events_push_every_change(tmp_path: Path) -> None:
