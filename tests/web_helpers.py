@@ -77,6 +77,27 @@ def events(response: Any) -> Iterator[tuple[str, Any]]:
             name = None
 
 
+def check_conformance(url: str, operation: Any, examples: int, excluded: list[Any]) -> None:
+    """Schemathesis against one OpenAPI ``operation`` of the server at ``url``: at most
+    ``examples`` generated requests (valid and invalid, reproducible), each answer checked
+    (no 5xx, a documented status, a body matching the schema) except the ``excluded``
+    checks."""
+    from hypothesis import HealthCheck, given, settings
+
+    @given(case=operation.as_strategy())
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
+    )
+    def check(case: Any) -> None:
+        case.call_and_validate(base_url=url, timeout=30, excluded_checks=excluded)
+
+    check()
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

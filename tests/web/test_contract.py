@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from web_helpers import live_server
+from web_helpers import check_conformance, live_server
 
 EXAMPLES = 12
 """Generated requests per operation (bounded: the whole run takes a few seconds)."""
@@ -43,21 +42,7 @@ def test_every_operation_conforms_to_its_schema(served: tuple[str, Any]) -> None
     url, schema = served
     checked = []
     for operation in operations(schema):
-
-        @given(case=operation.as_strategy())
-        @settings(
-            max_examples=EXAMPLES,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            derandomize=True,
-            database=None,
-        )
-        def check(case: Any) -> None:
-            case.call_and_validate(
-                base_url=url, timeout=30, excluded_checks=RULES_NOT_IN_THE_SCHEMA
-            )
-
-        check()
+        check_conformance(url, operation, EXAMPLES, RULES_NOT_IN_THE_SCHEMA)
         checked.append(f"{operation.method.upper()} {operation.path}")
     assert "POST /api/games" in checked and "POST /api/games/import" in checked
 
