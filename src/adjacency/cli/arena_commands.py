@@ -34,7 +34,7 @@ def match_settings(args: argparse.Namespace, sprt: Any = None) -> Any:
     games = args.games
     if games is None:
         games = SPRT_GAMES if sprt is not None else DEFAULT_GAMES
-    return settings_from_args(argparse.Namespace(**{**vars(args), "games": games}), sprt)
+    return settings_from_args(args, sprt, games)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:

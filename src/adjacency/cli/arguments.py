@@ -176,9 +176,10 @@ def add_game_options(
     )
 
 
-def settings_from_args(args: argparse.Namespace, sprt: Any = None) -> Any:
+def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | None = None) -> Any:
     """The arena :class:`~adjacency.arena.schedule.Settings` of the options of
-    :func:`add_game_options` (plus ``--games``), with ``sprt`` stored in them."""
+    :func:`add_game_options` (plus ``--games``, unless ``games`` is given), with ``sprt``
+    stored in them."""
     from ..arena.schedule import Settings
     from ..bots.referee import DEFAULT_MARGIN
 
@@ -198,7 +199,7 @@ def settings_from_args(args: argparse.Namespace, sprt: Any = None) -> Any:
         rows=rows,
         cols=cols,
         rounds=args.rounds,
-        games=args.games,
+        games=args.games if games is None else games,
         time=args.time or None,
         depth=args.depth,
         nodes=args.nodes,
