@@ -15,10 +15,12 @@ from adjacency.solving.store import SolutionsStore, SolutionsStoreError
 from adjacency.solving.table import (
     Entry,
     EntryResult,
+    RootMove,
     SolveTask,
     parse_sizes,
     plan_lanes,
     run_table,
+    run_task,
     solve_entry,
 )
 from adjacency.workers import SerialExecutor
@@ -244,7 +246,72 @@ def test_bad_input_is_a_clear_error(
 
 
 def test_bad_options_are_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["--budget", "0"], ["--budget", "nan"], ["--jobs", "0"], ["--tt", "-1"]):
+    bad = ["--budget", "-1"], ["--budget", "nan"], ["--threads", "0"], ["--jobs", "0"]
+    for argv in (*bad, ["--tt", "-1"]):
         with pytest.raises(SystemExit):
             main(["solutions", "run", *argv])
         assert "error: argument" in capsys.readouterr().err
+
+
+def test_an_entry_resumes_at_its_next_first_move_with_the_same_result() -> None:
+    """The checkpoints of a long entry: first moves proven in an earlier sitting are
+    taken as they were kept, the others solved; the result is the one of a single run."""
+    entry = Entry(5, 5, 5)
+    kept: list[RootMove] = []
+    whole = solve_entry(entry, tt_mb=8, on_move=kept.append)
+    assert whole.status == "solved" and len(kept) == whole.root_moves == 9
+    assert {m.move: m.value for m in kept}.items() <= whole.move_values.items()
+    earlier = {m.move: m for m in kept[:4]}
+    resumed = solve_entry(entry, tt_mb=8, known=earlier, on_move=kept.append)
+    assert (resumed.value, resumed.optimal, resumed.move_values) == (
+        whole.value,
+        whole.optimal,
+        whole.move_values,
+    )
+    # The principal variation is one of the optimal lines (each position on it proven),
+    # not necessarily the same one: the table's contents differ.
+    assert resumed.pv[0] in resumed.optimal and len(resumed.pv) == len(whole.pv)
+    assert len(kept) == 9 + 5  # only the five missing first moves were solved again
+    assert resumed.solves == whole.solves - 4
+    assert resumed.seconds >= sum(m.seconds for m in earlier.values())
+
+
+def test_kept_first_moves_are_trusted_not_solved_again(tmp_path: Path) -> None:
+    """``run_task`` with a checkpoint database reads what is kept there: a value planted
+    for one first move shows in the result, so that move was not solved again."""
+    entry = Entry(4, 5, 4)
+    db = tmp_path / "c.db"
+    honest = run_task(SolveTask(entry, None, True, 4, 1, str(db)))
+    with SolutionsStore(db) as store:
+        kept = store.moves(entry)
+        assert kept.keys() == {m for m in honest.move_values} and len(kept) == honest.root_moves
+        worst = min(kept.values(), key=lambda m: m.value)
+        store.put_move(entry, True, RootMove(worst.move, worst.value - 2, worst.best, 1, 0.5))
+    planted = run_task(SolveTask(entry, None, True, 4, 1, str(db)))
+    assert planted.move_values[worst.move] == worst.value - 2
+    assert planted.solves == honest.solves - honest.root_moves
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_entries_solved_with_threads_have_the_single_thread_values(threads: int) -> None:
+    for entry in (Entry(5, 5, 6), Entry(4, 6, 5), Entry(6, 6, 4)):
+        one = solve_entry(entry, tt_mb=8)
+        many = solve_entry(entry, tt_mb=8, threads=threads)
+        assert (many.value, many.move_values, many.optimal) == (
+            one.value,
+            one.move_values,
+            one.optimal,
+        )
+
+
+def test_a_long_run_without_a_budget_on_two_threads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "s.db")
+    run = ["solutions", "run", "--db", db, "--sizes", "5x5", "--first", "x", "--jobs", "1"]
+    assert main([*run, "--budget", "0", "--threads", "2", "--tt", "8", "--rounds-max", "5"]) == 0
+    with SolutionsStore(db) as store:
+        solved = [r for r in store.results() if r.status == "solved"]
+        assert [r.entry.rounds for r in solved] == [1, 2, 3, 4, 5]
+        assert [r.value for r in solved] == [0, 0, 0, -2, -2]
+        assert len(store.moves(Entry(5, 5, 5))) == 9  # its first moves were kept as proven

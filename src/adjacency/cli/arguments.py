@@ -94,6 +94,14 @@ def memory_megabytes() -> float:
         return math.inf
 
 
+def thread_count(text: str) -> int:
+    """A number of search threads, 1 to 256."""
+    value = positive_int(text)
+    if value > 256:
+        raise argparse.ArgumentTypeError(f"must be at most 256, got {value}")
+    return value
+
+
 def table_megabytes(text: str) -> float:
     """A table size in MB: above 0 and below this machine's physical memory."""
     value = float(text) if is_ascii_decimal(text) else math.nan

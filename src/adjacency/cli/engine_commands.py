@@ -12,7 +12,7 @@ from typing import Any
 from ..core import Position
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError, InvalidPositionError
 from ..core.text import quote
-from .arguments import positive_int, seconds, table_megabytes, whole_number
+from .arguments import positive_int, seconds, table_megabytes, thread_count, whole_number
 from .core_commands import add_game_option, pick_game, read_games
 
 SOLVE_WARNING_SECONDS = 60.0
@@ -99,14 +99,6 @@ def register(commands: Any) -> None:
     )
     bench.add_argument("--no-suite", action="store_true", help="skip the position suite")
     bench.set_defaults(handler=run_bench)
-
-
-def thread_count(text: str) -> int:
-    """A number of search threads, 1 to 256."""
-    value = positive_int(text)
-    if value > 256:
-        raise argparse.ArgumentTypeError(f"must be at most 256, got {value}")
-    return value
 
 
 def add_threads_option(parser: argparse.ArgumentParser) -> None:

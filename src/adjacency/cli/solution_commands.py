@@ -19,8 +19,9 @@ from .arguments import (
     add_executor_options,
     executor_from_args,
     positive_int,
-    seconds,
+    seconds_or_zero,
     table_megabytes,
+    thread_count,
 )
 
 DEFAULT_DB = "solutions.db"
@@ -57,7 +58,13 @@ def register(commands: Any) -> None:
         default="x,o",
         help="first movers: x, o or x,o (default); mirror images are derived, not solved",
     )
-    run.add_argument("--budget", type=seconds, default=60.0, help="seconds per entry (default 60)")
+    run.add_argument(
+        "--budget",
+        type=seconds_or_zero,
+        default=60.0,
+        help="seconds per entry (default 60; 0: no limit, for the long entries: their "
+        "first moves are kept as they are proven, so a run stopped resumes at the next)",
+    )
     run.add_argument("--rounds-max", type=positive_int, help="stop every size at this many rounds")
     run.add_argument(
         "--no-symmetry",
@@ -66,6 +73,13 @@ def register(commands: Any) -> None:
     )
     run.add_argument(
         "--tt", type=table_megabytes, default=64.0, help="table MB per solve (default 64)"
+    )
+    run.add_argument(
+        "--threads",
+        type=thread_count,
+        default=1,
+        help="solver threads per entry, sharing its tree (default 1; with --jobs 1 "
+        "for one long entry on every core)",
     )
     add_executor_options(run, what="entries", one="entry")
     run.add_argument("--quiet", action="store_true", help="no progress display")
@@ -159,12 +173,14 @@ def run_run(args: argparse.Namespace) -> int:
             store,
             lanes,
             ex,
-            args.budget,
+            args.budget or None,
             symmetry=symmetry,
             rounds_limit=args.rounds_max,
             tt_mb=args.tt,
             on_plan=on_plan,
             on_result=on_result,
+            threads=args.threads,
+            checkpoint=None if args.executor == "ray" else str(args.db),
         )
     solved = sum(1 for r in report.computed if r.status == "solved")
     console.print(

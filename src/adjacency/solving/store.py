@@ -11,8 +11,15 @@ Table::
             book JSON, engine, finished)
     PRIMARY KEY (rows, cols, rounds, first, symmetry)
 
-``symmetry`` is part of the key, so a run with ``--no-symmetry`` (the plain
-solve, for comparisons) can share the database. ``engine`` is the package
+    root_moves(rows, cols, rounds, first, symmetry, move, value, best, nodes,
+               seconds, engine, finished)
+    PRIMARY KEY (rows, cols, rounds, first, symmetry, move)
+
+``root_moves`` are the checkpoints of entries in progress: each first move's value
+as soon as it is proven, so that an entry longer than one sitting (8x8 at 8
+rounds) resumes at its next first move. ``symmetry`` is part of the key, so a
+run with ``--no-symmetry`` (the plain solve, for comparisons) can share the
+database. ``engine`` is the package
 version that computed the row.
 """
 
@@ -27,7 +34,7 @@ from typing import Any
 from .. import __version__
 from ..core.errors import AdjacencyRuntimeError, InvalidSettingsError
 from ..engine.book import BookLine
-from .table import Entry, EntryResult
+from .table import Entry, EntryResult, RootMove
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -53,6 +60,21 @@ CREATE TABLE IF NOT EXISTS entries (
     engine TEXT NOT NULL,
     finished TEXT NOT NULL,
     PRIMARY KEY (rows, cols, rounds, first, symmetry)
+);
+CREATE TABLE IF NOT EXISTS root_moves (
+    rows INTEGER NOT NULL,
+    cols INTEGER NOT NULL,
+    rounds INTEGER NOT NULL,
+    first TEXT NOT NULL,
+    symmetry INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    best TEXT NOT NULL,
+    nodes INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    engine TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (rows, cols, rounds, first, symmetry, move)
 );
 """
 
@@ -125,7 +147,7 @@ class SolutionsStore:
             result.source,
             json.dumps([[b.fen, b.value, list(b.moves), b.complete] for b in result.book]),
             __version__,
-            datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            _now(),
         )
         try:
             with self.db:
@@ -134,6 +156,39 @@ class SolutionsStore:
                 )
         except sqlite3.DatabaseError as exc:
             raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
+
+    def put_move(self, entry: Entry, symmetry: bool, move: RootMove) -> None:
+        """Keep one proven first move of ``entry`` (a checkpoint) in its own transaction."""
+        row = (
+            entry.rows,
+            entry.cols,
+            entry.rounds,
+            entry.first,
+            int(symmetry),
+            move.move,
+            move.value,
+            move.best,
+            move.nodes,
+            move.seconds,
+            __version__,
+            _now(),
+        )
+        try:
+            with self.db:
+                self.db.execute(
+                    f"INSERT OR REPLACE INTO root_moves VALUES ({', '.join('?' * len(row))})", row
+                )
+        except sqlite3.DatabaseError as exc:
+            raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
+
+    def moves(self, entry: Entry, symmetry: bool = True) -> dict[str, RootMove]:
+        """The first moves of ``entry`` proven so far, by move name."""
+        rows = self.db.execute(
+            "SELECT move, value, best, nodes, seconds FROM root_moves "
+            "WHERE rows=? AND cols=? AND rounds=? AND first=? AND symmetry=?",
+            (entry.rows, entry.cols, entry.rounds, entry.first, int(symmetry)),
+        ).fetchall()
+        return {row[0]: RootMove(*row) for row in rows}
 
     def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
         """The stored result of ``entry`` solved with symmetry on (or off), or ``None``."""
@@ -152,6 +207,10 @@ class SolutionsStore:
             params = (int(symmetry),)
         rows = self.db.execute(query + " ORDER BY rows, cols, first, rounds", params).fetchall()
         return [_result(row) for row in rows]
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def _result(row: tuple[Any, ...]) -> EntryResult:

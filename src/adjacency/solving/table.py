@@ -89,21 +89,51 @@ class EntryResult:
     book: tuple[BookLine, ...] = ()
 
 
+@dataclass(frozen=True)
+class RootMove:
+    """One first move's proven value, kept as soon as it is known so that an entry too
+    long for one sitting resumes where it stopped (:func:`solve_entry`'s ``known``)."""
+
+    move: str
+    """The solved move of its orbit (the first of the orbit's squares)."""
+    value: int
+    """The child's exact value from the first mover's view."""
+    best: str
+    """The reply that proves it (the child's best move)."""
+    nodes: int
+    seconds: float
+
+
 def solve_entry(
-    entry: Entry, budget: float | None = None, symmetry: bool = True, tt_mb: float = 64
+    entry: Entry,
+    budget: float | None = None,
+    symmetry: bool = True,
+    tt_mb: float = 64,
+    threads: int = 1,
+    known: dict[str, RootMove] | None = None,
+    on_move: Callable[[RootMove], None] | None = None,
 ) -> EntryResult:
-    """Solve ``entry`` within ``budget`` seconds (``None``: no limit); see the module doc."""
+    """Solve ``entry`` within ``budget`` seconds (``None``: no limit); see the module doc.
+
+    ``threads`` solver threads share each solve's tree (split points,
+    :mod:`adjacency.engine.splitting`). First moves in ``known`` (from an earlier
+    sitting) are not solved again: their values, nodes and seconds count as if they
+    had been; ``on_move`` gets each first move as soon as it is proven, so that a
+    caller can keep it (:meth:`~adjacency.solving.store.SolutionsStore.put_move`).
+    """
     from ..engine import Engine
 
     started = time.monotonic()
     deadline = None if budget is None else started + budget
     position = entry.position()
-    engine = Engine(tt_mb=tt_mb)
+    engine = Engine(tt_mb=tt_mb, threads=threads)
     geometry = position.board
     orbits = (
         move_orbits(position) if symmetry else [(square,) for square in position.legal_squares()]
     )
-    nodes = 0
+    known = dict(known or {})
+    earlier = sum(move.seconds for move in known.values())
+    nodes = sum(move.nodes for move in known.values())
     solves = 0
 
     def left() -> float | None:
@@ -116,7 +146,7 @@ def solve_entry(
             symmetry,
             budget or 0.0,
             nodes=nodes,
-            seconds=time.monotonic() - started,
+            seconds=earlier + time.monotonic() - started,
             solves=solves,
             root_moves=len(orbits),
         )
@@ -131,16 +161,25 @@ def solve_entry(
     values: dict[str, int] = {}
     for orbit in orbits:
         child = position.play(orbit[0])
-        result = engine.solve(child, seconds=left(), guess=-best)
-        nodes += result.nodes
-        solves += 1
-        if not result.complete:
-            return timeout()
-        book.append(BookLine(child.fen(), result.value, (result.best,), False))
-        if not values or -result.value > best:
-            best = -result.value
+        name = geometry.name(orbit[0])
+        done = known.get(name)
+        if done is None:
+            move_started = time.monotonic()
+            result = engine.solve(child, seconds=left(), guess=-best)
+            nodes += result.nodes
+            solves += 1
+            if not result.complete:
+                return timeout()
+            done = RootMove(
+                name, -result.value, result.best, result.nodes, time.monotonic() - move_started
+            )
+            if on_move is not None:
+                on_move(done)
+        book.append(BookLine(child.fen(), -done.value, (done.best,), False))
+        if not values or done.value > best:
+            best = done.value
         for square in orbit:
-            values[geometry.name(square)] = -result.value
+            values[geometry.name(square)] = done.value
     value = max(values.values())
     optimal = tuple(sorted(name for name, v in values.items() if v == value))
     book.append(BookLine(position.fen(), value, optimal, True))
@@ -174,7 +213,7 @@ def solve_entry(
         optimal=optimal,
         move_values=dict(sorted(values.items())),
         nodes=nodes,
-        seconds=time.monotonic() - started,
+        seconds=earlier + time.monotonic() - started,
         solves=solves,
         root_moves=len(orbits),
         book=_unique(book),
@@ -323,15 +362,34 @@ class SolveTask:
     budget: float | None
     symmetry: bool
     tt_mb: float
+    threads: int = 1
+    """Solver threads sharing each solve's tree."""
+    checkpoint: str | None = None
+    """A solutions database this process can open: first moves are kept there as they
+    are proven, and the ones already kept are not solved again (``None``: no checkpoints,
+    as on a remote Ray node)."""
 
 
 def run_task(task: SolveTask) -> EntryResult:
     """Solve one entry in whatever process calls it (loads the compiled kernels first,
-    so the budget is spent on the solve alone)."""
+    so the budget is spent on the solve alone), keeping its first moves in
+    ``task.checkpoint`` as they are proven."""
     from ..engine import warmup
 
     warmup()
-    return solve_entry(task.entry, task.budget, task.symmetry, task.tt_mb)
+    if task.checkpoint is None:
+        return solve_entry(task.entry, task.budget, task.symmetry, task.tt_mb, task.threads)
+    from .store import SolutionsStore
+
+    with SolutionsStore(task.checkpoint) as store:
+        known = store.moves(task.entry, task.symmetry)
+
+        def keep(move: RootMove) -> None:
+            store.put_move(task.entry, task.symmetry, move)
+
+        return solve_entry(
+            task.entry, task.budget, task.symmetry, task.tt_mb, task.threads, known, keep
+        )
 
 
 @dataclass
@@ -393,12 +451,19 @@ class _Runner:
                 self.store.put(derive(result, follower))
                 self.report.derived += 1
 
-    def tasks(self, tt_mb: float) -> Iterator[SolveTask]:
+    def tasks(self, tt_mb: float, threads: int, checkpoint: str | None) -> Iterator[SolveTask]:
         for rounds, index in self.todo:
             closed = self.closed.get(index)
             if closed is not None and closed < rounds:
                 continue
-            yield SolveTask(self.lanes[index].entry(rounds), self.budget, self.symmetry, tt_mb)
+            yield SolveTask(
+                self.lanes[index].entry(rounds),
+                self.budget,
+                self.symmetry,
+                tt_mb,
+                threads,
+                checkpoint,
+            )
 
     def record(self, result: EntryResult) -> None:
         self.store.put(result)
@@ -435,6 +500,8 @@ def run_table(
     on_plan: Callable[[int], None] | None = None,
     on_result: Callable[[EntryResult, int], None] | None = None,
     work: Callable[[SolveTask], EntryResult] = run_task,
+    threads: int = 1,
+    checkpoint: str | None = None,
 ) -> RunReport:
     """Solve every entry of ``lanes`` not yet in ``store``, rounds upward, in parallel.
 
@@ -445,13 +512,14 @@ def run_table(
     Stored entries are skipped (resume), and so are stored timeouts at a budget at
     least as large; timeouts at a smaller budget are tried again. ``on_plan`` gets
     the number of entries to compute, ``on_result`` each result and the entries
-    skipped because their lane closed so far.
+    skipped because their lane closed so far. ``threads`` and ``checkpoint`` go to
+    each :class:`SolveTask`.
     """
     runner = _Runner(store, lanes, budget, symmetry, rounds_limit)
     if on_plan is not None:
         on_plan(runner.report.planned)
     skipped_before = 0
-    for _, result in executor.map_unordered(work, runner.tasks(tt_mb)):
+    for _, result in executor.map_unordered(work, runner.tasks(tt_mb, threads, checkpoint)):
         runner.record(result)
         if on_result is not None:
             skipped = sum(1 for r, i in runner.todo if i in runner.closed and runner.closed[i] < r)
