@@ -61,3 +61,39 @@ def test_the_documented_sprt_example_runs_to_a_verdict() -> None:
     assert settings.games == SPRT_GAMES and settings.sprt is not None
     assert settings.random_plies > 0  # a sample of different games, not one pair repeated
     assert re.search(r"at most `--games` games", DOC.read_text(encoding="utf-8"))
+
+
+def test_the_report_draws_the_llr_as_the_games_came_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The trajectory ends where the match's own test ended: its last point is the LLR of
+    the final pentanomial counts, and the bound is first reached at its last pair (the
+    match stops at the verdict)."""
+    from adjacency.arena.run_report import SprtTrace
+    from adjacency.arena.stats import Sprt
+    from adjacency.arena.summary import summarize
+
+    db = tmp_path / "t.db"
+    argv = ["match", "greedy", "random", "--rounds", "3", "--random-plies", "1", "--time", "1"]
+    argv += ["--sprt", "elo0=0", "elo1=10", "--db", str(db), "--concurrency", "1", "--quiet"]
+    assert main(argv) == 0
+    with Store(db) as store:
+        run = store.run()
+        ended = store.games(run.id, stored_order=True)
+    sprt = Sprt(0, 10)
+    trace = SprtTrace.of(sprt, ended)
+    assert len(trace.points) == len(ended) // 2
+    played = [n for n, _ in trace.points]
+    assert played == sorted(set(played)) and played[-1] <= len(ended)
+    final = next(s.penta for s in summarize(ended) if s.rounds is None)
+    assert trace.points[-1][1] == pytest.approx(sprt.llr(final))
+    assert trace.verdict_at == played[-1]
+    assert all(sprt.verdict(v) is None for _, v in trace.points[:-1])
+    capsys.readouterr()
+    assert main(["report", str(db), "--out", str(tmp_path / "r")]) == 0
+    text = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert f"The LLR reached a bound after {played[-1]} games." in text
+    assert "![sprt](sprt.png)" in text
+    assert (tmp_path / "r" / "sprt.png").stat().st_size > 5000
+    assert main(["report", str(db), "--html", "--format", "svg", "--out", str(tmp_path / "h")]) == 0
+    assert '<img src="sprt.svg"' in (tmp_path / "h" / "report.html").read_text(encoding="utf-8")

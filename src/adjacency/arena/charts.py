@@ -6,6 +6,8 @@ matplotlib is the optional ``plots`` extra, reached through :mod:`adjacency.plot
   with 95% error bars (pentanomial when pairs are complete), one panel per pairing.
 - :func:`elo_ladder`: every player's rating with its 95% interval.
 - :func:`margin_histogram`: final margins (A's pieces minus B's) per pairing.
+- :func:`sprt_trajectory`: a sequential test's log-likelihood ratio as the games
+  came in, between its two bounds.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..plotting import pyplot, save
-from .stats import Z95, Rating
+from .stats import Z95, Rating, Sprt
 from .store import GameRow
 from .summary import Summary
 
@@ -96,4 +98,25 @@ def margin_histogram(games: Sequence[GameRow], path: Path) -> Path:
         ax.set_visible(False)
     fig.supxlabel("final margin: A's squares minus B's (green: A ahead, grey: level, red: B ahead)")
     fig.supylabel("games")
+    return save(fig, path)
+
+
+def sprt_trajectory(
+    points: Sequence[tuple[int, float]], sprt: Sprt, path: Path, title: str = ""
+) -> Path:
+    """The LLR after each completed pair (``(games played, llr)``) against games, with the
+    bounds that accept H1 (above) and H0 (below)."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    games = [0] + [g for g, _ in points]
+    values = [0.0] + [v for _, v in points]
+    ax.plot(games, values, color="#1565c0", linewidth=1.2)
+    ax.axhline(sprt.upper, color="#2e7d32", linestyle="--", linewidth=0.9)
+    ax.axhline(sprt.lower, color="#c62828", linestyle="--", linewidth=0.9)
+    ax.text(0, sprt.upper, f" accept H1 (elo1={sprt.elo1:g})", va="bottom", fontsize="small")
+    ax.text(0, sprt.lower, f" accept H0 (elo0={sprt.elo0:g})", va="top", fontsize="small")
+    ax.set_ylim(min(sprt.lower, *values) - 0.5, max(sprt.upper, *values) + 0.5)
+    ax.set_xlabel("games")
+    ax.set_ylabel("LLR (pentanomial)")
+    ax.set_title(title or f"SPRT {sprt.describe()}", fontsize="small")
     return save(fig, path)

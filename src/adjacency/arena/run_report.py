@@ -13,20 +13,23 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
 from . import charts as plots
+from .stats import Sprt
 from .store import GameRow
-from .summary import by_node, players_of, standings, summarize
+from .summary import by_node, pair_trajectory, players_of, standings, summarize
 from .tables import (
     NODE_COLUMNS,
     PAIRING_COLUMNS,
     RANKING_COLUMNS,
     node_row,
     rating_row,
+    sprt_text,
     summary_row,
 )
 
@@ -34,6 +37,39 @@ Table = tuple[Sequence[str], list[list[str]]]
 
 SKIPPED_NOTE = f"Plots skipped: matplotlib is not installed (`{INSTALL}`)."
 """What the report says in place of its plots without the ``plots`` extra."""
+
+
+@dataclass(frozen=True)
+class SprtTrace:
+    """A sequential test as it went: its settings and the LLR after each completed pair."""
+
+    sprt: Sprt
+    points: list[tuple[int, float]]
+    """``(games played, LLR)`` after each completed colour-swapped pair."""
+
+    @classmethod
+    def of(cls, sprt: Sprt, ended: Sequence[GameRow]) -> SprtTrace:
+        """The trace of ``sprt`` over a match's games in the order they ended."""
+        return cls(sprt, [(n, sprt.llr(penta)) for n, penta in pair_trajectory(ended)])
+
+    @property
+    def verdict_at(self) -> int | None:
+        """Games played when the LLR first reached a bound (the test's verdict), if it did."""
+        return next((n for n, v in self.points if self.sprt.verdict(v) is not None), None)
+
+    def lines(self) -> list[str]:
+        """The test's result in words: the final LLR and when a bound was reached."""
+        final = self.points[-1][1] if self.points else None
+        verdict = None if final is None else self.sprt.verdict(final)
+        text = [sprt_text(self.sprt, final, verdict) + "."]
+        at = self.verdict_at
+        games = self.points[-1][0] if self.points else 0
+        text.append(
+            f"The LLR reached a bound after {at} games."
+            if at is not None
+            else f"No bound reached in {games} games."
+        )
+        return text
 
 
 def default_report_dir(db: Path) -> Path:
@@ -113,11 +149,20 @@ def widest_game_svg(games: Sequence[GameRow], path: Path) -> tuple[Path, GameRow
 
 
 def report_markdown(
-    games: Sequence[GameRow], out: Path, title: str, fmt: str = "png", link_prefix: str = ""
+    games: Sequence[GameRow],
+    out: Path,
+    title: str,
+    fmt: str = "png",
+    link_prefix: str = "",
+    trace: SprtTrace | None = None,
 ) -> str:
-    """The report as markdown; plots and the board picture are written into ``out``."""
+    """The report as markdown; plots and the board picture are written into ``out``.
+    With ``trace`` (a match run as a sequential test) a section shows the test's LLR
+    as the games came in."""
     pairing, ranking = result_tables(games)
     images = write_plots(games, out, fmt) if plots_available() else []
+    if trace is not None and trace.points and plots_available():
+        images.append(plots.sprt_trajectory(trace.points, trace.sprt, out / f"sprt.{fmt}"))
     board, row = widest_game_svg(games, out / "final-position.svg")
     parts = [
         f"# {title}",
@@ -141,6 +186,8 @@ def report_markdown(
             ]
     if _distributed(games):
         parts += ["## Games per node", "", markdown_table(*node_rows(games)), ""]
+    if trace is not None:
+        parts += ["## Sequential test", "", " ".join(trace.lines()), ""]
     parts += ["## Plots", ""]
     parts += [f"![{p.stem}]({link_prefix}{p.name})" for p in images] or [SKIPPED_NOTE]
     parts += [
@@ -159,21 +206,24 @@ def report_markdown(
 
 def write_report(
     games: Sequence[GameRow], out: Path, title: str = "Arena report", html: bool = False,
-    fmt: str = "png",
+    fmt: str = "png", trace: SprtTrace | None = None,
 ) -> Path:  # fmt: skip
-    """Write ``report.md`` (or ``report.html``) and its pictures into ``out``; return its path."""
+    """Write ``report.md`` (or ``report.html``) and its pictures into ``out``; return its path.
+    ``trace``: the run's sequential test, drawn and described (:class:`SprtTrace`)."""
     out.mkdir(parents=True, exist_ok=True)
-    text = report_markdown(games, out, title, fmt)
+    text = report_markdown(games, out, title, fmt, trace=trace)
     if not html:
         path = out / "report.md"
         path.write_text(text, encoding="utf-8")
         return path
     path = out / "report.html"
-    path.write_text(_html_page(games, out, title, fmt), encoding="utf-8")
+    path.write_text(_html_page(games, out, title, fmt, trace), encoding="utf-8")
     return path
 
 
-def _html_page(games: Sequence[GameRow], out: Path, title: str, fmt: str) -> str:
+def _html_page(
+    games: Sequence[GameRow], out: Path, title: str, fmt: str, trace: SprtTrace | None = None
+) -> str:
     pairing, ranking = result_tables(games)
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_overview(games))}</p>"]
     body += ["<h2>Results per pairing and rounds setting</h2>", html_table(*pairing)]
@@ -182,9 +232,13 @@ def _html_page(games: Sequence[GameRow], out: Path, title: str, fmt: str) -> str
         body += ["<h2>Ranking</h2>", html_table(*ranking)]
     if _distributed(games):
         body += ["<h2>Games per node</h2>", html_table(*node_rows(games))]
+    if trace is not None:
+        body += ["<h2>Sequential test</h2>", f"<p>{html.escape(' '.join(trace.lines()))}</p>"]
     body.append("<h2>Plots</h2>")
     if plots_available():
-        for name in ("score-by-rounds", "elo-ladder", "margins"):
+        names = ["score-by-rounds", "elo-ladder", "margins"]
+        names += ["sprt"] if trace is not None and trace.points else []
+        for name in names:
             body.append(f'<p><img src="{name}.{fmt}" alt="{name}"></p>')
     else:
         body.append(f"<p>{html.escape(SKIPPED_NOTE)}</p>")

@@ -369,8 +369,10 @@ class Store:
         (n,) = self.db.execute("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()
         return int(n)
 
-    def games(self, run_id: int | None = None) -> list[GameRow]:
-        """Stored games of one run (or of every run), in schedule order."""
+    def games(self, run_id: int | None = None, stored_order: bool = False) -> list[GameRow]:
+        """Stored games of one run (or of every run), in schedule order, or with
+        ``stored_order`` in the order they ended (were stored): the order a sequential
+        test saw them in."""
         query = (
             "SELECT run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result, termination, "
             "detail, x_score, o_score, plies, move_times, record, seconds, node, host, pid "
@@ -380,7 +382,8 @@ class Store:
         if run_id is not None:
             query += " WHERE run_id = ?"
             params = (run_id,)
-        rows = self.db.execute(query + " ORDER BY run_id, idx", params).fetchall()
+        order = " ORDER BY rowid" if stored_order else " ORDER BY run_id, idx"
+        rows = self.db.execute(query + order, params).fetchall()
         return list(_game_rows(rows))
 
 

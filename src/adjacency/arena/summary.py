@@ -172,3 +172,22 @@ def by_node(games: Iterable[GameRow]) -> list[NodeLoad]:
         for (node, host), rows in groups.items()
     ]
     return sorted(loads, key=lambda load: (-load.games, load.node, load.host))
+
+
+def pair_trajectory(games: Iterable[GameRow]) -> list[tuple[int, list[int]]]:
+    """The pentanomial counts after each completed colour-swapped pair, with the number of
+    games played by then, for ``games`` in the order they ended
+    (:meth:`~adjacency.arena.store.Store.games` with ``stored_order``): what a sequential
+    test saw as the match went on. One pairing is assumed (a match)."""
+    pending: dict[tuple[int, int], GameRow] = {}
+    penta = [0] * 5
+    points: list[tuple[int, list[int]]] = []
+    for played, game in enumerate(games, 1):
+        key = (game.run_id, game.pair)
+        first = pending.pop(key, None)
+        if first is None:
+            pending[key] = game
+            continue
+        penta[round(2 * (first.a_points + game.a_points))] += 1
+        points.append((played, list(penta)))
+    return points

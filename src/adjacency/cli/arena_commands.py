@@ -253,7 +253,7 @@ def run_report(args: argparse.Namespace) -> int:
     exports asked for and the report; returns 0. :class:`InvalidSettingsError` if the database is
     missing or the run has no finished game."""
     from ..arena.export import write_csv, write_json, write_records
-    from ..arena.run_report import default_report_dir, write_report
+    from ..arena.run_report import SprtTrace, default_report_dir, write_report
     from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
@@ -267,6 +267,7 @@ def run_report(args: argparse.Namespace) -> int:
     with Store(args.db) as store:
         run = store.run(args.run)
         games = store.games(None if args.all_runs else run.id)
+        ended = store.games(run.id, stored_order=True)
     if not games:
         raise InvalidSettingsError(f"{str(args.db)!r} run {run.id} has no finished game yet")
     summaries = summarize(games)
@@ -278,12 +279,14 @@ def run_report(args: argparse.Namespace) -> int:
         from ..arena.tables import node_table
 
         console.print(node_table(by_node(games)))
+    trace = None
     if run.settings.sprt is not None and not args.all_runs:
         sprt = Sprt(*run.settings.sprt)
         penta = next(s.penta for s in summaries if s.rounds is None)
         llr = sprt.llr(penta)
         console.print(sprt_text(sprt, llr, sprt.verdict(llr)))
         console.print(sprt_outcome(sprt.verdict(llr), len(games), run.planned), markup=False)
+        trace = SprtTrace.of(sprt, ended)
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
@@ -295,7 +298,9 @@ def run_report(args: argparse.Namespace) -> int:
         console.print(f"wrote {args.records}")
     if not args.no_report:
         out = args.out or default_report_dir(args.db)
-        path = write_report(games, out, title=args.title, html=args.html, fmt=args.format)
+        path = write_report(
+            games, out, title=args.title, html=args.html, fmt=args.format, trace=trace
+        )
         console.print(f"wrote {path}")
         if not plots_available():
             console.print(SKIPPED, markup=False, soft_wrap=True)
