@@ -18,11 +18,13 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjacency.core import Position, other
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
-from adjacency.web.analysis import classify
+from adjacency.web.analysis import Stopper, classify, exact_result, new_engine
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from web_helpers import a_game_with_mistakes, live_server, minimax
@@ -217,3 +219,55 @@ def test_a_book_position_gets_its_proven_value_beyond_the_solvers_reach(server: 
     assert "proven in the book" in exact["text"]
     assert set(exact["keeps"]) == set(proven.moves) and exact["keeps"]
     assert set(exact["keeps"]) <= set(position.legal_moves())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(4, 4, 3), (4, 5, 4), (5, 5, 4)]))
+def test_exact_result_keeps_exactly_the_moves_minimax_keeps(
+    seed: int, shape: tuple[int, int, int]
+) -> None:
+    """One solve plus one probe per move gives the value and the set of optimal moves
+    that solving every move by brute force gives."""
+    rows, cols, rounds = shape
+    rng = random.Random(seed)
+    position = Position.start(rows, cols, rounds)
+    for _ in range(rng.randrange(0, position.plies_left - 1)):
+        position = position.play(rng.choice(position.legal_moves()))
+    found = exact_result(new_engine(), position, 60.0, Stopper())
+    assert found is not None
+    value, keeps, every = found
+    mover = position.turn
+    values = {}
+    for move in position.legal_moves():
+        child = position.play(move)
+        values[move] = child.margin(mover) if child.is_over else -minimax(child)
+    assert every and value == max(values.values()) == minimax(position)
+    assert keeps == {m: value for m, v in values.items() if v == value}
+
+
+class StopAfter(Stopper):
+    """A stop that comes after ``checks`` looks at the flag (a deterministic time-out)."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__()
+        self.checks = checks
+
+    @property
+    def stopped(self) -> bool:
+        self.checks -= 1
+        return self.checks < 0
+
+
+def test_exact_result_cut_short_among_the_probes_still_has_the_value() -> None:
+    rng = random.Random(3)
+    position = Position.start(5, 5, 6)
+    for _ in range(2):
+        position = position.play(rng.choice(position.legal_moves()))
+    whole = exact_result(new_engine(), position, 60.0, Stopper())
+    assert whole is not None and whole[2] and len(whole[1]) >= 2
+    cut = exact_result(new_engine(), position, 60.0, StopAfter(3))
+    assert cut is not None
+    value, keeps, every = cut
+    assert value == whole[0] and not every
+    assert keeps.items() < whole[1].items()  # some of the moves that keep it, no others
+    assert exact_result(new_engine(), position, 60.0, StopAfter(0)) is None

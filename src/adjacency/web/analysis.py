@@ -7,8 +7,9 @@ can stream it as server-sent events and stop it when the page leaves.
 * **Live analysis** (:func:`analyse`): first, a position of the shipped book
   (:mod:`adjacency.engine.book`) gets its proven value and optimal moves; else, if
   the position is near enough to the end (:data:`SOLVE_PLIES`), the solver tries for
-  :data:`SOLVE_SECONDS` to find the exact result of every move, which gives the
-  position's exact value and the moves that keep it. Then iterative deepening: at each depth every
+  :data:`SOLVE_SECONDS` to prove the position's exact value and the moves that keep
+  it (:func:`exact_result`: one solve of the position, then one null-window probe
+  per other move, on :data:`THREADS` threads). Then iterative deepening: at each depth every
   move's reply position is searched one ply less deep, and the three best moves
   are reported with their scores and lines, until the end of the game, the time
   limit or a stop.
@@ -22,6 +23,7 @@ Scores are pieces (final margin) from X's view unless a name says otherwise.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -35,14 +37,18 @@ if TYPE_CHECKING:  # pragma: no cover
 
 TOP = 3
 """Moves shown by the live analysis."""
-SOLVE_PLIES = 16
-"""The solver is tried only this near the end (further away it cannot finish in time)."""
+SOLVE_PLIES = 18
+"""The solver is tried only this near the end (further away it cannot finish in time):
+on 18-ply positions of 28-round games, :func:`exact_result` took a median 0.6 s and at
+most 1.5 s of wall time on two threads (docs/web.md has the measurement)."""
+THREADS = min(2, os.cpu_count() or 1)
+"""Solver threads of an analysis engine (the solver splits its tree between them)."""
 SOLVE_SECONDS = 2.0
 """The live analysis's budget for the exact result (all moves together)."""
 ANALYSIS_SECONDS = 60.0
 """Live analysis stops by itself after this long (the page can stop it sooner)."""
-TABLE_MB = 16
-"""Transposition table of each analysis engine (small: several may run at once)."""
+TABLE_MB = 64
+"""Transposition table of each analysis engine (at most ``Limits.analyses`` run at once)."""
 REVIEW_SOLVE_SECONDS = 1.0
 REVIEW_SEARCH_SECONDS = 0.2
 INACCURACY = 2
@@ -114,7 +120,7 @@ def new_engine() -> Engine:
     from ..engine import Engine, warmup
 
     warmup()
-    return Engine(tt_mb=TABLE_MB)
+    return Engine(tt_mb=TABLE_MB, threads=THREADS)
 
 
 class Stopper:
@@ -136,27 +142,45 @@ class Stopper:
         return self.event.is_set()
 
 
-def solve_moves(
+def exact_result(
     engine: Engine, position: Position, seconds: float, stopper: Stopper
-) -> dict[str, int] | None:
-    """Every move's exact value for the mover (final margin), or ``None`` if the budget
-    or a stop came first."""
+) -> tuple[int, dict[str, int], bool] | None:
+    """The mover's exact value of ``position``, moves that keep it (each with that value)
+    and whether they are all of them; ``None`` if the budget or a stop came before the
+    value.
+
+    One exact solve of the position gives the value ``v`` and one move that keeps it;
+    every other move then needs only one null-window probe: it keeps the value exactly
+    when its child is worth at most ``-v`` to the opponent. That is about a third of the
+    work of solving every move exactly (docs/web.md). When the budget runs out among the
+    probes the value is still exact: the moves found so far are returned, marked
+    incomplete. The values of the moves that lose are not computed.
+    """
     deadline = time.monotonic() + seconds
-    values: dict[str, int] = {}
     mover = position.turn
+    result = engine.solve(position, seconds=seconds)
+    if not result.complete or stopper.stopped:
+        return None
+    value = result.value
+    keeps = {result.best: value}
     for move in position.legal_moves():
+        if move == result.best:
+            continue
         child = position.play(move)
         if child.is_over:
-            values[move] = child.margin(mover)
+            if child.margin(mover) == value:
+                keeps[move] = value
             continue
         left = deadline - time.monotonic()
         if left <= 0 or stopper.stopped:
-            return None
-        result = engine.solve(child, seconds=left)
-        if not result.complete or stopper.stopped:
-            return None
-        values[move] = -result.value if child.turn != mover else result.value
-    return values
+            return value, keeps, False
+        # The child is scored for its mover, the opponent (no passes in this game).
+        probe = engine.probe(child, -value + 1, seconds=left)
+        if not probe.complete or stopper.stopped:
+            return value, keeps, False
+        if not probe.high:
+            keeps[move] = value
+    return value, keeps, True
 
 
 def analyse(
@@ -164,7 +188,9 @@ def analyse(
 ) -> None:
     """Live analysis of ``position`` (see the module docstring), reporting through ``emit``:
 
-    * ``exact``: ``{"value", "text", "keeps", "moves"}`` or ``{"value": None, "text"}``
+    * ``exact``: ``{"value", "text", "keeps", "moves"}`` (``moves``: the moves that keep
+      the value, each with it; when the budget ran out among them, ``text`` says that
+      not every move was checked) or ``{"value": None, "text"}``
     * ``lines``: ``{"depth", "lines": [{"move", "score", "pv"}], "nodes"}`` per depth
     * ``done``: ``{"reason"}`` at the end
     """
@@ -178,16 +204,17 @@ def analyse(
     if proven is not None:
         emit("exact", book_result(proven, mover))
     elif position.plies_left <= SOLVE_PLIES:
-        values = solve_moves(engine, position, solve_seconds, stopper)
-        if values is not None:
-            best = max(values.values())
+        exact = exact_result(engine, position, solve_seconds, stopper)
+        if exact is not None:
+            best, keeps, every = exact
+            partly = "" if every else " (not every move was checked in time)"
             emit(
                 "exact",
                 {
                     "value": x_view(best, mover),
-                    "text": result_text(best, mover),
-                    "keeps": sorted(m for m, v in values.items() if v == best),
-                    "moves": {m: x_view(v, mover) for m, v in values.items()},
+                    "text": result_text(best, mover) + partly,
+                    "keeps": sorted(keeps),
+                    "moves": {m: x_view(v, mover) for m, v in sorted(keeps.items())},
                 },
             )
         else:
