@@ -195,3 +195,33 @@ def test_llr_equals_the_scipy_brentq_solution(penta: list[int], elo0: float, wid
     for mine, scipys in roots:
         assert mine == pytest.approx(scipys, rel=1e-12, abs=1e-12)
     assert np.isfinite([r for pair in roots for r in pair]).all()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=5, max_size=5), st.floats(-50, 50))
+def test_unobserved_outcomes_change_nothing_and_warn_nothing(penta: list[int], elo0: float) -> None:
+    """An outcome never seen has probability 0 under both hypotheses: the LLR is the one
+    of the observed outcomes alone. Before, an unobserved outcome at the edge of the
+    multiplier's bracket made 0 / 0 (a RuntimeWarning printed by ``adjacency report``
+    for the counts 0-1-0-3-0, and a NaN inside the root finding)."""
+    import warnings
+
+    observed = [(c, a) for c, a in zip(penta, stats.PAIR_SCORES, strict=True) if c > 0]
+    means = [stats.score_from_elo(e) for e in (elo0, elo0 + 10)]
+    scores = [a for _, a in observed]
+    if not observed or not all(min(scores) < m < max(scores) for m in means):
+        return  # the regularised case, tested above
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        whole = stats.llr(penta, stats.PAIR_SCORES, elo0, elo0 + 10)
+        alone = stats.llr([c for c, _ in observed], scores, elo0, elo0 + 10)
+    assert whole == pytest.approx(alone, rel=1e-9, abs=1e-12)
+
+
+def test_the_counts_that_warned_in_a_report() -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value = stats.Sprt(0, 10).llr([0, 1, 0, 3, 0])
+    assert value == pytest.approx(stats.llr([1, 3], [0.25, 0.75], 0, 10))

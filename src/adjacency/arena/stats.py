@@ -149,11 +149,16 @@ def _mle_with_mean(freqs: np.ndarray, outcomes: np.ndarray, mean: float) -> np.n
     low = -1.0 / d[support].max() * (1 - 1e-12)
     high = -1.0 / d[support].min() * (1 - 1e-12)
 
+    # Only the observed outcomes enter: an unobserved one may sit where 1 + x d is 0
+    # (then 0 / 0), and its probability is 0 whatever x is.
+    f, ds = freqs[support], d[support]
+
     def balance(x: float) -> float:
-        return float(np.sum(freqs * d / (1.0 + x * d)))
+        return float(np.sum(f * ds / (1.0 + x * ds)))
 
     x = _decreasing_root(balance, low, high)
-    p: np.ndarray = freqs / (1.0 + x * d)
+    p = np.zeros_like(freqs, dtype=float)
+    p[support] = f / (1.0 + x * ds)
     return p / p.sum()  # type: ignore[no-any-return]
 
 
