@@ -104,8 +104,9 @@ board-filling endgames)."""
 
 PROFILES = {profile.name: profile for profile in (V1, V2, V3)}
 DEFAULT_PROFILE = "v3"
-"""The ``engine`` bot's profile (and :class:`~adjacency.engine.driver.Engine`'s). v3
-scored above v1 in every match at 28 and 16 rounds and lost nothing at 8 and 12
-rounds; its SPRTs (elo0=0, elo1=20) had not ended when the default changed: the gain
-measured at 28 rounds, +12 to +14 Elo, lies between the two hypotheses, where the
-test takes longest (docs/engine.md, Strength of v3)."""
+"""The ``engine`` bot's profile (and :class:`~adjacency.engine.driver.Engine`'s). Its
+strength against v1 is settled by SPRT (elo0=0, elo1=10, pentanomial, 0.05 s a move):
+H0 accepted at 28 rounds (-2 ± 9 Elo, 1,903 games) and at 16 rounds (-8 ± 13, 802
+games), so it plays no stronger than v1 at a fast time control (docs/engine.md,
+Strength settled by SPRT). It stays the default for its faster solver, which the
+analysis board and the solved-game table use."""
