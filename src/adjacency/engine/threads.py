@@ -77,6 +77,7 @@ class Helpers:
             S[L.CFG + L.CFG_FIRST] = -1
             S[L.W : L.W + L.W_SIZE] = self.main[L.W : L.W + L.W_SIZE]
             S[L.PW : L.PW + L.PW_SIZE] = self.main[L.PW : L.PW + L.PW_SIZE]
+            S[L.PAT : L.PAT + L.PAT_SIZE] = self.main[L.PAT : L.PAT + L.PAT_SIZE]
             S[L.CTL + L.CTL_ABORT] = 0
 
     def reset(self) -> None:
