@@ -1,0 +1,65 @@
+"""Nodes per second of the pattern evaluation (profile v4) against the learned one (v3).
+
+Both profiles search the same positions (28-round 8x8 games, where both use their
+trained evaluation: 9 to 40 plies left after random play from the start) to the same
+fixed depth, each position from an empty table; the script prints each profile's
+nodes, seconds and nodes per second, and the ratio v4 / v3. The trees differ (other
+values, other cut-offs), so compare nodes per second, not nodes. Run it on a quiet
+machine (or under ``nice -n 19`` and say so):
+
+    python benchmarks/bench_engine_patterns.py --positions 40 --depth 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from adjacency.core.position import Position
+from adjacency.engine import Engine, warmup
+
+
+def sample(count: int, seed: int) -> list[Position]:
+    """``count`` positions of 28-round games after 16 to 47 random plies."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = Position.start(8, 8, 28)
+        for _ in range(rng.randint(16, 47)):
+            position = position.play(rng.choice(position.legal_squares()))
+        found.append(position)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--depth", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    warmup()
+    positions = sample(args.positions, args.seed)
+    result: dict[str, dict[str, float]] = {}
+    for profile in ("v3", "v4"):
+        engine = Engine(tt_mb=16, profile=profile, threads=1)
+        engine.search(positions[0], depth=3)  # compile and load outside the clock
+        nodes, seconds = 0, 0.0
+        for position in positions:
+            engine.clear()
+            started = time.perf_counter()
+            engine.search(position, depth=args.depth)
+            seconds += time.perf_counter() - started
+            nodes += engine.nodes
+        result[profile] = {
+            "nodes": nodes,
+            "seconds": round(seconds, 2),
+            "nps": round(nodes / seconds),
+        }
+    ratio = result["v4"]["nps"] / result["v3"]["nps"]
+    print(json.dumps({**result, "nps_ratio_v4_v3": round(ratio, 3)}))
+
+
+if __name__ == "__main__":
+    main()
