@@ -21,13 +21,11 @@ from adjacency.engine.features import N_FEATURES, feature_vector
 from adjacency.engine.patterns import (
     CANON,
     CLASS,
-    LENGTHS,
     N_CANON,
     N_CONFIGS,
     N_INSTANCES,
     N_WEIGHTS,
     OFFSET,
-    SQUARES,
     configurations,
     expand,
     pattern_sum,
@@ -53,35 +51,30 @@ BOARD = Position.start(8, 8, 28).board
 
 
 def naive_configurations(me: int, opp: int) -> list[int]:
-    """Each square's cross, counted from the core's coordinates: the centre's state, then
-    its neighbours' in the order the instance lists them, as base-3 digits."""
-    result = []
-    for i in range(N_INSTANCES):
-        squares = [int(s) for s in SQUARES[i, : LENGTHS[i]]]
-        index = sum((((me >> s) & 1) + 2 * ((opp >> s) & 1)) * 3**j for j, s in enumerate(squares))
-        result.append(int(OFFSET[i]) + index)
-    return result
+    """Each row's, then each column's configuration counted from the squares' coordinates:
+    base-3 digits along the line (from file a / rank 1), classes by distance to the edge."""
+
+    def state(rank: int, file: int) -> int:
+        square = rank * 8 + file
+        return ((me >> square) & 1) + 2 * ((opp >> square) & 1)
+
+    rows = [sum(state(k, f) * 3**f for f in range(8)) for k in range(8)]
+    columns = [sum(state(r, k) * 3**r for r in range(8)) for k in range(8)]
+    return [min(k, 7 - k) * 3**8 + index for k, index in enumerate(rows)] + [
+        min(k, 7 - k) * 3**8 + index for k, index in enumerate(columns)
+    ]
 
 
-def folded_class(square: int) -> tuple[int, int]:
-    """A square's class under the board's symmetries: its distances to the nearest edges."""
-    r, c = divmod(square, 8)
-    a, b = min(r, 7 - r), min(c, 7 - c)
-    return (min(a, b), max(a, b))
-
-
-def test_crosses_are_each_square_and_its_neighbours_grouped_by_symmetry_class() -> None:
-    offsets: dict[tuple[int, int], int] = {}
-    for i in range(N_INSTANCES):
-        squares = [int(s) for s in SQUARES[i, : LENGTHS[i]]]
-        assert squares[0] == i
-        assert sum(1 << s for s in squares[1:]) == BOARD.neighbours[i]
-        assert len(squares) == 1 + BOARD.neighbours[i].bit_count()
-        assert offsets.setdefault(folded_class(i), int(OFFSET[i])) == OFFSET[i]
-    assert len(offsets) == len(set(CLASS.tolist())) == 10
-    # Ten classes: 1 corner (3^3), 3 edge (3^4), 6 interior (3^5) configurations.
-    assert N_CONFIGS == 27 + 3 * 81 + 6 * 243 == len(CANON)
-    assert N_CANON < N_CONFIGS
+def test_lines_are_grouped_in_four_classes_and_reversal_shares_a_weight() -> None:
+    assert N_INSTANCES == 16 and sorted(set(CLASS.tolist())) == [0, 1, 2, 3]
+    assert (OFFSET == CLASS * 3**8).all()
+    assert N_CONFIGS == 4 * 3**8 == len(CANON)
+    assert N_CANON == 4 * (3**8 + 3**4) // 2  # palindromes keep their own weight
+    # 0-1-2 read from one end is 2-1-0 read from the other: one weight.
+    forward = 0 * 1 + 1 * 3 + 2 * 9
+    backward = 2 * 3**5 + 1 * 3**6 + 0 * 3**7
+    assert CANON[forward] == CANON[backward] != CANON[forward + 1]
+    assert CANON[3**8 + forward] == CANON[3**8 + backward] != CANON[forward]
 
 
 @settings(max_examples=60, deadline=None)
@@ -112,24 +105,30 @@ def test_symmetric_positions_score_the_same_with_tied_weights() -> None:
     assert broken > 30  # the test can tell: weights that are not tied break the symmetry
 
 
-def test_the_normal_equations_equal_a_dense_ridge_solve_and_recover_known_weights() -> None:
-    prng = random.Random(9)
-    samples = [Sample(random_position(prng, 8, 8, 60).fen(), 0, 0.0, False) for _ in range(300)]
-    columns, features = pattern_columns(samples)
-    dense = np.zeros((len(samples), N_WEIGHTS))
+def test_conjugate_gradients_equal_a_dense_ridge_solve_and_recover_known_weights() -> None:
+    rng = np.random.default_rng(9)
+    width, rows = 60, 400
+    columns = rng.integers(0, width, (rows, 16))
+    features = rng.normal(0, 3, (rows, 3))
+    dense = np.zeros((rows, width + 3))
     for i, row in enumerate(columns):
         np.add.at(dense[i], row, 1.0)
-    dense[:, N_CANON:] = features
-    known = np.random.default_rng(2).normal(0, 100, N_WEIGHTS)
+    dense[:, width:] = features
+    known = rng.normal(0, 100, width + 3)
     labels = dense @ known
     for ridge in (0.5, 10.0):
-        expected = np.linalg.solve(dense.T @ dense + ridge * np.eye(N_WEIGHTS), dense.T @ labels)
-        got = ridge_patterns(columns, features, labels, ridge)
-        assert np.allclose(got, expected, atol=1e-6)
-    # Nearly unregularised, the fit reproduces the known weights' predictions.
-    fitted = ridge_patterns(columns, features, labels, 1e-6)
-    assert np.allclose(predict(columns, features, fitted), labels, atol=1e-3)
-    assert np.allclose(predict(columns, features, known), labels)
+        expected = np.linalg.solve(dense.T @ dense + ridge * np.eye(width + 3), dense.T @ labels)
+        got = ridge_patterns(columns, features, labels, ridge, width)
+        assert np.allclose(got, expected, atol=1e-4)
+    # Nearly unregularised, the fit finds the weights that made the labels.
+    assert np.allclose(ridge_patterns(columns, features, labels, 1e-6, width), known, atol=1e-2)
+    # On real positions: the prediction is the sum of the lines' weights and the features'.
+    prng = random.Random(4)
+    samples = [Sample(random_position(prng, 8, 8, 50).fen(), 0, 0.0, False) for _ in range(5)]
+    lines, values = pattern_columns(samples)
+    w = rng.normal(0, 1, N_WEIGHTS)
+    assert np.allclose(predict(lines, values, w), w[lines].sum(axis=1) + values @ w[N_CANON:])
+    assert (lines < N_CANON).all() and lines.shape == (5, N_INSTANCES)
 
 
 def _pattern_file(tmp_path: Path) -> tuple[Path, dict[str, object]]:
@@ -149,7 +148,7 @@ def test_bad_pattern_files_are_clear_errors(tmp_path: Path) -> None:
         ("missing.json", None),
         ("broken.json", "{"),
         ("learned.json", {"format": "adjacency-eval"}),
-        ("lines.json", {"patterns": "lines"}),
+        ("crosses.json", {"patterns": "crosses"}),
         ("version.json", {"version": "2"}),
         ("phases.json", {"weights": rows[:-1]}),
         ("row.json", {"weights": [row[:-1] for row in rows]}),
@@ -176,6 +175,7 @@ def test_bad_samples_files_are_clear_errors(tmp_path: Path) -> None:
     argv = ["train-eval", "--kind", "patterns", "--games", "2", "--out", str(tmp_path / "o")]
     assert main([*argv, "--load-samples", str(path)]) == 2
     assert main([*argv, "--holdout", "1"]) == 2
+    assert main([*argv, "--ridge", "0"]) == 2
     assert not (tmp_path / "o").exists()
 
 

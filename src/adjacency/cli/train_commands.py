@@ -2,7 +2,7 @@
 
 Self-play positions, labels by a deeper search of the frozen reference engine
 (exact solves near the end), ridge least squares per plies left (``--kind
-features``) or per phase over the cross patterns (``--kind patterns``, positions
+features``) or per phase over the line patterns (``--kind patterns``, positions
 generated on the executor); writes a versioned weights file
 (:mod:`adjacency.engine.training`).
 """
@@ -173,6 +173,8 @@ def run_train_patterns(args: argparse.Namespace) -> int:
     out = args.out or Path("patterns-8x8.json")
     if args.holdout == 1:
         raise InvalidSettingsError("--holdout 1 would keep every chunk out of the fit")
+    if args.ridge <= 0:
+        raise InvalidSettingsError(f"--kind patterns needs --ridge above 0, got {args.ridge}")
     work = chunks(
         args.seed, args.games, args.chunk_games, args.rounds, args.depth, args.exact_plies
     )

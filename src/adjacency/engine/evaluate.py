@@ -5,7 +5,7 @@ The weights live at ``S[W:]`` (:mod:`adjacency.engine.layout`)::
     S[W + W_MODE]      0: material only (the plain minimax reference), 1: positional (the
                        hand-tuned terms below), 2: learned (weights per feature of
                        :mod:`adjacency.engine.features` per plies left at ``S[PW:]``),
-                       3: pattern (weights per cross configuration and per feature per
+                       3: pattern (weights per line configuration and per feature per
                        phase at ``S[PAT:]``, :mod:`adjacency.engine.patterns`)
     S[W + W_EXPOSURE]  per piece of the opponent's minus the mover's that touches an empty square
     S[W + W_TEMPO]     per piece the mover wins with its best immediate move (1 + 2 * flips)
@@ -142,7 +142,7 @@ def learned(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
 
 @kernel
 def pattern(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
-    """The pattern evaluation: the weights of the position's cross configurations plus the
+    """The pattern evaluation: the weights of the position's line configurations plus the
     features times their weights, all of the phase ``plies // PAT_PHASE_WIDTH``."""
     at = PAT + PAT_STRIDE * (plies // PAT_PHASE_WIDTH)
     total = pattern_sum(me, opp, S, at)

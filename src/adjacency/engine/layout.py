@@ -29,7 +29,7 @@ per search thread, one ``U`` shared by all of them):
     S[FEAT + k]            scratch: the features of the position being evaluated
     S[PW + PW_STRIDE * p + k]  learned weight of feature k with p plies left (:mod:`.features`)
     S[PAT + PAT_STRIDE * b + i]  pattern weight i of phase b (plies left // PAT_PHASE_WIDTH):
-                           the cross configurations, then one per feature (:mod:`.patterns`)
+                           the line configurations, then one per feature (:mod:`.patterns`)
     S[HISTORY + sq]        history heuristic counters
     S[KILLERS + 2p + k]    two killer moves per ply p
     S[MOVES + 64p + i], S[SCORES + 64p + i]  move lists and ordering keys per ply p
@@ -126,7 +126,7 @@ PW_SIZE = PW_STRIDE * (MAX_SQUARES + 1)
 PAT_PHASE_WIDTH = 4
 """Plies left per phase of the pattern evaluation."""
 PAT_PHASES = MAX_SQUARES // PAT_PHASE_WIDTH + 1
-PAT_STRIDE = 1736
+PAT_STRIDE = 4 * 3**8 + 12
 """Words per phase of the pattern weights (at least the configurations plus the features)."""
 PAT_SIZE = PAT_STRIDE * PAT_PHASES
 CFG = 0

@@ -1,30 +1,30 @@
-"""The pattern evaluation's patterns: every square's cross, weighted per square class.
+"""The pattern evaluation's patterns: every row and column, weighted per line class.
 
 Edax values an Othello position by a weight per configuration of each of a set of
 board patterns (lines, corner regions), one table per game phase, fitted by least
 squares. Here a move changes only the square played and its four orthogonal
-neighbours, so the natural pattern is that *cross*: a square and its neighbours.
-Its configuration says everything local about the square: whether a piece there
-can still be converted (it touches an empty square) and by how many of the
-opponent's neighbours it is exposed, or what an empty square would win for
-either side. Lines (rows and columns, 3^8 configurations each) hold a square's
-neighbours too, but only two at a time per line, and need far more data: four
-line classes of 3^8 configurations per phase against the few thousand positions
-per phase that the training can label (docs/engine.md, Pattern evaluation).
+neighbours, and the row and the column through a square hold all four of them, so
+the patterns are the 8 rows and 8 columns of the 8x8 board (the pattern evaluation
+is 8x8 only, like the learned one): a line's configuration says which of its pieces
+are exposed to an empty square along it, what its empty squares would win, and
+where the line's pieces are fixed for good.
 
-The 64 crosses of the 8x8 board (the pattern evaluation is 8x8 only, like the
-learned one) fall into the ten classes of squares under the board's eight
-symmetries: one corner class (a cross of 3 squares, 27 configurations), three
-edge classes (4 squares, 81) and six interior classes (5 squares, 243); 1728
-configurations per phase in all. Every instance of a class lists its squares as
-the image of the class representative's list under a board symmetry, and the
-configurations that a symmetry fixing the instance's centre permutes into each
-other share one weight (:data:`CANON`), so the score is the same for a position
-and its mirror images by construction.
+The 16 lines fall into four classes under the board's eight symmetries: the edge
+lines, the second, the third and the fourth lines from an edge (4 lines each). A
+line's configuration is read along the line, ``index = sum(state(s_j) * 3**j)`` over
+its squares ``s_j`` (rows from file a, columns from rank 1), with state 0 empty, 1 the
+mover's, 2 the opponent's; 3^8 = 6561 configurations per class. A symmetry maps a
+line onto a line of its class read forwards or backwards, so a configuration and its
+reverse share one weight (:data:`CANON`: 3321 weights per class), and the score is
+the same for a position and its mirror images by construction.
 
-A configuration's index is ``sum(state(s_j) * 3**j)`` over the instance's squares
-``s_j`` (centre first), with state 0 empty, 1 the mover's, 2 the opponent's; the
-weight of instance ``i`` is ``S[at + OFFSET[i] + index]``. The phase's table
+Crosses (a square and its four neighbours, 64 instances in ten classes of 27 to
+243 configurations) were tried first: on the same held-out positions they predicted
+no better than the lines and their evaluation took ~8x as long, 64 instances of five
+squares read one by one against 16 table look-ups of a whole line (docs/engine.md,
+Pattern evaluation).
+
+The weight of line ``i`` is ``S[at + OFFSET[i] + index]``; the phase's table
 (``S[PAT + PAT_STRIDE * phase:]``, :mod:`.layout`) holds the :data:`N_CONFIGS`
 configuration weights and then one weight per feature of :mod:`.features`.
 """
@@ -35,86 +35,58 @@ from typing import Any
 
 import numpy as np
 
-from ..core import board as make_board
 from .bits import U64, kernel
 from .features import N_FEATURES
 from .layout import PAT_STRIDE
-from .symmetry import automorphisms
 
 PATTERN_BOARD = (8, 8)
 """The board the pattern tables describe (rows, columns)."""
-PATTERN_SET = "crosses"
+PATTERN_SET = "lines"
 """The name of this pattern set in weights files."""
+LINE = 8
+CONFIGS = 3**LINE
+"""Configurations of one line."""
 
-DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
-"""The representative's neighbours are listed in this order (up, right, down, left)."""
-
-
-def _build() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Instance squares, lengths, offsets and classes, the class of each square and the
-    canonical column of every configuration (see the module docstring)."""
-    rows, cols = PATTERN_BOARD
-    geometry = make_board(rows, cols)
-    maps = automorphisms(geometry)
-    size = rows * cols
-    squares = np.full((size, 5), -1, dtype=np.int64)
-    lengths = np.zeros(size, dtype=np.int64)
-    offsets = np.zeros(size, dtype=np.int64)
-    classes = np.full(size, -1, dtype=np.int64)
-    canon: list[int] = []
-    for rep in range(size):
-        if classes[rep] >= 0:
-            continue
-        r, c = divmod(rep, cols)
-        base = [rep] + [
-            (r + dr) * cols + c + dc
-            for dr, dc in DIRECTIONS
-            if 0 <= r + dr < rows and 0 <= c + dc < cols
-        ]
-        k = len(base)
-        offset = len(canon)
-        klass = int(classes.max()) + 1
-        perms: list[list[int]] = []
-        for transform in maps:
-            image = [transform.square(s) for s in base]
-            centre = image[0]
-            if classes[centre] < 0:
-                classes[centre] = klass
-                squares[centre, :k] = image
-                lengths[centre] = k
-                offsets[centre] = offset
-            if centre == rep:  # a symmetry fixing the representative permutes its cross
-                perms.append([base.index(s) for s in image])
-        for index in range(3**k):
-            digits = [(index // 3**j) % 3 for j in range(k)]
-            images = []
-            for perm in perms:
-                # The digit at position j moves to position perm[j].
-                moved = [0] * k
-                for j in range(k):
-                    moved[perm[j]] = digits[j]
-                images.append(sum(d * 3**j for j, d in enumerate(moved)))
-            canon.append(offset + min(images))
-    # Number the canonical configurations 0..N_CANON-1 in order of first appearance.
-    numbers: dict[int, int] = {}
-    columns = np.array([numbers.setdefault(x, len(numbers)) for x in canon], dtype=np.int64)
-    return squares, lengths, offsets, classes, columns
+TERNARY = np.array([sum(((b >> j) & 1) * 3**j for j in range(LINE)) for b in range(256)])
+"""``TERNARY[b]``: the base-3 number whose digit ``j`` is bit ``j`` of the byte ``b``."""
 
 
-SQUARES, LENGTHS, OFFSET, CLASS, CANON = _build()
-"""``SQUARES[i, :LENGTHS[i]]``: the squares of the cross centred on square ``i`` (centre
-first); ``OFFSET[i]``: the first configuration of its class; ``CLASS[i]``: its class
-(0-9); ``CANON[x]``: the fitted weight (column) that configuration ``x`` uses."""
-N_INSTANCES = len(SQUARES)
-N_CLASSES = int(CLASS.max()) + 1
+def _reverse(index: int) -> int:
+    """The configuration read the other way along the line."""
+    return sum(((index // 3**j) % 3) * 3 ** (LINE - 1 - j) for j in range(LINE))
+
+
+def _build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each line's class and first configuration, and the canonical column of every
+    configuration (the smaller of it and its reverse, numbered in order)."""
+    classes = np.array([min(k, LINE - 1 - k) for k in range(LINE)] * 2, dtype=np.int64)
+    offsets = classes * CONFIGS
+    canonical = np.array([min(x, _reverse(x)) for x in range(CONFIGS)])
+    kept = np.unique(canonical)
+    column = np.zeros(CONFIGS, dtype=np.int64)
+    column[kept] = np.arange(len(kept))
+    per_class = column[canonical]
+    canon = np.concatenate([per_class + k * len(kept) for k in range(LINE // 2)])
+    return classes, offsets, canon
+
+
+CLASS, OFFSET, CANON = _build()
+"""``CLASS[i]``, ``OFFSET[i]``: line ``i``'s class (0 edge .. 3 fourth line) and first
+configuration (lines 0-7 are the rows from rank 1, 8-15 the columns from file a);
+``CANON[x]``: the fitted weight (column) that configuration ``x`` uses."""
+N_INSTANCES = len(CLASS)
 N_CONFIGS = len(CANON)
 """Configurations per phase (all classes)."""
 N_CANON = int(CANON.max()) + 1
-"""Distinct weights per phase once symmetric configurations share one."""
+"""Distinct weights per phase once a configuration and its reverse share one."""
 N_WEIGHTS = N_CANON + N_FEATURES
 """Fitted weights per phase: the canonical configurations, then the features."""
 if N_CONFIGS + N_FEATURES > PAT_STRIDE:
     raise RuntimeError(f"{N_CONFIGS} + {N_FEATURES} weights do not fit layout.PAT_STRIDE")
+
+K1 = np.uint64(0x5500550055005500)
+K2 = np.uint64(0x3333000033330000)
+K4 = np.uint64(0x0F0F0F0F00000000)
 
 
 def expand(fitted: np.ndarray) -> np.ndarray:
@@ -127,28 +99,43 @@ def expand(fitted: np.ndarray) -> np.ndarray:
 
 
 @kernel
+def transpose(b: U64) -> U64:
+    """The 8x8 bitboard reflected in the a1-h8 diagonal: rank ``r`` file ``f`` goes to
+    rank ``f`` file ``r`` (three delta swaps), so columns become rows."""
+    t = K4 & (b ^ (b << np.uint64(28)))
+    b ^= t ^ (t >> np.uint64(28))
+    t = K2 & (b ^ (b << np.uint64(14)))
+    b ^= t ^ (t >> np.uint64(14))
+    t = K1 & (b ^ (b << np.uint64(7)))
+    b ^= t ^ (t >> np.uint64(7))
+    return b
+
+
+@kernel
+def _line(me: U64, opp: U64, k: int) -> int:
+    """The configuration of rank ``k`` of (``me``, ``opp``), read from file a."""
+    shift = np.uint64(8 * k)
+    byte = np.uint64(255)
+    return TERNARY[(me >> shift) & byte] + 2 * TERNARY[(opp >> shift) & byte]  # type: ignore[no-any-return]
+
+
+@kernel
 def indices(me: U64, opp: U64, out: Any) -> None:
-    """Write each instance's configuration, ``OFFSET[i] + index``, to ``out[i]``."""
-    for i in range(N_INSTANCES):
-        index = 0
-        for j in range(LENGTHS[i] - 1, -1, -1):
-            sq = np.uint64(SQUARES[i, j])
-            index = index * 3 + np.int64((me >> sq) & np.uint64(1))
-            index += 2 * np.int64((opp >> sq) & np.uint64(1))
-        out[i] = OFFSET[i] + index
+    """Write each line's configuration, ``OFFSET[i] + index``, to ``out[i]``."""
+    me_t, opp_t = transpose(me), transpose(opp)
+    for k in range(LINE):
+        out[k] = OFFSET[k] + _line(me, opp, k)
+        out[LINE + k] = OFFSET[LINE + k] + _line(me_t, opp_t, k)
 
 
 @kernel
 def pattern_sum(me: U64, opp: U64, S: Any, at: int) -> int:
-    """The sum over the instances of ``S[at + OFFSET[i] + index]`` (``me`` to move)."""
+    """The sum over the 16 lines of ``S[at + OFFSET[i] + index]`` (``me`` to move)."""
+    me_t, opp_t = transpose(me), transpose(opp)
     total = 0
-    for i in range(N_INSTANCES):
-        index = 0
-        for j in range(LENGTHS[i] - 1, -1, -1):
-            sq = np.uint64(SQUARES[i, j])
-            index = index * 3 + np.int64((me >> sq) & np.uint64(1))
-            index += 2 * np.int64((opp >> sq) & np.uint64(1))
-        total += S[at + OFFSET[i] + index]
+    for k in range(LINE):
+        total += S[at + OFFSET[k] + _line(me, opp, k)]
+        total += S[at + OFFSET[LINE + k] + _line(me_t, opp_t, k)]
     return total
 
 
