@@ -108,7 +108,7 @@ board-filling endgames)."""
 V4 = dataclasses.replace(
     V3,
     name="v4",
-    description="v3 with the pattern evaluation (weights per row and column configuration per phase)",
+    description="v3 with the pattern evaluation (weights per line configuration per phase)",
     patterns=True,
 )
 """v3 with the pattern evaluation where v3 uses the learned one (8x8 games that fill the

@@ -247,7 +247,7 @@ def ridge_patterns(
     preconditioner, from ``w = 0``, until the residual is below ``tolerance`` times
     the right-hand side or after ``iterations`` steps. Deterministic; a column no row
     uses gets weight 0. ``ridge`` must be above 0."""
-    n, k = columns.shape
+    k = columns.shape[1]
     flat = columns.ravel()
 
     def apply(w: np.ndarray) -> np.ndarray:
@@ -376,23 +376,15 @@ def holdout_errors(
     """RMS errors (pieces) on the held-out ``test`` labels, per phase and over all
     (``"all"``): of the pattern weights ``table`` (fitted on ``train``), of the 7-feature
     learned evaluation refitted on ``train`` (:func:`fit`, same window, ridge 1) and of
-    the shipped learned weights; ``n`` is the phase's number of held-out positions."""
+    the shipped learned weights; ``n`` is the phase's number of held-out positions.
+    ``table`` holds the fitted rows (``PAT_PHASES`` of ``N_WEIGHTS``, as :func:`fit_patterns`
+    returns them)."""
     columns, features = pattern_columns(test)
     labels = np.array([s.label for s in test])
     plies = np.array([s.plies for s in test])
-    patterns = (
-        np.array(
-            [
-                predict(
-                    columns[i : i + 1],
-                    features[i : i + 1],
-                    table[p // PAT_PHASE_WIDTH].astype(float),
-                )[0]
-                for i, p in enumerate(plies)
-            ]
-        )
-        / UNITS
-    )
+    phases = plies // PAT_PHASE_WIDTH
+    patterns = table[phases[:, None], columns].sum(axis=1)
+    patterns = (patterns + np.einsum("ij,ij->i", features, table[phases, N_CANON:])) / UNITS
     refit, _ = fit(train, window, 1.0)
     shipped, _ = load_weights()
     learned = np.einsum("ij,ij->i", features, refit[plies, :N_FEATURES]) / UNITS
