@@ -176,6 +176,7 @@ def test_bad_samples_files_are_clear_errors(tmp_path: Path) -> None:
     assert main([*argv, "--load-samples", str(path)]) == 2
     assert main([*argv, "--holdout", "1"]) == 2
     assert main([*argv, "--ridge", "0"]) == 2
+    assert main([*argv, "--rounds", "31"]) == 2
     assert not (tmp_path / "o").exists()
 
 

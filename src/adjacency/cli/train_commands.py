@@ -158,6 +158,7 @@ def run_train_patterns(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+    from ..core import Position
     from ..core.errors import InvalidSettingsError
     from ..engine import warmup
     from ..engine.training import (
@@ -175,6 +176,8 @@ def run_train_patterns(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--holdout 1 would keep every chunk out of the fit")
     if args.ridge <= 0:
         raise InvalidSettingsError(f"--kind patterns needs --ridge above 0, got {args.ridge}")
+    for rounds in args.rounds:
+        Position.start(8, 8, rounds)  # InvalidSettingsError before any game: exit 2
     work = chunks(
         args.seed, args.games, args.chunk_games, args.rounds, args.depth, args.exact_plies
     )
