@@ -154,6 +154,7 @@ def test_bad_pattern_files_are_clear_errors(tmp_path: Path) -> None:
         ("row.json", {"weights": [row[:-1] for row in rows]}),
         ("float.json", {"weights": [[0.5] * N_WEIGHTS for _ in rows]}),
         ("units.json", {"units": 16}),
+        ("board.json", {"board": "6x6"}),
     ):
         path = tmp_path / name
         if isinstance(change, dict):

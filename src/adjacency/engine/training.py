@@ -66,8 +66,9 @@ def self_play_positions(
     progress: Progress | None = None,
 ) -> list[Position]:
     """Positions (not final, at least 2 plies left) of ``games`` 8x8 games of a depth-``depth``
-    v1 search that plays a random move with probability ``epsilon``."""
-    engine = Engine(tt_mb=4, profile="v1")
+    v1 search that plays a random move with probability ``epsilon`` (one search thread:
+    the same ``rng`` state gives the same positions)."""
+    engine = Engine(tt_mb=4, profile="v1", threads=1)
     found: list[Position] = []
     for game in range(games):
         position = Position.start(8, 8, rng.choice(list(rounds)))
@@ -90,8 +91,9 @@ def label_positions(
     exact_plies: int = 8,
     progress: Progress | None = None,
 ) -> list[Sample]:
-    """Label each position by a depth-``depth`` v1 search, or exactly within ``exact_plies``."""
-    engine = Engine(tt_mb=16, profile="v1")
+    """Label each position by a depth-``depth`` v1 search, or exactly within ``exact_plies``
+    (one search thread and a cleared table per position: the labels are reproducible)."""
+    engine = Engine(tt_mb=16, profile="v1", threads=1)
     samples = []
     for i, position in enumerate(positions):
         engine.clear()

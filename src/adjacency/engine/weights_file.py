@@ -125,8 +125,8 @@ def load_patterns(path: Path = PATTERN_FILE) -> tuple[np.ndarray, int]:
     """
     try:
         content = json.loads(path.read_text(encoding="utf-8"))
-        if content.get("format") != PATTERN_FORMAT:
-            raise ValueError(f"format must be {PATTERN_FORMAT!r}")
+        if content.get("format") != PATTERN_FORMAT or content.get("board") != "8x8":
+            raise ValueError(f"format must be {PATTERN_FORMAT!r}, for the 8x8 board")
         if content.get("patterns") != PATTERN_SET or content.get("features") != list(NAMES):
             raise ValueError(f"not a {PATTERN_SET!r} pattern file for these features")
         if content.get("units") != UNITS or content.get("phase_plies") != PAT_PHASE_WIDTH:
