@@ -67,7 +67,12 @@ def register(commands: Any) -> None:
         "--ridge", type=non_negative_number, default=1.0, help="ridge penalty (default 1)"
     )
     train.add_argument("--version", type=positive_int, default=1, help="weights file version")
-    train.add_argument("--out", type=Path, default=None, help="output file")
+    train.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output file (default eval-8x8.json; with --kind patterns patterns-8x8.json)",
+    )
     patterns = train.add_argument_group("--kind patterns")
     patterns.add_argument(
         "--rounds",
