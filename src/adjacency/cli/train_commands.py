@@ -1,8 +1,10 @@
-"""``adjacency train-eval``: train the engine's learned evaluation (docs/engine.md).
+"""``adjacency train-eval``: train the engine's learned or pattern evaluation (docs/engine.md).
 
 Self-play positions, labels by a deeper search of the frozen reference engine
-(exact solves near the end), ridge least squares per plies left; writes a
-versioned weights file (:mod:`adjacency.engine.training`).
+(exact solves near the end), ridge least squares per plies left (``--kind
+features``) or per phase over the line patterns (``--kind patterns``, positions
+generated on the executor); writes a versioned weights file
+(:mod:`adjacency.engine.training`).
 """
 
 from __future__ import annotations
@@ -13,19 +15,38 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .arguments import non_negative_number, positive_int, whole_number
+from .arguments import (
+    add_executor_options,
+    executor_from_args,
+    non_negative_number,
+    positive_int,
+    rounds_list,
+    whole_number,
+)
 
 
 def register(commands: Any) -> None:
     """Add the ``train-eval`` subcommand to ``commands`` (the parser's subparsers)."""
     train = commands.add_parser(
         "train-eval",
-        help="train the engine's learned evaluation by self-play",
+        help="train the engine's learned or pattern evaluation by self-play",
         description="Play --games self-play games on 8x8 (a depth-2 search with 20% random "
         "moves, rounds drawn from 8-28), label every position by a --depth search of the "
         "frozen v1 engine or, with at most --exact-plies left, by the exact solver, fit "
         "weights per plies left by ridge least squares and write them to --out "
-        "(copy it to src/adjacency/engine/weights/eval-8x8.json to ship it).",
+        "(copy it to src/adjacency/engine/weights/eval-8x8.json to ship it). "
+        "With --kind patterns: the games (--rounds, default 28) are played and labelled "
+        "on the executor in chunks of --chunk-games seeded from --seed (the output is the "
+        "same for any number of workers), every --holdout-th chunk is kept out of the fit "
+        "to measure the held-out error against the learned evaluation, and the pattern "
+        "weights per phase of 4 plies are written to --out (ship it as "
+        "src/adjacency/engine/weights/patterns-8x8.json).",
+    )
+    train.add_argument(
+        "--kind",
+        choices=("features", "patterns"),
+        default="features",
+        help="features: the learned evaluation (default); patterns: the pattern evaluation",
     )
     train.add_argument("--games", type=positive_int, default=400, help="self-play games")
     train.add_argument("--depth", type=positive_int, default=6, help="label search depth")
@@ -46,7 +67,38 @@ def register(commands: Any) -> None:
         "--ridge", type=non_negative_number, default=1.0, help="ridge penalty (default 1)"
     )
     train.add_argument("--version", type=positive_int, default=1, help="weights file version")
-    train.add_argument("--out", type=Path, default=Path("eval-8x8.json"), help="output file")
+    train.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output file (default eval-8x8.json; with --kind patterns patterns-8x8.json)",
+    )
+    patterns = train.add_argument_group("--kind patterns")
+    patterns.add_argument(
+        "--rounds",
+        type=rounds_list,
+        default=(28,),
+        help="rounds of the self-play games, drawn at random (default 28)",
+    )
+    patterns.add_argument(
+        "--chunk-games", type=positive_int, default=4, help="games per chunk of work (default 4)"
+    )
+    patterns.add_argument(
+        "--holdout",
+        type=whole_number,
+        default=5,
+        help="keep every this-many-th chunk out of the fit to measure the error (0: none)",
+    )
+    patterns.add_argument(
+        "--save-samples", type=Path, help="also write the labelled positions to this file"
+    )
+    patterns.add_argument(
+        "--load-samples",
+        type=Path,
+        help="fit on the positions of a --save-samples file made with the same settings "
+        "instead of generating them",
+    )
+    add_executor_options(patterns, what="chunks")
     train.set_defaults(handler=run_train)
 
 
@@ -70,6 +122,9 @@ def run_train(args: argparse.Namespace) -> int:
             "--exact-plies must be 0-20, --window 0-10 and --ridge at least 0, got "
             f"{args.exact_plies}, {args.window}, {args.ridge}"
         )
+    if args.kind == "patterns":
+        return run_train_patterns(args)
+    out = args.out or Path("eval-8x8.json")
     warmup()
     started = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -95,7 +150,80 @@ def run_train(args: argparse.Namespace) -> int:
         "seconds": round(time.monotonic() - started, 1),
         "rms_error_pieces": stats["rms_error_pieces"],
     }
-    save_weights(table, args.out, args.version, meta)
+    save_weights(table, out, args.version, meta)
     print(json.dumps({k: v for k, v in meta.items() if k != "rms_error_pieces"}))
-    print(f"wrote {args.out}")
+    print(f"wrote {out}")
+    return 0
+
+
+def run_train_patterns(args: argparse.Namespace) -> int:
+    """``adjacency train-eval --kind patterns``: generate (or load) the labelled chunks,
+    fit the pattern weights on all but the held-out chunks, measure the held-out error
+    against the learned evaluation and write the weights to ``--out``; returns 0."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from ..core import Position
+    from ..core.errors import InvalidSettingsError
+    from ..engine import warmup
+    from ..engine.training import (
+        chunks,
+        fit_patterns,
+        generate_samples,
+        holdout_errors,
+        load_samples,
+        save_samples,
+    )
+    from ..engine.weights_file import save_patterns
+
+    out = args.out or Path("patterns-8x8.json")
+    if args.holdout == 1:
+        raise InvalidSettingsError("--holdout 1 would keep every chunk out of the fit")
+    if args.ridge <= 0:
+        raise InvalidSettingsError(f"--kind patterns needs --ridge above 0, got {args.ridge}")
+    for rounds in args.rounds:
+        Position.start(8, 8, rounds)  # InvalidSettingsError before any game: exit 2
+    work = chunks(
+        args.seed, args.games, args.chunk_games, args.rounds, args.depth, args.exact_plies
+    )
+    started = time.monotonic()
+    if args.load_samples is not None:
+        labelled = load_samples(args.load_samples, work)  # WeightsError: exit 2
+    else:
+        executor = executor_from_args(args)
+        warmup()
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+        with executor, Progress(*columns, console=Console(stderr=True)) as progress:
+            task = progress.add_task("chunks", total=len(work))
+
+            def report(stage: str, done: int, total: int) -> None:
+                progress.update(task, completed=done)
+
+            labelled = generate_samples(executor, work, progress=report)
+        if args.save_samples is not None:
+            save_samples(args.save_samples, work, labelled)
+    seconds = round(time.monotonic() - started, 1)
+    held = [i for i in range(len(work)) if args.holdout and i % args.holdout == args.holdout - 1]
+    train = [s for i, group in enumerate(labelled) if i not in held for s in group]
+    test = [s for i in held for s in labelled[i]]
+    table, stats = fit_patterns(train, args.window, args.ridge)  # InvalidSettingsError: exit 2
+    rounds = ",".join(str(r) for r in args.rounds)
+    meta: dict[str, Any] = {
+        "command": (
+            f"adjacency train-eval --kind patterns --games {args.games} --depth {args.depth} "
+            f"--exact-plies {args.exact_plies} --seed {args.seed} --rounds {rounds} "
+            f"--chunk-games {args.chunk_games} --holdout {args.holdout} "
+            f"--window {args.window} --ridge {args.ridge} --version {args.version}"
+        ),
+        "positions": len(train),
+        "held_out_positions": len(test),
+        "exact_labels": sum(s.exact for s in train),
+    }
+    if test:
+        meta["held_out_rms_pieces"] = holdout_errors(train, test, table, args.window)
+    meta["rms_error_pieces"] = stats["rms_error_pieces"]
+    save_patterns(table, out, args.version, meta)
+    shown = {k: v for k, v in meta.items() if k != "rms_error_pieces"}
+    print(json.dumps({**shown, "generation_seconds": seconds}))
+    print(f"wrote {out}")
     return 0

@@ -34,7 +34,7 @@ from . import layout as L
 from . import search as ks
 from . import solver as kv
 from .bits import write_geometry
-from .evaluate import LEARNED, MATERIAL, POSITIONAL, SCALE, weights
+from .evaluate import LEARNED, MATERIAL, PATTERN, POSITIONAL, SCALE, weights
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .results import ProbeResult, Progress, SearchResult, SolveResult
 from .splitting import SPLIT_DEPTH, SPLIT_FLOOR, Splitter
@@ -46,7 +46,7 @@ from .table import (
     shared_words,
 )
 from .threads import Helpers
-from .weights_file import LEARNED_BOARD, shipped_weights
+from .weights_file import LEARNED_BOARD, shipped_patterns, shipped_weights
 
 TERMS = {
     "exposure": L.W_EXPOSURE,
@@ -156,6 +156,9 @@ class Engine:
         if self.learned:
             table, self.learned_version = shipped_weights()
             self.S[L.PW : L.PW + L.PW_SIZE] = table.reshape(-1)
+            if self.profile.patterns:
+                patterns, self.pattern_version = shipped_patterns()
+                self.S[L.PAT : L.PAT + L.PAT_SIZE] = patterns.reshape(-1)
         self.S[L.KILLERS : L.MOVES] = -1
         self.S[L.CFG + L.CFG_TT] = int(use_tt)
         self.S[L.CFG + L.CFG_ORDER] = self.profile.ordering if ordering is None else ordering
@@ -225,7 +228,8 @@ class Engine:
             self._board = position.board
             if self.learned:
                 trained = (position.board.rows, position.board.cols) == LEARNED_BOARD
-                self.S[L.W + L.W_MODE] = LEARNED if trained else POSITIONAL
+                mode = PATTERN if self.profile.patterns else LEARNED
+                self.S[L.W + L.W_MODE] = mode if trained else POSITIONAL
 
     def _timer(self, seconds: float | None) -> threading.Timer | None:
         if seconds is None:

@@ -4,14 +4,16 @@ The weights live at ``S[W:]`` (:mod:`adjacency.engine.layout`)::
 
     S[W + W_MODE]      0: material only (the plain minimax reference), 1: positional (the
                        hand-tuned terms below), 2: learned (weights per feature of
-                       :mod:`adjacency.engine.features` per plies left at ``S[PW:]``)
+                       :mod:`adjacency.engine.features` per plies left at ``S[PW:]``),
+                       3: pattern (weights per line configuration and per feature per
+                       phase at ``S[PAT:]``, :mod:`adjacency.engine.patterns`)
     S[W + W_EXPOSURE]  per piece of the opponent's minus the mover's that touches an empty square
     S[W + W_TEMPO]     per piece the mover wins with its best immediate move (1 + 2 * flips)
     S[W + W_PARITY]    +1 if the mover makes the last move of the game (plies left odd), else -1
     S[W + W_HORIZON]   with fewer plies left than this, exposure counts in proportion to the
                        plies left (0: never tapered)
-    S[W + W_LEARNED_SPARE]  in learned mode, positions whose game will end with at least this
-                       many squares empty use the hand-tuned terms (0: learned everywhere)
+    S[W + W_LEARNED_SPARE]  in learned and pattern modes, positions whose game will end with
+                       at least this many squares empty use the hand-tuned terms (0: never)
 
 Final positions (no plies left) are always scored exactly: ``16 * margin``; so are
 positions with one ply left in positional mode (the mover's best move ends the game:
@@ -34,6 +36,9 @@ from .layout import (
     FEAT,
     GEO,
     GEO_FULL,
+    PAT,
+    PAT_PHASE_WIDTH,
+    PAT_STRIDE,
     PW,
     PW_STRIDE,
     W_EXPOSURE,
@@ -44,6 +49,7 @@ from .layout import (
     W_TEMPO,
     W,
 )
+from .patterns import N_CONFIGS, pattern_sum
 
 SCALE = 16
 """Search units per piece."""
@@ -51,8 +57,10 @@ SCALE = 16
 MATERIAL = 0
 POSITIONAL = 1
 LEARNED = 2
+PATTERN = 3
 LEARNED_SHIFT = 4
-"""Learned weights are in 1/256 piece: the dot product is shifted right by this to search units."""
+"""Learned and pattern weights are in 1/256 piece: their sum is shifted right by this to
+search units."""
 
 DEFAULT_WEIGHTS = (POSITIONAL, 16, 6, 0, 16)
 """mode, exposure, tempo, parity, horizon (see docs/engine.md for how they were chosen)."""
@@ -75,10 +83,14 @@ def evaluate(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
     board in a 28-round game but a nearly empty one in an 8-round game; the training
     games mix both, and in short games the learned evaluation lost to the hand-tuned
     one (docs/engine.md). So with ``W_LEARNED_SPARE = k > 0``, positions whose game
-    ends with ``k`` or more squares still empty use the hand-tuned score."""
-    if S[W + W_MODE] == LEARNED and plies >= 2:
+    ends with ``k`` or more squares still empty use the hand-tuned score. The pattern
+    evaluation (pattern mode) is used the same way."""
+    mode = S[W + W_MODE]
+    if mode >= LEARNED and plies >= 2:
         spare = S[W + W_LEARNED_SPARE]
         if spare == 0 or popcount(U[GEO + GEO_FULL] & ~(me | opp)) - plies < spare:
+            if mode == PATTERN:
+                return pattern(me, opp, plies, U, S)
             return learned(me, opp, plies, U, S)
     return score(me, opp, plies, True, U, S)
 
@@ -125,4 +137,16 @@ def learned(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
     total = 0
     for k in range(N_FEATURES):
         total += S[FEAT + k] * S[row + k]
+    return total >> LEARNED_SHIFT  # type: ignore[no-any-return]
+
+
+@kernel
+def pattern(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
+    """The pattern evaluation: the weights of the position's line configurations plus the
+    features times their weights, all of the phase ``plies // PAT_PHASE_WIDTH``."""
+    at = PAT + PAT_STRIDE * (plies // PAT_PHASE_WIDTH)
+    total = pattern_sum(me, opp, S, at)
+    features(me, opp, U, S, FEAT)
+    for k in range(N_FEATURES):
+        total += S[FEAT + k] * S[at + N_CONFIGS + k]
     return total >> LEARNED_SHIFT  # type: ignore[no-any-return]

@@ -28,6 +28,8 @@ per search thread, one ``U`` shared by all of them):
     S[W + W_*]             evaluation weights (see :mod:`.evaluate`)
     S[FEAT + k]            scratch: the features of the position being evaluated
     S[PW + PW_STRIDE * p + k]  learned weight of feature k with p plies left (:mod:`.features`)
+    S[PAT + PAT_STRIDE * b + i]  pattern weight i of phase b (plies left // PAT_PHASE_WIDTH):
+                           the line configurations, then one per feature (:mod:`.patterns`)
     S[HISTORY + sq]        history heuristic counters
     S[KILLERS + 2p + k]    two killer moves per ply p
     S[MOVES + 64p + i], S[SCORES + 64p + i]  move lists and ordering keys per ply p
@@ -120,6 +122,13 @@ W_SIZE = 8
 PW_STRIDE = 8
 """Words per phase in the learned weights (at least the number of features)."""
 PW_SIZE = PW_STRIDE * (MAX_SQUARES + 1)
+
+PAT_PHASE_WIDTH = 4
+"""Plies left per phase of the pattern evaluation."""
+PAT_PHASES = MAX_SQUARES // PAT_PHASE_WIDTH + 1
+PAT_STRIDE = 4 * 3**8 + 12
+"""Words per phase of the pattern weights (at least the configurations plus the features)."""
+PAT_SIZE = PAT_STRIDE * PAT_PHASES
 CFG = 0
 STATS = CFG + CFG_SIZE
 CTL = STATS + STATS_SIZE
@@ -127,7 +136,8 @@ ROOT = CTL + CTL_SIZE
 W = ROOT + ROOT_SIZE
 FEAT = W + W_SIZE
 PW = FEAT + PW_STRIDE
-HISTORY = PW + PW_SIZE
+PAT = PW + PW_SIZE
+HISTORY = PAT + PAT_SIZE
 KILLERS = HISTORY + MAX_SQUARES
 MOVES = KILLERS + 2 * MAX_PLY
 SCORES = MOVES + MAX_SQUARES * MAX_PLY
@@ -143,6 +153,7 @@ S_REGIONS = (
     ("W", W, W_SIZE),
     ("FEAT", FEAT, PW_STRIDE),
     ("PW", PW, PW_SIZE),
+    ("PAT", PAT, PAT_SIZE),
     ("HISTORY", HISTORY, MAX_SQUARES),
     ("KILLERS", KILLERS, 2 * MAX_PLY),
     ("MOVES", MOVES, MAX_SQUARES * MAX_PLY),

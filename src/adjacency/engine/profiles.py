@@ -60,6 +60,9 @@ class Profile:
     learned: bool = False
     """Use the learned evaluation (:mod:`adjacency.engine.training`'s shipped weights) on
     the boards it was trained for (8x8); ``weights`` elsewhere."""
+    patterns: bool = False
+    """Use the pattern evaluation (:mod:`adjacency.engine.patterns`, the shipped pattern
+    weights) instead of the learned one on 8x8, where ``learned`` would apply."""
 
 
 V1_WEIGHTS = (POSITIONAL, 16, 6, 0, 16)
@@ -102,7 +105,16 @@ Its solver tries converting moves first with three and four plies left
 (``SOLVE_CAPTURES_FIRST``: 21% fewer nodes on an 11-ply 8-round solve, the same on
 board-filling endgames)."""
 
-PROFILES = {profile.name: profile for profile in (V1, V2, V3)}
+V4 = dataclasses.replace(
+    V3,
+    name="v4",
+    description="v3 with the pattern evaluation (weights per line configuration per phase)",
+    patterns=True,
+)
+"""v3 with the pattern evaluation where v3 uses the learned one (8x8 games that fill the
+board; docs/engine.md, Pattern evaluation). Not the default unless it wins by SPRT."""
+
+PROFILES = {profile.name: profile for profile in (V1, V2, V3, V4)}
 DEFAULT_PROFILE = "v3"
 """The ``engine`` bot's profile (and :class:`~adjacency.engine.driver.Engine`'s). Its
 strength against v1 is settled by SPRT (elo0=0, elo1=10, pentanomial, 0.05 s a move):

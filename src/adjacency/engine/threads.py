@@ -56,6 +56,8 @@ class Helpers:
         for number, S in enumerate(self.states, start=1):
             S[L.KILLERS : L.MOVES] = -1
             S[L.CFG + L.CFG_THREAD] = number
+            # The pattern tables (3.6 MB) are written once, before the helpers exist.
+            S[L.PAT : L.PAT + L.PAT_SIZE] = main[L.PAT : L.PAT + L.PAT_SIZE]
         self._threads: list[threading.Thread] = []
 
     @property
@@ -69,7 +71,8 @@ class Helpers:
             S[L.CTL + L.CTL_ABORT] = 1
 
     def sync(self) -> None:
-        """Copy the main thread's settings and weights; clear the abort flags."""
+        """Copy the main thread's settings and weights (the pattern tables: at start); clear the
+        abort flags."""
         for number, S in enumerate(self.states, start=1):
             S[L.CFG : L.CFG + L.CFG_SIZE] = self.main[L.CFG : L.CFG + L.CFG_SIZE]
             S[L.CFG + L.CFG_THREAD] = number

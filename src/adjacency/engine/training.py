@@ -9,24 +9,39 @@ plies left the weights that predict the label from the position's features
 positions with about that many plies left. The weights are written as a
 versioned JSON file (:func:`adjacency.engine.weights_file.save_weights`), which
 :func:`adjacency.engine.weights_file.load_weights` turns into the table the kernels read.
+
+The pattern evaluation (:mod:`adjacency.engine.patterns`) is trained the same way,
+but its positions are generated on an executor (:mod:`adjacency.workers`) in
+chunks of games (:class:`Chunk`, :func:`generate_samples`): each chunk's random
+stream is seeded from the run's seed and the chunk's number, and the results are
+put in chunk order, so the samples, and the weights fitted from them, are the same
+byte for byte whatever the number or kind of workers. :func:`fit_patterns` fits
+per phase, by ridge least squares over the one-hot columns of the line
+configurations plus the features, solved by conjugate gradients on the normal
+equations (13,291 weights per phase: too many for a dense solve), every product
+a ``numpy`` gather or ``bincount``.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..core import Position
 from ..core.errors import InvalidSettingsError
+from ..workers.base import Executor
 from .bits import write_geometry
 from .driver import Engine
 from .features import N_FEATURES, feature_vector
-from .layout import MAX_SQUARES, PW_STRIDE, TT
-from .weights_file import UNITS
+from .layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE, TT
+from .patterns import CANON, N_CANON, N_INSTANCES, N_WEIGHTS, configurations
+from .weights_file import UNITS, WeightsError, load_weights
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``."""
@@ -51,8 +66,9 @@ def self_play_positions(
     progress: Progress | None = None,
 ) -> list[Position]:
     """Positions (not final, at least 2 plies left) of ``games`` 8x8 games of a depth-``depth``
-    v1 search that plays a random move with probability ``epsilon``."""
-    engine = Engine(tt_mb=4, profile="v1")
+    v1 search that plays a random move with probability ``epsilon`` (one search thread:
+    the same ``rng`` state gives the same positions)."""
+    engine = Engine(tt_mb=4, profile="v1", threads=1)
     found: list[Position] = []
     for game in range(games):
         position = Position.start(8, 8, rng.choice(list(rounds)))
@@ -75,8 +91,9 @@ def label_positions(
     exact_plies: int = 8,
     progress: Progress | None = None,
 ) -> list[Sample]:
-    """Label each position by a depth-``depth`` v1 search, or exactly within ``exact_plies``."""
-    engine = Engine(tt_mb=16, profile="v1")
+    """Label each position by a depth-``depth`` v1 search, or exactly within ``exact_plies``
+    (one search thread and a cleared table per position: the labels are reproducible)."""
+    engine = Engine(tt_mb=16, profile="v1", threads=1)
     samples = []
     for i, position in enumerate(positions):
         engine.clear()
@@ -143,3 +160,253 @@ def fit(
         table[p, :N_FEATURES] = np.round(fitted[nearest]).astype(np.int64)
     stats = {"samples": len(samples), "rms_error_pieces": residuals, "fitted_plies": known}
     return table, stats
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of training work: ``games`` self-play games and their labels.
+
+    Its random stream is seeded by ``f"{seed}/{index}"`` alone, so a chunk's samples do
+    not depend on which worker runs it or what that worker ran before."""
+
+    seed: int
+    index: int
+    games: int
+    rounds: tuple[int, ...]
+    depth: int
+    exact_plies: int
+    epsilon: float = 0.2
+    play_depth: int = 2
+
+
+def label_chunk(chunk: Chunk) -> list[Sample]:
+    """Play and label one chunk's games (in the calling process; fresh engines)."""
+    rng = random.Random(f"{chunk.seed}/{chunk.index}")
+    positions = self_play_positions(rng, chunk.games, chunk.rounds, chunk.play_depth, chunk.epsilon)
+    return label_positions(positions, chunk.depth, chunk.exact_plies)
+
+
+def chunks(
+    seed: int,
+    games: int,
+    chunk_games: int,
+    rounds: tuple[int, ...],
+    depth: int,
+    exact_plies: int,
+) -> list[Chunk]:
+    """The chunks of a run of ``games`` games, ``chunk_games`` per chunk (the last may
+    have fewer)."""
+    return [
+        Chunk(seed, i, min(chunk_games, games - start), rounds, depth, exact_plies)
+        for i, start in enumerate(range(0, games, chunk_games))
+    ]
+
+
+def generate_samples(
+    executor: Executor, work: Sequence[Chunk], progress: Progress | None = None
+) -> list[list[Sample]]:
+    """Every chunk's samples, in chunk order (the same for any executor)."""
+    done: dict[int, list[Sample]] = {}
+    for chunk, samples in executor.map_unordered(label_chunk, work):
+        done[chunk.index] = samples
+        if progress is not None:
+            progress("chunks", len(done), len(work))
+    return [done[chunk.index] for chunk in work]
+
+
+def pattern_columns(samples: Sequence[Sample]) -> tuple[np.ndarray, np.ndarray]:
+    """Per sample, the fitted column of each instance's configuration (``N_INSTANCES``
+    columns, :data:`~adjacency.engine.patterns.CANON`) and the features. 8x8 only."""
+    U = np.zeros(TT, dtype=np.uint64)
+    board = None
+    columns = np.zeros((len(samples), N_INSTANCES), dtype=np.int64)
+    rows = np.zeros((len(samples), N_FEATURES), dtype=np.float64)
+    for i, sample in enumerate(samples):
+        position = Position.from_fen(sample.fen)
+        if position.board != board:
+            write_geometry(position.board, U)
+            board = position.board
+        columns[i] = CANON[configurations(position.mover, position.opponent)]
+        rows[i] = feature_vector(position.mover, position.opponent, U)
+    return columns, rows
+
+
+def ridge_patterns(
+    columns: np.ndarray,
+    features: np.ndarray,
+    labels: np.ndarray,
+    ridge: float,
+    width: int = N_CANON,
+    iterations: int = 1000,
+    tolerance: float = 1e-9,
+) -> np.ndarray:
+    """The ridge least-squares weights (``width`` one-hot weights, then one per feature)
+    predicting ``labels`` from the one-hot ``columns`` (each row's configurations,
+    values below ``width``) and the ``features`` of the same rows.
+
+    Minimises ``|A w - labels|^2 + ridge * |w|^2`` (``A`` the one-hot columns beside the
+    features) by conjugate gradients on the normal equations with a diagonal
+    preconditioner, from ``w = 0``, until the residual is below ``tolerance`` times
+    the right-hand side or after ``iterations`` steps. Deterministic; a column no row
+    uses gets weight 0. ``ridge`` must be above 0."""
+    k = columns.shape[1]
+    flat = columns.ravel()
+
+    def apply(w: np.ndarray) -> np.ndarray:
+        return w[:width][columns].sum(axis=1) + features @ w[width:]  # type: ignore[no-any-return]
+
+    def adjoint(r: np.ndarray) -> np.ndarray:
+        out = np.bincount(flat, weights=np.repeat(r, k), minlength=width)
+        return np.concatenate([out, features.T @ r])
+
+    diagonal = np.concatenate([np.bincount(flat, minlength=width), (features**2).sum(axis=0)])
+    diagonal = diagonal + ridge
+    b = adjoint(labels)
+    w = np.zeros(width + features.shape[1])
+    r = b.copy()
+    z = r / diagonal
+    p = z.copy()
+    rz = float(r @ z)
+    limit = tolerance * float(np.sqrt(b @ b))
+    for _ in range(iterations):
+        if float(np.sqrt(r @ r)) <= limit:
+            break
+        q = adjoint(apply(p)) + ridge * p
+        step = rz / float(p @ q)
+        w += step * p
+        r -= step * q
+        z = r / diagonal
+        rz, previous = float(r @ z), rz
+        p = z + (rz / previous) * p
+    return w
+
+
+def phase_rows(plies: np.ndarray, phase: int, window: int) -> np.ndarray:
+    """The rows whose plies left lie in ``phase`` widened by ``window`` plies each side."""
+    low = phase * PAT_PHASE_WIDTH - window
+    return (plies >= low) & (plies < low + PAT_PHASE_WIDTH + 2 * window)  # type: ignore[no-any-return]
+
+
+def fit_patterns(
+    samples: Sequence[Sample], window: int = 2, ridge: float = 1.0
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Pattern weights (``PAT_PHASES`` rows of ``N_WEIGHTS``, in 1/UNITS piece) and fit
+    statistics (in-sample RMS error per phase, in pieces).
+
+    Phase ``b`` (``b * PAT_PHASE_WIDTH`` to ``b * PAT_PHASE_WIDTH + 3`` plies left) is
+    fitted on the samples with plies left in it or within ``window`` of it; a phase
+    with fewer than 200 samples copies the nearest fitted one (phase 0, with 0-3
+    plies left, is fitted like the others: positions with 0 or 1 ply left are scored
+    exactly and never reach it). Raises
+    :class:`~adjacency.core.errors.InvalidSettingsError` when no phase has enough."""
+    columns, features = pattern_columns(samples)
+    labels = np.array([s.label for s in samples]) * UNITS
+    plies = np.array([s.plies for s in samples])
+    fitted: dict[int, np.ndarray] = {}
+    residuals: dict[str, float] = {}
+    for phase in range(PAT_PHASES):
+        near = phase_rows(plies, phase, window)
+        if near.sum() < 200:
+            continue
+        w = ridge_patterns(columns[near], features[near], labels[near], ridge)
+        fitted[phase] = w
+        here = phase_rows(plies, phase, 0)
+        if here.any():
+            error = predict(columns[here], features[here], w) - labels[here]
+            residuals[str(phase)] = round(float(np.sqrt(np.mean(error**2)) / UNITS), 3)
+    if not fitted:
+        raise InvalidSettingsError(
+            f"too few positions ({len(samples)}) to fit any phase: every phase needs 200 "
+            "within its window; play more games or widen the window"
+        )
+    known = sorted(fitted)
+    table = np.zeros((PAT_PHASES, N_WEIGHTS), dtype=np.int64)
+    for phase in range(PAT_PHASES):
+        nearest = min(known, key=lambda q: (abs(q - phase), q))
+        table[phase] = np.round(fitted[nearest]).astype(np.int64)
+    return table, {"samples": len(samples), "rms_error_pieces": residuals, "fitted_phases": known}
+
+
+def predict(columns: np.ndarray, features: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Each row's pattern evaluation with the fitted weights ``w`` (no rounding)."""
+    return w[columns].sum(axis=1) + features @ w[N_CANON:]  # type: ignore[no-any-return]
+
+
+SAMPLES_FORMAT = "adjacency-samples"
+"""The ``format`` field of a labelled-positions file (:func:`save_samples`)."""
+
+
+def save_samples(path: Path, work: Sequence[Chunk], labelled: Sequence[Sequence[Sample]]) -> None:
+    """Write the chunks' settings and their labelled positions to ``path`` (JSON)."""
+    content = {
+        "format": SAMPLES_FORMAT,
+        "chunks": [asdict(chunk) for chunk in work],
+        "samples": [[[s.fen, s.plies, s.label, s.exact] for s in group] for group in labelled],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(content, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def load_samples(path: Path, work: Sequence[Chunk]) -> list[list[Sample]]:
+    """The labelled chunks of a :func:`save_samples` file made for exactly the chunks
+    ``work``; :class:`~adjacency.engine.weights_file.WeightsError` naming the file if it
+    cannot be read, is not such a file or was made with other settings."""
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+        if content.get("format") != SAMPLES_FORMAT:
+            raise ValueError(f"format must be {SAMPLES_FORMAT!r}")
+        made = [Chunk(**{**c, "rounds": tuple(c["rounds"])}) for c in content["chunks"]]
+        if made != list(work):
+            raise ValueError("it was made with other settings (games, seed, rounds, depth, ...)")
+        groups = content["samples"]
+        if len(groups) != len(work):
+            raise ValueError("it does not hold every chunk")
+        return [
+            [
+                Sample(str(fen), int(plies), float(label), bool(exact))
+                for fen, plies, label, exact in group
+            ]
+            for group in groups
+        ]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise WeightsError(f"cannot read labelled positions {str(path)!r}: {exc}") from None
+
+
+def holdout_errors(
+    train: Sequence[Sample], test: Sequence[Sample], table: np.ndarray, window: int
+) -> dict[str, dict[str, float]]:
+    """RMS errors (pieces) on the held-out ``test`` labels, per phase and over all
+    (``"all"``): of the pattern weights ``table`` (fitted on ``train``), of the 7-feature
+    learned evaluation refitted on ``train`` (:func:`fit`, same window, ridge 1) and of
+    the shipped learned weights; ``n`` is the phase's number of held-out positions.
+    ``table`` holds the fitted rows (``PAT_PHASES`` of ``N_WEIGHTS``, as :func:`fit_patterns`
+    returns them)."""
+    columns, features = pattern_columns(test)
+    labels = np.array([s.label for s in test])
+    plies = np.array([s.plies for s in test])
+    phases = plies // PAT_PHASE_WIDTH
+    patterns = table[phases[:, None], columns].sum(axis=1)
+    patterns = (patterns + np.einsum("ij,ij->i", features, table[phases, N_CANON:])) / UNITS
+    refit, _ = fit(train, window, 1.0)
+    shipped, _ = load_weights()
+    learned = np.einsum("ij,ij->i", features, refit[plies, :N_FEATURES]) / UNITS
+    shipped_values = np.einsum("ij,ij->i", features, shipped[plies, :N_FEATURES]) / UNITS
+    predictions = {
+        "patterns": patterns,
+        "features_refit": learned,
+        "features_shipped": shipped_values,
+    }
+
+    def rms(mask: np.ndarray) -> dict[str, float]:
+        row = {"n": float(mask.sum())}
+        for name, values in predictions.items():
+            row[name] = round(float(np.sqrt(np.mean((values[mask] - labels[mask]) ** 2))), 3)
+        return row
+
+    result = {
+        str(phase): rms(plies // PAT_PHASE_WIDTH == phase)
+        for phase in range(PAT_PHASES)
+        if (plies // PAT_PHASE_WIDTH == phase).any()
+    }
+    result["all"] = rms(np.ones(len(test), dtype=bool))
+    return result

@@ -1,4 +1,5 @@
-"""The learned evaluation's weights file: its format, :func:`load_weights`, :func:`save_weights`.
+"""The evaluation weights files: the learned evaluation's (:func:`load_weights`,
+:func:`save_weights`) and the pattern evaluation's (:func:`load_patterns`, :func:`save_patterns`).
 
 The file (JSON, ``format`` :data:`FORMAT`) holds, for every number of plies left
 from 2 to 64, one weight per feature of :mod:`adjacency.engine.features` in
@@ -6,6 +7,12 @@ from 2 to 64, one weight per feature of :mod:`adjacency.engine.features` in
 writes it; the driver (:mod:`adjacency.engine.driver`) reads the shipped one
 (:data:`DEFAULT_FILE`) through :func:`shipped_weights`. This module needs neither
 of them, so the driver does not depend on the trainer.
+
+The pattern file (JSON, ``format`` :data:`PATTERN_FORMAT`) holds, for each phase of
+:data:`~adjacency.engine.layout.PAT_PHASE_WIDTH` plies left, the
+:data:`~adjacency.engine.patterns.N_WEIGHTS` fitted weights (one per configuration up
+to symmetry, then one per feature) in 1/:data:`UNITS` piece, and the name of the
+pattern set; :func:`shipped_patterns` reads :data:`PATTERN_FILE`.
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ import numpy as np
 
 from ..core.errors import AdjacencyError
 from .features import N_FEATURES, NAMES
-from .layout import MAX_SQUARES, PW_STRIDE
+from .layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE
+from .patterns import N_WEIGHTS, PATTERN_SET, expand
 
 FORMAT = "adjacency-eval"
 """The ``format`` field of a weights file."""
@@ -29,6 +37,10 @@ DEFAULT_FILE = Path(__file__).parent / "weights" / "eval-8x8.json"
 """The weights shipped with the package (8x8 boards)."""
 LEARNED_BOARD = (8, 8)
 """The board size (rows, columns) the shipped weights were trained on."""
+PATTERN_FORMAT = "adjacency-patterns"
+"""The ``format`` field of a pattern weights file."""
+PATTERN_FILE = Path(__file__).parent / "weights" / "patterns-8x8.json"
+"""The pattern weights shipped with the package (8x8 boards)."""
 
 
 class WeightsError(AdjacencyError):
@@ -81,3 +93,58 @@ def load_weights(path: Path = DEFAULT_FILE) -> tuple[np.ndarray, int]:
 def shipped_weights() -> tuple[np.ndarray, int]:
     """The shipped weights' table and version (:data:`DEFAULT_FILE`, read once per process)."""
     return load_weights()
+
+
+def save_patterns(
+    fitted: np.ndarray, path: Path, version: int, meta: dict[str, Any]
+) -> dict[str, Any]:
+    """Write ``fitted`` (one row of ``N_WEIGHTS`` per phase) as pattern file ``version`` to
+    ``path``, with the training details ``meta``, and return the file's content."""
+    content = {
+        "format": PATTERN_FORMAT,
+        "version": version,
+        "board": "8x8",
+        "units": UNITS,
+        "patterns": PATTERN_SET,
+        "phase_plies": PAT_PHASE_WIDTH,
+        "features": list(NAMES),
+        "weights": [[int(v) for v in row] for row in fitted],
+        "training": meta,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(content, separators=(",", ":")) + "\n", encoding="utf-8")
+    return content
+
+
+def load_patterns(path: Path = PATTERN_FILE) -> tuple[np.ndarray, int]:
+    """The kernel's pattern table (``PAT_PHASES`` rows of ``PAT_STRIDE``, see
+    :func:`adjacency.engine.patterns.expand`) and the version of a pattern file.
+
+    Raises :class:`WeightsError` naming the file if it cannot be read or is not a
+    pattern file of this pattern set, phase width, features and units.
+    """
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+        if content.get("format") != PATTERN_FORMAT or content.get("board") != "8x8":
+            raise ValueError(f"format must be {PATTERN_FORMAT!r}, for the 8x8 board")
+        if content.get("patterns") != PATTERN_SET or content.get("features") != list(NAMES):
+            raise ValueError(f"not a {PATTERN_SET!r} pattern file for these features")
+        if content.get("units") != UNITS or content.get("phase_plies") != PAT_PHASE_WIDTH:
+            raise ValueError(f"units must be {UNITS} and phase_plies {PAT_PHASE_WIDTH}")
+        version = content["version"]
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise ValueError(f"version must be a whole number from 1, got {version!r}")
+        rows = content["weights"]
+        if len(rows) != PAT_PHASES or any(len(row) != N_WEIGHTS for row in rows):
+            raise ValueError(f"weights must be {PAT_PHASES} rows of {N_WEIGHTS}")
+        if any(isinstance(v, bool) or not isinstance(v, int) for row in rows for v in row):
+            raise ValueError("weights must be integers")
+        return expand(np.array(rows, dtype=np.int64)), version
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise WeightsError(f"cannot read pattern weights {str(path)!r}: {exc}") from None
+
+
+@cache
+def shipped_patterns() -> tuple[np.ndarray, int]:
+    """The shipped pattern table and version (:data:`PATTERN_FILE`, read once per process)."""
+    return load_patterns()
