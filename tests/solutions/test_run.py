@@ -315,3 +315,25 @@ def test_a_long_run_without_a_budget_on_two_threads(
         assert [r.entry.rounds for r in solved] == [1, 2, 3, 4, 5]
         assert [r.value for r in solved] == [0, 0, 0, -2, -2]
         assert len(store.moves(Entry(5, 5, 5))) == 9  # its first moves were kept as proven
+
+
+def test_show_names_an_entry_in_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "p.db"
+    entry = Entry(5, 5, 5)
+    with SolutionsStore(db) as store:
+        store.put(solve_entry(Entry(5, 5, 4), tt_mb=4))
+        store.put_move(entry, True, RootMove("c1", -2, "a3", 1000, 1.5))
+        store.put_move(entry, True, RootMove("d1", -4, "c1", 2000, 2.5))
+        assert set(store.in_progress()) == {entry}
+    capsys.readouterr()
+    assert main(["solutions", "show", "--db", str(db)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert (
+        "in progress: 5x5 5 rounds, x first: 2 of 9 first moves proven, the best worth -2 "
+        "so far (a lower bound of the value); 3,000 nodes, 4 s of solving"
+    ) in out
+    with SolutionsStore(db) as store:
+        store.put(solve_entry(entry, tt_mb=4))
+        assert store.in_progress() == {}

@@ -209,11 +209,34 @@ def run_show(args: argparse.Namespace) -> int:
     with _open(args.db, create=False) as store:
         results = _stored(store, args.db, symmetry=not args.no_symmetry)
         plain = None if args.no_symmetry else store.results(symmetry=False)
+        running = store.in_progress(symmetry=not args.no_symmetry)
     if args.json:
         print(json.dumps(entry_rows(results)))
         return 0
     print(text_tables(results, markdown=args.markdown, plain=plain))
+    for line in progress_lines(running, symmetry=not args.no_symmetry):
+        print(line)
     return 0
+
+
+def progress_lines(running: dict[Any, dict[str, Any]], symmetry: bool) -> list[str]:
+    """One line per entry in progress: its first moves proven so far, their best value,
+    and the solve time spent on them."""
+    from ..engine.symmetry import move_orbits
+
+    lines = []
+    for entry, moves in sorted(running.items()):
+        position = entry.position()
+        total = len(move_orbits(position)) if symmetry else len(position.legal_squares())
+        best = max(move.value for move in moves.values())
+        seconds = sum(move.seconds for move in moves.values())
+        nodes = sum(move.nodes for move in moves.values())
+        lines.append(
+            f"in progress: {entry}: {len(moves)} of {total} first moves proven, the best "
+            f"worth {best:+d} so far (a lower bound of the value); {nodes:,} nodes, "
+            f"{seconds:,.0f} s of solving; `adjacency solutions run` goes on from there"
+        )
+    return lines
 
 
 def run_plot(args: argparse.Namespace) -> int:

@@ -190,6 +190,24 @@ class SolutionsStore:
         ).fetchall()
         return {row[0]: RootMove(*row) for row in rows}
 
+    def in_progress(self, symmetry: bool = True) -> dict[Entry, dict[str, RootMove]]:
+        """Entries with first moves kept but no solved result yet (a long entry between
+        sittings), each with its kept moves."""
+        rows = self.db.execute(
+            "SELECT rows, cols, rounds, first, move, value, best, nodes, seconds FROM root_moves "
+            "WHERE symmetry = ? ORDER BY rows, cols, rounds, first, move",
+            (int(symmetry),),
+        ).fetchall()
+        found: dict[Entry, dict[str, RootMove]] = {}
+        for rows_, cols, rounds, first, *move in rows:
+            entry = Entry(rows_, cols, rounds, first)
+            found.setdefault(entry, {})[move[0]] = RootMove(*move)
+        return {
+            entry: moves
+            for entry, moves in found.items()
+            if (known := self.get(entry, symmetry)) is None or known.status != "solved"
+        }
+
     def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
         """The stored result of ``entry`` solved with symmetry on (or off), or ``None``."""
         row = self.db.execute(
