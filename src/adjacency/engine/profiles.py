@@ -115,10 +115,10 @@ V4 = dataclasses.replace(
 board; docs/engine.md, Pattern evaluation). Not the default unless it wins by SPRT."""
 
 PROFILES = {profile.name: profile for profile in (V1, V2, V3, V4)}
-DEFAULT_PROFILE = "v3"
-"""The ``engine`` bot's profile (and :class:`~adjacency.engine.driver.Engine`'s). Its
-strength against v1 is settled by SPRT (elo0=0, elo1=10, pentanomial, 0.05 s a move):
-H0 accepted at 28 rounds (-2 ± 9 Elo, 1,903 games) and at 16 rounds (-8 ± 13, 802
-games), so it plays no stronger than v1 at a fast time control (docs/engine.md,
-Strength settled by SPRT). It stays the default for its faster solver, which the
-analysis board and the solved-game table use."""
+DEFAULT_PROFILE = "v4"
+"""The ``engine`` bot's profile (and :class:`~adjacency.engine.driver.Engine`'s), chosen by
+SPRT against the frozen v1 (elo0=0, elo1=10, pentanomial, 0.05 s a move, balanced
+books; docs/engine.md, Strength settled by SPRT): v4 accepted H1 at 28 rounds (+15 ± 11
+Elo, 848 games), where its pattern evaluation plays; v3 had accepted H0 there (-2 ± 9,
+1,903 games) and at 16 rounds (-8 ± 13, 802 games). At 16 rounds and other games that
+leave 8 or more squares empty v4 plays as v3."""
