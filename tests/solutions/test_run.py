@@ -148,6 +148,21 @@ def test_growth_fit_recovers_a_geometric_series() -> None:
     assert fit.nodes(9) == pytest.approx(7e9)
 
 
+@pytest.mark.parametrize("solved_to", [6, 7, 8])
+def test_the_8x8_extrapolation_names_each_longer_game_once(solved_to: int) -> None:
+    """Solved to 7 rounds, the next one (8) was listed twice; solved to 8, the solved 8
+    itself was "extrapolated"."""
+    from adjacency.solving.report import growth_lines
+
+    results = [
+        EntryResult(Entry(8, 8, n), "solved", True, 0, value=-2, nodes=20**n, seconds=n)
+        for n in range(4, solved_to + 1)
+    ]
+    rounds = [int(line.split()[1]) for line in growth_lines(results) if "extrapolated" in line]
+    assert rounds == sorted(set(rounds)) and min(rounds) == solved_to + 1
+    assert {9, 10, 28} <= set(rounds)
+
+
 def _small(rows: int, cols: int, rounds: int, first: str, value: int | None) -> EntryResult:
     """A stored entry: solved (X first), derived by colour swap (O first) or a timeout."""
     entry = Entry(rows, cols, rounds, first)  # type: ignore[arg-type]

@@ -254,7 +254,9 @@ def growth_lines(results: list[EntryResult]) -> list[str]:
             f"({fit.nodes_per_second / 1e6:.0f} M nodes/s at the largest)"
         )
         if side == MAX_SIDE:
-            for rounds in (fit.rounds[-1] + 1, 8, 9, 10, 28):
+            for rounds in sorted(
+                {fit.rounds[-1] + 1, 8, 9, 10, 28} - set(range(fit.rounds[-1] + 1))
+            ):
                 lines.append(
                     f"{fit.size} {rounds} rounds, extrapolated: {fit.nodes(rounds):.2g} nodes, "
                     f"{fit.seconds(rounds) / 3600:.3g} core-hours at that speed"
