@@ -259,7 +259,7 @@ def growth_lines(results: list[EntryResult]) -> list[str]:
             ):
                 lines.append(
                     f"{fit.size} {rounds} rounds, extrapolated: {fit.nodes(rounds):.2g} nodes, "
-                    f"{fit.seconds(rounds) / 3600:.3g} core-hours at that speed"
+                    f"{fit.seconds(rounds) / 3600:.3g} hours at that rate (the largest entry's)"
                 )
     return lines
 
