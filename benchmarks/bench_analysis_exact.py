@@ -20,21 +20,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import time
 
-from bench_engine_solve import endgame  # this folder is on the path when run as a script
+from bench_engine_solve import cpu_seconds, endgame  # this folder is on the path as a script
 
 from adjacency.core import Position
 from adjacency.engine import Engine, warmup
 from adjacency.web.analysis import TABLE_MB, THREADS, Stopper, exact_result
-
-
-def cpu_seconds() -> float:
-    """User and system CPU seconds of this process so far (every thread)."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def every_move_solved(position: Position) -> tuple[int, list[str]]:

@@ -97,6 +97,12 @@ class Summary:
         self.move_seconds += sum(game.move_times)
 
 
+def pair_slot(pair: Sequence[GameRow]) -> int:
+    """The pentanomial slot of a colour-swapped pair: ``a``'s points in both games, doubled
+    (0 for two losses to 4 for two wins)."""
+    return round(2 * sum(game.a_points for game in pair))
+
+
 def summarize(games: Iterable[GameRow]) -> list[Summary]:
     """One :class:`Summary` per (pairing, rounds setting) and one per pairing overall.
 
@@ -118,7 +124,7 @@ def summarize(games: Iterable[GameRow]) -> list[Summary]:
     for members in pairs.values():
         if len(members) == 2:
             first = members[0]
-            slot = round(2 * sum(g.a_points for g in members))
+            slot = pair_slot(members)
             for rounds in (first.rounds, None):
                 table[(first.a, first.b, rounds)].penta[slot] += 1
     keys = sorted(
@@ -188,6 +194,6 @@ def pair_trajectory(games: Iterable[GameRow]) -> list[tuple[int, list[int]]]:
         if first is None:
             pending[key] = game
             continue
-        penta[round(2 * (first.a_points + game.a_points))] += 1
+        penta[pair_slot((first, game))] += 1
         points.append((played, list(penta)))
     return points

@@ -149,10 +149,14 @@ class SolutionsStore:
             __version__,
             _now(),
         )
+        self._replace("entries", row)
+
+    def _replace(self, table: str, row: tuple[Any, ...]) -> None:
+        """Insert (or replace) one row of ``table`` in its own transaction."""
         try:
             with self.db:
                 self.db.execute(
-                    f"INSERT OR REPLACE INTO entries VALUES ({', '.join('?' * len(row))})", row
+                    f"INSERT OR REPLACE INTO {table} VALUES ({', '.join('?' * len(row))})", row
                 )
         except sqlite3.DatabaseError as exc:
             raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
@@ -173,13 +177,7 @@ class SolutionsStore:
             __version__,
             _now(),
         )
-        try:
-            with self.db:
-                self.db.execute(
-                    f"INSERT OR REPLACE INTO root_moves VALUES ({', '.join('?' * len(row))})", row
-                )
-        except sqlite3.DatabaseError as exc:
-            raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
+        self._replace("root_moves", row)
 
     def moves(self, entry: Entry, symmetry: bool = True) -> dict[str, RootMove]:
         """The first moves of ``entry`` proven so far, by move name."""
