@@ -28,7 +28,7 @@ CHILD = textwrap.dedent(
     from adjacency.engine import Engine, warmup
 
     # As in a terminal, whatever the test runner's workers do with SIGINT; SIGTERM as
-    # the arena's runner treats it (adjacency.arena.runner.sigterm_as_interrupt).
+    # the arena's runner treats it (adjacency.system.signals.sigterm_as_interrupt).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     warmup()

@@ -9,12 +9,8 @@ soon as the test accepts a hypothesis; the run is then marked ``sprt``.
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from types import FrameType
 
 from ..bots import make_bot
 from ..workers import Executor
@@ -140,21 +136,3 @@ def execute(
         status = "stopped"
     store.set_status(run_id, status)
     return RunReport(run_id, run.planned, stored, played, status, llr_value, verdict)
-
-
-@contextlib.contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Within the block, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C does, so a
-    terminated run is marked ``stopped`` and its worker processes are ended."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

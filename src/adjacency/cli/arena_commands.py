@@ -166,10 +166,11 @@ def run_match(args: argparse.Namespace) -> int:
     returns 0. Bad settings raise :class:`InvalidSettingsError` before any game is played."""
     from ..arena import stats
     from ..arena.live import LiveScore
-    from ..arena.runner import create_run, execute, sigterm_as_interrupt
+    from ..arena.runner import create_run, execute
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from ..system.signals import sigterm_as_interrupt
     from .terminal import make_console
 
     mode = "gauntlet" if getattr(args, "gauntlet", False) else args.mode

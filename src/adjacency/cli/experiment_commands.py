@@ -109,11 +109,12 @@ def run_experiments(args: argparse.Namespace) -> int:
     every game and write the report with its plots; returns 0."""
     from ..arena.live import LiveScore
     from ..arena.run_report import write_report
-    from ..arena.runner import execute, sigterm_as_interrupt
+    from ..arena.runner import execute
     from ..arena.store import Store
     from ..arena.summary import summarize
     from ..arena.tables import pairing_table
     from ..plotting import SKIPPED, plots_available
+    from ..system.signals import sigterm_as_interrupt
     from .terminal import make_console
 
     console = make_console()

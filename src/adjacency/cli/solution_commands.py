@@ -133,6 +133,7 @@ def run_run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ..solving.table import EntryResult, parse_sizes, plan_lanes, run_table
+    from ..system.signals import sigterm_as_interrupt
 
     sizes = parse_sizes(args.sizes)
     firsts = tuple(f.strip() for f in args.first.split(",") if f.strip())
@@ -165,6 +166,7 @@ def run_run(args: argparse.Namespace) -> int:
         progress.advance(task, 1 + skipped)
 
     with (
+        sigterm_as_interrupt(),
         _open(args.db, create=True) as store,
         executor_from_args(args) as ex,
         progress,

@@ -175,6 +175,7 @@ def run_train_patterns(args: argparse.Namespace) -> int:
         save_samples,
     )
     from ..engine.weights_file import save_patterns
+    from ..system.signals import sigterm_as_interrupt
 
     out = args.out or Path("patterns-8x8.json")
     if args.holdout == 1:
@@ -193,7 +194,11 @@ def run_train_patterns(args: argparse.Namespace) -> int:
         executor = executor_from_args(args)
         warmup()
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-        with executor, Progress(*columns, console=Console(stderr=True)) as progress:
+        with (
+            sigterm_as_interrupt(),
+            executor,
+            Progress(*columns, console=Console(stderr=True)) as progress,
+        ):
             task = progress.add_task("chunks", total=len(work))
 
             def report(stage: str, done: int, total: int) -> None:

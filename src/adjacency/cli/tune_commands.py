@@ -131,8 +131,8 @@ def run_tune(args: argparse.Namespace) -> int:
     returns 0."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from ..arena.runner import sigterm_as_interrupt
     from ..plotting import SKIPPED, plots_available
+    from ..system.signals import sigterm_as_interrupt
     from ..tuning.plot import parameter_plot
     from ..tuning.spsa import batches, run_batch, tuned_values, with_options
     from ..tuning.store import TuneStore, plot_path

@@ -6,14 +6,20 @@ wait for the whole call. :func:`interruptible` lets a caller pass a ``stop``
 function that a watcher thread calls as soon as an interrupting signal arrives.
 The engine's driver (:mod:`adjacency.engine.driver`) runs every kernel call
 through it, with ``stop`` setting the search's abort flag.
+
+Long commands (arena runs, tuning, solving the table, training data) also treat
+SIGTERM as Ctrl-C within :func:`sigterm_as_interrupt`, so a terminated run ends
+its worker processes and keeps what it has finished, as an interrupted one does.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from types import FrameType
 
 INTERRUPTING = frozenset({signal.SIGINT, signal.SIGTERM})
 """Signals that stop a compiled call in the main thread (SIGTERM too: the arena turns it
@@ -73,3 +79,24 @@ def _watch_signals(read_end: int) -> None:
         if INTERRUPTING.intersection(received):
             for stop in list(_running):
                 stop()
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C does, so a
+    terminated run is marked ``stopped`` and its worker processes are ended.
+
+    Only the main thread can set signal handlers: elsewhere the block changes nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
