@@ -10,6 +10,7 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.core.errors import AdjacencyRuntimeError, InvalidSettingsError
+from adjacency.solving.progress import MoveWatch
 from adjacency.solving.report import LEGEND, frontiers, growth, text_tables
 from adjacency.solving.store import SolutionsStore, SolutionsStoreError
 from adjacency.solving.table import (
@@ -352,3 +353,46 @@ def test_show_names_an_entry_in_progress(
     with SolutionsStore(db) as store:
         store.put(solve_entry(entry, tt_mb=4))
         assert store.in_progress() == {}
+
+
+def test_the_move_watch_reports_kept_moves_once_and_new_ones_as_they_come(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "w.db"
+    watch = MoveWatch(db, slowest=2.0)
+    assert watch.look() == []  # no database yet: nothing, and no error
+    entry = Entry(5, 5, 5)
+    with SolutionsStore(db) as store:
+        store.put_move(entry, True, RootMove("c1", -2, "a3", 1000, 1.5))
+    assert watch.look() == ["5x5 5 rounds, x first: 1 of 9 first moves kept from earlier"]
+    assert watch.look() == []
+    with SolutionsStore(db) as store:
+        store.put_move(entry, True, RootMove("d1", -4, "c1", 2000, 2.5))
+        store.put_move(entry, True, RootMove("e1", -2, "c1", 3000, 0.5))  # quick: counted only
+        store.put_move(entry, True, RootMove("c2", -2, "c1", 4000, 3.0))
+    assert watch.look() == [
+        "5x5 5 rounds, x first: d1 proven -4 (best reply c1), 3 of 9 first moves; 2,000 nodes, 2 s",
+        "5x5 5 rounds, x first: c2 proven -2 (best reply c1), 4 of 9 first moves; 4,000 nodes, 3 s",
+    ]
+    with SolutionsStore(db) as store:
+        store.put(solve_entry(entry, tt_mb=4))
+    assert watch.look() == []  # solved: no longer in progress
+
+
+def test_a_resumed_run_says_what_it_kept_from_earlier(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "r.db"
+    entry = Entry(5, 5, 5)
+    with SolutionsStore(db) as store:
+        for rounds in range(1, 5):
+            store.put(solve_entry(Entry(5, 5, rounds), tt_mb=4))
+        proven: list[RootMove] = []
+        solve_entry(entry, tt_mb=4, on_move=proven.append)
+        store.put_move(entry, True, proven[0])
+    capsys.readouterr()
+    run = ["solutions", "run", "--db", str(db), "--sizes", "5x5", "--first", "x", "--jobs", "1"]
+    assert main([*run, "--budget", "0", "--rounds-max", "5", "--tt", "8"]) == 0
+    err = capsys.readouterr().err
+    assert "5x5 5 rounds, x first: 1 of 9 first moves kept from earlier" in err
+    assert "5x5 5 rounds, x first: value -2" in err

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,10 @@ from .arguments import (
 )
 
 DEFAULT_DB = "solutions.db"
+
+MOVE_POLL = 5.0
+"""Seconds between two looks at the first moves a long entry's worker has kept; first
+moves proven faster are counted, not printed."""
 
 
 def register(commands: Any) -> None:
@@ -132,6 +137,7 @@ def run_run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from ..solving.progress import MoveWatch
     from ..solving.table import EntryResult, parse_sizes, plan_lanes, run_table
     from ..system.signals import sigterm_as_interrupt
 
@@ -165,25 +171,43 @@ def run_run(args: argparse.Namespace) -> int:
         )
         progress.advance(task, 1 + skipped)
 
+    checkpoint = None if args.executor == "ray" else str(args.db)
+    watching = threading.Event()
+
+    def watch() -> None:
+        # First moves of a long entry, as its worker keeps them (only local workers do).
+        moves = MoveWatch(str(args.db), symmetry, slowest=MOVE_POLL)
+        while True:
+            for line in moves.look():
+                progress.console.print(line)
+            if watching.wait(MOVE_POLL):
+                return
+
+    watcher = threading.Thread(target=watch, name="solutions-moves", daemon=True)
     with (
         sigterm_as_interrupt(),
         _open(args.db, create=True) as store,
         executor_from_args(args) as ex,
         progress,
     ):
-        report = run_table(
-            store,
-            lanes,
-            ex,
-            args.budget or None,
-            symmetry=symmetry,
-            rounds_limit=args.rounds_max,
-            tt_mb=args.tt,
-            on_plan=on_plan,
-            on_result=on_result,
-            threads=args.threads,
-            checkpoint=None if args.executor == "ray" else str(args.db),
-        )
+        if checkpoint is not None and not args.quiet:
+            watcher.start()
+        try:
+            report = run_table(
+                store,
+                lanes,
+                ex,
+                args.budget or None,
+                symmetry=symmetry,
+                rounds_limit=args.rounds_max,
+                tt_mb=args.tt,
+                on_plan=on_plan,
+                on_result=on_result,
+                threads=args.threads,
+                checkpoint=checkpoint,
+            )
+        finally:
+            watching.set()
     solved = sum(1 for r in report.computed if r.status == "solved")
     console.print(
         f"{solved} entries solved and {len(report.computed) - solved} timed out now, "
@@ -206,6 +230,7 @@ def _stored(store: Any, path: str, symmetry: bool = True) -> list[Any]:
 def run_show(args: argparse.Namespace) -> int:
     """``adjacency solutions show``: print the stored table as text or Markdown, or its rows as
     JSON with ``--json``; returns 0."""
+    from ..solving.progress import progress_lines
     from ..solving.report import entry_rows, text_tables
 
     with _open(args.db, create=False) as store:
@@ -219,26 +244,6 @@ def run_show(args: argparse.Namespace) -> int:
     for line in progress_lines(running, symmetry=not args.no_symmetry):
         print(line)
     return 0
-
-
-def progress_lines(running: dict[Any, dict[str, Any]], symmetry: bool) -> list[str]:
-    """One line per entry in progress: its first moves proven so far, their best value,
-    and the solve time spent on them."""
-    from ..engine.symmetry import move_orbits
-
-    lines = []
-    for entry, moves in sorted(running.items()):
-        position = entry.position()
-        total = len(move_orbits(position)) if symmetry else len(position.legal_squares())
-        best = max(move.value for move in moves.values())
-        seconds = sum(move.seconds for move in moves.values())
-        nodes = sum(move.nodes for move in moves.values())
-        lines.append(
-            f"in progress: {entry}: {len(moves)} of {total} first moves proven, the best "
-            f"worth {best:+d} so far (a lower bound of the value); {nodes:,} nodes, "
-            f"{seconds:,.0f} s of solving; `adjacency solutions run` goes on from there"
-        )
-    return lines
 
 
 def run_plot(args: argparse.Namespace) -> int:
