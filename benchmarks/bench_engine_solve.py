@@ -14,7 +14,7 @@ machine with a free core per thread; node counts and CPU seconds are stable unde
     python benchmarks/bench_engine_solve.py                # 16/18/20 empties, 13-ply probe
     python benchmarks/bench_engine_solve.py --quick        # three positions a group, no 20s
     python benchmarks/bench_engine_solve.py --groups 28:18:exact --positions 5 \\
-        --solvers v1:1,v3:1,v3:2 --depth-from-start 12
+        --solvers v1:1,v4:1,v4:2 --depth-from-start 12
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument("--groups", default=None, help="ROUNDS:PLIES_LEFT:exact|wld, ...")
     parser.add_argument("--positions", type=int, default=None, help="per group (default 5)")
     parser.add_argument(
-        "--solvers", default="v1:1,v3:1,v3:2", help="PROFILE:THREADS, ...; the first is the base"
+        "--solvers", default="v1:1,v4:1,v4:2", help="PROFILE:THREADS, ...; the first is the base"
     )
     parser.add_argument("--tt", type=float, default=64.0)
     parser.add_argument("--depth-from-start", type=int, default=0)

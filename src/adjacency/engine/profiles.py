@@ -112,7 +112,8 @@ V4 = dataclasses.replace(
     patterns=True,
 )
 """v3 with the pattern evaluation where v3 uses the learned one (8x8 games that fill the
-board; docs/engine.md, Pattern evaluation). Not the default unless it wins by SPRT."""
+board; docs/engine.md, Pattern evaluation). The default since it won its SPRT against v1
+(:data:`DEFAULT_PROFILE`)."""
 
 PROFILES = {profile.name: profile for profile in (V1, V2, V3, V4)}
 DEFAULT_PROFILE = "v4"
