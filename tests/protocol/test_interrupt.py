@@ -12,7 +12,10 @@ import pytest
 from protocol_helpers import REPO, assert_group_gone, fake_spec, group_members
 
 CONTROLLER = """
-import sys
+import signal, sys
+# As in a terminal: a test runner started from a script without job control (a
+# background job, nohup) passes SIGINT on ignored, and Python keeps it ignored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
