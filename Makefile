@@ -37,8 +37,11 @@ typecheck: $(VENV)/.installed-dev
 browser:
 	@tools/provision-chromium
 
+# Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
+# examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
+# over 60 s (and fails the run under CI).
 pytest: $(VENV)/.installed-dev browser
-	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

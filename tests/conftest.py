@@ -1,6 +1,18 @@
 """Session-wide fixtures and hooks of the whole suite.
 
-No test is skipped silently: the hooks of :mod:`skip_guard`.
+No test is skipped silently (:mod:`skip_guard`), and none takes longer than the suite's
+time budget (:mod:`time_guard`).
+
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (``make test`` sets ``ci``), else
+``ci`` when ``CI`` is set, else ``dev``:
+
+- ``ci``: derandomised (the examples are a function of each test's source), so every run
+  of ``make test`` on a fresh clone draws exactly the examples CI drew, and a failure in
+  CI is reproduced by running the same test again; no deadline (a loaded machine must not
+  turn a slow example into a failure: the time guard bounds whole tests instead); no
+  explain phase, whose line tracer made one failing example's report take minutes.
+- ``dev`` (plain ``pytest``): new random examples on every run, and the blob that
+  reproduces a failure printed with it.
 
 A real multi-node Ray cluster on this machine, shared by every Ray test of the session.
 
@@ -21,15 +33,30 @@ marker has no effect with pytest 9, which ignores the node id it rewrites.)
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import Phase, settings
 
 import arena_fakes
-from skip_guard import pytest_sessionfinish, pytest_terminal_summary
 
-__all__ = ["pytest_sessionfinish", "pytest_terminal_summary", "ray_cluster"]
+pytest_plugins = ["skip_guard", "time_guard"]
+
+__all__ = ["ray_cluster"]
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 OBJECT_STORE = 80 * 1024 * 1024
 WORKER_NODES = 2

@@ -6,6 +6,7 @@ import random
 from typing import TYPE_CHECKING
 
 from adjacency.core import COLORS, Position
+from oracles import exact_value
 
 if TYPE_CHECKING:
     from adjacency.engine import Engine
@@ -22,28 +23,18 @@ def random_position(rng: random.Random, rows: int, cols: int, max_left: int) -> 
     return position
 
 
-def brute_force(position: Position, memo: dict[Position, int] | None = None) -> int:
-    """Exact final margin for the side to move: full negamax with memoisation, no pruning."""
-    memo = {} if memo is None else memo
-    if position.is_over:
-        return position.margin()
-    if position not in memo:
-        memo[position] = max(-brute_force(position.play(s), memo) for s in position.legal_squares())
-    return memo[position]
-
-
 def assert_solves_like_brute_force(
     engine: Engine, position: Position, memo: dict[Position, int] | None = None
 ) -> None:
-    """``engine`` solves ``position`` exactly and win/draw/loss as :func:`brute_force`
+    """``engine`` solves ``position`` exactly and win/draw/loss as :func:`oracles.exact_value`
     does, and its best move really reaches the value (``memo``: brute force's, to share
     between engines)."""
     memo = {} if memo is None else memo
-    exact = brute_force(position, memo)
+    exact = exact_value(position, memo)
     solved = engine.solve(position)
     assert solved.complete and solved.value == exact, position.fen()
     after = position.play(solved.best)
-    assert (after.margin(position.turn) if after.is_over else -brute_force(after, memo)) == exact
+    assert (after.margin(position.turn) if after.is_over else -exact_value(after, memo)) == exact
     wld = engine.solve(position, wld=True)
     assert wld.value == (exact > 0) - (exact < 0), position.fen()
     assert wld.best in position.legal_moves() and wld.complete

@@ -9,12 +9,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 from adjacency.bots import Bot, Search, Thinking
 from adjacency.core import Position
+from oracles import exact_value, move_values
 
 
 class PatientBot(Bot):
@@ -141,19 +141,6 @@ def live_server(db: Path, grace: float = 10.0, **options: Any) -> Iterator[str]:
         yield url
 
 
-@cache
-def minimax(position: Position) -> int:
-    """The mover's exact final margin, by brute force over every move (the oracle)."""
-    if position.is_over:
-        return position.margin()
-    best = -(10**9)
-    for move in position.legal_moves():
-        child = position.play(move)
-        value = minimax(child)
-        best = max(best, -value if child.turn != position.turn else value)
-    return best
-
-
 def a_game_with_mistakes() -> tuple[Position, list[str], list[int]]:
     """A 4x4, 4-round game of random moves, and the plies whose mover lost value."""
     rng = random.Random(3)
@@ -161,8 +148,8 @@ def a_game_with_mistakes() -> tuple[Position, list[str], list[int]]:
     while not position.is_over:
         move = rng.choice(position.legal_moves())
         child = position.play(move)
-        before = minimax(position)
-        after = -minimax(child) if child.turn != position.turn else minimax(child)
+        before = exact_value(position)
+        after = move_values(position)[move]
         losses.append(before - after)
         moves.append(move)
         position = child

@@ -9,7 +9,7 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.core import Position
-from engine_positions import brute_force
+from oracles import exact_value
 
 ENDGAME = "2oo/xoox/x3/xx2 o 5"
 
@@ -19,7 +19,7 @@ def test_solve_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"value", "best", "nodes", "seconds"}
     position = Position.from_fen(ENDGAME)
-    assert data["value"] == brute_force(position)
+    assert data["value"] == exact_value(position)
     assert data["best"] in position.legal_moves()
     assert main(["solve", ENDGAME, "--wld"]) == 0
     verdict = {1: "win", 0: "draw", -1: "loss"}[(data["value"] > 0) - (data["value"] < 0)]
@@ -71,7 +71,7 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_solve_and_analyse_take_threads(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", ENDGAME, "--json", "--threads", "2"]) == 0
-    assert json.loads(capsys.readouterr().out)["value"] == brute_force(Position.from_fen(ENDGAME))
+    assert json.loads(capsys.readouterr().out)["value"] == exact_value(Position.from_fen(ENDGAME))
     assert main(["analyse", ENDGAME, "--depth", "3", "--json", "--threads", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["depth"] == 3
     with pytest.raises(SystemExit) as exited:

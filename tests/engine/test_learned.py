@@ -112,14 +112,15 @@ def test_train_eval_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_v2_solver_ordering_keeps_exact_values() -> None:
     from adjacency.engine.bench import SUITE
-    from engine_positions import brute_force, random_endgame
+    from engine_positions import random_endgame
+    from oracles import exact_value
 
     rng = random.Random(16)
     engine = Engine(tt_mb=2, profile="v2")
     assert engine.S[layout.CFG + layout.CFG_SOLVE_TEMPO] == 0
     for _ in range(8):
         position = random_endgame(rng, 6, 6, 8)
-        assert engine.solve(position).value == brute_force(position), position.fen()
+        assert engine.solve(position).value == exact_value(position), position.fen()
     end14 = Position.from_fen(dict(SUITE)["end14-1"])
     assert Engine(tt_mb=8, profile="v2").solve(end14).value == Engine(tt_mb=8).solve(end14).value
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.driver import margin_parity
-from engine_positions import brute_force, random_endgame, random_short_game, split_engines
+from engine_positions import random_endgame, random_short_game, split_engines
+from oracles import exact_value
 
 ENGINE = Engine(tt_mb=2)
 SPLIT = {engine.threads: engine for engine in split_engines()}
@@ -34,7 +35,7 @@ def test_probe_equals_brute_force_around_the_value(rows: int, cols: int) -> None
     rng = random.Random(rows * 10 + cols)
     for _ in range(8):
         position = random_endgame(rng, rows, cols, 8)
-        exact = brute_force(position)
+        exact = exact_value(position)
         for beta in range(exact - 3, exact + 4):
             _check(ENGINE, position, exact, beta)
 
@@ -59,7 +60,7 @@ def test_probe_with_an_empty_table_and_far_windows() -> None:
     engine = Engine(tt_mb=0.001)
     for _ in range(10):
         position = random_endgame(rng, 5, 6, 9)
-        exact = brute_force(position)
+        exact = exact_value(position)
         for beta in (-40, exact, exact + 1, 40):
             _check(engine, position, exact, beta)
 

@@ -21,15 +21,15 @@ from adjacency.engine.solver import (
 )
 from engine_positions import (
     assert_solves_like_brute_force,
-    brute_force,
     random_endgame,
     random_short_game,
     split_engines,
 )
+from oracles import exact_value
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (5, 5), (5, 7), (6, 6), (8, 8)])
-def test_solver_equals_brute_force(rows: int, cols: int) -> None:
+def test_solver_equals_exact_value(rows: int, cols: int) -> None:
     # 1, 2 and 4 threads (every node of 5+ plies a split point) against one brute force.
     rng = random.Random(rows * 100 + cols)
     engines = split_engines()
@@ -40,7 +40,7 @@ def test_solver_equals_brute_force(rows: int, cols: int) -> None:
             assert_solves_like_brute_force(engine, position, memo)
 
 
-def test_short_games_use_the_open_settings_and_equal_brute_force() -> None:
+def test_short_games_use_the_open_settings_and_equal_exact_value() -> None:
     rng = random.Random(55)
     engines = split_engines()
     for _ in range(4):
@@ -48,12 +48,12 @@ def test_short_games_use_the_open_settings_and_equal_brute_force() -> None:
         empties, plies = position.empty.bit_count(), position.plies_left
         assert thresholds(empties, plies) == OPEN_THRESHOLDS
         memo: dict[Position, int] = {}
-        exact = brute_force(position, memo)
+        exact = exact_value(position, memo)
         for engine in engines:
             solved = engine.solve(position)
             assert solved.complete and solved.value == exact, (position.fen(), engine.threads)
             after = position.play(solved.best)
-            assert -brute_force(after, memo) == exact
+            assert -exact_value(after, memo) == exact
             assert engine.solve(position, wld=True).value == (exact > 0) - (exact < 0)
 
 
@@ -116,7 +116,7 @@ def test_solver_with_a_guess_far_off_and_a_tiny_table() -> None:
     engine = Engine(tt_mb=0.001)
     for _ in range(20):
         position = random_endgame(rng, 5, 6, 9)
-        assert engine.solve(position, guess=30.0).value == brute_force(position)
+        assert engine.solve(position, guess=30.0).value == exact_value(position)
 
 
 def test_solver_gives_up_on_the_node_budget() -> None:
@@ -142,5 +142,5 @@ def test_a_second_process_loads_the_cache_and_runs() -> None:
         assert done.returncode == 0, done.stderr
         value, move = json.loads(done.stdout)
         position = Position.from_fen("2oo/xoox/x3/xx2 o 5")
-        assert value == brute_force(position)
+        assert value == exact_value(position)
         assert move in position.legal_moves()

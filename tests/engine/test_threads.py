@@ -16,23 +16,23 @@ from adjacency.engine.bench import SUITE
 from adjacency.engine.splitting import SplitPoint, Splitter
 from engine_positions import (
     assert_solves_like_brute_force,
-    brute_force,
     random_endgame,
     random_short_game,
     split_engines,
 )
+from oracles import exact_value
 
 SUITE_POSITIONS = dict(SUITE)
 
 
 @pytest.mark.parametrize("threads", [2, 4])
-def test_parallel_solver_equals_brute_force(threads: int) -> None:
+def test_parallel_solver_equals_exact_value(threads: int) -> None:
     rng = random.Random(threads)
     (engine,) = split_engines(counts=(threads,))
     for _ in range(10):
         assert_solves_like_brute_force(engine, random_endgame(rng, 6, 6, 8))
     short = random_short_game(rng, 5, 5, 8)
-    assert engine.solve(short).value == brute_force(short)
+    assert engine.solve(short).value == exact_value(short)
 
 
 @pytest.mark.parametrize("threads", [2, 4])
