@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +13,7 @@ from typing import Any, ClassVar
 
 from adjacency.bots import Bot, Search, Thinking
 from adjacency.core import Position
+from net_helpers import free_port
 from oracles import exact_value, move_values
 
 
@@ -96,13 +96,6 @@ def check_conformance(url: str, operation: Any, examples: int, excluded: list[An
         case.call_and_validate(base_url=url, timeout=30, excluded_checks=excluded)
 
     check()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextmanager

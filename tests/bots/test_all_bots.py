@@ -114,6 +114,8 @@ def test_bots_are_reproducible_with_a_seed(spec: str) -> None:
         return [bot.choose_move(position, limit) for position in positions]
 
     assert moves(42) == moves(42)
+    if spec in STOCHASTIC:  # and the seed is used: a bot that ignored it would repeat itself
+        assert len({tuple(moves(seed)) for seed in range(1, 6)}) >= 3, spec
 
 
 @pytest.mark.parametrize("spec", CLASSIC)

@@ -16,7 +16,6 @@ import email
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -28,6 +27,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from net_helpers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 # One worker builds the wheel and the venv once for all these tests (make test: --dist loadgroup).
@@ -142,12 +143,6 @@ def test_the_installed_wheel_runs_the_command_line(venv: Path, tmp_path: Path) -
         env=env,
     ).split()
     assert move in start_moves
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture

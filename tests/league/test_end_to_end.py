@@ -24,7 +24,7 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from web_helpers import free_port
+from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 

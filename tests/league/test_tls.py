@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from league_helpers import add_member, make_league, start_client, start_server, wait_until
-from web_helpers import free_port
+from net_helpers import free_port
 
 trustme = pytest.importorskip("trustme")
 

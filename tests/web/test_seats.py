@@ -103,8 +103,14 @@ def test_watchers_read_but_cannot_act(browsers: dict[str, TestClient]) -> None:
         "owner": False,
         "invite": True,
     }
-    for action in ("undo", "hint", "move-now"):
-        assert watcher.post(f"/api/games/{game_id}/{action}").status_code in (403, 409)
+    refusals = {  # takebacks and hints are off between devices, for everyone
+        "undo": (409, "takebacks are off in games between devices"),
+        "hint": (409, "hints are off in games between devices"),
+        "move-now": (403, "only the game's creator or its players may hurry a bot"),
+    }
+    for action, (status, detail) in refusals.items():
+        response = watcher.post(f"/api/games/{game_id}/{action}")
+        assert (response.status_code, response.json()["detail"]) == (status, detail), action
     assert watcher.delete(f"/api/games/{game_id}").status_code == 403
     assert watcher.post(f"/api/games/{game_id}/rematch").status_code == 403
 

@@ -12,7 +12,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -24,17 +23,12 @@ from pathlib import Path
 
 import pytest
 
+from net_helpers import free_port
+
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray-token")]
 
 RAY = Path(sys.executable).with_name("ray")
 TOKEN = "adjacency-test-token-" + "0123456789abcdef" * 2
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def clean_env(home: Path) -> dict[str, str]:
