@@ -29,7 +29,7 @@ from oracles import exact_value
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(4, 4), (4, 6), (5, 5), (5, 7), (6, 6), (8, 8)])
-def test_solver_equals_exact_value(rows: int, cols: int) -> None:
+def test_solver_equals_brute_force(rows: int, cols: int) -> None:
     # 1, 2 and 4 threads (every node of 5+ plies a split point) against one brute force.
     rng = random.Random(rows * 100 + cols)
     engines = split_engines()
@@ -40,7 +40,7 @@ def test_solver_equals_exact_value(rows: int, cols: int) -> None:
             assert_solves_like_brute_force(engine, position, memo)
 
 
-def test_short_games_use_the_open_settings_and_equal_exact_value() -> None:
+def test_short_games_use_the_open_settings_and_equal_brute_force() -> None:
     rng = random.Random(55)
     engines = split_engines()
     for _ in range(4):

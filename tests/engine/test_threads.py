@@ -26,7 +26,7 @@ SUITE_POSITIONS = dict(SUITE)
 
 
 @pytest.mark.parametrize("threads", [2, 4])
-def test_parallel_solver_equals_exact_value(threads: int) -> None:
+def test_parallel_solver_equals_brute_force(threads: int) -> None:
     rng = random.Random(threads)
     (engine,) = split_engines(counts=(threads,))
     for _ in range(10):
