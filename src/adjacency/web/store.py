@@ -78,7 +78,10 @@ class GameStore(SQLiteStore):
 
     def __init__(self, path: str | Path) -> None:
         if str(path) != MEMORY:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CONFIG.unusable(path, exc) from None
         self.path = str(path)
         self._lock = threading.Lock()
         self.db = open_store(self.path, CONFIG, _SCHEMA)
