@@ -200,7 +200,7 @@ def test_the_reference_is_in_the_navigation_grouped_by_layer(site: Path) -> None
         "Engine: the compiled search",
         "Bots",
         "Protocol: engines in any language",
-        "Workers and plotting",
+        "Workers, plotting and storage",
         "Arena: matches and tournaments",
         "Web: the browser game",
         "Command line",

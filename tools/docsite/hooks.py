@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Engine: the compiled search", ("engine",)),
     ("Bots", ("bots",)),
     ("Protocol: engines in any language", ("protocol",)),
-    ("Workers and plotting", ("workers", "plotting")),
+    ("Workers, plotting and storage", ("workers", "plotting", "storage")),
     ("Arena: matches and tournaments", ("arena",)),
     ("Solving: the solved-game table", ("solving",)),
     ("Web: the browser game", ("web",)),

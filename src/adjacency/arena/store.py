@@ -26,16 +26,17 @@ so ``--resume`` names the right one); empty for the others and for old runs.
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
 import sqlite3
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AdjacencyRuntimeError
+from ..core.errors import StoreError
+from ..storage import SQLiteStore, StoreConfig, open_store, transaction
 from .games import GameResult
 from .schedule import GameTask, Settings
 
@@ -103,47 +104,37 @@ GAME_COLUMNS = (
 STATUSES = ("running", "finished", "stopped", "sprt")
 
 
-class StoreError(AdjacencyRuntimeError):
-    """A database that cannot be used, or a run that does not exist."""
+CONFIG = StoreConfig(
+    "results",
+    foreign_keys=True,
+    integrity_hint=" (is another process playing or resuming the same run?)",
+)
+"""Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, foreign
+keys on, a 30 s busy timeout (several processes share one file)."""
 
-
-def _describe(path: Path, exc: sqlite3.Error) -> str:
-    """A StoreError message for a failed SQLite call (read-only, disk full, locked...)."""
-    hint = ""
-    if isinstance(exc, sqlite3.IntegrityError):
-        hint = " (is another process playing or resuming the same run?)"
-    return f"results database {str(path)!r}: {exc}{hint}"
+__all__ = ["CONFIG", "GameRow", "Run", "Store", "StoreError"]
+""":class:`StoreError` is the core's (:mod:`adjacency.core.errors`), imported here too."""
 
 
 class _Connection(sqlite3.Connection):
     """A connection whose SQLite failures are :class:`StoreError` (no traceback for a
     read-only file, a full disk, a foreign schema or a concurrent resume)."""
 
-    store_path = Path()
+    def __init__(self, database: str | Path, *args: Any, **kwargs: Any) -> None:
+        super().__init__(database, *args, **kwargs)
+        self.store_path = Path(database)
 
     def execute(self, *args: Any) -> sqlite3.Cursor:
         try:
             return super().execute(*args)
         except sqlite3.Error as exc:
-            raise StoreError(_describe(self.store_path, exc)) from None
+            raise CONFIG.error(self.store_path, exc) from None
 
     def executemany(self, *args: Any) -> sqlite3.Cursor:
         try:
             return super().executemany(*args)
         except sqlite3.Error as exc:
-            raise StoreError(_describe(self.store_path, exc)) from None
-
-
-def _expected_columns() -> dict[str, list[str]]:
-    """The columns of every table of :data:`SCHEMA` (read from an in-memory database)."""
-    with contextlib.closing(sqlite3.connect(":memory:")) as memory:
-        memory.executescript(SCHEMA)
-        tables = [row[0] for row in memory.execute("SELECT name FROM sqlite_master")]
-        return {
-            table: [row[1] for row in memory.execute(f"PRAGMA table_info({table})")]
-            for table in tables
-            if not table.startswith("sqlite_")
-        }
+            raise CONFIG.error(self.store_path, exc) from None
 
 
 @dataclass(frozen=True)
@@ -215,49 +206,14 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
-class Store:
+class Store(SQLiteStore):
     """A results database (one SQLite file). Use as a context manager or call close()."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        try:
-            self.db = sqlite3.connect(
-                self.path, timeout=30.0, isolation_level=None, factory=_Connection
-            )
-            self.db.store_path = self.path
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
-            self._migrate()
-        except (sqlite3.Error, StoreError) as exc:
-            raise StoreError(
-                f"cannot use {str(self.path)!r} as a results database: {exc}"
-            ) from None
-
-    def _migrate(self) -> None:
-        for table, column, declaration in MIGRATIONS:
-            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-            if column not in present:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-        for table, columns in _expected_columns().items():
-            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-            missing = [column for column in columns if column not in present]
-            if missing:
-                raise StoreError(
-                    f"its table {table!r} lacks the columns {', '.join(missing)} "
-                    "(a database of another program?)"
-                )
-
-    def close(self) -> None:
-        """Close the database connection."""
-        self.db.close()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.db = open_store(
+            self.path, CONFIG, SCHEMA, MIGRATIONS, require_columns=True, factory=_Connection
+        )
 
     # ------------------------------------------------------------------ writing
 
@@ -315,8 +271,8 @@ class Store:
         with self._transaction():
             self.db.execute("UPDATE runs SET status = ? WHERE id = ?", (status, run_id))
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return transaction(self.db, self.path, CONFIG)
 
     # ------------------------------------------------------------------ reading
 
@@ -385,28 +341,6 @@ class Store:
         order = " ORDER BY rowid" if stored_order else " ORDER BY run_id, idx"
         rows = self.db.execute(query + order, params).fetchall()
         return list(_game_rows(rows))
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
-        if exc_type is None:
-            try:
-                self.db.execute("COMMIT")
-                return
-            except StoreError:  # a full disk: leave no transaction open, then report
-                with contextlib.suppress(StoreError):
-                    self.db.execute("ROLLBACK")
-                raise
-        with contextlib.suppress(StoreError):  # SQLite may have rolled back already
-            self.db.execute("ROLLBACK")
 
 
 def _run(row: tuple[Any, ...]) -> Run:

@@ -137,8 +137,10 @@ def run_run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from ..solving.entries import EntryResult
     from ..solving.progress import MoveWatch
-    from ..solving.table import EntryResult, parse_sizes, plan_lanes, run_table
+    from ..solving.run import run_table
+    from ..solving.table import parse_sizes, plan_lanes
     from ..system.signals import sigterm_as_interrupt
 
     sizes = parse_sizes(args.sizes)

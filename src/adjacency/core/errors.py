@@ -12,7 +12,7 @@ Two roots, in the style of python-chess:
   crashed, stalled or broke the protocol
   (:class:`~adjacency.protocol.errors.EngineError`), a worker process died
   (:class:`~adjacency.workers.WorkerError`), a database could not be read
-  or written (:class:`~adjacency.arena.store.StoreError`), a bot could not give a
+  or written (:class:`StoreError`), a bot could not give a
   legal move (:class:`~adjacency.bots.base.BotFailure`). CLI exit status 3; HTTP 503.
 """
 
@@ -49,3 +49,10 @@ class InputTooLargeError(AdjacencyError):
 
 class AdjacencyRuntimeError(RuntimeError):
     """Base class of run-time failures that are not the input's fault (engine, worker, store)."""
+
+
+class StoreError(AdjacencyRuntimeError):
+    """A database of one of the stores cannot be used (not SQLite, another program's or
+    another version's schema, read-only, a full disk, a concurrent writer), or what was
+    asked of it is not there (a run that does not exist). Raised by the shared SQLite
+    helper :mod:`adjacency.storage` and the five stores built on it."""

@@ -24,14 +24,13 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..arena.store import StoreError
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyError, StoreError
 from ..core.text import quote
+from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
 from .glicko import Glicko, rate_game
 from .settings import LeagueSettings
 
@@ -104,6 +103,11 @@ CREATE INDEX IF NOT EXISTS ratings_member ON ratings(member_id, seq);
 
 
 OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"})
+
+CONFIG = StoreConfig("league", check_same_thread=False, foreign_keys=True, own_tables=OWN_TABLES)
+"""Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, foreign
+keys on, a 30 s busy timeout; one connection shared by the server's threads behind the
+store's lock; a file holding other tables is refused untouched."""
 
 
 class LeagueError(AdjacencyError):
@@ -184,7 +188,7 @@ LIGHT_COLUMNS = GAME_COLUMNS.replace("record,", "NULL,")
 """The columns of a listing: the records (a kilobyte each) are left out."""
 
 
-class LeagueStore:
+class LeagueStore(SQLiteStore):
     """A league database. Methods are thread-safe (one connection behind a lock)."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
@@ -198,65 +202,23 @@ class LeagueStore:
                 f"no league database at {str(self.path)!r}: create it with "
                 "`adjacency league create --db FILE`"
             )
+        self.db = open_store(self.path, CONFIG, SCHEMA)
         try:
-            self.db = sqlite3.connect(
-                self.path, timeout=30.0, isolation_level=None, check_same_thread=False
-            )
-            tables = {
-                row[0]
-                for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            if tables - OWN_TABLES:
-                self.db.close()
-                raise StoreError(
-                    f"cannot use {str(self.path)!r} as a league database: it holds other "
-                    f"tables ({', '.join(sorted(tables - OWN_TABLES)[:5])}): another "
-                    "program's database?"
-                )
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot use {str(self.path)!r} as a league database: {exc}") from None
-        if row is not None and row[0] != SCHEMA_VERSION:
-            raise StoreError(f"{str(self.path)!r} is a database of another version ({row[0]!r})")
-
-    def close(self) -> None:
-        """Close the database connection (the store is also a context manager)."""
-        with self._lock:
+            # The version row is written with the league's settings (:meth:`create`).
+            check_version(self.db, self.path, CONFIG, "meta", SCHEMA_VERSION, write=False)
+        except StoreError:
             self.db.close()
+            raise
 
-    def __enter__(self) -> LeagueStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                self.db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StoreError(f"league database {str(self.path)!r}: {exc}") from None
-            try:
-                yield self.db
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            try:
-                self.db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise StoreError(f"league database {str(self.path)!r}: {exc}") from None
+    def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return transaction(self.db, self.path, CONFIG, self._lock)
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self.db.execute(sql, args).fetchall()
             except sqlite3.Error as exc:
-                raise StoreError(f"league database {str(self.path)!r}: {exc}") from None
+                raise CONFIG.error(self.path, exc) from None
 
     # ----------------------------------------------------------------- league
 

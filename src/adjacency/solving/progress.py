@@ -14,8 +14,8 @@ import sqlite3
 from pathlib import Path
 
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
+from .entries import Entry, RootMove
 from .store import SolutionsStore
-from .table import Entry, RootMove
 
 
 def first_moves(entry: Entry, symmetry: bool) -> int:

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import datetime
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core.errors import AdjacencyRuntimeError, InvalidSettingsError
+from ..core.errors import InvalidSettingsError, StoreError
 from ..engine.book import BookLine
-from .table import Entry, EntryResult, RootMove
+from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
+from .entries import Entry, EntryResult, RootMove
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -79,51 +79,33 @@ CREATE TABLE IF NOT EXISTS root_moves (
 """
 
 
-class SolutionsStoreError(AdjacencyRuntimeError):
-    """The database cannot be used: not SQLite, not a solutions database of this version,
-    or it cannot be written (read-only, disk full). A runtime failure, like the arena's
-    :class:`~adjacency.arena.store.StoreError`; a database path that does not exist is bad
-    input (:class:`~adjacency.core.errors.InvalidSettingsError`)."""
+CONFIG = StoreConfig("solutions", autocommit=False, synchronous=None)
+"""Python's deferred transactions, WAL with SQLite's default ``synchronous=FULL``, a 30 s
+busy timeout (as the store always had)."""
+
+SolutionsStoreError = StoreError
+"""The name this store's failures had before every store shared the core's
+:class:`~adjacency.core.errors.StoreError` (the same class): the database cannot be used
+(not SQLite, not a solutions database of this version, read-only, disk full). A database
+path that does not exist is bad input instead
+(:class:`~adjacency.core.errors.InvalidSettingsError`)."""
 
 
-class SolutionsStore:
+class SolutionsStore(SQLiteStore):
     """Read and write the entries of one database file."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise InvalidSettingsError(f"no solutions database at {str(self.path)!r}")
+        self.db = open_store(self.path, CONFIG, SCHEMA)
         try:
-            self.db = sqlite3.connect(self.path, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.executescript(SCHEMA)
-            row = self.db.execute(
-                "SELECT value FROM solutions_meta WHERE key = 'schema'"
-            ).fetchone()
-            if row is None:
-                with self.db:
-                    self.db.execute(
-                        "INSERT INTO solutions_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                    )
-            elif row[0] != str(SCHEMA_VERSION):
-                raise SolutionsStoreError(
-                    f"{str(self.path)!r} has solutions schema {row[0]}, this version reads "
-                    f"{SCHEMA_VERSION}"
-                )
-        except sqlite3.DatabaseError as exc:
-            raise SolutionsStoreError(
-                f"cannot use {str(self.path)!r} as a solutions database: {exc}"
-            ) from None
-
-    def close(self) -> None:
-        """Close the database connection."""
-        self.db.close()
-
-    def __enter__(self) -> SolutionsStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+            check_version(
+                self.db, self.path, CONFIG, "solutions_meta", str(SCHEMA_VERSION), write=True
+            )
+        except StoreError:
+            self.db.close()
+            raise
 
     def put(self, result: EntryResult) -> None:
         """Store (or replace) one entry's result in its own transaction."""
@@ -153,13 +135,8 @@ class SolutionsStore:
 
     def _replace(self, table: str, row: tuple[Any, ...]) -> None:
         """Insert (or replace) one row of ``table`` in its own transaction."""
-        try:
-            with self.db:
-                self.db.execute(
-                    f"INSERT OR REPLACE INTO {table} VALUES ({', '.join('?' * len(row))})", row
-                )
-        except sqlite3.DatabaseError as exc:
-            raise SolutionsStoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
+        with transaction(self.db, self.path, CONFIG) as db:
+            db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({', '.join('?' * len(row))})", row)
 
     def put_move(self, entry: Entry, symmetry: bool, move: RootMove) -> None:
         """Keep one proven first move of ``entry`` (a checkpoint) in its own transaction."""

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import datetime
 import json
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..arena.schedule import Settings
-from ..arena.store import StoreError
+from ..core.errors import StoreError
+from ..storage import SQLiteStore, StoreConfig, open_store, transaction
 from .spsa import BatchOutcome, Param, Schedule
 
 SCHEMA = """
@@ -60,6 +60,10 @@ CREATE TABLE IF NOT EXISTS tune_batches (
 
 MIGRATIONS = (("tune_runs", "out", "TEXT"), ("tune_runs", "plot", "TEXT"))
 """Columns added since the first schema: (table, column, declaration), added on open."""
+
+CONFIG = StoreConfig("tuning")
+"""Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, a 30 s
+busy timeout (foreign keys are not enforced, as in the first release)."""
 
 RUN_COLUMNS = "id, bot, params, schedule, settings, batch_pairs, command, status, out, plot"
 
@@ -104,32 +108,12 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
-class TuneStore:
+class TuneStore(SQLiteStore):
     """A tuning database (one SQLite file, WAL). Use as a context manager."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        try:
-            self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-            for table, column, declaration in MIGRATIONS:
-                present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-                if column not in present:
-                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot use {str(self.path)!r} as a tuning database: {exc}") from None
-
-    def close(self) -> None:
-        """Close the database connection."""
-        self.db.close()
-
-    def __enter__(self) -> TuneStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.db = open_store(self.path, CONFIG, SCHEMA, MIGRATIONS)
 
     def create(
         self,
@@ -170,19 +154,14 @@ class TuneStore:
 
     def checkpoint(self, run_id: int, outcome: BatchOutcome) -> None:
         """Commit one finished batch (its own transaction)."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.execute(
+        with transaction(self.db, self.path, CONFIG) as db:
+            db.execute(
                 "INSERT INTO tune_batches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run_id, outcome.batch, outcome.k, outcome.pairs, outcome.wins,
                     outcome.draws, outcome.losses, json.dumps(list(outcome.theta)), _now(),
                 ),
             )  # fmt: skip
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
 
     def set_status(self, run_id: int, status: str) -> None:
         """Set run ``run_id``'s status (stored as given)."""

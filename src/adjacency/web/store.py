@@ -13,9 +13,19 @@ import os
 import sqlite3
 import threading
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..storage import MEMORY, SQLiteStore, StoreConfig, open_store, transaction
+
+CONFIG = StoreConfig("games", timeout=5.0, autocommit=False, check_same_thread=False)
+"""Python's deferred transactions, SQLite's default 5 s busy timeout, one connection
+shared by the server's threads (behind the store's lock). Write-ahead log, synced at
+checkpoints (``synchronous=NORMAL``): a commit survives the server's own crash or kill
+(it is in the log the OS holds) and costs no fsync per move. An in-memory store has
+neither."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -63,29 +73,28 @@ class StoredGame:
         return f'"owner": "{client}"' in self.meta_text
 
 
-class GameStore:
+class GameStore(SQLiteStore):
     """Games by id. ``path`` may be ``":memory:"`` for a throwaway store."""
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if str(path) != MEMORY:
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CONFIG.unusable(path, exc) from None
         self.path = str(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False)
-        if self.path != ":memory:":
-            # Write-ahead log, synced at checkpoints: a commit survives the server's own
-            # crash or kill (it is in the log the OS holds) and costs no fsync per move.
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-        with self._lock, self._db:
-            self._db.execute(_SCHEMA)
+        self.db = open_store(self.path, CONFIG, _SCHEMA)
+
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return transaction(self.db, self.path, CONFIG, self._lock)
 
     def save(
         self, game_id: str, created: float, record: dict[str, Any], meta: dict[str, Any]
     ) -> None:
         """Insert or replace a game."""
-        with self._lock, self._db:
-            self._db.execute(
+        with self._transaction() as db:
+            db.execute(
                 "INSERT INTO games (id, created, updated, record, meta) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET updated=excluded.updated, "
                 "record=excluded.record, meta=excluded.meta",
@@ -95,7 +104,7 @@ class GameStore:
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game ``game_id``, or ``None``."""
         with self._lock:
-            row = self._db.execute(
+            row = self.db.execute(
                 "SELECT id, created, updated, record, meta FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         return None if row is None else _stored(row)
@@ -110,19 +119,14 @@ class GameStore:
             query += "WHERE instr(meta, ?) > 0 OR instr(meta, '\"seats\"') = 0 "
             args = (mentioning, limit)
         with self._lock:
-            rows = self._db.execute(query + "ORDER BY updated DESC LIMIT ?", args).fetchall()
+            rows = self.db.execute(query + "ORDER BY updated DESC LIMIT ?", args).fetchall()
         return [_stored(row) for row in rows]
 
     def delete(self, game_id: str) -> bool:
         """Delete game ``game_id``; whether it was stored."""
-        with self._lock, self._db:
-            cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        with self._transaction() as db:
+            cursor = db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return cursor.rowcount > 0
-
-    def close(self) -> None:
-        """Close the database connection."""
-        with self._lock:
-            self._db.close()
 
 
 def _stored(row: tuple[str, float, float, str, str]) -> StoredGame:

@@ -1,0 +1,135 @@
+"""A database written before opens after: each store opens the small database that the
+code before the shared SQLite helper wrote (``tests/data/stores``, made by its
+``make_fixtures.py`` through each store's API), reads it back through its API, and leaves
+every row as it was (``contents.json``: the rows dumped when the files were written)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.arena.store import Store
+from adjacency.league.settings import LeagueSettings
+from adjacency.league.store import LeagueStore
+from adjacency.solving.entries import Entry, RootMove
+from adjacency.solving.store import SolutionsStore
+from adjacency.tuning.store import TuneStore
+from adjacency.web.store import GameStore
+
+DATA = Path(__file__).parents[1] / "data" / "stores"
+BEFORE: dict[str, dict[str, list[list[Any]]]] = json.loads(
+    (DATA / "contents.json").read_text(encoding="utf-8")
+)
+
+
+def dump(path: Path) -> dict[str, list[list[Any]]]:
+    """Every row of every table, read with plain :mod:`sqlite3` (no store code)."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        tables = [
+            name
+            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            if not name.startswith("sqlite_")
+        ]
+        return {
+            table: [list(row) for row in db.execute(f"SELECT * FROM {table} ORDER BY rowid")]
+            for table in sorted(tables)
+        }
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Any:
+    def make(name: str) -> Path:
+        target = tmp_path / name
+        shutil.copyfile(DATA / name, target)
+        assert dump(target) == BEFORE[name]  # the fixture is what was written then
+        return target
+
+    return make
+
+
+def test_the_fixtures_hold_rows_of_every_store() -> None:
+    assert sorted(BEFORE) == ["arena.db", "league.db", "solutions.db", "tuning.db", "web.sqlite3"]
+    for tables in BEFORE.values():
+        assert sum(len(rows) for rows in tables.values()) >= 2
+
+
+def test_arena(copy: Any) -> None:
+    path = copy("arena.db")
+    rows = BEFORE["arena.db"]
+    with Store(path) as store:
+        (run,) = store.runs()
+        assert (run.id, run.mode, run.players, run.status, run.planned, run.label) == (
+            1, "match", ["random", "greedy"], "stopped", 4, "",
+        )  # fmt: skip
+        assert run.settings.to_dict() == json.loads(rows["runs"][0][4])
+        games = store.games(run.id)
+        assert [(g.idx, g.x_score, g.o_score, g.record, g.host, g.pid) for g in games] == [
+            (r[1], r[13], r[14], r[17], r[22], r[23]) for r in rows["games"]
+        ]
+        assert [t.index for t in store.pending(run.id)] == [3]
+        assert store.resumable().id == run.id
+    assert dump(path) == BEFORE["arena.db"]
+
+
+def test_tuning(copy: Any) -> None:
+    path = copy("tuning.db")
+    with TuneStore(path) as store:
+        run = store.run()
+        assert (run.id, run.bot, run.status, run.batch_pairs) == (1, "greedy", "running", 2)
+        assert [b.theta for b in run.batches] == [(5.25,), (5.5,)]
+        assert run.out == Path("/tmp/out.json") and run.plot is None
+        assert run.pairs_done == 4 and store.resumable().id == 1
+    assert dump(path) == BEFORE["tuning.db"]
+
+
+def test_league(copy: Any) -> None:
+    path = copy("league.db")
+    with LeagueStore(path, create=False) as store:
+        assert store.created
+        assert store.settings() == LeagueSettings(rows=6, cols=6, rounds=4)
+        assert store.is_admin("adjl_admin-secret")
+        assert [(m.name, m.kind, m.spec) for m in store.members()] == [
+            ("alpha", "bot", None),
+            ("beta", "house", "random"),
+        ]
+        assert {g.id: (g.status, g.result) for g in store.games()} == {
+            row[0]: (row[6], row[7]) for row in BEFORE["league.db"]["games"]
+        }
+        assert len(store.rated_games()) == 2
+        assert store.ratings() == store.recompute_ratings()
+        ratings = {
+            member: (rating, rd)
+            for _, member, _, rating, rd, _, _ in BEFORE["league.db"]["ratings"]
+        }
+        assert {m: (g.rating, g.rd) for m, g in store.ratings().items()} == ratings
+    assert dump(path) == BEFORE["league.db"]
+
+
+def test_solutions(copy: Any) -> None:
+    path = copy("solutions.db")
+    rows = BEFORE["solutions.db"]
+    with SolutionsStore(path, create=False) as store:
+        results = store.results()
+        assert [(r.entry, r.status, r.value, r.nodes) for r in results] == [
+            (Entry(r[0], r[1], r[2], r[3]), r[5], r[6], r[10]) for r in rows["entries"]
+        ]
+        assert [json.loads(r[9]) for r in rows["entries"]] == [x.move_values for x in results]
+        assert store.moves(Entry(4, 4, 3)) == {"b2": RootMove("b2", 2, "c3", 17, 0.25)}
+        assert list(store.in_progress()) == [Entry(4, 4, 3)]
+    assert dump(path) == BEFORE["solutions.db"]
+
+
+def test_web(copy: Any) -> None:
+    path = copy("web.sqlite3")
+    with GameStore(path) as store:
+        first = store.load("g1")
+        assert first is not None and first.damaged is None
+        assert first.record == {"rows": 6, "moves": ["c3"]} and first.owned_by("k1")
+        assert [g.id for g in store.all()] == [r[0] for r in BEFORE["web.sqlite3"]["games"]][::-1]
+    assert dump(path) == BEFORE["web.sqlite3"]
