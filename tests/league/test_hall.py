@@ -16,7 +16,7 @@ from adjacency.league.house import HousePlayers
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.standings import member_page, pair_stats
 from adjacency.league.store import LeagueStore, Member
-from adjacency.web.errors import Forbidden, GameNotFound, NotNow
+from adjacency.serving.errors import Forbidden, GameNotFound, NotNow
 
 
 class Inbox:

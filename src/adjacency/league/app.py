@@ -1,10 +1,10 @@
 """The league server's FastAPI app: the bot connection (WebSocket), the JSON API, the pages.
 
 Security model (docs/league.md): the same request guards as ``adjacency play``
-(:class:`~adjacency.web.middleware.RequestGuard`: a Host allow-list against DNS
+(:class:`~adjacency.serving.middleware.RequestGuard`: a Host allow-list against DNS
 rebinding, cross-origin state-changing requests refused;
-:class:`~adjacency.web.middleware.BodyLimit`), token buckets per client address and
-per token (:class:`~adjacency.web.limits.RateLimiter`), and bearer secrets that act
+:class:`~adjacency.serving.middleware.BodyLimit`), token buckets per client address and
+per token (:class:`~adjacency.serving.limits.RateLimiter`), and bearer secrets that act
 for one account only: a bot token (``adjacency league add-bot``), a person's
 browser-held secret (``POST /api/league/people``) or the admin token. Secrets are
 compared by their SHA-256 hash and never written into a page, a log, a record or
@@ -36,11 +36,12 @@ from .. import __version__
 from ..bots import BotError
 from ..core.errors import AdjacencyError
 from ..core.record import game_from_text, game_to_text
-from ..web.app import install_error_handlers
-from ..web.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError
-from ..web.limits import RateLimiter
-from ..web.middleware import BodyLimit, RequestGuard
-from ..web.routers.pages import STATIC as WEB_STATIC
+from ..serving.assets import favicon as shared_favicon
+from ..serving.assets import mount_static, shared_page
+from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError
+from ..serving.handlers import install_error_handlers
+from ..serving.limits import RateLimiter
+from ..serving.middleware import BodyLimit, RequestGuard
 from .hall import TICK, Hall, Outbox
 from .house import HousePlayers, check_house_spec
 from .models import (
@@ -154,7 +155,7 @@ def require_admin(request: Request) -> None:
 def require_person(request: Request) -> Member:
     """Endpoints for people: the person whose secret is the bearer token; else
     :class:`UnknownToken` (401: none, unknown or revoked) or
-    :class:`~adjacency.web.errors.Forbidden` (403: a bot's or house bot's token)."""
+    :class:`~adjacency.serving.errors.Forbidden` (403: a bot's or house bot's token)."""
     token = bearer(request.headers)
     member = None if token is None else store_of(request).authenticate(token)
     if member is None:
@@ -595,13 +596,13 @@ def play_page() -> FileResponse:
 @pages.get("/docs")
 def api_docs() -> FileResponse:
     """The API reference: the web front end's page rendering ``/openapi.json``."""
-    return FileResponse(WEB_STATIC / "docs.html", headers={"Cache-Control": "no-cache"})
+    return shared_page("docs.html")
 
 
 @pages.get("/favicon.ico")
 def favicon() -> FileResponse:
     """The web front end's icon (SVG)."""
-    return FileResponse(WEB_STATIC / "favicon.svg", media_type="image/svg+xml")
+    return shared_favicon()
 
 
 # --------------------------------------------------------------------- app
@@ -663,5 +664,5 @@ def create_app(
     app.add_api_websocket_route(CONNECT_PATH, connect)
     app.include_router(pages)
     app.mount("/league-static", StaticFiles(directory=STATIC), name="league-static")
-    app.mount("/static", StaticFiles(directory=WEB_STATIC), name="static")
+    mount_static(app)
     return app

@@ -7,7 +7,7 @@ game start and end, milliseconds) and house moves run in worker processes
 
 Rules the hall enforces (docs/league.md says them to players):
 
-* A game's clock is the server's (:class:`adjacency.web.clock.Clock`): the side to
+* A game's clock is the server's (:class:`adjacency.serving.clock.Clock`): the side to
   move's time runs from the moment the server asks for its move; a move that
   arrives after its time is up, or no move before it is up, loses on time,
   whether the bot is connected or not (a disconnected bot's clock keeps running;
@@ -37,9 +37,9 @@ from ..core.game import Game, Termination
 from ..core.position import other
 from ..core.record import game_to_text
 from ..core.text import quote
-from ..web.clock import SAFETY, Clock, move_budget
-from ..web.errors import Forbidden, GameNotFound, NotNow
-from .glicko import Glicko
+from ..ratings.glicko import Glicko
+from ..serving.clock import SAFETY, Clock, move_budget
+from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .house import HouseMove, HousePlayers
 from .settings import LeagueSettings
 from .store import LeagueStore, Member

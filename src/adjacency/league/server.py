@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..core.text import read_text
-from ..web.server import allowed_hosts_for, bind, exposure_lines
+from ..serving.binding import allowed_hosts_for, bind, exposure_lines
 from .app import LeagueLimits, create_app
 from .settings import LeagueSettings
 from .store import LeagueError, LeagueStore, new_token

@@ -32,7 +32,7 @@ from typing import Any
 from ..arena.store import StoreError
 from ..core.errors import AdjacencyError
 from ..core.text import quote
-from .glicko import Glicko, rate_game
+from ..ratings.glicko import Glicko, rate_game
 from .settings import LeagueSettings
 
 SCHEMA_VERSION = "adjacency-league-1"

@@ -35,8 +35,8 @@ from ..bots import Limit, Thinking
 from ..core import Color, IllegalMoveError, other
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
-from .clock import Clock, move_budget
-from .errors import Forbidden, NotNow
+from ..serving.clock import Clock, move_budget
+from ..serving.errors import Forbidden, NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
 from .limits import BotSlots
