@@ -164,12 +164,12 @@ def run_match(args: argparse.Namespace) -> int:
     """``adjacency match`` and ``tournament``: plan a run (or resume the stored one), play it
     with a live score, store every game as it ends and print the tables and any SPRT verdict;
     returns 0. Bad settings raise :class:`InvalidSettingsError` before any game is played."""
-    from ..ratings import stats
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from ..ratings import stats
     from ..system.signals import sigterm_as_interrupt
     from .terminal import make_console
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ..core.text import read_text
 from ..serving.binding import allowed_hosts_for, bind, exposure_lines
-from .app import LeagueLimits, create_app
+from .app import create_app
+from .limits import LeagueLimits
 from .settings import LeagueSettings
 from .store import LeagueError, LeagueStore, new_token
 
