@@ -154,10 +154,12 @@ def test_new_pairs_are_cheapest_first_and_leave_no_admissible_pair_unplayed(
 def test_close_ratings_and_new_opponents_go_first() -> None:
     a, b, c = Entrant(1, 1, 1500.0), Entrant(2, 1, 1510.0), Entrant(3, 1, 1700.0)
     assert plan([a, b, c], [], {}) == [Pairing(1, 2, None, None)]
-    # one game already played weighs PAIR_REPEAT rating points: 1-3 (gap 200) is
-    # cheaper than a second 1-2 game (10 + 100) only when the gap is below it
-    near = Entrant(3, 1, 1500.0 + PAIR_REPEAT - 1)
+    # one game already played weighs PAIR_REPEAT rating points: a second 1-2 game costs
+    # 10 + 100, so 1 meets 3 instead while their gap is below that, and 2 waits
+    near = Entrant(3, 1, 1500.0 - (PAIR_REPEAT - 1))
     assert plan([a, b, near], [], {key(1, 2): 1}) == [Pairing(1, 3, None, None)]
+    far = Entrant(3, 1, 1500.0 - (PAIR_REPEAT + 11))
+    assert plan([a, b, far], [], {key(1, 2): 1}) == [Pairing(1, 2, None, None)]
     assert cost(a, b, {key(2, 1): 2}) == 10.0 + 2 * PAIR_REPEAT
 
 

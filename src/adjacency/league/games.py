@@ -36,6 +36,7 @@ from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .house import HouseMove, HousePlayers
 from .live import InvalidMove, LiveGame, game_end, game_start, state, your_turn
 from .outbox import Outbox
+from .pairing import key
 from .settings import LeagueSettings
 from .store import LeagueStore, Member
 
@@ -118,7 +119,7 @@ class Games:
             clock = Clock(settings.base, settings.increment)
         live = LiveGame(game_id, x, o, game, clock, pair_id, leg, settings.move_time)
         self.live[game_id] = live
-        self._between()[(min(x.id, o.id), max(x.id, o.id))] += 1
+        self._between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
         self.busy[o.id] += 1
         self.changed += 1

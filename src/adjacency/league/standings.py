@@ -2,8 +2,8 @@
 
 Two ratings are shown side by side (docs/league.md explains them):
 
-* **Glicko-2** (:mod:`.glicko`), updated online after every game: what a member's
-  rating is now, with its deviation; marked *provisional* until the member has
+* **Glicko-2** (:mod:`adjacency.ratings.glicko`), updated online after every game: what
+  a member's rating is now, with its deviation; marked *provisional* until the member has
   :data:`PROVISIONAL_GAMES` rated games or while its deviation is above
   :data:`PROVISIONAL_RD` (lichess's rule of thumb).
 * **Bradley-Terry Elo** with a 95% interval over all finished games

@@ -73,8 +73,9 @@ def allowed_hosts_for(host: str) -> list[str]:
 
 
 def exposure_lines(host: str, port: int) -> list[str]:
-    """What ``adjacency play`` prints when it listens beyond this machine: the addresses
-    others can open, and a one-line warning (nothing for a loopback address)."""
+    """What a server (``adjacency play``, a league) prints when it listens beyond this
+    machine: the addresses others can open, and a one-line warning (nothing for a
+    loopback address)."""
     if host in LOOPBACK_NAMES:
         return []
     others = local_addresses() if host in WILDCARDS else [host]

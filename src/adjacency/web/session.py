@@ -219,7 +219,8 @@ class GameSession:
         with the lock held, or from the constructor).
 
         The side to move's clock runs if it is a person, or a bot that is thinking now
-        (see :mod:`.clock`); the flag timer is one entry of the shared scheduler."""
+        (see :mod:`adjacency.serving.clock`); the flag timer is one entry of the shared
+        scheduler."""
         clock = self.clock
         if clock is None:
             return

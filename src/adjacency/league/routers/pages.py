@@ -54,11 +54,11 @@ def play_page() -> FileResponse:
 
 @router.get("/docs")
 def api_docs() -> FileResponse:
-    """The API reference: the web front end's page rendering ``/openapi.json``."""
+    """The API reference: the shared page rendering this app's ``/openapi.json``."""
     return shared_page("docs.html")
 
 
 @router.get("/favicon.ico")
 def favicon() -> FileResponse:
-    """The web front end's icon (SVG)."""
+    """The shared icon (SVG)."""
     return shared_favicon()
