@@ -146,7 +146,8 @@ def get(url: str) -> Any:
 @contextlib.contextmanager
 def thread_server(db: Path, **options: Any) -> Iterator[str]:
     """The league app under uvicorn in a thread on a free port; yields its base URL."""
-    from adjacency.league.app import LeagueLimits, create_app
+    from adjacency.league.app import create_app
+    from adjacency.league.limits import LeagueLimits
 
     limits = options.get("limits") or LeagueLimits()
     with uvicorn_thread(

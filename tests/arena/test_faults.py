@@ -8,11 +8,11 @@ import pytest
 
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
-from adjacency.arena.stats import Sprt
 from adjacency.arena.store import Store
 from adjacency.arena.summary import summarize
 from adjacency.cli import main
 from adjacency.core.record import game_from_text
+from adjacency.ratings.stats import Sprt
 from adjacency.workers import PoolExecutor, SerialExecutor, WorkerError
 from arena_fakes import factory
 from protocol_helpers import fake_spec

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from adjacency.arena.schedule import Settings, pairings, plan, retime
+from adjacency.arena.schedule import Settings, pairings, plan
 from adjacency.core import InvalidSettingsError, Position
+from adjacency.core.openings import retime
 
 
 def test_round_robin_gauntlet_and_pairs() -> None:

@@ -55,7 +55,7 @@ def test_the_documented_sprt_example_runs_to_a_verdict() -> None:
     argv = shlex.split(line)
     assert argv[:2] == ["adjacency", "match"]
     args = build_parser().parse_args(argv[1:])
-    from adjacency.arena.stats import parse_sprt
+    from adjacency.ratings.stats import parse_sprt
 
     settings = match_settings(args, parse_sprt(args.sprt))
     assert settings.games == SPRT_GAMES and settings.sprt is not None
@@ -70,8 +70,8 @@ def test_the_report_draws_the_llr_as_the_games_came_in(
     the final pentanomial counts, and the bound is first reached at its last pair (the
     match stops at the verdict)."""
     from adjacency.arena.run_report import SprtTrace
-    from adjacency.arena.stats import Sprt
     from adjacency.arena.summary import summarize
+    from adjacency.ratings.stats import Sprt
 
     db = tmp_path / "t.db"
     argv = ["match", "greedy", "random", "--rounds", "3", "--random-plies", "1", "--time", "1"]

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena import stats
 from adjacency.arena.export import results_dict
 from adjacency.arena.store import GameRow
 from adjacency.arena.summary import Summary
 from adjacency.arena.tables import fmt_estimate, summary_row
+from adjacency.ratings import bradley_terry, stats
 
 
 def game(idx: int, a_is_x: bool, result: str | None, rounds: int = 8) -> GameRow:
@@ -105,7 +105,9 @@ def test_the_pairing_table_at_80_columns_keeps_names_and_elo_whole() -> None:
 def test_the_ranking_table_at_80_columns_keeps_names_whole() -> None:
     from adjacency.arena.tables import ranking_table
 
-    ratings = stats.ratings(list(NAMES), [(NAMES[0], NAMES[1], 1.0), (NAMES[1], NAMES[2], 0.5)])
+    ratings = bradley_terry.ratings(
+        list(NAMES), [(NAMES[0], NAMES[1], 1.0), (NAMES[1], NAMES[2], 0.5)]
+    )
     text = printed(ranking_table(ratings), 80)
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
     for name in NAMES:

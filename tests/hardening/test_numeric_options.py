@@ -253,7 +253,7 @@ def test_sprt_with_a_non_finite_value_is_bad_input_not_an_internal_error(
 
 
 def test_the_sprt_itself_refuses_non_finite_bounds() -> None:
-    from adjacency.arena.stats import Sprt
+    from adjacency.ratings.stats import Sprt
 
     for bad in ({"elo0": float("nan")}, {"elo1": float("inf")}, {"elo0": -float("inf")}):
         with pytest.raises(ValueError, match="finite"):

@@ -16,7 +16,7 @@ from adjacency.core.errors import AdjacencyError, AdjacencyRuntimeError
 from adjacency.core.game import Termination
 from adjacency.protocol.errors import EngineDisconnected, EngineError, EngineTimeout
 from adjacency.protocol.wire import ProtocolError
-from adjacency.web.app import install_error_handlers
+from adjacency.serving.handlers import install_error_handlers
 from adjacency.workers import ExecutorUnavailable, WorkerError
 
 BAD_INPUT = [

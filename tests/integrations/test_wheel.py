@@ -77,6 +77,8 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
     assert "adjacency/py.typed" in names
     assert "adjacency/web/static/index.html" in names
     assert "adjacency/league/static/index.html" in names
+    assert "adjacency/serving/static/js/board.js" in names
+    assert "adjacency/serving/static/style.css" in names
     assert "adjacency/league/openings/balanced-28.txt" in names
     assert "adjacency/rl/aec.py" in names and "adjacency/openspiel/game.py" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]

@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from adjacency.league.hall import Hall, LiveGame, Outbox
+from adjacency.league.hall import Hall
 from adjacency.league.house import HousePlayers
+from adjacency.league.live import LiveGame
+from adjacency.league.outbox import Outbox
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.standings import member_page, pair_stats
 from adjacency.league.store import LeagueStore, Member
-from adjacency.web.errors import Forbidden, GameNotFound, NotNow
+from adjacency.serving.errors import Forbidden, GameNotFound, NotNow
 
 
 class Inbox:

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from adjacency.core import Position
-from adjacency.league.app import LeagueLimits
+from adjacency.league.limits import LeagueLimits
 from adjacency.league.store import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 

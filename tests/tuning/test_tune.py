@@ -250,9 +250,9 @@ def _check_verification_match(printed: str) -> None:
     the default 20 games), with the tuning run's kind of games."""
     import shlex
 
-    from adjacency.arena.stats import parse_sprt
     from adjacency.cli import build_parser
     from adjacency.cli.arena_commands import SPRT_GAMES, match_settings
+    from adjacency.ratings.stats import parse_sprt
 
     lines = printed.splitlines()
     command = lines[lines.index("verify against the start values with an SPRT match:") + 1]

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.core.record import game_from_text
-from adjacency.web.clock import SAFETY, Clock, move_budget
+from adjacency.serving.clock import SAFETY, Clock, move_budget
 from web_helpers import SMALL, wait_until
 
 PERSON = {"kind": "human"}

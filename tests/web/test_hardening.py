@@ -17,11 +17,11 @@ from fastapi.testclient import TestClient
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_json, game_to_text
+from adjacency.serving.binding import allowed_hosts_for, exposure_lines
 from adjacency.web import hints as hints_module
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
-from adjacency.web.server import allowed_hosts_for, exposure_lines
 from web_helpers import HUMAN, SMALL, PatientBot, live_server, wait_until
 
 

@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 
 from adjacency.bots import Bot, Search, Thinking
 from adjacency.core import Position
+from adjacency.serving.errors import NotNow
 from adjacency.web import hints as hints_module
 from adjacency.web.app import create_app
-from adjacency.web.errors import NotNow
 from adjacency.web.hints import HintBots
 from web_helpers import wait_until
 

@@ -36,6 +36,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Bots", ("bots",)),
     ("Protocol: engines in any language", ("protocol",)),
     ("Workers, plotting and storage", ("workers", "plotting", "storage")),
+    ("Serving: what both HTTP servers share", ("serving",)),
+    ("Ratings: match statistics, Bradley-Terry, Glicko-2", ("ratings",)),
     ("Arena: matches and tournaments", ("arena",)),
     ("Solving: the solved-game table", ("solving",)),
     ("Web: the browser game", ("web",)),

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..plotting import pyplot, save
-from .stats import Z95, Rating, Sprt
+from ..ratings.bradley_terry import Rating
+from ..ratings.stats import Z95, Sprt
 from .store import GameRow
 from .summary import Summary
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
+from ..ratings.stats import Sprt
 from . import charts as plots
-from .stats import Sprt
 from .store import GameRow
 from .summary import by_node, pair_trajectory, players_of, standings, summarize
 from .tables import (

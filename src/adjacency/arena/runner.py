@@ -3,7 +3,7 @@
 :func:`create_run` checks the bot specs and stores the whole schedule;
 :func:`execute` plays whatever is still pending (all of it for a new run, the
 rest after an interruption: that is ``--resume``) and commits each game as soon
-as it arrives. With an :class:`~adjacency.arena.stats.Sprt`, a match stops as
+as it arrives. With an :class:`~adjacency.ratings.stats.Sprt`, a match stops as
 soon as the test accepts a hypothesis; the run is then marked ``sprt``.
 """
 
@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..bots import make_bot
+from ..ratings.stats import Sprt
 from ..workers import Executor
 from .games import BotFactory, GameResult, play_tasks
 from .schedule import Settings, plan
-from .stats import Sprt
 from .store import GameRow, Store
 
 ResultHook = Callable[[GameResult], None]

@@ -21,6 +21,7 @@ from ..bots import Limit
 from ..bots.referee import DEFAULT_MARGIN
 from ..core import Position, board
 from ..core.errors import InvalidPositionError, InvalidSettingsError
+from ..core.openings import retime
 
 MODES = ("match", "round-robin", "gauntlet", "pairs")
 """``pairs``: explicit pairings, the player list read two by two (A1 B1 A2 B2 ...)."""
@@ -50,7 +51,7 @@ class Settings:
     openings: tuple[str, ...] = field(default=())
     sprt: tuple[float, float, float, float] | None = None
     """``(elo0, elo1, alpha, beta)`` of a match's sequential test, kept so that
-    ``--resume`` continues the same test (see :class:`~adjacency.arena.stats.Sprt`)."""
+    ``--resume`` continues the same test (see :class:`~adjacency.ratings.stats.Sprt`)."""
 
     def __post_init__(self) -> None:
         geometry = board(self.rows, self.cols)
@@ -191,27 +192,6 @@ def parse_opening(text: str, number: int) -> Position:
         return Position.from_fen(text)
     except InvalidPositionError as exc:
         raise InvalidSettingsError(f"opening {number} {text!r}: {exc}") from None
-
-
-def retime(position: Position, rounds: int, rows: int, cols: int) -> Position:
-    """``position`` with its plies left set for a ``rounds``-round game.
-
-    A game of ``rounds`` rounds lasts ``2 * rounds`` plies from the start, and
-    every ply adds one piece, so plies left = ``2 * rounds`` minus the pieces
-    placed since the start (:attr:`Position.ply_count`).
-    """
-    if (position.rows, position.cols) != (rows, cols):
-        raise InvalidSettingsError(
-            f"opening {position.fen()!r} is {position.rows}x{position.cols}, "
-            f"but the run plays {rows}x{cols}"
-        )
-    left = 2 * rounds - position.ply_count
-    if left < 1 or left > position.board.size - (position.x | position.o).bit_count():
-        raise InvalidSettingsError(
-            f"opening {position.fen()!r} has {position.ply_count} plies played; it does not "
-            f"fit a {rounds}-round game"
-        )
-    return Position(position.board, position.x, position.o, position.turn, left)
 
 
 def opening_for(settings: Settings, pair: int, rounds: int) -> Position:

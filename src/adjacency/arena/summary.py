@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.game import Termination
-from .stats import Estimate, Rating, los, pentanomial, ratings, trinomial
+from ..ratings.bradley_terry import Rating, ratings
+from ..ratings.stats import Estimate, los, pentanomial, trinomial
 from .store import GameRow
 
 FAULTS = {
@@ -70,7 +71,7 @@ class Summary:
     @property
     def los(self) -> float:
         """Likelihood that ``a`` is stronger than ``b``, from wins and losses
-        (:func:`adjacency.arena.stats.los`)."""
+        (:func:`adjacency.ratings.stats.los`)."""
         return los(self.wins, self.losses)
 
     def fault_text(self, kind: str) -> str:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions
 from rich.table import Table
 
-from .stats import Estimate, Rating, Sprt
+from ..ratings.bradley_terry import Rating
+from ..ratings.stats import Estimate, Sprt
 from .summary import NodeLoad, Summary
 
 PAIRING_COLUMNS = (

@@ -164,12 +164,12 @@ def run_match(args: argparse.Namespace) -> int:
     """``adjacency match`` and ``tournament``: plan a run (or resume the stored one), play it
     with a live score, store every game as it ends and print the tables and any SPRT verdict;
     returns 0. Bad settings raise :class:`InvalidSettingsError` before any game is played."""
-    from ..arena import stats
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from ..ratings import stats
     from ..system.signals import sigterm_as_interrupt
     from .terminal import make_console
 
@@ -255,11 +255,11 @@ def run_report(args: argparse.Namespace) -> int:
     missing or the run has no finished game."""
     from ..arena.export import write_csv, write_json, write_records
     from ..arena.run_report import SprtTrace, default_report_dir, write_report
-    from ..arena.stats import Sprt
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
     from ..plotting import SKIPPED, plots_available
+    from ..ratings.stats import Sprt
     from .terminal import make_console
 
     if not args.db.exists():

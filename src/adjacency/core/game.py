@@ -114,7 +114,7 @@ class Game:
         ``ceil((pieces placed before the start + plies left at the start) / 2)``: a
         game of R rounds says R whether it began at the standard start or after some
         opening plies (an arena game of 8 rounds after 2 random plies says 8, as the
-        arena's tables and exports do; :func:`adjacency.arena.schedule.retime` is the
+        arena's tables and exports do; :func:`adjacency.core.openings.retime` is the
         inverse). A start with fewer pieces than the standard start (an edited
         position) counts from itself: ``ceil(plies left / 2)``.
         """

@@ -1,10 +1,14 @@
 """The league: bots and people from anywhere play rated games around the clock.
 
-``adjacency league serve`` runs the server (:mod:`.server`, :mod:`.app` with its
-bodies in :mod:`.models`): a SQLite store (:mod:`.store`) of a league whose settings
-are fixed at creation (:mod:`.settings`), the live games and the scheduler
-(:mod:`.hall`), house bots on an executor (:mod:`.house`), Glicko-2 (:mod:`.glicko`)
-and Bradley-Terry standings (:mod:`.standings`). ``adjacency connect``
-(:mod:`.client`) plays for a bot account from its author's machine over the
-WebSocket protocol of docs/league.md.
+``adjacency league serve`` runs the server (:mod:`.server`; the app, :mod:`.app`, with
+one router per concern in :mod:`.routers`, who may call what in :mod:`.auth`, the caps
+in :mod:`.limits` and the bodies in :mod:`.models`): a SQLite store (:mod:`.store`) of
+a league whose settings are fixed at creation (:mod:`.settings`); the hall
+(:mod:`.hall`: connections, presence, the scheduler) over the games in play
+(:mod:`.games`, :mod:`.live`, :mod:`.outbox`); who plays whom (:mod:`.pairing`, pure
+functions); house bots on an executor (:mod:`.house`); and the standings
+(:mod:`.standings`, with the ratings of :mod:`adjacency.ratings`). ``adjacency
+connect`` (:mod:`.client`) plays for a bot account from its author's machine over the
+WebSocket protocol of docs/league.md. What the league shares with the browser game is
+the serving room (:mod:`adjacency.serving`); neither imports the other.
 """

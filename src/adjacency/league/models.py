@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ..web.models import ErrorMessage
+from ..serving.models import ErrorMessage
 from .store import MAX_NAME
 
 ERRORS: dict[int | str, dict[str, Any]] = {

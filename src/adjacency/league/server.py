@@ -9,8 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..core.text import read_text
-from ..web.server import allowed_hosts_for, bind, exposure_lines
-from .app import LeagueLimits, create_app
+from ..serving.binding import allowed_hosts_for, bind, exposure_lines
+from .app import create_app
+from .limits import LeagueLimits
 from .settings import LeagueSettings
 from .store import LeagueError, LeagueStore, new_token
 

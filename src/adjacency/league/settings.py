@@ -11,7 +11,7 @@ seconds per move, Fischer, written ``60+1``) or **seconds per move**
 Openings: games come in colour-swapped pairs from one opening. On 8x8 the
 openings are the balanced 28-round book (``benchmarks/openings/balanced-28.txt``,
 copied into the package as ``league/openings/balanced-28.txt``), each re-timed to
-the league's rounds (:func:`adjacency.arena.schedule.retime`); books that do not fit
+the league's rounds (:func:`adjacency.core.openings.retime`); books that do not fit
 (other boards, or rounds too short for the book's plies) are generated
 reproducibly: :data:`GENERATED_OPENINGS` positions of a few uniformly random plies
 from the start, drawn from a fixed seed. The list is stored with the settings, so a
@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass, field
 from importlib import resources
 from typing import Any
 
-from ..arena.schedule import retime
 from ..core import Position, board
 from ..core.errors import AdjacencyError, InvalidSettingsError
+from ..core.openings import retime
 from ..core.text import is_ascii_decimal, quote
 
 BOOK = "balanced-28.txt"

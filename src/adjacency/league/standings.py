@@ -2,12 +2,12 @@
 
 Two ratings are shown side by side (docs/league.md explains them):
 
-* **Glicko-2** (:mod:`.glicko`), updated online after every game: what a member's
-  rating is now, with its deviation; marked *provisional* until the member has
+* **Glicko-2** (:mod:`adjacency.ratings.glicko`), updated online after every game: what
+  a member's rating is now, with its deviation; marked *provisional* until the member has
   :data:`PROVISIONAL_GAMES` rated games or while its deviation is above
   :data:`PROVISIONAL_RD` (lichess's rule of thumb).
 * **Bradley-Terry Elo** with a 95% interval over all finished games
-  (:func:`adjacency.arena.stats.ratings`, the arena's maximum-likelihood fit,
+  (:func:`adjacency.ratings.bradley_terry.ratings`, the arena's maximum-likelihood fit,
   mean 0): order-free, so it does not depend on who played when.
 
 For any two members the arena's pentanomial statistics of their completed
@@ -20,7 +20,8 @@ import math
 from collections import Counter, defaultdict
 from typing import Any
 
-from ..arena.stats import los, pentanomial, ratings, trinomial
+from ..ratings.bradley_terry import ratings
+from ..ratings.stats import los, pentanomial, trinomial
 from .store import LeagueStore, Member, StoredGame
 
 PROVISIONAL_GAMES = 10

@@ -31,7 +31,7 @@ from typing import Any
 from ..core.errors import AdjacencyError, StoreError
 from ..core.text import quote
 from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
-from .glicko import Glicko, rate_game
+from ..ratings.glicko import Glicko, rate_game
 from .settings import LeagueSettings
 
 SCHEMA_VERSION = "adjacency-league-1"

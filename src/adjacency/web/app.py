@@ -9,36 +9,27 @@ request guards and error mapping, and includes one router per area
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI
 
 from .. import __version__
-from ..core import AdjacencyError, AdjacencyRuntimeError
-from .errors import RUNTIME_STATUS, WebError
-from .limits import Limits, RateLimiter
+from ..serving.assets import mount_static
+from ..serving.handlers import install_error_handlers
+from ..serving.limits import RateLimiter
+from ..serving.middleware import BodyLimit, RequestGuard
+from .limits import Limits
 from .manager import GameManager
-from .middleware import BodyLimit, RequestGuard, describe_validation
 from .models import MAX_RECORD_CHARS
 from .routers import analysis, events, games, pages, play
 from .routers.pages import STATIC
 from .store import GameStore, default_path
 
-log = logging.getLogger(__name__)
-
 MAX_BODY = 2 * MAX_RECORD_CHARS + 4096
 """Bytes a request body may have (a record of the largest size, JSON-escaped, fits)."""
-
-
-MAX_DETAIL = 400
-"""Characters an error's ``detail`` has at most (messages quote input; never a whole upload)."""
 
 
 def create_app(
@@ -88,39 +79,5 @@ def create_app(
     app.state.analyses = analysis.Slots()
     for module in (pages, games, play, analysis, events):
         app.include_router(module.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    mount_static(app, STATIC)
     return app
-
-
-def install_error_handlers(app: FastAPI) -> None:
-    """Map the error taxonomy onto HTTP statuses with a ``{"detail": ...}`` body."""
-
-    @app.exception_handler(WebError)
-    async def web_error(request: Request, exc: WebError) -> JSONResponse:
-        return JSONResponse({"detail": _detail(exc)}, status_code=exc.status)
-
-    @app.exception_handler(AdjacencyError)
-    async def bad_value(request: Request, exc: AdjacencyError) -> JSONResponse:
-        return JSONResponse({"detail": _detail(exc)}, status_code=400)
-
-    @app.exception_handler(AdjacencyRuntimeError)
-    async def failed(request: Request, exc: AdjacencyRuntimeError) -> JSONResponse:
-        return JSONResponse({"detail": _detail(exc)}, status_code=RUNTIME_STATUS)
-
-    @app.exception_handler(RequestValidationError)
-    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": describe_validation(exc)}, status_code=422)
-
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return JSONResponse(
-            {"detail": f"internal error ({type(exc).__name__}); the game is unchanged"},
-            status_code=500,
-        )
-
-
-def _detail(exc: Exception) -> str:
-    """The message of ``exc``, cut to :data:`MAX_DETAIL` characters."""
-    text = str(exc)
-    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"

@@ -12,10 +12,10 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
 
-from .errors import Forbidden, TooMany
+from ..serving.errors import Forbidden, TooMany
+from ..serving.middleware import cross_origin
 from .limits import Limits
 from .manager import GameManager
-from .middleware import cross_origin
 from .seats import CLIENT_COOKIE, SEAT_HEADER, Caller, digest, new_secret, plausible_secret
 
 

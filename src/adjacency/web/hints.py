@@ -26,7 +26,7 @@ from contextlib import contextmanager
 
 from ..bots import Bot, Limit, make_bot
 from ..core import Position
-from .errors import NotNow
+from ..serving.errors import NotNow
 from .levels import is_baseline
 from .models import Hint
 

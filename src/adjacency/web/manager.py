@@ -9,8 +9,8 @@ import threading
 from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
-from .clock import Clock
-from .errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
+from ..serving.clock import Clock
+from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
 from .hints import HintBots
 from .limits import BotSlots, Limits
 from .models import GameSummary, Hint, NewGame

@@ -134,12 +134,6 @@ class AnalysisPosition(BaseModel):
     problem: str | None = Field(description="why the position is impossible; none if possible")
 
 
-class ErrorMessage(BaseModel):
-    """The body of an error response: what was wrong."""
-
-    detail: str = Field(description="what was wrong with the request")
-
-
 class OptionInfo(BaseModel):
     """One option of a bot: its kind, default, help and accepted values."""
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import COLORS, Color
-from .errors import Forbidden
+from ..serving.errors import Forbidden
 
 CLIENT_COOKIE = "adjacency_client"
 """The cookie holding a browser's client id."""

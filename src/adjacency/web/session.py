@@ -35,8 +35,8 @@ from ..bots import Limit, Thinking
 from ..core import Color, IllegalMoveError, other
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
-from .clock import Clock, move_budget
-from .errors import Forbidden, NotNow
+from ..serving.clock import Clock, move_budget
+from ..serving.errors import Forbidden, NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
 from .limits import BotSlots
@@ -219,7 +219,8 @@ class GameSession:
         with the lock held, or from the constructor).
 
         The side to move's clock runs if it is a person, or a bot that is thinking now
-        (see :mod:`.clock`); the flag timer is one entry of the shared scheduler."""
+        (see :mod:`adjacency.serving.clock`); the flag timer is one entry of the shared
+        scheduler."""
         clock = self.clock
         if clock is None:
             return

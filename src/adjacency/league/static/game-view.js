@@ -1,5 +1,6 @@
-// One live or finished league game on the project's board view (/static/js/board.js),
-// refreshed by polling; the person's page makes it playable.
+// One live or finished league game on the project's board view (/static/js/board.js,
+// a file shared with the web game from adjacency/serving/static), refreshed by polling;
+// the person's page makes it playable.
 import { Board } from "/static/js/board.js";
 import { cellsOfFen, el, getJson, resultText, seconds } from "./league.js";
 

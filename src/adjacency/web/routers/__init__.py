@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import ErrorMessage
+from ...serving.models import ErrorMessage
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorMessage, "description": text}

@@ -18,9 +18,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from ...core import InvalidPositionError, Position, board
+from ...serving.errors import TooMany, quote
 from ..analysis import Emit, Stopper, analyse, check_analysable, review
 from ..deps import SAME_SITE, Manager
-from ..errors import TooMany, quote
 from ..models import AnalysisPosition, EditorPosition
 from . import ERRORS
 

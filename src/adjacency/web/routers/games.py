@@ -9,8 +9,8 @@ from ...bots import DEFAULT_MOVE_TIME, entries
 from ...core import Position
 from ...core.board import MAX_SIDE, MIN_SIDE, board
 from ...core.record import game_to_json, game_to_text
+from ...serving.errors import WebError
 from ..deps import SAME_SITE, Client, Manager, rate_limited
-from ..errors import WebError
 from ..levels import available_levels, default_level
 from ..models import (
     MAX_MOVE_TIME,

@@ -1,4 +1,8 @@
-"""The HTML pages and static files (the page, the rules, the self-hosted API reference)."""
+"""The HTML pages (the game page, the rules, the self-hosted API reference).
+
+The game's own files are in :data:`STATIC`; the API reference, the icon and the files
+the league shares (board, stylesheet) are the serving room's
+(:mod:`adjacency.serving.assets`)."""
 
 from __future__ import annotations
 
@@ -7,10 +11,12 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 
+from ...serving.assets import favicon as shared_favicon
+from ...serving.assets import shared_page
 from ..deps import client_cookie
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
-"""The front end's files."""
+"""The game page's own files (``/static`` falls back to the shared ones)."""
 
 router = APIRouter(include_in_schema=False)
 
@@ -36,10 +42,10 @@ def rules() -> FileResponse:
 @router.get("/docs")
 def docs() -> FileResponse:
     """The API reference: a static page that renders ``/openapi.json`` in the browser."""
-    return _page("docs.html")
+    return shared_page("docs.html")
 
 
 @router.get("/favicon.ico")
 def favicon() -> FileResponse:
     """The site's icon (an SVG)."""
-    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+    return shared_favicon()

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjacency.arena import stats
+from adjacency.ratings import bradley_terry, stats
 
 EPS = sys.float_info.epsilon
 
@@ -111,7 +111,7 @@ def test_ratings_recover_a_known_difference() -> None:
     # 300 wins, 100 losses: MLE difference 190.85 (75%); with two players the centred
     # ratings are +-d/2, and var(d) = 1 / (n c^2 p (1 - p)), c = ln 10 / 400
     results = [("a", "b", 1.0)] * 300 + [("a", "b", 0.0)] * 100
-    ratings = stats.ratings(["a", "b"], results, prior_draws=1e-9)
+    ratings = bradley_terry.ratings(["a", "b"], results, prior_draws=1e-9)
     top, bottom = ratings
     assert top.player == "a" and top.points == 300 and top.games == 400
     assert top.elo - bottom.elo == pytest.approx(190.8485, abs=0.01)
@@ -123,7 +123,7 @@ def test_ratings_recover_a_known_difference() -> None:
 
 def test_ratings_stay_finite_with_perfect_scores() -> None:
     results = [("a", "b", 1.0)] * 10 + [("b", "c", 1.0)] * 10
-    ratings = stats.ratings(["a", "b", "c"], results)
+    ratings = bradley_terry.ratings(["a", "b", "c"], results)
     assert [r.player for r in ratings] == ["a", "b", "c"]
     assert all(math.isfinite(r.elo) and math.isfinite(r.error) for r in ratings)
     assert sum(r.elo for r in ratings) == pytest.approx(0, abs=1e-6)

@@ -6,7 +6,7 @@ Illinois variant of regula falsi for the new volatility, his step 5); it is
 implemented here rather than taken from the ``glicko2`` package because the
 algorithm is forty lines, the league needs it to be deterministic and exactly
 reproducible from the stored games (a restart recomputes every rating and must
-get the same numbers), and tests/league/test_glicko.py checks it against the
+get the same numbers), and tests/ratings/test_glicko.py checks it against the
 worked example of Glickman's paper.
 
 Scale: ratings are shown on the Glicko scale (1500 start, RD 350, volatility 0.06);

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjacency.league.glicko import Glicko, rate_game, update
+from adjacency.ratings.glicko import Glicko, rate_game, update
 
 
 def test_glickmans_worked_example() -> None:

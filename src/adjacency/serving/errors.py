@@ -1,4 +1,5 @@
-"""Errors of the web layer, each with the HTTP status it maps to.
+"""Request errors of the servers (``adjacency play`` and the league), each with the
+HTTP status it maps to (:func:`~adjacency.serving.handlers.install_error_handlers`).
 
 Bad input to the rules core or the bot registry (:class:`AdjacencyError`) maps
 to 400, a run-time failure (:class:`~adjacency.core.errors.AdjacencyRuntimeError`)

@@ -1,0 +1,62 @@
+"""Who is asking: the bearer secrets of the league's accounts.
+
+Contract (docs/league.md, "Security"): a secret acts for one account only: a bot's
+token (``adjacency league add-bot``), a person's browser-held secret
+(``POST /api/league/people``) or the admin token. Secrets are compared by their
+SHA-256 hash (:func:`~adjacency.league.store.token_hash`, in the store) and never
+written into a page, a log, a record or an error. A missing, unknown or revoked
+secret is 401 (:class:`UnknownToken`); a valid secret of the wrong kind of account
+is 403.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+
+from ..serving.errors import Forbidden, WebError
+from .deps import store_of
+from .limits import check_rate
+from .store import Member
+
+
+class UnknownToken(WebError):
+    """No valid secret was presented (missing, unknown or revoked): 401."""
+
+    status = 401
+
+
+def bearer(headers: Any) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, or ``None``."""
+    value = headers.get("authorization")
+    if not value:
+        return None
+    scheme, _, token = str(value).partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def require_admin(request: Request) -> None:
+    """Admin endpoints: the admin token, else 401 (none or unknown) or 403 (a member's)."""
+    check_rate(request, "admin", request.app.state.limits.requests_per_minute)
+    token = bearer(request.headers)
+    store = store_of(request)
+    if token is None:
+        raise UnknownToken("this needs the league's admin token (Authorization: Bearer ...)")
+    if not store.is_admin(token):
+        if store.authenticate(token) is not None:
+            raise Forbidden("a member's token cannot do admin actions")
+        raise UnknownToken("unknown admin token")
+
+
+def require_person(request: Request) -> Member:
+    """Endpoints for people: the person whose secret is the bearer token; else
+    :class:`UnknownToken` (401: none, unknown or revoked) or
+    :class:`~adjacency.serving.errors.Forbidden` (403: a bot's or house bot's token)."""
+    token = bearer(request.headers)
+    member = None if token is None else store_of(request).authenticate(token)
+    if member is None:
+        raise UnknownToken("unknown or revoked secret: join again with a name")
+    if member.kind != "person":
+        raise Forbidden("bots play through the WebSocket connection, not this endpoint")
+    return member

@@ -1,0 +1,310 @@
+"""The games in play on a league server: starting them, asking for moves, the clocks,
+ending them and storing their results.
+
+:class:`Games` is the half of the hall (:class:`~adjacency.league.hall.Hall`, its
+subclass) that knows games, not who is connected or who plays whom: it posts
+messages to members through :attr:`Games.connections` (kept by the hall) and calls
+:meth:`Games.wake` when a game ends, so the scheduler can pair its players again.
+
+Contract, in the server's event loop (one thread, no locks):
+
+* the side to move's clock runs from the moment it is asked (:meth:`Games._ask`);
+  a timer ends the game on time when the clock runs out, whoever is connected;
+* every callback that arrives late (a timer, a house move) checks the game's
+  ``version`` and changes nothing when the game moved on or ended;
+* a game's end, its record and both new ratings are one store transaction
+  (:meth:`Games._finish`); both players are told (``game_end``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from typing import Any
+
+from ..bots import BotFailure
+from ..core.errors import AdjacencyError
+from ..core.game import Game, Termination
+from ..core.position import other
+from ..core.record import game_to_text
+from ..core.text import quote
+from ..ratings.glicko import Glicko
+from ..serving.clock import Clock
+from ..serving.errors import Forbidden, GameNotFound, NotNow
+from .house import HouseMove, HousePlayers
+from .live import InvalidMove, LiveGame, game_end, game_start, state, your_turn
+from .outbox import Outbox
+from .pairing import key
+from .settings import LeagueSettings
+from .store import LeagueStore, Member
+
+log = logging.getLogger(__name__)
+
+HOUSE_OVERHEAD = 0.1
+"""Seconds a house move keeps in reserve for the executor's dispatch (on top of the
+clock's own reserve)."""
+
+
+class Games:
+    """The live games of one league server and their lifecycle."""
+
+    def __init__(self, store: LeagueStore, house: HousePlayers, pause: float = 0.0) -> None:
+        self.store = store
+        self.house = house
+        self.settings: LeagueSettings = store.settings()
+        self.pause = pause
+        """Seconds a member rests after a game before the scheduler pairs it again (a load
+        control: it bounds how many games cheap bots play a minute)."""
+        self.resting: dict[int, float] = {}
+        self.live: dict[int, LiveGame] = {}
+        self.connections: dict[int, Outbox] = {}
+        """The connected bots' outboxes, by member id (the hall attaches and detaches them)."""
+        self.busy: collections.Counter[int] = collections.Counter()
+        self.round_trips: collections.deque[float] = collections.deque(maxlen=100_000)
+        self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
+        self.changed = 0
+        """Bumped whenever a game starts or ends (pages poll it to refresh)."""
+        self._rating_cache: dict[int, Glicko] | None = None
+        self._between_cache: collections.Counter[tuple[int, int]] | None = None
+        self._house_tasks: set[asyncio.Task[None]] = set()
+
+    def wake(self) -> None:
+        """Called when a game ends (its players may be paired again); the hall runs its
+        scheduler then."""
+
+    def abort_all(self, reason: str) -> None:
+        """End every game in play as aborted (unrated, kept in the store), telling both
+        sides, and cancel the house moves being computed."""
+        for task in list(self._house_tasks):
+            task.cancel()
+        for live in list(self.live.values()):
+            live.game.abandon(reason)
+            self.store.abort_game(live.id, reason)
+            self._end(live)
+
+    def _ratings(self) -> dict[int, Glicko]:
+        """Current ratings: read once, then kept up to date as games end."""
+        if self._rating_cache is None:
+            self._rating_cache = self.store.ratings()
+        return collections.defaultdict(Glicko, self._rating_cache)
+
+    def _between(self) -> collections.Counter[tuple[int, int]]:
+        """Games (finished or in play) per pair of member ids, smaller id first."""
+        if self._between_cache is None:
+            self._between_cache = collections.Counter(self.store.games_between())
+        return self._between_cache
+
+    def start_game(
+        self,
+        x: Member,
+        o: Member,
+        opening: int,
+        pair_id: int | None = None,
+        leg: int = 0,
+    ) -> LiveGame:
+        """Start a game now (both members must be free); the first side is asked at once."""
+        if x.id == o.id:
+            raise NotNow("a member cannot play itself")
+        start = self.settings.opening(opening)
+        game_id = self.store.start_game(x.id, o.id, start.fen(), pair_id, leg)
+        settings = self.settings
+        game = Game(start, x.name, o.name, event=f"Adjacency league game {game_id}")
+        game.tags["TimeControl"] = settings.time_control
+        game.tags["Opening"] = str(opening + 1)
+        if settings.move_time is not None:
+            clock = Clock(settings.move_time, 0.0)
+        else:
+            clock = Clock(settings.base, settings.increment)
+        live = LiveGame(game_id, x, o, game, clock, pair_id, leg, settings.move_time)
+        self.live[game_id] = live
+        self._between()[key(x.id, o.id)] += 1
+        self.busy[x.id] += 1
+        self.busy[o.id] += 1
+        self.changed += 1
+        for member in (x, o):
+            self._announce(live, member.id, turn=False)
+        self._ask(live)
+        return live
+
+    def _announce(self, live: LiveGame, member_id: int, turn: bool = True) -> None:
+        """Tell a connected member about a game it plays (and ask for its move if due)."""
+        outbox = self.connections.get(member_id)
+        color = live.color_of(member_id)
+        if outbox is None or color is None:
+            return
+        opponent = live.member(other(color))
+        outbox.post(game_start(live, color, opponent.name, self.settings.time_control))
+        if turn and live.game.position.turn == color and not live.game.is_over:
+            outbox.post(your_turn(live))
+
+    def _ask(self, live: LiveGame) -> None:
+        """Start the side to move's clock and ask it for its move."""
+        color = live.game.position.turn
+        live.clock.start(color)
+        live.asked = time.monotonic()
+        live.version += 1
+        loop = asyncio.get_running_loop()
+        live.timer = loop.call_later(
+            max(0.0, live.clock.left(color)), self._flag, live.id, live.version
+        )
+        mover = live.member(color)
+        if mover.kind == "house":
+            task = loop.create_task(self._house_move(live, live.version))
+            self._house_tasks.add(task)
+            task.add_done_callback(self._house_tasks.discard)
+            return
+        outbox = self.connections.get(mover.id)
+        if outbox is not None:
+            outbox.post(your_turn(live))
+
+    async def _house_move(self, live: LiveGame, version: int) -> None:
+        mover = live.member(live.game.position.turn)
+        item = HouseMove(
+            mover.spec or "random",
+            live.id * 1000 + len(live.game.moves),
+            live.game.position.fen(),
+            max(0.05, live.budget() - HOUSE_OVERHEAD),
+        )
+        try:
+            move = await self.house.choose(item)
+        except asyncio.CancelledError:
+            raise
+        except BotFailure as failure:
+            if self._current(live, version):
+                self._forfeit(live, failure.termination, failure.detail)
+            return
+        except Exception as exc:
+            if self._current(live, version):
+                self._forfeit(
+                    live,
+                    Termination.DISCONNECTION,
+                    f"house bot {mover.name} ({mover.spec}) crashed: {type(exc).__name__}: "
+                    f"{quote(str(exc))}",
+                )
+            return
+        if self._current(live, version):
+            self._play(live, move)
+
+    def _current(self, live: LiveGame, version: int) -> bool:
+        return self.live.get(live.id) is live and live.version == version
+
+    def _flag(self, game_id: int, version: int) -> None:
+        """The side to move's time is up (timer callback)."""
+        live = self.live.get(game_id)
+        if live is None or live.version != version or live.game.is_over:
+            return
+        color = live.game.position.turn
+        left = live.clock.left(color)
+        if left > 0:  # the timer fired a little early: look again when it is really up
+            live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
+            return
+        mover = live.member(color)
+        where = ""
+        if mover.kind != "house":
+            connected = mover.id in self.connections
+            where = " (connected)" if connected else " (not connected)"
+        self._forfeit(
+            live,
+            Termination.TIME_FORFEIT,
+            f"{mover.name} did not move within its clock{where}",
+        )
+
+    def move(self, member: Member, game_id: int, square: object) -> LiveGame:
+        """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
+        :class:`Forbidden` (not the member's game), :class:`NotNow` (not its turn). A
+        bot's illegal answer loses the game; a person's is refused with
+        :class:`IllegalMoveError` (the page offers legal squares only)."""
+        live = self.live.get(game_id)
+        if live is None:
+            raise GameNotFound(f"game {game_id} is not in play")
+        color = live.color_of(member.id)
+        if color is None:
+            raise Forbidden(f"game {game_id} is not yours: {member.name} does not play in it")
+        if live.game.position.turn != color:
+            raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
+        if not isinstance(square, str) or len(square) > 8:
+            raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
+        self.round_trips.append(time.monotonic() - live.asked)
+        if member.kind == "person":
+            live.game.position.play(square)  # IllegalMoveError (400): nothing changes
+        self._play(live, square)
+        return live
+
+    def _play(self, live: LiveGame, square: str) -> None:
+        color = live.game.position.turn
+        mover = live.member(color)
+        now = time.monotonic()
+        spent = now - live.clock.since
+        if live.timer is not None:
+            live.timer.cancel()
+        in_time = live.clock.moved(color, now)
+        live.used[color] += spent
+        if not in_time:
+            self._forfeit(
+                live, Termination.TIME_FORFEIT, f"{mover.name} moved after its time was up"
+            )
+            return
+        try:
+            live.game.play(square, spent)
+        except AdjacencyError as exc:  # occupied, off the board, not a square name
+            self._forfeit(live, Termination.ILLEGAL_MOVE, f"{mover.name} answered: {exc}")
+            return
+        if live.move_time is not None:
+            live.clock.remaining[color] = live.move_time
+        if live.game.is_over:
+            self._finish(live)
+        else:
+            self._ask(live)
+
+    def _forfeit(self, live: LiveGame, termination: Termination, detail: str) -> None:
+        live.game.forfeit(live.game.position.turn, termination, detail)
+        self._finish(live)
+
+    def _finish(self, live: LiveGame) -> None:
+        """Store the ended game and its ratings (one transaction), tell both sides."""
+        game = live.game
+        live.clock.stop()
+        try:
+            new_x, new_o = self.store.finish_game(
+                live.id,
+                game.result,
+                game.termination.value,
+                game.termination_detail,
+                game_to_text(game),
+                game.position.score,
+                len(game.moves),
+                (round(live.used["x"], 3), round(live.used["o"], 3)),
+            )
+            if self._rating_cache is not None:
+                self._rating_cache[live.x.id] = new_x
+                self._rating_cache[live.o.id] = new_o
+        except Exception:
+            log.exception("could not store game %d", live.id)
+            self._rating_cache = None
+        self.finished.append(time.time())
+        self._end(live)
+
+    def _end(self, live: LiveGame) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+        live.version += 1
+        self.live.pop(live.id, None)
+        for member in (live.x, live.o):
+            if self.pause > 0:
+                self.resting[member.id] = time.monotonic() + self.pause
+            self.busy[member.id] -= 1
+            if self.busy[member.id] <= 0:
+                del self.busy[member.id]
+            outbox = self.connections.get(member.id)
+            if outbox is not None:
+                outbox.post(game_end(live))
+        self.changed += 1
+        self.wake()
+
+    # ---------------------------------------------------------------- views
+
+    def state(self, live: LiveGame) -> dict[str, Any]:
+        """What a page shows of a live game (:func:`.live.state`)."""
+        return state(live)

@@ -1,0 +1,51 @@
+"""The league server's caps, and the per-address rate check every route applies.
+
+The token buckets themselves are the serving room's
+(:class:`~adjacency.serving.limits.RateLimiter`, one on ``app.state.rates``); what a
+client may do per minute is :class:`LeagueLimits`. Clients on this machine are not
+throttled unless :attr:`LeagueLimits.limit_loopback` says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request, WebSocket
+
+from ..serving.errors import TooMany
+
+
+@dataclass
+class LeagueLimits:
+    """The league server's caps (defaults suit a 2-core machine and a class of bots)."""
+
+    max_frame: int = 16 * 1024
+    """Bytes a WebSocket message may have; a larger frame closes the connection (1009)."""
+    max_errors: int = 10
+    """Refused messages (malformed, out of turn, over the rate) a connection may send
+    before it is closed (1008)."""
+    connects_per_minute: float = 30.0
+    """WebSocket connections per client address per minute (reconnecting clients back off)."""
+    messages_per_minute: float = 1200.0
+    """Messages per token and per address per minute."""
+    requests_per_minute: float = 120.0
+    """State-changing HTTP requests (join, challenge, move, admin) per address per minute."""
+    burst: int = 30
+    """Requests of one kind a client may make at once before the rate applies."""
+    limit_loopback: bool = False
+    """Whether the rates apply to clients on this machine too (tests turn it on)."""
+
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+"""Addresses of this machine (not throttled unless :attr:`LeagueLimits.limit_loopback`)."""
+
+
+def check_rate(request_or_ws: Request | WebSocket, kind: str, per_minute: float) -> None:
+    """Refuse with 429 when the client's address is over its ``kind`` rate."""
+    app = request_or_ws.app
+    limits: LeagueLimits = app.state.limits
+    address = request_or_ws.client.host if request_or_ws.client else "?"
+    if address in LOOPBACK and not limits.limit_loopback:
+        return
+    if not app.state.rates.allow(address, kind, per_minute):
+        raise TooMany(f"too many requests from {address}: at most {per_minute:g} per minute")

@@ -1,0 +1,127 @@
+"""A game in play on the league server, and the messages and views made from it.
+
+:class:`LiveGame` holds what the server knows of a game while it is played: the
+record so far, the server's clock (:class:`~adjacency.serving.clock.Clock`), who
+plays which side, and the timer and version that let late callbacks (a timer that
+fired, a house move that arrived after the game ended) recognise they are stale.
+The functions below build the protocol's messages about a game (docs/league.md,
+"The protocol") and the state a page shows; they read a game and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import Color
+from ..core.errors import AdjacencyError
+from ..core.game import Game
+from ..serving.clock import SAFETY, Clock, move_budget
+from .store import Member
+
+MOVE_CAP = 60.0
+"""The most a bot is told to think about one move, whatever its clock."""
+
+
+class InvalidMove(AdjacencyError):
+    """A move message whose square is not text (malformed)."""
+
+
+@dataclass
+class LiveGame:
+    """A game in play: the record so far, the clock and who plays which side."""
+
+    id: int
+    x: Member
+    o: Member
+    game: Game
+    clock: Clock
+    pair_id: int | None
+    leg: int
+    move_time: float | None
+    used: dict[str, float] = field(default_factory=lambda: {"x": 0.0, "o": 0.0})
+    timer: asyncio.TimerHandle | None = None
+    asked: float = 0.0
+    """When the side to move was asked (``time.monotonic``)."""
+    version: int = 0
+
+    def member(self, color: Color) -> Member:
+        """The member playing ``color``."""
+        return self.x if color == "x" else self.o
+
+    def color_of(self, member_id: int) -> Color | None:
+        """The colour the member ``member_id`` plays here, or ``None`` if it does not play."""
+        if member_id == self.x.id:
+            return "x"
+        if member_id == self.o.id:
+            return "o"
+        return None
+
+    def budget(self) -> float:
+        """Seconds the side to move should think (what it is told in ``your_turn``)."""
+        position = self.game.position
+        left = self.clock.left(position.turn)
+        if self.move_time is not None:
+            return max(0.05, min(MOVE_CAP, left - SAFETY))
+        return move_budget(left, self.clock.increment, position.plies_left, MOVE_CAP)
+
+
+def game_start(live: LiveGame, color: Color, opponent: str, time_control: str) -> dict[str, Any]:
+    """The ``game_start`` message for the member playing ``color`` (sent at the start,
+    and again when the member reconnects: ``moves`` are the moves so far)."""
+    return {
+        "type": "game_start",
+        "game": live.id,
+        "color": color,
+        "opponent": opponent,
+        "start": live.game.start.fen(),
+        "moves": [m.square for m in live.game.moves],
+        "time_control": time_control,
+    }
+
+
+def your_turn(live: LiveGame) -> dict[str, Any]:
+    """The ``your_turn`` message for the side to move: position, clocks, its budget."""
+    return {
+        "type": "your_turn",
+        "game": live.id,
+        "fen": live.game.position.fen(),
+        "ply": len(live.game.moves),
+        "clock": {"x": round(live.clock.left("x"), 3), "o": round(live.clock.left("o"), 3)},
+        "increment": live.clock.increment,
+        "budget": round(live.budget(), 3),
+    }
+
+
+def game_end(live: LiveGame) -> dict[str, Any]:
+    """The ``game_end`` message of a finished (or aborted) game."""
+    return {
+        "type": "game_end",
+        "game": live.id,
+        "result": live.game.result,
+        "termination": live.game.termination.value,
+        "detail": live.game.termination_detail,
+    }
+
+
+def state(live: LiveGame) -> dict[str, Any]:
+    """What a page shows of a live game (cells in a1, b1, ... order)."""
+    position = live.game.position
+    return {
+        "id": live.id,
+        "status": "playing",
+        "x": live.x.name,
+        "o": live.o.name,
+        "rows": position.rows,
+        "cols": position.cols,
+        "start": live.game.start.fen(),
+        "fen": position.fen(),
+        "turn": position.turn,
+        "moves": [m.square for m in live.game.moves],
+        "score": list(position.score),
+        "clock": {"x": round(live.clock.left("x"), 2), "o": round(live.clock.left("o"), 2)},
+        "result": None,
+        "termination": None,
+        "detail": "",
+    }

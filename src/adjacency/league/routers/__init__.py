@@ -1,0 +1,28 @@
+"""The league app's routes, one module per concern, like the web app's
+(:mod:`adjacency.web.routers`):
+
+* :mod:`.public`: what anyone may read (settings, standings, members, pairs, games,
+  records, load figures);
+* :mod:`.people`: joining as a person, challenging, a person's moves;
+* :mod:`.admin`: adding, revoking and rotating members (the admin token);
+* :mod:`.socket`: the bots' WebSocket connection (docs/league.md, "The protocol");
+* :mod:`.pages`: the HTML pages.
+
+Who may call what is :mod:`adjacency.league.auth`; every route reads the hall and the
+store through :mod:`adjacency.league.deps`. The JSON routes share one prefix,
+``/api/league``, and the error responses :data:`~adjacency.league.models.ERRORS`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Path as FastPath
+
+PROTOCOL_VERSION = 1
+"""The version of the bots' connection protocol (``welcome`` and ``GET /api/league``)."""
+PREFIX = "/api/league"
+"""Where the JSON API and the WebSocket live."""
+
+GameId = Annotated[int, FastPath(ge=1, le=2**62, description="a game's number")]
+"""A game's number in a path (1 to 2**62)."""

@@ -1,0 +1,72 @@
+"""The admin part of the JSON API: add a bot or a house bot, revoke or rotate a member's
+token. Every route needs the league's admin token
+(:func:`~adjacency.league.auth.require_admin`); a revoked or rotated member's
+connection is closed at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+
+from ...bots import BotError
+from ..auth import require_admin
+from ..deps import hall_of, member_named, store_of
+from ..house import check_house_spec
+from ..models import (
+    ERRORS,
+    Added,
+    NewMember,
+    Revoked,
+    Rotated,
+)
+from . import PREFIX
+
+router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
+
+
+@router.post(
+    "/admin/members",
+    status_code=201,
+    response_model=Added,
+    dependencies=[Depends(require_admin)],
+)
+async def add_member(request: Request, body: NewMember) -> dict[str, Any]:
+    """Add a bot (answers its token, once) or a house bot (``spec``)."""
+    if body.kind == "house":
+        if not body.spec:
+            raise BotError("a house bot needs a spec, e.g. greedy or alphabeta:depth=3")
+        check_house_spec(body.spec)
+    member, token = store_of(request).add_member(
+        body.name, body.kind, body.spec if body.kind == "house" else None, body.concurrency
+    )
+    hall_of(request).wake()
+    return {"name": member.name, "kind": member.kind, "token": token}
+
+
+@router.post(
+    "/admin/members/{name}/revoke", response_model=Revoked, dependencies=[Depends(require_admin)]
+)
+async def revoke(request: Request, name: str) -> dict[str, Any]:
+    """Revoke a member's token: it is disconnected; its games and ratings stay."""
+    member = store_of(request).revoke(member_named(request, name).name)
+    hall = hall_of(request)
+    outbox = hall.connections.get(member.id)
+    if outbox is not None:
+        outbox.post({"type": "error", "detail": "this token was revoked"})
+        outbox.close()
+    return {"name": member.name, "revoked": True}
+
+
+@router.post(
+    "/admin/members/{name}/rotate", response_model=Rotated, dependencies=[Depends(require_admin)]
+)
+async def rotate(request: Request, name: str) -> dict[str, Any]:
+    """A new token for a member (the old one stops working); answered once."""
+    member = member_named(request, name)
+    token = store_of(request).rotate(member.name)
+    outbox = hall_of(request).connections.get(member.id)
+    if outbox is not None:
+        outbox.close()
+    return {"name": member.name, "token": token}

@@ -1,0 +1,149 @@
+"""The bots' connection: one WebSocket per bot at :data:`CONNECT_PATH` (docs/league.md,
+"The protocol").
+
+Contract: the handshake is refused with an HTTP status before any message (429 over
+the address's connection rate, 401 no or unknown token, 403 not a bot's token); an
+accepted connection is welcomed, attached to the hall (which resends its games in
+play) and detached when it ends, its games going on. A refused message (malformed,
+unknown, out of turn, over the rate) is answered with an ``error`` and changes
+nothing; more than :attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them
+close the connection (1008).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import WebSocket
+from fastapi.responses import JSONResponse
+from starlette.websockets import WebSocketDisconnect
+
+from ...core.errors import AdjacencyError
+from ...serving.errors import WebError
+from ...serving.limits import RateLimiter
+from ..auth import bearer
+from ..client import CONNECT_PATH as CONNECT_PATH  # the path the client connects to
+from ..hall import Hall
+from ..limits import LOOPBACK, LeagueLimits
+from ..outbox import Outbox
+from ..store import LeagueStore, Member, token_hash
+from . import PROTOCOL_VERSION
+
+
+async def _deny(ws: WebSocket, status: int, detail: str) -> None:
+    """Refuse a WebSocket handshake with an HTTP status and a JSON detail."""
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(JSONResponse({"detail": detail}, status_code=status))
+    else:  # pragma: no cover - servers without the denial extension
+        await ws.close(code=1008, reason=detail[:120])
+
+
+async def connect(ws: WebSocket) -> None:
+    """A bot's connection (docs/league.md, "The protocol")."""
+    app = ws.app
+    limits: LeagueLimits = app.state.limits
+    store: LeagueStore = app.state.store
+    hall: Hall = app.state.hall
+    address = ws.client.host if ws.client else "?"
+    throttled = address not in LOOPBACK or limits.limit_loopback
+    if throttled and not app.state.rates.allow(address, "connect", limits.connects_per_minute):
+        await _deny(ws, 429, "too many connections from this address: back off and retry")
+        return
+    token = bearer(ws.headers)
+    member = None if token is None else store.authenticate(token)
+    if member is None:
+        await _deny(ws, 401, "unknown or revoked token")
+        return
+    if member.kind != "bot":
+        await _deny(ws, 403, "only bot accounts connect here")
+        return
+    await ws.accept()
+    assert token is not None  # the member was found by it
+    outbox = Outbox(member, lambda message: ws.send_text(json.dumps(message)), token_hash(token))
+    outbox.post(
+        {
+            "type": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "name": member.name,
+            "concurrency": member.concurrency,
+            "settings": hall.settings.public(),
+        }
+    )
+    hall.attach(outbox)
+
+    async def close_when_done() -> None:
+        await outbox.closed.wait()
+        await outbox.task  # let queued messages (an error, a game end) go out first
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008 if refused > limits.max_errors else 1000)
+
+    refused = 0
+    closer = asyncio.get_running_loop().create_task(close_when_done())
+    try:
+        while not outbox.closed.is_set():
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            reply = _handle(hall, limits, app.state.rates, member, address, message, throttled)
+            if reply is not None:
+                refused += 1
+                outbox.post(reply)
+                if refused > limits.max_errors:
+                    outbox.post(
+                        {"type": "error", "detail": "too many refused messages: disconnected"}
+                    )
+                    outbox.close()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hall.detach(outbox)
+        await closer
+
+
+def _handle(
+    hall: Hall,
+    limits: LeagueLimits,
+    rates: RateLimiter,
+    member: Member,
+    address: str,
+    message: Mapping[str, Any],
+    throttled: bool,
+) -> dict[str, Any] | None:
+    """Act on one client message; return an error reply if it is refused."""
+    if throttled:
+        per_minute = limits.messages_per_minute
+        if not rates.allow(f"member:{member.id}", "message", per_minute) or not rates.allow(
+            address, "message", per_minute
+        ):
+            return {"type": "error", "detail": f"over the rate limit of {per_minute:g} a minute"}
+    text = message.get("text")
+    if text is None:
+        return {"type": "error", "detail": "messages are JSON text frames"}
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return {"type": "error", "detail": "malformed message: not JSON"}
+    if not isinstance(data, dict):
+        return {"type": "error", "detail": "malformed message: expected a JSON object"}
+    kind = data.get("type")
+    if kind == "ping":
+        outbox = hall.connections.get(member.id)
+        if outbox is not None:
+            outbox.post({"type": "pong"})
+        return None
+    if kind != "move":
+        return {"type": "error", "detail": f"unknown message type {str(kind)[:40]!r}"}
+    game_id = data.get("game")
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        return {"type": "error", "detail": "a move needs the game's id (a number)"}
+    try:
+        hall.move(member, game_id, data.get("move"))
+    except WebError as exc:
+        return {"type": "error", "game": game_id, "status": exc.status, "detail": str(exc)}
+    except AdjacencyError as exc:
+        return {"type": "error", "game": game_id, "status": 400, "detail": str(exc)[:200]}
+    return None

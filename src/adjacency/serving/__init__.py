@@ -1,0 +1,16 @@
+"""What both HTTP front ends (the browser game, :mod:`adjacency.web`, and the league,
+:mod:`adjacency.league`) serve with, so neither imports the other.
+
+* :mod:`.middleware`: the Host/Origin guard and the request body limit;
+* :mod:`.limits`: per-client token buckets (:class:`~.limits.RateLimiter`);
+* :mod:`.errors`: the request errors with their HTTP statuses, and
+  :mod:`.handlers`, which maps them and the core's error taxonomy onto responses;
+* :mod:`.models`: the error body's schema (:class:`~.models.ErrorMessage`);
+* :mod:`.clock`: the server's game clocks and a bot's move budget;
+* :mod:`.binding`: listening sockets, the Host allow-list and exposure warnings;
+* :mod:`.assets`: the shared static files (board drawing, stylesheet, icon, the API
+  reference page), served by both apps under ``/static``.
+
+The room imports only the core (and FastAPI/Starlette); it knows no game manager,
+league or bot.
+"""

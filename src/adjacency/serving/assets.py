@@ -1,0 +1,41 @@
+"""The static files both apps serve, and how each app mounts them.
+
+:data:`SHARED` holds what both pages use: the board drawing (``js/board.js``), the
+stylesheet (``style.css``), the icon (``favicon.svg``) and the self-hosted API
+reference (``docs.html`` with ``js/docs.js``, which renders the app's own
+``/openapi.json``).
+
+Contract: :func:`mount_static` mounts ``/static`` on an app so that a path is looked
+up first in the app's own folder, then in :data:`SHARED`. So the URLs the pages use
+(``/static/style.css``, ``/static/js/board.js``, the web game's own
+``/static/js/main.js``) are the same in both apps and the same as before the shared
+files moved here; an app's own file of the same name would win, so the two folders
+hold no name in common.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+SHARED = Path(__file__).resolve().parent / "static"
+"""The shared static files (package data, listed in pyproject.toml)."""
+
+
+def mount_static(app: FastAPI, own: Path | None = None) -> None:
+    """Serve ``/static`` from the folder ``own`` (if given), then from :data:`SHARED`."""
+    shared: list[str | tuple[str, str]] = [(__package__ or "adjacency.serving", SHARED.name)]
+    app.mount("/static", StaticFiles(directory=own, packages=shared), name="static")
+
+
+def shared_page(name: str) -> FileResponse:
+    """A shared file (e.g. ``docs.html``) as a page that browsers revalidate each time."""
+    return FileResponse(SHARED / name, headers={"Cache-Control": "no-cache"})
+
+
+def favicon() -> FileResponse:
+    """The shared icon (an SVG), for ``/favicon.ico``."""
+    return FileResponse(SHARED / "favicon.svg", media_type="image/svg+xml")

@@ -1,0 +1,38 @@
+"""Per-client rate limits: token buckets keyed by (client, kind of request).
+
+Both apps keep one :class:`RateLimiter` on ``app.state.rates``; what a client may do
+per minute is each app's own setting (:class:`adjacency.web.limits.Limits`,
+:class:`adjacency.league.limits.LeagueLimits`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class RateLimiter:
+    """Token buckets per (client, kind): ``rate`` per minute, up to ``burst`` at once."""
+
+    burst: int
+    _buckets: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def allow(self, client: str, kind: str, per_minute: float) -> bool:
+        """Take one token for ``client``'s ``kind`` of request; ``False`` if none is left."""
+        now = time.monotonic()
+        key = (client, kind)
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * per_minute / 60.0)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > 10_000:  # forget idle clients (full buckets)
+                for k, (t, _) in list(self._buckets.items()):
+                    if t >= self.burst - 1:
+                        del self._buckets[k]
+            return True
