@@ -30,8 +30,8 @@ from typing import Any
 
 from ..core.errors import AdjacencyError, StoreError
 from ..core.text import quote
-from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
 from ..ratings.glicko import Glicko, rate_game
+from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
 from .settings import LeagueSettings
 
 SCHEMA_VERSION = "adjacency-league-1"
