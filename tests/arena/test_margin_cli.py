@@ -124,3 +124,22 @@ def test_a_tournament_refuses_the_margin_test_too(
     argv = ["tournament", "greedy", "random", "random:seed=2", *FAST, "--db", str(db)]
     assert main([*argv, "--sprt", "stat=margin", "m1=0.5", "--quiet"]) == 2
     assert "--sprt applies to a match of two bots" in capsys.readouterr().err
+
+
+def test_the_documented_margin_example_sets_up_a_margin_test() -> None:
+    import shlex
+
+    from adjacency.arena.sequential import parse_test
+    from adjacency.cli import build_parser
+    from adjacency.cli.arena_commands import match_settings
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "arena.md"
+    line = next(
+        line for line in doc.read_text(encoding="utf-8").splitlines() if "stat=margin" in line
+    )
+    argv = shlex.split(line)
+    assert argv[:2] == ["adjacency", "match"]
+    args = build_parser().parse_args(argv[1:])
+    settings = match_settings(args, parse_test(args.sprt))
+    assert settings.sprt_stat == "margin" and from_settings(settings) == MarginSprt(0.0, 1.0)
+    assert settings.random_plies > 0  # a sample of different games, not one pair repeated

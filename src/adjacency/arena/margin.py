@@ -66,6 +66,7 @@ MIN_PAIRS = 10
 fewer is too noisy to stop a test on."""
 
 FloatArray = npt.NDArray[np.float64]
+"""Arrays of floats: :func:`llr_from_moments` runs element-wise on them."""
 
 
 def pair_mean(first: float, second: float) -> float:

@@ -108,7 +108,8 @@ class PairTally:
     """The completed colour-swapped pairs of one match as its games end: the pentanomial
     counts (pair score doubled, as :func:`adjacency.arena.summary.pair_slot`) and the pair
     means of the margin (:func:`adjacency.arena.margin.pair_mean`), in completion order.
-    A game waits in :attr:`open` until the other game of its pair ends."""
+    A game waits in ``open`` (by pair number: ``a``'s points and margin) until the other
+    game of its pair ends."""
 
     def __init__(self) -> None:
         self.open: dict[int, tuple[float, int]] = {}
