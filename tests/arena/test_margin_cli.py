@@ -143,3 +143,39 @@ def test_the_documented_margin_example_sets_up_a_margin_test() -> None:
     settings = match_settings(args, parse_test(args.sprt))
     assert settings.sprt_stat == "margin" and from_settings(settings) == MarginSprt(0.0, 1.0)
     assert settings.random_plies > 0  # a sample of different games, not one pair repeated
+
+
+def test_an_interrupted_margin_test_resumes_as_the_same_test(tmp_path: Path) -> None:
+    """The run stores the statistic with the test's values: the runner picks the margin test
+    up again after an interruption, counts the pairs already stored, and stops at a verdict
+    whose LLR is the test's on every stored pair."""
+    from adjacency.arena.games import GameResult
+    from adjacency.arena.runner import create_run, execute
+    from adjacency.arena.schedule import Settings
+    from adjacency.workers import SerialExecutor
+
+    settings = Settings(
+        rows=4, cols=4, rounds=(3,), games=400, time=1.0, random_plies=1,
+        sprt=(0.0, 0.5, 0.05, 0.05), sprt_stat="margin",
+    )  # fmt: skip
+    seen: list[GameResult] = []
+
+    def interrupt_after_15(result: GameResult) -> None:
+        seen.append(result)
+        if len(seen) == 15:
+            raise KeyboardInterrupt
+
+    with Store(tmp_path / "r.db") as store:
+        run_id = create_run(store, "match", ["greedy", "random"], settings)
+        with pytest.raises(KeyboardInterrupt):
+            execute(store, run_id, SerialExecutor(), on_result=interrupt_after_15)
+        assert store.run(run_id).status == "stopped" and store.count(run_id) == 15
+        report = execute(store, run_id, SerialExecutor())
+        ended = store.games(run_id, stored_order=True)
+    assert report.status == "sprt" and report.verdict == "H1"
+    by_pair: dict[int, list[int]] = {}
+    for game in ended:
+        by_pair.setdefault(game.pair, []).append(game.a_margin)
+    means = [sum(m) / 2 for m in by_pair.values() if len(m) == 2]
+    assert report.llr == pytest.approx(MarginSprt(0.0, 0.5).llr(means))
+    assert report.stored == len(ended) > 15
