@@ -209,6 +209,8 @@ HANDLER_PARSED = (
     (("match", "random", "greedy", "--sprt"), "elo0={}", "SPRT option"),
     (("match", "random", "greedy", "--sprt", "elo0=0"), "elo1={}", "SPRT option"),
     (("match", "random", "greedy", "--sprt"), "alpha={}", "SPRT option"),
+    (("match", "random", "greedy", "--sprt", "stat=margin"), "m1={}", "SPRT option"),
+    (("match", "random", "greedy", "--sprt", "stat=margin", "m1=1"), "m0={}", "SPRT option"),
     (("solutions", "run", "--sizes"), "4x{}", "board size"),
 )
 """Numbers inside option values that a handler reads (before any work starts)."""

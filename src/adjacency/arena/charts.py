@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ..plotting import pyplot, save
 from ..ratings.bradley_terry import Rating
-from ..ratings.stats import Z95, Sprt
+from ..ratings.stats import Z95
+from .sequential import SequentialTest, hypotheses, sample_name
 from .store import GameRow
 from .summary import Summary
 
@@ -103,10 +104,10 @@ def margin_histogram(games: Sequence[GameRow], path: Path) -> Path:
 
 
 def sprt_trajectory(
-    points: Sequence[tuple[int, float]], sprt: Sprt, path: Path, title: str = ""
+    points: Sequence[tuple[int, float]], sprt: SequentialTest, path: Path, title: str = ""
 ) -> Path:
     """The LLR after each completed pair (``(games played, llr)``) against games, with the
-    bounds that accept H1 (above) and H0 (below)."""
+    bounds that accept H1 (above) and H0 (below); the Elo or the margin test alike."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.6))
     games = [0] + [g for g, _ in points]
@@ -114,10 +115,11 @@ def sprt_trajectory(
     ax.plot(games, values, color="#1565c0", linewidth=1.2)
     ax.axhline(sprt.upper, color="#2e7d32", linestyle="--", linewidth=0.9)
     ax.axhline(sprt.lower, color="#c62828", linestyle="--", linewidth=0.9)
-    ax.text(0, sprt.upper, f" accept H1 (elo1={sprt.elo1:g})", va="bottom", fontsize="small")
-    ax.text(0, sprt.lower, f" accept H0 (elo0={sprt.elo0:g})", va="top", fontsize="small")
+    h0, h1 = hypotheses(sprt)
+    ax.text(0, sprt.upper, f" accept H1 ({h1})", va="bottom", fontsize="small")
+    ax.text(0, sprt.lower, f" accept H0 ({h0})", va="top", fontsize="small")
     ax.set_ylim(min(sprt.lower, *values) - 0.5, max(sprt.upper, *values) + 0.5)
     ax.set_xlabel("games")
-    ax.set_ylabel("LLR (pentanomial)")
+    ax.set_ylabel(f"LLR ({sample_name(sprt)})")
     ax.set_title(title or f"SPRT {sprt.describe()}", fontsize="small")
     return save(fig, path)

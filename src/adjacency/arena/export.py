@@ -1,4 +1,10 @@
-"""Exports of stored games: CSV (one row per game), JSON (games and summaries), records."""
+"""Exports of stored games: CSV (one row per game), JSON (games and summaries), records.
+
+Every game row carries ``pair_margin``, the margin sample of its colour-swapped pair
+(:func:`adjacency.ratings.margin.pair_mean`; empty, or ``null`` in JSON, for a game whose
+pair is incomplete), so the margin interval of the summaries can be recomputed from the
+CSV alone.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +14,29 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..ratings.margin import pair_mean
 from .store import GameRow
 from .summary import standings, summarize
 
 CSV_FIELDS = (
     "run_id", "idx", "pair", "a", "b", "x", "o", "rounds", "result", "a_points", "a_margin",
-    "x_score", "o_score", "plies", "termination", "detail", "seconds", "max_move_seconds",
+    "pair_margin", "x_score", "o_score", "plies", "termination", "detail", "seconds",
+    "max_move_seconds",
 )  # fmt: skip
 
 
-def game_fields(game: GameRow) -> dict[str, Any]:
-    """The flat fields of one game, as written to CSV and JSON."""
+def pair_margins(games: Sequence[GameRow]) -> dict[tuple[int, int], float]:
+    """The margin sample of every complete colour-swapped pair among ``games``, by
+    ``(run_id, pair)`` (pairs formed as :func:`adjacency.arena.summary.summarize` forms them)."""
+    members: dict[tuple[int, int], list[int]] = {}
+    for game in games:
+        members.setdefault((game.run_id, game.pair), []).append(game.a_margin)
+    return {key: pair_mean(*m) for key, m in members.items() if len(m) == 2}
+
+
+def game_fields(game: GameRow, pair_margin: float | None = None) -> dict[str, Any]:
+    """The flat fields of one game, as written to CSV and JSON; ``pair_margin`` is its
+    pair's margin sample (:func:`pair_margins`), ``None`` when its pair is incomplete."""
     return {
         "run_id": game.run_id,
         "idx": game.idx,
@@ -31,6 +49,7 @@ def game_fields(game: GameRow) -> dict[str, Any]:
         "result": game.result or "",
         "a_points": game.a_points,
         "a_margin": game.a_margin,
+        "pair_margin": pair_margin,
         "x_score": game.x_score,
         "o_score": game.o_score,
         "plies": game.plies,
@@ -48,21 +67,27 @@ def write_csv(games: Sequence[GameRow], path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
+        samples = pair_margins(games)
         for game in games:
-            writer.writerow(game_fields(game))
+            fields = game_fields(game, samples.get((game.run_id, game.pair)))
+            writer.writerow({k: "" if v is None else v for k, v in fields.items()})
 
 
 def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
     """Games, per-pairing summaries and ratings as one JSON-ready dictionary."""
     summaries = []
     for s in summarize(games):
-        est = s.estimate
+        est, margin = s.estimate, s.margin
         summaries.append(
             {
                 "a": s.a, "b": s.b, "rounds": s.rounds, "games": s.games,
                 "wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score,
                 "elo": _finite(est.elo), "elo_low": _finite(est.low),
-                "elo_high": _finite(est.high), "los": s.los, "pentanomial": s.penta,
+                "elo_high": _finite(est.high),
+                "margin": _finite(margin.mean), "margin_low": _finite(margin.low),
+                "margin_high": _finite(margin.high), "margin_samples": margin.samples,
+                "margin_unit": margin.unit, "margin_unpaired": margin.unpaired,
+                "los": s.los, "pentanomial": s.penta,
                 "faults_a": s.faults_a, "faults_b": s.faults_b,
             }
         )  # fmt: skip
@@ -70,8 +95,9 @@ def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
         {"player": r.player, "elo": r.elo, "error95": r.error, "games": r.games, "points": r.points}
         for r in standings(games)
     ]
+    samples = pair_margins(games)
     return {
-        "games": [game_fields(g) for g in games],
+        "games": [game_fields(g, samples.get((g.run_id, g.pair))) for g in games],
         "summaries": summaries,
         "ratings": ratings,
     }

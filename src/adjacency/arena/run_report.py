@@ -19,10 +19,10 @@ from pathlib import Path
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
-from ..ratings.stats import Sprt
 from . import charts as plots
+from .sequential import SequentialTest, trajectory
 from .store import GameRow
-from .summary import by_node, pair_trajectory, players_of, standings, summarize
+from .summary import by_node, players_of, standings, summarize
 from .tables import (
     NODE_COLUMNS,
     PAIRING_COLUMNS,
@@ -41,16 +41,17 @@ SKIPPED_NOTE = f"Plots skipped: matplotlib is not installed (`{INSTALL}`)."
 
 @dataclass(frozen=True)
 class SprtTrace:
-    """A sequential test as it went: its settings and the LLR after each completed pair."""
+    """A sequential test as it went (the Elo or the margin test): its settings and the LLR
+    after each completed pair."""
 
-    sprt: Sprt
+    sprt: SequentialTest
     points: list[tuple[int, float]]
     """``(games played, LLR)`` after each completed colour-swapped pair."""
 
     @classmethod
-    def of(cls, sprt: Sprt, ended: Sequence[GameRow]) -> SprtTrace:
+    def of(cls, sprt: SequentialTest, ended: Sequence[GameRow]) -> SprtTrace:
         """The trace of ``sprt`` over a match's games in the order they ended."""
-        return cls(sprt, [(n, sprt.llr(penta)) for n, penta in pair_trajectory(ended)])
+        return cls(sprt, trajectory(sprt, ended))
 
     @property
     def verdict_at(self) -> int | None:
@@ -272,6 +273,10 @@ def _legend() -> str:
     return (
         "W-D-L, score and Elo are from A's point of view. Elo ± is the half width of the 95% "
         "interval computed from colour-swapped game pairs (pentanomial, as fishtest); "
+        "Margin is A's squares minus B's per game: the mean over colour-swapped pairs of each "
+        "pair's margin sum / 2, ± the half width of its 95% interval from those pairs (from "
+        "single games when there are fewer than two pairs; games outside complete pairs are "
+        "left out). "
         "LOS is the likelihood of superiority Phi((W-L)/sqrt(W+L)). Time/illegal/crash are "
         "forfeit losses of A/B. Pairs LL-LD-DD-WD-WW count pairs scoring 0, 0.5, 1, 1.5, 2 "
         "points for A (DD includes one win and one loss)."

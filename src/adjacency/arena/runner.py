@@ -3,8 +3,10 @@
 :func:`create_run` checks the bot specs and stores the whole schedule;
 :func:`execute` plays whatever is still pending (all of it for a new run, the
 rest after an interruption: that is ``--resume``) and commits each game as soon
-as it arrives. With an :class:`~adjacency.ratings.stats.Sprt`, a match stops as
-soon as the test accepts a hypothesis; the run is then marked ``sprt``.
+as it arrives. With a sequential test (the Elo :class:`~adjacency.ratings.stats.Sprt` or
+the margin :class:`~adjacency.ratings.margin.MarginSprt`, see
+:mod:`adjacency.arena.sequential`), a match stops as soon as the test accepts a
+hypothesis; the run is then marked ``sprt``.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..bots import make_bot
-from ..ratings.stats import Sprt
 from ..workers import Executor
 from .games import BotFactory, GameResult, play_tasks
 from .schedule import Settings, plan
-from .store import GameRow, Store
+from .sequential import PairTally, SequentialTest, from_settings, llr
+from .store import Store
 
 ResultHook = Callable[[GameResult], None]
 
@@ -53,27 +55,11 @@ def create_run(
     return store.create_run(mode, players, settings, tasks, command, label)
 
 
-class _PairTally:
-    """Pentanomial counts of a match, updated game by game (for the SPRT)."""
-
-    def __init__(self, games: list[GameRow]) -> None:
-        self.open: dict[int, float] = {}
-        self.penta = [0] * 5
-        for game in games:
-            self.add(game.pair, game.a_points)
-
-    def add(self, pair: int, points: float) -> None:
-        if pair in self.open:
-            self.penta[round(2 * (self.open.pop(pair) + points))] += 1
-        else:
-            self.open[pair] = points
-
-
 def execute(
     store: Store,
     run_id: int,
     executor: Executor,
-    sprt: Sprt | None = None,
+    sprt: SequentialTest | None = None,
     on_result: ResultHook | None = None,
     factory: BotFactory = make_bot,
 ) -> RunReport:
@@ -91,16 +77,16 @@ def execute(
     """
     run = store.run(run_id)
     pending = store.pending(run_id)
-    if sprt is None and run.settings.sprt is not None:
-        sprt = Sprt(*run.settings.sprt)
+    if sprt is None:
+        sprt = from_settings(run.settings)
     if sprt is not None and len({t.pairing for t in store.tasks(run_id)}) != 1:
         raise ValueError("SPRT applies to a match (one pairing), not to a tournament")
-    tally = _PairTally(store.games(run_id)) if sprt is not None else None
+    tally = PairTally.of(store.games(run_id)) if sprt is not None else None
     played = 0
     llr_value: float | None = None
     verdict: str | None = None
     if tally is not None and sprt is not None:
-        llr_value = sprt.llr(tally.penta)
+        llr_value = llr(sprt, tally)
         verdict = sprt.verdict(llr_value)
     if verdict is None and pending:
         stream = play_tasks(executor, pending, factory)
@@ -115,8 +101,8 @@ def execute(
                 if on_result is not None:
                     on_result(result)
                 if tally is not None and sprt is not None:
-                    tally.add(result.task.pair, result.a_points)
-                    llr_value = sprt.llr(tally.penta)
+                    tally.add(result.task.pair, result.a_points, result.margin)
+                    llr_value = llr(sprt, tally)
                     verdict = sprt.verdict(llr_value)
                     if verdict is not None:
                         break

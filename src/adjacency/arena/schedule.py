@@ -26,6 +26,9 @@ from ..core.openings import retime
 MODES = ("match", "round-robin", "gauntlet", "pairs")
 """``pairs``: explicit pairings, the player list read two by two (A1 B1 A2 B2 ...)."""
 
+SPRT_STATS = ("elo", "margin")
+"""What a match's sequential test measures (:mod:`adjacency.arena.sequential`)."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -50,8 +53,13 @@ class Settings:
     random_plies: int = 0
     openings: tuple[str, ...] = field(default=())
     sprt: tuple[float, float, float, float] | None = None
-    """``(elo0, elo1, alpha, beta)`` of a match's sequential test, kept so that
-    ``--resume`` continues the same test (see :class:`~adjacency.ratings.stats.Sprt`)."""
+    """``(h0, h1, alpha, beta)`` of a match's sequential test, kept so that ``--resume``
+    continues the same test: ``(elo0, elo1, ...)`` of :class:`~adjacency.ratings.stats.Sprt`
+    or ``(m0, m1, ...)`` of :class:`~adjacency.ratings.margin.MarginSprt`, as ``sprt_stat``
+    says (:func:`adjacency.arena.sequential.from_settings`)."""
+    sprt_stat: str = "elo"
+    """The statistic of the sequential test, one of :data:`SPRT_STATS` (runs stored before
+    the margin test existed read as ``elo``)."""
 
     def __post_init__(self) -> None:
         geometry = board(self.rows, self.cols)
@@ -73,6 +81,10 @@ class Settings:
             raise InvalidSettingsError(
                 f"games per pairing must be even (each opening is played twice with colours "
                 f"swapped), got {self.games}"
+            )
+        if self.sprt_stat not in SPRT_STATS:
+            raise InvalidSettingsError(
+                f"SPRT statistic {self.sprt_stat!r} is not one of {', '.join(SPRT_STATS)}"
             )
         if self.margin < 0:
             raise InvalidSettingsError(f"time margin must be 0 or more seconds, got {self.margin}")

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from ..core.game import Termination
 from ..ratings.bradley_terry import Rating, ratings
+from ..ratings.margin import MarginEstimate, pair_mean
+from ..ratings.margin import estimate as margin_estimate
 from ..ratings.stats import Estimate, los, pentanomial, trinomial
 from .store import GameRow
 
@@ -38,6 +40,9 @@ class Summary:
     faults_a: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULTS.values(), 0))
     faults_b: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULTS.values(), 0))
     margins: list[int] = field(default_factory=list)
+    pair_means: list[float] = field(default_factory=list)
+    """The margin sample of each pair counted in ``penta``
+    (:func:`~adjacency.ratings.margin.pair_mean`)."""
     plies: int = 0
     move_seconds: float = 0.0
 
@@ -69,6 +74,13 @@ class Summary:
         return trinomial(self.wins, self.draws, self.losses)
 
     @property
+    def margin(self) -> MarginEstimate:
+        """Mean margin per game with its 95% interval, from the pair means when two complete
+        pairs exist, else per game, as :attr:`estimate`
+        (:func:`adjacency.ratings.margin.estimate`)."""
+        return margin_estimate(self.pair_means, self.margins)
+
+    @property
     def los(self) -> float:
         """Likelihood that ``a`` is stronger than ``b``, from wins and losses
         (:func:`adjacency.ratings.stats.los`)."""
@@ -81,7 +93,7 @@ class Summary:
     def add(self, game: GameRow) -> None:
         """Count one game of ``a`` against ``b``: its result, a forfeit (whose, and of which
         kind), its margin, plies and move time. Pentanomial pairs are counted by
-        :func:`summarize`."""
+        :func:`summarize`, with their margin samples."""
         points = game.a_points
         if points == 1.0:
             self.wins += 1
@@ -126,8 +138,10 @@ def summarize(games: Iterable[GameRow]) -> list[Summary]:
         if len(members) == 2:
             first = members[0]
             slot = pair_slot(members)
+            sample = pair_mean(members[0].a_margin, members[1].a_margin)
             for rounds in (first.rounds, None):
                 table[(first.a, first.b, rounds)].penta[slot] += 1
+                table[(first.a, first.b, rounds)].pair_means.append(sample)
     keys = sorted(
         table,
         key=lambda k: (order.index((k[0], k[1])), k[2] is None, k[2] or 0),
@@ -179,22 +193,3 @@ def by_node(games: Iterable[GameRow]) -> list[NodeLoad]:
         for (node, host), rows in groups.items()
     ]
     return sorted(loads, key=lambda load: (-load.games, load.node, load.host))
-
-
-def pair_trajectory(games: Iterable[GameRow]) -> list[tuple[int, list[int]]]:
-    """The pentanomial counts after each completed colour-swapped pair, with the number of
-    games played by then, for ``games`` in the order they ended
-    (:meth:`~adjacency.arena.store.Store.games` with ``stored_order``): what a sequential
-    test saw as the match went on. One pairing is assumed (a match)."""
-    pending: dict[tuple[int, int], GameRow] = {}
-    penta = [0] * 5
-    points: list[tuple[int, list[int]]] = []
-    for played, game in enumerate(games, 1):
-        key = (game.run_id, game.pair)
-        first = pending.pop(key, None)
-        if first is None:
-            pending[key] = game
-            continue
-        penta[pair_slot((first, game))] += 1
-        points.append((played, list(penta)))
-    return points

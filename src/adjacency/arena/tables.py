@@ -20,11 +20,13 @@ from rich.console import Console, ConsoleOptions
 from rich.table import Table
 
 from ..ratings.bradley_terry import Rating
-from ..ratings.stats import Estimate, Sprt
+from ..ratings.margin import MarginEstimate
+from ..ratings.stats import Estimate
+from .sequential import SequentialTest
 from .summary import NodeLoad, Summary
 
 PAIRING_COLUMNS = (
-    "A", "B", "rounds", "games", "W-D-L", "score", "Elo ± 95%", "LOS",
+    "A", "B", "rounds", "games", "W-D-L", "score", "Elo ± 95%", "margin ± 95%", "LOS",
     "time", "illegal", "crash", "pairs LL-LD-DD-WD-WW",
 )  # fmt: skip
 RANKING_COLUMNS = ("rank", "player", "Elo ± 95%", "games", "points", "score")
@@ -54,6 +56,16 @@ def fmt_estimate(est: Estimate) -> str:
     return f"{fmt_elo(est.elo)} ± {est.error:.0f}"
 
 
+def fmt_margin(est: MarginEstimate) -> str:
+    """A mean margin per game as the Elo column shows Elo: ``+0.32 ± 0.16`` (two decimals,
+    never ``-0.00``), ``+2.00 ± inf`` when the sample cannot bound the interval (no spread
+    observed), ``n/a`` without games."""
+    if not est.samples:
+        return "n/a"
+    mean = f"{round(est.mean, 2) + 0.0:+.2f}"
+    return f"{mean} ± inf" if not est.bounded else f"{mean} ± {est.error:.2f}"
+
+
 def summary_row(s: Summary) -> list[str]:
     """The cells of one pairing row, in :data:`PAIRING_COLUMNS` order."""
     return [
@@ -64,6 +76,7 @@ def summary_row(s: Summary) -> list[str]:
         f"{s.wins}-{s.draws}-{s.losses}",
         f"{100 * s.score:.1f}%",
         fmt_estimate(s.estimate),
+        fmt_margin(s.margin),
         f"{100 * s.los:.1f}%",
         s.fault_text("time"),
         s.fault_text("illegal"),
@@ -180,8 +193,8 @@ class FittedTable:
 
 
 PAIRING_DROP = {
-    "pairs LL-LD-DD-WD-WW": 8, "illegal": 7, "crash": 6, "time": 5, "LOS": 4, "games": 3,
-    "score": 2, "W-D-L": 1,
+    "pairs LL-LD-DD-WD-WW": 9, "illegal": 8, "crash": 7, "time": 6, "LOS": 5, "games": 4,
+    "score": 3, "W-D-L": 2, "margin ± 95%": 1,
 }  # fmt: skip
 """The order in which the pairing table leaves out columns on a narrow terminal."""
 
@@ -201,7 +214,8 @@ def pairing_table(summaries: Sequence[Summary], title: str = "Results") -> Fitte
         if s.rounds is not None or several
     ]
     caption = (
-        "A's view; Elo ± 95% from game pairs (pentanomial); time/illegal/crash: forfeits of A/B"
+        "A's view; Elo ± 95% from game pairs (pentanomial); margin: A's squares minus B's per "
+        "game, ± 95% from game pairs; time/illegal/crash: forfeits of A/B"
     )
     return FittedTable(title, caption, columns, rows)
 
@@ -215,8 +229,9 @@ def ranking_table(ratings: Sequence[Rating], title: str = "Ranking") -> FittedTa
     return FittedTable(title, "Bradley-Terry Elo (mean 0) with 95% intervals", columns, rows)
 
 
-def sprt_text(sprt: Sprt, llr: float | None, verdict: str | None) -> str:
-    """One line: ``SPRT elo0=0 elo1=10 ...: LLR 1.23 [-2.94, 2.94], H1 accepted``."""
+def sprt_text(sprt: SequentialTest, llr: float | None, verdict: str | None) -> str:
+    """One line: ``SPRT elo0=0 elo1=10 ...: LLR 1.23 [-2.94, 2.94], H1 accepted`` (or
+    ``SPRT stat=margin m0=0 m1=0.5 ...: ...`` for the margin test)."""
     state = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[verdict]
     value = "n/a" if llr is None else f"{llr:.2f}"
     return f"SPRT {sprt.describe()}: LLR {value} [{sprt.lower:.2f}, {sprt.upper:.2f}], {state}"

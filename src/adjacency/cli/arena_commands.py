@@ -66,7 +66,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="sequential test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05: play until "
         "it accepts H0 or H1 or --games is reached (match only; stored with the run, so "
-        "--resume continues the same test)",
+        "--resume continues the same test). --sprt stat=margin m0=0 m1=0.5 tests the mean "
+        "piece margin per game (A's squares minus B's; m1 required, m0 default 0) on "
+        "colour-swapped pairs instead of Elo: it sees differences that split pairs hide",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")  # fmt: skip
 
@@ -78,8 +80,9 @@ def register(commands: Any) -> None:
         "match",
         help="play a match between two bots (colour-swapped game pairs)",
         description="Play games between bot A and bot B in colour-swapped pairs, store each "
-        "game in SQLite as it ends, and print W-D-L, Elo ± 95%, LOS and pentanomial counts "
-        "per rounds setting. Bots are specs, e.g. greedy, alphabeta:depth=4, cmd:./engine.",
+        "game in SQLite as it ends, and print W-D-L, Elo ± 95%, the mean piece margin ± 95%, "
+        "LOS and pentanomial counts per rounds setting. Bots are specs, e.g. greedy, "
+        "alphabeta:depth=4, cmd:./engine.",
     )
     match.add_argument("players", nargs="*", metavar="BOT", help="two bot specs (A B)")
     add_run_options(match)
@@ -166,16 +169,16 @@ def run_match(args: argparse.Namespace) -> int:
     returns 0. Bad settings raise :class:`InvalidSettingsError` before any game is played."""
     from ..arena.live import LiveScore
     from ..arena.runner import create_run, execute
+    from ..arena.sequential import from_settings, parse_test
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
-    from ..ratings import stats
     from ..system.signals import sigterm_as_interrupt
     from .terminal import make_console
 
     mode = "gauntlet" if getattr(args, "gauntlet", False) else args.mode
     try:
-        sprt = None if args.sprt is None else stats.parse_sprt(args.sprt)
+        sprt = None if args.sprt is None else parse_test(args.sprt)
     except ValueError as exc:
         raise InvalidSettingsError(str(exc)) from None
     console = make_console()
@@ -191,8 +194,8 @@ def run_match(args: argparse.Namespace) -> int:
                     f"not {args.players}; omit the bots to resume it"
                 )
             run_id, mode = run.id, run.mode
-            if sprt is None and run.settings.sprt is not None:
-                sprt = stats.Sprt(*run.settings.sprt)
+            if sprt is None:
+                sprt = from_settings(run.settings)
             console.print(
                 f"Resuming run {run_id} ({run.mode}, {', '.join(run.players)}): "
                 f"{store.count(run_id)} of {run.planned} games stored"
@@ -255,11 +258,11 @@ def run_report(args: argparse.Namespace) -> int:
     missing or the run has no finished game."""
     from ..arena.export import write_csv, write_json, write_records
     from ..arena.run_report import SprtTrace, default_report_dir, write_report
+    from ..arena.sequential import from_settings
     from ..arena.store import Store
     from ..arena.summary import standings, summarize
     from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
     from ..plotting import SKIPPED, plots_available
-    from ..ratings.stats import Sprt
     from .terminal import make_console
 
     if not args.db.exists():
@@ -281,13 +284,12 @@ def run_report(args: argparse.Namespace) -> int:
 
         console.print(node_table(by_node(games)))
     trace = None
-    if run.settings.sprt is not None and not args.all_runs:
-        sprt = Sprt(*run.settings.sprt)
-        penta = next(s.penta for s in summaries if s.rounds is None)
-        llr = sprt.llr(penta)
+    sprt = None if args.all_runs else from_settings(run.settings)
+    if sprt is not None:
+        trace = SprtTrace.of(sprt, ended)
+        llr = trace.points[-1][1] if trace.points else 0.0
         console.print(sprt_text(sprt, llr, sprt.verdict(llr)))
         console.print(sprt_outcome(sprt.verdict(llr), len(games), run.planned), markup=False)
-        trace = SprtTrace.of(sprt, ended)
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")

@@ -189,6 +189,7 @@ def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | 
     :func:`add_game_options` (plus ``--games``, unless ``games`` is given), with ``sprt``
     stored in them."""
     from ..arena.schedule import Settings
+    from ..arena.sequential import stored
     from ..bots.referee import DEFAULT_MARGIN
 
     openings: tuple[str, ...] = ()
@@ -203,6 +204,7 @@ def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | 
         if not openings:
             raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
     rows, cols = args.size
+    stat, values = ("elo", None) if sprt is None else stored(sprt)
     return Settings(
         rows=rows,
         cols=cols,
@@ -215,7 +217,8 @@ def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | 
         seed=args.seed,
         random_plies=args.random_plies,
         openings=openings,
-        sprt=None if sprt is None else (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
+        sprt=values,
+        sprt_stat=stat,
     )
 
 
