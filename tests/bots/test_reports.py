@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from adjacency import Position
 from adjacency.bots import Limit, entries, make_bot
+from adjacency.bots.course_reports import REPORT_BOTS
 from adjacency.bots.gametree import GameTreeBot, evolve_tree
 from adjacency.bots.gametree import Settings as TreeSettings
 from adjacency.bots.local import HillBot
 from adjacency.bots.minimax import MinimaxBot
-from adjacency.bots.reports import REPORT_BOTS
 from adjacency.bots.sequence_genetic import (
     SequenceGeneticBot,
     Simulator,

@@ -8,7 +8,7 @@ report with plots. Bots are looked up in the registry by role; a role whose bot
 is not registered is skipped and named in the output.
 
 The ``course`` preset plays the reports' own bots instead (the ``report-a:`` and
-``report-b:`` presets of :mod:`adjacency.bots.reports`): each report's minimax,
+``report-b:`` presets of :mod:`adjacency.bots.course_reports`): each report's minimax,
 local search and genetic bot against each other, at 8, 16 and 28 rounds as the
 reports did, so that each report's claims can be checked with real samples.
 

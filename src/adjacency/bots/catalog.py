@@ -10,6 +10,6 @@ from . import external  # noqa: F401
 from . import local  # noqa: F401
 from . import genetic  # noqa: F401
 from . import gametree  # noqa: F401
-from . import reports  # noqa: F401
+from . import course_reports  # noqa: F401
 from . import engine_bot  # noqa: F401
 from . import mcts  # noqa: F401

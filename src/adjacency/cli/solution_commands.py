@@ -1,7 +1,7 @@
 """The ``solutions`` command: the solved-game table (run, show, plot) and its book.
 
 ``adjacency solutions run`` solves start positions of every board size and game
-length rounds upward (see :mod:`adjacency.solving.table`), in parallel,
+length rounds upward (see :mod:`adjacency.solving.solved_starts`), in parallel,
 resumable from its SQLite file; ``show`` prints the table and the frontier,
 ``plot`` draws the heat map and the cost growth, ``book`` writes (or checks) the
 book files the engine plays from.
@@ -140,7 +140,7 @@ def run_run(args: argparse.Namespace) -> int:
     from ..solving.entries import EntryResult
     from ..solving.progress import MoveWatch
     from ..solving.run import run_table
-    from ..solving.table import parse_sizes, plan_lanes
+    from ..solving.solved_starts import parse_sizes, plan_lanes
     from ..system.signals import sigterm_as_interrupt
 
     sizes = parse_sizes(args.sizes)

@@ -1,6 +1,6 @@
 """The solved-game table's values: entries, their results and kept first moves.
 
-Plain data shared by the solver (:mod:`.table`), the run that schedules it (:mod:`.run`)
+Plain data shared by the solver (:mod:`.solved_starts`), the run that schedules it (:mod:`.run`)
 and the SQLite store (:mod:`.store`). They live in a module of their own so that the
 store and the solver need not import each other.
 """

@@ -16,7 +16,7 @@ from typing import Any
 from ..core import board
 from ..core.board import MAX_SIDE, MIN_SIDE
 from ..plotting import pyplot, save
-from .table import EntryResult
+from .solved_starts import EntryResult
 
 SIZES = [(r, c) for r in range(MIN_SIDE, MAX_SIDE + 1) for c in range(MIN_SIDE, MAX_SIDE + 1)]
 FIT_MIN_NODES = 100_000

@@ -1,10 +1,11 @@
 """Running the solved-game table: entries solved in parallel, rounds upward, resumable.
 
-:func:`run_table` plans the entries of some lanes (:func:`~adjacency.solving.table.plan_lanes`)
-that a store does not hold yet and solves them on an executor; :func:`run_task` is
-what a worker runs for one entry, keeping its first moves in a solutions database as
-they are proven (:mod:`.store`). This module sits above both the solver (:mod:`.table`)
-and the store, which therefore import neither it nor each other.
+:func:`run_table` plans the entries of some lanes
+(:func:`~adjacency.solving.solved_starts.plan_lanes`) that a store does not hold yet and
+solves them on an executor; :func:`run_task` is what a worker runs for one entry, keeping
+its first moves in a solutions database as they are proven (:mod:`.store`). This module
+sits above both the solver of the entries (:mod:`.solved_starts`) and the store, which
+therefore import neither it nor each other.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .entries import Entry, EntryResult, RootMove
+from .solved_starts import Lane, derive, solve_entry
 from .store import SolutionsStore
-from .table import Lane, derive, solve_entry
 
 if TYPE_CHECKING:
     from ..workers import Executor

@@ -20,8 +20,8 @@ from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore
+from adjacency.solving.solved_starts import Entry, RootMove, solve_entry
 from adjacency.solving.store import SolutionsStore
-from adjacency.solving.table import Entry, RootMove, solve_entry
 from adjacency.tuning.spsa import BatchOutcome, Param, Schedule
 from adjacency.tuning.store import TuneStore
 from adjacency.web.store import GameStore

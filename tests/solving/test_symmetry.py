@@ -19,7 +19,7 @@ from adjacency.engine.symmetry import (
     stabiliser,
     transforms,
 )
-from adjacency.solving.table import Entry, plan_lanes, solve_entry
+from adjacency.solving.solved_starts import Entry, plan_lanes, solve_entry
 
 SIDES = range(4, 9)
 

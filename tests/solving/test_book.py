@@ -25,7 +25,7 @@ from adjacency.engine.book import (
     write_books,
 )
 from adjacency.engine.symmetry import transforms
-from adjacency.solving.table import Entry, derive, solve_entry
+from adjacency.solving.solved_starts import Entry, derive, solve_entry
 
 
 @pytest.fixture(scope="module")

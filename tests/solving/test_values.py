@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from adjacency.core import Position
-from adjacency.solving.table import Entry, EntryResult, derive, solve_entry
+from adjacency.solving.solved_starts import Entry, EntryResult, derive, solve_entry
 
 # Every entry whose brute force takes at most a few seconds in Python.
 ENTRIES = sorted(

@@ -14,8 +14,8 @@ from adjacency.solving.entries import Entry, EntryResult, RootMove
 from adjacency.solving.progress import MoveWatch
 from adjacency.solving.report import LEGEND, frontiers, growth, text_tables
 from adjacency.solving.run import SolveTask, run_table, run_task
+from adjacency.solving.solved_starts import parse_sizes, plan_lanes, solve_entry
 from adjacency.solving.store import SolutionsStore, SolutionsStoreError
-from adjacency.solving.table import parse_sizes, plan_lanes, solve_entry
 from adjacency.workers import SerialExecutor
 
 
