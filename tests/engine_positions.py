@@ -1,4 +1,8 @@
-"""Seeded random positions for the engine tests (importable helper, not a test module)."""
+"""Seeded random positions for the tests (importable helper, not a test module).
+
+Every test that wants "a random position" draws it here, so that one definition says what
+the suite's random positions are.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,28 @@ def random_position(rng: random.Random, rows: int, cols: int, max_left: int) -> 
     while position.plies_left > keep:
         position = position.play(rng.choice(position.legal_squares()))
     return position
+
+
+def random_game_position(
+    rng: random.Random, max_empty: int = 64, lean_to_ends: bool = False
+) -> Position:
+    """An unfinished position of a random game: a random board (4-8 a side), length and
+    first mover, then random moves; at most ``max_empty`` empty squares (drawn again until
+    so). ``lean_to_ends``: a third of the time no move is played and a third of the time
+    all but the last, so bots meet starts and one-ply endings often."""
+    while True:
+        rows, cols = rng.randint(4, 8), rng.randint(4, 8)
+        rounds = rng.randint(1, (rows * cols - 8) // 2)
+        position = Position.start(rows, cols, rounds, rng.choice(COLORS))
+        last = position.plies_left - 1
+        if lean_to_ends:
+            played = rng.choice([0, rng.randint(0, last), last])
+        else:
+            played = rng.randint(0, last)
+        for _ in range(played):
+            position = position.play(rng.choice(position.legal_squares()))
+        if position.empty.bit_count() <= max_empty:
+            return position
 
 
 def assert_solves_like_brute_force(

@@ -11,7 +11,7 @@ import pytest
 from adjacency import Position
 from adjacency.bots import Bot, BotError, Limit, Search, entries, make_bot
 from adjacency.bots import base as bot_base
-from adjacency.core import COLORS
+from engine_positions import random_game_position
 
 CLASSIC = ("random", "greedy", "minimax", "alphabeta", "hill", "anneal", "genetic", "gatree")
 VARIANTS = (
@@ -30,17 +30,6 @@ VARIANTS = (
 STOCHASTIC = ("random", "greedy", "hill:variant=stochastic", "anneal", "genetic", "gatree")
 
 
-def random_position(rng: random.Random) -> Position:
-    """A random unfinished position on a random board; often only a few plies are left."""
-    rows, cols = rng.randint(4, 8), rng.randint(4, 8)
-    rounds = rng.randint(1, (rows * cols - 8) // 2)
-    position = Position.start(rows, cols, rounds, rng.choice(COLORS))
-    played = rng.choice([0, rng.randint(0, position.plies_left - 1), position.plies_left - 1])
-    for _ in range(played):
-        position = position.play(rng.choice(position.legal_squares()))
-    return position
-
-
 def test_every_classic_bot_is_registered() -> None:
     names = {item.name for item in entries()}
     assert set(CLASSIC) <= names
@@ -51,7 +40,7 @@ def test_bot_returns_legal_moves_on_random_positions(spec: str) -> None:
     rng = random.Random(sum(map(ord, spec)))
     bot = make_bot(spec, seed=5)
     for _ in range(30):
-        position = random_position(rng)
+        position = random_game_position(rng, lean_to_ends=True)
         move = bot.choose_move(position, Limit(time=0.02))
         assert move in position.legal_moves(), (spec, position.fen(), move)
 
@@ -106,7 +95,7 @@ def test_bot_answers_once_its_deadline_has_passed(
 @pytest.mark.parametrize("spec", (*STOCHASTIC, "alphabeta:depth=3"))
 def test_bots_are_reproducible_with_a_seed(spec: str) -> None:
     rng = random.Random(3)
-    positions = [random_position(rng) for _ in range(8)]
+    positions = [random_game_position(rng, lean_to_ends=True) for _ in range(8)]
     limit = Limit(time=None, nodes=3000)
 
     def moves(seed: int) -> list[str]:

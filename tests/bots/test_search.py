@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from adjacency import Position
 from adjacency.bots import BotError, Limit, Thinking, make_bot
 from adjacency.bots.minimax import minimax_value
-from adjacency.core import COLORS
 from core_strategies import positions
+from engine_positions import random_game_position
 
 
 def reference(position: Position, depth: int) -> int:
@@ -21,18 +21,6 @@ def reference(position: Position, depth: int) -> int:
     if depth == 0 or position.is_over:
         return position.margin()
     return max(-reference(position.play(move), depth - 1) for move in position.legal_moves())
-
-
-def random_position(rng: random.Random, max_empty: int = 64) -> Position:
-    """A random position, not finished, with at most ``max_empty`` empty squares."""
-    while True:
-        rows, cols = rng.randint(4, 8), rng.randint(4, 8)
-        rounds = rng.randint(1, (rows * cols - 8) // 2)
-        position = Position.start(rows, cols, rounds, rng.choice(COLORS))
-        for _ in range(rng.randint(0, position.plies_left - 1)):
-            position = position.play(rng.choice(position.legal_squares()))
-        if position.empty.bit_count() <= max_empty:
-            return position
 
 
 @hsettings(max_examples=120, deadline=None)
@@ -51,7 +39,7 @@ def test_alphabeta_equals_minimax_and_visits_fewer_nodes(depth: int) -> None:
     rng = random.Random(depth)
     plain_total = pruned_total = 0
     for _ in range(25):
-        position = random_position(rng, max_empty=30 if depth == 4 else 64)
+        position = random_game_position(rng, max_empty=30 if depth == 4 else 64)
         plain, plain_nodes = minimax_value(position, depth)
         for order in (True, False):
             pruned, pruned_nodes = minimax_value(position, depth, prune=True, order=order)
@@ -76,7 +64,7 @@ def test_minimax_value_never_searches_past_the_end() -> None:
 def test_search_bots_play_the_minimax_best_move_at_their_depth(spec: str) -> None:
     rng = random.Random(11)
     for _ in range(12):
-        position = random_position(rng, max_empty=24)
+        position = random_game_position(rng, max_empty=24)
         reports: list[Thinking] = []
         bot = make_bot(spec)
         move = bot.choose_move(position, Limit(time=None, depth=3), reports.append)
@@ -124,7 +112,7 @@ def test_transposition_table_keeps_every_iteration_exact(seed: int) -> None:
     """Iterative deepening with the table reports exactly the fixed-depth minimax values."""
     rng = random.Random(100 + seed)
     for _ in range(6):
-        position = random_position(rng, max_empty=26)
+        position = random_game_position(rng, max_empty=26)
         reports: list[Thinking] = []
         make_bot("alphabeta:depth=4").choose_move(position, Limit(time=None), reports.append)
         for report in reports:

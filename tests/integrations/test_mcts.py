@@ -19,6 +19,7 @@ from adjacency.engine import playout as kp
 from adjacency.engine.bits import write_geometry
 from adjacency.engine.layout import NBR
 from core_strategies import positions
+from engine_positions import random_game_position
 from naive_rules import NaiveGame
 
 SPECS = (
@@ -34,15 +35,6 @@ def geometry_words(position: Position) -> np.ndarray:
     words = np.zeros(NBR + 64, dtype=np.uint64)
     write_geometry(position.board, words)
     return words
-
-
-def random_position(rng: random.Random) -> Position:
-    rows, cols = rng.randint(4, 8), rng.randint(4, 8)
-    rounds = rng.randint(1, (rows * cols - 8) // 2)
-    position = Position.start(rows, cols, rounds, rng.choice("xo"))  # type: ignore[arg-type]
-    for _ in range(rng.randint(0, position.plies_left - 1)):
-        position = position.play(rng.choice(position.legal_squares()))
-    return position
 
 
 @settings(max_examples=60, deadline=None)
@@ -119,7 +111,7 @@ def test_mcts_plays_legal_moves_on_random_positions(spec: str) -> None:
     rng = random.Random(sum(map(ord, spec)))
     bot = make_bot(spec + ("," if ":" in spec else ":") + "tree=4", seed=3)
     for _ in range(25):
-        position = random_position(rng)
+        position = random_game_position(rng)
         move = bot.choose_move(position, Limit(time=0.02))
         assert move in position.legal_moves(), (spec, position.fen(), move)
 
@@ -127,7 +119,7 @@ def test_mcts_plays_legal_moves_on_random_positions(spec: str) -> None:
 @pytest.mark.parametrize("spec", SPECS)
 def test_mcts_is_reproducible_and_counts_simulations_exactly(spec: str) -> None:
     rng = random.Random(11)
-    chosen = [random_position(rng) for _ in range(5)]
+    chosen = [random_game_position(rng) for _ in range(5)]
     limit = Limit(time=None, nodes=1500)
 
     def moves() -> list[str]:
