@@ -122,3 +122,15 @@ def move_values(
         position.board.name(square): search.child_value(position, position.play(square))
         for square in position.legal_squares()
     }
+
+
+def fixed_depth_value(position: Position, depth: int) -> int:
+    """Textbook negamax to ``depth`` plies on the material margin, from the side to move.
+
+    The oracle of the classic bots at a fixed depth (no pruning, no ordering, no table):
+    the caller bounds ``depth`` and the board so that its ``moves ** depth`` leaves stay
+    in the thousands.
+    """
+    if depth == 0 or position.is_over:
+        return position.margin()
+    return max(-fixed_depth_value(position.play(m), depth - 1) for m in position.legal_moves())

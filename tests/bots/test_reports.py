@@ -29,6 +29,7 @@ from adjacency.bots.sequence_genetic import (
     evolve,
 )
 from core_strategies import positions
+from oracles import fixed_depth_value
 
 PARAMETERS: dict[str, tuple[type, dict[str, Any], str]] = {
     "report-a:minimax": (
@@ -86,13 +87,6 @@ def test_each_preset_has_its_reports_parameters(name: str) -> None:
         assert getattr(found, key) == value, (name, key)
 
 
-def negamax(position: Position, depth: int) -> int:
-    """Naive fixed-depth negamax on material, from the side to move."""
-    if depth == 0 or position.is_over:
-        return position.margin()
-    return max(-negamax(position.play(m), depth - 1) for m in position.legal_moves())
-
-
 def reading_order_key(position: Position, move: str) -> tuple[int, str]:
     """Top rank first, then files a, b, ...: the reports' row-by-row scan."""
     return (-int(move[1:]), move[0])
@@ -104,7 +98,7 @@ def test_scan_ties_play_the_first_best_move_in_reading_order(
     position: Position, depth: int
 ) -> None:
     assume(not position.is_over and len(position.legal_moves()) <= 30)
-    values = {m: -negamax(position.play(m), depth - 1) for m in position.legal_moves()}
+    values = {m: -fixed_depth_value(position.play(m), depth - 1) for m in position.legal_moves()}
     best = max(values.values())
     first = min(
         (m for m, v in values.items() if v == best), key=lambda m: reading_order_key(position, m)

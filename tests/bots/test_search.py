@@ -14,13 +14,7 @@ from adjacency.bots import BotError, Limit, Thinking, make_bot
 from adjacency.bots.minimax import minimax_value
 from core_strategies import positions
 from engine_positions import random_game_position
-
-
-def reference(position: Position, depth: int) -> int:
-    """Textbook negamax straight on the core's rules (no bitboard tricks)."""
-    if depth == 0 or position.is_over:
-        return position.margin()
-    return max(-reference(position.play(move), depth - 1) for move in position.legal_moves())
+from oracles import fixed_depth_value
 
 
 @hsettings(max_examples=120, deadline=None)
@@ -29,7 +23,7 @@ def test_minimax_value_matches_the_rules(position: Position, depth: int) -> None
     if depth == 3 and position.empty.bit_count() > 20:
         depth = 2
     value, nodes = minimax_value(position, depth)
-    assert value == reference(position, depth)
+    assert value == fixed_depth_value(position, depth)
     assert nodes >= 1
     assert minimax_value(position, depth, prune=True)[0] == value
 
