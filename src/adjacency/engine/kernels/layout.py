@@ -3,7 +3,7 @@
 numba passes each array argument as a struct of seven words and updates its
 reference count on every call; a recursive search with ten array arguments
 measured 14x slower per call than with one. So the kernels take exactly two
-arrays, allocated once per :class:`~adjacency.engine.driver.Engine` (one ``S``
+arrays, allocated once per :class:`~adjacency.engine.searcher.Engine` (one ``S``
 per search thread, one ``U`` shared by all of them):
 
 ``U`` (``uint64``): the board geometry, the Zobrist words and the table::
