@@ -1,9 +1,11 @@
-"""The engine's Python driver: iterative deepening, aspiration, MTD(f), timing and solving.
+"""The searcher, :class:`Engine`: the Python driver of the kernels (iterative deepening,
+aspiration, MTD(f), timing and solving).
 
 One compiled call per iteration (PVS) or per MTD(f) probe; the kernels live in
-:mod:`adjacency.engine.kernels.search` and :mod:`adjacency.engine.kernels.solver`, the records the
-driver returns in :mod:`adjacency.engine.results`, and every compiled call runs
-through :func:`adjacency.system.signals.interruptible` so that Ctrl-C stops it.
+:mod:`adjacency.engine.kernels.search` and :mod:`adjacency.engine.kernels.solver`, the
+settings in :mod:`adjacency.engine.config`, the records the driver returns in
+:mod:`adjacency.engine.results`, and every compiled call runs through
+:func:`adjacency.system.signals.interruptible` so that Ctrl-C stops it.
 
 Time management: the kernels cannot read a clock, so a timer thread sets the
 shared abort flag ``S[CTL + CTL_ABORT]`` (:mod:`adjacency.engine.kernels.layout`) at the

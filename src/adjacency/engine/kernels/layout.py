@@ -14,7 +14,7 @@ per search thread, one ``U`` shared by all of them):
     U[NBR + sq]            the orthogonal neighbours of square sq
     U[ZOB + Z_X + sq], U[ZOB + Z_O + sq]   Zobrist words of an X / O piece on sq
     U[ZOB + Z_SIDE]        "O to move";  U[ZOB + Z_PLIES + p]  p plies left
-    U[ZOB + Z_SOLVER]      the salt of the solver's entries (see :mod:`.table`)
+    U[ZOB + Z_SOLVER]      the salt of the solver's entries (see :mod:`.transposition`)
     U[TT + 4b .. 4b + 3]   table bucket b: two entries of (key ^ data, data)
 
 ``S`` (``int64``), one per search thread: settings, counters and per-ply buffers::
