@@ -113,6 +113,17 @@ def test_every_numba_kernel_lives_in_the_kernels_folder() -> None:
     assert [name for name, compiled in outside if compiled] == []
 
 
+def test_cache_files_of_the_old_flat_layout_are_removed(tmp_path: Path) -> None:
+    copy = copy_engine(tmp_path)
+    old = copy / "__pycache__"
+    old.mkdir()
+    leftovers = [old / "search.search-199.py311.nbi", old / "table.probe-111.py311.1.nbc"]
+    for path in [*leftovers, old / STAMP, old / "searcher.cpython-311.pyc"]:
+        path.write_text("old")
+    drop_stale_kernels(copy)
+    assert sorted(p.name for p in old.iterdir()) == ["searcher.cpython-311.pyc"]
+
+
 def test_the_installed_engine_is_stamped_with_its_kernel_sources() -> None:
     kernels = ENGINE_DIR / KERNELS
     stamp = kernels / "__pycache__" / STAMP

@@ -66,4 +66,16 @@ def drop_stale_kernels(engine_dir: Path) -> bool:
     (``kernels/*.py``) against numba's default cache beside them (``kernels/__pycache__``).
     The engine's other modules are not fingerprinted: numba never compiles them."""
     kernels = engine_dir / KERNELS
+    _drop_leftovers(engine_dir / "__pycache__")
     return drop_stale_cache(kernels, kernels / "__pycache__")
+
+
+def _drop_leftovers(cache_dir: Path) -> None:
+    """Delete numba cache files and the stamp in ``cache_dir`` (``engine/__pycache__``):
+    nothing outside ``kernels/`` is compiled, so any there were left by the engine's
+    earlier flat layout, whose kernels sat beside the other modules."""
+    try:
+        for path in (*cache_dir.glob("*.nb[ic]"), cache_dir / STAMP):
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass
