@@ -56,10 +56,11 @@ configs = st.builds(
     terms=st.dictionaries(st.sampled_from(tuple(TERMS)), st.integers(0, TERM_MAX)),
 )
 
-not_whole = st.sampled_from([True, False, 1.0, 2.5, "3", None, math.nan])
+not_whole = st.sampled_from([True, False, 1.0, 2.5, "3", math.nan])
+"""Not whole numbers (``None`` is not among them: it means "the profile's" where allowed)."""
 BAD: dict[str, tuple[st.SearchStrategy[Any], str]] = {
     "threads": (
-        st.integers(max_value=0) | st.integers(min_value=THREADS_MAX + 1) | not_whole,
+        st.integers(max_value=0) | st.integers(min_value=THREADS_MAX + 1) | not_whole | st.none(),
         f"threads must be a whole number from 1 to {THREADS_MAX}, got ",
     ),
     "tt_mb": (
@@ -100,7 +101,7 @@ BAD: dict[str, tuple[st.SearchStrategy[Any], str]] = {
     "terms ": (  # the weights of known terms
         st.dictionaries(
             st.sampled_from(tuple(TERMS)),
-            st.integers(max_value=-1) | st.integers(min_value=TERM_MAX + 1) | not_whole,
+            st.integers(max_value=-1) | st.integers(min_value=TERM_MAX + 1) | not_whole | st.none(),
             min_size=1,
         ),
         f"evaluation term (exposure|tempo|parity|horizon) must be a whole number from 0 to "
