@@ -24,7 +24,7 @@ import numpy as np
 
 from adjacency.core.position import Position
 from adjacency.engine import Engine, warmup
-from adjacency.engine.evaluate import evaluate
+from adjacency.engine.kernels.evaluate import evaluate
 
 REPEAT = 200
 

@@ -1,6 +1,6 @@
 """How well a shallow search predicts a deeper one: the data behind ProbCut's margin.
 
-ProbCut (``engine:probcut=m``, :mod:`adjacency.engine.search`) cuts a node of depth
+ProbCut (``engine:probcut=m``, :mod:`adjacency.engine.kernels.search`) cuts a node of depth
 ``d`` when a search of depth ``d - PROBCUT_REDUCTION`` is at least ``m`` above beta
 (or below alpha). ``m`` should be about two standard deviations of
 ``value(d) - value(d - PROBCUT_REDUCTION)``. This script samples positions from
@@ -20,8 +20,8 @@ import statistics
 
 from adjacency.core.position import Position
 from adjacency.engine import Engine, warmup
-from adjacency.engine.evaluate import SCALE
-from adjacency.engine.search import PROBCUT_REDUCTION
+from adjacency.engine.kernels.evaluate import SCALE
+from adjacency.engine.kernels.search import PROBCUT_REDUCTION
 
 
 def positions(count: int, rounds: int, play_depth: int, seed: int, profile: str) -> list[Position]:

@@ -24,7 +24,7 @@ import numpy as np
 from adjacency import Position
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.mcts import MctsBot
-from adjacency.engine.playout import USED
+from adjacency.engine.kernels.mcts import USED
 
 MIDGAME = "5xxo/5oox/1o3xoo/1ox2xox/oxo4x/oox5/oxxox3/xoxxx3 x 32"
 """After 24 plies of alphabeta:depth=2 (x) against greedy (o) (benchmarks/bench_bots.py)."""

@@ -9,11 +9,11 @@ import pytest
 
 from adjacency.core import COLORS, Position
 from adjacency.core.board import iter_squares
-from adjacency.engine.bits import lowest, max_gain, play, popcount, spread, write_geometry
-from adjacency.engine.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
-from adjacency.engine.layout import I_SIZE, TT, W
-from adjacency.engine.ordering import child_hash
-from adjacency.engine.table import (
+from adjacency.engine.kernels.bits import lowest, max_gain, play, popcount, spread, write_geometry
+from adjacency.engine.kernels.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
+from adjacency.engine.kernels.layout import I_SIZE, TT, W
+from adjacency.engine.kernels.ordering import child_hash
+from adjacency.engine.kernels.transposition import (
     EXACT,
     LOWER,
     entry_bound,
@@ -116,7 +116,7 @@ def test_table_keeps_the_deeper_entry_and_the_newest() -> None:
 
 
 def test_layout_regions_tile_the_arrays_and_the_check_catches_overlaps() -> None:
-    from adjacency.engine import layout
+    from adjacency.engine.kernels import layout
 
     layout.check(layout.U_REGIONS, layout.TT, layout.SLOTS)
     layout.check(layout.S_REGIONS, layout.I_SIZE, layout.SLOTS)

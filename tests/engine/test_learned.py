@@ -13,10 +13,11 @@ import pytest
 from adjacency.cli import main
 from adjacency.core import Position
 from adjacency.core.board import iter_squares
-from adjacency.engine import Engine, layout
-from adjacency.engine.bits import write_geometry
-from adjacency.engine.evaluate import LEARNED, LEARNED_SHIFT, POSITIONAL, evaluate
-from adjacency.engine.features import N_FEATURES, NAMES, feature_vector
+from adjacency.engine import Engine
+from adjacency.engine.kernels import layout
+from adjacency.engine.kernels.bits import write_geometry
+from adjacency.engine.kernels.evaluate import LEARNED, LEARNED_SHIFT, POSITIONAL, evaluate
+from adjacency.engine.kernels.features import N_FEATURES, NAMES, feature_vector
 from adjacency.engine.weights_file import DEFAULT_FILE, WeightsError, load_weights
 from engine_positions import random_position
 

@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from adjacency.cli import main
 from adjacency.core import Position
-from adjacency.engine import Engine, layout
-from adjacency.engine.evaluate import LEARNED_SHIFT, PATTERN, POSITIONAL, evaluate
-from adjacency.engine.features import N_FEATURES, feature_vector
-from adjacency.engine.patterns import (
+from adjacency.engine import Engine
+from adjacency.engine.kernels import layout
+from adjacency.engine.kernels.evaluate import LEARNED_SHIFT, PATTERN, POSITIONAL, evaluate
+from adjacency.engine.kernels.features import N_FEATURES, feature_vector
+from adjacency.engine.kernels.patterns import (
     CANON,
     CLASS,
     N_CANON,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from adjacency.core import Position
 from adjacency.engine import Engine
-from adjacency.engine.driver import margin_parity
+from adjacency.engine.searcher import margin_parity
 from engine_positions import random_endgame, random_short_game, split_engines
 from oracles import exact_value
 

@@ -11,7 +11,7 @@ from adjacency.bots.engine_bot import EngineBot
 from adjacency.core import Position
 from adjacency.core.errors import AdjacencyError
 from adjacency.engine import Engine
-from adjacency.engine import layout as L
+from adjacency.engine.kernels import layout as L
 from adjacency.engine.profiles import V1
 from engine_positions import random_position
 

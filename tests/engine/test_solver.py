@@ -11,8 +11,8 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.engine import Engine
-from adjacency.engine import layout as L
-from adjacency.engine.solver import (
+from adjacency.engine.kernels import layout as L
+from adjacency.engine.kernels.solver import (
     ENDGAME_THRESHOLDS,
     OPEN_END,
     OPEN_THRESHOLDS,

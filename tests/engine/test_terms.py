@@ -9,8 +9,8 @@ from adjacency.bots.engine_bot import EngineBot
 from adjacency.bots.registry import entry
 from adjacency.core import Position
 from adjacency.engine import Engine
-from adjacency.engine import layout as L
-from adjacency.engine.driver import TERMS
+from adjacency.engine.config import TERMS
+from adjacency.engine.kernels import layout as L
 from adjacency.engine.profiles import V1_WEIGHTS
 
 

@@ -11,9 +11,9 @@ import pytest
 from adjacency.bots import Limit, make_bot
 from adjacency.core import Position
 from adjacency.engine import Engine
-from adjacency.engine import layout as L
 from adjacency.engine.bench import SUITE
-from adjacency.engine.splitting import SplitPoint, Splitter
+from adjacency.engine.kernels import layout as L
+from adjacency.engine.parallel_solve import SplitPoint, Splitter
 from engine_positions import (
     assert_solves_like_brute_force,
     random_endgame,

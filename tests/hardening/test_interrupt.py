@@ -60,7 +60,7 @@ CHILD = textwrap.dedent(
     ids=["solve-sigint", "search-sigint", "solve-sigterm", "split-solve-sigint"],
 )
 def test_ctrl_c_stops_a_compiled_solve_or_search(work: str, signum: int, threads: int) -> None:
-    # With 2 threads the solver's split points (Python, engine/splitting.py) stop too.
+    # With 2 threads the solver's split points (Python, engine/parallel_solve.py) stop too.
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, work, HOPELESS, str(threads)],
         stdout=subprocess.PIPE,

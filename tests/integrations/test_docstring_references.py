@@ -11,8 +11,8 @@ right after an assignment, as Sphinx's autodoc reads them), and resolves each
 - ``~`` and ``!`` only change how the reference is shown; a title form
   ``text <target>`` names ``target``; a trailing ``()`` is dropped;
 - a name starting with ``.`` is relative: tried in the enclosing class, the module,
-  then each package above it (``:mod:`.bits``` in ``adjacency.engine.layout`` is
-  ``adjacency.engine.bits``);
+  then each package above it (``:mod:`.bits``` in ``adjacency.engine.kernels.layout`` is
+  ``adjacency.engine.kernels.bits``);
 - any other name is tried in the enclosing classes, the module's namespace, its
   package's, the builtins, and last as an absolute dotted name (``adjacency.x.Y``,
   ``signal.set_wakeup_fd``).
@@ -209,14 +209,14 @@ def unresolved(module: ModuleType) -> list[str]:
 
 def test_the_resolver_tells_real_names_from_stale_ones() -> None:
     """The checker itself: real references of several forms resolve, made-up ones do not."""
-    layout = load("adjacency.engine.layout")
-    driver = load("adjacency.engine.driver")
+    layout = load("adjacency.engine.kernels.layout")
+    driver = load("adjacency.engine.searcher")
 
     def check(module: ModuleType, role: str, text: str, scope: tuple[str, ...] = ()) -> bool:
         return resolve(module, Reference(1, role, text, scope)) is not MISSING
 
     assert check(layout, "mod", ".bits")
-    assert check(layout, "class", "~adjacency.engine.driver.Engine")
+    assert check(layout, "class", "~adjacency.engine.searcher.Engine")
     assert check(driver, "meth", "stop", ("Engine", "search"))
     assert check(driver, "attr", "Engine.learned")  # assigned as self.learned
     assert check(driver, "func", "signal.set_wakeup_fd")

@@ -15,9 +15,9 @@ from adjacency.bots import BotError, Limit, Search, make_bot
 from adjacency.bots import base as bot_base
 from adjacency.bots.mcts import MctsBot
 from adjacency.engine import Engine
-from adjacency.engine import playout as kp
-from adjacency.engine.bits import write_geometry
-from adjacency.engine.layout import NBR
+from adjacency.engine.kernels import mcts as kp
+from adjacency.engine.kernels.bits import write_geometry
+from adjacency.engine.kernels.layout import NBR
 from core_strategies import positions
 from engine_positions import random_game_position
 from naive_rules import NaiveGame

@@ -12,15 +12,25 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any, cast
 
 from ..core import Position
 from ..engine import Engine, SearchResult, warmup
 from ..engine.book import lookup
-from ..engine.driver import TERMS
+from ..engine.config import (
+    DRIVERS,
+    EVALUATIONS,
+    NULL_REDUCTION_MAX,
+    PROBCUT_MAX,
+    TERM_MAX,
+    TERMS,
+    THREADS_MAX,
+    EngineConfig,
+)
 from ..engine.profiles import DEFAULT_PROFILE, PROFILES
 from ..engine.threads import default_threads
 from .base import Bot, Search, Thinking
-from .registry import Option, register
+from .registry import Option, OptionValue, register
 
 RETURN_MARGIN = 0.01
 """Seconds kept in hand after the engine stops, for returning the move."""
@@ -65,6 +75,37 @@ def within_reach(position: Position, seconds: float | None) -> bool:
     return math.perm(empties, position.plies_left) <= math.factorial(reach)
 
 
+UNSET = -1
+"""How a spec says "the profile's" for a numeric engine setting (a spec holds numbers
+only; :class:`~adjacency.engine.config.EngineConfig` says ``None``)."""
+
+SPEC_NAMES = {"tt": "tt_mb", "eval": "evaluation", "lmr": "reductions", "null": "null_reduction"}
+"""The spec's short name of each engine setting whose
+:class:`~adjacency.engine.config.EngineConfig` field is called otherwise (what users type
+since the first version; the spec strings never change)."""
+
+
+def spec_config(**options: OptionValue) -> EngineConfig:
+    """The :class:`~adjacency.engine.config.EngineConfig` of the ``engine`` bot's engine
+    options (parsed values by spec name: ``tt``, ``eval``, ``driver``, ``lmr``, ``profile``,
+    ``threads``, ``null``, ``probcut`` and the terms; the bot's own ``time``, ``depth``,
+    ``solve`` and ``book`` are not among them): the short names renamed
+    (:data:`SPEC_NAMES`), :data:`UNSET` made ``None``, the terms gathered, and ``threads``
+    0 (or missing) made :func:`~adjacency.engine.threads.default_threads`; a setting not
+    given keeps :class:`~adjacency.engine.config.EngineConfig`'s default. Raises
+    :class:`~adjacency.core.errors.InvalidSettingsError` for a value out of range."""
+    settings: dict[str, Any] = {}
+    terms: dict[str, int] = {}
+    for name, value in options.items():
+        if name in TERMS:
+            if value != UNSET:
+                terms[name] = cast(int, value)
+        elif name != "threads":
+            settings[SPEC_NAMES.get(name, name)] = None if value == UNSET else value
+    threads = options.get("threads") or default_threads()
+    return EngineConfig(threads=cast(int, threads), terms=terms, **settings)
+
+
 @register(
     "engine",
     "compiled numba search: iterative deepening PVS or MTD(f), transposition table, "
@@ -74,8 +115,8 @@ def within_reach(position: Position, seconds: float | None) -> bool:
         Option("time", 0.0, "seconds per move (0: the caller's limit)", minimum=0.0, cap=60.0),
         Option("depth", 0, "depth limit in plies (0: none)", minimum=0, maximum=64),
         Option("tt", 64, "transposition table size in MB", minimum=1, maximum=4096, cap=256),
-        Option("driver", "pvs", "search driver", choices=("pvs", "mtdf")),
-        Option("eval", "positional", "evaluation", choices=("positional", "material")),
+        Option("driver", "pvs", "search driver", choices=DRIVERS),
+        Option("eval", "positional", "evaluation", choices=EVALUATIONS),
         Option("solve", True, "solve the endgame exactly when within reach"),
         Option("lmr", True, "late move reductions (forward pruning; off: full-width search)"),
         Option(
@@ -83,7 +124,7 @@ def within_reach(position: Position, seconds: float | None) -> bool:
             0,
             "search threads sharing the table (Lazy SMP; 0: 1, or every core in adjacency move)",
             minimum=0,
-            maximum=256,
+            maximum=THREADS_MAX,
             cap=2,
         ),
         Option(
@@ -93,23 +134,27 @@ def within_reach(position: Position, seconds: float | None) -> bool:
             choices=tuple(PROFILES),
         ),
         Option(
-            "null", -1, "null-move reduction R (0: off; -1: the profile's)", minimum=-1, maximum=8
+            "null",
+            UNSET,
+            "null-move reduction R (0: off; -1: the profile's)",
+            minimum=UNSET,
+            maximum=NULL_REDUCTION_MAX,
         ),
         Option(
             "probcut",
-            -1,
+            UNSET,
             "ProbCut margin in 1/16 piece (0: off; -1: the profile's)",
-            minimum=-1,
-            maximum=1000,
+            minimum=UNSET,
+            maximum=PROBCUT_MAX,
         ),
         Option("book", "shipped", "proven positions to play from: shipped, off or a directory"),
         *(
             Option(
                 name,
-                -1,
+                UNSET,
                 f"{name} weight of the evaluation (-1: the profile's)",
-                minimum=-1,
-                maximum=1000,
+                minimum=UNSET,
+                maximum=TERM_MAX,
             )
             for name in TERMS
         ),
@@ -131,8 +176,8 @@ class EngineBot(Bot):
         profile: str = DEFAULT_PROFILE,
         book: str = "shipped",
         threads: int = 0,
-        null: int = -1,
-        probcut: int = -1,
+        null: int = UNSET,
+        probcut: int = UNSET,
         **terms: int,
     ) -> None:
         super().__init__()
@@ -141,18 +186,19 @@ class EngineBot(Bot):
         self.time = time or None
         self.depth = depth or None
         self.solve = solve
-        warmup()
-        self.engine = Engine(
-            tt_mb=tt,
-            evaluation=eval,
+        config = spec_config(
+            tt=tt,
+            eval=eval,
             driver=driver,
-            reductions=lmr,
+            lmr=lmr,
             profile=profile,
-            threads=threads or default_threads(),
-            terms={name: value for name, value in terms.items() if value >= 0},
-            null_reduction=None if null < 0 else null,
-            probcut=None if probcut < 0 else probcut,
+            threads=threads,
+            null=null,
+            probcut=probcut,
+            **terms,
         )
+        warmup()
+        self.engine = Engine(config)
 
     def stop(self) -> None:
         super().stop()

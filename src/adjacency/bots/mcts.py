@@ -5,7 +5,7 @@ expand a leaf, estimate it by playing the game out (or by the engine's
 evaluation), and back the result up the path (Browne et al. 2012). It needs no
 evaluation function, and it is anytime: stopping after any simulation, the
 most visited root move is the answer. All of a simulation is compiled
-(:mod:`adjacency.engine.playout`); this module drives batches of simulations
+(:mod:`adjacency.engine.kernels.mcts`); this module drives batches of simulations
 from Python between two looks at the clock, sizing each batch to a small slice
 of the time left so the bot answers on time.
 
@@ -29,10 +29,10 @@ import numpy as np
 
 from ..core import Position
 from ..core.board import Board
-from ..engine import playout as kp
-from ..engine.bits import write_geometry
-from ..engine.evaluate import DEFAULT_WEIGHTS, weights
-from ..engine.layout import NBR, W
+from ..engine.kernels import mcts as kp
+from ..engine.kernels.bits import write_geometry
+from ..engine.kernels.evaluate import DEFAULT_WEIGHTS, weights
+from ..engine.kernels.layout import NBR, W
 from .base import Bot, Search, Thinking
 from .registry import Option, register
 

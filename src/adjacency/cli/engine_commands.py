@@ -116,7 +116,7 @@ def run_solve(args: argparse.Namespace) -> int:
     """``adjacency solve``: print the exact margin and a best move of a position (one JSON object
     with ``--json``), the root's moves split over an executor if asked; returns 0. A finished
     position is bad input; :class:`AdjacencyRuntimeError` if ``--time`` runs out first."""
-    from ..engine import Engine, warmup
+    from ..engine import Engine, EngineConfig, warmup
 
     position = Position.from_fen(args.fen)
     if position.is_over:
@@ -128,7 +128,7 @@ def run_solve(args: argparse.Namespace) -> int:
     if wants_split(args):
         result = split_from_args(args, position)
     else:
-        engine = Engine(tt_mb=args.tt, threads=args.threads)
+        engine = Engine(EngineConfig(tt_mb=args.tt, threads=args.threads))
         result = engine.solve(position, wld=args.wld, seconds=args.time)
     if not result.complete:
         raise AdjacencyRuntimeError(f"could not solve {quote(args.fen)} within {args.time} s")
@@ -189,13 +189,13 @@ def run_analyse(args: argparse.Namespace) -> int:
     """``adjacency analyse``: the engine's evaluation and best move for a position (3 s by
     default) or for every position of a game record (0.5 s each); returns 0. A finished position
     or a ``--time`` that is not positive is bad input."""
-    from ..engine import Engine, warmup
+    from ..engine import Engine, EngineConfig, warmup
 
     if args.time is not None and args.time <= 0:
         raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
     position, game = _load_target(args.target, args.game)
     warmup()
-    engine = Engine(driver=args.driver, threads=args.threads)
+    engine = Engine(EngineConfig(driver=args.driver, threads=args.threads))
     rows = []
     if position is not None:
         if position.is_over:

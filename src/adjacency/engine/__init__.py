@@ -10,18 +10,21 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from .driver import DRIVERS, EVALUATIONS, Engine
+from .config import DRIVERS, EVALUATIONS, EngineConfig
 from .results import ProbeResult, SearchResult, SolveResult
-from .stale_cache import drop_stale_cache
+from .searcher import Engine
+from .stale_cache import drop_stale_kernels
 
 # Kernels compile or load from numba's cache on their first call, never at import,
-# so clearing a stale cache here still comes first.
-drop_stale_cache(Path(__file__).parent, Path(__file__).parent / "__pycache__")
+# so clearing a stale cache here still comes first. Only the kernels' own folder
+# counts: editing the searcher, the bench or training keeps the compiled cache.
+drop_stale_kernels(Path(__file__).parent)
 
 __all__ = [
     "DRIVERS",
     "EVALUATIONS",
     "Engine",
+    "EngineConfig",
     "ProbeResult",
     "SearchResult",
     "SolveResult",

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from ..core import Position
-from .bits import write_geometry
-from .driver import Engine
-from .layout import I_SIZE, STAT_NODES, STATS, TT
-from .search import INF, plain
+from .kernels.bits import write_geometry
+from .kernels.layout import I_SIZE, STAT_NODES, STATS, TT
+from .kernels.search import INF, plain
+from .searcher import Engine
 
 SUITE: tuple[tuple[str, str], ...] = (
     ("opening", "6oo/6oo/8/8/8/8/xx6/xx6 x 56"),

@@ -18,9 +18,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .evaluate import POSITIONAL, SCALE
-from .search import ORDER_ALL
-from .solver import SOLVE_CAPTURES_FIRST
+from .kernels.evaluate import POSITIONAL, SCALE
+from .kernels.search import ORDER_ALL
+from .kernels.solver import SOLVE_CAPTURES_FIRST
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Profile:
     name: str
     description: str
     weights: tuple[int, ...]
-    """``S[W:]`` of the positional evaluation (:mod:`adjacency.engine.evaluate`)."""
+    """``S[W:]`` of the positional evaluation (:mod:`adjacency.engine.kernels.evaluate`)."""
     ordering: int
     """Move-ordering bits (``ORDER_*``)."""
     reductions: bool
@@ -46,22 +46,23 @@ class Profile:
     exact either way, but among equally good moves it may return another)."""
     solve_features: int = 0
     """The solver's techniques after version one (``SOLVE_*`` bits of
-    :mod:`adjacency.engine.solver`): speed only, the value is exact either way."""
+    :mod:`adjacency.engine.kernels.solver`): speed only, the value is exact either way."""
     same_parity_guess: bool = False
     """Centre the aspiration window on the value of two iterations ago (same parity of
     depth) rather than the last one: values swing between odd and even depths."""
     null_reduction: int = 0
-    """Null-move pruning's reduction ``R`` (0: none; :mod:`adjacency.engine.search`)."""
+    """Null-move pruning's reduction ``R`` (0: none; :mod:`adjacency.engine.kernels.search`)."""
     probcut: int = 0
-    """ProbCut's margin in search units (0: none; :mod:`adjacency.engine.search`)."""
+    """ProbCut's margin in search units (0: none; :mod:`adjacency.engine.kernels.search`)."""
     learned_spare: int = 0
     """With the learned evaluation, games that end with at least this many empty squares
-    use the hand-tuned one (0: learned everywhere; :func:`adjacency.engine.evaluate.evaluate`)."""
+    use the hand-tuned one (0: learned everywhere;
+    :func:`adjacency.engine.kernels.evaluate.evaluate`)."""
     learned: bool = False
     """Use the learned evaluation (:mod:`adjacency.engine.training`'s shipped weights) on
     the boards it was trained for (8x8); ``weights`` elsewhere."""
     patterns: bool = False
-    """Use the pattern evaluation (:mod:`adjacency.engine.patterns`, the shipped pattern
+    """Use the pattern evaluation (:mod:`adjacency.engine.kernels.patterns`, the shipped pattern
     weights) instead of the learned one on 8x8, where ``learned`` would apply."""
 
 
@@ -117,7 +118,7 @@ board; docs/engine.md, Pattern evaluation). The default since it won its SPRT ag
 
 PROFILES = {profile.name: profile for profile in (V1, V2, V3, V4)}
 DEFAULT_PROFILE = "v4"
-"""The ``engine`` bot's profile (and :class:`~adjacency.engine.driver.Engine`'s), chosen by
+"""The ``engine`` bot's profile (and :class:`~adjacency.engine.searcher.Engine`'s), chosen by
 SPRT against the frozen v1 (elo0=0, elo1=10, pentanomial, 0.05 s a move, balanced
 books; docs/engine.md, Strength settled by SPRT): v4 accepted H1 at 28 rounds (+15 ± 11
 Elo, 848 games), where its pattern evaluation plays; v3 had accepted H0 there (-2 ± 9,

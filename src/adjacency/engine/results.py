@@ -1,7 +1,7 @@
 """What the engine returns: :class:`SearchResult`, :class:`SolveResult`, :class:`ProbeResult`.
 
 Plain frozen records, with no dependency on the kernels, so that callers can name
-them (in type hints, in tests) without the driver (:mod:`adjacency.engine.driver`).
+them (in type hints, in tests) without the driver (:mod:`adjacency.engine.searcher`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The outcome of :meth:`~adjacency.engine.driver.Engine.search`.
+    """The outcome of :meth:`~adjacency.engine.searcher.Engine.search`.
 
     ``value`` is in pieces (mover's view); ``exact`` is True when the search reached
     the end of the game (the value is then the exact final margin).
@@ -29,7 +29,7 @@ class SearchResult:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The outcome of :meth:`~adjacency.engine.driver.Engine.solve`.
+    """The outcome of :meth:`~adjacency.engine.searcher.Engine.solve`.
 
     ``value`` is the final margin under perfect play for the side to move; in
     win/draw/loss mode it is only its sign (-1, 0 or 1). ``complete`` is False
@@ -46,7 +46,7 @@ class SolveResult:
 
 @dataclass(frozen=True)
 class ProbeResult:
-    """The outcome of :meth:`~adjacency.engine.driver.Engine.probe`: is the exact value at
+    """The outcome of :meth:`~adjacency.engine.searcher.Engine.probe`: is the exact value at
     least ``beta``?
 
     ``high`` is True when the exact final margin is ``>= beta`` (the probe failed
@@ -65,5 +65,5 @@ class ProbeResult:
 
 
 Progress = Callable[[SearchResult], None]
-"""``progress(result)``: called by :meth:`~adjacency.engine.driver.Engine.search` after
+"""``progress(result)``: called by :meth:`~adjacency.engine.searcher.Engine.search` after
 every completed iteration."""

@@ -5,11 +5,15 @@ file of that kernel. The engine's kernels inline code and constants from their
 sibling modules (``bits.py``, ``layout.py``, ``evaluate.py`` ...), so after an
 edit or an upgrade that changes a sibling but not the kernel's own file, numba
 would load machine code built from the old sibling: wrong results or a crash.
-This module fingerprints every engine source file and clears the engine's cache
-whenever the fingerprint changes. It runs once, when :mod:`adjacency.engine` is
-imported, before any kernel is compiled or loaded.
+The kernels and everything they inline live in one folder,
+:mod:`adjacency.engine.kernels`; this module fingerprints every source file of
+that folder and clears its cache whenever the fingerprint changes. Python code
+outside the folder (the searcher, the parallel solver, training, the bench) is
+never compiled, so editing it keeps the cache. It runs once, when
+:mod:`adjacency.engine` is imported, before any kernel is compiled or loaded.
 
-It covers numba's default cache location (``__pycache__`` beside the sources).
+It covers numba's default cache location (``__pycache__`` beside the kernel sources,
+``engine/kernels/__pycache__``).
 With ``NUMBA_CACHE_DIR`` set, numba keeps the cache elsewhere; clear that
 directory by hand after changing the engine.
 """
@@ -20,6 +24,8 @@ import hashlib
 from pathlib import Path
 
 STAMP = "engine-sources.sha256"
+KERNELS = "kernels"
+"""The engine's folder of kernel sources (:mod:`adjacency.engine.kernels`)."""
 
 
 def sources_digest(source_dir: Path) -> str:
@@ -53,3 +59,23 @@ def drop_stale_cache(source_dir: Path, cache_dir: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def drop_stale_kernels(engine_dir: Path) -> bool:
+    """:func:`drop_stale_cache` for the engine package at ``engine_dir``: its kernel sources
+    (``kernels/*.py``) against numba's default cache beside them (``kernels/__pycache__``).
+    The engine's other modules are not fingerprinted: numba never compiles them."""
+    kernels = engine_dir / KERNELS
+    _drop_leftovers(engine_dir / "__pycache__")
+    return drop_stale_cache(kernels, kernels / "__pycache__")
+
+
+def _drop_leftovers(cache_dir: Path) -> None:
+    """Delete numba cache files and the stamp in ``cache_dir`` (``engine/__pycache__``):
+    nothing outside ``kernels/`` is compiled, so any there were left by the engine's
+    earlier flat layout, whose kernels sat beside the other modules."""
+    try:
+        for path in (*cache_dir.glob("*.nb[ic]"), cache_dir / STAMP):
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass

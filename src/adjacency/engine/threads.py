@@ -5,7 +5,7 @@ related shared-table split) runs the same search in several threads that share
 only the table: each thread has its own ``S`` (counters, killers, history, move
 lists, abort flag) and they all read and write the one table in ``U`` without
 locks (the entries' check words make torn writes read as misses, see
-:mod:`adjacency.engine.table`). The threads desynchronise by themselves
+:mod:`adjacency.engine.kernels.transposition`). The threads desynchronise by themselves
 (different timings, different depths), so one finds the table filled by the
 others' work on the positions it is about to search.
 
@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import layout as L
+from .kernels import layout as L
 
 _process_default = [1]
 
@@ -48,7 +48,7 @@ def use_all_cores() -> None:
 
 
 class Helpers:
-    """The helper threads' states of one :class:`~adjacency.engine.driver.Engine`."""
+    """The helper threads' states of one :class:`~adjacency.engine.searcher.Engine`."""
 
     def __init__(self, main: np.ndarray, count: int) -> None:
         self.main = main

@@ -5,12 +5,12 @@ fast player that makes some random moves (for variety), label each position
 with a deeper search of the reference engine (``profile="v1"``) or, within
 ``exact_plies`` of the end, with the exact solver, and fit for every number of
 plies left the weights that predict the label from the position's features
-(:mod:`adjacency.engine.features`) by ridge-regularised least squares over the
+(:mod:`adjacency.engine.kernels.features`) by ridge-regularised least squares over the
 positions with about that many plies left. The weights are written as a
 versioned JSON file (:func:`adjacency.engine.weights_file.save_weights`), which
 :func:`adjacency.engine.weights_file.load_weights` turns into the table the kernels read.
 
-The pattern evaluation (:mod:`adjacency.engine.patterns`) is trained the same way,
+The pattern evaluation (:mod:`adjacency.engine.kernels.patterns`) is trained the same way,
 but its positions are generated on an executor (:mod:`adjacency.workers`) in
 chunks of games (:class:`Chunk`, :func:`generate_samples`): each chunk's random
 stream is seeded from the run's seed and the chunk's number, and the results are
@@ -36,11 +36,11 @@ import numpy as np
 from ..core import Position
 from ..core.errors import InvalidSettingsError
 from ..workers.base import Executor
-from .bits import write_geometry
-from .driver import Engine
-from .features import N_FEATURES, feature_vector
-from .layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE, TT
-from .patterns import CANON, N_CANON, N_INSTANCES, N_WEIGHTS, configurations
+from .kernels.bits import write_geometry
+from .kernels.features import N_FEATURES, feature_vector
+from .kernels.layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE, TT
+from .kernels.patterns import CANON, N_CANON, N_INSTANCES, N_WEIGHTS, configurations
+from .searcher import Engine
 from .weights_file import UNITS, WeightsError, load_weights
 
 Progress = Callable[[str, int, int], None]
@@ -216,7 +216,7 @@ def generate_samples(
 
 def pattern_columns(samples: Sequence[Sample]) -> tuple[np.ndarray, np.ndarray]:
     """Per sample, the fitted column of each instance's configuration (``N_INSTANCES``
-    columns, :data:`~adjacency.engine.patterns.CANON`) and the features. 8x8 only."""
+    columns, :data:`~adjacency.engine.kernels.patterns.CANON`) and the features. 8x8 only."""
     U = np.zeros(TT, dtype=np.uint64)
     board = None
     columns = np.zeros((len(samples), N_INSTANCES), dtype=np.int64)

@@ -2,15 +2,15 @@
 :func:`save_weights`) and the pattern evaluation's (:func:`load_patterns`, :func:`save_patterns`).
 
 The file (JSON, ``format`` :data:`FORMAT`) holds, for every number of plies left
-from 2 to 64, one weight per feature of :mod:`adjacency.engine.features` in
+from 2 to 64, one weight per feature of :mod:`adjacency.engine.kernels.features` in
 1/:data:`UNITS` piece. The offline trainer (:mod:`adjacency.engine.training`)
-writes it; the driver (:mod:`adjacency.engine.driver`) reads the shipped one
+writes it; the driver (:mod:`adjacency.engine.searcher`) reads the shipped one
 (:data:`DEFAULT_FILE`) through :func:`shipped_weights`. This module needs neither
 of them, so the driver does not depend on the trainer.
 
 The pattern file (JSON, ``format`` :data:`PATTERN_FORMAT`) holds, for each phase of
-:data:`~adjacency.engine.layout.PAT_PHASE_WIDTH` plies left, the
-:data:`~adjacency.engine.patterns.N_WEIGHTS` fitted weights (one per configuration up
+:data:`~adjacency.engine.kernels.layout.PAT_PHASE_WIDTH` plies left, the
+:data:`~adjacency.engine.kernels.patterns.N_WEIGHTS` fitted weights (one per configuration up
 to symmetry, then one per feature) in 1/:data:`UNITS` piece, and the name of the
 pattern set; :func:`shipped_patterns` reads :data:`PATTERN_FILE`.
 """
@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import AdjacencyError
-from .features import N_FEATURES, NAMES
-from .layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE
-from .patterns import N_WEIGHTS, PATTERN_SET, expand
+from .kernels.features import N_FEATURES, NAMES
+from .kernels.layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE
+from .kernels.patterns import N_WEIGHTS, PATTERN_SET, expand
 
 FORMAT = "adjacency-eval"
 """The ``format`` field of a weights file."""
@@ -118,7 +118,7 @@ def save_patterns(
 
 def load_patterns(path: Path = PATTERN_FILE) -> tuple[np.ndarray, int]:
     """The kernel's pattern table (``PAT_PHASES`` rows of ``PAT_STRIDE``, see
-    :func:`adjacency.engine.patterns.expand`) and the version of a pattern file.
+    :func:`adjacency.engine.kernels.patterns.expand`) and the version of a pattern file.
 
     Raises :class:`WeightsError` naming the file if it cannot be read or is not a
     pattern file of this pattern set, phase width, features and units.

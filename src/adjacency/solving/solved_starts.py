@@ -56,7 +56,7 @@ def solve_entry(
     """Solve ``entry`` within ``budget`` seconds (``None``: no limit); see the module doc.
 
     ``threads`` solver threads share each solve's tree (split points,
-    :mod:`adjacency.engine.splitting`). First moves in ``known`` (from an earlier
+    :mod:`adjacency.engine.parallel_solve`). First moves in ``known`` (from an earlier
     sitting) are not solved again: their values, nodes and seconds count as if they
     had been; ``on_move`` gets each first move as soon as it is proven, so that a
     caller can keep it (:meth:`~adjacency.solving.store.SolutionsStore.put_move`).

@@ -4,7 +4,7 @@ Python runs signal handlers only between bytecodes of the main thread, and a
 compiled (numba) call does not return to Python until it ends, so a SIGINT would
 wait for the whole call. :func:`interruptible` lets a caller pass a ``stop``
 function that a watcher thread calls as soon as an interrupting signal arrives.
-The engine's driver (:mod:`adjacency.engine.driver`) runs every kernel call
+The engine's driver (:mod:`adjacency.engine.searcher`) runs every kernel call
 through it, with ``stop`` setting the search's abort flag.
 
 Long commands (arena runs, tuning, solving the table, training data) also treat

@@ -3,7 +3,7 @@
 numba passes each array argument as a struct of seven words and updates its
 reference count on every call; a recursive search with ten array arguments
 measured 14x slower per call than with one. So the kernels take exactly two
-arrays, allocated once per :class:`~adjacency.engine.driver.Engine` (one ``S``
+arrays, allocated once per :class:`~adjacency.engine.searcher.Engine` (one ``S``
 per search thread, one ``U`` shared by all of them):
 
 ``U`` (``uint64``): the board geometry, the Zobrist words and the table::
@@ -14,7 +14,7 @@ per search thread, one ``U`` shared by all of them):
     U[NBR + sq]            the orthogonal neighbours of square sq
     U[ZOB + Z_X + sq], U[ZOB + Z_O + sq]   Zobrist words of an X / O piece on sq
     U[ZOB + Z_SIDE]        "O to move";  U[ZOB + Z_PLIES + p]  p plies left
-    U[ZOB + Z_SOLVER]      the salt of the solver's entries (see :mod:`.table`)
+    U[ZOB + Z_SOLVER]      the salt of the solver's entries (see :mod:`.transposition`)
     U[TT + 4b .. 4b + 3]   table bucket b: two entries of (key ^ data, data)
 
 ``S`` (``int64``), one per search thread: settings, counters and per-ply buffers::

@@ -32,8 +32,8 @@ simulations completed, and ``T[STOP]`` is the abort flag; when the arrays are fu
 leaves stay leaves and the search goes on with playouts from them. ``P`` holds
 the parameters (indices below); ``R[0]`` is the xorshift64* random state, so a
 search is reproducible from its seed and its number of simulations.
-Bitboards follow :mod:`adjacency.engine.bits`; ``S`` carries the evaluation
-weights at ``S[W:]`` (:mod:`adjacency.engine.evaluate`).
+Bitboards follow :mod:`adjacency.engine.kernels.bits`; ``S`` carries the evaluation
+weights at ``S[W:]`` (:mod:`adjacency.engine.kernels.evaluate`).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def pick(mask: U64, R: Any) -> int:
 def best_squares(target: U64, empty: U64, U: Any) -> U64:
     """The squares of ``empty`` with the most orthogonal neighbours in ``target``.
 
-    The same bit-sliced count as :func:`adjacency.engine.bits.max_gain` (which
+    The same bit-sliced count as :func:`adjacency.engine.kernels.bits.max_gain` (which
     returns only the count): four direction boards, summed into bits ``b2 b1 b0``
     per square. All of ``empty`` when no square touches ``target``.
     """

@@ -73,7 +73,7 @@ def bring_best_forward(base: int, i: int, n: int, S: Any) -> None:
 
 @kernel
 def child_score(me: U64, opp: U64, sq: int, flips: U64, plies: int, U: Any, S: Any) -> int:
-    """The mover's hand-tuned score (:func:`~adjacency.engine.evaluate.score`, tapered) of
+    """The mover's hand-tuned score (:func:`~adjacency.engine.kernels.evaluate.score`, tapered) of
     the child after playing ``sq`` converting ``flips``: the search's ordering key in
     every evaluation mode (the caller has the flips at hand already).
 

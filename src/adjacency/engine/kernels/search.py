@@ -4,7 +4,7 @@ Textbook sources: negamax alpha-beta (Knuth & Moore 1975), principal variation
 search / NegaScout (Marsland 1983, Reinefeld 1983), transposition tables with
 Zobrist keys, killer moves (Akl & Newborn 1977) and the history heuristic
 (Schaeffer 1989). Iterative deepening, aspiration windows and MTD(f) (Plaat
-1996) are driven from Python in :mod:`adjacency.engine.driver`, one compiled call
+1996) are driven from Python in :mod:`adjacency.engine.searcher`, one compiled call
 per iteration or MTD(f) probe.
 
 The search is *fail-soft*: a result ``v <= alpha`` is an upper bound, ``v >= beta``
@@ -12,13 +12,13 @@ a lower bound, anything between is exact. Positions are (``me``, ``opp``) from t
 mover's view, so values are always the mover's (negamax).
 
 Every kernel takes the two shared arrays ``U`` and ``S`` described in
-:mod:`adjacency.engine.layout` (allocated once by the driver; nothing is
+:mod:`adjacency.engine.kernels.layout` (allocated once by the driver; nothing is
 allocated inside the recursion). The abort flag ``S[CTL + CTL_ABORT]`` is set by
 another thread (the driver's timer or a stop request); every interior node reads
 it and the search unwinds. At the root (``ply == 0``) the search records its best
 value and move so far in ``S[ROOT:]``. The table probe, the ordering keys and the
-lazy move selection are shared with the solver (:mod:`adjacency.engine.table`,
-:mod:`adjacency.engine.ordering`).
+lazy move selection are shared with the solver (:mod:`adjacency.engine.kernels.transposition`,
+:mod:`adjacency.engine.kernels.ordering`).
 
 Late move reductions (``S[CFG + CFG_LMR]``, on by default) are forward pruning:
 quiet moves (no conversions) late in the ordered list are first searched one or
@@ -97,7 +97,7 @@ from .ordering import (
     record_root,
     should_stop,
 )
-from .table import ABSENT, NO_CUT, lookup, record
+from .transposition import ABSENT, NO_CUT, lookup, record
 
 INF = 30000
 TT_MIN_DEPTH = 2

@@ -1,12 +1,14 @@
-"""The engine's Python driver: iterative deepening, aspiration, MTD(f), timing and solving.
+"""The searcher, :class:`Engine`: the Python driver of the kernels (iterative deepening,
+aspiration, MTD(f), timing and solving).
 
 One compiled call per iteration (PVS) or per MTD(f) probe; the kernels live in
-:mod:`adjacency.engine.search` and :mod:`adjacency.engine.solver`, the records the
-driver returns in :mod:`adjacency.engine.results`, and every compiled call runs
-through :func:`adjacency.system.signals.interruptible` so that Ctrl-C stops it.
+:mod:`adjacency.engine.kernels.search` and :mod:`adjacency.engine.kernels.solver`, the
+settings in :mod:`adjacency.engine.config`, the records the driver returns in
+:mod:`adjacency.engine.results`, and every compiled call runs through
+:func:`adjacency.system.signals.interruptible` so that Ctrl-C stops it.
 
 Time management: the kernels cannot read a clock, so a timer thread sets the
-shared abort flag ``S[CTL + CTL_ABORT]`` (:mod:`adjacency.engine.layout`) at the
+shared abort flag ``S[CTL + CTL_ABORT]`` (:mod:`adjacency.engine.kernels.layout`) at the
 deadline (the kernels release the GIL, so the timer runs on time). Every interior
 node reads the flag and the whole search unwinds within microseconds. Between
 iterations the driver also stops early when the next iteration is unlikely to
@@ -17,11 +19,11 @@ iteration's best if it already proved that move better than the previous one.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Unpack
 
 import numpy as np
 
@@ -30,37 +32,24 @@ from ..core.board import Board
 from ..core.errors import InvalidPositionError, InvalidSettingsError
 from ..core.text import quote
 from ..system.signals import interruptible
-from . import layout as L
-from . import search as ks
-from . import solver as kv
-from .bits import write_geometry
-from .evaluate import LEARNED, MATERIAL, PATTERN, POSITIONAL, SCALE, weights
-from .profiles import DEFAULT_PROFILE, PROFILES, Profile
-from .results import ProbeResult, Progress, SearchResult, SolveResult
-from .splitting import SPLIT_DEPTH, SPLIT_FLOOR, Splitter
-from .table import (
+from .config import TERMS, EngineConfig, EngineSettings
+from .kernels import layout as L
+from .kernels import search as ks
+from .kernels import solver as kv
+from .kernels.bits import write_geometry
+from .kernels.evaluate import LEARNED, MATERIAL, PATTERN, POSITIONAL, SCALE, weights
+from .kernels.transposition import (
     clear_table,
     entry_move,
     position_hash,
     probe,
     shared_words,
 )
+from .parallel_solve import SPLIT_DEPTH, SPLIT_FLOOR, Splitter
+from .profiles import PROFILES
+from .results import ProbeResult, Progress, SearchResult, SolveResult
 from .threads import Helpers
 from .weights_file import LEARNED_BOARD, shipped_patterns, shipped_weights
-
-TERMS = {
-    "exposure": L.W_EXPOSURE,
-    "tempo": L.W_TEMPO,
-    "parity": L.W_PARITY,
-    "horizon": L.W_HORIZON,
-}
-"""The hand-tuned evaluation's terms by name, and their slots in ``S[W:]`` (evaluate.py)."""
-
-
-DRIVERS = ("pvs", "mtdf")
-"""The iterative-deepening drivers: principal variation search or MTD(f)."""
-EVALUATIONS = ("positional", "material")
-"""The evaluations: the profile's (hand-tuned, or learned on 8x8) or the piece count."""
 
 
 def margin_parity(position: Position) -> int:
@@ -69,15 +58,33 @@ def margin_parity(position: Position) -> int:
     return ((position.x | position.o).bit_count() + position.plies_left) % 2
 
 
-def _pruning(name: str, value: int | None, profile: Profile, top: int) -> int:
-    """The forward-pruning setting ``name``: ``value``, or the profile's if ``None``;
-    a whole number from 0 to ``top``."""
-    chosen = getattr(profile, name) if value is None else value
-    if isinstance(chosen, bool) or not isinstance(chosen, int) or not 0 <= chosen <= top:
-        raise InvalidSettingsError(
-            f"pruning setting {name} must be a whole number from 0 to {top}, got {quote(chosen)}"
-        )
-    return chosen
+def write_settings(S: np.ndarray, config: EngineConfig) -> bool:
+    """Write a resolved ``config`` (no unset settings) into a fresh state array ``S``: the
+    evaluation's weights, the learned or pattern tables, the kernels' settings.
+    Returns True if 8x8 positions use the learned evaluation."""
+    profile = PROFILES[config.profile]
+    chosen = weights(config.evaluation, profile.weights)
+    for name, value in config.terms.items():
+        chosen[TERMS[name]] = value
+    S[L.W : L.W + len(chosen)] = chosen
+    S[L.W + L.W_LEARNED_SPARE] = profile.learned_spare
+    learned = profile.learned and config.evaluation == "positional"
+    if learned:
+        table, _ = shipped_weights()
+        S[L.PW : L.PW + L.PW_SIZE] = table.reshape(-1)
+        if profile.patterns:
+            patterns, _ = shipped_patterns()
+            S[L.PAT : L.PAT + L.PAT_SIZE] = patterns.reshape(-1)
+    S[L.KILLERS : L.MOVES] = -1
+    S[L.CFG + L.CFG_TT] = int(config.use_tt)
+    S[L.CFG + L.CFG_ORDER] = config.ordering
+    S[L.CFG + L.CFG_LMR] = int(bool(config.reductions))
+    S[L.CFG + L.CFG_LMR_FROM] = profile.lmr_from
+    S[L.CFG + L.CFG_SOLVE_TEMPO] = profile.solve_tempo
+    S[L.CFG + L.CFG_SOLVE_FEATURES] = profile.solve_features
+    S[L.CFG + L.CFG_NULL_R] = config.null_reduction
+    S[L.CFG + L.CFG_PROBCUT] = config.probcut
+    return learned
 
 
 class Engine:
@@ -85,102 +92,46 @@ class Engine:
 
     With ``threads`` > 1 helper threads share the table: the search runs Lazy SMP
     (:mod:`adjacency.engine.threads`), the solver splits its tree between them
-    (:mod:`adjacency.engine.splitting`). Not thread-safe except
+    (:mod:`adjacency.engine.parallel_solve`). Not thread-safe except
     :meth:`stop`, which any thread may call.
     """
 
     def __init__(
-        self,
-        tt_mb: float = 64.0,
-        evaluation: str = "positional",
-        driver: str = "pvs",
-        ordering: int | None = None,
-        use_tt: bool = True,
-        reductions: bool | None = None,
-        profile: str = DEFAULT_PROFILE,
-        threads: int = 1,
-        terms: Mapping[str, int] | None = None,
-        null_reduction: int | None = None,
-        probcut: int | None = None,
+        self, config: EngineConfig | None = None, /, **settings: Unpack[EngineSettings]
     ) -> None:
-        """``profile`` (:mod:`adjacency.engine.profiles`) sets the evaluation's weights and
-        the search's settings; ``ordering`` and ``reductions`` override the profile's, and
-        ``terms`` overrides weights of the hand-tuned evaluation by name (:data:`TERMS`:
-        what ``adjacency tune`` varies). ``null_reduction`` and ``probcut`` override the
-        profile's forward pruning (:mod:`adjacency.engine.search`; 0: off). ``threads``:
-        search threads sharing the table (1: no helpers); ``tt_mb``: the table's size.
+        """Build from ``config`` (:class:`~adjacency.engine.config.EngineConfig`; default:
+        the default settings) with ``settings``, fields of it by name, changed:
+        ``Engine(tt_mb=4, profile="v1")`` is ``Engine(EngineConfig(tt_mb=4, profile="v1"))``.
 
         Raises :class:`~adjacency.core.errors.InvalidSettingsError` for a setting out of
-        range (a ``threads`` outside 1 to 256, a ``tt_mb`` not above 0, an unknown profile,
-        driver, evaluation or term, a pruning setting outside its range).
+        range or a name that is no setting (:class:`~adjacency.engine.config.EngineConfig`).
         """
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-            raise InvalidSettingsError(
-                f"threads must be a whole number from 1 to 256, got {quote(threads)}"
-            )
-        if (
-            isinstance(tt_mb, bool)
-            or not isinstance(tt_mb, (int, float))
-            or not math.isfinite(tt_mb)
-            or tt_mb <= 0
-        ):
-            raise InvalidSettingsError(f"tt_mb must be a number above 0, got {quote(tt_mb)}")
-        if profile not in PROFILES:
-            raise InvalidSettingsError(
-                f"profile must be one of {', '.join(PROFILES)}, got {quote(profile)}"
-            )
-        if driver not in DRIVERS:
-            raise InvalidSettingsError(
-                f"driver must be one of {', '.join(DRIVERS)}, got {quote(driver)}"
-            )
-        if evaluation not in EVALUATIONS:
-            raise InvalidSettingsError(
-                f"evaluation must be one of {', '.join(EVALUATIONS)}, got {quote(evaluation)}"
-            )
-        self.U = shared_words(tt_mb)
+        base = EngineConfig() if config is None else config
+        self.config = base.with_settings(**settings) if settings else base
+        """The settings as given (``None``: the profile's)."""
+        resolved = self.config.resolved()
+        self.U = shared_words(resolved.tt_mb)
         self.S = np.zeros(L.I_SIZE, dtype=np.int64)
-        self.profile = PROFILES[profile]
-        if reductions is None:
-            reductions = self.profile.reductions
-        chosen = weights(evaluation, self.profile.weights)
-        for name, value in (terms or {}).items():
-            if name not in TERMS:
-                raise InvalidSettingsError(
-                    f"evaluation term must be one of {', '.join(TERMS)}, got {quote(name)}"
-                )
-            chosen[TERMS[name]] = value
-        self.S[L.W : L.W + len(chosen)] = chosen
-        self.S[L.W + L.W_LEARNED_SPARE] = self.profile.learned_spare
-        self.learned = self.profile.learned and evaluation == "positional"
+        self.profile = PROFILES[resolved.profile]
+        self.learned = write_settings(self.S, resolved)
         """True if 8x8 positions use the learned evaluation (other boards: the profile's)."""
         if self.learned:
-            table, self.learned_version = shipped_weights()
-            self.S[L.PW : L.PW + L.PW_SIZE] = table.reshape(-1)
+            self.learned_version = shipped_weights()[1]
             if self.profile.patterns:
-                patterns, self.pattern_version = shipped_patterns()
-                self.S[L.PAT : L.PAT + L.PAT_SIZE] = patterns.reshape(-1)
-        self.S[L.KILLERS : L.MOVES] = -1
-        self.S[L.CFG + L.CFG_TT] = int(use_tt)
-        self.S[L.CFG + L.CFG_ORDER] = self.profile.ordering if ordering is None else ordering
-        self.S[L.CFG + L.CFG_LMR] = int(reductions)
-        self.S[L.CFG + L.CFG_LMR_FROM] = self.profile.lmr_from
-        self.S[L.CFG + L.CFG_SOLVE_TEMPO] = self.profile.solve_tempo
-        self.S[L.CFG + L.CFG_SOLVE_FEATURES] = self.profile.solve_features
-        self.S[L.CFG + L.CFG_NULL_R] = _pruning("null_reduction", null_reduction, self.profile, 8)
-        self.S[L.CFG + L.CFG_PROBCUT] = _pruning("probcut", probcut, self.profile, 1000)
+                self.pattern_version = shipped_patterns()[1]
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
-        :func:`adjacency.engine.solver.thresholds`. :meth:`solve` writes them to ``S``."""
+        :func:`adjacency.engine.kernels.solver.thresholds`. :meth:`solve` writes them to ``S``."""
         self.split_depth = SPLIT_DEPTH
         """With ``threads`` > 1, solver nodes at most this many plies below the root are
-        split points whose moves the threads share (:mod:`adjacency.engine.splitting`)."""
+        split points whose moves the threads share (:mod:`adjacency.engine.parallel_solve`)."""
         self.split_floor = SPLIT_FLOOR
         """... if they have at least this many plies left (and 5 at the least)."""
-        self.driver = driver
-        self.reductions = reductions
+        self.driver = resolved.driver
+        self.reductions = bool(resolved.reductions)
         self.generation = 0
-        self.threads = threads
-        self.helpers = Helpers(self.S, threads - 1) if threads > 1 else None
+        self.threads = resolved.threads
+        self.helpers = Helpers(self.S, self.threads - 1) if self.threads > 1 else None
         self._stop_requested = False
         self._board: Board | None = None
 
@@ -564,7 +515,7 @@ class Engine:
                 self.stop,
                 lambda: int(kv.solve(me, opp, plies, alpha, beta, 0, h, color, self.U, self.S)),
             )
-        # The threads split the probe's tree (Young Brothers Wait, engine/splitting.py).
+        # The threads split the probe's tree (Young Brothers Wait, engine/parallel_solve.py).
         self.helpers.sync()
         splitter = Splitter(
             self.U,

@@ -1,12 +1,12 @@
 """Static evaluation of positions that are not final, in search units (1/16 piece).
 
-The weights live at ``S[W:]`` (:mod:`adjacency.engine.layout`)::
+The weights live at ``S[W:]`` (:mod:`adjacency.engine.kernels.layout`)::
 
     S[W + W_MODE]      0: material only (the plain minimax reference), 1: positional (the
                        hand-tuned terms below), 2: learned (weights per feature of
-                       :mod:`adjacency.engine.features` per plies left at ``S[PW:]``),
+                       :mod:`adjacency.engine.kernels.features` per plies left at ``S[PW:]``),
                        3: pattern (weights per line configuration and per feature per
-                       phase at ``S[PAT:]``, :mod:`adjacency.engine.patterns`)
+                       phase at ``S[PAT:]``, :mod:`adjacency.engine.kernels.patterns`)
     S[W + W_EXPOSURE]  per piece of the opponent's minus the mover's that touches an empty square
     S[W + W_TEMPO]     per piece the mover wins with its best immediate move (1 + 2 * flips)
     S[W + W_PARITY]    +1 if the mover makes the last move of the game (plies left odd), else -1

@@ -6,7 +6,7 @@ signed and unsigned integers in bitboard arithmetic (numba would promote the
 mix to float): shift amounts and masks are ``uint64`` too.
 
 A board's geometry reaches the kernels in the ``uint64`` array ``U``
-(:mod:`adjacency.engine.layout`)::
+(:mod:`adjacency.engine.kernels.layout`)::
 
     U[GEO + GEO_FULL]      every square of the board
     U[GEO + GEO_NOT_A]     full without file a      (masks the left-to-right wrap of ``<< 1``)
@@ -26,7 +26,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import types
 from numba.extending import intrinsic
 
-from ..core.board import Board
+from ...core.board import Board
 from .layout import GEO, GEO_COLS, GEO_FULL, GEO_NOT_A, GEO_NOT_LAST, NBR
 
 F = TypeVar("F", bound=Callable[..., Any])

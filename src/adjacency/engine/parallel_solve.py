@@ -19,8 +19,8 @@ alpha-beta solvers and Edax (Feldmann's Young Brothers Wait Concept):
   meanwhile helps only below its own split point (the "helpful master"), so no
   thread ever waits on work that waits on it;
 * below the split nodes a task is one call of the compiled
-  :func:`~adjacency.engine.solver.solve` on the thread's own ``S``; all threads share
-  the table in ``U`` (lockless, :mod:`adjacency.engine.table`).
+  :func:`~adjacency.engine.kernels.solver.solve` on the thread's own ``S``; all threads share
+  the table in ``U`` (lockless, :mod:`adjacency.engine.kernels.transposition`).
 
 **Why the split points live in Python, not in numba.** numba's nopython mode has no
 locks, condition variables or atomic read-modify-write on arrays, which a split point
@@ -51,11 +51,11 @@ from typing import Any
 
 import numpy as np
 
-from . import layout as L
-from . import solver as kv
-from .bits import play
-from .ordering import child_hash
-from .table import record
+from .kernels import layout as L
+from .kernels import solver as kv
+from .kernels.bits import play
+from .kernels.ordering import child_hash
+from .kernels.transposition import record
 
 SPLIT_DEPTH = 4
 """Default depth of the split tree (the ``Engine.split_depth`` setting): nodes at most this
@@ -126,7 +126,7 @@ class SplitPoint:
 
 def ordered_moves(S: np.ndarray, ply: int, n: int, sort: bool) -> list[int]:
     """The ``n`` moves listed at ``ply`` in the order the kernel's lazy selection
-    (:func:`~adjacency.engine.ordering.bring_best_forward`) would search them."""
+    (:func:`~adjacency.engine.kernels.ordering.bring_best_forward`) would search them."""
     moves = [int(m) for m in S[L.MOVES + 64 * ply : L.MOVES + 64 * ply + n]]
     if not sort:
         return moves
@@ -147,7 +147,7 @@ class Splitter:
 
     ``states[0]`` is the calling thread's ``S``; one Python thread runs for each other
     state during :meth:`run`. ``stop_requested`` tells an outside stop (the engine's
-    timer or :meth:`~adjacency.engine.driver.Engine.stop`) from a cancellation.
+    timer or :meth:`~adjacency.engine.searcher.Engine.stop`) from a cancellation.
     """
 
     def __init__(

@@ -22,7 +22,7 @@ each side's pieces they touch, pieces by how many empty squares they touch),
 predicted the training labels only slightly better (held-out RMS error 0.42
 against 0.45 pieces with 21+ plies left, 0.62 against 0.65 with 9-20) and made
 the search 1.5x slower per node, so these seven are used (docs/engine.md).
-:mod:`adjacency.engine.evaluate` takes the dot product with the weights of the
+:mod:`adjacency.engine.kernels.evaluate` takes the dot product with the weights of the
 position's phase.
 """
 

@@ -7,7 +7,7 @@ the plies left. Making a move XORs in the placed piece, each converted square
 one more word so exact and heuristic entries never mix.
 
 Table layout: the tail of the shared ``uint64`` array ``U`` from ``TT``
-(:mod:`adjacency.engine.layout`) holds ``buckets`` (a power of two) buckets of
+(:mod:`adjacency.engine.kernels.layout`) holds ``buckets`` (a power of two) buckets of
 four words: check and data of slot 0, check and data of slot 1, where the
 check word is ``key ^ data`` (the lockless "xor trick", Hyatt & Mann 2002).
 Search threads share the table without locks; a reader that sees one word of
@@ -71,7 +71,7 @@ def zobrist_keys(seed: int = 20260) -> np.ndarray:
 
 def shared_words(megabytes: float) -> np.ndarray:
     """A zeroed ``U`` array with a table of at most ``megabytes`` (at least one bucket) and
-    the Zobrist words filled in (see :mod:`adjacency.engine.layout`)."""
+    the Zobrist words filled in (see :mod:`adjacency.engine.kernels.layout`)."""
     entries = max(2, int(megabytes * 1024 * 1024) // ENTRY_BYTES)
     buckets = 1 << max(0, (entries // 2).bit_length() - 1)
     U = np.zeros(TT + 4 * buckets, dtype=np.uint64)

@@ -16,7 +16,7 @@ endgame solvers use (Buro's and Gunnar Andersson's solvers, Edax):
   transposition cutoffs (ETC, Plaat et al. 1996): before searching, look up
   every child, and cut off if a child's stored upper bound already proves
   ``>= beta`` for the parent;
-* move ordering by the static evaluation (:mod:`adjacency.engine.evaluate`)
+* move ordering by the static evaluation (:mod:`adjacency.engine.kernels.evaluate`)
   of each child: material, exposure and the opponent's best reply. It took 4-7x
   fewer nodes than the first version's squares won minus the opponent's best
   immediate reply; with few plies left: by squares won; in the last few, none.
@@ -25,7 +25,7 @@ endgame solvers use (Buro's and Gunnar Andersson's solvers, Edax):
   recursive search from the recursive solver broke numba's on-disk cache: a
   second process crashed loading it. So it is not used.)
 
-Kernels take the shared arrays ``U`` and ``S`` (:mod:`adjacency.engine.layout`);
+Kernels take the shared arrays ``U`` and ``S`` (:mod:`adjacency.engine.kernels.layout`);
 the thresholds below are defaults for ``S[CFG + CFG_SOLVE_*]``, settable at
 run time for tuning.
 """
@@ -71,7 +71,7 @@ from .ordering import (
     record_root,
     should_stop,
 )
-from .table import ABSENT, LOWER, NO_CUT, entry_bound, entry_value, lookup, probe, record
+from .transposition import ABSENT, LOWER, NO_CUT, entry_bound, entry_value, lookup, probe, record
 
 INF = 1000
 TT_MIN = 6
@@ -214,7 +214,7 @@ def prepare(
     Returns ``(n, value, alpha, beta)``: ``n < 0`` when the node is decided without a
     search (its fail-soft ``value``), else the number of moves listed and the window
     narrowed by the fixed-piece bounds. Shared by :func:`solve` and the split-point
-    solver (:mod:`adjacency.engine.splitting`), which searches the list in several threads.
+    solver (:mod:`adjacency.engine.parallel_solve`), which searches the list in several threads.
     """
     empty = U[GEO + GEO_FULL] & ~(me | opp)
     occupied = me | opp

@@ -1,0 +1,219 @@
+"""``EngineConfig``: every setting checked in one place, with the errors of docs/errors.md,
+and the same configuration whether it comes from Python, from an ``engine:`` spec or from
+``Engine``'s keywords."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjacency.bots import make_bot
+from adjacency.bots.engine_bot import EngineBot
+from adjacency.core.errors import InvalidSettingsError
+from adjacency.engine import DRIVERS, EVALUATIONS, Engine, EngineConfig
+from adjacency.engine.config import (
+    NULL_REDUCTION_MAX,
+    PROBCUT_MAX,
+    TERM_MAX,
+    TERMS,
+    THREADS_MAX,
+)
+from adjacency.engine.kernels import layout as L
+from adjacency.engine.kernels.search import ORDER_ALL
+from adjacency.engine.profiles import PROFILES
+
+spec_configs = st.builds(
+    EngineConfig,
+    tt_mb=st.integers(1, 4).map(float),
+    evaluation=st.sampled_from(EVALUATIONS),
+    driver=st.sampled_from(DRIVERS),
+    profile=st.sampled_from(tuple(PROFILES)),
+    threads=st.integers(1, 2),
+    reductions=st.booleans(),
+    null_reduction=st.none() | st.integers(0, NULL_REDUCTION_MAX),
+    probcut=st.none() | st.integers(0, PROBCUT_MAX),
+    terms=st.dictionaries(st.sampled_from(tuple(TERMS)), st.integers(0, TERM_MAX)),
+)
+"""Configurations an ``engine:`` spec can state (small tables: each one is allocated)."""
+
+configs = st.builds(
+    EngineConfig,
+    tt_mb=st.floats(0.001, 8.0),
+    evaluation=st.sampled_from(EVALUATIONS),
+    driver=st.sampled_from(DRIVERS),
+    profile=st.sampled_from(tuple(PROFILES)),
+    threads=st.integers(1, THREADS_MAX),
+    use_tt=st.booleans(),
+    ordering=st.none() | st.integers(0, ORDER_ALL),
+    reductions=st.none() | st.booleans(),
+    null_reduction=st.none() | st.integers(0, NULL_REDUCTION_MAX),
+    probcut=st.none() | st.integers(0, PROBCUT_MAX),
+    terms=st.dictionaries(st.sampled_from(tuple(TERMS)), st.integers(0, TERM_MAX)),
+)
+
+not_whole = st.sampled_from([True, False, 1.0, 2.5, "3", math.nan])
+"""Not whole numbers (``None`` is not among them: it means "the profile's" where allowed)."""
+BAD: dict[str, tuple[st.SearchStrategy[Any], str]] = {
+    "threads": (
+        st.integers(max_value=0) | st.integers(min_value=THREADS_MAX + 1) | not_whole | st.none(),
+        f"threads must be a whole number from 1 to {THREADS_MAX}, got ",
+    ),
+    "tt_mb": (
+        st.floats(max_value=0.0)
+        | st.sampled_from([math.inf, math.nan, "64", True, None])
+        | st.integers(max_value=0),
+        "tt_mb must be a number above 0, got ",
+    ),
+    "profile": (st.text().filter(lambda s: s not in PROFILES), "profile must be one of v1, "),
+    "driver": (
+        st.text().filter(lambda s: s not in DRIVERS),
+        "driver must be one of pvs, mtdf, got ",
+    ),
+    "evaluation": (
+        st.text().filter(lambda s: s not in EVALUATIONS),
+        "evaluation must be one of positional, material, got ",
+    ),
+    "use_tt": (st.sampled_from([0, 1, None, "yes"]), "use_tt must be true or false, got "),
+    "reductions": (st.sampled_from([0, 1, "no"]), "reductions must be true, false or None"),
+    "ordering": (
+        st.integers(max_value=-1) | st.integers(min_value=ORDER_ALL + 1) | not_whole,
+        f"ordering must be a whole number from 0 to {ORDER_ALL}, got ",
+    ),
+    "null_reduction": (
+        st.integers(max_value=-1) | st.integers(min_value=NULL_REDUCTION_MAX + 1) | not_whole,
+        f"pruning setting null_reduction must be a whole number from 0 to {NULL_REDUCTION_MAX}",
+    ),
+    "probcut": (
+        st.integers(max_value=-1) | st.integers(min_value=PROBCUT_MAX + 1) | not_whole,
+        f"pruning setting probcut must be a whole number from 0 to {PROBCUT_MAX}",
+    ),
+    "terms": (
+        st.dictionaries(st.text().filter(lambda s: s not in TERMS), st.integers(), min_size=1)
+        | st.sampled_from([[("exposure", 3)], "exposure=3"]),
+        "(evaluation term must be one of exposure, tempo, parity, horizon, got "
+        "|terms must map evaluation terms to weights, got )",
+    ),
+    "terms ": (  # the weights of known terms
+        st.dictionaries(
+            st.sampled_from(tuple(TERMS)),
+            st.integers(max_value=-1) | st.integers(min_value=TERM_MAX + 1) | not_whole | st.none(),
+            min_size=1,
+        ),
+        f"evaluation term (exposure|tempo|parity|horizon) must be a whole number from 0 to "
+        f"{TERM_MAX}",
+    ),
+}
+"""Per setting: bad values, and the start of the error each gives."""
+
+
+def spec_of(config: EngineConfig) -> str:
+    """The ``engine:`` spec of ``config``, written out here independently of the bot."""
+    items = {
+        "tt": f"{config.tt_mb:g}",
+        "eval": config.evaluation,
+        "driver": config.driver,
+        "lmr": "true" if config.reductions else "false",
+        "profile": config.profile,
+        "threads": str(config.threads),
+        "null": "-1" if config.null_reduction is None else str(config.null_reduction),
+        "probcut": "-1" if config.probcut is None else str(config.probcut),
+        **{name: str(value) for name, value in config.terms.items()},
+    }
+    return "engine:" + ",".join(f"{key}={value}" for key, value in items.items())
+
+
+@settings(max_examples=60, deadline=None)
+@given(configs)
+def test_valid_configurations_keep_their_values_and_are_frozen(config: EngineConfig) -> None:
+    copy = EngineConfig(**{f.name: getattr(config, f.name) for f in dataclasses.fields(config)})
+    assert copy == config and hash(copy) == hash(config)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.threads = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        config.terms["exposure"] = 1  # type: ignore[index]
+    resolved = config.resolved()
+    profile = PROFILES[config.profile]
+    for field in dataclasses.fields(config):
+        given_value = getattr(config, field.name)
+        if field.name in ("ordering", "reductions", "null_reduction", "probcut"):
+            expected = getattr(profile, field.name) if given_value is None else given_value
+        else:
+            expected = given_value
+        assert getattr(resolved, field.name) == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_each_bad_setting_is_refused_with_its_own_message(data: st.DataObject) -> None:
+    field = data.draw(st.sampled_from(sorted(BAD)))
+    values, message = BAD[field]
+    bad = data.draw(values)
+    name = field.strip()
+    with pytest.raises(InvalidSettingsError, match="^" + message) as raised:
+        EngineConfig(**{name: bad})
+    with pytest.raises(InvalidSettingsError) as through_engine:
+        Engine(**{name: bad})
+    assert str(through_engine.value) == str(raised.value)
+    good = EngineConfig(tt_mb=1)
+    with pytest.raises(InvalidSettingsError) as changed:
+        good.with_settings(**{name: bad})
+    assert str(changed.value) == str(raised.value)
+
+
+def test_a_name_that_is_no_setting_is_refused() -> None:
+    with pytest.raises(InvalidSettingsError, match="unknown engine setting 'tt'; settings: "):
+        Engine(tt=4)  # type: ignore[call-arg]
+    with pytest.raises(InvalidSettingsError, match="unknown engine setting 'eval'"):
+        EngineConfig().with_settings(eval="material")
+
+
+@settings(max_examples=15, deadline=None)
+@given(spec_configs)
+def test_spec_configurations_round_trip_through_the_bot_and_the_engine(
+    config: EngineConfig,
+) -> None:
+    bot = make_bot(spec_of(config))
+    assert isinstance(bot, EngineBot)
+    assert bot.engine.config == config
+    keywords = Engine(**{f.name: getattr(config, f.name) for f in dataclasses.fields(config)})
+    for engine in (bot.engine, Engine(config), keywords):
+        assert engine.config == config
+        assert (engine.S == bot.engine.S).all()
+        assert len(engine.U) == len(bot.engine.U)
+    resolved = config.resolved()
+    S = bot.engine.S
+    assert int(S[L.CFG + L.CFG_NULL_R]) == resolved.null_reduction
+    assert int(S[L.CFG + L.CFG_PROBCUT]) == resolved.probcut
+    assert int(S[L.CFG + L.CFG_LMR]) == int(bool(resolved.reductions))
+    assert int(S[L.CFG + L.CFG_ORDER]) == resolved.ordering
+    for name, value in config.terms.items():
+        assert int(S[L.W + TERMS[name]]) == value
+
+
+def test_the_specs_unset_is_the_configs_none_and_the_profiles_value() -> None:
+    bot = make_bot("engine:tt=1,profile=v3,null=-1,probcut=-1,exposure=-1,threads=0")
+    assert isinstance(bot, EngineBot)
+    config = bot.engine.config
+    assert (config.null_reduction, config.probcut, dict(config.terms)) == (None, None, {})
+    assert config.threads == 1  # threads=0: one thread unless the process said otherwise
+    assert int(bot.engine.S[L.CFG + L.CFG_PROBCUT]) == PROFILES["v3"].probcut
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("engine:null=9", r"option null='9' is out of range: must be int in \[-1, 8\]"),
+        ("engine:probcut=1001", r"option probcut='1001' is out of range"),
+        ("engine:threads=257", r"option threads='257' is out of range: must be int in \[0, 256\]"),
+        ("engine:tempo=1001", r"option tempo='1001' is out of range: must be int in \[-1, 1000\]"),
+        ("engine:eval=learned", "option eval='learned' is not one of positional, material"),
+    ],
+)
+def test_spec_ranges_are_the_configs(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec)
