@@ -2,7 +2,9 @@
 
 A real uvicorn server runs in a thread on a free port; each test opens a fresh
 page (empty local storage) and fails if the page logs any console error. The
-tests also write the screenshots in docs/screenshots/ that the README shows.
+tests keep screenshots of what they check (in a temporary folder, or in docs/screenshots/
+with ``ADJACENCY_SCREENSHOTS=1``); the README's other pictures come from
+tools/docs_screenshots.py.
 """
 
 from __future__ import annotations
@@ -372,47 +374,6 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
     shoot(page, shots, "phone.png")
     context.close()
     assert errors == []
-
-
-@pytest.mark.slow
-def test_main_screens_for_the_docs(server: str, page: Any, shots: Path) -> None:
-    levels = api(server, "GET", "/api/config")["levels"]
-    game = new_game(server, rows=8, cols=8, rounds=28, o={"kind": "bot", "level": 2})
-    play_via_api(server, game["id"], ("c3", "d4", "c5", "e2", "f4", "d6", "b5"))
-    page.goto(f"{server}/?game={game['id']}")
-    page.wait_for_selector("#moves button")
-    state = api(server, "GET", f"/api/games/{game['id']}")
-    target = max(state["preview"], key=lambda sq: len(state["preview"][sq]))
-    page.hover(f'[data-square="{target}"]')
-    page.wait_for_selector(".sq.will-flip")
-    shoot(page, shots, "game.png")
-    page.emulate_media(color_scheme="dark")
-    page.mouse.move(0, 0)
-    shoot(page, shots, "dark.png")
-    page.emulate_media(color_scheme="light")
-
-    strongest = levels[-1]["number"]
-    watch = new_game(
-        server,
-        x={"kind": "bot", "level": max(1, strongest - 1)},
-        o={"kind": "bot", "level": strongest},
-        rows=8,
-        cols=8,
-        rounds=28,
-        time=2,
-    )
-    page.goto(f"{server}/?game={watch['id']}")
-    page.wait_for_function("document.querySelectorAll('#moves button').length >= 5")
-    page.wait_for_selector("#thinking:not([hidden])")
-    shoot(page, shots, "bot-vs-bot.png")
-    api(server, "POST", f"/api/games/{watch['id']}/control", {"action": "pause"})
-
-    page.goto(f"{server}/rules")
-    shoot(page, shots, "rules.png", full_page=True)
-    page.goto(f"{server}/?game={game['id']}")
-    page.click("#btn-games")
-    page.wait_for_selector("#games-list table")
-    shoot(page, shots, "games.png")
 
 
 def test_api_reference_works_offline(server: str, page: Any) -> None:
