@@ -1,7 +1,7 @@
 """The analysis board's exact result: time to the value and to every move checked.
 
 For ``--positions`` positions with ``--plies`` plies left (the solve suite's
-``bench_engine_solve.endgame(28, plies, seed)``, seeds 0 upward), side by side in
+``position_sets.suite_position(28, plies, seed)``, seeds 0 upward), side by side in
 one run, each with a fresh engine:
 
 * **every move solved** (the analysis before issue 23): one exact solve per move
@@ -23,7 +23,8 @@ import os
 import statistics
 import time
 
-from bench_engine_solve import cpu_seconds, endgame  # this folder is on the path as a script
+from bench_engine_solve import cpu_seconds  # this folder is on the path as a script
+from position_sets import suite_position
 
 from adjacency.core import Position
 from adjacency.engine import Engine, warmup
@@ -50,7 +51,7 @@ def main() -> None:
     warmup()
     old_wall, value_wall, new_wall, new_cpu = [], [], [], []
     for seed in range(args.positions):
-        position = endgame(28, args.plies, seed)
+        position = suite_position(28, args.plies, seed)
         started = time.monotonic()
         value, keeps = every_move_solved(position)
         old_wall.append(time.monotonic() - started)

@@ -1,8 +1,10 @@
 """Distance from perfect play: how many pieces the engine's timed move gives away.
 
-For ``--positions`` reproducible positions with 18 to 20 plies left (position
-``i`` of a 28-round self-play game, the same generator as the solve suite,
-``bench_engine_solve.endgame``, with ``18 + i % 3`` plies left), each bot of
+For ``--positions`` positions of a 28-round game with 18 to 20 plies left (position
+``i`` has ``18 + i % 3``), drawn from ``--set`` (:mod:`position_sets`: ``games``, the
+default, from games played at run time between two fixed bots; ``random``, from random
+play; ``suite``, the fixed self-play suite) with ``--seed`` (default: the current time,
+printed), each bot of
 ``--bots`` chooses its move under ``--time`` seconds with a fresh table, and the
 exact solver proves the position's value and the value after that move. The
 move's *loss* is the difference, in pieces (0: an optimal move). Per bot the
@@ -11,9 +13,11 @@ per plies left, so v1 and the default engine are compared on the same
 positions.
 
     python benchmarks/bench_engine_perfect.py --positions 200 --out perfect.jsonl
+    python benchmarks/bench_engine_perfect.py --set suite --positions 200 --out suite.jsonl
 
 Each finished position is appended to ``--out`` (JSON lines) at once; ``--resume``
-reads that file and goes on with the positions it does not hold, so a long run
+reads that file (and its set and seed) and goes on with the positions it does not hold, so
+a long run
 survives an interruption. The solves use ``--threads`` solver threads; the bots
 one thread each (``threads=1`` in their specs), so their moves do not depend on
 the machine's core count. ``--plot FILE`` draws the loss distributions.
@@ -30,7 +34,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench_engine_solve import endgame  # this folder is on the path when run as a script
+from position_sets import SETS, default_seed, describe, generator  # this folder is on the path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
@@ -44,10 +48,11 @@ BOTS = "engine:profile=v1,threads=1,book=off;engine:threads=1,book=off"
 (the book holds start positions only; off keeps the comparison to the search)."""
 
 
-def positions(count: int, first: int = 0) -> Iterator[tuple[int, Position]]:
-    """Position ``i`` for ``i`` from ``first`` below ``count``: ``18 + i % 3`` plies left."""
-    for i in range(first, count):
-        yield i, endgame(28, 18 + i % 3, i)
+def positions(set_name: str, seed: int, count: int) -> Iterator[tuple[int, Position]]:
+    """Position ``i`` of the set for ``i`` below ``count``: ``18 + i % 3`` plies left."""
+    make = generator(set_name)
+    for i in range(count):
+        yield i, make(28, 18 + i % 3, i if set_name == "suite" else seed * 1_000 + i)
 
 
 def measure(
@@ -144,17 +149,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("perfect.jsonl"))
     parser.add_argument("--resume", action="store_true", help="go on from --out")
     parser.add_argument("--plot", type=Path, help="write the loss distribution (PNG or SVG)")
+    parser.add_argument("--set", choices=SETS, default="games", help="position set (games)")
+    parser.add_argument("--seed", type=int, default=None, help="of a fresh set (default: now)")
     args = parser.parse_args(argv)
     bots = [spec.strip() for spec in args.bots.split(";") if spec.strip()]
+    seed = default_seed() if args.seed is None else args.seed
     rows: list[dict] = []
     if args.resume and args.out.exists():
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
         if any(set(r["bots"]) != set(bots) for r in rows):
             print(f"{args.out} holds other bots than --bots; use another --out", file=sys.stderr)
             return 2
+        if rows and args.seed is None:
+            seed = rows[0].get("seed", seed)  # a resumed run keeps its set's seed
+        if any((r.get("set", "suite"), r.get("seed", seed)) != (args.set, seed) for r in rows):
+            print(f"{args.out} holds another --set or --seed; use another --out", file=sys.stderr)
+            return 2
     elif args.out.exists():
         print(f"{args.out} exists: --resume to go on, or remove it", file=sys.stderr)
         return 2
+    print(describe(args.set, seed), flush=True)
     warmup()
     solver = Engine(tt_mb=args.tt, threads=args.threads)
     done = {r["index"] for r in rows}
@@ -163,17 +177,19 @@ def main(argv: list[str] | None = None) -> int:
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress, args.out.open("a") as out:
         task = progress.add_task("positions", total=args.positions, completed=len(done))
-        for index, position in positions(args.positions):
+        for index, position in positions(args.set, seed, args.positions):
             if index in done:
                 continue
             solver.clear()
             row = measure(index, position, bots, args.time, solver)
+            row["set"], row["seed"] = args.set, seed
             rows.append(row)
             out.write(json.dumps(row) + "\n")
             out.flush()
             progress.advance(task)
     rows.sort(key=lambda r: r["index"])
     Console(width=160).print(summary(rows, bots))
+    print(describe(args.set, seed))
     print(
         f"{time.monotonic() - started:.0f} s this run; load average "
         + " ".join(f"{x:.2f}" for x in os.getloadavg())
