@@ -5,6 +5,7 @@ with :class:`adjacency.Position` move by move, and joining a real league server.
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from adjacency.core.errors import AdjacencyError
 from adjacency.core.record import game_from_text
 from adjacency.league.store import LeagueStore
 from kit_helpers import (
+    JAVA_KIT,
     NODE_KIT,
     PROTOCOL_LINE,
     Engine,
@@ -426,3 +428,11 @@ def test_the_java_kit_and_the_node_websocket_client_play_league_games(
     assert played["java-kit"] >= 2 and played["node-kit"] >= 3, played
     node_text = (tmp_path / "node.log").read_text()
     assert "connected as node-kit" in node_text and node_token not in node_text
+
+
+def test_the_java_readme_shows_the_adapter_as_it_is_compiled() -> None:
+    """The adapter in the Java kit's README is the file the tests compile and play."""
+    readme = (JAVA_KIT / "README.md").read_text()
+    blocks = re.findall(r"```java\n(.*?)```", readme, re.S)
+    shown = next(block for block in blocks if "class CourseBotAdapter" in block)
+    assert shown in (JAVA_KIT / "adapter" / "CourseBotAdapter.java").read_text()

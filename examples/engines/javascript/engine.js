@@ -229,9 +229,17 @@ function runnerMain(choice) {
       console.error(error); // a bug must not end the session: report it and go on
       send(`info string error: internal error on ${quote(line)}: ${error.message}`);
     }
-    if (!goOn) process.exit(0);
+    if (!goOn) quit();
   });
-  input.on('close', () => process.exit(0));
+  input.on('close', quit);
+
+  function quit() { // quit or end of input: a search still running answers its best move
+    if (current) {
+      current.stopRequested = true;
+      finish(current, null, true);
+    }
+    process.exit(0);
+  }
 }
 
 function rulesMain() {

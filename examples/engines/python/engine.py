@@ -242,7 +242,8 @@ def main() -> None:
         except Exception as exc:  # a bug must not end the session: report it and go on
             traceback.print_exc()
             runner.error(f"internal error on {quote(line)}: {exc}")
-    os._exit(0)  # quit or end of input; a search still running ends with the process
+    runner.handle("stop")  # quit or end of input: a search still running answers its move
+    os._exit(0)
 
 
 if __name__ == "__main__":

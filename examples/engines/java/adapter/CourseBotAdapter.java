@@ -1,7 +1,8 @@
 /**
  * Plays {@link CourseBot}, a bot written for the course's game, through this kit:
- * {@code java -cp build Main CourseBotAdapter}. It translates the kit's board into the
- * course bot's (row 0 at the top, "X"/"O"/"" texts) and its {row, column} answer back
+ * {@code java -cp build Main CourseBotAdapter}. It offers the greedy move as a safe answer
+ * (the runner plays it if the course bot runs past the budget), turns the kit's board into
+ * the course bot's (row 0 at the top, "X"/"O"/"" texts), and its {row, column} answer back
  * into a square name.
  */
 public final class CourseBotAdapter implements Bot {
@@ -9,17 +10,15 @@ public final class CourseBotAdapter implements Bot {
 
     @Override
     public String move(Board board, Deadline deadline) {
-        // A safe answer first: if the course bot runs past the budget, the runner plays this.
         deadline.offer(new GreedyBot().move(board, deadline));
         Button[][] buttons = new Button[board.rows][board.cols];
         for (int i = 0; i < board.rows; i++) {
             for (int j = 0; j < board.cols; j++) {
-                char cell = board.grid[board.rows - 1 - i][j]; // the course's row 0 is the top rank
+                char cell = board.grid[board.rows - 1 - i][j];
                 buttons[i][j] = new Button(cell == 'x' ? "X" : cell == 'o' ? "O" : "");
             }
         }
-        int roundsLeft = (board.pliesLeft + 1) / 2;
-        int[] ij = course.move(buttons, roundsLeft, board.turn == 'x');
+        int[] ij = course.move(buttons, (board.pliesLeft + 1) / 2, board.turn == 'x');
         return Board.square(board.rows - 1 - ij[0], ij[1]);
     }
 }

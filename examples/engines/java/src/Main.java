@@ -74,7 +74,8 @@ public final class Main {
                 main.error("internal error on " + quote(line) + ": " + e);
             }
         }
-        System.exit(0); // quit or end of input; a search still running ends with the process
+        main.stop(); // quit or end of input: a search still running answers its best move
+        System.exit(0);
     }
 
     /** "greedy", "alphabeta", or the name of a class that implements Bot. */
