@@ -52,6 +52,7 @@ function isLegal(board, move) {
 function workerMain() {
   const move = loadBot(workerData.bot);
   const stopFlag = new Int32Array(workerData.stop);
+  parentPort.postMessage({ type: 'ready' });
   parentPort.on('message', ({ id, fen, budgetMs, maxDepth }) => {
     const [cells, side, plies] = fen.split(' ');
     const board = Board.fromFen(cells, side, plies);
@@ -76,6 +77,8 @@ function runnerMain(choice) {
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
   let worker = null;
   let workerBusy = false;
+  let workerReady = false; // the first worker has loaded the bot
+  let readyWaiting = 0; // isready answers held until then
   let position = Board.start();
   let current = null; // the search in progress
   let nextId = 1;
@@ -84,6 +87,11 @@ function runnerMain(choice) {
     const w = new Worker(__filename, { workerData: { bot: choice, stop: stopFlag.buffer } });
     w.on('message', (message) => {
       if (w !== worker) return;
+      if (message.type === 'ready') {
+        workerReady = true;
+        for (; readyWaiting > 0; readyWaiting--) send('readyok');
+        return;
+      }
       if (message.type === 'done') workerBusy = false;
       const search = current;
       if (!search || search.id !== message.id) return;
@@ -98,6 +106,8 @@ function runnerMain(choice) {
       console.error('the bot worker failed:', error);
       if (w === worker) {
         workerBusy = false;
+        workerReady = true;
+        for (; readyWaiting > 0; readyWaiting--) send('readyok');
         worker = null;
         if (current) finish(current, null, true);
       }
@@ -190,8 +200,9 @@ function runnerMain(choice) {
         send('id author the adjacency project');
         send('aepok');
         break;
-      case 'isready':
-        send('readyok');
+      case 'isready': // before the first search, once the bot is loaded: its time is its own
+        if (workerReady || current) send('readyok');
+        else readyWaiting++;
         break;
       case 'setoption':
         send(`info string error: this engine has no options: ${quote(line)}`);
