@@ -133,7 +133,7 @@ def test_the_runner_speaks_the_protocol_and_obeys_stop(kit: str, java_build: Pat
         assert engine.read() == "readyok"
         engine.send("joho isready")  # unknown leading tokens are skipped, as in UCI
         assert engine.read() == "readyok"
-        bad = ["position startpos moves a1", "position fen 8/8/8 x 3", "go movetime -5"]
+        bad = ["position startpos moves a1", "position fen 8/8/8 x 3", "go movetime -5", "go xtime"]
         engine.send(*bad, "go depth \u00b2", "setoption name Hash value 1", "isready")
         for line in [*bad, "go depth", "setoption"]:
             assert engine.read().startswith("info string error: "), line

@@ -152,7 +152,7 @@ function runnerMain(choice) {
         if (word === 'infinite') infinite = true;
         else if (word === 'movetime') movetime = parseNumber(args[++i], word);
         else if (word === 'depth') [maxDepth, limited] = [Math.max(1, parseNumber(args[++i], word)), true];
-        else if (word === 'nodes') [, limited] = [parseNumber(args[++i], word), true];
+        else if (word === 'nodes') parseNumber(args[++i], word); // not counted: a bare go's time
         else if (word === 'xtime' || word === 'otime') {
           const ms = parseNumber(args[++i], word);
           if (word[0] === position.turn) clock = ms;

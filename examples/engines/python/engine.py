@@ -139,9 +139,10 @@ class Runner:
                         value = parse_number(next(words, ""), word)
                         if word == "movetime":
                             movetime = value
-                        elif word in ("depth", "nodes"):
-                            limited = True
-                            depth = max(1, value) if word == "depth" else depth
+                        elif word == "depth":
+                            limited, depth = True, max(1, value)
+                        elif word == "nodes":
+                            pass  # not counted by this kit: a bare go's time applies
                         elif word[0] == self.position.turn:
                             clock = value
             except ValueError as exc:

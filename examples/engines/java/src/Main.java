@@ -213,18 +213,22 @@ public final class Main {
         boolean limited = false;
         try {
             for (int i = 0; i < args.length; i++) {
-                boolean hasValue = i + 1 < args.length;
-                switch (args[i]) {
-                    case "infinite": infinite = true; break;
-                    case "movetime": movetime = Board.parseNumber(hasValue ? args[++i] : "", "movetime"); break;
-                    case "depth": depth = Math.max(1, Board.parseNumber(hasValue ? args[++i] : "", "depth")); limited = true; break;
-                    case "nodes": Board.parseNumber(hasValue ? args[++i] : "", "nodes"); limited = true; break;
-                    case "xtime":
-                    case "otime":
-                        int ms = Board.parseNumber(hasValue ? args[++i] : "", args[i - 1]);
-                        if (args[i - 1].charAt(0) == position.turn) clock = ms;
+                String word = args[i];
+                if (word.equals("infinite")) {
+                    infinite = true;
+                    continue;
+                }
+                if (!List.of("movetime", "depth", "nodes", "xtime", "otime").contains(word)) {
+                    continue; // unknown tokens are ignored
+                }
+                int value = Board.parseNumber(i + 1 < args.length ? args[++i] : "", word);
+                switch (word) {
+                    case "movetime": movetime = value; break;
+                    case "depth": depth = Math.max(1, value); limited = true; break;
+                    case "nodes": break; // not counted by this kit: a bare go's time applies
+                    default: // xtime, otime
+                        if (word.charAt(0) == position.turn) clock = value;
                         break;
-                    default: break;
                 }
             }
         } catch (IllegalArgumentException e) {
