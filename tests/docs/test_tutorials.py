@@ -136,9 +136,10 @@ def test_a_failing_step_fails_with_its_output(tmp_path: Path) -> None:
         run_tutorial(broken, again)
 
 
-def test_there_are_the_six_tutorials() -> None:
+def test_there_are_the_seven_tutorials() -> None:
     assert tutorial_names() == [
         "c-engine.md",
+        "course-bot.md",
         "league.md",
         "play-and-analyse.md",
         "python-bot.md",
