@@ -22,9 +22,12 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..bots import Limit
+from ..bots.base import Search
 from ..bots.minimax import Negamax, SearchStopped, deepen
 from ..core import Position
 from .limits import COUNT_CAP, check_depth, check_position
+from .running import Cancel
 
 TECHNIQUES: tuple[tuple[str, bool, bool, bool], ...] = (
     ("minimax", False, False, False),
@@ -68,10 +71,18 @@ class Comparison:
 
 
 def count_search(
-    position: Position, depth: int, prune: bool, order: bool, table: bool, cap: int = COUNT_CAP
+    position: Position,
+    depth: int,
+    prune: bool,
+    order: bool,
+    table: bool,
+    cap: int = COUNT_CAP,
+    cancel: Cancel | None = None,
 ) -> tuple[int, float, int | None, str | None, bool]:
-    """Nodes, seconds, value, move and completeness of one bot-style search to ``depth``."""
-    searcher = Negamax(position, prune, order, None, cap, table)
+    """Nodes, seconds, value, move and completeness of one bot-style search to ``depth``
+    (cut at ``cap`` nodes or by ``cancel``)."""
+    search = None if cancel is None else Search(Limit(time=None), cancel.event)
+    searcher = Negamax(position, prune, order, search, cap, table)
     started = time.perf_counter()
     value: int | None = None
     move: str | None = None
@@ -87,14 +98,16 @@ def count_search(
     return searcher.nodes, time.perf_counter() - started, value, move, complete and reached > 0
 
 
-def compare_techniques(position: Position, depth: int, cap: int = COUNT_CAP) -> Comparison:
+def compare_techniques(
+    position: Position, depth: int, cap: int = COUNT_CAP, cancel: Cancel | None = None
+) -> Comparison:
     """The four rows of the module docstring for ``position`` searched ``depth`` plies."""
     check_position(position)
     depth = check_depth(position, depth)
     rows: list[TechniqueCount] = []
     for name, prune, order, table in TECHNIQUES:
         nodes, seconds, value, move, complete = count_search(
-            position, depth, prune, order, table, cap
+            position, depth, prune, order, table, cap, cancel
         )
         previous = rows[-1].nodes if rows else nodes
         first = rows[0].nodes if rows else nodes

@@ -30,9 +30,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.minimax import INFINITY, Negamax, deepen
+from ..bots import Limit
+from ..bots.base import Search
+from ..bots.minimax import INFINITY, Negamax, SearchStopped, deepen
 from ..core import Position
-from .limits import NODE_CAP, check_depth, check_position, check_whole
+from .limits import NODE_CAP, LabError, check_depth, check_position, check_whole
+from .running import Cancel
 
 ENTER, CUT, LEAVE = 0, 1, 2
 """Event kinds of :attr:`SearchTree.events`."""
@@ -237,15 +240,19 @@ class SearchTree:
 
 
 def searcher_for(
-    position: Position, algorithm: str, order: bool = True, table: bool = False
+    position: Position,
+    algorithm: str,
+    order: bool = True,
+    table: bool = False,
+    cancel: Cancel | None = None,
 ) -> Negamax:
-    """The searcher the ``minimax`` / ``alphabeta`` bot builds for ``position`` (no clock)."""
+    """The searcher the ``minimax`` / ``alphabeta`` bot builds for ``position``, with no
+    clock; ``cancel`` (optional) stops it (it polls every thousand nodes or so)."""
     if algorithm not in ALGORITHMS:
-        from .limits import LabError
-
         raise LabError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     prune = algorithm == "alphabeta"
-    return Negamax(position, prune, order and prune, None, None, table and prune)
+    search = None if cancel is None else Search(Limit(time=None), cancel.event)
+    return Negamax(position, prune, order and prune, search, None, table and prune)
 
 
 def search_tree(
@@ -255,18 +262,20 @@ def search_tree(
     order: bool = True,
     table: bool = False,
     node_cap: int = NODE_CAP,
+    cancel: Cancel | None = None,
 ) -> SearchTree:
     """The tree of the ``algorithm`` bot's search of ``position`` to ``depth`` plies.
 
     Iterative deepening runs as in the bot (depth 1, 2, ...; cut to the plies
-    left); the last iteration is traced. Raises
+    left); the last iteration is traced. A ``cancel`` ends the search early, as the node
+    cap does (``complete`` false). Raises
     :class:`~adjacency.lab.limits.LabError` for a depth or cap out of range or a
     position that is over.
     """
     check_position(position)
     depth = check_depth(position, depth)
     node_cap = check_whole("node cap", node_cap, 1, NODE_CAP)
-    searcher = searcher_for(position, algorithm, order, table)
+    searcher = searcher_for(position, algorithm, order, table, cancel)
     last = min(depth, position.plies_left)
     recorder = TreeRecorder(position, node_cap)
     started = time.perf_counter()
@@ -285,8 +294,9 @@ def search_tree(
             elif result.depth == last - 1:
                 before = result.nodes
                 searcher.observer = recorder
-    except _TreeFull:
+    except (_TreeFull, SearchStopped):
         complete = False
+        value, move, pv = None, None, ()
     seconds = time.perf_counter() - started
     return SearchTree(
         fen=position.fen(),

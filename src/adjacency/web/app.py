@@ -27,7 +27,7 @@ from .limits import Limits, RateLimiter
 from .manager import GameManager
 from .middleware import BodyLimit, RequestGuard, describe_validation
 from .models import MAX_RECORD_CHARS
-from .routers import analysis, events, games, pages, play
+from .routers import analysis, events, games, lab, pages, play
 from .routers.pages import STATIC
 from .store import GameStore, default_path
 
@@ -86,7 +86,8 @@ def create_app(
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # outermost: runs first
     install_error_handlers(app)
     app.state.analyses = analysis.Slots()
-    for module in (pages, games, play, analysis, events):
+    app.state.lab_slots = analysis.Slots()
+    for module in (pages, games, play, analysis, lab, events):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
