@@ -1,4 +1,5 @@
-"""The HTML pages and static files (the page, the rules, the self-hosted API reference)."""
+"""The HTML pages and static files (the page, the rules, the search lab, the self-hosted API
+reference)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,12 @@ def index(request: Request) -> FileResponse:
 def rules() -> FileResponse:
     """The rules page."""
     return _page("rules.html")
+
+
+@router.get("/lab")
+def lab() -> FileResponse:
+    """The search lab: how the bots search one position (``?fen=``)."""
+    return _page("lab.html")
 
 
 @router.get("/docs")
