@@ -136,7 +136,7 @@ def test_a_failing_step_fails_with_its_output(tmp_path: Path) -> None:
         run_tutorial(broken, again)
 
 
-def test_there_are_the_six_tutorials() -> None:
+def test_there_are_the_seven_tutorials() -> None:
     assert tutorial_names() == [
         "c-engine.md",
         "league.md",
@@ -144,6 +144,7 @@ def test_there_are_the_six_tutorials() -> None:
         "python-bot.md",
         "ray-tournament.md",
         "reinforcement-learning.md",
+        "see-the-search.md",
     ]
 
 
