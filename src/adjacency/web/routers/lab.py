@@ -24,10 +24,15 @@ from ...lab import (
 from ...lab.limits import NODE_CAP, check_whole
 from ..deps import SAME_SITE
 from ..lab import checked_spec, run_lab
+from ..models import ErrorMessage
 from . import ERRORS
 from .analysis import analysable_position
 
-router = APIRouter(tags=["lab"], responses=ERRORS, dependencies=[SAME_SITE])
+LAB_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    429: {"model": ErrorMessage, "description": "as many lab searches as hints are running"},
+}
+router = APIRouter(tags=["lab"], responses=LAB_ERRORS, dependencies=[SAME_SITE])
 
 Trace = dict[str, Any]
 MAX_SEED = 2**31 - 1
