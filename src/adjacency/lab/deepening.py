@@ -66,6 +66,7 @@ class DeepeningTrace:
     runs: tuple[Deepening, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
         return {
             "fen": self.fen,
             "seconds": self.seconds,

@@ -62,6 +62,7 @@ class EngineView:
     solver_share: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
         return asdict(self)
 
     def _repr_html_(self) -> str:

@@ -55,6 +55,7 @@ class EvolutionTrace:
     complete: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
         return {
             "fen": self.fen,
             "spec": self.spec,

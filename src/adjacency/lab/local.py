@@ -36,6 +36,7 @@ class Step:
     temperature: float | None
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
         return {
             "index": self.index,
             "kind": self.kind,
@@ -67,6 +68,7 @@ class ClimbTrace:
         return max(0, sum(step.kind == "start" for step in self.steps) - 1)
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
         return {
             "fen": self.fen,
             "spec": self.spec,

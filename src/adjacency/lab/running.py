@@ -36,6 +36,7 @@ class Cancel:
 
     @property
     def cancelled(self) -> bool:
+        """Whether :meth:`cancel` was called."""
         return self.event.is_set()
 
     def watch(self, bot: Bot) -> None:

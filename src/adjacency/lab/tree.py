@@ -112,6 +112,8 @@ class TreeRecorder:
         alpha, beta, best child's negamax value so far)."""
 
     def enter(self, me: int, opp: int, empty: int, depth: int, alpha: int, beta: int) -> None:
+        """Open a node (the root first), a child of the node open last; :class:`_TreeFull`
+        at the cap."""
         if len(self.nodes) >= self.cap:
             raise _TreeFull
         if self._open:
@@ -129,6 +131,7 @@ class TreeRecorder:
         self._open.append((node, empty, opp, alpha, beta, -INFINITY - 1))
 
     def cut(self, pruned: list[int]) -> None:
+        """Record the moves the node open last never searched."""
         if not pruned:
             return  # the last move failed high: nothing was left to cut
         node = self._open[-1][0]
@@ -136,6 +139,7 @@ class TreeRecorder:
         self.events.append((CUT, node.id))
 
     def leave(self, value: int, how: str) -> None:
+        """Close the node open last with its value, bound and (bulk) best horizon move."""
         node, empty, opp, alpha, beta, _ = self._open.pop()
         node.value = root_view(value, node.ply)
         node.how = how
@@ -182,6 +186,7 @@ class SearchTree:
 
     @property
     def root(self) -> TreeNode:
+        """The root node (the position searched)."""
         return self.nodes[0]
 
     def tree_line(self) -> tuple[str, ...]:
