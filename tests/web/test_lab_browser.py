@@ -3,7 +3,9 @@ climb and the genetic charts; screenshots for the docs at laptop and phone sizes
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -66,17 +68,29 @@ def shoot(page: Any, shots: Path, name: str) -> None:
 
 
 def test_the_lab_opens_on_the_shown_position_of_a_game(server: str, browser: Any) -> None:
+    body = {
+        "x": {"kind": "human", "name": "Ann"},
+        "o": {"kind": "human", "name": "Bob"},
+        "rows": 6,
+        "cols": 6,
+        "rounds": 14,
+    }
+    request = urllib.request.Request(
+        server + "/api/games",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        game = json.loads(response.read())
     context, page, errors = new_page(browser, 1280, 860)
-    page.goto(server + "/")
-    page.wait_for_selector("#dlg-new[open]")
-    page.locator("#new-cancel").click()
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
     with context.expect_page() as opened:
         page.locator("#btn-lab").click()
     lab = opened.value
     lab.wait_for_selector("#lab-board svg")
-    assert lab.locator("#lab-fen").input_value() == Position.start(8, 8, rounds=28).fen() or (
-        "/lab" in lab.url
-    )
+    assert lab.locator("#lab-fen").input_value() == Position.start(6, 6, rounds=14).fen()
     context.close()
     assert errors == []
 
@@ -139,5 +153,32 @@ def test_the_lab_at_phone_width(server: str, browser: Any, shots: Path) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing forces sideways scrolling
     shoot(page, shots, "lab-phone.png")
+    context.close()
+    assert errors == []
+
+
+def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
+    context, page, errors = new_page(browser, 1366, 768)
+    small = Position.start(5, 5, rounds=6).play("c1")
+    page.goto(f"{server}/lab?fen={quote(small.fen())}")
+    page.locator(".lab-tabs button[data-tab=counts]").click()
+    page.locator("#counts-form select[name=depth]").select_option("4")
+    page.locator("#counts-form button[type=submit]").click()
+    page.wait_for_selector("#counts-view table")
+    cells = page.locator("#counts-view tbody tr td:first-child").all_inner_texts()
+    assert cells == ["minimax", "alpha-beta", "+ ordering", "+ ordering + table"]
+
+    page.locator(".lab-tabs button[data-tab=depth]").click()
+    page.locator("#depth-form input[name=seconds]").fill("0.5")
+    page.locator("#depth-form button[type=submit]").click()
+    page.wait_for_selector("#depth-view svg polyline")
+    headings = page.locator("#depth-view h3").all_inner_texts()
+    assert [h.split(":")[0] for h in headings] == ["alphabeta", "engine"]
+
+    page.locator(".lab-tabs button[data-tab=engine]").click()
+    page.locator("#engine-form input[name=seconds]").fill("0.5")
+    page.locator("#engine-form button[type=submit]").click()
+    page.wait_for_selector("#engine-view table")
+    assert "Engine plays" in page.locator("#engine-view").inner_text()
     context.close()
     assert errors == []
