@@ -47,6 +47,7 @@ def test_every_panel_answers_on_a_small_position(client: TestClient) -> None:
     compare = _get(client, "compare", fen, depth=4).json()
     assert [row["technique"] for row in compare["rows"]] == [
         "minimax",
+        "reading",
         "alphabeta",
         "ordered",
         "table",

@@ -166,7 +166,13 @@ def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
     page.locator("#counts-form button[type=submit]").click()
     page.wait_for_selector("#counts-view table")
     cells = page.locator("#counts-view tbody tr td:first-child").all_inner_texts()
-    assert cells == ["minimax", "alpha-beta", "+ ordering", "+ ordering + table"]
+    assert cells == [
+        "minimax",
+        "alpha-beta, reading order",
+        "alpha-beta, most conversions first",
+        "+ best move first",
+        "+ transposition table",
+    ]
 
     page.locator(".lab-tabs button[data-tab=depth]").click()
     page.locator("#depth-form input[name=seconds]").fill("0.5")

@@ -4,8 +4,10 @@
 depth, as the bots do) four times on the same position:
 
 - ``minimax``: no pruning;
-- ``alphabeta``: pruning, without the best-move-first ordering (the generator
-  still yields moves grouped by conversions, as the ``alphabeta:order=false`` bot);
+- ``reading``: pruning with the moves tried in reading order (a8, b8, ..., h1): no
+  move ordering at all (the searcher of :class:`ReadingOrder`);
+- ``alphabeta``: pruning, moves converting the most first (the bots' move
+  generator) but without the best-move-first ordering (the ``alphabeta:order=false`` bot);
 - ``ordered``: pruning with the earlier iteration's best move first (``alphabeta:table=false``);
 - ``table``: ordering and the transposition table (the default ``alphabeta`` bot).
 
@@ -19,23 +21,47 @@ and the table never change the fixed-depth value); a row whose search reached
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..bots import Limit
 from ..bots.base import Search
 from ..bots.minimax import Negamax, SearchStopped, deepen
+from ..bots.objective import reading_order
 from ..core import Position
 from .limits import COUNT_CAP, check_depth, check_position
 from .running import Cancel
 
 TECHNIQUES: tuple[tuple[str, bool, bool, bool], ...] = (
     ("minimax", False, False, False),
+    ("reading", True, False, False),
     ("alphabeta", True, False, False),
     ("ordered", True, True, False),
     ("table", True, True, True),
 )
 """(name, prune, order, table) of each row, from no technique to all of them."""
+
+
+class ReadingOrder(Negamax):
+    """The bots' searcher with its move generator replaced by plain reading order.
+
+    Only :meth:`moves` differs: the search itself (pruning, counting, the value) is
+    :class:`~adjacency.bots.minimax.Negamax`'s, so the row shows what the bots' move
+    generator, which tries the moves converting the most first, saves over none.
+    """
+
+    def moves(self, me: int, opp: int, empty: int) -> Iterator[tuple[int, int]]:
+        """Every empty square as ``(square, flips)`` in reading order."""
+        for square in self.reading:
+            if (empty >> square) & 1:
+                yield square, (self.neighbours[square] & opp).bit_count()
+
+    @property
+    def reading(self) -> tuple[int, ...]:
+        """The board's squares in reading order (top rank first)."""
+        board = self.geometry.board
+        return reading_order(board.rows, board.cols)
 
 
 @dataclass(frozen=True)
@@ -78,11 +104,13 @@ def count_search(
     table: bool,
     cap: int = COUNT_CAP,
     cancel: Cancel | None = None,
+    reading: bool = False,
 ) -> tuple[int, float, int | None, str | None, bool]:
     """Nodes, seconds, value, move and completeness of one bot-style search to ``depth``
-    (cut at ``cap`` nodes or by ``cancel``)."""
+    (cut at ``cap`` nodes or by ``cancel``; ``reading``: moves in reading order)."""
     search = None if cancel is None else Search(Limit(time=None), cancel.event)
-    searcher = Negamax(position, prune, order, search, cap, table)
+    kind = ReadingOrder if reading else Negamax
+    searcher = kind(position, prune, order, search, cap, table)
     started = time.perf_counter()
     value: int | None = None
     move: str | None = None
@@ -107,7 +135,7 @@ def compare_techniques(
     rows: list[TechniqueCount] = []
     for name, prune, order, table in TECHNIQUES:
         nodes, seconds, value, move, complete = count_search(
-            position, depth, prune, order, table, cap, cancel
+            position, depth, prune, order, table, cap, cancel, name == "reading"
         )
         previous = rows[-1].nodes if rows else nodes
         first = rows[0].nodes if rows else nodes

@@ -64,7 +64,8 @@ async def tree(
 
 @router.get("/api/lab/compare")
 async def compare(fen: str, request: Request, depth: int = 3) -> Trace:
-    """Nodes and seconds of minimax, alpha-beta, with ordering, with ordering and the
+    """Nodes and seconds of minimax, alpha-beta in reading order, with the bots' move
+    generator (most conversions first), with the best move first too, and with the
     transposition table, on the position to ``depth`` plies, and the nodes each saved."""
     position = analysable_position(fen)
     found = await run_lab(

@@ -92,7 +92,8 @@ function fillDepths() {
 async function counts() {
   const data = await fetchLab("counts", "compare", formValues($("#counts-form")));
   if (!data) return;
-  const names = { minimax: "minimax", alphabeta: "alpha-beta", ordered: "+ ordering", table: "+ ordering + table" };
+  const names = { minimax: "minimax", reading: "alpha-beta, reading order", alphabeta: "alpha-beta, most conversions first",
+    ordered: "+ best move first", table: "+ transposition table" };
   const view = $("#counts-view");
   view.replaceChildren(table(
     ["technique", "nodes", "ms", "value", "move", "saved vs previous", "saved vs minimax"],
@@ -103,7 +104,7 @@ async function counts() {
   chart.className = "chart";
   chart.appendChild(lineChart([{ name: "nodes", colour: "#1565c0",
     points: data.rows.map((r, i) => [i + 1, Math.max(1, r.nodes), { title: `${names[r.technique]}: ${r.nodes}` }]) }],
-  { logY: true, xLabel: "1 minimax · 2 alpha-beta · 3 + ordering · 4 + table", yLabel: "nodes",
+  { logY: true, xLabel: "1 minimax · 2 reading order · 3 conversions first · 4 + best first · 5 + table", yLabel: "nodes",
     title: `depth ${data.depth}: nodes per technique` }));
   view.appendChild(chart);
 }
