@@ -143,7 +143,9 @@ class TreeRecorder:
         node, empty, opp, alpha, beta, _ = self._open.pop()
         node.value = root_view(value, node.ply)
         node.how = how
-        if how == "searched" and not alpha < value < beta:
+        # A searched node (fail-soft) or a table entry is a bound when outside the window
+        # it was entered with (a window the table narrowed only sharpens the result).
+        if how in ("searched", "table") and not alpha < value < beta:
             fail_high = value >= beta  # negamax: at least value for the side to move
             node.bound = "lower" if fail_high == (node.ply % 2 == 0) else "upper"
         else:
