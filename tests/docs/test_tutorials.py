@@ -145,6 +145,7 @@ def test_there_are_the_seven_tutorials() -> None:
         "python-bot.md",
         "ray-tournament.md",
         "reinforcement-learning.md",
+        "see-the-search.md",
     ]
 
 

@@ -30,6 +30,7 @@ OUTSIDE_TAXONOMY = {
     "_Overtime": "private BaseException: a bot's hard deadline, caught by the referee",
     "_Cancelled": "private: a cut split point unwinds a solver thread, caught in splitting",
     "_Stopped": "private: a stopped solve unwinds every solver thread, caught in splitting",
+    "_TreeFull": "private: the lab's node cap unwinds a traced search, caught in lab/tree.py",
 }
 """Exception classes outside the two families, by name, and why (docs/errors.md says so too)."""
 

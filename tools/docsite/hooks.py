@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Core: rules and positions", ("core",)),
     ("Engine: the compiled search", ("engine",)),
     ("Bots", ("bots",)),
+    ("Lab: see the search", ("lab",)),
     ("Protocol: engines in any language", ("protocol",)),
     ("Workers, plotting and storage", ("workers", "plotting", "storage")),
     ("Serving: what both HTTP servers share", ("serving",)),

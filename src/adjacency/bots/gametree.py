@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..core import Position, iter_squares
 from .base import Bot, Search, Thinking
-from .genetic import crossover, mutate
+from .genetic import GenerationObserver, crossover, mutate
 from .registry import Option, register
 
 Line = tuple[int, ...]
@@ -151,9 +151,14 @@ class Result:
 
 
 def evolve_tree(
-    position: Position, settings: Settings, rng: random.Random, search: Search | None = None
+    position: Position,
+    settings: Settings,
+    rng: random.Random,
+    search: Search | None = None,
+    observer: GenerationObserver | None = None,
 ) -> Result:
-    """Run variant B on ``position`` (not over) and return the final valued tree."""
+    """Run variant B on ``position`` (not over) and return the final valued tree; ``observer``
+    (optional) sees every generation's kept lines with their fitness (survival levels)."""
     squares = iter_squares(position.empty)
     length = min(settings.depth or position.rounds_left, position.plies_left)
     population = [tuple(rng.sample(squares, length)) for _ in range(settings.population)]
@@ -193,6 +198,8 @@ def evolve_tree(
     assert first is not None
     tree, population = first
     nodes += tree.nodes
+    if observer is not None:
+        observer(0, [(line, tree.survival(line)) for line in population])
     bred = 0
     while bred < settings.generations and not exhausted():
         offspring: list[Line] = []
@@ -210,6 +217,8 @@ def evolve_tree(
         nodes += tree.nodes
         population = lines[: settings.population]
         bred += 1
+        if observer is not None:
+            observer(bred, [(line, tree.survival(line)) for line in population])
     line = tree.principal_line()
     return Result(tree, line, tree.root.value, bred, nodes)
 
@@ -242,9 +251,11 @@ class GameTreeBot(Bot):
         super().__init__()
         self.rng = rng
         self.settings = Settings(population, generations, depth, mutation)
+        self.observer: GenerationObserver | None = None
+        """The search lab's trace hook (see :data:`adjacency.bots.genetic.GenerationObserver`)."""
 
     def _choose(self, position: Position, search: Search) -> str:
-        result = evolve_tree(position, self.settings, self.rng, search)
+        result = evolve_tree(position, self.settings, self.rng, search, self.observer)
         search.publish(
             Thinking(
                 depth=len(result.line),

@@ -29,6 +29,7 @@ elitism the best fitness never decreases from one generation to the next.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..core import Position, iter_squares
@@ -37,6 +38,12 @@ from .objective import Geometry, geometry_of
 from .registry import Option, register
 
 Chromosome = tuple[int, ...]
+
+GenerationObserver = Callable[[int, Sequence[tuple[Sequence[int], int]]], None]
+"""The search lab's trace hook on the genetic bots (``bot.observer``, default ``None``):
+called with each generation's number (0: the initial population) and its population as
+``(chromosome, fitness)`` pairs, after the population is scored. It only watches: it
+draws no random numbers, so a traced run makes the same moves as an untraced one."""
 
 
 @dataclass
@@ -136,9 +143,14 @@ def mutate(
 
 
 def evolve(
-    position: Position, settings: Settings, rng: random.Random, search: Search | None = None
+    position: Position,
+    settings: Settings,
+    rng: random.Random,
+    search: Search | None = None,
+    observer: GenerationObserver | None = None,
 ) -> Evolution:
-    """Run the genetic algorithm on ``position`` (not over) and return the result."""
+    """Run the genetic algorithm on ``position`` (not over) and return the result; ``observer``
+    (optional) sees every generation."""
     simulator = Simulator(position, rng)
     length = simulator.length(settings.horizon)
     squares = iter_squares(position.empty)
@@ -147,6 +159,8 @@ def evolve(
     ]
     scored.sort(key=lambda item: -item[1])
     run = Evolution(scored[0][0], scored[0][1], [scored[0][1]])
+    if observer is not None:
+        observer(0, scored)
 
     def exhausted() -> bool:
         if search is None:
@@ -168,6 +182,8 @@ def evolve(
         scored = [simulator.evaluate(child) for child in offspring]
         scored.sort(key=lambda item: -item[1])
         run.history.append(scored[0][1])
+        if observer is not None:
+            observer(len(run.history) - 1, scored)
         if scored[0][1] > run.fitness:  # the best ever seen (with elitism: the current best)
             run.best, run.fitness = scored[0]
     run.nodes = simulator.nodes
@@ -206,9 +222,11 @@ class GeneticBot(Bot):
             population, generations, horizon, mutation, min(elitism, population)
         )
         self.last: Evolution | None = None
+        self.observer: GenerationObserver | None = None
+        """The search lab's trace hook (see :data:`GenerationObserver`)."""
 
     def _choose(self, position: Position, search: Search) -> str:
-        run = evolve(position, self.settings, self.rng, search)
+        run = evolve(position, self.settings, self.rng, search, self.observer)
         self.last = run
         search.publish(
             Thinking(

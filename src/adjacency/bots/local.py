@@ -54,6 +54,12 @@ state; keeping the best costs nothing and is never worse).
 
 Every start and random choice comes from the bot's ``random.Random``. The
 search polls the deadline; ``nodes`` counts evaluated successors.
+
+A bot's ``observer`` (default ``None``) is the search lab's trace hook: it is
+given a :class:`LocalStep` for every step of the search (the candidates looked
+at with their values, the one chosen, sideways steps, restarts, the annealing
+temperature). It only watches: it draws no random numbers and evaluates
+nothing, so a traced search makes the same moves as an untraced one.
 """
 
 from __future__ import annotations
@@ -61,6 +67,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 from ..core import Position, iter_squares
@@ -78,6 +85,31 @@ OBJECTIVES: dict[str, tuple[Callable[[Position, int], int], Callable[[Position],
     "own": (pieces_after, lambda position: position.mover.bit_count()),
 }
 """score -> (value of the successor after a move, value of the position itself)."""
+
+
+@dataclass(frozen=True)
+class LocalStep:
+    """One step of a local search, as the search lab shows it (squares are indices).
+
+    ``kind``: ``choose`` (neighbourhood ``all``: one step over every successor),
+    ``start`` (a climb starts at ``chosen``; a second start is a random restart),
+    ``uphill``, ``sideways`` (a move to an equal neighbour), ``stop`` (a local
+    maximum or the end of a plateau: ``chosen`` is where the climb ends), or for
+    annealing ``accept`` / ``reject`` (a random neighbour, taken or not).
+    ``current`` is the state before the step (``None``: the position itself, whose
+    objective is ``current_value``); ``candidates`` the neighbours valued for the
+    step; ``temperature`` the annealing temperature of the step.
+    """
+
+    kind: str
+    current: int | None
+    current_value: int
+    candidates: tuple[tuple[int, int], ...]
+    chosen: int
+    temperature: float | None = None
+
+
+StepObserver = Callable[[LocalStep], None]
 
 
 @cache
@@ -101,8 +133,17 @@ class Landscape:
     (``neighbourhood=all``); an integer limits neighbours to that many king steps.
     """
 
-    def __init__(self, position: Position, score: str, radius: int | None, search: Search) -> None:
+    def __init__(
+        self,
+        position: Position,
+        score: str,
+        radius: int | None,
+        search: Search,
+        observer: StepObserver | None = None,
+    ) -> None:
         self.position = position
+        self.observer = observer
+        """The search lab's hook (see the module docstring); ``None``: not traced."""
         self.search = search
         self.evaluate, value_of = OBJECTIVES[score]
         self.current = value_of(position)
@@ -127,6 +168,20 @@ class Landscape:
         if self.areas is None:
             return iter_squares(self.empty & ~(1 << square))
         return iter_squares(self.areas[square] & self.empty)
+
+    def note(
+        self,
+        kind: str,
+        current: int | None,
+        candidates: list[int],
+        chosen: int,
+        temperature: float | None = None,
+    ) -> None:
+        """Tell the observer (if any) about a step; ``candidates`` must be valued already."""
+        if self.observer is not None:
+            here = self.current if current is None else self.values[current]
+            valued = tuple((sq, self.values[sq]) for sq in candidates if sq in self.values)
+            self.observer(LocalStep(kind, current, here, valued, chosen, temperature))
 
     def exhausted(self) -> bool:
         """True when the deadline passed, a stop was asked or the node budget is spent."""
@@ -163,6 +218,7 @@ def successor_step(land: Landscape, rng: random.Random, variant: str) -> tuple[i
         pool = pool or list(seen)
         top = max(seen[sq] for sq in pool)
         chosen = rng.choice([sq for sq in pool if seen[sq] == top])
+    land.note("choose", None, list(seen), chosen)
     note = f"; none {rule}, played a best one" if forced else f" ({rule})"
     return chosen, (
         f"{len(seen)} of {len(land.candidates)} successor(s), current value "
@@ -182,23 +238,30 @@ def climb(
     across a plateau instead of shuttling along one edge of it.
     """
     current, steps, sideways = start, 0, 0
+    land.note("start", None, [], start)
     while not land.exhausted():
         here = land.value(current)
         around = land.neighbours(current)
         if variant == "stochastic":
             uphill = [sq for sq in around if land.value(sq) > here]
             if not uphill:
+                land.note("stop", current, around, current)
                 break
-            current = rng.choice(uphill)
+            following = rng.choice(uphill)
+            land.note("uphill", current, around, following)
+            current = following
         else:
             if not around:
+                land.note("stop", current, around, current)
                 break
             top = max(land.value(sq) for sq in around)
             best = rng.choice([sq for sq in around if land.value(sq) == top])
             gain = top - here
             if gain < 0 or (gain == 0 and (variant != "sideways" or sideways >= max_sideways)):
+                land.note("stop", current, around, current)
                 break
             sideways = sideways + 1 if gain == 0 else 0
+            land.note("sideways" if gain == 0 else "uphill", current, around, best)
             current = best
         steps += 1
     return current, steps
@@ -215,10 +278,12 @@ class LocalSearchBot(Bot):
         self.score = score
         self.neighbourhood = neighbourhood
         self.radius = radius
+        self.observer: StepObserver | None = None
+        """The search lab's trace hook, given every :class:`LocalStep`; ``None``: not traced."""
 
     def _choose(self, position: Position, search: Search) -> str:
         radius = None if self.neighbourhood == "all" else self.radius
-        land = Landscape(position, self.score, radius, search)
+        land = Landscape(position, self.score, radius, search, self.observer)
         square, detail = self._search(land)
         search.publish(
             Thinking(
@@ -343,6 +408,7 @@ class AnnealBot(LocalSearchBot):
     def _search(self, land: Landscape) -> tuple[int, str]:
         current = best = self.rng.choice(land.candidates)
         land.value(current)
+        land.note("start", None, [current], current, self.t0)
         temperature, steps, accepted = self.t0, 0, 0
         while temperature >= self.tmin and not land.exhausted():
             around = land.neighbours(current)
@@ -351,10 +417,13 @@ class AnnealBot(LocalSearchBot):
             following = self.rng.choice(around)
             delta = land.value(following) - land.value(current)
             if delta > 0 or self.rng.random() < math.exp(delta / temperature):
+                land.note("accept", current, [following], following, temperature)
                 current = following
                 accepted += 1
                 if land.value(current) > land.value(best):
                     best = current
+            else:
+                land.note("reject", current, [following], current, temperature)
             steps += 1
             temperature = self.t0 * self.cooling**steps
         return best, f"{steps} step(s), {accepted} accepted, final T={temperature:.3g}"

@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..core import Position
 from .base import Bot, BotError, Search, Thinking
@@ -48,6 +49,38 @@ CHECK_EVERY = 1024
 
 class _Stop(Exception):
     """Raised inside the search when the deadline passes, a stop is asked or nodes run out."""
+
+
+SearchStopped = _Stop
+"""The public name of the exception a :class:`Negamax` search raises at its deadline, stop
+or node budget, for callers that drive :func:`deepen` themselves (the search lab)."""
+
+
+class SearchObserver(Protocol):
+    """An optional trace hook on :class:`Negamax` (``Negamax.observer``): the search lab's view.
+
+    Called at every position the search visits, in visiting order, with raw
+    negamax quantities (values and windows for the side to move there). The
+    hook only watches: with no observer (the default) the search runs exactly
+    as without this interface, and with one it visits the same positions, counts
+    the same nodes and returns the same values and moves. An observer may raise
+    to end the search early (the lab's node cap); the exception passes through.
+    """
+
+    def enter(self, me: int, opp: int, empty: int, depth: int, alpha: int, beta: int) -> None:
+        """The search starts on a position (the root first) with ``depth`` plies to go and the
+        window ``(alpha, beta)``; the move that led here is the one bit of the parent's empty
+        squares that ``empty`` lacks."""
+
+    def leave(self, value: int, how: str) -> None:
+        """The position entered last and not yet left is done with ``value``. ``how``:
+        ``horizon`` (depth 0), ``end`` (game over), ``bulk`` (depth 1: every child valued at
+        once by its conversions, all counted as visited), ``table`` (a transposition-table
+        bound), ``searched`` (its children were searched)."""
+
+    def cut(self, pruned: list[int]) -> None:
+        """The position entered last failed high: its unsearched moves ``pruned`` (squares, in
+        search order) are cut off; ``leave`` follows."""
 
 
 class Negamax:
@@ -83,6 +116,8 @@ class Negamax:
         self.root_order = reading_order(position.rows, position.cols) if ties == "scan" else None
         """With ``ties="scan"`` the root's moves are tried in reading order, so that of
         equally good moves the first in that order is kept (the course reports' rule)."""
+        self.observer: SearchObserver | None = None
+        """The search lab's trace hook (see :class:`SearchObserver`); ``None``: not traced."""
 
     def _poll(self) -> None:
         self.next_check = self.nodes + CHECK_EVERY
@@ -135,12 +170,20 @@ class Negamax:
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._poll()
+        observer = self.observer
+        if observer is not None:
+            observer.enter(me, opp, empty, depth, alpha, beta)
         if depth == 0 or plies == 0:
+            if observer is not None:
+                observer.leave(diff, "horizon" if plies else "end")
             return diff
         if depth == 1:
             # Every child is a horizon position: the best one converts the most.
             self.nodes += empty.bit_count()
-            return diff + 1 + 2 * self.geometry.best_flips(empty, opp)
+            found = diff + 1 + 2 * self.geometry.best_flips(empty, opp)
+            if observer is not None:
+                observer.leave(found, "bulk")
+            return found
         key = (me, opp)
         if self.use_table:
             # A position reached again by another move order (AIMA 5.3's transpositions):
@@ -149,15 +192,20 @@ class Negamax:
             if entry is not None and entry[0] == depth:
                 lower, upper = entry[1], entry[2]
                 if lower >= beta or lower == upper:
+                    if observer is not None:
+                        observer.leave(lower, "table")
                     return lower
                 if upper <= alpha:
+                    if observer is not None:
+                        observer.leave(upper, "table")
                     return upper
                 alpha, beta = max(alpha, lower), min(beta, upper)
         window = alpha, beta
         neighbours = self.neighbours
         best = -INFINITY
         best_square = -1
-        for sq, flips in self.moves(me, opp, empty):
+        moves = self.moves(me, opp, empty)
+        for sq, flips in moves:
             bit = 1 << sq
             gained = neighbours[sq] & opp
             score = -self.value(
@@ -175,6 +223,8 @@ class Negamax:
                 if self.prune and score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        if observer is not None:
+                            observer.cut([square for square, _ in moves])
                         break
         self.best[key] = best_square
         if self.use_table and len(self.table) < TABLE_ENTRIES:
@@ -184,6 +234,8 @@ class Negamax:
                 self.table[key] = (depth, -INFINITY, best)
             else:
                 self.table[key] = (depth, best, INFINITY)
+        if observer is not None:
+            observer.leave(best, "searched")
         return best
 
     def root_moves(self, me: int, opp: int, empty: int) -> Iterator[tuple[int, int]]:
@@ -205,6 +257,8 @@ class Negamax:
         diff = me.bit_count() - opp.bit_count()
         self.nodes += 1
         alpha, beta = -INFINITY, INFINITY
+        if self.observer is not None:
+            self.observer.enter(me, opp, empty, depth, alpha, beta)
         best, best_square = -INFINITY, -1
         for sq, flips in self.root_moves(me, opp, empty):
             bit = 1 << sq
@@ -224,6 +278,8 @@ class Negamax:
                 if self.prune:
                     alpha = max(alpha, score)
         self.best[(me, opp)] = best_square
+        if self.observer is not None:
+            self.observer.leave(best, "searched")
         return best, best_square
 
     def principal_variation(self, position: Position, depth: int) -> tuple[str, ...]:

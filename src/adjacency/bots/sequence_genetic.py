@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from ..core import Position, iter_squares
 from .base import Bot, Search, Thinking
+from .genetic import GenerationObserver
 from .objective import Geometry, geometry_of
 
 Chromosome = list[int]
@@ -110,15 +111,22 @@ def crossover_in_place(population: list[Chromosome], point: int) -> None:
 
 
 def evolve(
-    position: Position, settings: Settings, rng: random.Random, search: Search | None = None
+    position: Position,
+    settings: Settings,
+    rng: random.Random,
+    search: Search | None = None,
+    observer: GenerationObserver | None = None,
 ) -> Outcome:
-    """Run report A's genetic algorithm on ``position`` (not over)."""
+    """Run report A's genetic algorithm on ``position`` (not over); ``observer`` (optional)
+    sees every generation."""
     simulator = Simulator(position, rng)
     squares = iter_squares(position.empty)
     length = min(settings.horizon, position.rounds_left)
     offset = position.rows * position.cols + 1
     population = [[rng.choice(squares) for _ in range(length)] for _ in range(settings.population)]
     scores = [simulator.fitness(c) for c in population]
+    if observer is not None:
+        observer(0, list(zip(population, scores, strict=True)))
 
     def exhausted() -> bool:
         if search is None:
@@ -143,6 +151,8 @@ def evolve(
             break  # out of time mid-generation: keep the last complete one
         population, scores = offspring, new_scores
         bred += 1
+        if observer is not None:
+            observer(bred, list(zip(population, scores, strict=True)))
     top = max(scores)
     best = population[scores.index(top)]
     return Outcome(best, top, bred, simulator.nodes)
@@ -157,9 +167,11 @@ class SequenceGeneticBot(Bot):
         super().__init__()
         self.rng = rng
         self.settings = settings
+        self.observer: GenerationObserver | None = None
+        """The search lab's trace hook (see :data:`adjacency.bots.genetic.GenerationObserver`)."""
 
     def _choose(self, position: Position, search: Search) -> str:
-        run = evolve(position, self.settings, self.rng, search)
+        run = evolve(position, self.settings, self.rng, search, self.observer)
         search.publish(
             Thinking(
                 depth=2 * len(run.best),

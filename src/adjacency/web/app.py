@@ -24,7 +24,7 @@ from ..serving.middleware import BodyLimit, RequestGuard
 from .limits import Limits
 from .manager import GameManager
 from .models import MAX_RECORD_CHARS
-from .routers import analysis, events, games, pages, play
+from .routers import analysis, events, games, lab, pages, play
 from .routers.pages import STATIC
 from .store import GameStore, default_path
 
@@ -77,7 +77,8 @@ def create_app(
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # outermost: runs first
     install_error_handlers(app)
     app.state.analyses = analysis.Slots()
-    for module in (pages, games, play, analysis, events):
+    app.state.lab_slots = analysis.Slots()
+    for module in (pages, games, play, analysis, lab, events):
         app.include_router(module.router)
     mount_static(app, STATIC)
     return app

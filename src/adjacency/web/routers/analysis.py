@@ -36,12 +36,13 @@ class Slots:
         self._lock = threading.Lock()
         self.running = 0
 
-    def take(self, cap: int) -> None:
-        """Take a slot; :class:`TooMany` (HTTP 429) if ``cap`` analyses are running already."""
+    def take(self, cap: int, what: str = "analyses") -> None:
+        """Take a slot; :class:`TooMany` (HTTP 429) if ``cap`` of them (``what``: analyses,
+        lab searches) are running already."""
         with self._lock:
             if self.running >= cap:
                 raise TooMany(
-                    f"{self.running} analyses are running on this server, its limit; "
+                    f"{self.running} {what} are running on this server, its limit; "
                     "stop one or try again shortly"
                 )
             self.running += 1
@@ -76,7 +77,8 @@ def check_position(body: EditorPosition) -> AnalysisPosition:
         return AnalysisPosition(fen=None, problem=str(exc))
 
 
-def _position(fen: str) -> Position:
+def analysable_position(fen: str) -> Position:
+    """The position of ``fen`` (at most 120 characters), checked for analysis (400 if not)."""
     if len(fen) > 120:
         raise InvalidPositionError(f"position text too long: {quote(fen)}")
     position = Position.from_fen(fen)
@@ -142,7 +144,7 @@ async def live(fen: str, request: Request) -> StreamingResponse:
     perfect play and the moves that keep it, when the solver reaches it in about 2 s),
     then ``lines`` events with the top 3 moves, scores (X's view) and lines as the
     search deepens, then ``done``. Closing the stream stops the engine."""
-    position = _position(fen)
+    position = analysable_position(fen)
     budget = request.app.state.limits.solve_seconds
     return _stream(request, lambda emit, stopper: analyse(position, emit, stopper, budget))
 

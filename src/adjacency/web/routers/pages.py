@@ -1,4 +1,4 @@
-"""The HTML pages (the game page, the rules, the self-hosted API reference).
+"""The HTML pages (the game page, the rules, the search lab, the self-hosted API reference).
 
 The game's own files are in :data:`STATIC`; the API reference, the icon and the files
 the league shares (board, stylesheet) are the serving room's
@@ -37,6 +37,12 @@ def index(request: Request) -> FileResponse:
 def rules() -> FileResponse:
     """The rules page."""
     return _page("rules.html")
+
+
+@router.get("/lab")
+def lab() -> FileResponse:
+    """The search lab: how the bots search one position (``?fen=``)."""
+    return _page("lab.html")
 
 
 @router.get("/docs")

@@ -10,6 +10,7 @@ import { showResult } from "./dialogs/result.js";
 import { rememberInvite, showShare } from "./dialogs/share.js";
 import { label } from "./format.js";
 import { drawGraph } from "./graph.js";
+import { openLab } from "./lablink.js";
 import { LiveGame } from "./live.js";
 import { NewGameDialog } from "./newgame.js";
 import { notice } from "./notice.js";
@@ -291,6 +292,7 @@ function wire() {
   click("#btn-analyse", analyseShown);
   click("#btn-review", reviewGame);
   click("#btn-editor", openEditor);
+  click("#btn-lab", () => openLab(api, editor.active ? editor.position() : game.state ? game.shownPosition() : null));
   click("#btn-share", () => game.state && showShare(game.state, game.viewer));
   click("#invite-close", () => $("#dlg-invite").close());
   click("#btn-live", () => game.navigate(Infinity));

@@ -1,0 +1,55 @@
+"""The search lab: what the classic bots and the engine do on one position, as plain data.
+
+Each panel of the web app's Lab tab has a function here returning dataclasses
+(with ``to_dict()`` for JSON) captured from the real bots through their optional
+trace hooks, never from second implementations:
+
+- :func:`search_tree` (:mod:`.tree`): the game tree of ``minimax`` / ``alphabeta``;
+- :func:`compare_techniques` (:mod:`.compare`): nodes and time of minimax, alpha-beta,
+  ordering and the transposition table side by side;
+- :func:`deepening_trace` (:mod:`.deepening`): depth against cost for alpha-beta and the
+  engine's iterative deepening;
+- :func:`climb_trace` (:mod:`.local`): the steps of ``hill`` (every variant) and ``anneal``;
+- :func:`evolution_trace` (:mod:`.genetic`): the generations of ``genetic``, ``gatree`` and
+  the reports' presets;
+- :func:`engine_view` (:mod:`.engine_view`): the engine's iteration reports and, within the
+  solver's reach, every move's exact value.
+
+Bot-based traces are seeded and run without a time limit, so they replay; a
+:class:`Cancel` stops a lab search from another thread.
+
+Bounds on depths, caps and sizes are in :mod:`.limits`. The traces draw themselves
+in Jupyter as SVG (:mod:`.drawing`). This package sits between the bots (and the
+engine) and the front ends: the web app imports it; it imports only bots, engine and
+core.
+"""
+
+from __future__ import annotations
+
+from .compare import Comparison, TechniqueCount, compare_techniques
+from .deepening import DeepeningTrace, deepening_trace
+from .engine_view import EngineView, engine_view
+from .genetic import EvolutionTrace, evolution_trace
+from .limits import LabError
+from .local import ClimbTrace, climb_trace
+from .running import Cancel
+from .tree import SearchTree, TreeNode, search_tree
+
+__all__ = [
+    "Cancel",
+    "ClimbTrace",
+    "Comparison",
+    "DeepeningTrace",
+    "EngineView",
+    "EvolutionTrace",
+    "LabError",
+    "SearchTree",
+    "TechniqueCount",
+    "TreeNode",
+    "climb_trace",
+    "compare_techniques",
+    "deepening_trace",
+    "engine_view",
+    "evolution_trace",
+    "search_tree",
+]

@@ -1,0 +1,124 @@
+"""The engine's view of one position, through the ``engine`` bot's public interface.
+
+:func:`engine_view` asks the ``engine`` bot for a move within a time budget and
+keeps its iteration reports (depth, value, nodes, seconds, line; the last one is
+``exact`` when the solver proved it). When the root was solved exactly, the
+position is within the solver's reach, so every legal move is solved too (each
+child position by the same bot, its exact value negated to the mover's view) and
+shown beside the engine's choice; otherwise ``moves`` is empty.
+
+The bot's reports do not carry the transposition table's hit rate or the share of
+nodes the solver took, so this view does not show them (``None`` in the data)
+rather than estimate them from outside the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..bots import Bot, Limit, Thinking
+from ..core import Position
+from .limits import LabError, check_position
+from .running import Cancel, build
+
+MAX_SECONDS = 5.0
+"""The most seconds the engine may think about the root."""
+MOVE_SECONDS = 0.5
+"""Seconds for each move's exact solve (positions within reach solve far faster)."""
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One of the engine's reports."""
+
+    depth: int | None
+    value: float | None
+    nodes: int | None
+    seconds: float
+    line: tuple[str, ...]
+    exact: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """A legal move's exact value for the mover (``None``: not solved within its budget)."""
+
+    move: str
+    value: int | None
+
+
+@dataclass(frozen=True)
+class EngineView:
+    """The engine's reports on one position and, within reach, every move's exact value."""
+
+    fen: str
+    move: str
+    iterations: tuple[Iteration, ...]
+    moves: tuple[MoveValue, ...]
+    exact: bool
+    table_hit_rate: float | None = None
+    solver_share: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return asdict(self)
+
+    def _repr_html_(self) -> str:
+        from .drawing import engine_html
+
+        return engine_html(self)
+
+
+def _think(
+    bot: Bot, position: Position, seconds: float, cancel: Cancel | None
+) -> tuple[str, list[Thinking]]:
+    """The bot's move on ``position`` within ``seconds`` and every report it published."""
+    reports: list[Thinking] = []
+    if cancel is not None and cancel.cancelled:
+        return position.legal_moves()[0], reports
+    move = bot.choose_move(position, Limit(time=seconds), reports.append)
+    return move, reports
+
+
+def _mover_margin(position: Position, child: Position) -> int:
+    x, o = child.score
+    return x - o if position.turn == "x" else o - x
+
+
+def engine_view(
+    position: Position, seconds: float = 2.0, cancel: Cancel | None = None
+) -> EngineView:
+    """The engine's view of ``position`` within ``seconds`` (see the module docstring)."""
+    check_position(position)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise LabError(f"seconds must be a number from 0.1 to {MAX_SECONDS:g}, got {seconds!r}")
+    if not 0.1 <= seconds <= MAX_SECONDS:
+        raise LabError(f"seconds must be a number from 0.1 to {MAX_SECONDS:g}, got {seconds!r}")
+    bot = build("engine", 1, (object,), "the engine")
+    if cancel is not None:
+        cancel.watch(bot)
+    moves: list[MoveValue] = []
+    try:
+        move, reports = _think(bot, position, float(seconds), cancel)
+        exact = bool(reports) and reports[-1].exact
+        for candidate in position.legal_moves() if exact else []:
+            if cancel is not None and cancel.cancelled:
+                break
+            child = position.play(candidate)
+            if child.is_over:
+                moves.append(MoveValue(candidate, _mover_margin(position, child)))
+                continue
+            _, answers = _think(bot, child, MOVE_SECONDS, cancel)
+            final = answers[-1] if answers else None
+            value = None
+            if final is not None and final.exact and final.score is not None:
+                value = -int(final.score)
+            moves.append(MoveValue(candidate, value))
+    finally:
+        bot.close()
+    iterations = tuple(
+        Iteration(r.depth, r.score, r.nodes, r.seconds, r.pv, r.exact, r.text) for r in reports
+    )
+    return EngineView(position.fen(), move, iterations, tuple(moves), exact)

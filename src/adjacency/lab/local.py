@@ -1,0 +1,136 @@
+"""The climb of a local-search bot (``hill`` and its variants, ``anneal``) on one position.
+
+:func:`climb_trace` runs the bot (seeded, no time limit) with its trace hook
+(:attr:`~adjacency.bots.local.LocalSearchBot.observer`) and returns every step:
+the candidate moves looked at with their objective values (the bot's own
+objective, :mod:`adjacency.bots.objective`, from the mover's view), the one
+chosen, sideways steps and restarts (a ``start`` after the first), and for
+annealing the temperature. The trace's ``move`` is the move the bot played.
+At most :data:`~adjacency.lab.limits.MAX_STEPS` steps are kept; ``dropped``
+counts the rest. ``heat`` holds every candidate's value that the search
+computed (the board's heat map).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots.local import LocalSearchBot, LocalStep
+from ..core import Position
+from .limits import MAX_STEPS, check_position
+from .running import Cancel, build, play_traced
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step (square names; see :class:`adjacency.bots.local.LocalStep`)."""
+
+    index: int
+    kind: str
+    current: str | None
+    current_value: int
+    candidates: tuple[tuple[str, int], ...]
+    chosen: str
+    chosen_value: int | None
+    temperature: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "current": self.current,
+            "current_value": self.current_value,
+            "candidates": [list(pair) for pair in self.candidates],
+            "chosen": self.chosen,
+            "chosen_value": self.chosen_value,
+            "temperature": self.temperature,
+        }
+
+
+@dataclass(frozen=True)
+class ClimbTrace:
+    """A local-search bot's search of one position."""
+
+    fen: str
+    spec: str
+    seed: int
+    steps: tuple[Step, ...]
+    dropped: int
+    heat: dict[str, int]
+    move: str
+    complete: bool
+
+    @property
+    def restarts(self) -> int:
+        """Climbs started after the first one."""
+        return max(0, sum(step.kind == "start" for step in self.steps) - 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return {
+            "fen": self.fen,
+            "spec": self.spec,
+            "seed": self.seed,
+            "steps": [step.to_dict() for step in self.steps],
+            "dropped": self.dropped,
+            "restarts": self.restarts,
+            "heat": dict(self.heat),
+            "move": self.move,
+            "complete": self.complete,
+        }
+
+    def _repr_svg_(self) -> str:
+        from .drawing import climb_svg
+
+        return climb_svg(self)
+
+
+def climb_trace(
+    position: Position, spec: str = "hill", seed: int = 1, cancel: Cancel | None = None
+) -> ClimbTrace:
+    """The trace of the local-search bot ``spec`` (seed ``seed``) choosing a move on
+    ``position``; :class:`~adjacency.lab.limits.LabError` for another kind of bot or a
+    position that is over."""
+    check_position(position)
+    bot = build(spec, seed, (LocalSearchBot,), "a local-search bot (hill, anneal)")
+    assert isinstance(bot, LocalSearchBot)
+    raw: list[LocalStep] = []
+    dropped = 0
+    heat: dict[int, int] = {}
+
+    def observe(step: LocalStep) -> None:
+        nonlocal dropped
+        heat.update(step.candidates)
+        if len(raw) < MAX_STEPS:
+            raw.append(step)
+        else:
+            dropped += 1
+
+    bot.observer = observe
+    move, complete = play_traced(bot, position, cancel)
+    name = position.board.name
+    steps = tuple(
+        Step(
+            index,
+            step.kind,
+            None if step.current is None else name(step.current),
+            step.current_value,
+            tuple((name(sq), value) for sq, value in step.candidates),
+            name(step.chosen),
+            heat.get(step.chosen),
+            step.temperature,
+        )
+        for index, step in enumerate(raw)
+    )
+    return ClimbTrace(
+        position.fen(),
+        bot.spec,
+        seed,
+        steps,
+        dropped,
+        {name(sq): value for sq, value in sorted(heat.items())},
+        move,
+        complete,
+    )

@@ -1,0 +1,73 @@
+"""Running search-lab requests for the Lab tab: bounded, counted and cancelled with the page.
+
+A lab request (:mod:`adjacency.lab`) runs a real search in a worker thread. The
+server holds it to three rules:
+
+* at most ``limits.hints`` lab searches run at once, the same cap as hints (a lab
+  search is a hint-sized job: one bot, one position); one more is 429 at once,
+  so no request waits for a slot;
+* its sizes are the lab's bounds (:mod:`adjacency.lab.limits`) and a bot spec's
+  options the shared-server caps of the bot registry (:func:`.limits.check_option_caps`),
+  both 400 with the allowed range;
+* when the page goes away (the client disconnects) or the server stops, the search
+  is cancelled (:class:`~adjacency.lab.Cancel`) and its slot comes back as soon as
+  the worker thread ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+from fastapi import Request
+
+from ..bots import BotError
+from ..bots.registry import option_values, parse_spec
+from ..lab import Cancel, LabError
+from .limits import check_option_caps
+from .routers.analysis import Slots
+
+T = TypeVar("T")
+
+MAX_SPEC = 200
+"""Characters of a bot spec the lab accepts."""
+POLL = 0.2
+"""Seconds between two checks that the page is still there."""
+
+
+def checked_spec(spec: str) -> str:
+    """``spec`` if it is short and its options are within the shared-server caps."""
+    if len(spec) > MAX_SPEC:
+        raise LabError(f"bot spec too long: {len(spec)} characters, at most {MAX_SPEC}")
+    try:
+        parsed = parse_spec(spec)
+        check_option_caps(parsed.name, option_values(parsed))
+    except BotError as error:
+        raise LabError(str(error)) from error
+    return spec
+
+
+async def run_lab(request: Request, work: Callable[[Cancel], T]) -> T:
+    """Run ``work`` in a thread within the lab's slots (the analysis board's counter,
+    :class:`~adjacency.web.routers.analysis.Slots`); cancel it if the client leaves."""
+    slots: Slots = request.app.state.lab_slots
+    slots.take(request.app.state.limits.hints, "lab searches")
+    stopping: threading.Event = request.app.state.stopping
+    cancel = Cancel()
+
+    def run() -> T:
+        try:
+            return work(cancel)
+        finally:
+            slots.give()
+
+    task = asyncio.ensure_future(asyncio.to_thread(run))
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=POLL)
+        if done:
+            return task.result()
+        if stopping.is_set() or await request.is_disconnected():
+            cancel.cancel()  # the thread ends soon and gives the slot back
+            return await task

@@ -1,0 +1,279 @@
+// The search lab page (/lab?fen=...): one position, six panels fed by /api/lab/*.
+// Each request is aborted when a new one for the same panel starts or the page goes
+// away (the server then cancels the search).
+
+import { boardSvg, parseFen, playLine } from "./position.js";
+import { lineChart, table } from "./charts.js";
+import { TreeView } from "./tree.js";
+
+const $ = (selector) => document.querySelector(selector);
+const START = "6oo/6oo/8/8/8/8/xx6/xx6 x 56";
+const controllers = {};
+let fen = START;
+let root = parseFen(START);
+
+async function fetchLab(panel, path, params) {
+  controllers[panel]?.abort();
+  const controller = new AbortController();
+  controllers[panel] = controller;
+  const query = new URLSearchParams({ fen, ...params });
+  $("#lab-busy").textContent = "Searching…";
+  $("#lab-error").textContent = "";
+  try {
+    const response = await fetch(`/api/lab/${path}?${query}`, { signal: controller.signal });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) throw new Error(data && data.detail ? data.detail : response.statusText);
+    return data;
+  } catch (err) {
+    if (err.name !== "AbortError") $("#lab-error").textContent = err.message;
+    return null;
+  } finally {
+    if (controllers[panel] === controller) $("#lab-busy").textContent = "";
+  }
+}
+
+function showBoard(position, options = {}, caption = "") {
+  $("#lab-board").replaceChildren(boardSvg(position, options));
+  $("#lab-board-caption").textContent = caption;
+}
+
+function showRoot() {
+  showBoard(root, {}, `${root.turn.toUpperCase()} to move, ${root.plies} plies left`);
+}
+
+function formValues(form) {
+  const values = {};
+  for (const input of form.elements) {
+    if (!input.name) continue;
+    values[input.name] = input.type === "checkbox" ? String(input.checked) : input.value;
+  }
+  return values;
+}
+
+// ------------------------------------------------------------------ tree
+
+const tree = new TreeView($("#tree-view"), {
+  onHover: (moves) => {
+    const position = playLine(root, moves);
+    showBoard(position, { mark: moves[moves.length - 1] || null },
+      moves.length ? `after ${moves.join(" ")}` : "the root");
+  },
+});
+$("#tree-view").addEventListener("mouseleave", showRoot);
+
+async function searchTree() {
+  const values = formValues($("#tree-form"));
+  const data = await fetchLab("tree", "tree", values);
+  if (!data) return;
+  tree.load(data);
+  const cap = data.complete ? "" : ` The node cap (${data.node_cap}) cut the search: values marked ? were not finished.`;
+  $("#tree-summary").textContent =
+    `${data.algorithm}, depth ${data.depth}: ${data.nodes.length} tree nodes, ${data.search_nodes} positions ` +
+    `visited (${data.total_nodes} with iterative deepening), ${(data.seconds * 1000).toFixed(1)} ms. ` +
+    (data.complete ? `Value ${data.value > 0 ? "+" : ""}${data.value}, line ${data.pv.join(" ")}.` : "") + cap;
+  $("#tree-step-text").textContent = "";
+}
+
+function fillDepths() {
+  const most = root.rows * root.cols > 36 ? 4 : 6;
+  for (const select of document.querySelectorAll("select[name=depth]")) {
+    const keep = select.value || "3";
+    select.replaceChildren(...Array.from({ length: most }, (_, i) => {
+      const option = document.createElement("option");
+      option.value = option.textContent = String(i + 1);
+      return option;
+    }));
+    select.value = Number(keep) <= most ? keep : "3";
+  }
+}
+
+// ------------------------------------------------------------------ counts
+
+async function counts() {
+  const data = await fetchLab("counts", "compare", formValues($("#counts-form")));
+  if (!data) return;
+  const names = { minimax: "minimax", reading: "alpha-beta, reading order", alphabeta: "alpha-beta, most conversions first",
+    ordered: "+ best move first", table: "+ transposition table" };
+  const view = $("#counts-view");
+  view.replaceChildren(table(
+    ["technique", "nodes", "ms", "value", "move", "saved vs previous", "saved vs minimax"],
+    data.rows.map((r) => [names[r.technique], r.complete ? r.nodes : `> ${r.nodes} (cap)`,
+      (r.seconds * 1000).toFixed(1), r.value, r.move, r.saved_vs_previous, r.saved_vs_minimax]),
+  ));
+  const chart = document.createElement("div");
+  chart.className = "chart";
+  chart.appendChild(lineChart([{ name: "nodes", colour: "#1565c0",
+    points: data.rows.map((r, i) => [i + 1, Math.max(1, r.nodes), { title: `${names[r.technique]}: ${r.nodes}` }]) }],
+  { logY: true, xLabel: "1 minimax · 2 reading order · 3 conversions first · 4 + best first · 5 + table", yLabel: "nodes",
+    title: `depth ${data.depth}: nodes per technique` }));
+  view.appendChild(chart);
+}
+
+// ------------------------------------------------------------------ depth vs cost
+
+async function depthCost() {
+  const data = await fetchLab("depth", "deepening", formValues($("#depth-form")));
+  if (!data) return;
+  const colours = ["#1565c0", "#c62828"];
+  const view = $("#depth-view");
+  const chart = document.createElement("div");
+  chart.className = "chart";
+  chart.appendChild(lineChart(data.runs.map((run, i) => ({ name: run.searcher, colour: colours[i],
+    points: run.iterations.map((it) => [it.depth, Math.max(it.seconds, 1e-4), { title: `depth ${it.depth}: ${it.seconds.toFixed(3)} s` }]) })),
+  { logY: true, xLabel: "depth", yLabel: "seconds", hmarks: [[data.move_limit, `${data.move_limit} s limit`]],
+    title: "time to finish each depth" }));
+  view.replaceChildren(chart);
+  for (const run of data.runs) {
+    const heading = document.createElement("h3");
+    heading.textContent = `${run.searcher}: ${run.limit_depth === null ? "no depth" : `depth ${run.limit_depth}`} within ${data.move_limit} s`;
+    view.appendChild(heading);
+    view.appendChild(table(["depth", "nodes", "total nodes", "seconds", "branching", "value", "line"],
+      run.iterations.map((it) => [it.depth, it.nodes, it.total_nodes, it.seconds.toFixed(3),
+        it.branching === null ? null : it.branching.toFixed(1), it.value, it.pv.join(" ")])));
+  }
+}
+
+// ------------------------------------------------------------------ climb
+
+async function climb() {
+  const data = await fetchLab("climb", "climb", formValues($("#climb-form")));
+  if (!data) return;
+  const view = $("#climb-view");
+  const points = data.steps.filter((s) => s.chosen_value !== null).map((s) => [s.index, s.chosen_value, {
+    hollow: s.kind === "sideways" || s.kind === "reject",
+    title: `${s.index}: ${s.kind} ${s.chosen} (${s.chosen_value})` }]);
+  const restarts = data.steps.filter((s, i) => s.kind === "start" && i > 0).map((s) => [s.index, "restart"]);
+  const series = [{ name: "value of the state", colour: "#1565c0", points }];
+  const temps = data.steps.filter((s) => s.temperature !== null).map((s) => [s.index, s.temperature]);
+  const chart = document.createElement("div");
+  chart.className = "chart";
+  chart.appendChild(lineChart(series, { xLabel: "step", yLabel: "objective", vmarks: restarts,
+    title: `${data.spec}, seed ${data.seed}: plays ${data.move}` }));
+  if (temps.length) {
+    chart.appendChild(lineChart([{ name: "temperature", colour: "#c62828", points: temps }],
+      { xLabel: "step", yLabel: "T", title: "annealing temperature" }));
+  }
+  const kinds = {};
+  for (const s of data.steps) kinds[s.kind] = (kinds[s.kind] || 0) + 1;
+  const summary = document.createElement("p");
+  summary.textContent = `${data.steps.length} step(s)${data.dropped ? ` (+${data.dropped} not kept)` : ""}: ` +
+    Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", ") + `; ${data.restarts} restart(s). ` +
+    "Hollow dots: sideways or rejected steps. The board shows every candidate's value.";
+  view.replaceChildren(summary, chart);
+  showBoard(root, { heat: data.heat, mark: data.move }, `candidate values (${data.spec}); ${data.move} played`);
+}
+
+// ------------------------------------------------------------------ genetic
+
+async function evolve() {
+  const data = await fetchLab("ga", "evolution", formValues($("#ga-form")));
+  if (!data) return;
+  const view = $("#ga-view");
+  const gens = data.generations;
+  const chart = document.createElement("div");
+  chart.className = "chart";
+  chart.appendChild(lineChart([
+    { name: "best", colour: "#c62828", points: gens.map((g) => [g.generation, g.best]) },
+    { name: "mean", colour: "#1565c0", points: gens.map((g) => [g.generation, g.mean]) },
+  ], { xLabel: "generation", yLabel: "fitness", title: `${data.spec}, seed ${data.seed}: fitness` }));
+  chart.appendChild(lineChart([
+    { name: "gene diversity", colour: "#2e7d32", points: gens.map((g) => [g.generation, g.diversity]) },
+    { name: "distinct chromosomes", colour: "#6a1b9a", points: gens.map((g) => [g.generation, g.distinct]), dashed: true },
+  ], { xLabel: "generation", yLabel: "share", title: "diversity of the population" }));
+  const summary = document.createElement("p");
+  summary.textContent = `Seed ${data.seed} (replay with the same seed). Final chromosome: ` +
+    `${data.chromosome.join(" ")}; plays ${data.move}.`;
+  view.replaceChildren(summary, chart);
+  const labels = {};
+  data.chromosome.forEach((m, i) => { if (!(m in labels)) labels[m] = String(i + 1); });
+  showBoard(root, { labels, mark: data.move }, "the final chromosome, numbered in order");
+}
+
+// ------------------------------------------------------------------ engine
+
+async function engine() {
+  const data = await fetchLab("engine", "engine", formValues($("#engine-form")));
+  if (!data) return;
+  const view = $("#engine-view");
+  view.replaceChildren(table(["depth", "value", "nodes", "seconds", "line", "exact"],
+    data.iterations.map((it) => [it.depth, it.value, it.nodes, it.seconds.toFixed(3), it.line.join(" "),
+      it.exact ? "yes" : ""])));
+  const note = document.createElement("p");
+  note.className = "muted";
+  note.textContent = `Engine plays ${data.move}. ` + (data.exact
+    ? "The solver reached the end: every move's exact value (mover's view) is below."
+    : "Not within the solver's reach in this time: no exact values.") +
+    " The engine's reports carry no table hit rate or solver share.";
+  view.appendChild(note);
+  if (data.moves.length) {
+    view.appendChild(table(["move", "exact value", "engine's choice"],
+      data.moves.map((m) => [m.move, m.value, m.move === data.move ? "◀" : ""])));
+    const heat = {};
+    for (const m of data.moves) if (m.value !== null) heat[m.move] = m.value;
+    showBoard(root, { heat, mark: data.move }, "exact value of every move");
+  }
+}
+
+// ------------------------------------------------------------------ wiring
+
+const RUN = { tree: searchTree, counts, depth: depthCost, climb, ga: evolve, engine };
+
+function selectTab(name) {
+  for (const button of document.querySelectorAll(".lab-tabs button")) {
+    const on = button.dataset.tab === name;
+    button.setAttribute("aria-selected", String(on));
+    $(`#panel-${button.dataset.tab}`).hidden = !on;
+  }
+  showRoot();
+}
+
+function load(text) {
+  try {
+    root = parseFen(text);
+    if (!root.cols || !["x", "o"].includes(root.turn) || Number.isNaN(root.plies)) throw new Error();
+  } catch (err) {
+    $("#lab-error").textContent = `not a position text: ${text}`;
+    return;
+  }
+  fen = text.trim();
+  $("#lab-fen").value = fen;
+  fillDepths();
+  showRoot();
+  $("#tree-view").replaceChildren();
+  for (const id of ["#counts-view", "#depth-view", "#climb-view", "#ga-view", "#engine-view"]) $(id).replaceChildren();
+  $("#tree-summary").textContent = "Press Search to trace the search of this position.";
+}
+
+function wire() {
+  for (const button of document.querySelectorAll(".lab-tabs button")) {
+    button.addEventListener("click", () => selectTab(button.dataset.tab));
+  }
+  for (const [name, run] of Object.entries(RUN)) {
+    const form = $(`#${name}-form`);
+    form.addEventListener("submit", (event) => { event.preventDefault(); run(); });
+  }
+  $("#lab-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("#lab-fen").value;
+    history.replaceState(null, "", `/lab?fen=${encodeURIComponent(text.trim())}`);
+    load(text);
+  });
+  const needTree = (fn) => () => { if (tree.data) fn(); };
+  $("#tree-expand").addEventListener("click", needTree(() => {
+    const depth = tree.data.depth;
+    const shown = tree.expandTo(depth);
+    $("#tree-step-text").textContent = tree.truncated
+      ? `${shown} nodes shown; expand single nodes to see more` : `expanded to depth ${depth}: ${shown} nodes`;
+  }));
+  $("#tree-collapse").addEventListener("click", needTree(() => tree.collapse()));
+  $("#tree-zoom-in").addEventListener("click", needTree(() => tree.zoom(1 / 1.25)));
+  $("#tree-zoom-out").addEventListener("click", needTree(() => tree.zoom(1.25)));
+  $("#tree-fit").addEventListener("click", needTree(() => tree.fit()));
+  $("#tree-step-reset").addEventListener("click", needTree(() => { $("#tree-step-text").textContent = tree.startSteps(); }));
+  $("#tree-step").addEventListener("click", needTree(() => { $("#tree-step-text").textContent = tree.advance(1); }));
+  $("#tree-step-10").addEventListener("click", needTree(() => { $("#tree-step-text").textContent = tree.advance(10); }));
+  window.addEventListener("pagehide", () => { for (const c of Object.values(controllers)) c.abort(); });
+}
+
+wire();
+load(new URLSearchParams(window.location.search).get("fen") || START);

@@ -1,0 +1,190 @@
+"""The Lab page in Chromium: from a game to the lab, the tree expanded and stepped, the
+climb and the genetic charts; screenshots for the docs at laptop and phone sizes."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from adjacency import Position
+from adjacency.lab import search_tree
+from browser_helpers import chromium
+from web_helpers import live_server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-lab-browser")]
+
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
+TIMEOUT = 60_000
+
+MIDGAME = Position.start(8, 8, rounds=28)
+for _square in ("c3", "f6", "d3", "e6", "c4", "f5"):
+    MIDGAME = MIDGAME.play(_square)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("lab") / "games.sqlite3") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if os.environ.get(SHOTS_ENV) == "1":
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        return DOCS_SHOTS
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def new_page(browser: Any, width: int, height: int) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    return context, page, errors
+
+
+def shoot(page: Any, shots: Path, name: str) -> None:
+    path = shots / name
+    page.screenshot(path=str(path), animations="disabled")
+    assert path.stat().st_size > 10_000
+
+
+def test_the_lab_opens_on_the_shown_position_of_a_game(server: str, browser: Any) -> None:
+    body = {
+        "x": {"kind": "human", "name": "Ann"},
+        "o": {"kind": "human", "name": "Bob"},
+        "rows": 6,
+        "cols": 6,
+        "rounds": 14,
+    }
+    request = urllib.request.Request(
+        server + "/api/games",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        game = json.loads(response.read())
+    context, page, errors = new_page(browser, 1280, 860)
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    with context.expect_page() as opened:
+        page.locator("#btn-lab").click()
+    lab = opened.value
+    lab.wait_for_selector("#lab-board svg")
+    assert lab.locator("#lab-fen").input_value() == Position.start(6, 6, rounds=14).fen()
+    context.close()
+    assert errors == []
+
+
+def test_tree_steps_climb_and_genetic_charts(server: str, browser: Any, shots: Path) -> None:
+    context, page, errors = new_page(browser, 1366, 768)
+    page.goto(f"{server}/lab?fen={quote(MIDGAME.fen())}")
+    page.wait_for_selector("#lab-board svg")
+    assert page.locator("#lab-fen").input_value() == MIDGAME.fen()
+    form = page.locator("#tree-form")
+    form.locator("select[name=depth]").select_option("3")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("#tree-view g.node[data-ply='1']")
+    expected = search_tree(MIDGAME, 3, "alphabeta")
+    # the first level: the root's moves, collapsed
+    assert page.locator("#tree-view g.node[data-ply='1']").count() == len(expected.root.children)
+    middle = expected.nodes[expected.root.children[len(expected.root.children) // 2]]
+    page.locator(f"#tree-view g.node[data-node-id='{middle.id}']").hover()  # in the first view
+    assert page.locator("#lab-board-caption").inner_text() == f"after {middle.move}"
+    page.locator("#tree-expand").click()
+    for ply in (1, 2, 3):
+        drawn = page.locator(f"#tree-view g.node[data-ply='{ply}']").count()
+        assert drawn == sum(node.ply == ply for node in expected.nodes)
+    assert page.locator("#tree-view g.node.pv").count() == expected.depth  # root, ply 1, ply 2
+    pruned = sum(min(len(node.pruned), 6) for node in expected.nodes)
+    assert pruned > 0 and page.locator("#tree-view g.node.pruned").count() == pruned
+    page.mouse.wheel(0, -200)  # zoom in, then back to the whole tree
+    page.locator("#tree-fit").click()
+    shoot(page, shots, "lab-tree.png")
+
+    page.locator("#tree-step-reset").click()
+    for _ in range(10):
+        page.locator("#tree-step").click()
+    text = page.locator("#tree-step-text").inner_text()
+    assert text.startswith(f"step 10 of {len(expected.events)}:")
+    entered = [node_id for kind, node_id in expected.events[:10] if kind == 0]
+    assert page.locator("#tree-view g.node").count() == len(entered)
+
+    page.locator(".lab-tabs button[data-tab=climb]").click()
+    climb = page.locator("#climb-form")
+    climb.locator("select[name=spec]").select_option("anneal")
+    climb.locator("button[type=submit]").click()
+    page.wait_for_selector("#climb-view svg polyline")
+    assert "anneal, seed 1: plays" in page.locator("#climb-view").inner_text()
+    assert page.locator("#lab-board rect[data-square] title").filter(has_text=":").count() > 1
+
+    page.locator(".lab-tabs button[data-tab=ga]").click()
+    page.locator("#ga-form button[type=submit]").click()
+    page.wait_for_selector("#ga-view svg polyline")
+    assert "Seed 1" in page.locator("#ga-view").inner_text()
+    context.close()
+    assert errors == []
+
+
+def test_the_lab_at_phone_width(server: str, browser: Any, shots: Path) -> None:
+    context, page, errors = new_page(browser, 390, 844)
+    page.goto(f"{server}/lab?fen={quote(MIDGAME.fen())}")
+    page.locator("#tree-form button[type=submit]").click()
+    page.wait_for_selector("#tree-view g.node[data-ply='1']")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing forces sideways scrolling
+    shoot(page, shots, "lab-phone.png")
+    context.close()
+    assert errors == []
+
+
+def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
+    context, page, errors = new_page(browser, 1366, 768)
+    small = Position.start(5, 5, rounds=6).play("c1")
+    page.goto(f"{server}/lab?fen={quote(small.fen())}")
+    page.locator(".lab-tabs button[data-tab=counts]").click()
+    page.locator("#counts-form select[name=depth]").select_option("4")
+    page.locator("#counts-form button[type=submit]").click()
+    page.wait_for_selector("#counts-view table")
+    cells = page.locator("#counts-view tbody tr td:first-child").all_inner_texts()
+    assert cells == [
+        "minimax",
+        "alpha-beta, reading order",
+        "alpha-beta, most conversions first",
+        "+ best move first",
+        "+ transposition table",
+    ]
+
+    page.locator(".lab-tabs button[data-tab=depth]").click()
+    page.locator("#depth-form input[name=seconds]").fill("0.5")
+    page.locator("#depth-form button[type=submit]").click()
+    page.wait_for_selector("#depth-view svg polyline")
+    headings = page.locator("#depth-view h3").all_inner_texts()
+    assert [h.split(":")[0] for h in headings] == ["alphabeta", "engine"]
+
+    page.locator(".lab-tabs button[data-tab=engine]").click()
+    page.locator("#engine-form input[name=seconds]").fill("0.5")
+    page.locator("#engine-form button[type=submit]").click()
+    page.wait_for_selector("#engine-view table")
+    assert "Engine plays" in page.locator("#engine-view").inner_text()
+    context.close()
+    assert errors == []
