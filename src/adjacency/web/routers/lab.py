@@ -22,9 +22,9 @@ from ...lab import (
     search_tree,
 )
 from ...lab.limits import NODE_CAP, check_whole
+from ...serving.models import ErrorMessage
 from ..deps import SAME_SITE
 from ..lab import checked_spec, run_lab
-from ..models import ErrorMessage
 from . import ERRORS
 from .analysis import analysable_position
 
