@@ -67,7 +67,9 @@ def test_arena(copy: Any) -> None:
         assert (run.id, run.mode, run.players, run.status, run.planned, run.label) == (
             1, "match", ["random", "greedy"], "stopped", 4, "",
         )  # fmt: skip
-        assert run.settings.to_dict() == json.loads(rows["runs"][0][4])
+        stored = json.loads(rows["runs"][0][4])
+        assert "sprt_stat" not in stored  # written before the margin SPRT existed
+        assert run.settings.to_dict() == {**stored, "sprt_stat": "elo"}  # reads as an Elo test
         games = store.games(run.id)
         assert [(g.idx, g.x_score, g.o_score, g.record, g.host, g.pid) for g in games] == [
             (r[1], r[13], r[14], r[17], r[22], r[23]) for r in rows["games"]

@@ -66,7 +66,8 @@ class EntryResult:
 @dataclass(frozen=True)
 class RootMove:
     """One first move's proven value, kept as soon as it is known so that an entry too
-    long for one sitting resumes where it stopped (:func:`solve_entry`'s ``known``)."""
+    long for one sitting resumes where it stopped (the ``known`` of
+    :func:`~adjacency.solving.solved_starts.solve_entry`)."""
 
     move: str
     """The solved move of its orbit (the first of the orbit's squares)."""
