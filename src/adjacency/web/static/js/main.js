@@ -298,7 +298,7 @@ function wire() {
   click("#nav-back", () => game.navigate(game.shownPly - 1));
   click("#nav-forward", () => game.navigate(game.shownPly + 1));
   click("#nav-last", () => game.navigate(Infinity));
-  click("#result-review", () => $("#dlg-result").close());
+  click("#result-review", () => { $("#dlg-result").close(); reviewGame(); });
   click("#result-new", () => { $("#dlg-result").close(); newGame.open(); });
   click("#result-rematch", () => { $("#dlg-result").close(); rematch(); });
   document.addEventListener("keydown", onKey);

@@ -1,0 +1,142 @@
+"""Issue 37 (play like on lichess) in a real browser: Playwright driving Debian's Chromium.
+
+Each test opens fresh pages (empty local storage) that fail on any console error; the
+server is a real uvicorn in a thread (one per module), as in test_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from adjacency.web.seats import CLIENT_COOKIE
+from browser_helpers import chromium
+from web_helpers import live_server, wait_until
+
+pytest.importorskip("playwright.sync_api")
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
+
+TIMEOUT = 30_000
+CLIENT = secrets.token_urlsafe(16)
+"""The client id the tests' API calls and pages share, so the pages hold the games' seats."""
+LAPTOP = {"width": 1366, "height": 768}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("web37") / "games.sqlite3", grace=3.0) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+def new_tab(browser: Any, server: str, client: str | None = CLIENT, **options: Any) -> Any:
+    """A page in a fresh context (``client``: its client cookie, None for another device)
+    that records console errors in ``console_errors``."""
+    options.setdefault("viewport", LAPTOP)
+    context = browser.new_context(**options)
+    if client is not None:
+        context.add_cookies([{"name": CLIENT_COOKIE, "value": client, "url": server}])
+    context.set_default_timeout(TIMEOUT)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    tab.console_errors = errors
+    return tab
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    tab = new_tab(browser, server)
+    yield tab
+    tab.context.close()
+    assert tab.console_errors == [], f"console errors: {tab.console_errors}"
+
+
+def api(server: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}"}
+    request = urllib.request.Request(server + path, data=data, method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+def new_game(server: str, **settings: Any) -> dict[str, Any]:
+    body = {
+        "x": {"kind": "human", "name": "Ann"},
+        "o": {"kind": "bot", "level": 1},
+        "rows": 4,
+        "cols": 4,
+        "rounds": 2,
+        **settings,
+    }
+    return api(server, "POST", "/api/games", body)  # type: ignore[no-any-return]
+
+
+def open_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
+    game = new_game(server, **settings)
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    return game
+
+
+def shown_plies(tab: Any, count: int) -> None:
+    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
+
+
+def empty_square(server: str, game_id: str) -> str:
+    return sorted(api(server, "GET", f"/api/games/{game_id}")["preview"])[0]
+
+
+# ------------------------------------------------------------ item 1: the review
+
+
+def route_review(page: Any, loss: float) -> None:
+    """Answer the page's review request with one inaccuracy at ply 1 losing ``loss``
+    (the engine's own review is tested in test_analysis.py; here only the page)."""
+    reviewed = {"ply": 1, "mover": "x", "value": -1.5, "exact": False, "best": "zz"}
+    body = (
+        f"event: move\ndata: {json.dumps({**reviewed, 'loss': loss, 'mark': 'inaccuracy'})}\n\n"
+        'event: done\ndata: {"reason": "complete"}\n\n'
+    )
+    page.route(
+        "**/review",
+        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=body),
+    )
+
+
+def test_the_result_cards_review_button_starts_the_review(server: str, page: Any) -> None:
+    route_review(page, 2)
+    game = open_game(page, server, rounds=1)
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    page.wait_for_selector("#dlg-result[open]")
+    page.click("#result-review")
+    page.wait_for_selector("#moves button[data-mark=inaccuracy]")
+    assert not page.locator("#dlg-result").evaluate("d => d.open")
+    assert page.locator("#legend-review").is_visible()
+    assert page.inner_text("#notice").startswith("Review done: 1 move marked")
+
+
+def test_review_tooltips_round_the_loss(server: str, page: Any) -> None:
+    game = new_game(server, rounds=1)
+    first = empty_square(server, game["id"])
+    api(server, "POST", f"/api/games/{game['id']}/moves", {"square": first})
+    wait_until(lambda: api(server, "GET", f"/api/games/{game['id']}")["status"] == "over")
+    route_review(page, 3.375)
+    page.goto(f"{server}/?game={game['id']}")
+    shown_plies(page, 2)
+    page.click("#btn-review")
+    page.wait_for_selector("#moves button[data-mark]")
+    title = page.locator("#moves button[data-mark]").get_attribute("title")
+    assert title == "inaccuracy: loses 3.4 squares; best was zz"
