@@ -64,9 +64,12 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     assert tab.console_errors == [], f"console errors: {tab.console_errors}"
 
 
-def api(server: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def api(
+    server: str, method: str, path: str, body: dict[str, Any] | None = None, **more: str
+) -> Any:
+    """Call the API as the tests' client (``more``: further headers)."""
     data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}"}
+    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}", **more}
     request = urllib.request.Request(server + path, data=data, method=method, headers=headers)
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read() or b"null")
@@ -96,7 +99,21 @@ def shown_plies(tab: Any, count: int) -> None:
 
 
 def empty_square(server: str, game_id: str) -> str:
-    return sorted(api(server, "GET", f"/api/games/{game_id}")["preview"])[0]
+    return str(sorted(api(server, "GET", f"/api/games/{game_id}")["preview"])[0])
+
+
+def invite(server: str, **settings: Any) -> tuple[str, str]:
+    """A game between devices, the tests' client holding X: its id and O's seat link."""
+    body = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
+    made = api(server, "POST", "/api/invites", {**body, "rows": 4, "cols": 4, **settings})
+    game_id, tokens = made["game"]["id"], made["tokens"]
+    api(server, "POST", f"/api/games/{game_id}/seats", **{"X-Seat-Token": tokens["x"]})
+    return game_id, f"{server}/?game={game_id}#seat={tokens['o']}"
+
+
+def squares_in_order(tab: Any) -> list[str]:
+    """The board's squares as drawn: left to right, top to bottom."""
+    return list(tab.eval_on_selector_all("#board .sq", "sq => sq.map(s => s.dataset.square)"))
 
 
 # ------------------------------------------------------------ item 1: the review
@@ -140,3 +157,35 @@ def test_review_tooltips_round_the_loss(server: str, page: Any) -> None:
     page.wait_for_selector("#moves button[data-mark]")
     title = page.locator("#moves button[data-mark]").get_attribute("title")
     assert title == "inaccuracy: loses 3.4 squares; best was zz"
+
+
+# ------------------------------------------------------ item 2: seats and the flip
+
+
+def test_each_seat_sees_its_side_at_the_bottom_and_a_flip_is_remembered(
+    server: str, browser: Any, page: Any
+) -> None:
+    game_id, o_link = invite(server, rounds=2)
+    page.goto(f"{server}/?game={game_id}")
+    page.wait_for_selector("#board .sq")
+    friend = new_tab(browser, server, client=None)
+    friend.goto(o_link)
+    friend.wait_for_selector("#board .sq")
+    x_view = squares_in_order(page)
+    assert x_view[0] == "a4" and x_view[-1] == "d1"
+    assert "side-x" in (page.get_attribute("#bar-bottom", "class") or "")
+    assert squares_in_order(friend) == x_view[::-1]  # O's side: a1 at the top right
+    assert "side-o" in (friend.get_attribute("#bar-bottom", "class") or "")
+    assert friend.inner_text("#bar-bottom .name") == "Bob"
+    friend.click("#btn-flip")
+    assert squares_in_order(friend) == x_view
+    assert "side-x" in (friend.get_attribute("#bar-bottom", "class") or "")
+    assert friend.get_attribute("#btn-flip", "aria-pressed") == "true"
+    friend.reload()
+    friend.wait_for_selector("#board .sq")
+    assert squares_in_order(friend) == x_view  # remembered for this game
+    friend.keyboard.press("f")
+    assert squares_in_order(friend) == x_view[::-1]
+    assert squares_in_order(page) == x_view  # the other browser is not turned
+    assert friend.console_errors == []
+    friend.context.close()

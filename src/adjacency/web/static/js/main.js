@@ -13,6 +13,7 @@ import { drawGraph } from "./graph.js";
 import { LiveGame } from "./live.js";
 import { NewGameDialog } from "./newgame.js";
 import { notice } from "./notice.js";
+import { bottomColor, isFlipped, toggleFlip } from "./orientation.js";
 import { Editor } from "./editor.js";
 import { AnalysisPanel } from "./panels/analysis.js";
 import { streamEvents } from "./stream.js";
@@ -50,7 +51,8 @@ function render({ animate = false } = {}) {
   if (!s || (editor && editor.active)) return;
   const ply = game.shownPly;
   const live = game.live;
-  board.setup(s.rows, s.cols);
+  board.setup(s.rows, s.cols, bottomColor(game) === "o");
+  $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
   const cells = s.boards[ply];
   const move = ply > 0 ? s.moves[ply - 1] : null;
   const hint = game.hint;
@@ -190,6 +192,12 @@ async function rematch() {
   }
 }
 
+function flip() {
+  if (!game.state || (editor && editor.active)) return;
+  toggleFlip(game.state.id);
+  render();
+}
+
 function togglePause() {
   const s = game.state;
   return api.control(s.id, { action: s.paused ? "resume" : "pause" });
@@ -294,6 +302,7 @@ function wire() {
   click("#btn-share", () => game.state && showShare(game.state, game.viewer));
   click("#invite-close", () => $("#dlg-invite").close());
   click("#btn-live", () => game.navigate(Infinity));
+  click("#btn-flip", flip);
   click("#nav-first", () => game.navigate(0));
   click("#nav-back", () => game.navigate(game.shownPly - 1));
   click("#nav-forward", () => game.navigate(game.shownPly + 1));
@@ -325,6 +334,7 @@ function onKey(event) {
     u: () => s && s.can_undo && act(() => api.undo(s.id)),
     h: () => requestHint(),
     a: () => analyseShown(),
+    f: () => flip(),
     m: () => game.thinking && act(() => api.moveNow(s.id)),
     " ": () => s && s.mode === "bot-bot" && s.status === "playing" && act(togglePause),
   };
