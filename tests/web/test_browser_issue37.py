@@ -189,3 +189,39 @@ def test_each_seat_sees_its_side_at_the_bottom_and_a_flip_is_remembered(
     assert squares_in_order(page) == x_view  # the other browser is not turned
     assert friend.console_errors == []
     friend.context.close()
+
+
+# --------------------------------------------------------- item 3: resign and abort
+
+
+def test_abort_before_the_first_move_then_resign_both_confirmed(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=2)
+    path = f"/api/games/{game['id']}"
+    assert page.locator("#btn-abort").is_visible() and not page.locator("#btn-resign").is_visible()
+    page.click("#btn-abort")
+    page.wait_for_selector("#dlg-confirm[open]")
+    assert page.inner_text("#confirm-title") == "Abort the game?"
+    page.click("#confirm-no")  # cancelled: nothing happens
+    assert api(server, "GET", path)["status"] == "playing"
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
+    page.wait_for_selector("#btn-resign:visible")
+    assert not page.locator("#btn-abort").is_visible()  # X has moved: resign, not abort
+    page.click("#btn-resign")
+    page.wait_for_selector("#dlg-confirm[open]")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#dlg-result[open]")
+    assert page.inner_text("#result-title") == "You lost"
+    assert "Ended by resignation. X (Ann) resigned" in page.inner_text("#result-text")
+    state = api(server, "GET", path)
+    assert (state["result"], state["termination"]) == ("o", "resignation")
+
+
+def test_aborting_ends_the_game_without_a_result(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=2)
+    page.click("#btn-abort")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#dlg-result[open]")
+    assert page.inner_text("#result-title") == "Game stopped"
+    state = api(server, "GET", f"/api/games/{game['id']}")
+    assert (state["status"], state["result"], state["termination"]) == ("over", None, "abandoned")

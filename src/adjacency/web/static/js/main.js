@@ -23,6 +23,7 @@ import { renderControls } from "./panels/controls.js";
 import { renderMoves } from "./panels/moves.js";
 import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
+import { giveUp } from "./resign.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -291,6 +292,8 @@ function wire() {
   });
   click("#btn-undo", (e) => act(() => api.undo(game.state.id), e.currentTarget));
   click("#btn-hint", requestHint);
+  click("#btn-resign", (e) => act(() => giveUp(game), e.currentTarget));
+  click("#btn-abort", (e) => act(() => giveUp(game, { abort: true }), e.currentTarget));
   click("#btn-move-now", (e) => act(() => api.moveNow(game.state.id), e.currentTarget));
   click("#btn-play-pause", (e) => act(togglePause, e.currentTarget));
   click("#btn-step", (e) => act(() => api.control(game.state.id, { action: "step" }), e.currentTarget));

@@ -1,7 +1,8 @@
-// The action buttons: undo and hint (people), play/pause/step/speed (bot vs bot),
-// the move navigation and the record download.
+// The action buttons: undo, hint, abort or resign (people), play/pause/step/speed (bot
+// vs bot), the move navigation and the record download.
 
 import { api } from "../api.js";
+import { canAbort, ownSide } from "../resign.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -15,6 +16,11 @@ export function renderControls(game) {
   $("#btn-undo").disabled = !s.can_undo || between || game.watching;
   $("#btn-hint").disabled = !(playing && game.canMove && game.live) || game.hintPending || between;
   $("#btn-rematch").disabled = game.watching;
+  const side = ownSide(game);
+  const abort = canAbort(game, side);
+  $("#btn-abort").hidden = !abort;
+  $("#btn-resign").hidden = abort || !side;
+  $("#btn-resign").disabled = !playing;
   $("#btn-move-now").disabled = !game.thinking;
   const pp = $("#btn-play-pause");
   const icon = s.paused ? "M7 5l12 7-12 7z" : "M8 5v14M16 5v14";
