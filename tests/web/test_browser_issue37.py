@@ -225,3 +225,79 @@ def test_aborting_ends_the_game_without_a_result(server: str, page: Any) -> None
     assert page.inner_text("#result-title") == "Game stopped"
     state = api(server, "GET", f"/api/games/{game['id']}")
     assert (state["status"], state["result"], state["termination"]) == ("over", None, "abandoned")
+
+
+# ------------------------------------------------------ item 4: defects 4, 5 and 7
+
+
+def inside_the_window(tab: Any, selector: str) -> bool:
+    """Whether the element is drawn inside the window and is what a click there hits."""
+    return bool(
+        tab.eval_on_selector(
+            selector,
+            """el => { const r = el.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+              return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+                && r.right <= innerWidth && el.contains(hit); }""",
+        )
+    )
+
+
+def test_at_1366x768_the_illegal_click_message_and_start_button_are_on_screen(
+    server: str, page: Any
+) -> None:
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    assert inside_the_window(page, "#new-start")  # no scrolling to start a game
+    page.click("#new-cancel")
+    game = open_game(page, server, rows=8, cols=8, rounds=4)
+    taken = next(
+        f"{chr(97 + i % 8)}{i // 8 + 1}"
+        for i, c in enumerate(api(server, "GET", f"/api/games/{game['id']}")["boards"][0])
+        if c != "."
+    )
+    page.click(f'[data-square="{taken}"]')
+    assert "already taken" in page.inner_text("#notice")
+    assert inside_the_window(page, "#notice")
+
+
+def test_watchers_and_a_waiting_player_read_whose_move_it_is_without_undo_or_hint(
+    server: str, browser: Any, page: Any
+) -> None:
+    game_id, o_link = invite(server, rounds=2)
+    page.goto(f"{server}/?game={game_id}")
+    page.wait_for_selector("#board .sq")
+    friend = new_tab(browser, server, client=None)
+    friend.goto(o_link)
+    watcher = new_tab(browser, server, client=None)
+    watcher.goto(f"{server}/?game={game_id}")
+    for tab in (friend, watcher):
+        tab.wait_for_selector("#board .sq")
+    assert "click an empty square" in page.inner_text("#status")  # X is to move here
+    assert page.inner_text("#status").startswith("Your move")
+    assert friend.inner_text("#status").startswith("Waiting for Ann · X (Ann) to move.")
+    assert watcher.inner_text("#status").startswith("Watching · X (Ann) to move.")
+    for tab in (page, friend, watcher):
+        assert "click" not in tab.inner_text("#status") or tab is page
+        for button in ("#btn-undo", "#btn-hint"):
+            assert not tab.locator(button).is_visible()  # off between devices, and watchers
+    assert friend.locator("#btn-abort").is_visible()
+    assert not watcher.locator("#btn-abort").is_visible()
+    assert not watcher.locator("#btn-resign").is_visible()
+    for tab in (friend, watcher):
+        assert tab.console_errors == []
+        tab.context.close()
+
+
+def test_the_graphs_ply_label_names_the_ply_the_move_counter_shows(server: str, page: Any) -> None:
+    game = new_game(server, rounds=2)
+    path = f"/api/games/{game['id']}"
+    api(server, "POST", f"{path}/moves", {"square": empty_square(server, game["id"])})
+    wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
+    page.goto(f"{server}/?game={game['id']}")
+    shown_plies(page, 2)
+    assert page.inner_text("#nav-pos") == "2 / 2"
+    assert page.locator("#graph text").last.text_content() == "ply 2 of 4"
+    page.click("#nav-back")
+    assert page.inner_text("#nav-pos") == "1 / 2"
+    assert page.locator("#graph text").last.text_content() == "ply 1 of 4"

@@ -10,9 +10,10 @@ export function renderControls(game) {
   const s = game.state;
   const botGame = s.mode === "bot-bot";
   const playing = s.status === "playing";
-  $("#human-actions").hidden = botGame;
+  $("#human-actions").hidden = botGame || game.watching; // watchers only watch
   $("#bot-actions").hidden = !botGame;
   const between = game.viewer.invite; // takebacks and hints are off between devices
+  $("#btn-undo").hidden = $("#btn-hint").hidden = between;
   $("#btn-undo").disabled = !s.can_undo || between || game.watching;
   $("#btn-hint").disabled = !(playing && game.canMove && game.live) || game.hintPending || between;
   $("#btn-rematch").disabled = game.watching;
@@ -37,7 +38,7 @@ export function renderControls(game) {
   $("#nav-back").disabled = ply === 0;
   $("#nav-forward").disabled = ply >= s.moves.length;
   $("#nav-last").disabled = ply >= s.moves.length;
-  $("#nav-pos").textContent = `${ply} / ${s.moves.length}`;
+  $("#nav-pos").textContent = `${ply} / ${s.moves.length}`; // the graph's "ply N of M" names the same N
   $("#btn-save").href = api.recordUrl(s.id);
   $("#btn-save").setAttribute("download", `adjacency-${s.id}.txt`);
 }
