@@ -301,3 +301,93 @@ def test_the_graphs_ply_label_names_the_ply_the_move_counter_shows(server: str, 
     page.click("#nav-back")
     assert page.inner_text("#nav-pos") == "1 / 2"
     assert page.locator("#graph text").last.text_content() == "ply 1 of 4"
+
+
+# ------------------------------------------- item 5: announcements, typed moves, sound
+
+COUNT_NOTES = """
+  window.notes = 0;
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.notes++;
+    return start.apply(this, args);
+  };
+"""
+"""An init script counting the notes the page's WebAudio sounds start."""
+
+
+def expected_announcement(move: dict[str, Any]) -> str:
+    flips = move["flips"]
+    listed = ", ".join(flips[:-1]) + f" and {flips[-1]}" if len(flips) > 1 else "".join(flips)
+    return f"{move['color'].upper()} played {move['square']}" + (
+        f", converted {listed}." if flips else "."
+    )
+
+
+def test_a_typed_move_is_played_and_the_bots_reply_is_announced(server: str, page: Any) -> None:
+    page.add_init_script(COUNT_NOTES)
+    game = open_game(page, server, rounds=2)
+    path = f"/api/games/{game['id']}"
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"  # no reduced motion
+    page.fill("#move-input", "z9")
+    page.press("#move-input", "Enter")
+    assert "“z9” is not a square of this board" in page.inner_text("#notice")
+    assert api(server, "GET", path)["moves"] == []  # nothing played
+    square = empty_square(server, game["id"])
+    page.fill("#move-input", square.upper())
+    page.press("#move-input", "Enter")
+    page.wait_for_function(
+        "document.querySelector('#announcer').textContent.startsWith('O played')"
+    )
+    moves = api(server, "GET", path)["moves"]
+    assert moves[0]["square"] == square and len(moves) == 2
+    assert page.inner_text("#announcer") == expected_announcement(moves[1])
+    assert page.evaluate("window.notes") > 0  # the bot's move sounded
+
+
+def test_the_last_move_and_the_result_are_announced(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=1)
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    page.wait_for_selector("#dlg-result[open]")
+    state = api(server, "GET", f"/api/games/{game['id']}")
+    said = page.inner_text("#announcer")
+    assert said == f"{expected_announcement(state['moves'][-1])} {state['message']}"
+
+
+def test_a_low_clock_is_announced(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=2, clock={"base": 10.5, "increment": 0})
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    page.wait_for_function(
+        "document.querySelector('#announcer').textContent.endsWith('seconds left.')"
+    )
+    assert page.inner_text("#announcer").startswith("X (Ann) has ")
+
+
+def test_sound_is_off_under_reduced_motion_and_the_toggle_is_remembered(
+    server: str, browser: Any
+) -> None:
+    tab = new_tab(browser, server, reduced_motion="reduce")
+    tab.add_init_script(COUNT_NOTES)
+    game = new_game(server, rounds=2)
+    tab.goto(f"{server}/?game={game['id']}")
+    tab.wait_for_selector("#board .sq")
+    assert tab.get_attribute("#btn-sound", "aria-pressed") == "false"
+    tab.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    shown_plies(tab, 2)
+    assert tab.evaluate("window.notes") == 0
+    tab.click("#btn-sound")
+    tab.reload()
+    tab.wait_for_selector("#board .sq")
+    assert tab.get_attribute("#btn-sound", "aria-pressed") == "true"
+    assert tab.console_errors == []
+    tab.context.close()
+
+
+def test_the_skip_link_takes_the_keyboard_to_the_board(server: str, page: Any) -> None:
+    open_game(page, server)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip-board"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    assert page.evaluate("document.activeElement.dataset.square") is not None
+
