@@ -391,3 +391,35 @@ def test_the_skip_link_takes_the_keyboard_to_the_board(server: str, page: Any) -
     assert page.evaluate("document.activeElement.closest('#board') !== null")
     assert page.evaluate("document.activeElement.dataset.square") is not None
 
+
+# ------------------------------------------------------------------ item 6: themes
+
+
+def background(tab: Any) -> str:
+    return str(tab.evaluate("getComputedStyle(document.body).backgroundColor"))
+
+
+LIGHT_BG, DARK_BG = "rgb(243, 239, 231)", "rgb(20, 25, 31)"
+
+
+def test_a_chosen_theme_overrides_the_system_and_is_remembered(
+    server: str, browser: Any
+) -> None:
+    tab = new_tab(browser, server, color_scheme="light")
+    open_game(tab, server)
+    assert tab.input_value("#theme") == "system" and background(tab) == LIGHT_BG
+    tab.select_option("#theme", "dark")
+    assert background(tab) == DARK_BG
+    tab.reload()
+    tab.wait_for_selector("#board .sq")
+    assert tab.input_value("#theme") == "dark" and background(tab) == DARK_BG
+    tab.select_option("#theme", "system")
+    assert background(tab) == LIGHT_BG
+    tab.context.close()
+    dark = new_tab(browser, server, color_scheme="dark")  # the system's default
+    open_game(dark, server)
+    assert background(dark) == DARK_BG
+    dark.select_option("#theme", "light")
+    assert background(dark) == LIGHT_BG
+    assert tab.console_errors == [] and dark.console_errors == []
+    dark.context.close()

@@ -26,6 +26,7 @@ import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
+import { themePicker } from "./theme.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -416,6 +417,7 @@ function showEmptyBoard() {
 }
 
 async function init() {
+  themePicker($("#theme"));
   try {
     config = await api.config();
   } catch (err) {
