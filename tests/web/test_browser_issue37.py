@@ -402,9 +402,7 @@ def background(tab: Any) -> str:
 LIGHT_BG, DARK_BG = "rgb(243, 239, 231)", "rgb(20, 25, 31)"
 
 
-def test_a_chosen_theme_overrides_the_system_and_is_remembered(
-    server: str, browser: Any
-) -> None:
+def test_a_chosen_theme_overrides_the_system_and_is_remembered(server: str, browser: Any) -> None:
     tab = new_tab(browser, server, color_scheme="light")
     open_game(tab, server)
     assert tab.input_value("#theme") == "system" and background(tab) == LIGHT_BG
