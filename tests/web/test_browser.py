@@ -184,10 +184,11 @@ def test_full_game_against_a_bot_by_clicks(server: str, page: Any, shots: Path) 
     shoot(page, shots, "result.png")
     page.click("#result-rematch")
     page.wait_for_selector("#dlg-result", state="hidden")
-    page.wait_for_function(
-        "document.querySelector('#bar-bottom .name').textContent.includes('Beginner')"
+    page.wait_for_function(  # colours swapped: Ann plays O, her own bar still at the bottom
+        "document.querySelector('#bar-top .name').textContent.includes('Beginner')"
     )
-    assert page.locator("#bar-top .name").inner_text() == "Ann"
+    assert page.locator("#bar-bottom .name").inner_text() == "Ann"
+    assert "side-o" in (page.get_attribute("#bar-bottom", "class") or "")
 
 
 def test_bot_vs_bot_pause_step_and_play_to_the_end(server: str, page: Any) -> None:
@@ -230,8 +231,9 @@ def test_dialog_custom_bot_and_two_people(server: str, page: Any) -> None:
     assert page.locator("select[name=x-level]").is_disabled()
     page.click("#new-start")
     page.wait_for_selector("#dlg-new", state="hidden")
-    assert page.locator("#bar-bottom .kind").inner_text() == "Bot · alphabeta:depth=3"
-    assert page.locator("#bar-top .name").inner_text() == "Olga"
+    # The person plays O: O's side and bar at the bottom, the bot's at the top.
+    assert page.locator("#bar-top .kind").inner_text() == "Bot · alphabeta:depth=3"
+    assert page.locator("#bar-bottom .name").inner_text() == "Olga"
     page.wait_for_function("document.querySelectorAll('#moves button').length === 1")
     assert page.locator("#board .coord.file").count() == 6
     assert page.locator("#board .coord.rank").count() == 5
@@ -504,12 +506,13 @@ def test_a_clock_runs_out_for_both_players_and_the_watcher(server: str, browser:
     x.click('[data-square="a3"]')
     for tab in (x, o, watcher):
         shown_plies(tab, 1)
-    o.wait_for_selector("#bar-top .clock.running")
+    o.wait_for_selector("#bar-bottom .clock.running")  # O's own bar is at the bottom for O
     for tab in (x, o, watcher):  # O never moves: its flag falls on the server
         tab.wait_for_selector("#dlg-result[open]")
         text = tab.locator("#result-text").inner_text()
         assert "time forfeit" in text and "ran out of time" in text
-        assert tab.locator("#bar-top .clock").inner_text() == "0.0"
+        o_bar = "#bar-bottom" if tab is o else "#bar-top"
+        assert tab.locator(f"{o_bar} .clock").inner_text() == "0.0"
         assert tab.console_errors == []
     record = game_from_text(api_text(server, f"/api/games/{game_id}/record"))
     assert record.result == "x" and record.termination.value == "time forfeit"

@@ -29,6 +29,8 @@ class Termination(StrEnum):
     """A side answered a move that is not legal (the detail quotes it)."""
     DISCONNECTION = "disconnection"
     """An external engine crashed or closed its output."""
+    RESIGNATION = "resignation"
+    """A person gave the game up (the other side wins)."""
     ABANDONED = "abandoned"
     """The game was stopped before its end; it has no result."""
     UNTERMINATED = "unterminated"
@@ -174,7 +176,8 @@ class Game:
         return self.moves.pop()
 
     def forfeit(self, loser: Color, termination: Termination, detail: str = "") -> None:
-        """End the game as a loss for ``loser`` (time, illegal move, disconnection)."""
+        """End the game as a loss for ``loser`` (time, illegal move, disconnection,
+        resignation)."""
         if termination in (Termination.NORMAL, Termination.UNTERMINATED, Termination.ABANDONED):
             raise ValueError(f"{termination.value!r} is not a forfeit")
         winner: Outcome = other(loser)

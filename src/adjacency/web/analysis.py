@@ -283,7 +283,8 @@ def position_value(
 def review(positions: list[Position], moves: list[str], emit: Emit, stopper: Stopper) -> None:
     """Review a game given its positions (start to end) and moves; emits ``move`` per
     ply ``{"ply", "mover", "value", "exact", "best", "loss", "mark"}`` (``value``: X's
-    view after the move), then ``done``. Works from the end, where the solver is exact,
+    view after the move; ``loss`` 0 and no ``mark`` when the move played is ``best``),
+    then ``done``. Works from the end, where the solver is exact,
     back to the start."""
     engine = new_engine()
     stopper.engine = engine
@@ -300,7 +301,9 @@ def review(positions: list[Position], moves: list[str], emit: Emit, stopper: Sto
         mover = positions[i].turn
         after = -after_value if positions[i + 1].turn != mover else after_value
         exact = before_exact and after_exact
-        loss = max(0.0, before_value - after)
+        # The played move is among the best when it is the one the engine names: it loses
+        # nothing (two searches of different depth may still disagree on its value).
+        loss = 0.0 if moves[i] == best else max(0.0, before_value - after)
         emit(
             "move",
             {

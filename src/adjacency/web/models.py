@@ -91,6 +91,15 @@ class MoveRequest(Strict):
     square: str = Field(max_length=8, description="square name such as 'c3'")
 
 
+class SideRequest(Strict):
+    """Resign or abort: for which side (by default the one person's seat this browser
+    holds; holding both, the side to move)."""
+
+    side: Literal["x", "o"] | None = Field(
+        default=None, description="the side that resigns or aborts; default: your seat"
+    )
+
+
 class ControlRequest(Strict):
     """Bot-vs-bot playback control."""
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bots import Limit, Thinking
-from ..core import Color, IllegalMoveError, other
+from ..core import COLORS, Color, IllegalMoveError, other
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from ..serving.clock import Clock, move_budget
@@ -284,8 +284,8 @@ class GameSession:
 
     def _undo_target(self) -> int | None:
         """How many moves remain after an undo, or ``None`` if there is nothing to take back."""
-        if self.mode == "bot-bot" or self.game.termination == Termination.TIME_FORFEIT:
-            return None  # a loss on time is final: a takeback would reopen a flagged game
+        if self.mode == "bot-bot" or self.game.termination in FINAL:
+            return None  # a loss on time or a resignation is final: no takeback reopens it
         game = self.game
         for i in range(len(game.moves) - 1, -1, -1):
             if not self.players[game.positions[i].turn].is_bot:
@@ -481,6 +481,8 @@ class GameSession:
             self.seats.require_member(caller, "take back moves")
             if self.game.termination == Termination.TIME_FORFEIT:
                 raise NotNow("the game was lost on time; a takeback cannot give the time back")
+            if self.game.termination == Termination.RESIGNATION:
+                raise NotNow("the game was resigned; a resignation is final")
             target = self._undo_target()
             if target is None:
                 if self.mode == "bot-bot":
@@ -491,6 +493,55 @@ class GameSession:
                 self.game.undo()
                 self.evals.pop()
             self._turn_started = time.monotonic()
+            self._run_clock()
+            self.changed()
+            return self._state()
+
+    def _own_side(self, caller: Caller, side: Color | None, action: str) -> Color:
+        """The person's side that ``caller`` acts for in :meth:`resign` and :meth:`abort`:
+        ``side`` if given, else the one person's seat it holds (holding both, the side to
+        move); raise ``NotNow`` if the game is over, ``Forbidden`` for a seat not held."""
+        game = self.game
+        if game.is_over:
+            raise NotNow(f"the game is over ({self._message()}); there is nothing to {action}")
+        people: list[Color] = [c for c in COLORS if not self.players[c].is_bot]
+        if not people:
+            raise NotNow(f"only a person may {action}; this is bot vs bot")
+        chosen = side
+        if chosen is None:
+            held = [c for c in people if self.seats.holds(caller, c)]
+            chosen = game.position.turn if len(held) == 2 else (held or people)[0]
+        if self.players[chosen].is_bot:
+            raise NotNow(f"{chosen.upper()} is a bot; only a person may {action}")
+        self.seats.require(caller, chosen, action)
+        return chosen
+
+    def resign(self, side: Color | None, caller: Caller) -> GameState:
+        """``caller`` gives the game up for its seat (``side``, see :meth:`_own_side`):
+        the other side wins by resignation, recorded and final."""
+        with self.lock:
+            color = self._own_side(caller, side, "resign")
+            self._turns.cancel()
+            name = self.players[color].name
+            self.game.forfeit(color, Termination.RESIGNATION, f"{color.upper()} ({name}) resigned")
+            self._run_clock()
+            self.changed()
+            return self._state()
+
+    def abort(self, side: Color | None, caller: Caller) -> GameState:
+        """``caller`` stops the game before its side's first move: no result (abandoned),
+        nothing counted. Raise ``NotNow`` once that side has moved."""
+        with self.lock:
+            color = self._own_side(caller, side, "abort")
+            game = self.game
+            if any(p.turn == color for p in game.positions[: len(game.moves)]):
+                raise NotNow(
+                    f"{color.upper()} has moved already: a game can be aborted only before "
+                    "the side's first move; resign instead"
+                )
+            self._turns.cancel()
+            name = self.players[color].name
+            game.abandon(f"{color.upper()} ({name}) aborted the game before their first move")
             self._run_clock()
             self.changed()
             return self._state()
@@ -561,3 +612,6 @@ class GameSession:
 
 
 _NO_EVAL: tuple[float | None, int | None] = (None, None)
+
+FINAL = (Termination.TIME_FORFEIT, Termination.RESIGNATION)
+"""Ends no takeback undoes."""

@@ -1,11 +1,11 @@
-"""Playing a game: moves, undo, hints, move now, bot-vs-bot playback."""
+"""Playing a game: moves, undo, resign, abort, hints, move now, bot-vs-bot playback."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from ..deps import Client, Manager, rate_limited
-from ..models import ControlRequest, GameState, Hint, MoveRequest, Viewer
+from ..models import ControlRequest, GameState, Hint, MoveRequest, SideRequest, Viewer
 from . import ERRORS
 
 router = APIRouter(
@@ -43,6 +43,30 @@ def undo(game_id: str, manager: Manager, caller: Client) -> GameState:
     people)."""
     session = manager.get(game_id)
     state = session.undo(caller)
+    session.touch()
+    return state
+
+
+@router.post("/api/games/{game_id}/resign", response_model=GameState)
+def resign(
+    game_id: str, manager: Manager, caller: Client, body: SideRequest | None = None
+) -> GameState:
+    """Resign for your seat (``side`` picks one when this browser holds both): the other
+    side wins, the record says ``[Termination "resignation"]``. Final: no takeback."""
+    session = manager.get(game_id)
+    state = session.resign(None if body is None else body.side, caller)
+    session.touch()
+    return state
+
+
+@router.post("/api/games/{game_id}/abort", response_model=GameState)
+def abort(
+    game_id: str, manager: Manager, caller: Client, body: SideRequest | None = None
+) -> GameState:
+    """Abort before your side's first move: the game ends without a result (abandoned)
+    and counts for nothing; 409 once your side has moved (resign instead)."""
+    session = manager.get(game_id)
+    state = session.abort(None if body is None else body.side, caller)
     session.touch()
     return state
 

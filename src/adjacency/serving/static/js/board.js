@@ -1,7 +1,9 @@
 // The board: a grid of square buttons with coordinates, pieces drawn as SVG
 // (X a cross, O a ring: they differ by shape as well as colour), hover and focus
 // previews of the squares a move would convert, highlights and animations.
-// Keyboard: arrow keys move between squares, Enter or Space plays.
+// Keyboard: arrow keys move between squares, Enter or Space plays. Drawn from X's side
+// (a1 at the bottom left), or turned half a turn for O's side (`setup(rows, cols, true)`:
+// a1 at the top right); the arrow keys follow what is drawn.
 
 const FILES = "abcdefgh";
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -44,23 +46,30 @@ export class Board {
     this.interactive = false;
     this.focusName = null;
     this.hovered = null;
+    this.turned = false;
   }
 
-  setup(rows, cols) {
-    if (rows === this.rows && cols === this.cols) return;
+  /** Build an empty board of `rows` x `cols`, from O's side when `turned`. */
+  setup(rows, cols, turned = false) {
+    if (rows === this.rows && cols === this.cols && turned === this.turned) return;
     this.rows = rows;
     this.cols = cols;
+    this.turned = turned;
+    const ranks = [...Array(rows).keys()];
+    const files = [...Array(cols).keys()];
+    if (!turned) ranks.reverse();
+    else files.reverse();
     this.squares.clear();
     this.el.replaceChildren();
     this.el.style.setProperty("--rows", rows);
     this.el.style.setProperty("--cols", cols);
-    for (let rank = rows - 1; rank >= 0; rank--) {
+    for (const rank of ranks) {
       const label = document.createElement("div");
       label.className = "coord rank";
       label.textContent = String(rank + 1);
       label.setAttribute("aria-hidden", "true");
       this.el.appendChild(label);
-      for (let file = 0; file < cols; file++) {
+      for (const file of files) {
         const index = rank * cols + file;
         const name = squareName(index, cols);
         const sq = document.createElement("button");
@@ -84,7 +93,7 @@ export class Board {
     const corner = document.createElement("div");
     corner.setAttribute("aria-hidden", "true");
     this.el.appendChild(corner);
-    for (let file = 0; file < cols; file++) {
+    for (const file of files) {
       const label = document.createElement("div");
       label.className = "coord file";
       label.textContent = FILES[file];
@@ -184,7 +193,8 @@ export class Board {
     if (event.key in moves) {
       event.preventDefault();
       event.stopPropagation();
-      const [dr, df] = moves[event.key];
+      const turn = this.turned ? -1 : 1;
+      const [dr, df] = moves[event.key].map((step) => step * turn);
       const r = Math.min(this.rows - 1, Math.max(0, rank + dr));
       const f = Math.min(this.cols - 1, Math.max(0, file + df));
       const name = squareName(r * this.cols + f, this.cols);

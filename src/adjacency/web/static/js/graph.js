@@ -53,7 +53,8 @@ export function drawGraph(container, state, viewPly, onPick, review = null) {
   const to = el("text", { x: pad.left + 5, y: height - pad.bottom - 3 }, svg);
   to.textContent = "O ahead";
   const tEnd = el("text", { x: width - pad.right, y: height - 4, "text-anchor": "end" }, svg);
-  tEnd.textContent = totalPlies < fullLength ? `ply ${totalPlies} of ${fullLength}` : `ply ${totalPlies}`;
+  // The shown ply (the cursor), as the move counter says it, of the whole game's plies.
+  tEnd.textContent = `ply ${viewPly} of ${fullLength}`;
 
   if (diffs.length > 1) {
     const points = diffs.map((d, i) => [x(i), y(d)]);

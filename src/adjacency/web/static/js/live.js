@@ -8,8 +8,10 @@ import { markLost, notice } from "./notice.js";
 const LAST_GAME_KEY = "adjacency.lastGame";
 
 export class LiveGame {
-  constructor({ onChange, onOver, onThinking, onOpen = () => {} }) {
+  // onMove(move, state): the live game grew by `move` (not on opening or undo).
+  constructor({ onChange, onOver, onThinking, onOpen = () => {}, onMove = () => {} }) {
     this.onOpen = onOpen;
+    this.onMove = onMove;
     this.state = null;
     this.viewer = { seats: [], owner: false, invite: false }; // what this browser may do
     this.viewPly = null; // null: follow the live game
@@ -134,6 +136,7 @@ export class LiveGame {
       this.thinking = null;
     }
     this.onChange({ animate: animate && grew && this.viewPly === null });
+    if (grew) this.onMove(state.moves[state.moves.length - 1], state);
     if (state.status === "over" && this.shownResultFor !== state.id) {
       this.shownResultFor = state.id;
       if (sameGame) this.onOver();

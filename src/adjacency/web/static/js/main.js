@@ -3,6 +3,7 @@
 // actions. Navigation (first/back/forward/last) only changes what is shown.
 // Each panel renders itself from the LiveGame (live.js); this module wires them up.
 
+import { announce, LOW_SECONDS, moveText, warnLowClock } from "./announce.js";
 import { api } from "./api.js";
 import { Board } from "./board.js";
 import { showGames } from "./dialogs/games.js";
@@ -14,15 +15,19 @@ import { openLab } from "./lablink.js";
 import { LiveGame } from "./live.js";
 import { NewGameDialog } from "./newgame.js";
 import { notice } from "./notice.js";
+import { bottomColor, isFlipped, toggleFlip } from "./orientation.js";
 import { Editor } from "./editor.js";
 import { AnalysisPanel } from "./panels/analysis.js";
 import { streamEvents } from "./stream.js";
 import { renderBars, renderEmptyBars } from "./panels/bars.js";
-import { renderClocks } from "./panels/clocks.js";
+import { clockLeft, renderClocks } from "./panels/clocks.js";
 import { renderControls } from "./panels/controls.js";
 import { renderMoves } from "./panels/moves.js";
 import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
+import { giveUp } from "./resign.js";
+import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
+import { themePicker } from "./theme.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -31,7 +36,16 @@ const board = new Board($("#board"), {
 });
 const game = new LiveGame({
   onChange: render,
-  onOver: () => setTimeout(() => showResult(game.state), 450),
+  onOver: () => {
+    const s = game.state;
+    announce(spoken.version === s.version ? `${spoken.text} ${s.message}` : s.message);
+    setTimeout(() => showResult(game.state), 450);
+  },
+  onMove: (move, state) => {
+    spoken = { version: state.version, text: moveText(move) };
+    announce(spoken.text);
+    moveSound(move.flips.length);
+  },
   onThinking: () => renderThinking(game),
   onOpen: () => {
     if (editor && editor.active) closeEditor();
@@ -39,6 +53,8 @@ const game = new LiveGame({
     if (analysing === "game") panel.close();
   },
 });
+let spoken = { version: null, text: "" }; // the last move announced, with its state's version
+let lastTick = null; // the whole second of the last low-time tick
 let config = null;
 let newGame = null;
 let editor = null;
@@ -51,7 +67,8 @@ function render({ animate = false } = {}) {
   if (!s || (editor && editor.active)) return;
   const ply = game.shownPly;
   const live = game.live;
-  board.setup(s.rows, s.cols);
+  board.setup(s.rows, s.cols, bottomColor(game) === "o");
+  $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
   const cells = s.boards[ply];
   const move = ply > 0 ? s.moves[ply - 1] : null;
   const hint = game.hint;
@@ -191,6 +208,48 @@ async function rematch() {
   }
 }
 
+function flip() {
+  if (!game.state || (editor && editor.active)) return;
+  toggleFlip(game.state.id);
+  render();
+}
+
+// A running clock under LOW_SECONDS: announced once, and a tick a second on your own clock.
+function watchLowClock() {
+  const s = game.state;
+  const color = s.clock.running;
+  const left = clockLeft(game, color);
+  if (s.status !== "playing" || left === null || left >= LOW_SECONDS) return;
+  warnLowClock(s, color, left);
+  const second = Math.ceil(left);
+  if (game.viewer.seats.includes(color) && s[color].kind === "human" && second !== lastTick) {
+    lastTick = second;
+    tickSound();
+  }
+}
+
+function renderSound() {
+  $("#btn-sound").setAttribute("aria-pressed", String(soundOn()));
+}
+
+// A typed move ("g3", Enter): checked for a square of this board, then played as a click.
+function typedMove(event) {
+  event.preventDefault();
+  const s = game.state;
+  const input = $("#move-input");
+  const text = input.value.trim().toLowerCase();
+  if (!s || !text) return;
+  const files = "abcdefgh".slice(0, s.cols);
+  const match = /^([a-h])([1-8])$/.exec(text);
+  if (!match || !files.includes(match[1]) || Number(match[2]) > s.rows) {
+    notice(`“${input.value.trim()}” is not a square of this board: type a column a–${files[files.length - 1]} ` +
+      `and a row 1–${s.rows}, for example c3.`);
+    return;
+  }
+  input.value = "";
+  onSquare(text);
+}
+
 function togglePause() {
   const s = game.state;
   return api.control(s.id, { action: s.paused ? "resume" : "pause" });
@@ -284,6 +343,8 @@ function wire() {
   });
   click("#btn-undo", (e) => act(() => api.undo(game.state.id), e.currentTarget));
   click("#btn-hint", requestHint);
+  click("#btn-resign", (e) => act(() => giveUp(game), e.currentTarget));
+  click("#btn-abort", (e) => act(() => giveUp(game, { abort: true }), e.currentTarget));
   click("#btn-move-now", (e) => act(() => api.moveNow(game.state.id), e.currentTarget));
   click("#btn-play-pause", (e) => act(togglePause, e.currentTarget));
   click("#btn-step", (e) => act(() => api.control(game.state.id, { action: "step" }), e.currentTarget));
@@ -296,18 +357,30 @@ function wire() {
   click("#btn-share", () => game.state && showShare(game.state, game.viewer));
   click("#invite-close", () => $("#dlg-invite").close());
   click("#btn-live", () => game.navigate(Infinity));
+  click("#btn-flip", flip);
+  click("#btn-sound", () => { setSound(!soundOn()); renderSound(); });
+  $("#move-form").addEventListener("submit", typedMove);
+  click("#skip-board", (e) => {
+    const square = $("#board .sq[tabindex='0']");
+    if (!square) return;
+    e.preventDefault();
+    square.focus();
+  });
   click("#nav-first", () => game.navigate(0));
   click("#nav-back", () => game.navigate(game.shownPly - 1));
   click("#nav-forward", () => game.navigate(game.shownPly + 1));
   click("#nav-last", () => game.navigate(Infinity));
-  click("#result-review", () => $("#dlg-result").close());
+  click("#result-review", () => { $("#dlg-result").close(); reviewGame(); });
   click("#result-new", () => { $("#dlg-result").close(); newGame.open(); });
   click("#result-rematch", () => { $("#dlg-result").close(); rematch(); });
   document.addEventListener("keydown", onKey);
   window.addEventListener("pagehide", () => game.close());
   setInterval(() => {
     if (game.thinking) renderThinking(game);
-    if (game.state && game.state.clock && game.state.clock.running) renderClocks(game);
+    if (game.state && game.state.clock && game.state.clock.running) {
+      renderClocks(game);
+      watchLowClock();
+    }
   }, 100);
 }
 
@@ -327,6 +400,7 @@ function onKey(event) {
     u: () => s && s.can_undo && act(() => api.undo(s.id)),
     h: () => requestHint(),
     a: () => analyseShown(),
+    f: () => flip(),
     m: () => game.thinking && act(() => api.moveNow(s.id)),
     " ": () => s && s.mode === "bot-bot" && s.status === "playing" && act(togglePause),
   };
@@ -345,6 +419,7 @@ function showEmptyBoard() {
 }
 
 async function init() {
+  themePicker($("#theme"));
   try {
     config = await api.config();
   } catch (err) {
@@ -358,6 +433,7 @@ async function init() {
   });
   editor.onClose = closeEditor;
   wire();
+  renderSound();
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
     try {

@@ -1,18 +1,21 @@
-// The two player bars around the board: name, kind, whose turn, squares held.
+// The two player bars around the board: name, kind, whose turn, squares held. The bar of
+// the colour drawn at the bottom of the board (orientation.js) is the bottom one.
 
 import { pieceSvg } from "../board.js";
 import { countCells } from "../format.js";
+import { barOf, bottomColor } from "../orientation.js";
 
 const $ = (selector) => document.querySelector(selector);
-const BARS = [["#bar-bottom", "x"], ["#bar-top", "o"]];
+const BARS = [["#bar-bottom", "x"], ["#bar-top", "o"]]; // before any game: X at the bottom
 
 export function renderBars(game, cells, ply) {
   const s = game.state;
+  const bottom = bottomColor(game);
   const counts = countCells(cells);
   const moverAtPly = ply < s.boards.length - 1 ? s.moves[ply].color : s.turn;
   const over = ply === s.moves.length && s.status === "over";
-  for (const [id, color] of BARS) {
-    const bar = $(id);
+  for (const color of ["x", "o"]) {
+    const bar = $(barOf(color, bottom));
     const p = s[color];
     const toMove = !over && moverAtPly === color;
     bar.className = `player-bar side-${color}${toMove ? " to-move" : ""}`;

@@ -1,8 +1,10 @@
 // The clocks in the player bars. The server keeps the time; the page ticks a copy of the
-// running clock down from the last state it received (display only).
+// running clock down from the last state it received (display only). Each clock sits in
+// its colour's bar (orientation.js says which bar that is).
+
+import { barOf, bottomColor } from "../orientation.js";
 
 const $ = (selector) => document.querySelector(selector);
-const BARS = { x: "#bar-bottom", o: "#bar-top" };
 
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
@@ -25,8 +27,9 @@ export function clockLeft(game, color) {
 }
 
 export function renderClocks(game) {
+  const bottom = bottomColor(game);
   for (const color of ["x", "o"]) {
-    const bar = $(BARS[color]);
+    const bar = $(barOf(color, bottom));
     let node = bar.querySelector(".clock");
     const left = clockLeft(game, color);
     if (left === null) {

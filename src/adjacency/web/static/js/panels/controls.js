@@ -1,7 +1,8 @@
-// The action buttons: undo and hint (people), play/pause/step/speed (bot vs bot),
-// the move navigation and the record download.
+// The action buttons: undo, hint, abort or resign (people), play/pause/step/speed (bot
+// vs bot), the move navigation and the record download.
 
 import { api } from "../api.js";
+import { canAbort, ownSide } from "../resign.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -9,12 +10,18 @@ export function renderControls(game) {
   const s = game.state;
   const botGame = s.mode === "bot-bot";
   const playing = s.status === "playing";
-  $("#human-actions").hidden = botGame;
+  $("#human-actions").hidden = botGame || game.watching; // watchers only watch
   $("#bot-actions").hidden = !botGame;
   const between = game.viewer.invite; // takebacks and hints are off between devices
+  $("#btn-undo").hidden = $("#btn-hint").hidden = between;
   $("#btn-undo").disabled = !s.can_undo || between || game.watching;
   $("#btn-hint").disabled = !(playing && game.canMove && game.live) || game.hintPending || between;
   $("#btn-rematch").disabled = game.watching;
+  const side = ownSide(game);
+  const abort = canAbort(game, side);
+  $("#btn-abort").hidden = !abort;
+  $("#btn-resign").hidden = abort || !side;
+  $("#btn-resign").disabled = !playing;
   $("#btn-move-now").disabled = !game.thinking;
   const pp = $("#btn-play-pause");
   const icon = s.paused ? "M7 5l12 7-12 7z" : "M8 5v14M16 5v14";
@@ -31,7 +38,7 @@ export function renderControls(game) {
   $("#nav-back").disabled = ply === 0;
   $("#nav-forward").disabled = ply >= s.moves.length;
   $("#nav-last").disabled = ply >= s.moves.length;
-  $("#nav-pos").textContent = `${ply} / ${s.moves.length}`;
+  $("#nav-pos").textContent = `${ply} / ${s.moves.length}`; // the graph's "ply N of M" names the same N
   $("#btn-save").href = api.recordUrl(s.id);
   $("#btn-save").setAttribute("download", `adjacency-${s.id}.txt`);
 }

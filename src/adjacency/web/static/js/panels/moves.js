@@ -1,5 +1,7 @@
 // The move list: two plies per row, the shown ply highlighted, a click shows that ply.
 
+import { formatSquares } from "../format.js";
+
 const $ = (selector) => document.querySelector(selector);
 
 export function renderMoves(game, onPick) {
@@ -40,7 +42,7 @@ export function renderMoves(game, onPick) {
         b.classList.add(`mark-${reviewed.mark}`);
         b.dataset.mark = reviewed.mark;
         const best = reviewed.best ? `; best was ${reviewed.best}` : "";
-        b.title = `${reviewed.mark}: loses ${reviewed.loss} square${reviewed.loss === 1 ? "" : "s"}${best}`;
+        b.title = `${reviewed.mark}: loses ${formatSquares(reviewed.loss)}${best}`;
         b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${reviewed.mark}`);
       }
       if (j + 1 === ply) {

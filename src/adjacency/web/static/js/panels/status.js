@@ -1,10 +1,15 @@
-// The status line (whose turn, rounds left, or the hint) and the history banner.
+// The status line (whose turn, rounds left, or the hint) and the history banner. Only a
+// browser that may move now is told to click: watchers and a player waiting for the
+// other device read whose move it is.
+
+import { label } from "../format.js";
 
 const $ = (selector) => document.querySelector(selector);
 
 export function renderStatus(game) {
   const s = game.state;
   let text = s.message;
+  if (s.status === "playing" && s.human_to_move && !game.canMove) text = `${label(s, s.turn)} to move.`;
   if (s.status === "playing") {
     text += ` · ${s.rounds_left} of ${s.rounds} round${s.rounds === 1 ? "" : "s"} left`;
   }

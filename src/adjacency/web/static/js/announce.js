@@ -1,0 +1,34 @@
+// Announcements for screen readers: one polite live region (#announcer) that says every
+// move ("O played g3, converted g4 and h3"), the result, and a clock falling under
+// LOW_SECONDS. Sighted players see the same on the board, the bars and the result card.
+
+import { label } from "./format.js";
+
+export const LOW_SECONDS = 10;
+const warned = new Set(); // "game/ply/colour": each low-clock warning is said once
+
+export function announce(text) {
+  const region = document.querySelector("#announcer");
+  // A new node each time, so the same words twice in a row are read twice.
+  const line = document.createElement("p");
+  line.textContent = text;
+  region.replaceChildren(line);
+}
+
+function listed(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// "O played g3, converted g4 and h3." (or "X played c3." when nothing converts).
+export function moveText(move) {
+  const converted = move.flips.length ? `, converted ${listed(move.flips)}` : "";
+  return `${move.color.toUpperCase()} played ${move.square}${converted}.`;
+}
+
+// Say once per move that the running clock of `color` fell under LOW_SECONDS.
+export function warnLowClock(state, color, left) {
+  const key = `${state.id}/${state.moves.length}/${color}`;
+  if (warned.has(key)) return;
+  warned.add(key);
+  announce(`${label(state, color)} has ${Math.ceil(left)} seconds left.`);
+}

@@ -1,0 +1,56 @@
+// Sounds, generated with WebAudio (no files): a soft click for a move, a rising run of
+// notes when pieces convert (one note a piece, at most six), and a tick a second while
+// your own clock is low. On by default unless the system asks for reduced motion; the
+// toggle's choice is remembered by the browser (localStorage).
+
+const KEY = "adjacency.sound";
+let context = null;
+
+export function soundOn() {
+  let stored = null;
+  try { stored = localStorage.getItem(KEY); } catch (err) { /* private mode */ }
+  if (stored) return stored === "on";
+  return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+export function setSound(on) {
+  try { localStorage.setItem(KEY, on ? "on" : "off"); } catch (err) { /* private mode */ }
+}
+
+function audio() {
+  if (!context) {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return null;
+    context = new Context();
+  }
+  if (context.state === "suspended") context.resume().catch(() => {});
+  return context;
+}
+
+// One note: `frequency` Hz from `delay` s on, fading out over `length` s.
+function note(ctx, frequency, delay, length, type = "sine", volume = 0.12) {
+  const start = ctx.currentTime + delay;
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(frequency, start);
+  gain.gain.setValueAtTime(volume, start);
+  gain.gain.exponentialRampToValueAtTime(0.0001, start + length);
+  osc.connect(gain).connect(ctx.destination);
+  osc.start(start);
+  osc.stop(start + length);
+}
+
+export function moveSound(converted) {
+  if (!soundOn()) return;
+  const ctx = audio();
+  if (!ctx) return;
+  note(ctx, 330, 0, 0.09, "triangle", 0.18);
+  for (let i = 0; i < Math.min(converted, 6); i++) note(ctx, 523 * 1.12 ** i, 0.08 + i * 0.06, 0.12);
+}
+
+export function tickSound() {
+  if (!soundOn()) return;
+  const ctx = audio();
+  if (ctx) note(ctx, 1200, 0, 0.03, "square", 0.05);
+}

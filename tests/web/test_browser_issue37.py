@@ -1,0 +1,423 @@
+"""Issue 37 (play like on lichess) in a real browser: Playwright driving Debian's Chromium.
+
+Each test opens fresh pages (empty local storage) that fail on any console error; the
+server is a real uvicorn in a thread (one per module), as in test_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from adjacency.web.seats import CLIENT_COOKIE
+from browser_helpers import chromium
+from web_helpers import live_server, wait_until
+
+pytest.importorskip("playwright.sync_api")
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
+
+TIMEOUT = 30_000
+CLIENT = secrets.token_urlsafe(16)
+"""The client id the tests' API calls and pages share, so the pages hold the games' seats."""
+LAPTOP = {"width": 1366, "height": 768}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("web37") / "games.sqlite3", grace=3.0) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+def new_tab(browser: Any, server: str, client: str | None = CLIENT, **options: Any) -> Any:
+    """A page in a fresh context (``client``: its client cookie, None for another device)
+    that records console errors in ``console_errors``."""
+    options.setdefault("viewport", LAPTOP)
+    context = browser.new_context(**options)
+    if client is not None:
+        context.add_cookies([{"name": CLIENT_COOKIE, "value": client, "url": server}])
+    context.set_default_timeout(TIMEOUT)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    tab.console_errors = errors
+    return tab
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    tab = new_tab(browser, server)
+    yield tab
+    tab.context.close()
+    assert tab.console_errors == [], f"console errors: {tab.console_errors}"
+
+
+def api(
+    server: str, method: str, path: str, body: dict[str, Any] | None = None, **more: str
+) -> Any:
+    """Call the API as the tests' client (``more``: further headers)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}", **more}
+    request = urllib.request.Request(server + path, data=data, method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+def new_game(server: str, **settings: Any) -> dict[str, Any]:
+    body = {
+        "x": {"kind": "human", "name": "Ann"},
+        "o": {"kind": "bot", "level": 1},
+        "rows": 4,
+        "cols": 4,
+        "rounds": 2,
+        **settings,
+    }
+    return api(server, "POST", "/api/games", body)  # type: ignore[no-any-return]
+
+
+def open_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
+    game = new_game(server, **settings)
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    return game
+
+
+def shown_plies(tab: Any, count: int) -> None:
+    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
+
+
+def empty_square(server: str, game_id: str) -> str:
+    return str(sorted(api(server, "GET", f"/api/games/{game_id}")["preview"])[0])
+
+
+def invite(server: str, **settings: Any) -> tuple[str, str]:
+    """A game between devices, the tests' client holding X: its id and O's seat link."""
+    body = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
+    made = api(server, "POST", "/api/invites", {**body, "rows": 4, "cols": 4, **settings})
+    game_id, tokens = made["game"]["id"], made["tokens"]
+    api(server, "POST", f"/api/games/{game_id}/seats", **{"X-Seat-Token": tokens["x"]})
+    return game_id, f"{server}/?game={game_id}#seat={tokens['o']}"
+
+
+def squares_in_order(tab: Any) -> list[str]:
+    """The board's squares as drawn: left to right, top to bottom."""
+    return list(tab.eval_on_selector_all("#board .sq", "sq => sq.map(s => s.dataset.square)"))
+
+
+# ------------------------------------------------------------ item 1: the review
+
+
+def route_review(page: Any, loss: float) -> None:
+    """Answer the page's review request with one inaccuracy at ply 1 losing ``loss``
+    (the engine's own review is tested in test_analysis.py; here only the page)."""
+    reviewed = {"ply": 1, "mover": "x", "value": -1.5, "exact": False, "best": "zz"}
+    body = (
+        f"event: move\ndata: {json.dumps({**reviewed, 'loss': loss, 'mark': 'inaccuracy'})}\n\n"
+        'event: done\ndata: {"reason": "complete"}\n\n'
+    )
+    page.route(
+        "**/review",
+        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=body),
+    )
+
+
+def test_the_result_cards_review_button_starts_the_review(server: str, page: Any) -> None:
+    route_review(page, 2)
+    game = open_game(page, server, rounds=1)
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    page.wait_for_selector("#dlg-result[open]")
+    page.click("#result-review")
+    page.wait_for_selector("#moves button[data-mark=inaccuracy]")
+    assert not page.locator("#dlg-result").evaluate("d => d.open")
+    assert page.locator("#legend-review").is_visible()
+    assert page.inner_text("#notice").startswith("Review done: 1 move marked")
+
+
+def test_review_tooltips_round_the_loss(server: str, page: Any) -> None:
+    game = new_game(server, rounds=1)
+    first = empty_square(server, game["id"])
+    api(server, "POST", f"/api/games/{game['id']}/moves", {"square": first})
+    wait_until(lambda: api(server, "GET", f"/api/games/{game['id']}")["status"] == "over")
+    route_review(page, 3.375)
+    page.goto(f"{server}/?game={game['id']}")
+    shown_plies(page, 2)
+    page.click("#btn-review")
+    page.wait_for_selector("#moves button[data-mark]")
+    title = page.locator("#moves button[data-mark]").get_attribute("title")
+    assert title == "inaccuracy: loses 3.4 squares; best was zz"
+
+
+# ------------------------------------------------------ item 2: seats and the flip
+
+
+def test_each_seat_sees_its_side_at_the_bottom_and_a_flip_is_remembered(
+    server: str, browser: Any, page: Any
+) -> None:
+    game_id, o_link = invite(server, rounds=2)
+    page.goto(f"{server}/?game={game_id}")
+    page.wait_for_selector("#board .sq")
+    friend = new_tab(browser, server, client=None)
+    friend.goto(o_link)
+    friend.wait_for_selector("#board .sq")
+    x_view = squares_in_order(page)
+    assert x_view[0] == "a4" and x_view[-1] == "d1"
+    assert "side-x" in (page.get_attribute("#bar-bottom", "class") or "")
+    assert squares_in_order(friend) == x_view[::-1]  # O's side: a1 at the top right
+    assert "side-o" in (friend.get_attribute("#bar-bottom", "class") or "")
+    assert friend.inner_text("#bar-bottom .name") == "Bob"
+    friend.click("#btn-flip")
+    assert squares_in_order(friend) == x_view
+    assert "side-x" in (friend.get_attribute("#bar-bottom", "class") or "")
+    assert friend.get_attribute("#btn-flip", "aria-pressed") == "true"
+    friend.reload()
+    friend.wait_for_selector("#board .sq")
+    assert squares_in_order(friend) == x_view  # remembered for this game
+    friend.keyboard.press("f")
+    assert squares_in_order(friend) == x_view[::-1]
+    assert squares_in_order(page) == x_view  # the other browser is not turned
+    assert friend.console_errors == []
+    friend.context.close()
+
+
+# --------------------------------------------------------- item 3: resign and abort
+
+
+def test_abort_before_the_first_move_then_resign_both_confirmed(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=2)
+    path = f"/api/games/{game['id']}"
+    assert page.locator("#btn-abort").is_visible() and not page.locator("#btn-resign").is_visible()
+    page.click("#btn-abort")
+    page.wait_for_selector("#dlg-confirm[open]")
+    assert page.inner_text("#confirm-title") == "Abort the game?"
+    page.click("#confirm-no")  # cancelled: nothing happens
+    assert api(server, "GET", path)["status"] == "playing"
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
+    page.wait_for_selector("#btn-resign:visible")
+    assert not page.locator("#btn-abort").is_visible()  # X has moved: resign, not abort
+    page.click("#btn-resign")
+    page.wait_for_selector("#dlg-confirm[open]")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#dlg-result[open]")
+    assert page.inner_text("#result-title") == "You lost"
+    assert "Ended by resignation. X (Ann) resigned" in page.inner_text("#result-text")
+    state = api(server, "GET", path)
+    assert (state["result"], state["termination"]) == ("o", "resignation")
+
+
+def test_aborting_ends_the_game_without_a_result(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=2)
+    page.click("#btn-abort")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#dlg-result[open]")
+    assert page.inner_text("#result-title") == "Game stopped"
+    state = api(server, "GET", f"/api/games/{game['id']}")
+    assert (state["status"], state["result"], state["termination"]) == ("over", None, "abandoned")
+
+
+# ------------------------------------------------------ item 4: defects 4, 5 and 7
+
+
+def inside_the_window(tab: Any, selector: str) -> bool:
+    """Whether the element is drawn inside the window and is what a click there hits."""
+    return bool(
+        tab.eval_on_selector(
+            selector,
+            """el => { const r = el.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+              return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+                && r.right <= innerWidth && el.contains(hit); }""",
+        )
+    )
+
+
+def test_at_1366x768_the_illegal_click_message_and_start_button_are_on_screen(
+    server: str, page: Any
+) -> None:
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    assert inside_the_window(page, "#new-start")  # no scrolling to start a game
+    page.click("#new-cancel")
+    game = open_game(page, server, rows=8, cols=8, rounds=4)
+    taken = next(
+        f"{chr(97 + i % 8)}{i // 8 + 1}"
+        for i, c in enumerate(api(server, "GET", f"/api/games/{game['id']}")["boards"][0])
+        if c != "."
+    )
+    page.click(f'[data-square="{taken}"]')
+    assert "already taken" in page.inner_text("#notice")
+    assert inside_the_window(page, "#notice")
+
+
+def test_watchers_and_a_waiting_player_read_whose_move_it_is_without_undo_or_hint(
+    server: str, browser: Any, page: Any
+) -> None:
+    game_id, o_link = invite(server, rounds=2)
+    page.goto(f"{server}/?game={game_id}")
+    page.wait_for_selector("#board .sq")
+    friend = new_tab(browser, server, client=None)
+    friend.goto(o_link)
+    watcher = new_tab(browser, server, client=None)
+    watcher.goto(f"{server}/?game={game_id}")
+    for tab in (friend, watcher):
+        tab.wait_for_selector("#board .sq")
+    assert "click an empty square" in page.inner_text("#status")  # X is to move here
+    assert page.inner_text("#status").startswith("Your move")
+    assert friend.inner_text("#status").startswith("Waiting for Ann · X (Ann) to move.")
+    assert watcher.inner_text("#status").startswith("Watching · X (Ann) to move.")
+    for tab in (page, friend, watcher):
+        assert "click" not in tab.inner_text("#status") or tab is page
+        for button in ("#btn-undo", "#btn-hint"):
+            assert not tab.locator(button).is_visible()  # off between devices, and watchers
+    assert friend.locator("#btn-abort").is_visible()
+    assert not watcher.locator("#btn-abort").is_visible()
+    assert not watcher.locator("#btn-resign").is_visible()
+    for tab in (friend, watcher):
+        assert tab.console_errors == []
+        tab.context.close()
+
+
+def test_the_graphs_ply_label_names_the_ply_the_move_counter_shows(server: str, page: Any) -> None:
+    game = new_game(server, rounds=2)
+    path = f"/api/games/{game['id']}"
+    api(server, "POST", f"{path}/moves", {"square": empty_square(server, game["id"])})
+    wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
+    page.goto(f"{server}/?game={game['id']}")
+    shown_plies(page, 2)
+    assert page.inner_text("#nav-pos") == "2 / 2"
+    assert page.locator("#graph text").last.text_content() == "ply 2 of 4"
+    page.click("#nav-back")
+    assert page.inner_text("#nav-pos") == "1 / 2"
+    assert page.locator("#graph text").last.text_content() == "ply 1 of 4"
+
+
+# ------------------------------------------- item 5: announcements, typed moves, sound
+
+COUNT_NOTES = """
+  window.notes = 0;
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.notes++;
+    return start.apply(this, args);
+  };
+"""
+"""An init script counting the notes the page's WebAudio sounds start."""
+
+
+def expected_announcement(move: dict[str, Any]) -> str:
+    flips = move["flips"]
+    listed = ", ".join(flips[:-1]) + f" and {flips[-1]}" if len(flips) > 1 else "".join(flips)
+    return f"{move['color'].upper()} played {move['square']}" + (
+        f", converted {listed}." if flips else "."
+    )
+
+
+def test_a_typed_move_is_played_and_the_bots_reply_is_announced(server: str, page: Any) -> None:
+    page.add_init_script(COUNT_NOTES)
+    game = open_game(page, server, rounds=2)
+    path = f"/api/games/{game['id']}"
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"  # no reduced motion
+    page.fill("#move-input", "z9")
+    page.press("#move-input", "Enter")
+    assert "“z9” is not a square of this board" in page.inner_text("#notice")
+    assert api(server, "GET", path)["moves"] == []  # nothing played
+    square = empty_square(server, game["id"])
+    page.fill("#move-input", square.upper())
+    page.press("#move-input", "Enter")
+    page.wait_for_function(
+        "document.querySelector('#announcer').textContent.startsWith('O played')"
+    )
+    moves = api(server, "GET", path)["moves"]
+    assert moves[0]["square"] == square and len(moves) == 2
+    assert page.inner_text("#announcer") == expected_announcement(moves[1])
+    assert page.evaluate("window.notes") > 0  # the bot's move sounded
+
+
+def test_the_last_move_and_the_result_are_announced(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=1)
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    page.wait_for_selector("#dlg-result[open]")
+    state = api(server, "GET", f"/api/games/{game['id']}")
+    said = page.inner_text("#announcer")
+    assert said == f"{expected_announcement(state['moves'][-1])} {state['message']}"
+
+
+def test_a_low_clock_is_announced(server: str, page: Any) -> None:
+    game = open_game(page, server, rounds=2, clock={"base": 10.5, "increment": 0})
+    page.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    page.wait_for_function(
+        "document.querySelector('#announcer').textContent.endsWith('seconds left.')"
+    )
+    assert page.inner_text("#announcer").startswith("X (Ann) has ")
+
+
+def test_sound_is_off_under_reduced_motion_and_the_toggle_is_remembered(
+    server: str, browser: Any
+) -> None:
+    tab = new_tab(browser, server, reduced_motion="reduce")
+    tab.add_init_script(COUNT_NOTES)
+    game = new_game(server, rounds=2)
+    tab.goto(f"{server}/?game={game['id']}")
+    tab.wait_for_selector("#board .sq")
+    assert tab.get_attribute("#btn-sound", "aria-pressed") == "false"
+    tab.click(f'[data-square="{empty_square(server, game["id"])}"]')
+    shown_plies(tab, 2)
+    assert tab.evaluate("window.notes") == 0
+    tab.click("#btn-sound")
+    tab.reload()
+    tab.wait_for_selector("#board .sq")
+    assert tab.get_attribute("#btn-sound", "aria-pressed") == "true"
+    assert tab.console_errors == []
+    tab.context.close()
+
+
+def test_the_skip_link_takes_the_keyboard_to_the_board(server: str, page: Any) -> None:
+    open_game(page, server)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip-board"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    assert page.evaluate("document.activeElement.dataset.square") is not None
+
+
+# ------------------------------------------------------------------ item 6: themes
+
+
+def background(tab: Any) -> str:
+    return str(tab.evaluate("getComputedStyle(document.body).backgroundColor"))
+
+
+LIGHT_BG, DARK_BG = "rgb(243, 239, 231)", "rgb(20, 25, 31)"
+
+
+def test_a_chosen_theme_overrides_the_system_and_is_remembered(server: str, browser: Any) -> None:
+    tab = new_tab(browser, server, color_scheme="light")
+    open_game(tab, server)
+    assert tab.input_value("#theme") == "system" and background(tab) == LIGHT_BG
+    tab.select_option("#theme", "dark")
+    assert background(tab) == DARK_BG
+    tab.reload()
+    tab.wait_for_selector("#board .sq")
+    assert tab.input_value("#theme") == "dark" and background(tab) == DARK_BG
+    tab.select_option("#theme", "system")
+    assert background(tab) == LIGHT_BG
+    tab.context.close()
+    dark = new_tab(browser, server, color_scheme="dark")  # the system's default
+    open_game(dark, server)
+    assert background(dark) == DARK_BG
+    dark.select_option("#theme", "light")
+    assert background(dark) == LIGHT_BG
+    assert tab.console_errors == [] and dark.console_errors == []
+    dark.context.close()
