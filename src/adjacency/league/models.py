@@ -126,6 +126,10 @@ class GameSummary(BaseModel):
     score: list[int] | None = Field(description="[X's squares, O's squares] at the end")
     plies: int
     pair: int | None = Field(description="the colour-swapped pair the game belongs to")
+    rated: bool = Field(
+        description="whether the game moved ratings (not: in play, aborted, or with a "
+        "provisional person)"
+    )
     started: float = Field(description="Unix time")
     ended: float | None
 
@@ -236,11 +240,14 @@ class Joined(BaseModel):
 
 
 class Me(BaseModel):
-    """The person holding the secret (``GET /api/league/me``) and the games it plays now."""
+    """The person holding the secret (``GET /api/league/me``), the games it plays now,
+    whether its games are rated yet (docs/league.md, "What is rated")."""
 
     name: str
     kind: Kind
     games: list[int]
+    rated: bool = Field(description="whether this person's games move ratings now")
+    rating_note: str = Field(description="why, in a sentence")
 
 
 class Started(BaseModel):
@@ -265,6 +272,13 @@ class Revoked(BaseModel):
 
     name: str
     revoked: bool
+
+
+class Approved(BaseModel):
+    """A person the admin approved: their games are rated from now on."""
+
+    name: str
+    approved: bool
 
 
 class Rotated(BaseModel):

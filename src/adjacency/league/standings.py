@@ -22,12 +22,11 @@ from typing import Any
 
 from ..ratings.bradley_terry import ratings
 from ..ratings.stats import los, pentanomial, trinomial
+from .rules import PROVISIONAL_RD
 from .store import LeagueStore, Member, StoredGame
 
 PROVISIONAL_GAMES = 10
 """Rated games below which a rating is marked provisional."""
-PROVISIONAL_RD = 110.0
-"""Glicko deviation above which a rating is marked provisional."""
 
 
 def _finite(value: float) -> float | None:
@@ -168,6 +167,7 @@ def game_summary(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
         "score": None if game.x_score is None else [game.x_score, game.o_score],
         "plies": game.plies,
         "pair": game.pair_id,
+        "rated": game.rated_seq is not None,
         "started": game.started,
         "ended": game.ended,
     }

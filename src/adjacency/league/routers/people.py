@@ -49,7 +49,14 @@ async def me(
     hall = hall_of(request)
     hall.see(person)
     games = [g.id for g in hall.live.values() if g.color_of(person.id) is not None]
-    return {"name": person.name, "kind": person.kind, "games": games}
+    rated, note = store_of(request).established(person.id, hall.rules)
+    return {
+        "name": person.name,
+        "kind": person.kind,
+        "games": games,
+        "rated": rated,
+        "rating_note": note,
+    }
 
 
 @router.post("/challenge", status_code=201, response_model=Started)
