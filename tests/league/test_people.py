@@ -1,5 +1,6 @@
 """People play people: a person whose play page is open (present: it asks ``/me``) can
-be challenged by another person, over the real HTTP API; a game between new people is
+be challenged by another person, and the game starts when they accept, over the real
+HTTP API; a game between new people is
 stored but unrated (docs/league.md, "What is rated")."""
 
 from __future__ import annotations
@@ -46,10 +47,13 @@ def test_two_people_play_a_game(league: str) -> None:
     assert challenge(url, ada, "bob").status == 409  # bob's page has not asked: not present
     assert me(url, bob)["games"] == []  # bob's page is open now
     rows = {r["name"]: r for r in request(f"{url}/api/league/standings").body}
-    assert rows["bob"]["online"] and not rows["ada"]["online"]
+    assert rows["bob"]["online"] and rows["ada"]["online"]  # ada challenged from her page
     assert challenge(url, ada, "ada").status == 409  # nobody plays themselves
-    started = challenge(url, ada, "bob")
-    assert started.status == 201 and started.body["color"] == "x"
+    waiting = challenge(url, ada, "bob")
+    assert waiting.status == 202 and waiting.body["status"] == "waiting"
+    number = waiting.body["challenge"]
+    started = request(f"{url}/api/league/challenges/{number}/accept", "POST", {}, token=bob)
+    assert started.status == 200 and started.body["color"] == "o"  # bob consented
     game = started.body["game"]
     assert me(url, bob)["games"] == [game]  # bob's page finds the game
     assert challenge(url, join(url, "cy"), "bob").status == 409  # bob is busy
@@ -86,4 +90,4 @@ def test_a_person_stops_being_present_when_the_page_stops_asking(
     assert challenge(url, ada, "bob").status == 409
     monkeypatch.setattr(hall_module, "PRESENCE", 10.0)
     me(url, bob)
-    assert challenge(url, ada, "bob").status == 201
+    assert challenge(url, ada, "bob").status == 202  # waits for bob's answer
