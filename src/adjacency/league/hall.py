@@ -66,6 +66,8 @@ class Hall(Games):
         self.tick = tick
         self.seen: dict[int, float] = {}
         """When each person's page last asked ``/me`` (monotonic): their presence."""
+        self.idle_since: dict[int, float] = {}
+        """Since when each member has been free (monotonic): the longest wait goes first."""
         self.challenges = Challenges()
         """People's challenges: waiting for a person's answer, or queued for a busy bot."""
         self._wake: asyncio.Event | None = None
@@ -271,10 +273,17 @@ class Hall(Games):
         self._serve_queues(members)  # people who waited for a bot go before the ladder
         started += [self.live[i] for i in sorted(set(self.live) - before)]
         ratings = self._ratings()
-        entrants = [
-            Entrant(m.id, self.slots(m), ratings[m.id].rating, m.kind == "house")
-            for m in members.values()
-        ]
+        now = time.monotonic()
+        entrants = []
+        for m in members.values():
+            slots = self.slots(m)
+            if slots == 0:
+                self.idle_since.pop(m.id, None)
+            present = not m.revoked and (m.kind == "house" or m.id in self.connections)
+            waiting = now - self.idle_since.setdefault(m.id, now) if slots else 0.0
+            entrants.append(
+                Entrant(m.id, slots, ratings[m.id].rating, m.kind == "house", present, waiting)
+            )
         open_pairs = [OpenPair(*row) for row in self.store.open_pairs()]
         for game in plan(entrants, open_pairs, self._between(), self.house_games):
             pair_id, opening = game.pair, game.opening
