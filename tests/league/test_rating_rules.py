@@ -6,6 +6,7 @@ provisional opponent. The attack is replayed through the real server and client.
 from __future__ import annotations
 
 import functools
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +179,25 @@ def test_bad_rules_are_refused() -> None:
         with pytest.raises(ValueError):
             LeagueRules(**bad)  # type: ignore[arg-type]
     assert LeagueRules.from_dict({}) == LeagueRules()
+
+
+def test_the_shortest_game_spaces_out_instant_bots(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, rules=LeagueRules(min_game=0.5))
+    add_member(db, "quick", "house", "random")
+    add_member(db, "quicker", "house", "random")
+    with thread_server(db) as url:
+        wait_until(
+            lambda: len(request(f"{url}/api/league/games?limit=10").body) >= 5,
+            60,
+            "five games of the two house bots",
+        )
+    with LeagueStore(db, create=False) as store:
+        games = sorted(
+            (g for g in store.games() if g.status == "finished"), key=lambda g: g.started
+        )
+        assert len(games) >= 4
+        for before, after in itertools.pairwise(games):
+            # the same two bots play every game: each starts half a second after the
+            # previous one started at the earliest (random bots finish in milliseconds)
+            assert after.started - before.started >= 0.5
