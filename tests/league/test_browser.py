@@ -66,6 +66,7 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         player.click('button[data-opponent="house-random"]')
         game = wait_until(lambda: get(f"{url}/api/league/live"), 60, "the game to start")[0]
         assert (game["x"], game["o"]) == ("ada", "house-random")
+        sync_api.expect(board.locator("#settings")).to_contain_text("1 game in play")
         while True:
             state = get(f"{url}/api/league/games/{game['id']}")
             if state["status"] != "playing":
@@ -91,6 +92,8 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         ada = board.locator('#standings tr[data-name="ada"]')
         sync_api.expect(ada).to_contain_text("person")
         sync_api.expect(ada.locator(".games")).to_have_text("1")
+        # one game each: both provisional, listed under their own heading
+        sync_api.expect(board.locator("tr.provisional-head")).to_contain_text("Provisional")
 
         watch = new_tab(context, errors)
         watch.goto(f"{url}/watch/{game['id']}")

@@ -317,6 +317,16 @@ def run_rotate(args: argparse.Namespace) -> int:
     return 0
 
 
+def elo_text(row: dict[str, Any]) -> str:
+    """A standings row's Bradley-Terry Elo and interval, every number signed and whole:
+    ``+654 [+198, +1110]``; who has no estimate says why."""
+    if row["elo"] is None:
+        return "needs a win and a loss" if row["games"] else ""
+    ends = [row["elo_low"], row["elo_high"]]
+    low, high = ("?" if v is None else f"{v:+.0f}" for v in ends)
+    return f"{row['elo']:+.0f} [{low}, {high}]"
+
+
 def run_approve(args: argparse.Namespace) -> int:
     """``adjacency league approve NAME``: the person's games are rated from their next
     game on (docs/league.md, "What is rated"); a bot or house bot, or no such member, is
@@ -337,9 +347,7 @@ def run_standings(args: argparse.Namespace) -> int:
         rows = standings(store)
     _say(f"{'name':<24} {'kind':<6} {'rating':>7} {'rd':>6} {'games':>5}  Bradley-Terry Elo (95%)")
     for row in rows:
-        elo = (
-            "" if row["elo"] is None else f"{row['elo']:+.0f} [{row['elo_low']}, {row['elo_high']}]"
-        )
+        elo = elo_text(row)
         mark = "?" if row["provisional"] else " "
         _say(
             f"{row['name']:<24} {row['kind']:<6} {row['rating']:>6.0f}{mark} {row['rd']:>6.0f} "
