@@ -78,6 +78,7 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(REPO / "src"))
+    from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings, parse_clock
     from adjacency.league.store import LeagueStore
 
@@ -93,6 +94,7 @@ def main() -> None:
         specs: list[str] = []
         with LeagueStore(db) as store:
             store.create(settings, "adjl_bench-admin-token")
+            store.set_rules(LeagueRules(min_game=0.0))  # the server's own limit is measured
             for number in range(args.clients):
                 _, token = store.add_member(f"bot{number:03d}", "bot")
                 assert token is not None

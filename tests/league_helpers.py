@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from adjacency.core.record import game_from_text
+from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore, StoredGame
 from web_helpers import uvicorn_thread
@@ -35,12 +36,14 @@ ADMIN = "adjl_admin-token-of-the-tests"
 MINIMAL_ENGINE = REPO / "examples" / "engines" / "minimal_engine.py"
 
 
-def make_league(db: Path, **settings: Any) -> None:
-    """A new league in ``db`` (6x6, 4 rounds, a 4+0.1 clock unless told otherwise)."""
+def make_league(db: Path, rules: LeagueRules | None = None, **settings: Any) -> None:
+    """A new league in ``db`` (6x6, 4 rounds, a 4+0.1 clock unless told otherwise), with
+    ``rules`` or the default rules without the class's shortest game (tests play fast)."""
     values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 4.0, "increment": 0.1}
     values.update(settings)
     with LeagueStore(db) as store:
         store.create(LeagueSettings(**values), ADMIN)
+        store.set_rules(LeagueRules(min_game=0.0) if rules is None else rules)
 
 
 def add_member(db: Path, name: str, kind: str = "bot", spec: str | None = None) -> str:

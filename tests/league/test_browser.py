@@ -13,7 +13,15 @@ import pytest
 
 from adjacency.core import Position
 from browser_helpers import chromium
-from league_helpers import add_member, get, make_league, thread_server, wait_until
+from league_helpers import (
+    ADMIN,
+    add_member,
+    get,
+    make_league,
+    request,
+    thread_server,
+    wait_until,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -52,9 +60,13 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         player.goto(url + "/play")
         player.fill("#join-name", "ada")
         player.click("#join button[type=submit]")
+        sync_api.expect(player.locator("#who")).to_contain_text("unrated until")
+        approve = f"{url}/api/league/admin/members/ada/approve"
+        assert request(approve, "POST", {}, token=ADMIN).status == 200  # ada's games count
         player.click('button[data-opponent="house-random"]')
         game = wait_until(lambda: get(f"{url}/api/league/live"), 60, "the game to start")[0]
         assert (game["x"], game["o"]) == ("ada", "house-random")
+        sync_api.expect(board.locator("#settings")).to_contain_text("1 game in play")
         while True:
             state = get(f"{url}/api/league/games/{game['id']}")
             if state["status"] != "playing":
@@ -80,6 +92,8 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         ada = board.locator('#standings tr[data-name="ada"]')
         sync_api.expect(ada).to_contain_text("person")
         sync_api.expect(ada.locator(".games")).to_have_text("1")
+        # one game each: both provisional, listed under their own heading
+        sync_api.expect(board.locator("tr.provisional-head")).to_contain_text("Provisional")
 
         watch = new_tab(context, errors)
         watch.goto(f"{url}/watch/{game['id']}")
@@ -90,3 +104,34 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         assert "ada" in Path(download.value.path()).read_text()
         context.close()
         assert errors == [], errors
+
+
+def test_a_person_accepts_a_challenge_on_the_play_page(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=120.0, increment=0.0)
+    with thread_server(db, house_games=False) as url:
+        errors: list[str] = []
+        tabs = []
+        for name in ("ada", "bob"):  # two people, each in a browser of their own
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
+            context.set_default_timeout(TIMEOUT)
+            tab = new_tab(context, errors)
+            tab.goto(url + "/play")
+            tab.fill("#join-name", name)
+            tab.click("#join button[type=submit]")
+            sync_api.expect(tab.locator("#who")).to_contain_text(f"You play as {name}")
+            tabs.append(tab)
+        ada, bob = tabs
+        ada.click('button[data-opponent="bob"]')
+        sync_api.expect(ada.locator("#message")).to_contain_text("Waiting for bob to accept")
+        assert get(f"{url}/api/league/live") == []  # nothing starts without bob
+        bob.click('button[data-accept="ada"]')
+        sync_api.expect(bob.locator("#game-panel")).to_be_visible()
+        sync_api.expect(ada.locator("#game-panel")).to_be_visible()
+        (game,) = get(f"{url}/api/league/live")
+        assert (game["x"], game["o"]) == ("ada", "bob")
+        sync_api.expect(ada.locator("#board:not(.locked)")).to_be_visible()  # ada moves first
+
+        assert errors == [], errors
+        for tab in tabs:
+            tab.context.close()

@@ -15,6 +15,7 @@ from adjacency.league.hall import Hall
 from adjacency.league.house import HousePlayers
 from adjacency.league.live import LiveGame
 from adjacency.league.outbox import Outbox
+from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.standings import member_page, pair_stats
 from adjacency.league.store import LeagueStore, Member
@@ -46,6 +47,7 @@ def run(test: Any, tmp_path: Path, **settings: Any) -> None:
         store = LeagueStore(tmp_path / "league.db")
         values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 60.0, "increment": 0.0}
         store.create(LeagueSettings(**{**values, **settings}), "adjl_a")
+        store.set_rules(LeagueRules(min_game=0.0))
         hall = Hall(store, HousePlayers())
         try:
             await test(store, hall)

@@ -12,11 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adjacency.league.pairing import (
-    PAIR_REPEAT,
+    PATIENCE,
+    SLACK,
     Entrant,
     OpenPair,
     Pairing,
+    admissible,
     cost,
+    fewest,
     key,
     new_pairs,
     plan,
@@ -38,6 +41,8 @@ def passes(
             draw(st.integers(0, max_slots)),
             float(draw(st.integers(1200, 1800))),
             draw(st.booleans()),
+            draw(st.booleans()),
+            float(draw(st.sampled_from([0, 1, 5, PATIENCE]))),
         )
         for i in ids
     ]
@@ -52,10 +57,6 @@ def passes(
 
 def appearances(pairings: Sequence[Pairing]) -> Counter[int]:
     return Counter(m for p in pairings for m in (p.x, p.o))
-
-
-def admissible(a: Entrant, b: Entrant, house_games: bool) -> bool:
-    return a.id != b.id and (house_games or not (a.house and b.house))
 
 
 @given(passes())
@@ -136,6 +137,13 @@ def test_new_pairs_are_cheapest_first_and_leave_no_admissible_pair_unplayed(
     left.subtract(appearances(replayed))
     available = {e.id: e for e in entrants if left[e.id] > 0}
     order = list(available)
+    least = fewest(entrants, games, house_games)
+
+    def allowed(c: Entrant, d: Entrant) -> bool:
+        n = games[key(c.id, d.id)]
+        waits = [m for m in (c, d) if n > least.get(m.id, n) + SLACK and m.waiting < PATIENCE]
+        return admissible(c, d, house_games) and not waits
+
     for game in (p for p in pairings if p.pair is None):
         assert game.opening is None and game.leg == 0
         a, b = available[game.x], available[game.o]
@@ -144,24 +152,37 @@ def test_new_pairs_are_cheapest_first_and_leave_no_admissible_pair_unplayed(
             (cost(c, d, games), c.id, d.id)
             for i, c in enumerate(available.values())
             for d in list(available.values())[i + 1 :]
-            if admissible(c, d, house_games)
+            if allowed(c, d)
         ]
         assert (cost(a, b, games), a.id, b.id) == min(candidates)
         del available[a.id], available[b.id]
     rest = list(available.values())
-    assert not any(admissible(c, d, house_games) for i, c in enumerate(rest) for d in rest[i + 1 :])
+    assert not any(allowed(c, d) for i, c in enumerate(rest) for d in rest[i + 1 :])
 
 
-def test_close_ratings_and_new_opponents_go_first() -> None:
+def test_new_opponents_then_the_longest_wait_then_close_ratings_go_first() -> None:
     a, b, c = Entrant(1, 1, 1500.0), Entrant(2, 1, 1510.0), Entrant(3, 1, 1700.0)
     assert plan([a, b, c], [], {}) == [Pairing(1, 2, None, None)]
-    # one game already played weighs PAIR_REPEAT rating points: a second 1-2 game costs
-    # 10 + 100, so 1 meets 3 instead while their gap is below that, and 2 waits
-    near = Entrant(3, 1, 1500.0 - (PAIR_REPEAT - 1))
-    assert plan([a, b, near], [], {key(1, 2): 1}) == [Pairing(1, 3, None, None)]
-    far = Entrant(3, 1, 1500.0 - (PAIR_REPEAT + 11))
-    assert plan([a, b, far], [], {key(1, 2): 1}) == [Pairing(1, 2, None, None)]
-    assert cost(a, b, {key(2, 1): 2}) == 10.0 + 2 * PAIR_REPEAT
+    # one game already played outweighs any rating gap: 2 meets 3 (the closer), 1 waits
+    far = Entrant(3, 1, 2500.0)
+    assert plan([a, b, far], [], {key(1, 2): 1}) == [Pairing(2, 3, None, None)]
+    # among pairs with as many games, the one with the longest-waiting member first
+    patient = Entrant(3, 1, 1700.0, waiting=5.0)
+    assert plan([a, b, patient], [], {}) == [Pairing(2, 3, None, None)]
+    assert cost(a, b, {key(2, 1): 2}) == (2, -0.0, 10.0)
+
+
+def test_a_free_member_waits_for_a_busy_opponent_it_has_met_least() -> None:
+    # 1 and 2 have played 10 games; 3 (present, playing now) has met neither
+    a, b, busy = Entrant(1, 1, 1500.0), Entrant(2, 1, 1500.0), Entrant(3, 0, 1500.0)
+    assert plan([a, b, busy], [], {key(1, 2): 10}) == []
+    # an opponent that is not present (not connected) is not waited for
+    gone = Entrant(3, 0, 1500.0, present=False)
+    assert plan([a, b, gone], [], {key(1, 2): 10}) == [Pairing(1, 2, None, None)]
+    # within SLACK games of the least-played opponent, or after PATIENCE, they play
+    assert plan([a, b, busy], [], {key(1, 2): SLACK}) == [Pairing(1, 2, None, None)]
+    tired = [Entrant(1, 1, 1500.0, waiting=PATIENCE), Entrant(2, 1, 1500.0, waiting=PATIENCE)]
+    assert plan([*tired, busy], [], {key(1, 2): 10}) == [Pairing(1, 2, None, None)]
 
 
 def test_house_bots_meet_only_when_the_league_allows_it() -> None:
@@ -178,8 +199,8 @@ def test_an_open_pair_waits_for_both_members_and_its_game_counts_in_this_pass() 
     assert pairings[0] == Pairing(2, 1, 8, 3, 1)
     # then member 1's second slot: 2 has none left, so the new pair is 1-3
     assert pairings[1:] == [Pairing(1, 3, None, None)]
-    # the open-pair game counts as played: with three slots each, 1-2 (gap 0, one game
-    # now) costs PAIR_REPEAT and 1-3 (gap 50) is cheaper
+    # the open-pair game counts as played: with three slots each, 1-2 (one game now)
+    # comes after 1-3 (none yet)
     roomy = [Entrant(1, 3, 1500.0), Entrant(2, 3, 1500.0), Entrant(3, 3, 1550.0)]
     assert plan(roomy, [second], {})[1:] == [Pairing(1, 3, None, None)]
     assert plan(roomy, [], {})[:1] == [Pairing(1, 2, None, None)]
@@ -194,3 +215,59 @@ def test_new_pairs_alone_match_greedily() -> None:
 def test_a_pass_reads_played_games_by_unordered_pair() -> None:
     a, b, c = Entrant(1, 1, 1500.0), Entrant(2, 1, 1500.0), Entrant(3, 1, 1500.0)
     assert plan([a, b, c], [], {key(2, 1): 1, key(1, 3): 1}) == [Pairing(2, 3, None, None)]
+
+
+def simulate(
+    ratings: list[float], house: list[bool], house_games: bool, finishing: list[int]
+) -> dict[tuple[int, int], int]:
+    """A league of bots with one game at a time, as the hall runs it: each pass plans
+    with :func:`plan` (open colour-swapped pairs, then new pairs), then one game in play
+    ends (``finishing`` picks which, by index), freeing both its players together.
+    Returns the games per pair."""
+    played: Counter[tuple[int, int]] = Counter()
+    pairs: dict[int, list[int]] = {}  # id -> [a, b, games finished]
+    flight: list[tuple[int, int, int]] = []  # (x, o, pair) in play
+    for pick in finishing:
+        busy = {m for x, o, _ in flight for m in (x, o)}
+        entrants = [
+            Entrant(i, 0 if i in busy else 1, r, h)
+            for i, (r, h) in enumerate(zip(ratings, house, strict=True))
+        ]
+        in_play = {p for _, _, p in flight}
+        open_pairs = [
+            OpenPair(n, a, b, 0, done)
+            for n, (a, b, done) in sorted(pairs.items())
+            if done < 2 and n not in in_play
+        ]
+        for game in plan(entrants, open_pairs, played, house_games):
+            number = game.pair if game.pair is not None else len(pairs) + 1
+            pairs.setdefault(number, [game.x, game.o, 0])
+            flight.append((game.x, game.o, number))
+            played[key(game.x, game.o)] += 1
+        if not flight:
+            break
+        _, _, number = flight.pop(pick % len(flight))
+        pairs[number][2] += 1
+    return dict(played)
+
+
+@given(
+    st.lists(st.tuples(st.integers(1000, 2000), st.booleans()), min_size=3, max_size=6),
+    st.booleans(),
+    st.lists(st.integers(0, 10), min_size=60, max_size=150),
+)
+def test_no_pair_of_members_falls_behind_whatever_the_finishing_order(
+    members: list[tuple[int, bool]], house_games: bool, finishing: list[int]
+) -> None:
+    ratings = [float(r) for r, _ in members]
+    house = [h for _, h in members]
+    played = simulate(ratings, house, house_games, finishing)
+    entrants = [Entrant(i, 1, r, h) for i, (r, h) in enumerate(zip(ratings, house, strict=True))]
+    counts = [
+        played.get(key(a.id, b.id), 0)
+        for i, a in enumerate(entrants)
+        for b in entrants[i + 1 :]
+        if admissible(a, b, house_games)
+    ]
+    if counts:  # games per pair differ by at most two colour-swapped pairs each way
+        assert max(counts) - min(counts) <= 4 * SLACK, played

@@ -197,6 +197,8 @@ def test_a_person_joins_and_plays_a_rated_game_against_a_house_bot(
     assert request(f"{url}/api/league/people", "POST", {"name": "ADA"}).status == 400
     anonymous = request(f"{url}/api/league/challenge", "POST", {"opponent": "house-random"})
     assert anonymous.status == 401
+    approved = f"{url}/api/league/admin/members/ada/approve"
+    assert request(approved, "POST", {}, token=ADMIN).status == 200  # ada's games are rated
     started = request(
         f"{url}/api/league/challenge", "POST", {"opponent": "house-random"}, token=secret
     )

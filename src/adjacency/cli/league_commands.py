@@ -28,14 +28,67 @@ def _settings_options(parser: argparse.ArgumentParser) -> None:
     timing.add_argument("--move-time", type=seconds, help="seconds per move instead of a clock")
 
 
+def _rules_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "league rules (stored in the league; given ones replace the stored ones)"
+    )
+    group.add_argument(
+        "--people",
+        choices=("open", "approved"),
+        help="open: a person's games are rated after --established-games games against as "
+        "many opponents; approved: only once the admin approves them (default open)",
+    )
+    group.add_argument(
+        "--established-games",
+        type=whole_number,
+        help="games, against as many different opponents, before a person's games are "
+        "rated (default 5)",
+    )
+    group.add_argument(
+        "--min-game",
+        type=non_negative_number,
+        help="seconds from a game's start before its bots may start another "
+        "(default 2; 0: no limit)",
+    )
+
+
+def _given_rules(args: argparse.Namespace) -> dict[str, Any]:
+    """The rules given on the command line, checked (:class:`InvalidSettingsError` for a
+    value out of range, before anything is written)."""
+    from ..league.rules import LeagueRules
+
+    given = {
+        key: value
+        for key, value in (
+            ("people", args.people),
+            ("established_games", args.established_games),
+            ("min_game", args.min_game),
+        )
+        if value is not None
+    }
+    LeagueRules(**given)
+    return given
+
+
+def _store_rules(args: argparse.Namespace, given: dict[str, Any]) -> None:
+    """Store the rules given on the command line over the league's own."""
+    from dataclasses import replace
+
+    from ..league.store import LeagueStore
+
+    if given:
+        with LeagueStore(args.db, create=False) as store:
+            store.set_rules(replace(store.rules(), **given))
+
+
 def _db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
 
 
 def register(commands: Any) -> None:
     """Add the ``league`` subcommand (its actions ``create``, ``serve``, ``add-bot``,
-    ``add-house``, ``revoke``, ``rotate``, ``standings``) and ``connect`` to ``commands``
-    (the parser's subparsers)."""
+    ``add-house``, ``revoke``, ``rotate``, ``approve``, ``standings``) and ``connect``
+    to ``commands`` (the parser's subparsers)."""
     league = commands.add_parser(
         "league",
         help="run a league: bots and people play rated games around the clock",
@@ -46,6 +99,7 @@ def register(commands: Any) -> None:
     create = sub.add_parser("create", help="create a league (prints the admin token once)")
     _db(create)
     _settings_options(create)
+    _rules_options(create)
     create.add_argument("--admin-token-file", type=Path, help="use this file's token as admin")
     create.set_defaults(handler=run_create)
 
@@ -74,6 +128,7 @@ def register(commands: Any) -> None:
         help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
     )
     _settings_options(serve)
+    _rules_options(serve)
     serve.set_defaults(handler=run_serve)
 
     add_bot = sub.add_parser("add-bot", help="add a bot account; prints its token once")
@@ -91,14 +146,19 @@ def register(commands: Any) -> None:
     add_house.add_argument("--concurrency", type=positive_int, default=1, help="games at once")
     add_house.set_defaults(handler=run_add_house)
 
-    for action, text in (
-        ("revoke", "revoke a member's token (games and ratings stay)"),
-        ("rotate", "give a member a new token (prints it once; the old one stops working)"),
+    for action, text, handler in (
+        ("revoke", "revoke a member's token (games and ratings stay)", run_revoke),
+        (
+            "rotate",
+            "give a member a new token (prints it once; the old one stops working)",
+            run_rotate,
+        ),
+        ("approve", "approve a person: their games are rated from now on", run_approve),
     ):
         parser = sub.add_parser(action, help=text)
         parser.add_argument("name", help="the member's name, as shown on the leaderboard")
         _db(parser)
-        parser.set_defaults(handler=run_revoke if action == "revoke" else run_rotate)
+        parser.set_defaults(handler=handler)
 
     members = sub.add_parser("standings", help="print the standings")
     _db(members)
@@ -147,10 +207,12 @@ def run_create(args: argparse.Namespace) -> int:
     from ..league.server import open_league
     from ..league.store import LeagueError, LeagueStore
 
+    given = _given_rules(args)
     with LeagueStore(args.db) as store:
         if store.created:
             raise LeagueError(f"{str(args.db)!r} already holds a league")
     open_league(args.db, _settings(args), args.admin_token_file, _say)
+    _store_rules(args, given)
     return 0
 
 
@@ -177,10 +239,12 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     from ..league.store import LeagueStore
 
+    given = _given_rules(args)
     with LeagueStore(args.db) as store:
         fresh = not store.created
     settings = _settings(args) if fresh or _explicit_settings(args) else None
     open_league(args.db, settings, args.admin_token_file, _say)
+    _store_rules(args, given)
     try:
         serve(
             args.db,
@@ -253,6 +317,26 @@ def run_rotate(args: argparse.Namespace) -> int:
     return 0
 
 
+def elo_text(row: dict[str, Any]) -> str:
+    """A standings row's Bradley-Terry Elo and interval, every number signed and whole:
+    ``+654 [+198, +1110]``; who has no estimate says why."""
+    if row["elo"] is None:
+        return "needs a win and a loss" if row["games"] else ""
+    ends = [row["elo_low"], row["elo_high"]]
+    low, high = ("?" if v is None else f"{v:+.0f}" for v in ends)
+    return f"{row['elo']:+.0f} [{low}, {high}]"
+
+
+def run_approve(args: argparse.Namespace) -> int:
+    """``adjacency league approve NAME``: the person's games are rated from their next
+    game on (docs/league.md, "What is rated"); a bot or house bot, or no such member, is
+    :class:`~adjacency.league.store.LeagueError` (status 2). Returns 0."""
+    with _store(args) as store:
+        member = store.approve(args.name)
+    _say(f"Approved {member.name}: their games are rated from the next one on.")
+    return 0
+
+
 def run_standings(args: argparse.Namespace) -> int:
     """``adjacency league standings``: print one line per member, best Glicko-2 rating
     first, with its deviation, games and Bradley-Terry Elo interval
@@ -263,9 +347,7 @@ def run_standings(args: argparse.Namespace) -> int:
         rows = standings(store)
     _say(f"{'name':<24} {'kind':<6} {'rating':>7} {'rd':>6} {'games':>5}  Bradley-Terry Elo (95%)")
     for row in rows:
-        elo = (
-            "" if row["elo"] is None else f"{row['elo']:+.0f} [{row['elo_low']}, {row['elo_high']}]"
-        )
+        elo = elo_text(row)
         mark = "?" if row["provisional"] else " "
         _say(
             f"{row['name']:<24} {row['kind']:<6} {row['rating']:>6.0f}{mark} {row['rd']:>6.0f} "

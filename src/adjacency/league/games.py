@@ -37,6 +37,7 @@ from .house import HouseMove, HousePlayers
 from .live import InvalidMove, LiveGame, game_end, game_start, state, your_turn
 from .outbox import Outbox
 from .pairing import key
+from .rules import LeagueRules
 from .settings import LeagueSettings
 from .store import LeagueStore, Member
 
@@ -54,6 +55,8 @@ class Games:
         self.store = store
         self.house = house
         self.settings: LeagueSettings = store.settings()
+        self.rules: LeagueRules = store.rules()
+        """Who is rated, and the shortest game of a bot (:mod:`.rules`), read at start."""
         self.pause = pause
         """Seconds a member rests after a game before the scheduler pairs it again (a load
         control: it bounds how many games cheap bots play a minute)."""
@@ -276,6 +279,7 @@ class Games:
                 game.position.score,
                 len(game.moves),
                 (round(live.used["x"], 3), round(live.used["o"], 3)),
+                self.rules,
             )
             if self._rating_cache is not None:
                 self._rating_cache[live.x.id] = new_x
@@ -291,9 +295,15 @@ class Games:
             live.timer.cancel()
         live.version += 1
         self.live.pop(live.id, None)
+        now = time.monotonic()
         for member in (live.x, live.o):
-            if self.pause > 0:
-                self.resting[member.id] = time.monotonic() + self.pause
+            # A bot rests for the pause, and at least until the league's shortest game
+            # length has passed since this game started (people are never held back).
+            until = now + self.pause
+            if member.kind != "person":
+                until = max(until, live.started + self.rules.min_game)
+            if until > now:
+                self.resting[member.id] = until
             self.busy[member.id] -= 1
             if self.busy[member.id] <= 0:
                 del self.busy[member.id]

@@ -29,6 +29,8 @@ import logging
 import time
 from collections.abc import Mapping
 
+from ..serving.errors import Forbidden, GameNotFound, NotNow
+from .challenges import MAX_INCOMING, Challenge, Challenges
 from .games import Games
 from .house import HousePlayers
 from .live import LiveGame
@@ -64,6 +66,10 @@ class Hall(Games):
         self.tick = tick
         self.seen: dict[int, float] = {}
         """When each person's page last asked ``/me`` (monotonic): their presence."""
+        self.idle_since: dict[int, float] = {}
+        """Since when each member has been free (monotonic): the longest wait goes first."""
+        self.challenges = Challenges()
+        """People's challenges: waiting for a person's answer, or queued for a busy bot."""
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -146,6 +152,98 @@ class Hall(Games):
         """Whether ``member`` can start a game now (:meth:`slots` is not 0)."""
         return self.slots(member) > 0
 
+    # --------------------------------------------------------- challenges
+
+    def challenge(self, person: Member, opponent: Member) -> Challenge:
+        """A person's challenge (:mod:`.challenges`): a free bot or house bot with nobody
+        queued plays at once (``started``); a busy or resting one is ``queued`` and served
+        before the scheduler pairs it again; a person must accept (``waiting``). Raises
+        :class:`NotNow` (409), changing nothing, for oneself, while the challenger plays,
+        for a revoked member, a bot that is not connected, or a person who is absent,
+        playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer."""
+        now = time.monotonic()
+        if opponent.id == person.id:
+            raise NotNow("you cannot play yourself: choose another member")
+        if not self.is_free(person):
+            raise NotNow("you are playing a game already")
+        if opponent.revoked:
+            raise NotNow(f"{opponent.name} is revoked: choose another member")
+        if opponent.kind == "person":
+            if opponent.id not in self.present() or not self.is_free(opponent):
+                raise NotNow(f"{opponent.name} is not here or is playing now: try later")
+            if len(self.challenges.incoming(opponent.id, now)) >= MAX_INCOMING:
+                raise NotNow(f"{opponent.name} has {MAX_INCOMING} challenges to answer already")
+            return self.challenges.add(person, opponent, "waiting", now)
+        if opponent.kind == "bot" and opponent.id not in self.connections:
+            raise NotNow(f"{opponent.name} is not connected now: try another member")
+        ahead = self.challenges.queue(opponent.id)
+        challenge = self.challenges.add(person, opponent, "queued", now)
+        if not ahead and self.is_free(opponent):
+            self._start_challenge(challenge, now)
+        else:
+            self.wake()
+        return challenge
+
+    def answer(self, person: Member, challenge_id: int, accept: bool) -> Challenge:
+        """The challenged person accepts (the game starts, if the challenger is still here
+        and free; else the challenge is cancelled) or declines. :class:`GameNotFound` (404)
+        for a challenge that is not the person's, :class:`Forbidden` (403) for the
+        challenger, :class:`NotNow` (409) for one no longer waiting or while playing."""
+        now = time.monotonic()
+        self.challenges.expire(now)
+        challenge = self.challenges.by_id.get(challenge_id)
+        if challenge is None or person.id not in (challenge.challenger.id, challenge.opponent.id):
+            raise GameNotFound(f"no challenge {challenge_id} for {person.name}")
+        if challenge.opponent.id != person.id:
+            raise Forbidden("only the challenged person answers a challenge")
+        if challenge.status != "waiting":
+            raise NotNow(f"challenge {challenge_id} is {challenge.status}: {challenge.detail}")
+        if not accept:
+            self.challenges.end(challenge, "declined", f"{person.name} declined", now)
+            return challenge
+        if not self.is_free(person):
+            raise NotNow("you are playing a game already: finish it first")
+        challenger = challenge.challenger
+        if challenger.id not in self.present() or not self.is_free(challenger):
+            detail = f"{challenger.name} left or is playing another game"
+            self.challenges.end(challenge, "cancelled", detail, now)
+            return challenge
+        self._start_challenge(challenge, now)
+        return challenge
+
+    def _start_challenge(self, challenge: Challenge, now: float) -> None:
+        """Start a challenge's game: the challenger plays X and O alternately (X first)."""
+        person, opponent = challenge.challenger, challenge.opponent
+        played = sum(1 for g in self.store.games(member_id=person.id) if g.status != "aborted")
+        x, o = (person, opponent) if played % 2 == 0 else (opponent, person)
+        opening = self.store.pair_count() % len(self.settings.openings)
+        live = self.start_game(x, o, opening)
+        challenge.game = live.id
+        self.challenges.end(challenge, "started", f"game {live.id}", now)
+
+    def _serve_queues(self, members: Mapping[int, Member]) -> None:
+        """Start the queued challenges of the bots that are free now, oldest first; a
+        challenger whose page stopped asking, or who plays meanwhile, loses its place."""
+        now = time.monotonic()
+        present = self.present()
+        for bot_id in self.challenges.queued_bots():
+            for challenge in self.challenges.queue(bot_id):
+                bot = members.get(bot_id)
+                if bot is None or bot.revoked:
+                    self.challenges.end(challenge, "cancelled", "the bot was revoked", now)
+                    continue
+                if not self.is_free(bot):
+                    break
+                person = challenge.challenger
+                if person.id not in present:
+                    detail = "your page stopped asking while you waited: challenge again"
+                    self.challenges.end(challenge, "expired", detail, now)
+                elif not self.is_free(person):
+                    detail = "you were playing another game when your turn came"
+                    self.challenges.end(challenge, "cancelled", detail, now)
+                else:
+                    self._start_challenge(challenge, now)
+
     # ---------------------------------------------------------- scheduler
 
     async def _schedule_loop(self) -> None:
@@ -163,19 +261,30 @@ class Hall(Games):
         """Start every game that free members can play now; return them.
 
         Connections whose token was revoked or replaced meanwhile are closed first
-        (:meth:`sweep_revoked`). Who plays whom is :func:`.pairing.plan` (the rule of
-        docs/league.md): open pairs first, then new pairs cheapest first; a new pair is
+        (:meth:`sweep_revoked`), then the people queued for a bot that is free now are
+        served (:meth:`_serve_queues`). Who plays whom next is :func:`.pairing.plan` (the
+        rule of docs/league.md): open pairs first, then new pairs; a new pair is
         recorded here and takes the league's next opening in turn.
         """
         members = {m.id: m for m in self.store.members() if m.kind != "person"}
         self.sweep_revoked(members)
-        ratings = self._ratings()
-        entrants = [
-            Entrant(m.id, self.slots(m), ratings[m.id].rating, m.kind == "house")
-            for m in members.values()
-        ]
-        open_pairs = [OpenPair(*row) for row in self.store.open_pairs()]
         started: list[LiveGame] = []
+        before = set(self.live)
+        self._serve_queues(members)  # people who waited for a bot go before the ladder
+        started += [self.live[i] for i in sorted(set(self.live) - before)]
+        ratings = self._ratings()
+        now = time.monotonic()
+        entrants = []
+        for m in members.values():
+            slots = self.slots(m)
+            if slots == 0:
+                self.idle_since.pop(m.id, None)
+            present = not m.revoked and (m.kind == "house" or m.id in self.connections)
+            waiting = now - self.idle_since.setdefault(m.id, now) if slots else 0.0
+            entrants.append(
+                Entrant(m.id, slots, ratings[m.id].rating, m.kind == "house", present, waiting)
+            )
+        open_pairs = [OpenPair(*row) for row in self.store.open_pairs()]
         for game in plan(entrants, open_pairs, self._between(), self.house_games):
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:

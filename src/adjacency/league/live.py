@@ -11,6 +11,7 @@ The functions below build the protocol's messages about a game (docs/league.md,
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,8 @@ class LiveGame:
     timer: asyncio.TimerHandle | None = None
     asked: float = 0.0
     """When the side to move was asked (``time.monotonic``)."""
+    started: float = field(default_factory=time.monotonic)
+    """When the game started (``time.monotonic``): the league's shortest game counts from it."""
     version: int = 0
 
     def member(self, color: Color) -> Member:

@@ -47,11 +47,37 @@ class NewPerson(BaseModel):
     name: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-class Challenge(BaseModel):
-    """A person's request for a rated game now (``POST /api/league/challenge``) against
-    the member ``opponent``, a bot or house bot that is free."""
+class ChallengeIn(BaseModel):
+    """A person's challenge (``POST /api/league/challenge``) to the member ``opponent``:
+    a bot or house bot (played now, or queued while it plays), or a person on the play
+    page (who must accept)."""
 
     opponent: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class ChallengeState(BaseModel):
+    """A challenge as one of its two people sees it."""
+
+    challenge: int
+    status: Literal["waiting", "queued", "started", "declined", "expired", "cancelled"] = Field(
+        description="waiting: for the person's answer; queued: for the bot to be free; "
+        "started: the game is on (game); the others ended it (detail says why)"
+    )
+    challenger: str
+    opponent: str
+    game: int | None = Field(description="the game it started")
+    color: Literal["x", "o"] | None = Field(description="your colour in the game in play")
+    position: int | None = Field(description="queued: your place in the bot's queue (1: next)")
+    expires_in: float | None = Field(description="waiting: seconds left for the answer")
+    detail: str
+
+
+class Incoming(BaseModel):
+    """A challenge waiting for your answer."""
+
+    challenge: int
+    challenger: str
+    expires_in: float | None
 
 
 class MoveIn(BaseModel):
@@ -126,6 +152,10 @@ class GameSummary(BaseModel):
     score: list[int] | None = Field(description="[X's squares, O's squares] at the end")
     plies: int
     pair: int | None = Field(description="the colour-swapped pair the game belongs to")
+    rated: bool = Field(
+        description="whether the game moved ratings (not: in play, aborted, or with a "
+        "provisional person)"
+    )
     started: float = Field(description="Unix time")
     ended: float | None
 
@@ -236,18 +266,15 @@ class Joined(BaseModel):
 
 
 class Me(BaseModel):
-    """The person holding the secret (``GET /api/league/me``) and the games it plays now."""
+    """The person holding the secret (``GET /api/league/me``), the games it plays now,
+    whether its games are rated yet (docs/league.md, "What is rated")."""
 
     name: str
     kind: Kind
     games: list[int]
-
-
-class Started(BaseModel):
-    """A game a person's challenge started: its id and the colour the person plays."""
-
-    game: int
-    color: Literal["x", "o"]
+    rated: bool = Field(description="whether this person's games move ratings now")
+    rating_note: str = Field(description="why, in a sentence")
+    challenges: list[Incoming] = Field(description="challenges waiting for your answer")
 
 
 class Added(BaseModel):
@@ -265,6 +292,13 @@ class Revoked(BaseModel):
 
     name: str
     revoked: bool
+
+
+class Approved(BaseModel):
+    """A person the admin approved: their games are rated from now on."""
+
+    name: str
+    approved: bool
 
 
 class Rotated(BaseModel):

@@ -13,11 +13,20 @@ The rule, which :func:`plan` implements:
 1. **Open pairs first**, oldest first (in the order given): the next game of a pair
    starts when both its members may still start a game, X and O by the leg (leg 0:
    ``a`` plays X; leg 1: colours swapped). A pair of a member with itself never plays.
-2. **Then new pairs**, cheapest first, between the members that may still start a
-   game: the cost of A and B is ``|rating A - rating B| + PAIR_REPEAT * games A and
-   B have played`` (the open-pair games of this pass included), ties broken by the
-   members' ids; each member is in at most one new pair per pass; two house bots are
-   paired only when ``house_games`` allows it. The member listed first plays X.
+2. **Then new pairs** between the members that may still start a game, in the order
+   of :func:`cost`: the fewest games between the two first (the open-pair games of
+   this pass included), then the pair whose member has waited longest, then the
+   closest ratings, ties broken by the members' ids; each member is in at most one new
+   pair per pass; two house bots are paired only when ``house_games`` allows it. The
+   member listed first plays X.
+3. **Nobody replays a much-played pair while a less-played opponent is coming.** A
+   pair A-B is not started while A (or B) has an opponent C that is present (connected,
+   possibly playing or resting now) with more than :data:`SLACK` fewer games against A
+   than A-B have: A waits for C instead (at most :data:`PATIENCE` seconds). Without
+   this, members that become free together are paired together again and again, and
+   a pair of members that are never free at the same moment never meets (issue 33, A2:
+   1,000 games of one pair, none of another). tests/league/test_pairing.py checks with
+   simulated finishing orders that no pair falls behind.
 
 Contract: the result is a function of the arguments alone (the same inputs give the
 same pairings), a member is in no more games than its ``slots``, and the arguments
@@ -30,8 +39,11 @@ import collections
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-PAIR_REPEAT = 100.0
-"""Rating points one more game between the same two members weighs in the pairing cost."""
+SLACK = 2
+"""Games (one colour-swapped pair) a pair may have beyond the least-played present
+opponent of either member before they wait for that opponent instead."""
+PATIENCE = 120.0
+"""Seconds a free member waits for a less-played opponent before it plays anyone."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,11 @@ class Entrant:
     """Its current Glicko-2 rating."""
     house: bool = False
     """Whether it is a house bot (two house bots play only when the league allows it)."""
+    present: bool = True
+    """Whether it will be free again soon (a connected bot or a house bot, playing,
+    resting or free): free members wait for a present opponent they have met least."""
+    waiting: float = 0.0
+    """Seconds it has been free (the longest-waiting member is paired first)."""
 
 
 @dataclass(frozen=True)
@@ -78,10 +95,30 @@ def key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-def cost(a: Entrant, b: Entrant, played: Mapping[tuple[int, int], int]) -> float:
-    """The cost of a new pair of ``a`` and ``b``: their rating gap plus
-    :data:`PAIR_REPEAT` per game they have played (``played`` by :func:`key`)."""
-    return abs(a.rating - b.rating) + PAIR_REPEAT * played.get(key(a.id, b.id), 0)
+def cost(a: Entrant, b: Entrant, played: Mapping[tuple[int, int], int]) -> tuple[int, float, float]:
+    """The order of new pairs (lowest first): the games ``a`` and ``b`` have played
+    (``played`` by :func:`key`), then minus the longer wait of the two, then their rating
+    gap."""
+    return (played.get(key(a.id, b.id), 0), -max(a.waiting, b.waiting), abs(a.rating - b.rating))
+
+
+def admissible(a: Entrant, b: Entrant, house_games: bool) -> bool:
+    """Whether ``a`` and ``b`` may ever play each other."""
+    return a.id != b.id and (house_games or not (a.house and b.house))
+
+
+def fewest(
+    entrants: Sequence[Entrant], played: Mapping[tuple[int, int], int], house_games: bool
+) -> dict[int, int]:
+    """For each entrant, the fewest games it has played against a present opponent it
+    may play (absent: no such opponent)."""
+    least: dict[int, int] = {}
+    for a in entrants:
+        for b in entrants:
+            if b.present and admissible(a, b, house_games):
+                n = played.get(key(a.id, b.id), 0)
+                least[a.id] = min(least.get(a.id, n), n)
+    return least
 
 
 def plan(
@@ -107,20 +144,28 @@ def plan(
         slots[b] -= 1
         games[key(a, b)] += 1
     free = [e for e in entrants if slots[e.id] > 0]
-    return pairings + new_pairs(free, games, house_games)
+    return pairings + new_pairs(free, games, house_games, entrants)
 
 
 def new_pairs(
-    free: Sequence[Entrant], played: Mapping[tuple[int, int], int], house_games: bool = True
+    free: Sequence[Entrant],
+    played: Mapping[tuple[int, int], int],
+    house_games: bool = True,
+    everyone: Sequence[Entrant] = (),
 ) -> list[Pairing]:
-    """New pairs among ``free`` members, cheapest first, each member in one at most;
-    the member listed earlier in ``free`` plays X."""
-    costs: list[tuple[float, int, int]] = []
+    """New pairs among ``free`` members in :func:`cost` order, each member in one at
+    most, none that rule 3 of the module defers (``everyone``: every entrant, busy ones
+    included; the free ones count too); the member listed earlier in ``free`` plays X."""
+    least = fewest([*everyone, *(e for e in free if e not in everyone)], played, house_games)
+    costs: list[tuple[tuple[int, float, float], int, int]] = []
     for i, a in enumerate(free):
         for b in free[i + 1 :]:
-            if a.id == b.id or (a.house and b.house and not house_games):
+            if not admissible(a, b, house_games):
                 continue
-            costs.append((cost(a, b, played), a.id, b.id))
+            n = played.get(key(a.id, b.id), 0)
+            deferred = any(n > least.get(m.id, n) + SLACK and m.waiting < PATIENCE for m in (a, b))
+            if not deferred:
+                costs.append((cost(a, b, played), a.id, b.id))
     costs.sort()
     taken: set[int] = set()
     pairings: list[Pairing] = []

@@ -6,9 +6,16 @@ Two ratings are shown side by side (docs/league.md explains them):
   a member's rating is now, with its deviation; marked *provisional* until the member has
   :data:`PROVISIONAL_GAMES` rated games or while its deviation is above
   :data:`PROVISIONAL_RD` (lichess's rule of thumb).
-* **Bradley-Terry Elo** with a 95% interval over all finished games
-  (:func:`adjacency.ratings.bradley_terry.ratings`, the arena's maximum-likelihood fit,
-  mean 0): order-free, so it does not depend on who played when.
+* **Bradley-Terry Elo** with a 95% interval over the rated games
+  (:func:`adjacency.ratings.bradley_terry.ratings`, the arena's maximum-likelihood fit):
+  order-free, so it does not depend on who played when. Only members with both a win
+  and a loss (draws count half of each) are fitted (a perfect or a zero score has no
+  finite estimate, and its huge interval would widen everyone's); the others have no
+  Elo. The zero point is the games-weighted mean, so each interval reflects the
+  member's own games and narrows as they grow.
+
+Provisional members (the Glicko-2 rule above) are listed after the established ones:
+a member with one lucky game does not rank above a bot with two thousand.
 
 For any two members the arena's pentanomial statistics of their completed
 colour-swapped pairs are available (:func:`pair_stats`).
@@ -22,22 +29,28 @@ from typing import Any
 
 from ..ratings.bradley_terry import ratings
 from ..ratings.stats import los, pentanomial, trinomial
+from .rules import PROVISIONAL_RD
 from .store import LeagueStore, Member, StoredGame
 
 PROVISIONAL_GAMES = 10
 """Rated games below which a rating is marked provisional."""
-PROVISIONAL_RD = 110.0
-"""Glicko deviation above which a rating is marked provisional."""
 
 
 def _finite(value: float) -> float | None:
     return round(value, 1) if math.isfinite(value) else None
 
 
+def has_both(counts: Counter[str]) -> bool:
+    """Whether a member scored above 0 and below 100% (a win and a loss, draws counting
+    half of each): only such members have a finite Bradley-Terry estimate."""
+    return bool(counts["wins"] + counts["draws"] and counts["losses"] + counts["draws"])
+
+
 def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[str, Any]]:
-    """Every member, best Glicko-2 rating first: ``name``, ``kind``, ``rating``, ``rd``,
-    ``provisional``, ``games``, ``wins``, ``draws``, ``losses``, ``elo`` and its 95%
-    interval ``elo_low``/``elo_high`` (``None`` without games), ``online``."""
+    """Every member, the established ones first, each part by best Glicko-2 rating:
+    ``name``, ``kind``, ``rating``, ``rd``, ``provisional``, ``games``, ``wins``,
+    ``draws``, ``losses``, ``elo`` and its 95% interval ``elo_low``/``elo_high``
+    (``None`` unless the member has both a win and a loss), ``online``."""
     members = store.members()
     current = store.ratings()
     games = store.rated_games()
@@ -49,8 +62,10 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
         for member_id in (game.x_id, game.o_id):
             points = game.points(member_id)
             record[member_id]["wins" if points == 1 else "losses" if points == 0 else "draws"] += 1
-    played = [m.name for m in members if sum(record[m.id].values())]
-    elo = {r.player: r for r in ratings(played, results)} if len(played) >= 2 else {}
+    fitted = {m.name for m in members if has_both(record[m.id])}
+    among = [r for r in results if r[0] in fitted and r[1] in fitted]
+    fit = [m.name for m in members if m.name in fitted]
+    elo = {r.player: r for r in ratings(fit, among, centre="games")} if len(fit) >= 2 else {}
     online = online or set()
     rows: list[dict[str, Any]] = []
     for member in members:
@@ -75,7 +90,7 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
                 "revoked": member.revoked,
             }
         )
-    rows.sort(key=lambda row: (-row["rating"], row["name"]))
+    rows.sort(key=lambda row: (row["provisional"], -row["rating"], row["name"]))
     return rows
 
 
@@ -168,6 +183,7 @@ def game_summary(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
         "score": None if game.x_score is None else [game.x_score, game.o_score],
         "plies": game.plies,
         "pair": game.pair_id,
+        "rated": game.rated_seq is not None,
         "started": game.started,
         "ended": game.ended,
     }

@@ -32,6 +32,7 @@ from ..core.errors import AdjacencyError, StoreError
 from ..core.text import quote
 from ..ratings.glicko import Glicko, rate_game
 from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
+from .rules import LeagueRules, rate
 from .settings import LeagueSettings
 
 SCHEMA_VERSION = "adjacency-league-1"
@@ -53,7 +54,8 @@ CREATE TABLE IF NOT EXISTS members (
     token_hash TEXT UNIQUE,
     revoked INTEGER NOT NULL DEFAULT 0,
     concurrency INTEGER NOT NULL DEFAULT 1,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    approved INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS pairs (
     id INTEGER PRIMARY KEY,
@@ -83,7 +85,8 @@ CREATE TABLE IF NOT EXISTS games (
     o_time REAL NOT NULL DEFAULT 0,
     started REAL NOT NULL,
     ended REAL,
-    rated_seq INTEGER UNIQUE
+    rated_seq INTEGER UNIQUE,
+    limited INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE INDEX IF NOT EXISTS games_pair ON games(pair_id);
@@ -101,6 +104,14 @@ CREATE TABLE IF NOT EXISTS ratings (
 CREATE INDEX IF NOT EXISTS ratings_member ON ratings(member_id, seq);
 """
 
+
+MIGRATIONS = (
+    ("members", "approved", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "limited", "INTEGER NOT NULL DEFAULT 0"),
+)
+"""Columns added after the first release (old rows get the default). ``limited``: the
+game was rated with :func:`.rules.rate` (changes against provisional opponents limited);
+games rated before that rule (0) are recomputed as they were rated."""
 
 OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"})
 
@@ -202,7 +213,7 @@ class LeagueStore(SQLiteStore):
                 f"no league database at {str(self.path)!r}: create it with "
                 "`adjacency league create --db FILE`"
             )
-        self.db = open_store(self.path, CONFIG, SCHEMA)
+        self.db = open_store(self.path, CONFIG, SCHEMA, MIGRATIONS)
         try:
             # The version row is written with the league's settings (:meth:`create`).
             check_version(self.db, self.path, CONFIG, "meta", SCHEMA_VERSION, write=False)
@@ -246,6 +257,19 @@ class LeagueStore(SQLiteStore):
                 "`adjacency league create --db FILE` (or `adjacency league serve`)"
             )
         return LeagueSettings.from_dict(json.loads(rows[0][0]))
+
+    def rules(self) -> LeagueRules:
+        """The league's rules for people and pace (:mod:`.rules`; the defaults until
+        :meth:`set_rules` stores others)."""
+        rows = self._query("SELECT value FROM meta WHERE key='rules'")
+        return LeagueRules.from_dict(json.loads(rows[0][0])) if rows else LeagueRules()
+
+    def set_rules(self, rules: LeagueRules) -> None:
+        """Store the league's rules (a running server reads them when it starts)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (json.dumps(rules.to_dict()),)
+            )
 
     def set_admin_token(self, token: str) -> None:
         """Make ``token`` the admin token (only its hash is stored; the old one stops
@@ -336,6 +360,39 @@ class LeagueStore(SQLiteStore):
             db.execute("UPDATE members SET revoked = 1 WHERE id = ?", (member.id,))
         return self.member(member.id)
 
+    def approve(self, name: str) -> Member:
+        """Approve a person: their games are rated from now on (:mod:`.rules`); a bot or
+        house bot is established already (:class:`LeagueError`)."""
+        member = self.member_named(name)
+        if member.kind != "person":
+            raise LeagueError(f"{quote(name)} is a {member.kind}: only people need approval")
+        with self._transaction() as db:
+            db.execute("UPDATE members SET approved = 1 WHERE id = ?", (member.id,))
+        return member
+
+    def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, str]:
+        """Whether the member's games are rated under ``rules``, and the sentence that
+        says so to a person (bots and house bots: always rated)."""
+        with self._lock:
+            return self._established(self.db, member_id, rules)
+
+    @staticmethod
+    def _established(
+        db: sqlite3.Connection, member_id: int, rules: LeagueRules
+    ) -> tuple[bool, str]:
+        kind, approved = db.execute(
+            "SELECT kind, approved FROM members WHERE id = ?", (member_id,)
+        ).fetchone()
+        if kind != "person":
+            return True, "your games are rated"
+        games, opponents = db.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT CASE WHEN x_id = ?1 THEN o_id ELSE x_id END) "
+            "FROM games WHERE status = 'finished' AND (x_id = ?1 OR o_id = ?1)",
+            (member_id,),
+        ).fetchone()
+        args = (bool(approved), int(games), int(opponents))
+        return rules.established(*args), rules.progress(*args)
+
     def rotate(self, name: str) -> str:
         """Give a member a new token (the old one stops working); return the new token."""
         member = self.member_named(name)
@@ -400,8 +457,12 @@ class LeagueStore(SQLiteStore):
         scores: tuple[int, int],
         plies: int,
         times: tuple[float, float],
+        rules: LeagueRules | None = None,
     ) -> tuple[Glicko, Glicko]:
-        """Store a game's end and rate it, in one transaction; return both new ratings."""
+        """Store a game's end and rate it, in one transaction; return both new ratings.
+        A game with a person who is not established under ``rules`` (the stored rules if
+        ``None``) is stored unrated (no ``rated_seq``, no rating rows): both ratings stay."""
+        rules = self.rules() if rules is None else rules
         with self._transaction() as db:
             row = db.execute(
                 "SELECT x_id, o_id, status FROM games WHERE id = ?", (game_id,)
@@ -409,21 +470,25 @@ class LeagueStore(SQLiteStore):
             if row is None or row[2] != "playing":
                 raise StoreError(f"game {game_id} is not in play")
             x_id, o_id = int(row[0]), int(row[1])
+            rated = all(self._established(db, m, rules)[0] for m in (x_id, o_id))
             seq = int(db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0])
             db.execute(
                 "UPDATE games SET status='finished', result=?, termination=?, detail=?, "
                 "record=?, x_score=?, o_score=?, plies=?, x_time=?, o_time=?, ended=?, "
-                "rated_seq=? WHERE id = ?",
+                "rated_seq=?, limited=1 WHERE id = ?",
                 (result, termination, detail, record, scores[0], scores[1], plies,
-                 times[0], times[1], time.time(), seq, game_id),
+                 times[0], times[1], time.time(), seq if rated else None, game_id),
             )  # fmt: skip
             db.execute(
                 "UPDATE pairs SET finished = finished + 1 "
                 "WHERE id = (SELECT pair_id FROM games WHERE id = ?)",
                 (game_id,),
             )
+            old_x, old_o = self._rating(db, x_id), self._rating(db, o_id)
+            if not rated:
+                return old_x, old_o
             x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
-            new_x, new_o = rate_game(self._rating(db, x_id), self._rating(db, o_id), x_points)
+            new_x, new_o = rate(old_x, old_o, x_points)
             now = time.time()
             for member_id, rating in ((x_id, new_x), (o_id, new_o)):
                 db.execute(
@@ -493,9 +558,11 @@ class LeagueStore(SQLiteStore):
         return [StoredGame(*r) for r in self._query(sql, tuple(args))]
 
     def rated_games(self) -> list[StoredGame]:
-        """Finished games in the order they were rated (without their records)."""
+        """Rated finished games in the order they were rated (without their records);
+        unrated ones (with a provisional person, :mod:`.rules`) are left out."""
         rows = self._query(
-            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' ORDER BY rated_seq"
+            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' "
+            "AND rated_seq IS NOT NULL ORDER BY rated_seq"
         )
         return [StoredGame(*r) for r in rows]
 
@@ -532,9 +599,12 @@ class LeagueStore(SQLiteStore):
     def recompute_ratings(self) -> dict[int, Glicko]:
         """Every member's rating recomputed from the stored finished games alone."""
         current = {m.id: Glicko() for m in self.members()}
-        for game in self.rated_games():
-            x_points = {"x": 1.0, "o": 0.0}.get(game.result or "", 0.5)
-            current[game.x_id], current[game.o_id] = rate_game(
-                current[game.x_id], current[game.o_id], x_points
-            )
+        rows = self._query(
+            "SELECT x_id, o_id, result, limited FROM games WHERE status='finished' "
+            "AND rated_seq IS NOT NULL ORDER BY rated_seq"
+        )
+        for x_id, o_id, result, limited in rows:
+            x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
+            step = rate if limited else rate_game
+            current[x_id], current[o_id] = step(current[x_id], current[o_id], x_points)
         return current

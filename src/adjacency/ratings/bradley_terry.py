@@ -35,9 +35,18 @@ class Rating:
 
 
 def ratings(
-    players: Sequence[str], results: Sequence[tuple[str, str, float]], prior_draws: float = 1.0
+    players: Sequence[str],
+    results: Sequence[tuple[str, str, float]],
+    prior_draws: float = 1.0,
+    centre: str = "mean",
 ) -> list[Rating]:
-    """Bradley-Terry Elo ratings from ``(a, b, points of a)`` game results, best first."""
+    """Bradley-Terry Elo ratings from ``(a, b, points of a)`` game results, best first.
+
+    ``centre``: ``"mean"`` puts the players' plain mean at 0 (a round robin, where every
+    player has as many games); ``"games"`` puts the mean weighted by games at 0, so a
+    player with few games barely moves the zero point, and each interval is about that
+    player's own games and shrinks with them (a league, where one member may have two
+    thousand games and another one)."""
     index = {p: i for i, p in enumerate(players)}
     n = len(players)
     c = math.log(10.0) / 400.0
@@ -70,15 +79,22 @@ def ratings(
         if np.max(np.abs(step)) < 1e-9:
             break
     cov = np.linalg.inv(hess[:n, :n])
-    centre = np.eye(n) - np.full((n, n), 1.0 / n)
-    centred = centre @ cov @ centre.T
-    elo = r[:n] - r[:n].mean()
     played = {p: [0, 0.0] for p in players}
     for a, b, points in results:
         played[a][0] += 1
         played[a][1] += points
         played[b][0] += 1
         played[b][1] += 1.0 - points
+    if centre == "games" and results:
+        weights = np.array([played[p][0] for p in players], dtype=float)
+        weights /= weights.sum()
+    elif centre in ("mean", "games"):
+        weights = np.full(n, 1.0 / n)
+    else:
+        raise ValueError(f"centre must be 'mean' or 'games', got {centre!r}")
+    shift = np.eye(n) - np.outer(np.ones(n), weights)
+    centred = shift @ cov @ shift.T
+    elo = r[:n] - float(weights @ r[:n])
     out = [
         Rating(p, float(elo[i]), float(Z95 * math.sqrt(max(centred[i, i], 0.0))),
                int(played[p][0]), float(played[p][1]))

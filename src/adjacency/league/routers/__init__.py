@@ -3,7 +3,9 @@
 
 * :mod:`.public`: what anyone may read (settings, standings, members, pairs, games,
   records, load figures);
-* :mod:`.people`: joining as a person, challenging, a person's moves;
+* :mod:`.people`: joining as a person, who you are, a person's moves;
+* :mod:`.challenges`: a person's challenges (queued for a busy bot, or waiting for a
+  person's answer);
 * :mod:`.admin`: adding, revoking and rotating members (the admin token);
 * :mod:`.socket`: the bots' WebSocket connection (docs/league.md, "The protocol");
 * :mod:`.pages`: the HTML pages.

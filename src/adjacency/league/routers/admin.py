@@ -1,7 +1,7 @@
 """The admin part of the JSON API: add a bot or a house bot, revoke or rotate a member's
-token. Every route needs the league's admin token
-(:func:`~adjacency.league.auth.require_admin`); a revoked or rotated member's
-connection is closed at once.
+token, approve a person (their games are rated from then on). Every route needs the
+league's admin token (:func:`~adjacency.league.auth.require_admin`); a revoked or
+rotated member's connection is closed at once.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..house import check_house_spec
 from ..models import (
     ERRORS,
     Added,
+    Approved,
     NewMember,
     Revoked,
     Rotated,
@@ -57,6 +58,16 @@ async def revoke(request: Request, name: str) -> dict[str, Any]:
         outbox.post({"type": "error", "detail": "this token was revoked"})
         outbox.close()
     return {"name": member.name, "revoked": True}
+
+
+@router.post(
+    "/admin/members/{name}/approve", response_model=Approved, dependencies=[Depends(require_admin)]
+)
+async def approve(request: Request, name: str) -> dict[str, Any]:
+    """Approve a person: their games are rated from their next game on (a bot or house
+    bot: 400, it needs no approval)."""
+    member = store_of(request).approve(member_named(request, name).name)
+    return {"name": member.name, "approved": True}
 
 
 @router.post(

@@ -1,28 +1,26 @@
-"""People's part of the JSON API: join with a name, ask who you are, challenge a free
-member, play a move. Each call but joining carries the person's secret as the bearer
-token (:func:`~adjacency.league.auth.require_person`); state-changing calls are
-rate-limited per address.
+"""People's part of the JSON API: join with a name, ask who you are (and who challenges
+you), play a move; challenges are :mod:`.challenges`. Each call but joining carries the
+person's secret as the bearer token (:func:`~adjacency.league.auth.require_person`);
+state-changing calls are rate-limited per address.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from ...serving.errors import NotNow
 from ..auth import require_person
-from ..deps import hall_of, member_named, store_of
+from ..deps import hall_of, store_of
 from ..limits import check_rate
 from ..models import (
     ERRORS,
-    Challenge,
     GameState,
     Joined,
     Me,
     MoveIn,
     NewPerson,
-    Started,
 )
 from ..store import Member
 from . import PREFIX, GameId
@@ -43,37 +41,26 @@ async def join(request: Request, body: NewPerson) -> dict[str, Any]:
 async def me(
     request: Request, person: Annotated[Member, Depends(require_person)]
 ) -> dict[str, Any]:
-    """The person holding this secret and the games it plays now. Asking marks the
-    person present (:data:`~adjacency.league.hall.PRESENCE`): another person may then
-    challenge them, and the game appears here."""
+    """The person holding this secret, the games it plays now and the challenges waiting
+    for its answer. Asking marks the person present
+    (:data:`~adjacency.league.hall.PRESENCE`): another person may then challenge them."""
     hall = hall_of(request)
     hall.see(person)
     games = [g.id for g in hall.live.values() if g.color_of(person.id) is not None]
-    return {"name": person.name, "kind": person.kind, "games": games}
-
-
-@router.post("/challenge", status_code=201, response_model=Started)
-async def challenge(
-    request: Request, body: Challenge, person: Annotated[Member, Depends(require_person)]
-) -> dict[str, Any]:
-    """Start a rated game against a free member: a connected bot, a house bot, or a
-    person whose play page is open (present) and who is not playing; the challenger
-    plays X or O alternately, starting with X."""
-    check_rate(request, "move", request.app.state.limits.requests_per_minute)
-    hall = hall_of(request)
-    opponent = member_named(request, body.opponent)
-    if opponent.id == person.id:
-        raise NotNow("you cannot play yourself: choose another member")
-    if not hall.is_free(person):
-        raise NotNow("you are playing a game already")
-    absent = opponent.kind == "person" and opponent.id not in hall.present()
-    if absent or not hall.is_free(opponent):
-        raise NotNow(f"{opponent.name} is not free now: try another member or wait")
-    played = sum(1 for g in store_of(request).games(member_id=person.id) if g.status != "aborted")
-    x, o = (person, opponent) if played % 2 == 0 else (opponent, person)
-    opening = store_of(request).pair_count() % len(hall.settings.openings)
-    live = hall.start_game(x, o, opening)
-    return {"game": live.id, "color": live.color_of(person.id)}
+    rated, note = store_of(request).established(person.id, hall.rules)
+    now = time.monotonic()
+    incoming = [
+        {"challenge": c.id, "challenger": c.challenger.name, "expires_in": c.expires_in(now)}
+        for c in hall.challenges.incoming(person.id, now)
+    ]
+    return {
+        "name": person.name,
+        "kind": person.kind,
+        "games": games,
+        "rated": rated,
+        "rating_note": note,
+        "challenges": incoming,
+    }
 
 
 @router.post("/games/{game_id}/move", response_model=GameState)

@@ -1,10 +1,27 @@
 // The leaderboard page: standings and live games, refreshed every two seconds.
 import { el, getJson, memberLink } from "./league.js";
 
+// Every number signed and whole, as `adjacency league standings` prints them.
 function eloText(row) {
-  if (row.elo == null) return "–";
-  const fmt = (v) => (v == null ? "?" : Math.round(v));
+  if (row.elo == null) return row.games ? "needs a win and a loss" : "–";
+  const fmt = (v) => (v == null ? "?" : `${v >= 0 ? "+" : "−"}${Math.abs(Math.round(v))}`);
   return `${fmt(row.elo)} [${fmt(row.elo_low)}, ${fmt(row.elo_high)}]`;
+}
+
+const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+function row(r, i) {
+  return el(
+    "tr",
+    { "data-name": r.name },
+    el("td", {}, i + 1),
+    el("td", {}, memberLink(r.name), " ", el("span", { class: "kind" }, r.kind === "person" ? "person" : r.kind === "house" ? "house bot" : "bot")),
+    el("td", { class: `num rating${r.provisional ? " provisional" : ""}` }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
+    el("td", { class: "num games" }, r.games),
+    el("td", { class: "num" }, `${r.wins}-${r.draws}-${r.losses}`),
+    el("td", { class: "num" }, eloText(r)),
+    el("td", { class: r.online ? "online" : "" }, r.revoked ? "revoked" : r.online ? "online" : "offline"),
+  );
 }
 
 async function refresh() {
@@ -16,26 +33,23 @@ async function refresh() {
   const s = info.settings;
   document.getElementById("settings").textContent =
     `${s.rows}x${s.cols}, ${s.rounds} rounds, ${s.time_control}; ` +
-    `${info.members} members, ${info.connected} bots connected, ${info.live} games in play`;
+    `${count(info.members, "member", "members")}, ${count(info.connected, "bot", "bots")} connected, ` +
+    `${count(info.live, "game", "games")} in play`;
+  // The standings list the established members first, then the provisional ones apart.
+  const established = rows.filter((r) => !r.provisional);
+  const provisional = rows.filter((r) => r.provisional);
   const body = document.querySelector("#standings tbody");
+  const apart = provisional.length
+    ? [el("tr", { class: "provisional-head" }, el("td", { colspan: 7 }, "Provisional: fewer than 10 rated games or an uncertain rating"))]
+    : [];
   body.replaceChildren(
-    ...rows.map((row, i) =>
-      el(
-        "tr",
-        { "data-name": row.name },
-        el("td", {}, i + 1),
-        el("td", {}, memberLink(row.name), " ", el("span", { class: "kind" }, row.kind === "person" ? "person" : row.kind === "house" ? "house bot" : "bot")),
-        el("td", { class: `num rating${row.provisional ? " provisional" : ""}` }, `${Math.round(row.rating)}${row.provisional ? "?" : ""}`),
-        el("td", { class: "num games" }, row.games),
-        el("td", { class: "num" }, `${row.wins}-${row.draws}-${row.losses}`),
-        el("td", { class: "num" }, eloText(row)),
-        el("td", { class: row.online ? "online" : "" }, row.revoked ? "revoked" : row.online ? "online" : "offline"),
-      ),
-    ),
+    ...established.map(row),
+    ...apart,
+    ...provisional.map((r, i) => row(r, established.length + i)),
   );
   document.getElementById("live").replaceChildren(
     ...live.map((g) =>
-      el("li", {}, el("a", { href: `/watch/${g.id}` }, `game ${g.id}: ${g.x} – ${g.o}`), ` (${g.moves.length} plies)`),
+      el("li", {}, el("a", { href: `/watch/${g.id}` }, `game ${g.id}: ${g.x} – ${g.o}`), ` (${count(g.moves.length, "ply", "plies")})`),
     ),
   );
 }

@@ -1,0 +1,118 @@
+"""People's challenges: waiting for a person's consent, or queued for a busy bot.
+
+Why (issue 33, A1 and B2): a challenge that started a game at once let anyone drag a
+person whose page was open into a game, and a challenge to a bot that was playing
+(or resting) was refused, so in a busy league a person could never play a bot. So a
+challenge is a small state machine the hall (:meth:`~adjacency.league.hall.Hall.challenge`)
+drives, with these states:
+
+* ``waiting``: for the challenged person's answer (``accept``/``decline``), at most
+  :data:`ANSWER_TIME` seconds; then ``expired``;
+* ``queued``: for a bot or house bot to be free; the scheduler serves a bot's queue,
+  oldest first, before it pairs the bot again;
+* ``started`` (with its ``game``), ``declined``, ``expired``, ``cancelled``: ended.
+
+Each person has at most one open challenge (a new one cancels the previous), and at
+most :data:`MAX_INCOMING` challenges wait for one person, so the registry stays
+bounded by the number of people; ended challenges are forgotten after
+:data:`KEEP_ENDED` seconds (the challenger's page has read the outcome by then).
+This module keeps the state only (no hall, no store, times given by the caller).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .store import Member
+
+ANSWER_TIME = 60.0
+"""Seconds a challenge waits for the challenged person's answer."""
+MAX_INCOMING = 8
+"""Challenges that may wait for one person's answer at once."""
+KEEP_ENDED = 300.0
+"""Seconds an ended challenge can still be read (its outcome)."""
+OPEN = ("waiting", "queued")
+
+
+@dataclass
+class Challenge:
+    """One challenge of a person (``challenger``) to another member (``opponent``)."""
+
+    id: int
+    challenger: Member
+    opponent: Member
+    status: str
+    created: float
+    game: int | None = None
+    detail: str = ""
+    ended: float | None = None
+
+    @property
+    def open(self) -> bool:
+        """Whether it still waits (for an answer or a free bot)."""
+        return self.status in OPEN
+
+    def expires_in(self, now: float) -> float | None:
+        """Seconds left for the answer (``waiting`` only)."""
+        if self.status != "waiting":
+            return None
+        return max(0.0, self.created + ANSWER_TIME - now)
+
+
+class Challenges:
+    """The open and recently ended challenges of one league server."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, Challenge] = {}
+        self._next = 1
+
+    def add(self, challenger: Member, opponent: Member, status: str, now: float) -> Challenge:
+        """A new open challenge; the challenger's previous open one is cancelled."""
+        self.expire(now)
+        for old in self.by_id.values():
+            if old.open and old.challenger.id == challenger.id:
+                self.end(old, "cancelled", "you challenged someone else", now)
+        challenge = Challenge(self._next, challenger, opponent, status, now)
+        self._next += 1
+        self.by_id[challenge.id] = challenge
+        return challenge
+
+    def end(self, challenge: Challenge, status: str, detail: str, now: float) -> None:
+        """End an open challenge (``started``, ``declined``, ``expired``, ``cancelled``)."""
+        challenge.status, challenge.detail, challenge.ended = status, detail, now
+
+    def expire(self, now: float) -> None:
+        """Expire the unanswered challenges and forget the long-ended ones."""
+        for challenge in list(self.by_id.values()):
+            if challenge.status == "waiting" and challenge.expires_in(now) == 0.0:
+                name = challenge.opponent.name
+                self.end(challenge, "expired", f"{name} did not answer in {ANSWER_TIME:g} s", now)
+            if challenge.ended is not None and now - challenge.ended > KEEP_ENDED:
+                del self.by_id[challenge.id]
+
+    def incoming(self, member_id: int, now: float) -> list[Challenge]:
+        """The challenges waiting for ``member_id``'s answer, oldest first."""
+        self.expire(now)
+        return [
+            c for c in self.by_id.values() if c.status == "waiting" and c.opponent.id == member_id
+        ]
+
+    def queue(self, member_id: int) -> list[Challenge]:
+        """The challenges queued for the bot ``member_id``, oldest first."""
+        return [
+            c for c in self.by_id.values() if c.status == "queued" and c.opponent.id == member_id
+        ]
+
+    def queued_bots(self) -> list[int]:
+        """The bots with a queued challenge, in the order of their oldest one."""
+        seen: dict[int, None] = {}
+        for challenge in self.by_id.values():
+            if challenge.status == "queued":
+                seen.setdefault(challenge.opponent.id, None)
+        return list(seen)
+
+    def position(self, challenge: Challenge) -> int | None:
+        """A queued challenge's place in its bot's queue (1: next)."""
+        if challenge.status != "queued":
+            return None
+        return [c.id for c in self.queue(challenge.opponent.id)].index(challenge.id) + 1
