@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from .. import __version__
 from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
+from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
 from ..serving.middleware import BodyLimit, RequestGuard
 from .hall import TICK, Hall
@@ -85,6 +86,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=8192)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)
+    install_security_headers(app)  # on every response, refusals and errors included
     for module in (public, people, admin):
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
