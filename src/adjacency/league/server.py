@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..core.text import read_text
 from ..serving.binding import allowed_hosts_for, bind, exposure_lines
+from ..serving.sockets import SocketLimits, socket_options
 from .app import create_app
 from .limits import LeagueLimits
 from .settings import LeagueSettings
@@ -81,8 +82,10 @@ def serve(
     announce: Callable[[str], None] = print,
     house_games: bool = True,
     pause: float = 0.0,
+    sockets: SocketLimits | None = None,
 ) -> None:
-    """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted."""
+    """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
+    ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`)."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
@@ -104,12 +107,12 @@ def serve(
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=2,
-        ws="websockets-sansio",
         ws_max_size=limits.max_frame + MAX_FRAME_SLACK,
         ws_ping_interval=10.0,
         ws_ping_timeout=20.0,
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
+        **socket_options(sockets),  # header and handshake deadlines, sockets per address
     )
     server = uvicorn.Server(config)
     scheme = "https" if certfile else "http"
