@@ -1,0 +1,121 @@
+"""What hostile clients of the league get, through a real uvicorn server on 127.0.0.1:
+a client that floods pings faster than it reads is closed at once with a close code,
+and nothing of its connection stays behind (B7)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+from adjacency.league.app import create_app
+from adjacency.league.limits import LeagueLimits
+from adjacency.league.outbox import OUTBOX, OVERFLOW_CODE, Outbox
+from league_helpers import add_member, make_league, wait_until
+from web_helpers import uvicorn_thread
+
+GUARD = 30.0
+"""Seconds any wait may take (a guard against hangs only)."""
+GENEROUS = LeagueLimits(burst=10_000, messages_per_minute=1e6)
+"""No message rate in the way: the flood must meet the outbox, not the rate limit."""
+
+
+@contextlib.contextmanager
+def league(tmp_path: Path, limits: LeagueLimits = GENEROUS) -> Iterator[tuple[str, Any, Path]]:
+    """The league app under uvicorn in a thread: its URL, the app and the database."""
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0, increment=0.0)
+    app = create_app(db, limits=limits, house_games=False)
+    with uvicorn_thread(app, "the league", ws="websockets-sansio") as url:
+        yield url, app, db
+
+
+def server_tasks(app: Any) -> int:
+    """Tasks alive in the server's event loop (the counting task excluded)."""
+    loop = app.state.hall._task.get_loop()
+
+    async def count() -> int:
+        return len(asyncio.all_tasks()) - 1
+
+    return asyncio.run_coroutine_threadsafe(count(), loop).result(GUARD)
+
+
+def outboxes() -> int:
+    gc.collect()
+    return sum(isinstance(o, Outbox) for o in gc.get_objects())
+
+
+class RawClient:
+    """A WebSocket client on a raw socket (websockets' sans-I/O protocol): it writes a
+    whole burst of frames in one TCP write and reads only when told to."""
+
+    def __init__(self, url: str, token: str) -> None:
+        uri = url.replace("http://", "ws://") + "/api/league/connect"
+        self.protocol = ClientProtocol(parse_uri(uri))
+        host, port = url.removeprefix("http://").split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=GUARD)
+        request = self.protocol.connect()
+        request.headers["Authorization"] = f"Bearer {token}"
+        self.protocol.send_request(request)
+        self.flush()
+        self.texts: list[dict[str, Any]] = []
+        while self.protocol.state is not State.OPEN:  # the server's 101 answer
+            data = self.sock.recv(65536)
+            assert data, "the server refused the connection"
+            self.receive(data)
+
+    def flush(self) -> None:
+        self.sock.sendall(b"".join(self.protocol.data_to_send()))
+
+    def receive(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if isinstance(event, Frame) and event.opcode == Opcode.TEXT:
+                self.texts.append(json.loads(bytes(event.data)))
+
+    def read_until_closed(self) -> None:
+        """Read everything until the server's close frame (or the socket's end)."""
+        while self.protocol.close_rcvd is None:
+            data = self.sock.recv(65536)
+            if not data:
+                self.protocol.receive_eof()
+                break
+            self.receive(data)
+        self.flush()  # our half of the closing handshake
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_ping_flood_closes_the_connection_at_once_and_leaves_nothing_behind(
+    tmp_path: Path,
+) -> None:
+    with league(tmp_path) as (url, app, db):
+        token = add_member(db, "flooder")
+        baseline = server_tasks(app)
+        for _ in range(3):  # each round leaves nothing: no growth over rounds
+            client = RawClient(url, token)
+            try:
+                for _ in range(4 * OUTBOX):
+                    client.protocol.send_text(b'{"type": "ping"}')
+                client.flush()  # one write: the server reads the whole burst at once
+                client.read_until_closed()
+            finally:
+                client.close()
+            assert client.protocol.close_rcvd is not None, "no close frame"
+            assert client.protocol.close_rcvd.code == OVERFLOW_CODE
+            assert "unread" in client.protocol.close_rcvd.reason
+            assert len(client.texts) <= OUTBOX + 1  # not every pong was buffered for it
+            wait_until(lambda: not app.state.hall.connections, GUARD, "the hall to drop it")
+            wait_until(lambda: server_tasks(app) == baseline, GUARD, "the handlers to end")
+        assert outboxes() == 0
