@@ -5,7 +5,9 @@ One WebSocket connection to the server (docs/league.md, "The protocol"); for eac
 speaks the engine protocol through :mod:`adjacency.bots.external`) is asked for a
 move within the budget the server gives, and the move is sent back. After a
 network drop the client reconnects with exponential back-off (0.5 s doubling to
-30 s, with jitter), and the server sends it its games in play again. A refused
+30 s, with jitter), and the server sends it its games in play again. A game the
+server aborted (it stopped, or restarted after a crash: ``game_end`` with termination
+``aborted``) has its engine closed, so no ``cmd:`` process outlives its game. A refused
 token (401/403) ends the client: retrying would not help.
 
 TLS: ``wss://`` (or an ``https://`` URL) verifies the server's certificate against
@@ -27,6 +29,7 @@ from ..bots import Bot, Limit, make_bot
 from ..core import Position
 from ..core.errors import AdjacencyRuntimeError
 from ..core.text import quote
+from .live import ABORTED
 from .store import LeagueError
 
 CONNECT_PATH = "/api/league/connect"
@@ -125,7 +128,10 @@ class LeagueClient:
                         self.announce(f"connected as {message.get('name')}")
                     answer = self.handle(message)
                     if answer is not None:
-                        ws.send(json.dumps(answer))
+                        try:
+                            ws.send(json.dumps(answer))
+                        except ConnectionClosed:  # read what came before the close
+                            continue  # (a game_end for the game just answered)
                     if self.games is not None and self.ended >= self.games:
                         return welcomed
         except InvalidStatus as exc:
@@ -175,8 +181,11 @@ class LeagueClient:
                 return None
             return {"type": "move", "game": game, "move": move}
         elif kind == "game_end" and isinstance(game, int):
-            if game in self._playing:
-                self._idle.append(self._playing.pop(game))
+            done = self._playing.pop(game) if game in self._playing else None
+            if done is not None and message.get("termination") == ABORTED:
+                done.close()  # an aborted game's engine may be mid-search: never reuse it
+            elif done is not None:
+                self._idle.append(done)
             self.ended += 1
             self.announce(
                 f"game {game} ended: {message.get('result') or 'no result'} "

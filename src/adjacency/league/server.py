@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -114,7 +115,16 @@ def serve(
         ssl_keyfile=keyfile,
         **socket_options(sockets),  # header and handshake deadlines, sockets per address
     )
-    server = uvicorn.Server(config)
+    hall = app.state.hall
+
+    class LeagueServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Abort the games and tell their players (game_end, "aborted") while the
+            # connections are still open: uvicorn's shutdown closes them (1012) first.
+            await hall.stop()
+            await super().shutdown(sockets)
+
+    server = LeagueServer(config)
     scheme = "https" if certfile else "http"
     shown = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
     shown = f"[{shown}]" if ":" in shown else shown
