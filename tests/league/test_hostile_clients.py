@@ -1,6 +1,7 @@
 """What hostile clients of the league get, through a real uvicorn server on 127.0.0.1:
 a client that floods pings faster than it reads is closed at once with a close code,
-and nothing of its connection stays behind (B7)."""
+and nothing of its connection stays behind (B7); clients on the server's machine are
+rate limited and cannot pose as others through forwarded headers (B8)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.client import ClientProtocol
+from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
+from websockets.sync.client import connect
 from websockets.uri import parse_uri
 
 from adjacency.league.app import create_app
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.outbox import OUTBOX, OVERFLOW_CODE, Outbox
-from league_helpers import add_member, make_league, wait_until
+from league_helpers import add_member, make_league, start_server, wait_until
+from net_helpers import free_port
 from web_helpers import uvicorn_thread
 
 GUARD = 30.0
@@ -119,3 +124,47 @@ def test_a_ping_flood_closes_the_connection_at_once_and_leaves_nothing_behind(
             wait_until(lambda: not app.state.hall.connections, GUARD, "the hall to drop it")
             wait_until(lambda: server_tasks(app) == baseline, GUARD, "the handlers to end")
         assert outboxes() == 0
+
+
+def handshake_status(url: str, forwarded_for: str | None = None) -> int:
+    """The HTTP status refusing a bot handshake with an unknown token (401, or 429 over
+    the address's connection rate), optionally claiming to be forwarded for another."""
+    headers = {"Authorization": "Bearer adjl_not-a-token"}
+    if forwarded_for is not None:
+        headers["X-Forwarded-For"] = forwarded_for
+    ws = url.replace("http://", "ws://") + "/api/league/connect"
+    with pytest.raises(InvalidStatus) as refused, connect(ws, additional_headers=headers):
+        pass
+    return int(refused.value.response.status_code)
+
+
+CONNECT_BURST = LeagueLimits().burst
+"""Handshakes an address may make at once before its connection rate applies."""
+
+
+def test_clients_on_the_servers_machine_are_limited_and_cannot_pose_as_others(
+    tmp_path: Path,
+) -> None:
+    """B8, with real ``league serve`` processes: by default the connection rate applies to
+    127.0.0.1 too, and a local client's ``X-Forwarded-For`` is not believed (it cannot
+    spend a remote client's allowance); with ``--forwarded-allow-ips`` it is."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, tmp_path / "server.log", exempt_loopback=False)
+    try:
+        statuses = [handshake_status(url, "203.0.113.9") for _ in range(CONNECT_BURST)]
+        assert statuses == [401] * CONNECT_BURST
+        assert handshake_status(url) == 429  # counted against 127.0.0.1: the header was ignored
+    finally:
+        server.stop()
+    server = start_server(db, port, tmp_path / "proxied.log", "--forwarded-allow-ips",
+                          "127.0.0.1", exempt_loopback=False)  # fmt: skip
+    try:
+        for _ in range(CONNECT_BURST):
+            handshake_status(url, "203.0.113.9")
+        assert handshake_status(url, "203.0.113.9") == 429  # the proxied client's allowance
+        assert handshake_status(url, "203.0.113.10") == 401  # another client behind the proxy
+    finally:
+        server.stop()

@@ -2,8 +2,9 @@
 
 The token buckets themselves are the serving room's
 (:class:`~adjacency.serving.limits.RateLimiter`, one on ``app.state.rates``); what a
-client may do per minute is :class:`LeagueLimits`. Clients on this machine are not
-throttled unless :attr:`LeagueLimits.limit_loopback` says so.
+client may do per minute is :class:`LeagueLimits`. Clients on this machine are
+throttled like any other (a local user is no more trusted than a remote one) unless
+:attr:`LeagueLimits.limit_loopback` is off (``league serve --exempt-loopback``).
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ class LeagueLimits:
     """State-changing HTTP requests (join, challenge, move, admin) per address per minute."""
     burst: int = 30
     """Requests of one kind a client may make at once before the rate applies."""
-    limit_loopback: bool = False
-    """Whether the rates apply to clients on this machine too (tests turn it on)."""
+    limit_loopback: bool = True
+    """Whether the rates apply to clients on this machine too (off: ``league serve
+    --exempt-loopback``, for benchmarks and tests that play fast from this machine)."""
 
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
-"""Addresses of this machine (not throttled unless :attr:`LeagueLimits.limit_loopback`)."""
+"""Addresses of this machine (not throttled when :attr:`LeagueLimits.limit_loopback` is off)."""
 
 
 def check_rate(request_or_ws: Request | WebSocket, kind: str, per_minute: float) -> None:

@@ -84,9 +84,12 @@ def serve(
     house_games: bool = True,
     pause: float = 0.0,
     sockets: SocketLimits | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
-    ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`)."""
+    ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`);
+    ``forwarded_allow_ips``: the reverse proxies whose ``X-Forwarded-For`` is believed
+    (:func:`~adjacency.serving.sockets.socket_options`; none by default)."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
@@ -113,7 +116,8 @@ def serve(
         ws_ping_timeout=20.0,
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
-        **socket_options(sockets),  # header and handshake deadlines, sockets per address
+        # header and handshake deadlines, sockets per address, trusted proxies
+        **socket_options(sockets, forwarded_allow_ips),
     )
     hall = app.state.hall
 

@@ -55,8 +55,11 @@ class SocketLimits:
 class ConnectionGuard:
     """Open connections per client address (one per server; event loop only, no locks)."""
 
-    def __init__(self, limits: SocketLimits) -> None:
+    def __init__(self, limits: SocketLimits, proxies: frozenset[str] = frozenset()) -> None:
         self.limits = limits
+        self.proxies = proxies
+        """Addresses of trusted reverse proxies (``*``: any): every client behind one
+        shares its address, so the cap does not apply to them."""
         self.open: dict[str, int] = {}
         self._owner: dict[int, str] = {}
 
@@ -64,6 +67,8 @@ class ConnectionGuard:
         """Count a new connection; ``False`` (not counted) if its address is at the cap."""
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if address in self.proxies or "*" in self.proxies:
+            return True
         if self.open.get(address, 0) >= self.limits.per_address:
             return False
         self.open[address] = self.open.get(address, 0) + 1
@@ -82,11 +87,20 @@ class ConnectionGuard:
             self.open.pop(address, None)
 
 
-def socket_options(limits: SocketLimits | None = None) -> dict[str, Any]:
+def socket_options(
+    limits: SocketLimits | None = None, forwarded_allow_ips: str | None = None
+) -> dict[str, Any]:
     """The uvicorn options that apply ``limits`` (defaults: :class:`SocketLimits`):
     ``http`` and ``ws`` protocol classes bound to one fresh :class:`ConnectionGuard`,
-    and the keep-alive timeout."""
-    guard = ConnectionGuard(SocketLimits() if limits is None else limits)
+    the keep-alive timeout, and whose ``X-Forwarded-For``/``-Proto`` headers count.
+
+    ``forwarded_allow_ips`` (comma-separated addresses or networks, uvicorn's syntax)
+    are the reverse proxies whose forwarded headers name the client; ``None`` trusts
+    none. (uvicorn alone trusts 127.0.0.1, which lets any local user pose as another
+    client and spend that client's rate allowance.) The listed addresses (exact
+    addresses, or ``*``) are exempt from the per-address cap: a class shares them."""
+    proxies = frozenset(a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip())
+    guard = ConnectionGuard(SocketLimits() if limits is None else limits, proxies)
     chosen = guard.limits
 
     class GuardedHTTP(H11Protocol):
@@ -154,4 +168,6 @@ def socket_options(limits: SocketLimits | None = None) -> dict[str, Any]:
         "http": GuardedHTTP,
         "ws": GuardedWebSocket,
         "timeout_keep_alive": chosen.keep_alive,
+        "proxy_headers": bool(forwarded_allow_ips),
+        "forwarded_allow_ips": forwarded_allow_ips or "",
     }

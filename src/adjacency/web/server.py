@@ -80,7 +80,8 @@ def serve(
         timeout_graceful_shutdown=1,
         lifespan="on",
         access_log=False,
-        **socket_options(),  # header deadline, sockets per address (serving/sockets.py)
+        # header deadline, sockets per address, no X-Forwarded-For believed (serving/sockets.py)
+        **socket_options(),
     )
     stopping = app.state.stopping
 
