@@ -11,6 +11,7 @@ import gc
 import json
 import socket
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,15 @@ from websockets.uri import parse_uri
 from adjacency.league.app import create_app
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.outbox import OUTBOX, OVERFLOW_CODE, Outbox
-from league_helpers import add_member, make_league, start_server, wait_until
+from adjacency.league.store import LeagueStore
+from league_helpers import (
+    add_member,
+    make_league,
+    request,
+    start_server,
+    thread_server,
+    wait_until,
+)
 from net_helpers import free_port
 from web_helpers import uvicorn_thread
 
@@ -168,3 +177,32 @@ def test_clients_on_the_servers_machine_are_limited_and_cannot_pose_as_others(
         assert handshake_status(url, "203.0.113.10") == 401  # another client behind the proxy
     finally:
         server.stop()
+
+
+def league_with_history(db: Path, games: int) -> None:
+    """A league of 6 bots and ``games`` finished games between them (stored directly)."""
+    make_league(db)
+    names = [f"bot{i}" for i in range(6)]
+    for name in names:
+        add_member(db, name)
+    with LeagueStore(db) as store:
+        ids = [store.member_named(name).id for name in names]
+        for number in range(games):
+            x, o = ids[number % 6], ids[(number * 5 + 1) % 6]
+            if x == o:
+                o = ids[(number + 1) % 6]
+            game = store.start_game(x, o, "6x6 b - 4")
+            result = ("x", "o", "draw")[number % 3]
+            store.finish_game(game, result, "normal", "", "", (1, 1), 8, (1.0, 1.0))
+
+
+def test_concurrent_first_standings_requests_share_one_computation(tmp_path: Path) -> None:
+    """B9: requests that arrive together just after a start all get the standings (one
+    fit, the others wait for it), none a 500."""
+    db = tmp_path / "league.db"
+    league_with_history(db, 300)
+    with thread_server(db, house_games=False) as url, ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: request(f"{url}/api/league/standings"), range(8)))
+    assert [a.status for a in answers] == [200] * 8, [a.body for a in answers]
+    assert all(a.body == answers[0].body for a in answers)
+    assert len(answers[0].body) == 6

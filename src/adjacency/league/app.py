@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -27,6 +28,7 @@ from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
 from ..serving.middleware import BodyLimit, RequestGuard
+from .cache import SharedAnswer
 from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
@@ -82,7 +84,7 @@ def create_app(
     app.state.house = house
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
-    app.state.standings = {}
+    app.state.standings = SharedAnswer[list[dict[str, Any]]](public.STANDINGS_AGE)
     app.add_middleware(BodyLimit, limit=8192)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)

@@ -18,6 +18,7 @@ from fastapi.responses import PlainTextResponse
 
 from ...core.record import game_from_text, game_to_text
 from ...serving.errors import GameNotFound
+from ..cache import SharedAnswer
 from ..deps import hall_of, member_named, store_of
 from ..models import (
     ERRORS,
@@ -58,19 +59,14 @@ async def get_standings(request: Request) -> list[dict[str, Any]]:
 
     The fit runs in a worker thread (the games go on meanwhile) and is cached until a
     game ends or a member connects, leaves or joins, and at least
-    :data:`STANDINGS_AGE` seconds (a busy league ends many games a second)."""
+    :data:`STANDINGS_AGE` seconds (a busy league ends many games a second); requests
+    that arrive while it runs wait for that one fit (:class:`~..cache.SharedAnswer`)."""
     hall = hall_of(request)
     store = store_of(request)
     online = hall.online()
     key = (hall.changed, frozenset(online), tuple((m.id, m.revoked) for m in store.members()))
-    cache = request.app.state.standings
-    fresh = time.monotonic() - cache.get("at", -STANDINGS_AGE) < STANDINGS_AGE
-    if cache.get("key") != key and not fresh:
-        cache["at"] = time.monotonic()
-        cache["rows"] = await asyncio.to_thread(standings, store, online)
-        cache["key"] = key
-    rows: list[dict[str, Any]] = cache["rows"]
-    return rows
+    cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
+    return await cache.get(key, lambda: asyncio.to_thread(standings, store, online))
 
 
 @router.get("/members/{name}", response_model=MemberPage)
