@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from adjacency.league.app import create_app
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.outbox import OUTBOX, OVERFLOW_CODE, Outbox
 from adjacency.league.store import LeagueStore
+from adjacency.serving.sockets import socket_options
 from league_helpers import (
     add_member,
     make_league,
@@ -206,3 +208,44 @@ def test_concurrent_first_standings_requests_share_one_computation(tmp_path: Pat
     assert [a.status for a in answers] == [200] * 8, [a.body for a in answers]
     assert all(a.body == answers[0].body for a in answers)
     assert len(answers[0].body) == 6
+
+
+class Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_refused_handshakes_log_one_rate_limited_info_line_and_no_error(tmp_path: Path) -> None:
+    """B10/A11: 401s and 429s are logged as INFO lines naming the address and the
+    reason, at most the log's burst of them at once, and uvicorn logs no ERROR
+    ("ASGI callable returned without completing handshake") for any of them."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    limits = LeagueLimits(burst=5, connects_per_minute=6.0)
+    records = Records()
+    app = create_app(db, limits=limits, house_games=False)
+    with uvicorn_thread(app, "the league", **socket_options()) as url:
+        # after uvicorn configured its loggers (which drops handlers added before)
+        names = ("uvicorn.error", "adjacency.league.routers.socket")
+        loggers = [logging.getLogger(name) for name in names]
+        levels = [lg.level for lg in loggers]
+        for lg in loggers:
+            lg.addHandler(records)
+        loggers[1].setLevel(logging.INFO)
+        try:
+            statuses = [handshake_status(url) for _ in range(40)]
+        finally:
+            for lg, level in zip(loggers, levels, strict=True):
+                lg.removeHandler(records)
+                lg.setLevel(level)
+    assert statuses[:5] == [401] * 5 and set(statuses[5:]) == {429}
+    errors = [r.getMessage() for r in records.records if r.levelno >= logging.ERROR]
+    assert errors == []
+    lines = [r.getMessage() for r in records.records if r.name.startswith("adjacency")]
+    assert 1 <= len(lines) <= limits.burst
+    assert all(line.startswith("refused a bot connection from 127.0.0.1: 401 ") for line in lines)
+    assert all(r.levelno == logging.INFO for r in records.records if r.name.startswith("adj"))

@@ -87,6 +87,31 @@ class ConnectionGuard:
             self.open.pop(address, None)
 
 
+UNANSWERED = "ASGI callable returned without completing handshake"
+
+
+class QuietRefusals:
+    """uvicorn's logger for one WebSocket, without its ERROR line for a handshake that
+    was refused with an HTTP answer (401, 403, 429: the application logs those itself,
+    rate-limited) or whose connection already ended (issue 33, A11/B10). Every other
+    call goes to ``logger``."""
+
+    def __init__(self, protocol: WebSocketsSansIOProtocol, logger: logging.Logger) -> None:
+        self._protocol = protocol
+        self._logger = logger
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._logger, name)
+
+    def error(self, message: str, *args: Any, **kwargs: Any) -> None:
+        protocol = self._protocol
+        if message.startswith(UNANSWERED) and (
+            protocol.initial_response is not None or protocol.transport.is_closing()
+        ):
+            return
+        self._logger.error(message, *args, **kwargs)
+
+
 def socket_options(
     limits: SocketLimits | None = None, forwarded_allow_ips: str | None = None
 ) -> dict[str, Any]:
@@ -145,9 +170,15 @@ def socket_options(
             super().connection_lost(exc)
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
-        """WebSockets with a handshake deadline; releases the upgraded connection's slot."""
+        """WebSockets with a handshake deadline; releases the upgraded connection's slot;
+        a handshake the application refused (an HTTP answer) or that ended with its
+        connection (the client left, the server stops) is not logged as an error."""
 
         _deadline: asyncio.TimerHandle | None = None
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.logger = QuietRefusals(self, self.logger)  # type: ignore[assignment]
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)

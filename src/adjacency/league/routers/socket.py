@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,9 +37,27 @@ from ..outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
 from ..store import LeagueStore, Member, token_hash
 from . import PROTOCOL_VERSION
 
+log = logging.getLogger(__name__)
+
+
+REFUSALS_LOGGED = 20.0
+"""Refused handshakes logged a minute (after a first burst of
+:attr:`~..limits.LeagueLimits.burst`), so a flood of them writes a bounded log; the
+next line logged counts those left out."""
+
 
 async def _deny(ws: WebSocket, status: int, detail: str) -> None:
-    """Refuse a WebSocket handshake with an HTTP status and a JSON detail."""
+    """Refuse a WebSocket handshake with an HTTP status and a JSON detail, and log it:
+    one INFO line with the address and the reason, about :data:`REFUSALS_LOGGED` a
+    minute at most."""
+    state = ws.app.state
+    address = ws.client.host if ws.client else "?"
+    if state.rates.allow("(log)", "refusals", REFUSALS_LOGGED):
+        unlogged, state.unlogged_refusals = getattr(state, "unlogged_refusals", 0), 0
+        more = f" ({unlogged} more refused since the last line)" if unlogged else ""
+        log.info("refused a bot connection from %s: %d %s%s", address, status, detail, more)
+    else:
+        state.unlogged_refusals = getattr(state, "unlogged_refusals", 0) + 1
     if "websocket.http.response" in ws.scope.get("extensions", {}):
         await ws.send_denial_response(JSONResponse({"detail": detail}, status_code=status))
     else:  # pragma: no cover - servers without the denial extension
