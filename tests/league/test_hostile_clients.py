@@ -11,6 +11,7 @@ import gc
 import json
 import logging
 import socket
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -249,3 +250,58 @@ def test_refused_handshakes_log_one_rate_limited_info_line_and_no_error(tmp_path
     assert 1 <= len(lines) <= limits.burst
     assert all(line.startswith("refused a bot connection from 127.0.0.1: 401 ") for line in lines)
     assert all(r.levelno == logging.INFO for r in records.records if r.name.startswith("adj"))
+
+
+PUBLIC_GETS = [
+    "/api/league",
+    "/api/league/standings",
+    "/api/league/members/bot0",
+    "/api/league/pairs/bot0/bot1",
+    "/api/league/live",
+    "/api/league/games",
+    "/api/league/games?member=bot1",
+    "/api/league/games/1",
+    "/api/league/games/1/record",
+    "/api/league/stats",
+    "/api/league/members/nobody",
+]
+
+
+def test_public_gets_read_the_database_off_the_event_loop(tmp_path: Path) -> None:
+    """B3: every public GET reads through the store's read connection in a worker thread;
+    none runs a query on the event loop's thread (where it would stall the clocks)."""
+    db = tmp_path / "league.db"
+    league_with_history(db, 40)
+    limits = LeagueLimits(limit_loopback=False)
+    app = create_app(db, limits=limits, house_games=False, tick=3600.0)
+    with uvicorn_thread(app, "the league") as url:
+        loop = app.state.hall._task.get_loop()
+
+        async def loop_thread() -> int:
+            return threading.get_ident()
+
+        loop_ident = asyncio.run_coroutine_threadsafe(loop_thread(), loop).result(GUARD)
+        threads: dict[str, list[int]] = {"store": [], "reader": []}
+        for name in threads:
+            store = getattr(app.state, name)
+            original = store._query
+
+            def spy(*args: Any, _seen: list[int] = threads[name], _q: Any = original) -> Any:
+                _seen.append(threading.get_ident())
+                return _q(*args)
+
+            store._query = spy
+        statuses = [request(url + path).status for path in PUBLIC_GETS]
+    assert statuses == [200] * (len(PUBLIC_GETS) - 1) + [404]
+    assert threads["reader"] and loop_ident not in threads["reader"]
+    assert loop_ident not in threads["store"]
+
+
+def test_public_gets_are_rate_limited_per_address(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    limits = LeagueLimits(burst=5, reads_per_minute=6.0)  # loopback limited: the default
+    with thread_server(db, limits=limits, house_games=False) as url:
+        answers = [request(f"{url}/api/league/standings") for _ in range(6)]
+    assert [a.status for a in answers] == [200] * 5 + [429]
+    assert "too many requests from 127.0.0.1" in answers[-1].body["detail"]

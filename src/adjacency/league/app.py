@@ -51,6 +51,7 @@ def create_app(
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.settings()  # a LeagueError now if the file holds no league
+    reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause)
 
@@ -64,6 +65,7 @@ def create_app(
             await hall.stop()
             house.close()
             store.close()
+            reader.close()
 
     app = FastAPI(
         title="Adjacency league",
@@ -80,6 +82,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
+    app.state.reader = reader
     app.state.hall = hall
     app.state.house = house
     app.state.limits = limits

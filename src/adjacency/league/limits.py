@@ -31,6 +31,8 @@ class LeagueLimits:
     """Messages per token and per address per minute."""
     requests_per_minute: float = 120.0
     """State-changing HTTP requests (join, challenge, move, admin) per address per minute."""
+    reads_per_minute: float = 600.0
+    """Public GETs of the JSON API per address per minute (the pages poll every 2 s)."""
     burst: int = 30
     """Requests of one kind a client may make at once before the rate applies."""
     limit_loopback: bool = True
@@ -40,6 +42,12 @@ class LeagueLimits:
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 """Addresses of this machine (not throttled when :attr:`LeagueLimits.limit_loopback` is off)."""
+
+
+def check_read_rate(request: Request) -> None:
+    """Refuse with 429 when the client's address is over its rate of public GETs
+    (:attr:`LeagueLimits.reads_per_minute`); a dependency of the public router."""
+    check_rate(request, "read", request.app.state.limits.reads_per_minute)
 
 
 def check_rate(request_or_ws: Request | WebSocket, kind: str, per_minute: float) -> None:

@@ -82,7 +82,7 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
 def pair_stats(store: LeagueStore, a: Member, b: Member) -> dict[str, Any]:
     """The arena's statistics of ``a`` against ``b``: per-game W/D/L with Elo, and the
     pentanomial counts of their completed colour-swapped pairs with Elo and LOS."""
-    games = [g for g in store.rated_games() if {g.x_id, g.o_id} == {a.id, b.id}]
+    games = store.rated_games_between(a.id, b.id)
     wins = sum(1 for g in games if g.points(a.id) == 1)
     losses = sum(1 for g in games if g.points(a.id) == 0)
     draws = len(games) - wins - losses

@@ -90,6 +90,7 @@ CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE INDEX IF NOT EXISTS games_pair ON games(pair_id);
 CREATE INDEX IF NOT EXISTS games_x ON games(x_id);
 CREATE INDEX IF NOT EXISTS games_o ON games(o_id);
+CREATE INDEX IF NOT EXISTS games_players ON games(x_id, o_id, status);
 CREATE TABLE IF NOT EXISTS ratings (
     seq INTEGER PRIMARY KEY,
     member_id INTEGER NOT NULL REFERENCES members(id),
@@ -510,6 +511,17 @@ class LeagueStore(SQLiteStore):
         """Finished games in the order they were rated (without their records)."""
         rows = self._query(
             f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' ORDER BY rated_seq"
+        )
+        return [StoredGame(*r) for r in rows]
+
+    def rated_games_between(self, a_id: int, b_id: int) -> list[StoredGame]:
+        """The finished games of members ``a_id`` and ``b_id`` against each other, in the
+        order they were rated (without records); read through the players' index, not
+        by scanning every game."""
+        rows = self._query(
+            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' AND "
+            "((x_id = ? AND o_id = ?) OR (x_id = ? AND o_id = ?)) ORDER BY rated_seq",
+            (a_id, b_id, b_id, a_id),
         )
         return [StoredGame(*r) for r in rows]
 
