@@ -104,6 +104,8 @@ class QuietRefusals:
         return getattr(self._logger, name)
 
     def error(self, message: str, *args: Any, **kwargs: Any) -> None:
+        """Log ``message`` as uvicorn would, unless it is the unanswered-handshake line
+        of a refused or ended handshake."""
         protocol = self._protocol
         if message.startswith(UNANSWERED) and (
             protocol.initial_response is not None or protocol.transport.is_closing()
