@@ -103,7 +103,7 @@ def main() -> None:
         log = (Path(folder) / "server.log").open("wb")
         server = subprocess.Popen(
             [sys.executable, "-m", "adjacency", "league", "serve", "--db", str(db),
-             "--port", str(args.port), "--no-house-games"],
+             "--port", str(args.port), "--no-house-games", "--exempt-loopback"],
             stdout=log, stderr=subprocess.STDOUT, env=environment,
         )  # fmt: skip
         url = f"http://127.0.0.1:{args.port}"

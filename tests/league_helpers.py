@@ -94,9 +94,15 @@ def spawn(args: list[str], log: Path, extra_env: dict[str, str] | None = None) -
     return Process(popen, log)
 
 
-def start_server(db: Path, port: int, log: Path, *extra: str) -> Process:
-    """``adjacency league serve`` on ``port``; returns once it is ready."""
-    process = spawn(["league", "serve", "--db", str(db), "--port", str(port), *extra], log)
+def start_server(
+    db: Path, port: int, log: Path, *extra: str, exempt_loopback: bool = True
+) -> Process:
+    """``adjacency league serve`` on ``port``; returns once it is ready. The tests' clients
+    all run on this machine: its rate limits for them are off unless ``exempt_loopback``
+    is false (the tests of the limits)."""
+    exempt = ["--exempt-loopback"] if exempt_loopback else []
+    args = ["league", "serve", "--db", str(db), "--port", str(port), *exempt, *extra]
+    process = spawn(args, log)
     before = process.text().count("ready at")
     wait_until(
         lambda: process.text().count("ready at") > before or process.popen.poll() is not None,
@@ -148,11 +154,12 @@ def get(url: str) -> Any:
 
 @contextlib.contextmanager
 def thread_server(db: Path, **options: Any) -> Iterator[str]:
-    """The league app under uvicorn in a thread on a free port; yields its base URL."""
+    """The league app under uvicorn in a thread on a free port; yields its base URL.
+    Without ``limits``, clients on this machine (the tests') are not rate limited."""
     from adjacency.league.app import create_app
     from adjacency.league.limits import LeagueLimits
 
-    limits = options.get("limits") or LeagueLimits()
+    limits = options.setdefault("limits", LeagueLimits(limit_loopback=False))
     with uvicorn_thread(
         create_app(db, **options),
         "the league server",

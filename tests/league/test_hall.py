@@ -91,6 +91,15 @@ def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
         assert "c" in (third.x.name, third.o.name)  # a and b have met twice already
         stats = pair_stats(store, a, b)
         assert stats["games"] == 2 and stats["pairs"] == 1 and sum(stats["pentanomial"]) == 1
+        margins = [  # a's final piece margin in each stored game, from the rows themselves
+            (g.x_score or 0) - (g.o_score or 0)
+            if g.x_id == a.id
+            else (g.o_score or 0) - (g.x_score or 0)
+            for g in store.games()
+            if {g.x_id, g.o_id} == {a.id, b.id}
+        ]
+        assert len(margins) == 2 and stats["margin_unit"] == "game"  # one pair: per game
+        assert stats["margin"] == round(sum(margins) / 2, 2)
         page = member_page(store, a)
         assert len(page["history"]) == 2 and page["opponents"][0]["games"] == 2
         assert page["opponents"][0]["name"] == "b"
@@ -126,18 +135,24 @@ def test_moves_are_refused_unless_it_is_the_members_turn_in_its_own_game(
     run(scenario, tmp_path)
 
 
+MOVE_TIME = 2.0
+
+
 def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
     tmp_path: Path,
 ) -> None:
+    """(2 s a move: long enough that a's own first move is never late on a loaded machine,
+    which with 0.5 s made a's clock, not b's, run out now and then.)"""
+
     async def scenario(store: LeagueStore, hall: Hall) -> None:
         a = store.add_member("a", "bot")[0]
         b = store.add_member("b", "bot")[0]
         inboxes = [connect(hall, m) for m in (a, b)]
         (live,) = hall.pair()
         await asyncio.sleep(0)
-        assert inboxes[0].of("your_turn")[0]["budget"] < 0.5
+        assert inboxes[0].of("your_turn")[0]["budget"] < MOVE_TIME
         hall.move(a, live.id, live.game.position.legal_moves()[0])
-        assert live.clock.remaining["x"] == 0.5  # a fresh budget for the next move
+        assert live.clock.remaining["x"] == MOVE_TIME  # a fresh budget for the next move
         while live.id in hall.live:  # b never answers
             await asyncio.sleep(0.05)
         stored = store.game(live.id)
@@ -146,7 +161,7 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
         assert stored.result == "x" and stored.plies == 1
         assert inboxes[1].of("game_end")[0]["termination"] == "time forfeit"
 
-    run(scenario, tmp_path, move_time=0.5)
+    run(scenario, tmp_path, move_time=MOVE_TIME)
 
 
 def test_an_account_may_play_several_games_at_once_only_if_it_allows_it(tmp_path: Path) -> None:

@@ -18,7 +18,12 @@ from adjacency.league.store import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
 LIMITS = LeagueLimits(
-    max_frame=2048, max_errors=3, limit_loopback=True, burst=12, messages_per_minute=6.0
+    max_frame=2048,
+    max_errors=3,
+    limit_loopback=True,
+    burst=12,
+    messages_per_minute=6.0,
+    reads_per_minute=1e6,  # the tests poll game states
 )
 
 

@@ -38,6 +38,11 @@ DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
 """Set this variable to 1 to rewrite docs/screenshots/; otherwise they go to a temporary folder."""
 TIMEOUT = 30_000
+UNDER_TEST = {"bypass_csp": True}
+"""Contexts of the tests that wait with ``page.wait_for_function``, whose string
+predicates Playwright evaluates as code, which the pages' Content-Security-Policy (no
+``unsafe-eval``) forbids; the policy itself is enforced in
+:func:`test_the_pages_work_under_their_content_security_policy`."""
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +71,9 @@ def as_client(context: Any, server: str) -> Any:
 
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 860}, accept_downloads=True, **UNDER_TEST
+    )
     as_client(context, server)
     context.set_default_timeout(TIMEOUT)
     tab = context.new_page()
@@ -357,6 +364,7 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
+        **UNDER_TEST,
     )
     page = as_client(context, server).new_page()
     errors: list[str] = []
@@ -376,6 +384,31 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
     shoot(page, shots, "phone.png")
     context.close()
     assert errors == []
+
+
+def test_the_pages_work_under_their_content_security_policy(server: str, browser: Any) -> None:
+    """B12: with the policy enforced (no bypass), the game page plays a game by clicks and
+    the rules and API reference pages render, with no console error (a blocked script,
+    style or request is one)."""
+    expect = sync_api.expect
+    context = as_client(browser.new_context(viewport={"width": 1280, "height": 860}), server)
+    context.set_default_timeout(TIMEOUT)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    try:
+        game = new_game(server, rows=4, cols=4, rounds=2)
+        tab.goto(f"{server}/?game={game['id']}")
+        tab.locator("#board .sq:not(.filled)").first.click()
+        expect(tab.locator("#moves button")).to_have_count(2)  # the move and the bot's reply
+        tab.goto(f"{server}/rules")
+        expect(tab.locator("strong.ink-x").first).to_be_visible()
+        tab.goto(f"{server}/docs")
+        expect(tab.locator(".api-endpoint").first).to_be_visible()
+    finally:
+        context.close()
+    assert errors == [], f"console errors: {errors}"
 
 
 def test_api_reference_works_offline(server: str, page: Any) -> None:
@@ -414,7 +447,7 @@ def test_api_reference_works_offline(server: str, page: Any) -> None:
 
 def watched_page(browser: Any, url: str) -> Any:
     """A page in a fresh context (its own cookies: another device) that fails on errors."""
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, **UNDER_TEST)
     context.set_default_timeout(TIMEOUT)
     tab = context.new_page()
     errors: list[str] = []

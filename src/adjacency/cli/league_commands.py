@@ -127,6 +127,17 @@ def register(commands: Any) -> None:
         default=0.0,
         help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
     )
+    serve.add_argument(
+        "--exempt-loopback",
+        action="store_true",
+        help="do not rate-limit clients on this machine (default: they are limited like others)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
+        "(default: none)",
+    )
     _settings_options(serve)
     _rules_options(serve)
     serve.set_defaults(handler=run_serve)
@@ -227,6 +238,7 @@ def run_serve(args: argparse.Namespace) -> int:
     that differ from the league's own, a port out of range, ``--certfile`` without
     ``--keyfile`` (or the reverse), or an address or port that cannot be used print one
     error line: status 2."""
+    from ..league.limits import LeagueLimits
     from ..league.server import open_league, serve
 
     if not 0 <= args.port <= 65535:
@@ -257,6 +269,8 @@ def run_serve(args: argparse.Namespace) -> int:
             announce=_say,
             house_games=not args.no_house_games,
             pause=args.pause,
+            limits=LeagueLimits(limit_loopback=not args.exempt_loopback),
+            forwarded_allow_ips=args.forwarded_allow_ips,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -24,8 +25,10 @@ from fastapi.staticfiles import StaticFiles
 from .. import __version__
 from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
+from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
 from ..serving.middleware import BodyLimit, RequestGuard
+from .cache import SharedAnswer
 from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
@@ -48,6 +51,7 @@ def create_app(
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.settings()  # a LeagueError now if the file holds no league
+    reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause)
 
@@ -61,6 +65,7 @@ def create_app(
             await hall.stop()
             house.close()
             store.close()
+            reader.close()
 
     app = FastAPI(
         title="Adjacency league",
@@ -77,14 +82,16 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
+    app.state.reader = reader
     app.state.hall = hall
     app.state.house = house
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
-    app.state.standings = {}
+    app.state.standings = SharedAnswer[list[dict[str, Any]]](public.STANDINGS_AGE)
     app.add_middleware(BodyLimit, limit=8192)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)
+    install_security_headers(app)  # on every response, refusals and errors included
     for module in (public, people, challenges, admin):
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)

@@ -5,8 +5,12 @@ One WebSocket connection to the server (docs/league.md, "The protocol"); for eac
 speaks the engine protocol through :mod:`adjacency.bots.external`) is asked for a
 move within the budget the server gives, and the move is sent back. After a
 network drop the client reconnects with exponential back-off (0.5 s doubling to
-30 s, with jitter), and the server sends it its games in play again. A refused
-token (401/403) ends the client: retrying would not help.
+30 s, with jitter), and the server sends it its games in play again. A game the
+server aborted (it stopped, or restarted after a crash: ``game_end`` with termination
+``aborted``) has its engine closed, so no ``cmd:`` process outlives its game. A refused
+token (401/403) ends the client: retrying would not help; so does a certificate that
+does not verify, an ``http://`` URL for a TLS server, or an ``https://`` URL for a
+server without TLS (:class:`~.store.LeagueError`: one line, exit status 2).
 
 TLS: ``wss://`` (or an ``https://`` URL) verifies the server's certificate against
 the system's authorities, or ``cafile`` for a private one.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import ssl
 import time
 from collections.abc import Callable
@@ -27,6 +32,7 @@ from ..bots import Bot, Limit, make_bot
 from ..core import Position
 from ..core.errors import AdjacencyRuntimeError
 from ..core.text import quote
+from .live import ABORTED
 from .store import LeagueError
 
 CONNECT_PATH = "/api/league/connect"
@@ -37,8 +43,29 @@ BACKOFF_START = 0.5
 BACKOFF_MAX = 30.0
 
 
+PLAIN_SERVER = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST")
+"""OpenSSL's reasons for a TLS handshake answered in plain HTTP (an https:// URL for a
+server without TLS): final, as a retry would meet the same server."""
+
+
 class ConnectError(AdjacencyRuntimeError):
-    """The league server could not be reached or closed the connection."""
+    """The league server could not be reached or closed the connection (retried)."""
+
+
+def speaks_tls(host: str, port: int, timeout: float = 5.0) -> bool:
+    """Whether the server at ``host:port`` completes a TLS handshake (not verified: this
+    only tells a plain-HTTP URL for a TLS server apart from a broken server)."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        with (
+            socket.create_connection((host, port), timeout=timeout) as raw,
+            context.wrap_socket(raw, server_hostname=host or None),
+        ):
+            return True
+    except (OSError, ValueError):
+        return False
 
 
 def connect_url(url: str) -> str:
@@ -103,7 +130,12 @@ class LeagueClient:
 
     def _session(self) -> bool:
         """One connection; return whether it got as far as the welcome."""
-        from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
+        from websockets.exceptions import (
+            ConnectionClosed,
+            InvalidMessage,
+            InvalidStatus,
+            WebSocketException,
+        )
         from websockets.sync.client import connect
 
         welcomed = False
@@ -125,7 +157,10 @@ class LeagueClient:
                         self.announce(f"connected as {message.get('name')}")
                     answer = self.handle(message)
                     if answer is not None:
-                        ws.send(json.dumps(answer))
+                        try:
+                            ws.send(json.dumps(answer))
+                        except ConnectionClosed:  # read what came before the close
+                            continue  # (a game_end for the game just answered)
                     if self.games is not None and self.ended >= self.games:
                         return welcomed
         except InvalidStatus as exc:
@@ -139,11 +174,35 @@ class LeagueClient:
             raise ConnectError(f"the server answered {status} {detail}".strip()) from None
         except ConnectionClosed as exc:
             raise ConnectError(f"closed ({exc.rcvd.code if exc.rcvd else 'no code'})") from None
+        except ssl.SSLCertVerificationError as exc:
+            raise LeagueError(
+                f"the server's TLS certificate was not accepted ({exc.verify_message}): "
+                "pass its authority's certificate with --cafile FILE, and check that the "
+                "certificate names the address you connect to (subjectAltName)"
+            ) from None
         except ssl.SSLError as exc:
+            if exc.reason in PLAIN_SERVER:
+                raise LeagueError(
+                    f"the server at {self._address()} does not speak TLS: "
+                    "use an http:// (or ws://) URL"
+                ) from None
             raise ConnectError(f"TLS: {exc}") from None
+        except InvalidMessage as exc:
+            if self.ws_url.startswith("ws:") and speaks_tls(*self._host_port()):
+                raise LeagueError(
+                    f"the server at {self._address()} speaks TLS: use an https:// (or wss://) URL"
+                ) from None
+            raise ConnectError(f"{type(exc).__name__}: {exc}") from None
         except (OSError, WebSocketException, TimeoutError) as exc:
             raise ConnectError(f"{type(exc).__name__}: {exc}") from None
         return welcomed
+
+    def _host_port(self) -> tuple[str, int]:
+        parts = urlsplit(self.ws_url)
+        return parts.hostname or "", parts.port or (443 if parts.scheme == "wss" else 80)
+
+    def _address(self) -> str:
+        return urlsplit(self.ws_url).netloc
 
     def _bot(self, game: int) -> Bot:
         bot = self._playing.get(game)
@@ -175,8 +234,11 @@ class LeagueClient:
                 return None
             return {"type": "move", "game": game, "move": move}
         elif kind == "game_end" and isinstance(game, int):
-            if game in self._playing:
-                self._idle.append(self._playing.pop(game))
+            done = self._playing.pop(game) if game in self._playing else None
+            if done is not None and message.get("termination") == ABORTED:
+                done.close()  # an aborted game's engine may be mid-search: never reuse it
+            elif done is not None:
+                self._idle.append(done)
             self.ended += 1
             self.announce(
                 f"game {game} ended: {message.get('result') or 'no result'} "

@@ -6,11 +6,17 @@ The hall and the store live on ``app.state`` (set by
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from typing import TypeVar
+
 from fastapi import Request
 
 from ..serving.errors import GameNotFound
 from .hall import Hall
 from .store import MAX_NAME, LeagueError, LeagueStore, Member
+
+T = TypeVar("T")
 
 
 def hall_of(request: Request) -> Hall:
@@ -26,10 +32,30 @@ def store_of(request: Request) -> LeagueStore:
     return store
 
 
+def reader_of(request: Request) -> LeagueStore:
+    """The store's read connection for the public GETs (its own SQLite connection and
+    lock, so a long read never holds the lock the event loop's writes need); use it in
+    a worker thread (:func:`read`), never on the event loop."""
+    store: LeagueStore = request.app.state.reader
+    return store
+
+
+async def read(request: Request, work: Callable[[LeagueStore], T]) -> T:
+    """``work(reader)`` in a worker thread with :func:`reader_of`: public GETs do no
+    database work on the event loop, where it would stall every game's clock."""
+    reader = reader_of(request)
+    return await asyncio.to_thread(work, reader)
+
+
+def named(store: LeagueStore, name: str) -> Member:
+    """The member called ``name`` in ``store``, else :class:`GameNotFound` (404)."""
+    try:
+        return store.member_named(name)
+    except LeagueError:
+        raise GameNotFound(f"no member named {name[:MAX_NAME]!r}") from None
+
+
 def member_named(request: Request, name: str) -> Member:
     """The member called ``name``, else :class:`~adjacency.serving.errors.GameNotFound`
     (404)."""
-    try:
-        return store_of(request).member_named(name)
-    except LeagueError:
-        raise GameNotFound(f"no member named {name[:MAX_NAME]!r}") from None
+    return named(store_of(request), name)

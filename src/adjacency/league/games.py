@@ -13,7 +13,9 @@ Contract, in the server's event loop (one thread, no locks):
 * every callback that arrives late (a timer, a house move) checks the game's
   ``version`` and changes nothing when the game moved on or ended;
 * a game's end, its record and both new ratings are one store transaction
-  (:meth:`Games._finish`); both players are told (``game_end``).
+  (:meth:`Games._finish`); both players are told (``game_end``);
+* the moves of games in play are written every :data:`PROGRESS_EVERY` seconds
+  (:meth:`Games.save_progress`), so an aborted game keeps them, even after a crash.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from .settings import LeagueSettings
 from .store import LeagueStore, Member
 
 log = logging.getLogger(__name__)
+
+PROGRESS_EVERY = 1.0
+"""Seconds between writes of the games in play's moves (a crash loses at most these)."""
 
 HOUSE_OVERHEAD = 0.1
 """Seconds a house move keeps in reserve for the executor's dispatch (on top of the
@@ -84,8 +89,31 @@ class Games:
             task.cancel()
         for live in list(self.live.values()):
             live.game.abandon(reason)
-            self.store.abort_game(live.id, reason)
+            try:  # the moves so far are kept with the aborted game
+                self.store.abort_game(
+                    live.id, reason, game_to_text(live.game), len(live.game.moves)
+                )
+            except Exception:  # a failing store must not keep the players from hearing it
+                log.exception("could not store aborted game %d", live.id)
             self._end(live)
+
+    def progress(self) -> list[tuple[int, str, int]]:
+        """The records of the games in play that gained moves since they were last
+        written, ``(id, record, plies)``; marks them written (:meth:`save_progress`)."""
+        changed = []
+        for live in self.live.values():
+            plies = len(live.game.moves)
+            if plies != live.saved:
+                changed.append((live.id, game_to_text(live.game), plies))
+                live.saved = plies
+        return changed
+
+    async def save_progress(self) -> None:
+        """Write the moves of the games in play (in a worker thread, one transaction), so
+        a game aborted by a crash keeps them; called every :data:`PROGRESS_EVERY` s."""
+        changed = self.progress()
+        if changed:
+            await asyncio.to_thread(self.store.save_progress, changed)
 
     def _ratings(self) -> dict[int, Glicko]:
         """Current ratings: read once, then kept up to date as games end."""

@@ -31,9 +31,9 @@ from collections.abc import Mapping
 
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import MAX_INCOMING, Challenge, Challenges
-from .games import Games
+from .games import PROGRESS_EVERY, Games
 from .house import HousePlayers
-from .live import LiveGame
+from .live import LiveGame, game_aborted
 from .outbox import Outbox
 from .pairing import Entrant, OpenPair, plan
 from .store import LeagueStore, Member
@@ -70,33 +70,57 @@ class Hall(Games):
         """Since when each member has been free (monotonic): the longest wait goes first."""
         self.challenges = Challenges()
         """People's challenges: waiting for a person's answer, or queued for a busy bot."""
+        self.unheard: dict[int, list[int]] = {}
+        """Games aborted at this start (in flight at a crash), by player: each is told
+        (``game_end``, ``aborted``) when it connects, so its client drops the engine."""
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._saver: asyncio.Task[None] | None = None
 
     # ----------------------------------------------------------- lifetime
 
     async def start(self) -> None:
         """Abort games left in flight by a crash, start the house bots' worker (if the
         league has house bots) and the scheduler."""
+        flown = self.store.games(status="playing")
         aborted = self.store.abort_in_flight()
         if aborted:
             log.warning("%d games in flight at the last stop were marked aborted", aborted)
+        for game in flown:  # each player hears it when it connects again (attach)
+            for member_id in (game.x_id, game.o_id):
+                self.unheard.setdefault(member_id, []).append(game.id)
         self._wake = asyncio.Event()
         loop = asyncio.get_running_loop()
         house = [m for m in self.store.members() if m.kind == "house" and not m.revoked]
         if house:  # before the first game, so its first house move is not the slow one
             await self.house.warm_up(house[0].spec or "random")
         self._task = loop.create_task(self._schedule_loop())
+        self._saver = loop.create_task(self._progress_loop())
 
     async def stop(self) -> None:
-        """Stop scheduling; games in play are aborted (unrated) and their players told."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        """Stop scheduling; games in play are aborted (unrated, their moves kept) and their
+        players told (``game_end``, termination ``aborted``); connections are closed once
+        that went out (bounded by :data:`~.outbox.DRAIN`). Idempotent: the server calls it
+        before closing its connections, and the app's lifespan again."""
+        for task in (self._task, self._saver):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._saver = None
         self.abort_all("the server stopped")
-        for outbox in list(self.connections.values()):
+        outboxes = list(self.connections.values())
+        for outbox in outboxes:
             outbox.close()
+        await asyncio.gather(*(outbox.drained() for outbox in outboxes))
+
+    async def _progress_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PROGRESS_EVERY)
+            try:
+                await self.save_progress()
+            except Exception:  # a crash then loses these moves; the games go on
+                log.exception("could not write the moves of the games in play")
 
     def wake(self) -> None:
         """Run the scheduler's next pass now rather than at its next tick (a member became
@@ -114,6 +138,8 @@ class Hall(Games):
             old.post({"type": "error", "detail": "replaced by a new connection"})
             old.close()
         self.connections[member.id] = outbox
+        for game_id in self.unheard.pop(member.id, []):
+            outbox.post(game_aborted(game_id, "the server stopped during the game"))
         for live in self.live.values():
             if live.color_of(member.id) is not None:
                 self._announce(live, member.id)

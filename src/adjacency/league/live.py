@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core import Color
 from ..core.errors import AdjacencyError
-from ..core.game import Game
+from ..core.game import Game, Termination
 from ..serving.clock import SAFETY, Clock, move_budget
 from .store import Member
 
@@ -48,6 +48,8 @@ class LiveGame:
     started: float = field(default_factory=time.monotonic)
     """When the game started (``time.monotonic``): the league's shortest game counts from it."""
     version: int = 0
+    saved: int = 0
+    """Plies of the record written to the store so far (:meth:`Games.save_progress`)."""
 
     def member(self, color: Color) -> Member:
         """The member playing ``color``."""
@@ -97,14 +99,32 @@ def your_turn(live: LiveGame) -> dict[str, Any]:
     }
 
 
+ABORTED = "aborted"
+"""The ``termination`` of a ``game_end`` for a game the server aborted (it stopped, or
+it restarted after a crash): no result, unrated; the client drops the game's engine."""
+
+
 def game_end(live: LiveGame) -> dict[str, Any]:
     """The ``game_end`` message of a finished (or aborted) game."""
+    if live.game.termination == Termination.ABANDONED:
+        return game_aborted(live.id, live.game.termination_detail)
     return {
         "type": "game_end",
         "game": live.id,
         "result": live.game.result,
         "termination": live.game.termination.value,
         "detail": live.game.termination_detail,
+    }
+
+
+def game_aborted(game_id: int, detail: str) -> dict[str, Any]:
+    """The ``game_end`` message of an aborted game (termination :data:`ABORTED`)."""
+    return {
+        "type": "game_end",
+        "game": game_id,
+        "result": None,
+        "termination": ABORTED,
+        "detail": detail,
     }
 
 

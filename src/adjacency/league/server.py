@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from ..core.text import read_text
 from ..serving.binding import allowed_hosts_for, bind, exposure_lines
+from ..serving.sockets import SocketLimits, socket_options
 from .app import create_app
 from .limits import LeagueLimits
 from .settings import LeagueSettings
@@ -81,8 +83,13 @@ def serve(
     announce: Callable[[str], None] = print,
     house_games: bool = True,
     pause: float = 0.0,
+    sockets: SocketLimits | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
-    """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted."""
+    """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
+    ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`);
+    ``forwarded_allow_ips``: the reverse proxies whose ``X-Forwarded-For`` is believed
+    (:func:`~adjacency.serving.sockets.socket_options`; none by default)."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
@@ -104,14 +111,24 @@ def serve(
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=2,
-        ws="websockets-sansio",
         ws_max_size=limits.max_frame + MAX_FRAME_SLACK,
         ws_ping_interval=10.0,
         ws_ping_timeout=20.0,
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
+        # header and handshake deadlines, sockets per address, trusted proxies
+        **socket_options(sockets, forwarded_allow_ips),
     )
-    server = uvicorn.Server(config)
+    hall = app.state.hall
+
+    class LeagueServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Abort the games and tell their players (game_end, "aborted") while the
+            # connections are still open: uvicorn's shutdown closes them (1012) first.
+            await hall.stop()
+            await super().shutdown(sockets)
+
+    server = LeagueServer(config)
     scheme = "https" if certfile else "http"
     shown = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
     shown = f"[{shown}]" if ":" in shown else shown

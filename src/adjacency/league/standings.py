@@ -28,6 +28,8 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from ..ratings.bradley_terry import ratings
+from ..ratings.margin import estimate as margin_estimate
+from ..ratings.margin import pair_mean
 from ..ratings.stats import los, pentanomial, trinomial
 from .rules import PROVISIONAL_RD
 from .store import LeagueStore, Member, StoredGame
@@ -36,8 +38,8 @@ PROVISIONAL_GAMES = 10
 """Rated games below which a rating is marked provisional."""
 
 
-def _finite(value: float) -> float | None:
-    return round(value, 1) if math.isfinite(value) else None
+def _finite(value: float, digits: int = 1) -> float | None:
+    return round(value, digits) if math.isfinite(value) else None
 
 
 def has_both(counts: Counter[str]) -> bool:
@@ -95,9 +97,11 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
 
 
 def pair_stats(store: LeagueStore, a: Member, b: Member) -> dict[str, Any]:
-    """The arena's statistics of ``a`` against ``b``: per-game W/D/L with Elo, and the
-    pentanomial counts of their completed colour-swapped pairs with Elo and LOS."""
-    games = [g for g in store.rated_games() if {g.x_id, g.o_id} == {a.id, b.id}]
+    """The arena's statistics of ``a`` against ``b``: per-game W/D/L with Elo, the
+    pentanomial counts of their completed colour-swapped pairs with Elo and LOS, and the
+    mean piece margin per game of ``a`` with its 95% interval (from the pairs' means when
+    two pairs are complete, else per game: :func:`adjacency.ratings.margin.estimate`)."""
+    games = store.rated_games_between(a.id, b.id)
     wins = sum(1 for g in games if g.points(a.id) == 1)
     losses = sum(1 for g in games if g.points(a.id) == 0)
     draws = len(games) - wins - losses
@@ -106,12 +110,15 @@ def pair_stats(store: LeagueStore, a: Member, b: Member) -> dict[str, Any]:
         if game.pair_id is not None:
             by_pair[game.pair_id].append(game)
     penta = [0, 0, 0, 0, 0]
+    pair_means: list[float] = []
     for pair_games in by_pair.values():
         if len(pair_games) == 2:
             points = sum(g.points(a.id) for g in pair_games)
             penta[round(points * 2)] += 1
+            pair_means.append(pair_mean(*(_margin(g, a.id) for g in pair_games)))
     per_game = trinomial(wins, draws, losses)
     per_pair = pentanomial(penta)
+    margin = margin_estimate(pair_means, [_margin(g, a.id) for g in games])
     return {
         "a": a.name,
         "b": b.name,
@@ -128,7 +135,17 @@ def pair_stats(store: LeagueStore, a: Member, b: Member) -> dict[str, Any]:
         "pair_elo_low": _finite(per_pair.low),
         "pair_elo_high": _finite(per_pair.high),
         "los": round(los(wins, losses), 4),
+        "margin": _finite(margin.mean, 2),
+        "margin_low": _finite(margin.low, 2),
+        "margin_high": _finite(margin.high, 2),
+        "margin_unit": margin.unit,
     }
+
+
+def _margin(game: StoredGame, member_id: int) -> float:
+    """The final piece margin of ``game`` from ``member_id``'s side (0 without a score)."""
+    x, o = game.x_score or 0, game.o_score or 0
+    return float(x - o if game.x_id == member_id else o - x)
 
 
 def member_page(store: LeagueStore, member: Member, recent: int = 20) -> dict[str, Any]:

@@ -11,7 +11,8 @@ written in one transaction, so after any crash (``kill -9``) the stored ratings
 are exactly a recomputation from the stored finished games
 (:meth:`LeagueStore.recompute_ratings`). Games still marked ``playing`` when a
 server starts were in flight at a crash: :meth:`LeagueStore.abort_in_flight` marks
-them ``aborted`` (unrated). WAL mode lets the ``adjacency league`` admin commands
+them ``aborted`` (unrated), with the moves :meth:`LeagueStore.save_progress` wrote
+while they were played. WAL mode lets the ``adjacency league`` admin commands
 write while the server runs.
 """
 
@@ -92,6 +93,7 @@ CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE INDEX IF NOT EXISTS games_pair ON games(pair_id);
 CREATE INDEX IF NOT EXISTS games_x ON games(x_id);
 CREATE INDEX IF NOT EXISTS games_o ON games(o_id);
+CREATE INDEX IF NOT EXISTS games_players ON games(x_id, o_id, status);
 CREATE TABLE IF NOT EXISTS ratings (
     seq INTEGER PRIMARY KEY,
     member_id INTEGER NOT NULL REFERENCES members(id),
@@ -507,13 +509,26 @@ class LeagueStore(SQLiteStore):
         ).fetchone()
         return Glicko() if row is None else Glicko(float(row[0]), float(row[1]), float(row[2]))
 
-    def abort_game(self, game_id: int, detail: str) -> None:
-        """Mark a game in play as aborted (unrated)."""
+    def abort_game(
+        self, game_id: int, detail: str, record: str | None = None, plies: int = 0
+    ) -> None:
+        """Mark a game in play as aborted (unrated), keeping ``record`` (the moves played
+        so far) when given; without one, what :meth:`save_progress` wrote stays."""
         with self._transaction() as db:
             db.execute(
-                "UPDATE games SET status='aborted', termination='abandoned', detail=?, ended=? "
+                "UPDATE games SET status='aborted', termination='abandoned', detail=?, ended=?, "
+                "record=COALESCE(?, record), plies=CASE WHEN ? IS NULL THEN plies ELSE ? END "
                 "WHERE id = ? AND status = 'playing'",
-                (detail, time.time(), game_id),
+                (detail, time.time(), record, record, plies, game_id),
+            )
+
+    def save_progress(self, games: list[tuple[int, str, int]]) -> None:
+        """Write the record so far and its plies of games in play, ``(id, record, plies)``
+        each, in one transaction: a game aborted by a crash keeps its moves."""
+        with self._transaction() as db:
+            db.executemany(
+                "UPDATE games SET record=?, plies=? WHERE id = ? AND status = 'playing'",
+                [(record, plies, game_id) for game_id, record, plies in games],
             )
 
     def abort_in_flight(self) -> int:
@@ -563,6 +578,18 @@ class LeagueStore(SQLiteStore):
         rows = self._query(
             f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' "
             "AND rated_seq IS NOT NULL ORDER BY rated_seq"
+        )
+        return [StoredGame(*r) for r in rows]
+
+    def rated_games_between(self, a_id: int, b_id: int) -> list[StoredGame]:
+        """The rated finished games of members ``a_id`` and ``b_id`` against each other, in
+        the order they were rated (without records; unrated ones left out as in
+        :meth:`rated_games`); read through the players' index, not by scanning every game."""
+        rows = self._query(
+            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' AND "
+            "rated_seq IS NOT NULL AND "
+            "((x_id = ? AND o_id = ?) OR (x_id = ? AND o_id = ?)) ORDER BY rated_seq",
+            (a_id, b_id, b_id, a_id),
         )
         return [StoredGame(*r) for r in rows]
 

@@ -2,6 +2,10 @@
 :mod:`adjacency.league`) serve with, so neither imports the other.
 
 * :mod:`.middleware`: the Host/Origin guard and the request body limit;
+* :mod:`.sockets`: header and handshake deadlines, connections per address (the
+  uvicorn protocol classes both servers run);
+* :mod:`.headers`: the security headers on every response (CSP, framing, sniffing,
+  referrer);
 * :mod:`.limits`: per-client token buckets (:class:`~.limits.RateLimiter`);
 * :mod:`.errors`: the request errors with their HTTP statuses, and
   :mod:`.handlers`, which maps them and the core's error taxonomy onto responses;

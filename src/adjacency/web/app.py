@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
+from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
 from ..serving.middleware import BodyLimit, RequestGuard
 from .limits import Limits
@@ -76,6 +77,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # outermost: runs first
     install_error_handlers(app)
+    install_security_headers(app)  # on every response, refusals and errors included
     app.state.analyses = analysis.Slots()
     app.state.lab_slots = analysis.Slots()
     for module in (pages, games, play, analysis, lab, events):

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import FrameType
 
 from ..serving.binding import allowed_hosts_for, bind, exposure_lines, url_for
+from ..serving.sockets import socket_options
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,13 @@ def serve(
     url = url_for(browse, actual)
     app = create_app(db, allowed_hosts=allowed_hosts_for(host))
     config = uvicorn.Config(
-        app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
+        app,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+        lifespan="on",
+        access_log=False,
+        # header deadline, sockets per address, no X-Forwarded-For believed (serving/sockets.py)
+        **socket_options(),
     )
     stopping = app.state.stopping
 

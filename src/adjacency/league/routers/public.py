@@ -1,24 +1,28 @@
 """The public JSON API: the league's settings, standings, members, pairs, games,
 records and load figures. Anyone may read them; nothing here changes the league.
 
-Expensive answers (the standings' Bradley-Terry fit, a member's page, a pair's
-statistics) are computed in a worker thread, so the games go on meanwhile.
+Every database read runs in a worker thread on the store's read connection
+(:func:`~..deps.read`), never on the event loop, so a slow answer (the standings'
+Bradley-Terry fit, a member's page, a pair's statistics) never stalls the games'
+clocks or the bots' connections; every route is rate limited per address
+(:attr:`~..limits.LeagueLimits.reads_per_minute`, 429 beyond).
 """
 
 from __future__ import annotations
 
-import asyncio
 import resource
 import statistics
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from ...core.record import game_from_text, game_to_text
 from ...serving.errors import GameNotFound
-from ..deps import hall_of, member_named, store_of
+from ..cache import SharedAnswer
+from ..deps import hall_of, named, read
+from ..limits import check_read_rate
 from ..models import (
     ERRORS,
     GameState,
@@ -30,21 +34,25 @@ from ..models import (
     StandingRow,
 )
 from ..standings import game_summary, member_page, pair_stats, standings
+from ..store import LeagueStore, Member
 from . import PREFIX, PROTOCOL_VERSION, GameId
 
 STANDINGS_AGE = 1.0
 """Seconds the standings are reused at least (the pages poll every 2 s)."""
 
-router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
+router = APIRouter(
+    prefix=PREFIX, tags=["league"], responses=ERRORS, dependencies=[Depends(check_read_rate)]
+)
 
 
 @router.get("", response_model=LeagueInfo)
 async def league_info(request: Request) -> dict[str, Any]:
     """The league's settings and counts."""
     hall = hall_of(request)
+    members = await read(request, lambda reader: len(reader.members()))
     return {
         "settings": hall.settings.public(),
-        "members": len(store_of(request).members()),
+        "members": members,
         "connected": len(hall.connections),
         "live": len(hall.live),
         "changed": hall.changed,
@@ -58,26 +66,25 @@ async def get_standings(request: Request) -> list[dict[str, Any]]:
 
     The fit runs in a worker thread (the games go on meanwhile) and is cached until a
     game ends or a member connects, leaves or joins, and at least
-    :data:`STANDINGS_AGE` seconds (a busy league ends many games a second)."""
+    :data:`STANDINGS_AGE` seconds (a busy league ends many games a second); requests
+    that arrive while it runs wait for that one fit (:class:`~..cache.SharedAnswer`)."""
     hall = hall_of(request)
-    store = store_of(request)
     online = hall.online()
-    key = (hall.changed, frozenset(online), tuple((m.id, m.revoked) for m in store.members()))
-    cache = request.app.state.standings
-    fresh = time.monotonic() - cache.get("at", -STANDINGS_AGE) < STANDINGS_AGE
-    if cache.get("key") != key and not fresh:
-        cache["at"] = time.monotonic()
-        cache["rows"] = await asyncio.to_thread(standings, store, online)
-        cache["key"] = key
-    rows: list[dict[str, Any]] = cache["rows"]
-    return rows
+    members = await read(request, lambda reader: reader.members())
+    key = (hall.changed, frozenset(online), tuple((m.id, m.revoked) for m in members))
+    cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
+    return await cache.get(key, lambda: read(request, lambda r: standings(r, online)))
 
 
 @router.get("/members/{name}", response_model=MemberPage)
 async def get_member(request: Request, name: str) -> dict[str, Any]:
     """A member's page data: rating history, opponents, recent games, time use, failures."""
-    member = member_named(request, name)
-    data = await asyncio.to_thread(member_page, store_of(request), member)
+
+    def page(reader: LeagueStore) -> tuple[Member, dict[str, Any]]:
+        member = named(reader, name)
+        return member, member_page(reader, member)
+
+    member, data = await read(request, page)
     data["online"] = member.kind == "house" or member.id in hall_of(request).online()
     return data
 
@@ -85,8 +92,9 @@ async def get_member(request: Request, name: str) -> dict[str, Any]:
 @router.get("/pairs/{a}/{b}", response_model=PairStats)
 async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
     """The arena's statistics of ``a`` against ``b`` (trinomial and pentanomial)."""
-    first, second = member_named(request, a), member_named(request, b)
-    return await asyncio.to_thread(pair_stats, store_of(request), first, second)
+    return await read(
+        request, lambda reader: pair_stats(reader, named(reader, a), named(reader, b))
+    )
 
 
 @router.get("/live", response_model=list[GameState])
@@ -103,11 +111,13 @@ async def list_games(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[dict[str, Any]]:
     """Stored games, newest first (optionally one member's), at most ``limit`` (1-500)."""
-    store = store_of(request)
-    member_id = None if member is None else member_named(request, member).id
-    names = {m.id: m.name for m in store.members()}
-    rows = store.games(member_id=member_id, limit=limit)
-    return [game_summary(g, names) for g in rows]
+
+    def rows(reader: LeagueStore) -> list[dict[str, Any]]:
+        member_id = None if member is None else named(reader, member).id
+        names = {m.id: m.name for m in reader.members()}
+        return [game_summary(g, names) for g in reader.games(member_id=member_id, limit=limit)]
+
+    return await read(request, rows)
 
 
 @router.get("/games/{game_id}", response_model=GameState)
@@ -117,26 +127,30 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     live = hall.live.get(game_id)
     if live is not None:
         return hall.state(live)
-    store = store_of(request)
-    stored = store.game(game_id)
-    if stored is None:
-        raise GameNotFound(f"no game {game_id}")
-    names = {m.id: m.name for m in store.members()}
-    data = game_summary(stored, names)
-    game = game_from_text(stored.record) if stored.record else None
-    position = game.position if game is not None else None
-    data.update(
-        {
-            "rows": hall.settings.rows,
-            "cols": hall.settings.cols,
-            "fen": position.fen() if position else stored.opening,
-            "turn": position.turn if position else None,
-            "moves": [m.square for m in game.moves] if game else [],
-            "clock": None,
-            "start": stored.opening,
-        }
-    )
-    return data
+    settings = hall.settings
+
+    def stored_state(reader: LeagueStore) -> dict[str, Any]:
+        stored = reader.game(game_id)
+        if stored is None:
+            raise GameNotFound(f"no game {game_id}")
+        names = {m.id: m.name for m in reader.members()}
+        data = game_summary(stored, names)
+        game = game_from_text(stored.record) if stored.record else None
+        position = game.position if game is not None else None
+        data.update(
+            {
+                "rows": settings.rows,
+                "cols": settings.cols,
+                "fen": position.fen() if position else stored.opening,
+                "turn": position.turn if position else None,
+                "moves": [m.square for m in game.moves] if game else [],
+                "clock": None,
+                "start": stored.opening,
+            }
+        )
+        return data
+
+    return await read(request, stored_state)
 
 
 @router.get(
@@ -154,7 +168,7 @@ async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     if live is not None:
         text = game_to_text(live.game)
     else:
-        stored = store_of(request).game(game_id)
+        stored = await read(request, lambda reader: reader.game(game_id))
         if stored is None or stored.record is None:
             raise GameNotFound(f"no record of game {game_id}")
         text = stored.record

@@ -7,7 +7,10 @@ accepted connection is welcomed, attached to the hall (which resends its games i
 play) and detached when it ends, its games going on. A refused message (malformed,
 unknown, out of turn, over the rate) is answered with an ``error`` and changes
 nothing; more than :attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them
-close the connection (1008).
+close the connection (1008). A client that does not read what it is sent (its outbox
+overflows, :mod:`..outbox`) is closed at once with
+:data:`~adjacency.league.outbox.OVERFLOW_CODE`. Every handler ends: waiting for the
+last messages to go out and for the close frame is bounded (:data:`~..outbox.DRAIN`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,13 +33,31 @@ from ..auth import bearer
 from ..client import CONNECT_PATH as CONNECT_PATH  # the path the client connects to
 from ..hall import Hall
 from ..limits import LOOPBACK, LeagueLimits
-from ..outbox import Outbox
+from ..outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
 from ..store import LeagueStore, Member, token_hash
 from . import PROTOCOL_VERSION
 
+log = logging.getLogger(__name__)
+
+
+REFUSALS_LOGGED = 20.0
+"""Refused handshakes logged a minute (after a first burst of
+:attr:`~..limits.LeagueLimits.burst`), so a flood of them writes a bounded log; the
+next line logged counts those left out."""
+
 
 async def _deny(ws: WebSocket, status: int, detail: str) -> None:
-    """Refuse a WebSocket handshake with an HTTP status and a JSON detail."""
+    """Refuse a WebSocket handshake with an HTTP status and a JSON detail, and log it:
+    one INFO line with the address and the reason, about :data:`REFUSALS_LOGGED` a
+    minute at most."""
+    state = ws.app.state
+    address = ws.client.host if ws.client else "?"
+    if state.rates.allow("(log)", "refusals", REFUSALS_LOGGED):
+        unlogged, state.unlogged_refusals = getattr(state, "unlogged_refusals", 0), 0
+        more = f" ({unlogged} more refused since the last line)" if unlogged else ""
+        log.info("refused a bot connection from %s: %d %s%s", address, status, detail, more)
+    else:
+        state.unlogged_refusals = getattr(state, "unlogged_refusals", 0) + 1
     if "websocket.http.response" in ws.scope.get("extensions", {}):
         await ws.send_denial_response(JSONResponse({"detail": detail}, status_code=status))
     else:  # pragma: no cover - servers without the denial extension
@@ -77,9 +99,13 @@ async def connect(ws: WebSocket) -> None:
 
     async def close_when_done() -> None:
         await outbox.closed.wait()
-        await outbox.task  # let queued messages (an error, a game end) go out first
-        with contextlib.suppress(Exception):
-            await ws.close(code=1008 if refused > limits.max_errors else 1000)
+        await outbox.drained()  # let queued messages (an error, a game end) go out first
+        if outbox.overflowed:
+            code, reason = OVERFLOW_CODE, OVERFLOW_REASON
+        else:
+            code, reason = (1008 if refused > limits.max_errors else 1000), ""
+        with contextlib.suppress(Exception):  # bounded: a client that reads nothing
+            await asyncio.wait_for(ws.close(code=code, reason=reason), DRAIN)
 
     refused = 0
     closer = asyncio.get_running_loop().create_task(close_when_done())

@@ -1,0 +1,51 @@
+"""One computation of an expensive answer at a time, shared by the requests that want it.
+
+:class:`SharedAnswer` keeps the last answer with the key it was computed for (what it
+depends on: games ended, who is online) and its time. A request gets it as it is when
+the key is the same, or when it is younger than the cache's minimum age (a busy league
+ends many games a second, so the key changes all the time); otherwise the answer is
+computed again, and requests that arrive meanwhile wait for that one computation
+rather than starting their own or reading an answer not yet made (B9: concurrent first
+requests answered 500). A computation that fails fails its waiters and is retried by
+the next request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class SharedAnswer(Generic[T]):
+    """The cached answer of one expensive computation (event loop only, no locks)."""
+
+    def __init__(self, age: float) -> None:
+        self.age = age
+        """Seconds an answer is reused at least, whatever its key."""
+        self._answer: T | None = None
+        self._key: Hashable = None
+        self._at = float("-inf")
+        self._running: asyncio.Future[T] | None = None
+
+    async def get(self, key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
+        """The answer for ``key``: the cached one if still good, else one computation's
+        (started now, or already running for an earlier request)."""
+        if self._answer is not None and (
+            self._key == key or time.monotonic() - self._at < self.age
+        ):
+            return self._answer
+        if self._running is None:
+            self._running = asyncio.ensure_future(self._compute(key, compute))
+        return await asyncio.shield(self._running)  # a request that leaves stops nothing
+
+    async def _compute(self, key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
+        try:
+            answer = await compute()
+            self._answer, self._key, self._at = answer, key, time.monotonic()
+            return answer
+        finally:
+            self._running = None
