@@ -102,7 +102,9 @@ CREATE INDEX IF NOT EXISTS ratings_member ON ratings(member_id, seq);
 """
 
 
-OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"})
+OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"}) | frozenset(
+    {"events", "event_members", "event_boards"}  # the events' (.event_store.TABLES)
+)
 
 CONFIG = StoreConfig("league", check_same_thread=False, foreign_keys=True, own_tables=OWN_TABLES)
 """Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, foreign
