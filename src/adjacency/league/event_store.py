@@ -363,15 +363,16 @@ class EventStore:
         )
         return {int(r[0]) for r in rows}
 
-    def pair_state(self, event_id: int) -> dict[int, tuple[int, bool]]:
-        """Per pair of the event: ``(finished games, a game in play)``."""
+    def pair_state(self, event_id: int) -> dict[int, tuple[int, bool, int]]:
+        """Per pair of the event: ``(finished games, a game in play, opening)``."""
         rows = self.league._query(
-            "SELECT p.id, p.finished, EXISTS (SELECT 1 FROM games g WHERE g.pair_id = p.id "
-            "AND g.status = 'playing') FROM pairs p JOIN event_boards b ON b.pair_id = p.id "
+            "SELECT p.id, p.finished, p.opening, EXISTS (SELECT 1 FROM games g "
+            "WHERE g.pair_id = p.id AND g.status = 'playing') "
+            "FROM pairs p JOIN event_boards b ON b.pair_id = p.id "
             "WHERE b.event_id = ?",
             (event_id,),
         )
-        return {int(r[0]): (int(r[1]), bool(r[2])) for r in rows}
+        return {int(r[0]): (int(r[1]), bool(r[3]), int(r[2])) for r in rows}
 
     def games(self, event_id: int) -> list[EventGame]:
         """The event's finished games, as :mod:`.event_standings` sees them."""

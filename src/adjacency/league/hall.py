@@ -27,8 +27,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from .event_runner import EventRunner, EventStart
 from .games import Games
 from .house import HousePlayers
 from .live import LiveGame
@@ -44,6 +45,12 @@ TICK = 0.25
 PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
 few seconds while it is open): only a present person can be challenged by another."""
+
+
+RECONNECT_GRACE = 10.0
+"""Seconds after the server starts during which an event game waits for its bots to
+connect (they reconnect after a restart); later, a bot not connected at its game's
+start loses it on time."""
 
 
 class Hall(Games):
@@ -64,8 +71,12 @@ class Hall(Games):
         self.tick = tick
         self.seen: dict[int, float] = {}
         """When each person's page last asked ``/me`` (monotonic): their presence."""
+        self.events = EventRunner(store)
+        """The league's events: their games start first in each pass (:mod:`.event_runner`)."""
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self.up_since = time.monotonic()
+        """When the scheduler started (:data:`RECONNECT_GRACE` counts from it)."""
 
     # ----------------------------------------------------------- lifetime
 
@@ -76,6 +87,7 @@ class Hall(Games):
         if aborted:
             log.warning("%d games in flight at the last stop were marked aborted", aborted)
         self._wake = asyncio.Event()
+        self.up_since = time.monotonic()
         loop = asyncio.get_running_loop()
         house = [m for m in self.store.members() if m.kind == "house" and not m.revoked]
         if house:  # before the first game, so its first house move is not the slow one
@@ -169,13 +181,17 @@ class Hall(Games):
         """
         members = {m.id: m for m in self.store.members() if m.kind != "person"}
         self.sweep_revoked(members)
+        events = self.events.plan(set(self.connections))
+        started = self.pair_events(members, events.starts)  # event games first
         ratings = self._ratings()
         entrants = [
-            Entrant(m.id, self.slots(m), ratings[m.id].rating, m.kind == "house")
+            Entrant(m.id, 0 if m.id in events.members else self.slots(m),
+                    ratings[m.id].rating, m.kind == "house")
             for m in members.values()
+        ]  # fmt: skip
+        open_pairs = [
+            OpenPair(*row) for row in self.store.open_pairs() if row[0] not in events.pairs
         ]
-        open_pairs = [OpenPair(*row) for row in self.store.open_pairs()]
-        started: list[LiveGame] = []
         for game in plan(entrants, open_pairs, self._between(), self.house_games):
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:
@@ -183,6 +199,29 @@ class Hall(Games):
                 pair_id = self.store.new_pair(game.x, game.o, opening)
             x, o = members[game.x], members[game.o]
             started.append(self.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
+        return started
+
+    def pair_events(
+        self, members: Mapping[int, Member], starts: Sequence[EventStart]
+    ) -> list[LiveGame]:
+        """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
+        each as soon as both members are below their concurrency cap, connected or not
+        (a bot that is not connected loses on time; during the :data:`RECONNECT_GRACE`
+        after the server starts, the game waits for it instead)."""
+        started: list[LiveGame] = []
+        grace = time.monotonic() - self.up_since < RECONNECT_GRACE
+        for start in starts:
+            x, o = members.get(start.x), members.get(start.o)
+            if x is None or o is None or x.revoked or o.revoked:
+                continue
+            if self.busy[x.id] >= x.concurrency or self.busy[o.id] >= o.concurrency:
+                continue
+            absent = (
+                {x.id, o.id} - set(self.connections) - {m.id for m in (x, o) if m.kind == "house"}
+            )
+            if grace and absent:
+                continue
+            started.append(self.start_game(x, o, start.opening, pair_id=start.pair, leg=start.leg))
         return started
 
     def sweep_revoked(self, members: Mapping[int, Member]) -> None:
