@@ -29,7 +29,7 @@ from ..serving.middleware import BodyLimit, RequestGuard
 from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
-from .routers import admin, pages, people, public, socket
+from .routers import admin, events, pages, people, public, socket
 from .store import LeagueStore
 
 
@@ -85,7 +85,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=8192)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)
-    for module in (public, people, admin):
+    for module in (public, people, admin, events):
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)

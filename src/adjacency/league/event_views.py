@@ -14,8 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .event_pairing import round_robin
 from .event_standings import standings
-from .event_store import Event, EventStore
+from .event_store import Event, EventStore, StoredBoard
 
 ROW_FIELDS = (
     "rank", "name", "points", "games", "wins", "draws", "losses", "byes",
@@ -46,15 +47,19 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
             cell[1] += 1
     withdrawn = events.withdrawn(event.id)
     by_pair: dict[int, list[float]] = {}
+    cell_games: dict[tuple[int, int], list[int]] = {}
     for game_row in events.league._query(
-        "SELECT g.pair_id, g.leg, g.result FROM games g JOIN event_boards b "
-        "ON b.pair_id = g.pair_id WHERE b.event_id = ? AND g.status = 'finished' "
-        "ORDER BY g.leg",
+        "SELECT g.pair_id, g.leg, g.result, g.id, b.a_id, b.b_id FROM games g "
+        "JOIN event_boards b ON b.pair_id = g.pair_id "
+        "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.leg",
         (event.id,),
     ):
         by_pair.setdefault(int(game_row[0]), []).append(
             {"x": 1.0, "o": 0.0}.get(game_row[2] or "", 0.5)
         )
+        a, b = int(game_row[4]), int(game_row[5])
+        for ends in ((a, b), (b, a)):
+            cell_games.setdefault(ends, []).append(int(game_row[3]))
     rounds: list[list[dict[str, Any]]] = []
     for board in boards:
         while len(rounds) <= board.round:
@@ -86,10 +91,34 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
         "crosstable": {
             "names": [names[m] for m in order],
             "cells": [[cells.get((a, b)) for b in order] for a in order],
+            "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
         },
+        "next": _next_round(event, members, boards, withdrawn, names),
         "rounds": rounds,
         "playing": events.game_ids(event.id, "playing"),
     }
+
+
+def _next_round(
+    event: Event,
+    members: list[int],
+    boards: list[StoredBoard],
+    withdrawn: set[int],
+    names: dict[int, str],
+) -> list[dict[str, str | None]] | None:
+    """A round robin's next round (``None`` for a Swiss, paired when its round ends, and
+    after the last round)."""
+    if event.swiss or event.status == "finished" or len(members) < 2:
+        return None
+    current = max((b.round for b in boards), default=-1)
+    schedule = round_robin(members, 2 if event.format == "double-round-robin" else 1)
+    if current + 1 >= len(schedule):
+        return None
+    return [
+        {"a": names[b.a], "b": None if b.b is None else names[b.b]}
+        for b in schedule[current + 1]
+        if b.a not in withdrawn and b.b not in withdrawn
+    ]
 
 
 def _cell(cell: list[float] | None) -> str:
@@ -153,6 +182,18 @@ def crosstable_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
+def exports(events: EventStore, event: Event) -> dict[str, str]:
+    """The export's files by name: ``table.csv``, ``table.json``, ``crosstable.csv`` and
+    ``games.txt``."""
+    data = table(events, event)
+    return {
+        "table.csv": table_csv(data),
+        "table.json": json.dumps(data, indent=2) + "\n",
+        "crosstable.csv": crosstable_csv(data),
+        "games.txt": records(events, event),
+    }
+
+
 def records(events: EventStore, event: Event) -> str:
     """Every finished game of the event as one records file (the text format of
     docs/records.md, games separated by a blank line), oldest first."""
@@ -168,15 +209,8 @@ def export(events: EventStore, event: Event, directory: Path) -> list[Path]:
     """Write ``table.csv``, ``table.json``, ``crosstable.csv`` and ``games.txt`` into
     ``directory`` (created if missing); return their paths."""
     directory.mkdir(parents=True, exist_ok=True)
-    data = table(events, event)
-    files = {
-        "table.csv": table_csv(data),
-        "table.json": json.dumps(data, indent=2) + "\n",
-        "crosstable.csv": crosstable_csv(data),
-        "games.txt": records(events, event),
-    }
     paths = []
-    for name, text in files.items():
+    for name, text in exports(events, event).items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         paths.append(path)
