@@ -62,8 +62,9 @@ async function refresh() {
     document.title = `${ev.name} · Adjacency event`;
     document.getElementById("title").textContent = ev.name;
     const round = data.rounds.length;
+    const where = round ? `round ${Math.min(round, ev.rounds)} of ${ev.rounds}` : `${ev.rounds || "?"} rounds`;
     document.getElementById("summary").textContent =
-      `${ev.format}, round ${Math.min(round, ev.rounds)} of ${ev.rounds}, ${ev.status}${ev.rated ? "" : ", unrated"}`;
+      `${ev.format}, ${where}, ${ev.status}${ev.rated ? "" : ", unrated"}`;
     document.getElementById("downloads").replaceChildren("Downloads: ",
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);
