@@ -6,10 +6,13 @@ finishes exactly once."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from adjacency.league.event_runner import EventPass, EventRunner
 from adjacency.league.event_store import EventStore
+from adjacency.league.hall import RECONNECT_GRACE, Hall
+from adjacency.league.house import HousePlayers
 from adjacency.league.store import LeagueStore
 from league_helpers import add_member, make_league
 
@@ -100,3 +103,37 @@ def test_an_all_connected_event_starts_at_its_time_with_the_connected_bots(
         event = events.named("later")
         assert event.status == "running" and event.rounds == 1
         assert events.members(event.id) == sorted(connected)
+
+
+def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
+    """Through the hall: the event's games start (its bots need not be connected) and
+    are stored, but an unrated event's rate nobody while a rated event's do."""
+
+    async def main() -> None:
+        with league(tmp_path, ["a", "b", "c", "d"]) as store:
+            events = EventStore(store)
+            events.create("casual", "round-robin", None, ["a", "b"], rated=False)
+            events.create("rated", "round-robin", None, ["c", "d"])
+            events.start("casual")
+            events.start("rated")
+            hall = Hall(store, HousePlayers())
+            try:
+                assert hall.pair() == []  # the first seconds wait for the bots to connect
+                hall.up_since -= RECONNECT_GRACE  # later, absent bots' games start anyway
+                for _ in range(4):  # two pairs, two legs each
+                    for live in hall.pair():
+                        while live.id in hall.live:
+                            position = live.game.position
+                            hall.move(live.member(position.turn), live.id,
+                                      position.legal_moves()[0])  # fmt: skip
+            finally:
+                await hall.stop()
+            assert [e.status for e in events.events()] == ["finished", "finished"]
+            rated = {g.x_id for g in store.rated_games()} | {g.o_id for g in store.rated_games()}
+            names = {store.member(m).name for m in rated}
+            assert names == {"c", "d"} and len(store.rated_games()) == 2
+            assert len(events.games(events.named("casual").id)) == 2
+            assert store.history(store.member_named("a").id) == []
+            assert store.ratings() == store.recompute_ratings()
+
+    asyncio.run(main())

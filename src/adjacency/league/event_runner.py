@@ -56,6 +56,8 @@ class EventPass:
     """Members of running events (not withdrawn): the ladder does not pair them."""
     pairs: set[int] = field(default_factory=set)
     """Every pair that belongs to an event: the ladder never plays it."""
+    unrated: set[int] = field(default_factory=set)
+    """The pairs of unrated events: their games change no rating."""
     finished: list[str] = field(default_factory=list)
     """Events this pass finished."""
 
@@ -85,6 +87,7 @@ class EventRunner:
             self._advance(event, result)
         result.pairs = self.events.event_pairs()
         result.members = self.events.running_members()
+        result.unrated = self.events.unrated_pairs()
         return result
 
     def _advance(self, event: Event, result: EventPass) -> None:

@@ -355,6 +355,14 @@ class EventStore:
         rows = self.league._query("SELECT pair_id FROM event_boards WHERE pair_id IS NOT NULL")
         return {int(r[0]) for r in rows}
 
+    def unrated_pairs(self) -> set[int]:
+        """The league pairs of unrated events."""
+        rows = self.league._query(
+            "SELECT b.pair_id FROM event_boards b JOIN events e ON e.id = b.event_id "
+            "WHERE e.rated = 0 AND b.pair_id IS NOT NULL"
+        )
+        return {int(r[0]) for r in rows}
+
     def running_members(self) -> set[int]:
         """Members of running events that are not withdrawn (the ladder pauses for them)."""
         rows = self.league._query(

@@ -182,6 +182,7 @@ class Hall(Games):
         members = {m.id: m for m in self.store.members() if m.kind != "person"}
         self.sweep_revoked(members)
         events = self.events.plan(set(self.connections))
+        self.unrated_pairs = events.unrated
         started = self.pair_events(members, events.starts)  # event games first
         ratings = self._ratings()
         entrants = [

@@ -402,8 +402,11 @@ class LeagueStore(SQLiteStore):
         scores: tuple[int, int],
         plies: int,
         times: tuple[float, float],
+        rated: bool = True,
     ) -> tuple[Glicko, Glicko]:
-        """Store a game's end and rate it, in one transaction; return both new ratings."""
+        """Store a game's end and rate it, in one transaction; return both new ratings.
+        An unrated game (``rated`` false: a game of an unrated event) is stored without a
+        rating sequence number and changes no rating; both current ratings are returned."""
         with self._transaction() as db:
             row = db.execute(
                 "SELECT x_id, o_id, status FROM games WHERE id = ?", (game_id,)
@@ -411,7 +414,11 @@ class LeagueStore(SQLiteStore):
             if row is None or row[2] != "playing":
                 raise StoreError(f"game {game_id} is not in play")
             x_id, o_id = int(row[0]), int(row[1])
-            seq = int(db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0])
+            seq: int | None = None
+            if rated:
+                seq = int(
+                    db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0]
+                )
             db.execute(
                 "UPDATE games SET status='finished', result=?, termination=?, detail=?, "
                 "record=?, x_score=?, o_score=?, plies=?, x_time=?, o_time=?, ended=?, "
@@ -424,6 +431,8 @@ class LeagueStore(SQLiteStore):
                 "WHERE id = (SELECT pair_id FROM games WHERE id = ?)",
                 (game_id,),
             )
+            if not rated:
+                return self._rating(db, x_id), self._rating(db, o_id)
             x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
             new_x, new_o = rate_game(self._rating(db, x_id), self._rating(db, o_id), x_points)
             now = time.time()
@@ -495,9 +504,10 @@ class LeagueStore(SQLiteStore):
         return [StoredGame(*r) for r in self._query(sql, tuple(args))]
 
     def rated_games(self) -> list[StoredGame]:
-        """Finished games in the order they were rated (without their records)."""
+        """Rated finished games in the order they were rated (without their records)."""
         rows = self._query(
-            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' ORDER BY rated_seq"
+            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' "
+            "AND rated_seq IS NOT NULL ORDER BY rated_seq"
         )
         return [StoredGame(*r) for r in rows]
 
