@@ -162,6 +162,16 @@ def test_create_start_show_and_export_a_round_robin(
         env=env(), capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert replay.returncode == 0, replay.stderr
+    report = subprocess.run(
+        [sys.executable, "-m", "adjacency", "report", str(out_dir / "games.db"), "--no-report"],
+        env=env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    for name in NAMES:
+        assert name in report.stdout
+    status, _, err = run(capsys, "league", "event", "export", "--db", db, "rr", "--out",
+                         str(out_dir))  # fmt: skip
+    assert status == 2 and "exists already" in err
 
 
 def test_withdraw_a_member(db: str, capsys: pytest.CaptureFixture[str]) -> None:

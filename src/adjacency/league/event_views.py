@@ -17,6 +17,7 @@ from typing import Any
 from .event_pairing import round_robin
 from .event_standings import standings
 from .event_store import Event, EventStore, StoredBoard
+from .store import LeagueError
 
 ROW_FIELDS = (
     "rank", "name", "points", "games", "wins", "draws", "losses", "byes",
@@ -206,12 +207,21 @@ def records(events: EventStore, event: Event) -> str:
 
 
 def export(events: EventStore, event: Event, directory: Path) -> list[Path]:
-    """Write ``table.csv``, ``table.json``, ``crosstable.csv`` and ``games.txt`` into
-    ``directory`` (created if missing); return their paths."""
+    """Write ``table.csv``, ``table.json``, ``crosstable.csv``, ``games.txt`` and
+    ``games.db`` (the games as an arena results database that ``adjacency report``
+    reads, :mod:`.event_arena`) into ``directory`` (created if missing); return their
+    paths. A ``games.db`` there already is :class:`~.store.LeagueError`, before anything
+    is written."""
+    from .event_arena import write_arena_db
+
+    database = directory / "games.db"
+    if database.exists():
+        raise LeagueError(f"{str(database)!r} exists already: export into a new directory")
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, text in exports(events, event).items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         paths.append(path)
-    return paths
+    write_arena_db(events, event, database)
+    return [*paths, database]
