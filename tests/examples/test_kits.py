@@ -43,7 +43,7 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from web_helpers import free_port
+from net_helpers import free_port
 
 KITS = ("java", "javascript", "python")
 LEAGUE_JS = ("alphabeta", "--games", "3")
