@@ -175,6 +175,10 @@ def register(commands: Any) -> None:
     _db(members)
     members.set_defaults(handler=run_standings)
 
+    from . import event_commands
+
+    event_commands.register(sub)
+
     connect = commands.add_parser(
         "connect",
         help="play for a league bot account: runs a bot spec against the league server",

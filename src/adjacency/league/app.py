@@ -32,7 +32,7 @@ from .cache import SharedAnswer
 from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
-from .routers import admin, challenges, pages, people, public, socket
+from .routers import admin, challenges, events, pages, people, public, socket
 from .store import LeagueStore
 
 
@@ -92,7 +92,7 @@ def create_app(
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    for module in (public, people, challenges, admin):
+    for module in (public, people, challenges, admin, events):
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)

@@ -70,6 +70,8 @@ class Games:
         self.connections: dict[int, Outbox] = {}
         """The connected bots' outboxes, by member id (the hall attaches and detaches them)."""
         self.busy: collections.Counter[int] = collections.Counter()
+        self.unrated_pairs: set[int] = set()
+        """Pairs whose games change no rating (those of unrated events; the hall keeps it)."""
         self.round_trips: collections.deque[float] = collections.deque(maxlen=100_000)
         self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
         self.changed = 0
@@ -308,6 +310,7 @@ class Games:
                 len(game.moves),
                 (round(live.used["x"], 3), round(live.used["o"], 3)),
                 self.rules,
+                rated=live.pair_id not in self.unrated_pairs,
             )
             if self._rating_cache is not None:
                 self._rating_cache[live.x.id] = new_x

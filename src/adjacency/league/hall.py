@@ -27,10 +27,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import MAX_INCOMING, Challenge, Challenges
+from .event_runner import EventRunner, EventStart
 from .games import PROGRESS_EVERY, Games
 from .house import HousePlayers
 from .live import LiveGame, game_aborted
@@ -46,6 +47,12 @@ TICK = 0.25
 PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
 few seconds while it is open): only a present person can be challenged by another."""
+
+
+RECONNECT_GRACE = 10.0
+"""Seconds after the server starts during which an event game waits for its bots to
+connect (they reconnect after a restart); later, a bot not connected at its game's
+start loses it on time."""
 
 
 class Hall(Games):
@@ -76,6 +83,8 @@ class Hall(Games):
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._saver: asyncio.Task[None] | None = None
+        self.events = EventRunner(store)
+        """The league's events: their games start first in each pass (:mod:`.event_runner`)."""
 
     # ----------------------------------------------------------- lifetime
 
@@ -90,6 +99,7 @@ class Hall(Games):
             for member_id in (game.x_id, game.o_id):
                 self.unheard.setdefault(member_id, []).append(game.id)
         self._wake = asyncio.Event()
+        self.up_since = time.monotonic()
         loop = asyncio.get_running_loop()
         house = [m for m in self.store.members() if m.kind == "house" and not m.revoked]
         if house:  # before the first game, so its first house move is not the slow one
@@ -247,12 +257,17 @@ class Hall(Games):
         challenge.game = live.id
         self.challenges.end(challenge, "started", f"game {live.id}", now)
 
-    def _serve_queues(self, members: Mapping[int, Member]) -> None:
+    def _serve_queues(
+        self, members: Mapping[int, Member], paused: frozenset[int] = frozenset()
+    ) -> None:
         """Start the queued challenges of the bots that are free now, oldest first; a
-        challenger whose page stopped asking, or who plays meanwhile, loses its place."""
+        challenger whose page stopped asking, or who plays meanwhile, loses its place.
+        Bots in ``paused`` (playing an event) keep their queues for later."""
         now = time.monotonic()
         present = self.present()
         for bot_id in self.challenges.queued_bots():
+            if bot_id in paused:
+                continue
             for challenge in self.challenges.queue(bot_id):
                 bot = members.get(bot_id)
                 if bot is None or bot.revoked:
@@ -294,15 +309,18 @@ class Hall(Games):
         """
         members = {m.id: m for m in self.store.members() if m.kind != "person"}
         self.sweep_revoked(members)
-        started: list[LiveGame] = []
+        events = self.events.plan(set(self.connections))
+        self.unrated_pairs = events.unrated
+        started: list[LiveGame] = self.pair_events(members, events.starts)  # events first
         before = set(self.live)
-        self._serve_queues(members)  # people who waited for a bot go before the ladder
+        # people who waited for a bot go before the ladder; bots in an event keep them waiting
+        self._serve_queues(members, frozenset(events.members))
         started += [self.live[i] for i in sorted(set(self.live) - before)]
         ratings = self._ratings()
         now = time.monotonic()
         entrants = []
         for m in members.values():
-            slots = self.slots(m)
+            slots = 0 if m.id in events.members else self.slots(m)  # the ladder pauses for them
             if slots == 0:
                 self.idle_since.pop(m.id, None)
             present = not m.revoked and (m.kind == "house" or m.id in self.connections)
@@ -310,7 +328,9 @@ class Hall(Games):
             entrants.append(
                 Entrant(m.id, slots, ratings[m.id].rating, m.kind == "house", present, waiting)
             )
-        open_pairs = [OpenPair(*row) for row in self.store.open_pairs()]
+        open_pairs = [
+            OpenPair(*row) for row in self.store.open_pairs() if row[0] not in events.pairs
+        ]
         for game in plan(entrants, open_pairs, self._between(), self.house_games):
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:
@@ -318,6 +338,29 @@ class Hall(Games):
                 pair_id = self.store.new_pair(game.x, game.o, opening)
             x, o = members[game.x], members[game.o]
             started.append(self.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
+        return started
+
+    def pair_events(
+        self, members: Mapping[int, Member], starts: Sequence[EventStart]
+    ) -> list[LiveGame]:
+        """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
+        each as soon as both members are below their concurrency cap, connected or not
+        (a bot that is not connected loses on time; during the :data:`RECONNECT_GRACE`
+        after the server starts, the game waits for it instead)."""
+        started: list[LiveGame] = []
+        grace = time.monotonic() - self.up_since < RECONNECT_GRACE
+        for start in starts:
+            x, o = members.get(start.x), members.get(start.o)
+            if x is None or o is None or x.revoked or o.revoked:
+                continue
+            if self.busy[x.id] >= x.concurrency or self.busy[o.id] >= o.concurrency:
+                continue
+            absent = (
+                {x.id, o.id} - set(self.connections) - {m.id for m in (x, o) if m.kind == "house"}
+            )
+            if grace and absent:
+                continue
+            started.append(self.start_game(x, o, start.opening, pair_id=start.pair, leg=start.leg))
         return started
 
     def sweep_revoked(self, members: Mapping[int, Member]) -> None:

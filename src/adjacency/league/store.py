@@ -115,7 +115,9 @@ MIGRATIONS = (
 game was rated with :func:`.rules.rate` (changes against provisional opponents limited);
 games rated before that rule (0) are recomputed as they were rated."""
 
-OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"})
+OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"}) | frozenset(
+    {"events", "event_members", "event_boards"}  # the events' (.event_store.TABLES)
+)
 
 CONFIG = StoreConfig("league", check_same_thread=False, foreign_keys=True, own_tables=OWN_TABLES)
 """Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, foreign
@@ -460,10 +462,12 @@ class LeagueStore(SQLiteStore):
         plies: int,
         times: tuple[float, float],
         rules: LeagueRules | None = None,
+        rated: bool = True,
     ) -> tuple[Glicko, Glicko]:
         """Store a game's end and rate it, in one transaction; return both new ratings.
         A game with a person who is not established under ``rules`` (the stored rules if
-        ``None``) is stored unrated (no ``rated_seq``, no rating rows): both ratings stay."""
+        ``None``), or one that is not ``rated`` (a game of an unrated event), is stored
+        unrated (no ``rated_seq``, no rating rows): both ratings stay."""
         rules = self.rules() if rules is None else rules
         with self._transaction() as db:
             row = db.execute(
@@ -472,7 +476,7 @@ class LeagueStore(SQLiteStore):
             if row is None or row[2] != "playing":
                 raise StoreError(f"game {game_id} is not in play")
             x_id, o_id = int(row[0]), int(row[1])
-            rated = all(self._established(db, m, rules)[0] for m in (x_id, o_id))
+            rated = rated and all(self._established(db, m, rules)[0] for m in (x_id, o_id))
             seq = int(db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0])
             db.execute(
                 "UPDATE games SET status='finished', result=?, termination=?, detail=?, "

@@ -1,0 +1,168 @@
+"""The ``league event`` subcommands: create, start, withdraw, show and export a class
+event (docs/league.md, "Running a class event")."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+from pathlib import Path
+from typing import Any
+
+from .arguments import positive_int
+
+
+def _db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
+
+
+def register(sub: Any) -> None:
+    """Add ``event`` with its actions to the ``league`` command's subparsers ``sub``."""
+    event = sub.add_parser(
+        "event",
+        help="class events: a round robin or a Swiss of the league's bots",
+        description="Create, start, show and export an event (docs/league.md).",
+    )
+    actions = event.add_subparsers(dest="event_command", metavar="ACTION", required=True)
+
+    create = actions.add_parser("create", help="create an event")
+    _db(create)
+    create.add_argument("name", help="unique name: 1-32 of A-Z a-z 0-9 - _ .")
+    create.add_argument(
+        "--format",
+        required=True,
+        choices=("round-robin", "double-round-robin", "swiss"),
+        help="how members are paired",
+    )
+    create.add_argument(
+        "--rounds", type=positive_int, help="rounds (a Swiss; a round robin's are fixed)"
+    )
+    create.add_argument(
+        "--start", help="start time, e.g. 2026-11-27T14:00 (local time); default: `event start`"
+    )
+    who = create.add_mutually_exclusive_group(required=True)
+    who.add_argument("--members", help="the members, comma-separated, in seeding order")
+    who.add_argument(
+        "--all-connected", action="store_true", help="every bot connected when it starts"
+    )
+    rated = create.add_mutually_exclusive_group()
+    rated.add_argument(
+        "--rated", dest="rated", action="store_true", default=True, help="rated games (default)"
+    )
+    rated.add_argument(
+        "--unrated", dest="rated", action="store_false", help="games that change no rating"
+    )
+    create.set_defaults(handler=run_create)
+
+    start = actions.add_parser("start", help="start an event now (the server plays it)")
+    _db(start)
+    start.add_argument("name")
+    start.set_defaults(handler=run_start)
+
+    withdraw = actions.add_parser("withdraw", help="withdraw a member from an event")
+    _db(withdraw)
+    withdraw.add_argument("name")
+    withdraw.add_argument("member")
+    withdraw.set_defaults(handler=run_withdraw)
+
+    show = actions.add_parser("show", help="print the standings and the crosstable")
+    _db(show)
+    show.add_argument("name")
+    show.set_defaults(handler=run_show)
+
+    export = actions.add_parser(
+        "export", help="write table.csv, table.json, crosstable.csv and games.txt"
+    )
+    _db(export)
+    export.add_argument("name")
+    export.add_argument("--out", type=Path, required=True, help="the directory to write into")
+    export.set_defaults(handler=run_export)
+
+
+def parse_start(text: str) -> float:
+    """A start time: ISO 8601 (``2026-11-27T14:00``, local time unless it names its zone)
+    as a Unix time; anything else is :class:`~adjacency.league.store.LeagueError`."""
+    from ..league.store import LeagueError
+
+    try:
+        when = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise LeagueError(
+            f"start time {text!r} is not a date and time like 2026-11-27T14:00"
+        ) from None
+    return when.timestamp()
+
+
+def _events(args: argparse.Namespace) -> Any:
+    from ..league.event_store import EventStore
+    from ..league.store import LeagueStore
+
+    store = LeagueStore(args.db, create=False)
+    store.settings()  # refuses a file without a league
+    return EventStore(store)
+
+
+def run_create(args: argparse.Namespace) -> int:
+    """``adjacency league event create NAME``: store a scheduled event; returns 0. Bad
+    input (see :meth:`adjacency.league.event_store.EventStore.create`) is one line,
+    status 2, and creates nothing."""
+    start = None if args.start is None else parse_start(args.start)
+    members = None if args.all_connected else [m.strip() for m in args.members.split(",")]
+    events = _events(args)
+    with events.league:
+        event = events.create(args.name, args.format, args.rounds, members, start, args.rated)
+    when = "at its start time" if event.start else "with `adjacency league event start`"
+    print(
+        f"Created event {event.name}: {event.format}, {event.rounds or '?'} rounds; starts {when}."
+    )
+    return 0
+
+
+def run_start(args: argparse.Namespace) -> int:
+    """``adjacency league event start NAME``: mark the event running; the server pairs
+    its first round on its next pass. Returns 0."""
+    events = _events(args)
+    with events.league:
+        event = events.named(args.name)
+        if event.all_connected and event.status == "scheduled":
+            from ..league.store import LeagueError
+
+            raise LeagueError(
+                f"event {event.name!r} takes every connected bot: the server starts it "
+                "(give it a --start time), or create it with --members"
+            )
+        event = events.start(args.name)
+    print(f"Started event {event.name}: the server plays round 1 now.")
+    return 0
+
+
+def run_withdraw(args: argparse.Namespace) -> int:
+    """``adjacency league event withdraw NAME MEMBER``: the member plays no more boards
+    of the event. Returns 0."""
+    events = _events(args)
+    with events.league:
+        events.withdraw(args.name, args.member)
+    print(f"Withdrew {args.member} from {args.name}.")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """``adjacency league event show NAME``: print the standings and the crosstable."""
+    from ..league.event_views import render_text, table
+
+    events = _events(args)
+    with events.league:
+        print(render_text(table(events, events.named(args.name))))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """``adjacency league event export NAME --out DIR``: write the final table (CSV and
+    JSON), the crosstable (CSV) and every game as one records file."""
+    from ..league.event_views import export
+
+    events = _events(args)
+    with events.league:
+        paths = export(events, events.named(args.name), args.out)
+    for path in paths:
+        print(path)
+    return 0

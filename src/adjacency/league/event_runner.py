@@ -1,0 +1,147 @@
+"""Running events in the league: what the hall's scheduler plays for them each pass.
+
+:meth:`EventRunner.plan` is called at the start of every scheduler pass
+(:meth:`adjacency.league.hall.Hall.pair`); it
+
+1. starts the scheduled events whose start time has come (an ``all_connected`` event
+   takes the bots connected then, in the order they joined the league);
+2. for each running event, when its current round is complete (every board's pair
+   has played both games; byes and boards of withdrawn members count as complete),
+   stores the next round's boards (:mod:`.event_pairing`: the round robin's next round,
+   or a Swiss round from the scores so far), or, after the last round, finishes the
+   event (exactly once: :meth:`.event_store.EventStore.finish`);
+3. returns the games to start now: the next leg of every pair of the current round
+   with no game in play, whether its members are connected or not (one that is not
+   loses on time, as in the ladder), and the members and pairs the ladder must leave
+   alone (the ladder pauses for the members of running events).
+
+Crash safety comes from the league's store: a game in flight at a ``kill -9`` is
+aborted when the server starts again (:meth:`.store.LeagueStore.abort_in_flight`), its
+pair's finished count did not move, so the same leg is planned again here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .event_pairing import Board, round_robin, swiss_players, swiss_round
+from .event_standings import BYE_POINTS
+from .event_store import Event, EventStore, StoredBoard
+from .store import LeagueError, LeagueStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class EventStart:
+    """A game of an event to start: leg ``leg`` of pair ``pair`` (``x`` against ``o``)."""
+
+    event: int
+    x: int
+    o: int
+    opening: int
+    pair: int
+    leg: int
+
+
+@dataclass
+class EventPass:
+    """What one pass gives the hall."""
+
+    starts: list[EventStart] = field(default_factory=list)
+    members: set[int] = field(default_factory=set)
+    """Members of running events (not withdrawn): the ladder does not pair them."""
+    pairs: set[int] = field(default_factory=set)
+    """Every pair that belongs to an event: the ladder never plays it."""
+    unrated: set[int] = field(default_factory=set)
+    """The pairs of unrated events: their games change no rating."""
+    finished: list[str] = field(default_factory=list)
+    """Events this pass finished."""
+
+
+class EventRunner:
+    """Plays the events of one league (see the module's rules)."""
+
+    def __init__(self, store: LeagueStore) -> None:
+        self.events = EventStore(store)
+        self.openings = len(store.settings().openings)
+
+    def plan(self, connected: set[int], now: float | None = None) -> EventPass:
+        """This pass's event games and the members and pairs the ladder leaves alone;
+        ``connected``: the bots connected now."""
+        now = time.time() if now is None else now
+        result = EventPass(pairs=self.events.event_pairs())
+        for event in self.events.events():
+            if event.status == "scheduled" and event.start is not None and event.start <= now:
+                bots = sorted(connected)
+                try:
+                    event = self.events.start(event.name, bots, now)
+                except LeagueError as exc:
+                    log.warning("event %s could not start: %s", event.name, exc)
+                    continue
+            if event.status != "running":
+                continue
+            self._advance(event, result)
+        result.pairs = self.events.event_pairs()
+        result.members = self.events.running_members()
+        result.unrated = self.events.unrated_pairs()
+        return result
+
+    def _advance(self, event: Event, result: EventPass) -> None:
+        boards = self.events.boards(event.id)
+        withdrawn = self.events.withdrawn(event.id)
+        state = self.events.pair_state(event.id)
+        current = max((b.round for b in boards), default=-1)
+        this_round = [b for b in boards if b.round == current]
+
+        def complete(board_pair: int | None, a: int, b: int | None) -> bool:
+            if board_pair is None:
+                return True
+            finished, playing, _ = state[board_pair]
+            if playing:
+                return False
+            return finished >= 2 or a in withdrawn or (b is not None and b in withdrawn)
+
+        if all(complete(b.pair_id, b.a, b.b) for b in this_round):
+            if current + 1 >= event.rounds:
+                if self.events.finish(event.id):
+                    result.finished.append(event.name)
+                    log.info("event %s finished", event.name)
+                return
+            self.events.add_round(event.id, current + 1, self._next(event, boards, withdrawn),
+                                  self.openings)  # fmt: skip
+            boards = self.events.boards(event.id)
+            state = self.events.pair_state(event.id)
+            current += 1
+            this_round = [b for b in boards if b.round == current]
+        for board in this_round:
+            if board.pair_id is None or board.b is None:
+                continue
+            if board.a in withdrawn or board.b in withdrawn:
+                continue
+            finished, playing, opening = state[board.pair_id]
+            if playing or finished >= 2:
+                continue
+            x, o = (board.a, board.b) if finished == 0 else (board.b, board.a)
+            result.starts.append(EventStart(event.id, x, o, opening, board.pair_id, finished))
+
+    def _next(self, event: Event, boards: list[StoredBoard], withdrawn: set[int]) -> list[Board]:
+        """The boards of the round after ``boards``: withdrawn members are left out."""
+        members = self.events.members(event.id)
+        round_no = max((b.round for b in boards), default=-1) + 1
+        if not event.swiss:
+            cycles = 2 if event.format == "double-round-robin" else 1
+            schedule = round_robin(members, cycles)[round_no]
+            return [b for b in schedule if b.a not in withdrawn and b.b not in withdrawn]
+        active = [m for m in members if m not in withdrawn]
+        rounds: list[list[Board]] = [[] for _ in range(round_no)]
+        for board in boards:
+            rounds[board.round].append(board.board)
+        points: dict[tuple[int, int], float] = defaultdict(float)
+        for game in self.events.games(event.id):
+            for member in (game.a, game.b):
+                points[(game.round, member)] += game.points(member)
+        return swiss_round(swiss_players(active, rounds, points, BYE_POINTS))

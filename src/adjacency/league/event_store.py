@@ -1,0 +1,407 @@
+"""A league's events in its database: tables ``events``, ``event_members`` and
+``event_boards`` beside the league's own (:mod:`.store`), on the same connection.
+
+* ``events``: name (unique, any case), format (:data:`.event_pairing.FORMATS`),
+  rounds, start time (or none: started by ``adjacency league event start``), rated,
+  status ``scheduled`` -> ``running`` -> ``finished``, and whether the members are
+  every bot connected at the start (``all_connected``).
+* ``event_members``: the members in seeding order, each possibly withdrawn.
+* ``event_boards``: each round's boards; a played board names the league pair
+  (``pairs``) whose two games are its colour-swapped game pair; a bye has no pair.
+
+Contract: :meth:`EventStore.create` checks everything first and writes in one
+transaction, so bad input creates nothing; :meth:`EventStore.finish` returns
+``True`` exactly once per event; an event's games are league games (``games``), so
+they survive a crash as the league's do (finished kept, in-flight ones aborted and
+their leg replayed).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+
+from ..core.errors import StoreError
+from ..core.text import quote
+from .event_pairing import FORMATS, Board, max_swiss_rounds, rr_rounds
+from .event_standings import EventGame
+from .store import LeagueError, LeagueStore, check_name
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    format TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    start REAL,
+    rated INTEGER NOT NULL DEFAULT 1,
+    all_connected INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'scheduled'
+        CHECK (status IN ('scheduled', 'running', 'finished')),
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS event_members (
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    seed INTEGER NOT NULL,
+    withdrawn INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (event_id, member_id)
+);
+CREATE TABLE IF NOT EXISTS event_boards (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    round INTEGER NOT NULL,
+    a_id INTEGER NOT NULL REFERENCES members(id),
+    b_id INTEGER REFERENCES members(id),
+    pair_id INTEGER UNIQUE REFERENCES pairs(id)
+);
+CREATE INDEX IF NOT EXISTS event_boards_event ON event_boards(event_id, round);
+"""
+
+TABLES = frozenset({"events", "event_members", "event_boards"})
+"""The tables this module adds to a league's file (:data:`.store.OWN_TABLES` names them)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One stored event."""
+
+    id: int
+    name: str
+    format: str
+    rounds: int
+    start: float | None
+    rated: bool
+    all_connected: bool
+    status: str
+    created: float
+    started: float | None
+    finished: float | None
+
+    @property
+    def swiss(self) -> bool:
+        """Whether it is a Swiss."""
+        return self.format == "swiss"
+
+
+@dataclass(frozen=True)
+class StoredBoard:
+    """A board of an event's round as stored."""
+
+    id: int
+    round: int
+    a: int
+    b: int | None
+    pair_id: int | None
+
+    @property
+    def board(self) -> Board:
+        """As :mod:`.event_pairing` sees it."""
+        return Board(self.a, self.b)
+
+
+EVENT_COLUMNS = (
+    "id, name, format, rounds, start, rated, all_connected, status, created, started, finished"
+)
+
+
+def planned_rounds(format: str, members: int, rounds: int | None) -> int:
+    """The rounds an event of ``format`` with ``members`` members plays: a round robin's
+    are fixed by the number of members; a Swiss plays ``rounds`` (at most a round robin's
+    cycle, so no pairing need repeat). Bad input is :class:`LeagueError`."""
+    if format not in FORMATS:
+        raise LeagueError(f"event format {quote(format)} is not one of {', '.join(FORMATS)}")
+    if format != "swiss":
+        need = rr_rounds(members, 2 if format == "double-round-robin" else 1)
+        if rounds is not None and rounds != need:
+            raise LeagueError(
+                f"a {format} of {members} members has {need} rounds, not {rounds} "
+                "(leave out --rounds)"
+            )
+        return need
+    if rounds is None or rounds < 1:
+        raise LeagueError("a Swiss needs --rounds N (1 or more)")
+    most = max_swiss_rounds(members)
+    if rounds > most:
+        raise LeagueError(
+            f"a Swiss of {members} members has at most {most} rounds without repeat "
+            f"pairings, not {rounds}"
+        )
+    return rounds
+
+
+class EventStore:
+    """The events of one league, on its store's connection (thread-safe as it is)."""
+
+    def __init__(self, league: LeagueStore) -> None:
+        """Use ``league``'s file; create the event tables if they are missing."""
+        self.league = league
+        with league._lock:
+            try:
+                league.db.executescript(SCHEMA)
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    f"cannot add the event tables to {str(league.path)!r}: {exc}"
+                ) from None
+
+    # ------------------------------------------------------------------ events
+
+    def create(
+        self,
+        name: str,
+        format: str,
+        rounds: int | None,
+        members: list[str] | None,
+        start: float | None = None,
+        rated: bool = True,
+        now: float | None = None,
+    ) -> Event:
+        """Create an event of the named ``members`` in seeding order, or with ``members``
+        ``None`` of every bot connected when it starts. Refused with :class:`LeagueError`,
+        creating nothing: a bad or taken name, an unknown format, fewer than two members,
+        an unknown, repeated or revoked member, a person, too many Swiss rounds, a start
+        time in the past."""
+        check_name(name)
+        now = time.time() if now is None else now
+        if start is not None and start <= now:
+            raise LeagueError("the event's start time is in the past")
+        ids: list[int] = []
+        if members is not None:
+            if len(members) < 2:
+                raise LeagueError(f"an event needs two members or more, got {len(members)}")
+            seen: set[str] = set()
+            for member_name in members:
+                if member_name.lower() in seen:
+                    raise LeagueError(f"member {quote(member_name)} is named twice")
+                seen.add(member_name.lower())
+                member = self.league.member_named(member_name)
+                if member.kind == "person":
+                    raise LeagueError(f"{quote(member_name)} is a person: events are for bots")
+                if member.revoked:
+                    raise LeagueError(f"{quote(member_name)} is revoked")
+                ids.append(member.id)
+            planned = planned_rounds(format, len(ids), rounds)
+        else:
+            planned = rounds or 0
+            if format not in FORMATS:
+                planned_rounds(format, 2, rounds)
+            if format == "swiss" and (rounds is None or rounds < 1):
+                raise LeagueError("a Swiss needs --rounds N (1 or more)")
+        with self.league._transaction() as db:
+            if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
+                raise LeagueError(f"an event named {quote(name)} exists already")
+            cursor = db.execute(
+                "INSERT INTO events (name, format, rounds, start, rated, all_connected, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (name, format, planned, start, int(rated), int(members is None), now),
+            )
+            event_id = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
+                [(event_id, member_id, seed) for seed, member_id in enumerate(ids)],
+            )
+        return self.event(event_id)
+
+    def _event(self, row: tuple[object, ...]) -> Event:
+        return Event(
+            int(row[0]),  # type: ignore[call-overload]
+            str(row[1]),
+            str(row[2]),
+            int(row[3]),  # type: ignore[call-overload]
+            None if row[4] is None else float(row[4]),  # type: ignore[arg-type]
+            bool(row[5]),
+            bool(row[6]),
+            str(row[7]),
+            float(row[8]),  # type: ignore[arg-type]
+            None if row[9] is None else float(row[9]),  # type: ignore[arg-type]
+            None if row[10] is None else float(row[10]),  # type: ignore[arg-type]
+        )
+
+    def event(self, event_id: int) -> Event:
+        """The event with this id; :class:`LeagueError` if there is none."""
+        rows = self.league._query(f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?", (event_id,))
+        if not rows:
+            raise LeagueError(f"no event with id {event_id}")
+        return self._event(rows[0])
+
+    def named(self, name: str) -> Event:
+        """The event called ``name``; :class:`LeagueError` if there is none."""
+        rows = self.league._query(f"SELECT {EVENT_COLUMNS} FROM events WHERE name = ?", (name,))
+        if not rows:
+            raise LeagueError(f"no event named {quote(name)}")
+        return self._event(rows[0])
+
+    def events(self) -> list[Event]:
+        """Every event, newest first."""
+        rows = self.league._query(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY id DESC")
+        return [self._event(r) for r in rows]
+
+    def members(self, event_id: int, withdrawn: bool = True) -> list[int]:
+        """The event's member ids in seeding order (``withdrawn`` ones too, unless
+        ``withdrawn`` is false)."""
+        rows = self.league._query(
+            "SELECT member_id FROM event_members WHERE event_id = ? "
+            + ("" if withdrawn else "AND withdrawn = 0 ")
+            + "ORDER BY seed",
+            (event_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    def start(self, name: str, members: list[int] | None = None, now: float | None = None) -> Event:
+        """Mark a scheduled event running (the server plays it from its next pass). With
+        ``members`` (the connected bots, for an ``all_connected`` event) they become its
+        members; fewer than two is :class:`LeagueError`. Starting an event that is not
+        scheduled is :class:`LeagueError`."""
+        event = self.named(name)
+        if event.status != "scheduled":
+            raise LeagueError(f"event {quote(event.name)} is {event.status} already")
+        now = time.time() if now is None else now
+        with self.league._transaction() as db:
+            if event.all_connected:
+                ids = members or []
+                if len(ids) < 2:
+                    raise LeagueError(
+                        f"event {quote(event.name)} needs two connected bots or more, "
+                        f"{len(ids)} connected"
+                    )
+                rounds = planned_rounds(event.format, len(ids), event.rounds or None)
+                db.execute("UPDATE events SET rounds = ? WHERE id = ?", (rounds, event.id))
+                db.executemany(
+                    "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
+                    [(event.id, m, seed) for seed, m in enumerate(ids)],
+                )
+            db.execute(
+                "UPDATE events SET status = 'running', started = ? "
+                "WHERE id = ? AND status = 'scheduled'",
+                (now, event.id),
+            )
+        return self.event(event.id)
+
+    def withdraw(self, name: str, member_name: str) -> None:
+        """Withdraw a member from an event: it is paired in no later round (its games in
+        play end as usual; boards of its not yet started games are not played)."""
+        event = self.named(name)
+        member = self.league.member_named(member_name)
+        with self.league._transaction() as db:
+            cursor = db.execute(
+                "UPDATE event_members SET withdrawn = 1 WHERE event_id = ? AND member_id = ?",
+                (event.id, member.id),
+            )
+            if cursor.rowcount == 0:
+                raise LeagueError(f"{quote(member.name)} is not in event {quote(event.name)}")
+
+    def withdrawn(self, event_id: int) -> set[int]:
+        """The event's withdrawn members."""
+        rows = self.league._query(
+            "SELECT member_id FROM event_members WHERE event_id = ? AND withdrawn = 1",
+            (event_id,),
+        )
+        return {int(r[0]) for r in rows}
+
+    def finish(self, event_id: int, now: float | None = None) -> bool:
+        """Mark a running event finished; ``True`` only for the call that did."""
+        with self.league._transaction() as db:
+            cursor = db.execute(
+                "UPDATE events SET status = 'finished', finished = ? "
+                "WHERE id = ? AND status = 'running'",
+                (time.time() if now is None else now, event_id),
+            )
+            return cursor.rowcount == 1
+
+    # ------------------------------------------------------------------ boards
+
+    def add_round(self, event_id: int, round_no: int, boards: list[Board], openings: int) -> None:
+        """Store round ``round_no``'s boards, each played board with a new league pair on
+        the league's next opening (of ``openings``), in one transaction; a round stored
+        already is left as it is."""
+        with self.league._transaction() as db:
+            if db.execute(
+                "SELECT 1 FROM event_boards WHERE event_id = ? AND round = ?", (event_id, round_no)
+            ).fetchone():
+                return
+            for board in boards:
+                pair_id = None
+                if board.b is not None:
+                    count = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM pairs").fetchone()[0])
+                    cursor = db.execute(
+                        "INSERT INTO pairs (a_id, b_id, opening, created) VALUES (?, ?, ?, ?)",
+                        (board.a, board.b, count % openings, time.time()),
+                    )
+                    pair_id = int(cursor.lastrowid or 0)
+                db.execute(
+                    "INSERT INTO event_boards (event_id, round, a_id, b_id, pair_id) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (event_id, round_no, board.a, board.b, pair_id),
+                )
+
+    def boards(self, event_id: int) -> list[StoredBoard]:
+        """Every stored board of the event, by round."""
+        rows = self.league._query(
+            "SELECT id, round, a_id, b_id, pair_id FROM event_boards WHERE event_id = ? "
+            "ORDER BY round, id",
+            (event_id,),
+        )
+        return [
+            StoredBoard(int(r[0]), int(r[1]), int(r[2]), None if r[3] is None else int(r[3]),
+                        None if r[4] is None else int(r[4]))
+            for r in rows
+        ]  # fmt: skip
+
+    def event_pairs(self) -> set[int]:
+        """The league pairs that belong to events (the ladder does not play them)."""
+        rows = self.league._query("SELECT pair_id FROM event_boards WHERE pair_id IS NOT NULL")
+        return {int(r[0]) for r in rows}
+
+    def unrated_pairs(self) -> set[int]:
+        """The league pairs of unrated events."""
+        rows = self.league._query(
+            "SELECT b.pair_id FROM event_boards b JOIN events e ON e.id = b.event_id "
+            "WHERE e.rated = 0 AND b.pair_id IS NOT NULL"
+        )
+        return {int(r[0]) for r in rows}
+
+    def running_members(self) -> set[int]:
+        """Members of running events that are not withdrawn (the ladder pauses for them)."""
+        rows = self.league._query(
+            "SELECT m.member_id FROM event_members m JOIN events e ON e.id = m.event_id "
+            "WHERE e.status = 'running' AND m.withdrawn = 0"
+        )
+        return {int(r[0]) for r in rows}
+
+    def pair_state(self, event_id: int) -> dict[int, tuple[int, bool, int]]:
+        """Per pair of the event: ``(finished games, a game in play, opening)``."""
+        rows = self.league._query(
+            "SELECT p.id, p.finished, p.opening, EXISTS (SELECT 1 FROM games g "
+            "WHERE g.pair_id = p.id AND g.status = 'playing') "
+            "FROM pairs p JOIN event_boards b ON b.pair_id = p.id "
+            "WHERE b.event_id = ?",
+            (event_id,),
+        )
+        return {int(r[0]): (int(r[1]), bool(r[3]), int(r[2])) for r in rows}
+
+    def games(self, event_id: int) -> list[EventGame]:
+        """The event's finished games, as :mod:`.event_standings` sees them."""
+        rows = self.league._query(
+            "SELECT b.round, b.a_id, b.b_id, g.leg, g.result, g.x_score, g.o_score "
+            "FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
+            "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.id",
+            (event_id,),
+        )
+        out = []
+        for rnd, a, b, leg, result, xs, os_ in rows:
+            x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
+            margin = 0 if xs is None or os_ is None else int(xs) - int(os_)
+            out.append(EventGame(int(rnd), int(a), int(b), int(leg), x_points, margin))
+        return out
+
+    def game_ids(self, event_id: int, status: str = "finished") -> list[int]:
+        """The ids of the event's league games of ``status``, oldest first."""
+        rows = self.league._query(
+            "SELECT g.id FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
+            "WHERE b.event_id = ? AND g.status = ? ORDER BY g.id",
+            (event_id, status),
+        )
+        return [int(r[0]) for r in rows]

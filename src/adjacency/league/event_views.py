@@ -1,0 +1,227 @@
+"""What an event shows and exports: its standings with names, its crosstable, its
+rounds, and the files of ``adjacency league event export``.
+
+Everything is computed from the stored games (:meth:`.event_store.EventStore.games`)
+by :mod:`.event_standings`, so the table is always a recomputation, never a running
+total.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from .event_pairing import round_robin
+from .event_standings import standings
+from .event_store import Event, EventStore, StoredBoard
+from .store import LeagueError
+
+ROW_FIELDS = (
+    "rank", "name", "points", "games", "wins", "draws", "losses", "byes",
+    "sonneborn_berger", "buchholz", "median_buchholz", "pentanomial", "pair_elo",
+    "elo", "elo_low", "elo_high", "margin",
+)  # fmt: skip
+"""The columns of the final table (CSV and JSON)."""
+
+
+def table(events: EventStore, event: Event) -> dict[str, Any]:
+    """The event as data: ``event`` (name, format, rounds, status, rated), ``standings``
+    (rows of :data:`ROW_FIELDS`, best first), ``crosstable`` (``names`` in standings order
+    and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``), ``rounds``
+    (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``; ``b`` ``None``
+    for a bye) and ``playing`` (the ids of its games in play)."""
+    names = {m.id: m.name for m in events.league.members()}
+    members = events.members(event.id)
+    games = events.games(event.id)
+    boards = events.boards(event.id)
+    byes = [b.a for b in boards if b.b is None]
+    rows = standings(members, games, byes, event.swiss)
+    order = [r.member for r in rows]
+    cells: dict[tuple[int, int], list[float]] = {}
+    for game in games:
+        for me, other in ((game.a, game.b), (game.b, game.a)):
+            cell = cells.setdefault((me, other), [0.0, 0])
+            cell[0] += game.points(me)
+            cell[1] += 1
+    withdrawn = events.withdrawn(event.id)
+    by_pair: dict[int, list[float]] = {}
+    cell_games: dict[tuple[int, int], list[int]] = {}
+    for game_row in events.league._query(
+        "SELECT g.pair_id, g.leg, g.result, g.id, b.a_id, b.b_id FROM games g "
+        "JOIN event_boards b ON b.pair_id = g.pair_id "
+        "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.leg",
+        (event.id,),
+    ):
+        by_pair.setdefault(int(game_row[0]), []).append(
+            {"x": 1.0, "o": 0.0}.get(game_row[2] or "", 0.5)
+        )
+        a, b = int(game_row[4]), int(game_row[5])
+        for ends in ((a, b), (b, a)):
+            cell_games.setdefault(ends, []).append(int(game_row[3]))
+    rounds: list[list[dict[str, Any]]] = []
+    for board in boards:
+        while len(rounds) <= board.round:
+            rounds.append([])
+        rounds[board.round].append(
+            {
+                "a": names[board.a],
+                "b": None if board.b is None else names[board.b],
+                "pair": board.pair_id,
+                "games": by_pair.get(board.pair_id or -1, []),
+            }
+        )
+    return {
+        "event": {
+            "name": event.name,
+            "format": event.format,
+            "rounds": event.rounds,
+            "status": event.status,
+            "rated": event.rated,
+        },
+        "standings": [
+            {
+                **{f: getattr(r, f) for f in ROW_FIELDS if f != "name"},
+                "name": names[r.member],
+                "withdrawn": r.member in withdrawn,
+            }
+            for r in rows
+        ],
+        "crosstable": {
+            "names": [names[m] for m in order],
+            "cells": [[cells.get((a, b)) for b in order] for a in order],
+            "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
+        },
+        "next": _next_round(event, members, boards, withdrawn, names),
+        "rounds": rounds,
+        "playing": events.game_ids(event.id, "playing"),
+    }
+
+
+def _next_round(
+    event: Event,
+    members: list[int],
+    boards: list[StoredBoard],
+    withdrawn: set[int],
+    names: dict[int, str],
+) -> list[dict[str, str | None]] | None:
+    """A round robin's next round (``None`` for a Swiss, paired when its round ends, and
+    after the last round)."""
+    if event.swiss or event.status == "finished" or len(members) < 2:
+        return None
+    current = max((b.round for b in boards), default=-1)
+    schedule = round_robin(members, 2 if event.format == "double-round-robin" else 1)
+    if current + 1 >= len(schedule):
+        return None
+    return [
+        {"a": names[b.a], "b": None if b.b is None else names[b.b]}
+        for b in schedule[current + 1]
+        if b.a not in withdrawn and b.b not in withdrawn
+    ]
+
+
+def _cell(cell: list[float] | None) -> str:
+    if cell is None:
+        return ""
+    return f"{cell[0]:g}/{int(cell[1])}"
+
+
+def render_text(data: dict[str, Any]) -> str:
+    """``event show``'s terminal text: the standings, then the crosstable."""
+    ev = data["event"]
+    swiss = ev["format"] == "swiss"
+    lines = [f"{ev['name']}: {ev['format']}, {ev['rounds']} rounds, {ev['status']}", ""]
+    tie = "Buch  MedB" if swiss else "  SB"
+    lines.append(f"{'#':>3} {'name':<24} {'pts':>5} {'games':>5} {tie:>11}  Elo (95%)")
+    for row in data["standings"]:
+        breaks = (
+            f"{row['buchholz']:>5g} {row['median_buchholz']:>5g}"
+            if swiss
+            else f"{row['sonneborn_berger']:>11g}"
+        )
+        elo = (
+            "" if row["elo"] is None else f"{row['elo']:+.0f} [{row['elo_low']}, {row['elo_high']}]"
+        )
+        mark = " (withdrawn)" if row["withdrawn"] else ""
+        lines.append(
+            f"{row['rank']:>3} {row['name'] + mark:<24} {row['points']:>5g} {row['games']:>5} "
+            f"{breaks:>11}  {elo}"
+        )
+    names = data["crosstable"]["names"]
+    lines += ["", "Crosstable (points/games of the row against the column):"]
+    width = max([8, *(len(n) + 1 for n in names)])
+    lines.append(" " * 24 + "".join(f"{i + 1:>{width}}" for i in range(len(names))))
+    for i, (name, row_cells) in enumerate(zip(names, data["crosstable"]["cells"], strict=True)):
+        text = "".join(f"{'x' if i == j else _cell(c):>{width}}" for j, c in enumerate(row_cells))
+        lines.append(f"{i + 1:>2} {name:<21}{text}")
+    return "\n".join(lines)
+
+
+def table_csv(data: dict[str, Any]) -> str:
+    """The final table as CSV (:data:`ROW_FIELDS`, the pentanomial as ``a b c d e``)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(ROW_FIELDS)
+    for row in data["standings"]:
+        writer.writerow(
+            [" ".join(map(str, row[f])) if f == "pentanomial" else row[f] for f in ROW_FIELDS]
+        )
+    return out.getvalue()
+
+
+def crosstable_csv(data: dict[str, Any]) -> str:
+    """The crosstable as CSV: a header of names, then per member its points against each
+    (empty where they have not met)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    names = data["crosstable"]["names"]
+    writer.writerow(["", *names])
+    for name, row_cells in zip(names, data["crosstable"]["cells"], strict=True):
+        writer.writerow([name, *("" if c is None else f"{c[0]:g}" for c in row_cells)])
+    return out.getvalue()
+
+
+def exports(events: EventStore, event: Event) -> dict[str, str]:
+    """The export's files by name: ``table.csv``, ``table.json``, ``crosstable.csv`` and
+    ``games.txt``."""
+    data = table(events, event)
+    return {
+        "table.csv": table_csv(data),
+        "table.json": json.dumps(data, indent=2) + "\n",
+        "crosstable.csv": crosstable_csv(data),
+        "games.txt": records(events, event),
+    }
+
+
+def records(events: EventStore, event: Event) -> str:
+    """Every finished game of the event as one records file (the text format of
+    docs/records.md, games separated by a blank line), oldest first."""
+    texts = []
+    for game_id in events.game_ids(event.id):
+        game = events.league.game(game_id)
+        if game is not None and game.record:
+            texts.append(game.record.strip() + "\n")
+    return "\n".join(texts)
+
+
+def export(events: EventStore, event: Event, directory: Path) -> list[Path]:
+    """Write ``table.csv``, ``table.json``, ``crosstable.csv``, ``games.txt`` and
+    ``games.db`` (the games as an arena results database that ``adjacency report``
+    reads, :mod:`.event_arena`) into ``directory`` (created if missing); return their
+    paths. A ``games.db`` there already is :class:`~.store.LeagueError`, before anything
+    is written."""
+    from .event_arena import write_arena_db
+
+    database = directory / "games.db"
+    if database.exists():
+        raise LeagueError(f"{str(database)!r} exists already: export into a new directory")
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in exports(events, event).items():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    write_arena_db(events, event, database)
+    return [*paths, database]

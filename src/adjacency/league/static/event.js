@@ -1,0 +1,79 @@
+// The event page: crosstable (each cell a pair's result, linking to its games),
+// standings, games in progress and the next round; refreshed every 2 s.
+import { el, getJson, memberLink } from "./league.js";
+
+const name = decodeURIComponent(location.pathname.split("/").pop());
+const api = `/api/league/events/${encodeURIComponent(name)}`;
+const FILES = ["table.csv", "table.json", "crosstable.csv", "games.txt"];
+
+function points(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1).replace(".5", "½").replace(/^0½/, "½");
+}
+
+function renderCrosstable(cross) {
+  const table = document.getElementById("crosstable");
+  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, "name"),
+    ...cross.names.map((_, i) => el("th", { class: "num" }, String(i + 1))));
+  const rows = cross.names.map((rowName, i) => el("tr", {},
+    el("td", {}, String(i + 1)), el("td", {}, memberLink(rowName)),
+    ...cross.cells[i].map((cell, j) => {
+      if (i === j) return el("td", { class: "num self" }, "×");
+      if (!cell) return el("td", { class: "num", "data-cell": `${i}-${j}` }, "");
+      const games = cross.games[i][j];
+      const text = `${points(cell[0])}/${cell[1]}`;
+      const link = games.length ? el("a", { href: `/watch/${games[games.length - 1]}` }, text) : text;
+      return el("td", { class: "num filled", "data-cell": `${i}-${j}` }, link);
+    })));
+  table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
+function renderStandings(data) {
+  const swiss = data.event.format === "swiss";
+  const breaks = swiss ? ["Buchholz", "median B."] : ["S-B"];
+  const head = el("tr", {}, ...["#", "name", "points", "games", ...breaks, "pairs (0..2)", "Elo (95%)", "margin"]
+    .map((h, k) => el("th", { class: k > 1 ? "num" : "" }, h)));
+  const rows = data.standings.map((r) => el("tr", { class: r.withdrawn ? "provisional" : "" },
+    el("td", {}, String(r.rank)),
+    el("td", {}, memberLink(r.name), r.withdrawn ? " (withdrawn)" : ""),
+    el("td", { class: "num" }, points(r.points)),
+    el("td", { class: "num" }, String(r.games)),
+    ...(swiss ? [r.buchholz, r.median_buchholz] : [r.sonneborn_berger])
+      .map((v) => el("td", { class: "num" }, points(v))),
+    el("td", { class: "num" }, r.pentanomial.join(" ")),
+    el("td", { class: "num" }, r.elo == null ? "" : `${r.elo > 0 ? "+" : ""}${Math.round(r.elo)} [${r.elo_low ?? "?"}, ${r.elo_high ?? "?"}]`),
+    el("td", { class: "num" }, r.margin == null ? "" : r.margin.toFixed(1))));
+  document.getElementById("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
+function renderLists(data) {
+  const live = data.live.map((g) => el("li", {}, el("a", { href: `/watch/${g.id}` }, `${g.x} – ${g.o}`)));
+  document.getElementById("live").replaceChildren(...(live.length ? live : [el("li", {}, "none")]));
+  let next = [el("li", {}, data.event.format === "swiss" ? "paired when this round ends" : "none")];
+  if (data.next && data.next.length) {
+    next = data.next.map((b) => el("li", {}, b.b ? `${b.a} – ${b.b}` : `${b.a}: bye`));
+  }
+  document.getElementById("next").replaceChildren(...next);
+}
+
+async function refresh() {
+  try {
+    const data = await getJson(api);
+    const ev = data.event;
+    document.title = `${ev.name} · Adjacency event`;
+    document.getElementById("title").textContent = ev.name;
+    const round = data.rounds.length;
+    const where = round ? `round ${Math.min(round, ev.rounds)} of ${ev.rounds}` : `${ev.rounds || "?"} rounds`;
+    document.getElementById("summary").textContent =
+      `${ev.format}, ${where}, ${ev.status}${ev.rated ? "" : ", unrated"}`;
+    document.getElementById("downloads").replaceChildren("Downloads: ",
+      ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
+    renderCrosstable(data.crosstable);
+    renderStandings(data);
+    renderLists(data);
+  } catch (error) {
+    document.getElementById("summary").textContent = `Not available: ${error.message}`;
+  }
+}
+
+refresh();
+setInterval(refresh, 2000);

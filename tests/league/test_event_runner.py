@@ -1,0 +1,139 @@
+"""The event runner over a real league file, without a server
+(adjacency.league.event_runner): rounds advance when their pairs are played, a Swiss
+is paired from the stored results without repeats, a withdrawn member plays no later
+board, a scheduled event starts at its time with the connected bots, and an event
+finishes exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from adjacency.league.event_runner import EventPass, EventRunner
+from adjacency.league.event_store import EventStore
+from adjacency.league.hall import RECONNECT_GRACE, Hall
+from adjacency.league.house import HousePlayers
+from adjacency.league.store import LeagueStore
+from league_helpers import add_member, make_league
+
+
+def league(tmp_path: Path, names: list[str]) -> LeagueStore:
+    db = tmp_path / "league.db"
+    make_league(db)
+    for name in names:
+        add_member(db, name)
+    return LeagueStore(db)
+
+
+def play(store: LeagueStore, step: EventPass, x_wins: bool = True) -> int:
+    """Play every game the pass starts (X wins, or O with ``x_wins`` false)."""
+    for start in step.starts:
+        game_id = store.start_game(start.x, start.o, "6/6/6/6/6/6 x 4", start.pair, start.leg)
+        store.finish_game(game_id, "x" if x_wins else "o", "normal", "", "", (5, 3), 8, (0, 0))
+    return len(step.starts)
+
+
+def test_a_swiss_runs_its_rounds_without_repeats_and_finishes_once(tmp_path: Path) -> None:
+    names = ["a", "b", "c", "d", "e"]
+    with league(tmp_path, names) as store:
+        events = EventStore(store)
+        events.create("sw", "swiss", 3, names)
+        runner = EventRunner(store)
+        assert runner.plan(set()).starts == []  # scheduled: nothing plays
+        events.start("sw")
+        met: set[frozenset[int]] = set()
+        finished: list[str] = []
+        for _ in range(20):
+            step = runner.plan(set())
+            finished += step.finished
+            assert step.members == ({m.id for m in store.members()} if not finished else set())
+            if not step.starts:
+                # both legs of a pair are started one pass after the other
+                if events.named("sw").status == "finished":
+                    break
+                continue
+            for start in step.starts:
+                if start.leg == 0:
+                    assert frozenset((start.x, start.o)) not in met
+            for start in step.starts:
+                met.add(frozenset((start.x, start.o)))
+            play(store, step)
+        event = events.named("sw")
+        assert event.status == "finished" and finished == ["sw"]
+        assert {b.round for b in events.boards(event.id)} == {0, 1, 2}
+        assert sum(b.b is None for b in events.boards(event.id)) == 3  # one bye a round
+        assert len({b.a for b in events.boards(event.id) if b.b is None}) == 3
+        assert len(events.games(event.id)) == 3 * 2 * 2
+        assert runner.plan(set()).finished == []  # finished once only
+        assert not events.finish(event.id)
+
+
+def test_a_withdrawn_member_plays_no_later_board(tmp_path: Path) -> None:
+    names = ["a", "b", "c", "d"]
+    with league(tmp_path, names) as store:
+        events = EventStore(store)
+        events.create("rr", "round-robin", None, names)
+        events.start("rr")
+        runner = EventRunner(store)
+        play(store, runner.plan(set()))  # round 1, leg 0
+        events.withdraw("rr", "d")
+        d = store.member_named("d").id
+        while events.named("rr").status != "finished":
+            step = runner.plan(set())
+            assert all(d not in (s.x, s.o) for s in step.starts)
+            assert d not in step.members
+            play(store, step, x_wins=False)
+        games = events.games(events.named("rr").id)
+        # d played only round 1's first leg; a, b, c played each other fully
+        assert sum(d in (g.a, g.b) for g in games) == 1
+        assert len(games) == 1 + 3 * 2
+
+
+def test_an_all_connected_event_starts_at_its_time_with_the_connected_bots(
+    tmp_path: Path,
+) -> None:
+    with league(tmp_path, ["a", "b", "c"]) as store:
+        events = EventStore(store)
+        event = events.create("later", "round-robin", None, None, start=1e12, now=1e12 - 60)
+        runner = EventRunner(store)
+        connected = {store.member_named("a").id, store.member_named("c").id}
+        assert runner.plan(connected, now=1e12 - 1).starts == []
+        step = runner.plan(connected, now=1e12)
+        assert {(s.x, s.o) for s in step.starts} == {tuple(sorted(connected))}
+        event = events.named("later")
+        assert event.status == "running" and event.rounds == 1
+        assert events.members(event.id) == sorted(connected)
+
+
+def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
+    """Through the hall: the event's games start (its bots need not be connected) and
+    are stored, but an unrated event's rate nobody while a rated event's do."""
+
+    async def main() -> None:
+        with league(tmp_path, ["a", "b", "c", "d"]) as store:
+            events = EventStore(store)
+            events.create("casual", "round-robin", None, ["a", "b"], rated=False)
+            events.create("rated", "round-robin", None, ["c", "d"])
+            events.start("casual")
+            events.start("rated")
+            hall = Hall(store, HousePlayers())
+            try:
+                assert hall.pair() == []  # the first seconds wait for the bots to connect
+                hall.up_since -= RECONNECT_GRACE  # later, absent bots' games start anyway
+                for _ in range(4):  # two pairs, two legs each
+                    for live in hall.pair():
+                        while live.id in hall.live:
+                            position = live.game.position
+                            hall.move(live.member(position.turn), live.id,
+                                      position.legal_moves()[0])  # fmt: skip
+            finally:
+                await hall.stop()
+            assert [e.status for e in events.events()] == ["finished", "finished"]
+            rated = {g.x_id for g in store.rated_games()} | {g.o_id for g in store.rated_games()}
+            names = {store.member(m).name for m in rated}
+            assert names == {"c", "d"} and len(store.rated_games()) == 2
+            assert len(events.games(events.named("casual").id)) == 2
+            assert store.history(store.member_named("a").id) == []
+            assert store.ratings() == store.recompute_ratings()
+
+    asyncio.run(main())
