@@ -85,6 +85,8 @@ class Hall(Games):
         self._saver: asyncio.Task[None] | None = None
         self.events = EventRunner(store)
         """The league's events: their games start first in each pass (:mod:`.event_runner`)."""
+        self.up_since = time.monotonic()
+        """When the scheduler started (:data:`RECONNECT_GRACE` counts from it)."""
 
     # ----------------------------------------------------------- lifetime
 
