@@ -62,7 +62,7 @@ CREATE INDEX IF NOT EXISTS event_boards_event ON event_boards(event_id, round);
 """
 
 TABLES = frozenset({"events", "event_members", "event_boards"})
-"""The tables this module adds to a league's file (:data:`.store.OWN_TABLES` names them)."""
+"""The tables this module adds to a league's file (:data:`.schema.OWN_TABLES` names them)."""
 
 
 @dataclass(frozen=True)

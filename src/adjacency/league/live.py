@@ -49,7 +49,8 @@ class LiveGame:
     """When the game started (``time.monotonic``): the league's shortest game counts from it."""
     version: int = 0
     saved: int = 0
-    """Plies of the record written to the store so far (:meth:`Games.save_progress`)."""
+    """Plies of the record written to the store so far
+    (:meth:`~adjacency.league.games.Games.save_progress`)."""
 
     def member(self, color: Color) -> Member:
         """The member playing ``color``."""

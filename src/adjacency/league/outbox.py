@@ -11,7 +11,7 @@ dropped, the writer task ends and :attr:`Outbox.overflowed` tells the reader to 
 the socket with :data:`OVERFLOW_CODE`; its games go on (its clock runs).
 
 The writer always ends: the end marker has a place of its own in the queue (so
-:meth:`close` never fails to queue it), and an overflow cancels the writer outright.
+:meth:`Outbox.close` never fails to queue it), and an overflow cancels the writer outright.
 """
 
 from __future__ import annotations

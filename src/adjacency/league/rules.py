@@ -11,7 +11,7 @@ B1). So:
   or the admin approved them (``adjacency league approve NAME``); with
   ``people="approved"`` only the admin's approval establishes a person. A game with
   a provisional person is played and stored but rates nobody: neither side's
-  rating changes (:meth:`LeagueRules.rates`).
+  rating changes (:meth:`LeagueRules.established`).
 * A rated game against a member whose Glicko-2 deviation is still above
   :data:`PROVISIONAL_RD` (a new bot, a freshly established person) moves the other
   side's rating by at most :data:`PROVISIONAL_CHANGE` points (:func:`rate`), so a

@@ -1,10 +1,9 @@
-"""The league's database: one SQLite file in WAL mode.
+"""The league's database: one SQLite file in WAL mode (its tables: :mod:`.schema`).
 
-Tables: ``meta`` (schema version, the settings, the admin token's hash), ``members``
-(bots, house bots and people; a token is stored only as its SHA-256 hash),
-``pairs`` (a colour-swapped pair of games from one opening), ``games`` (every game,
-with its full record once it ends) and ``ratings`` (each member's Glicko-2 rating
-after each rated game: the rating history).
+:class:`LeagueStore` is the whole database: the connection, settings, rules and members
+come from :class:`~adjacency.league.members.MemberStore`; this module adds the pairs,
+games and ratings. The rows as plain data, names and tokens are in :mod:`.records`
+(re-exported here, where the rest of the league imports them from).
 
 Durability contract: a game's end, its record and both players' new ratings are
 written in one transaction, so after any crash (``kill -9``) the stored ratings
@@ -18,397 +17,49 @@ write while the server runs.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import secrets
 import sqlite3
-import threading
 import time
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from ..core.errors import AdjacencyError, StoreError
-from ..core.text import quote
+from ..core.errors import StoreError
 from ..ratings.glicko import Glicko, rate_game
-from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
+from .members import MemberStore
+from .records import (
+    GAME_COLUMNS,
+    KINDS,
+    LIGHT_COLUMNS,
+    MAX_CONCURRENCY,
+    MAX_NAME,
+    TOKEN_PREFIX,
+    LeagueError,
+    Member,
+    StoredGame,
+    check_name,
+    new_token,
+    token_hash,
+)
 from .rules import LeagueRules, rate
-from .settings import LeagueSettings
+from .schema import CONFIG, SCHEMA_VERSION
 
-SCHEMA_VERSION = "adjacency-league-1"
-KINDS = ("bot", "house", "person")
-"""Member kinds: a remote bot (token, ``adjacency connect``), a house bot (a spec the
-server plays itself) and a person (a browser-held secret)."""
-MAX_NAME = 32
-"""The longest member name."""
-TOKEN_PREFIX = "adjl_"
-MAX_CONCURRENCY = 16
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS members (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
-    kind TEXT NOT NULL CHECK (kind IN ('bot', 'house', 'person')),
-    spec TEXT,
-    token_hash TEXT UNIQUE,
-    revoked INTEGER NOT NULL DEFAULT 0,
-    concurrency INTEGER NOT NULL DEFAULT 1,
-    created REAL NOT NULL,
-    approved INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS pairs (
-    id INTEGER PRIMARY KEY,
-    a_id INTEGER NOT NULL REFERENCES members(id),
-    b_id INTEGER NOT NULL REFERENCES members(id),
-    opening INTEGER NOT NULL,
-    created REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS pairs_open ON pairs(finished);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    pair_id INTEGER REFERENCES pairs(id),
-    leg INTEGER NOT NULL DEFAULT 0,
-    x_id INTEGER NOT NULL REFERENCES members(id),
-    o_id INTEGER NOT NULL REFERENCES members(id),
-    opening TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('playing', 'finished', 'aborted')),
-    result TEXT,
-    termination TEXT,
-    detail TEXT NOT NULL DEFAULT '',
-    record TEXT,
-    x_score INTEGER,
-    o_score INTEGER,
-    plies INTEGER NOT NULL DEFAULT 0,
-    x_time REAL NOT NULL DEFAULT 0,
-    o_time REAL NOT NULL DEFAULT 0,
-    started REAL NOT NULL,
-    ended REAL,
-    rated_seq INTEGER UNIQUE,
-    limited INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_status ON games(status);
-CREATE INDEX IF NOT EXISTS games_pair ON games(pair_id);
-CREATE INDEX IF NOT EXISTS games_x ON games(x_id);
-CREATE INDEX IF NOT EXISTS games_o ON games(o_id);
-CREATE INDEX IF NOT EXISTS games_players ON games(x_id, o_id, status);
-CREATE TABLE IF NOT EXISTS ratings (
-    seq INTEGER PRIMARY KEY,
-    member_id INTEGER NOT NULL REFERENCES members(id),
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    rating REAL NOT NULL,
-    rd REAL NOT NULL,
-    volatility REAL NOT NULL,
-    at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ratings_member ON ratings(member_id, seq);
-"""
+__all__ = [
+    "CONFIG",
+    "KINDS",
+    "MAX_CONCURRENCY",
+    "MAX_NAME",
+    "SCHEMA_VERSION",
+    "TOKEN_PREFIX",
+    "LeagueError",
+    "LeagueStore",
+    "Member",
+    "StoredGame",
+    "check_name",
+    "new_token",
+    "token_hash",
+]
 
 
-MIGRATIONS = (
-    ("members", "approved", "INTEGER NOT NULL DEFAULT 0"),
-    ("games", "limited", "INTEGER NOT NULL DEFAULT 0"),
-)
-"""Columns added after the first release (old rows get the default). ``limited``: the
-game was rated with :func:`.rules.rate` (changes against provisional opponents limited);
-games rated before that rule (0) are recomputed as they were rated."""
-
-OWN_TABLES = frozenset({"meta", "members", "pairs", "games", "ratings"}) | frozenset(
-    {"events", "event_members", "event_boards"}  # the events' (.event_store.TABLES)
-)
-
-CONFIG = StoreConfig("league", check_same_thread=False, foreign_keys=True, own_tables=OWN_TABLES)
-"""Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, foreign
-keys on, a 30 s busy timeout; one connection shared by the server's threads behind the
-store's lock; a file holding other tables is refused untouched."""
-
-
-class LeagueError(AdjacencyError):
-    """Bad input to the league: a name, a member, settings that differ from the league's."""
-
-
-def new_token() -> str:
-    """A fresh secret: :data:`TOKEN_PREFIX` and 128 random bits (URL-safe base64)."""
-    return TOKEN_PREFIX + secrets.token_urlsafe(16)
-
-
-def token_hash(token: str) -> str:
-    """The SHA-256 hex digest stored in place of a token."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def check_name(name: str) -> str:
-    """A member name: 1 to :data:`MAX_NAME` printable ASCII letters, digits, ``-_.``
-    (no spaces, so names stay unambiguous on the command line and in records)."""
-    allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-    if not 1 <= len(name) <= MAX_NAME or not set(name) <= allowed:
-        raise LeagueError(
-            f"member name {quote(name)} is not allowed: 1 to {MAX_NAME} characters from "
-            "A-Z a-z 0-9 - _ ."
-        )
-    return name
-
-
-@dataclass(frozen=True)
-class Member:
-    """A league member as stored (the token's hash never leaves the store)."""
-
-    id: int
-    name: str
-    kind: str
-    spec: str | None
-    revoked: bool
-    concurrency: int
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """One row of ``games``."""
-
-    id: int
-    pair_id: int | None
-    leg: int
-    x_id: int
-    o_id: int
-    opening: str
-    status: str
-    result: str | None
-    termination: str | None
-    detail: str
-    record: str | None
-    x_score: int | None
-    o_score: int | None
-    plies: int
-    x_time: float
-    o_time: float
-    started: float
-    ended: float | None
-    rated_seq: int | None
-
-    def points(self, member_id: int) -> float:
-        """Points ``member_id`` scored in this finished game (1, 0.5, 0)."""
-        if self.result == "draw" or self.result is None:
-            return 0.5
-        won = (self.result == "x") == (member_id == self.x_id)
-        return 1.0 if won else 0.0
-
-
-GAME_COLUMNS = (
-    "id, pair_id, leg, x_id, o_id, opening, status, result, termination, detail, record, "
-    "x_score, o_score, plies, x_time, o_time, started, ended, rated_seq"
-)
-LIGHT_COLUMNS = GAME_COLUMNS.replace("record,", "NULL,")
-"""The columns of a listing: the records (a kilobyte each) are left out."""
-
-
-class LeagueStore(SQLiteStore):
-    """A league database. Methods are thread-safe (one connection behind a lock)."""
-
-    def __init__(self, path: str | Path, create: bool = True) -> None:
-        """Open (or with ``create``, create) a league database. A file that holds other
-        tables (another program's database) is refused with :class:`StoreError` and left
-        as it was; a missing file without ``create`` is a :class:`LeagueError`."""
-        self.path = Path(path)
-        self._lock = threading.RLock()
-        if not create and not self.path.exists():
-            raise LeagueError(
-                f"no league database at {str(self.path)!r}: create it with "
-                "`adjacency league create --db FILE`"
-            )
-        self.db = open_store(self.path, CONFIG, SCHEMA, MIGRATIONS)
-        try:
-            # The version row is written with the league's settings (:meth:`create`).
-            check_version(self.db, self.path, CONFIG, "meta", SCHEMA_VERSION, write=False)
-        except StoreError:
-            self.db.close()
-            raise
-
-    def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        return transaction(self.db, self.path, CONFIG, self._lock)
-
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self.db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise CONFIG.error(self.path, exc) from None
-
-    # ----------------------------------------------------------------- league
-
-    @property
-    def created(self) -> bool:
-        """Whether the file holds a league already (its settings are stored)."""
-        return bool(self._query("SELECT 1 FROM meta WHERE key='settings'"))
-
-    def create(self, settings: LeagueSettings, admin_token: str) -> None:
-        """Store the settings and the admin token's hash (a new league only)."""
-        with self._transaction() as db:
-            if db.execute("SELECT 1 FROM meta WHERE key='settings'").fetchone():
-                raise LeagueError(f"{str(self.path)!r} already holds a league")
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            db.execute("INSERT INTO meta VALUES ('settings', ?)", (json.dumps(settings.to_dict()),))
-            db.execute("INSERT INTO meta VALUES ('admin', ?)", (token_hash(admin_token),))
-
-    def settings(self) -> LeagueSettings:
-        """The league's settings, fixed at creation; :class:`LeagueError` if the file holds
-        no league yet."""
-        rows = self._query("SELECT value FROM meta WHERE key='settings'")
-        if not rows:
-            raise LeagueError(
-                f"{str(self.path)!r} holds no league yet: create it with "
-                "`adjacency league create --db FILE` (or `adjacency league serve`)"
-            )
-        return LeagueSettings.from_dict(json.loads(rows[0][0]))
-
-    def rules(self) -> LeagueRules:
-        """The league's rules for people and pace (:mod:`.rules`; the defaults until
-        :meth:`set_rules` stores others)."""
-        rows = self._query("SELECT value FROM meta WHERE key='rules'")
-        return LeagueRules.from_dict(json.loads(rows[0][0])) if rows else LeagueRules()
-
-    def set_rules(self, rules: LeagueRules) -> None:
-        """Store the league's rules (a running server reads them when it starts)."""
-        with self._transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (json.dumps(rules.to_dict()),)
-            )
-
-    def set_admin_token(self, token: str) -> None:
-        """Make ``token`` the admin token (only its hash is stored; the old one stops
-        working)."""
-        with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('admin', ?)", (token_hash(token),))
-
-    def is_admin(self, token: str) -> bool:
-        """Whether ``token`` is the admin token (compared in constant time, by hash)."""
-        rows = self._query("SELECT value FROM meta WHERE key='admin'")
-        return bool(rows) and secrets.compare_digest(rows[0][0], token_hash(token))
-
-    # ---------------------------------------------------------------- members
-
-    def add_member(
-        self, name: str, kind: str, spec: str | None = None, concurrency: int = 1
-    ) -> tuple[Member, str | None]:
-        """Add a member; return it and its token (``None`` for a house bot). The token is
-        returned once and stored only as its hash."""
-        check_name(name)
-        if kind not in KINDS:
-            raise LeagueError(f"member kind {quote(kind)} is not one of {', '.join(KINDS)}")
-        if not 1 <= concurrency <= MAX_CONCURRENCY:
-            raise LeagueError(f"concurrency must be 1 to {MAX_CONCURRENCY}, got {concurrency}")
-        token = None if kind == "house" else new_token()
-        with self._transaction() as db:
-            if db.execute("SELECT 1 FROM members WHERE name = ?", (name,)).fetchone():
-                raise LeagueError(f"a member named {quote(name)} exists already")
-            cursor = db.execute(
-                "INSERT INTO members (name, kind, spec, token_hash, concurrency, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, kind, spec, None if token is None else token_hash(token), concurrency,
-                 time.time()),
-            )  # fmt: skip
-            member_id = int(cursor.lastrowid or 0)
-        return self.member(member_id), token
-
-    def _member_row(self, row: tuple[Any, ...]) -> Member:
-        return Member(int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]))
-
-    def member(self, member_id: int) -> Member:
-        """The member with this id, revoked or not; :class:`LeagueError` if there is none."""
-        rows = self._query(
-            "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE id = ?",
-            (member_id,),
-        )
-        if not rows:
-            raise LeagueError(f"no member with id {member_id}")
-        return self._member_row(rows[0])
-
-    def member_named(self, name: str) -> Member:
-        """The member called ``name``, revoked or not; :class:`LeagueError` if there is none."""
-        rows = self._query(
-            "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE name = ?",
-            (name,),
-        )
-        if not rows:
-            raise LeagueError(f"no member named {quote(name)}")
-        return self._member_row(rows[0])
-
-    def members(self) -> list[Member]:
-        """Every member, revoked ones too, in the order they were added."""
-        rows = self._query(
-            "SELECT id, name, kind, spec, revoked, concurrency FROM members ORDER BY id"
-        )
-        return [self._member_row(r) for r in rows]
-
-    def authenticate(self, token: str) -> Member | None:
-        """The member whose token this is, if it is not revoked; else ``None``."""
-        if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
-            return None
-        rows = self._query(
-            "SELECT id, name, kind, spec, revoked, concurrency FROM members "
-            "WHERE token_hash = ? AND revoked = 0",
-            (token_hash(token),),
-        )
-        return self._member_row(rows[0]) if rows else None
-
-    def token_hashes(self) -> dict[int, str]:
-        """Each member's current token hash (revoked ones included), by member id."""
-        rows = self._query("SELECT id, token_hash FROM members WHERE token_hash IS NOT NULL")
-        return {int(member_id): str(digest) for member_id, digest in rows}
-
-    def revoke(self, name: str) -> Member:
-        """Revoke a member's token (it can no longer connect); its games and ratings stay."""
-        member = self.member_named(name)
-        with self._transaction() as db:
-            db.execute("UPDATE members SET revoked = 1 WHERE id = ?", (member.id,))
-        return self.member(member.id)
-
-    def approve(self, name: str) -> Member:
-        """Approve a person: their games are rated from now on (:mod:`.rules`); a bot or
-        house bot is established already (:class:`LeagueError`)."""
-        member = self.member_named(name)
-        if member.kind != "person":
-            raise LeagueError(f"{quote(name)} is a {member.kind}: only people need approval")
-        with self._transaction() as db:
-            db.execute("UPDATE members SET approved = 1 WHERE id = ?", (member.id,))
-        return member
-
-    def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, str]:
-        """Whether the member's games are rated under ``rules``, and the sentence that
-        says so to a person (bots and house bots: always rated)."""
-        with self._lock:
-            return self._established(self.db, member_id, rules)
-
-    @staticmethod
-    def _established(
-        db: sqlite3.Connection, member_id: int, rules: LeagueRules
-    ) -> tuple[bool, str]:
-        kind, approved = db.execute(
-            "SELECT kind, approved FROM members WHERE id = ?", (member_id,)
-        ).fetchone()
-        if kind != "person":
-            return True, "your games are rated"
-        games, opponents = db.execute(
-            "SELECT COUNT(*), COUNT(DISTINCT CASE WHEN x_id = ?1 THEN o_id ELSE x_id END) "
-            "FROM games WHERE status = 'finished' AND (x_id = ?1 OR o_id = ?1)",
-            (member_id,),
-        ).fetchone()
-        args = (bool(approved), int(games), int(opponents))
-        return rules.established(*args), rules.progress(*args)
-
-    def rotate(self, name: str) -> str:
-        """Give a member a new token (the old one stops working); return the new token."""
-        member = self.member_named(name)
-        if member.kind == "house":
-            raise LeagueError(f"{quote(name)} is a house bot: it has no token")
-        token = new_token()
-        with self._transaction() as db:
-            db.execute(
-                "UPDATE members SET token_hash = ?, revoked = 0 WHERE id = ?",
-                (token_hash(token), member.id),
-            )
-        return token
+class LeagueStore(MemberStore):
+    """A league database: :class:`~adjacency.league.members.MemberStore` (connection,
+    settings, rules, members) and the pairs, games and ratings. Thread-safe."""
 
     # ------------------------------------------------------------------ games
 

@@ -1,0 +1,242 @@
+"""The league database's connection, settings, rules and members (:class:`MemberStore`).
+
+:class:`~adjacency.league.store.LeagueStore` adds the pairs, games and ratings; the split
+keeps each file to one concern: who may play (here) and what was played (there).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import StoreError
+from ..core.text import quote
+from ..storage import SQLiteStore, check_version, open_store, transaction
+from .records import (
+    KINDS,
+    MAX_CONCURRENCY,
+    TOKEN_PREFIX,
+    LeagueError,
+    Member,
+    check_name,
+    new_token,
+    token_hash,
+)
+from .rules import LeagueRules
+from .schema import CONFIG, MIGRATIONS, SCHEMA, SCHEMA_VERSION
+from .settings import LeagueSettings
+
+
+class MemberStore(SQLiteStore):
+    """A league database's connection, settings, rules and members. Methods are
+    thread-safe (one connection behind a lock)."""
+
+    def __init__(self, path: str | Path, create: bool = True) -> None:
+        """Open (or with ``create``, create) a league database. A file that holds other
+        tables (another program's database) is refused with :class:`StoreError` and left
+        as it was; a missing file without ``create`` is a :class:`LeagueError`."""
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        if not create and not self.path.exists():
+            raise LeagueError(
+                f"no league database at {str(self.path)!r}: create it with "
+                "`adjacency league create --db FILE`"
+            )
+        self.db = open_store(self.path, CONFIG, SCHEMA, MIGRATIONS)
+        try:
+            # The version row is written with the league's settings (:meth:`create`).
+            check_version(self.db, self.path, CONFIG, "meta", SCHEMA_VERSION, write=False)
+        except StoreError:
+            self.db.close()
+            raise
+
+    def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return transaction(self.db, self.path, CONFIG, self._lock)
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self.db.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise CONFIG.error(self.path, exc) from None
+
+    # ----------------------------------------------------------------- league
+
+    @property
+    def created(self) -> bool:
+        """Whether the file holds a league already (its settings are stored)."""
+        return bool(self._query("SELECT 1 FROM meta WHERE key='settings'"))
+
+    def create(self, settings: LeagueSettings, admin_token: str) -> None:
+        """Store the settings and the admin token's hash (a new league only)."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM meta WHERE key='settings'").fetchone():
+                raise LeagueError(f"{str(self.path)!r} already holds a league")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            db.execute("INSERT INTO meta VALUES ('settings', ?)", (json.dumps(settings.to_dict()),))
+            db.execute("INSERT INTO meta VALUES ('admin', ?)", (token_hash(admin_token),))
+
+    def settings(self) -> LeagueSettings:
+        """The league's settings, fixed at creation; :class:`LeagueError` if the file holds
+        no league yet."""
+        rows = self._query("SELECT value FROM meta WHERE key='settings'")
+        if not rows:
+            raise LeagueError(
+                f"{str(self.path)!r} holds no league yet: create it with "
+                "`adjacency league create --db FILE` (or `adjacency league serve`)"
+            )
+        return LeagueSettings.from_dict(json.loads(rows[0][0]))
+
+    def rules(self) -> LeagueRules:
+        """The league's rules for people and pace (:mod:`.rules`; the defaults until
+        :meth:`set_rules` stores others)."""
+        rows = self._query("SELECT value FROM meta WHERE key='rules'")
+        return LeagueRules.from_dict(json.loads(rows[0][0])) if rows else LeagueRules()
+
+    def set_rules(self, rules: LeagueRules) -> None:
+        """Store the league's rules (a running server reads them when it starts)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (json.dumps(rules.to_dict()),)
+            )
+
+    def set_admin_token(self, token: str) -> None:
+        """Make ``token`` the admin token (only its hash is stored; the old one stops
+        working)."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('admin', ?)", (token_hash(token),))
+
+    def is_admin(self, token: str) -> bool:
+        """Whether ``token`` is the admin token (compared in constant time, by hash)."""
+        rows = self._query("SELECT value FROM meta WHERE key='admin'")
+        return bool(rows) and secrets.compare_digest(rows[0][0], token_hash(token))
+
+    # ---------------------------------------------------------------- members
+
+    def add_member(
+        self, name: str, kind: str, spec: str | None = None, concurrency: int = 1
+    ) -> tuple[Member, str | None]:
+        """Add a member; return it and its token (``None`` for a house bot). The token is
+        returned once and stored only as its hash."""
+        check_name(name)
+        if kind not in KINDS:
+            raise LeagueError(f"member kind {quote(kind)} is not one of {', '.join(KINDS)}")
+        if not 1 <= concurrency <= MAX_CONCURRENCY:
+            raise LeagueError(f"concurrency must be 1 to {MAX_CONCURRENCY}, got {concurrency}")
+        token = None if kind == "house" else new_token()
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM members WHERE name = ?", (name,)).fetchone():
+                raise LeagueError(f"a member named {quote(name)} exists already")
+            cursor = db.execute(
+                "INSERT INTO members (name, kind, spec, token_hash, concurrency, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, kind, spec, None if token is None else token_hash(token), concurrency,
+                 time.time()),
+            )  # fmt: skip
+            member_id = int(cursor.lastrowid or 0)
+        return self.member(member_id), token
+
+    def _member_row(self, row: tuple[Any, ...]) -> Member:
+        return Member(int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]))
+
+    def member(self, member_id: int) -> Member:
+        """The member with this id, revoked or not; :class:`LeagueError` if there is none."""
+        rows = self._query(
+            "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE id = ?",
+            (member_id,),
+        )
+        if not rows:
+            raise LeagueError(f"no member with id {member_id}")
+        return self._member_row(rows[0])
+
+    def member_named(self, name: str) -> Member:
+        """The member called ``name``, revoked or not; :class:`LeagueError` if there is none."""
+        rows = self._query(
+            "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE name = ?",
+            (name,),
+        )
+        if not rows:
+            raise LeagueError(f"no member named {quote(name)}")
+        return self._member_row(rows[0])
+
+    def members(self) -> list[Member]:
+        """Every member, revoked ones too, in the order they were added."""
+        rows = self._query(
+            "SELECT id, name, kind, spec, revoked, concurrency FROM members ORDER BY id"
+        )
+        return [self._member_row(r) for r in rows]
+
+    def authenticate(self, token: str) -> Member | None:
+        """The member whose token this is, if it is not revoked; else ``None``."""
+        if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
+            return None
+        rows = self._query(
+            "SELECT id, name, kind, spec, revoked, concurrency FROM members "
+            "WHERE token_hash = ? AND revoked = 0",
+            (token_hash(token),),
+        )
+        return self._member_row(rows[0]) if rows else None
+
+    def token_hashes(self) -> dict[int, str]:
+        """Each member's current token hash (revoked ones included), by member id."""
+        rows = self._query("SELECT id, token_hash FROM members WHERE token_hash IS NOT NULL")
+        return {int(member_id): str(digest) for member_id, digest in rows}
+
+    def revoke(self, name: str) -> Member:
+        """Revoke a member's token (it can no longer connect); its games and ratings stay."""
+        member = self.member_named(name)
+        with self._transaction() as db:
+            db.execute("UPDATE members SET revoked = 1 WHERE id = ?", (member.id,))
+        return self.member(member.id)
+
+    def approve(self, name: str) -> Member:
+        """Approve a person: their games are rated from now on (:mod:`.rules`); a bot or
+        house bot is established already (:class:`LeagueError`)."""
+        member = self.member_named(name)
+        if member.kind != "person":
+            raise LeagueError(f"{quote(name)} is a {member.kind}: only people need approval")
+        with self._transaction() as db:
+            db.execute("UPDATE members SET approved = 1 WHERE id = ?", (member.id,))
+        return member
+
+    def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, str]:
+        """Whether the member's games are rated under ``rules``, and the sentence that
+        says so to a person (bots and house bots: always rated)."""
+        with self._lock:
+            return self._established(self.db, member_id, rules)
+
+    @staticmethod
+    def _established(
+        db: sqlite3.Connection, member_id: int, rules: LeagueRules
+    ) -> tuple[bool, str]:
+        kind, approved = db.execute(
+            "SELECT kind, approved FROM members WHERE id = ?", (member_id,)
+        ).fetchone()
+        if kind != "person":
+            return True, "your games are rated"
+        games, opponents = db.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT CASE WHEN x_id = ?1 THEN o_id ELSE x_id END) "
+            "FROM games WHERE status = 'finished' AND (x_id = ?1 OR o_id = ?1)",
+            (member_id,),
+        ).fetchone()
+        args = (bool(approved), int(games), int(opponents))
+        return rules.established(*args), rules.progress(*args)
+
+    def rotate(self, name: str) -> str:
+        """Give a member a new token (the old one stops working); return the new token."""
+        member = self.member_named(name)
+        if member.kind == "house":
+            raise LeagueError(f"{quote(name)} is a house bot: it has no token")
+        token = new_token()
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE members SET token_hash = ?, revoked = 0 WHERE id = ?",
+                (token_hash(token), member.id),
+            )
+        return token
