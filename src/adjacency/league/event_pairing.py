@@ -31,6 +31,9 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..core.text import quote
+from .records import LeagueError
+
 FORMATS = ("round-robin", "double-round-robin", "swiss")
 """An event's formats."""
 
@@ -246,3 +249,28 @@ def swiss_players(
                     first[me] += sign
                     score[me] += points.get((r, me), 0.0)
     return [SwissPlayer(m, score[m], frozenset(opponents[m]), first[m], byes[m]) for m in members]
+
+
+def planned_rounds(format: str, members: int, rounds: int | None) -> int:
+    """The rounds an event of ``format`` with ``members`` members plays: a round robin's
+    are fixed by the number of members; a Swiss plays ``rounds`` (at most a round robin's
+    cycle, so no pairing need repeat). Bad input is :class:`LeagueError`."""
+    if format not in FORMATS:
+        raise LeagueError(f"event format {quote(format)} is not one of {', '.join(FORMATS)}")
+    if format != "swiss":
+        need = rr_rounds(members, 2 if format == "double-round-robin" else 1)
+        if rounds is not None and rounds != need:
+            raise LeagueError(
+                f"a {format} of {members} members has {need} rounds, not {rounds} "
+                "(leave out --rounds)"
+            )
+        return need
+    if rounds is None or rounds < 1:
+        raise LeagueError("a Swiss needs --rounds N (1 or more)")
+    most = max_swiss_rounds(members)
+    if rounds > most:
+        raise LeagueError(
+            f"a Swiss of {members} members has at most {most} rounds without repeat "
+            f"pairings, not {rounds}"
+        )
+    return rounds

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..core.errors import StoreError
 from ..core.text import quote
-from .event_pairing import FORMATS, Board, max_swiss_rounds, rr_rounds
+from .event_pairing import FORMATS, Board, planned_rounds
 from .event_standings import EventGame
 from .store import LeagueError, LeagueStore, check_name
 
@@ -106,31 +106,6 @@ class StoredBoard:
 EVENT_COLUMNS = (
     "id, name, format, rounds, start, rated, all_connected, status, created, started, finished"
 )
-
-
-def planned_rounds(format: str, members: int, rounds: int | None) -> int:
-    """The rounds an event of ``format`` with ``members`` members plays: a round robin's
-    are fixed by the number of members; a Swiss plays ``rounds`` (at most a round robin's
-    cycle, so no pairing need repeat). Bad input is :class:`LeagueError`."""
-    if format not in FORMATS:
-        raise LeagueError(f"event format {quote(format)} is not one of {', '.join(FORMATS)}")
-    if format != "swiss":
-        need = rr_rounds(members, 2 if format == "double-round-robin" else 1)
-        if rounds is not None and rounds != need:
-            raise LeagueError(
-                f"a {format} of {members} members has {need} rounds, not {rounds} "
-                "(leave out --rounds)"
-            )
-        return need
-    if rounds is None or rounds < 1:
-        raise LeagueError("a Swiss needs --rounds N (1 or more)")
-    most = max_swiss_rounds(members)
-    if rounds > most:
-        raise LeagueError(
-            f"a Swiss of {members} members has at most {most} rounds without repeat "
-            f"pairings, not {rounds}"
-        )
-    return rounds
 
 
 class EventStore:
