@@ -26,6 +26,11 @@ ARGS = [
     "--no-first-run",
 ]
 MISSING = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
+UNDER_TEST = {"bypass_csp": True}
+"""Options of the contexts of tests that wait with ``page.wait_for_function``, whose string
+predicates Playwright evaluates as code, which the pages' Content-Security-Policy (no
+``unsafe-eval``) forbids; the policy itself is enforced in
+``tests/web/test_browser.py::test_the_pages_work_under_their_content_security_policy``."""
 
 
 @contextlib.contextmanager

@@ -151,7 +151,7 @@ def screens(page: Any, api: Api, url: str, out: Path) -> None:
         time=1,
     )
     page.goto(f"{url}/?game={watch['id']}")
-    page.wait_for_function("document.querySelectorAll('#moves button').length >= 3")
+    page.locator("#moves button").nth(2).wait_for()  # three moves (no eval: the page's CSP)
     page.wait_for_selector("#thinking:not([hidden])")
     shoot(page, out, "bot-vs-bot.png")
     api("POST", f"/api/games/{watch['id']}/control", {"action": "pause"})

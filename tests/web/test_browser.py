@@ -26,7 +26,7 @@ from adjacency.core.record import game_from_text, game_to_text
 from adjacency.web import turns as turns_module
 from adjacency.web.limits import Limits
 from adjacency.web.seats import CLIENT_COOKIE
-from browser_helpers import chromium
+from browser_helpers import UNDER_TEST, chromium
 from web_helpers import PatientBot, a_game_with_mistakes, live_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -38,11 +38,6 @@ DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
 """Set this variable to 1 to rewrite docs/screenshots/; otherwise they go to a temporary folder."""
 TIMEOUT = 30_000
-UNDER_TEST = {"bypass_csp": True}
-"""Contexts of the tests that wait with ``page.wait_for_function``, whose string
-predicates Playwright evaluates as code, which the pages' Content-Security-Policy (no
-``unsafe-eval``) forbids; the policy itself is enforced in
-:func:`test_the_pages_work_under_their_content_security_policy`."""
 
 
 @pytest.fixture(scope="module")

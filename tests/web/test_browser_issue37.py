@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from adjacency.web.seats import CLIENT_COOKIE
-from browser_helpers import chromium
+from browser_helpers import UNDER_TEST, chromium
 from web_helpers import live_server, wait_until
 
 pytest.importorskip("playwright.sync_api")
@@ -44,7 +44,7 @@ def new_tab(browser: Any, server: str, client: str | None = CLIENT, **options: A
     """A page in a fresh context (``client``: its client cookie, None for another device)
     that records console errors in ``console_errors``."""
     options.setdefault("viewport", LAPTOP)
-    context = browser.new_context(**options)
+    context = browser.new_context(**{**UNDER_TEST, **options})
     if client is not None:
         context.add_cookies([{"name": CLIENT_COOKIE, "value": client, "url": server}])
     context.set_default_timeout(TIMEOUT)

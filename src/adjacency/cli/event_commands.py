@@ -55,25 +55,25 @@ def register(sub: Any) -> None:
 
     start = actions.add_parser("start", help="start an event now (the server plays it)")
     _db(start)
-    start.add_argument("name")
+    start.add_argument("name", help="the event, as created")
     start.set_defaults(handler=run_start)
 
     withdraw = actions.add_parser("withdraw", help="withdraw a member from an event")
     _db(withdraw)
-    withdraw.add_argument("name")
-    withdraw.add_argument("member")
+    withdraw.add_argument("name", help="the event, as created")
+    withdraw.add_argument("member", help="the member to withdraw (it plays no later board)")
     withdraw.set_defaults(handler=run_withdraw)
 
     show = actions.add_parser("show", help="print the standings and the crosstable")
     _db(show)
-    show.add_argument("name")
+    show.add_argument("name", help="the event, as created")
     show.set_defaults(handler=run_show)
 
     export = actions.add_parser(
         "export", help="write table.csv, table.json, crosstable.csv and games.txt"
     )
     _db(export)
-    export.add_argument("name")
+    export.add_argument("name", help="the event, as created")
     export.add_argument("--out", type=Path, required=True, help="the directory to write into")
     export.set_defaults(handler=run_export)
 
