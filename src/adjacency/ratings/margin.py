@@ -59,7 +59,7 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-from .stats import Z95
+from .stats import Z95, WaldBounds
 
 MIN_PAIRS = 10
 """Pairs the margin SPRT needs before its LLR counts (20 games): a variance estimated from
@@ -162,7 +162,7 @@ def llr_from_moments(
 
 
 @dataclass(frozen=True)
-class MarginSprt:
+class MarginSprt(WaldBounds):
     """Settings of the margin SPRT: H0 "mean margin per game = m0", H1 "= m1", error rates
     alpha (false H1) and beta (false H0). Same interface as
     :class:`adjacency.ratings.stats.Sprt`, so the runner, tables and report take either."""
@@ -173,27 +173,8 @@ class MarginSprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
-        if not all(math.isfinite(v) for v in (self.m0, self.m1, self.alpha, self.beta)):
-            raise ValueError(
-                f"SPRT values must be finite numbers, got m0={self.m0} m1={self.m1} "
-                f"alpha={self.alpha} beta={self.beta}"
-            )
-        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
-            raise ValueError(
-                f"SPRT alpha and beta must be in (0, 1), got {self.alpha}, {self.beta}"
-            )
-        if self.m1 <= self.m0:
-            raise ValueError(f"SPRT m1 must exceed m0, got m0={self.m0:g} m1={self.m1:g}")
-
-    @property
-    def lower(self) -> float:
-        """Accept H0 at or below this LLR: ``log(beta / (1 - alpha))``."""
-        return math.log(self.beta / (1.0 - self.alpha))
-
-    @property
-    def upper(self) -> float:
-        """Accept H1 at or above this LLR: ``log((1 - beta) / alpha)``."""
-        return math.log((1.0 - self.beta) / self.alpha)
+        shown = f"m0={self.m0:g} m1={self.m1:g}"
+        self._check(("m0", "m1"), self.m0, self.m1, shown)
 
     def llr(self, pair_means: Sequence[float]) -> float:
         """The LLR of the pair means seen so far (:func:`llr_from_moments`)."""

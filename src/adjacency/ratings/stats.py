@@ -215,27 +215,28 @@ def llr_normal(
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
 
-@dataclass(frozen=True)
-class Sprt:
-    """SPRT settings: H0 elo0, H1 elo1, error rates alpha (false H1) and beta (false H0)."""
+class WaldBounds:
+    """What every sequential test here shares: Wald's two LLR bounds from the error rates
+    ``alpha`` (false H1) and ``beta`` (false H0), and the checks of the settings.
+    :class:`Sprt` and :class:`adjacency.ratings.margin.MarginSprt` are its subclasses."""
 
-    elo0: float = 0.0
-    elo1: float = 10.0
-    alpha: float = 0.05
-    beta: float = 0.05
+    alpha: float
+    beta: float
 
-    def __post_init__(self) -> None:
-        if not all(math.isfinite(v) for v in (self.elo0, self.elo1, self.alpha, self.beta)):
+    def _check(self, names: tuple[str, str], h0: float, h1: float, shown: str) -> None:
+        """Refuse non-finite values, error rates outside (0, 1) and ``h1 <= h0``
+        (``names``: the hypotheses' option names; ``shown``: how the message gives them)."""
+        if not all(math.isfinite(v) for v in (h0, h1, self.alpha, self.beta)):
             raise ValueError(
-                f"SPRT values must be finite numbers, got elo0={self.elo0} elo1={self.elo1} "
+                f"SPRT values must be finite numbers, got {names[0]}={h0} {names[1]}={h1} "
                 f"alpha={self.alpha} beta={self.beta}"
             )
         if not (0 < self.alpha < 1 and 0 < self.beta < 1):
             raise ValueError(
                 f"SPRT alpha and beta must be in (0, 1), got {self.alpha}, {self.beta}"
             )
-        if self.elo1 <= self.elo0:
-            raise ValueError(f"SPRT elo1 must exceed elo0, got elo0={self.elo0} elo1={self.elo1}")
+        if h1 <= h0:
+            raise ValueError(f"SPRT {names[1]} must exceed {names[0]}, got {shown}")
 
     @property
     def lower(self) -> float:
@@ -246,6 +247,20 @@ class Sprt:
     def upper(self) -> float:
         """Accept H1 at or above this LLR: ``log((1 - beta) / alpha)``."""
         return math.log((1.0 - self.beta) / self.alpha)
+
+
+@dataclass(frozen=True)
+class Sprt(WaldBounds):
+    """SPRT settings: H0 elo0, H1 elo1, error rates alpha (false H1) and beta (false H0)."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        shown = f"elo0={self.elo0} elo1={self.elo1}"
+        self._check(("elo0", "elo1"), self.elo0, self.elo1, shown)
 
     def llr(self, penta: Sequence[int]) -> float:
         """LLR of a pentanomial sample (fishtest's default)."""
