@@ -183,3 +183,23 @@ def assert_replays(game: StoredGame) -> None:
     assert replayed.start.fen() == game.opening
     if game.termination == "normal":
         assert position.is_over and list(position.score) == [game.x_score, game.o_score]
+
+
+def join(url: str, name: str) -> str:
+    """Join the league at ``url`` as the person ``name``; their secret."""
+    answer = request(f"{url}/api/league/people", "POST", {"name": name})
+    assert answer.status == 201, answer
+    secret: str = answer.body["secret"]
+    return secret
+
+
+def me(url: str, secret: str) -> dict[str, Any]:
+    """What ``/api/league/me`` tells the person holding ``secret``."""
+    answer = request(f"{url}/api/league/me", token=secret)
+    assert answer.status == 200, answer
+    return dict(answer.body)
+
+
+def challenge(url: str, secret: str, opponent: str) -> Any:
+    """The answer to a person's challenge of ``opponent``."""
+    return request(f"{url}/api/league/challenge", "POST", {"opponent": opponent}, token=secret)

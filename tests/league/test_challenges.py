@@ -15,7 +15,16 @@ from websockets.sync.client import ClientConnection, connect
 
 from adjacency.core import Position
 from adjacency.league import challenges as challenges_module
-from league_helpers import add_member, make_league, request, thread_server, wait_until
+from league_helpers import (
+    add_member,
+    challenge,
+    join,
+    make_league,
+    me,
+    request,
+    thread_server,
+    wait_until,
+)
 
 
 @pytest.fixture
@@ -24,23 +33,6 @@ def league(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     make_league(db, base=60.0, increment=0.0)
     with thread_server(db, house_games=False) as url:
         yield url, db
-
-
-def join(url: str, name: str) -> str:
-    answer = request(f"{url}/api/league/people", "POST", {"name": name})
-    assert answer.status == 201, answer
-    secret: str = answer.body["secret"]
-    return secret
-
-
-def me(url: str, secret: str) -> dict[str, Any]:
-    answer = request(f"{url}/api/league/me", token=secret)
-    assert answer.status == 200, answer
-    return dict(answer.body)
-
-
-def challenge(url: str, secret: str, opponent: str) -> Any:
-    return request(f"{url}/api/league/challenge", "POST", {"opponent": opponent}, token=secret)
 
 
 def state(url: str, secret: str, number: int) -> dict[str, Any]:

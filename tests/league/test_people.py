@@ -13,7 +13,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.league import hall as hall_module
-from league_helpers import make_league, request, thread_server
+from league_helpers import challenge, join, make_league, me, request, thread_server
 
 
 @pytest.fixture
@@ -22,23 +22,6 @@ def league(tmp_path: Path) -> Iterator[str]:
     make_league(db, base=60.0, increment=0.0)
     with thread_server(db, house_games=False) as url:
         yield url
-
-
-def join(url: str, name: str) -> str:
-    answer = request(f"{url}/api/league/people", "POST", {"name": name})
-    assert answer.status == 201, answer
-    secret: str = answer.body["secret"]
-    return secret
-
-
-def me(url: str, secret: str) -> dict[str, Any]:
-    answer = request(f"{url}/api/league/me", token=secret)
-    assert answer.status == 200, answer
-    return dict(answer.body)
-
-
-def challenge(url: str, secret: str, opponent: str) -> Any:
-    return request(f"{url}/api/league/challenge", "POST", {"opponent": opponent}, token=secret)
 
 
 def test_two_people_play_a_game(league: str) -> None:
