@@ -188,7 +188,8 @@ def test_full_game_against_a_bot_by_clicks(server: str, page: Any, shots: Path) 
     page.wait_for_selector("#dlg-result", state="hidden")
     page.wait_for_function(  # colours swapped: Ann plays O, her own bar still at the bottom
         "document.querySelector('#bar-top .name').textContent.includes('Beginner')"
-    )
+        " && document.querySelector('#bar-bottom').classList.contains('side-o')"
+    )  # (the new game's state can be drawn once before the page has heard its new seat)
     assert page.locator("#bar-bottom .name").inner_text() == "Ann"
     assert "side-o" in (page.get_attribute("#bar-bottom", "class") or "")
 
