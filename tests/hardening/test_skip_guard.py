@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1]
+from plugin_suite import run_plugin_suite
+
 SUITE = """
 import pytest
 
@@ -22,16 +21,7 @@ def test_needs_a_browser():
 def run_suite(
     tmp_path: Path, ci: str | None, body: str = SUITE
 ) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "test_small.py").write_text(body)
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
-    if ci is not None:
-        env["CI"] = ci
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "skip_guard", "-p", "no:cacheprovider",
-         "-q", "--rootdir", str(tmp_path), "-c", os.devnull, str(tmp_path)],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120, check=False,
-    )  # fmt: skip
+    return run_plugin_suite(tmp_path, "skip_guard", body, ci)
 
 
 def test_a_skip_is_named_in_the_last_lines(tmp_path: Path) -> None:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1]
+from plugin_suite import run_plugin_suite
+
 SUITE = """
 import time
 
@@ -33,17 +32,7 @@ def test_slow_in_its_body():
 def run_suite(
     tmp_path: Path, ci: str | None, budget: str = "0.5", body: str = SUITE
 ) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "test_small.py").write_text(body)
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
-    env["ADJACENCY_TEST_BUDGET"] = budget
-    if ci is not None:
-        env["CI"] = ci
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "time_guard", "-p", "no:cacheprovider",
-         "-q", "--rootdir", str(tmp_path), "-c", os.devnull, str(tmp_path)],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120, check=False,
-    )  # fmt: skip
+    return run_plugin_suite(tmp_path, "time_guard", body, ci, ADJACENCY_TEST_BUDGET=budget)
 
 
 def test_tests_over_the_budget_are_named_with_their_whole_time(tmp_path: Path) -> None:
