@@ -106,21 +106,24 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         assert errors == [], errors
 
 
+def joined_tab(browser: Any, url: str, name: str, errors: list[str]) -> Any:
+    """A play page in a browser of its own, joined as the person ``name``."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(TIMEOUT)
+    tab = new_tab(context, errors)
+    tab.goto(url + "/play")
+    tab.fill("#join-name", name)
+    tab.click("#join button[type=submit]")
+    sync_api.expect(tab.locator("#who")).to_contain_text(f"You play as {name}")
+    return tab
+
+
 def test_a_person_accepts_a_challenge_on_the_play_page(browser: Any, tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db, base=120.0, increment=0.0)
     with thread_server(db, house_games=False) as url:
         errors: list[str] = []
-        tabs = []
-        for name in ("ada", "bob"):  # two people, each in a browser of their own
-            context = browser.new_context(viewport={"width": 1200, "height": 900})
-            context.set_default_timeout(TIMEOUT)
-            tab = new_tab(context, errors)
-            tab.goto(url + "/play")
-            tab.fill("#join-name", name)
-            tab.click("#join button[type=submit]")
-            sync_api.expect(tab.locator("#who")).to_contain_text(f"You play as {name}")
-            tabs.append(tab)
+        tabs = [joined_tab(browser, url, name, errors) for name in ("ada", "bob")]
         ada, bob = tabs
         ada.click('button[data-opponent="bob"]')
         sync_api.expect(ada.locator("#message")).to_contain_text("Waiting for bob to accept")
@@ -134,4 +137,40 @@ def test_a_person_accepts_a_challenge_on_the_play_page(browser: Any, tmp_path: P
 
         assert errors == [], errors
         for tab in tabs:
+            tab.context.close()
+
+
+def test_people_abort_and_resign_on_the_play_page(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=120.0, increment=0.0)
+    with thread_server(db, house_games=False) as url:
+        errors: list[str] = []
+        ada, bob = (joined_tab(browser, url, name, errors) for name in ("ada", "bob"))
+        ada.click('button[data-opponent="bob"]')
+        bob.click('button[data-accept="ada"]')
+        sync_api.expect(ada.locator("#board:not(.locked)")).to_be_visible()  # ada moves first
+        for tab in (ada, bob):  # before their first moves, both may abort or resign
+            sync_api.expect(tab.locator("#btn-abort")).to_be_visible()
+            sync_api.expect(tab.locator("#btn-resign")).to_be_visible()
+        ada.click('#board [data-square="c3"]')
+        sync_api.expect(ada.locator("#btn-abort")).to_be_hidden()  # ada has moved
+        sync_api.expect(bob.locator("#btn-abort")).to_be_visible()  # bob has not
+        (game,) = get(f"{url}/api/league/live")
+
+        bob.click("#btn-resign")  # asked first; cancelling changes nothing
+        sync_api.expect(bob.locator("#dlg-confirm")).to_be_visible()
+        sync_api.expect(bob.locator("#confirm-title")).to_have_text("Resign?")
+        bob.click("#confirm-no")
+        sync_api.expect(bob.locator("#dlg-confirm")).to_be_hidden()
+        assert get(f"{url}/api/league/games/{game['id']}")["status"] == "playing"
+
+        bob.click("#btn-resign")
+        bob.click("#confirm-yes")
+        sync_api.expect(bob.locator("#message")).to_contain_text("Game over: you lost")
+        sync_api.expect(ada.locator("#message")).to_contain_text("Game over: you won")
+        stored = get(f"{url}/api/league/games/{game['id']}")
+        assert (stored["result"], stored["termination"]) == ("x", "resignation")
+        sync_api.expect(bob.locator("#btn-resign")).to_be_hidden()
+        assert errors == [], errors
+        for tab in (ada, bob):
             tab.context.close()

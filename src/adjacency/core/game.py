@@ -183,6 +183,11 @@ class Game:
         winner: Outcome = other(loser)
         self.result, self.termination, self.termination_detail = winner, termination, detail
 
+    def has_moved(self, color: Color) -> bool:
+        """Whether ``color`` has played a move in this game (a side may abort only before
+        its first move: the web app's and the league's abort both ask this)."""
+        return any(p.turn == color for p in self.positions[: len(self.moves)])
+
     def abandon(self, detail: str = "") -> None:
         """Stop the game with no result."""
         self.result, self.termination, self.termination_detail = None, Termination.ABANDONED, detail

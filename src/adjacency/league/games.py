@@ -28,6 +28,7 @@ from typing import Any
 
 from ..bots import BotFailure
 from ..core.errors import AdjacencyError
+from ..core.fen import Color
 from ..core.game import Game, Termination
 from ..core.position import other
 from ..core.record import game_to_text
@@ -249,12 +250,7 @@ class Games:
         :class:`Forbidden` (not the member's game), :class:`NotNow` (not its turn). A
         bot's illegal answer loses the game; a person's is refused with
         :class:`IllegalMoveError` (the page offers legal squares only)."""
-        live = self.live.get(game_id)
-        if live is None:
-            raise GameNotFound(f"game {game_id} is not in play")
-        color = live.color_of(member.id)
-        if color is None:
-            raise Forbidden(f"game {game_id} is not yours: {member.name} does not play in it")
+        live, color = self._own_game(member, game_id)
         if live.game.position.turn != color:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
         if not isinstance(square, str) or len(square) > 8:
@@ -264,6 +260,73 @@ class Games:
             live.game.position.play(square)  # IllegalMoveError (400): nothing changes
         self._play(live, square)
         return live
+
+    def _own_game(self, member: Member, game_id: int) -> tuple[LiveGame, Color]:
+        """The game in play ``game_id`` and ``member``'s colour in it. Raises
+        :class:`GameNotFound` (no such game in play) or :class:`Forbidden` (not the
+        member's game)."""
+        live = self.live.get(game_id)
+        if live is None:
+            raise GameNotFound(f"game {game_id} is not in play")
+        color = live.color_of(member.id)
+        if color is None:
+            raise Forbidden(f"game {game_id} is not yours: {member.name} does not play in it")
+        return live, color
+
+    def _own_person_game(self, member: Member, game_id: int, action: str) -> LiveGame:
+        """:meth:`_own_game` for a person's resign or abort; a bot gets :class:`Forbidden`
+        (its games end by its moves and its clock: the engine protocol has no resign)."""
+        if member.kind != "person":
+            raise Forbidden(
+                f"only people {action} in the league; a bot's game ends by its moves and clock"
+            )
+        return self._own_game(member, game_id)[0]
+
+    def resign(self, member: Member, game_id: int) -> LiveGame:
+        """A person gives up ``game_id``: the opponent wins by resignation, stored and
+        rated as any finished game (under the league's rules for people). Raises as
+        :meth:`_own_person_game`."""
+        live = self._own_person_game(member, game_id, "resign")
+        color = live.color_of(member.id)
+        assert color is not None  # _own_game checked it
+        self._spend_clock(live)
+        live.game.forfeit(color, Termination.RESIGNATION, f"{member.name} resigned")
+        self._finish(live)
+        return live
+
+    def abort(self, member: Member, game_id: int) -> LiveGame:
+        """A person stops ``game_id`` before their first move: stored as aborted (no
+        result, unrated, not counted anywhere), both sides told. Raises
+        :class:`NotNow` once the person has moved, and for a ladder or event game (its
+        pair would be replayed: resign instead); else as :meth:`_own_person_game`."""
+        live = self._own_person_game(member, game_id, "abort")
+        color = live.color_of(member.id)
+        assert color is not None
+        if live.pair_id is not None:
+            raise NotNow(f"game {game_id} belongs to a scheduled pair: resign instead")
+        if live.game.has_moved(color):
+            raise NotNow(
+                f"{member.name} has moved already: a game can be aborted only before "
+                "your first move; resign instead"
+            )
+        self._spend_clock(live)
+        live.game.abandon(f"{member.name} aborted the game before their first move")
+        game = live.game
+        try:
+            self.store.abort_game(
+                live.id, game.termination_detail, game_to_text(game), len(game.moves)
+            )
+        except Exception:  # a failing store must not keep the players from hearing it
+            log.exception("could not store aborted game %d", live.id)
+        live.clock.stop()
+        self._end(live)
+        return live
+
+    def _spend_clock(self, live: LiveGame) -> None:
+        """Charge the side to move for the time it has thought so far (a resign or an
+        abort ends its turn)."""
+        color = live.game.position.turn
+        live.used[color] += time.monotonic() - live.clock.since
 
     def _play(self, live: LiveGame, square: str) -> None:
         color = live.game.position.turn

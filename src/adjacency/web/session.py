@@ -534,7 +534,7 @@ class GameSession:
         with self.lock:
             color = self._own_side(caller, side, "abort")
             game = self.game
-            if any(p.turn == color for p in game.positions[: len(game.moves)]):
+            if game.has_moved(color):
                 raise NotNow(
                     f"{color.upper()} has moved already: a game can be aborted only before "
                     "the side's first move; resign instead"

@@ -75,3 +75,31 @@ async def person_move(
     hall = hall_of(request)
     live = hall.move(person, game_id, body.move)
     return hall.state(live) if live.id in hall.live else await get_game(request, game_id)
+
+
+@router.post("/games/{game_id}/resign", response_model=GameState)
+async def person_resign(
+    request: Request,
+    game_id: GameId,
+    person: Annotated[Member, Depends(require_person)],
+) -> dict[str, Any]:
+    """A person gives the game up (its secret as the bearer token): the opponent wins by
+    resignation, rated like any finished game. 409 once the game is over (404 then)."""
+    check_rate(request, "move", request.app.state.limits.requests_per_minute)
+    hall = hall_of(request)
+    hall.resign(person, game_id)
+    return await get_game(request, game_id)
+
+
+@router.post("/games/{game_id}/abort", response_model=GameState)
+async def person_abort(
+    request: Request,
+    game_id: GameId,
+    person: Annotated[Member, Depends(require_person)],
+) -> dict[str, Any]:
+    """A person stops the game before their first move: no result, unrated, not counted.
+    409 once they have moved (resign then)."""
+    check_rate(request, "move", request.app.state.limits.requests_per_minute)
+    hall = hall_of(request)
+    hall.abort(person, game_id)
+    return await get_game(request, game_id)

@@ -5,8 +5,9 @@ import { Board } from "/static/js/board.js";
 import { cellsOfFen, el, getJson, resultText, seconds } from "./league.js";
 
 export class GameView {
-  constructor(root, { onMove = null, me = null } = {}) {
+  constructor(root, { onMove = null, me = null, onRender = () => {} } = {}) {
     this.root = root;
+    this.onRender = onRender; // called after each render (the person's page shows its buttons)
     this.me = me; // the colour this page plays, or null to watch
     this.onMove = onMove;
     this.board = new Board(root.querySelector("#board"), { onActivate: (sq) => this.activate(sq) });
@@ -43,6 +44,7 @@ export class GameView {
     line.textContent = status;
     line.dataset.status = state.status;
     this.root.querySelector("#moves").replaceChildren(...state.moves.map((m) => el("li", {}, m)));
+    this.onRender(state);
   }
 
   async follow(id, every = 500) {

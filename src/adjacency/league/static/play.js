@@ -101,10 +101,55 @@ async function answer(id, verdict) {
   }
 }
 
+/** Whether `color` has moved in `state` (sides alternate from the start's side to move). */
+function hasMoved(state, color) {
+  const first = state.start.split(" ")[1];
+  return state.moves.length >= (first === color ? 1 : 2);
+}
+
+/** Ask in the page's dialog; resolves true when the person confirms. */
+function confirmAction({ title, text, yes }) {
+  const dialog = document.getElementById("dlg-confirm");
+  document.getElementById("confirm-title").textContent = title;
+  document.getElementById("confirm-text").textContent = text;
+  document.getElementById("confirm-yes").textContent = yes;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
+}
+
+/** Resign and Abort for the game shown: Abort only before this person's first move. */
+function showActions(view, id, color) {
+  const person = me();
+  const resign = document.getElementById("btn-resign");
+  const abort = document.getElementById("btn-abort");
+  const update = () => {
+    const s = view.state;
+    const playing = Boolean(s && s.status === "playing");
+    resign.hidden = !playing;
+    abort.hidden = !playing || hasMoved(s, color);
+  };
+  const act = async (action, ask) => {
+    if (!(await confirmAction(ask))) return;
+    try {
+      view.render(await postJson(`/api/league/games/${id}/${action}`, {}, person.secret));
+    } catch (error) {
+      message(error.message);
+    }
+    update();
+  };
+  resign.onclick = () => act("resign", { title: "Resign?", text: "You give the game up: your opponent wins, and it is rated as any result.", yes: "Resign" });
+  abort.onclick = () => act("abort", { title: "Abort the game?", text: "The game ends before your first move: no result, nothing counted.", yes: "Abort" });
+  return update;
+}
+
 async function play(id, color) {
   const person = me();
   document.getElementById("game-panel").hidden = false;
   document.getElementById("opponents-panel").hidden = true;
+  let update = () => {};
   const view = new GameView(document, {
     me: color,
     onMove: async (square) => {
@@ -113,9 +158,13 @@ async function play(id, color) {
       } catch (error) {
         message(error.message);
       }
+      update();
     },
+    onRender: () => update(),
   });
+  update = showActions(view, id, color);
   const final = await view.follow(id, 300);
+  update();
   message(`Game over: ${final.result === color ? "you won" : final.result === "draw" ? "a draw" : final.result ? "you lost" : "no result"}.`);
   await showOpponents(); // the finished board stays visible above the opponents
 }

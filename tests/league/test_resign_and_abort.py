@@ -1,0 +1,109 @@
+"""People resign and abort league games through the real server (issue 37, "the same
+for people in the league"): a resignation is a finished, stored, rated result (the
+opponent wins, termination ``resignation``); an abort before the person's first move
+stores the game as aborted (no result, no rating change, not counted); after the first
+move only resigning is left; bots and strangers cannot do either."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.league.rules import LeagueRules
+from adjacency.league.store import LeagueStore
+from league_helpers import (
+    add_member,
+    challenge,
+    get,
+    join,
+    make_league,
+    me,
+    request,
+    thread_server,
+)
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    db = tmp_path / "league.db"
+    # people are established at once, so a resignation moves both ratings
+    make_league(db, LeagueRules(established_games=0), base=60.0, increment=0.0)
+    with thread_server(db, house_games=False) as url:
+        yield url, db
+
+
+def start_game(url: str, ada: str, bob: str) -> int:
+    """ada challenges bob, bob accepts; the game's id (ada plays X in her first game)."""
+    me(url, bob)  # bob's page is open
+    number = challenge(url, ada, "bob").body["challenge"]
+    accepted = request(f"{url}/api/league/challenges/{number}/accept", "POST", {}, token=bob)
+    assert accepted.status == 200 and accepted.body["status"] == "started", accepted
+    return int(accepted.body["game"])
+
+
+def act(url: str, secret: str, game: int, action: str, body: Any = None) -> Any:
+    return request(f"{url}/api/league/games/{game}/{action}", "POST", body or {}, token=secret)
+
+
+def test_a_person_resigns_a_rated_game_and_the_opponent_wins(league: tuple[str, Path]) -> None:
+    url, db = league
+    ada, bob = join(url, "ada"), join(url, "bob")
+    game = start_game(url, ada, bob)
+    state = get(f"{url}/api/league/games/{game}")
+    assert (state["x"], state["o"], state["turn"]) == ("ada", "bob", "x")
+    assert act(url, ada, game, "move", {"move": "c3"}).status == 200
+    resigned = act(url, bob, game, "resign")  # bob resigns while it is his turn
+    assert resigned.status == 200, resigned
+    assert resigned.body["status"] == "finished"
+    assert (resigned.body["result"], resigned.body["termination"]) == ("x", "resignation")
+    assert "bob resigned" in resigned.body["detail"]
+    assert me(url, ada)["games"] == [] and me(url, bob)["games"] == []
+    with LeagueStore(db) as store:
+        stored = store.game(game)
+        ratings = store.ratings()
+        members = {m.name: m.id for m in store.members()}
+    assert stored is not None and stored.status == "finished" and stored.rated_seq is not None
+    assert stored.result == "x" and stored.termination == "resignation"
+    assert ratings[members["ada"]].rating > 1500 > ratings[members["bob"]].rating
+    again = act(url, bob, game, "resign")
+    assert again.status == 404 and "not in play" in again.body["detail"]
+
+
+def test_a_person_aborts_before_their_first_move_and_nothing_counts(
+    league: tuple[str, Path],
+) -> None:
+    url, db = league
+    ada, bob = join(url, "ada"), join(url, "bob")
+    game = start_game(url, ada, bob)
+    assert act(url, ada, game, "move", {"move": "c3"}).status == 200
+    late = act(url, ada, game, "abort")  # ada has moved: only resigning is left to her
+    assert late.status == 409 and "resign instead" in late.body["detail"]
+    aborted = act(url, bob, game, "abort")  # bob has not moved yet
+    assert aborted.status == 200, aborted
+    assert aborted.body["status"] == "aborted" and aborted.body["result"] is None
+    assert "bob aborted" in aborted.body["detail"]
+    with LeagueStore(db) as store:
+        stored = store.game(game)
+        ratings = store.ratings()
+    assert stored is not None and stored.status == "aborted" and stored.rated_seq is None
+    assert stored.plies == 1  # the move played is kept with the aborted game
+    assert all(r.rating == 1500 for r in ratings.values())
+    standings = {row["name"]: row for row in get(f"{url}/api/league/standings")}
+    assert standings["ada"]["games"] == standings["bob"]["games"] == 0
+
+
+def test_only_the_games_people_may_resign_or_abort(league: tuple[str, Path]) -> None:
+    url, db = league
+    ada, bob, cy = join(url, "ada"), join(url, "bob"), join(url, "cy")
+    bot = add_member(db, "somebot")
+    game = start_game(url, ada, bob)
+    for action in ("resign", "abort"):
+        stranger = act(url, cy, game, action)
+        assert stranger.status == 403 and "not yours" in stranger.body["detail"]
+        assert act(url, bot, game, action).status in (401, 403)  # a bot's token is no person's
+        assert act(url, "not-a-secret", game, action).status == 401
+        assert act(url, ada, 999_999, action).status == 404
+    assert get(f"{url}/api/league/games/{game}")["status"] == "playing"  # nothing changed
