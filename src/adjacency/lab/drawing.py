@@ -261,14 +261,36 @@ def comparison_html(comparison: Comparison) -> str:
 def engine_html(view: EngineView) -> str:
     """The engine's reports and (within reach) every move's exact value."""
     reports = _table(
-        ("depth", "value", "nodes", "seconds", "line", "exact"),
+        ("depth", "value", "nodes", "seconds", "line", "exact", "table hits", "solver nodes"),
         [
-            (i.depth, i.value, i.nodes, f"{i.seconds:.3f}", " ".join(i.line), i.exact)
+            (
+                i.depth,
+                i.value,
+                i.nodes,
+                f"{i.seconds:.3f}",
+                " ".join(i.line),
+                i.exact,
+                _ratio(i.tt_hits, i.tt_probes),
+                _ratio(i.solver_nodes, i.nodes),
+            )
             for i in view.iterations
         ],
+    )
+    shares = (
+        f"<p>table hit rate {_percent(view.table_hit_rate)}, "
+        f"solver share of the nodes {_percent(view.solver_share)}</p>"
     )
     moves = _table(
         ("move", "exact value", "engine's choice"),
         [(m.move, m.value, "yes" if m.move == view.move else "") for m in view.moves],
     )
-    return reports + (moves if view.moves else "")
+    return reports + shares + (moves if view.moves else "")
+
+
+def _percent(share: float | None) -> str:
+    return "unknown" if share is None else f"{100 * share:.1f}%"
+
+
+def _ratio(part: int | None, whole: int | None) -> str:
+    """``part`` as a percentage of ``whole`` ("" when either is unknown or ``whole`` is 0)."""
+    return "" if part is None or not whole else _percent(part / whole)
