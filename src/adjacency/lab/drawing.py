@@ -1,7 +1,8 @@
 """The lab's traces as SVG and HTML for Jupyter (``_repr_svg_`` / ``_repr_html_``).
 
 Plain string building with escaped text, no plotting library: a notebook shows
-each trace without extras. Trees draw at most :data:`TREE_DRAWN` nodes (the
+each trace without extras. Board pictures (the local search's heat map) are the
+core's (:func:`adjacency.core.svg.position_svg`). Trees draw at most :data:`TREE_DRAWN` nodes (the
 first ones the search visited, shallow levels first) so a big trace stays a
 readable picture; the data (``to_dict``) always has them all.
 """
@@ -13,12 +14,15 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..core import Position
+from ..core.svg import position_svg
+
 if TYPE_CHECKING:
     from .compare import Comparison
     from .deepening import DeepeningTrace
     from .engine_view import EngineView
     from .genetic import EvolutionTrace
-    from .local import ClimbTrace
+    from .local import ClimbTrace, HeatMap
     from .tree import SearchTree
 
 TREE_DRAWN = 300
@@ -195,6 +199,13 @@ def climb_svg(trace: ClimbTrace) -> str:
         x_label="step",
         y_label="objective",
     )
+
+
+def heat_map_svg(heat: HeatMap) -> str:
+    """The position with each candidate square tinted by its value and the chosen move
+    outlined: the board picture of :func:`adjacency.core.svg.position_svg`."""
+    position = Position.from_fen(heat.fen)
+    return position_svg(position, last=heat.chosen, heat=heat.values, title=heat.title)
 
 
 def evolution_svg(trace: EvolutionTrace) -> str:
