@@ -55,6 +55,27 @@ def test_bad_squares_are_rejected() -> None:
         position_svg(Position.start(), square=2)
 
 
+def _heat_cells(root: ET.Element) -> dict[tuple[float, float], str]:
+    """The heat map's tinted squares: (left, top) of the square -> the number shown."""
+    return {
+        (float(r.get("x", 0)) - 1, float(r.get("y", 0)) - 1): r.findtext(f"{NS}title") or ""
+        for r in root.iter(f"{NS}rect")
+        if (r.get("fill") or "").startswith("rgb(")
+    }
+
+
+def test_heat_map_writes_each_number_on_its_square() -> None:
+    position = Position.start(4, 4, 2)
+    heat = {"a3": -2, "c1": 5, "d1": 1}
+    root = _parse(position_svg(position, square=40, heat=heat))
+    # a 20-pixel margin, rank 1 at the bottom: a3 is the second row from the top
+    assert _heat_cells(root) == {(20.0, 60.0): "-2", (100.0, 140.0): "5", (140.0, 140.0): "1"}
+    fills = {r.findtext(f"{NS}title"): r.get("fill") for r in root.iter(f"{NS}rect")}
+    assert fills["5"] == "rgb(239,108,0)" and fills["-2"] == "rgb(144,202,249)"  # warm, cool
+    with pytest.raises(InvalidSquareError):
+        position_svg(position, heat={"e9": 1})
+
+
 def test_svg_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "board.svg"
     assert main(["svg", "--moves", "c3", "f6", "-o", str(out)]) == 0

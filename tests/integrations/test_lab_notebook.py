@@ -30,10 +30,12 @@ def test_the_lab_notebook_draws_every_panel(tmp_path: Path) -> None:
             svgs.extend([data["image/svg+xml"]] if "image/svg+xml" in data else [])
             htmls.extend([data["text/html"]] if "text/html" in data else [])
             text += output.get("text", "")
-    # the position, the tree, depth vs cost, the climb, the generations
-    assert len(svgs) == 5
+    # the position, the tree, depth vs cost, the climb, its heat map, the generations
+    assert len(svgs) == 6
+    assert any("step 1, uphill: chose e4</title>" in svg for svg in svgs)
     assert any("nodes</title>" in svg for svg in svgs)
     assert any("seconds by depth" in svg for svg in svgs)
     assert any("fitness per generation" in svg for svg in svgs)
     assert len(htmls) == 2 and "<table>" in htmls[0]  # the counts, the engine's view
+    assert "table hit rate" in htmls[1]
     assert "5 e4 ('e4', 'c2', 'b3') 77 nodes" in text

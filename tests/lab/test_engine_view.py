@@ -57,7 +57,43 @@ def test_engine_view_solves_every_move_within_reach(seed: int) -> None:
     for move, value in values.items():
         assert value == -exact(position.play(move))
     assert values[view.move] == max(v for v in values.values() if v is not None)
-    assert view.table_hit_rate is None and view.solver_share is None
+    # Five plies: the bot's short search reaches the end itself, the solver is not asked.
+    assert view.solver_share == 0.0
+    assert view.table_hit_rate is not None and 0.0 <= view.table_hit_rate <= 1.0
+
+
+def solver_endgame(seed: int) -> Position:
+    """A 6x6 position with 11 plies (and squares) left: the engine bot solves it."""
+    rng = random.Random(seed)
+    board = Position.start(6, 6, 1).board
+    position = Position.start(6, 6, board.max_rounds())
+    while position.plies_left > 11:
+        position = position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+def test_engine_view_shows_the_tables_hit_rate_and_the_solvers_share() -> None:
+    view = engine_view(solver_endgame(1), 2.0)
+    last = view.iterations[-1]
+    assert view.exact and last.text == "solved"
+    assert last.nodes and last.solver_nodes and last.tt_probes and last.tt_hits is not None
+    assert 0 < last.solver_nodes <= last.nodes and last.tt_hits <= last.tt_probes
+    assert view.solver_share == last.solver_nodes / last.nodes > 0
+    assert view.table_hit_rate == last.tt_hits / last.tt_probes
+    data = view.to_dict()
+    assert data["solver_share"] == view.solver_share
+    assert data["iterations"][-1]["tt_probes"] == last.tt_probes
+    assert "solver share of the nodes" in view._repr_html_()
+
+
+def test_engine_view_at_the_start_takes_no_solver_nodes() -> None:
+    view = engine_view(Position.start(8, 8), 0.3)
+    assert not view.exact and view.solver_share == 0.0
+    assert view.table_hit_rate is not None and 0.0 <= view.table_hit_rate <= 1.0
+    for item in view.iterations:
+        assert item.solver_nodes == 0
+        assert item.tt_hits is not None and item.tt_probes is not None
+        assert item.tt_hits <= item.tt_probes <= (item.nodes or 0)
 
 
 def test_engine_view_out_of_reach_shows_reports_only() -> None:

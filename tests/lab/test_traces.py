@@ -138,3 +138,26 @@ def test_traces_draw_themselves() -> None:
     for picture in (climb._repr_svg_(), evolution._repr_svg_()):
         assert ET.fromstring(picture).tag.endswith("svg")
     assert "polyline" in evolution._repr_svg_()
+
+
+def test_the_climbs_heat_map_draws_each_candidates_value_on_its_square() -> None:
+    import xml.etree.ElementTree as ET
+
+    position = Position.start(6, 6, rounds=8).play("c3").play("d4")
+    climb = climb_trace(position, "hill:neighbourhood=area,variant=sideways", 3)
+    ns = "{http://www.w3.org/2000/svg}"
+    for heat, values, chosen in [
+        (climb.heat_map(), climb.heat, climb.move),
+        *((climb.heat_map(i), dict(s.candidates), s.chosen) for i, s in enumerate(climb.steps)),
+    ]:
+        assert (heat.values, heat.chosen, heat.fen) == (values, chosen, position.fen())
+        root = ET.fromstring(heat._repr_svg_())
+        tinted = [r for r in root.iter(f"{ns}rect") if (r.get("fill") or "").startswith("rgb(")]
+        assert sorted(r.findtext(f"{ns}title") or "" for r in tinted) == sorted(
+            str(v) for v in values.values()
+        )
+        outlined = [r for r in root.iter(f"{ns}rect") if r.findtext(f"{ns}title") == "last move"]
+        assert len(outlined) == 1  # the chosen move
+    assert heat.to_dict()["chosen"] == chosen
+    with pytest.raises(LabError, match="step must be a whole number from 0 to"):
+        climb.heat_map(len(climb.steps))

@@ -185,6 +185,10 @@ def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
     page.locator("#engine-form input[name=seconds]").fill("0.5")
     page.locator("#engine-form button[type=submit]").click()
     page.wait_for_selector("#engine-view table")
-    assert "Engine plays" in page.locator("#engine-view").inner_text()
+    shown = page.locator("#engine-view").inner_text()
+    assert "Engine plays" in shown and "Transposition table hit rate:" in shown
+    assert "share of the nodes the exact solver took:" in shown
+    heads = page.locator("#engine-view table").first.locator("th").all_inner_texts()
+    assert heads[-2:] == ["table hits", "solver nodes"]
     context.close()
     assert errors == []

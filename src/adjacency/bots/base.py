@@ -80,6 +80,12 @@ class Thinking:
     text: str = ""
     exact: bool = False
     """True when ``score`` is the proven final margin (the game was solved)."""
+    tt_probes: int | None = None
+    """Transposition-table look-ups counted in ``nodes`` (``None``: the bot does not count)."""
+    tt_hits: int | None = None
+    """The look-ups of ``tt_probes`` that found an entry (``tt_hits <= tt_probes``)."""
+    solver_nodes: int | None = None
+    """The nodes of ``nodes`` that an exact endgame solver visited (``None``: not counted)."""
 
 
 Listener = Callable[[Thinking], None]

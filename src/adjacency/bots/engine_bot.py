@@ -5,7 +5,9 @@ Each move: if the game's end is within the solver's reach for the time given
 guess, then the exact solver gets the rest of the budget; a completed solve
 plays a perfect move. Otherwise iterative deepening runs until the budget.
 The kernels are compiled (or loaded from numba's cache) when the bot is built,
-so no move pays for compilation.
+so no move pays for compilation. Every report (:class:`~adjacency.bots.base.Thinking`)
+carries the engine's counters for the move so far: the table's probes and hits, and
+the nodes of the exact solver (0 in the heuristic search's reports).
 """
 
 from __future__ import annotations
@@ -258,6 +260,9 @@ class EngineBot(Bot):
                         seconds=search.elapsed(),
                         text="solved",
                         exact=True,
+                        tt_probes=first.tt_probes + solved.tt_probes,
+                        tt_hits=first.tt_hits + solved.tt_hits,
+                        solver_nodes=solved.nodes,
                     )
                 )
                 return solved.best
@@ -275,4 +280,7 @@ def _thinking(result: SearchResult) -> Thinking:
         pv=result.pv,
         seconds=result.seconds,
         exact=result.exact,
+        tt_probes=result.tt_probes,
+        tt_hits=result.tt_hits,
+        solver_nodes=0,  # the heuristic search never enters the solver
     )

@@ -4,13 +4,14 @@ The picture follows the printed-diagram conventions of chess software: rank 1
 at the bottom, files ``a``.. left to right, coordinates outside the grid. X and
 O differ by *shape* (a cross and a ring) as well as by colour, so the picture
 reads in greyscale and for colour-blind readers. Optional marks: the last move
-(a thick square outline) and the squares it converted (a dot in the corner).
+(a thick square outline), the squares it converted (a dot in the corner) and a
+heat map (a number per square, written on it over a tint from cool to warm).
 Pure core: it needs only a :class:`~adjacency.core.position.Position`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -34,11 +35,14 @@ def position_svg(
     square: int = 48,
     coordinates: bool = True,
     title: str | None = None,
+    heat: Mapping[str, float] | Mapping[int, float] | None = None,
 ) -> str:
     """An SVG document of ``position`` (``square`` pixels per square).
 
-    ``last`` and ``converted`` are square names or indices; they are checked
-    against the board (an off-board name raises
+    ``heat`` maps squares to numbers (a search's value of each move, say): each such
+    square is tinted from cool (the lowest number) to warm (the highest) and shows
+    its number. ``last``, ``converted`` and ``heat``'s keys are square names or
+    indices; they are checked against the board (an off-board name raises
     :class:`~adjacency.core.errors.InvalidSquareError`); a ``square`` that is not a
     whole number from 8 raises :class:`~adjacency.core.errors.InvalidSettingsError`.
     """
@@ -51,6 +55,8 @@ def position_svg(
     width = geometry.cols * square + 2 * pad
     height = geometry.rows * square + 2 * pad
     marked = {geometry.index(s) for s in converted}
+    hot = {geometry.index(s): float(v) for s, v in (heat or {}).items()}
+    low, high = min(hot.values(), default=0.0), max(hot.values(), default=0.0)
     last_index = None if last is None else geometry.index(last)
     x_count, o_count = position.score
     label = title or f"{position.fen()} (X {x_count}, O {o_count})"
@@ -70,6 +76,9 @@ def position_svg(
             f'<rect x="{left}" y="{top}" width="{square}" height="{square}" fill="{fill}" '
             f'stroke="#b8ad96" stroke-width="1"/>'
         )
+        if index in hot:
+            share = 0.5 if high == low else (hot[index] - low) / (high - low)
+            parts.append(_heat(left, top, square, hot[index], share))
         piece = position.piece_at(index)
         if piece == "x":
             parts.append(_cross(left, top, square))
@@ -116,6 +125,21 @@ def _ring(left: float, top: float, size: int) -> str:
     return (
         f'<circle cx="{left + size / 2}" cy="{top + size / 2}" r="{size * 0.3:.1f}" '
         f'fill="none" stroke="{O_COLOR}" stroke-width="{w:.1f}"><title>O</title></circle>'
+    )
+
+
+def _heat(left: float, top: float, size: int, value: float, share: float) -> str:
+    """A square's tint for ``share`` (0: the coolest, 1: the warmest) and its ``value``."""
+    cool, warm = (144, 202, 249), (239, 108, 0)
+    r, g, b = (round(c + (w - c) * share) for c, w in zip(cool, warm, strict=True))
+    number = f"{value:g}"
+    font = max(8, size // 3)
+    return (
+        f'<rect x="{left + 1}" y="{top + 1}" width="{size - 2}" height="{size - 2}" '
+        f'fill="rgb({r},{g},{b})" fill-opacity="0.8"><title>{escape(number)}</title></rect>'
+        f'<text x="{left + size / 2}" y="{top + size / 2}" font-family="sans-serif" '
+        f'font-size="{font}" fill="#212121" text-anchor="middle" '
+        f'dominant-baseline="central">{escape(number)}</text>'
     )
 
 

@@ -15,7 +15,10 @@ class SearchResult:
     """The outcome of :meth:`~adjacency.engine.searcher.Engine.search`.
 
     ``value`` is in pieces (mover's view); ``exact`` is True when the search reached
-    the end of the game (the value is then the exact final margin).
+    the end of the game (the value is then the exact final margin). ``tt_probes`` counts
+    the nodes (all threads) that looked their own entry up in the transposition table
+    and ``tt_hits`` those that found one (``tt_hits <= tt_probes <= nodes``), from the
+    start of the search to this result.
     """
 
     move: str
@@ -25,6 +28,8 @@ class SearchResult:
     seconds: float
     pv: tuple[str, ...]
     exact: bool
+    tt_probes: int = 0
+    tt_hits: int = 0
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,9 @@ class SolveResult:
     ``value`` is the final margin under perfect play for the side to move; in
     win/draw/loss mode it is only its sign (-1, 0 or 1). ``complete`` is False
     when the time or node budget ran out (then ``value`` and ``best`` mean nothing).
+    Every one of ``nodes`` is a node of the exact solver (the heuristic search that
+    guesses the first probe's window is not counted); ``tt_probes`` and ``tt_hits``
+    count the solver's table look-ups and the entries found, as in :class:`SearchResult`.
     """
 
     value: int
@@ -42,6 +50,8 @@ class SolveResult:
     seconds: float
     wld: bool
     complete: bool
+    tt_probes: int = 0
+    tt_hits: int = 0
 
 
 @dataclass(frozen=True)

@@ -138,8 +138,19 @@ class Engine:
     @property
     def nodes(self) -> int:
         """Nodes visited by the last search or solve (all threads)."""
-        helpers = self.helpers.nodes if self.helpers is not None else 0
-        return int(self.S[L.STATS + L.STAT_NODES]) + helpers
+        return self.count(L.STAT_NODES)
+
+    def count(self, stat: int) -> int:
+        """Counter ``S[STATS + stat]`` (a ``STAT_*`` slot of :mod:`.kernels.layout`) of the last
+        search or solve, summed over all threads."""
+        helpers = self.helpers.count(stat) if self.helpers is not None else 0
+        return int(self.S[L.STATS + stat]) + helpers
+
+    @property
+    def table_counts(self) -> tuple[int, int]:
+        """``(probes, hits)`` of the transposition table in the last search or solve (all
+        threads): the nodes that looked their own entry up, and those that found one."""
+        return self.count(L.STAT_TT_PROBES), self.count(L.STAT_TT_HITS)
 
     @property
     def stopped(self) -> bool:
@@ -306,7 +317,8 @@ class Engine:
                     self.nodes,
                     elapsed,
                     self.principal_variation(position, move, d),
-                    exact=not aborted and d >= position.plies_left - exact_leaf,
+                    not aborted and d >= position.plies_left - exact_leaf,
+                    *self.table_counts,
                 )
                 if aborted:
                     break
@@ -339,6 +351,7 @@ class Engine:
                 time.monotonic() - started,
                 (board.name(move),),
                 False,
+                *self.table_counts,
             )
         return SearchResult(
             result.move,
@@ -348,6 +361,7 @@ class Engine:
             time.monotonic() - started,
             result.pv,
             result.exact,
+            *self.table_counts,
         )
 
     def _helper_search(
@@ -445,6 +459,7 @@ class Engine:
             time.monotonic() - started,
             wld,
             complete,
+            *self.table_counts,
         )
 
     def probe(

@@ -63,7 +63,11 @@ class Helpers:
     @property
     def nodes(self) -> int:
         """Nodes the helpers searched since the last :meth:`reset`."""
-        return sum(int(S[L.STATS + L.STAT_NODES]) for S in self.states)
+        return self.count(L.STAT_NODES)
+
+    def count(self, stat: int) -> int:
+        """The helpers' sum of counter ``S[STATS + stat]`` since the last :meth:`reset`."""
+        return sum(int(S[L.STATS + stat]) for S in self.states)
 
     def stop(self) -> None:
         """Set every helper's abort flag: their searches return at their next interior node."""

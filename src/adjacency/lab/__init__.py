@@ -9,7 +9,8 @@ trace hooks, never from second implementations:
   ordering and the transposition table side by side;
 - :func:`deepening_trace` (:mod:`.deepening`): depth against cost for alpha-beta and the
   engine's iterative deepening;
-- :func:`climb_trace` (:mod:`.local`): the steps of ``hill`` (every variant) and ``anneal``;
+- :func:`climb_trace` (:mod:`.local`): the steps of ``hill`` (every variant) and ``anneal``,
+  and the candidates' values as a heat map on the board (:meth:`ClimbTrace.heat_map`);
 - :func:`evolution_trace` (:mod:`.genetic`): the generations of ``genetic``, ``gatree`` and
   the reports' presets;
 - :func:`engine_view` (:mod:`.engine_view`): the engine's iteration reports and, within the
@@ -31,7 +32,7 @@ from .deepening import DeepeningTrace, deepening_trace
 from .engine_view import EngineView, engine_view
 from .genetic import EvolutionTrace, evolution_trace
 from .limits import LabError
-from .local import ClimbTrace, climb_trace
+from .local import ClimbTrace, HeatMap, climb_trace
 from .running import Cancel
 from .tree import SearchTree, TreeNode, search_tree
 
@@ -42,6 +43,7 @@ __all__ = [
     "DeepeningTrace",
     "EngineView",
     "EvolutionTrace",
+    "HeatMap",
     "LabError",
     "SearchTree",
     "TechniqueCount",

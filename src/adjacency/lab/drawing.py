@@ -1,7 +1,8 @@
 """The lab's traces as SVG and HTML for Jupyter (``_repr_svg_`` / ``_repr_html_``).
 
 Plain string building with escaped text, no plotting library: a notebook shows
-each trace without extras. Trees draw at most :data:`TREE_DRAWN` nodes (the
+each trace without extras. Board pictures (the local search's heat map) are the
+core's (:func:`adjacency.core.svg.position_svg`). Trees draw at most :data:`TREE_DRAWN` nodes (the
 first ones the search visited, shallow levels first) so a big trace stays a
 readable picture; the data (``to_dict``) always has them all.
 """
@@ -13,12 +14,15 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..core import Position
+from ..core.svg import position_svg
+
 if TYPE_CHECKING:
     from .compare import Comparison
     from .deepening import DeepeningTrace
     from .engine_view import EngineView
     from .genetic import EvolutionTrace
-    from .local import ClimbTrace
+    from .local import ClimbTrace, HeatMap
     from .tree import SearchTree
 
 TREE_DRAWN = 300
@@ -197,6 +201,13 @@ def climb_svg(trace: ClimbTrace) -> str:
     )
 
 
+def heat_map_svg(heat: HeatMap) -> str:
+    """The position with each candidate square tinted by its value and the chosen move
+    outlined: the board picture of :func:`adjacency.core.svg.position_svg`."""
+    position = Position.from_fen(heat.fen)
+    return position_svg(position, last=heat.chosen, heat=heat.values, title=heat.title)
+
+
 def evolution_svg(trace: EvolutionTrace) -> str:
     """Best and mean fitness per generation."""
     best = [(float(g.generation), float(g.best)) for g in trace.generations]
@@ -261,14 +272,36 @@ def comparison_html(comparison: Comparison) -> str:
 def engine_html(view: EngineView) -> str:
     """The engine's reports and (within reach) every move's exact value."""
     reports = _table(
-        ("depth", "value", "nodes", "seconds", "line", "exact"),
+        ("depth", "value", "nodes", "seconds", "line", "exact", "table hits", "solver nodes"),
         [
-            (i.depth, i.value, i.nodes, f"{i.seconds:.3f}", " ".join(i.line), i.exact)
+            (
+                i.depth,
+                i.value,
+                i.nodes,
+                f"{i.seconds:.3f}",
+                " ".join(i.line),
+                i.exact,
+                _ratio(i.tt_hits, i.tt_probes),
+                _ratio(i.solver_nodes, i.nodes),
+            )
             for i in view.iterations
         ],
+    )
+    shares = (
+        f"<p>table hit rate {_percent(view.table_hit_rate)}, "
+        f"solver share of the nodes {_percent(view.solver_share)}</p>"
     )
     moves = _table(
         ("move", "exact value", "engine's choice"),
         [(m.move, m.value, "yes" if m.move == view.move else "") for m in view.moves],
     )
-    return reports + (moves if view.moves else "")
+    return reports + shares + (moves if view.moves else "")
+
+
+def _percent(share: float | None) -> str:
+    return "unknown" if share is None else f"{100 * share:.1f}%"
+
+
+def _ratio(part: int | None, whole: int | None) -> str:
+    """``part`` as a percentage of ``whole`` ("" when either is unknown or ``whole`` is 0)."""
+    return "" if part is None or not whole else _percent(part / whole)

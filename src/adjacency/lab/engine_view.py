@@ -7,9 +7,12 @@ position is within the solver's reach, so every legal move is solved too (each
 child position by the same bot, its exact value negated to the mover's view) and
 shown beside the engine's choice; otherwise ``moves`` is empty.
 
-The bot's reports do not carry the transposition table's hit rate or the share of
-nodes the solver took, so this view does not show them (``None`` in the data)
-rather than estimate them from outside the engine.
+Every report carries the engine's own counters (:class:`~adjacency.bots.Thinking`):
+the transposition table's probes and hits, and the nodes the exact solver visited.
+The view's ``table_hit_rate`` (hits over probes) and ``solver_share`` (solver nodes
+over all nodes) are those of the last report, which counts the whole move (the
+short search and the solve, when the bot solved); ``None`` when the engine
+reported no counts (a move from the book, or no probe at all for the hit rate).
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ class Iteration:
     line: tuple[str, ...]
     exact: bool
     text: str
+    tt_probes: int | None = None
+    """Table look-ups so far (``tt_hits <= tt_probes``; ``None``: not counted)."""
+    tt_hits: int | None = None
+    solver_nodes: int | None = None
+    """Nodes of ``nodes`` that the exact solver visited (``solver_nodes <= nodes``)."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,9 @@ class EngineView:
     moves: tuple[MoveValue, ...]
     exact: bool
     table_hit_rate: float | None = None
+    """Table hits over probes for the whole move (module docstring)."""
     solver_share: float | None = None
+    """The share of the move's nodes that the exact solver visited (module docstring)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
@@ -119,6 +129,33 @@ def engine_view(
     finally:
         bot.close()
     iterations = tuple(
-        Iteration(r.depth, r.score, r.nodes, r.seconds, r.pv, r.exact, r.text) for r in reports
+        Iteration(
+            r.depth,
+            r.score,
+            r.nodes,
+            r.seconds,
+            r.pv,
+            r.exact,
+            r.text,
+            r.tt_probes,
+            r.tt_hits,
+            r.solver_nodes,
+        )
+        for r in reports
     )
-    return EngineView(position.fen(), move, iterations, tuple(moves), exact)
+    hit_rate, solver_share = _shares(iterations[-1] if iterations else None)
+    return EngineView(position.fen(), move, iterations, tuple(moves), exact, hit_rate, solver_share)
+
+
+def _shares(last: Iteration | None) -> tuple[float | None, float | None]:
+    """``(table hits / probes, solver nodes / nodes)`` of the report ``last`` (``None``
+    where a count is missing or would divide by zero)."""
+    if last is None:
+        return None, None
+    hit_rate = None
+    if last.tt_probes and last.tt_hits is not None:
+        hit_rate = last.tt_hits / last.tt_probes
+    solver_share = None
+    if last.nodes and last.solver_nodes is not None:
+        solver_share = last.solver_nodes / last.nodes
+    return hit_rate, solver_share

@@ -8,7 +8,8 @@ chosen, sideways steps and restarts (a ``start`` after the first), and for
 annealing the temperature. The trace's ``move`` is the move the bot played.
 At most :data:`~adjacency.lab.limits.MAX_STEPS` steps are kept; ``dropped``
 counts the rest. ``heat`` holds every candidate's value that the search
-computed (the board's heat map).
+computed (the board's heat map); :meth:`ClimbTrace.heat_map` draws it, or one
+step's candidates, on the position (:class:`HeatMap`, SVG in Jupyter).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..bots.local import LocalSearchBot, LocalStep
 from ..core import Position
-from .limits import MAX_STEPS, check_position
+from .limits import MAX_STEPS, LabError, check_position
 from .running import Cancel, build, play_traced
 
 
@@ -47,6 +48,26 @@ class Step:
             "chosen_value": self.chosen_value,
             "temperature": self.temperature,
         }
+
+
+@dataclass(frozen=True)
+class HeatMap:
+    """Candidate moves' objective values on the position ``fen``: ``values`` by square
+    name (the mover's view), ``chosen`` the move outlined, ``title`` the caption."""
+
+    fen: str
+    values: dict[str, int]
+    chosen: str | None
+    title: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return {"fen": self.fen, "values": dict(self.values), "chosen": self.chosen}
+
+    def _repr_svg_(self) -> str:
+        from .drawing import heat_map_svg
+
+        return heat_map_svg(self)
 
 
 @dataclass(frozen=True)
@@ -85,6 +106,19 @@ class ClimbTrace:
         from .drawing import climb_svg
 
         return climb_svg(self)
+
+    def heat_map(self, step: int | None = None) -> HeatMap:
+        """The board's heat map: every candidate's value the search computed and the move
+        played (``step`` ``None``), or step number ``step``'s candidates and its choice.
+        :class:`~adjacency.lab.limits.LabError` for a step the trace does not hold."""
+        if step is None:
+            title = f"{self.spec} (seed {self.seed}): every candidate's value; played {self.move}"
+            return HeatMap(self.fen, dict(self.heat), self.move, title)
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(self.steps):
+            raise LabError(f"step must be a whole number from 0 to {len(self.steps) - 1}")
+        item = self.steps[step]
+        title = f"{self.spec} (seed {self.seed}) step {step}, {item.kind}: chose {item.chosen}"
+        return HeatMap(self.fen, dict(item.candidates), item.chosen, title)
 
 
 def climb_trace(

@@ -20,7 +20,9 @@ per search thread, one ``U`` shared by all of them):
 ``S`` (``int64``), one per search thread: settings, counters and per-ply buffers::
 
     S[CFG + CFG_*]         settings (below)
-    S[STATS + STAT_NODES], S[STATS + STAT_TT_HITS]   counters
+    S[STATS + STAT_NODES]  counter: nodes visited (the search's and the solver's)
+    S[STATS + STAT_TT_PROBES], S[STATS + STAT_TT_HITS]   counters: nodes that looked
+                           their own entry up in the table, and those that found one
     S[CTL + CTL_ABORT]     abort flag: another thread sets it, interior nodes read it
     S[CTL + CTL_NULL_PLY]  the ply just below the last null move on the current path
     S[ROOT + ROOT_VALUE], S[ROOT + ROOT_MOVE], S[ROOT + ROOT_DONE]
@@ -100,6 +102,7 @@ CFG_SIZE = 24
 
 STAT_NODES = 0
 STAT_TT_HITS = 1
+STAT_TT_PROBES = 2
 STATS_SIZE = 4
 
 CTL_ABORT = 0
@@ -183,7 +186,7 @@ SLOTS = {
         CFG_PROBCUT,
         CFG_SOLVE_FEATURES,
     ),
-    "STATS": (STAT_NODES, STAT_TT_HITS),
+    "STATS": (STAT_NODES, STAT_TT_HITS, STAT_TT_PROBES),
     "CTL": (CTL_ABORT, CTL_NULL_PLY),
     "ROOT": (ROOT_VALUE, ROOT_MOVE, ROOT_DONE),
     "W": (W_MODE, W_EXPOSURE, W_TEMPO, W_PARITY, W_HORIZON, W_LEARNED_SPARE),

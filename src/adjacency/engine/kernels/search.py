@@ -77,6 +77,7 @@ from .layout import (
     SCORES,
     STAT_NODES,
     STAT_TT_HITS,
+    STAT_TT_PROBES,
     STATS,
     W_MODE,
     Z_PLIES,
@@ -228,6 +229,7 @@ def search(
     alpha0 = alpha
     if use_tt:
         cut, stored_move = lookup(U, key, depth, alpha, beta, ply > 0)
+        S[STATS + STAT_TT_PROBES] += 1
         if stored_move != ABSENT:
             S[STATS + STAT_TT_HITS] += 1
         if cut != NO_CUT:

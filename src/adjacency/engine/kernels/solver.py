@@ -59,6 +59,7 @@ from .layout import (
     SCORES,
     STAT_NODES,
     STAT_TT_HITS,
+    STAT_TT_PROBES,
     STATS,
     Z_PLIES,
     Z_SOLVER,
@@ -239,6 +240,7 @@ def prepare(
     if plies >= tt_min and S[CFG + CFG_TT] != 0:
         # The key includes the plies left, so a stored entry is always deep enough.
         cut, stored_move = lookup(U, solver_key(h, plies, U), plies, alpha, beta, ply > 0)
+        S[STATS + STAT_TT_PROBES] += 1
         if stored_move != ABSENT:
             S[STATS + STAT_TT_HITS] += 1
             tt_move = stored_move

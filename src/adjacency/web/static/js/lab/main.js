@@ -195,15 +195,17 @@ async function engine() {
   const data = await fetchLab("engine", "engine", formValues($("#engine-form")));
   if (!data) return;
   const view = $("#engine-view");
-  view.replaceChildren(table(["depth", "value", "nodes", "seconds", "line", "exact"],
+  const percent = (part, whole) => (part === null || !whole ? "" : `${((100 * part) / whole).toFixed(1)}%`);
+  view.replaceChildren(table(["depth", "value", "nodes", "seconds", "line", "exact", "table hits", "solver nodes"],
     data.iterations.map((it) => [it.depth, it.value, it.nodes, it.seconds.toFixed(3), it.line.join(" "),
-      it.exact ? "yes" : ""])));
+      it.exact ? "yes" : "", percent(it.tt_hits, it.tt_probes), percent(it.solver_nodes, it.nodes)])));
   const note = document.createElement("p");
   note.className = "muted";
   note.textContent = `Engine plays ${data.move}. ` + (data.exact
     ? "The solver reached the end: every move's exact value (mover's view) is below."
     : "Not within the solver's reach in this time: no exact values.") +
-    " The engine's reports carry no table hit rate or solver share.";
+    ` Transposition table hit rate: ${percent(data.table_hit_rate, 1) || "unknown"};` +
+    ` share of the nodes the exact solver took: ${percent(data.solver_share, 1) || "unknown"}.`;
   view.appendChild(note);
   if (data.moves.length) {
     view.appendChild(table(["move", "exact value", "engine's choice"],
