@@ -145,6 +145,34 @@ def test_tree_steps_climb_and_genetic_charts(server: str, browser: Any, shots: P
     assert errors == []
 
 
+def test_expanding_a_tree_cut_by_the_node_cap_draws_at_most_the_pages_limit(
+    server: str, browser: Any
+) -> None:
+    """Expand on a tree the node cap cut (minimax, depth 3, the 8x8 start) opens level by
+    level and stops before the page's drawing limit (tree.js MAX_VISIBLE, 2,500 nodes
+    plus at most 6 greyed moves per cut): all of the first level, never a half-opened
+    deeper node whose children were not counted."""
+    context, page, errors = new_page(browser, 1366, 768)
+    start = Position.start(8, 8, rounds=28)
+    page.goto(f"{server}/lab?fen={quote(start.fen())}")
+    page.wait_for_selector("#lab-board svg")
+    form = page.locator("#tree-form")
+    form.locator("select[name=algorithm]").select_option("minimax")
+    form.locator("select[name=depth]").select_option("3")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("#tree-view g.node[data-ply='1']")
+    page.locator("#tree-expand").click()
+    assert "nodes shown; expand single nodes to see more" in (
+        page.locator("#tree-step-text").inner_text()
+    )
+    drawn = page.locator("#tree-view g.node:not(.pruned)").count()
+    assert len(start.legal_moves()) < drawn <= 2500
+    assert page.locator("#tree-view g.node[data-ply='1']").count() == len(start.legal_moves())
+    assert page.locator("#tree-view g.node[data-ply='2']").count() > 0
+    context.close()
+    assert errors == []
+
+
 def test_the_lab_at_phone_width(server: str, browser: Any, shots: Path) -> None:
     context, page, errors = new_page(browser, 390, 844)
     page.goto(f"{server}/lab?fen={quote(MIDGAME.fen())}")

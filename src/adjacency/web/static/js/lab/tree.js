@@ -55,19 +55,28 @@ export class TreeView {
     this.render();
   }
 
+  // Expand level by level (breadth first) down to `depth`, stopping before more than
+  // MAX_VISIBLE nodes would be drawn: only nodes whose children were counted open, so
+  // the drawn tree never exceeds the cap, and a cut tree shows every level it reached.
   expandTo(depth) {
     const nodes = this.data.nodes;
-    const open = new Set([0]);
+    const expanded = new Set();
+    const queue = [0];
     let count = 1;
-    for (const node of nodes) { // ids are in visiting (pre-)order: parents come first
-      if (node.ply >= depth || !open.has(node.id)) continue;
-      if (count + node.children.length > MAX_VISIBLE) break;
+    let truncated = false;
+    for (let i = 0; i < queue.length; i++) {
+      const node = nodes[queue[i]];
+      if (node.ply >= depth || !node.children.length) continue;
+      if (count + node.children.length > MAX_VISIBLE) {
+        truncated = true;
+        break;
+      }
       count += node.children.length;
-      open.add(node.id);
-      for (const c of node.children) if (nodes[c].ply < depth) open.add(c);
+      expanded.add(node.id);
+      queue.push(...node.children);
     }
-    this.expanded = new Set([...open].filter((id) => nodes[id].children.length));
-    this.truncated = count >= MAX_VISIBLE;
+    this.expanded = expanded;
+    this.truncated = truncated;
     this.view = null;
     this.render();
     return count;
