@@ -55,7 +55,7 @@ def register(commands: Any) -> None:
         "--exact-plies",
         type=whole_number,
         default=None,
-        help="solve exactly with at most this many plies left (default 8; with --data 20)",
+        help="solve exactly with at most this many plies left (default 8; with --data 16)",
     )
     train.add_argument("--seed", type=whole_number, default=1, help="self-play seed")
     train.add_argument(
@@ -185,7 +185,7 @@ def run_train(args: argparse.Namespace) -> int:
     from ..engine.weights_file import save_weights
 
     if args.exact_plies is None:
-        args.exact_plies = 20 if args.data is not None else 8
+        args.exact_plies = 16 if args.data is not None else 8
     if not 0 <= args.exact_plies <= 20 or not 0 <= args.window <= 10 or args.ridge < 0:
         raise AdjacencyError(
             "--exact-plies must be 0-20, --window 0-10 and --ridge at least 0, got "

@@ -7,7 +7,10 @@ random moves, then plays its players' moves, each replaced by a random move with
 probability ``epsilon`` (:func:`adjacency.engine.training.play_game`). Each position
 is kept with probability ``sample`` and labelled by
 :func:`adjacency.engine.training.label_positions`: a depth-``depth`` search of the
-frozen v1 engine, or the exact solver with at most ``exact_plies`` left.
+frozen v1 engine, or the exact solver with at most ``exact_plies`` left (default 16:
+measured on one core, a 16-ply solve costs about 0.3 s, an 18-ply one 2.5 s and a
+20-ply one 36 s, against 0.02 s for a depth-6 search label, so exact labels from 20
+plies would make a 5-million-position job cost 33 times as much; docs/engine.md).
 
 **Determinism.** Shard ``i`` is a pure function of the settings and ``i``: its
 random stream is seeded by ``f"{seed}/shard/{i}"`` alone, its engines are fresh and
@@ -89,7 +92,7 @@ class JobSettings:
     epsilon: float = 0.1
     sample: float = 0.5
     depth: int = 6
-    exact_plies: int = 20
+    exact_plies: int = 16
 
     def as_json(self) -> dict[str, Any]:
         """The settings as the manifest stores them (tuples as lists)."""
@@ -127,6 +130,24 @@ def make_shard(task: ShardTask) -> dict[str, np.ndarray]:
     """Play and label shard ``task.index``'s games (in the calling process, fresh engines)
     and return its arrays (:data:`FIELDS`). A pure function of ``task``."""
     settings = task.settings
+    positions, games = shard_positions(task)
+    samples = label_positions(positions, settings.depth, settings.exact_plies)
+    return {
+        "x": np.array([p.x for p in positions], dtype=np.uint64),
+        "o": np.array([p.o for p in positions], dtype=np.uint64),
+        "x_to_move": np.array([p.turn == "x" for p in positions], dtype=bool),
+        "plies": np.array([p.plies_left for p in positions], dtype=np.uint8),
+        "label": np.array([s.label for s in samples], dtype=np.float64),
+        "exact": np.array([s.exact for s in samples], dtype=bool),
+        "game": np.array(games, dtype=np.uint32),
+    }
+
+
+def shard_positions(task: ShardTask) -> tuple[list[Position], list[int]]:
+    """The positions shard ``task.index`` keeps from its self-play games, unlabelled, and
+    each one's game number within the shard (the first half of :func:`make_shard`; the
+    data benchmark times the labelling of these positions)."""
+    settings = task.settings
     rng = random.Random(f"{settings.seed}/shard/{task.index}")
     engines: dict[str, Engine] = {}
     positions: list[Position] = []
@@ -150,16 +171,7 @@ def make_shard(task: ShardTask) -> dict[str, np.ndarray]:
         kept = [p for p in played if rng.random() < settings.sample]
         positions += kept
         games += [game] * len(kept)
-    samples = label_positions(positions, settings.depth, settings.exact_plies)
-    return {
-        "x": np.array([p.x for p in positions], dtype=np.uint64),
-        "o": np.array([p.o for p in positions], dtype=np.uint64),
-        "x_to_move": np.array([p.turn == "x" for p in positions], dtype=bool),
-        "plies": np.array([p.plies_left for p in positions], dtype=np.uint8),
-        "label": np.array([s.label for s in samples], dtype=np.float64),
-        "exact": np.array([s.exact for s in samples], dtype=bool),
-        "game": np.array(games, dtype=np.uint32),
-    }
+    return positions, games
 
 
 def encode_shard(arrays: dict[str, np.ndarray]) -> bytes:
@@ -359,7 +371,7 @@ def phase_rows_from_shards(
 ) -> Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """A :data:`~adjacency.engine.training.PhaseRows` over the shards ``indices`` (in that
     order): each call reads the shards one at a time and keeps only the phase's rows, so
-    memory holds one phase (about 2 in 17 of the rows), not the job."""
+    memory holds one phase (with window 2 about 1 in 7 of the rows), not the job."""
 
     def rows(phase: int, window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         parts = [
