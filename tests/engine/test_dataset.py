@@ -75,7 +75,7 @@ def _listed(directory: Path) -> int:
 
 @pytest.mark.slow
 def test_a_killed_job_resumed_equals_an_uninterrupted_one_shard_for_shard(
-    tmp_path: Path, reference: Path
+    tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     directory = tmp_path / "job"
     argv = [*ARGV, "--data", str(directory), "--no-fit", "--jobs", "1"]
@@ -96,11 +96,8 @@ def test_a_killed_job_resumed_equals_an_uninterrupted_one_shard_for_shard(
     before = {i: (directory / shard_name(i)).read_bytes() for i in killed.done}
     assert 2 <= len(before) < SHARDS and not killed.complete
 
-    resumed = subprocess.run(
-        [sys.executable, "-m", "adjacency", *argv, "--resume"],
-        capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
-    summary = json.loads(resumed.stdout)
+    assert main([*argv, "--resume"]) == 0
+    summary = json.loads(capsys.readouterr().out)
     assert summary["shards"] == SHARDS
     assert summary["labelled_now"] == summary["positions"] - sum(
         e["positions"] for e in killed.done.values()

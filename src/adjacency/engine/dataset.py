@@ -347,9 +347,9 @@ def generate(
     job: Job, executor: Executor, progress: ShardProgress | None = None
 ) -> Iterator[dict[str, Any]]:
     """Make the job's missing shards on ``executor`` and yield each one's manifest entry
-    as it is written (any order; the files do not depend on it). Stray temporary files
-    of a killed run are removed first."""
-    for stray in job.directory.glob(".shard-*.tmp"):
+    as it is written (any order; the files do not depend on it). Temporary files a
+    killed run left (a shard or manifest half written) are removed first."""
+    for stray in job.directory.glob(".*.tmp"):
         stray.unlink()
     missing = [ShardTask(job.settings, i) for i in range(job.settings.shards) if i not in job.done]
     for task, arrays in executor.map_unordered(make_shard, missing):
