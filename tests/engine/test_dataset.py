@@ -1,12 +1,14 @@
 """The sharded training-data job (``train-eval --kind patterns --data DIR``,
 :mod:`adjacency.engine.dataset`): a job killed by SIGKILL and resumed equals an
-uninterrupted one shard for shard, a pool of workers writes the same shards as the
-serial executor, the labels agree with an exact oracle and with fresh searches, the
-manifest's checksums catch a corrupt shard, bad directories are one line and exit 2,
-and the fit streamed from the shards equals the in-memory fit of the same positions."""
+uninterrupted one shard for shard, a pool of workers and a Ray cluster write the same
+shards as the serial executor, the labels agree with an exact oracle and with fresh
+searches, the manifest's checksums catch a corrupt shard, bad directories are one line
+and exit 2, and the fit streamed from the shards equals the in-memory fit of the same
+positions."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -35,7 +38,7 @@ from adjacency.engine.dataset import (
 from adjacency.engine.kernels.patterns import expand
 from adjacency.engine.training import Sample, fit_patterns
 from adjacency.engine.weights_file import load_patterns
-from adjacency.workers import PoolExecutor, SerialExecutor
+from adjacency.workers import PoolExecutor, RayExecutor, SerialExecutor
 from oracles import exact_value, within_budget
 
 SHARDS = 24
@@ -115,6 +118,24 @@ def test_a_pool_of_workers_writes_the_same_shards_as_the_serial_executor(
         done = [entry["index"] for entry in generate(job, executor)]
     assert sorted(done) == list(range(SHARDS))
     assert files(tmp_path / "pool") == files(reference)
+
+
+@pytest.mark.slow
+def test_a_ray_cluster_writes_the_same_shards(
+    tmp_path: Path, reference: Path, ray_cluster: Any
+) -> None:
+    """Six shards on the test cluster's two worker nodes; a shard depends on the seed and
+    its number, not on the job's length, so they equal the reference's first six."""
+    settings = dataclasses.replace(SETTINGS, shards=6)
+    job = start_job(tmp_path / "ray", settings, resume=False)
+    with RayExecutor() as executor:
+        assert sorted(e["index"] for e in generate(job, executor)) == list(range(6))
+    for i in range(6):
+        assert (tmp_path / "ray" / shard_name(i)).read_bytes() == (
+            reference / shard_name(i)
+        ).read_bytes()
+    listed = json.loads((reference / MANIFEST).read_text())["shards"][:6]
+    assert open_job(tmp_path / "ray", settings).manifest()["shards"] == listed
 
 
 def test_labels_agree_with_an_exact_oracle_and_with_fresh_searches(reference: Path) -> None:
