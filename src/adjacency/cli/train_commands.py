@@ -4,7 +4,8 @@ Self-play positions, labels by a deeper search of the frozen reference engine
 (exact solves near the end), ridge least squares per plies left (``--kind
 features``) or per phase over the line patterns (``--kind patterns``, positions
 generated on the executor); writes a versioned weights file
-(:mod:`adjacency.engine.training`).
+(:mod:`adjacency.engine.training`). With ``--data DIR`` the positions are a resumable,
+sharded job on disk (:mod:`adjacency.engine.dataset`) that the fit streams from.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def register(commands: Any) -> None:
     train.add_argument(
         "--exact-plies",
         type=whole_number,
-        default=8,
-        help="solve exactly with this many plies left",
+        default=None,
+        help="solve exactly with at most this many plies left (default 8; with --data 16)",
     )
     train.add_argument("--seed", type=whole_number, default=1, help="self-play seed")
     train.add_argument(
@@ -99,7 +100,73 @@ def register(commands: Any) -> None:
         "instead of generating them",
     )
     add_executor_options(patterns, what="chunks")
+    data = train.add_argument_group(
+        "--data DIR: the positions as a resumable sharded job (with --kind patterns)",
+        "ceil(--games / --chunk-games) shards of --chunk-games games each are played and "
+        "labelled on the executor and written to DIR (shard-NNNNN.npz and manifest.json "
+        "with the settings, each shard's counts and SHA-256, and the totals); shard i "
+        "depends on --seed and i alone, so a killed job continued with --resume ends with "
+        "the same files as an uninterrupted one. Each game draws its two players from "
+        "--players, opens with 0 to --opening-plies random moves, plays a random move "
+        "with probability --epsilon, and keeps each position with probability --sample. "
+        "The fit then streams the shards, holding out every --holdout-th shard.",
+    )
+    data.add_argument("--data", type=Path, metavar="DIR", help="the job's directory")
+    data.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the job in --data (made with the same settings): make only its "
+        "missing shards, then fit",
+    )
+    data.add_argument(
+        "--no-fit", action="store_true", help="generate the shards only; write no weights"
+    )
+    data.add_argument(
+        "--players",
+        type=players_list,
+        default=PLAYERS_TEXT,
+        help=f"the self-play players, PROFILE:DEPTH,... (default {PLAYERS_TEXT})",
+    )
+    data.add_argument(
+        "--opening-plies",
+        type=whole_number,
+        default=4,
+        help="each game opens with 0 to this many random moves (default 4)",
+    )
+    data.add_argument(
+        "--epsilon",
+        type=non_negative_number,
+        default=0.1,
+        help="chance of a random move after the opening (default 0.1)",
+    )
+    data.add_argument(
+        "--sample",
+        type=non_negative_number,
+        default=0.5,
+        help="chance that a position is kept and labelled (default 0.5)",
+    )
     train.set_defaults(handler=run_train)
+
+
+PLAYERS_TEXT = "v1:1,v1:2,v3:2,v4:3"
+"""The default ``--players`` (:data:`adjacency.engine.dataset.PLAYERS`)."""
+
+
+def players_list(text: str) -> tuple[tuple[str, int], ...]:
+    """``--players``: ``PROFILE:DEPTH`` pairs separated by commas (a known engine
+    profile, a depth from 1 to 8)."""
+    from ..engine.profiles import PROFILES
+
+    players = []
+    for item in text.split(","):
+        profile, _, depth = item.strip().partition(":")
+        if profile not in PROFILES or not depth.isdigit() or not 1 <= int(depth) <= 8:
+            raise argparse.ArgumentTypeError(
+                f"expected PROFILE:DEPTH,... with a profile of {', '.join(PROFILES)} and a "
+                f"depth of 1-8, got {item!r}"
+            )
+        players.append((profile, int(depth)))
+    return tuple(players)
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -117,11 +184,17 @@ def run_train(args: argparse.Namespace) -> int:
     from ..engine.training import fit, label_positions, self_play_positions
     from ..engine.weights_file import save_weights
 
+    if args.exact_plies is None:
+        args.exact_plies = 16 if args.data is not None else 8
     if not 0 <= args.exact_plies <= 20 or not 0 <= args.window <= 10 or args.ridge < 0:
         raise AdjacencyError(
             "--exact-plies must be 0-20, --window 0-10 and --ridge at least 0, got "
             f"{args.exact_plies}, {args.window}, {args.ridge}"
         )
+    if args.data is not None:
+        return run_train_job(args)
+    if args.resume or args.no_fit:
+        raise AdjacencyError("--resume and --no-fit need --data DIR")
     if args.kind == "patterns":
         return run_train_patterns(args)
     out = args.out or Path("eval-8x8.json")
@@ -230,5 +303,146 @@ def run_train_patterns(args: argparse.Namespace) -> int:
     save_patterns(table, out, args.version, meta)
     shown = {k: v for k, v in meta.items() if k != "rms_error_pieces"}
     print(json.dumps({**shown, "generation_seconds": seconds}))
+    print(f"wrote {out}")
+    return 0
+
+
+def run_train_job(args: argparse.Namespace) -> int:
+    """``adjacency train-eval --kind patterns --data DIR``: make (or, with ``--resume``,
+    finish) the sharded job in ``DIR`` on the executor with a progress bar, then fit the
+    pattern weights by streaming its shards, holding out every ``--holdout``-th shard,
+    and write them to ``--out``; returns 0. Bad settings or a bad directory (missing, of
+    other settings, a corrupt shard) raise an
+    :class:`~adjacency.core.errors.AdjacencyError` (one line, exit 2) before any game."""
+    import math
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from ..core import Position
+    from ..core.errors import InvalidSettingsError
+    from ..engine import warmup
+    from ..engine.dataset import JobSettings, generate, start_job
+    from ..system.signals import sigterm_as_interrupt
+
+    if args.kind != "patterns":
+        raise InvalidSettingsError(
+            "--data makes the pattern evaluation's data: add --kind patterns"
+        )
+    if args.save_samples is not None or args.load_samples is not None:
+        raise InvalidSettingsError(
+            "--data keeps the positions itself: drop --save-samples and --load-samples"
+        )
+    if args.holdout == 1:
+        raise InvalidSettingsError("--holdout 1 would keep every shard out of the fit")
+    if args.ridge <= 0:
+        raise InvalidSettingsError(f"--kind patterns needs --ridge above 0, got {args.ridge}")
+    if args.epsilon > 1 or not 0 < args.sample <= 1:
+        raise InvalidSettingsError(
+            f"--epsilon must be 0-1 and --sample above 0 up to 1, got {args.epsilon}, {args.sample}"
+        )
+    for rounds in args.rounds:
+        Position.start(8, 8, rounds)  # InvalidSettingsError before any game: exit 2
+    settings = JobSettings(
+        seed=args.seed,
+        shards=math.ceil(args.games / args.chunk_games),
+        shard_games=args.chunk_games,
+        rounds=args.rounds,
+        players=args.players,
+        opening_plies=args.opening_plies,
+        epsilon=args.epsilon,
+        sample=args.sample,
+        depth=args.depth,
+        exact_plies=args.exact_plies,
+    )
+    job = start_job(args.data, settings, args.resume)  # DatasetError: exit 2
+    started = time.monotonic()
+    made = 0
+    if not job.complete:
+        executor = executor_from_args(args)
+        warmup()
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[positions]:,} positions ({task.fields[rate]}/s)"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+        )
+        with (
+            sigterm_as_interrupt(),
+            executor,
+            Progress(*columns, console=Console(stderr=True)) as progress,
+        ):
+            total = job.manifest()["totals"]["positions"]
+            task = progress.add_task(
+                "shards", total=settings.shards, completed=len(job.done), positions=total, rate=0
+            )
+            for entry in generate(job, executor):
+                made += entry["positions"]
+                rate = round(made / max(time.monotonic() - started, 1e-9))
+                progress.update(
+                    task, completed=len(job.done), positions=total + made, rate=f"{rate:,}"
+                )
+    seconds = round(time.monotonic() - started, 1)
+    totals = job.manifest()["totals"]
+    summary: dict[str, Any] = {
+        "data": str(args.data),
+        "shards": totals["shards"],
+        "positions": totals["positions"],
+        "exact_labels": totals["exact"],
+        "labelled_now": made,
+        "generation_seconds": seconds,
+    }
+    if args.no_fit:
+        print(json.dumps(summary))
+        return 0
+    return _fit_job(args, job, summary)
+
+
+def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int:
+    """Fit the pattern weights on ``job``'s shards (streamed), measure the held-out
+    error, write ``--out`` and print the summary; returns 0."""
+    import numpy as np
+
+    from ..engine.dataset import phase_rows_from_shards, shard_rows, split
+    from ..engine.training import fit_pattern_phases, holdout_table
+    from ..engine.weights_file import UNITS, save_patterns
+
+    out = args.out or Path("patterns-8x8.json")
+    train, held = split(job, args.holdout)
+    count = sum(job.done[i]["positions"] for i in train)
+    rows = phase_rows_from_shards(job, train)
+    table, stats = fit_pattern_phases(rows, count, args.window, args.ridge)  # exit 2 if too few
+    players = ",".join(f"{p}:{d}" for p, d in args.players)
+    rounds = ",".join(str(r) for r in args.rounds)
+    meta: dict[str, Any] = {
+        "command": (
+            f"adjacency train-eval --kind patterns --data DIR --games {args.games} "
+            f"--chunk-games {args.chunk_games} --depth {args.depth} "
+            f"--exact-plies {args.exact_plies} --seed {args.seed} --rounds {rounds} "
+            f"--players {players} --opening-plies {args.opening_plies} "
+            f"--epsilon {args.epsilon} --sample {args.sample} --holdout {args.holdout} "
+            f"--window {args.window} --ridge {args.ridge} --version {args.version}"
+        ),
+        "positions": count,
+        "held_out_positions": sum(job.done[i]["positions"] for i in held),
+        "exact_labels": sum(job.done[i]["exact"] for i in train),
+    }
+    if held:
+        parts = [shard_rows(job.read(i)) for i in held]
+        columns, features, labels, plies = (np.concatenate([p[k] for p in parts]) for k in range(4))
+        meta["held_out_rms_pieces"] = holdout_table(columns, features, labels / UNITS, plies, table)
+    meta["rms_error_pieces"] = stats["rms_error_pieces"]
+    save_patterns(table, out, args.version, meta)
+    shown = {k: v for k, v in meta.items() if k not in ("rms_error_pieces", "command")}
+    print(json.dumps({**summary, **shown}))
     print(f"wrote {out}")
     return 0

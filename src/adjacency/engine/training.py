@@ -73,15 +73,40 @@ def self_play_positions(
     for game in range(games):
         position = Position.start(8, 8, rng.choice(list(rounds)))
         engine.clear()
-        while position.plies_left >= 2:
-            found.append(position)
-            if rng.random() < epsilon:
-                move = rng.choice(position.legal_squares())
-            else:
-                move = position.board.square(engine.search(position, depth=depth).move)
-            position = position.play(move)
+        found += play_game(rng, position, (engine, engine), (depth, depth), epsilon)
         if progress is not None:
             progress("self-play", game + 1, games)
+    return found
+
+
+def play_game(
+    rng: random.Random,
+    position: Position,
+    engines: tuple[Engine, Engine],
+    depths: tuple[int, int],
+    epsilon: float,
+    random_plies: int = 0,
+) -> list[Position]:
+    """The positions (at least 2 plies left) of one game from ``position``: the first
+    ``random_plies`` moves are drawn uniformly at random (a randomised opening), then the
+    side that made the first move plays ``engines[0]`` at ``depths[0]`` and the other
+    ``engines[1]`` at ``depths[1]``, each move random instead with probability ``epsilon``.
+
+    The only source of chance is ``rng`` (a random opening ply draws no ``rng.random()``),
+    and the engines search with one thread, so the same ``rng`` state and engine tables
+    give the same game: the self-play of the learned evaluation and the sharded data job
+    (:mod:`adjacency.engine.dataset`) both play through here."""
+    found: list[Position] = []
+    ply = 0
+    while position.plies_left >= 2:
+        found.append(position)
+        if ply < random_plies or rng.random() < epsilon:
+            move = rng.choice(position.legal_squares())
+        else:
+            engine, depth = engines[ply % 2], depths[ply % 2]
+            move = position.board.square(engine.search(position, depth=depth).move)
+        position = position.play(move)
+        ply += 1
     return found
 
 
@@ -217,17 +242,23 @@ def generate_samples(
 def pattern_columns(samples: Sequence[Sample]) -> tuple[np.ndarray, np.ndarray]:
     """Per sample, the fitted column of each instance's configuration (``N_INSTANCES``
     columns, :data:`~adjacency.engine.kernels.patterns.CANON`) and the features. 8x8 only."""
+    positions = [Position.from_fen(sample.fen) for sample in samples]
+    return bitboard_columns(
+        np.array([p.mover for p in positions], dtype=np.uint64),
+        np.array([p.opponent for p in positions], dtype=np.uint64),
+    )
+
+
+def bitboard_columns(mover: np.ndarray, opponent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pattern_columns` of 8x8 positions given as the side to move's and the
+    opponent's bitboards (``uint64`` arrays): what the sharded data job stores."""
     U = np.zeros(TT, dtype=np.uint64)
-    board = None
-    columns = np.zeros((len(samples), N_INSTANCES), dtype=np.int64)
-    rows = np.zeros((len(samples), N_FEATURES), dtype=np.float64)
-    for i, sample in enumerate(samples):
-        position = Position.from_fen(sample.fen)
-        if position.board != board:
-            write_geometry(position.board, U)
-            board = position.board
-        columns[i] = CANON[configurations(position.mover, position.opponent)]
-        rows[i] = feature_vector(position.mover, position.opponent, U)
+    write_geometry(Position.start(8, 8, 28).board, U)
+    columns = np.zeros((len(mover), N_INSTANCES), dtype=np.int64)
+    rows = np.zeros((len(mover), N_FEATURES), dtype=np.float64)
+    for i, (me, opp) in enumerate(zip(mover.tolist(), opponent.tolist(), strict=True)):
+        columns[i] = CANON[configurations(me, opp)]
+        rows[i] = feature_vector(me, opp, U)
     return columns, rows
 
 
@@ -287,28 +318,48 @@ def phase_rows(plies: np.ndarray, phase: int, window: int) -> np.ndarray:
     return (plies >= low) & (plies < low + PAT_PHASE_WIDTH + 2 * window)  # type: ignore[no-any-return]
 
 
+PhaseRows = Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
+"""``rows(phase, window)``: the pattern columns, features, labels (1/UNITS piece) and
+plies left of the training rows whose plies left lie in ``phase`` widened by ``window``
+(:func:`phase_rows`), in a fixed order."""
+
+
 def fit_patterns(
     samples: Sequence[Sample], window: int = 2, ridge: float = 1.0
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Pattern weights (``PAT_PHASES`` rows of ``N_WEIGHTS``, in 1/UNITS piece) and fit
-    statistics (in-sample RMS error per phase, in pieces).
-
-    Phase ``b`` (``b * PAT_PHASE_WIDTH`` to ``b * PAT_PHASE_WIDTH + 3`` plies left) is
-    fitted on the samples with plies left in it or within ``window`` of it; a phase
-    with fewer than 200 samples copies the nearest fitted one (phase 0, with 0-3
-    plies left, is fitted like the others: positions with 0 or 1 ply left are scored
-    exactly and never reach it). Raises
-    :class:`~adjacency.core.errors.InvalidSettingsError` when no phase has enough."""
+    """Pattern weights fitted on ``samples`` (:func:`fit_pattern_phases`, all in memory)."""
     columns, features = pattern_columns(samples)
     labels = np.array([s.label for s in samples]) * UNITS
     plies = np.array([s.plies for s in samples])
+
+    def rows(phase: int, widen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        near = phase_rows(plies, phase, widen)
+        return columns[near], features[near], labels[near], plies[near]
+
+    return fit_pattern_phases(rows, len(samples), window, ridge)
+
+
+def fit_pattern_phases(
+    rows: PhaseRows, count: int, window: int = 2, ridge: float = 1.0
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Pattern weights (``PAT_PHASES`` rows of ``N_WEIGHTS``, in 1/UNITS piece) and fit
+    statistics (in-sample RMS error per phase, in pieces) from ``count`` training rows
+    that ``rows`` hands out one phase at a time (so a caller may stream them from disk
+    and hold only one phase's rows in memory).
+
+    Phase ``b`` (``b * PAT_PHASE_WIDTH`` to ``b * PAT_PHASE_WIDTH + 3`` plies left) is
+    fitted on the rows with plies left in it or within ``window`` of it; a phase
+    with fewer than 200 rows copies the nearest fitted one (phase 0, with 0-3
+    plies left, is fitted like the others: positions with 0 or 1 ply left are scored
+    exactly and never reach it). Raises
+    :class:`~adjacency.core.errors.InvalidSettingsError` when no phase has enough."""
     fitted: dict[int, np.ndarray] = {}
     residuals: dict[str, float] = {}
     for phase in range(PAT_PHASES):
-        near = phase_rows(plies, phase, window)
-        if near.sum() < 200:
+        columns, features, labels, plies = rows(phase, window)
+        if len(labels) < 200:
             continue
-        w = ridge_patterns(columns[near], features[near], labels[near], ridge)
+        w = ridge_patterns(columns, features, labels, ridge)
         fitted[phase] = w
         here = phase_rows(plies, phase, 0)
         if here.any():
@@ -316,7 +367,7 @@ def fit_patterns(
             residuals[str(phase)] = round(float(np.sqrt(np.mean(error**2)) / UNITS), 3)
     if not fitted:
         raise InvalidSettingsError(
-            f"too few positions ({len(samples)}) to fit any phase: every phase needs 200 "
+            f"too few positions ({count}) to fit any phase: every phase needs 200 "
             "within its window; play more games or widen the window"
         )
     known = sorted(fitted)
@@ -324,7 +375,7 @@ def fit_patterns(
     for phase in range(PAT_PHASES):
         nearest = min(known, key=lambda q: (abs(q - phase), q))
         table[phase] = np.round(fitted[nearest]).astype(np.int64)
-    return table, {"samples": len(samples), "rms_error_pieces": residuals, "fitted_phases": known}
+    return table, {"samples": count, "rms_error_pieces": residuals, "fitted_phases": known}
 
 
 def predict(columns: np.ndarray, features: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -384,18 +435,30 @@ def holdout_errors(
     columns, features = pattern_columns(test)
     labels = np.array([s.label for s in test])
     plies = np.array([s.plies for s in test])
+    refit, _ = fit(train, window, 1.0)
+    learned = np.einsum("ij,ij->i", features, refit[plies, :N_FEATURES]) / UNITS
+    return holdout_table(columns, features, labels, plies, table, {"features_refit": learned})
+
+
+def holdout_table(
+    columns: np.ndarray,
+    features: np.ndarray,
+    labels: np.ndarray,
+    plies: np.ndarray,
+    table: np.ndarray,
+    others: dict[str, np.ndarray] | None = None,
+) -> dict[str, dict[str, float]]:
+    """RMS errors (pieces) against held-out ``labels`` (pieces), per phase and over all
+    (``"all"``): of the pattern weights ``table``, of the predictions ``others`` (name:
+    one value per row, pieces; shown after the patterns) and of the shipped learned
+    weights (``features_shipped``); ``n`` is the phase's number of rows. ``columns`` and
+    ``features`` are the rows' :func:`pattern_columns`."""
     phases = plies // PAT_PHASE_WIDTH
     patterns = table[phases[:, None], columns].sum(axis=1)
     patterns = (patterns + np.einsum("ij,ij->i", features, table[phases, N_CANON:])) / UNITS
-    refit, _ = fit(train, window, 1.0)
     shipped, _ = load_weights()
-    learned = np.einsum("ij,ij->i", features, refit[plies, :N_FEATURES]) / UNITS
     shipped_values = np.einsum("ij,ij->i", features, shipped[plies, :N_FEATURES]) / UNITS
-    predictions = {
-        "patterns": patterns,
-        "features_refit": learned,
-        "features_shipped": shipped_values,
-    }
+    predictions = {"patterns": patterns, **(others or {}), "features_shipped": shipped_values}
 
     def rms(mask: np.ndarray) -> dict[str, float]:
         row = {"n": float(mask.sum())}
@@ -404,9 +467,7 @@ def holdout_errors(
         return row
 
     result = {
-        str(phase): rms(plies // PAT_PHASE_WIDTH == phase)
-        for phase in range(PAT_PHASES)
-        if (plies // PAT_PHASE_WIDTH == phase).any()
+        str(phase): rms(phases == phase) for phase in range(PAT_PHASES) if (phases == phase).any()
     }
-    result["all"] = rms(np.ones(len(test), dtype=bool))
+    result["all"] = rms(np.ones(len(labels), dtype=bool))
     return result
