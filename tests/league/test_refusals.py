@@ -199,7 +199,7 @@ def test_a_person_joins_and_plays_a_rated_game_against_a_house_bot(
     url, db = league
     add_member(db, "house-random", "house", "random")
     secret = request(f"{url}/api/league/people", "POST", {"name": "ada"}).body["secret"]
-    assert request(f"{url}/api/league/people", "POST", {"name": "ADA"}).status == 400
+    assert request(f"{url}/api/league/people", "POST", {"name": "ADA"}).status == 409
     anonymous = request(f"{url}/api/league/challenge", "POST", {"opponent": "house-random"})
     assert anonymous.status == 401
     approved = f"{url}/api/league/admin/members/ada/approve"

@@ -143,7 +143,11 @@ def register(commands: Any) -> None:
     serve.set_defaults(handler=run_serve)
 
     add_bot = sub.add_parser("add-bot", help="add a bot account; prints its token once")
-    add_bot.add_argument("name", help="unique name: 1-32 of A-Z a-z 0-9 - _ .")
+    add_bot.add_argument(
+        "name",
+        help="unique name: 1-32 of A-Z a-z 0-9 - _ ., starting with a letter or digit; "
+        "not reserved, nor a look-alike of a member's (docs/league.md)",
+    )
     _db(add_bot)
     add_bot.add_argument(
         "--concurrency", type=positive_int, default=1, help="games at once (default 1)"

@@ -18,12 +18,14 @@ from typing import Any
 from ..core.errors import StoreError
 from ..core.text import quote
 from ..storage import SQLiteStore, check_version, open_store, transaction
+from .names import NameIndex, check_not_reserved
 from .records import (
     KINDS,
     MAX_CONCURRENCY,
     TOKEN_PREFIX,
     LeagueError,
     Member,
+    NameTaken,
     check_name,
     new_token,
     token_hash,
@@ -43,6 +45,8 @@ class MemberStore(SQLiteStore):
         as it was; a missing file without ``create`` is a :class:`LeagueError`."""
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._names: NameIndex | None = None
+        self._names_version = -1
         if not create and not self.path.exists():
             raise LeagueError(
                 f"no league database at {str(self.path)!r}: create it with "
@@ -123,16 +127,26 @@ class MemberStore(SQLiteStore):
         self, name: str, kind: str, spec: str | None = None, concurrency: int = 1
     ) -> tuple[Member, str | None]:
         """Add a member; return it and its token (``None`` for a house bot). The token is
-        returned once and stored only as its hash."""
+        returned once and stored only as its hash. A name must have the allowed form and
+        not be reserved (:class:`LeagueError`), and no member may have it or a look-alike
+        of it (:class:`~.records.NameTaken`): the rule of :mod:`.names`."""
         check_name(name)
+        check_not_reserved(name, LeagueError)
         if kind not in KINDS:
             raise LeagueError(f"member kind {quote(kind)} is not one of {', '.join(KINDS)}")
         if not 1 <= concurrency <= MAX_CONCURRENCY:
             raise LeagueError(f"concurrency must be 1 to {MAX_CONCURRENCY}, got {concurrency}")
         token = None if kind == "house" else new_token()
         with self._transaction() as db:
-            if db.execute("SELECT 1 FROM members WHERE name = ?", (name,)).fetchone():
-                raise LeagueError(f"a member named {quote(name)} exists already")
+            index = self._name_index(db)
+            alike = index.alike(name)
+            if alike is not None and alike.lower() == name.lower():
+                raise NameTaken(f"a member named {quote(alike)} exists already")
+            if alike is not None:
+                raise NameTaken(
+                    f"name {quote(name)} is too much like the member {quote(alike)}'s "
+                    "(letters and digits that look alike, or case): choose another"
+                )
             cursor = db.execute(
                 "INSERT INTO members (name, kind, spec, token_hash, concurrency, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -140,7 +154,19 @@ class MemberStore(SQLiteStore):
                  time.time()),
             )  # fmt: skip
             member_id = int(cursor.lastrowid or 0)
+            index.add(name)
         return self.member(member_id), token
+
+    def _name_index(self, db: sqlite3.Connection) -> NameIndex:
+        """The look-alike index of every member's name (inside a transaction). Read once
+        and kept up to date by this store's own writes; read again whenever another
+        connection (an ``adjacency league`` command beside a running server) changed the
+        file, which SQLite's ``data_version`` tells, so a join never reads every name."""
+        version = int(db.execute("PRAGMA data_version").fetchone()[0])
+        if self._names is None or version != self._names_version:
+            self._names = NameIndex(str(row[0]) for row in db.execute("SELECT name FROM members"))
+            self._names_version = version
+        return self._names
 
     def _member_row(self, row: tuple[Any, ...]) -> Member:
         return Member(int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]))
