@@ -22,6 +22,7 @@ from .names import NameIndex, check_not_reserved
 from .records import (
     KINDS,
     MAX_CONCURRENCY,
+    REMOVED,
     TOKEN_PREFIX,
     LeagueError,
     Member,
@@ -169,7 +170,10 @@ class MemberStore(SQLiteStore):
         return self._names
 
     def _member_row(self, row: tuple[Any, ...]) -> Member:
-        return Member(int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]))
+        return Member(
+            int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]),
+            removed=row[4] == REMOVED,
+        )  # fmt: skip
 
     def member(self, member_id: int) -> Member:
         """The member with this id, revoked or not; :class:`LeagueError` if there is none."""
@@ -221,6 +225,58 @@ class MemberStore(SQLiteStore):
             db.execute("UPDATE members SET revoked = 1 WHERE id = ?", (member.id,))
         return self.member(member.id)
 
+    def remove(self, name: str) -> tuple[Member, bool]:
+        """Remove a member (the admin's ``league remove``): its token stops working for
+        good and a running server closes its connection (as for a revoked one). A member
+        that never played (no game, pair, rating or event of its own) is deleted and its
+        name is free again; one with games is kept as *removed* (:data:`REMOVED`): its
+        games stay in the history under its name, the standings no longer list it, and
+        its name stays taken. Returns the member as it was and whether it was deleted."""
+        member = self.member_named(name)
+        with self._transaction() as db:
+            if self._never_played(db, member.id):
+                db.execute("DELETE FROM members WHERE id = ?", (member.id,))
+                self._names = None  # read the names again: this one is free
+                return member, True
+            db.execute(
+                "UPDATE members SET revoked = ?, token_hash = NULL WHERE id = ?",
+                (REMOVED, member.id),
+            )
+        return member, False
+
+    @staticmethod
+    def _never_played(db: sqlite3.Connection, member_id: int) -> bool:
+        """Whether no stored row refers to the member (so deleting it loses nothing)."""
+        uses = [
+            "SELECT 1 FROM games WHERE x_id = ?1 OR o_id = ?1",
+            "SELECT 1 FROM pairs WHERE a_id = ?1 OR b_id = ?1",
+            "SELECT 1 FROM ratings WHERE member_id = ?1",
+        ]
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'event_members'").fetchone():
+            uses.append("SELECT 1 FROM event_members WHERE member_id = ?1")
+        return not any(db.execute(f"{sql} LIMIT 1", (member_id,)).fetchone() for sql in uses)
+
+    def expire_people(
+        self, older_than: float, keep: set[int] | frozenset[int] = frozenset()
+    ) -> list[str]:
+        """Delete the people who joined before ``older_than`` (a ``time.time()``) and never
+        played (:meth:`_never_played`), except those in ``keep`` (present now); return
+        their names. Join spam does not accumulate: such a person has nothing to keep,
+        and their page asks them to join again (docs/league.md, ``--people-expire-days``)."""
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT id, name FROM members WHERE kind = 'person' AND created < ? "
+                "AND NOT EXISTS (SELECT 1 FROM games WHERE x_id = members.id OR o_id = members.id) "
+                "AND NOT EXISTS (SELECT 1 FROM pairs WHERE a_id = members.id OR b_id = members.id) "
+                "AND NOT EXISTS (SELECT 1 FROM ratings WHERE member_id = members.id)",
+                (older_than,),
+            ).fetchall()
+            gone = [(int(i), str(n)) for i, n in rows if int(i) not in keep]
+            db.executemany("DELETE FROM members WHERE id = ?", [(i,) for i, _ in gone])
+            if gone:
+                self._names = None
+        return [name for _, name in gone]
+
     def approve(self, name: str) -> Member:
         """Approve a person: their games are rated from now on (:mod:`.rules`); a bot or
         house bot is established already (:class:`LeagueError`)."""
@@ -259,6 +315,8 @@ class MemberStore(SQLiteStore):
         member = self.member_named(name)
         if member.kind == "house":
             raise LeagueError(f"{quote(name)} is a house bot: it has no token")
+        if member.removed:
+            raise LeagueError(f"{quote(member.name)} was removed from the league")
         token = new_token()
         with self._transaction() as db:
             db.execute(

@@ -16,6 +16,8 @@ KINDS = ("bot", "house", "person")
 server plays itself) and a person (a browser-held secret)."""
 TOKEN_PREFIX = "adjl_"
 MAX_CONCURRENCY = 16
+REMOVED = 2
+"""The ``revoked`` column's value for a removed member (0: active, 1: revoked)."""
 
 
 class LeagueError(AdjacencyError):
@@ -55,6 +57,10 @@ class Member:
     spec: str | None
     revoked: bool
     concurrency: int
+    removed: bool = False
+    """Removed by the admin (``league remove``): revoked for good, token dropped, not
+    listed in the standings; its stored games stay, under its name. Stored as
+    :data:`REMOVED` in the ``revoked`` column, so no schema change was needed."""
 
 
 @dataclass(frozen=True)
