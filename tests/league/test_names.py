@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjacency.league.app import create_app
@@ -33,6 +33,7 @@ def test_the_skeleton_is_idempotent(name: str) -> None:
     assert skeleton(skeleton(name)) == skeleton(name)
 
 
+@settings(max_examples=30, deadline=None)  # each example creates a league file
 @given(
     st.text(alphabet="abcdefghjkmnopstuvwxyz", min_size=3, max_size=12),
     st.lists(st.sampled_from(LOOK_ALIKES), min_size=1, max_size=4),

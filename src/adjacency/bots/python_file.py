@@ -47,7 +47,7 @@ from .registry import register
 USAGE = "expected 'py:PATH/TO/FILE.py:ClassName'"
 
 _MODULES: dict[str, ModuleType] = {}
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # a bot file may build another py: bot as it loads
 
 
 def split_python_spec(text: str) -> tuple[str, str]:

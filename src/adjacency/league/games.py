@@ -72,7 +72,7 @@ def describe_answer(answer: object) -> str:
         text = f"{text[:ANSWER_CHARS]}... ({len(text)} characters)"
     if answer is None:
         return "null"
-    kinds = {bool: "true or false", int: "a number", float: "a number", list: "an array"}
+    kinds = {bool: "a boolean", int: "a number", float: "a number", list: "an array"}
     return f"{text} ({kinds.get(type(answer), 'an object')})"
 
 

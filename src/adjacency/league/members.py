@@ -155,7 +155,7 @@ class MemberStore(SQLiteStore):
                  time.time()),
             )  # fmt: skip
             member_id = int(cursor.lastrowid or 0)
-            index.add(name)
+        index.add(name)  # once committed: a failed insert must not keep the name taken
         return self.member(member_id), token
 
     def _name_index(self, db: sqlite3.Connection) -> NameIndex:
