@@ -67,7 +67,10 @@ def describe_answer(answer: object) -> str:
     the JSON it came as with its JSON type (``44 (a number)``, ``null``), cut short."""
     if isinstance(answer, str):
         return quote(answer, ANSWER_CHARS)
-    text = json.dumps(answer)
+    try:
+        text = json.dumps(answer)
+    except (ValueError, RecursionError):  # nested about as deep as the parser allows
+        text = "[" * ANSWER_CHARS
     if len(text) > ANSWER_CHARS:
         text = f"{text[:ANSWER_CHARS]}... ({len(text)} characters)"
     if answer is None:
