@@ -262,7 +262,8 @@ class MemberStore(SQLiteStore):
         """Delete the people who joined before ``older_than`` (a ``time.time()``) and never
         played (:meth:`_never_played`), except those in ``keep`` (present now); return
         their names. Join spam does not accumulate: such a person has nothing to keep,
-        and their page asks them to join again (docs/league.md, ``--people-expire-days``)."""
+        and their play page, opened again, asks them to join again (docs/league.md,
+        ``--people-expire-days``)."""
         with self._transaction() as db:
             rows = db.execute(
                 "SELECT id, name FROM members WHERE kind = 'person' AND created < ? "
