@@ -41,6 +41,8 @@ def test_create_add_revoke_rotate_and_house_bots(
     assert status == 2 and "not allowed" in err
     status, _, err = run(capsys, "league", "add-house", "cmd:sh -c evil", "--db", db)
     assert status == 2 and "cannot be house bots" in err
+    status, _, err = run(capsys, "league", "add-house", "py:evil.py:Bot", "--db", db)
+    assert status == 2 and "py: bots cannot be house bots" in err
     status, _, err = run(capsys, "league", "add-house", "nonsense:depth=2", "--db", db)
     assert status == 2
     status, out, _ = run(capsys, "league", "add-house", "alphabeta:depth=2", "--db", db)

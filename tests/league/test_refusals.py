@@ -15,7 +15,17 @@ from websockets.sync.client import ClientConnection, connect
 from adjacency.core import Position
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.store import LeagueStore
-from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
+from league_helpers import (
+    ADMIN,
+    add_member,
+    challenge,
+    join,
+    make_league,
+    me,
+    request,
+    thread_server,
+    wait_until,
+)
 
 LIMITS = LeagueLimits(
     max_frame=2048,
@@ -199,7 +209,7 @@ def test_a_person_joins_and_plays_a_rated_game_against_a_house_bot(
     url, db = league
     add_member(db, "house-random", "house", "random")
     secret = request(f"{url}/api/league/people", "POST", {"name": "ada"}).body["secret"]
-    assert request(f"{url}/api/league/people", "POST", {"name": "ADA"}).status == 400
+    assert request(f"{url}/api/league/people", "POST", {"name": "ADA"}).status == 409
     anonymous = request(f"{url}/api/league/challenge", "POST", {"opponent": "house-random"})
     assert anonymous.status == 401
     approved = f"{url}/api/league/admin/members/ada/approve"
@@ -272,3 +282,81 @@ def test_the_openapi_schema_documents_every_endpoint(league: tuple[str, Path]) -
     row = schema["components"]["schemas"]["StandingRow"]["properties"]
     assert {"name", "rating", "games", "elo", "elo_low", "elo_high", "provisional"} <= set(row)
     assert "/api/league/connect" in schema["info"]["description"]
+
+
+JUNK = [
+    ("z9", "illegal move 'z9'"),
+    ("x" * 10_000, "illegal move 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (10000 characters)"),
+    (44, "illegal move 44 (a number): not a square name"),
+    (["d4"], 'illegal move ["d4"] (an array): not a square name'),
+    (None, "illegal move null: not a square name"),
+    ({"square": "d4"}, 'illegal move {"square": "d4"} (an object): not a square name'),
+]  # fmt: skip
+"""Answers that are no legal move, and what the loss's detail quotes of each."""
+
+
+@pytest.fixture
+def roomy_league(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A league with the default frame limit (16 KiB), so a 10 KB answer arrives."""
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0, increment=0.0)
+    with thread_server(db, house_games=False) as url:
+        yield url, db
+
+
+def test_a_junk_answer_in_turn_loses_by_illegal_move_quoting_it(
+    roomy_league: tuple[str, Path],
+) -> None:
+    """docs/league.md: an answer that is not a legal move loses, quoting it (cut short);
+    a move message without a move is refused and changes nothing."""
+    url, db = roomy_league
+    tokens = {name: add_member(db, name) for name in ("a", "b")}
+    with open_ws(url, tokens["a"]) as a, open_ws(url, tokens["b"]) as b:
+        names = {id(a): "a", id(b): "b"}
+        for junk, quoted in JUNK:
+            start = receive(a, "game_start")
+            receive(b, "game_start")
+            to_move = Position.from_fen(start["start"]).turn
+            mover = a if start["color"] == to_move else b
+            turn = receive(mover, "your_turn")
+            mover.send(json.dumps({"type": "move", "game": start["game"]}))
+            refused = receive(mover, "error")
+            assert refused["status"] == 400 and "a move needs 'move'" in refused["detail"]
+            mover.send(json.dumps({"type": "move", "game": start["game"], "move": junk}))
+            ends = [receive(side, "game_end") for side in (a, b)]
+            assert ends[0] == ends[1]
+            end = ends[0]
+            assert end["termination"] == "illegal move"
+            assert end["result"] == ("o" if to_move == "x" else "x")
+            assert end["detail"].startswith(f"{names[id(mover)]} answered: ")
+            assert quoted in end["detail"] and len(end["detail"]) < 300
+            stored = request(f"{url}/api/league/games/{start['game']}").body
+            assert stored["status"] == "finished" and stored["moves"] == []
+            assert stored["fen"] == turn["fen"]
+        mover.send(json.dumps({"type": "ping", "pad": "x" * 20_000}))  # over 16 KiB + 1 KiB
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                mover.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_a_persons_time_loss_says_their_page_was_open(
+    roomy_league: tuple[str, Path],
+) -> None:
+    """A person holds no connection: a loss on time with their page open says so, not
+    "(not connected)"."""
+    url, db = roomy_league
+    add_member(db, "house-random", "house", "random")
+    secret = join(url, "ada")
+    started = challenge(url, secret, "house-random")
+    assert started.status == 201 and started.body["color"] == "x", started.body
+    game = started.body["game"]
+
+    def lost() -> Any:
+        me(url, secret)  # the open play page asks every second or so
+        state = request(f"{url}/api/league/games/{game}").body
+        return state if state["status"] == "finished" else None
+
+    state = wait_until(lost, 60, "ada's clock to run out")
+    assert state["termination"] == "time forfeit"
+    assert state["detail"] == "ada did not move within their clock (their play page was open)"

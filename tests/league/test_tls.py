@@ -27,7 +27,7 @@ def test_https_and_wss_with_a_certificate_the_client_verifies(tmp_path: Path) ->
     authority.cert_pem.write_to_path(str(ca))
     db = tmp_path / "league.db"
     make_league(db)
-    add_member(db, "house", "house", "random")
+    add_member(db, "house-random", "house", "random")
     token = add_member(db, "remote")
     port = free_port()
     url = f"https://127.0.0.1:{port}"

@@ -229,6 +229,7 @@ def test_bot_moves_first_when_it_is_first(client: TestClient) -> None:
         ({"o": {"kind": "bot", "spec": "nosuchbot"}}, 400, "unknown bot 'nosuchbot'"),
         ({"o": {"kind": "bot", "spec": "greedy:depth=3"}}, 400, "no option 'depth'"),
         ({"o": {"kind": "bot", "spec": "cmd:rm -rf /"}}, 400, "cannot be started from the web"),
+        ({"o": {"kind": "bot", "spec": "py:/tmp/x.py:Bot"}}, 400, "cannot be started from the web"),
         ({"o": {"kind": "robot"}}, 422, "o.kind"),
         ({"o": {"kind": "human", "name": "n" * 41}}, 422, "o.name"),
         ({"colour": "x"}, 422, "colour"),

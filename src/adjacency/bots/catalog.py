@@ -13,3 +13,4 @@ from . import gametree  # noqa: F401
 from . import course_reports  # noqa: F401
 from . import engine_bot  # noqa: F401
 from . import mcts  # noqa: F401
+from . import python_file  # noqa: F401

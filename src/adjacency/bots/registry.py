@@ -5,10 +5,11 @@ for example ``alphabeta:depth=6`` or ``anneal:t0=2.0,cooling=0.95,seed=7``.
 Every bot accepts ``seed`` (an integer) for reproducible play. A bot registered
 with ``positional=NAME`` also takes that option's value bare as the first item
 (``report-a:minimax`` is ``report-a:algorithm=minimax``). A bot registered
-with ``raw=True`` (the external-engine client, ``cmd:...``) receives the whole
-text after the colon unparsed. An item ``@FILE`` loads option values from a JSON
-object ``{"option": value}`` (what ``adjacency tune`` writes); options written
-after it override the file's: ``anneal:@tuned.json,seed=3``.
+with ``raw=True`` (the external-engine client ``cmd:...``, a user's Python class
+``py:FILE.py:Class``) receives the whole text after the colon unparsed. An item
+``@FILE`` loads option values from a JSON object ``{"option": value}`` (what
+``adjacency tune`` writes); options written after it override the file's:
+``anneal:@tuned.json,seed=3``.
 
 Modules register their bots with :func:`register`; :mod:`adjacency.bots.catalog`
 imports them all, and :func:`make_bot` and :func:`entries` read the result.
@@ -130,6 +131,8 @@ class BotEntry:
     raw: bool = False
     positional: str | None = None
     """The option whose value may be given bare, as the spec's first item."""
+    seeded: bool = False
+    """A raw bot whose factory also takes ``rng`` (seeded as the other bots are)."""
 
     def option(self, name: str) -> Option:
         """The option called ``name`` (``seed`` included); :class:`BotError` naming the accepted
@@ -195,6 +198,7 @@ def register(
     options: tuple[Option, ...] = (),
     raw: bool = False,
     positional: str | None = None,
+    seeded: bool = False,
 ) -> Callable[[Factory], Factory]:
     """Class or function decorator adding a bot to the registry under ``name``."""
 
@@ -203,7 +207,7 @@ def register(
             raise RuntimeError(f"bot {name!r} is registered twice")
         for option in options:
             _check_cap(name, option)
-        _REGISTRY[name] = BotEntry(name, summary, family, options, factory, raw, positional)
+        _REGISTRY[name] = BotEntry(name, summary, family, options, factory, raw, positional, seeded)
         return factory
 
     return decorate
@@ -361,8 +365,10 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     """
     parsed = parse_spec(spec)
     found = entry(parsed.name)
-    if found.raw:
+    if found.raw and not found.seeded:
         bot = found.factory(parsed.raw)
+    elif found.raw:
+        bot = found.factory(parsed.raw, rng=random.Random(seed))
     else:
         values = option_values(parsed)
         chosen = values.pop("seed")

@@ -50,6 +50,12 @@ def _rules_options(parser: argparse.ArgumentParser) -> None:
         help="seconds from a game's start before its bots may start another "
         "(default 2; 0: no limit)",
     )
+    group.add_argument(
+        "--people-expire-days",
+        type=non_negative_number,
+        help="days after which a person who joined and never played is deleted "
+        "(default 7; 0: never)",
+    )
 
 
 def _given_rules(args: argparse.Namespace) -> dict[str, Any]:
@@ -63,6 +69,7 @@ def _given_rules(args: argparse.Namespace) -> dict[str, Any]:
             ("people", args.people),
             ("established_games", args.established_games),
             ("min_game", args.min_game),
+            ("people_expire_days", args.people_expire_days),
         )
         if value is not None
     }
@@ -87,7 +94,7 @@ def _db(parser: argparse.ArgumentParser) -> None:
 
 def register(commands: Any) -> None:
     """Add the ``league`` subcommand (its actions ``create``, ``serve``, ``add-bot``,
-    ``add-house``, ``revoke``, ``rotate``, ``approve``, ``standings``) and ``connect``
+    ``add-house``, ``revoke``, ``rotate``, ``approve``, ``remove``, ``standings``) and ``connect``
     to ``commands`` (the parser's subparsers)."""
     league = commands.add_parser(
         "league",
@@ -143,7 +150,11 @@ def register(commands: Any) -> None:
     serve.set_defaults(handler=run_serve)
 
     add_bot = sub.add_parser("add-bot", help="add a bot account; prints its token once")
-    add_bot.add_argument("name", help="unique name: 1-32 of A-Z a-z 0-9 - _ .")
+    add_bot.add_argument(
+        "name",
+        help="unique name: 1-32 of A-Z a-z 0-9 - _ ., starting with a letter or digit; "
+        "not reserved, nor a look-alike of a member's (docs/league.md)",
+    )
     _db(add_bot)
     add_bot.add_argument(
         "--concurrency", type=positive_int, default=1, help="games at once (default 1)"
@@ -165,6 +176,12 @@ def register(commands: Any) -> None:
             run_rotate,
         ),
         ("approve", "approve a person: their games are rated from now on", run_approve),
+        (
+            "remove",
+            "remove a member: its token is dropped and its connection closed; its stored "
+            "games stay in the history",
+            run_remove,
+        ),
     ):
         parser = sub.add_parser(action, help=text)
         parser.add_argument("name", help="the member's name, as shown on the leaderboard")
@@ -184,10 +201,13 @@ def register(commands: Any) -> None:
         help="play for a league bot account: runs a bot spec against the league server",
         description="Connect to a league server and play its games with a local bot. "
         "SPEC is any bot spec; cmd:./my_engine runs your own program (engine protocol, "
-        "docs/protocol.md). Reconnects after network drops; Ctrl-C stops it.",
+        "docs/protocol.md), py:my_bot.py:MyBot a Bot class of your own Python file. "
+        "Reconnects after network drops; Ctrl-C stops it.",
     )
     connect.add_argument("url", help="the league's address, e.g. https://league.example:8780")
-    connect.add_argument("spec", help="the bot spec that plays, e.g. cmd:./my_engine")
+    connect.add_argument(
+        "spec", help="the bot spec that plays, e.g. cmd:./my_engine or py:my_bot.py:MyBot"
+    )
     connect.add_argument("--token", help=f"the account's token (or ${TOKEN_VARIABLE})")
     connect.add_argument("--token-file", type=Path, help="a file holding the token")
     connect.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
@@ -321,6 +341,24 @@ def run_revoke(args: argparse.Namespace) -> int:
     with _store(args) as store:
         member = store.revoke(args.name)
     _say(f"Revoked {member.name}'s token (a running server drops its connection within a second).")
+    return 0
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    """``adjacency league remove NAME``: the member's token stops working for good and a
+    running server closes its connection within a second; its stored games stay in the
+    history under its name, and the standings no longer list it (one that never played
+    is deleted, and its name is free). No such member:
+    :class:`~adjacency.league.store.LeagueError` (status 2). Returns 0."""
+    with _store(args) as store:
+        member, deleted = store.remove(args.name)
+    if deleted:
+        _say(f"Removed {member.name} (it had played no game; the name is free again).")
+    else:
+        _say(
+            f"Removed {member.name}: its token no longer works and a running server drops "
+            "its connection within a second; its games stay in the history."
+        )
     return 0
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import logging
 import time
 from typing import Any
@@ -52,6 +53,31 @@ PROGRESS_EVERY = 1.0
 HOUSE_OVERHEAD = 0.1
 """Seconds a house move keeps in reserve for the executor's dispatch (on top of the
 clock's own reserve)."""
+
+
+MAX_MOVE_CHARS = 8
+"""The longest text that could name a square (``p16`` on the largest board is 3): a longer
+answer is not looked at further, and is quoted cut short."""
+
+ANSWER_CHARS = 40
+"""Characters of a malformed answer that a game's detail repeats at most."""
+
+
+def describe_answer(answer: object) -> str:
+    """A bot's malformed answer for a loss's detail: a string quoted, anything else as
+    the JSON it came as with its JSON type (``44 (a number)``, ``null``), cut short."""
+    if isinstance(answer, str):
+        return quote(answer, ANSWER_CHARS)
+    try:
+        text = json.dumps(answer)
+    except (ValueError, RecursionError):  # nested about as deep as the parser allows
+        text = "[" * ANSWER_CHARS
+    if len(text) > ANSWER_CHARS:
+        text = f"{text[:ANSWER_CHARS]}... ({len(text)} characters)"
+    if answer is None:
+        return "null"
+    kinds = {bool: "a boolean", int: "a number", float: "a number", list: "an array"}
+    return f"{text} ({kinds.get(type(answer), 'an object')})"
 
 
 class Games:
@@ -235,29 +261,40 @@ class Games:
             live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
             return
         mover = live.member(color)
-        where = ""
-        if mover.kind != "house":
-            connected = mover.id in self.connections
-            where = " (connected)" if connected else " (not connected)"
-        self._forfeit(
-            live,
-            Termination.TIME_FORFEIT,
-            f"{mover.name} did not move within its clock{where}",
-        )
+        self._forfeit(live, Termination.TIME_FORFEIT, self._time_loss(mover))
+
+    def present(self) -> set[int]:
+        """The people whose play page is open now (the hall knows; none here)."""
+        return set()
+
+    def _time_loss(self, mover: Member) -> str:
+        """The detail of ``mover``'s loss on time, saying where it was: a bot connected or
+        not; a person whose play page was open (they did not click in time) or closed (a
+        person never holds a connection: their page asks over HTTP)."""
+        if mover.kind == "house":
+            return f"{mover.name} did not move within its clock"
+        if mover.kind == "person":
+            page = "open" if mover.id in self.present() else "closed"
+            return f"{mover.name} did not move within their clock (their play page was {page})"
+        connected = "connected" if mover.id in self.connections else "not connected"
+        return f"{mover.name} did not move within its clock ({connected})"
 
     def move(self, member: Member, game_id: int, square: object) -> LiveGame:
         """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
         :class:`Forbidden` (not the member's game), :class:`NotNow` (not its turn). A
-        bot's illegal answer loses the game; a person's is refused with
-        :class:`IllegalMoveError` (the page offers legal squares only)."""
+        bot's answer that is not a legal move loses the game by illegal move, whatever it
+        is (an occupied square, ``z9``, 10 KB of text, ``44``, ``["d4"]``, ``null``),
+        with the answer quoted (cut short) in the detail, as the arena scores a bot; a
+        person's is refused with :class:`IllegalMoveError` or :class:`InvalidMove` and
+        changes nothing (the page offers legal squares only)."""
         live, color = self._own_game(member, game_id)
         if live.game.position.turn != color:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
-        if not isinstance(square, str) or len(square) > 8:
-            raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
-        self.round_trips.append(time.monotonic() - live.asked)
         if member.kind == "person":
+            if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
+                raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
             live.game.position.play(square)  # IllegalMoveError (400): nothing changes
+        self.round_trips.append(time.monotonic() - live.asked)
         self._play(live, square)
         return live
 
@@ -328,7 +365,7 @@ class Games:
         color = live.game.position.turn
         live.used[color] += time.monotonic() - live.clock.since
 
-    def _play(self, live: LiveGame, square: str) -> None:
+    def _play(self, live: LiveGame, square: object) -> None:
         color = live.game.position.turn
         mover = live.member(color)
         now = time.monotonic()
@@ -340,6 +377,14 @@ class Games:
         if not in_time:
             self._forfeit(
                 live, Termination.TIME_FORFEIT, f"{mover.name} moved after its time was up"
+            )
+            return
+        if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
+            self._forfeit(
+                live,
+                Termination.ILLEGAL_MOVE,
+                f"{mover.name} answered: illegal move {describe_answer(square)}: "
+                "not a square name like 'c3'",
             )
             return
         try:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 
@@ -48,6 +49,10 @@ PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
 few seconds while it is open): only a present person can be challenged by another."""
 
+
+EXPIRE_EVERY = 600.0
+"""Seconds between two deletions of the people who never played (the rules'
+``people_expire_days``)."""
 
 RECONNECT_GRACE = 10.0
 """Seconds after the server starts during which an event game waits for its bots to
@@ -127,12 +132,31 @@ class Hall(Games):
         await asyncio.gather(*(outbox.drained() for outbox in outboxes))
 
     async def _progress_loop(self) -> None:
+        expired_at = -math.inf
         while True:
+            if time.monotonic() - expired_at >= EXPIRE_EVERY:
+                expired_at = time.monotonic()
+                try:
+                    self.expire_people()
+                except Exception:  # they expire at the next try; the games go on
+                    log.exception("could not delete the people who never played")
             await asyncio.sleep(PROGRESS_EVERY)
             try:
                 await self.save_progress()
             except Exception:  # a crash then loses these moves; the games go on
                 log.exception("could not write the moves of the games in play")
+
+    def expire_people(self) -> list[str]:
+        """Delete the people who joined more than the rules' ``people_expire_days`` ago
+        and never played, unless their page is open now (:meth:`.store.LeagueStore.
+        expire_people`); runs at the start and every :data:`EXPIRE_EVERY` seconds."""
+        days = self.rules.people_expire_days
+        if days <= 0:
+            return []
+        gone = self.store.expire_people(time.time() - days * 86400, keep=self.present())
+        if gone:
+            log.info("%d people who never played expired after %g days", len(gone), days)
+        return gone
 
     def wake(self) -> None:
         """Run the scheduler's next pass now rather than at its next tick (a member became

@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass
 
 from ..bots import BotError, Limit, make_bot, parse_spec
+from ..bots.registry import entry
 from ..core import Position
 from ..workers import Executor, make_executor
 from ..workers import WorkerError as WorkerError  # re-exported: the one import site
@@ -42,10 +43,13 @@ def house_move(item: HouseMove) -> str:
 
 def check_house_spec(spec: str) -> str:
     """Raise :class:`~adjacency.bots.BotError` unless ``spec`` names a built-in bot
-    (``cmd:`` programs are not house bots: they would run on the server's machine)."""
+    (``cmd:`` programs and ``py:`` files are not house bots: they would run a team's code
+    on the server's machine; the team connects them with ``adjacency connect``)."""
     parsed = parse_spec(spec)
-    if parsed.name == "cmd":
-        raise BotError("cmd: programs cannot be house bots; connect them with adjacency connect")
+    if entry(parsed.name).raw:
+        raise BotError(
+            f"{parsed.name}: bots cannot be house bots; connect them with adjacency connect"
+        )
     make_bot(spec, seed=0).close()
     return spec
 

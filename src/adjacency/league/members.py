@@ -18,12 +18,15 @@ from typing import Any
 from ..core.errors import StoreError
 from ..core.text import quote
 from ..storage import SQLiteStore, check_version, open_store, transaction
+from .names import NameIndex, check_not_reserved
 from .records import (
     KINDS,
     MAX_CONCURRENCY,
+    REMOVED,
     TOKEN_PREFIX,
     LeagueError,
     Member,
+    NameTaken,
     check_name,
     new_token,
     token_hash,
@@ -43,6 +46,8 @@ class MemberStore(SQLiteStore):
         as it was; a missing file without ``create`` is a :class:`LeagueError`."""
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._names: NameIndex | None = None
+        self._names_version = -1
         if not create and not self.path.exists():
             raise LeagueError(
                 f"no league database at {str(self.path)!r}: create it with "
@@ -123,16 +128,26 @@ class MemberStore(SQLiteStore):
         self, name: str, kind: str, spec: str | None = None, concurrency: int = 1
     ) -> tuple[Member, str | None]:
         """Add a member; return it and its token (``None`` for a house bot). The token is
-        returned once and stored only as its hash."""
+        returned once and stored only as its hash. A name must have the allowed form and
+        not be reserved (:class:`LeagueError`), and no member may have it or a look-alike
+        of it (:class:`~.records.NameTaken`): the rule of :mod:`.names`."""
         check_name(name)
+        check_not_reserved(name, LeagueError)
         if kind not in KINDS:
             raise LeagueError(f"member kind {quote(kind)} is not one of {', '.join(KINDS)}")
         if not 1 <= concurrency <= MAX_CONCURRENCY:
             raise LeagueError(f"concurrency must be 1 to {MAX_CONCURRENCY}, got {concurrency}")
         token = None if kind == "house" else new_token()
         with self._transaction() as db:
-            if db.execute("SELECT 1 FROM members WHERE name = ?", (name,)).fetchone():
-                raise LeagueError(f"a member named {quote(name)} exists already")
+            index = self._name_index(db)
+            alike = index.alike(name)
+            if alike is not None and alike.lower() == name.lower():
+                raise NameTaken(f"a member named {quote(alike)} exists already")
+            if alike is not None:
+                raise NameTaken(
+                    f"name {quote(name)} is too much like the member {quote(alike)}'s "
+                    "(letters and digits that look alike, or case): choose another"
+                )
             cursor = db.execute(
                 "INSERT INTO members (name, kind, spec, token_hash, concurrency, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -140,10 +155,25 @@ class MemberStore(SQLiteStore):
                  time.time()),
             )  # fmt: skip
             member_id = int(cursor.lastrowid or 0)
+        index.add(name)  # once committed: a failed insert must not keep the name taken
         return self.member(member_id), token
 
+    def _name_index(self, db: sqlite3.Connection) -> NameIndex:
+        """The look-alike index of every member's name (inside a transaction). Read once
+        and kept up to date by this store's own writes; read again whenever another
+        connection (an ``adjacency league`` command beside a running server) changed the
+        file, which SQLite's ``data_version`` tells, so a join never reads every name."""
+        version = int(db.execute("PRAGMA data_version").fetchone()[0])
+        if self._names is None or version != self._names_version:
+            self._names = NameIndex(str(row[0]) for row in db.execute("SELECT name FROM members"))
+            self._names_version = version
+        return self._names
+
     def _member_row(self, row: tuple[Any, ...]) -> Member:
-        return Member(int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]))
+        return Member(
+            int(row[0]), str(row[1]), str(row[2]), row[3], bool(row[4]), int(row[5]),
+            removed=row[4] == REMOVED,
+        )  # fmt: skip
 
     def member(self, member_id: int) -> Member:
         """The member with this id, revoked or not; :class:`LeagueError` if there is none."""
@@ -195,6 +225,59 @@ class MemberStore(SQLiteStore):
             db.execute("UPDATE members SET revoked = 1 WHERE id = ?", (member.id,))
         return self.member(member.id)
 
+    def remove(self, name: str) -> tuple[Member, bool]:
+        """Remove a member (the admin's ``league remove``): its token stops working for
+        good and a running server closes its connection (as for a revoked one). A member
+        that never played (no game, pair, rating or event of its own) is deleted and its
+        name is free again; one with games is kept as *removed* (:data:`REMOVED`): its
+        games stay in the history under its name, the standings no longer list it, and
+        its name stays taken. Returns the member as it was and whether it was deleted."""
+        member = self.member_named(name)
+        with self._transaction() as db:
+            if self._never_played(db, member.id):
+                db.execute("DELETE FROM members WHERE id = ?", (member.id,))
+                self._names = None  # read the names again: this one is free
+                return member, True
+            db.execute(
+                "UPDATE members SET revoked = ?, token_hash = NULL WHERE id = ?",
+                (REMOVED, member.id),
+            )
+        return member, False
+
+    @staticmethod
+    def _never_played(db: sqlite3.Connection, member_id: int) -> bool:
+        """Whether no stored row refers to the member (so deleting it loses nothing)."""
+        uses = [
+            "SELECT 1 FROM games WHERE x_id = ?1 OR o_id = ?1",
+            "SELECT 1 FROM pairs WHERE a_id = ?1 OR b_id = ?1",
+            "SELECT 1 FROM ratings WHERE member_id = ?1",
+        ]
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'event_members'").fetchone():
+            uses.append("SELECT 1 FROM event_members WHERE member_id = ?1")
+        return not any(db.execute(f"{sql} LIMIT 1", (member_id,)).fetchone() for sql in uses)
+
+    def expire_people(
+        self, older_than: float, keep: set[int] | frozenset[int] = frozenset()
+    ) -> list[str]:
+        """Delete the people who joined before ``older_than`` (a ``time.time()``) and never
+        played (:meth:`_never_played`), except those in ``keep`` (present now); return
+        their names. Join spam does not accumulate: such a person has nothing to keep,
+        and their play page, opened again, asks them to join again (docs/league.md,
+        ``--people-expire-days``)."""
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT id, name FROM members WHERE kind = 'person' AND created < ? "
+                "AND NOT EXISTS (SELECT 1 FROM games WHERE x_id = members.id OR o_id = members.id) "
+                "AND NOT EXISTS (SELECT 1 FROM pairs WHERE a_id = members.id OR b_id = members.id) "
+                "AND NOT EXISTS (SELECT 1 FROM ratings WHERE member_id = members.id)",
+                (older_than,),
+            ).fetchall()
+            gone = [(int(i), str(n)) for i, n in rows if int(i) not in keep]
+            db.executemany("DELETE FROM members WHERE id = ?", [(i,) for i, _ in gone])
+            if gone:
+                self._names = None
+        return [name for _, name in gone]
+
     def approve(self, name: str) -> Member:
         """Approve a person: their games are rated from now on (:mod:`.rules`); a bot or
         house bot is established already (:class:`LeagueError`)."""
@@ -233,6 +316,8 @@ class MemberStore(SQLiteStore):
         member = self.member_named(name)
         if member.kind == "house":
             raise LeagueError(f"{quote(name)} is a house bot: it has no token")
+        if member.removed:
+            raise LeagueError(f"{quote(member.name)} was removed from the league")
         token = new_token()
         with self._transaction() as db:
             db.execute(

@@ -294,6 +294,16 @@ class Revoked(BaseModel):
     revoked: bool
 
 
+class Removed(BaseModel):
+    """A member the admin removed: its token no longer works and its connection was
+    closed; its stored games stay in the history. ``deleted``: it had never played, so
+    nothing of it was kept and its name is free again."""
+
+    name: str
+    removed: bool
+    deleted: bool
+
+
 class Approved(BaseModel):
     """A person the admin approved: their games are rated from now on."""
 

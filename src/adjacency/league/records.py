@@ -7,15 +7,17 @@ import secrets
 from dataclasses import dataclass
 
 from ..core.errors import AdjacencyError
-from ..core.text import quote
+from ..serving.errors import WebError
+from . import names
+from .names import MAX_NAME as MAX_NAME  # re-exported: the models' field bound
 
 KINDS = ("bot", "house", "person")
 """Member kinds: a remote bot (token, ``adjacency connect``), a house bot (a spec the
 server plays itself) and a person (a browser-held secret)."""
-MAX_NAME = 32
-"""The longest member name."""
 TOKEN_PREFIX = "adjl_"
 MAX_CONCURRENCY = 16
+REMOVED = 2
+"""The ``revoked`` column's value for a removed member (0: active, 1: revoked)."""
 
 
 class LeagueError(AdjacencyError):
@@ -33,15 +35,16 @@ def token_hash(token: str) -> str:
 
 
 def check_name(name: str) -> str:
-    """A member name: 1 to :data:`MAX_NAME` printable ASCII letters, digits, ``-_.``
-    (no spaces, so names stay unambiguous on the command line and in records)."""
-    allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-    if not 1 <= len(name) <= MAX_NAME or not set(name) <= allowed:
-        raise LeagueError(
-            f"member name {quote(name)} is not allowed: 1 to {MAX_NAME} characters from "
-            "A-Z a-z 0-9 - _ ."
-        )
-    return name
+    """``name`` if its form is allowed (:func:`.names.check_name`; members and events),
+    else :class:`LeagueError`."""
+    return names.check_name(name, LeagueError)
+
+
+class NameTaken(WebError, LeagueError):
+    """A new member's name that a member has already, or that cannot be told apart from
+    one (:mod:`.names`): 409 over HTTP, status 2 on the command line."""
+
+    status = 409
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,10 @@ class Member:
     spec: str | None
     revoked: bool
     concurrency: int
+    removed: bool = False
+    """Removed by the admin (``league remove``): revoked for good, token dropped, not
+    listed in the standings; its stored games stay, under its name. Stored as
+    :data:`REMOVED` in the ``revoked`` column, so no schema change was needed."""
 
 
 @dataclass(frozen=True)

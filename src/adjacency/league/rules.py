@@ -42,6 +42,9 @@ which a person's games are rated."""
 MIN_GAME = 2.0
 """The default shortest time, in seconds, from a game's start until its bots may start
 another game (a class default: instant bots otherwise play 20 games a second)."""
+PEOPLE_EXPIRE_DAYS = 7.0
+"""The default number of days after which a person who never played is deleted."""
+
 PROVISIONAL_RD = 110.0
 """A Glicko-2 deviation above which a rating is provisional (lichess's rule of thumb)."""
 PROVISIONAL_CHANGE = 10.0
@@ -58,6 +61,9 @@ class LeagueRules:
     established_games: int = ESTABLISHED_GAMES
     min_game: float = MIN_GAME
     """Seconds from a game's start before its bots (not people) may start another game."""
+    people_expire_days: float = PEOPLE_EXPIRE_DAYS
+    """Days after which a person who joined and never played is deleted (0: never), so
+    join spam does not accumulate (issue 33, B5)."""
 
     def __post_init__(self) -> None:
         if self.people not in PEOPLE:
@@ -69,6 +75,11 @@ class LeagueRules:
         if not 0 <= self.min_game <= 3600:
             raise InvalidSettingsError(
                 f"minimum game length must be 0 to 3600 s, got {self.min_game!r}"
+            )
+
+        if not 0 <= self.people_expire_days <= 3650:
+            raise InvalidSettingsError(
+                f"people expire after 0 to 3650 days, got {self.people_expire_days!r}"
             )
 
     def established(self, approved: bool, games: int, opponents: int) -> bool:
@@ -104,6 +115,7 @@ class LeagueRules:
             people=str(data.get("people", default.people)),
             established_games=int(data.get("established_games", default.established_games)),
             min_game=float(data.get("min_game", default.min_game)),
+            people_expire_days=float(data.get("people_expire_days", default.people_expire_days)),
         )
 
 

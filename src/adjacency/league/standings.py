@@ -49,8 +49,8 @@ def has_both(counts: Counter[str]) -> bool:
 
 
 def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[str, Any]]:
-    """Every member, the established ones first, each part by best Glicko-2 rating:
-    ``name``, ``kind``, ``rating``, ``rd``, ``provisional``, ``games``, ``wins``,
+    """Every member but the removed ones, the established ones first, each part by best
+    Glicko-2 rating: ``name``, ``kind``, ``rating``, ``rd``, ``provisional``, ``games``, ``wins``,
     ``draws``, ``losses``, ``elo`` and its 95% interval ``elo_low``/``elo_high``
     (``None`` unless the member has both a win and a loss), ``online``."""
     members = store.members()
@@ -71,6 +71,8 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
     online = online or set()
     rows: list[dict[str, Any]] = []
     for member in members:
+        if member.removed:  # its games count for its opponents; it is not listed
+            continue
         glicko = current[member.id]
         count = sum(record[member.id].values())
         bt = elo.get(member.name)

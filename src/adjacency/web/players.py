@@ -52,8 +52,8 @@ def player_from_setup(setup: PlayerSetup, color: Color) -> Player:
         parsed = parse_spec(setup.spec)
         if entry(parsed.name).raw:
             raise BotError(
-                f"bot {parsed.name!r} runs an external program and cannot be started from "
-                "the web page; choose a built-in bot"
+                f"bot {parsed.name!r} runs a program or Python file of this machine and "
+                "cannot be started from the web page; choose a built-in bot"
             )
         check_option_caps(parsed.name, option_values(parsed))  # checks every value
         return Player("bot", name or str(parsed), str(parsed))

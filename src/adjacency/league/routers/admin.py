@@ -1,5 +1,5 @@
 """The admin part of the JSON API: add a bot or a house bot, revoke or rotate a member's
-token, approve a person (their games are rated from then on). Every route needs the
+token, remove a member, approve a person (their games are rated from then on). Every route needs the
 league's admin token (:func:`~adjacency.league.auth.require_admin`); a revoked or
 rotated member's connection is closed at once.
 """
@@ -19,6 +19,7 @@ from ..models import (
     Added,
     Approved,
     NewMember,
+    Removed,
     Revoked,
     Rotated,
 )
@@ -58,6 +59,22 @@ async def revoke(request: Request, name: str) -> dict[str, Any]:
         outbox.post({"type": "error", "detail": "this token was revoked"})
         outbox.close()
     return {"name": member.name, "revoked": True}
+
+
+@router.post(
+    "/admin/members/{name}/remove", response_model=Removed, dependencies=[Depends(require_admin)]
+)
+async def remove(request: Request, name: str) -> dict[str, Any]:
+    """Remove a member: its token stops working for good and it is disconnected; its
+    stored games stay in the history, the standings no longer list it (one that never
+    played is deleted: ``deleted``, and its name is free)."""
+    member, deleted = store_of(request).remove(member_named(request, name).name)
+    hall = hall_of(request)
+    outbox = hall.connections.get(member.id)
+    if outbox is not None:
+        outbox.post({"type": "error", "detail": "this member was removed from the league"})
+        outbox.close()
+    return {"name": member.name, "removed": True, "deleted": deleted}
 
 
 @router.post(

@@ -5,9 +5,12 @@ Contract: the handshake is refused with an HTTP status before any message (429 o
 the address's connection rate, 401 no or unknown token, 403 not a bot's token); an
 accepted connection is welcomed, attached to the hall (which resends its games in
 play) and detached when it ends, its games going on. A refused message (malformed,
-unknown, out of turn, over the rate) is answered with an ``error`` and changes
-nothing; more than :attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them
-close the connection (1008). A client that does not read what it is sent (its outbox
+unknown, out of turn, over the rate, a move without ``move``) is answered with an
+``error`` and changes nothing, whereas an answer in turn that is not a legal move (any
+JSON value: ``"z9"``, 10 KB of text, ``44``, ``null``) loses that game by illegal move
+(:meth:`~adjacency.league.games.Games.move`); more than
+:attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them close the connection
+(1008). A client that does not read what it is sent (its outbox
 overflows, :mod:`..outbox`) is closed at once with
 :data:`~adjacency.league.outbox.OVERFLOW_CODE`. Every handler ends: waiting for the
 last messages to go out and for the close frame is bounded (:data:`~..outbox.DRAIN`).
@@ -166,6 +169,8 @@ def _handle(
     game_id = data.get("game")
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         return {"type": "error", "detail": "a move needs the game's id (a number)"}
+    if "move" not in data:  # a malformed message; any answer given, even null, is a move
+        return {"type": "error", "game": game_id, "status": 400, "detail": "a move needs 'move'"}
     try:
         hall.move(member, game_id, data.get("move"))
     except WebError as exc:

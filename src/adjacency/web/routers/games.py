@@ -45,7 +45,7 @@ def sizes() -> list[SizeInfo]:
 
 
 def bots() -> list[BotInfo]:
-    """The registered bots a page may start (not those running an external program)."""
+    """The registered bots a page may start (not ``cmd:`` programs or ``py:`` files)."""
     return [
         BotInfo(
             name=e.name,
