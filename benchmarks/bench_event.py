@@ -296,6 +296,12 @@ def main() -> None:
             event = events.named(EVENT)
             games = [store.game(i) for i in events.game_ids(event.id)]
             terminations = Counter(g.termination for g in games if g is not None)
+            names = {m.id: m.name for m in store.members()}
+            on_time = Counter(
+                names[g.o_id if g.result == "x" else g.x_id]
+                for g in games
+                if g is not None and g.termination == "time forfeit"
+            )
             rounds = len({b.round for b in events.boards(event.id)})
             wall = (event.finished or 0.0) - (event.started or 0.0)
     changed = [r["ms"] for r in renders if r["changed"]]
@@ -312,6 +318,7 @@ def main() -> None:
         "games": len(games),
         "expected_games": total,
         "terminations": dict(terminations),
+        "lost_on_time": dict(on_time.most_common()),
         "wall_s": round(wall, 1),
         "games_per_minute": round(60 * len(games) / wall, 1) if wall > 0 else None,
         "first_draw_ms": stats(draws),
