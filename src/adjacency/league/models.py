@@ -356,7 +356,7 @@ class Crosstable(BaseModel):
     """Who scored what against whom, rows and columns in standings order."""
 
     names: list[str]
-    cells: list[list[list[float] | None]] = Field(
+    cells: list[list[tuple[float, int] | None]] = Field(
         description="cells[i][j]: [points of i against j, games], null where they have not met"
     )
     games: list[list[list[int]]] = Field(description="games[i][j]: the ids of their games")
