@@ -14,6 +14,9 @@ Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (``make test`` sets ``ci``
 - ``dev`` (plain ``pytest``): new random examples on every run, and the blob that
   reproduces a failure printed with it.
 
+The Java starter kit compiled once per pytest process (``java_build``), for the kits'
+tests (tests/examples) and the league's end-to-end event (tests/league).
+
 A real multi-node Ray cluster on this machine, shared by every Ray test of the session.
 
 ``ray.cluster_utils.Cluster`` starts a head node and worker nodes as separate
@@ -35,16 +38,18 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import Phase, settings
 
 import arena_fakes
+from kit_helpers import build_java
 
 pytest_plugins = ["skip_guard", "time_guard"]
 
-__all__ = ["ray_cluster"]
+__all__ = ["java_build", "ray_cluster"]
 
 settings.register_profile(
     "ci",
@@ -57,6 +62,14 @@ settings.register_profile("dev", print_blob=True)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
+
+
+@pytest.fixture(scope="session")
+def java_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Java starter kit (its sources and the adapter example) compiled once per pytest
+    process, for the kits' tests and the league's end-to-end event."""
+    return build_java(tmp_path_factory.mktemp("java-kit"))
+
 
 OBJECT_STORE = 80 * 1024 * 1024
 WORKER_NODES = 2

@@ -29,7 +29,6 @@ from kit_helpers import (
     NODE_KIT,
     PROTOCOL_LINE,
     Engine,
-    build_java,
     kit_command,
     tool,
 )
@@ -47,12 +46,6 @@ from net_helpers import free_port
 
 KITS = ("java", "javascript", "python")
 LEAGUE_JS = ("alphabeta", "--games", "3")
-
-
-@pytest.fixture(scope="session")
-def java_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Java kit (its sources and the adapter example) compiled once per session."""
-    return build_java(tmp_path_factory.mktemp("java-kit"))
 
 
 def greedy_first(position: Position) -> str:

@@ -1,21 +1,30 @@
-"""An event run by a real ``adjacency league serve`` process with ``adjacency connect``
-bots: a round robin played to its end, one member never connected (it loses every
-game on time), a ``kill -9`` of the server in the middle (finished games kept, games
-in flight aborted and replayed), the final crosstable equal to a recomputation from
-the stored games, and the export replays."""
+"""Events run by a real ``adjacency league serve`` process with connected bots, each
+through a ``kill -9`` of the server in the middle (finished games kept, games in flight
+aborted and replayed), checked against a recomputation from the stored games, their
+export replayed by ``adjacency replay`` and read by ``adjacency report``:
+
+* a round robin of ``adjacency connect`` bots with one member never connected (it loses
+  every game on time);
+* a double round robin of six connected bots, among them the Java kit (compiled with
+  ``javac`` here), the Node kit through ``cmd:node`` and the Node kit's own WebSocket
+  client ``league.js``.
+"""
 
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adjacency.league.event_standings import EventGame, crosstable
 from adjacency.league.event_store import EventStore
-from adjacency.league.store import LeagueStore
+from adjacency.league.store import LeagueStore, StoredGame
+from kit_helpers import NODE_KIT, kit_command, tool
 from league_helpers import (
     Process,
     add_member,
@@ -54,6 +63,76 @@ def event_state(db: Path) -> tuple[str, int, int]:
         )
 
 
+def kill_in_the_middle(db: Path, server: Process, finished: int) -> tuple[set[int], set[int]]:
+    """``kill -9`` the server once ``finished`` event games have finished and one is in
+    play; the finished games and those in flight at the kill."""
+    wait_until(lambda: (s := event_state(db))[1] >= finished and s[2] >= 1, WAIT, "games in play")
+    server.kill()
+    with LeagueStore(db) as store:
+        events = EventStore(store)
+        event = events.named("friday")
+        finished_before = set(events.game_ids(event.id))
+        in_flight = set(events.game_ids(event.id, "playing"))
+    assert in_flight
+    return finished_before, in_flight
+
+
+def check_stored_games(
+    db: Path, finished_before: set[int], in_flight: set[int]
+) -> tuple[list[StoredGame], list[EventGame]]:
+    """The finished event's stored games (each replays legally; every leg of every pair
+    once; the games finished before the kill kept, those in flight aborted), and the
+    games as :class:`EventGame` recomputed from the stored rows."""
+    with LeagueStore(db) as store:
+        events = EventStore(store)
+        event = events.named("friday")
+        assert event.status == "finished"
+        ids = events.game_ids(event.id)
+        assert finished_before <= set(ids)
+        assert set(events.game_ids(event.id, "aborted")) == in_flight
+        boards = {b.pair_id: b for b in events.boards(event.id) if b.pair_id is not None}
+        games: list[StoredGame] = []
+        recomputed: list[EventGame] = []
+        for game_id in ids:
+            game = store.game(game_id)
+            assert game is not None and game.pair_id is not None
+            assert_replays(game)
+            board = boards[game.pair_id]
+            assert board.b is not None
+            x_points = {"x": 1.0, "o": 0.0}.get(game.result or "", 0.5)
+            recomputed.append(EventGame(board.round, board.a, board.b, game.leg, x_points))
+            games.append(game)
+        assert sorted(ids) == sorted(set(ids))
+        legs = sorted((g.pair_id, g.leg) for g in games)
+        assert legs == sorted((p, leg) for p in boards for leg in (0, 1))
+    return games, recomputed
+
+
+def check_export(db: Path, out: Path, recomputed: list[EventGame]) -> dict[str, Any]:
+    """Export the event into ``out``: its crosstable is the recomputation's, every game of
+    ``games.txt`` replays (``adjacency replay``) and ``adjacency report`` reads
+    ``games.db`` with every member in it; the exported table."""
+    exported = cli("league", "event", "export", "--db", str(db), "friday", "--out", str(out))
+    assert exported.returncode == 0, exported.stderr
+    table: dict[str, Any] = json.loads((out / "table.json").read_text())
+    assert table["event"]["status"] == "finished"
+    with LeagueStore(db) as store:
+        names = {m.id: m.name for m in store.members()}
+    order = table["crosstable"]["names"]
+    expected = {(names[a], names[b]): list(v) for (a, b), v in crosstable(recomputed).items()}
+    for i, a in enumerate(order):
+        for j, b in enumerate(order):
+            assert table["crosstable"]["cells"][i][j] == expected.get((a, b)), (a, b)
+    replay = cli("replay", str(out / "games.txt"))  # every game, validated move by move
+    assert replay.returncode == 0, replay.stderr
+    assert f"{len(recomputed)} games, every move valid" in replay.stdout, replay.stdout
+    report = cli("report", str(out / "games.db"), "--no-report")
+    assert report.returncode == 0, report.stderr
+    for name in order:
+        assert name in report.stdout
+    return table
+
+
 def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db, base=1.5, increment=0.05)
@@ -78,16 +157,7 @@ def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -
         )  # fmt: skip
         started = cli("league", "event", "start", "--db", str(db), "friday")
         assert started.returncode == 0, started.stderr
-
-        # kill -9 the server while an event game is in play, after some have finished
-        wait_until(lambda: (s := event_state(db))[1] >= 2 and s[2] >= 1, WAIT, "games in play")
-        server.kill()
-        with LeagueStore(db) as store:
-            events = EventStore(store)
-            event = events.named("friday")
-            finished_before = set(events.game_ids(event.id))
-            in_flight = set(events.game_ids(event.id, "playing"))
-        assert in_flight
+        finished_before, in_flight = kill_in_the_middle(db, server, 2)
         server = start_server(db, port, tmp_path / "server.log")
         wait_until(lambda: event_state(db)[0] == "finished", WAIT, "the event to finish")
     finally:
@@ -95,46 +165,87 @@ def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -
             client.stop()
         server.stop()
 
+    games, recomputed = check_stored_games(db, finished_before, in_flight)
+    assert len(games) == 12  # 6 pairs of two games, each leg once
     with LeagueStore(db) as store:
-        events = EventStore(store)
-        event = events.named("friday")
-        ids = events.game_ids(event.id)
-        assert finished_before <= set(ids)
-        assert set(events.game_ids(event.id, "aborted")) == in_flight
-        assert len(ids) == 12  # 6 pairs of two games, each leg once
-        names = {m.id: m.name for m in store.members()}
         ghost = store.member_named("ghost").id
-        boards = {b.pair_id: b for b in events.boards(event.id) if b.pair_id is not None}
-        recomputed: list[EventGame] = []
-        for game_id in ids:
-            game = store.game(game_id)
-            assert game is not None and game.pair_id is not None
-            assert_replays(game)
-            if ghost in (game.x_id, game.o_id):
-                assert game.termination == "time forfeit" and game.points(ghost) == 0
-            board = boards[game.pair_id]
-            assert board.b is not None
-            x_points = {"x": 1.0, "o": 0.0}.get(game.result or "", 0.5)
-            recomputed.append(EventGame(board.round, board.a, board.b, game.leg, x_points))
-        assert sorted(ids) == sorted(set(ids))
-        legs = sorted((store.game(i).pair_id, store.game(i).leg) for i in ids)  # type: ignore[union-attr]
-        assert legs == sorted((p, leg) for p in boards for leg in (0, 1))
-
-    out = tmp_path / "export"
-    exported = cli("league", "event", "export", "--db", str(db), "friday", "--out", str(out))
-    assert exported.returncode == 0, exported.stderr
-    table = json.loads((out / "table.json").read_text())
-    assert table["event"]["status"] == "finished"
-    order = table["crosstable"]["names"]
-    expected = crosstable(recomputed)
-    for i, a in enumerate(order):
-        for j, b in enumerate(order):
-            cell = table["crosstable"]["cells"][i][j]
-            want = next(
-                (list(v) for (x, y), v in expected.items() if (names[x], names[y]) == (a, b)),
-                None,
-            )
-            assert cell == want, (a, b)
+    for game in games:
+        if ghost in (game.x_id, game.o_id):
+            assert game.termination == "time forfeit" and game.points(ghost) == 0
+    table = check_export(db, tmp_path / "export", recomputed)
     assert table["standings"][-1]["name"] == "ghost" and table["standings"][-1]["points"] == 0
-    replay = cli("replay", str(out / "games.txt"), "--game", "12")
-    assert replay.returncode == 0, replay.stderr
+
+
+def test_a_double_round_robin_of_six_bots_with_the_java_and_node_kits(
+    java_build: Path, tmp_path: Path
+) -> None:
+    """Six connected bots: the Java kit's alpha-beta and the Node and Python kits' greedy
+    through ``adjacency connect`` and ``cmd:``, the Node kit's ``league.js`` over the
+    WebSocket protocol, and two built-in bots; a double round robin (10 rounds of 3
+    boards, 60 games) on a 4x4 board, the server killed after 20 games. Every game is
+    decided on the board (no bot loses on time or by an illegal move)."""
+    db = tmp_path / "league.db"
+    make_league(db, rows=4, cols=4, rounds=4, base=10.0, increment=0.1)
+    specs = {
+        "java-kit": "cmd:" + shlex.join(kit_command("java", "alphabeta", java_build)),
+        "node-kit": "cmd:" + shlex.join(kit_command("javascript", "greedy", java_build)),
+        "python-kit": "cmd:" + shlex.join(kit_command("python", "greedy", java_build)),
+        "rando": "random",
+        "greedo": "greedy",
+    }
+    tokens = {name: add_member(db, name) for name in specs}
+    node_token = add_member(db, "node-ws")
+    members = ["java-kit", "node-ws", "rando", "node-kit", "greedo", "python-kit"]
+    with LeagueStore(db) as store:  # what `event create` does (the test above runs it)
+        EventStore(store).create("friday", "double-round-robin", None, members)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, tmp_path / "server.log")
+    clients: list[Process] = []
+    node_log = (tmp_path / "node-ws.log").open("wb")
+    node = subprocess.Popen(
+        [tool("node"), "--experimental-websocket", str(NODE_KIT / "league.js"), url, "alphabeta"],
+        stdout=node_log,
+        stderr=subprocess.STDOUT,
+        env={**env(), "ADJACENCY_LEAGUE_TOKEN": node_token},
+        start_new_session=True,
+    )
+    node_log.close()
+    try:
+        for name, spec in specs.items():
+            clients.append(start_client(url, tokens[name], spec, tmp_path / f"{name}.log"))
+        wait_until(
+            lambda: all(r["online"] for r in get(f"{url}/api/league/standings")
+                        if r["name"] in members),
+            WAIT,
+            "the bots to connect",
+        )  # fmt: skip
+        started = cli("league", "event", "start", "--db", str(db), "friday")
+        assert started.returncode == 0, started.stderr
+        finished_before, in_flight = kill_in_the_middle(db, server, 20)
+        server = start_server(db, port, tmp_path / "server.log")
+        wait_until(lambda: event_state(db)[0] == "finished", WAIT, "the event to finish")
+    finally:
+        for client in clients:
+            client.stop()
+        if node.poll() is None:
+            node.kill()
+            node.wait()
+        server.stop()
+
+    games, recomputed = check_stored_games(db, finished_before, in_flight)
+    assert len(games) == 60  # 15 pairings a cycle, two cycles, a colour-swapped pair each
+    for game in games:
+        assert game.termination == "normal", game.detail
+    with LeagueStore(db) as store:
+        names = {m.id: m.name for m in store.members()}
+    played = {name: 0 for name in members}
+    for game in games:
+        played[names[game.x_id]] += 1
+        played[names[game.o_id]] += 1
+    assert played == {name: 20 for name in members}
+    table = check_export(db, tmp_path / "export", recomputed)
+    cells = table["crosstable"]["cells"]  # each pairing: two pairs of two games
+    assert all(cell[1] == 4 for i, row in enumerate(cells) for j, cell in enumerate(row) if i != j)
+    node_text = (tmp_path / "node-ws.log").read_text()
+    assert "connected as node-ws" in node_text and node_token not in node_text

@@ -76,18 +76,24 @@ function main(argv) {
         console.error(`the server refused a message: ${message.detail}`);
       }
     };
-    ws.onerror = () => {}; // a close event follows
-    ws.onclose = (event) => {
+    let ended = false;
+    // Node 20's WebSocket fires only an error (no close) when a connection cannot be made
+    // (the server is down or restarting): both end this socket, once, and retry.
+    const end = (code) => {
+      if (ended) return;
+      ended = true;
       if (done) process.exit(0);
       failures = welcomed ? 1 : failures + 1;
       if (failures > 5) {
-        console.error(`cannot connect to ${address} (code ${event.code}): a wrong token, or no server`);
+        console.error(`cannot connect to ${address} (code ${code}): a wrong token, or no server`);
         process.exit(1);
       }
       const delay = Math.min(30, 0.5 * 2 ** (failures - 1));
-      console.error(`connection closed (code ${event.code}); again in ${delay} s`);
+      console.error(`connection closed (code ${code}); again in ${delay} s`);
       setTimeout(connect, delay * 1000);
     };
+    ws.onerror = () => end('none');
+    ws.onclose = (event) => end(event.code);
   }
   connect();
 }

@@ -316,3 +316,99 @@ class Rotated(BaseModel):
 
     name: str
     token: str
+
+
+EventFormat = Literal["round-robin", "double-round-robin", "swiss"]
+EventStatus = Literal["scheduled", "running", "finished"]
+
+
+class EventSummary(BaseModel):
+    """An event in the list (``GET /api/league/events``)."""
+
+    name: str
+    format: EventFormat
+    rounds: int = Field(description="rounds planned (a double round robin: two cycles)")
+    status: EventStatus
+
+
+class EventInfo(EventSummary):
+    """An event's settings and status, as its table shows them."""
+
+    rated: bool = Field(description="whether its games move the league's ratings")
+
+
+class EventRow(BaseModel):
+    """One member's line of an event's standings (``adjacency.league.event_standings``):
+    game points (a win 1, a draw 1/2, a bye 2), the tie-breaks, the pair and Elo
+    statistics over the event's games."""
+
+    rank: int = Field(description="members equal on points and tie-breaks share a rank")
+    name: str
+    points: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    sonneborn_berger: float = Field(description="round robins' tie-break")
+    buchholz: float = Field(description="a Swiss's first tie-break")
+    median_buchholz: float = Field(description="a Swiss's second tie-break")
+    pentanomial: list[int] = Field(description="its complete pairs scoring 0, 1/2, 1, 3/2, 2")
+    pair_elo: float | None = Field(description="Elo from the pentanomial counts")
+    elo: float | None = Field(description="Bradley-Terry Elo over the event's games")
+    elo_low: float | None = Field(description="lower end of the 95% interval")
+    elo_high: float | None = Field(description="upper end of the 95% interval")
+    margin: float | None = Field(description="mean piece margin per game")
+    withdrawn: bool
+
+
+class Crosstable(BaseModel):
+    """Who scored what against whom, rows and columns in standings order."""
+
+    names: list[str]
+    cells: list[list[tuple[float, int] | None]] = Field(
+        description="cells[i][j]: [points of i against j, games], null where they have not met"
+    )
+    games: list[list[list[int]]] = Field(description="games[i][j]: the ids of their games")
+
+
+class EventBoard(BaseModel):
+    """A board of a round: ``a`` moves first in the pair's first game; ``b`` null for
+    a bye; ``games``: X's points in each finished game of the pair."""
+
+    a: str
+    b: str | None
+    pair: int | None
+    games: list[float]
+
+
+class NextBoard(BaseModel):
+    """A board of the next round (``b`` null for a bye)."""
+
+    a: str
+    b: str | None
+
+
+class LiveEventGame(BaseModel):
+    """A game of the event in play (watch it at ``/watch/{id}``)."""
+
+    id: int
+    x: str
+    o: str
+
+
+class EventTable(BaseModel):
+    """Everything on an event's page (``GET /api/league/events/{name}``): its standings
+    and crosstable recomputed from its stored games, its rounds, its games in play and the
+    next round. Poll ``changed`` as for :class:`LeagueInfo`."""
+
+    event: EventInfo
+    standings: list[EventRow] = Field(description="best first")
+    crosstable: Crosstable
+    next: list[NextBoard] | None = Field(
+        description="a round robin's next round; null for a Swiss and after the last round"
+    )
+    rounds: list[list[EventBoard]]
+    playing: list[int] = Field(description="ids of its games in play")
+    live: list[LiveEventGame] = Field(description="its games in play, with their players")
+    changed: int = Field(description="grows whenever a game starts or ends")

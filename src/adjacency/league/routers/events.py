@@ -16,7 +16,7 @@ from ...serving.errors import GameNotFound
 from ..deps import hall_of, store_of
 from ..event_store import EventStore
 from ..event_views import exports, table
-from ..models import ERRORS
+from ..models import ERRORS, EventSummary, EventTable
 from ..store import MAX_NAME, LeagueError
 from . import PREFIX
 from .pages import STATIC
@@ -43,7 +43,7 @@ def _event_named(request: Request, name: str) -> Any:
         raise GameNotFound(f"no event named {name[:MAX_NAME]!r}") from None
 
 
-@router.get(f"{PREFIX}/events")
+@router.get(f"{PREFIX}/events", response_model=list[EventSummary])
 async def list_events(request: Request) -> list[dict[str, Any]]:
     """Every event, newest first: name, format, rounds, status."""
     return [
@@ -52,7 +52,7 @@ async def list_events(request: Request) -> list[dict[str, Any]]:
     ]
 
 
-@router.get(f"{PREFIX}/events/{{name}}")
+@router.get(f"{PREFIX}/events/{{name}}", response_model=EventTable)
 async def get_event(request: Request, name: str) -> dict[str, Any]:
     """An event's table (:func:`adjacency.league.event_views.table`), with its games in
     play named (``live``: id, x, o)."""
@@ -69,7 +69,15 @@ async def get_event(request: Request, name: str) -> dict[str, Any]:
     return data
 
 
-@router.get(f"{PREFIX}/events/{{name}}/{{file}}")
+@router.get(
+    f"{PREFIX}/events/{{name}}/{{file}}",
+    responses={
+        200: {
+            "description": "the file, as an attachment",
+            "content": {media: {} for media in sorted(set(DOWNLOADS.values()))},
+        }
+    },
+)
 async def download(request: Request, name: str, file: str) -> PlainTextResponse:
     """One of the event's files (:data:`DOWNLOADS`), as ``adjacency league event export``
     writes it."""

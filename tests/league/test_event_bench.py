@@ -1,0 +1,43 @@
+"""``benchmarks/bench_event.py`` run tiny (3 members, a 4x4 board, a short clock): the
+real server plays the double round robin to its end and the page is timed in Chromium;
+the JSON it prints counts every game and has every figure."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import CHROMIUM, MISSING
+from league_helpers import REPO, env
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+def test_the_event_benchmark_runs_tiny(tmp_path: Path) -> None:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(MISSING + ": CI must provision it (tools/provision-chromium)")
+        pytest.skip(MISSING)
+    out = tmp_path / "event.json"
+    command = [sys.executable, str(REPO / "benchmarks" / "bench_event.py"), "--members", "3",
+               "--rounds", "3", "--size", "4", "--time", "1+0.05", "--draws", "1",
+               "--out", str(out)]  # fmt: skip
+    done = subprocess.run(command, env=env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(out.read_text())
+    assert json.loads(done.stdout) == result
+    assert result["members"] == ["java-alphabeta", "node-ws", "house-greedy"]
+    # 3 members: 3 pairings a cycle, two cycles, two games each; 3 rounds a cycle (byes)
+    assert result["pairs"] == 6 and result["games"] == result["expected_games"] == 12
+    assert result["event_rounds"] == 6
+    assert sum(result["terminations"].values()) == 12
+    assert result["wall_s"] > 0
+    for figure in ("first_draw_ms", "first_answer_ms", "first_render_ms", "api_ms"):
+        assert result[figure]["samples"] == 1 and result[figure]["median"] > 0, figure
+    assert result["rerender_all_in_ms"]["samples"] >= 1
+    assert "games" in done.stderr  # the progress bar
