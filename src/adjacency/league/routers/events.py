@@ -7,13 +7,15 @@ event``).
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 
 from ...serving.errors import GameNotFound
-from ..deps import hall_of, store_of
+from ..cache import SharedAnswer
+from ..deps import hall_of
 from ..event_store import EventStore
 from ..event_views import exports, table
 from ..models import ERRORS, EventSummary, EventTable
@@ -57,16 +59,43 @@ async def get_event(request: Request, name: str) -> dict[str, Any]:
     """An event's table (:func:`adjacency.league.event_views.table`), with its games in
     play named (``live``: id, x, o)."""
     event = _event_named(request, name)
-    data = await asyncio.to_thread(table, _events(request), event)
-    names = {m.id: m.name for m in store_of(request).members()}
     hall = hall_of(request)
+    events = _events(request)
+    # Recomputed when a game starts or ends (``hall.changed``) or the event's row changes
+    # (started, finished), and at least every TABLE_REFRESH s for what changes outside
+    # the server (a withdrawal from the CLI); concurrent viewers share one computation
+    # (a projector and thirty phones).
+    key = (hall.changed, event, int(time.monotonic() // TABLE_REFRESH))
+    data = dict(await _table_cache(request, event.name).get(key, lambda: _table(events, event)))
     data["live"] = [
-        {"id": gid, "x": names[hall.live[gid].x.id], "o": names[hall.live[gid].o.id]}
+        {"id": gid, "x": hall.live[gid].x.name, "o": hall.live[gid].o.name}
         for gid in data["playing"]
         if gid in hall.live
     ]
     data["changed"] = hall.changed
     return data
+
+
+TABLE_AGE = 0.5
+"""Seconds an event's table is reused whatever changed (a busy event ends many games a
+second; the page polls about every second)."""
+
+TABLE_REFRESH = 5.0
+"""Seconds after which an event's table is recomputed even when no game started or ended."""
+
+
+def _table_cache(request: Request, name: str) -> SharedAnswer[dict[str, Any]]:
+    """The shared answer of one event's table on this app (one per existing event)."""
+    caches: dict[str, SharedAnswer[dict[str, Any]]] | None = getattr(
+        request.app.state, "event_tables", None
+    )
+    if caches is None:
+        caches = request.app.state.event_tables = {}
+    return caches.setdefault(name, SharedAnswer[dict[str, Any]](TABLE_AGE))
+
+
+async def _table(events: EventStore, event: Any) -> dict[str, Any]:
+    return await asyncio.to_thread(table, events, event)
 
 
 @router.get(
