@@ -2,6 +2,7 @@
 // the side to move, the plies left and the board size, then analyse. The server checks
 // the position (an impossible one is refused with a message saying why).
 
+import { t } from "./i18n.js";
 import { api } from "./api.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -85,7 +86,7 @@ export class Editor {
     this.board.render({ cells: this.cells.join(""), preview: null, mover: this.turn(), interactive: true, last: null });
     const x = this.cells.filter((c) => c === "x").length;
     const o = this.cells.filter((c) => c === "o").length;
-    $("#editor-count").textContent = `X ${x} · O ${o} · empty ${this.cells.length - x - o}`;
+    $("#editor-count").textContent = t("editor.count", { x, o, empty: this.cells.length - x - o });
   }
 
   turn() {
