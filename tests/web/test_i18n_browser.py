@@ -123,3 +123,23 @@ def test_an_api_error_is_shown_in_indonesian_from_its_code(server: str, browser:
     expect(page.locator("#notice")).to_contain_text("Tidak ada permainan dengan id “tidak-ada”")
     assert "no game with id" not in page.locator("#notice").inner_text()
     page.context.close()
+
+
+def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/lab")
+    page.wait_for_selector("#lab-board svg")
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    expect(page.locator("#tree-summary")).to_contain_text("Tekan Cari")
+    page.locator("#tree-form button[type=submit]").click()
+    page.wait_for_selector("#tree-view g.node[data-ply='1']")
+    expect(page.locator("#tree-summary")).to_contain_text("simpul pohon")
+    page.locator("#tree-step-reset").click()
+    page.locator("#tree-step").click()
+    expect(page.locator("#tree-step-text")).to_contain_text("langkah 1 dari")
+    # The search options name algorithms and bot specs (alpha-beta, hill, anneal...): names.
+    specs = page.locator("select option").all_inner_texts()
+    left = english_left(page, [*allowed(server), *specs, "alphabeta"])
+    assert not left, left
+    assert page.console_errors == []
+    page.context.close()

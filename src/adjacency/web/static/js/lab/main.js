@@ -5,6 +5,7 @@
 import { boardSvg, parseFen, playLine } from "./position.js";
 import { lineChart, table } from "./charts.js";
 import { TreeView } from "./tree.js";
+import { errorText, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 const START = "6oo/6oo/8/8/8/8/xx6/xx6 x 56";
@@ -17,12 +18,12 @@ async function fetchLab(panel, path, params) {
   const controller = new AbortController();
   controllers[panel] = controller;
   const query = new URLSearchParams({ fen, ...params });
-  $("#lab-busy").textContent = "Searching…";
+  $("#lab-busy").textContent = t("lab.searching");
   $("#lab-error").textContent = "";
   try {
     const response = await fetch(`/api/lab/${path}?${query}`, { signal: controller.signal });
     const data = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(data && data.detail ? data.detail : response.statusText);
+    if (!response.ok) throw new Error(errorText(data, response.statusText));
     return data;
   } catch (err) {
     if (err.name !== "AbortError") $("#lab-error").textContent = err.message;
@@ -38,7 +39,7 @@ function showBoard(position, options = {}, caption = "") {
 }
 
 function showRoot() {
-  showBoard(root, {}, `${root.turn.toUpperCase()} to move, ${root.plies} plies left`);
+  showBoard(root, {}, t("lab.root", { side: root.turn.toUpperCase(), count: root.plies }));
 }
 
 function formValues(form) {
@@ -56,7 +57,7 @@ const tree = new TreeView($("#tree-view"), {
   onHover: (moves) => {
     const position = playLine(root, moves);
     showBoard(position, { mark: moves[moves.length - 1] || null },
-      moves.length ? `after ${moves.join(" ")}` : "the root");
+      moves.length ? t("lab.after", { moves: moves.join(" ") }) : t("lab.the-root"));
   },
 });
 $("#tree-view").addEventListener("mouseleave", showRoot);
@@ -66,11 +67,11 @@ async function searchTree() {
   const data = await fetchLab("tree", "tree", values);
   if (!data) return;
   tree.load(data);
-  const cap = data.complete ? "" : ` The node cap (${data.node_cap}) cut the search: values marked ? were not finished.`;
+  const cap = data.complete ? "" : ` ${t("lab.tree.cap", { cap: data.node_cap })}`;
   $("#tree-summary").textContent =
-    `${data.algorithm}, depth ${data.depth}: ${data.nodes.length} tree nodes, ${data.search_nodes} positions ` +
-    `visited (${data.total_nodes} with iterative deepening), ${(data.seconds * 1000).toFixed(1)} ms. ` +
-    (data.complete ? `Value ${data.value > 0 ? "+" : ""}${data.value}, line ${data.pv.join(" ")}.` : "") + cap;
+    t("lab.tree.summary", { algorithm: data.algorithm, depth: data.depth, nodes: data.nodes.length, positions: data.search_nodes,
+      total: data.total_nodes, ms: (data.seconds * 1000).toFixed(1) }) +
+    (data.complete ? ` ${t("lab.tree.value", { value: `${data.value > 0 ? "+" : ""}${data.value}`, line: data.pv.join(" ") })}` : "") + cap;
   $("#tree-step-text").textContent = "";
 }
 
@@ -232,7 +233,7 @@ function load(text) {
     root = parseFen(text);
     if (!root.cols || !["x", "o"].includes(root.turn) || Number.isNaN(root.plies)) throw new Error();
   } catch (err) {
-    $("#lab-error").textContent = `not a position text: ${text}`;
+    $("#lab-error").textContent = t("lab.bad-fen", { text });
     return;
   }
   fen = text.trim();
@@ -241,7 +242,7 @@ function load(text) {
   showRoot();
   $("#tree-view").replaceChildren();
   for (const id of ["#counts-view", "#depth-view", "#climb-view", "#ga-view", "#engine-view"]) $(id).replaceChildren();
-  $("#tree-summary").textContent = "Press Search to trace the search of this position.";
+  $("#tree-summary").textContent = t("lab.tree.press");
 }
 
 function wire() {
@@ -263,7 +264,7 @@ function wire() {
     const depth = tree.data.depth;
     const shown = tree.expandTo(depth);
     $("#tree-step-text").textContent = tree.truncated
-      ? `${shown} nodes shown; expand single nodes to see more` : `expanded to depth ${depth}: ${shown} nodes`;
+      ? t("lab.tree.truncated", { count: shown }) : t("lab.tree.expanded", { depth, count: shown });
   }));
   $("#tree-collapse").addEventListener("click", needTree(() => tree.collapse()));
   $("#tree-zoom-in").addEventListener("click", needTree(() => tree.zoom(1 / 1.25)));
