@@ -140,6 +140,11 @@ def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) ->
     # The search options name algorithms and bot specs (alpha-beta, hill, anneal...): names.
     specs = page.locator("select option").all_inner_texts()
     left = english_left(page, [*allowed(server), *specs, "alphabeta"])
-    assert not left, left
+    assert not left, left  # the tree panel
+    page.locator(".lab-tabs button[data-tab=counts]").click()
+    page.locator("#counts-form button[type=submit]").click()
+    expect(page.locator("#counts-view tbody tr")).to_have_count(5)
+    left = english_left(page, [*allowed(server), *specs, "alphabeta"])
+    assert not left, left  # the counts panel
     assert page.console_errors == []
     page.context.close()
