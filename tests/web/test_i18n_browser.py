@@ -87,6 +87,13 @@ def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> 
     expect(page.locator("#announcer")).to_contain_text("jalan di")
     left = english_left(page, allowed(server))
     assert not left, left  # a game in progress
+    page.click("#btn-analyse")
+    expect(page.locator("#analysis-exact.known")).to_contain_text(
+        "permainan sempurna", timeout=TIMEOUT
+    )
+    left = english_left(page, allowed(server))
+    assert not left, left  # the analysis panel
+    page.click("#analysis-close")
     page.locator("#board .sq:not(.filled)").first.click()
     page.wait_for_selector("#dlg-result[open]")
     assert page.locator("#result-title").inner_text() in ("Anda menang!", "Anda kalah", "Seri")

@@ -109,6 +109,7 @@ def book_result(proven: BookHit, mover: Color) -> dict[str, object]:
     return {
         "value": x_view(proven.value, mover),
         "text": f"{result_text(proven.value, mover)}, proven in the book{every}",
+        "why": "book" if proven.complete else "book-partial",
         "keeps": sorted(proven.moves),
         "moves": {},
     }
@@ -190,7 +191,9 @@ def analyse(
 
     * ``exact``: ``{"value", "text", "keeps", "moves"}`` (``moves``: the moves that keep
       the value, each with it; when the budget ran out among them, ``text`` says that
-      not every move was checked) or ``{"value": None, "text"}``
+      not every move was checked) or ``{"value": None, "text"}``; each with ``why`` (``book``,
+      ``book-partial``, ``solved``, ``solved-partial``, ``beyond-reach`` with ``seconds``,
+      ``too-far`` with ``plies``), from which pages word ``text`` in their language
     * ``lines``: ``{"depth", "lines": [{"move", "score", "pv"}], "nodes"}`` per depth
     * ``done``: ``{"reason"}`` at the end
     """
@@ -213,16 +216,21 @@ def analyse(
                 {
                     "value": x_view(best, mover),
                     "text": result_text(best, mover) + partly,
+                    "why": "solved" if every else "solved-partial",
                     "keeps": sorted(keeps),
                     "moves": {m: x_view(v, mover) for m, v in sorted(keeps.items())},
                 },
             )
         else:
             reach = f"beyond the solver's {solve_seconds:g}-second reach"
-            emit("exact", {"value": None, "text": reach})
+            emit(
+                "exact",
+                {"value": None, "text": reach, "why": "beyond-reach", "seconds": solve_seconds},
+            )
     else:
         left = position.plies_left
-        emit("exact", {"value": None, "text": f"{left} plies from the end: too far to solve"})
+        text = f"{left} plies from the end: too far to solve"
+        emit("exact", {"value": None, "text": text, "why": "too-far", "plies": left})
     for depth in range(1, position.plies_left + 1):
         lines = []
         nodes = 0

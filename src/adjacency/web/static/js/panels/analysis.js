@@ -3,10 +3,24 @@
 // (with the moves that keep it). One analysis at a time; Stop or Close ends it.
 
 import { formatEval } from "../format.js";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { streamEvents } from "../stream.js";
 
 const $ = (selector) => document.querySelector(selector);
+const PARTLY = { "book": "analysis.why.book", "book-partial": "analysis.why.book-partial", "solved-partial": "analysis.why.partial" };
+
+// The exact result's words: the server's on English pages, else the catalogue's from the
+// event's value (X's view) and `why`.
+function exactText(data) {
+  if (lang === "en" || !data.why) return data.text;
+  if (data.value === null) {
+    return data.why === "too-far" ? t("analysis.why.too-far", { count: data.plies })
+      : t("analysis.why.beyond-reach", { seconds: data.seconds });
+  }
+  const result = data.value === 0 ? t("analysis.draw-perfect")
+    : t("analysis.wins-perfect", { side: data.value > 0 ? "X" : "O", count: Math.abs(data.value) });
+  return data.why in PARTLY ? `${result}${t(PARTLY[data.why])}` : result;
+}
 
 export class AnalysisPanel {
   constructor({ onStateChange = () => {} } = {}) {
@@ -68,10 +82,10 @@ export class AnalysisPanel {
     if (event === "exact") {
       const node = $("#analysis-exact");
       if (data.value === null) {
-        node.textContent = t("analysis.exact", { text: data.text });
+        node.textContent = t("analysis.exact", { text: exactText(data) });
         node.className = "exact unknown";
       } else {
-        node.textContent = t("analysis.keeps", { text: data.text, moves: data.keeps.join(", ") });
+        node.textContent = t("analysis.keeps", { text: exactText(data), moves: data.keeps.join(", ") });
         node.className = "exact known";
         node.dataset.value = String(data.value);
         node.dataset.keeps = data.keeps.join(" ");
