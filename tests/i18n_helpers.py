@@ -43,7 +43,8 @@ def _fragments(value: Any) -> list[str]:
     forms = value.values() if isinstance(value, dict) else [value]
     pieces = []
     for text in forms:
-        for piece in re.split(r"\{\w+\}", text):
+        text = re.sub(r"<[^>]+>", " ", text)  # inline markup (data-i18n-html) is not text
+        for piece in re.split(r"\{\w+\}|\s{2,}", text):
             piece = piece.strip(" .,:;·()“”!?…-–—")
             if len(re.findall(r"[A-Za-z]", piece)) >= 4:  # a word, not a symbol or a letter
                 pieces.append(piece)

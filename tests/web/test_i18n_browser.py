@@ -155,3 +155,14 @@ def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) ->
     assert not left, left  # the counts panel
     assert page.console_errors == []
     page.context.close()
+
+
+def test_the_rules_page_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/rules")
+    expect(page.locator("h1")).to_have_text("Aturan dan cara bermain")
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    left = english_left(page, ["Tab", "Enter", "Home", "End", "Space"])  # key names
+    assert not left, left
+    assert page.console_errors == []
+    page.context.close()

@@ -6,6 +6,7 @@
 // Contract: importing this module loads the chosen catalogue (and English, the fallback)
 // before any importer runs, sets <html lang>, translates the static markup and wires the
 // switch. Markup names its text by key: data-i18n="key" (the element's text),
+// data-i18n-html (its content, for prose with inline <strong> or <kbd>),
 // data-i18n-title, data-i18n-aria-label, data-i18n-placeholder, data-i18n-content
 // (attributes). Code calls t("key", {param: value}); a message may be plural, an object
 // of Intl.PluralRules forms ("one", "other") chosen by the parameter `count`. A key
@@ -84,6 +85,8 @@ const ATTRIBUTES = ["title", "aria-label", "placeholder", "content"];
 // Put the catalogue's text into the markup under `root` (see the contract above).
 export function translate(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  // Prose with inline markup (<strong>, <kbd>): the catalogue is this server's own file.
+  for (const node of root.querySelectorAll("[data-i18n-html]")) node.innerHTML = t(node.dataset.i18nHtml);
   for (const name of ATTRIBUTES) {
     for (const node of root.querySelectorAll(`[data-i18n-${name}]`)) {
       node.setAttribute(name, t(node.getAttribute(`data-i18n-${name}`)));
