@@ -295,7 +295,7 @@ class GameManager:
             return
         with self._lock:
             self._sessions.pop(game_id, None)
-        session.close("This game was deleted.")
+        session.close("This game was deleted.", code="game_deleted")
         self.store.delete(game_id)
 
     def close(self) -> None:

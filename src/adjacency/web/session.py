@@ -55,7 +55,7 @@ Listener = Callable[[str, str], None]
 Saver = Callable[["GameSession"], None]
 
 CLOSED = "closed"
-"""The last event a game's listeners get when it is deleted: ``{"reason": text}``."""
+"""The last event a game's listeners get when it is deleted: ``{"reason": text, "code"}``."""
 
 
 class GameSession:
@@ -610,16 +610,16 @@ class GameSession:
             time_limit = min(self.time, level.time_cap or self.time, HINT_TIME)
         return bots.suggest(level.spec, position, time_limit)
 
-    def close(self, reason: str | None = None) -> None:
+    def close(self, reason: str | None = None, code: str = "closed") -> None:
         """Stop any search and release the bots (server shutdown or deletion).
 
-        With ``reason``, the listeners get a last ``closed`` event saying it (their
-        event streams end with it). A bot still unwinding its search is closed by the
-        worker when it returns.
+        With ``reason``, the listeners get a last ``closed`` event saying it, with ``code``
+        for pages to word it in their language (their event streams end with it). A bot
+        still unwinding its search is closed by the worker when it returns.
         """
         with self.lock:
             if reason is not None and not self.closed:
-                self.broadcast(CLOSED, json.dumps({"reason": reason}))
+                self.broadcast(CLOSED, json.dumps({"reason": reason, "code": code}))
             self.closed = True
             if self._flag_timer is not None:
                 self._flag_timer.cancel()
