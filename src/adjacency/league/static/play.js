@@ -27,7 +27,7 @@ async function showOpponents() {
   // Asking /me keeps this person present (others may challenge them) and finds a game
   // that started for them (a challenge they accepted, or their queued one).
   const mine = await getJson("/api/league/me", auth(person));
-  document.getElementById("who").textContent = t("people.you", { name: person.name, note: mine.rating_note });
+  document.getElementById("who").textContent = t("people.you", { name: person.name, note: ratingNote(mine) });
   if (mine.games.length) {
     following = null;
     const state = await getJson(`/api/league/games/${mine.games[0]}`);
@@ -73,6 +73,13 @@ async function follow(id) {
     following = null;
     message(challengeText(state));
   }
+}
+
+// Whether this person's games are rated, in the page's language (the server's sentence
+// on English pages).
+function ratingNote(mine) {
+  const key = `people.rating.${mine.rating_code}`;
+  return lang !== "en" && has(key) ? t(key, mine.rating_params || {}) : mine.rating_note;
 }
 
 // "Challenge declined: ..." (the server's detail only on English pages: it is English).
