@@ -26,8 +26,9 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-i18n")]
 
 TIMEOUT = 30_000
-NAMES = ["Ani", "Beginner bot", "Novice bot"]
-"""Players' names: they stay as they are typed (the bots are named after their level)."""
+NAMES = ["Ani"]
+"""Players' names: they stay as they are typed (a level's bot is named in the page's
+language: "Bot Pemula")."""
 
 
 def allowed(server: str) -> list[str]:
@@ -84,6 +85,7 @@ def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> 
     page.locator("#board .sq:not(.filled)").first.click()
     expect(page.locator("#moves button")).to_have_count(2)  # the move and the bot's reply
     expect(page.locator("#status")).to_contain_text("Giliran")
+    expect(page.locator("#bar-top .name")).to_have_text("Bot Pemula")
     expect(page.locator("#announcer")).to_contain_text("jalan di")
     left = english_left(page, allowed(server))
     assert not left, left  # a game in progress

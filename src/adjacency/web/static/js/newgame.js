@@ -206,6 +206,9 @@ export class NewGameDialog {
         const spec = this.spec(side);
         if (spec) setup.spec = spec;
         else setup.level = Number(s.level.value);
+        // A level's bot is named after its level in the page's language ("Bot Pemula").
+        const lv = this.config.levels.find((l) => l.number === setup.level);
+        if (!name && lv) setup.name = t("new.bot-name", { level: levelName(lv.name) });
       }
       return setup;
     };
