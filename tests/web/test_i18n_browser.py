@@ -131,6 +131,12 @@ def test_an_api_error_is_shown_in_indonesian_from_its_code(server: str, browser:
     # GameNotFound with code game_not_found: the page words it, not the English detail.
     expect(page.locator("#notice")).to_contain_text("Tidak ada permainan dengan id “tidak-ada”")
     assert "no game with id" not in page.locator("#notice").inner_text()
+    # The editor's verdict on an impossible position comes with a code too.
+    page.locator("#new-cancel").click()
+    page.locator("#btn-editor").click()
+    page.locator("#editor-clear").click()
+    page.locator("#editor-analyse").click()
+    expect(page.locator("#editor-error")).to_contain_text("Posisi mustahil: ada 0 bidak")
     page.context.close()
 
 

@@ -10,7 +10,7 @@ class ErrorMessage(BaseModel):
 
     detail: str = Field(description="what was wrong with the request (English)")
     code: str = Field(
-        "bad_request",
+        default="bad_request",
         description="a stable name of the error (e.g. not_your_turn, not_found) that pages "
         "translate; the detail says the same in English",
     )

@@ -2,7 +2,7 @@
 // the side to move, the plies left and the board size, then analyse. The server checks
 // the position (an impossible one is refused with a message saying why).
 
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { api } from "./api.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -110,8 +110,8 @@ export class Editor {
 
   async analyse() {
     try {
-      const { fen, problem } = await api.checkPosition(this.position());
-      this.error(problem || "");
+      const { fen, problem, code, params } = await api.checkPosition(this.position());
+      this.error(problem ? errorText({ code, params, detail: problem }, problem) : "");
       if (fen) this.onAnalyse(fen);
     } catch (err) {
       this.error(err.message);
