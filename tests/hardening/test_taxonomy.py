@@ -65,7 +65,7 @@ def test_http_statuses_follow_the_taxonomy() -> None:
     response = client.get("/engine")
     assert (response.status_code, response.json()) == (
         503,
-        {"detail": "engine 'x' exited with status 1"},
+        {"detail": "engine 'x' exited with status 1", "code": "unavailable"},
     )
     assert client.get("/failure").status_code == 503
 

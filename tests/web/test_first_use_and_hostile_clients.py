@@ -454,7 +454,7 @@ def test_deleting_a_game_ends_its_event_streams_with_a_last_event(tmp_path: Path
         assert api.delete(f"/api/games/{game['id']}").status_code == 204
         wait_until(ended.is_set, what="the stream to end")
         assert [name for name, _ in seen] == ["state", "closed"]
-        assert seen[-1][1] == {"reason": "This game was deleted."}
+        assert seen[-1][1] == {"reason": "This game was deleted.", "code": "game_deleted"}
 
 
 # ------------------------------------------------ minor: no hint waits for a bot

@@ -225,19 +225,35 @@ class Hall(Games):
         playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer."""
         now = time.monotonic()
         if opponent.id == person.id:
-            raise NotNow("you cannot play yourself: choose another member")
+            raise NotNow("you cannot play yourself: choose another member", code="play_yourself")
         if not self.is_free(person):
-            raise NotNow("you are playing a game already")
+            raise NotNow("you are playing a game already", code="playing_already")
         if opponent.revoked:
-            raise NotNow(f"{opponent.name} is revoked: choose another member")
+            raise NotNow(
+                f"{opponent.name} is revoked: choose another member",
+                code="opponent_revoked",
+                params={"name": opponent.name},
+            )
         if opponent.kind == "person":
             if opponent.id not in self.present() or not self.is_free(opponent):
-                raise NotNow(f"{opponent.name} is not here or is playing now: try later")
+                raise NotNow(
+                    f"{opponent.name} is not here or is playing now: try later",
+                    code="opponent_busy",
+                    params={"name": opponent.name},
+                )
             if len(self.challenges.incoming(opponent.id, now)) >= MAX_INCOMING:
-                raise NotNow(f"{opponent.name} has {MAX_INCOMING} challenges to answer already")
+                raise NotNow(
+                    f"{opponent.name} has {MAX_INCOMING} challenges to answer already",
+                    code="opponent_full",
+                    params={"name": opponent.name, "count": MAX_INCOMING},
+                )
             return self.challenges.add(person, opponent, "waiting", now)
         if opponent.kind == "bot" and opponent.id not in self.connections:
-            raise NotNow(f"{opponent.name} is not connected now: try another member")
+            raise NotNow(
+                f"{opponent.name} is not connected now: try another member",
+                code="opponent_offline",
+                params={"name": opponent.name},
+            )
         ahead = self.challenges.queue(opponent.id)
         challenge = self.challenges.add(person, opponent, "queued", now)
         if not ahead and self.is_free(opponent):
@@ -264,7 +280,7 @@ class Hall(Games):
             self.challenges.end(challenge, "declined", f"{person.name} declined", now)
             return challenge
         if not self.is_free(person):
-            raise NotNow("you are playing a game already: finish it first")
+            raise NotNow("you are playing a game already: finish it first", code="playing_already")
         challenger = challenge.challenger
         if challenger.id not in self.present() or not self.is_free(challenger):
             detail = f"{challenger.name} left or is playing another game"

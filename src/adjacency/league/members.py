@@ -31,7 +31,7 @@ from .records import (
     new_token,
     token_hash,
 )
-from .rules import LeagueRules
+from .rules import LeagueRules, Progress
 from .schema import CONFIG, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 from .settings import LeagueSettings
 
@@ -288,7 +288,7 @@ class MemberStore(SQLiteStore):
             db.execute("UPDATE members SET approved = 1 WHERE id = ?", (member.id,))
         return member
 
-    def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, str]:
+    def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, Progress]:
         """Whether the member's games are rated under ``rules``, and the sentence that
         says so to a person (bots and house bots: always rated)."""
         with self._lock:
@@ -297,12 +297,12 @@ class MemberStore(SQLiteStore):
     @staticmethod
     def _established(
         db: sqlite3.Connection, member_id: int, rules: LeagueRules
-    ) -> tuple[bool, str]:
+    ) -> tuple[bool, Progress]:
         kind, approved = db.execute(
             "SELECT kind, approved FROM members WHERE id = ?", (member_id,)
         ).fetchone()
         if kind != "person":
-            return True, "your games are rated"
+            return True, Progress("your games are rated", "rated")
         games, opponents = db.execute(
             "SELECT COUNT(*), COUNT(DISTINCT CASE WHEN x_id = ?1 THEN o_id ELSE x_id END) "
             "FROM games WHERE status = 'finished' AND (x_id = ?1 OR o_id = ?1)",

@@ -274,6 +274,12 @@ class Me(BaseModel):
     games: list[int]
     rated: bool = Field(description="whether this person's games move ratings now")
     rating_note: str = Field(description="why, in a sentence")
+    rating_code: str = Field(
+        "rated", description="the note's stable name: rated, needs_approval or needs_games"
+    )
+    rating_params: dict[str, int] = Field(
+        default_factory=dict, description="the numbers the note names (count, so_far)"
+    )
     challenges: list[Incoming] = Field(description="challenges waiting for your answer")
 
 

@@ -51,6 +51,22 @@ PROVISIONAL_CHANGE = 10.0
 """The most rating points a game against a provisional opponent moves a rating by."""
 
 
+class Progress(str):
+    """A person's ratedness in a sentence (English), with a stable ``code`` (``rated``,
+    ``needs_approval``, ``needs_games``) and the ``params`` its sentence names, which
+    the people's page words in its language."""
+
+    code: str
+    params: dict[str, int]
+
+    def __new__(cls, text: str, code: str, params: dict[str, int] | None = None) -> Progress:
+        """The sentence ``text`` carrying ``code`` and ``params``."""
+        made = super().__new__(cls, text)
+        made.code = code
+        made.params = dict(params or {})
+        return made
+
+
 @dataclass(frozen=True)
 class LeagueRules:
     """The league's rules for people and pace; stored in its file, changeable per run."""
@@ -91,16 +107,20 @@ class LeagueRules:
             return False
         return min(games, opponents) >= self.established_games
 
-    def progress(self, approved: bool, games: int, opponents: int) -> str:
-        """What a person is told about their games' ratedness."""
+    def progress(self, approved: bool, games: int, opponents: int) -> Progress:
+        """What a person is told about their games' ratedness (with a code for pages)."""
         if self.established(approved, games, opponents):
-            return "your games are rated"
+            return Progress("your games are rated", "rated")
         if self.people == "approved":
-            return "your games are unrated until the league's admin approves you"
-        n = self.established_games
-        return (
+            return Progress(
+                "your games are unrated until the league's admin approves you", "needs_approval"
+            )
+        n, so_far = self.established_games, min(games, opponents)
+        return Progress(
             f"your games are unrated until you have played {n} games against {n} "
-            f"different opponents ({min(games, opponents)} so far)"
+            f"different opponents ({so_far} so far)",
+            "needs_games",
+            {"count": n, "so_far": so_far},
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -18,30 +18,49 @@ an engine, worker or store failed; the request was fine and may succeed later)."
 
 
 class WebError(Exception):
-    """A request that cannot be served; ``status`` is the HTTP code."""
+    """A request that cannot be served; ``status`` is the HTTP code.
+
+    ``code`` names the error for pages and clients (stable across releases and
+    languages: a page translates it, with ``params`` filled into its message, and falls
+    back to the English ``detail``); each class has a general code, a raise site may
+    give a specific one.
+    """
 
     status = 400
+    code = "bad_request"
+
+    def __init__(
+        self, detail: str, *, code: str | None = None, params: dict[str, str | int] | None = None
+    ) -> None:
+        super().__init__(detail)
+        if code is not None:
+            self.code = code
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 class Forbidden(WebError):
     """The request needs a seat (or the game's owner) that the client does not hold."""
 
     status = 403
+    code = "forbidden"
 
 
 class GameNotFound(WebError):
     """No game with that id (in memory or in the store)."""
 
     status = 404
+    code = "not_found"
 
 
 class NotNow(WebError):
     """A well-formed request that the game's state does not allow now (e.g. not your turn)."""
 
     status = 409
+    code = "not_now"
 
 
 class TooMany(WebError):
     """Over a server limit (requests per client, bot games, pending hints): try later."""
 
     status = 429
+    code = "too_many"

@@ -1,4 +1,4 @@
-"""The error mapping both apps install: exceptions to ``{"detail": ...}`` responses.
+"""The error mapping both apps install: exceptions to ``{"detail", "code", "params"}`` bodies.
 
 Contract (docs/errors.md): a :class:`~.errors.WebError` answers its own ``status``;
 bad input to the core or the bot registry (:class:`~adjacency.core.errors.AdjacencyError`)
@@ -6,6 +6,11 @@ bad input to the core or the bot registry (:class:`~adjacency.core.errors.Adjace
 :data:`~.errors.RUNTIME_STATUS`; a malformed request 422 with one readable line per
 problem; anything else 500 without its text (logged with its traceback). A detail
 never exceeds :data:`MAX_DETAIL` characters, since messages quote the input.
+
+Every body also carries a stable ``code`` (:class:`~.models.ErrorMessage`): a
+:class:`~.errors.WebError`'s own (with its ``params``), ``invalid`` for bad input,
+``unavailable`` for a run-time failure, ``malformed`` for a request that does not
+parse, ``internal`` otherwise. Pages translate the code and fall back to the detail.
 """
 
 from __future__ import annotations
@@ -27,29 +32,35 @@ MAX_DETAIL = 400
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Map the error taxonomy onto HTTP statuses with a ``{"detail": ...}`` body."""
+    """Map the error taxonomy onto HTTP statuses with a ``{"detail", "code"}`` body."""
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:
-        return JSONResponse({"detail": _detail(exc)}, status_code=exc.status)
+        body = {"detail": _detail(exc), "code": exc.code, "params": exc.params}
+        return JSONResponse(body, status_code=exc.status)
 
     @app.exception_handler(AdjacencyError)
     async def bad_value(request: Request, exc: AdjacencyError) -> JSONResponse:
-        return JSONResponse({"detail": _detail(exc)}, status_code=400)
+        return JSONResponse({"detail": _detail(exc), "code": "invalid"}, status_code=400)
 
     @app.exception_handler(AdjacencyRuntimeError)
     async def failed(request: Request, exc: AdjacencyRuntimeError) -> JSONResponse:
-        return JSONResponse({"detail": _detail(exc)}, status_code=RUNTIME_STATUS)
+        body = {"detail": _detail(exc), "code": "unavailable"}
+        return JSONResponse(body, status_code=RUNTIME_STATUS)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": describe_validation(exc)}, status_code=422)
+        body = {"detail": describe_validation(exc), "code": "malformed"}
+        return JSONResponse(body, status_code=422)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse(
-            {"detail": f"internal error ({type(exc).__name__}); the game is unchanged"},
+            {
+                "detail": f"internal error ({type(exc).__name__}); the game is unchanged",
+                "code": "internal",
+            },
             status_code=500,
         )
 

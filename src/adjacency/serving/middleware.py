@@ -45,7 +45,10 @@ class BodyLimit:
                 break
         if body.lstrip()[:1] in (b"{", b"[") and _too_deep(body):
             response = JSONResponse(
-                {"detail": f"malformed request: JSON nested deeper than {MAX_DEPTH} levels"},
+                {
+                    "detail": f"malformed request: JSON nested deeper than {MAX_DEPTH} levels",
+                    "code": "malformed",
+                },
                 status_code=422,
             )
             await response(scope, receive, send)
@@ -63,7 +66,10 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = JSONResponse(
-            {"detail": f"request body too large: at most {self.limit} bytes are accepted"},
+            {
+                "detail": f"request body too large: at most {self.limit} bytes are accepted",
+                "code": "too_large",
+            },
             status_code=413,
         )
         await response(scope, receive, send)
@@ -165,7 +171,8 @@ def cross_origin(headers: Mapping[str, str], host: str) -> str | None:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, text: str) -> None:
-    await JSONResponse({"detail": text}, status_code=status)(scope, receive, send)
+    body = {"detail": text, "code": "refused"}
+    await JSONResponse(body, status_code=status)(scope, receive, send)
 
 
 def describe_validation(exc: RequestValidationError) -> str:

@@ -8,4 +8,12 @@ from pydantic import BaseModel, Field
 class ErrorMessage(BaseModel):
     """The body of an error response: what was wrong."""
 
-    detail: str = Field(description="what was wrong with the request")
+    detail: str = Field(description="what was wrong with the request (English)")
+    code: str = Field(
+        default="bad_request",
+        description="a stable name of the error (e.g. not_your_turn, not_found) that pages "
+        "translate; the detail says the same in English",
+    )
+    params: dict[str, str | int] = Field(
+        default_factory=dict, description="values the code's translated message fills in"
+    )

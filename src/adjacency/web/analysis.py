@@ -64,9 +64,19 @@ exact, so even one square is a real loss)."""
 Emit = Callable[[str, dict[str, Any]], None]
 
 
+class Unanalysable(InvalidPositionError):
+    """An impossible or finished position, with a stable ``code`` and the ``params`` its
+    message names, so the editor can word the problem in its page's language."""
+
+    def __init__(self, detail: str, code: str, params: dict[str, int] | None = None) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.params: dict[str, int] = dict(params or {})
+
+
 def check_analysable(position: Position) -> None:
-    """Raise :class:`InvalidPositionError` for a position no game can reach or that has
-    nothing left to analyse.
+    """Raise :class:`Unanalysable` (an :class:`InvalidPositionError`) for a position no
+    game can reach or that has nothing left to analyse.
 
     Every game starts with 8 pieces and each ply adds one, so a reachable position
     has at least 8 pieces, and its pieces plus plies left equal 8 plus twice the
@@ -75,17 +85,23 @@ def check_analysable(position: Position) -> None:
     """
     pieces = (position.x | position.o).bit_count()
     if pieces < 8:
-        raise InvalidPositionError(
+        raise Unanalysable(
             f"impossible position: {pieces} pieces on the board, but every game starts "
-            "with 8 and each move adds one"
+            "with 8 and each move adds one",
+            code="too_few_pieces",
+            params={"count": pieces},
         )
     if (pieces + position.plies_left) % 2:
-        raise InvalidPositionError(
+        raise Unanalysable(
             f"impossible position: {pieces} pieces with {position.plies_left} plies left "
-            "is not a whole number of rounds (pieces + plies left must be even)"
+            "is not a whole number of rounds (pieces + plies left must be even)",
+            code="odd_plies",
+            params={"count": pieces, "plies": position.plies_left},
         )
     if position.plies_left == 0:
-        raise InvalidPositionError("the game is over in this position: set some plies left")
+        raise Unanalysable(
+            "the game is over in this position: set some plies left", code="no_plies_left"
+        )
 
 
 def x_view(value: float, mover: Color) -> float:
@@ -109,6 +125,7 @@ def book_result(proven: BookHit, mover: Color) -> dict[str, object]:
     return {
         "value": x_view(proven.value, mover),
         "text": f"{result_text(proven.value, mover)}, proven in the book{every}",
+        "why": "book" if proven.complete else "book-partial",
         "keeps": sorted(proven.moves),
         "moves": {},
     }
@@ -190,7 +207,9 @@ def analyse(
 
     * ``exact``: ``{"value", "text", "keeps", "moves"}`` (``moves``: the moves that keep
       the value, each with it; when the budget ran out among them, ``text`` says that
-      not every move was checked) or ``{"value": None, "text"}``
+      not every move was checked) or ``{"value": None, "text"}``; each with ``why`` (``book``,
+      ``book-partial``, ``solved``, ``solved-partial``, ``beyond-reach`` with ``seconds``,
+      ``too-far`` with ``plies``), from which pages word ``text`` in their language
     * ``lines``: ``{"depth", "lines": [{"move", "score", "pv"}], "nodes"}`` per depth
     * ``done``: ``{"reason"}`` at the end
     """
@@ -213,16 +232,21 @@ def analyse(
                 {
                     "value": x_view(best, mover),
                     "text": result_text(best, mover) + partly,
+                    "why": "solved" if every else "solved-partial",
                     "keeps": sorted(keeps),
                     "moves": {m: x_view(v, mover) for m, v in sorted(keeps.items())},
                 },
             )
         else:
             reach = f"beyond the solver's {solve_seconds:g}-second reach"
-            emit("exact", {"value": None, "text": reach})
+            emit(
+                "exact",
+                {"value": None, "text": reach, "why": "beyond-reach", "seconds": solve_seconds},
+            )
     else:
         left = position.plies_left
-        emit("exact", {"value": None, "text": f"{left} plies from the end: too far to solve"})
+        text = f"{left} plies from the end: too far to solve"
+        emit("exact", {"value": None, "text": text, "why": "too-far", "plies": left})
     for depth in range(1, position.plies_left + 1):
         lines = []
         nodes = 0

@@ -180,7 +180,9 @@ class GameManager:
             stored = self.store.load(game_id) if _plausible_id(game_id) else None
             if stored is None:
                 raise GameNotFound(
-                    f"no game with id {quote(game_id)}; list games with GET /api/games"
+                    f"no game with id {quote(game_id)}; list games with GET /api/games",
+                    code="game_not_found",
+                    params={"game": game_id[:40]},
                 )
             if stored.damaged is not None:
                 log.error("stored game %s is damaged: %s", game_id, stored.damaged)
@@ -247,9 +249,14 @@ class GameManager:
         session = self.get(game_id)
         with self._lock:
             if self._hinting.get(game_id, 0) >= self.limits.hints_per_game:
-                raise TooMany("a hint for this game is being computed; wait for it")
+                raise TooMany(
+                    "a hint for this game is being computed; wait for it", code="hint_busy"
+                )
             if sum(self._hinting.values()) >= self.limits.hints:
-                raise TooMany("the server is computing too many hints now; try again shortly")
+                raise TooMany(
+                    "the server is computing too many hints now; try again shortly",
+                    code="server_busy",
+                )
             self._hinting[game_id] = self._hinting.get(game_id, 0) + 1
         try:
             return session.hint(self.hints, caller)
@@ -288,7 +295,7 @@ class GameManager:
             return
         with self._lock:
             self._sessions.pop(game_id, None)
-        session.close("This game was deleted.")
+        session.close("This game was deleted.", code="game_deleted")
         self.store.delete(game_id)
 
     def close(self) -> None:

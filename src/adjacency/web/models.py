@@ -141,6 +141,12 @@ class AnalysisPosition(BaseModel):
 
     fen: str | None = Field(description="the position text; none if impossible")
     problem: str | None = Field(description="why the position is impossible; none if possible")
+    code: str | None = Field(
+        default=None, description="the problem's stable name (too_few_pieces, odd_plies, ...)"
+    )
+    params: dict[str, int] = Field(
+        default_factory=dict, description="the numbers the problem's message names"
+    )
 
 
 class OptionInfo(BaseModel):

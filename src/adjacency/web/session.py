@@ -55,7 +55,7 @@ Listener = Callable[[str, str], None]
 Saver = Callable[["GameSession"], None]
 
 CLOSED = "closed"
-"""The last event a game's listeners get when it is deleted: ``{"reason": text}``."""
+"""The last event a game's listeners get when it is deleted: ``{"reason": text, "code"}``."""
 
 
 class GameSession:
@@ -440,7 +440,8 @@ class GameSession:
         with self.lock:
             if self.seats.open or self.seats.token_seat(caller.token) is None:
                 raise Forbidden(
-                    "this seat link is not valid for this game (no seat has that token)"
+                    "this seat link is not valid for this game (no seat has that token)",
+                    code="bad_seat_link",
                 )
             return self.viewer(caller)
 
@@ -449,24 +450,36 @@ class GameSession:
         with self.lock:
             game = self.game
             if game.is_over:
-                raise NotNow(f"the game is over ({self._message()}); start a new game")
+                raise NotNow(
+                    f"the game is over ({self._message()}); start a new game", code="game_over"
+                )
             turn = game.position.turn
             player = self.players[turn]
             if player.is_bot:
                 doing = "is thinking" if self._turns.thinking else "is to move"
                 raise NotNow(
                     f"it is {turn.upper()}'s turn and {player.name} (a bot) {doing}; "
-                    "wait for its move"
+                    "wait for its move",
+                    code="not_your_turn",
+                    params={"side": turn.upper(), "name": player.name},
                 )
             seats = self.seats
             if not seats.holds(caller, turn) and seats.holds(Caller(caller.client), other(turn)):
-                raise NotNow(f"it is {turn.upper()}'s turn; wait for {player.name}'s move")
+                raise NotNow(
+                    f"it is {turn.upper()}'s turn; wait for {player.name}'s move",
+                    code="not_your_turn",
+                    params={"side": turn.upper(), "name": player.name},
+                )
             self.seats.require(caller, turn, "move")
             seconds = time.monotonic() - self._turn_started
             game.position.play(square)  # an illegal move raises before the clock is touched
             if self.clock is not None and not self.clock.moved(turn):
                 self._flag(turn)
-                raise NotNow(f"your time ran out before the move: {turn.upper()} loses on time")
+                raise NotNow(
+                    f"your time ran out before the move: {turn.upper()} loses on time",
+                    code="time_ran_out",
+                    params={"side": turn.upper()},
+                )
             game.play(square, seconds)
             self.evals.append(_NO_EVAL)
             self.seats.claim(caller)  # the move was accepted: its token's seat is held now
@@ -477,7 +490,7 @@ class GameSession:
         """Take back the last person's move and any bot replies after it."""
         with self.lock:
             if self.seats.invite:
-                raise NotNow("takebacks are off in games between devices")
+                raise NotNow("takebacks are off in games between devices", code="no_takebacks")
             self.seats.require_member(caller, "take back moves")
             if self.game.termination == Termination.TIME_FORFEIT:
                 raise NotNow("the game was lost on time; a takeback cannot give the time back")
@@ -487,7 +500,7 @@ class GameSession:
             if target is None:
                 if self.mode == "bot-bot":
                     raise NotNow("undo is for games with a person; this is bot vs bot")
-                raise NotNow("there is no move of yours to take back")
+                raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
             self._turns.cancel()
             while len(self.game.moves) > target:
                 self.game.undo()
@@ -586,25 +599,27 @@ class GameSession:
         """
         with self.lock:
             if not self._human_to_move():
-                raise NotNow("a hint is for a person to move; it is not your turn")
+                raise NotNow(
+                    "a hint is for a person to move; it is not your turn", code="hint_not_your_turn"
+                )
             if self.seats.invite:
-                raise NotNow("hints are off in games between devices")
+                raise NotNow("hints are off in games between devices", code="no_hints")
             self.seats.require(caller, self.game.position.turn, "ask for a hint")
             position = self.game.position
             level = strongest_level()
             time_limit = min(self.time, level.time_cap or self.time, HINT_TIME)
         return bots.suggest(level.spec, position, time_limit)
 
-    def close(self, reason: str | None = None) -> None:
+    def close(self, reason: str | None = None, code: str = "closed") -> None:
         """Stop any search and release the bots (server shutdown or deletion).
 
-        With ``reason``, the listeners get a last ``closed`` event saying it (their
-        event streams end with it). A bot still unwinding its search is closed by the
-        worker when it returns.
+        With ``reason``, the listeners get a last ``closed`` event saying it, with ``code``
+        for pages to word it in their language (their event streams end with it). A bot
+        still unwinding its search is closed by the worker when it returns.
         """
         with self.lock:
             if reason is not None and not self.closed:
-                self.broadcast(CLOSED, json.dumps({"reason": reason}))
+                self.broadcast(CLOSED, json.dumps({"reason": reason, "code": code}))
             self.closed = True
             if self._flag_timer is not None:
                 self._flag_timer.cancel()

@@ -59,6 +59,8 @@ async def me(
         "games": games,
         "rated": rated,
         "rating_note": note,
+        "rating_code": note.code,
+        "rating_params": note.params,
         "challenges": incoming,
     }
 

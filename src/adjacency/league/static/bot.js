@@ -1,5 +1,6 @@
 // A member's page: rating history plot, score against each opponent, recent games,
 // time use and failures.
+import { t } from "/static/js/i18n.js";
 import { el, getJson, memberLink, resultText } from "./league.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -25,13 +26,13 @@ function plot(history) {
 
 async function refresh() {
   const data = await getJson(`/api/league/members/${encodeURIComponent(name)}`);
-  document.getElementById("name").textContent = `${data.name} (${data.kind === "house" ? `house bot ${data.spec}` : data.kind})`;
+  document.getElementById("name").textContent = `${data.name} (${data.kind === "house" ? t("member.house", { spec: data.spec }) : t(`league.kind.${data.kind === "person" ? "person" : "bot"}`)})`;
   const last = data.history[data.history.length - 1];
-  const failures = Object.entries(data.failures).map(([k, v]) => `${v} ${k}`).join(", ") || "none";
+  const failures = Object.entries(data.failures).map(([k, v]) => `${v} ${k}`).join(", ") || t("member.failures.none");
   document.getElementById("summary").textContent =
-    `rating ${last ? Math.round(last.rating) : 1500} ± ${last ? Math.round(2 * last.rd) : 700}; ` +
-    `${data.history.length} rated games; ${data.seconds_per_move ?? "–"} s per move; ` +
-    `losses not on the board: ${failures}; ${data.online ? "online" : "offline"}`;
+    t("member.summary", { rating: last ? Math.round(last.rating) : 1500, rd: last ? Math.round(2 * last.rd) : 700,
+      games: t("member.rated-games", { count: data.history.length }), seconds: data.seconds_per_move ?? "–", failures,
+      online: t(data.online ? "league.online" : "league.offline") });
   plot(data.history);
   document.querySelector("#opponents tbody").replaceChildren(
     ...data.opponents.map((o) => el("tr", {}, el("td", {}, memberLink(o.name)), el("td", { class: "num" }, o.games), el("td", { class: "num" }, o.points))),
@@ -46,7 +47,7 @@ async function refresh() {
         el("td", {}, memberLink(g.o)),
         el("td", {}, resultText(g)),
         el("td", {}, g.detail || ""),
-        el("td", {}, el("a", { href: `/api/league/games/${g.id}/record` }, "download")),
+        el("td", {}, el("a", { href: `/api/league/games/${g.id}/record` }, t("member.download"))),
       ),
     ),
   );

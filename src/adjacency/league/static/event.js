@@ -1,6 +1,7 @@
 // The event page: crosstable (each cell a pair's result, linking to its games),
 // standings, games in progress and the next round; refreshed every 2 s.
-import { el, getJson, memberLink } from "./league.js";
+import { t } from "/static/js/i18n.js";
+import { el, eventWord, getJson, memberLink } from "./league.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const api = `/api/league/events/${encodeURIComponent(name)}`;
@@ -12,7 +13,7 @@ function points(value) {
 
 function renderCrosstable(cross) {
   const table = document.getElementById("crosstable");
-  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, "name"),
+  const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("league.col.name")),
     ...cross.names.map((_, i) => el("th", { class: "num" }, String(i + 1))));
   const rows = cross.names.map((rowName, i) => el("tr", {},
     el("td", {}, String(i + 1)), el("td", {}, memberLink(rowName)),
@@ -29,12 +30,13 @@ function renderCrosstable(cross) {
 
 function renderStandings(data) {
   const swiss = data.event.format === "swiss";
-  const breaks = swiss ? ["Buchholz", "median B."] : ["S-B"];
-  const head = el("tr", {}, ...["#", "name", "points", "games", ...breaks, "pairs (0..2)", "Elo (95%)", "margin"]
+  const breaks = swiss ? ["Buchholz", t("event.col.median")] : ["S-B"];
+  const head = el("tr", {}, ...["#", t("league.col.name"), t("member.col.points"), t("league.col.games"), ...breaks,
+    t("event.col.pairs"), "Elo (95%)", t("event.col.margin")]
     .map((h, k) => el("th", { class: k > 1 ? "num" : "" }, h)));
   const rows = data.standings.map((r) => el("tr", { class: r.withdrawn ? "provisional" : "" },
     el("td", {}, String(r.rank)),
-    el("td", {}, memberLink(r.name), r.withdrawn ? " (withdrawn)" : ""),
+    el("td", {}, memberLink(r.name), r.withdrawn ? ` ${t("event.withdrawn")}` : ""),
     el("td", { class: "num" }, points(r.points)),
     el("td", { class: "num" }, String(r.games)),
     ...(swiss ? [r.buchholz, r.median_buchholz] : [r.sonneborn_berger])
@@ -47,10 +49,10 @@ function renderStandings(data) {
 
 function renderLists(data) {
   const live = data.live.map((g) => el("li", {}, el("a", { href: `/watch/${g.id}` }, `${g.x} – ${g.o}`)));
-  document.getElementById("live").replaceChildren(...(live.length ? live : [el("li", {}, "none")]));
-  let next = [el("li", {}, data.event.format === "swiss" ? "paired when this round ends" : "none")];
+  document.getElementById("live").replaceChildren(...(live.length ? live : [el("li", {}, t("member.failures.none"))]));
+  let next = [el("li", {}, data.event.format === "swiss" ? t("event.paired-later") : t("member.failures.none"))];
   if (data.next && data.next.length) {
-    next = data.next.map((b) => el("li", {}, b.b ? `${b.a} – ${b.b}` : `${b.a}: bye`));
+    next = data.next.map((b) => el("li", {}, b.b ? `${b.a} – ${b.b}` : t("event.bye", { name: b.a })));
   }
   document.getElementById("next").replaceChildren(...next);
 }
@@ -59,19 +61,21 @@ async function refresh() {
   try {
     const data = await getJson(api);
     const ev = data.event;
-    document.title = `${ev.name} · Adjacency event`;
+    document.title = `${ev.name} · ${t("event.title")}`;
     document.getElementById("title").textContent = ev.name;
     const round = data.rounds.length;
-    const where = round ? `round ${Math.min(round, ev.rounds)} of ${ev.rounds}` : `${ev.rounds || "?"} rounds`;
+    const where = round ? t("event.round-of", { round: Math.min(round, ev.rounds), count: ev.rounds })
+      : t("event.rounds", { count: ev.rounds || "?" });
+    const unrated = ev.rated ? "" : `, ${t("event.unrated")}`;
     document.getElementById("summary").textContent =
-      `${ev.format}, ${where}, ${ev.status}${ev.rated ? "" : ", unrated"}`;
-    document.getElementById("downloads").replaceChildren("Downloads: ",
+      `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.status)}${unrated}`;
+    document.getElementById("downloads").replaceChildren(`${t("event.downloads")} `,
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);
     renderStandings(data);
     renderLists(data);
   } catch (error) {
-    document.getElementById("summary").textContent = `Not available: ${error.message}`;
+    document.getElementById("summary").textContent = t("event.unavailable", { error: error.message });
   }
 }
 

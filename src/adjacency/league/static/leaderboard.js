@@ -1,26 +1,25 @@
 // The leaderboard page: standings and live games, refreshed every two seconds.
+import { t } from "/static/js/i18n.js";
 import { el, getJson, memberLink } from "./league.js";
 
 // Every number signed and whole, as `adjacency league standings` prints them.
 function eloText(row) {
-  if (row.elo == null) return row.games ? "needs a win and a loss" : "–";
+  if (row.elo == null) return row.games ? t("league.elo.needs") : "–";
   const fmt = (v) => (v == null ? "?" : `${v >= 0 ? "+" : "−"}${Math.abs(Math.round(v))}`);
   return `${fmt(row.elo)} [${fmt(row.elo_low)}, ${fmt(row.elo_high)}]`;
 }
-
-const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function row(r, i) {
   return el(
     "tr",
     { "data-name": r.name },
     el("td", {}, i + 1),
-    el("td", {}, memberLink(r.name), " ", el("span", { class: "kind" }, r.kind === "person" ? "person" : r.kind === "house" ? "house bot" : "bot")),
+    el("td", {}, memberLink(r.name), " ", el("span", { class: "kind" }, t(`league.kind.${r.kind === "person" || r.kind === "house" ? r.kind : "bot"}`))),
     el("td", { class: `num rating${r.provisional ? " provisional" : ""}` }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
     el("td", { class: "num games" }, r.games),
     el("td", { class: "num" }, `${r.wins}-${r.draws}-${r.losses}`),
     el("td", { class: "num" }, eloText(r)),
-    el("td", { class: r.online ? "online" : "" }, r.revoked ? "revoked" : r.online ? "online" : "offline"),
+    el("td", { class: r.online ? "online" : "" }, t(r.revoked ? "league.revoked" : r.online ? "league.online" : "league.offline")),
   );
 }
 
@@ -32,15 +31,15 @@ async function refresh() {
   ]);
   const s = info.settings;
   document.getElementById("settings").textContent =
-    `${s.rows}x${s.cols}, ${s.rounds} rounds, ${s.time_control}; ` +
-    `${count(info.members, "member", "members")}, ${count(info.connected, "bot", "bots")} connected, ` +
-    `${count(info.live, "game", "games")} in play`;
+    t("league.settings", { rows: s.rows, cols: s.cols, rounds: s.rounds, time: s.time_control,
+      members: t("league.members", { count: info.members }), bots: t("league.bots", { count: info.connected }),
+      games: t("league.games", { count: info.live }) });
   // The standings list the established members first, then the provisional ones apart.
   const established = rows.filter((r) => !r.provisional);
   const provisional = rows.filter((r) => r.provisional);
   const body = document.querySelector("#standings tbody");
   const apart = provisional.length
-    ? [el("tr", { class: "provisional-head" }, el("td", { colspan: 7 }, "Provisional: fewer than 10 rated games or an uncertain rating"))]
+    ? [el("tr", { class: "provisional-head" }, el("td", { colspan: 7 }, t("league.provisional")))]
     : [];
   body.replaceChildren(
     ...established.map(row),
@@ -49,7 +48,7 @@ async function refresh() {
   );
   document.getElementById("live").replaceChildren(
     ...live.map((g) =>
-      el("li", {}, el("a", { href: `/watch/${g.id}` }, `game ${g.id}: ${g.x} – ${g.o}`), ` (${count(g.moves.length, "ply", "plies")})`),
+      el("li", {}, el("a", { href: `/watch/${g.id}` }, t("league.live-game", { id: g.id, x: g.x, o: g.o })), ` (${t("league.plies", { count: g.moves.length })})`),
     ),
   );
 }
@@ -58,7 +57,7 @@ async function loop() {
   try {
     await refresh();
   } catch (error) {
-    document.getElementById("settings").textContent = `cannot reach the server: ${error.message}`;
+    document.getElementById("settings").textContent = t("league.unreachable", { error: error.message });
   }
   setTimeout(loop, 2000);
 }

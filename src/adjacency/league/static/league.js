@@ -1,9 +1,10 @@
 // Shared helpers of the league pages: JSON requests, FEN to board cells, text.
+import { errorText, has, t } from "/static/js/i18n.js";
 
 export async function getJson(url, options = {}) {
   const response = await fetch(url, options);
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.detail || `${response.status}`);
+  if (!response.ok) throw new Error(errorText(body, `${response.status}`));
   return body;
 }
 
@@ -38,11 +39,23 @@ export function memberLink(name) {
 }
 
 export function resultText(game) {
-  if (game.status === "playing") return "playing";
-  if (game.status === "aborted") return "aborted";
+  if (game.status === "playing") return t("league.game.playing");
+  if (game.status === "aborted") return t("league.game.aborted");
   const token = { x: "1-0", o: "0-1", draw: "½-½" }[game.result] || "*";
-  const why = game.termination && game.termination !== "normal" ? ` (${game.termination})` : "";
+  const why = game.termination && game.termination !== "normal" ? ` (${termination(game.termination)})` : "";
   return token + why;
+}
+
+// An event's format or status ("swiss", "running", ...) in the page's language.
+export function eventWord(kind, value) {
+  const key = `league.event.${kind}.${value}`;
+  return has(key) ? t(key) : value;
+}
+
+// How a game ended ("time forfeit", ...) in the page's language.
+export function termination(value) {
+  const key = `termination.${value.replace(/ /g, "-")}`;
+  return has(key) ? t(key) : value;
 }
 
 export function seconds(value) {

@@ -2,6 +2,7 @@
 // a bot (played at once, or queued while it plays) or a person whose page is open (who
 // must accept), answer the challenges of others, play by clicks on the board.
 import { GameView } from "./game-view.js";
+import { has, lang, t } from "/static/js/i18n.js";
 import { el, getJson, postJson } from "./league.js";
 
 const KEY = "adjacency-league-person";
@@ -26,7 +27,7 @@ async function showOpponents() {
   // Asking /me keeps this person present (others may challenge them) and finds a game
   // that started for them (a challenge they accepted, or their queued one).
   const mine = await getJson("/api/league/me", auth(person));
-  document.getElementById("who").textContent = `You play as ${person.name}: ${mine.rating_note}.`;
+  document.getElementById("who").textContent = t("people.you", { name: person.name, note: ratingNote(mine) });
   if (mine.games.length) {
     following = null;
     const state = await getJson(`/api/league/games/${mine.games[0]}`);
@@ -35,11 +36,11 @@ async function showOpponents() {
   }
   document.getElementById("incoming").replaceChildren(
     ...mine.challenges.map((c) => {
-      const yes = el("button", { class: "btn", type: "button", "data-accept": c.challenger }, "Accept");
-      const no = el("button", { class: "btn", type: "button", "data-decline": c.challenger }, "Decline");
+      const yes = el("button", { class: "btn", type: "button", "data-accept": c.challenger }, t("people.accept"));
+      const no = el("button", { class: "btn", type: "button", "data-decline": c.challenger }, t("people.decline"));
       yes.addEventListener("click", () => answer(c.challenge, "accept"));
       no.addEventListener("click", () => answer(c.challenge, "decline"));
-      return el("li", {}, `${c.challenger} challenges you (${Math.round(c.expires_in)} s left) `, yes, " ", no);
+      return el("li", {}, `${t("people.challenged", { name: c.challenger, count: Math.round(c.expires_in) })} `, yes, " ", no);
     }),
   );
   if (following) await follow(following);
@@ -48,10 +49,10 @@ async function showOpponents() {
   const online = rows.filter((r) => r.name !== person.name && r.online && !r.revoked);
   document.getElementById("opponents").replaceChildren(
     ...online.map((r) => {
-      const button = el("button", { class: "btn", type: "button", "data-opponent": r.name }, `Play ${r.name}`);
+      const button = el("button", { class: "btn", type: "button", "data-opponent": r.name }, t("people.play", { name: r.name }));
       button.addEventListener("click", () => challenge(r.name));
-      const kind = r.kind === "person" ? " (a person: they must accept)" : "";
-      return el("li", {}, button, `${kind} rating ${Math.round(r.rating)}${r.provisional ? "?" : ""}`);
+      const kind = r.kind === "person" ? ` ${t("people.must-accept")}` : "";
+      return el("li", {}, button, `${kind} ${t("people.rating", { rating: `${Math.round(r.rating)}${r.provisional ? "?" : ""}` })}`);
     }),
   );
 }
@@ -65,13 +66,27 @@ async function follow(id) {
     message("");
     await play(state.game, state.color);
   } else if (state.status === "queued") {
-    message(`${state.opponent} is playing: you are number ${state.position} in its queue; your game starts when it is free.`);
+    message(t("people.queued", { name: state.opponent, position: state.position }));
   } else if (state.status === "waiting") {
-    message(`Waiting for ${state.opponent} to accept (${Math.round(state.expires_in)} s left).`);
+    message(t("people.waiting", { name: state.opponent, count: Math.round(state.expires_in) }));
   } else {
     following = null;
-    message(`Challenge ${state.status}: ${state.detail}.`);
+    message(challengeText(state));
   }
+}
+
+// Whether this person's games are rated, in the page's language (the server's sentence
+// on English pages).
+function ratingNote(mine) {
+  const key = `people.rating.${mine.rating_code}`;
+  return lang !== "en" && has(key) ? t(key, mine.rating_params || {}) : mine.rating_note;
+}
+
+// "Challenge declined: ..." (the server's detail only on English pages: it is English).
+function challengeText(state) {
+  const key = `people.challenge.${state.status}`;
+  if (lang !== "en" && has(key)) return t(key);
+  return `Challenge ${state.status}: ${state.detail}.`;
 }
 
 async function challenge(opponent) {
@@ -93,7 +108,7 @@ async function answer(id, verdict) {
       message("");
       await play(state.game, state.color);
     } else {
-      message(`Challenge ${state.status}: ${state.detail}.`);
+      message(challengeText(state));
       await showOpponents();
     }
   } catch (error) {
@@ -140,8 +155,9 @@ function showActions(view, id, color) {
     }
     update();
   };
-  resign.onclick = () => act("resign", { title: "Resign?", text: "You give the game up: your opponent wins, and it is rated as any result.", yes: "Resign" });
-  abort.onclick = () => act("abort", { title: "Abort the game?", text: "The game ends before your first move: no result, nothing counted.", yes: "Abort" });
+  const player = `${person.name} (${color.toUpperCase()})`;
+  resign.onclick = () => act("resign", { title: t("resign.confirm.title"), text: t("resign.confirm.text", { player }), yes: t("play.resign") });
+  abort.onclick = () => act("abort", { title: t("abort.confirm.title"), text: t("abort.confirm.text", { player }), yes: t("play.abort") });
   return update;
 }
 
@@ -165,7 +181,7 @@ async function play(id, color) {
   update = showActions(view, id, color);
   const final = await view.follow(id, 300);
   update();
-  message(`Game over: ${final.result === color ? "you won" : final.result === "draw" ? "a draw" : final.result ? "you lost" : "no result"}.`);
+  message(t(final.result === color ? "people.over.won" : final.result === "draw" ? "people.over.draw" : final.result ? "people.over.lost" : "people.over.none"));
   await showOpponents(); // the finished board stays visible above the opponents
 }
 

@@ -74,7 +74,9 @@ def check_position(body: EditorPosition) -> AnalysisPosition:
     try:
         return AnalysisPosition(fen=editor_position(body).fen(), problem=None)
     except InvalidPositionError as exc:
-        return AnalysisPosition(fen=None, problem=str(exc))
+        code = getattr(exc, "code", "invalid")
+        params = getattr(exc, "params", {})
+        return AnalysisPosition(fen=None, problem=str(exc), code=code, params=params)
 
 
 def analysable_position(fen: str) -> Position:

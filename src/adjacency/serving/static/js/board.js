@@ -5,6 +5,8 @@
 // (a1 at the bottom left), or turned half a turn for O's side (`setup(rows, cols, true)`:
 // a1 at the top right); the arrow keys follow what is drawn.
 
+import { t } from "./i18n.js";
+
 const FILES = "abcdefgh";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -126,10 +128,10 @@ export class Board {
       sq.classList.toggle("flipped", flippedSet.has(name));
       sq.classList.toggle("hint", name === hint);
       sq.classList.remove("anim-place", "anim-flip");
-      const owner = piece === "x" ? "X" : piece === "o" ? "O" : "empty";
+      const owner = piece === "x" ? "X" : piece === "o" ? "O" : t("board.empty");
       let label = `${name}, ${owner}`;
-      if (name === last) label += ", last move";
-      else if (flippedSet.has(name)) label += ", just converted";
+      if (name === last) label += `, ${t("board.last")}`;
+      else if (flippedSet.has(name)) label += `, ${t("board.converted")}`;
       sq.setAttribute("aria-label", label);
     }
     if (animate) {

@@ -3,6 +3,7 @@
 // LOW_SECONDS. Sighted players see the same on the board, the bars and the result card.
 
 import { label } from "./format.js";
+import { listText, t } from "./i18n.js";
 
 export const LOW_SECONDS = 10;
 const warned = new Set(); // "game/ply/colour": each low-clock warning is said once
@@ -15,14 +16,11 @@ export function announce(text) {
   region.replaceChildren(line);
 }
 
-function listed(names) {
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
-
 // "O played g3, converted g4 and h3." (or "X played c3." when nothing converts).
 export function moveText(move) {
-  const converted = move.flips.length ? `, converted ${listed(move.flips)}` : "";
-  return `${move.color.toUpperCase()} played ${move.square}${converted}.`;
+  const side = move.color.toUpperCase();
+  return move.flips.length ? t("announce.move.converted", { side, square: move.square, converted: listText(move.flips) })
+    : t("announce.move", { side, square: move.square });
 }
 
 // Say once per move that the running clock of `color` fell under LOW_SECONDS.
@@ -30,5 +28,5 @@ export function warnLowClock(state, color, left) {
   const key = `${state.id}/${state.moves.length}/${color}`;
   if (warned.has(key)) return;
   warned.add(key);
-  announce(`${label(state, color)} has ${Math.ceil(left)} seconds left.`);
+  announce(t("announce.low-clock", { player: label(state, color), count: Math.ceil(left) }));
 }

@@ -1,5 +1,8 @@
 // Thin client of the JSON API: every call resolves to data or throws an Error whose
-// message is the server's explanation ("detail").
+// message is the server's explanation: its code's message in the page's language, else
+// the English "detail" (i18n.js errorText).
+
+import { errorText, t } from "./i18n.js";
 
 async function request(method, path, body, headers = {}) {
   const options = { method, headers: { ...headers } };
@@ -11,7 +14,7 @@ async function request(method, path, body, headers = {}) {
   try {
     response = await fetch(path, options);
   } catch (err) {
-    throw new Error("The server cannot be reached. Is `adjacency play` still running?");
+    throw new Error(t("error.unreachable"));
   }
   if (response.status === 204) return null;
   let data = null;
@@ -21,8 +24,8 @@ async function request(method, path, body, headers = {}) {
     data = null;
   }
   if (!response.ok) {
-    const detail = data && typeof data.detail === "string" ? data.detail : response.statusText;
-    const error = new Error(detail || `request failed (${response.status})`);
+    const error = new Error(errorText(data, response.statusText || t("error.status", { status: response.status })));
+    error.code = data && data.code;
     error.status = response.status;
     throw error;
   }

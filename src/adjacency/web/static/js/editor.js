@@ -2,6 +2,7 @@
 // the side to move, the plies left and the board size, then analyse. The server checks
 // the position (an impossible one is refused with a message saying why).
 
+import { errorText, t } from "./i18n.js";
 import { api } from "./api.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -85,7 +86,7 @@ export class Editor {
     this.board.render({ cells: this.cells.join(""), preview: null, mover: this.turn(), interactive: true, last: null });
     const x = this.cells.filter((c) => c === "x").length;
     const o = this.cells.filter((c) => c === "o").length;
-    $("#editor-count").textContent = `X ${x} · O ${o} · empty ${this.cells.length - x - o}`;
+    $("#editor-count").textContent = t("editor.count", { x, o, empty: this.cells.length - x - o });
   }
 
   turn() {
@@ -109,8 +110,8 @@ export class Editor {
 
   async analyse() {
     try {
-      const { fen, problem } = await api.checkPosition(this.position());
-      this.error(problem || "");
+      const { fen, problem, code, params } = await api.checkPosition(this.position());
+      this.error(problem ? errorText({ code, params, detail: problem }, problem) : "");
       if (fen) this.onAnalyse(fen);
     } catch (err) {
       this.error(err.message);

@@ -1,5 +1,7 @@
 // Small text helpers shared by the panels.
 
+import { has, lang, t } from "./i18n.js";
+
 export function label(state, color) {
   return `${color.toUpperCase()} (${state[color].name})`;
 }
@@ -17,7 +19,7 @@ export function countCells(cells) {
 export function formatEval(score) {
   if (score === null || score === undefined) return "";
   const side = score > 0 ? "X" : score < 0 ? "O" : "even";
-  return side === "even" ? "even" : `${side} +${Math.abs(score).toFixed(1)}`;
+  return side === "even" ? t("eval.even") : `${side} +${Math.abs(score).toFixed(1)}`;
 }
 
 // A number of squares for people: whole numbers as they are, others to one decimal
@@ -25,5 +27,33 @@ export function formatEval(score) {
 export function formatSquares(value) {
   const rounded = Math.round(value * 10) / 10;
   const text = Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
-  return `${text} square${rounded === 1 ? "" : "s"}`;
+  return t("format.squares", { count: rounded, n: text });
+}
+
+// How a game ended ("resignation", "time forfeit", ...) in the page's language.
+export function termination(value) {
+  const key = `termination.${value.replace(/ /g, "-")}`;
+  return has(key) ? t(key) : value;
+}
+
+// The one-line account of a game, whose turn or the result and why: the server's
+// `message` on English pages (it has details the state lacks: a termination's own words,
+// a bot waiting for a free slot), its catalogue version in other languages.
+export function describe(s) {
+  if (lang === "en") return s.message;
+  const score = s.score.join("-");
+  if (s.status === "over") {
+    if (s.result === null) return t("describe.stopped");
+    if (s.result === "draw") return t("describe.draw", { score });
+    const winner = label(s, s.result);
+    if (s.termination === "normal") return t("describe.wins", { player: winner, score });
+    return t("describe.wins-by", { player: winner, how: termination(s.termination) });
+  }
+  const player = label(s, s.turn);
+  if (s[s.turn].kind === "bot") {
+    if (s.thinking) return t("describe.thinking", { player });
+    if (s.mode === "bot-bot" && s.paused) return t("describe.paused", { player });
+    return t("describe.to-move", { player });
+  }
+  return t("describe.click", { player });
 }

@@ -2,6 +2,8 @@
 // towards the side ahead) and the bots' own evaluations where they report one
 // (dashed), drawn as inline SVG. Clicking picks a ply.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function el(name, attrs, parent) {
@@ -39,22 +41,21 @@ export function drawGraph(container, state, viewPly, onPick, review = null) {
   const svg = el("svg", {
     viewBox: `0 0 ${width} ${height}`,
     role: "img",
-    "aria-label": `Square difference over the game; now ${diffs[diffs.length - 1] >= 0 ? "X" : "O"} ` +
-      `ahead by ${Math.abs(diffs[diffs.length - 1])}`,
+    "aria-label": t("graph.label", { side: diffs[diffs.length - 1] >= 0 ? "X" : "O", count: Math.abs(diffs[diffs.length - 1]) }),
   });
   el("line", { x1: pad.left, x2: width - pad.right, y1: y(0), y2: y(0), class: "zero" }, svg);
   el("line", { x1: pad.left, x2: pad.left, y1: pad.top, y2: height - pad.bottom, class: "axis" }, svg);
   for (const v of [span, 0, -span]) {
-    const t = el("text", { x: pad.left - 4, y: y(v) + 3, "text-anchor": "end" }, svg);
-    t.textContent = v > 0 ? `+${v}` : String(v);
+    const tick = el("text", { x: pad.left - 4, y: y(v) + 3, "text-anchor": "end" }, svg);
+    tick.textContent = v > 0 ? `+${v}` : String(v);
   }
   const tx = el("text", { x: pad.left + 5, y: pad.top + 8 }, svg);
-  tx.textContent = "X ahead";
+  tx.textContent = t("graph.ahead", { side: "X" });
   const to = el("text", { x: pad.left + 5, y: height - pad.bottom - 3 }, svg);
-  to.textContent = "O ahead";
+  to.textContent = t("graph.ahead", { side: "O" });
   const tEnd = el("text", { x: width - pad.right, y: height - 4, "text-anchor": "end" }, svg);
   // The shown ply (the cursor), as the move counter says it, of the whole game's plies.
-  tEnd.textContent = `ply ${viewPly} of ${fullLength}`;
+  tEnd.textContent = t("graph.ply", { ply: viewPly, count: fullLength });
 
   if (diffs.length > 1) {
     const points = diffs.map((d, i) => [x(i), y(d)]);

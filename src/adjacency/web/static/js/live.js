@@ -3,6 +3,7 @@
 // The server owns the game; this object only follows its event stream.
 
 import { api } from "./api.js";
+import { errorText } from "./i18n.js";
 import { markLost, notice } from "./notice.js";
 
 const LAST_GAME_KEY = "adjacency.lastGame";
@@ -105,7 +106,8 @@ export class LiveGame {
       // The game was deleted (or the server stops): the stream's last event; no reconnecting.
       if (this.source !== source) return;
       source.close();
-      notice(JSON.parse(event.data).reason, { sticky: true });
+      const closed = JSON.parse(event.data);
+      notice(errorText({ code: closed.code, detail: closed.reason }, closed.reason), { sticky: true });
     });
     source.addEventListener("open", () => markLost(false));
     source.addEventListener("error", () => {

@@ -9,7 +9,8 @@ import { Board } from "./board.js";
 import { showGames } from "./dialogs/games.js";
 import { showResult } from "./dialogs/result.js";
 import { rememberInvite, showShare } from "./dialogs/share.js";
-import { label } from "./format.js";
+import { describe, label } from "./format.js";
+import { t } from "./i18n.js";
 import { drawGraph } from "./graph.js";
 import { openLab } from "./lablink.js";
 import { LiveGame } from "./live.js";
@@ -38,7 +39,7 @@ const game = new LiveGame({
   onChange: render,
   onOver: () => {
     const s = game.state;
-    announce(spoken.version === s.version ? `${spoken.text} ${s.message}` : s.message);
+    announce(spoken.version === s.version ? `${spoken.text} ${describe(s)}` : describe(s));
     setTimeout(() => showResult(game.state), 450);
   },
   onMove: (move, state) => {
@@ -92,7 +93,7 @@ function render({ animate = false } = {}) {
   $("#legend-review").hidden = $("#legend-review-text").hidden = !game.review;
   $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing);
   if (analysing === "game") followShown();
-  document.title = s.status === "over" ? `Adjacency · ${s.message}` : `Adjacency · ${s.turn.toUpperCase()} to move`;
+  document.title = `Adjacency · ${s.status === "over" ? describe(s) : t("title.to-move", { side: s.turn.toUpperCase() })}`;
 }
 
 async function act(action, button) {
@@ -113,32 +114,32 @@ function onSquare(name) {
   const s = game.state;
   if (!s) return;
   if (!game.live) {
-    notice("You are looking at an earlier position. Press End or “Back to game” to return.");
+    notice(t("notice.earlier"));
     board.shake(name);
     return;
   }
   if (s.status === "over") {
-    notice("The game is over. Start a new game or a rematch.");
+    notice(t("notice.over"));
     return;
   }
   if (s.human_to_move && !game.canMove) {
     notice(game.watching
-      ? "You are watching this game: only its players can move."
-      : `It is ${label(s, s.turn)}'s turn; wait for their move.`);
+      ? t("notice.watching")
+      : t("notice.wait-turn", { player: label(s, s.turn) }));
     board.shake(name);
     return;
   }
   if (!s.human_to_move) {
     const mover = label(s, s.turn);
     notice(game.thinking
-      ? `Please wait: ${mover} is thinking. “Move now” makes it play at once.`
-      : `It is ${mover}'s turn, not yours.`);
+      ? t("notice.thinking", { player: mover })
+      : t("notice.not-yours", { player: mover }));
     board.shake(name);
     return;
   }
   if (!board.isEmpty(name)) {
     const owner = board.cells[board.indexOf(name)].toUpperCase();
-    notice(`${name} is already taken by ${owner}: place your piece on an empty square.`);
+    notice(t("notice.taken", { square: name, side: owner }));
     board.shake(name);
     return;
   }
@@ -150,20 +151,20 @@ async function loadFile(file) {
   if (!file) return;
   const most = config.max_record_chars;
   if (file.size > most * 4) {
-    notice(`That file is too large (${file.size} bytes) to be a game record.`);
+    notice(t("notice.file-bytes", { count: file.size }));
     return;
   }
   const text = await file.text();
   if (text.length > most) {
-    notice(`That file is too large (${text.length} characters); records have at most ${most}.`);
+    notice(t("notice.file-chars", { count: text.length, most }));
     return;
   }
   try {
     const state = await api.importRecord(text);
     await game.open(state.id, { viewPly: state.moves.length ? 0 : null });
-    notice(`Loaded “${file.name}”: use → or the move list to replay it.`);
+    notice(t("notice.loaded", { file: file.name }));
   } catch (err) {
-    notice(`Could not load “${file.name}”: ${err.message}`);
+    notice(t("notice.load-failed", { file: file.name, error: err.message }));
   }
 }
 
@@ -186,7 +187,7 @@ async function requestHint() {
   if (!s || !s.human_to_move) return;
   game.hintPending = true;
   $("#btn-hint").disabled = true;
-  $("#status").textContent = "Looking for a good move…";
+  $("#status").textContent = t("status.hinting");
   try {
     const hint = await api.hint(s.id);
     game.hint = { ...hint, plies: s.moves.length };
@@ -242,8 +243,7 @@ function typedMove(event) {
   const files = "abcdefgh".slice(0, s.cols);
   const match = /^([a-h])([1-8])$/.exec(text);
   if (!match || !files.includes(match[1]) || Number(match[2]) > s.rows) {
-    notice(`“${input.value.trim()}” is not a square of this board: type a column a–${files[files.length - 1]} ` +
-      `and a row 1–${s.rows}, for example c3.`);
+    notice(t("notice.typed", { text: input.value.trim(), last: files[files.length - 1], rows: s.rows }));
     return;
   }
   input.value = "";
@@ -273,7 +273,7 @@ async function followShown() {
     if (shownFen.key !== key) return;
     if (!fen) throw new Error(problem);
     shownFen.fen = fen;
-    panel.show(`Analysis · position after ${game.shownPly} of ${game.state.moves.length} moves`);
+    panel.show(t("analysis.after", { ply: game.shownPly, count: game.state.moves.length }));
     panel.follow(fen);
   } catch (err) {
     panel.stop();
@@ -286,7 +286,7 @@ function analyseShown() {
   if (!game.state) return;
   if (editor.active) closeEditor();
   analysing = "game";
-  panel.show("Analysis");
+  panel.show(t("analysis.title"));
   followShown();
 }
 
@@ -313,7 +313,7 @@ async function reviewGame() {
   reviewing = controller;
   game.review = {};
   render();
-  $("#status").textContent = "Reviewing the game with the engine…";
+  $("#status").textContent = t("status.reviewing");
   try {
     await streamEvents(api.reviewUrl(s.id), (event, data) => {
       if (event !== "move" || !game.state || game.state.id !== s.id) return;
@@ -321,8 +321,7 @@ async function reviewGame() {
       render();
     }, controller.signal);
     const marks = Object.values(game.review).filter((r) => r.mark).length;
-    notice(marks ? `Review done: ${marks} move${marks === 1 ? "" : "s"} marked (?! inaccuracy, ? mistake, ?? blunder).`
-      : "Review done: no move changed the result.");
+    notice(marks ? t("review.done", { count: marks }) : t("review.done.none"));
   } catch (err) {
     notice(err.message);
   } finally {
@@ -428,7 +427,7 @@ async function init() {
   }
   newGame = new NewGameDialog($("#dlg-new"), config, startGame);
   editor = new Editor(board, config, (fen) => {
-    panel.show("Analysis · edited position");
+    panel.show(t("analysis.edited"));
     panel.start(fen);
   });
   editor.onClose = closeEditor;
@@ -440,7 +439,7 @@ async function init() {
       await game.open(wanted);
       return;
     } catch (err) {
-      notice(`${err.message}. Start a new game or open one from Games.`);
+      notice(t("notice.open-failed", { error: err.message }));
     }
   } else {
     const last = LiveGame.lastGame();

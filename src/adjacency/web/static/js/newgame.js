@@ -3,6 +3,9 @@
 // The last choices are remembered in localStorage. The rules (most rounds per size)
 // come from the server's /api/config.
 
+import { t } from "./i18n.js";
+import { levelDescription, levelName } from "./levels.js";
+
 const STORE_KEY = "adjacency.newgame";
 
 function option(value, text, selected = false) {
@@ -54,7 +57,7 @@ export class NewGameDialog {
     const title = document.createElement("h3");
     title.innerHTML = `<span class="chip ${side}">${side.toUpperCase()}</span><span class="role"></span>`;
     const nameLabel = document.createElement("label");
-    nameLabel.textContent = "Name";
+    nameLabel.textContent = t("new.name");
     const name = document.createElement("input");
     name.type = "text";
     name.maxLength = 40;
@@ -63,11 +66,11 @@ export class NewGameDialog {
     nameLabel.appendChild(name);
 
     const levelLabel = document.createElement("label");
-    levelLabel.textContent = "Strength";
+    levelLabel.textContent = t("new.strength");
     const level = document.createElement("select");
     level.name = `${side}-level`;
     for (const lv of this.config.levels) {
-      level.appendChild(option(lv.number, `${lv.number} · ${lv.name}`, lv.number === this.config.default_level));
+      level.appendChild(option(lv.number, `${lv.number} · ${levelName(lv.name)}`, lv.number === this.config.default_level));
     }
     levelLabel.appendChild(level);
     const desc = document.createElement("p");
@@ -75,13 +78,13 @@ export class NewGameDialog {
 
     const details = document.createElement("details");
     const summary = document.createElement("summary");
-    summary.textContent = "Choose the bot yourself";
+    summary.textContent = t("new.choose-bot");
     details.appendChild(summary);
     const botLabel = document.createElement("label");
-    botLabel.textContent = "Bot";
+    botLabel.textContent = t("new.bot");
     const bot = document.createElement("select");
     bot.name = `${side}-bot`;
-    bot.appendChild(option("", "use the strength level"));
+    bot.appendChild(option("", t("new.use-level")));
     for (const b of this.config.bots) bot.appendChild(option(b.name, b.name));
     botLabel.appendChild(bot);
     const botDesc = document.createElement("p");
@@ -154,18 +157,18 @@ export class NewGameDialog {
       const kind = this.kindOf(side);
       anyBot ||= kind === "bot";
       const you = (mode === "human-bot" || mode === "invite") && this.form.elements.you.value === side;
-      s.title.querySelector(".role").textContent = kind === "bot" ? "Bot" : you ? "You" : mode === "invite" ? "Friend" : "Person";
+      s.title.querySelector(".role").textContent = t(kind === "bot" ? "new.bot" : you ? "new.you" : mode === "invite" ? "new.friend" : "bars.person");
       s.levelLabel.hidden = kind !== "bot";
       s.details.hidden = kind !== "bot";
       s.desc.hidden = kind !== "bot";
-      s.name.placeholder = kind === "bot" ? "(the level's name)" : mode === "human-bot" ? "You" : `Player ${side.toUpperCase()}`;
+      s.name.placeholder = kind === "bot" ? t("new.level-name") : mode === "human-bot" ? t("new.you") : t("new.player", { side: side.toUpperCase() });
       const lv = this.config.levels.find((l) => String(l.number) === s.level.value);
-      s.desc.textContent = lv ? `${lv.description} (${lv.spec})` : "";
+      s.desc.textContent = lv ? `${levelDescription(lv.name, lv.description)} (${lv.spec})` : "";
       s.level.disabled = s.bot.value !== "";
     }
     this.form.elements.time.closest("label").hidden = !anyBot || this.form.elements.clock.value !== "";
     const rounds = this.form.elements.rounds;
-    this.dialog.querySelector("#rounds-out").textContent = `${rounds.value} of ${rounds.max}`;
+    this.dialog.querySelector("#rounds-out").textContent = t("new.rounds-of", { rounds: rounds.value, count: rounds.max });
   }
 
   sizeChanged(initial = false) {
@@ -197,12 +200,15 @@ export class NewGameDialog {
       const s = this.sides[side];
       const kind = this.kindOf(side);
       let name = s.name.value.trim();
-      if (!name && kind === "human" && this.mode === "human-bot") name = "You";
+      if (!name && kind === "human" && this.mode === "human-bot") name = t("new.you");
       const setup = { kind, name };
       if (kind === "bot") {
         const spec = this.spec(side);
         if (spec) setup.spec = spec;
         else setup.level = Number(s.level.value);
+        // A level's bot is named after its level in the page's language ("Bot Pemula").
+        const lv = this.config.levels.find((l) => l.number === setup.level);
+        if (!name && lv) setup.name = t("new.bot-name", { level: levelName(lv.name) });
       }
       return setup;
     };

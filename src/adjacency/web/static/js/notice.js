@@ -1,5 +1,7 @@
 // The notice line under the board: short messages that fade, or sticky ones.
 
+import { t } from "./i18n.js";
+
 const node = () => document.querySelector("#notice");
 let timer = null;
 
@@ -14,7 +16,7 @@ export function markLost(lost) {
   const el = node();
   if (lost) {
     el.dataset.lost = "1";
-    notice("Connection to the server lost; reconnecting…", { sticky: true });
+    notice(t("notice.lost"), { sticky: true });
   } else if (el.dataset.lost) {
     delete el.dataset.lost;
     notice("");

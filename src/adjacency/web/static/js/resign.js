@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { confirmAction } from "./dialogs/confirm.js";
+import { t } from "./i18n.js";
 
 // The person's side this browser resigns or aborts for, or null (watchers, bot games).
 export function ownSide(game) {
@@ -26,8 +27,8 @@ export async function giveUp(game, { abort = false } = {}) {
   if (!side) return null;
   const who = `${side.toUpperCase()} (${game.state[side].name})`;
   const yes = await confirmAction(abort
-    ? { title: "Abort the game?", text: `${who} ends the game before their first move: no result, nothing counted.`, yes: "Abort" }
-    : { title: "Resign?", text: `${who} gives the game up: the opponent wins.`, yes: "Resign" });
+    ? { title: t("abort.confirm.title"), text: t("abort.confirm.text", { player: who }), yes: t("play.abort") }
+    : { title: t("resign.confirm.title"), text: t("resign.confirm.text", { player: who }), yes: t("play.resign") });
   if (!yes) return null;
   return abort ? api.abort(game.state.id, side) : api.resign(game.state.id, side);
 }

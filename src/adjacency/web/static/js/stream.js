@@ -2,18 +2,20 @@
 // (400, 429) and stops cleanly with an AbortController (closing the stream stops the
 // server's work).
 
+import { errorText, t } from "./i18n.js";
+
 export async function streamEvents(url, onEvent, signal) {
   let response;
   try {
     response = await fetch(url, { signal, headers: { Accept: "text/event-stream" } });
   } catch (err) {
     if (signal && signal.aborted) return;
-    throw new Error("The server cannot be reached. Is `adjacency play` still running?");
+    throw new Error(t("error.unreachable"));
   }
   if (!response.ok) {
-    let detail = response.statusText;
-    try { detail = (await response.json()).detail || detail; } catch (err) { /* not JSON */ }
-    throw new Error(detail);
+    let body = null;
+    try { body = await response.json(); } catch (err) { /* not JSON */ }
+    throw new Error(errorText(body, response.statusText));
   }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -1,26 +1,26 @@
 // The saved-games dialog: this browser's games, to resume, replay or delete.
 
 import { api } from "../api.js";
+import { lang, t } from "../i18n.js";
 import { notice } from "../notice.js";
 
 const $ = (selector) => document.querySelector(selector);
 
 function resultText(g) {
-  if (g.status === "playing") return "in progress";
-  if (g.status === "damaged") return "damaged";
+  if (g.status === "playing") return t("games.playing");
+  if (g.status === "damaged") return t("games.damaged");
   const score = g.score.join("–");
-  if (g.result === "x") return `X wins ${score}`;
-  if (g.result === "o") return `O wins ${score}`;
-  if (g.result === "draw") return `draw ${score}`;
-  return "stopped";
+  if (g.result === "x" || g.result === "o") return t("games.wins", { side: g.result.toUpperCase(), score });
+  if (g.result === "draw") return t("games.draw", { score });
+  return t("games.stopped");
 }
 
 function when(updated) {
   const date = new Date(updated * 1000);
   const today = date.toDateString() === new Date().toDateString();
   return today
-    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
-    : date.toLocaleDateString([], { month: "short", day: "numeric" });
+    ? date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })
+    : date.toLocaleDateString(lang, { month: "short", day: "numeric" });
 }
 
 function button(text, onClick) {
@@ -35,7 +35,7 @@ function button(text, onClick) {
 export async function showGames(game) {
   const dialog = $("#dlg-games");
   const box = $("#games-list");
-  box.textContent = "Loading…";
+  box.textContent = t("common.loading");
   if (!dialog.open) dialog.showModal();
   let games;
   try {
@@ -45,11 +45,14 @@ export async function showGames(game) {
     return;
   }
   if (!games.length) {
-    box.innerHTML = `<p class="none">No saved games yet.</p>`;
+    box.innerHTML = `<p class="none"></p>`;
+    box.firstChild.textContent = t("games.none");
     return;
   }
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th>Size · rounds</th><th>Plies</th><th>Result</th><th>Played</th><th></th></tr></thead>";
+  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th></th><th></th><th></th><th></th><th></th></tr></thead>";
+  const heads = table.querySelectorAll("th");
+  ["games.size", "games.plies", "games.result", "games.played"].forEach((key, i) => { heads[i + 2].textContent = t(key); });
   const body = document.createElement("tbody");
   for (const g of games) {
     const tr = document.createElement("tr");
@@ -66,7 +69,7 @@ export async function showGames(game) {
     const td = document.createElement("td");
     td.className = "act";
     if (g.status !== "damaged") {
-      td.appendChild(button(g.status === "playing" ? "Resume" : "Replay", async () => {
+      td.appendChild(button(g.status === "playing" ? t("games.resume") : t("games.replay"), async () => {
         dialog.close();
         try {
           await game.open(g.id, { viewPly: g.status === "playing" ? null : 0 });
@@ -75,16 +78,16 @@ export async function showGames(game) {
         }
       }));
     }
-    const del = button("Delete", async () => {
+    const del = button(t("games.delete"), async () => {
       try {
         await api.remove(g.id);
-        if (game.state && game.state.id === g.id) notice("That game was deleted.");
+        if (game.state && game.state.id === g.id) notice(t("games.deleted"));
         showGames(game);
       } catch (err) {
         notice(err.message);
       }
     });
-    del.setAttribute("aria-label", `Delete game ${g.x} vs ${g.o}`);
+    del.setAttribute("aria-label", t("games.delete.label", { x: g.x, o: g.o }));
     td.appendChild(del);
     tr.appendChild(td);
     body.appendChild(tr);

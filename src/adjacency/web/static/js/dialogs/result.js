@@ -1,7 +1,8 @@
 // The end-of-game dialog: who won, the score, and how it ended.
 
 import { pieceSvg } from "../board.js";
-import { label } from "../format.js";
+import { label, termination } from "../format.js";
+import { lang, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -11,13 +12,14 @@ export function showResult(s) {
   const [x, o] = s.score;
   const humans = ["x", "o"].filter((c) => s[c].kind === "human");
   let title;
-  if (s.result === "draw") title = "Draw";
-  else if (s.result === null) title = "Game stopped";
-  else if (s.mode === "human-bot") title = humans.includes(s.result) ? "You win!" : "You lost";
-  else title = `${s[s.result].name} wins`;
+  if (s.result === "draw") title = t("result.draw");
+  else if (s.result === null) title = t("result.stopped");
+  else if (s.mode === "human-bot") title = humans.includes(s.result) ? t("result.you-win") : t("result.you-lost");
+  else title = t("result.wins", { name: s[s.result].name });
   $("#result-title").textContent = title;
-  const detail = s.termination !== "normal" && s.termination_detail ? ` ${s.termination_detail}` : "";
-  const ended = s.termination !== "normal" ? ` Ended by ${s.termination}.` : "";
+  // The termination's detail is the server's free English text: shown on English pages only.
+  const detail = lang === "en" && s.termination !== "normal" && s.termination_detail ? ` ${s.termination_detail}` : "";
+  const ended = s.termination !== "normal" ? ` ${t("result.ended", { how: termination(s.termination) })}` : "";
   $("#result-text").textContent = `${label(s, "x")} ${x} – ${o} ${label(s, "o")}.${ended}${detail}`;
   const badge = $("#result-badge");
   badge.replaceChildren();

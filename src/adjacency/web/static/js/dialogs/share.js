@@ -2,6 +2,8 @@
 // links its creator received. Seat links carry their token in the fragment (#seat=...),
 // which browsers never send to a server; this browser keeps them in localStorage only.
 
+import { t } from "../i18n.js";
+
 const $ = (selector) => document.querySelector(selector);
 const KEY = (id) => `adjacency.invite.${id}`;
 
@@ -34,14 +36,14 @@ function linkRow(title, url, name) {
   const copy = document.createElement("button");
   copy.type = "button";
   copy.className = "btn small";
-  copy.textContent = "Copy";
+  copy.textContent = t("share.copy");
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied";
+      copy.textContent = t("share.copied");
     } catch (err) {
       input.select();
-      copy.textContent = "Press Ctrl-C";
+      copy.textContent = t("share.press-copy");
     }
   });
   row.append(input, copy);
@@ -58,16 +60,15 @@ export function showShare(state, viewer) {
   if (tokens) {
     for (const color of ["x", "o"]) {
       if (!tokens[color]) continue;
-      const who = mine.includes(color) ? " (yours: open it on another device to play there)" : "";
-      box.appendChild(linkRow(`${color.toUpperCase()} seat link — ${state[color].name}${who}`,
+      const key = mine.includes(color) ? "share.seat.yours" : "share.seat";
+      box.appendChild(linkRow(t(key, { side: color.toUpperCase(), name: state[color].name }),
         seatLink(id, tokens[color]), `seat-${color}`));
     }
-    $("#invite-text").textContent = "Send each player their seat link: whoever opens it plays that side. " +
-      "Anyone with the watch link can follow the game live but cannot move.";
+    $("#invite-text").textContent = t("share.invite-text");
   } else {
-    $("#invite-text").textContent = "Anyone with this link can watch the game live; only its players can move.";
+    $("#invite-text").textContent = t("share.watch-text");
   }
-  box.appendChild(linkRow("Watch link (read-only)", watchLink(id), "watch"));
+  box.appendChild(linkRow(t("share.watch"), watchLink(id), "watch"));
   const dialog = $("#dlg-invite");
   if (!dialog.open) dialog.showModal();
 }

@@ -1,6 +1,8 @@
 // Small SVG line charts for the lab (no library): linear or log y axis, several series,
 // point markers, vertical and horizontal marks with labels.
 
+import { t } from "../i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 function el(name, attrs = {}, text = null) {
@@ -30,7 +32,7 @@ export function lineChart(series, options = {}) {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": options.title || "chart" });
   if (options.title) svg.appendChild(el("text", { x: L, y: 16, "font-weight": 600 }, options.title));
   if (!pts.length) {
-    svg.appendChild(el("text", { x: L, y: H / 2 }, "no data"));
+    svg.appendChild(el("text", { x: L, y: H / 2 }, t("lab.no-data")));
     return svg;
   }
   const hy = (options.hmarks || []).map((m) => fy(m[0]));

@@ -5,6 +5,7 @@
 import { boardSvg, parseFen, playLine } from "./position.js";
 import { lineChart, table } from "./charts.js";
 import { TreeView } from "./tree.js";
+import { errorText, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 const START = "6oo/6oo/8/8/8/8/xx6/xx6 x 56";
@@ -17,12 +18,12 @@ async function fetchLab(panel, path, params) {
   const controller = new AbortController();
   controllers[panel] = controller;
   const query = new URLSearchParams({ fen, ...params });
-  $("#lab-busy").textContent = "Searching…";
+  $("#lab-busy").textContent = t("lab.searching");
   $("#lab-error").textContent = "";
   try {
     const response = await fetch(`/api/lab/${path}?${query}`, { signal: controller.signal });
     const data = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(data && data.detail ? data.detail : response.statusText);
+    if (!response.ok) throw new Error(errorText(data, response.statusText));
     return data;
   } catch (err) {
     if (err.name !== "AbortError") $("#lab-error").textContent = err.message;
@@ -38,7 +39,7 @@ function showBoard(position, options = {}, caption = "") {
 }
 
 function showRoot() {
-  showBoard(root, {}, `${root.turn.toUpperCase()} to move, ${root.plies} plies left`);
+  showBoard(root, {}, t("lab.root", { side: root.turn.toUpperCase(), count: root.plies }));
 }
 
 function formValues(form) {
@@ -56,7 +57,7 @@ const tree = new TreeView($("#tree-view"), {
   onHover: (moves) => {
     const position = playLine(root, moves);
     showBoard(position, { mark: moves[moves.length - 1] || null },
-      moves.length ? `after ${moves.join(" ")}` : "the root");
+      moves.length ? t("lab.after", { moves: moves.join(" ") }) : t("lab.the-root"));
   },
 });
 $("#tree-view").addEventListener("mouseleave", showRoot);
@@ -66,11 +67,11 @@ async function searchTree() {
   const data = await fetchLab("tree", "tree", values);
   if (!data) return;
   tree.load(data);
-  const cap = data.complete ? "" : ` The node cap (${data.node_cap}) cut the search: values marked ? were not finished.`;
+  const cap = data.complete ? "" : ` ${t("lab.tree.cap", { cap: data.node_cap })}`;
   $("#tree-summary").textContent =
-    `${data.algorithm}, depth ${data.depth}: ${data.nodes.length} tree nodes, ${data.search_nodes} positions ` +
-    `visited (${data.total_nodes} with iterative deepening), ${(data.seconds * 1000).toFixed(1)} ms. ` +
-    (data.complete ? `Value ${data.value > 0 ? "+" : ""}${data.value}, line ${data.pv.join(" ")}.` : "") + cap;
+    t("lab.tree.summary", { algorithm: data.algorithm, depth: data.depth, nodes: data.nodes.length, positions: data.search_nodes,
+      total: data.total_nodes, ms: (data.seconds * 1000).toFixed(1) }) +
+    (data.complete ? ` ${t("lab.tree.value", { value: `${data.value > 0 ? "+" : ""}${data.value}`, line: data.pv.join(" ") })}` : "") + cap;
   $("#tree-step-text").textContent = "";
 }
 
@@ -92,20 +93,20 @@ function fillDepths() {
 async function counts() {
   const data = await fetchLab("counts", "compare", formValues($("#counts-form")));
   if (!data) return;
-  const names = { minimax: "minimax", reading: "alpha-beta, reading order", alphabeta: "alpha-beta, most conversions first",
-    ordered: "+ best move first", table: "+ transposition table" };
+  const names = Object.fromEntries(["minimax", "reading", "alphabeta", "ordered", "table"]
+    .map((technique) => [technique, t(`lab.technique.${technique}`)]));
   const view = $("#counts-view");
   view.replaceChildren(table(
-    ["technique", "nodes", "ms", "value", "move", "saved vs previous", "saved vs minimax"],
-    data.rows.map((r) => [names[r.technique], r.complete ? r.nodes : `> ${r.nodes} (cap)`,
+    ["lab.col.technique", "lab.col.nodes", "lab.col.ms", "lab.col.value", "lab.col.move", "lab.col.saved-previous", "lab.col.saved-minimax"].map((key) => t(key)),
+    data.rows.map((r) => [names[r.technique], r.complete ? r.nodes : `> ${r.nodes} (${t("lab.cap")})`,
       (r.seconds * 1000).toFixed(1), r.value, r.move, r.saved_vs_previous, r.saved_vs_minimax]),
   ));
   const chart = document.createElement("div");
   chart.className = "chart";
-  chart.appendChild(lineChart([{ name: "nodes", colour: "#1565c0",
+  chart.appendChild(lineChart([{ name: t("lab.col.nodes"), colour: "#1565c0",
     points: data.rows.map((r, i) => [i + 1, Math.max(1, r.nodes), { title: `${names[r.technique]}: ${r.nodes}` }]) }],
-  { logY: true, xLabel: "1 minimax · 2 reading order · 3 conversions first · 4 + best first · 5 + table", yLabel: "nodes",
-    title: `depth ${data.depth}: nodes per technique` }));
+  { logY: true, xLabel: t("lab.counts.x"), yLabel: t("lab.col.nodes"),
+    title: t("lab.counts.title", { depth: data.depth }) }));
   view.appendChild(chart);
 }
 
@@ -119,15 +120,16 @@ async function depthCost() {
   const chart = document.createElement("div");
   chart.className = "chart";
   chart.appendChild(lineChart(data.runs.map((run, i) => ({ name: run.searcher, colour: colours[i],
-    points: run.iterations.map((it) => [it.depth, Math.max(it.seconds, 1e-4), { title: `depth ${it.depth}: ${it.seconds.toFixed(3)} s` }]) })),
-  { logY: true, xLabel: "depth", yLabel: "seconds", hmarks: [[data.move_limit, `${data.move_limit} s limit`]],
-    title: "time to finish each depth" }));
+    points: run.iterations.map((it) => [it.depth, Math.max(it.seconds, 1e-4), { title: t("lab.depth.point", { depth: it.depth, seconds: it.seconds.toFixed(3) }) }]) })),
+  { logY: true, xLabel: t("lab.col.depth"), yLabel: t("lab.col.seconds"), hmarks: [[data.move_limit, t("lab.depth.limit", { seconds: data.move_limit })]],
+    title: t("lab.depth.title") }));
   view.replaceChildren(chart);
   for (const run of data.runs) {
     const heading = document.createElement("h3");
-    heading.textContent = `${run.searcher}: ${run.limit_depth === null ? "no depth" : `depth ${run.limit_depth}`} within ${data.move_limit} s`;
+    heading.textContent = t("lab.depth.heading", { searcher: run.searcher, seconds: data.move_limit,
+      depth: run.limit_depth === null ? t("lab.depth.none") : t("thinking.depth", { depth: run.limit_depth }) });
     view.appendChild(heading);
-    view.appendChild(table(["depth", "nodes", "total nodes", "seconds", "branching", "value", "line"],
+    view.appendChild(table(["lab.col.depth", "lab.col.nodes", "lab.col.total-nodes", "lab.col.seconds", "lab.col.branching", "lab.col.value", "lab.col.line"].map((key) => t(key)),
       run.iterations.map((it) => [it.depth, it.nodes, it.total_nodes, it.seconds.toFixed(3),
         it.branching === null ? null : it.branching.toFixed(1), it.value, it.pv.join(" ")])));
   }
@@ -142,25 +144,25 @@ async function climb() {
   const points = data.steps.filter((s) => s.chosen_value !== null).map((s) => [s.index, s.chosen_value, {
     hollow: s.kind === "sideways" || s.kind === "reject",
     title: `${s.index}: ${s.kind} ${s.chosen} (${s.chosen_value})` }]);
-  const restarts = data.steps.filter((s, i) => s.kind === "start" && i > 0).map((s) => [s.index, "restart"]);
-  const series = [{ name: "value of the state", colour: "#1565c0", points }];
+  const restarts = data.steps.filter((s, i) => s.kind === "start" && i > 0).map((s) => [s.index, t("lab.climb.restart")]);
+  const series = [{ name: t("lab.climb.value"), colour: "#1565c0", points }];
   const temps = data.steps.filter((s) => s.temperature !== null).map((s) => [s.index, s.temperature]);
   const chart = document.createElement("div");
   chart.className = "chart";
-  chart.appendChild(lineChart(series, { xLabel: "step", yLabel: "objective", vmarks: restarts,
-    title: `${data.spec}, seed ${data.seed}: plays ${data.move}` }));
+  chart.appendChild(lineChart(series, { xLabel: t("lab.climb.step"), yLabel: t("lab.climb.objective"), vmarks: restarts,
+    title: t("lab.run.title", { spec: data.spec, seed: data.seed, move: data.move }) }));
   if (temps.length) {
-    chart.appendChild(lineChart([{ name: "temperature", colour: "#c62828", points: temps }],
-      { xLabel: "step", yLabel: "T", title: "annealing temperature" }));
+    chart.appendChild(lineChart([{ name: t("lab.climb.temperature"), colour: "#c62828", points: temps }],
+      { xLabel: t("lab.climb.step"), yLabel: "T", title: t("lab.climb.temperature.title") }));
   }
   const kinds = {};
   for (const s of data.steps) kinds[s.kind] = (kinds[s.kind] || 0) + 1;
   const summary = document.createElement("p");
-  summary.textContent = `${data.steps.length} step(s)${data.dropped ? ` (+${data.dropped} not kept)` : ""}: ` +
-    Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", ") + `; ${data.restarts} restart(s). ` +
-    "Hollow dots: sideways or rejected steps. The board shows every candidate's value.";
+  summary.textContent = t("lab.climb.summary", { count: data.steps.length,
+    dropped: data.dropped ? ` ${t("lab.climb.dropped", { count: data.dropped })}` : "",
+    kinds: Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", "), restarts: data.restarts });
   view.replaceChildren(summary, chart);
-  showBoard(root, { heat: data.heat, mark: data.move }, `candidate values (${data.spec}); ${data.move} played`);
+  showBoard(root, { heat: data.heat, mark: data.move }, t("lab.climb.caption", { spec: data.spec, move: data.move }));
 }
 
 // ------------------------------------------------------------------ genetic
@@ -173,20 +175,19 @@ async function evolve() {
   const chart = document.createElement("div");
   chart.className = "chart";
   chart.appendChild(lineChart([
-    { name: "best", colour: "#c62828", points: gens.map((g) => [g.generation, g.best]) },
-    { name: "mean", colour: "#1565c0", points: gens.map((g) => [g.generation, g.mean]) },
-  ], { xLabel: "generation", yLabel: "fitness", title: `${data.spec}, seed ${data.seed}: fitness` }));
+    { name: t("lab.ga.best"), colour: "#c62828", points: gens.map((g) => [g.generation, g.best]) },
+    { name: t("lab.ga.mean"), colour: "#1565c0", points: gens.map((g) => [g.generation, g.mean]) },
+  ], { xLabel: t("lab.ga.generation"), yLabel: t("lab.ga.fitness"), title: t("lab.ga.fitness.title", { spec: data.spec, seed: data.seed }) }));
   chart.appendChild(lineChart([
-    { name: "gene diversity", colour: "#2e7d32", points: gens.map((g) => [g.generation, g.diversity]) },
-    { name: "distinct chromosomes", colour: "#6a1b9a", points: gens.map((g) => [g.generation, g.distinct]), dashed: true },
-  ], { xLabel: "generation", yLabel: "share", title: "diversity of the population" }));
+    { name: t("lab.ga.diversity"), colour: "#2e7d32", points: gens.map((g) => [g.generation, g.diversity]) },
+    { name: t("lab.ga.distinct"), colour: "#6a1b9a", points: gens.map((g) => [g.generation, g.distinct]), dashed: true },
+  ], { xLabel: t("lab.ga.generation"), yLabel: t("lab.ga.share"), title: t("lab.ga.diversity.title") }));
   const summary = document.createElement("p");
-  summary.textContent = `Seed ${data.seed} (replay with the same seed). Final chromosome: ` +
-    `${data.chromosome.join(" ")}; plays ${data.move}.`;
+  summary.textContent = t("lab.ga.summary", { seed: data.seed, chromosome: data.chromosome.join(" "), move: data.move });
   view.replaceChildren(summary, chart);
   const labels = {};
   data.chromosome.forEach((m, i) => { if (!(m in labels)) labels[m] = String(i + 1); });
-  showBoard(root, { labels, mark: data.move }, "the final chromosome, numbered in order");
+  showBoard(root, { labels, mark: data.move }, t("lab.ga.caption"));
 }
 
 // ------------------------------------------------------------------ engine
@@ -196,23 +197,23 @@ async function engine() {
   if (!data) return;
   const view = $("#engine-view");
   const percent = (part, whole) => (part === null || !whole ? "" : `${((100 * part) / whole).toFixed(1)}%`);
-  view.replaceChildren(table(["depth", "value", "nodes", "seconds", "line", "exact", "table hits", "solver nodes"],
+  view.replaceChildren(table(["lab.col.depth", "lab.col.value", "lab.col.nodes", "lab.col.seconds", "lab.col.line", "lab.col.exact", "lab.col.table-hits", "lab.col.solver-nodes"].map((key) => t(key)),
     data.iterations.map((it) => [it.depth, it.value, it.nodes, it.seconds.toFixed(3), it.line.join(" "),
-      it.exact ? "yes" : "", percent(it.tt_hits, it.tt_probes), percent(it.solver_nodes, it.nodes)])));
+      it.exact ? t("lab.yes") : "", percent(it.tt_hits, it.tt_probes), percent(it.solver_nodes, it.nodes)])));
   const note = document.createElement("p");
   note.className = "muted";
-  note.textContent = `Engine plays ${data.move}. ` + (data.exact
-    ? "The solver reached the end: every move's exact value (mover's view) is below."
-    : "Not within the solver's reach in this time: no exact values.") +
-    ` Transposition table hit rate: ${percent(data.table_hit_rate, 1) || "unknown"};` +
-    ` share of the nodes the exact solver took: ${percent(data.solver_share, 1) || "unknown"}.`;
+  const rates = {
+    hits: percent(data.table_hit_rate, 1) || t("lab.unknown"),
+    share: percent(data.solver_share, 1) || t("lab.unknown"),
+  };
+  note.textContent = `${t("lab.engine.plays", { move: data.move })} ${t(data.exact ? "lab.engine.exact" : "lab.engine.inexact")} ${t("lab.engine.rates", rates)}`;
   view.appendChild(note);
   if (data.moves.length) {
-    view.appendChild(table(["move", "exact value", "engine's choice"],
+    view.appendChild(table(["lab.col.move", "lab.col.exact-value", "lab.col.choice"].map((key) => t(key)),
       data.moves.map((m) => [m.move, m.value, m.move === data.move ? "◀" : ""])));
     const heat = {};
     for (const m of data.moves) if (m.value !== null) heat[m.move] = m.value;
-    showBoard(root, { heat, mark: data.move }, "exact value of every move");
+    showBoard(root, { heat, mark: data.move }, t("lab.engine.caption"));
   }
 }
 
@@ -234,7 +235,7 @@ function load(text) {
     root = parseFen(text);
     if (!root.cols || !["x", "o"].includes(root.turn) || Number.isNaN(root.plies)) throw new Error();
   } catch (err) {
-    $("#lab-error").textContent = `not a position text: ${text}`;
+    $("#lab-error").textContent = t("lab.bad-fen", { text });
     return;
   }
   fen = text.trim();
@@ -243,7 +244,7 @@ function load(text) {
   showRoot();
   $("#tree-view").replaceChildren();
   for (const id of ["#counts-view", "#depth-view", "#climb-view", "#ga-view", "#engine-view"]) $(id).replaceChildren();
-  $("#tree-summary").textContent = "Press Search to trace the search of this position.";
+  $("#tree-summary").textContent = t("lab.tree.press");
 }
 
 function wire() {
@@ -265,7 +266,7 @@ function wire() {
     const depth = tree.data.depth;
     const shown = tree.expandTo(depth);
     $("#tree-step-text").textContent = tree.truncated
-      ? `${shown} nodes shown; expand single nodes to see more` : `expanded to depth ${depth}: ${shown} nodes`;
+      ? t("lab.tree.truncated", { count: shown }) : t("lab.tree.expanded", { depth, count: shown });
   }));
   $("#tree-collapse").addEventListener("click", needTree(() => tree.collapse()));
   $("#tree-zoom-in").addEventListener("click", needTree(() => tree.zoom(1 / 1.25)));

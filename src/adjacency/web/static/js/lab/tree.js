@@ -3,6 +3,8 @@
 // moves a cut removed shown greyed under the node that cut them, and step mode, which
 // replays the search's own visiting order (enter, cut, leave) one event at a time.
 
+import { t } from "../i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const SLOT = 56; // horizontal space per leaf
 const LEVEL = 86; // vertical space per ply
@@ -122,16 +124,16 @@ export class TreeView {
 
   describeStep() {
     const events = this.data.events;
-    if (this.step === 0) return `step 0 of ${events.length}: press Step`;
+    if (this.step === 0) return t("lab.step.start", { count: events.length });
     const [kind, id] = events[this.step - 1];
     const n = this.data.nodes[id];
-    const where = n.move ? `${this.path(id).join(" ")}` : "the root";
+    const where = n.move ? `${this.path(id).join(" ")}` : t("lab.the-root");
     const text = kind === 0
-      ? `enter ${where} with window [${inf(n.alpha, -1)}, ${inf(n.beta, 1)}]`
+      ? t("lab.step.enter", { where, window: `[${inf(n.alpha, -1)}, ${inf(n.beta, 1)}]` })
       : kind === 1
-        ? `cut at ${where}: ${n.pruned.join(" ")} not searched`
-        : `leave ${where}: ${val(n.value)}${n.bound !== "exact" ? ` (${n.bound} bound)` : ""}`;
-    return `step ${this.step} of ${events.length}: ${text}`;
+        ? t("lab.step.cut", { where, moves: n.pruned.join(" ") })
+        : t("lab.step.leave", { where, value: `${val(n.value)}${n.bound !== "exact" ? ` (${t("lab.bound", { bound: n.bound })})` : ""}` });
+    return t("lab.step.of", { step: this.step, count: events.length, text });
   }
 
   path(id) {
@@ -184,7 +186,7 @@ export class TreeView {
       this.view = { x, y: 0, w, h: Math.max(height, 300) };
     }
     const svg = el("svg", { viewBox: `${this.view.x} ${this.view.y} ${this.view.w} ${this.view.h}`,
-      preserveAspectRatio: "xMinYMin meet", "aria-label": "search tree" });
+      preserveAspectRatio: "xMinYMin meet", "aria-label": t("lab.tree.label") });
     const X = (x) => 20 + x * SLOT + SLOT / 2;
     const Y = (y) => 30 + y * LEVEL;
     const showPv = !state || state.left.has(0);
@@ -206,7 +208,7 @@ export class TreeView {
         g.setAttribute("data-pruned", item.move);
         g.appendChild(el("rect", { x: -20, y: -12, width: 40, height: 24, rx: parent.ply % 2 ? 2 : 12 }));
         g.appendChild(el("text", { y: -16 }, item.move));
-        g.appendChild(el("text", { y: 4 }, "cut"));
+        g.appendChild(el("text", { y: 4 }, t("lab.cut")));
         const bound = parent.ply % 2 === 0 ? `≥ β = ${inf(parent.beta, 1)}` : `≤ α = ${inf(parent.alpha, -1)}`;
         g.appendChild(el("title", {}, `${item.move} pruned: ${parent.move || "the root"} is already worth ${val(parent.value)} ${bound}, outside the window`));
         g.addEventListener("mouseenter", () => this.onHover([...this.path(item.parent), item.move]));

@@ -3,9 +3,24 @@
 // (with the moves that keep it). One analysis at a time; Stop or Close ends it.
 
 import { formatEval } from "../format.js";
+import { lang, t } from "../i18n.js";
 import { streamEvents } from "../stream.js";
 
 const $ = (selector) => document.querySelector(selector);
+const PARTLY = { "book": "analysis.why.book", "book-partial": "analysis.why.book-partial", "solved-partial": "analysis.why.partial" };
+
+// The exact result's words: the server's on English pages, else the catalogue's from the
+// event's value (X's view) and `why`.
+function exactText(data) {
+  if (lang === "en" || !data.why) return data.text;
+  if (data.value === null) {
+    return data.why === "too-far" ? t("analysis.why.too-far", { count: data.plies })
+      : t("analysis.why.beyond-reach", { seconds: data.seconds });
+  }
+  const result = data.value === 0 ? t("analysis.draw-perfect")
+    : t("analysis.wins-perfect", { side: data.value > 0 ? "X" : "O", count: Math.abs(data.value) });
+  return data.why in PARTLY ? `${result}${t(PARTLY[data.why])}` : result;
+}
 
 export class AnalysisPanel {
   constructor({ onStateChange = () => {} } = {}) {
@@ -38,10 +53,10 @@ export class AnalysisPanel {
     this.finished = false;
     this.running = true;
     $("#analysis-fen").textContent = fen;
-    $("#analysis-exact").textContent = "Solving…";
+    $("#analysis-exact").textContent = t("analysis.solving");
     $("#analysis-exact").className = "exact";
     $("#analysis-lines").replaceChildren();
-    $("#analysis-depth").textContent = "starting…";
+    $("#analysis-depth").textContent = t("analysis.starting");
     $("#analysis-stop").disabled = false;
     const controller = new AbortController();
     this.controller = controller;
@@ -57,7 +72,7 @@ export class AnalysisPanel {
       this.running = false;
       this.finished = true;
       $("#analysis-stop").disabled = true;
-      if ($("#analysis-depth").textContent === "starting…") $("#analysis-depth").textContent = "";
+      if ($("#analysis-depth").textContent === t("analysis.starting")) $("#analysis-depth").textContent = "";
       this.onStateChange();
     });
     this.onStateChange();
@@ -67,16 +82,16 @@ export class AnalysisPanel {
     if (event === "exact") {
       const node = $("#analysis-exact");
       if (data.value === null) {
-        node.textContent = `Exact result: ${data.text}.`;
+        node.textContent = t("analysis.exact", { text: exactText(data) });
         node.className = "exact unknown";
       } else {
-        node.textContent = `${data.text}. Moves that keep it: ${data.keeps.join(", ")}.`;
+        node.textContent = t("analysis.keeps", { text: exactText(data), moves: data.keeps.join(", ") });
         node.className = "exact known";
         node.dataset.value = String(data.value);
         node.dataset.keeps = data.keeps.join(" ");
       }
     } else if (event === "lines") {
-      $("#analysis-depth").textContent = `depth ${data.depth}`;
+      $("#analysis-depth").textContent = t("thinking.depth", { depth: data.depth });
       const list = $("#analysis-lines");
       list.replaceChildren();
       for (const line of data.lines) {
@@ -94,10 +109,10 @@ export class AnalysisPanel {
         list.appendChild(li);
       }
     } else if (event === "done") {
-      const reason = { complete: "done: searched to the end", time: "done: time limit", stopped: "stopped" }[data.reason];
-      $("#analysis-depth").textContent = `${$("#analysis-depth").textContent} · ${reason || data.reason}`;
+      const reason = ["complete", "time", "stopped"].includes(data.reason) ? t(`analysis.done.${data.reason}`) : data.reason;
+      $("#analysis-depth").textContent = `${$("#analysis-depth").textContent} · ${reason}`;
     } else if (event === "failed") {
-      $("#analysis-exact").textContent = `The engine failed: ${data.detail}`;
+      $("#analysis-exact").textContent = t("analysis.failed", { detail: data.detail });
     }
   }
 
@@ -106,7 +121,7 @@ export class AnalysisPanel {
     if (this.running) {
       this.running = false;
       this.finished = true;
-      $("#analysis-depth").textContent += " · stopped";
+      $("#analysis-depth").textContent += ` · ${t("analysis.done.stopped")}`;
     }
     $("#analysis-stop").disabled = true;
   }

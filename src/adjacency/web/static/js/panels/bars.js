@@ -3,7 +3,9 @@
 
 import { pieceSvg } from "../board.js";
 import { countCells } from "../format.js";
+import { t } from "../i18n.js";
 import { barOf, bottomColor } from "../orientation.js";
+import { levelName } from "../levels.js";
 
 const $ = (selector) => document.querySelector(selector);
 const BARS = [["#bar-bottom", "x"], ["#bar-top", "o"]]; // before any game: X at the bottom
@@ -19,7 +21,8 @@ export function renderBars(game, cells, ply) {
     const p = s[color];
     const toMove = !over && moverAtPly === color;
     bar.className = `player-bar side-${color}${toMove ? " to-move" : ""}`;
-    const kind = p.kind === "bot" ? (p.level_name ? `Bot · level ${p.level} ${p.level_name}` : `Bot · ${p.spec}`) : "Person";
+    const kind = p.kind === "bot" ? (p.level_name ? t("bars.bot-level", { level: p.level, name: levelName(p.level_name) })
+      : t("bars.bot-spec", { spec: p.spec })) : t("bars.person");
     bar.replaceChildren();
     const who = document.createElement("div");
     who.className = "who";
@@ -31,14 +34,14 @@ export function renderBars(game, cells, ply) {
       const tag = document.createElement("span");
       tag.className = "turn-tag";
       const thinking = game.thinking && game.thinking.info.color === color && ply === s.moves.length;
-      tag.textContent = thinking ? "thinking" : "to move";
+      tag.textContent = thinking ? t("bars.thinking") : t("bars.to-move");
       bar.appendChild(tag);
     }
     const score = counts[color === "x" ? 0 : 1];
     const sc = document.createElement("div");
     sc.className = "score";
     sc.textContent = String(score);
-    sc.setAttribute("aria-label", `${color.toUpperCase()} has ${score} squares`);
+    sc.setAttribute("aria-label", t("bars.score", { side: color.toUpperCase(), count: score }));
     bar.appendChild(sc);
   }
 }
@@ -52,7 +55,8 @@ export function renderEmptyBars(cells) {
     bar.replaceChildren(pieceSvg(color, "piece-icon"));
     const who = document.createElement("div");
     who.className = "who";
-    who.innerHTML = `<div class="name">${color.toUpperCase()}</div><div class="kind">press New game to start</div>`;
+    who.innerHTML = `<div class="name">${color.toUpperCase()}</div><div class="kind"></div>`;
+    who.querySelector(".kind").textContent = t("bars.press-new");
     const score = document.createElement("div");
     score.className = "score";
     score.textContent = String(counts[color === "x" ? 0 : 1]);

@@ -2,6 +2,7 @@
 // running clock down from the last state it received (display only). Each clock sits in
 // its colour's bar (orientation.js says which bar that is).
 
+import { t } from "../i18n.js";
 import { barOf, bottomColor } from "../orientation.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -46,6 +47,6 @@ export function renderClocks(game) {
     node.textContent = formatClock(left);
     node.classList.toggle("running", running);
     node.classList.toggle("low", left < 10);
-    node.setAttribute("aria-label", `${color.toUpperCase()} clock ${formatClock(left)}`);
+    node.setAttribute("aria-label", t("clock.label", { side: color.toUpperCase(), time: formatClock(left) }));
   }
 }

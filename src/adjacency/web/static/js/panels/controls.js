@@ -2,6 +2,7 @@
 // vs bot), the move navigation and the record download.
 
 import { api } from "../api.js";
+import { t } from "../i18n.js";
 import { canAbort, ownSide } from "../resign.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -26,7 +27,8 @@ export function renderControls(game) {
   const pp = $("#btn-play-pause");
   const icon = s.paused ? "M7 5l12 7-12 7z" : "M8 5v14M16 5v14";
   pp.innerHTML = `<svg class="ico${s.paused ? "" : " line"}" viewBox="0 0 24 24" aria-hidden="true">` +
-    `<path d="${icon}"/></svg> ${s.paused ? "Play" : "Pause"}`;
+    `<path d="${icon}"/></svg> <span></span>`;
+  pp.querySelector("span").textContent = s.paused ? t("play.play") : t("play.pause");
   pp.disabled = !playing;
   $("#btn-step").disabled = !playing || !s.paused;
   const speed = $("#speed");

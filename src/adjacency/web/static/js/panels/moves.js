@@ -1,6 +1,7 @@
 // The move list: two plies per row, the shown ply highlighted, a click shows that ply.
 
 import { formatSquares } from "../format.js";
+import { t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -11,7 +12,8 @@ export function renderMoves(game, onPick) {
   list.replaceChildren();
   if (!s.moves.length) {
     const li = document.createElement("li");
-    li.innerHTML = `<span class="empty">No moves yet.</span>`;
+    li.innerHTML = `<span class="empty"></span>`;
+    li.firstChild.textContent = t("moves.none");
     list.appendChild(li);
     return;
   }
@@ -31,7 +33,7 @@ export function renderMoves(game, onPick) {
       b.innerHTML = `<span class="dot ${m.color}"></span><span class="sqname"></span><span class="gain"></span>`;
       b.querySelector(".sqname").textContent = m.square;
       b.querySelector(".gain").textContent = m.flips.length ? `+${m.flips.length}` : "";
-      b.setAttribute("aria-label", `move ${j + 1}: ${m.color.toUpperCase()} ${m.square}, converts ${m.flips.length}`);
+      b.setAttribute("aria-label", t("moves.move", { ply: j + 1, side: m.color.toUpperCase(), square: m.square, count: m.flips.length }));
       const reviewed = game.review && game.review[j + 1];
       if (reviewed && reviewed.mark) {
         const symbol = { inaccuracy: "?!", mistake: "?", blunder: "??" }[reviewed.mark];
@@ -41,9 +43,11 @@ export function renderMoves(game, onPick) {
         b.appendChild(mark);
         b.classList.add(`mark-${reviewed.mark}`);
         b.dataset.mark = reviewed.mark;
-        const best = reviewed.best ? `; best was ${reviewed.best}` : "";
-        b.title = `${reviewed.mark}: loses ${formatSquares(reviewed.loss)}${best}`;
-        b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${reviewed.mark}`);
+        const named = t(`review.${reviewed.mark}`);
+        const loss = formatSquares(reviewed.loss);
+        b.title = reviewed.best ? t("review.title.best", { mark: named, loss, best: reviewed.best })
+          : t("review.title", { mark: named, loss });
+        b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${named}`);
       }
       if (j + 1 === ply) {
         b.classList.add("current");

@@ -2,30 +2,31 @@
 // browser that may move now is told to click: watchers and a player waiting for the
 // other device read whose move it is.
 
-import { label } from "../format.js";
+import { describe, label } from "../format.js";
+import { t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
 export function renderStatus(game) {
   const s = game.state;
-  let text = s.message;
-  if (s.status === "playing" && s.human_to_move && !game.canMove) text = `${label(s, s.turn)} to move.`;
+  let text = describe(s);
+  if (s.status === "playing" && s.human_to_move && !game.canMove) text = t("status.to-move", { player: label(s, s.turn) });
   if (s.status === "playing") {
-    text += ` · ${s.rounds_left} of ${s.rounds} round${s.rounds === 1 ? "" : "s"} left`;
+    text += ` · ${t("status.rounds-left", { left: s.rounds_left, count: s.rounds })}`;
   }
   const hint = game.hint;
   if (hint && hint.plies === s.moves.length && game.live) {
-    const flips = hint.flips.length ? `converts ${hint.flips.join(", ")}` : "converts nothing";
+    const flips = hint.flips.length ? t("hint.converts", { squares: hint.flips.join(", ") }) : t("hint.converts-nothing");
     const score = hint.score === null || hint.score === undefined ? ""
-      : ` ${hint.bot} rates it ${hint.score >= 0 ? "+" : "−"}${Math.abs(hint.score).toFixed(1)} for you.`;
-    text = `Hint: ${hint.square} (${flips}).${score}`;
+      : ` ${t("hint.rates", { bot: hint.bot, score: `${hint.score >= 0 ? "+" : "−"}${Math.abs(hint.score).toFixed(1)}` })}`;
+    text = `${t("hint.text", { square: hint.square, flips })}${score}`;
   }
-  if (game.watching && s.status === "playing") text = `Watching · ${text}`;
+  if (game.watching && s.status === "playing") text = `${t("status.watching")} · ${text}`;
   else if (game.viewer.invite && s.status === "playing" && s.human_to_move) {
-    text = game.canMove ? `Your move · ${text}` : `Waiting for ${s[s.turn].name} · ${text}`;
+    text = `${game.canMove ? t("status.your-move") : t("status.waiting-for", { name: s[s.turn].name })} · ${text}`;
   }
   $("#status").textContent = text;
   $("#status").hidden = !game.live;
   $("#history-banner").hidden = game.live;
-  if (!game.live) $("#history-text").textContent = `Viewing position after ${game.shownPly} of ${s.moves.length} moves`;
+  if (!game.live) $("#history-text").textContent = t("status.viewing", { ply: game.shownPly, count: s.moves.length });
 }

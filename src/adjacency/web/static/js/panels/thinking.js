@@ -1,26 +1,27 @@
 // The thinking panel: which bot thinks, for how long, its depth, score and best line.
 
 import { formatEval, label } from "../format.js";
+import { t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
 export function renderThinking(game) {
   const panel = $("#thinking");
-  const t = game.thinking;
+  const thinking = game.thinking;
   const s = game.state;
-  if (!t || !s || s.status !== "playing") {
+  if (!thinking || !s || s.status !== "playing") {
     panel.hidden = true;
     return;
   }
   panel.hidden = false;
-  const info = t.info;
-  $("#thinking-who").textContent = `${label(s, info.color)} is thinking…`;
-  const elapsed = Math.max(0, (performance.now() - t.since) / 1000);
+  const info = thinking.info;
+  $("#thinking-who").textContent = t("thinking.who", { player: label(s, info.color) });
+  const elapsed = Math.max(0, (performance.now() - thinking.since) / 1000);
   // With a clock the bot's budget comes from its clock (shown in its bar).
   const limit = Math.min(s.time, s[info.color].time_cap || Infinity);
   const parts = [s.clock ? `${elapsed.toFixed(1)} s` : `${elapsed.toFixed(1)} s / ${limit} s`];
-  if (info.depth !== null && info.depth !== undefined) parts.push(`depth ${info.depth}`);
-  if (info.score !== null && info.score !== undefined) parts.push(`eval ${formatEval(info.score)}`);
+  if (info.depth !== null && info.depth !== undefined) parts.push(t("thinking.depth", { depth: info.depth }));
+  if (info.score !== null && info.score !== undefined) parts.push(t("thinking.eval", { score: formatEval(info.score) }));
   const details = $("#thinking-details");
   details.replaceChildren();
   parts.forEach((part, i) => {
@@ -29,5 +30,5 @@ export function renderThinking(game) {
     span.textContent = i ? ` · ${part}` : part;
     details.appendChild(span);
   });
-  $("#thinking-pv").textContent = info.pv && info.pv.length ? `best line: ${info.pv.slice(0, 5).join(" ")}` : "";
+  $("#thinking-pv").textContent = info.pv && info.pv.length ? t("thinking.pv", { line: info.pv.slice(0, 5).join(" ") }) : "";
 }

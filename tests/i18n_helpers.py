@@ -1,0 +1,73 @@
+"""Checks that a page shown in Indonesian has no English left (the i18n browser tests).
+
+:func:`english_left` collects what a person meets on the page (the visible text, and the
+aria-label, title and placeholder of the visible elements) and looks in it for the
+English catalogue's messages, each cut at its parameters into fixed fragments; a
+fragment that is also Indonesian (one the Indonesian catalogue has too, such as "Bot"
+or "Main" of "Main lagi") does not count, nor do the names in :data:`ALLOWED` or those
+a test adds (players' and members' names).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+CATALOGUES = (
+    Path(__file__).resolve().parents[1] / "src" / "adjacency" / "serving" / "static" / "i18n"
+)
+ALLOWED = ["Adjacency", "Elo", "Bahasa Indonesia", "English"]
+"""Names that stay as they are in every language (the game, the rating, the languages)."""
+
+COLLECT = """() => {
+  const seen = [document.body.innerText];
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    if (!node.getClientRects().length) continue;  // hidden
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      if (node.hasAttribute(name)) seen.push(node.getAttribute(name));
+    }
+  }
+  seen.push(document.title);
+  return seen.join("\\n");
+}"""
+
+
+def _messages(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _fragments(value: Any) -> list[str]:
+    forms = value.values() if isinstance(value, dict) else [value]
+    pieces = []
+    for text in forms:
+        text = re.sub(r"<[^>]+>", " ", text)  # inline markup (data-i18n-html) is not text
+        for piece in re.split(r"\{\w+\}|\s{2,}", text):
+            piece = piece.strip(" .,:;·()“”!?…-–—")
+            if len(re.findall(r"[A-Za-z]", piece)) >= 4:  # a word, not a symbol or a letter
+                pieces.append(piece)
+    return pieces
+
+
+def english_left(page: Any, allowed: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+    """The English messages' fragments found in what ``page`` shows now."""
+    seen = page.evaluate(COLLECT)
+    for name in sorted([*ALLOWED, *allowed], key=len, reverse=True):
+        seen = seen.replace(name, " ")
+    english, indonesian = _messages("en"), _messages("id")
+    theirs = "\n".join(piece for value in indonesian.values() for piece in _fragments(value))
+    found = []
+    for key, value in english.items():
+        for piece in _fragments(value):
+            if _has(theirs, piece):
+                continue
+            if _has(seen, piece):
+                found.append(f"{key}: {piece!r}")
+    return found
+
+
+def _has(text: str, piece: str) -> bool:
+    """Whether ``piece`` is in ``text`` as whole words."""
+    return re.search(rf"(?<![A-Za-z]){re.escape(piece)}(?![A-Za-z])", text) is not None

@@ -1,0 +1,95 @@
+"""The league's pages in Bahasa Indonesia, in a real browser (Playwright, Debian's Chromium).
+
+A browser whose language is Indonesian (locale id-ID) gets the leaderboard, a member's
+page, the people's play page and an event's page with no English message of the shared
+catalogue left (tests/i18n_helpers.py), and a refused challenge in Indonesian from the
+error's code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.league.event_store import EventStore
+from adjacency.league.store import LeagueStore
+from browser_helpers import UNDER_TEST, chromium
+from i18n_helpers import english_left
+from league_helpers import add_member, make_league, thread_server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
+
+TIMEOUT = 30_000
+MEMBERS = ("r1", "r2", "r3")
+NAMES = [
+    *MEMBERS,
+    "friday",
+    "ada",
+    "random",
+    "Buchholz",
+    "S-B",
+    "W-D-L",
+    "table.csv",
+    "table.json",
+    "crosstable.csv",
+    "games.txt",
+]
+"""Members', events' and files' names, a bot spec and the tie-breaks' names: as they are."""
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+def test_the_league_pages_in_indonesian_have_no_english_left(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0, increment=0.0)
+    for name in MEMBERS:
+        add_member(db, name, "house", "random")
+    with LeagueStore(db) as store:
+        EventStore(store).create("friday", "round-robin", None, list(MEMBERS))
+    with thread_server(db, house_games=False) as url:
+        context = browser.new_context(
+            locale="id-ID", viewport={"width": 1200, "height": 900}, **UNDER_TEST
+        )
+        context.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+
+        page.goto(url + "/")
+        expect(page.locator("html")).to_have_attribute("lang", "id")
+        expect(page.locator("#standings tr[data-name=r1]")).to_contain_text("bot tuan rumah")
+        expect(page.locator("#events li")).to_contain_text("terjadwal")
+        left = english_left(page, NAMES)
+        assert not left, left  # the leaderboard
+
+        page.goto(url + "/bot/r1")
+        expect(page.locator("#summary")).to_contain_text("detik per langkah")
+        left = english_left(page, NAMES)
+        assert not left, left  # a member's page
+
+        page.goto(url + "/event/friday")
+        expect(page.locator("#summary")).to_contain_text("terjadwal")
+        expect(page.locator("#next li")).to_have_count(2)
+        left = english_left(page, NAMES)
+        assert not left, left  # an event's page
+
+        page.goto(url + "/play")
+        page.fill("#join-name", "ada")
+        page.click("#join button[type=submit]")
+        expect(page.locator("#who")).to_contain_text("Anda bermain sebagai ada")
+        expect(page.locator("button[data-opponent=r1]")).to_have_text("Lawan r1")
+        expect(page.locator("#who")).to_contain_text("belum berperingkat")  # from its code
+        left = english_left(page, NAMES)
+        assert not left, left  # the people's play page
+        assert errors == [], errors
+        context.close()

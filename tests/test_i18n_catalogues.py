@@ -1,0 +1,88 @@
+"""The pages' message catalogues (src/adjacency/serving/static/i18n/*.json).
+
+Every key is in every language with the same parameters; plural messages have the
+forms their language needs; every key the pages' markup and scripts name exists; every
+specific error code the servers raise has a message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "adjacency"
+CATALOGUES = SRC / "serving" / "static" / "i18n"
+STATIC = [SRC / "web" / "static", SRC / "league" / "static", SRC / "serving" / "static"]
+PLURAL_FORMS = {"en": {"one", "other"}, "id": {"other"}}
+"""The Intl.PluralRules categories of each language (Indonesian has no plural forms)."""
+
+
+def catalogue(lang: str) -> dict[str, object]:
+    """The catalogue of ``lang`` as loaded by the pages."""
+    data = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def texts(value: object) -> list[str]:
+    """The message's text, or each form of a plural message."""
+    return list(value.values()) if isinstance(value, dict) else [value]  # type: ignore[list-item]
+
+
+def params(value: object) -> set[str]:
+    """The ``{name}`` placeholders of a message (all forms together)."""
+    return {name for text in texts(value) for name in re.findall(r"\{(\w+)\}", text)}
+
+
+def used_keys() -> set[str]:
+    """The keys the static files name: data-i18n attributes and t("...") calls."""
+    found: set[str] = set()
+    for folder in STATIC:
+        for path in folder.rglob("*"):
+            if path.suffix not in (".html", ".js"):
+                continue
+            lines = path.read_text(encoding="utf-8").splitlines()
+            text = "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+            found.update(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', text))
+            found.update(re.findall(r'\bt\(\s*"([^"]+)"', text))
+            found.update(re.findall(r"\bt\(\s*`([^`$]+)`", text))
+            # t(a ? "ns.k1" : "ns.k2"): the keys chosen between.
+            found.update(re.findall(r'\bt\([^()]*?\?\s*"([\w-]+\.[\w.-]+)"\s*:', text))
+    return found
+
+
+def test_every_catalogue_has_the_same_keys_and_parameters() -> None:
+    english = catalogue("en")
+    assert len(english) > 200
+    for lang in PLURAL_FORMS:
+        other = catalogue(lang)
+        assert set(other) == set(english), f"{lang}: {set(other) ^ set(english)}"
+        for key, value in english.items():
+            assert params(other[key]) == params(value), f"{lang} {key}: parameters differ"
+            forms = other[key]
+            if isinstance(forms, dict):
+                assert set(forms) == PLURAL_FORMS[lang], f"{lang} {key}: plural forms"
+            for text in texts(other[key]):
+                assert isinstance(text, str) and text.strip(), f"{lang} {key}: empty"
+
+
+def test_every_key_the_pages_use_exists() -> None:
+    english = catalogue("en")
+    used = used_keys()
+    assert len(used) > 100
+    missing = sorted(key for key in used if key not in english)
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
+def test_every_specific_error_code_has_a_message(lang: str) -> None:
+    messages = catalogue(lang)
+    codes: set[str] = set()
+    for path in SRC.rglob("*.py"):
+        codes.update(re.findall(r'\bcode="(\w+)"', path.read_text(encoding="utf-8")))
+    assert "game_not_found" in codes
+    missing = sorted(code for code in codes if f"error.{code}" not in messages)
+    assert not missing, missing

@@ -1,0 +1,176 @@
+"""The play page in Bahasa Indonesia, in a real browser (Playwright, Debian's Chromium).
+
+A browser whose language is Indonesian (locale id-ID) gets the whole page in Indonesian:
+the new-game dialog, a game in progress and the result card show no English message of
+the catalogue (tests/i18n_helpers.py); the language switch overrides the browser's
+language and is remembered after a reload; an API error is shown in Indonesian from its
+code.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser_helpers import UNDER_TEST, chromium
+from i18n_helpers import english_left
+from web_helpers import live_server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-i18n")]
+
+TIMEOUT = 30_000
+NAMES = ["Ani"]
+"""Players' names: they stay as they are typed (a level's bot is named in the page's
+language: "Bot Pemula")."""
+
+
+def allowed(server: str) -> list[str]:
+    """The players' names and the levels' bot specs (e.g. "alphabeta:depth=2")."""
+    with urllib.request.urlopen(f"{server}/api/config", timeout=30) as response:
+        config = json.loads(response.read())
+    return [*NAMES, *(level["spec"] for level in config["levels"])]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("i18n") / "games.sqlite3") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+def new_page(browser: Any, locale: str) -> Any:
+    """A fresh page (empty storage) in a browser whose language is ``locale``."""
+    context = browser.new_context(
+        locale=locale, viewport={"width": 1280, "height": 900}, **UNDER_TEST
+    )
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.console_errors = errors
+    return page
+
+
+def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
+    page = new_page(browser, "id-ID")
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    assert page.get_attribute("html", "lang") == "id"
+    expect(page.locator("#btn-new")).to_have_text("Permainan baru")
+    left = english_left(page, allowed(server))
+    assert not left, left  # the new-game dialog
+    dialog = page.locator("#dlg-new")
+    dialog.locator("input[name=x-name]").fill("Ani")
+    dialog.locator("select[name=rows]").select_option("4")
+    dialog.locator("select[name=cols]").select_option("4")
+    dialog.locator("select[name=o-level]").select_option("1")
+    page.eval_on_selector(
+        "input[name=rounds]",
+        "el => { el.value = '2'; el.dispatchEvent(new Event('input', {bubbles: true})); }",
+    )
+    page.click("#new-start")
+    page.wait_for_selector("#dlg-new", state="hidden")
+    page.locator("#board .sq:not(.filled)").first.click()
+    expect(page.locator("#moves button")).to_have_count(2)  # the move and the bot's reply
+    expect(page.locator("#status")).to_contain_text("Giliran")
+    expect(page.locator("#bar-top .name")).to_have_text("Bot Pemula")
+    expect(page.locator("#announcer")).to_contain_text("jalan di")
+    left = english_left(page, allowed(server))
+    assert not left, left  # a game in progress
+    page.click("#btn-analyse")
+    expect(page.locator("#analysis-exact.known")).to_contain_text(
+        "permainan sempurna", timeout=TIMEOUT
+    )
+    left = english_left(page, allowed(server))
+    assert not left, left  # the analysis panel
+    page.click("#analysis-close")
+    page.locator("#board .sq:not(.filled)").first.click()
+    page.wait_for_selector("#dlg-result[open]")
+    assert page.locator("#result-title").inner_text() in ("Anda menang!", "Anda kalah", "Seri")
+    left = english_left(page, allowed(server))
+    assert not left, left  # the result card
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_the_switch_overrides_the_browser_and_is_remembered(server: str, browser: Any) -> None:
+    page = new_page(browser, "en-US")
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    assert page.get_attribute("html", "lang") == "en"
+    expect(page.locator("#btn-new")).to_have_text("New game")
+    page.locator("#new-cancel").click()
+    page.locator("#lang").select_option("id")  # the page reloads in Indonesian
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    expect(page.locator("#btn-new")).to_have_text("Permainan baru")
+    page.reload()
+    expect(page.locator("#btn-new")).to_have_text("Permainan baru")
+    assert page.locator("#lang").input_value() == "id"
+    page.locator("#new-cancel").click()
+    page.locator("#lang").select_option("en")
+    expect(page.locator("#btn-new")).to_have_text("New game")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.context.close()
+
+
+def test_an_api_error_is_shown_in_indonesian_from_its_code(server: str, browser: Any) -> None:
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/?game=tidak-ada")
+    # GameNotFound with code game_not_found: the page words it, not the English detail.
+    expect(page.locator("#notice")).to_contain_text("Tidak ada permainan dengan id “tidak-ada”")
+    assert "no game with id" not in page.locator("#notice").inner_text()
+    # The editor's verdict on an impossible position comes with a code too.
+    page.locator("#new-cancel").click()
+    page.locator("#btn-editor").click()
+    page.locator("#editor-clear").click()
+    page.locator("#editor-analyse").click()
+    expect(page.locator("#editor-error")).to_contain_text("Posisi mustahil: ada 0 bidak")
+    page.context.close()
+
+
+def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/lab")
+    page.wait_for_selector("#lab-board svg")
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    expect(page.locator("#tree-summary")).to_contain_text("Tekan Cari")
+    page.locator("#tree-form button[type=submit]").click()
+    page.wait_for_selector("#tree-view g.node[data-ply='1']")
+    expect(page.locator("#tree-summary")).to_contain_text("simpul pohon")
+    page.locator("#tree-step-reset").click()
+    page.locator("#tree-step").click()
+    expect(page.locator("#tree-step-text")).to_contain_text("langkah 1 dari")
+    # The search options name algorithms and bot specs (alpha-beta, hill, anneal...): names.
+    specs = page.locator("select option").all_inner_texts()
+    left = english_left(page, [*allowed(server), *specs, "alphabeta"])
+    assert not left, left  # the tree panel
+    page.locator(".lab-tabs button[data-tab=counts]").click()
+    page.locator("#counts-form button[type=submit]").click()
+    expect(page.locator("#counts-view tbody tr")).to_have_count(5)
+    left = english_left(page, [*allowed(server), *specs, "alphabeta"])
+    assert not left, left  # the counts panel
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_the_rules_page_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/rules")
+    expect(page.locator("h1")).to_have_text("Aturan dan cara bermain")
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    left = english_left(page, ["Tab", "Enter", "Home", "End", "Space"])  # key names
+    assert not left, left
+    assert page.console_errors == []
+    page.context.close()
