@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 
 from ...serving.errors import GameNotFound
-from ..deps import hall_of, store_of
+from ..deps import hall_of
 from ..event_store import EventStore
 from ..event_views import exports, table
 from ..models import ERRORS
@@ -58,10 +58,9 @@ async def get_event(request: Request, name: str) -> dict[str, Any]:
     play named (``live``: id, x, o)."""
     event = _event_named(request, name)
     data = await asyncio.to_thread(table, _events(request), event)
-    names = {m.id: m.name for m in store_of(request).members()}
     hall = hall_of(request)
     data["live"] = [
-        {"id": gid, "x": names[hall.live[gid].x.id], "o": names[hall.live[gid].o.id]}
+        {"id": gid, "x": hall.live[gid].x.name, "o": hall.live[gid].o.name}
         for gid in data["playing"]
         if gid in hall.live
     ]
