@@ -118,9 +118,10 @@ class Games:
             await asyncio.to_thread(self.store.save_progress, changed)
 
     def _ratings(self) -> dict[int, Glicko]:
-        """Current ratings: read once, then kept up to date as games end."""
+        """Current ratings: read once (the members that have one; the others have the
+        start rating), then kept up to date as games end."""
         if self._rating_cache is None:
-            self._rating_cache = self.store.ratings()
+            self._rating_cache = self.store.current_ratings()
         return collections.defaultdict(Glicko, self._rating_cache)
 
     def _between(self) -> collections.Counter[tuple[int, int]]:

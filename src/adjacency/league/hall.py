@@ -303,15 +303,21 @@ class Hall(Games):
     def pair(self) -> list[LiveGame]:
         """Start every game that free members can play now; return them.
 
-        Connections whose token was revoked or replaced meanwhile are closed first
+        A pass reads only the members it may pair: the house bots, the connected bots and
+        the bots that events or queued challenges name (never every member and token hash:
+        a league with 25,000 people must not cost 25,000 rows four times a second, issue
+        33 B5). Connections whose token was revoked or replaced meanwhile are closed first
         (:meth:`sweep_revoked`), then the people queued for a bot that is free now are
         served (:meth:`_serve_queues`). Who plays whom next is :func:`.pairing.plan` (the
         rule of docs/league.md): open pairs first, then new pairs; a new pair is
         recorded here and takes the league's next opening in turn.
         """
-        members = {m.id: m for m in self.store.members() if m.kind != "person"}
-        self.sweep_revoked(members)
         events = self.events.plan(set(self.connections))
+        wanted = set(self.connections) | set(self.challenges.queued_bots()) | set(events.members)
+        wanted |= {m for start in events.starts for m in (start.x, start.o)}
+        found = self.store.pairable(wanted)  # house bots and these bots, no one else
+        members = {member_id: member for member_id, (member, _) in found.items()}
+        self.sweep_revoked(members, {member_id: digest for member_id, (_, digest) in found.items()})
         self.unrated_pairs = events.unrated
         started: list[LiveGame] = self.pair_events(members, events.starts)  # events first
         before = set(self.live)
@@ -365,11 +371,13 @@ class Hall(Games):
             started.append(self.start_game(x, o, start.opening, pair_id=start.pair, leg=start.leg))
         return started
 
-    def sweep_revoked(self, members: Mapping[int, Member]) -> None:
+    def sweep_revoked(
+        self, members: Mapping[int, Member], hashes: Mapping[int, str | None]
+    ) -> None:
         """Close the connections whose member is gone or revoked, or whose token was
         replaced (``adjacency league revoke|rotate`` write the file directly, so the
-        server learns it here); ``members`` are the league's bots and house bots."""
-        hashes = self.store.token_hashes()
+        server learns it here); ``members`` are the league's bots and house bots (the
+        connected ones at least), ``hashes`` their token hashes."""
         for member_id, outbox in list(self.connections.items()):
             revoked = member_id not in members or members[member_id].revoked
             if revoked or (outbox.token_hash and hashes.get(member_id) != outbox.token_hash):
