@@ -29,6 +29,7 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 
+from ..core.errors import StoreError
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import MAX_INCOMING, Challenge, Challenges
 from .event_runner import EventRunner, EventStart
@@ -43,6 +44,9 @@ log = logging.getLogger(__name__)
 
 TICK = 0.25
 """Seconds between scheduler passes when nothing wakes it earlier."""
+
+RETRY_EVERY = 2.0
+"""Seconds between tries to write again while the store refuses writes (degraded)."""
 
 PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
@@ -131,6 +135,8 @@ class Hall(Games):
             await asyncio.sleep(PROGRESS_EVERY)
             try:
                 await self.save_progress()
+            except StoreError as exc:  # a full disk: degraded, said once; the games go on
+                self.write_failed("the moves of the games in play", exc)
             except Exception:  # a crash then loses these moves; the games go on
                 log.exception("could not write the moves of the games in play")
 
@@ -198,8 +204,11 @@ class Hall(Games):
         before the scheduler pairs it again; a person must accept (``waiting``). Raises
         :class:`NotNow` (409), changing nothing, for oneself, while the challenger plays,
         for a revoked member, a bot that is not connected, or a person who is absent,
-        playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer."""
+        playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer; raises
+        :class:`StoreError` (503) while the store refuses writes."""
         now = time.monotonic()
+        if self.write_failure is not None:
+            raise StoreError("the league cannot store games now (its database refuses writes)")
         if opponent.id == person.id:
             raise NotNow("you cannot play yourself: choose another member")
         if not self.is_free(person):
@@ -290,13 +299,24 @@ class Hall(Games):
     # ---------------------------------------------------------- scheduler
 
     async def _schedule_loop(self) -> None:
+        """Pair whoever is free, at every wake-up or tick; while the store refuses writes
+        (:attr:`write_failure`), pair nobody and try writing every :data:`RETRY_EVERY` s."""
         assert self._wake is not None
+        retry = 0.0
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.tick)
             self._wake.clear()
+            if self.write_failure is not None:
+                if time.monotonic() < retry:
+                    continue
+                retry = time.monotonic() + RETRY_EVERY
+                if not self.retry_writes():
+                    continue
             try:
                 self.pair()
+            except StoreError as exc:  # a full disk: degraded, said once
+                self.write_failed("a scheduler pass's games", exc)
             except Exception:  # never let one bad pass stop the league
                 log.exception("scheduler pass failed")
 

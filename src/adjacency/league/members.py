@@ -100,6 +100,18 @@ class MemberStore(SQLiteStore):
 
     # ----------------------------------------------------------------- league
 
+    PROBE_BYTES = 16384
+    """The size of :meth:`probe_write`'s row: more than a long game's record."""
+
+    def probe_write(self) -> None:
+        """Write (and delete, in the same transaction) a row the size of a game's record:
+        :class:`StoreError` while the file cannot grow by that much (a full disk), so a
+        server that waits for writes to work again does not resume on a tiny write that
+        happened to fit."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", ("." * self.PROBE_BYTES,))
+            db.execute("DELETE FROM meta WHERE key = 'probe'")
+
     @property
     def created(self) -> bool:
         """Whether the file holds a league already (its settings are stored)."""

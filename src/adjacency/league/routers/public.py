@@ -27,6 +27,7 @@ from ..models import (
     ERRORS,
     GameState,
     GameSummary,
+    Health,
     LeagueInfo,
     MemberPage,
     PairStats,
@@ -200,6 +201,29 @@ async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="league-{game_id}.txt"'}
     )
+
+
+@router.get(
+    "/health",
+    response_model=Health,
+    responses={503: {"model": Health, "description": "degraded: the database refuses writes"}},
+)
+async def health(request: Request, response: Response) -> dict[str, Any]:
+    """Whether the league works: ``ok`` (200), or ``degraded`` (503) while its database
+    refuses writes (a full disk), with the store's reason; the server then pairs nobody,
+    reports the games that end as aborted (no result that is not stored), and resumes
+    by itself once writes work again (:meth:`~..games.Games.retry_writes`)."""
+    hall = hall_of(request)
+    degraded = hall.write_failure is not None
+    if degraded:
+        response.status_code = 503
+    return {
+        "status": "degraded" if degraded else "ok",
+        "reason": hall.write_failure,
+        "since": hall.failing_since,
+        "pairing": not degraded,
+        "unstored": len(hall.unstored),
+    }
 
 
 @router.get("/stats", response_model=ServerStats)
