@@ -5,11 +5,13 @@ depends on: games ended, who is online) and its time. A request gets it as it is
 the key is the same, or when it is younger than the cache's minimum age (a busy league
 ends many games a second, so the key changes all the time); otherwise the answer is
 computed again (at most one computation per :data:`SPACING` times its own duration,
-so a slow one on a big league takes a bounded share of the machine), and requests
-that arrive meanwhile wait for that one computation
-rather than starting their own or reading an answer not yet made (B9: concurrent first
-requests answered 500). A computation that fails fails its waiters and is retried by
-the next request.
+so a slow one on a big league takes a bounded share of the machine). When the last
+computation took longer than :data:`SLOW`, requests meanwhile get the previous answer
+(a big league's standings are then a few seconds old rather than a few seconds away);
+otherwise, and always for the first answer, requests that arrive meanwhile wait for
+that one computation rather than starting their own or reading an answer not yet made
+(B9: concurrent first requests answered 500). A computation that fails fails its
+waiters and is retried by the next request.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ T = TypeVar("T")
 
 SPACING = 5.0
 """An answer is reused for at least this many times as long as it took to compute."""
+SLOW = 0.2
+"""Seconds beyond which a computation runs in the background while its previous
+answer is served (a small league's answers are always current: tests and classes see
+a game's end at the next poll)."""
 
 
 class SharedAnswer(Generic[T]):
@@ -46,6 +52,10 @@ class SharedAnswer(Generic[T]):
             return self._answer
         if self._running is None:
             self._running = asyncio.ensure_future(self._compute(key, compute))
+            # a failure nobody waited for (served the previous answer) is not an error
+            self._running.add_done_callback(lambda f: f.cancelled() or f.exception())
+        if self._answer is not None and self._took > SLOW:
+            return self._answer  # a slow one: the previous answer until it is done
         return await asyncio.shield(self._running)  # a request that leaves stops nothing
 
     async def _compute(self, key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:

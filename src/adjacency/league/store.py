@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from typing import Any
 
 from ..core.errors import StoreError
 from ..ratings.glicko import Glicko, rate_game
@@ -243,10 +244,12 @@ class LeagueStore(MemberStore):
         """The rated finished games of members ``a_id`` and ``b_id`` against each other, in
         the order they were rated (without records; unrated ones left out as in
         :meth:`rated_games`); read through the players' index, not by scanning every game."""
+        sides = [
+            f"SELECT {LIGHT_COLUMNS} FROM games WHERE x_id = ? AND o_id = ? "
+            "AND status = 'finished' AND rated_seq IS NOT NULL"
+        ] * 2
         rows = self._query(
-            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' AND "
-            "rated_seq IS NOT NULL AND "
-            "((x_id = ? AND o_id = ?) OR (x_id = ? AND o_id = ?)) ORDER BY rated_seq",
+            f"SELECT * FROM ({' UNION ALL '.join(sides)}) ORDER BY rated_seq",
             (a_id, b_id, b_id, a_id),
         )
         return [StoredGame(*r) for r in rows]
@@ -279,18 +282,23 @@ class LeagueStore(MemberStore):
         """``(game, rating, rd, time)`` after each of a member's rated games, oldest first;
         with ``points``, at most about that many, evenly spaced and ending with the
         latest (a chart cannot show two thousand points; its answer stays small)."""
-        step = 1
-        if points is not None:
-            count = int(
-                self._query("SELECT COUNT(*) FROM ratings WHERE member_id = ?", (member_id,))[0][0]
+        seqs = [
+            int(row[0])
+            for row in self._query(
+                "SELECT seq FROM ratings WHERE member_id = ? ORDER BY seq", (member_id,)
             )
-            step = max(1, -(-count // max(1, points)))
-        rows = self._query(
-            "SELECT game_id, rating, rd, at FROM (SELECT game_id, rating, rd, at, "
-            "ROW_NUMBER() OVER (ORDER BY seq DESC) - 1 AS back FROM ratings "
-            "WHERE member_id = ?) WHERE back % ? = 0 ORDER BY back DESC",
-            (member_id, step),
-        )
+        ]  # the index alone: a few bytes a row
+        if points is not None and len(seqs) > points:
+            step = -(-len(seqs) // max(1, points))
+            seqs = seqs[::-1][::step][::-1]  # evenly spaced, the latest kept
+        rows: list[tuple[Any, ...]] = []
+        for start in range(0, len(seqs), 500):  # SQLite's bound on a statement's variables
+            chunk = seqs[start : start + 500]
+            rows += self._query(
+                f"SELECT game_id, rating, rd, at FROM ratings WHERE seq IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY seq",
+                tuple(chunk),
+            )
         return [(int(g), float(r), float(d), float(t)) for g, r, d, t in rows]
 
     # ----------------------------------------------------------- aggregates

@@ -107,11 +107,12 @@ def fit_totals(
         weights = np.full(n, 1.0 / n)
     else:
         raise ValueError(f"centre must be 'mean' or 'games', got {centre!r}")
-    shift = np.eye(n) - np.outer(np.ones(n), weights)
-    centred = shift @ cov @ shift.T
+    # the variances of r - w.r: the diagonal of (I - 1 w')C(I - 1 w')', in n^2 steps
+    cov_w = cov @ weights
+    centred = np.diag(cov) - 2 * cov_w + float(weights @ cov_w)
     elo = r[:n] - float(weights @ r[:n])
     out = [
-        Rating(p, float(elo[i]), float(Z95 * math.sqrt(max(centred[i, i], 0.0))),
+        Rating(p, float(elo[i]), float(Z95 * math.sqrt(max(centred[i], 0.0))),
                int(played[p][0]), float(played[p][1]))
         for p, i in index.items()
     ]  # fmt: skip
