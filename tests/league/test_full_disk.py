@@ -44,6 +44,9 @@ class Bot:
         self.token = token
         self.heard: list[dict[str, Any]] = []
         self.stop = threading.Event()
+        self.hold = threading.Event()
+        """While set, the bot keeps the turns it is given (:attr:`held`) unanswered."""
+        self.held: list[dict[str, Any]] = []
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
@@ -55,12 +58,15 @@ class Bot:
                 try:
                     message = json.loads(socket.recv(timeout=0.2))
                 except TimeoutError:
-                    continue
+                    message = {"type": "nothing"}
                 if message["type"] in ("game_start", "game_end"):
                     self.heard.append(message)
                 elif message["type"] == "your_turn":
-                    move = rng.choice(Position.from_fen(message["fen"]).legal_moves())
-                    socket.send(json.dumps({"type": "move", "game": message["game"], "move": move}))
+                    self.held.append(message)
+                while self.held and not self.hold.is_set():
+                    turn = self.held.pop(0)
+                    move = rng.choice(Position.from_fen(turn["fen"]).legal_moves())
+                    socket.send(json.dumps({"type": "move", "game": turn["game"], "move": move}))
 
     def ends(self) -> list[dict[str, Any]]:
         return [m for m in self.heard if m["type"] == "game_end"]
@@ -137,3 +143,44 @@ def test_a_full_disk_degrades_the_league_loses_no_result_and_it_recovers(
             else:  # every result told is the stored one
                 assert stored.status == "finished", end
                 assert (stored.result, stored.termination) == (end["result"], end["termination"])
+
+
+def test_a_result_that_cannot_be_stored_is_reported_aborted_and_stored_so_later(
+    tmp_path: Path,
+) -> None:
+    """The end of a game in play meets a store that refuses every write (the server's
+    connection made read-only with ``PRAGMA query_only``): the bot hears the game
+    aborted, not its result; once writes work, the game is stored aborted with the
+    moves it had."""
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0, increment=0.0)
+    token = add_member(db, "tester")
+    add_member(db, "house", "house", "random")
+    app = create_app(db, limits=LeagueLimits(limit_loopback=False))
+    store = app.state.store
+    with uvicorn_thread(app, "the league", ws="websockets-sansio") as url:
+        bot = Bot(url, token)
+        bot.hold.set()  # the bot sits on its first turn ...
+        wait_until(lambda: bot.held, GUARD, "the bot's first turn")
+        game_id = bot.held[0]["game"]
+        with store._lock:  # ... while the store stops taking writes
+            store.db.execute("PRAGMA query_only = ON")
+        bot.hold.clear()  # the game plays on to its end, which cannot be stored
+        end = wait_until(
+            lambda: next((m for m in bot.ends() if m["game"] == game_id), None),
+            GUARD,
+            "the game's end",
+        )
+        assert end["termination"] == "aborted" and end["result"] is None
+        assert "could not store the result" in end["detail"]
+        status, body = health(url)
+        assert status == 503 and "readonly" in body["reason"] and body["unstored"] == 1
+        with store._lock:
+            store.db.execute("PRAGMA query_only = OFF")
+        wait_until(lambda: health(url)[0] == 200, GUARD, "the league to recover")
+        bot.stop.set()
+        bot.thread.join(GUARD)
+    with LeagueStore(db, create=False) as stored:
+        game = stored.game(game_id)
+        assert game is not None and game.status == "aborted" and game.result is None
+        assert game.plies > 0 and game.record is not None and game.record.count(".") > 0
