@@ -81,7 +81,7 @@ def test_remove_drops_the_token_and_connection_and_keeps_the_games(tmp_path: Pat
     with LeagueStore(db) as store:
         removed = store.member_named("team-a")
         assert removed.removed and removed.revoked
-        assert store.token_hashes().get(removed.id) is None
+        assert store.pairable([removed.id])[removed.id][1] is None  # its token dropped
 
 
 def test_removing_a_person_who_never_played_frees_the_name(tmp_path: Path) -> None:

@@ -110,13 +110,22 @@ def test_league(copy: Any) -> None:
             for _, member, _, rating, rd, _, _ in BEFORE["league.db"]["ratings"]
         }
         assert {m: (g.rating, g.rd) for m, g in store.ratings().items()} == ratings
+        # Opening built the aggregate tables (issue 33, B3) from the stored games and ratings.
+        totals = store.totals()
+        assert totals == store.recompute_totals()
+        assert len(totals["results"]) == 2 and len(totals["current_ratings"]) == 2
     # Opening added the later columns (members.approved, games.limited) with their
-    # defaults (0: not approved; rated before the limit against provisional opponents).
+    # defaults (0: not approved; rated before the limit against provisional opponents),
+    # and marked the aggregates built (meta's "totals").
     expected = {
         table: [[*row, 0] if table in ("members", "games") else row for row in rows]
         for table, rows in BEFORE["league.db"].items()
     }
-    assert dump(path) == expected
+    expected["meta"] = [*expected["meta"], ["totals", "1"]]
+    after = dump(path)
+    for table in ("results", "failures", "current_ratings"):
+        after.pop(table)
+    assert after == expected
 
 
 def test_solutions(copy: Any) -> None:

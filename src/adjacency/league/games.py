@@ -15,7 +15,12 @@ Contract, in the server's event loop (one thread, no locks):
 * a game's end, its record and both new ratings are one store transaction
   (:meth:`Games._finish`); both players are told (``game_end``);
 * the moves of games in play are written every :data:`PROGRESS_EVERY` seconds
-  (:meth:`Games.save_progress`), so an aborted game keeps them, even after a crash.
+  (:meth:`Games.save_progress`), so an aborted game keeps them, even after a crash;
+* no player is told a result that was not stored: when the store refuses the write
+  (a full disk), the game is reported aborted instead, the league is *degraded*
+  (:attr:`Games.write_failure`, said once in the log and on ``/api/league/health``)
+  and the hall stops pairing until writes work again (:meth:`Games.retry_writes`,
+  which then stores those games as aborted, with their moves).
 """
 
 from __future__ import annotations
@@ -106,6 +111,47 @@ class Games:
         self._rating_cache: dict[int, Glicko] | None = None
         self._between_cache: collections.Counter[tuple[int, int]] | None = None
         self._house_tasks: set[asyncio.Task[None]] = set()
+        self.write_failure: str | None = None
+        """Why the store refuses writes (a full disk), while it does: the league is
+        degraded and pairs nobody; ``None`` when writes work."""
+        self.failing_since: float | None = None
+        """When writes began to fail (epoch seconds), while they do."""
+        self.unstored: dict[int, tuple[str, str, int]] = {}
+        """Games that ended while writes failed, reported aborted and to be stored so
+        when writes work again: ``id: (detail, record, plies)``."""
+
+    def write_failed(self, what: str, exc: BaseException) -> None:
+        """The store refused a write (``what`` was being written): the league is degraded
+        from now until :meth:`retry_writes` succeeds. Logged once per failure spell, with
+        its reason and without a traceback (a full disk fails every write, several a
+        second: a log of tracebacks would only fill it sooner)."""
+        if self.write_failure is None:
+            self.write_failure = f"could not store {what}: {exc}"
+            self.failing_since = time.time()
+            log.error(
+                "%s; the league is degraded: pairing stops, games that end are reported "
+                "aborted, until writes work again",
+                self.write_failure,
+            )
+        else:
+            log.debug("could not store %s: %s", what, exc)
+
+    def retry_writes(self) -> bool:
+        """Try writing again (the degraded league's probe): store the games that ended
+        meanwhile as aborted, then a write the size of a game's record. On success the
+        league is healthy again (logged) and ``True`` is returned."""
+        try:
+            for game_id, (detail, record, plies) in list(self.unstored.items()):
+                self.store.abort_game(game_id, detail, record, plies)
+                del self.unstored[game_id]
+            self.store.probe_write()
+        except Exception as exc:  # still failing: said once already
+            log.debug("writes still fail: %s", exc)
+            return False
+        if self.write_failure is not None:
+            log.warning("database writes work again: the league pairs again")
+        self.write_failure = self.failing_since = None
+        return True
 
     def wake(self) -> None:
         """Called when a game ends (its players may be paired again); the hall runs its
@@ -145,9 +191,10 @@ class Games:
             await asyncio.to_thread(self.store.save_progress, changed)
 
     def _ratings(self) -> dict[int, Glicko]:
-        """Current ratings: read once, then kept up to date as games end."""
+        """Current ratings: read once (the members that have one; the others have the
+        start rating), then kept up to date as games end."""
         if self._rating_cache is None:
-            self._rating_cache = self.store.ratings()
+            self._rating_cache = self.store.current_ratings()
         return collections.defaultdict(Glicko, self._rating_cache)
 
     def _between(self) -> collections.Counter[tuple[int, int]]:
@@ -423,9 +470,14 @@ class Games:
             if self._rating_cache is not None:
                 self._rating_cache[live.x.id] = new_x
                 self._rating_cache[live.o.id] = new_o
-        except Exception:
-            log.exception("could not store game %d", live.id)
+        except Exception as exc:
+            # Nobody is told a result that is not stored: the game is aborted instead
+            # (stored as such once writes work again) and the league degraded.
             self._rating_cache = None
+            detail = "the server could not store the result (its database refuses writes)"
+            game.abandon(detail)
+            self.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
+            self.write_failed(f"game {live.id}", exc)
         self.finished.append(time.time())
         self._end(live)
 

@@ -30,6 +30,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 
+from ..core.errors import StoreError
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import MAX_INCOMING, Challenge, Challenges
 from .event_runner import EventRunner, EventStart
@@ -44,6 +45,9 @@ log = logging.getLogger(__name__)
 
 TICK = 0.25
 """Seconds between scheduler passes when nothing wakes it earlier."""
+
+RETRY_EVERY = 2.0
+"""Seconds between tries to write again while the store refuses writes (degraded)."""
 
 PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
@@ -143,6 +147,8 @@ class Hall(Games):
             await asyncio.sleep(PROGRESS_EVERY)
             try:
                 await self.save_progress()
+            except StoreError as exc:  # a full disk: degraded, said once; the games go on
+                self.write_failed("the moves of the games in play", exc)
             except Exception:  # a crash then loses these moves; the games go on
                 log.exception("could not write the moves of the games in play")
 
@@ -222,8 +228,11 @@ class Hall(Games):
         before the scheduler pairs it again; a person must accept (``waiting``). Raises
         :class:`NotNow` (409), changing nothing, for oneself, while the challenger plays,
         for a revoked member, a bot that is not connected, or a person who is absent,
-        playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer."""
+        playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer; raises
+        :class:`StoreError` (503) while the store refuses writes."""
         now = time.monotonic()
+        if self.write_failure is not None:
+            raise StoreError("the league cannot store games now (its database refuses writes)")
         if opponent.id == person.id:
             raise NotNow("you cannot play yourself: choose another member", code="play_yourself")
         if not self.is_free(person):
@@ -330,28 +339,45 @@ class Hall(Games):
     # ---------------------------------------------------------- scheduler
 
     async def _schedule_loop(self) -> None:
+        """Pair whoever is free, at every wake-up or tick; while the store refuses writes
+        (:attr:`write_failure`), pair nobody and try writing every :data:`RETRY_EVERY` s."""
         assert self._wake is not None
+        retry = 0.0
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.tick)
             self._wake.clear()
+            if self.write_failure is not None:
+                if time.monotonic() < retry:
+                    continue
+                retry = time.monotonic() + RETRY_EVERY
+                if not self.retry_writes():
+                    continue
             try:
                 self.pair()
+            except StoreError as exc:  # a full disk: degraded, said once
+                self.write_failed("a scheduler pass's games", exc)
             except Exception:  # never let one bad pass stop the league
                 log.exception("scheduler pass failed")
 
     def pair(self) -> list[LiveGame]:
         """Start every game that free members can play now; return them.
 
-        Connections whose token was revoked or replaced meanwhile are closed first
+        A pass reads only the members it may pair: the house bots, the connected bots and
+        the bots that events or queued challenges name (never every member and token hash:
+        a league with 25,000 people must not cost 25,000 rows four times a second, issue
+        33 B5). Connections whose token was revoked or replaced meanwhile are closed first
         (:meth:`sweep_revoked`), then the people queued for a bot that is free now are
         served (:meth:`_serve_queues`). Who plays whom next is :func:`.pairing.plan` (the
         rule of docs/league.md): open pairs first, then new pairs; a new pair is
         recorded here and takes the league's next opening in turn.
         """
-        members = {m.id: m for m in self.store.members() if m.kind != "person"}
-        self.sweep_revoked(members)
         events = self.events.plan(set(self.connections))
+        wanted = set(self.connections) | set(self.challenges.queued_bots()) | set(events.members)
+        wanted |= {m for start in events.starts for m in (start.x, start.o)}
+        found = self.store.pairable(wanted)  # house bots and these bots, no one else
+        members = {member_id: member for member_id, (member, _) in found.items()}
+        self.sweep_revoked(members, {member_id: digest for member_id, (_, digest) in found.items()})
         self.unrated_pairs = events.unrated
         started: list[LiveGame] = self.pair_events(members, events.starts)  # events first
         before = set(self.live)
@@ -405,11 +431,13 @@ class Hall(Games):
             started.append(self.start_game(x, o, start.opening, pair_id=start.pair, leg=start.leg))
         return started
 
-    def sweep_revoked(self, members: Mapping[int, Member]) -> None:
+    def sweep_revoked(
+        self, members: Mapping[int, Member], hashes: Mapping[int, str | None]
+    ) -> None:
         """Close the connections whose member is gone or revoked, or whose token was
         replaced (``adjacency league revoke|rotate`` write the file directly, so the
-        server learns it here); ``members`` are the league's bots and house bots."""
-        hashes = self.store.token_hashes()
+        server learns it here); ``members`` are the league's bots and house bots (the
+        connected ones at least), ``hashes`` their token hashes."""
         for member_id, outbox in list(self.connections.items()):
             revoked = member_id not in members or members[member_id].revoked
             if revoked or (outbox.token_hash and hashes.get(member_id) != outbox.token_hash):

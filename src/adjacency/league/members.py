@@ -12,6 +12,7 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,11 @@ from .records import (
     token_hash,
 )
 from .rules import LeagueRules, Progress
-from .schema import CONFIG, MIGRATIONS, SCHEMA, SCHEMA_VERSION
+from .schema import CONFIG, MIGRATIONS, REBUILD, SCHEMA, SCHEMA_VERSION, TOTALS_VERSION, TRIGGERS
 from .settings import LeagueSettings
+
+MEMBER_COLUMNS = "id, name, kind, spec, revoked, concurrency"
+"""The columns of a :class:`~.records.Member`, in its fields' order."""
 
 
 class MemberStore(SQLiteStore):
@@ -57,9 +61,37 @@ class MemberStore(SQLiteStore):
         try:
             # The version row is written with the league's settings (:meth:`create`).
             check_version(self.db, self.path, CONFIG, "meta", SCHEMA_VERSION, write=False)
+            self._keep_totals()
         except StoreError:
             self.db.close()
             raise
+
+    def _keep_totals(self) -> None:
+        """Install the aggregates' triggers (:data:`~.schema.TRIGGERS`) and, in a file of
+        an earlier version (no ``totals`` row in ``meta``, or another), rebuild the
+        aggregate tables from the games and ratings in one transaction (the migration)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'totals'").fetchone()
+            if row is not None and row[0] == TOTALS_VERSION:
+                return
+            if row is not None:  # other rules: their triggers go before the new ones
+                names = self.db.execute("SELECT name FROM sqlite_master WHERE type='trigger'")
+                for (name,) in names.fetchall():
+                    self.db.execute(f'DROP TRIGGER IF EXISTS "{name}"')
+            self.db.executescript(TRIGGERS)
+        except sqlite3.Error as exc:
+            raise CONFIG.unusable(self.path, exc) from None
+        with self._transaction() as db:
+            self.rebuild_totals(db)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('totals', ?)", (TOTALS_VERSION,))
+
+    @staticmethod
+    def rebuild_totals(db: sqlite3.Connection) -> None:
+        """Replace the aggregate tables' rows by a recomputation from the games and
+        ratings (:data:`~.schema.REBUILD`), in the caller's transaction ``db``."""
+        for table, query in REBUILD.items():
+            db.execute(f"DELETE FROM {table}")
+            db.execute(f"INSERT INTO {table} {query}")
 
     def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         return transaction(self.db, self.path, CONFIG, self._lock)
@@ -72,6 +104,18 @@ class MemberStore(SQLiteStore):
                 raise CONFIG.error(self.path, exc) from None
 
     # ----------------------------------------------------------------- league
+
+    PROBE_BYTES = 16384
+    """The size of :meth:`probe_write`'s row: more than a long game's record."""
+
+    def probe_write(self) -> None:
+        """Write (and delete, in the same transaction) a row the size of a game's record:
+        :class:`StoreError` while the file cannot grow by that much (a full disk), so a
+        server that waits for writes to work again does not resume on a tiny write that
+        happened to fit."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", ("." * self.PROBE_BYTES,))
+            db.execute("DELETE FROM meta WHERE key = 'probe'")
 
     @property
     def created(self) -> bool:
@@ -202,6 +246,61 @@ class MemberStore(SQLiteStore):
         )
         return [self._member_row(r) for r in rows]
 
+    def member_count(self) -> int:
+        """How many members the league has (revoked ones included)."""
+        return int(self._query("SELECT COUNT(*) FROM members")[0][0])
+
+    def members_stamp(self) -> tuple[int, int, int]:
+        """What changes when a member is added, removed, revoked or restored: ``(count,
+        largest id, revoked count)`` (a cache's key; one indexed count, no rows read)."""
+        row = self._query("SELECT COUNT(*), COALESCE(MAX(id), 0), TOTAL(revoked) FROM members")
+        return int(row[0][0]), int(row[0][1]), int(row[0][2])
+
+    def names(self, ids: Iterable[int]) -> dict[int, str]:
+        """The names of the members with these ids (those that exist), by id: a page
+        names the players it shows without reading every member."""
+        wanted = sorted(set(ids))
+        found: dict[int, str] = {}
+        for start in range(0, len(wanted), 500):  # SQLite's bound on a statement's variables
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._query(f"SELECT id, name FROM members WHERE id IN ({marks})", tuple(chunk))
+            found.update({int(i): str(n) for i, n in rows})
+        return found
+
+    def listed_members(self, online: Iterable[int] = ()) -> list[Member]:
+        """The members a leaderboard lists, in the order they were added: every bot and
+        house bot (revoked ones too, removed ones not), and the people who have finished
+        a game or are in ``online`` (a person who joined and never played is not listed:
+        24,000 idle accounts must not make every poll megabytes, issue 33 B5)."""
+        present = sorted(set(online))
+        marks = ", ".join("?" * len(present)) or "NULL"
+        rows = self._query(
+            f"SELECT {MEMBER_COLUMNS} FROM members WHERE (kind != 'person' OR id IN ({marks}) "
+            "OR id IN (SELECT member_id FROM results WHERE games > 0)) AND revoked != ? "
+            "ORDER BY id",
+            (*present, REMOVED),
+        )
+        return [self._member_row(r) for r in rows]
+
+    def pairable(self, ids: Iterable[int]) -> dict[int, tuple[Member, str | None]]:
+        """The house bots and the bots among ``ids`` (people are never paired), each with
+        its token hash, by id: what a scheduler pass needs, read through the ``kind``
+        index and the primary key, not by reading every member (issue 33, B5)."""
+        wanted = sorted(set(ids))
+        found: dict[int, tuple[Member, str | None]] = {}
+        chunks = [wanted[i : i + 500] for i in range(0, len(wanted), 500)] or [[]]
+        for number, chunk in enumerate(chunks):
+            marks = ", ".join("?" * len(chunk)) or "NULL"
+            house = "kind = 'house' OR " if number == 0 else ""
+            rows = self._query(
+                "SELECT id, name, kind, spec, revoked, concurrency, token_hash FROM members "
+                f"WHERE ({house}id IN ({marks})) AND kind != 'person'",
+                tuple(chunk),
+            )
+            found.update({int(r[0]): (self._member_row(r), r[6]) for r in rows})
+        return found
+
     def authenticate(self, token: str) -> Member | None:
         """The member whose token this is, if it is not revoked; else ``None``."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
@@ -212,11 +311,6 @@ class MemberStore(SQLiteStore):
             (token_hash(token),),
         )
         return self._member_row(rows[0]) if rows else None
-
-    def token_hashes(self) -> dict[int, str]:
-        """Each member's current token hash (revoked ones included), by member id."""
-        rows = self._query("SELECT id, token_hash FROM members WHERE token_hash IS NOT NULL")
-        return {int(member_id): str(digest) for member_id, digest in rows}
 
     def revoke(self, name: str) -> Member:
         """Revoke a member's token (it can no longer connect); its games and ratings stay."""

@@ -256,6 +256,18 @@ class ServerStats(BaseModel):
     max_rss_mb: float
 
 
+class Health(BaseModel):
+    """Whether the league works (``GET /api/league/health``; 200 ``ok``, 503 ``degraded``):
+    degraded while its database refuses writes (a full disk), when it pairs nobody and
+    reports games that end as aborted (their results could not be stored)."""
+
+    status: Literal["ok", "degraded"]
+    reason: str | None = Field(description="why it is degraded (the store's error)")
+    since: float | None = Field(description="when writes began to fail (epoch seconds)")
+    pairing: bool = Field(description="whether the scheduler starts games")
+    unstored: int = Field(description="games reported aborted whose end is not stored yet")
+
+
 class Joined(BaseModel):
     """The answer to joining as a person: the new member and its ``secret``, shown only
     this once. Send it as ``Authorization: Bearer SECRET`` to act as that person."""

@@ -27,7 +27,8 @@ import math
 from collections import Counter, defaultdict
 from typing import Any
 
-from ..ratings.bradley_terry import ratings
+from ..ratings.bradley_terry import fit_totals
+from ..ratings.glicko import Glicko
 from ..ratings.margin import estimate as margin_estimate
 from ..ratings.margin import pair_mean
 from ..ratings.stats import los, pentanomial, trinomial
@@ -49,31 +50,37 @@ def has_both(counts: Counter[str]) -> bool:
 
 
 def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[str, Any]]:
-    """Every member but the removed ones, the established ones first, each part by best
-    Glicko-2 rating: ``name``, ``kind``, ``rating``, ``rd``, ``provisional``, ``games``, ``wins``,
-    ``draws``, ``losses``, ``elo`` and its 95% interval ``elo_low``/``elo_high``
-    (``None`` unless the member has both a win and a loss), ``online``."""
-    members = store.members()
-    current = store.ratings()
-    games = store.rated_games()
-    names = {m.id: m.name for m in members}
-    record: dict[int, Counter[str]] = defaultdict(Counter)
-    results = []
-    for game in games:
-        results.append((names[game.x_id], names[game.o_id], game.points(game.x_id)))
-        for member_id in (game.x_id, game.o_id):
-            points = game.points(member_id)
-            record[member_id]["wins" if points == 1 else "losses" if points == 0 else "draws"] += 1
-    fitted = {m.name for m in members if has_both(record[m.id])}
-    among = [r for r in results if r[0] in fitted and r[1] in fitted]
-    fit = [m.name for m in members if m.name in fitted]
-    elo = {r.player: r for r in ratings(fit, among, centre="games")} if len(fit) >= 2 else {}
+    """The members a leaderboard lists (:meth:`~.store.LeagueStore.listed_members`: every
+    bot and house bot but the removed ones, the people who have played or are
+    ``online``; a removed member's games still count in its opponents' records and
+    ratings, not in the Bradley-Terry fit, which is over the listed members), the established
+    ones first, each part by best Glicko-2 rating: ``name``, ``kind``, ``rating``, ``rd``,
+    ``provisional``, ``games``, ``wins``, ``draws``, ``losses``, ``elo`` and its 95%
+    interval ``elo_low``/``elo_high`` (``None`` unless the member has both a win and a
+    loss), ``online``.
+
+    Read from the aggregate tables (:mod:`.schema`), never from every stored game: the
+    rated W/D/L per member and per pair of members (the Bradley-Terry fit needs only
+    each pair's points and games), and each member's latest rating."""
     online = online or set()
+    members = store.listed_members(online)
+    current = store.current_ratings()
+    totals = store.rated_totals()
+    record: dict[int, Counter[str]] = defaultdict(Counter)
+    for member_id, (wins, draws, losses) in totals.items():
+        record[member_id].update({"wins": wins, "draws": draws, "losses": losses})
+    names = {m.id: m.name for m in members}
+    fitted = {m.id for m in members if has_both(record[m.id])}
+    among = [
+        (names[a], names[b], points, games)
+        for a, b, points, games in store.rated_results()
+        if a in fitted and b in fitted
+    ]
+    fit = [m.name for m in members if m.id in fitted]
+    elo = {r.player: r for r in fit_totals(fit, among, centre="games")} if len(fit) >= 2 else {}
     rows: list[dict[str, Any]] = []
     for member in members:
-        if member.removed:  # its games count for its opponents; it is not listed
-            continue
-        glicko = current[member.id]
+        glicko = current.get(member.id, Glicko())
         count = sum(record[member.id].values())
         bt = elo.get(member.name)
         rows.append(
@@ -150,26 +157,24 @@ def _margin(game: StoredGame, member_id: int) -> float:
     return float(x - o if game.x_id == member_id else o - x)
 
 
+HISTORY_POINTS = 500
+"""The most rating-history points a member's page gets (evenly spaced, the latest last):
+a bot with ten thousand rated games would otherwise send them all on every view."""
+
+
 def member_page(store: LeagueStore, member: Member, recent: int = 20) -> dict[str, Any]:
-    """What a member's page shows: rating history, score against each opponent, recent
-    games, time use per move, and failures (losses that were not on the board)."""
-    names = {m.id: m.name for m in store.members()}
-    games = store.games(member_id=member.id)
-    finished = [g for g in games if g.status == "finished"]
-    opponents: dict[str, Counter[str]] = defaultdict(Counter)
-    failures: Counter[str] = Counter()
-    seconds = 0.0
-    moves = 0
-    for game in finished:
-        opponent = names[game.o_id if game.x_id == member.id else game.x_id]
-        points = game.points(member.id)
-        opponents[opponent]["games"] += 1
-        opponents[opponent]["points2"] += int(points * 2)
-        if points == 0 and game.termination not in (None, "normal"):
-            failures[game.termination] += 1
-        mine = (game.plies + (0 if game.x_id == member.id else -1) + 1) // 2
-        moves += max(0, mine)
-        seconds += game.x_time if game.x_id == member.id else game.o_time
+    """What a member's page shows: rating history (at most :data:`HISTORY_POINTS`),
+    score against each opponent, recent games, time use per move, and failures (losses
+    that were not on the board), over its finished games, rated or not.
+
+    The scores, time use and failures come from the aggregate tables (:mod:`.schema`),
+    the recent games through the players' indexes: the cost does not grow with the
+    member's games."""
+    games = store.games(member_id=member.id, limit=recent)
+    names = store.names({g.x_id for g in games} | {g.o_id for g in games})
+    opponents = store.opponents(member.id)
+    moves = sum(row[3] for row in opponents)
+    seconds = sum(row[4] for row in opponents) / 1000
     return {
         "name": member.name,
         "kind": member.kind,
@@ -177,15 +182,15 @@ def member_page(store: LeagueStore, member: Member, recent: int = 20) -> dict[st
         "revoked": member.revoked,
         "history": [
             {"game": g, "rating": round(r, 1), "rd": round(d, 1), "at": t}
-            for g, r, d, t in store.history(member.id)
+            for g, r, d, t in store.history(member.id, HISTORY_POINTS)
         ],
         "opponents": [
-            {"name": name, "games": c["games"], "points": c["points2"] / 2}
-            for name, c in sorted(opponents.items())
+            {"name": name, "games": count, "points": points2 / 2}
+            for name, count, points2, _, _ in opponents
         ],
-        "recent": [game_summary(g, names) for g in games[:recent]],
+        "recent": [game_summary(g, names) for g in games],
         "seconds_per_move": round(seconds / moves, 3) if moves else None,
-        "failures": dict(failures),
+        "failures": store.failures(member.id),
     }
 
 

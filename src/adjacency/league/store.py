@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from typing import Any
 
 from ..core.errors import StoreError
 from ..ratings.glicko import Glicko, rate_game
@@ -38,7 +39,7 @@ from .records import (
     token_hash,
 )
 from .rules import LeagueRules, rate
-from .schema import CONFIG, SCHEMA_VERSION
+from .schema import CONFIG, REBUILD, SCHEMA_VERSION
 
 __all__ = [
     "CONFIG",
@@ -210,22 +211,25 @@ class LeagueStore(MemberStore):
         with_record: bool = False,
     ) -> list[StoredGame]:
         """Games, newest first, optionally of one member and/or one status (their
-        ``record`` is ``None`` unless ``with_record``)."""
-        where: list[str] = []
-        args: list[object] = []
+        ``record`` is ``None`` unless ``with_record``). One member's newest ``limit`` are
+        read through the players' indexes (newest first in each), never by reading all
+        of the member's games."""
+        columns = GAME_COLUMNS if with_record else LIGHT_COLUMNS
+        where = "" if status is None else " AND status = ?"
+        extra: tuple[object, ...] = () if status is None else (status,)
+        cap = "" if limit is None else f" LIMIT {int(limit)}"
         if member_id is not None:
-            where.append("(x_id = ? OR o_id = ?)")
-            args += [member_id, member_id]
-        if status is not None:
-            where.append("status = ?")
-            args.append(status)
-        sql = f"SELECT {GAME_COLUMNS if with_record else LIGHT_COLUMNS} FROM games"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY id DESC"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        return [StoredGame(*r) for r in self._query(sql, tuple(args))]
+            sides = [
+                f"SELECT * FROM (SELECT {columns} FROM games WHERE {side} = ?{where} "
+                f"ORDER BY id DESC{cap})"
+                for side in ("x_id", "o_id")
+            ]
+            sql = f"SELECT * FROM ({' UNION ALL '.join(sides)}) ORDER BY id DESC{cap}"
+            args: tuple[object, ...] = (member_id, *extra, member_id, *extra)
+        else:
+            sql = f"SELECT {columns} FROM games WHERE 1{where} ORDER BY id DESC{cap}"
+            args = extra
+        return [StoredGame(*r) for r in self._query(sql, args)]
 
     def rated_games(self) -> list[StoredGame]:
         """Rated finished games in the order they were rated (without their records);
@@ -240,10 +244,12 @@ class LeagueStore(MemberStore):
         """The rated finished games of members ``a_id`` and ``b_id`` against each other, in
         the order they were rated (without records; unrated ones left out as in
         :meth:`rated_games`); read through the players' index, not by scanning every game."""
+        sides = [
+            f"SELECT {LIGHT_COLUMNS} FROM games WHERE x_id = ? AND o_id = ? "
+            "AND status = 'finished' AND rated_seq IS NOT NULL"
+        ] * 2
         rows = self._query(
-            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' AND "
-            "rated_seq IS NOT NULL AND "
-            "((x_id = ? AND o_id = ?) OR (x_id = ? AND o_id = ?)) ORDER BY rated_seq",
+            f"SELECT * FROM ({' UNION ALL '.join(sides)}) ORDER BY rated_seq",
             (a_id, b_id, b_id, a_id),
         )
         return [StoredGame(*r) for r in rows]
@@ -270,13 +276,90 @@ class LeagueStore(MemberStore):
             current[int(member_id)] = Glicko(float(rating), float(rd), float(vol))
         return current
 
-    def history(self, member_id: int) -> list[tuple[int, float, float, float]]:
-        """``(game, rating, rd, time)`` after each of a member's rated games, oldest first."""
+    def history(
+        self, member_id: int, points: int | None = None
+    ) -> list[tuple[int, float, float, float]]:
+        """``(game, rating, rd, time)`` after each of a member's rated games, oldest first;
+        with ``points``, at most about that many, evenly spaced and ending with the
+        latest (a chart cannot show two thousand points; its answer stays small)."""
+        seqs = [
+            int(row[0])
+            for row in self._query(
+                "SELECT seq FROM ratings WHERE member_id = ? ORDER BY seq", (member_id,)
+            )
+        ]  # the index alone: a few bytes a row
+        if points is not None and len(seqs) > points:
+            step = -(-len(seqs) // max(1, points))
+            seqs = seqs[::-1][::step][::-1]  # evenly spaced, the latest kept
+        rows: list[tuple[Any, ...]] = []
+        for start in range(0, len(seqs), 500):  # SQLite's bound on a statement's variables
+            chunk = seqs[start : start + 500]
+            rows += self._query(
+                f"SELECT game_id, rating, rd, at FROM ratings WHERE seq IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY seq",
+                tuple(chunk),
+            )
+        return [(int(g), float(r), float(d), float(t)) for g, r, d, t in rows]
+
+    # ----------------------------------------------------------- aggregates
+
+    def current_ratings(self) -> dict[int, Glicko]:
+        """The current rating of every member that has one (the others have the start
+        rating :class:`Glicko`), from ``current_ratings`` (kept by a trigger)."""
+        rows = self._query("SELECT member_id, rating, rd, volatility FROM current_ratings")
+        return {int(m): Glicko(float(r), float(d), float(v)) for m, r, d, v in rows}
+
+    def rated_totals(self) -> dict[int, tuple[int, int, int]]:
+        """Rated ``(wins, draws, losses)`` of every member with a rated game (``results``)."""
         rows = self._query(
-            "SELECT game_id, rating, rd, at FROM ratings WHERE member_id = ? ORDER BY seq",
+            "SELECT member_id, SUM(wins), SUM(draws), SUM(losses) FROM results "
+            "GROUP BY member_id HAVING SUM(wins) + SUM(draws) + SUM(losses) > 0"
+        )
+        return {int(m): (int(w), int(d), int(lost)) for m, w, d, lost in rows}
+
+    def rated_results(self) -> list[tuple[int, int, float, int]]:
+        """Every pair of members with rated games, once (smaller id first):
+        ``(a, b, a's points, games)`` over their rated games."""
+        rows = self._query(
+            "SELECT member_id, opponent_id, wins + draws / 2.0, wins + draws + losses "
+            "FROM results WHERE member_id < opponent_id AND wins + draws + losses > 0 "
+            "ORDER BY member_id, opponent_id"
+        )
+        return [(int(a), int(b), float(p), int(n)) for a, b, p, n in rows]
+
+    def opponents(self, member_id: int) -> list[tuple[str, int, int, int, int]]:
+        """A member's finished games per opponent, rated or not, by opponent name:
+        ``(name, games, points doubled, the member's moves, its clock milliseconds)``."""
+        rows = self._query(
+            "SELECT m.name, r.games, r.points2, r.moves, r.ms FROM results r "
+            "JOIN members m ON m.id = r.opponent_id WHERE r.member_id = ? AND r.games > 0 "
+            "ORDER BY m.name COLLATE BINARY",
             (member_id,),
         )
-        return [(int(g), float(r), float(d), float(t)) for g, r, d, t in rows]
+        return [(str(n), int(g), int(p), int(mv), int(ms)) for n, g, p, mv, ms in rows]
+
+    def failures(self, member_id: int) -> dict[str, int]:
+        """A member's losses not decided on the board, by termination (``failures``)."""
+        rows = self._query(
+            "SELECT termination, n FROM failures WHERE member_id = ? AND n > 0 "
+            "ORDER BY termination",
+            (member_id,),
+        )
+        return {str(t): int(n) for t, n in rows}
+
+    def totals(self) -> dict[str, list[tuple[object, ...]]]:
+        """The aggregate tables' rows as stored (without rows that count nothing), sorted:
+        what :meth:`recompute_totals` must equal."""
+        return {
+            "results": self._query("SELECT * FROM results WHERE games != 0 ORDER BY 1, 2"),
+            "failures": self._query("SELECT * FROM failures WHERE n != 0 ORDER BY 1, 2"),
+            "current_ratings": self._query("SELECT * FROM current_ratings ORDER BY 1"),
+        }
+
+    def recompute_totals(self) -> dict[str, list[tuple[object, ...]]]:
+        """The aggregate tables' rows recomputed from the stored games and ratings
+        (:data:`~.schema.REBUILD`), sorted as :meth:`totals`."""
+        return {table: sorted(self._query(query)) for table, query in REBUILD.items()}
 
     def recompute_ratings(self) -> dict[int, Glicko]:
         """Every member's rating recomputed from the stored finished games alone."""

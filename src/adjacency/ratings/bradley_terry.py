@@ -46,57 +46,73 @@ def ratings(
     player has as many games); ``"games"`` puts the mean weighted by games at 0, so a
     player with few games barely moves the zero point, and each interval is about that
     player's own games and shrinks with them (a league, where one member may have two
-    thousand games and another one)."""
+    thousand games and another one). The games are summed per ordered pair of players
+    and fitted by :func:`fit_totals`."""
+    totals: dict[tuple[str, str], list[float]] = {}
+    for a, b, points in results:
+        total = totals.setdefault((a, b), [0.0, 0.0])
+        total[0] += points
+        total[1] += 1.0
+    return fit_totals(
+        players, [(a, b, p, n) for (a, b), (p, n) in totals.items()], prior_draws, centre
+    )
+
+
+def fit_totals(
+    players: Sequence[str],
+    totals: Sequence[tuple[str, str, float, float]],
+    prior_draws: float = 1.0,
+    centre: str = "mean",
+) -> list[Rating]:
+    """Bradley-Terry Elo ratings as :func:`ratings` gives them, from the results summed
+    per pair of players: ``(a, b, points of a, games)`` (the likelihood depends on no
+    more, so a league fits its aggregates instead of every stored game). Each Newton
+    step is a few array operations, whatever the number of pairs."""
     index = {p: i for i, p in enumerate(players)}
     n = len(players)
     c = math.log(10.0) / 400.0
-    pairs: dict[tuple[int, int], list[float]] = {}
-    for a, b, points in results:
-        key = (index[a], index[b])
-        total = pairs.setdefault(key, [0.0, 0.0])
-        total[0] += points
-        total[1] += 1.0
     # the anchor: player n with rating 0, prior_draws draws against everyone
-    for i in range(n):
-        pairs[(i, n)] = [0.5 * prior_draws, prior_draws]
+    first = np.array([index[a] for a, _, _, _ in totals] + list(range(n)), dtype=np.intp)
+    second = np.array([index[b] for _, b, _, _ in totals] + [n] * n, dtype=np.intp)
+    points = np.array([t[2] for t in totals] + [0.5 * prior_draws] * n, dtype=float)
+    games = np.array([t[3] for t in totals] + [prior_draws] * n, dtype=float)
 
     r = np.zeros(n + 1)
+    hess = np.zeros((n + 1, n + 1))
     for _ in range(100):
-        grad = np.zeros(n + 1)
+        p = 1.0 / (1.0 + np.exp(-c * (r[first] - r[second])))
+        g = c * (points - games * p)
+        grad = np.bincount(first, g, n + 1) - np.bincount(second, g, n + 1)
+        w = c * c * games * p * (1 - p)
         hess = np.zeros((n + 1, n + 1))
-        for (i, j), (points, games) in pairs.items():
-            p = 1.0 / (1.0 + math.exp(-c * (r[i] - r[j])))
-            g = c * (points - games * p)
-            grad[i] += g
-            grad[j] -= g
-            w = c * c * games * p * (1 - p)
-            hess[i, i] += w
-            hess[j, j] += w
-            hess[i, j] -= w
-            hess[j, i] -= w
+        np.add.at(hess, (first, first), w)
+        np.add.at(hess, (second, second), w)
+        np.add.at(hess, (first, second), -w)
+        np.add.at(hess, (second, first), -w)
         step = np.linalg.solve(hess[:n, :n], grad[:n])
         r[:n] += step
-        if np.max(np.abs(step)) < 1e-9:
+        if np.max(np.abs(step), initial=0.0) < 1e-9:
             break
     cov = np.linalg.inv(hess[:n, :n])
-    played = {p: [0, 0.0] for p in players}
-    for a, b, points in results:
-        played[a][0] += 1
-        played[a][1] += points
-        played[b][0] += 1
-        played[b][1] += 1.0 - points
-    if centre == "games" and results:
+    played = {p: [0.0, 0.0] for p in players}
+    for a, b, won, count in totals:
+        played[a][0] += count
+        played[a][1] += won
+        played[b][0] += count
+        played[b][1] += count - won
+    if centre == "games" and totals:
         weights = np.array([played[p][0] for p in players], dtype=float)
         weights /= weights.sum()
     elif centre in ("mean", "games"):
         weights = np.full(n, 1.0 / n)
     else:
         raise ValueError(f"centre must be 'mean' or 'games', got {centre!r}")
-    shift = np.eye(n) - np.outer(np.ones(n), weights)
-    centred = shift @ cov @ shift.T
+    # the variances of r - w.r: the diagonal of (I - 1 w')C(I - 1 w')', in n^2 steps
+    cov_w = cov @ weights
+    centred = np.diag(cov) - 2 * cov_w + float(weights @ cov_w)
     elo = r[:n] - float(weights @ r[:n])
     out = [
-        Rating(p, float(elo[i]), float(Z95 * math.sqrt(max(centred[i, i], 0.0))),
+        Rating(p, float(elo[i]), float(Z95 * math.sqrt(max(centred[i], 0.0))),
                int(played[p][0]), float(played[p][1]))
         for p, i in index.items()
     ]  # fmt: skip

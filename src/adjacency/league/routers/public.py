@@ -15,7 +15,7 @@ import statistics
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from ...core.record import game_from_text, game_to_text
@@ -27,6 +27,7 @@ from ..models import (
     ERRORS,
     GameState,
     GameSummary,
+    Health,
     LeagueInfo,
     MemberPage,
     PairStats,
@@ -49,7 +50,7 @@ router = APIRouter(
 async def league_info(request: Request) -> dict[str, Any]:
     """The league's settings and counts."""
     hall = hall_of(request)
-    members = await read(request, lambda reader: len(reader.members()))
+    members = await read(request, lambda reader: reader.member_count())
     return {
         "settings": hall.settings.public(),
         "members": members,
@@ -60,20 +61,45 @@ async def league_info(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/standings", response_model=list[StandingRow])
-async def get_standings(request: Request) -> list[dict[str, Any]]:
-    """Every member, best Glicko-2 rating first, with the Bradley-Terry Elo interval.
+PAGE = 200
+"""Standings rows a page has unless ``?limit=`` says otherwise."""
+MAX_PAGE = 500
+"""The most standings rows one page may have (``?limit=``)."""
 
-    The fit runs in a worker thread (the games go on meanwhile) and is cached until a
-    game ends or a member connects, leaves or joins, and at least
-    :data:`STANDINGS_AGE` seconds (a busy league ends many games a second); requests
-    that arrive while it runs wait for that one fit (:class:`~..cache.SharedAnswer`)."""
+
+@router.get("/standings", response_model=list[StandingRow])
+async def get_standings(
+    request: Request,
+    response: Response,
+    page: Annotated[int, Query(ge=1, le=1_000_000, description="the page, from 1")] = 1,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="rows per page")] = PAGE,
+    online: Annotated[bool, Query(description="only members online now")] = False,
+) -> list[dict[str, Any]]:
+    """The leaderboard, one page of it: every bot and house bot, and the people who have
+    played or are online now, established members first, each part by best Glicko-2
+    rating, with the Bradley-Terry Elo interval; ``online=true`` keeps only the members
+    that can be challenged now (the play page's list). The whole list's length is in
+    the ``X-Total-Count`` header, the next page's address in ``Link`` (``rel="next"``).
+
+    The fit runs in a worker thread (the games go on meanwhile) over the aggregate
+    tables (never every stored game) and is cached until a game ends or a member
+    connects, leaves, joins or is revoked, and at least :data:`STANDINGS_AGE` seconds
+    (a busy league ends many games a second); requests that arrive while it runs wait
+    for that one fit (:class:`~..cache.SharedAnswer`)."""
     hall = hall_of(request)
-    online = hall.online()
-    members = await read(request, lambda reader: reader.members())
-    key = (hall.changed, frozenset(online), tuple((m.id, m.revoked) for m in members))
+    present = hall.online()
+    stamp = await read(request, lambda reader: reader.members_stamp())
+    key = (hall.changed, frozenset(present), stamp)
     cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
-    return await cache.get(key, lambda: read(request, lambda r: standings(r, online)))
+    rows = await cache.get(key, lambda: read(request, lambda r: standings(r, present)))
+    if online:
+        rows = [row for row in rows if row["online"]]
+    first = (page - 1) * limit
+    response.headers["X-Total-Count"] = str(len(rows))
+    if first + limit < len(rows):
+        query = f"page={page + 1}&limit={limit}" + ("&online=true" if online else "")
+        response.headers["Link"] = f'<{request.url.path}?{query}>; rel="next"'
+    return rows[first : first + limit]
 
 
 @router.get("/members/{name}", response_model=MemberPage)
@@ -114,8 +140,9 @@ async def list_games(
 
     def rows(reader: LeagueStore) -> list[dict[str, Any]]:
         member_id = None if member is None else named(reader, member).id
-        names = {m.id: m.name for m in reader.members()}
-        return [game_summary(g, names) for g in reader.games(member_id=member_id, limit=limit)]
+        games = reader.games(member_id=member_id, limit=limit)
+        names = reader.names({g.x_id for g in games} | {g.o_id for g in games})
+        return [game_summary(g, names) for g in games]
 
     return await read(request, rows)
 
@@ -133,8 +160,7 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
         stored = reader.game(game_id)
         if stored is None:
             raise GameNotFound(f"no game {game_id}")
-        names = {m.id: m.name for m in reader.members()}
-        data = game_summary(stored, names)
+        data = game_summary(stored, reader.names((stored.x_id, stored.o_id)))
         game = game_from_text(stored.record) if stored.record else None
         position = game.position if game is not None else None
         data.update(
@@ -175,6 +201,29 @@ async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="league-{game_id}.txt"'}
     )
+
+
+@router.get(
+    "/health",
+    response_model=Health,
+    responses={503: {"model": Health, "description": "degraded: the database refuses writes"}},
+)
+async def health(request: Request, response: Response) -> dict[str, Any]:
+    """Whether the league works: ``ok`` (200), or ``degraded`` (503) while its database
+    refuses writes (a full disk), with the store's reason; the server then pairs nobody,
+    reports the games that end as aborted (no result that is not stored), and resumes
+    by itself once writes work again (:meth:`~..games.Games.retry_writes`)."""
+    hall = hall_of(request)
+    degraded = hall.write_failure is not None
+    if degraded:
+        response.status_code = 503
+    return {
+        "status": "degraded" if degraded else "ok",
+        "reason": hall.write_failure,
+        "since": hall.failing_since,
+        "pairing": not degraded,
+        "unstored": len(hall.unstored),
+    }
 
 
 @router.get("/stats", response_model=ServerStats)

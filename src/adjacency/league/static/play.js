@@ -45,7 +45,7 @@ async function showOpponents() {
   );
   if (following) await follow(following);
   if (ticks++ % 3 !== 0 && document.getElementById("opponents").children.length) return;
-  const rows = await getJson("/api/league/standings");
+  const rows = await getJson("/api/league/standings?online=true&limit=500");
   const online = rows.filter((r) => r.name !== person.name && r.online && !r.revoked);
   document.getElementById("opponents").replaceChildren(
     ...online.map((r) => {

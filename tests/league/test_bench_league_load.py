@@ -1,0 +1,39 @@
+"""The league load benchmark (benchmarks/bench_league_load.py) runs end to end with tiny
+sizes, so it cannot rot: a league written through the store's schema, a real server,
+every public GET answered, bots played, pings answered, abusive sockets counted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from league_helpers import env
+from net_helpers import free_port
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_league_load.py"
+
+
+def test_the_load_benchmark_runs_with_tiny_sizes(tmp_path: Path) -> None:
+    out = tmp_path / "figures.json"
+    tiny = ["--games", "400", "--members", "120", "--bots", "4", "--house", "1",
+            "--people-played", "20", "--requests", "2", "--playing", "2", "--viewers", "2",
+            "--seconds", "2", "--abusive", "9", "--hold", "1"]  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), *tiny, "--port", str(free_port()), "--out", str(out)],
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(out.read_text())
+    refused = {
+        name: row["status"] for name, row in figures["gets"].items() if row["status"] != [200]
+    }
+    assert refused == {}
+    assert figures["play"]["pings"] > 0 and figures["play"]["ping"]["p95_ms"] is not None
+    assert figures["abuse"]["connections"] == 9
+    assert "/standings" in run.stdout and "abusive connections" in run.stdout
