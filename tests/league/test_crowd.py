@@ -79,7 +79,7 @@ def test_a_scheduler_pass_does_not_read_every_person(tmp_path: Path) -> None:
         db = tmp_path / f"league-{people}.db"
         make_league(db)
         with LeagueStore(db, create=False) as store:
-            store.add_member("house", "house", spec="random")
+            store.add_member("house-random", "house", spec="random")
             store.add_member("team", "bot")  # not connected: not read either
         add_people(db, people)
         # no house games and no connected bot: every pass starts nothing, and the
@@ -102,7 +102,7 @@ def test_standings_list_bots_and_people_who_played_in_bounded_pages(tmp_path: Pa
     make_league(db)
     with LeagueStore(db, create=False) as store:
         bots = [store.add_member(f"bot-{n}", "bot")[0] for n in range(3)]
-        store.add_member("house", "house", spec="random")
+        store.add_member("house-random", "house", spec="random")
         people = [store.add_member(f"player-{n}", "person")[0] for n in range(6)]
         for n, person in enumerate(people[:4]):  # four people have played a game
             game = store.start_game(person.id, bots[n % 3].id, "opening")
@@ -113,7 +113,7 @@ def test_standings_list_bots_and_people_who_played_in_bounded_pages(tmp_path: Pa
         whole = page(api)
         assert whole.status == 200
         names = {row["name"] for row in whole.body}
-        assert names == {"bot-0", "bot-1", "bot-2", "house"} | {p.name for p in people[:4]}
+        assert names == {"bot-0", "bot-1", "bot-2", "house-random"} | {p.name for p in people[:4]}
         assert whole.headers["x-total-count"] == "8" and "link" not in whole.headers
 
         first = page(f"{api}?limit=3")
@@ -140,5 +140,5 @@ def test_standings_list_bots_and_people_who_played_in_bounded_pages(tmp_path: Pa
             return answer if len(answer.body) == 2 else None
 
         online = wait_until(listed, GUARD, "the newcomer to be listed")
-        assert {row["name"] for row in online.body} == {"house", "newcomer"}
+        assert {row["name"] for row in online.body} == {"house-random", "newcomer"}
         assert online.headers["x-total-count"] == "2"

@@ -96,7 +96,7 @@ def test_a_full_disk_degrades_the_league_loses_no_result_and_it_recovers(
     db = tmp_path / "league.db"
     make_league(db)
     token = add_member(db, "tester")
-    add_member(db, "house", "house", "random")
+    add_member(db, "house-random", "house", "random")
     app = create_app(db, limits=LeagueLimits(limit_loopback=False))
     caplog.set_level(logging.DEBUG, logger="adjacency.league")
     with uvicorn_thread(app, "the league", ws="websockets-sansio") as url:
@@ -155,7 +155,7 @@ def test_a_result_that_cannot_be_stored_is_reported_aborted_and_stored_so_later(
     db = tmp_path / "league.db"
     make_league(db, base=30.0, increment=0.0)
     token = add_member(db, "tester")
-    add_member(db, "house", "house", "random")
+    add_member(db, "house-random", "house", "random")
     app = create_app(db, limits=LeagueLimits(limit_loopback=False))
     store = app.state.store
     with uvicorn_thread(app, "the league", ws="websockets-sansio") as url:

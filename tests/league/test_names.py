@@ -101,7 +101,8 @@ def test_http_join_refuses_bad_reserved_and_look_alike_names(tmp_path: Path) -> 
             f"{url}/api/league/admin/members", "POST", {"name": "adm1n", "kind": "bot"}, ADMIN
         )
         assert added.status == 400 and "reserved" in added.body["detail"]
-        assert [row["name"] for row in get(f"{url}/api/league/standings")] == ["mallory"]
+    with LeagueStore(db) as store:  # nothing but mallory was added
+        assert [m.name for m in store.members()] == ["mallory"]
 
 
 def league_cli(*argv: str) -> subprocess.CompletedProcess[str]:

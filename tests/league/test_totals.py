@@ -62,7 +62,7 @@ def league(root: Path) -> tuple[LeagueStore, list[int]]:
     make_league(db, rules=LeagueRules(min_game=0.0, established_games=2))
     store = LeagueStore(db, create=False)
     ids = [store.add_member(f"bot-{n}", "bot")[0].id for n in range(4)]
-    ids.append(store.add_member("house", "house", spec="random")[0].id)
+    ids.append(store.add_member("house-random", "house", spec="random")[0].id)
     ids += [store.add_member(name, "person")[0].id for name in ("Ann", "bob", "Cy")]
     store.approve("Ann")
     return store, ids

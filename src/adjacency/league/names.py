@@ -69,24 +69,18 @@ _SINGLE = str.maketrans(
         ".": "-",
     }
 )
-_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+_PAIRS = str.maketrans({"m": "rn", "w": "vv", "d": "cl"})
+"""The letters that two others read as, spelled as those two: expanding each letter on
+its own (never contracting pairs, whose overlaps, as in ``vvv``, make the result depend
+on the order of replacement) gives one skeleton however the name was written."""
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def skeleton(name: str) -> str:
     """What ``name`` looks like: two names with the same skeleton are too alike to tell
     apart at a glance (see the module docstring). Idempotent: ``skeleton(skeleton(n)) ==
-    skeleton(n)``; the letter pairs are replaced until none is left, and every
-    replacement shortens the text, so this ends."""
-    text = unicodedata.normalize("NFKC", name).casefold().translate(_SINGLE)
-    changed = True
-    while changed:
-        changed = False
-        for pair, letter in _PAIRS:
-            if pair in text:
-                text = text.replace(pair, letter)
-                changed = True
-    return text
+    skeleton(n)``, since no letter a replacement writes is replaced again."""
+    return unicodedata.normalize("NFKC", name).casefold().translate(_SINGLE).translate(_PAIRS)
 
 
 _RESERVED_SKELETONS = {skeleton(word): word for word in RESERVED}
