@@ -28,10 +28,13 @@ export function renderMoves(game, onPick) {
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.ply = String(j + 1);
-      b.innerHTML = `<span class="dot ${m.color}"></span><span class="sqname"></span><span class="gain"></span>`;
+      b.innerHTML = `<span class="dot ${m.color}"></span><span class="sqname"></span> <span class="gain"></span>`;
       b.querySelector(".sqname").textContent = m.square;
       b.querySelector(".gain").textContent = m.flips.length ? `+${m.flips.length}` : "";
-      b.setAttribute("aria-label", `move ${j + 1}: ${m.color.toUpperCase()} ${m.square}, converts ${m.flips.length}`);
+      // The name starts with the visible text (the square, the gain), then says who
+      // played in which round (records number rounds) and how many pieces converted.
+      const shown = `${m.square}${m.flips.length ? ` +${m.flips.length}` : ""}`;
+      b.setAttribute("aria-label", `${shown}: round ${i / 2 + 1}, ${m.color.toUpperCase()}, converts ${m.flips.length}`);
       const reviewed = game.review && game.review[j + 1];
       if (reviewed && reviewed.mark) {
         const symbol = { inaccuracy: "?!", mistake: "?", blunder: "??" }[reviewed.mark];
