@@ -212,7 +212,9 @@ class MemberPage(BaseModel):
     online: bool
     history: list[HistoryPoint]
     opponents: list[OpponentScore]
-    recent: list[GameSummary]
+    recent: list[GameSummary] = Field(description="one page of its games, newest first")
+    recent_offset: int = Field(description="how many newer games come before this page")
+    recent_total: int = Field(description="how many games it has, in all")
     seconds_per_move: float | None
     failures: dict[str, int] = Field(description="losses not decided on the board, by reason")
 

@@ -148,9 +148,17 @@ def _margin(game: StoredGame, member_id: int) -> float:
     return float(x - o if game.x_id == member_id else o - x)
 
 
-def member_page(store: LeagueStore, member: Member, recent: int = 20) -> dict[str, Any]:
-    """What a member's page shows: rating history, score against each opponent, recent
-    games, time use per move, and failures (losses that were not on the board)."""
+RECENT_PAGE = 20
+"""How many of a member's games one page of its recent games lists."""
+
+
+def member_page(
+    store: LeagueStore, member: Member, recent: int = RECENT_PAGE, offset: int = 0
+) -> dict[str, Any]:
+    """What a member's page shows: rating history, score against each opponent, one page
+    of its games, newest first (``recent`` of them from the ``offset``-th; how many there
+    are in all, to page through them), time use per move, and failures (losses that were
+    not on the board)."""
     names = {m.id: m.name for m in store.members()}
     games = store.games(member_id=member.id)
     finished = [g for g in games if g.status == "finished"]
@@ -181,7 +189,9 @@ def member_page(store: LeagueStore, member: Member, recent: int = 20) -> dict[st
             {"name": name, "games": c["games"], "points": c["points2"] / 2}
             for name, c in sorted(opponents.items())
         ],
-        "recent": [game_summary(g, names) for g in games[:recent]],
+        "recent": [game_summary(g, names) for g in games[offset : offset + recent]],
+        "recent_offset": offset,
+        "recent_total": len(games),
         "seconds_per_move": round(seconds / moves, 3) if moves else None,
         "failures": dict(failures),
     }

@@ -1,11 +1,12 @@
 // The leaderboard page: standings and live games, refreshed every two seconds.
 import { el, getJson, memberLink } from "./league.js";
 
-// Every number signed and whole, as `adjacency league standings` prints them.
+// Every number signed and whole, as `adjacency league standings` prints them; the
+// interval in a span of its own (on a phone it goes under the value).
 function eloText(row) {
-  if (row.elo == null) return row.games ? "needs a win and a loss" : "–";
+  if (row.elo == null) return [row.games ? "needs a win and a loss" : "–"];
   const fmt = (v) => (v == null ? "?" : `${v >= 0 ? "+" : "−"}${Math.abs(Math.round(v))}`);
-  return `${fmt(row.elo)} [${fmt(row.elo_low)}, ${fmt(row.elo_high)}]`;
+  return [`${fmt(row.elo)} `, el("span", { class: "elo-range" }, `[${fmt(row.elo_low)}, ${fmt(row.elo_high)}]`)];
 }
 
 const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
@@ -18,8 +19,8 @@ function row(r, i) {
     el("td", {}, memberLink(r.name), " ", el("span", { class: "kind" }, r.kind === "person" ? "person" : r.kind === "house" ? "house bot" : "bot")),
     el("td", { class: `num rating${r.provisional ? " provisional" : ""}` }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
     el("td", { class: "num games" }, r.games),
-    el("td", { class: "num" }, `${r.wins}-${r.draws}-${r.losses}`),
-    el("td", { class: "num" }, eloText(r)),
+    el("td", { class: "num wdl" }, `${r.wins}-${r.draws}-${r.losses}`),
+    el("td", { class: "num" }, ...eloText(r)),
     el("td", { class: r.online ? "online" : "" }, r.revoked ? "revoked" : r.online ? "online" : "offline"),
   );
 }
