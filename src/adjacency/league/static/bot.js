@@ -9,7 +9,7 @@ let offset = 0; // how many newer games come before the page shown
 
 // The plot's area inside the 600 x 240 viewBox: room on the left for the ratings and
 // below for the dates.
-const AREA = { left: 48, right: 592, top: 8, bottom: 212 };
+const AREA = { left: 64, right: 592, top: 10, bottom: 212 };
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG_NS, tag);
