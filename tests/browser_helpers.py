@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,3 +48,31 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+"""axe-core (tests/vendor/axe-core/: its version in VERSION, its licence MPL-2.0), vendored:
+the browser tests load no script from elsewhere."""
+SERIOUS = ("serious", "critical")
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = SERIOUS) -> list[dict[str, Any]]:
+    """Run axe-core (WCAG 2.x A and AA rules and axe's best practices) on ``page`` as it
+    is now; return its violations of the given ``impacts``, each reduced to the rule's id,
+    impact, help and the first nodes' selectors (what a failing assertion prints).
+
+    The script is injected as a tag, which the pages' Content-Security-Policy allows
+    only in contexts made with :data:`UNDER_TEST` (``bypass_csp``)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {
+            "id": rule["id"],
+            "impact": rule["impact"],
+            "help": rule["help"],
+            "nodes": [node["target"] for node in rule["nodes"][:5]],
+        }
+        for rule in found["violations"]
+        if rule["impact"] in impacts
+    ]

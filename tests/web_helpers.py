@@ -1,18 +1,22 @@
-"""Helpers for the web tests: a bot that thinks until told to stop, waiting, live servers."""
+"""Helpers for the web tests: a bot that thinks until told to stop, waiting, live servers,
+and for the browser tests the client they share with their pages, API calls and tabs."""
 
 from __future__ import annotations
 
 import json
 import random
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.request import Request, urlopen
 
 from adjacency.bots import Bot, Search, Thinking
 from adjacency.core import Position
+from adjacency.web.seats import CLIENT_COOKIE
 from net_helpers import free_port
 from oracles import exact_value, move_values
 
@@ -147,3 +151,48 @@ def a_game_with_mistakes() -> tuple[Position, list[str], list[int]]:
         moves.append(move)
         position = child
     return Position.start(4, 4, 4), moves, [i + 1 for i, loss in enumerate(losses) if loss > 0]
+
+
+CLIENT = secrets.token_urlsafe(16)
+"""The client id a test run's API calls (:func:`api`) and pages (:func:`new_tab`) share, so
+the pages hold the seats of the games the API made."""
+BROWSER_TIMEOUT = 30_000
+"""Playwright's default timeout in the browser tests' tabs (ms)."""
+LAPTOP = {"width": 1366, "height": 768}
+"""A tab's window unless told otherwise: the audit's laptop (issue 37)."""
+
+
+def api(
+    server: str, method: str, path: str, body: dict[str, Any] | None = None, **more: str
+) -> Any:
+    """Call the web app's API as :data:`CLIENT` (``more``: further headers); the JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}", **more}
+    request = Request(server + path, data=data, method=method, headers=headers)
+    with urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+def new_tab(browser: Any, server: str, client: str | None = CLIENT, **options: Any) -> Any:
+    """A page in a fresh context of ``browser`` (``options``: the context's, under the
+    tests' CSP bypass; the window :data:`LAPTOP` unless given) holding ``client``'s
+    cookie (None: another device); it records console errors and uncaught exceptions in
+    its ``console_errors`` list."""
+    from browser_helpers import UNDER_TEST
+
+    options.setdefault("viewport", LAPTOP)
+    context = browser.new_context(**{**UNDER_TEST, **options})
+    if client is not None:
+        context.add_cookies([{"name": CLIENT_COOKIE, "value": client, "url": server}])
+    context.set_default_timeout(BROWSER_TIMEOUT)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    tab.console_errors = errors
+    return tab
+
+
+def shown_plies(tab: Any, count: int) -> None:
+    """Wait until the move list of the play page in ``tab`` shows ``count`` plies."""
+    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")

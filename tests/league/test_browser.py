@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from browser_helpers import chromium
+from adjacency.league.store import LeagueStore
+from browser_helpers import UNDER_TEST, axe_violations, chromium
 from league_helpers import (
     ADMIN,
     add_member,
@@ -97,7 +98,9 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
 
         watch = new_tab(context, errors)
         watch.goto(f"{url}/watch/{game['id']}")
-        sync_api.expect(watch.locator("#moves li")).to_have_count(plies)
+        rounds = (plies + 1) // 2  # the move list numbers rounds, as records do
+        sync_api.expect(watch.locator("#moves li")).to_have_count(rounds)
+        sync_api.expect(watch.locator("#moves li").first).to_have_text(" ".join(state["moves"][:2]))
         sync_api.expect(watch.locator("#board svg.piece").first).to_be_visible()
         with watch.expect_download() as download:
             watch.click("#record")
@@ -174,3 +177,111 @@ def test_people_abort_and_resign_on_the_play_page(browser: Any, tmp_path: Path) 
         assert errors == [], errors
         for tab in (ada, bob):
             tab.context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def stored_games(db: Path, count: int) -> None:
+    """``count`` finished, rated games between the league's members, all results (no
+    records: the pages read the stored rows)."""
+    with LeagueStore(db) as store:
+        ids = [member.id for member in store.members()]
+        for i in range(count):
+            x, o = ids[i % len(ids)], ids[(i + 1) % len(ids)]
+            game = store.start_game(x, o, "6/6/6/6/6/6 x 4")
+            result = ("x", "o", None)[i % 3]
+            store.finish_game(game, result, "normal", "", "", (5, 3), 8, (1.0, 1.0))
+
+
+def lines_of(tab: Any, selector: str) -> int:
+    """How many lines the text of the first element ``selector`` takes."""
+    return int(
+        tab.eval_on_selector(
+            selector,
+            "el => { const r = document.createRange(); r.selectNodeContents(el);"
+            " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }",
+        )
+    )
+
+
+def test_the_league_pages_fit_a_phone_and_axe_finds_nothing_serious(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 33 A10 and issue 37's axe requirement: at 390x844 the leaderboard and a
+    member's page do not scroll sideways (they were 457-470 and 468 px: the status cut,
+    W-D-L wrapped), and axe-core finds no serious or critical violation on either (the
+    'online' green was 3.97:1)."""
+    db = tmp_path / "league.db"
+    make_league(db, base=120.0, increment=0.0)
+    add_member(db, "house-random", "house", "random")
+    for name in ("alphabeta-depth-four-long-name", "ada"):
+        add_member(db, name)
+    stored_games(db, 45)
+    with thread_server(db, house_games=False) as url:
+        context = browser.new_context(viewport=PHONE, **UNDER_TEST)
+        context.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        tab = new_tab(context, errors)
+        tab.goto(url + "/")
+        tab.locator('#standings tr[data-name="ada"]').wait_for()
+        assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert lines_of(tab, '#standings tr[data-name="ada"] td.wdl') == 1
+        status = tab.locator('#standings tr[data-name="house-random"] td').last
+        sync_api.expect(status).to_have_text("online")
+        assert status.bounding_box()["x"] + status.bounding_box()["width"] <= PHONE["width"]
+        assert axe_violations(tab) == []
+
+        tab.goto(url + "/bot/ada")
+        sync_api.expect(tab.locator("#recent tbody tr")).to_have_count(20)
+        assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert axe_violations(tab) == []
+        context.close()
+        assert errors == [], errors
+
+
+def test_a_members_page_labels_its_interval_draws_axes_and_pages_its_games(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 33 A10: the interval is named (rd, as the standings print it, and the 95%
+    interval it gives, not a bare '± 122'); the rating chart has values and dates; the
+    games page by 20 (they stopped at 20), in the API and on the page."""
+    db = tmp_path / "league.db"
+    make_league(db, base=120.0, increment=0.0)
+    for name in ("ada", "bob"):
+        add_member(db, name)
+    stored_games(db, 45)
+    with thread_server(db, house_games=False) as url:
+        api = get(f"{url}/api/league/members/ada?offset=40&limit=20")
+        assert (api["recent_offset"], api["recent_total"], len(api["recent"])) == (40, 45, 5)
+        first = get(f"{url}/api/league/members/ada")
+        assert [g["id"] for g in first["recent"]] == list(range(45, 25, -1))  # newest first
+        last = first["history"][-1]
+
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        context.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        tab = new_tab(context, errors)
+        tab.goto(url + "/bot/ada")
+        rating, rd = round(last["rating"]), round(last["rd"])
+        low, high = round(last["rating"] - 2 * last["rd"]), round(last["rating"] + 2 * last["rd"])
+        expected = f"rating {rating}, rd {rd} (95% interval {low}–{high})"
+        sync_api.expect(tab.locator("#summary")).to_contain_text(expected)
+        labels = tab.locator("#history text").all_text_contents()
+        day = time.strftime("%Y-%m-%d", time.gmtime(last["at"]))
+        assert day in labels and any(label.isdigit() for label in labels), labels
+
+        range_text = tab.locator("#recent-range")
+        sync_api.expect(range_text).to_have_text("games 1–20 of 45")
+        sync_api.expect(tab.locator("#newer")).to_be_disabled()
+        tab.click("#older")
+        sync_api.expect(range_text).to_have_text("games 21–40 of 45")
+        sync_api.expect(tab.locator("#recent tbody tr").first).to_contain_text("25")
+        tab.click("#older")
+        sync_api.expect(range_text).to_have_text("games 41–45 of 45")
+        sync_api.expect(tab.locator("#recent tbody tr")).to_have_count(5)
+        sync_api.expect(tab.locator("#older")).to_be_disabled()
+        tab.click("#newer")
+        sync_api.expect(range_text).to_have_text("games 21–40 of 45")
+        context.close()
+        assert errors == [], errors

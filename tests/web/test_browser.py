@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import subprocess
 import sys
 import urllib.request
@@ -25,9 +24,15 @@ from adjacency.core.game import Game
 from adjacency.core.record import game_from_text, game_to_text
 from adjacency.web import turns as turns_module
 from adjacency.web.limits import Limits
-from adjacency.web.seats import CLIENT_COOKIE
-from browser_helpers import UNDER_TEST, chromium
-from web_helpers import PatientBot, a_game_with_mistakes, live_server, wait_until
+from web_helpers import (
+    PatientBot,
+    a_game_with_mistakes,
+    api,
+    live_server,
+    new_tab,
+    shown_plies,
+    wait_until,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -37,7 +42,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
 """Set this variable to 1 to rewrite docs/screenshots/; otherwise they go to a temporary folder."""
-TIMEOUT = 30_000
 
 
 @pytest.fixture(scope="module")
@@ -48,45 +52,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-CLIENT = secrets.token_urlsafe(16)
-"""The client id the tests' API calls and pages share, so the pages hold the games' seats."""
-
-
-def as_client(context: Any, server: str) -> Any:
-    """Give a browser context the tests' client cookie (it plays the games the API made)."""
-    context.add_cookies([{"name": CLIENT_COOKIE, "value": CLIENT, "url": server}])
-    return context
+DESK = {"width": 1280, "height": 860}
 
 
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 860}, accept_downloads=True, **UNDER_TEST
-    )
-    as_client(context, server)
-    context.set_default_timeout(TIMEOUT)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    tab.console_errors = errors
+    tab = new_tab(browser, server, viewport=DESK, accept_downloads=True)
     yield tab
-    context.close()
-    assert errors == [], f"console errors: {errors}"
-
-
-def api(server: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}"}
-    request = urllib.request.Request(server + path, data=data, method=method, headers=headers)
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read() or b"null")
+    tab.context.close()
+    assert tab.console_errors == [], f"console errors: {tab.console_errors}"
 
 
 def new_game(server: str, **settings: Any) -> dict[str, Any]:
@@ -355,16 +329,15 @@ def test_save_and_load_a_game(server: str, page: Any, tmp_path: Path) -> None:
 
 
 def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
-    context = browser.new_context(
+    page = new_tab(
+        browser,
+        server,
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
-        **UNDER_TEST,
     )
-    page = as_client(context, server).new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    context, errors = page.context, page.console_errors
     game = new_game(server, rows=8, cols=8, rounds=28)
     plies = play_via_api(server, game["id"], ("c3", "d4", "e3"))
     page.goto(f"{server}/?game={game['id']}")
@@ -387,12 +360,8 @@ def test_the_pages_work_under_their_content_security_policy(server: str, browser
     the rules and API reference pages render, with no console error (a blocked script,
     style or request is one)."""
     expect = sync_api.expect
-    context = as_client(browser.new_context(viewport={"width": 1280, "height": 860}), server)
-    context.set_default_timeout(TIMEOUT)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    tab = new_tab(browser, server, viewport=DESK, bypass_csp=False)  # the policy enforced
+    context, errors = tab.context, tab.console_errors
     try:
         game = new_game(server, rows=4, cols=4, rounds=2)
         tab.goto(f"{server}/?game={game['id']}")
@@ -443,20 +412,10 @@ def test_api_reference_works_offline(server: str, page: Any) -> None:
 
 def watched_page(browser: Any, url: str) -> Any:
     """A page in a fresh context (its own cookies: another device) that fails on errors."""
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, **UNDER_TEST)
-    context.set_default_timeout(TIMEOUT)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    tab.console_errors = errors
+    tab = new_tab(browser, url, client=None, viewport={"width": 1100, "height": 800})
     tab.goto(url)
     tab.wait_for_selector("#board .sq")
     return tab
-
-
-def shown_plies(tab: Any, count: int) -> None:
-    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
 
 
 @pytest.mark.slow

@@ -7,25 +7,17 @@ server is a real uvicorn in a thread (one per module), as in test_browser.py.
 from __future__ import annotations
 
 import json
-import secrets
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from adjacency.web.seats import CLIENT_COOKIE
-from browser_helpers import UNDER_TEST, chromium
-from web_helpers import live_server, wait_until
+from browser_helpers import axe_violations
+from web_helpers import api, live_server, new_tab, shown_plies, wait_until
 
 pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
-
-TIMEOUT = 30_000
-CLIENT = secrets.token_urlsafe(16)
-"""The client id the tests' API calls and pages share, so the pages hold the games' seats."""
-LAPTOP = {"width": 1366, "height": 768}
 
 
 @pytest.fixture(scope="module")
@@ -34,45 +26,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-def new_tab(browser: Any, server: str, client: str | None = CLIENT, **options: Any) -> Any:
-    """A page in a fresh context (``client``: its client cookie, None for another device)
-    that records console errors in ``console_errors``."""
-    options.setdefault("viewport", LAPTOP)
-    context = browser.new_context(**{**UNDER_TEST, **options})
-    if client is not None:
-        context.add_cookies([{"name": CLIENT_COOKIE, "value": client, "url": server}])
-    context.set_default_timeout(TIMEOUT)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    tab.console_errors = errors
-    return tab
-
-
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
     tab = new_tab(browser, server)
     yield tab
     tab.context.close()
     assert tab.console_errors == [], f"console errors: {tab.console_errors}"
-
-
-def api(
-    server: str, method: str, path: str, body: dict[str, Any] | None = None, **more: str
-) -> Any:
-    """Call the API as the tests' client (``more``: further headers)."""
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "Cookie": f"{CLIENT_COOKIE}={CLIENT}", **more}
-    request = urllib.request.Request(server + path, data=data, method=method, headers=headers)
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read() or b"null")
 
 
 def new_game(server: str, **settings: Any) -> dict[str, Any]:
@@ -92,10 +51,6 @@ def open_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
     page.goto(f"{server}/?game={game['id']}")
     page.wait_for_selector("#board .sq")
     return game
-
-
-def shown_plies(tab: Any, count: int) -> None:
-    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
 
 
 def empty_square(server: str, game_id: str) -> str:
@@ -421,3 +376,157 @@ def test_a_chosen_theme_overrides_the_system_and_is_remembered(server: str, brow
     assert background(dark) == LIGHT_BG
     assert tab.console_errors == [] and dark.console_errors == []
     dark.context.close()
+
+
+# ------------------------------------- items 6, 8 and 9: editor, phones, layout shift, axe
+
+PHONE = {"width": 390, "height": 844}
+
+
+def played_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
+    """A game of two plies (a move and the bot's reply), open on ``page``."""
+    game = new_game(server, **settings)
+    path = f"/api/games/{game['id']}"
+    api(server, "POST", f"{path}/moves", {"square": empty_square(server, game["id"])})
+    wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
+    page.goto(f"{server}/?game={game['id']}")
+    shown_plies(page, 2)
+    return game
+
+
+def test_axe_finds_nothing_serious_in_a_game_the_editor_and_the_analysis(
+    server: str, page: Any
+) -> None:
+    """axe-core (vendored) on the play page in a game with moves, then with the position
+    editor open, then analysing the edited position, and on the rules page: no serious
+    or critical violation (before: the move list's names, the theme picker's contrast;
+    the rules figure's aria-label without a role)."""
+    played_game(page, server)
+    assert axe_violations(page) == []
+    name = page.locator("#moves button").first.get_attribute("aria-label")
+    assert name.startswith(page.locator("#moves button").first.inner_text().split()[0])
+    assert page.locator("h1").count() == 1
+    page.click("#btn-editor")
+    page.wait_for_selector("#editor:not([hidden])")
+    assert axe_violations(page) == []
+    page.click("#editor-analyse")
+    page.wait_for_selector("#analysis:not([hidden])")
+    assert axe_violations(page) == []
+    page.goto(f"{server}/rules")
+    assert axe_violations(page) == []
+
+
+def test_the_move_lists_names_number_rounds_and_start_with_the_shown_text(
+    server: str, page: Any
+) -> None:
+    played_game(page, server)
+    first, second = page.locator("#moves button").all()
+    for button, color in ((first, "X"), (second, "O")):
+        shown = " ".join(button.inner_text().split())
+        name = button.get_attribute("aria-label")
+        assert name.startswith(f"{shown}: round 1, {color}, converts"), (shown, name)
+
+
+def test_the_editor_hides_what_describes_the_game(server: str, page: Any) -> None:
+    """The bars (names, scores), the status line and the "Viewing position after 1 of 2"
+    banner describe the game: while the editor shows another position they are hidden,
+    and they come back with the game."""
+    played_game(page, server)
+    page.click("#nav-back")
+    page.wait_for_selector("#history-banner:not([hidden])")
+    page.click("#btn-editor")
+    page.wait_for_selector("#editor:not([hidden])")
+    page.click("#editor-clear")
+    for hidden in ("#bar-top", "#bar-bottom", "#history-banner", "#status"):
+        assert not page.locator(hidden).is_visible(), hidden
+    page.click("#editor-close")
+    for shown in ("#bar-top", "#bar-bottom", "#history-banner"):
+        assert page.locator(shown).is_visible(), shown
+
+
+def board_in_view(tab: Any) -> bool:
+    """Whether the board is wholly inside the window."""
+    return bool(
+        tab.eval_on_selector(
+            "#board",
+            "el => { const r = el.getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= innerHeight && r.height > 100; }",
+        )
+    )
+
+
+def test_on_a_phone_the_edited_and_the_analysed_board_stay_in_view(
+    server: str, browser: Any
+) -> None:
+    tab = new_tab(browser, server, viewport=PHONE)
+    played_game(tab, server)
+    tab.click("#btn-editor")
+    tab.wait_for_selector("#editor:not([hidden])")
+    tab.locator("#editor-analyse").scroll_into_view_if_needed()
+    assert board_in_view(tab)  # the editor's buttons and the board at once
+    tab.click("#editor-analyse")
+    tab.wait_for_selector("#analysis:not([hidden])")
+    tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert board_in_view(tab)
+    tab.click("#editor-close")
+    tab.click("#btn-analyse")  # the game's analysis: the same
+    tab.wait_for_selector("#analysis:not([hidden])")
+    tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert board_in_view(tab)
+    tab.click("#analysis-close")
+    tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert not board_in_view(tab)  # otherwise the page scrolls as before
+    assert tab.console_errors == []
+    tab.context.close()
+
+
+def test_the_api_page_fits_a_phone_and_its_links_are_legible(server: str, browser: Any) -> None:
+    """/docs was 405-419 px wide on a 390 px phone (long paths in the index) and its
+    links 4.0:1 on the panel."""
+    tab = new_tab(browser, server, viewport=PHONE)
+    tab.goto(f"{server}/docs")
+    tab.wait_for_selector("#api-index:not([hidden])")
+    tab.wait_for_selector(".api-schema")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_violations(tab) == []
+    assert tab.console_errors == []
+    tab.context.close()
+
+
+LAYOUT_SHIFT = """() => new Promise((done) => {
+  const seen = [];
+  const observer = new PerformanceObserver((list) => seen.push(...list.getEntries()));
+  observer.observe({type: "layout-shift", buffered: true});
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    seen.push(...observer.takeRecords());
+    observer.disconnect();
+    done(seen.filter((e) => !e.hadRecentInput).reduce((sum, e) => sum + e.value, 0));
+  }));
+})"""
+"""The page's cumulative layout shift so far, from Chromium's layout-shift entries."""
+
+
+def test_the_board_and_bars_keep_their_size_before_they_are_drawn(
+    server: str, browser: Any
+) -> None:
+    """Lighthouse's mobile CLS was 0.46: on a phone the panels below the board moved down
+    when the board and the bars appeared. Their size is now reserved: emptied, they keep
+    it, and a game opened on a phone shifts the layout by less than 0.1 (the web's 'good')."""
+    tab = new_tab(browser, server, viewport={"width": 412, "height": 823})
+    game = new_game(server)
+    tab.goto(f"{server}/?game={game['id']}")
+    tab.wait_for_selector("#board .sq")
+    for selector in ("#board", "#bar-top", "#bar-bottom"):
+        drawn, empty = tab.eval_on_selector(
+            selector,
+            "el => { const h = () => el.getBoundingClientRect().height;"
+            " const drawn = h(), kids = [...el.childNodes]; el.replaceChildren();"
+            " const empty = h(); el.replaceChildren(...kids); return [drawn, empty]; }",
+        )
+        assert abs(drawn - empty) <= 1, (selector, drawn, empty)
+    tab.goto(f"{server}/?game={game['id']}")
+    tab.wait_for_selector("#board .sq")
+    tab.wait_for_selector("#moves li")
+    assert tab.evaluate(LAYOUT_SHIFT) < 0.1
+    assert tab.console_errors == []
+    tab.context.close()

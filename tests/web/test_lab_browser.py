@@ -15,7 +15,6 @@ import pytest
 
 from adjacency import Position
 from adjacency.lab import search_tree
-from browser_helpers import chromium
 from web_helpers import live_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -35,12 +34,6 @@ for _square in ("c3", "f6", "d3", "e6", "c4", "f5"):
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(tmp_path_factory.mktemp("lab") / "games.sqlite3") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -206,3 +206,14 @@ def on_page_markdown(
 ) -> str:
     """Links of the guides to files outside ``docs/`` become paths in code."""
     return outside_links(markdown)
+
+
+SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+"""Material's search dialog as its template writes it: a dialog without a name."""
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
+    """Name the search dialog (axe-core's aria-dialog-name: a dialog needs a name)."""
+    return output.replace(
+        SEARCH_DIALOG, SEARCH_DIALOG.replace('role="dialog"', 'role="dialog" aria-label="Search"')
+    )

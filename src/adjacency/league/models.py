@@ -212,7 +212,13 @@ class MemberPage(BaseModel):
     online: bool
     history: list[HistoryPoint]
     opponents: list[OpponentScore]
-    recent: list[GameSummary]
+    recent: list[GameSummary] = Field(description="one page of its games, newest first")
+    recent_offset: int = Field(description="how many newer games come before this page")
+    recent_total: int = Field(description="how many games it has, in all")
+    rated_games: int = Field(
+        description="how many of its games were rated (the history may "
+        "show fewer points: at most 500, evenly spaced)"
+    )
     seconds_per_move: float | None
     failures: dict[str, int] = Field(description="losses not decided on the board, by reason")
 

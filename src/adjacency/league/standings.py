@@ -161,16 +161,23 @@ HISTORY_POINTS = 500
 """The most rating-history points a member's page gets (evenly spaced, the latest last):
 a bot with ten thousand rated games would otherwise send them all on every view."""
 
+RECENT_PAGE = 20
+"""How many of a member's games one page of its recent games lists."""
 
-def member_page(store: LeagueStore, member: Member, recent: int = 20) -> dict[str, Any]:
+
+def member_page(
+    store: LeagueStore, member: Member, recent: int = RECENT_PAGE, offset: int = 0
+) -> dict[str, Any]:
     """What a member's page shows: rating history (at most :data:`HISTORY_POINTS`),
-    score against each opponent, recent games, time use per move, and failures (losses
-    that were not on the board), over its finished games, rated or not.
+    score against each opponent, one page of its games, newest first (``recent`` of
+    them from the ``offset``-th, and how many there are in all, to page through them),
+    time use per move, and failures (losses that were not on the board), over its
+    finished games, rated or not.
 
     The scores, time use and failures come from the aggregate tables (:mod:`.schema`),
-    the recent games through the players' indexes: the cost does not grow with the
-    member's games."""
-    games = store.games(member_id=member.id, limit=recent)
+    the page of games through the players' indexes: the cost does not grow with the
+    member's games (only with how deep one pages)."""
+    games = store.games(member_id=member.id, limit=recent, offset=offset)
     names = store.names({g.x_id for g in games} | {g.o_id for g in games})
     opponents = store.opponents(member.id)
     moves = sum(row[3] for row in opponents)
@@ -189,6 +196,9 @@ def member_page(store: LeagueStore, member: Member, recent: int = 20) -> dict[st
             for name, count, points2, _, _ in opponents
         ],
         "recent": [game_summary(g, names) for g in games],
+        "recent_offset": offset,
+        "recent_total": store.game_count(member.id),
+        "rated_games": store.rated_count(member.id),
         "seconds_per_move": round(seconds / moves, 3) if moves else None,
         "failures": store.failures(member.id),
     }

@@ -209,19 +209,23 @@ class LeagueStore(MemberStore):
         status: str | None = None,
         limit: int | None = None,
         with_record: bool = False,
+        offset: int = 0,
     ) -> list[StoredGame]:
         """Games, newest first, optionally of one member and/or one status (their
-        ``record`` is ``None`` unless ``with_record``). One member's newest ``limit`` are
-        read through the players' indexes (newest first in each), never by reading all
-        of the member's games."""
+        ``record`` is ``None`` unless ``with_record``), the ``offset`` newest skipped. One
+        member's newest ``limit`` are read through the players' indexes (newest first in
+        each), never by reading all of the member's games."""
         columns = GAME_COLUMNS if with_record else LIGHT_COLUMNS
         where = "" if status is None else " AND status = ?"
         extra: tuple[object, ...] = () if status is None else (status,)
         cap = "" if limit is None else f" LIMIT {int(limit)}"
+        if offset:
+            cap = f" LIMIT {-1 if limit is None else int(limit)} OFFSET {int(offset)}"
         if member_id is not None:
+            inner = "" if limit is None else f" LIMIT {int(limit) + int(offset)}"
             sides = [
                 f"SELECT * FROM (SELECT {columns} FROM games WHERE {side} = ?{where} "
-                f"ORDER BY id DESC{cap})"
+                f"ORDER BY id DESC{inner})"
                 for side in ("x_id", "o_id")
             ]
             sql = f"SELECT * FROM ({' UNION ALL '.join(sides)}) ORDER BY id DESC{cap}"
@@ -230,6 +234,21 @@ class LeagueStore(MemberStore):
             sql = f"SELECT {columns} FROM games WHERE 1{where} ORDER BY id DESC{cap}"
             args = extra
         return [StoredGame(*r) for r in self._query(sql, args)]
+
+    def game_count(self, member_id: int) -> int:
+        """How many games ``member_id`` has (any status): two counts on the players'
+        indexes, for paging through its games."""
+        row = self._query(
+            "SELECT (SELECT COUNT(*) FROM games WHERE x_id = ?) "
+            "+ (SELECT COUNT(*) FROM games WHERE o_id = ?)",
+            (member_id, member_id),
+        )
+        return int(row[0][0])
+
+    def rated_count(self, member_id: int) -> int:
+        """How many of ``member_id``'s games were rated (its rating rows, on their index)."""
+        rows = self._query("SELECT COUNT(*) FROM ratings WHERE member_id = ?", (member_id,))
+        return int(rows[0][0])
 
     def rated_games(self) -> list[StoredGame]:
         """Rated finished games in the order they were rated (without their records);

@@ -34,7 +34,7 @@ from ..models import (
     ServerStats,
     StandingRow,
 )
-from ..standings import game_summary, member_page, pair_stats, standings
+from ..standings import RECENT_PAGE, game_summary, member_page, pair_stats, standings
 from ..store import LeagueStore, Member
 from . import PREFIX, PROTOCOL_VERSION, GameId
 
@@ -103,12 +103,18 @@ async def get_standings(
 
 
 @router.get("/members/{name}", response_model=MemberPage)
-async def get_member(request: Request, name: str) -> dict[str, Any]:
-    """A member's page data: rating history, opponents, recent games, time use, failures."""
+async def get_member(
+    request: Request,
+    name: str,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=100)] = RECENT_PAGE,
+) -> dict[str, Any]:
+    """A member's page data: rating history, opponents, time use, failures and one page
+    of its games, newest first: ``limit`` (1-100) from the ``offset``-th."""
 
     def page(reader: LeagueStore) -> tuple[Member, dict[str, Any]]:
         member = named(reader, name)
-        return member, member_page(reader, member)
+        return member, member_page(reader, member, recent=limit, offset=offset)
 
     member, data = await read(request, page)
     data["online"] = member.kind == "house" or member.id in hall_of(request).online()

@@ -44,7 +44,10 @@ export class GameView {
     const line = this.root.querySelector("#status");
     line.textContent = status;
     line.dataset.status = state.status;
-    this.root.querySelector("#moves").replaceChildren(...state.moves.map((m) => el("li", {}, m)));
+    // One item per round (X's move and O's answer), numbered as the records number them.
+    const rounds = [];
+    for (let i = 0; i < state.moves.length; i += 2) rounds.push(el("li", {}, state.moves.slice(i, i + 2).join(" ")));
+    this.root.querySelector("#moves").replaceChildren(...rounds);
     this.onRender(state);
   }
 

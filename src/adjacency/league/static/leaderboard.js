@@ -2,11 +2,12 @@
 import { t } from "/static/js/i18n.js";
 import { el, getJson, memberLink } from "./league.js";
 
-// Every number signed and whole, as `adjacency league standings` prints them.
+// Every number signed and whole, as `adjacency league standings` prints them; the
+// interval in a span of its own (on a phone it goes under the value).
 function eloText(row) {
-  if (row.elo == null) return row.games ? t("league.elo.needs") : "–";
+  if (row.elo == null) return [row.games ? t("league.elo.needs") : "–"];
   const fmt = (v) => (v == null ? "?" : `${v >= 0 ? "+" : "−"}${Math.abs(Math.round(v))}`);
-  return `${fmt(row.elo)} [${fmt(row.elo_low)}, ${fmt(row.elo_high)}]`;
+  return [`${fmt(row.elo)} `, el("span", { class: "elo-range" }, `[${fmt(row.elo_low)}, ${fmt(row.elo_high)}]`)];
 }
 
 function row(r, i) {
@@ -17,8 +18,8 @@ function row(r, i) {
     el("td", {}, memberLink(r.name), " ", el("span", { class: "kind" }, t(`league.kind.${r.kind === "person" || r.kind === "house" ? r.kind : "bot"}`))),
     el("td", { class: `num rating${r.provisional ? " provisional" : ""}` }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
     el("td", { class: "num games" }, r.games),
-    el("td", { class: "num" }, `${r.wins}-${r.draws}-${r.losses}`),
-    el("td", { class: "num" }, eloText(r)),
+    el("td", { class: "num wdl" }, `${r.wins}-${r.draws}-${r.losses}`),
+    el("td", { class: "num" }, ...eloText(r)),
     el("td", { class: r.online ? "online" : "" }, t(r.revoked ? "league.revoked" : r.online ? "league.online" : "league.offline")),
   );
 }

@@ -61,7 +61,21 @@ let newGame = null;
 let editor = null;
 let analysing = null; // "game": the panel follows the shown ply; "editor"; null: closed
 let reviewing = null; // the AbortController of a running review
-const panel = new AnalysisPanel({ onStateChange: () => { if (!panel.open) analysing = null; } });
+const panel = new AnalysisPanel({
+  onStateChange: () => {
+    if (!panel.open) analysing = null;
+    pinBoard();
+  },
+});
+
+// The layout's state for the stylesheet: "editing" hides what describes the game (its
+// players, scores and the shown ply's banner) while the editor shows another position;
+// "board-pinned" keeps the board in view on a phone while a panel below it is used.
+function pinBoard() {
+  const editing = Boolean(editor && editor.active);
+  $("#main").classList.toggle("editing", editing);
+  $("#main").classList.toggle("board-pinned", editing || panel.open);
+}
 
 function render({ animate = false } = {}) {
   const s = game.state;
@@ -296,10 +310,12 @@ function openEditor() {
   panel.close();
   analysing = "editor";
   editor.enter();
+  pinBoard();
 }
 
 function closeEditor() {
   editor.leave();
+  pinBoard();
   if (analysing === "editor") panel.close();
   analysing = null;
   if (game.state) render();

@@ -39,6 +39,7 @@ export class AnalysisPanel {
   show(title) {
     $("#analysis").hidden = false;
     $("#analysis-title").textContent = title;
+    this.onStateChange();
   }
 
   // Analyse the position `fen` (does nothing if it is the one being shown).

@@ -30,10 +30,13 @@ export function renderMoves(game, onPick) {
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.ply = String(j + 1);
-      b.innerHTML = `<span class="dot ${m.color}"></span><span class="sqname"></span><span class="gain"></span>`;
+      b.innerHTML = `<span class="dot ${m.color}"></span><span class="sqname"></span> <span class="gain"></span>`;
       b.querySelector(".sqname").textContent = m.square;
       b.querySelector(".gain").textContent = m.flips.length ? `+${m.flips.length}` : "";
-      b.setAttribute("aria-label", t("moves.move", { ply: j + 1, side: m.color.toUpperCase(), square: m.square, count: m.flips.length }));
+      // The name starts with the visible text (the square, the gain), then says who
+      // played in which round (records number rounds) and how many pieces converted.
+      const shown = `${m.square}${m.flips.length ? ` +${m.flips.length}` : ""}`;
+      b.setAttribute("aria-label", t("moves.move", { shown, round: i / 2 + 1, side: m.color.toUpperCase(), count: m.flips.length }));
       const reviewed = game.review && game.review[j + 1];
       if (reviewed && reviewed.mark) {
         const symbol = { inaccuracy: "?!", mistake: "?", blunder: "??" }[reviewed.mark];
