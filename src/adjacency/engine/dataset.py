@@ -30,7 +30,7 @@ shard complete and checked; a shard written but not yet listed is made again on
 ``resume``. No timing goes into the manifest, so it too is a pure function of the
 settings once the job is complete.
 
-**Reading.** :func:`read_job` checks a directory (manifest format and settings, every
+**Reading.** :func:`open_job` checks a directory (manifest format and settings, every
 shard's checksum) and :func:`phase_rows_from_shards` streams the shards one at a time,
 keeping only one phase's rows, for :func:`adjacency.engine.training.fit_pattern_phases`.
 Every problem with the input (missing directory, other settings, corrupt shard) is a

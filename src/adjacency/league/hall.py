@@ -154,8 +154,9 @@ class Hall(Games):
 
     def expire_people(self) -> list[str]:
         """Delete the people who joined more than the rules' ``people_expire_days`` ago
-        and never played, unless their page is open now (:meth:`.store.LeagueStore.
-        expire_people`); runs at the start and every :data:`EXPIRE_EVERY` seconds."""
+        and never played, unless their page is open now
+        (:meth:`~adjacency.league.members.MemberStore.expire_people`); runs at the start
+        and every :data:`EXPIRE_EVERY` seconds."""
         days = self.rules.people_expire_days
         if days <= 0:
             return []
