@@ -43,7 +43,11 @@ browser:
 pytest: $(VENV)/.installed-dev browser
 	@echo "compiling the engine's kernels (numba's cache) before any test's clock starts"
 	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
+	@echo "building the docs site (mkdocs --strict) once, for tests/docs/test_site.py"
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .test-site/site 2> .test-site.log \
+		|| { tail -40 .test-site.log; exit 1; }
+	ADJACENCY_TEST_SITE=.test-site/site HYPOTHESIS_PROFILE=ci \
+		$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 
@@ -56,4 +60,4 @@ bench: $(VENV)/.installed-run
 	$(BIN)/adjacency bench
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .test-site .test-site.log .pytest_cache .mypy_cache .ruff_cache .hypothesis

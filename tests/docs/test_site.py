@@ -55,9 +55,23 @@ def hooks() -> ModuleType:
     return tool("hooks")
 
 
+PREBUILT = "ADJACENCY_TEST_SITE"
+"""Where ``make test`` built the site just before pytest (its log beside it, as
+``.test-site.log``): the build (about 40 s) is a step of the run, not a test's time."""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The site, built from the working tree with ``--strict`` (as ``make docs`` does)."""
+    """The site, built from the working tree with ``--strict`` (as ``make docs`` does):
+    by ``make test`` before pytest started (:data:`PREBUILT`), else here."""
+    prebuilt = os.environ.get(PREBUILT)
+    if prebuilt:
+        folder = REPO / prebuilt
+        log = (folder.parent.with_suffix(".log")).read_text(encoding="utf-8")
+        assert (folder / "index.html").is_file(), f"{PREBUILT}={prebuilt} holds no built site"
+        assert "WARNING" not in log, log
+        yield folder
+        return
     folder = tmp_path_factory.mktemp("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "src"), env.get("PYTHONPATH")]))
