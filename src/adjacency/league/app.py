@@ -14,6 +14,8 @@ secrets that act for one account only (:mod:`.auth`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,6 +35,7 @@ from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
 from .routers import admin, challenges, events, pages, people, public, socket
+from .standings import standings
 from .store import LeagueStore
 
 
@@ -59,9 +62,18 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         house.start()
         await hall.start()
+        # The leaderboard's first fit starts with the server (in a worker thread), so the
+        # first viewer of a league with history does not wait seconds for it: later fits
+        # serve this answer while they run (:class:`.cache.SharedAnswer`).
+        cache: SharedAnswer[list[dict[str, Any]]] = app.state.standings
+        warm = asyncio.ensure_future(
+            cache.get(None, lambda: asyncio.to_thread(standings, reader, hall.online()))
+        )
         try:
             yield
         finally:
+            with contextlib.suppress(Exception):
+                await warm  # before the reader it uses is closed
             await hall.stop()
             house.close()
             store.close()
