@@ -63,7 +63,9 @@ function plot(history) {
 function ratingText(last) {
   const rating = last ? last.rating : 1500, rd = last ? last.rd : 350;
   const round = Math.round;
-  return t("member.rating", { rating: round(rating), rd: round(rd), low: round(rating - 2 * rd), high: round(rating + 2 * rd) });
+  // Ratings as plain numerals, as the standings print them (no thousands separator).
+  const n = (v) => String(round(v));
+  return t("member.rating", { rating: n(rating), rd: n(rd), low: n(rating - 2 * rd), high: n(rating + 2 * rd) });
 }
 
 function pager(data) {
