@@ -63,11 +63,11 @@ def create_app(
         house.start()
         await hall.start()
         # The leaderboard's first fit starts with the server (in a worker thread), so the
-        # first viewer of a league with history does not wait seconds for it: later fits
-        # serve this answer while they run (:class:`.cache.SharedAnswer`).
+        # first viewer of a league with history does not wait seconds for it: a slow fit
+        # serves this answer while it runs (:meth:`.cache.SharedAnswer.prime`).
         cache: SharedAnswer[list[dict[str, Any]]] = app.state.standings
         warm = asyncio.ensure_future(
-            cache.get(None, lambda: asyncio.to_thread(standings, reader, hall.online()))
+            cache.prime(lambda: asyncio.to_thread(standings, reader, hall.online()))
         )
         try:
             yield

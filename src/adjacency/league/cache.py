@@ -58,6 +58,16 @@ class SharedAnswer(Generic[T]):
             return self._answer  # a slow one: the previous answer until it is done
         return await asyncio.shield(self._running)  # a request that leaves stops nothing
 
+    async def prime(self, compute: Callable[[], Awaitable[T]]) -> None:
+        """Compute a first answer before any request asks (a server's start), kept only
+        as the previous answer: a request's own key is still computed for (a small
+        league's viewer waits the few milliseconds and sees the current state), while a
+        slow one's first viewer gets this answer as the next is computed."""
+        primed = object()  # a key no request has
+        await self.get(primed, compute)
+        if self._key is primed:
+            self._at = float("-inf")  # not current: only a stand-in for a slow computation
+
     async def _compute(self, key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         try:
             began = time.monotonic()
