@@ -141,7 +141,7 @@ class Hall(Games):
             if time.monotonic() - expired_at >= EXPIRE_EVERY:
                 expired_at = time.monotonic()
                 try:
-                    self.expire_people()
+                    await self.expire_people()
                 except Exception:  # they expire at the next try; the games go on
                     log.exception("could not delete the people who never played")
             await asyncio.sleep(PROGRESS_EVERY)
@@ -152,15 +152,17 @@ class Hall(Games):
             except Exception:  # a crash then loses these moves; the games go on
                 log.exception("could not write the moves of the games in play")
 
-    def expire_people(self) -> list[str]:
+    async def expire_people(self) -> list[str]:
         """Delete the people who joined more than the rules' ``people_expire_days`` ago
         and never played, unless their page is open now
         (:meth:`~adjacency.league.members.MemberStore.expire_people`); runs at the start
-        and every :data:`EXPIRE_EVERY` seconds."""
+        and every :data:`EXPIRE_EVERY` seconds, in a worker thread (it reads every
+        person: on a league with thousands that is no work for the games' event loop)."""
         days = self.rules.people_expire_days
         if days <= 0:
             return []
-        gone = self.store.expire_people(time.time() - days * 86400, keep=self.present())
+        cutoff, keep = time.time() - days * 86400, self.present()
+        gone = await asyncio.to_thread(self.store.expire_people, cutoff, keep)
         if gone:
             log.info("%d people who never played expired after %g days", len(gone), days)
         return gone

@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS pairs (
     finished INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS pairs_open ON pairs(finished);
+CREATE INDEX IF NOT EXISTS pairs_a ON pairs(a_id);
+CREATE INDEX IF NOT EXISTS pairs_b ON pairs(b_id);
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     pair_id INTEGER REFERENCES pairs(id),
