@@ -357,22 +357,20 @@ class Games:
             raise Forbidden(f"game {game_id} is not yours: {member.name} does not play in it")
         return live, color
 
-    def _own_person_game(self, member: Member, game_id: int, action: str) -> LiveGame:
+    def _own_person_game(self, member: Member, game_id: int, action: str) -> tuple[LiveGame, Color]:
         """:meth:`_own_game` for a person's resign or abort; a bot gets :class:`Forbidden`
         (its games end by its moves and its clock: the engine protocol has no resign)."""
         if member.kind != "person":
             raise Forbidden(
                 f"only people {action} in the league; a bot's game ends by its moves and clock"
             )
-        return self._own_game(member, game_id)[0]
+        return self._own_game(member, game_id)
 
     def resign(self, member: Member, game_id: int) -> LiveGame:
         """A person gives up ``game_id``: the opponent wins by resignation, stored and
         rated as any finished game (under the league's rules for people). Raises as
         :meth:`_own_person_game`."""
-        live = self._own_person_game(member, game_id, "resign")
-        color = live.color_of(member.id)
-        assert color is not None  # _own_game checked it
+        live, color = self._own_person_game(member, game_id, "resign")
         self._spend_clock(live)
         live.game.forfeit(color, Termination.RESIGNATION, f"{member.name} resigned")
         self._finish(live)
@@ -383,9 +381,7 @@ class Games:
         result, unrated, not counted anywhere), both sides told. Raises
         :class:`NotNow` once the person has moved, and for a ladder or event game (its
         pair would be replayed: resign instead); else as :meth:`_own_person_game`."""
-        live = self._own_person_game(member, game_id, "abort")
-        color = live.color_of(member.id)
-        assert color is not None
+        live, color = self._own_person_game(member, game_id, "abort")
         if live.pair_id is not None:
             raise NotNow(f"game {game_id} belongs to a scheduled pair: resign instead")
         if live.game.has_moved(color):
