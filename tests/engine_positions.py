@@ -100,3 +100,15 @@ def random_short_game(
         position = position.play(rng.choice(position.legal_squares()))
     assert board.max_rounds() >= position.plies_left
     return position
+
+
+def solver_endgame(seed: int) -> Position:
+    """A 6x6 position of a longest game with 11 plies (and squares) left: within the
+    solver's reach, and deeper than the engine bot's first short search, so the bot solves
+    it (the lab's engine view and the table counters both need such a position)."""
+    rng = random.Random(seed)
+    board = Position.start(6, 6, 1).board
+    position = Position.start(6, 6, board.max_rounds())
+    while position.plies_left > 11:
+        position = position.play(rng.choice(position.legal_moves()))
+    return position

@@ -3,23 +3,11 @@ solver's nodes, each read from the kernels' own counters and carried into the re
 
 from __future__ import annotations
 
-import random
-
 from adjacency.bots import Limit, Thinking, make_bot
 from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.kernels import layout as L
-
-
-def solver_endgame(seed: int) -> Position:
-    """A 6x6 position of a longest game with 11 plies (and squares) left: within the
-    solver's reach, and deeper than the bot's first short search, so the bot solves it."""
-    rng = random.Random(seed)
-    board = Position.start(6, 6, 1).board
-    position = Position.start(6, 6, board.max_rounds())
-    while position.plies_left > 11:
-        position = position.play(rng.choice(position.legal_moves()))
-    return position
+from engine_positions import solver_endgame
 
 
 def test_search_counts_probes_and_hits_within_its_nodes() -> None:

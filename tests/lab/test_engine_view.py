@@ -9,6 +9,7 @@ import pytest
 from adjacency import Position
 from adjacency.bots.minimax import minimax_value
 from adjacency.lab import LabError, deepening_trace, engine_view
+from engine_positions import solver_endgame
 
 
 def exact(position: Position) -> int:
@@ -60,16 +61,6 @@ def test_engine_view_solves_every_move_within_reach(seed: int) -> None:
     # Five plies: the bot's short search reaches the end itself, the solver is not asked.
     assert view.solver_share == 0.0
     assert view.table_hit_rate is not None and 0.0 <= view.table_hit_rate <= 1.0
-
-
-def solver_endgame(seed: int) -> Position:
-    """A 6x6 position with 11 plies (and squares) left: the engine bot solves it."""
-    rng = random.Random(seed)
-    board = Position.start(6, 6, 1).board
-    position = Position.start(6, 6, board.max_rounds())
-    while position.plies_left > 11:
-        position = position.play(rng.choice(position.legal_moves()))
-    return position
 
 
 def test_engine_view_shows_the_tables_hit_rate_and_the_solvers_share() -> None:
