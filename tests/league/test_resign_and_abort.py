@@ -107,3 +107,31 @@ def test_only_the_games_people_may_resign_or_abort(league: tuple[str, Path]) -> 
         assert act(url, "not-a-secret", game, action).status == 401
         assert act(url, ada, 999_999, action).status == 404
     assert get(f"{url}/api/league/games/{game}")["status"] == "playing"  # nothing changed
+
+
+def test_a_challengers_colour_alternates_over_the_games_that_counted(
+    league: tuple[str, Path],
+) -> None:
+    """The challenger plays X in its first counted game, O in its second: an aborted game
+    does not count, so aborting cannot be used to pick a colour (the count is the store's
+    ``game_count`` without aborted games, not a read of every game)."""
+    url, db = league
+    ada, bob = join(url, "ada"), join(url, "bob")
+
+    def ada_plays() -> tuple[int, str]:
+        game = start_game(url, ada, bob)
+        (live,) = [g for g in request(f"{url}/api/league/live").body if g["id"] == game]
+        return game, "x" if live["x"] == "ada" else "o"
+
+    first, colour = ada_plays()
+    assert colour == "x"
+    assert act(url, bob, first, "abort").status == 200  # nothing counts
+    second, colour = ada_plays()
+    assert colour == "x"  # still her first counted game
+    assert act(url, ada, second, "resign").status == 200  # this one counts
+    _, colour = ada_plays()
+    assert colour == "o"
+    with LeagueStore(db) as store:
+        ada_id = next(m.id for m in store.members() if m.name == "ada")
+        assert store.game_count(ada_id) == 3
+        assert store.game_count(ada_id, aborted=False) == 2

@@ -304,7 +304,7 @@ class Hall(Games):
     def _start_challenge(self, challenge: Challenge, now: float) -> None:
         """Start a challenge's game: the challenger plays X and O alternately (X first)."""
         person, opponent = challenge.challenger, challenge.opponent
-        played = sum(1 for g in self.store.games(member_id=person.id) if g.status != "aborted")
+        played = self.store.game_count(person.id, aborted=False)
         x, o = (person, opponent) if played % 2 == 0 else (opponent, person)
         opening = self.store.pair_count() % len(self.settings.openings)
         live = self.start_game(x, o, opening)

@@ -235,12 +235,14 @@ class LeagueStore(MemberStore):
             args = extra
         return [StoredGame(*r) for r in self._query(sql, args)]
 
-    def game_count(self, member_id: int) -> int:
-        """How many games ``member_id`` has (any status): two counts on the players'
-        indexes, for paging through its games."""
+    def game_count(self, member_id: int, *, aborted: bool = True) -> int:
+        """How many games ``member_id`` has (any status; without the aborted ones when
+        ``aborted`` is false): two counts on the players' indexes, for paging through its
+        games and for alternating a challenger's colour without reading its games."""
+        keep = "" if aborted else " AND status != 'aborted'"
         row = self._query(
-            "SELECT (SELECT COUNT(*) FROM games WHERE x_id = ?) "
-            "+ (SELECT COUNT(*) FROM games WHERE o_id = ?)",
+            f"SELECT (SELECT COUNT(*) FROM games WHERE x_id = ?{keep}) "
+            f"+ (SELECT COUNT(*) FROM games WHERE o_id = ?{keep})",
             (member_id, member_id),
         )
         return int(row[0][0])
