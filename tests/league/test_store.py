@@ -71,6 +71,8 @@ def test_ratings_are_a_recomputation_of_the_stored_games_and_in_flight_games_abo
     ratings = store.ratings()
     assert ratings[a.id].rating > 1500 > ratings[b.id].rating
     assert [g for g, *_ in store.history(a.id)] == [1, 3, 4]
+    thinned, rated = store.rated_history(a.id, points=2)  # a member page's chart
+    assert [g for g, *_ in thinned] == [1, 4] and rated == 3  # the latest kept, all counted
     with pytest.raises(Exception, match="not in play"):
         store.finish_game(flying, "x", "normal", "", "r", (1, 1), 1, (0.0, 0.0))
 

@@ -182,14 +182,14 @@ def member_page(
     opponents = store.opponents(member.id)
     moves = sum(row[3] for row in opponents)
     seconds = sum(row[4] for row in opponents) / 1000
+    history, rated = store.rated_history(member.id, HISTORY_POINTS)
     return {
         "name": member.name,
         "kind": member.kind,
         "spec": member.spec if member.kind == "house" else None,
         "revoked": member.revoked,
         "history": [
-            {"game": g, "rating": round(r, 1), "rd": round(d, 1), "at": t}
-            for g, r, d, t in store.history(member.id, HISTORY_POINTS)
+            {"game": g, "rating": round(r, 1), "rd": round(d, 1), "at": t} for g, r, d, t in history
         ],
         "opponents": [
             {"name": name, "games": count, "points": points2 / 2}
@@ -198,7 +198,7 @@ def member_page(
         "recent": [game_summary(g, names) for g in games],
         "recent_offset": offset,
         "recent_total": store.game_count(member.id),
-        "rated_games": store.rated_count(member.id),
+        "rated_games": rated,
         "seconds_per_move": round(seconds / moves, 3) if moves else None,
         "failures": store.failures(member.id),
     }

@@ -247,11 +247,6 @@ class LeagueStore(MemberStore):
         )
         return int(row[0][0])
 
-    def rated_count(self, member_id: int) -> int:
-        """How many of ``member_id``'s games were rated (its rating rows, on their index)."""
-        rows = self._query("SELECT COUNT(*) FROM ratings WHERE member_id = ?", (member_id,))
-        return int(rows[0][0])
-
     def rated_games(self) -> list[StoredGame]:
         """Rated finished games in the order they were rated (without their records);
         unrated ones (with a provisional person, :mod:`.rules`) are left out."""
@@ -303,13 +298,21 @@ class LeagueStore(MemberStore):
         """``(game, rating, rd, time)`` after each of a member's rated games, oldest first;
         with ``points``, at most about that many, evenly spaced and ending with the
         latest (a chart cannot show two thousand points; its answer stays small)."""
+        return self.rated_history(member_id, points)[0]
+
+    def rated_history(
+        self, member_id: int, points: int | None = None
+    ) -> tuple[list[tuple[int, float, float, float]], int]:
+        """:meth:`history` and how many of the member's games were rated, from one read
+        of its rating rows' index (a member's page shows both)."""
         seqs = [
             int(row[0])
             for row in self._query(
                 "SELECT seq FROM ratings WHERE member_id = ? ORDER BY seq", (member_id,)
             )
         ]  # the index alone: a few bytes a row
-        if points is not None and len(seqs) > points:
+        rated = len(seqs)
+        if points is not None and rated > points:
             step = -(-len(seqs) // max(1, points))
             seqs = seqs[::-1][::step][::-1]  # evenly spaced, the latest kept
         rows: list[tuple[Any, ...]] = []
@@ -320,7 +323,7 @@ class LeagueStore(MemberStore):
                 f"({', '.join('?' * len(chunk))}) ORDER BY seq",
                 tuple(chunk),
             )
-        return [(int(g), float(r), float(d), float(t)) for g, r, d, t in rows]
+        return [(int(g), float(r), float(d), float(t)) for g, r, d, t in rows], rated
 
     # ----------------------------------------------------------- aggregates
 
