@@ -1,6 +1,6 @@
 // A member's page: rating history plot (with axes: ratings and dates), score against each
 // opponent, its games a page at a time, time use and failures.
-import { t } from "/static/js/i18n.js";
+import { detailText, t } from "/static/js/i18n.js";
 import { el, getJson, memberLink, resultText } from "./league.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -99,7 +99,7 @@ async function refresh() {
         el("td", {}, memberLink(g.x)),
         el("td", {}, memberLink(g.o)),
         el("td", { class: "nowrap" }, resultText(g)),
-        el("td", {}, g.detail || ""),
+        el("td", {}, detailText(g)),
         el("td", {}, el("a", { href: `/api/league/games/${g.id}/record` }, t("member.download"))),
       ),
     ),

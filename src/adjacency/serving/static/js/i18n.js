@@ -80,6 +80,17 @@ export function errorText(body, fallbackText) {
   return fallbackText;
 }
 
+// The text of a game's (or a challenge's) `detail`, the server's English sentence of how
+// it ended: on a page in another language, its `detail_code`'s message (filled with its
+// `detail_params`) when the catalogue has one; else the English (an engine's own words
+// have no code, and say more than nothing).
+export function detailText(item) {
+  if (!item || !item.detail) return "";
+  const key = `detail.${item.detail_code}`;
+  if (item.detail_code && lang !== "en" && has(key)) return t(key, item.detail_params || {});
+  return item.detail;
+}
+
 const ATTRIBUTES = ["title", "aria-label", "placeholder", "content"];
 
 // Put the catalogue's text into the markup under `root` (see the contract above).
