@@ -5,6 +5,22 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 
+class FieldError(BaseModel):
+    """One problem of a malformed request (422), for pages to translate."""
+
+    field: str = Field(description="the dotted path of the field (x.name); empty: the whole body")
+    code: str = Field(
+        description="missing, unknown_field, too_small, too_big, not_above, not_below, "
+        "too_long, too_short, too_many_items, too_few_items, bad_format, not_allowed, "
+        "not_integer, not_number, not_boolean, not_text, not_object, not_list, bad_json, "
+        "too_deep or invalid"
+    )
+    params: dict[str, str | int] = Field(
+        default_factory=dict,
+        description="limit: the bound a code names (the accepted values of not_allowed)",
+    )
+
+
 class ErrorMessage(BaseModel):
     """The body of an error response: what was wrong."""
 
@@ -16,6 +32,10 @@ class ErrorMessage(BaseModel):
     )
     params: dict[str, str | int] = Field(
         default_factory=dict, description="values the code's translated message fills in"
+    )
+    errors: list[FieldError] = Field(
+        default_factory=list,
+        description="a malformed request's (422) problems, one per field; empty otherwise",
     )
 
 
