@@ -63,9 +63,10 @@ TEMPLATES: dict[str, str] = {
 """Every sentence the servers make about an end, by code; ``{name}`` marks a param.
 Codes are stable across releases (pages key their catalogue messages ``detail.<code>``)."""
 
-MAX_EXPLAINED = 2000
+MAX_EXPLAINED = 600
 """The longest text :func:`explain` reads (a detail quotes its inputs cut short, so a
-real one is a few hundred characters; a longer text is nobody's template)."""
+real one is at most a few hundred characters; the cap also bounds the patterns' backtracking
+on a text made to almost match, to milliseconds)."""
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
