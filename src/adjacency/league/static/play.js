@@ -86,7 +86,9 @@ function ratingNote(mine) {
 // when the catalogue has them).
 function challengeText(state) {
   const key = `people.challenge.${state.status}`;
-  if (lang !== "en" && has(key)) return state.detail_code ? `${t(key)} ${detailText(state)}.` : t(key);
+  if (lang !== "en" && has(key)) {
+    return state.detail_code ? `${t(key).replace(/\.$/, "")}: ${detailText(state)}.` : t(key);
+  }
   return `Challenge ${state.status}: ${state.detail}.`;
 }
 
