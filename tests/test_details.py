@@ -38,7 +38,8 @@ def test_names_with_the_templates_words_still_read_back() -> None:
 def test_the_positions_refusals_are_read_with_and_without_a_name() -> None:
     position = Position.start(4, 4, 4)
     taken = next(sq for sq in ("a1", "b1", "a2", "d4", "c4") if sq not in position.legal_moves())
-    for move, code in ((taken, "occupied"), ("z9", "off-board")):
+    refusals = ((taken, "occupied"), ("z9", "malformed-square"), ("d7", "off-the-board"))
+    for move, code in refusals:
         with pytest.raises(IllegalMoveError) as caught:
             position.play(move)
         found = explain(str(caught.value))

@@ -36,13 +36,22 @@ TEMPLATES: dict[str, str] = {
     "clock-page-open": "{player} did not move within their clock (their play page was open)",
     "clock-page-closed": "{player} did not move within their clock (their play page was closed)",
     "late": "{player} moved after its time was up",
-    # Illegal answers (the position's own refusals, with and without the mover's name).
+    # Illegal answers (the position's and the board's own refusals, core/position.py and
+    # core/board.py, with and without the mover's name; off-board: any other reason).
     "not-a-square": "{player} answered: illegal move {move}: not a square name like 'c3'",
     "occupied-by": "{player} answered: illegal move {move}: {square} is occupied by {owner} "
     "in {fen}; moves must go on an empty square",
+    "malformed-square-by": "{player} answered: illegal move {move} in {fen}: malformed square "
+    "{square}: expected a file a-{last_file} followed by a rank 1-{rows}, like 'c3'",
+    "off-the-board-by": "{player} answered: illegal move {move} in {fen}: square {square} is "
+    "off the {size} board: files run a-{last_file} and ranks 1-{rows}",
     "off-board-by": "{player} answered: illegal move {move} in {fen}: {reason}",
     "occupied": "illegal move {move}: {square} is occupied by {owner} in {fen}; "
     "moves must go on an empty square",
+    "malformed-square": "illegal move {move} in {fen}: malformed square {square}: expected a "
+    "file a-{last_file} followed by a rank 1-{rows}, like 'c3'",
+    "off-the-board": "illegal move {move} in {fen}: square {square} is off the {size} board: "
+    "files run a-{last_file} and ranks 1-{rows}",
     "off-board": "illegal move {move} in {fen}: {reason}",
     # Crashes and the server's own stops.
     "house-crashed": "house bot {player} ({spec}) crashed: {error}",
