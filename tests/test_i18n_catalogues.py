@@ -86,3 +86,35 @@ def test_every_specific_error_code_has_a_message(lang: str) -> None:
     assert "game_not_found" in codes
     missing = sorted(code for code in codes if f"error.{code}" not in messages)
     assert not missing, missing
+
+
+@pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
+def test_every_offered_bot_has_its_summary_and_options_in_the_catalogue(lang: str) -> None:
+    """The play page's bot picker shows the registry's words (issue 37): each bot the
+    server offers has ``bot.<name>.summary`` and ``bot.<name>.option.<option>``, English
+    as the registry says it (so a changed summary fails here until translated again)."""
+    from adjacency.web.routers.games import bots
+
+    messages = catalogue(lang)
+    offered = bots()
+    assert len(offered) >= 10
+    for bot in offered:
+        words = {f"bot.{bot.name}.summary": bot.summary}
+        words.update({f"bot.{bot.name}.option.{o.name}": o.help for o in bot.options})
+        for key, english in words.items():
+            assert key in messages, key
+            if lang == "en":
+                assert messages[key] == english, key
+            else:
+                assert messages[key] != english, f"{lang} {key}: not translated"
+
+
+@pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
+def test_every_field_error_code_has_a_message(lang: str) -> None:
+    """A 422's ``errors`` are shown field by field from the catalogue (issue 37)."""
+    from adjacency.serving.middleware import FIELD_CODE_NAMES
+
+    messages = catalogue(lang)
+    assert "error.malformed" in messages and params(messages["error.malformed"]) == {"problems"}
+    missing = sorted(code for code in FIELD_CODE_NAMES if f"field.{code}" not in messages)
+    assert not missing, missing

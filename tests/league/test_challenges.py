@@ -65,6 +65,7 @@ def test_a_challenge_to_a_person_waits_for_their_answer(league: tuple[str, Path]
     assert declined.status == 200 and declined.body["status"] == "declined"
     told = state(url, ada, number)
     assert (told["status"], told["detail"]) == ("declined", "bob declined")
+    assert (told["detail_code"], told["detail_params"]) == ("declined", {"player": "bob"})
     again = answer(url, bob, number, "accept")
     assert again.status == 409 and "declined" in again.body["detail"]
     assert request(f"{url}/api/league/live").body == []

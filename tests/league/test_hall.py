@@ -159,7 +159,10 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
         assert stored is not None and stored.termination == "time forfeit"
         assert stored.detail == "b did not move within its clock (connected)"
         assert stored.result == "x" and stored.plies == 1
-        assert inboxes[1].of("game_end")[0]["termination"] == "time forfeit"
+        end = inboxes[1].of("game_end")[0]
+        assert end["termination"] == "time forfeit"
+        # the WebSocket message names the detail's sentence for pages in other languages
+        assert (end["detail_code"], end["detail_params"]) == ("clock-connected", {"player": "b"})
 
     run(scenario, tmp_path, move_time=MOVE_TIME)
 

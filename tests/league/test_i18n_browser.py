@@ -2,8 +2,9 @@
 
 A browser whose language is Indonesian (locale id-ID) gets the leaderboard, a member's
 page, the people's play page and an event's page with no English message of the shared
-catalogue left (tests/i18n_helpers.py), and a refused challenge in Indonesian from the
-error's code.
+catalogue left (tests/i18n_helpers.py), a refused challenge in Indonesian from the
+error's code, and how games ended (a loss on time, a resignation) from their details'
+codes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from typing import Any
 
 import pytest
 
+from adjacency.core.details import detail_text
+from adjacency.core.game import Game, Termination
+from adjacency.core.record import game_to_text
 from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from browser_helpers import UNDER_TEST, chromium
@@ -91,5 +95,59 @@ def test_the_league_pages_in_indonesian_have_no_english_left(browser: Any, tmp_p
         expect(page.locator("#who")).to_contain_text("belum berperingkat")  # from its code
         left = english_left(page, NAMES)
         assert not left, left  # the people's play page
+        assert errors == [], errors
+        context.close()
+
+
+def test_how_games_ended_is_shown_in_indonesian(browser: Any, tmp_path: Path) -> None:
+    """Issue 37: the server's English details ("slow did not move within its clock (not
+    connected)", "ada resigned") are shown from the catalogue by their codes, on a
+    member's page, the watch page and the people's play page."""
+    db = tmp_path / "league.db"
+    make_league(db, base=120.0, increment=0.0)
+    add_member(db, "r1", "house", "random")
+    add_member(db, "slow", "bot")  # never connects: its stored game was lost on time
+    with LeagueStore(db) as store:
+        ids = {m.name: m.id for m in store.members()}
+        start = store.settings().opening(0)
+        lost = store.start_game(ids["slow"], ids["r1"], start.fen())
+        game = Game(start, "slow", "r1")
+        game.forfeit(
+            "x", Termination.TIME_FORFEIT, detail_text("clock-not-connected", player="slow")
+        )
+        store.finish_game(
+            lost, "o", "time forfeit", game.termination_detail, game_to_text(game),
+            start.score, 0, (120.0, 0.0),
+        )  # fmt: skip
+    timeout = "slow tidak melangkah sebelum waktunya habis (tidak terhubung)"
+    names = [*NAMES, "slow", "ada"]
+    with thread_server(db, house_games=False) as url:
+        context = browser.new_context(
+            locale="id-ID", viewport={"width": 1200, "height": 900}, **UNDER_TEST
+        )
+        context.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+
+        page.goto(f"{url}/bot/slow")
+        expect(page.locator("#recent tbody")).to_contain_text(timeout)
+        left = english_left(page, names)
+        assert not left, left  # a member's page: the detail of its loss on time
+
+        page.goto(f"{url}/watch/{lost}")
+        expect(page.locator("#status")).to_contain_text(timeout)
+        assert "did not move" not in page.locator("#status").inner_text()
+
+        page.goto(url + "/play")
+        page.fill("#join-name", "ada")
+        page.click("#join button[type=submit]")
+        page.click("button[data-opponent=r1]")
+        page.click("#btn-resign")
+        page.click("#confirm-yes")
+        expect(page.locator("#status")).to_contain_text("ada menyerah")
+        assert "resigned" not in page.locator("#status").inner_text()
+        left = english_left(page, names)
+        assert not left, left  # the people's play page after a resignation
         assert errors == [], errors
         context.close()

@@ -60,6 +60,10 @@ def test_a_person_resigns_a_rated_game_and_the_opponent_wins(league: tuple[str, 
     assert resigned.body["status"] == "finished"
     assert (resigned.body["result"], resigned.body["termination"]) == ("x", "resignation")
     assert "bob resigned" in resigned.body["detail"]
+    assert resigned.body["detail_code"] == "resigned"  # pages translate it (issue 37)
+    assert resigned.body["detail_params"] == {"player": "bob"}
+    listed = get(f"{url}/api/league/games?member=bob")[0]  # stored: read back alike
+    assert (listed["detail_code"], listed["detail_params"]) == ("resigned", {"player": "bob"})
     assert me(url, ada)["games"] == [] and me(url, bob)["games"] == []
     with LeagueStore(db) as store:
         stored = store.game(game)
@@ -85,6 +89,10 @@ def test_a_person_aborts_before_their_first_move_and_nothing_counts(
     assert aborted.status == 200, aborted
     assert aborted.body["status"] == "aborted" and aborted.body["result"] is None
     assert "bob aborted" in aborted.body["detail"]
+    assert (aborted.body["detail_code"], aborted.body["detail_params"]) == (
+        "aborted",
+        {"player": "bob"},
+    )
     with LeagueStore(db) as store:
         stored = store.game(game)
         ratings = store.ratings()

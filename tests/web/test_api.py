@@ -253,6 +253,40 @@ def test_malformed_json_is_a_422(client: TestClient) -> None:
         "/api/games", content=b"{not json", headers={"Content-Type": "application/json"}
     )
     error(response, 422)
+    assert response.json()["errors"] == [{"field": "", "code": "bad_json", "params": {}}]
+
+
+def test_a_malformed_request_names_each_fields_problem_with_a_code(client: TestClient) -> None:
+    """Issue 37: a 422 says per field what was wrong, in codes pages translate, beside the
+    English detail (kept for API users)."""
+    body = {
+        "x": {"kind": "human", "name": "n" * 41},
+        "o": {"kind": "robot"},
+        "rows": 2,
+        "cols": 9,
+        "time": "soon",
+        "first": "z",
+        "rounds": 2.5,
+        "colour": "x",
+    }
+    response = client.post("/api/games", json=body)
+    detail = error(response, 422)
+    assert "rows: Input should be greater than or equal to 4 (got 2)" in detail
+    errors = {e["field"]: (e["code"], e["params"]) for e in response.json()["errors"]}
+    assert errors == {
+        "x.name": ("too_long", {"limit": 40}),
+        "o.kind": ("not_allowed", {"limit": "'human', 'bot'"}),
+        "rows": ("too_small", {"limit": 4}),
+        "cols": ("too_big", {"limit": 8}),
+        "time": ("not_number", {}),
+        "first": ("not_allowed", {"limit": "'x', 'o'"}),
+        "rounds": ("not_integer", {}),
+        "colour": ("unknown_field", {}),
+    }
+    missing = client.post("/api/games", json={"x": HUMAN}).json()["errors"]
+    assert missing == [{"field": "o", "code": "missing", "params": {}}]
+    deep = client.post("/api/games", content=b"[" * 40 + b"]" * 40).json()
+    assert deep["errors"] == [{"field": "", "code": "too_deep", "params": {"limit": 32}}]
 
 
 @pytest.mark.parametrize(

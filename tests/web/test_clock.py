@@ -62,6 +62,7 @@ def test_a_flag_falls_without_any_request_and_the_record_says_so(client: TestCli
     assert state["result"] == "x" and state["termination"] == "time forfeit"
     assert state["clock"]["o"] == 0 and state["clock"]["running"] is None
     assert "ran out of time" in state["termination_detail"]
+    assert state["detail_code"] == "out-of-time" and state["detail_params"]["player"]
     late = client.post(f"/api/games/{game_id}/moves", json={"square": "d2"})
     assert late.status_code == 409
     record = game_from_text(client.get(f"/api/games/{game_id}/record").text)

@@ -174,3 +174,77 @@ def test_the_rules_page_in_indonesian_has_no_english_left(server: str, browser: 
     assert not left, left
     assert page.console_errors == []
     page.context.close()
+
+
+def test_the_bot_picker_and_a_resignation_in_indonesian(server: str, browser: Any) -> None:
+    """Issue 37: the registry's bot summaries and options' help, and how a game ended
+    (the server's "X (Ani) resigned"), come from the catalogue on an Indonesian page."""
+    page = new_page(browser, "id-ID")
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    dialog = page.locator("#dlg-new")
+    dialog.locator("input[name=x-name]").fill("Ani")
+    dialog.locator("select[name=rows]").select_option("4")
+    dialog.locator("select[name=cols]").select_option("4")
+    picker = dialog.locator("select[name=o-bot]")
+    picker.locator("xpath=ancestor::details/summary").click()
+    picker.select_option("alphabeta")
+    side = picker.locator("xpath=ancestor::details")
+    expect(side.locator(".level-desc")).to_have_text(
+        "negamax dengan pemangkasan alfa-beta, pengurutan langkah, tabel transposisi, "
+        "dan pendalaman iteratif"
+    )
+    depth = side.locator("label.opt", has=page.locator("[data-option=depth]"))
+    expect(depth).to_have_attribute(
+        "title", "kedalaman pencarian maksimum dalam langkah (0: sedalam waktu memungkinkan)"
+    )
+    options = side.locator("label.opt").all_inner_texts()
+    left = english_left(page, [*allowed(server), "alphabeta", *options])
+    assert not left, left  # the bot picker
+    picker.select_option("")  # back to a level: Beginner plays at once
+    dialog.locator("select[name=o-level]").select_option("1")
+    page.eval_on_selector(
+        "input[name=rounds]",
+        "el => { el.value = '2'; el.dispatchEvent(new Event('input', {bubbles: true})); }",
+    )
+    page.click("#new-start")
+    page.wait_for_selector("#dlg-new", state="hidden")
+    page.locator("#board .sq:not(.filled)").first.click()
+    expect(page.locator("#moves button")).to_have_count(2)
+    page.click("#btn-resign")
+    page.wait_for_selector("#dlg-confirm[open]")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#dlg-result[open]")
+    expect(page.locator("#result-text")).to_contain_text("X (Ani) menyerah")
+    expect(page.locator("#status")).to_contain_text("X (Ani) menyerah")
+    left = english_left(page, allowed(server))
+    assert not left, left  # the result card and the status line: no "resigned"
+    assert "resigned" not in page.locator("body").inner_text()
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_a_malformed_request_is_shown_in_indonesian_field_by_field(
+    server: str, browser: Any
+) -> None:
+    """Issue 37: a 422 from the page's own API client is worded from the catalogue, one
+    problem per field, not pydantic's English."""
+    page = new_page(browser, "id-ID")
+    page.goto(server)
+    page.wait_for_selector("#dlg-new[open]")
+    text = page.evaluate(
+        """async () => {
+          const { api } = await import("/static/js/api.js");
+          try {
+            await api.create({ x: { kind: "human" }, o: { kind: "robot" }, rows: 2 });
+          } catch (error) {
+            return `${error.status} ${error.message}`;
+          }
+          return "accepted";
+        }"""
+    )
+    assert text == (
+        "422 Permintaan tidak valid: o.kind: harus salah satu dari 'human', 'bot'; "
+        "rows: paling sedikit 4."
+    )
+    page.context.close()

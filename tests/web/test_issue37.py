@@ -89,6 +89,7 @@ def test_resigning_against_a_bot_is_a_recorded_final_loss(client: TestClient) ->
         "resignation",
     )
     assert state["termination_detail"] == "X (Ann) resigned"
+    assert (state["detail_code"], state["detail_params"]) == ("resigned", {"player": "X (Ann)"})
     record = client.get(f"/api/games/{game_id}/record").text
     assert '[Termination "resignation"]' in record and '[Result "0-1"]' in record
     reloaded = game_from_text(record)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.details import detail_text
 from .store import Member
 
 ANSWER_TIME = 60.0
@@ -71,7 +72,7 @@ class Challenges:
         self.expire(now)
         for old in self.by_id.values():
             if old.open and old.challenger.id == challenger.id:
-                self.end(old, "cancelled", "you challenged someone else", now)
+                self.end(old, "cancelled", detail_text("challenged-other"), now)
         challenge = Challenge(self._next, challenger, opponent, status, now)
         self._next += 1
         self.by_id[challenge.id] = challenge
@@ -86,7 +87,8 @@ class Challenges:
         for challenge in list(self.by_id.values()):
             if challenge.status == "waiting" and challenge.expires_in(now) == 0.0:
                 name = challenge.opponent.name
-                self.end(challenge, "expired", f"{name} did not answer in {ANSWER_TIME:g} s", now)
+                detail = detail_text("no-answer", player=name, seconds=f"{ANSWER_TIME:g}")
+                self.end(challenge, "expired", detail, now)
             if challenge.ended is not None and now - challenge.ended > KEEP_ENDED:
                 del self.by_id[challenge.id]
 

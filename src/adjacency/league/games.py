@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 from ..bots import BotFailure
+from ..core.details import detail_text
 from ..core.errors import AdjacencyError
 from ..core.fen import Color
 from ..core.game import Game, Termination
@@ -287,8 +288,12 @@ class Games:
                 self._forfeit(
                     live,
                     Termination.DISCONNECTION,
-                    f"house bot {mover.name} ({mover.spec}) crashed: {type(exc).__name__}: "
-                    f"{quote(str(exc))}",
+                    detail_text(
+                        "house-crashed",
+                        player=mover.name,
+                        spec=mover.spec,
+                        error=f"{type(exc).__name__}: {quote(str(exc))}",
+                    ),
                 )
             return
         if self._current(live, version):
@@ -319,12 +324,12 @@ class Games:
         not; a person whose play page was open (they did not click in time) or closed (a
         person never holds a connection: their page asks over HTTP)."""
         if mover.kind == "house":
-            return f"{mover.name} did not move within its clock"
+            return detail_text("clock", player=mover.name)
         if mover.kind == "person":
             page = "open" if mover.id in self.present() else "closed"
-            return f"{mover.name} did not move within their clock (their play page was {page})"
-        connected = "connected" if mover.id in self.connections else "not connected"
-        return f"{mover.name} did not move within its clock ({connected})"
+            return detail_text(f"clock-page-{page}", player=mover.name)
+        connected = "connected" if mover.id in self.connections else "not-connected"
+        return detail_text(f"clock-{connected}", player=mover.name)
 
     def move(self, member: Member, game_id: int, square: object) -> LiveGame:
         """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
@@ -372,7 +377,9 @@ class Games:
         :meth:`_own_person_game`."""
         live, color = self._own_person_game(member, game_id, "resign")
         self._spend_clock(live)
-        live.game.forfeit(color, Termination.RESIGNATION, f"{member.name} resigned")
+        live.game.forfeit(
+            color, Termination.RESIGNATION, detail_text("resigned", player=member.name)
+        )
         self._finish(live)
         return live
 
@@ -390,7 +397,7 @@ class Games:
                 "your first move; resign instead"
             )
         self._spend_clock(live)
-        live.game.abandon(f"{member.name} aborted the game before their first move")
+        live.game.abandon(detail_text("aborted", player=member.name))
         game = live.game
         try:
             self.store.abort_game(
@@ -418,16 +425,13 @@ class Games:
         in_time = live.clock.moved(color, now)
         live.used[color] += spent
         if not in_time:
-            self._forfeit(
-                live, Termination.TIME_FORFEIT, f"{mover.name} moved after its time was up"
-            )
+            self._forfeit(live, Termination.TIME_FORFEIT, detail_text("late", player=mover.name))
             return
         if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
             self._forfeit(
                 live,
                 Termination.ILLEGAL_MOVE,
-                f"{mover.name} answered: illegal move {describe_answer(square)}: "
-                "not a square name like 'c3'",
+                detail_text("not-a-square", player=mover.name, move=describe_answer(square)),
             )
             return
         try:
@@ -470,7 +474,7 @@ class Games:
             # Nobody is told a result that is not stored: the game is aborted instead
             # (stored as such once writes work again) and the league degraded.
             self._rating_cache = None
-            detail = "the server could not store the result (its database refuses writes)"
+            detail = detail_text("not-stored")
             game.abandon(detail)
             self.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
             self.write_failed(f"game {live.id}", exc)

@@ -30,6 +30,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 
+from ..core.details import detail_text
 from ..core.errors import StoreError
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import MAX_INCOMING, Challenge, Challenges
@@ -129,7 +130,7 @@ class Hall(Games):
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._task = self._saver = None
-        self.abort_all("the server stopped")
+        self.abort_all(detail_text("server-stopped"))
         outboxes = list(self.connections.values())
         for outbox in outboxes:
             outbox.close()
@@ -184,7 +185,7 @@ class Hall(Games):
             old.close()
         self.connections[member.id] = outbox
         for game_id in self.unheard.pop(member.id, []):
-            outbox.post(game_aborted(game_id, "the server stopped during the game"))
+            outbox.post(game_aborted(game_id, detail_text("server-stopped-during")))
         for live in self.live.values():
             if live.color_of(member.id) is not None:
                 self._announce(live, member.id)
@@ -289,13 +290,15 @@ class Hall(Games):
         if challenge.status != "waiting":
             raise NotNow(f"challenge {challenge_id} is {challenge.status}: {challenge.detail}")
         if not accept:
-            self.challenges.end(challenge, "declined", f"{person.name} declined", now)
+            self.challenges.end(
+                challenge, "declined", detail_text("declined", player=person.name), now
+            )
             return challenge
         if not self.is_free(person):
             raise NotNow("you are playing a game already: finish it first", code="playing_already")
         challenger = challenge.challenger
         if challenger.id not in self.present() or not self.is_free(challenger):
-            detail = f"{challenger.name} left or is playing another game"
+            detail = detail_text("challenger-left", player=challenger.name)
             self.challenges.end(challenge, "cancelled", detail, now)
             return challenge
         self._start_challenge(challenge, now)
@@ -325,16 +328,16 @@ class Hall(Games):
             for challenge in self.challenges.queue(bot_id):
                 bot = members.get(bot_id)
                 if bot is None or bot.revoked:
-                    self.challenges.end(challenge, "cancelled", "the bot was revoked", now)
+                    self.challenges.end(challenge, "cancelled", detail_text("bot-revoked"), now)
                     continue
                 if not self.is_free(bot):
                     break
                 person = challenge.challenger
                 if person.id not in present:
-                    detail = "your page stopped asking while you waited: challenge again"
+                    detail = detail_text("page-stopped")
                     self.challenges.end(challenge, "expired", detail, now)
                 elif not self.is_free(person):
-                    detail = "you were playing another game when your turn came"
+                    detail = detail_text("playing-other")
                     self.challenges.end(challenge, "cancelled", detail, now)
                 else:
                     self._start_challenge(challenge, now)

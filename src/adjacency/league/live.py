@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import Color
+from ..core.details import detail_fields
 from ..core.errors import AdjacencyError
 from ..core.game import Game, Termination
 from ..serving.clock import SAFETY, Clock, move_budget
@@ -115,6 +116,7 @@ def game_end(live: LiveGame) -> dict[str, Any]:
         "result": live.game.result,
         "termination": live.game.termination.value,
         "detail": live.game.termination_detail,
+        **detail_fields(live.game.termination_detail),
     }
 
 
@@ -126,6 +128,7 @@ def game_aborted(game_id: int, detail: str) -> dict[str, Any]:
         "result": None,
         "termination": ABORTED,
         "detail": detail,
+        **detail_fields(detail),
     }
 
 
@@ -148,4 +151,5 @@ def state(live: LiveGame) -> dict[str, Any]:
         "result": None,
         "termination": None,
         "detail": "",
+        **detail_fields(""),
     }

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ..serving.models import ErrorMessage
+from ..serving.models import DetailMeaning, ErrorMessage
 from .store import MAX_NAME
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -55,7 +55,7 @@ class ChallengeIn(BaseModel):
     opponent: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-class ChallengeState(BaseModel):
+class ChallengeState(DetailMeaning):
     """A challenge as one of its two people sees it."""
 
     challenge: int
@@ -137,7 +137,7 @@ class LeagueInfo(BaseModel):
     protocol: int = Field(description="the WebSocket protocol's version")
 
 
-class GameSummary(BaseModel):
+class GameSummary(DetailMeaning):
     """A stored or live game in a list: who played which colour, how it ended, and
     the colour-swapped pair it belongs to. ``result`` and ``termination`` are null while
     the game is in play; an aborted game (the server stopped during it) is unrated."""
@@ -160,7 +160,7 @@ class GameSummary(BaseModel):
     ended: float | None
 
 
-class GameState(BaseModel):
+class GameState(DetailMeaning):
     """One game as the board shows it: its opening, the moves so far, the position
     now and, while it is in play, the side to move and both clocks."""
 

@@ -27,6 +27,7 @@ import math
 from collections import Counter, defaultdict
 from typing import Any
 
+from ..core.details import detail_fields
 from ..ratings.bradley_terry import fit_totals
 from ..ratings.glicko import Glicko
 from ..ratings.margin import estimate as margin_estimate
@@ -214,6 +215,7 @@ def game_summary(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
         "result": game.result,
         "termination": game.termination,
         "detail": game.detail,
+        **detail_fields(game.detail),
         "score": None if game.x_score is None else [game.x_score, game.o_score],
         "plies": game.plies,
         "pair": game.pair_id,

@@ -21,6 +21,7 @@ import sqlite3
 import time
 from typing import Any
 
+from ..core.details import detail_text
 from ..core.errors import StoreError
 from ..ratings.glicko import Glicko, rate_game
 from .members import MemberStore
@@ -193,8 +194,8 @@ class LeagueStore(MemberStore):
         with self._transaction() as db:
             cursor = db.execute(
                 "UPDATE games SET status='aborted', termination='abandoned', "
-                "detail='the server stopped during the game', ended=? WHERE status='playing'",
-                (time.time(),),
+                "detail=?, ended=? WHERE status='playing'",
+                (detail_text("server-stopped-during"), time.time()),
             )
             return int(cursor.rowcount)
 

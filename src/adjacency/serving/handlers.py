@@ -10,7 +10,9 @@ never exceeds :data:`MAX_DETAIL` characters, since messages quote the input.
 Every body also carries a stable ``code`` (:class:`~.models.ErrorMessage`): a
 :class:`~.errors.WebError`'s own (with its ``params``), ``invalid`` for bad input,
 ``unavailable`` for a run-time failure, ``malformed`` for a request that does not
-parse, ``internal`` otherwise. Pages translate the code and fall back to the detail.
+parse, ``internal`` otherwise. Pages translate the code and fall back to the detail. A
+malformed request's body adds ``errors``, one ``{"field", "code", "params"}`` per
+problem (:func:`~.middleware.validation_errors`), which pages translate field by field.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from fastapi.responses import JSONResponse
 
 from ..core import AdjacencyError, AdjacencyRuntimeError
 from .errors import RUNTIME_STATUS, WebError
-from .middleware import describe_validation
+from .middleware import describe_validation, validation_errors
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +52,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
-        body = {"detail": describe_validation(exc), "code": "malformed"}
+        body = {
+            "detail": describe_validation(exc),
+            "code": "malformed",
+            "errors": validation_errors(exc),
+        }
         return JSONResponse(body, status_code=422)
 
     @app.exception_handler(Exception)

@@ -4,6 +4,7 @@ messages for malformed requests."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -48,6 +49,7 @@ class BodyLimit:
                 {
                     "detail": f"malformed request: JSON nested deeper than {MAX_DEPTH} levels",
                     "code": "malformed",
+                    "errors": [{"field": "", "code": "too_deep", "params": {"limit": MAX_DEPTH}}],
                 },
                 status_code=422,
             )
@@ -173,6 +175,69 @@ def cross_origin(headers: Mapping[str, str], host: str) -> str | None:
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, text: str) -> None:
     body = {"detail": text, "code": "refused"}
     await JSONResponse(body, status_code=status)(scope, receive, send)
+
+
+FIELD_CODES: dict[str, tuple[str, str | None]] = {
+    "missing": ("missing", None),
+    "extra_forbidden": ("unknown_field", None),
+    "greater_than_equal": ("too_small", "ge"),
+    "greater_than": ("not_above", "gt"),
+    "less_than_equal": ("too_big", "le"),
+    "less_than": ("not_below", "lt"),
+    "string_too_long": ("too_long", "max_length"),
+    "string_too_short": ("too_short", "min_length"),
+    "too_long": ("too_many_items", "max_length"),
+    "too_short": ("too_few_items", "min_length"),
+    "string_pattern_mismatch": ("bad_format", None),
+    "literal_error": ("not_allowed", "expected"),
+    "enum": ("not_allowed", "expected"),
+    "int_type": ("not_integer", None),
+    "int_parsing": ("not_integer", None),
+    "int_from_float": ("not_integer", None),
+    "float_type": ("not_number", None),
+    "float_parsing": ("not_number", None),
+    "finite_number": ("not_number", None),
+    "bool_type": ("not_boolean", None),
+    "bool_parsing": ("not_boolean", None),
+    "string_type": ("not_text", None),
+    "dict_type": ("not_object", None),
+    "model_type": ("not_object", None),
+    "model_attributes_type": ("not_object", None),
+    "list_type": ("not_list", None),
+    "json_invalid": ("bad_json", None),
+}
+"""Pydantic's error types as the stable codes of a 422's ``errors`` (docs/errors.md), each
+with the name of the constraint its message names (``None``: it names none); any other
+type is ``invalid``. The limit goes in the params as ``limit``; for ``not_allowed`` it is
+the accepted values, ``'x', 'o'``."""
+
+FIELD_CODE_NAMES = frozenset({code for code, _ in FIELD_CODES.values()} | {"invalid", "too_deep"})
+"""Every code an ``errors`` item may have (each has a catalogue message ``field.<code>``:
+tests/test_i18n_catalogues.py)."""
+
+
+def validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+    """One ``{"field", "code", "params"}`` per problem of a malformed request, what pages
+    translate (:data:`FIELD_CODES`): ``field`` is the dotted path in the body or the
+    query (``x.name``; empty for the whole body), ``params`` the ``limit`` a code names.
+    :func:`describe_validation` says the same in English."""
+    found = []
+    for error in exc.errors():
+        loc = [str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path")]
+        code, constraint = FIELD_CODES.get(str(error.get("type")), ("invalid", None))
+        if code == "bad_json":
+            loc = []  # its place is a character offset, not a field
+        params: dict[str, str | int] = {}
+        if constraint is not None:
+            value = (error.get("ctx") or {}).get(constraint)
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if code == "not_allowed":
+                value = ", ".join(re.split(r", | or ", str(value)))
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+                params["limit"] = value if isinstance(value, int) else str(value)
+        found.append({"field": ".".join(loc), "code": code, "params": params})
+    return found
 
 
 def describe_validation(exc: RequestValidationError) -> str:

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots.base import DEFAULT_MOVE_TIME
+from ..serving.models import DetailMeaning
 
 MAX_NAME = 40
 MAX_RECORD_CHARS = 200_000
@@ -256,8 +257,9 @@ class ClockInfo(BaseModel):
     running: Side | None = Field(description="whose clock runs (none before the first move)")
 
 
-class GameState(BaseModel):
-    """Everything a page shows about one game; pushed again after every change."""
+class GameState(DetailMeaning):
+    """Everything a page shows about one game; pushed again after every change
+    (``detail_code`` and ``detail_params`` say what ``termination_detail`` says)."""
 
     id: str
     version: int = Field(description="increases with every change")

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..bots import Limit, Thinking
 from ..core import COLORS, Color, IllegalMoveError, other
+from ..core.details import detail_text
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from ..serving.clock import Clock, move_budget
@@ -264,8 +265,9 @@ class GameSession:
         self.clock.remaining[color] = 0.0
         self.clock.running = None
         name = self.players[color].name
+        player = f"{color.upper()} ({name})"
         self.game.forfeit(
-            color, Termination.TIME_FORFEIT, f"{color.upper()} ({name}) ran out of time"
+            color, Termination.TIME_FORFEIT, detail_text("out-of-time", player=player)
         )
         self.changed()
 
@@ -536,7 +538,10 @@ class GameSession:
             color = self._own_side(caller, side, "resign")
             self._turns.cancel()
             name = self.players[color].name
-            self.game.forfeit(color, Termination.RESIGNATION, f"{color.upper()} ({name}) resigned")
+            player = f"{color.upper()} ({name})"
+            self.game.forfeit(
+                color, Termination.RESIGNATION, detail_text("resigned", player=player)
+            )
             self._run_clock()
             self.changed()
             return self._state()
@@ -554,7 +559,7 @@ class GameSession:
                 )
             self._turns.cancel()
             name = self.players[color].name
-            game.abandon(f"{color.upper()} ({name}) aborted the game before their first move")
+            game.abandon(detail_text("aborted", player=f"{color.upper()} ({name})"))
             self._run_clock()
             self.changed()
             return self._state()

@@ -37,6 +37,7 @@ from typing import Protocol
 
 from ..bots import Bot, BotFailure, Limit, Thinking, make_bot
 from ..core import Color, Position
+from ..core.details import detail_text
 from ..core.game import Termination
 from .levels import is_baseline
 from .limits import BotSlots
@@ -209,7 +210,9 @@ class BotTurns:
         except Exception as exc:
             log.exception("cannot build bot %s", turn.spec)
             with self._lock:
-                self._host.bot_failed(turn.color, None, f"{turn.name} could not start: {exc}")
+                self._host.bot_failed(
+                    turn.color, None, detail_text("could-not-start", player=turn.name, error=exc)
+                )
             return None
 
     def _think(self, bot: Bot, turn: BotTurn, generation: int) -> None:
@@ -245,7 +248,7 @@ class BotTurns:
                 ):
                     termination = None
                 if termination is None:
-                    detail = f"{turn.name} failed: {detail}"
+                    detail = detail_text("bot-failed", player=turn.name, error=detail)
                 host.bot_failed(turn.color, termination, detail)
                 return
             assert move is not None

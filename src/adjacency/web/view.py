@@ -6,6 +6,7 @@ import time
 
 from ..bots import Thinking
 from ..core import Color, Position
+from ..core.details import detail_fields
 from ..core.game import Game, Termination
 from .models import ClockInfo, GameState, Ply, Side, ThinkingInfo
 from .players import Player
@@ -142,6 +143,7 @@ def game_state(
         result=game.result,
         termination=game.termination.value,
         termination_detail=game.termination_detail,
+        **detail_fields(game.termination_detail),
         message=describe(game, players, mode, paused, thinking is not None, waiting),
         thinking=thinking,
         human_to_move=human_to_move,

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi import Path as FastPath
 
+from ...core.details import detail_fields
 from ...serving.errors import GameNotFound
 from ..auth import require_person
 from ..challenges import Challenge
@@ -45,6 +46,7 @@ def view(request: Request, challenge: Challenge, person: Member) -> dict[str, An
         "position": hall.challenges.position(challenge),
         "expires_in": challenge.expires_in(time.monotonic()),
         "detail": challenge.detail,
+        **detail_fields(challenge.detail),
     }
 
 

@@ -1,7 +1,7 @@
 // A member's page: rating history plot (with axes: ratings and dates), score against each
 // opponent, its games a page at a time, time use and failures.
-import { t } from "/static/js/i18n.js";
-import { el, getJson, memberLink, resultText } from "./league.js";
+import { detailText, t } from "/static/js/i18n.js";
+import { el, getJson, memberLink, resultText, termination } from "./league.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -81,7 +81,7 @@ async function refresh() {
   const data = await getJson(`/api/league/members/${encodeURIComponent(name)}?offset=${offset}&limit=${PAGE}`);
   document.getElementById("name").textContent = `${data.name} (${data.kind === "house" ? t("member.house", { spec: data.spec }) : t(`league.kind.${data.kind === "person" ? "person" : "bot"}`)})`;
   const last = data.history[data.history.length - 1];
-  const failures = Object.entries(data.failures).map(([k, v]) => `${v} ${k}`).join(", ") || t("member.failures.none");
+  const failures = Object.entries(data.failures).map(([k, v]) => `${v} ${termination(k)}`).join(", ") || t("member.failures.none");
   document.getElementById("summary").textContent =
     t("member.summary", { rating: ratingText(last),
       games: t("member.rated-games", { count: data.rated_games }), seconds: data.seconds_per_move ?? "–", failures,
@@ -99,7 +99,7 @@ async function refresh() {
         el("td", {}, memberLink(g.x)),
         el("td", {}, memberLink(g.o)),
         el("td", { class: "nowrap" }, resultText(g)),
-        el("td", {}, g.detail || ""),
+        el("td", {}, detailText(g)),
         el("td", {}, el("a", { href: `/api/league/games/${g.id}/record` }, t("member.download"))),
       ),
     ),

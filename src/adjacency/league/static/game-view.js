@@ -2,7 +2,7 @@
 // a file shared with the web game from adjacency/serving/static), refreshed by polling;
 // the person's page makes it playable.
 import { Board } from "/static/js/board.js";
-import { t } from "/static/js/i18n.js";
+import { detailText, t } from "/static/js/i18n.js";
 import { cellsOfFen, el, getJson, resultText, seconds } from "./league.js";
 
 export class GameView {
@@ -40,7 +40,7 @@ export class GameView {
     const count = (ch) => [...cells].filter((c) => c === ch).length;
     let status = `${resultText(state)} · X ${count("x")} – O ${count("o")}`;
     if (state.status === "playing") status += ` · ${state.turn === this.me ? t("watch.your-move") : t("title.to-move", { side: state.turn.toUpperCase() })}`;
-    if (state.detail) status += ` · ${state.detail}`;
+    if (state.detail) status += ` · ${detailText(state)}`;
     const line = this.root.querySelector("#status");
     line.textContent = status;
     line.dataset.status = state.status;

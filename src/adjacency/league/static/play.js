@@ -2,7 +2,7 @@
 // a bot (played at once, or queued while it plays) or a person whose page is open (who
 // must accept), answer the challenges of others, play by clicks on the board.
 import { GameView } from "./game-view.js";
-import { has, lang, t } from "/static/js/i18n.js";
+import { detailText, has, lang, t } from "/static/js/i18n.js";
 import { el, getJson, postJson } from "./league.js";
 
 const KEY = "adjacency-league-person";
@@ -82,10 +82,13 @@ function ratingNote(mine) {
   return lang !== "en" && has(key) ? t(key, mine.rating_params || {}) : mine.rating_note;
 }
 
-// "Challenge declined: ..." (the server's detail only on English pages: it is English).
+// "Challenge declined: ..." (in other languages, the status's message and the detail's
+// when the catalogue has them).
 function challengeText(state) {
   const key = `people.challenge.${state.status}`;
-  if (lang !== "en" && has(key)) return t(key);
+  if (lang !== "en" && has(key)) {
+    return state.detail_code ? `${t(key).replace(/\.$/, "")}: ${detailText(state)}.` : t(key);
+  }
   return `Challenge ${state.status}: ${state.detail}.`;
 }
 

@@ -70,14 +70,40 @@ export function listText(items) {
   return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
 }
 
+// A malformed request's problems (a 422's `errors`) field by field, "rows: ..." joined
+// by "; ", or null when there are none or one has no catalogue message (`field.<code>`).
+function fieldProblems(errors) {
+  if (!Array.isArray(errors) || !errors.length) return null;
+  if (!errors.every((e) => e && has(`field.${e.code}`))) return null;
+  return errors.map((e) => {
+    const problem = t(`field.${e.code}`, e.params || {});
+    return e.field ? `${e.field}: ${problem}` : problem;
+  }).join("; ");
+}
+
 // The text of an API error: on a page in another language than English, its code's
-// message (filled with its params) when the catalogue has one; else the server's own
-// English detail (which says more than any catalogue entry).
+// message (filled with its params) when the catalogue has one, and for a malformed
+// request its problems field by field; else the server's own English detail (which says
+// more than any catalogue entry).
 export function errorText(body, fallbackText) {
   const code = body && typeof body.code === "string" ? body.code : null;
-  if (code && lang !== "en" && has(`error.${code}`)) return t(`error.${code}`, body.params || {});
+  if (code === "malformed" && lang !== "en") {
+    const problems = fieldProblems(body.errors);
+    if (problems) return t("error.malformed", { problems });
+  } else if (code && lang !== "en" && has(`error.${code}`)) return t(`error.${code}`, body.params || {});
   if (body && typeof body.detail === "string" && body.detail) return body.detail;
   return fallbackText;
+}
+
+// The text of a game's (or a challenge's) `detail`, the server's English sentence of how
+// it ended: on a page in another language, its `detail_code`'s message (filled with its
+// `detail_params`) when the catalogue has one; else the English (an engine's own words
+// have no code, and say more than nothing).
+export function detailText(item) {
+  if (!item || !item.detail) return "";
+  const key = `detail.${item.detail_code}`;
+  if (item.detail_code && lang !== "en" && has(key)) return t(key, item.detail_params || {});
+  return item.detail;
 }
 
 const ATTRIBUTES = ["title", "aria-label", "placeholder", "content"];

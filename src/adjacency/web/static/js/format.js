@@ -1,6 +1,6 @@
 // Small text helpers shared by the panels.
 
-import { has, lang, t } from "./i18n.js";
+import { detailText, has, lang, t } from "./i18n.js";
 
 export function label(state, color) {
   return `${color.toUpperCase()} (${state[color].name})`;
@@ -37,17 +37,19 @@ export function termination(value) {
 }
 
 // The one-line account of a game, whose turn or the result and why: the server's
-// `message` on English pages (it has details the state lacks: a termination's own words,
-// a bot waiting for a free slot), its catalogue version in other languages.
+// `message` on English pages (it has details the state lacks: an engine's own words,
+// a bot waiting for a free slot), its catalogue version in other languages, with the
+// termination's detail when the catalogue has its code.
 export function describe(s) {
   if (lang === "en") return s.message;
   const score = s.score.join("-");
   if (s.status === "over") {
-    if (s.result === null) return t("describe.stopped");
+    const detail = s.detail_code ? ` ${detailText({ ...s, detail: s.termination_detail })}` : "";
+    if (s.result === null) return t("describe.stopped") + detail;
     if (s.result === "draw") return t("describe.draw", { score });
     const winner = label(s, s.result);
     if (s.termination === "normal") return t("describe.wins", { player: winner, score });
-    return t("describe.wins-by", { player: winner, how: termination(s.termination) });
+    return t("describe.wins-by", { player: winner, how: termination(s.termination) }) + detail;
   }
   const player = label(s, s.turn);
   if (s[s.turn].kind === "bot") {

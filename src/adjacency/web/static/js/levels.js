@@ -1,7 +1,9 @@
-// The strength levels' names and descriptions in the page's language. The server's
+// The strength levels' and the bots' words in the page's language. The server's
 // /api/config names each level in English (e.g. "Beginner", "plays at random"); the
 // catalogue has "level.<English name>" and "level.<English name>.description", and a
-// level it does not know keeps the server's words.
+// level it does not know keeps the server's words. The same for the registry's bots:
+// "bot.<name>.summary" and "bot.<name>.option.<option>" (its help), the server's English
+// for a bot the catalogue does not know (a plug-in's).
 
 import { has, t } from "./i18n.js";
 
@@ -12,4 +14,14 @@ export function levelName(name) {
 export function levelDescription(name, description) {
   const key = `level.${name}.description`;
   return has(key) ? t(key) : description;
+}
+
+export function botSummary(bot) {
+  const key = `bot.${bot.name}.summary`;
+  return has(key) ? t(key) : bot.summary;
+}
+
+export function optionHelp(bot, option) {
+  const key = `bot.${bot.name}.option.${option.name}`;
+  return has(key) ? t(key) : option.help;
 }

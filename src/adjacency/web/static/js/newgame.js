@@ -4,7 +4,7 @@
 // come from the server's /api/config.
 
 import { t } from "./i18n.js";
-import { levelDescription, levelName } from "./levels.js";
+import { botSummary, levelDescription, levelName, optionHelp } from "./levels.js";
 
 const STORE_KEY = "adjacency.newgame";
 
@@ -102,12 +102,12 @@ export class NewGameDialog {
     const s = this.sides[side];
     s.opts.replaceChildren();
     const info = this.config.bots.find((b) => b.name === s.bot.value);
-    s.botDesc.textContent = info ? info.summary : "";
+    s.botDesc.textContent = info ? botSummary(info) : "";
     if (!info) return;
     for (const o of info.options) {
       const label = document.createElement("label");
       label.className = "opt";
-      label.title = o.help;
+      label.title = optionHelp(info, o);
       label.append(document.createTextNode(o.name));
       let input;
       if (o.kind === "choice") {

@@ -2,7 +2,7 @@
 
 import { pieceSvg } from "../board.js";
 import { label, termination } from "../format.js";
-import { lang, t } from "../i18n.js";
+import { detailText, lang, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -17,8 +17,11 @@ export function showResult(s) {
   else if (s.mode === "human-bot") title = humans.includes(s.result) ? t("result.you-win") : t("result.you-lost");
   else title = t("result.wins", { name: s[s.result].name });
   $("#result-title").textContent = title;
-  // The termination's detail is the server's free English text: shown on English pages only.
-  const detail = lang === "en" && s.termination !== "normal" && s.termination_detail ? ` ${s.termination_detail}` : "";
+  // The termination's detail in the page's language; the server's English only on English
+  // pages (an engine's own words have no catalogue message).
+  const known = lang === "en" || s.detail_code;
+  const text = s.termination !== "normal" && known ? detailText({ ...s, detail: s.termination_detail }) : "";
+  const detail = text ? ` ${text}` : "";
   const ended = s.termination !== "normal" ? ` ${t("result.ended", { how: termination(s.termination) })}` : "";
   $("#result-text").textContent = `${label(s, "x")} ${x} – ${o} ${label(s, "o")}.${ended}${detail}`;
   const badge = $("#result-badge");
