@@ -4,7 +4,8 @@ A browser whose language is Indonesian (locale id-ID) gets the whole page in Ind
 the new-game dialog, a game in progress and the result card show no English message of
 the catalogue (tests/i18n_helpers.py); the language switch overrides the browser's
 language and is remembered after a reload; an API error is shown in Indonesian from its
-code.
+code. Every panel of the search lab, run on a small position, shows its result (tables,
+charts, tooltips) with no English left and no serious or critical axe violation.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import json
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
-from browser_helpers import UNDER_TEST, chromium
+from adjacency import Position
+from browser_helpers import UNDER_TEST, axe_violations, chromium
 from i18n_helpers import english_left
 from web_helpers import live_server
 
@@ -173,4 +176,93 @@ def test_the_rules_page_in_indonesian_has_no_english_left(server: str, browser: 
     left = english_left(page, ["Tab", "Enter", "Home", "End", "Space"])  # key names
     assert not left, left
     assert page.console_errors == []
+    page.context.close()
+
+
+SMALL = Position.start(5, 5, rounds=6).play("c1")
+"""A small position whose searches end in well under a second (the lab's panels)."""
+SEARCH = 90_000
+"""The wait for a lab panel's first result: the engine's first search in a fresh server
+process also compiles its kernels."""
+
+
+def lab_page(server: str, browser: Any, tab: str) -> Any:
+    """The lab in Indonesian on :data:`SMALL`, its panel ``tab`` open."""
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/lab?fen={quote(SMALL.fen())}")
+    page.wait_for_selector("#lab-board svg")
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    page.locator(f".lab-tabs button[data-tab={tab}]").click()
+    expect(page.locator(f"#panel-{tab}")).to_be_visible()
+    return page
+
+
+def lab_allowed(server: str, page: Any) -> list[str]:
+    """What the lab names rather than says: the bots' specs (the options' values, shown in
+    the charts' titles) and the search options' algorithms (alpha-beta, hill, anneal,
+    genetic...), and the searchers' names."""
+    specs = page.locator("select option").all_inner_texts()
+    values = page.eval_on_selector_all("select option", "all => all.map((o) => o.value)")
+    return [*allowed(server), *specs, *values, "alphabeta", "engine"]
+
+
+def assert_indonesian_and_accessible(server: str, page: Any) -> None:
+    """No English message left, and no serious or critical axe violation, on the lab page
+    as it is now; nothing thrown."""
+    left = english_left(page, lab_allowed(server, page))
+    assert not left, left
+    assert axe_violations(page) == []
+    assert page.console_errors == []
+
+
+def test_the_labs_depth_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "depth")
+    page.locator("#depth-form input[name=seconds]").fill("0.3")
+    page.locator("#depth-form button[type=submit]").click()
+    page.wait_for_selector("#depth-view svg polyline", timeout=SEARCH)
+    expect(page.locator("#depth-view h3")).to_have_count(2)
+    expect(page.locator("#depth-view svg").first).to_contain_text("waktu untuk menuntaskan")
+    assert_indonesian_and_accessible(server, page)
+    page.context.close()
+
+
+def test_the_labs_climb_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "climb")
+    page.locator("#climb-form select[name=spec]").select_option("anneal")
+    page.locator("#climb-form button[type=submit]").click()
+    page.wait_for_selector("#climb-view svg polyline", timeout=SEARCH)
+    expect(page.locator("#climb-view svg")).to_have_count(2)  # the values, the temperature
+    # The steps' kinds, in the summary and the points' tooltips: annealing accepts or rejects.
+    expect(page.locator("#climb-view p").first).to_contain_text("terima")
+    assert page.locator("#climb-view circle title").filter(has_text="tolak").count() > 0
+    expect(page.locator("#lab-board-caption")).to_contain_text("dimainkan")
+    assert_indonesian_and_accessible(server, page)
+    page.locator("#climb-form select[name=spec]").select_option(
+        "hill:neighbourhood=area,variant=restart"
+    )
+    page.locator("#climb-form button[type=submit]").click()
+    expect(page.locator("#climb-view svg")).to_have_count(1)  # no temperature
+    expect(page.locator("#climb-view svg").first).to_contain_text("hill")
+    expect(page.locator("#climb-view p").first).to_contain_text("naik")
+    assert_indonesian_and_accessible(server, page)
+    page.context.close()
+
+
+def test_the_labs_genetic_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "ga")
+    page.locator("#ga-form button[type=submit]").click()
+    page.wait_for_selector("#ga-view svg polyline", timeout=SEARCH)
+    expect(page.locator("#ga-view p").first).to_contain_text("Kromosom akhir")
+    expect(page.locator("#lab-board-caption")).to_have_text("kromosom akhir, dinomori berurutan")
+    assert_indonesian_and_accessible(server, page)
+    page.context.close()
+
+
+def test_the_labs_engine_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "engine")
+    page.locator("#engine-form input[name=seconds]").fill("0.3")
+    page.locator("#engine-form button[type=submit]").click()
+    page.wait_for_selector("#engine-view table", timeout=SEARCH)
+    expect(page.locator("#engine-view")).to_contain_text("Mesin memainkan")
+    assert_indonesian_and_accessible(server, page)
     page.context.close()
