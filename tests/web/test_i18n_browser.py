@@ -21,7 +21,7 @@ import pytest
 from adjacency import Position
 from browser_helpers import UNDER_TEST, axe_violations, chromium
 from i18n_helpers import english_left
-from web_helpers import live_server
+from web_helpers import api, live_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -105,6 +105,43 @@ def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> 
     left = english_left(page, allowed(server))
     assert not left, left  # the result card
     assert page.console_errors == []
+    page.context.close()
+
+
+def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
+    """Another device opens a game between two bots while they play (the watcher's view:
+    no seat, the playback controls; 16 plies half a second apart) and stays to its end.
+    The bots have the server's names ("Beginner bot"): the page says them in Indonesian."""
+    game = api(
+        server,
+        "POST",
+        "/api/games",
+        {
+            "x": {"kind": "bot", "level": 1},
+            "o": {"kind": "bot", "level": 2},
+            "rows": 6,
+            "cols": 6,
+            "rounds": 8,
+        },
+    )
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    expect(page.locator("#status")).to_contain_text("Menonton")
+    expect(page.locator("#bar-bottom .name")).to_have_text("Bot Pemula")  # X, level 1
+    expect(page.locator("#moves button").nth(1)).to_be_visible()  # two plies in
+    live = page.evaluate("() => document.querySelector('#dlg-result').open")
+    left = english_left(page, allowed(server))
+    assert not left, left  # the game in progress (or, on a slow machine, just over)
+    page.locator("#board .sq:not(.filled)").first.click()  # a bot's turn: not the watcher's
+    expect(page.locator("#notice")).to_contain_text("bukan giliran Anda")
+    left = english_left(page, allowed(server))
+    assert not left, left  # the notice
+    page.wait_for_selector("#dlg-result[open]", timeout=60_000)
+    left = english_left(page, allowed(server))
+    assert not left, left  # the result card
+    assert page.console_errors == []
+    assert live is False  # the page opened on a game in progress
     page.context.close()
 
 
