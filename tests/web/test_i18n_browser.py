@@ -4,8 +4,9 @@ A browser whose language is Indonesian (locale id-ID) gets the whole page in Ind
 the new-game dialog, a game in progress and the result card show no English message of
 the catalogue (tests/i18n_helpers.py); the language switch overrides the browser's
 language and is remembered after a reload; an API error is shown in Indonesian from its
-code. Every panel of the search lab, run on a small position, shows its result (tables,
-charts, tooltips) with no English left and no serious or critical axe violation.
+code. Every panel of the search lab shows its result (tables, charts, tooltips) with no
+English left and no serious or critical axe violation; a person watching a game between
+bots on another device, and its result, see it all in Indonesian too.
 """
 
 from __future__ import annotations
@@ -196,11 +197,13 @@ def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) ->
     specs = page.locator("select option").all_inner_texts()
     left = english_left(page, [*allowed(server), *specs, "alphabeta"])
     assert not left, left  # the tree panel
+    assert axe_violations(page) == []
     page.locator(".lab-tabs button[data-tab=counts]").click()
     page.locator("#counts-form button[type=submit]").click()
     expect(page.locator("#counts-view tbody tr")).to_have_count(5)
     left = english_left(page, [*allowed(server), *specs, "alphabeta"])
     assert not left, left  # the counts panel
+    assert axe_violations(page) == []
     assert page.console_errors == []
     page.context.close()
 
