@@ -12,6 +12,7 @@ bots on another device, and its result, see it all in Indonesian too.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -135,7 +136,7 @@ def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, brow
     left = english_left(page, allowed(server))
     assert not left, left  # the game in progress (or, on a slow machine, just over)
     page.locator("#board .sq:not(.filled)").first.click()  # a bot's turn: not the watcher's
-    expect(page.locator("#notice")).to_contain_text("bukan giliran Anda")
+    expect(page.locator("#notice")).to_contain_text(re.compile("bukan giliran Anda|berpikir"))
     left = english_left(page, allowed(server))
     assert not left, left  # the notice
     page.wait_for_selector("#dlg-result[open]", timeout=60_000)
