@@ -1,7 +1,9 @@
 """Checks that a page shown in Indonesian has no English left (the i18n browser tests).
 
-:func:`english_left` collects what a person meets on the page (the visible text, and the
-aria-label, title and placeholder of the visible elements) and looks in it for the
+:func:`english_left` collects what a person meets on the page (the visible text, the
+aria-label, title and placeholder of the visible elements, the choices of the visible
+lists, and the labels and tooltips of the visible parts of drawings: SVG ``<text>`` and
+``<title>``) and looks in it for the
 English catalogue's messages, each cut at its parameters into fixed fragments; a
 fragment that is also Indonesian (one the Indonesian catalogue has too, such as "Bot"
 or "Main" of "Main lagi") does not count, nor do the names in :data:`ALLOWED` or those
@@ -28,6 +30,15 @@ COLLECT = """() => {
     for (const name of ["aria-label", "title", "placeholder"]) {
       if (node.hasAttribute(name)) seen.push(node.getAttribute(name));
     }
+  }
+  // A visible list's choices, each met on opening it (innerText has the chosen one alone).
+  for (const select of document.querySelectorAll("select")) {
+    if (select.getClientRects().length) seen.push(...[...select.options].map((o) => o.text));
+  }
+  // A drawing's labels (<text>) and tooltips (<title>, shown on hovering their parent).
+  for (const node of document.querySelectorAll("svg text, svg title")) {
+    const shown = node.tagName === "title" ? node.parentElement : node;
+    if (shown.getClientRects().length) seen.push(node.textContent);
   }
   seen.push(document.title);
   return seen.join("\\n");

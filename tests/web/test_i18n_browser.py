@@ -4,21 +4,26 @@ A browser whose language is Indonesian (locale id-ID) gets the whole page in Ind
 the new-game dialog, a game in progress and the result card show no English message of
 the catalogue (tests/i18n_helpers.py); the language switch overrides the browser's
 language and is remembered after a reload; an API error is shown in Indonesian from its
-code.
+code. Every panel of the search lab shows its result (tables, charts, tooltips) with no
+English left and no serious or critical axe violation; a person watching a game between
+bots on another device, and its result, see it all in Indonesian too.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
-from browser_helpers import UNDER_TEST, chromium
+from adjacency import Position
+from browser_helpers import UNDER_TEST, axe_violations, chromium
 from i18n_helpers import english_left
-from web_helpers import live_server
+from web_helpers import api, live_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -105,6 +110,43 @@ def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> 
     page.context.close()
 
 
+def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
+    """Another device opens a game between two bots while they play (the watcher's view:
+    no seat, the playback controls; 16 plies half a second apart) and stays to its end.
+    The bots have the server's names ("Beginner bot"): the page says them in Indonesian."""
+    game = api(
+        server,
+        "POST",
+        "/api/games",
+        {
+            "x": {"kind": "bot", "level": 1},
+            "o": {"kind": "bot", "level": 2},
+            "rows": 6,
+            "cols": 6,
+            "rounds": 8,
+        },
+    )
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/?game={game['id']}")
+    page.wait_for_selector("#board .sq")
+    expect(page.locator("#status")).to_contain_text("Menonton")
+    expect(page.locator("#bar-bottom .name")).to_have_text("Bot Pemula")  # X, level 1
+    expect(page.locator("#moves button").nth(1)).to_be_visible()  # two plies in
+    live = page.evaluate("() => document.querySelector('#dlg-result').open")
+    left = english_left(page, allowed(server))
+    assert not left, left  # the game in progress (or, on a slow machine, just over)
+    page.locator("#board .sq:not(.filled)").first.click()  # a bot's turn: not the watcher's
+    expect(page.locator("#notice")).to_contain_text(re.compile("bukan giliran Anda|berpikir"))
+    left = english_left(page, allowed(server))
+    assert not left, left  # the notice
+    page.wait_for_selector("#dlg-result[open]", timeout=60_000)
+    left = english_left(page, allowed(server))
+    assert not left, left  # the result card
+    assert page.console_errors == []
+    assert live is False  # the page opened on a game in progress
+    page.context.close()
+
+
 def test_the_switch_overrides_the_browser_and_is_remembered(server: str, browser: Any) -> None:
     page = new_page(browser, "en-US")
     page.goto(server)
@@ -152,15 +194,15 @@ def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) ->
     page.locator("#tree-step-reset").click()
     page.locator("#tree-step").click()
     expect(page.locator("#tree-step-text")).to_contain_text("langkah 1 dari")
-    # The search options name algorithms and bot specs (alpha-beta, hill, anneal...): names.
-    specs = page.locator("select option").all_inner_texts()
-    left = english_left(page, [*allowed(server), *specs, "alphabeta"])
+    left = english_left(page, lab_allowed(server))
     assert not left, left  # the tree panel
+    assert axe_violations(page) == []
     page.locator(".lab-tabs button[data-tab=counts]").click()
     page.locator("#counts-form button[type=submit]").click()
     expect(page.locator("#counts-view tbody tr")).to_have_count(5)
-    left = english_left(page, [*allowed(server), *specs, "alphabeta"])
+    left = english_left(page, lab_allowed(server))
     assert not left, left  # the counts panel
+    assert axe_violations(page) == []
     assert page.console_errors == []
     page.context.close()
 
@@ -247,4 +289,103 @@ def test_a_malformed_request_is_shown_in_indonesian_field_by_field(
         "422 Permintaan tidak valid: o.kind: harus salah satu dari 'human', 'bot'; "
         "rows: paling sedikit 4."
     )
+    page.context.close()
+
+
+SMALL = Position.start(5, 5, rounds=6).play("c1")
+"""A small position whose searches end in well under a second (the lab's panels)."""
+LAB_SPECS = [
+    "hill:variant=sideways",
+    "hill:variant=stochastic",
+    "hill:neighbourhood=area,variant=sideways",
+    "hill:neighbourhood=area,variant=restart",
+    "anneal:neighbourhood=area",
+    "report-a:localsearch",
+    "report-b:localsearch",
+    "report-a:genetic",
+    "report-b:genetic",
+]
+"""The lab's bots whose specs say more than a name (the charts' titles show the spec)."""
+SEARCH = 90_000
+"""The wait for a lab panel's first result: the engine's first search in a fresh server
+process also compiles its kernels."""
+
+
+def lab_page(server: str, browser: Any, tab: str) -> Any:
+    """The lab in Indonesian on :data:`SMALL`, its panel ``tab`` open."""
+    page = new_page(browser, "id-ID")
+    page.goto(f"{server}/lab?fen={quote(SMALL.fen())}")
+    page.wait_for_selector("#lab-board svg")
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    page.locator(f".lab-tabs button[data-tab={tab}]").click()
+    expect(page.locator(f"#panel-{tab}")).to_be_visible()
+    return page
+
+
+def lab_allowed(server: str) -> list[str]:
+    """What the lab names rather than says: the bots' specs (the options' values, shown in
+    the charts' titles) and the searchers' names. The options' texts are not names: they
+    are checked ("hill (steepest)" is "hill (tercuram)")."""
+    return [*allowed(server), *LAB_SPECS, "alphabeta", "engine"]
+
+
+def assert_indonesian_and_accessible(server: str, page: Any) -> None:
+    """No English message left, and no serious or critical axe violation, on the lab page
+    as it is now; nothing thrown."""
+    left = english_left(page, lab_allowed(server))
+    assert not left, left
+    assert axe_violations(page) == []
+    assert page.console_errors == []
+
+
+def test_the_labs_depth_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "depth")
+    page.locator("#depth-form input[name=seconds]").fill("0.3")
+    page.locator("#depth-form button[type=submit]").click()
+    page.wait_for_selector("#depth-view svg polyline", timeout=SEARCH)
+    expect(page.locator("#depth-view h3")).to_have_count(2)
+    expect(page.locator("#depth-view svg").first).to_contain_text("waktu untuk menuntaskan")
+    assert_indonesian_and_accessible(server, page)
+    page.context.close()
+
+
+def test_the_labs_climb_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "climb")
+    page.locator("#climb-form select[name=spec]").select_option("anneal")
+    page.locator("#climb-form button[type=submit]").click()
+    page.wait_for_selector("#climb-view svg polyline", timeout=SEARCH)
+    expect(page.locator("#climb-view svg")).to_have_count(2)  # the values, the temperature
+    # The steps' kinds, in the summary and the points' tooltips: annealing accepts or rejects.
+    expect(page.locator("#climb-view p").first).to_contain_text("terima")
+    assert page.locator("#climb-view circle title").filter(has_text="tolak").count() > 0
+    expect(page.locator("#lab-board-caption")).to_contain_text("dimainkan")
+    assert_indonesian_and_accessible(server, page)
+    page.locator("#climb-form select[name=spec]").select_option(
+        "hill:neighbourhood=area,variant=restart"
+    )
+    page.locator("#climb-form button[type=submit]").click()
+    expect(page.locator("#climb-view svg")).to_have_count(1)  # no temperature
+    expect(page.locator("#climb-view svg").first).to_contain_text("hill")
+    expect(page.locator("#climb-view p").first).to_contain_text("naik")
+    assert_indonesian_and_accessible(server, page)
+    page.context.close()
+
+
+def test_the_labs_genetic_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "ga")
+    page.locator("#ga-form button[type=submit]").click()
+    page.wait_for_selector("#ga-view svg polyline", timeout=SEARCH)
+    expect(page.locator("#ga-view p").first).to_contain_text("Kromosom akhir")
+    expect(page.locator("#lab-board-caption")).to_have_text("kromosom akhir, dinomori berurutan")
+    assert_indonesian_and_accessible(server, page)
+    page.context.close()
+
+
+def test_the_labs_engine_panel_in_indonesian(server: str, browser: Any) -> None:
+    page = lab_page(server, browser, "engine")
+    page.locator("#engine-form input[name=seconds]").fill("0.3")
+    page.locator("#engine-form button[type=submit]").click()
+    page.wait_for_selector("#engine-view table", timeout=SEARCH)
+    expect(page.locator("#engine-view")).to_contain_text("Mesin memainkan")
+    assert_indonesian_and_accessible(server, page)
     page.context.close()

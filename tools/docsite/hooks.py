@@ -210,10 +210,27 @@ def on_page_markdown(
 
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 """Material's search dialog as its template writes it: a dialog without a name."""
+SEARCH_OPTIONS = '<nav class="md-search__options" aria-label="Search">'
+"""The search box's buttons, a landmark named "Search" as the table of contents names a
+page's section "Search" (engine.md): two landmarks alike (axe-core's landmark-unique)."""
+
+
+def named_landmarks(output: str) -> str:
+    """Name the search dialog (axe-core's aria-dialog-name: a dialog needs a name) and its
+    buttons' landmark apart from the pages' sections."""
+    output = output.replace(
+        SEARCH_DIALOG, SEARCH_DIALOG.replace('role="dialog"', 'role="dialog" aria-label="Search"')
+    )
+    return output.replace(SEARCH_OPTIONS, SEARCH_OPTIONS.replace('"Search"', '"Search options"'))
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **kwargs: Any) -> str:
-    """Name the search dialog (axe-core's aria-dialog-name: a dialog needs a name)."""
-    return output.replace(
-        SEARCH_DIALOG, SEARCH_DIALOG.replace('role="dialog"', 'role="dialog" aria-label="Search"')
-    )
+    """The pages' landmarks named (:func:`named_landmarks`)."""
+    return named_landmarks(output)
+
+
+def on_post_template(
+    output_content: str, template_name: str, config: MkDocsConfig, **kwargs: Any
+) -> str:
+    """The landmarks of the pages made from templates alone (404.html) named too."""
+    return named_landmarks(output_content)

@@ -25,3 +25,16 @@ export function optionHelp(bot, option) {
   const key = `bot.${bot.name}.option.${option.name}`;
   return has(key) ? t(key) : option.help;
 }
+
+// A player's name as the page shows it. The server names the players of a game started
+// without names (through the API, by another device) in English: "<level> bot" for a
+// level's bot, "Player X" for a person; the page says those in its language, as the
+// new-game dialog names them. Names someone chose, and bots named by spec, stay as they are.
+export function shownName(player, color) {
+  const side = color.toUpperCase();
+  if (player.kind === "bot" && player.level_name && player.name === `${player.level_name} bot`) {
+    return t("new.bot-name", { level: levelName(player.level_name) });
+  }
+  if (player.kind === "human" && player.name === `Player ${side}`) return t("new.player", { side });
+  return player.name;
+}

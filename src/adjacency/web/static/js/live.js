@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { errorText } from "./i18n.js";
+import { shownName } from "./levels.js";
 import { markLost, notice } from "./notice.js";
 
 const LAST_GAME_KEY = "adjacency.lastGame";
@@ -125,6 +126,7 @@ export class LiveGame {
     if (old && old.id === state.id && state.version <= old.version) return; // stale or duplicate
     const sameGame = old && old.id === state.id;
     const grew = sameGame && state.moves.length === old.moves.length + 1;
+    for (const color of ["x", "o"]) state[color] = { ...state[color], name: shownName(state[color], color) };
     this.state = state;
     this.receivedAt = performance.now(); // the clocks in the state are as of now
     if (!sameGame || state.moves.length !== old.moves.length) this.hint = null;

@@ -29,7 +29,7 @@ export function lineChart(series, options = {}) {
   const logY = Boolean(options.logY);
   const fy = (v) => (logY ? Math.log10(Math.max(v, 1e-6)) : v);
   const pts = series.flatMap((s) => s.points);
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": options.title || "chart" });
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": options.title || t("lab.chart") });
   if (options.title) svg.appendChild(el("text", { x: L, y: 16, "font-weight": 600 }, options.title));
   if (!pts.length) {
     svg.appendChild(el("text", { x: L, y: H / 2 }, t("lab.no-data")));

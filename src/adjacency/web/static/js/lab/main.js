@@ -143,7 +143,7 @@ async function climb() {
   const view = $("#climb-view");
   const points = data.steps.filter((s) => s.chosen_value !== null).map((s) => [s.index, s.chosen_value, {
     hollow: s.kind === "sideways" || s.kind === "reject",
-    title: `${s.index}: ${s.kind} ${s.chosen} (${s.chosen_value})` }]);
+    title: `${s.index}: ${t(`lab.climb.kind.${s.kind}`)} ${s.chosen} (${s.chosen_value})` }]);
   const restarts = data.steps.filter((s, i) => s.kind === "start" && i > 0).map((s) => [s.index, t("lab.climb.restart")]);
   const series = [{ name: t("lab.climb.value"), colour: "#1565c0", points }];
   const temps = data.steps.filter((s) => s.temperature !== null).map((s) => [s.index, s.temperature]);
@@ -160,7 +160,7 @@ async function climb() {
   const summary = document.createElement("p");
   summary.textContent = t("lab.climb.summary", { count: data.steps.length,
     dropped: data.dropped ? ` ${t("lab.climb.dropped", { count: data.dropped })}` : "",
-    kinds: Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", "), restarts: data.restarts });
+    kinds: Object.entries(kinds).map(([k, n]) => `${n} ${t(`lab.climb.kind.${k}`)}`).join(", "), restarts: data.restarts });
   view.replaceChildren(summary, chart);
   showBoard(root, { heat: data.heat, mark: data.move }, t("lab.climb.caption", { spec: data.spec, move: data.move }));
 }

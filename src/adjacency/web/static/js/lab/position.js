@@ -2,6 +2,8 @@
 // (place on an empty square, convert the orthogonal opponent neighbours), and a board
 // drawn as SVG with optional heat-map values, numbered squares and a marked square.
 
+import { t } from "../i18n.js";
+
 const FILES = "abcdefgh";
 const NS = "http://www.w3.org/2000/svg";
 
@@ -65,7 +67,7 @@ export function boardSvg(position, { heat = null, labels = null, mark = null } =
   const svg = el("svg", {
     viewBox: `0 0 ${cols * size + pad} ${rows * size + pad}`,
     role: "img",
-    "aria-label": "board",
+    "aria-label": t("lab.board"),
   });
   const values = heat ? Object.values(heat) : [];
   const low = Math.min(...values);
@@ -78,8 +80,8 @@ export function boardSvg(position, { heat = null, labels = null, mark = null } =
     const name = squareName(index, cols);
     let fill = (r + f) % 2 ? "#f3efe6" : "#e4dccb";
     if (heat && name in heat) {
-      const t = high > low ? (heat[name] - low) / (high - low) : 1;
-      fill = `hsl(${Math.round(220 - 220 * t)}, 70%, ${Math.round(82 - 22 * t)}%)`;
+      const share = high > low ? (heat[name] - low) / (high - low) : 1;
+      fill = `hsl(${Math.round(220 - 220 * share)}, 70%, ${Math.round(82 - 22 * share)}%)`;
     }
     const square = el("rect", { x, y, width: size, height: size, fill, "data-square": name });
     square.appendChild(el("title", {}, heat && name in heat ? `${name}: ${heat[name]}` : name));

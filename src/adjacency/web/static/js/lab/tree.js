@@ -132,7 +132,7 @@ export class TreeView {
       ? t("lab.step.enter", { where, window: `[${inf(n.alpha, -1)}, ${inf(n.beta, 1)}]` })
       : kind === 1
         ? t("lab.step.cut", { where, moves: n.pruned.join(" ") })
-        : t("lab.step.leave", { where, value: `${val(n.value)}${n.bound !== "exact" ? ` (${t("lab.bound", { bound: n.bound })})` : ""}` });
+        : t("lab.step.leave", { where, value: `${val(n.value)}${n.bound !== "exact" ? ` (${t(`lab.bound.${n.bound}`)})` : ""}` });
     return t("lab.step.of", { step: this.step, count: events.length, text });
   }
 
@@ -210,7 +210,8 @@ export class TreeView {
         g.appendChild(el("text", { y: -16 }, item.move));
         g.appendChild(el("text", { y: 4 }, t("lab.cut")));
         const bound = parent.ply % 2 === 0 ? `≥ β = ${inf(parent.beta, 1)}` : `≤ α = ${inf(parent.alpha, -1)}`;
-        g.appendChild(el("title", {}, `${item.move} pruned: ${parent.move || "the root"} is already worth ${val(parent.value)} ${bound}, outside the window`));
+        g.appendChild(el("title", {}, t("lab.tree.tip.pruned", { move: item.move, parent: parent.move || t("lab.the-root"),
+          value: val(parent.value), bound })));
         g.addEventListener("mouseenter", () => this.onHover([...this.path(item.parent), item.move]));
         svg.appendChild(g);
         continue;
@@ -234,10 +235,12 @@ export class TreeView {
       const hidden = node.children.length - this.visibleChildren(node, state).length;
       if (node.leaves) g.appendChild(el("text", { y: 36, class: "more" }, `${node.leaves}▾ ${node.best}`));
       else if (hidden > 0 && !this.expanded.has(node.id)) g.appendChild(el("text", { y: 36, class: "more" }, `+${node.children.length}`));
-      const bound = node.bound && node.bound !== "exact" ? ` (${node.bound} bound)` : "";
-      g.appendChild(el("title", {}, `${this.path(node.id).join(" ") || "root"}: ${val(node.value)}${bound}; ` +
-        `${node.how || "open"}; depth ${node.depth} to go` +
-        (node.leaves ? `; ${node.leaves} horizon positions valued at once, best ${node.best}` : "") + (node.pruned.length ? `; cut ${node.pruned.join(" ")}` : "")));
+      const bound = node.bound && node.bound !== "exact" ? ` (${t(`lab.bound.${node.bound}`)})` : "";
+      const tip = [`${this.path(node.id).join(" ") || t("lab.the-root")}: ${val(node.value)}${bound}`,
+        t(`lab.how.${node.how || "open"}`), t("lab.tree.tip.depth", { depth: node.depth })];
+      if (node.leaves) tip.push(t("lab.tree.tip.leaves", { count: node.leaves, best: node.best }));
+      if (node.pruned.length) tip.push(t("lab.tree.tip.cut", { moves: node.pruned.join(" ") }));
+      g.appendChild(el("title", {}, tip.join("; ")));
       g.addEventListener("click", (event) => { event.stopPropagation(); if (node.children.length) this.toggle(node.id); });
       g.addEventListener("mouseenter", () => this.onHover(this.path(node.id)));
       svg.appendChild(g);
