@@ -345,6 +345,8 @@ def test_the_labs_depth_panel_in_indonesian(server: str, browser: Any) -> None:
     page.wait_for_selector("#depth-view svg polyline", timeout=SEARCH)
     expect(page.locator("#depth-view h3")).to_have_count(2)
     expect(page.locator("#depth-view svg").first).to_contain_text("waktu untuk menuntaskan")
+    seconds = page.locator("#depth-view tbody tr td:nth-child(4)").first.inner_text()
+    assert re.fullmatch(r"\d+,\d{3}", seconds), seconds  # Indonesian decimals: "0,004"
     assert_indonesian_and_accessible(server, page)
     page.context.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -201,6 +202,8 @@ def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
     page.wait_for_selector("#depth-view svg polyline")
     headings = page.locator("#depth-view h3").all_inner_texts()
     assert [h.split(":")[0] for h in headings] == ["alphabeta", "engine"]
+    seconds = page.locator("#depth-view tbody tr td:nth-child(4)").first.inner_text()
+    assert re.fullmatch(r"\d+\.\d{3}", seconds), seconds  # English decimals
 
     page.locator(".lab-tabs button[data-tab=engine]").click()
     page.locator("#engine-form input[name=seconds]").fill("0.5")

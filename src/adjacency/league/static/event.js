@@ -1,6 +1,6 @@
 // The event page: crosstable (each cell a pair's result, linking to its games),
 // standings, games in progress and the next round; refreshed every 2 s.
-import { t } from "/static/js/i18n.js";
+import { decimal, t } from "/static/js/i18n.js";
 import { el, eventWord, getJson, memberLink } from "./league.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -43,7 +43,7 @@ function renderStandings(data) {
       .map((v) => el("td", { class: "num" }, points(v))),
     el("td", { class: "num" }, r.pentanomial.join(" ")),
     el("td", { class: "num" }, r.elo == null ? "" : `${r.elo > 0 ? "+" : ""}${Math.round(r.elo)} [${r.elo_low ?? "?"}, ${r.elo_high ?? "?"}]`),
-    el("td", { class: "num" }, r.margin == null ? "" : r.margin.toFixed(1))));
+    el("td", { class: "num" }, r.margin == null ? "" : decimal(r.margin, 1))));
   document.getElementById("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
 }
 

@@ -1,5 +1,5 @@
 // Shared helpers of the league pages: JSON requests, FEN to board cells, text.
-import { errorText, has, t } from "/static/js/i18n.js";
+import { decimal, errorText, has, t } from "/static/js/i18n.js";
 
 export async function getJson(url, options = {}) {
   const response = await fetch(url, options);
@@ -59,5 +59,5 @@ export function termination(value) {
 }
 
 export function seconds(value) {
-  return value == null ? "–" : `${Number(value).toFixed(1)} s`;
+  return value == null ? "–" : `${decimal(value, 1)} s`;
 }

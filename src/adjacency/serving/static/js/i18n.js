@@ -65,6 +65,14 @@ function format(value) {
   return typeof value === "number" ? value.toLocaleString(lang) : String(value);
 }
 
+// `value` with `digits` decimals (at least `fewest`) in the page's language ("3.4" in
+// English, "3,4" in Indonesian), without grouping: the decimals that tables, clocks and
+// tooltips show.
+export function decimal(value, digits, fewest = digits) {
+  return Number(value).toLocaleString(lang, {
+    minimumFractionDigits: fewest, maximumFractionDigits: digits, useGrouping: false });
+}
+
 // "g4, h3 and a1" in the page's language.
 export function listText(items) {
   return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));

@@ -1,6 +1,6 @@
 // Small text helpers shared by the panels.
 
-import { detailText, has, lang, t } from "./i18n.js";
+import { decimal, detailText, has, lang, t } from "./i18n.js";
 
 export function label(state, color) {
   return `${color.toUpperCase()} (${state[color].name})`;
@@ -19,14 +19,14 @@ export function countCells(cells) {
 export function formatEval(score) {
   if (score === null || score === undefined) return "";
   const side = score > 0 ? "X" : score < 0 ? "O" : "even";
-  return side === "even" ? t("eval.even") : `${side} +${Math.abs(score).toFixed(1)}`;
+  return side === "even" ? t("eval.even") : `${side} +${decimal(Math.abs(score), 1)}`;
 }
 
 // A number of squares for people: whole numbers as they are, others to one decimal
 // (searches give fractional values: "3.4", never "3.375").
 export function formatSquares(value) {
   const rounded = Math.round(value * 10) / 10;
-  const text = Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
+  const text = Number.isInteger(rounded) ? String(rounded) : decimal(rounded, 1);
   return t("format.squares", { count: rounded, n: text });
 }
 

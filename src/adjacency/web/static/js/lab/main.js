@@ -5,7 +5,7 @@
 import { boardSvg, parseFen, playLine } from "./position.js";
 import { lineChart, table } from "./charts.js";
 import { TreeView } from "./tree.js";
-import { errorText, t } from "../i18n.js";
+import { decimal, errorText, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 const START = "6oo/6oo/8/8/8/8/xx6/xx6 x 56";
@@ -70,7 +70,7 @@ async function searchTree() {
   const cap = data.complete ? "" : ` ${t("lab.tree.cap", { cap: data.node_cap })}`;
   $("#tree-summary").textContent =
     t("lab.tree.summary", { algorithm: data.algorithm, depth: data.depth, nodes: data.nodes.length, positions: data.search_nodes,
-      total: data.total_nodes, ms: (data.seconds * 1000).toFixed(1) }) +
+      total: data.total_nodes, ms: decimal(data.seconds * 1000, 1) }) +
     (data.complete ? ` ${t("lab.tree.value", { value: `${data.value > 0 ? "+" : ""}${data.value}`, line: data.pv.join(" ") })}` : "") + cap;
   $("#tree-step-text").textContent = "";
 }
@@ -99,7 +99,7 @@ async function counts() {
   view.replaceChildren(table(
     ["lab.col.technique", "lab.col.nodes", "lab.col.ms", "lab.col.value", "lab.col.move", "lab.col.saved-previous", "lab.col.saved-minimax"].map((key) => t(key)),
     data.rows.map((r) => [names[r.technique], r.complete ? r.nodes : `> ${r.nodes} (${t("lab.cap")})`,
-      (r.seconds * 1000).toFixed(1), r.value, r.move, r.saved_vs_previous, r.saved_vs_minimax]),
+      decimal(r.seconds * 1000, 1), r.value, r.move, r.saved_vs_previous, r.saved_vs_minimax]),
   ));
   const chart = document.createElement("div");
   chart.className = "chart";
@@ -120,7 +120,7 @@ async function depthCost() {
   const chart = document.createElement("div");
   chart.className = "chart";
   chart.appendChild(lineChart(data.runs.map((run, i) => ({ name: run.searcher, colour: colours[i],
-    points: run.iterations.map((it) => [it.depth, Math.max(it.seconds, 1e-4), { title: t("lab.depth.point", { depth: it.depth, seconds: it.seconds.toFixed(3) }) }]) })),
+    points: run.iterations.map((it) => [it.depth, Math.max(it.seconds, 1e-4), { title: t("lab.depth.point", { depth: it.depth, seconds: decimal(it.seconds, 3) }) }]) })),
   { logY: true, xLabel: t("lab.col.depth"), yLabel: t("lab.col.seconds"), hmarks: [[data.move_limit, t("lab.depth.limit", { seconds: data.move_limit })]],
     title: t("lab.depth.title") }));
   view.replaceChildren(chart);
@@ -130,8 +130,8 @@ async function depthCost() {
       depth: run.limit_depth === null ? t("lab.depth.none") : t("thinking.depth", { depth: run.limit_depth }) });
     view.appendChild(heading);
     view.appendChild(table(["lab.col.depth", "lab.col.nodes", "lab.col.total-nodes", "lab.col.seconds", "lab.col.branching", "lab.col.value", "lab.col.line"].map((key) => t(key)),
-      run.iterations.map((it) => [it.depth, it.nodes, it.total_nodes, it.seconds.toFixed(3),
-        it.branching === null ? null : it.branching.toFixed(1), it.value, it.pv.join(" ")])));
+      run.iterations.map((it) => [it.depth, it.nodes, it.total_nodes, decimal(it.seconds, 3),
+        it.branching === null ? null : decimal(it.branching, 1), it.value, it.pv.join(" ")])));
   }
 }
 
@@ -196,9 +196,9 @@ async function engine() {
   const data = await fetchLab("engine", "engine", formValues($("#engine-form")));
   if (!data) return;
   const view = $("#engine-view");
-  const percent = (part, whole) => (part === null || !whole ? "" : `${((100 * part) / whole).toFixed(1)}%`);
+  const percent = (part, whole) => (part === null || !whole ? "" : `${decimal((100 * part) / whole, 1)}%`);
   view.replaceChildren(table(["lab.col.depth", "lab.col.value", "lab.col.nodes", "lab.col.seconds", "lab.col.line", "lab.col.exact", "lab.col.table-hits", "lab.col.solver-nodes"].map((key) => t(key)),
-    data.iterations.map((it) => [it.depth, it.value, it.nodes, it.seconds.toFixed(3), it.line.join(" "),
+    data.iterations.map((it) => [it.depth, it.value, it.nodes, decimal(it.seconds, 3), it.line.join(" "),
       it.exact ? t("lab.yes") : "", percent(it.tt_hits, it.tt_probes), percent(it.solver_nodes, it.nodes)])));
   const note = document.createElement("p");
   note.className = "muted";

@@ -2,14 +2,14 @@
 // running clock down from the last state it received (display only). Each clock sits in
 // its colour's bar (orientation.js says which bar that is).
 
-import { t } from "../i18n.js";
+import { decimal, t } from "../i18n.js";
 import { barOf, bottomColor } from "../orientation.js";
 
 const $ = (selector) => document.querySelector(selector);
 
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
-  if (s < 10) return s.toFixed(1);
+  if (s < 10) return decimal(s, 1);
   const whole = Math.ceil(s);
   const m = Math.floor(whole / 60);
   const r = whole % 60;

@@ -3,7 +3,7 @@
 // other device read whose move it is.
 
 import { describe, label } from "../format.js";
-import { t } from "../i18n.js";
+import { decimal, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -18,7 +18,7 @@ export function renderStatus(game) {
   if (hint && hint.plies === s.moves.length && game.live) {
     const flips = hint.flips.length ? t("hint.converts", { squares: hint.flips.join(", ") }) : t("hint.converts-nothing");
     const score = hint.score === null || hint.score === undefined ? ""
-      : ` ${t("hint.rates", { bot: hint.bot, score: `${hint.score >= 0 ? "+" : "−"}${Math.abs(hint.score).toFixed(1)}` })}`;
+      : ` ${t("hint.rates", { bot: hint.bot, score: `${hint.score >= 0 ? "+" : "−"}${decimal(Math.abs(hint.score), 1)}` })}`;
     text = `${t("hint.text", { square: hint.square, flips })}${score}`;
   }
   if (game.watching && s.status === "playing") text = `${t("status.watching")} · ${text}`;

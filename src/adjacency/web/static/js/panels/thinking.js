@@ -1,7 +1,7 @@
 // The thinking panel: which bot thinks, for how long, its depth, score and best line.
 
 import { formatEval, label } from "../format.js";
-import { t } from "../i18n.js";
+import { decimal, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -19,7 +19,7 @@ export function renderThinking(game) {
   const elapsed = Math.max(0, (performance.now() - thinking.since) / 1000);
   // With a clock the bot's budget comes from its clock (shown in its bar).
   const limit = Math.min(s.time, s[info.color].time_cap || Infinity);
-  const parts = [s.clock ? `${elapsed.toFixed(1)} s` : `${elapsed.toFixed(1)} s / ${limit} s`];
+  const parts = [s.clock ? `${decimal(elapsed, 1)} s` : `${decimal(elapsed, 1)} s / ${decimal(limit, 2, 0)} s`];
   if (info.depth !== null && info.depth !== undefined) parts.push(t("thinking.depth", { depth: info.depth }));
   if (info.score !== null && info.score !== undefined) parts.push(t("thinking.eval", { score: formatEval(info.score) }));
   const details = $("#thinking-details");
