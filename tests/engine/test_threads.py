@@ -13,7 +13,14 @@ from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.bench import SUITE
 from adjacency.engine.kernels import layout as L
-from adjacency.engine.parallel_solve import SplitPoint, Splitter
+from adjacency.engine.parallel_solve import (
+    ENDGAME_SPLIT_DEPTH,
+    ENDGAME_SPLIT_FLOOR,
+    SPLIT_FLOOR,
+    SplitPoint,
+    Splitter,
+    split_floor,
+)
 from engine_positions import (
     assert_solves_like_brute_force,
     random_endgame,
@@ -41,7 +48,9 @@ def test_parallel_solver_equals_single_thread_on_8x8_endgames(threads: int) -> N
     for name in ("end14-1", "end14-2", "end12-1"):
         position = Position.from_fen(SUITE_POSITIONS[name])
         single = Engine(tt_mb=16).solve(position)
-        parallel = Engine(tt_mb=16, threads=threads).solve(position)
+        engine = Engine(tt_mb=16, threads=threads)
+        engine.split_floor = SPLIT_FLOOR  # by default these run on one thread (below)
+        parallel = engine.solve(position)
         assert (parallel.value, parallel.complete) == (single.value, True), name
         assert Engine(tt_mb=16).solve(position.play(parallel.best)).value == -single.value
     rng = random.Random(3)
@@ -51,6 +60,41 @@ def test_parallel_solver_equals_single_thread_on_8x8_endgames(threads: int) -> N
             Engine(tt_mb=4, threads=threads).solve(position, wld=True).value
             == Engine(tt_mb=4).solve(position, wld=True).value
         )
+
+
+def test_short_endgame_solves_run_on_one_thread() -> None:
+    # Where the board fills, subtrees under 15 plies left are too small to pay for a
+    # split node's Python and wake-ups: two threads solve them as one, node for node.
+    assert split_floor(14, 14) == split_floor(20, 16) == ENDGAME_SPLIT_FLOOR == 15
+    assert split_floor(22, 20) == 20 - ENDGAME_SPLIT_DEPTH == 17
+    assert split_floor(45, 11) == SPLIT_FLOOR == 9  # short games: some 45 moves a node
+    position = Position.from_fen(SUITE_POSITIONS["end14-1"])
+    single, two = Engine(tt_mb=16), Engine(tt_mb=16, threads=2)
+    expected = single.solve(position, guess=0)
+    solved = two.solve(position, guess=0)
+    assert (solved.value, solved.best, solved.nodes) == (
+        expected.value,
+        expected.best,
+        expected.nodes,
+    )
+    assert two.helpers is not None and two.helpers.nodes == 0
+    # From the floor on the helper takes part.
+    assert two.solve(Position.from_fen(SUITE_POSITIONS["end16-1"]), guess=-6).value == -6
+    assert two.helpers.nodes > 0
+
+
+def test_random_play_positions_solve_alike_on_one_and_two_threads() -> None:
+    # Uniformly random play (not the self-play the solver was tuned on), 16 plies left
+    # of a 28-round 8x8 game: the split solver's values equal one thread's.
+    rng = random.Random(36)
+    for _ in range(2):
+        position = Position.start(rounds=28)
+        while position.plies_left > 16:
+            position = position.play(rng.choice(position.legal_squares()))
+        one = Engine(tt_mb=16).solve(position)
+        two = Engine(tt_mb=16, threads=2)
+        assert two.solve(position).value == one.value, position.fen()
+        assert two.helpers is not None and two.helpers.nodes > 0
 
 
 def test_split_nodes_search_the_kernels_tree() -> None:
