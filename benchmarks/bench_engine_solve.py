@@ -7,7 +7,9 @@ time, printed) draws the fresh sets. Every solver of ``--solvers`` (``PROFILE:TH
 first is the reference) solves every position from a cold table, in the same run; per group
 the script prints one row per solver with the median and maximum wall seconds, the median
 CPU seconds (all threads of the process), the median nodes and the medians' ratios to the
-reference, and checks that every solver found the same values.
+reference, each position's nodes (an outlier shows there, not in the medians), and checks
+that every solver found the same values. ``PROFILE:THREADS:FLOOR`` fixes the fewest plies
+left of a split node (``Engine.split_floor``; 9 is the split solver before issue 36).
 ``--depth-from-start D`` also times an iterative search from the 8x8 start to depth D.
 Wall times (and so the thread speed-up) mean something only on an otherwise idle
 machine with a free core per thread; node counts and CPU seconds are stable under load.
@@ -133,7 +135,8 @@ def solve_group(
             f"  {label(profile, threads, floor)}: wall median {medians[0]:.2f} s "
             f"(max {max(walls):.2f}), CPU median {medians[1]:.2f} s, "
             f"nodes median {medians[2] / 1e6:.1f} M; wall/CPU/nodes vs base {ratios}; "
-            f"values {values}{'' if values == reference else '  VALUES DIFFER'}",
+            f"values {values}{'' if values == reference else '  VALUES DIFFER'}; "
+            f"nodes (M) {[round(n / 1e6, 1) for n in nodes]}",
             flush=True,
         )
 

@@ -85,6 +85,12 @@ ENDGAME_SPLIT_DEPTH = 3
 (:func:`split_floor`): on four 20-ply random-play positions (seed 1001), 3 plies (from 17
 plies left) made 1,400 tasks a solve against 4 plies' 10,000-11,000, with 2-6% less CPU in
 all and in the busier thread; the same nodes within 1%."""
+ENDGAME_SPLIT_ROOT = 17
+"""Where the board fills, solves with fewer plies left run on one thread (:func:`split_floor`):
+a 16-ply solve takes 0.1-0.3 s of CPU, and splitting its top two plies, although it
+took about the same CPU (0.13 against 0.15 s median, five random-play positions, seed
+20261123), ran slower than one thread whenever the machine was loaded (0.24 against
+0.15 s wall, load 6); one thread is never slower than version one's solver there."""
 LOWEST_SPLIT = 5
 """Nodes with fewer plies left never split: the kernel special-cases the last four."""
 
@@ -94,10 +100,12 @@ def split_floor(empties: int, plies: int) -> int:
     ``plies`` left: :data:`SPLIT_FLOOR` in short games (as many squares stay empty as
     :data:`~adjacency.engine.kernels.solver.OPEN_END` or more, some 45 moves a node), else
     :data:`ENDGAME_SPLIT_FLOOR`, and no more than :data:`ENDGAME_SPLIT_DEPTH` plies below
-    the root. Solves with fewer plies left than the floor run on one thread (the kernel
-    alone)."""
+    the root, from :data:`ENDGAME_SPLIT_ROOT` plies left. Solves with fewer plies left
+    than the floor run on one thread (the kernel alone)."""
     if empties - plies >= kv.OPEN_END:
         return SPLIT_FLOOR
+    if plies < ENDGAME_SPLIT_ROOT:
+        return ENDGAME_SPLIT_ROOT
     return max(ENDGAME_SPLIT_FLOOR, plies - ENDGAME_SPLIT_DEPTH)
 
 
