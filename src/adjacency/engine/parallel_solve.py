@@ -78,8 +78,8 @@ Python and wake-ups. Two threads, 28-round game positions (seed 1001, cold table
 the process, and of the busier thread, which two free cores would make the wall time):
 on five with 16 plies left, split nodes from 12 plies left (those of the default depth)
 made 2,000-4,000 tasks and took 1.2-2.1x one thread's CPU, from 15 plies 29-54 tasks and
-0.95-1.1x, the busier thread's CPU the same or less; on four with 18 plies left, from 14
-plies 5,600-9,900 tasks and 1.15-1.36x, from 15 plies 1.0-1.2x."""
+0.75-1.09x, the busier thread's CPU the same or less; on four with 18 plies left, from 14
+plies 5,600-9,900 tasks and 1.15-1.36x, from 15 plies 540-1,200 tasks and 0.98-1.21x."""
 ENDGAME_SPLIT_DEPTH = 3
 """Where the board fills, split nodes lie at most this many plies below the root
 (:func:`split_floor`): on four 20-ply random-play positions (seed 1001), 3 plies (from 17
@@ -87,10 +87,12 @@ plies left) made 1,400 tasks a solve against 4 plies' 10,000-11,000, with 2-6% l
 all and in the busier thread; the same nodes within 1%."""
 ENDGAME_SPLIT_ROOT = 17
 """Where the board fills, solves with fewer plies left run on one thread (:func:`split_floor`):
-a 16-ply solve takes 0.1-0.3 s of CPU, and splitting its top two plies, although it
-took about the same CPU (0.13 against 0.15 s median, five random-play positions, seed
-20261123), ran slower than one thread whenever the machine was loaded (0.24 against
-0.15 s wall, load 6); one thread is never slower than version one's solver there."""
+a 16-ply solve takes 0.1-0.3 s of CPU. Splitting its top two plies took the same CPU as
+one thread (seed 20261123, five positions each, medians, load 6: 0.18 s on game positions,
+0.15 against 0.13 s on random ones) and won or lost wall time by the machine's load (0.36
+against 0.63 s on the game positions, 0.24 against 0.15 s on the random ones); one thread
+costs no overhead and is not slower than version one's solver there (the same nodes within
+4%, 0.67-0.96x its CPU)."""
 LOWEST_SPLIT = 5
 """Nodes with fewer plies left never split: the kernel special-cases the last four."""
 
