@@ -13,7 +13,15 @@ from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.bench import SUITE
 from adjacency.engine.kernels import layout as L
-from adjacency.engine.parallel_solve import SplitPoint, Splitter
+from adjacency.engine.parallel_solve import (
+    ENDGAME_SPLIT_DEPTH,
+    ENDGAME_SPLIT_FLOOR,
+    ENDGAME_SPLIT_ROOT,
+    SPLIT_FLOOR,
+    SplitPoint,
+    Splitter,
+    split_floor,
+)
 from engine_positions import (
     assert_solves_like_brute_force,
     random_endgame,
@@ -41,7 +49,9 @@ def test_parallel_solver_equals_single_thread_on_8x8_endgames(threads: int) -> N
     for name in ("end14-1", "end14-2", "end12-1"):
         position = Position.from_fen(SUITE_POSITIONS[name])
         single = Engine(tt_mb=16).solve(position)
-        parallel = Engine(tt_mb=16, threads=threads).solve(position)
+        engine = Engine(tt_mb=16, threads=threads)
+        engine.split_floor = SPLIT_FLOOR  # by default these run on one thread (below)
+        parallel = engine.solve(position)
         assert (parallel.value, parallel.complete) == (single.value, True), name
         assert Engine(tt_mb=16).solve(position.play(parallel.best)).value == -single.value
     rng = random.Random(3)
@@ -51,6 +61,42 @@ def test_parallel_solver_equals_single_thread_on_8x8_endgames(threads: int) -> N
             Engine(tt_mb=4, threads=threads).solve(position, wld=True).value
             == Engine(tt_mb=4).solve(position, wld=True).value
         )
+
+
+def test_short_endgame_solves_run_on_one_thread() -> None:
+    # Where the board fills, solves with under 17 plies left are too small to pay for
+    # split nodes' Python and wake-ups: two threads solve them as one, node for node.
+    assert split_floor(14, 14) == split_floor(18, 16) == ENDGAME_SPLIT_ROOT == 17
+    assert split_floor(18, 17) == split_floor(20, 18) == ENDGAME_SPLIT_FLOOR == 15
+    assert split_floor(22, 20) == 20 - ENDGAME_SPLIT_DEPTH == 17
+    assert split_floor(45, 11) == SPLIT_FLOOR == 9  # short games: some 45 moves a node
+    position = Position.from_fen(SUITE_POSITIONS["end16-1"])
+    single, two = Engine(tt_mb=16), Engine(tt_mb=16, threads=2)
+    expected = single.solve(position, guess=-6)
+    solved = two.solve(position, guess=-6)
+    assert (solved.value, solved.best, solved.nodes) == (
+        expected.value,
+        expected.best,
+        expected.nodes,
+    )
+    assert two.helpers is not None and two.helpers.nodes == 0
+    # From 17 plies left the helper takes part (one probe of an 18-empty solve).
+    assert two.probe(Position.from_fen(SUITE_POSITIONS["end18-3"]), 4).high
+    assert two.helpers.nodes > 0
+
+
+def test_random_play_positions_solve_alike_on_one_and_two_threads() -> None:
+    # Uniformly random play (not the self-play the solver was tuned on), 17 plies left
+    # of a 28-round 8x8 game: the split solver's values equal one thread's.
+    rng = random.Random(36)
+    for _ in range(2):
+        position = Position.start(rounds=28)
+        while position.plies_left > 17:
+            position = position.play(rng.choice(position.legal_squares()))
+        one = Engine(tt_mb=16).solve(position)
+        two = Engine(tt_mb=16, threads=2)
+        assert two.solve(position).value == one.value, position.fen()
+        assert two.helpers is not None and two.helpers.nodes > 0
 
 
 def test_split_nodes_search_the_kernels_tree() -> None:
@@ -79,6 +125,7 @@ def test_threads_share_one_tree_rather_than_race() -> None:
     single = Engine(tt_mb=16)
     single.solve(position, guess=-6)
     split = Engine(tt_mb=16, threads=2)
+    split.split_floor = ENDGAME_SPLIT_FLOOR  # by default 16 plies run on one thread
     assert split.solve(position, guess=-6).value == -6
     assert split.helpers is not None and split.helpers.nodes > 0
     assert split.nodes < 1.3 * single.nodes
@@ -87,6 +134,7 @@ def test_threads_share_one_tree_rather_than_race() -> None:
 def test_node_limit_stops_every_solver_thread() -> None:
     position = Position.from_fen(SUITE_POSITIONS["end16-1"])
     engine = Engine(tt_mb=4, threads=2)
+    engine.split_floor = ENDGAME_SPLIT_FLOOR  # by default 16 plies run on one thread
     before = threading.active_count()
     result = engine.solve(position, nodes=20000, guess=0)
     assert not result.complete and engine.stopped
@@ -151,6 +199,7 @@ def test_a_bug_in_a_helper_thread_is_raised_not_hidden(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(Splitter, "_run", broken)
     engine = Engine(tt_mb=4, threads=2)
+    engine.split_floor = ENDGAME_SPLIT_FLOOR  # by default 16 plies run on one thread
     before = threading.active_count()
     with pytest.raises(RuntimeError, match="a bug in a helper"):
         engine.solve(Position.from_fen(SUITE_POSITIONS["end16-1"]))

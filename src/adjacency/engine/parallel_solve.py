@@ -60,16 +60,55 @@ from .kernels.transposition import record
 SPLIT_DEPTH = 4
 """Default depth of the split tree (the ``Engine.split_depth`` setting): nodes at most this
 many plies below the root are split nodes. A split node costs 20-40 microseconds of
-Python; at 4, the extra CPU against the bare kernel measured 0-2% on 18- and 20-empty
+Python (suite solves with one thread's state; with two threads, waking and handing over,
+a task cost about 100 microseconds on game positions: :data:`ENDGAME_SPLIT_FLOOR`);
+at 4, the extra CPU against the bare kernel measured 0-2% on 18- and 20-empty
 solves (1,300 and 2,200-2,900 split nodes); at 6, 10-50% (12,000-36,000 split nodes)."""
 SPLIT_FLOOR = 9
-"""Default fewest plies left of a split node (the ``Engine.split_floor`` setting). In short
-games, whose nodes have some 45 moves, the top 4 plies hold thousands of small subtrees:
-on three 8-round win/draw/loss solves with 11 plies left, split nodes from 7 plies left
-(2,500-13,500 of them) cost 20-45% more CPU than the bare kernel, from 9 (50-250) none
-measurable."""
+"""The fewest plies left of a split node in short games (:func:`split_floor`; the
+``Engine.split_floor`` setting overrides it). In short games, whose nodes have some 45
+moves, the top 4 plies hold thousands of small subtrees: on three 8-round win/draw/loss
+solves with 11 plies left, split nodes from 7 plies left (2,500-13,500 of them) cost
+20-45% more CPU than the bare kernel, from 9 (50-250) none measurable."""
+ENDGAME_SPLIT_FLOOR = 15
+"""The fewest plies left of a split node where the board (nearly) fills
+(:func:`split_floor`). There a subtree of 11 plies is about a thousand nodes (some 40
+microseconds of kernel) in a null-window probe, while a task costs about 100 microseconds of
+Python and wake-ups. Two threads, 28-round game positions (seed 1001, cold table; CPU of
+the process, and of the busier thread, which two free cores would make the wall time):
+on five with 16 plies left, split nodes from 12 plies left (those of the default depth)
+made 2,000-4,000 tasks and took 1.2-2.1x one thread's CPU, from 15 plies 29-54 tasks and
+0.75-1.09x, the busier thread's CPU the same or less; on four with 18 plies left, from 14
+plies 5,600-9,900 tasks and 1.15-1.36x, from 15 plies 540-1,200 tasks and 0.98-1.21x."""
+ENDGAME_SPLIT_DEPTH = 3
+"""Where the board fills, split nodes lie at most this many plies below the root
+(:func:`split_floor`): on four 20-ply random-play positions (seed 1001), 3 plies (from 17
+plies left) made 1,400 tasks a solve against 4 plies' 10,000-11,000, with 2-6% less CPU in
+all and in the busier thread; the same nodes within 1%."""
+ENDGAME_SPLIT_ROOT = 17
+"""Where the board fills, solves with fewer plies left run on one thread (:func:`split_floor`):
+a 16-ply solve takes 0.1-0.3 s of CPU. Splitting its top two plies took the same CPU as
+one thread (seed 20261123, five positions each, medians, load 6: 0.18 s on game positions,
+0.15 against 0.13 s on random ones) and won or lost wall time by the machine's load (0.36
+against 0.63 s on the game positions, 0.24 against 0.15 s on the random ones); one thread
+costs no overhead and is not slower than version one's solver there (the same nodes within
+4%, 0.67-0.96x its CPU)."""
 LOWEST_SPLIT = 5
 """Nodes with fewer plies left never split: the kernel special-cases the last four."""
+
+
+def split_floor(empties: int, plies: int) -> int:
+    """The fewest plies left of a split node for a root with ``empties`` empty squares and
+    ``plies`` left: :data:`SPLIT_FLOOR` in short games (as many squares stay empty as
+    :data:`~adjacency.engine.kernels.solver.OPEN_END` or more, some 45 moves a node), else
+    :data:`ENDGAME_SPLIT_FLOOR`, and no more than :data:`ENDGAME_SPLIT_DEPTH` plies below
+    the root, from :data:`ENDGAME_SPLIT_ROOT` plies left. Solves with fewer plies left
+    than the floor run on one thread (the kernel alone)."""
+    if empties - plies >= kv.OPEN_END:
+        return SPLIT_FLOOR
+    if plies < ENDGAME_SPLIT_ROOT:
+        return ENDGAME_SPLIT_ROOT
+    return max(ENDGAME_SPLIT_FLOOR, plies - ENDGAME_SPLIT_DEPTH)
 
 
 class _Cancelled(Exception):

@@ -45,7 +45,7 @@ from .kernels.transposition import (
     probe,
     shared_words,
 )
-from .parallel_solve import SPLIT_DEPTH, SPLIT_FLOOR, Splitter
+from .parallel_solve import SPLIT_DEPTH, Splitter, split_floor
 from .profiles import PROFILES
 from .results import ProbeResult, Progress, SearchResult, SolveResult
 from .threads import Helpers
@@ -125,8 +125,10 @@ class Engine:
         self.split_depth = SPLIT_DEPTH
         """With ``threads`` > 1, solver nodes at most this many plies below the root are
         split points whose moves the threads share (:mod:`adjacency.engine.parallel_solve`)."""
-        self.split_floor = SPLIT_FLOOR
-        """... if they have at least this many plies left (and 5 at the least)."""
+        self.split_floor: int | None = None
+        """... if they have at least this many plies left (and 5 at the least); ``None``:
+        chosen per root by :func:`adjacency.engine.parallel_solve.split_floor` (9 in short
+        games, 15 where the board fills)."""
         self.driver = resolved.driver
         self.reductions = bool(resolved.reductions)
         self.generation = 0
@@ -525,7 +527,11 @@ class Engine:
         me, opp = np.uint64(position.mover), np.uint64(position.opponent)
         plies, h, color = position.plies_left, self._hash(position), int(position.turn == "o")
 
-        if self.helpers is None:
+        floor = self.split_floor
+        if floor is None:
+            floor = split_floor(position.empty.bit_count(), plies)
+        if self.helpers is None or plies < floor:
+            # One thread (short solves too: no node of theirs would be worth a split).
             return interruptible(
                 self.stop,
                 lambda: int(kv.solve(me, opp, plies, alpha, beta, 0, h, color, self.U, self.S)),
@@ -536,7 +542,7 @@ class Engine:
             self.U,
             [self.S, *self.helpers.states],
             self.split_depth,
-            self.split_floor,
+            floor,
             lambda: self._stop_requested,
         )
         value = splitter.run(
