@@ -70,9 +70,19 @@ class Process:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to the process's group and wait for it; one that outlives 30 s is
+        killed (SIGKILL, never left running behind the test) and fails the test."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.popen.pid, sig)
-        self.popen.wait(30)
+        try:
+            self.popen.wait(30)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(10)
+            raise AssertionError(
+                f"{self.popen.args!r} did not end within 30 s of signal {sig}; killed"
+            ) from None
 
     def stop(self) -> None:
         if self.popen.poll() is None:

@@ -3,6 +3,8 @@ choice, a missing Ray package, and old databases gaining the placement columns."
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from adjacency.workers import (
     ExecutorUnavailable,
     PoolExecutor,
     SerialExecutor,
+    WorkerError,
     make_executor,
 )
 from arena_fakes import square
@@ -30,6 +33,26 @@ def test_pool_map_unordered_returns_every_value_once() -> None:
     with PoolExecutor(2) as executor:
         pairs = sorted(executor.map_unordered(square, range(30)))
     assert pairs == [(i, i * i) for i in range(30)]
+
+
+def _pid(_: int) -> int:
+    return os.getpid()
+
+
+def test_a_worker_killed_between_two_calls_is_a_worker_error_and_the_next_pool_works() -> None:
+    """A pool whose worker died while idle refuses new work at once (``BrokenProcessPool``
+    from ``submit``): that is a :class:`WorkerError` like a death during the work, so a
+    caller that starts a fresh pool on it (the league's house bots) plays on, instead of
+    failing every later move (a league once started 29,000 crashed games in 15 minutes)."""
+    with PoolExecutor(1) as executor:
+        ((_, worker),) = list(executor.map_unordered(_pid, [0]))
+        os.kill(worker, signal.SIGTERM)
+        time.sleep(1.0)  # the pool's manager notices the death and marks the pool broken
+        with pytest.raises(WorkerError, match="worker process died"):
+            list(executor.map_unordered(_pid, [1]))
+        executor.close()  # what the house does on a WorkerError: the next call starts afresh
+        ((_, fresh),) = list(executor.map_unordered(_pid, [2]))
+    assert fresh != worker
 
 
 def test_serial_and_local_games_record_where_they_were_played(tmp_path: Path) -> None:

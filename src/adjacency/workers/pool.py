@@ -54,6 +54,16 @@ class PoolExecutor(Executor):
             done, _ = cf.wait(handles, return_when=cf.FIRST_COMPLETED)
             return list(done)
 
+        def submit(item: T) -> cf.Future[R]:
+            # A worker that died between two calls leaves the pool broken: it refuses new
+            # work at once, so this too is a worker's death (a caller such as the league's
+            # house then starts a fresh pool instead of failing every move after it).
+            try:
+                return pool.submit(fn, item)
+            except BrokenProcessPool as exc:
+                self._abandoned = True
+                raise WorkerError(f"a worker process died before this work: {exc}") from exc
+
         def collect(future: cf.Future[R]) -> R:
             try:
                 return future.result()
@@ -68,7 +78,7 @@ class PoolExecutor(Executor):
 
         return windowed(
             items,
-            lambda item: pool.submit(fn, item),
+            submit,
             wait,
             collect,
             cancel,
