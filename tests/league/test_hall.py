@@ -12,7 +12,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.league.hall import Hall
-from adjacency.league.house import HousePlayers
+from adjacency.league.house import HousePlayers, WorkerError
 from adjacency.league.live import LiveGame
 from adjacency.league.outbox import Outbox
 from adjacency.league.rules import LeagueRules
@@ -180,5 +180,28 @@ def test_an_account_may_play_several_games_at_once_only_if_it_allows_it(tmp_path
         assert {first[0].x.name, first[0].o.name} == {"wide", "b"}
         assert {second[0].x.name, second[0].o.name} == {"wide", "c"}
         assert hall.busy[wide.id] == 2 and hall.pair() == []
+
+    run(scenario, tmp_path)
+
+
+def test_a_stopping_server_starts_no_game_and_asks_for_no_house_worker(tmp_path: Path) -> None:
+    """Once the server stops (:meth:`Hall.stop`), a pass or a challenge starts no game (one
+    started then stayed in play behind the abort of the others), and a house move asked
+    for afterwards fails at once instead of starting a fresh pool (whose workers, started
+    under load, held a stopping server past its 30 s in a CI run)."""
+
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        a = store.add_member("a", "bot")[0]
+        b = store.add_member("b", "bot")[0]
+        connect(hall, a)
+        connect(hall, b)
+        await hall.stop()
+        assert hall.pair() == []
+        with pytest.raises(NotNow, match="stopping"):
+            hall.start_game(a, b, 0)
+        assert store.games(status="playing") == []
+        hall.house.stop()
+        with pytest.raises(WorkerError, match="stopping"):
+            hall.house.start()
 
     run(scenario, tmp_path)

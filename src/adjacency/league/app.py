@@ -75,7 +75,7 @@ def create_app(
             with contextlib.suppress(Exception):
                 await warm  # before the reader it uses is closed
             await hall.stop()
-            house.close()
+            house.stop()
             store.close()
             reader.close()
 

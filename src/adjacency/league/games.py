@@ -92,6 +92,10 @@ class Games:
     def __init__(self, store: LeagueStore, house: HousePlayers, pause: float = 0.0) -> None:
         self.store = store
         self.house = house
+        self.stopping = False
+        """Set when the server stops (:meth:`.Hall.stop`): no game starts any more, so none
+        is left in play behind the abort of the games in flight, and no house move asks
+        for a worker while the server shuts down."""
         self.settings: LeagueSettings = store.settings()
         self.rules: LeagueRules = store.rules()
         """Who is rated, and the shortest game of a bot (:mod:`.rules`), read at start."""
@@ -212,7 +216,10 @@ class Games:
         pair_id: int | None = None,
         leg: int = 0,
     ) -> LiveGame:
-        """Start a game now (both members must be free); the first side is asked at once."""
+        """Start a game now (both members must be free); the first side is asked at once.
+        :class:`NotNow` once the server is stopping."""
+        if self.stopping:
+            raise NotNow("the server is stopping")
         if x.id == o.id:
             raise NotNow("a member cannot play itself")
         start = self.settings.opening(opening)

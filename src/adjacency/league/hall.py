@@ -124,6 +124,7 @@ class Hall(Games):
         players told (``game_end``, termination ``aborted``); connections are closed once
         that went out (bounded by :data:`~.outbox.DRAIN`). Idempotent: the server calls it
         before closing its connections, and the app's lifespan again."""
+        self.stopping = True  # a request or a connection's message still served starts none
         for task in (self._task, self._saver):
             if task is not None:
                 task.cancel()
@@ -378,6 +379,8 @@ class Hall(Games):
         rule of docs/league.md): open pairs first, then new pairs; a new pair is
         recorded here and takes the league's next opening in turn.
         """
+        if self.stopping:
+            return []
         events = self.events.plan(set(self.connections))
         wanted = set(self.connections) | set(self.challenges.queued_bots()) | set(events.members)
         wanted |= {m for start in events.starts for m in (start.x, start.o)}

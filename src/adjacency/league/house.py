@@ -62,6 +62,7 @@ class HousePlayers:
         self._jobs = jobs
         self._executor: Executor | None = None
         self._lock = threading.Lock()
+        self._stopped = False
 
     def start(self) -> None:
         """Start the executor now (call from the main thread: pool workers then end with
@@ -70,6 +71,8 @@ class HousePlayers:
 
     def _ensure(self) -> Executor:
         with self._lock:
+            if self._stopped:  # a move still asked for as the server stops: no new pool
+                raise WorkerError("the server is stopping")
             if self._executor is None:
                 self._executor = make_executor(self._choice, self._jobs, command="league serve")
             return self._executor
@@ -100,3 +103,11 @@ class HousePlayers:
             if self._executor is not None:
                 self._executor.close()
                 self._executor = None
+
+    def stop(self) -> None:
+        """Close for good, as the server stops: a move asked for afterwards is a
+        :class:`WorkerError` at once instead of a fresh pool, whose workers would start
+        (seconds on a loaded machine) only to be shut down, holding up the exit."""
+        with self._lock:
+            self._stopped = True
+        self.close()
