@@ -93,9 +93,9 @@ class Games:
         self.store = store
         self.house = house
         self.stopping = False
-        """Set when the server stops (:meth:`.Hall.stop`): no game starts any more, so none
-        is left in play behind the abort of the games in flight, and no house move asks
-        for a worker while the server shuts down."""
+        """Set when the server stops (:meth:`~adjacency.league.hall.Hall.stop`): no game
+        starts any more, so none is left in play behind the abort of the games in flight,
+        and no house move asks for a worker while the server shuts down."""
         self.settings: LeagueSettings = store.settings()
         self.rules: LeagueRules = store.rules()
         """Who is rated, and the shortest game of a bot (:mod:`.rules`), read at start."""
