@@ -53,6 +53,19 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
+def indonesian_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A fresh context whose language is Indonesian, its page, and the page's uncaught
+    errors as they come (each test asserts there are none)."""
+    context = browser.new_context(
+        locale="id-ID", viewport={"width": 1200, "height": 900}, **UNDER_TEST
+    )
+    context.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    return context, page, errors
+
+
 def test_the_league_pages_in_indonesian_have_no_english_left(browser: Any, tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db, base=30.0, increment=0.0)
@@ -61,13 +74,7 @@ def test_the_league_pages_in_indonesian_have_no_english_left(browser: Any, tmp_p
     with LeagueStore(db) as store:
         EventStore(store).create("friday", "round-robin", None, list(MEMBERS))
     with thread_server(db, house_games=False) as url:
-        context = browser.new_context(
-            locale="id-ID", viewport={"width": 1200, "height": 900}, **UNDER_TEST
-        )
-        context.set_default_timeout(TIMEOUT)
-        errors: list[str] = []
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+        context, page, errors = indonesian_page(browser)
 
         page.goto(url + "/")
         expect(page.locator("html")).to_have_attribute("lang", "id")
@@ -122,13 +129,7 @@ def test_how_games_ended_is_shown_in_indonesian(browser: Any, tmp_path: Path) ->
     timeout = "slow tidak melangkah sebelum waktunya habis (tidak terhubung)"
     names = [*NAMES, "slow", "ada"]
     with thread_server(db, house_games=False) as url:
-        context = browser.new_context(
-            locale="id-ID", viewport={"width": 1200, "height": 900}, **UNDER_TEST
-        )
-        context.set_default_timeout(TIMEOUT)
-        errors: list[str] = []
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+        context, page, errors = indonesian_page(browser)
 
         page.goto(f"{url}/bot/slow")
         expect(page.locator("#recent tbody")).to_contain_text(timeout)
@@ -165,13 +166,7 @@ def test_watching_a_live_game_in_indonesian_has_no_english_left(
         add_member(db, name, "house", "mcts")
     with thread_server(db) as url:
         game = wait_until(lambda: get(f"{url}/api/league/live"), 60, "a house game")[0]
-        context = browser.new_context(
-            locale="id-ID", viewport={"width": 1200, "height": 900}, **UNDER_TEST
-        )
-        context.set_default_timeout(TIMEOUT)
-        errors: list[str] = []
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+        context, page, errors = indonesian_page(browser)
         page.goto(f"{url}/watch/{game['id']}")
         expect(page.locator("html")).to_have_attribute("lang", "id")
         status = page.locator("#status")
