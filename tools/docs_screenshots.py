@@ -159,6 +159,9 @@ def screens(page: Any, api: Api, url: str, out: Path) -> None:
     page.goto(f"{url}/rules")
     shoot(page, out, "rules.png", full_page=True)
     page.goto(f"{url}/?game={game['id']}")
+    # The buttons are wired once the page has its config (a fetch that may end after
+    # the load event): a click before that does nothing. The game's moves show after it.
+    page.wait_for_selector("#moves button")
     page.click("#btn-games")
     page.wait_for_selector("#games-list table")
     shoot(page, out, "games.png")
