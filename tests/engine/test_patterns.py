@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adjacency.bots import make_bot
 from adjacency.cli import main
 from adjacency.core import Position
+from adjacency.core.errors import InvalidSettingsError
 from adjacency.engine import Engine
 from adjacency.engine.kernels import layout
 from adjacency.engine.kernels.evaluate import LEARNED_SHIFT, PATTERN, POSITIONAL, evaluate
@@ -215,6 +217,49 @@ def test_v4_uses_the_pattern_evaluation_on_8x8_where_v3_uses_the_learned_one() -
     assert threaded.helpers is not None
     for S in threaded.helpers.states:
         assert (S[layout.PAT : layout.PAT + layout.PAT_SIZE] == table.reshape(-1)).all()
+
+
+def test_an_engine_evaluates_with_the_pattern_file_its_settings_name(tmp_path: Path) -> None:
+    """``patterns=FILE`` (a candidate's weights, for a match against the shipped ones):
+    every search thread holds that file's table, the evaluation uses it, a file
+    rewritten in place is read again, and a bad one is a clear error."""
+    rng = np.random.default_rng(36)
+    fitted = rng.integers(-600, 600, size=(layout.PAT_PHASES, N_WEIGHTS))
+    path = tmp_path / "candidate.json"
+    save_patterns(fitted, path, 7, {})
+    engine = Engine(tt_mb=1, profile="v4", patterns=str(path), threads=2)
+    assert engine.pattern_version == 7
+    engine.search(Position.start(8, 8, 28), depth=3)
+    assert engine.helpers is not None
+    for S in (engine.S, *engine.helpers.states):
+        assert (S[layout.PAT : layout.PAT + layout.PAT_SIZE] == expand(fitted).reshape(-1)).all()
+    rng_positions = random.Random(5)
+    position = random_position(rng_positions, 8, 8, 40)
+    while position.plies_left < 2 or position.empty.bit_count() - position.plies_left >= 8:
+        position = random_position(rng_positions, 8, 8, 40)  # the patterns' games fill the board
+    phase = fitted[position.plies_left // layout.PAT_PHASE_WIDTH]
+    f = feature_vector(position.mover, position.opponent, engine.U)
+    total = sum(int(phase[CANON[x]]) for x in configurations(position.mover, position.opponent))
+    total += int(f @ phase[N_CANON:])
+    me, opp = np.uint64(position.mover), np.uint64(position.opponent)
+    assert evaluate(me, opp, position.plies_left, engine.U, engine.S) == total >> LEARNED_SHIFT
+    shipped = Engine(tt_mb=1, profile="v4", patterns="shipped")
+    assert shipped.pattern_version == load_patterns()[1]
+    assert (shipped.S == Engine(tt_mb=1, profile="v4").S).all()
+
+    save_patterns(np.zeros_like(fitted), path, 8, {})  # rewritten in place: read again
+    bot = make_bot(f"engine:profile=v4,threads=1,tt=1,patterns={path}")
+    assert bot.engine.pattern_version == 8  # type: ignore[attr-defined]
+    assert not bot.engine.S[layout.PAT : layout.PAT + layout.PAT_SIZE].any()  # type: ignore[attr-defined]
+
+    missing = tmp_path / "missing.json"
+    with pytest.raises(WeightsError, match=f"cannot read pattern weights '{missing}'"):
+        Engine(tt_mb=1, profile="v4", patterns=str(missing))
+    (tmp_path / "learned.json").write_text(json.dumps({"format": "adjacency-eval"}))
+    with pytest.raises(WeightsError, match="cannot read pattern weights"):
+        Engine(tt_mb=1, profile="v4", patterns=str(tmp_path / "learned.json"))
+    with pytest.raises(InvalidSettingsError, match="patterns must be shipped or a pattern"):
+        Engine(tt_mb=1, patterns="")
 
 
 @pytest.mark.slow

@@ -78,6 +78,40 @@ def test_the_config_shows_each_options_cap(client: TestClient) -> None:
     assert tree["cap"] == 256 and tree["maximum"] == 4096
 
 
+@pytest.mark.parametrize(
+    "spec", ["engine:book=/etc", "engine:patterns=/etc/passwd", "engine:patterns=weights.json"]
+)
+def test_options_naming_files_of_the_server_are_refused_from_the_web(
+    client: TestClient, spec: str
+) -> None:
+    body = {"x": HUMAN, "o": {"kind": "bot", "spec": spec}, **SMALL}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400, response.text
+    assert "names a file of this server" in response.json()["detail"]
+    assert client.get("/api/games").json() == []
+
+
+def test_every_text_option_limited_on_shared_servers_is_a_choice_in_the_config(
+    client: TestClient,
+) -> None:
+    limited = {
+        (e.name, o.name): o.shared
+        for e in entries()
+        if not e.raw
+        for o in e.options
+        if o.shared is not None
+    }
+    assert limited == {("engine", "book"): ("shipped", "off"), ("engine", "patterns"): ("shipped",)}
+    bots = {b["name"]: b for b in client.get("/api/config").json()["bots"]}
+    for (bot, name), values in limited.items():
+        shown = next(o for o in bots[bot]["options"] if o["name"] == name)
+        assert shown["kind"] == "choice" and shown["choices"] == list(values)
+        with pytest.raises(BotError, match="names a file"):
+            check_option_caps(bot, {name: "/tmp"})
+    body = {"x": HUMAN, "o": {"kind": "bot", "spec": "engine:book=off,patterns=shipped"}, **SMALL}
+    assert client.post("/api/games", json=body).status_code == 201
+
+
 # ------------------------------------------------------------------ clocks
 
 

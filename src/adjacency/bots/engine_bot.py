@@ -90,8 +90,8 @@ since the first version; the spec strings never change)."""
 def spec_config(**options: OptionValue) -> EngineConfig:
     """The :class:`~adjacency.engine.config.EngineConfig` of the ``engine`` bot's engine
     options (parsed values by spec name: ``tt``, ``eval``, ``driver``, ``lmr``, ``profile``,
-    ``threads``, ``null``, ``probcut`` and the terms; the bot's own ``time``, ``depth``,
-    ``solve`` and ``book`` are not among them): the short names renamed
+    ``threads``, ``null``, ``probcut``, ``patterns`` and the terms; the bot's own
+    ``time``, ``depth``, ``solve`` and ``book`` are not among them): the short names renamed
     (:data:`SPEC_NAMES`), :data:`UNSET` made ``None``, the terms gathered, and ``threads``
     0 (or missing) made :func:`~adjacency.engine.threads.default_threads`; a setting not
     given keeps :class:`~adjacency.engine.config.EngineConfig`'s default. Raises
@@ -149,7 +149,18 @@ def spec_config(**options: OptionValue) -> EngineConfig:
             minimum=UNSET,
             maximum=PROBCUT_MAX,
         ),
-        Option("book", "shipped", "proven positions to play from: shipped, off or a directory"),
+        Option(
+            "book",
+            "shipped",
+            "proven positions to play from: shipped, off or a directory",
+            shared=("shipped", "off"),
+        ),
+        Option(
+            "patterns",
+            "shipped",
+            "pattern evaluation weights (v4): shipped or a file from adjacency train-eval",
+            shared=("shipped",),
+        ),
         *(
             Option(
                 name,
@@ -180,6 +191,7 @@ class EngineBot(Bot):
         threads: int = 0,
         null: int = UNSET,
         probcut: int = UNSET,
+        patterns: str = "shipped",
         **terms: int,
     ) -> None:
         super().__init__()
@@ -197,6 +209,7 @@ class EngineBot(Bot):
             threads=threads,
             null=null,
             probcut=probcut,
+            patterns=patterns,
             **terms,
         )
         warmup()

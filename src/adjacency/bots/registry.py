@@ -49,6 +49,10 @@ class Option:
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
     cap: float | None = None
+    shared: tuple[str, ...] | None = None
+    """For a text option, the only values a shared server accepts (``None``: any): the
+    engine's ``book`` and ``patterns`` may name files of the machine that runs the bot,
+    which a person on a shared server's web page must not choose."""
 
     @property
     def numeric(self) -> bool:

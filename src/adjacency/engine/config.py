@@ -106,6 +106,12 @@ class EngineConfig:
     """ProbCut's margin in 1/16 piece (0: off)."""
     terms: Mapping[str, int] = field(default_factory=dict)
     """Weights of the hand-tuned evaluation by name; a read-only copy once built."""
+    patterns: str = "shipped"
+    """The pattern evaluation's weights (profiles that use it, v4): ``"shipped"`` or the
+    path of a pattern file written by ``adjacency train-eval --kind patterns``, so a
+    candidate's weights can play a match against the shipped ones. The file is read
+    when the engine is built (a :class:`~adjacency.engine.weights_file.WeightsError`
+    if it is not one)."""
 
     def __post_init__(self) -> None:
         _check_whole("threads", self.threads, 1, THREADS_MAX)
@@ -145,6 +151,11 @@ class EngineConfig:
             value = getattr(self, name)
             if value is not None:
                 _check_whole(f"pruning setting {name}", value, 0, top)
+        patterns: object = self.patterns
+        if not isinstance(patterns, str) or not patterns:
+            raise InvalidSettingsError(
+                f"patterns must be shipped or a pattern file's path, got {quote(patterns)}"
+            )
         object.__setattr__(self, "terms", MappingProxyType(dict(terms)))
 
     def __hash__(self) -> int:
@@ -188,6 +199,7 @@ class EngineSettings(TypedDict, total=False):
     null_reduction: int | None
     probcut: int | None
     terms: Mapping[str, int]
+    patterns: str
 
 
 FIELDS = frozenset(f.name for f in dataclasses.fields(EngineConfig))

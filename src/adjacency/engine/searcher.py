@@ -49,7 +49,7 @@ from .parallel_solve import SPLIT_DEPTH, Splitter, split_floor
 from .profiles import PROFILES
 from .results import ProbeResult, Progress, SearchResult, SolveResult
 from .threads import Helpers
-from .weights_file import LEARNED_BOARD, shipped_patterns, shipped_weights
+from .weights_file import LEARNED_BOARD, pattern_table, shipped_weights
 
 
 def margin_parity(position: Position) -> int:
@@ -73,7 +73,7 @@ def write_settings(S: np.ndarray, config: EngineConfig) -> bool:
         table, _ = shipped_weights()
         S[L.PW : L.PW + L.PW_SIZE] = table.reshape(-1)
         if profile.patterns:
-            patterns, _ = shipped_patterns()
+            patterns, _ = pattern_table(config.patterns)
             S[L.PAT : L.PAT + L.PAT_SIZE] = patterns.reshape(-1)
     S[L.KILLERS : L.MOVES] = -1
     S[L.CFG + L.CFG_TT] = int(config.use_tt)
@@ -118,7 +118,7 @@ class Engine:
         if self.learned:
             self.learned_version = shipped_weights()[1]
             if self.profile.patterns:
-                self.pattern_version = shipped_patterns()[1]
+                self.pattern_version = pattern_table(resolved.patterns)[1]
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
         :func:`adjacency.engine.kernels.solver.thresholds`. :meth:`solve` writes them to ``S``."""

@@ -148,3 +148,28 @@ def load_patterns(path: Path = PATTERN_FILE) -> tuple[np.ndarray, int]:
 def shipped_patterns() -> tuple[np.ndarray, int]:
     """The shipped pattern table and version (:data:`PATTERN_FILE`, read once per process)."""
     return load_patterns()
+
+
+SHIPPED = "shipped"
+"""The :attr:`~adjacency.engine.config.EngineConfig.patterns` value of the shipped weights."""
+
+
+def pattern_table(choice: str) -> tuple[np.ndarray, int]:
+    """The pattern table and version of ``choice``: :data:`SHIPPED` (:func:`shipped_patterns`)
+    or the path of a pattern file (:func:`load_patterns`; read again while its size or
+    time of change differs, else kept, so the games of a match read it once).
+    :class:`WeightsError` naming the file if it cannot be read or is not one."""
+    if choice == SHIPPED:
+        return shipped_patterns()
+    path = Path(choice)
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise WeightsError(f"cannot read pattern weights {choice!r}: {exc.strerror}") from None
+    return _pattern_file(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@cache
+def _pattern_file(path: str, size: int, changed: int) -> tuple[np.ndarray, int]:
+    del size, changed  # the cache's key: a file changed in place is read again
+    return load_patterns(Path(path))

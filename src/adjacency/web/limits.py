@@ -32,6 +32,11 @@ def check_option_caps(bot: str, values: Mapping[str, Any]) -> None:
     for option in entry(bot).options:
         cap = option.shared_cap
         value = values.get(option.name)
+        if option.shared is not None and option.name in values and value not in option.shared:
+            raise BotError(
+                f"{bot} option {option.name}={value} names a file of this server; bots "
+                f"started from the web page take {' or '.join(option.shared)}"
+            )
         if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
             continue
         if value > cap:

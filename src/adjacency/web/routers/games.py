@@ -52,14 +52,14 @@ def bots() -> list[BotInfo]:
             summary=e.summary,
             family=e.family,
             options=[
-                OptionInfo(
+                OptionInfo(  # a text option limited on shared servers is a choice here
                     name=o.name,
-                    kind=o.kind,
+                    kind="choice" if o.shared else o.kind,
                     default=o.default,
                     help=o.help,
                     minimum=o.minimum,
                     maximum=o.maximum,
-                    choices=list(o.choices) if o.choices else None,
+                    choices=list(o.choices or o.shared or ()) or None,
                     cap=o.shared_cap,
                 )
                 for o in e.options

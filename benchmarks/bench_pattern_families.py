@@ -1,0 +1,233 @@
+"""Held-out error of candidate pattern families, fitted on a sharded data job.
+
+Issue 36 asks for a richer evaluation chosen by measurement. This script answers the
+first question, before any kernel is written: on the positions of a data job
+(``adjacency train-eval --kind patterns --data DIR``), do more pattern families
+predict the held-out labels better than v4's rows and columns?
+
+Each family is a set of base patterns (squares read in order); a base pattern's
+images under the board's eight symmetries are its instances, which share one table,
+and a configuration shares its weight with its images under the symmetries that map
+the pattern onto itself (a line read backwards, a corner block reflected in the
+diagonal), so every candidate scores mirror images alike, as v4 does. The fit is
+v4's (``training.ridge_patterns``: ridge least squares per phase of 4 plies left,
+window 2, the 7 features beside the configurations); every ``--holdout``-th shard
+is held out, as ``adjacency train-eval`` does. The script prints, per phase and over
+all, the RMS error (pieces) of the shipped v4 weights and of each candidate:
+
+    python benchmarks/bench_pattern_families.py --data /work/data/patterns-s2026 \\
+        --sets lines,lines+corner3,lines+corner3+edge2x5 --ridge 100
+
+Families: ``lines`` (the 8 rows and 8 columns, v4's), ``corner3`` (the 3x3 block of
+each corner), ``edge2x5`` (each edge's 5 squares from a corner with the 5 beside
+them: 8 instances), ``block2x4`` (each edge's middle 4 squares with the 4 inside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from adjacency.core.position import Position
+from adjacency.engine.dataset import open_job, shard_rows, split
+from adjacency.engine.kernels.layout import PAT_PHASE_WIDTH, PAT_PHASES
+from adjacency.engine.kernels.patterns import N_CONFIGS
+from adjacency.engine.symmetry import automorphisms
+from adjacency.engine.training import phase_rows, ridge_patterns
+from adjacency.engine.weights_file import UNITS, shipped_patterns
+
+
+def square(rank: int, file: int) -> int:
+    return 8 * rank + file
+
+
+BASES: dict[str, list[list[int]]] = {
+    "lines": [[square(r, f) for f in range(8)] for r in range(4)],
+    "corner3": [[square(r, f) for r in range(3) for f in range(3)]],
+    "edge2x5": [[square(r, f) for r in range(2) for f in range(5)]],
+    "block2x4": [[square(r, f) for r in range(2) for f in range(2, 6)]],
+}
+
+
+class Family:
+    """The instances of a family's base patterns and the tied column of every
+    configuration (one table per base pattern)."""
+
+    def __init__(self, name: str) -> None:
+        maps = automorphisms(Position.start(8, 8, 28).board)
+        self.name = name
+        self.instances: list[list[int]] = []
+        self.offsets: list[int] = []  # first column of each instance's table
+        self.canon: list[np.ndarray] = []  # per instance: configuration -> tied column
+        width = 0
+        for base in BASES[name]:
+            n = len(base)
+            images: dict[frozenset[int], list[list[int]]] = {}
+            for t in maps:
+                image = [t.square(s) for s in base]
+                images.setdefault(frozenset(image), []).append(image)
+            configs = np.arange(3**n)
+            digits = np.array([(configs // 3**j) % 3 for j in range(n)])  # digit j of each
+            tied = configs.copy()
+            for readings in images.values():
+                first = readings[0]
+                for reading in readings[1:]:
+                    # the same squares read in another order: position j of ``reading``
+                    # is position first.index(reading[j]) of ``first``
+                    perm = [first.index(s) for s in reading]
+                    other = sum(digits[perm[j]] * 3**j for j in range(n))
+                    tied = np.minimum(tied, other)
+                break  # every set of the family has the same self-maps
+            kept = np.unique(tied)
+            column = np.zeros(3**n, dtype=np.int64)
+            column[kept] = np.arange(len(kept))
+            table = column[tied] + width
+            for readings in images.values():
+                self.instances.append(readings[0])
+                self.canon.append(table)
+            width += len(kept)
+        self.width = width
+
+    def columns(self, mover: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(mover), len(self.instances)), dtype=np.int64)
+        for i, (instance, canon) in enumerate(zip(self.instances, self.canon, strict=True)):
+            index = np.zeros(len(mover), dtype=np.int64)
+            for j, s in enumerate(instance):
+                bit = np.uint64(s)
+                state = ((mover >> bit) & np.uint64(1)) + 2 * ((opponent >> bit) & np.uint64(1))
+                index += state.astype(np.int64) * 3**j
+            out[:, i] = canon[index]
+        return out
+
+
+def load(directory: Path, holdout: int) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    job = open_job(directory)
+    train, held = split(job, holdout)
+
+    def gather(indices: Sequence[int]) -> dict[str, np.ndarray]:
+        parts = []
+        for i in indices:
+            arrays = job.read(i)
+            _, features, labels, plies = shard_rows(arrays)
+            x, o, turn = arrays["x"], arrays["o"], arrays["x_to_move"]
+            parts.append(
+                {
+                    "mover": np.where(turn, x, o).astype(np.uint64),
+                    "opponent": np.where(turn, o, x).astype(np.uint64),
+                    "features": features,
+                    "labels": labels,
+                    "plies": plies,
+                }
+            )
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    return gather(train), gather(held)
+
+
+def fit_and_score(
+    families: list[Family],
+    train: dict[str, np.ndarray],
+    held: dict[str, np.ndarray],
+    ridge: float,
+    window: int,
+) -> tuple[np.ndarray, float]:
+    """Held-out predictions (pieces) and fit seconds of the families together."""
+    offsets = np.cumsum([0] + [f.width for f in families])
+
+    def cols(d: dict[str, np.ndarray]) -> np.ndarray:
+        return np.concatenate(
+            [f.columns(d["mover"], d["opponent"]) + offsets[k] for k, f in enumerate(families)],
+            axis=1,
+        )
+
+    train_cols, held_cols = cols(train), cols(held)
+    width = int(offsets[-1])
+    prediction = np.zeros(len(held["labels"]))
+    start = time.process_time()
+    held_phase = held["plies"] // PAT_PHASE_WIDTH
+    for phase in range(PAT_PHASES):
+        near = phase_rows(train["plies"], phase, window)
+        mine = held_phase == phase
+        if near.sum() < 200 or not mine.any():
+            continue
+        w = ridge_patterns(
+            train_cols[near], train["features"][near], train["labels"][near], ridge, width=width
+        )
+        prediction[mine] = (
+            w[held_cols[mine]].sum(axis=1) + held["features"][mine] @ w[width:]
+        ) / UNITS
+    return prediction, time.process_time() - start
+
+
+def shipped(held: dict[str, np.ndarray]) -> np.ndarray:
+    """The shipped v4 weights' values (pieces) of the held-out rows."""
+    table, _ = shipped_patterns()  # the kernel's table: raw configurations, then features
+    lines = Family("lines")
+    raw = np.zeros((len(held["plies"]), len(lines.instances)), dtype=np.int64)
+    for i, instance in enumerate(lines.instances):
+        for j, s in enumerate(instance):
+            bit = np.uint64(s)
+            state = ((held["mover"] >> bit) & np.uint64(1)) + 2 * (
+                (held["opponent"] >> bit) & np.uint64(1)
+            )
+            raw[:, i] += state.astype(np.int64) * 3**j
+    # v4's tables are per line class (edge .. fourth line), 3^8 raw configurations each
+    classes = np.array([min(k, 7 - k) for k in range(8)] * 2)
+    offsets = np.zeros(len(lines.instances), dtype=np.int64)
+    for i, inst in enumerate(lines.instances):
+        same_rank = len({s // 8 for s in inst}) == 1
+        k = inst[0] // 8 if same_rank else inst[0] % 8
+        offsets[i] = classes[k] * 3**8
+    phase = held["plies"] // PAT_PHASE_WIDTH
+    rows = table[phase]
+    values = np.take_along_axis(rows, raw + offsets, axis=1).sum(axis=1)
+    nf = held["features"].shape[1]
+    values = values + np.einsum("ij,ij->i", held["features"], rows[:, N_CONFIGS : N_CONFIGS + nf])
+    return values / UNITS  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--sets", default="lines,lines+corner3")
+    parser.add_argument("--ridge", type=float, default=100.0)
+    parser.add_argument("--window", type=int, default=2)
+    parser.add_argument("--holdout", type=int, default=5)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    train, held = load(args.data, args.holdout)
+    print(f"train {len(train['labels'])} positions, held out {len(held['labels'])}")
+    labels = held["labels"] / UNITS
+    predictions = {"v4 shipped": shipped(held)}
+    for name in args.sets.split(","):
+        families = [Family(part) for part in name.split("+")]
+        width = sum(f.width for f in families)
+        predictions[name], seconds = fit_and_score(families, train, held, args.ridge, args.window)
+        print(f"{name}: {width} weights a phase, fit {seconds:.1f} CPU s")
+    phase = held["plies"] // PAT_PHASE_WIDTH
+    rows = []
+    for p in [*sorted(set(phase.tolist())), None]:
+        mask = np.ones(len(labels), dtype=bool) if p is None else phase == p
+        span = "all" if p is None else f"{p * 4}-{p * 4 + 3}"
+        row = {"plies": span, "n": int(mask.sum())}
+        for name, values in predictions.items():
+            row[name] = round(float(np.sqrt(np.mean((values[mask] - labels[mask]) ** 2))), 3)
+        rows.append(row)
+    names = list(predictions)
+    print("| plies left | n | " + " | ".join(names) + " |")
+    print("| --- | ---: | " + " | ".join("---:" for _ in names) + " |")
+    for row in rows:
+        print(
+            f"| {row['plies']} | {row['n']} | " + " | ".join(f"{row[n]:.3f}" for n in names) + " |"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
