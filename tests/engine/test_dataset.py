@@ -223,3 +223,37 @@ def test_the_fit_streams_the_shards_and_holds_out_every_fourth(
     expected, _ = fit_patterns(samples, 10, 100.0)
     table, version = load_patterns(out)
     assert version == 1 and np.array_equal(table, expand(expected))
+
+
+def test_fit_only_fits_the_shards_made_so_far_and_makes_none(
+    tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "job"
+    shutil.copytree(reference, directory)
+    lost = [5, *range(20, SHARDS)]  # a job stopped early, one shard lost
+    for index in lost:
+        (directory / shard_name(index)).unlink()
+    out = tmp_path / "patterns.json"
+    fit = ["--holdout", "4", "--window", "10", "--ridge", "100", "--out", str(out)]
+    assert main([*ARGV, "--data", str(directory), "--fit-only", *fit]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert summary["labelled_now"] == 0
+    assert not any((directory / shard_name(i)).exists() for i in lost)
+    job = start_job(directory, SETTINGS, resume=True)  # the shards on disk, checked
+    assert sorted(job.done) == [i for i in range(20) if i != 5]
+    train, held = split(job, 4)
+    assert held == [3, 7, 11, 15, 19]
+    samples = []
+    for i in train:
+        arrays = job.read(i)
+        for position, label, exact in zip(
+            positions(arrays), arrays["label"], arrays["exact"], strict=True
+        ):
+            samples.append(Sample(position.fen(), position.plies_left, float(label), bool(exact)))
+    expected, _ = fit_patterns(samples, 10, 100.0)
+    table, _ = load_patterns(out)
+    assert np.array_equal(table, expand(expected))
+    meta = json.loads(out.read_text())["training"]
+    assert meta["shards"] == sorted(job.done) and meta["command"].endswith("--fit-only")
+    assert main([*ARGV, "--data", str(directory), "--fit-only", "--no-fit"]) == 2
+    assert main([*ARGV, "--data", str(tmp_path / "none"), "--fit-only", *fit]) == 2

@@ -122,6 +122,12 @@ def register(commands: Any) -> None:
         "--no-fit", action="store_true", help="generate the shards only; write no weights"
     )
     data.add_argument(
+        "--fit-only",
+        action="store_true",
+        help="fit on the shards the job in --data has made so far and make none (a long "
+        "job fitted before its end; the weights file names how many shards it used)",
+    )
+    data.add_argument(
         "--players",
         type=players_list,
         default=PLAYERS_TEXT,
@@ -342,6 +348,8 @@ def run_train_job(args: argparse.Namespace) -> int:
         )
     if args.holdout == 1:
         raise InvalidSettingsError("--holdout 1 would keep every shard out of the fit")
+    if args.fit_only and args.no_fit:
+        raise InvalidSettingsError("--fit-only makes no shards and --no-fit no weights: drop one")
     if args.ridge <= 0:
         raise InvalidSettingsError(f"--kind patterns needs --ridge above 0, got {args.ridge}")
     if args.epsilon > 1 or not 0 < args.sample <= 1:
@@ -362,10 +370,10 @@ def run_train_job(args: argparse.Namespace) -> int:
         depth=args.depth,
         exact_plies=args.exact_plies,
     )
-    job = start_job(args.data, settings, args.resume)  # DatasetError: exit 2
+    job = start_job(args.data, settings, args.resume or args.fit_only)  # DatasetError: exit 2
     started = time.monotonic()
     made = 0
-    if not job.complete:
+    if not job.complete and not args.fit_only:
         executor = executor_from_args(args)
         warmup()
         columns = (
@@ -417,6 +425,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
     from ..engine.weights_file import UNITS, save_patterns
 
     out = args.out or Path("patterns-8x8.json")
+    done = sorted(job.done)  # the shards fitted and held out: their count, or their list
     train, held = split(job, args.holdout)
     count = sum(job.done[i]["positions"] for i in train)
     rows = phase_rows_from_shards(job, train)
@@ -431,7 +440,9 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
             f"--players {players} --opening-plies {args.opening_plies} "
             f"--epsilon {args.epsilon} --sample {args.sample} --holdout {args.holdout} "
             f"--window {args.window} --ridge {args.ridge} --version {args.version}"
+            + (" --fit-only" if args.fit_only else "")
         ),
+        "shards": len(done) if done == list(range(len(done))) else done,
         "positions": count,
         "held_out_positions": sum(job.done[i]["positions"] for i in held),
         "exact_labels": sum(job.done[i]["exact"] for i in train),
