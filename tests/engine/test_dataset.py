@@ -196,6 +196,19 @@ def test_the_manifest_checksums_catch_a_corrupt_shard_and_bad_directories_exit_2
     assert not (tmp_path / "patterns-8x8.json").exists()
 
 
+def fitted_in_memory(job: Any, indices: list[int]) -> np.ndarray:
+    """The in-memory fit (window 10, ridge 100) of the positions of shards ``indices``."""
+    samples = []
+    for i in indices:
+        arrays = job.read(i)
+        for position, label, exact in zip(
+            positions(arrays), arrays["label"], arrays["exact"], strict=True
+        ):
+            samples.append(Sample(position.fen(), position.plies_left, float(label), bool(exact)))
+    table, _ = fit_patterns(samples, 10, 100.0)
+    return table
+
+
 def test_the_fit_streams_the_shards_and_holds_out_every_fourth(
     tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -213,14 +226,7 @@ def test_the_fit_streams_the_shards_and_holds_out_every_fourth(
     assert summary["held_out_positions"] == sum(job.done[i]["positions"] for i in held)
     assert summary["held_out_rms_pieces"]["all"]["n"] == summary["held_out_positions"]
     # The same positions fitted in memory give the same weights.
-    samples = []
-    for i in train:
-        arrays = job.read(i)
-        for position, label, exact in zip(
-            positions(arrays), arrays["label"], arrays["exact"], strict=True
-        ):
-            samples.append(Sample(position.fen(), position.plies_left, float(label), bool(exact)))
-    expected, _ = fit_patterns(samples, 10, 100.0)
+    expected = fitted_in_memory(job, train)
     table, version = load_patterns(out)
     assert version == 1 and np.array_equal(table, expand(expected))
 
@@ -243,14 +249,7 @@ def test_fit_only_fits_the_shards_made_so_far_and_makes_none(
     assert sorted(job.done) == [i for i in range(20) if i != 5]
     train, held = split(job, 4)
     assert held == [3, 7, 11, 15, 19]
-    samples = []
-    for i in train:
-        arrays = job.read(i)
-        for position, label, exact in zip(
-            positions(arrays), arrays["label"], arrays["exact"], strict=True
-        ):
-            samples.append(Sample(position.fen(), position.plies_left, float(label), bool(exact)))
-    expected, _ = fit_patterns(samples, 10, 100.0)
+    expected = fitted_in_memory(job, train)
     table, _ = load_patterns(out)
     assert np.array_equal(table, expand(expected))
     meta = json.loads(out.read_text())["training"]
