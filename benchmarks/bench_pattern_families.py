@@ -36,7 +36,7 @@ import numpy as np
 from adjacency.core.position import Position
 from adjacency.engine.dataset import open_job, shard_rows, split
 from adjacency.engine.kernels.layout import PAT_PHASE_WIDTH, PAT_PHASES
-from adjacency.engine.kernels.patterns import N_CONFIGS
+from adjacency.engine.kernels.patterns import N_CONFIGS, configurations
 from adjacency.engine.symmetry import automorphisms
 from adjacency.engine.training import phase_rows, ridge_patterns
 from adjacency.engine.weights_file import UNITS, shipped_patterns
@@ -62,7 +62,6 @@ class Family:
         maps = automorphisms(Position.start(8, 8, 28).board)
         self.name = name
         self.instances: list[list[int]] = []
-        self.offsets: list[int] = []  # first column of each instance's table
         self.canon: list[np.ndarray] = []  # per instance: configuration -> tied column
         width = 0
         for base in BASES[name]:
@@ -74,15 +73,13 @@ class Family:
             configs = np.arange(3**n)
             digits = np.array([(configs // 3**j) % 3 for j in range(n)])  # digit j of each
             tied = configs.copy()
-            for readings in images.values():
-                first = readings[0]
-                for reading in readings[1:]:
-                    # the same squares read in another order: position j of ``reading``
-                    # is position first.index(reading[j]) of ``first``
-                    perm = [first.index(s) for s in reading]
-                    other = sum(digits[perm[j]] * 3**j for j in range(n))
-                    tied = np.minimum(tied, other)
-                break  # every set of the family has the same self-maps
+            first, *others = next(iter(images.values()))  # every set has the same self-maps
+            for reading in others:
+                # the same squares read in another order: position j of ``reading``
+                # is position first.index(reading[j]) of ``first``
+                perm = [first.index(s) for s in reading]
+                other = sum(digits[perm[j]] * 3**j for j in range(n))
+                tied = np.minimum(tied, other)
             kept = np.unique(tied)
             column = np.zeros(3**n, dtype=np.int64)
             column[kept] = np.arange(len(kept))
@@ -94,6 +91,8 @@ class Family:
         self.width = width
 
     def columns(self, mover: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        """Each row's tied column of every instance's configuration (read in base 3 along
+        the instance: 0 empty, 1 the mover's, 2 the opponent's)."""
         out = np.zeros((len(mover), len(self.instances)), dtype=np.int64)
         for i, (instance, canon) in enumerate(zip(self.instances, self.canon, strict=True)):
             index = np.zeros(len(mover), dtype=np.int64)
@@ -165,27 +164,14 @@ def fit_and_score(
 
 
 def shipped(held: dict[str, np.ndarray]) -> np.ndarray:
-    """The shipped v4 weights' values (pieces) of the held-out rows."""
+    """The shipped v4 weights' values (pieces) of the held-out rows: the kernel's own
+    configurations (:func:`~adjacency.engine.kernels.patterns.configurations`) looked up
+    in its table, plus the features."""
     table, _ = shipped_patterns()  # the kernel's table: raw configurations, then features
-    lines = Family("lines")
-    raw = np.zeros((len(held["plies"]), len(lines.instances)), dtype=np.int64)
-    for i, instance in enumerate(lines.instances):
-        for j, s in enumerate(instance):
-            bit = np.uint64(s)
-            state = ((held["mover"] >> bit) & np.uint64(1)) + 2 * (
-                (held["opponent"] >> bit) & np.uint64(1)
-            )
-            raw[:, i] += state.astype(np.int64) * 3**j
-    # v4's tables are per line class (edge .. fourth line), 3^8 raw configurations each
-    classes = np.array([min(k, 7 - k) for k in range(8)] * 2)
-    offsets = np.zeros(len(lines.instances), dtype=np.int64)
-    for i, inst in enumerate(lines.instances):
-        same_rank = len({s // 8 for s in inst}) == 1
-        k = inst[0] // 8 if same_rank else inst[0] % 8
-        offsets[i] = classes[k] * 3**8
-    phase = held["plies"] // PAT_PHASE_WIDTH
-    rows = table[phase]
-    values = np.take_along_axis(rows, raw + offsets, axis=1).sum(axis=1)
+    pairs = zip(held["mover"].tolist(), held["opponent"].tolist(), strict=True)
+    raw = np.array([configurations(me, opp) for me, opp in pairs])
+    rows = table[held["plies"] // PAT_PHASE_WIDTH]
+    values = np.take_along_axis(rows, raw, axis=1).sum(axis=1)
     nf = held["features"].shape[1]
     values = values + np.einsum("ij,ij->i", held["features"], rows[:, N_CONFIGS : N_CONFIGS + nf])
     return values / UNITS  # type: ignore[no-any-return]

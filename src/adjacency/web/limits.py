@@ -26,7 +26,9 @@ def check_option_caps(bot: str, values: Mapping[str, Any]) -> None:
     engine's ``tt`` and the MCTS ``tree`` at 256 MB, populations, threads, time...).
 
     The caps come from the registry's option metadata, so every bot, a new one too,
-    is bounded without a list here; ``values`` are the typed values of
+    is bounded without a list here; so do the values a text option may take there
+    (``Option.shared``: the engine's ``book`` and ``patterns`` name files of the
+    server otherwise). ``values`` are the typed values of
     :func:`~adjacency.bots.registry.option_values`.
     """
     for option in entry(bot).options:
