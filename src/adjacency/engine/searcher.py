@@ -38,6 +38,7 @@ from .kernels import search as ks
 from .kernels import solver as kv
 from .kernels.bits import write_geometry
 from .kernels.evaluate import LEARNED, MATERIAL, PATTERN, POSITIONAL, SCALE, weights
+from .kernels.evaluate import evaluate as static_evaluation
 from .kernels.transposition import (
     clear_table,
     entry_move,
@@ -400,6 +401,18 @@ class Engine:
             line.append(current.board.name(move))
             current = current.play(move)
         return tuple(line)
+
+    def evaluate(self, position: Position) -> float:
+        """The static evaluation the search scores its leaves with, in pieces of final
+        margin from the mover's view: the profile's (the pattern or learned weights on
+        8x8, the hand-tuned terms elsewhere), exact for a finished game and, outside
+        material mode, with one ply left. No search: this is what a depth-0 leaf sees,
+        for measuring an evaluation against exact values (``benchmarks/bench_eval_truth.py``).
+        """
+        self._begin(position, None)
+        me, opp = np.uint64(position.mover), np.uint64(position.opponent)
+        raw = int(static_evaluation(me, opp, position.plies_left, self.U, self.S))
+        return raw / SCALE
 
     # -------------------------------------------------------------------- solve
 

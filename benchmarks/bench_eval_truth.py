@@ -1,0 +1,199 @@
+"""Evaluations and searches against exact values: how far from the truth is each?
+
+Issue 36 asks that the evaluation be chosen by its error against exact values. A fit's
+held-out error (``adjacency train-eval``) is against its labels, and where the labels
+are a search's values (from 17 plies left in the data job), a lower error can mean a
+closer copy of the teacher, not of the truth. This script measures against the truth
+itself where the solver reaches: on positions drawn fresh (``--set``, ``--seed``; the
+sets of :mod:`position_sets`) with ``--plies`` plies left, it solves each position
+exactly (the default engine, ``--threads``, a cold table) and prints, per scorer and
+per plies left, the RMS error, the mean error (bias: positive means optimistic for the
+mover), its standard deviation (the error less the bias) and the largest error, in
+pieces of final margin, and the Pearson correlation.
+
+A scorer is ``PROFILE:DEPTH[:PATTERNS]``: depth 0 is the profile's static evaluation
+(what the search's leaves see, :meth:`~adjacency.engine.Engine.evaluate`), a depth above
+0 that profile's search to that depth (a cold table, one thread), and ``PATTERNS`` a
+pattern file for the profile (``adjacency train-eval --kind patterns``; the engine
+setting ``patterns``). ``v1:6`` is the data job's teacher (its labels from 17 plies
+left are a depth-6 v1 search).
+
+    python benchmarks/bench_eval_truth.py --plies 17,18,19,20 --positions 10
+    python benchmarks/bench_eval_truth.py --scorers v4:0,v4:0:lines.json,v1:6 --seed 7
+    python benchmarks/bench_eval_truth.py --set random --out truth.jsonl
+
+With ``--out`` every position's exact value and each scorer's value are written as JSON
+lines (the position's FEN among them), so a run can be checked or re-scored later.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from position_sets import SETS, default_seed, describe, draw  # this folder is on the path
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from adjacency.core.errors import AdjacencyError
+from adjacency.core.position import Position
+from adjacency.engine import Engine, warmup
+
+SCORERS = "v1:0,v4:0,v1:6,v4:6"
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """One way of valuing a position: a profile's static evaluation or its search."""
+
+    profile: str
+    depth: int
+    patterns: str | None = None
+
+    @property
+    def name(self) -> str:
+        kind = "static" if self.depth == 0 else f"depth {self.depth}"
+        extra = "" if self.patterns is None else f", {Path(self.patterns).name}"
+        return f"{self.profile} {kind}{extra}"
+
+    def engine(self) -> Engine:
+        if self.patterns is None:
+            return Engine(tt_mb=16, profile=self.profile, threads=1)
+        return Engine(tt_mb=16, profile=self.profile, threads=1, patterns=self.patterns)
+
+    def value(self, engine: Engine, position: Position) -> float:
+        """The mover's value of ``position`` in pieces (a cold table for a search)."""
+        if self.depth == 0:
+            return engine.evaluate(position)
+        engine.clear()
+        return engine.search(position, depth=self.depth).value
+
+
+def parse_scorer(spec: str) -> Scorer:
+    """``PROFILE:DEPTH[:PATTERNS]`` (the patterns path may itself hold no colon)."""
+    parts = spec.split(":", 2)
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise ValueError(f"a scorer is PROFILE:DEPTH[:PATTERNS], got {spec!r}")
+    return Scorer(parts[0], int(parts[1]), parts[2] if len(parts) == 3 else None)
+
+
+@dataclass(frozen=True)
+class Errors:
+    """The error statistics of one scorer on some positions (pieces)."""
+
+    n: int
+    rms: float
+    bias: float
+    spread: float
+    worst: float
+    correlation: float
+
+
+def errors(values: list[float], truth: list[int]) -> Errors:
+    """RMS, mean, standard deviation and largest absolute error of ``values`` against
+    ``truth``, and their Pearson correlation (``nan`` when either side is constant).
+
+    The standard deviation is the error with the bias taken out: a bias shared by every
+    position with the same plies left moves no move choice of a fixed-depth search (its
+    leaves all have the same plies left), so it is the column that ranks evaluations."""
+    diffs = [v - t for v, t in zip(values, truth, strict=True)]
+    rms = math.sqrt(sum(d * d for d in diffs) / len(diffs))
+    try:
+        correlation = statistics.correlation(values, [float(t) for t in truth])
+    except statistics.StatisticsError:
+        correlation = math.nan
+    bias = statistics.fmean(diffs)
+    spread = statistics.pstdev(diffs, bias)
+    return Errors(len(diffs), rms, bias, spread, max(abs(d) for d in diffs), correlation)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plies", default="17,18,19,20", help="plies left, comma-separated")
+    parser.add_argument("--positions", type=int, default=10, help="per plies left")
+    parser.add_argument("--rounds", type=int, default=28)
+    parser.add_argument("--set", default="games", choices=SETS)
+    parser.add_argument("--seed", type=int, default=None, help="of the fresh sets (default: now)")
+    parser.add_argument("--scorers", default=SCORERS, help="PROFILE:DEPTH[:PATTERNS], ...")
+    parser.add_argument("--threads", type=int, default=2, help="of the exact solver")
+    parser.add_argument("--out", type=Path, default=None, help="JSON lines, one per position")
+    args = parser.parse_args(argv)
+    try:
+        plies = [int(p) for p in args.plies.split(",")]
+    except ValueError:
+        parser.error(f"--plies: whole numbers separated by commas, got {args.plies!r}")
+    try:
+        scorers = [parse_scorer(spec) for spec in args.scorers.split(",")]
+    except ValueError as error:
+        parser.error(str(error))
+    if args.positions < 1 or any(p < 2 or p > 2 * args.rounds for p in plies):
+        parser.error("--positions must be at least 1 and every --plies within 2..2*rounds")
+    seed = default_seed() if args.seed is None else args.seed
+    console = Console(stderr=True)
+    try:
+        engines = [scorer.engine() for scorer in scorers]
+        solver = Engine(threads=args.threads)
+    except AdjacencyError as error:
+        print(f"bench_eval_truth: {error}", file=sys.stderr)
+        return 2
+    warmup()
+    print(describe(args.set, seed), flush=True)
+    truth: dict[int, list[int]] = {p: [] for p in plies}
+    scored: dict[int, list[list[float]]] = {p: [[] for _ in scorers] for p in plies}
+    started = time.perf_counter()
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
+    out = args.out.open("w") if args.out else None
+    try:
+        with Progress(*columns, TimeElapsedColumn(), console=console) as progress:
+            task = progress.add_task("solving and scoring", total=len(plies) * args.positions)
+            for p in plies:
+                for position in draw(args.set, args.rounds, p, args.positions, seed):
+                    solver.clear()
+                    exact = solver.solve(position).value
+                    truth[p].append(exact)
+                    row = [s.value(e, position) for s, e in zip(scorers, engines, strict=True)]
+                    for k, value in enumerate(row):
+                        scored[p][k].append(value)
+                    if out is not None:
+                        record = {"plies": p, "fen": position.fen(), "exact": exact}
+                        record.update({s.name: v for s, v in zip(scorers, row, strict=True)})
+                        out.write(json.dumps(record) + "\n")
+                    progress.advance(task)
+    finally:
+        if out is not None:
+            out.close()
+    table = Table(title="error against the exact value (pieces of final margin)")
+    headers = ("scorer", "plies left", "n", "RMS", "mean (bias)", "SD", "largest", "correlation")
+    for column in headers:
+        table.add_column(column, justify="left" if column == "scorer" else "right")
+    every = [t for p in plies for t in truth[p]]
+    for k, scorer in enumerate(scorers):
+        groups = [(str(p), scored[p][k], truth[p]) for p in plies]
+        groups.append(("all", [v for p in plies for v in scored[p][k]], every))
+        for label, values, solved in groups:
+            e = errors(values, solved)
+            table.add_row(
+                scorer.name if label == str(plies[0]) else "",
+                label,
+                str(e.n),
+                f"{e.rms:.2f}",
+                f"{e.bias:+.2f}",
+                f"{e.spread:.2f}",
+                f"{e.worst:.1f}",
+                f"{e.correlation:.2f}",
+            )
+        table.add_section()
+    Console(width=110).print(table)
+    print(f"{time.perf_counter() - started:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
