@@ -22,6 +22,14 @@ left are a depth-6 v1 search).
     python benchmarks/bench_eval_truth.py --scorers v4:0,v4:0:lines.json,v1:6 --seed 7
     python benchmarks/bench_eval_truth.py --set random --out truth.jsonl
 
+With ``--data DIR`` the positions are instead those of a data job's held-out shards
+(``adjacency train-eval --kind patterns --data DIR``; every ``--holdout``-th shard, as the
+fit holds them out) whose labels are exact (at most ``--exact-plies`` left), nothing is
+solved, and ``--positions`` (default: all) caps each plies left. The ``all`` row's SD is
+the pooled SD within plies left (each plies left's bias taken out).
+
+    python benchmarks/bench_eval_truth.py --data data/run1 --plies 10,11,12,13,14,15,16
+
 With ``--out`` every position's exact value and each scorer's value are written as JSON
 lines (the position's FEN among them), so a run can be checked or re-scored later.
 """
@@ -34,7 +42,7 @@ import math
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from position_sets import SETS, default_seed, describe, draw  # this folder is on the path
@@ -45,6 +53,8 @@ from rich.table import Table
 from adjacency.core.errors import AdjacencyError
 from adjacency.core.position import Position
 from adjacency.engine import Engine, warmup
+from adjacency.engine.dataset import open_job, split
+from adjacency.engine.dataset import positions as shard_positions
 
 SCORERS = "v1:0,v4:0,v1:6,v4:6"
 
@@ -114,16 +124,57 @@ def errors(values: list[float], truth: list[int]) -> Errors:
     return Errors(len(diffs), rms, bias, spread, max(abs(d) for d in diffs), correlation)
 
 
+def pooled(groups: list[Errors]) -> float:
+    """The standard deviation within groups: each group's bias taken out, then pooled."""
+    return math.sqrt(sum(g.n * g.spread**2 for g in groups) / sum(g.n for g in groups))
+
+
+Case = tuple[Position, int | None]
+"""A position and its exact value (``None``: to be solved)."""
+
+
+def fresh_cases(
+    name: str, rounds: int, plies: list[int], count: int, seed: int
+) -> dict[int, list[Case]]:
+    """``count`` positions of the fresh set ``name`` per plies left, to be solved."""
+    return {p: [(q, None) for q in draw(name, rounds, p, count, seed)] for p in plies}
+
+
+def held_out_cases(
+    directory: Path, holdout: int, plies: list[int], count: int | None
+) -> dict[int, list[Case]]:
+    """The positions of a data job's held-out shards (every ``holdout``-th, as
+    ``adjacency train-eval --holdout`` holds them out) whose labels are exact, per plies
+    left, at most ``count`` each (the first in shard order)."""
+    job = open_job(directory)
+    cases: dict[int, list[Case]] = {p: [] for p in plies}
+    for index in split(job, holdout)[1]:
+        arrays = job.read(index)
+        for position, label, exact in zip(
+            shard_positions(arrays), arrays["label"], arrays["exact"], strict=True
+        ):
+            group = cases.get(position.plies_left)
+            if exact and group is not None and (count is None or len(group) < count):
+                group.append((position, int(label)))
+    return cases
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", default="17,18,19,20", help="plies left, comma-separated")
-    parser.add_argument("--positions", type=int, default=10, help="per plies left")
+    parser.add_argument(
+        "--positions", type=int, default=None, help="per plies left (default 10; --data: all)"
+    )
     parser.add_argument("--rounds", type=int, default=28)
     parser.add_argument("--set", default="games", choices=SETS)
     parser.add_argument("--seed", type=int, default=None, help="of the fresh sets (default: now)")
     parser.add_argument("--scorers", default=SCORERS, help="PROFILE:DEPTH[:PATTERNS], ...")
     parser.add_argument("--threads", type=int, default=2, help="of the exact solver")
     parser.add_argument("--out", type=Path, default=None, help="JSON lines, one per position")
+    parser.add_argument(
+        "--data", type=Path, default=None, help="a data job: its held-out exact labels instead"
+    )
+    parser.add_argument("--holdout", type=int, default=5, help="with --data: every Nth shard")
     args = parser.parse_args(argv)
     try:
         plies = [int(p) for p in args.plies.split(",")]
@@ -133,18 +184,30 @@ def main(argv: list[str] | None = None) -> int:
         scorers = [parse_scorer(spec) for spec in args.scorers.split(",")]
     except ValueError as error:
         parser.error(str(error))
-    if args.positions < 1 or any(p < 2 or p > 2 * args.rounds for p in plies):
+    count = args.positions if args.positions is not None else (None if args.data else 10)
+    if (count is not None and count < 1) or any(p < 2 or p > 2 * args.rounds for p in plies):
         parser.error("--positions must be at least 1 and every --plies within 2..2*rounds")
+    if args.holdout < 1:
+        parser.error("--holdout must be at least 1")
     seed = default_seed() if args.seed is None else args.seed
     console = Console(stderr=True)
     try:
         engines = [scorer.engine() for scorer in scorers]
         solver = Engine(threads=args.threads)
+        if args.data is None:
+            cases = fresh_cases(args.set, args.rounds, plies, count or 10, seed)
+            print(describe(args.set, seed), flush=True)
+        else:
+            cases = held_out_cases(args.data, args.holdout, plies, count)
+            print(
+                f"position set: the held-out shards of the data job {str(args.data)!r} "
+                f"(every {args.holdout}th), positions with exact labels",
+                flush=True,
+            )
     except AdjacencyError as error:
         print(f"bench_eval_truth: {error}", file=sys.stderr)
         return 2
     warmup()
-    print(describe(args.set, seed), flush=True)
     truth: dict[int, list[int]] = {p: [] for p in plies}
     scored: dict[int, list[list[float]]] = {p: [[] for _ in scorers] for p in plies}
     started = time.perf_counter()
@@ -152,11 +215,15 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.open("w") if args.out else None
     try:
         with Progress(*columns, TimeElapsedColumn(), console=console) as progress:
-            task = progress.add_task("solving and scoring", total=len(plies) * args.positions)
+            total = sum(len(group) for group in cases.values())
+            task = progress.add_task("solving and scoring", total=total)
             for p in plies:
-                for position in draw(args.set, args.rounds, p, args.positions, seed):
-                    solver.clear()
-                    exact = solver.solve(position).value
+                for position, known in cases[p]:
+                    if known is None:
+                        solver.clear()
+                        exact = solver.solve(position).value
+                    else:
+                        exact = known
                     truth[p].append(exact)
                     row = [s.value(e, position) for s, e in zip(scorers, engines, strict=True)]
                     for k, value in enumerate(row):
@@ -173,12 +240,15 @@ def main(argv: list[str] | None = None) -> int:
     headers = ("scorer", "plies left", "n", "RMS", "mean (bias)", "SD", "largest", "correlation")
     for column in headers:
         table.add_column(column, justify="left" if column == "scorer" else "right")
+    plies = [p for p in plies if truth[p]]
     every = [t for p in plies for t in truth[p]]
     for k, scorer in enumerate(scorers):
         groups = [(str(p), scored[p][k], truth[p]) for p in plies]
         groups.append(("all", [v for p in plies for v in scored[p][k]], every))
         for label, values, solved in groups:
             e = errors(values, solved)
+            if label == "all":
+                e = replace(e, spread=pooled([errors(v, t) for _, v, t in groups[:-1]]))
             table.add_row(
                 scorer.name if label == str(plies[0]) else "",
                 label,
