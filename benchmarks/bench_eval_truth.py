@@ -141,14 +141,17 @@ def fresh_cases(
 
 
 def held_out_cases(
-    directory: Path, holdout: int, plies: list[int], count: int | None
+    directory: Path, holdout: int, plies: list[int], count: int | None, shards: int | None = None
 ) -> dict[int, list[Case]]:
     """The positions of a data job's held-out shards (every ``holdout``-th, as
-    ``adjacency train-eval --holdout`` holds them out) whose labels are exact, per plies
-    left, at most ``count`` each (the first in shard order)."""
+    ``adjacency train-eval --holdout`` holds them out; with ``shards``, of the first
+    ``shards`` only, so a figure stays the same while the job goes on) whose labels are
+    exact, per plies left, at most ``count`` each (the first in shard order)."""
     job = open_job(directory)
     cases: dict[int, list[Case]] = {p: [] for p in plies}
     for index in split(job, holdout)[1]:
+        if shards is not None and index >= shards:
+            continue
         arrays = job.read(index)
         for position, label, exact in zip(
             shard_positions(arrays), arrays["label"], arrays["exact"], strict=True
@@ -175,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         "--data", type=Path, default=None, help="a data job: its held-out exact labels instead"
     )
     parser.add_argument("--holdout", type=int, default=5, help="with --data: every Nth shard")
+    parser.add_argument(
+        "--shards", type=int, default=None, help="with --data: only shards 0 to N-1 (default all)"
+    )
     args = parser.parse_args(argv)
     try:
         plies = [int(p) for p in args.plies.split(",")]
@@ -187,8 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     count = args.positions if args.positions is not None else (None if args.data else 10)
     if (count is not None and count < 1) or any(p < 2 or p > 2 * args.rounds for p in plies):
         parser.error("--positions must be at least 1 and every --plies within 2..2*rounds")
-    if args.holdout < 1:
-        parser.error("--holdout must be at least 1")
+    if args.holdout < 1 or (args.shards is not None and args.shards < 1):
+        parser.error("--holdout and --shards must be at least 1")
     seed = default_seed() if args.seed is None else args.seed
     console = Console(stderr=True)
     try:
@@ -198,10 +204,12 @@ def main(argv: list[str] | None = None) -> int:
             cases = fresh_cases(args.set, args.rounds, plies, count or 10, seed)
             print(describe(args.set, seed), flush=True)
         else:
-            cases = held_out_cases(args.data, args.holdout, plies, count)
+            cases = held_out_cases(args.data, args.holdout, plies, count, args.shards)
             print(
                 f"position set: the held-out shards of the data job {str(args.data)!r} "
-                f"(every {args.holdout}th), positions with exact labels",
+                f"(every {args.holdout}th"
+                + ("" if args.shards is None else f" of shards 0-{args.shards - 1}")
+                + "), positions with exact labels",
                 flush=True,
             )
     except AdjacencyError as error:

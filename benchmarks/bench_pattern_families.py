@@ -11,9 +11,11 @@ and a configuration shares its weight with its images under the symmetries that 
 the pattern onto itself (a line read backwards, a corner block reflected in the
 diagonal), so every candidate scores mirror images alike, as v4 does. The fit is
 v4's (``training.ridge_patterns``: ridge least squares per phase of 4 plies left,
-window 2, the 7 features beside the configurations); every ``--holdout``-th shard
-is held out, as ``adjacency train-eval`` does. The script prints, per phase and over
-all, the RMS error (pieces) of the shipped v4 weights and of each candidate:
+window 2, the 7 features and the parity term beside the configurations, or without
+the parity with ``--no-parity``, as before issue 36 found it); every
+``--holdout``-th shard is held out, as ``adjacency train-eval`` does. The script
+prints, per phase and over all, the RMS error (pieces) of the shipped v4 weights and of
+each candidate:
 
     python benchmarks/bench_pattern_families.py --data /work/data/patterns-s2026 \\
         --sets lines,lines+corner3,lines+corner3+edge2x5 --ridge 100
@@ -36,9 +38,9 @@ import numpy as np
 from adjacency.core.position import Position
 from adjacency.engine.dataset import open_job, shard_rows, split
 from adjacency.engine.kernels.layout import PAT_PHASE_WIDTH, PAT_PHASES
-from adjacency.engine.kernels.patterns import N_CONFIGS, configurations
+from adjacency.engine.kernels.patterns import N_CONFIGS, PARITY, configurations
 from adjacency.engine.symmetry import automorphisms
-from adjacency.engine.training import phase_rows, ridge_patterns
+from adjacency.engine.training import design, phase_rows, ridge_patterns
 from adjacency.engine.weights_file import UNITS, shipped_patterns
 
 
@@ -104,9 +106,14 @@ class Family:
         return out
 
 
-def load(directory: Path, holdout: int) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+def load(
+    directory: Path, holdout: int, shards: int | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The fitted and the held-out rows of a data job (of its first ``shards`` shards)."""
     job = open_job(directory)
     train, held = split(job, holdout)
+    if shards is not None:
+        train, held = [i for i in train if i < shards], [i for i in held if i < shards]
 
     def gather(indices: Sequence[int]) -> dict[str, np.ndarray]:
         parts = []
@@ -134,6 +141,7 @@ def fit_and_score(
     held: dict[str, np.ndarray],
     ridge: float,
     window: int,
+    parity: bool = True,
 ) -> tuple[np.ndarray, float]:
     """Held-out predictions (pieces) and fit seconds of the families together."""
     offsets = np.cumsum([0] + [f.width for f in families])
@@ -154,26 +162,24 @@ def fit_and_score(
         mine = held_phase == phase
         if near.sum() < 200 or not mine.any():
             continue
-        w = ridge_patterns(
-            train_cols[near], train["features"][near], train["labels"][near], ridge, width=width
-        )
-        prediction[mine] = (
-            w[held_cols[mine]].sum(axis=1) + held["features"][mine] @ w[width:]
-        ) / UNITS
+        terms = design(train["features"][near], train["plies"][near], parity)
+        w = ridge_patterns(train_cols[near], terms, train["labels"][near], ridge, width=width)
+        held_terms = design(held["features"][mine], held["plies"][mine], parity)
+        prediction[mine] = (w[held_cols[mine]].sum(axis=1) + held_terms @ w[width:]) / UNITS
     return prediction, time.process_time() - start
 
 
 def shipped(held: dict[str, np.ndarray]) -> np.ndarray:
     """The shipped v4 weights' values (pieces) of the held-out rows: the kernel's own
     configurations (:func:`~adjacency.engine.kernels.patterns.configurations`) looked up
-    in its table, plus the features."""
-    table, _ = shipped_patterns()  # the kernel's table: raw configurations, then features
+    in its table, plus the features and the parity weight."""
+    table, _ = shipped_patterns()  # the kernel's table: raw configurations, features, parity
     pairs = zip(held["mover"].tolist(), held["opponent"].tolist(), strict=True)
     raw = np.array([configurations(me, opp) for me, opp in pairs])
     rows = table[held["plies"] // PAT_PHASE_WIDTH]
     values = np.take_along_axis(rows, raw, axis=1).sum(axis=1)
-    nf = held["features"].shape[1]
-    values = values + np.einsum("ij,ij->i", held["features"], rows[:, N_CONFIGS : N_CONFIGS + nf])
+    terms = design(held["features"], held["plies"])
+    values = values + np.einsum("ij,ij->i", terms, rows[:, N_CONFIGS : PARITY + 1])
     return values / UNITS  # type: ignore[no-any-return]
 
 
@@ -185,15 +191,21 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=2)
     parser.add_argument("--holdout", type=int, default=5)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--shards", type=int, default=None, help="only shards 0 to N-1")
+    parser.add_argument(
+        "--no-parity", action="store_true", help="fit the candidates without the parity term"
+    )
     args = parser.parse_args()
-    train, held = load(args.data, args.holdout)
+    train, held = load(args.data, args.holdout, args.shards)
     print(f"train {len(train['labels'])} positions, held out {len(held['labels'])}")
     labels = held["labels"] / UNITS
     predictions = {"v4 shipped": shipped(held)}
     for name in args.sets.split(","):
         families = [Family(part) for part in name.split("+")]
         width = sum(f.width for f in families)
-        predictions[name], seconds = fit_and_score(families, train, held, args.ridge, args.window)
+        predictions[name], seconds = fit_and_score(
+            families, train, held, args.ridge, args.window, not args.no_parity
+        )
         print(f"{name}: {width} weights a phase, fit {seconds:.1f} CPU s")
     phase = held["plies"] // PAT_PHASE_WIDTH
     rows = []

@@ -196,8 +196,9 @@ def test_the_manifest_checksums_catch_a_corrupt_shard_and_bad_directories_exit_2
     assert not (tmp_path / "patterns-8x8.json").exists()
 
 
-def fitted_in_memory(job: Any, indices: list[int]) -> np.ndarray:
-    """The in-memory fit (window 10, ridge 100) of the positions of shards ``indices``."""
+def fitted_in_memory(job: Any, indices: list[int], parity: bool = False) -> np.ndarray:
+    """The in-memory fit (window 10, ridge 100; ``parity``: with the parity term) of the
+    positions of shards ``indices``."""
     samples = []
     for i in indices:
         arrays = job.read(i)
@@ -205,7 +206,7 @@ def fitted_in_memory(job: Any, indices: list[int]) -> np.ndarray:
             positions(arrays), arrays["label"], arrays["exact"], strict=True
         ):
             samples.append(Sample(position.fen(), position.plies_left, float(label), bool(exact)))
-    table, _ = fit_patterns(samples, 10, 100.0)
+    table, _ = fit_patterns(samples, 10, 100.0, parity)
     return table
 
 
@@ -254,5 +255,14 @@ def test_fit_only_fits_the_shards_made_so_far_and_makes_none(
     assert np.array_equal(table, expand(expected))
     meta = json.loads(out.read_text())["training"]
     assert meta["shards"] == sorted(job.done) and meta["command"].endswith("--fit-only")
+    assert "terms" not in json.loads(out.read_text())  # as the shipped v4 file
+    # --parity: the parity weight fitted too, the streamed fit again the in-memory one.
+    assert main([*ARGV, "--data", str(directory), "--fit-only", "--parity", *fit]) == 0
+    content = json.loads(out.read_text())
+    assert content["terms"] == ["parity"]
+    assert content["training"]["command"].endswith("--fit-only --parity")
+    with_parity = fitted_in_memory(job, train, parity=True)
+    assert with_parity.shape[1] == expected.shape[1] + 1 and with_parity[:, -1].any()
+    assert np.array_equal(load_patterns(out)[0], expand(with_parity))
     assert main([*ARGV, "--data", str(directory), "--fit-only", "--no-fit"]) == 2
     assert main([*ARGV, "--data", str(tmp_path / "none"), "--fit-only", *fit]) == 2

@@ -29,6 +29,7 @@ from adjacency.engine.kernels.patterns import (
     N_INSTANCES,
     N_WEIGHTS,
     OFFSET,
+    PARITY,
     configurations,
     expand,
     pattern_sum,
@@ -37,6 +38,7 @@ from adjacency.engine.symmetry import automorphisms
 from adjacency.engine.training import (
     Chunk,
     Sample,
+    fit_pattern_phases,
     load_samples,
     pattern_columns,
     predict,
@@ -44,6 +46,7 @@ from adjacency.engine.training import (
 )
 from adjacency.engine.weights_file import (
     PATTERN_FILE,
+    UNITS,
     WeightsError,
     load_patterns,
     save_patterns,
@@ -129,8 +132,11 @@ def test_conjugate_gradients_equal_a_dense_ridge_solve_and_recover_known_weights
     prng = random.Random(4)
     samples = [Sample(random_position(prng, 8, 8, 50).fen(), 0, 0.0, False) for _ in range(5)]
     lines, values = pattern_columns(samples)
+    plies = np.array([3, 4, 9, 10, 55])
     w = rng.normal(0, 1, N_WEIGHTS)
-    assert np.allclose(predict(lines, values, w), w[lines].sum(axis=1) + values @ w[N_CANON:])
+    sign = np.array([1, -1, 1, -1, 1])  # the mover makes the last move with odd plies left
+    direct = w[lines].sum(axis=1) + values @ w[N_CANON : N_CANON + N_FEATURES] + sign * w[-1]
+    assert np.allclose(predict(lines, values, plies, w), direct)
     assert (lines < N_CANON).all() and lines.shape == (5, N_INSTANCES)
 
 
@@ -156,6 +162,8 @@ def test_bad_pattern_files_are_clear_errors(tmp_path: Path) -> None:
         ("phases.json", {"weights": rows[:-1]}),
         ("row.json", {"weights": [row[:-1] for row in rows]}),
         ("float.json", {"weights": [[0.5] * N_WEIGHTS for _ in rows]}),
+        ("terms.json", {"terms": ["tempo"]}),
+        ("old-width.json", {"terms": []}),  # before the parity weight: one weight fewer
         ("units.json", {"units": 16}),
         ("board.json", {"board": "6x6"}),
     ):
@@ -204,6 +212,7 @@ def test_v4_uses_the_pattern_evaluation_on_8x8_where_v3_uses_the_learned_one() -
         f = feature_vector(position.mover, position.opponent, v4.U)
         total = sum(int(row[x]) for x in configurations(position.mover, position.opponent))
         total += int(f @ row[N_CONFIGS : N_CONFIGS + N_FEATURES])
+        total += int(row[PARITY]) * (1 if position.plies_left % 2 else -1)
         long_game = position.empty.bit_count() - position.plies_left < 8
         seen[long_game] += 1
         hand_value = evaluate(me, opp, position.plies_left, hand.U, hand.S)
@@ -240,7 +249,9 @@ def test_an_engine_evaluates_with_the_pattern_file_its_settings_name(tmp_path: P
     phase = fitted[position.plies_left // layout.PAT_PHASE_WIDTH]
     f = feature_vector(position.mover, position.opponent, engine.U)
     total = sum(int(phase[CANON[x]]) for x in configurations(position.mover, position.opponent))
-    total += int(f @ phase[N_CANON:])
+    total += int(f @ phase[N_CANON : N_CANON + N_FEATURES])
+    total += int(phase[-1]) * (1 if position.plies_left % 2 else -1)  # the parity weight
+    assert phase[-1] != 0
     me, opp = np.uint64(position.mover), np.uint64(position.opponent)
     assert evaluate(me, opp, position.plies_left, engine.U, engine.S) == total >> LEARNED_SHIFT
     shipped = Engine(tt_mb=1, profile="v4", patterns="shipped")
@@ -285,3 +296,55 @@ def test_train_eval_patterns_is_the_same_for_one_and_two_workers(
     assert again.read_bytes() == outs[0]
     table, version = load_patterns(again)
     assert version == 1 and table.any()
+
+
+def test_files_from_before_the_parity_weight_read_with_parity_zero(tmp_path: Path) -> None:
+    """The shipped v4 weights (version 1) and any file without ``terms`` hold one weight
+    fewer a phase: they read as fitted, with a parity weight of 0."""
+    fitted = np.random.default_rng(2).integers(-300, 300, (layout.PAT_PHASES, N_WEIGHTS))
+    path = tmp_path / "new.json"
+    content = save_patterns(fitted, path, 4, {})
+    assert content["terms"] == ["parity"]
+    old = {k: v for k, v in content.items() if k != "terms"}
+    old["weights"] = [row[:-1] for row in content["weights"]]
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    table, version = load_patterns(tmp_path / "old.json")
+    without = fitted.copy()
+    without[:, -1] = 0
+    assert version == 4 and (table == expand(without)).all() and not table[:, PARITY].any()
+    assert (load_patterns(path)[0][:, PARITY] == fitted[:, -1]).all()
+    shipped = json.loads(PATTERN_FILE.read_text())
+    if "terms" not in shipped:
+        assert not load_patterns()[0][:, PARITY].any()
+
+
+def test_the_fit_learns_the_parity_weight_apart_from_the_patterns() -> None:
+    """Labels that are a known pattern sum plus 3 pieces for the last mover (minus 3 for
+    the other): the fit gives the parity its 3 pieces and the patterns their own."""
+    rng = np.random.default_rng(21)
+    rows = 3000
+    columns = rng.integers(0, 40, (rows, N_INSTANCES))  # few weights: no interpolation
+    features = rng.normal(0, 2, (rows, N_FEATURES))
+    plies = rng.integers(8, 12, rows)  # phase 2 with window 0: both parities
+    known = np.zeros(N_WEIGHTS)
+    known[:N_CANON] = rng.normal(0, 40, N_CANON)
+    known[N_CANON : N_CANON + N_FEATURES] = rng.normal(0, 40, N_FEATURES)
+    known[-1] = 3 * UNITS
+    labels = predict(columns, features, plies, known)
+
+    def phase_rows(phase: int, window: int) -> tuple[np.ndarray, ...]:
+        del window
+        if phase != 2:
+            return columns[:0], features[:0], labels[:0], plies[:0]
+        return columns, features, labels, plies
+
+    fit = fit_pattern_phases
+    table, _ = fit(phase_rows, rows, window=0, ridge=1e-3, parity=True)  # type: ignore[arg-type]
+    assert table.shape[1] == N_WEIGHTS and abs(table[2, -1] - 3 * UNITS) <= 0.05 * UNITS
+    fitted = predict(columns, features, plies, table[2].astype(float))
+    assert np.sqrt(np.mean((fitted - labels) ** 2)) < 0.1 * UNITS
+    # Without the term the same labels cannot be fitted: the parity is left as error.
+    table, _ = fit(phase_rows, rows, window=0, ridge=1e-3)  # type: ignore[arg-type]
+    assert table.shape[1] == N_WEIGHTS - 1
+    fitted = predict(columns, features, plies, table[2].astype(float))
+    assert np.sqrt(np.mean((fitted - labels) ** 2)) > 2 * UNITS

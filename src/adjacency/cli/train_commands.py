@@ -99,6 +99,12 @@ def register(commands: Any) -> None:
         help="fit on the positions of a --save-samples file made with the same settings "
         "instead of generating them",
     )
+    patterns.add_argument(
+        "--parity",
+        action="store_true",
+        help="also fit a parity weight per phase (the last mover's edge; docs/engine.md); "
+        "the shipped v4 weights were fitted without it",
+    )
     add_executor_options(patterns, what="chunks")
     data = train.add_argument_group(
         "--data DIR: the positions as a resumable sharded job (with --kind patterns)",
@@ -290,7 +296,7 @@ def run_train_patterns(args: argparse.Namespace) -> int:
     held = [i for i in range(len(work)) if args.holdout and i % args.holdout == args.holdout - 1]
     train = [s for i, group in enumerate(labelled) if i not in held for s in group]
     test = [s for i in held for s in labelled[i]]
-    table, stats = fit_patterns(train, args.window, args.ridge)  # InvalidSettingsError: exit 2
+    table, stats = fit_patterns(train, args.window, args.ridge, args.parity)  # exit 2: too few
     rounds = ",".join(str(r) for r in args.rounds)
     meta: dict[str, Any] = {
         "command": (
@@ -298,6 +304,7 @@ def run_train_patterns(args: argparse.Namespace) -> int:
             f"--exact-plies {args.exact_plies} --seed {args.seed} --rounds {rounds} "
             f"--chunk-games {args.chunk_games} --holdout {args.holdout} "
             f"--window {args.window} --ridge {args.ridge} --version {args.version}"
+            + (" --parity" if args.parity else "")
         ),
         "positions": len(train),
         "held_out_positions": len(test),
@@ -429,7 +436,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
     train, held = split(job, args.holdout)
     count = sum(job.done[i]["positions"] for i in train)
     rows = phase_rows_from_shards(job, train)
-    table, stats = fit_pattern_phases(rows, count, args.window, args.ridge)  # exit 2 if too few
+    table, stats = fit_pattern_phases(rows, count, args.window, args.ridge, args.parity)
     players = ",".join(f"{p}:{d}" for p, d in args.players)
     rounds = ",".join(str(r) for r in args.rounds)
     meta: dict[str, Any] = {
@@ -441,6 +448,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
             f"--epsilon {args.epsilon} --sample {args.sample} --holdout {args.holdout} "
             f"--window {args.window} --ridge {args.ridge} --version {args.version}"
             + (" --fit-only" if args.fit_only else "")
+            + (" --parity" if args.parity else "")
         ),
         "shards": len(done) if done == list(range(len(done))) else done,
         "positions": count,

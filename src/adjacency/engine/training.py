@@ -325,7 +325,7 @@ plies left of the training rows whose plies left lie in ``phase`` widened by ``w
 
 
 def fit_patterns(
-    samples: Sequence[Sample], window: int = 2, ridge: float = 1.0
+    samples: Sequence[Sample], window: int = 2, ridge: float = 1.0, parity: bool = False
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Pattern weights fitted on ``samples`` (:func:`fit_pattern_phases`, all in memory)."""
     columns, features = pattern_columns(samples)
@@ -336,11 +336,11 @@ def fit_patterns(
         near = phase_rows(plies, phase, widen)
         return columns[near], features[near], labels[near], plies[near]
 
-    return fit_pattern_phases(rows, len(samples), window, ridge)
+    return fit_pattern_phases(rows, len(samples), window, ridge, parity)
 
 
 def fit_pattern_phases(
-    rows: PhaseRows, count: int, window: int = 2, ridge: float = 1.0
+    rows: PhaseRows, count: int, window: int = 2, ridge: float = 1.0, parity: bool = False
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Pattern weights (``PAT_PHASES`` rows of ``N_WEIGHTS``, in 1/UNITS piece) and fit
     statistics (in-sample RMS error per phase, in pieces) from ``count`` training rows
@@ -351,7 +351,9 @@ def fit_pattern_phases(
     fitted on the rows with plies left in it or within ``window`` of it; a phase
     with fewer than 200 rows copies the nearest fitted one (phase 0, with 0-3
     plies left, is fitted like the others: positions with 0 or 1 ply left are scored
-    exactly and never reach it). Raises
+    exactly and never reach it). With ``parity`` each phase also fits the parity weight
+    (:data:`~adjacency.engine.kernels.patterns.PARITY`) and its rows are ``N_WEIGHTS``
+    long; without it they are one weight shorter, as the shipped v4 file's. Raises
     :class:`~adjacency.core.errors.InvalidSettingsError` when no phase has enough."""
     fitted: dict[int, np.ndarray] = {}
     residuals: dict[str, float] = {}
@@ -359,11 +361,11 @@ def fit_pattern_phases(
         columns, features, labels, plies = rows(phase, window)
         if len(labels) < 200:
             continue
-        w = ridge_patterns(columns, features, labels, ridge)
+        w = ridge_patterns(columns, design(features, plies, parity), labels, ridge)
         fitted[phase] = w
         here = phase_rows(plies, phase, 0)
         if here.any():
-            error = predict(columns[here], features[here], w) - labels[here]
+            error = predict(columns[here], features[here], plies[here], w) - labels[here]
             residuals[str(phase)] = round(float(np.sqrt(np.mean(error**2)) / UNITS), 3)
     if not fitted:
         raise InvalidSettingsError(
@@ -371,16 +373,34 @@ def fit_pattern_phases(
             "within its window; play more games or widen the window"
         )
     known = sorted(fitted)
-    table = np.zeros((PAT_PHASES, N_WEIGHTS), dtype=np.int64)
+    table = np.zeros((PAT_PHASES, N_WEIGHTS - (not parity)), dtype=np.int64)
     for phase in range(PAT_PHASES):
         nearest = min(known, key=lambda q: (abs(q - phase), q))
         table[phase] = np.round(fitted[nearest]).astype(np.int64)
     return table, {"samples": count, "rms_error_pieces": residuals, "fitted_phases": known}
 
 
-def predict(columns: np.ndarray, features: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Each row's pattern evaluation with the fitted weights ``w`` (no rounding)."""
-    return w[columns].sum(axis=1) + features @ w[N_CANON:]  # type: ignore[no-any-return]
+def parity_column(plies: np.ndarray) -> np.ndarray:
+    """The parity term of rows with ``plies`` left: 1 when the mover makes the game's
+    last move (odd plies left), else -1 (:data:`~adjacency.engine.kernels.patterns.PARITY`)."""
+    return np.where(plies % 2 == 1, 1.0, -1.0)
+
+
+def design(features: np.ndarray, plies: np.ndarray, parity: bool = True) -> np.ndarray:
+    """The rows' fitted terms after the configurations: the features, then (``parity``)
+    the parity term."""
+    if not parity:
+        return features
+    return np.hstack([features, parity_column(plies)[:, None]])
+
+
+def predict(
+    columns: np.ndarray, features: np.ndarray, plies: np.ndarray, w: np.ndarray
+) -> np.ndarray:
+    """Each row's pattern evaluation with the fitted weights ``w`` (no rounding; ``w`` of
+    one weight fewer than :data:`N_WEIGHTS`: a fit without the parity term)."""
+    terms = design(features, plies, len(w) == N_WEIGHTS)
+    return w[columns].sum(axis=1) + terms @ w[N_CANON:]  # type: ignore[no-any-return]
 
 
 SAMPLES_FORMAT = "adjacency-samples"
@@ -455,7 +475,9 @@ def holdout_table(
     ``features`` are the rows' :func:`pattern_columns`."""
     phases = plies // PAT_PHASE_WIDTH
     patterns = table[phases[:, None], columns].sum(axis=1)
-    patterns = (patterns + np.einsum("ij,ij->i", features, table[phases, N_CANON:])) / UNITS
+    with_parity = table.shape[1] == N_WEIGHTS
+    terms = np.einsum("ij,ij->i", design(features, plies, with_parity), table[phases, N_CANON:])
+    patterns = (patterns + terms) / UNITS
     shipped, _ = load_weights()
     shipped_values = np.einsum("ij,ij->i", features, shipped[plies, :N_FEATURES]) / UNITS
     predictions = {"patterns": patterns, **(others or {}), "features_shipped": shipped_values}

@@ -11,8 +11,10 @@ of them, so the driver does not depend on the trainer.
 The pattern file (JSON, ``format`` :data:`PATTERN_FORMAT`) holds, for each phase of
 :data:`~adjacency.engine.kernels.layout.PAT_PHASE_WIDTH` plies left, the
 :data:`~adjacency.engine.kernels.patterns.N_WEIGHTS` fitted weights (one per configuration up
-to symmetry, then one per feature) in 1/:data:`UNITS` piece, and the name of the
-pattern set; :func:`shipped_patterns` reads :data:`PATTERN_FILE`.
+to symmetry, then one per feature, then the parity weight) in 1/:data:`UNITS` piece, and
+the name of the pattern set; :func:`shipped_patterns` reads :data:`PATTERN_FILE`. Files
+written before the parity weight (no ``terms`` field, one weight fewer a phase) read
+with a parity weight of 0, which is how they were fitted and how they played.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ PATTERN_FORMAT = "adjacency-patterns"
 """The ``format`` field of a pattern weights file."""
 PATTERN_FILE = Path(__file__).parent / "weights" / "patterns-8x8.json"
 """The pattern weights shipped with the package (8x8 boards)."""
+TERMS = ("parity",)
+"""The weights a pattern file's phase holds after the features
+(:data:`~adjacency.engine.kernels.patterns.PARITY`)."""
 
 
 class WeightsError(AdjacencyError):
@@ -98,8 +103,10 @@ def shipped_weights() -> tuple[np.ndarray, int]:
 def save_patterns(
     fitted: np.ndarray, path: Path, version: int, meta: dict[str, Any]
 ) -> dict[str, Any]:
-    """Write ``fitted`` (one row of ``N_WEIGHTS`` per phase) as pattern file ``version`` to
-    ``path``, with the training details ``meta``, and return the file's content."""
+    """Write ``fitted`` (one row of ``N_WEIGHTS`` per phase, or of one fewer: a fit
+    without the parity term, written as files were before it, with no ``terms``) as
+    pattern file ``version`` to ``path``, with the training details ``meta``, and return
+    the file's content."""
     content = {
         "format": PATTERN_FORMAT,
         "version": version,
@@ -108,9 +115,12 @@ def save_patterns(
         "patterns": PATTERN_SET,
         "phase_plies": PAT_PHASE_WIDTH,
         "features": list(NAMES),
+        "terms": list(TERMS),
         "weights": [[int(v) for v in row] for row in fitted],
         "training": meta,
     }
+    if fitted.shape[1] < N_WEIGHTS:
+        del content["terms"]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(content, separators=(",", ":")) + "\n", encoding="utf-8")
     return content
@@ -134,12 +144,18 @@ def load_patterns(path: Path = PATTERN_FILE) -> tuple[np.ndarray, int]:
         version = content["version"]
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise ValueError(f"version must be a whole number from 1, got {version!r}")
+        terms = content.get("terms", [])
+        if terms not in ([], list(TERMS)):
+            raise ValueError(f"terms must be {list(TERMS)} (or absent: before them)")
         rows = content["weights"]
-        if len(rows) != PAT_PHASES or any(len(row) != N_WEIGHTS for row in rows):
-            raise ValueError(f"weights must be {PAT_PHASES} rows of {N_WEIGHTS}")
+        width = N_WEIGHTS - len(TERMS) + len(terms)
+        if len(rows) != PAT_PHASES or any(len(row) != width for row in rows):
+            raise ValueError(f"weights must be {PAT_PHASES} rows of {width}")
         if any(isinstance(v, bool) or not isinstance(v, int) for row in rows for v in row):
             raise ValueError("weights must be integers")
-        return expand(np.array(rows, dtype=np.int64)), version
+        fitted = np.zeros((PAT_PHASES, N_WEIGHTS), dtype=np.int64)
+        fitted[:, :width] = rows  # a file without the terms: their weights 0
+        return expand(fitted), version
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise WeightsError(f"cannot read pattern weights {str(path)!r}: {exc}") from None
 

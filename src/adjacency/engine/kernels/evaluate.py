@@ -49,7 +49,7 @@ from .layout import (
     W_TEMPO,
     W,
 )
-from .patterns import N_CONFIGS, pattern_sum
+from .patterns import N_CONFIGS, PARITY, pattern_sum
 
 SCALE = 16
 """Search units per piece."""
@@ -143,10 +143,12 @@ def learned(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
 @kernel
 def pattern(me: U64, opp: U64, plies: int, U: Any, S: Any) -> int:
     """The pattern evaluation: the weights of the position's line configurations plus the
-    features times their weights, all of the phase ``plies // PAT_PHASE_WIDTH``."""
+    features times their weights plus or minus the parity weight (plus when the mover
+    makes the game's last move), all of the phase ``plies // PAT_PHASE_WIDTH``."""
     at = PAT + PAT_STRIDE * (plies // PAT_PHASE_WIDTH)
     total = pattern_sum(me, opp, S, at)
     features(me, opp, U, S, FEAT)
     for k in range(N_FEATURES):
         total += S[FEAT + k] * S[at + N_CONFIGS + k]
+    total += S[at + PARITY] if plies & 1 else -S[at + PARITY]
     return total >> LEARNED_SHIFT  # type: ignore[no-any-return]

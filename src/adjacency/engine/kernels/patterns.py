@@ -79,10 +79,17 @@ N_CONFIGS = len(CANON)
 """Configurations per phase (all classes)."""
 N_CANON = int(CANON.max()) + 1
 """Distinct weights per phase once a configuration and its reverse share one."""
-N_WEIGHTS = N_CANON + N_FEATURES
-"""Fitted weights per phase: the canonical configurations, then the features."""
-if N_CONFIGS + N_FEATURES > PAT_STRIDE:
-    raise RuntimeError(f"{N_CONFIGS} + {N_FEATURES} weights do not fit layout.PAT_STRIDE")
+PARITY = N_CONFIGS + N_FEATURES
+"""Where a phase's table holds the parity weight: added when the mover makes the game's
+last move (odd plies left), subtracted otherwise. A phase spans plies left of both
+parities, and measured against exact values every evaluation without this term was off
+by 2-4 pieces one way at even plies left and the other way at odd ones (the last
+mover's edge; docs/engine.md): a weight per phase for the bias feature cannot follow
+that, and fitting without it spent the patterns' weights on it."""
+N_WEIGHTS = N_CANON + N_FEATURES + 1
+"""Fitted weights per phase: the canonical configurations, the features, the parity."""
+if PARITY + 1 > PAT_STRIDE:
+    raise RuntimeError(f"{N_CONFIGS} + {N_FEATURES} + 1 weights do not fit layout.PAT_STRIDE")
 
 K1 = np.uint64(0x5500550055005500)
 K2 = np.uint64(0x3333000033330000)
@@ -91,10 +98,11 @@ K4 = np.uint64(0x0F0F0F0F00000000)
 
 def expand(fitted: np.ndarray) -> np.ndarray:
     """The kernel's table (rows of ``PAT_STRIDE``) from fitted rows of :data:`N_WEIGHTS`
-    (canonical configuration weights, then feature weights)."""
+    (canonical configuration weights, then the feature weights and the parity weight),
+    or of one fewer (a fit without the parity term: its weight is 0)."""
     table = np.zeros((len(fitted), PAT_STRIDE), dtype=np.int64)
     table[:, :N_CONFIGS] = fitted[:, CANON]
-    table[:, N_CONFIGS : N_CONFIGS + N_FEATURES] = fitted[:, N_CANON:]
+    table[:, N_CONFIGS : N_CONFIGS + fitted.shape[1] - N_CANON] = fitted[:, N_CANON:]
     return table
 
 
