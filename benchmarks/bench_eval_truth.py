@@ -55,6 +55,7 @@ from adjacency.core.position import Position
 from adjacency.engine import Engine, warmup
 from adjacency.engine.dataset import open_job, split
 from adjacency.engine.dataset import positions as shard_positions
+from adjacency.engine.weights_file import SHIPPED
 
 SCORERS = "v1:0,v4:0,v1:6,v4:6"
 
@@ -74,9 +75,8 @@ class Scorer:
         return f"{self.profile} {kind}{extra}"
 
     def engine(self) -> Engine:
-        if self.patterns is None:
-            return Engine(tt_mb=16, profile=self.profile, threads=1)
-        return Engine(tt_mb=16, profile=self.profile, threads=1, patterns=self.patterns)
+        patterns = SHIPPED if self.patterns is None else self.patterns
+        return Engine(tt_mb=16, profile=self.profile, threads=1, patterns=patterns)
 
     def value(self, engine: Engine, position: Position) -> float:
         """The mover's value of ``position`` in pieces (a cold table for a search)."""

@@ -75,10 +75,17 @@ def test_a_finished_game_is_its_margin_and_material_mode_counts_pieces() -> None
 
 
 def test_evaluating_changes_no_later_search() -> None:
-    position = game_position(11)
-    fresh = Engine(tt_mb=4, profile="v4").search(position, depth=5)
+    """Between two searches (the table, history and killers of the first kept for the
+    second) evaluations change nothing the second search sees, on the same board or
+    on another one."""
+    first, second = game_position(11), game_position(12)
+    plain = Engine(tt_mb=4, profile="v4")
+    plain.search(first, depth=5)
+    expected = plain.search(second, depth=5)
     engine = Engine(tt_mb=4, profile="v4")
+    engine.search(first, depth=5)
     for seed in range(5):
         engine.evaluate(game_position(seed, rounds=10))  # another board length, other plies
-    again = engine.search(position, depth=5)
-    assert (again.value, again.move, again.nodes) == (fresh.value, fresh.move, fresh.nodes)
+        engine.evaluate(random_game_position(random.Random(seed)))  # another board
+    again = engine.search(second, depth=5)
+    assert (again.value, again.move, again.nodes) == (expected.value, expected.move, expected.nodes)

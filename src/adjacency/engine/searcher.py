@@ -188,11 +188,17 @@ class Engine:
         self.S[L.HISTORY : L.KILLERS] //= 8
         if self.helpers is not None:
             self.helpers.reset()
-        if position.board != self._board:
-            write_geometry(position.board, self.U)
-            self._board = position.board
+        self._use_board(position.board)
+
+    def _use_board(self, board: Board) -> None:
+        """Write ``board``'s geometry and the evaluation mode it takes (the learned or
+        pattern weights on the board they were trained on, the hand-tuned terms on
+        others), unless the last search or evaluation was on the same board."""
+        if board != self._board:
+            write_geometry(board, self.U)
+            self._board = board
             if self.learned:
-                trained = (position.board.rows, position.board.cols) == LEARNED_BOARD
+                trained = (board.rows, board.cols) == LEARNED_BOARD
                 mode = PATTERN if self.profile.patterns else LEARNED
                 self.S[L.W + L.W_MODE] = mode if trained else POSITIONAL
 
@@ -408,8 +414,10 @@ class Engine:
         8x8, the hand-tuned terms elsewhere), exact for a finished game and, outside
         material mode, with one ply left. No search: this is what a depth-0 leaf sees,
         for measuring an evaluation against exact values (``benchmarks/bench_eval_truth.py``).
+        Only the board is set up, not a search: the table, history, killers and counters
+        a later search sees are left as they were.
         """
-        self._begin(position, None)
+        self._use_board(position.board)
         me, opp = np.uint64(position.mover), np.uint64(position.opponent)
         raw = int(static_evaluation(me, opp, position.plies_left, self.U, self.S))
         return raw / SCALE

@@ -115,12 +115,10 @@ def save_patterns(
         "patterns": PATTERN_SET,
         "phase_plies": PAT_PHASE_WIDTH,
         "features": list(NAMES),
-        "terms": list(TERMS),
+        **({"terms": list(TERMS)} if fitted.shape[1] == N_WEIGHTS else {}),
         "weights": [[int(v) for v in row] for row in fitted],
         "training": meta,
     }
-    if fitted.shape[1] < N_WEIGHTS:
-        del content["terms"]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(content, separators=(",", ":")) + "\n", encoding="utf-8")
     return content
