@@ -55,6 +55,7 @@ def add_member(db: Path, name: str, kind: str = "bot", spec: str | None = None) 
 
 def env() -> dict[str, str]:
     environment = dict(os.environ)
+    environment["PYTHONFAULTHANDLER"] = "1"  # a hung child's stacks on SIGABRT (Process.kill)
     environment["PYTHONPATH"] = os.pathsep.join([str(SRC), environment.get("PYTHONPATH", "")])
     return environment
 
@@ -71,17 +72,24 @@ class Process:
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to the process's group and wait for it; one that outlives 30 s is
-        killed (SIGKILL, never left running behind the test) and fails the test."""
+        killed (SIGKILL, never left running behind the test) and fails the test. Before
+        that it gets SIGABRT, on which :func:`spawn`'s ``PYTHONFAULTHANDLER`` writes every
+        thread's stack to its log: the failure shows where the process hung."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.popen.pid, sig)
         try:
             self.popen.wait(30)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
+                os.kill(self.popen.pid, signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(5)
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.popen.pid, signal.SIGKILL)
             self.popen.wait(10)
             raise AssertionError(
-                f"{self.popen.args!r} did not end within 30 s of signal {sig}; killed"
+                f"{self.popen.args!r} did not end within 30 s of signal {sig}; killed. "
+                f"The end of its log:\n{self.text()[-6000:]}"
             ) from None
 
     def stop(self) -> None:

@@ -205,3 +205,28 @@ def test_a_stopping_server_starts_no_game_and_asks_for_no_house_worker(tmp_path:
             hall.house.start()
 
     run(scenario, tmp_path)
+
+
+@pytest.mark.parametrize("steps", range(6))
+def test_the_scheduler_stops_even_when_woken_as_the_stop_begins(tmp_path: Path, steps: int) -> None:
+    """A wake-up in the loop steps just before the stop must not swallow the scheduler's
+    cancellation (Python 3.11's ``asyncio.wait_for`` returned the finished wait instead of
+    raising it, so the loop ran on and ``league serve`` never ended after SIGTERM)."""
+
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        await hall.start()
+        await asyncio.sleep(0.05)  # the scheduler waits for its next wake-up
+        hall.wake()
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        stopping = asyncio.get_running_loop().create_task(hall.stop())
+        done, _ = await asyncio.wait({stopping}, timeout=10)  # a hang, not a slow stop
+        if not done:
+            for task in (stopping, hall._task):
+                if task is not None:
+                    task.cancel()
+            await asyncio.wait({stopping}, timeout=10)
+        assert done, "the scheduler ran on after the hall's stop"
+        assert hall._task is None
+
+    run(scenario, tmp_path)

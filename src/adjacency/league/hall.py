@@ -125,11 +125,11 @@ class Hall(Games):
         that went out (bounded by :data:`~.outbox.DRAIN`). Idempotent: the server calls it
         before closing its connections, and the app's lifespan again."""
         self.stopping = True  # a request or a connection's message still served starts none
-        for task in (self._task, self._saver):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        tasks = {task for task in (self._task, self._saver) if task is not None}
+        for task in tasks:
+            task.cancel()
+        if tasks:  # asyncio.wait: their cancellation is not raised here, but this one's is
+            await asyncio.wait(tasks)
         self._task = self._saver = None
         self.abort_all(detail_text("server-stopped"))
         outboxes = list(self.connections.values())
@@ -351,8 +351,12 @@ class Hall(Games):
         assert self._wake is not None
         retry = 0.0
         while True:
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns a wait that
+            # finished as the task was cancelled, swallowing the cancellation, and the
+            # loop then ran on after the server's stop (league serve hung after SIGTERM).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.tick)
+                async with asyncio.timeout(self.tick):
+                    await self._wake.wait()
             self._wake.clear()
             if self.write_failure is not None:
                 if time.monotonic() < retry:

@@ -108,7 +108,8 @@ async def connect(ws: WebSocket) -> None:
         else:
             code, reason = (1008 if refused > limits.max_errors else 1000), ""
         with contextlib.suppress(Exception):  # bounded: a client that reads nothing
-            await asyncio.wait_for(ws.close(code=code, reason=reason), DRAIN)
+            async with asyncio.timeout(DRAIN):  # not wait_for, which can swallow a cancel
+                await ws.close(code=code, reason=reason)
 
     refused = 0
     closer = asyncio.get_running_loop().create_task(close_when_done())

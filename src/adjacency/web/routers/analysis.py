@@ -116,8 +116,9 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
     async def events() -> AsyncIterator[str]:
         try:
             while True:
-                try:
-                    item = await asyncio.wait_for(queue.get(), 0.25)
+                try:  # asyncio.timeout: 3.11's wait_for can swallow the stream's cancellation
+                    async with asyncio.timeout(0.25):
+                        item = await queue.get()
                 except TimeoutError:
                     if stopping.is_set():
                         return

@@ -49,8 +49,9 @@ async def events(game_id: str, request: Request, manager: Manager) -> StreamingR
             yield f"event: state\ndata: {state.model_dump_json()}\n\n"
             last = time.monotonic()
             while not stopping.is_set():
-                try:
-                    event, data = await asyncio.wait_for(queue.get(), POLL_SECONDS)
+                try:  # asyncio.timeout: 3.11's wait_for can swallow the stream's cancellation
+                    async with asyncio.timeout(POLL_SECONDS):
+                        event, data = await queue.get()
                 except TimeoutError:
                     if time.monotonic() - last > PING_SECONDS:
                         last = time.monotonic()
