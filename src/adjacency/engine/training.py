@@ -41,7 +41,7 @@ from .kernels.features import N_FEATURES, feature_vector
 from .kernels.layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE, TT
 from .kernels.patterns import CANON, N_CANON, N_INSTANCES, N_WEIGHTS, configurations
 from .searcher import Engine
-from .weights_file import UNITS, WeightsError, load_weights
+from .weights_file import UNITS, WeightsError, has_parity, load_weights
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``."""
@@ -399,7 +399,7 @@ def predict(
 ) -> np.ndarray:
     """Each row's pattern evaluation with the fitted weights ``w`` (no rounding; ``w`` of
     one weight fewer than :data:`N_WEIGHTS`: a fit without the parity term)."""
-    terms = design(features, plies, len(w) == N_WEIGHTS)
+    terms = design(features, plies, has_parity(w))
     return w[columns].sum(axis=1) + terms @ w[N_CANON:]  # type: ignore[no-any-return]
 
 
@@ -475,8 +475,8 @@ def holdout_table(
     ``features`` are the rows' :func:`pattern_columns`."""
     phases = plies // PAT_PHASE_WIDTH
     patterns = table[phases[:, None], columns].sum(axis=1)
-    with_parity = table.shape[1] == N_WEIGHTS
-    terms = np.einsum("ij,ij->i", design(features, plies, with_parity), table[phases, N_CANON:])
+    rows = design(features, plies, has_parity(table))
+    terms = np.einsum("ij,ij->i", rows, table[phases, N_CANON:])
     patterns = (patterns + terms) / UNITS
     shipped, _ = load_weights()
     shipped_values = np.einsum("ij,ij->i", features, shipped[plies, :N_FEATURES]) / UNITS

@@ -100,6 +100,13 @@ def shipped_weights() -> tuple[np.ndarray, int]:
     return load_weights()
 
 
+def has_parity(weights: np.ndarray) -> bool:
+    """Whether fitted pattern weights (one phase's row, or a table of rows) hold the
+    parity weight: rows of ``N_WEIGHTS`` do, rows one shorter (a fit without it, as the
+    shipped v4 file's) do not."""
+    return bool(weights.shape[-1] == N_WEIGHTS)
+
+
 def save_patterns(
     fitted: np.ndarray, path: Path, version: int, meta: dict[str, Any]
 ) -> dict[str, Any]:
@@ -115,7 +122,7 @@ def save_patterns(
         "patterns": PATTERN_SET,
         "phase_plies": PAT_PHASE_WIDTH,
         "features": list(NAMES),
-        **({"terms": list(TERMS)} if fitted.shape[1] == N_WEIGHTS else {}),
+        **({"terms": list(TERMS)} if has_parity(fitted) else {}),
         "weights": [[int(v) for v in row] for row in fitted],
         "training": meta,
     }
