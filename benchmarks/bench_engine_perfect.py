@@ -1,11 +1,11 @@
 """Distance from perfect play: how many pieces the engine's timed move gives away.
 
-For ``--positions`` positions of a 28-round game with 18 to 20 plies left (position
-``i`` has ``18 + i % 3``), drawn from ``--set`` (:mod:`position_sets`: ``games``, the
-default, from games played at run time between two fixed bots; ``random``, from random
-play; ``suite``, the fixed self-play suite) with ``--seed`` (default: the current time,
-printed), each bot of
-``--bots`` chooses its move under ``--time`` seconds with a fresh table, and the
+For ``--positions`` positions of a 28-round game with ``--plies`` plies left (default
+18, 19 and 20: position ``i`` has the ``i % 3``-th of them), drawn from ``--set``
+(:mod:`position_sets`: ``games``, the default, from games played at run time between
+two fixed bots; ``random``, from random play; ``suite``, the fixed self-play suite)
+with ``--seed`` (default: the current time, printed), each bot of ``--bots`` chooses
+its move under ``--time`` seconds with a fresh table, and the
 exact solver proves the position's value and the value after that move. The
 move's *loss* is the difference, in pieces (0: an optimal move). Per bot the
 table gives the share of optimal moves and the mean loss, for every position and
@@ -14,6 +14,7 @@ positions.
 
     python benchmarks/bench_engine_perfect.py --positions 200 --out perfect.jsonl
     python benchmarks/bench_engine_perfect.py --set suite --positions 200 --out suite.jsonl
+    python benchmarks/bench_engine_perfect.py --plies 15,16 --time 0.4 --out reach.jsonl
 
 Each finished position is appended to ``--out`` (JSON lines) at once; ``--resume``
 reads that file (and its set and seed) and goes on with the positions it does not hold, so
@@ -48,11 +49,32 @@ BOTS = "engine:profile=v1,threads=1,book=off;engine:threads=1,book=off"
 (the book holds start positions only; off keeps the comparison to the search)."""
 
 
-def positions(set_name: str, seed: int, count: int) -> Iterator[tuple[int, Position]]:
-    """Position ``i`` of the set for ``i`` below ``count``: ``18 + i % 3`` plies left."""
+PLIES = (18, 19, 20)
+"""The plies left of the positions by default: where the bot searches, not solves, at
+0.1 s a move, and where the exact solves stay short."""
+
+
+def positions(
+    set_name: str, seed: int, count: int, plies: tuple[int, ...] = PLIES
+) -> Iterator[tuple[int, Position]]:
+    """Position ``i`` of the set for ``i`` below ``count``: ``plies[i % len(plies)]``
+    plies left (with the default, ``18 + i % 3``: the sets of earlier runs)."""
     make = generator(set_name)
     for i in range(count):
-        yield i, make(28, 18 + i % 3, i if set_name == "suite" else seed * 1_000 + i)
+        left = plies[i % len(plies)]
+        yield i, make(28, left, i if set_name == "suite" else seed * 1_000 + i)
+
+
+def parse_plies(text: str) -> tuple[int, ...]:
+    """``--plies``: comma-separated plies left, each 1 to 40 (the solver's reach in a
+    28-round game, and more than any benchmark here should wait for)."""
+    try:
+        plies = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of whole numbers: {text!r}") from None
+    if not plies or any(not 1 <= p <= 40 for p in plies):
+        raise argparse.ArgumentTypeError(f"plies left must be 1 to 40: {text!r}")
+    return plies
 
 
 def measure(
@@ -132,7 +154,11 @@ def plot(rows: list[dict], bots: list[str], path: Path) -> None:
     )
     ax.set_xlabel("pieces lost against the best move")
     ax.set_ylabel("share of positions")
-    ax.set_title(f"distance from perfect play, {len(rows)} positions with 18-20 plies left")
+    lefts = sorted({r["plies"] for r in rows})
+    ax.set_title(
+        f"distance from perfect play, {len(rows)} positions with "
+        f"{', '.join(map(str, lefts))} plies left"
+    )
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path)
@@ -142,6 +168,12 @@ def plot(rows: list[dict], bots: list[str], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument(
+        "--plies",
+        type=parse_plies,
+        default=PLIES,
+        help="plies left, comma-separated; position i has the (i mod count)-th (18,19,20)",
+    )
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move (default 0.1)")
     parser.add_argument("--bots", default=BOTS, help="bot specs separated by ';'")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="solver threads")
@@ -165,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
         if any((r.get("set", "suite"), r.get("seed", seed)) != (args.set, seed) for r in rows):
             print(f"{args.out} holds another --set or --seed; use another --out", file=sys.stderr)
             return 2
+        if any(r["plies"] != args.plies[r["index"] % len(args.plies)] for r in rows):
+            print(f"{args.out} holds other --plies; use another --out", file=sys.stderr)
+            return 2
     elif args.out.exists():
         print(f"{args.out} exists: --resume to go on, or remove it", file=sys.stderr)
         return 2
@@ -177,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress, args.out.open("a") as out:
         task = progress.add_task("positions", total=args.positions, completed=len(done))
-        for index, position in positions(args.set, seed, args.positions):
+        for index, position in positions(args.set, seed, args.positions, args.plies):
             if index in done:
                 continue
             solver.clear()
