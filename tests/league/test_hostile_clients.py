@@ -59,26 +59,23 @@ def league(tmp_path: Path, limits: LeagueLimits = GENEROUS) -> Iterator[tuple[st
 
 
 def server_tasks(app: Any) -> Counter[str]:
-    """The tasks alive in the server's event loop, counted by their coroutine's name.
+    """The tasks alive in the server's event loop, counted by their coroutine's name,
+    the counting task left out.
 
-    Two are left out: the counting task itself, and the scheduler's wait for its next
-    wake-up. That wait is a task of its own (``asyncio.wait_for`` wraps ``Event.wait``
-    in one) which exists only while the scheduler sleeps, so a count taken while it
-    pairs is one short: a baseline taken at such a moment failed a CI run.
+    The count is steady between connections: the scheduler waits for its next wake-up
+    inside its own task (``asyncio.timeout``). It used to wait with ``asyncio.wait_for``,
+    whose wait was a task of its own that existed only while the scheduler slept, and a
+    baseline taken while it paired was one short (a CI run failed on that).
     """
     hall = app.state.hall
     loop = hall._task.get_loop()
-
-    def wakeup_wait(task: asyncio.Task[Any]) -> bool:
-        frame = getattr(task.get_coro(), "cr_frame", None)
-        return frame is not None and frame.f_locals.get("self") is hall._wake
 
     async def count() -> Counter[str]:
         me = asyncio.current_task()
         return Counter(
             getattr(task.get_coro(), "__qualname__", "?")
             for task in asyncio.all_tasks()
-            if task is not me and not wakeup_wait(task)
+            if task is not me
         )
 
     return asyncio.run_coroutine_threadsafe(count(), loop).result(GUARD)
