@@ -37,6 +37,7 @@ spec_configs = st.builds(
     reductions=st.booleans(),
     null_reduction=st.none() | st.integers(0, NULL_REDUCTION_MAX),
     probcut=st.none() | st.integers(0, PROBCUT_MAX),
+    next_iteration=st.none() | st.sampled_from([0.25, 0.4, 0.75, 1.0]),
     terms=st.dictionaries(st.sampled_from(tuple(TERMS)), st.integers(0, TERM_MAX)),
 )
 """Configurations an ``engine:`` spec can state (small tables: each one is allocated)."""
@@ -53,6 +54,7 @@ configs = st.builds(
     reductions=st.none() | st.booleans(),
     null_reduction=st.none() | st.integers(0, NULL_REDUCTION_MAX),
     probcut=st.none() | st.integers(0, PROBCUT_MAX),
+    next_iteration=st.none() | st.floats(0.0, 1.0, exclude_min=True) | st.just(1),
     terms=st.dictionaries(st.sampled_from(tuple(TERMS)), st.integers(0, TERM_MAX)),
 )
 
@@ -92,6 +94,13 @@ BAD: dict[str, tuple[st.SearchStrategy[Any], str]] = {
         st.integers(max_value=-1) | st.integers(min_value=PROBCUT_MAX + 1) | not_whole,
         f"pruning setting probcut must be a whole number from 0 to {PROBCUT_MAX}",
     ),
+    "next_iteration": (
+        st.floats(max_value=0.0)
+        | st.floats(min_value=1.0, exclude_min=True)
+        | st.sampled_from([math.nan, True, "0.5"]),
+        "next_iteration must be a fraction of the time above 0 and at most 1, or None "
+        r"\(the profile's\), got ",
+    ),
     "terms": (
         st.dictionaries(st.text().filter(lambda s: s not in TERMS), st.integers(), min_size=1)
         | st.sampled_from([[("exposure", 3)], "exposure=3"]),
@@ -122,6 +131,7 @@ def spec_of(config: EngineConfig) -> str:
         "threads": str(config.threads),
         "null": "-1" if config.null_reduction is None else str(config.null_reduction),
         "probcut": "-1" if config.probcut is None else str(config.probcut),
+        "next_iteration": "-1" if config.next_iteration is None else f"{config.next_iteration:g}",
         **{name: str(value) for name, value in config.terms.items()},
     }
     return "engine:" + ",".join(f"{key}={value}" for key, value in items.items())
@@ -140,7 +150,7 @@ def test_valid_configurations_keep_their_values_and_are_frozen(config: EngineCon
     profile = PROFILES[config.profile]
     for field in dataclasses.fields(config):
         given_value = getattr(config, field.name)
-        if field.name in ("ordering", "reductions", "null_reduction", "probcut"):
+        if field.name in ("ordering", "reductions", "null_reduction", "probcut", "next_iteration"):
             expected = getattr(profile, field.name) if given_value is None else given_value
         else:
             expected = given_value
@@ -193,13 +203,22 @@ def test_spec_configurations_round_trip_through_the_bot_and_the_engine(
     assert int(S[L.CFG + L.CFG_ORDER]) == resolved.ordering
     for name, value in config.terms.items():
         assert int(S[L.W + TERMS[name]]) == value
+    assert bot.engine.next_iteration == resolved.next_iteration
 
 
 def test_the_specs_unset_is_the_configs_none_and_the_profiles_value() -> None:
-    bot = make_bot("engine:tt=1,profile=v3,null=-1,probcut=-1,exposure=-1,threads=0")
+    bot = make_bot(
+        "engine:tt=1,profile=v3,null=-1,probcut=-1,next_iteration=-1,exposure=-1,threads=0"
+    )
     assert isinstance(bot, EngineBot)
     config = bot.engine.config
-    assert (config.null_reduction, config.probcut, dict(config.terms)) == (None, None, {})
+    assert (config.null_reduction, config.probcut, config.next_iteration, dict(config.terms)) == (
+        None,
+        None,
+        None,
+        {},
+    )
+    assert bot.engine.next_iteration == PROFILES["v3"].next_iteration
     assert config.threads == 1  # threads=0: one thread unless the process said otherwise
     assert int(bot.engine.S[L.CFG + L.CFG_PROBCUT]) == PROFILES["v3"].probcut
 
@@ -211,6 +230,8 @@ def test_the_specs_unset_is_the_configs_none_and_the_profiles_value() -> None:
         ("engine:probcut=1001", r"option probcut='1001' is out of range"),
         ("engine:threads=257", r"option threads='257' is out of range: must be int in \[0, 256\]"),
         ("engine:tempo=1001", r"option tempo='1001' is out of range: must be int in \[-1, 1000\]"),
+        ("engine:next_iteration=1.5", r"option next_iteration='1.5' is out of range"),
+        ("engine:next_iteration=0", "next_iteration must be a fraction of the time above 0"),
         ("engine:eval=learned", "option eval='learned' is not one of positional, material"),
     ],
 )

@@ -145,3 +145,37 @@ def test_last_ply_is_evaluated_exactly_and_ends_the_search_early() -> None:
         best = max(position.play(sq).margin(position.turn) for sq in position.legal_squares())
         me, opp = np.uint64(position.mover), np.uint64(position.opponent)
         assert evaluate(me, opp, 1, U, S) == SCALE * best, position.fen()
+
+
+class _Clock:
+    """A stand-in for the searcher's ``time`` module whose clock moves ``step`` seconds at
+    each reading: the driver reads it once at the start and once after each iteration, so
+    iteration ``d`` ends at ``d * step`` whatever the machine's speed."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now - self.step
+
+
+@pytest.mark.parametrize(
+    ("fraction", "iterations"),
+    [(None, 5), (0.4, 5), (0.25, 3), (0.75, 8), (1.0, 11)],
+)
+def test_no_iteration_starts_after_the_settings_fraction_of_the_time(
+    monkeypatch: pytest.MonkeyPatch, fraction: float | None, iterations: int
+) -> None:
+    # The profile's fraction (v4: 0.4) when unset; 1.0 iterates until the deadline. With a
+    # 1,000-second budget and every iteration "taking" 100 seconds, the driver starts
+    # iteration d + 1 only while d * 100 <= fraction * 1,000 (the real timer never fires).
+    from adjacency.engine import searcher
+
+    monkeypatch.setattr(searcher, "time", _Clock(100.0))
+    engine = Engine(tt_mb=1, next_iteration=fraction)
+    position = Position.start(8, 8, 28)
+    result = engine.search(position, seconds=1000.0)
+    assert result.depth == iterations
+    assert not result.exact and not engine.stopped

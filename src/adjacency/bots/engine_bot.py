@@ -90,11 +90,11 @@ since the first version; the spec strings never change)."""
 def spec_config(**options: OptionValue) -> EngineConfig:
     """The :class:`~adjacency.engine.config.EngineConfig` of the ``engine`` bot's engine
     options (parsed values by spec name: ``tt``, ``eval``, ``driver``, ``lmr``, ``profile``,
-    ``threads``, ``null``, ``probcut``, ``patterns`` and the terms; the bot's own
-    ``time``, ``depth``, ``solve`` and ``book`` are not among them): the short names renamed
-    (:data:`SPEC_NAMES`), :data:`UNSET` made ``None``, the terms gathered, and ``threads``
-    0 (or missing) made :func:`~adjacency.engine.threads.default_threads`; a setting not
-    given keeps :class:`~adjacency.engine.config.EngineConfig`'s default. Raises
+    ``threads``, ``null``, ``probcut``, ``next_iteration``, ``patterns`` and the terms; the
+    bot's own ``time``, ``depth``, ``solve`` and ``book`` are not among them): the short
+    names renamed (:data:`SPEC_NAMES`), :data:`UNSET` made ``None``, the terms gathered,
+    and ``threads`` 0 (or missing) made :func:`~adjacency.engine.threads.default_threads`;
+    a setting not given keeps :class:`~adjacency.engine.config.EngineConfig`'s default. Raises
     :class:`~adjacency.core.errors.InvalidSettingsError` for a value out of range."""
     settings: dict[str, Any] = {}
     terms: dict[str, int] = {}
@@ -150,6 +150,14 @@ def spec_config(**options: OptionValue) -> EngineConfig:
             maximum=PROBCUT_MAX,
         ),
         Option(
+            "next_iteration",
+            float(UNSET),
+            "start no new iteration once this fraction of the move's time is spent "
+            "(1: search to the deadline; -1: the profile's)",
+            minimum=float(UNSET),
+            maximum=1.0,
+        ),
+        Option(
             "book",
             "shipped",
             "proven positions to play from: shipped, off or a directory",
@@ -191,6 +199,7 @@ class EngineBot(Bot):
         threads: int = 0,
         null: int = UNSET,
         probcut: int = UNSET,
+        next_iteration: float = UNSET,
         patterns: str = "shipped",
         **terms: int,
     ) -> None:
@@ -209,6 +218,7 @@ class EngineBot(Bot):
             threads=threads,
             null=null,
             probcut=probcut,
+            next_iteration=next_iteration,
             patterns=patterns,
             **terms,
         )

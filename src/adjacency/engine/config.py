@@ -80,8 +80,8 @@ class EngineConfig:
     """Everything an :class:`~adjacency.engine.searcher.Engine` is built from, checked.
 
     ``profile`` fixes the evaluation's weights and the search's settings; ``ordering``,
-    ``reductions``, ``null_reduction`` and ``probcut`` override the profile's when set
-    (``None``: the profile's), and ``terms`` overrides weights of the hand-tuned
+    ``reductions``, ``null_reduction``, ``probcut`` and ``next_iteration`` override the
+    profile's when set (``None``: the profile's), and ``terms`` overrides weights of the hand-tuned
     evaluation by name (:data:`TERMS`). ``threads``: search threads sharing the table
     (1: no helpers); ``tt_mb``: the table's size in MB; ``use_tt``: whether the search
     reads the table (the solver always does).
@@ -104,6 +104,11 @@ class EngineConfig:
     """Null-move pruning's reduction ``R`` (0: off)."""
     probcut: int | None = None
     """ProbCut's margin in 1/16 piece (0: off)."""
+    next_iteration: float | None = None
+    """With a time limit, start no new iteration of the search once this fraction of the
+    time is spent (above 0, at most 1; 1: iterate until the deadline, whose unfinished
+    iteration's move is played only if it already proved better; docs/engine.md, Time
+    management)."""
     terms: Mapping[str, int] = field(default_factory=dict)
     """Weights of the hand-tuned evaluation by name; a read-only copy once built."""
     patterns: str = "shipped"
@@ -136,6 +141,16 @@ class EngineConfig:
             )
         if self.ordering is not None:
             _check_whole("ordering", self.ordering, 0, ORDER_ALL)
+        fraction: object = self.next_iteration
+        if fraction is not None and not (
+            isinstance(fraction, (int, float))
+            and not isinstance(fraction, bool)
+            and 0 < fraction <= 1
+        ):
+            raise InvalidSettingsError(
+                "next_iteration must be a fraction of the time above 0 and at most 1, "
+                f"or None (the profile's), got {quote(fraction)}"
+            )
         terms: object = self.terms
         if not isinstance(terms, Mapping):
             raise InvalidSettingsError(
@@ -172,6 +187,9 @@ class EngineConfig:
                 profile.null_reduction if self.null_reduction is None else self.null_reduction
             ),
             probcut=profile.probcut if self.probcut is None else self.probcut,
+            next_iteration=(
+                profile.next_iteration if self.next_iteration is None else self.next_iteration
+            ),
         )
 
     def with_settings(self, **settings: object) -> EngineConfig:
@@ -198,6 +216,7 @@ class EngineSettings(TypedDict, total=False):
     reductions: bool | None
     null_reduction: int | None
     probcut: int | None
+    next_iteration: float | None
     terms: Mapping[str, int]
     patterns: str
 

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Unpack
+from typing import Unpack, cast
 
 import numpy as np
 
@@ -132,6 +132,8 @@ class Engine:
         games, 15 where the board fills)."""
         self.driver = resolved.driver
         self.reductions = bool(resolved.reductions)
+        self.next_iteration = float(cast(float, resolved.next_iteration))
+        """No new iteration once this fraction of a search's time is spent."""
         self.generation = 0
         self.threads = resolved.threads
         self.helpers = Helpers(self.S, self.threads - 1) if self.threads > 1 else None
@@ -337,7 +339,7 @@ class Engine:
                     progress(result)
                 if result.exact:
                     break
-                if seconds is not None and elapsed > self.profile.next_iteration * seconds:
+                if seconds is not None and elapsed > self.next_iteration * seconds:
                     break
         finally:
             if self.helpers is not None:
