@@ -131,7 +131,7 @@ def spec_of(config: EngineConfig) -> str:
         "threads": str(config.threads),
         "null": "-1" if config.null_reduction is None else str(config.null_reduction),
         "probcut": "-1" if config.probcut is None else str(config.probcut),
-        "next_iteration": "-1" if config.next_iteration is None else f"{config.next_iteration:g}",
+        "next_iteration": "0" if config.next_iteration is None else f"{config.next_iteration:g}",
         **{name: str(value) for name, value in config.terms.items()},
     }
     return "engine:" + ",".join(f"{key}={value}" for key, value in items.items())
@@ -208,7 +208,7 @@ def test_spec_configurations_round_trip_through_the_bot_and_the_engine(
 
 def test_the_specs_unset_is_the_configs_none_and_the_profiles_value() -> None:
     bot = make_bot(
-        "engine:tt=1,profile=v3,null=-1,probcut=-1,next_iteration=-1,exposure=-1,threads=0"
+        "engine:tt=1,profile=v3,null=-1,probcut=-1,next_iteration=0,exposure=-1,threads=0"
     )
     assert isinstance(bot, EngineBot)
     config = bot.engine.config
@@ -231,7 +231,7 @@ def test_the_specs_unset_is_the_configs_none_and_the_profiles_value() -> None:
         ("engine:threads=257", r"option threads='257' is out of range: must be int in \[0, 256\]"),
         ("engine:tempo=1001", r"option tempo='1001' is out of range: must be int in \[-1, 1000\]"),
         ("engine:next_iteration=1.5", r"option next_iteration='1.5' is out of range"),
-        ("engine:next_iteration=0", "next_iteration must be a fraction of the time above 0"),
+        ("engine:next_iteration=-0.5", r"option next_iteration='-0.5' is out of range"),
         ("engine:eval=learned", "option eval='learned' is not one of positional, material"),
     ],
 )

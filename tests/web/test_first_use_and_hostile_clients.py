@@ -525,3 +525,17 @@ def test_every_admitted_hint_gets_a_bot_at_once(
         for thread in threads:
             thread.join(30)
         assert answers == [200] * hints
+
+
+@pytest.mark.parametrize("value", ["-0.5", "-1", "1.5"])
+def test_an_engine_setting_out_of_its_range_is_a_400_before_any_game(
+    client: TestClient, value: str
+) -> None:
+    # next_iteration takes 0 (the profile's) to 1: the option's range is the engine's, so
+    # the page's request is refused up front, before a game exists whose bot cannot start.
+    spec = f"engine:next_iteration={value}"
+    body = {"x": HUMAN, "o": {"kind": "bot", "spec": spec}, **SMALL}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400, response.text
+    assert f"option next_iteration='{value}' is out of range" in response.json()["detail"]
+    assert client.get("/api/games").json() == []

@@ -151,10 +151,10 @@ def spec_config(**options: OptionValue) -> EngineConfig:
         ),
         Option(
             "next_iteration",
-            float(UNSET),
+            0.0,
             "start no new iteration once this fraction of the move's time is spent "
-            "(1: search to the deadline; -1: the profile's)",
-            minimum=float(UNSET),
+            "(1: search to the deadline; 0: the profile's)",
+            minimum=0.0,
             maximum=1.0,
         ),
         Option(
@@ -199,7 +199,7 @@ class EngineBot(Bot):
         threads: int = 0,
         null: int = UNSET,
         probcut: int = UNSET,
-        next_iteration: float = UNSET,
+        next_iteration: float = 0.0,
         patterns: str = "shipped",
         **terms: int,
     ) -> None:
@@ -218,7 +218,9 @@ class EngineBot(Bot):
             threads=threads,
             null=null,
             probcut=probcut,
-            next_iteration=next_iteration,
+            # 0 is the profile's, as time 0 is the caller's limit: a fraction of 0 would
+            # never start a second iteration, so the spec needs no -1 and has no gap.
+            next_iteration=next_iteration or UNSET,
             patterns=patterns,
             **terms,
         )
