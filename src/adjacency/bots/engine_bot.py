@@ -79,7 +79,8 @@ def within_reach(position: Position, seconds: float | None) -> bool:
 
 UNSET = -1
 """How a spec says "the profile's" for a numeric engine setting (a spec holds numbers
-only; :class:`~adjacency.engine.config.EngineConfig` says ``None``)."""
+only; :class:`~adjacency.engine.config.EngineConfig` says ``None``); ``next_iteration``,
+whose range has no 0, says it with 0, as ``time`` says "the caller's limit"."""
 
 SPEC_NAMES = {"tt": "tt_mb", "eval": "evaluation", "lmr": "reductions", "null": "null_reduction"}
 """The spec's short name of each engine setting whose
