@@ -24,7 +24,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypedDict
+from typing import TypedDict, TypeGuard
 
 from ..core.errors import InvalidSettingsError
 from ..core.text import quote
@@ -58,6 +58,11 @@ PROBCUT_MAX = 1000
 def _is_whole(value: object) -> bool:
     """True for an ``int`` that is not a ``bool``."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> TypeGuard[float]:
+    """True for an ``int`` or ``float`` that is not a ``bool``."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _check_whole(name: str, value: object, low: int, high: int) -> None:
@@ -121,12 +126,7 @@ class EngineConfig:
     def __post_init__(self) -> None:
         _check_whole("threads", self.threads, 1, THREADS_MAX)
         tt_mb: object = self.tt_mb
-        if not (
-            isinstance(tt_mb, (int, float))
-            and not isinstance(tt_mb, bool)
-            and math.isfinite(tt_mb)
-            and tt_mb > 0
-        ):
+        if not (_is_number(tt_mb) and math.isfinite(tt_mb) and tt_mb > 0):
             raise InvalidSettingsError(f"tt_mb must be a number above 0, got {quote(tt_mb)}")
         _check_choice("profile", self.profile, tuple(PROFILES))
         _check_choice("driver", self.driver, DRIVERS)
@@ -142,11 +142,7 @@ class EngineConfig:
         if self.ordering is not None:
             _check_whole("ordering", self.ordering, 0, ORDER_ALL)
         fraction: object = self.next_iteration
-        if fraction is not None and not (
-            isinstance(fraction, (int, float))
-            and not isinstance(fraction, bool)
-            and 0 < fraction <= 1
-        ):
+        if fraction is not None and not (_is_number(fraction) and 0 < fraction <= 1):
             raise InvalidSettingsError(
                 "next_iteration must be a fraction of the time above 0 and at most 1, "
                 f"or None (the profile's), got {quote(fraction)}"
