@@ -40,7 +40,7 @@ def client(db: Path) -> Iterator[TestClient]:
 def patient(monkeypatch: pytest.MonkeyPatch) -> type[PatientBot]:
     """Every bot the sessions build is a PatientBot (answers only when stopped)."""
     PatientBot.instances.clear()
-    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     return PatientBot
 
 
@@ -228,8 +228,8 @@ def test_bot_moves_first_when_it_is_first(client: TestClient) -> None:
         ({"o": {"kind": "bot", "level": 99}}, 400, "level must be from 1 to"),
         ({"o": {"kind": "bot", "spec": "nosuchbot"}}, 400, "unknown bot 'nosuchbot'"),
         ({"o": {"kind": "bot", "spec": "greedy:depth=3"}}, 400, "no option 'depth'"),
-        ({"o": {"kind": "bot", "spec": "cmd:rm -rf /"}}, 400, "cannot be started from the web"),
-        ({"o": {"kind": "bot", "spec": "py:/tmp/x.py:Bot"}}, 400, "cannot be started from the web"),
+        ({"o": {"kind": "bot", "spec": "cmd:rm -rf /"}}, 400, "cannot be started by a page"),
+        ({"o": {"kind": "bot", "spec": "py:/tmp/x.py:Bot"}}, 400, "cannot be started by a page"),
         ({"o": {"kind": "robot"}}, 422, "o.kind"),
         ({"o": {"kind": "human", "name": "n" * 41}}, 422, "o.name"),
         ({"colour": "x"}, 422, "colour"),

@@ -271,7 +271,7 @@ def test_thinking_indicator_wait_message_and_move_now(
     server: str, page: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PatientBot.instances.clear()  # a bot that thinks until told to move
-    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     open_game(page, server, time=60)
     page.click('[data-square="c3"]')
     page.wait_for_selector("#thinking:not([hidden])")

@@ -16,11 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.bots import Bot, BotError
+from adjacency.bots.gate import check_shared as check_option_caps
 from adjacency.bots.registry import Option, entries, entry, register
 from adjacency.web import hints as hints_module
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app
-from adjacency.web.limits import Limits, check_option_caps
+from adjacency.web.limits import Limits
 from adjacency.web.routers import analysis as analysis_router
 from adjacency.web.seats import MAX_HOLDERS, SEAT_HEADER
 from web_helpers import HUMAN, SMALL, PatientBot, events, live_server, wait_until
@@ -139,7 +140,7 @@ def test_a_step_in_a_paused_bot_game_is_timed(
 ) -> None:
     """Minor item: the bot stepping one move thinks on its clock."""
     PatientBot.instances.clear()
-    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     bots = {"x": {"kind": "bot", "spec": "greedy"}, "o": {"kind": "bot", "spec": "greedy"}}
     body = {**bots, **SMALL, "clock": {"base": 60, "increment": 0}}
     game_id = client.post("/api/games", json=body).json()["id"]
@@ -165,7 +166,7 @@ def test_a_bot_stopped_with_its_page_stops_its_clock(
 ) -> None:
     """Item 4: person vs bot on a clock, the page leaves after the person's first move."""
     PatientBot.instances.clear()
-    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     with (
         live_server(tmp_path / "g.sqlite3", grace=0.2) as url,
         httpx.Client(base_url=url, timeout=30) as api,
@@ -265,7 +266,7 @@ def test_the_bot_game_cap_holds_for_reopened_games(
 ) -> None:
     """Item 2: bots stopped with their pages, new games, then the old ones reopened."""
     PatientBot.instances.clear()
-    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     bots = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}, **SMALL}
     with (
         live_server(tmp_path / "g.sqlite3", grace=0.2, limits=Limits(bot_games=2)) as url,
@@ -499,7 +500,7 @@ def test_every_admitted_hint_gets_a_bot_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hints: int
 ) -> None:
     PatientBot.instances.clear()
-    monkeypatch.setattr(hints_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(hints_module, "build_bot", lambda spec, seed=None: PatientBot())
     app = create_app(tmp_path / "g.sqlite3", limits=Limits(hints=hints))
     with TestClient(app) as client:
         body = {"x": HUMAN, "o": HUMAN, **SMALL, "time": 30}

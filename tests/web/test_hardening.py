@@ -179,7 +179,7 @@ def test_concurrent_bot_games_are_capped_with_429(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PatientBot.instances.clear()
-    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     app = create_app(tmp_path / "g.sqlite3", limits=Limits(bot_games=2))
     body = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}, **SMALL}
     with TestClient(app) as client:
@@ -197,7 +197,7 @@ def test_a_second_pending_hint_for_a_game_is_429_and_the_server_stays_responsive
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PatientBot.instances.clear()
-    monkeypatch.setattr(hints_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(hints_module, "build_bot", lambda spec, seed=None: PatientBot())
     app = create_app(tmp_path / "g.sqlite3")
     with TestClient(app) as client:
         body = {"x": HUMAN, "o": HUMAN, **SMALL, "time": 30}

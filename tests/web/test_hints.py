@@ -186,7 +186,7 @@ def test_per_spec_must_be_positive() -> None:
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> None:
     """The app's hint bots are CountingBots named after the spec they stand for."""
-    monkeypatch.setattr(hints_module, "make_bot", lambda spec, seed=None: CountingBot(spec))
+    monkeypatch.setattr(hints_module, "build_bot", lambda spec, seed=None: CountingBot(str(spec)))
 
 
 def two_people(client: TestClient) -> str:

@@ -51,7 +51,7 @@ def test_a_game_abandoned_by_its_page_stops_its_bot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     PatientBot.instances.clear()
-    monkeypatch.setattr(turns_module, "make_bot", lambda spec, seed=None: PatientBot())
+    monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     with (
         live_server(tmp_path / "g.sqlite3", grace=0.5) as url,
         httpx.Client(base_url=url, timeout=30) as api,

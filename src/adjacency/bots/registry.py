@@ -218,7 +218,14 @@ def register(
 
 
 def _check_cap(bot: str, option: Option) -> None:
-    """Refuse (at import) an option a shared server could not bound (see :class:`Option`)."""
+    """Refuse (at import) an option a shared server could not bound (see :class:`Option`):
+    a number with neither a maximum nor a cap, and free text (a path, say) without the
+    values a shared server accepts (``shared``), which the network gate holds it to."""
+    if option.kind == "str" and option.shared is None:
+        raise RuntimeError(
+            f"bot {bot!r}: text option {option.name!r} needs shared=(...), the values a "
+            "shared server accepts (free text may name a file of the server)"
+        )
     if not option.numeric:
         return
     if option.shared_cap is None:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..bots.gametree import GameTreeBot
+from ..bots.gate import NetworkSpec
 from ..bots.genetic import GeneticBot
 from ..bots.sequence_genetic import SequenceGeneticBot
 from ..core import Position
@@ -93,7 +94,10 @@ def _check_size(bot: object) -> None:
 
 
 def evolution_trace(
-    position: Position, spec: str = "genetic", seed: int = 1, cancel: Cancel | None = None
+    position: Position,
+    spec: str | NetworkSpec = "genetic",
+    seed: int = 1,
+    cancel: Cancel | None = None,
 ) -> EvolutionTrace:
     """The trace of the genetic bot ``spec`` (seed ``seed``) choosing a move on ``position``.
 

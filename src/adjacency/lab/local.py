@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.gate import NetworkSpec
 from ..bots.local import LocalSearchBot, LocalStep
 from ..core import Position
 from .limits import MAX_STEPS, LabError, check_position
@@ -122,7 +123,10 @@ class ClimbTrace:
 
 
 def climb_trace(
-    position: Position, spec: str = "hill", seed: int = 1, cancel: Cancel | None = None
+    position: Position,
+    spec: str | NetworkSpec = "hill",
+    seed: int = 1,
+    cancel: Cancel | None = None,
 ) -> ClimbTrace:
     """The trace of the local-search bot ``spec`` (seed ``seed``) choosing a move on
     ``position``; :class:`~adjacency.lab.limits.LabError` for another kind of bot or a

@@ -1,9 +1,12 @@
-"""Running a real bot for a lab trace: its spec checked, its seed fixed, its search cancellable.
+"""Running a real bot for a lab trace: its spec gated, its seed fixed, its search cancellable.
 
 Every lab trace of a bot (local search, genetic algorithms) is one
 ``choose_move`` of a bot made from a spec with a fixed seed and no time limit,
 so the same spec, seed and position give the same trace (replayable), and the
-trace's final move is the move the bot plays. :class:`Cancel` lets a caller on
+trace's final move is the move the bot plays. The lab serves pages over the
+network, so its bots are built from specs that passed the network gate
+(:func:`~adjacency.bots.gate.admit`): never a program, a file or a path, whoever
+calls it. :class:`Cancel` lets a caller on
 another thread (the web app, when a page goes away) stop a lab search: a
 search that is cancelled returns what it has, marked incomplete.
 """
@@ -12,8 +15,9 @@ from __future__ import annotations
 
 import threading
 
-from ..bots import Bot, BotError, Limit, make_bot
-from ..bots.registry import parse_spec
+from ..bots import Bot, BotError, Limit
+from ..bots.gate import NetworkSpec, admit
+from ..bots.gate import build as build_admitted
 from ..core import Position
 from .limits import LabError
 
@@ -48,16 +52,18 @@ class Cancel:
             bot.stop()
 
 
-def build(spec: str, seed: int, kinds: tuple[type, ...], what: str) -> Bot:
+def build(spec: str | NetworkSpec, seed: int, kinds: tuple[type, ...], what: str) -> Bot:
     """The bot of ``spec`` seeded with ``seed`` (unless the spec sets one); :class:`LabError`
-    unless it is one of ``kinds`` (``what`` names them in the message)."""
+    if the network gate refuses a text spec, or unless the bot is one of ``kinds``
+    (``what`` names them in the message)."""
     try:
-        bot = make_bot(spec, seed=seed)
+        admitted = spec if isinstance(spec, NetworkSpec) else admit(spec)
+        bot = build_admitted(admitted, seed=seed)
     except BotError as error:
         raise LabError(str(error)) from error
     if not isinstance(bot, kinds):
         bot.close()
-        raise LabError(f"{parse_spec(spec).name!r} is not {what}; give {what} spec")
+        raise LabError(f"{admitted.name!r} is not {what}; give {what} spec")
     return bot
 
 

@@ -15,7 +15,8 @@ import contextlib
 import threading
 from dataclasses import dataclass
 
-from ..bots import BotError, Limit, make_bot, parse_spec
+from ..bots import BotError, Limit
+from ..bots.gate import admit, build
 from ..bots.registry import entry
 from ..core import Position
 from ..workers import Executor, make_executor
@@ -33,8 +34,10 @@ class HouseMove:
 
 
 def house_move(item: HouseMove) -> str:
-    """Build the bot and ask it for a move (runs in a worker process)."""
-    bot = make_bot(item.spec, seed=item.seed)
+    """Build the bot and ask it for a move (runs in a worker process). The spec passes the
+    network gate again here (:func:`~adjacency.bots.gate.admit`): a house bot's spec came
+    from an admin request or the league file, and a worker builds nothing else."""
+    bot = build(admit(item.spec), seed=item.seed)
     try:
         return bot.choose_move(Position.from_fen(item.fen), Limit(time=item.seconds))
     finally:
@@ -42,16 +45,17 @@ def house_move(item: HouseMove) -> str:
 
 
 def check_house_spec(spec: str) -> str:
-    """Raise :class:`~adjacency.bots.BotError` unless ``spec`` names a built-in bot
-    (``cmd:`` programs and ``py:`` files are not house bots: they would run a team's code
-    on the server's machine; the team connects them with ``adjacency connect``)."""
-    parsed = parse_spec(spec)
-    if entry(parsed.name).raw:
-        raise BotError(
-            f"{parsed.name}: bots cannot be house bots; connect them with adjacency connect"
-        )
-    make_bot(spec, seed=0).close()
-    return spec
+    """The canonical text of ``spec``, or :class:`~adjacency.bots.BotError` unless it
+    names a built-in bot the network gate admits (:func:`~adjacency.bots.gate.admit`):
+    ``cmd:`` programs and ``py:`` files are not house bots (they would run a team's code on
+    the server's machine; the team connects them with ``adjacency connect``), and no
+    option may name a file of the server. The bot is built once, so a bad value fails here."""
+    name = spec.strip().partition(":")[0].strip().lower() if isinstance(spec, str) else ""
+    if name and entry(name).raw:
+        raise BotError(f"{name}: bots cannot be house bots; connect them with adjacency connect")
+    admitted = admit(spec)
+    build(admitted, seed=0).close()
+    return admitted.text
 
 
 class HousePlayers:

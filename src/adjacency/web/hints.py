@@ -24,7 +24,9 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from ..bots import Bot, Limit, make_bot
+from ..bots import Bot, Limit
+from ..bots.gate import admit
+from ..bots.gate import build as build_bot
 from ..core import Position
 from ..serving.errors import NotNow
 from .levels import is_baseline
@@ -36,7 +38,7 @@ HINT_TIME = 3.0
 """Seconds the hint bot may think at most."""
 
 BotFactory = Callable[[str], Bot]
-"""Builds a bot from its spec (default: the registry's ``make_bot``)."""
+"""Builds a bot from its spec (default: the network gate's ``admit`` and ``build``)."""
 
 
 class HintBots:
@@ -56,7 +58,7 @@ class HintBots:
     def _build(self, spec: str) -> Bot:
         if self._factory is not None:
             return self._factory(spec)
-        return make_bot(spec)  # looked up at call time, so tests can patch the module's make_bot
+        return build_bot(admit(spec))  # looked up at call time: tests patch build_bot
 
     @contextmanager
     def borrow(self, spec: str) -> Iterator[Bot]:

@@ -6,9 +6,9 @@ server holds it to three rules:
 * at most ``limits.hints`` lab searches run at once, the same cap as hints (a lab
   search is a hint-sized job: one bot, one position); one more is 429 at once,
   so no request waits for a slot;
-* its sizes are the lab's bounds (:mod:`adjacency.lab.limits`) and a bot spec's
-  options the shared-server caps of the bot registry (:func:`.limits.check_option_caps`),
-  both 400 with the allowed range;
+* its sizes are the lab's bounds (:mod:`adjacency.lab.limits`), and a bot spec passes
+  the network gate (:func:`~adjacency.bots.gate.admit`: built-in bots only, options
+  within the shared-server caps), both 400 with the reason;
 * when the page goes away (the client disconnects) or the server stops, the search
   is cancelled (:class:`~adjacency.lab.Cancel`) and its slot comes back as soon as
   the worker thread ends.
@@ -24,29 +24,22 @@ from typing import TypeVar
 from fastapi import Request
 
 from ..bots import BotError
-from ..bots.registry import option_values, parse_spec
+from ..bots.gate import NetworkSpec, admit
 from ..lab import Cancel, LabError
-from .limits import check_option_caps
 from .routers.analysis import Slots
 
 T = TypeVar("T")
 
-MAX_SPEC = 200
-"""Characters of a bot spec the lab accepts."""
 POLL = 0.2
 """Seconds between two checks that the page is still there."""
 
 
-def checked_spec(spec: str) -> str:
-    """``spec`` if it is short and its options are within the shared-server caps."""
-    if len(spec) > MAX_SPEC:
-        raise LabError(f"bot spec too long: {len(spec)} characters, at most {MAX_SPEC}")
+def checked_spec(spec: str) -> NetworkSpec:
+    """``spec`` through the network gate, or :class:`LabError` (400) with its reason."""
     try:
-        parsed = parse_spec(spec)
-        check_option_caps(parsed.name, option_values(parsed))
+        return admit(spec)
     except BotError as error:
         raise LabError(str(error)) from error
-    return spec
 
 
 async def run_lab(request: Request, work: Callable[[Cancel], T]) -> T:

@@ -10,42 +10,11 @@ responsive because no request waits for a slot.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from ..bots import BotError
-from ..bots.registry import entry
 from .analysis import SOLVE_SECONDS
 from .timers import SCHEDULER
-
-
-def check_option_caps(bot: str, values: Mapping[str, Any]) -> None:
-    """Raise :class:`BotError` (400) if an option of ``bot`` is above the cap the bot
-    registry declares for servers shared with others (``Option.shared_cap``: the
-    engine's ``tt`` and the MCTS ``tree`` at 256 MB, populations, threads, time...).
-
-    The caps come from the registry's option metadata, so every bot, a new one too,
-    is bounded without a list here; so do the values a text option may take there
-    (``Option.shared``: the engine's ``book`` and ``patterns`` name files of the
-    server otherwise). ``values`` are the typed values of
-    :func:`~adjacency.bots.registry.option_values`.
-    """
-    for option in entry(bot).options:
-        cap = option.shared_cap
-        value = values.get(option.name)
-        if option.shared is not None and option.name in values and value not in option.shared:
-            raise BotError(
-                f"{bot} option {option.name}={value} names a file of this server; bots "
-                f"started from the web page take {' or '.join(option.shared)}"
-            )
-        if cap is None or not isinstance(value, int | float) or isinstance(value, bool):
-            continue
-        if value > cap:
-            raise BotError(
-                f"{bot} option {option.name}={value:g} is above this server's limit of "
-                f"{cap:g} for bots started from the web page"
-            )
 
 
 @dataclass

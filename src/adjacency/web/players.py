@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..bots import BotError
-from ..bots.registry import entry, option_values, parse_spec
+from ..bots.gate import admit
 from ..core import Color
 from .levels import default_level, level_by_number
-from .limits import check_option_caps
 from .models import PlayerInfo, PlayerSetup
 
 
@@ -44,19 +42,14 @@ class Player:
 
 
 def player_from_setup(setup: PlayerSetup, color: Color) -> Player:
-    """Validate a side's setup; raise :class:`BotError` for an unknown level, bot or option."""
+    """Validate a side's setup; raise :class:`BotError` for an unknown level, bot or option,
+    and for a spec the network gate refuses (:func:`~adjacency.bots.gate.admit`)."""
     name = " ".join(setup.name.split())
     if setup.kind == "human":
         return Player("human", name or f"Player {color.upper()}")
     if setup.spec is not None:
-        parsed = parse_spec(setup.spec)
-        if entry(parsed.name).raw:
-            raise BotError(
-                f"bot {parsed.name!r} runs a program or Python file of this machine and "
-                "cannot be started from the web page; choose a built-in bot"
-            )
-        check_option_caps(parsed.name, option_values(parsed))  # checks every value
-        return Player("bot", name or str(parsed), str(parsed))
+        admitted = admit(setup.spec)
+        return Player("bot", name or admitted.text, admitted.text)
     level = default_level() if setup.level is None else level_by_number(setup.level)
     return Player(
         "bot",

@@ -35,7 +35,9 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..bots import Bot, BotFailure, Limit, Thinking, make_bot
+from ..bots import Bot, BotFailure, Limit, Thinking
+from ..bots.gate import admit
+from ..bots.gate import build as build_bot
 from ..core import Color, Position
 from ..core.details import detail_text
 from ..core.game import Termination
@@ -202,9 +204,10 @@ class BotTurns:
         close_bots(released)
 
     def _build(self, turn: BotTurn) -> Bot | None:
-        """A new bot for ``turn``; on failure the game ends without a result."""
+        """A new bot for ``turn`` (its spec through the network gate, as every bot a page
+        asks for); on failure the game ends without a result."""
         try:
-            bot = make_bot(turn.spec)
+            bot = build_bot(admit(turn.spec))
             bot.new_game()
             return bot
         except Exception as exc:
