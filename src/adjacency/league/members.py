@@ -62,6 +62,7 @@ class MemberStore(SQLiteStore):
             # The version row is written with the league's settings (:meth:`create`).
             check_version(self.db, self.path, CONFIG, "meta", SCHEMA_VERSION, write=False)
             self._keep_totals()
+            self._keep_proofs()
         except StoreError:
             self.db.close()
             raise
@@ -392,18 +393,96 @@ class MemberStore(SQLiteStore):
     def _established(
         db: sqlite3.Connection, member_id: int, rules: LeagueRules
     ) -> tuple[bool, Progress]:
-        kind, approved = db.execute(
-            "SELECT kind, approved FROM members WHERE id = ?", (member_id,)
-        ).fetchone()
+        """:meth:`established` in the caller's transaction or lock. Reads the member's
+        row and at most ``rules.established_games`` rows of its ``proofs`` (by primary
+        key), whatever the number of games stored: a person with that many opponents
+        that prove them has at least as many games, and one with fewer has all of them
+        read. A member that does not exist (deleted meanwhile) is not established."""
+        row = db.execute("SELECT kind, approved FROM members WHERE id = ?", (member_id,)).fetchone()
+        if row is None:
+            return False, rules.progress(False, 0, 0)
+        kind, approved = row
         if kind != "person":
             return True, Progress("your games are rated", "rated")
-        games, opponents = db.execute(
-            "SELECT COUNT(*), COUNT(DISTINCT CASE WHEN x_id = ?1 THEN o_id ELSE x_id END) "
-            "FROM games WHERE status = 'finished' AND (x_id = ?1 OR o_id = ?1)",
-            (member_id,),
+        opponents, games = db.execute(
+            "SELECT COUNT(*), TOTAL(games) FROM "
+            "(SELECT games FROM proofs WHERE member_id = ? LIMIT ?)",
+            (member_id, max(1, rules.established_games)),
         ).fetchone()
         args = (bool(approved), int(games), int(opponents))
         return rules.established(*args), rules.progress(*args)
+
+    @staticmethod
+    def add_proof(db: sqlite3.Connection, member_id: int, opponent_id: int) -> None:
+        """Count one finished game of ``member_id`` against ``opponent_id`` toward the
+        member's establishment (``proofs``), in the caller's transaction: the store calls
+        it as a game ends, for each person whose opponent was established then
+        (the rule of :mod:`.rules`)."""
+        db.execute(
+            "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, 1) "
+            "ON CONFLICT (member_id, opponent_id) DO UPDATE SET games = games + 1",
+            (member_id, opponent_id),
+        )
+
+    def proofs(self) -> dict[tuple[int, int], int]:
+        """The ``proofs`` rows as stored: games counted toward establishment, by
+        ``(person, opponent)`` (what :meth:`rebuild_proofs` recomputes)."""
+        rows = self._query("SELECT member_id, opponent_id, games FROM proofs")
+        return {(int(m), int(o)): int(n) for m, o, n in rows}
+
+    @staticmethod
+    def replay_proofs(db: sqlite3.Connection, rules: LeagueRules) -> dict[tuple[int, int], int]:
+        """The ``proofs`` rows recomputed from the finished games in the order they ended,
+        under ``rules`` and today's approvals (the stored games do not say who was
+        approved when): a game proves a person when their opponent was, as it ended, a
+        bot, a house bot or an established person (the rule of :mod:`.rules`)."""
+        kinds = {
+            int(i): (str(k), bool(a))
+            for i, k, a in db.execute("SELECT id, kind, approved FROM members")
+        }
+        proofs: dict[tuple[int, int], int] = {}
+        counts: dict[int, list[int]] = {}  # person: [games, opponents]
+
+        def established(member: int) -> bool:
+            kind, approved = kinds.get(member, ("person", False))
+            games, opponents = counts.get(member, [0, 0])
+            return kind != "person" or rules.established(approved, games, opponents)
+
+        rows = db.execute(
+            "SELECT x_id, o_id FROM games WHERE status = 'finished' ORDER BY ended, id"
+        )
+        for x_id, o_id in rows.fetchall():
+            sides = ((int(x_id), int(o_id)), (int(o_id), int(x_id)))
+            proven = [
+                (me, them)
+                for me, them in sides
+                if kinds.get(me, ("bot", False))[0] == "person" and established(them)
+            ]
+            for me, them in proven:
+                tally = counts.setdefault(me, [0, 0])
+                tally[0] += 1
+                tally[1] += (me, them) not in proofs
+                proofs[me, them] = proofs.get((me, them), 0) + 1
+        return proofs
+
+    def _keep_proofs(self) -> None:
+        """Fill ``proofs`` once in a file written before it existed (no ``proofs`` key in
+        ``meta``): a replay of its finished games under the new rule
+        (:meth:`replay_proofs`), so throwaway people who established each other before
+        are provisional again."""
+        if self._query("SELECT 1 FROM meta WHERE key = 'proofs'"):
+            return
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM meta WHERE key = 'proofs'").fetchone():
+                return  # another connection filled it meanwhile
+            row = db.execute("SELECT value FROM meta WHERE key='rules'").fetchone()
+            rules = LeagueRules.from_dict(json.loads(row[0])) if row else LeagueRules()
+            db.execute("DELETE FROM proofs")
+            db.executemany(
+                "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, ?)",
+                [(m, o, n) for (m, o), n in self.replay_proofs(db, rules).items()],
+            )
+            db.execute("INSERT INTO meta VALUES ('proofs', '1')")
 
     def rotate(self, name: str) -> str:
         """Give a member a new token (the old one stops working); return the new token."""

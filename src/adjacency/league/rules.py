@@ -7,11 +7,19 @@ with each against their own bot and buy it 180 rating points in a minute (issue 
 B1). So:
 
 * A person is **provisional** (not yet *established*) until they have finished
-  :attr:`LeagueRules.established_games` games against as many different opponents,
-  or the admin approved them (``adjacency league approve NAME``); with
-  ``people="approved"`` only the admin's approval establishes a person. A game with
-  a provisional person is played and stored but rates nobody: neither side's
-  rating changes (:meth:`LeagueRules.established`).
+  :attr:`LeagueRules.established_games` games against as many different opponents
+  that were established themselves when the game ended (bots, house bots,
+  established people), or the admin approved them (``adjacency league approve
+  NAME``); with ``people="approved"`` only the admin's approval establishes a
+  person. A game with a provisional person is played and stored but rates nobody:
+  neither side's rating changes (:meth:`LeagueRules.established`).
+* Games between provisional people prove nothing: otherwise six throwaway people
+  resigning to each other made each other established in 18 seconds, then resigned
+  to their author's bot for +224 rating points. Only the admin adds bots, so a
+  person is established by games against the league's bots (or people the league
+  trusts already). The store counts them as each game ends (its ``proofs`` table,
+  :meth:`~adjacency.league.members.MemberStore.add_proof`), so asking whether a
+  person is established reads a few rows, never their games.
 * A rated game against a member whose Glicko-2 deviation is still above
   :data:`PROVISIONAL_RD` (a new bot, a freshly established person) moves the other
   side's rating by at most :data:`PROVISIONAL_CHANGE` points (:func:`rate`), so a
@@ -100,7 +108,8 @@ class LeagueRules:
 
     def established(self, approved: bool, games: int, opponents: int) -> bool:
         """Whether a person with ``games`` finished games against ``opponents`` different
-        members (and the admin's approval or not) is established."""
+        members, each established as its game ended (and the admin's approval or not),
+        is established."""
         if approved:
             return True
         if self.people == "approved":

@@ -103,6 +103,12 @@ CREATE TABLE IF NOT EXISTS failures (
     n INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (member_id, termination)
 );
+CREATE TABLE IF NOT EXISTS proofs (
+    member_id INTEGER NOT NULL,
+    opponent_id INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (member_id, opponent_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS current_ratings (
     member_id INTEGER PRIMARY KEY,
     seq INTEGER NOT NULL,
@@ -249,6 +255,7 @@ games rated before that rule (0) are recomputed as they were rated."""
 
 OWN_TABLES = frozenset(
     {"meta", "members", "pairs", "games", "ratings", "results", "failures", "current_ratings"}
+    | {"proofs"}  # games that establish a person (.members.MemberStore.add_proof)
 ) | frozenset(
     {"events", "event_members", "event_boards"}  # the events' (.event_store.TABLES)
 )

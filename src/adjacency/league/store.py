@@ -129,7 +129,13 @@ class LeagueStore(MemberStore):
             if row is None or row[2] != "playing":
                 raise StoreError(f"game {game_id} is not in play")
             x_id, o_id = int(row[0]), int(row[1])
-            rated = rated and all(self._established(db, m, rules)[0] for m in (x_id, o_id))
+            x_ok, o_ok = (self._established(db, m, rules)[0] for m in (x_id, o_id))
+            rated = rated and x_ok and o_ok
+            # Establishment that throwaway people cannot manufacture (:mod:`.rules`): the
+            # game proves a person only if their opponent was established as it ended.
+            for me, them, proven in ((x_id, o_id, o_ok), (o_id, x_id, x_ok)):
+                if proven and self._is_person(db, me):
+                    self.add_proof(db, me, them)
             seq = int(db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0])
             db.execute(
                 "UPDATE games SET status='finished', result=?, termination=?, detail=?, "
@@ -156,6 +162,11 @@ class LeagueStore(MemberStore):
                     (member_id, game_id, rating.rating, rating.rd, rating.volatility, now),
                 )
         return new_x, new_o
+
+    @staticmethod
+    def _is_person(db: sqlite3.Connection, member_id: int) -> bool:
+        row = db.execute("SELECT kind FROM members WHERE id = ?", (member_id,)).fetchone()
+        return row is not None and row[0] == "person"
 
     @staticmethod
     def _rating(db: sqlite3.Connection, member_id: int) -> Glicko:

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from ...serving.errors import TooMany
 from ..auth import require_person
 from ..deps import hall_of, store_of
 from ..limits import check_rate
@@ -28,11 +29,28 @@ from .public import get_game
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
 
+PEOPLE_PER_HOUR = 30.0
+"""People one address may add per hour once its burst (the limits' ``burst``: a class
+behind one school address joining together) is spent. Joining is free, so without it
+one address could mint throwaway accounts by the thousand (docs/league.md, "What is
+rated"); the join request's own rate (a quarter of the requests' rate) bounds bursts
+of requests, this one bounds accounts."""
+
 
 @router.post("/people", status_code=201, response_model=Joined)
 async def join(request: Request, body: NewPerson) -> dict[str, Any]:
-    """Join as a person: answers a secret the browser keeps (it is shown only once)."""
+    """Join as a person: answers a secret the browser keeps (it is shown only once).
+    429 when the address made too many requests, or added :data:`PEOPLE_PER_HOUR`
+    people (after its burst) in the last hour."""
     check_rate(request, "join", request.app.state.limits.requests_per_minute / 4)
+    try:
+        check_rate(request, "people", PEOPLE_PER_HOUR / 60)
+    except TooMany:
+        burst = request.app.state.limits.burst
+        raise TooMany(
+            f"too many people joined from your address: at most {burst} at once, then "
+            f"{PEOPLE_PER_HOUR:g} an hour; try again later"
+        ) from None
     member, secret = store_of(request).add_member(body.name, "person")
     return {"name": member.name, "kind": member.kind, "secret": secret}
 
