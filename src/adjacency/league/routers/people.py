@@ -13,8 +13,8 @@ from fastapi import APIRouter, Depends, Request
 
 from ...serving.errors import TooMany
 from ..auth import require_person
-from ..deps import hall_of, store_of
-from ..limits import check_rate
+from ..deps import hall_of, read, store_of
+from ..limits import LOOPBACK, check_rate
 from ..models import (
     ERRORS,
     GameState,
@@ -55,17 +55,41 @@ async def join(request: Request, body: NewPerson) -> dict[str, Any]:
     return {"name": member.name, "kind": member.kind, "secret": secret}
 
 
+ME_PER_MINUTE = 120.0
+"""``GET /api/league/me`` requests per person (per secret, whatever the address) per
+minute once the limits' burst is spent: the play page asks once a second, and a flood
+of it from one person must not take the server's time from the games."""
+
+
+def check_person_rate(request: Request, person: Member, kind: str, per_minute: float) -> None:
+    """Refuse with 429 when ``person`` (their secret, from any address) is over its
+    ``kind`` rate; clients on this machine are exempt as for :func:`check_rate`
+    (``--exempt-loopback``). A class behind one address shares the address's buckets,
+    not these: each person has their own."""
+    limits = request.app.state.limits
+    address = request.client.host if request.client else "?"
+    if address in LOOPBACK and not limits.limit_loopback:
+        return
+    if not request.app.state.rates.allow(f"person {person.id}", kind, per_minute):
+        raise TooMany(f"too many requests from {person.name}: at most {per_minute:g} per minute")
+
+
 @router.get("/me", response_model=Me)
 async def me(
     request: Request, person: Annotated[Member, Depends(require_person)]
 ) -> dict[str, Any]:
     """The person holding this secret, the games it plays now and the challenges waiting
     for its answer. Asking marks the person present
-    (:data:`~adjacency.league.hall.PRESENCE`): another person may then challenge them."""
+    (:data:`~adjacency.league.hall.PRESENCE`): another person may then challenge them.
+    Rate limited per person (:data:`ME_PER_MINUTE`); whether the person is established
+    is read in a worker thread on the readers' connection, a few rows by primary key
+    (:meth:`~adjacency.league.members.MemberStore.established`), never their games."""
+    check_person_rate(request, person, "me", ME_PER_MINUTE)
     hall = hall_of(request)
     hall.see(person)
     games = [g.id for g in hall.live.values() if g.color_of(person.id) is not None]
-    rated, note = store_of(request).established(person.id, hall.rules)
+    rules = hall.rules
+    rated, note = await read(request, lambda reader: reader.established(person.id, rules))
     now = time.monotonic()
     incoming = [
         {"challenge": c.id, "challenger": c.challenger.name, "expires_in": c.expires_in(now)}
