@@ -18,17 +18,23 @@ from lab_strategies import small_positions
 @given(small_positions(max_empty=12), st.integers(1, 5))
 def test_counts_shrink_with_each_technique_and_values_agree(position: Position, depth: int) -> None:
     rows = {row.technique: row for row in compare_techniques(position, depth).rows}
-    assert list(rows) == ["minimax", "reading", "alphabeta", "ordered", "table"]
+    assert list(rows) == ["minimax", "reading", "alphabeta", "ordered", "table", "bulk"]
     # alpha-beta only skips nodes of the minimax tree, whatever the move order
-    for name in ("reading", "alphabeta", "ordered"):
-        assert rows["minimax"].nodes >= rows[name].nodes
+    for name in ("reading", "alphabeta", "ordered", "table"):
+        assert rows["minimax"].nodes >= rows[name].nodes  # type: ignore[operator]
+    # the bulk leaves count every child one ply above the horizon, as minimax does there
+    assert rows["bulk"].nodes >= rows["table"].nodes  # type: ignore[operator]
     assert len({row.value for row in rows.values()}) == 1
     assert all(row.complete for row in rows.values())
-    assert rows["table"].saved_vs_minimax == rows["minimax"].nodes - rows["table"].nodes
-    assert rows["ordered"].saved_vs_previous == rows["alphabeta"].nodes - rows["ordered"].nodes
-    # the row is the search the tree traces (the default bot's settings: ordering, table)
-    tree = search_tree(position, depth, "alphabeta", order=True, table=True)
-    assert (tree.total_nodes, tree.value) == (rows["table"].nodes, rows["table"].value)
+    assert rows["table"].saved_vs_minimax == rows["minimax"].nodes - rows["table"].nodes  # type: ignore[operator]
+    assert rows["ordered"].saved_vs_previous == rows["alphabeta"].nodes - rows["ordered"].nodes  # type: ignore[operator]
+    for row in rows.values():  # the full depth's search is part of the whole deepening
+        assert row.nodes is not None and row.nodes <= row.total_nodes
+    # the rows are the searches the tree traces (ordering and table; with bulk leaves)
+    for name, bulk in (("table", False), ("bulk", True)):
+        tree = search_tree(position, depth, "alphabeta", order=True, table=True, bulk=bulk)
+        found = (tree.search_nodes, tree.total_nodes, tree.value)
+        assert found == (rows[name].nodes, rows[name].total_nodes, rows[name].value)
 
 
 def test_ordering_saves_nodes_over_many_positions() -> None:
@@ -42,9 +48,9 @@ def test_ordering_saves_nodes_over_many_positions() -> None:
         for _ in range(rng.randint(0, 10)):
             position = position.play(rng.choice(position.legal_moves()))
         rows = {row.technique: row for row in compare_techniques(position, 4).rows}
-        reading += rows["reading"].nodes
-        plain += rows["alphabeta"].nodes
-        ordered += rows["ordered"].nodes
+        reading += rows["reading"].total_nodes
+        plain += rows["alphabeta"].total_nodes
+        ordered += rows["ordered"].total_nodes
     assert ordered < plain < reading
 
 
@@ -52,5 +58,7 @@ def test_a_count_over_the_cap_is_marked_incomplete() -> None:
     comparison = compare_techniques(Position.start(8, 8, rounds=28), 3, cap=10_000)
     rows = {row.technique: row for row in comparison.rows}
     assert not rows["minimax"].complete and rows["minimax"].value is None
+    assert rows["minimax"].nodes is None and rows["minimax"].total_nodes >= 10_000
+    assert rows["reading"].saved_vs_previous is None
     assert rows["table"].complete and rows["table"].value is not None
     assert "<table>" in comparison._repr_html_()

@@ -32,15 +32,19 @@ def root_view(value: int, ply: int) -> int:
 def test_root_value_and_line_are_the_alphabeta_bots(
     position: Position, depth: int, table: bool
 ) -> None:
-    tree = search_tree(position, depth, "alphabeta", table=table)
+    """The textbook tree and the bots' (bulk leaves) search agree on the value and the move;
+    the bots' tree is the bot's search, line included."""
+    textbook = search_tree(position, depth, "alphabeta", table=table)
+    tree = search_tree(position, depth, "alphabeta", table=table, bulk=True)
     bot = make_bot(f"alphabeta:depth={depth},table={str(table).lower()}")
     move = bot.choose_move(position, Limit(time=None))
     assert bot.report is not None
-    assert tree.complete
-    assert tree.move == move
-    assert tree.value == bot.report.score == tree.root.value
+    assert tree.complete and textbook.complete
+    assert tree.move == textbook.move == move
+    assert tree.value == textbook.value == bot.report.score == tree.root.value
     assert tree.pv == bot.report.pv
     assert tree.tree_line() == tree.pv
+    assert textbook.tree_line() == textbook.pv
 
 
 @hsettings(max_examples=40, deadline=None)
@@ -87,10 +91,12 @@ def test_tracing_changes_nothing(position: Position, depth: int, algorithm: str)
     """With the hook attached the search visits the same nodes and finds the same move as
     the searcher without one (the bots' own code path)."""
     prune = algorithm == "alphabeta"
-    tree = search_tree(position, depth, algorithm, table=prune)
-    nodes, _, value, move, complete = count_search(position, depth, prune, prune, prune)
-    assert complete
-    assert (tree.total_nodes, tree.value, tree.move) == (nodes, value, move)
+    for bulk in (False, True):
+        tree = search_tree(position, depth, algorithm, table=prune, bulk=bulk)
+        found = count_search(position, depth, prune, prune, prune, bulk=bulk)
+        assert found.complete
+        assert (tree.search_nodes, tree.total_nodes) == (found.nodes, found.total_nodes)
+        assert (tree.value, tree.move) == (found.value, found.move)
 
 
 @hsettings(max_examples=30, deadline=None)

@@ -51,6 +51,7 @@ def test_every_panel_answers_on_a_small_position(client: TestClient) -> None:
         "alphabeta",
         "ordered",
         "table",
+        "bulk",
     ]
     climb = _get(client, "climb", fen, spec="hill:variant=sideways", seed=4).json()
     assert climb["seed"] == 4 and climb["move"] in SMALL.legal_moves()

@@ -23,9 +23,13 @@ the search never runs past the end of the game; a search that reaches the end
 is exact.
 
 ``nodes`` counts positions visited: the root, every interior position and every
-horizon position evaluated. At depth 1 above the horizon the best child is
-found with bit-parallel neighbour counts instead of one call per child (the
-children are still counted as visited); the value is the same.
+horizon position evaluated. At depth 1 above the horizon the bots find the best
+child with bit-parallel neighbour counts instead of one call per child (the
+*bulk leaves* shortcut: every child is counted as visited, none is cut off); the
+value is the same. ``bulk=False`` turns the shortcut off, so that the search and
+its count are textbook minimax / alpha-beta, cut-offs one ply above the horizon
+included: the search lab counts that way, so that a student's own implementation
+gets its numbers.
 """
 
 from __future__ import annotations
@@ -99,6 +103,7 @@ class Negamax:
         max_nodes: int | None = None,
         table: bool = False,
         ties: str = "order",
+        bulk: bool = True,
     ) -> None:
         self.geometry = geometry_of(position)
         self.neighbours = position.board.neighbours
@@ -118,6 +123,9 @@ class Negamax:
         equally good moves the first in that order is kept (the course reports' rule)."""
         self.observer: SearchObserver | None = None
         """The search lab's trace hook (see :class:`SearchObserver`); ``None``: not traced."""
+        self.bulk = bulk
+        """Value the children of a node one ply above the horizon at once (the bots' speed
+        shortcut, no cut-offs there); ``False``: one by one, as textbook alpha-beta does."""
 
     def _poll(self) -> None:
         self.next_check = self.nodes + CHECK_EVERY
@@ -177,7 +185,7 @@ class Negamax:
             if observer is not None:
                 observer.leave(diff, "horizon" if plies else "end")
             return diff
-        if depth == 1:
+        if depth == 1 and self.bulk:
             # Every child is a horizon position: the best one converts the most.
             self.nodes += empty.bit_count()
             found = diff + 1 + 2 * self.geometry.best_flips(empty, opp)
@@ -287,7 +295,7 @@ class Negamax:
         line: list[str] = []
         while len(line) < depth and not position.is_over:
             sq = self.best.get((position.mover, position.opponent))
-            if len(line) == depth - 1:  # the last ply was chosen by conversions alone
+            if len(line) == depth - 1 and self.bulk:  # the last ply: by conversions alone
                 sq = self.geometry.squares_by_flips(position.empty, position.opponent)[0][0]
             if sq is None or not (position.empty >> sq) & 1:
                 break

@@ -1,21 +1,33 @@
 """Side by side: what each alpha-beta technique saves on one position and depth.
 
-:func:`compare_techniques` runs the bots' searcher (iterative deepening to the
-depth, as the bots do) four times on the same position:
+:func:`compare_techniques` runs the bots' searcher (:class:`~adjacency.bots.minimax.Negamax`,
+iterative deepening to the depth, as the bots do) once per row on the same position:
 
 - ``minimax``: no pruning;
-- ``reading``: pruning with the moves tried in reading order (a8, b8, ..., h1): no
-  move ordering at all (the searcher of :class:`ReadingOrder`);
-- ``alphabeta``: pruning, moves converting the most first (the bots' move
-  generator) but without the best-move-first ordering (the ``alphabeta:order=false`` bot);
-- ``ordered``: pruning with the earlier iteration's best move first (``alphabeta:table=false``);
-- ``table``: ordering and the transposition table (the default ``alphabeta`` bot).
+- ``reading``: alpha-beta with the moves tried in reading order (a8, b8, ..., h1: the
+  top rank first, each rank from file a): no move ordering at all (:class:`ReadingOrder`);
+- ``alphabeta``: alpha-beta with the moves converting the most tried first (ties by
+  square index: a1, b1, ..., h8), the bots' move generator, without best-move-first
+  (the ``alphabeta:order=false,table=false`` bot);
+- ``ordered``: as ``alphabeta``, with the best move that the previous iteration (or an
+  earlier visit of the same position) found tried first (``alphabeta:table=false``);
+- ``table``: as ``ordered``, with a transposition table (bounds proven for a position
+  reused at the same remaining depth: the default ``alphabeta`` bot's search);
+- ``bulk``: as ``table``, with the bots' *bulk leaves* shortcut: one ply above the
+  horizon every child is valued at once by its conversions and counted, none cut off.
+  This is how the ``alphabeta`` bot plays (fast in Python, not fewer nodes); the rows
+  before it are textbook searches.
 
-Each row gives the nodes visited (the bots' count: every position, horizon ones
-included), the seconds taken, the value and move found, and the nodes saved
-against the row before it and against minimax. The values are equal (pruning
-and the table never change the fixed-depth value); a row whose search reached
-:data:`~adjacency.lab.limits.COUNT_CAP` nodes is marked ``complete=False``.
+The first five rows are textbook minimax / alpha-beta with the stated order and table,
+cut-offs at every ply included (``Negamax(bulk=False)``), so an independent
+implementation gets the same counts (``tests/lab/test_textbook.py`` has one). Each row
+gives ``nodes``, the positions the search at the full depth visited (the root, every
+interior and every horizon position), and ``total_nodes``, the positions of the whole
+iterative deepening (depth 1, 2, ..., the depth: what the bot spends); the seconds taken;
+the value and move found; and the nodes saved, at the full depth, against the row before
+it and against minimax. The values are equal (pruning and the table never change the
+fixed-depth value); a row whose search reached :data:`~adjacency.lab.limits.COUNT_CAP`
+nodes (all iterations together) is marked ``complete=False``.
 """
 
 from __future__ import annotations
@@ -23,7 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..bots import Limit
 from ..bots.base import Search
@@ -33,14 +45,15 @@ from ..core import Position
 from .limits import COUNT_CAP, check_depth, check_position
 from .running import Cancel
 
-TECHNIQUES: tuple[tuple[str, bool, bool, bool], ...] = (
-    ("minimax", False, False, False),
-    ("reading", True, False, False),
-    ("alphabeta", True, False, False),
-    ("ordered", True, True, False),
-    ("table", True, True, True),
+TECHNIQUES: tuple[tuple[str, bool, bool, bool, bool], ...] = (
+    ("minimax", False, False, False, False),
+    ("reading", True, False, False, False),
+    ("alphabeta", True, False, False, False),
+    ("ordered", True, True, False, False),
+    ("table", True, True, True, False),
+    ("bulk", True, True, True, True),
 )
-"""(name, prune, order, table) of each row, from no technique to all of them."""
+"""(name, prune, order, table, bulk) of each row, from no technique to all of them."""
 
 
 class ReadingOrder(Negamax):
@@ -69,13 +82,20 @@ class TechniqueCount:
     """One row of :func:`compare_techniques`."""
 
     technique: str
-    nodes: int
+    nodes: int | None
+    """Positions the search at the full depth visited (its last iteration); ``None`` when the
+    cap cut the search first."""
+    total_nodes: int
+    """Positions of the whole iterative deepening, every iteration summed (where the cap
+    cut it: the nodes until then)."""
     seconds: float
     value: int | None
     move: str | None
     complete: bool
-    saved_vs_previous: int
-    saved_vs_minimax: int
+    saved_vs_previous: int | None
+    """``nodes`` of the row before minus this row's (negative: this technique costs nodes;
+    ``None`` when either is unknown)."""
+    saved_vs_minimax: int | None
 
 
 @dataclass(frozen=True)
@@ -96,6 +116,19 @@ class Comparison:
         return comparison_html(self)
 
 
+class CountResult(NamedTuple):
+    """What one counted search found (see :func:`count_search`)."""
+
+    nodes: int | None
+    """Positions the last iteration (the full depth) visited; ``None`` if it was cut."""
+    total_nodes: int
+    """Positions of every iteration together."""
+    seconds: float
+    value: int | None
+    move: str | None
+    complete: bool
+
+
 def count_search(
     position: Position,
     depth: int,
@@ -105,43 +138,61 @@ def count_search(
     cap: int = COUNT_CAP,
     cancel: Cancel | None = None,
     reading: bool = False,
-) -> tuple[int, float, int | None, str | None, bool]:
-    """Nodes, seconds, value, move and completeness of one bot-style search to ``depth``
-    (cut at ``cap`` nodes or by ``cancel``; ``reading``: moves in reading order)."""
+    bulk: bool = False,
+) -> CountResult:
+    """One bot-style search to ``depth`` by iterative deepening (cut at ``cap`` nodes in all or
+    by ``cancel``; ``reading``: moves in reading order; ``bulk``: the bots' bulk-leaves
+    shortcut, else textbook counting)."""
     search = None if cancel is None else Search(Limit(time=None), cancel.event)
     kind = ReadingOrder if reading else Negamax
-    searcher = kind(position, prune, order, search, cap, table)
+    searcher = kind(position, prune, order, search, cap, table, bulk=bulk)
     started = time.perf_counter()
     value: int | None = None
     move: str | None = None
+    before = 0
+    last = 0
     complete = True
     try:
         for result in deepen(searcher, position, depth):
             value, move = result.score, position.board.name(result.square)
+            before, last = last, result.nodes
     except SearchStopped:
         complete = False
     reached = min(depth, position.plies_left)
-    if complete is False or value is None:
-        value, move = None, None
-    return searcher.nodes, time.perf_counter() - started, value, move, complete and reached > 0
+    seconds = time.perf_counter() - started
+    if not complete or value is None:
+        return CountResult(None, searcher.nodes, seconds, None, None, False)
+    return CountResult(last - before, searcher.nodes, seconds, value, move, reached > 0)
+
+
+def _saved(before: int | None, after: int | None) -> int | None:
+    return None if before is None or after is None else before - after
 
 
 def compare_techniques(
     position: Position, depth: int, cap: int = COUNT_CAP, cancel: Cancel | None = None
 ) -> Comparison:
-    """The four rows of the module docstring for ``position`` searched ``depth`` plies."""
+    """The rows of the module docstring for ``position`` searched ``depth`` plies."""
     check_position(position)
     depth = check_depth(position, depth)
     rows: list[TechniqueCount] = []
-    for name, prune, order, table in TECHNIQUES:
-        nodes, seconds, value, move, complete = count_search(
-            position, depth, prune, order, table, cap, cancel, name == "reading"
+    for name, prune, order, table, bulk in TECHNIQUES:
+        found = count_search(
+            position, depth, prune, order, table, cap, cancel, name == "reading", bulk
         )
-        previous = rows[-1].nodes if rows else nodes
-        first = rows[0].nodes if rows else nodes
+        previous = rows[-1].nodes if rows else found.nodes
+        first = rows[0].nodes if rows else found.nodes
         rows.append(
             TechniqueCount(
-                name, nodes, seconds, value, move, complete, previous - nodes, first - nodes
+                name,
+                found.nodes,
+                found.total_nodes,
+                found.seconds,
+                found.value,
+                found.move,
+                found.complete,
+                _saved(previous, found.nodes),
+                _saved(first, found.nodes),
             )
         )
     return Comparison(position.fen(), min(depth, position.plies_left), tuple(rows))

@@ -1,13 +1,15 @@
 """Depth against cost: each iteration of iterative deepening, for alpha-beta and the engine.
 
 :func:`deepening_trace` runs the classic ``alphabeta`` searcher (ordering and the
-table, as the default bot) and the compiled engine (``engine`` bot, its
+table, as the default bot, counted as textbook alpha-beta: without the bots' bulk-leaves
+shortcut, see :mod:`.compare`) and the compiled engine (``engine`` bot, its
 iteration reports) on one position within a time budget, and returns per depth:
-the nodes of that iteration, the cumulative nodes and seconds, and the
-*effective branching factor* (this iteration's nodes over the previous one's).
-``limit_depth`` is the deepest iteration completed within the course's 5-second
-move limit (:data:`MOVE_LIMIT`): on a log axis of time against depth, the line
-where the limit falls. Timings are wall-clock and vary with the machine's load.
+the nodes of that iteration alone, the cumulative nodes and seconds (every iteration
+up to it), and the *effective branching factor* (this iteration's nodes over the
+previous one's). ``budget`` is the seconds each search was given, at most the
+course's 5-second move limit (:data:`MOVE_LIMIT`), and ``limit_depth`` the deepest
+iteration completed within it, measured: on a log axis of time against depth, the
+line where the budget falls. Timings are wall-clock and vary with the machine's load.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ class Deepening:
     searcher: str
     iterations: tuple[DepthCost, ...]
     limit_depth: int | None
-    """The deepest iteration finished within :data:`MOVE_LIMIT` seconds."""
+    """The deepest iteration finished within the trace's ``budget`` seconds."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,11 @@ class DeepeningTrace:
 
     fen: str
     seconds: float
+    """The seconds each search was given (as asked)."""
     move_limit: float
+    """The course's seconds per move (:data:`MOVE_LIMIT`)."""
+    budget: float
+    """The seconds ``limit_depth`` is measured against: ``seconds``, at most ``move_limit``."""
     runs: tuple[Deepening, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,6 +77,7 @@ class DeepeningTrace:
             "fen": self.fen,
             "seconds": self.seconds,
             "move_limit": self.move_limit,
+            "budget": self.budget,
             "runs": [asdict(run) for run in self.runs],
         }
 
@@ -80,8 +87,11 @@ class DeepeningTrace:
         return deepening_svg(self)
 
 
-def _costs(name: str, points: list[tuple[int, int, float, float, tuple[str, ...]]]) -> Deepening:
-    """Per-iteration costs from ``(depth, cumulative nodes, seconds, value, pv)``."""
+def _costs(
+    name: str, points: list[tuple[int, int, float, float, tuple[str, ...]]], budget: float
+) -> Deepening:
+    """Per-iteration costs from ``(depth, cumulative nodes, seconds, value, pv)``; the depth
+    within ``budget`` seconds."""
     rows: list[DepthCost] = []
     previous_total, previous_nodes = 0, 0
     for depth, total, seconds, value, pv in points:
@@ -89,17 +99,18 @@ def _costs(name: str, points: list[tuple[int, int, float, float, tuple[str, ...]
         branching = nodes / previous_nodes if previous_nodes else None
         rows.append(DepthCost(depth, nodes, total, seconds, branching, value, pv))
         previous_total, previous_nodes = total, nodes
-    within = [row.depth for row in rows if row.seconds <= MOVE_LIMIT]
+    within = [row.depth for row in rows if row.seconds <= budget]
     return Deepening(name, tuple(rows), max(within) if within else None)
 
 
 def classic_deepening(
     position: Position, seconds: float, cancel: Cancel | None = None
 ) -> Deepening:
-    """The default ``alphabeta`` bot's iterations on ``position`` within ``seconds``."""
+    """The default ``alphabeta`` bot's iterations on ``position`` within ``seconds``, counted
+    as textbook alpha-beta (no bulk leaves)."""
     stop = cancel.event if cancel is not None else threading.Event()
     search = Search(Limit(time=seconds), stop)
-    searcher = Negamax(position, True, True, search, None, True)
+    searcher = Negamax(position, True, True, search, None, True, bulk=False)
     points: list[tuple[int, int, float, float, tuple[str, ...]]] = []
     started = time.perf_counter()
     try:
@@ -108,7 +119,7 @@ def classic_deepening(
             points.append((result.depth, result.nodes, elapsed, float(result.score), result.pv))
     except SearchStopped:
         pass
-    return _costs("alphabeta", points)
+    return _costs("alphabeta", points, min(seconds, MOVE_LIMIT))
 
 
 def engine_deepening(position: Position, seconds: float, cancel: Cancel | None = None) -> Deepening:
@@ -129,7 +140,7 @@ def engine_deepening(position: Position, seconds: float, cancel: Cancel | None =
         if points and report.depth <= points[-1][0]:
             continue  # the final report repeats the deepest completed iteration
         points.append((report.depth, report.nodes, report.seconds, report.score, report.pv))
-    return _costs("engine", points)
+    return _costs("engine", points, min(seconds, MOVE_LIMIT))
 
 
 def deepening_trace(
@@ -146,7 +157,8 @@ def deepening_trace(
         classic_deepening(position, seconds, cancel),
         engine_deepening(position, seconds, cancel),
     )
-    return DeepeningTrace(position.fen(), float(seconds), MOVE_LIMIT, runs)
+    budget = float(min(seconds, MOVE_LIMIT))
+    return DeepeningTrace(position.fen(), float(seconds), MOVE_LIMIT, budget, runs)
 
 
 __all__ = ["Deepening", "DeepeningTrace", "DepthCost", "deepening_trace"]

@@ -221,7 +221,8 @@ def evolution_svg(trace: EvolutionTrace) -> str:
 
 
 def deepening_svg(trace: DeepeningTrace) -> str:
-    """Seconds against depth on a log axis, one line per searcher, the 5 s limit marked."""
+    """Seconds against depth on a log axis, one line per searcher, the depth each finished
+    within the trace's budget marked (the budget stated)."""
     colours = ("#1565c0", "#c62828")
     series = [
         (
@@ -234,7 +235,7 @@ def deepening_svg(trace: DeepeningTrace) -> str:
     marks = [
         (
             float(run.limit_depth),
-            f"{run.searcher}: depth {run.limit_depth} within {trace.move_limit:g} s",
+            f"{run.searcher}: depth {run.limit_depth} within {trace.budget:g} s",
         )
         for run in trace.runs
         if run.limit_depth is not None
@@ -251,13 +252,24 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 def comparison_html(comparison: Comparison) -> str:
-    """The side-by-side counts as an HTML table."""
+    """The side-by-side counts as an HTML table (``nodes``: at the full depth; ``nodes with
+    deepening``: every iteration; a row the cap cut shows ``> total``)."""
     return _table(
-        ("technique", "nodes", "seconds", "value", "move", "saved vs previous", "saved vs minimax"),
+        (
+            "technique",
+            f"nodes at depth {comparison.depth}",
+            "nodes with deepening",
+            "seconds",
+            "value",
+            "move",
+            "saved vs previous",
+            "saved vs minimax",
+        ),
         [
             (
                 r.technique,
-                r.nodes,
+                "" if r.nodes is None else r.nodes,
+                r.total_nodes if r.complete else f"> {r.total_nodes} (cap)",
                 f"{r.seconds:.3f}",
                 r.value,
                 r.move,

@@ -1,10 +1,14 @@
 """The game tree of ``minimax`` / ``alphabeta`` on one position, captured from the real search.
 
 :func:`search_tree` runs the bots' own searcher (:class:`adjacency.bots.minimax.Negamax`)
-with iterative deepening exactly as :class:`~adjacency.bots.minimax.MinimaxBot` does and
+with iterative deepening as :class:`~adjacency.bots.minimax.MinimaxBot` does and
 attaches a :class:`TreeRecorder` (a :class:`~adjacency.bots.minimax.SearchObserver`) to
-the last iteration only, so the tree is the search the bot makes at that depth, move
-ordering from the shallower iterations included, and not a second implementation.
+the last iteration only, so the tree is the search at that depth, move ordering from
+the shallower iterations included, and not a second implementation. By default the
+searcher runs without the bots' bulk-leaves shortcut (``bulk=False``): the tree and its
+counts are textbook minimax / alpha-beta, every horizon position a node and cut-offs one
+ply above the horizon included, so a student's own implementation with the same move
+order gets the same tree. ``bulk=True`` shows the bots' own search instead.
 
 Values and windows are given from the **root mover's view** (the classic MAX/MIN
 picture): a node at an even ply is a MAX node, at an odd ply a MIN node. The negamax
@@ -14,8 +18,8 @@ says whether the (fail-soft) value is exact or only a bound: ``lower`` means the
 value is at least ``value``. A node the search valued in bulk (depth 1 above the
 horizon: every child valued by its conversions at once, see the searcher's docstring)
 carries ``leaves``, the horizon positions counted there, and ``best``, the child it
-found best; those children are not separate tree nodes. A node that failed high
-lists the moves it never searched in ``pruned``.
+found best; those children are not separate tree nodes (only with ``bulk=True``). A
+node that failed high lists the moves it never searched in ``pruned``.
 
 The tree keeps at most ``node_cap`` nodes: the recorder stops the search when the
 cap is reached and ``complete`` is then false (values of nodes still open are
@@ -181,10 +185,13 @@ class SearchTree:
     pv: tuple[str, ...]
     """The bot's principal variation (read from its best-move table, as the bot reports it)."""
     search_nodes: int
-    """Nodes the traced iteration visited, the bot's way of counting (bulk leaves included)."""
+    """Positions the traced iteration (the full depth) visited: the tree's nodes, and with
+    ``bulk`` every bulk node's leaves."""
     total_nodes: int
-    """Nodes of the whole iterative deepening up to this depth (what the bot spends)."""
+    """Positions of the whole iterative deepening up to this depth (every iteration summed)."""
     seconds: float
+    bulk: bool = False
+    """Whether the search used the bots' bulk-leaves shortcut (see the module docstring)."""
 
     @property
     def root(self) -> TreeNode:
@@ -228,6 +235,7 @@ class SearchTree:
             "depth": self.depth,
             "order": self.order,
             "table": self.table,
+            "bulk": self.bulk,
             "complete": self.complete,
             "node_cap": self.node_cap,
             "value": self.value,
@@ -252,14 +260,16 @@ def searcher_for(
     order: bool = True,
     table: bool = False,
     cancel: Cancel | None = None,
+    bulk: bool = False,
 ) -> Negamax:
     """The searcher the ``minimax`` / ``alphabeta`` bot builds for ``position``, with no
-    clock; ``cancel`` (optional) stops it (it polls every thousand nodes or so)."""
+    clock; ``cancel`` (optional) stops it (it polls every thousand nodes or so); ``bulk``:
+    with the bots' bulk-leaves shortcut (else textbook counting)."""
     if algorithm not in ALGORITHMS:
         raise LabError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     prune = algorithm == "alphabeta"
     search = None if cancel is None else Search(Limit(time=None), cancel.event)
-    return Negamax(position, prune, order and prune, search, None, table and prune)
+    return Negamax(position, prune, order and prune, search, None, table and prune, bulk=bulk)
 
 
 def search_tree(
@@ -270,11 +280,13 @@ def search_tree(
     table: bool = False,
     node_cap: int = NODE_CAP,
     cancel: Cancel | None = None,
+    bulk: bool = False,
 ) -> SearchTree:
     """The tree of the ``algorithm`` bot's search of ``position`` to ``depth`` plies.
 
     Iterative deepening runs as in the bot (depth 1, 2, ...; cut to the plies
-    left); the last iteration is traced. A ``cancel`` ends the search early, as the node
+    left); the last iteration is traced. Textbook counting unless ``bulk`` (the module
+    docstring). A ``cancel`` ends the search early, as the node
     cap does (``complete`` false). Raises
     :class:`~adjacency.lab.limits.LabError` for a depth or cap out of range or a
     position that is over.
@@ -282,7 +294,7 @@ def search_tree(
     check_position(position)
     depth = check_depth(position, depth)
     node_cap = check_whole("node cap", node_cap, 1, NODE_CAP)
-    searcher = searcher_for(position, algorithm, order, table, cancel)
+    searcher = searcher_for(position, algorithm, order, table, cancel, bulk)
     last = min(depth, position.plies_left)
     recorder = TreeRecorder(position, node_cap)
     started = time.perf_counter()
@@ -321,4 +333,5 @@ def search_tree(
         search_nodes=searcher.nodes - before,
         total_nodes=searcher.nodes,
         seconds=seconds,
+        bulk=bulk,
     )
