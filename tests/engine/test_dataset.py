@@ -1,6 +1,7 @@
 """The sharded training-data job (``train-eval --kind patterns --data DIR``,
 :mod:`adjacency.engine.dataset`): a job killed by SIGKILL and resumed equals an
-uninterrupted one shard for shard, a pool of workers and a Ray cluster write the same
+uninterrupted one shard for shard, Ctrl-C stops it in one line and --resume finishes it
+byte for byte, a pool of workers and a Ray cluster write the same
 shards as the serial executor, the labels agree with an exact oracle and with fresh
 searches, the manifest's checksums catch a corrupt shard, bad directories are one line
 and exit 2, and the fit streamed from the shards equals the in-memory fit of the same
@@ -106,6 +107,47 @@ def test_a_killed_job_resumed_equals_an_uninterrupted_one_shard_for_shard(
         e["positions"] for e in killed.done.values()
     )  # only the missing shards were made
     assert all((directory / shard_name(i)).read_bytes() == b for i, b in before.items())
+    assert files(directory) == files(reference)  # every shard and the manifest, byte for byte
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("whom", ["terminal", "driver"])
+def test_ctrl_c_stops_the_job_in_one_line_and_resume_finishes_it_byte_for_byte(
+    tmp_path: Path, reference: Path, capsys: pytest.CaptureFixture[str], whom: str
+) -> None:
+    """SIGINT to the whole process group (a terminal's Ctrl-C: the workers get it too) or
+    to the command alone: one line saying how far it got and that --resume continues,
+    exit 130, no error; the resumed job equals the uninterrupted one byte for byte."""
+    directory = tmp_path / "job"
+    argv = [*ARGV, "--data", str(directory), "--no-fit", "--jobs", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "adjacency", *argv],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while _listed(directory) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the job finished before it could be stopped"
+    if whom == "terminal":
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    lines = [line for line in err.splitlines() if not line.lstrip().startswith("shards")]
+    assert process.returncode == 130, err
+    assert out == ""
+    stopped = open_job(directory, SETTINGS)
+    assert 2 <= len(stopped.done) < SHARDS
+    assert lines == [
+        f"stopped with {len(stopped.done)} of {SHARDS} shards written (each one kept): "
+        "--resume continues"
+    ]
+
+    assert main([*argv, "--resume"]) == 0
+    assert json.loads(capsys.readouterr().out)["shards"] == SHARDS
     assert files(directory) == files(reference)  # every shard and the manifest, byte for byte
 
 

@@ -11,7 +11,9 @@ sharded job on disk (:mod:`adjacency.engine.dataset`) that the fit streams from.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -112,7 +114,8 @@ def register(commands: Any) -> None:
         "labelled on the executor and written to DIR (shard-NNNNN.npz and manifest.json "
         "with the settings, each shard's counts and SHA-256, and the totals); shard i "
         "depends on --seed and i alone, so a killed job continued with --resume ends with "
-        "the same files as an uninterrupted one. Each game draws its two players from "
+        "the same files as an uninterrupted one (Ctrl-C stops it between shards with one line; "
+        "--resume continues). Each game draws its two players from "
         "--players, opens with 0 to --opening-plies random moves, plays a random move "
         "with probability --epsilon, and keeps each position with probability --sample. "
         "The fit then streams the shards, holding out every --holdout-th shard.",
@@ -326,7 +329,10 @@ def run_train_job(args: argparse.Namespace) -> int:
     pattern weights by streaming its shards, holding out every ``--holdout``-th shard,
     and write them to ``--out``; returns 0. Bad settings or a bad directory (missing, of
     other settings, a corrupt shard) raise an
-    :class:`~adjacency.core.errors.AdjacencyError` (one line, exit 2) before any game."""
+    :class:`~adjacency.core.errors.AdjacencyError` (one line, exit 2) before any game.
+    Ctrl-C or SIGTERM while the shards are made stops between two shards
+    (:func:`~adjacency.system.signals.stop_on_signals`): every shard written is kept, one
+    line says how many and that ``--resume`` continues, and the exit status is 130."""
     import math
 
     from rich.console import Console
@@ -343,7 +349,8 @@ def run_train_job(args: argparse.Namespace) -> int:
     from ..core.errors import InvalidSettingsError
     from ..engine import warmup
     from ..engine.dataset import JobSettings, generate, start_job
-    from ..system.signals import sigterm_as_interrupt
+    from ..system.signals import stop_on_signals
+    from ..workers import WorkerError
 
     if args.kind != "patterns":
         raise InvalidSettingsError(
@@ -380,6 +387,7 @@ def run_train_job(args: argparse.Namespace) -> int:
     job = start_job(args.data, settings, args.resume or args.fit_only)  # DatasetError: exit 2
     started = time.monotonic()
     made = 0
+    stopped = False
     if not job.complete and not args.fit_only:
         executor = executor_from_args(args)
         warmup()
@@ -391,21 +399,41 @@ def run_train_job(args: argparse.Namespace) -> int:
             TimeElapsedColumn(),
             TimeRemainingColumn(),
         )
+        # Ctrl-C and SIGTERM stop between two shards (stop_on_signals: never inside the
+        # executor's locks); the workers a terminal's Ctrl-C also reached end their shard
+        # with KeyboardInterrupt, or die idle (WorkerError): both are the same stop.
         with (
-            sigterm_as_interrupt(),
+            stop_on_signals() as stop,
             executor,
             Progress(*columns, console=Console(stderr=True)) as progress,
+            contextlib.closing(generate(job, executor)) as entries,
         ):
             total = job.manifest()["totals"]["positions"]
             task = progress.add_task(
                 "shards", total=settings.shards, completed=len(job.done), positions=total, rate=0
             )
-            for entry in generate(job, executor):
-                made += entry["positions"]
-                rate = round(made / max(time.monotonic() - started, 1e-9))
-                progress.update(
-                    task, completed=len(job.done), positions=total + made, rate=f"{rate:,}"
-                )
+            try:
+                for entry in entries:
+                    made += entry["positions"]
+                    rate = round(made / max(time.monotonic() - started, 1e-9))
+                    progress.update(
+                        task, completed=len(job.done), positions=total + made, rate=f"{rate:,}"
+                    )
+                    if stop.requested:
+                        break
+            except (KeyboardInterrupt, WorkerError):
+                if not stop.requested:
+                    raise
+            stopped = stop.requested
+    if stopped:
+        from . import EXIT_INTERRUPTED
+
+        print(
+            f"stopped with {len(job.done)} of {settings.shards} shards written (each one "
+            "kept): --resume continues",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     seconds = round(time.monotonic() - started, 1)
     totals = job.manifest()["totals"]
     summary: dict[str, Any] = {

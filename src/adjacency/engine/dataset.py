@@ -45,7 +45,7 @@ import json
 import os
 import random
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -345,10 +345,11 @@ ShardProgress = Callable[[Job, dict[str, Any]], None]
 
 def generate(
     job: Job, executor: Executor, progress: ShardProgress | None = None
-) -> Iterator[dict[str, Any]]:
+) -> Generator[dict[str, Any], None, None]:
     """Make the job's missing shards on ``executor`` and yield each one's manifest entry
-    as it is written (any order; the files do not depend on it). Temporary files a
-    killed run left (a shard or manifest half written) are removed first."""
+    as it is written (any order; the files do not depend on it); closing the generator
+    early abandons the shards in flight. Temporary files a killed run left (a shard or
+    manifest half written) are removed first."""
     for stray in job.directory.glob(".*.tmp"):
         stray.unlink()
     missing = [ShardTask(job.settings, i) for i in range(job.settings.shards) if i not in job.done]

@@ -100,3 +100,44 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+class StopRequest:
+    """Whether a stop was asked for (:func:`stop_on_signals`); ``signal`` names the first
+    signal that asked."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.signal: int | None = None
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[StopRequest]:
+    """Within the block, SIGINT and SIGTERM only set the yielded :class:`StopRequest`;
+    the caller checks it at points of its own choosing and stops there.
+
+    Why not ``KeyboardInterrupt``: Python raises it at whatever bytecode the main thread
+    is on, and a driver waiting for its workers is almost always inside
+    ``concurrent.futures``' condition variables, where an exception between a lock's
+    release and its re-acquisition ends in ``RuntimeError: release unlocked lock`` (a
+    bug report instead of a stop). A flag read between two pieces of work cannot land
+    there. Ctrl-C in a terminal reaches the worker processes too (the foreground process
+    group), and they stop their work at once, which wakes the driver; a signal sent to
+    the driver alone takes effect when the next piece of work finishes.
+
+    Only the main thread can set signal handlers: elsewhere the request is never set."""
+    request = StopRequest()
+    if threading.current_thread() is not threading.main_thread():
+        yield request
+        return
+
+    def ask(signum: int, frame: FrameType | None) -> None:
+        if not request.requested:
+            request.requested, request.signal = True, signum
+
+    previous = {signum: signal.signal(signum, ask) for signum in INTERRUPTING}
+    try:
+        yield request
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
