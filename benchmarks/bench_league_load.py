@@ -7,10 +7,14 @@ inserts fill it), serves it with a real ``adjacency league serve`` process and m
 
 1. every public GET on the idle server: p50/p95/max over ``--requests`` requests each
    (target: p95 under 50 ms);
-2. while ``--bots`` bots play and ``--viewers`` viewers poll ``/standings`` every
-   ``--poll`` seconds for ``--seconds`` s: a connected bot's WebSocket ping-to-pong
-   time (p50/p95/max; target p95 under 50 ms), the viewers' ``/standings`` times and
-   the games played;
+2. while ``--playing`` bots play, ``--viewers`` viewers poll ``/standings`` and
+   ``--people`` people have the play page open (it asks ``/me``) every ``--poll``
+   seconds for ``--seconds`` s: a connected bot's WebSocket ping-to-pong time
+   (p50/p95/max; target p95 under 50 ms), the viewers' ``/standings`` and the people's
+   ``/me`` times, and the games played: counted from the database, only those stored
+   *finished* in the phase (a game the server could not store is stored aborted: the
+   run says how many and exits with status 1, so a figure from a league that could not
+   store its games is never published as one that could);
 3. the server's memory (VmRSS) and open files before, at the peak of and after
    ``--abusive`` abusive connections from this machine (a third idle sockets, a third
    slowloris requests sending a header byte a second, a third half-sent WebSocket
@@ -113,7 +117,17 @@ def build(
     engines = list(range(1, bots + house + 1))
     people = list(range(bots + house + 1, bots + house + 1 + min(played, members - bots - house)))
     strength = {m: rng.gauss(0, 200) for m in engines + people}
-    rating = {m: [1500.0, 350.0] for m in engines + people}
+    # Ratings as the league computes them (Glicko-2, the league's own step, games in the
+    # order they are rated), so they stay in the range real ones take (a few hundred
+    # points around 1500); a random walk drifted to +-79,000 over 200,000 games, where
+    # the server's rating update divides by zero and no game could be stored.
+    try:
+        from adjacency.league.rules import rate
+    except ImportError:  # code from before the league's rules (a "before" run)
+        from adjacency.ratings.glicko import rate_game as rate
+    from adjacency.ratings.glicko import Glicko
+
+    rating = {m: Glicko() for m in engines + people}
     batch = 20_000
     seq = 0
     game_id = 0
@@ -139,11 +153,12 @@ def build(
                 rows.append((game_id, pair_id, leg, x, o, opening, result, "normal", text, xs,
                              os_, plies, rng.uniform(1, 20), rng.uniform(1, 20), when - 30,
                              when, seq))  # fmt: skip
-                for member, won in ((x, result == "x"), (o, result == "o")):
-                    rating[member][0] += 8 if won else -8
-                    rating[member][1] = max(45.0, rating[member][1] * 0.97)
-                    r, d = rating[member]
-                    ratings.append((member, game_id, r, d, 0.06, when))
+                x_points = {"x": 1.0, "o": 0.0}.get(result, 0.5)
+                rating[x], rating[o] = rate(rating[x], rating[o], x_points)
+                for member in (x, o):
+                    now_rated = rating[member]
+                    ratings.append((member, game_id, now_rated.rating, now_rated.rd,
+                                    now_rated.volatility, when))  # fmt: skip
         with connection:
             connection.executemany(
                 "INSERT INTO pairs (id, a_id, b_id, opening, created, finished) "
@@ -266,9 +281,37 @@ def bot_worker(base: str, tokens: list[str]) -> None:
         thread.join()
 
 
-def play(base: str, tokens: dict[str, str], bots: int, viewers: int, poll: float,
-         seconds: float) -> dict[str, Any]:  # fmt: skip
-    """Bots play, viewers poll ``/standings``; a bot's WebSocket ping-to-pong is timed."""
+def fetch_as(url: str, secret: str) -> tuple[int, float]:
+    """One GET with a person's secret as the bearer token: its status and seconds."""
+    began = time.perf_counter()
+    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {secret}"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as answer:
+            answer.read()
+            status = answer.status
+    except urllib.error.HTTPError as exc:
+        exc.read()
+        status = exc.code
+    return status, time.perf_counter() - began
+
+
+def stored(db: Path, since: float, until: float) -> dict[str, int]:
+    """The games whose end was stored between ``since`` and ``until`` (epoch seconds), by
+    status, read from the database itself (read-only), not from what the server says."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as connection:
+        rows = connection.execute(
+            "SELECT status, COUNT(*) FROM games WHERE ended >= ? AND ended <= ? GROUP BY status",
+            (since, until),
+        ).fetchall()
+    return {str(status): int(count) for status, count in rows}
+
+
+def play(db: Path, base: str, tokens: dict[str, str], bots: int, viewers: int, people: int,
+         poll: float, seconds: float) -> dict[str, Any]:  # fmt: skip
+    """Bots play, viewers poll ``/standings``, people's play pages ask ``/me``; a bot's
+    WebSocket ping-to-pong is timed; the games stored finished meanwhile are counted."""
     from websockets.sync.client import connect
 
     from adjacency.core import Position
@@ -286,8 +329,21 @@ def play(base: str, tokens: dict[str, str], bots: int, viewers: int, poll: float
             viewed.append(fetch(f"{base}/api/league/standings")[1])
             stop.wait(poll)
 
+    asked: list[float] = []
+    answers: dict[int, int] = {}
+
+    def person(number: int) -> None:  # the play page asks /me once per poll
+        secret = f"adjl_person-{number}"  # the people's secrets the build wrote
+        while not stop.is_set():
+            status, took = fetch_as(f"{base}/api/league/me", secret)
+            asked.append(took)
+            answers[status] = answers.get(status, 0) + 1
+            stop.wait(poll)
+
     for _ in range(viewers):
         threading.Thread(target=viewer, daemon=True).start()
+    for number in range(people):
+        threading.Thread(target=person, args=(number,), daemon=True).start()
     pings: list[float] = []
     url = base.replace("http://", "ws://") + "/api/league/connect"
     rng = random.Random(1)
@@ -307,6 +363,7 @@ def play(base: str, tokens: dict[str, str], bots: int, viewers: int, poll: float
 
         threading.Thread(target=answer, daemon=True).start()
         before = json.loads(urllib.request.urlopen(f"{base}/api/league/stats").read())
+        since = time.time()
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             began = time.perf_counter()
@@ -314,14 +371,23 @@ def play(base: str, tokens: dict[str, str], bots: int, viewers: int, poll: float
                 pings.append(time.perf_counter() - began)
             time.sleep(0.05)
         after = json.loads(urllib.request.urlopen(f"{base}/api/league/stats").read())
+        until = time.time()
+        health = fetch(f"{base}/api/league/health")[0]
         stop.set()
         players.terminate()
+    ended = stored(db, since, until)
     return {
         "ping": quantiles(pings),
         "pings": len(pings),
         "standings_under_load": quantiles(viewed),
         "standings_polls": len(viewed),
-        "games_played": after["finished"] - before["finished"],
+        "me_under_load": quantiles(asked),
+        "me_polls": len(asked),
+        "me_statuses": {str(k): v for k, v in sorted(answers.items())},
+        "games_played": ended.get("finished", 0),
+        "games_stored_aborted": ended.get("aborted", 0),
+        "games_the_server_counted": after["finished"] - before["finished"],
+        "health_status": health,
         "move_round_trip_ms_p95": after["round_trip_ms_p95"],
     }
 
@@ -397,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=30, help="of each GET")
     parser.add_argument("--playing", type=int, default=4, help="bots that play in phase 2")
     parser.add_argument("--viewers", type=int, default=20)
+    parser.add_argument("--people", type=int, default=20, help="play pages asking /me")
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between a viewer's polls")
     parser.add_argument("--seconds", type=float, default=30.0, help="of phase 2")
     parser.add_argument("--abusive", type=int, default=1000)
@@ -433,7 +500,8 @@ def main(argv: list[str] | None = None) -> int:
                 task = bar.add_task("public GETs", total=13 * args.requests)
                 figures = gets(base, args.requests, lambda: bar.advance(task))
             console.print("playing, viewers polling ...")
-            load = play(base, tokens, args.playing, args.viewers, args.poll, args.seconds)
+            load = play(db, base, tokens, args.playing, args.viewers, args.people, args.poll,
+                        args.seconds)  # fmt: skip
             console.print(f"{args.abusive} abusive connections ...")
             memory = abuse("127.0.0.1", args.port, server.pid, args.abusive, args.hold)
         finally:
@@ -455,19 +523,30 @@ def main(argv: list[str] | None = None) -> int:
     for name, row in figures.items():
         table.add_row(name, ",".join(map(str, row["status"])), str(row["p50_ms"]),
                       str(row["p95_ms"]), str(row["max_ms"]))  # fmt: skip
-    for name, row in (("ping-pong (bots play)", load["ping"]),
-                      ("/standings (viewers)", load["standings_under_load"])):  # fmt: skip
-        table.add_row(name, "", str(row["p50_ms"]), str(row["p95_ms"]), str(row["max_ms"]))
+    for name, row, status in (
+        ("ping-pong (bots play)", load["ping"], ""),
+        ("/standings (viewers)", load["standings_under_load"], ""),
+        ("/me (play pages)", load["me_under_load"], ",".join(load["me_statuses"])),
+    ):
+        table.add_row(name, status, str(row["p50_ms"]), str(row["p95_ms"]), str(row["max_ms"]))
     Console().print(table)
     rss, files = memory["rss_mb"], memory["open_files"]
     print(
-        f"games played in {args.seconds:.0f} s: {load['games_played']}; "
+        f"games stored finished in {args.seconds:.0f} s: {load['games_played']} "
+        f"({load['games_stored_aborted']} stored aborted); "
         f"{memory['connections']} abusive connections ({memory['closed_by_server']} closed by "
         f"the server within {args.hold:.0f} s): RSS {rss['before']} -> {rss['peak']} -> "
         f"{rss['after']} MB, open files {files['before']} -> {files['peak']} -> {files['after']}"
     )
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.out}")
+    if load["games_stored_aborted"] or load["health_status"] != 200:
+        print(
+            f"NOT A VALID RUN: {load['games_stored_aborted']} games stored aborted, health "
+            f"{load['health_status']}: the league could not store its games",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -1,6 +1,8 @@
 """The league load benchmark (benchmarks/bench_league_load.py) runs end to end with tiny
 sizes, so it cannot rot: a league written through the store's schema, a real server,
-every public GET answered, bots played, pings answered, abusive sockets counted."""
+every public GET answered, bots played, pings answered, people's play pages answered,
+the games counted from the database (every one stored finished), abusive sockets
+counted."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ def test_the_load_benchmark_runs_with_tiny_sizes(tmp_path: Path) -> None:
     out = tmp_path / "figures.json"
     tiny = ["--games", "400", "--members", "120", "--bots", "4", "--house", "1",
             "--people-played", "20", "--requests", "2", "--playing", "2", "--viewers", "2",
-            "--seconds", "2", "--abusive", "9", "--hold", "1"]  # fmt: skip
+            "--people", "2", "--seconds", "2", "--abusive", "9", "--hold", "1"]  # fmt: skip
     run = subprocess.run(
         [sys.executable, str(SCRIPT), *tiny, "--port", str(free_port()), "--out", str(out)],
         env=env(),
@@ -35,5 +37,8 @@ def test_the_load_benchmark_runs_with_tiny_sizes(tmp_path: Path) -> None:
     }
     assert refused == {}
     assert figures["play"]["pings"] > 0 and figures["play"]["ping"]["p95_ms"] is not None
+    play = figures["play"]
+    assert play["me_polls"] > 0 and play["me_statuses"] == {"200": play["me_polls"]}
+    assert play["games_stored_aborted"] == 0 and play["health_status"] == 200
     assert figures["abuse"]["connections"] == 9
     assert "/standings" in run.stdout and "abusive connections" in run.stdout
