@@ -199,7 +199,7 @@ def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) ->
     assert axe_violations(page) == []
     page.locator(".lab-tabs button[data-tab=counts]").click()
     page.locator("#counts-form button[type=submit]").click()
-    expect(page.locator("#counts-view tbody tr")).to_have_count(5)
+    expect(page.locator("#counts-view tbody tr")).to_have_count(6)
     left = english_left(page, lab_allowed(server))
     assert not left, left  # the counts panel
     assert axe_violations(page) == []

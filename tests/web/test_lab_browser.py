@@ -194,6 +194,7 @@ def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
         "alpha-beta, most conversions first",
         "+ best move first",
         "+ transposition table",
+        "+ bulk leaves (how the bot plays)",
     ]
 
     page.locator(".lab-tabs button[data-tab=depth]").click()
@@ -202,6 +203,7 @@ def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
     page.wait_for_selector("#depth-view svg polyline")
     headings = page.locator("#depth-view h3").all_inner_texts()
     assert [h.split(":")[0] for h in headings] == ["alphabeta", "engine"]
+    assert all(h.endswith("within 0.5 s") for h in headings), headings  # the budget given
     seconds = page.locator("#depth-view tbody tr td:nth-child(4)").first.inner_text()
     assert re.fullmatch(r"\d+\.\d{3}", seconds), seconds  # English decimals
 

@@ -4,9 +4,11 @@ Each panel of the web app's Lab tab has a function here returning dataclasses
 (with ``to_dict()`` for JSON) captured from the real bots through their optional
 trace hooks, never from second implementations:
 
-- :func:`search_tree` (:mod:`.tree`): the game tree of ``minimax`` / ``alphabeta``;
-- :func:`compare_techniques` (:mod:`.compare`): nodes and time of minimax, alpha-beta,
-  ordering and the transposition table side by side;
+- :func:`search_tree` (:mod:`.tree`): the game tree of ``minimax`` / ``alphabeta``,
+  counted and drawn as textbook minimax / alpha-beta (cut-offs at every ply);
+- :func:`compare_techniques` (:mod:`.compare`): nodes (at the depth and over the whole
+  iterative deepening) and time of minimax, alpha-beta, ordering and the transposition
+  table side by side, textbook counts, and the bots' bulk-leaves shortcut as its own row;
 - :func:`deepening_trace` (:mod:`.deepening`): depth against cost for alpha-beta and the
   engine's iterative deepening;
 - :func:`climb_trace` (:mod:`.local`): the steps of ``hill`` (every variant) and ``anneal``,

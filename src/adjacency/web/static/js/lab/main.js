@@ -93,18 +93,22 @@ function fillDepths() {
 async function counts() {
   const data = await fetchLab("counts", "compare", formValues($("#counts-form")));
   if (!data) return;
-  const names = Object.fromEntries(["minimax", "reading", "alphabeta", "ordered", "table"]
+  const names = Object.fromEntries(["minimax", "reading", "alphabeta", "ordered", "table", "bulk"]
     .map((technique) => [technique, t(`lab.technique.${technique}`)]));
   const view = $("#counts-view");
+  // "nodes at depth N": the search at the full depth (what a textbook implementation
+  // counts); "all iterations": iterative deepening's depths 1..N together.
   view.replaceChildren(table(
-    ["lab.col.technique", "lab.col.nodes", "lab.col.ms", "lab.col.value", "lab.col.move", "lab.col.saved-previous", "lab.col.saved-minimax"].map((key) => t(key)),
-    data.rows.map((r) => [names[r.technique], r.complete ? r.nodes : `> ${r.nodes} (${t("lab.cap")})`,
+    [t("lab.col.technique"), t("lab.col.nodes-depth", { depth: data.depth }), t("lab.col.nodes-deepening"),
+      t("lab.col.ms"), t("lab.col.value"), t("lab.col.move"), t("lab.col.saved-previous"), t("lab.col.saved-minimax")],
+    data.rows.map((r) => [names[r.technique], r.nodes, r.complete ? r.total_nodes : `> ${r.total_nodes} (${t("lab.cap")})`,
       decimal(r.seconds * 1000, 1), r.value, r.move, r.saved_vs_previous, r.saved_vs_minimax]),
   ));
   const chart = document.createElement("div");
   chart.className = "chart";
-  chart.appendChild(lineChart([{ name: t("lab.col.nodes"), colour: "#1565c0",
-    points: data.rows.map((r, i) => [i + 1, Math.max(1, r.nodes), { title: `${names[r.technique]}: ${r.nodes}` }]) }],
+  const counted = data.rows.map((r, i) => [i, r]).filter(([, r]) => r.nodes !== null);
+  chart.appendChild(lineChart([{ name: t("lab.col.nodes-depth", { depth: data.depth }), colour: "#1565c0",
+    points: counted.map(([i, r]) => [i + 1, Math.max(1, r.nodes), { title: `${names[r.technique]}: ${r.nodes}` }]) }],
   { logY: true, xLabel: t("lab.counts.x"), yLabel: t("lab.col.nodes"),
     title: t("lab.counts.title", { depth: data.depth }) }));
   view.appendChild(chart);
@@ -121,15 +125,15 @@ async function depthCost() {
   chart.className = "chart";
   chart.appendChild(lineChart(data.runs.map((run, i) => ({ name: run.searcher, colour: colours[i],
     points: run.iterations.map((it) => [it.depth, Math.max(it.seconds, 1e-4), { title: t("lab.depth.point", { depth: it.depth, seconds: decimal(it.seconds, 3) }) }]) })),
-  { logY: true, xLabel: t("lab.col.depth"), yLabel: t("lab.col.seconds"), hmarks: [[data.move_limit, t("lab.depth.limit", { seconds: data.move_limit })]],
+  { logY: true, xLabel: t("lab.col.depth"), yLabel: t("lab.col.seconds"), hmarks: [[data.budget, t("lab.depth.limit", { seconds: data.budget })]],
     title: t("lab.depth.title") }));
   view.replaceChildren(chart);
   for (const run of data.runs) {
     const heading = document.createElement("h3");
-    heading.textContent = t("lab.depth.heading", { searcher: run.searcher, seconds: data.move_limit,
+    heading.textContent = t("lab.depth.heading", { searcher: run.searcher, seconds: data.budget,
       depth: run.limit_depth === null ? t("lab.depth.none") : t("thinking.depth", { depth: run.limit_depth }) });
     view.appendChild(heading);
-    view.appendChild(table(["lab.col.depth", "lab.col.nodes", "lab.col.total-nodes", "lab.col.seconds", "lab.col.branching", "lab.col.value", "lab.col.line"].map((key) => t(key)),
+    view.appendChild(table(["lab.col.depth", "lab.col.iteration-nodes", "lab.col.total-nodes", "lab.col.seconds", "lab.col.branching", "lab.col.value", "lab.col.line"].map((key) => t(key)),
       run.iterations.map((it) => [it.depth, it.nodes, it.total_nodes, decimal(it.seconds, 3),
         it.branching === null ? null : decimal(it.branching, 1), it.value, it.pv.join(" ")])));
   }
