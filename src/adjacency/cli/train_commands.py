@@ -137,6 +137,23 @@ def register(commands: Any) -> None:
         "job fitted before its end; the weights file names how many shards it used)",
     )
     data.add_argument(
+        "--target",
+        choices=("search", "outcome", "blend"),
+        default="search",
+        help="what the fit learns: search, the stored labels (a --depth v1 search, exact "
+        "with at most --exact-plies left; default); outcome, the exact value of the first "
+        "exactly labelled position later in the same game, for the side to move; blend, "
+        "the TD(lambda) return between the two (--lambda)",
+    )
+    data.add_argument(
+        "--lambda",
+        dest="td_lambda",
+        type=non_negative_number,
+        default=None,
+        help="with --target blend: the weight of the later positions, 0-1 (default 0.7; "
+        "1 is outcome, 0 search)",
+    )
+    data.add_argument(
         "--players",
         type=players_list,
         default=PLAYERS_TEXT,
@@ -208,8 +225,10 @@ def run_train(args: argparse.Namespace) -> int:
         )
     if args.data is not None:
         return run_train_job(args)
-    if args.resume or args.no_fit:
-        raise AdjacencyError("--resume and --no-fit need --data DIR")
+    if args.resume or args.no_fit or args.target != "search":
+        raise AdjacencyError(
+            "--resume, --no-fit and --target need --data DIR (the shards keep each position's game)"
+        )
     if args.kind == "patterns":
         return run_train_patterns(args)
     out = args.out or Path("eval-8x8.json")
@@ -366,6 +385,11 @@ def run_train_job(args: argparse.Namespace) -> int:
         raise InvalidSettingsError("--fit-only makes no shards and --no-fit no weights: drop one")
     if args.ridge <= 0:
         raise InvalidSettingsError(f"--kind patterns needs --ridge above 0, got {args.ridge}")
+    if args.td_lambda is not None and (args.target != "blend" or args.td_lambda > 1):
+        raise InvalidSettingsError(
+            f"--lambda goes with --target blend and must be 0-1, got {args.td_lambda} "
+            f"with --target {args.target}"
+        )
     if args.epsilon > 1 or not 0 < args.sample <= 1:
         raise InvalidSettingsError(
             f"--epsilon must be 0-1 and --sample above 0 up to 1, got {args.epsilon}, {args.sample}"
@@ -451,11 +475,12 @@ def run_train_job(args: argparse.Namespace) -> int:
 
 
 def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int:
-    """Fit the pattern weights on ``job``'s shards (streamed), measure the held-out
-    error, write ``--out`` and print the summary; returns 0."""
+    """Fit the pattern weights on ``job``'s shards (streamed) toward ``--target``'s labels
+    (:func:`~adjacency.engine.dataset.target_labels`), measure the held-out error against
+    the same target, write ``--out`` and print the summary; returns 0."""
     import numpy as np
 
-    from ..engine.dataset import phase_rows_from_shards, shard_rows, split
+    from ..engine.dataset import phase_rows_from_shards, relabelled, shard_rows, split
     from ..engine.training import fit_pattern_phases, holdout_table
     from ..engine.weights_file import UNITS, save_patterns
 
@@ -463,7 +488,8 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
     done = sorted(job.done)  # the shards fitted and held out: their count, or their list
     train, held = split(job, args.holdout)
     count = sum(job.done[i]["positions"] for i in train)
-    rows = phase_rows_from_shards(job, train)
+    td_lambda = 0.7 if args.td_lambda is None else args.td_lambda
+    rows = phase_rows_from_shards(job, train, args.target, td_lambda)
     table, stats = fit_pattern_phases(rows, count, args.window, args.ridge, args.parity)
     players = ",".join(f"{p}:{d}" for p, d in args.players)
     rounds = ",".join(str(r) for r in args.rounds)
@@ -477,6 +503,8 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
             f"--window {args.window} --ridge {args.ridge} --version {args.version}"
             + (" --fit-only" if args.fit_only else "")
             + (" --parity" if args.parity else "")
+            + ("" if args.target == "search" else f" --target {args.target}")
+            + (f" --lambda {td_lambda}" if args.target == "blend" else "")
         ),
         "shards": len(done) if done == list(range(len(done))) else done,
         "positions": count,
@@ -484,7 +512,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
         "exact_labels": sum(job.done[i]["exact"] for i in train),
     }
     if held:
-        parts = [shard_rows(job.read(i)) for i in held]
+        parts = [shard_rows(relabelled(job.read(i), args.target, td_lambda)) for i in held]
         columns, features, labels, plies = (np.concatenate([p[k] for p in parts]) for k in range(4))
         meta["held_out_rms_pieces"] = holdout_table(columns, features, labels / UNITS, plies, table)
     meta["rms_error_pieces"] = stats["rms_error_pieces"]

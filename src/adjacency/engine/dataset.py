@@ -367,20 +367,85 @@ def split(job: Job, holdout: int) -> tuple[list[int], list[int]]:
     return [i for i in sorted(job.done) if i not in held], held
 
 
+TARGETS = ("search", "outcome", "blend")
+"""What a fit learns (:func:`target_labels`): the stored labels (``search``: a depth-6 v1
+search, exact near the end), the exact value reached later in the same game
+(``outcome``), or a TD(lambda) return between the two (``blend``)."""
+
+
+def target_labels(arrays: dict[str, np.ndarray], target: str, td_lambda: float = 0.7) -> np.ndarray:
+    """The labels (pieces, for the side to move) of a shard's rows under ``target``
+    (:data:`TARGETS`).
+
+    - ``search``: the stored labels, unchanged.
+    - ``outcome``: a row's label is the exact value of the first exactly labelled row of
+      its game at or after it (the same game number, fewest plies left above or equal to
+      its own), negated when the other side is to move there: the final margin under
+      perfect play from the point the game entered the solver's reach, as the game was
+      actually played up to it. An exactly labelled row keeps its own label.
+    - ``blend``: the TD(lambda) return over the game's rows from the row onward,
+      ``G_i = (1 - td_lambda) * search_i + td_lambda * G_next`` (``G_next`` the next row of
+      the game, sign-adjusted for its side to move), ending at the first exact row, whose
+      ``G`` is its exact value: ``td_lambda`` 1 is ``outcome``, 0 is ``search``.
+
+    A row with no exactly labelled row after it in its game keeps its search label (with
+    the data job's 16 exact plies and half the positions kept, that is a game whose last
+    15 positions were all dropped: about 1 in 30,000). The rows need not be in game order:
+    they are ordered by game, then plies left, here. ``ValueError`` for an unknown target
+    or a ``td_lambda`` outside 0..1."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
+    if not 0.0 <= td_lambda <= 1.0:
+        raise ValueError(f"td_lambda must be 0-1, got {td_lambda}")
+    search = arrays["label"].astype(np.float64)
+    if target == "search":
+        return search
+    weight = 1.0 if target == "outcome" else td_lambda
+    game = arrays["game"].tolist()
+    exact, mover = arrays["exact"].tolist(), arrays["x_to_move"].tolist()
+    labels = search.tolist()
+    out = list(labels)
+    later: tuple[int, float, bool] | None = None  # (game, G, x to move) of the next row
+    for i in np.lexsort((arrays["plies"], arrays["game"])).tolist():  # each game from its end
+        if later is not None and later[0] != game[i]:
+            later = None  # a new game
+        if exact[i]:
+            later = (game[i], labels[i], mover[i])
+        elif later is not None:  # an exact row lies ahead in this game
+            ahead = later[1] if later[2] == mover[i] else -later[1]
+            out[i] = (1.0 - weight) * labels[i] + weight * ahead
+            later = (game[i], out[i], mover[i])
+    return np.array(out, dtype=np.float64)
+
+
 def phase_rows_from_shards(
-    job: Job, indices: Sequence[int]
+    job: Job, indices: Sequence[int], target: str = "search", td_lambda: float = 0.7
 ) -> Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """A :data:`~adjacency.engine.training.PhaseRows` over the shards ``indices`` (in that
-    order): each call reads the shards one at a time and keeps only the phase's rows, so
-    memory holds one phase (with window 2 about 1 in 7 of the rows), not the job."""
+    order), labelled by ``target`` (:func:`target_labels`): each call reads the shards one
+    at a time and keeps only the phase's rows, so memory holds one phase (with window 2
+    about 1 in 7 of the rows), not the job."""
 
     def rows(phase: int, window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         parts = [
-            shard_rows(job.read(i), lambda plies: phase_rows(plies, phase, window)) for i in indices
+            shard_rows(
+                relabelled(job.read(i), target, td_lambda),
+                lambda plies: phase_rows(plies, phase, window),
+            )
+            for i in indices
         ]
         return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))  # type: ignore[return-value]
 
     return rows
+
+
+def relabelled(
+    arrays: dict[str, np.ndarray], target: str, td_lambda: float = 0.7
+) -> dict[str, np.ndarray]:
+    """A shard's arrays with its ``label`` replaced by ``target``'s (:func:`target_labels`)."""
+    if target == "search":
+        return arrays
+    return {**arrays, "label": target_labels(arrays, target, td_lambda)}
 
 
 def shard_rows(
