@@ -166,7 +166,7 @@ def handshake_status(url: str, forwarded_for: str | None = None) -> int:
     return int(refused.value.response.status_code)
 
 
-CONNECT_BURST = LeagueLimits().burst
+CONNECT_BURST = LeagueLimits().address_burst
 """Handshakes an address may make at once before its connection rate applies."""
 
 
@@ -242,7 +242,7 @@ def test_refused_handshakes_log_one_rate_limited_info_line_and_no_error(tmp_path
     ("ASGI callable returned without completing handshake") for any of them."""
     db = tmp_path / "league.db"
     make_league(db)
-    limits = LeagueLimits(burst=5, connects_per_minute=6.0)
+    limits = LeagueLimits(burst=5, address_burst=5, connects_per_minute=6.0)
     records = Records()
     app = create_app(db, limits=limits, house_games=False)
     with uvicorn_thread(app, "the league", **socket_options()) as url:
@@ -316,7 +316,7 @@ def test_public_gets_read_the_database_off_the_event_loop(tmp_path: Path) -> Non
 def test_public_gets_are_rate_limited_per_address(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db)
-    limits = LeagueLimits(burst=5, reads_per_minute=6.0)  # loopback limited: the default
+    limits = LeagueLimits(address_burst=5, reads_per_minute=6.0)  # loopback limited: the default
     with thread_server(db, limits=limits, house_games=False) as url:
         answers = [request(f"{url}/api/league/standings") for _ in range(6)]
     assert [a.status for a in answers] == [200] * 5 + [429]

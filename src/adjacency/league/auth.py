@@ -17,7 +17,7 @@ from fastapi import Request
 
 from ..serving.errors import Forbidden, WebError
 from .deps import store_of
-from .limits import check_rate
+from .limits import MEMBER, check_rate
 from .store import Member
 
 
@@ -59,4 +59,5 @@ def require_person(request: Request) -> Member:
         raise UnknownToken("unknown or revoked secret: join again with a name")
     if member.kind != "person":
         raise Forbidden("bots play through the WebSocket connection, not this endpoint")
+    setattr(request.state, MEMBER, member)  # its rates are its own (check_rate)
     return member

@@ -357,6 +357,27 @@ class Games:
         self._play(live, square)
         return live
 
+    def awaits(self, member: Member, game_id: object) -> bool:
+        """Whether the server waits for ``member``'s move in ``game_id`` (its game in
+        play, its turn): such a move was asked for, so no rate limit refuses it."""
+        live = self.live.get(game_id) if isinstance(game_id, int) else None
+        return live is not None and live.game.position.turn == live.color_of(member.id)
+
+    def fail(self, member: Member, game_id: int, termination: Termination, detail: str) -> LiveGame:
+        """A bot says it cannot move in ``game_id`` (its program crashed, answered junk or
+        overran its budget: ``termination``, ``detail`` in its own words): the game ends
+        at once as its loss with that termination, the detail saying so
+        (``bot-failed``), rather than on time after its whole clock. Raises as
+        :meth:`move`; only a bot's own failure, at its turn, ends a game this way."""
+        live, color = self._own_game(member, game_id)
+        if live.game.position.turn != color:
+            raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
+        self._spend_clock(live)
+        self._forfeit(
+            live, termination, detail_text("bot-failed", player=member.name, error=detail)
+        )
+        return live
+
     def _own_game(self, member: Member, game_id: int) -> tuple[LiveGame, Color]:
         """The game in play ``game_id`` and ``member``'s colour in it. Raises
         :class:`GameNotFound` (no such game in play) or :class:`Forbidden` (not the

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from ..core.details import detail_text
 from ..core.errors import StoreError
 from ..serving.errors import Forbidden, GameNotFound, NotNow
-from .challenges import MAX_INCOMING, Challenge, Challenges
+from .challenges import COOLDOWN, MAX_INCOMING, PER_ADDRESS, Challenge, Challenges
 from .event_runner import EventRunner, EventStart
 from .games import PROGRESS_EVERY, Games
 from .house import HousePlayers
@@ -97,6 +97,14 @@ class Hall(Games):
         """The league's events: their games start first in each pass (:mod:`.event_runner`)."""
         self.up_since = time.monotonic()
         """When the scheduler started (:data:`RECONNECT_GRACE` counts from it)."""
+        self.in_events: frozenset[int] = frozenset()
+        """The members of the running events at the last pass: a challenge to one of them
+        is queued until its event is over, never started at once."""
+        self.challenge_games: dict[int, tuple[int, int]] = {}
+        """The challenge games with a bot in play: ``game: (person, bot)``."""
+        self.ladder_owed: set[int] = set()
+        """Bots whose last game was a challenge game: the ladder may have their next game
+        before their queue is served (puppets cannot keep a bot playing only them)."""
 
     # ----------------------------------------------------------- lifetime
 
@@ -213,11 +221,12 @@ class Hall(Games):
 
     def slots(self, member: Member) -> int:
         """Games ``member`` may start now: its concurrency cap minus its games in play;
-        0 when it is revoked, resting, or a bot that is not connected (house bots always
-        are; people are free while they ask)."""
+        0 when it is revoked, resting, or a bot that is not connected or is leaving (house
+        bots always are; people are free while they ask)."""
         if member.revoked or self.resting.get(member.id, 0.0) > time.monotonic():
             return 0
-        if member.kind not in ("house", "person") and member.id not in self.connections:
+        outbox = self.connections.get(member.id)
+        if member.kind not in ("house", "person") and (outbox is None or outbox.leaving):
             return 0
         return max(0, member.concurrency - self.busy[member.id])
 
@@ -227,12 +236,19 @@ class Hall(Games):
 
     # --------------------------------------------------------- challenges
 
-    def challenge(self, person: Member, opponent: Member) -> Challenge:
+    def challenge(
+        self, person: Member, opponent: Member, address: str | None = None
+    ) -> Challenge:
         """A person's challenge (:mod:`.challenges`): a free bot or house bot with nobody
-        queued plays at once (``started``); a busy or resting one is ``queued`` and served
-        before the scheduler pairs it again; a person must accept (``waiting``). Raises
-        :class:`NotNow` (409), changing nothing, for oneself, while the challenger plays,
-        for a revoked member, a bot that is not connected, or a person who is absent,
+        queued plays at once (``started``); a busy or resting one, one in a running event
+        (the event's games come first) or one whose last game was a challenge game (the
+        ladder may have the next) is ``queued`` and served when the scheduler gets to it;
+        a person must accept (``waiting``). Raises :class:`NotNow` (409), changing
+        nothing, for oneself, while the challenger plays, for a revoked member, a bot
+        that is not connected or that the person played less than
+        :data:`~.challenges.COOLDOWN` seconds ago, a member with
+        :data:`~.challenges.PER_ADDRESS` open challenges from the challenger's
+        ``address`` already (``None``: no such limit), or a person who is absent,
         playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer; raises
         :class:`StoreError` (503) while the store refuses writes."""
         now = time.monotonic()
@@ -248,6 +264,13 @@ class Hall(Games):
                 code="opponent_revoked",
                 params={"name": opponent.name},
             )
+        if self.challenges.from_address(opponent.id, address, person.id) >= PER_ADDRESS:
+            raise NotNow(
+                f"{PER_ADDRESS} challenges to {opponent.name} come from your address already: "
+                "try later or choose another member",
+                code="opponent_crowded",
+                params={"name": opponent.name, "count": PER_ADDRESS},
+            )
         if opponent.kind == "person":
             if opponent.id not in self.present() or not self.is_free(opponent):
                 raise NotNow(
@@ -261,16 +284,26 @@ class Hall(Games):
                     code="opponent_full",
                     params={"name": opponent.name, "count": MAX_INCOMING},
                 )
-            return self.challenges.add(person, opponent, "waiting", now)
+            return self.challenges.add(person, opponent, "waiting", now, address)
         if opponent.kind == "bot" and opponent.id not in self.connections:
             raise NotNow(
                 f"{opponent.name} is not connected now: try another member",
                 code="opponent_offline",
                 params={"name": opponent.name},
             )
+        wait = self.challenges.cooldown(person.id, opponent.id, now)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise NotNow(
+                f"you played {opponent.name} a moment ago: challenge it again in {seconds} s, "
+                "or choose another member",
+                code="challenge_cooldown",
+                params={"name": opponent.name, "seconds": seconds},
+            )
         ahead = self.challenges.queue(opponent.id)
-        challenge = self.challenges.add(person, opponent, "queued", now)
-        if not ahead and self.is_free(opponent):
+        challenge = self.challenges.add(person, opponent, "queued", now, address)
+        later = opponent.id in self.in_events or opponent.id in self.ladder_owed
+        if not ahead and not later and self.is_free(opponent):
             self._start_challenge(challenge, now)
         else:
             self.wake()
@@ -313,18 +346,32 @@ class Hall(Games):
         opening = self.store.pair_count() % len(self.settings.openings)
         live = self.start_game(x, o, opening)
         challenge.game = live.id
+        if opponent.kind != "person":
+            self.challenge_games[live.id] = (person.id, opponent.id)
         self.challenges.end(challenge, "started", f"game {live.id}", now)
+
+    def _end(self, live: LiveGame) -> None:
+        """:meth:`.games.Games._end`, and after a challenge game with a bot: the person
+        waits :data:`~.challenges.COOLDOWN` seconds before challenging that bot again,
+        and the ladder may have the bot's next game (:attr:`ladder_owed`)."""
+        played = self.challenge_games.pop(live.id, None)
+        if played is not None:
+            person_id, bot_id = played
+            self.challenges.cool(person_id, bot_id, time.monotonic() + COOLDOWN)
+            self.ladder_owed.add(bot_id)
+        super()._end(live)
 
     def _serve_queues(
         self, members: Mapping[int, Member], paused: frozenset[int] = frozenset()
     ) -> None:
         """Start the queued challenges of the bots that are free now, oldest first; a
         challenger whose page stopped asking, or who plays meanwhile, loses its place.
-        Bots in ``paused`` (playing an event) keep their queues for later."""
+        Bots in ``paused`` (playing an event) keep their queues for later, and so do
+        those the ladder may have first (:attr:`ladder_owed`)."""
         now = time.monotonic()
         present = self.present()
         for bot_id in self.challenges.queued_bots():
-            if bot_id in paused:
+            if bot_id in paused or bot_id in self.ladder_owed:
                 continue
             for challenge in self.challenges.queue(bot_id):
                 bot = members.get(bot_id)
@@ -392,6 +439,7 @@ class Hall(Games):
         members = {member_id: member for member_id, (member, _) in found.items()}
         self.sweep_revoked(members, {member_id: digest for member_id, (_, digest) in found.items()})
         self.unrated_pairs = events.unrated
+        self.in_events = frozenset(events.members)
         started: list[LiveGame] = self.pair_events(members, events.starts)  # events first
         before = set(self.live)
         # people who waited for a bot go before the ladder; bots in an event keep them waiting
@@ -419,6 +467,11 @@ class Hall(Games):
                 pair_id = self.store.new_pair(game.x, game.o, opening)
             x, o = members[game.x], members[game.o]
             started.append(self.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
+        # A bot the ladder had its chance at (free this pass, paired or not) serves its
+        # queue from the next pass on: the ladder gets the game after a challenge game
+        # whenever it has an opponent free then, never more.
+        self.ladder_owed -= {e.id for e in entrants if e.slots > 0}
+        self.ladder_owed -= {m for m in self.ladder_owed if m not in members}
         return started
 
     def pair_events(

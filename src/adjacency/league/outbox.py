@@ -48,6 +48,9 @@ class Outbox:
         self.closed = asyncio.Event()
         self.overflowed = False
         """Whether the outbox closed because the client did not read (:data:`OVERFLOW_CODE`)."""
+        self.leaving = False
+        """Whether the client said it is leaving (``leaving``): the hall starts no new
+        ladder game or challenge for it; its games in play and its events' go on."""
         self.task = asyncio.get_running_loop().create_task(self._write())
 
     def post(self, message: dict[str, Any]) -> None:

@@ -20,13 +20,16 @@ class RateLimiter:
     _buckets: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def allow(self, client: str, kind: str, per_minute: float) -> bool:
-        """Take one token for ``client``'s ``kind`` of request; ``False`` if none is left."""
+    def allow(self, client: str, kind: str, per_minute: float, burst: int | None = None) -> bool:
+        """Take one token for ``client``'s ``kind`` of request; ``False`` if none is left.
+        ``burst``: how many at once for this kind (default: the limiter's :attr:`burst`),
+        for kinds whose clients come in crowds (a class behind one address)."""
         now = time.monotonic()
         key = (client, kind)
+        size = float(self.burst if burst is None else burst)
         with self._lock:
-            tokens, last = self._buckets.get(key, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - last) * per_minute / 60.0)
+            tokens, last = self._buckets.get(key, (size, now))
+            tokens = min(size, tokens + (now - last) * per_minute / 60.0)
             if tokens < 1.0:
                 self._buckets[key] = (tokens, now)
                 return False

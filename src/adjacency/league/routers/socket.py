@@ -2,16 +2,25 @@
 "The protocol").
 
 Contract: the handshake is refused with an HTTP status before any message (429 over
-the address's connection rate, 401 no or unknown token, 403 not a bot's token); an
-accepted connection is welcomed, attached to the hall (which resends its games in
-play) and detached when it ends, its games going on. A refused message (malformed,
-unknown, out of turn, over the rate, a move without ``move``) is answered with an
-``error`` and changes nothing, whereas an answer in turn that is not a legal move (any
-JSON value: ``"z9"``, 10 KB of text, ``44``, ``null``) loses that game by illegal move
-(:meth:`~adjacency.league.games.Games.move`); more than
-:attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them close the connection
-(1008). A client that does not read what it is sent (its outbox
-overflows, :mod:`..outbox`) is closed at once with
+the address's handshake rate or the token's connection rate, 401 no or unknown token,
+403 not a bot's token); an accepted connection is welcomed, attached to the hall
+(which resends its games in play) and detached when it ends, its games going on. A
+refused message (malformed, unknown, out of turn, over the token's rate, a move
+without ``move``) is answered with an ``error`` and changes nothing, whereas an answer
+in turn that is not a legal move (any JSON value: ``"z9"``, 10 KB of text, ``44``,
+``null``) loses that game by illegal move (:meth:`~adjacency.league.games.Games.move`);
+more than :attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them close the
+connection (1008). A ``failed`` message (the bot's program crashed or answered junk, in
+its own words) ends that game at once as the bot's loss
+(:meth:`~adjacency.league.games.Games.fail`); after ``leaving`` the hall starts no new
+ladder game for the connection (:attr:`~adjacency.league.outbox.Outbox.leaving`).
+
+Limits per member: once the handshake names the bot, its messages spend its token's
+allowance only, never its address's (a class shares one). A move the server waits for
+(:meth:`~adjacency.league.games.Games.awaits`) is never refused by a rate, so the
+server's own limiter never decides a game; what it refuses is logged (a bounded number
+of lines a minute) and answered with an ``error`` the client prints. A client that does
+not read what it is sent (its outbox overflows, :mod:`..outbox`) is closed at once with
 :data:`~adjacency.league.outbox.OVERFLOW_CODE`. Every handler ends: waiting for the
 last messages to go out and for the close frame is bounded (:data:`~..outbox.DRAIN`).
 """
@@ -30,12 +39,13 @@ from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
 from ...core.errors import AdjacencyError
+from ...core.game import Termination
 from ...serving.errors import WebError
 from ...serving.limits import RateLimiter
 from ..auth import bearer
 from ..client import CONNECT_PATH as CONNECT_PATH  # the path the client connects to
 from ..hall import Hall
-from ..limits import LOOPBACK, LeagueLimits
+from ..limits import LeagueLimits, throttled
 from ..outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
 from ..store import LeagueStore, Member, token_hash
 from . import PROTOCOL_VERSION
@@ -44,23 +54,50 @@ log = logging.getLogger(__name__)
 
 
 REFUSALS_LOGGED = 20.0
-"""Refused handshakes logged a minute (after a first burst of
-:attr:`~..limits.LeagueLimits.burst`), so a flood of them writes a bounded log; the
-next line logged counts those left out."""
+"""Refused handshakes, and messages refused over a rate, logged a minute (after a
+first burst of :attr:`~..limits.LeagueLimits.burst`), so a flood of them writes a
+bounded log; the next line logged counts those left out."""
+
+FAILURES = {
+    Termination.DISCONNECTION.value: Termination.DISCONNECTION,
+    Termination.ILLEGAL_MOVE.value: Termination.ILLEGAL_MOVE,
+    Termination.TIME_FORFEIT.value: Termination.TIME_FORFEIT,
+}
+"""The terminations a ``failed`` message may give (its bot crashed, answered junk, or
+overran its budget)."""
+
+FAILURE_CHARS = 600
+"""Characters of a ``failed`` message's detail kept in the game's detail (its start,
+what happened, and its end, the last lines of the bot's stderr)."""
+
+
+def failure_words(detail: str) -> str:
+    """A bot's own words about its failure, cut to :data:`FAILURE_CHARS` by dropping
+    the middle (the start says what happened, the end is a traceback's last lines)."""
+    text = detail.strip() or "no reason given"
+    if len(text) <= FAILURE_CHARS:
+        return text
+    head = FAILURE_CHARS // 3
+    return f"{text[:head]} [...] {text[-(FAILURE_CHARS - head - 7) :]}"
+
+
+def _log_limited(state: Any, line: str, *args: object) -> None:
+    """Log an INFO line about a refusal, about :data:`REFUSALS_LOGGED` a minute at most;
+    the next line logged counts those left out."""
+    if state.rates.allow("(log)", "refusals", REFUSALS_LOGGED):
+        unlogged, state.unlogged_refusals = getattr(state, "unlogged_refusals", 0), 0
+        more = f" ({unlogged} more refused since the last line)" if unlogged else ""
+        log.info(line + "%s", *args, more)
+    else:
+        state.unlogged_refusals = getattr(state, "unlogged_refusals", 0) + 1
 
 
 async def _deny(ws: WebSocket, status: int, detail: str) -> None:
     """Refuse a WebSocket handshake with an HTTP status and a JSON detail, and log it:
     one INFO line with the address and the reason, about :data:`REFUSALS_LOGGED` a
     minute at most."""
-    state = ws.app.state
     address = ws.client.host if ws.client else "?"
-    if state.rates.allow("(log)", "refusals", REFUSALS_LOGGED):
-        unlogged, state.unlogged_refusals = getattr(state, "unlogged_refusals", 0), 0
-        more = f" ({unlogged} more refused since the last line)" if unlogged else ""
-        log.info("refused a bot connection from %s: %d %s%s", address, status, detail, more)
-    else:
-        state.unlogged_refusals = getattr(state, "unlogged_refusals", 0) + 1
+    _log_limited(ws.app.state, "refused a bot connection from %s: %d %s", address, status, detail)
     if "websocket.http.response" in ws.scope.get("extensions", {}):
         await ws.send_denial_response(JSONResponse({"detail": detail}, status_code=status))
     else:  # pragma: no cover - servers without the denial extension
@@ -74,8 +111,11 @@ async def connect(ws: WebSocket) -> None:
     store: LeagueStore = app.state.store
     hall: Hall = app.state.hall
     address = ws.client.host if ws.client else "?"
-    throttled = address not in LOOPBACK or limits.limit_loopback
-    if throttled and not app.state.rates.allow(address, "connect", limits.connects_per_minute):
+    limited = throttled(ws)
+    rates: RateLimiter = app.state.rates
+    if limited and not rates.allow(
+        address, "connect", limits.connects_per_minute, limits.address_burst
+    ):
         await _deny(ws, 429, "too many connections from this address: back off and retry")
         return
     token = bearer(ws.headers)
@@ -85,6 +125,9 @@ async def connect(ws: WebSocket) -> None:
         return
     if member.kind != "bot":
         await _deny(ws, 403, "only bot accounts connect here")
+        return
+    if limited and not rates.allow(f"member:{member.id}", "connect", limits.connects_per_token):
+        await _deny(ws, 429, "this bot reconnects too often: back off and retry")
         return
     await ws.accept()
     assert token is not None  # the member was found by it
@@ -118,7 +161,7 @@ async def connect(ws: WebSocket) -> None:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            reply = _handle(hall, limits, app.state.rates, member, address, message, throttled)
+            reply = _handle(app.state, hall, limits, rates, member, message, limited)
             if reply is not None:
                 refused += 1
                 outbox.post(reply)
@@ -134,45 +177,82 @@ async def connect(ws: WebSocket) -> None:
         await closer
 
 
+NOT_JSON = object()
+"""What a frame that is not JSON text parses to (``null`` is JSON)."""
+
+
 def _handle(
+    state: Any,
     hall: Hall,
     limits: LeagueLimits,
     rates: RateLimiter,
     member: Member,
-    address: str,
     message: Mapping[str, Any],
-    throttled: bool,
+    limited: bool,
 ) -> dict[str, Any] | None:
-    """Act on one client message; return an error reply if it is refused."""
-    if throttled:
-        per_minute = limits.messages_per_minute
-        if not rates.allow(f"member:{member.id}", "message", per_minute) or not rates.allow(
-            address, "message", per_minute
-        ):
-            return {"type": "error", "detail": f"over the rate limit of {per_minute:g} a minute"}
+    """Act on one client message; return an error reply if it is refused. Every message
+    spends the bot's token's allowance except a move the server waits for."""
     text = message.get("text")
+    data: Any = NOT_JSON
+    if text is not None:  # at most a frame's size (uvicorn's ws_max_size)
+        with contextlib.suppress(ValueError, RecursionError):
+            data = json.loads(text)
+    awaited = (
+        isinstance(data, dict)
+        and data.get("type") == "move"
+        and "move" in data
+        and hall.awaits(member, data.get("game"))
+    )
+    if limited and not awaited:
+        per_minute = limits.messages_per_minute
+        if not rates.allow(f"member:{member.id}", "message", per_minute):
+            _log_limited(
+                state, "refused a message of %s: over its rate of %g a minute",
+                member.name, per_minute,
+            )  # fmt: skip
+            return {"type": "error", "detail": f"over the rate limit of {per_minute:g} a minute"}
     if text is None:
         return {"type": "error", "detail": "messages are JSON text frames"}
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
+    if data is NOT_JSON:
         return {"type": "error", "detail": "malformed message: not JSON"}
     if not isinstance(data, dict):
         return {"type": "error", "detail": "malformed message: expected a JSON object"}
     kind = data.get("type")
+    outbox = hall.connections.get(member.id)
     if kind == "ping":
-        outbox = hall.connections.get(member.id)
         if outbox is not None:
             outbox.post({"type": "pong"})
         return None
-    if kind != "move":
+    if kind == "leaving":  # no new ladder game: the client stops after its games in play
+        if outbox is not None:
+            outbox.leaving = True
+        return None
+    if kind not in ("move", "failed"):
         return {"type": "error", "detail": f"unknown message type {str(kind)[:40]!r}"}
     game_id = data.get("game")
     if isinstance(game_id, bool) or not isinstance(game_id, int):
-        return {"type": "error", "detail": "a move needs the game's id (a number)"}
-    if "move" not in data:  # a malformed message; any answer given, even null, is a move
-        return {"type": "error", "game": game_id, "status": 400, "detail": "a move needs 'move'"}
+        return {"type": "error", "detail": f"a {kind} message needs the game's id (a number)"}
     try:
+        if kind == "failed":
+            termination = FAILURES.get(str(data.get("termination")))
+            if termination is None or not isinstance(data.get("detail", ""), str):
+                accepted = ", ".join(repr(t) for t in FAILURES)
+                return {
+                    "type": "error",
+                    "game": game_id,
+                    "status": 400,
+                    "detail": f"a failed message needs a 'termination' ({accepted}) "
+                    "and a text 'detail'",
+                }
+            hall.fail(member, game_id, termination, failure_words(data.get("detail", "")))
+            return None
+        if "move" not in data:  # a malformed message; any answer given, even null, is a move
+            return {
+                "type": "error",
+                "game": game_id,
+                "status": 400,
+                "detail": "a move needs 'move'",
+            }
         hall.move(member, game_id, data.get("move"))
     except WebError as exc:
         return {"type": "error", "game": game_id, "status": exc.status, "detail": str(exc)}
