@@ -10,6 +10,7 @@ from adjacency.arena.games import play_task
 from adjacency.arena.runner import create_run, execute
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store, StoreError
+from adjacency.storage import WrongDatabaseError
 from adjacency.workers import SerialExecutor
 
 SETTINGS = Settings(rounds=(4,), games=4, time=1.0, seed=2)
@@ -51,7 +52,7 @@ def test_two_stores_share_one_file(tmp_path: Path) -> None:
 def test_not_a_database(tmp_path: Path) -> None:
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match=r"cannot use .*junk\.db.* as a results database"):
+    with pytest.raises(WrongDatabaseError, match=r"cannot use .*junk\.db.* as a results database"):
         Store(junk)
     with Store(tmp_path / "empty.db") as store, pytest.raises(StoreError, match="holds no runs"):
         store.run()

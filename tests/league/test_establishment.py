@@ -176,9 +176,10 @@ def test_a_file_written_before_the_rule_is_replayed_when_opened(tmp_path: Path) 
             store.finish_game(
                 store.start_game(x, o, "opening"), "x", "normal", "", "r", (3, 2), 2, (1, 1)
             )
-    with sqlite3.connect(db) as raw:  # as a file of the earlier version holds it
-        raw.execute("DELETE FROM proofs")
+    with sqlite3.connect(db) as raw:  # as a file of the earlier version (1) holds it
+        raw.execute("DROP TABLE proofs")
         raw.execute("DELETE FROM meta WHERE key = 'proofs'")
+        raw.execute("PRAGMA user_version = 1")
     with LeagueStore(db, create=False) as store:
         assert store.proofs() == {(ada, bot): 1}
         rules = store.rules()

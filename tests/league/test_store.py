@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.store import StoreError
 from adjacency.core import Position
 from adjacency.core.details import explain
 from adjacency.core.errors import InvalidSettingsError
 from adjacency.league.settings import LeagueSettings, book_openings, parse_clock
 from adjacency.league.store import LeagueError, LeagueStore, token_hash
+from adjacency.storage import WrongDatabaseError
 
 
 def make_store(tmp_path: Path, **settings: object) -> LeagueStore:
@@ -112,12 +112,12 @@ def test_other_files_are_refused_and_left_as_they_were(tmp_path: Path) -> None:
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE runs (id INTEGER)")
     before = foreign.read_bytes()
-    with pytest.raises(StoreError, match="holds other tables"):
+    with pytest.raises(WrongDatabaseError, match="holds tables that no league database has"):
         LeagueStore(foreign)
     assert foreign.read_bytes() == before
     text = tmp_path / "notes.txt"
     text.write_text("not a database at all\n" * 100)
-    with pytest.raises(StoreError):
+    with pytest.raises(WrongDatabaseError, match="not a SQLite database"):
         LeagueStore(text)
     missing = tmp_path / "missing.db"
     with pytest.raises(LeagueError, match="no league database"):

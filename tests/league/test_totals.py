@@ -196,6 +196,8 @@ def test_a_database_without_aggregates_gets_them_built_when_opened(tmp_path: Pat
         for table in ("results", "failures", "current_ratings"):
             db.execute(f"DROP TABLE {table}")
         db.execute("DELETE FROM meta WHERE key = 'totals'")
+        db.execute("PRAGMA user_version = 0")  # before numbered versions
+        db.execute("PRAGMA application_id = 0")
     with LeagueStore(tmp_path / "league.db", create=False) as store:
         assert store.totals() == built == store.recompute_totals()
         assert built["results"] and built["current_ratings"]

@@ -16,6 +16,7 @@ from adjacency.solving.report import LEGEND, frontiers, growth, text_tables
 from adjacency.solving.run import SolveTask, run_table, run_task
 from adjacency.solving.solved_starts import parse_sizes, plan_lanes, solve_entry
 from adjacency.solving.store import SolutionsStore, SolutionsStoreError
+from adjacency.storage import WrongDatabaseError
 from adjacency.workers import SerialExecutor
 
 
@@ -92,28 +93,31 @@ def test_store_round_trip_and_bad_files(tmp_path: Path) -> None:
         assert store.get(Entry(4, 4, 2)) == result
         assert store.get(Entry(4, 4, 2), symmetry=False) is None
     (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
-    with pytest.raises(SolutionsStoreError, match="cannot use"):
+    with pytest.raises(WrongDatabaseError, match=r"cannot use .* not a SQLite database"):
         SolutionsStore(tmp_path / "junk.db")
     with pytest.raises(InvalidSettingsError, match="no solutions database"):
         SolutionsStore(tmp_path / "missing.db", create=False)
     db = sqlite3.connect(tmp_path / "t.db")
     with db:
         db.execute("UPDATE solutions_meta SET value = '99' WHERE key = 'schema'")
+    db.execute("PRAGMA user_version = 99")
     db.close()
-    with pytest.raises(SolutionsStoreError, match="schema 99"):
+    with pytest.raises(WrongDatabaseError, match=r"newer version .*schema version 99"):
         SolutionsStore(tmp_path / "t.db")
 
 
-def test_a_broken_solutions_database_is_a_runtime_failure_and_a_missing_one_bad_input(
+def test_a_file_that_is_no_solutions_database_and_a_missing_one_are_bad_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Exit statuses of docs/errors.md: a database that cannot be used is a runtime
-    # failure (3), as for the arena's StoreError; a path that does not exist is bad input (2).
+    # Exit statuses of docs/errors.md: a file that is not a solutions database is bad
+    # input (2), left as it was; a database that cannot be used (a full disk) is a
+    # runtime failure (StoreError, 3); a path that does not exist is bad input (2).
     assert issubclass(SolutionsStoreError, AdjacencyRuntimeError)
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 100)
-    assert main(["solutions", "show", "--db", str(junk)]) == 3
+    assert main(["solutions", "show", "--db", str(junk)]) == 2
     assert "cannot use" in capsys.readouterr().err
+    assert junk.read_bytes() == b"not a database at all" * 100
     assert main(["solutions", "show", "--db", str(tmp_path / "missing.db")]) == 2
     err = capsys.readouterr().err
     assert "no solutions database" in err and "Traceback" not in err

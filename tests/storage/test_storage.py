@@ -1,7 +1,9 @@
-"""The shared SQLite helper (:mod:`adjacency.storage`): the connection each store asks for,
-migrations that add columns once, transactions that commit or change nothing, an
-idempotent close, and a :class:`StoreError` (never a bare ``sqlite3.Error``) for a file
-that cannot be a database."""
+"""The shared SQLite helper (:mod:`adjacency.storage`): one connection configuration,
+numbered migration steps that each run once (in one transaction with the new version),
+transactions that commit or change nothing, an idempotent close, a
+:class:`WrongDatabaseError` for a file that is not the store's (left untouched) and a
+:class:`StoreError` (never a bare ``sqlite3.Error``) for a path that cannot be a
+database."""
 
 from __future__ import annotations
 
@@ -17,28 +19,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjacency.arena import store as arena_store
-from adjacency.core.errors import AdjacencyRuntimeError, StoreError
+from adjacency.core.errors import AdjacencyError, AdjacencyRuntimeError, StoreError
 from adjacency.league import store as league_store
 from adjacency.solving import store as solving_store
 from adjacency.storage import (
+    APPLICATION_IDS,
     MEMORY,
+    Schema,
     SQLiteStore,
+    Step,
     StoreConfig,
+    WrongDatabaseError,
     add_columns,
-    check_version,
     columns,
     open_store,
+    statements,
     transaction,
 )
 from adjacency.tuning import store as tuning_store
 from adjacency.web import store as web_store
 
-SCHEMA = """
+TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 """
-AUTO = StoreConfig("test")
-DEFERRED = StoreConfig("test", timeout=5.0, autocommit=False, synchronous=None)
+SCHEMA = Schema((Step("meta and items", TABLES),))
+TEST_ID = 0x54657374  # "Test"
+AUTO = StoreConfig("test", application_id=TEST_ID)
 
 
 def pragma(db: sqlite3.Connection, name: str) -> Any:
@@ -51,16 +58,14 @@ def names(path: Path) -> list[str]:
         return [row[0] for row in db.execute("SELECT name FROM items ORDER BY id")]
 
 
-@pytest.mark.parametrize("config", [AUTO, DEFERRED], ids=["autocommit", "deferred"])
-def test_the_connection_has_wal_and_the_configured_settings(
-    tmp_path: Path, config: StoreConfig
-) -> None:
-    db = open_store(tmp_path / "s.db", config, SCHEMA)
+def test_the_connection_has_the_shared_configuration(tmp_path: Path) -> None:
+    db = open_store(tmp_path / "s.db", AUTO, SCHEMA)
     assert pragma(db, "journal_mode") == "wal"
-    assert pragma(db, "synchronous") == (1 if config.synchronous == "NORMAL" else 2)
-    assert pragma(db, "busy_timeout") == int(config.timeout * 1000)
-    assert pragma(db, "foreign_keys") == int(config.foreign_keys)
-    assert db.isolation_level == (None if config.autocommit else "DEFERRED")
+    assert pragma(db, "synchronous") == 1  # NORMAL
+    assert pragma(db, "busy_timeout") == 30000
+    assert pragma(db, "foreign_keys") == 1
+    assert db.isolation_level is None  # autocommit: transaction() opens BEGIN IMMEDIATE
+    assert (pragma(db, "application_id"), pragma(db, "user_version")) == (TEST_ID, 1)
     assert columns(db, "items") == ["id", "name"]
     db.close()
 
@@ -105,29 +110,30 @@ def _store_connection(name: str, path: Path) -> tuple[sqlite3.Connection, SQLite
     return opened.db, opened
 
 
-# Each store's connection as it was before the shared helper (read from the code of
-# that time): (synchronous, foreign keys, busy timeout ms, isolation level, threads).
-SETTINGS_BEFORE = {
-    "arena": (1, 1, 30000, None, False),
-    "tuning": (1, 0, 30000, None, False),
-    "league": (1, 1, 30000, None, True),
-    "solutions": (2, 0, 30000, "DEFERRED", False),
-    "web": (1, 0, 5000, "DEFERRED", True),
+# Each store's connection: (synchronous, busy timeout ms, threads). The shared
+# configuration (NORMAL, 30 s, one thread), except where a store's config says why.
+SETTINGS = {
+    "arena": (1, 30000, False),
+    "tuning": (1, 30000, False),
+    "league": (1, 30000, True),  # one connection shared by the server's threads
+    "solutions": (2, 30000, False),  # FULL: an entry can cost hours
+    "web": (1, 5000, True),  # a request holding the store's lock waits 5 s at most
 }
 
 
-@pytest.mark.parametrize("name", sorted(SETTINGS_BEFORE))
-def test_each_store_keeps_its_connection_settings(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("name", sorted(SETTINGS))
+def test_every_store_has_the_shared_connection_settings(tmp_path: Path, name: str) -> None:
     db, opened = _store_connection(name, tmp_path / f"{name}.db")
     with opened:
-        synchronous, foreign_keys, timeout, isolation, threads = SETTINGS_BEFORE[name]
+        synchronous, timeout, threads = SETTINGS[name]
         assert pragma(db, "journal_mode") == "wal"
+        assert pragma(db, "foreign_keys") == 1
+        assert db.isolation_level is None
         assert pragma(db, "synchronous") == synchronous
-        assert pragma(db, "foreign_keys") == foreign_keys
         assert pragma(db, "busy_timeout") == timeout
-        # The old deferred stores passed "" (the same as "DEFERRED").
-        assert db.isolation_level == isolation
         assert _threads_allowed(db) == threads
+        assert pragma(db, "user_version") >= 1
+        assert pragma(db, "application_id") in APPLICATION_IDS.values()
 
 
 OLD_ITEMS = "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)"
@@ -159,7 +165,7 @@ def test_migration_adds_missing_columns_once_and_keeps_the_rows(
         old.executemany("INSERT INTO items (name) VALUES (?)", [(r,) for r in rows])
         old.commit()
     for _ in range(2):  # the second open is the idempotence check
-        db = open_store(path, AUTO, SCHEMA, LATER)
+        db = open_store(path, AUTO, Schema((Step("items", TABLES, LATER),)))
         assert columns(db, "items") == ["id", "name", "size", "note", "owner"]
         stored = db.execute("SELECT name, size, note, owner FROM items ORDER BY id").fetchall()
         assert stored == [(r, *DEFAULTS) for r in rows]
@@ -167,12 +173,15 @@ def test_migration_adds_missing_columns_once_and_keeps_the_rows(
     path.unlink()
 
 
-def test_a_table_lacking_a_schema_column_is_refused(tmp_path: Path) -> None:
+def test_a_table_lacking_a_schema_column_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "foreign.db"
     with contextlib.closing(sqlite3.connect(path)) as other:
         other.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT)")
-    with pytest.raises(StoreError, match=r"table 'items' lacks the columns name"):
-        open_store(path, AUTO, SCHEMA, require_columns=True)
+        other.commit()
+    before = path.read_bytes()
+    with pytest.raises(WrongDatabaseError, match=r"table 'items' lacks the columns name"):
+        open_store(path, AUTO, SCHEMA)
+    assert path.read_bytes() == before
 
 
 def test_foreign_tables_are_refused_before_anything_changes(tmp_path: Path) -> None:
@@ -181,17 +190,103 @@ def test_foreign_tables_are_refused_before_anything_changes(tmp_path: Path) -> N
         other.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY)")
         other.commit()
     before = path.read_bytes()
-    config = StoreConfig("test", own_tables=frozenset({"meta", "items"}))
     with pytest.raises(
-        StoreError, match=r"cannot use .*other\.db.* holds other tables \(accounts\)"
+        WrongDatabaseError,
+        match=r"cannot use .*other\.db.* holds tables that no test database has \(accounts\)",
     ):
-        open_store(path, config, SCHEMA)
+        open_store(path, AUTO, SCHEMA)
     assert path.read_bytes() == before  # not switched to WAL, no tables added
-    assert not Path(str(path) + "-wal").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
 
 
-@pytest.mark.parametrize("config", [AUTO, DEFERRED], ids=["autocommit", "deferred"])
-def test_a_transaction_commits_or_changes_nothing(tmp_path: Path, config: StoreConfig) -> None:
+def _set_header(path: Path, app_id: int, version: int) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA application_id={app_id}")
+        db.execute(f"PRAGMA user_version={version}")
+
+
+@pytest.mark.parametrize(
+    ("app_id", "version", "reason"),
+    [
+        (TEST_ID, 2, r"written by a newer version of adjacency \(schema version 2; this "
+         r"version reads up to 1\)"),
+        (APPLICATION_IDS["league"], 2, "it is an adjacency league database"),
+        (12345, 0, r"another program's database \(application id 12345, version 0\)"),
+        (0, 7, r"another program's database \(application id 0, version 7\)"),
+    ],
+)  # fmt: skip
+def test_a_file_of_another_kind_or_a_newer_version_is_refused_untouched(
+    tmp_path: Path, app_id: int, version: int, reason: str
+) -> None:
+    path = tmp_path / "x.db"
+    _set_header(path, app_id, version)
+    before = path.read_bytes()
+    with pytest.raises(WrongDatabaseError, match=reason) as caught:
+        open_store(path, AUTO, SCHEMA)
+    assert isinstance(caught.value, AdjacencyError)  # bad input: exit status 2
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.db"]
+
+
+def _steps(log: list[str], fail_at: int | None = None) -> Schema:
+    def run(number: int) -> Step:
+        def record(db: sqlite3.Connection) -> None:
+            log.append(f"step {number}")
+            if number == fail_at:
+                raise RuntimeError(f"step {number} fails")
+
+        return Step(f"step {number}", f"INSERT INTO meta VALUES ('step {number}', 'x')", run=record)
+
+    return Schema((Step("tables", TABLES, run=lambda db: log.append("step 1")), run(2), run(3)))
+
+
+def _meta_keys(path: Path) -> list[str]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [key for (key,) in db.execute("SELECT key FROM meta ORDER BY key")]
+
+
+def test_numbered_steps_run_once_each_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    log: list[str] = []
+    first = Schema(_steps(log).steps[:2])
+    open_store(path, AUTO, first).close()
+    assert log == ["step 1", "step 2"] and pragma_of(path, "user_version") == 2
+    open_store(path, AUTO, first).close()  # at its version: nothing runs
+    assert log == ["step 1", "step 2"]
+    open_store(path, AUTO, _steps(log)).close()  # a later version adds only its step
+    assert log == ["step 1", "step 2", "step 3"] and pragma_of(path, "user_version") == 3
+    assert _meta_keys(path) == ["step 2", "step 3"]
+
+
+def test_a_failed_step_leaves_the_file_at_its_version(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    log: list[str] = []
+    open_store(path, AUTO, Schema(_steps(log).steps[:1])).close()
+    with pytest.raises(RuntimeError, match="step 3 fails"):
+        open_store(path, AUTO, _steps(log, fail_at=3))
+    assert log == ["step 1", "step 2", "step 3"]
+    assert pragma_of(path, "user_version") == 1 and _meta_keys(path) == []  # step 2 undone
+
+
+def pragma_of(path: Path, name: str) -> Any:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return pragma(db, name)
+
+
+def test_statements_keep_a_trigger_whole() -> None:
+    script = """
+    CREATE TABLE t (x);
+    CREATE TRIGGER t_ins AFTER INSERT ON t BEGIN
+        UPDATE t SET x = x + 1; DELETE FROM t WHERE x > 9;
+    END;
+    CREATE INDEX t_x ON t(x)
+    """
+    found = statements(script)
+    assert len(found) == 3 and found[1].startswith("CREATE TRIGGER") and found[1].endswith("END;")
+
+
+def test_a_transaction_commits_or_changes_nothing(tmp_path: Path) -> None:
+    config = AUTO
     path = tmp_path / "t.db"
     db = open_store(path, config, SCHEMA)
     with transaction(db, path, config) as tx:
@@ -236,19 +331,6 @@ def test_the_lock_is_held_for_the_whole_transaction(tmp_path: Path) -> None:
     with pytest.raises(ValueError), transaction(db, path, AUTO, lock):
         raise ValueError
     assert not lock.locked()
-    db.close()
-
-
-def test_check_version_writes_a_missing_row_and_refuses_another(tmp_path: Path) -> None:
-    path = tmp_path / "v.db"
-    db = open_store(path, AUTO, SCHEMA)
-    check_version(db, path, AUTO, "meta", "2", write=False)
-    assert db.execute("SELECT * FROM meta").fetchall() == []
-    check_version(db, path, AUTO, "meta", "2", write=True)
-    check_version(db, path, AUTO, "meta", "2", write=True)
-    assert db.execute("SELECT * FROM meta").fetchall() == [("schema", "2")]
-    with pytest.raises(StoreError, match=r"another version: schema 2, this version reads 3"):
-        check_version(db, path, AUTO, "meta", "3", write=True)
     db.close()
 
 
@@ -298,22 +380,31 @@ BAD_PATHS: dict[str, Callable[[Path], Path]] = {
 
 
 @pytest.mark.parametrize("bad", sorted(BAD_PATHS))
-def test_a_path_that_cannot_be_a_database_is_a_store_error(tmp_path: Path, bad: str) -> None:
+def test_a_path_that_cannot_be_a_database_is_refused(tmp_path: Path, bad: str) -> None:
+    """A file that is not SQLite is bad input (:class:`WrongDatabaseError`, left as it
+    was); a path that cannot hold a database is a run-time failure (:class:`StoreError`)."""
     path = BAD_PATHS[bad](tmp_path)
-    with pytest.raises(StoreError, match=r"cannot use .* as a test database: ") as caught:
+    before = path.read_bytes() if path.is_file() else None
+    with pytest.raises(
+        (StoreError, WrongDatabaseError), match=r"cannot use .* as a test database: "
+    ) as caught:
         open_store(path, AUTO, SCHEMA)
     assert not isinstance(caught.value, sqlite3.Error)
-    assert isinstance(caught.value, AdjacencyRuntimeError)
+    if bad == "not a database":
+        assert isinstance(caught.value, AdjacencyError)
+        assert "it is not a SQLite database" in str(caught.value)
+        assert path.read_bytes() == before
+    else:
+        assert isinstance(caught.value, AdjacencyRuntimeError)
 
 
-@pytest.mark.parametrize("name", sorted(SETTINGS_BEFORE))
+@pytest.mark.parametrize("name", sorted(SETTINGS))
 @pytest.mark.parametrize("bad", sorted(set(BAD_PATHS) - {"in a missing folder"}))
-def test_every_store_refuses_a_bad_path_with_a_store_error(
-    tmp_path: Path, name: str, bad: str
-) -> None:
+def test_every_store_refuses_a_bad_path(tmp_path: Path, name: str, bad: str) -> None:
     """(A missing folder is created by the web store, so it is left out here.)"""
     path = BAD_PATHS[bad](tmp_path)
-    with pytest.raises(StoreError, match=r"cannot use .* as a \w+ database"):
+    kind = WrongDatabaseError if bad == "not a database" else StoreError
+    with pytest.raises(kind, match=r"cannot use .* as a \w+ database"):
         _store_connection(name, path)
 
 

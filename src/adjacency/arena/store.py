@@ -18,10 +18,19 @@ Tables::
           record TEXT, seconds, worker, finished, node, host, pid)
 
 ``node`` is the Ray node id that played a game (``local`` outside Ray), ``host``
-its machine and ``pid`` its process. Databases written before these columns
-existed get them on open (:data:`MIGRATIONS`), with empty values for old games.
-``label`` names what a run is beyond its mode (``experiments`` stores its preset,
-so ``--resume`` names the right one); empty for the others and for old runs.
+its machine and ``pid`` its process. ``label`` names what a run is beyond its mode
+(``experiments`` stores its preset, so ``--resume`` names the right one); empty for
+the others and for old runs.
+
+Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
+:mod:`adjacency.storage`):
+
+1. the three tables; a file written before numbered versions gets the columns added
+   since its release (:data:`MIGRATIONS`: ``node``, ``host``, ``pid``, ``label``), with
+   empty values for old games and runs.
+
+A file that is not a results database (a league's, say) is refused before anything is
+written to it (:class:`~adjacency.storage.WrongDatabaseError`).
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import StoreError
-from ..storage import SQLiteStore, StoreConfig, open_store, transaction
+from ..storage import Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 from .games import GameResult
 from .schedule import GameTask, Settings
 
@@ -93,7 +102,11 @@ MIGRATIONS: tuple[tuple[str, str, str], ...] = (
     ("games", "pid", "INTEGER NOT NULL DEFAULT 0"),
     ("runs", "label", "TEXT NOT NULL DEFAULT ''"),
 )
-"""Columns added after the first release: (table, column, declaration), added on open."""
+"""Columns added after the first release: (table, column, declaration), added by step 1
+to a file written before them."""
+
+STORE_SCHEMA = Schema((Step("runs, plan and games", SCHEMA, MIGRATIONS),))
+"""The numbered steps of a results database (the module's docstring lists them)."""
 
 GAME_COLUMNS = (
     "run_id", "idx", "pairing", "pair", "a", "b", "x", "o", "rounds", "a_is_x", "result",
@@ -105,12 +118,10 @@ STATUSES = ("running", "finished", "stopped", "sprt")
 
 
 CONFIG = StoreConfig(
-    "results",
-    foreign_keys=True,
-    integrity_hint=" (is another process playing or resuming the same run?)",
+    "results", integrity_hint=" (is another process playing or resuming the same run?)"
 )
-"""Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, foreign
-keys on, a 30 s busy timeout (several processes share one file)."""
+"""The shared configuration of :mod:`adjacency.storage` (several processes share one
+file: WAL and the 30 s busy timeout)."""
 
 __all__ = ["CONFIG", "GameRow", "Run", "Store", "StoreError"]
 """:class:`StoreError` is the core's (:mod:`adjacency.core.errors`), imported here too."""
@@ -211,9 +222,7 @@ class Store(SQLiteStore):
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.db = open_store(
-            self.path, CONFIG, SCHEMA, MIGRATIONS, require_columns=True, factory=_Connection
-        )
+        self.db = open_store(self.path, CONFIG, STORE_SCHEMA, factory=_Connection)
 
     # ------------------------------------------------------------------ writing
 

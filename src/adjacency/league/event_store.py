@@ -18,51 +18,16 @@ their leg replayed).
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from dataclasses import dataclass
 
-from ..core.errors import StoreError
 from ..core.text import quote
 from .event_pairing import FORMATS, Board, planned_rounds
 from .event_standings import EventGame
 from .store import LeagueError, LeagueStore, check_name
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
-    format TEXT NOT NULL,
-    rounds INTEGER NOT NULL,
-    start REAL,
-    rated INTEGER NOT NULL DEFAULT 1,
-    all_connected INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL DEFAULT 'scheduled'
-        CHECK (status IN ('scheduled', 'running', 'finished')),
-    created REAL NOT NULL,
-    started REAL,
-    finished REAL
-);
-CREATE TABLE IF NOT EXISTS event_members (
-    event_id INTEGER NOT NULL REFERENCES events(id),
-    member_id INTEGER NOT NULL REFERENCES members(id),
-    seed INTEGER NOT NULL,
-    withdrawn INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (event_id, member_id)
-);
-CREATE TABLE IF NOT EXISTS event_boards (
-    id INTEGER PRIMARY KEY,
-    event_id INTEGER NOT NULL REFERENCES events(id),
-    round INTEGER NOT NULL,
-    a_id INTEGER NOT NULL REFERENCES members(id),
-    b_id INTEGER REFERENCES members(id),
-    pair_id INTEGER UNIQUE REFERENCES pairs(id)
-);
-CREATE INDEX IF NOT EXISTS event_boards_event ON event_boards(event_id, round);
-"""
-
 TABLES = frozenset({"events", "event_members", "event_boards"})
-"""The tables this module adds to a league's file (:data:`.schema.OWN_TABLES` names them)."""
+"""The events' tables in a league's file (defined in :data:`.schema.EVENT_SCHEMA`)."""
 
 
 @dataclass(frozen=True)
@@ -112,15 +77,8 @@ class EventStore:
     """The events of one league, on its store's connection (thread-safe as it is)."""
 
     def __init__(self, league: LeagueStore) -> None:
-        """Use ``league``'s file; create the event tables if they are missing."""
+        """Use ``league``'s file (its tables are there: opening a league creates them)."""
         self.league = league
-        with league._lock:
-            try:
-                league.db.executescript(SCHEMA)
-            except sqlite3.Error as exc:
-                raise StoreError(
-                    f"cannot add the event tables to {str(league.path)!r}: {exc}"
-                ) from None
 
     # ------------------------------------------------------------------ events
 

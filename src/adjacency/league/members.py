@@ -16,9 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import StoreError
 from ..core.text import quote
-from ..storage import SQLiteStore, check_version, open_store, transaction
+from ..storage import SQLiteStore, open_store, transaction
 from .names import NameIndex, check_not_reserved
 from .records import (
     KINDS,
@@ -33,7 +32,7 @@ from .records import (
     token_hash,
 )
 from .rules import LeagueRules, Progress
-from .schema import CONFIG, MIGRATIONS, REBUILD, SCHEMA, SCHEMA_VERSION, TOTALS_VERSION, TRIGGERS
+from .schema import CONFIG, SCHEMA_VERSION, STORE_SCHEMA
 from .settings import LeagueSettings
 
 MEMBER_COLUMNS = "id, name, kind, spec, revoked, concurrency"
@@ -45,9 +44,11 @@ class MemberStore(SQLiteStore):
     thread-safe (one connection behind a lock)."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
-        """Open (or with ``create``, create) a league database. A file that holds other
-        tables (another program's database) is refused with :class:`StoreError` and left
-        as it was; a missing file without ``create`` is a :class:`LeagueError`."""
+        """Open (or with ``create``, create) a league database, upgraded to this version
+        (:data:`~.schema.STORE_SCHEMA`). A file that is not a league database (another
+        store's, another program's, not SQLite) is refused with
+        :class:`~adjacency.storage.WrongDatabaseError` and left byte for byte as it was; a
+        missing file without ``create`` is a :class:`LeagueError`."""
         self.path = Path(path)
         self._lock = threading.RLock()
         self._names: NameIndex | None = None
@@ -57,42 +58,7 @@ class MemberStore(SQLiteStore):
                 f"no league database at {str(self.path)!r}: create it with "
                 "`adjacency league create --db FILE`"
             )
-        self.db = open_store(self.path, CONFIG, SCHEMA, MIGRATIONS)
-        try:
-            # The version row is written with the league's settings (:meth:`create`).
-            check_version(self.db, self.path, CONFIG, "meta", SCHEMA_VERSION, write=False)
-            self._keep_totals()
-            self._keep_proofs()
-        except StoreError:
-            self.db.close()
-            raise
-
-    def _keep_totals(self) -> None:
-        """Install the aggregates' triggers (:data:`~.schema.TRIGGERS`) and, in a file of
-        an earlier version (no ``totals`` row in ``meta``, or another), rebuild the
-        aggregate tables from the games and ratings in one transaction (the migration)."""
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE key = 'totals'").fetchone()
-            if row is not None and row[0] == TOTALS_VERSION:
-                return
-            if row is not None:  # other rules: their triggers go before the new ones
-                names = self.db.execute("SELECT name FROM sqlite_master WHERE type='trigger'")
-                for (name,) in names.fetchall():
-                    self.db.execute(f'DROP TRIGGER IF EXISTS "{name}"')
-            self.db.executescript(TRIGGERS)
-        except sqlite3.Error as exc:
-            raise CONFIG.unusable(self.path, exc) from None
-        with self._transaction() as db:
-            self.rebuild_totals(db)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('totals', ?)", (TOTALS_VERSION,))
-
-    @staticmethod
-    def rebuild_totals(db: sqlite3.Connection) -> None:
-        """Replace the aggregate tables' rows by a recomputation from the games and
-        ratings (:data:`~.schema.REBUILD`), in the caller's transaction ``db``."""
-        for table, query in REBUILD.items():
-            db.execute(f"DELETE FROM {table}")
-            db.execute(f"INSERT INTO {table} {query}")
+        self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
 
     def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         return transaction(self.db, self.path, CONFIG, self._lock)
@@ -111,9 +77,9 @@ class MemberStore(SQLiteStore):
 
     def probe_write(self) -> None:
         """Write (and delete, in the same transaction) a row the size of a game's record:
-        :class:`StoreError` while the file cannot grow by that much (a full disk), so a
-        server that waits for writes to work again does not resume on a tiny write that
-        happened to fit."""
+        :class:`~adjacency.core.errors.StoreError` while the file cannot grow by that much
+        (a full disk), so a server that waits for writes to work again does not resume on
+        a tiny write that happened to fit."""
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", ("." * self.PROBE_BYTES,))
             db.execute("DELETE FROM meta WHERE key = 'probe'")
@@ -464,25 +430,6 @@ class MemberStore(SQLiteStore):
                 tally[1] += (me, them) not in proofs
                 proofs[me, them] = proofs.get((me, them), 0) + 1
         return proofs
-
-    def _keep_proofs(self) -> None:
-        """Fill ``proofs`` once in a file written before it existed (no ``proofs`` key in
-        ``meta``): a replay of its finished games under the new rule
-        (:meth:`replay_proofs`), so throwaway people who established each other before
-        are provisional again."""
-        if self._query("SELECT 1 FROM meta WHERE key = 'proofs'"):
-            return
-        with self._transaction() as db:
-            if db.execute("SELECT 1 FROM meta WHERE key = 'proofs'").fetchone():
-                return  # another connection filled it meanwhile
-            row = db.execute("SELECT value FROM meta WHERE key='rules'").fetchone()
-            rules = LeagueRules.from_dict(json.loads(row[0])) if row else LeagueRules()
-            db.execute("DELETE FROM proofs")
-            db.executemany(
-                "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, ?)",
-                [(m, o, n) for (m, o), n in self.replay_proofs(db, rules).items()],
-            )
-            db.execute("INSERT INTO meta VALUES ('proofs', '1')")
 
     def rotate(self, name: str) -> str:
         """Give a member a new token (the old one stops working); return the new token."""

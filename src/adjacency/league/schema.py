@@ -4,12 +4,14 @@ Tables: ``meta`` (schema version, the settings, the rules, the admin token's has
 ``members`` (bots, house bots and people; a token is stored only as its SHA-256 hash),
 ``pairs`` (a colour-swapped pair of games from one opening), ``games`` (every game, with
 its full record once it ends), ``ratings`` (each member's Glicko-2 rating after each rated
-game: the rating history), and the events' tables (:mod:`.event_store`).
+game: the rating history), the events' tables (:data:`EVENT_SCHEMA`) and ``proofs``
+(the games that establish a person, :data:`PROOFS`). Their numbered versions:
+:data:`STORE_SCHEMA`.
 
 Three more tables are aggregates of those, kept by triggers in the same transaction as
 the rows they sum (so they are never out of step, whatever writes the file: the server,
 the admin commands, a removal), and rebuilt from the games and ratings when a database
-of an earlier version is opened (:data:`TOTALS_VERSION`): ``results`` (per member and
+of an earlier version is upgraded (:data:`TOTALS_VERSION`): ``results`` (per member and
 opponent: finished games, points, rated wins/draws/losses, moves and clock time),
 ``failures`` (per member, the losses not decided on the board, by termination) and
 ``current_ratings`` (each member's latest ``ratings`` row). The public pages read them
@@ -19,9 +21,15 @@ is the recomputation they must equal.
 
 from __future__ import annotations
 
-from ..storage import StoreConfig
+import json
+import sqlite3
+
+from ..storage import Schema, Step, StoreConfig, statements
 
 SCHEMA_VERSION = "adjacency-league-1"
+"""The ``schema`` row of ``meta``: the version mark of the files before numbered versions
+(:data:`STORE_SCHEMA`), still written by :meth:`.members.MemberStore.create` so that code
+of that time opens a file of step 1; such a file with another mark is refused."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -103,12 +111,6 @@ CREATE TABLE IF NOT EXISTS failures (
     n INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (member_id, termination)
 );
-CREATE TABLE IF NOT EXISTS proofs (
-    member_id INTEGER NOT NULL,
-    opponent_id INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    PRIMARY KEY (member_id, opponent_id)
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS current_ratings (
     member_id INTEGER PRIMARY KEY,
     seq INTEGER NOT NULL,
@@ -253,14 +255,137 @@ MIGRATIONS = (
 game was rated with :func:`.rules.rate` (changes against provisional opponents limited);
 games rated before that rule (0) are recomputed as they were rated."""
 
-OWN_TABLES = frozenset(
-    {"meta", "members", "pairs", "games", "ratings", "results", "failures", "current_ratings"}
-    | {"proofs"}  # games that establish a person (.members.MemberStore.add_proof)
-) | frozenset(
-    {"events", "event_members", "event_boards"}  # the events' (.event_store.TABLES)
-)
+EVENT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    format TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    start REAL,
+    rated INTEGER NOT NULL DEFAULT 1,
+    all_connected INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'scheduled'
+        CHECK (status IN ('scheduled', 'running', 'finished')),
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS event_members (
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    seed INTEGER NOT NULL,
+    withdrawn INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (event_id, member_id)
+);
+CREATE TABLE IF NOT EXISTS event_boards (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    round INTEGER NOT NULL,
+    a_id INTEGER NOT NULL REFERENCES members(id),
+    b_id INTEGER REFERENCES members(id),
+    pair_id INTEGER UNIQUE REFERENCES pairs(id)
+);
+CREATE INDEX IF NOT EXISTS event_boards_event ON event_boards(event_id, round);
+"""
+"""The events' tables (:mod:`.event_store`): ``events``, ``event_members`` (the members
+in seeding order, each possibly withdrawn), ``event_boards`` (each round's boards; a
+played board names the league pair whose two games are its colour-swapped game pair)."""
 
-CONFIG = StoreConfig("league", check_same_thread=False, foreign_keys=True, own_tables=OWN_TABLES)
-"""Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, foreign
-keys on, a 30 s busy timeout; one connection shared by the server's threads behind the
-store's lock; a file holding other tables is refused untouched."""
+PROOFS = """
+CREATE TABLE IF NOT EXISTS proofs (
+    member_id INTEGER NOT NULL,
+    opponent_id INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (member_id, opponent_id)
+) WITHOUT ROWID;
+"""
+"""The finished games that count toward each person's establishment, by opponent
+(:meth:`.members.MemberStore.add_proof`)."""
+
+
+def rebuild_totals(db: sqlite3.Connection) -> None:
+    """Replace the aggregate tables' rows by a recomputation from the games and ratings
+    (:data:`REBUILD`), in the caller's transaction ``db``."""
+    for table, query in REBUILD.items():
+        db.execute(f"DELETE FROM {table}")
+        db.execute(f"INSERT INTO {table} {query}")
+
+
+def _keep_totals(db: sqlite3.Connection) -> None:
+    """Install the aggregates' triggers (:data:`TRIGGERS`) and rebuild the aggregate tables
+    from the games and ratings, unless ``meta`` says they are built under these rules
+    (``totals`` row :data:`TOTALS_VERSION`, written here for the code before numbered
+    versions); under other rules, their triggers are dropped first."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'totals'").fetchone()
+    if row is not None and row[0] == TOTALS_VERSION:
+        return
+    if row is not None:
+        names = db.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall()
+        for (name,) in names:
+            db.execute(f'DROP TRIGGER IF EXISTS "{name}"')
+    for statement in statements(TRIGGERS):
+        db.execute(statement)
+    rebuild_totals(db)
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('totals', ?)", (TOTALS_VERSION,))
+
+
+def _fill_proofs(db: sqlite3.Connection) -> None:
+    """Fill ``proofs`` by a replay of the finished games under the league's rules
+    (:meth:`.members.MemberStore.replay_proofs`, imported here because :mod:`.members`
+    imports this module), so people who established each other under the earlier rule
+    are provisional again. A file whose ``meta`` says it was filled (``proofs``, the mark
+    of the code before this step) keeps its rows."""
+    from .members import MemberStore
+    from .rules import LeagueRules
+
+    if db.execute("SELECT 1 FROM meta WHERE key = 'proofs'").fetchone():
+        return
+    row = db.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
+    rules = LeagueRules.from_dict(json.loads(row[0])) if row else LeagueRules()
+    db.execute("DELETE FROM proofs")
+    db.executemany(
+        "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, ?)",
+        [(m, o, n) for (m, o), n in MemberStore.replay_proofs(db, rules).items()],
+    )
+
+
+def _other_version(db: sqlite3.Connection) -> str | None:
+    """Why a league file from before numbered versions cannot be upgraded: its ``meta``
+    row ``schema`` names another version (read only)."""
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+        return None
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    if row is None or row[0] == SCHEMA_VERSION:
+        return None
+    return (
+        f"it is a league database of another version: schema {row[0]}, "
+        f"this version reads {SCHEMA_VERSION}"
+    )
+
+
+STORE_SCHEMA = Schema(
+    (
+        Step(
+            "the league's and the events' tables, the aggregates' triggers and rows",
+            SCHEMA + EVENT_SCHEMA,
+            MIGRATIONS,
+            run=_keep_totals,
+        ),
+        Step("proofs, replayed from the finished games", PROOFS, run=_fill_proofs),
+    ),
+    legacy=_other_version,
+)
+"""The numbered steps of a league database (``PRAGMA user_version``; the scheme of
+:mod:`adjacency.storage`):
+
+1. the tables of :data:`SCHEMA` and :data:`EVENT_SCHEMA`; a file written before numbered
+   versions gets the columns of :data:`MIGRATIONS`, and the aggregate tables built with
+   their triggers (:data:`TOTALS_VERSION`);
+2. ``proofs`` (:data:`PROOFS`), filled by a replay of the finished games.
+
+A file that is not a league database (a results file, another program's) is refused
+before anything is written to it (:class:`~adjacency.storage.WrongDatabaseError`)."""
+
+CONFIG = StoreConfig("league", check_same_thread=False)
+"""The shared configuration of :mod:`adjacency.storage`, with one connection shared by
+the server's threads behind the store's lock."""

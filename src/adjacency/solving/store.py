@@ -21,22 +21,31 @@ rounds) resumes at its next first move. ``symmetry`` is part of the key, so a
 run with ``--no-symmetry`` (the plain solve, for comparisons) can share the
 database. ``engine`` is the package
 version that computed the row.
+
+Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
+:mod:`adjacency.storage`):
+
+1. the three tables and ``solutions_meta``'s ``schema`` row ``1`` (the version mark of
+   the files before numbered versions, still written so that code of that time opens
+   this version's files); such a file with another ``schema`` row is refused.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..core.errors import InvalidSettingsError, StoreError
 from ..engine.book import BookLine
-from ..storage import SQLiteStore, StoreConfig, check_version, open_store, transaction
+from ..storage import Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 from .entries import Entry, EntryResult, RootMove
 
 SCHEMA_VERSION = 1
+"""The version row of ``solutions_meta`` (``schema``) in files before numbered versions."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS solutions_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS entries (
@@ -79,9 +88,36 @@ CREATE TABLE IF NOT EXISTS root_moves (
 """
 
 
-CONFIG = StoreConfig("solutions", autocommit=False, synchronous=None)
-"""Python's deferred transactions, WAL with SQLite's default ``synchronous=FULL``, a 30 s
-busy timeout (as the store always had)."""
+def _other_version(db: sqlite3.Connection) -> str | None:
+    """Why a file from before numbered versions is refused: its ``schema`` row names
+    another version (read only)."""
+    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    if "solutions_meta" not in tables:
+        return None
+    row = db.execute("SELECT value FROM solutions_meta WHERE key = 'schema'").fetchone()
+    if row is None or row[0] == str(SCHEMA_VERSION):
+        return None
+    return (
+        f"it is a solutions database of another version: schema {row[0]}, "
+        f"this version reads {SCHEMA_VERSION}"
+    )
+
+
+STORE_SCHEMA = Schema(
+    (
+        Step(
+            "entries, root_moves and solutions_meta",
+            SCHEMA + f"INSERT OR IGNORE INTO solutions_meta VALUES ('schema', '{SCHEMA_VERSION}');",
+        ),
+    ),
+    legacy=_other_version,
+)
+"""The numbered steps of a solutions database (the module's docstring lists them)."""
+
+CONFIG = StoreConfig("solutions", synchronous="FULL")
+"""The shared configuration of :mod:`adjacency.storage`, except ``synchronous=FULL``: an
+entry can cost hours of solving, so each commit is on disk before the next starts, even
+across a power cut (as the store always had)."""
 
 SolutionsStoreError = StoreError
 """The name this store's failures had before every store shared the core's
@@ -98,14 +134,7 @@ class SolutionsStore(SQLiteStore):
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise InvalidSettingsError(f"no solutions database at {str(self.path)!r}")
-        self.db = open_store(self.path, CONFIG, SCHEMA)
-        try:
-            check_version(
-                self.db, self.path, CONFIG, "solutions_meta", str(SCHEMA_VERSION), write=True
-            )
-        except StoreError:
-            self.db.close()
-            raise
+        self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
 
     def put(self, result: EntryResult) -> None:
         """Store (or replace) one entry's result in its own transaction."""

@@ -15,6 +15,12 @@ NULL: next to ``out``, see :func:`plot_path`), so that a resumed run, from any
 working directory, writes the files of the run it continues. Runs stored before
 these columns existed have NULL there (the resume then uses its ``--out``).
     tune_batches(run_id, batch, k, pairs, wins, draws, losses, theta JSON, finished)
+
+Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
+:mod:`adjacency.storage`):
+
+1. the two tables; a file written before numbered versions gets ``out`` and ``plot``
+   (:data:`MIGRATIONS`).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import Any
 
 from ..arena.schedule import Settings
 from ..core.errors import StoreError
-from ..storage import SQLiteStore, StoreConfig, open_store, transaction
+from ..storage import Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 from .spsa import BatchOutcome, Param, Schedule
 
 SCHEMA = """
@@ -59,11 +65,14 @@ CREATE TABLE IF NOT EXISTS tune_batches (
 """
 
 MIGRATIONS = (("tune_runs", "out", "TEXT"), ("tune_runs", "plot", "TEXT"))
-"""Columns added since the first schema: (table, column, declaration), added on open."""
+"""Columns added since the first schema: (table, column, declaration), added by step 1
+to a file written before them."""
+
+STORE_SCHEMA = Schema((Step("tune_runs and tune_batches", SCHEMA, MIGRATIONS),))
+"""The numbered steps of a tuning database (the module's docstring lists them)."""
 
 CONFIG = StoreConfig("tuning")
-"""Autocommit with ``BEGIN IMMEDIATE`` transactions, WAL, ``synchronous=NORMAL``, a 30 s
-busy timeout (foreign keys are not enforced, as in the first release)."""
+"""The shared configuration of :mod:`adjacency.storage`."""
 
 RUN_COLUMNS = "id, bot, params, schedule, settings, batch_pairs, command, status, out, plot"
 
@@ -113,7 +122,7 @@ class TuneStore(SQLiteStore):
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.db = open_store(self.path, CONFIG, SCHEMA, MIGRATIONS)
+        self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
 
     def create(
         self,

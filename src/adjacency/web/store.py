@@ -4,6 +4,11 @@ One row per game: the core's JSON record (``game_to_dict``) plus the web
 layer's own data (who plays each side, time per move, evaluations, playback
 state) as JSON. Writes are serialised by a lock; the connection is shared by
 the server's threads (SQLite in its default serialised threading mode).
+
+Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
+:mod:`adjacency.storage`):
+
+1. the ``games`` table (the files before numbered versions had it, and no version).
 """
 
 from __future__ import annotations
@@ -18,14 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..storage import MEMORY, SQLiteStore, StoreConfig, open_store, transaction
+from ..storage import MEMORY, Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 
-CONFIG = StoreConfig("games", timeout=5.0, autocommit=False, check_same_thread=False)
-"""Python's deferred transactions, SQLite's default 5 s busy timeout, one connection
-shared by the server's threads (behind the store's lock). Write-ahead log, synced at
-checkpoints (``synchronous=NORMAL``): a commit survives the server's own crash or kill
-(it is in the log the OS holds) and costs no fsync per move. An in-memory store has
-neither."""
+CONFIG = StoreConfig("games", timeout=5.0, check_same_thread=False)
+"""The shared configuration of :mod:`adjacency.storage` (write-ahead log, synced at
+checkpoints: a commit survives the server's own crash or kill, it is in the log the OS
+holds, and costs no fsync per move; an in-memory store has neither), with one connection
+shared by the server's threads (behind the store's lock) and a 5 s busy timeout: a
+request waits at most that long for another process's lock while it holds the store's,
+then fails (503) instead of stalling every other request for half a minute."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -36,6 +42,9 @@ CREATE TABLE IF NOT EXISTS games (
     meta TEXT NOT NULL
 )
 """
+
+STORE_SCHEMA = Schema((Step("games", _SCHEMA),))
+"""The numbered steps of a games database (the module's docstring lists them)."""
 
 
 def default_path() -> Path:
@@ -84,7 +93,7 @@ class GameStore(SQLiteStore):
                 raise CONFIG.unusable(path, exc) from None
         self.path = str(path)
         self._lock = threading.Lock()
-        self.db = open_store(self.path, CONFIG, _SCHEMA)
+        self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self.db, self.path, CONFIG, self._lock)

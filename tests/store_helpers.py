@@ -1,0 +1,57 @@
+"""The five stores as the storage tests open them, and a dump of a file read without any
+store code: shared by ``tests/storage/``."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from adjacency.arena.store import Store
+from adjacency.league.store import LeagueStore
+from adjacency.solving.store import SolutionsStore
+from adjacency.storage import SQLiteStore
+from adjacency.tuning.store import TuneStore
+from adjacency.web.store import GameStore
+
+DATA = Path(__file__).parent / "data" / "stores"
+"""The fixture files: ``DATA`` (written before the shared SQLite helper) and
+``DATA / "cb03095"`` (written by main at cb03095, before numbered schema versions)."""
+
+OPENERS: dict[str, Callable[[Path], SQLiteStore]] = {
+    "arena.db": Store,
+    "tuning.db": TuneStore,
+    "league.db": LeagueStore,
+    "solutions.db": SolutionsStore,
+    "web.sqlite3": GameStore,
+}
+"""Each store's constructor, by the name of its fixture file."""
+
+
+def dump(path: Path) -> dict[str, list[list[Any]]]:
+    """Every row of every table, read with plain :mod:`sqlite3` (no store code), in
+    storage order (primary-key order for a table without rowids)."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        tables = [
+            name
+            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            if not name.startswith("sqlite_")
+        ]
+        return {
+            table: [list(row) for row in db.execute(f"SELECT * FROM {table}")]
+            for table in sorted(tables)
+        }
+
+
+def beside(path: Path) -> list[str]:
+    """The names of the files in ``path``'s folder (a refused file leaves no log there)."""
+    return sorted(p.name for p in path.parent.iterdir())
+
+
+def header(path: Path) -> tuple[int, int]:
+    """The file's ``(application_id, user_version)``, read with plain :mod:`sqlite3`."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        return int(app_id), int(db.execute("PRAGMA user_version").fetchone()[0])
