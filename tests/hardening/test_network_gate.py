@@ -72,7 +72,8 @@ class Traps:
         return self.folder / "created-by-cmd"
 
     def specs(self) -> list[str]:
-        """Hostile specs: a program, a Python file, an options file, two path options."""
+        """Hostile specs (a program, a Python file, an options file, two path options)
+        and bare paths of the planted files."""
         python = sys.executable
         return [
             f"cmd:{python} -c \"open({str(self.created)!r}, 'w')\"",
@@ -82,6 +83,9 @@ class Traps:
             f"alphabeta:depth=1,@{self.options}",
             f"engine:book={self.book}",
             f"engine:patterns={self.weights}",
+            str(self.options),  # a bare path, where a route might take a file's name
+            str(self.weights),
+            str(self.book),
         ]
 
     def untouched(self, where: str) -> None:
@@ -312,18 +316,22 @@ def test_the_league_bot_socket_takes_no_spec_in_any_message(
     db = tmp_path / "league.db"
     make_league(db)
     token = add_member(db, "socketeer", "bot")
-    app = create_league_app(db, limits=LeagueLimits(limit_loopback=False), house_games=False)
+    # every message here is refused: no error count may close the socket before the walk ends
+    limits = LeagueLimits(limit_loopback=False, max_errors=10**6, messages_per_minute=1e9)
+    app = create_league_app(db, limits=limits, house_games=False)
     fields = ("type", "move", "spec", "name", "detail", "text", "bot", "engine", "reason")
     types = ("hello", "ping", "move", "failed", "resign", "spec", "bot", "setoption")
     with TestClient(app) as client:
         auth = {"Authorization": f"Bearer {token}"}
         with client.websocket_connect(CONNECT_PATH, headers=auth) as socket:
             for hostile in traps.specs():
+                pings = 1
                 for kind in types:
                     for field in fields:
                         message = {"type": kind, "game": 1, field: hostile}
+                        pings += message["type"] == "ping"
                         socket.send_text(json.dumps(message))
                 socket.send_text(json.dumps({"type": "ping"}))
-                while socket.receive_json().get("type") != "pong":
-                    pass
+                while pings:  # every message before the last ping has been handled
+                    pings -= socket.receive_json().get("type") == "pong"
                 traps.untouched(f"socket message with {hostile!r}")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.text import spreadsheet_text
 from ..ratings.margin import pair_mean
 from .store import GameRow
 from .summary import standings, summarize
@@ -62,7 +63,8 @@ def game_fields(game: GameRow, pair_margin: float | None = None) -> dict[str, An
 
 def write_csv(games: Sequence[GameRow], path: Path) -> None:
     """Write ``games`` to ``path`` as CSV: a header of :data:`CSV_FIELDS`, then one row per game
-    (:func:`game_fields`). Creates the parent folder; replaces the file."""
+    (:func:`game_fields`); text a spreadsheet would run as a formula (a bot named
+    ``=HYPERLINK(...)``) is written as text. Creates the parent folder; replaces the file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
@@ -70,7 +72,9 @@ def write_csv(games: Sequence[GameRow], path: Path) -> None:
         samples = pair_margins(games)
         for game in games:
             fields = game_fields(game, samples.get((game.run_id, game.pair)))
-            writer.writerow({k: "" if v is None else v for k, v in fields.items()})
+            writer.writerow(
+                {k: "" if v is None else spreadsheet_text(v) for k, v in fields.items()}
+            )
 
 
 def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:

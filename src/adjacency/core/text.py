@@ -57,6 +57,29 @@ def quote(text: object, limit: int = QUOTE_CHARS) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
+SPREADSHEET_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
+"""First characters that make a spreadsheet read a CSV cell as a formula."""
+
+
+def spreadsheet_text(value: object) -> object:
+    """``value`` safe for a CSV cell that a spreadsheet opens: text starting with a
+    formula character (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, a tab or a line break)
+    gets a leading apostrophe, so the spreadsheet shows it as text instead of running
+    it (OWASP's advice for CSV injection). Numbers, and text that reads as a number
+    (``-3``, ``-0.5``), are left as they are.
+
+    >>> spreadsheet_text('=HYPERLINK("http://x","y")')
+    '\'=HYPERLINK("http://x","y")'
+    >>> spreadsheet_text("-3"), spreadsheet_text(-3), spreadsheet_text("ada")
+    ('-3', -3, 'ada')
+    """
+    if not isinstance(value, str) or not value.startswith(SPREADSHEET_TRIGGERS):
+        return value
+    if is_ascii_decimal(value):
+        return value
+    return "'" + value
+
+
 def is_ascii_number(text: str, *, signed: bool = False) -> bool:
     """True if ``text`` is 1 to :data:`MAX_DIGITS` ASCII digits (after one ``-`` if ``signed``)."""
     digits = text[1:] if signed and text.startswith("-") else text

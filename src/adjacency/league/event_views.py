@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.text import spreadsheet_text
 from .event_pairing import round_robin
 from .event_standings import standings
 from .event_store import Event, EventStore, StoredBoard
@@ -160,13 +161,17 @@ def render_text(data: dict[str, Any]) -> str:
 
 
 def table_csv(data: dict[str, Any]) -> str:
-    """The final table as CSV (:data:`ROW_FIELDS`, the pentanomial as ``a b c d e``)."""
+    """The final table as CSV (:data:`ROW_FIELDS`, the pentanomial as ``a b c d e``); text
+    that a spreadsheet would run as a formula is written as text (:func:`spreadsheet_text`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(ROW_FIELDS)
     for row in data["standings"]:
         writer.writerow(
-            [" ".join(map(str, row[f])) if f == "pentanomial" else row[f] for f in ROW_FIELDS]
+            [
+                " ".join(map(str, row[f])) if f == "pentanomial" else spreadsheet_text(row[f])
+                for f in ROW_FIELDS
+            ]
         )
     return out.getvalue()
 
@@ -177,9 +182,10 @@ def crosstable_csv(data: dict[str, Any]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     names = data["crosstable"]["names"]
-    writer.writerow(["", *names])
+    writer.writerow(["", *map(spreadsheet_text, names)])
     for name, row_cells in zip(names, data["crosstable"]["cells"], strict=True):
-        writer.writerow([name, *("" if c is None else f"{c[0]:g}" for c in row_cells)])
+        cells = ("" if c is None else f"{c[0]:g}" for c in row_cells)
+        writer.writerow([spreadsheet_text(name), *cells])
     return out.getvalue()
 
 
