@@ -16,6 +16,12 @@ Each person has at most one open challenge (a new one cancels the previous), and
 most :data:`MAX_INCOMING` challenges wait for one person, so the registry stays
 bounded by the number of people; ended challenges are forgotten after
 :data:`KEEP_ENDED` seconds (the challenger's page has read the outcome by then).
+
+Puppets (throwaway people on one address) must not occupy a bot nor fill a person's
+challenge slots: at most :data:`PER_ADDRESS` open challenges to one member come from
+one address, and after a game against a bot a person waits :data:`COOLDOWN` seconds
+before challenging that bot again (the hall also lets the ladder have a bot's next
+game after a challenge game, and starts no challenge game with a bot in an event).
 This module keeps the state only (no hall, no store, times given by the caller).
 """
 
@@ -32,6 +38,14 @@ MAX_INCOMING = 8
 """Challenges that may wait for one person's answer at once."""
 KEEP_ENDED = 300.0
 """Seconds an ended challenge can still be read (its outcome)."""
+PER_ADDRESS = 2
+"""Open challenges (waiting or queued) to one member that may come from one address:
+three puppets on one address kept a bot playing only them, and eight filled a
+person's :data:`MAX_INCOMING` slots. Two leave a class behind one address room to
+queue for a bot together with others' challenges in between."""
+COOLDOWN = 30.0
+"""Seconds after a person's game against a bot or house bot ends before the person
+may challenge that bot again (others and the ladder get it meanwhile)."""
 OPEN = ("waiting", "queued")
 
 
@@ -47,6 +61,9 @@ class Challenge:
     game: int | None = None
     detail: str = ""
     ended: float | None = None
+    address: str | None = None
+    """The challenger's address (``None``: not limited per address, a client of this
+    machine with ``--exempt-loopback``)."""
 
     @property
     def open(self) -> bool:
@@ -66,14 +83,23 @@ class Challenges:
     def __init__(self) -> None:
         self.by_id: dict[int, Challenge] = {}
         self._next = 1
+        self.cooling: dict[tuple[int, int], float] = {}
+        """Until when (monotonic) each ``(person, bot)`` may not play again (:data:`COOLDOWN`)."""
 
-    def add(self, challenger: Member, opponent: Member, status: str, now: float) -> Challenge:
+    def add(
+        self,
+        challenger: Member,
+        opponent: Member,
+        status: str,
+        now: float,
+        address: str | None = None,
+    ) -> Challenge:
         """A new open challenge; the challenger's previous open one is cancelled."""
         self.expire(now)
         for old in self.by_id.values():
             if old.open and old.challenger.id == challenger.id:
                 self.end(old, "cancelled", detail_text("challenged-other"), now)
-        challenge = Challenge(self._next, challenger, opponent, status, now)
+        challenge = Challenge(self._next, challenger, opponent, status, now, address=address)
         self._next += 1
         self.by_id[challenge.id] = challenge
         return challenge
@@ -91,6 +117,31 @@ class Challenges:
                 self.end(challenge, "expired", detail, now)
             if challenge.ended is not None and now - challenge.ended > KEEP_ENDED:
                 del self.by_id[challenge.id]
+        for pair, until in list(self.cooling.items()):
+            if until <= now:
+                del self.cooling[pair]
+
+    def from_address(self, opponent_id: int, address: str | None, challenger_id: int) -> int:
+        """How many open challenges to ``opponent_id`` come from ``address`` (0 for
+        ``None``), leaving out ``challenger_id``'s own (a new challenge cancels it)."""
+        if address is None:
+            return 0
+        return sum(
+            1
+            for c in self.by_id.values()
+            if c.open
+            and c.opponent.id == opponent_id
+            and c.address == address
+            and c.challenger.id != challenger_id
+        )
+
+    def cool(self, person_id: int, bot_id: int, until: float) -> None:
+        """``person_id`` may not challenge ``bot_id`` again before ``until`` (monotonic)."""
+        self.cooling[person_id, bot_id] = until
+
+    def cooldown(self, person_id: int, bot_id: int, now: float) -> float:
+        """Seconds before ``person_id`` may challenge ``bot_id`` again (0: now)."""
+        return max(0.0, self.cooling.get((person_id, bot_id), now) - now)
 
     def incoming(self, member_id: int, now: float) -> list[Challenge]:
         """The challenges waiting for ``member_id``'s answer, oldest first."""

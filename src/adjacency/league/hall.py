@@ -236,9 +236,7 @@ class Hall(Games):
 
     # --------------------------------------------------------- challenges
 
-    def challenge(
-        self, person: Member, opponent: Member, address: str | None = None
-    ) -> Challenge:
+    def challenge(self, person: Member, opponent: Member, address: str | None = None) -> Challenge:
         """A person's challenge (:mod:`.challenges`): a free bot or house bot with nobody
         queued plays at once (``started``); a busy or resting one, one in a running event
         (the event's games come first) or one whose last game was a challenge game (the

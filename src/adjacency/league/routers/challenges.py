@@ -22,7 +22,7 @@ from ...serving.errors import GameNotFound
 from ..auth import require_person
 from ..challenges import Challenge
 from ..deps import hall_of, member_named
-from ..limits import check_rate
+from ..limits import LOOPBACK, check_rate
 from ..models import ERRORS, ChallengeIn, ChallengeState
 from ..store import Member
 from . import PREFIX
@@ -30,6 +30,16 @@ from . import PREFIX
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
 
 ChallengeId = Annotated[int, FastPath(ge=1, le=2**62, description="a challenge's number")]
+
+
+def challenger_address(request: Request) -> str | None:
+    """The address whose open challenges to one member are limited
+    (:data:`~adjacency.league.challenges.PER_ADDRESS`): the client's, or ``None`` for a
+    client of this machine when the limits spare it (``--exempt-loopback``)."""
+    address = request.client.host if request.client else "?"
+    if address in LOOPBACK and not request.app.state.limits.limit_loopback:
+        return None
+    return address
 
 
 def view(request: Request, challenge: Challenge, person: Member) -> dict[str, Any]:
@@ -66,11 +76,13 @@ async def challenge(
     busy one is ``queued`` (202, ``position``: 1 is next) and plays as soon as it is free,
     before the league pairs it again; a person present on the play page must accept
     (202, ``waiting``, ``expires_in`` seconds). The challenger plays X and O alternately,
-    starting with X. A new challenge cancels the person's previous open one."""
+    starting with X. A new challenge cancels the person's previous open one. 409 for a
+    bot the person played less than ``COOLDOWN`` seconds ago, or a member with
+    ``PER_ADDRESS`` open challenges from the same address (:mod:`adjacency.league.challenges`)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
     hall.see(person)
-    made = hall.challenge(person, member_named(request, body.opponent))
+    made = hall.challenge(person, member_named(request, body.opponent), challenger_address(request))
     if made.open:
         response.status_code = 202
     return view(request, made, person)

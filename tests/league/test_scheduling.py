@@ -1,0 +1,129 @@
+"""Scheduling that serves events first and that puppets cannot monopolise
+(docs/league.md, "Challenges"): a challenge to a bot in a running event waits for the
+event; after a challenge game with a bot, the challenger waits a cool-down before
+challenging it again and the ladder may have the bot's next game; one address has at
+most two open challenges to one member."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.league import challenges as challenges_module
+from adjacency.league.event_store import EventStore
+from adjacency.league.hall import Hall
+from adjacency.league.house import HousePlayers
+from adjacency.league.limits import LeagueLimits
+from adjacency.league.outbox import Outbox
+from adjacency.league.rules import LeagueRules
+from adjacency.league.settings import LeagueSettings
+from adjacency.league.store import LeagueStore, Member
+from adjacency.serving.errors import NotNow
+from league_helpers import add_member, challenge, join, make_league, me, thread_server
+
+
+def run(test: Any, tmp_path: Path) -> None:
+    async def main() -> None:
+        store = LeagueStore(tmp_path / "league.db")
+        settings = LeagueSettings(rows=6, cols=6, rounds=4, base=60.0, increment=0.0)
+        store.create(settings, "adjl_a")
+        store.set_rules(LeagueRules(min_game=0.0))
+        hall = Hall(store, HousePlayers())
+        try:
+            await test(store, hall)
+        finally:
+            await hall.stop()
+            store.close()
+
+    asyncio.run(main())
+
+
+def connect(hall: Hall, member: Member) -> None:
+    async def send(message: dict[str, Any]) -> None:
+        pass
+
+    hall.attach(Outbox(member, send))
+
+
+def test_a_challenge_to_a_bot_in_a_running_event_waits_for_the_event(tmp_path: Path) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        bots = [store.add_member(name, "bot")[0] for name in ("a", "b", "c")]
+        for bot in bots:
+            connect(hall, bot)
+        ada = store.add_member("ada", "person")[0]
+        hall.see(ada)
+        events = EventStore(store)
+        events.create("cup", "round-robin", None, ["a", "b", "c"])
+        events.start("cup")
+        started = hall.pair()  # the event's first board; one of the three sits out, free
+        assert len(started) == 1 and started[0].pair_id is not None
+        free = next(b for b in bots if b.id not in (started[0].x.id, started[0].o.id))
+        assert hall.is_free(free) and free.id in hall.in_events
+        waiting = hall.challenge(ada, free)
+        assert waiting.status == "queued" and waiting.game is None  # not started at once
+        hall.pair()
+        assert waiting.status == "queued"  # the event's bot keeps it waiting
+        assert all(g.x.kind == "bot" and g.o.kind == "bot" for g in hall.live.values())
+
+    run(scenario, tmp_path)
+
+
+def test_after_a_challenge_game_the_ladder_may_go_first_and_the_challenger_cools_down(
+    tmp_path: Path,
+) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        alpha, beta = (store.add_member(name, "bot")[0] for name in ("alpha", "beta"))
+        puppets = [store.add_member(f"puppet{n}", "person")[0] for n in range(2)]
+        for puppet in puppets:
+            hall.see(puppet)
+        connect(hall, alpha)
+        first = hall.challenge(puppets[0], alpha, "10.0.0.7")
+        assert first.status == "started" and first.game is not None
+        second = hall.challenge(puppets[1], alpha, "10.0.0.7")
+        assert second.status == "queued"
+        connect(hall, beta)
+        assert hall.pair() == []  # beta alone: alpha plays the puppet
+        hall.resign(puppets[0], first.game)
+        ladder = hall.pair()  # alpha's next game is the ladder's, not the other puppet's
+        assert [(g.x.name, g.o.name) for g in ladder] in ([("alpha", "beta")], [("beta", "alpha")])
+        assert second.status == "queued"
+        with pytest.raises(NotNow, match="challenge it again in") as refused:
+            hall.challenge(puppets[0], alpha, "10.0.0.7")
+        assert refused.value.code == "challenge_cooldown"
+        assert refused.value.params["seconds"] == int(challenges_module.COOLDOWN)
+        (game,) = ladder
+        while game.id in hall.live:  # the ladder game played out
+            position = game.game.position
+            hall.move(game.member(position.turn), game.id, position.legal_moves()[0])
+        served = hall.pair()  # now the queue's turn, before the pair's second leg
+        assert second.status == "started" and [g.id for g in served] == [second.game]
+
+    run(scenario, tmp_path)
+
+
+def test_puppets_on_one_address_cannot_occupy_a_bot_or_fill_a_persons_slots(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0, increment=0.0)
+    add_member(db, "house-greedy", "house", "greedy")
+    with thread_server(db, house_games=False, limits=LeagueLimits()) as url:
+        puppets = [join(url, f"puppet{n}") for n in range(4)]
+        assert challenge(url, puppets[0], "house-greedy").status == 201  # playing it
+        assert challenge(url, puppets[1], "house-greedy").body["status"] == "queued"
+        assert challenge(url, puppets[2], "house-greedy").body["status"] == "queued"
+        refused = challenge(url, puppets[3], "house-greedy")
+        assert refused.status == 409, refused
+        assert refused.body["code"] == "opponent_crowded"
+        assert "2 challenges to house-greedy come from your address" in refused.body["detail"]
+
+        target = join(url, "target")
+        me(url, target)
+        others = [join(url, f"fan{n}") for n in range(3)]
+        assert [challenge(url, s, "target").status for s in others[:2]] == [202, 202]
+        full = challenge(url, others[2], "target")
+        assert full.status == 409 and full.body["code"] == "opponent_crowded", full
+        assert len(me(url, target)["challenges"]) == 2  # six slots left for everyone else
