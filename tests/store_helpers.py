@@ -32,8 +32,11 @@ OPENERS: dict[str, Callable[[Path], SQLiteStore]] = {
 
 def dump(path: Path) -> dict[str, list[list[Any]]]:
     """Every row of every table, read with plain :mod:`sqlite3` (no store code), in
-    storage order (primary-key order for a table without rowids)."""
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+    storage order (primary-key order for a table without rowids). A read-write
+    connection that only reads: it changes no byte, and as the last one to close it
+    removes the ``-wal`` and ``-shm`` files that reading a WAL file makes (a read-only
+    one would leave them)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
         tables = [
             name
             for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
@@ -52,6 +55,6 @@ def beside(path: Path) -> list[str]:
 
 def header(path: Path) -> tuple[int, int]:
     """The file's ``(application_id, user_version)``, read with plain :mod:`sqlite3`."""
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         return int(app_id), int(db.execute("PRAGMA user_version").fetchone()[0])

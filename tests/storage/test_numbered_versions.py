@@ -1,0 +1,131 @@
+"""Files written before numbered schema versions open and are upgraded: each store opens the
+database that main at cb03095 wrote (``tests/data/stores/cb03095``, made through each
+store's API by its ``make_fixtures.py``), reads it back through its API, keeps every row,
+and leaves the file at this version (``PRAGMA user_version``) and marked as its own
+(``PRAGMA application_id``). A file already at this version is not written to at all."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.arena.store import STORE_SCHEMA as ARENA
+from adjacency.arena.store import Store
+from adjacency.league.event_store import EventStore
+from adjacency.league.schema import STORE_SCHEMA as LEAGUE
+from adjacency.league.settings import LeagueSettings
+from adjacency.league.store import LeagueStore
+from adjacency.solving.entries import Entry, RootMove
+from adjacency.solving.store import STORE_SCHEMA as SOLUTIONS
+from adjacency.solving.store import SolutionsStore
+from adjacency.storage import APPLICATION_IDS, Schema
+from adjacency.tuning.store import STORE_SCHEMA as TUNING
+from adjacency.tuning.store import TuneStore
+from adjacency.web.store import STORE_SCHEMA as WEB
+from adjacency.web.store import GameStore
+from store_helpers import DATA, OPENERS, beside, dump, header
+
+CB03095 = DATA / "cb03095"
+BEFORE: dict[str, dict[str, list[list[Any]]]] = json.loads(
+    (CB03095 / "contents.json").read_text(encoding="utf-8")
+)
+SCHEMAS: dict[str, tuple[str, Schema]] = {
+    "arena.db": ("results", ARENA),
+    "tuning.db": ("tuning", TUNING),
+    "league.db": ("league", LEAGUE),
+    "solutions.db": ("solutions", SOLUTIONS),
+    "web.sqlite3": ("games", WEB),
+}
+ADDED: dict[str, dict[str, list[list[Any]]]] = {"league.db": {"proofs": []}}
+"""The tables a step after the first adds (the league's ``proofs``: no person played)."""
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Any:
+    def make(name: str) -> Path:
+        target = tmp_path / name
+        shutil.copyfile(CB03095 / name, target)
+        assert header(target) == (0, 0)  # written before numbered versions
+        assert dump(target) == BEFORE[name]  # the fixture is what was written then
+        return target
+
+    return make
+
+
+def test_the_fixtures_hold_rows_of_every_store() -> None:
+    assert sorted(BEFORE) == sorted(OPENERS) == sorted(SCHEMAS)
+    for tables in BEFORE.values():
+        assert sum(len(rows) for rows in tables.values()) >= 2
+
+
+@pytest.mark.parametrize("name", sorted(OPENERS))
+def test_a_file_of_before_is_upgraded_with_its_rows_kept(copy: Any, name: str) -> None:
+    path = copy(name)
+    OPENERS[name](path).close()
+    kind, schema = SCHEMAS[name]
+    assert header(path) == (APPLICATION_IDS[kind], schema.version)
+    assert dump(path) == BEFORE[name] | ADDED.get(name, {})
+    assert beside(path) == [name]  # the log folded in when the store closed
+    upgraded = sha(path)
+    OPENERS[name](path).close()  # at this version: nothing to do, nothing written
+    assert sha(path) == upgraded and beside(path) == [name]
+
+
+def test_arena(copy: Any) -> None:
+    path = copy("arena.db")
+    rows = BEFORE["arena.db"]
+    with Store(path) as store:
+        (run,) = store.runs()
+        assert (run.id, run.mode, run.players, run.status, run.planned) == (
+            1, "match", ["random", "greedy"], "stopped", 4,
+        )  # fmt: skip
+        games = store.games(run.id)
+        assert [(g.idx, g.x_score, g.o_score, g.record, g.host, g.pid) for g in games] == [
+            (r[1], r[13], r[14], r[17], r[22], r[23]) for r in rows["games"]
+        ]
+        assert [t.index for t in store.pending(run.id)] == [3]
+        assert store.resumable().id == run.id
+
+
+def test_tuning(copy: Any) -> None:
+    with TuneStore(copy("tuning.db")) as store:
+        run = store.run()
+        assert (run.id, run.bot, run.status, run.batch_pairs) == (1, "greedy", "running", 2)
+        assert [b.theta for b in run.batches] == [(5.25,)]
+        assert run.out == Path("/tmp/out.json") and run.plot is None
+
+
+def test_league(copy: Any) -> None:
+    with LeagueStore(copy("league.db"), create=False) as store:
+        assert store.settings() == LeagueSettings(rows=6, cols=6, rounds=4)
+        assert store.is_admin("adjl_admin-secret")
+        assert [(m.name, m.kind) for m in store.members()] == [("alpha", "bot"), ("beta", "house")]
+        assert len(store.rated_games()) == 2
+        assert store.ratings() == store.recompute_ratings()
+        assert store.totals() == store.recompute_totals()
+        assert store.proofs() == {}  # step 2: replayed (bots prove no one)
+        (event,) = EventStore(store).events()
+        assert (event.name, event.format, event.status) == ("spring", "round-robin", "scheduled")
+
+
+def test_solutions(copy: Any) -> None:
+    with SolutionsStore(copy("solutions.db"), create=False) as store:
+        (result,) = store.results()
+        assert (result.entry, result.status) == (Entry(4, 4, 1), "solved")
+        assert store.moves(Entry(4, 4, 3)) == {"b2": RootMove("b2", 2, "c3", 17, 0.25)}
+
+
+def test_web(copy: Any) -> None:
+    with GameStore(copy("web.sqlite3")) as store:
+        first = store.load("g1")
+        assert first is not None and first.owned_by("k1")
+        assert [g.id for g in store.all()] == ["g2", "g1"]
