@@ -22,7 +22,7 @@ from ...serving.errors import GameNotFound
 from ..auth import require_person
 from ..challenges import Challenge
 from ..deps import hall_of, member_named
-from ..limits import LOOPBACK, check_rate
+from ..limits import check_rate, throttled
 from ..models import ERRORS, ChallengeIn, ChallengeState
 from ..store import Member
 from . import PREFIX
@@ -36,10 +36,9 @@ def challenger_address(request: Request) -> str | None:
     """The address whose open challenges to one member are limited
     (:data:`~adjacency.league.challenges.PER_ADDRESS`): the client's, or ``None`` for a
     client of this machine when the limits spare it (``--exempt-loopback``)."""
-    address = request.client.host if request.client else "?"
-    if address in LOOPBACK and not request.app.state.limits.limit_loopback:
+    if not throttled(request):
         return None
-    return address
+    return request.client.host if request.client else "?"
 
 
 def view(request: Request, challenge: Challenge, person: Member) -> dict[str, Any]:

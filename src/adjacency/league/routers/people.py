@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from ...serving.errors import TooMany
 from ..auth import require_person
 from ..deps import hall_of, read, store_of
-from ..limits import LOOPBACK, check_rate
+from ..limits import check_rate
 from ..models import (
     ERRORS,
     GameState,
@@ -61,19 +61,6 @@ minute once the limits' burst is spent: the play page asks once a second, and a 
 of it from one person must not take the server's time from the games."""
 
 
-def check_person_rate(request: Request, person: Member, kind: str, per_minute: float) -> None:
-    """Refuse with 429 when ``person`` (their secret, from any address) is over its
-    ``kind`` rate; clients on this machine are exempt as for :func:`check_rate`
-    (``--exempt-loopback``). A class behind one address shares the address's buckets,
-    not these: each person has their own."""
-    limits = request.app.state.limits
-    address = request.client.host if request.client else "?"
-    if address in LOOPBACK and not limits.limit_loopback:
-        return
-    if not request.app.state.rates.allow(f"person {person.id}", kind, per_minute):
-        raise TooMany(f"too many requests from {person.name}: at most {per_minute:g} per minute")
-
-
 @router.get("/me", response_model=Me)
 async def me(
     request: Request, person: Annotated[Member, Depends(require_person)]
@@ -84,7 +71,7 @@ async def me(
     Rate limited per person (:data:`ME_PER_MINUTE`); whether the person is established
     is read in a worker thread on the readers' connection, a few rows by primary key
     (:meth:`~adjacency.league.members.MemberStore.established`), never their games."""
-    check_person_rate(request, person, "me", ME_PER_MINUTE)
+    check_rate(request, "me", ME_PER_MINUTE)  # the person's own bucket (require_person)
     hall = hall_of(request)
     hall.see(person)
     games = [g.id for g in hall.live.values() if g.color_of(person.id) is not None]
