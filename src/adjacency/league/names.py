@@ -19,7 +19,10 @@ add-bot``, ``add-house``, the admin API):
   (Unicode NFKC, then ``casefold``), the characters that read alike in a sans-serif
   font (``0``/``o``, ``1``/``l``/``i``/``|``, ``5``/``s``, ``2``/``z``, ``8``/``b``,
   ``9``/``g``/``q``), the letter pairs that render as one letter (``rn``/``m``,
-  ``vv``/``w``, ``cl``/``d``), and the separators ``-``, ``_`` and ``.``.
+  ``vv``/``w``, ``cl``/``d``), and drops the separators ``-``, ``_`` and ``.``
+  wherever they are (``bob.`` is ``bob``, ``m.allory`` is ``mallory``, ``a_l_i_c_e``
+  is ``alice``, ``Admin.`` is the reserved ``admin``): a dot or an underscore is all
+  but invisible in a list of names.
 
 Only new names are checked: members stored under older, looser rules keep their names
 and still load, and can still be revoked, rotated and removed by name.
@@ -65,8 +68,9 @@ _SINGLE = str.maketrans(
         "8": "b",
         "9": "g",
         "q": "g",
-        "_": "-",
-        ".": "-",
+        "-": None,
+        "_": None,
+        ".": None,
     }
 )
 _PAIRS = str.maketrans({"m": "rn", "w": "vv", "d": "cl"})
