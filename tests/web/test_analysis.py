@@ -201,6 +201,19 @@ def test_analyses_beyond_the_cap_are_429(tmp_path: Path) -> None:
         assert bad.status_code == 400
 
 
+def test_one_client_address_runs_one_analysis_at_a_time(tmp_path: Path) -> None:
+    """One address cannot hold both of the server's analysis slots: its second analysis
+    or review at once is 429, while another address still gets the other slot."""
+    app = create_app(tmp_path / "g.sqlite3", limits=Limits(analyses=2, limit_loopback=True))
+    with TestClient(app) as client:
+        app.state.analyses.take(2, client="testclient")  # this client's running analysis
+        response = client.get(f"/api/analysis/live?fen={quote(SMALL_START.fen())}")
+        assert response.status_code == 429
+        assert "your address already runs 1 analyses" in response.json()["detail"]
+        app.state.analyses.take(2, client="198.51.100.7")  # another address: admitted
+        assert app.state.analyses.running == 2
+
+
 def test_a_book_position_gets_its_proven_value_beyond_the_solvers_reach(server: str) -> None:
     """The 8x8 start at 6 rounds (12 plies: minutes to solve) is in the shipped book:
     the analysis reports the book's value and optimal moves at once."""

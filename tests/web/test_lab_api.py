@@ -130,3 +130,34 @@ def test_a_search_is_cancelled_when_its_page_goes_away(
             assert app.state.lab_slots.running == 1
         wait_until(cancelled.is_set, 30, "the search to be cancelled")
         wait_until(lambda: app.state.lab_slots.running == 0, 30, "the slot to come back")
+
+
+def test_one_client_address_runs_one_lab_search_at_a_time(tmp_path: Path) -> None:
+    """A page (or a script) at one address cannot take every lab slot: its second search
+    at once is 429, while another address still gets one."""
+    app = create_app(tmp_path / "g.sqlite3", limits=Limits(hints=2, limit_loopback=True))
+    with TestClient(app) as client:
+        app.state.lab_slots.take(2, "lab searches", "testclient", 1)  # this client's search
+        response = _get(client, "tree", SMALL.fen(), depth=2)
+        assert response.status_code == 429
+        assert "your address already runs 1 lab searches" in response.json()["detail"]
+        app.state.lab_slots.take(2, "lab searches", "203.0.113.9", 1)  # another address's
+        app.state.lab_slots.give("testclient")
+        app.state.lab_slots.give("203.0.113.9")
+        assert app.state.lab_slots.running == 0
+        assert _get(client, "tree", SMALL.fen(), depth=2).status_code == 200
+
+
+def test_a_lab_search_over_its_time_budget_is_stopped_and_answered_incomplete(
+    tmp_path: Path,
+) -> None:
+    """The server's lab budget (Limits.lab_seconds) stops a search that would run for
+    minutes (an annealing that cools by 0.9999 a step down to 0.0001) and answers the
+    trace as it stands, marked incomplete; its slot comes back."""
+    app = create_app(tmp_path / "g.sqlite3", limits=Limits(lab_seconds=0.5))
+    with TestClient(app) as client:
+        spec = "anneal:cooling=0.9999,tmin=0.0001"
+        response = _get(client, "climb", MIDGAME.fen(), spec=spec, seed=1)
+        assert response.status_code == 200, response.text
+        assert response.json()["complete"] is False
+        assert app.state.lab_slots.running == 0

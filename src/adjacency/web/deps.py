@@ -93,6 +93,16 @@ def rate_limited(kind: str) -> Any:
     return Depends(check)
 
 
+def limited_client(request: Request) -> str | None:
+    """The client address that per-client caps count (lab searches, analyses), or ``None``
+    for a client on this machine while the server does not limit loopback."""
+    limits: Limits = request.app.state.limits
+    address = request.client.host if request.client else ""
+    if not limits.limit_loopback and _loopback(address):
+        return None
+    return address
+
+
 def _loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback

@@ -4,8 +4,10 @@ A lab request (:mod:`adjacency.lab`) runs a real search in a worker thread. The
 server holds it to three rules:
 
 * at most ``limits.hints`` lab searches run at once, the same cap as hints (a lab
-  search is a hint-sized job: one bot, one position); one more is 429 at once,
-  so no request waits for a slot;
+  search is a hint-sized job: one bot, one position), and ``limits.lab_per_client``
+  for one client address; one more is 429 at once, so no request waits for a slot;
+* a search runs at most ``limits.lab_seconds`` (on one thread): then it is stopped
+  and answered as it stands, marked incomplete, so no request holds a core for long;
 * its sizes are the lab's bounds (:mod:`adjacency.lab.limits`), and a bot spec passes
   the network gate (:func:`~adjacency.bots.gate.admit`: built-in bots only, options
   within the shared-server caps), both 400 with the reason;
@@ -26,6 +28,7 @@ from fastapi import Request
 from ..bots import BotError
 from ..bots.gate import NetworkSpec, admit
 from ..lab import Cancel, LabError
+from .deps import limited_client
 from .routers.analysis import Slots
 
 T = TypeVar("T")
@@ -46,15 +49,21 @@ async def run_lab(request: Request, work: Callable[[Cancel], T]) -> T:
     """Run ``work`` in a thread within the lab's slots (the analysis board's counter,
     :class:`~adjacency.web.routers.analysis.Slots`); cancel it if the client leaves."""
     slots: Slots = request.app.state.lab_slots
-    slots.take(request.app.state.limits.hints, "lab searches")
+    limits = request.app.state.limits
+    client = limited_client(request)
+    slots.take(limits.hints, "lab searches", client, limits.lab_per_client)
     stopping: threading.Event = request.app.state.stopping
     cancel = Cancel()
+    budget = threading.Timer(limits.lab_seconds, cancel.cancel)  # answers what it has then
+    budget.daemon = True
 
     def run() -> T:
+        budget.start()
         try:
             return work(cancel)
         finally:
-            slots.give()
+            budget.cancel()
+            slots.give(client)
 
     task = asyncio.ensure_future(asyncio.to_thread(run))
     while True:

@@ -16,6 +16,10 @@ from dataclasses import dataclass
 from .analysis import SOLVE_SECONDS
 from .timers import SCHEDULER
 
+LAB_SECONDS = 15.0
+"""The default of :attr:`Limits.lab_seconds`: the lab's longest view (iterative deepening,
+6 s for the classic search and 6 s for the engine) fits."""
+
 
 @dataclass
 class Limits:
@@ -30,6 +34,13 @@ class Limits:
     waits for a bot: one more is 429 at once)."""
     analyses: int = 2
     """Live analyses and game reviews running at once (each keeps one core busy)."""
+    analyses_per_client: int = 1
+    """Live analyses and reviews one client address may run at once."""
+    lab_per_client: int = 1
+    """Lab searches one client address may run at once."""
+    lab_seconds: float = LAB_SECONDS
+    """Wall seconds a lab search may run before it is stopped and answered as it stands
+    (marked incomplete): one core at most, so its CPU time is bounded too."""
     solve_seconds: float = SOLVE_SECONDS
     """The live analysis's budget for the exact result (tests on a loaded machine raise
     it, since they check the result, not the speed)."""

@@ -2,7 +2,8 @@
 
 Analyses run in a worker thread each and stream server-sent events; when the
 page closes the stream (Stop, another position, leaving) the engine is stopped.
-At most ``limits.analyses`` run at once (more: 429).
+At most ``limits.analyses`` run at once, and ``limits.analyses_per_client`` for one
+client address (more: 429).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fastapi.responses import StreamingResponse
 from ...core import InvalidPositionError, Position, board
 from ...serving.errors import TooMany, quote
 from ..analysis import Emit, Stopper, analyse, check_analysable, review
-from ..deps import SAME_SITE, Manager
+from ..deps import SAME_SITE, Manager, limited_client
 from ..models import AnalysisPosition, EditorPosition
 from . import ERRORS
 
@@ -30,27 +31,47 @@ STREAM: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream"
 
 
 class Slots:
-    """A count of running analyses with a cap (thread-safe)."""
+    """A count of running analyses with a cap for the server and one per client (thread-safe).
+
+    The server's cap keeps the machine's cores for the games; the client's keeps one page
+    (or one address's scripts) from taking every slot, so a second visitor still gets one.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.running = 0
+        self._by_client: dict[str, int] = {}
 
-    def take(self, cap: int, what: str = "analyses") -> None:
+    def take(
+        self, cap: int, what: str = "analyses", client: str | None = None, per_client: int = 1
+    ) -> None:
         """Take a slot; :class:`TooMany` (HTTP 429) if ``cap`` of them (``what``: analyses,
-        lab searches) are running already."""
+        lab searches) are running already, or ``per_client`` of them for ``client`` (an
+        address; ``None``: not limited per client, the machine's own user)."""
         with self._lock:
             if self.running >= cap:
                 raise TooMany(
                     f"{self.running} {what} are running on this server, its limit; "
                     "stop one or try again shortly"
                 )
+            mine = self._by_client.get(client, 0) if client is not None else 0
+            if client is not None and mine >= per_client:
+                raise TooMany(
+                    f"your address already runs {mine} {what}, the most one client may run "
+                    "at once; wait for it or stop it"
+                )
             self.running += 1
+            if client is not None:
+                self._by_client[client] = mine + 1
 
-    def give(self) -> None:
-        """Give back a slot taken by :meth:`take`."""
+    def give(self, client: str | None = None) -> None:
+        """Give back a slot taken by :meth:`take` (for the same ``client``)."""
         with self._lock:
             self.running -= 1
+            if client is not None:
+                left = self._by_client.pop(client, 1) - 1
+                if left > 0:
+                    self._by_client[client] = left
 
 
 def editor_position(body: EditorPosition) -> Position:
@@ -91,7 +112,9 @@ def analysable_position(fen: str) -> Position:
 def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> StreamingResponse:
     """Run ``work`` in a thread and stream what it emits; stop it when the client leaves."""
     slots: Slots = request.app.state.analyses
-    slots.take(request.app.state.limits.analyses)
+    limits = request.app.state.limits
+    client = limited_client(request)
+    slots.take(limits.analyses, client=client, per_client=limits.analyses_per_client)
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     stopper = Stopper()
@@ -107,7 +130,7 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
         except Exception as exc:  # an engine failure ends the stream with a message
             emit("failed", {"detail": f"{type(exc).__name__}: {str(exc)[:200]}"})
         finally:
-            slots.give()
+            slots.give(client)
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 

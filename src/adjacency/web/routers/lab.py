@@ -88,8 +88,8 @@ async def climb(fen: str, request: Request, spec: str = "hill", seed: int = 1) -
     """Every step of a local-search bot (``hill``, its variants, ``anneal``, the reports'
     local searches) with its candidates' values, and the move it plays (seeded: replayable)."""
     position = analysable_position(fen)
-    spec, seed = checked_spec(spec), _seed(seed)
-    found = await run_lab(request, lambda cancel: climb_trace(position, spec, seed, cancel))
+    admitted, seed = checked_spec(spec), _seed(seed)
+    found = await run_lab(request, lambda cancel: climb_trace(position, admitted, seed, cancel))
     return found.to_dict()
 
 
@@ -98,8 +98,8 @@ async def evolution(fen: str, request: Request, spec: str = "genetic", seed: int
     """Best and mean fitness and diversity per generation of a genetic bot (``genetic``,
     ``gatree``, the reports' genetic bots), its final chromosome and move (seeded)."""
     position = analysable_position(fen)
-    spec, seed = checked_spec(spec), _seed(seed)
-    found = await run_lab(request, lambda cancel: evolution_trace(position, spec, seed, cancel))
+    admitted, seed = checked_spec(spec), _seed(seed)
+    found = await run_lab(request, lambda cancel: evolution_trace(position, admitted, seed, cancel))
     return found.to_dict()
 
 
