@@ -60,12 +60,9 @@ function workerMain() {
       stopped: () => Atomics.load(stopFlag, 0) === id,
       report: (best, text) => parentPort.postMessage({ id, type: 'offer', move: best, text }),
     });
-    let answer = null;
-    try {
-      answer = move(board, deadline);
-    } catch (error) {
-      console.error('the bot failed:', error);
-    }
+    // A bot that throws has crashed: the error ends the worker, and the runner exits with
+    // it (the controller scores the game so and shows the last lines of standard error).
+    const answer = move(board, deadline);
     parentPort.postMessage({ id, type: 'done', move: answer });
   });
 }
@@ -103,14 +100,8 @@ function runnerMain(choice) {
       }
     });
     w.on('error', (error) => {
-      console.error('the bot worker failed:', error);
-      if (w === worker) {
-        workerBusy = false;
-        workerReady = true;
-        for (; readyWaiting > 0; readyWaiting--) send('readyok');
-        worker = null;
-        if (current) finish(current, null, true);
-      }
+      console.error('the bot failed:', error);
+      process.exit(1); // a crash, not a stand-in move
     });
     return w;
   }
@@ -125,12 +116,14 @@ function runnerMain(choice) {
       if (search.infinite && !search.stopRequested) return;
     }
     let answer = search.returned ? search.result : search.best;
-    if (!isLegal(search.board, answer)) {
-      const fallback = bots.greedy(search.board, new Deadline(Infinity));
-      if (answer !== null || search.returned) {
-        console.error(`the bot answered '${answer}', not an empty square; playing ${fallback}`);
-      }
-      answer = fallback;
+    if ((answer === null || answer === undefined) && !search.returned) {
+      // no answer in time and nothing offered: the runner answers in time for it
+      answer = bots.greedy(search.board, new Deadline(Infinity));
+      console.error(`the bot offered no move in time; the runner plays greedy's ${answer}`);
+    } else if (!isLegal(search.board, answer)) {
+      // the bot's own answer goes out as it is: the controller judges it illegal
+      console.error(`the bot answered '${answer}', not an empty square`);
+      answer = String(answer).replace(/\s+/g, '').slice(0, 32) || '(none)';
     }
     search.answered = true;
     Atomics.store(stopFlag, 0, search.id);

@@ -59,11 +59,14 @@ function main(argv) {
         let move = null;
         try {
           move = bot(board, new Deadline(message.budget * 1000 * USE));
-          board.play(move); // throws if it is not a legal move
         } catch (error) {
-          console.error(`the bot failed (${error.message}); playing greedy`);
-          move = bots.greedy(board, new Deadline(Infinity));
+          // a crash: the server ends the game at once, in the bot's own words
+          const detail = String(error && error.stack ? error.stack : error).slice(-600);
+          console.error(`the bot failed: ${detail}`);
+          ws.send(JSON.stringify({ type: 'failed', game: message.game, termination: 'disconnection', detail }));
+          return;
         }
+        // an answer that is not a legal move goes as it is: the server judges it illegal
         ws.send(JSON.stringify({ type: 'move', game: message.game, move }));
       } else if (message.type === 'game_end') {
         finished++;

@@ -179,11 +179,14 @@ class Runner:
             threading.Thread(target=self.think, args=(search,), daemon=True).start()
 
     def think(self, search: Search) -> None:
-        move = None
         try:
             move = self.bot(search.board, search.deadline)
         except Exception:
+            # A bot that raises has crashed: the controller scores the game so and shows
+            # the last lines of standard error (this traceback), not a stand-in move.
             traceback.print_exc()
+            sys.stderr.flush()
+            os._exit(1)
         self.finish(search, move, forced=False)
 
     def finish(self, search: Search, move: str | None, forced: bool) -> None:
@@ -198,11 +201,14 @@ class Runner:
                 if search.infinite and not search.stop_requested:
                     return
             answer = search.result if search.returned else search.deadline.best
-            if not is_legal(search.board, answer):
-                fallback = greedy(search.board, Deadline(None))
-                if answer is not None or search.returned:
-                    print(f"the bot answered {answer!r}, not an empty square; playing {fallback}")
-                answer = fallback
+            if answer is None and not search.returned:
+                # no answer in time and nothing offered: the runner answers in time for it
+                answer = greedy(search.board, Deadline(None))
+                print(f"the bot offered no move in time; the runner plays greedy's {answer}")
+            elif not is_legal(search.board, answer):
+                # the bot's own answer goes out as it is: the controller judges it illegal
+                print(f"the bot answered {answer!r}, not an empty square")
+                answer = "".join(str(answer).split())[:32] or "(none)"
             search.answered = True
             search.deadline.stopped.set()
             if search.timer is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -240,6 +241,9 @@ def run_match(args: argparse.Namespace) -> int:
         f"{run.settings.time:g} s/move" if run.settings.time else "no time limit"
     )
     console.print(pairing_table(summarize(games), title=title))
+    note = failure_note(games)
+    if note:
+        console.print(note, markup=False, soft_wrap=True)
     if mode != "match":
         console.print(ranking_table(standings(games)))
     if sprt is not None:
@@ -250,6 +254,24 @@ def run_match(args: argparse.Namespace) -> int:
         f"(run {run_id}, {report.played_now} played now, status {report.status})"
     )
     return 0
+
+
+FAILED = ("disconnection", "illegal move")
+"""The terminations of a bot that failed (crashed, or answered junk) rather than lost."""
+
+
+def failure_note(games: Sequence[Any]) -> str:
+    """How many games a bot lost by crashing or answering junk, with the first one's
+    detail in full (a ``cmd:`` bot's own words: the last lines of its stderr), so a
+    failing bot is seen for what it is; ``""`` when none did."""
+    failed = [g for g in games if g.termination in FAILED]
+    if not failed:
+        return ""
+    first = failed[0]
+    return (
+        f"{len(failed)} of {len(games)} games ended by a crash or an illegal answer; "
+        f"the first ({first.a} vs {first.b}, game {first.idx + 1}): {first.detail}"
+    )
 
 
 def run_report(args: argparse.Namespace) -> int:

@@ -3,14 +3,27 @@
 One WebSocket connection to the server (docs/league.md, "The protocol"); for each
 ``your_turn`` the local bot (any spec, most usefully ``cmd:./my_engine``, which
 speaks the engine protocol through :mod:`adjacency.bots.external`) is asked for a
-move within the budget the server gives, and the move is sent back. After a
-network drop the client reconnects with exponential back-off (0.5 s doubling to
-30 s, with jitter), and the server sends it its games in play again. A game the
+move within the budget the server gives, and the move is sent back. A bot that fails
+(its program crashed, answered junk or overran its budget) is reported at once
+(``failed``, with its own words, the last lines of its stderr for a ``cmd:`` bot, also
+printed here): the server ends that game as a crash, an illegal move or a time loss
+then, not when the whole clock has run out.
+
+After a network drop the client reconnects with exponential back-off (0.5 s doubling
+to 30 s, with jitter), and the server sends it its games in play again. It gives up
+(:class:`ConnectError`, exit status 3) when the first connection fails
+:data:`FIRST_TRIES` times in a row (nothing listens there, no such host), or when no
+connection has worked for :data:`GIVE_UP_AFTER` seconds after a drop. A game the
 server aborted (it stopped, or restarted after a crash: ``game_end`` with termination
-``aborted``) has its engine closed, so no ``cmd:`` process outlives its game. A refused
-token (401/403) ends the client: retrying would not help; so does a certificate that
-does not verify, an ``http://`` URL for a TLS server, or an ``https://`` URL for a
-server without TLS (:class:`~.store.LeagueError`: one line, exit status 2).
+``aborted``) has its engine closed, so no ``cmd:`` process outlives its game. With
+``games``, the client says it is ``leaving`` once it has started its last game, so the
+server starts no new ladder game for it, and leaves when its games in play are over.
+
+Final answers end the client at once, as retrying would not help
+(:class:`~.store.LeagueError`: one line, exit status 2): a refused token (401/403), an
+address that answers but is no league (any other refusal of the handshake: a wrong
+path or port), a certificate that does not verify, an ``http://`` URL for a TLS
+server, or an ``https://`` URL for a server without TLS.
 
 TLS: ``wss://`` (or an ``https://`` URL) verifies the server's certificate against
 the system's authorities, or ``cafile`` for a private one.
@@ -28,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..bots import Bot, Limit, make_bot
+from ..bots import Bot, BotFailure, Limit, make_bot
 from ..core import Position
 from ..core.errors import AdjacencyRuntimeError
 from ..core.text import quote
@@ -41,6 +54,15 @@ NETWORK_MARGIN = 0.05
 MAX_MESSAGE = 1 << 20
 BACKOFF_START = 0.5
 BACKOFF_MAX = 30.0
+FIRST_TRIES = 5
+"""Failed attempts at the first connection before the client gives up (about 15 s of
+back-off: a server that is starting is up by then; nothing listening is a wrong URL)."""
+GIVE_UP_AFTER = 600.0
+"""Seconds without a working connection, after a drop, before the client gives up
+(a server restart takes far less)."""
+RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
+"""Handshake refusals that a later try may pass (over a rate, a server or proxy that is
+starting or busy); every other status is final."""
 
 
 PLAIN_SERVER = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST")
@@ -108,16 +130,36 @@ class LeagueClient:
         return ssl.create_default_context(cafile=self.cafile)
 
     def run(self) -> int:
-        """Connect, play, reconnect after drops; return after ``games`` games."""
+        """Connect, play, reconnect after drops; return after ``games`` games. Raises
+        :class:`ConnectError` when the server cannot be reached (:data:`FIRST_TRIES`
+        failed first tries, or :data:`GIVE_UP_AFTER` seconds without a connection after
+        a drop) and :class:`~.store.LeagueError` for a final refusal."""
         delay = BACKOFF_START
+        welcomed_once = False
+        failures = 0
+        last_working = time.monotonic()
         try:
-            while self.games is None or self.ended < self.games:
+            while not self._done():
                 try:
                     if self._session():
-                        delay = BACKOFF_START
+                        welcomed_once, failures, delay = True, 0, BACKOFF_START
+                        last_working = time.monotonic()
+                    else:
+                        failures += 1
                 except ConnectError as exc:
-                    self.announce(f"connection lost: {exc}")
-                if self.games is not None and self.ended >= self.games:
+                    failures += 1
+                    said = "could not connect" if not welcomed_once else "connection lost"
+                    self.announce(f"{said}: {exc}")
+                    if not welcomed_once and failures >= FIRST_TRIES:
+                        raise ConnectError(
+                            f"gave up after {failures} tries: {exc}; check the league's "
+                            f"URL ({self.url}) and that its server is running"
+                        ) from None
+                    if welcomed_once and time.monotonic() - last_working > GIVE_UP_AFTER:
+                        raise ConnectError(
+                            f"gave up: no connection for {GIVE_UP_AFTER:g} s: {exc}"
+                        ) from None
+                if self._done():
                     break
                 wait = delay * (0.5 + random.random())
                 self.announce(f"reconnecting in {wait:.1f} s")
@@ -127,6 +169,15 @@ class LeagueClient:
             for bot in [*self._idle, *self._playing.values()]:
                 bot.close()
         return 0
+
+    def _done(self) -> bool:
+        """Whether ``games`` games have ended and none is left in play."""
+        return self.games is not None and self.ended >= self.games and not self._playing
+
+    def _leaving(self) -> bool:
+        """Whether the games started so far reach ``games``: the server is told (once)
+        to start no new ladder game for this bot."""
+        return self.games is not None and self.ended + len(self._playing) >= self.games
 
     def _session(self) -> bool:
         """One connection; return whether it got as far as the welcome."""
@@ -139,6 +190,7 @@ class LeagueClient:
         from websockets.sync.client import connect
 
         welcomed = False
+        told_leaving = False
         try:
             with connect(
                 self.ws_url,
@@ -155,13 +207,17 @@ class LeagueClient:
                     if message.get("type") == "welcome":
                         welcomed = True
                         self.announce(f"connected as {message.get('name')}")
-                    answer = self.handle(message)
-                    if answer is not None:
-                        try:
-                            ws.send(json.dumps(answer))
-                        except ConnectionClosed:  # read what came before the close
-                            continue  # (a game_end for the game just answered)
-                    if self.games is not None and self.ended >= self.games:
+                    answers = [self.handle(message)]
+                    if welcomed and not told_leaving and self._leaving():
+                        told_leaving = True
+                        answers.append({"type": "leaving"})
+                    try:
+                        for answer in answers:
+                            if answer is not None:
+                                ws.send(json.dumps(answer))
+                    except ConnectionClosed:  # read what came before the close
+                        continue  # (a game_end for the game just answered)
+                    if self._done():
                         return welcomed
         except InvalidStatus as exc:
             status = exc.response.status_code
@@ -169,8 +225,14 @@ class LeagueClient:
                 detail = json.loads(exc.response.body or b"{}").get("detail", "")
             except ValueError:
                 detail = ""
-            if status in (401, 403):
+            if status in (401, 403) and detail:
                 raise LeagueError(f"the league refused this token ({status}: {detail})") from None
+            if status not in RETRIED_STATUSES:
+                raise LeagueError(
+                    f"no league answers at {self.ws_url} (the server there answered "
+                    f"{status}{': ' + detail if detail else ''}): give the league's address, "
+                    "as its front page shows it, e.g. http://HOST:PORT/"
+                ) from None
             raise ConnectError(f"the server answered {status} {detail}".strip()) from None
         except ConnectionClosed as exc:
             raise ConnectError(f"closed ({exc.rcvd.code if exc.rcvd else 'no code'})") from None
@@ -193,6 +255,12 @@ class LeagueClient:
                     f"the server at {self._address()} speaks TLS: use an https:// (or wss://) URL"
                 ) from None
             raise ConnectError(f"{type(exc).__name__}: {exc}") from None
+        except ConnectionRefusedError:
+            raise ConnectError(
+                f"nothing listens at {self._address()} (connection refused)"
+            ) from None
+        except socket.gaierror as exc:
+            raise ConnectError(f"no host {self._host_port()[0]!r}: {exc.strerror}") from None
         except (OSError, WebSocketException, TimeoutError) as exc:
             raise ConnectError(f"{type(exc).__name__}: {exc}") from None
         return welcomed
@@ -227,11 +295,8 @@ class LeagueClient:
             position = Position.from_fen(str(message["fen"]))
             try:
                 move = bot.choose_move(position, Limit(time=max(0.02, budget - NETWORK_MARGIN)))
-            except Exception as exc:  # the local bot failed: the server flags the game
-                self.announce(f"game {game}: the bot failed: {type(exc).__name__}: {exc}")
-                del self._playing[game]
-                bot.close()
-                return None
+            except Exception as exc:  # the local bot failed: the server is told at once
+                return self._failed(game, bot, exc)
             return {"type": "move", "game": game, "move": move}
         elif kind == "game_end" and isinstance(game, int):
             done = self._playing.pop(game) if game in self._playing else None
@@ -247,3 +312,16 @@ class LeagueClient:
         elif kind == "error":
             self.announce(f"server: {message.get('detail')}")
         return None
+
+    def _failed(self, game: int, bot: Bot, exc: Exception) -> dict[str, Any]:
+        """The ``failed`` message for a bot that could not move in ``game``, said here
+        too (with a ``cmd:`` bot's last stderr lines, which its failure quotes); its
+        engine is closed (a new one plays the next game)."""
+        if isinstance(exc, BotFailure):
+            termination, words = exc.termination.value, exc.detail
+        else:  # a bug of a py: bot, or an engine that could not restart
+            termination, words = "disconnection", f"{type(exc).__name__}: {exc}"
+        self.announce(f"game {game}: the bot failed ({termination}): {words}")
+        self._playing.pop(game, None)
+        bot.close()
+        return {"type": "failed", "game": game, "termination": termination, "detail": words}

@@ -274,8 +274,12 @@ public final class Main {
             try {
                 move = bot.move(search.board, search.deadline);
             } catch (RuntimeException | StackOverflowError e) {
+                // A bot that throws has crashed: the controller scores the game so and shows
+                // the last lines of standard error (this stack trace), not a stand-in move.
                 System.err.println("the bot failed: " + e);
                 e.printStackTrace();
+                System.err.flush();
+                Runtime.getRuntime().halt(1);
             }
             finish(search, move, false);
         }, "search");
@@ -308,12 +312,15 @@ public final class Main {
             }
         }
         String answer = search.returned ? search.result : search.deadline.best();
-        if (!isLegal(search.board, answer)) {
-            String fallback = new GreedyBot().move(search.board, new Deadline(-1, 1, text -> { }));
-            if (answer != null || search.returned) {
-                System.err.println("the bot answered '" + answer + "', not an empty square; playing " + fallback);
-            }
-            answer = fallback;
+        if (answer == null && !search.returned) {
+            // no answer in time and nothing offered: the runner answers in time for it
+            answer = new GreedyBot().move(search.board, new Deadline(-1, 1, text -> { }));
+            System.err.println("the bot offered no move in time; the runner plays greedy's " + answer);
+        } else if (!isLegal(search.board, answer)) {
+            // the bot's own answer goes out as it is: the controller judges it illegal
+            System.err.println("the bot answered '" + answer + "', not an empty square");
+            String token = String.valueOf(answer).replaceAll("\\s+", "");
+            answer = token.isEmpty() ? "(none)" : token.substring(0, Math.min(32, token.length()));
         }
         search.answered = true;
         search.deadline.stop();

@@ -1,0 +1,125 @@
+"""A bot that crashes or answers junk is recorded for what it is, at once, in its own
+words, through the real command line and a real league server:
+
+* ``adjacency connect`` tells the server (``failed``): the game ends as a crash
+  (termination ``disconnection``) or an illegal move with the bot's words and the last
+  lines of its stderr, long before its clock would have run out, and the client prints
+  them;
+* ``adjacency move`` and ``adjacency match`` print the last lines of a failed ``cmd:``
+  bot's stderr, and ``move`` exits non-zero with no move on its output (the Python kit
+  no longer plays a stand-in move for a bot that raises).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjacency.league.store import LeagueStore, StoredGame
+from kit_helpers import NODE_KIT, PYTHON_KIT, tool
+from league_helpers import (
+    add_member,
+    env,
+    make_league,
+    start_client,
+    start_server,
+    wait_until,
+)
+from net_helpers import free_port
+
+pytestmark = pytest.mark.slow
+
+RAISES = 'def move(board, deadline):\n    raise ValueError("my bug on purpose")\n'
+JUNK = 'def move(board, deadline):\n    return "zz99"\n'
+CLOCK = 600.0
+"""The league's clock: a loss on time would take ten minutes, so a game that ends within
+the test's guard ended by the failure itself."""
+
+
+def kit_spec(bot: Path) -> str:
+    return f"cmd:{sys.executable} {PYTHON_KIT / 'engine.py'} {bot}"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "adjacency", *args],
+        env=env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def first_finished(db: Path) -> StoredGame | None:
+    with LeagueStore(db) as store:
+        done = store.games(status="finished", limit=1)
+    return done[0] if done else None
+
+
+@pytest.mark.parametrize(
+    ("source", "termination", "words"),
+    [
+        (RAISES, "disconnection", "ValueError: my bug on purpose"),
+        (JUNK, "illegal move", "'bestmove zz99'"),
+    ],
+)
+def test_connect_reports_a_failed_bot_and_the_game_ends_at_once_in_its_words(
+    tmp_path: Path, source: str, termination: str, words: str
+) -> None:
+    bot = tmp_path / "student.py"
+    bot.write_text(source)
+    db = tmp_path / "league.db"
+    make_league(db, base=CLOCK, increment=0.0)
+    add_member(db, "house-random", "house", "random")
+    token = add_member(db, "student")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, tmp_path / "server.log")
+    client = start_client(url, token, kit_spec(bot), tmp_path / "client.log", "--games", "1")
+    try:
+        game = wait_until(lambda: first_finished(db), 60, "the game to end")
+        wait_until(lambda: client.popen.poll() is not None, 60, "the client to leave")
+    finally:
+        client.stop()
+        server.stop()
+    with LeagueStore(db) as store:
+        student = store.member_named("student").id
+    assert game.termination == termination and game.points(student) == 0
+    assert game.detail.startswith("student failed: ") and words in game.detail
+    assert max(game.x_time, game.o_time) < CLOCK / 2  # not a loss on time after the clock
+    printed = client.text()
+    assert f"the bot failed ({termination})" in printed and words in printed
+    assert client.popen.returncode == 0  # it played its one game, as asked
+
+
+JS_RAISES = "exports.move = () => { throw new RangeError('my bug on purpose'); };\n"
+
+
+@pytest.mark.parametrize("kit", ["python", "javascript"])
+def test_move_exits_non_zero_with_the_tail_of_a_raising_bots_traceback(
+    tmp_path: Path, kit: str
+) -> None:
+    if kit == "python":
+        bot = tmp_path / "raises.py"
+        bot.write_text(RAISES)
+        spec, words = kit_spec(bot), "ValueError: my bug on purpose"
+    else:
+        bot = tmp_path / "raises.js"
+        bot.write_text(JS_RAISES)
+        spec, words = f"cmd:{tool('node')} {NODE_KIT / 'engine.js'} {bot}", "RangeError"
+    done = cli("move", spec, "--time", "2")
+    assert done.returncode == 3 and done.stdout == ""
+    assert "exited with status 1; last lines of its stderr" in done.stderr
+    assert words in done.stderr and "my bug on purpose" in done.stderr
+    assert done.stderr.startswith("adjacency move: error: ")
+
+
+def test_match_prints_the_first_failure_with_the_bots_stderr(tmp_path: Path) -> None:
+    bot = tmp_path / "raises.py"
+    bot.write_text(RAISES)
+    db = str(tmp_path / "m.db")
+    done = cli("match", kit_spec(bot), "random", "--games", "2", "--size", "6x6",
+               "--rounds", "4", "--time", "2", "--quiet", "--db", db)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "2 of 2 games ended by a crash or an illegal answer" in done.stdout
+    assert "ValueError: my bug on purpose" in done.stdout
