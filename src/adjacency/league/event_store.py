@@ -330,6 +330,18 @@ class EventStore:
             out.append(EventGame(int(rnd), int(a), int(b), int(leg), x_points, margin))
         return out
 
+    def stamp(self, event_id: int) -> tuple[int, int]:
+        """What changes when the event's results do: ``(finished games, withdrawn
+        members)``, from its own boards' pairs and members (a cache's key; never the
+        league's other games)."""
+        row = self.league._query(
+            "SELECT (SELECT COALESCE(SUM(p.finished), 0) FROM pairs p "
+            "JOIN event_boards b ON b.pair_id = p.id WHERE b.event_id = ?1), "
+            "(SELECT COUNT(*) FROM event_members WHERE event_id = ?1 AND withdrawn = 1)",
+            (event_id,),
+        )
+        return int(row[0][0]), int(row[0][1])
+
     def game_ids(self, event_id: int, status: str = "finished") -> list[int]:
         """The ids of the event's league games of ``status``, oldest first."""
         rows = self.league._query(

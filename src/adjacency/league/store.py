@@ -282,6 +282,15 @@ class LeagueStore(MemberStore):
         )
         return [StoredGame(*r) for r in rows]
 
+    def rated_count_between(self, a_id: int, b_id: int) -> int:
+        """How many rated finished games ``a_id`` and ``b_id`` played against each other:
+        one row of the ``results`` aggregate (what :meth:`rated_games_between` reads)."""
+        row = self._query(
+            "SELECT wins + draws + losses FROM results WHERE member_id = ? AND opponent_id = ?",
+            (a_id, b_id),
+        )
+        return int(row[0][0]) if row else 0
+
     def games_between(self) -> dict[tuple[int, int], int]:
         """Finished or running games per unordered pair of members (smaller id first)."""
         rows = self._query(

@@ -1,7 +1,9 @@
 """Events on the web: the list, one event's table (standings, crosstable, rounds, games
 in play, the next round), its downloads, and its page. Anyone may read them; nothing
 here changes the league (events are created and started with ``adjacency league
-event``).
+event``). The API is rate limited per address like the other public reads
+(:func:`~..limits.check_read_rate`, 429 beyond); an event's downloads are computed once
+per change of its games (:func:`_exports`), never once per request.
 """
 
 from __future__ import annotations
@@ -10,14 +12,15 @@ import asyncio
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 
 from ...serving.errors import GameNotFound
 from ..cache import SharedAnswer
-from ..deps import hall_of
+from ..deps import hall_of, reader_of
 from ..event_store import EventStore
 from ..event_views import exports, table
+from ..limits import check_read_rate
 from ..models import ERRORS, EventSummary, EventTable
 from ..store import MAX_NAME, LeagueError
 from . import PREFIX
@@ -45,7 +48,11 @@ def _event_named(request: Request, name: str) -> Any:
         raise GameNotFound(f"no event named {name[:MAX_NAME]!r}") from None
 
 
-@router.get(f"{PREFIX}/events", response_model=list[EventSummary])
+LIMITED = [Depends(check_read_rate)]
+"""The API routes' rate limit (public reads per address); the page itself is a file."""
+
+
+@router.get(f"{PREFIX}/events", response_model=list[EventSummary], dependencies=LIMITED)
 async def list_events(request: Request) -> list[dict[str, Any]]:
     """Every event, newest first: name, format, rounds, status."""
     return [
@@ -54,7 +61,7 @@ async def list_events(request: Request) -> list[dict[str, Any]]:
     ]
 
 
-@router.get(f"{PREFIX}/events/{{name}}", response_model=EventTable)
+@router.get(f"{PREFIX}/events/{{name}}", response_model=EventTable, dependencies=LIMITED)
 async def get_event(request: Request, name: str) -> dict[str, Any]:
     """An event's table (:func:`adjacency.league.event_views.table`), with its games in
     play named (``live``: id, x, o)."""
@@ -100,6 +107,7 @@ async def _table(events: EventStore, event: Any) -> dict[str, Any]:
 
 @router.get(
     f"{PREFIX}/events/{{name}}/{{file}}",
+    dependencies=LIMITED,
     responses={
         200: {
             "description": "the file, as an attachment",
@@ -109,16 +117,33 @@ async def _table(events: EventStore, event: Any) -> dict[str, Any]:
 )
 async def download(request: Request, name: str, file: str) -> PlainTextResponse:
     """One of the event's files (:data:`DOWNLOADS`), as ``adjacency league event export``
-    writes it."""
+    writes it (:func:`_exports`: computed once per change of the event's games)."""
     if file not in DOWNLOADS:
         raise GameNotFound(f"no file {file[:40]!r}: one of {', '.join(DOWNLOADS)}")
     event = _event_named(request, name)
-    files = await asyncio.to_thread(exports, _events(request), event)
+    files = await _exports(request, event)
     return PlainTextResponse(
         files[file],
         media_type=DOWNLOADS[file],
         headers={"Content-Disposition": f'attachment; filename="{event.name}-{file}"'},
     )
+
+
+async def _exports(request: Request, event: Any) -> dict[str, str]:
+    """The event's files, computed again only when its stamp changed: the event's row
+    (started, finished), its finished games' count and its withdrawals
+    (:meth:`~adjacency.league.event_store.EventStore.stamp`, a read of the event's own
+    boards); requests meanwhile share one computation, in a worker thread on the
+    readers' connection."""
+    events = EventStore(reader_of(request))
+    stamp = await asyncio.to_thread(events.stamp, event.id)
+    caches: dict[str, SharedAnswer[dict[str, str]]] | None = getattr(
+        request.app.state, "event_exports", None
+    )
+    if caches is None:
+        caches = request.app.state.event_exports = {}
+    cache = caches.setdefault(event.name, SharedAnswer[dict[str, str]](0.0))
+    return await cache.get((event, stamp), lambda: asyncio.to_thread(exports, events, event))
 
 
 @router.get("/event/{name}", include_in_schema=False)

@@ -1,0 +1,105 @@
+"""Public reads that one request cannot make expensive (docs/league.md, "JSON API"): a
+member's page of games starts at most ``MAX_OFFSET`` games deep; a pair's statistics
+are computed once per change of the pair's rated games; the events API is rate limited
+and an event's downloads are computed once per change of its results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.league.event_store import EventStore
+from adjacency.league.limits import LeagueLimits
+from adjacency.league.routers import events as events_router
+from adjacency.league.routers import public
+from adjacency.league.store import LeagueStore
+from league_helpers import add_member, get, make_league, request, thread_server, wait_until
+
+
+def play(db: Path, x: str, o: str) -> None:
+    """A rated game of two bots, written by another connection (as the CLI would)."""
+    with LeagueStore(db, create=False) as store:
+        x_id, o_id = store.member_named(x).id, store.member_named(o).id
+        game = store.start_game(x_id, o_id, "opening")
+        store.finish_game(game, "x", "normal", "", "record", (5, 3), 8, (1.0, 1.0))
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """Count the calls of ``module.name`` (the route's computation)."""
+    calls: list[int] = []
+    original = getattr(module, name)
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_members_games_are_paged_at_most_max_offset_deep(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    add_member(db, "alpha")
+    with thread_server(db) as url:
+        deep = get(f"{url}/api/league/members/alpha?offset={public.MAX_OFFSET}")
+        assert deep["recent"] == [] and deep["recent_offset"] == public.MAX_OFFSET
+        refused = request(f"{url}/api/league/members/alpha?offset={public.MAX_OFFSET + 1}")
+        assert refused.status == 422, refused
+        assert "offset" in str(refused.body), refused
+
+
+def test_a_pairs_statistics_are_computed_once_per_change_of_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    add_member(db, "alpha")
+    add_member(db, "beta")
+    for _ in range(2):
+        play(db, "alpha", "beta")
+    calls = counting(monkeypatch, public, "pair_stats")
+    with thread_server(db, house_games=False) as url:
+        answers = [get(f"{url}/api/league/pairs/alpha/beta") for _ in range(5)]
+        assert [a["games"] for a in answers] == [2] * 5 and len(calls) == 1
+        assert get(f"{url}/api/league/pairs/beta/alpha")["games"] == 2  # its own view
+        assert len(calls) == 2
+        play(db, "alpha", "beta")  # a game ends: the next answer counts it
+        wait_until(
+            lambda: get(f"{url}/api/league/pairs/alpha/beta")["games"] == 3, 30, "a new count"
+        )
+        assert len(calls) == 3
+        assert request(f"{url}/api/league/pairs/alpha/nobody").status == 404
+
+
+def test_the_events_api_is_rate_limited_and_its_downloads_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    for name in ("alpha", "beta", "gamma"):
+        add_member(db, name)
+    with LeagueStore(db, create=False) as store:  # scheduled far ahead: it never starts here
+        EventStore(store).create("cup", "round-robin", None, ["alpha", "beta", "gamma"], start=1e12)
+    calls = counting(monkeypatch, events_router, "exports")
+    with thread_server(db, house_games=False) as url:
+        first = request(f"{url}/api/league/events/cup/table.csv", raw=True)
+        again = request(f"{url}/api/league/events/cup/crosstable.csv", raw=True)
+        assert first.status == again.status == 200 and len(calls) == 1
+        assert "gamma" in first.body
+        with LeagueStore(db, create=False) as store:  # the CLI withdraws gamma
+            EventStore(store).withdraw("cup", "gamma")
+
+        def computed_again() -> bool:
+            answer = request(f"{url}/api/league/events/cup/table.csv", raw=True)
+            return answer.status == 200 and len(calls) == 2
+
+        wait_until(computed_again, 30, "the files computed again")
+    limited = LeagueLimits(reads_per_minute=60.0, address_burst=5)
+    with thread_server(db, house_games=False, limits=limited) as url:
+        statuses = [request(f"{url}/api/league/events").status for _ in range(12)]
+        assert statuses[:5] == [200] * 5 and 429 in statuses, statuses
+        refused = request(f"{url}/api/league/events/cup/table.csv")
+        assert refused.status == 429 and "too many requests" in refused.body["detail"]
