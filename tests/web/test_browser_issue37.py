@@ -77,7 +77,7 @@ def squares_in_order(tab: Any) -> list[str]:
 def route_review(page: Any, loss: float) -> None:
     """Answer the page's review request with one inaccuracy at ply 1 losing ``loss``
     (the engine's own review is tested in test_analysis.py; here only the page)."""
-    reviewed = {"ply": 1, "mover": "x", "value": -1.5, "exact": False, "best": "zz"}
+    reviewed = {"ply": 1, "mover": "x", "value": -1.5, "exact": False, "depth": 7, "best": "zz"}
     body = (
         f"event: move\ndata: {json.dumps({**reviewed, 'loss': loss, 'mark': 'inaccuracy'})}\n\n"
         'event: done\ndata: {"reason": "complete"}\n\n'
@@ -111,7 +111,7 @@ def test_review_tooltips_round_the_loss(server: str, page: Any) -> None:
     page.click("#btn-review")
     page.wait_for_selector("#moves button[data-mark]")
     title = page.locator("#moves button[data-mark]").get_attribute("title")
-    assert title == "inaccuracy: loses 3.4 squares; best was zz"
+    assert title == "inaccuracy: loses 3.4 squares; best was zz (estimated: a 7-ply search)"
 
 
 # ------------------------------------------------------ item 2: seats and the flip

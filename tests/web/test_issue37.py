@@ -24,14 +24,15 @@ from web_helpers import HUMAN, SMALL
 def review_with_values(
     monkeypatch: pytest.MonkeyPatch, values: list[tuple[float, bool, str | None]], moves: list[str]
 ) -> list[dict[str, Any]]:
-    """Review ``moves`` from the 4x4 start with the engine's values replaced by ``values``
-    (one per position, the mover's view): the ``move`` events."""
+    """Review ``moves`` from the 4x4 start with the engine's search values replaced by
+    ``values`` (one per position, the mover's view) and no solver: the ``move`` events."""
     positions = [Position.start(4, 4, 2)]
     for move in moves:
         positions.append(positions[-1].play(move))
     by_position = dict(zip((p.fen() for p in positions), values, strict=True))
-    monkeypatch.setattr(analysis, "new_engine", lambda: None)
-    monkeypatch.setattr(analysis, "position_value", lambda _e, p, _s: by_position[p.fen()])
+    monkeypatch.setattr(analysis, "review_engine", lambda: None)
+    monkeypatch.setattr(analysis, "solved_value", lambda _e, _p, _n: None)
+    monkeypatch.setattr(analysis, "searched_value", lambda _e, p, _d: by_position[p.fen()][::2])
     emitted: list[tuple[str, dict[str, Any]]] = []
     analysis.review(positions, moves, lambda e, d: emitted.append((e, d)), Stopper())
     assert emitted[-1] == ("done", {"reason": "complete"})

@@ -13,10 +13,14 @@ can stream it as server-sent events and stop it when the page leaves.
   move's reply position is searched one ply less deep, and the three best moves
   are reported with their scores and lines, until the end of the game, the time
   limit or a stop.
-* **Review** (:func:`review`): the value of every position of a game (exact by
-  the solver when it finishes within :data:`REVIEW_SOLVE_SECONDS`, else a
-  :data:`REVIEW_SEARCH_SECONDS` search), and for each move how much it lost for
-  its mover against the best move. A loss is marked by :func:`classify`.
+* **Review** (:func:`review`): for each move of a game, how much it lost for its
+  mover against the best move, marked by :func:`classify`. Nothing in it depends on
+  the clock or the machine's load, so a game's marks are a function of the game
+  alone: the solver proves a position's exact value when it finishes within
+  :data:`REVIEW_SOLVE_NODES` nodes (tried from the end back, up to
+  :data:`REVIEW_SOLVE_PLIES` plies left), and elsewhere a move is judged by searches
+  of fixed depth (:func:`review_depth`) on a single-threaded engine whose table is
+  cleared before each search.
 
 Scores are pieces (final margin) from X's view unless a name says otherwise.
 """
@@ -49,8 +53,17 @@ ANALYSIS_SECONDS = 60.0
 """Live analysis stops by itself after this long (the page can stop it sooner)."""
 TABLE_MB = 64
 """Transposition table of each analysis engine (at most ``Limits.analyses`` run at once)."""
-REVIEW_SOLVE_SECONDS = 1.0
-REVIEW_SEARCH_SECONDS = 0.2
+REVIEW_DEPTH = 7
+"""The review's least search depth (see :func:`review_depth`): a depth-7 or 8 search of
+an 8x8 opening position takes about 0.1 to 0.2 s here on one thread."""
+REVIEW_SOLVE_PLIES = 20
+"""The review tries the solver only this near the end."""
+REVIEW_SOLVE_NODES = 40_000_000
+"""The solver's node budget per reviewed position: about 2.5 s on one thread here, which
+solves the 8x8 positions 18 plies from the end (one took 21 million nodes, 1.5 s) and
+some 20 plies from it (one took 187 million: not within the budget)."""
+REVIEW_TABLE_MB = 16
+"""Transposition table of the review's engine (cleared before every search)."""
 INACCURACY = 2
 """Pieces of final margin a move may lose before it is marked an inaccuracy."""
 MISTAKE = 4
@@ -290,54 +303,149 @@ def classify(loss: float, exact: bool, before: float, after: float) -> str | Non
     return None
 
 
-def position_value(
-    engine: Engine, position: Position, stopper: Stopper
-) -> tuple[float, bool, str | None]:
-    """The mover's value of ``position``, whether it is exact, and the best move."""
-    if position.is_over:
-        return float(position.margin()), True, None
-    if position.plies_left <= SOLVE_PLIES:
-        result = engine.solve(position, seconds=REVIEW_SOLVE_SECONDS)
-        if result.complete and not stopper.stopped:
-            return float(result.value), True, result.best
-    found = engine.search(position, seconds=REVIEW_SEARCH_SECONDS)
-    return found.value, False, found.move
+def review_depth(ply: int, least: int = REVIEW_DEPTH) -> int:
+    """The depth the review searches the position ``ply`` plies into the game: ``least``
+    or one more, so that the horizon (``ply`` plus the depth) falls on an even ply of
+    the game, the same side to move there from ply to ply. (A search ending with one
+    side to move rates the position differently from one ending with the other, by
+    two to three pieces on 8x8: without the same parity a move would gain or lose that
+    much from one ply to the next.)"""
+    return least + (ply + least) % 2
 
 
-def review(positions: list[Position], moves: list[str], emit: Emit, stopper: Stopper) -> None:
-    """Review a game given its positions (start to end) and moves; emits ``move`` per
-    ply ``{"ply", "mover", "value", "exact", "best", "loss", "mark"}`` (``value``: X's
-    view after the move; ``loss`` 0 and no ``mark`` when the move played is ``best``),
-    then ``done``. Works from the end, where the solver is exact,
-    back to the start."""
-    engine = new_engine()
+def review_engine() -> Engine:
+    """The review's engine: one thread (a search of one depth then visits the same nodes
+    every time), a small table that :func:`solved_value` and :func:`searched_value`
+    clear before each search. The kernels are compiled (or loaded) first."""
+    from ..engine import Engine, warmup
+
+    warmup()
+    return Engine(tt_mb=REVIEW_TABLE_MB, threads=1)
+
+
+def solved_value(engine: Engine, position: Position, nodes: int) -> tuple[int, str] | None:
+    """The mover's exact value of ``position`` (not over) and a move that keeps it, or
+    ``None`` when the solver needs more than ``nodes`` nodes."""
+    engine.clear()
+    result = engine.solve(position, nodes=nodes)
+    return (result.value, result.best) if result.complete else None
+
+
+def searched_value(engine: Engine, position: Position, depth: int) -> tuple[float, str]:
+    """The mover's value of ``position`` (not over) by a ``depth``-ply search, and its move."""
+    engine.clear()
+    found = engine.search(position, depth=depth)
+    return found.value, found.move
+
+
+def review(
+    positions: list[Position],
+    moves: list[str],
+    emit: Emit,
+    stopper: Stopper,
+    depth: int = REVIEW_DEPTH,
+    solve_nodes: int = REVIEW_SOLVE_NODES,
+) -> None:
+    """Review a game given its positions (start to end) and moves (see the module
+    docstring), from the end back to the start. Emits, in that order:
+
+    * ``progress`` ``{"done", "total"}``: moves judged so far, first ``0``;
+    * ``move`` per ply ``{"ply", "mover", "value", "exact", "depth", "best", "loss",
+      "mark"}``: ``value`` is X's view after the move; ``exact`` true when the solver
+      proved the values before and after the move (``depth`` ``None``), else ``depth``
+      is the search's depth from the position before the move (the position after it
+      is searched one ply less, so both end on the same ply); ``loss`` the pieces the
+      move lost for its mover against ``best`` (0, and no ``mark``, when it is ``best``);
+    * ``summary`` ``{"x": ..., "o": ...}``, each :func:`player_summary`;
+    * ``done`` ``{"reason": "complete"}`` (or ``"stopped"`` at once after a stop).
+
+    ``depth`` and ``solve_nodes`` are :data:`REVIEW_DEPTH` and :data:`REVIEW_SOLVE_NODES`
+    by default (tests make them smaller).
+    """
+    engine = review_engine()
     stopper.engine = engine
-    values: list[tuple[float, bool, str | None] | None] = [None] * len(positions)
-    for i in range(len(positions) - 1, -1, -1):
+    total = len(moves)
+    exact: list[tuple[int, str | None] | None] = [None] * len(positions)
+    """Each position's proven value (its mover's view) and a best move, where known."""
+    solving = True
+    """Still trying the solver: the first position it fails on (from the end back) ends
+    the exact zone, as positions further from the end are harder."""
+
+    def prove(index: int) -> None:
+        nonlocal solving
+        position = positions[index]
+        if position.is_over:
+            exact[index] = (position.margin(), None)
+        elif solving and position.plies_left <= REVIEW_SOLVE_PLIES:
+            exact[index] = solved_value(engine, position, solve_nodes)
+            solving = exact[index] is not None
+
+    judged: list[dict[str, Any]] = []
+    emit("progress", {"done": 0, "total": total})
+    if positions and not stopper.stopped:
+        prove(len(positions) - 1)
+    for i in range(total - 1, -1, -1):
         if stopper.stopped:
             emit("done", {"reason": "stopped"})
             return
-        values[i] = position_value(engine, positions[i], stopper)
-        if i == len(positions) - 1:
-            continue
-        before_value, before_exact, best = values[i]  # type: ignore[misc]
-        after_value, after_exact, _ = values[i + 1]  # type: ignore[misc]
-        mover = positions[i].turn
-        after = -after_value if positions[i + 1].turn != mover else after_value
-        exact = before_exact and after_exact
-        # The played move is among the best when it is the one the engine names: it loses
-        # nothing (two searches of different depth may still disagree on its value).
-        loss = 0.0 if moves[i] == best else max(0.0, before_value - after)
-        emit(
-            "move",
-            {
-                "ply": i + 1,
-                "mover": mover,
-                "value": x_view(after, mover),
-                "exact": exact,
-                "best": best,
-                "loss": loss,
-                "mark": classify(loss, exact, before_value, after),
-            },
-        )
+        position, after_position = positions[i], positions[i + 1]
+        mover = position.turn
+        if exact[i + 1] is not None:
+            prove(i)
+        known, known_after = exact[i], exact[i + 1]
+        searched: int | None = None
+        if known is not None and known_after is not None:
+            before, best = float(known[0]), known[1]
+            after = float(-known_after[0])  # the position after is scored for the opponent
+        else:
+            searched = review_depth(i, depth)
+            before, best = searched_value(engine, position, searched)
+            if after_position.is_over:
+                after = float(after_position.margin(mover))
+            else:
+                after = -searched_value(engine, after_position, searched - 1)[0]
+        if stopper.stopped:
+            emit("done", {"reason": "stopped"})
+            return
+        # The played move is among the best when it is the one named best: it loses nothing
+        # (the search of the position after it may still rate it a little differently).
+        loss = 0.0 if moves[i] == best else max(0.0, before - after)
+        is_exact = searched is None
+        data = {
+            "ply": i + 1,
+            "mover": mover,
+            "value": x_view(after, mover),
+            "exact": is_exact,
+            "depth": searched,
+            "best": best,
+            "loss": loss,
+            "mark": classify(loss, is_exact, before, after),
+        }
+        judged.append(data)
+        emit("move", data)
+        emit("progress", {"done": total - i, "total": total})
+    emit("summary", {color: player_summary(judged, color) for color in ("x", "o")})
     emit("done", {"reason": "complete"})
+
+
+def player_summary(judged: list[dict[str, Any]], color: Color) -> dict[str, Any]:
+    """One player's review: ``moves``; ``accuracy``, from 0 to 100 (one decimal): each
+    move scores 100 less 100 / :data:`BLUNDER` (12.5) per piece it lost, at least 0,
+    averaged over the moves (100.0 with none), so only the pieces lost count, a piece
+    the same everywhere; ``inaccuracies``, ``mistakes`` and ``blunders``; ``loss`` and
+    ``average_loss``, the pieces lost in all and per move (two decimals); ``exact``, how
+    many of the moves the solver judged."""
+    own = [data for data in judged if data["mover"] == color]
+    marks = [data["mark"] for data in own]
+    lost = sum(float(data["loss"]) for data in own)
+    scores = [max(0.0, 100.0 - 100.0 * float(data["loss"]) / BLUNDER) for data in own]
+    return {
+        "moves": len(own),
+        "accuracy": round(sum(scores) / len(own), 1) if own else 100.0,
+        "inaccuracies": marks.count("inaccuracy"),
+        "mistakes": marks.count("mistake"),
+        "blunders": marks.count("blunder"),
+        "loss": round(lost, 2),
+        "average_loss": round(lost / len(own), 2) if own else 0.0,
+        "exact": sum(1 for data in own if data["exact"]),
+    }

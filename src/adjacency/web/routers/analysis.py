@@ -182,9 +182,11 @@ async def live(fen: str, request: Request) -> StreamingResponse:
     dependencies=[SAME_SITE],
 )
 async def review_game(game_id: str, request: Request, manager: Manager) -> StreamingResponse:
-    """Review the game move by move (from the end back): a ``move`` event per ply with its
-    value (X's view), whether it is exact, the best move, the loss for its mover and its
-    mark (inaccuracy, mistake, blunder), then ``done``."""
+    """Review the game move by move (from the end back), the same every time (fixed search
+    depths and solver node budgets, never the clock): ``progress`` events (moves done of
+    the total), a ``move`` event per ply with its value (X's view), whether it is exact
+    (else the search ``depth``), the best move, the loss for its mover and its mark
+    (inaccuracy, mistake, blunder), a ``summary`` per player, then ``done``."""
     session = await asyncio.to_thread(manager.get, game_id)
     with session.lock:
         positions = list(session.game.positions)

@@ -12,6 +12,7 @@ import { rememberInvite, showShare } from "./dialogs/share.js";
 import { describe, label } from "./format.js";
 import { t } from "./i18n.js";
 import { drawGraph } from "./graph.js";
+import { renderReviewSummary, showReviewProgress } from "./panels/review.js";
 import { openLab } from "./lablink.js";
 import { LiveGame } from "./live.js";
 import { NewGameDialog } from "./newgame.js";
@@ -61,6 +62,7 @@ let newGame = null;
 let editor = null;
 let analysing = null; // "game": the panel follows the shown ply; "editor"; null: closed
 let reviewing = null; // the AbortController of a running review
+let reviewSummary = null; // {id, summary} of the last finished review
 const panel = new AnalysisPanel({
   onStateChange: () => {
     if (!panel.open) analysing = null;
@@ -105,6 +107,7 @@ function render({ animate = false } = {}) {
   renderMoves(game, (p) => game.navigate(p));
   drawGraph($("#graph"), s, ply, (p) => game.navigate(p), game.review);
   $("#legend-review").hidden = $("#legend-review-text").hidden = !game.review;
+  renderReviewSummary($("#review-summary"), game.review && reviewSummary && reviewSummary.id === s.id ? reviewSummary.summary : null);
   $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing);
   if (analysing === "game") followShown();
   document.title = `Adjacency · ${s.status === "over" ? describe(s) : t("title.to-move", { side: s.turn.toUpperCase() })}`;
@@ -328,12 +331,18 @@ async function reviewGame() {
   const controller = new AbortController();
   reviewing = controller;
   game.review = {};
+  reviewSummary = null;
   render();
   $("#status").textContent = t("status.reviewing");
+  const bar = $("#review-progress");
+  showReviewProgress(bar, { done: 0, total: s.moves.length });
   try {
     await streamEvents(api.reviewUrl(s.id), (event, data) => {
-      if (event !== "move" || !game.state || game.state.id !== s.id) return;
-      game.review[data.ply] = data;
+      if (!game.state || game.state.id !== s.id) return;
+      if (event === "progress") showReviewProgress(bar, data);
+      else if (event === "summary") reviewSummary = { id: s.id, summary: data };
+      if (event !== "move" && event !== "summary") return;
+      if (event === "move") game.review[data.ply] = data;
       render();
     }, controller.signal);
     const marks = Object.values(game.review).filter((r) => r.mark).length;
@@ -342,6 +351,7 @@ async function reviewGame() {
     notice(err.message);
   } finally {
     reviewing = null;
+    showReviewProgress(bar, null);
     render();
   }
 }

@@ -45,12 +45,18 @@ export function renderMoves(game, onPick) {
         mark.textContent = symbol;
         b.appendChild(mark);
         b.classList.add(`mark-${reviewed.mark}`);
+        // A mark the solver proved is solid; one a search estimated is drawn apart
+        // (dotted) and says so, with the search's depth.
+        b.classList.add(reviewed.exact ? "mark-exact" : "mark-estimated");
         b.dataset.mark = reviewed.mark;
+        b.dataset.exact = String(Boolean(reviewed.exact));
         const named = t(`review.${reviewed.mark}`);
         const loss = formatSquares(reviewed.loss);
-        b.title = reviewed.best ? t("review.title.best", { mark: named, loss, best: reviewed.best })
-          : t("review.title", { mark: named, loss });
-        b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${named}`);
+        const sure = reviewed.exact ? t("review.exact")
+          : Number.isInteger(reviewed.depth) ? t("review.estimated", { depth: reviewed.depth }) : t("review.estimated.search");
+        b.title = `${reviewed.best ? t("review.title.best", { mark: named, loss, best: reviewed.best })
+          : t("review.title", { mark: named, loss })} (${sure})`;
+        b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${named}, ${sure}`);
       }
       if (j + 1 === ply) {
         b.classList.add("current");
