@@ -9,6 +9,7 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.core import Position
+from adjacency.engine.bench import SIGNATURE_DEPTH, SUITE
 from oracles import exact_value
 
 ENDGAME = "2oo/xoox/x3/xx2 o 5"
@@ -77,3 +78,20 @@ def test_solve_and_analyse_take_threads(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit) as exited:
         main(["solve", ENDGAME, "--threads", "300"])
     assert exited.value.code == 2 and "must be at most 256, got 300" in capsys.readouterr().err
+
+
+def test_bench_signature_is_the_suites_total_nodes_and_the_same_every_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The signature a commit changing the search quotes: the sum of the fixed-depth suite's
+    node counts, printed as one line, and the same number on a second run."""
+    assert main(["bench", "--signature", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [line["name"] for line in data["positions"]] == [name for name, _ in SUITE]
+    assert data["signature"] == sum(line["nodes"] for line in data["positions"]) > 0
+    searches = [line for line in data["positions"] if line["kind"] == "search"]
+    assert {line["depth"] for line in searches} == {SIGNATURE_DEPTH}
+    assert main(["bench", "--signature"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == f"signature: {data['signature']} nodes"
+    assert len(lines) == len(SUITE) + 1

@@ -98,6 +98,13 @@ def register(commands: Any) -> None:
         help="moves of the 0.1 s timing probe (0: skip; default 200)",
     )
     bench.add_argument("--no-suite", action="store_true", help="skip the position suite")
+    bench.add_argument(
+        "--signature",
+        action="store_true",
+        help="search the suite's positions to a fixed depth (no time limit), solve its "
+        "endgames, and print the total nodes as 'signature: N nodes' (the same on every "
+        "machine for the same code: a commit changing the search quotes it)",
+    )
     bench.set_defaults(handler=run_bench)
 
 
@@ -236,7 +243,15 @@ def run_bench(args: argparse.Namespace) -> int:
     """``adjacency bench``: run the engine's benchmark suite and, as asked, the raw search speed
     and the move timing; print a line per result, or one JSON object with ``--json``; returns 0."""
     from ..engine import warmup
-    from ..engine.bench import BenchLine, raw_speed, run_suite, summary, timing
+    from ..engine.bench import (
+        SIGNATURE_DEPTH,
+        BenchLine,
+        raw_speed,
+        run_suite,
+        signature,
+        summary,
+        timing,
+    )
 
     warmup()
 
@@ -255,6 +270,12 @@ def run_bench(args: argparse.Namespace) -> int:
         )
 
     report: dict[str, Any] = {}
+    if args.signature:
+        lines = run_suite(echo=echo, depth=SIGNATURE_DEPTH)
+        report["signature"] = signature(lines)
+        report["positions"] = summary(lines)["positions"]
+        print(json.dumps(report) if args.json else f"signature: {report['signature']} nodes")
+        return 0
     if not args.no_suite:
         lines = run_suite(args.seconds, args.solve_limit, echo=echo)
         report.update(summary(lines))

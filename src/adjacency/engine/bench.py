@@ -74,19 +74,27 @@ def plain_search(position: Position, depth: int) -> tuple[int, int, float]:
     return int(value), int(S[STATS + STAT_NODES]), time.perf_counter() - started
 
 
+SIGNATURE_DEPTH = 8
+"""The fixed depth of the suite's searches in the signature run (`adjacency bench --signature`)."""
+
+
 def run_suite(
     seconds: float = 5.0,
     solve_limit: float = 120.0,
     tt_mb: float = 64.0,
     echo: Callable[[BenchLine], None] | None = None,
+    depth: int | None = None,
 ) -> list[BenchLine]:
-    """Search each opening/middle position for ``seconds``; solve each endgame exactly."""
+    """Search each opening/middle position for ``seconds``, or to ``depth`` when it is
+    given; solve each endgame exactly (within ``solve_limit`` unless ``depth`` is given:
+    then nothing is timed). One thread and a fresh table per position, so with ``depth``
+    every node count depends on the code alone."""
     lines = []
     for name, fen in SUITE:
         engine = Engine(tt_mb=tt_mb)
         position = Position.from_fen(fen)
         if name.startswith("end"):
-            result = engine.solve(position, seconds=solve_limit)
+            result = engine.solve(position, seconds=solve_limit if depth is None else None)
             line = BenchLine(
                 name,
                 "solve",
@@ -99,7 +107,11 @@ def run_suite(
                 result.complete,
             )
         else:
-            found = engine.search(position, seconds=seconds)
+            found = (
+                engine.search(position, seconds=seconds)
+                if depth is None
+                else engine.search(position, depth=depth)
+            )
             line = BenchLine(
                 name,
                 "search",
@@ -175,3 +187,10 @@ def summary(lines: list[BenchLine]) -> dict[str, Any]:
         "total_nps": nodes / max(seconds, 1e-9),
         "median_solve_seconds": {k: statistics.median(v) for k, v in solves.items()},
     }
+
+
+def signature(lines: list[BenchLine]) -> int:
+    """The bench signature: the total nodes of a :data:`SIGNATURE_DEPTH` run of the suite
+    (``run_suite(depth=SIGNATURE_DEPTH)``). A commit that changes the search quotes it; a
+    change that keeps every tree keeps it, and one that changes any tree almost surely not."""
+    return sum(line.nodes for line in lines)
