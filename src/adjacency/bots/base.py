@@ -179,6 +179,10 @@ class Bot(ABC):
     def new_game(self) -> None:  # noqa: B027  (optional hook)
         """Forget anything learnt about the previous game (tables, opponent model)."""
 
+    def warm(self) -> None:  # noqa: B027  (optional hook)
+        """Do now the one-off work a first move would otherwise pay inside its time (a
+        server calls it before it answers its handshake); leaves no trace in any move."""
+
     def close(self) -> None:  # noqa: B027  (optional hook)
         """Release resources (threads, processes). The bot is unusable afterwards."""
 

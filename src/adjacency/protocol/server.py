@@ -118,6 +118,7 @@ class EngineServer:
         self.output = output
         self.options = () if parsed.raw is not None else (*entry(self.name).options, SEED)
         self.bot: Bot = make_bot(spec, seed)
+        self.bot.warm()  # before the handshake: the first go's time is the search's alone
         self.position = Position.start()
         self._write_lock = threading.Lock()
         self._worker: threading.Thread | None = None
@@ -220,6 +221,7 @@ class EngineServer:
         settings = {**self.settings, option.name: command.value}
         spec = self.name + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
         bot = make_bot(spec, self.seed)
+        bot.warm()
         self.bot.close()
         self.bot, self.settings = bot, settings
 
