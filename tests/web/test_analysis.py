@@ -289,3 +289,21 @@ def test_exact_result_cut_short_among_the_probes_still_has_the_value() -> None:
     assert value == whole[0] and not every
     assert keeps.items() < whole[1].items()  # some of the moves that keep it, no others
     assert exact_result(new_engine(), position, 60.0, StopAfter(0)) is None
+
+
+def test_the_live_analysis_searches_its_lines_on_one_thread() -> None:
+    """The solver may split its 2-second budget over two threads; the lines that follow
+    (up to a minute) take one core, as the server's analysis cap counts them."""
+    from adjacency.web.analysis import analyse
+
+    position = Position.start(8, 8, rounds=28).play("c3").play("f6").play("d4")
+    seen: list[int] = []
+    stopper = Stopper()
+
+    def emit(event: str, data: dict[str, Any]) -> None:
+        if event == "lines" and stopper.engine is not None:
+            seen.append(stopper.engine.threads)
+            stopper.stop()
+
+    analyse(position, emit, stopper)
+    assert seen == [1]

@@ -9,7 +9,8 @@ can stream it as server-sent events and stop it when the page leaves.
   the position is near enough to the end (:data:`SOLVE_PLIES`), the solver tries for
   :data:`SOLVE_SECONDS` to prove the position's exact value and the moves that keep
   it (:func:`exact_result`: one solve of the position, then one null-window probe
-  per other move, on :data:`THREADS` threads). Then iterative deepening: at each depth every
+  per other move, on :data:`THREADS` threads). Then iterative deepening on one thread
+  (an analysis keeps at most one core busy for :data:`ANALYSIS_SECONDS`): at each depth every
   move's reply position is searched one ply less deep, and the three best moves
   are reported with their scores and lines, until the end of the game, the time
   limit or a stop.
@@ -144,13 +145,13 @@ def book_result(proven: BookHit, mover: Color) -> dict[str, object]:
     }
 
 
-def new_engine() -> Engine:
-    """An analysis engine; the kernels are compiled (or loaded) first, once per process,
-    so no time budget is spent compiling."""
+def new_engine(threads: int = THREADS) -> Engine:
+    """An analysis engine on ``threads`` threads; the kernels are compiled (or loaded)
+    first, once per process, so no time budget is spent compiling."""
     from ..engine import Engine, warmup
 
     warmup()
-    return Engine(tt_mb=TABLE_MB, threads=THREADS)
+    return Engine(tt_mb=TABLE_MB, threads=threads)
 
 
 class Stopper:
@@ -260,6 +261,9 @@ def analyse(
         left = position.plies_left
         text = f"{left} plies from the end: too far to solve"
         emit("exact", {"value": None, "text": text, "why": "too-far", "plies": left})
+    if engine.threads > 1:  # the solver's threads were for its budget: the lines take one core
+        engine = new_engine(threads=1)
+        stopper.engine = engine
     for depth in range(1, position.plies_left + 1):
         lines = []
         nodes = 0
