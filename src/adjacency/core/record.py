@@ -241,6 +241,9 @@ def _apply_result(game: Game, token: str, termination: str | None, detail: str, 
             f"{where}: termination {quote(termination)} is not one of {allowed}"
         ) from None
     if game.position.is_over:
+        if kind == Termination.ABANDONED and outcome is None:  # ended, its result not kept
+            game.abandon(detail)
+            return
         if outcome != game.result:
             raise InvalidRecordError(
                 f"{where}: result {quote(token)} contradicts the final score "
