@@ -38,4 +38,4 @@ def test_the_lab_notebook_draws_every_panel(tmp_path: Path) -> None:
     assert any("fitness per generation" in svg for svg in svgs)
     assert len(htmls) == 2 and "<table>" in htmls[0]  # the counts, the engine's view
     assert "table hit rate" in htmls[1]
-    assert "5 e4 ('e4', 'c2', 'b3') 77 nodes" in text
+    assert "5 e4 ('e4', 'c2', 'b3') 725 nodes" in text
