@@ -1,7 +1,7 @@
 """The servers' sentences about how a game ended, and their codes (adjacency.core.details):
 each template reads back as itself, the position's own refusals are read, and every code
-has a catalogue message with the template's params in every language (issue 37: pages in
-Bahasa Indonesia show no English detail the server made)."""
+has a catalogue message with the template's params in every language: pages in
+Bahasa Indonesia show no English detail the server made."""
 
 from __future__ import annotations
 

@@ -91,7 +91,7 @@ def test_every_specific_error_code_has_a_message(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
 def test_every_offered_bot_has_its_summary_and_options_in_the_catalogue(lang: str) -> None:
-    """The play page's bot picker shows the registry's words (issue 37): each bot the
+    """The play page's bot picker shows the registry's words: each bot the
     server offers has ``bot.<name>.summary`` and ``bot.<name>.option.<option>``, English
     as the registry says it (so a changed summary fails here until translated again)."""
     from adjacency.bots import BotError
@@ -117,7 +117,7 @@ def test_every_offered_bot_has_its_summary_and_options_in_the_catalogue(lang: st
 
 @pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
 def test_every_field_error_code_has_a_message(lang: str) -> None:
-    """A 422's ``errors`` are shown field by field from the catalogue (issue 37)."""
+    """A 422's ``errors`` are shown field by field from the catalogue."""
     from adjacency.serving.middleware import FIELD_CODE_NAMES
 
     messages = catalogue(lang)

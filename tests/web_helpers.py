@@ -159,7 +159,7 @@ the pages hold the seats of the games the API made."""
 BROWSER_TIMEOUT = 30_000
 """Playwright's default timeout in the browser tests' tabs (ms)."""
 LAPTOP = {"width": 1366, "height": 768}
-"""A tab's window unless told otherwise: the audit's laptop (issue 37)."""
+"""A tab's window unless told otherwise: the audit's laptop."""
 
 
 def api(

@@ -58,7 +58,7 @@ def test_the_course_preset_plays_each_reports_bots_against_each_other(
 def test_resume_names_the_stored_preset_not_the_default(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 25 CLI 3: ``--resume`` said "full ... 1760 games" for a reduced run."""
+    """``--resume`` of a reduced run names its reduced size (it once said "full ... 1760 games")."""
     from adjacency.arena.live import LiveScore
 
     db, out = tmp_path / "e.db", tmp_path / "out"
@@ -91,7 +91,7 @@ def test_resume_names_the_stored_preset_not_the_default(
 
 @pytest.mark.slow
 def test_ctrl_c_prints_the_resume_command(tmp_path: Path) -> None:
-    """Issue 25 CLI 4: Ctrl-C printed only "interrupted"; docs/arena.md promises the
+    """Ctrl-C prints more than "interrupted": docs/arena.md promises the
     ``--resume`` command. A real SIGINT to the process group, as a terminal sends it."""
     import os
     import signal

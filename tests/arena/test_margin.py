@@ -1,4 +1,4 @@
-"""Piece-margin statistics (issue 36, item 1): the interval from pair means, its formatting
+"""Piece-margin statistics: the interval from pair means, its formatting
 and exports, the margin SPRT's LLR and the ``--sprt stat=margin`` settings, each against an
 independent computation (numpy on the raw pairs, SciPy's normal density)."""
 

@@ -1,5 +1,5 @@
 """``adjacency match --sprt stat=margin`` end to end, the margin column in every output, and
-bad ``--sprt`` input refused in one line with exit status 2 (issue 36, item 1)."""
+bad ``--sprt`` input refused in one line with exit status 2."""
 
 from __future__ import annotations
 

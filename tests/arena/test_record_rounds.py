@@ -1,4 +1,4 @@
-"""An arena game's record counts the same rounds as its CSV, JSON and tables (issue 25 CLI 13)."""
+"""An arena game's record counts the same rounds as its CSV, JSON and tables."""
 
 from __future__ import annotations
 

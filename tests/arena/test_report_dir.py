@@ -1,4 +1,4 @@
-"""docs/arena.md names the directory ``adjacency report DB`` writes to (issue 25 CLI 10)."""
+"""docs/arena.md names the directory ``adjacency report DB`` writes to."""
 
 from __future__ import annotations
 

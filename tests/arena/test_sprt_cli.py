@@ -1,4 +1,4 @@
-"""An SPRT match plays to a verdict or to an explicit cap and says which (issue 25 CLI 7).
+"""An SPRT match plays to a verdict or to an explicit cap and says which.
 
 Before, ``--sprt`` without ``--games`` stopped at the default 20 games with "continue"
 and status finished, and the match that ``tune`` prints and docs/arena.md's example

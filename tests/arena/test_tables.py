@@ -1,4 +1,4 @@
-"""The result tables: honest intervals, readable at 80 columns, full in files (issue 25)."""
+"""The result tables: honest intervals, readable at 80 columns, full in files."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def game(idx: int, a_is_x: bool, result: str | None, rounds: int = 8) -> GameRow
 
 
 def test_a_sample_without_spread_has_an_unbounded_interval_not_zero() -> None:
-    """Issue 25 CLI 12: ``-191 ± 0`` after 4 games, ``+0 ± 0`` after 2 draws."""
+    """No zero-width interval: never ``-191 ± 0`` after 4 games or ``+0 ± 0`` after 2 draws."""
     two_ld_pairs = stats.pentanomial([0, 2, 0, 0, 0])
     assert round(two_ld_pairs.elo) == -191
     assert not two_ld_pairs.bounded and math.isinf(two_ld_pairs.error)
@@ -87,7 +87,7 @@ def printed(renderable: object, width: int) -> str:
 
 
 def test_the_pairing_table_at_80_columns_keeps_names_and_elo_whole() -> None:
-    """Issue 25 CLI 1: names were cut to ``alp…`` and Elo broken over three lines."""
+    """Names are not cut to ``alp…`` and an Elo is not broken over three lines."""
     from adjacency.arena.tables import pairing_table
 
     text = printed(pairing_table(wide_summaries()), 80)

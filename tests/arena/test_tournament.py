@@ -165,7 +165,7 @@ def test_openings_file(tmp_path: Path) -> None:
 def test_a_records_export_replays_and_analyses_game_by_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """issue 25: ``replay games.txt`` said "expected one game record, found 12"."""
+    """``replay games.txt`` reads a file of many games (never "expected one game record")."""
     db, records = tmp_path / "m.db", tmp_path / "games.txt"
     assert main(["match", "greedy", "random", "--games", "4", "--rounds", "4", "--size", "5x5",
                  "--time", "1", "--random-plies", "2", "--concurrency", "1", "--db", str(db),

@@ -158,7 +158,7 @@ def test_loading_a_record_does_not_trust_its_score_tag() -> None:
 
 
 def test_rounds_count_the_whole_game_from_the_standard_start() -> None:
-    """Issue 25 CLI 13: an 8-round game after 2 opening plies said ``[Rounds "7"]``."""
+    """An 8-round game after 2 opening plies says ``[Rounds "8"]``, not ``[Rounds "7"]``."""
     start = Position.start(8, 8, 8).play("c3").play("f6")
     assert start.plies_left == 14
     game = Game(start, "A", "B")

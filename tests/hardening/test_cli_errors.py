@@ -1,5 +1,5 @@
 """No command ends in a traceback: bad input, bad files, failing engines and databases
-each give one ``error:`` line and a documented exit status (issue 11, defects 5, 8, 9)."""
+each give one ``error:`` line and a documented exit status."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Every option of every subcommand says what it does and, where it has one, its default
-(issue 25, CLI 9: ``experiments --preset/--seed/--db``, ``analyse --driver``,
-``bench --seconds`` and ``tune --db`` had neither)."""
+"""Every option of every subcommand says what it does and, where it has one, its default."""
 
 from __future__ import annotations
 
@@ -71,7 +69,7 @@ def test_every_option_has_help_and_shows_its_default() -> None:
         ("adjacency tune", "--db", ("tune.db",)),
     ],
 )
-def test_the_options_named_in_the_issue_explain_themselves(
+def test_options_once_without_help_explain_themselves(
     command: str, option: str, words: tuple[str, ...]
 ) -> None:
     found = [

@@ -1,4 +1,4 @@
-"""Ctrl-C stops engine work at once, and a hopeless solve says so up front (issue 11, defect 3).
+"""Ctrl-C stops engine work at once, and a hopeless solve says so up front.
 
 Python runs a SIGINT handler only between bytecodes of the main thread, so before
 the fix a compiled solve or search ignored Ctrl-C until it finished (for the

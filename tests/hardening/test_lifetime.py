@@ -1,4 +1,4 @@
-"""Children end when their parent is killed with SIGKILL (issue 11, defect 4)."""
+"""Children end when their parent is killed with SIGKILL."""
 
 from __future__ import annotations
 

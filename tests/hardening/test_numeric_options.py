@@ -1,4 +1,4 @@
-"""Every numeric option of every subcommand refuses non-finite and non-ASCII numbers (issue 21).
+"""Every numeric option of every subcommand refuses non-finite and non-ASCII numbers.
 
 The options are found in the parser itself: an option is numeric when its type
 turns ``1`` or ``8x8`` into a number (or a tuple of numbers), so an option added
@@ -36,7 +36,7 @@ from adjacency.cli import EXIT_BAD_INPUT, build_parser, main
 from adjacency.core.text import parse_rounds, parse_size
 
 FIXED_BAD = ("nan", "inf", "-inf", "٣", "３", "1_0", "²")
-"""The values of the issue: non-finite numbers and digits that ``int``/``float`` accept."""
+"""Bad numbers: non-finite values and digits of other scripts that ``int``/``float`` accept."""
 
 PROBES = ("1", "8x8")
 """Values in the shape of every numeric option: a number, a board size."""

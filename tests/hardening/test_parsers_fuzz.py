@@ -4,7 +4,7 @@ Each parser gets arbitrary text and mutated valid input (fuzz_strategies). The
 contract (docs/errors.md): success, or an :class:`AdjacencyError` subclass
 whose message quotes at most a bounded part of the input. Anything else (a
 bare ``ValueError`` from ``int``, a ``TypeError``, a ``RecursionError``) is a
-crash of the caller, which is what issue 11 found.
+crash of the caller.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Protocol fuzzing through real processes (issue 11: keep it fixed in CI).
+"""Protocol fuzzing through real processes.
 
 - Into ``adjacency engine``: random and mutated command lines; the engine must
   not crash, must write nothing but protocol messages on stdout, and must still

@@ -106,8 +106,8 @@ def test_the_solve_command_splits_with_jobs(capsys: pytest.CaptureFixture[str]) 
     assert split["value"] == serial["value"]
 
 
-ISSUE_25_POSITION = "6oo/6oo/8/4o3/3x4/2x5/xx6/xx6 o 11"
-"""The 11-ply position of issue 25 where the 4-ply estimate (+2) is below the exact value
+LOW_ESTIMATE_POSITION = "6oo/6oo/8/4o3/3x4/2x5/xx6/xx6 o 11"
+"""An 11-ply position where the 4-ply estimate (+2) is below the exact value
 (+4): the split probed every other move at +2 and proved 48 of them worth at least +2,
 7x the serial solve's nodes (a proof the serial MTD(f) never makes)."""
 
@@ -118,7 +118,7 @@ def test_the_split_does_the_serial_work_when_the_estimate_is_low() -> None:
     are deterministic, so the split's work compares with the serial solve's exactly."""
     from adjacency.solving import split as split_module
 
-    position = Position.from_fen(ISSUE_25_POSITION)
+    position = Position.from_fen(LOW_ESTIMATE_POSITION)
     serial = Engine(tt_mb=64).solve(position)
     split_module._engine.cache_clear()
     split = split_solve(position, SerialExecutor(), tt_mb=64)
@@ -134,7 +134,7 @@ def test_the_split_does_the_serial_work_when_the_estimate_is_low() -> None:
 def test_the_split_over_two_workers_stays_near_the_serial_work() -> None:
     """Two workers, two tables: sibling subtrees no longer share transpositions, which
     costs nodes (1.46x measured), never the 7.6x of speculative probes."""
-    position = Position.from_fen(ISSUE_25_POSITION)
+    position = Position.from_fen(LOW_ESTIMATE_POSITION)
     serial = Engine(tt_mb=64).solve(position)
     with PoolExecutor(2) as executor:
         split = split_solve(position, executor, tt_mb=64)

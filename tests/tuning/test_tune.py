@@ -180,8 +180,8 @@ def test_a_killed_run_resumes_from_its_checkpoint_to_the_same_values(tmp_path: P
 def test_a_resumed_run_writes_its_own_out_and_plot_from_any_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """issue 25: ``--resume`` wrote tuned.json and tuned-plot.png into the working directory
-    (overwriting another run's) and left the run's own --out stale."""
+    """``--resume`` writes the run's own --out and plot, never tuned.json and tuned-plot.png
+    in the working directory (which would overwrite another run's)."""
     started, elsewhere = tmp_path / "run", tmp_path / "elsewhere"
     started.mkdir()
     elsewhere.mkdir()
@@ -246,8 +246,7 @@ def test_tune_refuses_bad_runs_and_resume_without_a_run(tmp_path: Path) -> None:
 
 
 def _check_verification_match(printed: str) -> None:
-    """The SPRT match ``tune`` prints plays to a verdict (issue 25 CLI 7: it stopped at
-    the default 20 games), with the tuning run's kind of games."""
+    """The SPRT match ``tune`` prints plays to a verdict, with the tuning run's kind of games."""
     import shlex
 
     from adjacency.cli import build_parser

@@ -20,8 +20,7 @@ probe, exactly the refutations the serial MTD(f) makes at its last step, and the
 probes run in parallel. No move is probed before ``v`` is known: a probe at a
 guess at or below a move's value proves a lower bound (every reply of the
 opponent refuted), the costly kind of proof that the serial search makes for
-one move only and that is wasted once ``v`` is known (issue 25: with the 4-ply
-estimate one step low, 48 such proofs cost 7.5x the serial nodes). ``values``
+one move only and that is wasted once ``v`` is known. ``values``
 has the exact value of the moves solved exactly, ``bounds`` an upper bound of
 every other move (at most the root's value). When moves tie, the best move
 reported is one reaching the value, not always the one the serial solve reports
