@@ -157,6 +157,12 @@ class Schema:
     """For a file from before numbered versions whose tables are this store's: why it
     still cannot be upgraded (a version row of its own saying another version), or
     ``None``. It only reads."""
+    strays: tuple[str, ...] = ()
+    """Tables that another store of the code before numbered versions created in this
+    store's files before refusing them (the results tables ``plan`` and ``runs`` that
+    ``adjacency report`` or ``match --db`` left in a league file): a file of version 0
+    holding them empty is this store's still, and the upgrade drops them, in this
+    order, before step 1. A stray table with rows is another program's data: refused."""
 
     @property
     def version(self) -> int:
@@ -267,13 +273,18 @@ def _not_first_layout(
 ) -> str | None:
     """Why a file from before numbered versions is not this store's, or ``None``."""
     first = schema.first_tables
-    other = [table for table in tables if table not in first]
+    other = [
+        table
+        for table in tables
+        if table not in first
+        and not (table in schema.strays and not _read(db, f'SELECT 1 FROM "{table}" LIMIT 1'))
+    ]
     if other:
         return (
             f"it holds tables that no {config.kind} database has ({', '.join(other[:5])}): "
             "another store's or another program's database?"
         )
-    for table in tables:
+    for table in (table for table in tables if table in first):
         missing = sorted(first[table] - set(columns(db, table)))
         if missing:
             return (
@@ -288,6 +299,9 @@ def _upgrade(db: sqlite3.Connection, path: str | Path, config: StoreConfig, sche
     (checked again under the write lock: another process may have upgraded it)."""
     with transaction(db, path, config):
         version = check_file(db, path, config, schema)
+        if version == 0:  # checked: any stray table is empty
+            for table in schema.strays:
+                db.execute(f'DROP TABLE IF EXISTS "{table}"')
         for step in schema.steps[version:]:
             for statement in statements(step.sql):
                 db.execute(statement)

@@ -6,9 +6,13 @@ and leaves the file at this version (``PRAGMA user_version``) and marked as its 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +27,7 @@ from adjacency.league.store import LeagueStore
 from adjacency.solving.entries import Entry, RootMove
 from adjacency.solving.store import STORE_SCHEMA as SOLUTIONS
 from adjacency.solving.store import SolutionsStore
-from adjacency.storage import APPLICATION_IDS, Schema
+from adjacency.storage import APPLICATION_IDS, Schema, WrongDatabaseError
 from adjacency.tuning.store import STORE_SCHEMA as TUNING
 from adjacency.tuning.store import TuneStore
 from adjacency.web.store import STORE_SCHEMA as WEB
@@ -62,7 +66,8 @@ def copy(tmp_path: Path) -> Any:
 
 
 def test_the_fixtures_hold_rows_of_every_store() -> None:
-    assert sorted(BEFORE) == sorted(OPENERS) == sorted(SCHEMAS)
+    assert sorted(OPENERS) == sorted(SCHEMAS)
+    assert sorted(BEFORE) == sorted([*OPENERS, "league-reported.db"])
     for tables in BEFORE.values():
         assert sum(len(rows) for rows in tables.values()) >= 2
 
@@ -78,6 +83,39 @@ def test_a_file_of_before_is_upgraded_with_its_rows_kept(copy: Any, name: str) -
     upgraded = sha(path)
     OPENERS[name](path).close()  # at this version: nothing to do, nothing written
     assert sha(path) == upgraded and beside(path) == [name]
+
+
+def test_a_league_file_that_report_wrote_to_opens_again(copy: Any, tmp_path: Path) -> None:
+    """``adjacency report`` of that code refused a league file only after creating the
+    results tables ``runs`` and ``plan`` in it; opening the file drops them (they are
+    empty) and upgrades it: the league is back, every row as it was."""
+    path = copy("league-reported.db")
+    assert {"runs", "plan"} <= set(BEFORE["league-reported.db"])
+    done = subprocess.run(
+        [sys.executable, "-m", "adjacency", "league", "standings", "--db", str(path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "alpha" in done.stdout and "beta" in done.stdout
+    assert header(path) == (APPLICATION_IDS["league"], LEAGUE.version)
+    reported = {k: v for k, v in BEFORE["league-reported.db"].items() if k not in ("runs", "plan")}
+    assert dump(path) == reported | ADDED["league.db"]
+
+
+def test_a_stray_results_table_with_rows_is_refused_untouched(copy: Any) -> None:
+    path = copy("league-reported.db")
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(
+            "INSERT INTO runs (created, mode, players, settings, planned) "
+            "VALUES ('2026', 'match', '[]', '{}', 0)"
+        )
+        db.commit()
+    before = sha(path)
+    with pytest.raises(
+        WrongDatabaseError, match=r"holds tables that no league database has \(runs\)"
+    ):
+        LeagueStore(path, create=False)
+    assert sha(path) == before and beside(path) == ["league-reported.db"]
 
 
 def test_arena(copy: Any) -> None:

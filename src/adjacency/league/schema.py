@@ -374,6 +374,7 @@ STORE_SCHEMA = Schema(
         Step("proofs, replayed from the finished games", PROOFS, run=_fill_proofs),
     ),
     legacy=_other_version,
+    strays=("plan", "runs"),
 )
 """The numbered steps of a league database (``PRAGMA user_version``; the scheme of
 :mod:`adjacency.storage`):
@@ -382,6 +383,10 @@ STORE_SCHEMA = Schema(
    versions gets the columns of :data:`MIGRATIONS`, and the aggregate tables built with
    their triggers (:data:`TOTALS_VERSION`);
 2. ``proofs`` (:data:`PROOFS`), filled by a replay of the finished games.
+
+A file from before numbered versions that an earlier ``adjacency report`` or ``match
+--db`` left with the empty results tables ``runs`` and ``plan`` (which made every
+``adjacency league`` command refuse it) opens again: the upgrade drops them.
 
 A file that is not a league database (a results file, another program's) is refused
 before anything is written to it (:class:`~adjacency.storage.WrongDatabaseError`)."""

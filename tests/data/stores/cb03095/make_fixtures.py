@@ -9,8 +9,11 @@ Run once, with that commit's code::
 
 Each database is written through its store's public API (the league with an event, so
 the event tables are there too) and left as the store left it: in WAL mode, the log
-folded into the file by a checkpoint (so the fixture is one file). ``contents.json`` holds
-every row as written, read with plain :mod:`sqlite3`. Running it with newer code rewrites
+folded into the file by a checkpoint (so the fixture is one file). ``league-reported.db``
+is that league file after that code's ``adjacency report`` refused it, having first
+created the results tables ``runs`` and ``plan`` in it (which made every ``adjacency
+league`` command refuse the file from then on). ``contents.json`` holds every row as
+written, read with plain :mod:`sqlite3`. Running it with newer code rewrites
 the files, and then they no longer test the old files: keep the committed ones.
 """
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -26,6 +30,7 @@ from adjacency.arena.games import play_task
 from adjacency.arena.runner import create_run
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
+from adjacency.cli import main as cli
 from adjacency.league.event_store import EventStore
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore
@@ -37,7 +42,7 @@ from adjacency.tuning.store import TuneStore
 from adjacency.web.store import GameStore
 
 HERE = Path(__file__).parent
-NAMES = ("arena.db", "tuning.db", "league.db", "solutions.db", "web.sqlite3")
+NAMES = ("arena.db", "tuning.db", "league.db", "solutions.db", "web.sqlite3", "league-reported.db")
 
 
 def _fresh(name: str) -> Path:
@@ -105,6 +110,12 @@ def main() -> None:
     with GameStore(web) as games:
         games.save("g1", 1.0, {"rows": 6, "moves": ["c3"]}, {"seats": {"owner": "k1"}})
         games.save("g2", 2.0, {"rows": 4, "moves": []}, {"note": "old"})
+
+    _checkpoint(league)
+    reported = _fresh("league-reported.db")
+    shutil.copyfile(league, reported)
+    assert cli(["report", str(reported), "--out", str(HERE / "no-report")]) == 3  # refused
+    assert not (HERE / "no-report").exists()
 
     for name in NAMES:
         _checkpoint(HERE / name)
