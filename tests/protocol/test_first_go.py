@@ -3,7 +3,7 @@
 search like any later one: its table is written before `aepok` (the first search maps no
 new memory), the warm-up leaves no
 trace in any search, and the first `go movetime`'s own reported time stays within the
-move's time (the wall-clock figures are the benchmark's: bench_protocol.py --first-go)."""
+move's time (the wall-clock figures are the benchmark's: bench_first_go.py)."""
 
 from __future__ import annotations
 
