@@ -20,10 +20,9 @@ def test_counts_shrink_with_each_technique_and_values_agree(position: Position, 
     rows = {row.technique: row for row in compare_techniques(position, depth).rows}
     assert list(rows) == ["minimax", "reading", "alphabeta", "ordered", "table", "bulk"]
     # alpha-beta only skips nodes of the minimax tree, whatever the move order
-    for name in ("reading", "alphabeta", "ordered", "table"):
+    # (the bulk leaves too: they count every child one ply above the horizon, as minimax)
+    for name in ("reading", "alphabeta", "ordered", "table", "bulk"):
         assert rows["minimax"].nodes >= rows[name].nodes  # type: ignore[operator]
-    # the bulk leaves count every child one ply above the horizon, as minimax does there
-    assert rows["bulk"].nodes >= rows["table"].nodes  # type: ignore[operator]
     assert len({row.value for row in rows.values()}) == 1
     assert all(row.complete for row in rows.values())
     assert rows["table"].saved_vs_minimax == rows["minimax"].nodes - rows["table"].nodes  # type: ignore[operator]
