@@ -16,11 +16,20 @@ TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
 ``--token``/``--token-file`` is given (keeps it out of the process list)."""
 
 
+SETTING_DEFAULTS = {"rows": 8, "cols": 8, "rounds": 28}
+"""The board settings a league gets when none are given. The options default to ``None``
+so that ``serve`` tells a setting given on the command line (checked against the
+league's own, even when it equals the default) from one left out."""
+
+
 def _settings_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("league settings (used when the league is created)")
-    group.add_argument("--rows", type=positive_int, default=8, help="board rows (default 8)")
-    group.add_argument("--cols", type=positive_int, default=8, help="board columns (default 8)")
-    group.add_argument("--rounds", type=positive_int, default=28, help="rounds (default 28)")
+    group = parser.add_argument_group(
+        "league settings (used when the league is created; given to serve on an existing "
+        "league, each must equal the league's own)"
+    )
+    group.add_argument("--rows", type=positive_int, help="board rows (default 8)")
+    group.add_argument("--cols", type=positive_int, help="board columns (default 8)")
+    group.add_argument("--rounds", type=positive_int, help="rounds (default 28)")
     timing = group.add_mutually_exclusive_group()
     timing.add_argument(
         "--clock", default=None, help="clock BASE+INCREMENT in seconds (default 60+1)"
@@ -192,9 +201,10 @@ def register(commands: Any) -> None:
     _db(members)
     members.set_defaults(handler=run_standings)
 
-    from . import event_commands
+    from . import backup_commands, event_commands
 
     event_commands.register(sub)
+    backup_commands.register(sub)
 
     connect = commands.add_parser(
         "connect",
@@ -220,10 +230,15 @@ def _settings(args: argparse.Namespace) -> Any:
     from ..league.settings import LeagueSettings, parse_clock
 
     base, increment = parse_clock(args.clock) if args.clock else (60.0, 1.0)
+
+    def given(name: str) -> int:
+        value = getattr(args, name)
+        return SETTING_DEFAULTS[name] if value is None else int(value)
+
     return LeagueSettings(
-        rows=args.rows,
-        cols=args.cols,
-        rounds=args.rounds,
+        rows=given("rows"),
+        cols=given("cols"),
+        rounds=given("rounds"),
         base=base,
         increment=increment,
         move_time=args.move_time,
@@ -251,9 +266,20 @@ def run_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def _given_settings(args: argparse.Namespace) -> set[str]:
+    """The league settings given on the command line, as the settings' field names (even
+    one equal to its default: ``--rows 8`` on a 6x6 league is refused, not ignored)."""
+    given = {k for k in SETTING_DEFAULTS if getattr(args, k) is not None}
+    if args.clock is not None:
+        given |= {"base", "increment", "move_time"}
+    if args.move_time is not None:
+        given.add("move_time")
+    return given
+
+
 def _explicit_settings(args: argparse.Namespace) -> bool:
-    defaults = {"rows": 8, "cols": 8, "rounds": 28, "clock": None, "move_time": None}
-    return any(getattr(args, k) != v for k, v in defaults.items())
+    """Whether any league setting was given on the command line."""
+    return bool(_given_settings(args))
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -261,9 +287,11 @@ def run_serve(args: argparse.Namespace) -> int:
     until Ctrl-C or SIGTERM (:func:`adjacency.league.server.serve`); returns 0. Settings
     that differ from the league's own, a port out of range, ``--certfile`` without
     ``--keyfile`` (or the reverse), or an address or port that cannot be used print one
-    error line: status 2."""
+    error line: status 2. The address and port are taken before the league is opened,
+    so a port in use creates no league file and prints no admin token."""
     from ..league.limits import LeagueLimits
     from ..league.server import open_league, serve
+    from ..serving.binding import bind
 
     if not 0 <= args.port <= 65535:
         print(
@@ -276,11 +304,21 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..league.store import LeagueStore
 
     given = _given_rules(args)
-    with LeagueStore(args.db) as store:
-        fresh = not store.created
-    settings = _settings(args) if fresh or _explicit_settings(args) else None
-    open_league(args.db, settings, args.admin_token_file, _say)
-    _store_rules(args, given)
+    settings = _settings(args) if _explicit_settings(args) else None
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as exc:
+        print(f"adjacency league: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with LeagueStore(args.db) as store:
+            fresh = not store.created
+        open_league(args.db, settings or (_settings(args) if fresh else None),
+                    args.admin_token_file, _say, _given_settings(args))  # fmt: skip
+        _store_rules(args, given)
+    except BaseException:
+        sock.close()
+        raise
     try:
         serve(
             args.db,
@@ -295,6 +333,7 @@ def run_serve(args: argparse.Namespace) -> int:
             pause=args.pause,
             limits=LeagueLimits(limit_loopback=not args.exempt_loopback),
             forwarded_allow_ips=args.forwarded_allow_ips,
+            sock=sock,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

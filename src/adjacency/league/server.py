@@ -6,7 +6,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from ..core.text import read_text
@@ -24,6 +24,11 @@ MAX_FRAME_SLACK = 1024
 """Bytes of framing allowed over :attr:`LeagueLimits.max_frame` at the WebSocket layer."""
 
 
+SETTINGS_COMPARED = ("rows", "cols", "rounds", "base", "increment", "move_time")
+"""The settings a league is served with that must equal its own (its openings follow
+from them)."""
+
+
 def read_admin_token(path: str | Path) -> str:
     """The admin token in a file (one line; at least 16 characters)."""
     token = read_text(path, "admin token file", LeagueError, limit=4096).strip()
@@ -39,9 +44,12 @@ def open_league(
     settings: LeagueSettings | None,
     admin_token_file: str | Path | None = None,
     announce: Callable[[str], None] = print,
+    compared: Collection[str] = SETTINGS_COMPARED,
 ) -> None:
     """Create the league in ``db`` if it holds none (printing a new admin token unless one
-    is given in ``admin_token_file``); refuse settings that differ from a league's own."""
+    is given in ``admin_token_file``); refuse settings that differ from a league's own
+    (those named in ``compared``, the ones the user gave: the others are defaults, not
+    asked for)."""
     with LeagueStore(db) as store:
         given = None if admin_token_file is None else read_admin_token(admin_token_file)
         if not store.created:
@@ -62,12 +70,12 @@ def open_league(
             current = store.settings()
             mine = settings.to_dict()
             theirs = current.to_dict()
-            differs = [k for k in ("rows", "cols", "rounds", "base", "increment", "move_time")
-                       if mine[k] != theirs[k]]  # fmt: skip
+            differs = [k for k in SETTINGS_COMPARED if k in compared and mine[k] != theirs[k]]
             if differs:
                 raise LeagueError(
                     f"the league in {str(db)!r} was created with other settings "
-                    f"({', '.join(differs)}); a league's settings never change: use a new --db"
+                    f"({', '.join(f'{k} {theirs[k]}, not {mine[k]}' for k in differs)}); "
+                    "a league's settings never change: use a new --db"
                 )
 
 
@@ -85,15 +93,18 @@ def serve(
     pause: float = 0.0,
     sockets: SocketLimits | None = None,
     forwarded_allow_ips: str | None = None,
+    sock: socket.socket | None = None,
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
     ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`);
     ``forwarded_allow_ips``: the reverse proxies whose ``X-Forwarded-For`` is believed
-    (:func:`~adjacency.serving.sockets.socket_options`; none by default)."""
+    (:func:`~adjacency.serving.sockets.socket_options`; none by default); ``sock``: a
+    socket already listening on ``host:port`` (:func:`~adjacency.serving.binding.bind`,
+    taken before the league file is created), else one is bound here."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
-    sock = bind(host, port)
+    sock = bind(host, port) if sock is None else sock
     actual = sock.getsockname()[1]
     app = create_app(
         db,
