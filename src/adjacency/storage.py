@@ -161,8 +161,9 @@ class Schema:
     """Tables that another store of the code before numbered versions created in this
     store's files before refusing them (the results tables ``plan`` and ``runs`` that
     ``adjacency report`` or ``match --db`` left in a league file): a file of version 0
-    holding them empty is this store's still, and the upgrade drops them, in this
-    order, before step 1. A stray table with rows is another program's data: refused."""
+    holding them empty beside tables of this store is this store's still, and the
+    upgrade drops them, in this order, before step 1. A stray table with rows, or in a
+    file without this store's tables, is another program's: refused."""
 
     @property
     def version(self) -> int:
@@ -273,11 +274,11 @@ def _not_first_layout(
 ) -> str | None:
     """Why a file from before numbered versions is not this store's, or ``None``."""
     first = schema.first_tables
+    ours = any(table in first for table in tables)
     other = [
         table
         for table in tables
-        if table not in first
-        and not (table in schema.strays and not _read(db, f'SELECT 1 FROM "{table}" LIMIT 1'))
+        if table not in first and not (ours and table in schema.strays and _empty(db, table))
     ]
     if other:
         return (
@@ -331,6 +332,10 @@ def _read(db: sqlite3.Connection, sql: str) -> list[Any]:
     """``sql``'s rows through the plain connection class (a store's own class may turn
     failures into :class:`StoreError`, hiding SQLite's error code)."""
     return sqlite3.Connection.execute(db, sql).fetchall()
+
+
+def _empty(db: sqlite3.Connection, table: str) -> bool:
+    return not _read(db, f'SELECT 1 FROM "{table}" LIMIT 1')
 
 
 def _tables(db: sqlite3.Connection) -> list[str]:
