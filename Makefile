@@ -12,12 +12,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# The project installs as adjacency-game (pyproject.toml); a venv that still holds it
+# under its former name, adjacency, drops that first (one installed copy of the command).
+UNINSTALL_FORMER := $(BIN)/python -m pip uninstall --quiet --yes adjacency 2>/dev/null || true
+
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	@$(UNINSTALL_FORMER)
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 # make test installs every optional extra, so their tests run (never skip) in CI.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	@$(UNINSTALL_FORMER)
 	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,openspiel,plots,docs]"
 	touch $@ $(VENV)/.installed-run
 

@@ -56,7 +56,7 @@ def main() -> None:
         check=True,
         capture_output=True,
     )
-    wheel = next(dist.glob("adjacency-*.whl"))
+    wheel = next(dist.glob("adjacency_game-*.whl"))
     print(f"wheel {wheel.name}: {wheel.stat().st_size / 1e6:.2f} MB")
     seconds, size = install(wheel, "", root / "runtime")
     print(f"runtime set: {seconds:6.1f} s, {size / 1e6:7.1f} MB")

@@ -20,7 +20,13 @@ from .core.game import Game, Move, Termination
 
 __version__ = "0.1.0"
 
+DISTRIBUTION = "adjacency-game"
+"""The name the package is installed by (``pip install adjacency-game``: pyproject.toml's
+``[project] name``), whose metadata the installed files carry. The import name and the
+command stay ``adjacency``; the package index's ``adjacency`` is another project."""
+
 __all__ = [
+    "DISTRIBUTION",
     "AdjacencyError",
     "Game",
     "IllegalMoveError",

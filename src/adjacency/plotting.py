@@ -1,6 +1,6 @@
 """The one door to matplotlib, an optional dependency (the ``plots`` extra).
 
-The runtime install stays lean (issue 14): the game, the engine, the web server
+The runtime install stays lean: the game, the engine, the web server
 and the arena's tables need no plotting library. Every plot goes through
 :func:`pyplot`, which imports matplotlib lazily with the non-interactive Agg
 backend and, when it is missing (or broken), raises :class:`PlotsUnavailableError`
@@ -20,7 +20,7 @@ from typing import Any
 
 from .core.errors import AdjacencyRuntimeError
 
-INSTALL = "pip install 'adjacency[plots]'"
+INSTALL = "pip install 'adjacency-game[plots]'"
 """How to get the plots: the ``plots`` extra pulls matplotlib."""
 
 SKIPPED = f"plots skipped: matplotlib is not installed (for plots: {INSTALL})"

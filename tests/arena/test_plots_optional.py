@@ -29,7 +29,7 @@ def no_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_helper_names_the_extra(no_matplotlib: None) -> None:
     assert not plots_available()
-    with pytest.raises(PlotsUnavailableError, match=r"pip install 'adjacency\[plots\]'"):
+    with pytest.raises(PlotsUnavailableError, match=r"pip install 'adjacency-game\[plots\]'"):
         lazy_pyplot()
     assert INSTALL in SKIPPED
 

@@ -94,5 +94,5 @@ def test_a_missing_extra_is_shown_with_its_install_command(
     monkeypatch.delitem(registry._REGISTRY, "openspiel", raising=False)
     assert main(["bots", "--plugins"]) == 0  # nothing to load: it is not installed
     out = capsys.readouterr().out
-    assert "not installed: pip install 'adjacency[openspiel]'" in out
+    assert "not installed: pip install 'adjacency-game[openspiel]'" in out
     assert "simulations=1000" not in out

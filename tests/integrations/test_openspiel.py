@@ -212,7 +212,7 @@ def test_a_missing_extra_is_a_clear_bot_error() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "bot 'openspiel' needs the openspiel extra" in done.stdout
-    assert "pip install 'adjacency[openspiel]'" in done.stdout
+    assert "pip install 'adjacency-game[openspiel]'" in done.stdout
 
 
 def test_unknown_openspiel_options_name_what_is_accepted() -> None:

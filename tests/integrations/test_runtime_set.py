@@ -71,6 +71,6 @@ def test_a_match_and_its_report_run_on_the_runtime_set(tmp_path: Path) -> None:
         assert "scipy" not in sys.modules and "matplotlib" not in sys.modules
         """)
     assert done.returncode == 0, done.stderr
-    assert "plots skipped" in done.stdout and "adjacency[plots]" in done.stdout
+    assert "plots skipped" in done.stdout and "adjacency-game[plots]" in done.stdout
     report = (out / "report.md").read_text()
     assert "Elo" in report and "LOS" in report  # the statistics, computed without SciPy

@@ -6,8 +6,10 @@ path line (which adds the directory without running that directory's own
 ``.pth`` files, so this checkout's editable install stays invisible and
 ``adjacency`` is imported from the wheel). The metadata test checks that the
 wheel requires exactly the runtime set, so the dependencies used are the ones a
-real ``pip install adjacency`` resolves. benchmarks/bench_install.py measures a
-full install from PyPI, with sizes and times per extra.
+real ``pip install adjacency-game`` resolves. The venv gets the wheel by that name, the
+name the docs give, from the build folder: the name installs this project.
+benchmarks/bench_install.py measures a full install from PyPI, with sizes and times
+per extra.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from adjacency import DISTRIBUTION, __version__
 from net_helpers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,7 +70,7 @@ def only(folder: Path, pattern: str) -> Path:
 
 
 def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -> None:
-    wheel = only(dist, "adjacency-*-py3-none-any.whl")
+    wheel = only(dist, "adjacency_game-*-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
@@ -88,7 +91,7 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
     assert runtime == RUNTIME
     assert set(message.get_all("Provides-Extra") or []) == EXTRAS
     assert "adjacency = adjacency.cli:main" in scripts
-    sdist = only(dist, "adjacency-*.tar.gz")
+    sdist = only(dist, "adjacency_game-*.tar.gz")
     with tarfile.open(sdist) as archive:
         members = archive.getnames()
     assert any(m.endswith("src/adjacency/core/position.py") for m in members)
@@ -116,8 +119,11 @@ def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
         "install",
         "--quiet",
         "--no-deps",
+        "--ignore-installed",  # this environment's editable copy, seen through the .pth
         "--no-index",
-        only(dist, "adjacency-*.whl"),
+        "--find-links",
+        dist,
+        DISTRIBUTION,
     )
     return home
 
@@ -135,6 +141,10 @@ def test_the_installed_wheel_runs_the_command_line(venv: Path, tmp_path: Path) -
     )
     assert where.startswith(str(venv)), where
     assert "usage: adjacency" in run(venv / "bin" / "adjacency", "--help", env=env)
+    assert run(venv / "bin" / "adjacency", "--version", env=env).strip() == (
+        f"adjacency {__version__}"
+    )
+    assert "usage: adjacency league" in run(venv / "bin" / "adjacency", "league", "--help", env=env)
     move = run(
         venv / "bin" / "adjacency", "move", "engine", "--time", "0.5", env=env, timeout=900
     ).split()[0]

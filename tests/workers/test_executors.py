@@ -91,7 +91,7 @@ def test_executor_ray_without_the_package_names_the_command(
     assert f"adjacency {argv[0]}: error: --executor ray needs the optional Ray package" in (
         done.stderr
     )
-    assert "pip install 'adjacency[ray]'" in done.stderr
+    assert "pip install 'adjacency-game[ray]'" in done.stderr
     assert "Traceback" not in done.stderr
     assert not db.exists()  # nothing was created
 

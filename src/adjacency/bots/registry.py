@@ -169,7 +169,7 @@ class Plugin:
     @property
     def install(self) -> str:
         """The pip command that installs the plugin's extra."""
-        return f"pip install 'adjacency[{self.extra}]'"
+        return f"pip install 'adjacency-game[{self.extra}]'"
 
     @property
     def loaded(self) -> bool:
@@ -191,7 +191,7 @@ def _load_plugin(name: str) -> None:
         importlib.import_module(module)
     except ImportError as exc:
         raise BotError(
-            f"bot {name!r} needs the {extra} extra ({exc}): pip install 'adjacency[{extra}]'"
+            f"bot {name!r} needs the {extra} extra ({exc}): pip install 'adjacency-game[{extra}]'"
         ) from None
 
 

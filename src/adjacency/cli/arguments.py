@@ -236,8 +236,8 @@ def add_executor_options(
         choices=("local", "ray"),
         default=default,
         help=f"local: worker processes on this machine{' (default)' if default else ''}; "
-        f"ray: one Ray task per {one or what[:-1]} on a Ray cluster (pip install 'adjacency[ray]'; "
-        "docs/distributed.md)",
+        f"ray: one Ray task per {one or what[:-1]} on a Ray cluster "
+        "(pip install 'adjacency-game[ray]'; docs/distributed.md)",
     )
     parser.add_argument(
         "--ray-address",

@@ -10,6 +10,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
+from .. import DISTRIBUTION
 from ..bots import BotError, Limit, Thinking, entries, make_bot
 from ..bots.registry import entry, plugins
 from ..core import Position
@@ -101,10 +102,10 @@ def plugin_table() -> Table:
 
 
 def extra_installed(extra: str) -> bool | None:
-    """Whether every package of ``adjacency[extra]`` is installed, from the installed
+    """Whether every package of ``adjacency-game[extra]`` is installed, from the installed
     metadata (nothing is imported); None when adjacency itself has no metadata."""
     try:
-        requires = metadata.requires("adjacency") or []
+        requires = metadata.requires(DISTRIBUTION) or []
     except metadata.PackageNotFoundError:
         return None
     names = [

@@ -1,4 +1,4 @@
-"""OpenSpiel integration (extra ``adjacency[openspiel]``): the game and bots both ways.
+"""OpenSpiel integration (extra ``adjacency-game[openspiel]``): the game and bots both ways.
 
 Importing this package registers the game ``"adjacency"`` with pyspiel and the
 ``openspiel`` bot with our registry. docs/integrations.md shows them in use.
@@ -11,7 +11,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the extra is installed in CI
     raise ImportError(
         "adjacency.openspiel needs OpenSpiel (pyspiel is missing): "
-        "pip install 'adjacency[openspiel]'"
+        "pip install 'adjacency-game[openspiel]'"
     ) from exc
 
 from .bots import OpenSpielBot, SpielBot, state_of

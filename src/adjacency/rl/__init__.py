@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments (extra ``adjacency[rl]``): PettingZoo and Gymnasium.
+"""Reinforcement-learning environments (extra ``adjacency-game[rl]``): PettingZoo and Gymnasium.
 
 - :func:`env` / :class:`AdjacencyEnv`: the two-player PettingZoo AEC game;
 - :class:`AdjacencySingleEnv`: a Gymnasium environment against any registry bot.
@@ -14,7 +14,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the extra is installed in CI
     raise ImportError(
         f"adjacency.rl needs PettingZoo and Gymnasium ({exc.name} is missing): "
-        "pip install 'adjacency[rl]'"
+        "pip install 'adjacency-game[rl]'"
     ) from exc
 
 from .aec import AdjacencyEnv, env

@@ -60,7 +60,8 @@ RESOURCES_REFRESH = 5.0
 """Seconds between reads of the cluster's CPU count (nodes may join or leave)."""
 
 RAY_MISSING = (
-    "--executor ray needs the optional Ray package; install it with: pip install 'adjacency[ray]'"
+    "--executor ray needs the optional Ray package; install it with: "
+    "pip install 'adjacency-game[ray]'"
 )
 
 
