@@ -281,8 +281,9 @@ def _not_first_layout(
         if table not in first and not (ours and table in schema.strays and _empty(db, table))
     ]
     if other:
+        named = ", ".join(other[:5]) + (", ..." if len(other) > 5 else "")
         return (
-            f"it holds tables that no {config.kind} database has ({', '.join(other[:5])}): "
+            f"it holds tables that no {config.kind} database has ({named}): "
             "another store's or another program's database?"
         )
     for table in (table for table in tables if table in first):
