@@ -134,20 +134,26 @@ def test_every_counts_row_is_the_textbook_search(position: Position, depth: int)
     assert rows["bulk"].move == rows["table"].move
 
 
-@hsettings(max_examples=25, deadline=None)
+@hsettings(max_examples=30, deadline=None)
 @given(
     small_positions(max_empty=8),
     st.integers(1, 4),
     st.sampled_from(["minimax", "alphabeta"]),
-    st.booleans(),
+    st.sampled_from(["reading", "flips", "best-first"]),
     st.booleans(),
 )
 def test_the_tree_draws_the_positions_textbook_search_visits_in_its_order(
-    position: Position, depth: int, algorithm: str, order: bool, table: bool
+    position: Position, depth: int, algorithm: str, ordering: str, table: bool
 ) -> None:
-    tree = search_tree(position, depth, algorithm, order=order, table=table)
+    reading, order = ordering == "reading", ordering == "best-first"
+    tree = search_tree(position, depth, algorithm, order=order, table=table, reading=reading)
     prune = algorithm == "alphabeta"
-    textbook = Textbook(prune=prune, best_first=order and prune, table=table and prune)
+    textbook = Textbook(
+        prune=prune,
+        order="reading" if reading else "flips",
+        best_first=order and prune,
+        table=table and prune,
+    )
     nodes, total, value, move = textbook.deepen(position, depth)
     lines = []
     for node in tree.nodes:
@@ -182,7 +188,11 @@ def test_the_published_counts(fen: str, depth: int, counts: dict[str, int]) -> N
     for name, nodes in counts.items():
         assert rows[name].nodes == nodes
         assert TECHNIQUES[name]().deepen(position, depth)[0] == nodes
-    for algorithm in ("minimax", "alphabeta"):  # the tree without best-move-first
-        tree = search_tree(position, depth, algorithm, order=False)
+    trees = {
+        "minimax": search_tree(position, depth, "minimax"),
+        "reading": search_tree(position, depth, "alphabeta", reading=True),
+        "alphabeta": search_tree(position, depth, "alphabeta", order=False),
+    }
+    for name, tree in trees.items():
         if tree.complete:  # (minimax's 6x6 tree is over the node cap)
-            assert tree.search_nodes == counts[algorithm]
+            assert tree.search_nodes == len(tree.nodes) == counts[name]

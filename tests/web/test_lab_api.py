@@ -42,6 +42,18 @@ def test_the_tree_over_http_is_the_lab_tree_and_the_bots_answer(client: TestClie
     assert bot.report is not None and data["value"] == bot.report.score
 
 
+def test_the_tree_counts_textbook_alpha_beta_in_the_order_asked(client: TestClient) -> None:
+    """The lab tutorial's 6x6 position at depth 4: textbook alpha-beta visits 9,046
+    positions in reading order and 1,971 with the moves converting the most first."""
+    fen = "4oo/4oo/3o2/2x3/xx4/xx4 x 14"
+    reading = _get(client, "tree", fen, depth=4, reading="true").json()
+    flips = _get(client, "tree", fen, depth=4, order="false").json()
+    for tree, is_reading, visited in ((reading, True, 9046), (flips, False, 1971)):
+        assert tree["reading"] is is_reading
+        assert tree["search_nodes"] == len(tree["nodes"]) == visited
+    assert reading["value"] == flips["value"] == 0
+
+
 def test_every_panel_answers_on_a_small_position(client: TestClient) -> None:
     fen = SMALL.fen()
     compare = _get(client, "compare", fen, depth=4).json()

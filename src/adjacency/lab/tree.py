@@ -8,7 +8,11 @@ the shallower iterations included, and not a second implementation. By default t
 searcher runs without the bots' bulk-leaves shortcut (``bulk=False``): the tree and its
 counts are textbook minimax / alpha-beta, every horizon position a node and cut-offs one
 ply above the horizon included, so a student's own implementation with the same move
-order gets the same tree. ``bulk=True`` shows the bots' own search instead.
+order gets the same tree. The moves are tried most conversions first (ties by square
+index, a1, b1, ...) and with ``order`` the previous iteration's best move first; with
+``reading`` in reading order (a8, b8, ..., h1: the top rank first), the order a
+first implementation scanning the board row by row uses (:class:`.compare.ReadingOrder`).
+``bulk=True`` shows the bots' own search instead.
 
 Values and windows are given from the **root mover's view** (the classic MAX/MIN
 picture): a node at an even ply is a MAX node, at an odd ply a MIN node. The negamax
@@ -38,6 +42,7 @@ from ..bots import Limit
 from ..bots.base import Search
 from ..bots.minimax import INFINITY, Negamax, SearchStopped, deepen
 from ..core import Position
+from .compare import ReadingOrder
 from .limits import NODE_CAP, LabError, check_depth, check_position, check_whole
 from .running import Cancel
 
@@ -192,6 +197,8 @@ class SearchTree:
     seconds: float
     bulk: bool = False
     """Whether the search used the bots' bulk-leaves shortcut (see the module docstring)."""
+    reading: bool = False
+    """Whether the moves were tried in reading order (see the module docstring)."""
 
     @property
     def root(self) -> TreeNode:
@@ -234,6 +241,7 @@ class SearchTree:
             "algorithm": self.algorithm,
             "depth": self.depth,
             "order": self.order,
+            "reading": self.reading,
             "table": self.table,
             "bulk": self.bulk,
             "complete": self.complete,
@@ -261,14 +269,18 @@ def searcher_for(
     table: bool = False,
     cancel: Cancel | None = None,
     bulk: bool = False,
+    reading: bool = False,
 ) -> Negamax:
     """The searcher the ``minimax`` / ``alphabeta`` bot builds for ``position``, with no
     clock; ``cancel`` (optional) stops it (it polls every thousand nodes or so); ``bulk``:
-    with the bots' bulk-leaves shortcut (else textbook counting)."""
+    with the bots' bulk-leaves shortcut (else textbook counting); ``reading``: the moves
+    in reading order (then no best-move-first ordering)."""
     if algorithm not in ALGORITHMS:
         raise LabError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     prune = algorithm == "alphabeta"
     search = None if cancel is None else Search(Limit(time=None), cancel.event)
+    if reading:
+        return ReadingOrder(position, prune, False, search, None, table and prune, bulk=bulk)
     return Negamax(position, prune, order and prune, search, None, table and prune, bulk=bulk)
 
 
@@ -281,20 +293,21 @@ def search_tree(
     node_cap: int = NODE_CAP,
     cancel: Cancel | None = None,
     bulk: bool = False,
+    reading: bool = False,
 ) -> SearchTree:
     """The tree of the ``algorithm`` bot's search of ``position`` to ``depth`` plies.
 
     Iterative deepening runs as in the bot (depth 1, 2, ...; cut to the plies
-    left); the last iteration is traced. Textbook counting unless ``bulk`` (the module
-    docstring). A ``cancel`` ends the search early, as the node
-    cap does (``complete`` false). Raises
+    left); the last iteration is traced. Textbook counting unless ``bulk``; the moves in
+    reading order with ``reading`` (the module docstring). A ``cancel`` ends the search
+    early, as the node cap does (``complete`` false). Raises
     :class:`~adjacency.lab.limits.LabError` for a depth or cap out of range or a
     position that is over.
     """
     check_position(position)
     depth = check_depth(position, depth)
     node_cap = check_whole("node cap", node_cap, 1, NODE_CAP)
-    searcher = searcher_for(position, algorithm, order, table, cancel, bulk)
+    searcher = searcher_for(position, algorithm, order, table, cancel, bulk, reading)
     last = min(depth, position.plies_left)
     recorder = TreeRecorder(position, node_cap)
     started = time.perf_counter()
@@ -334,4 +347,5 @@ def search_tree(
         total_nodes=searcher.nodes,
         seconds=seconds,
         bulk=bulk,
+        reading=reading,
     )

@@ -51,13 +51,19 @@ async def tree(
     order: bool = True,
     table: bool = False,
     cap: int = NODE_CAP,
+    reading: bool = False,
 ) -> Trace:
     """The game tree of ``minimax`` / ``alphabeta`` to ``depth`` plies (1-4 on boards over
     36 squares, 1-6 on smaller ones) under a node cap (1-20000): nodes with their move,
-    value and window (root mover's view), pruned moves, the line, and the visiting order."""
+    value and window (root mover's view), pruned moves, the line, and the visiting order;
+    textbook minimax / alpha-beta, the moves most conversions first (with ``order`` the
+    previous iteration's best first) or with ``reading`` in reading order (a8, b8, ...)."""
     position = analysable_position(fen)
     found = await run_lab(
-        request, lambda cancel: search_tree(position, depth, algorithm, order, table, cap, cancel)
+        request,
+        lambda cancel: search_tree(
+            position, depth, algorithm, order, table, cap, cancel, reading=reading
+        ),
     )
     return found.to_dict()
 
