@@ -144,7 +144,7 @@ def test_the_installed_wheel_runs_the_command_line(venv: Path, tmp_path: Path) -
     assert run(venv / "bin" / "adjacency", "--version", env=env).strip() == (
         f"adjacency {__version__}"
     )
-    assert "usage: adjacency league" in run(venv / "bin" / "adjacency", "league", "--help", env=env)
+    assert "backup" in run(venv / "bin" / "adjacency", "league", "--help", env=env)
     move = run(
         venv / "bin" / "adjacency", "move", "engine", "--time", "0.5", env=env, timeout=900
     ).split()[0]
