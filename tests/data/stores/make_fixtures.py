@@ -1,4 +1,4 @@
-"""Write the five store fixtures of ``tests/test_stores_before_after.py``.
+"""Write the five store fixtures of ``tests/storage/test_before_after.py``.
 
 Run once, with the code of the commit before the shared store helper
 (:mod:`adjacency.storage`) existed: ``python tests/data/stores/make_fixtures.py``.
