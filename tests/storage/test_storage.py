@@ -411,3 +411,30 @@ def test_every_store_refuses_a_bad_path(tmp_path: Path, name: str, bad: str) -> 
 def test_old_error_names_are_the_one_store_error() -> None:
     assert arena_store.StoreError is StoreError
     assert solving_store.SolutionsStoreError is StoreError
+
+
+def test_connections_opening_a_new_file_at_once_run_each_step_once(tmp_path: Path) -> None:
+    """Each connection checks the version again under the write lock, so a step that
+    cannot run twice (a second insert of the same key fails) runs once, and every
+    connection opens."""
+    path = tmp_path / "race.db"
+    schema = Schema(
+        (Step("tables", TABLES), Step("a row", "INSERT INTO meta VALUES ('once', 'x')"))
+    )
+    failures: list[BaseException] = []
+    start = threading.Barrier(6)
+
+    def open_once() -> None:
+        start.wait()
+        try:
+            open_store(path, AUTO, schema).close()
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=open_once) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert _meta_keys(path) == ["once"] and pragma_of(path, "user_version") == 2
