@@ -13,8 +13,9 @@ function el(name, attrs, parent) {
   return node;
 }
 
-// `review` (optional): ply -> {value, mark} from a game review (X's view, exact where the
-// solver reached); drawn as its own line with the marked moves as coloured dots.
+// `review` (optional): ply -> {value, mark, exact} from a game review (X's view, exact where
+// the solver reached); drawn as its own line with the marked moves as coloured dots, solid
+// where the solver proved the mark, hollow where a search estimated it.
 export function drawGraph(container, state, viewPly, onPick, review = null) {
   const width = Math.max(240, Math.round(container.clientWidth || 320));
   const height = 150;
@@ -80,7 +81,7 @@ export function drawGraph(container, state, viewPly, onPick, review = null) {
     el("path", { d: line, class: "review-line" }, svg);
     for (const r of reviewed) {
       if (!r.mark) continue;
-      const dot = el("circle", { cx: x(r.ply), cy: y(r.value), r: 3.6, class: `mark-dot ${r.mark}` }, svg);
+      const dot = el("circle", { cx: x(r.ply), cy: y(r.value), r: 3.6, class: `mark-dot ${r.mark}${r.exact ? "" : " estimated"}` }, svg);
       dot.setAttribute("data-ply", String(r.ply));
     }
   }
