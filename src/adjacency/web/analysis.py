@@ -60,9 +60,9 @@ an 8x8 opening position takes about 0.1 to 0.2 s here on one thread."""
 REVIEW_SOLVE_PLIES = 20
 """The review tries the solver only this near the end."""
 REVIEW_SOLVE_NODES = 40_000_000
-"""The solver's node budget per reviewed position: about 2.5 s on one thread here, which
-solves the 8x8 positions 18 plies from the end (one took 21 million nodes, 1.5 s) and
-some 20 plies from it (one took 187 million: not within the budget)."""
+"""The solver's node budget per reviewed position: about 2 s on one thread here (a failed
+try took 1.7 s), which solves the 8x8 positions 18 plies from the end (one took 21
+million nodes, 1.5 s), often 19, seldom 20 (one took 187 million)."""
 REVIEW_TABLE_MB = 16
 """Transposition table of the review's engine (cleared before every search)."""
 INACCURACY = 2
