@@ -176,7 +176,7 @@ def outside_links(markdown: str) -> str:
 
 
 def on_config(config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
-    """Add the reference, grouped by layer, to the end of the navigation; the tutorials'
+    """Add the reference, grouped by layer, after the guides (before the lab notes); the tutorials'
     included files (``--8<--``) are read from the repository, wherever mkdocs runs."""
     snippets = config.mdx_configs.get("pymdownx.snippets")
     if snippets is not None:
@@ -185,7 +185,11 @@ def on_config(config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
     section: list[Any] = [f"{REFERENCE}/index.md"]
     for title, members in grouped:
         section.append({title: [{page.name: page.src_uri} for page in members]})
-    config.nav = [*(config.nav or []), {"API reference": section}]
+    nav = list(config.nav or [])
+    # the lab notes (dated measurements, out of the main reading path) stay last
+    notes = [item for item in nav if isinstance(item, dict) and "Lab notes" in item]
+    main = [item for item in nav if item not in notes]
+    config.nav = [*main, {"API reference": section}, *notes]
     return config
 
 
