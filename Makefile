@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test lint typecheck pytest browser bench docs clean
+.PHONY: play test lint typecheck pytest browser deploy-tools bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,10 +43,15 @@ typecheck: $(VENV)/.installed-dev
 browser:
 	@tools/provision-chromium
 
+# The deployment tests (tests/deploy/) need Debian's Caddy and systemd-analyze, installed
+# the same way.
+deploy-tools:
+	@tools/provision-deploy
+
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
 # over 60 s (and fails the run under CI).
-pytest: $(VENV)/.installed-dev browser
+pytest: $(VENV)/.installed-dev browser deploy-tools
 	@echo "compiling the engine's kernels (numba's cache) before any test's clock starts"
 	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
 	@echo "building the docs site (mkdocs --strict) once, for tests/docs/test_site.py"

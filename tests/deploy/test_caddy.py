@@ -1,0 +1,135 @@
+"""Real Caddy (Debian's package) in front of a real league, as docs/deploy.md sets them up.
+
+The league runs the systemd unit's own command line (deploy/adjacency-league.service:
+127.0.0.1, ``--forwarded-allow-ips 127.0.0.1``, an admin token file), with only its
+paths and port replaced; Caddy runs deploy/Caddyfile.internal (``tls internal``: its own
+certificate authority), with the site's name and the league's port replaced and the
+test's ports in a global block. A bot plays a rated game through Caddy over ``wss://``
+with ``adjacency connect --cafile`` Caddy's root certificate, as a school's team would;
+a page is fetched over HTTPS the same way. tools/provision-deploy installs Caddy for
+``make test`` (never skipped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import ssl
+import subprocess
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from adjacency.league.store import LeagueStore
+from deploy_helpers import DEPLOY, LEAGUE_PORT, league_command, replaced
+from league_helpers import ADMIN, Process, add_member, make_league, spawn, start_client, wait_until
+from net_helpers import free_port
+
+pytestmark = pytest.mark.slow
+
+CADDY = shutil.which("caddy") or "/usr/bin/caddy"
+
+
+def caddyfile(https_port: int, http_port: int, league_port: int) -> str:
+    """deploy/Caddyfile.internal for this test: the site is ``localhost``, the upstream
+    the test's league, and a global block puts Caddy on free ports with no admin API and
+    nothing installed into this machine's trust store."""
+    site = replaced(
+        (DEPLOY / "Caddyfile.internal").read_text(),
+        {
+            "league.school.lan, 192.168.1.20 {": "localhost {",
+            f"reverse_proxy 127.0.0.1:{LEAGUE_PORT}": f"reverse_proxy 127.0.0.1:{league_port}",
+        },
+    )
+    assert "\ttls internal\n" in site
+    options = (
+        "{\n\tadmin off\n\tskip_install_trust\n"
+        f"\thttp_port {http_port}\n\thttps_port {https_port}\n}}\n\n"
+    )
+    return options + site
+
+
+@contextlib.contextmanager
+def caddy(tmp: Path, league_port: int) -> Iterator[tuple[str, Path]]:
+    """Caddy in front of the league on ``league_port``: yields its HTTPS address and the
+    root certificate of its internal authority (in its data folder under ``tmp``)."""
+    https_port, http_port = free_port(), free_port()
+    config = tmp / "Caddyfile"
+    config.write_text(caddyfile(https_port, http_port, league_port))
+    home = tmp / "caddy-home"
+    environment = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+    }
+    log = tmp / "caddy.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=environment,
+        )
+    root = home / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+    url = f"https://localhost:{https_port}"
+
+    def answers() -> bool:
+        assert process.poll() is None, log.read_text()
+        if not root.exists():
+            return False
+        context = ssl.create_default_context(cafile=str(root))
+        try:
+            with urllib.request.urlopen(url + "/", timeout=5, context=context) as response:
+                return bool(response.status == 200)
+        except (OSError, ssl.SSLError):
+            return False
+
+    try:
+        wait_until(answers, 45, "Caddy to serve the league over HTTPS")
+        yield url, root
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def test_a_bot_plays_through_caddy_over_wss_with_its_internal_ca(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, rounds=4, base=3.0, increment=0.1)
+    add_member(db, "sparring", "house", "greedy")
+    token = add_member(db, "team-blue")
+    token_file = tmp_path / "admin-token"
+    token_file.write_text(ADMIN + "\n")
+    league_port = free_port()
+    league = spawn(league_command(db, league_port, token_file), tmp_path / "league.log")
+    client: Process | None = None
+    try:
+        wait_until(lambda: "ready at" in league.text(), 60, "the league to start")
+        assert league.popen.poll() is None, league.text()
+        with caddy(tmp_path, league_port) as (url, root):
+            context = ssl.create_default_context(cafile=str(root))
+            with urllib.request.urlopen(url + "/", timeout=10, context=context) as page:
+                assert "<html" in page.read().decode().lower()
+            with pytest.raises(urllib.error.URLError, match="CERTIFICATE_VERIFY_FAILED"):
+                urllib.request.urlopen(url + "/", timeout=10)  # not without Caddy's root
+            client = start_client(
+                url, token, "greedy", tmp_path / "client.log", "--cafile", str(root), "--games", "1"
+            )
+            wait_until(lambda: client.popen.poll() is not None, 60, "the bot's one game")
+            assert client.popen.returncode == 0, client.text()
+        with LeagueStore(db, create=False) as store:
+            team = store.member_named("team-blue")
+            games = store.games(team.id, status="finished")
+        assert len(games) == 1 and games[0].termination is not None, client.text()
+        assert "disconnect" not in str(games[0].termination), games[0]
+    finally:
+        if client is not None:
+            client.stop()
+        league.stop()

@@ -1,0 +1,102 @@
+"""The systemd units of deploy/: verified by ``systemd-analyze verify``, their command
+lines read by the real parser, and the nightly backup's command run for real.
+
+``systemd-analyze verify`` checks that each unit's executables exist, so the units are
+verified with the installed command's path (/opt/adjacency/venv/bin/adjacency, where
+docs/deploy.md installs it) replaced by this environment's ``adjacency``; any warning
+(an unknown key, a bad value) fails the test. tools/provision-deploy installs systemd
+where ``systemd-analyze`` is missing (never skipped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import shlex
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from adjacency.cli import build_parser
+from deploy_helpers import (
+    ADMIN_TOKEN_FILE,
+    DEPLOY,
+    INSTALLED,
+    LEAGUE_DB,
+    LEAGUE_PORT,
+    directive,
+    replaced,
+)
+from league_helpers import make_league
+
+UNITS = ("adjacency-league.service", "adjacency-backup.service", "adjacency-backup.timer")
+
+
+def command() -> str:
+    """This environment's ``adjacency`` command (the one beside its Python)."""
+    found = Path(sys.executable).parent / "adjacency"
+    assert found.exists(), found
+    return str(found)
+
+
+def test_the_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
+    for name in UNITS:
+        text = (DEPLOY / name).read_text()
+        if INSTALLED in text:
+            text = replaced(text, {INSTALLED: command()})
+        (tmp_path / name).write_text(text)
+    done = subprocess.run(
+        [shutil.which("systemd-analyze") or "systemd-analyze", "verify", *UNITS],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
+    assert directive(DEPLOY / "adjacency-backup.timer", "OnCalendar") == "*-*-* 03:00:00"
+
+
+def test_the_league_unit_serves_with_flags_the_cli_has() -> None:
+    unit = DEPLOY / "adjacency-league.service"
+    argv = shlex.split(directive(unit, "ExecStart"))
+    assert argv[0] == INSTALLED
+    args = build_parser().parse_args(argv[1:])  # an unknown flag exits here
+    assert (args.command, args.league_command) == ("league", "serve")
+    assert str(args.db) == LEAGUE_DB and str(args.admin_token_file) == ADMIN_TOKEN_FILE
+    assert (args.host, str(args.port)) == ("127.0.0.1", LEAGUE_PORT)
+    assert args.forwarded_allow_ips == "127.0.0.1"  # Caddy's X-Forwarded-For is believed
+    assert directive(unit, "Restart") == "on-failure"
+    assert directive(unit, "User") == "adjacency"
+    assert directive(unit, "WorkingDirectory") == str(Path(LEAGUE_DB).parent)
+    assert directive(unit, "NoNewPrivileges") == "yes"
+    assert directive(unit, "ProtectSystem") == "strict"
+    assert str(Path(LEAGUE_DB).parent) in directive(unit, "ReadWritePaths").split()
+    for name in ("Caddyfile", "Caddyfile.internal"):
+        assert f"reverse_proxy 127.0.0.1:{LEAGUE_PORT}\n" in (DEPLOY / name).read_text()
+
+
+def test_the_nightly_backup_command_backs_the_league_up(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    (state / "backups").mkdir(parents=True)
+    make_league(state / "league.db")
+    unit = DEPLOY / "adjacency-backup.service"
+    start = replaced(
+        directive(unit, "ExecStart"),
+        {INSTALLED: command(), LEAGUE_DB: str(state / "league.db")},
+    )
+    start = start.replace("/var/lib/adjacency/backups/", f"{state / 'backups'}/")
+    argv = [a.replace("%%", "%") for a in shlex.split(start)]  # systemd's escape of %
+    for _ in range(2):  # the second run of the day replaces the first's copy
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("Backed up ")
+    copy = state / "backups" / f"league-{datetime.date.today():%Y-%m-%d}.db"
+    assert [p.name for p in (state / "backups").iterdir()] == [copy.name]
+    with contextlib.closing(sqlite3.connect(copy)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    cleanup = shlex.split(directive(unit, "ExecStartPost"))
+    cleanup = [a.replace("/var/lib/adjacency/backups", str(state / "backups")) for a in cleanup]
+    assert subprocess.run(cleanup, timeout=60).returncode == 0
+    assert copy.exists()  # today's copy is not 14 days old
