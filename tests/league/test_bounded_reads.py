@@ -5,6 +5,7 @@ and an event's downloads are computed once per change of its results."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from adjacency.league.event_store import EventStore
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.routers import events as events_router
 from adjacency.league.routers import public
+from adjacency.league.standings import standings, standings_elsewhere
 from adjacency.league.store import LeagueStore
 from league_helpers import add_member, get, make_league, request, thread_server, wait_until
 
@@ -103,3 +105,27 @@ def test_the_events_api_is_rate_limited_and_its_downloads_cached(
         assert statuses[:5] == [200] * 5 and 429 in statuses, statuses
         refused = request(f"{url}/api/league/events/cup/table.csv")
         assert refused.status == 429 and "too many requests" in refused.body["detail"]
+
+
+def test_a_slow_standings_fit_runs_in_a_worker_process_with_the_same_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big league's fit holds the GIL for seconds: once a fit was slow, the next run in
+    a worker process (standings_elsewhere), and they list the same table."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    for name in ("alpha", "beta", "gamma"):
+        add_member(db, name)
+    for x, o in (("alpha", "beta"), ("beta", "gamma"), ("gamma", "alpha"), ("beta", "alpha")):
+        play(db, x, o)
+    with LeagueStore(db, create=False) as store:
+        expected = standings(store, set())
+    assert asyncio.run(standings_elsewhere(str(db), set())) == expected
+    threads = counting(monkeypatch, public, "standings")  # the thread path's computation
+    monkeypatch.setattr(public, "SLOW", -1.0)  # every fit counts as slow: the worker's turn
+    with thread_server(db, house_games=False) as url:
+        rows = get(f"{url}/api/league/standings")
+    assert threads == []  # no request's fit ran in the server's threads
+    assert [(r["name"], r["rating"], r["games"]) for r in rows] == [
+        (r["name"], r["rating"], r["games"]) for r in expected
+    ]

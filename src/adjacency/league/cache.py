@@ -43,6 +43,11 @@ class SharedAnswer(Generic[T]):
         self._took = 0.0
         self._running: asyncio.Future[T] | None = None
 
+    @property
+    def took(self) -> float:
+        """Seconds the last finished computation took (0 before the first)."""
+        return self._took
+
     async def get(self, key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         """The answer for ``key``: the cached one if still good, else one computation's
         (started now, or already running for an earlier request)."""

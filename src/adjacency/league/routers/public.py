@@ -21,8 +21,8 @@ from fastapi.responses import PlainTextResponse
 
 from ...core.record import game_from_text, game_to_text
 from ...serving.errors import GameNotFound
-from ..cache import SharedAnswer
-from ..deps import hall_of, named, read
+from ..cache import SLOW, SharedAnswer
+from ..deps import hall_of, named, read, reader_of
 from ..limits import check_read_rate
 from ..models import (
     ERRORS,
@@ -35,7 +35,14 @@ from ..models import (
     ServerStats,
     StandingRow,
 )
-from ..standings import RECENT_PAGE, game_summary, member_page, pair_stats, standings
+from ..standings import (
+    RECENT_PAGE,
+    game_summary,
+    member_page,
+    pair_stats,
+    standings,
+    standings_elsewhere,
+)
 from ..store import LeagueStore, Member
 from . import PREFIX, PROTOCOL_VERSION, GameId
 
@@ -89,10 +96,10 @@ async def get_standings(
     for that one fit (:class:`~..cache.SharedAnswer`)."""
     hall = hall_of(request)
     present = hall.online()
-    stamp = await read(request, lambda reader: reader.members_stamp())
+    stamp = await _members_stamp(request)
     key = (hall.changed, frozenset(present), stamp)
     cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
-    rows = await cache.get(key, lambda: read(request, lambda r: standings(r, present)))
+    rows = await cache.get(key, lambda: _fit(request, present))
     if online:
         rows = [row for row in rows if row["online"]]
     first = (page - 1) * limit
@@ -107,6 +114,30 @@ MAX_OFFSET = 10_000
 """The deepest a member's page of games may start (``?offset=``): reading a page costs
 the rows skipped, so an unbounded offset let one request read a member's whole history
 (0.19 s on the 200,000-game league); older games are in ``league export``."""
+
+
+async def _members_stamp(request: Request) -> tuple[int, int, int]:
+    """:meth:`~..members.MemberStore.members_stamp` read at most once per
+    :data:`STANDINGS_AGE` seconds, shared by the requests meanwhile: it counts every
+    member (10 ms on 25,000), and the standings it keys are reused that long anyway."""
+    cache: SharedAnswer[tuple[int, int, int]] | None = getattr(
+        request.app.state, "members_stamp", None
+    )
+    if cache is None:
+        cache = request.app.state.members_stamp = SharedAnswer[tuple[int, int, int]](0.0)
+    bucket = int(time.monotonic() // STANDINGS_AGE)
+    return await cache.get(bucket, lambda: read(request, lambda r: r.members_stamp()))
+
+
+async def _fit(request: Request, present: set[int]) -> list[dict[str, Any]]:
+    """The standings: in a worker thread while a fit is quick (a class's league, and
+    every league's first fit), in a worker process once the last one took longer than
+    :data:`~..cache.SLOW` (:func:`~..standings.standings_elsewhere`: a big league's fit
+    holds the GIL for seconds, which a thread would take from the games)."""
+    cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
+    if cache.took > SLOW:
+        return await standings_elsewhere(str(reader_of(request).path), present)
+    return await read(request, lambda r: standings(r, present))
 
 
 @router.get("/members/{name}", response_model=MemberPage)
