@@ -7,7 +7,9 @@ words, through the real command line and a real league server:
   them;
 * ``adjacency move`` and ``adjacency match`` print the last lines of a failed ``cmd:``
   bot's stderr, and ``move`` exits non-zero with no move on its output (the Python kit
-  no longer plays a stand-in move for a bot that raises).
+  no longer plays a stand-in move for a bot that raises);
+* the Node kit's own league client ``league.js`` plays a student's module, and reports
+  its crash the same way.
 """
 
 from __future__ import annotations
@@ -123,3 +125,37 @@ def test_match_prints_the_first_failure_with_the_bots_stderr(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert "2 of 2 games ended by a crash or an illegal answer" in done.stdout
     assert "ValueError: my bug on purpose" in done.stdout
+
+
+JS_PLAYS = "exports.move = (board) => board.legalMoves()[0];\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "termination"), [(JS_PLAYS, "normal"), (JS_RAISES, "disconnection")]
+)
+def test_the_node_league_client_plays_a_students_module_and_reports_its_crash(
+    tmp_path: Path, source: str, termination: str
+) -> None:
+    bot = tmp_path / "my_bot.js"
+    bot.write_text(source)
+    db = tmp_path / "league.db"
+    make_league(db, base=CLOCK, increment=0.0)
+    add_member(db, "house-random", "house", "random")
+    token = add_member(db, "student")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, tmp_path / "server.log")
+    try:
+        done = subprocess.run(
+            [tool("node"), "--experimental-websocket", str(NODE_KIT / "league.js"), url,
+             str(bot), "--games", "1"],
+            capture_output=True, text=True, timeout=120,
+            env={**env(), "ADJACENCY_LEAGUE_TOKEN": token},
+        )  # fmt: skip
+        game = first_finished(db)
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    assert game is not None and game.termination == termination, game
+    if termination != "normal":
+        assert game.detail.startswith("student failed: RangeError: my bug on purpose")

@@ -16,18 +16,12 @@ const { Worker, isMainThread, parentPort, workerData } = require('node:worker_th
 const { Board, parsePosition, parseNumber } = require('./board');
 const { Deadline } = require('./deadline');
 const bots = require('./bots');
+const { loadBot } = require('./load');
 
 const AIM = 0.85; // share of movetime the bot is told it may use; the runner answers at 95%
 const BARE_GO_MS = 5000;
 
 for (const name of ['log', 'info', 'debug']) console[name] = console.error; // stdout: protocol only
-
-function loadBot(choice) {
-  if (bots[choice]) return bots[choice];
-  const module = require(path.resolve(choice));
-  if (typeof module.move !== 'function') throw new Error(`${choice} exports no move(board, deadline)`);
-  return module.move;
-}
 
 function send(line) {
   process.stdout.write(line + '\n');

@@ -6,6 +6,7 @@
 //
 //   export ADJACENCY_LEAGUE_TOKEN=adjl_...
 //   node --experimental-websocket league.js http://127.0.0.1:8780 alphabeta [--games N]
+//   node --experimental-websocket league.js http://127.0.0.1:8780 ./my_bot.js   # your module
 //
 // Node 22 and later have WebSocket built in; Node 20 needs --experimental-websocket. The
 // token may also come from a file: --token-file FILE. For a league served with a private
@@ -13,7 +14,7 @@
 const fs = require('node:fs');
 const { Board } = require('./board');
 const { Deadline } = require('./deadline');
-const bots = require('./bots');
+const { loadBot } = require('./load');
 
 const USE = 0.8; // share of the server's suggested budget the bot may use
 
@@ -35,8 +36,13 @@ function main(argv) {
     else positional.push(argv[i]);
   }
   const [url, choice = 'alphabeta'] = positional;
-  if (!url || !token) fail('usage: league.js URL [greedy|alphabeta] [--games N] [--token-file F] (or $ADJACENCY_LEAGUE_TOKEN)');
-  const bot = bots[choice] || fail(`no bot named '${choice}': greedy or alphabeta`);
+  if (!url || !token) fail('usage: league.js URL [greedy|alphabeta|./my_bot.js] [--games N] [--token-file F] (or $ADJACENCY_LEAGUE_TOKEN)');
+  let bot;
+  try {
+    bot = loadBot(choice);
+  } catch (error) {
+    fail(`no bot named '${choice}': greedy, alphabeta or a module exporting move(board, deadline) (${error.message})`);
+  }
   const address = url.replace(/^http/, 'ws').replace(/\/+$/, '') + '/api/league/connect';
 
   let finished = 0;
@@ -61,7 +67,7 @@ function main(argv) {
           move = bot(board, new Deadline(message.budget * 1000 * USE));
         } catch (error) {
           // a crash: the server ends the game at once, in the bot's own words
-          const detail = String(error && error.stack ? error.stack : error).slice(-600);
+          const detail = String(error && error.stack ? error.stack : error).slice(0, 600); // its message first
           console.error(`the bot failed: ${detail}`);
           ws.send(JSON.stringify({ type: 'failed', game: message.game, termination: 'disconnection', detail }));
           return;
