@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from adjacency.league import standings as standings_module
 from adjacency.league.event_store import EventStore
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.routers import events as events_router
@@ -107,11 +108,11 @@ def test_the_events_api_is_rate_limited_and_its_downloads_cached(
         assert refused.status == 429 and "too many requests" in refused.body["detail"]
 
 
-def test_a_slow_standings_fit_runs_in_a_worker_process_with_the_same_answer(
+def test_a_big_leagues_standings_are_fitted_in_a_worker_process_with_the_same_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A big league's fit holds the GIL for seconds: once a fit was slow, the next run in
-    a worker process (standings_elsewhere), and they list the same table."""
+    """A big league's fit holds the GIL for seconds: from BIG rated members on, the
+    server fits in a worker process (standings_elsewhere), and the table is the same."""
     db = tmp_path / "league.db"
     make_league(db)
     for name in ("alpha", "beta", "gamma"):
@@ -121,11 +122,11 @@ def test_a_slow_standings_fit_runs_in_a_worker_process_with_the_same_answer(
     with LeagueStore(db, create=False) as store:
         expected = standings(store, set())
     assert asyncio.run(standings_elsewhere(str(db), set())) == expected
-    threads = counting(monkeypatch, public, "standings")  # the thread path's computation
-    monkeypatch.setattr(public, "SLOW", -1.0)  # every fit counts as slow: the worker's turn
+    threads = counting(monkeypatch, standings_module, "standings")  # calls in this process
+    monkeypatch.setattr(standings_module, "BIG", 3)  # three rated members: a big league
     with thread_server(db, house_games=False) as url:
         rows = get(f"{url}/api/league/standings")
-    assert threads == []  # no request's fit ran in the server's threads
+    assert threads == []  # neither the server's first fit nor a request's ran in a thread
     assert [(r["name"], r["rating"], r["games"]) for r in rows] == [
         (r["name"], r["rating"], r["games"]) for r in expected
     ]

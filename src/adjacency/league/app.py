@@ -35,7 +35,7 @@ from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
 from .routers import admin, challenges, events, pages, people, public, socket
-from .standings import standings
+from .standings import standings_off_loop
 from .store import LeagueStore
 
 
@@ -62,13 +62,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         house.start()
         await hall.start()
-        # The leaderboard's first fit starts with the server (in a worker thread), so the
+        # The leaderboard's first fit starts with the server (off the loop), so the
         # first viewer of a league with history does not wait seconds for it: a slow fit
         # serves this answer while it runs (:meth:`.cache.SharedAnswer.prime`).
         cache: SharedAnswer[list[dict[str, Any]]] = app.state.standings
-        warm = asyncio.ensure_future(
-            cache.prime(lambda: asyncio.to_thread(standings, reader, hall.online()))
-        )
+        warm = asyncio.ensure_future(cache.prime(lambda: standings_off_loop(reader, hall.online())))
         try:
             yield
         finally:

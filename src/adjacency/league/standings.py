@@ -259,6 +259,23 @@ def _standings_in_worker(path: str, online: frozenset[int]) -> list[dict[str, An
     return standings(store, set(online))
 
 
+BIG = 300
+"""Members with a rating from which a league's standings are fitted in the worker
+process (:func:`standings_elsewhere`), not a thread: about 50 ms of fit at this size,
+seconds at a thousand (a class's league stays in a thread and starts no process)."""
+
+
+async def standings_off_loop(store: LeagueStore, online: set[int]) -> list[dict[str, Any]]:
+    """:func:`standings` off the event loop: in a worker thread on ``store`` (the
+    readers' connection) for a league with fewer than :data:`BIG` rated members, else
+    in the worker process (:func:`standings_elsewhere`). The server's first fit (its
+    start) and every later one take this one way."""
+    rated = await asyncio.to_thread(store.rated_count)
+    if rated >= BIG:
+        return await standings_elsewhere(str(store.path), online)
+    return await asyncio.to_thread(standings, store, online)
+
+
 async def standings_elsewhere(path: str, online: set[int]) -> list[dict[str, Any]]:
     """:func:`standings` of the league at ``path``, computed in a worker process (one per
     server process, started on first use, at a lower priority).

@@ -354,6 +354,10 @@ class LeagueStore(MemberStore):
         rows = self._query("SELECT member_id, rating, rd, volatility FROM current_ratings")
         return {int(m): Glicko(float(r), float(d), float(v)) for m, r, d, v in rows}
 
+    def rated_count(self) -> int:
+        """How many members have a rating (rows of ``current_ratings``, one per member)."""
+        return int(self._query("SELECT COUNT(*) FROM current_ratings")[0][0])
+
     def rated_totals(self) -> dict[int, tuple[int, int, int]]:
         """Rated ``(wins, draws, losses)`` of every member with a rated game (``results``)."""
         rows = self._query(

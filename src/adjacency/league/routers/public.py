@@ -21,7 +21,7 @@ from fastapi.responses import PlainTextResponse
 
 from ...core.record import game_from_text, game_to_text
 from ...serving.errors import GameNotFound
-from ..cache import SLOW, SharedAnswer
+from ..cache import SharedAnswer
 from ..deps import hall_of, named, read, reader_of
 from ..limits import check_read_rate
 from ..models import (
@@ -40,8 +40,7 @@ from ..standings import (
     game_summary,
     member_page,
     pair_stats,
-    standings,
-    standings_elsewhere,
+    standings_off_loop,
 )
 from ..store import LeagueStore, Member
 from . import PREFIX, PROTOCOL_VERSION, GameId
@@ -89,8 +88,9 @@ async def get_standings(
     that can be challenged now (the play page's list). The whole list's length is in
     the ``X-Total-Count`` header, the next page's address in ``Link`` (``rel="next"``).
 
-    The fit runs in a worker thread (the games go on meanwhile) over the aggregate
-    tables (never every stored game) and is cached until a game ends or a member
+    The fit runs in a worker thread, or for a big league in a worker process
+    (:func:`~..standings.standings_off_loop`; the games go on meanwhile), over the
+    aggregate tables (never every stored game) and is cached until a game ends or a member
     connects, leaves, joins or is revoked, and at least :data:`STANDINGS_AGE` seconds
     (a busy league ends many games a second); requests that arrive while it runs wait
     for that one fit (:class:`~..cache.SharedAnswer`)."""
@@ -99,7 +99,7 @@ async def get_standings(
     stamp = await _members_stamp(request)
     key = (hall.changed, frozenset(present), stamp)
     cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
-    rows = await cache.get(key, lambda: _fit(request, present))
+    rows = await cache.get(key, lambda: standings_off_loop(reader_of(request), present))
     if online:
         rows = [row for row in rows if row["online"]]
     first = (page - 1) * limit
@@ -127,17 +127,6 @@ async def _members_stamp(request: Request) -> tuple[int, int, int]:
         cache = request.app.state.members_stamp = SharedAnswer[tuple[int, int, int]](0.0)
     bucket = int(time.monotonic() // STANDINGS_AGE)
     return await cache.get(bucket, lambda: read(request, lambda r: r.members_stamp()))
-
-
-async def _fit(request: Request, present: set[int]) -> list[dict[str, Any]]:
-    """The standings: in a worker thread while a fit is quick (a class's league, and
-    every league's first fit), in a worker process once the last one took longer than
-    :data:`~..cache.SLOW` (:func:`~..standings.standings_elsewhere`: a big league's fit
-    holds the GIL for seconds, which a thread would take from the games)."""
-    cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
-    if cache.took > SLOW:
-        return await standings_elsewhere(str(reader_of(request).path), present)
-    return await read(request, lambda r: standings(r, present))
 
 
 @router.get("/members/{name}", response_model=MemberPage)
