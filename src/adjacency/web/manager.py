@@ -13,7 +13,7 @@ from ..serving.clock import Clock
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
 from .hints import HintBots
 from .limits import BotSlots, Limits
-from .models import GameSummary, Hint, NewGame
+from .models import GameSummary, Hint, NewGame, OfferKind
 from .players import Player, player_from_setup
 from .seats import Caller, Seats, new_seats
 from .session import GameSession
@@ -119,8 +119,13 @@ class GameManager:
         of the new game has a player.
         """
         old = self.get(game_id)
-        with old.lock:
+        with old.lock:  # held throughout: one rematch per game, however many ask at once
             old.seats.require_member(caller, "ask for a rematch")
+            if old.rematch is not None:
+                try:
+                    return self.get(old.rematch)  # asked again (or by both): the same game
+                except GameNotFound:
+                    pass  # it was deleted: make another
             if not old.game.is_over:
                 raise NotNow("a rematch is for a finished game; this one is still being played")
             if old.seats.invite and not all(old.seats.holders.get(c) for c in COLORS):
@@ -139,13 +144,36 @@ class GameManager:
             players: dict[Color, Player] = {"x": old.players["o"], "o": old.players["x"]}
             start = old.game.start
             first, rounds = old.game.first, old.game.rounds
-            time_per_move, delay = old.time, old.delay
             clock = None if old.clock is None else Clock(old.clock.base, old.clock.increment)
-        fresh = Position.start(start.rows, start.cols, rounds, first)
-        self._check_bot_capacity(players)
-        game = Game(fresh, players["x"].name, players["o"].name, event="Casual game")
-        session = self._add(game, players, time_per_move, seats, delay, clock)  # old speed
+            fresh = Position.start(start.rows, start.cols, rounds, first)
+            self._check_bot_capacity(players)
+            event = "Game between devices" if old.seats.invite else "Casual game"
+            game = Game(fresh, players["x"].name, players["o"].name, event=event)
+            session = self._add(game, players, old.time, seats, old.delay, clock)  # old speed
+            old.made_rematch(session.id)  # both players' pages switch to it
         session.touch()
+        return session
+
+    def offer(self, game_id: str, kind: OfferKind, caller: Caller) -> GameSession:
+        """Offer the other player of a game between devices a rematch or a takeback
+        (see :meth:`GameSession.make_offer`); when they had offered the same, it is
+        accepted now. Returns the game the caller should show: the rematch once made,
+        else this one."""
+        session = self.get(game_id)
+        pending, _ = session.make_offer(kind, caller)
+        if pending is None:
+            return session
+        return self.answer(game_id, True, caller)
+
+    def answer(self, game_id: str, accept: bool, caller: Caller) -> GameSession:
+        """Accept or decline the waiting offer (its maker may withdraw it). An accepted
+        rematch is made here, for both players (each keeps their browser, colours
+        swapped). Returns the game the caller should show next."""
+        session = self.get(game_id)
+        with session.lock:
+            offer = session.answer_offer(accept, caller)
+            if accept and offer.kind == "rematch":
+                return self.rematch(game_id, caller)
         return session
 
     def import_record(self, text: str, caller: Caller) -> GameSession:

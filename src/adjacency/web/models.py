@@ -16,6 +16,7 @@ MAX_MOVE_TIME = 60.0
 MAX_DELAY = 10.0
 
 Side = Literal["x", "o"]
+OfferKind = Literal["rematch", "takeback"]
 
 
 class Strict(BaseModel):
@@ -99,6 +100,21 @@ class SideRequest(Strict):
     side: Literal["x", "o"] | None = Field(
         default=None, description="the side that resigns or aborts; default: your seat"
     )
+
+
+class OfferRequest(Strict):
+    """An offer to the other player of a game between devices."""
+
+    kind: OfferKind = Field(
+        description="rematch (a finished game: a new one, colours swapped) or takeback "
+        "(a game being played: your last move and any reply after it are taken back)"
+    )
+
+
+class AnswerRequest(Strict):
+    """The other player's answer to an offer (or the offerer withdrawing it)."""
+
+    accept: bool = Field(description="true: accept the offer; false: decline (or withdraw) it")
 
 
 class ControlRequest(Strict):
@@ -257,6 +273,13 @@ class ClockInfo(BaseModel):
     running: Side | None = Field(description="whose clock runs (none before the first move)")
 
 
+class Offer(BaseModel):
+    """An offer between the two players of a game between devices."""
+
+    kind: OfferKind
+    by: Side = Field(description="the side that made the offer; the other side answers")
+
+
 class GameState(DetailMeaning):
     """Everything a page shows about one game; pushed again after every change
     (``detail_code`` and ``detail_params`` say what ``termination_detail`` says)."""
@@ -293,6 +316,12 @@ class GameState(DetailMeaning):
         description="for each empty square, the squares playing it would convert"
     )
     clock: ClockInfo | None = None
+    offer: Offer | None = Field(
+        default=None, description="an offer waiting for the other player's answer"
+    )
+    rematch: str | None = Field(
+        default=None, description="the id of this game's rematch, once one was made"
+    )
 
 
 class Viewer(BaseModel):

@@ -41,7 +41,7 @@ from ..serving.errors import Forbidden, NotNow
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
 from .limits import BotSlots
-from .models import MAX_MOVE_TIME, ClockInfo, GameState, Hint, Viewer
+from .models import MAX_MOVE_TIME, ClockInfo, GameState, Hint, Offer, OfferKind, Viewer
 from .players import Player
 from .seats import Caller, Seats
 from .timers import SCHEDULER, Timer
@@ -109,6 +109,10 @@ class GameSession:
         self._attended_until = time.monotonic() + grace
         self._turns = BotTurns(self, slots)
         """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
+        self.offer: Offer | None = None
+        """A rematch or takeback offer waiting for the other player (games between devices)."""
+        self.rematch: str | None = None
+        """The id of this game's rematch once one was made: both players' pages follow it."""
         self._run_clock()
 
     # ------------------------------------------------------------ persistence
@@ -124,6 +128,8 @@ class GameSession:
             "version": self.version,
             "seats": self.seats.to_dict(),
             "clock": None if self.clock is None else self.clock.to_dict(),
+            "offer": None if self.offer is None else self.offer.model_dump(),
+            "rematch": self.rematch,
         }
 
     def record(self) -> dict[str, Any]:
@@ -164,6 +170,10 @@ class GameSession:
         )
         # Versions keep increasing across restarts, so pages never mistake new for old.
         session.version = int(meta.get("version", 0)) + 1
+        if meta.get("offer"):
+            session.offer = Offer.model_validate(meta["offer"])
+        rematch = meta.get("rematch")
+        session.rematch = rematch if isinstance(rematch, str) else None
         return session
 
     # ------------------------------------------------------------------ state
@@ -198,7 +208,7 @@ class GameSession:
             can_undo=self._undo_target() is not None,
             clock=self._clock_info(),
             waiting=self._turns.waiting,
-        )
+        ).model_copy(update={"offer": self.offer, "rematch": self.rematch})
 
     def _clock_info(self) -> ClockInfo | None:
         clock = self.clock
@@ -483,6 +493,7 @@ class GameSession:
                     params={"side": turn.upper()},
                 )
             game.play(square, seconds)
+            self.offer = None  # a move answers any offer: it lapses
             self.evals.append(_NO_EVAL)
             self.seats.claim(caller)  # the move was accepted: its token's seat is held now
             self.after_move()
@@ -511,6 +522,100 @@ class GameSession:
             self._run_clock()
             self.changed()
             return self._state()
+
+    # --------------------------------------------------------------- offers
+
+    def offer_side(self, caller: Caller) -> Color:
+        """The one seat ``caller`` plays in this game between devices; raise ``NotNow``
+        for a game on one device (no offers there: the actions are direct) and
+        ``Forbidden`` for a watcher (call with the lock held)."""
+        if not self.seats.invite:
+            raise NotNow(
+                "offers are for games between devices; on one device ask directly "
+                "(POST /rematch, /undo)",
+                code="no_offers",
+            )
+        held = self.seats.seats_of(caller)
+        if not held:
+            raise Forbidden("only the game's players may make or answer offers")
+        if len(held) > 1:
+            raise NotNow("this browser holds both seats: there is nobody to make an offer to")
+        return held[0]
+
+    def _takeback_target(self, color: Color) -> int:
+        """How many moves remain after taking back ``color``'s last move (and the reply
+        after it); raise ``NotNow`` if there is none to take back."""
+        game = self.game
+        if game.is_over:
+            raise NotNow("a takeback is for a game being played; this one is over")
+        for i in range(len(game.moves) - 1, -1, -1):
+            if game.positions[i].turn == color:
+                return i
+        raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
+
+    def make_offer(self, kind: OfferKind, caller: Caller) -> tuple[Offer | None, Color]:
+        """Record ``caller``'s offer for the other player and announce it. Returns the
+        other side's matching offer (``None`` if there is none): two players who offer
+        the same thing agree, and the caller accepts it instead.
+
+        Rules (409 otherwise): a game between devices; a rematch once the game is over
+        and both players have joined; a takeback while it is played, of a move of yours.
+        """
+        with self.lock:
+            color = self.offer_side(caller)
+            if kind == "rematch":
+                if not self.game.is_over:
+                    raise NotNow("a rematch is for a finished game; this one is still being played")
+                if not all(self.seats.holders.get(c) for c in COLORS):
+                    raise NotNow(
+                        "both players must have joined before a rematch: the friend has not "
+                        "opened their seat link yet"
+                    )
+                if self.rematch is not None:
+                    raise NotNow("this game's rematch was made already", code="rematch_made")
+            else:
+                self._takeback_target(color)
+            pending = self.offer
+            if pending is not None and pending.kind == kind and pending.by != color:
+                return pending, color
+            if pending is None or pending.kind != kind or pending.by != color:
+                self.offer = Offer(kind=kind, by=side(color))
+                self.changed()
+            return None, color
+
+    def answer_offer(self, accept: bool, caller: Caller) -> Offer:
+        """Take the waiting offer off the table: declined (or withdrawn by its maker)
+        when ``accept`` is false; when true, only the other player may accept, and the
+        caller carries it out (a takeback here; a rematch by the manager). Raise
+        ``NotNow`` when no offer waits."""
+        with self.lock:
+            color = self.offer_side(caller)
+            offer = self.offer
+            if offer is None:
+                raise NotNow("there is no offer to answer (it was withdrawn or lapsed)")
+            if accept and offer.by == color:
+                raise NotNow("an offer is accepted by the other player, not by its maker")
+            self.offer = None
+            if accept and offer.kind == "takeback":
+                self._take_back(offer.by)
+            self.changed()
+            return offer
+
+    def _take_back(self, color: Color) -> None:
+        """Take back ``color``'s last move and the reply after it (lock held)."""
+        target = self._takeback_target(color)
+        self._turns.cancel()
+        while len(self.game.moves) > target:
+            self.game.undo()
+            self.evals.pop()
+        self._turn_started = time.monotonic()
+        self._run_clock()
+
+    def made_rematch(self, rematch_id: str) -> None:
+        """Note the rematch made of this game (lock held) and announce it to its pages."""
+        self.rematch = rematch_id
+        self.offer = None
+        self.changed()
 
     def _own_side(self, caller: Caller, side: Color | None, action: str) -> Color:
         """The person's side that ``caller`` acts for in :meth:`resign` and :meth:`abort`:

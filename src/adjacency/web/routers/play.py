@@ -5,7 +5,16 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ..deps import Client, Manager, rate_limited
-from ..models import ControlRequest, GameState, Hint, MoveRequest, SideRequest, Viewer
+from ..models import (
+    AnswerRequest,
+    ControlRequest,
+    GameState,
+    Hint,
+    MoveRequest,
+    OfferRequest,
+    SideRequest,
+    Viewer,
+)
 from . import ERRORS
 
 router = APIRouter(
@@ -89,3 +98,34 @@ def control(game_id: str, body: ControlRequest, manager: Manager, caller: Client
     session = manager.get(game_id)
     session.touch()
     return session.control(body.action, body.delay, caller)
+
+
+@router.post(
+    "/api/games/{game_id}/offers",
+    response_model=GameState,
+    dependencies=[rate_limited("create")],  # an offer met by the same offer makes a game
+)
+def offer(game_id: str, body: OfferRequest, manager: Manager, caller: Client) -> GameState:
+    """Offer the other player of a game between devices a rematch (a finished game) or a
+    takeback (your last move and any reply after it): the offer shows on both pages
+    (``offer`` in the state) until answered, withdrawn or a move is played. When the
+    other player had offered the same, it is accepted at once. Answers the state of the
+    game to show: the rematch once made (``rematch`` in the old game's state names it,
+    so both pages switch to it)."""
+    session = manager.offer(game_id, body.kind, caller)
+    session.touch()
+    return session.state()
+
+
+@router.post(
+    "/api/games/{game_id}/offers/answer",
+    response_model=GameState,
+    dependencies=[rate_limited("create")],  # an accepted rematch makes a game
+)
+def answer(game_id: str, body: AnswerRequest, manager: Manager, caller: Client) -> GameState:
+    """Accept or decline the other player's offer (the maker may withdraw it with
+    ``accept: false``). An accepted takeback takes the moves back; an accepted rematch
+    makes the new game (colours swapped) and answers its state."""
+    session = manager.answer(game_id, body.accept, caller)
+    session.touch()
+    return session.state()
