@@ -9,7 +9,7 @@ from pathlib import Path
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.routers.people import ME_PER_MINUTE
 from adjacency.league.store import LeagueStore
-from league_helpers import join, make_league, request, thread_server
+from league_helpers import add_member, challenge, join, make_league, me, request, thread_server
 
 
 def steps(store: LeagueStore, member: int) -> int:
@@ -78,3 +78,22 @@ def test_a_flood_of_me_is_refused_per_person_and_spares_the_others(tmp_path: Pat
         assert f"{ME_PER_MINUTE:g} per minute" in refused[0].body["detail"]
         told = request(f"{url}/api/league/me", token=other)  # same address, own bucket
         assert told.status == 200 and told.body["name"] == "patient", told
+
+
+def test_me_tells_a_new_proof_as_soon_as_the_game_ends(tmp_path: Path) -> None:
+    """The hall keeps what /me read for a few seconds (the page asks every second), and
+    forgets it when one of the person's games ends."""
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0, increment=0.0)
+    for name in ("house-one", "house-two"):
+        add_member(db, name, "house", "random")
+    with thread_server(db, house_games=False) as url:
+        ada = join(url, "ada")
+        for number, bot in enumerate(("house-one", "house-two"), 1):
+            assert me(url, ada)["rating_params"]["so_far"] == number - 1
+            started = challenge(url, ada, bot)
+            assert started.status == 201, started
+            game = started.body["game"]
+            resigned = request(f"{url}/api/league/games/{game}/resign", "POST", {}, token=ada)
+            assert resigned.status == 200, resigned
+            assert me(url, ada)["rating_params"]["so_far"] == number

@@ -24,6 +24,7 @@ Rules the hall and its games (:mod:`.games`) enforce (docs/league.md says them t
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import math
@@ -40,6 +41,7 @@ from .house import HousePlayers
 from .live import LiveGame, game_aborted
 from .outbox import Outbox
 from .pairing import Entrant, OpenPair, plan
+from .rules import Progress
 from .store import LeagueStore, Member
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,12 @@ few seconds while it is open): only a present person can be challenged by anothe
 EXPIRE_EVERY = 600.0
 """Seconds between two deletions of the people who never played (the rules'
 ``people_expire_days``)."""
+
+ESTABLISHED_AGE = 10.0
+"""Seconds the hall keeps what it read of a person's establishment (``/me`` asks every
+second): forgotten sooner when one of the person's games ends or the admin approves
+someone through this server; an approval by ``adjacency league approve`` beside a
+running server shows within this time."""
 
 RECONNECT_GRACE = 10.0
 """Seconds after the server starts during which an event game waits for its bots to
@@ -102,6 +110,8 @@ class Hall(Games):
         is queued until its event is over, never started at once."""
         self.challenge_games: dict[int, tuple[int, int]] = {}
         """The challenge games with a bot in play: ``game: (person, bot)``."""
+        self._established: dict[int, tuple[float, int, tuple[bool, Progress]]] = {}
+        self._established_gen: collections.Counter[int] = collections.Counter()
         self.ladder_owed: set[int] = set()
         """Bots whose last game was a challenge game: the ladder may have their next game
         before their queue is served (puppets cannot keep a bot playing only them)."""
@@ -348,10 +358,32 @@ class Hall(Games):
             self.challenge_games[live.id] = (person.id, opponent.id)
         self.challenges.end(challenge, "started", f"game {live.id}", now)
 
+    async def establishment(self, person: Member, reader: LeagueStore) -> tuple[bool, Progress]:
+        """Whether ``person``'s games are rated now, and the sentence saying so: what the
+        hall read within :data:`ESTABLISHED_AGE` seconds, unless a game of the person
+        ended or an approval was made since; else read from ``reader`` (the readers'
+        connection) in a worker thread: a few rows, never the games
+        (:meth:`~adjacency.league.members.MemberStore.established`)."""
+        now = time.monotonic()
+        approvals = self.store.approvals
+        known = self._established.get(person.id)
+        if known is not None and now - known[0] < ESTABLISHED_AGE and known[1] == approvals:
+            return known[2]
+        generation, rules = self._established_gen[person.id], self.rules
+        answer = await asyncio.to_thread(reader.established, person.id, rules)
+        if self._established_gen[person.id] == generation:  # no game ended meanwhile
+            if len(self._established) > 100_000:  # bounded by the people who asked lately
+                self._established.clear()
+            self._established[person.id] = (now, approvals, answer)
+        return answer
+
     def _end(self, live: LiveGame) -> None:
         """:meth:`.games.Games._end`, and after a challenge game with a bot: the person
         waits :data:`~.challenges.COOLDOWN` seconds before challenging that bot again,
         and the ladder may have the bot's next game (:attr:`ladder_owed`)."""
+        for member in (live.x, live.o):  # its end may establish a person
+            self._established.pop(member.id, None)
+            self._established_gen[member.id] += 1
         played = self.challenge_games.pop(live.id, None)
         if played is not None:
             person_id, bot_id = played

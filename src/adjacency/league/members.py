@@ -53,6 +53,9 @@ class MemberStore(SQLiteStore):
         self._lock = threading.RLock()
         self._names: NameIndex | None = None
         self._names_version = -1
+        self.approvals = 0
+        """Approvals made through this store (:meth:`approve`): a cache of who is
+        established keys on it, so an approval shows at once."""
         if not create and not self.path.exists():
             raise LeagueError(
                 f"no league database at {str(self.path)!r}: create it with "
@@ -347,6 +350,7 @@ class MemberStore(SQLiteStore):
             raise LeagueError(f"{quote(name)} is a {member.kind}: only people need approval")
         with self._transaction() as db:
             db.execute("UPDATE members SET approved = 1 WHERE id = ?", (member.id,))
+        self.approvals += 1
         return member
 
     def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, Progress]:

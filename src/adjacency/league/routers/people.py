@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Request
 
 from ...serving.errors import TooMany
 from ..auth import require_person
-from ..deps import hall_of, read, store_of
+from ..deps import hall_of, reader_of, store_of
 from ..limits import check_rate
 from ..models import (
     ERRORS,
@@ -69,14 +69,13 @@ async def me(
     for its answer. Asking marks the person present
     (:data:`~adjacency.league.hall.PRESENCE`): another person may then challenge them.
     Rate limited per person (:data:`ME_PER_MINUTE`); whether the person is established
-    is read in a worker thread on the readers' connection, a few rows by primary key
-    (:meth:`~adjacency.league.members.MemberStore.established`), never their games."""
+    is the hall's (:meth:`~adjacency.league.hall.Hall.establishment`: kept a few
+    seconds, else a few rows read in a worker thread, never their games)."""
     check_rate(request, "me", ME_PER_MINUTE)  # the person's own bucket (require_person)
     hall = hall_of(request)
     hall.see(person)
     games = [g.id for g in hall.live.values() if g.color_of(person.id) is not None]
-    rules = hall.rules
-    rated, note = await read(request, lambda reader: reader.established(person.id, rules))
+    rated, note = await hall.establishment(person, reader_of(request))
     now = time.monotonic()
     incoming = [
         {"challenge": c.id, "challenger": c.challenger.name, "expires_in": c.expires_in(now)}
