@@ -32,7 +32,9 @@ settings once the job is complete.
 
 **Reading.** :func:`open_job` checks a directory (manifest format and settings, every
 shard's checksum) and :func:`phase_rows_from_shards` streams the shards one at a time,
-keeping only one phase's rows, for :func:`adjacency.engine.training.fit_pattern_phases`.
+keeping only one phase's rows, for :func:`adjacency.engine.training.fit_pattern_phases`,
+labelled by the chosen target (:func:`target_labels`: the stored search labels, the exact
+value reached later in the same game, or a TD(lambda) blend of the two).
 Every problem with the input (missing directory, other settings, corrupt shard) is a
 :class:`DatasetError`: one line, exit status 2 on the command line.
 """
