@@ -33,6 +33,14 @@ pytestmark = pytest.mark.slow
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
 
 
+@pytest.fixture(autouse=True)
+def provisioned() -> None:
+    """Caddy is there: ``make test`` installs it (tools/provision-deploy); a run without
+    it fails saying so, never skips."""
+    if not Path(CADDY).is_file():
+        pytest.fail(f"{CADDY} is missing: install Debian's caddy (tools/provision-deploy)")
+
+
 def caddyfile(https_port: int, http_port: int, league_port: int) -> str:
     """deploy/Caddyfile.internal for this test: the site is ``localhost``, the upstream
     the test's league, and a global block puts Caddy on free ports with no admin API and
