@@ -17,7 +17,8 @@ class RateLimiter:
     """Token buckets per (client, kind): ``rate`` per minute, up to ``burst`` at once."""
 
     burst: int
-    _buckets: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
+    _buckets: dict[tuple[str, str], tuple[float, float, float]] = field(default_factory=dict)
+    """``(client, kind)``: tokens left, when last counted, the bucket's size."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def allow(self, client: str, kind: str, per_minute: float, burst: int | None = None) -> bool:
@@ -28,14 +29,14 @@ class RateLimiter:
         key = (client, kind)
         size = float(self.burst if burst is None else burst)
         with self._lock:
-            tokens, last = self._buckets.get(key, (size, now))
+            tokens, last, _ = self._buckets.get(key, (size, now, size))
             tokens = min(size, tokens + (now - last) * per_minute / 60.0)
             if tokens < 1.0:
-                self._buckets[key] = (tokens, now)
+                self._buckets[key] = (tokens, now, size)
                 return False
-            self._buckets[key] = (tokens - 1.0, now)
-            if len(self._buckets) > 10_000:  # forget idle clients (full buckets)
-                for k, (t, _) in list(self._buckets.items()):
-                    if t >= self.burst - 1:
+            self._buckets[key] = (tokens - 1.0, now, size)
+            if len(self._buckets) > 10_000:  # forget idle clients (nearly full buckets)
+                for k, (t, _, full) in list(self._buckets.items()):
+                    if t >= full - 1:
                         del self._buckets[k]
             return True

@@ -16,13 +16,14 @@ its own words) ends that game at once as the bot's loss
 ladder game for the connection (:attr:`~adjacency.league.outbox.Outbox.leaving`).
 
 Limits per member: once the handshake names the bot, its messages spend its token's
-allowance only, never its address's (a class shares one). A move the server waits for
-(:meth:`~adjacency.league.games.Games.awaits`) is never refused by a rate, so the
-server's own limiter never decides a game; what it refuses is logged (a bounded number
-of lines a minute) and answered with an ``error`` the client prints. A client that does
-not read what it is sent (its outbox overflows, :mod:`..outbox`) is closed at once with
-:data:`~adjacency.league.outbox.OVERFLOW_CODE`. Every handler ends: waiting for the
-last messages to go out and for the close frame is bounded (:data:`~..outbox.DRAIN`).
+allowance only, never its address's (a class shares one). The answer the server waits
+for (a move or ``failed`` at the bot's turn, :meth:`~adjacency.league.games.Games.awaits`)
+is never refused by a rate, so the server's own limiter never decides a game; what it
+refuses is logged (a bounded number of lines a minute) and answered with an ``error``
+the client prints. A client that does not read what it is sent (its outbox overflows,
+:mod:`..outbox`) is closed at once with :data:`~adjacency.league.outbox.OVERFLOW_CODE`.
+Every handler ends: waiting for the last messages to go out and for the close frame is
+bounded (:data:`~..outbox.DRAIN`).
 """
 
 from __future__ import annotations
@@ -191,16 +192,16 @@ def _handle(
     limited: bool,
 ) -> dict[str, Any] | None:
     """Act on one client message; return an error reply if it is refused. Every message
-    spends the bot's token's allowance except a move the server waits for."""
+    spends the bot's token's allowance except the answer the server waits for (a move,
+    or ``failed``, in the bot's game at its turn)."""
     text = message.get("text")
     data: Any = NOT_JSON
     if text is not None:  # at most a frame's size (uvicorn's ws_max_size)
         with contextlib.suppress(ValueError, RecursionError):
             data = json.loads(text)
-    awaited = (
+    awaited = (  # the answer to a your_turn: a move, or the bot's failure to make one
         isinstance(data, dict)
-        and data.get("type") == "move"
-        and "move" in data
+        and ((data.get("type") == "move" and "move" in data) or data.get("type") == "failed")
         and hall.awaits(member, data.get("game"))
     )
     if limited and not awaited:
