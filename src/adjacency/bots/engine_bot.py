@@ -14,23 +14,11 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, cast
 
 from ..core import Position
 from ..engine import Engine, SearchResult, warmup
 from ..engine.book import lookup
-from ..engine.config import (
-    DRIVERS,
-    EVALUATIONS,
-    NULL_REDUCTION_MAX,
-    PROBCUT_MAX,
-    TERM_MAX,
-    TERMS,
-    THREADS_MAX,
-    EngineConfig,
-)
-from ..engine.profiles import DEFAULT_PROFILE, PROFILES
-from ..engine.threads import default_threads
+from ..engine.config import SPEC_SETTING, EngineConfig, config_from_spec
 from .base import Bot, Search, Thinking
 from .registry import Option, OptionValue, register
 
@@ -77,36 +65,76 @@ def within_reach(position: Position, seconds: float | None) -> bool:
     return math.perm(empties, position.plies_left) <= math.factorial(reach)
 
 
-UNSET = -1
-"""How a spec says "the profile's" for a numeric engine setting (a spec holds numbers
-only; :class:`~adjacency.engine.config.EngineConfig` says ``None``); ``next_iteration``,
-whose range has no 0, says it with 0, as ``time`` says "the caller's limit"."""
+BOT_OPTIONS = {
+    "time": Option("time", 0.0, "seconds per move (0: the caller's limit)", minimum=0.0, cap=60.0),
+    "depth": Option("depth", 0, "depth limit in plies (0: none)", minimum=0, maximum=64),
+    "solve": Option("solve", True, "solve the endgame exactly when within reach"),
+    "book": Option(
+        "book",
+        "shipped",
+        "proven positions to play from: shipped, off or a directory",
+        shared=("shipped", "off"),
+    ),
+}
+"""The bot's own options, which are no engine setting: how long and how deep it thinks,
+and whether it plays from the solver and the book."""
 
-SPEC_NAMES = {"tt": "tt_mb", "eval": "evaluation", "lmr": "reductions", "null": "null_reduction"}
-"""The spec's short name of each engine setting whose
-:class:`~adjacency.engine.config.EngineConfig` field is called otherwise (what users type
-since the first version; the spec strings never change)."""
+OPTION_ORDER = (
+    "time",
+    "depth",
+    "tt",
+    "driver",
+    "eval",
+    "solve",
+    "lmr",
+    "threads",
+    "profile",
+    "null",
+    "probcut",
+    "next_iteration",
+    "book",
+    "patterns",
+    *(name for name in SPEC_SETTING if SPEC_SETTING[name].name == "terms"),
+)
+"""The order ``adjacency bots`` and the web page list the options in (as since the first
+version); every option is either the bot's own (:data:`BOT_OPTIONS`) or an engine
+setting's spec option (:data:`~adjacency.engine.config.SETTINGS`)."""
 
 
-def spec_config(**options: OptionValue) -> EngineConfig:
-    """The :class:`~adjacency.engine.config.EngineConfig` of the ``engine`` bot's engine
-    options (parsed values by spec name: ``tt``, ``eval``, ``driver``, ``lmr``, ``profile``,
-    ``threads``, ``null``, ``probcut``, ``next_iteration``, ``patterns`` and the terms; the
-    bot's own ``time``, ``depth``, ``solve`` and ``book`` are not among them): the short
-    names renamed (:data:`SPEC_NAMES`), :data:`UNSET` made ``None``, the terms gathered,
-    and ``threads`` 0 (or missing) made :func:`~adjacency.engine.threads.default_threads`;
-    a setting not given keeps :class:`~adjacency.engine.config.EngineConfig`'s default. Raises
-    :class:`~adjacency.core.errors.InvalidSettingsError` for a value out of range."""
-    settings: dict[str, Any] = {}
-    terms: dict[str, int] = {}
-    for name, value in options.items():
-        if name in TERMS:
-            if value != UNSET:
-                terms[name] = cast(int, value)
-        elif name != "threads":
-            settings[SPEC_NAMES.get(name, name)] = None if value == UNSET else value
-    threads = options.get("threads") or default_threads()
-    return EngineConfig(threads=cast(int, threads), terms=terms, **settings)
+def setting_option(name: str) -> Option:
+    """The bot option ``name`` of an engine setting, read from its declaration
+    (:class:`~adjacency.engine.config.Setting`): default, range, choices, cap and help."""
+    setting = SPEC_SETTING[name]
+    return Option(
+        name,
+        setting.spec_default,
+        setting.option_help(name),
+        minimum=setting.spec_minimum,
+        maximum=setting.spec_maximum,
+        choices=setting.choices or None,
+        cap=setting.cap,
+        shared=setting.shared,
+    )
+
+
+def _options() -> tuple[Option, ...]:
+    """The bot's options in :data:`OPTION_ORDER`; refuses (at import) an engine setting's
+    spec option missing from the order, or a name in it that is neither kind."""
+    names = set(OPTION_ORDER)
+    missing = sorted(set(SPEC_SETTING) - names)
+    if missing or len(names) != len(OPTION_ORDER) or names - set(SPEC_SETTING) != set(BOT_OPTIONS):
+        raise RuntimeError(
+            f"engine bot options {OPTION_ORDER} must list each engine setting's option "
+            f"once (missing: {missing}) and the bot's own {sorted(BOT_OPTIONS)}"
+        )
+    return tuple(
+        BOT_OPTIONS[name] if name in BOT_OPTIONS else setting_option(name) for name in OPTION_ORDER
+    )
+
+
+OPTIONS = _options()
+"""Every option of the ``engine`` bot: the engine settings' declared in one place,
+:data:`~adjacency.engine.config.SETTINGS`, and the bot's own."""
 
 
 @register(
@@ -114,117 +142,58 @@ def spec_config(**options: OptionValue) -> EngineConfig:
     "compiled numba search: iterative deepening PVS or MTD(f), transposition table, "
     "exact endgame solver",
     "engine",
-    options=(
-        Option("time", 0.0, "seconds per move (0: the caller's limit)", minimum=0.0, cap=60.0),
-        Option("depth", 0, "depth limit in plies (0: none)", minimum=0, maximum=64),
-        Option("tt", 64, "transposition table size in MB", minimum=1, maximum=4096, cap=256),
-        Option("driver", "pvs", "search driver", choices=DRIVERS),
-        Option("eval", "positional", "evaluation", choices=EVALUATIONS),
-        Option("solve", True, "solve the endgame exactly when within reach"),
-        Option("lmr", True, "late move reductions (forward pruning; off: full-width search)"),
-        Option(
-            "threads",
-            0,
-            "search threads sharing the table (Lazy SMP; 0: 1, or every core in adjacency move)",
-            minimum=0,
-            maximum=THREADS_MAX,
-            cap=2,
-        ),
-        Option(
-            "profile",
-            DEFAULT_PROFILE,
-            "playing version: evaluation and search settings (v1: the first engine, frozen)",
-            choices=tuple(PROFILES),
-        ),
-        Option(
-            "null",
-            UNSET,
-            "null-move reduction R (0: off; -1: the profile's)",
-            minimum=UNSET,
-            maximum=NULL_REDUCTION_MAX,
-        ),
-        Option(
-            "probcut",
-            UNSET,
-            "ProbCut margin in 1/16 piece (0: off; -1: the profile's)",
-            minimum=UNSET,
-            maximum=PROBCUT_MAX,
-        ),
-        Option(
-            "next_iteration",
-            0.0,
-            "start no new iteration once this fraction of the move's time is spent "
-            "(1: search to the deadline; 0: the profile's)",
-            minimum=0.0,
-            maximum=1.0,
-        ),
-        Option(
-            "book",
-            "shipped",
-            "proven positions to play from: shipped, off or a directory",
-            shared=("shipped", "off"),
-        ),
-        Option(
-            "patterns",
-            "shipped",
-            "pattern evaluation weights (v4): shipped or a file from adjacency train-eval",
-            shared=("shipped",),
-        ),
-        *(
-            Option(
-                name,
-                UNSET,
-                f"{name} weight of the evaluation (-1: the profile's)",
-                minimum=UNSET,
-                maximum=TERM_MAX,
-            )
-            for name in TERMS
-        ),
-    ),
+    options=OPTIONS,
 )
+def engine_bot(
+    rng: random.Random,
+    time: float = 0.0,
+    depth: int = 0,
+    solve: bool = True,
+    book: str = "shipped",
+    **settings: OptionValue,
+) -> EngineBot:
+    """The ``engine`` bot of a spec's parsed options (what :func:`~adjacency.bots.make_bot`
+    passes): the spec's spellings turned into Python's in one place, ``time`` and ``depth``
+    0 into ``None`` and the engine settings' options into an
+    :class:`~adjacency.engine.config.EngineConfig`
+    (:func:`~adjacency.engine.config.config_from_spec`)."""
+    return EngineBot(
+        rng,
+        config_from_spec(settings),
+        time=time or None,
+        depth=depth or None,
+        solve=solve,
+        book=book,
+    )
+
+
 class EngineBot(Bot):
     """The strongest player: see :mod:`adjacency.engine` and docs/engine.md."""
 
     def __init__(
         self,
         rng: random.Random,
-        time: float = 0.0,
-        depth: int = 0,
-        tt: int = 64,
-        driver: str = "pvs",
-        eval: str = "positional",
+        config: EngineConfig | None = None,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
         solve: bool = True,
-        lmr: bool = True,
-        profile: str = DEFAULT_PROFILE,
         book: str = "shipped",
-        threads: int = 0,
-        null: int = UNSET,
-        probcut: int = UNSET,
-        next_iteration: float = 0.0,
-        patterns: str = "shipped",
-        **terms: int,
     ) -> None:
+        """An engine bot searching with ``config`` (default: the ``engine`` spec's, with
+        :func:`~adjacency.engine.threads.default_threads` threads), ``time`` seconds a move
+        at most (``None``: the caller's limit) and ``depth`` plies at most (``None``: no
+        limit); ``solve``: solve the endgame exactly within reach; ``book``: ``shipped``,
+        ``off`` or a directory of proven positions. The spec's spellings are the
+        registered factory's (:func:`engine_bot`)."""
         super().__init__()
         self.book = book
         self.rng = rng
-        self.time = time or None
-        self.depth = depth or None
+        self.time = time
+        self.depth = depth
         self.solve = solve
-        config = spec_config(
-            tt=tt,
-            eval=eval,
-            driver=driver,
-            lmr=lmr,
-            profile=profile,
-            threads=threads,
-            null=null,
-            probcut=probcut,
-            # 0 is the profile's, as time 0 is the caller's limit: a fraction of 0 would
-            # never start a second iteration, so the spec needs no -1 and has no gap.
-            next_iteration=next_iteration or UNSET,
-            patterns=patterns,
-            **terms,
-        )
+        if config is None:
+            config = config_from_spec({})
         warmup()
         self.engine = Engine(config)
 
