@@ -140,25 +140,27 @@ class LeagueClient:
         last_working = time.monotonic()
         try:
             while not self._done():
+                problem = "the server closed the connection before welcoming it"
                 try:
                     if self._session():
                         welcomed_once, failures, delay = True, 0, BACKOFF_START
                         last_working = time.monotonic()
-                    else:
-                        failures += 1
+                        problem = ""
                 except ConnectError as exc:
-                    failures += 1
+                    problem = str(exc)
                     said = "could not connect" if not welcomed_once else "connection lost"
                     self.announce(f"{said}: {exc}")
+                if problem:
+                    failures += 1
                     if not welcomed_once and failures >= FIRST_TRIES:
                         raise ConnectError(
-                            f"gave up after {failures} tries: {exc}; check the league's "
+                            f"gave up after {failures} tries: {problem}; check the league's "
                             f"URL ({self.url}) and that its server is running"
-                        ) from None
+                        )
                     if welcomed_once and time.monotonic() - last_working > GIVE_UP_AFTER:
                         raise ConnectError(
-                            f"gave up: no connection for {GIVE_UP_AFTER:g} s: {exc}"
-                        ) from None
+                            f"gave up: no connection for {GIVE_UP_AFTER:g} s: {problem}"
+                        )
                 if self._done():
                     break
                 wait = delay * (0.5 + random.random())
