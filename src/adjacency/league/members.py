@@ -396,7 +396,7 @@ class MemberStore(SQLiteStore):
 
     def proofs(self) -> dict[tuple[int, int], int]:
         """The ``proofs`` rows as stored: games counted toward establishment, by
-        ``(person, opponent)`` (what :meth:`rebuild_proofs` recomputes)."""
+        ``(person, opponent)`` (what :meth:`replay_proofs` recomputes)."""
         rows = self._query("SELECT member_id, opponent_id, games FROM proofs")
         return {(int(m), int(o)): int(n) for m, o, n in rows}
 
