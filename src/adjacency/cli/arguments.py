@@ -95,10 +95,14 @@ def memory_megabytes() -> float:
 
 
 def thread_count(text: str) -> int:
-    """A number of search threads, 1 to 256."""
+    """A number of search threads, 1 to the engine's most
+    (:data:`~adjacency.engine.config.THREADS_MAX`; read only when the flag is given, so
+    that building the parser does not load the engine)."""
+    from ..engine.config import THREADS_MAX
+
     value = positive_int(text)
-    if value > 256:
-        raise argparse.ArgumentTypeError(f"must be at most 256, got {value}")
+    if value > THREADS_MAX:
+        raise argparse.ArgumentTypeError(f"must be at most {THREADS_MAX}, got {value}")
     return value
 
 

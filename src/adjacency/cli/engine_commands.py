@@ -7,13 +7,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import Position
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError, InvalidPositionError
 from ..core.text import quote
 from .arguments import positive_int, seconds, table_megabytes, thread_count, whole_number
 from .core_commands import add_game_option, pick_game, read_games
+
+if TYPE_CHECKING:
+    from ..engine.config import EngineConfig
 
 SOLVE_WARNING_SECONDS = 60.0
 """Estimated solve time above which ``solve`` warns before it starts (and how to stop it)."""
@@ -32,9 +35,7 @@ def register(commands: Any) -> None:
     solve.add_argument("--wld", action="store_true", help="win/draw/loss only (faster)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--time", type=seconds, help="give up after this many seconds")
-    solve.add_argument(
-        "--tt", type=table_megabytes, default=64, help="table size in MB (default 64)"
-    )
+    add_setting_flag(solve, "tt", default=64, help="table size in MB (default 64)")
     from .split_commands import add_split_options
 
     add_split_options(solve)  # --executor/--jobs: the root's moves as parallel tasks
@@ -57,9 +58,9 @@ def register(commands: Any) -> None:
         help="seconds per position (default 3, or 0.5 per move of a record)",
     )
     analyse.add_argument("--depth", type=positive_int, help="depth limit")
-    analyse.add_argument(
-        "--driver",
-        choices=("pvs", "mtdf"),
+    add_setting_flag(
+        analyse,
+        "driver",
         default="pvs",
         help="iterative deepening with principal variation search and aspiration windows "
         "(pvs, the default) or with MTD(f) null-window probes (mtdf); docs/engine.md",
@@ -108,12 +109,49 @@ def register(commands: Any) -> None:
     bench.set_defaults(handler=run_bench)
 
 
+SETTING_FLAGS: dict[str, dict[str, Any]] = {
+    "tt": {"type": table_megabytes},
+    "threads": {"type": thread_count},
+    "driver": {"choices": ("pvs", "mtdf")},
+}
+"""How the command line reads each engine setting it takes, by the setting's spec name (the
+flag is ``--`` + it; :class:`~adjacency.engine.config.Setting` ``flag``). The parser is built
+without loading the engine (numba: a second more for every command), so argparse's readers
+and choices are named here; the readers take the declared bounds when a flag is given, and
+``tests/engine/test_config.py`` holds the flags to the declarations (each declared flag
+exists, each flag named after a setting is declared, the choices are the setting's)."""
+
+
+def add_setting_flag(
+    parser: argparse.ArgumentParser, option: str, *, default: object, help: str
+) -> None:
+    """Add the flag ``--OPTION`` of the engine setting whose spec name is ``option``
+    (:data:`SETTING_FLAGS`), with this command's ``default`` and ``help``;
+    :func:`config_from_args` reads it back."""
+    parser.add_argument(f"--{option}", default=default, help=help, **SETTING_FLAGS[option])
+
+
+def config_from_args(args: argparse.Namespace) -> EngineConfig:
+    """The :class:`~adjacency.engine.config.EngineConfig` of a command's engine-setting
+    flags (:func:`add_setting_flag`): every setting the command has a flag for, from its
+    value; the others keep their defaults."""
+    from ..engine.config import SETTINGS, EngineConfig
+
+    return EngineConfig(
+        **{
+            setting.name: getattr(args, setting.spec[0])
+            for setting in SETTINGS
+            if setting.flag and hasattr(args, setting.spec[0])
+        }
+    )
+
+
 def add_threads_option(parser: argparse.ArgumentParser) -> None:
     """``--threads``: Lazy SMP search threads; a single search gets every core by default."""
     cores = os.cpu_count() or 1
-    parser.add_argument(
-        "--threads",
-        type=thread_count,
+    add_setting_flag(
+        parser,
+        "threads",
         default=cores,
         help=f"search threads sharing the table (default: every core, {cores} here)",
     )
@@ -123,7 +161,7 @@ def run_solve(args: argparse.Namespace) -> int:
     """``adjacency solve``: print the exact margin and a best move of a position (one JSON object
     with ``--json``), the root's moves split over an executor if asked; returns 0. A finished
     position is bad input; :class:`AdjacencyRuntimeError` if ``--time`` runs out first."""
-    from ..engine import Engine, EngineConfig, warmup
+    from ..engine import Engine, warmup
 
     position = Position.from_fen(args.fen)
     if position.is_over:
@@ -135,7 +173,7 @@ def run_solve(args: argparse.Namespace) -> int:
     if wants_split(args):
         result = split_from_args(args, position)
     else:
-        engine = Engine(EngineConfig(tt_mb=args.tt, threads=args.threads))
+        engine = Engine(config_from_args(args))
         result = engine.solve(position, wld=args.wld, seconds=args.time)
     if not result.complete:
         raise AdjacencyRuntimeError(f"could not solve {quote(args.fen)} within {args.time} s")
@@ -196,13 +234,13 @@ def run_analyse(args: argparse.Namespace) -> int:
     """``adjacency analyse``: the engine's evaluation and best move for a position (3 s by
     default) or for every position of a game record (0.5 s each); returns 0. A finished position
     or a ``--time`` that is not positive is bad input."""
-    from ..engine import Engine, EngineConfig, warmup
+    from ..engine import Engine, warmup
 
     if args.time is not None and args.time <= 0:
         raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
     position, game = _load_target(args.target, args.game)
     warmup()
-    engine = Engine(EngineConfig(driver=args.driver, threads=args.threads))
+    engine = Engine(config_from_args(args))
     rows = []
     if position is not None:
         if position.is_over:

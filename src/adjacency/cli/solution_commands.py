@@ -21,9 +21,8 @@ from .arguments import (
     executor_from_args,
     positive_int,
     seconds_or_zero,
-    table_megabytes,
-    thread_count,
 )
+from .engine_commands import add_setting_flag
 
 DEFAULT_DB = "solutions.db"
 
@@ -76,12 +75,10 @@ def register(commands: Any) -> None:
         action="store_true",
         help="the plain solve: every first move, and no entry derived from a mirror image",
     )
-    run.add_argument(
-        "--tt", type=table_megabytes, default=64.0, help="table MB per solve (default 64)"
-    )
-    run.add_argument(
-        "--threads",
-        type=thread_count,
+    add_setting_flag(run, "tt", default=64.0, help="table MB per solve (default 64)")
+    add_setting_flag(
+        run,
+        "threads",
         default=1,
         help="solver threads per entry, sharing its tree (default 1; with --jobs 1 "
         "for one long entry on every core)",
