@@ -124,6 +124,7 @@ function runnerMain(choice) {
     clearTimeout(search.timer);
     current = null;
     send(`bestmove ${answer}`);
+    if (search.onAnswered) search.onAnswered();
   }
 
   function go(line, args) {
@@ -231,7 +232,14 @@ function runnerMain(choice) {
   });
   input.on('close', quit);
 
-  function quit() { // quit or end of input: a search still running answers its best move
+  // quit or end of input. A search with a time budget still answers with the bot's own
+  // move, at the latest when its budget is spent (so a piped go then quit shows what the
+  // bot plays, not a stand-in); one without a budget is stopped now.
+  function quit() {
+    if (current && current.timer !== undefined) {
+      current.onAnswered = () => process.exit(0);
+      return;
+    }
     if (current) {
       current.stopRequested = true;
       finish(current, null, true);

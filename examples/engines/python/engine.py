@@ -70,6 +70,7 @@ class Search:
         self.returned = False
         self.result: str | None = None
         self.timer: threading.Timer | None = None
+        self.done = threading.Event()  # set once its bestmove is sent
 
 
 class Runner:
@@ -178,6 +179,20 @@ class Runner:
                 search.timer.start()
             threading.Thread(target=self.think, args=(search,), daemon=True).start()
 
+    def quit(self) -> None:
+        """``quit`` or the end of input. A search with a time budget still answers with the
+        bot's own move, at the latest when its budget is spent (so a piped ``go`` then
+        ``quit`` shows what the bot plays, not a stand-in); one without a budget is
+        stopped now."""
+        with self.lock:
+            search = self.current
+            if search is None:
+                return
+            if search.timer is None:
+                self.handle("stop")
+                return
+        search.done.wait()
+
     def think(self, search: Search) -> None:
         try:
             move = self.bot(search.board, search.deadline)
@@ -215,6 +230,7 @@ class Runner:
                 search.timer.cancel()
             self.current = None
             self.send(f"bestmove {answer}")
+            search.done.set()  # after the answer is out: a waiting quit may exit now
 
 
 def rules(lines: list[str], output: TextIO) -> None:
@@ -249,7 +265,7 @@ def main() -> None:
         except Exception as exc:  # a bug must not end the session: report it and go on
             traceback.print_exc()
             runner.error(f"internal error on {quote(line)}: {exc}")
-    runner.handle("stop")  # quit or end of input: a search still running answers its move
+    runner.quit()
     os._exit(0)
 
 

@@ -74,7 +74,7 @@ public final class Main {
                 main.error("internal error on " + quote(line) + ": " + e);
             }
         }
-        main.stop(); // quit or end of input: a search still running answers its best move
+        main.quit();
         System.exit(0);
     }
 
@@ -287,6 +287,26 @@ public final class Main {
         thread.start();
     }
 
+    /**
+     * {@code quit} or the end of input. A search with a time budget still answers with the bot's
+     * own move, at the latest when its budget is spent (so a piped {@code go} then {@code quit}
+     * shows what the bot plays, not a stand-in); one without a budget is stopped now.
+     */
+    private synchronized void quit() {
+        if (current != null && current.watchdog == null) {
+            stop();
+            return;
+        }
+        while (current != null) {
+            try {
+                wait(); // finish() notifies once the answer is sent
+            } catch (InterruptedException e) {
+                stop();
+                return;
+            }
+        }
+    }
+
     private synchronized void stop() {
         if (current != null) {
             current.stopRequested = true;
@@ -329,6 +349,7 @@ public final class Main {
         }
         current = null;
         send("bestmove " + answer);
+        notifyAll(); // a quit waiting for this answer
     }
 
     static boolean isLegal(Board board, String move) {
