@@ -106,9 +106,11 @@ export class Board {
     this.focusName = null;
   }
 
-  /** Draw a position. `view` = {cells, preview, mover, interactive, last, flipped, animate, hint}. */
+  /** Draw a position. `view` = {cells, preview, mover, interactive, last, flipped, animate,
+   * hint, previous}: `previous` is the square of the move before the last, marked apart
+   * from the last move's so that both stay in view (your move, then the reply). */
   render(view) {
-    const { cells, last, flipped = [], animate = false, hint = null } = view;
+    const { cells, last, flipped = [], animate = false, hint = null, previous = null } = view;
     this.preview = view.preview;
     this.mover = view.mover;
     this.interactive = view.interactive;
@@ -125,12 +127,14 @@ export class Board {
       }
       sq.classList.toggle("filled", piece !== ".");
       sq.classList.toggle("last", name === last);
+      sq.classList.toggle("prev", name === previous && name !== last);
       sq.classList.toggle("flipped", flippedSet.has(name));
       sq.classList.toggle("hint", name === hint);
       sq.classList.remove("anim-place", "anim-flip");
       const owner = piece === "x" ? "X" : piece === "o" ? "O" : t("board.empty");
       let label = `${name}, ${owner}`;
       if (name === last) label += `, ${t("board.last")}`;
+      else if (name === previous) label += `, ${t("board.previous")}`;
       else if (flippedSet.has(name)) label += `, ${t("board.converted")}`;
       sq.setAttribute("aria-label", label);
     }

@@ -51,6 +51,9 @@ export const api = {
   moveNow: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/move-now`),
   control: (id, body) => request("POST", `/api/games/${encodeURIComponent(id)}/control`, body),
   rematch: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`),
+  // Between devices: a rematch or takeback offer, and the other player's answer.
+  offer: (id, kind) => request("POST", `/api/games/${encodeURIComponent(id)}/offers`, { kind }),
+  answer: (id, accept) => request("POST", `/api/games/${encodeURIComponent(id)}/offers/answer`, { accept }),
   checkPosition: (position) => request("POST", "/api/analysis/position", position),
   reviewUrl: (id) => `/api/games/${encodeURIComponent(id)}/review`,
   importRecord: (record) => request("POST", "/api/games/import", { record }),

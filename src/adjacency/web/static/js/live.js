@@ -11,9 +11,11 @@ const LAST_GAME_KEY = "adjacency.lastGame";
 
 export class LiveGame {
   // onMove(move, state): the live game grew by `move` (not on opening or undo).
-  constructor({ onChange, onOver, onThinking, onOpen = () => {}, onMove = () => {} }) {
+  // onRematch(id): the shown game's rematch was made while it was shown (by either player).
+  constructor({ onChange, onOver, onThinking, onOpen = () => {}, onMove = () => {}, onRematch = () => {} }) {
     this.onOpen = onOpen;
     this.onMove = onMove;
+    this.onRematch = onRematch;
     this.state = null;
     this.viewer = { seats: [], owner: false, invite: false }; // what this browser may do
     this.viewPly = null; // null: follow the live game
@@ -141,6 +143,7 @@ export class LiveGame {
     }
     this.onChange({ animate: animate && grew && this.viewPly === null });
     if (grew) this.onMove(state.moves[state.moves.length - 1], state);
+    if (sameGame && state.rematch && !old.rematch) this.onRematch(state.rematch);
     if (state.status === "over" && this.shownResultFor !== state.id) {
       this.shownResultFor = state.id;
       if (sameGame) this.onOver();

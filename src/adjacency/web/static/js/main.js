@@ -23,8 +23,9 @@ import { AnalysisPanel } from "./panels/analysis.js";
 import { streamEvents } from "./stream.js";
 import { renderBars, renderEmptyBars } from "./panels/bars.js";
 import { clockLeft, renderClocks } from "./panels/clocks.js";
-import { renderControls } from "./panels/controls.js";
+import { renderControls, renderNoGame } from "./panels/controls.js";
 import { renderMoves } from "./panels/moves.js";
+import { offerSide, offerText, renderOffer } from "./panels/offer.js";
 import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
@@ -41,13 +42,15 @@ const game = new LiveGame({
   onOver: () => {
     const s = game.state;
     announce(spoken.version === s.version ? `${spoken.text} ${describe(s)}` : describe(s));
-    setTimeout(() => showResult(game.state), 450);
+    setTimeout(() => showResult(game.state, game.viewer), 450);
   },
   onMove: (move, state) => {
     spoken = { version: state.version, text: moveText(move) };
     announce(spoken.text);
     moveSound(move.flips.length);
+    if (game.canMove && move.color !== state.turn) notifyTurn(move, state);
   },
+  onRematch: (id) => followRematch(id),
   onThinking: () => renderThinking(game),
   onOpen: () => {
     if (editor && editor.active) closeEditor();
@@ -79,38 +82,166 @@ function pinBoard() {
   $("#main").classList.toggle("board-pinned", editing || panel.open);
 }
 
-function render({ animate = false } = {}) {
-  const s = game.state;
-  if (!s || (editor && editor.active)) return;
-  const ply = game.shownPly;
+// Your move, then the reply: a move drawn with its animation holds the board until the
+// animation has ended (animationend of every animated piece; a timer in case the page is
+// hidden and nothing animates), so a bot's reply 10 ms later never replaces it unseen.
+// A move of this browser's own is drawn at once, even over the reply's animation.
+// With reduced motion nothing animates and nothing waits. The previous move keeps its
+// own marker, so your move and the reply both stay in view.
+const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
+const HOLD_MOST_MS = 1200; // longer than the longest move animation (style.css: .5 s)
+let drawn = { id: null, ply: null, flipped: null }; // what the board shows
+let hold = null; // {timer, onEnd} while the drawn move animates
+
+function endHold() {
+  if (!hold) return;
+  clearTimeout(hold.timer);
+  $("#board").removeEventListener("animationend", hold.onEnd);
+  hold = null;
+}
+
+function startHold(pieces) {
+  let left = pieces;
+  const mine = {
+    timer: setTimeout(() => release(), HOLD_MOST_MS),
+    onEnd: (event) => {
+      if (event.animationName !== "place" && event.animationName !== "flip") return;
+      left -= 1;
+      if (left <= 0) release();
+    },
+  };
+  function release() {
+    if (hold !== mine) return;
+    endHold();
+    render({ released: true });
+  }
+  hold = mine;
+  $("#board").addEventListener("animationend", mine.onEnd);
+}
+
+function drawBoard(s, ply, animate) {
   const live = game.live;
   board.setup(s.rows, s.cols, bottomColor(game) === "o");
-  $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
-  const cells = s.boards[ply];
   const move = ply > 0 ? s.moves[ply - 1] : null;
+  const before = ply > 1 ? s.moves[ply - 2] : null;
   const hint = game.hint;
   board.render({
-    cells,
+    cells: s.boards[ply],
     preview: live ? s.preview : null,
     mover: s.turn,
     interactive: live && game.canMove,
     last: move ? move.square : null,
+    previous: before ? before.square : null,
     flipped: move ? move.flips : [],
     animate,
     hint: live && hint && hint.plies === s.moves.length ? hint.square : null,
   });
+  drawn = { id: s.id, ply };
+  if (animate) startHold(1 + (move ? move.flips.length : 0));
+}
+
+function render({ animate = false, released = false } = {}) {
+  const s = game.state;
+  if (!s || (editor && editor.active)) return;
+  const ply = game.shownPly;
+  const live = game.live;
+  const same = drawn.id === s.id;
+  const next = live && same && ply === drawn.ply + 1;
+  const own = next && game.viewer.seats.includes(s.moves[ply - 1].color); // never waits
+  if (!(hold && same && live && ply >= drawn.ply) || own) {
+    endHold(); // another game, an undo or a step back: the board follows at once
+    drawBoard(s, ply, next && (animate || released) && !calm.matches);
+  }
+  $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
+  const cells = s.boards[ply];
   renderBars(game, cells, ply);
   renderClocks(game);
   renderStatus(game);
   renderThinking(game);
   renderControls(game);
+  renderOffer(game);
+  watchOffer();
   renderMoves(game, (p) => game.navigate(p));
   drawGraph($("#graph"), s, ply, (p) => game.navigate(p), game.review);
   $("#legend-review").hidden = $("#legend-review-text").hidden = !game.review;
   renderReviewSummary($("#review-summary"), game.review && reviewSummary && reviewSummary.id === s.id ? reviewSummary.summary : null);
-  $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing);
+  $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing) || aborted(s);
   if (analysing === "game") followShown();
-  document.title = `Adjacency · ${s.status === "over" ? describe(s) : t("title.to-move", { side: s.turn.toUpperCase() })}`;
+  const turn = s.status === "playing" && game.canMove ? t("title.your-turn") : t("title.to-move", { side: s.turn.toUpperCase() });
+  document.title = `${s.status === "over" ? describe(s) : turn} · Adjacency`;
+}
+
+// An aborted game has no result and nothing to review.
+function aborted(s) {
+  return s.status === "over" && s.detail_code === "aborted";
+}
+
+// "Your turn" where the page is not looked at: a notification where the person allowed
+// them (asked once, on their first move between devices), the tab title always.
+function notifyTurn(move, state) {
+  if (!document.hidden || typeof Notification === "undefined" || Notification.permission !== "granted") return;
+  const other = state[move.color].name;
+  try {
+    new Notification(t("notify.your-turn", { name: other, square: move.square }), { tag: `adjacency-${state.id}` });
+  } catch (err) { /* a browser that only notifies from a service worker: the title says it */ }
+}
+
+function askToNotify() {
+  if (typeof Notification === "undefined" || Notification.permission !== "default") return;
+  try { Notification.requestPermission(); } catch (err) { /* an old browser's callback form */ }
+}
+
+// A received offer is said aloud and brought into view (over the result card); an offer
+// of yours that went away without being carried out was declined or withdrawn.
+let seenOffer = { key: null, mine: false, plies: 0 };
+
+function watchOffer() {
+  const s = game.state;
+  const text = offerText(game);
+  const key = text && `${s.id}/${s.offer.kind}/${s.offer.by}`;
+  if (key === seenOffer.key) return;
+  const before = seenOffer;
+  const mine = Boolean(text) && s.offer.by === offerSide(game);
+  seenOffer = { key, mine, plies: s.moves.length };
+  if (!text) {
+    if (before.mine && before.key.startsWith(`${s.id}/`) && !s.rematch && s.moves.length >= before.plies) {
+      notice(t("offer.declined"));
+    }
+    return;
+  }
+  announce(text);
+  if (!mine) {
+    if ($("#dlg-result").open) $("#dlg-result").close();
+    $("#offer-accept").focus();
+  }
+}
+
+async function answerOffer(accept) {
+  const s = game.state;
+  if (!s || !s.offer) return;
+  try {
+    const state = await api.answer(s.id, accept);
+    if (state.id !== s.id) await followRematch(state.id);
+    else game.apply(state);
+  } catch (err) {
+    notice(err.message);
+  }
+}
+
+// Both players' pages switch to the rematch once it is made (the state of the finished
+// game names it); watchers stay on the finished game.
+let following = null;
+
+async function followRematch(id) {
+  if (game.watching || following === id || (game.state && game.state.id === id)) return;
+  following = id;
+  try {
+    await game.open(id);
+  } catch (err) {
+    notice(err.message);
+  } finally {
+    following = null;
+  }
 }
 
 async function act(action, button) {
@@ -161,6 +292,7 @@ function onSquare(name) {
     return;
   }
   notice("");
+  if (game.viewer.invite) askToNotify();
   act(() => api.play(s.id, name));
 }
 
@@ -217,10 +349,14 @@ async function requestHint() {
 }
 
 async function rematch() {
-  if (!game.state) return;
+  if (!game.state || game.watching) return;
   try {
-    const state = await api.rematch(game.state.id);
-    await game.open(state.id);
+    // Between devices the other player is asked; the state answered is the rematch
+    // itself when they had asked first.
+    const between = offerSide(game);
+    const state = between ? await api.offer(game.state.id, "rematch") : await api.rematch(game.state.id);
+    if (state.id === game.state.id) game.apply(state);
+    else await followRematch(state.id);
   } catch (err) {
     notice(err.message);
   }
@@ -228,6 +364,7 @@ async function rematch() {
 
 function flip() {
   if (!game.state || (editor && editor.active)) return;
+  endHold();
   toggleFlip(game.state.id);
   render();
 }
@@ -366,14 +503,18 @@ function wire() {
     loadFile(event.target.files[0]);
     event.target.value = "";
   });
-  click("#btn-undo", (e) => act(() => api.undo(game.state.id), e.currentTarget));
+  click("#btn-undo", (e) => game.state && act(() => api.undo(game.state.id), e.currentTarget));
+  click("#btn-takeback", (e) => game.state && act(() => api.offer(game.state.id, "takeback"), e.currentTarget));
+  click("#offer-accept", () => answerOffer(true));
+  click("#offer-decline", () => answerOffer(false));
+  click("#offer-withdraw", () => answerOffer(false));
   click("#btn-hint", requestHint);
   click("#btn-resign", (e) => act(() => giveUp(game), e.currentTarget));
   click("#btn-abort", (e) => act(() => giveUp(game, { abort: true }), e.currentTarget));
-  click("#btn-move-now", (e) => act(() => api.moveNow(game.state.id), e.currentTarget));
-  click("#btn-play-pause", (e) => act(togglePause, e.currentTarget));
-  click("#btn-step", (e) => act(() => api.control(game.state.id, { action: "step" }), e.currentTarget));
-  $("#speed").addEventListener("change", (e) => act(() => api.control(game.state.id, { delay: Number(e.target.value) })));
+  click("#btn-move-now", (e) => game.state && act(() => api.moveNow(game.state.id), e.currentTarget));
+  click("#btn-play-pause", (e) => game.state && act(togglePause, e.currentTarget));
+  click("#btn-step", (e) => game.state && act(() => api.control(game.state.id, { action: "step" }), e.currentTarget));
+  $("#speed").addEventListener("change", (e) => game.state && act(() => api.control(game.state.id, { delay: Number(e.target.value) })));
   click("#btn-rematch", rematch);
   click("#btn-analyse", analyseShown);
   click("#btn-review", reviewGame);
@@ -440,7 +581,9 @@ function showEmptyBoard() {
   const size = config.sizes.find((z) => z.rows === 8 && z.cols === 8) || config.sizes[config.sizes.length - 1];
   board.setup(size.rows, size.cols);
   board.render({ cells: size.start, preview: null, mover: "x", interactive: false, last: null });
+  drawn = { id: null, ply: null };
   renderEmptyBars(size.start);
+  renderNoGame();
 }
 
 async function init() {

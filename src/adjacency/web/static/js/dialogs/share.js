@@ -23,6 +23,28 @@ export function seatLink(id, token) {
   return `${watchLink(id)}#seat=${token}`;
 }
 
+// Copy a text field's value: the Clipboard API where the page may use it (a secure
+// context: https or localhost), else the selected field and the browser's copy command,
+// which also works on a server reached over plain http (`--host 0.0.0.0` on a LAN). When
+// both fail the text stays selected for the person's own Copy. Resolves to whether it
+// was copied.
+export async function copyText(input) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(input.value);
+      return true;
+    } catch (err) { /* refused (no permission): fall back to the selection */ }
+  }
+  input.focus();
+  input.select();
+  input.setSelectionRange(0, input.value.length); // iOS selects nothing with select() alone
+  try {
+    return document.execCommand("copy");
+  } catch (err) {
+    return false;
+  }
+}
+
 function linkRow(title, url, name) {
   const label = document.createElement("label");
   label.textContent = title;
@@ -38,13 +60,7 @@ function linkRow(title, url, name) {
   copy.className = "btn small";
   copy.textContent = t("share.copy");
   copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      copy.textContent = t("share.copied");
-    } catch (err) {
-      input.select();
-      copy.textContent = t("share.press-copy");
-    }
+    copy.textContent = (await copyText(input)) ? t("share.copied") : t("share.press-copy");
   });
   row.append(input, copy);
   label.appendChild(row);

@@ -1,5 +1,6 @@
-// The action buttons: undo, hint, abort or resign (people), play/pause/step/speed (bot
-// vs bot), the move navigation and the record download.
+// The action buttons: undo (or, between devices, a takeback offer), hint, abort or resign
+// (people), play/pause/step/speed (bot vs bot), the move navigation, the typed move and
+// the record download. With no game open every one of them is disabled.
 
 import { api } from "../api.js";
 import { t } from "../i18n.js";
@@ -7,17 +8,42 @@ import { canAbort, ownSide } from "../resign.js";
 
 const $ = (selector) => document.querySelector(selector);
 
+// The controls that act on a game: disabled while none is open (renderControls enables
+// what the open game allows).
+const GAME_CONTROLS = ["#btn-undo", "#btn-takeback", "#btn-hint", "#btn-resign", "#btn-abort",
+  "#btn-move-now", "#btn-play-pause", "#btn-step", "#speed", "#nav-first", "#nav-back",
+  "#nav-forward", "#nav-last", "#btn-flip", "#move-input", "#move-submit", "#btn-rematch",
+  "#btn-share", "#btn-analyse", "#btn-review"];
+
+export function renderNoGame() {
+  for (const selector of GAME_CONTROLS) $(selector).disabled = true;
+  const save = $("#btn-save");
+  save.removeAttribute("href"); // no link to follow: not a control until a game opens
+  $("#nav-pos").textContent = "";
+  $("#offer").hidden = true;
+}
+
 export function renderControls(game) {
   const s = game.state;
   const botGame = s.mode === "bot-bot";
   const playing = s.status === "playing";
   $("#human-actions").hidden = botGame || game.watching; // watchers only watch
   $("#bot-actions").hidden = !botGame;
-  const between = game.viewer.invite; // takebacks and hints are off between devices
+  // Between devices hints are off and a takeback is an offer the other player answers.
+  const between = game.viewer.invite;
   $("#btn-undo").hidden = $("#btn-hint").hidden = between;
+  $("#btn-takeback").hidden = !between;
   $("#btn-undo").disabled = !s.can_undo || between || game.watching;
+  const mine = game.viewer.seats.length === 1 ? game.viewer.seats[0] : null;
+  $("#btn-takeback").disabled = !(between && playing && mine && s.moves.some((m) => m.color === mine))
+    || Boolean(s.offer && s.offer.by === mine);
   $("#btn-hint").disabled = !(playing && game.canMove && game.live) || game.hintPending || between;
-  $("#btn-rematch").disabled = game.watching;
+  $("#btn-rematch").hidden = game.watching; // watchers watch: no rematch to offer
+  $("#btn-rematch").disabled = game.watching || Boolean(between && s.offer && s.offer.kind === "rematch" && s.offer.by === mine);
+  $("#move-form").hidden = game.watching; // only a player types moves
+  $("#move-input").disabled = $("#move-submit").disabled = false;
+  $("#btn-flip").disabled = $("#btn-share").disabled = $("#btn-analyse").disabled = false;
+  $("#speed").disabled = !botGame;
   const side = ownSide(game);
   const abort = canAbort(game, side);
   $("#btn-abort").hidden = !abort;
