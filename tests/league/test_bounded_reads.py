@@ -6,6 +6,8 @@ and an event's downloads are computed once per change of its results."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,15 @@ from adjacency.league.routers import events as events_router
 from adjacency.league.routers import public
 from adjacency.league.standings import standings, standings_elsewhere
 from adjacency.league.store import LeagueStore
-from league_helpers import add_member, get, make_league, request, thread_server, wait_until
+from league_helpers import (
+    add_member,
+    env,
+    get,
+    make_league,
+    request,
+    thread_server,
+    wait_until,
+)
 
 
 def play(db: Path, x: str, o: str) -> None:
@@ -126,7 +136,46 @@ def test_a_big_leagues_standings_are_fitted_in_a_worker_process_with_the_same_an
     monkeypatch.setattr(standings_module, "BIG", 3)  # three rated members: a big league
     with thread_server(db, house_games=False) as url:
         rows = get(f"{url}/api/league/standings")
+        assert standings_module._pool is not None
+        workers = list(standings_module._pool._processes)
     assert threads == []  # neither the server's first fit nor a request's ran in a thread
     assert [(r["name"], r["rating"], r["games"]) for r in rows] == [
         (r["name"], r["rating"], r["games"]) for r in expected
     ]
+    assert standings_module._pool is None  # the server's stop ended its worker
+    for pid in workers:
+        assert not alive(pid)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie nobody reaped does not)."""
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in state
+
+
+ORPHAN = """
+import asyncio, os, sys, time
+from adjacency.league import standings
+asyncio.run(standings.standings_elsewhere(sys.argv[1], set()))
+print(*standings._pool._processes, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_standings_worker_ends_when_its_server_is_killed(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    server = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN, str(db)], stdout=subprocess.PIPE, text=True, env=env()
+    )
+    try:
+        assert server.stdout is not None
+        (worker,) = (int(pid) for pid in server.stdout.readline().split())
+        assert alive(worker)
+    finally:
+        server.kill()
+        server.wait()
+    wait_until(lambda: not alive(worker), 30, "the orphaned worker to end")

@@ -35,7 +35,7 @@ from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
 from .routers import admin, challenges, events, pages, people, public, socket
-from .standings import standings_off_loop
+from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
 
 
@@ -74,6 +74,7 @@ def create_app(
                 await warm  # before the reader it uses is closed
             await hall.stop()
             house.stop()
+            await asyncio.to_thread(stop_worker)  # a big league's standings worker
             store.close()
             reader.close()
 

@@ -29,6 +29,7 @@ import math
 import multiprocessing
 import os
 import threading
+import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -243,10 +244,33 @@ _stores: dict[str, LeagueStore] = {}
 """The worker process's open leagues, by path (the oldest closed beyond :data:`WORKER_STORES`)."""
 
 
-def _lower_priority() -> None:
-    """The worker's initializer: it yields the processor to the server's games."""
+ORPHAN_CHECK = 2.0
+"""Seconds between a worker's checks that its server still runs."""
+
+
+def _start_worker(parent: int) -> None:
+    """The worker's initializer: it yields the processor to the server's games, and
+    ends itself once its server process is gone (killed, or ended without
+    :func:`stop_worker`), so no worker outlives its server."""
     with contextlib.suppress(OSError):
         os.nice(5)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+
+
+def stop_worker() -> None:
+    """End the worker process, if one was started (the server's stop): its next use
+    starts another."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _standings_in_worker(path: str, online: frozenset[int]) -> list[dict[str, Any]]:
@@ -290,7 +314,9 @@ async def standings_elsewhere(path: str, online: set[int]) -> list[dict[str, Any
     with _pool_lock:
         if _pool is None:
             context = multiprocessing.get_context("spawn")  # never fork a threaded server
-            _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+            _pool = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+            )
         pool = _pool
     loop = asyncio.get_running_loop()
     try:
