@@ -4,28 +4,41 @@ and the same configuration whether it comes from Python, from an ``engine:`` spe
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import math
-from typing import Any
+import random
+from typing import Any, get_type_hints
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjacency.bots import make_bot
-from adjacency.bots.engine_bot import EngineBot
+from adjacency.bots.engine_bot import BOT_OPTIONS, EngineBot, setting_option
+from adjacency.bots.registry import Option, entry, option_values, parse_spec
+from adjacency.cli import build_parser
+from adjacency.cli.arguments import thread_count
+from adjacency.cli.engine_commands import SETTING_FLAGS, config_from_args
 from adjacency.core.errors import InvalidSettingsError
 from adjacency.engine import DRIVERS, EVALUATIONS, Engine, EngineConfig
 from adjacency.engine.config import (
     NULL_REDUCTION_MAX,
     PROBCUT_MAX,
+    SETTING,
+    SETTINGS,
+    SPEC_SETTING,
     TERM_MAX,
     TERMS,
     THREADS_MAX,
+    EngineSettings,
+    config_from_spec,
+    spec_values,
 )
 from adjacency.engine.kernels import layout as L
 from adjacency.engine.kernels.search import ORDER_ALL
 from adjacency.engine.profiles import PROFILES
+from adjacency.engine.threads import default_threads
 
 spec_configs = st.builds(
     EngineConfig,
@@ -238,3 +251,156 @@ def test_the_specs_unset_is_the_configs_none_and_the_profiles_value() -> None:
 def test_spec_ranges_are_the_configs(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_bot(spec)
+
+
+# ------------------------------------------------ one declaration per setting, and its places
+
+
+def _option_values(option: Option) -> st.SearchStrategy[Any]:
+    """Values the ``engine`` bot's ``option`` accepts, as parsed (small tables and thread
+    counts: each example builds the engine)."""
+    if option.choices:
+        return st.sampled_from(option.choices)
+    if isinstance(option.default, bool):
+        return st.booleans()
+    if option.name == "tt":
+        return st.integers(1, 4)
+    if option.name == "threads":
+        return st.integers(0, 2)
+    if isinstance(option.default, int):
+        return st.integers(int(option.minimum or 0), int(option.maximum or 0))
+    if isinstance(option.default, float):
+        low, high = (round(1000 * (bound or 0)) for bound in (option.minimum, option.maximum))
+        return st.integers(low, high).map(lambda thousandths: thousandths / 1000)
+    assert option.shared is not None
+    return st.sampled_from(option.shared)
+
+
+def _spell(value: object) -> str:
+    """A spec's text of a parsed option value."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+ENGINE_OPTIONS = tuple(entry("engine").option(name) for name in SPEC_SETTING)
+"""The ``engine`` bot's options that are engine settings."""
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.data())
+def test_every_setting_round_trips_from_the_spec_through_the_bot_and_the_config(
+    data: st.DataObject,
+) -> None:
+    given_options = {
+        option.name: data.draw(_option_values(option), label=option.name)
+        for option in ENGINE_OPTIONS
+        if data.draw(st.booleans(), label=f"give {option.name}")
+    }
+    text = "engine:" + ",".join(f"{name}={_spell(value)}" for name, value in given_options.items())
+    options = option_values(parse_spec(text.rstrip(":")))
+    bot = make_bot(text.rstrip(":"))
+    assert isinstance(bot, EngineBot)
+    config = config_from_spec({name: options[name] for name in SPEC_SETTING})
+    assert bot.engine.config == config
+    for setting in SETTINGS:  # the spec's "unset" is None in Python, and nothing else is
+        value = getattr(config, setting.name)
+        for name in setting.spec:
+            spec_value = options[name]
+            given_value = value.get(name) if setting.rule == "terms" else value
+            if spec_value == setting.spec_unset:
+                fallback = setting.fallback
+                assert given_value == (None if fallback is None else fallback())
+            else:
+                assert given_value == spec_value
+    back = spec_values(config)
+    expected = dict(options)
+    if options["threads"] == 0:  # the spec's 0 threads: the process's default, a number
+        expected["threads"] = default_threads()
+    assert back == {name: expected[name] for name in SPEC_SETTING}
+    written = "engine:" + ",".join(f"{name}={_spell(value)}" for name, value in back.items())
+    reread = option_values(parse_spec(written))
+    assert config_from_spec({name: reread[name] for name in SPEC_SETTING}) == config
+
+
+def test_each_declared_setting_is_a_field_a_keyword_and_a_bot_option() -> None:
+    names = [setting.name for setting in SETTINGS]
+    assert [f.name for f in dataclasses.fields(EngineConfig)] == names
+    assert get_type_hints(EngineSettings) == get_type_hints(EngineConfig)
+    for f in dataclasses.fields(EngineConfig):
+        setting = f.metadata["setting"]
+        assert setting is SETTING[f.name]
+        assert getattr(EngineConfig(), f.name) == setting.default
+        if setting.profile is not None:  # the profile's field fills it in
+            assert getattr(EngineConfig().resolved(), f.name) == getattr(
+                PROFILES[EngineConfig().profile], setting.profile
+            )
+    bot_options = {option.name: option for option in entry("engine").options}
+    assert set(bot_options) == set(SPEC_SETTING) | set(BOT_OPTIONS)
+    for name, setting in SPEC_SETTING.items():
+        option = bot_options[name]
+        assert option == setting_option(name)
+        assert (option.default, option.minimum, option.maximum, option.cap, option.shared) == (
+            setting.spec_default,
+            setting.spec_minimum,
+            setting.spec_maximum,
+            setting.cap,
+            setting.shared,
+        )
+        assert option.choices == (setting.choices or None)
+        assert option.help == setting.option_help(name)
+    assert {s.name for s in SETTINGS if not s.spec} == {"use_tt", "ordering"}  # Python only
+
+
+NOT_SETTINGS = {("train-eval", "--parity")}
+"""Flags named like an engine setting's option that are something else: ``train-eval
+--parity`` fits a parity feature of the pattern evaluation, not the parity term's weight."""
+
+
+def _setting_flags() -> list[tuple[str, str, argparse.Action]]:
+    """Every flag of every command that is named after an engine setting: (command, flag,
+    action)."""
+    found: list[tuple[str, str, argparse.Action]] = []
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, f"{path} {name}".strip())
+            for flag in action.option_strings:
+                name = flag.removeprefix("--").replace("-", "_")
+                if (name in SPEC_SETTING or name in SETTING) and (path, flag) not in NOT_SETTINGS:
+                    found.append((path, flag, action))
+
+    walk(build_parser(), "")
+    return found
+
+
+def test_each_command_line_flag_of_a_setting_is_declared_and_reads_its_range() -> None:
+    flags = _setting_flags()
+    declared = {f"--{s.spec[0]}" for s in SETTINGS if s.flag}
+    assert {flag for _, flag, _ in flags} == declared
+    for command, flag, action in flags:
+        setting = SPEC_SETTING[flag.removeprefix("--")]
+        assert setting.flag, (command, flag)
+        form = SETTING_FLAGS[setting.spec[0]]
+        assert (action.type, action.choices) == (form.get("type"), form.get("choices")), command
+        if setting.rule == "choice":
+            assert action.choices == setting.choices
+    parser = build_parser()
+    top = str(SETTING["threads"].high)
+    args = parser.parse_args(["analyse", "x", "--driver", "mtdf", "--threads", top])
+    assert config_from_args(args) == EngineConfig(driver="mtdf", threads=int(top))
+    args = parser.parse_args(["solve", "x", "--tt", "2", "--threads", "1"])
+    assert config_from_args(args) == EngineConfig(tt_mb=2.0, threads=1)
+    with pytest.raises(argparse.ArgumentTypeError, match=f"must be at most {top}, got"):
+        thread_count(str(int(top) + 1))
+
+
+def test_the_bot_in_python_says_unset_with_none() -> None:
+    spec_bot = make_bot("engine:tt=1")
+    assert isinstance(spec_bot, EngineBot)
+    bot = EngineBot(random.Random(0), EngineConfig(tt_mb=1, reductions=True))
+    assert bot.engine.config == spec_bot.engine.config
+    assert (bot.time, bot.depth, spec_bot.time, spec_bot.depth) == (None, None, None, None)
+    timed = make_bot("engine:tt=1,time=0.5,depth=3")
+    assert isinstance(timed, EngineBot) and (timed.time, timed.depth) == (0.5, 3)
+    assert EngineBot(random.Random(0)).engine.config == config_from_spec({})
