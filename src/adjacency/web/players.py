@@ -42,8 +42,8 @@ class Player:
 
 
 def player_from_setup(setup: PlayerSetup, color: Color) -> Player:
-    """Validate a side's setup; raise :class:`~adjacency.bots.BotError` for an unknown level, bot or option,
-    and for a spec the network gate refuses (:func:`~adjacency.bots.gate.admit`)."""
+    """Validate a side's setup; raise :class:`~adjacency.bots.BotError` for an unknown level,
+    bot or option, and for a spec the network gate refuses (:func:`~adjacency.bots.gate.admit`)."""
     name = " ".join(setup.name.split())
     if setup.kind == "human":
         return Player("human", name or f"Player {color.upper()}")
