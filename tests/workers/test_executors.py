@@ -151,6 +151,7 @@ def test_an_old_database_gains_the_placement_columns_and_keeps_its_games(
                  result.detail, result.x_score, result.o_score, result.plies, "[]",
                  result.record, result.seconds, result.worker, "2025-01-01"),
             )  # fmt: skip
+        store.db.execute("PRAGMA user_version = 0")  # a file from before numbered versions
     with Store(db) as store:  # reopened: migrated, old games intact, resume works
         columns = [row[1] for row in store.db.execute("PRAGMA table_info(games)")]
         assert columns[-3:] == ["node", "host", "pid"]
