@@ -272,6 +272,7 @@ class Hall(Games):
                 code="opponent_revoked",
                 params={"name": opponent.name},
             )
+        self.challenges.expire(now)  # an unanswered challenge past its time is not open
         if self.challenges.from_address(opponent.id, address, person.id) >= PER_ADDRESS:
             raise NotNow(
                 f"{PER_ADDRESS} challenges to {opponent.name} come from your address already: "
