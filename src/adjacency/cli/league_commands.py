@@ -222,7 +222,11 @@ def register(commands: Any) -> None:
     connect.add_argument("--token-file", type=Path, help="a file holding the token")
     connect.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
     connect.add_argument("--seed", type=whole_number, help="random seed for the bot")
-    connect.add_argument("--games", type=positive_int, help="stop after this many games")
+    connect.add_argument(
+        "--games",
+        type=positive_int,
+        help="play this many games, then leave (the server starts no further game for it)",
+    )
     connect.set_defaults(handler=run_connect)
 
 
@@ -455,8 +459,11 @@ def run_connect(args: argparse.Namespace) -> int:
     """``adjacency connect URL SPEC``: play the account's games with the bot ``SPEC``
     (:class:`adjacency.league.client.LeagueClient`), reconnecting after drops, until
     ``--games`` games ended or Ctrl-C; returns 0. The token comes from ``--token-file``,
-    ``--token`` or ``$ADJACENCY_LEAGUE_TOKEN``; none, or one the server refuses, is
-    :class:`~adjacency.league.store.LeagueError` (status 2). Progress goes to stderr."""
+    ``--token`` or ``$ADJACENCY_LEAGUE_TOKEN``; none, one the server refuses, or an
+    address that is no league is :class:`~adjacency.league.store.LeagueError` (status 2);
+    a server that cannot be reached is :class:`~adjacency.league.client.ConnectError`
+    (status 3, after a bounded number of tries). Progress, and a failed bot's own words,
+    go to stderr."""
     from ..core.text import read_text
     from ..league.client import LeagueClient
     from ..league.store import LeagueError
