@@ -94,11 +94,10 @@ OPTION_ORDER = (
     "next_iteration",
     "book",
     "patterns",
-    *(name for name in SPEC_SETTING if SPEC_SETTING[name].name == "terms"),
 )
-"""The order ``adjacency bots`` and the web page list the options in (as since the first
-version); every option is either the bot's own (:data:`BOT_OPTIONS`) or an engine
-setting's spec option (:data:`~adjacency.engine.config.SETTINGS`)."""
+"""The order ``adjacency bots`` and the web page have listed these options in since the
+first version; the engine settings' other options (the evaluation terms, and any declared
+later) follow in the order of :data:`~adjacency.engine.config.SETTINGS`."""
 
 
 def setting_option(name: str) -> Option:
@@ -118,18 +117,17 @@ def setting_option(name: str) -> Option:
 
 
 def _options() -> tuple[Option, ...]:
-    """The bot's options in :data:`OPTION_ORDER`; refuses (at import) an engine setting's
-    spec option missing from the order, or a name in it that is neither kind."""
-    names = set(OPTION_ORDER)
-    missing = sorted(set(SPEC_SETTING) - names)
-    if missing or len(names) != len(OPTION_ORDER) or names - set(SPEC_SETTING) != set(BOT_OPTIONS):
+    """The bot's own options (:data:`BOT_OPTIONS`) and one per engine setting's spec
+    option, in :data:`OPTION_ORDER` and then the declarations' order; refuses (at import)
+    an ordered name that is neither kind, or a bot option left out of the order."""
+    strays = set(OPTION_ORDER) - set(SPEC_SETTING) - set(BOT_OPTIONS)
+    if strays or not set(BOT_OPTIONS) <= set(OPTION_ORDER):
         raise RuntimeError(
-            f"engine bot options {OPTION_ORDER} must list each engine setting's option "
-            f"once (missing: {missing}) and the bot's own {sorted(BOT_OPTIONS)}"
+            f"engine bot option order {OPTION_ORDER}: {sorted(strays)} are no options, and it "
+            f"must place every one of the bot's own {sorted(BOT_OPTIONS)}"
         )
-    return tuple(
-        BOT_OPTIONS[name] if name in BOT_OPTIONS else setting_option(name) for name in OPTION_ORDER
-    )
+    names = (*OPTION_ORDER, *(name for name in SPEC_SETTING if name not in OPTION_ORDER))
+    return tuple(BOT_OPTIONS[n] if n in BOT_OPTIONS else setting_option(n) for n in names)
 
 
 OPTIONS = _options()

@@ -31,13 +31,13 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypedDict, TypeGuard
+from typing import Any, Literal, TypedDict, TypeGuard
 
 from ..core.errors import InvalidSettingsError
 from ..core.text import quote
 from .kernels import layout as L
 from .kernels.search import ORDER_ALL
-from .profiles import DEFAULT_PROFILE, PROFILES
+from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .threads import default_threads
 
 DRIVERS = ("pvs", "mtdf")
@@ -99,6 +99,10 @@ def _check_terms(terms: object) -> None:
         _check_whole(f"evaluation term {name}", value, 0, TERM_MAX)
 
 
+Rule = Literal["whole", "above-zero", "fraction", "choice", "truth", "text", "terms"]
+"""What a set value of a setting must be (:attr:`Setting.rule`)."""
+
+
 @dataclass(frozen=True)
 class Setting:
     """The one declaration of an engine setting (a row of :data:`SETTINGS`).
@@ -122,7 +126,7 @@ class Setting:
 
     name: str
     default: Any
-    rule: str
+    rule: Rule
     low: float = 0
     high: float = 0
     choices: tuple[str, ...] = ()
@@ -453,7 +457,8 @@ _SCALARS = tuple(f for f in dataclasses.fields(EngineConfig) if f.name != "terms
 def _check_declarations() -> None:
     """Refuse (at import) a setting declared in :data:`SETTINGS` but missing from
     :class:`EngineConfig` or :class:`EngineSettings`, or the other way round, or out of
-    the table's order, and a spec option name used twice."""
+    the table's order; a spec option name used twice; a profile field that
+    :class:`~adjacency.engine.profiles.Profile` lacks; a flag without one spec name."""
     names = [setting.name for setting in SETTINGS]
     fields = [f.name for f in dataclasses.fields(EngineConfig)]
     if fields != names or set(EngineSettings.__annotations__) != set(names):
@@ -464,6 +469,12 @@ def _check_declarations() -> None:
     options = [option for setting in SETTINGS for option in setting.spec]
     if len(options) != len(set(options)):
         raise RuntimeError(f"an engine spec option is declared twice: {options}")
+    profile_fields = {f.name for f in dataclasses.fields(Profile)}
+    for setting in SETTINGS:
+        if setting.profile is not None and setting.profile not in profile_fields:
+            raise RuntimeError(f"engine setting {setting.name}: no profile field {setting.profile}")
+        if setting.flag and len(setting.spec) != 1:
+            raise RuntimeError(f"engine setting {setting.name}: a flag needs one spec name")
 
 
 _check_declarations()
