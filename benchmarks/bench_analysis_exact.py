@@ -4,7 +4,7 @@ For ``--positions`` positions with ``--plies`` plies left (the solve suite's
 ``position_sets.suite_position(28, plies, seed)``, seeds 0 upward), side by side in
 one run, each with a fresh engine:
 
-* **every move solved** (the analysis before issue 23): one exact solve per move
+* **every move solved** (the analysis's first method): one exact solve per move
   on one thread, 16 MB table;
 * **value alone**: one exact solve of the position on the analysis engine
   (:data:`adjacency.web.analysis.THREADS` threads, 64 MB);

@@ -9,7 +9,7 @@ the script prints one row per solver with the median and maximum wall seconds, t
 CPU seconds (all threads of the process), the median nodes and the medians' ratios to the
 reference, each position's nodes (an outlier shows there, not in the medians), and checks
 that every solver found the same values. ``PROFILE:THREADS:FLOOR`` fixes the fewest plies
-left of a split node (``Engine.split_floor``; 9 is the split solver before issue 36).
+left of a split node (``Engine.split_floor``; 9 is the split solver's first floor).
 ``--depth-from-start D`` also times an iterative search from the 8x8 start to depth D.
 Wall times (and so the thread speed-up) mean something only on an otherwise idle
 machine with a free core per thread; node counts and CPU seconds are stable under load.

@@ -1,6 +1,6 @@
 """The league server under load: N connected clients (cheap bots) over loopback.
 
-Measures what issue 22 asks: games per minute sustained, the move round trip (from
+Measures what a league must sustain: games per minute sustained, the move round trip (from
 the server's request to the client's answer, measured by the server: it includes
 the client's thinking, which for ``random``/``greedy`` is well under a millisecond),
 and the server's memory at the end. The server is a real ``adjacency league serve``

@@ -1,4 +1,4 @@
-"""The league server with a long history under load (issue 33, B3, B4, B5, B7).
+"""The league server with a long history under load: reads, sockets, idle accounts and a flood.
 
 Builds a league database with ``--games`` stored games (200,000) and ``--members``
 members (25,000: bots, house bots, and people of whom ``--people-played`` have games),

@@ -1,6 +1,6 @@
 """People's challenges: waiting for a person's consent, or queued for a busy bot.
 
-Why (issue 33, A1 and B2): a challenge that started a game at once let anyone drag a
+Why: a challenge that started a game at once let anyone drag a
 person whose page was open into a game, and a challenge to a bot that was playing
 (or resting) was refused, so in a busy league a person could never play a bot. So a
 challenge is a small state machine the hall (:meth:`~adjacency.league.hall.Hall.challenge`)

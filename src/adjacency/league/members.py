@@ -242,7 +242,7 @@ class MemberStore(SQLiteStore):
         """The members a leaderboard lists, in the order they were added: every bot and
         house bot (revoked ones too, removed ones not), and the people who have finished
         a game or are in ``online`` (a person who joined and never played is not listed:
-        24,000 idle accounts must not make every poll megabytes, issue 33 B5)."""
+        24,000 idle accounts must not make every poll megabytes)."""
         present = sorted(set(online))
         marks = ", ".join("?" * len(present)) or "NULL"
         rows = self._query(
@@ -256,7 +256,7 @@ class MemberStore(SQLiteStore):
     def pairable(self, ids: Iterable[int]) -> dict[int, tuple[Member, str | None]]:
         """The house bots and the bots among ``ids`` (people are never paired), each with
         its token hash, by id: what a scheduler pass needs, read through the ``kind``
-        index and the primary key, not by reading every member (issue 33, B5)."""
+        index and the primary key, not by reading every member."""
         wanted = sorted(set(ids))
         found: dict[int, tuple[Member, str | None]] = {}
         chunks = [wanted[i : i + 500] for i in range(0, len(wanted), 500)] or [[]]

@@ -1,7 +1,7 @@
 """Member names: what a name may look like, the words no member may take, and look-alikes.
 
 Anyone may join a league as a person by typing a name, so the names are the league's
-only defence against impersonation and confusion (issue 33, B11): a person named
+only defence against impersonation and confusion: a person named
 ``admin`` or ``house`` poses as the organisers, ``mal1ory`` beside ``mallory`` takes her
 challenges, ``..`` or ``play`` makes ``/bot/NAME`` collide with the server's own pages,
 and ``-rf`` or ``--help`` is read as an option by ``adjacency league revoke NAME``. The

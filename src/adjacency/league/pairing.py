@@ -24,8 +24,8 @@ The rule, which :func:`plan` implements:
    possibly playing or resting now) with more than :data:`SLACK` fewer games against A
    than A-B have: A waits for C instead (at most :data:`PATIENCE` seconds). Without
    this, members that become free together are paired together again and again, and
-   a pair of members that are never free at the same moment never meets (issue 33, A2:
-   1,000 games of one pair, none of another). tests/league/test_pairing.py checks with
+   a pair of members that are never free at the same moment never meets (a probe
+   once found 1,000 games of one pair, none of another). tests/league/test_pairing.py checks with
    simulated finishing orders that no pair falls behind.
 
 Contract: the result is a function of the arguments alone (the same inputs give the

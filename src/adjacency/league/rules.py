@@ -3,8 +3,7 @@
 Why (docs/league.md, "What is rated"): anyone may join as a person, so a person's
 games cannot move ratings until the league has reason to believe the person is
 real. Without this rule a student could join eight throwaway people, lose on time
-with each against their own bot and buy it 180 rating points in a minute (issue 33,
-B1). So:
+with each against their own bot and buy it 180 rating points in a minute. So:
 
 * A person is **provisional** (not yet *established*) until they have finished
   :attr:`LeagueRules.established_games` games against as many different opponents
@@ -87,7 +86,7 @@ class LeagueRules:
     """Seconds from a game's start before its bots (not people) may start another game."""
     people_expire_days: float = PEOPLE_EXPIRE_DAYS
     """Days after which a person who joined and never played is deleted (0: never), so
-    join spam does not accumulate (issue 33, B5)."""
+    join spam does not accumulate."""
 
     def __post_init__(self) -> None:
         if self.people not in PEOPLE:

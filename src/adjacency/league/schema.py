@@ -15,7 +15,7 @@ of an earlier version is upgraded (:data:`TOTALS_VERSION`): ``results`` (per mem
 opponent: finished games, points, rated wins/draws/losses, moves and clock time),
 ``failures`` (per member, the losses not decided on the board, by termination) and
 ``current_ratings`` (each member's latest ``ratings`` row). The public pages read them
-instead of every stored game (issue 33, B3); :meth:`.store.LeagueStore.recompute_totals`
+instead of every stored game; :meth:`.store.LeagueStore.recompute_totals`
 is the recomputation they must equal.
 """
 
