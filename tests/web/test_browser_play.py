@@ -179,9 +179,9 @@ def finished_between_devices(browser: Any, server: str) -> tuple[str, Any, Any]:
     game_id, tokens = made["game"]["id"], made["tokens"]
     ann = device(browser, f"{server}/?game={game_id}#seat={tokens['x']}")
     bob = device(browser, f"{server}/?game={game_id}#seat={tokens['o']}")
-    for tab, color in ((ann, "x"), (bob, "o")):
+    for tab in (ann, bob):
+        tab.wait_for_function("document.title.startsWith('Your turn')")  # its player to move
         square = sorted(api(server, "GET", f"/api/games/{game_id}")["preview"])[0]
-        wait_until(lambda tab=tab: tab.title().startswith("Your turn"), what=f"{color}'s turn")
         tab.click(f'[data-square="{square}"]')
     for tab in (ann, bob):
         tab.wait_for_selector("#dlg-result[open]")
@@ -207,7 +207,7 @@ def test_a_rematch_offered_on_one_device_and_accepted_on_the_other_opens_on_both
     assert axe_violations(bob) == []
     bob.click("#offer-accept")
     for tab in (ann, bob):
-        wait_until(lambda tab=tab: shown_game(tab) != old, what="the rematch on both pages")
+        tab.wait_for_function(f"new URL(location.href).searchParams.get('game') !== '{old}'")
         tab.wait_for_selector("#board .sq")
     new = shown_game(ann)
     assert shown_game(bob) == new
