@@ -1,5 +1,6 @@
-"""Connection-level protection for both servers: slow and idle sockets are closed, and
-no address holds more than a set number of connections open.
+"""Connection-level protection for both servers: slow and idle sockets are closed, no
+address holds more than a set number of connections open, and the server as a whole
+holds no more than its open-file limit allows.
 
 uvicorn closes a connection that idles *after* a response (its keep-alive timeout),
 but not one that never finishes its request headers (slowloris: a byte every few
@@ -17,8 +18,17 @@ Contract (:class:`SocketLimits`, applied by :func:`socket_options`, which both
 * a WebSocket upgrade must be accepted or refused by the application within
   :attr:`~SocketLimits.handshake_timeout` seconds, or it is closed; an open WebSocket
   that stops answering pings is closed by uvicorn's keepalive (``ws_ping_*``);
-* an address may hold :attr:`~SocketLimits.per_address` connections at once; a further
-  one is closed as soon as it opens (before any byte is read).
+* an address may hold :attr:`~SocketLimits.per_address` connections at once, and the
+  server :attr:`~SocketLimits.total` (by default what the process's open-file limit
+  leaves after a reserve for its database, logs and workers, :func:`total_cap`); a
+  further one is closed as soon as it opens (before any byte is read), and logged (a
+  bounded number of lines a minute).
+
+The per-address cap is sized for a class behind one address (a school's network behind
+one NAT): thirty bots and thirty watching browsers, each browser holding a few
+connections. The global cap keeps the server able to open its files when many
+addresses connect at once (without it, a few hundred addresses reconnecting would reach
+the open-file limit and every accept and database open would fail).
 
 The limits are per server process; they hold whatever address the peer has (loopback
 too: a local user is no more trusted than a remote one).
@@ -31,7 +41,10 @@ it was tested with.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import resource
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,8 +64,38 @@ class SocketLimits:
     """Seconds from a WebSocket upgrade request to the application's answer."""
     keep_alive: int = 5
     """Seconds an idle keep-alive connection stays open after a response (uvicorn's)."""
-    per_address: int = 64
-    """Connections one client address may hold open at once."""
+    per_address: int = 256
+    """Connections one client address may hold open at once (a class behind one NAT:
+    thirty bots and thirty browsers of up to six connections each)."""
+    total: int | None = None
+    """Connections the server holds open at once; ``None``: :func:`total_cap`."""
+
+
+RESERVED_FILES = 128
+"""Open files kept for the server's own use (its database and readers, logs, worker
+pipes, the listening socket) below the open-file limit."""
+MAX_TOTAL = 16384
+"""The most connections the default global cap allows, however high the file limit."""
+REFUSALS_LOGGED_EVERY = 5.0
+"""Seconds between log lines about connections refused over a cap (each line counts
+those refused since the previous one)."""
+
+
+def total_cap() -> int:
+    """The default global cap: the process's open-file limit (its soft limit raised
+    toward the hard one first, as a server wants the descriptors it may have) less
+    :data:`RESERVED_FILES`, at most :data:`MAX_TOTAL`, at least 64."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MAX_TOTAL + RESERVED_FILES
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):  # not allowed: keep the soft limit
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    if soft == resource.RLIM_INFINITY:
+        return MAX_TOTAL
+    return max(64, min(MAX_TOTAL, soft - RESERVED_FILES))
 
 
 class ConnectionGuard:
@@ -63,25 +106,52 @@ class ConnectionGuard:
         self.proxies = proxies
         """Addresses of trusted reverse proxies (``*``: any): every client behind one
         shares its address, so the cap does not apply to them."""
+        self.total = total_cap() if limits.total is None else limits.total
+        """The global cap in force (:attr:`SocketLimits.total`, or :func:`total_cap`)."""
         self.open: dict[str, int] = {}
+        self.count = 0
+        """Connections open now (every address, trusted proxies included)."""
         self._owner: dict[int, str] = {}
+        self._refused = 0
+        self._logged: float | None = None
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
-        """Count a new connection; ``False`` (not counted) if its address is at the cap."""
+        """Count a new connection; ``False`` (not counted, and logged as :meth:`_refuse`
+        says) if the server is at its global cap or the address at its own."""
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        if address in self.proxies or "*" in self.proxies:
-            return True
-        if self.open.get(address, 0) >= self.limits.per_address:
+        if self.count >= self.total:
+            self._refuse(address, f"{self.count} connections open in all (the server's cap)")
             return False
-        self.open[address] = self.open.get(address, 0) + 1
-        self._owner[id(transport)] = address
+        proxied = address in self.proxies or "*" in self.proxies
+        if not proxied and self.open.get(address, 0) >= self.limits.per_address:
+            self._refuse(address, f"{self.limits.per_address} connections open from that address")
+            return False
+        if not proxied:
+            self.open[address] = self.open.get(address, 0) + 1
+        self.count += 1
+        self._owner[id(transport)] = "" if proxied else address
         return True
+
+    def _refuse(self, address: str, why: str) -> None:
+        """Log a refused connection: one INFO line every :data:`REFUSALS_LOGGED_EVERY`
+        seconds at most, counting those refused since the previous line."""
+        self._refused += 1
+        now = time.monotonic()
+        if self._logged is None or now - self._logged >= REFUSALS_LOGGED_EVERY:
+            log.info(
+                "connection from %s refused: %s (%d refused since the last line)",
+                address, why, self._refused,
+            )  # fmt: skip
+            self._logged, self._refused = now, 0
 
     def release(self, transport: asyncio.BaseTransport) -> None:
         """Uncount a connection that ended (idempotent; uncounted ones are ignored)."""
         address = self._owner.pop(id(transport), None)
         if address is None:
+            return
+        self.count -= 1
+        if not address:  # a trusted proxy's: counted in the total only
             return
         left = self.open.get(address, 1) - 1
         if left > 0:
@@ -125,7 +195,8 @@ def socket_options(
     are the reverse proxies whose forwarded headers name the client; ``None`` trusts
     none. (uvicorn alone trusts 127.0.0.1, which lets any local user pose as another
     client and spend that client's rate allowance.) The listed addresses (exact
-    addresses, or ``*``) are exempt from the per-address cap: a class shares them."""
+    addresses, or ``*``) are exempt from the per-address cap (a class shares them), not
+    from the global one."""
     proxies = frozenset(a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip())
     guard = ConnectionGuard(SocketLimits() if limits is None else limits, proxies)
     chosen = guard.limits
@@ -138,11 +209,6 @@ def socket_options(
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             if not guard.admit(transport):
-                log.info(
-                    "connection from %s refused: %d connections open from that address",
-                    self.client[0] if self.client else "?",
-                    chosen.per_address,
-                )
                 transport.abort()
                 return
             self._arm()
