@@ -6,7 +6,7 @@ uvicorn closes a connection that idles *after* a response (its keep-alive timeou
 but not one that never finishes its request headers (slowloris: a byte every few
 seconds), one that sends nothing at all, or a WebSocket upgrade the application never
 answers; and it lets one address open any number of them. Each costs a file
-descriptor and memory, so a few hundred exhaust a server (issue 33, B4).
+descriptor and memory, so a few hundred exhaust a server.
 
 Contract (:class:`SocketLimits`, applied by :func:`socket_options`, which both
 ``adjacency play`` and ``adjacency league serve`` pass to uvicorn):
@@ -163,7 +163,7 @@ class ConnectionGuard:
 class QuietRefusals:
     """uvicorn's logger for one WebSocket, without its ERROR line for a handshake that
     was refused with an HTTP answer (401, 403, 429: the application logs those itself,
-    rate-limited) or whose connection already ended (issue 33, A11/B10). Every other
+    rate-limited) or whose connection already ended. Every other
     call goes to ``logger``."""
 
     def __init__(self, protocol: WebSocketProtocol, logger: logging.Logger) -> None:
