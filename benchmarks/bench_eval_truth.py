@@ -1,6 +1,6 @@
 """Evaluations and searches against exact values: how far from the truth is each?
 
-Issue 36 asks that the evaluation be chosen by its error against exact values. A fit's
+An evaluation is chosen by its error against exact values. A fit's
 held-out error (``adjacency train-eval``) is against its labels, and where the labels
 are a search's values (from 17 plies left in the data job), a lower error can mean a
 closer copy of the teacher, not of the truth. This script measures against the truth
@@ -53,9 +53,9 @@ from rich.table import Table
 from adjacency.core.errors import AdjacencyError
 from adjacency.core.position import Position
 from adjacency.engine import Engine, warmup
-from adjacency.engine.dataset import open_job, split
-from adjacency.engine.dataset import positions as shard_positions
 from adjacency.engine.weights_file import SHIPPED
+from adjacency.training.dataset import open_job, split
+from adjacency.training.dataset import positions as shard_positions
 
 SCORERS = "v1:0,v4:0,v1:6,v4:6"
 

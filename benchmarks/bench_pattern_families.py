@@ -1,6 +1,6 @@
 """Held-out error of candidate pattern families, fitted on a sharded data job.
 
-Issue 36 asks for a richer evaluation chosen by measurement. This script answers the
+A richer evaluation is chosen by measurement. This script answers the
 first question, before any kernel is written: on the positions of a data job
 (``adjacency train-eval --kind patterns --data DIR``), do more pattern families
 predict the held-out labels better than v4's rows and columns?
@@ -12,7 +12,7 @@ the pattern onto itself (a line read backwards, a corner block reflected in the
 diagonal), so every candidate scores mirror images alike, as v4 does. The fit is
 v4's (``training.ridge_patterns``: ridge least squares per phase of 4 plies left,
 window 2, the 7 features and the parity term beside the configurations, or without
-the parity with ``--no-parity``, as before issue 36 found it); every
+the parity with ``--no-parity``, as the weights were before the parity term); every
 ``--holdout``-th shard is held out, as ``adjacency train-eval`` does. The script
 prints, per phase and over all, the RMS error (pieces) of the shipped v4 weights and of
 each candidate:
@@ -36,12 +36,12 @@ from pathlib import Path
 import numpy as np
 
 from adjacency.core.position import Position
-from adjacency.engine.dataset import open_job, shard_rows, split
 from adjacency.engine.kernels.layout import PAT_PHASE_WIDTH, PAT_PHASES
 from adjacency.engine.kernels.patterns import N_CONFIGS, PARITY, configurations
 from adjacency.engine.symmetry import automorphisms
-from adjacency.engine.training import design, phase_rows, ridge_patterns
 from adjacency.engine.weights_file import UNITS, shipped_patterns
+from adjacency.training.dataset import open_job, shard_rows, split
+from adjacency.training.fit import design, phase_rows, ridge_patterns
 
 
 def square(rank: int, file: int) -> int:

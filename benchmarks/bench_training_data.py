@@ -1,8 +1,8 @@
 """What the sharded training-data job (``train-eval --data``) costs per labelled position.
 
-Plays ``--games`` games as the job does (:func:`adjacency.engine.dataset.shard_positions`,
+Plays ``--games`` games as the job does (:func:`adjacency.training.dataset.shard_positions`,
 default players and openings, every position kept) and labels each position alone
-with :func:`adjacency.engine.training.label_positions` (a depth-``--depth`` v1 search, or
+with :func:`adjacency.training.fit.label_positions` (a depth-``--depth`` v1 search, or
 the exact solver with at most ``--exact-plies`` left), timing each label in CPU seconds
 of this process (one core; the engine searches with one thread) and in wall seconds.
 The fixed cost of a ``label_positions`` call (its engine's table) is measured apart and
@@ -26,8 +26,8 @@ import time
 from collections import defaultdict
 
 from adjacency.engine import warmup
-from adjacency.engine.dataset import JobSettings, ShardTask, shard_positions
-from adjacency.engine.training import label_positions
+from adjacency.training.dataset import JobSettings, ShardTask, shard_positions
+from adjacency.training.fit import label_positions
 
 TARGET = 5_000_000
 

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 from adjacency.core import Position
 from adjacency.engine import Engine
-from adjacency.engine.dataset import JobSettings, generate, start_job
 from adjacency.engine.kernels.bits import write_geometry
 from adjacency.engine.kernels.evaluate import pattern
 from adjacency.engine.kernels.patterns import CANON, N_CANON, configurations
 from adjacency.engine.symmetry import automorphisms
+from adjacency.training.dataset import JobSettings, generate, start_job
 from adjacency.workers import SerialExecutor
 
 REPO = Path(__file__).resolve().parents[2]

@@ -35,7 +35,14 @@ from adjacency.engine.kernels.patterns import (
     pattern_sum,
 )
 from adjacency.engine.symmetry import automorphisms
-from adjacency.engine.training import (
+from adjacency.engine.weights_file import (
+    PATTERN_FILE,
+    UNITS,
+    WeightsError,
+    load_patterns,
+    save_patterns,
+)
+from adjacency.training.fit import (
     Chunk,
     Sample,
     fit_pattern_phases,
@@ -43,13 +50,6 @@ from adjacency.engine.training import (
     pattern_columns,
     predict,
     ridge_patterns,
-)
-from adjacency.engine.weights_file import (
-    PATTERN_FILE,
-    UNITS,
-    WeightsError,
-    load_patterns,
-    save_patterns,
 )
 from engine_positions import random_position
 

@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Ratings: match statistics, Bradley-Terry, Glicko-2", ("ratings",)),
     ("Arena: matches and tournaments", ("arena",)),
     ("Solving: the solved-game table", ("solving",)),
+    ("Training: the evaluations fitted offline", ("training",)),
     ("Web: the browser game", ("web",)),
     ("RL: PettingZoo and Gymnasium", ("rl",)),
     ("OpenSpiel", ("openspiel",)),

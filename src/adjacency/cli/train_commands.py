@@ -4,8 +4,8 @@ Self-play positions, labels by a deeper search of the frozen reference engine
 (exact solves near the end), ridge least squares per plies left (``--kind
 features``) or per phase over the line patterns (``--kind patterns``, positions
 generated on the executor); writes a versioned weights file
-(:mod:`adjacency.engine.training`). With ``--data DIR`` the positions are a resumable,
-sharded job on disk (:mod:`adjacency.engine.dataset`) that the fit streams from.
+(:mod:`adjacency.training.fit`). With ``--data DIR`` the positions are a resumable,
+sharded job on disk (:mod:`adjacency.training.dataset`) that the fit streams from.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def register(commands: Any) -> None:
 
 
 PLAYERS_TEXT = "v1:1,v1:2,v3:2,v4:3"
-"""The default ``--players`` (:data:`adjacency.engine.dataset.PLAYERS`)."""
+"""The default ``--players`` (:data:`adjacency.training.dataset.PLAYERS`)."""
 
 
 def players_list(text: str) -> tuple[tuple[str, int], ...]:
@@ -213,8 +213,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     from ..core.errors import AdjacencyError
     from ..engine import warmup
-    from ..engine.training import fit, label_positions, self_play_positions
     from ..engine.weights_file import save_weights
+    from ..training.fit import fit, label_positions, self_play_positions
 
     if args.exact_plies is None:
         args.exact_plies = 16 if args.data is not None else 8
@@ -273,7 +273,9 @@ def run_train_patterns(args: argparse.Namespace) -> int:
     from ..core import Position
     from ..core.errors import InvalidSettingsError
     from ..engine import warmup
-    from ..engine.training import (
+    from ..engine.weights_file import save_patterns
+    from ..system.signals import sigterm_as_interrupt
+    from ..training.fit import (
         chunks,
         fit_patterns,
         generate_samples,
@@ -281,8 +283,6 @@ def run_train_patterns(args: argparse.Namespace) -> int:
         load_samples,
         save_samples,
     )
-    from ..engine.weights_file import save_patterns
-    from ..system.signals import sigterm_as_interrupt
 
     out = args.out or Path("patterns-8x8.json")
     if args.holdout == 1:
@@ -367,8 +367,8 @@ def run_train_job(args: argparse.Namespace) -> int:
     from ..core import Position
     from ..core.errors import InvalidSettingsError
     from ..engine import warmup
-    from ..engine.dataset import JobSettings, generate, start_job
     from ..system.signals import stop_on_signals
+    from ..training.dataset import JobSettings, generate, start_job
     from ..workers import WorkerError
 
     if args.kind != "patterns":
@@ -476,13 +476,13 @@ def run_train_job(args: argparse.Namespace) -> int:
 
 def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int:
     """Fit the pattern weights on ``job``'s shards (streamed) toward ``--target``'s labels
-    (:func:`~adjacency.engine.dataset.target_labels`), measure the held-out error against
+    (:func:`~adjacency.training.dataset.target_labels`), measure the held-out error against
     the same target, write ``--out`` and print the summary; returns 0."""
     import numpy as np
 
-    from ..engine.dataset import phase_rows_from_shards, relabelled, shard_rows, split
-    from ..engine.training import fit_pattern_phases, holdout_table
     from ..engine.weights_file import UNITS, save_patterns
+    from ..training.dataset import phase_rows_from_shards, relabelled, shard_rows, split
+    from ..training.fit import fit_pattern_phases, holdout_table
 
     out = args.out or Path("patterns-8x8.json")
     done = sorted(job.done)  # the shards fitted and held out: their count, or their list

@@ -59,8 +59,8 @@ class Profile:
     use the hand-tuned one (0: learned everywhere;
     :func:`adjacency.engine.kernels.evaluate.evaluate`)."""
     learned: bool = False
-    """Use the learned evaluation (:mod:`adjacency.engine.training`'s shipped weights) on
-    the boards it was trained for (8x8); ``weights`` elsewhere."""
+    """Use the learned evaluation (the shipped weights that :mod:`adjacency.training.fit`
+    fitted) on the boards it was trained for (8x8); ``weights`` elsewhere."""
     patterns: bool = False
     """Use the pattern evaluation (:mod:`adjacency.engine.kernels.patterns`, the shipped pattern
     weights) instead of the learned one on 8x8, where ``learned`` would apply."""

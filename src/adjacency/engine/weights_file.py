@@ -3,7 +3,7 @@
 
 The file (JSON, ``format`` :data:`FORMAT`) holds, for every number of plies left
 from 2 to 64, one weight per feature of :mod:`adjacency.engine.kernels.features` in
-1/:data:`UNITS` piece. The offline trainer (:mod:`adjacency.engine.training`)
+1/:data:`UNITS` piece. The offline trainer (:mod:`adjacency.training.fit`)
 writes it; the driver (:mod:`adjacency.engine.searcher`) reads the shipped one
 (:data:`DEFAULT_FILE`) through :func:`shipped_weights`. This module needs neither
 of them, so the driver does not depend on the trainer.

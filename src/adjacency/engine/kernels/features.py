@@ -6,7 +6,7 @@ which pieces can still be taken, and what the best empty square would win.
 Logistello and Edax value Othello positions by weights per pattern of squares
 per game phase; here the local configuration of a piece is whether it touches
 an empty square, and the weights are fitted per number of plies left
-(:mod:`adjacency.engine.training`). The features, from the mover's view, all
+(:mod:`adjacency.training.fit`). The features, from the mover's view, all
 bit-parallel (no loop over squares):
 
 * ``MINE_OPEN``, ``THEIRS_OPEN``: the mover's / the opponent's pieces that touch an

@@ -35,13 +35,13 @@ import numpy as np
 
 from ..core import Position
 from ..core.errors import InvalidSettingsError
+from ..engine import Engine
+from ..engine.kernels.bits import write_geometry
+from ..engine.kernels.features import N_FEATURES, feature_vector
+from ..engine.kernels.layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE, TT
+from ..engine.kernels.patterns import CANON, N_CANON, N_INSTANCES, N_WEIGHTS, configurations
+from ..engine.weights_file import UNITS, WeightsError, has_parity, load_weights
 from ..workers.base import Executor
-from .kernels.bits import write_geometry
-from .kernels.features import N_FEATURES, feature_vector
-from .kernels.layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE, TT
-from .kernels.patterns import CANON, N_CANON, N_INSTANCES, N_WEIGHTS, configurations
-from .searcher import Engine
-from .weights_file import UNITS, WeightsError, has_parity, load_weights
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``."""
@@ -95,7 +95,7 @@ def play_game(
     The only source of chance is ``rng`` (a random opening ply draws no ``rng.random()``),
     and the engines search with one thread, so the same ``rng`` state and engine tables
     give the same game: the self-play of the learned evaluation and the sharded data job
-    (:mod:`adjacency.engine.dataset`) both play through here."""
+    (:mod:`adjacency.training.dataset`) both play through here."""
     found: list[Position] = []
     ply = 0
     while position.plies_left >= 2:

@@ -1,5 +1,5 @@
 """Training targets from the end of the game (``train-eval --data DIR --target``,
-:func:`adjacency.engine.dataset.target_labels`): on small generated shards the outcome
+:func:`adjacency.training.dataset.target_labels`): on small generated shards the outcome
 and TD(lambda) labels equal a brute-force recomputation from the positions themselves
 (every later position of the game walked in play order, the side to move read from each
 position), whatever the order of the rows; the command fits toward them, the fit equals
@@ -16,7 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjacency.cli import main
-from adjacency.engine.dataset import (
+from adjacency.engine.kernels.patterns import expand
+from adjacency.engine.weights_file import load_patterns
+from adjacency.training.dataset import (
     JobSettings,
     ShardTask,
     make_shard,
@@ -25,9 +27,7 @@ from adjacency.engine.dataset import (
     split,
     target_labels,
 )
-from adjacency.engine.kernels.patterns import expand
-from adjacency.engine.training import Sample, fit_patterns
-from adjacency.engine.weights_file import load_patterns
+from adjacency.training.fit import Sample, fit_patterns
 
 SETTINGS = JobSettings(
     seed=11, shards=2, shard_games=4, rounds=(10,), depth=3, exact_plies=4, sample=0.6

@@ -1,5 +1,5 @@
 """The sharded training-data job (``train-eval --kind patterns --data DIR``,
-:mod:`adjacency.engine.dataset`): a job killed by SIGKILL and resumed equals an
+:mod:`adjacency.training.dataset`): a job killed by SIGKILL and resumed equals an
 uninterrupted one shard for shard, Ctrl-C stops it in one line and --resume finishes it
 byte for byte, a pool of workers and a Ray cluster write the same
 shards as the serial executor, the labels agree with an exact oracle and with fresh
@@ -26,7 +26,9 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.engine import Engine
-from adjacency.engine.dataset import (
+from adjacency.engine.kernels.patterns import expand
+from adjacency.engine.weights_file import load_patterns
+from adjacency.training.dataset import (
     MANIFEST,
     JobSettings,
     generate,
@@ -36,9 +38,7 @@ from adjacency.engine.dataset import (
     split,
     start_job,
 )
-from adjacency.engine.kernels.patterns import expand
-from adjacency.engine.training import Sample, fit_patterns
-from adjacency.engine.weights_file import load_patterns
+from adjacency.training.fit import Sample, fit_patterns
 from adjacency.workers import PoolExecutor, RayExecutor, SerialExecutor
 from oracles import exact_value, within_budget
 

@@ -4,9 +4,9 @@ A job (:class:`JobSettings`) is ``shards`` shards of ``shard_games`` 8x8 self-pl
 games each. Every game draws its two players from ``players`` (a v1/v3/v4 search at
 a fixed depth each), opens with a random number (0 to ``opening_plies``) of uniformly
 random moves, then plays its players' moves, each replaced by a random move with
-probability ``epsilon`` (:func:`adjacency.engine.training.play_game`). Each position
+probability ``epsilon`` (:func:`adjacency.training.fit.play_game`). Each position
 is kept with probability ``sample`` and labelled by
-:func:`adjacency.engine.training.label_positions`: a depth-``depth`` search of the
+:func:`adjacency.training.fit.label_positions`: a depth-``depth`` search of the
 frozen v1 engine, or the exact solver with at most ``exact_plies`` left (default 16:
 measured on one core, a 16-ply solve costs about 0.3 s, an 18-ply one 2.5 s and a
 20-ply one 36 s, against 0.02 s for a depth-6 search label, so exact labels from 20
@@ -32,7 +32,7 @@ settings once the job is complete.
 
 **Reading.** :func:`open_job` checks a directory (manifest format and settings, every
 shard's checksum) and :func:`phase_rows_from_shards` streams the shards one at a time,
-keeping only one phase's rows, for :func:`adjacency.engine.training.fit_pattern_phases`,
+keeping only one phase's rows, for :func:`adjacency.training.fit.fit_pattern_phases`,
 labelled by the chosen target (:func:`target_labels`: the stored search labels, the exact
 value reached later in the same game, or a TD(lambda) blend of the two).
 Every problem with the input (missing directory, other settings, corrupt shard) is a
@@ -56,10 +56,10 @@ import numpy as np
 
 from ..core import Position
 from ..core.errors import AdjacencyError
+from ..engine import Engine
+from ..engine.weights_file import UNITS
 from ..workers.base import Executor
-from .searcher import Engine
-from .training import bitboard_columns, label_positions, phase_rows, play_game
-from .weights_file import UNITS
+from .fit import bitboard_columns, label_positions, phase_rows, play_game
 
 FORMAT = "adjacency-positions"
 """The ``format`` field of a job's manifest."""
@@ -423,7 +423,7 @@ def target_labels(arrays: dict[str, np.ndarray], target: str, td_lambda: float =
 def phase_rows_from_shards(
     job: Job, indices: Sequence[int], target: str = "search", td_lambda: float = 0.7
 ) -> Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """A :data:`~adjacency.engine.training.PhaseRows` over the shards ``indices`` (in that
+    """A :data:`~adjacency.training.fit.PhaseRows` over the shards ``indices`` (in that
     order), labelled by ``target`` (:func:`target_labels`): each call reads the shards one
     at a time and keeps only the phase's rows, so memory holds one phase (with window 2
     about 1 in 7 of the rows), not the job."""
