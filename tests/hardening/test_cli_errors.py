@@ -225,10 +225,12 @@ def test_match_on_a_foreign_database_says_so(tmp_path: Path) -> None:
     db = tmp_path / "foreign.db"
     with sqlite3.connect(db) as connection:
         connection.execute("CREATE TABLE games (name TEXT)")
+    before = db.read_bytes()
     result = match(db)
-    assert result.returncode == EXIT_RUNTIME
+    assert result.returncode == EXIT_BAD_INPUT  # the wrong file is the user's input
     assert b"Traceback" not in result.stderr
     assert b"its table 'games' lacks the columns run_id" in result.stderr
+    assert db.read_bytes() == before
 
 
 @pytest.mark.slow
