@@ -177,7 +177,7 @@ def test_aborting_ends_the_game_without_a_result(server: str, page: Any) -> None
     page.click("#btn-abort")
     page.click("#confirm-yes")
     page.wait_for_selector("#dlg-result[open]")
-    assert page.inner_text("#result-title") == "Game stopped"
+    assert page.inner_text("#result-title") == "Game aborted"  # not "stopped" nor "abandonment"
     state = api(server, "GET", f"/api/games/{game['id']}")
     assert (state["status"], state["result"], state["termination"]) == ("over", None, "abandoned")
 
