@@ -264,6 +264,13 @@ def test_with_no_game_open_the_game_controls_are_disabled(server: str, browser: 
     page.keyboard.press("u")  # the undo key with no game: nothing happens, nothing throws
     page.evaluate("() => document.querySelector('#btn-undo').click()")
     assert page.locator("#notice").inner_text() == ""
+    page.click("#btn-new")  # a game opens: what it allows is enabled again
+    page.click("#new-start")
+    page.wait_for_selector("#dlg-new", state="hidden")
+    page.wait_for_selector("#btn-abort:not([hidden])")
+    for control in ("#btn-abort", "#btn-share", "#btn-analyse", "#btn-flip", "#move-input"):
+        assert page.locator(control).is_enabled(), control
+    assert page.locator("#btn-save").get_attribute("href")
     close(page)  # no console error, no uncaught exception
 
 
@@ -337,3 +344,35 @@ def test_copy_works_without_the_clipboard_api_as_over_plain_http(server: str, br
     assert page.evaluate("() => window.copied") == row.locator("input").input_value()
     assert "/?game=" in page.evaluate("() => window.copied")
     close(page)
+
+
+HIDDEN_WITH_NOTIFICATIONS = """
+Object.defineProperty(document, "hidden", { get: () => true });
+window.notified = [];
+window.Notification = class {
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+  constructor(title) { window.notified.push(title); }
+};
+"""
+
+
+def test_a_hidden_page_notifies_your_turn_where_notifications_are_allowed(
+    server: str, browser: Any
+) -> None:
+    """The Notification API as a browser that granted it presents it, on a page that is
+    not looked at (another tab in front)."""
+    made = api(server, "POST", "/api/invites", {**TWO_PEOPLE, "rows": 4, "cols": 4, "rounds": 2})
+    game_id, tokens = made["game"]["id"], made["tokens"]
+    bob = new_tab(browser, server, client=None)
+    bob.add_init_script(HIDDEN_WITH_NOTIFICATIONS)
+    bob.goto(f"{server}/?game={game_id}#seat={tokens['o']}")
+    bob.wait_for_selector("#board .sq")
+    ann = device(browser, f"{server}/?game={game_id}#seat={tokens['x']}")
+    ann.wait_for_function("document.title.startsWith('Your turn')")
+    square = sorted(made["game"]["preview"])[0]
+    ann.click(f'[data-square="{square}"]')
+    bob.wait_for_function("window.notified.length === 1")
+    assert bob.evaluate("() => window.notified") == [f"Ann played {square}: your turn"]
+    assert bob.title().startswith("Your turn")
+    close(ann, bob)

@@ -47,6 +47,7 @@ export function renderControls(game) {
   const side = ownSide(game);
   const abort = canAbort(game, side);
   $("#btn-abort").hidden = !abort;
+  $("#btn-abort").disabled = !abort;
   $("#btn-resign").hidden = abort || !side;
   $("#btn-resign").disabled = !playing;
   $("#btn-move-now").disabled = !game.thinking;
