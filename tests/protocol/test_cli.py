@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from adjacency.bots import entries
-from adjacency.cli.protocol_commands import PREFERRED_BOTS, default_bot
+from adjacency.cli.protocol_server_commands import PREFERRED_BOTS, default_bot
 
 
 def test_default_bot_is_the_strongest_registered() -> None:

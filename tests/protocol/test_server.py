@@ -11,13 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from adjacency import protocol_server as server_module
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.base import Bot, Search, Thinking
 from adjacency.core import Color, Position
-from adjacency.protocol import server as server_module
 from adjacency.protocol.client import EngineProcess
-from adjacency.protocol.server import EngineServer, limit_from_go
 from adjacency.protocol.wire import Go
+from adjacency.protocol_server import EngineServer, limit_from_go
 from protocol_helpers import REPO
 
 TIMEOUT = 20.0  # generous bound for a reply (never reached unless the test fails)

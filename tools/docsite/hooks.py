@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Engine: the compiled search", ("engine",)),
     ("Bots", ("bots",)),
     ("Lab: see the search", ("lab",)),
-    ("Protocol: engines in any language", ("protocol",)),
+    ("Protocol: engines in any language", ("protocol", "protocol_server")),
     ("Workers, plotting and storage", ("workers", "plotting", "storage")),
     ("Serving: what both HTTP servers share", ("serving",)),
     ("Ratings: match statistics, Bradley-Terry, Glicko-2", ("ratings",)),

@@ -10,7 +10,8 @@
   program in its own process group; :mod:`~adjacency.protocol.errors`: the client's errors.
 - :mod:`~adjacency.protocol.mock`: :class:`~adjacency.protocol.mock.MockTransport`, a
   scripted engine without a process, for tests.
-- :mod:`~adjacency.protocol.server`: serves any registered bot (``adjacency engine``).
 
-The ``cmd:`` bot in :mod:`adjacency.bots.external` puts the client behind the Bot interface.
+The whole package imports only the core: the ``cmd:`` bot in :mod:`adjacency.bots.external`
+puts the client behind the Bot interface. The engine side, which serves any registered bot
+(``adjacency engine``), is a front end above the bots: :mod:`adjacency.protocol_server`.
 """

@@ -45,7 +45,7 @@ def run_engine(args: argparse.Namespace) -> int:
     """``adjacency engine``: serve a bot over the engine protocol on standard input and output
     until ``quit``, the end of the input, Ctrl-C or the parent's exit; returns 0. Standard output
     is the protocol's alone: stray prints go to standard error."""
-    from ..protocol.server import MAX_LINE_CHARS, EngineServer, bounded_lines
+    from ..protocol_server import MAX_LINE_CHARS, EngineServer, bounded_lines
     from ..system.lifetime import exit_with_parent
 
     # A controller killed with SIGKILL cannot stop us: end with it. Poll only, since

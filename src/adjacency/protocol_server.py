@@ -5,6 +5,10 @@ calling thread reads commands while a worker thread searches, so ``isready``
 is answered and ``stop`` is obeyed in the middle of a search. Every ``go``
 gets exactly one ``bestmove``; a command that cannot be parsed, or comes at a
 wrong time, changes nothing and is reported as ``info string error: ...``.
+
+It serves bots, so it is a front end above them, apart from :mod:`adjacency.protocol`:
+that package (the messages, the transports, the client) imports only the core, and the
+``cmd:`` bot below is its client.
 """
 
 from __future__ import annotations
@@ -13,12 +17,12 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
-from ..bots.base import DEFAULT_MOVE_TIME, Bot, BotError, Limit, Thinking
-from ..bots.registry import SEED, Option, entry, make_bot, parse_spec
-from ..core import Position
-from ..core.errors import AdjacencyError
-from ..core.text import quote
-from .wire import (
+from .bots.base import DEFAULT_MOVE_TIME, Bot, BotError, Limit, Thinking
+from .bots.registry import SEED, Option, entry, make_bot, parse_spec
+from .core import Position
+from .core.errors import AdjacencyError
+from .core.text import quote
+from .protocol.wire import (
     Aep,
     AepOk,
     BestMove,
