@@ -154,3 +154,30 @@ def test_offers_are_for_games_between_devices_and_their_players(
     assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "kind"
     state = x.get(f"/api/games/{game_id}").json()
     assert state["offer"] is None and state["moves"] == []
+
+
+def test_a_takeback_offer_lapses_when_the_game_ends(players: dict[str, TestClient]) -> None:
+    x, o = players["x"], players["o"]
+    game_id = between_devices(players, rounds=3)
+    x.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
+    x.post(f"/api/games/{game_id}/offers", json={"kind": "takeback"})
+    resigned = o.post(f"/api/games/{game_id}/resign").json()
+    assert resigned["status"] == "over" and resigned["offer"] is None
+    late = o.post(f"/api/games/{game_id}/offers/answer", json={"accept": True})
+    assert late.status_code == 409
+    assert len(x.get(f"/api/games/{game_id}").json()["moves"]) == 1
+
+
+def test_an_offer_and_a_rematch_survive_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    app = create_app(db)
+    with TestClient(app) as x, TestClient(app) as o:
+        players = {"x": x, "o": o}
+        game_id = finished(players)
+        x.post(f"/api/games/{game_id}/offers", json={"kind": "rematch"})
+        cookies = {"x": dict(x.cookies), "o": dict(o.cookies)}
+    with TestClient(create_app(db), cookies=cookies["o"]) as o:  # the server restarted
+        assert o.get(f"/api/games/{game_id}").json()["offer"] == {"kind": "rematch", "by": "x"}
+        new_id = o.post(f"/api/games/{game_id}/offers/answer", json={"accept": True}).json()["id"]
+    with TestClient(create_app(db), cookies=cookies["x"]) as x:
+        assert x.get(f"/api/games/{game_id}").json()["rematch"] == new_id

@@ -352,6 +352,8 @@ class GameSession:
         """Announce a change (call with the lock held): new version, saved unless told not
         to, a ``state`` event to the listeners, and a waiting bot worker re-checks."""
         self.version += 1
+        if self.offer is not None and self.offer.kind == "takeback" and self.game.is_over:
+            self.offer = None  # resigned, aborted or lost on time: nothing to take back
         if save:
             self._saver(self)
         self.broadcast("state", self._state().model_dump_json())
@@ -595,9 +597,9 @@ class GameSession:
                 raise NotNow("there is no offer to answer (it was withdrawn or lapsed)")
             if accept and offer.by == color:
                 raise NotNow("an offer is accepted by the other player, not by its maker")
-            self.offer = None
             if accept and offer.kind == "takeback":
-                self._take_back(offer.by)
+                self._take_back(offer.by)  # raises, the offer kept, if nothing is left
+            self.offer = None
             self.changed()
             return offer
 
