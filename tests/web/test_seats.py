@@ -103,8 +103,12 @@ def test_watchers_read_but_cannot_act(browsers: dict[str, TestClient]) -> None:
         "owner": False,
         "invite": True,
     }
-    refusals = {  # takebacks and hints are off between devices, for everyone
-        "undo": (409, "takebacks are off in games between devices"),
+    refusals = {  # hints are off between devices and a takeback is an offer, for everyone
+        "undo": (
+            409,
+            "between devices a takeback is an offer the other player answers: "
+            'POST /offers with {"kind": "takeback"}',
+        ),
         "hint": (409, "hints are off in games between devices"),
         "move-now": (403, "only the game's creator or its players may hurry a bot"),
     }

@@ -505,7 +505,11 @@ class GameSession:
         """Take back the last person's move and any bot replies after it."""
         with self.lock:
             if self.seats.invite:
-                raise NotNow("takebacks are off in games between devices", code="no_takebacks")
+                raise NotNow(
+                    "between devices a takeback is an offer the other player answers: "
+                    'POST /offers with {"kind": "takeback"}',
+                    code="no_takebacks",
+                )
             self.seats.require_member(caller, "take back moves")
             if self.game.termination == Termination.TIME_FORFEIT:
                 raise NotNow("the game was lost on time; a takeback cannot give the time back")

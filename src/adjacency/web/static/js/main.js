@@ -90,7 +90,7 @@ function pinBoard() {
 // own marker, so your move and the reply both stay in view.
 const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
 const HOLD_MOST_MS = 1200; // longer than the longest move animation (style.css: .5 s)
-let drawn = { id: null, ply: null, flipped: null }; // what the board shows
+let drawn = { id: null, ply: null }; // the game and ply the board shows
 let hold = null; // {timer, onEnd} while the drawn move animates
 
 function endHold() {
@@ -167,7 +167,9 @@ function render({ animate = false, released = false } = {}) {
   renderReviewSummary($("#review-summary"), game.review && reviewSummary && reviewSummary.id === s.id ? reviewSummary.summary : null);
   $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing) || aborted(s);
   if (analysing === "game") followShown();
-  const turn = s.status === "playing" && game.canMove ? t("title.your-turn") : t("title.to-move", { side: s.turn.toUpperCase() });
+  // "Your turn" for the one player this browser is; two people at one screen read the side.
+  const yours = s.status === "playing" && game.canMove && game.viewer.seats.length === 1;
+  const turn = yours ? t("title.your-turn") : t("title.to-move", { side: s.turn.toUpperCase() });
   document.title = `${s.status === "over" ? describe(s) : turn} · Adjacency`;
 }
 
@@ -210,8 +212,8 @@ function watchOffer() {
     return;
   }
   announce(text);
-  if (!mine) {
-    if ($("#dlg-result").open) $("#dlg-result").close();
+  if (!mine && $("#dlg-result").open) { // the rematch asked over the result card: answer it
+    $("#dlg-result").close();
     $("#offer-accept").focus();
   }
 }
@@ -563,7 +565,9 @@ function onKey(event) {
     Home: () => game.navigate(0),
     End: () => game.navigate(Infinity),
     n: () => newGame.open(),
-    u: () => s && s.can_undo && act(() => api.undo(s.id)),
+    u: () => s && (game.viewer.invite
+      ? !$("#btn-takeback").disabled && act(() => api.offer(s.id, "takeback"))
+      : s.can_undo && act(() => api.undo(s.id))),
     h: () => requestHint(),
     a: () => analyseShown(),
     f: () => flip(),
