@@ -117,15 +117,16 @@ def test_the_generator_walks_the_package_like_the_tests() -> None:
 
 
 def test_a_module_added_later_gets_a_page_in_a_group_of_its_own(tmp_path: Path) -> None:
-    """A package the generator has never heard of (the league) is found and grouped."""
+    """A package that neither the layers nor the titles name yet (an almanac) is found and
+    grouped, below the command line."""
     package = tmp_path / "adjacency"
     for path in [
         "__init__.py",
         "__main__.py",
         "core/__init__.py",
         "core/position.py",
-        "league/__init__.py",
-        "league/pairing.py",
+        "almanac/__init__.py",
+        "almanac/pairing.py",
         "cli/__init__.py",
         "notes/stray.py",
     ]:
@@ -135,17 +136,45 @@ def test_a_module_added_later_gets_a_page_in_a_group_of_its_own(tmp_path: Path) 
     pages = generator.public_modules(package)
     assert [page.name for page in pages] == [
         "adjacency",
+        "adjacency.almanac",
+        "adjacency.almanac.pairing",
         "adjacency.cli",
         "adjacency.core",
         "adjacency.core.position",
-        "adjacency.league",
-        "adjacency.league.pairing",
     ]
-    assert pages[5].src_uri == "reference/adjacency/league/pairing.md"
-    assert pages[4].src_uri == "reference/adjacency/league/index.md"
+    assert pages[2].src_uri == "reference/adjacency/almanac/pairing.md"
+    assert pages[1].src_uri == "reference/adjacency/almanac/index.md"
     titles = [title for title, _ in generator.groups(pages)]
-    assert titles.index("League") < titles.index("Command line")
-    assert titles.index("Core: rules and positions") < titles.index("League")
+    assert titles.index("Almanac") < titles.index("Command line")
+    assert titles.index("Core: rules and positions") < titles.index("Almanac")
+
+
+def test_the_reference_is_grouped_in_the_order_importlinter_writes(tmp_path: Path) -> None:
+    """The layers' order is written once, in ``.importlinter``: every top-level part of the
+    package stands in its layers contract, and the reference's groups and its index follow
+    that file (a file with the layers swapped swaps the groups)."""
+    generator = hooks()
+    layers = generator.layer_order()
+    named = [top for layer in layers for top in layer]
+    tops = {name.split(".")[1] for name in module_names() if "." in name}
+    assert sorted(tops - set(named)) == [], "parts of the package outside the layers contract"
+    assert (layers[0], layers[-1]) == (("system",), ("cli",))
+    index = generator.reference_index(generator.groups(generator.public_modules()))
+    assert f"`{generator.layer_line(layers)}`" in index
+
+    contracts = tmp_path / ".importlinter"
+    contracts.write_text(
+        "[importlinter:contract:layers]\nname = layers\ntype = layers\nlayers =\n"
+        "    adjacency.cli\n    adjacency.bots | adjacency.engine\n    adjacency.core\n"
+    )
+    swapped = generator.layer_order(contracts)
+    assert swapped == [("core",), ("bots", "engine"), ("cli",)]
+    pages = [generator.ModulePage(f"adjacency.{top}", True) for top in ("cli", "engine", "bots")]
+    assert [title for title, _ in generator.groups(pages, swapped)] == [
+        "Bots",
+        "Engine: the compiled search",
+        "Command line",
+    ]
 
 
 def test_the_home_page_is_the_readme_with_links_for_the_site() -> None:

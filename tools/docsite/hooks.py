@@ -4,8 +4,9 @@ The API reference is generated from the package itself: every public module unde
 ``src/adjacency`` (found by walking the source tree, so a module or subpackage added
 later gets its page without editing a list) gets a page ``reference/<dotted/path>.md``
 whose body is mkdocstrings' ``::: module``. The pages are grouped in the navigation by
-the architecture's layers (README, "Layout"); a top-level subpackage this file does not
-know yet gets a group of its own, placed with the front ends.
+the architecture's layers, in the order that ``.importlinter`` writes (the one place that
+writes it; the reference's index prints it); a top-level subpackage no layer names yet gets
+a group of its own, right below the command line.
 
 The home page is the README, its links rewritten for the site (``docs/rules.md`` is
 ``rules.md`` there). Links of the guides to repository files outside ``docs/`` (the
@@ -14,6 +15,7 @@ examples) cannot be pages of the site: they are shown as the file's path in code
 
 from __future__ import annotations
 
+import configparser
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,32 +31,56 @@ ROOT = "adjacency"
 REFERENCE = "reference"
 """The folder of the generated reference pages in the site."""
 
-LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("The package", ("",)),
-    ("Core: rules and positions", ("core",)),
-    ("Engine: the compiled search", ("engine",)),
-    ("Bots", ("bots",)),
-    ("Lab: see the search", ("lab",)),
-    ("Protocol: engines in any language", ("protocol", "protocol_server")),
-    ("Workers, plotting and storage", ("workers", "plotting", "storage")),
-    ("Serving: what both HTTP servers share", ("serving",)),
-    ("Ratings: match statistics, Bradley-Terry, Glicko-2", ("ratings",)),
-    ("Arena: matches and tournaments", ("arena",)),
-    ("Solving: the solved-game table", ("solving",)),
-    ("Training: the evaluations fitted offline", ("training",)),
-    ("Web: the browser game", ("web",)),
-    ("RL: PettingZoo and Gymnasium", ("rl",)),
-    ("OpenSpiel", ("openspiel",)),
-    ("Tuning: SPSA", ("tuning",)),
-    ("System: process lifetime and signals", ("system",)),
-    ("Command line", ("cli",)),
-)
-"""Navigation groups of the reference, by top-level part of the package (``""`` is the
-package module itself), in the order of the architecture: core upwards to the command
-line, system (below every layer) last with the entry point."""
+IMPORT_CONTRACTS = REPO / ".importlinter"
+"""Import-linter's contracts: its ``layers`` contract is the one place that writes the
+order of the architecture's layers; the reference is grouped in that order."""
 
-FRONT_ENDS_END = "OpenSpiel"
-"""Groups of top-level parts not in :data:`LAYERS` come after this one."""
+TITLES: dict[str, str] = {
+    "": "The package",
+    "system": "System: process lifetime and signals",
+    "core": "Core: rules and positions",
+    "engine": "Engine: the compiled search",
+    "protocol": "Protocol: engines in any language",
+    "workers": "Workers, plotting and storage",
+    "plotting": "Workers, plotting and storage",
+    "storage": "Workers, plotting and storage",
+    "serving": "Serving: what both HTTP servers share",
+    "ratings": "Ratings: match statistics, Bradley-Terry, Glicko-2",
+    "bots": "Bots",
+    "lab": "Lab: see the search",
+    "protocol_server": "Protocol server: any bot served as an engine",
+    "arena": "Arena: matches and tournaments",
+    "solving": "Solving: the solved-game table",
+    "training": "Training: the evaluations fitted offline",
+    "web": "Web: the browser game",
+    "rl": "RL: PettingZoo and Gymnasium",
+    "openspiel": "OpenSpiel",
+    "tuning": "Tuning: SPSA",
+    "cli": "Command line",
+}
+"""The reference's group title of each top-level part of the package (``""`` is the
+package module itself); parts with one title share a group. A part without a title is
+named by itself, capitalised (``League``)."""
+
+
+def layer_order(contracts: Path = IMPORT_CONTRACTS) -> list[tuple[str, ...]]:
+    """The layers of the ``layers`` contract of ``contracts``, bottom first, each as the
+    top-level parts of the package it lists (``("engine", "protocol", ...)``), in its order.
+
+    Raises ``KeyError`` if the file has no such contract: the site is not built with a
+    made-up order."""
+    parser = configparser.ConfigParser()
+    parser.read_string(contracts.read_text(encoding="utf-8"))
+    lines = parser["importlinter:contract:layers"]["layers"].splitlines()
+    layers = []
+    for line in reversed([line for line in lines if line.strip()]):
+        tops: list[str] = []
+        for name in re.split(r"[:|]", line):
+            parts = name.strip().split(".")
+            if len(parts) > 1 and parts[0] == ROOT and parts[1] not in tops:
+                tops.append(parts[1])
+        layers.append(tuple(tops))
+    return layers
 
 
 @dataclass(frozen=True)
@@ -105,21 +131,29 @@ def public_modules(package: Path = PACKAGE) -> list[ModulePage]:
     return sorted(found, key=lambda page: page.name)
 
 
-def groups(pages: list[ModulePage]) -> list[tuple[str, list[ModulePage]]]:
-    """The pages grouped as :data:`LAYERS` says, unknown top-level parts after the front ends."""
-    known = {top for _, tops in LAYERS for top in tops}
-    extra = sorted({page.top for page in pages} - known)
-    layout: list[tuple[str, tuple[str, ...]]] = []
-    for title, tops in LAYERS:
-        layout.append((title, tops))
-        if title == FRONT_ENDS_END:
-            layout.extend((top.capitalize(), (top,)) for top in extra)
-    grouped = []
-    for title, tops in layout:
-        members = [page for page in pages if page.top in tops]
+def groups(
+    pages: list[ModulePage], layers: list[tuple[str, ...]] | None = None
+) -> list[tuple[str, list[ModulePage]]]:
+    """The pages grouped by :data:`TITLES`, the groups in the order of ``layers``
+    (:func:`layer_order` when not given): the package module first, then each layer's
+    parts from the bottom up; a part that no layer names yet comes right below the top
+    layer (the command line), so it is still listed."""
+    layers = layer_order() if layers is None else layers
+    ordered = [top for layer in layers[:-1] for top in layer]
+    present = {page.top for page in pages}
+    extra = sorted(present - {"", *ordered, *(layers[-1] if layers else ())})
+    ordered = ["", *ordered, *extra, *(layers[-1] if layers else ())]
+    grouped: dict[str, list[ModulePage]] = {}
+    for top in ordered:
+        members = [page for page in pages if page.top == top]
         if members:
-            grouped.append((title, members))
-    return grouped
+            grouped.setdefault(TITLES.get(top, top.capitalize()), []).extend(members)
+    return list(grouped.items())
+
+
+def layer_line(layers: list[tuple[str, ...]]) -> str:
+    """The layers as one line of text, bottom first: ``system <- core <- (engine, ...) <- ...``."""
+    return " <- ".join(layer[0] if len(layer) == 1 else f"({', '.join(layer)})" for layer in layers)
 
 
 def reference_index(grouped: list[tuple[str, list[ModulePage]]]) -> str:
@@ -128,7 +162,11 @@ def reference_index(grouped: list[tuple[str, list[ModulePage]]]) -> str:
         "# API reference",
         "",
         "Generated from the docstrings of every public module of `adjacency`, grouped by",
-        "the layers of the architecture (core at the bottom, the command line on top).",
+        "the layers of the architecture, from the bottom: a module may import the layers",
+        "below its own, never one above. The order is that of import-linter's `layers`",
+        "contract (`.importlinter`, checked by `make lint`):",
+        "",
+        f"`{layer_line(layer_order())}`",
         "",
     ]
     for title, members in grouped:
