@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjacency.core.record import game_from_text
+from adjacency.bots import Limit, make_bot
+from adjacency.bots.referee import play_game
+from adjacency.core.record import game_from_text, game_to_text
+from adjacency.league.event_pairing import round_robin
+from adjacency.league.event_store import EventStore
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore, StoredGame
@@ -221,3 +225,32 @@ def me(url: str, secret: str) -> dict[str, Any]:
 def challenge(url: str, secret: str, opponent: str) -> Any:
     """The answer to a person's challenge of ``opponent``."""
     return request(f"{url}/api/league/challenge", "POST", {"opponent": opponent}, token=secret)
+
+
+def play_round_robin(db: str, name: str = "rr") -> None:
+    """Play every board of the round robin ``name`` in the store as the server would:
+    each board a league pair, each leg a real game (greedy against random) whose record
+    is stored."""
+    with LeagueStore(db) as store:
+        events = EventStore(store)
+        event = events.named(name)
+        members = events.members(event.id)
+        settings = store.settings()
+        for r, boards in enumerate(round_robin(members)):
+            events.add_round(event.id, r, boards, len(settings.openings))
+        for board in events.boards(event.id):
+            if board.pair_id is None or board.b is None:
+                continue
+            for leg in (0, 1):
+                x, o = (board.a, board.b) if leg == 0 else (board.b, board.a)
+                start = settings.opening(0)
+                record = play_game(
+                    make_bot("greedy", seed=board.id * 2 + leg),
+                    make_bot("random", seed=board.id),
+                    start,
+                    Limit(time=None),
+                )
+                game_id = store.start_game(x, o, start.fen(), board.pair_id, leg)
+                store.finish_game(game_id, record.result, record.termination.value, "",
+                                  game_to_text(record), record.position.score,
+                                  len(record.moves), (0.0, 0.0))  # fmt: skip

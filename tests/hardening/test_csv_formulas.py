@@ -52,7 +52,8 @@ def table_data(names: list[str]) -> dict[str, object]:
         row.update(elo_low=-40, elo_high=15, margin=-0.5)
         rows.append(row)
     cells = [[None if i == j else (1.0, 1) for j in range(len(names))] for i in range(len(names))]
-    return {"standings": rows, "crosstable": {"names": names, "cells": cells}}
+    byes = [0.0] * len(names)
+    return {"standings": rows, "crosstable": {"names": names, "cells": cells, "byes": byes}}
 
 
 def test_event_exports_write_a_formula_named_member_as_text() -> None:
@@ -61,7 +62,7 @@ def test_event_exports_write_a_formula_named_member_as_text() -> None:
     assert [row["name"] for row in table] == ["'" + FORMULA, "ada"]
     assert table[0]["elo"] == "-12.5" and table[0]["margin"] == "-0.5"  # numbers stay numbers
     cross = list(csv.reader(io.StringIO(crosstable_csv(data))))
-    assert cross[0][1:] == ["'" + FORMULA, "ada"] and cross[1][0] == "'" + FORMULA
+    assert cross[0][1:] == ["'" + FORMULA, "ada", "byes"] and cross[1][0] == "'" + FORMULA
 
 
 def test_the_arena_csv_writes_formula_names_and_details_as_text(tmp_path: Path) -> None:

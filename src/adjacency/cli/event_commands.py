@@ -42,7 +42,9 @@ def register(sub: Any) -> None:
     who = create.add_mutually_exclusive_group(required=True)
     who.add_argument("--members", help="the members, comma-separated, in seeding order")
     who.add_argument(
-        "--all-connected", action="store_true", help="every bot connected when it starts"
+        "--all-connected",
+        action="store_true",
+        help="every bot connected when it starts, and the house bots (2 at least)",
     )
     rated = create.add_mutually_exclusive_group()
     rated.add_argument(
@@ -70,11 +72,27 @@ def register(sub: Any) -> None:
     show.set_defaults(handler=run_show)
 
     export = actions.add_parser(
-        "export", help="write table.csv, table.json, crosstable.csv and games.txt"
+        "export",
+        help="write table.csv, table.json, crosstable.csv, games.txt and games.db into --out",
+        description=(
+            "Write into the directory --out (created if missing): table.csv and table.json "
+            "(the final table), crosstable.csv, games.txt (every finished game of the event "
+            "as one records file, each tagged with the event's name and its round) and "
+            "games.db (the same games as an arena results database that `adjacency report` "
+            "reads). Everything is read from the league file --db (the server stores the "
+            "games there as they end; it may be running). A games.db in --out already is "
+            "refused before anything is written."
+        ),
     )
     _db(export)
     export.add_argument("name", help="the event, as created")
-    export.add_argument("--out", type=Path, required=True, help="the directory to write into")
+    export.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="the directory to write the five files into (created if missing; "
+        "a new one: a games.db there already is refused)",
+    )
     export.set_defaults(handler=run_export)
 
 
@@ -111,25 +129,32 @@ def run_create(args: argparse.Namespace) -> int:
     with events.league:
         event = events.create(args.name, args.format, args.rounds, members, start, args.rated)
     when = "at its start time" if event.start else "with `adjacency league event start`"
-    print(
-        f"Created event {event.name}: {event.format}, {event.rounds or '?'} rounds; starts {when}."
-    )
+    if event.all_connected:
+        rounds = f"{event.rounds} rounds" if event.swiss else "its rounds fixed by how many play"
+        who = "every bot connected then and the house bots (2 at least)"
+        print(f"Created event {event.name}: {event.format}, {rounds}; starts {when} with {who}.")
+    else:
+        print(f"Created event {event.name}: {event.format}, {event.rounds} rounds; starts {when}.")
     return 0
 
 
 def run_start(args: argparse.Namespace) -> int:
     """``adjacency league event start NAME``: mark the event running; the server pairs
-    its first round on its next pass. Returns 0."""
+    its first round on its next pass. An event of every connected bot is set to start
+    now instead: the server starts it on its next pass with the bots connected then and
+    the house bots, or as soon as there are two (``event show`` says why it waits).
+    Returns 0."""
     events = _events(args)
     with events.league:
         event = events.named(args.name)
         if event.all_connected and event.status == "scheduled":
-            from ..league.store import LeagueError
-
-            raise LeagueError(
-                f"event {event.name!r} takes every connected bot: the server starts it "
-                "(give it a --start time), or create it with --members"
+            events.start_when_served(args.name)
+            print(
+                f"Event {event.name} starts on the server's next pass with every bot connected "
+                "then and the house bots (2 at least); `adjacency league event show` says why "
+                "it waits, if it does."
             )
+            return 0
         event = events.start(args.name)
     print(f"Started event {event.name}: the server plays round 1 now.")
     return 0

@@ -4,7 +4,9 @@
 (:meth:`adjacency.league.hall.Hall.pair`); it
 
 1. starts the scheduled events whose start time has come (an ``all_connected`` event
-   takes the bots connected then, in the order they joined the league);
+   takes the bots connected then and the house bots, in the order they joined the
+   league; while it cannot start, too few of them, it logs the reason once per change
+   and notes it for ``event show``: :meth:`.event_store.EventStore.set_waiting`);
 2. for each running event, when its current round is complete (every board's pair
    has played both games; byes and boards of withdrawn members count as complete),
    stores the next round's boards (:mod:`.event_pairing`: the round robin's next round,
@@ -68,6 +70,8 @@ class EventRunner:
     def __init__(self, store: LeagueStore) -> None:
         self.events = EventStore(store)
         self.openings = len(store.settings().openings)
+        self.waiting: dict[int, str] = {}
+        """Why each event waits to start, as last logged (logged again only on a change)."""
 
     def plan(self, connected: set[int], now: float | None = None) -> EventPass:
         """This pass's event games and the members and pairs the ladder leaves alone;
@@ -76,12 +80,15 @@ class EventRunner:
         result = EventPass(pairs=self.events.event_pairs())
         for event in self.events.events():
             if event.status == "scheduled" and event.start is not None and event.start <= now:
-                bots = sorted(connected)
+                bots = (
+                    sorted(connected | set(self.events.house_bots())) if event.all_connected else []
+                )
                 try:
                     event = self.events.start(event.name, bots, now)
                 except LeagueError as exc:
-                    log.warning("event %s could not start: %s", event.name, exc)
+                    self._wait(event, str(exc))
                     continue
+                self.waiting.pop(event.id, None)
             if event.status != "running":
                 continue
             self._advance(event, result)
@@ -89,6 +96,14 @@ class EventRunner:
         result.members = self.events.running_members()
         result.unrated = self.events.unrated_pairs()
         return result
+
+    def _wait(self, event: Event, reason: str) -> None:
+        """Log and note why ``event`` cannot start, only when the reason changed."""
+        if self.waiting.get(event.id) == reason:
+            return
+        self.waiting[event.id] = reason
+        log.warning("event %s waits to start: %s", event.name, reason)
+        self.events.set_waiting(event.id, reason)
 
     def _advance(self, event: Event, result: EventPass) -> None:
         boards = self.events.boards(event.id)

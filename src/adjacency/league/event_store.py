@@ -9,6 +9,11 @@
 * ``event_boards``: each round's boards; a played board names the league pair
   (``pairs``) whose two games are its colour-swapped game pair; a bye has no pair.
 
+Why a scheduled event of every connected bot has not started yet (too few members
+connected) is the server's note in ``meta`` (key ``event-waiting:ID``, written only when
+the reason changes, removed at the start), so that ``adjacency league event show`` in
+another process says it.
+
 Contract: :meth:`EventStore.create` checks everything first and writes in one
 transaction, so bad input creates nothing; :meth:`EventStore.finish` returns
 ``True`` exactly once per event; an event's games are league games (``games``), so
@@ -28,6 +33,11 @@ from .store import LeagueError, LeagueStore, check_name
 
 TABLES = frozenset({"events", "event_members", "event_boards"})
 """The events' tables in a league's file (defined in :data:`.schema.EVENT_SCHEMA`)."""
+
+
+def waiting_reason(connected: int) -> str:
+    """Why an event of every connected bot cannot start with ``connected`` members."""
+    return f"{connected} member{'' if connected == 1 else 's'} connected, at least 2 needed"
 
 
 @dataclass(frozen=True)
@@ -196,10 +206,7 @@ class EventStore:
             if event.all_connected:
                 ids = members or []
                 if len(ids) < 2:
-                    raise LeagueError(
-                        f"event {quote(event.name)} needs two connected bots or more, "
-                        f"{len(ids)} connected"
-                    )
+                    raise LeagueError(waiting_reason(len(ids)))
                 rounds = planned_rounds(event.format, len(ids), event.rounds or None)
                 db.execute("UPDATE events SET rounds = ? WHERE id = ?", (rounds, event.id))
                 db.executemany(
@@ -211,7 +218,48 @@ class EventStore:
                 "WHERE id = ? AND status = 'scheduled'",
                 (now, event.id),
             )
+            db.execute("DELETE FROM meta WHERE key = ?", (f"event-waiting:{event.id}",))
         return self.event(event.id)
+
+    def start_when_served(self, name: str, now: float | None = None) -> Event:
+        """Set a scheduled event of every connected bot to start now: the server starts it
+        on its next pass with the bots connected then and the house bots (or, with fewer
+        than two, as soon as there are two: :meth:`waiting` says why it waits). Another
+        event, or one that is not scheduled, is :class:`LeagueError`."""
+        event = self.named(name)
+        if event.status != "scheduled":
+            raise LeagueError(f"event {quote(event.name)} is {event.status} already")
+        if not event.all_connected:
+            raise LeagueError(f"event {quote(event.name)} names its members: start it")
+        with self.league._transaction() as db:
+            db.execute(
+                "UPDATE events SET start = ? WHERE id = ? AND status = 'scheduled'",
+                (time.time() if now is None else now, event.id),
+            )
+        return self.event(event.id)
+
+    def house_bots(self) -> list[int]:
+        """The league's house bots that are not revoked, in the order they joined."""
+        rows = self.league._query(
+            "SELECT id FROM members WHERE kind = 'house' AND revoked = 0 ORDER BY id"
+        )
+        return [int(r[0]) for r in rows]
+
+    def set_waiting(self, event_id: int, reason: str | None) -> None:
+        """Note why the event waits to start (``None``: it no longer waits)."""
+        key = f"event-waiting:{event_id}"
+        with self.league._transaction() as db:
+            if reason is None:
+                db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, reason))
+
+    def waiting(self, event_id: int) -> str | None:
+        """Why the event waits to start, as the server last noted it (or ``None``)."""
+        rows = self.league._query(
+            "SELECT value FROM meta WHERE key = ?", (f"event-waiting:{event_id}",)
+        )
+        return str(rows[0][0]) if rows else None
 
     def withdraw(self, name: str, member_name: str) -> None:
         """Withdraw a member from an event: it is paired in no later round (its games in
@@ -341,6 +389,16 @@ class EventStore:
             (event_id,),
         )
         return int(row[0][0]), int(row[0][1])
+
+    def game_rounds(self, event_id: int) -> list[tuple[int, int]]:
+        """``(game id, round index from 0)`` of each finished game of the event, oldest
+        first."""
+        rows = self.league._query(
+            "SELECT g.id, b.round FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
+            "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.id",
+            (event_id,),
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
 
     def game_ids(self, event_id: int, status: str = "finished") -> list[int]:
         """The ids of the event's league games of ``status``, oldest first."""

@@ -14,9 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.record import game_from_text, game_to_text
 from ..core.text import spreadsheet_text
 from .event_pairing import round_robin
-from .event_standings import standings
+from .event_standings import BYE_POINTS, standings
 from .event_store import Event, EventStore, StoredBoard
 from .store import LeagueError
 
@@ -31,7 +32,8 @@ ROW_FIELDS = (
 def table(events: EventStore, event: Event) -> dict[str, Any]:
     """The event as data: ``event`` (name, format, rounds, status, rated), ``standings``
     (rows of :data:`ROW_FIELDS`, best first), ``crosstable`` (``names`` in standings order
-    and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``), ``rounds``
+    and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``, ``byes[i]``: the
+    points of i's byes, so that a row's cells and its byes add up to its points), ``rounds``
     (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``; ``b`` ``None``
     for a bye) and ``playing`` (the ids of its games in play)."""
     names = {m.id: m.name for m in events.league.members()}
@@ -81,6 +83,7 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
             "rounds": event.rounds,
             "status": event.status,
             "rated": event.rated,
+            "waiting": _waiting(events, event),
         },
         "standings": [
             {
@@ -94,11 +97,22 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
             "names": [names[m] for m in order],
             "cells": [[cells.get((a, b)) for b in order] for a in order],
             "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
+            "byes": [BYE_POINTS * byes.count(m) for m in order],
         },
         "next": _next_round(event, members, boards, withdrawn, names),
         "rounds": rounds,
         "playing": events.game_ids(event.id, "playing"),
     }
+
+
+def _waiting(events: EventStore, event: Event) -> str | None:
+    """Why a scheduled event of every connected bot has not started: the server's note,
+    or, before the server tried, what it waits for."""
+    if event.status != "scheduled" or not event.all_connected:
+        return None
+    if event.start is None:
+        return "for `adjacency league event start` or a start time"
+    return events.waiting(event.id) or "for its start time and 2 members connected"
 
 
 def _next_round(
@@ -133,9 +147,14 @@ def render_text(data: dict[str, Any]) -> str:
     """``event show``'s terminal text: the standings, then the crosstable."""
     ev = data["event"]
     swiss = ev["format"] == "swiss"
-    lines = [f"{ev['name']}: {ev['format']}, {ev['rounds']} rounds, {ev['status']}", ""]
+    rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
+    status = ev["status"] + (f" (waiting: {ev['waiting']})" if ev.get("waiting") else "")
+    lines = [f"{ev['name']}: {ev['format']}, {rounds}, {status}", ""]
     tie = "Buch  MedB" if swiss else "  SB"
-    lines.append(f"{'#':>3} {'name':<24} {'pts':>5} {'games':>5} {tie:>11}  Elo (95%)")
+    lines.append(
+        f"{'#':>3} {'name':<24} {'pts':>5} {'games':>5} {'W':>3} {'D':>3} {'L':>3} {'byes':>4} "
+        f"{tie:>11}  Elo (95%)"
+    )
     for row in data["standings"]:
         breaks = (
             f"{row['buchholz']:>5g} {row['median_buchholz']:>5g}"
@@ -148,15 +167,22 @@ def render_text(data: dict[str, Any]) -> str:
         mark = " (withdrawn)" if row["withdrawn"] else ""
         lines.append(
             f"{row['rank']:>3} {row['name'] + mark:<24} {row['points']:>5g} {row['games']:>5} "
+            f"{row['wins']:>3} {row['draws']:>3} {row['losses']:>3} {row['byes']:>4} "
             f"{breaks:>11}  {elo}"
         )
     names = data["crosstable"]["names"]
-    lines += ["", "Crosstable (points/games of the row against the column):"]
+    lines += [
+        "",
+        "Crosstable (points/games of the row against the column; byes: the points of the "
+        f"row's byes, {BYE_POINTS:g} each):",
+    ]
     width = max([8, *(len(n) + 1 for n in names)])
-    lines.append(" " * 24 + "".join(f"{i + 1:>{width}}" for i in range(len(names))))
-    for i, (name, row_cells) in enumerate(zip(names, data["crosstable"]["cells"], strict=True)):
+    header = "".join(f"{i + 1:>{width}}" for i in range(len(names)))
+    lines.append(" " * 24 + header + f"{'byes':>{width}}")
+    cross = data["crosstable"]
+    for i, (name, row_cells) in enumerate(zip(names, cross["cells"], strict=True)):
         text = "".join(f"{'x' if i == j else _cell(c):>{width}}" for j, c in enumerate(row_cells))
-        lines.append(f"{i + 1:>2} {name:<21}{text}")
+        lines.append(f"{i + 1:>2} {name:<21}{text}{cross['byes'][i]:>{width}g}")
     return "\n".join(lines)
 
 
@@ -177,15 +203,17 @@ def table_csv(data: dict[str, Any]) -> str:
 
 
 def crosstable_csv(data: dict[str, Any]) -> str:
-    """The crosstable as CSV: a header of names, then per member its points against each
-    (empty where they have not met)."""
+    """The crosstable as CSV: a header of names and ``byes``, then per member its points
+    against each (empty where they have not met) and the points of its byes, so that a
+    row adds up to the member's points."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    names = data["crosstable"]["names"]
-    writer.writerow(["", *map(spreadsheet_text, names)])
-    for name, row_cells in zip(names, data["crosstable"]["cells"], strict=True):
+    cross = data["crosstable"]
+    names = cross["names"]
+    writer.writerow(["", *map(spreadsheet_text, names), "byes"])
+    for i, (name, row_cells) in enumerate(zip(names, cross["cells"], strict=True)):
         cells = ("" if c is None else f"{c[0]:g}" for c in row_cells)
-        writer.writerow([spreadsheet_text(name), *cells])
+        writer.writerow([spreadsheet_text(name), *cells, f"{cross['byes'][i]:g}"])
     return out.getvalue()
 
 
@@ -203,12 +231,17 @@ def exports(events: EventStore, event: Event) -> dict[str, str]:
 
 def records(events: EventStore, event: Event) -> str:
     """Every finished game of the event as one records file (the text format of
-    docs/records.md, games separated by a blank line), oldest first."""
+    docs/records.md, games separated by a blank line), oldest first, each tagged with the
+    event's name (``[Event "NAME"]``) and its round, counted from 1 (``[Round "N"]``): the
+    league stores a game's record with the league's own event tag, which names no event."""
     texts = []
-    for game_id in events.game_ids(event.id):
+    for game_id, round_no in events.game_rounds(event.id):
         game = events.league.game(game_id)
         if game is not None and game.record:
-            texts.append(game.record.strip() + "\n")
+            record = game_from_text(game.record)
+            record.event = event.name
+            record.tags["Round"] = str(round_no + 1)
+            texts.append(game_to_text(record))
     return "\n".join(texts)
 
 

@@ -359,6 +359,11 @@ class EventInfo(EventSummary):
     """An event's settings and status, as its table shows them."""
 
     rated: bool = Field(description="whether its games move the league's ratings")
+    waiting: str | None = Field(
+        default=None,
+        description="why a scheduled event of every connected bot has not started, e.g. "
+        "'1 member connected, at least 2 needed'; null otherwise",
+    )
 
 
 class EventRow(BaseModel):
@@ -394,6 +399,10 @@ class Crosstable(BaseModel):
         description="cells[i][j]: [points of i against j, games], null where they have not met"
     )
     games: list[list[list[int]]] = Field(description="games[i][j]: the ids of their games")
+    byes: list[float] = Field(
+        description="byes[i]: the points of i's byes (2 each), so that a row's cells and "
+        "its byes add up to its points"
+    )
 
 
 class EventBoard(BaseModel):

@@ -1,0 +1,174 @@
+"""The details of a class event that a teacher meets, through the real command line and
+a real ``adjacency league serve``: an event of every connected bot counts the house bots,
+says why it waits (in ``event show``, logged once) and is started by ``event start``; an
+odd round robin's byes are a column, so every row of the table and of the crosstable adds
+up to the member's points; ``games.txt`` names the event and the round of each game; and
+``event export --help`` names the files it writes."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from adjacency.cli import main
+from adjacency.core.record import games_from_text
+from adjacency.league.event_standings import BYE_POINTS
+from adjacency.league.event_store import EventStore
+from adjacency.league.store import LeagueStore
+from league_helpers import (
+    add_member,
+    env,
+    make_league,
+    play_round_robin,
+    start_client,
+    start_server,
+    wait_until,
+)
+from net_helpers import free_port
+
+FIVE = ("ada", "bob", "cy", "dee", "eve")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "adjacency", *args],
+        env=env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def five(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, Path]:
+    """A league whose round robin ``rr`` of five members is played to its end, and its
+    export in ``out``."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    for name in FIVE:
+        add_member(db, name)
+    status, out, err = run(capsys, "league", "event", "create", "--db", str(db), "rr",
+                           "--format", "round-robin", "--members", ",".join(FIVE))  # fmt: skip
+    assert status == 0 and "5 rounds" in out, err
+    assert run(capsys, "league", "event", "start", "--db", str(db), "rr")[0] == 0
+    play_round_robin(str(db))
+    out_dir = tmp_path / "out"
+    status, _, err = run(capsys, "league", "event", "export", "--db", str(db), "rr",
+                         "--out", str(out_dir))  # fmt: skip
+    assert status == 0, err
+    return str(db), out_dir
+
+
+def test_every_row_of_an_odd_round_robin_adds_up_with_its_byes(
+    five: tuple[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, out_dir = five
+    table = json.loads((out_dir / "table.json").read_text())
+    rows = table["standings"]
+    assert all(row["byes"] == 1 for row in rows)  # five rounds: each member sits out once
+    for row in rows:
+        assert row["points"] == row["wins"] + row["draws"] / 2 + row["byes"] * BYE_POINTS
+        assert row["games"] == row["wins"] + row["draws"] + row["losses"] == 8
+    cross = list(csv.reader((out_dir / "crosstable.csv").open()))
+    assert cross[0][-1] == "byes"
+    points = {row["name"]: row["points"] for row in rows}
+    for csv_row in cross[1:]:
+        cells = [float(c) for c in csv_row[1:] if c]
+        assert float(csv_row[-1]) == BYE_POINTS
+        assert sum(cells) == points[csv_row[0]]  # the games' cells and the byes
+    status, out, _ = run(capsys, "league", "event", "show", "--db", db, "rr")
+    assert status == 0
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if "pts" in line)
+    byes_column = lines[head].split().index("byes")
+    for line in lines[head + 1 : head + 1 + len(FIVE)]:
+        assert line.split()[byes_column] == "1", line
+    crosstable = out[out.index("Crosstable") :].splitlines()
+    assert crosstable[1].split()[-1] == "byes"
+    for line in crosstable[2:]:
+        assert float(line.split()[-1]) == BYE_POINTS
+
+
+def test_games_txt_tags_each_game_with_the_event_and_its_round(five: tuple[str, Path]) -> None:
+    db, out_dir = five
+    text = (out_dir / "games.txt").read_text()
+    assert "Adjacency league game" not in text
+    games = games_from_text(text)
+    with LeagueStore(db) as store:
+        events = EventStore(store)
+        event = events.named("rr")
+        rounds = [r for _, r in events.game_rounds(event.id)]
+    assert len(games) == len(rounds) == 20  # ten pairs, two games each
+    for game, round_no in zip(games, rounds, strict=True):
+        assert game.event == "rr"
+        assert game.tags["Round"] == str(round_no + 1)
+    # five rounds of two boards (and a bye): four games a round
+    assert Counter(game.tags["Round"] for game in games) == {str(r): 4 for r in range(1, 6)}
+    assert text.count('[Event "rr"]') == 20 and text.count("[Round ") == 20
+    replay = cli("replay", str(out_dir / "games.txt"), "--game", "20")
+    assert replay.returncode == 0, replay.stderr
+
+
+def test_event_export_help_names_every_file_it_writes_and_where() -> None:
+    done = cli("league", "event", "export", "--help")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for name in ("table.csv", "table.json", "crosstable.csv", "games.txt", "games.db"):
+        assert name in text
+    assert "--out" in text and "read from the league file --db" in text
+    listing = cli("league", "event", "--help")
+    assert "games.db" in " ".join(listing.stdout.split())
+
+
+def test_an_event_of_every_connected_bot_waits_says_why_and_counts_house_bots(
+    tmp_path: Path,
+) -> None:
+    """Created without a start time, ``event start`` is accepted (no command it would
+    refuse is printed); with one bot connected and no house bot the server waits, logs
+    why once and ``event show`` says it; a house bot added then makes two and it starts."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    token = add_member(db, "solo")
+    created = cli("league", "event", "create", "--db", str(db), "open",
+                  "--format", "round-robin", "--all-connected")  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    assert "?" not in created.stdout and "house bots" in created.stdout
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    server = start_server(db, port, log)
+    client = start_client(url, token, "greedy", tmp_path / "solo.log")
+    try:
+        shown = cli("league", "event", "show", "--db", str(db), "open")
+        assert shown.returncode == 0 and "? rounds" not in shown.stdout
+        assert "waiting: for `adjacency league event start`" in shown.stdout
+        started = cli("league", "event", "start", "--db", str(db), "open")
+        assert started.returncode == 0, started.stderr
+        reason = "1 member connected, at least 2 needed"
+        wait_until(lambda: reason in log.read_text(), 50, "the server to say why it waits")
+        shown = cli("league", "event", "show", "--db", str(db), "open")
+        assert f"scheduled (waiting: {reason})" in shown.stdout, shown.stdout
+        time.sleep(1.5)  # six more scheduler passes: the same reason is not logged again
+        assert log.read_text().count("waits to start") == 1
+        add_member(db, "house-greedy", kind="house", spec="greedy")
+        wait_until(lambda: "running" in cli("league", "event", "show", "--db", str(db),
+                                            "open").stdout, 50, "the event to start")  # fmt: skip
+    finally:
+        client.stop()
+        server.stop()
+    with LeagueStore(db) as store:
+        events = EventStore(store)
+        event = events.named("open")
+        members = {store.member(m).name for m in events.members(event.id)}
+        assert event.rounds == 1 and events.waiting(event.id) is None
+    assert members == {"solo", "house-greedy"}
