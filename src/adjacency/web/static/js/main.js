@@ -83,13 +83,14 @@ function pinBoard() {
 }
 
 // Your move, then the reply: a move drawn with its animation holds the board until the
-// animation has ended (animationend of every animated piece; a timer in case the page is
-// hidden and nothing animates), so a bot's reply 10 ms later never replaces it unseen.
+// animation has ended (animationend of every animated piece; a hidden page animates
+// nothing, and a generous timer guards the rest), so a bot's reply 10 ms later never
+// replaces it unseen.
 // A move of this browser's own is drawn at once, even over the reply's animation.
 // With reduced motion nothing animates and nothing waits. The previous move keeps its
 // own marker, so your move and the reply both stay in view.
 const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
-const HOLD_MOST_MS = 1200; // longer than the longest move animation (style.css: .5 s)
+const HOLD_MOST_MS = 3000; // a safety: six times the longest move animation (style.css: .5 s)
 let drawn = { id: null, ply: null }; // the game and ply the board shows
 let hold = null; // {timer, onEnd} while the drawn move animates
 
@@ -150,7 +151,7 @@ function render({ animate = false, released = false } = {}) {
   const own = next && game.viewer.seats.includes(s.moves[ply - 1].color); // never waits
   if (!(hold && same && live && ply >= drawn.ply) || own) {
     endHold(); // another game, an undo or a step back: the board follows at once
-    drawBoard(s, ply, next && (animate || released) && !calm.matches);
+    drawBoard(s, ply, next && (animate || released) && !calm.matches && !document.hidden);
   }
   $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
   const cells = s.boards[ply];
