@@ -36,9 +36,9 @@ def tab_on(browser: Any, url: str, **options: Any) -> Any:
     return tab
 
 
-def device(browser: Any, url: str) -> Any:
+def device(browser: Any, url: str, **options: Any) -> Any:
     """A page in a context of its own (its own cookies: another device) at ``url``."""
-    return tab_on(browser, url, client=None)
+    return tab_on(browser, url, client=None, **options)
 
 
 def close(*tabs: Any) -> None:
@@ -173,14 +173,16 @@ def test_the_converted_square_dot_has_3_to_1_contrast_on_every_square(
     close(page)
 
 
-def finished_between_devices(browser: Any, server: str) -> tuple[str, Any, Any]:
+def finished_between_devices(
+    browser: Any, server: str, ann_locale: str = "en-GB"
+) -> tuple[str, Any, Any]:
     """A one-round game between two devices (Ann X, Bob O) played to its end by clicks."""
     made = api(server, "POST", "/api/invites", {**TWO_PEOPLE, "rows": 4, "cols": 4, "rounds": 1})
     game_id, tokens = made["game"]["id"], made["tokens"]
-    ann = device(browser, f"{server}/?game={game_id}#seat={tokens['x']}")
+    ann = device(browser, f"{server}/?game={game_id}#seat={tokens['x']}", locale=ann_locale)
     bob = device(browser, f"{server}/?game={game_id}#seat={tokens['o']}")
     for tab in (ann, bob):
-        tab.wait_for_function("document.title.startsWith('Your turn')")  # its player to move
+        tab.wait_for_function("!document.querySelector('#board').classList.contains('locked')")
         square = sorted(api(server, "GET", f"/api/games/{game_id}")["preview"])[0]
         tab.click(f'[data-square="{square}"]')
     for tab in (ann, bob):
@@ -233,9 +235,12 @@ def test_a_rematch_offered_on_one_device_and_accepted_on_the_other_opens_on_both
 
 
 def test_a_declined_rematch_says_so_and_changes_nothing(server: str, browser: Any) -> None:
-    old, ann, bob = finished_between_devices(browser, server)
+    old, ann, bob = finished_between_devices(browser, server, ann_locale="id-ID")
     bob.click("#result-rematch")
-    ann.wait_for_selector("#offer:not([hidden])")
+    ann.wait_for_selector("#offer:not([hidden])")  # in Ann's language
+    offered = ann.locator("#offer-text").inner_text()
+    assert offered == "Bob menawarkan main lagi dengan warna ditukar."
+    assert ann.locator("#offer-decline").inner_text() == "Tolak"
     ann.click("#offer-decline")
     bob.wait_for_function("document.querySelector('#notice').textContent.includes('declined')")
     assert shown_game(ann) == shown_game(bob) == old
