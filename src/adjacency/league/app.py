@@ -34,7 +34,7 @@ from .cache import SharedAnswer
 from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
-from .routers import admin, challenges, events, pages, people, public, socket
+from .routers import admin, challenges, events, pages, people, public, socket, teacher
 from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
 
@@ -103,10 +103,11 @@ def create_app(
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    for module in (public, people, challenges, admin, events):
+    for module in (public, people, challenges, admin, events, teacher):
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)
+    app.include_router(teacher.pages)
     app.mount("/league-static", StaticFiles(directory=pages.STATIC), name="league-static")
     mount_static(app)
     return app

@@ -7,6 +7,8 @@
 * :mod:`.challenges`: a person's challenges (queued for a busy bot, or waiting for a
   person's answer);
 * :mod:`.admin`: adding, revoking and rotating members (the admin token);
+* :mod:`.teacher`: the teacher's page and its admin routes (an overview, events
+  created, started and withdrawn from, an event's results as one archive);
 * :mod:`.socket`: the bots' WebSocket connection (docs/league.md, "The protocol");
 * :mod:`.pages`: the HTML pages.
 

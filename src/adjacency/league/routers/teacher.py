@@ -1,0 +1,262 @@
+"""The teacher's part of the admin API and the teacher's page (``/teacher``): what the
+page needs beyond :mod:`.admin` (adding, approving and removing members): an overview
+of the league for the admin, events created, started and withdrawn from, and an
+event's results as one zip archive.
+
+Every JSON route needs the league's admin token (:func:`~adjacency.league.auth.require_admin`:
+401 without it or with an unknown one, 403 with a member's). Bodies are pydantic models
+with bounded fields (422 when malformed); a refusal of the event store (a taken name,
+an unknown member, a start time in the past, an event that is not scheduled) is 400
+with its reason, and changes nothing. No route takes a bot spec or a file path: the
+events are the league's members, the archive is made in memory. The page itself is a
+static file: it asks for the admin token once and keeps it in the tab's
+``sessionStorage``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import zipfile
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, Field
+
+from ...core.text import quote
+from ..auth import require_admin
+from ..deps import hall_of, member_named, store_of
+from ..event_pairing import FORMATS
+from ..event_store import EventStore
+from ..models import ERRORS
+from ..store import MAX_NAME, LeagueError, LeagueStore
+from . import PREFIX
+from .events import DOWNLOADS, _event_named, _exports
+from .pages import STATIC
+
+router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)
+pages = APIRouter(include_in_schema=False)
+
+ADMIN = [Depends(require_admin)]
+
+MAX_MEMBERS = 256
+"""The most members an event created here may name (a class is a few dozen)."""
+MAX_ROUNDS = 255
+"""The most rounds a Swiss created here may ask for (the store refuses more rounds than
+the members allow)."""
+LATEST_START = 2**34
+"""The latest start time accepted (Unix seconds, about the year 2514)."""
+
+MemberName = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+"""A member's name in a request body."""
+
+Format = Literal["round-robin", "double-round-robin", "swiss"]
+assert set(Format.__args__) == set(FORMATS)  # type: ignore[attr-defined]  # one list of formats
+
+
+class NewEvent(BaseModel):
+    """An event the teacher creates (``POST /api/league/admin/events``): its ``members``
+    (bots or house bots, by name, in seeding order), ``rounds`` for a Swiss (a round
+    robin's follow from its members), an optional ``start`` (Unix seconds, in the future;
+    none: started with the start route), rated or not."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME, description="unique, A-Z a-z 0-9 - _ .")
+    format: Format
+    members: list[MemberName] = Field(
+        min_length=2,
+        max_length=MAX_MEMBERS,
+        description="the members in seeding order (two or more)",
+    )
+    rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="a Swiss's rounds")
+    start: float | None = Field(
+        default=None, ge=0, le=LATEST_START, description="start time, Unix seconds"
+    )
+    rated: bool = True
+
+
+class Withdrawal(BaseModel):
+    """A member to withdraw from an event (it is paired in no later round)."""
+
+    member: MemberName
+
+
+class EventMember(BaseModel):
+    """A member of an event as the teacher sees it."""
+
+    name: str
+    withdrawn: bool
+
+
+class TeacherEvent(BaseModel):
+    """An event as the teacher's page lists it."""
+
+    name: str
+    format: str
+    rounds: int
+    status: Literal["scheduled", "running", "finished"]
+    rated: bool
+    start: float | None = Field(description="its start time (Unix seconds), if it has one")
+    all_connected: bool = Field(description="its members are the bots connected at its start")
+    members: list[EventMember]
+
+
+class TeacherMember(BaseModel):
+    """A member the teacher manages."""
+
+    name: str
+    kind: Literal["bot", "house", "person"]
+    online: bool
+    waiting: bool = Field(description="a person whose games are not rated yet (needs approval)")
+
+
+class Overview(BaseModel):
+    """What the teacher's page shows: the members (not removed, revoked ones neither),
+    the events (newest first), the formats offered and the league's clock (every game of
+    the league, events' included, is played on it)."""
+
+    members: list[TeacherMember]
+    events: list[TeacherEvent]
+    formats: list[str]
+    base: float = Field(description="the league's clock: seconds each")
+    increment: float = Field(description="the league's clock: seconds added per move")
+
+
+class EventDone(BaseModel):
+    """An event created, started or withdrawn from."""
+
+    name: str
+    status: Literal["scheduled", "running", "finished"]
+
+
+def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
+    """The :class:`Overview` of the league in ``store``."""
+    settings = store.settings()
+    rules = store.rules()
+    members = []
+    names: dict[int, str] = {}
+    for member in store.members():
+        names[member.id] = member.name
+        if member.revoked or member.removed:
+            continue
+        waiting = member.kind == "person" and not store.established(member.id, rules)[0]
+        members.append(
+            {
+                "name": member.name,
+                "kind": member.kind,
+                "online": member.id in online,
+                "waiting": waiting,
+            }
+        )
+    events = EventStore(store)
+    listed = []
+    for event in events.events():
+        withdrawn = events.withdrawn(event.id)
+        listed.append(
+            {
+                "name": event.name,
+                "format": event.format,
+                "rounds": event.rounds,
+                "status": event.status,
+                "rated": event.rated,
+                "start": event.start,
+                "all_connected": event.all_connected,
+                "members": [
+                    {"name": names[m], "withdrawn": m in withdrawn}
+                    for m in events.members(event.id)
+                ],
+            }
+        )
+    return {
+        "members": members,
+        "events": listed,
+        "formats": list(FORMATS),
+        "base": settings.base,
+        "increment": settings.increment,
+    }
+
+
+@router.get("/admin/overview", response_model=Overview, dependencies=ADMIN)
+async def overview(request: Request) -> dict[str, Any]:
+    """The league as the teacher's page shows it (:class:`Overview`)."""
+    return _overview(store_of(request), hall_of(request).online())
+
+
+@router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)
+async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
+    """Create a scheduled event, as ``adjacency league event create --members`` does;
+    refused (400, nothing created) as :meth:`~adjacency.league.event_store.EventStore.create`
+    refuses."""
+    events = hall_of(request).events.events
+    event = events.create(
+        body.name, body.format, body.rounds, [m.strip() for m in body.members], body.start,
+        body.rated,
+    )  # fmt: skip
+    return {"name": event.name, "status": event.status}
+
+
+@router.post("/admin/events/{name}/start", response_model=EventDone, dependencies=ADMIN)
+async def start_event(request: Request, name: str) -> dict[str, Any]:
+    """Start a scheduled event now, as ``adjacency league event start`` does (the server
+    pairs its first round at once); one that is running or finished already, or takes
+    every connected bot (the server starts it at its start time), is 400."""
+    event = _event_named(request, name)
+    if event.all_connected and event.status == "scheduled":
+        raise LeagueError(
+            f"event {quote(event.name)} takes every connected bot: the server starts it "
+            "at its start time"
+        )
+    event = hall_of(request).events.events.start(event.name)
+    hall_of(request).wake()
+    return {"name": event.name, "status": event.status}
+
+
+@router.post("/admin/events/{name}/withdraw", response_model=EventDone, dependencies=ADMIN)
+async def withdraw(request: Request, name: str, body: Withdrawal) -> dict[str, Any]:
+    """Withdraw a member from an event, as ``adjacency league event withdraw`` does (it
+    plays no later board; its games in play end as usual). 404: no such event or
+    member; 400: the member is not in the event."""
+    event = _event_named(request, name)
+    member = member_named(request, body.member)
+    hall_of(request).events.events.withdraw(event.name, member.name)
+    return {"name": event.name, "status": event.status}
+
+
+ARCHIVE_FILES = tuple(DOWNLOADS)
+"""The archive's files: those ``adjacency league event export`` writes as text."""
+
+
+def archive(files: dict[str, str]) -> bytes:
+    """A zip archive of ``files`` (name to text, UTF-8), in :data:`ARCHIVE_FILES`' order."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for name in ARCHIVE_FILES:
+            zipped.writestr(name, files[name].encode("utf-8"))
+    return out.getvalue()
+
+
+@router.get(
+    "/admin/events/{name}/archive",
+    dependencies=ADMIN,
+    responses={200: {"description": "the event's files", "content": {"application/zip": {}}}},
+)
+async def event_archive(request: Request, name: str) -> Response:
+    """The event's results as one zip archive: ``table.csv``, ``table.json``,
+    ``crosstable.csv`` and ``games.txt``, as ``adjacency league event export`` writes
+    them (the same computation as the event page's downloads)."""
+    event = _event_named(request, name)
+    data = await asyncio.to_thread(archive, await _exports(request, event))
+    return Response(
+        data,
+        media_type="application/zip",
+        headers={
+            "Content-Disposition": f'attachment; filename="{event.name}.zip"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@pages.get("/teacher")
+def teacher_page() -> FileResponse:
+    """``/teacher``: the teacher's page (it asks for the admin token, then the API)."""
+    return FileResponse(STATIC / "teacher.html", headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,264 @@
+// The teacher's page: with the league's admin token (asked once, kept in this tab's
+// sessionStorage, sent as Authorization: Bearer), approve and remove people, add a team
+// (its token shown once, with its `adjacency connect` line), create, start and withdraw
+// from events, and download an event's results as one zip archive. Every text comes
+// from the catalogue; a section is drawn again only when its data changed, and the
+// focused control is found again afterwards (a keyboard user keeps their place).
+import { errorText, t } from "/static/js/i18n.js";
+import { el, eventWord } from "./league.js";
+
+const KEY = "adjacency.admin-token";
+const API = "/api/league/admin";
+const $ = (id) => document.getElementById(id);
+let drawn = {};
+
+function token() {
+  try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
+}
+
+function keep(value) {
+  try {
+    if (value) sessionStorage.setItem(KEY, value);
+    else sessionStorage.removeItem(KEY);
+  } catch (err) { /* private mode: the token lives only in this page */ }
+  memory = value;
+}
+let memory = token();
+
+function say(text) { $("status").textContent = text; }
+
+// An admin request (GET, or POST of `body`); its answer, else an Error with its status.
+async function admin(path, body) {
+  const headers = { Authorization: `Bearer ${memory}` };
+  const options = { headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    Object.assign(options, { method: "POST", body: JSON.stringify(body) });
+  }
+  const response = await fetch(`${API}${path}`, options);
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(errorText(answer, String(response.status)));
+    error.status = response.status;
+    throw error;
+  }
+  return answer;
+}
+
+async function act(work, done) {
+  try {
+    await work();
+    say(done);
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+  await refresh();
+}
+
+// Draw `id`'s children from `data` unless they show this data already; keep the focus.
+function draw(id, data, build) {
+  const key = JSON.stringify(data);
+  if (drawn[id] === key) return;
+  drawn[id] = key;
+  const focused = document.activeElement && document.activeElement.id;
+  $(id).replaceChildren(...build());
+  if (focused && $(focused) && !document.activeElement?.id) $(focused).focus();
+}
+
+// A button that asks once more before it acts (removal cannot be undone).
+function confirmButton(id, label, again, work) {
+  const button = el("button", { type: "button", id }, label);
+  button.addEventListener("click", () => {
+    if (button.dataset.armed) { work(); return; }
+    button.dataset.armed = "1";
+    button.textContent = again;
+  });
+  return button;
+}
+
+function removeButton(name) {
+  return confirmButton(`remove-${name}`, t("teacher.remove"), t("teacher.remove.again", { name }),
+    () => act(() => admin(`/members/${encodeURIComponent(name)}/remove`, {}), t("teacher.removed", { name })));
+}
+
+function renderWaiting(members) {
+  const waiting = members.filter((m) => m.waiting);
+  draw("waiting", waiting.map((m) => m.name), () => (waiting.length ? waiting.map((m) => el("li", {},
+    el("span", { class: "who" }, m.name), " ",
+    (() => {
+      const approve = el("button", { type: "button", id: `approve-${m.name}` }, t("teacher.approve"));
+      approve.addEventListener("click", () => act(
+        () => admin(`/members/${encodeURIComponent(m.name)}/approve`, {}), t("teacher.approved", { name: m.name })));
+      return approve;
+    })(), " ", removeButton(m.name))) : [el("li", {}, t("teacher.nobody"))]));
+}
+
+function renderMembers(members) {
+  draw("members", members, () => (members.length ? members.map((m) => el("li", {},
+    el("span", { class: "who" }, m.name), " ",
+    el("span", { class: "kind" }, `${t(`teacher.kind.${m.kind}`)}${m.online ? ` · ${t("teacher.online")}` : ""}`),
+    " ", removeButton(m.name))) : [el("li", {}, t("teacher.nobody"))]));
+}
+
+function renderChecklist(members) {
+  const bots = members.filter((m) => m.kind !== "person").map((m) => m.name);
+  const box = $("event-members");
+  const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
+  draw("event-members", bots, () => [el("legend", {}, t("teacher.create.members")),
+    ...(bots.length ? bots.map((name, k) => {
+      const input = el("input", { type: "checkbox", id: `pick-${k}`, value: name });
+      input.checked = checked.has(name);
+      return el("label", { class: "inline", for: `pick-${k}` }, input, ` ${name}`);
+    }) : [el("p", {}, t("teacher.create.no-bots"))])]);
+}
+
+function renderFormats(formats) {
+  const select = $("event-format");
+  if (select.options.length) return;
+  select.replaceChildren(...formats.map((f) => new Option(eventWord("format", f), f)));
+  roundsFollowFormat();
+}
+
+function roundsFollowFormat() {
+  const swiss = $("event-format").value === "swiss";
+  $("event-rounds").disabled = !swiss;
+  $("event-rounds").required = swiss;
+}
+
+async function download(name) {
+  const response = await fetch(`${API}/events/${encodeURIComponent(name)}/archive`,
+    { headers: { Authorization: `Bearer ${memory}` } });
+  if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
+  const url = URL.createObjectURL(await response.blob());
+  const link = el("a", { href: url, download: `${name}.zip`, hidden: "" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function eventItem(ev, k) {
+  const quoted = encodeURIComponent(ev.name);
+  const rounds = t("event.rounds", { count: ev.rounds || "?" });
+  const item = el("li", { "data-event": ev.name },
+    el("h3", {}, el("a", { href: `/event/${quoted}` }, ev.name)),
+    el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.status)}`
+      + `${ev.rated ? "" : `, ${t("event.unrated")}`}`),
+    el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
+  const actions = el("p", { class: "actions" });
+  if (ev.status === "scheduled" && !ev.all_connected) {
+    const start = el("button", { type: "button", id: `start-${k}` }, t("teacher.event.start"));
+    start.addEventListener("click", () => act(() => admin(`/events/${quoted}/start`, {}),
+      t("teacher.event.started", { name: ev.name })));
+    actions.append(start, " ");
+  }
+  const fetchArchive = el("button", { type: "button", id: `archive-${k}` }, t("teacher.event.download"));
+  fetchArchive.addEventListener("click", () => act(() => download(ev.name), t("teacher.event.downloaded", { name: ev.name })));
+  actions.append(fetchArchive);
+  item.append(actions);
+  const playing = ev.members.filter((m) => !m.withdrawn);
+  if (ev.status !== "finished" && playing.length) {
+    const select = el("select", { id: `withdraw-who-${k}` }, ...playing.map((m) => new Option(m.name, m.name)));
+    const go = el("button", { type: "button", id: `withdraw-${k}` }, t("teacher.event.withdraw"));
+    go.addEventListener("click", () => act(() => admin(`/events/${quoted}/withdraw`, { member: select.value }),
+      t("teacher.event.withdrew", { name: select.value, event: ev.name })));
+    item.append(el("p", { class: "actions" },
+      el("label", { for: `withdraw-who-${k}` }, t("teacher.event.withdraw-who")), " ", select, " ", go));
+  }
+  const gone = ev.members.filter((m) => m.withdrawn).map((m) => m.name);
+  if (gone.length) item.append(el("p", { class: "muted" }, t("teacher.event.gone", { names: gone.join(", ") })));
+  return item;
+}
+
+function renderEvents(events) {
+  draw("event-list", events, () => (events.length ? events.map(eventItem) : [el("li", {}, t("teacher.none"))]));
+}
+
+async function refresh() {
+  if (!memory) return;
+  let data;
+  try {
+    data = await admin("/overview");
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+    if (error.status === 401 || error.status === 403) signOut();
+    return;
+  }
+  $("token-form").hidden = true;
+  $("signed-in").hidden = false;
+  $("admin").hidden = false;
+  renderFormats(data.formats);
+  $("clock").textContent = t("teacher.create.clock", { base: data.base, increment: data.increment });
+  renderWaiting(data.members);
+  renderMembers(data.members.filter((m) => !m.waiting));
+  renderChecklist(data.members);
+  renderEvents(data.events);
+}
+
+function signOut() {
+  keep("");
+  drawn = {};
+  $("token-form").hidden = false;
+  $("signed-in").hidden = true;
+  $("admin").hidden = true;
+}
+
+$("token-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  keep($("token").value.trim());
+  $("token").value = "";
+  say("");
+  await refresh();
+  if (memory) $("forget").focus();
+});
+
+$("forget").addEventListener("click", () => {
+  signOut();
+  say(t("teacher.token.forgotten"));
+  $("token").focus();
+});
+
+$("team-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("team-name").value.trim();
+  act(async () => {
+    const added = await admin("/members", { name, kind: "bot" });
+    $("new-token").textContent = added.token;
+    $("connect-line").textContent = `adjacency connect ${location.origin} greedy --token ${added.token}`;
+    $("team-token").hidden = false;
+    $("team-name").value = "";
+  }, t("teacher.team.added", { name }));
+});
+
+$("copy").addEventListener("click", async () => {
+  const line = $("connect-line").textContent;
+  try {
+    await navigator.clipboard.writeText(line);
+    say(t("teacher.team.copied"));
+  } catch (err) {
+    const range = document.createRange();
+    range.selectNodeContents($("connect-line"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    say(t("teacher.team.select"));
+  }
+});
+
+$("event-format").addEventListener("change", roundsFollowFormat);
+
+$("event-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("event-name").value.trim();
+  const members = [...$("event-members").querySelectorAll("input:checked")].map((i) => i.value);
+  const body = { name, format: $("event-format").value, members, rated: $("event-rated").checked };
+  if (!$("event-rounds").disabled && $("event-rounds").value) body.rounds = Number($("event-rounds").value);
+  if ($("event-start").value) body.start = new Date($("event-start").value).getTime() / 1000;
+  act(async () => {
+    await admin("/events", body);
+    $("event-name").value = "";
+    for (const box of $("event-members").querySelectorAll("input:checked")) box.checked = false;
+  }, t("teacher.create.done", { name }));
+});
+
+refresh();
+setInterval(refresh, 3000);
