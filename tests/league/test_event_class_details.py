@@ -2,8 +2,9 @@
 a real ``adjacency league serve``: an event of every connected bot counts the house bots,
 says why it waits (in ``event show``, logged once) and is started by ``event start``; an
 odd round robin's byes are a column, so every row of the table and of the crosstable adds
-up to the member's points; ``games.txt`` names the event and the round of each game; and
-``event export --help`` names the files it writes."""
+up to the member's points, on the event's page too, which shows its table without
+JavaScript; ``games.txt`` names the event and the round of each game; and ``event export
+--help`` names the files it writes."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -27,8 +29,10 @@ from league_helpers import (
     env,
     make_league,
     play_round_robin,
+    request,
     start_client,
     start_server,
+    thread_server,
     wait_until,
 )
 from net_helpers import free_port
@@ -172,3 +176,60 @@ def test_an_event_of_every_connected_bot_waits_says_why_and_counts_house_bots(
         members = {store.member(m).name for m in events.members(event.id)}
         assert event.rounds == 1 and events.waiting(event.id) is None
     assert members == {"solo", "house-greedy"}
+
+
+class NoScriptTables(HTMLParser):
+    """The rows of the tables inside ``<noscript>`` of a page, as lists of cell texts by
+    table id."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = False
+        self.table = ""
+        self.tables: dict[str, list[list[str]]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "noscript":
+            self.inside = True
+        elif self.inside and tag == "table":
+            self.table = dict(attrs).get("id") or ""
+            self.tables[self.table] = []
+        elif self.inside and tag == "tr":
+            self.tables[self.table].append([])
+        elif self.inside and tag in ("td", "th"):
+            self.tables[self.table][-1].append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "noscript":
+            self.inside = False
+
+    def handle_data(self, data: str) -> None:
+        if self.inside and self.table and self.tables[self.table] and data.strip():
+            row = self.tables[self.table][-1]
+            if row:
+                row[-1] += data
+
+
+def test_the_event_page_shows_the_table_without_javascript(five: tuple[str, Path]) -> None:
+    db, out_dir = five
+    table = json.loads((out_dir / "table.json").read_text())
+    with thread_server(Path(db)) as url:
+        page = request(f"{url}/event/rr", raw=True)
+        missing = request(f"{url}/event/nothing", raw=True)
+    assert page.status == 200 and "text/html" in page.headers["content-type"]
+    parser = NoScriptTables()
+    parser.feed(page.body)
+    standings = parser.tables["standings-static"]
+    head = standings[0]
+    assert head[:8] == ["#", "name", "points", "games", "wins", "draws", "losses", "byes"]
+    assert [row[1] for row in standings[1:]] == [row["name"] for row in table["standings"]]
+    for row in standings[1:]:
+        points, wins, draws, byes = float(row[2]), int(row[4]), int(row[5]), int(row[7])
+        assert points == wins + draws / 2 + byes * BYE_POINTS
+    cross = parser.tables["crosstable-static"]
+    assert cross[0][-1] == "byes" and len(cross) == 1 + len(FIVE)
+    for row, expected in zip(cross[1:], table["standings"], strict=True):
+        games = [float(cell.split("/")[0]) for cell in row[2:-1] if "/" in cell]
+        assert sum(games) + float(row[-1]) == expected["points"]
+    assert '<script type="module" src="/league-static/event.js">' in page.body  # and live
+    assert missing.status == 200 and "No event named &#x27;nothing&#x27;" in missing.body

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +185,50 @@ def render_text(data: dict[str, Any]) -> str:
         text = "".join(f"{'x' if i == j else _cell(c):>{width}}" for j, c in enumerate(row_cells))
         lines.append(f"{i + 1:>2} {name:<21}{text}{cross['byes'][i]:>{width}g}")
     return "\n".join(lines)
+
+
+def render_html(data: dict[str, Any]) -> str:
+    """The event's summary, standings and crosstable as HTML (escaped) for the page read
+    without JavaScript: the same columns as ``event show``, byes included, so that a
+    row's cells and its byes add up to its points."""
+    ev = data["event"]
+    rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
+    status = ev["status"] + (f" (waiting: {ev['waiting']})" if ev.get("waiting") else "")
+    swiss = ev["format"] == "swiss"
+    breaks = ["Buchholz", "median B."] if swiss else ["S-B"]
+    head = ["#", "name", "points", "games", "wins", "draws", "losses", "byes", *breaks]
+    parts = [
+        f'<p class="status-line">{escape(ev["format"])}, {rounds}, {escape(status)}</p>',
+        '<h2>Standings</h2><div class="scroll"><table class="league" id="standings-static">',
+        "<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>",
+    ]
+    for row in data["standings"]:
+        mark = " (withdrawn)" if row["withdrawn"] else ""
+        tie = [row["buchholz"], row["median_buchholz"]] if swiss else [row["sonneborn_berger"]]
+        cells = [row["rank"], row["name"] + mark, f"{row['points']:g}", row["games"],
+                 row["wins"], row["draws"], row["losses"], row["byes"],
+                 *(f"{t:g}" for t in tie)]  # fmt: skip
+        parts.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>")
+    parts.append("</tbody></table></div>")
+    cross = data["crosstable"]
+    names = cross["names"]
+    parts += [
+        "<h2>Crosstable</h2><p>Points/games of the row against the column; byes: the "
+        f"points of the row's byes, {BYE_POINTS:g} each.</p>",
+        '<div class="scroll"><table class="league crosstable" id="crosstable-static">',
+        "<thead><tr><th>#</th><th>name</th>"
+        + "".join(f"<th>{i + 1}</th>" for i in range(len(names)))
+        + "<th>byes</th></tr></thead><tbody>",
+    ]
+    for i, name in enumerate(names):
+        cells = ["×" if i == j else _cell(c) for j, c in enumerate(cross["cells"][i])]
+        parts.append(
+            f"<tr><td>{i + 1}</td><td>{escape(name)}</td>"
+            + "".join(f"<td>{escape(c)}</td>" for c in cells)
+            + f"<td>{cross['byes'][i]:g}</td></tr>"
+        )
+    parts.append("</tbody></table></div>")
+    return "\n".join(parts)
 
 
 def table_csv(data: dict[str, Any]) -> str:

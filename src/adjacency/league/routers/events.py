@@ -1,7 +1,8 @@
 """Events on the web: the list, one event's table (standings, crosstable, rounds, games
 in play, the next round), its downloads, and its page. Anyone may read them; nothing
 here changes the league (events are created and started with ``adjacency league
-event``). The API is rate limited per address like the other public reads
+event``). The page is sent with the event's table in it, for a browser without
+JavaScript. The API is rate limited per address like the other public reads
 (:func:`~..limits.check_read_rate`, 429 beyond); an event's downloads are computed once
 per change of its games (:func:`_exports`), never once per request.
 """
@@ -10,16 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import time
+from html import escape
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from ...serving.errors import GameNotFound
 from ..cache import SharedAnswer
 from ..deps import hall_of, reader_of
 from ..event_store import EventStore
-from ..event_views import exports, table
+from ..event_views import exports, render_html, table
 from ..limits import check_read_rate
 from ..models import ERRORS, EventSummary, EventTable
 from ..store import MAX_NAME, LeagueError
@@ -67,13 +69,7 @@ async def get_event(request: Request, name: str) -> dict[str, Any]:
     play named (``live``: id, x, o)."""
     event = _event_named(request, name)
     hall = hall_of(request)
-    events = _events(request)
-    # Recomputed when a game starts or ends (``hall.changed``) or the event's row changes
-    # (started, finished), and at least every TABLE_REFRESH s for what changes outside
-    # the server (a withdrawal from the CLI); concurrent viewers share one computation
-    # (a projector and thirty phones).
-    key = (hall.changed, event, int(time.monotonic() // TABLE_REFRESH))
-    data = dict(await _table_cache(request, event.name).get(key, lambda: _table(events, event)))
+    data = dict(await _shared_table(request, event))
     data["live"] = [
         {"id": gid, "x": hall.live[gid].x.name, "o": hall.live[gid].o.name}
         for gid in data["playing"]
@@ -89,6 +85,18 @@ second; the page polls about every second)."""
 
 TABLE_REFRESH = 5.0
 """Seconds after which an event's table is recomputed even when no game started or ended."""
+
+
+async def _shared_table(request: Request, event: Any) -> dict[str, Any]:
+    """The event's table (:func:`adjacency.league.event_views.table`) as viewers share it.
+
+    Recomputed when a game starts or ends (``hall.changed``) or the event's row changes
+    (started, finished), and at least every TABLE_REFRESH s for what changes outside the
+    server (a withdrawal from the CLI); concurrent viewers share one computation (a
+    projector and thirty phones)."""
+    events = _events(request)
+    key = (hall_of(request).changed, event, int(time.monotonic() // TABLE_REFRESH))
+    return await _table_cache(request, event.name).get(key, lambda: _table(events, event))
 
 
 def _table_cache(request: Request, name: str) -> SharedAnswer[dict[str, Any]]:
@@ -146,7 +154,25 @@ async def _exports(request: Request, event: Any) -> dict[str, str]:
     return await cache.get((event, stamp), lambda: asyncio.to_thread(exports, events, event))
 
 
+NOSCRIPT = "<!-- the table without JavaScript -->"
+"""The place in ``event.html`` where the page is sent with the event's table."""
+
+
 @router.get("/event/{name}", include_in_schema=False)
-def event_page(name: str) -> FileResponse:
-    """``/event/NAME``: the event's page (it asks the API for ``name`` and refreshes)."""
-    return FileResponse(STATIC / "event.html", headers={"Cache-Control": "no-cache"})
+async def event_page(request: Request, name: str) -> HTMLResponse:
+    """``/event/NAME``: the event's page. Its script asks the API for ``name`` and
+    refreshes; the page is sent with the event's summary, standings and crosstable
+    already in it (in ``<noscript>``, :func:`adjacency.league.event_views.render_html`),
+    so that it shows the table without JavaScript; an unknown event's page says so
+    there."""
+    page = (STATIC / "event.html").read_text(encoding="utf-8")
+    try:
+        event = _events(request).named(name)
+    except LeagueError:
+        static = f"<p>No event named {escape(repr(name[:MAX_NAME]))}.</p>"
+    else:
+        static = render_html(await _shared_table(request, event))
+    return HTMLResponse(
+        page.replace(NOSCRIPT, f"<noscript>{static}</noscript>", 1),
+        headers={"Cache-Control": "no-cache"},
+    )

@@ -1,5 +1,7 @@
-// The event page: crosstable (each cell a pair's result, linking to its games),
-// standings, games in progress and the next round; refreshed every 2 s.
+// The event page: crosstable (each cell a pair's result, linking to its games, and the
+// points of the row's byes), standings, games in progress and the next round; refreshed
+// every 2 s. The server sends the page with the table in <noscript> for a browser
+// without JavaScript.
 import { decimal, t } from "/static/js/i18n.js";
 import { el, eventWord, getJson, memberLink } from "./league.js";
 
@@ -14,7 +16,8 @@ function points(value) {
 function renderCrosstable(cross) {
   const table = document.getElementById("crosstable");
   const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("league.col.name")),
-    ...cross.names.map((_, i) => el("th", { class: "num" }, String(i + 1))));
+    ...cross.names.map((_, i) => el("th", { class: "num" }, String(i + 1))),
+    el("th", { class: "num" }, t("event.col.byes")));
   const rows = cross.names.map((rowName, i) => el("tr", {},
     el("td", {}, String(i + 1)), el("td", {}, memberLink(rowName)),
     ...cross.cells[i].map((cell, j) => {
@@ -24,14 +27,16 @@ function renderCrosstable(cross) {
       const text = `${points(cell[0])}/${cell[1]}`;
       const link = games.length ? el("a", { href: `/watch/${games[games.length - 1]}` }, text) : text;
       return el("td", { class: "num filled", "data-cell": `${i}-${j}` }, link);
-    })));
+    }),
+    el("td", { class: "num" }, points(cross.byes[i]))));
   table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
 function renderStandings(data) {
   const swiss = data.event.format === "swiss";
   const breaks = swiss ? ["Buchholz", t("event.col.median")] : ["S-B"];
-  const head = el("tr", {}, ...["#", t("league.col.name"), t("member.col.points"), t("league.col.games"), ...breaks,
+  const head = el("tr", {}, ...["#", t("league.col.name"), t("member.col.points"), t("league.col.games"),
+    t("event.col.byes"), ...breaks,
     t("event.col.pairs"), "Elo (95%)", t("event.col.margin")]
     .map((h, k) => el("th", { class: k > 1 ? "num" : "" }, h)));
   const rows = data.standings.map((r) => el("tr", { class: r.withdrawn ? "provisional" : "" },
@@ -39,6 +44,7 @@ function renderStandings(data) {
     el("td", {}, memberLink(r.name), r.withdrawn ? ` ${t("event.withdrawn")}` : ""),
     el("td", { class: "num" }, points(r.points)),
     el("td", { class: "num" }, String(r.games)),
+    el("td", { class: "num" }, String(r.byes)),
     ...(swiss ? [r.buchholz, r.median_buchholz] : [r.sonneborn_berger])
       .map((v) => el("td", { class: "num" }, points(v))),
     el("td", { class: "num" }, r.pentanomial.join(" ")),
@@ -65,10 +71,11 @@ async function refresh() {
     document.getElementById("title").textContent = ev.name;
     const round = data.rounds.length;
     const where = round ? t("event.round-of", { round: Math.min(round, ev.rounds), count: ev.rounds })
-      : t("event.rounds", { count: ev.rounds || "?" });
+      : ev.rounds ? t("event.rounds", { count: ev.rounds }) : t("event.rounds-later");
     const unrated = ev.rated ? "" : `, ${t("event.unrated")}`;
+    const waiting = ev.waiting ? ` (${t("event.waiting", { reason: ev.waiting })})` : "";
     document.getElementById("summary").textContent =
-      `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.status)}${unrated}`;
+      `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.status)}${waiting}${unrated}`;
     document.getElementById("downloads").replaceChildren(`${t("event.downloads")} `,
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);
