@@ -301,6 +301,23 @@ def test_a_watcher_of_a_game_against_a_bot_reads_who_won_and_is_offered_no_remat
     close(watcher)
 
 
+def test_the_creator_of_a_bot_game_is_offered_a_rematch(server: str, browser: Any) -> None:
+    """Nobody holds a seat in a game between bots, yet its creator is no watcher."""
+    game = api(
+        server,
+        "POST",
+        "/api/games",
+        {"x": FAST_BOT, "o": FAST_BOT, "rows": 4, "cols": 4, "rounds": 1},
+    )
+    api(server, "POST", f"/api/games/{game['id']}/control", {"action": "pause"})
+    page = tab_on(browser, f"{server}/?game={game['id']}")
+    assert page.locator("#btn-rematch").is_visible()
+    page.click("#btn-play-pause")
+    page.wait_for_selector("#dlg-result[open]")
+    assert page.locator("#result-rematch").is_visible()
+    close(page)
+
+
 def test_an_aborted_game_says_aborted_and_offers_no_review(server: str, browser: Any) -> None:
     game = api(
         server,

@@ -352,7 +352,7 @@ async function requestHint() {
 }
 
 async function rematch() {
-  if (!game.state || game.watching) return;
+  if (!game.state || (game.watching && !game.viewer.owner)) return;
   try {
     // Between devices the other player is asked; the state answered is the rematch
     // itself when they had asked first.

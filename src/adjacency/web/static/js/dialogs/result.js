@@ -13,7 +13,7 @@ export function showResult(s, viewer) {
   const dialog = $("#dlg-result");
   const [x, o] = s.score;
   const humans = ["x", "o"].filter((c) => s[c].kind === "human");
-  const player = viewer.seats.length > 0;
+  const player = viewer.seats.length > 0 || viewer.owner; // a bot game's creator rematches
   const aborted = s.detail_code === "aborted";
   let title;
   if (s.result === "draw") title = t("result.draw");

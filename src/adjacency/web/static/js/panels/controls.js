@@ -38,8 +38,10 @@ export function renderControls(game) {
   $("#btn-takeback").disabled = !(between && playing && mine && s.moves.some((m) => m.color === mine))
     || Boolean(s.offer && s.offer.by === mine);
   $("#btn-hint").disabled = !(playing && game.canMove && game.live) || game.hintPending || between;
-  $("#btn-rematch").hidden = game.watching; // watchers watch: no rematch to offer
-  $("#btn-rematch").disabled = game.watching || Boolean(between && s.offer && s.offer.kind === "rematch" && s.offer.by === mine);
+  // Watchers (neither a seat nor the creator's browser) have no rematch to ask for.
+  const spectator = game.watching && !game.viewer.owner;
+  $("#btn-rematch").hidden = spectator;
+  $("#btn-rematch").disabled = spectator || Boolean(between && s.offer && s.offer.kind === "rematch" && s.offer.by === mine);
   $("#move-form").hidden = game.watching; // only a player types moves
   $("#move-input").disabled = $("#move-submit").disabled = false;
   $("#btn-flip").disabled = $("#btn-share").disabled = $("#btn-analyse").disabled = false;
