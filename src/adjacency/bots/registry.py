@@ -12,18 +12,22 @@ with ``raw=True`` (the external-engine client ``cmd:...``, a user's Python class
 ``anneal:@tuned.json,seed=3``.
 
 Modules register their bots with :func:`register`; :mod:`adjacency.bots.catalog`
-imports them all, and :func:`make_bot` and :func:`entries` read the result.
+imports them all, and :func:`make_bot` and :func:`entries` read the result. Plugin bots
+(:func:`plugins`) are declared by packaging entry points (:data:`PLUGIN_GROUP`) and
+registered when a spec first names them.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
 from typing import Any
 
+from .. import DISTRIBUTION
 from ..core.text import is_ascii_decimal, is_ascii_number, quote
 from .base import Bot, BotError
 
@@ -150,26 +154,30 @@ class BotEntry:
 
 _REGISTRY: dict[str, BotEntry] = {}
 
-PLUGINS: dict[str, tuple[str, str]] = {
-    "openspiel": ("adjacency.openspiel", "openspiel"),
-}
-"""Bots registered by modules above this layer, for optional libraries: name ->
-(module, extra). The module is imported by name only when a spec asks for the
-bot, so the bots layer never imports upward and works without the extra."""
+PLUGIN_GROUP = "adjacency.bots"
+"""The packaging entry-point group of plugin bots: bots registered by modules above this
+layer, for optional libraries. An installed distribution declares each as
+``NAME = "MODULE:FACTORY [EXTRA]"`` under ``[project.entry-points."adjacency.bots"]`` of its
+``pyproject.toml`` (ours: ``openspiel``); the registry reads the declarations from the
+installed metadata and imports ``MODULE``, which registers bot ``NAME``, only when a spec
+names it, so the bots layer never imports upward and works without the extra."""
 
 
 @dataclass(frozen=True)
 class Plugin:
-    """A plugin bot as :data:`PLUGINS` declares it, known without importing anything."""
+    """A plugin bot as its entry point declares it, known without importing anything."""
 
     name: str
     module: str
     extra: str
+    """The extra of its distribution that it needs (``""``: none)."""
+    distribution: str = DISTRIBUTION
 
     @property
     def install(self) -> str:
         """The pip command that installs the plugin's extra."""
-        return f"pip install 'adjacency-game[{self.extra}]'"
+        extra = f"[{self.extra}]" if self.extra else ""
+        return f"pip install '{self.distribution}{extra}'"
 
     @property
     def loaded(self) -> bool:
@@ -177,22 +185,41 @@ class Plugin:
         return self.name in _REGISTRY
 
 
+@cache
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    """The installed entry points of :data:`PLUGIN_GROUP` by bot name (the first of a name
+    wins), read once per process from the distributions' metadata."""
+    found: dict[str, metadata.EntryPoint] = {}
+    for point in metadata.entry_points(group=PLUGIN_GROUP):
+        found.setdefault(point.name.strip().lower(), point)
+    return found
+
+
 def plugins() -> list[Plugin]:
     """Every plugin bot, loaded or not; imports nothing (front ends list them cheaply)."""
-    return [Plugin(name, module, extra) for name, (module, extra) in PLUGINS.items()]
+    return [
+        Plugin(
+            name,
+            point.module,
+            point.extras[0] if point.extras else "",
+            point.dist.name if point.dist is not None else DISTRIBUTION,
+        )
+        for name, point in _entry_points().items()
+    ]
 
 
 def _load_plugin(name: str) -> None:
-    """Import the module registering plugin bot ``name``; a missing extra is a BotError."""
-    if name in _REGISTRY or name not in PLUGINS:
+    """Load the entry point of plugin bot ``name`` (its module registers it); a missing
+    extra is a BotError with the command that installs it."""
+    point = _entry_points().get(name)
+    if name in _REGISTRY or point is None:
         return
-    module, extra = PLUGINS[name]
+    plugin = next(plugin for plugin in plugins() if plugin.name == name)
     try:
-        importlib.import_module(module)
+        point.load()
     except ImportError as exc:
-        raise BotError(
-            f"bot {name!r} needs the {extra} extra ({exc}): pip install 'adjacency-game[{extra}]'"
-        ) from None
+        needs = f"needs the {plugin.extra} extra" if plugin.extra else "cannot be loaded"
+        raise BotError(f"bot {name!r} {needs} ({exc}): {plugin.install}") from None
 
 
 def register(
@@ -258,7 +285,7 @@ def entry(name: str) -> BotEntry:
     try:
         return _REGISTRY[name]
     except KeyError:
-        known = ", ".join(dict.fromkeys([*_REGISTRY, *PLUGINS]))
+        known = ", ".join(dict.fromkeys([*_REGISTRY, *_entry_points()]))
         raise BotError(f"unknown bot {quote(name)}; known bots: {known}") from None
 
 

@@ -10,9 +10,10 @@
 - :class:`SpielBot`: any bot of ours as a ``pyspiel.Bot``, so it plays inside
   OpenSpiel's evaluation loops (``pyspiel.evaluate_bots``) and tools.
 
-The registry (:mod:`adjacency.bots.registry`) knows the name ``openspiel`` and
-imports this module only when a spec asks for it, so the bots layer never
-imports upward and works without the ``openspiel`` extra.
+The registry (:mod:`adjacency.bots.registry`) knows the name ``openspiel`` from the
+package's entry point (group ``adjacency.bots`` in ``pyproject.toml``) and imports this
+module only when a spec asks for it, so the bots layer never imports upward and works
+without the ``openspiel`` extra.
 """
 
 from __future__ import annotations
