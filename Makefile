@@ -1,5 +1,6 @@
 # Two entry points for a fresh machine with Python 3 and make:
 #   make play   installs the package into .venv and starts the game in the browser
+#               (PORT=, DB=, NO_BROWSER=1 and ARGS= pass adjacency play's options)
 #   make test   installs the package with its test tools and runs lint, types and tests
 PYTHON ?= python3
 VENV ?= .venv
@@ -27,8 +28,17 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,openspiel,plots,docs]"
 	touch $@ $(VENV)/.installed-run
 
+# adjacency play's options from make's command line: make play PORT=8800 DB=games.sqlite3
+# NO_BROWSER=1, and any others as ARGS='--host 0.0.0.0' (only from the command line: a
+# PORT or DB in the environment is not taken for them).
+given = $(if $(filter command line,$(origin $(1))),$($(1)))
+quoted = '$(subst ','\'',$(1))'
+PLAY_ARGS = $(if $(call given,PORT),--port $(call quoted,$(call given,PORT))) \
+	$(if $(call given,DB),--db $(call quoted,$(call given,DB))) \
+	$(if $(call given,NO_BROWSER),--no-browser) $(call given,ARGS)
+
 play: $(VENV)/.installed-run
-	$(BIN)/adjacency play
+	$(strip $(BIN)/adjacency play $(PLAY_ARGS))
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks examples tools
