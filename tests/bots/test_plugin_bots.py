@@ -58,9 +58,22 @@ def adjacency(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_a_plugin_bot_of_another_distribution_is_listed_then_plays(fakebots: Path) -> None:
     listed = adjacency(fakebots, "bots")
     assert listed.returncode == 0, listed.stderr
-    rows = {line.split()[1]: line for line in listed.stdout.splitlines() if "extra (" in line}
-    assert {"openspiel", "shout", "broken"} <= set(rows)
-    assert "(fakebots_shout)" in rows["shout"] and "(fakebots_broken)" in rows["broken"]
+    cells = [
+        [cell.strip() for cell in line.split("│")[1:-1]] for line in listed.stdout.splitlines()
+    ]
+    rows = {row[0]: row[1:] for row in cells if len(row) == 3}  # the plugin table: 3 columns
+    assert rows["openspiel"] == [
+        "the openspiel extra (adjacency.openspiel)",
+        "installed; options: adjacency bots --plugins",
+    ]
+    assert rows["shout"] == [
+        "fakebots_shout, from fakebots",
+        "installed; options: adjacency bots --plugins",
+    ]
+    assert rows["broken"] == [
+        "the fast extra (fakebots_broken), from fakebots",
+        "not checked (no package metadata); options: adjacency bots --plugins",
+    ]
     assert "greedy, from the fakebots distribution" not in listed.stdout  # not imported
 
     played = adjacency(fakebots, "move", "shout:seed=3", "2oo/2oo/xx2/xx2 x 8")

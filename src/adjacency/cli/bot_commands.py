@@ -61,7 +61,7 @@ def run_bots(args: argparse.Namespace) -> int:
     console = make_console()
     if args.plugins:
         for plugin in plugins():
-            if extra_installed(plugin.extra) is not False:
+            if extra_installed(plugin.extra, plugin.distribution) is not False:
                 try:
                     entry(plugin.name)
                 except BotError as exc:
@@ -89,7 +89,7 @@ def plugin_table() -> Table:
     table.add_column("needs", overflow="fold")
     table.add_column("status", overflow="fold")
     for plugin in plugins():
-        installed = extra_installed(plugin.extra)
+        installed = extra_installed(plugin.extra, plugin.distribution)
         if plugin.loaded:
             status = "loaded: options listed above"
         elif installed is False:
@@ -97,15 +97,22 @@ def plugin_table() -> Table:
         else:
             known = "installed" if installed else "not checked (no package metadata)"
             status = f"{known}; options: adjacency bots --plugins"
-        table.add_row(plugin.name, f"the {plugin.extra} extra ({plugin.module})", escape(status))
+        needs = f"the {plugin.extra} extra ({plugin.module})" if plugin.extra else plugin.module
+        if plugin.distribution != DISTRIBUTION:
+            needs += f", from {plugin.distribution}"
+        table.add_row(plugin.name, needs, escape(status))
     return table
 
 
-def extra_installed(extra: str) -> bool | None:
-    """Whether every package of ``adjacency-game[extra]`` is installed, from the installed
-    metadata (nothing is imported); None when adjacency itself has no metadata."""
+def extra_installed(extra: str, distribution: str = DISTRIBUTION) -> bool | None:
+    """Whether every package of ``distribution[extra]`` (``adjacency-game`` unless a plugin
+    comes from another distribution) is installed, from the installed metadata (nothing is
+    imported); True for no extra (the distribution declared the plugin, so it is there);
+    None when the distribution has no metadata or no such extra."""
+    if not extra:
+        return True
     try:
-        requires = metadata.requires(DISTRIBUTION) or []
+        requires = metadata.requires(distribution) or []
     except metadata.PackageNotFoundError:
         return None
     names = [
