@@ -91,6 +91,7 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
     assert runtime == RUNTIME
     assert set(message.get_all("Provides-Extra") or []) == EXTRAS
     assert "adjacency = adjacency.cli:main" in scripts
+    assert "openspiel = adjacency.openspiel:OpenSpielBot [openspiel]" in scripts  # plugin bots
     sdist = only(dist, "adjacency_game-*.tar.gz")
     with tarfile.open(sdist) as archive:
         members = archive.getnames()
