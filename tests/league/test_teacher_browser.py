@@ -196,3 +196,28 @@ def test_the_teachers_page_in_indonesian_has_no_english_left(browser: Any, tmp_p
         assert refused.status == 401
         context.close()
     assert errors == [], errors
+
+
+def test_the_teachers_page_works_under_its_content_security_policy(
+    browser: Any, tmp_path: Path
+) -> None:
+    """No inline script or style: under the served policy (no ``bypass_csp``) the page
+    signs in, lists and adds, with no policy violation reported."""
+    db = league(tmp_path)
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        context = browser.new_context(viewport=PHONE)
+        context.set_default_timeout(TIMEOUT)
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+        answer = page.goto(url + "/teacher")
+        assert answer is not None and "script-src" in answer.headers["content-security-policy"]
+        sign_in(page)
+        expect(page.locator("#members li")).to_have_count(len(HOUSE))
+        page.fill("#team-name", "team1")
+        page.click("#team-form button[type=submit]")
+        expect(page.locator("#team-token")).to_be_visible()
+        expect(page.get_by_label("team1", exact=True)).to_be_visible()  # in the checklist
+        context.close()
+    assert errors == [], errors
