@@ -15,7 +15,8 @@ from urllib.parse import quote
 import pytest
 
 from adjacency import Position
-from adjacency.lab import search_tree
+from adjacency.lab import SearchTree, search_tree
+from adjacency.lab.limits import NODE_CAP
 from web_helpers import live_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -25,6 +26,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-lab-browser")]
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
 TIMEOUT = 60_000
+MAX_VISIBLE = 2500
+"""The most tree nodes Expand to depth draws (tree.js ``MAX_VISIBLE``)."""
+MAX_PRUNED = 6
+"""The most greyed (cut) moves drawn under one node (tree.js ``MAX_PRUNED``)."""
 
 MIDGAME = Position.start(8, 8, rounds=28)
 for _square in ("c3", "f6", "d3", "e6", "c4", "f5"):
@@ -59,6 +64,37 @@ def shoot(page: Any, shots: Path, name: str) -> None:
     path = shots / name
     page.screenshot(path=str(path), animations="disabled")
     assert path.stat().st_size > 10_000
+
+
+def expanded_to_depth(tree: SearchTree) -> tuple[list[int], list[int]]:
+    """The nodes Expand to depth opens and the nodes it draws, by the page's documented
+    rule: breadth first from the root, a node opens with all of its children until
+    opening the next one would draw more than :data:`MAX_VISIBLE` nodes; there it stops
+    (a textbook tree to depth 3 on 8x8 is larger than that)."""
+    opened: list[int] = []
+    drawn = [0]
+    for node_id in drawn:  # grows while it is read: breadth first
+        node = tree.nodes[node_id]
+        if node.ply >= tree.depth or not node.children:
+            continue
+        if len(drawn) + len(node.children) > MAX_VISIBLE:
+            break
+        opened.append(node_id)
+        drawn.extend(node.children)
+    return opened, drawn
+
+
+def principal_line_nodes(tree: SearchTree) -> set[int]:
+    """The nodes of the tree's line (each node's best child from the root), the root in."""
+    line = {0}
+    node = tree.root
+    while node.best is not None:
+        following = [c for c in node.children if tree.nodes[c].move == node.best]
+        if not following:
+            break
+        node = tree.nodes[following[0]]
+        line.add(node.id)
+    return line
 
 
 def test_the_lab_opens_on_the_shown_position_of_a_game(server: str, browser: Any) -> None:
@@ -105,11 +141,21 @@ def test_tree_steps_climb_and_genetic_charts(server: str, browser: Any, shots: P
     page.locator(f"#tree-view g.node[data-node-id='{middle.id}']").hover()  # in the first view
     assert page.locator("#lab-board-caption").inner_text() == f"after {middle.move}"
     page.locator("#tree-expand").click()
+    # the textbook tree (every horizon position a node) is larger than the page draws:
+    # plies 1 and 2 open whole, ply 3 up to the drawing limit
+    opened, drawn = expanded_to_depth(expected)
+    assert len(expected.nodes) > MAX_VISIBLE >= len(drawn)
+    assert page.locator("#tree-step-text").inner_text() == (
+        f"{len(drawn):,} nodes shown; expand single nodes to see more"
+    )
     for ply in (1, 2, 3):
-        drawn = page.locator(f"#tree-view g.node[data-ply='{ply}']").count()
-        assert drawn == sum(node.ply == ply for node in expected.nodes)
-    assert page.locator("#tree-view g.node.pv").count() == expected.depth  # root, ply 1, ply 2
-    pruned = sum(min(len(node.pruned), 6) for node in expected.nodes)
+        count = page.locator(f"#tree-view g.node[data-ply='{ply}']").count()
+        assert count == sum(expected.nodes[node_id].ply == ply for node_id in drawn)
+        if ply < 3:
+            assert count == sum(node.ply == ply for node in expected.nodes)
+    line = principal_line_nodes(expected) & set(drawn)
+    assert page.locator("#tree-view g.node.pv").count() == len(line) >= expected.depth
+    pruned = sum(min(len(expected.nodes[node_id].pruned), MAX_PRUNED) for node_id in opened)
     assert pruned > 0 and page.locator("#tree-view g.node.pruned").count() == pruned
     page.mouse.wheel(0, -200)  # zoom in, then back to the whole tree
     page.locator("#tree-fit").click()
@@ -119,7 +165,7 @@ def test_tree_steps_climb_and_genetic_charts(server: str, browser: Any, shots: P
     for _ in range(10):
         page.locator("#tree-step").click()
     text = page.locator("#tree-step-text").inner_text()
-    assert text.startswith(f"step 10 of {len(expected.events)}:")
+    assert text.startswith(f"step 10 of {len(expected.events):,}:")  # a grouped count
     entered = [node_id for kind, node_id in expected.events[:10] if kind == 0]
     assert page.locator("#tree-view g.node").count() == len(entered)
 
@@ -144,10 +190,20 @@ def test_expanding_a_tree_cut_by_the_node_cap_draws_at_most_the_pages_limit(
 ) -> None:
     """Expand on a tree the node cap cut (minimax, depth 3, the 8x8 start) opens level by
     level and stops before the page's drawing limit (tree.js MAX_VISIBLE, 2,500 nodes
-    plus at most 6 greyed moves per cut): all of the first level, never a half-opened
-    deeper node whose children were not counted."""
+    plus at most 6 greyed moves per cut): every root move the tree holds, all of the
+    second level, never a half-opened deeper node whose children were not counted.
+
+    The textbook tree counts every horizon position, so a root move's subtree is
+    1 + 55 + 55 * 54 = 3,026 nodes and the 20,000-node cap stops the search inside the
+    seventh of the 56 root moves: the tree (and the page) holds 7 of them."""
     context, page, errors = new_page(browser, 1366, 768)
     start = Position.start(8, 8, rounds=28)
+    expected = search_tree(start, 3, "minimax")
+    moves = len(start.legal_moves())
+    subtree = 1 + (moves - 1) + (moves - 1) * (moves - 2)
+    assert not expected.complete and len(expected.nodes) == NODE_CAP
+    assert len(expected.root.children) == -(-(NODE_CAP - 1) // subtree) < moves
+    opened, drawn = expanded_to_depth(expected)
     page.goto(f"{server}/lab?fen={quote(start.fen())}")
     page.wait_for_selector("#lab-board svg")
     form = page.locator("#tree-form")
@@ -156,13 +212,17 @@ def test_expanding_a_tree_cut_by_the_node_cap_draws_at_most_the_pages_limit(
     form.locator("button[type=submit]").click()
     page.wait_for_selector("#tree-view g.node[data-ply='1']")
     page.locator("#tree-expand").click()
-    assert "nodes shown; expand single nodes to see more" in (
-        page.locator("#tree-step-text").inner_text()
+    assert page.locator("#tree-step-text").inner_text() == (
+        f"{len(drawn):,} nodes shown; expand single nodes to see more"
     )
-    drawn = page.locator("#tree-view g.node:not(.pruned)").count()
-    assert len(start.legal_moves()) < drawn <= 2500
-    assert page.locator("#tree-view g.node[data-ply='1']").count() == len(start.legal_moves())
-    assert page.locator("#tree-view g.node[data-ply='2']").count() > 0
+    assert page.locator("#tree-view g.node:not(.pruned)").count() == len(drawn) <= MAX_VISIBLE
+    assert page.locator("#tree-view g.node[data-ply='1']").count() == len(expected.root.children)
+    second = sum(node.ply == 2 for node in expected.nodes)
+    assert page.locator("#tree-view g.node[data-ply='2']").count() == second > 0
+    third = sum(expected.nodes[node_id].ply == 3 for node_id in drawn)
+    assert page.locator("#tree-view g.node[data-ply='3']").count() == third > 0
+    # no half-opened node: the third level drawn is whole families of 54 replies
+    assert third % (moves - 2) == 0 and len(opened) > 1 + len(expected.root.children)
     context.close()
     assert errors == []
 
