@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from adjacency.cli.event_commands import parse_start
 from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations, chromium
@@ -134,11 +135,13 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         page.fill("#event-name", "monday")
         page.select_option("#event-format", "swiss")
         page.fill("#event-rounds", "1")
+        page.fill("#event-start", "2099-11-27T14:00")  # local time, as the CLI's --start
         for name in ("h1", "h2", "team1"):
             page.get_by_label(name, exact=True).check()
         page.click("#event-form button[type=submit]")
         monday = page.locator('#event-list li[data-event="monday"]')
-        expect(monday).to_contain_text("Swiss, 1 round, scheduled")
+        expect(monday).to_contain_text("Swiss, 1 round, scheduled, starts ")
+        expect(monday).to_contain_text("2099")
         monday.get_by_label("Withdraw", exact=True).select_option("team1")
         monday.get_by_role("button", name="Withdraw from the event").click()
         expect(page.locator("#status")).to_have_text("team1 is withdrawn from monday.")
@@ -161,6 +164,7 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         played = events.game_ids(friday_event.id)
         monday_event = events.named("monday")
         assert events.withdrawn(monday_event.id) == {store.member_named("team1").id}
+        assert monday_event.start == parse_start("2099-11-27T14:00")
         assert "team2" not in {m.name for m in store.members()}  # never played: deleted
     assert len(played) == 6  # three pairs, two games each
     assert files["games.txt"].count('[Event "friday"]') == len(played)

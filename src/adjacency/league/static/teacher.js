@@ -137,33 +137,40 @@ async function download(name) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function eventItem(ev, k) {
+// A start time (Unix seconds) in the page's language and the browser's time zone.
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(document.documentElement.lang,
+    { dateStyle: "medium", timeStyle: "short" });
+}
+
+function eventItem(ev) {
   const quoted = encodeURIComponent(ev.name);
   const rounds = t("event.rounds", { count: ev.rounds || "?" });
   const item = el("li", { "data-event": ev.name },
     el("h3", {}, el("a", { href: `/event/${quoted}` }, ev.name)),
     el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.status)}`
-      + `${ev.rated ? "" : `, ${t("event.unrated")}`}`),
+      + `${ev.rated ? "" : `, ${t("event.unrated")}`}`
+      + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`),
     el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
   const actions = el("p", { class: "actions" });
   if (ev.status === "scheduled" && !ev.all_connected) {
-    const start = el("button", { type: "button", id: `start-${k}` }, t("teacher.event.start"));
+    const start = el("button", { type: "button", id: `start-${ev.name}` }, t("teacher.event.start"));
     start.addEventListener("click", () => act(() => admin(`/events/${quoted}/start`, {}),
       t("teacher.event.started", { name: ev.name })));
     actions.append(start, " ");
   }
-  const fetchArchive = el("button", { type: "button", id: `archive-${k}` }, t("teacher.event.download"));
+  const fetchArchive = el("button", { type: "button", id: `archive-${ev.name}` }, t("teacher.event.download"));
   fetchArchive.addEventListener("click", () => act(() => download(ev.name), t("teacher.event.downloaded", { name: ev.name })));
   actions.append(fetchArchive);
   item.append(actions);
   const playing = ev.members.filter((m) => !m.withdrawn);
   if (ev.status !== "finished" && playing.length) {
-    const select = el("select", { id: `withdraw-who-${k}` }, ...playing.map((m) => new Option(m.name, m.name)));
-    const go = el("button", { type: "button", id: `withdraw-${k}` }, t("teacher.event.withdraw"));
+    const select = el("select", { id: `withdraw-who-${ev.name}` }, ...playing.map((m) => new Option(m.name, m.name)));
+    const go = el("button", { type: "button", id: `withdraw-${ev.name}` }, t("teacher.event.withdraw"));
     go.addEventListener("click", () => act(() => admin(`/events/${quoted}/withdraw`, { member: select.value }),
       t("teacher.event.withdrew", { name: select.value, event: ev.name })));
     item.append(el("p", { class: "actions" },
-      el("label", { for: `withdraw-who-${k}` }, t("teacher.event.withdraw-who")), " ", select, " ", go));
+      el("label", { for: `withdraw-who-${ev.name}` }, t("teacher.event.withdraw-who")), " ", select, " ", go));
   }
   const gone = ev.members.filter((m) => m.withdrawn).map((m) => m.name);
   if (gone.length) item.append(el("p", { class: "muted" }, t("teacher.event.gone", { names: gone.join(", ") })));
@@ -175,7 +182,7 @@ function renderEvents(events) {
 }
 
 async function refresh() {
-  if (!memory) return;
+  if (!memory || document.hidden) return;
   let data;
   try {
     data = await admin("/overview");
