@@ -195,6 +195,7 @@ def test_the_teachers_page_in_indonesian_has_no_english_left(browser: Any, tmp_p
         names = [*HOUSE, "ana", "team1", "team2", "friday", token, url, "greedy", "--token"]
         left = english_left(page, names)
         assert not left, left
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert axe_violations(page) == []
         refused = request(f"{url}/api/league/admin/overview", token="adjl_wrong")
         assert refused.status == 401
