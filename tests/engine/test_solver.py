@@ -128,7 +128,7 @@ def test_solver_gives_up_on_the_node_budget() -> None:
 
 
 def test_a_second_process_loads_the_cache_and_runs() -> None:
-    """numba issue #6061: cached recursive kernels must load and run in a fresh process."""
+    """Cached recursive kernels load and run in a fresh process (numba once failed to)."""
     script = (
         "import json; from adjacency.engine import Engine, warmup; warmup(); "
         "from adjacency.core import Position; "

@@ -208,7 +208,7 @@ def lines_of(tab: Any, selector: str) -> int:
 def test_the_league_pages_fit_a_phone_and_axe_finds_nothing_serious(
     browser: Any, tmp_path: Path
 ) -> None:
-    """Issue 33 A10 and issue 37's axe requirement: at 390x844 the leaderboard and a
+    """On a phone, axe-clean: at 390x844 the leaderboard and a
     member's page do not scroll sideways (they were 457-470 and 468 px: the status cut,
     W-D-L wrapped), and axe-core finds no serious or critical violation on either (the
     'online' green was 3.97:1)."""
@@ -243,7 +243,7 @@ def test_the_league_pages_fit_a_phone_and_axe_finds_nothing_serious(
 def test_a_members_page_labels_its_interval_draws_axes_and_pages_its_games(
     browser: Any, tmp_path: Path
 ) -> None:
-    """Issue 33 A10: the interval is named (rd, as the standings print it, and the 95%
+    """The interval is named (rd, as the standings print it, and the 95%
     interval it gives, not a bare '± 122'); the rating chart has values and dates; the
     games page by 20 (they stopped at 20), in the API and on the page."""
     db = tmp_path / "league.db"

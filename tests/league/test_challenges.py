@@ -1,4 +1,4 @@
-"""People's challenges through the real server (issue 33, A1 and B2): a challenge to a
+"""People's challenges through the real server: a challenge to a
 person waits for their answer (accepted, declined or expired, and the challenger is
 told which); a challenge to a bot that is playing is queued and served as soon as the
 bot is free, before the league pairs it again, with the place in the queue shown."""

@@ -1,4 +1,4 @@
-"""A league with thousands of people (issue 33, B5), through a real uvicorn server:
+"""A league with thousands of people, through a real uvicorn server:
 
 * a scheduler pass reads only the members it may pair (house bots, connected bots):
   its database work is the same with 10 people as with 4,000 (counted in SQLite

@@ -1,4 +1,4 @@
-"""A full disk (issue 33, B6), through a real uvicorn league server with a bot on a
+"""A full disk, through a real uvicorn league server with a bot on a
 WebSocket: the server's own SQLite connection is capped with ``PRAGMA
 max_page_count`` (SQLite then fails writes with "database or disk is full", as on a
 full filesystem). Then

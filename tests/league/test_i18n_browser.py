@@ -107,7 +107,7 @@ def test_the_league_pages_in_indonesian_have_no_english_left(browser: Any, tmp_p
 
 
 def test_how_games_ended_is_shown_in_indonesian(browser: Any, tmp_path: Path) -> None:
-    """Issue 37: the server's English details ("slow did not move within its clock (not
+    """The server's English details ("slow did not move within its clock (not
     connected)", "ada resigned") are shown from the catalogue by their codes, on a
     member's page, the watch page and the people's play page."""
     db = tmp_path / "league.db"

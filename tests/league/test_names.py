@@ -1,4 +1,4 @@
-"""Member names (issue 33, B11): a name starts with a letter or a digit, is not one of the
+"""Member names: a name starts with a letter or a digit, is not one of the
 league's own words, and cannot be told apart from no member's (case, look-alike
 characters); refused over HTTP (400 or 409 with the reason) and by the CLI (one line,
 status 2), changing nothing, while members stored under the old rules still load."""

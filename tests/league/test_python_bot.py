@@ -1,5 +1,5 @@
 """A bot written with the Python API joins a league: ``adjacency connect URL
-'py:FILE.py:Class'`` (issue 33, A6) plays its games against a real server; a spec that
+'py:FILE.py:Class'`` plays its games against a real server; a spec that
 cannot be loaded ends ``connect`` with one line and status 2 before it connects."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings nobody can farm (docs/league.md, "What is rated"; issue 33, B1): a person's
+"""Ratings nobody can farm (docs/league.md, "What is rated"): a person's
 games rate nobody until the person is established (N games against N different
 opponents, or the admin's approval), and a rating moves at most a few points against a
 provisional opponent. The attack is replayed through the real server and client."""

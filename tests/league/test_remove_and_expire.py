@@ -1,5 +1,5 @@
-"""``adjacency league remove NAME`` and the expiry of people who never played (issue 33,
-B5): through the CLI beside a running server and through the admin API."""
+"""``adjacency league remove NAME`` and the expiry of people who never played:
+through the CLI beside a running server and through the admin API."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""People resign and abort league games through the real server (issue 37, "the same
-for people in the league"): a resignation is a finished, stored, rated result (the
+"""People resign and abort league games through the real server: a resignation is a
+finished, stored, rated result (the
 opponent wins, termination ``resignation``); an abort before the person's first move
 stores the game as aborted (no result, no rating change, not counted); after the first
 move only resigning is left; bots and strangers cannot do either."""
@@ -60,7 +60,7 @@ def test_a_person_resigns_a_rated_game_and_the_opponent_wins(league: tuple[str, 
     assert resigned.body["status"] == "finished"
     assert (resigned.body["result"], resigned.body["termination"]) == ("x", "resignation")
     assert "bob resigned" in resigned.body["detail"]
-    assert resigned.body["detail_code"] == "resigned"  # pages translate it (issue 37)
+    assert resigned.body["detail_code"] == "resigned"  # pages translate it
     assert resigned.body["detail_params"] == {"player": "bob"}
     listed = get(f"{url}/api/league/games?member=bob")[0]  # stored: read back alike
     assert (listed["detail_code"], listed["detail_params"]) == ("resigned", {"player": "bob"})

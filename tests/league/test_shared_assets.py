@@ -1,7 +1,6 @@
 """The files both servers share (the serving room's static folder): every ``/static/...``
 URL a league page or the web game's page loads is served, by each app, with the same
-bytes, from the shared folder or the app's own (issue 32: the league and the web are
-siblings, neither serves the other's files)."""
+bytes, from the shared folder or the app's own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The standings a class can read (issue 33, A8 and A9): provisional members listed
+"""The standings a class can read: provisional members listed
 after the established ones, Bradley-Terry intervals that narrow with a member's games
 (members without both a win and a loss left out of the fit), numbers printed alike."""
 

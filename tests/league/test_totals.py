@@ -1,4 +1,4 @@
-"""The aggregates the public pages read (issue 33, B3) against a recomputation from the
+"""The aggregates the public pages read against a recomputation from the
 stored games, on leagues of random games (hypothesis):
 
 * the tables the triggers keep (``results``, ``failures``, ``current_ratings``) equal

@@ -257,7 +257,7 @@ def test_malformed_json_is_a_422(client: TestClient) -> None:
 
 
 def test_a_malformed_request_names_each_fields_problem_with_a_code(client: TestClient) -> None:
-    """Issue 37: a 422 says per field what was wrong, in codes pages translate, beside the
+    """A 422 says per field what was wrong, in codes pages translate, beside the
     English detail (kept for API users)."""
     body = {
         "x": {"kind": "human", "name": "n" * 41},

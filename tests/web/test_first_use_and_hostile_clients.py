@@ -1,4 +1,4 @@
-"""Issue 25's web defects, each reproduced: what a newcomer and a hostile client hit."""
+"""What a newcomer and a hostile client hit on the web page, each reproduced."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from adjacency.web.routers import analysis as analysis_router
 from adjacency.web.seats import MAX_HOLDERS, SEAT_HEADER
 from web_helpers import HUMAN, SMALL, PatientBot, events, live_server, wait_until
 
-# ------------------------------------------------ item 1: every memory option capped
+# ------------------------------------------------ every memory option capped
 
 
 def capped_options() -> list[tuple[str, Option]]:
@@ -125,7 +125,7 @@ def over(client: TestClient | httpx.Client, game_id: str) -> Callable[[], dict[s
 
 
 def test_the_viewing_delay_is_not_charged_to_the_bots_clocks(client: TestClient) -> None:
-    """Item 3: a 1.5 s pause between instant bots' moves on a 1 s clock."""
+    """A 1.5 s pause between instant bots' moves on a 1 s clock."""
     bots = {"x": {"kind": "bot", "spec": "greedy"}, "o": {"kind": "bot", "spec": "greedy"}}
     body = {**bots, "rows": 4, "cols": 4, "rounds": 1, "clock": {"base": 1, "increment": 0}}
     game_id = client.post("/api/games", json=body).json()["id"]
@@ -164,7 +164,7 @@ def test_a_step_in_a_paused_bot_game_is_timed(
 def test_a_bot_stopped_with_its_page_stops_its_clock(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Item 4: person vs bot on a clock, the page leaves after the person's first move."""
+    """Person vs bot on a clock, the page leaves after the person's first move."""
     PatientBot.instances.clear()
     monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     with (
@@ -208,7 +208,7 @@ def sqlite_record(db: Path, game_id: str) -> dict[str, Any]:
 
 
 def test_clocks_share_one_timer_thread(client: TestClient) -> None:
-    """Item 5: a running clock holds no thread of its own."""
+    """A running clock holds no thread of its own."""
     body = {"x": HUMAN, "o": HUMAN, **SMALL, "clock": {"base": 3600, "increment": 0}}
 
     def clocked_game() -> None:
@@ -224,7 +224,7 @@ def test_clocks_share_one_timer_thread(client: TestClient) -> None:
 
 
 def test_undo_after_a_loss_on_time_is_refused(client: TestClient) -> None:
-    """Item 10: two people on one screen; O's flag falls; the game stays over."""
+    """Two people on one screen; O's flag falls; the game stays over."""
     body = {"x": HUMAN, "o": HUMAN, **SMALL, "clock": {"base": 1, "increment": 0}}
     game_id = client.post("/api/games", json=body).json()["id"]
     client.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
@@ -237,7 +237,7 @@ def test_undo_after_a_loss_on_time_is_refused(client: TestClient) -> None:
 
 
 def test_a_restart_charges_the_time_since_the_turn_began(tmp_path: Path) -> None:
-    """Item 12: the stored clock keeps its start; a restart charges the time since."""
+    """The stored clock keeps its start; a restart charges the time since."""
     db = tmp_path / "g.sqlite3"
     body = {"x": HUMAN, "o": HUMAN, **SMALL, "clock": {"base": 60, "increment": 0}}
     with TestClient(create_app(db)) as first:
@@ -254,7 +254,7 @@ def test_a_restart_charges_the_time_since_the_turn_began(tmp_path: Path) -> None
     assert clock["running"] == "o" and clock["o"] <= 40.0
 
 
-# ------------------------------------------------------- item 2: the bot cap
+# ------------------------------------------------------- the bot cap
 
 
 def thinking_bots() -> int:
@@ -264,7 +264,7 @@ def thinking_bots() -> int:
 def test_the_bot_game_cap_holds_for_reopened_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Item 2: bots stopped with their pages, new games, then the old ones reopened."""
+    """Bots stopped with their pages, new games, then the old ones reopened."""
     PatientBot.instances.clear()
     monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     bots = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}, **SMALL}
@@ -320,7 +320,7 @@ def invite(client: TestClient, **settings: Any) -> tuple[str, dict[str, str]]:
 
 
 def test_a_seat_keeps_a_bounded_number_of_holders(tmp_path: Path) -> None:
-    """Item 6: many cookieless claims with a valid token."""
+    """Many cookieless claims with a valid token."""
     db = tmp_path / "games.sqlite3"
     with TestClient(create_app(db)) as client:
         game_id, tokens = invite(client)
@@ -336,7 +336,7 @@ def test_a_seat_keeps_a_bounded_number_of_holders(tmp_path: Path) -> None:
 
 
 def test_a_refused_move_claims_no_seat(browsers: dict[str, TestClient], tmp_path: Path) -> None:
-    """Item 8: a move to an occupied square with the seat token."""
+    """A move to an occupied square with the seat token."""
     game_id, tokens = invite(browsers["creator"])
     friend = browsers["friend"]
     assert friend.get(f"/api/games/{game_id}/me").json()["seats"] == []  # has its cookie now
@@ -356,7 +356,7 @@ def test_a_refused_move_claims_no_seat(browsers: dict[str, TestClient], tmp_path
 
 
 def test_a_made_up_token_is_refused_even_to_a_seat_holder(browsers: dict[str, TestClient]) -> None:
-    """Item 9: the creator holds X and presents 22 random characters."""
+    """The creator holds X and presents 22 random characters."""
     creator = browsers["creator"]
     game_id, tokens = invite(creator)
     path = f"/api/games/{game_id}/seats"
@@ -368,7 +368,7 @@ def test_a_made_up_token_is_refused_even_to_a_seat_holder(browsers: dict[str, Te
 
 
 def test_rematch_rules(browsers: dict[str, TestClient]) -> None:
-    """Item 7: not before the friend has joined, not while the game is on."""
+    """Not before the friend has joined, not while the game is on."""
     creator, friend = browsers["creator"], browsers["friend"]
     game_id, tokens = invite(creator, rounds=1)
     creator.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["x"]})
@@ -394,7 +394,7 @@ def test_rematch_rules(browsers: dict[str, TestClient]) -> None:
     assert len(creator.get("/api/games").json()) == 3  # the refusal made no game
 
 
-# ---------------------------------------------------- item 11: damaged games
+# ---------------------------------------------------- damaged games
 
 
 @pytest.mark.parametrize("damage", ["record", "meta"])
@@ -423,7 +423,7 @@ def test_a_damaged_game_is_listed_and_deleted_only_by_its_creator(
         assert owner.get("/api/games").json() == []
 
 
-# ------------------------------------------- item 13: other sites start no engine
+# ------------------------------------------- other sites start no engine
 
 CROSS_SITE = [
     {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},

@@ -1,4 +1,4 @@
-"""Issue 11's web defects, each reproduced: hostile input, foreign hosts and origins,
+"""Web defects, each reproduced: hostile input, foreign hosts and origins,
 requests that would take the machine, and the OpenAPI contract (schemathesis)."""
 
 from __future__ import annotations

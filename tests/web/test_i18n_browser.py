@@ -219,7 +219,7 @@ def test_the_rules_page_in_indonesian_has_no_english_left(server: str, browser: 
 
 
 def test_the_bot_picker_and_a_resignation_in_indonesian(server: str, browser: Any) -> None:
-    """Issue 37: the registry's bot summaries and options' help, and how a game ended
+    """The registry's bot summaries and options' help, and how a game ended
     (the server's "X (Ani) resigned"), come from the catalogue on an Indonesian page."""
     page = new_page(browser, "id-ID")
     page.goto(server)
@@ -269,7 +269,7 @@ def test_the_bot_picker_and_a_resignation_in_indonesian(server: str, browser: An
 def test_a_malformed_request_is_shown_in_indonesian_field_by_field(
     server: str, browser: Any
 ) -> None:
-    """Issue 37: a 422 from the page's own API client is worded from the catalogue, one
+    """A 422 from the page's own API client is worded from the catalogue, one
     problem per field, not pydantic's English."""
     page = new_page(browser, "id-ID")
     page.goto(server)

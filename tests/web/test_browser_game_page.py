@@ -1,4 +1,4 @@
-"""Issue 37 (play like on lichess) in a real browser: Playwright driving Debian's Chromium.
+"""Play as on lichess, in a real browser: Playwright driving Debian's Chromium.
 
 Each test opens fresh pages (empty local storage) that fail on any console error; the
 server is a real uvicorn in a thread (one per module), as in test_browser.py.
@@ -71,7 +71,7 @@ def squares_in_order(tab: Any) -> list[str]:
     return list(tab.eval_on_selector_all("#board .sq", "sq => sq.map(s => s.dataset.square)"))
 
 
-# ------------------------------------------------------------ item 1: the review
+# ------------------------------------------------------------ the review
 
 
 def route_review(page: Any, loss: float) -> None:
@@ -114,7 +114,7 @@ def test_review_tooltips_round_the_loss(server: str, page: Any) -> None:
     assert title == "inaccuracy: loses 3.4 squares; best was zz (estimated: a 7-ply search)"
 
 
-# ------------------------------------------------------ item 2: seats and the flip
+# ------------------------------------------------------ seats and the flip
 
 
 def test_each_seat_sees_its_side_at_the_bottom_and_a_flip_is_remembered(
@@ -146,7 +146,7 @@ def test_each_seat_sees_its_side_at_the_bottom_and_a_flip_is_remembered(
     friend.context.close()
 
 
-# --------------------------------------------------------- item 3: resign and abort
+# --------------------------------------------------------- resign and abort
 
 
 def test_abort_before_the_first_move_then_resign_both_confirmed(server: str, page: Any) -> None:
@@ -182,7 +182,7 @@ def test_aborting_ends_the_game_without_a_result(server: str, page: Any) -> None
     assert (state["status"], state["result"], state["termination"]) == ("over", None, "abandoned")
 
 
-# ------------------------------------------------------ item 4: defects 4, 5 and 7
+# ------------------------------------------------------ smaller defects
 
 
 def inside_the_window(tab: Any, selector: str) -> bool:
@@ -258,7 +258,7 @@ def test_the_graphs_ply_label_names_the_ply_the_move_counter_shows(server: str, 
     assert page.locator("#graph text").last.text_content() == "ply 1 of 4"
 
 
-# ------------------------------------------- item 5: announcements, typed moves, sound
+# ------------------------------------------- announcements, typed moves, sound
 
 COUNT_NOTES = """
   window.notes = 0;
@@ -347,7 +347,7 @@ def test_the_skip_link_takes_the_keyboard_to_the_board(server: str, page: Any) -
     assert page.evaluate("document.activeElement.dataset.square") is not None
 
 
-# ------------------------------------------------------------------ item 6: themes
+# ------------------------------------------------------------------ themes
 
 
 def background(tab: Any) -> str:
@@ -378,7 +378,7 @@ def test_a_chosen_theme_overrides_the_system_and_is_remembered(server: str, brow
     dark.context.close()
 
 
-# ------------------------------------- items 6, 8 and 9: editor, phones, layout shift, axe
+# ------------------------------------- editor, phones, layout shift, axe
 
 PHONE = {"width": 390, "height": 844}
 

@@ -1,4 +1,4 @@
-"""Issue 37 (play like on lichess), the server's part: review marks, resign and abort."""
+"""Play as on lichess, the server's part: review marks, resign and abort."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_a_played_move_named_the_best_is_not_marked(monkeypatch: pytest.MonkeyPa
     assert moves[1]["loss"] == 5 and moves[1]["mark"] == "mistake"
 
 
-# ------------------------------------------------------------- item 3: resign and abort
+# ------------------------------------------------------------- resign and abort
 
 INVITE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 
