@@ -153,12 +153,23 @@ def test_tree_steps_climb_and_genetic_charts(server: str, browser: Any, shots: P
         assert count == sum(expected.nodes[node_id].ply == ply for node_id in drawn)
         if ply < 3:
             assert count == sum(node.ply == ply for node in expected.nodes)
-    line = principal_line_nodes(expected) & set(drawn)
-    assert page.locator("#tree-view g.node.pv").count() == len(line) >= expected.depth
+    drawn_line = principal_line_nodes(expected) & set(drawn)
+    assert page.locator("#tree-view g.node.pv").count() == len(drawn_line) >= expected.depth
     pruned = sum(min(len(expected.nodes[node_id].pruned), MAX_PRUNED) for node_id in opened)
     assert pruned > 0 and page.locator("#tree-view g.node.pruned").count() == pruned
     page.mouse.wheel(0, -200)  # zoom in, then back to the whole tree
     page.locator("#tree-fit").click()
+    # the picture for the docs (the whole depth 3 is too wide to read): the root's moves,
+    # three in the middle opened, each with the reply it searched and the moves it cut
+    page.locator("#tree-collapse").click()
+    assert page.locator("#tree-step-text").inner_text() == ""  # no stale count
+    third = len(expected.root.children) // 3
+    opened_here = expected.root.children[third : third + 3]
+    for node_id in opened_here:
+        page.locator(f"#tree-view g.node[data-node-id='{node_id}']").dispatch_event("click")
+    page.locator("#tree-fit").click()
+    shown = len(expected.root.children) + sum(len(expected.nodes[i].children) for i in opened_here)
+    assert page.locator("#tree-view g.node:not(.pruned)").count() == 1 + shown
     shoot(page, shots, "lab-tree.png")
 
     page.locator("#tree-step-reset").click()

@@ -272,7 +272,10 @@ function wire() {
     $("#tree-step-text").textContent = tree.truncated
       ? t("lab.tree.truncated", { count: shown }) : t("lab.tree.expanded", { depth, count: shown });
   }));
-  $("#tree-collapse").addEventListener("click", needTree(() => tree.collapse()));
+  $("#tree-collapse").addEventListener("click", needTree(() => {
+    tree.collapse();
+    $("#tree-step-text").textContent = ""; // the expansion's count no longer holds
+  }));
   $("#tree-zoom-in").addEventListener("click", needTree(() => tree.zoom(1 / 1.25)));
   $("#tree-zoom-out").addEventListener("click", needTree(() => tree.zoom(1.25)));
   $("#tree-fit").addEventListener("click", needTree(() => tree.fit()));
