@@ -95,7 +95,20 @@ export function lineChart(series, options = {}) {
   return svg;
 }
 
+// A table in a box of its own that scrolls sideways when the table is wider than the
+// page (a phone): the page itself never does. The box is focusable and named, so a
+// keyboard can scroll it and a screen reader announces it.
 export function table(head, rows) {
+  const box = document.createElement("div");
+  box.className = "table-scroll";
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", head.join(", "));
+  box.appendChild(plainTable(head, rows));
+  return box;
+}
+
+function plainTable(head, rows) {
   const t = document.createElement("table");
   t.className = "lab-table";
   const tr = document.createElement("tr");

