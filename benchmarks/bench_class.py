@@ -15,9 +15,10 @@ event create|start``, the league's own rules (``--min-game``, default the league
 * **The events**, started together: a Swiss of every bot (``--swiss-rounds``, 7) and a
   round robin (``round-robin``: each pair meets once, a colour-swapped pair of games)
   of the first ``--rr-members`` (8) bots, who so are in both events (the server plays
-  a busy member's next game when its current one ends). Between event games the
-  league's ladder pairs idle connected bots, as it does in class; those games are
-  counted apart.
+  a busy member's next game when its current one ends). The league's ladder pairs the
+  connected bots that are in no running event (before the start, and those not in the
+  round robin once the Swiss is over), as in class; its games ended during the events
+  are counted apart (``ladder_games``).
 * **The viewers** (``--viewers``, 30; half on each event) load the event's page
   ``/event/NAME`` (sent with the crosstable in it), then ask its JSON
   ``/api/league/events/NAME`` every ``--poll`` seconds as the page's script does, and
@@ -552,7 +553,10 @@ def main(argv: list[str] | None = None) -> int:
                 event_games |= set(finished)
                 wall_from = min(wall_from, event.started or wall_from)
                 wall_to = max(wall_to, event.finished or 0.0)
-            ladder = len(store.games(limit=100_000, status="finished")) - len(event_games)
+            ladder = sum(
+                g.id not in event_games and wall_from <= (g.ended or 0.0) <= wall_to
+                for g in store.games(status="finished")
+            )
     ended = {int(g): t for g, t in seen_by_bots.get("ended", {}).items()}
     wall = wall_to - wall_from
     total = sum(r["games_stored_finished"] for r in rows.values())
@@ -642,7 +646,7 @@ def show(result: dict[str, Any], console: Any, table_type: Any) -> None:
         "event games the bots saw end / stored finished",
         f"{result['event_games_seen_ended_by_bots']} / {result['event_games']}",
     )
-    table.add_row("ladder games between event games", str(result["ladder_games"]))
+    table.add_row("ladder games during the events", str(result["ladder_games"]))
     table.add_row("crosstable page /event/NAME", ms(result["page_ms"]))
     table.add_row("its JSON /api/league/events/NAME", ms(result["events_api_ms"]))
     table.add_row(
