@@ -103,3 +103,41 @@ def test_every_lab_panel_fits_a_phone(server: str, browser: Any, locale: str) ->
     assert all(found == [] for found in serious.values()), serious
     context.close()
     assert errors == [], errors
+
+
+def test_the_lab_tabs_follow_the_tab_pattern(server: str, browser: Any) -> None:
+    """role tablist/tab/tabpanel, each tab naming its panel (aria-controls) and the
+    panel its tab (aria-labelledby); only the selected tab is in the Tab order; the
+    arrow keys, Home and End move the selection and the focus, showing the panel."""
+    context, page, errors = phone_page(browser, "en-GB")
+    page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    tabs = page.locator("[role=tablist] [role=tab]")
+    assert tabs.count() == len(PANELS)
+    for i, name in enumerate(PANELS):
+        tab = tabs.nth(i)
+        assert tab.get_attribute("id") == f"tab-{name}"
+        assert tab.get_attribute("aria-controls") == f"panel-{name}"
+        panel = page.locator(f"#panel-{name}")
+        assert panel.get_attribute("role") == "tabpanel"
+        assert panel.get_attribute("aria-labelledby") == f"tab-{name}"
+        assert tab.get_attribute("tabindex") == ("0" if i == 0 else "-1")
+
+    def selected() -> str:
+        return str(page.locator("[role=tab][aria-selected=true]").get_attribute("data-tab"))
+
+    tabs.first.focus()
+    page.keyboard.press("ArrowRight")
+    assert selected() == "counts" and page.locator("#panel-counts").is_visible()
+    assert page.evaluate("() => document.activeElement.id") == "tab-counts"
+    assert not page.locator("#panel-tree").is_visible()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # wraps round to the last
+    assert selected() == "engine" and page.locator("#panel-engine").is_visible()
+    page.keyboard.press("Home")
+    assert selected() == "tree"
+    page.keyboard.press("End")
+    assert selected() == "engine"
+    assert page.locator("#tab-engine").get_attribute("tabindex") == "0"
+    assert page.locator("#tab-tree").get_attribute("tabindex") == "-1"
+    context.close()
+    assert errors == [], errors

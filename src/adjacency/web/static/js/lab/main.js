@@ -225,13 +225,27 @@ async function engine() {
 
 const RUN = { tree: searchTree, counts, depth: depthCost, climb, ga: evolve, engine };
 
-function selectTab(name) {
-  for (const button of document.querySelectorAll(".lab-tabs button")) {
+// The tabs follow the ARIA tab pattern: only the selected tab is in the Tab order
+// (tabindex 0, the others -1); the arrow keys move to the previous or next tab (wrapping),
+// Home and End to the first and last, selecting it and showing its panel.
+function selectTab(name, focus = false) {
+  for (const button of document.querySelectorAll(".lab-tabs [role=tab]")) {
     const on = button.dataset.tab === name;
     button.setAttribute("aria-selected", String(on));
+    button.tabIndex = on ? 0 : -1;
+    if (on && focus) button.focus();
     $(`#panel-${button.dataset.tab}`).hidden = !on;
   }
   showRoot();
+}
+
+function tabKey(event) {
+  const tabs = [...document.querySelectorAll(".lab-tabs [role=tab]")];
+  const at = tabs.indexOf(event.target);
+  const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+  if (at < 0 || to === undefined) return;
+  event.preventDefault();
+  selectTab(tabs[(to + tabs.length) % tabs.length].dataset.tab, true);
 }
 
 function load(text) {
@@ -252,9 +266,10 @@ function load(text) {
 }
 
 function wire() {
-  for (const button of document.querySelectorAll(".lab-tabs button")) {
+  for (const button of document.querySelectorAll(".lab-tabs [role=tab]")) {
     button.addEventListener("click", () => selectTab(button.dataset.tab));
   }
+  $(".lab-tabs").addEventListener("keydown", tabKey);
   for (const [name, run] of Object.entries(RUN)) {
     const form = $(`#${name}-form`);
     form.addEventListener("submit", (event) => { event.preventDefault(); run(); });
