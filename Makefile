@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test lint typecheck pytest browser deploy-tools bench docs clean
+.PHONY: play test test-core lint typecheck pytest browser deploy-tools bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,18 @@ pytest: $(VENV)/.installed-dev browser deploy-tools
 		$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The quick loop of daily work: the tests that need nothing beyond Python and this venv.
+# tests/needs.py marks each test with what else it needs (Chromium, a Ray cluster, a JDK,
+# Node, Caddy and systemd, the built docs site); those tests are deselected, not skipped.
+# No lint or types, no provisioning; make test stays the whole suite that CI runs.
+NEEDS := browser ray jvm node deploy site
+space := $(subst ,, )
+CORE := not $(subst $(space), and not ,$(NEEDS))
+
+test-core: $(VENV)/.installed-dev
+	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist loadgroup -m "$(CORE)" $(PYTEST_ARGS)
 
 # The documentation site (mkdocs.yml) into site/; --strict: a broken link or reference fails.
 # make test builds it too (tests/docs/test_site.py).

@@ -1,7 +1,8 @@
 """Session-wide fixtures and hooks of the whole suite.
 
 No test is skipped silently (:mod:`skip_guard`), and none takes longer than the suite's
-time budget (:mod:`time_guard`).
+time budget (:mod:`time_guard`). Each test is marked with what it needs beyond Python
+(:mod:`needs`: browser, ray, jvm, node, deploy, site), which ``make test-core`` leaves out.
 
 Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (``make test`` sets ``ci``), else
 ``ci`` when ``CI`` is set, else ``dev``:
@@ -47,7 +48,7 @@ from hypothesis import Phase, settings
 import arena_fakes
 from kit_helpers import build_java
 
-pytest_plugins = ["skip_guard", "time_guard"]
+pytest_plugins = ["skip_guard", "time_guard", "needs"]
 
 __all__ = ["java_build", "ray_cluster"]
 

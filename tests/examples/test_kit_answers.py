@@ -13,6 +13,8 @@ import pytest
 
 from kit_helpers import GUARD, kit_command, tool
 
+pytestmark = pytest.mark.node
+
 TRY_IT = "aep\nposition startpos rows 6 cols 6 rounds 6 moves c3\ngo movetime 1000\nquit\n"
 """The READMEs' "try it" input: the start of 6x6, X played c3, one second for O."""
 

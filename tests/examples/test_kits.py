@@ -44,6 +44,8 @@ from league_helpers import (
 )
 from net_helpers import free_port
 
+pytestmark = pytest.mark.node  # the JavaScript kit; the Java kit is marked by java_build
+
 KITS = ("java", "javascript", "python")
 LEAGUE_JS = ("alphabeta", "--games", "3")
 

@@ -97,7 +97,7 @@ def test_connect_reports_a_failed_bot_and_the_game_ends_at_once_in_its_words(
 JS_RAISES = "exports.move = () => { throw new RangeError('my bug on purpose'); };\n"
 
 
-@pytest.mark.parametrize("kit", ["python", "javascript"])
+@pytest.mark.parametrize("kit", ["python", pytest.param("javascript", marks=pytest.mark.node)])
 def test_move_exits_non_zero_with_the_tail_of_a_raising_bots_traceback(
     tmp_path: Path, kit: str
 ) -> None:
@@ -130,6 +130,7 @@ def test_match_prints_the_first_failure_with_the_bots_stderr(tmp_path: Path) -> 
 JS_PLAYS = "exports.move = (board) => board.legalMoves()[0];\n"
 
 
+@pytest.mark.node
 @pytest.mark.parametrize(
     ("source", "termination"), [(JS_PLAYS, "normal"), (JS_RAISES, "disconnection")]
 )

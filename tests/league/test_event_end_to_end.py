@@ -38,7 +38,7 @@ from league_helpers import (
 )
 from net_helpers import free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.node]
 
 WAIT = 50.0
 """Seconds any one wait may take before the test fails (a guard against hangs only)."""

@@ -25,7 +25,7 @@ import pytest
 
 from net_helpers import free_port
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray-token")]
+pytestmark = [pytest.mark.slow, pytest.mark.ray, pytest.mark.xdist_group("ray-token")]
 
 RAY = Path(sys.executable).with_name("ray")
 TOKEN = "adjacency-test-token-" + "0123456789abcdef" * 2
