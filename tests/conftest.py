@@ -46,11 +46,12 @@ import pytest
 from hypothesis import Phase, settings
 
 import arena_fakes
+from browser_helpers import chromium
 from kit_helpers import build_java
 
 pytest_plugins = ["skip_guard", "time_guard", "needs"]
 
-__all__ = ["java_build", "ray_cluster"]
+__all__ = ["browser", "java_build", "ray_cluster"]
 
 settings.register_profile(
     "ci",
@@ -63,6 +64,14 @@ settings.register_profile("dev", print_blob=True)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium (:func:`browser_helpers.chromium`), one per module of browser
+    tests: each test opens its own context (its own cookies and storage) in it."""
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="session")

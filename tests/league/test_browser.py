@@ -5,7 +5,6 @@ another tab, updates by itself; the game can then be watched and downloaded."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations, chromium
+from browser_helpers import UNDER_TEST, axe_violations
 from league_helpers import (
     ADMIN,
     add_member,
@@ -29,12 +28,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
 
 TIMEOUT = 30_000
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def new_tab(context: Any, errors: list[str]) -> Any:

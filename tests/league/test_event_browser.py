@@ -4,7 +4,6 @@ a phone's; the front page lists the event; the downloads are offered."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,6 @@ import pytest
 
 from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
-from browser_helpers import chromium
 from league_helpers import add_member, get, make_league, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -21,12 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
 
 TIMEOUT = 50_000
 MEMBERS = ("r1", "r2", "r3")
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.mark.parametrize("viewport", [(1366, 768), (390, 844)])

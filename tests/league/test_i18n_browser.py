@@ -9,7 +9,6 @@ resignation) from their details' codes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_to_text
 from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, chromium
+from browser_helpers import UNDER_TEST
 from i18n_helpers import english_left
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
@@ -45,12 +44,6 @@ NAMES = [
     "games.txt",
 ]
 """Members', events' and files' names, a bot spec and the tie-breaks' names: as they are."""
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def indonesian_page(browser: Any) -> tuple[Any, Any, list[str]]:

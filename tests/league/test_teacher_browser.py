@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 from adjacency.cli.event_commands import parse_start
 from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations, chromium
+from browser_helpers import UNDER_TEST, axe_violations
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, join, make_league, request, thread_server
 
@@ -29,12 +28,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
 TIMEOUT = 50_000
 PHONE = {"width": 390, "height": 844}
 HOUSE = ("h1", "h2", "h3")
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def league(tmp_path: Path) -> Path:

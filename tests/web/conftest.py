@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,18 +11,49 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
-from browser_helpers import chromium
+from web_helpers import live_server
 
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """The web app on a fresh database, in process (FastAPI's test client)."""
-    with TestClient(create_app(tmp_path / "games.sqlite3")) as test_client:
-        yield test_client
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
+"""Set to 1, the browser tests write their screenshots into :data:`DOCS_SHOTS` (the
+pictures of the docs); otherwise into a temporary folder."""
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, one per module of browser tests (:func:`browser_helpers.chromium`)."""
-    with chromium() as launched:
-        yield launched
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The web app in a real uvicorn server on a fresh database, one per test module, with
+    the module's ``LIVE_SERVER`` options (keyword arguments of
+    :func:`web_helpers.live_server`; a module without it gets the defaults)."""
+    options = getattr(request.module, "LIVE_SERVER", {})
+    with live_server(tmp_path_factory.mktemp("web") / "games.sqlite3", **options) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a module's browser tests write their screenshots (:data:`SHOTS_ENV`)."""
+    if os.environ.get(SHOTS_ENV) == "1":
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        return DOCS_SHOTS
+    return tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """The path of a fresh database of the web app (not created yet)."""
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def app(db: Path) -> Any:
+    """The web app on :func:`db`, for tests that open several clients on one server."""
+    return create_app(db)
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    """The web app on :func:`db`, in process (FastAPI's test client)."""
+    with TestClient(create_app(db)) as test_client:
+        yield test_client

@@ -26,17 +26,6 @@ def bot(level: int = 1) -> dict[str, Any]:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
 def patient(monkeypatch: pytest.MonkeyPatch) -> type[PatientBot]:
     """Every bot the sessions build is a PatientBot (answers only when stopped)."""
     PatientBot.instances.clear()

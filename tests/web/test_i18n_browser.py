@@ -21,7 +21,7 @@ from urllib.parse import quote
 import pytest
 
 from adjacency import Position
-from browser_helpers import UNDER_TEST, axe_violations, chromium
+from browser_helpers import UNDER_TEST, axe_violations
 from i18n_helpers import english_left
 from web_helpers import api, live_server
 
@@ -47,12 +47,6 @@ def allowed(server: str) -> list[str]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(tmp_path_factory.mktemp("i18n") / "games.sqlite3") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def new_page(browser: Any, locale: str) -> Any:

@@ -18,11 +18,6 @@ INVITE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": 
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
-    return create_app(tmp_path / "games.sqlite3")
-
-
-@pytest.fixture
 def players(app: Any) -> Iterator[dict[str, TestClient]]:
     """Three browsers on one server: X (the creator), O and a watcher."""
     with TestClient(app) as x, TestClient(app) as o, TestClient(app) as watcher:

@@ -24,11 +24,6 @@ INVITE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": 
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
-    return create_app(tmp_path / "games.sqlite3")
-
-
-@pytest.fixture
 def browsers(app: Any) -> Iterator[dict[str, TestClient]]:
     """Four browsers (own cookies) on one server: the creator, X, O and a watcher."""
     with (
