@@ -6,7 +6,6 @@ bot is free, before the league pairs it again, with the place in the queue shown
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +18,10 @@ from league_helpers import (
     add_member,
     challenge,
     join,
-    make_league,
     me,
     request,
-    thread_server,
     wait_until,
 )
-
-
-@pytest.fixture
-def league(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    db = tmp_path / "league.db"
-    make_league(db, base=60.0, increment=0.0)
-    with thread_server(db, house_games=False) as url:
-        yield url, db
 
 
 def state(url: str, secret: str, number: int) -> dict[str, Any]:

@@ -5,7 +5,6 @@ stored but unrated (docs/league.md, "What is rated")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,19 +12,11 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.league import hall as hall_module
-from league_helpers import challenge, join, make_league, me, request, thread_server
+from league_helpers import challenge, join, me, request
 
 
-@pytest.fixture
-def league(tmp_path: Path) -> Iterator[str]:
-    db = tmp_path / "league.db"
-    make_league(db, base=60.0, increment=0.0)
-    with thread_server(db, house_games=False) as url:
-        yield url
-
-
-def test_two_people_play_a_game(league: str) -> None:
-    url = league
+def test_two_people_play_a_game(league: tuple[str, Path]) -> None:
+    url, _ = league
     ada, bob = join(url, "ada"), join(url, "bob")
     assert challenge(url, ada, "bob").status == 409  # bob's page has not asked: not present
     assert me(url, bob)["games"] == []  # bob's page is open now
@@ -64,9 +55,9 @@ def test_two_people_play_a_game(league: str) -> None:
 
 
 def test_a_person_stops_being_present_when_the_page_stops_asking(
-    league: str, monkeypatch: pytest.MonkeyPatch
+    league: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    url = league
+    url, _ = league
     ada, bob = join(url, "ada"), join(url, "bob")
     me(url, bob)
     monkeypatch.setattr(hall_module, "PRESENCE", 0.0)  # as if bob's last ask were long ago

@@ -37,12 +37,9 @@ LIMITS = LeagueLimits(
 )
 
 
-@pytest.fixture
-def league(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    db = tmp_path / "league.db"
-    make_league(db, base=30.0, increment=0.0)
-    with thread_server(db, limits=LIMITS, house_games=False) as url:
-        yield url, db
+LEAGUE = {"base": 30.0}
+LEAGUE_SERVER = {"limits": LIMITS}
+"""The league of :func:`league` (tests/league/conftest.py) and its server's limits."""
 
 
 def ws_url(url: str) -> str:

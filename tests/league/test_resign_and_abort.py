@@ -6,11 +6,8 @@ move only resigning is left; bots and strangers cannot do either."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from adjacency.league.rules import LeagueRules
 from adjacency.league.store import LeagueStore
@@ -19,20 +16,13 @@ from league_helpers import (
     challenge,
     get,
     join,
-    make_league,
     me,
     request,
-    thread_server,
 )
 
-
-@pytest.fixture
-def league(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    db = tmp_path / "league.db"
-    # people are established at once, so a resignation moves both ratings
-    make_league(db, LeagueRules(established_games=0), base=60.0, increment=0.0)
-    with thread_server(db, house_games=False) as url:
-        yield url, db
+LEAGUE = {"rules": LeagueRules(established_games=0)}
+"""The league of :func:`league` (tests/league/conftest.py): people are established at
+once, so a resignation moves both ratings."""
 
 
 def start_game(url: str, ada: str, bob: str) -> int:
