@@ -70,13 +70,27 @@ def run_panel(page: Any, name: str) -> None:
 
 
 def smallest_tree_text(page: Any) -> float:
-    """The smallest on-screen height (px) of the tree's node labels now drawn."""
+    """The smallest on-screen size (CSS px) of the text of the tree's nodes now drawn:
+    each text's font size times the drawing's scale on the screen."""
     return float(
         page.evaluate(
+            """() => Math.min(...[...document.querySelectorAll('#tree-view g.node text')]
+                 .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
+        )
+    )
+
+
+def nodes_outside_the_box(page: Any) -> int:
+    """How many of the tree's drawn nodes lie (partly) outside its box on the screen."""
+    return int(
+        page.evaluate(
             """() => {
-              const heights = [...document.querySelectorAll('#tree-view g.node text')]
-                .map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
-              return heights.length ? Math.min(...heights) : 0;
+              const box = document.querySelector('#tree-view').getBoundingClientRect();
+              return [...document.querySelectorAll('#tree-view g.node rect')].filter((r) => {
+                const n = r.getBoundingClientRect();
+                return n.left < box.left - 1 || n.right > box.right + 1
+                  || n.top < box.top - 1 || n.bottom > box.bottom + 1;
+              }).length;
             }"""
         )
     )
@@ -101,6 +115,30 @@ def test_every_lab_panel_fits_a_phone(server: str, browser: Any, locale: str) ->
     wide = {name: width for name, width in widths.items() if width > PHONE["width"] + SLACK}
     assert wide == {}, widths
     assert all(found == [] for found in serious.values()), serious
+    context.close()
+    assert errors == [], errors
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1366, "height": 768}])
+def test_the_tree_text_is_readable_at_first_view_and_fit_shows_the_whole_tree(
+    server: str, browser: Any, viewport: dict[str, int]
+) -> None:
+    """The first view draws the tree's text at its stylesheet size (11 px at least) on a
+    phone as on a laptop, also after a node is opened; Fit then draws every node inside
+    the box, and Collapse returns to the readable first view."""
+    context, page, errors = phone_page(browser, "en-GB")
+    page.set_viewport_size(viewport)
+    page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    run_panel(page, "tree")
+    assert smallest_tree_text(page) >= SMALLEST_TEXT
+    page.locator("#tree-view g.node[data-ply='1']").first.dispatch_event("click")
+    assert page.locator("#tree-view g.node[data-ply='2']").count() > 0
+    assert smallest_tree_text(page) >= SMALLEST_TEXT
+    assert nodes_outside_the_box(page) > 0  # wider than the box: pan, or Fit
+    page.locator("#tree-fit").click()
+    assert nodes_outside_the_box(page) == 0
+    page.locator("#tree-collapse").click()
+    assert smallest_tree_text(page) >= SMALLEST_TEXT
     context.close()
     assert errors == [], errors
 

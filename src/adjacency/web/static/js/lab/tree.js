@@ -10,7 +10,7 @@ const SLOT = 56; // horizontal space per leaf
 const LEVEL = 86; // vertical space per ply
 const MAX_VISIBLE = 2500; // nodes drawn at most (expand stops before this)
 const MAX_PRUNED = 6; // greyed moves drawn per cut
-const FIT_WIDTH = 1400; // widest first view, in layout units
+const FALLBACK = { w: 400, h: 300 }; // first view when the box is not laid out (hidden)
 
 function el(name, attrs = {}, text = null) {
   const node = document.createElementNS(NS, name);
@@ -178,12 +178,16 @@ export class TreeView {
     const width = Math.max(1, column) * SLOT + 40;
     const depth = Math.max(...items.map((i) => i.y)) + 1;
     const height = depth * LEVEL + 40;
-    // the first view keeps nodes readable: at most FIT_WIDTH units across (pan for the rest)
+    this.extent = { w: width, h: height };
+    // The first view draws one layout unit per CSS pixel, so the text is as large as the
+    // stylesheet says (11 px) on a phone as on a laptop: the root's moves centred under
+    // it, the rest reached by panning; Fit shows the whole tree instead.
     if (!this.view) {
-      const w = Math.min(Math.max(width, 400), FIT_WIDTH);
+      const w = this.container.clientWidth || FALLBACK.w;
+      const h = this.container.clientHeight || FALLBACK.h;
       const rootX = 20 + pos.get(0).x * SLOT + SLOT / 2;
-      const x = Math.max(0, Math.min(rootX - w / 2, width - w));
-      this.view = { x, y: 0, w, h: Math.max(height, 300) };
+      const x = width <= w ? (width - w) / 2 : Math.max(0, Math.min(rootX - w / 2, width - w));
+      this.view = { x, y: 0, w, h };
     }
     const svg = el("svg", { viewBox: `${this.view.x} ${this.view.y} ${this.view.w} ${this.view.h}`,
       preserveAspectRatio: "xMinYMin meet", "aria-label": t("lab.tree.label") });
@@ -263,9 +267,12 @@ export class TreeView {
     this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
   }
 
+  // The whole tree drawn in the box (its text smaller when the tree is wide: zoom in or
+  // Collapse to read it again).
   fit() {
-    this.view = null;
-    this.render();
+    if (!this.svg) return;
+    this.view = { x: 0, y: 0, w: this.extent.w, h: this.extent.h };
+    this.svg.setAttribute("viewBox", `0 0 ${this.extent.w} ${this.extent.h}`);
   }
 
   bindPanZoom() {
