@@ -96,14 +96,15 @@ export function lineChart(series, options = {}) {
 }
 
 // A table in a box of its own that scrolls sideways when the table is wider than the
-// page (a phone): the page itself never does. The box is focusable and named, so a
-// keyboard can scroll it and a screen reader announces it.
-export function table(head, rows) {
+// page (a phone): the page itself never does. The box is focusable and named (by
+// `label`, else by its columns), so a keyboard can scroll it and a screen reader
+// announces it; two tables of one panel need labels of their own.
+export function table(head, rows, label = null) {
   const box = document.createElement("div");
   box.className = "table-scroll";
   box.tabIndex = 0;
   box.setAttribute("role", "region");
-  box.setAttribute("aria-label", head.join(", "));
+  box.setAttribute("aria-label", label || head.join(", "));
   box.appendChild(plainTable(head, rows));
   return box;
 }

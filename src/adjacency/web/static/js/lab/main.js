@@ -135,7 +135,7 @@ async function depthCost() {
     view.appendChild(heading);
     view.appendChild(table(["lab.col.depth", "lab.col.iteration-nodes", "lab.col.total-nodes", "lab.col.seconds", "lab.col.branching", "lab.col.value", "lab.col.line"].map((key) => t(key)),
       run.iterations.map((it) => [it.depth, it.nodes, it.total_nodes, decimal(it.seconds, 3),
-        it.branching === null ? null : decimal(it.branching, 1), it.value, it.pv.join(" ")])));
+        it.branching === null ? null : decimal(it.branching, 1), it.value, it.pv.join(" ")]), heading.textContent));
   }
 }
 
