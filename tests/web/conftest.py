@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
-from web_helpers import live_server
+from web_helpers import live_server, new_tab
 
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
@@ -29,6 +29,17 @@ def server(
     options = getattr(request.module, "LIVE_SERVER", {})
     with live_server(tmp_path_factory.mktemp("web") / "games.sqlite3", **options) as url:
         yield url
+
+
+@pytest.fixture
+def page(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
+    """A tab of the API's client on :func:`server` in a fresh context of Chromium, with the
+    module's ``PAGE`` options (those of :func:`web_helpers.new_tab`); the test fails if
+    the page logged a console error or raised."""
+    tab = new_tab(browser, server, **getattr(request.module, "PAGE", {}))
+    yield tab
+    tab.context.close()
+    assert tab.console_errors == [], f"console errors: {tab.console_errors}"
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -29,16 +28,14 @@ from adjacency.web.analysis import Stopper, classify, exact_result, new_engine
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from oracles import exact_value, move_values, play_into_budget
-from web_helpers import a_game_with_mistakes, live_server
+from web_helpers import a_game_with_mistakes
 
 SMALL_START = Position.start(4, 4, 4)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("analysis") / "games.sqlite3"
-    with live_server(db, limits=Limits(solve_seconds=60)) as url:  # checks results, not speed
-        yield url
+LIVE_SERVER = {"limits": Limits(solve_seconds=60)}
+"""The options of this module's server (tests/web/conftest.py): it checks results, not
+speed."""
 
 
 def sse(url: str, path: str, stop: Any, limit: int = 500) -> list[tuple[str, dict[str, Any]]]:

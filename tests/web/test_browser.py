@@ -10,11 +10,9 @@ tools/docs_screenshots.py.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,6 @@ from web_helpers import (
     PatientBot,
     a_game_with_mistakes,
     api,
-    live_server,
     new_tab,
     shown_plies,
     wait_until,
@@ -39,28 +36,15 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
 """One worker runs this module (make test: --dist loadgroup): one server and one Chromium."""
 
-DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
-"""Set this variable to 1 to rewrite docs/screenshots/; otherwise they go to a temporary folder."""
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    limits = Limits(solve_seconds=60)  # the exact-result test checks the result, not the speed
-    with live_server(db, grace=3.0, limits=limits) as url:
-        yield url
+LIVE_SERVER = {"grace": 3.0, "limits": Limits(solve_seconds=60)}
+"""The options of this module's server (tests/web/conftest.py): the exact-result test
+checks the result, not the speed."""
 
 
 DESK = {"width": 1280, "height": 860}
-
-
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    tab = new_tab(browser, server, viewport=DESK, accept_downloads=True)
-    yield tab
-    tab.context.close()
-    assert tab.console_errors == [], f"console errors: {tab.console_errors}"
+PAGE = {"viewport": DESK, "accept_downloads": True}
+"""The options of this module's page (tests/web/conftest.py): a desk's window."""
 
 
 def new_game(server: str, **settings: Any) -> dict[str, Any]:
@@ -112,14 +96,6 @@ def start_from_dialog(page: Any, mode: str, rows: int, cols: int, rounds: int) -
     dialog.locator("select[name=rows]").select_option(str(rows))
     dialog.locator("select[name=cols]").select_option(str(cols))
     set_range(page, "input[name=rounds]", rounds)
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if os.environ.get(SHOTS_ENV) == "1":
-        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
-        return DOCS_SHOTS
-    return tmp_path_factory.mktemp("screenshots")
 
 
 def shoot(page: Any, shots: Path, name: str, full_page: bool = False) -> None:

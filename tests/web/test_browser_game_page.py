@@ -7,31 +7,20 @@ server is a real uvicorn in a thread (one per module), as in test_browser.py.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from browser_helpers import axe_violations
-from web_helpers import api, live_server, new_tab, shown_plies, wait_until
+from web_helpers import api, new_tab, shown_plies, wait_until
 
 pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("web37") / "games.sqlite3", grace=3.0) as url:
-        yield url
-
-
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    tab = new_tab(browser, server)
-    yield tab
-    tab.context.close()
-    assert tab.console_errors == [], f"console errors: {tab.console_errors}"
+LIVE_SERVER = {"grace": 3.0}
+"""The options of this module's server (tests/web/conftest.py)."""
 
 
 def new_game(server: str, **settings: Any) -> dict[str, Any]:

@@ -5,13 +5,12 @@ converted-square dot's contrast and Copy without the Clipboard API."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from browser_helpers import axe_violations
-from web_helpers import api, live_server, new_tab, shown_plies, wait_until
+from web_helpers import api, new_tab, shown_plies, wait_until
 
 pytest.importorskip("playwright.sync_api")
 
@@ -22,10 +21,8 @@ FAST_BOT = {"kind": "bot", "level": 1}  # answers in about 10 ms
 TWO_PEOPLE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("play") / "games.sqlite3", grace=3.0) as url:
-        yield url
+LIVE_SERVER = {"grace": 3.0}
+"""The options of this module's server (tests/web/conftest.py)."""
 
 
 def tab_on(browser: Any, url: str, **options: Any) -> Any:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -23,7 +22,7 @@ import pytest
 from adjacency import Position
 from browser_helpers import UNDER_TEST, axe_violations
 from i18n_helpers import english_left
-from web_helpers import api, live_server
+from web_helpers import api
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -41,12 +40,6 @@ def allowed(server: str) -> list[str]:
     with urllib.request.urlopen(f"{server}/api/config", timeout=30) as response:
         config = json.loads(response.read())
     return [*NAMES, *(level["spec"] for level in config["levels"])]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("i18n") / "games.sqlite3") as url:
-        yield url
 
 
 def new_page(browser: Any, locale: str) -> Any:

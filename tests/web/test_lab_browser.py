@@ -4,10 +4,8 @@ climb and the genetic charts; screenshots for the docs at laptop and phone sizes
 from __future__ import annotations
 
 import json
-import os
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -17,14 +15,11 @@ import pytest
 from adjacency import Position
 from adjacency.lab import SearchTree, search_tree
 from adjacency.lab.limits import NODE_CAP
-from web_helpers import live_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-lab-browser")]
 
-DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
 TIMEOUT = 60_000
 MAX_VISIBLE = 2500
 """The most tree nodes Expand to depth draws (tree.js ``MAX_VISIBLE``)."""
@@ -34,20 +29,6 @@ MAX_PRUNED = 6
 MIDGAME = Position.start(8, 8, rounds=28)
 for _square in ("c3", "f6", "d3", "e6", "c4", "f5"):
     MIDGAME = MIDGAME.play(_square)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("lab") / "games.sqlite3") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if os.environ.get(SHOTS_ENV) == "1":
-        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
-        return DOCS_SHOTS
-    return tmp_path_factory.mktemp("screenshots")
 
 
 def new_page(browser: Any, width: int, height: int) -> tuple[Any, Any, list[str]]:

@@ -12,7 +12,6 @@ import http.client
 import json
 import random
 import threading
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,7 +28,6 @@ from adjacency.web.analysis import (
     review,
     review_depth,
 )
-from web_helpers import live_server
 
 Events = list[tuple[str, dict[str, Any]]]
 
@@ -164,12 +162,6 @@ def test_a_player_summary_scores_pieces_lost() -> None:
 
 
 # ----------------------------------------------------------------- over HTTP
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("review") / "games.sqlite3") as url:
-        yield url
 
 
 def stream(server: str, path: str) -> Events:
