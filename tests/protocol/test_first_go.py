@@ -9,23 +9,12 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from adjacency.protocol.client import EngineProcess
 from protocol_helpers import REPO
 
 TIMEOUT = 60.0  # generous bound for a reply (never reached unless the test fails)
-
-
-@pytest.fixture
-def engine() -> Iterator[EngineProcess]:
-    process = EngineProcess([sys.executable, "-m", "adjacency", "engine"], cwd=str(REPO))
-    process.start()
-    yield process
-    process.close()
 
 
 def until(engine: EngineProcess, word: str) -> list[str]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import io
 import queue
 import re
-import sys
 import threading
-from collections.abc import Iterator
 
 import pytest
 
@@ -18,19 +16,12 @@ from adjacency.core import Color, Position
 from adjacency.protocol.client import EngineProcess
 from adjacency.protocol.wire import Go
 from adjacency.protocol_server import EngineServer, limit_from_go
-from protocol_helpers import REPO
 
 TIMEOUT = 20.0  # generous bound for a reply (never reached unless the test fails)
 
 
-@pytest.fixture
-def engine() -> Iterator[EngineProcess]:
-    process = EngineProcess(
-        [sys.executable, "-m", "adjacency", "engine", "--bot", "greedy:seed=5"], cwd=str(REPO)
-    )
-    process.start()
-    yield process
-    process.close()
+ENGINE_ARGS = ("--bot", "greedy:seed=5")
+"""The options of this module's ``engine`` (tests/protocol/conftest.py)."""
 
 
 def expect(engine: EngineProcess, line: str) -> None:
