@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,6 +62,14 @@ def db(tmp_path: Path) -> Path:
 def app(db: Path) -> Any:
     """The web app on :func:`db`, for tests that open several clients on one server."""
     return create_app(db)
+
+
+@pytest.fixture
+def browsers(request: pytest.FixtureRequest, app: Any) -> Iterator[dict[str, TestClient]]:
+    """Several browsers (each with its own cookies) on one server (:func:`app`), named by
+    the module's ``BROWSERS``."""
+    with contextlib.ExitStack() as stack:
+        yield {name: stack.enter_context(TestClient(app)) for name in request.module.BROWSERS}
 
 
 @pytest.fixture

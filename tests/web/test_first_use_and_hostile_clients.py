@@ -7,7 +7,7 @@ import math
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -305,12 +305,8 @@ def test_the_bot_game_cap_holds_for_reopened_games(
 # ------------------------------------------------------------- seats (6-9)
 
 
-@pytest.fixture
-def browsers(tmp_path: Path) -> Iterator[dict[str, TestClient]]:
-    """Three browsers (own cookies) on one server: the creator, the friend, a stranger."""
-    app = create_app(tmp_path / "games.sqlite3")
-    with TestClient(app) as creator, TestClient(app) as friend, TestClient(app) as stranger:
-        yield {"creator": creator, "friend": friend, "stranger": stranger}
+BROWSERS = ("creator", "friend", "stranger")
+"""The browsers of this module's tests (tests/web/conftest.py)."""
 
 
 def invite(client: TestClient, **settings: Any) -> tuple[str, dict[str, str]]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +12,6 @@ from adjacency.core.game import Termination
 from adjacency.core.record import game_from_text
 from adjacency.web import analysis
 from adjacency.web.analysis import Stopper
-from adjacency.web.app import create_app
 from adjacency.web.seats import SEAT_HEADER
 from web_helpers import HUMAN, SMALL
 
@@ -56,12 +53,8 @@ def test_a_played_move_named_the_best_is_not_marked(monkeypatch: pytest.MonkeyPa
 INVITE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 
 
-@pytest.fixture
-def browsers(tmp_path: Path) -> Iterator[dict[str, TestClient]]:
-    """Three browsers (own cookies) on one server: X, O and a watcher."""
-    app = create_app(tmp_path / "games.sqlite3")
-    with TestClient(app) as x, TestClient(app) as o, TestClient(app) as watcher:
-        yield {"x": x, "o": o, "watcher": watcher}
+BROWSERS = ("x", "o", "watcher")
+"""The browsers of this module's tests (tests/web/conftest.py)."""
 
 
 def between_devices(browsers: dict[str, TestClient]) -> str:

@@ -6,12 +6,10 @@ import base64
 import http.client
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
@@ -23,16 +21,8 @@ PERSON = {"kind": "human"}
 INVITE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 
 
-@pytest.fixture
-def browsers(app: Any) -> Iterator[dict[str, TestClient]]:
-    """Four browsers (own cookies) on one server: the creator, X, O and a watcher."""
-    with (
-        TestClient(app) as creator,
-        TestClient(app) as x,
-        TestClient(app) as o,
-        TestClient(app) as watcher,
-    ):
-        yield {"creator": creator, "x": x, "o": o, "watcher": watcher}
+BROWSERS = ("creator", "x", "o", "watcher")
+"""The browsers of this module's tests (tests/web/conftest.py)."""
 
 
 def invite(client: TestClient, **settings: Any) -> dict[str, Any]:
