@@ -70,6 +70,28 @@ def run_panel(page: Any, name: str) -> None:
     page.wait_for_selector(drawn)
 
 
+def overlapping_chart_texts(page: Any) -> list[list[str]]:
+    """The pairs of texts of the lab's charts that overlap on the screen (a chart's title
+    over its axis's title, say)."""
+    return list(
+        page.evaluate(
+            """() => {
+              const pairs = [];
+              for (const svg of document.querySelectorAll('.lab-panel:not([hidden]) .chart svg')) {
+                const texts = [...svg.querySelectorAll('text')]
+                  .map((t) => [t.textContent, t.getBoundingClientRect()]);
+                texts.forEach(([a, r], i) => texts.slice(i + 1).forEach(([b, s]) => {
+                  const apart = r.right <= s.left || s.right <= r.left
+                    || r.bottom <= s.top || s.bottom <= r.top;
+                  if (!apart) pairs.push([a, b]);
+                }));
+              }
+              return pairs;
+            }"""
+        )
+    )
+
+
 def smallest_tree_text(page: Any) -> float:
     """The smallest on-screen size (CSS px) of the text of the tree's nodes now drawn:
     each text's font size times the drawing's scale on the screen."""
@@ -112,6 +134,7 @@ def test_every_lab_panel_fits_a_phone(server: str, browser: Any, locale: str) ->
                  getComputedStyle(t.parentElement).overflowX !== 'auto').length"""
         )
         assert unboxed == 0, name  # a wide table scrolls inside its own box
+        assert overlapping_chart_texts(page) == [], name
         serious[name] = axe_violations(page, EVERY_IMPACT)
     wide = {name: width for name, width in widths.items() if width > PHONE["width"] + SLACK}
     assert wide == {}, widths

@@ -21,10 +21,10 @@ function fmt(v) {
 // options: {logY, xLabel, yLabel, vmarks: [[x, label]], hmarks: [[y, label]], title}
 export function lineChart(series, options = {}) {
   const W = 640;
-  const H = 280;
+  const H = 300;
   const L = 56;
   const R = 16;
-  const T = 28;
+  const T = 46; // the title's line, then the y axis's title's line, above the plot
   const B = 40;
   const logY = Boolean(options.logY);
   const fy = (v) => (logY ? Math.log10(Math.max(v, 1e-6)) : v);
@@ -59,17 +59,20 @@ export function lineChart(series, options = {}) {
   const xticks = Number.isInteger(x0) && Number.isInteger(x1) && x1 - x0 <= 20
     ? Array.from({ length: x1 - x0 + 1 }, (_, i) => x0 + i) : [x0, x1];
   for (const t of xticks) {
-    svg.appendChild(el("text", { x: sx(t), y: H - B + 14, "text-anchor": "middle" }, fmt(t)));
+    svg.appendChild(el("text", { x: sx(t), y: H - B + 17, "text-anchor": "middle" }, fmt(t)));
   }
   if (options.xLabel) svg.appendChild(el("text", { x: W - R, y: H - 6, "text-anchor": "end" }, options.xLabel));
-  if (options.yLabel) svg.appendChild(el("text", { x: 4, y: T - 10 }, options.yLabel + (logY ? " (log)" : "")));
+  if (options.yLabel) svg.appendChild(el("text", { x: 4, y: T - 12 }, options.yLabel + (logY ? " (log)" : "")));
   for (const [x, label] of options.vmarks || []) {
     svg.appendChild(el("line", { x1: sx(x), y1: T, x2: sx(x), y2: H - B, stroke: "#888", "stroke-dasharray": "4 3" }));
     svg.appendChild(el("text", { x: sx(x) + 3, y: T + 10, fill: "#555", "font-size": 10 }, label));
   }
   for (const [y, label] of options.hmarks || []) {
     svg.appendChild(el("line", { x1: L, y1: sy(y), x2: W - R, y2: sy(y), stroke: "#c62828", "stroke-dasharray": "5 3" }));
-    svg.appendChild(el("text", { x: W - R - 2, y: sy(y) - 4, fill: "#c62828", "text-anchor": "end" }, label));
+    // at the left end of its line (the legend holds the right end), under the line when
+    // the line is at the plot's top, where the y axis's title is
+    const below = sy(y) < T + 14;
+    svg.appendChild(el("text", { x: L + 4, y: below ? sy(y) + 14 : sy(y) - 4, fill: "#c62828" }, label));
   }
   series.forEach((s, i) => {
     if (s.points.length > 1) {
