@@ -66,6 +66,20 @@ def misplaced_headers(page: Any, table: str) -> list[str]:
     )
 
 
+def unreachable_scrolling_boxes(page: Any) -> list[str]:
+    """The boxes now scrolling sideways that a keyboard cannot reach (not focusable) or a
+    screen reader cannot name (no aria-label or aria-labelledby), by their classes."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('body *')].filter((e) =>
+                 ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
+                 && e.scrollWidth > e.clientWidth + 1
+                 && (e.tabIndex < 0 || !(e.ariaLabel || e.getAttribute('aria-labelledby'))))
+               .map((e) => e.className)"""
+        )
+    )
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
 def test_the_league_pages_fit_a_phone(browser: Any, tmp_path: Path, locale: str) -> None:
     db = tmp_path / "league.db"
@@ -94,6 +108,7 @@ def test_the_league_pages_fit_a_phone(browser: Any, tmp_path: Path, locale: str)
         def measure(name: str) -> None:
             widths[name] = page_width(page)
             serious[name] = axe_violations(page, EVERY_IMPACT)
+            assert unreachable_scrolling_boxes(page) == [], name
 
         page.goto(url + "/")
         expect(page.locator("#standings tr[data-name=r1]")).to_be_visible()
