@@ -6,7 +6,6 @@ nothing, of any impact."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 
 from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations, chromium
+from browser_helpers import UNDER_TEST, axe_violations
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -28,12 +27,6 @@ SLACK = 1
 """A pixel of rounding: ``scrollWidth`` may exceed the viewport by a sub-pixel border."""
 EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 MEMBERS = ("r1", "r2", "r3", "r4")
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def page_width(page: Any) -> int:

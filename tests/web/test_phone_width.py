@@ -5,21 +5,19 @@ readable at its first view, Fit shows the whole tree, and axe-core finds nothing
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 
 from adjacency import Position
-from browser_helpers import UNDER_TEST, axe_violations
-from web_helpers import live_server
+from browser_helpers import axe_violations
+from web_helpers import new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-lab-browser")]
 
-TIMEOUT = 20_000
 PHONE = {"width": 390, "height": 844}
 SLACK = 1
 """A pixel of rounding: ``scrollWidth`` may exceed the viewport by a sub-pixel border."""
@@ -30,20 +28,10 @@ EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 PANELS = ("tree", "counts", "depth", "climb", "ga", "engine")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("lab-phone") / "games.sqlite3") as url:
-        yield url
-
-
-def phone_page(browser: Any, locale: str) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport=PHONE, locale=locale, **UNDER_TEST)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    return context, page, errors
+def phone_page(browser: Any, server: str, locale: str) -> tuple[Any, Any, list[str]]:
+    """A phone-sized tab on ``server`` in ``locale``, its context and its console errors."""
+    page = new_tab(browser, server, viewport=PHONE, locale=locale)
+    return page.context, page, page.console_errors
 
 
 def page_width(page: Any) -> int:
@@ -121,7 +109,7 @@ def nodes_outside_the_box(page: Any) -> int:
 
 @pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
 def test_every_lab_panel_fits_a_phone(server: str, browser: Any, locale: str) -> None:
-    context, page, errors = phone_page(browser, locale)
+    context, page, errors = phone_page(browser, server, locale)
     page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
     page.wait_for_selector("#lab-board svg")
     widths = {"empty": page_width(page)}
@@ -150,7 +138,7 @@ def test_the_tree_text_is_readable_at_first_view_and_fit_shows_the_whole_tree(
     """The first view draws the tree's text at its stylesheet size (11 px at least) on a
     phone as on a laptop, also after a node is opened; Fit then draws every node inside
     the box, and Collapse returns to the readable first view."""
-    context, page, errors = phone_page(browser, "en-GB")
+    context, page, errors = phone_page(browser, server, "en-GB")
     page.set_viewport_size(viewport)
     page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
     run_panel(page, "tree")
@@ -171,7 +159,7 @@ def test_the_lab_tabs_follow_the_tab_pattern(server: str, browser: Any) -> None:
     """role tablist/tab/tabpanel, each tab naming its panel (aria-controls) and the
     panel its tab (aria-labelledby); only the selected tab is in the Tab order; the
     arrow keys, Home and End move the selection and the focus, showing the panel."""
-    context, page, errors = phone_page(browser, "en-GB")
+    context, page, errors = phone_page(browser, server, "en-GB")
     page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
     tabs = page.locator("[role=tablist] [role=tab]")
     assert tabs.count() == len(PANELS)
