@@ -12,7 +12,7 @@ import pytest
 
 from adjacency import Position
 from browser_helpers import axe_violations
-from web_helpers import new_tab
+from web_helpers import LAPTOP, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -131,7 +131,7 @@ def test_every_lab_panel_fits_a_phone(server: str, browser: Any, locale: str) ->
     assert errors == [], errors
 
 
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 1366, "height": 768}])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP])
 def test_the_tree_text_is_readable_at_first_view_and_fit_shows_the_whole_tree(
     server: str, browser: Any, viewport: dict[str, int]
 ) -> None:
