@@ -43,7 +43,7 @@ the games stored finished in the league's database.
 
 Prints a table (standard error with ``--json``, which prints the figures as one JSON
 line on standard output); exits with status 1 when a game did not end on the board, a
-bot got an error, or the counts disagree.
+bot got an error, a viewer's request was not answered 200, or the counts disagree.
 """
 
 from __future__ import annotations
