@@ -1,5 +1,5 @@
-"""The ``league event`` subcommands: create, start, withdraw, show and export a class
-event (docs/league.md, "Running a class event")."""
+"""The ``league event`` subcommands: create, start, pause, resume, withdraw, show and
+export a class event (docs/league.md, "Running a class event")."""
 
 from __future__ import annotations
 
@@ -59,6 +59,18 @@ def register(sub: Any) -> None:
     _db(start)
     start.add_argument("name", help="the event, as created")
     start.set_defaults(handler=run_start)
+
+    pause = actions.add_parser(
+        "pause", help="pause a running event (no new game of it starts; those in play end)"
+    )
+    _db(pause)
+    pause.add_argument("name", help="the event, as created")
+    pause.set_defaults(handler=run_pause)
+
+    resume = actions.add_parser("resume", help="resume a paused event where it stopped")
+    _db(resume)
+    resume.add_argument("name", help="the event, as created")
+    resume.set_defaults(handler=run_resume)
 
     withdraw = actions.add_parser("withdraw", help="withdraw a member from an event")
     _db(withdraw)
@@ -157,6 +169,28 @@ def run_start(args: argparse.Namespace) -> int:
             return 0
         event = events.start(args.name)
     print(f"Started event {event.name}: the server plays round 1 now.")
+    return 0
+
+
+def run_pause(args: argparse.Namespace) -> int:
+    """``adjacency league event pause NAME``: the server (this process or another on the
+    same file) starts no new game of the event from its next pass; games in play end as
+    usual. Returns 0; an event that is not running, or paused already, is refused."""
+    events = _events(args)
+    with events.league:
+        event = events.pause(args.name)
+    print(f"Paused event {event.name}: no new game of it starts until "
+          f"`adjacency league event resume {event.name}`.")  # fmt: skip
+    return 0
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    """``adjacency league event resume NAME``: the server goes on pairing the event where
+    it stopped, from its next pass. Returns 0; an event that is not paused is refused."""
+    events = _events(args)
+    with events.league:
+        event = events.resume(args.name)
+    print(f"Resumed event {event.name}: the server goes on with it on its next pass.")
     return 0
 
 

@@ -17,6 +17,10 @@
    loses on time, as in the ladder), and the members and pairs the ladder must leave
    alone (the ladder pauses for the members of running events).
 
+A paused event (:meth:`.event_store.EventStore.pause`) is skipped in steps 2 and 3: no
+round is paired, finished or started for it until it is resumed, and then it goes on
+from the round it was in. Its members stay out of the ladder meanwhile, ready for it.
+
 Crash safety comes from the league's store: a game in flight at a ``kill -9`` is
 aborted when the server starts again (:meth:`.store.LeagueStore.abort_in_flight`), its
 pair's finished count did not move, so the same leg is planned again here.
@@ -89,7 +93,7 @@ class EventRunner:
                     self._wait(event, str(exc))
                     continue
                 self.waiting.pop(event.id, None)
-            if event.status != "running":
+            if event.status != "running" or event.paused:
                 continue
             self._advance(event, result)
         result.pairs = self.events.event_pairs()

@@ -12,7 +12,10 @@
 Why a scheduled event of every connected bot has not started yet (too few members
 connected) is the server's note in ``meta`` (key ``event-waiting:ID``, written only when
 the reason changes, removed at the start), so that ``adjacency league event show`` in
-another process says it.
+another process says it. A running event the teacher paused (``adjacency league event
+pause``) is marked in ``meta`` too (key ``event-paused:ID``, removed by ``resume``): the
+server starts none of its games and pairs no new round while the mark is there
+(:mod:`.event_runner`); the mark needs no column, so a league file of any version pauses.
 
 Contract: :meth:`EventStore.create` checks everything first and writes in one
 transaction, so bad input creates nothing; :meth:`EventStore.finish` returns
@@ -55,6 +58,8 @@ class Event:
     created: float
     started: float | None
     finished: float | None
+    paused: bool = False
+    """Whether the teacher paused it (it stays ``running``: no new game starts)."""
 
     @property
     def swiss(self) -> bool:
@@ -79,7 +84,8 @@ class StoredBoard:
 
 
 EVENT_COLUMNS = (
-    "id, name, format, rounds, start, rated, all_connected, status, created, started, finished"
+    "id, name, format, rounds, start, rated, all_connected, status, created, started, finished, "
+    "EXISTS (SELECT 1 FROM meta WHERE key = 'event-paused:' || events.id)"
 )
 
 
@@ -161,6 +167,7 @@ class EventStore:
             float(row[8]),  # type: ignore[arg-type]
             None if row[9] is None else float(row[9]),  # type: ignore[arg-type]
             None if row[10] is None else float(row[10]),  # type: ignore[arg-type]
+            bool(row[11]),
         )
 
     def event(self, event_id: int) -> Event:
@@ -273,6 +280,30 @@ class EventStore:
             )
             if cursor.rowcount == 0:
                 raise LeagueError(f"{quote(member.name)} is not in event {quote(event.name)}")
+
+    def pause(self, name: str) -> Event:
+        """Pause a running event: the server starts none of its games (those in play end
+        as usual) and pairs no new round until :meth:`resume`. An event that is not
+        running, or is paused already, is :class:`LeagueError` (nothing changes)."""
+        event = self.named(name)
+        if event.status != "running":
+            raise LeagueError(f"event {quote(event.name)} is {event.status}: only a running "
+                              "event pauses")  # fmt: skip
+        if event.paused:
+            raise LeagueError(f"event {quote(event.name)} is paused already")
+        with self.league._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, '1')", (f"event-paused:{event.id}",))
+        return self.event(event.id)
+
+    def resume(self, name: str) -> Event:
+        """Resume a paused event: the server goes on pairing it where it stopped, from
+        its next pass. An event that is not paused is :class:`LeagueError`."""
+        event = self.named(name)
+        if not event.paused:
+            raise LeagueError(f"event {quote(event.name)} is not paused")
+        with self.league._transaction() as db:
+            db.execute("DELETE FROM meta WHERE key = ?", (f"event-paused:{event.id}",))
+        return self.event(event.id)
 
     def withdrawn(self, event_id: int) -> set[int]:
         """The event's withdrawn members."""

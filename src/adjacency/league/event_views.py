@@ -85,6 +85,7 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
             "status": event.status,
             "rated": event.rated,
             "waiting": _waiting(events, event),
+            "paused": event.paused,
         },
         "standings": [
             {
@@ -144,12 +145,19 @@ def _cell(cell: list[float] | None) -> str:
     return f"{cell[0]:g}/{int(cell[1])}"
 
 
+def _status(ev: dict[str, Any]) -> str:
+    """The event's status as ``event show`` and the page without JavaScript say it:
+    ``paused`` for a paused running event, why a scheduled one waits."""
+    status = "paused" if ev.get("paused") else str(ev["status"])
+    return status + (f" (waiting: {ev['waiting']})" if ev.get("waiting") else "")
+
+
 def render_text(data: dict[str, Any]) -> str:
     """``event show``'s terminal text: the standings, then the crosstable."""
     ev = data["event"]
     swiss = ev["format"] == "swiss"
     rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
-    status = ev["status"] + (f" (waiting: {ev['waiting']})" if ev.get("waiting") else "")
+    status = _status(ev)
     lines = [f"{ev['name']}: {ev['format']}, {rounds}, {status}", ""]
     tie = "Buch  MedB" if swiss else "  SB"
     lines.append(
@@ -193,7 +201,7 @@ def render_html(data: dict[str, Any]) -> str:
     row's cells and its byes add up to its points."""
     ev = data["event"]
     rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
-    status = ev["status"] + (f" (waiting: {ev['waiting']})" if ev.get("waiting") else "")
+    status = _status(ev)
     swiss = ev["format"] == "swiss"
     breaks = ["Buchholz", "median B."] if swiss else ["S-B"]
     head = ["#", "name", "points", "games", "wins", "draws", "losses", "byes", *breaks]

@@ -364,6 +364,11 @@ class EventInfo(EventSummary):
         description="why a scheduled event of every connected bot has not started, e.g. "
         "'1 member connected, at least 2 needed'; null otherwise",
     )
+    paused: bool = Field(
+        default=False,
+        description="a running event the teacher paused: no new game of it starts until "
+        "it is resumed",
+    )
 
 
 class EventRow(BaseModel):

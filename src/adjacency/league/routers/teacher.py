@@ -1,7 +1,7 @@
 """The teacher's part of the admin API and the teacher's page (``/teacher``): what the
 page needs beyond :mod:`.admin` (adding, approving and removing members): an overview
-of the league for the admin, events created, started and withdrawn from, and an
-event's results as one zip archive.
+of the league for the admin, events created, started, paused, resumed and withdrawn
+from, and an event's results as one zip archive.
 
 Every JSON route needs the league's admin token (:func:`~adjacency.league.auth.require_admin`:
 401 without it or with an unknown one, 403 with a member's). Bodies are pydantic models
@@ -98,6 +98,7 @@ class TeacherEvent(BaseModel):
     rated: bool
     start: float | None = Field(description="its start time (Unix seconds), if it has one")
     all_connected: bool = Field(description="its members are the bots connected at its start")
+    paused: bool = Field(description="a running event the teacher paused (no new game starts)")
     members: list[EventMember]
 
 
@@ -127,6 +128,12 @@ class EventDone(BaseModel):
 
     name: str
     status: Literal["scheduled", "running", "finished"]
+
+
+class EventPaused(EventDone):
+    """An event paused or resumed."""
+
+    paused: bool = Field(description="whether it is paused now")
 
 
 def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
@@ -161,6 +168,7 @@ def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
                 "rated": event.rated,
                 "start": event.start,
                 "all_connected": event.all_connected,
+                "paused": event.paused,
                 "members": [
                     {"name": names[m], "withdrawn": m in withdrawn}
                     for m in events.members(event.id)
@@ -209,6 +217,24 @@ async def start_event(request: Request, name: str) -> dict[str, Any]:
     event = hall_of(request).events.events.start(event.name)
     hall_of(request).wake()
     return {"name": event.name, "status": event.status}
+
+
+@router.post("/admin/events/{name}/pause", response_model=EventPaused, dependencies=ADMIN)
+async def pause_event(request: Request, name: str) -> dict[str, Any]:
+    """Pause a running event, as ``adjacency league event pause`` does: the server starts
+    none of its games (those in play end as usual) until it is resumed. 404: no such
+    event; 400: it is not running, or paused already."""
+    event = hall_of(request).events.events.pause(_event_named(request, name).name)
+    return {"name": event.name, "status": event.status, "paused": event.paused}
+
+
+@router.post("/admin/events/{name}/resume", response_model=EventPaused, dependencies=ADMIN)
+async def resume_event(request: Request, name: str) -> dict[str, Any]:
+    """Resume a paused event, as ``adjacency league event resume`` does (the server goes
+    on pairing it at once, where it stopped). 404: no such event; 400: it is not paused."""
+    event = hall_of(request).events.events.resume(_event_named(request, name).name)
+    hall_of(request).wake()
+    return {"name": event.name, "status": event.status, "paused": event.paused}
 
 
 @router.post("/admin/events/{name}/withdraw", response_model=EventDone, dependencies=ADMIN)

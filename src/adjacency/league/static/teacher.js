@@ -148,7 +148,7 @@ function eventItem(ev) {
   const rounds = t("event.rounds", { count: ev.rounds || "?" });
   const item = el("li", { "data-event": ev.name },
     el("h3", {}, el("a", { href: `/event/${quoted}` }, ev.name)),
-    el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.status)}`
+    el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.paused ? "paused" : ev.status)}`
       + `${ev.rated ? "" : `, ${t("event.unrated")}`}`
       + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`),
     el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
@@ -158,6 +158,13 @@ function eventItem(ev) {
     start.addEventListener("click", () => act(() => admin(`/events/${quoted}/start`, {}),
       t("teacher.event.started", { name: ev.name })));
     actions.append(start, " ");
+  }
+  if (ev.status === "running") {
+    const step = ev.paused ? "resume" : "pause";
+    const toggle = el("button", { type: "button", id: `${step}-${ev.name}` }, t(`teacher.event.${step}`));
+    toggle.addEventListener("click", () => act(() => admin(`/events/${quoted}/${step}`, {}),
+      t(`teacher.event.${ev.paused ? "resumed" : "paused"}`, { name: ev.name })));
+    actions.append(toggle, " ");
   }
   const fetchArchive = el("button", { type: "button", id: `archive-${ev.name}` }, t("teacher.event.download"));
   fetchArchive.addEventListener("click", () => act(() => download(ev.name), t("teacher.event.downloaded", { name: ev.name })));
