@@ -39,6 +39,11 @@ def register(sub: Any) -> None:
     create.add_argument(
         "--start", help="start time, e.g. 2026-11-27T14:00 (local time); default: `event start`"
     )
+    create.add_argument(
+        "--clock",
+        help="the event's own clock BASE+INCREMENT in seconds, e.g. 30+0.5 (as `league "
+        "create --clock`); default: the league's",
+    )
     who = create.add_mutually_exclusive_group(required=True)
     who.add_argument("--members", help="the members, comma-separated, in seeding order")
     who.add_argument(
@@ -135,18 +140,35 @@ def run_create(args: argparse.Namespace) -> int:
     """``adjacency league event create NAME``: store a scheduled event; returns 0. Bad
     input (see :meth:`adjacency.league.event_store.EventStore.create`) is one line,
     status 2, and creates nothing."""
+    from ..core.errors import InvalidSettingsError
+    from ..league.settings import parse_clock
+    from ..league.store import LeagueError
+
     start = None if args.start is None else parse_start(args.start)
     members = None if args.all_connected else [m.strip() for m in args.members.split(",")]
+    try:
+        clock = None if args.clock is None else parse_clock(args.clock)
+    except InvalidSettingsError as exc:
+        raise LeagueError(str(exc)) from None
     events = _events(args)
     with events.league:
-        event = events.create(args.name, args.format, args.rounds, members, start, args.rated)
+        event = events.create(
+            args.name, args.format, args.rounds, members, start, args.rated, clock=clock
+        )
+        time_control = event.time_control(events.league.settings().time_control)
     when = "at its start time" if event.start else "with `adjacency league event start`"
     if event.all_connected:
         rounds = f"{event.rounds} rounds" if event.swiss else "its rounds fixed by how many play"
         who = "every bot connected then and the house bots (2 at least)"
-        print(f"Created event {event.name}: {event.format}, {rounds}; starts {when} with {who}.")
+        print(
+            f"Created event {event.name}: {event.format}, {rounds}, {time_control}; "
+            f"starts {when} with {who}."
+        )
     else:
-        print(f"Created event {event.name}: {event.format}, {event.rounds} rounds; starts {when}.")
+        print(
+            f"Created event {event.name}: {event.format}, {event.rounds} rounds, "
+            f"{time_control}; starts {when}."
+        )
     return 0
 
 

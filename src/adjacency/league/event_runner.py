@@ -51,6 +51,8 @@ class EventStart:
     opening: int
     pair: int
     leg: int
+    clock: tuple[float, float] | None = None
+    """The event's own clock, ``(base, increment)``, or ``None``: the league's."""
 
 
 @dataclass
@@ -145,7 +147,9 @@ class EventRunner:
             if playing or finished >= 2:
                 continue
             x, o = (board.a, board.b) if finished == 0 else (board.b, board.a)
-            result.starts.append(EventStart(event.id, x, o, opening, board.pair_id, finished))
+            result.starts.append(
+                EventStart(event.id, x, o, opening, board.pair_id, finished, event.clock)
+            )
 
     def _next(self, event: Event, boards: list[StoredBoard], withdrawn: set[int]) -> list[Board]:
         """The boards of the round after ``boards``: withdrawn members are left out."""

@@ -2,7 +2,8 @@
 ``event_boards`` beside the league's own (:mod:`.store`), on the same connection.
 
 * ``events``: name (unique, any case), format (:data:`.event_pairing.FORMATS`),
-  rounds, start time (or none: started by ``adjacency league event start``), rated,
+  rounds, start time (or none: started by ``adjacency league event start``), its own
+  clock (``base`` + ``increment`` seconds, or none: the league's clock), rated,
   status ``scheduled`` -> ``running`` -> ``finished``, and whether the members are
   every bot connected at the start (``all_connected``).
 * ``event_members``: the members in seeding order, each possibly withdrawn.
@@ -29,13 +30,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..core.errors import InvalidSettingsError
 from ..core.text import quote
 from .event_pairing import FORMATS, Board, planned_rounds
 from .event_standings import EventGame
+from .settings import parse_clock
 from .store import LeagueError, LeagueStore, check_name
 
 TABLES = frozenset({"events", "event_members", "event_boards"})
 """The events' tables in a league's file (defined in :data:`.schema.EVENT_SCHEMA`)."""
+
+
+def clock_text(clock: tuple[float, float]) -> str:
+    """A clock ``(base, increment)`` as the league writes one: ``"30+0.5"``."""
+    return f"{clock[0]:g}+{clock[1]:g}"
 
 
 def waiting_reason(connected: int) -> str:
@@ -60,6 +68,13 @@ class Event:
     finished: float | None
     paused: bool = False
     """Whether the teacher paused it (it stays ``running``: no new game starts)."""
+    clock: tuple[float, float] | None = None
+    """Its own clock, ``(base, increment)`` seconds, or ``None``: the league's clock."""
+
+    def time_control(self, league: str) -> str:
+        """Its games' clock as the league writes one (``"30+0.5"``): its own, or
+        ``league``, the league's."""
+        return league if self.clock is None else clock_text(self.clock)
 
     @property
     def swiss(self) -> bool:
@@ -85,7 +100,7 @@ class StoredBoard:
 
 EVENT_COLUMNS = (
     "id, name, format, rounds, start, rated, all_connected, status, created, started, finished, "
-    "EXISTS (SELECT 1 FROM meta WHERE key = 'event-paused:' || events.id)"
+    "EXISTS (SELECT 1 FROM meta WHERE key = 'event-paused:' || events.id), base, increment"
 )
 
 
@@ -107,13 +122,21 @@ class EventStore:
         start: float | None = None,
         rated: bool = True,
         now: float | None = None,
+        clock: tuple[float, float] | None = None,
     ) -> Event:
         """Create an event of the named ``members`` in seeding order, or with ``members``
-        ``None`` of every bot connected when it starts. Refused with :class:`LeagueError`,
-        creating nothing: a bad or taken name, an unknown format, fewer than two members,
-        an unknown, repeated or revoked member, a person, too many Swiss rounds, a start
-        time in the past."""
+        ``None`` of every bot connected when it starts, its games on ``clock``
+        (``(base, increment)`` seconds, checked as the league's clock is:
+        :func:`.settings.parse_clock`) or, ``None``, on the league's. Refused with
+        :class:`LeagueError`, creating nothing: a bad or taken name, a bad clock, an
+        unknown format, fewer than two members, an unknown, repeated or revoked member, a
+        person, too many Swiss rounds, a start time in the past."""
         check_name(name)
+        if clock is not None:
+            try:
+                clock = parse_clock(f"{clock[0]!r}+{clock[1]!r}")
+            except InvalidSettingsError as exc:
+                raise LeagueError(str(exc)) from None
         now = time.time() if now is None else now
         if start is not None and start <= now:
             raise LeagueError("the event's start time is in the past")
@@ -143,9 +166,18 @@ class EventStore:
             if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
                 raise LeagueError(f"an event named {quote(name)} exists already")
             cursor = db.execute(
-                "INSERT INTO events (name, format, rounds, start, rated, all_connected, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (name, format, planned, start, int(rated), int(members is None), now),
+                "INSERT INTO events (name, format, rounds, start, rated, all_connected, created, "
+                "base, increment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    format,
+                    planned,
+                    start,
+                    int(rated),
+                    int(members is None),
+                    now,
+                    *(clock or (None, None)),
+                ),
             )
             event_id = int(cursor.lastrowid or 0)
             db.executemany(
@@ -168,6 +200,7 @@ class EventStore:
             None if row[9] is None else float(row[9]),  # type: ignore[arg-type]
             None if row[10] is None else float(row[10]),  # type: ignore[arg-type]
             bool(row[11]),
+            None if row[12] is None else (float(row[12]), float(row[13] or 0.0)),  # type: ignore[arg-type]
         )
 
     def event(self, event_id: int) -> Event:

@@ -86,6 +86,7 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
             "rated": event.rated,
             "waiting": _waiting(events, event),
             "paused": event.paused,
+            "time_control": event.time_control(events.league.settings().time_control),
         },
         "standings": [
             {
@@ -158,7 +159,7 @@ def render_text(data: dict[str, Any]) -> str:
     swiss = ev["format"] == "swiss"
     rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
     status = _status(ev)
-    lines = [f"{ev['name']}: {ev['format']}, {rounds}, {status}", ""]
+    lines = [f"{ev['name']}: {ev['format']}, {rounds}, {status}, clock {ev['time_control']}", ""]
     tie = "Buch  MedB" if swiss else "  SB"
     lines.append(
         f"{'#':>3} {'name':<24} {'pts':>5} {'games':>5} {'W':>3} {'D':>3} {'L':>3} {'byes':>4} "
@@ -206,7 +207,8 @@ def render_html(data: dict[str, Any]) -> str:
     breaks = ["Buchholz", "median B."] if swiss else ["S-B"]
     head = ["#", "name", "points", "games", "wins", "draws", "losses", "byes", *breaks]
     parts = [
-        f'<p class="status-line">{escape(ev["format"])}, {rounds}, {escape(status)}</p>',
+        f'<p class="status-line">{escape(ev["format"])}, {rounds}, {escape(status)}, '
+        f"clock {escape(ev['time_control'])}</p>",
         '<h2>Standings</h2><div class="scroll"><table class="league" id="standings-static">',
         "<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>",
     ]

@@ -43,6 +43,7 @@ from ..core.text import quote
 from ..ratings.glicko import Glicko
 from ..serving.clock import Clock
 from ..serving.errors import Forbidden, GameNotFound, NotNow
+from .event_store import clock_text
 from .house import HouseMove, HousePlayers
 from .live import InvalidMove, LiveGame, game_end, game_start, state, your_turn
 from .outbox import Outbox
@@ -215,9 +216,12 @@ class Games:
         opening: int,
         pair_id: int | None = None,
         leg: int = 0,
+        own_clock: tuple[float, float] | None = None,
     ) -> LiveGame:
         """Start a game now (both members must be free); the first side is asked at once.
-        :class:`NotNow` once the server is stopping."""
+        It is played on ``own_clock`` (``(base, increment)`` seconds: an event's own
+        clock, in its record's ``TimeControl`` tag and the players' ``game_start``) or,
+        ``None``, on the league's. :class:`NotNow` once the server is stopping."""
         if self.stopping:
             raise NotNow("the server is stopping")
         if x.id == o.id:
@@ -228,11 +232,16 @@ class Games:
         game = Game(start, x.name, o.name, event=f"Adjacency league game {game_id}")
         game.tags["TimeControl"] = settings.time_control
         game.tags["Opening"] = str(opening + 1)
-        if settings.move_time is not None:
+        move_time = settings.move_time
+        if own_clock is not None:
+            game.tags["TimeControl"] = clock_text(own_clock)
+            clock = Clock(*own_clock)
+            move_time = None
+        elif settings.move_time is not None:
             clock = Clock(settings.move_time, 0.0)
         else:
             clock = Clock(settings.base, settings.increment)
-        live = LiveGame(game_id, x, o, game, clock, pair_id, leg, settings.move_time)
+        live = LiveGame(game_id, x, o, game, clock, pair_id, leg, move_time)
         self.live[game_id] = live
         self._between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
@@ -250,7 +259,7 @@ class Games:
         if outbox is None or color is None:
             return
         opponent = live.member(other(color))
-        outbox.post(game_start(live, color, opponent.name, self.settings.time_control))
+        outbox.post(game_start(live, color, opponent.name, live.game.tags["TimeControl"]))
         if turn and live.game.position.turn == color and not live.game.is_over:
             outbox.post(your_turn(live))
 

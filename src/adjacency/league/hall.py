@@ -525,7 +525,7 @@ class Hall(Games):
             )
             if grace and absent:
                 continue
-            started.append(self.start_game(x, o, start.opening, pair_id=start.pair, leg=start.leg))
+            started.append(self.start_game(x, o, start.opening, start.pair, start.leg, start.clock))
         return started
 
     def sweep_revoked(

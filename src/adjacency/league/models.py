@@ -369,6 +369,10 @@ class EventInfo(EventSummary):
         description="a running event the teacher paused: no new game of it starts until "
         "it is resumed",
     )
+    time_control: str = Field(
+        default="",
+        description="its games' clock, e.g. '30+0.5': its own, or the league's",
+    )
 
 
 class EventRow(BaseModel):

@@ -303,6 +303,14 @@ CREATE TABLE IF NOT EXISTS proofs (
 (:meth:`.members.MemberStore.add_proof`)."""
 
 
+EVENT_CLOCK = (
+    ("events", "base", "REAL"),
+    ("events", "increment", "REAL"),
+)
+"""An event's own clock, seconds each and seconds added per move; ``NULL``: the league's
+clock (events stored before this column, and events created without a clock)."""
+
+
 def rebuild_totals(db: sqlite3.Connection) -> None:
     """Replace the aggregate tables' rows by a recomputation from the games and ratings
     (:data:`REBUILD`), in the caller's transaction ``db``."""
@@ -372,6 +380,7 @@ STORE_SCHEMA = Schema(
             run=_keep_totals,
         ),
         Step("proofs, replayed from the finished games", PROOFS, run=_fill_proofs),
+        Step("each event's own clock", columns=EVENT_CLOCK),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -382,7 +391,9 @@ STORE_SCHEMA = Schema(
 1. the tables of :data:`SCHEMA` and :data:`EVENT_SCHEMA`; a file written before numbered
    versions gets the columns of :data:`MIGRATIONS`, and the aggregate tables built with
    their triggers (:data:`TOTALS_VERSION`);
-2. ``proofs`` (:data:`PROOFS`), filled by a replay of the finished games.
+2. ``proofs`` (:data:`PROOFS`), filled by a replay of the finished games;
+3. each event's own clock (:data:`EVENT_CLOCK`; an event stored before has none: its
+   games are played on the league's clock).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

@@ -24,12 +24,14 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
+from ...core.errors import InvalidSettingsError
 from ...core.text import quote
 from ..auth import require_admin
 from ..deps import hall_of, member_named, store_of
 from ..event_pairing import FORMATS
 from ..event_store import EventStore
 from ..models import ERRORS
+from ..settings import parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
 from .events import DOWNLOADS, _event_named, _exports
@@ -73,6 +75,12 @@ class NewEvent(BaseModel):
         default=None, ge=0, le=LATEST_START, description="start time, Unix seconds"
     )
     rated: bool = True
+    clock: str | None = Field(
+        default=None,
+        max_length=32,
+        description="the event's own clock, BASE+INCREMENT seconds (e.g. '30+0.5'); "
+        "none: the league's",
+    )
 
 
 class Withdrawal(BaseModel):
@@ -100,6 +108,7 @@ class TeacherEvent(BaseModel):
     all_connected: bool = Field(description="its members are the bots connected at its start")
     paused: bool = Field(description="a running event the teacher paused (no new game starts)")
     members: list[EventMember]
+    time_control: str = Field(description="its games' clock: its own, or the league's")
 
 
 class TeacherMember(BaseModel):
@@ -113,8 +122,8 @@ class TeacherMember(BaseModel):
 
 class Overview(BaseModel):
     """What the teacher's page shows: the members (not removed, revoked ones neither),
-    the events (newest first), the formats offered and the league's clock (every game of
-    the league, events' included, is played on it)."""
+    the events (newest first), the formats offered and the league's clock (the clock of
+    every game of the league, but those of an event with its own)."""
 
     members: list[TeacherMember]
     events: list[TeacherEvent]
@@ -169,6 +178,7 @@ def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
                 "start": event.start,
                 "all_connected": event.all_connected,
                 "paused": event.paused,
+                "time_control": event.time_control(settings.time_control),
                 "members": [
                     {"name": names[m], "withdrawn": m in withdrawn}
                     for m in events.members(event.id)
@@ -196,9 +206,13 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     refused (400, nothing created) as :meth:`~adjacency.league.event_store.EventStore.create`
     refuses."""
     events = hall_of(request).events.events
+    try:
+        clock = None if body.clock is None else parse_clock(body.clock)
+    except InvalidSettingsError as exc:
+        raise LeagueError(str(exc)) from None
     event = events.create(
         body.name, body.format, body.rounds, [m.strip() for m in body.members], body.start,
-        body.rated,
+        body.rated, clock=clock,
     )  # fmt: skip
     return {"name": event.name, "status": event.status}
 

@@ -75,7 +75,7 @@ async function refresh() {
     const unrated = ev.rated ? "" : `, ${t("event.unrated")}`;
     const waiting = ev.waiting ? ` (${t("event.waiting", { reason: ev.waiting })})` : "";
     document.getElementById("summary").textContent =
-      `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.paused ? "paused" : ev.status)}${waiting}${unrated}`;
+      `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.paused ? "paused" : ev.status)}${waiting}, ${ev.time_control}${unrated}`;
     document.getElementById("downloads").replaceChildren(`${t("event.downloads")} `,
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);

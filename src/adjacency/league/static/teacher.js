@@ -148,7 +148,7 @@ function eventItem(ev) {
   const rounds = t("event.rounds", { count: ev.rounds || "?" });
   const item = el("li", { "data-event": ev.name },
     el("h3", {}, el("a", { href: `/event/${quoted}` }, ev.name)),
-    el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.paused ? "paused" : ev.status)}`
+    el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.paused ? "paused" : ev.status)}, ${ev.time_control}`
       + `${ev.rated ? "" : `, ${t("event.unrated")}`}`
       + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`),
     el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
@@ -203,6 +203,9 @@ async function refresh() {
   $("admin").hidden = false;
   renderFormats(data.formats);
   $("clock").textContent = t("teacher.create.clock", { base: data.base, increment: data.increment });
+  if (!$("event-clock").value && document.activeElement !== $("event-clock")) {
+    $("event-clock").value = `${data.base}+${data.increment}`; // the league's clock by default
+  }
   renderWaiting(data.members);
   renderMembers(data.members.filter((m) => !m.waiting));
   renderChecklist(data.members);
@@ -264,13 +267,15 @@ $("event-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const name = $("event-name").value.trim();
   const members = [...$("event-members").querySelectorAll("input:checked")].map((i) => i.value);
-  const body = { name, format: $("event-format").value, members, rated: $("event-rated").checked };
+  const body = { name, format: $("event-format").value, members, rated: $("event-rated").checked,
+    clock: $("event-clock").value.trim() };
   if (!$("event-rounds").disabled && $("event-rounds").value) body.rounds = Number($("event-rounds").value);
   if ($("event-start").value) body.start = new Date($("event-start").value).getTime() / 1000;
   act(async () => {
     await admin("/events", body);
     $("event-name").value = "";
     for (const box of $("event-members").querySelectorAll("input:checked")) box.checked = false;
+    $("event-clock").value = "";
   }, t("teacher.create.done", { name }));
 });
 
