@@ -148,9 +148,10 @@ function eventItem(ev) {
   const rounds = t("event.rounds", { count: ev.rounds || "?" });
   const item = el("li", { "data-event": ev.name },
     el("h3", {}, el("a", { href: `/event/${quoted}` }, ev.name)),
-    el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.paused ? "paused" : ev.status)}, ${ev.time_control}`
+    el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.paused ? "paused" : ev.status)}`
       + `${ev.rated ? "" : `, ${t("event.unrated")}`}`
-      + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`),
+      + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`
+      + `, ${ev.time_control}`),
     el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
   const actions = el("p", { class: "actions" });
   if (ev.status === "scheduled" && !ev.all_connected) {
