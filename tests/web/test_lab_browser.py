@@ -222,6 +222,7 @@ def test_expanding_a_tree_cut_by_the_node_cap_draws_at_most_the_pages_limit(
 def test_the_lab_at_phone_width(server: str, browser: Any, shots: Path) -> None:
     context, page, errors = new_page(browser, 390, 844)
     page.goto(f"{server}/lab?fen={quote(MIDGAME.fen())}")
+    page.wait_for_selector("#lab-board svg")  # the page's script runs: its forms are wired
     page.locator("#tree-form button[type=submit]").click()
     page.wait_for_selector("#tree-view g.node[data-ply='1']")
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -235,6 +236,7 @@ def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
     context, page, errors = new_page(browser, 1366, 768)
     small = Position.start(5, 5, rounds=6).play("c1")
     page.goto(f"{server}/lab?fen={quote(small.fen())}")
+    page.wait_for_selector("#lab-board svg")  # the page's script runs: its forms are wired
     page.locator(".lab-tabs button[data-tab=counts]").click()
     page.locator("#counts-form select[name=depth]").select_option("4")
     page.locator("#counts-form button[type=submit]").click()

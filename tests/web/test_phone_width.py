@@ -141,6 +141,7 @@ def test_the_tree_text_is_readable_at_first_view_and_fit_shows_the_whole_tree(
     context, page, errors = phone_page(browser, server, "en-GB")
     page.set_viewport_size(viewport)
     page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    page.wait_for_selector("#lab-board svg")  # the page's script runs: its forms are wired
     run_panel(page, "tree")
     assert smallest_tree_text(page) >= SMALLEST_TEXT
     page.locator("#tree-view g.node[data-ply='1']").first.dispatch_event("click")
@@ -161,6 +162,7 @@ def test_the_lab_tabs_follow_the_tab_pattern(server: str, browser: Any) -> None:
     arrow keys, Home and End move the selection and the focus, showing the panel."""
     context, page, errors = phone_page(browser, server, "en-GB")
     page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    page.wait_for_selector("#lab-board svg")  # the page's script runs: the tabs are wired
     tabs = page.locator("[role=tablist] [role=tab]")
     assert tabs.count() == len(PANELS)
     for i, name in enumerate(PANELS):
