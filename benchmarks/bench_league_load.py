@@ -212,11 +212,15 @@ def serve(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     return process
 
 
-def fetch(url: str) -> tuple[int, float]:
-    """One GET: its status and seconds."""
+def fetch(url: str, secret: str | None = None) -> tuple[int, float]:
+    """One GET (with a person's ``secret`` as the bearer token, if given): its status and
+    seconds."""
     began = time.perf_counter()
+    headers = {"Authorization": f"Bearer {secret}"} if secret else {}
     try:
-        with urllib.request.urlopen(url, timeout=120) as answer:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, headers=headers), timeout=120
+        ) as answer:
             answer.read()
             status = answer.status
     except urllib.error.HTTPError as exc:
@@ -293,20 +297,6 @@ def bot_worker(base: str, tokens: list[str]) -> None:
         thread.join()
 
 
-def fetch_as(url: str, secret: str) -> tuple[int, float]:
-    """One GET with a person's secret as the bearer token: its status and seconds."""
-    began = time.perf_counter()
-    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {secret}"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as answer:
-            answer.read()
-            status = answer.status
-    except urllib.error.HTTPError as exc:
-        exc.read()
-        status = exc.code
-    return status, time.perf_counter() - began
-
-
 def stored(db: Path, since: float, until: float) -> dict[str, int]:
     """The games whose end was stored between ``since`` and ``until`` (epoch seconds), by
     status, read from the database itself (read-only), not from what the server says."""
@@ -347,7 +337,7 @@ def play(db: Path, base: str, tokens: dict[str, str], bots: int, viewers: int, p
     def person(number: int) -> None:  # the play page asks /me once per poll
         secret = f"adjl_person-{number}"  # the people's secrets the build wrote
         while not stop.is_set():
-            status, took = fetch_as(f"{base}/api/league/me", secret)
+            status, took = fetch(f"{base}/api/league/me", secret)
             asked.append(took)
             answers[status] = answers.get(status, 0) + 1
             stop.wait(poll)
