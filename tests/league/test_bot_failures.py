@@ -23,6 +23,7 @@ import pytest
 from adjacency.league.store import LeagueStore, StoredGame
 from kit_helpers import NODE_KIT, PYTHON_KIT, tool
 from league_helpers import (
+    Process,
     add_member,
     env,
     make_league,
@@ -58,6 +59,19 @@ def first_finished(db: Path) -> StoredGame | None:
     return done[0] if done else None
 
 
+def serve_one_student(tmp_path: Path) -> tuple[Path, str, str, Process]:
+    """A league on :data:`CLOCK` with a house bot and the team ``student``, served by a
+    real ``league serve``: its file, the student's token, its URL and the server's
+    process (the caller stops it)."""
+    db = tmp_path / "league.db"
+    make_league(db, base=CLOCK, increment=0.0)
+    add_member(db, "house-random", "house", "random")
+    token = add_member(db, "student")
+    port = free_port()
+    server = start_server(db, port, tmp_path / "server.log")
+    return db, token, f"http://127.0.0.1:{port}", server
+
+
 @pytest.mark.parametrize(
     ("source", "termination", "words"),
     [
@@ -70,13 +84,7 @@ def test_connect_reports_a_failed_bot_and_the_game_ends_at_once_in_its_words(
 ) -> None:
     bot = tmp_path / "student.py"
     bot.write_text(source)
-    db = tmp_path / "league.db"
-    make_league(db, base=CLOCK, increment=0.0)
-    add_member(db, "house-random", "house", "random")
-    token = add_member(db, "student")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log")
+    db, token, url, server = serve_one_student(tmp_path)
     client = start_client(url, token, kit_spec(bot), tmp_path / "client.log", "--games", "1")
     try:
         game = wait_until(lambda: first_finished(db), 60, "the game to end")
@@ -139,13 +147,7 @@ def test_the_node_league_client_plays_a_students_module_and_reports_its_crash(
 ) -> None:
     bot = tmp_path / "my_bot.js"
     bot.write_text(source)
-    db = tmp_path / "league.db"
-    make_league(db, base=CLOCK, increment=0.0)
-    add_member(db, "house-random", "house", "random")
-    token = add_member(db, "student")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log")
+    db, token, url, server = serve_one_student(tmp_path)
     try:
         done = subprocess.run(
             [tool("node"), "--experimental-websocket", str(NODE_KIT / "league.js"), url,
