@@ -6,33 +6,17 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from adjacency.core import Position
 from adjacency.league.hall import Hall
-from adjacency.league.house import HousePlayers, WorkerError
+from adjacency.league.house import WorkerError
 from adjacency.league.live import LiveGame
-from adjacency.league.outbox import Outbox
-from adjacency.league.rules import LeagueRules
-from adjacency.league.settings import LeagueSettings
 from adjacency.league.standings import member_page, pair_stats
-from adjacency.league.store import LeagueStore, Member
+from adjacency.league.store import LeagueStore
 from adjacency.serving.errors import Forbidden, GameNotFound, NotNow
-
-
-class Inbox:
-    """What a member's connection received."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
-
-    async def send(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.messages if m["type"] == kind]
+from hall_helpers import connect, run
 
 
 def finish(hall: Hall, live: LiveGame) -> None:
@@ -40,28 +24,6 @@ def finish(hall: Hall, live: LiveGame) -> None:
     while live.id in hall.live:
         position = live.game.position
         hall.move(live.member(position.turn), live.id, position.legal_moves()[0])
-
-
-def run(test: Any, tmp_path: Path, **settings: Any) -> None:
-    async def main() -> None:
-        store = LeagueStore(tmp_path / "league.db")
-        values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 60.0, "increment": 0.0}
-        store.create(LeagueSettings(**{**values, **settings}), "adjl_a")
-        store.set_rules(LeagueRules(min_game=0.0))
-        hall = Hall(store, HousePlayers())
-        try:
-            await test(store, hall)
-        finally:
-            await hall.stop()
-            store.close()
-
-    asyncio.run(main())
-
-
-def connect(hall: Hall, member: Member) -> Inbox:
-    inbox = Inbox()
-    hall.attach(Outbox(member, inbox.send))
-    return inbox
 
 
 def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(

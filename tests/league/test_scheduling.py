@@ -6,46 +6,18 @@ most two open challenges to one member."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from adjacency.league import challenges as challenges_module
 from adjacency.league.event_store import EventStore
 from adjacency.league.hall import Hall
-from adjacency.league.house import HousePlayers
 from adjacency.league.limits import LeagueLimits
-from adjacency.league.outbox import Outbox
-from adjacency.league.rules import LeagueRules
-from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore, Member
+from adjacency.league.store import LeagueStore
 from adjacency.serving.errors import NotNow
+from hall_helpers import connect, run
 from league_helpers import add_member, challenge, join, make_league, me, thread_server
-
-
-def run(test: Any, tmp_path: Path) -> None:
-    async def main() -> None:
-        store = LeagueStore(tmp_path / "league.db")
-        settings = LeagueSettings(rows=6, cols=6, rounds=4, base=60.0, increment=0.0)
-        store.create(settings, "adjl_a")
-        store.set_rules(LeagueRules(min_game=0.0))
-        hall = Hall(store, HousePlayers())
-        try:
-            await test(store, hall)
-        finally:
-            await hall.stop()
-            store.close()
-
-    asyncio.run(main())
-
-
-def connect(hall: Hall, member: Member) -> None:
-    async def send(message: dict[str, Any]) -> None:
-        pass
-
-    hall.attach(Outbox(member, send))
 
 
 def test_a_challenge_to_a_bot_in_a_running_event_waits_for_the_event(tmp_path: Path) -> None:
