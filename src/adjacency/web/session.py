@@ -520,12 +520,7 @@ class GameSession:
                 if self.mode == "bot-bot":
                     raise NotNow("undo is for games with a person; this is bot vs bot")
                 raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
-            self._turns.cancel()
-            while len(self.game.moves) > target:
-                self.game.undo()
-                self.evals.pop()
-            self._turn_started = time.monotonic()
-            self._run_clock()
+            self._rewind(target)
             self.changed()
             return self._state()
 
@@ -609,7 +604,11 @@ class GameSession:
 
     def _take_back(self, color: Color) -> None:
         """Take back ``color``'s last move and the reply after it (lock held)."""
-        target = self._takeback_target(color)
+        self._rewind(self._takeback_target(color))
+
+    def _rewind(self, target: int) -> None:
+        """Undo moves until ``target`` are left, with their evaluations; the bots' turn is
+        cancelled and the clock of the side now to move restarts (lock held)."""
         self._turns.cancel()
         while len(self.game.moves) > target:
             self.game.undo()
