@@ -48,6 +48,7 @@ TITLES: dict[str, str] = {
     "ratings": "Ratings: match statistics, Bradley-Terry, Glicko-2",
     "bots": "Bots",
     "lab": "Lab: see the search",
+    "puzzles": "Puzzles: proven by the solver",
     "protocol_server": "Protocol server: any bot served as an engine",
     "arena": "Arena: matches and tournaments",
     "solving": "Solving: the solved-game table",

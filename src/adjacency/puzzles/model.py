@@ -1,0 +1,259 @@
+"""A puzzle: a position with one proven best move, its line, refutations and rating.
+
+:class:`Puzzle` is a plain frozen record with no dependency on the engine, so the
+browser page and the league can load and serve puzzles without the compiled solver.
+Puzzle files are JSON Lines (one puzzle a line, :meth:`Puzzle.as_json`), optionally
+gzip-compressed (``.jsonl.gz``); :func:`load_puzzles` reads one and
+:func:`load_shipped` reads the set shipped in the package
+(``adjacency/puzzles/data/puzzles.jsonl.gz``). The proof that makes a position a
+puzzle is in :mod:`adjacency.puzzles.prove`; the rules are in docs/puzzles.md.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..core import Position
+from ..core.errors import AdjacencyError
+from ..core.text import quote
+
+FORMAT = "adjacency-puzzle"
+"""The ``format`` field of every puzzle line."""
+VERSION = 1
+"""The layout version of a puzzle line."""
+SHIPPED = "puzzles.jsonl.gz"
+"""The shipped set's file name in the package's ``data`` folder."""
+THEMES = ("only-win", "only-draw", "conversion", "quiet", "corner", "parity", "last-move")
+"""Every theme name a rule can give (docs/puzzles.md defines each)."""
+
+
+class PuzzleFileError(AdjacencyError):
+    """A puzzle file that cannot be read: missing, not gzip/JSON Lines, or holding a line
+    that is not a puzzle. The message names the file and the line."""
+
+
+def puzzle_id(position_text: str) -> str:
+    """The stable id of the puzzle at ``position_text``: ``p`` and the first 12 hex digits
+    of the SHA-256 of the text (the same position always has the same id)."""
+    return "p" + hashlib.sha256(position_text.encode("ascii")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A move other than the best at one step of the solution: its exact ``value`` (the
+    final margin for the side that plays it, under perfect play afterwards) and the
+    opponent's ``reply`` that holds it to that value (``None`` when the move ends the game)."""
+
+    move: str
+    value: int
+    reply: str | None
+
+    def as_json(self) -> list[Any]:
+        """``[move, value, reply]``."""
+        return [self.move, self.value, self.reply]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One proven puzzle.
+
+    ``position`` is the position text (:meth:`adjacency.core.Position.fen`: board,
+    pieces, side to move and plies left). ``solution`` alternates the solver's moves and
+    the opponent's replies, starting and ending with a solver move (1, 3 or 5 moves):
+    every solver move in it is the position's only best move (docs/puzzles.md, "The
+    proof"), every reply is a best reply. ``value`` is the exact final margin for the
+    side to move at ``position`` under perfect play. ``refutations[i]`` lists, for the
+    solver's ``i``-th step, every other legal move with its exact value and the reply
+    that refutes it, in the board's square order. ``themes`` are the rule-given names of
+    :data:`THEMES`. ``source`` says where the position was played: ``league``,
+    ``arena``, ``web`` or ``data:SHARD``. ``rating``/``rd``/``volatility`` are the
+    puzzle's initial Glicko-2 values, from its difficulty.
+    """
+
+    id: str
+    position: str
+    solution: tuple[str, ...]
+    value: int
+    refutations: tuple[tuple[Refutation, ...], ...]
+    themes: tuple[str, ...]
+    source: str
+    rating: float
+    rd: float
+    volatility: float
+
+    @property
+    def start(self) -> Position:
+        """The puzzle's position as a :class:`~adjacency.core.Position`."""
+        return Position.from_fen(self.position)
+
+    @property
+    def rows(self) -> int:
+        """The board's rows (from the position text)."""
+        return self.start.rows
+
+    @property
+    def cols(self) -> int:
+        """The board's columns (from the position text)."""
+        return self.start.cols
+
+    @property
+    def plies_left(self) -> int:
+        """Plies left in the game at the puzzle's position (from the position text)."""
+        return self.start.plies_left
+
+    @property
+    def turn(self) -> str:
+        """The side to move (the solver): ``x`` or ``o``."""
+        return self.start.turn
+
+    @property
+    def best(self) -> str:
+        """The first move of the solution: the position's only best move."""
+        return self.solution[0]
+
+    def as_json(self) -> dict[str, Any]:
+        """The puzzle as one JSON object (one line of a puzzle file)."""
+        start = self.start
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "id": self.id,
+            "position": self.position,
+            "rows": start.rows,
+            "cols": start.cols,
+            "plies_left": start.plies_left,
+            "solution": list(self.solution),
+            "value": self.value,
+            "refutations": [[r.as_json() for r in step] for step in self.refutations],
+            "themes": list(self.themes),
+            "source": self.source,
+            "rating": self.rating,
+            "rd": self.rd,
+            "volatility": self.volatility,
+        }
+
+    def line(self) -> str:
+        """The puzzle's line in a puzzle file (sorted keys, no spaces, no newline)."""
+        return json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, content: object) -> Puzzle:
+        """The puzzle of one parsed line; ``ValueError`` naming what is wrong."""
+        if not isinstance(content, dict):
+            raise ValueError("not a JSON object")
+        if content.get("format") != FORMAT or content.get("version") != VERSION:
+            raise ValueError(f"not an {FORMAT} version {VERSION} line")
+        try:
+            position = Position.from_fen(str(content["position"]))
+            text = position.fen()
+            refutations = tuple(
+                tuple(
+                    Refutation(str(move), _int(value), None if reply is None else str(reply))
+                    for move, value, reply in step
+                )
+                for step in content["refutations"]
+            )
+            puzzle = cls(
+                id=str(content["id"]),
+                position=text,
+                solution=tuple(str(m) for m in content["solution"]),
+                value=_int(content["value"]),
+                refutations=refutations,
+                themes=tuple(str(t) for t in content["themes"]),
+                source=str(content["source"]),
+                rating=float(content["rating"]),
+                rd=float(content["rd"]),
+                volatility=float(content["volatility"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"missing or malformed field {exc}") from None
+        if puzzle.id != puzzle_id(text):
+            raise ValueError(f"id {quote(puzzle.id)} is not the id of its position")
+        if (
+            len(puzzle.solution) % 2 != 1
+            or len(puzzle.refutations) != (len(puzzle.solution) + 1) // 2
+        ):
+            raise ValueError("the solution and its refutations do not match in length")
+        unknown = set(puzzle.themes) - set(THEMES)
+        if unknown:
+            raise ValueError(f"unknown themes {sorted(unknown)}")
+        _check_line(position, puzzle.solution)
+        return puzzle
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{value!r} is not a whole number")
+    return value
+
+
+def _check_line(position: Position, moves: Iterable[str]) -> None:
+    """Every move of the line is legal in turn (raises the core's ``IllegalMoveError``)."""
+    for move in moves:
+        position = position.play(move)
+
+
+def parse_lines(lines: Iterable[str], name: str) -> Iterator[Puzzle]:
+    """The puzzles of a puzzle file's lines (blank lines skipped); ``PuzzleFileError``
+    naming ``name`` and the line number at the first bad line."""
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            yield Puzzle.from_json(json.loads(text))
+        except ValueError as exc:  # JSONDecodeError and the core's errors are ValueErrors
+            raise PuzzleFileError(
+                f"{name} line {number} is not a puzzle: {str(exc).splitlines()[0]}"
+            ) from None
+
+
+def read_text(path: Path) -> str:
+    """The text of a puzzle file, gunzipped when it is gzip; ``PuzzleFileError`` if the
+    file is missing or is not text."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PuzzleFileError(
+            f"cannot read puzzle file {quote(str(path))}: {exc.strerror}"
+        ) from None
+    try:
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        return raw.decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError):
+        raise PuzzleFileError(
+            f"{quote(str(path))} is not a puzzle file (not gzip or UTF-8 JSON Lines)"
+        ) from None
+
+
+def load_puzzles(path: str | Path) -> list[Puzzle]:
+    """Every puzzle in the file at ``path`` (``.jsonl`` or ``.jsonl.gz``), in file order."""
+    path = Path(path)
+    return list(parse_lines(read_text(path).splitlines(), quote(str(path))))
+
+
+def load_shipped() -> list[Puzzle]:
+    """The puzzle set shipped in the package (``adjacency/puzzles/data``), in file order
+    (sorted by id)."""
+    data = resources.files(__package__).joinpath("data", SHIPPED)
+    with resources.as_file(data) as path:
+        return load_puzzles(path)
+
+
+def dump_lines(puzzles: Iterable[Puzzle]) -> bytes:
+    """The bytes of a ``.jsonl`` puzzle file holding ``puzzles`` in the order given."""
+    return "".join(p.line() + "\n" for p in puzzles).encode("utf-8")
+
+
+def encode_file(puzzles: Iterable[Puzzle], gzipped: bool) -> bytes:
+    """A puzzle file's bytes; gzip with no name and a zero timestamp, so the same
+    puzzles always give the same bytes."""
+    raw = dump_lines(puzzles)
+    return gzip.compress(raw, compresslevel=9, mtime=0) if gzipped else raw
