@@ -15,7 +15,7 @@ from pathlib import Path
 
 from net_helpers import free_port
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 MAKE = ["make", "--no-print-directory", "-C", str(ROOT), "-o", ".venv/.installed-run"]
 """make in the checkout, its install step taken as done (this interpreter's environment
