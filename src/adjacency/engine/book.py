@@ -80,7 +80,7 @@ class BookHit:
 
 
 @dataclass(frozen=True)
-class _Record:
+class _Entry:
     value: int
     moves: tuple[int, ...]
     complete: bool
@@ -89,13 +89,13 @@ class _Record:
 class Book:
     """The positions of one board size, looked up by canonical key."""
 
-    def __init__(self, geometry: Board, records: dict[Key, _Record], version: int = VERSION):
+    def __init__(self, geometry: Board, entries: dict[Key, _Entry], version: int = VERSION):
         self.board = geometry
         self.version = version
-        self._records = records
+        self._entries = entries
 
     def __len__(self) -> int:
-        return len(self._records)
+        return len(self._entries)
 
     def lookup(self, position: Position) -> BookHit | None:
         """The exact value and optimal moves of ``position`` (or of a mirror image or
@@ -103,12 +103,12 @@ class Book:
         if position.board != self.board or position.is_over:
             return None
         key, transform = canonical(position)
-        record = self._records.get(key)
-        if record is None:
+        entry = self._entries.get(key)
+        if entry is None:
             return None
         back = transform.inverse()
-        names = tuple(position.board.name(back.square(square)) for square in record.moves)
-        return BookHit(record.value, names, record.complete)
+        names = tuple(position.board.name(back.square(square)) for square in entry.moves)
+        return BookHit(entry.value, names, entry.complete)
 
 
 # ------------------------------------------------------------------------ reading
@@ -145,21 +145,21 @@ def parse_book(text: str, source: str = "book") -> Book:
             f"{source} is corrupted: its checksum does not match its contents "
             f"(sha256 {digest[:16]}..., header says {fields['sha256'][:16]}...)"
         )
-    records: dict[Key, _Record] = {}
+    entries: dict[Key, _Entry] = {}
     for number, line in enumerate(body.splitlines(), start=1):
-        key, record = _parse_line(line, geometry, f"{source} position line {number}")
-        if key in records:
+        key, entry = _parse_line(line, geometry, f"{source} position line {number}")
+        if key in entries:
             raise BookError(f"{source} position line {number}: position listed twice")
-        records[key] = record
-    if str(len(records)) != fields["positions"]:
+        entries[key] = entry
+    if str(len(entries)) != fields["positions"]:
         raise BookError(
             f"{source}: the header says {fields['positions'][:20]!r} positions, "
-            f"the file has {len(records)}"
+            f"the file has {len(entries)}"
         )
-    return Book(geometry, records)
+    return Book(geometry, entries)
 
 
-def _parse_line(line: str, geometry: Board, where: str) -> tuple[Key, _Record]:
+def _parse_line(line: str, geometry: Board, where: str) -> tuple[Key, _Entry]:
     parts = line.split()
     if len(parts) != 6:
         raise BookError(f"{where}: expected 6 fields, got {len(parts)}")
@@ -188,7 +188,7 @@ def _parse_line(line: str, geometry: Board, where: str) -> tuple[Key, _Record]:
         problem = f"complete must be 0 or 1, got {parts[5][:10]!r}"
     if problem:
         raise BookError(f"{where}: {problem}")
-    return (mover, opponent, plies), _Record(value, moves, parts[5] == "1")
+    return (mover, opponent, plies), _Entry(value, moves, parts[5] == "1")
 
 
 def load_book(path: str | Path) -> Book:
@@ -267,14 +267,14 @@ def format_book(geometry: Board, lines: Iterable[BookLine]) -> str:
     """The text of a book file holding ``lines`` (positions of ``geometry``), merged by
     canonical key; raises :class:`BookError` if two lines give one position different
     values."""
-    records: dict[Key, _Record] = {}
+    entries: dict[Key, _Entry] = {}
     for line in lines:
         position = Position.from_fen(line.fen)
         if position.board != geometry:
             raise BookError(f"{line.fen!r} is not a {geometry.dimensions} position")
         key, transform = canonical(position)
         moves = {transform.square(position.board.square(m)) for m in line.moves}
-        known = records.get(key)
+        known = entries.get(key)
         if known is not None:
             if known.value != line.value:
                 raise BookError(
@@ -284,16 +284,16 @@ def format_book(geometry: Board, lines: Iterable[BookLine]) -> str:
                 continue
             if not line.complete:
                 moves |= set(known.moves)
-        records[key] = _Record(line.value, tuple(sorted(moves)), line.complete)
+        entries[key] = _Entry(line.value, tuple(sorted(moves)), line.complete)
     body = "".join(
         f"{m:x} {o:x} {plies} {r.value} "
         f"{','.join(geometry.name(s) for s in r.moves)} {int(r.complete)}\n"
-        for (m, o, plies), r in sorted(records.items())
+        for (m, o, plies), r in sorted(entries.items())
     )
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
     header = (
         f"{MAGIC}\nversion {VERSION}\nboard {geometry.dimensions}\n"
-        f"positions {len(records)}\nsha256 {digest}\n{SEPARATOR}\n"
+        f"positions {len(entries)}\nsha256 {digest}\n{SEPARATOR}\n"
     )
     return header + body
 

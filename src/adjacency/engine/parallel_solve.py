@@ -55,7 +55,7 @@ from .kernels import layout as L
 from .kernels import solver as kv
 from .kernels.bits import play
 from .kernels.ordering import child_hash
-from .kernels.transposition import record
+from .kernels.transposition import store_result
 
 SPLIT_DEPTH = 4
 """Default depth of the split tree (the ``Engine.split_depth`` setting): nodes at most this
@@ -334,7 +334,7 @@ class Splitter:
         if plies >= S[L.CFG + L.CFG_SOLVE_TT] and S[L.CFG + L.CFG_TT] != 0:
             key = np.uint64(kv.solver_key(h, plies, self.U))
             generation = int(S[L.CFG + L.CFG_GENERATION])
-            record(self.U, key, best, alpha0, beta, plies, best_move, generation)
+            store_result(self.U, key, best, alpha0, beta, plies, best_move, generation)
         return best, best_move
 
     def _child(self, me: Any, opp: Any, sq: int, h: Any, color: int) -> tuple[Any, Any, Any]:

@@ -98,7 +98,7 @@ from .ordering import (
     record_root,
     should_stop,
 )
-from .transposition import ABSENT, NO_CUT, lookup, record
+from .transposition import ABSENT, NO_CUT, lookup, store_result
 
 INF = 30000
 TT_MIN_DEPTH = 2
@@ -326,7 +326,7 @@ def search(
             S[ROOT + ROOT_DONE] = i + 1
 
     if use_tt:
-        record(U, key, best, alpha0, beta, depth, best_move, S[CFG + CFG_GENERATION])
+        store_result(U, key, best, alpha0, beta, depth, best_move, S[CFG + CFG_GENERATION])
     return best
 
 

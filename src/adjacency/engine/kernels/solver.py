@@ -72,7 +72,16 @@ from .ordering import (
     record_root,
     should_stop,
 )
-from .transposition import ABSENT, LOWER, NO_CUT, entry_bound, entry_value, lookup, probe, record
+from .transposition import (
+    ABSENT,
+    LOWER,
+    NO_CUT,
+    entry_bound,
+    entry_value,
+    lookup,
+    probe,
+    store_result,
+)
 
 INF = 1000
 TT_MIN = 6
@@ -343,5 +352,5 @@ def solve(
 
     if plies >= S[CFG + CFG_SOLVE_TT] and S[CFG + CFG_TT] != 0:
         key = solver_key(h, plies, U)
-        record(U, key, best, alpha0, beta, plies, best_move, S[CFG + CFG_GENERATION])
+        store_result(U, key, best, alpha0, beta, plies, best_move, S[CFG + CFG_GENERATION])
     return best

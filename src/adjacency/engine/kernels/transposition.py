@@ -172,7 +172,7 @@ def lookup(U: Any, key: U64, depth: int, alpha: int, beta: int, cut: bool) -> tu
 
 
 @kernel
-def record(
+def store_result(
     U: Any, key: U64, best: int, alpha0: int, beta: int, depth: int, move: int, generation: int
 ) -> None:
     """Store a fail-soft result ``best`` of a node searched with window ``(alpha0, beta)``."""
