@@ -218,7 +218,8 @@ def main() -> None:
                 processes.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                                   env=env, start_new_session=True))  # fmt: skip
 
-        serve = ["league", "serve", "--db", str(db), "--port", str(port), "--exempt-loopback"]
+        serve = ["league", "serve", "--db", str(db), "--port", str(port), "--exempt-loopback",
+                 "--pace", "0"]  # fmt: skip
         spawn([*adjacency, *serve], "server.log")
         try:
             java = build_java(folder / "java")  # while the server starts

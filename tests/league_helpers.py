@@ -121,9 +121,11 @@ def start_server(
 ) -> Process:
     """``adjacency league serve`` on ``port``; returns once it is ready. The tests' clients
     all run on this machine: its rate limits for them are off unless ``exempt_loopback``
-    is false (the tests of the limits)."""
+    is false (the tests of the limits). House games play at full speed (``--pace 0``)
+    unless ``extra`` gives a pace."""
     exempt = ["--exempt-loopback"] if exempt_loopback else []
-    args = ["league", "serve", "--db", str(db), "--port", str(port), *exempt, *extra]
+    args = ["league", "serve", "--db", str(db), "--port", str(port), "--pace", "0", *exempt]
+    args += list(extra)
     process = spawn(args, log)
     before = process.text().count("ready at")
     wait_until(

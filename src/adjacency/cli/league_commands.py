@@ -16,6 +16,20 @@ TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
 ``--token``/``--token-file`` is given (keeps it out of the process list)."""
 
 
+DEFAULT_PACE = 1.0
+"""Seconds a move of a game between two house bots takes at least, by default: a
+28-round game then lasts a minute or more, long enough to watch."""
+MAX_PACE = 60.0
+
+
+def _pace(text: str) -> float:
+    """``--pace``: seconds from 0 to :data:`MAX_PACE`."""
+    value = non_negative_number(text)
+    if value > MAX_PACE:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_PACE:g} seconds, got {text}")
+    return value
+
+
 SETTING_DEFAULTS = {"rows": 8, "cols": 8, "rounds": 28}
 """The board settings a league gets when none are given. The options default to ``None``
 so that ``serve`` tells a setting given on the command line (checked against the
@@ -142,6 +156,15 @@ def register(commands: Any) -> None:
         type=non_negative_number,
         default=0.0,
         help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
+    )
+    serve.add_argument(
+        "--pace",
+        type=_pace,
+        default=DEFAULT_PACE,
+        metavar="SECONDS",
+        help=f"the least seconds a move takes in a game between two house bots, so it can "
+        f"be watched (default {DEFAULT_PACE:g}; 0: full speed; at most {MAX_PACE:g}); the "
+        "wait is not on the bot's clock",
     )
     serve.add_argument(
         "--exempt-loopback",
@@ -335,6 +358,7 @@ def run_serve(args: argparse.Namespace) -> int:
             announce=_say,
             house_games=not args.no_house_games,
             pause=args.pause,
+            pace=args.pace,
             limits=LeagueLimits(limit_loopback=not args.exempt_loopback),
             forwarded_allow_ips=args.forwarded_allow_ips,
             sock=sock,

@@ -48,15 +48,17 @@ def create_app(
     tick: float | None = None,
     house_games: bool = True,
     pause: float = 0.0,
+    pace: float = 0.0,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
-    as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots."""
+    as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots;
+    ``pace``: the least seconds a move of a game between two house bots takes."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
-    hall = Hall(store, house, TICK if tick is None else tick, house_games, pause)
+    hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -90,7 +90,9 @@ def describe_answer(answer: object) -> str:
 class Games:
     """The live games of one league server and their lifecycle."""
 
-    def __init__(self, store: LeagueStore, house: HousePlayers, pause: float = 0.0) -> None:
+    def __init__(
+        self, store: LeagueStore, house: HousePlayers, pause: float = 0.0, pace: float = 0.0
+    ) -> None:
         self.store = store
         self.house = house
         self.stopping = False
@@ -103,6 +105,9 @@ class Games:
         self.pause = pause
         """Seconds a member rests after a game before the scheduler pairs it again (a load
         control: it bounds how many games cheap bots play a minute)."""
+        self.pace = pace
+        """The house games' pace: the least seconds a move of a game between two house
+        bots takes (:meth:`start_game`); 0 plays them at full speed."""
         self.resting: dict[int, float] = {}
         self.live: dict[int, LiveGame] = {}
         self.connections: dict[int, Outbox] = {}
@@ -217,11 +222,15 @@ class Games:
         pair_id: int | None = None,
         leg: int = 0,
         own_clock: tuple[float, float] | None = None,
+        pace: float | None = None,
     ) -> LiveGame:
         """Start a game now (both members must be free); the first side is asked at once.
         It is played on ``own_clock`` (``(base, increment)`` seconds: an event's own
         clock, in its record's ``TimeControl`` tag and the players' ``game_start``) or,
-        ``None``, on the league's. :class:`NotNow` once the server is stopping."""
+        ``None``, on the league's. ``pace``: the least seconds each bot's move takes,
+        house or connected (people are never held); ``None``: the house games' pace
+        (:attr:`pace`) when both are house bots, else none.
+        :class:`NotNow` once the server is stopping."""
         if self.stopping:
             raise NotNow("the server is stopping")
         if x.id == o.id:
@@ -242,6 +251,9 @@ class Games:
         else:
             clock = Clock(settings.base, settings.increment)
         live = LiveGame(game_id, x, o, game, clock, pair_id, leg, move_time)
+        if pace is None:
+            pace = self.pace if x.kind == o.kind == "house" else 0.0
+        live.pace = {c: 0.0 if live.member(c).kind == "person" else pace for c in ("x", "o")}
         self.live[game_id] = live
         self._between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
@@ -313,7 +325,34 @@ class Games:
                 )
             return
         if self._current(live, version):
-            self._play(live, move)
+            self._arrive(live, move)
+
+    def _arrive(self, live: LiveGame, square: object) -> None:
+        """A bot's move is in: played now, or, sooner than its side's pace after it was
+        asked, held until then. The clock stops as the move comes in (the bot is charged
+        its thinking, not the wait) and the move is played at the pace, or not at all if
+        the game ended meanwhile."""
+        color = live.game.position.turn
+        now = time.monotonic()
+        wait = live.pace[color] - (now - live.asked)
+        if wait <= 0:
+            self._play(live, square)
+            return
+        if live.timer is not None:
+            live.timer.cancel()
+        thought = now - live.clock.since
+        live.clock.stop(now)
+        live.held = True
+        version = live.version
+        loop = asyncio.get_running_loop()
+        loop.call_later(wait, self._release, live, version, square, thought)
+
+    def _release(self, live: LiveGame, version: int, square: object, thought: float) -> None:
+        """Play a move held for the pace (:meth:`_arrive`), unless the game moved on."""
+        if not self._current(live, version):
+            return
+        live.held = False
+        self._play(live, square, thought)
 
     def _current(self, live: LiveGame, version: int) -> bool:
         return self.live.get(live.id) is live and live.version == version
@@ -356,14 +395,14 @@ class Games:
         person's is refused with :class:`IllegalMoveError` or :class:`InvalidMove` and
         changes nothing (the page offers legal squares only)."""
         live, color = self._own_game(member, game_id)
-        if live.game.position.turn != color:
+        if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
         if member.kind == "person":
             if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
                 raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
             live.game.position.play(square)  # IllegalMoveError (400): nothing changes
         self.round_trips.append(time.monotonic() - live.asked)
-        self._play(live, square)
+        self._arrive(live, square)
         return live
 
     def awaits(self, member: Member, game_id: object) -> bool:
@@ -379,7 +418,7 @@ class Games:
         (``bot-failed``), rather than on time after its whole clock. Raises as
         :meth:`move`; only a bot's own failure, at its turn, ends a game this way."""
         live, color = self._own_game(member, game_id)
-        if live.game.position.turn != color:
+        if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
         self._spend_clock(live)
         self._forfeit(
@@ -452,11 +491,16 @@ class Games:
         color = live.game.position.turn
         live.used[color] += time.monotonic() - live.clock.since
 
-    def _play(self, live: LiveGame, square: object) -> None:
+    def _play(self, live: LiveGame, square: object, thought: float | None = None) -> None:
+        """Play the side to move's answer ``square``. ``thought``: the seconds it thought,
+        for a move held for the pace (its clock was stopped as the move came in)."""
         color = live.game.position.turn
         mover = live.member(color)
         now = time.monotonic()
         spent = now - live.clock.since
+        if thought is not None:
+            spent = thought
+            live.clock.start(color, now)  # charged already: the held time is not its
         if live.timer is not None:
             live.timer.cancel()
         in_time = live.clock.moved(color, now)

@@ -84,8 +84,9 @@ class Hall(Games):
         tick: float = TICK,
         house_games: bool = True,
         pause: float = 0.0,
+        pace: float = 0.0,
     ) -> None:
-        super().__init__(store, house, pause)
+        super().__init__(store, house, pause, pace)
         self.house_games = house_games
         """Whether house bots play each other (off: they only play remote bots and people)."""
         self.tick = tick

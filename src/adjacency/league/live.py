@@ -52,6 +52,11 @@ class LiveGame:
     saved: int = 0
     """Plies of the record written to the store so far
     (:meth:`~adjacency.league.games.Games.save_progress`)."""
+    pace: dict[str, float] = field(default_factory=lambda: {"x": 0.0, "o": 0.0})
+    """Each side's pace: the least seconds between being asked and its move being played
+    (0: at once). A move that comes sooner is held until then, its clock stopped."""
+    held: bool = False
+    """Whether the side to move's move is in and held for the pace."""
 
     def member(self, color: Color) -> Member:
         """The member playing ``color``."""

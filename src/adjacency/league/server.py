@@ -92,6 +92,7 @@ def serve(
     house_games: bool = True,
     pause: float = 0.0,
     sockets: SocketLimits | None = None,
+    pace: float = 0.0,
     forwarded_allow_ips: str | None = None,
     sock: socket.socket | None = None,
 ) -> None:
@@ -114,6 +115,7 @@ def serve(
         jobs=jobs,
         house_games=house_games,
         pause=pause,
+        pace=pace,
     )
     app.state.house.start()  # an executor that cannot start fails here, in one line
     config = uvicorn.Config(
