@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "adjacency.cli.experiment_commands",
     "adjacency.cli.solution_commands",
     "adjacency.cli.train_commands",
+    "adjacency.cli.puzzle_commands",
 )
 """Modules that add subcommands, in the order ``--help`` lists them."""
 
