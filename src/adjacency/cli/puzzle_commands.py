@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import random
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,7 +121,19 @@ def snapshot(path: Path, kind: str, config: Any, schema: Any) -> Iterator[Path]:
         yield copy
 
 
-def _game_positions(game: Any) -> Iterator[str]:
+SKIPPED: list[str] = []
+"""The stored games whose record did not parse (``KIND id``), skipped by the readers and
+counted in the build's summary: one damaged row never stops a build."""
+
+
+def _game_positions(parse: Any, record: Any, where: str) -> Iterator[str]:
+    from ..core.errors import AdjacencyError
+
+    try:
+        game = parse(record)
+    except AdjacencyError:
+        SKIPPED.append(where)
+        return
     for position in game.positions:
         if not position.is_over:
             yield position.fen()
@@ -140,7 +153,7 @@ def league_candidates(path: Path) -> Iterator[tuple[str, str]]:
             store.close()
     for game in games:
         if game.record:
-            for text in _game_positions(game_from_text(game.record)):
+            for text in _game_positions(game_from_text, game.record, f"league {game.id}"):
                 yield text, "league"
 
 
@@ -153,7 +166,8 @@ def arena_candidates(path: Path) -> Iterator[tuple[str, str]]:
         games = store.games()
     for game in games:
         if game.record:
-            for text in _game_positions(game_from_text(game.record)):
+            where = f"arena {game.run_id}/{game.idx}"
+            for text in _game_positions(game_from_text, game.record, where):
                 yield text, "arena"
 
 
@@ -170,7 +184,7 @@ def web_candidates(path: Path) -> Iterator[tuple[str, str]]:
             store.close()
     for game in games:
         if game.damaged is None and game.record:
-            for text in _game_positions(game_from_dict(game.record)):
+            for text in _game_positions(game_from_dict, game.record, f"web {game.id}"):
                 yield text, "web"
 
 
@@ -231,7 +245,14 @@ def run_build(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         raise InvalidSettingsError(f"--out {quote(args.out)}: no such folder")
+    SKIPPED.clear()
     candidates = read_sources(args.sources)
+    if SKIPPED:
+        print(
+            f"skipped {len(SKIPPED)} stored game(s) whose record does not parse "
+            f"({', '.join(SKIPPED[:3])}{', ...' if len(SKIPPED) > 3 else ''})",
+            file=sys.stderr,
+        )
     executor = executor_from_args(args)
     console = Console(stderr=True)
     columns = (
@@ -241,17 +262,25 @@ def run_build(args: argparse.Namespace) -> int:
         TextColumn("{task.fields[detail]}"),
     )
     cpu_started = time.process_time()
-    with executor, Progress(*columns, console=console) as progress:
-        task = progress.add_task("puzzles", total=args.count, detail="")
+    progress = Progress(*columns, console=console)
+    task = progress.add_task("puzzles", total=args.count, detail="")
 
-        def report(figures: Figures) -> None:
-            progress.update(
-                task,
-                completed=min(figures.found, args.count),
-                detail=f"{figures.examined:,} examined, {figures.rate:.1f}/s",
-            )
+    def report(figures: Figures) -> None:
+        # Started on the first batch: a refusal before any work is one line, no bar.
+        if not progress.live.is_started:
+            progress.start()
+        progress.update(
+            task,
+            completed=min(figures.found, args.count),
+            detail=f"{figures.examined:,} examined, {figures.rate:.1f}/s",
+        )
 
-        figures = build(candidates, settings, out, executor, args.resume, report)
+    try:
+        with executor:
+            figures = build(candidates, settings, out, executor, args.resume, report)
+    finally:
+        if progress.live.is_started:
+            progress.stop()
     load = os.getloadavg()
     print(
         f"{figures.kept} puzzles written to {out}: {figures.planned:,} candidates planned, "

@@ -15,7 +15,8 @@ engine per candidate). The puzzles are those of the batches in order, up to the 
 settings and the SHA-256 of the candidate list) and then one line per finished batch
 (its puzzles and counts), each flushed and synced before the next is written. With
 ``resume``, a build reads the batches already there (a torn last line is dropped, a
-header for other settings or candidates is refused) and proves only the others; the
+header for another seed, other rules or other candidates is refused; the count may
+differ) and proves only the others; the
 final file, sorted by id and written atomically (gzip with a zero timestamp when its
 name ends in ``.gz``), is byte for byte the file an uninterrupted build writes. The
 checkpoint is deleted once the file is written.
@@ -31,7 +32,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core import Position
 from ..core.errors import AdjacencyError
@@ -67,9 +67,6 @@ class BuildSettings:
     count: int
     seed: int
     rules: Rules = field(default_factory=Rules)
-
-    def as_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -183,11 +180,15 @@ def checkpoint_path(out: Path) -> Path:
 
 
 def _header(settings: BuildSettings, print_: str) -> str:
+    """The checkpoint's first line: what the batches depend on (the seed, the rules, the
+    candidates), not ``count``, which only says where to stop: a build resumed with a
+    larger count goes on from the batches already proved."""
     return json.dumps(
         {
             "format": CHECKPOINT_FORMAT,
             "version": 1,
-            "settings": settings.as_json(),
+            "seed": settings.seed,
+            "rules": asdict(settings.rules),
             "candidates": print_,
         },
         sort_keys=True,
@@ -243,6 +244,11 @@ def build(
     started = time.monotonic()
     planned = plan(candidates, settings)
     figures = Figures(planned=len(planned))
+    if not planned:
+        raise BuildError(
+            "no candidate position: the sources hold no game with a position "
+            "the rules admit (plies left, legal moves)"
+        )
     batches = [
         Batch(i, tuple(planned[start : start + BATCH]), settings.rules)
         for i, start in enumerate(range(0, len(planned), BATCH))
