@@ -588,5 +588,15 @@ class Games:
     # ---------------------------------------------------------------- views
 
     def state(self, live: LiveGame) -> dict[str, Any]:
-        """What a page shows of a live game (:func:`.live.state`)."""
-        return state(live)
+        """What a page shows of a live game (:func:`.live.state`), with the seconds each
+        side thought, its clock's name and the players' ratings."""
+        data = state(live)
+        data["used"] = {c: round(live.used[c], 2) for c in ("x", "o")}
+        data["time_control"] = live.game.tags.get("TimeControl", "")
+        data["ratings"] = self.ratings_of(live.x.id, live.o.id)
+        return data
+
+    def ratings_of(self, x_id: int, o_id: int) -> dict[str, float]:
+        """Two members' ratings now (the start rating for one without games), rounded."""
+        ratings = self._ratings()
+        return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}

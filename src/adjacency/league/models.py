@@ -175,10 +175,27 @@ class GameState(DetailMeaning):
     turn: Literal["x", "o"] | None
     moves: list[str]
     score: list[int] | None
-    clock: dict[str, float] | None = Field(description="seconds left per side (live games)")
+    clock: dict[str, float] | None = Field(
+        description="seconds left per side: live, or at the end (a finished game on a "
+        "clock; none for seconds per move)"
+    )
     result: Outcome | None
     termination: str | None
     detail: str
+    used: dict[str, float] | None = Field(
+        default=None, description="seconds each side thought (its clock charged)"
+    )
+    time_control: str = Field(default="", description="its clock, e.g. '60+1' or '5 s/move'")
+    ratings: dict[str, float] | None = Field(
+        default=None, description="each player's rating now (Glicko-2, the leaderboard's)"
+    )
+
+
+class GamePositions(BaseModel):
+    """A game's positions: the opening's and one after each move so far."""
+
+    id: int
+    fens: list[str]
 
 
 class HistoryPoint(BaseModel):

@@ -10,6 +10,7 @@ clocks or the bots' connections; every route is rate limited per address
 
 from __future__ import annotations
 
+import collections
 import resource
 import statistics
 import time
@@ -19,6 +20,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 
+from ...core.game import Game
 from ...core.record import game_from_text, game_to_text
 from ...serving.errors import GameNotFound
 from ..cache import SharedAnswer
@@ -26,6 +28,7 @@ from ..deps import hall_of, named, read, reader_of
 from ..limits import check_read_rate
 from ..models import (
     ERRORS,
+    GamePositions,
     GameState,
     GameSummary,
     Health,
@@ -35,6 +38,7 @@ from ..models import (
     ServerStats,
     StandingRow,
 )
+from ..settings import parse_clock
 from ..standings import (
     RECENT_PAGE,
     game_summary,
@@ -219,6 +223,8 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
         data = game_summary(stored, reader.names((stored.x_id, stored.o_id)))
         game = game_from_text(stored.record) if stored.record else None
         position = game.position if game is not None else None
+        time_control = game.tags.get("TimeControl", "") if game else ""
+        used = {"x": stored.x_time, "o": stored.o_time}
         data.update(
             {
                 "rows": settings.rows,
@@ -226,13 +232,53 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
                 "fen": position.fen() if position else stored.opening,
                 "turn": position.turn if position else None,
                 "moves": [m.square for m in game.moves] if game else [],
-                "clock": None,
+                "clock": final_clock(time_control, used, movers(game) if game else {}),
                 "start": stored.opening,
+                "used": {c: round(v, 2) for c, v in used.items()},
+                "time_control": time_control,
+                "_ids": (stored.x_id, stored.o_id),
             }
         )
         return data
 
-    return await read(request, stored_state)
+    data = await read(request, stored_state)
+    data["ratings"] = hall.ratings_of(*data.pop("_ids"))
+    return data
+
+
+def movers(game: Game) -> dict[str, int]:
+    """How many moves each side made in ``game``."""
+    counts = collections.Counter(position.turn for position in game.positions[:-1])
+    return {"x": counts["x"], "o": counts["o"]}
+
+
+def final_clock(
+    time_control: str, used: dict[str, float], moves: dict[str, int]
+) -> dict[str, float] | None:
+    """Each side's clock at the end of a stored game: its base, plus the increment for
+    each of its ``moves``, less what it thought (``used``); ``None`` for seconds per move
+    or a record without a clock."""
+    try:
+        base, increment = parse_clock(time_control)
+    except ValueError:
+        return None
+    moves = {"x": moves.get("x", 0), "o": moves.get("o", 0)}
+    return {c: round(max(0.0, base + increment * moves[c] - used[c]), 2) for c in ("x", "o")}
+
+
+@router.get("/games/{game_id}/positions", response_model=GamePositions)
+async def get_positions(request: Request, game_id: GameId) -> dict[str, Any]:
+    """A game's positions, the opening's first and one after each move (so a page steps
+    through the game without the rules), live or stored."""
+    live = hall_of(request).live.get(game_id)
+    if live is not None:
+        game = live.game
+    else:
+        stored = await read(request, lambda reader: reader.game(game_id))
+        if stored is None or not stored.record:
+            raise GameNotFound(f"no record of game {game_id}")
+        game = game_from_text(stored.record)
+    return {"id": game_id, "fens": [p.fen() for p in game.positions]}
 
 
 @router.get(

@@ -1,0 +1,135 @@
+"""The watch page as a live board, in Chromium at a phone's width (390 px), in English
+and in Indonesian: a house game's moves appear as they are played (the house games'
+pace makes it last), the players' ratings are shown, the result and how it ended come
+with the final clocks, and the moves can be stepped through (buttons, keys, the moves
+list) with the board showing the server's position after each; no sideways scrolling,
+axe-core clean."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import UNDER_TEST, axe_violations
+from league_helpers import add_member, get, make_league, thread_server, wait_until
+from test_i18n_catalogues import catalogue
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
+
+TIMEOUT = 30_000
+PHONE = {"width": 390, "height": 844}
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+PACE = 0.5
+LANGUAGES = {"en-GB": "en", "id-ID": "id"}
+
+
+def fill(text: str, **params: Any) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), text)
+
+
+def pieces(fen: str) -> int:
+    board = fen.split(" ")[0]
+    return sum(board.count(c) for c in "xo")
+
+
+def open_page(browser: Any, locale: str) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport=PHONE, locale=locale, **UNDER_TEST)
+    context.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    return context, page, errors
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_watch_a_live_house_game_then_step_through_it(
+    browser: Any, tmp_path: Path, locale: str
+) -> None:
+    words = catalogue(LANGUAGES[locale])
+    db = tmp_path / "league.db"
+    make_league(db, rounds=8, base=30.0, increment=0.0)
+    add_member(db, "house-a", "house", "random")
+    add_member(db, "house-b", "house", "random")
+    with thread_server(db, pace=PACE) as url:
+        live = wait_until(lambda: get(f"{url}/api/league/live"), 60, "a house game")
+        game_id = live[0]["id"]
+        context, page, errors = open_page(browser, locale)
+        page.goto(f"{url}/watch/{game_id}")
+        rating = fill(str(words["watch.rating"]), rating=1500)
+        expect(page.locator("#players")).to_contain_text(rating)
+        expect(page.locator("#players")).to_contain_text("house-a")
+        # moves arrive while the game is played: the page sees the list grow twice
+        moves = page.locator("#moves button.move")
+        seen = []
+        for _ in range(3):
+            count = moves.count()
+            seen.append((count, page.locator("#status").get_attribute("data-status")))
+            page.wait_for_function(
+                "(n) => document.querySelectorAll('#moves button.move').length > n", arg=count
+            )
+        assert [status for _, status in seen] == ["playing"] * 3, seen
+        assert page_width(page) <= PHONE["width"] + 1
+        assert axe_violations(page, EVERY_IMPACT) == []
+
+        expect(page.locator("#status")).to_have_attribute("data-status", "finished")
+        game = get(f"{url}/api/league/games/{game_id}")
+        fens = get(f"{url}/api/league/games/{game_id}/positions")["fens"]
+        count = len(game["moves"])
+        assert len(fens) == count + 1 and fens[-1] == game["fen"]
+        # the result, how it ended, the final clocks (no dash)
+        how = str(words[f"termination.{game['termination'].replace(' ', '-')}"])
+        if game["result"] == "draw":
+            ended = fill(str(words["watch.drawn"]), how=how)
+        else:
+            winner = game[game["result"]]
+            ended = fill(str(words["watch.won"]), name=winner, side=game["result"].upper(), how=how)
+        expect(page.locator("#result")).to_have_text(ended)
+        assert game["clock"] is not None
+        for side in ("x", "o"):
+            expect(page.locator(f"#clock-{side}")).not_to_contain_text("–")
+            expect(page.locator(f"#clock-{side}")).to_contain_text(re.compile(r"\d"))
+        expect(moves).to_have_count(count)
+        # stepping: the board shows the server's position after each ply
+        ply_text = str(words["watch.ply"])
+        board = page.locator("#board svg.piece")
+
+        def shows(ply: int) -> None:
+            expect(page.locator("#ply")).to_have_text(fill(ply_text, ply=ply, count=count))
+            expect(board).to_have_count(pieces(fens[ply]))
+
+        page.click("#step-first")
+        shows(0)
+        expect(page.locator("#step-prev")).to_be_disabled()
+        page.keyboard.press("ArrowRight")
+        shows(1)
+        page.keyboard.press("ArrowRight")
+        shows(2)
+        page.keyboard.press("ArrowLeft")
+        shows(1)
+        page.click(f'#moves button[data-ply="{count - 2}"]')
+        shows(count - 2)
+        expect(page.locator(f'#moves button[data-ply="{count - 2}"]')).to_have_attribute(
+            "aria-current", "step"
+        )
+        page.click("#step-next")
+        shows(count - 1)
+        page.keyboard.press("End")
+        shows(count)
+        expect(page.locator("#step-last")).to_be_disabled()
+        page.keyboard.press("Home")
+        shows(0)
+        assert page_width(page) <= PHONE["width"] + 1
+        assert axe_violations(page, EVERY_IMPACT) == []
+        context.close()
+    assert errors == [], errors
+
+
+def page_width(page: Any) -> int:
+    return int(page.evaluate("() => document.documentElement.scrollWidth"))
