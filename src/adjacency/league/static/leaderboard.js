@@ -1,13 +1,12 @@
 // The leaderboard page: standings and live games, refreshed every two seconds.
 import { t } from "/static/js/i18n.js";
-import { el, getJson, memberLink } from "./league.js";
+import { el, eloInterval, eloValue, getJson, memberLink } from "./league.js";
 
-// Every number signed and whole, as `adjacency league standings` prints them; the
-// interval in a span of its own (on a phone it goes under the value).
+// The Elo and its interval (league.js), the interval in a span of its own (on a phone it
+// goes under the value).
 function eloText(row) {
   if (row.elo == null) return [row.games ? t("league.elo.needs") : "–"];
-  const fmt = (v) => (v == null ? "?" : `${v >= 0 ? "+" : "−"}${Math.abs(Math.round(v))}`);
-  return [`${fmt(row.elo)} `, el("span", { class: "elo-range" }, `[${fmt(row.elo_low)}, ${fmt(row.elo_high)}]`)];
+  return [`${eloValue(row.elo)} `, el("span", { class: "elo-range" }, eloInterval(row.elo_low, row.elo_high))];
 }
 
 function row(r, i) {
@@ -31,9 +30,11 @@ async function refresh() {
     getJson("/api/league/live"),
   ]);
   const s = info.settings;
+  // The house bots play from the server itself: always there, though never "connected".
+  const house = rows.filter((r) => r.kind === "house" && r.online && !r.revoked).length;
   document.getElementById("settings").textContent =
     t("league.settings", { rows: s.rows, cols: s.cols, rounds: s.rounds, time: s.time_control,
-      members: t("league.members", { count: info.members }), bots: t("league.bots", { count: info.connected }),
+      members: t("league.members", { count: info.members }), bots: t("league.bots", { count: info.connected + house }),
       games: t("league.games", { count: info.live }) });
   // The standings list the established members first, then the provisional ones apart.
   const established = rows.filter((r) => !r.provisional);

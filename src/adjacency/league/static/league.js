@@ -34,8 +34,21 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A member's name as a link to its page; on a phone a long name ends in an ellipsis
+// (league.css) rather than breaking mid-word, the whole name in its title.
 export function memberLink(name) {
-  return el("a", { href: `/bot/${encodeURIComponent(name)}` }, name);
+  return el("a", { href: `/bot/${encodeURIComponent(name)}`, class: "member", title: name }, name);
+}
+
+// A Bradley-Terry Elo and its interval, every number signed and whole with a true minus,
+// as `adjacency league standings` prints them: "+12 [−30, +54]" (the leaderboard, the
+// event page).
+export function eloValue(value) {
+  return value == null ? "?" : `${value >= 0 ? "+" : "−"}${Math.abs(Math.round(value))}`;
+}
+
+export function eloInterval(low, high) {
+  return `[${eloValue(low)}, ${eloValue(high)}]`;
 }
 
 export function resultText(game) {

@@ -23,6 +23,7 @@ export class LiveGame {
     this.hint = null; // {square, flips, score, bot, plies}
     this.review = null; // ply -> {value, mark, best, loss, exact} from a game review
     this.hintPending = false;
+    this.reviewProgress = null; // {done, total} while a review runs
     this.source = null;
     this.resync = false;
     this.shownResultFor = null;

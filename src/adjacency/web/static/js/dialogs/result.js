@@ -8,6 +8,12 @@ import { detailText, lang, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
+// The winner's name, with the side where both players have the same one (two bots of
+// one level): "X (Club bot)".
+function winnerName(s) {
+  return s.x.name === s.o.name ? label(s, s.result) : s[s.result].name;
+}
+
 export function showResult(s, viewer) {
   if (!s || s.status !== "over") return;
   const dialog = $("#dlg-result");
@@ -20,7 +26,7 @@ export function showResult(s, viewer) {
   else if (aborted) title = t("result.aborted");
   else if (s.result === null) title = t("result.stopped");
   else if (s.mode === "human-bot" && player) title = humans.includes(s.result) ? t("result.you-win") : t("result.you-lost");
-  else title = t("result.wins", { name: s[s.result].name });
+  else title = t("result.wins", { name: winnerName(s) });
   $("#result-title").textContent = title;
   // The termination's detail in the page's language; the server's English only on English
   // pages (an engine's own words have no catalogue message).

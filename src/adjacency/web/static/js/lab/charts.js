@@ -1,7 +1,7 @@
 // Small SVG line charts for the lab (no library): linear or log y axis, several series,
 // point markers, vertical and horizontal marks with labels.
 
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -12,9 +12,15 @@ function el(name, attrs = {}, text = null) {
   return node;
 }
 
+// Numbers as the page's language writes them ("0,25" in Indonesian), without grouping
+// (node counts stay one word).
+function number(v) {
+  return v.toLocaleString(lang, { useGrouping: false, maximumFractionDigits: 6 });
+}
+
 function fmt(v) {
   if (Math.abs(v) >= 1000) return v.toExponential(0);
-  return Number(v.toPrecision(3)).toString();
+  return number(Number(v.toPrecision(3)));
 }
 
 // series: [{name, colour, points: [[x, y, {hollow, title}]...], dashed}]
@@ -129,7 +135,7 @@ function plainTable(head, rows) {
     const r = document.createElement("tr");
     for (const c of row) {
       const td = document.createElement("td");
-      td.textContent = c === null || c === undefined ? "–" : String(c);
+      td.textContent = c === null || c === undefined ? "–" : typeof c === "number" ? number(c) : String(c);
       r.appendChild(td);
     }
     body.appendChild(r);

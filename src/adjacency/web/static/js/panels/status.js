@@ -1,4 +1,5 @@
-// The status line (whose turn, rounds left, or the hint) and the history banner. Only a
+// The status line (whose turn, rounds left, the hint, or a running review's progress)
+// and the history banner. Only a
 // browser that may move now is told to click: watchers and a player waiting for the
 // other device read whose move it is.
 
@@ -20,6 +21,10 @@ export function renderStatus(game) {
     const score = hint.score === null || hint.score === undefined ? ""
       : ` ${t("hint.rates", { bot: hint.bot, score: `${hint.score >= 0 ? "+" : "−"}${decimal(Math.abs(hint.score), 1)}` })}`;
     text = `${t("hint.text", { square: hint.square, flips })}${score}`;
+  }
+  const review = game.reviewProgress;
+  if (review && s.status === "over") {
+    text = `${t("status.reviewing")} ${t("review.progress.text", { done: review.done, total: review.total })}`;
   }
   if (game.watching && s.status === "playing") text = `${t("status.watching")} · ${text}`;
   else if (game.viewer.invite && s.status === "playing" && s.human_to_move) {
