@@ -1,0 +1,133 @@
+"""``adjacency puzzles``: bad input refused in one line with the file unchanged, and
+build, show and check end to end through the command line."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjacency.cli import main
+from puzzle_helpers import web_database
+from store_helpers import DATA
+
+BUILD = ["puzzles", "build", "--count", "1", "--min-plies", "2", "--max-plies", "10", "-j", "1"]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("adjacency puzzles: error: ")
+    return err
+
+
+@pytest.mark.parametrize(
+    ("source", "fixture", "says"),
+    [
+        ("league", "arena.db", "as a league database"),
+        ("arena", "web.sqlite3", "as a"),
+        ("web", "league.db", "as a"),
+    ],
+)
+def test_a_database_of_another_kind_is_refused_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, fixture: str, says: str
+) -> None:
+    path = tmp_path / fixture
+    shutil.copy(DATA / fixture, path)
+    before, names = digest(path), sorted(p.name for p in tmp_path.iterdir())
+    out = tmp_path / "out.jsonl"
+    assert main([*BUILD, "--from", f"{source}:{path}", "--out", str(out)]) == 2
+    assert says in one_line_error(capsys)
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == names  # no log, no output
+
+
+@pytest.mark.parametrize(
+    ("source", "says"),
+    [
+        ("arena:{text}", "not a SQLite database"),
+        ("web:{missing}", "no such file"),
+        ("data:{folder}", "manifest.json"),
+        ("nonsense", "expected KIND:PATH"),
+        ("chess:{text}", "expected KIND:PATH"),
+    ],
+)
+def test_a_bad_source_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, says: str
+) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n" * 100)
+    (tmp_path / "folder").mkdir()
+    before = digest(text)
+    spec = source.format(text=text, missing=tmp_path / "missing.db", folder=tmp_path / "folder")
+    assert main([*BUILD, "--from", spec, "--out", str(tmp_path / "out.jsonl")]) == 2
+    assert says in one_line_error(capsys)
+    assert digest(text) == before
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"not json\n", "line 1 is not a puzzle"),
+        (b"\x1f\x8b\x08garbage", "not a puzzle file"),
+        (b'{"format": "adjacency-puzzle", "version": 1}\n', "line 1 is not a puzzle"),
+        (b"\n\n[1, 2]\n", "line 3 is not a puzzle"),
+        (b"\xff\xfe\x00", "not a puzzle file"),
+    ],
+)
+def test_a_bad_puzzle_file_is_one_line_and_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, says: str
+) -> None:
+    path = tmp_path / "puzzles.jsonl"
+    path.write_bytes(content)
+    assert main(["puzzles", "check", str(path)]) == 2
+    assert says in one_line_error(capsys)
+    assert path.read_bytes() == content
+    assert main(["puzzles", "show", "p000000000000", "--file", str(path)]) == 2
+    assert says in one_line_error(capsys)
+
+
+def test_build_show_and_check_end_to_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = web_database(tmp_path / "games.sqlite3", 30, seed=2)
+    out = tmp_path / "puzzles.jsonl.gz"
+    argv = ["puzzles", "build", "--from", f"web:{database}", "--out", str(out)]
+    argv += ["--count", "5", "--seed", "1", "--min-plies", "2", "--max-plies", "8", "-j", "1"]
+    assert main(argv) == 0
+    assert "5 puzzles written" in capsys.readouterr().out
+    lines = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert len(lines) == 5
+    first = json.loads(lines[0])
+    assert first["source"] == "web"
+
+    assert main(["puzzles", "show", first["id"], "--file", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert first["position"] in shown and " ".join(first["solution"]) in shown
+    for move, value, reply in first["refutations"][0]:
+        assert f"{move:<4} {value:+d}  refuted by {reply or '(game over)'}" in shown
+
+    assert main(["puzzles", "check", str(out), "--sample", "3", "--seed", "4"]) == 0
+    assert "3 of 3 puzzles proved again" in capsys.readouterr().out
+    assert main(["puzzles", "check", str(out)]) == 0
+    assert "5 of 5 puzzles proved again" in capsys.readouterr().out
+
+    # A puzzle whose first refutation is valued wrong fails the check (exit 1).
+    first["refutations"][0][0][1] += 2
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    assert main(["puzzles", "check", str(tampered)]) == 1
+    report = capsys.readouterr().out
+    assert f"{first['id']}: FAILED" in report and "4 of 5 puzzles proved again" in report
+
+    assert main(["puzzles", "show", "p000000000000", "--file", str(out)]) == 2
+    assert "no puzzle 'p000000000000'" in one_line_error(capsys)
