@@ -14,9 +14,12 @@ Text format (docs/records.md has the full description)::
     [Score "40-24"]
     [Termination "normal"]
 
-    1. c3 {[%emt 2.114]} f6 {[%emt 0.003]} 2. d3 ... 1-0
+    1. c3 {[%emt 2.114]} (1. d3 e4) 1... f6 {[%emt 0.003]} 2. d3 ... 1-0
 
-Loading replays and validates every move.
+A move may be followed by variations in parentheses: other moves from the position
+before it, each a line that may hold variations of its own (a tree of :class:`Node`,
+:func:`record_from_text`, ``game_to_text(game, tree)``). Loading replays and validates
+every move, the variations' too.
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from __future__ import annotations
 import json
 import math
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
+from .details import Detail, coded
 from .errors import AdjacencyError, InvalidRecordError
 from .game import RESULT_TOKENS, Game, Move, Termination
 from .position import Outcome, Position, check_color
@@ -33,12 +38,12 @@ from .text import parse_int, quote
 
 FORMAT = "adjacency-game/1"
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_TOKEN = re.compile(r"\{[^}]*\}|\S+")
+_TOKEN = re.compile(r"\{[^}]*\}|[()]|[^\s(){}]+|\S")
 _EMT = re.compile(r"\[%emt\s+([0-9]+(?:\.[0-9]+)?)\]")
 _OUTCOMES: dict[str, Outcome | None] = {token: outcome for outcome, token in RESULT_TOKENS.items()}
 _KNOWN_TAGS = (
     "Event", "Date", "X", "O", "Rows", "Cols", "Rounds", "First", "FEN",
-    "Result", "Score", "Termination", "TerminationDetail",
+    "Result", "Score", "Termination", "TerminationDetail", "DetailCode", "DetailParams",
 )  # fmt: skip
 
 
@@ -50,11 +55,79 @@ def _unquote(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+# ------------------------------------------------------------------ variations
+
+
+@dataclass
+class Node:
+    """A move in a tree of variations: its square, the mover's thinking time (if known)
+    and the moves that may follow it, the first of them the line's own continuation and
+    the others its variations. A tree is the list of a position's first moves, the
+    first of them the main line's."""
+
+    square: str
+    seconds: float | None = None
+    children: list[Node] = field(default_factory=list)
+
+
+def main_line(tree: list[Node]) -> list[Node]:
+    """The tree's main line: from its first move, each node's first child."""
+    line: list[Node] = []
+    nodes = tree
+    while nodes:
+        line.append(nodes[0])
+        nodes = nodes[0].children
+    return line
+
+
+def tree_of(game: Game) -> list[Node]:
+    """The tree of ``game`` without variations: its moves as one line."""
+    tree: list[Node] = []
+    nodes = tree
+    for move in game.moves:
+        node = Node(move.square, move.seconds)
+        nodes.append(node)
+        nodes = node.children
+    return tree
+
+
+def _line_tokens(nodes: list[Node], ply: int, tokens: list[str], game: Game | None) -> None:
+    """The move text of the line from ``nodes`` (``nodes[0]`` at ``ply``, its siblings
+    as variations), appended to ``tokens``; on the main line (``game`` given) the
+    thinking times are the game's."""
+    number = True  # a variation, and the line after one, restate the move number
+    while nodes:
+        first, others = nodes[0], nodes[1:]
+        if ply % 2 == 0:
+            tokens.append(f"{ply // 2 + 1}.")
+        elif number:
+            tokens.append(f"{ply // 2 + 1}...")
+        tokens.append(first.square)
+        seconds = game.moves[ply].seconds if game is not None else first.seconds
+        if seconds is not None:
+            tokens.append(f"{{[%emt {seconds:.3f}]}}")
+        for other in others:
+            inner: list[str] = []
+            _line_tokens([other], ply, inner, None)
+            inner[0], inner[-1] = f"({inner[0]}", f"{inner[-1]})"
+            tokens += inner
+        number = bool(others)
+        nodes = first.children
+        ply += 1
+
+
 # ---------------------------------------------------------------------- text
 
 
-def game_to_text(game: Game) -> str:
-    """The record of ``game`` in the text format, ending with a newline."""
+def game_to_text(game: Game, tree: list[Node] | None = None) -> str:
+    """The record of ``game`` in the text format, ending with a newline; with ``tree``
+    (its main line the game's moves), with the tree's variations. Raise
+    :class:`InvalidRecordError` for a tree whose main line is not the game's."""
+    squares = [node.square for node in main_line(tree)] if tree is not None else None
+    if squares is not None and squares != [move.square for move in game.moves]:
+        raise InvalidRecordError(
+            f"the variations' main line {quote(' '.join(squares)[:200])} is not the game's moves"
+        )
     start = game.start
     x_count, o_count = game.position.score
     tags = [
@@ -76,15 +149,13 @@ def game_to_text(game: Game) -> str:
     ]
     if game.termination_detail:
         tags.append(("TerminationDetail", game.termination_detail))
+    if game.detail_code is not None:
+        tags.append(("DetailCode", game.detail_code.value))
+        tags.append(("DetailParams", json.dumps(game.detail_params, ensure_ascii=False)))
     tags += sorted(game.tags.items())
     lines = [f'[{name} "{_quote(value)}"]' for name, value in tags]
     tokens: list[str] = []
-    for ply, move in enumerate(game.moves):
-        if ply % 2 == 0:
-            tokens.append(f"{ply // 2 + 1}.")
-        tokens.append(move.square)
-        if move.seconds is not None:
-            tokens.append(f"{{[%emt {move.seconds:.3f}]}}")
+    _line_tokens(tree_of(game) if tree is None else tree, 0, tokens, game)
     tokens.append(game.result_token)
     body, line = [], ""
     for token in tokens:
@@ -99,17 +170,29 @@ def game_to_text(game: Game) -> str:
 
 def game_from_text(text: str) -> Game:
     """Load exactly one game from the text format; raise :class:`InvalidRecordError`."""
-    games = games_from_text(text)
-    if len(games) != 1:
-        raise InvalidRecordError(f"expected one game record, found {len(games)}")
-    return games[0]
+    return record_from_text(text)[0]
+
+
+def record_from_text(text: str) -> tuple[Game, list[Node]]:
+    """Load exactly one game and its tree of variations (its main line the game's
+    moves) from the text format; raise :class:`InvalidRecordError`."""
+    records = records_from_text(text)
+    if len(records) != 1:
+        raise InvalidRecordError(f"expected one game record, found {len(records)}")
+    return records[0]
 
 
 def games_from_text(text: str) -> list[Game]:
     """Load every game in a text that holds records one after another."""
+    return [game for game, _ in records_from_text(text)]
+
+
+def records_from_text(text: str) -> list[tuple[Game, list[Node]]]:
+    """Load every game, each with its tree of variations, in a text that holds records
+    one after another."""
     if not isinstance(text, str):
         raise InvalidRecordError(f"a record must be text, got {type(text).__name__}")
-    games: list[Game] = []
+    games: list[tuple[Game, list[Node]]] = []
     tags: dict[str, str] = {}
     body: list[str] = []
     start_line = 0
@@ -167,35 +250,95 @@ def _start_position(tags: dict[str, str], where: str) -> Position:
         raise InvalidRecordError(f"{where}: bad settings: {exc}") from None
 
 
-def _build(tags: dict[str, str], body: str, line: int) -> Game:
+class _Reader:
+    """Reads a record's move text into a tree of variations, replaying every move."""
+
+    def __init__(self, start: Position, where: str) -> None:
+        self.where = where
+        self.tree: list[Node] = []
+        self.siblings = self.tree  # where the next move goes
+        self.position = start
+        self.ply = 0
+        self.last: Node | None = None  # the last move read (its comment follows)
+        self.before: tuple[list[Node], Position, int] | None = None  # where it went
+        self.stack: list[tuple[list[Node], Position, int, Any, Node | None]] = []
+
+    def fail(self, message: str) -> InvalidRecordError:
+        inside = " (in a variation)" if self.stack else ""
+        return InvalidRecordError(f"{self.where}: {message}{inside}")
+
+    def number(self, token: str) -> None:
+        ply = self.ply
+        expected = f"{ply // 2 + 1}." + ("" if ply % 2 == 0 else "..")
+        if token != expected:
+            raise self.fail(
+                f"move number {quote(token)} out of place; expected {expected!r} "
+                f"before ply {ply + 1}"
+            )
+
+    def move(self, token: str) -> None:
+        if any(node.square == token for node in self.siblings):
+            raise self.fail(f"move {self.ply + 1} ({quote(token)}) is there twice")
+        try:
+            after = self.position.play(token)
+        except AdjacencyError as exc:
+            raise self.fail(f"move {self.ply + 1} ({quote(token)}): {exc}") from None
+        node = Node(token)
+        self.siblings.append(node)
+        self.before = (self.siblings, self.position, self.ply)
+        self.siblings, self.position, self.last = node.children, after, node
+        self.ply += 1
+
+    def comment(self, token: str) -> None:
+        emt = _EMT.search(token)
+        if emt and self.last is not None and self.last.seconds is None:
+            seconds = float(emt.group(1))
+            if not math.isfinite(seconds):
+                raise self.fail(f"move time {quote(token)} is too large")
+            self.last.seconds = seconds
+
+    def open(self) -> None:
+        if self.before is None:
+            raise self.fail("a variation '(' with no move before it that it replaces")
+        self.stack.append((self.siblings, self.position, self.ply, self.before, self.last))
+        self.siblings, self.position, self.ply = self.before
+        self.before = self.last = None
+
+    def close(self) -> None:
+        if not self.stack:
+            raise self.fail("')' closes no variation")
+        if self.before is None:
+            raise self.fail("an empty variation '()'")
+        self.siblings, self.position, self.ply, self.before, self.last = self.stack.pop()
+
+
+def _build(tags: dict[str, str], body: str, line: int) -> tuple[Game, list[Node]]:
     where = f"record starting at line {line}"
     start = _start_position(tags, where)
-    moves: list[Move] = []
+    reader = _Reader(start, where)
     result_token = None
-    expected_number = 1
     for token in _TOKEN.findall(body):
         if result_token is not None:
             raise InvalidRecordError(
                 f"{where}: text {quote(token)} after the result {quote(result_token)}"
             )
         if token.startswith("{"):
-            emt = _EMT.search(token)
-            if emt and moves and moves[-1].seconds is None:
-                seconds = float(emt.group(1))
-                if not math.isfinite(seconds):
-                    raise InvalidRecordError(f"{where}: move time {quote(token)} is too large")
-                moves[-1] = Move(moves[-1].square, seconds)
+            reader.comment(token)
+        elif token == "(":
+            reader.open()
+        elif token == ")":
+            reader.close()
         elif token in _OUTCOMES:
+            if reader.stack:
+                raise reader.fail(f"the result {quote(token)} comes before ')'")
             result_token = token
         elif token.endswith("."):
-            if token != f"{expected_number}." or len(moves) % 2:
-                raise InvalidRecordError(
-                    f"{where}: move number {quote(token)} out of place; expected "
-                    f"'{expected_number}.' before ply {len(moves) + 1}"
-                )
-            expected_number += 1
+            reader.number(token)
         else:
-            moves.append(Move(token))
+            reader.move(token)
+    if reader.stack:
+        raise InvalidRecordError(f"{where}: a variation is not closed: ')' is missing")
+    moves = [Move(node.square, node.seconds) for node in main_line(reader.tree)]
     game = _new_game(tags, start, moves, where)
     claimed = tags.get("Result", result_token or "*")
     if result_token is not None and result_token != claimed:
@@ -203,8 +346,26 @@ def _build(tags: dict[str, str], body: str, line: int) -> Game:
             f"{where}: Result tag {quote(claimed)} differs from the result "
             f"{quote(result_token)} in the moves"
         )
-    _apply_result(game, claimed, tags.get("Termination"), tags.get("TerminationDetail", ""), where)
-    return game
+    _apply_result(game, claimed, tags.get("Termination"), _text_detail(tags, where), where)
+    return game, reader.tree
+
+
+def _text_detail(tags: dict[str, str], where: str) -> Detail:
+    """The detail of a text record: ``TerminationDetail``, with ``DetailCode`` and
+    ``DetailParams`` (a JSON object) when a server wrote it."""
+    text = tags.get("TerminationDetail", "")
+    if "DetailCode" not in tags:
+        if "DetailParams" in tags:
+            raise InvalidRecordError(f"{where}: tag DetailParams without a DetailCode tag")
+        return Detail(text)
+    try:
+        params = json.loads(tags.get("DetailParams", "{}"))
+    except (ValueError, RecursionError):
+        raise InvalidRecordError(
+            f"{where}: tag DetailParams {quote(tags['DetailParams'])} is not a JSON object"
+        ) from None
+    code, checked = coded(tags["DetailCode"], params, where)
+    return Detail(text, code, checked)
 
 
 def _new_game(tags: dict[str, str], start: Position, moves: list[Move], where: str) -> Game:
@@ -227,7 +388,9 @@ def _new_game(tags: dict[str, str], start: Position, moves: list[Move], where: s
     return game
 
 
-def _apply_result(game: Game, token: str, termination: str | None, detail: str, where: str) -> None:
+def _apply_result(
+    game: Game, token: str, termination: str | None, detail: Detail, where: str
+) -> None:
     if token not in _OUTCOMES:
         raise InvalidRecordError(
             f"{where}: result {quote(token)} is not one of {', '.join(RESULT_TOKENS.values())}"
@@ -289,6 +452,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "score": list(game.position.score),
         "termination": game.termination.value,
         "termination_detail": game.termination_detail,
+        "detail_code": None if game.detail_code is None else game.detail_code.value,
+        "detail_params": dict(game.detail_params),
         "tags": dict(game.tags),
     }
 
@@ -353,14 +518,21 @@ def game_from_dict(data: Any) -> Game:
     termination = data.get("termination")
     if not (termination is None or isinstance(termination, str)):
         raise InvalidRecordError(f"{where}: termination {quote(termination)} must be a string")
-    _apply_result(
-        game,
-        RESULT_TOKENS[result],
-        termination,
-        _text_field(data, "termination_detail", "", where),
-        where,
-    )
+    _apply_result(game, RESULT_TOKENS[result], termination, _json_detail(data, where), where)
     return game
+
+
+def _json_detail(data: dict[str, Any], where: str) -> Detail:
+    """The detail of a JSON record: ``termination_detail``, with ``detail_code`` and
+    ``detail_params`` when a server wrote it (a record from before the codes has none)."""
+    text = _text_field(data, "termination_detail", "", where)
+    code, params = data.get("detail_code"), data.get("detail_params", {})
+    if code is None:
+        if params:
+            raise InvalidRecordError(f"{where}: 'detail_params' without a 'detail_code'")
+        return Detail(text)
+    known, checked = coded(code, params, where)
+    return Detail(text, known, checked)
 
 
 def _is_seconds(value: object) -> bool:
