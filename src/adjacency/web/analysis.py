@@ -453,3 +453,84 @@ def player_summary(judged: list[dict[str, Any]], color: Color) -> dict[str, Any]
         "average_loss": round(lost / len(own), 2) if own else 0.0,
         "exact": sum(1 for data in own if data["exact"]),
     }
+
+
+# ------------------------------------------------------------------ the study tools
+
+
+def line_positions(position: Position, moves: list[str]) -> list[dict[str, Any]]:
+    """The positions along ``moves`` played one after another from ``position``: each
+    move with its mover, the squares it turned and the position after it (an
+    :class:`~adjacency.core.IllegalMoveError` names the first move that cannot be played)."""
+    from .view import cells
+
+    found = []
+    for move in moves:
+        flips = position.flips(move) if move in position.legal_moves() else []
+        after = position.play(move)
+        found.append(
+            {
+                "move": move,
+                "color": position.turn,
+                "flips": flips,
+                "fen": after.fen(),
+                "cells": cells(after),
+                "turn": after.turn,
+                "plies": after.plies_left,
+                "over": after.is_over,
+            }
+        )
+        position = after
+    return found
+
+
+def judge(
+    position: Position,
+    ply: int,
+    move: str,
+    depth: int = REVIEW_DEPTH,
+    solve_nodes: int = REVIEW_SOLVE_NODES,
+) -> dict[str, Any]:
+    """``move`` in ``position`` (``ply`` plies into its game) judged as :func:`review`
+    judges a played move: the exact values where the solver proves the position and the
+    one after the move within ``solve_nodes`` nodes, else searches of
+    :func:`review_depth` on the review's engine (so the best move's value is the
+    review's). ``accepted`` when the move loses less than :data:`INACCURACY` pieces
+    against the best. Raise :class:`Unanalysable` for a finished position and
+    :class:`~adjacency.core.IllegalMoveError` for a move that cannot be played."""
+    check_analysable(position)
+    after_position = position.play(move)
+    mover = position.turn
+    engine = review_engine()
+
+    def proven(at: Position) -> tuple[int, str | None] | None:
+        if at.is_over:
+            return at.margin(), None
+        if at.plies_left > REVIEW_SOLVE_PLIES:
+            return None
+        return solved_value(engine, at, solve_nodes)
+
+    known = proven(position)
+    known_after = proven(after_position) if known is not None else None
+    searched: int | None = None
+    if known is not None and known_after is not None:
+        before, best = float(known[0]), known[1]
+        after = float(-known_after[0])  # the position after is scored for the opponent
+    else:
+        searched = review_depth(ply, depth)
+        before, best = searched_value(engine, position, searched)
+        if after_position.is_over:
+            after = float(after_position.margin(mover))
+        else:
+            after = -searched_value(engine, after_position, searched - 1)[0]
+    loss = 0.0 if move == best else max(0.0, before - after)
+    return {
+        "move": move,
+        "best": best,
+        "value": x_view(after, mover),
+        "best_value": x_view(before, mover),
+        "loss": loss,
+        "exact": searched is None,
+        "depth": searched,
+        "accepted": loss < INACCURACY,
+    }

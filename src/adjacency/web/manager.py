@@ -11,6 +11,7 @@ from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from ..serving.clock import Clock
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
+from .analysis import check_analysable
 from .hints import HintBots
 from .limits import BotSlots, Limits
 from .models import GameSummary, Hint, NewGame, OfferKind
@@ -97,7 +98,7 @@ class GameManager:
             "x": player_from_setup(settings.x, "x"),
             "o": player_from_setup(settings.o, "o"),
         }
-        start = Position.start(settings.rows, settings.cols, settings.rounds, settings.first)
+        start = _start(settings)
         self._check_bot_capacity(players)
         event = "Game between devices" if invite else "Casual game"
         game = Game(start, players["x"].name, players["o"].name, event=event)
@@ -334,6 +335,17 @@ class GameManager:
         for session in sessions:
             session.close()
         self.hints.close()
+
+
+def _start(settings: NewGame) -> Position:
+    """The start of a new game: the standard start of its settings, or its ``start``
+    position text (checked as the analysis board checks positions: a reachable position
+    with plies left), whose size and plies left are the game's."""
+    if settings.start is None:
+        return Position.start(settings.rows, settings.cols, settings.rounds, settings.first)
+    position = Position.from_fen(settings.start)
+    check_analysable(position)
+    return position
 
 
 def _damaged_summary(game_id: str, updated: float) -> GameSummary:

@@ -85,6 +85,13 @@ class NewGame(Strict):
         description="a game between two people on different devices: use POST /api/invites, "
         "which answers the seat links (both players must be people)",
     )
+    start: str | None = Field(
+        None,
+        max_length=120,
+        description="the position text to start from (continue a position against a bot); "
+        "its board size wins over rows and cols, and its plies left over rounds; none: the "
+        "standard start",
+    )
 
 
 class MoveRequest(Strict):
@@ -369,3 +376,83 @@ class Hint(BaseModel):
     bot: str = Field(description="spec of the bot that suggested it")
     depth: int | None = None
     score: float | None = Field(default=None, description="pieces, from the mover's view")
+
+
+# ------------------------------------------------------------ the analysis board's study
+
+
+class LineRequest(Strict):
+    """Moves to play one after another from a position (a line of the variation tree)."""
+
+    fen: str = Field(max_length=120, description="the position text to start from")
+    moves: list[str] = Field(max_length=64, description="squares, each legal where it stands")
+
+
+class LinePosition(BaseModel):
+    """A move of a line and the position after it."""
+
+    move: str = Field(description="the square played")
+    color: Side = Field(description="who played it")
+    flips: list[str] = Field(description="the squares it turned")
+    fen: str = Field(description="the position text after it")
+    cells: str = Field(description="the squares after it in index order (a1, b1, ...)")
+    turn: Side = Field(description="the side to move after it")
+    plies: int = Field(description="plies left after it")
+    over: bool = Field(description="whether the game is over after it")
+
+
+class LineAnswer(BaseModel):
+    """The positions along a line, one per move."""
+
+    positions: list[LinePosition]
+
+
+class VariationNode(Strict):
+    """A move of a variation tree and the moves after it (the first: its line's own)."""
+
+    square: str = Field(max_length=8, description="the square played")
+    children: list[VariationNode] = Field(default_factory=list, max_length=64)
+
+
+class TreeRecordRequest(Strict):
+    """A variation tree to write as a record: on a game (its moves the tree's main line,
+    else a record of the main line from the game's start) or on a start position."""
+
+    game: str | None = Field(None, max_length=64, description="the game the tree grew on")
+    start: str | None = Field(
+        None, max_length=120, description="the start's position text, without a game"
+    )
+    tree: list[VariationNode] = Field(max_length=64, description="the start's moves")
+
+
+class TreeRecord(BaseModel):
+    """A record in the text format, with its variations."""
+
+    record: str
+
+
+class TreeAnswer(BaseModel):
+    """The variation tree of a record (its main line the game's moves)."""
+
+    start: str = Field(description="the start's position text")
+    tree: list[VariationNode]
+
+
+class JudgeRequest(Strict):
+    """Another move in a position of a game, to be judged as the review judges moves."""
+
+    ply: int = Field(ge=0, le=64, description="plies played before the position")
+    move: str = Field(max_length=8, description="the square to judge")
+
+
+class Judgement(BaseModel):
+    """A move judged against the best move, the review's way (docs/web.md)."""
+
+    move: str
+    best: str | None = Field(description="the best move found")
+    value: float = Field(description="the position after the move, X's view")
+    best_value: float = Field(description="the position after the best move, X's view")
+    loss: float = Field(description="pieces the move loses for its mover against the best")
+    exact: bool = Field(description="proven by the solver (else a fixed-depth search)")
+    depth: int | None = Field(description="the search's depth when not exact")
+    accepted: bool = Field(description="loss below the inaccuracy threshold")

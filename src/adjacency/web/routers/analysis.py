@@ -19,10 +19,32 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from ...core import InvalidPositionError, Position, board
-from ...serving.errors import TooMany, quote
-from ..analysis import Emit, Stopper, analyse, check_analysable, review
+from ...core.game import Game
+from ...core.record import Node, game_to_text, main_line, record_from_text
+from ...serving.errors import TooMany, WebError, quote
+from ..analysis import (
+    Emit,
+    Stopper,
+    analyse,
+    check_analysable,
+    judge,
+    line_positions,
+    review,
+)
 from ..deps import SAME_SITE, Manager, limited_client
-from ..models import AnalysisPosition, EditorPosition
+from ..models import (
+    AnalysisPosition,
+    EditorPosition,
+    ImportRequest,
+    Judgement,
+    JudgeRequest,
+    LineAnswer,
+    LineRequest,
+    TreeAnswer,
+    TreeRecord,
+    TreeRecordRequest,
+    VariationNode,
+)
 from . import ERRORS
 
 router = APIRouter(tags=["analysis"], responses=ERRORS)
@@ -192,3 +214,94 @@ async def review_game(game_id: str, request: Request, manager: Manager) -> Strea
         positions = list(session.game.positions)
         moves = [m.square for m in session.game.moves]
     return _stream(request, lambda emit, stopper: review(positions, moves, emit, stopper))
+
+
+# ------------------------------------------------------------------ the study tools
+
+MOST_NODES = 2000
+"""The most moves a variation tree sent to be written as a record may hold."""
+
+
+@router.post("/api/analysis/line", response_model=LineAnswer)
+def play_line(body: LineRequest) -> LineAnswer:
+    """Play moves one after another from a position (a variation of the analysis board,
+    an engine line): each move with the squares it turned and the position after it.
+    A move that cannot be played is a 400 naming it."""
+    if len(body.fen) > 120:
+        raise InvalidPositionError(f"position text too long: {quote(body.fen)}")
+    position = Position.from_fen(body.fen)
+    return LineAnswer.model_validate({"positions": line_positions(position, body.moves)})
+
+
+def _core_tree(nodes: list[VariationNode], count: list[int]) -> list[Node]:
+    count[0] += len(nodes)
+    if count[0] > MOST_NODES:
+        raise WebError(f"the variation tree holds more than {MOST_NODES} moves")
+    return [Node(n.square, None, _core_tree(n.children, count)) for n in nodes]
+
+
+def _api_tree(nodes: list[Node]) -> list[VariationNode]:
+    return [VariationNode(square=n.square, children=_api_tree(n.children)) for n in nodes]
+
+
+@router.post("/api/analysis/record", response_model=TreeRecord)
+async def tree_record(body: TreeRecordRequest, manager: Manager) -> TreeRecord:
+    """Write a variation tree as a record in the text format (docs/records.md): on a
+    game whose moves are the tree's main line, that game's record with the variations;
+    else a record of the main line from the game's (or the given) start, its players'
+    names kept, with the variations. Every move is replayed (400 naming a bad one)."""
+    tree = _core_tree(body.tree, [0])
+    squares = [node.square for node in main_line(tree)]
+    if body.game is not None:
+        session = await asyncio.to_thread(manager.get, body.game)
+        with session.lock:
+            game = session.game
+            if squares == [move.square for move in game.moves]:
+                return TreeRecord(record=game_to_text(game, tree))
+            start, names = game.start, (game.x_name, game.o_name)
+    elif body.start is not None:
+        start, names = Position.from_fen(body.start), ("X", "O")
+    else:
+        raise WebError("name the game the tree grew on, or its start position")
+    fresh = Game(start, *names, event="Analysis")
+    for square in squares:
+        fresh.play(square)
+    return TreeRecord(record=game_to_text(fresh, tree))
+
+
+@router.post("/api/analysis/tree", response_model=TreeAnswer)
+def read_tree(body: ImportRequest) -> TreeAnswer:
+    """The variation tree of a record in the text format (its main line the game's
+    moves; a record without variations gives the game's line): every move replayed,
+    a bad record a 400 saying why."""
+    game, tree = record_from_text(body.record)
+    return TreeAnswer(start=game.start.fen(), tree=_api_tree(tree))
+
+
+@router.post(
+    "/api/games/{game_id}/judge",
+    response_model=Judgement,
+    dependencies=[SAME_SITE],
+)
+async def judge_move(
+    game_id: str, body: JudgeRequest, request: Request, manager: Manager
+) -> Judgement:
+    """Judge another move in a position of the game (``ply`` plies in) as the review
+    judges the played ones, the same every time: its value and the best move's (X's
+    view), the pieces it loses for its mover, exact or the search's depth, and whether
+    it is accepted (it loses less than the review's inaccuracy threshold, 2 pieces).
+    Takes an analysis slot while it runs (429 when none is free)."""
+    session = await asyncio.to_thread(manager.get, game_id)
+    with session.lock:
+        positions = list(session.game.positions)
+    if body.ply >= len(positions):
+        raise WebError(f"ply {body.ply} is beyond the game's {len(positions) - 1} plies")
+    slots: Slots = request.app.state.analyses
+    limits = request.app.state.limits
+    client = limited_client(request)
+    slots.take(limits.analyses, client=client, per_client=limits.analyses_per_client)
+    try:
+        found = await asyncio.to_thread(judge, positions[body.ply], body.ply, body.move)
+    finally:
+        slots.give(client)
+    return Judgement.model_validate(found)
