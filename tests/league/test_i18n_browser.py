@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from adjacency.core.details import detail_text
 from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_to_text
 from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
+from adjacency.serving.details import ended
 from browser_helpers import UNDER_TEST
 from i18n_helpers import english_left
 from league_helpers import add_member, get, make_league, thread_server, wait_until
@@ -112,11 +112,9 @@ def test_how_games_ended_is_shown_in_indonesian(browser: Any, tmp_path: Path) ->
         start = store.settings().opening(0)
         lost = store.start_game(ids["slow"], ids["r1"], start.fen())
         game = Game(start, "slow", "r1")
-        game.forfeit(
-            "x", Termination.TIME_FORFEIT, detail_text("clock-not-connected", player="slow")
-        )
+        game.forfeit("x", Termination.TIME_FORFEIT, ended("clock-not-connected", player="slow"))
         store.finish_game(
-            lost, "o", "time forfeit", game.termination_detail, game_to_text(game),
+            lost, "o", "time forfeit", game.detail, game_to_text(game),
             start.score, 0, (120.0, 0.0),
         )  # fmt: skip
     timeout = "slow tidak melangkah sebelum waktunya habis (tidak terhubung)"

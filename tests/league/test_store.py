@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.core import Position
-from adjacency.core.details import explain
+from adjacency.core.details import DetailCode
 from adjacency.core.errors import InvalidSettingsError
 from adjacency.league.settings import LeagueSettings, book_openings, parse_clock
 from adjacency.league.store import LeagueError, LeagueStore, token_hash
@@ -69,7 +69,8 @@ def test_ratings_are_a_recomputation_of_the_stored_games_and_in_flight_games_abo
     aborted = store.game(flying)
     assert aborted is not None and aborted.status == "aborted" and aborted.rated_seq is None
     assert aborted.detail == "the server stopped during the game"  # pages translate its code
-    assert explain(aborted.detail) == ("server-stopped-during", {})
+    assert aborted.end_detail().code == DetailCode.SERVER_STOPPED_DURING
+    assert aborted.end_detail().params == {}
     assert store.ratings() == store.recompute_ratings()
     ratings = store.ratings()
     assert ratings[a.id].rating > 1500 > ratings[b.id].rating

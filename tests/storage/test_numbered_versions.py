@@ -45,11 +45,16 @@ SCHEMAS: dict[str, tuple[str, Schema]] = {
     "solutions.db": ("solutions", SOLUTIONS),
     "web.sqlite3": ("games", WEB),
 }
-ADDED: dict[str, dict[str, list[list[Any]]]] = {"league.db": {"proofs": []}}
-"""The tables a step after the first adds (the league's ``proofs``: no person played)."""
-NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 2}}
+ADDED: dict[str, dict[str, list[list[Any]]]] = {
+    "league.db": {"proofs": []},
+    "web.sqlite3": {"puzzle_attempts": [], "puzzle_players": [], "puzzle_ratings": []},
+}
+"""The tables a step after the first adds (the league's ``proofs``: no person played; the
+web's puzzle ratings: no one tried a puzzle)."""
+NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 2, "games": 2}}
 """How many columns a step after the first adds at the end of a table, ``NULL`` in the
-rows from before (the league's events: their own clock, none)."""
+rows from before (the league's events: their own clock, none; its games: their detail's
+code and params, none for the fixture's games, which ended with no detail)."""
 
 
 def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:

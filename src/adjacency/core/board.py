@@ -105,14 +105,23 @@ class Board:
         ):
             raise InvalidSquareError(
                 f"malformed square {quote(name)}: expected a file a-{last_file} "
-                f"followed by a rank 1-{self.rows}, like 'c3'"
+                f"followed by a rank 1-{self.rows}, like 'c3'",
+                "malformed-square",
+                {"square": quote(name), "last_file": last_file, "rows": str(self.rows)},
             )
         file = FILE_NAMES.index(text[0])
         rank = int(text[1:]) - 1
         if file >= self.cols or not 0 <= rank < self.rows:
             raise InvalidSquareError(
                 f"square {quote(name)} is off the {self.dimensions} board: "
-                f"files run a-{last_file} and ranks 1-{self.rows}"
+                f"files run a-{last_file} and ranks 1-{self.rows}",
+                "off-the-board",
+                {
+                    "square": quote(name),
+                    "size": self.dimensions,
+                    "last_file": last_file,
+                    "rows": str(self.rows),
+                },
             )
         return rank * self.cols + file
 

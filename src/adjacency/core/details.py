@@ -1,125 +1,153 @@
-"""The servers' sentences about how a game (or a league challenge) ended, each with a
-stable code: ``X (Alice) resigned`` is ``resigned`` with ``{"player": "X (Alice)"}``.
+"""The codes of how a game (or a league challenge) ended, and their parameters:
+``X (Alice) resigned`` is :attr:`DetailCode.RESIGNED` with ``{"player": "X (Alice)"}``.
 
-A game's detail is English text where it is kept (a record's ``TerminationDetail``,
-the league's ``games.detail`` column, the command line), and stays so: records and
-exports do not change with the reader's language. Pages in other languages need the
-sentence's meaning instead, so every sentence a server makes is written from one
-template of :data:`TEMPLATES` (:func:`detail_text`), and :func:`explain` reads a text
-back into its code and params by the same template. The reading, not a stored code,
-is what the APIs send (``detail_code``, ``detail_params``): a game stored before the
-codes existed, a record imported from a file and a live game all explain alike, with
-no second column to keep in step. A page shows the catalogue's ``detail.<code>``
-filled with the params, and the English text for a detail no template matches (an
-external engine's own words, ``None`` from :func:`explain`).
-
-Contract: ``explain(detail_text(code, **params)) == (code, params)`` for every code and
-for params that do not themselves contain a later template's fixed words (names are
-free text; a name shaped like a sentence may read back as another split, never as an
-error). Each template's params are the fields of its catalogue message.
+A game ends with a :class:`Detail`: the code and its params as the server decided them,
+and the English text of the end as it was written then (a record's ``TerminationDetail``,
+the command line). The core keeps the codes and their parameter names only; the
+sentences are the catalogues' ``detail.<code>`` messages, rendered where pages are
+served (:mod:`adjacency.serving.details`), so rewording a sentence changes no stored
+code. A detail with no code (``code`` ``None``) is text no server wrote: an engine's or
+a bot's own words, a record written before the codes.
 """
 
 from __future__ import annotations
 
-import re
-from functools import cache
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-TEMPLATES: dict[str, str] = {
+from .errors import InvalidRecordError
+from .text import quote
+
+
+class DetailCode(StrEnum):
+    """Every end a server describes; the values are stable across releases (stored in
+    databases and records, and the pages' catalogue keys ``detail.<code>``)."""
+
     # People and bots giving up, stopping, or running out of time.
-    "resigned": "{player} resigned",
-    "aborted": "{player} aborted the game before their first move",
-    "out-of-time": "{player} ran out of time",
-    "clock": "{player} did not move within its clock",
-    "clock-connected": "{player} did not move within its clock (connected)",
-    "clock-not-connected": "{player} did not move within its clock (not connected)",
-    "clock-page-open": "{player} did not move within their clock (their play page was open)",
-    "clock-page-closed": "{player} did not move within their clock (their play page was closed)",
-    "late": "{player} moved after its time was up",
-    # Illegal answers (the position's and the board's own refusals, core/position.py and
-    # core/board.py, with and without the mover's name; off-board: any other reason).
-    "not-a-square": "{player} answered: illegal move {move}: not a square name like 'c3'",
-    "occupied-by": "{player} answered: illegal move {move}: {square} is occupied by {owner} "
-    "in {fen}; moves must go on an empty square",
-    "malformed-square-by": "{player} answered: illegal move {move} in {fen}: malformed square "
-    "{square}: expected a file a-{last_file} followed by a rank 1-{rows}, like 'c3'",
-    "off-the-board-by": "{player} answered: illegal move {move} in {fen}: square {square} is "
-    "off the {size} board: files run a-{last_file} and ranks 1-{rows}",
-    "off-board-by": "{player} answered: illegal move {move} in {fen}: {reason}",
-    "occupied": "illegal move {move}: {square} is occupied by {owner} in {fen}; "
-    "moves must go on an empty square",
-    "malformed-square": "illegal move {move} in {fen}: malformed square {square}: expected a "
-    "file a-{last_file} followed by a rank 1-{rows}, like 'c3'",
-    "off-the-board": "illegal move {move} in {fen}: square {square} is off the {size} board: "
-    "files run a-{last_file} and ranks 1-{rows}",
-    "off-board": "illegal move {move} in {fen}: {reason}",
+    RESIGNED = "resigned"
+    ABORTED = "aborted"
+    OUT_OF_TIME = "out-of-time"
+    CLOCK = "clock"
+    CLOCK_CONNECTED = "clock-connected"
+    CLOCK_NOT_CONNECTED = "clock-not-connected"
+    CLOCK_PAGE_OPEN = "clock-page-open"
+    CLOCK_PAGE_CLOSED = "clock-page-closed"
+    LATE = "late"
+    # Illegal answers: the position's and the board's own refusals (core/position.py and
+    # core/board.py), alone and answered by a named mover (``-by``).
+    NOT_A_SQUARE = "not-a-square"
+    OCCUPIED_BY = "occupied-by"
+    MALFORMED_SQUARE_BY = "malformed-square-by"
+    OFF_THE_BOARD_BY = "off-the-board-by"
+    OFF_BOARD_BY = "off-board-by"
+    OCCUPIED = "occupied"
+    MALFORMED_SQUARE = "malformed-square"
+    OFF_THE_BOARD = "off-the-board"
+    OFF_BOARD = "off-board"
     # Crashes and the server's own stops.
-    "house-crashed": "house bot {player} ({spec}) crashed: {error}",
-    "could-not-start": "{player} could not start: {error}",
-    "bot-failed": "{player} failed: {error}",
-    "not-stored": "the server could not store the result (its database refuses writes)",
-    "server-stopped": "the server stopped",
-    "server-stopped-during": "the server stopped during the game",
+    HOUSE_CRASHED = "house-crashed"
+    COULD_NOT_START = "could-not-start"
+    BOT_FAILED = "bot-failed"
+    NOT_STORED = "not-stored"
+    SERVER_STOPPED = "server-stopped"
+    SERVER_STOPPED_DURING = "server-stopped-during"
     # League challenges (a person's page shows why one ended).
-    "declined": "{player} declined",
-    "challenger-left": "{player} left or is playing another game",
-    "page-stopped": "your page stopped asking while you waited: challenge again",
-    "playing-other": "you were playing another game when your turn came",
-    "challenged-other": "you challenged someone else",
-    "no-answer": "{player} did not answer in {seconds} s",
-    "bot-revoked": "the bot was revoked",
+    DECLINED = "declined"
+    CHALLENGER_LEFT = "challenger-left"
+    PAGE_STOPPED = "page-stopped"
+    PLAYING_OTHER = "playing-other"
+    CHALLENGED_OTHER = "challenged-other"
+    NO_ANSWER = "no-answer"
+    BOT_REVOKED = "bot-revoked"
+
+
+_SQUARE = ("square", "last_file", "rows")
+PARAMS: dict[DetailCode, tuple[str, ...]] = {
+    DetailCode.RESIGNED: ("player",),
+    DetailCode.ABORTED: ("player",),
+    DetailCode.OUT_OF_TIME: ("player",),
+    DetailCode.CLOCK: ("player",),
+    DetailCode.CLOCK_CONNECTED: ("player",),
+    DetailCode.CLOCK_NOT_CONNECTED: ("player",),
+    DetailCode.CLOCK_PAGE_OPEN: ("player",),
+    DetailCode.CLOCK_PAGE_CLOSED: ("player",),
+    DetailCode.LATE: ("player",),
+    DetailCode.NOT_A_SQUARE: ("player", "move"),
+    DetailCode.OCCUPIED_BY: ("player", "move", "square", "owner", "fen"),
+    DetailCode.MALFORMED_SQUARE_BY: ("player", "move", "fen", *_SQUARE),
+    DetailCode.OFF_THE_BOARD_BY: ("player", "move", "fen", *_SQUARE, "size"),
+    DetailCode.OFF_BOARD_BY: ("player", "move", "fen", "reason"),
+    DetailCode.OCCUPIED: ("move", "square", "owner", "fen"),
+    DetailCode.MALFORMED_SQUARE: ("move", "fen", *_SQUARE),
+    DetailCode.OFF_THE_BOARD: ("move", "fen", *_SQUARE, "size"),
+    DetailCode.OFF_BOARD: ("move", "fen", "reason"),
+    DetailCode.HOUSE_CRASHED: ("player", "spec", "error"),
+    DetailCode.COULD_NOT_START: ("player", "error"),
+    DetailCode.BOT_FAILED: ("player", "error"),
+    DetailCode.NOT_STORED: (),
+    DetailCode.SERVER_STOPPED: (),
+    DetailCode.SERVER_STOPPED_DURING: (),
+    DetailCode.DECLINED: ("player",),
+    DetailCode.CHALLENGER_LEFT: ("player",),
+    DetailCode.PAGE_STOPPED: (),
+    DetailCode.PLAYING_OTHER: (),
+    DetailCode.CHALLENGED_OTHER: (),
+    DetailCode.NO_ANSWER: ("player", "seconds"),
+    DetailCode.BOT_REVOKED: (),
 }
-"""Every sentence the servers make about an end, by code; ``{name}`` marks a param.
-Codes are stable across releases (pages key their catalogue messages ``detail.<code>``)."""
+"""Each code's parameter names: the fields its catalogue messages fill in."""
 
-MAX_EXPLAINED = 600
-"""The longest text :func:`explain` reads (a detail quotes its inputs cut short, so a
-real one is at most a few hundred characters; the cap also bounds the patterns' backtracking
-on a text made to almost match, to milliseconds)."""
-
-_FIELD = re.compile(r"\{(\w+)\}")
-
-
-def detail_text(code: str, **params: object) -> str:
-    """The English sentence of ``code`` with ``params`` filled in (``KeyError`` for an
-    unknown code or a missing param: a server's own sentence always has a template)."""
-    return TEMPLATES[code].format(**params)
+NAMED: dict[DetailCode, DetailCode] = {
+    DetailCode.OCCUPIED: DetailCode.OCCUPIED_BY,
+    DetailCode.MALFORMED_SQUARE: DetailCode.MALFORMED_SQUARE_BY,
+    DetailCode.OFF_THE_BOARD: DetailCode.OFF_THE_BOARD_BY,
+    DetailCode.OFF_BOARD: DetailCode.OFF_BOARD_BY,
+}
+"""A refusal's code, and its code when a named mover answered it (``player`` added)."""
 
 
-def explain(text: str) -> tuple[str, dict[str, str]] | None:
-    """The code and params of a detail made by :func:`detail_text`, or ``None`` (an
-    empty text, a sentence of no template: an engine's or a bot's own words)."""
-    if not text or len(text) > MAX_EXPLAINED:
-        return None
-    for code, pattern in _patterns():
-        found = pattern.fullmatch(text)
-        if found is not None:
-            return code, found.groupdict()
-    return None
-
-
-@cache
-def _patterns() -> list[tuple[str, re.Pattern[str]]]:
-    """Each template as a pattern, those with the most fixed text first (so ``{player}
-    answered: illegal move ...`` is read as itself, not as a shorter template whose param
-    swallowed the rest)."""
-
-    def fixed(template: str) -> int:
-        return len(_FIELD.sub("", template))
-
-    patterns = []
-    for code, template in sorted(TEMPLATES.items(), key=lambda item: -fixed(item[1])):
-        parts = _FIELD.split(template)  # fixed, name, fixed, name, ..., fixed
-        regex = "".join(
-            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+def coded(code: object, params: object, where: str = "detail") -> tuple[DetailCode, dict[str, str]]:
+    """``code`` and ``params`` checked: a known code, and exactly its params, all text.
+    Raises :class:`InvalidRecordError` saying what is wrong (a record's or a row's
+    code is input)."""
+    try:
+        known = DetailCode(code)  # type: ignore[arg-type]
+    except ValueError:
+        raise InvalidRecordError(
+            f"{where}: detail code {quote(code)} is not one of {', '.join(DetailCode)}"
+        ) from None
+    names = PARAMS[known]
+    if (
+        not isinstance(params, Mapping)
+        or set(params) != set(names)
+        or not all(isinstance(value, str) for value in params.values())
+    ):
+        raise InvalidRecordError(
+            f"{where}: detail {known.value!r} takes the text params "
+            f"{', '.join(names) or '(none)'}, got {quote(params)}"
         )
-        patterns.append((code, re.compile(regex, re.DOTALL)))
-    return patterns
+    return known, {name: params[name] for name in names}
 
 
-def detail_fields(text: str) -> dict[str, Any]:
-    """The API's fields beside a detail ``text``: ``detail_code`` (``None`` when no
-    template reads it) and ``detail_params`` (what the code's message fills in)."""
-    found = explain(text)
-    code, params = found if found is not None else (None, {})
-    return {"detail_code": code, "detail_params": params}
+@dataclass(frozen=True)
+class Detail:
+    """How a game ended, in words (``text``) and, for an end a server wrote, as a code
+    with its params (``code`` ``None`` for anyone else's words)."""
+
+    text: str = ""
+    code: DetailCode | None = None
+    params: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.code is not None:
+            coded(self.code, self.params)
+        elif self.params:
+            raise ValueError(f"params {dict(self.params)!r} without a detail code")
+
+    def fields(self) -> dict[str, Any]:
+        """The API's fields of the code: ``detail_code`` (``None``: no code) and
+        ``detail_params``."""
+        code = None if self.code is None else self.code.value
+        return {"detail_code": code, "detail_params": dict(self.params)}

@@ -23,11 +23,25 @@ class AdjacencyError(ValueError):
     """Base class of every error raised for bad input (the caller's input is at fault)."""
 
 
-class InvalidSquareError(AdjacencyError):
+class _Refusal(AdjacencyError):
+    """A refusal a game's detail can name by code: ``code`` (a
+    :class:`~adjacency.core.details.DetailCode` value, or ``None``) and the ``params`` its
+    message fills in, so a server stores why a move was refused without reading the
+    message back."""
+
+    def __init__(
+        self, message: str, code: str | None = None, params: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = dict(params or {})
+
+
+class InvalidSquareError(_Refusal):
     """A square name that is malformed or lies outside the board."""
 
 
-class IllegalMoveError(AdjacencyError):
+class IllegalMoveError(_Refusal):
     """A move that the rules do not allow in the given position."""
 
 

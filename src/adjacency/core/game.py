@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .details import Detail, DetailCode
 from .errors import IllegalMoveError, InvalidRecordError
 from .fen import Color
 from .position import Outcome, Position, other
@@ -68,6 +69,11 @@ class Game:
     termination: Termination = Termination.UNTERMINATED
     termination_detail: str = ""
     tags: dict[str, str] = field(default_factory=dict)
+    detail_code: DetailCode | None = None
+    """The code of the end a server wrote (:mod:`adjacency.core.details`); ``None`` for
+    other words (an engine's own) and an end without detail."""
+    detail_params: dict[str, str] = field(default_factory=dict)
+    """The params of :attr:`detail_code` (empty without a code)."""
     positions: list[Position] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -172,25 +178,42 @@ class Game:
         if not self.moves:
             raise IllegalMoveError("there is no move to take back")
         self.positions.pop()
-        self.result, self.termination, self.termination_detail = None, Termination.UNTERMINATED, ""
+        self.result, self.termination = None, Termination.UNTERMINATED
+        self.set_detail("")
         return self.moves.pop()
 
-    def forfeit(self, loser: Color, termination: Termination, detail: str = "") -> None:
+    @property
+    def detail(self) -> Detail:
+        """How the game ended: its detail text with its code and params."""
+        return Detail(self.termination_detail, self.detail_code, self.detail_params)
+
+    def set_detail(self, detail: str | Detail) -> None:
+        """Say how the game ended: ``detail`` as text, or with its code (a detail read
+        back from an old row's text, say); the result stays."""
+        if isinstance(detail, str):
+            detail = Detail(detail)
+        self.termination_detail = detail.text
+        self.detail_code, self.detail_params = detail.code, dict(detail.params)
+
+    def forfeit(self, loser: Color, termination: Termination, detail: str | Detail = "") -> None:
         """End the game as a loss for ``loser`` (time, illegal move, disconnection,
-        resignation)."""
+        resignation); ``detail`` is text, or a :class:`~adjacency.core.details.Detail`
+        with its code."""
         if termination in (Termination.NORMAL, Termination.UNTERMINATED, Termination.ABANDONED):
             raise ValueError(f"{termination.value!r} is not a forfeit")
         winner: Outcome = other(loser)
-        self.result, self.termination, self.termination_detail = winner, termination, detail
+        self.result, self.termination = winner, termination
+        self.set_detail(detail)
 
     def has_moved(self, color: Color) -> bool:
         """Whether ``color`` has played a move in this game (a side may abort only before
         its first move: the web app's and the league's abort both ask this)."""
         return any(p.turn == color for p in self.positions[: len(self.moves)])
 
-    def abandon(self, detail: str = "") -> None:
-        """Stop the game with no result."""
-        self.result, self.termination, self.termination_detail = None, Termination.ABANDONED, detail
+    def abandon(self, detail: str | Detail = "") -> None:
+        """Stop the game with no result (``detail`` as in :meth:`forfeit`)."""
+        self.result, self.termination = None, Termination.ABANDONED
+        self.set_detail(detail)
 
     def _repr_html_(self) -> str:
         """The current position (last move and conversions marked), the players, the

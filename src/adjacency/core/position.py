@@ -17,6 +17,7 @@ from .errors import (
     IllegalMoveError,
     InvalidPositionError,
     InvalidSettingsError,
+    InvalidSquareError,
 )
 from .fen import COLORS, Color, format_fen, parse_fen
 from .svg import position_svg
@@ -227,16 +228,27 @@ class Position:
         try:
             index = self._index(move)
         except ValueError as exc:
-            raise IllegalMoveError(f"illegal move {quote(move)} in {self.fen()!r}: {exc}") from None
+            where = {"move": quote(move), "fen": repr(self.fen())}
+            code, params = (
+                (exc.code, {**where, **exc.params})
+                if isinstance(exc, InvalidSquareError) and exc.code is not None
+                else ("off-board", {**where, "reason": str(exc)})
+            )
+            raise IllegalMoveError(
+                f"illegal move {quote(move)} in {self.fen()!r}: {exc}", code, params
+            ) from None
         if self.plies_left == 0:
             raise IllegalMoveError(
                 f"illegal move {quote(move)}: the game is over in {self.fen()!r}"
             )
         if (self.x | self.o) >> index & 1:
             owner = "x" if self.x >> index & 1 else "o"
+            square = self.board.name(index)
             raise IllegalMoveError(
-                f"illegal move {quote(move)}: {self.board.name(index)} is occupied by {owner} "
-                f"in {self.fen()!r}; moves must go on an empty square"
+                f"illegal move {quote(move)}: {square} is occupied by {owner} "
+                f"in {self.fen()!r}; moves must go on an empty square",
+                "occupied",
+                {"move": quote(move), "square": square, "owner": owner, "fen": repr(self.fen())},
             )
         return index
 

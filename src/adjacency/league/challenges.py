@@ -27,9 +27,10 @@ This module keeps the state only (no hall, no store, times given by the caller).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..core.details import detail_text
+from ..core.details import Detail
+from ..serving.details import ended
 from .store import Member
 
 ANSWER_TIME = 60.0
@@ -59,7 +60,7 @@ class Challenge:
     status: str
     created: float
     game: int | None = None
-    detail: str = ""
+    detail: Detail = field(default_factory=Detail)
     ended: float | None = None
     address: str | None = None
     """The challenger's address (``None``: not limited per address, a client of this
@@ -98,22 +99,24 @@ class Challenges:
         self.expire(now)
         for old in self.by_id.values():
             if old.open and old.challenger.id == challenger.id:
-                self.end(old, "cancelled", detail_text("challenged-other"), now)
+                self.end(old, "cancelled", ended("challenged-other"), now)
         challenge = Challenge(self._next, challenger, opponent, status, now, address=address)
         self._next += 1
         self.by_id[challenge.id] = challenge
         return challenge
 
-    def end(self, challenge: Challenge, status: str, detail: str, now: float) -> None:
-        """End an open challenge (``started``, ``declined``, ``expired``, ``cancelled``)."""
-        challenge.status, challenge.detail, challenge.ended = status, detail, now
+    def end(self, challenge: Challenge, status: str, detail: str | Detail, now: float) -> None:
+        """End an open challenge (``started``, ``declined``, ``expired``, ``cancelled``)
+        saying why (text alone: words of no code, ``game 12``)."""
+        challenge.status, challenge.ended = status, now
+        challenge.detail = Detail(detail) if isinstance(detail, str) else detail
 
     def expire(self, now: float) -> None:
         """Expire the unanswered challenges and forget the long-ended ones."""
         for challenge in list(self.by_id.values()):
             if challenge.status == "waiting" and challenge.expires_in(now) == 0.0:
                 name = challenge.opponent.name
-                detail = detail_text("no-answer", player=name, seconds=f"{ANSWER_TIME:g}")
+                detail = ended("no-answer", player=name, seconds=f"{ANSWER_TIME:g}")
                 self.end(challenge, "expired", detail, now)
             if challenge.ended is not None and now - challenge.ended > KEEP_ENDED:
                 del self.by_id[challenge.id]

@@ -33,8 +33,8 @@ import time
 from typing import Any
 
 from ..bots import BotFailure
-from ..core.details import detail_text
-from ..core.errors import AdjacencyError
+from ..core.details import Detail
+from ..core.errors import AdjacencyError, IllegalMoveError
 from ..core.fen import Color
 from ..core.game import Game, Termination
 from ..core.position import other
@@ -42,6 +42,7 @@ from ..core.record import game_to_text
 from ..core.text import quote
 from ..ratings.glicko import Glicko
 from ..serving.clock import Clock
+from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .event_store import clock_text
 from .house import HouseMove, HousePlayers
@@ -127,7 +128,7 @@ class Games:
         degraded and pairs nobody; ``None`` when writes work."""
         self.failing_since: float | None = None
         """When writes began to fail (epoch seconds), while they do."""
-        self.unstored: dict[int, tuple[str, str, int]] = {}
+        self.unstored: dict[int, tuple[Detail, str, int]] = {}
         """Games that ended while writes failed, reported aborted and to be stored so
         when writes work again: ``id: (detail, record, plies)``."""
 
@@ -168,7 +169,7 @@ class Games:
         """Called when a game ends (its players may be paired again); the hall runs its
         scheduler then."""
 
-    def abort_all(self, reason: str) -> None:
+    def abort_all(self, reason: Detail) -> None:
         """End every game in play as aborted (unrated, kept in the store), telling both
         sides, and cancel the house moves being computed."""
         for task in list(self._house_tasks):
@@ -316,7 +317,7 @@ class Games:
                 self._forfeit(
                     live,
                     Termination.DISCONNECTION,
-                    detail_text(
+                    ended(
                         "house-crashed",
                         player=mover.name,
                         spec=mover.spec,
@@ -374,17 +375,17 @@ class Games:
         """The people whose play page is open now (the hall knows; none here)."""
         return set()
 
-    def _time_loss(self, mover: Member) -> str:
+    def _time_loss(self, mover: Member) -> Detail:
         """The detail of ``mover``'s loss on time, saying where it was: a bot connected or
         not; a person whose play page was open (they did not click in time) or closed (a
         person never holds a connection: their page asks over HTTP)."""
         if mover.kind == "house":
-            return detail_text("clock", player=mover.name)
+            return ended("clock", player=mover.name)
         if mover.kind == "person":
             page = "open" if mover.id in self.present() else "closed"
-            return detail_text(f"clock-page-{page}", player=mover.name)
+            return ended(f"clock-page-{page}", player=mover.name)
         connected = "connected" if mover.id in self.connections else "not-connected"
-        return detail_text(f"clock-{connected}", player=mover.name)
+        return ended(f"clock-{connected}", player=mover.name)
 
     def move(self, member: Member, game_id: int, square: object) -> LiveGame:
         """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
@@ -421,9 +422,7 @@ class Games:
         if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
         self._spend_clock(live)
-        self._forfeit(
-            live, termination, detail_text("bot-failed", player=member.name, error=detail)
-        )
+        self._forfeit(live, termination, ended("bot-failed", player=member.name, error=detail))
         return live
 
     def _own_game(self, member: Member, game_id: int) -> tuple[LiveGame, Color]:
@@ -453,9 +452,7 @@ class Games:
         :meth:`_own_person_game`."""
         live, color = self._own_person_game(member, game_id, "resign")
         self._spend_clock(live)
-        live.game.forfeit(
-            color, Termination.RESIGNATION, detail_text("resigned", player=member.name)
-        )
+        live.game.forfeit(color, Termination.RESIGNATION, ended("resigned", player=member.name))
         self._finish(live)
         return live
 
@@ -473,12 +470,10 @@ class Games:
                 "your first move; resign instead"
             )
         self._spend_clock(live)
-        live.game.abandon(detail_text("aborted", player=member.name))
+        live.game.abandon(ended("aborted", player=member.name))
         game = live.game
         try:
-            self.store.abort_game(
-                live.id, game.termination_detail, game_to_text(game), len(game.moves)
-            )
+            self.store.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
         except Exception:  # a failing store must not keep the players from hearing it
             log.exception("could not store aborted game %d", live.id)
         live.clock.stop()
@@ -506,18 +501,21 @@ class Games:
         in_time = live.clock.moved(color, now)
         live.used[color] += spent
         if not in_time:
-            self._forfeit(live, Termination.TIME_FORFEIT, detail_text("late", player=mover.name))
+            self._forfeit(live, Termination.TIME_FORFEIT, ended("late", player=mover.name))
             return
         if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
             self._forfeit(
                 live,
                 Termination.ILLEGAL_MOVE,
-                detail_text("not-a-square", player=mover.name, move=describe_answer(square)),
+                ended("not-a-square", player=mover.name, move=describe_answer(square)),
             )
             return
         try:
             live.game.play(square, spent)
-        except AdjacencyError as exc:  # occupied, off the board, not a square name
+        except IllegalMoveError as exc:  # occupied, off the board, not a square name
+            self._forfeit(live, Termination.ILLEGAL_MOVE, refused(exc, mover.name))
+            return
+        except AdjacencyError as exc:
             self._forfeit(live, Termination.ILLEGAL_MOVE, f"{mover.name} answered: {exc}")
             return
         if live.move_time is not None:
@@ -527,7 +525,7 @@ class Games:
         else:
             self._ask(live)
 
-    def _forfeit(self, live: LiveGame, termination: Termination, detail: str) -> None:
+    def _forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
         live.game.forfeit(live.game.position.turn, termination, detail)
         self._finish(live)
 
@@ -540,7 +538,7 @@ class Games:
                 live.id,
                 game.result,
                 game.termination.value,
-                game.termination_detail,
+                game.detail,
                 game_to_text(game),
                 game.position.score,
                 len(game.moves),
@@ -555,7 +553,7 @@ class Games:
             # Nobody is told a result that is not stored: the game is aborted instead
             # (stored as such once writes work again) and the league degraded.
             self._rating_cache = None
-            detail = detail_text("not-stored")
+            detail = ended("not-stored")
             game.abandon(detail)
             self.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
             self.write_failed(f"game {live.id}", exc)

@@ -31,8 +31,8 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 
-from ..core.details import detail_text
 from ..core.errors import StoreError
+from ..serving.details import ended
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import COOLDOWN, MAX_INCOMING, PER_ADDRESS, Challenge, Challenges
 from .event_runner import EventRunner, EventStart
@@ -150,7 +150,7 @@ class Hall(Games):
         if tasks:  # asyncio.wait: their cancellation is not raised here, but this one's is
             await asyncio.wait(tasks)
         self._task = self._saver = None
-        self.abort_all(detail_text("server-stopped"))
+        self.abort_all(ended("server-stopped"))
         outboxes = list(self.connections.values())
         for outbox in outboxes:
             outbox.close()
@@ -205,7 +205,7 @@ class Hall(Games):
             old.close()
         self.connections[member.id] = outbox
         for game_id in self.unheard.pop(member.id, []):
-            outbox.post(game_aborted(game_id, detail_text("server-stopped-during")))
+            outbox.post(game_aborted(game_id, ended("server-stopped-during")))
         for live in self.live.values():
             if live.color_of(member.id) is not None:
                 self._announce(live, member.id)
@@ -332,17 +332,15 @@ class Hall(Games):
         if challenge.opponent.id != person.id:
             raise Forbidden("only the challenged person answers a challenge")
         if challenge.status != "waiting":
-            raise NotNow(f"challenge {challenge_id} is {challenge.status}: {challenge.detail}")
+            raise NotNow(f"challenge {challenge_id} is {challenge.status}: {challenge.detail.text}")
         if not accept:
-            self.challenges.end(
-                challenge, "declined", detail_text("declined", player=person.name), now
-            )
+            self.challenges.end(challenge, "declined", ended("declined", player=person.name), now)
             return challenge
         if not self.is_free(person):
             raise NotNow("you are playing a game already: finish it first", code="playing_already")
         challenger = challenge.challenger
         if challenger.id not in self.present() or not self.is_free(challenger):
-            detail = detail_text("challenger-left", player=challenger.name)
+            detail = ended("challenger-left", player=challenger.name)
             self.challenges.end(challenge, "cancelled", detail, now)
             return challenge
         self._start_challenge(challenge, now)
@@ -408,16 +406,16 @@ class Hall(Games):
             for challenge in self.challenges.queue(bot_id):
                 bot = members.get(bot_id)
                 if bot is None or bot.revoked:
-                    self.challenges.end(challenge, "cancelled", detail_text("bot-revoked"), now)
+                    self.challenges.end(challenge, "cancelled", ended("bot-revoked"), now)
                     continue
                 if not self.is_free(bot):
                     break
                 person = challenge.challenger
                 if person.id not in present:
-                    detail = detail_text("page-stopped")
+                    detail = ended("page-stopped")
                     self.challenges.end(challenge, "expired", detail, now)
                 elif not self.is_free(person):
-                    detail = detail_text("playing-other")
+                    detail = ended("playing-other")
                     self.challenges.end(challenge, "cancelled", detail, now)
                 else:
                     self._start_challenge(challenge, now)

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import Color
-from ..core.details import detail_fields
+from ..core.details import Detail
 from ..core.errors import AdjacencyError
 from ..core.game import Game, Termination
 from ..serving.clock import SAFETY, Clock, move_budget
+from ..serving.details import detail_fields, english
 from .store import Member
 
 MOVE_CAP = 60.0
@@ -114,25 +115,25 @@ it restarted after a crash): no result, unrated; the client drops the game's eng
 def game_end(live: LiveGame) -> dict[str, Any]:
     """The ``game_end`` message of a finished (or aborted) game."""
     if live.game.termination == Termination.ABANDONED:
-        return game_aborted(live.id, live.game.termination_detail)
+        return game_aborted(live.id, live.game.detail)
     return {
         "type": "game_end",
         "game": live.id,
         "result": live.game.result,
         "termination": live.game.termination.value,
-        "detail": live.game.termination_detail,
-        **detail_fields(live.game.termination_detail),
+        "detail": english(live.game.detail),
+        **detail_fields(live.game.detail),
     }
 
 
-def game_aborted(game_id: int, detail: str) -> dict[str, Any]:
+def game_aborted(game_id: int, detail: Detail) -> dict[str, Any]:
     """The ``game_end`` message of an aborted game (termination :data:`ABORTED`)."""
     return {
         "type": "game_end",
         "game": game_id,
         "result": None,
         "termination": ABORTED,
-        "detail": detail,
+        "detail": english(detail),
         **detail_fields(detail),
     }
 
@@ -156,5 +157,5 @@ def state(live: LiveGame) -> dict[str, Any]:
         "result": None,
         "termination": None,
         "detail": "",
-        **detail_fields(""),
+        **detail_fields(Detail()),
     }

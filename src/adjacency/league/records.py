@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 
+from ..core.details import Detail, coded
 from ..core.errors import AdjacencyError
 from ..serving.errors import WebError
 from . import names
@@ -86,6 +88,21 @@ class StoredGame:
     started: float
     ended: float | None
     rated_seq: int | None
+    detail_code: str | None = None
+    """The code of :attr:`detail` (``NULL``: words of no code, :mod:`adjacency.core.details`)."""
+    detail_params: str | None = None
+    """The code's params, a JSON object."""
+
+    def end_detail(self) -> Detail:
+        """How the game ended: its detail with its code and params (a row whose code
+        does not read, written by hand, keeps its words)."""
+        if self.detail_code is None:
+            return Detail(self.detail)
+        try:
+            code, params = coded(self.detail_code, json.loads(self.detail_params or "{}"))
+        except (ValueError, RecursionError):  # InvalidRecordError is a ValueError
+            return Detail(self.detail)
+        return Detail(self.detail, code, params)
 
     def points(self, member_id: int) -> float:
         """Points ``member_id`` scored in this finished game (1, 0.5, 0)."""
@@ -97,7 +114,18 @@ class StoredGame:
 
 GAME_COLUMNS = (
     "id, pair_id, leg, x_id, o_id, opening, status, result, termination, detail, record, "
-    "x_score, o_score, plies, x_time, o_time, started, ended, rated_seq"
+    "x_score, o_score, plies, x_time, o_time, started, ended, rated_seq, detail_code, "
+    "detail_params"
 )
 LIGHT_COLUMNS = GAME_COLUMNS.replace("record,", "NULL,")
 """The columns of a listing: the records (a kilobyte each) are left out."""
+
+
+def detail_row(detail: str | Detail) -> tuple[str, str | None, str | None]:
+    """The ``games`` columns ``detail``, ``detail_code`` and ``detail_params`` (JSON) of
+    a game's end (text alone: no code)."""
+    if isinstance(detail, str):
+        return detail, None, None
+    if detail.code is None:
+        return detail.text, None, None
+    return detail.text, detail.code.value, json.dumps(dict(detail.params), ensure_ascii=False)

@@ -24,7 +24,9 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from ..serving.legacy_details import explain
 from ..storage import Schema, Step, StoreConfig, statements
+from .records import detail_row
 
 SCHEMA_VERSION = "adjacency-league-1"
 """The ``schema`` row of ``meta``: the version mark of the files before numbered versions
@@ -357,6 +359,25 @@ def _fill_proofs(db: sqlite3.Connection) -> None:
     )
 
 
+DETAIL_CODES = (
+    ("games", "detail_code", "TEXT"),
+    ("games", "detail_params", "TEXT"),
+)
+"""How a game ended as a code (:class:`~adjacency.core.details.DetailCode`) and its params
+(a JSON object) beside ``detail``, its English text: ``NULL`` for words of no code."""
+
+
+def _read_details(db: sqlite3.Connection) -> None:
+    """Fill each game's detail code from its text, read back once by the sentences the
+    servers wrote before the codes were stored."""
+    rows = db.execute("SELECT id, detail FROM games WHERE detail != ''").fetchall()
+    coded = [(game_id, detail_row(explain(text))) for game_id, text in rows]
+    db.executemany(
+        "UPDATE games SET detail_code = ?, detail_params = ? WHERE id = ?",
+        [(row[1], row[2], game_id) for game_id, row in coded if row[1] is not None],
+    )
+
+
 def _other_version(db: sqlite3.Connection) -> str | None:
     """Why a league file from before numbered versions cannot be upgraded: its ``meta``
     row ``schema`` names another version (read only)."""
@@ -381,6 +402,7 @@ STORE_SCHEMA = Schema(
         ),
         Step("proofs, replayed from the finished games", PROOFS, run=_fill_proofs),
         Step("each event's own clock", columns=EVENT_CLOCK),
+        Step("each game's detail code", columns=DETAIL_CODES, run=_read_details),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -393,7 +415,10 @@ STORE_SCHEMA = Schema(
    their triggers (:data:`TOTALS_VERSION`);
 2. ``proofs`` (:data:`PROOFS`), filled by a replay of the finished games;
 3. each event's own clock (:data:`EVENT_CLOCK`; an event stored before has none: its
-   games are played on the league's clock).
+   games are played on the league's clock);
+4. each game's detail code and params (:data:`DETAIL_CODES`), read once from the
+   details stored before (:func:`~adjacency.serving.legacy_details.explain`; words of
+   no code, an engine's, stay ``NULL``).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

@@ -35,12 +35,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..core.details import detail_fields
 from ..ratings.bradley_terry import fit_totals
 from ..ratings.glicko import Glicko
 from ..ratings.margin import estimate as margin_estimate
 from ..ratings.margin import pair_mean
 from ..ratings.stats import los, pentanomial, trinomial
+from ..serving.details import detail_fields, english
 from .rules import PROVISIONAL_RD
 from .store import LeagueStore, Member, StoredGame
 
@@ -222,8 +222,8 @@ def game_summary(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
         "status": game.status,
         "result": game.result,
         "termination": game.termination,
-        "detail": game.detail,
-        **detail_fields(game.detail),
+        "detail": english(game.end_detail()),
+        **detail_fields(game.end_detail()),
         "score": None if game.x_score is None else [game.x_score, game.o_score],
         "plies": game.plies,
         "pair": game.pair_id,

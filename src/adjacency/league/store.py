@@ -21,9 +21,10 @@ import sqlite3
 import time
 from typing import Any
 
-from ..core.details import detail_text
+from ..core.details import Detail
 from ..core.errors import StoreError
 from ..ratings.glicko import Glicko, rate_game
+from ..serving.details import ended
 from .members import MemberStore
 from .records import (
     GAME_COLUMNS,
@@ -36,6 +37,7 @@ from .records import (
     Member,
     StoredGame,
     check_name,
+    detail_row,
     new_token,
     token_hash,
 )
@@ -109,7 +111,7 @@ class LeagueStore(MemberStore):
         game_id: int,
         result: str | None,
         termination: str,
-        detail: str,
+        detail: str | Detail,
         record: str,
         scores: tuple[int, int],
         plies: int,
@@ -139,9 +141,10 @@ class LeagueStore(MemberStore):
             seq = int(db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0])
             db.execute(
                 "UPDATE games SET status='finished', result=?, termination=?, detail=?, "
+                "detail_code=?, detail_params=?, "
                 "record=?, x_score=?, o_score=?, plies=?, x_time=?, o_time=?, ended=?, "
                 "rated_seq=?, limited=1 WHERE id = ?",
-                (result, termination, detail, record, scores[0], scores[1], plies,
+                (result, termination, *detail_row(detail), record, scores[0], scores[1], plies,
                  times[0], times[1], time.time(), seq if rated else None, game_id),
             )  # fmt: skip
             db.execute(
@@ -178,16 +181,17 @@ class LeagueStore(MemberStore):
         return Glicko() if row is None else Glicko(float(row[0]), float(row[1]), float(row[2]))
 
     def abort_game(
-        self, game_id: int, detail: str, record: str | None = None, plies: int = 0
+        self, game_id: int, detail: str | Detail, record: str | None = None, plies: int = 0
     ) -> None:
         """Mark a game in play as aborted (unrated), keeping ``record`` (the moves played
         so far) when given; without one, what :meth:`save_progress` wrote stays."""
         with self._transaction() as db:
             db.execute(
-                "UPDATE games SET status='aborted', termination='abandoned', detail=?, ended=?, "
+                "UPDATE games SET status='aborted', termination='abandoned', detail=?, "
+                "detail_code=?, detail_params=?, ended=?, "
                 "record=COALESCE(?, record), plies=CASE WHEN ? IS NULL THEN plies ELSE ? END "
                 "WHERE id = ? AND status = 'playing'",
-                (detail, time.time(), record, record, plies, game_id),
+                (*detail_row(detail), time.time(), record, record, plies, game_id),
             )
 
     def save_progress(self, games: list[tuple[int, str, int]]) -> None:
@@ -205,8 +209,8 @@ class LeagueStore(MemberStore):
         with self._transaction() as db:
             cursor = db.execute(
                 "UPDATE games SET status='aborted', termination='abandoned', "
-                "detail=?, ended=? WHERE status='playing'",
-                (detail_text("server-stopped-during"), time.time()),
+                "detail=?, detail_code=?, detail_params=?, ended=? WHERE status='playing'",
+                (*detail_row(ended("server-stopped-during")), time.time()),
             )
             return int(cursor.rowcount)
 

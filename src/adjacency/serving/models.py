@@ -41,7 +41,7 @@ class ErrorMessage(BaseModel):
 
 class DetailMeaning(BaseModel):
     """What a game's (or a challenge's) English ``detail`` says, for pages in other
-    languages (:func:`adjacency.core.details.detail_fields`)."""
+    languages (:func:`adjacency.serving.details.detail_fields`)."""
 
     detail_code: str | None = Field(
         default=None,

@@ -33,11 +33,13 @@ from typing import Any
 
 from ..bots import Limit, Thinking
 from ..core import COLORS, Color, IllegalMoveError, other
-from ..core.details import detail_text
+from ..core.details import Detail
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from ..serving.clock import Clock, move_budget
+from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, NotNow
+from ..serving.legacy_details import explain
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
 from .limits import BotSlots
@@ -149,6 +151,8 @@ class GameSession:
     ) -> GameSession:
         """Rebuild a stored session (raises ``InvalidRecordError`` if the row is damaged)."""
         game = game_from_dict(record)
+        if "detail_code" not in record:  # stored before the codes: its text read back
+            game.set_detail(explain(game.termination_detail))
         players = {c: Player.from_dict(meta["players"][c]) for c in ("x", "o")}
         evals = [(e[0], e[1]) for e in meta.get("evals", [])]
         if len(evals) != len(game.moves):
@@ -276,9 +280,7 @@ class GameSession:
         self.clock.running = None
         name = self.players[color].name
         player = f"{color.upper()} ({name})"
-        self.game.forfeit(
-            color, Termination.TIME_FORFEIT, detail_text("out-of-time", player=player)
-        )
+        self.game.forfeit(color, Termination.TIME_FORFEIT, ended("out-of-time", player=player))
         self.changed()
 
     def _message(self) -> str:
@@ -417,14 +419,16 @@ class GameSession:
         try:
             self.game.play(move, seconds)
         except IllegalMoveError as exc:
-            self.game.forfeit(color, Termination.ILLEGAL_MOVE, str(exc))
+            self.game.forfeit(color, Termination.ILLEGAL_MOVE, refused(exc))
             self.changed()
             return
         self.evals.append(evaluation)
         self.step = False
         self.after_move()
 
-    def bot_failed(self, color: Color, termination: Termination | None, detail: str) -> None:
+    def bot_failed(
+        self, color: Color, termination: Termination | None, detail: str | Detail
+    ) -> None:
         """The bot of ``color`` could not answer
         (:meth:`~adjacency.web.turns.TurnHost.bot_failed`): it forfeits with ``termination``,
         or with ``None`` the game ends without a result."""
@@ -649,9 +653,7 @@ class GameSession:
             self._turns.cancel()
             name = self.players[color].name
             player = f"{color.upper()} ({name})"
-            self.game.forfeit(
-                color, Termination.RESIGNATION, detail_text("resigned", player=player)
-            )
+            self.game.forfeit(color, Termination.RESIGNATION, ended("resigned", player=player))
             self._run_clock()
             self.changed()
             return self._state()
@@ -669,7 +671,7 @@ class GameSession:
                 )
             self._turns.cancel()
             name = self.players[color].name
-            game.abandon(detail_text("aborted", player=f"{color.upper()} ({name})"))
+            game.abandon(ended("aborted", player=f"{color.upper()} ({name})"))
             self._run_clock()
             self.changed()
             return self._state()

@@ -39,8 +39,9 @@ from ..bots import Bot, BotFailure, Limit, Thinking
 from ..bots.gate import admit
 from ..bots.gate import build as build_bot
 from ..core import Color, Position
-from ..core.details import detail_text
+from ..core.details import Detail
 from ..core.game import Termination
+from ..serving.details import ended
 from .levels import is_baseline
 from .limits import BotSlots
 from .view import Evaluation
@@ -82,7 +83,9 @@ class TurnHost(Protocol):
     def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
         """The bot of ``color`` answered ``move`` (an illegal one forfeits)."""
 
-    def bot_failed(self, color: Color, termination: Termination | None, detail: str) -> None:
+    def bot_failed(
+        self, color: Color, termination: Termination | None, detail: str | Detail
+    ) -> None:
         """The bot of ``color`` could not answer: forfeit with ``termination``, or if it
         is ``None`` (not the player's fault) end the game without a result, ``detail``
         being the whole account."""
@@ -214,7 +217,7 @@ class BotTurns:
             log.exception("cannot build bot %s", turn.spec)
             with self._lock:
                 self._host.bot_failed(
-                    turn.color, None, detail_text("could-not-start", player=turn.name, error=exc)
+                    turn.color, None, ended("could-not-start", player=turn.name, error=exc)
                 )
             return None
 
@@ -251,8 +254,11 @@ class BotTurns:
                 ):
                     termination = None
                 if termination is None:
-                    detail = detail_text("bot-failed", player=turn.name, error=detail)
-                host.bot_failed(turn.color, termination, detail)
+                    host.bot_failed(
+                        turn.color, None, ended("bot-failed", player=turn.name, error=detail)
+                    )
+                else:
+                    host.bot_failed(turn.color, termination, detail)
                 return
             assert move is not None
             report = bot.report

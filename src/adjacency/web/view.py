@@ -6,8 +6,8 @@ import time
 
 from ..bots import Thinking
 from ..core import Color, Position
-from ..core.details import detail_fields
 from ..core.game import Game, Termination
+from ..serving.details import detail_fields, english
 from .models import ClockInfo, GameState, Ply, Side, ThinkingInfo
 from .players import Player
 
@@ -59,7 +59,7 @@ def describe(
     x_count, o_count = game.position.score
     score = f"{x_count}-{o_count}"
     if game.termination == Termination.ABANDONED:
-        return f"Game stopped without a result. {game.termination_detail}".strip()
+        return f"Game stopped without a result. {english(game.detail)}".strip()
     if game.is_over:
         if game.result == "draw":
             return f"Draw, {score}."
@@ -67,7 +67,7 @@ def describe(
         winner = f"{game.result.upper()} ({players[game.result].name})"
         if game.termination == Termination.NORMAL:
             return f"{winner} wins {score}."
-        return f"{winner} wins: {game.termination.value}. {game.termination_detail}".strip()
+        return f"{winner} wins: {game.termination.value}. {english(game.detail)}".strip()
     turn = game.position.turn
     player = players[turn]
     if player.is_bot:
@@ -142,8 +142,8 @@ def game_state(
         score=[x_count, o_count],
         result=game.result,
         termination=game.termination.value,
-        termination_detail=game.termination_detail,
-        **detail_fields(game.termination_detail),
+        termination_detail=english(game.detail),
+        **detail_fields(game.detail),
         message=describe(game, players, mode, paused, thinking is not None, waiting),
         thinking=thinking,
         human_to_move=human_to_move,

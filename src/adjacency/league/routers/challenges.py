@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi import Path as FastPath
 
-from ...core.details import detail_fields
+from ...serving.details import detail_fields, english
 from ...serving.errors import GameNotFound
 from ..auth import require_person
 from ..challenges import Challenge
@@ -54,7 +54,7 @@ def view(request: Request, challenge: Challenge, person: Member) -> dict[str, An
         "color": None if live is None else live.color_of(person.id),
         "position": hall.challenges.position(challenge),
         "expires_in": challenge.expires_in(time.monotonic()),
-        "detail": challenge.detail,
+        "detail": english(challenge.detail),
         **detail_fields(challenge.detail),
     }
 
