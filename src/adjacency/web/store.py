@@ -9,6 +9,8 @@ Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
 :mod:`adjacency.storage`):
 
 1. the ``games`` table (the files before numbered versions had it, and no version).
+2. the puzzle page's tables (:data:`.puzzle_records.PUZZLE_TABLES`): players' and puzzles'
+   ratings and each player's attempts.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..storage import MEMORY, Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
+from .puzzle_records import PUZZLE_TABLES, PuzzleRecords
 
 CONFIG = StoreConfig("games", timeout=5.0, check_same_thread=False)
 """The shared configuration of :mod:`adjacency.storage` (write-ahead log, synced at
@@ -43,7 +46,7 @@ CREATE TABLE IF NOT EXISTS games (
 )
 """
 
-STORE_SCHEMA = Schema((Step("games", _SCHEMA),))
+STORE_SCHEMA = Schema((Step("games", _SCHEMA), Step("puzzle ratings", PUZZLE_TABLES)))
 """The numbered steps of a games database (the module's docstring lists them)."""
 
 
@@ -94,6 +97,8 @@ class GameStore(SQLiteStore):
         self.path = str(path)
         self._lock = threading.Lock()
         self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
+        self.puzzles = PuzzleRecords(self._transaction)
+        """The puzzle page's ratings and attempts (:mod:`.puzzle_records`)."""
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self.db, self.path, CONFIG, self._lock)

@@ -1,0 +1,202 @@
+"""The puzzle page's ratings in the web store (:mod:`.store`, its numbered step 2):
+each player's and each puzzle's Glicko-2 rating and each player's attempts.
+
+A player is a browser: its client key (the SHA-256 of its client cookie,
+:mod:`.seats`). Each puzzle and each player has a Glicko-2 rating
+(:mod:`adjacency.ratings.glicko`); the player's first attempt of a puzzle is one
+game between them, rated once (:meth:`PuzzleRecords.record`); later attempts of the
+same puzzle are practice and change no rating (as lichess's puzzles do).
+:meth:`PuzzleRecords.choose` picks a player's next puzzle.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+
+from ..puzzles import Puzzle
+from ..ratings.glicko import Glicko, rate_game
+
+NEAREST = 12
+"""The next puzzle is drawn at random among this many unseen puzzles rated nearest the
+player (so two players of one rating do not get the same sequence)."""
+
+PUZZLE_TABLES = """
+CREATE TABLE puzzle_players (
+    client TEXT PRIMARY KEY,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    volatility REAL NOT NULL,
+    rated INTEGER NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE puzzle_ratings (
+    puzzle TEXT PRIMARY KEY,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    volatility REAL NOT NULL,
+    plays INTEGER NOT NULL
+);
+CREATE TABLE puzzle_attempts (
+    client TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    first REAL NOT NULL,
+    last REAL NOT NULL,
+    win INTEGER NOT NULL,
+    solved INTEGER NOT NULL,
+    PRIMARY KEY (client, puzzle)
+)
+"""
+"""The puzzle tables of the web store (its numbered step, :mod:`.store`): a player's
+rating, a puzzle's rating once played (until then its shipped one), and one row per
+player and puzzle: the first attempt's result (``win``), whether it was ever solved,
+and when it was first and last tried."""
+
+
+def initial_rating(puzzle: Puzzle) -> Glicko:
+    """The puzzle's shipped rating (before anyone played it here)."""
+    return Glicko(puzzle.rating, puzzle.rd, puzzle.volatility)
+
+
+@dataclass(frozen=True)
+class Rated:
+    """The ratings around one attempt: ``rated`` says whether this attempt was the
+    player's first of the puzzle (then both ratings moved from ``*_before`` to
+    ``*_after``; otherwise before and after are equal)."""
+
+    rated: bool
+    player_before: Glicko
+    player_after: Glicko
+    puzzle_before: Glicko
+    puzzle_after: Glicko
+    first_win: bool | None
+    """The result of the player's first attempt (``None``: not tried yet)."""
+
+
+Transaction = Callable[[], AbstractContextManager[sqlite3.Connection]]
+
+
+class PuzzleRecords:
+    """The puzzle tables of the web store: players, puzzle ratings, attempts. Every read
+    and write is one transaction of the store (its lock held)."""
+
+    def __init__(self, transaction: Transaction) -> None:
+        self._transaction = transaction
+
+    def player(self, client: str) -> tuple[Glicko, int]:
+        """The player's rating and how many puzzles were rated for it (a new player:
+        the Glicko-2 start, 0)."""
+        with self._transaction() as db:
+            return _player(db, client)
+
+    def puzzle(self, puzzle: Puzzle) -> tuple[Glicko, int]:
+        """The puzzle's rating and how many players it was rated against."""
+        with self._transaction() as db:
+            return _puzzle(db, puzzle)
+
+    def first_result(self, client: str, puzzle_id: str) -> bool | None:
+        """The player's first result on the puzzle (``None``: never tried)."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT win FROM puzzle_attempts WHERE client = ? AND puzzle = ?",
+                (client, puzzle_id),
+            ).fetchone()
+        return None if row is None else bool(row[0])
+
+    def record(self, client: str, puzzle: Puzzle, win: bool) -> Rated:
+        """Record an attempt's result. The player's first attempt of ``puzzle`` is rated
+        (both ratings updated against each other's from before, as one game); a later
+        one only notes the time (and a solve)."""
+        now = time.time()
+        with self._transaction() as db:
+            (player, count), (rating, plays) = _player(db, client), _puzzle(db, puzzle)
+            row = db.execute(
+                "SELECT win FROM puzzle_attempts WHERE client = ? AND puzzle = ?",
+                (client, puzzle.id),
+            ).fetchone()
+            if row is not None:
+                db.execute(
+                    "UPDATE puzzle_attempts SET last = ?, solved = max(solved, ?) "
+                    "WHERE client = ? AND puzzle = ?",
+                    (now, int(win), client, puzzle.id),
+                )
+                return Rated(False, player, player, rating, rating, bool(row[0]))
+            player_after, rating_after = rate_game(player, rating, 1.0 if win else 0.0)
+            db.execute(
+                "INSERT INTO puzzle_attempts (client, puzzle, first, last, win, solved) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (client, puzzle.id, now, now, int(win), int(win)),
+            )
+            db.execute(
+                "INSERT INTO puzzle_players (client, rating, rd, volatility, rated, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(client) DO UPDATE SET "
+                "rating=excluded.rating, rd=excluded.rd, volatility=excluded.volatility, "
+                "rated=excluded.rated, updated=excluded.updated",
+                (client, *_values(player_after), count + 1, now),
+            )
+            db.execute(
+                "INSERT INTO puzzle_ratings (puzzle, rating, rd, volatility, plays) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(puzzle) DO UPDATE SET "
+                "rating=excluded.rating, rd=excluded.rd, volatility=excluded.volatility, "
+                "plays=excluded.plays",
+                (puzzle.id, *_values(rating_after), plays + 1),
+            )
+        return Rated(True, player, player_after, rating, rating_after, win)
+
+    def choose(
+        self,
+        client: str,
+        puzzles: dict[str, Puzzle],
+        skip: str | None,
+        rng: random.Random,
+    ) -> Puzzle | None:
+        """The next puzzle for ``client``: one it never tried, drawn among the
+        :data:`NEAREST` rated nearest its rating; when it tried every one, the one tried
+        longest ago. ``skip`` (the puzzle on the page) is never chosen unless it is the
+        only one. ``None`` when no puzzle is served."""
+        with self._transaction() as db:
+            player, _ = _player(db, client)
+            seen = dict(
+                db.execute(
+                    "SELECT puzzle, last FROM puzzle_attempts WHERE client = ?", (client,)
+                ).fetchall()
+            )
+            rated = {
+                row[0]: row[1] for row in db.execute("SELECT puzzle, rating FROM puzzle_ratings")
+            }
+        others = [p for p in puzzles.values() if p.id != skip] or list(puzzles.values())
+        if not others:
+            return None
+        fresh = [p for p in others if p.id not in seen]
+        if not fresh:
+            return min(others, key=lambda p: (seen.get(p.id, 0.0), p.id))
+
+        def distance(p: Puzzle) -> tuple[float, str]:
+            return abs(rated.get(p.id, p.rating) - player.rating), p.id
+
+        nearest = sorted(fresh, key=distance)[:NEAREST]
+        return rng.choice(nearest)
+
+
+def _values(rating: Glicko) -> tuple[float, float, float]:
+    return rating.rating, rating.rd, rating.volatility
+
+
+def _player(db: sqlite3.Connection, client: str) -> tuple[Glicko, int]:
+    row = db.execute(
+        "SELECT rating, rd, volatility, rated FROM puzzle_players WHERE client = ?", (client,)
+    ).fetchone()
+    return (Glicko(), 0) if row is None else (Glicko(row[0], row[1], row[2]), int(row[3]))
+
+
+def _puzzle(db: sqlite3.Connection, puzzle: Puzzle) -> tuple[Glicko, int]:
+    row = db.execute(
+        "SELECT rating, rd, volatility, plays FROM puzzle_ratings WHERE puzzle = ?", (puzzle.id,)
+    ).fetchone()
+    if row is None:
+        return initial_rating(puzzle), 0
+    return Glicko(row[0], row[1], row[2]), int(row[3])
