@@ -9,7 +9,8 @@ can stream it as server-sent events and stop it when the page leaves.
   the position is near enough to the end (:data:`SOLVE_PLIES`), the solver tries for
   :data:`SOLVE_SECONDS` to prove the position's exact value and the moves that keep
   it (:func:`exact_result`: one solve of the position, then one null-window probe
-  per other move, on :data:`THREADS` threads). Then iterative deepening on one thread
+  per other move, on :data:`THREADS` threads), once the first depth's lines are out
+  (the page shows a line at once, not after the solver's budget). Then iterative deepening on one thread
   (an analysis keeps at most one core busy for :data:`ANALYSIS_SECONDS`): at each depth every
   move's reply position is searched one ply less deep, and the three best moves
   are reported with their scores and lines, until the end of the game, the time
@@ -228,15 +229,54 @@ def analyse(
     * ``done``: ``{"reason"}`` at the end
     """
     mover = position.turn
-    engine = new_engine()
-    stopper.engine = engine
     started = time.monotonic()
+    lines_engine: Engine | None = None
+
+    def lines_at(depth: int) -> dict[str, Any] | None:
+        """The top lines at ``depth`` on one thread, or None once stopped or out of time."""
+        nonlocal lines_engine
+        if lines_engine is None:
+            lines_engine = new_engine(threads=1)
+        stopper.engine = lines_engine
+        lines = []
+        nodes = 0
+        for move in position.legal_moves():
+            if stopper.stopped or time.monotonic() - started > ANALYSIS_SECONDS:
+                return None
+            child = position.play(move)
+            pv: tuple[str, ...] = (move,)
+            if child.is_over:
+                value = float(child.margin(mover))
+            else:
+                found = lines_engine.search(child, depth=depth - 1 if depth > 1 else 1)
+                if stopper.stopped:
+                    continue
+                value = -found.value if child.turn != mover else found.value
+                pv = (move, *found.pv)
+                nodes += found.nodes
+            lines.append({"move": move, "score": x_view(value, mover), "pv": list(pv[:8])})
+        lines.sort(key=lambda line: -x_view(line["score"], mover))  # type: ignore[arg-type]
+        return {"depth": depth, "lines": lines[:TOP], "nodes": nodes}
+
+    def stopped() -> None:
+        emit("done", {"reason": "stopped" if stopper.stopped else "time"})
+
     from ..engine.book import lookup
 
+    first = 1
     proven = lookup(position)
     if proven is not None:
         emit("exact", book_result(proven, mover))
     elif position.plies_left <= SOLVE_PLIES:
+        # The first line at once: the solver may take its whole budget before the lines.
+        shown = lines_at(1)
+        if shown is None:
+            stopped()
+            return
+        emit("lines", shown)
+        first = 2
+        engine = new_engine()
+        stopper.engine = engine
         exact = exact_result(engine, position, solve_seconds, stopper)
         if exact is not None:
             best, keeps, every = exact
@@ -261,30 +301,12 @@ def analyse(
         left = position.plies_left
         text = f"{left} plies from the end: too far to solve"
         emit("exact", {"value": None, "text": text, "why": "too-far", "plies": left})
-    if engine.threads > 1:  # the solver's threads were for its budget: the lines take one core
-        engine = new_engine(threads=1)
-        stopper.engine = engine
-    for depth in range(1, position.plies_left + 1):
-        lines = []
-        nodes = 0
-        for move in position.legal_moves():
-            if stopper.stopped or time.monotonic() - started > ANALYSIS_SECONDS:
-                emit("done", {"reason": "stopped" if stopper.stopped else "time"})
-                return
-            child = position.play(move)
-            pv: tuple[str, ...] = (move,)
-            if child.is_over:
-                value = float(child.margin(mover))
-            else:
-                found = engine.search(child, depth=depth - 1 if depth > 1 else 1)
-                if stopper.stopped:
-                    continue
-                value = -found.value if child.turn != mover else found.value
-                pv = (move, *found.pv)
-                nodes += found.nodes
-            lines.append({"move": move, "score": x_view(value, mover), "pv": list(pv[:8])})
-        lines.sort(key=lambda line: -x_view(line["score"], mover))  # type: ignore[arg-type]
-        emit("lines", {"depth": depth, "lines": lines[:TOP], "nodes": nodes})
+    for depth in range(first, position.plies_left + 1):
+        shown = lines_at(depth)
+        if shown is None:
+            stopped()
+            return
+        emit("lines", shown)
     emit("done", {"reason": "complete"})
 
 
