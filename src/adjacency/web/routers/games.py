@@ -28,7 +28,7 @@ from ..models import (
     SizeInfo,
 )
 from ..view import cells
-from . import ERRORS
+from . import ERRORS, codes
 
 router = APIRouter()
 
@@ -213,3 +213,6 @@ def record(game_id: str, manager: Manager, format: str = "text") -> PlainTextRes
         media_type="text/plain; charset=utf-8" if suffix == "txt" else "application/json",
         headers={"Content-Disposition": f'attachment; filename="adjacency-{game_id}.{suffix}"'},
     )
+
+
+router.include_router(codes.router)  # a seat's short code: made and typed like a link

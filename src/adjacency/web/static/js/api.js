@@ -41,6 +41,9 @@ export const api = {
   // The seat token goes in a header, never in a URL the server would log.
   claim: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/seats`, undefined,
     { "X-Seat-Token": token }),
+  // A seat's short code (the token in the body, never in a URL), and a typed code's link.
+  seatCode: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/code`, { token }),
+  findCode: (code) => request("POST", "/api/codes", { code }),
   load: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   remove: (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`),
   play: (id, square) => request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { square }),

@@ -1,8 +1,13 @@
 // The share dialog: the watch link (any game) and, for a game between devices, the seat
 // links its creator received. Seat links carry their token in the fragment (#seat=...),
 // which browsers never send to a server; this browser keeps them in localStorage only.
+// Each link comes with the ways a phone takes it: the system's share sheet (Web Share
+// API, where the browser has one), a QR code drawn here (qr.js), and for a seat a short
+// code to type on the main page of the other device (Join, wired below).
 
+import { api } from "../api.js";
 import { t } from "../i18n.js";
+import { qrSvg } from "../qr.js";
 
 const $ = (selector) => document.querySelector(selector);
 const KEY = (id) => `adjacency.invite.${id}`;
@@ -45,7 +50,27 @@ export async function copyText(input) {
   }
 }
 
+// What to say when the text is selected but could not be copied: the keys on a
+// keyboard, the long press on a touch screen (where there is no Ctrl-C to press).
+export function copyHint() {
+  if (window.matchMedia("(pointer: coarse)").matches) return t("share.press-copy.touch");
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+  return t("share.press-copy.keys", { keys: mac ? "⌘C" : "Ctrl+C" });
+}
+
+function button(text, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "btn small";
+  b.textContent = text;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 function linkRow(title, url, name) {
+  const box = document.createElement("div");
+  box.className = "share-item";
+  box.dataset.link = name;
   const label = document.createElement("label");
   label.textContent = title;
   const row = document.createElement("span");
@@ -55,16 +80,42 @@ function linkRow(title, url, name) {
   input.value = url;
   input.name = name;
   input.addEventListener("focus", () => input.select());
-  const copy = document.createElement("button");
-  copy.type = "button";
-  copy.className = "btn small";
-  copy.textContent = t("share.copy");
-  copy.addEventListener("click", async () => {
-    copy.textContent = (await copyText(input)) ? t("share.copied") : t("share.press-copy");
+  const status = document.createElement("p");
+  status.className = "copy-status";
+  status.setAttribute("role", "status");
+  const copy = button(t("share.copy"), async () => {
+    const copied = await copyText(input);
+    copy.textContent = copied ? t("share.copied") : t("share.copy");
+    status.textContent = copied ? "" : copyHint();
   });
+  copy.classList.add("copy");
   row.append(input, copy);
+  if (typeof navigator.share === "function") {
+    row.appendChild(button(t("share.send"), async () => {
+      try {
+        await navigator.share({ title: t("share.title"), text: title, url });
+      } catch (err) { /* the person closed the sheet */ }
+    }));
+  }
   label.appendChild(row);
-  return label;
+  box.append(label, status, qrSvg(url, t("share.qr", { title })));
+  return box;
+}
+
+// A seat's short code, asked of the server (the same one while it lasts).
+async function showCode(box, id, token) {
+  const line = document.createElement("p");
+  line.className = "seat-code";
+  box.insertBefore(line, box.querySelector("svg.qr"));
+  try {
+    const { code } = await api.seatCode(id, token);
+    const shown = document.createElement("strong");
+    shown.textContent = `${code.slice(0, 3)} ${code.slice(3)}`;
+    shown.dataset.code = code;
+    line.append(`${t("share.code")} `, shown);
+  } catch (error) {
+    line.textContent = error.message;
+  }
 }
 
 export function showShare(state, viewer) {
@@ -77,8 +128,10 @@ export function showShare(state, viewer) {
     for (const color of ["x", "o"]) {
       if (!tokens[color]) continue;
       const key = mine.includes(color) ? "share.seat.yours" : "share.seat";
-      box.appendChild(linkRow(t(key, { side: color.toUpperCase(), name: state[color].name }),
-        seatLink(id, tokens[color]), `seat-${color}`));
+      const row = linkRow(t(key, { side: color.toUpperCase(), name: state[color].name }),
+        seatLink(id, tokens[color]), `seat-${color}`);
+      box.appendChild(row);
+      showCode(row, id, tokens[color]);
     }
     $("#invite-text").textContent = t("share.invite-text");
   } else {
@@ -88,3 +141,45 @@ export function showShare(state, viewer) {
   const dialog = $("#dlg-invite");
   if (!dialog.open) dialog.showModal();
 }
+
+// The main page's Join: a seat's short code, typed (any case, spaces or dashes allowed),
+// opens the seat's link, as following the link would.
+function wireJoin() {
+  const open = $("#btn-join");
+  const dialog = $("#dlg-join");
+  if (!open || !dialog) return;
+  const form = $("#join-form");
+  const input = $("#join-code");
+  const error = $("#join-error");
+  const show = () => {
+    error.textContent = "";
+    input.value = "";
+    dialog.showModal();
+    input.focus();
+  };
+  open.addEventListener("click", show);
+  $("#new-join")?.addEventListener("click", () => { // a first visit opens New game
+    $("#dlg-new").close();
+    show();
+  });
+  $("#join-cancel").addEventListener("click", () => dialog.close());
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      const { link } = await api.findCode(input.value);
+      const target = new URL(link, window.location.origin);
+      dialog.close();
+      if (target.search === window.location.search) {
+        window.location.hash = target.hash;
+        window.location.reload(); // the same game: load it again to claim the seat
+      } else {
+        window.location.assign(target.href);
+      }
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+}
+
+wireJoin();
