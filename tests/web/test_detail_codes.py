@@ -1,7 +1,8 @@
 """A finished game's detail is stored as a code with its params, and its text rendered
 (through the web app's HTTP API, its store reopened as after a restart): the code
 survives a reworded message, a player named like a sentence keeps the code of what
-happened, and a game stored before the codes gets its code read back from its text."""
+happened, and a game stored before the codes gets its code, read back once from its text
+as its file is upgraded."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from fastapi.testclient import TestClient
 from adjacency.serving.details import catalogue, render
 from adjacency.serving.legacy_details import explain
 from adjacency.web.app import create_app
-from store_helpers import DATA
+from adjacency.web.store import STORE_SCHEMA as WEB
+from store_helpers import DATA, header
 from web_helpers import SMALL
 
 
@@ -65,20 +67,34 @@ def test_a_name_shaped_like_a_sentence_keeps_its_code(db: Path) -> None:
     assert explain(state["termination_detail"]).code == "could-not-start"
 
 
-def test_a_game_stored_before_the_codes_gets_its_code(db: Path, tmp_path: Path) -> None:
+def test_a_game_stored_before_the_codes_gets_its_code(db: Path) -> None:
     shutil.copyfile(DATA / "cb03095" / "web.sqlite3", db)  # a file of the code of before
     game_id = resigned_game(db, "Ann")
+    other = resigned_game(db, "Bob")
     with contextlib.closing(sqlite3.connect(db)) as plain, plain:
-        (text,) = plain.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
-        record = json.loads(text)
-        assert (record["detail_code"], record["detail_params"]) == (
+        records = {}
+        for key in (game_id, other):
+            (text,) = plain.execute("SELECT record FROM games WHERE id = ?", (key,)).fetchone()
+            records[key] = json.loads(text)
+        assert (records[game_id]["detail_code"], records[game_id]["detail_params"]) == (
             "resigned",
             {"player": "X (Ann)"},
         )
-        for key in ("detail_code", "detail_params"):  # as the code before the codes wrote it
-            del record[key]
-        plain.execute("UPDATE games SET record = ? WHERE id = ?", (json.dumps(record), game_id))
-    state, record_text = reopened(db, game_id)
+        # As the code before the codes wrote them, in a file of its version: one detail
+        # in its sentences, one in an engine's own words.
+        records[other]["termination_detail"] = "engine closed its output (exit status 3)"
+        for key, record in records.items():
+            del record["detail_code"], record["detail_params"]
+            plain.execute("UPDATE games SET record = ? WHERE id = ?", (json.dumps(record), key))
+        plain.execute(f"PRAGMA user_version = {WEB.version - 1}")
+    state, record_text = reopened(db, game_id)  # the upgrade reads the texts once
+    assert header(db)[1] == WEB.version
     assert (state["detail_code"], state["detail_params"]) == ("resigned", {"player": "X (Ann)"})
     assert state["termination_detail"] == "X (Ann) resigned"
     assert '[DetailCode "resigned"]' in record_text
+    with contextlib.closing(sqlite3.connect(db)) as plain:
+        (text,) = plain.execute("SELECT record FROM games WHERE id = ?", (other,)).fetchone()
+    assert json.loads(text) == records[other]  # words of no code: left as they were
+    words, _ = reopened(db, other)
+    assert (words["detail_code"], words["detail_params"]) == (None, {})
+    assert words["termination_detail"] == "engine closed its output (exit status 3)"

@@ -39,7 +39,6 @@ from ..core.record import game_from_dict, game_to_dict
 from ..serving.clock import Clock, move_budget
 from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, NotNow
-from ..serving.legacy_details import explain
 from .hints import HINT_TIME, HintBots
 from .levels import strongest_level
 from .limits import BotSlots
@@ -151,8 +150,6 @@ class GameSession:
     ) -> GameSession:
         """Rebuild a stored session (raises ``InvalidRecordError`` if the row is damaged)."""
         game = game_from_dict(record)
-        if "detail_code" not in record:  # stored before the codes: its text read back
-            game.set_detail(explain(game.termination_detail))
         players = {c: Player.from_dict(meta["players"][c]) for c in ("x", "o")}
         evals = [(e[0], e[1]) for e in meta.get("evals", [])]
         if len(evals) != len(game.moves):

@@ -11,6 +11,10 @@ Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
 1. the ``games`` table (the files before numbered versions had it, and no version).
 2. the puzzle page's tables (:data:`.puzzle_records.PUZZLE_TABLES`): players' and puzzles'
    ratings and each player's attempts.
+3. each game's detail code: a record stored before the codes gets its ``detail_code``
+   and ``detail_params`` from its ``termination_detail``, read once by the sentences of
+   that time (:func:`~adjacency.serving.legacy_details.explain`); a record whose detail
+   reads as no code (an engine's words, no detail) is left as it was.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..serving.legacy_details import explain
 from ..storage import MEMORY, Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 from .puzzle_records import PUZZLE_TABLES, PuzzleRecords
 
@@ -46,7 +51,31 @@ CREATE TABLE IF NOT EXISTS games (
 )
 """
 
-STORE_SCHEMA = Schema((Step("games", _SCHEMA), Step("puzzle ratings", PUZZLE_TABLES)))
+
+def _read_details(db: sqlite3.Connection) -> None:
+    """Give each record stored before the codes its detail's code and params (step 3)."""
+    coded = []
+    for game_id, text in db.execute("SELECT id, record FROM games").fetchall():
+        try:
+            record = json.loads(text)
+        except (ValueError, TypeError, RecursionError):
+            continue  # a damaged row stays as it is (it shows as damaged)
+        if not isinstance(record, dict) or "detail_code" in record:
+            continue
+        detail = explain(str(record.get("termination_detail") or ""))
+        if detail.code is not None:
+            record |= detail.fields()
+            coded.append((json.dumps(record), game_id))
+    db.executemany("UPDATE games SET record = ? WHERE id = ?", coded)
+
+
+STORE_SCHEMA = Schema(
+    (
+        Step("games", _SCHEMA),
+        Step("puzzle ratings", PUZZLE_TABLES),
+        Step("each game's detail code", run=_read_details),
+    )
+)
 """The numbered steps of a games database (the module's docstring lists them)."""
 
 
