@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from browser_helpers import UNDER_TEST, axe_violations
-from league_helpers import add_member, get, make_league, thread_server, wait_until
+from league_helpers import ADMIN, add_member, get, make_league, request, thread_server, wait_until
 from test_i18n_catalogues import catalogue
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -133,3 +133,46 @@ def test_watch_a_live_house_game_then_step_through_it(
 
 def page_width(page: Any) -> int:
     return int(page.evaluate("() => document.documentElement.scrollWidth"))
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_the_event_page_shows_its_games_on_live_boards(
+    browser: Any, tmp_path: Path, locale: str
+) -> None:
+    """An event of two house bots at the house games' pace: its page (the projector's)
+    draws the game in play on a board whose pieces follow the server's position, names
+    the players and links to the watch page; the boards go once the event is over."""
+    db = tmp_path / "league.db"
+    make_league(db, rounds=8, base=30.0, increment=0.0)
+    add_member(db, "house-a", "house", "random")
+    add_member(db, "house-b", "house", "random")
+    with thread_server(db, house_games=False, pace=PACE) as url:
+        api = f"{url}/api/league/admin/events"
+        body = {"name": "friday", "format": "round-robin", "members": ["house-a", "house-b"]}
+        assert request(api, "POST", body, ADMIN).status == 201
+        context, page, errors = open_page(browser, locale)
+        page.goto(f"{url}/event/friday")
+        assert request(f"{api}/friday/start", "POST", {}, token=ADMIN).status == 200
+        figure = page.locator("#live-boards figure").first
+        expect(figure).to_be_visible()
+        game_id = int(figure.get_attribute("data-game") or 0)
+        expect(figure.locator("figcaption a")).to_have_attribute("href", f"/watch/{game_id}")
+        expect(figure.locator("figcaption")).to_contain_text("house-")
+        # the board follows the game: twice a count of pieces the server had then
+        for _ in range(2):
+            before = figure.locator("svg.piece").count()
+            page.wait_for_function(
+                "([n, id]) => document.querySelectorAll("
+                "`#live-boards figure[data-game='${id}'] svg.piece`).length > n",
+                arg=[before, game_id],
+            )
+        assert page_width(page) <= PHONE["width"] + 1
+        assert axe_violations(page, EVERY_IMPACT) == []
+        wait_until(
+            lambda: get(f"{url}/api/league/events/friday")["event"]["status"] == "finished",
+            60,
+            "the event to finish",
+        )
+        expect(page.locator("#boards-section")).to_be_hidden()
+        context.close()
+    assert errors == [], errors
