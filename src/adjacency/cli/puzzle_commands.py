@@ -188,9 +188,11 @@ def web_candidates(path: Path) -> Iterator[tuple[str, str]]:
                 yield text, "web"
 
 
-def data_candidates(path: Path) -> Iterator[tuple[str, str]]:
+def data_candidates(path: Path, plies: tuple[int, int] = (0, 64)) -> Iterator[tuple[str, str]]:
     """Positions of a training positions job (8x8 self-play), shards in index order,
-    each checked against its manifest's checksum; the source is ``data:SHARD``."""
+    each checked against its manifest's checksum; the source is ``data:SHARD``. Only rows
+    with ``plies`` (lowest, highest) plies left are turned into positions: a million
+    rows outside the rules' range would only be built to be dropped by the plan."""
     from ..core import Position, board
     from ..training.dataset import open_job
 
@@ -199,10 +201,12 @@ def data_candidates(path: Path) -> Iterator[tuple[str, str]]:
     for index in sorted(job.done):
         arrays = job.read(index)
         source = f"data:{Path(job.done[index]['file']).stem}"
-        for x, o, x_to_move, plies in zip(
+        for x, o, x_to_move, left in zip(
             arrays["x"], arrays["o"], arrays["x_to_move"], arrays["plies"], strict=True
         ):
-            position = Position(geometry, int(x), int(o), "x" if x_to_move else "o", int(plies))
+            if not plies[0] <= int(left) <= plies[1]:
+                continue
+            position = Position(geometry, int(x), int(o), "x" if x_to_move else "o", int(left))
             yield position.fen(), source
 
 
@@ -214,15 +218,17 @@ READERS = {
 }
 
 
-def read_sources(texts: list[str]) -> list[Any]:
+def read_sources(texts: list[str], plies: tuple[int, int] = (0, 64)) -> list[Any]:
     """The candidates of every ``--from``, in the order given (each source checked
-    before any is read)."""
+    before any is read); ``plies``: the training data's rows outside this range of plies
+    left are skipped (the plan would drop them)."""
     from ..puzzles.build import Candidate
 
     parsed = [parse_source(text) for text in texts]
     candidates: list[Candidate] = []
     for kind, path in parsed:
-        candidates.extend(Candidate(text, source) for text, source in READERS[kind](path))
+        rows = data_candidates(path, plies) if kind == "data" else READERS[kind](path)
+        candidates.extend(Candidate(text, source) for text, source in rows)
     return candidates
 
 
@@ -246,7 +252,7 @@ def run_build(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise InvalidSettingsError(f"--out {quote(args.out)}: no such folder")
     SKIPPED.clear()
-    candidates = read_sources(args.sources)
+    candidates = read_sources(args.sources, (args.min_plies, args.max_plies))
     if SKIPPED:
         print(
             f"skipped {len(SKIPPED)} stored game(s) whose record does not parse "
