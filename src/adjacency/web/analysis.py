@@ -10,11 +10,11 @@ can stream it as server-sent events and stop it when the page leaves.
   :data:`SOLVE_SECONDS` to prove the position's exact value and the moves that keep
   it (:func:`exact_result`: one solve of the position, then one null-window probe
   per other move, on :data:`THREADS` threads), once the first depth's lines are out
-  (the page shows a line at once, not after the solver's budget). Then iterative deepening on one thread
-  (an analysis keeps at most one core busy for :data:`ANALYSIS_SECONDS`): at each depth every
-  move's reply position is searched one ply less deep, and the three best moves
-  are reported with their scores and lines, until the end of the game, the time
-  limit or a stop.
+  (the page shows a line at once, not after the solver's budget). Then iterative
+  deepening on one thread (an analysis keeps at most one core busy for
+  :data:`ANALYSIS_SECONDS`): at each depth every move's reply position is searched one
+  ply less deep, and the three best moves are reported with their scores and lines,
+  until the end of the game, the time limit or a stop.
 * **Review** (:func:`review`): for each move of a game, how much it lost for its
   mover against the best move, marked by :func:`classify`. Nothing in it depends on
   the clock or the machine's load, so a game's marks are a function of the game
@@ -518,8 +518,10 @@ def judge(
     one after the move within ``solve_nodes`` nodes, else searches of
     :func:`review_depth` on the review's engine (so the best move's value is the
     review's). ``accepted`` when the move loses less than :data:`INACCURACY` pieces
-    against the best. Raise :class:`Unanalysable` for a finished position and
-    :class:`~adjacency.core.IllegalMoveError` for a move that cannot be played."""
+    against the best and is no blunder (with exact values, a move that worsens the
+    result is one whatever it loses). Raise :class:`Unanalysable` for a finished
+    position and :class:`~adjacency.core.IllegalMoveError` for a move that cannot be
+    played."""
     check_analysable(position)
     after_position = position.play(move)
     mover = position.turn
@@ -546,13 +548,14 @@ def judge(
         else:
             after = -searched_value(engine, after_position, searched - 1)[0]
     loss = 0.0 if move == best else max(0.0, before - after)
+    exact = searched is None
     return {
         "move": move,
         "best": best,
         "value": x_view(after, mover),
         "best_value": x_view(before, mover),
         "loss": loss,
-        "exact": searched is None,
+        "exact": exact,
         "depth": searched,
-        "accepted": loss < INACCURACY,
+        "accepted": loss < INACCURACY and classify(loss, exact, before, after) != "blunder",
     }

@@ -455,4 +455,6 @@ class Judgement(BaseModel):
     loss: float = Field(description="pieces the move loses for its mover against the best")
     exact: bool = Field(description="proven by the solver (else a fixed-depth search)")
     depth: int | None = Field(description="the search's depth when not exact")
-    accepted: bool = Field(description="loss below the inaccuracy threshold")
+    accepted: bool = Field(
+        description="loss below the inaccuracy threshold, and no worse result (exact values)"
+    )
