@@ -40,14 +40,15 @@ class ErrorMessage(BaseModel):
 
 
 class DetailMeaning(BaseModel):
-    """What a game's (or a challenge's) English ``detail`` says, for pages in other
-    languages (:func:`adjacency.serving.details.detail_fields`)."""
+    """How a game (or a challenge) ended, as the code and params stored with it; the
+    English ``detail`` is rendered from them
+    (:func:`adjacency.serving.details.detail_fields`)."""
 
     detail_code: str | None = Field(
         default=None,
-        description="a stable name of the detail's sentence (e.g. resigned, clock-connected) "
-        "that pages translate as detail.<code>; null when the detail is empty or an "
-        "engine's own words",
+        description="the stored code of how it ended (e.g. resigned, clock-connected), "
+        "which pages render as their catalogue's detail.<code>; null when the detail is "
+        "empty or an engine's own words",
     )
     detail_params: dict[str, str] = Field(
         default_factory=dict, description="values the code's translated message fills in"
