@@ -131,3 +131,55 @@ def test_build_show_and_check_end_to_end(
 
     assert main(["puzzles", "show", "p000000000000", "--file", str(out)]) == 2
     assert "no puzzle 'p000000000000'" in one_line_error(capsys)
+
+
+def test_build_from_training_data_names_the_shards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A training positions directory (the sharded job's layout: manifest and shards
+    written by the job's own code) as the source: each puzzle's source is the shard it
+    came from; a corrupt shard is refused in one line."""
+    import random
+
+    import numpy as np
+
+    from adjacency.core import Position
+    from adjacency.puzzles import load_puzzles
+    from adjacency.training.dataset import JobSettings, shard_name, start_job
+
+    job = start_job(tmp_path / "job", JobSettings(seed=3, shards=4, shard_games=4), False)
+    rng = random.Random(6)
+    for index in range(4):
+        rows = []
+        for game in range(4):
+            position = Position.start()
+            while position.plies_left > 8:
+                position = position.play(rng.choice(position.legal_squares()))
+                if position.plies_left <= 11:
+                    rows.append((position, game))
+        job.add(
+            index,
+            {
+                "x": np.array([p.x for p, _ in rows], dtype=np.uint64),
+                "o": np.array([p.o for p, _ in rows], dtype=np.uint64),
+                "x_to_move": np.array([p.turn == "x" for p, _ in rows], dtype=bool),
+                "plies": np.array([p.plies_left for p, _ in rows], dtype=np.uint8),
+                "label": np.zeros(len(rows)),
+                "exact": np.zeros(len(rows), dtype=bool),
+                "game": np.array([g for _, g in rows], dtype=np.uint32),
+            },
+        )
+    out = tmp_path / "puzzles.jsonl"
+    argv = ["puzzles", "build", "--from", f"data:{tmp_path / 'job'}", "--out", str(out)]
+    argv += ["--count", "2", "--max-plies", "11", "-j", "1"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    shards = {f"data:{shard_name(i)[:-4]}" for i in range(4)}
+    puzzles = load_puzzles(out)
+    assert len(puzzles) == 2 and {p.source for p in puzzles} <= shards
+
+    (tmp_path / "job" / shard_name(1)).write_bytes(b"corrupt")
+    out.unlink()
+    assert main(argv) == 2
+    assert "does not match its checksum" in one_line_error(capsys)
+    assert not out.exists()
