@@ -83,6 +83,7 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
     assert "adjacency/serving/static/js/board.js" in names
     assert "adjacency/serving/static/style.css" in names
     assert "adjacency/league/openings/balanced-28.txt" in names
+    assert "adjacency/puzzles/data/puzzles.jsonl.gz" in names  # load_shipped() reads it
     assert "adjacency/rl/aec.py" in names and "adjacency/openspiel/game.py" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "docs/"))]
