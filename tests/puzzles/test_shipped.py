@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
+from adjacency.cli import main
 from adjacency.core import Position
 from adjacency.puzzles import THEMES, load_shipped, puzzle_id
 from adjacency.puzzles.prove import verify
@@ -40,3 +43,10 @@ def test_a_random_sample_of_the_shipped_set_is_proved_again() -> None:
     puzzles = random.Random(seed).sample(load_shipped(), SAMPLE)
     for puzzle in puzzles:
         assert verify(puzzle) is None, f"sample seed {seed}: {puzzle.id} {verify(puzzle)}"
+
+
+def test_show_reads_the_shipped_set_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle = load_shipped()[0]
+    assert main(["puzzles", "show", puzzle.id]) == 0
+    shown = capsys.readouterr().out
+    assert puzzle.position in shown and f"solution: {' '.join(puzzle.solution)}" in shown
