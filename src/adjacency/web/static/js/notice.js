@@ -1,28 +1,41 @@
 // The notice line under the board: short messages that fade, or sticky ones. A fading
 // notice is about the state it was shown in (a click on a taken square, a wait for the
-// bot): it goes when that state changes (noticeState), at the latest after FADE_MS.
+// bot): it goes when that state changes (noticeState), though never before it has been
+// up READ_MS (bots moving twice a second would take it before it is read), and at the
+// latest after FADE_MS.
 
 import { t } from "./i18n.js";
 
 const node = () => document.querySelector("#notice");
 const FADE_MS = 6000;
+const READ_MS = 1500;
 let timer = null;
 let state = null; // the key of the state the page shows now (noticeState)
-let shownFor = null; // the key of the state the fading notice was shown in
+let shown = null; // {key, at} of the fading notice: the state it was shown in, when
+
+function clear() {
+  clearTimeout(timer);
+  node().textContent = "";
+  shown = null;
+}
 
 export function notice(text, { sticky = false } = {}) {
   const el = node();
   el.textContent = text;
   clearTimeout(timer);
-  shownFor = sticky || !text ? null : state;
-  if (!sticky && text) timer = setTimeout(() => { el.textContent = ""; shownFor = null; }, FADE_MS);
+  shown = sticky || !text ? null : { key: state, at: Date.now() };
+  if (!sticky && text) timer = setTimeout(clear, FADE_MS);
 }
 
 // The page shows the state `key` (a game, its version and the shown ply): a fading
-// notice shown in another state is gone.
+// notice shown in another state goes (once read).
 export function noticeState(key) {
   state = key;
-  if (shownFor !== null && shownFor !== key && !node().dataset.lost) notice("");
+  if (shown === null || shown.key === key || node().dataset.lost) return;
+  const left = shown.at + READ_MS - Date.now();
+  clearTimeout(timer);
+  if (left <= 0) clear();
+  else timer = setTimeout(clear, left);
 }
 
 export function markLost(lost) {
