@@ -90,6 +90,7 @@ class BatchResult:
     cpu: float
 
     def line(self) -> str:
+        """The batch's line in the checkpoint (sorted keys, no newline)."""
         return json.dumps(
             {
                 "batch": self.index,
@@ -104,6 +105,7 @@ class BatchResult:
 
     @classmethod
     def from_line(cls, text: str) -> BatchResult:
+        """The batch of one checkpoint line; ``ValueError``/``KeyError`` if it is not one."""
         content = json.loads(text)
         return cls(
             int(content["batch"]),
