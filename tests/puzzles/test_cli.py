@@ -183,3 +183,41 @@ def test_build_from_training_data_names_the_shards(
     assert main(argv) == 2
     assert "does not match its checksum" in one_line_error(capsys)
     assert not out.exists()
+
+
+def test_arena_and_league_games_are_read_and_their_files_left_as_they_were(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real match's results database and a league database with finished games: every
+    position of every stored game becomes a candidate, named by its source, and neither
+    file nor its folder changes (no -wal or -shm file left beside a WAL database)."""
+    from adjacency.cli.puzzle_commands import read_sources
+    from adjacency.core.record import game_to_text
+    from adjacency.league.store import LeagueStore
+    from league_helpers import make_league
+    from puzzle_helpers import random_games
+
+    arena = tmp_path / "arena.db"
+    match = ["match", "random", "greedy", "--games", "4", "--size", "4x5", "--rounds", "4"]
+    assert main([*match, "--db", str(arena)]) == 0
+    league = tmp_path / "league.db"
+    make_league(league, rows=4, cols=5, rounds=4)
+    games = random_games(5, seed=9)
+    with LeagueStore(league) as store:
+        x, _ = store.add_member("ann", "bot", "random")
+        o, _ = store.add_member("bob", "bot", "random")
+        for game in games:
+            number = store.start_game(x.id, o.id, game.start.fen())
+            store.finish_game(
+                number, game.result, game.termination.value, "", game_to_text(game),
+                game.position.score, len(game.moves), (0.0, 0.0),
+            )  # fmt: skip
+    capsys.readouterr()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    candidates = read_sources([f"arena:{arena}", f"league:{league}"])
+    from_league = [c.position for c in candidates if c.source == "league"]
+    assert from_league == [p.fen() for g in games for p in g.positions if not p.is_over]
+    from_arena = [c for c in candidates if c.source == "arena"]
+    assert len(from_arena) == 4 * 8  # four 4-round games: eight positions before the end
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

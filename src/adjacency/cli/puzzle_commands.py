@@ -1,8 +1,8 @@
 """The ``puzzles`` command: build a puzzle file from played games, show and check puzzles.
 
 ``adjacency puzzles build`` reads candidate positions from a league database, an arena
-results database, the web's games database (each opened read-only: the file is checked
-by its store's own test and then read through the store from a snapshot, so it is never
+results database, the web's games database (each only read: the file is checked by its
+store's own test and then read through the store from a snapshot, so it is never
 written) and the training data (a positions job directory, every shard checked against
 its manifest), and proves them on the executor (:mod:`adjacency.puzzles.build`);
 ``show`` prints one puzzle, ``check`` re-proves a puzzle file. docs/puzzles.md.
@@ -97,9 +97,14 @@ def parse_source(text: str) -> tuple[str, Path]:
 
 @contextlib.contextmanager
 def snapshot(path: Path, kind: str, config: Any, schema: Any) -> Iterator[Path]:
-    """A private copy of the database at ``path`` after its store's own check (read
-    only: a file that is not ``kind``'s database is refused by the store's
-    :class:`~adjacency.storage.WrongDatabaseError`, byte for byte unchanged)."""
+    """A private copy of the database at ``path`` after its store's own check (which
+    only reads: a file that is not ``kind``'s database is refused by the store's
+    :class:`~adjacency.storage.WrongDatabaseError`, byte for byte unchanged).
+
+    The connection only reads (the check's pragmas, then SQLite's backup into the copy),
+    but is not opened in SQLite's read-only mode: on a write-ahead-log database a
+    read-only connection leaves ``-wal`` and ``-shm`` files beside it, which the last
+    ordinary connection to close removes."""
     from ..storage import check_file
 
     if not path.is_file():
@@ -107,7 +112,7 @@ def snapshot(path: Path, kind: str, config: Any, schema: Any) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="adjacency-puzzles-") as folder:
         copy = Path(folder) / "copy.sqlite3"
         try:
-            source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            source = sqlite3.connect(path, isolation_level=None)
         except sqlite3.Error as exc:
             raise InvalidSettingsError(f"--from {kind}:{path}: cannot open: {exc}") from None
         try:
