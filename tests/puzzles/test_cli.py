@@ -221,3 +221,16 @@ def test_arena_and_league_games_are_read_and_their_files_left_as_they_were(
     from_arena = [c for c in candidates if c.source == "arena"]
     assert len(from_arena) == 4 * 8  # four 4-round games: eight positions before the end
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_line_whose_board_fields_disagree_with_its_position_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adjacency.puzzles import load_shipped
+
+    line = load_shipped()[0].as_json()
+    line["plies_left"] += 1
+    path = tmp_path / "puzzles.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    assert main(["puzzles", "check", str(path)]) == 2
+    assert "plies_left are not those of its position" in one_line_error(capsys)

@@ -174,6 +174,9 @@ class Puzzle:
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"missing or malformed field {exc}") from None
+        carried = (position.rows, position.cols, position.plies_left)
+        if (content.get("rows"), content.get("cols"), content.get("plies_left")) != carried:
+            raise ValueError("rows, cols and plies_left are not those of its position")
         if puzzle.id != puzzle_id(text):
             raise ValueError(f"id {quote(puzzle.id)} is not the id of its position")
         if (
