@@ -54,7 +54,7 @@ def test_watch_a_live_house_game_then_step_through_it(
 ) -> None:
     words = catalogue(LANGUAGES[locale])
     db = tmp_path / "league.db"
-    make_league(db, rounds=8, base=30.0, increment=0.0)
+    make_league(db, rounds=12, base=30.0, increment=0.0)
     add_member(db, "house-a", "house", "random")
     add_member(db, "house-b", "house", "random")
     with thread_server(db, pace=PACE) as url:
@@ -78,7 +78,7 @@ def test_watch_a_live_house_game_then_step_through_it(
         assert page_width(page) <= PHONE["width"] + 1
         assert axe_violations(page, EVERY_IMPACT) == []
 
-        expect(page.locator("#status")).to_have_attribute("data-status", "finished")
+        expect(page.locator("#status")).to_have_attribute("data-status", "finished", timeout=60_000)
         game = get(f"{url}/api/league/games/{game_id}")
         fens = get(f"{url}/api/league/games/{game_id}/positions")["fens"]
         count = len(game["moves"])
