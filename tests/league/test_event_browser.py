@@ -21,6 +21,13 @@ TIMEOUT = 50_000
 MEMBERS = ("r1", "r2", "r3")
 
 
+def points(value: float) -> str:
+    """Points as the event page writes them: whole, with a half as "½" ("1½", "½")."""
+    whole = int(value)
+    half = "½" if value - whole >= 0.5 else ""
+    return f"{whole}{half}" if whole or not half else half
+
+
 @pytest.mark.parametrize("viewport", [(1366, 768), (390, 844)])
 def test_the_crosstable_fills_in_as_games_end(
     browser: Any, tmp_path: Path, viewport: tuple[int, int]
@@ -56,7 +63,10 @@ def test_the_crosstable_fills_in_as_games_end(
             for j, cell in enumerate(row):
                 if i != j:
                     shown = page.locator(f'#crosstable td[data-cell="{i}-{j}"]').inner_text()
-                    assert shown.endswith(f"/{cell[1]}") and cell[1] == 2
+                    assert cell[1] == 2 and shown == f"{points(cell[0])}–{points(2 - cell[0])}"
+        # the cells' notation is told under the table, with no "1/2" that reads as a half
+        sync_api.expect(page.locator("#crosstable-legend")).to_contain_text("a draw ½")
+        assert "/" not in page.locator("#crosstable").inner_text()
         # a cell links to its pair's last game
         href = page.locator('#crosstable td[data-cell="0-1"] a').get_attribute("href")
         assert href is not None and href.startswith("/watch/")

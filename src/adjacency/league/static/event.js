@@ -3,14 +3,29 @@
 // every 2 s. The server sends the page with the table in <noscript> for a browser
 // without JavaScript.
 import { decimal, t } from "/static/js/i18n.js";
-import { el, eventWord, getJson, memberLink } from "./league.js";
+import { el, eloInterval, eloValue, eventWord, getJson, memberLink } from "./league.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const api = `/api/league/events/${encodeURIComponent(name)}`;
 const FILES = ["table.csv", "table.json", "crosstable.csv", "games.txt"];
 
+// Points (whole or half): "2", "1½", "½".
 function points(value) {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1).replace(".5", "½").replace(/^0½/, "½");
+  const whole = Math.floor(value);
+  const half = value - whole >= 0.5 ? "½" : "";
+  return whole || !half ? `${whole}${half}` : half;
+}
+
+// A tie-break (Sonneborn-Berger, Buchholz: quarters happen) in one format, the page's
+// decimals: "19.5", "45.75", "20".
+function tieBreak(value) {
+  return decimal(value, 2, 0);
+}
+
+// A pair's cell: the row's points and the column's from their games together, "1½–½"
+// (the legend under the table says so); a bye counts in its own column.
+function pairText(cell) {
+  return `${points(cell[0])}–${points(cell[1] - cell[0])}`;
 }
 
 function renderCrosstable(cross) {
@@ -24,7 +39,7 @@ function renderCrosstable(cross) {
       if (i === j) return el("td", { class: "num self" }, "×");
       if (!cell) return el("td", { class: "num", "data-cell": `${i}-${j}` }, "");
       const games = cross.games[i][j];
-      const text = `${points(cell[0])}/${cell[1]}`;
+      const text = pairText(cell);
       const link = games.length ? el("a", { href: `/watch/${games[games.length - 1]}` }, text) : text;
       return el("td", { class: "num filled", "data-cell": `${i}-${j}` }, link);
     }),
@@ -46,9 +61,9 @@ function renderStandings(data) {
     el("td", { class: "num" }, String(r.games)),
     el("td", { class: "num" }, String(r.byes)),
     ...(swiss ? [r.buchholz, r.median_buchholz] : [r.sonneborn_berger])
-      .map((v) => el("td", { class: "num" }, points(v))),
+      .map((v) => el("td", { class: "num" }, tieBreak(v))),
     el("td", { class: "num" }, r.pentanomial.join(" ")),
-    el("td", { class: "num" }, r.elo == null ? "" : `${r.elo > 0 ? "+" : ""}${Math.round(r.elo)} [${r.elo_low ?? "?"}, ${r.elo_high ?? "?"}]`),
+    el("td", { class: "num" }, r.elo == null ? "" : `${eloValue(r.elo)} ${eloInterval(r.elo_low, r.elo_high)}`),
     el("td", { class: "num" }, r.margin == null ? "" : decimal(r.margin, 1))));
   document.getElementById("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
 }

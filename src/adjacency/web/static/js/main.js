@@ -16,7 +16,7 @@ import { renderReviewSummary, showReviewProgress } from "./panels/review.js";
 import { openLab } from "./lablink.js";
 import { LiveGame } from "./live.js";
 import { NewGameDialog } from "./newgame.js";
-import { notice } from "./notice.js";
+import { notice, noticeState } from "./notice.js";
 import { bottomColor, isFlipped, toggleFlip } from "./orientation.js";
 import { Editor } from "./editor.js";
 import { AnalysisPanel } from "./panels/analysis.js";
@@ -82,6 +82,20 @@ function pinBoard() {
   $("#main").classList.toggle("board-pinned", editing || panel.open);
 }
 
+// With the board pinned (a phone), a control of the panel that gets the focus is brought
+// out from under the board (WCAG 2.4.11: a focused control is not hidden by sticky content),
+// after the browser's own scrolling to it.
+function keepFocusInView(event) {
+  const target = event.target;
+  if (!$("#main").classList.contains("board-pinned") || !target.closest || !target.closest(".side")) return;
+  const area = $(".board-area");
+  if (getComputedStyle(area).position !== "sticky") return; // two columns: nothing covers it
+  const cover = area.getBoundingClientRect().bottom;
+  const box = target.getBoundingClientRect();
+  if (box.top < cover) window.scrollBy(0, box.top - cover - 8);
+  else if (box.bottom > window.innerHeight) window.scrollBy(0, box.bottom - window.innerHeight + 8);
+}
+
 // Your move, then the reply: a move drawn with its animation holds the board until the
 // animation has ended (animationend of every animated piece; a hidden page animates
 // nothing, and a generous timer guards the rest), so a bot's reply 10 ms later never
@@ -145,6 +159,7 @@ function render({ animate = false, released = false } = {}) {
   const s = game.state;
   if (!s || (editor && editor.active)) return;
   const ply = game.shownPly;
+  noticeState(`${s.id}/${s.version}/${ply}`); // a notice about the state before is gone
   const live = game.live;
   const same = drawn.id === s.id;
   const next = live && same && ply === drawn.ply + 1;
@@ -472,15 +487,18 @@ async function reviewGame() {
   reviewing = controller;
   game.review = {};
   reviewSummary = null;
-  render();
-  $("#status").textContent = t("status.reviewing");
   const bar = $("#review-progress");
-  showReviewProgress(bar, { done: 0, total: s.moves.length });
+  game.reviewProgress = { done: 0, total: s.moves.length }; // the status line says it (status.js)
+  showReviewProgress(bar, game.reviewProgress);
+  render();
   try {
     await streamEvents(api.reviewUrl(s.id), (event, data) => {
       if (!game.state || game.state.id !== s.id) return;
-      if (event === "progress") showReviewProgress(bar, data);
-      else if (event === "summary") reviewSummary = { id: s.id, summary: data };
+      if (event === "progress") {
+        game.reviewProgress = data;
+        showReviewProgress(bar, data);
+        renderStatus(game);
+      } else if (event === "summary") reviewSummary = { id: s.id, summary: data };
       if (event !== "move" && event !== "summary") return;
       if (event === "move") game.review[data.ply] = data;
       render();
@@ -491,6 +509,7 @@ async function reviewGame() {
     notice(err.message);
   } finally {
     reviewing = null;
+    game.reviewProgress = null;
     showReviewProgress(bar, null);
     render();
   }
@@ -543,6 +562,7 @@ function wire() {
   click("#result-new", () => { $("#dlg-result").close(); newGame.open(); });
   click("#result-rematch", () => { $("#dlg-result").close(); rematch(); });
   document.addEventListener("keydown", onKey);
+  document.addEventListener("focusin", (event) => requestAnimationFrame(() => keepFocusInView(event)));
   window.addEventListener("pagehide", () => game.close());
   setInterval(() => {
     if (game.thinking) renderThinking(game);
