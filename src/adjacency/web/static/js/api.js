@@ -59,6 +59,12 @@ export const api = {
   answer: (id, accept) => request("POST", `/api/games/${encodeURIComponent(id)}/offers/answer`, { accept }),
   checkPosition: (position) => request("POST", "/api/analysis/position", position),
   reviewUrl: (id) => `/api/games/${encodeURIComponent(id)}/review`,
+  // The analysis board's study tools: a line played from a position, the variation tree
+  // as a record and back, another move judged as the review judges moves.
+  line: (body) => request("POST", "/api/analysis/line", body),
+  treeRecord: (body) => request("POST", "/api/analysis/record", body),
+  readTree: (record) => request("POST", "/api/analysis/tree", { record }),
+  judge: (id, ply, move) => request("POST", `/api/games/${encodeURIComponent(id)}/judge`, { ply, move }),
   importRecord: (record) => request("POST", "/api/games/import", { record }),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
   eventsUrl: (id) => `/api/games/${encodeURIComponent(id)}/events`,

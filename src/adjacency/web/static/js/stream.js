@@ -15,7 +15,9 @@ export async function streamEvents(url, onEvent, signal) {
   if (!response.ok) {
     let body = null;
     try { body = await response.json(); } catch (err) { /* not JSON */ }
-    throw new Error(errorText(body, response.statusText));
+    const error = new Error(errorText(body, response.statusText));
+    error.status = response.status;
+    throw error;
   }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -5,6 +5,29 @@ import { t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
+// A move's button marked with its review (inaccuracy, mistake, blunder; exact or estimated).
+export function markReviewed(b, reviewed) {
+  if (!reviewed || !reviewed.mark) return;
+  const symbol = { inaccuracy: "?!", mistake: "?", blunder: "??" }[reviewed.mark];
+  const mark = document.createElement("span");
+  mark.className = "mark";
+  mark.textContent = symbol;
+  b.appendChild(mark);
+  b.classList.add(`mark-${reviewed.mark}`);
+  // A mark the solver proved is solid; one a search estimated is drawn apart
+  // (dotted) and says so, with the search's depth.
+  b.classList.add(reviewed.exact ? "mark-exact" : "mark-estimated");
+  b.dataset.mark = reviewed.mark;
+  b.dataset.exact = String(Boolean(reviewed.exact));
+  const named = t(`review.${reviewed.mark}`);
+  const loss = formatSquares(reviewed.loss);
+  const sure = reviewed.exact ? t("review.exact")
+    : Number.isInteger(reviewed.depth) ? t("review.estimated", { depth: reviewed.depth }) : t("review.estimated.search");
+  b.title = `${reviewed.best ? t("review.title.best", { mark: named, loss, best: reviewed.best })
+    : t("review.title", { mark: named, loss })} (${sure})`;
+  b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${named}, ${sure}`);
+}
+
 export function renderMoves(game, onPick) {
   const s = game.state;
   const ply = game.shownPly;
@@ -37,27 +60,7 @@ export function renderMoves(game, onPick) {
       // played in which round (records number rounds) and how many pieces converted.
       const shown = `${m.square}${m.flips.length ? ` +${m.flips.length}` : ""}`;
       b.setAttribute("aria-label", t("moves.move", { shown, round: i / 2 + 1, side: m.color.toUpperCase(), count: m.flips.length }));
-      const reviewed = game.review && game.review[j + 1];
-      if (reviewed && reviewed.mark) {
-        const symbol = { inaccuracy: "?!", mistake: "?", blunder: "??" }[reviewed.mark];
-        const mark = document.createElement("span");
-        mark.className = "mark";
-        mark.textContent = symbol;
-        b.appendChild(mark);
-        b.classList.add(`mark-${reviewed.mark}`);
-        // A mark the solver proved is solid; one a search estimated is drawn apart
-        // (dotted) and says so, with the search's depth.
-        b.classList.add(reviewed.exact ? "mark-exact" : "mark-estimated");
-        b.dataset.mark = reviewed.mark;
-        b.dataset.exact = String(Boolean(reviewed.exact));
-        const named = t(`review.${reviewed.mark}`);
-        const loss = formatSquares(reviewed.loss);
-        const sure = reviewed.exact ? t("review.exact")
-          : Number.isInteger(reviewed.depth) ? t("review.estimated", { depth: reviewed.depth }) : t("review.estimated.search");
-        b.title = `${reviewed.best ? t("review.title.best", { mark: named, loss, best: reviewed.best })
-          : t("review.title", { mark: named, loss })} (${sure})`;
-        b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${named}, ${sure}`);
-      }
+      markReviewed(b, game.review && game.review[j + 1]);
       if (j + 1 === ply) {
         b.classList.add("current");
         b.setAttribute("aria-current", "step");
