@@ -60,7 +60,7 @@ class Rules:
     """What a puzzle must be (module docstring); every build records them."""
 
     min_plies: int = 8
-    max_plies: int = 14
+    max_plies: int = 16
     min_moves: int = 4
     max_steps: int = 3
     obvious_gap: int = 2
