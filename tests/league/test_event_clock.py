@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.cli import main
-from adjacency.league.event_store import EventStore
-from adjacency.league.schema import STORE_SCHEMA
+from adjacency.league.schema import EVENT_CLOCK, STORE_SCHEMA
 from adjacency.league.store import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
@@ -57,7 +56,7 @@ def test_an_events_games_are_played_on_its_own_clock(tmp_path: Path) -> None:
             "the event to finish",
         )
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("friday")
         assert event.clock == (2.0, 0.5)
         absent = store.member_named("absent").id
@@ -86,7 +85,7 @@ def test_the_command_line_stores_and_shows_an_events_clock(
         status, _, err = run(capsys, *create, "friday", *members, "--clock", bad)
         assert status == 2 and reason in err and "Traceback" not in err, err
     with LeagueStore(db) as store:
-        assert EventStore(store).events() == []
+        assert store.events.events() == []
     status, out, _ = run(capsys, *create, "friday", *members, "--clock", "30+0.5")
     assert status == 0 and "1 rounds, 30+0.5" in out, out
     assert run(capsys, *create, "monday", *members)[0] == 0
@@ -95,7 +94,7 @@ def test_the_command_line_stores_and_shows_an_events_clock(
     status, out, _ = run(capsys, "league", "event", "show", "--db", str(db), "monday")
     assert "scheduled, clock 4+0.1" in out, out  # the league's
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         assert events.named("friday").clock == (30.0, 0.5)
         assert events.named("monday").clock is None
 
@@ -111,25 +110,28 @@ def test_a_bad_clock_through_the_teachers_route_creates_nothing(tmp_path: Path) 
                           ADMIN)  # fmt: skip
         assert refused.status == 400 and "expected BASE+INCREMENT" in str(refused.body)
     with LeagueStore(db) as store:
-        assert EventStore(store).events() == []
+        assert store.events.events() == []
 
 
 def test_a_league_file_of_the_version_before_keeps_its_events_on_the_leagues_clock(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A file as the version before the events' own clock wrote it (its events without
-    the two columns, ``user_version`` one less) opens, is upgraded, and its event is on
-    the league's clock; a new event there takes its own."""
+    the two columns, ``user_version`` before the clock's step, and no later step's
+    columns) opens, is upgraded, and its event is on the league's clock; a new event
+    there takes its own."""
     db = tmp_path / "league.db"
     make_league(db, base=4.0, increment=0.1)
     for name in HOUSE:
         add_member(db, name, "house", "random")
     with LeagueStore(db) as store:
-        EventStore(store).create("old", "round-robin", None, list(HOUSE))
-    with sqlite3.connect(db) as raw:
-        raw.execute("ALTER TABLE events DROP COLUMN base")
-        raw.execute("ALTER TABLE events DROP COLUMN increment")
-        raw.execute(f"PRAGMA user_version = {STORE_SCHEMA.version - 1}")
+        store.events.create("old", "round-robin", None, list(HOUSE))
+    clock = next(n for n, step in enumerate(STORE_SCHEMA.steps) if step.columns == EVENT_CLOCK)
+    with sqlite3.connect(db) as raw:  # the clock's step and every later one undone
+        for step in STORE_SCHEMA.steps[clock:]:
+            for table, column, _ in step.columns:
+                raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        raw.execute(f"PRAGMA user_version = {clock}")
     raw.close()
     status, out, _ = run(capsys, "league", "event", "show", "--db", str(db), "old")
     assert status == 0 and "clock 4+0.1" in out, out
@@ -139,5 +141,5 @@ def test_a_league_file_of_the_version_before_keeps_its_events_on_the_leagues_clo
     assert run(capsys, "league", "event", "create", "--db", str(db), "new", "--format",
                "round-robin", "--members", "h1,h2", "--clock", "10+1")[0] == 0  # fmt: skip
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         assert events.named("old").clock is None and events.named("new").clock == (10.0, 1.0)
