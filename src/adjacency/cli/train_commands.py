@@ -138,12 +138,21 @@ def register(commands: Any) -> None:
     )
     data.add_argument(
         "--target",
-        choices=("search", "outcome", "blend"),
+        choices=("search", "outcome", "blend", "backup"),
         default="search",
         help="what the fit learns: search, the stored labels (a --depth v1 search, exact "
         "with at most --exact-plies left; default); outcome, the exact value of the first "
         "exactly labelled position later in the same game, for the side to move; blend, "
-        "the TD(lambda) return between the two (--lambda)",
+        "the TD(lambda) return between the two (--lambda); backup, exact labels kept and "
+        "every other position labelled by a --backup-depth search of the pattern "
+        "evaluation fitted so far for fewer plies left, phase by phase outward",
+    )
+    data.add_argument(
+        "--backup-depth",
+        type=positive_int,
+        default=None,
+        help="with --target backup: the depth of the labelling searches (default 4, the "
+        "phase width: one fit a phase)",
     )
     data.add_argument(
         "--lambda",
@@ -390,6 +399,10 @@ def run_train_job(args: argparse.Namespace) -> int:
             f"--lambda goes with --target blend and must be 0-1, got {args.td_lambda} "
             f"with --target {args.target}"
         )
+    if args.backup_depth is not None and args.target != "backup":
+        raise InvalidSettingsError(
+            f"--backup-depth goes with --target backup, got --target {args.target}"
+        )
     if args.epsilon > 1 or not 0 < args.sample <= 1:
         raise InvalidSettingsError(
             f"--epsilon must be 0-1 and --sample above 0 up to 1, got {args.epsilon}, {args.sample}"
@@ -481,6 +494,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
     import numpy as np
 
     from ..engine.weights_file import UNITS, save_patterns
+    from ..training.backup import job_labels
     from ..training.dataset import phase_rows_from_shards, relabelled, shard_rows, split
     from ..training.fit import fit_pattern_phases, holdout_table
 
@@ -489,7 +503,18 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
     train, held = split(job, args.holdout)
     count = sum(job.done[i]["positions"] for i in train)
     td_lambda = 0.7 if args.td_lambda is None else args.td_lambda
-    rows = phase_rows_from_shards(job, train, args.target, td_lambda)
+    depth = 4 if args.backup_depth is None else args.backup_depth
+    backed = None
+    if args.target == "backup":
+        started = time.monotonic()
+        backed = job_labels(
+            job, train, held, depth, args.window, args.ridge, args.parity,
+            progress=lambda stage, done, total: print(
+                f"{stage}: {done} of {total} plies left", file=sys.stderr, flush=True
+            ),
+        )  # fmt: skip
+        summary["backup_seconds"] = round(time.monotonic() - started, 1)
+    rows = phase_rows_from_shards(job, train, args.target, td_lambda, backed)
     table, stats = fit_pattern_phases(rows, count, args.window, args.ridge, args.parity)
     players = ",".join(f"{p}:{d}" for p, d in args.players)
     rounds = ",".join(str(r) for r in args.rounds)
@@ -505,6 +530,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
             + (" --parity" if args.parity else "")
             + ("" if args.target == "search" else f" --target {args.target}")
             + (f" --lambda {td_lambda}" if args.target == "blend" else "")
+            + (f" --backup-depth {depth}" if args.target == "backup" else "")
         ),
         "shards": len(done) if done == list(range(len(done))) else done,
         "positions": count,
@@ -512,7 +538,14 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
         "exact_labels": sum(job.done[i]["exact"] for i in train),
     }
     if held:
-        parts = [shard_rows(relabelled(job.read(i), args.target, td_lambda)) for i in held]
+        parts = [
+            shard_rows(
+                relabelled(job.read(i), args.target, td_lambda)
+                if backed is None
+                else {**job.read(i), "label": backed[i]}
+            )
+            for i in held
+        ]
         columns, features, labels, plies = (np.concatenate([p[k] for p in parts]) for k in range(4))
         meta["held_out_rms_pieces"] = holdout_table(columns, features, labels / UNITS, plies, table)
     meta["rms_error_pieces"] = stats["rms_error_pieces"]

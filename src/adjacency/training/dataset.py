@@ -47,7 +47,7 @@ import json
 import os
 import random
 import zipfile
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -421,17 +421,24 @@ def target_labels(arrays: dict[str, np.ndarray], target: str, td_lambda: float =
 
 
 def phase_rows_from_shards(
-    job: Job, indices: Sequence[int], target: str = "search", td_lambda: float = 0.7
+    job: Job,
+    indices: Sequence[int],
+    target: str = "search",
+    td_lambda: float = 0.7,
+    labels: Mapping[int, np.ndarray] | None = None,
 ) -> Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """A :data:`~adjacency.training.fit.PhaseRows` over the shards ``indices`` (in that
-    order), labelled by ``target`` (:func:`target_labels`): each call reads the shards one
-    at a time and keeps only the phase's rows, so memory holds one phase (with window 2
-    about 1 in 7 of the rows), not the job."""
+    order), labelled by ``target`` (:func:`target_labels`), or by ``labels`` (shard: its
+    rows' labels, pieces) when given: each call reads the shards one at a time and keeps
+    only the phase's rows, so memory holds one phase (with window 2 about 1 in 7 of the
+    rows), not the job."""
 
     def rows(phase: int, window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         parts = [
             shard_rows(
-                relabelled(job.read(i), target, td_lambda),
+                relabelled(job.read(i), target, td_lambda)
+                if labels is None
+                else {**job.read(i), "label": labels[i]},
                 lambda plies: phase_rows(plies, phase, window),
             )
             for i in indices
