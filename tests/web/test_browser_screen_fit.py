@@ -15,7 +15,7 @@ import pytest
 
 from web_helpers import LAPTOP, api, new_tab, shown_plies, wait_until
 
-pytest.importorskip("playwright.sync_api")
+expect = pytest.importorskip("playwright.sync_api").expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser-screen-fit")]
 
@@ -196,17 +196,21 @@ def test_in_indonesian_a_levels_bot_and_the_labs_fields_and_numbers(
     tab.wait_for_function("document.querySelector('.player-bar.side-o .kind') !== null")
     assert tab.locator(".player-bar.side-o .kind").inner_text() == "Bot · tingkat 4 (Klub)"
     assert "klik" not in tab.locator("#status").inner_text().lower()
+    tab.click("#btn-editor")  # the editor's refusal of an impossible position, in Indonesian
+    tab.click("#editor-clear")
+    tab.click("#editor-analyse")
+    expect(tab.locator("#editor-error")).to_contain_text("Posisi mustahil")
     tab.goto(f"{server}/lab")
     tab.wait_for_selector("#tree-view, .lab-tabs")
     tab.locator(".lab-tabs [data-tab=climb]").click()
     labels = tab.locator("#climb-form label").all_inner_texts()
     assert any(text.startswith("Seed acak") for text in labels), labels
-    assert not any(
-        re.match(r"(Seed|Bot)\b", text) and not text.startswith(("Seed acak", "Bot"))
-        for text in labels
-    )
-    tab.locator("#climb-form button[type=submit]").click()
-    tab.wait_for_selector("#climb-view svg")
-    ticks = tab.eval_on_selector_all("#climb-view svg text", "els => els.map((e) => e.textContent)")
-    assert not [tick for tick in ticks if re.fullmatch(r"-?\d+\.\d+", tick)], ticks
+    assert not [text for text in labels if re.match(r"Seed\b(?! acak)", text)], labels
+    tab.locator(".lab-tabs [data-tab=depth]").click()  # its chart's axis: seconds, in decimals
+    tab.locator("#depth-form input[name=seconds]").fill("0.3")
+    tab.locator("#depth-form button[type=submit]").click()
+    tab.wait_for_selector("#depth-view svg")
+    ticks = tab.eval_on_selector_all("#depth-view svg text", "els => els.map((e) => e.textContent)")
+    assert [tick for tick in ticks if re.fullmatch(r"\d+,\d+", tick)], ticks
+    assert not [tick for tick in ticks if re.fullmatch(r"\d+\.\d+", tick)], ticks
     close(tab)
