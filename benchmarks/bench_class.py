@@ -369,7 +369,6 @@ def main(argv: list[str] | None = None) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.table import Table
 
-    from adjacency.league.event_store import EventStore
     from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings, parse_clock
     from adjacency.league.store import LeagueStore
@@ -492,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
                 Progress(*columns, console=console, transient=args.json) as progress,
                 LeagueStore(db) as store,
             ):
-                events = EventStore(store)
+                events = store.events
                 task = progress.add_task("event games", total=None)
                 while True:
                     both = [events.named(name) for name in (SWISS, ROUND_ROBIN)]
@@ -524,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
                 server.kill()
         seen_by_bots = json.loads(seen.read_text()) if seen.exists() else {}
         with LeagueStore(db) as store:
-            events = EventStore(store)
+            events = store.events
             rows: dict[str, Any] = {}
             event_games: set[int] = set()
             wall_from, wall_to = float("inf"), 0.0

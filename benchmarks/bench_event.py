@@ -177,7 +177,6 @@ def main() -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from adjacency.league.event_store import EventStore
     from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings, parse_clock
     from adjacency.league.store import LeagueStore
@@ -293,7 +292,7 @@ def main() -> None:
                 except subprocess.TimeoutExpired:
                     process.kill()
         with LeagueStore(db) as store:
-            events = EventStore(store)
+            events = store.events
             event = events.named(EVENT)
             games = [store.game(i) for i in events.game_ids(event.id)]
             terminations = Counter(g.termination for g in games if g is not None)

@@ -179,9 +179,12 @@ def build(
             )
         progress("games", min(1.0, game_id / games))
     try:  # who is established, as the league counts it (the games that prove people)
-        from adjacency.league.members import MemberStore
+        from adjacency.league import members
 
-        proofs = MemberStore.replay_proofs(connection, LeagueRules(people_expire_days=0))
+        replay = getattr(members, "replay_proofs", None)  # a function since the repositories
+        if replay is None:
+            replay = members.MemberStore.replay_proofs
+        proofs = replay(connection, LeagueRules(people_expire_days=0))
     except (ImportError, AttributeError, TypeError):  # code from before the rule
         proofs = {}
     if proofs:

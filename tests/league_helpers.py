@@ -20,7 +20,6 @@ from adjacency.bots import Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core.record import game_from_text, game_to_text
 from adjacency.league.event_pairing import round_robin
-from adjacency.league.event_store import EventStore
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore, StoredGame
@@ -234,7 +233,7 @@ def play_round_robin(db: str, name: str = "rr") -> None:
     each board a league pair, each leg a real game (greedy against random) whose record
     is stored."""
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named(name)
         members = events.members(event.id)
         settings = store.settings()

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from adjacency.league import standings as standings_module
-from adjacency.league.event_store import EventStore
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.routers import events as events_router
 from adjacency.league.routers import public
@@ -95,7 +94,7 @@ def test_the_events_api_is_rate_limited_and_its_downloads_cached(
     for name in ("alpha", "beta", "gamma"):
         add_member(db, name)
     with LeagueStore(db, create=False) as store:  # scheduled far ahead: it never starts here
-        EventStore(store).create("cup", "round-robin", None, ["alpha", "beta", "gamma"], start=1e12)
+        store.events.create("cup", "round-robin", None, ["alpha", "beta", "gamma"], start=1e12)
     calls = counting(monkeypatch, events_router, "exports")
     with thread_server(db, house_games=False) as url:
         first = request(f"{url}/api/league/events/cup/table.csv", raw=True)
@@ -103,7 +102,7 @@ def test_the_events_api_is_rate_limited_and_its_downloads_cached(
         assert first.status == again.status == 200 and len(calls) == 1
         assert "gamma" in first.body
         with LeagueStore(db, create=False) as store:  # the CLI withdraws gamma
-            EventStore(store).withdraw("cup", "gamma")
+            store.events.withdraw("cup", "gamma")
 
         def computed_again() -> bool:
             answer = request(f"{url}/api/league/events/cup/table.csv", raw=True)

@@ -25,7 +25,6 @@ from websockets.sync.client import connect
 
 from adjacency.core import Position
 from adjacency.league.client import CONNECT_PATH
-from adjacency.league.event_store import EventStore
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.store import LeagueStore
 from league_helpers import (
@@ -89,7 +88,7 @@ class Team:
 
 def event_status(db: Path) -> str:
     with LeagueStore(db) as store:
-        return EventStore(store).named("class").status
+        return store.events.named("class").status
 
 
 def test_thirty_bots_on_one_address_play_a_swiss_with_every_game_ended_on_the_board(
@@ -136,7 +135,7 @@ def test_thirty_bots_on_one_address_play_a_swiss_with_every_game_ended_on_the_bo
         server.stop()
 
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("class")
         pairs = [b.pair_id for b in events.boards(event.id) if b.pair_id is not None]
         games = [g for g in store.games(limit=1000) if g.pair_id in pairs]

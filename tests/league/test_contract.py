@@ -13,7 +13,6 @@ import pytest
 import schemathesis
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from adjacency.league.event_store import EventStore
 from adjacency.league.event_views import table as event_table
 from adjacency.league.models import EventSummary, EventTable
 from adjacency.league.store import LeagueStore
@@ -62,10 +61,10 @@ def test_the_event_api_is_described_by_its_models_and_answers_by_them(tmp_path: 
     for name in ("r1", "r2", "r3"):
         add_member(db, name, "house", "random")
     with LeagueStore(db) as store:
-        EventStore(store).create("friday", "round-robin", None, ["r1", "r2", "r3"])
+        store.events.create("friday", "round-robin", None, ["r1", "r2", "r3"])
     with thread_server(db, house_games=False) as url:
         with LeagueStore(db) as store:
-            EventStore(store).start("friday")
+            store.events.start("friday")
         wait_until(
             lambda: get(f"{url}/api/league/events/friday")["event"]["status"] == "finished",
             50,
@@ -88,8 +87,8 @@ def test_the_event_api_is_described_by_its_models_and_answers_by_them(tmp_path: 
         table = get(f"{url}/api/league/events/friday")
         assert EventTable.model_validate(table).model_dump(mode="json") == table
         with LeagueStore(db) as store:  # the models change nothing, not even 2 into 2.0
-            events = EventStore(store)
-            direct = event_table(events, events.named("friday"))
+            events = store.events
+            direct = event_table(store, events.named("friday"))
         assert json.dumps({**table, "live": [], "changed": 0}, sort_keys=True) == json.dumps(
             {**direct, "live": [], "changed": 0}, sort_keys=True
         )

@@ -61,12 +61,12 @@ def pass_steps(app: Any) -> int:
 
     async def one_pass() -> None:
         hall.pair()
-        with store._lock:
+        with store.database.lock:
             store.db.set_progress_handler(count, 100)
         try:
             hall.pair()
         finally:
-            with store._lock:
+            with store.database.lock:
                 store.db.set_progress_handler(None, 100)
 
     asyncio.run_coroutine_threadsafe(one_pass(), hall._task.get_loop()).result(GUARD)

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjacency.league.limits import LeagueLimits
+from adjacency.league.members import replay_proofs
 from adjacency.league.rules import LeagueRules
 from adjacency.league.store import LeagueStore
 from adjacency.ratings.glicko import Glicko
@@ -156,8 +157,8 @@ def test_the_stored_count_agrees_with_the_rule_and_a_replay(
             store.finish_game(game, "o", "resignation", "", "record", (3, 4), 2, (1.0, 1.0))
         expected = model(kinds, games, rules)
         assert store.proofs() == expected
-        with store._lock:
-            assert store.replay_proofs(store.db, rules) == expected
+        with store.database.lock:
+            assert replay_proofs(store.db, rules) == expected
         for member in ids:
             mine = [n for (m, _), n in expected.items() if m == member]
             ok = kinds[member] != "person" or rules.established(False, sum(mine), len(mine))

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from league_helpers import add_member, get, make_league, thread_server
 
@@ -37,7 +36,7 @@ def test_the_crosstable_fills_in_as_games_end(
     for name in MEMBERS:
         add_member(db, name, "house", "random")
     with LeagueStore(db) as store:
-        EventStore(store).create("friday", "round-robin", None, list(MEMBERS))
+        store.events.create("friday", "round-robin", None, list(MEMBERS))
     with thread_server(db, house_games=False) as url:
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         context.set_default_timeout(TIMEOUT)
@@ -55,7 +54,7 @@ def test_the_crosstable_fills_in_as_games_end(
         sync_api.expect(page.locator("#next li")).to_have_count(2)  # r1-r2 ... and a bye
 
         with LeagueStore(db) as store:  # what `adjacency league event start` does
-            EventStore(store).start("friday")
+            store.events.start("friday")
         sync_api.expect(page.locator("#summary")).to_contain_text("finished")
         sync_api.expect(page.locator("#crosstable td.filled")).to_have_count(6)
         table = get(f"{url}/api/league/events/friday")

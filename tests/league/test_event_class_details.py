@@ -22,7 +22,6 @@ import pytest
 from adjacency.cli import main
 from adjacency.core.record import games_from_text
 from adjacency.league.event_standings import BYE_POINTS
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from league_helpers import (
     add_member,
@@ -109,7 +108,7 @@ def test_games_txt_tags_each_game_with_the_event_and_its_round(five: tuple[str, 
     assert "Adjacency league game" not in text
     games = games_from_text(text)
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("rr")
         rounds = [r for _, r in events.game_rounds(event.id)]
     assert len(games) == len(rounds) == 20  # ten pairs, two games each
@@ -171,7 +170,7 @@ def test_an_event_of_every_connected_bot_waits_says_why_and_counts_house_bots(
         client.stop()
         server.stop()
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("open")
         members = {store.member(m).name for m in events.members(event.id)}
         assert event.rounds == 1 and events.waiting(event.id) is None

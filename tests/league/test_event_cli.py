@@ -15,7 +15,6 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.core.record import games_from_text
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from league_helpers import add_member, env, make_league, play_round_robin
 
@@ -88,7 +87,7 @@ def test_a_future_start_time_is_stored(db: str, capsys: pytest.CaptureFixture[st
                          "--start", when, "--unrated")  # fmt: skip
     assert status == 0 and "at its start time" in out
     with LeagueStore(db) as store:
-        event = EventStore(store).named("later")
+        event = store.events.named("later")
     assert event.start is not None and event.start > time.time() and not event.rated
 
 

@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from adjacency.league.event_standings import EventGame, crosstable
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore, StoredGame
 from kit_helpers import NODE_KIT, kit_command, tool
 from league_helpers import (
@@ -54,7 +53,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 def event_state(db: Path) -> tuple[str, int, int]:
     """The event's status, its finished games and its games in play."""
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("friday")
         return (
             event.status,
@@ -69,7 +68,7 @@ def kill_in_the_middle(db: Path, server: Process, finished: int) -> tuple[set[in
     wait_until(lambda: (s := event_state(db))[1] >= finished and s[2] >= 1, WAIT, "games in play")
     server.kill()
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("friday")
         finished_before = set(events.game_ids(event.id))
         in_flight = set(events.game_ids(event.id, "playing"))
@@ -84,7 +83,7 @@ def check_stored_games(
     once; the games finished before the kill kept, those in flight aborted), and the
     games as :class:`EventGame` recomputed from the stored rows."""
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("friday")
         assert event.status == "finished"
         ids = events.game_ids(event.id)
@@ -197,7 +196,7 @@ def test_a_double_round_robin_of_six_bots_with_the_java_and_node_kits(
     node_token = add_member(db, "node-ws")
     members = ["java-kit", "node-ws", "rando", "node-kit", "greedo", "python-kit"]
     with LeagueStore(db) as store:  # what `event create` does (the test above runs it)
-        EventStore(store).create("friday", "double-round-robin", None, members)
+        store.events.create("friday", "double-round-robin", None, members)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     server = start_server(db, port, tmp_path / "server.log")

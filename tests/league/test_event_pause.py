@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from adjacency.cli import main
-from adjacency.league.event_store import EventStore
 from adjacency.league.hall import RECONNECT_GRACE
 from adjacency.league.store import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
@@ -44,7 +43,7 @@ def league(tmp_path: Path) -> Path:
 def games(db: Path) -> tuple[list[int], list[int]]:
     """The event ``friday``'s finished and playing games' ids."""
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("friday")
         return events.game_ids(event.id), events.game_ids(event.id, "playing")
 
@@ -98,7 +97,7 @@ def test_a_paused_event_starts_no_game_until_it_is_resumed(
 def test_only_the_admin_pauses_and_what_cannot_pause_is_refused(tmp_path: Path) -> None:
     db = league(tmp_path)
     with LeagueStore(db) as store:
-        EventStore(store).create("friday", "round-robin", None, list(HOUSE))
+        store.events.create("friday", "round-robin", None, list(HOUSE))
     bot = add_member(db, "team1")
     with thread_server(db, house_games=False) as url:
         api = f"{url}/api/league/admin/events"
@@ -110,7 +109,7 @@ def test_only_the_admin_pauses_and_what_cannot_pause_is_refused(tmp_path: Path) 
         assert unpaused.status == 400 and "is not paused" in str(unpaused.body)
         assert request(f"{api}/nobody/pause", "POST", {}, token=ADMIN).status == 404
     with LeagueStore(db) as store:
-        event = EventStore(store).named("friday")
+        event = store.events.named("friday")
     assert event.status == "scheduled" and not event.paused
 
 
@@ -119,7 +118,7 @@ def test_the_command_line_pauses_and_resumes(
 ) -> None:
     db = str(league(tmp_path))
     with LeagueStore(Path(db)) as store:
-        EventStore(store).create("friday", "round-robin", None, list(HOUSE))
+        store.events.create("friday", "round-robin", None, list(HOUSE))
     event = ("league", "event")
     status, _, err = run(capsys, *event, "pause", "--db", db, "friday")
     assert status == 2 and "friday" in err and "only a running event pauses" in err

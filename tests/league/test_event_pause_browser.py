@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations
 from league_helpers import ADMIN, add_member, make_league, thread_server
@@ -74,7 +73,7 @@ def test_an_event_is_paused_resumed_and_played_on_its_own_clock_from_the_page(
         context.close()
     assert errors == []
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("friday")
         games = [store.game(g) for g in events.game_ids(event.id)]
     assert event.clock == (2.0, 0.5) and not event.paused

@@ -10,7 +10,6 @@ import asyncio
 from pathlib import Path
 
 from adjacency.league.event_runner import EventPass, EventRunner
-from adjacency.league.event_store import EventStore
 from adjacency.league.hall import RECONNECT_GRACE, Hall
 from adjacency.league.house import HousePlayers
 from adjacency.league.store import LeagueStore
@@ -36,7 +35,7 @@ def play(store: LeagueStore, step: EventPass, x_wins: bool = True) -> int:
 def test_a_swiss_runs_its_rounds_without_repeats_and_finishes_once(tmp_path: Path) -> None:
     names = ["a", "b", "c", "d", "e"]
     with league(tmp_path, names) as store:
-        events = EventStore(store)
+        events = store.events
         events.create("sw", "swiss", 3, names)
         runner = EventRunner(store)
         assert runner.plan(set()).starts == []  # scheduled: nothing plays
@@ -71,7 +70,7 @@ def test_a_swiss_runs_its_rounds_without_repeats_and_finishes_once(tmp_path: Pat
 def test_a_withdrawn_member_plays_no_later_board(tmp_path: Path) -> None:
     names = ["a", "b", "c", "d"]
     with league(tmp_path, names) as store:
-        events = EventStore(store)
+        events = store.events
         events.create("rr", "round-robin", None, names)
         events.start("rr")
         runner = EventRunner(store)
@@ -93,7 +92,7 @@ def test_an_all_connected_event_starts_at_its_time_with_the_connected_bots(
     tmp_path: Path,
 ) -> None:
     with league(tmp_path, ["a", "b", "c"]) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.create("later", "round-robin", None, None, start=1e12, now=1e12 - 60)
         runner = EventRunner(store)
         connected = {store.member_named("a").id, store.member_named("c").id}
@@ -111,7 +110,7 @@ def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
 
     async def main() -> None:
         with league(tmp_path, ["a", "b", "c", "d"]) as store:
-            events = EventStore(store)
+            events = store.events
             events.create("casual", "round-robin", None, ["a", "b"], rated=False)
             events.create("rated", "round-robin", None, ["c", "d"])
             events.start("casual")

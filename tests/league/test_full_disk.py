@@ -84,7 +84,7 @@ def cap(app: Any, pages: int | None) -> None:
     """Cap the server's database at ``pages`` pages (``None``: its current size, so it
     cannot grow), on the server's own connection under its lock."""
     store = app.state.store
-    with store._lock:
+    with store.database.lock:
         if pages is None:
             pages = int(store.db.execute("PRAGMA page_count").fetchone()[0])
         store.db.execute(f"PRAGMA max_page_count = {int(pages)}")
@@ -163,7 +163,7 @@ def test_a_result_that_cannot_be_stored_is_reported_aborted_and_stored_so_later(
         bot.hold.set()  # the bot sits on its first turn ...
         wait_until(lambda: bot.held, GUARD, "the bot's first turn")
         game_id = bot.held[0]["game"]
-        with store._lock:  # ... while the store stops taking writes
+        with store.database.lock:  # ... while the store stops taking writes
             store.db.execute("PRAGMA query_only = ON")
         bot.hold.clear()  # the game plays on to its end, which cannot be stored
         end = wait_until(
@@ -175,7 +175,7 @@ def test_a_result_that_cannot_be_stored_is_reported_aborted_and_stored_so_later(
         assert "could not store the result" in end["detail"]
         status, body = health(url)
         assert status == 503 and "readonly" in body["reason"] and body["unstored"] == 1
-        with store._lock:
+        with store.database.lock:
             store.db.execute("PRAGMA query_only = OFF")
         wait_until(lambda: health(url)[0] == 200, GUARD, "the league to recover")
         bot.stop.set()

@@ -315,13 +315,13 @@ def test_public_gets_read_the_database_off_the_event_loop(tmp_path: Path) -> Non
         threads: dict[str, list[int]] = {"store": [], "reader": []}
         for name in threads:
             store = getattr(app.state, name)
-            original = store._query
+            original = store.database.query
 
             def spy(*args: Any, _seen: list[int] = threads[name], _q: Any = original) -> Any:
                 _seen.append(threading.get_ident())
                 return _q(*args)
 
-            store._query = spy
+            store.database.query = spy
         statuses = [request(url + path).status for path in PUBLIC_GETS]
     assert statuses == [200] * (len(PUBLIC_GETS) - 1) + [404]
     assert threads["reader"] and loop_ident not in threads["reader"]

@@ -16,7 +16,6 @@ import pytest
 
 from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_to_text
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from adjacency.serving.details import ended
 from browser_helpers import UNDER_TEST
@@ -65,7 +64,7 @@ def test_the_league_pages_in_indonesian_have_no_english_left(browser: Any, tmp_p
     for name in MEMBERS:
         add_member(db, name, "house", "random")
     with LeagueStore(db) as store:
-        EventStore(store).create("friday", "round-robin", None, list(MEMBERS))
+        store.events.create("friday", "round-robin", None, list(MEMBERS))
     with thread_server(db, house_games=False) as url:
         context, page, errors = indonesian_page(browser)
 

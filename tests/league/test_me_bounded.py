@@ -21,7 +21,7 @@ def steps(store: LeagueStore, member: int) -> int:
         return 0
 
     rules = store.rules()
-    with store._lock:
+    with store.database.lock:
         store.db.set_progress_handler(tick, 1)
         try:
             store.established(member, rules)
@@ -55,7 +55,7 @@ def test_establishment_costs_the_same_whatever_the_number_of_games(tmp_path: Pat
         many = steps(store, ada)
         play(store, ada, bots[0])
         assert steps(store, ada) == many
-        plan = store._query(
+        plan = store.database.query(
             "EXPLAIN QUERY PLAN SELECT COUNT(*), TOTAL(games) FROM "
             "(SELECT games FROM proofs WHERE member_id = ? LIMIT ?)",
             (ada, 5),

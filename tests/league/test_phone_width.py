@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations
 from league_helpers import add_member, get, make_league, thread_server, wait_until
@@ -80,10 +79,10 @@ def test_the_league_pages_fit_a_phone(browser: Any, tmp_path: Path, locale: str)
     for name in MEMBERS:
         add_member(db, name, "house", "random")
     with LeagueStore(db) as store:
-        EventStore(store).create("friday", "round-robin", None, list(MEMBERS))
+        store.events.create("friday", "round-robin", None, list(MEMBERS))
     with thread_server(db, house_games=False) as url:
         with LeagueStore(db) as store:  # what `adjacency league event start` does
-            EventStore(store).start("friday")
+            store.events.start("friday")
         wait_until(
             lambda: get(f"{url}/api/league/events/friday")["event"]["status"] == "finished",
             60,

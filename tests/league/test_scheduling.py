@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from adjacency.league import challenges as challenges_module
-from adjacency.league.event_store import EventStore
 from adjacency.league.hall import Hall
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.store import LeagueStore
@@ -27,7 +26,7 @@ def test_a_challenge_to_a_bot_in_a_running_event_waits_for_the_event(tmp_path: P
             connect(hall, bot)
         ada = store.add_member("ada", "person")[0]
         hall.see(ada)
-        events = EventStore(store)
+        events = store.events
         events.create("cup", "round-robin", None, ["a", "b", "c"])
         events.start("cup")
         started = hall.pair()  # the event's first board; one of the three sits out, free

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_store import EventStore
 from adjacency.league.event_views import exports
 from adjacency.league.store import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
@@ -38,7 +37,7 @@ def league(tmp_path: Path) -> tuple[Path, str]:
 
 def events_of(db: Path) -> list[Any]:
     with LeagueStore(db) as store:
-        return EventStore(store).events()
+        return store.events.events()
 
 
 def archive(url: str, name: str, token: str | None = ADMIN) -> tuple[int, str, bytes]:
@@ -55,7 +54,7 @@ def archive(url: str, name: str, token: str | None = ADMIN) -> tuple[int, str, b
 def test_only_the_admin_token_may_use_the_teachers_routes(tmp_path: Path) -> None:
     db, bot_token = league(tmp_path)
     with LeagueStore(db) as store:
-        EventStore(store).create("friday", "round-robin", None, list(HOUSE))
+        store.events.create("friday", "round-robin", None, list(HOUSE))
     body = {"name": "monday", "format": "round-robin", "members": list(HOUSE)}
     with thread_server(db, house_games=False) as url:
         for token, status in ((None, 401), ("adjl_not-a-token", 401), (bot_token, 403)):
@@ -73,7 +72,7 @@ def test_only_the_admin_token_may_use_the_teachers_routes(tmp_path: Path) -> Non
     (event,) = events_of(db)  # nothing changed: no new event, friday neither started
     assert (event.name, event.status) == ("friday", "scheduled")
     with LeagueStore(db) as store:
-        assert EventStore(store).withdrawn(event.id) == set()
+        assert store.events.withdrawn(event.id) == set()
 
 
 def test_the_overview_lists_members_waiting_people_and_events(tmp_path: Path) -> None:
@@ -144,7 +143,7 @@ def test_bad_events_are_refused_with_their_reason_and_create_nothing(
     db, _ = league(tmp_path)
     with LeagueStore(db) as store:
         store.add_member("ana", "person", None)
-        EventStore(store).create("friday", "round-robin", None, list(HOUSE))
+        store.events.create("friday", "round-robin", None, list(HOUSE))
     with thread_server(db, house_games=False) as url:
         answer = request(f"{url}/api/league/admin/events", "POST", body, token=ADMIN)
     assert answer.status == status, answer
@@ -156,7 +155,7 @@ def test_bad_events_are_refused_with_their_reason_and_create_nothing(
 def test_start_and_withdraw_refuse_what_cannot_be_done(tmp_path: Path) -> None:
     db, _ = league(tmp_path)
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         events.create("friday", "round-robin", None, ["h1", "h2"])
         events.create("everyone", "round-robin", None, None)
     with thread_server(db, house_games=False) as url:
@@ -206,9 +205,9 @@ def test_an_event_made_through_the_api_plays_and_its_archive_is_the_export(
         status, media, data = archive(url, "friday")
     assert status == 200 and media == "application/zip"
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         event = events.named("friday")
-        expected = exports(events, event)
+        expected = exports(store, event)
         assert events.withdrawn(event.id) == {store.member_named("h4").id}
         played = len(events.game_ids(event.id))
     with zipfile.ZipFile(io.BytesIO(data)) as zipped:

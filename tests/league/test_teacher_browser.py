@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from adjacency.cli.event_commands import parse_start
-from adjacency.league.event_store import EventStore
 from adjacency.league.store import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations
 from i18n_helpers import english_left
@@ -151,7 +150,7 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         assert zipped.namelist() == ["table.csv", "table.json", "crosstable.csv", "games.txt"]
         files = {name: zipped.read(name).decode() for name in zipped.namelist()}
     with LeagueStore(db) as store:
-        events = EventStore(store)
+        events = store.events
         friday_event = events.named("friday")
         assert friday_event.status == "finished"
         played = events.game_ids(friday_event.id)
@@ -171,7 +170,7 @@ def test_the_teachers_page_in_indonesian_has_no_english_left(browser: Any, tmp_p
     db = league(tmp_path)
     add_member(db, "team1")
     with LeagueStore(db) as store:
-        EventStore(store).create("friday", "round-robin", None, list(HOUSE))
+        store.events.create("friday", "round-robin", None, list(HOUSE))
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
         join(url, "ana")

@@ -175,7 +175,7 @@ def test_aggregates_equal_a_recomputation_from_the_stored_games(
             play(store, ids, plans)
             check(store, ids)
             # a removal (another tool deleting games and their ratings) keeps them equal
-            with store._transaction() as db:
+            with store.database.transaction() as db:
                 for game_id in deleted:
                     db.execute("DELETE FROM ratings WHERE game_id = ?", (game_id + 1,))
                     db.execute("DELETE FROM games WHERE id = ?", (game_id + 1,))

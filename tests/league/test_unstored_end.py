@@ -63,7 +63,7 @@ def test_a_game_whose_end_was_not_stored_reads_and_replays(
                 break
             position = Position.from_fen(now["fen"])
             if position.plies_left <= 2 and written:  # the store stops taking writes
-                with store._lock:
+                with store.database.lock:
                     store.db.execute("PRAGMA query_only = ON")
                 written = False
             move = position.legal_moves()[0]
@@ -71,7 +71,7 @@ def test_a_game_whose_end_was_not_stored_reads_and_replays(
                 f"{url}/api/league/games/{game}/move", "POST", {"move": move}, token=ada
             )
             assert played.status == 200, played
-        with store._lock:
+        with store.database.lock:
             store.db.execute("PRAGMA query_only = OFF")
         wait_until(lambda: request(f"{url}/api/league/health").status == 200, 60, "writes to work")
         shown = state(url, game)  # before the rule: 400, "result '*' contradicts ..."

@@ -20,7 +20,6 @@ import pytest
 
 from adjacency.arena.store import STORE_SCHEMA as ARENA
 from adjacency.arena.store import Store
-from adjacency.league.event_store import EventStore
 from adjacency.league.schema import STORE_SCHEMA as LEAGUE
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore
@@ -168,7 +167,7 @@ def test_league(copy: Any) -> None:
         assert store.ratings() == store.recompute_ratings()
         assert store.totals() == store.recompute_totals()
         assert store.proofs() == {}  # step 2: replayed (bots prove no one)
-        (event,) = EventStore(store).events()
+        (event,) = store.events.events()
         assert (event.name, event.format, event.status) == ("spring", "round-robin", "scheduled")
 
 

@@ -127,18 +127,17 @@ def parse_start(text: str) -> float:
     return when.timestamp()
 
 
-def _events(args: argparse.Namespace) -> Any:
-    from ..league.event_store import EventStore
+def _league(args: argparse.Namespace) -> Any:
     from ..league.store import LeagueStore
 
     store = LeagueStore(args.db, create=False)
     store.settings()  # refuses a file without a league
-    return EventStore(store)
+    return store
 
 
 def run_create(args: argparse.Namespace) -> int:
     """``adjacency league event create NAME``: store a scheduled event; returns 0. Bad
-    input (see :meth:`adjacency.league.event_store.EventStore.create`) is one line,
+    input (see :meth:`adjacency.league.event_store.EventsRepo.create`) is one line,
     status 2, and creates nothing."""
     from ..core.errors import InvalidSettingsError
     from ..league.settings import parse_clock
@@ -150,12 +149,11 @@ def run_create(args: argparse.Namespace) -> int:
         clock = None if args.clock is None else parse_clock(args.clock)
     except InvalidSettingsError as exc:
         raise LeagueError(str(exc)) from None
-    events = _events(args)
-    with events.league:
-        event = events.create(
+    with _league(args) as league:
+        event = league.events.create(
             args.name, args.format, args.rounds, members, start, args.rated, clock=clock
         )
-        time_control = event.time_control(events.league.settings().time_control)
+        time_control = event.time_control(league.settings().time_control)
     when = "at its start time" if event.start else "with `adjacency league event start`"
     if event.all_connected:
         rounds = f"{event.rounds} rounds" if event.swiss else "its rounds fixed by how many play"
@@ -178,8 +176,8 @@ def run_start(args: argparse.Namespace) -> int:
     now instead: the server starts it on its next pass with the bots connected then and
     the house bots, or as soon as there are two (``event show`` says why it waits).
     Returns 0."""
-    events = _events(args)
-    with events.league:
+    with _league(args) as league:
+        events = league.events
         event = events.named(args.name)
         if event.all_connected and event.status == "scheduled":
             events.start_when_served(args.name)
@@ -198,9 +196,8 @@ def run_pause(args: argparse.Namespace) -> int:
     """``adjacency league event pause NAME``: the server (this process or another on the
     same file) starts no new game of the event from its next pass; games in play end as
     usual. Returns 0; an event that is not running, or paused already, is refused."""
-    events = _events(args)
-    with events.league:
-        event = events.pause(args.name)
+    with _league(args) as league:
+        event = league.events.pause(args.name)
     print(f"Paused event {event.name}: no new game of it starts until "
           f"`adjacency league event resume {event.name}`.")  # fmt: skip
     return 0
@@ -209,9 +206,8 @@ def run_pause(args: argparse.Namespace) -> int:
 def run_resume(args: argparse.Namespace) -> int:
     """``adjacency league event resume NAME``: the server goes on pairing the event where
     it stopped, from its next pass. Returns 0; an event that is not paused is refused."""
-    events = _events(args)
-    with events.league:
-        event = events.resume(args.name)
+    with _league(args) as league:
+        event = league.events.resume(args.name)
     print(f"Resumed event {event.name}: the server goes on with it on its next pass.")
     return 0
 
@@ -219,9 +215,8 @@ def run_resume(args: argparse.Namespace) -> int:
 def run_withdraw(args: argparse.Namespace) -> int:
     """``adjacency league event withdraw NAME MEMBER``: the member plays no more boards
     of the event. Returns 0."""
-    events = _events(args)
-    with events.league:
-        events.withdraw(args.name, args.member)
+    with _league(args) as league:
+        league.events.withdraw(args.name, args.member)
     print(f"Withdrew {args.member} from {args.name}.")
     return 0
 
@@ -230,9 +225,8 @@ def run_show(args: argparse.Namespace) -> int:
     """``adjacency league event show NAME``: print the standings and the crosstable."""
     from ..league.event_views import render_text, table
 
-    events = _events(args)
-    with events.league:
-        print(render_text(table(events, events.named(args.name))))
+    with _league(args) as league:
+        print(render_text(table(league, league.events.named(args.name))))
     return 0
 
 
@@ -241,9 +235,8 @@ def run_export(args: argparse.Namespace) -> int:
     JSON), the crosstable (CSV) and every game as one records file."""
     from ..league.event_views import export
 
-    events = _events(args)
-    with events.league:
-        paths = export(events, events.named(args.name), args.out)
+    with _league(args) as league:
+        paths = export(league, league.events.named(args.name), args.out)
     for path in paths:
         print(path)
     return 0

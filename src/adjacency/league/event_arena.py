@@ -13,16 +13,16 @@ from pathlib import Path
 from ..arena.games import GameResult
 from ..arena.schedule import GameTask, Settings, pairings
 from ..arena.store import Store
-from .event_store import Event, EventStore
-from .store import LeagueError
+from .event_store import Event
+from .store import LeagueError, LeagueStore
 
 
-def write_arena_db(events: EventStore, event: Event, path: Path) -> int:
+def write_arena_db(league: LeagueStore, event: Event, path: Path) -> int:
     """Write the event's finished games into a new arena database at ``path``; return
     how many. An existing file is :class:`LeagueError` (nothing is written)."""
     if path.exists():
         raise LeagueError(f"{str(path)!r} exists already: export into a new directory")
-    league = events.league
+    events = league.events
     settings = league.settings()
     names = {m.id: m.name for m in league.members()}
     members = [names[m] for m in events.members(event.id)]

@@ -6,18 +6,18 @@
 1. starts the scheduled events whose start time has come (an ``all_connected`` event
    takes the bots connected then and the house bots, in the order they joined the
    league; while it cannot start, too few of them, it logs the reason once per change
-   and notes it for ``event show``: :meth:`.event_store.EventStore.set_waiting`);
+   and notes it for ``event show``: :meth:`.event_store.EventsRepo.set_waiting`);
 2. for each running event, when its current round is complete (every board's pair
    has played both games; byes and boards of withdrawn members count as complete),
    stores the next round's boards (:mod:`.event_pairing`: the round robin's next round,
    or a Swiss round from the scores so far), or, after the last round, finishes the
-   event (exactly once: :meth:`.event_store.EventStore.finish`);
+   event (exactly once: :meth:`.event_store.EventsRepo.finish`);
 3. returns the games to start now: the next leg of every pair of the current round
    with no game in play, whether its members are connected or not (one that is not
    loses on time, as in the ladder), and the members and pairs the ladder must leave
    alone (the ladder pauses for the members of running events).
 
-A paused event (:meth:`.event_store.EventStore.pause`) is skipped in steps 2 and 3: no
+A paused event (:meth:`.event_store.EventsRepo.pause`) is skipped in steps 2 and 3: no
 round is paired, finished or started for it until it is resumed, and then it goes on
 from the round it was in. Its members stay out of the ladder meanwhile, ready for it.
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from .event_pairing import Board, round_robin, swiss_players, swiss_round
 from .event_standings import BYE_POINTS
-from .event_store import Event, EventStore, StoredBoard
+from .event_store import Event, StoredBoard
 from .store import LeagueError, LeagueStore
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class EventRunner:
     """Plays the events of one league (see the module's rules)."""
 
     def __init__(self, store: LeagueStore) -> None:
-        self.events = EventStore(store)
+        self.events = store.events
         self.openings = len(store.settings().openings)
         self.waiting: dict[int, str] = {}
         """Why each event waits to start, as last logged (logged again only on a change)."""

@@ -1,5 +1,6 @@
-"""A league's events in its database: tables ``events``, ``event_members`` and
-``event_boards`` beside the league's own (:mod:`.store`), on the same connection.
+"""A league's events in its database (:class:`EventsRepo`, on a
+:class:`~.database.LeagueDb`): tables ``events``, ``event_members`` and ``event_boards``
+beside the league's own, on the same connection.
 
 * ``events``: name (unique, any case), format (:data:`.event_pairing.FORMATS`),
   rounds, start time (or none: started by ``adjacency league event start``), its own
@@ -18,8 +19,8 @@ pause``) is marked in ``meta`` too (key ``event-paused:ID``, removed by ``resume
 server starts none of its games and pairs no new round while the mark is there
 (:mod:`.event_runner`); the mark needs no column, so a league file of any version pauses.
 
-Contract: :meth:`EventStore.create` checks everything first and writes in one
-transaction, so bad input creates nothing; :meth:`EventStore.finish` returns
+Contract: :meth:`EventsRepo.create` checks everything first and writes in one
+transaction, so bad input creates nothing; :meth:`EventsRepo.finish` returns
 ``True`` exactly once per event; an event's games are league games (``games``), so
 they survive a crash as the league's do (finished kept, in-flight ones aborted and
 their leg replayed).
@@ -32,10 +33,12 @@ from dataclasses import dataclass
 
 from ..core.errors import InvalidSettingsError
 from ..core.text import quote
+from .database import LeagueDb
 from .event_pairing import FORMATS, Board, planned_rounds
 from .event_standings import EventGame
+from .members import MembersRepo
+from .records import LeagueError, check_name
 from .settings import parse_clock
-from .store import LeagueError, LeagueStore, check_name
 
 TABLES = frozenset({"events", "event_members", "event_boards"})
 """The events' tables in a league's file (defined in :data:`.schema.EVENT_SCHEMA`)."""
@@ -104,12 +107,14 @@ EVENT_COLUMNS = (
 )
 
 
-class EventStore:
-    """The events of one league, on its store's connection (thread-safe as it is)."""
+class EventsRepo:
+    """The events of one league, on its database (thread-safe as it is)."""
 
-    def __init__(self, league: LeagueStore) -> None:
-        """Use ``league``'s file (its tables are there: opening a league creates them)."""
-        self.league = league
+    def __init__(self, db: LeagueDb, members: MembersRepo) -> None:
+        """Use the league file ``db`` (its tables are there: opening a league creates
+        them); ``members`` names an event's members."""
+        self.db = db
+        self.members_repo = members
 
     # ------------------------------------------------------------------ events
 
@@ -149,7 +154,7 @@ class EventStore:
                 if member_name.lower() in seen:
                     raise LeagueError(f"member {quote(member_name)} is named twice")
                 seen.add(member_name.lower())
-                member = self.league.member_named(member_name)
+                member = self.members_repo.member_named(member_name)
                 if member.kind == "person":
                     raise LeagueError(f"{quote(member_name)} is a person: events are for bots")
                 if member.revoked:
@@ -162,7 +167,7 @@ class EventStore:
                 planned_rounds(format, 2, rounds)
             if format == "swiss" and (rounds is None or rounds < 1):
                 raise LeagueError("a Swiss needs --rounds N (1 or more)")
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
                 raise LeagueError(f"an event named {quote(name)} exists already")
             cursor = db.execute(
@@ -205,27 +210,27 @@ class EventStore:
 
     def event(self, event_id: int) -> Event:
         """The event with this id; :class:`LeagueError` if there is none."""
-        rows = self.league._query(f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?", (event_id,))
+        rows = self.db.query(f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?", (event_id,))
         if not rows:
             raise LeagueError(f"no event with id {event_id}")
         return self._event(rows[0])
 
     def named(self, name: str) -> Event:
         """The event called ``name``; :class:`LeagueError` if there is none."""
-        rows = self.league._query(f"SELECT {EVENT_COLUMNS} FROM events WHERE name = ?", (name,))
+        rows = self.db.query(f"SELECT {EVENT_COLUMNS} FROM events WHERE name = ?", (name,))
         if not rows:
             raise LeagueError(f"no event named {quote(name)}")
         return self._event(rows[0])
 
     def events(self) -> list[Event]:
         """Every event, newest first."""
-        rows = self.league._query(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY id DESC")
+        rows = self.db.query(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY id DESC")
         return [self._event(r) for r in rows]
 
     def members(self, event_id: int, withdrawn: bool = True) -> list[int]:
         """The event's member ids in seeding order (``withdrawn`` ones too, unless
         ``withdrawn`` is false)."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT member_id FROM event_members WHERE event_id = ? "
             + ("" if withdrawn else "AND withdrawn = 0 ")
             + "ORDER BY seed",
@@ -242,7 +247,7 @@ class EventStore:
         if event.status != "scheduled":
             raise LeagueError(f"event {quote(event.name)} is {event.status} already")
         now = time.time() if now is None else now
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             if event.all_connected:
                 ids = members or []
                 if len(ids) < 2:
@@ -271,7 +276,7 @@ class EventStore:
             raise LeagueError(f"event {quote(event.name)} is {event.status} already")
         if not event.all_connected:
             raise LeagueError(f"event {quote(event.name)} names its members: start it")
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             db.execute(
                 "UPDATE events SET start = ? WHERE id = ? AND status = 'scheduled'",
                 (time.time() if now is None else now, event.id),
@@ -280,7 +285,7 @@ class EventStore:
 
     def house_bots(self) -> list[int]:
         """The league's house bots that are not revoked, in the order they joined."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT id FROM members WHERE kind = 'house' AND revoked = 0 ORDER BY id"
         )
         return [int(r[0]) for r in rows]
@@ -288,7 +293,7 @@ class EventStore:
     def set_waiting(self, event_id: int, reason: str | None) -> None:
         """Note why the event waits to start (``None``: it no longer waits)."""
         key = f"event-waiting:{event_id}"
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             if reason is None:
                 db.execute("DELETE FROM meta WHERE key = ?", (key,))
             else:
@@ -296,17 +301,15 @@ class EventStore:
 
     def waiting(self, event_id: int) -> str | None:
         """Why the event waits to start, as the server last noted it (or ``None``)."""
-        rows = self.league._query(
-            "SELECT value FROM meta WHERE key = ?", (f"event-waiting:{event_id}",)
-        )
+        rows = self.db.query("SELECT value FROM meta WHERE key = ?", (f"event-waiting:{event_id}",))
         return str(rows[0][0]) if rows else None
 
     def withdraw(self, name: str, member_name: str) -> None:
         """Withdraw a member from an event: it is paired in no later round (its games in
         play end as usual; boards of its not yet started games are not played)."""
         event = self.named(name)
-        member = self.league.member_named(member_name)
-        with self.league._transaction() as db:
+        member = self.members_repo.member_named(member_name)
+        with self.db.transaction() as db:
             cursor = db.execute(
                 "UPDATE event_members SET withdrawn = 1 WHERE event_id = ? AND member_id = ?",
                 (event.id, member.id),
@@ -324,7 +327,7 @@ class EventStore:
                               "event pauses")  # fmt: skip
         if event.paused:
             raise LeagueError(f"event {quote(event.name)} is paused already")
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, '1')", (f"event-paused:{event.id}",))
         return self.event(event.id)
 
@@ -334,13 +337,13 @@ class EventStore:
         event = self.named(name)
         if not event.paused:
             raise LeagueError(f"event {quote(event.name)} is not paused")
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             db.execute("DELETE FROM meta WHERE key = ?", (f"event-paused:{event.id}",))
         return self.event(event.id)
 
     def withdrawn(self, event_id: int) -> set[int]:
         """The event's withdrawn members."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT member_id FROM event_members WHERE event_id = ? AND withdrawn = 1",
             (event_id,),
         )
@@ -348,7 +351,7 @@ class EventStore:
 
     def finish(self, event_id: int, now: float | None = None) -> bool:
         """Mark a running event finished; ``True`` only for the call that did."""
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             cursor = db.execute(
                 "UPDATE events SET status = 'finished', finished = ? "
                 "WHERE id = ? AND status = 'running'",
@@ -362,7 +365,7 @@ class EventStore:
         """Store round ``round_no``'s boards, each played board with a new league pair on
         the league's next opening (of ``openings``), in one transaction; a round stored
         already is left as it is."""
-        with self.league._transaction() as db:
+        with self.db.transaction() as db:
             if db.execute(
                 "SELECT 1 FROM event_boards WHERE event_id = ? AND round = ?", (event_id, round_no)
             ).fetchone():
@@ -384,7 +387,7 @@ class EventStore:
 
     def boards(self, event_id: int) -> list[StoredBoard]:
         """Every stored board of the event, by round."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT id, round, a_id, b_id, pair_id FROM event_boards WHERE event_id = ? "
             "ORDER BY round, id",
             (event_id,),
@@ -397,12 +400,12 @@ class EventStore:
 
     def event_pairs(self) -> set[int]:
         """The league pairs that belong to events (the ladder does not play them)."""
-        rows = self.league._query("SELECT pair_id FROM event_boards WHERE pair_id IS NOT NULL")
+        rows = self.db.query("SELECT pair_id FROM event_boards WHERE pair_id IS NOT NULL")
         return {int(r[0]) for r in rows}
 
     def unrated_pairs(self) -> set[int]:
         """The league pairs of unrated events."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT b.pair_id FROM event_boards b JOIN events e ON e.id = b.event_id "
             "WHERE e.rated = 0 AND b.pair_id IS NOT NULL"
         )
@@ -410,7 +413,7 @@ class EventStore:
 
     def running_members(self) -> set[int]:
         """Members of running events that are not withdrawn (the ladder pauses for them)."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT m.member_id FROM event_members m JOIN events e ON e.id = m.event_id "
             "WHERE e.status = 'running' AND m.withdrawn = 0"
         )
@@ -418,7 +421,7 @@ class EventStore:
 
     def pair_state(self, event_id: int) -> dict[int, tuple[int, bool, int]]:
         """Per pair of the event: ``(finished games, a game in play, opening)``."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT p.id, p.finished, p.opening, EXISTS (SELECT 1 FROM games g "
             "WHERE g.pair_id = p.id AND g.status = 'playing') "
             "FROM pairs p JOIN event_boards b ON b.pair_id = p.id "
@@ -429,7 +432,7 @@ class EventStore:
 
     def games(self, event_id: int) -> list[EventGame]:
         """The event's finished games, as :mod:`.event_standings` sees them."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT b.round, b.a_id, b.b_id, g.leg, g.result, g.x_score, g.o_score "
             "FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
             "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.id",
@@ -446,7 +449,7 @@ class EventStore:
         """What changes when the event's results do: ``(finished games, withdrawn
         members)``, from its own boards' pairs and members (a cache's key; never the
         league's other games)."""
-        row = self.league._query(
+        row = self.db.query(
             "SELECT (SELECT COALESCE(SUM(p.finished), 0) FROM pairs p "
             "JOIN event_boards b ON b.pair_id = p.id WHERE b.event_id = ?1), "
             "(SELECT COUNT(*) FROM event_members WHERE event_id = ?1 AND withdrawn = 1)",
@@ -457,7 +460,7 @@ class EventStore:
     def game_rounds(self, event_id: int) -> list[tuple[int, int]]:
         """``(game id, round index from 0)`` of each finished game of the event, oldest
         first."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT g.id, b.round FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
             "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.id",
             (event_id,),
@@ -466,9 +469,23 @@ class EventStore:
 
     def game_ids(self, event_id: int, status: str = "finished") -> list[int]:
         """The ids of the event's league games of ``status``, oldest first."""
-        rows = self.league._query(
+        rows = self.db.query(
             "SELECT g.id FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
             "WHERE b.event_id = ? AND g.status = ? ORDER BY g.id",
             (event_id, status),
         )
         return [int(r[0]) for r in rows]
+
+    def finished_legs(self, event_id: int) -> list[tuple[int, int, str | None, int, int, int]]:
+        """``(pair, leg, result, game id, board's a, board's b)`` of each finished game of
+        the event, by leg."""
+        rows = self.db.query(
+            "SELECT g.pair_id, g.leg, g.result, g.id, b.a_id, b.b_id FROM games g "
+            "JOIN event_boards b ON b.pair_id = g.pair_id "
+            "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.leg",
+            (event_id,),
+        )
+        return [
+            (int(p), int(leg), None if r is None else str(r), int(g), int(a), int(b))
+            for p, leg, r, g, a, b in rows
+        ]

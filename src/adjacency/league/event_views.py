@@ -1,7 +1,7 @@
 """What an event shows and exports: its standings with names, its crosstable, its
 rounds, and the files of ``adjacency league event export``.
 
-Everything is computed from the stored games (:meth:`.event_store.EventStore.games`)
+Everything is computed from the stored games (:meth:`.event_store.EventsRepo.games`)
 by :mod:`.event_standings`, so the table is always a recomputation, never a running
 total.
 """
@@ -19,8 +19,8 @@ from ..core.record import game_from_text, game_to_text
 from ..core.text import spreadsheet_text
 from .event_pairing import round_robin
 from .event_standings import BYE_POINTS, standings
-from .event_store import Event, EventStore, StoredBoard
-from .store import LeagueError
+from .event_store import Event, EventsRepo, StoredBoard
+from .store import LeagueError, LeagueStore
 
 ROW_FIELDS = (
     "rank", "name", "points", "games", "wins", "draws", "losses", "byes",
@@ -30,14 +30,15 @@ ROW_FIELDS = (
 """The columns of the final table (CSV and JSON)."""
 
 
-def table(events: EventStore, event: Event) -> dict[str, Any]:
+def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     """The event as data: ``event`` (name, format, rounds, status, rated), ``standings``
     (rows of :data:`ROW_FIELDS`, best first), ``crosstable`` (``names`` in standings order
     and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``, ``byes[i]``: the
     points of i's byes, so that a row's cells and its byes add up to its points), ``rounds``
     (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``; ``b`` ``None``
     for a bye) and ``playing`` (the ids of its games in play)."""
-    names = {m.id: m.name for m in events.league.members()}
+    events = league.events
+    names = {m.id: m.name for m in league.members()}
     members = events.members(event.id)
     games = events.games(event.id)
     boards = events.boards(event.id)
@@ -53,18 +54,10 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
     withdrawn = events.withdrawn(event.id)
     by_pair: dict[int, list[float]] = {}
     cell_games: dict[tuple[int, int], list[int]] = {}
-    for game_row in events.league._query(
-        "SELECT g.pair_id, g.leg, g.result, g.id, b.a_id, b.b_id FROM games g "
-        "JOIN event_boards b ON b.pair_id = g.pair_id "
-        "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.leg",
-        (event.id,),
-    ):
-        by_pair.setdefault(int(game_row[0]), []).append(
-            {"x": 1.0, "o": 0.0}.get(game_row[2] or "", 0.5)
-        )
-        a, b = int(game_row[4]), int(game_row[5])
+    for pair_id, _, result, game_id, a, b in events.finished_legs(event.id):
+        by_pair.setdefault(pair_id, []).append({"x": 1.0, "o": 0.0}.get(result or "", 0.5))
         for ends in ((a, b), (b, a)):
-            cell_games.setdefault(ends, []).append(int(game_row[3]))
+            cell_games.setdefault(ends, []).append(game_id)
     rounds: list[list[dict[str, Any]]] = []
     for board in boards:
         while len(rounds) <= board.round:
@@ -86,7 +79,7 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
             "rated": event.rated,
             "waiting": _waiting(events, event),
             "paused": event.paused,
-            "time_control": event.time_control(events.league.settings().time_control),
+            "time_control": event.time_control(league.settings().time_control),
         },
         "standings": [
             {
@@ -108,7 +101,7 @@ def table(events: EventStore, event: Event) -> dict[str, Any]:
     }
 
 
-def _waiting(events: EventStore, event: Event) -> str | None:
+def _waiting(events: EventsRepo, event: Event) -> str | None:
     """Why a scheduled event of every connected bot has not started: the server's note,
     or, before the server tried, what it waits for."""
     if event.status != "scheduled" or not event.all_connected:
@@ -272,26 +265,26 @@ def crosstable_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def exports(events: EventStore, event: Event) -> dict[str, str]:
+def exports(league: LeagueStore, event: Event) -> dict[str, str]:
     """The export's files by name: ``table.csv``, ``table.json``, ``crosstable.csv`` and
     ``games.txt``."""
-    data = table(events, event)
+    data = table(league, event)
     return {
         "table.csv": table_csv(data),
         "table.json": json.dumps(data, indent=2) + "\n",
         "crosstable.csv": crosstable_csv(data),
-        "games.txt": records(events, event),
+        "games.txt": records(league, event),
     }
 
 
-def records(events: EventStore, event: Event) -> str:
+def records(league: LeagueStore, event: Event) -> str:
     """Every finished game of the event as one records file (the text format of
     docs/records.md, games separated by a blank line), oldest first, each tagged with the
     event's name (``[Event "NAME"]``) and its round, counted from 1 (``[Round "N"]``): the
     league stores a game's record with the league's own event tag, which names no event."""
     texts = []
-    for game_id, round_no in events.game_rounds(event.id):
-        game = events.league.game(game_id)
+    for game_id, round_no in league.events.game_rounds(event.id):
+        game = league.game(game_id)
         if game is not None and game.record:
             record = game_from_text(game.record)
             record.event = event.name
@@ -300,7 +293,7 @@ def records(events: EventStore, event: Event) -> str:
     return "\n".join(texts)
 
 
-def export(events: EventStore, event: Event, directory: Path) -> list[Path]:
+def export(league: LeagueStore, event: Event, directory: Path) -> list[Path]:
     """Write ``table.csv``, ``table.json``, ``crosstable.csv``, ``games.txt`` and
     ``games.db`` (the games as an arena results database that ``adjacency report``
     reads, :mod:`.event_arena`) into ``directory`` (created if missing); return their
@@ -313,9 +306,9 @@ def export(events: EventStore, event: Event, directory: Path) -> list[Path]:
         raise LeagueError(f"{str(database)!r} exists already: export into a new directory")
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, text in exports(events, event).items():
+    for name, text in exports(league, event).items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         paths.append(path)
-    write_arena_db(events, event, database)
+    write_arena_db(league, event, database)
     return [*paths, database]

@@ -176,7 +176,7 @@ class Hall(Games):
     async def expire_people(self) -> list[str]:
         """Delete the people who joined more than the rules' ``people_expire_days`` ago
         and never played, unless their page is open now
-        (:meth:`~adjacency.league.members.MemberStore.expire_people`); runs at the start
+        (:meth:`~adjacency.league.members.MembersRepo.expire_people`); runs at the start
         and every :data:`EXPIRE_EVERY` seconds, in a worker thread (it reads every
         person: on a league with thousands that is no work for the games' event loop)."""
         days = self.rules.people_expire_days
@@ -363,7 +363,7 @@ class Hall(Games):
         hall read within :data:`ESTABLISHED_AGE` seconds, unless a game of the person
         ended or an approval was made since; else read from ``reader`` (the readers'
         connection) in a worker thread: a few rows, never the games
-        (:meth:`~adjacency.league.members.MemberStore.established`)."""
+        (:meth:`~adjacency.league.members.MembersRepo.established`)."""
         now = time.monotonic()
         approvals = self.store.approvals
         known = self._established.get(person.id)

@@ -65,7 +65,7 @@ class HousePlayers:
         self._choice = executor
         self._jobs = jobs
         self._executor: Executor | None = None
-        self._lock = threading.Lock()
+        self._pool_lock = threading.Lock()
         self._stopped = False
 
     def start(self) -> None:
@@ -74,7 +74,7 @@ class HousePlayers:
         self._ensure()
 
     def _ensure(self) -> Executor:
-        with self._lock:
+        with self._pool_lock:
             if self._stopped:  # a move still asked for as the server stops: no new pool
                 raise WorkerError("the server is stopping")
             if self._executor is None:
@@ -103,7 +103,7 @@ class HousePlayers:
 
     def close(self) -> None:
         """Stop the executor and its workers; the next move starts a fresh one."""
-        with self._lock:
+        with self._pool_lock:
             if self._executor is not None:
                 self._executor.close()
                 self._executor = None
@@ -112,6 +112,6 @@ class HousePlayers:
         """Close for good, as the server stops: a move asked for afterwards is a
         :class:`WorkerError` at once instead of a fresh pool, whose workers would start
         (seconds on a loaded machine) only to be shut down, holding up the exit."""
-        with self._lock:
+        with self._pool_lock:
             self._stopped = True
         self.close()

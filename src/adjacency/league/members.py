@@ -1,23 +1,21 @@
-"""The league database's connection, settings, rules and members (:class:`MemberStore`).
+"""The league's members and what establishes a person (:class:`MembersRepo`, on a
+:class:`~.database.LeagueDb`): the tables ``members`` and ``proofs``.
 
-:class:`~adjacency.league.store.LeagueStore` adds the pairs, games and ratings; the split
-keeps each file to one concern: who may play (here) and what was played (there).
+The functions :func:`established_in`, :func:`add_proof` and :func:`replay_proofs` work
+on a connection inside the caller's transaction or lock: the games' repository
+(:mod:`.game_rows`) counts a game's proofs as it stores the game's end, and the schema's
+upgrade (:mod:`.schema`) replays them.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import secrets
 import sqlite3
-import threading
 import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from ..core.text import quote
-from ..storage import SQLiteStore, open_store, transaction
+from .database import LeagueDb
 from .names import NameIndex, check_not_reserved
 from .records import (
     KINDS,
@@ -32,109 +30,22 @@ from .records import (
     token_hash,
 )
 from .rules import LeagueRules, Progress
-from .schema import CONFIG, SCHEMA_VERSION, STORE_SCHEMA
-from .settings import LeagueSettings
 
 MEMBER_COLUMNS = "id, name, kind, spec, revoked, concurrency"
 """The columns of a :class:`~.records.Member`, in its fields' order."""
 
 
-class MemberStore(SQLiteStore):
-    """A league database's connection, settings, rules and members. Methods are
-    thread-safe (one connection behind a lock)."""
+class MembersRepo:
+    """The league's members: joining, names, tokens, revocation, removal, approval and
+    establishment. Thread-safe (every use goes through the :class:`~.database.LeagueDb`)."""
 
-    def __init__(self, path: str | Path, create: bool = True) -> None:
-        """Open (or with ``create``, create) a league database, upgraded to this version
-        (:data:`~.schema.STORE_SCHEMA`). A file that is not a league database (another
-        store's, another program's, not SQLite) is refused with
-        :class:`~adjacency.storage.WrongDatabaseError` and left byte for byte as it was; a
-        missing file without ``create`` is a :class:`LeagueError`."""
-        self.path = Path(path)
-        self._lock = threading.RLock()
+    def __init__(self, db: LeagueDb) -> None:
+        self.db = db
         self._names: NameIndex | None = None
         self._names_version = -1
         self.approvals = 0
-        """Approvals made through this store (:meth:`approve`): a cache of who is
+        """Approvals made through this repository (:meth:`approve`): a cache of who is
         established keys on it, so an approval shows at once."""
-        if not create and not self.path.exists():
-            raise LeagueError(
-                f"no league database at {str(self.path)!r}: create it with "
-                "`adjacency league create --db FILE`"
-            )
-        self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
-
-    def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        return transaction(self.db, self.path, CONFIG, self._lock)
-
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self.db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise CONFIG.error(self.path, exc) from None
-
-    # ----------------------------------------------------------------- league
-
-    PROBE_BYTES = 16384
-    """The size of :meth:`probe_write`'s row: more than a long game's record."""
-
-    def probe_write(self) -> None:
-        """Write (and delete, in the same transaction) a row the size of a game's record:
-        :class:`~adjacency.core.errors.StoreError` while the file cannot grow by that much
-        (a full disk), so a server that waits for writes to work again does not resume on
-        a tiny write that happened to fit."""
-        with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", ("." * self.PROBE_BYTES,))
-            db.execute("DELETE FROM meta WHERE key = 'probe'")
-
-    @property
-    def created(self) -> bool:
-        """Whether the file holds a league already (its settings are stored)."""
-        return bool(self._query("SELECT 1 FROM meta WHERE key='settings'"))
-
-    def create(self, settings: LeagueSettings, admin_token: str) -> None:
-        """Store the settings and the admin token's hash (a new league only)."""
-        with self._transaction() as db:
-            if db.execute("SELECT 1 FROM meta WHERE key='settings'").fetchone():
-                raise LeagueError(f"{str(self.path)!r} already holds a league")
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            db.execute("INSERT INTO meta VALUES ('settings', ?)", (json.dumps(settings.to_dict()),))
-            db.execute("INSERT INTO meta VALUES ('admin', ?)", (token_hash(admin_token),))
-
-    def settings(self) -> LeagueSettings:
-        """The league's settings, fixed at creation; :class:`LeagueError` if the file holds
-        no league yet."""
-        rows = self._query("SELECT value FROM meta WHERE key='settings'")
-        if not rows:
-            raise LeagueError(
-                f"{str(self.path)!r} holds no league yet: create it with "
-                "`adjacency league create --db FILE` (or `adjacency league serve`)"
-            )
-        return LeagueSettings.from_dict(json.loads(rows[0][0]))
-
-    def rules(self) -> LeagueRules:
-        """The league's rules for people and pace (:mod:`.rules`; the defaults until
-        :meth:`set_rules` stores others)."""
-        rows = self._query("SELECT value FROM meta WHERE key='rules'")
-        return LeagueRules.from_dict(json.loads(rows[0][0])) if rows else LeagueRules()
-
-    def set_rules(self, rules: LeagueRules) -> None:
-        """Store the league's rules (a running server reads them when it starts)."""
-        with self._transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (json.dumps(rules.to_dict()),)
-            )
-
-    def set_admin_token(self, token: str) -> None:
-        """Make ``token`` the admin token (only its hash is stored; the old one stops
-        working)."""
-        with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('admin', ?)", (token_hash(token),))
-
-    def is_admin(self, token: str) -> bool:
-        """Whether ``token`` is the admin token (compared in constant time, by hash)."""
-        rows = self._query("SELECT value FROM meta WHERE key='admin'")
-        return bool(rows) and secrets.compare_digest(rows[0][0], token_hash(token))
 
     # ---------------------------------------------------------------- members
 
@@ -152,7 +63,7 @@ class MemberStore(SQLiteStore):
         if not 1 <= concurrency <= MAX_CONCURRENCY:
             raise LeagueError(f"concurrency must be 1 to {MAX_CONCURRENCY}, got {concurrency}")
         token = None if kind == "house" else new_token()
-        with self._transaction() as db:
+        with self.db.transaction() as db:
             index = self._name_index(db)
             alike = index.alike(name)
             if alike is not None and alike.lower() == name.lower():
@@ -191,7 +102,7 @@ class MemberStore(SQLiteStore):
 
     def member(self, member_id: int) -> Member:
         """The member with this id, revoked or not; :class:`LeagueError` if there is none."""
-        rows = self._query(
+        rows = self.db.query(
             "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE id = ?",
             (member_id,),
         )
@@ -201,7 +112,7 @@ class MemberStore(SQLiteStore):
 
     def member_named(self, name: str) -> Member:
         """The member called ``name``, revoked or not; :class:`LeagueError` if there is none."""
-        rows = self._query(
+        rows = self.db.query(
             "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE name = ?",
             (name,),
         )
@@ -211,19 +122,19 @@ class MemberStore(SQLiteStore):
 
     def members(self) -> list[Member]:
         """Every member, revoked ones too, in the order they were added."""
-        rows = self._query(
+        rows = self.db.query(
             "SELECT id, name, kind, spec, revoked, concurrency FROM members ORDER BY id"
         )
         return [self._member_row(r) for r in rows]
 
     def member_count(self) -> int:
         """How many members the league has (revoked ones included)."""
-        return int(self._query("SELECT COUNT(*) FROM members")[0][0])
+        return int(self.db.query("SELECT COUNT(*) FROM members")[0][0])
 
     def members_stamp(self) -> tuple[int, int, int]:
         """What changes when a member is added, removed, revoked or restored: ``(count,
         largest id, revoked count)`` (a cache's key; one indexed count, no rows read)."""
-        row = self._query("SELECT COUNT(*), COALESCE(MAX(id), 0), TOTAL(revoked) FROM members")
+        row = self.db.query("SELECT COUNT(*), COALESCE(MAX(id), 0), TOTAL(revoked) FROM members")
         return int(row[0][0]), int(row[0][1]), int(row[0][2])
 
     def names(self, ids: Iterable[int]) -> dict[int, str]:
@@ -234,7 +145,9 @@ class MemberStore(SQLiteStore):
         for start in range(0, len(wanted), 500):  # SQLite's bound on a statement's variables
             chunk = wanted[start : start + 500]
             marks = ", ".join("?" * len(chunk))
-            rows = self._query(f"SELECT id, name FROM members WHERE id IN ({marks})", tuple(chunk))
+            rows = self.db.query(
+                f"SELECT id, name FROM members WHERE id IN ({marks})", tuple(chunk)
+            )
             found.update({int(i): str(n) for i, n in rows})
         return found
 
@@ -245,7 +158,7 @@ class MemberStore(SQLiteStore):
         24,000 idle accounts must not make every poll megabytes)."""
         present = sorted(set(online))
         marks = ", ".join("?" * len(present)) or "NULL"
-        rows = self._query(
+        rows = self.db.query(
             f"SELECT {MEMBER_COLUMNS} FROM members WHERE (kind != 'person' OR id IN ({marks}) "
             "OR id IN (SELECT member_id FROM results WHERE games > 0)) AND revoked != ? "
             "ORDER BY id",
@@ -263,7 +176,7 @@ class MemberStore(SQLiteStore):
         for number, chunk in enumerate(chunks):
             marks = ", ".join("?" * len(chunk)) or "NULL"
             house = "kind = 'house' OR " if number == 0 else ""
-            rows = self._query(
+            rows = self.db.query(
                 "SELECT id, name, kind, spec, revoked, concurrency, token_hash FROM members "
                 f"WHERE ({house}id IN ({marks})) AND kind != 'person'",
                 tuple(chunk),
@@ -275,7 +188,7 @@ class MemberStore(SQLiteStore):
         """The member whose token this is, if it is not revoked; else ``None``."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
             return None
-        rows = self._query(
+        rows = self.db.query(
             "SELECT id, name, kind, spec, revoked, concurrency FROM members "
             "WHERE token_hash = ? AND revoked = 0",
             (token_hash(token),),
@@ -285,7 +198,7 @@ class MemberStore(SQLiteStore):
     def revoke(self, name: str) -> Member:
         """Revoke a member's token (it can no longer connect); its games and ratings stay."""
         member = self.member_named(name)
-        with self._transaction() as db:
+        with self.db.transaction() as db:
             db.execute("UPDATE members SET revoked = 1 WHERE id = ?", (member.id,))
         return self.member(member.id)
 
@@ -297,7 +210,7 @@ class MemberStore(SQLiteStore):
         games stay in the history under its name, the standings no longer list it, and
         its name stays taken. Returns the member as it was and whether it was deleted."""
         member = self.member_named(name)
-        with self._transaction() as db:
+        with self.db.transaction() as db:
             if self._never_played(db, member.id):
                 db.execute("DELETE FROM members WHERE id = ?", (member.id,))
                 self._names = None  # read the names again: this one is free
@@ -328,7 +241,7 @@ class MemberStore(SQLiteStore):
         their names. Join spam does not accumulate: such a person has nothing to keep,
         and their play page, opened again, asks them to join again (docs/league.md,
         ``--people-expire-days``)."""
-        with self._transaction() as db:
+        with self.db.transaction() as db:
             rows = db.execute(
                 "SELECT id, name FROM members WHERE kind = 'person' AND created < ? "
                 "AND NOT EXISTS (SELECT 1 FROM games WHERE x_id = members.id OR o_id = members.id) "
@@ -348,7 +261,7 @@ class MemberStore(SQLiteStore):
         member = self.member_named(name)
         if member.kind != "person":
             raise LeagueError(f"{quote(name)} is a {member.kind}: only people need approval")
-        with self._transaction() as db:
+        with self.db.transaction() as db:
             db.execute("UPDATE members SET approved = 1 WHERE id = ?", (member.id,))
         self.approvals += 1
         return member
@@ -356,84 +269,14 @@ class MemberStore(SQLiteStore):
     def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, Progress]:
         """Whether the member's games are rated under ``rules``, and the sentence that
         says so to a person (bots and house bots: always rated)."""
-        with self._lock:
-            return self._established(self.db, member_id, rules)
-
-    @staticmethod
-    def _established(
-        db: sqlite3.Connection, member_id: int, rules: LeagueRules
-    ) -> tuple[bool, Progress]:
-        """:meth:`established` in the caller's transaction or lock. Reads the member's
-        row and at most ``rules.established_games`` rows of its ``proofs`` (by primary
-        key), whatever the number of games stored: a person with that many opponents
-        that prove them has at least as many games, and one with fewer has all of them
-        read. A member that does not exist (deleted meanwhile) is not established."""
-        row = db.execute("SELECT kind, approved FROM members WHERE id = ?", (member_id,)).fetchone()
-        if row is None:
-            return False, rules.progress(False, 0, 0)
-        kind, approved = row
-        if kind != "person":
-            return True, Progress("your games are rated", "rated")
-        opponents, games = db.execute(
-            "SELECT COUNT(*), TOTAL(games) FROM "
-            "(SELECT games FROM proofs WHERE member_id = ? LIMIT ?)",
-            (member_id, max(1, rules.established_games)),
-        ).fetchone()
-        args = (bool(approved), int(games), int(opponents))
-        return rules.established(*args), rules.progress(*args)
-
-    @staticmethod
-    def add_proof(db: sqlite3.Connection, member_id: int, opponent_id: int) -> None:
-        """Count one finished game of ``member_id`` against ``opponent_id`` toward the
-        member's establishment (``proofs``), in the caller's transaction: the store calls
-        it as a game ends, for each person whose opponent was established then
-        (the rule of :mod:`.rules`)."""
-        db.execute(
-            "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, 1) "
-            "ON CONFLICT (member_id, opponent_id) DO UPDATE SET games = games + 1",
-            (member_id, opponent_id),
-        )
+        with self.db.reading() as db:
+            return established_in(db, member_id, rules)
 
     def proofs(self) -> dict[tuple[int, int], int]:
         """The ``proofs`` rows as stored: games counted toward establishment, by
-        ``(person, opponent)`` (what :meth:`replay_proofs` recomputes)."""
-        rows = self._query("SELECT member_id, opponent_id, games FROM proofs")
+        ``(person, opponent)`` (what :func:`replay_proofs` recomputes)."""
+        rows = self.db.query("SELECT member_id, opponent_id, games FROM proofs")
         return {(int(m), int(o)): int(n) for m, o, n in rows}
-
-    @staticmethod
-    def replay_proofs(db: sqlite3.Connection, rules: LeagueRules) -> dict[tuple[int, int], int]:
-        """The ``proofs`` rows recomputed from the finished games in the order they ended,
-        under ``rules`` and today's approvals (the stored games do not say who was
-        approved when): a game proves a person when their opponent was, as it ended, a
-        bot, a house bot or an established person (the rule of :mod:`.rules`)."""
-        kinds = {
-            int(i): (str(k), bool(a))
-            for i, k, a in db.execute("SELECT id, kind, approved FROM members")
-        }
-        proofs: dict[tuple[int, int], int] = {}
-        counts: dict[int, list[int]] = {}  # person: [games, opponents]
-
-        def established(member: int) -> bool:
-            kind, approved = kinds.get(member, ("person", False))
-            games, opponents = counts.get(member, [0, 0])
-            return kind != "person" or rules.established(approved, games, opponents)
-
-        rows = db.execute(
-            "SELECT x_id, o_id FROM games WHERE status = 'finished' ORDER BY ended, id"
-        )
-        for x_id, o_id in rows.fetchall():
-            sides = ((int(x_id), int(o_id)), (int(o_id), int(x_id)))
-            proven = [
-                (me, them)
-                for me, them in sides
-                if kinds.get(me, ("bot", False))[0] == "person" and established(them)
-            ]
-            for me, them in proven:
-                tally = counts.setdefault(me, [0, 0])
-                tally[0] += 1
-                tally[1] += (me, them) not in proofs
-                proofs[me, them] = proofs.get((me, them), 0) + 1
-        return proofs
 
     def rotate(self, name: str) -> str:
         """Give a member a new token (the old one stops working); return the new token."""
@@ -443,9 +286,82 @@ class MemberStore(SQLiteStore):
         if member.removed:
             raise LeagueError(f"{quote(member.name)} was removed from the league")
         token = new_token()
-        with self._transaction() as db:
+        with self.db.transaction() as db:
             db.execute(
                 "UPDATE members SET token_hash = ?, revoked = 0 WHERE id = ?",
                 (token_hash(token), member.id),
             )
         return token
+
+
+def established_in(
+    db: sqlite3.Connection, member_id: int, rules: LeagueRules
+) -> tuple[bool, Progress]:
+    """What :meth:`MembersRepo.established` answers, in the caller's transaction or
+    lock. Reads the member's row and at most ``rules.established_games`` rows of its
+    ``proofs`` (by primary key), whatever the number of games stored: a person with that
+    many opponents that prove them has at least as many games, and one with fewer has
+    all of them read. A member that does not exist (deleted meanwhile) is not established."""
+    row = db.execute("SELECT kind, approved FROM members WHERE id = ?", (member_id,)).fetchone()
+    if row is None:
+        return False, rules.progress(False, 0, 0)
+    kind, approved = row
+    if kind != "person":
+        return True, Progress("your games are rated", "rated")
+    opponents, games = db.execute(
+        "SELECT COUNT(*), TOTAL(games) FROM (SELECT games FROM proofs WHERE member_id = ? LIMIT ?)",
+        (member_id, max(1, rules.established_games)),
+    ).fetchone()
+    args = (bool(approved), int(games), int(opponents))
+    return rules.established(*args), rules.progress(*args)
+
+
+def add_proof(db: sqlite3.Connection, member_id: int, opponent_id: int) -> None:
+    """Count one finished game of ``member_id`` against ``opponent_id`` toward the
+    member's establishment (``proofs``), in the caller's transaction: the games'
+    repository calls it as a game ends, for each person whose opponent was established then
+    (the rule of :mod:`.rules`)."""
+    db.execute(
+        "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, 1) "
+        "ON CONFLICT (member_id, opponent_id) DO UPDATE SET games = games + 1",
+        (member_id, opponent_id),
+    )
+
+
+def is_person(db: sqlite3.Connection, member_id: int) -> bool:
+    """Whether the member ``member_id`` is a person (inside the caller's transaction)."""
+    row = db.execute("SELECT kind FROM members WHERE id = ?", (member_id,)).fetchone()
+    return row is not None and row[0] == "person"
+
+
+def replay_proofs(db: sqlite3.Connection, rules: LeagueRules) -> dict[tuple[int, int], int]:
+    """The ``proofs`` rows recomputed from the finished games in the order they ended,
+    under ``rules`` and today's approvals (the stored games do not say who was
+    approved when): a game proves a person when their opponent was, as it ended, a
+    bot, a house bot or an established person (the rule of :mod:`.rules`)."""
+    kinds = {
+        int(i): (str(k), bool(a))
+        for i, k, a in db.execute("SELECT id, kind, approved FROM members")
+    }
+    proofs: dict[tuple[int, int], int] = {}
+    counts: dict[int, list[int]] = {}  # person: [games, opponents]
+
+    def established(member: int) -> bool:
+        kind, approved = kinds.get(member, ("person", False))
+        games, opponents = counts.get(member, [0, 0])
+        return kind != "person" or rules.established(approved, games, opponents)
+
+    rows = db.execute("SELECT x_id, o_id FROM games WHERE status = 'finished' ORDER BY ended, id")
+    for x_id, o_id in rows.fetchall():
+        sides = ((int(x_id), int(o_id)), (int(o_id), int(x_id)))
+        proven = [
+            (me, them)
+            for me, them in sides
+            if kinds.get(me, ("bot", False))[0] == "person" and established(them)
+        ]
+        for me, them in proven:
+            tally = counts.setdefault(me, [0, 0])
+            tally[0] += 1
+            tally[1] += (me, them) not in proofs
+            proofs[me, them] = proofs.get((me, them), 0) + 1
+    return proofs

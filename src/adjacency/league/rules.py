@@ -17,7 +17,7 @@ with each against their own bot and buy it 180 rating points in a minute. So:
   to their author's bot for +224 rating points. Only the admin adds bots, so a
   person is established by games against the league's bots (or people the league
   trusts already). The store counts them as each game ends (its ``proofs`` table,
-  :meth:`~adjacency.league.members.MemberStore.add_proof`), so asking whether a
+  :func:`~adjacency.league.members.add_proof`), so asking whether a
   person is established reads a few rows, never their games.
 * A rated game against a member whose Glicko-2 deviation is still above
   :data:`PROVISIONAL_RD` (a new bot, a freshly established person) moves the other

@@ -15,7 +15,7 @@ of an earlier version is upgraded (:data:`TOTALS_VERSION`): ``results`` (per mem
 opponent: finished games, points, rated wins/draws/losses, moves and clock time),
 ``failures`` (per member, the losses not decided on the board, by termination) and
 ``current_ratings`` (each member's latest ``ratings`` row). The public pages read them
-instead of every stored game; :meth:`.store.LeagueStore.recompute_totals`
+instead of every stored game; :meth:`.rating_rows.RatingsRepo.recompute_totals`
 is the recomputation they must equal.
 """
 
@@ -30,7 +30,7 @@ from .records import detail_row
 
 SCHEMA_VERSION = "adjacency-league-1"
 """The ``schema`` row of ``meta``: the version mark of the files before numbered versions
-(:data:`STORE_SCHEMA`), still written by :meth:`.members.MemberStore.create` so that code
+(:data:`STORE_SCHEMA`), still written by :meth:`.league_meta.MetaRepo.create` so that code
 of that time opens a file of step 1; such a file with another mark is refused."""
 
 SCHEMA = """
@@ -302,7 +302,7 @@ CREATE TABLE IF NOT EXISTS proofs (
 ) WITHOUT ROWID;
 """
 """The finished games that count toward each person's establishment, by opponent
-(:meth:`.members.MemberStore.add_proof`)."""
+(:func:`.members.add_proof`)."""
 
 
 EVENT_CLOCK = (
@@ -341,11 +341,11 @@ def _keep_totals(db: sqlite3.Connection) -> None:
 
 def _fill_proofs(db: sqlite3.Connection) -> None:
     """Fill ``proofs`` by a replay of the finished games under the league's rules
-    (:meth:`.members.MemberStore.replay_proofs`, imported here because :mod:`.members`
-    imports this module), so people who established each other under the earlier rule
+    (:func:`.members.replay_proofs`, imported here because :mod:`.members` imports
+    this module), so people who established each other under the earlier rule
     are provisional again. A file whose ``meta`` says it was filled (``proofs``, the mark
     of the code before this step) keeps its rows."""
-    from .members import MemberStore
+    from .members import replay_proofs
     from .rules import LeagueRules
 
     if db.execute("SELECT 1 FROM meta WHERE key = 'proofs'").fetchone():
@@ -355,7 +355,7 @@ def _fill_proofs(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM proofs")
     db.executemany(
         "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, ?)",
-        [(m, o, n) for (m, o), n in MemberStore.replay_proofs(db, rules).items()],
+        [(m, o, n) for (m, o), n in replay_proofs(db, rules).items()],
     )
 
 

@@ -1,35 +1,47 @@
-"""The league's database: one SQLite file in WAL mode (its tables: :mod:`.schema`).
+"""The league's database as one object (:class:`LeagueStore`): the facade that composes
+the connection (:class:`~.database.LeagueDb`) and the repositories of its tables.
 
-:class:`LeagueStore` is the whole database: the connection, settings, rules and members
-come from :class:`~adjacency.league.members.MemberStore`; this module adds the pairs,
-games and ratings. The rows as plain data, names and tokens are in :mod:`.records`
-(re-exported here, where the rest of the league imports them from).
+* :class:`~.league_meta.MetaRepo` (``meta_repo``): the settings, rules and admin token;
+* :class:`~.members.MembersRepo` (``members_repo``): members, tokens, establishment;
+* :class:`~.game_rows.GamesRepo` (``games_repo``): pairs and games, a game's end rated
+  in one transaction;
+* :class:`~.rating_rows.RatingsRepo` (``ratings_repo``): ratings, histories and the
+  aggregates the public pages read;
+* :class:`~.event_store.EventsRepo` (``events``): the events, their members and boards.
+
+Each repository takes the :class:`~.database.LeagueDb` and reads and writes only through
+its public :meth:`~.database.LeagueDb.query` and :meth:`~.database.LeagueDb.transaction`;
+the tables are all defined in :mod:`.schema`. The facade keeps the methods the rest of
+the league calls (each one a repository's), so a caller holds one object per file. The
+rows as plain data, names and tokens are in :mod:`.records` (re-exported here, where the
+rest of the league imports them from).
 
 Durability contract: a game's end, its record and both players' new ratings are
 written in one transaction, so after any crash (``kill -9``) the stored ratings
 are exactly a recomputation from the stored finished games
-(:meth:`LeagueStore.recompute_ratings`). Games still marked ``playing`` when a
-server starts were in flight at a crash: :meth:`LeagueStore.abort_in_flight` marks
-them ``aborted`` (unrated), with the moves :meth:`LeagueStore.save_progress` wrote
-while they were played. WAL mode lets the ``adjacency league`` admin commands
-write while the server runs.
+(:meth:`.rating_rows.RatingsRepo.recompute_ratings`). Games still marked ``playing``
+when a server starts were in flight at a crash: :meth:`LeagueStore.abort_in_flight`
+marks them ``aborted`` (unrated), with the moves :meth:`LeagueStore.save_progress` wrote
+while they were played. WAL mode lets the ``adjacency league`` admin commands write
+while the server runs.
 """
 
 from __future__ import annotations
 
-import sqlite3
-import time
-from typing import Any
+from collections.abc import Iterable
+from pathlib import Path
 
 from ..core.details import Detail
-from ..core.errors import StoreError
-from ..ratings.glicko import Glicko, rate_game
-from ..serving.details import ended
-from .members import MemberStore
+from ..ratings.glicko import Glicko
+from ..storage import SQLiteStore
+from .database import LeagueDb
+from .event_store import EventsRepo
+from .game_rows import GamesRepo
+from .league_meta import MetaRepo
+from .members import MembersRepo
+from .rating_rows import RatingsRepo
 from .records import (
-    GAME_COLUMNS,
     KINDS,
-    LIGHT_COLUMNS,
     MAX_CONCURRENCY,
     MAX_NAME,
     TOKEN_PREFIX,
@@ -37,12 +49,12 @@ from .records import (
     Member,
     StoredGame,
     check_name,
-    detail_row,
     new_token,
     token_hash,
 )
-from .rules import LeagueRules, rate
-from .schema import CONFIG, REBUILD, SCHEMA_VERSION
+from .rules import LeagueRules, Progress
+from .schema import CONFIG, SCHEMA_VERSION
+from .settings import LeagueSettings
 
 __all__ = [
     "CONFIG",
@@ -61,50 +73,166 @@ __all__ = [
 ]
 
 
-class LeagueStore(MemberStore):
-    """A league database: :class:`~adjacency.league.members.MemberStore` (connection,
-    settings, rules, members) and the pairs, games and ratings. Thread-safe."""
+class LeagueStore(SQLiteStore):
+    """A league database: its :class:`~.database.LeagueDb` and the repositories that
+    compose it, with their methods the league calls. Thread-safe. Like every store of
+    :mod:`adjacency.storage`, it has ``db`` (the connection: use it under
+    :attr:`.database.LeagueDb.lock`), ``close()`` and the context manager."""
 
-    # ------------------------------------------------------------------ games
+    def __init__(self, path: str | Path, create: bool = True) -> None:
+        """Open (or with ``create``, create) a league database
+        (:class:`~.database.LeagueDb`: a file of an earlier version is upgraded; one that
+        is not a league database is refused, unchanged)."""
+        self.database = LeagueDb(path, create)
+        self.db = self.database.db
+        self.meta_repo = MetaRepo(self.database)
+        self.members_repo = MembersRepo(self.database)
+        self.games_repo = GamesRepo(self.database, self.meta_repo)
+        self.ratings_repo = RatingsRepo(self.database)
+        self.events = EventsRepo(self.database, self.members_repo)
+
+    @property
+    def path(self) -> Path:
+        """The league file."""
+        return self.database.path
+
+    @property
+    def approvals(self) -> int:
+        """:attr:`.members.MembersRepo.approvals`."""
+        return self.members_repo.approvals
+
+    def close(self) -> None:
+        """Close the database connection, under its lock (again: nothing happens)."""
+        self.database.close()
+
+    # ---------------------------------------- meta
+
+    def probe_write(self) -> None:
+        """:meth:`.league_meta.MetaRepo.probe_write`."""
+        return self.meta_repo.probe_write()
+
+    @property
+    def created(self) -> bool:
+        """:attr:`.league_meta.MetaRepo.created`."""
+        return self.meta_repo.created
+
+    def create(self, settings: LeagueSettings, admin_token: str) -> None:
+        """:meth:`.league_meta.MetaRepo.create`."""
+        return self.meta_repo.create(settings, admin_token)
+
+    def settings(self) -> LeagueSettings:
+        """:meth:`.league_meta.MetaRepo.settings`."""
+        return self.meta_repo.settings()
+
+    def rules(self) -> LeagueRules:
+        """:meth:`.league_meta.MetaRepo.rules`."""
+        return self.meta_repo.rules()
+
+    def set_rules(self, rules: LeagueRules) -> None:
+        """:meth:`.league_meta.MetaRepo.set_rules`."""
+        return self.meta_repo.set_rules(rules)
+
+    def set_admin_token(self, token: str) -> None:
+        """:meth:`.league_meta.MetaRepo.set_admin_token`."""
+        return self.meta_repo.set_admin_token(token)
+
+    def is_admin(self, token: str) -> bool:
+        """:meth:`.league_meta.MetaRepo.is_admin`."""
+        return self.meta_repo.is_admin(token)
+
+    # ---------------------------------------- members
+
+    def add_member(
+        self, name: str, kind: str, spec: str | None = None, concurrency: int = 1
+    ) -> tuple[Member, str | None]:
+        """:meth:`.members.MembersRepo.add_member`."""
+        return self.members_repo.add_member(name, kind, spec, concurrency)
+
+    def member(self, member_id: int) -> Member:
+        """:meth:`.members.MembersRepo.member`."""
+        return self.members_repo.member(member_id)
+
+    def member_named(self, name: str) -> Member:
+        """:meth:`.members.MembersRepo.member_named`."""
+        return self.members_repo.member_named(name)
+
+    def members(self) -> list[Member]:
+        """:meth:`.members.MembersRepo.members`."""
+        return self.members_repo.members()
+
+    def member_count(self) -> int:
+        """:meth:`.members.MembersRepo.member_count`."""
+        return self.members_repo.member_count()
+
+    def members_stamp(self) -> tuple[int, int, int]:
+        """:meth:`.members.MembersRepo.members_stamp`."""
+        return self.members_repo.members_stamp()
+
+    def names(self, ids: Iterable[int]) -> dict[int, str]:
+        """:meth:`.members.MembersRepo.names`."""
+        return self.members_repo.names(ids)
+
+    def listed_members(self, online: Iterable[int] = ()) -> list[Member]:
+        """:meth:`.members.MembersRepo.listed_members`."""
+        return self.members_repo.listed_members(online)
+
+    def pairable(self, ids: Iterable[int]) -> dict[int, tuple[Member, str | None]]:
+        """:meth:`.members.MembersRepo.pairable`."""
+        return self.members_repo.pairable(ids)
+
+    def authenticate(self, token: str) -> Member | None:
+        """:meth:`.members.MembersRepo.authenticate`."""
+        return self.members_repo.authenticate(token)
+
+    def revoke(self, name: str) -> Member:
+        """:meth:`.members.MembersRepo.revoke`."""
+        return self.members_repo.revoke(name)
+
+    def remove(self, name: str) -> tuple[Member, bool]:
+        """:meth:`.members.MembersRepo.remove`."""
+        return self.members_repo.remove(name)
+
+    def expire_people(
+        self, older_than: float, keep: set[int] | frozenset[int] = frozenset()
+    ) -> list[str]:
+        """:meth:`.members.MembersRepo.expire_people`."""
+        return self.members_repo.expire_people(older_than, keep)
+
+    def approve(self, name: str) -> Member:
+        """:meth:`.members.MembersRepo.approve`."""
+        return self.members_repo.approve(name)
+
+    def established(self, member_id: int, rules: LeagueRules) -> tuple[bool, Progress]:
+        """:meth:`.members.MembersRepo.established`."""
+        return self.members_repo.established(member_id, rules)
+
+    def proofs(self) -> dict[tuple[int, int], int]:
+        """:meth:`.members.MembersRepo.proofs`."""
+        return self.members_repo.proofs()
+
+    def rotate(self, name: str) -> str:
+        """:meth:`.members.MembersRepo.rotate`."""
+        return self.members_repo.rotate(name)
+
+    # ---------------------------------------- games
 
     def new_pair(self, a_id: int, b_id: int, opening: int) -> int:
-        """Record a new colour-swapped pair of members ``a_id`` and ``b_id`` on the
-        league's opening number ``opening``; return the pair's id."""
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO pairs (a_id, b_id, opening, created) VALUES (?, ?, ?, ?)",
-                (a_id, b_id, opening, time.time()),
-            )
-            return int(cursor.lastrowid or 0)
+        """:meth:`.game_rows.GamesRepo.new_pair`."""
+        return self.games_repo.new_pair(a_id, b_id, opening)
 
     def pair_count(self) -> int:
-        """How many pairs the league has started (the next new pair's opening counts from it)."""
-        return int(self._query("SELECT COALESCE(MAX(id), 0) FROM pairs")[0][0])
+        """:meth:`.game_rows.GamesRepo.pair_count`."""
+        return self.games_repo.pair_count()
 
     def open_pairs(self) -> list[tuple[int, int, int, int, int]]:
-        """Pairs whose second game is still to play: ``(pair, a, b, opening, next leg)``,
-        oldest first (a pair with a game in flight is not open)."""
-        rows = self._query(
-            "SELECT p.id, p.a_id, p.b_id, p.opening, p.finished FROM pairs p "
-            "WHERE p.finished < 2 AND NOT EXISTS "
-            "  (SELECT 1 FROM games g WHERE g.pair_id = p.id AND g.status = 'playing') "
-            "ORDER BY p.id"
-        )
-        return [(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
+        """:meth:`.game_rows.GamesRepo.open_pairs`."""
+        return self.games_repo.open_pairs()
 
     def start_game(
         self, x_id: int, o_id: int, opening: str, pair_id: int | None = None, leg: int = 0
     ) -> int:
-        """Record a game now in play (``opening`` its position text; ``leg`` 0 or 1 of
-        pair ``pair_id``, if it belongs to one); return its id. It ends with
-        :meth:`finish_game` or :meth:`abort_game`."""
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO games (pair_id, leg, x_id, o_id, opening, status, started) "
-                "VALUES (?, ?, ?, ?, ?, 'playing', ?)",
-                (pair_id, leg, x_id, o_id, opening, time.time()),
-            )
-            return int(cursor.lastrowid or 0)
+        """:meth:`.game_rows.GamesRepo.start_game`."""
+        return self.games_repo.start_game(x_id, o_id, opening, pair_id, leg)
 
     def finish_game(
         self,
@@ -119,105 +247,28 @@ class LeagueStore(MemberStore):
         rules: LeagueRules | None = None,
         rated: bool = True,
     ) -> tuple[Glicko, Glicko]:
-        """Store a game's end and rate it, in one transaction; return both new ratings.
-        A game with a person who is not established under ``rules`` (the stored rules if
-        ``None``), or one that is not ``rated`` (a game of an unrated event), is stored
-        unrated (no ``rated_seq``, no rating rows): both ratings stay."""
-        rules = self.rules() if rules is None else rules
-        with self._transaction() as db:
-            row = db.execute(
-                "SELECT x_id, o_id, status FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            if row is None or row[2] != "playing":
-                raise StoreError(f"game {game_id} is not in play")
-            x_id, o_id = int(row[0]), int(row[1])
-            x_ok, o_ok = (self._established(db, m, rules)[0] for m in (x_id, o_id))
-            rated = rated and x_ok and o_ok
-            # Establishment that throwaway people cannot manufacture (:mod:`.rules`): the
-            # game proves a person only if their opponent was established as it ended.
-            for me, them, proven in ((x_id, o_id, o_ok), (o_id, x_id, x_ok)):
-                if proven and self._is_person(db, me):
-                    self.add_proof(db, me, them)
-            seq = int(db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0])
-            db.execute(
-                "UPDATE games SET status='finished', result=?, termination=?, detail=?, "
-                "detail_code=?, detail_params=?, "
-                "record=?, x_score=?, o_score=?, plies=?, x_time=?, o_time=?, ended=?, "
-                "rated_seq=?, limited=1 WHERE id = ?",
-                (result, termination, *detail_row(detail), record, scores[0], scores[1], plies,
-                 times[0], times[1], time.time(), seq if rated else None, game_id),
-            )  # fmt: skip
-            db.execute(
-                "UPDATE pairs SET finished = finished + 1 "
-                "WHERE id = (SELECT pair_id FROM games WHERE id = ?)",
-                (game_id,),
-            )
-            old_x, old_o = self._rating(db, x_id), self._rating(db, o_id)
-            if not rated:
-                return old_x, old_o
-            x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
-            new_x, new_o = rate(old_x, old_o, x_points)
-            now = time.time()
-            for member_id, rating in ((x_id, new_x), (o_id, new_o)):
-                db.execute(
-                    "INSERT INTO ratings (member_id, game_id, rating, rd, volatility, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (member_id, game_id, rating.rating, rating.rd, rating.volatility, now),
-                )
-        return new_x, new_o
-
-    @staticmethod
-    def _is_person(db: sqlite3.Connection, member_id: int) -> bool:
-        row = db.execute("SELECT kind FROM members WHERE id = ?", (member_id,)).fetchone()
-        return row is not None and row[0] == "person"
-
-    @staticmethod
-    def _rating(db: sqlite3.Connection, member_id: int) -> Glicko:
-        row = db.execute(
-            "SELECT rating, rd, volatility FROM ratings WHERE member_id = ? "
-            "ORDER BY seq DESC LIMIT 1",
-            (member_id,),
-        ).fetchone()
-        return Glicko() if row is None else Glicko(float(row[0]), float(row[1]), float(row[2]))
+        """:meth:`.game_rows.GamesRepo.finish_game`."""
+        return self.games_repo.finish_game(
+            game_id, result, termination, detail, record, scores, plies, times, rules, rated
+        )
 
     def abort_game(
         self, game_id: int, detail: str | Detail, record: str | None = None, plies: int = 0
     ) -> None:
-        """Mark a game in play as aborted (unrated), keeping ``record`` (the moves played
-        so far) when given; without one, what :meth:`save_progress` wrote stays."""
-        with self._transaction() as db:
-            db.execute(
-                "UPDATE games SET status='aborted', termination='abandoned', detail=?, "
-                "detail_code=?, detail_params=?, ended=?, "
-                "record=COALESCE(?, record), plies=CASE WHEN ? IS NULL THEN plies ELSE ? END "
-                "WHERE id = ? AND status = 'playing'",
-                (*detail_row(detail), time.time(), record, record, plies, game_id),
-            )
+        """:meth:`.game_rows.GamesRepo.abort_game`."""
+        return self.games_repo.abort_game(game_id, detail, record, plies)
 
     def save_progress(self, games: list[tuple[int, str, int]]) -> None:
-        """Write the record so far and its plies of games in play, ``(id, record, plies)``
-        each, in one transaction: a game aborted by a crash keeps its moves."""
-        with self._transaction() as db:
-            db.executemany(
-                "UPDATE games SET record=?, plies=? WHERE id = ? AND status = 'playing'",
-                [(record, plies, game_id) for game_id, record, plies in games],
-            )
+        """:meth:`.game_rows.GamesRepo.save_progress`."""
+        return self.games_repo.save_progress(games)
 
     def abort_in_flight(self) -> int:
-        """Mark every game still ``playing`` as aborted (a server starting after a crash);
-        return how many."""
-        with self._transaction() as db:
-            cursor = db.execute(
-                "UPDATE games SET status='aborted', termination='abandoned', "
-                "detail=?, detail_code=?, detail_params=?, ended=? WHERE status='playing'",
-                (*detail_row(ended("server-stopped-during")), time.time()),
-            )
-            return int(cursor.rowcount)
+        """:meth:`.game_rows.GamesRepo.abort_in_flight`."""
+        return self.games_repo.abort_in_flight()
 
     def game(self, game_id: int) -> StoredGame | None:
-        """The stored game with this id (in play, finished or aborted), or ``None``."""
-        rows = self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return StoredGame(*rows[0]) if rows else None
+        """:meth:`.game_rows.GamesRepo.game`."""
+        return self.games_repo.game(game_id)
 
     def games(
         self,
@@ -227,202 +278,79 @@ class LeagueStore(MemberStore):
         with_record: bool = False,
         offset: int = 0,
     ) -> list[StoredGame]:
-        """Games, newest first, optionally of one member and/or one status (their
-        ``record`` is ``None`` unless ``with_record``), the ``offset`` newest skipped. One
-        member's newest ``limit`` are read through the players' indexes (newest first in
-        each), never by reading all of the member's games."""
-        columns = GAME_COLUMNS if with_record else LIGHT_COLUMNS
-        where = "" if status is None else " AND status = ?"
-        extra: tuple[object, ...] = () if status is None else (status,)
-        cap = "" if limit is None else f" LIMIT {int(limit)}"
-        if offset:
-            cap = f" LIMIT {-1 if limit is None else int(limit)} OFFSET {int(offset)}"
-        if member_id is not None:
-            inner = "" if limit is None else f" LIMIT {int(limit) + int(offset)}"
-            sides = [
-                f"SELECT * FROM (SELECT {columns} FROM games WHERE {side} = ?{where} "
-                f"ORDER BY id DESC{inner})"
-                for side in ("x_id", "o_id")
-            ]
-            sql = f"SELECT * FROM ({' UNION ALL '.join(sides)}) ORDER BY id DESC{cap}"
-            args: tuple[object, ...] = (member_id, *extra, member_id, *extra)
-        else:
-            sql = f"SELECT {columns} FROM games WHERE 1{where} ORDER BY id DESC{cap}"
-            args = extra
-        return [StoredGame(*r) for r in self._query(sql, args)]
+        """:meth:`.game_rows.GamesRepo.games`."""
+        return self.games_repo.games(member_id, status, limit, with_record, offset)
 
     def game_count(self, member_id: int, *, aborted: bool = True) -> int:
-        """How many games ``member_id`` has (any status; without the aborted ones when
-        ``aborted`` is false): two counts on the players' indexes, for paging through its
-        games and for alternating a challenger's colour without reading its games."""
-        keep = "" if aborted else " AND status != 'aborted'"
-        row = self._query(
-            f"SELECT (SELECT COUNT(*) FROM games WHERE x_id = ?{keep}) "
-            f"+ (SELECT COUNT(*) FROM games WHERE o_id = ?{keep})",
-            (member_id, member_id),
-        )
-        return int(row[0][0])
+        """:meth:`.game_rows.GamesRepo.game_count`."""
+        return self.games_repo.game_count(member_id, aborted=aborted)
 
     def rated_games(self) -> list[StoredGame]:
-        """Rated finished games in the order they were rated (without their records);
-        unrated ones (with a provisional person, :mod:`.rules`) are left out."""
-        rows = self._query(
-            f"SELECT {LIGHT_COLUMNS} FROM games WHERE status='finished' "
-            "AND rated_seq IS NOT NULL ORDER BY rated_seq"
-        )
-        return [StoredGame(*r) for r in rows]
+        """:meth:`.game_rows.GamesRepo.rated_games`."""
+        return self.games_repo.rated_games()
 
     def rated_games_between(self, a_id: int, b_id: int) -> list[StoredGame]:
-        """The rated finished games of members ``a_id`` and ``b_id`` against each other, in
-        the order they were rated (without records; unrated ones left out as in
-        :meth:`rated_games`); read through the players' index, not by scanning every game."""
-        sides = [
-            f"SELECT {LIGHT_COLUMNS} FROM games WHERE x_id = ? AND o_id = ? "
-            "AND status = 'finished' AND rated_seq IS NOT NULL"
-        ] * 2
-        rows = self._query(
-            f"SELECT * FROM ({' UNION ALL '.join(sides)}) ORDER BY rated_seq",
-            (a_id, b_id, b_id, a_id),
-        )
-        return [StoredGame(*r) for r in rows]
+        """:meth:`.game_rows.GamesRepo.rated_games_between`."""
+        return self.games_repo.rated_games_between(a_id, b_id)
 
     def rated_count_between(self, a_id: int, b_id: int) -> int:
-        """How many rated finished games ``a_id`` and ``b_id`` played against each other:
-        one row of the ``results`` aggregate (what :meth:`rated_games_between` reads)."""
-        row = self._query(
-            "SELECT wins + draws + losses FROM results WHERE member_id = ? AND opponent_id = ?",
-            (a_id, b_id),
-        )
-        return int(row[0][0]) if row else 0
+        """:meth:`.game_rows.GamesRepo.rated_count_between`."""
+        return self.games_repo.rated_count_between(a_id, b_id)
 
     def games_between(self) -> dict[tuple[int, int], int]:
-        """Finished or running games per unordered pair of members (smaller id first)."""
-        rows = self._query(
-            "SELECT MIN(x_id, o_id), MAX(x_id, o_id), COUNT(*) FROM games "
-            "WHERE status != 'aborted' GROUP BY 1, 2"
-        )
-        return {(int(a), int(b)): int(n) for a, b, n in rows}
+        """:meth:`.game_rows.GamesRepo.games_between`."""
+        return self.games_repo.games_between()
 
-    # ---------------------------------------------------------------- ratings
+    # ---------------------------------------- ratings
 
     def ratings(self) -> dict[int, Glicko]:
-        """Every member's current Glicko-2 rating (the start rating if unrated)."""
-        current = {m.id: Glicko() for m in self.members()}
-        rows = self._query(
-            "SELECT r.member_id, r.rating, r.rd, r.volatility FROM ratings r "
-            "JOIN (SELECT member_id, MAX(seq) AS seq FROM ratings GROUP BY member_id) last "
-            "ON r.seq = last.seq"
-        )
-        for member_id, rating, rd, vol in rows:
-            current[int(member_id)] = Glicko(float(rating), float(rd), float(vol))
-        return current
+        """:meth:`.rating_rows.RatingsRepo.ratings`."""
+        return self.ratings_repo.ratings()
 
     def history(
         self, member_id: int, points: int | None = None
     ) -> list[tuple[int, float, float, float]]:
-        """``(game, rating, rd, time)`` after each of a member's rated games, oldest first;
-        with ``points``, at most about that many, evenly spaced and ending with the
-        latest (a chart cannot show two thousand points; its answer stays small)."""
-        return self.rated_history(member_id, points)[0]
+        """:meth:`.rating_rows.RatingsRepo.history`."""
+        return self.ratings_repo.history(member_id, points)
 
     def rated_history(
         self, member_id: int, points: int | None = None
     ) -> tuple[list[tuple[int, float, float, float]], int]:
-        """:meth:`history` and how many of the member's games were rated, from one read
-        of its rating rows' index (a member's page shows both)."""
-        seqs = [
-            int(row[0])
-            for row in self._query(
-                "SELECT seq FROM ratings WHERE member_id = ? ORDER BY seq", (member_id,)
-            )
-        ]  # the index alone: a few bytes a row
-        rated = len(seqs)
-        if points is not None and rated > points:
-            step = -(-len(seqs) // max(1, points))
-            seqs = seqs[::-1][::step][::-1]  # evenly spaced, the latest kept
-        rows: list[tuple[Any, ...]] = []
-        for start in range(0, len(seqs), 500):  # SQLite's bound on a statement's variables
-            chunk = seqs[start : start + 500]
-            rows += self._query(
-                f"SELECT game_id, rating, rd, at FROM ratings WHERE seq IN "
-                f"({', '.join('?' * len(chunk))}) ORDER BY seq",
-                tuple(chunk),
-            )
-        return [(int(g), float(r), float(d), float(t)) for g, r, d, t in rows], rated
-
-    # ----------------------------------------------------------- aggregates
+        """:meth:`.rating_rows.RatingsRepo.rated_history`."""
+        return self.ratings_repo.rated_history(member_id, points)
 
     def current_ratings(self) -> dict[int, Glicko]:
-        """The current rating of every member that has one (the others have the start
-        rating :class:`Glicko`), from ``current_ratings`` (kept by a trigger)."""
-        rows = self._query("SELECT member_id, rating, rd, volatility FROM current_ratings")
-        return {int(m): Glicko(float(r), float(d), float(v)) for m, r, d, v in rows}
+        """:meth:`.rating_rows.RatingsRepo.current_ratings`."""
+        return self.ratings_repo.current_ratings()
 
     def rated_count(self) -> int:
-        """How many members have a rating (rows of ``current_ratings``, one per member)."""
-        return int(self._query("SELECT COUNT(*) FROM current_ratings")[0][0])
+        """:meth:`.rating_rows.RatingsRepo.rated_count`."""
+        return self.ratings_repo.rated_count()
 
     def rated_totals(self) -> dict[int, tuple[int, int, int]]:
-        """Rated ``(wins, draws, losses)`` of every member with a rated game (``results``)."""
-        rows = self._query(
-            "SELECT member_id, SUM(wins), SUM(draws), SUM(losses) FROM results "
-            "GROUP BY member_id HAVING SUM(wins) + SUM(draws) + SUM(losses) > 0"
-        )
-        return {int(m): (int(w), int(d), int(lost)) for m, w, d, lost in rows}
+        """:meth:`.rating_rows.RatingsRepo.rated_totals`."""
+        return self.ratings_repo.rated_totals()
 
     def rated_results(self) -> list[tuple[int, int, float, int]]:
-        """Every pair of members with rated games, once (smaller id first):
-        ``(a, b, a's points, games)`` over their rated games."""
-        rows = self._query(
-            "SELECT member_id, opponent_id, wins + draws / 2.0, wins + draws + losses "
-            "FROM results WHERE member_id < opponent_id AND wins + draws + losses > 0 "
-            "ORDER BY member_id, opponent_id"
-        )
-        return [(int(a), int(b), float(p), int(n)) for a, b, p, n in rows]
+        """:meth:`.rating_rows.RatingsRepo.rated_results`."""
+        return self.ratings_repo.rated_results()
 
     def opponents(self, member_id: int) -> list[tuple[str, int, int, int, int]]:
-        """A member's finished games per opponent, rated or not, by opponent name:
-        ``(name, games, points doubled, the member's moves, its clock milliseconds)``."""
-        rows = self._query(
-            "SELECT m.name, r.games, r.points2, r.moves, r.ms FROM results r "
-            "JOIN members m ON m.id = r.opponent_id WHERE r.member_id = ? AND r.games > 0 "
-            "ORDER BY m.name COLLATE BINARY",
-            (member_id,),
-        )
-        return [(str(n), int(g), int(p), int(mv), int(ms)) for n, g, p, mv, ms in rows]
+        """:meth:`.rating_rows.RatingsRepo.opponents`."""
+        return self.ratings_repo.opponents(member_id)
 
     def failures(self, member_id: int) -> dict[str, int]:
-        """A member's losses not decided on the board, by termination (``failures``)."""
-        rows = self._query(
-            "SELECT termination, n FROM failures WHERE member_id = ? AND n > 0 "
-            "ORDER BY termination",
-            (member_id,),
-        )
-        return {str(t): int(n) for t, n in rows}
+        """:meth:`.rating_rows.RatingsRepo.failures`."""
+        return self.ratings_repo.failures(member_id)
 
     def totals(self) -> dict[str, list[tuple[object, ...]]]:
-        """The aggregate tables' rows as stored (without rows that count nothing), sorted:
-        what :meth:`recompute_totals` must equal."""
-        return {
-            "results": self._query("SELECT * FROM results WHERE games != 0 ORDER BY 1, 2"),
-            "failures": self._query("SELECT * FROM failures WHERE n != 0 ORDER BY 1, 2"),
-            "current_ratings": self._query("SELECT * FROM current_ratings ORDER BY 1"),
-        }
+        """:meth:`.rating_rows.RatingsRepo.totals`."""
+        return self.ratings_repo.totals()
 
     def recompute_totals(self) -> dict[str, list[tuple[object, ...]]]:
-        """The aggregate tables' rows recomputed from the stored games and ratings
-        (:data:`~.schema.REBUILD`), sorted as :meth:`totals`."""
-        return {table: sorted(self._query(query)) for table, query in REBUILD.items()}
+        """:meth:`.rating_rows.RatingsRepo.recompute_totals`."""
+        return self.ratings_repo.recompute_totals()
 
     def recompute_ratings(self) -> dict[int, Glicko]:
-        """Every member's rating recomputed from the stored finished games alone."""
-        current = {m.id: Glicko() for m in self.members()}
-        rows = self._query(
-            "SELECT x_id, o_id, result, limited FROM games WHERE status='finished' "
-            "AND rated_seq IS NOT NULL ORDER BY rated_seq"
-        )
-        for x_id, o_id, result, limited in rows:
-            x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
-            step = rate if limited else rate_game
-            current[x_id], current[o_id] = step(current[x_id], current[o_id], x_points)
-        return current
+        """:meth:`.rating_rows.RatingsRepo.recompute_ratings`."""
+        return self.ratings_repo.recompute_ratings()

@@ -20,11 +20,11 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 from ...serving.errors import GameNotFound
 from ..cache import SharedAnswer
 from ..deps import hall_of, reader_of
-from ..event_store import EventStore
+from ..event_store import EventsRepo
 from ..event_views import exports, render_html, table
 from ..limits import check_read_rate
 from ..models import ERRORS, EventSummary, EventTable
-from ..store import MAX_NAME, LeagueError
+from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
 from .pages import STATIC
 
@@ -39,8 +39,8 @@ DOWNLOADS = {
 """The files an event's page offers, with their media types."""
 
 
-def _events(request: Request) -> EventStore:
-    return hall_of(request).events.events
+def _events(request: Request) -> EventsRepo:
+    return hall_of(request).store.events
 
 
 def _event_named(request: Request, name: str) -> Any:
@@ -94,9 +94,9 @@ async def _shared_table(request: Request, event: Any) -> dict[str, Any]:
     (started, finished), and at least every TABLE_REFRESH s for what changes outside the
     server (a withdrawal from the CLI); concurrent viewers share one computation (a
     projector and thirty phones)."""
-    events = _events(request)
-    key = (hall_of(request).changed, event, int(time.monotonic() // TABLE_REFRESH))
-    return await _table_cache(request, event.name).get(key, lambda: _table(events, event))
+    hall = hall_of(request)
+    key = (hall.changed, event, int(time.monotonic() // TABLE_REFRESH))
+    return await _table_cache(request, event.name).get(key, lambda: _table(hall.store, event))
 
 
 def _table_cache(request: Request, name: str) -> SharedAnswer[dict[str, Any]]:
@@ -109,8 +109,8 @@ def _table_cache(request: Request, name: str) -> SharedAnswer[dict[str, Any]]:
     return caches.setdefault(name, SharedAnswer[dict[str, Any]](TABLE_AGE))
 
 
-async def _table(events: EventStore, event: Any) -> dict[str, Any]:
-    return await asyncio.to_thread(table, events, event)
+async def _table(league: LeagueStore, event: Any) -> dict[str, Any]:
+    return await asyncio.to_thread(table, league, event)
 
 
 @router.get(
@@ -140,18 +140,18 @@ async def download(request: Request, name: str, file: str) -> PlainTextResponse:
 async def _exports(request: Request, event: Any) -> dict[str, str]:
     """The event's files, computed again only when its stamp changed: the event's row
     (started, finished), its finished games' count and its withdrawals
-    (:meth:`~adjacency.league.event_store.EventStore.stamp`, a read of the event's own
+    (:meth:`~adjacency.league.event_store.EventsRepo.stamp`, a read of the event's own
     boards); requests meanwhile share one computation, in a worker thread on the
     readers' connection."""
-    events = EventStore(reader_of(request))
-    stamp = await asyncio.to_thread(events.stamp, event.id)
+    reader = reader_of(request)
+    stamp = await asyncio.to_thread(reader.events.stamp, event.id)
     caches: dict[str, SharedAnswer[dict[str, str]]] | None = getattr(
         request.app.state, "event_exports", None
     )
     if caches is None:
         caches = request.app.state.event_exports = {}
     cache = caches.setdefault(event.name, SharedAnswer[dict[str, str]](0.0))
-    return await cache.get((event, stamp), lambda: asyncio.to_thread(exports, events, event))
+    return await cache.get((event, stamp), lambda: asyncio.to_thread(exports, reader, event))
 
 
 NOSCRIPT = "<!-- the table without JavaScript -->"

@@ -121,7 +121,7 @@ the rows skipped, so an unbounded offset let one request read a member's whole h
 
 
 async def _members_stamp(request: Request) -> tuple[int, int, int]:
-    """:meth:`~..members.MemberStore.members_stamp` read at most once per
+    """:meth:`~..members.MembersRepo.members_stamp` read at most once per
     :data:`STANDINGS_AGE` seconds, shared by the requests meanwhile: it counts every
     member (10 ms on 25,000), and the standings it keys are reused that long anyway."""
     cache: SharedAnswer[tuple[int, int, int]] | None = getattr(

@@ -29,7 +29,6 @@ from ...core.text import quote
 from ..auth import require_admin
 from ..deps import hall_of, member_named, store_of
 from ..event_pairing import FORMATS
-from ..event_store import EventStore
 from ..models import ERRORS
 from ..settings import parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
@@ -164,7 +163,7 @@ def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
                 "waiting": waiting,
             }
         )
-    events = EventStore(store)
+    events = store.events
     listed = []
     for event in events.events():
         withdrawn = events.withdrawn(event.id)
@@ -203,9 +202,9 @@ async def overview(request: Request) -> dict[str, Any]:
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)
 async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     """Create a scheduled event, as ``adjacency league event create --members`` does;
-    refused (400, nothing created) as :meth:`~adjacency.league.event_store.EventStore.create`
+    refused (400, nothing created) as :meth:`~adjacency.league.event_store.EventsRepo.create`
     refuses."""
-    events = hall_of(request).events.events
+    events = hall_of(request).store.events
     try:
         clock = None if body.clock is None else parse_clock(body.clock)
     except InvalidSettingsError as exc:
@@ -228,7 +227,7 @@ async def start_event(request: Request, name: str) -> dict[str, Any]:
             f"event {quote(event.name)} takes every connected bot: the server starts it "
             "at its start time"
         )
-    event = hall_of(request).events.events.start(event.name)
+    event = hall_of(request).store.events.start(event.name)
     hall_of(request).wake()
     return {"name": event.name, "status": event.status}
 
@@ -238,7 +237,7 @@ async def pause_event(request: Request, name: str) -> dict[str, Any]:
     """Pause a running event, as ``adjacency league event pause`` does: the server starts
     none of its games (those in play end as usual) until it is resumed. 404: no such
     event; 400: it is not running, or paused already."""
-    event = hall_of(request).events.events.pause(_event_named(request, name).name)
+    event = hall_of(request).store.events.pause(_event_named(request, name).name)
     return {"name": event.name, "status": event.status, "paused": event.paused}
 
 
@@ -246,7 +245,7 @@ async def pause_event(request: Request, name: str) -> dict[str, Any]:
 async def resume_event(request: Request, name: str) -> dict[str, Any]:
     """Resume a paused event, as ``adjacency league event resume`` does (the server goes
     on pairing it at once, where it stopped). 404: no such event; 400: it is not paused."""
-    event = hall_of(request).events.events.resume(_event_named(request, name).name)
+    event = hall_of(request).store.events.resume(_event_named(request, name).name)
     hall_of(request).wake()
     return {"name": event.name, "status": event.status, "paused": event.paused}
 
@@ -258,7 +257,7 @@ async def withdraw(request: Request, name: str, body: Withdrawal) -> dict[str, A
     member; 400: the member is not in the event."""
     event = _event_named(request, name)
     member = member_named(request, body.member)
-    hall_of(request).events.events.withdraw(event.name, member.name)
+    hall_of(request).store.events.withdraw(event.name, member.name)
     return {"name": event.name, "status": event.status}
 
 

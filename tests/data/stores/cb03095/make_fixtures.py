@@ -31,7 +31,7 @@ from adjacency.arena.runner import create_run
 from adjacency.arena.schedule import Settings
 from adjacency.arena.store import Store
 from adjacency.cli import main as cli
-from adjacency.league.event_store import EventStore
+from adjacency.league.event_store import EventStore  # type: ignore[attr-defined]  # cb03095 had it
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore
 from adjacency.solving.entries import Entry, RootMove
