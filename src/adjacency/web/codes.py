@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..core import Color
+from ..core import AdjacencyError, Color
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """The characters of a code: no 0, O, 1, I or L."""
@@ -35,8 +35,8 @@ TRIES_PER_MINUTE = 6.0
 TRIES_BURST = 10
 
 
-class BadCode(ValueError):
-    """Typed text that cannot be a code (its length or characters)."""
+class BadCode(AdjacencyError):
+    """Typed text that cannot be a code (its length or characters): bad input (400)."""
 
 
 def normalize(text: str) -> str:
