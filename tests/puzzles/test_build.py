@@ -14,8 +14,8 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.cli.puzzle_commands import read_sources
-from adjacency.puzzles import load_puzzles
-from adjacency.puzzles.build import BuildError, BuildSettings, build, checkpoint_path
+from adjacency.puzzles import Puzzle, load_puzzles
+from adjacency.puzzles.build import BuildError, BuildSettings, Candidate, build, checkpoint_path
 from adjacency.puzzles.prove import Rules
 from adjacency.workers.base import SerialExecutor
 from puzzle_helpers import RULES, game_candidates, web_database
@@ -24,12 +24,12 @@ SETTINGS = BuildSettings(count=24, seed=7, rules=RULES)
 
 
 @pytest.fixture(scope="module")
-def candidates() -> list:
+def candidates() -> list[Candidate]:
     return game_candidates(40, seed=11)
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory, candidates: list) -> bytes:
+def reference(tmp_path_factory: pytest.TempPathFactory, candidates: list[Candidate]) -> bytes:
     """The file of an uninterrupted build."""
     out = tmp_path_factory.mktemp("reference") / "puzzles.jsonl.gz"
     figures = build(candidates, SETTINGS, out, SerialExecutor())
@@ -39,7 +39,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, candidates: list) -> byt
 
 
 def test_a_build_stopped_and_resumed_writes_the_same_bytes(
-    tmp_path: Path, candidates: list, reference: bytes
+    tmp_path: Path, candidates: list[Candidate], reference: bytes
 ) -> None:
     out = tmp_path / "puzzles.jsonl.gz"
     with pytest.raises(KeyboardInterrupt):
@@ -60,7 +60,7 @@ def test_a_build_stopped_and_resumed_writes_the_same_bytes(
 
 
 def test_the_file_is_sorted_by_id_and_a_larger_count_extends_it(
-    tmp_path: Path, candidates: list, reference: bytes
+    tmp_path: Path, candidates: list[Candidate], reference: bytes
 ) -> None:
     out = tmp_path / "puzzles.jsonl"
     with pytest.raises(KeyboardInterrupt):
@@ -81,13 +81,13 @@ def test_the_file_is_sorted_by_id_and_a_larger_count_extends_it(
     assert shipped_before < set(ids)  # the first 24 in candidate order are kept
 
 
-def load_puzzles_bytes(folder: Path, data: bytes) -> list:
+def load_puzzles_bytes(folder: Path, data: bytes) -> list[Puzzle]:
     path = folder / "reference.jsonl.gz"
     path.write_bytes(data)
     return load_puzzles(path)
 
 
-def test_too_few_candidates_is_one_clear_error(tmp_path: Path, candidates: list) -> None:
+def test_too_few_candidates_is_one_clear_error(tmp_path: Path, candidates: list[Candidate]) -> None:
     out = tmp_path / "puzzles.jsonl"
     with pytest.raises(BuildError, match=r"only .* puzzles in .* candidates, 100000 asked"):
         build(candidates[:50], BuildSettings(100_000, 7, RULES), out, SerialExecutor())

@@ -28,7 +28,9 @@ def sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def oracle_only_move(position: Position, memo: dict[Position, int]) -> tuple[str | None, dict]:
+def oracle_only_move(
+    position: Position, memo: dict[Position, int]
+) -> tuple[str | None, dict[str, int]]:
     """The oracle's only move keeping the best outcome class (or ``None``) and the values."""
     values = move_values(position, memo)
     if len(values) < 2:

@@ -104,8 +104,8 @@ def test_a_record_with_a_bad_code_is_refused_saying_why() -> None:
     with pytest.raises(InvalidRecordError, match="takes the text params player"):
         game_from_json(json.dumps({**data, "detail_params": {"who": "ada"}}))
     without = {k: v for k, v in data.items() if k not in ("detail_code", "detail_params")}
-    old = game_from_json(json.dumps(without))  # a record from before the codes
-    assert (old.termination_detail, old.detail_code) == ("ada resigned", None)
+    before = game_from_json(json.dumps(without))  # a record from before the codes
+    assert (before.termination_detail, before.detail_code) == ("ada resigned", None)
 
 
 def test_a_detail_refuses_params_that_are_not_its_codes() -> None:

@@ -59,8 +59,8 @@ def test_the_page_encoder_draws_qrcodes_matrices(page: Any, server: str) -> None
     for text in texts():
         smallest, _ = reference(text, None, 0)
         cases.append((text, None, None))
-        for version in sorted({smallest, min(10, smallest + 1), 10}):
-            cases += [(text, version, mask) for mask in range(8)]
+        for size in sorted({smallest, min(10, smallest + 1), 10}):
+            cases += [(text, size, mask) for mask in range(8)]
     drawn = page.evaluate(ENCODE, cases)
     assert len(drawn) == len(cases)
     for (text, version, mask), (got_version, got_mask, rows) in zip(cases, drawn, strict=True):
