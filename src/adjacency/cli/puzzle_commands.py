@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.errors import InvalidSettingsError
 from ..core.text import quote
-from .arguments import add_executor_options, executor_from_args, positive_int
+from .arguments import add_executor_options, executor_from_args, positive_int, whole_number
 
 SOURCE_KINDS = ("league", "arena", "web", "data")
 """The ``--from`` kinds: ``KIND:PATH``."""
@@ -57,7 +57,7 @@ def register(commands: Any) -> None:
     )
     build.add_argument("--out", required=True, help="the puzzle file (.jsonl or .jsonl.gz)")
     build.add_argument("--count", type=positive_int, default=1000, help="puzzles to keep")
-    build.add_argument("--seed", type=int, default=0, help="the candidates' shuffle")
+    build.add_argument("--seed", type=whole_number, default=0, help="the candidates' shuffle")
     build.add_argument("--min-plies", type=positive_int, default=8, help="fewest plies left")
     build.add_argument("--max-plies", type=positive_int, default=16, help="most plies left")
     build.add_argument("--resume", action="store_true", help="go on from OUT.partial")
@@ -78,7 +78,7 @@ def register(commands: Any) -> None:
     )
     check.add_argument("file", help="a puzzle file (.jsonl or .jsonl.gz)")
     check.add_argument("--sample", type=positive_int, help="check this many, drawn by --seed")
-    check.add_argument("--seed", type=int, default=0, help="the sample's draw")
+    check.add_argument("--seed", type=whole_number, default=0, help="the sample's draw")
     check.set_defaults(handler=run_check)
 
 
