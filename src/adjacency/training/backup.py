@@ -69,6 +69,7 @@ class Label:
 
 
 Step = Fit | Label
+"""One step of a :func:`schedule`."""
 
 
 def schedule(
