@@ -22,6 +22,7 @@ from fastapi.responses import PlainTextResponse
 
 from ...core.game import Game
 from ...core.record import game_from_text, game_to_text
+from ...ratings.glicko import Glicko
 from ...serving.errors import GameNotFound
 from ..cache import SharedAnswer
 from ..deps import hall_of, named, read, reader_of
@@ -236,14 +237,20 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
                 "start": stored.opening,
                 "used": {c: round(v, 2) for c, v in used.items()},
                 "time_control": time_control,
-                "_ids": (stored.x_id, stored.o_id),
+                "ratings": current_ratings(reader, stored.x_id, stored.o_id),
             }
         )
         return data
 
-    data = await read(request, stored_state)
-    data["ratings"] = hall.ratings_of(*data.pop("_ids"))
-    return data
+    return await read(request, stored_state)
+
+
+def current_ratings(reader: LeagueStore, x_id: int, o_id: int) -> dict[str, float]:
+    """Two members' ratings now, read by ``reader`` (off the event loop: the hall's cache
+    of ratings, when cold, would read every member's on the loop), rounded as the live
+    games' ratings are (:meth:`~adjacency.league.games.Games.ratings_of`)."""
+    ratings = collections.defaultdict(Glicko, reader.current_ratings())
+    return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}
 
 
 def movers(game: Game) -> dict[str, int]:
