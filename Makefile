@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test test-core lint typecheck pytest browser deploy-tools bench docs clean
+.PHONY: play test test-core lint typecheck pytest browser deploy-tools bench docs screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -88,6 +88,12 @@ test-core: $(VENV)/.installed-dev
 # make test builds it too (tests/docs/test_site.py).
 docs: $(VENV)/.installed-dev
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# The visual regression test's pictures taken anew (tests/visual/baselines/, every page
+# state at 1366x768 and 390x844 in English and Indonesian) and the docs' phone pictures
+# (docs/screenshots/phone-id-*.png), after a change of a page's look: review, then commit.
+screenshots: $(VENV)/.installed-dev browser
+	ADJACENCY_SCREENSHOTS=1 $(BIN)/python -m pytest -n 0 -q tests/integrations/test_pages_look_as_before.py
 
 bench: $(VENV)/.installed-run
 	$(BIN)/adjacency bench
