@@ -4,9 +4,10 @@ phone's 390x844, in English and in Indonesian, looks as its committed picture do
 
 The pictures are made the same way every time: fresh servers, games played by fixed
 moves through the API (no bot's timing shows), the league's round robin between house
-bots whose moves are a seeded function of the position, animations and transitions off (reduced motion,
-and Playwright's own), no caret, the page's clock frozen at one instant, the fonts of
-this machine (the pages load none), and what only time decides (a game's clocks) masked.
+bots whose moves are a seeded function of the position, animations and transitions off
+(reduced motion, and Playwright's own), no caret, the page's clock frozen at one instant,
+the fonts of this machine (the pages load none), and what only time decides (a game's
+clocks) masked.
 Two pictures are the same when at most :data:`MOST_CHANGED` of their pixels differ by
 more than :data:`PIXEL_THRESHOLD` in a colour channel: fonts' antialiasing between runs
 on one machine stays under both; a moved panel, a new line or a changed colour does not.
@@ -257,7 +258,7 @@ def wait_until_still(tab: Any) -> None:
 
     def still() -> bool:
         now = tab.screenshot(animations="disabled", caret="hide", scale="css")
-        same = now == previous[0]
+        same = bool(now == previous[0])
         previous[0] = now
         return same
 
