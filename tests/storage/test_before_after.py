@@ -102,7 +102,7 @@ def test_league(copy: Any) -> None:
     # defaults (0: not approved; rated before the limit against provisional opponents),
     # the games' detail codes (NULL: these games ended with no detail), and marked the
     # aggregates built (meta's "totals").
-    later = {"members": [0], "games": [0, None, None]}
+    later: dict[str, list[Any]] = {"members": [0], "games": [0, None, None]}
     expected = {
         table: [[*row, *later.get(table, [])] for row in rows]
         for table, rows in BEFORE["league.db"].items()
@@ -137,5 +137,9 @@ def test_web(copy: Any) -> None:
         assert first.record == {"rows": 6, "moves": ["c3"]} and first.owned_by("k1")
         assert [g.id for g in store.all()] == [r[0] for r in BEFORE["web.sqlite3"]["games"]][::-1]
     # opening added the puzzle page's tables (step 2), empty: no one tried a puzzle
-    puzzles = {"puzzle_attempts": [], "puzzle_players": [], "puzzle_ratings": []}
+    puzzles: dict[str, list[list[Any]]] = {
+        "puzzle_attempts": [],
+        "puzzle_players": [],
+        "puzzle_ratings": [],
+    }
     assert dump(path) == BEFORE["web.sqlite3"] | puzzles
