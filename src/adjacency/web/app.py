@@ -25,7 +25,9 @@ from ..serving.middleware import BodyLimit, RequestGuard
 from .limits import Limits
 from .manager import GameManager
 from .models import MAX_RECORD_CHARS
+from .puzzles import PuzzleSet, PuzzleSource
 from .routers import analysis, events, games, lab, pages, play
+from .routers import puzzles as puzzles_router
 from .routers.pages import STATIC
 from .store import GameStore, default_path
 
@@ -38,13 +40,15 @@ def create_app(
     grace: float = 10.0,
     allowed_hosts: list[str] | None = None,
     limits: Limits | None = None,
+    puzzles: PuzzleSource | None = None,
 ) -> FastAPI:
     """Build the app. ``db`` is the SQLite file (default: :func:`store.default_path`).
 
     ``allowed_hosts`` (if given) refuses requests for any other Host header, which
     shields the server from DNS-rebinding pages; state-changing requests from other
     origins are always refused (:class:`RequestGuard`). ``limits`` are the server's
-    caps (:class:`Limits` defaults).
+    caps (:class:`Limits` defaults). ``puzzles`` gives the puzzle page's set (default:
+    the shipped one, loaded on first use).
     """
     limits = Limits() if limits is None else limits
     store = GameStore(default_path() if db is None else db)
@@ -80,7 +84,8 @@ def create_app(
     install_security_headers(app)  # on every response, refusals and errors included
     app.state.analyses = analysis.Slots()
     app.state.lab_slots = analysis.Slots()
-    for module in (pages, games, play, analysis, lab, events):
+    app.state.puzzles = PuzzleSet() if puzzles is None else PuzzleSet(puzzles)
+    for module in (pages, games, play, analysis, lab, puzzles_router, events):
         app.include_router(module.router)
     mount_static(app, STATIC)
     return app

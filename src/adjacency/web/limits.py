@@ -52,6 +52,11 @@ class Limits:
     """Moves and other game commands per client address per minute."""
     burst: int = 20
     """Requests of one kind a client may make at once before the rate applies."""
+    puzzle_tries_per_minute: float = 60.0
+    """Puzzle moves, hints and give-ups per browser (its client cookie) per minute, on
+    every address: a person thinks before each; a script guessing moves gets 429."""
+    puzzle_burst: int = 30
+    """Puzzle tries a browser may make at once before that rate applies."""
     limit_loopback: bool = False
     """Whether the rates apply to clients on this machine too (off: the machine's own
     user is not throttled; tests and load runs turn it on)."""

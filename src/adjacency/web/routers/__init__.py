@@ -1,4 +1,4 @@
-"""The app's routes, one router per area: pages, games, play, analysis, lab, events.
+"""The app's routes, one router per area: pages, games, play, analysis, lab, puzzles, events.
 
 Every router reads the game manager through :data:`~adjacency.web.deps.Manager`.
 Endpoints that touch a game are plain functions, run by FastAPI in its thread

@@ -24,13 +24,14 @@ import { streamEvents } from "./stream.js";
 import { renderBars, renderEmptyBars } from "./panels/bars.js";
 import { clockLeft, renderClocks } from "./panels/clocks.js";
 import { renderControls, renderNoGame } from "./panels/controls.js";
-import { renderMoves } from "./panels/moves.js";
+import { markReviewed, renderMoves } from "./panels/moves.js";
 import { offerSide, offerText, renderOffer } from "./panels/offer.js";
 import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
 import { themePicker } from "./theme.js";
+import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -56,6 +57,7 @@ const game = new LiveGame({
     if (editor && editor.active) closeEditor();
     if (reviewing) reviewing.abort();
     if (analysing === "game") panel.close();
+    if (study.learning) study.stopLearning();
   },
 });
 let spoken = { version: null, text: "" }; // the last move announced, with its state's version
@@ -71,6 +73,19 @@ const panel = new AnalysisPanel({
     if (!panel.open) analysing = null;
     pinBoard();
   },
+  onLine: (fen, moves) => study.playEngineLine(fen, moves),
+  onValue: () => renderStudy(),
+});
+// The analysis board's study tools (study.js): variations, the evaluation bar, a game
+// from a position against a bot, the tree as a record, learning from mistakes.
+const study = new Study({
+  game,
+  board,
+  panel,
+  render: () => render(),
+  notice: (text) => notice(text),
+  analysing: () => analysing === "game",
+  openGame: (id) => game.open(id),
 });
 
 // The layout's state for the stylesheet: "editing" hides what describes the game (its
@@ -164,12 +179,17 @@ function render({ animate = false, released = false } = {}) {
   const same = drawn.id === s.id;
   const next = live && same && ply === drawn.ply + 1;
   const own = next && game.viewer.seats.includes(s.moves[ply - 1].color); // never waits
-  if (!(hold && same && live && ply >= drawn.ply) || own) {
+  study.sync();
+  const variation = study.tree.current;
+  if (variation) {
+    endHold();
+    drawVariation(s, variation);
+  } else if (!(hold && same && live && ply >= drawn.ply) || own) {
     endHold(); // another game, an undo or a step back: the board follows at once
     drawBoard(s, ply, next && (animate || released) && !calm.matches && !document.hidden);
   }
   $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
-  const cells = s.boards[ply];
+  const cells = variation ? variation.cells : s.boards[ply];
   renderBars(game, cells, ply);
   renderClocks(game);
   renderStatus(game);
@@ -177,7 +197,12 @@ function render({ animate = false, released = false } = {}) {
   renderControls(game);
   renderOffer(game);
   watchOffer();
-  renderMoves(game, (p) => game.navigate(p));
+  if (study.tree.hasVariations) {
+    renderTreeMoves(study.tree, study.shown(), (b, node) => node.game && markReviewed(b, game.review && game.review[node.ply]), (node) => study.select(node));
+  } else {
+    renderMoves(game, (p) => { study.tree.current = null; game.navigate(p); });
+  }
+  renderStudy();
   drawGraph($("#graph"), s, ply, (p) => game.navigate(p), game.review);
   $("#legend-review").hidden = $("#legend-review-text").hidden = !game.review;
   renderReviewSummary($("#review-summary"), game.review && reviewSummary && reviewSummary.id === s.id ? reviewSummary.summary : null);
@@ -279,6 +304,10 @@ async function act(action, button) {
 function onSquare(name) {
   const s = game.state;
   if (!s) return;
+  if (study.wants()) {
+    study.play(name);
+    return;
+  }
   if (!game.live) {
     notice(t("notice.earlier"));
     board.shake(name);
@@ -329,6 +358,7 @@ async function loadFile(file) {
   try {
     const state = await api.importRecord(text);
     await game.open(state.id, { viewPly: state.moves.length ? 0 : null });
+    if (/\(/.test(text) && !text.trimStart().startsWith("{")) await study.importVariations(text);
     notice(t("notice.loaded", { file: file.name }));
   } catch (err) {
     notice(t("notice.load-failed", { file: file.name, error: err.message }));
@@ -432,6 +462,13 @@ function togglePause() {
 let shownFen = { key: null, fen: null };
 
 async function followShown() {
+  const variation = study.shown();
+  if (variation.fen && study.tree.current) {
+    shownFen = { key: variation.fen, fen: variation.fen };
+    panel.show(t("analysis.variation", { square: variation.square }));
+    panel.follow(variation.fen);
+    return;
+  }
   const position = game.shownPosition();
   const key = JSON.stringify(position);
   if (shownFen.key === key) {
@@ -452,6 +489,61 @@ async function followShown() {
     $("#analysis-exact").textContent = err.message;
     $("#analysis-lines").replaceChildren();
   }
+}
+
+// A variation's position on the board (not the game's: nothing is sent to the game).
+function drawVariation(s, node) {
+  board.setup(s.rows, s.cols, bottomColor(game) === "o");
+  board.render({
+    cells: node.cells,
+    preview: null,
+    mover: node.turn,
+    interactive: false,
+    last: node.square,
+    previous: node.parent ? node.parent.square : null,
+    flipped: node.flips || [],
+    animate: false,
+    hint: null,
+  });
+  drawn = { id: s.id, ply: null };
+}
+
+// The study tools' parts of the page: the evaluation bar, the variation's buttons, the
+// "play from here" and "learn" buttons.
+function renderStudy() {
+  const s = game.state;
+  if (editor && editor.active) { // the editor's position: the panel's value of it
+    renderEvalBar(panel.open && panel.result && panel.result.fen === panel.fen ? panel.result : null);
+    return;
+  }
+  if (!s) {
+    renderEvalBar(null);
+    return;
+  }
+  const shown = panel.open || Boolean(game.review) ? study.value() : null;
+  renderEvalBar(shown);
+  const variation = study.tree.current;
+  $("#study-bar").hidden = !study.tree.hasVariations;
+  $("#btn-promote").hidden = $("#btn-delete-variation").hidden = !variation;
+  if (variation) { // the game's navigation walks the variation's line
+    $("#nav-first").disabled = $("#nav-back").disabled = false;
+    $("#nav-forward").disabled = !variation.children.length;
+  }
+  $("#btn-learn").hidden = !game.review || reviewing !== null || study.mistakes().length === 0;
+}
+
+function wireStudy(click) {
+  fillLevels($("#continue-level"), config);
+  click("#btn-continue", () => study.continueAgainst($("#continue-level").value));
+  click("#btn-promote", () => study.promote());
+  click("#btn-delete-variation", () => study.remove());
+  click("#btn-export-tree", () => study.exportRecord());
+  click("#btn-learn", () => study.startLearning());
+  click("#learn-retry", () => study.retry());
+  click("#learn-show", () => study.reveal());
+  click("#learn-skip", () => study.next());
+  click("#learn-next", () => study.next());
+  click("#learn-close", () => study.stopLearning());
 }
 
 function analyseShown() {
@@ -540,11 +632,12 @@ function wire() {
   click("#btn-rematch", rematch);
   click("#btn-analyse", analyseShown);
   click("#btn-review", reviewGame);
+  wireStudy(click);
   click("#btn-editor", openEditor);
   click("#btn-lab", () => openLab(api, editor.active ? editor.position() : game.state ? game.shownPosition() : null));
   click("#btn-share", () => game.state && showShare(game.state, game.viewer));
   click("#invite-close", () => $("#dlg-invite").close());
-  click("#btn-live", () => game.navigate(Infinity));
+  click("#btn-live", () => { study.tree.current = null; game.navigate(Infinity); });
   click("#btn-flip", flip);
   click("#btn-sound", () => { setSound(!soundOn()); renderSound(); });
   $("#move-form").addEventListener("submit", typedMove);
@@ -554,10 +647,10 @@ function wire() {
     e.preventDefault();
     square.focus();
   });
-  click("#nav-first", () => game.navigate(0));
-  click("#nav-back", () => game.navigate(game.shownPly - 1));
-  click("#nav-forward", () => game.navigate(game.shownPly + 1));
-  click("#nav-last", () => game.navigate(Infinity));
+  click("#nav-first", () => { study.tree.current = null; game.navigate(0); });
+  click("#nav-back", () => study.step(-1));
+  click("#nav-forward", () => study.step(1));
+  click("#nav-last", () => { study.tree.current = null; game.navigate(Infinity); });
   click("#result-review", () => { $("#dlg-result").close(); reviewGame(); });
   click("#result-new", () => { $("#dlg-result").close(); newGame.open(); });
   click("#result-rematch", () => { $("#dlg-result").close(); rematch(); });
@@ -581,8 +674,10 @@ function onKey(event) {
   const s = game.state;
   const key = event.key;
   const handlers = {
-    ArrowLeft: () => game.navigate(game.shownPly - 1),
-    ArrowRight: () => game.navigate(game.shownPly + 1),
+    ArrowLeft: () => study.step(-1),
+    ArrowRight: () => study.step(1),
+    ArrowUp: () => study.switchLine(-1),
+    ArrowDown: () => study.switchLine(1),
     Home: () => game.navigate(0),
     End: () => game.navigate(Infinity),
     n: () => newGame.open(),

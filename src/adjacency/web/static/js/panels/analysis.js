@@ -1,12 +1,16 @@
 // The analysis panel: the engine's top 3 moves with scores and lines, updating as the
 // search deepens, and the exact result under perfect play when the solver reaches it
 // (with the moves that keep it). One analysis at a time; Stop or Close ends it.
+// Every score is from X's side (the margin X − O under the line). A line is a button:
+// it plays its first move into the variation tree (onLine), its "line" button the whole
+// line. `result` is the position's value for the evaluation bar (onValue).
 
 import { formatEval } from "../format.js";
 import { lang, t } from "../i18n.js";
 import { streamEvents } from "../stream.js";
 
 const $ = (selector) => document.querySelector(selector);
+const RETRIES = 6;
 const PARTLY = { "book": "analysis.why.book", "book-partial": "analysis.why.book-partial", "solved-partial": "analysis.why.partial" };
 
 // The exact result's words: the server's on English pages, else the catalogue's from the
@@ -23,8 +27,11 @@ function exactText(data) {
 }
 
 export class AnalysisPanel {
-  constructor({ onStateChange = () => {} } = {}) {
+  constructor({ onStateChange = () => {}, onLine = () => {}, onValue = () => {} } = {}) {
     this.fen = null;
+    this.result = null; // {fen, value (X's view), exact, depth}
+    this.onLine = onLine;
+    this.onValue = onValue;
     this.controller = null;
     this.running = false;
     this.onStateChange = onStateChange;
@@ -48,11 +55,15 @@ export class AnalysisPanel {
     this.start(fen);
   }
 
-  start(fen) {
+  // A 429 (the server's analyses are all busy, often with the one just stopped, whose
+  // engine is still winding down) is tried again a few times while the position is shown.
+  start(fen, tries = 0) {
     this.stop();
     this.fen = fen;
     this.finished = false;
     this.running = true;
+    this.result = null;
+    this.onValue();
     $("#analysis-fen").textContent = fen;
     $("#analysis-exact").textContent = t("analysis.solving");
     $("#analysis-exact").className = "exact";
@@ -66,6 +77,10 @@ export class AnalysisPanel {
       this.onEvent(event, data);
     }, controller.signal).catch((err) => {
       if (this.controller !== controller) return;
+      if (err.status === 429 && tries < RETRIES) {
+        setTimeout(() => { if (this.controller === controller) this.start(fen, tries + 1); }, 300 * (tries + 1));
+        return;
+      }
       $("#analysis-exact").textContent = err.message;
       $("#analysis-exact").className = "exact error";
     }).finally(() => {
@@ -90,14 +105,20 @@ export class AnalysisPanel {
         node.className = "exact known";
         node.dataset.value = String(data.value);
         node.dataset.keeps = data.keeps.join(" ");
+        this.result = { fen: this.fen, value: data.value, exact: true, depth: null };
+        this.onValue();
       }
     } else if (event === "lines") {
       $("#analysis-depth").textContent = t("thinking.depth", { depth: data.depth });
       const list = $("#analysis-lines");
       list.replaceChildren();
+      const fen = this.fen;
       for (const line of data.lines) {
         const li = document.createElement("li");
         li.dataset.move = line.move;
+        const play = document.createElement("button");
+        play.type = "button";
+        play.className = "line-play";
         const score = document.createElement("span");
         score.className = "score";
         score.textContent = line.score === 0 ? "0.0" : formatEval(line.score);
@@ -106,8 +127,24 @@ export class AnalysisPanel {
         const pv = document.createElement("span");
         pv.className = "pv";
         pv.textContent = line.pv.slice(1).join(" ");
-        li.append(score, move, pv);
+        play.append(score, " ", move, " ", pv);
+        play.title = t("analysis.line.play", { move: line.move });
+        play.addEventListener("click", () => this.onLine(fen, [line.move]));
+        li.appendChild(play);
+        if (line.pv.length > 1) {
+          const whole = document.createElement("button");
+          whole.type = "button";
+          whole.className = "btn small line-whole";
+          whole.textContent = t("analysis.line.whole");
+          whole.setAttribute("aria-label", t("analysis.line.whole.label", { moves: line.pv.join(" ") }));
+          whole.addEventListener("click", () => this.onLine(fen, line.pv));
+          li.appendChild(whole);
+        }
         list.appendChild(li);
+      }
+      if (data.lines.length && !(this.result && this.result.exact)) {
+        this.result = { fen: this.fen, value: data.lines[0].score, exact: false, depth: data.depth };
+        this.onValue();
       }
     } else if (event === "done") {
       const reason = ["complete", "time", "stopped"].includes(data.reason) ? t(`analysis.done.${data.reason}`) : data.reason;
@@ -131,7 +168,9 @@ export class AnalysisPanel {
     this.stop();
     this.controller = null;
     this.fen = null;
+    this.result = null;
     $("#analysis").hidden = true;
+    this.onValue();
     this.onStateChange();
   }
 }

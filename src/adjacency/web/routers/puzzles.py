@@ -1,0 +1,295 @@
+"""The puzzle page and its JSON API: the next puzzle, one puzzle, attempts, hints and
+giving up, with the player's and the puzzle's Glicko-2 ratings (:mod:`..puzzles`,
+:mod:`..puzzle_records`).
+
+The player is the browser's client cookie (its key, as for seats). The solution stays
+on the server until the puzzle is solved or given up; an attempt sends the line played
+so far and gets the verdict on its last move: the opponent's reply after a correct
+move, the refutation after a wrong one. Every request is bounded (a line of at most
+:data:`MAX_LINE` moves of a few characters) and counted twice: per client address (the
+moves' rate of :class:`~adjacency.web.limits.Limits`) and per player
+(``puzzle_tries_per_minute``), so a page cannot try moves faster than a person thinks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from ...puzzles import Puzzle
+from ...ratings.glicko import Glicko
+from ...serving.errors import TooMany, WebError
+from ...serving.models import ErrorMessage
+from ..deps import Client, client_cookie, rate_limited
+from ..limits import Limits
+from ..puzzle_records import Rated
+from ..puzzles import PuzzleNotFound, PuzzleSet, check_line, hint_region
+from ..store import GameStore
+from ..view import cells
+from . import ERRORS
+from .pages import STATIC
+
+MAX_LINE = 9
+"""Moves a played line may have (a shipped solution has 1, 3 or 5)."""
+MAX_SKIP = 32
+"""Characters of the ``skip`` id of the next puzzle's request."""
+
+PUZZLE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **{code: ERRORS[code] for code in (400, 422)},
+    404: {"model": ErrorMessage, "description": "no puzzle with that id"},
+    429: {"model": ErrorMessage, "description": "too many tries from this browser or address"},
+}
+router = APIRouter(tags=["puzzles"], responses=PUZZLE_ERRORS)
+_RNG = random.Random()
+
+Square = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^[a-h][1-8]$")]
+
+
+class AttemptRequest(BaseModel):
+    """The line played from the puzzle's position: the solver's moves and the replies
+    the server gave, ending with the solver's move to judge."""
+
+    model_config = {"extra": "forbid"}
+    moves: list[Square] = Field(min_length=1, max_length=MAX_LINE)
+
+
+class HintRequest(BaseModel):
+    """The line played so far (the solution's moves, ending with a reply; empty at the
+    start) and how much to show: 1 the board's quarter of the next move, 2 the move."""
+
+    model_config = {"extra": "forbid"}
+    moves: list[Square] = Field(default_factory=list, max_length=MAX_LINE)
+    level: Literal[1, 2] = 1
+
+
+class RatingInfo(BaseModel):
+    """A Glicko-2 rating (Glicko scale)."""
+
+    rating: float
+    rd: float
+    volatility: float
+
+
+class RatingChange(BaseModel):
+    """The ratings around an attempt: ``rated`` when it was the player's first attempt
+    of the puzzle (both moved); otherwise before and after are the same."""
+
+    rated: bool
+    win: bool | None = Field(description="the first attempt's result for the player")
+    player_before: RatingInfo
+    player_after: RatingInfo
+    puzzle_before: RatingInfo
+    puzzle_after: RatingInfo
+
+
+class PuzzleView(BaseModel):
+    """A puzzle as the page sees it before it is solved: the position, the side to
+    find the best move for, how many of its moves the line has, and both ratings."""
+
+    id: str
+    position: str = Field(description="position text (board, pieces, side to move, plies left)")
+    rows: int
+    cols: int
+    cells: str = Field(description="the squares a1, b1, ...: x, o or .")
+    turn: Literal["x", "o"] = Field(description="the solver's side")
+    moves: int = Field(description="solver moves in the solution (1, 2 or 3)")
+    rating: RatingInfo = Field(description="the puzzle's rating now")
+    plays: int = Field(description="players rated against this puzzle")
+    player: RatingInfo = Field(description="this browser's puzzle rating")
+    player_puzzles: int = Field(description="puzzles rated for this browser")
+    tried: bool = Field(description="this browser tried it already: a new try is not rated")
+
+
+class Attempt(BaseModel):
+    """The verdict on the line's last move."""
+
+    outcome: Literal["correct", "solved", "wrong"]
+    reply: str | None = Field(
+        default=None,
+        description="correct: the opponent's reply; wrong: the refutation (none when the "
+        "move ends the game)",
+    )
+    value: int | None = Field(
+        default=None, description="wrong: the move's exact final margin for the solver"
+    )
+    best_value: int = Field(description="the puzzle's exact final margin with best play")
+    solution: list[str] | None = Field(default=None, description="once solved: the line")
+    themes: list[str] | None = Field(default=None, description="once solved: the themes")
+    ratings: RatingChange | None = Field(
+        default=None, description="when the attempt ended: solved or wrong"
+    )
+
+
+class HintAnswer(BaseModel):
+    """Where the next move is: ``region`` (level 1) or the ``move`` itself (level 2).
+    A hint counts as a failed first attempt."""
+
+    region: list[str]
+    move: str | None = None
+    ratings: RatingChange
+
+
+class Solution(BaseModel):
+    """The puzzle's line, shown after giving up (a failed first attempt)."""
+
+    solution: list[str]
+    themes: list[str]
+    best_value: int
+    ratings: RatingChange
+
+
+def _puzzles(request: Request) -> PuzzleSet:
+    found: PuzzleSet = request.app.state.puzzles
+    return found
+
+
+def _store(request: Request) -> GameStore:
+    store: GameStore = request.app.state.manager.store
+    return store
+
+
+async def per_player(request: Request, caller: Client) -> None:
+    """One try of this browser's (``puzzle_tries_per_minute``, applied to every
+    address, the machine's own too); over it: 429 ``puzzle_tries``."""
+    limits: Limits = request.app.state.limits
+    rate = limits.puzzle_tries_per_minute
+    if not request.app.state.rates.allow(caller.client, "puzzle", rate, limits.puzzle_burst):
+        raise TooMany(
+            f"too many puzzle tries from this browser (at most {rate:g} a minute); wait a moment",
+            code="puzzle_tries",
+            params={"rate": int(rate)},
+        )
+
+
+TRIES = [rate_limited("move"), Depends(per_player)]
+
+
+def _info(rating: Glicko) -> RatingInfo:
+    return RatingInfo(rating=rating.rating, rd=rating.rd, volatility=rating.volatility)
+
+
+def _change(rated: Rated) -> RatingChange:
+    return RatingChange(
+        rated=rated.rated,
+        win=rated.first_win,
+        player_before=_info(rated.player_before),
+        player_after=_info(rated.player_after),
+        puzzle_before=_info(rated.puzzle_before),
+        puzzle_after=_info(rated.puzzle_after),
+    )
+
+
+def _view(puzzle: Puzzle, store: GameStore, client: str) -> PuzzleView:
+    start = puzzle.start
+    rating, plays = store.puzzles.puzzle(puzzle)
+    player, count = store.puzzles.player(client)
+    return PuzzleView(
+        id=puzzle.id,
+        position=puzzle.position,
+        rows=start.rows,
+        cols=start.cols,
+        cells=cells(start),
+        turn="x" if start.turn == "x" else "o",
+        moves=(len(puzzle.solution) + 1) // 2,
+        rating=_info(rating),
+        plays=plays,
+        player=_info(player),
+        player_puzzles=count,
+        tried=store.puzzles.first_result(client, puzzle.id) is not None,
+    )
+
+
+@router.get("/puzzles", include_in_schema=False)
+def page(request: Request) -> FileResponse:
+    """The puzzle page (issues the browser's client cookie, its player identity, on its
+    first visit)."""
+    answer = FileResponse(STATIC / "puzzles.html", headers={"Cache-Control": "no-cache"})
+    client_cookie(request, answer)
+    return answer
+
+
+@router.get("/puzzles/{puzzle_id}", include_in_schema=False)
+def page_of(puzzle_id: str, request: Request) -> FileResponse:
+    """The puzzle page opening one puzzle (the page reads the id from its path)."""
+    return page(request)
+
+
+@router.get("/api/puzzles/next", response_model=PuzzleView, dependencies=[rate_limited("move")])
+def next_puzzle(
+    request: Request,
+    caller: Client,
+    skip: Annotated[str | None, Query(max_length=MAX_SKIP)] = None,
+) -> PuzzleView:
+    """A puzzle this browser has not tried, rated near its puzzle rating (``skip``: the
+    one on the page, not chosen again); when it tried them all, the one tried longest ago."""
+    store, puzzles = _store(request), _puzzles(request)
+    chosen = store.puzzles.choose(caller.client, puzzles.all(), skip, _RNG)
+    if chosen is None:
+        raise PuzzleNotFound("no puzzles are served", code="no_puzzles")
+    return _view(chosen, store, caller.client)
+
+
+@router.get(
+    "/api/puzzles/{puzzle_id}", response_model=PuzzleView, dependencies=[rate_limited("move")]
+)
+def get_puzzle(puzzle_id: str, request: Request, caller: Client) -> PuzzleView:
+    """The puzzle ``puzzle_id`` (without its solution) and both ratings."""
+    return _view(_puzzles(request).get(puzzle_id), _store(request), caller.client)
+
+
+@router.post("/api/puzzles/{puzzle_id}/attempt", response_model=Attempt, dependencies=TRIES)
+def attempt(puzzle_id: str, body: AttemptRequest, request: Request, caller: Client) -> Attempt:
+    """Judge the last move of the line played: ``correct`` with the opponent's reply,
+    ``solved`` with the line and themes, or ``wrong`` with the refutation. A solve or a
+    wrong move ends the attempt: the first one of this browser on the puzzle is rated."""
+    puzzle = _puzzles(request).get(puzzle_id)
+    verdict = check_line(puzzle, body.moves)
+    answer = Attempt(
+        outcome=verdict.outcome, reply=verdict.reply, value=verdict.value, best_value=puzzle.value
+    )
+    if verdict.outcome == "correct":
+        return answer
+    rated = _store(request).puzzles.record(caller.client, puzzle, verdict.outcome == "solved")
+    answer.ratings = _change(rated)
+    if verdict.outcome == "solved":
+        answer.solution, answer.themes = list(puzzle.solution), list(puzzle.themes)
+    return answer
+
+
+@router.post("/api/puzzles/{puzzle_id}/hint", response_model=HintAnswer, dependencies=TRIES)
+def hint(puzzle_id: str, body: HintRequest, request: Request, caller: Client) -> HintAnswer:
+    """Where the next solver move is, after the line played so far: level 1 its quarter
+    of the board, level 2 the move. Counted as a failed attempt (rated if the first)."""
+    puzzle = _puzzles(request).get(puzzle_id)
+    played, solution = body.moves, puzzle.solution
+    if len(played) % 2 or len(played) >= len(solution) or list(solution[: len(played)]) != played:
+        raise WebError(
+            "a hint follows the puzzle's line so far: its moves, ending with a reply",
+            code="puzzle_line",
+            params={"most": len(solution)},
+        )
+    move = solution[len(played)]
+    rated = _store(request).puzzles.record(caller.client, puzzle, False)
+    return HintAnswer(
+        region=hint_region(puzzle, move),
+        move=move if body.level == 2 else None,
+        ratings=_change(rated),
+    )
+
+
+@router.post("/api/puzzles/{puzzle_id}/solution", response_model=Solution, dependencies=TRIES)
+def give_up(puzzle_id: str, request: Request, caller: Client) -> Solution:
+    """Give up: the puzzle's line and themes. Counted as a failed attempt (rated if the
+    first)."""
+    puzzle = _puzzles(request).get(puzzle_id)
+    rated = _store(request).puzzles.record(caller.client, puzzle, False)
+    return Solution(
+        solution=list(puzzle.solution),
+        themes=list(puzzle.themes),
+        best_value=puzzle.value,
+        ratings=_change(rated),
+    )

@@ -1,0 +1,316 @@
+// The puzzle page (/puzzles, /puzzles/<id>): one position, "find the best move". Each move
+// is judged by the server (/api/puzzles/<id>/attempt), which keeps the solution until the
+// puzzle is solved or given up: after a correct move the opponent's reply is played
+// (animated) and the line goes on; after a wrong one the refutation is shown, and Retry
+// goes back to the position before it. The board is the game page's (board.js: clicks,
+// arrow keys and Enter); the rules for drawing a move are the lab's (position.js).
+
+import { Board } from "../board.js";
+import { errorText, listText, t } from "../i18n.js";
+import { parseFen, play, squareIndex, squareName } from "../lab/position.js";
+
+const $ = (selector) => document.querySelector(selector);
+const REPLY_DELAY = 450; // ms before the opponent's reply is drawn: the move is seen first
+const SHOW_STEP = 650; // ms between the moves of a shown solution
+
+const state = {
+  puzzle: null, // the server's PuzzleView
+  line: [], // the moves played from the puzzle's position
+  positions: [], // positions[i]: after line[:i]
+  phase: "loading", // play | wait | wrong | solved | shown | loading
+  hintLevel: 0,
+  hint: [], // squares of the hinted region
+  hintMove: null,
+};
+
+const board = new Board($("#board"), { onActivate: (name) => onSquare(name) });
+
+async function request(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    throw new Error(t("error.unreachable"));
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(errorText(data, t("error.status", { status: response.status })));
+  return data;
+}
+
+function current() {
+  return state.positions[state.positions.length - 1];
+}
+
+function sideName(turn) {
+  return turn.toUpperCase();
+}
+
+// The squares `name` converts in `position` (its orthogonal opponent neighbours).
+function flipsOf(position, name) {
+  const { rows, cols, cells, turn } = position;
+  const them = turn === "x" ? "o" : "x";
+  const index = squareIndex(name, cols);
+  const r = Math.floor(index / cols);
+  const f = index % cols;
+  const found = [];
+  for (const [dr, df] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+    const rr = r + dr;
+    const ff = f + df;
+    if (rr >= 0 && rr < rows && ff >= 0 && ff < cols && cells[rr * cols + ff] === them) {
+      found.push(squareName(rr * cols + ff, cols));
+    }
+  }
+  return found;
+}
+
+function previewOf(position) {
+  const preview = {};
+  position.cells.forEach((piece, index) => {
+    if (piece === ".") {
+      const name = squareName(index, position.cols);
+      preview[name] = flipsOf(position, name);
+    }
+  });
+  return preview;
+}
+
+function draw(animate = false) {
+  const position = current();
+  const count = state.line.length;
+  const last = count ? state.line[count - 1] : null;
+  const before = count ? state.positions[count - 1] : null;
+  board.render({
+    cells: position.cells.join(""),
+    preview: previewOf(position),
+    mover: position.turn,
+    interactive: state.phase === "play",
+    last,
+    previous: count > 1 ? state.line[count - 2] : null,
+    flipped: last ? flipsOf(before, last) : [],
+    animate,
+    hint: state.hintMove,
+  });
+  const region = new Set(state.hint);
+  for (const [name, square] of board.squares) square.classList.toggle("region", region.has(name));
+}
+
+function say(prompt, feedback = "", tone = "") {
+  $("#prompt").textContent = prompt;
+  const box = $("#feedback");
+  box.textContent = feedback;
+  box.dataset.tone = tone;
+}
+
+function buttons() {
+  const over = ["solved", "shown"].includes(state.phase);
+  $("#btn-hint").disabled = state.phase !== "play" || state.hintLevel >= 2;
+  $("#btn-solution").disabled = over || state.phase === "loading";
+  $("#btn-retry").hidden = state.phase !== "wrong";
+}
+
+// A rating as lichess shows it: whole, without grouping ("1500").
+function rounded(value) {
+  return String(Math.round(value));
+}
+
+function signed(change) {
+  const whole = Math.round(change);
+  if (whole === 0) return "±0";
+  return (whole > 0 ? "+" : "−") + String(Math.abs(whole));
+}
+
+function showRatings(player, puzzle, ratings = null) {
+  $("#player-rating").textContent = rounded(player.rating);
+  $("#puzzle-rating").textContent = rounded(puzzle.rating);
+  for (const [id, change] of [["#player-change", ratings && ratings.player_after.rating - ratings.player_before.rating],
+    ["#puzzle-change", ratings && ratings.puzzle_after.rating - ratings.puzzle_before.rating]]) {
+    const node = $(id);
+    node.textContent = ratings && ratings.rated ? `(${signed(change)})` : "";
+    node.dataset.sign = ratings && ratings.rated ? Math.sign(Math.round(change)) : "0";
+  }
+}
+
+function rated(ratings) {
+  if (!ratings) return;
+  showRatings(ratings.player_after, ratings.puzzle_after, ratings);
+  $("#rated-note").textContent = ratings.rated ? "" : t("puzzle.unrated");
+}
+
+function showEnd(solution, themes) {
+  $("#line").hidden = false;
+  $("#line").textContent = t("puzzle.line", { line: solution.join(" ") });
+  $("#themes").hidden = !themes.length;
+  $("#themes").textContent = t("puzzle.themes", { themes: listText(themes.map((name) => t(`puzzle.theme.${name}`))) });
+}
+
+function prompt() {
+  const solver = sideName(parseFen(state.puzzle.position).turn);
+  return t("puzzle.your-turn", { side: solver });
+}
+
+function notice(message) {
+  $("#notice").textContent = message;
+}
+
+async function onSquare(name) {
+  if (state.phase !== "play") return;
+  const position = current();
+  if (position.cells[squareIndex(name, position.cols)] !== ".") {
+    board.shake(name);
+    return;
+  }
+  notice("");
+  state.line.push(name);
+  state.positions.push(play(position, name));
+  state.phase = "wait";
+  state.hint = [];
+  state.hintMove = null;
+  draw(true);
+  buttons();
+  let answer;
+  try {
+    answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/attempt`,
+      { moves: state.line });
+  } catch (err) {
+    state.line.pop();
+    state.positions.pop();
+    state.phase = "play";
+    draw();
+    buttons();
+    notice(err.message);
+    return;
+  }
+  if (answer.outcome === "wrong") {
+    state.phase = "wrong";
+    if (answer.reply) {
+      await pause(REPLY_DELAY);
+      state.line.push(answer.reply);
+      state.positions.push(play(current(), answer.reply));
+    }
+    draw(true);
+    say(prompt(), answer.reply ? t("puzzle.wrong", { move: name, reply: answer.reply })
+      : t("puzzle.wrong-end", { move: name }), "bad");
+    rated(answer.ratings);
+  } else if (answer.outcome === "correct") {
+    say(prompt(), t("puzzle.correct", { move: name }), "good");
+    await pause(REPLY_DELAY);
+    state.line.push(answer.reply);
+    state.positions.push(play(current(), answer.reply));
+    state.phase = "play";
+    draw(true);
+    const replier = sideName(current().turn === "x" ? "o" : "x");
+    say(prompt(), t("puzzle.correct-reply", { move: name, side: replier, reply: answer.reply }), "good");
+  } else {
+    state.phase = "solved";
+    draw();
+    say(t("puzzle.solved-title"), t("puzzle.solved"), "good");
+    rated(answer.ratings);
+    showEnd(answer.solution, answer.themes);
+  }
+  buttons();
+  if (state.phase !== "play") $(state.phase === "wrong" ? "#btn-retry" : "#btn-next").focus();
+}
+
+function pause(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function retry() {
+  // Back to the position before the wrong move (and its refutation).
+  const keep = state.line.length % 2 ? state.line.length - 1 : state.line.length - 2;
+  state.line = state.line.slice(0, keep);
+  state.positions = state.positions.slice(0, keep + 1);
+  state.phase = "play";
+  draw();
+  buttons();
+  say(prompt(), t("puzzle.try-again"));
+  board.focusSquare(board.focusName || "a1");
+}
+
+async function hint() {
+  if (state.phase !== "play") return;
+  const level = state.hintLevel + 1;
+  try {
+    const answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/hint`,
+      { moves: state.line, level });
+    state.hintLevel = level;
+    state.hint = answer.region;
+    state.hintMove = answer.move;
+    draw();
+    say(prompt(), answer.move ? t("puzzle.hint-move", { move: answer.move }) : t("puzzle.hint-region"));
+    rated(answer.ratings);
+  } catch (err) {
+    notice(err.message);
+  }
+  buttons();
+}
+
+async function showSolution() {
+  let answer;
+  try {
+    answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/solution`);
+  } catch (err) {
+    notice(err.message);
+    return;
+  }
+  state.phase = "shown";
+  state.hint = [];
+  state.hintMove = null;
+  rated(answer.ratings);
+  showEnd(answer.solution, answer.themes);
+  buttons();
+  say(t("puzzle.solution-title"), t("puzzle.line", { line: answer.solution.join(" ") }));
+  const start = parseFen(state.puzzle.position);
+  state.line = [];
+  state.positions = [start];
+  draw();
+  const id = state.puzzle.id;
+  for (const move of answer.solution) {
+    await pause(SHOW_STEP);
+    if (!state.puzzle || state.puzzle.id !== id) return; // the next puzzle came meanwhile
+    state.line.push(move);
+    state.positions.push(play(current(), move));
+    draw(true);
+  }
+}
+
+async function load(id = null) {
+  notice("");
+  const skip = state.puzzle ? `?skip=${encodeURIComponent(state.puzzle.id)}` : "";
+  let puzzle;
+  try {
+    puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next${skip}`);
+  } catch (err) {
+    if (!state.puzzle) {
+      state.phase = "loading"; // nothing on the page: only Next (to try again) works
+      buttons();
+      say(t("puzzle.none"));
+    }
+    notice(err.message);
+    return;
+  }
+  Object.assign(state, { puzzle, line: [], positions: [parseFen(puzzle.position)], phase: "play",
+    hintLevel: 0, hint: [], hintMove: null });
+  history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
+  board.setup(puzzle.rows, puzzle.cols, puzzle.turn === "o");
+  draw();
+  buttons();
+  say(prompt(), t("puzzle.moves", { count: puzzle.moves }));
+  showRatings(puzzle.player, puzzle.rating);
+  $("#rated-note").textContent = puzzle.tried ? t("puzzle.unrated") : "";
+  $("#line").hidden = true;
+  $("#themes").hidden = true;
+}
+
+$("#btn-hint").addEventListener("click", hint);
+$("#btn-solution").addEventListener("click", showSolution);
+$("#btn-retry").addEventListener("click", retry);
+$("#btn-next").addEventListener("click", () => load());
+
+const match = window.location.pathname.match(/^\/puzzles\/([\w-]{1,32})$/);
+load(match ? decodeURIComponent(match[1]) : null);

@@ -1,0 +1,199 @@
+"""The puzzle page in Chromium, in English and in Indonesian: a puzzle solved by clicking
+(the reply drawn, the themes and the rating's gain shown), a wrong move refuted then
+retried and solved with the keyboard, a hint's marked quarter, the next puzzle, the page
+at a phone's width without sideways scrolling, and axe-core finding nothing. The
+puzzles are the exact oracle's (web_puzzle_helpers), served by a real uvicorn server."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from adjacency.ratings.glicko import Glicko, rate_game
+from browser_helpers import axe_violations
+from i18n_helpers import english_left
+from web_helpers import api, new_tab
+from web_puzzle_helpers import oracle_puzzles
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-puzzles-browser")]
+
+LIVE_SERVER = {"puzzles": oracle_puzzles}
+PUZZLES = oracle_puzzles()
+PHONE = {"width": 390, "height": 844}
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+LOCALES = {"en": "en-US", "id": "id-ID"}
+SOLVED = {"en": "Solved!", "id": "Terpecahkan!"}
+FILES = "abcdefgh"
+
+
+def open_puzzle(browser: Any, server: str, lang: str, puzzle_id: str, **options: Any) -> Any:
+    """A tab of a new player (its own client cookie) in ``lang`` on the puzzle's page."""
+    tab = new_tab(
+        browser, server, client=secrets.token_urlsafe(16), locale=LOCALES[lang], **options
+    )
+    tab.goto(f"{server}/puzzles/{puzzle_id}")
+    tab.wait_for_selector("#board .sq")
+    expect(tab.locator("#player-rating")).to_have_text("1500")
+    return tab
+
+
+def rating_now(server: str, puzzle_id: str) -> Glicko:
+    """The puzzle's rating now (an earlier test may have moved it)."""
+    rating = api(server, "GET", f"/api/puzzles/{puzzle_id}")["rating"]
+    return Glicko(rating["rating"], rating["rd"], rating["volatility"])
+
+
+def square(tab: Any, name: str) -> Any:
+    return tab.locator(f"#board [data-square={name}]")
+
+
+def filled(tab: Any, name: str) -> None:
+    expect(square(tab, name).locator("svg.piece:not(.ghost)")).to_have_count(1)
+
+
+def playable(tab: Any) -> None:
+    expect(tab.locator("#board")).not_to_have_class("board locked")
+
+
+def signed_change(before: Glicko, after: Glicko) -> str:
+    change = round(after.rating - before.rating)
+    return f"(+{change})" if change > 0 else f"(−{-change})"
+
+
+def finish(tab: Any, lang: str) -> None:
+    """No English left on an Indonesian page; axe-core finds no violation at all."""
+    if lang == "id":
+        assert english_left(tab) == []
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    assert tab.console_errors == []
+    tab.context.close()
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_puzzle_is_solved_by_clicking(browser: Any, server: str, lang: str) -> None:
+    puzzle = PUZZLES[1]
+    first, reply, second = puzzle.solution
+    before = rating_now(server, puzzle.id)
+    tab = open_puzzle(browser, server, lang, puzzle.id)
+    expect(tab.locator("#prompt")).to_contain_text(puzzle.turn.upper())
+    square(tab, first).click()
+    filled(tab, first)
+    filled(tab, reply)  # the opponent's reply, drawn after the correct move
+    playable(tab)
+    expect(tab.locator("#feedback")).to_contain_text(reply)
+    square(tab, second).click()
+    expect(tab.locator("#prompt")).to_have_text(SOLVED[lang])
+    expect(tab.locator("#line")).to_contain_text(" ".join(puzzle.solution))
+    expect(tab.locator("#themes")).to_be_visible()
+    player, rating = rate_game(Glicko(), before, 1.0)
+    expect(tab.locator("#player-rating")).to_have_text(str(round(player.rating)))
+    expect(tab.locator("#player-change")).to_have_text(signed_change(Glicko(), player))
+    expect(tab.locator("#puzzle-rating")).to_have_text(str(round(rating.rating)))
+    expect(tab.locator("#btn-next")).to_be_focused()
+    finish(tab, lang)
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_wrong_move_is_refuted_then_retried_with_the_keyboard(
+    browser: Any, server: str, lang: str
+) -> None:
+    puzzle = PUZZLES[0]
+    wrong = next(r for r in puzzle.refutations[0] if r.reply is not None)
+    assert wrong.reply is not None
+    before = rating_now(server, puzzle.id)
+    tab = open_puzzle(browser, server, lang, puzzle.id)
+    square(tab, wrong.move).click()
+    filled(tab, wrong.reply)  # the refutation, drawn
+    expect(tab.locator("#feedback")).to_contain_text(wrong.move)
+    expect(tab.locator("#feedback")).to_contain_text(wrong.reply)
+    player, _ = rate_game(Glicko(), before, 0.0)
+    expect(tab.locator("#player-change")).to_have_text(signed_change(Glicko(), player))
+    expect(tab.locator("#btn-retry")).to_be_focused()
+    tab.keyboard.press("Enter")  # Retry: back to the puzzle's position
+    expect(square(tab, wrong.move).locator("svg.piece:not(.ghost)")).to_have_count(0)
+    expect(square(tab, wrong.reply).locator("svg.piece:not(.ghost)")).to_have_count(0)
+    playable(tab)
+    first, reply, second = puzzle.solution
+    for move, then in ((first, reply), (second, None)):
+        walk_to(tab, move, turned=puzzle.turn == "o")
+        tab.keyboard.press("Enter")
+        if then is not None:
+            filled(tab, then)
+            playable(tab)
+    expect(tab.locator("#prompt")).to_have_text(SOLVED[lang])
+    expect(tab.locator("#player-change")).to_have_text("")  # a retry is not rated
+    expect(tab.locator("#rated-note")).not_to_be_empty()
+    finish(tab, lang)
+
+
+def walk_to(tab: Any, target: str, turned: bool) -> None:
+    """Move the board's focus to ``target`` with the arrow keys from its tab stop."""
+    start = tab.locator("#board .sq[tabindex='0']")
+    start.focus()
+    name = start.get_attribute("data-square")
+    assert name is not None
+    files = FILES.index(target[0]) - FILES.index(name[0])
+    ranks = int(target[1:]) - int(name[1:])
+    if turned:
+        files, ranks = -files, -ranks
+    for _ in range(abs(files)):
+        tab.keyboard.press("ArrowRight" if files > 0 else "ArrowLeft")
+    for _ in range(abs(ranks)):
+        tab.keyboard.press("ArrowUp" if ranks > 0 else "ArrowDown")
+    expect(tab.locator(f"#board [data-square={target}]")).to_be_focused()
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_at_a_phones_width_with_a_hint_and_the_solution(
+    browser: Any, server: str, lang: str
+) -> None:
+    puzzle = PUZZLES[2]
+    tab = open_puzzle(browser, server, lang, puzzle.id, viewport=PHONE)
+    tab.locator("#btn-hint").click()
+    marked = tab.locator("#board .sq.region")
+    expect(marked.first).to_be_visible()
+    names = {marked.nth(i).get_attribute("data-square") for i in range(marked.count())}
+    assert puzzle.solution[0] in names and len(names) <= 9  # a quarter of 5x5 at most
+    width = tab.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways: {width} px"
+    board = tab.locator("#board").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
+    tab.locator("#btn-solution").click()
+    expect(tab.locator("#line")).to_contain_text(" ".join(puzzle.solution))
+    for move in puzzle.solution:  # played out on the board, one move after another
+        filled(tab, move)
+    assert tab.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    tab.locator("#btn-next").click()
+    expect(tab.locator("#line")).to_be_hidden()
+    assert puzzle.id not in tab.url and "/puzzles/p" in tab.url
+    finish(tab, lang)
+
+
+def test_the_main_page_links_to_the_puzzles(browser: Any, server: str) -> None:
+    tab = new_tab(browser, server, client=secrets.token_urlsafe(16))
+    tab.goto(server)
+    expect(tab.locator("#dlg-new")).to_be_visible()  # a page with no game offers a new one
+    tab.keyboard.press("Escape")
+    expect(tab.locator("#dlg-new")).to_be_hidden()
+    tab.locator("a[href='/puzzles']").click()
+    tab.wait_for_selector("#board .sq")
+    assert "/puzzles/p" in tab.url
+    expect(tab.locator("#prompt")).to_contain_text("find the best move")
+    tab.context.close()
+
+
+def test_the_page_works_under_its_content_security_policy(browser: Any, server: str) -> None:
+    """With the policy enforced (no bypass), the page loads its scripts and styles and
+    a move is judged and answered, with no console error (a blocked script is one)."""
+    puzzle = PUZZLES[2]
+    tab = new_tab(browser, server, client=secrets.token_urlsafe(16), bypass_csp=False)
+    tab.goto(f"{server}/puzzles/{puzzle.id}")
+    tab.locator(f"#board [data-square={puzzle.solution[0]}]").click()
+    filled(tab, puzzle.solution[1])
+    assert tab.console_errors == []
+    tab.context.close()

@@ -1,0 +1,80 @@
+"""Puzzles for the web's puzzle page tests, made by the suite's exact oracle (not by the
+engine's solver that makes the shipped set), so the page is tested on lines whose
+every value is known independently: small 5x5 positions four plies from the end."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from adjacency.core import Position
+from adjacency.puzzles import Puzzle, Refutation, puzzle_id
+from oracles import exact_value, move_values
+
+
+def _best(position: Position) -> tuple[str, dict[str, int]]:
+    values = move_values(position)
+    best = max(values.values())
+    return next(m for m, v in values.items() if v == best), values
+
+
+def _refutations(position: Position, best: str, values: dict[str, int]) -> tuple[Refutation, ...]:
+    found = []
+    for move, value in values.items():
+        if move == best:
+            continue
+        after = position.play(move)
+        reply = None if after.is_over else _best(after)[0]
+        found.append(Refutation(move, value, reply))
+    return tuple(found)
+
+
+def _unique(values: dict[str, int]) -> bool:
+    best = max(values.values())
+    return sum(v == best for v in values.values()) == 1
+
+
+def oracle_puzzle(position: Position, rating: float = 1500.0) -> Puzzle | None:
+    """A three-move puzzle at ``position``: the oracle's only best move, the opponent's
+    best reply (the first in square order), the only best move after it; every other
+    move of each step with its exact value and the opponent's best reply to it. ``None``
+    when a step has two best moves."""
+    first, first_values = _best(position)
+    after = position.play(first)
+    reply, _ = _best(after)
+    second_at = after.play(reply)
+    second, second_values = _best(second_at)
+    if not (_unique(first_values) and _unique(second_values)):
+        return None
+    return Puzzle(
+        id=puzzle_id(position.fen()),
+        position=position.fen(),
+        solution=(first, reply, second),
+        value=exact_value(position),
+        refutations=(
+            _refutations(position, first, first_values),
+            _refutations(second_at, second, second_values),
+        ),
+        themes=("only-win", "quiet"),
+        source="web",
+        rating=rating,
+        rd=120.0,
+        volatility=0.06,
+    )
+
+
+@cache
+def oracle_puzzles(count: int = 3) -> tuple[Puzzle, ...]:
+    """``count`` puzzles on 5x5 boards four plies from the end (seeded random openings;
+    each step's best move the only one),
+    rated 1400, 1500, ... so the next puzzle of a new player is the 1500 one's neighbour."""
+    found: list[Puzzle] = []
+    rng = random.Random(11)
+    while len(found) < count:
+        position = Position.start(5, 5, rounds=3)
+        for _ in range(2):
+            position = position.play(rng.choice(position.legal_moves()))
+        made = oracle_puzzle(position, 1400.0 + 100 * len(found))
+        if made is not None and made.id not in {p.id for p in found}:
+            found.append(made)
+    return tuple(found)
