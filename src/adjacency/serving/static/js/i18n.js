@@ -128,8 +128,10 @@ export function translate(root = document) {
   }
 }
 
-// Fill the <select> `select` with the languages; a choice is remembered and the page
-// reloads in it (every text, static or drawn, then comes from the one catalogue).
+// Fill the <select> `select` with the languages (the pages write the same options in
+// their HTML, so the select has its width before this runs and the top bar does not
+// shift); a choice is remembered and the page reloads in it (every text, static or
+// drawn, then comes from the one catalogue).
 export function languageSwitch(select) {
   select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
     const option = new Option(name, code, false, code === lang);
