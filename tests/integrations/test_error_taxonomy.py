@@ -22,6 +22,7 @@ OUTSIDE_TAXONOMY = {
     "WebError": "the web layer's errors carry their own HTTP status (403, 404, 409, 429)",
     "Forbidden": "a WebError (403)",
     "GameNotFound": "a WebError (404)",
+    "PuzzleNotFound": "a WebError (404): no puzzle of that id in the served set",
     "NotNow": "a WebError (409)",
     "TooMany": "a WebError (429)",
     "UnknownToken": "a WebError (401): the league refuses a missing, unknown or revoked secret",
