@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from adjacency.puzzles import load_shipped
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 from web_helpers import CLIENT, api, live_server, new_tab, shown_plies
 
@@ -133,6 +134,12 @@ def rules(tab: Any, web: str, league: dict[str, str]) -> None:
     tab.wait_for_selector("main h1")
 
 
+def puzzle(tab: Any, web: str, league: dict[str, str]) -> None:
+    tab.goto(f"{web}/puzzles/{load_shipped()[0].id}")  # the shipped set's first, untried
+    tab.wait_for_selector("#board .sq")
+    tab.wait_for_function("document.querySelector('#prompt').textContent.trim() !== ''")
+
+
 def league_home(tab: Any, web: str, league: dict[str, str]) -> None:
     tab.goto(league["url"] + "/")
     tab.wait_for_selector("#events a")
@@ -169,6 +176,7 @@ STATES: dict[str, tuple[Callable[[Any, str, dict[str, str]], None], tuple[str, .
     "play-finished": (finished_game, ()),
     "lab": (lab, ()),
     "rules": (rules, ()),
+    "puzzle": (puzzle, ()),
     "league-home": (league_home, ()),
     "league-event": (event_page, ()),
     "league-people": (people_page, ()),
