@@ -12,10 +12,9 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.text import quote
-from .database import LeagueDb
 from .names import NameIndex, check_not_reserved
 from .records import (
     KINDS,
@@ -30,6 +29,9 @@ from .records import (
     token_hash,
 )
 from .rules import LeagueRules, Progress
+
+if TYPE_CHECKING:  # the database's schema replays proofs with this module's functions
+    from .database import LeagueDb
 
 MEMBER_COLUMNS = "id, name, kind, spec, revoked, concurrency"
 """The columns of a :class:`~.records.Member`, in its fields' order."""
