@@ -4,7 +4,7 @@
 
 import { errorText, t } from "./i18n.js";
 
-async function request(method, path, body, headers = {}) {
+export async function request(method, path, body, headers = {}) {
   const options = { method, headers: { ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";

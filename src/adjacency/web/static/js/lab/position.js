@@ -29,23 +29,31 @@ export function squareIndex(name, cols) {
   return (Number(name.slice(1)) - 1) * cols + FILES.indexOf(name[0]);
 }
 
-export function play(position, name) {
-  const { rows, cols } = position;
-  const cells = position.cells.slice();
+// The squares a move on `name` converts in `position`: its orthogonal neighbours that
+// hold the opponent's pieces.
+export function flips(position, name) {
+  const { rows, cols, cells, turn } = position;
+  const them = turn === "x" ? "o" : "x";
   const index = squareIndex(name, cols);
-  const me = position.turn;
-  const them = me === "x" ? "o" : "x";
-  cells[index] = me;
   const r = Math.floor(index / cols);
   const f = index % cols;
+  const found = [];
   for (const [dr, df] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
     const rr = r + dr;
     const ff = f + df;
     if (rr >= 0 && rr < rows && ff >= 0 && ff < cols && cells[rr * cols + ff] === them) {
-      cells[rr * cols + ff] = me;
+      found.push(squareName(rr * cols + ff, cols));
     }
   }
-  return { rows, cols, cells, turn: them, plies: position.plies - 1 };
+  return found;
+}
+
+export function play(position, name) {
+  const { rows, cols } = position;
+  const cells = position.cells.slice();
+  const me = position.turn;
+  for (const square of [name, ...flips(position, name)]) cells[squareIndex(square, cols)] = me;
+  return { rows, cols, cells, turn: me === "x" ? "o" : "x", plies: position.plies - 1 };
 }
 
 export function playLine(position, moves) {

@@ -5,9 +5,10 @@
 // goes back to the position before it. The board is the game page's (board.js: clicks,
 // arrow keys and Enter); the rules for drawing a move are the lab's (position.js).
 
+import { request } from "../api.js";
 import { Board } from "../board.js";
-import { errorText, listText, t } from "../i18n.js";
-import { parseFen, play, squareIndex, squareName } from "../lab/position.js";
+import { listText, t } from "../i18n.js";
+import { flips, parseFen, play, squareIndex, squareName } from "../lab/position.js";
 
 const $ = (selector) => document.querySelector(selector);
 const REPLY_DELAY = 450; // ms before the opponent's reply is drawn: the move is seen first
@@ -25,23 +26,6 @@ const state = {
 
 const board = new Board($("#board"), { onActivate: (name) => onSquare(name) });
 
-async function request(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, options);
-  } catch (err) {
-    throw new Error(t("error.unreachable"));
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(errorText(data, t("error.status", { status: response.status })));
-  return data;
-}
-
 function current() {
   return state.positions[state.positions.length - 1];
 }
@@ -50,30 +34,12 @@ function sideName(turn) {
   return turn.toUpperCase();
 }
 
-// The squares `name` converts in `position` (its orthogonal opponent neighbours).
-function flipsOf(position, name) {
-  const { rows, cols, cells, turn } = position;
-  const them = turn === "x" ? "o" : "x";
-  const index = squareIndex(name, cols);
-  const r = Math.floor(index / cols);
-  const f = index % cols;
-  const found = [];
-  for (const [dr, df] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-    const rr = r + dr;
-    const ff = f + df;
-    if (rr >= 0 && rr < rows && ff >= 0 && ff < cols && cells[rr * cols + ff] === them) {
-      found.push(squareName(rr * cols + ff, cols));
-    }
-  }
-  return found;
-}
-
 function previewOf(position) {
   const preview = {};
   position.cells.forEach((piece, index) => {
     if (piece === ".") {
       const name = squareName(index, position.cols);
-      preview[name] = flipsOf(position, name);
+      preview[name] = flips(position, name);
     }
   });
   return preview;
@@ -91,7 +57,7 @@ function draw(animate = false) {
     interactive: state.phase === "play",
     last,
     previous: count > 1 ? state.line[count - 2] : null,
-    flipped: last ? flipsOf(before, last) : [],
+    flipped: last ? flips(before, last) : [],
     animate,
     hint: state.hintMove,
   });
