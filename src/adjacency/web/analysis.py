@@ -357,6 +357,30 @@ def solved_value(engine: Engine, position: Position, nodes: int) -> tuple[int, s
     return (result.value, result.best) if result.complete else None
 
 
+def move_values(
+    engine: Engine,
+    position: Position,
+    after_position: Position,
+    known: tuple[int, str | None] | None,
+    known_after: tuple[int, str | None] | None,
+    depth: int,
+) -> tuple[float, str | None, float, int | None]:
+    """A move's values as the review judges it, from the mover's view: the value of
+    ``position`` before it, the best move there, the value of ``after_position`` (the
+    position the move leads to), and the depth searched. Exact (depth ``None``) when both
+    positions' values are ``known`` (the solver's value and move, the one after scored for
+    the opponent); otherwise both are searched, ``position`` to ``depth`` and the position
+    after to one ply less, so both horizons fall on the same ply of the game."""
+    if known is not None and known_after is not None:
+        return float(known[0]), known[1], float(-known_after[0]), None
+    before, best = searched_value(engine, position, depth)
+    if after_position.is_over:
+        after = float(after_position.margin(position.turn))
+    else:
+        after = -searched_value(engine, after_position, depth - 1)[0]
+    return before, best, after, depth
+
+
 def searched_value(engine: Engine, position: Position, depth: int) -> tuple[float, str]:
     """The mover's value of ``position`` (not over) by a ``depth``-ply search, and its move."""
     engine.clear()
@@ -418,18 +442,9 @@ def review(
         mover = position.turn
         if exact[i + 1] is not None:
             prove(i)
-        known, known_after = exact[i], exact[i + 1]
-        searched: int | None = None
-        if known is not None and known_after is not None:
-            before, best = float(known[0]), known[1]
-            after = float(-known_after[0])  # the position after is scored for the opponent
-        else:
-            searched = review_depth(i, depth)
-            before, best = searched_value(engine, position, searched)
-            if after_position.is_over:
-                after = float(after_position.margin(mover))
-            else:
-                after = -searched_value(engine, after_position, searched - 1)[0]
+        before, best, after, searched = move_values(
+            engine, position, after_position, exact[i], exact[i + 1], review_depth(i, depth)
+        )
         if stopper.stopped:
             emit("done", {"reason": "stopped"})
             return
@@ -536,17 +551,9 @@ def judge(
 
     known = proven(position)
     known_after = proven(after_position) if known is not None else None
-    searched: int | None = None
-    if known is not None and known_after is not None:
-        before, best = float(known[0]), known[1]
-        after = float(-known_after[0])  # the position after is scored for the opponent
-    else:
-        searched = review_depth(ply, depth)
-        before, best = searched_value(engine, position, searched)
-        if after_position.is_over:
-            after = float(after_position.margin(mover))
-        else:
-            after = -searched_value(engine, after_position, searched - 1)[0]
+    before, best, after, searched = move_values(
+        engine, position, after_position, known, known_after, review_depth(ply, depth)
+    )
     loss = 0.0 if move == best else max(0.0, before - after)
     exact = searched is None
     return {
