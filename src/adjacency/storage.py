@@ -48,6 +48,7 @@ import contextlib
 import functools
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -219,7 +220,7 @@ def open_store(
         version = check_file(db, path, config, schema)
         try:
             if str(path) != MEMORY:
-                _read(db, "PRAGMA journal_mode=WAL")
+                _write_ahead(db, config.timeout)
                 _read(db, f"PRAGMA synchronous={config.synchronous}")
             _read(db, "PRAGMA foreign_keys=ON")
         except sqlite3.Error as exc:
@@ -232,20 +233,55 @@ def open_store(
     return db
 
 
+def _write_ahead(db: sqlite3.Connection, timeout: float) -> None:
+    """Put the file in write-ahead-log mode, waiting up to ``timeout`` seconds for other
+    connections. Leaving rollback mode takes the file's exclusive lock, and SQLite
+    answers "database is locked" at once, without its busy handler, when another
+    connection opening the same new file holds it, so the switch is retried here."""
+    deadline = time.monotonic() + timeout
+    pause = 0.001
+    while True:
+        try:
+            _read(db, "PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+
 def check_file(
     db: sqlite3.Connection, path: str | Path, config: StoreConfig, schema: Schema
 ) -> int:
     """The version of the file open on ``db`` if it can be ``config``'s store (0: a new
     file, or one from before numbered versions); otherwise :class:`WrongDatabaseError`
-    saying what it is. Only reads."""
+    saying what it is. Only reads, all in one read transaction (the caller's, or its own):
+    read one by one, the id and the version could come from either side of another
+    connection's upgrade (id 0 from before it, version 2 from after it)."""
+    own = not db.in_transaction
     try:
-        app_id = int(_read(db, "PRAGMA application_id")[0][0])
-        version = int(_read(db, "PRAGMA user_version")[0][0])
-        tables = _tables(db)
+        if own:
+            _read(db, "BEGIN")
+        try:
+            return _check_file(db, path, config, schema)
+        finally:
+            if own and db.in_transaction:
+                _read(db, "COMMIT")
     except sqlite3.DatabaseError as exc:
         if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
             raise config.wrong(path, "it is not a SQLite database") from None
         raise config.unusable(path, exc) from None
+
+
+def _check_file(
+    db: sqlite3.Connection, path: str | Path, config: StoreConfig, schema: Schema
+) -> int:
+    """:func:`check_file` inside its read transaction."""
+    app_id = int(_read(db, "PRAGMA application_id")[0][0])
+    version = int(_read(db, "PRAGMA user_version")[0][0])
+    tables = _tables(db)
     if app_id == config.app_id:
         if version > schema.version:
             raise config.wrong(
