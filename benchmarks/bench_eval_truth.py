@@ -31,7 +31,12 @@ the pooled SD within plies left (each plies left's bias taken out).
     python benchmarks/bench_eval_truth.py --data data/run1 --plies 10,11,12,13,14,15,16
 
 With ``--out`` every position's exact value and each scorer's value are written as JSON
-lines (the position's FEN among them), so a run can be checked or re-scored later.
+lines (the position's FEN among them), so a run can be checked or re-scored later: with
+``--cases FILE ...`` the positions and exact values are those of earlier ``--out`` files
+(those with ``--plies`` plies left, at most ``--positions`` each, in file order), nothing
+is solved, and new weights are measured on the same positions in seconds.
+
+    python benchmarks/bench_eval_truth.py --cases truth.jsonl --scorers v4:0,v4:0:new.json
 """
 
 from __future__ import annotations
@@ -162,6 +167,37 @@ def held_out_cases(
     return cases
 
 
+def stored_cases(files: list[Path], plies: list[int], count: int | None) -> dict[int, list[Case]]:
+    """The positions and exact values of earlier ``--out`` files with ``plies`` plies
+    left, at most ``count`` each (the first in file order). A file that cannot be read or
+    a line that is not such a record raises :class:`ValueError` naming the file and
+    line."""
+    cases: dict[int, list[Case]] = {p: [] for p in plies}
+    for file in files:
+        try:
+            lines = file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"--cases: cannot read {str(file)!r}: {error}") from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                position = Position.from_fen(record["fen"])
+                exact = record["exact"]
+                if not isinstance(exact, int) or isinstance(exact, bool):
+                    raise TypeError(f"'exact' is {exact!r}, not a whole number")
+            except (ValueError, KeyError, TypeError, AdjacencyError) as error:
+                raise ValueError(
+                    f"--cases: {str(file)!r} line {number} is not a position with its exact "
+                    f"value (an --out record): {error}"
+                ) from None
+            group = cases.get(position.plies_left)
+            if group is not None and (count is None or len(group) < count):
+                group.append((position, exact))
+    return cases
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", default="17,18,19,20", help="plies left, comma-separated")
@@ -177,6 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data", type=Path, default=None, help="a data job: its held-out exact labels instead"
     )
+    parser.add_argument(
+        "--cases",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="earlier --out files: their positions and exact values instead (nothing solved)",
+    )
     parser.add_argument("--holdout", type=int, default=5, help="with --data: every Nth shard")
     parser.add_argument(
         "--shards", type=int, default=None, help="with --data: only shards 0 to N-1 (default all)"
@@ -190,7 +233,10 @@ def main(argv: list[str] | None = None) -> int:
         scorers = [parse_scorer(spec) for spec in args.scorers.split(",")]
     except ValueError as error:
         parser.error(str(error))
-    count = args.positions if args.positions is not None else (None if args.data else 10)
+    if args.data is not None and args.cases is not None:
+        parser.error("--data and --cases each name the positions: give one")
+    stored = args.data is not None or args.cases is not None
+    count = args.positions if args.positions is not None else (None if stored else 10)
     if (count is not None and count < 1) or any(p < 2 or p > 2 * args.rounds for p in plies):
         parser.error("--positions must be at least 1 and every --plies within 2..2*rounds")
     if args.holdout < 1 or (args.shards is not None and args.shards < 1):
@@ -200,7 +246,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         engines = [scorer.engine() for scorer in scorers]
         solver = Engine(threads=args.threads)
-        if args.data is None:
+        if args.cases is not None:
+            cases = stored_cases(args.cases, plies, count)
+            print(
+                "position set: the records of " + ", ".join(repr(str(file)) for file in args.cases),
+                flush=True,
+            )
+        elif args.data is None:
             cases = fresh_cases(args.set, args.rounds, plies, count or 10, seed)
             print(describe(args.set, seed), flush=True)
         else:
@@ -212,8 +264,11 @@ def main(argv: list[str] | None = None) -> int:
                 + "), positions with exact labels",
                 flush=True,
             )
-    except AdjacencyError as error:
+    except (AdjacencyError, ValueError) as error:
         print(f"bench_eval_truth: {error}", file=sys.stderr)
+        return 2
+    if not any(cases.values()):
+        print(f"bench_eval_truth: no position with {args.plies} plies left", file=sys.stderr)
         return 2
     warmup()
     truth: dict[int, list[int]] = {p: [] for p in plies}

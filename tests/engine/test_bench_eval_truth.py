@@ -127,3 +127,71 @@ def test_a_run_end_to_end_against_the_brute_force_oracle(tmp_path: Path) -> None
     # The table's RMS for the static scorer over all positions is the records'.
     rms = math.sqrt(sum((r["v1 static"] - r["exact"]) ** 2 for r in records) / len(records))
     assert f"{rms:.2f}" in done.stdout
+
+
+def test_stored_records_are_scored_again_without_solving(tmp_path: Path) -> None:
+    """``--cases`` takes the positions and exact values of earlier records (here the
+    brute-force oracle's), keeps those with ``--plies`` plies left, at most
+    ``--positions`` each in file order, and scores them as a fresh run would."""
+    records = tmp_path / "truth.jsonl"
+    positions = [
+        Position.from_fen(fen)
+        for fen in (
+            "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxox4/xoxoxoxo/oxoxoxox x 4",
+            "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxo4/oxoxoxox/xoxoxoxo/oxoxoxox o 3",
+            "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxo4/oxoxoxox x 4",
+            "xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxoxo/oxoxoxox/xoxoxo2/oxoxoxox o 2",
+        )
+    ]
+    lines = [
+        json.dumps({"plies": p.plies_left, "fen": p.fen(), "exact": exact_value(p)})
+        for p in positions
+    ]
+    records.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "again.jsonl"
+    done = run(
+        "--cases", str(records), "--plies", "2,4", "--positions", "1",
+        "--scorers", "v4:0,v1:1", "--out", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"position set: the records of {str(records)!r}" in done.stdout
+    again = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["plies"], r["fen"], r["exact"]) for r in again] == [
+        (2, positions[3].fen(), exact_value(positions[3])),
+        (4, positions[0].fen(), exact_value(positions[0])),
+    ]
+    v4, v1 = Engine(tt_mb=4, profile="v4"), Engine(tt_mb=4, profile="v1")
+    for record in again:
+        position = Position.from_fen(record["fen"])
+        assert record["v4 static"] == v4.evaluate(position)
+        assert record["v1 depth 1"] == v1.search(position, depth=1).value
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "--cases: cannot read"),
+        ("not json\n", "line 1 is not a position with its exact value"),
+        ('{"fen": "6oo/6oo/8/8/8/8/xx6/xx6 x 8"}\n', "line 1 is not a position"),
+        ('{"fen": "nonsense", "exact": 2}\n', "line 1 is not a position"),
+        ('{"fen": "6oo/6oo/8/8/8/8/xx6/xx6 x 8", "exact": 1.5}\n', "not a whole number"),
+        ('{"fen": "6oo/6oo/8/8/8/8/xx6/xx6 x 8", "exact": 0}\n', "no position with 17 plies left"),
+    ],
+)
+def test_bad_stored_records_are_one_clear_line(
+    content: str | None, message: str, tmp_path: Path
+) -> None:
+    records = tmp_path / "truth.jsonl"
+    if content is not None:
+        records.write_text(content)
+    out = tmp_path / "again.jsonl"
+    done = run("--cases", str(records), "--plies", "17", "--out", str(out))
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_data_and_stored_records_are_not_both_given(tmp_path: Path) -> None:
+    done = run("--cases", str(tmp_path / "a"), "--data", str(tmp_path))
+    assert done.returncode == 2 and "--data and --cases" in done.stderr
