@@ -106,6 +106,13 @@ def test_a_variation_is_played_walked_promoted_and_deleted(
     reply = start.play(other).legal_moves()[0]
     page.click(f'[data-square="{reply}"]')  # a second move: the variation grows
     page.wait_for_function("document.querySelectorAll('#moves button.variation-move').length === 2")
+    # The banner names the variation shown, not the game's shown position.
+    words = {"en": "Viewing a variation after 0 of", "id": "Melihat variasi setelah langkah 0 dari"}
+    expect(page.locator("#history-text")).to_have_text(
+        f"{words[locale[:2]]} {len(record.moves)}"
+        + (" moves" if locale.startswith("en") else "")
+        + f": {other} {reply}"
+    )
     page.locator("#moves button.current").focus()  # the board's squares keep their own arrows
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")  # the start: no move is current
@@ -122,6 +129,7 @@ def test_a_variation_is_played_walked_promoted_and_deleted(
     expect(first.locator(".sqname")).to_have_text(other)
     page.click("#btn-delete-variation")
     expect(page.locator("#moves button.variation-move")).to_have_count(0)
+    expect(page.locator("#history-text")).not_to_contain_text(other)
     expect(page.locator("#moves button[data-ply]")).to_have_count(len(record.moves))
     if locale.startswith("id"):
         page.click(f'[data-square="{other}"]')  # the start is shown: the variation again

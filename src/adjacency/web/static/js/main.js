@@ -192,7 +192,7 @@ function render({ animate = false, released = false } = {}) {
   const cells = variation ? variation.cells : s.boards[ply];
   renderBars(game, cells, ply);
   renderClocks(game);
-  renderStatus(game);
+  renderStatus(game, variation);
   renderThinking(game);
   renderControls(game);
   renderOffer(game);
@@ -589,7 +589,7 @@ async function reviewGame() {
       if (event === "progress") {
         game.reviewProgress = data;
         showReviewProgress(bar, data);
-        renderStatus(game);
+        renderStatus(game, study.tree.current);
       } else if (event === "summary") reviewSummary = { id: s.id, summary: data };
       if (event !== "move" && event !== "summary") return;
       if (event === "move") game.review[data.ply] = data;

@@ -1,5 +1,6 @@
 // The status line (whose turn, rounds left, the hint, or a running review's progress)
-// and the history banner. Only a
+// and the history banner: the game's shown ply, or the variation shown with the moves
+// that lead to it from the game line (its "Back to game" leaves either). Only a
 // browser that may move now is told to click: watchers and a player waiting for the
 // other device read whose move it is.
 
@@ -8,7 +9,18 @@ import { decimal, t } from "../i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
-export function renderStatus(game) {
+// A variation node's moves from where it leaves the game line, and that point's ply.
+function variationPath(node) {
+  const squares = [];
+  let at = node;
+  while (at && !at.game) {
+    squares.unshift(at.square);
+    at = at.parent;
+  }
+  return { ply: at ? at.ply : 0, squares };
+}
+
+export function renderStatus(game, variation = null) {
   const s = game.state;
   let text = describe(s);
   if (s.status === "playing" && s.human_to_move && !game.canMove) text = t("status.to-move", { player: label(s, s.turn) });
@@ -32,6 +44,11 @@ export function renderStatus(game) {
   }
   $("#status").textContent = text;
   $("#status").hidden = !game.live;
-  $("#history-banner").hidden = game.live;
-  if (!game.live) $("#history-text").textContent = t("status.viewing", { ply: game.shownPly, count: s.moves.length });
+  $("#history-banner").hidden = game.live && !variation;
+  if (variation) {
+    const { ply, squares } = variationPath(variation);
+    $("#history-text").textContent = t("status.variation", { ply, count: s.moves.length, moves: squares.join(" ") });
+  } else if (!game.live) {
+    $("#history-text").textContent = t("status.viewing", { ply: game.shownPly, count: s.moves.length });
+  }
 }
