@@ -128,12 +128,15 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         page.select_option("#event-format", "swiss")
         page.fill("#event-rounds", "1")
         page.fill("#event-start", "2099-11-27T14:00")  # local time, as the CLI's --start
+        page.fill("#event-pace", "0.5")  # its own pace, for every bot of it
         for name in ("h1", "h2", "team1"):
             page.get_by_label(name, exact=True).check()
         page.click("#event-form button[type=submit]")
         monday = page.locator('#event-list li[data-event="monday"]')
         expect(monday).to_contain_text("Swiss, 1 round, scheduled, starts ")
         expect(monday).to_contain_text("2099")
+        expect(monday).to_contain_text("at least 0.5 s a move")
+        expect(friday).not_to_contain_text("s a move")  # the server's pace: not written
         monday.get_by_label("Withdraw", exact=True).select_option("team1")
         monday.get_by_role("button", name="Withdraw from the event").click()
         expect(page.locator("#status")).to_have_text("team1 is withdrawn from monday.")

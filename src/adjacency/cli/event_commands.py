@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .arguments import positive_int
+from .league_commands import pace_seconds
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +44,14 @@ def register(sub: Any) -> None:
         "--clock",
         help="the event's own clock BASE+INCREMENT in seconds, e.g. 30+0.5 (as `league "
         "create --clock`); default: the league's",
+    )
+    create.add_argument(
+        "--pace",
+        type=pace_seconds,
+        metavar="SECONDS",
+        help="the least seconds each bot's move takes in its games, house or connected "
+        "(people are never held), so a projector can follow them; the wait is on no "
+        "clock; default: the server's --pace, for games between two house bots",
     )
     who = create.add_mutually_exclusive_group(required=True)
     who.add_argument("--members", help="the members, comma-separated, in seeding order")
@@ -151,9 +160,12 @@ def run_create(args: argparse.Namespace) -> int:
         raise LeagueError(str(exc)) from None
     with _league(args) as league:
         event = league.events.create(
-            args.name, args.format, args.rounds, members, start, args.rated, clock=clock
-        )
+            args.name, args.format, args.rounds, members, start, args.rated, clock=clock,
+            pace=args.pace,
+        )  # fmt: skip
         time_control = event.time_control(league.settings().time_control)
+    if event.pace is not None:
+        time_control += f", {event.pace:g} s a move at least"
     when = "at its start time" if event.start else "with `adjacency league event start`"
     if event.all_connected:
         rounds = f"{event.rounds} rounds" if event.swiss else "its rounds fixed by how many play"

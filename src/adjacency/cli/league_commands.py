@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..league.settings import MAX_PACE
 from .arguments import non_negative_number, positive_int, seconds, whole_number
 
 TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
@@ -19,11 +20,10 @@ TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
 28-round game then lasts a minute or more, long enough to watch."""
-MAX_PACE = 60.0
 
 
-def _pace(text: str) -> float:
-    """``--pace``: seconds from 0 to :data:`MAX_PACE`."""
+def pace_seconds(text: str) -> float:
+    """A ``--pace`` (the server's, an event's): seconds from 0 to :data:`MAX_PACE`."""
     value = non_negative_number(text)
     if value > MAX_PACE:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_PACE:g} seconds, got {text}")
@@ -159,7 +159,7 @@ def register(commands: Any) -> None:
     )
     serve.add_argument(
         "--pace",
-        type=_pace,
+        type=pace_seconds,
         default=DEFAULT_PACE,
         metavar="SECONDS",
         help=f"the least seconds a move takes in a game between two house bots, so it can "

@@ -53,6 +53,8 @@ class EventStart:
     leg: int
     clock: tuple[float, float] | None = None
     """The event's own clock, ``(base, increment)``, or ``None``: the league's."""
+    pace: float | None = None
+    """The event's own pace (seconds a bot's move), or ``None``: the server's."""
 
 
 @dataclass
@@ -148,7 +150,9 @@ class EventRunner:
                 continue
             x, o = (board.a, board.b) if finished == 0 else (board.b, board.a)
             result.starts.append(
-                EventStart(event.id, x, o, opening, board.pair_id, finished, event.clock)
+                EventStart(
+                    event.id, x, o, opening, board.pair_id, finished, event.clock, event.pace
+                )
             )
 
     def _next(self, event: Event, boards: list[StoredBoard], withdrawn: set[int]) -> list[Board]:

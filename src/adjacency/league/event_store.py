@@ -4,7 +4,8 @@ beside the league's own, on the same connection.
 
 * ``events``: name (unique, any case), format (:data:`.event_pairing.FORMATS`),
   rounds, start time (or none: started by ``adjacency league event start``), its own
-  clock (``base`` + ``increment`` seconds, or none: the league's clock), rated,
+  clock (``base`` + ``increment`` seconds, or none: the league's clock), its own pace
+  (the least seconds a bot's move takes, or none: the server's), rated,
   status ``scheduled`` -> ``running`` -> ``finished``, and whether the members are
   every bot connected at the start (``all_connected``).
 * ``event_members``: the members in seeding order, each possibly withdrawn.
@@ -38,7 +39,7 @@ from .event_pairing import FORMATS, Board, planned_rounds
 from .event_standings import EventGame
 from .members import MembersRepo
 from .records import LeagueError, check_name
-from .settings import parse_clock
+from .settings import MAX_PACE, parse_clock
 
 TABLES = frozenset({"events", "event_members", "event_boards"})
 """The events' tables in a league's file (defined in :data:`.schema.EVENT_SCHEMA`)."""
@@ -73,6 +74,10 @@ class Event:
     """Whether the teacher paused it (it stays ``running``: no new game starts)."""
     clock: tuple[float, float] | None = None
     """Its own clock, ``(base, increment)`` seconds, or ``None``: the league's clock."""
+    pace: float | None = None
+    """Its own pace: the least seconds each bot's move takes in its games, house or
+    connected (people are never held); ``None``: the server's ``--pace``, which holds
+    games between two house bots only."""
 
     def time_control(self, league: str) -> str:
         """Its games' clock as the league writes one (``"30+0.5"``): its own, or
@@ -103,7 +108,8 @@ class StoredBoard:
 
 EVENT_COLUMNS = (
     "id, name, format, rounds, start, rated, all_connected, status, created, started, finished, "
-    "EXISTS (SELECT 1 FROM meta WHERE key = 'event-paused:' || events.id), base, increment"
+    "EXISTS (SELECT 1 FROM meta WHERE key = 'event-paused:' || events.id), base, increment, "
+    "pace"
 )
 
 
@@ -128,20 +134,25 @@ class EventsRepo:
         rated: bool = True,
         now: float | None = None,
         clock: tuple[float, float] | None = None,
+        pace: float | None = None,
     ) -> Event:
         """Create an event of the named ``members`` in seeding order, or with ``members``
         ``None`` of every bot connected when it starts, its games on ``clock``
         (``(base, increment)`` seconds, checked as the league's clock is:
-        :func:`.settings.parse_clock`) or, ``None``, on the league's. Refused with
-        :class:`LeagueError`, creating nothing: a bad or taken name, a bad clock, an
-        unknown format, fewer than two members, an unknown, repeated or revoked member, a
-        person, too many Swiss rounds, a start time in the past."""
+        :func:`.settings.parse_clock`) or, ``None``, on the league's, and at ``pace``
+        (0 to :data:`.settings.MAX_PACE` seconds a bot's move) or, ``None``, at the
+        server's. Refused with :class:`LeagueError`, creating nothing: a bad or taken
+        name, a bad clock or pace, an unknown format, fewer than two members, an
+        unknown, repeated or revoked member, a person, too many Swiss rounds, a start time
+        in the past."""
         check_name(name)
         if clock is not None:
             try:
                 clock = parse_clock(f"{clock[0]!r}+{clock[1]!r}")
             except InvalidSettingsError as exc:
                 raise LeagueError(str(exc)) from None
+        if pace is not None and not 0.0 <= pace <= MAX_PACE:  # also refuses NaN
+            raise LeagueError(f"an event's pace is 0 to {MAX_PACE:g} seconds a move, got {pace!r}")
         now = time.time() if now is None else now
         if start is not None and start <= now:
             raise LeagueError("the event's start time is in the past")
@@ -172,7 +183,7 @@ class EventsRepo:
                 raise LeagueError(f"an event named {quote(name)} exists already")
             cursor = db.execute(
                 "INSERT INTO events (name, format, rounds, start, rated, all_connected, created, "
-                "base, increment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "base, increment, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     format,
@@ -182,6 +193,7 @@ class EventsRepo:
                     int(members is None),
                     now,
                     *(clock or (None, None)),
+                    pace,
                 ),
             )
             event_id = int(cursor.lastrowid or 0)
@@ -206,6 +218,7 @@ class EventsRepo:
             None if row[10] is None else float(row[10]),  # type: ignore[arg-type]
             bool(row[11]),
             None if row[12] is None else (float(row[12]), float(row[13] or 0.0)),  # type: ignore[arg-type]
+            None if row[14] is None else float(row[14]),  # type: ignore[arg-type]
         )
 
     def event(self, event_id: int) -> Event:

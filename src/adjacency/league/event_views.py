@@ -80,6 +80,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "waiting": _waiting(events, event),
             "paused": event.paused,
             "time_control": event.time_control(league.settings().time_control),
+            "pace": event.pace,
         },
         "standings": [
             {
@@ -152,7 +153,11 @@ def render_text(data: dict[str, Any]) -> str:
     swiss = ev["format"] == "swiss"
     rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
     status = _status(ev)
-    lines = [f"{ev['name']}: {ev['format']}, {rounds}, {status}, clock {ev['time_control']}", ""]
+    pace = "" if ev.get("pace") is None else f", pace {ev['pace']:g} s"
+    lines = [
+        f"{ev['name']}: {ev['format']}, {rounds}, {status}, clock {ev['time_control']}{pace}",
+        "",
+    ]
     tie = "Buch  MedB" if swiss else "  SB"
     lines.append(
         f"{'#':>3} {'name':<24} {'pts':>5} {'games':>5} {'W':>3} {'D':>3} {'L':>3} {'byes':>4} "
@@ -201,7 +206,9 @@ def render_html(data: dict[str, Any]) -> str:
     head = ["#", "name", "points", "games", "wins", "draws", "losses", "byes", *breaks]
     parts = [
         f'<p class="status-line">{escape(ev["format"])}, {rounds}, {escape(status)}, '
-        f"clock {escape(ev['time_control'])}</p>",
+        f"clock {escape(ev['time_control'])}"
+        + ("" if ev.get("pace") is None else f", pace {ev['pace']:g} s")
+        + "</p>",
         '<h2>Standings</h2><div class="scroll"><table class="league" id="standings-static">',
         "<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>",
     ]

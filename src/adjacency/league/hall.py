@@ -524,7 +524,9 @@ class Hall(Games):
             )
             if grace and absent:
                 continue
-            started.append(self.start_game(x, o, start.opening, start.pair, start.leg, start.clock))
+            started.append(
+                self.start_game(x, o, start.opening, start.pair, start.leg, start.clock, start.pace)
+            )
         return started
 
     def sweep_revoked(

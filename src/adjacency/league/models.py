@@ -390,6 +390,11 @@ class EventInfo(EventSummary):
         default="",
         description="its games' clock, e.g. '30+0.5': its own, or the league's",
     )
+    pace: float | None = Field(
+        default=None,
+        description="its own pace, the least seconds a bot's move takes in its games; "
+        "null: the server's (games between two house bots only)",
+    )
 
 
 class EventRow(BaseModel):

@@ -312,6 +312,12 @@ EVENT_CLOCK = (
 """An event's own clock, seconds each and seconds added per move; ``NULL``: the league's
 clock (events stored before this column, and events created without a clock)."""
 
+EVENT_PACE = (("events", "pace", "REAL"),)
+"""An event's own pace, the least seconds each bot's move takes in its games (house or
+connected bots; people are never held); ``NULL``: the server's ``--pace``, for games
+between two house bots only (events stored before this column, and events created
+without a pace)."""
+
 
 def rebuild_totals(db: sqlite3.Connection) -> None:
     """Replace the aggregate tables' rows by a recomputation from the games and ratings
@@ -403,6 +409,7 @@ STORE_SCHEMA = Schema(
         Step("proofs, replayed from the finished games", PROOFS, run=_fill_proofs),
         Step("each event's own clock", columns=EVENT_CLOCK),
         Step("each game's detail code", columns=DETAIL_CODES, run=_read_details),
+        Step("each event's own pace", columns=EVENT_PACE),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -418,7 +425,9 @@ STORE_SCHEMA = Schema(
    games are played on the league's clock);
 4. each game's detail code and params (:data:`DETAIL_CODES`), read once from the
    details stored before (:func:`~adjacency.serving.legacy_details.explain`; words of
-   no code, an engine's, stay ``NULL``).
+   no code, an engine's, stay ``NULL``);
+5. each event's own pace (:data:`EVENT_PACE`; an event stored before has none: its
+   games follow the server's ``--pace``).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

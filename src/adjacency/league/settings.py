@@ -37,6 +37,9 @@ GENERATED_OPENINGS = 32
 OPENING_SEED = 20260601
 MAX_SECONDS = 3600.0
 """The longest clock base or move time a league accepts (an hour)."""
+MAX_PACE = 60.0
+"""The longest pace a league accepts (the least seconds a bot's move takes, so a game
+can be watched): ``league serve --pace`` and an event's own pace."""
 
 
 def parse_clock(text: str) -> tuple[float, float]:

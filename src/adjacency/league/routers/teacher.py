@@ -30,7 +30,7 @@ from ..auth import require_admin
 from ..deps import hall_of, member_named, store_of
 from ..event_pairing import FORMATS
 from ..models import ERRORS
-from ..settings import parse_clock
+from ..settings import MAX_PACE, parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
 from .events import DOWNLOADS, _event_named, _exports
@@ -80,6 +80,13 @@ class NewEvent(BaseModel):
         description="the event's own clock, BASE+INCREMENT seconds (e.g. '30+0.5'); "
         "none: the league's",
     )
+    pace: float | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_PACE,
+        description="the least seconds each bot's move takes in its games (people are "
+        "never held); none: the server's --pace, for games between two house bots",
+    )
 
 
 class Withdrawal(BaseModel):
@@ -108,6 +115,9 @@ class TeacherEvent(BaseModel):
     paused: bool = Field(description="a running event the teacher paused (no new game starts)")
     members: list[EventMember]
     time_control: str = Field(description="its games' clock: its own, or the league's")
+    pace: float | None = Field(
+        description="its own pace (seconds a bot's move); null: the server's"
+    )
 
 
 class TeacherMember(BaseModel):
@@ -178,6 +188,7 @@ def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
                 "all_connected": event.all_connected,
                 "paused": event.paused,
                 "time_control": event.time_control(settings.time_control),
+                "pace": event.pace,
                 "members": [
                     {"name": names[m], "withdrawn": m in withdrawn}
                     for m in events.members(event.id)
@@ -211,7 +222,7 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
         raise LeagueError(str(exc)) from None
     event = events.create(
         body.name, body.format, body.rounds, [m.strip() for m in body.members], body.start,
-        body.rated, clock=clock,
+        body.rated, clock=clock, pace=body.pace,
     )  # fmt: skip
     return {"name": event.name, "status": event.status}
 

@@ -87,7 +87,8 @@ async function refresh() {
     const round = data.rounds.length;
     const where = round ? t("event.round-of", { round: Math.min(round, ev.rounds), count: ev.rounds })
       : ev.rounds ? t("event.rounds", { count: ev.rounds }) : t("event.rounds-later");
-    const unrated = ev.rated ? "" : `, ${t("event.unrated")}`;
+    const unrated = (ev.pace === null || ev.pace === undefined ? "" : `, ${t("event.pace", { seconds: decimal(ev.pace, 2, 0) })}`)
+      + (ev.rated ? "" : `, ${t("event.unrated")}`);
     const waiting = ev.waiting ? ` (${t("event.waiting", { reason: ev.waiting })})` : "";
     document.getElementById("summary").textContent =
       `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.paused ? "paused" : ev.status)}${waiting}, ${ev.time_control}${unrated}`;

@@ -4,7 +4,7 @@
 // from events, and download an event's results as one zip archive. Every text comes
 // from the catalogue; a section is drawn again only when its data changed, and the
 // focused control is found again afterwards (a keyboard user keeps their place).
-import { errorText, t } from "/static/js/i18n.js";
+import { decimal, errorText, t } from "/static/js/i18n.js";
 import { el, eventWord } from "./league.js";
 
 const KEY = "adjacency.admin-token";
@@ -151,7 +151,8 @@ function eventItem(ev) {
     el("p", {}, `${eventWord("format", ev.format)}, ${rounds}, ${eventWord("status", ev.paused ? "paused" : ev.status)}`
       + `${ev.rated ? "" : `, ${t("event.unrated")}`}`
       + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`
-      + `, ${ev.time_control}`),
+      + `, ${ev.time_control}`
+      + `${ev.pace === null || ev.pace === undefined ? "" : `, ${t("event.pace", { seconds: decimal(ev.pace, 2, 0) })}`}`),
     el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
   const actions = el("p", { class: "actions" });
   if (ev.status === "scheduled" && !ev.all_connected) {
@@ -272,11 +273,13 @@ $("event-form").addEventListener("submit", (event) => {
     clock: $("event-clock").value.trim() };
   if (!$("event-rounds").disabled && $("event-rounds").value) body.rounds = Number($("event-rounds").value);
   if ($("event-start").value) body.start = new Date($("event-start").value).getTime() / 1000;
+  if ($("event-pace").value !== "") body.pace = Number($("event-pace").value);
   act(async () => {
     await admin("/events", body);
     $("event-name").value = "";
     for (const box of $("event-members").querySelectorAll("input:checked")) box.checked = false;
     $("event-clock").value = "";
+    $("event-pace").value = "";
   }, t("teacher.create.done", { name }));
 });
 
