@@ -243,6 +243,49 @@ def test_the_tree_exports_as_a_record_and_imports_back(
 
 
 @pytest.mark.parametrize("locale", LANGS)
+def test_a_nested_variation_is_made_the_main_line(
+    server: str, browser: Any, locale: str, tmp_path: Path
+) -> None:
+    """A variation inside a variation: Promote lifts it one branching (it leads its
+    parent variation, which still follows the game's move); Make main line lifts it to
+    the start, so the exported record's main line is that variation."""
+    state, record = mistakes_game(server)
+    page = tab(browser, server, locale)
+    open_game(page, server, state)
+    page.click("#nav-first")
+    start = record.positions[0]
+    first = next(m for m in start.legal_moves() if m != record.moves[0].square)
+    page.click(f'[data-square="{first}"]')
+    page.wait_for_selector("#moves button.variation-move.current")
+    replies = start.play(first).legal_moves()
+    page.click(f'[data-square="{replies[0]}"]')
+    page.wait_for_function("document.querySelectorAll('#moves button.variation-move').length === 2")
+    page.locator("#moves button.current").focus()
+    page.keyboard.press("ArrowLeft")  # back to the variation's first move
+    expect(page.locator("#moves button.variation-move.current .sqname")).to_have_text(first)
+    page.click(f'[data-square="{replies[1]}"]')  # a variation inside the variation
+    page.wait_for_function("document.querySelectorAll('#moves button.variation-move').length === 3")
+
+    def exported(name: str) -> list[Any]:
+        with page.expect_download() as download:
+            page.click("#btn-export-tree")
+        saved = tmp_path / name
+        download.value.save_as(saved)
+        return record_from_text(saved.read_text(encoding="utf-8"))[1]
+
+    page.click("#btn-promote")  # one branching: it leads inside its variation
+    tree = exported("promoted.txt")
+    assert [n.square for n in main_line(tree)] == [m.square for m in record.moves]
+    assert [n.square for n in tree[1].children] == [replies[1], replies[0]]
+    page.click("#btn-main-line")  # every branching up to the start
+    tree = exported("main.txt")
+    assert [n.square for n in main_line(tree)] == [first, replies[1]]
+    assert [n.square for n in tree] == [first, record.moves[0].square]
+    expect(page.locator("#moves button.variation-move.current .sqname")).to_have_text(replies[1])
+    done(page)
+
+
+@pytest.mark.parametrize("locale", LANGS)
 def test_learning_from_mistakes_refuses_the_mistake_and_accepts_the_best(
     server: str, browser: Any, locale: str
 ) -> None:

@@ -524,7 +524,7 @@ function renderStudy() {
   renderEvalBar(shown);
   const variation = study.tree.current;
   $("#study-bar").hidden = !study.tree.hasVariations;
-  $("#btn-promote").hidden = $("#btn-delete-variation").hidden = !variation;
+  $("#btn-promote").hidden = $("#btn-main-line").hidden = $("#btn-delete-variation").hidden = !variation;
   if (variation) { // the game's navigation walks the variation's line
     $("#nav-first").disabled = $("#nav-back").disabled = false;
     $("#nav-forward").disabled = !variation.children.length;
@@ -536,6 +536,7 @@ function wireStudy(click) {
   fillLevels($("#continue-level"), config);
   click("#btn-continue", () => study.continueAgainst($("#continue-level").value));
   click("#btn-promote", () => study.promote());
+  click("#btn-main-line", () => study.promoteToMain());
   click("#btn-delete-variation", () => study.remove());
   click("#btn-export-tree", () => study.exportRecord());
   click("#btn-learn", () => study.startLearning());

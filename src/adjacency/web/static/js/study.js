@@ -141,6 +141,14 @@ export class VariationTree {
     return true;
   }
 
+  // Make the line through `node` the main line: promoted at every branching up to the
+  // start (each promotion reaches the next branching above, so this ends at the root).
+  promoteToMain(node) {
+    let moved = false;
+    while (this.promote(node)) moved = true;
+    return moved;
+  }
+
   // The tree as the API's VariationNode list (the start's moves).
   plain(nodes = this.root.children) {
     return nodes.map((n) => ({ square: n.square, children: this.plain(n.children) }));
@@ -417,6 +425,10 @@ export class Study {
 
   promote() {
     if (this.tree.promote(this.shown())) this.render();
+  }
+
+  promoteToMain() {
+    if (this.tree.promoteToMain(this.shown())) this.render();
   }
 
   // The shown position's value for the evaluation bar: the panel's (when it analyses
