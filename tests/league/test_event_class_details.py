@@ -231,8 +231,28 @@ def test_the_event_page_shows_the_table_without_javascript(five: tuple[str, Path
         assert points == wins + draws / 2 + byes * BYE_POINTS
     cross = parser.tables["crosstable-static"]
     assert cross[0][-1] == "byes" and len(cross) == 1 + len(FIVE)
+
+    def half_points(text: str) -> float:  # "1½" -> 1.5, "½" -> 0.5
+        return float(text.replace("½", "") or 0) + (0.5 if "½" in text else 0.0)
+
     for row, expected in zip(cross[1:], table["standings"], strict=True):
-        games = [float(cell.split("/")[0]) for cell in row[2:-1] if "/" in cell]
-        assert sum(games) + float(row[-1]) == expected["points"]
+        cells = [cell.split("–") for cell in row[2:-1] if cell not in ("", "×")]
+        assert all(len(cell) == 2 and "/" not in "".join(cell) for cell in cells), row
+        mine_total = sum(half_points(mine) for mine, _ in cells)
+        assert mine_total + float(row[-1]) == expected["points"]
+        # a pair's two sides add up to its games: two of each round robin pair
+        assert all(half_points(mine) + half_points(theirs) == 2 for mine, theirs in cells)
     assert '<script type="module" src="/league-static/event.js">' in page.body  # and live
     assert missing.status == 200 and "No event named &#x27;nothing&#x27;" in missing.body
+
+
+def test_a_pairs_cell_is_written_as_the_page_writes_it() -> None:
+    """The page without JavaScript writes a pair's cell as event.js does: halves as "½",
+    the row's points first, never "1/2"."""
+    from adjacency.league.event_views import pair_text, points_text
+
+    assert [points_text(v) for v in (0, 0.5, 1, 1.5, 2, 10.5)] == ["0", "½", "1", "1½", "2", "10½"]
+    assert pair_text([1.5, 2]) == "1½–½"
+    assert pair_text([0, 2]) == "0–2"
+    assert pair_text([1, 2]) == "1–1"
+    assert pair_text(None) == ""

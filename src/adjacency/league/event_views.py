@@ -135,9 +135,25 @@ def _next_round(
 
 
 def _cell(cell: list[float] | None) -> str:
+    """A pair's cell in ``event show``'s text: the row's points / the games (ASCII)."""
     if cell is None:
         return ""
     return f"{cell[0]:g}/{int(cell[1])}"
+
+
+def points_text(value: float) -> str:
+    """Game points as the event page writes them, whole or half: "2", "1½", "½"."""
+    whole = int(value)
+    half = "½" if value - whole >= 0.5 else ""
+    return f"{whole}{half}" if whole or not half else half
+
+
+def pair_text(cell: list[float] | None) -> str:
+    """A pair's cell on the event page: the row's points and the column's from their
+    games together, "1½–½" (never "1/2", which reads as a half point)."""
+    if cell is None:
+        return ""
+    return f"{points_text(cell[0])}–{points_text(cell[1] - cell[0])}"
 
 
 def _status(ev: dict[str, Any]) -> str:
@@ -223,15 +239,16 @@ def render_html(data: dict[str, Any]) -> str:
     cross = data["crosstable"]
     names = cross["names"]
     parts += [
-        "<h2>Crosstable</h2><p>Points/games of the row against the column; byes: the "
-        f"points of the row's byes, {BYE_POINTS:g} each.</p>",
+        "<h2>Crosstable</h2><p>Each cell: the row's points – the column's points in their "
+        "games together (a win 1, a draw ½); byes: the points of the row's byes, "
+        f"{BYE_POINTS:g} each.</p>",
         '<div class="scroll"><table class="league crosstable" id="crosstable-static">',
         "<thead><tr><th>#</th><th>name</th>"
         + "".join(f"<th>{i + 1}</th>" for i in range(len(names)))
         + "<th>byes</th></tr></thead><tbody>",
     ]
     for i, name in enumerate(names):
-        cells = ["×" if i == j else _cell(c) for j, c in enumerate(cross["cells"][i])]
+        cells = ["×" if i == j else pair_text(c) for j, c in enumerate(cross["cells"][i])]
         parts.append(
             f"<tr><td>{i + 1}</td><td>{escape(name)}</td>"
             + "".join(f"<td>{escape(c)}</td>" for c in cells)
