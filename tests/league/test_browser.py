@@ -68,7 +68,11 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
             if state["turn"] != "x":
                 time.sleep(0.1)
                 continue
-            player.locator("#board:not(.locked)").wait_for()
+            # The page has caught up with the server: the reply is drawn as the last move
+            # and the board is open (a click on a page still drawing the position before
+            # the person's own last move would be ignored: not its turn there).
+            last = f' [data-square="{state["moves"][-1]}"].last' if state["moves"] else ""
+            player.locator(f"#board:not(.locked){last}").wait_for()
             square = Position.from_fen(state["fen"]).legal_moves()[-1]
             player.click(f'#board [data-square="{square}"]')
             played = len(state["moves"])

@@ -83,6 +83,9 @@ export class GameView {
   }
 
   render(state) {
+    // A game never goes back: an answer that left the server before the one drawn (a poll
+    // overtaken by a move's reply) is dropped, so the board is not reopened on an old turn.
+    if (this.state && this.state.id === state.id && state.moves.length < this.state.moves.length) return;
     if (this.state && this.state.id !== state.id) { this.fens = []; this.shown = null; }
     this.state = state;
     this.draw();
