@@ -156,6 +156,11 @@ def pair_text(cell: list[float] | None) -> str:
     return f"{points_text(cell[0])}–{points_text(cell[1] - cell[0])}"
 
 
+def _pace(ev: dict[str, Any]) -> str:
+    """ ", pace 0.5 s" for an event with its own pace; "" for one on the server's."""
+    return "" if ev.get("pace") is None else f", pace {ev['pace']:g} s"
+
+
 def _status(ev: dict[str, Any]) -> str:
     """The event's status as ``event show`` and the page without JavaScript say it:
     ``paused`` for a paused running event, why a scheduled one waits."""
@@ -169,9 +174,8 @@ def render_text(data: dict[str, Any]) -> str:
     swiss = ev["format"] == "swiss"
     rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
     status = _status(ev)
-    pace = "" if ev.get("pace") is None else f", pace {ev['pace']:g} s"
     lines = [
-        f"{ev['name']}: {ev['format']}, {rounds}, {status}, clock {ev['time_control']}{pace}",
+        f"{ev['name']}: {ev['format']}, {rounds}, {status}, clock {ev['time_control']}{_pace(ev)}",
         "",
     ]
     tie = "Buch  MedB" if swiss else "  SB"
@@ -222,9 +226,7 @@ def render_html(data: dict[str, Any]) -> str:
     head = ["#", "name", "points", "games", "wins", "draws", "losses", "byes", *breaks]
     parts = [
         f'<p class="status-line">{escape(ev["format"])}, {rounds}, {escape(status)}, '
-        f"clock {escape(ev['time_control'])}"
-        + ("" if ev.get("pace") is None else f", pace {ev['pace']:g} s")
-        + "</p>",
+        f"clock {escape(ev['time_control'])}{_pace(ev)}</p>",
         '<h2>Standings</h2><div class="scroll"><table class="league" id="standings-static">',
         "<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>",
     ]

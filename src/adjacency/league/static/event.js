@@ -3,7 +3,7 @@
 // every 2 s. The server sends the page with the table in <noscript> for a browser
 // without JavaScript.
 import { decimal, t } from "/static/js/i18n.js";
-import { el, eloInterval, eloValue, eventWord, getJson, memberLink } from "./league.js";
+import { el, eloInterval, eloValue, eventWord, getJson, memberLink, paceText } from "./league.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const api = `/api/league/events/${encodeURIComponent(name)}`;
@@ -87,8 +87,7 @@ async function refresh() {
     const round = data.rounds.length;
     const where = round ? t("event.round-of", { round: Math.min(round, ev.rounds), count: ev.rounds })
       : ev.rounds ? t("event.rounds", { count: ev.rounds }) : t("event.rounds-later");
-    const unrated = (ev.pace === null || ev.pace === undefined ? "" : `, ${t("event.pace", { seconds: decimal(ev.pace, 2, 0) })}`)
-      + (ev.rated ? "" : `, ${t("event.unrated")}`);
+    const unrated = paceText(ev) + (ev.rated ? "" : `, ${t("event.unrated")}`);
     const waiting = ev.waiting ? ` (${t("event.waiting", { reason: ev.waiting })})` : "";
     document.getElementById("summary").textContent =
       `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.paused ? "paused" : ev.status)}${waiting}, ${ev.time_control}${unrated}`;

@@ -65,6 +65,12 @@ export function eventWord(kind, value) {
   return has(key) ? t(key) : value;
 }
 
+// An event's own pace as its summaries end with it (", at least 0.5 s a move"), or ""
+// when it follows the server's.
+export function paceText(ev) {
+  return ev.pace === null || ev.pace === undefined ? "" : `, ${t("event.pace", { seconds: decimal(ev.pace, 2, 0) })}`;
+}
+
 // How a game ended ("time forfeit", ...) in the page's language.
 export function termination(value) {
   const key = `termination.${value.replace(/ /g, "-")}`;

@@ -4,8 +4,8 @@
 // from events, and download an event's results as one zip archive. Every text comes
 // from the catalogue; a section is drawn again only when its data changed, and the
 // focused control is found again afterwards (a keyboard user keeps their place).
-import { decimal, errorText, t } from "/static/js/i18n.js";
-import { el, eventWord } from "./league.js";
+import { errorText, t } from "/static/js/i18n.js";
+import { el, eventWord, paceText } from "./league.js";
 
 const KEY = "adjacency.admin-token";
 const API = "/api/league/admin";
@@ -152,7 +152,7 @@ function eventItem(ev) {
       + `${ev.rated ? "" : `, ${t("event.unrated")}`}`
       + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`
       + `, ${ev.time_control}`
-      + `${ev.pace === null || ev.pace === undefined ? "" : `, ${t("event.pace", { seconds: decimal(ev.pace, 2, 0) })}`}`),
+      + paceText(ev)),
     el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
   const actions = el("p", { class: "actions" });
   if (ev.status === "scheduled" && !ev.all_connected) {
