@@ -149,6 +149,53 @@ def test_a_module_added_later_gets_a_page_in_a_group_of_its_own(tmp_path: Path) 
     assert titles.index("Core: rules and positions") < titles.index("Almanac")
 
 
+def test_tables_of_modules_are_written_from_the_modules_docstrings(tmp_path: Path) -> None:
+    """A guide's ``<!-- modules: ... -->`` line becomes a table of every module of the
+    folders it names (a module added later gets its row) and of the files it names, each
+    described by its docstring's first sentence, roles shown as code; a module without a
+    docstring, or a name that is no module, fails the build instead of leaving a stale row."""
+    package = tmp_path / "adjacency"
+    (package / "room" / "inner").mkdir(parents=True)
+    (package / "room" / "__init__.py").write_text('"""The room."""\n')
+    (package / "room" / "alpha.py").write_text(
+        '"""Alpha: reads :class:`~adjacency.core.Position` | B. More words.\n\nLater."""\n'
+    )
+    (package / "room" / "_private.py").write_text('"""Hidden."""\n')
+    (package / "room" / "inner" / "__init__.py").write_text('"""The inner part."""\n')
+    (package / "lone.py").write_text('"""A lone module, e.g. for tests."""\n')
+    generator = hooks()
+    guide = "Intro.\n<!-- modules: room lone.py -->\nAfter."
+    assert generator.module_tables(guide, package) == (
+        "Intro.\n| module | its job |\n| --- | --- |\n"
+        "| `room/alpha.py` | Alpha: reads `Position` \\| B. |\n"
+        "| `room/inner/` | The inner part. |\n"
+        "| `lone.py` | A lone module, e.g. for tests. |\n"
+        "After."
+    )
+    (package / "room" / "beta.py").write_text('"""Beta."""\n')
+    assert "| `room/beta.py` | Beta. |" in generator.module_table("room", package)
+    (package / "room" / "gamma.py").write_text("x = 1\n")
+    with pytest.raises(ValueError, match=r"gamma\.py: no module docstring"):
+        generator.module_table("room", package)
+    with pytest.raises(ValueError, match=r"'gone\.py' is no module"):
+        generator.module_table("gone.py", package)
+
+
+def test_the_guides_tables_of_modules_are_generated(site: Path) -> None:
+    """The engine and web guides carry no hand-written module list: the built pages list
+    every module of the rooms they name, with the module's own words."""
+    engine = (site / "engine.html").read_text()
+    for path in sorted((REPO / "src" / "adjacency" / "engine" / "kernels").glob("[!_]*.py")):
+        assert f"engine/kernels/{path.name}" in engine
+    web = (site / "web.html").read_text()
+    for path in sorted((REPO / "src" / "adjacency" / "serving").glob("[!_]*.py")):
+        assert f"serving/{path.name}" in web
+    assert "One live game in the server" in web
+    for guide in ("engine.md", "web.md"):
+        assert "<!-- modules:" in (REPO / "docs" / guide).read_text()
+        assert "<!-- modules:" not in (site / guide.replace(".md", ".html")).read_text()
+
+
 def test_the_reference_is_grouped_in_the_order_importlinter_writes(tmp_path: Path) -> None:
     """The layers' order is written once, in ``.importlinter``: every top-level part of the
     package stands in its layers contract, and the reference's groups and its index follow

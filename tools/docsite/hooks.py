@@ -8,6 +8,12 @@ the architecture's layers, in the order that ``.importlinter`` writes (the one p
 writes it; the reference's index prints it); a top-level subpackage no layer names yet gets
 a group of its own, right below the command line.
 
+The guides' tables of modules are generated too: a line ``<!-- modules: engine
+engine/kernels bots/engine_bot.py -->`` in a guide becomes a table of those modules (every
+module of a named folder, or the named file), each with the first sentence of its own
+docstring (:func:`module_table`), so a table can neither miss a module nor drift from what
+the module says it does.
+
 The home page is the README, its links rewritten for the site (``docs/rules.md`` is
 ``rules.md`` there). Links of the guides to repository files outside ``docs/`` (the
 examples) cannot be pages of the site: they are shown as the file's path in code.
@@ -15,6 +21,7 @@ examples) cannot be pages of the site: they are shown as the file's path in code
 
 from __future__ import annotations
 
+import ast
 import configparser
 import re
 from dataclasses import dataclass
@@ -130,6 +137,63 @@ def public_modules(package: Path = PACKAGE) -> list[ModulePage]:
             continue  # a stray file in a folder that is not a package
         found.append(ModulePage(".".join(parts), is_package))
     return sorted(found, key=lambda page: page.name)
+
+
+MODULES_MARK = re.compile(r"^<!-- modules: (?P<spec>[^>]*?) -->$", re.MULTILINE)
+"""A guide's request for a generated table of modules (:func:`module_table`)."""
+
+ROLE = re.compile(r":(?:py:)?[a-z]+:`~?!?(?:[^`<]*<)?(?P<target>[^`>]+)>?`")
+"""A Sphinx role in a docstring (``:class:`~a.b.C```): shown as the target's last name."""
+
+SENTENCE_END = re.compile(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.!?])\s")
+"""Where a docstring's first sentence ends: a stop followed by a space (not "e.g.")."""
+
+
+def first_sentence(path: Path) -> str:
+    """The first sentence of the module docstring of ``path``, roles written as code.
+
+    Raises ``ValueError`` for a module with no docstring: a table row says what a module
+    is for, and a module that does not say it is a defect the build reports."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    if not doc:
+        raise ValueError(f"{path}: no module docstring to describe it in a table of modules")
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    sentence = SENTENCE_END.split(paragraph, maxsplit=1)[0]
+
+    def code(match: re.Match[str]) -> str:
+        name = match.group("target").strip().split(".")[-1].removesuffix("()")
+        return f"`{name}`"
+
+    return ROLE.sub(code, sentence).replace("``", "`").replace("|", "\\|")
+
+
+def module_table(spec: str, package: Path = PACKAGE) -> str:
+    """A Markdown table of the modules ``spec`` names, paths relative to the package.
+
+    ``spec`` lists folders (every ``.py`` file directly in it, ``__init__`` left out; a
+    subpackage shows as ``folder/`` with its own docstring) and files, separated by spaces.
+    Raises ``ValueError`` for a name that is neither, so a renamed module fails the build
+    rather than leaving a stale row."""
+    rows = ["| module | its job |", "| --- | --- |"]
+    for name in spec.split():
+        target = package / name
+        if target.is_file() and target.suffix == ".py":
+            rows.append(f"| `{name}` | {first_sentence(target)} |")
+        elif target.is_dir() and (target / "__init__.py").exists():
+            for child in sorted(target.iterdir()):
+                shown = child.relative_to(package).as_posix()
+                if child.suffix == ".py" and not child.name.startswith("_"):
+                    rows.append(f"| `{shown}` | {first_sentence(child)} |")
+                elif (child / "__init__.py").exists() and not child.name.startswith("_"):
+                    rows.append(f"| `{shown}/` | {first_sentence(child / '__init__.py')} |")
+        else:
+            raise ValueError(f"table of modules: {name!r} is no module or package of adjacency")
+    return "\n".join(rows)
+
+
+def module_tables(markdown: str, package: Path = PACKAGE) -> str:
+    """Every ``<!-- modules: ... -->`` line of a guide replaced by its table."""
+    return MODULES_MARK.sub(lambda match: module_table(match.group("spec"), package), markdown)
 
 
 def groups(
@@ -248,8 +312,9 @@ def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files, **kwargs: Any
 ) -> str:
-    """Links of the guides to files outside ``docs/`` become paths in code."""
-    return outside_links(markdown)
+    """The guides' tables of modules generated (:func:`module_tables`); their links to
+    files outside ``docs/`` become paths in code."""
+    return outside_links(module_tables(markdown))
 
 
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
