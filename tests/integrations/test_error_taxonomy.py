@@ -8,8 +8,12 @@ so an error type added or moved anywhere is checked without editing this test.
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -17,6 +21,26 @@ from adjacency.core.errors import AdjacencyError, AdjacencyRuntimeError
 from package_modules import load, module_names
 
 ERRORS_DOC = Path(__file__).parents[2] / "docs" / "errors.md"
+HOOKS = Path(__file__).parents[2] / "tools" / "docsite" / "hooks.py"
+
+
+@cache
+def hooks() -> ModuleType:
+    """The site's hooks (``tools/docsite/hooks.py``), which draw the page's hierarchy."""
+    spec = importlib.util.spec_from_file_location("docsite_hooks_errors", HOOKS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def errors_page() -> str:
+    """docs/errors.md as the site shows it: its ``<!-- errors -->`` line drawn."""
+    text = ERRORS_DOC.read_text(encoding="utf-8")
+    assert "<!-- errors -->" in text, "docs/errors.md lost the generated hierarchy's line"
+    return text.replace("<!-- errors -->", hooks().error_tree())
+
 
 OUTSIDE_TAXONOMY = {
     "WebError": "the web layer's errors carry their own HTTP status (403, 404, 409, 429)",
@@ -84,9 +108,10 @@ def test_no_error_is_both_bad_input_and_a_runtime_failure() -> None:
 
 @pytest.mark.parametrize("family", [AdjacencyError, AdjacencyRuntimeError])
 def test_errors_doc_puts_each_error_in_its_family(family: type[Exception]) -> None:
-    """The hierarchy drawn in docs/errors.md places each class under the root it derives from."""
-    text = ERRORS_DOC.read_text(encoding="utf-8")
-    drawing = text[text.index("## The hierarchy") : text.index("Rules for code that raises")]
+    """The hierarchy drawn on the errors page places each class under the root it derives
+    from, and under its nearest public parent (the drawing's indentation)."""
+    assert "<!-- errors -->" in ERRORS_DOC.read_text(encoding="utf-8")
+    drawing = hooks().error_tree()
     bad_input, runtime = drawing.split("\nRuntimeError\n")
     section = bad_input if family is AdjacencyError else runtime
     other = runtime if family is AdjacencyError else bad_input
@@ -99,7 +124,7 @@ def test_errors_doc_puts_each_error_in_its_family(family: type[Exception]) -> No
 
 def test_errors_doc_names_every_public_error_type() -> None:
     """Private classes (a leading underscore) never leave their module and are left out."""
-    text = ERRORS_DOC.read_text(encoding="utf-8")
+    text = errors_page()
     missing = sorted(
         qualified
         for qualified, cls in exception_classes().items()
@@ -107,3 +132,32 @@ def test_errors_doc_names_every_public_error_type() -> None:
         and not re.search(rf"\b{re.escape(cls.__name__)}\b", text)
     )
     assert not missing, f"docs/errors.md does not name: {missing}"
+
+
+def test_the_drawing_nests_each_class_under_its_nearest_public_parent() -> None:
+    """Indentation is the hierarchy: a class's line sits four columns right of its parent's
+    (a private class between them, the core's ``_Refusal``, is skipped), and names the
+    room that defines it."""
+    drawing = hooks().error_tree()
+    column: dict[str, int] = {}
+    for line in drawing.splitlines():
+        found = re.match(r"^([│ ]*(?:[├└]── )?)([A-Z]\w+)\s+([a-z_]+): ", line)
+        if found and len(found.group(1) + found.group(2)) < hooks().DESCRIPTION_COLUMN:
+            column[found.group(2)] = len(found.group(1))
+            room = found.group(3)
+            cls = next(c for c in exception_classes().values() if c.__name__ == found.group(2))
+            assert cls.__module__.split(".")[1] == room, (cls, room)
+    for cls in exception_classes().values():
+        if cls.__name__.startswith("_") or not issubclass(
+            cls, AdjacencyError | AdjacencyRuntimeError
+        ):
+            continue
+        if cls in (AdjacencyError, AdjacencyRuntimeError):
+            continue
+        parent = next(
+            base
+            for base in cls.__mro__[1:]
+            if not base.__name__.startswith("_")
+            and issubclass(base, AdjacencyError | AdjacencyRuntimeError)
+        )
+        assert column[cls.__name__] == column[parent.__name__] + 4, cls

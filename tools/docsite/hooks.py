@@ -14,6 +14,10 @@ module of a named folder, or the named file), each with the first sentence of it
 docstring (:func:`module_table`), so a table can neither miss a module nor drift from what
 the module says it does.
 
+The errors page's hierarchy is generated the same way: its ``<!-- errors -->`` line becomes
+the drawing of every public exception class of the two families, each with the room that
+defines it and its docstring's first sentence (:func:`error_tree`).
+
 The home page is the README, its links rewritten for the site (``docs/rules.md`` is
 ``rules.md`` there). Links of the guides to repository files outside ``docs/`` (the
 examples) cannot be pages of the site: they are shown as the file's path in code.
@@ -23,7 +27,9 @@ from __future__ import annotations
 
 import ast
 import configparser
+import importlib
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,14 +163,7 @@ def first_sentence(path: Path) -> str:
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     if not doc:
         raise ValueError(f"{path}: no module docstring to describe it in a table of modules")
-    paragraph = " ".join(doc.split("\n\n")[0].split())
-    sentence = SENTENCE_END.split(paragraph, maxsplit=1)[0]
-
-    def code(match: re.Match[str]) -> str:
-        name = match.group("target").strip().split(".")[-1].removesuffix("()")
-        return f"`{name}`"
-
-    return ROLE.sub(code, sentence).replace("``", "`").replace("|", "\\|")
+    return sentence_of(doc).replace("|", "\\|")
 
 
 def module_table(spec: str, package: Path = PACKAGE) -> str:
@@ -194,6 +193,87 @@ def module_table(spec: str, package: Path = PACKAGE) -> str:
 def module_tables(markdown: str, package: Path = PACKAGE) -> str:
     """Every ``<!-- modules: ... -->`` line of a guide replaced by its table."""
     return MODULES_MARK.sub(lambda match: module_table(match.group("spec"), package), markdown)
+
+
+ERRORS_MARK = re.compile(r"^<!-- errors -->$", re.MULTILINE)
+"""The errors page's request for the generated hierarchy (:func:`error_tree`)."""
+
+FAMILIES = ("AdjacencyError", "AdjacencyRuntimeError")
+"""The two roots of the error taxonomy, in ``adjacency.core.errors``."""
+
+DESCRIPTION_COLUMN = 40
+"""Where an error's room and description start in the drawing."""
+
+
+def sentence_of(doc: str | None) -> str:
+    """The first sentence of a docstring, roles written as code (as in the tables)."""
+    paragraph = " ".join((doc or "").strip().split("\n\n")[0].split())
+    sentence = SENTENCE_END.split(paragraph, maxsplit=1)[0]
+
+    def code(match: re.Match[str]) -> str:
+        return "`" + match.group("target").strip().split(".")[-1].removesuffix("()") + "`"
+
+    return ROLE.sub(code, sentence).replace("``", "`")
+
+
+def error_tree(pages: list[ModulePage] | None = None, width: int = 92) -> str:
+    """The hierarchy of the package's public exception classes under the two families.
+
+    Imports every public module (``pages``: :func:`public_modules`) so that each class is
+    found wherever it is defined; a private class between two public ones (the core's
+    ``_Refusal``) is left out of the drawing, its subclasses drawn under its parent. A
+    class with two bases in the families is drawn under the first. Each line names the
+    class, the room that defines it and its docstring's first sentence."""
+    for page in public_modules() if pages is None else pages:
+        importlib.import_module(page.name)
+    errors = importlib.import_module(f"{ROOT}.core.errors")
+
+    roots = tuple(getattr(errors, name) for name in FAMILIES)
+
+    def parent(cls: type) -> type:
+        """The nearest public class above ``cls`` within the families."""
+        return next(
+            base
+            for base in cls.__mro__[1:]
+            if not base.__name__.startswith("_") and issubclass(base, roots)
+        )
+
+    def below(cls: type) -> list[type]:
+        """Every subclass of ``cls``, at any depth."""
+        found: list[type] = []
+        direct: type
+        for direct in cls.__subclasses__():
+            found += [direct, *below(direct)]
+        return found
+
+    def children(cls: type) -> list[type]:
+        found = {
+            sub for sub in below(cls) if not sub.__name__.startswith("_") and parent(sub) is cls
+        }
+        return sorted(found, key=lambda sub: (sub.__module__, sub.__name__))
+
+    lines: list[str] = []
+
+    def draw(cls: type, prefix: str, last: bool, top: bool) -> None:
+        branch = "" if top else ("└── " if last else "├── ")
+        head = f"{prefix}{branch}{cls.__name__}"
+        room = cls.__module__.split(".")[1] if cls.__module__.count(".") else ROOT
+        text = f"{room}: {sentence_of(cls.__doc__)}"
+        inner = prefix + ("" if top else ("    " if last else "│   "))
+        kids = children(cls)
+        rest = inner + ("│   " if kids else "    ")
+        column = max(DESCRIPTION_COLUMN, len(head) + 2)
+        wrapped = textwrap.wrap(text, width - column) or [""]
+        lines.append(head.ljust(column) + wrapped[0])
+        lines.extend(rest.ljust(column) + more for more in wrapped[1:])
+        for index, kid in enumerate(kids):
+            draw(kid, inner, index == len(kids) - 1, False)
+
+    for name, base in zip(FAMILIES, ("ValueError", "RuntimeError"), strict=True):
+        lines.append(base)
+        draw(getattr(errors, name), "", True, False)
+        lines.append("")
+    return "```\n" + "\n".join(lines).rstrip() + "\n```"
 
 
 def groups(
@@ -312,8 +392,11 @@ def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files, **kwargs: Any
 ) -> str:
-    """The guides' tables of modules generated (:func:`module_tables`); their links to
-    files outside ``docs/`` become paths in code."""
+    """The guides' tables of modules and the errors page's hierarchy generated
+    (:func:`module_tables`, :func:`error_tree`); links to files outside ``docs/`` become
+    paths in code."""
+    if ERRORS_MARK.search(markdown):
+        markdown = ERRORS_MARK.sub(lambda match: error_tree(), markdown)
     return outside_links(module_tables(markdown))
 
 
