@@ -22,6 +22,9 @@ from web_helpers import check_conformance
 EXAMPLES = 10
 """Generated requests per operation (bounded: the run takes a few seconds)."""
 
+schemathesis.serializer.alias("application/zip", "application/octet-stream")
+"""An upload's body (a team's zip) is bytes: generated as any binary body is."""
+
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Any]]:
@@ -44,6 +47,7 @@ def test_every_league_operation_conforms_to_its_schema(served: tuple[str, Any]) 
         check_conformance(url, operation, EXAMPLES, [positive_data_acceptance])
         checked.append(f"{operation.method.upper()} {operation.path}")
     assert "GET /api/league/standings" in checked and "POST /api/league/people" in checked
+    assert "POST /api/league/submissions" in checked  # a binary body, generated too
 
 
 EVENT_MODELS = {

@@ -45,15 +45,17 @@ SCHEMAS: dict[str, tuple[str, Schema]] = {
     "web.sqlite3": ("games", WEB),
 }
 ADDED: dict[str, dict[str, list[list[Any]]]] = {
-    "league.db": {"proofs": []},
+    "league.db": {"proofs": [], "submissions": []},
     "web.sqlite3": {"puzzle_attempts": [], "puzzle_players": [], "puzzle_ratings": []},
 }
-"""The tables a step after the first adds (the league's ``proofs``: no person played; the
+"""The tables a step after the first adds (the league's ``proofs``: no person played; its
+``submissions``: no team uploaded code; the
 web's puzzle ratings: no one tried a puzzle)."""
-NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 3, "games": 2}}
+NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 4, "games": 4}}
 """How many columns a step after the first adds at the end of a table, ``NULL`` in the
-rows from before (the league's events: their own clock and pace, none; its games: their
-detail's code and params, none for the fixture's games, which ended with no detail)."""
+rows from before (the league's events: their own clock, pace and upload deadline, none;
+its games: their detail's code and params, none for the fixture's games, which ended with
+no detail, and the submitted version each side played, none)."""
 
 
 def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:

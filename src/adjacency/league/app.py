@@ -34,9 +34,20 @@ from .cache import SharedAnswer
 from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
-from .routers import admin, challenges, events, pages, people, public, socket, teacher
+from .routers import (
+    admin,
+    challenges,
+    events,
+    pages,
+    people,
+    public,
+    socket,
+    submissions,
+    teacher,
+)
 from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
+from .submissions import MAX_UPLOAD
 
 
 def create_app(
@@ -101,11 +112,12 @@ def create_app(
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
     app.state.standings = SharedAnswer[list[dict[str, Any]]](public.STANDINGS_AGE)
-    app.add_middleware(BodyLimit, limit=8192)
+    uploads = [(path, MAX_UPLOAD) for path in submissions.UPLOAD_PATHS]
+    app.add_middleware(BodyLimit, limit=8192, larger=uploads)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    for module in (public, people, challenges, admin, events, teacher):
+    for module in (public, people, challenges, admin, events, teacher, submissions):
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)

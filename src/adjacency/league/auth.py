@@ -61,3 +61,20 @@ def require_person(request: Request) -> Member:
         raise Forbidden("bots play through the WebSocket connection, not this endpoint")
     setattr(request.state, MEMBER, member)  # its rates are its own (check_rate)
     return member
+
+
+def require_bot(request: Request) -> Member:
+    """Endpoints for a team's bot: the bot whose token is the bearer token; else
+    :class:`UnknownToken` (401: none, unknown or revoked) or
+    :class:`~adjacency.serving.errors.Forbidden` (403: a person's or house bot's)."""
+    token = bearer(request.headers)
+    store = store_of(request)
+    member = None if token is None else store.authenticate(token)
+    if member is None:
+        if token is not None and store.is_admin(token):
+            raise Forbidden("the admin token acts for a team at /api/league/admin/members/NAME/")
+        raise UnknownToken("unknown or revoked token: ask your teacher for your team's token")
+    if member.kind != "bot":
+        raise Forbidden("only a team's bot token can do this")
+    setattr(request.state, MEMBER, member)  # its rates are its own (check_rate)
+    return member

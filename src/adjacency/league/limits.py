@@ -46,6 +46,10 @@ class LeagueLimits:
     """State-changing HTTP requests per minute: a person's moves, challenges and answers
     per person (their secret); admin requests per address; joins a quarter of it per
     address."""
+    uploads_per_minute: float = 2.0
+    """Uploads of a team's code per minute, each team its own (after a burst of
+    :attr:`upload_burst`): each one is kept, built and checked by the server."""
+    upload_burst: int = 5
     reads_per_minute: float = 2400.0
     """Public GETs of the JSON API per address per minute: thirty pages polling every
     2 s from one school address, with room to spare."""

@@ -476,3 +476,37 @@ class EventTable(BaseModel):
     playing: list[int] = Field(description="ids of its games in play")
     live: list[LiveEventGame] = Field(description="its games in play, with their players")
     changed: int = Field(description="grows whenever a game starts or ends")
+
+
+SubmissionStatus = Literal["received", "building", "accepted", "refused"]
+
+
+class SubmissionOut(BaseModel):
+    """One version of a team's submitted code, as the team and the teacher see it."""
+
+    version: int = Field(description="the team's own count: 1 for its first upload")
+    sha256: str = Field(description="the uploaded zip's SHA-256, in hex")
+    size: int = Field(description="the uploaded zip's size in bytes")
+    filename: str
+    status: SubmissionStatus = Field(
+        description="received (waiting to be built), building, accepted (it plays) or refused"
+    )
+    detail: str = Field(description="why it was refused, or what the build said")
+    created: float = Field(description="when it was uploaded (Unix time)")
+    decided: float | None = Field(description="when it was accepted or refused")
+
+
+class Submitted(BaseModel):
+    """An upload's answer: the version it is (``new`` false: these exact bytes were
+    already that version, nothing was stored)."""
+
+    name: str
+    new: bool
+    submission: SubmissionOut
+
+
+class Submissions(BaseModel):
+    """A team's versions, newest first."""
+
+    name: str
+    submissions: list[SubmissionOut]

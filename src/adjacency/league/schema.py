@@ -319,6 +319,37 @@ between two house bots only (events stored before this column, and events create
 without a pace)."""
 
 
+SUBMISSIONS = """
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    version INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    filename TEXT NOT NULL,
+    data BLOB NOT NULL,
+    status TEXT NOT NULL DEFAULT 'received'
+        CHECK (status IN ('received', 'building', 'accepted', 'refused')),
+    detail TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    decided REAL,
+    UNIQUE (member_id, version),
+    UNIQUE (member_id, sha256)
+);
+CREATE INDEX IF NOT EXISTS submissions_status ON submissions(status);
+"""
+"""Every version of every team's submitted code (:mod:`.submissions`): the zip as
+uploaded, its SHA-256, the team's version number and the build's verdict."""
+
+SUBMITTED_COLUMNS = (
+    ("events", "deadline", "REAL"),
+    ("games", "x_version", "INTEGER"),
+    ("games", "o_version", "INTEGER"),
+)
+"""An event's upload deadline (``NULL``: none), and the submission (``submissions.id``)
+each side of a game played, ``NULL`` for a side that was not a hosted bot."""
+
+
 def rebuild_totals(db: sqlite3.Connection) -> None:
     """Replace the aggregate tables' rows by a recomputation from the games and ratings
     (:data:`REBUILD`), in the caller's transaction ``db``."""
@@ -410,6 +441,11 @@ STORE_SCHEMA = Schema(
         Step("each event's own clock", columns=EVENT_CLOCK),
         Step("each game's detail code", columns=DETAIL_CODES, run=_read_details),
         Step("each event's own pace", columns=EVENT_PACE),
+        Step(
+            "submitted code: versions, deadlines, the version each game played",
+            SUBMISSIONS,
+            columns=SUBMITTED_COLUMNS,
+        ),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -427,7 +463,9 @@ STORE_SCHEMA = Schema(
    details stored before (:func:`~adjacency.serving.legacy_details.explain`; words of
    no code, an engine's, stay ``NULL``);
 5. each event's own pace (:data:`EVENT_PACE`; an event stored before has none: its
-   games follow the server's ``--pace``).
+   games follow the server's ``--pace``);
+6. the teams' submitted code (:data:`SUBMISSIONS`), each event's upload deadline and
+   the version each side of a game played (:data:`SUBMITTED_COLUMNS`; none before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

@@ -7,7 +7,9 @@ the connection (:class:`~.database.LeagueDb`) and the repositories of its tables
   in one transaction;
 * :class:`~.rating_rows.RatingsRepo` (``ratings_repo``): ratings, histories and the
   aggregates the public pages read;
-* :class:`~.event_store.EventsRepo` (``events``): the events, their members and boards.
+* :class:`~.event_store.EventsRepo` (``events``): the events, their members and boards;
+* :class:`~.submissions.SubmissionsRepo` (``submissions``): the teams' submitted code,
+  every version, and the events' upload deadlines (callers name it: no forwards here).
 
 Each repository takes the :class:`~.database.LeagueDb` and reads and writes only through
 its public :meth:`~.database.LeagueDb.query` and :meth:`~.database.LeagueDb.transaction`;
@@ -55,6 +57,7 @@ from .records import (
 from .rules import LeagueRules, Progress
 from .schema import CONFIG, SCHEMA_VERSION
 from .settings import LeagueSettings
+from .submissions import SubmissionsRepo
 
 __all__ = [
     "CONFIG",
@@ -90,6 +93,7 @@ class LeagueStore(SQLiteStore):
         self.games_repo = GamesRepo(self.database, self.meta_repo)
         self.ratings_repo = RatingsRepo(self.database)
         self.events = EventsRepo(self.database, self.members_repo)
+        self.submissions = SubmissionsRepo(self.database)
 
     @property
     def path(self) -> Path:

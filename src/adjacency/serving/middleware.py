@@ -18,32 +18,46 @@ class BodyLimit:
     """ASGI middleware refusing request bodies larger than ``limit`` bytes with 413.
 
     It reads the body itself (checking the declared length first), so an
-    oversized upload is refused before any endpoint parses it.
+    oversized upload is refused before any endpoint parses it. ``larger`` names the
+    paths (patterns matched against the whole path) allowed a larger body, each with its
+    own limit: an upload route, say; every other path keeps ``limit``.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int, larger: Iterable[tuple[re.Pattern[str], int]] = ()
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.larger = tuple(larger)
+
+    def limit_of(self, path: str) -> int:
+        """The body limit of a request to ``path``."""
+        return next((size for pattern, size in self.larger if pattern.match(path)), self.limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
+        limit = self.limit_of(scope.get("path", ""))
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._refuse(scope, receive, send)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(scope, receive, send, limit)
             return
-        body = b""
+        chunks: list[bytes] = []
+        size = 0
         while True:
             message = await receive()
             if message["type"] != "http.request":
                 return  # the client left
-            body += message.get("body", b"")
-            if len(body) > self.limit:
-                await self._refuse(scope, receive, send)
+            chunk = message.get("body", b"")
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                await self._refuse(scope, receive, send, limit)
                 return
             if not message.get("more_body", False):
                 break
+        body = b"".join(chunks)
         if body.lstrip()[:1] in (b"{", b"[") and _too_deep(body):
             response = JSONResponse(
                 {
@@ -66,10 +80,10 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         response = JSONResponse(
             {
-                "detail": f"request body too large: at most {self.limit} bytes are accepted",
+                "detail": f"request body too large: at most {limit} bytes are accepted",
                 "code": "too_large",
             },
             status_code=413,

@@ -1,0 +1,204 @@
+"""A team's submitted code: every upload kept, content-hashed and numbered
+(:class:`SubmissionsRepo`, the ``submissions`` table of :mod:`.schema`).
+
+A team (a member of kind ``bot``) submits source, not a running client: the zip as it
+was uploaded (at most :data:`MAX_UPLOAD` bytes) is kept in the league file, so a backup
+holds every version and a game can always name the code that played it. Each upload gets
+the team's next version number; an upload byte for byte equal to one the team already
+has (the same SHA-256) is that version again, not a new one.
+
+A version's life: ``received`` (stored, waiting for the server to build it), ``building``
+(a builder took it: built and checked in the sandbox), then ``accepted`` (it plays) or
+``refused`` (its ``detail`` says why: the compiler's output, the position it failed).
+The detail is the team's and the teacher's to read, never a public page's: it can quote
+the team's file paths. A server that stops mid-build leaves ``building`` rows, which the
+next start hands back to the builder (:meth:`SubmissionsRepo.requeue`).
+
+Deadlines: an event may close uploads at a time of its own (``events.deadline``); a team
+entered in an event whose deadline has passed and that has not finished may not upload
+(:meth:`SubmissionsRepo.closing_event`), and the event plays each team's last version
+accepted before its deadline (:meth:`SubmissionsRepo.playing`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .records import LeagueError
+
+if TYPE_CHECKING:  # a type only: the schema's upgrade steps import this package's modules
+    from .database import LeagueDb
+
+MAX_UPLOAD = 5 * 1024 * 1024
+"""The largest upload accepted, in bytes (a zip; the unpacked limits are the intake's)."""
+
+STATUSES = ("received", "building", "accepted", "refused")
+"""A version's states, in the order it passes them (:mod:`this module <.submissions>`)."""
+
+MAX_FILENAME = 200
+"""The longest file name kept with an upload (longer ones are cut): what the team
+called its zip, shown back to it."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One stored version of a team's code (the zip's bytes are read apart:
+    :meth:`SubmissionsRepo.data`)."""
+
+    id: int
+    member_id: int
+    version: int
+    """The team's own count: 1 for its first upload."""
+    sha256: str
+    size: int
+    filename: str
+    status: str
+    detail: str
+    """Why it was refused, or what the build said; for the team and the teacher only."""
+    created: float
+    decided: float | None
+
+
+COLUMNS = "id, member_id, version, sha256, size, filename, status, detail, created, decided"
+
+
+def _submission(row: tuple[object, ...]) -> Submission:
+    return Submission(*row)  # type: ignore[arg-type]
+
+
+class SubmissionsRepo:
+    """The ``submissions`` table: add, read, claim and decide versions."""
+
+    def __init__(self, db: LeagueDb) -> None:
+        self.db = db
+
+    def add(
+        self, member_id: int, data: bytes, filename: str, now: float | None = None
+    ) -> tuple[Submission, bool]:
+        """Keep ``data`` as the member's next version: ``(submission, True)``; or, when
+        the member has these bytes already, ``(that version, False)`` and nothing is
+        written. Raises :class:`~.records.LeagueError` for an empty or oversized upload
+        or a member who is not a bot (nothing is written)."""
+        if not data:
+            raise LeagueError("the upload is empty: send the zip of your project")
+        if len(data) > MAX_UPLOAD:
+            raise LeagueError(
+                f"the upload is {len(data):,} bytes: at most {MAX_UPLOAD:,} are accepted"
+            )
+        digest = hashlib.sha256(data).hexdigest()
+        name = (filename or "upload.zip")[:MAX_FILENAME]
+        with self.db.transaction() as db:
+            kind = db.execute("SELECT kind FROM members WHERE id = ?", (member_id,)).fetchone()
+            if kind is None or kind[0] != "bot":
+                raise LeagueError("only a team's bot submits code (not a person or a house bot)")
+            same = db.execute(
+                f"SELECT {COLUMNS} FROM submissions WHERE member_id = ? AND sha256 = ?",
+                (member_id, digest),
+            ).fetchone()
+            if same is not None:
+                return _submission(same), False
+            (last,) = db.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM submissions WHERE member_id = ?",
+                (member_id,),
+            ).fetchone()
+            stamp = time.time() if now is None else now
+            cursor = db.execute(
+                "INSERT INTO submissions (member_id, version, sha256, size, filename, data,"
+                " status, detail, created) VALUES (?, ?, ?, ?, ?, ?, 'received', '', ?)",
+                (member_id, last + 1, digest, len(data), name, data, stamp),
+            )
+            submission_id = cursor.lastrowid
+        return self.get(int(submission_id or 0)), True
+
+    def get(self, submission_id: int) -> Submission:
+        """One version by its id; :class:`~.records.LeagueError` if there is none."""
+        rows = self.db.query(f"SELECT {COLUMNS} FROM submissions WHERE id = ?", (submission_id,))
+        if not rows:
+            raise LeagueError(f"no submission {submission_id}")
+        return _submission(rows[0])
+
+    def data(self, submission_id: int) -> bytes:
+        """The zip of a version, byte for byte as it was uploaded."""
+        rows = self.db.query("SELECT data FROM submissions WHERE id = ?", (submission_id,))
+        if not rows:
+            raise LeagueError(f"no submission {submission_id}")
+        return bytes(rows[0][0])
+
+    def versions(self, member_id: int) -> list[Submission]:
+        """Every version of a member, newest first."""
+        rows = self.db.query(
+            f"SELECT {COLUMNS} FROM submissions WHERE member_id = ? ORDER BY version DESC",
+            (member_id,),
+        )
+        return [_submission(row) for row in rows]
+
+    def claim(self) -> Submission | None:
+        """The oldest ``received`` version, marked ``building`` in the same transaction
+        (so two builders never take the same one), or ``None``."""
+        with self.db.transaction() as db:
+            row = db.execute(
+                f"SELECT {COLUMNS} FROM submissions WHERE status = 'received' ORDER BY id LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute("UPDATE submissions SET status = 'building' WHERE id = ?", (row[0],))
+        return self.get(int(row[0]))
+
+    def decide(
+        self, submission_id: int, accepted: bool, detail: str, now: float | None = None
+    ) -> Submission:
+        """A built version's verdict: ``accepted`` or ``refused`` with its ``detail``."""
+        status = "accepted" if accepted else "refused"
+        stamp = time.time() if now is None else now
+        with self.db.transaction() as db:
+            changed = db.execute(
+                "UPDATE submissions SET status = ?, detail = ?, decided = ? WHERE id = ?",
+                (status, detail, stamp, submission_id),
+            ).rowcount
+        if not changed:
+            raise LeagueError(f"no submission {submission_id}")
+        return self.get(submission_id)
+
+    def requeue(self) -> int:
+        """Hand the versions a stopped server was building back to the builder; how many."""
+        with self.db.transaction() as db:
+            return int(
+                db.execute(
+                    "UPDATE submissions SET status = 'received' WHERE status = 'building'"
+                ).rowcount
+            )
+
+    def playing(self, member_id: int, deadline: float | None = None) -> Submission | None:
+        """The version a member plays: its latest accepted one, or with ``deadline`` (an
+        event's) its latest accepted one uploaded before it; ``None`` if it has none."""
+        rows = self.db.query(
+            f"SELECT {COLUMNS} FROM submissions WHERE member_id = ? AND status = 'accepted'"
+            " AND (? IS NULL OR created < ?) ORDER BY version DESC LIMIT 1",
+            (member_id, deadline, deadline),
+        )
+        return _submission(rows[0]) if rows else None
+
+    def closing_event(self, member_id: int, now: float | None = None) -> tuple[str, float] | None:
+        """An event that closes the member's uploads now: one it is entered in (not
+        withdrawn), not finished, whose deadline has passed; its name and deadline, or
+        ``None`` when the member may upload."""
+        stamp = time.time() if now is None else now
+        rows = self.db.query(
+            "SELECT e.name, e.deadline FROM events e JOIN event_members m ON m.event_id = e.id"
+            " WHERE m.member_id = ? AND m.withdrawn = 0 AND e.status != 'finished'"
+            " AND e.deadline IS NOT NULL AND e.deadline <= ? ORDER BY e.deadline LIMIT 1",
+            (member_id, stamp),
+        )
+        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+
+    def set_deadline(self, event_name: str, deadline: float | None) -> None:
+        """Set (or with ``None`` clear) an event's upload deadline."""
+        with self.db.transaction() as db:
+            changed = db.execute(
+                "UPDATE events SET deadline = ? WHERE name = ?", (deadline, event_name)
+            ).rowcount
+        if not changed:
+            raise LeagueError(f"no event named {event_name!r}")
