@@ -1,4 +1,5 @@
-"""Clocks kept by the server: increments, flag fall as a loss on time, bots within their clock."""
+"""The browser game's clocks: both shown, the first move untimed, a flag falling as a loss
+on time without a request, bots within their clock (the clock itself: tests/round)."""
 
 from __future__ import annotations
 
@@ -8,33 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.core.record import game_from_text
-from adjacency.serving.clock import SAFETY, Clock, move_budget
 from web_helpers import SMALL, wait_until
 
 PERSON = {"kind": "human"}
-
-
-def test_a_clock_deducts_the_turn_and_adds_the_increment() -> None:
-    clock = Clock(60.0, 2.0)
-    clock.start("x", now=100.0)
-    assert clock.left("x", now=103.0) == 57.0 and clock.left("o", now=103.0) == 60.0
-    assert clock.moved("x", now=105.0)
-    assert clock.remaining == {"x": 57.0, "o": 60.0}
-    clock.start("o", now=105.0)
-    assert not clock.moved("o", now=166.0)  # 61 s on a 60 s clock: the flag fell
-    assert clock.remaining["o"] == 0.0
-
-
-@pytest.mark.parametrize(
-    ("left", "increment", "plies", "cap"),
-    [(60, 0, 56, 60), (1, 0, 2, 60), (0.1, 0, 10, 5), (300, 5, 4, 10), (5, 2, 1, 60)],
-)
-def test_a_bots_budget_fits_its_clock(
-    left: float, increment: float, plies: int, cap: float
-) -> None:
-    budget = move_budget(left, increment, plies, cap)
-    assert 0 < budget <= cap
-    assert budget <= max(left - SAFETY, 0.05)
 
 
 def test_the_state_shows_both_clocks_and_the_first_move_starts_them(client: TestClient) -> None:

@@ -59,6 +59,7 @@ TITLES: dict[str, str] = {
     "storage": "Workers, plotting and storage",
     "serving": "Serving: what both HTTP servers share",
     "ratings": "Ratings: match statistics, Bradley-Terry, Glicko-2",
+    "round": "Round: a game in play",
     "bots": "Bots",
     "lab": "Lab: see the search",
     "puzzles": "Puzzles: proven by the solver",

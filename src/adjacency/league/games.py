@@ -41,7 +41,7 @@ from ..core.position import other
 from ..core.record import game_to_text
 from ..core.text import quote
 from ..ratings.glicko import Glicko
-from ..serving.clock import Clock
+from ..round.clock import Clock
 from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .event_store import clock_text

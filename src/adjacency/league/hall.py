@@ -8,7 +8,7 @@ game start and end, milliseconds) and house moves run in worker processes
 
 Rules the hall and its games (:mod:`.games`) enforce (docs/league.md says them to players):
 
-* A game's clock is the server's (:class:`adjacency.serving.clock.Clock`): the side to
+* A game's clock is the server's (:class:`adjacency.round.clock.Clock`): the side to
   move's time runs from the moment the server asks for its move; a move that
   arrives after its time is up, or no move before it is up, loses on time,
   whether the bot is connected or not (a disconnected bot's clock keeps running;

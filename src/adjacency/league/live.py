@@ -1,7 +1,7 @@
 """A game in play on the league server, and the messages and views made from it.
 
 :class:`LiveGame` holds what the server knows of a game while it is played: the
-record so far, the server's clock (:class:`~adjacency.serving.clock.Clock`), who
+record so far, the server's clock (:class:`~adjacency.round.clock.Clock`), who
 plays which side, and the timer and version that let late callbacks (a timer that
 fired, a house move that arrived after the game ended) recognise they are stale.
 The functions below build the protocol's messages about a game (docs/league.md,
@@ -19,7 +19,7 @@ from ..core import Color
 from ..core.details import Detail
 from ..core.errors import AdjacencyError
 from ..core.game import Game, Termination
-from ..serving.clock import SAFETY, Clock, move_budget
+from ..round.clock import SAFETY, Clock, move_budget
 from ..serving.details import detail_fields, english
 from .store import Member
 

@@ -10,7 +10,6 @@
 * :mod:`.errors`: the request errors with their HTTP statuses, and
   :mod:`.handlers`, which maps them and the core's error taxonomy onto responses;
 * :mod:`.models`: the error body's schema (:class:`~.models.ErrorMessage`);
-* :mod:`.clock`: the server's game clocks and a bot's move budget;
 * :mod:`.binding`: listening sockets, the Host allow-list and exposure warnings;
 * :mod:`.assets`: the shared static files (board drawing, stylesheet, icon, the API
   reference page), served by both apps under ``/static``.

@@ -9,7 +9,7 @@ import threading
 from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
-from ..serving.clock import Clock
+from ..round.clock import Clock
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
 from .analysis import check_analysable
 from .hints import HintBots

@@ -36,7 +36,7 @@ from ..core import COLORS, Color, IllegalMoveError, other
 from ..core.details import Detail
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
-from ..serving.clock import Clock, move_budget
+from ..round.clock import Clock, move_budget
 from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, NotNow
 from .hints import HINT_TIME, HintBots
@@ -230,9 +230,13 @@ class GameSession:
         """Start or stop the clock for the current state and arm the flag timer (call
         with the lock held, or from the constructor).
 
-        The side to move's clock runs if it is a person, or a bot that is thinking now
-        (see :mod:`adjacency.serving.clock`); the flag timer is one entry of the shared
-        scheduler."""
+        The browser game's rules of when a clock runs: a person's while they are to
+        move, from the first move of the game on (the first mover's first move is
+        untimed, so a game between devices does not tick before the friend arrives); a
+        bot's only while it thinks (not during the bot-vs-bot viewing delay, a pause, or
+        while it is stopped because no page watches its game). A side whose clock
+        reaches zero loses on time then (the flag timer, one entry of the shared
+        scheduler), whatever the score."""
         clock = self.clock
         if clock is None:
             return

@@ -1,24 +1,22 @@
-"""Game clocks kept by the server: a base time plus an increment per move (Fischer).
+"""The game clock: a base time plus an increment per move (Fischer), and a bot's budget.
 
-The server's clock is the only one that counts; pages show a copy that ticks
-between state events. Rules:
+The server's clock is the only one that counts; pages and bots are shown a copy. The
+clock itself only counts: *when* it runs is each server's rule, which it keeps with its
+driver (the browser game's in :mod:`adjacency.web.session`, the league's in
+:mod:`adjacency.league.games`). Its contract:
 
-* A person's clock runs while they are to move, from the first move of the game
-  on (the first mover's first move is untimed, so a game between devices does not
-  start ticking before the friend arrives).
-* A bot's clock runs only while the bot thinks: not during the viewing delay
-  between bot-vs-bot moves, not while a bot-vs-bot game is paused (a step is
-  timed: its bot thinks), and not while the bot is stopped because no page
-  watches its game (it resumes when a page opens the game again).
-* A move deducts the time since the turn began; if that leaves the clock below
-  zero the side has lost on time, else the increment is added.
-* A side whose clock reaches zero without moving loses on time at that moment
-  (a timer fires then; no request is needed), whatever the score.
-* A bot thinks for :func:`move_budget` of its remaining time, so it plays
-  within its clock.
-* The stored clock keeps when the running side's turn began (wall time), so
-  after a crash and restart the time since then is charged, downtime included
-  (the server cannot tell thinking from downtime).
+* :meth:`Clock.start` runs one side's clock from a moment; :meth:`Clock.stop` keeps
+  what it used (a pause, or the end of the game).
+* A move (:meth:`Clock.moved`) deducts the time since the turn began; if that leaves
+  the clock below zero the side has lost on time (its clock shows 0), else the
+  increment is added.
+* Every method takes the moment ``now`` (``time.monotonic``), default the present, so
+  a test or a replay drives the clock without waiting.
+* A bot thinks for :func:`move_budget` of its remaining time, so it plays within its
+  clock.
+* The stored clock (:meth:`Clock.to_dict`) keeps when the running side's turn began
+  (wall time), so after a crash and restart the time since then is charged, downtime
+  included (the server cannot tell thinking from downtime).
 """
 
 from __future__ import annotations
