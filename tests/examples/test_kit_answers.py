@@ -23,6 +23,7 @@ BOTS = {
     "javascript": ("last.js", "exports.move = (board) => {answer};\n"),
     "java": (
         "LastBot.java",
+        "import adjacency.kit.*;\n\n"
         "public class LastBot implements Bot {{\n"
         "    public String move(Board board, Deadline deadline) {{\n"
         "        java.util.List<String> moves = board.legalMoves();\n"
@@ -48,7 +49,7 @@ def student_bot(kit: str, answer: str, java_build: Path, tmp_path: Path) -> list
     compile_it = [tool("javac"), "-cp", str(java_build), "-d", str(built), str(source)]
     done = subprocess.run(compile_it, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    return [tool("java"), "-cp", f"{java_build}:{built}", "Main", "LastBot"]
+    return [tool("java"), "-cp", f"{java_build}:{built}", "adjacency.kit.Main", "LastBot"]
 
 
 def answer_of(command: list[str]) -> tuple[str, str]:
