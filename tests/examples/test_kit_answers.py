@@ -27,7 +27,9 @@ BOTS = {
         "public class LastBot implements Bot {{\n"
         "    public String move(Board board, Deadline deadline) {{\n"
         "        java.util.List<String> moves = board.legalMoves();\n"
-        "        return {answer};\n    }}\n}}\n",
+        "        return {answer};\n    }}\n\n"
+        "    static String report(Deadline deadline, String reported, String move) {{\n"
+        "        deadline.report(reported, 1, 0);\n        return move;\n    }}\n}}\n",
     ),
 }
 LAST = {
@@ -73,3 +75,20 @@ def test_an_answer_that_is_no_empty_square_goes_out_as_it_is(
     line, stderr = answer_of(student_bot(kit, '"zz99"', java_build, tmp_path))
     assert line == "bestmove zz99"
     assert "not an empty square" in stderr
+
+
+def test_the_java_runners_last_info_line_describes_the_move_it_sends(
+    java_build: Path, tmp_path: Path
+) -> None:
+    """A bot that reports one move and returns another: the runner sends the bot's own
+    move, and says so in an ``info string`` line right before it."""
+    answer = 'report(deadline, "b2", moves.get(moves.size() - 1))'
+    command = student_bot("java", answer, java_build, tmp_path)
+    done = subprocess.run(command, input=TRY_IT, capture_output=True, text=True, timeout=GUARD)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-3].startswith("info depth 1 score 0 time ") and lines[-3].endswith(" pv b2")
+    assert lines[-2:] == [
+        "info string the bot answers d6, not the last reported pv b2",
+        "bestmove d6",
+    ]
