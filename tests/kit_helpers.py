@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from adjacency.projects import kit_sources
+
 REPO = Path(__file__).resolve().parents[1]
 KITS = REPO / "examples" / "engines"
 JAVA_KIT = KITS / "java"
@@ -39,10 +41,10 @@ def tool(name: str) -> str:
 
 
 def build_java(folder: Path) -> Path:
-    """Compile the Java kit (its sources and the adapter example) into ``folder`` with every
-    lint warning an error; return ``folder``."""
-    sources = sorted(str(p) for p in JAVA_KIT.rglob("*.java") if "build" not in p.parts)
-    command = [tool("javac"), "-Xlint:all", "-Werror", "-d", str(folder), *sources]
+    """Compile the Java kit (its runner, bots, course adapter and stand-ins, shipped in the
+    package) into ``folder`` with every lint warning an error; return ``folder``."""
+    sources = sorted(str(p) for p in kit_sources().rglob("*.java"))
+    command = [tool("javac"), "-Xlint:all", "-Werror", "-parameters", "-d", str(folder), *sources]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return folder
@@ -51,7 +53,7 @@ def build_java(folder: Path) -> Path:
 def kit_command(kit: str, bot: str, java_build: Path) -> list[str]:
     """The command line that runs ``bot`` with ``kit``'s protocol runner."""
     if kit == "java":
-        return [tool("java"), "-cp", str(java_build), "Main", bot]
+        return [tool("java"), "-cp", str(java_build), "adjacency.kit.Main", bot]
     if kit == "javascript":
         return [tool("node"), str(NODE_KIT / "engine.js"), bot]
     # -E -s -S: no PYTHONPATH, no site-packages: the template needs nothing but the stdlib.

@@ -23,10 +23,13 @@ BOTS = {
     "javascript": ("last.js", "exports.move = (board) => {answer};\n"),
     "java": (
         "LastBot.java",
+        "import adjacency.kit.*;\n\n"
         "public class LastBot implements Bot {{\n"
         "    public String move(Board board, Deadline deadline) {{\n"
         "        java.util.List<String> moves = board.legalMoves();\n"
-        "        return {answer};\n    }}\n}}\n",
+        "        return {answer};\n    }}\n\n"
+        "    static String report(Deadline deadline, String reported, String move) {{\n"
+        "        deadline.report(reported, 1, 0);\n        return move;\n    }}\n}}\n",
     ),
 }
 LAST = {
@@ -48,7 +51,7 @@ def student_bot(kit: str, answer: str, java_build: Path, tmp_path: Path) -> list
     compile_it = [tool("javac"), "-cp", str(java_build), "-d", str(built), str(source)]
     done = subprocess.run(compile_it, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    return [tool("java"), "-cp", f"{java_build}:{built}", "Main", "LastBot"]
+    return [tool("java"), "-cp", f"{java_build}:{built}", "adjacency.kit.Main", "LastBot"]
 
 
 def answer_of(command: list[str]) -> tuple[str, str]:
@@ -72,3 +75,20 @@ def test_an_answer_that_is_no_empty_square_goes_out_as_it_is(
     line, stderr = answer_of(student_bot(kit, '"zz99"', java_build, tmp_path))
     assert line == "bestmove zz99"
     assert "not an empty square" in stderr
+
+
+def test_the_java_runners_last_info_line_describes_the_move_it_sends(
+    java_build: Path, tmp_path: Path
+) -> None:
+    """A bot that reports one move and returns another: the runner sends the bot's own
+    move, and says so in an ``info string`` line right before it."""
+    answer = 'report(deadline, "b2", moves.get(moves.size() - 1))'
+    command = student_bot("java", answer, java_build, tmp_path)
+    done = subprocess.run(command, input=TRY_IT, capture_output=True, text=True, timeout=GUARD)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-3].startswith("info depth 1 score 0 time ") and lines[-3].endswith(" pv b2")
+    assert lines[-2:] == [
+        "info string the bot answers d6, not the last reported pv b2",
+        "bestmove d6",
+    ]

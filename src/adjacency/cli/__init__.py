@@ -21,6 +21,7 @@ from ..core.text import quote
 COMMAND_MODULES = (
     "adjacency.cli.core_commands",
     "adjacency.cli.bot_commands",
+    "adjacency.cli.project_commands",
     "adjacency.cli.protocol_server_commands",
     "adjacency.cli.web_commands",
     "adjacency.cli.league_commands",

@@ -1,3 +1,5 @@
+package adjacency.kit;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;

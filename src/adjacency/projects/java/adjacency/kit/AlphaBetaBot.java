@@ -1,3 +1,5 @@
+package adjacency.kit;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +27,6 @@ public final class AlphaBetaBot implements Bot {
         this.nodes = 0;
         List<int[]> moves = ordered(board);
         String best = Board.square(moves.get(0)[0], moves.get(0)[1]);
-        deadline.offer(best);
         int most = Math.min(board.pliesLeft, deadline.maxDepth());
         for (int depth = 1; depth <= most; depth++) {
             try {
@@ -41,7 +42,7 @@ public final class AlphaBetaBot implements Bot {
                 moves.remove(bestMove);
                 moves.add(0, bestMove); // the next depth searches it first
                 best = Board.square(bestMove[0], bestMove[1]);
-                deadline.offer(best, depth, alpha);
+                deadline.report(best, depth, alpha);
             } catch (TimeUp up) {
                 break;
             }

@@ -1,3 +1,5 @@
+package adjacency.kit;
+
 /** The square that wins the most squares now; ties go to the first in a1, b1, ..., a2 order. */
 public final class GreedyBot implements Bot {
     @Override
@@ -12,7 +14,7 @@ public final class GreedyBot implements Bot {
                 }
             }
         }
-        deadline.offer(best, 1, bestGain);
+        deadline.report(best, 1, bestGain);
         return best;
     }
 }

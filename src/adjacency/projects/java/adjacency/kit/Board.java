@@ -1,3 +1,5 @@
+package adjacency.kit;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,3 +1,5 @@
+package adjacency.kit;
+
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
@@ -7,31 +9,31 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Timer;
-import java.util.TimerTask;
 
 /**
  * Runs a {@link Bot} over the engine protocol (docs/protocol.md) on standard input and output.
  *
  * <pre>
- * java -cp build Main greedy          # or alphabeta (the default), or the name of your Bot class
- * java -cp build Main --rules         # test mode: one position per line in, its facts out
+ * java -cp build adjacency.kit.Main alphabeta            # or greedy: the kit's own bots
+ * java -cp build adjacency.kit.Main MyBot                # a class that implements Bot
+ * java -cp build adjacency.kit.Main pkg.Bot 2 minimax    # a course bot and its arguments
+ * java -cp build adjacency.kit.Main --inspect [CLASS ARGS...]  # which course bots, called how
+ * java -cp build adjacency.kit.Main --rules              # test mode: positions in, facts out
  * </pre>
  *
  * Standard output carries protocol lines only: anything else printed with System.out goes
  * to standard error. The bot thinks in a thread of its own, so that {@code isready} and
- * {@code stop} are answered at once; when the budget is spent or {@code stop} arrives, the
- * runner answers with the bot's last offer even if the bot has not returned yet.
+ * {@code stop} are answered at once. The answer is always the bot's own: the runner never
+ * plays a move for it, so a bot that has not returned when its time is up loses on time.
  */
 public final class Main {
-    /** Share of {@code movetime} the bot is told it may use; the runner answers at 95%. */
+    /** Share of the move's time the bot is told it may use (the rest covers the start of the JVM's answer and the pipe). */
     static final double AIM = 0.85;
     static final long BARE_GO_MILLIS = 5000;
 
     private final PrintStream out;
     private final Bot bot;
     private final String name;
-    private final Timer timer = new Timer("deadline", true);
     private Board position = Board.start(8, 8, 28, 'x');
     private Search current;
 
@@ -43,8 +45,10 @@ public final class Main {
         boolean stopRequested;
         boolean answered;
         boolean returned;
+        long budget;
+        long started = System.nanoTime();
         String result;
-        TimerTask watchdog;
+        String reported; // the move of the last info line sent
     }
 
     Main(Bot bot, String name, PrintStream out) {
@@ -57,12 +61,17 @@ public final class Main {
         PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err); // a stray System.out.println must not break the protocol
         String choice = args.length > 0 ? args[0] : "alphabeta";
+        List<String> rest = args.length > 1 ? Arrays.asList(args).subList(1, args.length) : List.of();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         if (choice.equals("--rules")) {
             Rules.run(in, protocol);
             return;
         }
-        Main main = new Main(makeBot(choice), choice, protocol);
+        if (choice.equals("--inspect")) {
+            System.exit(Inspect.run(rest, protocol));
+            return;
+        }
+        Main main = new Main(makeBot(choice, rest), choice, protocol);
         String line;
         while ((line = in.readLine()) != null) {
             try {
@@ -78,8 +87,11 @@ public final class Main {
         System.exit(0);
     }
 
-    /** "greedy", "alphabeta", or the name of a class that implements Bot. */
-    static Bot makeBot(String choice) {
+    /**
+     * "greedy", "alphabeta", a class that implements Bot, or a course bot (a class with
+     * {@code int[] move(...)}, played by {@link CourseBot} with {@code args}).
+     */
+    static Bot makeBot(String choice, List<String> args) {
         switch (choice) {
             case "greedy":
                 return new GreedyBot();
@@ -87,9 +99,13 @@ public final class Main {
                 return new AlphaBetaBot();
             default:
                 try {
-                    return (Bot) Class.forName(choice).getDeclaredConstructor().newInstance();
-                } catch (ReflectiveOperationException | ClassCastException e) {
-                    System.err.println("no bot named '" + choice + "' (greedy, alphabeta, or a class implementing Bot): " + e);
+                    Class<?> type = Class.forName(choice);
+                    if (Bot.class.isAssignableFrom(type)) {
+                        return (Bot) type.getDeclaredConstructor().newInstance();
+                    }
+                    return CourseBot.of(type, args);
+                } catch (ReflectiveOperationException | IllegalArgumentException | LinkageError e) {
+                    System.err.println("no bot '" + choice + "' (greedy, alphabeta, a class implementing adjacency.kit.Bot, or a course bot with int[] move(...)): " + e.getMessage());
                     System.exit(2);
                     return null;
                 }
@@ -139,6 +155,9 @@ public final class Main {
                 error("this engine has no options: " + quote(line));
                 break;
             case "newgame":
+                if (current == null) {
+                    bot.newGame();
+                }
                 break;
             case "position":
                 try {
@@ -254,21 +273,16 @@ public final class Main {
         Search search = new Search();
         search.board = position;
         search.infinite = infinite;
+        search.budget = budget;
         search.deadline = new Deadline(budget < 0 ? -1 : (long) (budget * AIM), depth, text -> {
             synchronized (this) {
-                if (!search.answered) send(text);
+                if (!search.answered) {
+                    send(text);
+                    search.reported = text.substring(text.lastIndexOf(' ') + 1);
+                }
             }
         });
         current = search;
-        if (budget >= 0) {
-            search.watchdog = new TimerTask() {
-                @Override
-                public void run() {
-                    finish(search, null, true);
-                }
-            };
-            timer.schedule(search.watchdog, Math.max(1, (long) (budget * 0.95)));
-        }
         Thread thread = new Thread(() -> {
             String move = null;
             try {
@@ -281,7 +295,7 @@ public final class Main {
                 System.err.flush();
                 Runtime.getRuntime().halt(1);
             }
-            finish(search, move, false);
+            finish(search, move);
         }, "search");
         thread.setDaemon(true);
         thread.start();
@@ -289,54 +303,58 @@ public final class Main {
 
     /**
      * {@code quit} or the end of input. A search with a time budget still answers with the bot's
-     * own move, at the latest when its budget is spent (so a piped {@code go} then {@code quit}
-     * shows what the bot plays, not a stand-in); one without a budget is stopped now.
+     * own move if the bot returns within that budget (so a piped {@code go} then {@code quit}
+     * shows what the bot plays); one without a budget is stopped now. Nothing is answered for
+     * a bot that has not returned by then.
      */
     private synchronized void quit() {
-        if (current != null && current.watchdog == null) {
+        if (current != null && current.budget < 0) {
             stop();
-            return;
         }
         while (current != null) {
+            long left = current.budget < 0 ? 0 : current.budget - (System.nanoTime() - current.started) / 1_000_000L;
+            if (left <= 0) {
+                if (current.budget >= 0) {
+                    System.err.println("the bot had not answered within its " + current.budget + " ms at quit");
+                }
+                return;
+            }
             try {
-                wait(); // finish() notifies once the answer is sent
+                wait(left); // finish() notifies once the answer is sent
             } catch (InterruptedException e) {
-                stop();
                 return;
             }
         }
     }
 
+    /** Tells the bot to stop (its deadline has passed); it answers when it returns. */
     private synchronized void stop() {
         if (current != null) {
             current.stopRequested = true;
             current.deadline.stop();
-            finish(current, null, true);
+            if (current.returned) {
+                finish(current, current.result);
+            }
         }
     }
 
     /**
-     * Ends a search with exactly one {@code bestmove}: the bot's answer ({@code forced} false),
-     * or on stop/timeout its answer if it has one, else its last offer. An infinite search
-     * keeps an early answer until {@code stop}.
+     * Ends a search with exactly one {@code bestmove}: the bot's own answer. An infinite
+     * search keeps an early answer until {@code stop}. When the last {@code info} line the
+     * bot reported named another move, an {@code info string} line says which move is sent,
+     * so that the last line describes the answer.
      */
-    private synchronized void finish(Search search, String move, boolean forced) {
+    private synchronized void finish(Search search, String move) {
         if (search.answered) {
             return;
         }
-        if (!forced) {
-            search.returned = true;
-            search.result = move;
-            if (search.infinite && !search.stopRequested) {
-                return;
-            }
+        search.returned = true;
+        search.result = move;
+        if (search.infinite && !search.stopRequested) {
+            return;
         }
-        String answer = search.returned ? search.result : search.deadline.best();
-        if (answer == null && !search.returned) {
-            // no answer in time and nothing offered: the runner answers in time for it
-            answer = new GreedyBot().move(search.board, new Deadline(-1, 1, text -> { }));
-            System.err.println("the bot offered no move in time; the runner plays greedy's " + answer);
-        } else if (!isLegal(search.board, answer)) {
+        String answer = move;
+        if (!isLegal(search.board, answer)) {
             // the bot's own answer goes out as it is: the controller judges it illegal
             System.err.println("the bot answered '" + answer + "', not an empty square");
             String token = String.valueOf(answer).replaceAll("\\s+", "");
@@ -344,10 +362,10 @@ public final class Main {
         }
         search.answered = true;
         search.deadline.stop();
-        if (search.watchdog != null) {
-            search.watchdog.cancel();
-        }
         current = null;
+        if (search.reported != null && !search.reported.equals(answer)) {
+            send("info string the bot answers " + answer + ", not the last reported pv " + search.reported);
+        }
         send("bestmove " + answer);
         notifyAll(); // a quit waiting for this answer
     }

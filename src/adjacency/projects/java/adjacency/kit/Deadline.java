@@ -1,11 +1,14 @@
+package adjacency.kit;
+
 import java.util.function.Consumer;
 
 /**
- * The time budget of one move, and the way a bot reports its best move so far.
+ * The time budget of one move, and the way a bot reports its progress.
  *
  * <p>{@link #passed()} turns true when the budget is spent or the controller sent
- * {@code stop}. {@link #maxDepth()} is the depth limit of {@code go depth N}
- * ({@code Integer.MAX_VALUE} when none was given).
+ * {@code stop}: the bot then returns its best move at once. {@link #maxDepth()} is the depth
+ * limit of {@code go depth N} ({@code Integer.MAX_VALUE} when none was given). The runner
+ * answers with what the bot returns, never with a move of its own.
  */
 public final class Deadline {
     private final long start = System.nanoTime();
@@ -13,7 +16,6 @@ public final class Deadline {
     private final int maxDepth;
     private final Consumer<String> info;
     private volatile boolean stopped;
-    private volatile String best;
 
     /** {@code budgetMillis < 0}: no time limit (only {@code stop} ends the search). */
     public Deadline(long budgetMillis, int maxDepth, Consumer<String> info) {
@@ -40,19 +42,13 @@ public final class Deadline {
         return maxDepth;
     }
 
-    /** The best move so far; the runner plays it if the bot does not answer in time. */
-    public void offer(String move) {
-        best = move;
-    }
-
-    /** The best move so far, with the depth searched and its score in pieces (side to move). */
-    public void offer(String move, int depth, int score) {
-        best = move;
+    /**
+     * A progress line for the controller: the best move so far, the depth searched and its
+     * score in pieces (side to move). It is information only: the runner plays what
+     * {@code move} returns, and if that differs from the last line reported, it says so.
+     */
+    public void report(String move, int depth, int score) {
         info.accept("info depth " + depth + " score " + (score * 100) + " time " + elapsedMillis() + " pv " + move);
-    }
-
-    public String best() {
-        return best;
     }
 
     void stop() {

@@ -1,0 +1,87 @@
+"""The ``project`` command: build a course project (a folder or a zip) into a bot.
+
+``adjacency project build PATH`` takes the project as the team has it, says what it left
+out, compiles the rest with the Java kit and prints the ``cmd:`` spec that plays the bot;
+``adjacency project kit`` prints where the Java kit's sources are, for a bot of one's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    """Add the ``project`` subcommand with its ``build`` and ``kit`` actions."""
+    project = commands.add_parser(
+        "project",
+        help="build a Java course project (folder or zip) into a bot",
+        description="Build a course project written for the course's JavaFX game window, "
+        "unedited, into a bot that plays over the engine protocol "
+        "(docs/tutorials/course-bot.md).",
+    )
+    actions = project.add_subparsers(dest="action", metavar="ACTION", required=True)
+    build = actions.add_parser(
+        "build",
+        help="compile a project and print the cmd: spec that plays its bot",
+        description="Take a folder or a .zip (at most 5 MB zipped, 50 MB unpacked, 2000 "
+        "files; no links, devices, absolute or '..' names), compile its Java sources "
+        "but those that need JavaFX beyond the stand-ins, find the bot (a class with "
+        "'int[] move(...)'; adjacency-bot.json or --bot chooses among several) and print "
+        "the cmd: spec that plays it. Binaries (jars, DLLs, class files) are never loaded.",
+    )
+    build.add_argument("path", type=Path, help="the project: a folder or a .zip file")
+    build.add_argument(
+        "--out",
+        type=Path,
+        default=Path("adjacency-build"),
+        help="folder for the build (src/, classes/); replaced if an earlier build made it",
+    )
+    build.add_argument("--bot", help="the bot's class (e.g. bots.MinimaxBot), as in the manifest")
+    build.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="an argument of the bot (repeatable; with --bot), as the manifest's 'args'",
+    )
+    build.set_defaults(handler=run_build)
+    kit = actions.add_parser(
+        "kit",
+        help="print the folder of the Java kit's sources",
+        description="Print the folder of the Java kit's sources (the runner adjacency.kit.Main, "
+        "the Bot interface, the example bots, the JavaFX stand-ins), to compile a bot of "
+        "one's own with them.",
+    )
+    kit.set_defaults(handler=run_kit)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from ..core.errors import InvalidSettingsError
+    from ..projects import build, take_in
+
+    if args.arg and not args.bot:
+        raise InvalidSettingsError("--arg goes with --bot (the manifest has its own 'args')")
+    intake = take_in(args.path)
+    built = build(intake, args.out.resolve(), args.bot, args.arg)
+    for path, why in built.selection.left_out:
+        print(f"left out {path}: {why}")
+    for stand_in in built.selection.stand_ins:
+        print(f"stand-in {stand_in.qualified} {stand_in.path}")
+    others = len(intake.left_out)
+    if others:
+        shown = ", ".join(intake.left_out[:8]) + (", ..." if others > 8 else "")
+        print(f"left out {others} file(s) that are not Java sources, unread: {shown}")
+    print(f"compiled {len(built.selection.kept)} source file(s) into {built.classes}")
+    chosen = next((c for c in built.candidates if c.name == built.bot), None)
+    print(f"bot {built.bot}: {chosen.detail if chosen else ''}")
+    print(built.spec)
+    return 0
+
+
+def run_kit(args: argparse.Namespace) -> int:
+    from ..projects import kit_sources
+
+    print(kit_sources())
+    return 0

@@ -1,0 +1,219 @@
+"""Building a course project into a bot: sources in, a ``cmd:`` spec out.
+
+One implementation for a student's own machine (``adjacency project build``) and for a
+server that builds uploads: :func:`build` takes a project already taken in
+(:mod:`.intake`), selects its sources (:mod:`.sources`), compiles them with the kit's
+runner and stand-ins (package data under ``projects/java``) with ``javac``, then asks the
+runner (``adjacency.kit.Main --inspect``, Java reflection on the compiled classes, which it
+loads without running them) which classes are course bots and how it would call each. The
+bot is the one the manifest (``adjacency-bot.json``: ``{"class": ..., "args": [...]}``) or
+the caller names, else the only one found; with several and no choice, the build lists them
+all and refuses to guess.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from ..core.errors import AdjacencyError, AdjacencyRuntimeError
+from .intake import MANIFEST, Intake
+from .sources import Selection, select
+
+MARKER = ".adjacency-build"
+"""The file that marks a folder as a build's output (only such a folder is replaced)."""
+RUNNER = "adjacency.kit.Main"
+"""The kit's protocol runner: ``java -cp CLASSES adjacency.kit.Main CLASS ARGS...``."""
+COMPILE_SECONDS = 300.0
+INSPECT_SECONDS = 60.0
+
+
+class BuildFailed(AdjacencyError):
+    """The project does not compile, or no bot can be chosen; the message says why
+    (the compiler's output verbatim, or the classes found)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A class the runner could play (``ok``) or not, with how it calls it or why not."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass
+class Built:
+    """A build's result: the class path, the chosen bot, its arguments, the ``cmd:`` spec."""
+
+    classes: Path
+    bot: str
+    args: list[str]
+    selection: Selection
+    candidates: list[Candidate] = field(default_factory=list)
+
+    def command(self) -> list[str]:
+        return ["java", "-cp", str(self.classes), RUNNER, self.bot, *self.args]
+
+    @property
+    def spec(self) -> str:
+        return "cmd:" + shlex.join(self.command())
+
+
+def kit_sources() -> Path:
+    """The folder of the kit's Java sources (runner, bots, stand-ins) in the installed package."""
+    return Path(str(resources.files("adjacency.projects") / "java"))
+
+
+def tool(name: str) -> str:
+    """The path of ``javac`` or ``java``; :class:`AdjacencyRuntimeError` if it is missing."""
+    path = shutil.which(name)
+    if path is None:
+        raise AdjacencyRuntimeError(
+            f"{name} is not on the PATH: building a Java bot needs a JDK 17"
+        )
+    return path
+
+
+def read_manifest(intake: Intake) -> tuple[str, list[str]] | None:
+    """The bot the project's manifest names (class, arguments), or ``None`` without one."""
+    if intake.manifest is None:
+        return None
+    where, data = intake.manifest
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BuildFailed(f"{where}: not JSON ({exc})") from None
+    if not isinstance(value, dict) or not isinstance(value.get("class"), str):
+        raise BuildFailed(f'{where}: expected {{"class": "pkg.Bot", "args": ["2"]}}')
+    unknown = sorted(set(value) - {"class", "args"})
+    if unknown:
+        raise BuildFailed(f"{where}: unknown keys {unknown} (only 'class' and 'args')")
+    args = value.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, (str, int, float)) for a in args):
+        raise BuildFailed(f"{where}: 'args' must be a list of strings or numbers")
+    return value["class"], [str(a) for a in args]
+
+
+def prepare(out: Path) -> None:
+    """Make ``out`` an empty build folder: a new one, or one an earlier build made; a folder
+    with other files is refused (a build never deletes what it did not write)."""
+    if out.exists():
+        if not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file()):
+            raise BuildFailed(
+                f"{out} exists and is not a build folder: give --out a new or empty folder"
+            )
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    (out / MARKER).write_text("written by adjacency project build; replaced by the next\n")
+
+
+def write_sources(selection: Selection, folder: Path) -> list[Path]:
+    """Writes the kept sources and the stand-ins under ``folder`` by package; their paths."""
+    written = []
+    for source in [*selection.kept, *selection.stand_ins]:
+        target = folder / source.target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(source.text, encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def compile_java(files: list[Path], classes: Path, workdir: Path) -> None:
+    """``javac`` over the kit and ``files`` into ``classes``, with the parameters' names
+    kept (the adapter reads them); its output verbatim in :class:`BuildFailed` on failure."""
+    kit = sorted(kit_sources().rglob("*.java"))
+    argfile = workdir / "sources.txt"
+    argfile.write_text("".join(f'"{p.as_posix()}"\n' for p in [*kit, *files]))
+    command = [
+        tool("javac"),
+        "-encoding",
+        "UTF-8",
+        "-parameters",
+        "-proc:none",
+        "-nowarn",
+        "-Xmaxerrs",
+        "1000",
+        "-d",
+        str(classes),
+        f"@{argfile}",
+    ]
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=COMPILE_SECONDS, cwd=workdir
+        )
+    except subprocess.TimeoutExpired:
+        raise BuildFailed(f"javac ran longer than {COMPILE_SECONDS:g} s") from None
+    if done.returncode != 0:
+        raise BuildFailed("javac failed:\n" + done.stdout + done.stderr)
+
+
+def inspect(classes: Path, choice: list[str] | None = None) -> list[Candidate]:
+    """The runner's view of the compiled classes: every course bot, or the chosen class
+    (``[CLASS, ARGS...]``), each playable or with the reason it is not."""
+    command = [tool("java"), "-cp", str(classes), RUNNER, "--inspect", *(choice or [])]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=INSPECT_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise BuildFailed(f"looking for the bot took longer than {INSPECT_SECONDS:g} s") from None
+    found = []
+    for line in done.stdout.splitlines():
+        parts = line.split(" ", 3)
+        if len(parts) == 4 and parts[0] == "bot":
+            found.append(Candidate(parts[1], parts[2] == "ok", parts[3]))
+    if not found and done.returncode != 0 and done.stderr.strip():
+        raise BuildFailed("inspecting the classes failed:\n" + done.stderr)
+    return found
+
+
+def listing(candidates: list[Candidate], classes: Path) -> str:
+    """Every class found, with the command that plays it or why it cannot be played."""
+    lines = []
+    for c in candidates:
+        if c.ok:
+            spec = "cmd:" + shlex.join(["java", "-cp", str(classes), RUNNER, c.name])
+            lines.append(f"  {c.name}: {c.detail}\n    {spec}")
+        else:
+            lines.append(f"  {c.name}: cannot be played: {c.detail}")
+    return "\n".join(lines)
+
+
+def build(
+    intake: Intake, out: Path, bot: str | None = None, args: list[str] | None = None
+) -> Built:
+    """Compile ``intake`` into ``out`` (``out/src``: the sources compiled, ``out/classes``:
+    the class path) and choose its bot: ``bot`` and ``args`` if given, else the manifest's,
+    else the only course bot found."""
+    selection = select(intake.sources)
+    chosen = (bot, list(args or [])) if bot else read_manifest(intake)
+    prepare(out)
+    classes = out / "classes"
+    files = write_sources(selection, out / "src")
+    compile_java(files, classes, out)
+    if chosen is not None:
+        found = inspect(classes, [chosen[0], *chosen[1]])
+        if not found or not found[0].ok:
+            why = found[0].detail if found else "it is not in the project"
+            every = inspect(classes)
+            raise BuildFailed(
+                f"the bot {chosen[0]} with arguments {chosen[1]} cannot be played: {why}\n"
+                f"course bots found:\n{listing(every, classes) or '  none'}"
+            )
+        return Built(classes, chosen[0], chosen[1], selection, found)
+    found = inspect(classes)
+    playable = [c for c in found if c.ok]
+    if len(playable) == 1:
+        return Built(classes, playable[0].name, [], selection, found)
+    if not found:
+        raise BuildFailed("no course bot in the project: no class has a method 'int[] move(...)'")
+    if not playable:
+        raise BuildFailed(f"no course bot can be played as it is:\n{listing(found, classes)}")
+    raise BuildFailed(
+        f"{len(playable)} bots in the project; choose one in {MANIFEST} "
+        '({"class": "pkg.MyBot", "args": []}) or with --bot:\n' + listing(found, classes)
+    )

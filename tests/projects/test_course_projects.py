@@ -1,0 +1,207 @@
+"""Course projects built unedited through ``adjacency project build`` (the real ``javac``)
+and played on 8x8 through ``adjacency match`` (the real ``java``): every shape of bot class,
+constructor and ``move`` of :mod:`course_projects`, in folders and in zips as a team has
+them, with the bot's every move checked against its own rule in the stored records."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from adjacency.arena.store import Store
+from adjacency.core.record import game_from_text
+from course_projects import (
+    ALGORITHM,
+    BINARIES,
+    CONTROLLER_CONSTRUCTOR,
+    CONTROLLER_MOVE,
+    MANIFEST_BOTTOM,
+    PLAYER_STRING,
+    SLOW,
+    TWO_BOTS,
+    UNPACKAGED,
+    Project,
+    first_empty,
+)
+from league_helpers import env
+
+pytestmark = [pytest.mark.jvm, pytest.mark.slow]
+
+ROUNDS = 3
+
+
+def write(folder: Path, project: Mapping[str, bytes | str]) -> Path:
+    for name, content in project.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+    return folder
+
+
+def zipped(path: Path, project: Mapping[str, bytes | str], top: str = "") -> Path:
+    """``project`` as a zip, its files under ``top`` (GitHub's Download ZIP: REPO-main/)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        if top:
+            archive.writestr(top, "")
+        for name, content in project.items():
+            archive.writestr(top + name, content)
+    path.write_bytes(buffer.getvalue())
+    return path
+
+
+def adjacency(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "adjacency", *args]
+    return subprocess.run(
+        command, cwd=cwd, env=env(), capture_output=True, text=True, timeout=timeout
+    )
+
+
+def build(project: Path, out: Path, *extra: str) -> tuple[str, str]:
+    """Build through the CLI; the printed ``cmd:`` spec and the whole output."""
+    done = adjacency("project", "build", str(project), "--out", str(out), *extra, cwd=out.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+    spec = done.stdout.splitlines()[-1]
+    assert spec.startswith("cmd:java -cp "), done.stdout
+    return spec, done.stdout
+
+
+def play(spec: str, tmp_path: Path, time: str = "1") -> list[tuple[str, str, str]]:
+    """Two games on 8x8 against greedy (one with each colour); per game: the bot's colour,
+    the termination and the stored record."""
+    db = tmp_path / "arena.db"
+    done = adjacency(
+        "match",
+        spec,
+        "greedy",
+        "--games",
+        "2",
+        "--size",
+        "8x8",
+        "--rounds",
+        str(ROUNDS),
+        "--time",
+        time,
+        "--margin",
+        "1",
+        "--db",
+        str(db),
+        "--quiet",
+        "-j",
+        "1",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    with Store(db) as store:
+        games = store.games()
+    assert len(games) == 2
+    return [("x" if g.x == spec else "o", g.termination, g.record) for g in games]
+
+
+def assert_plays_its_rule(spec: str, tmp_path: Path, from_top: bool = True) -> None:
+    """Both games end on the board, and every move of the bot is its own rule's square."""
+    for color, termination, record in play(spec, tmp_path):
+        assert termination == "normal", record
+        game = game_from_text(record)  # replays every move through Position.play
+        assert game.position.is_over and len(game.moves) == 2 * ROUNDS
+        played = zip(game.moves, game.positions, strict=False)
+        mine = [(m.square, p) for m, p in played if p.turn == color]
+        assert [square for square, _ in mine] == [first_empty(p, from_top) for _, p in mine]
+
+
+@pytest.mark.parametrize(
+    ("project", "bot"),
+    [
+        (UNPACKAGED, "Bot"),
+        (PLAYER_STRING, "bots.Bot"),
+        (CONTROLLER_MOVE, "bot.LocalSearchBot"),
+        (CONTROLLER_CONSTRUCTOR, "game.Bot"),
+    ],
+    ids=["default-package", "player-string", "move-controller", "controller-constructor"],
+)
+def test_a_course_project_builds_unedited_and_plays_its_own_moves(
+    project: Project, bot: str, tmp_path: Path
+) -> None:
+    spec, output = build(write(tmp_path / "project", project), tmp_path / "build")
+    assert spec.endswith(f"adjacency.kit.Main {bot}")
+    assert_plays_its_rule(spec, tmp_path)
+    if "OutputFrameController" in str(project):
+        assert "stand-in" in output and "needs JavaFX beyond the stand-ins" in output
+
+
+def test_a_bot_with_arguments_gets_them_from_the_command_line(tmp_path: Path) -> None:
+    """``Bot(int algorithm, char self, char enemy)``: without the algorithm the build says
+    what is missing; with ``--bot ... --arg 2`` the cmd: spec passes it and the bot plays
+    algorithm 2 (from the bottom), its marks given by the side it plays."""
+    project = write(tmp_path / "project", ALGORITHM)
+    refused = adjacency("project", "build", str(project), "--out", "b", cwd=tmp_path)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "int algorithm" in refused.stderr and "needs 1 argument" in refused.stderr
+    spec, _ = build(project, tmp_path / "build", "--bot", "ai.search.Bot", "--arg", "2")
+    assert spec.endswith("adjacency.kit.Main ai.search.Bot 2")
+    assert_plays_its_rule(spec, tmp_path, from_top=False)
+
+
+def test_a_manifest_chooses_among_two_bots_and_without_it_both_are_listed(
+    tmp_path: Path,
+) -> None:
+    project = write(tmp_path / "project", TWO_BOTS)
+    refused = adjacency("project", "build", str(project), "--out", "b", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "2 bots in the project" in refused.stderr
+    for name in ("bots.BottomBot", "bots.TopBot"):
+        assert f"adjacency.kit.Main {name}" in refused.stderr  # a cmd: line for each
+    (project / "adjacency-bot.json").write_text(MANIFEST_BOTTOM)
+    spec, _ = build(project, tmp_path / "build")
+    assert spec.endswith("adjacency.kit.Main bots.BottomBot")
+    assert_plays_its_rule(spec, tmp_path, from_top=False)
+
+
+def test_a_team_folder_with_the_javafx_sdk_report_and_screenshots(tmp_path: Path) -> None:
+    """A folder as a team has it: the build compiles the bot, leaves out the JavaFX window
+    classes and the module file (saying why) and every other file unread."""
+    folder = write(tmp_path / "Tubes1_Team", {**CONTROLLER_MOVE, **BINARIES})
+    spec, output = build(folder, tmp_path / "build")
+    assert spec.endswith("adjacency.kit.Main bot.LocalSearchBot")
+    assert "left out src/module-info.java: a module or package declaration" in output
+    assert "left out src/controllers/Main.java: needs JavaFX beyond the stand-ins" in output
+    assert "javafx.application.Application" in output
+    assert "left out 8 file(s) that are not Java sources, unread" in output
+    assert not list((tmp_path / "build").rglob("*.jar")) and not list(
+        (tmp_path / "build").rglob("*.dll")
+    )
+    assert_plays_its_rule(spec, tmp_path)
+
+
+def test_a_github_download_zip_with_its_top_folder(tmp_path: Path) -> None:
+    archive = zipped(tmp_path / "Tubes1-main.zip", {**PLAYER_STRING, **BINARIES}, "Tubes1-main/")
+    spec, _ = build(archive, tmp_path / "build")
+    assert spec.endswith("adjacency.kit.Main bots.Bot")
+    assert_plays_its_rule(spec, tmp_path)
+
+
+def test_a_late_course_bot_loses_on_time_and_is_never_answered_for(tmp_path: Path) -> None:
+    spec, _ = build(write(tmp_path / "project", SLOW), tmp_path / "build")
+    for color, termination, record in play(spec, tmp_path, time="0.3"):
+        assert termination == "time forfeit" and "sent no bestmove" in record, record
+        game = game_from_text(record)
+        assert all(p.turn != color for p in game.positions[: len(game.moves)])  # no move of its
+
+
+def test_compiler_errors_are_shown_verbatim(tmp_path: Path) -> None:
+    broken = {"src/Bot.java": "public class Bot {\n    public int[] move() { return nope; }\n}\n"}
+    done = adjacency(
+        "project", "build", str(write(tmp_path / "p", broken)), "--out", "b", cwd=tmp_path
+    )
+    assert done.returncode == 2
+    assert "javac failed:" in done.stderr
+    assert "Bot.java:2: error: cannot find symbol" in done.stderr and "nope" in done.stderr

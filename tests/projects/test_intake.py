@@ -1,0 +1,150 @@
+"""Hostile projects refused by ``adjacency project build`` before anything is unpacked: each
+zip or folder breaks one intake rule, the refusal names that rule, the exit status is the
+bad-input one, and nothing is written (the output folder is never made; the working folder
+holds exactly what it held)."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from adjacency.projects.intake import MAX_FILES, MAX_ZIP_BYTES
+from league_helpers import env
+
+BOT = "public class Bot {\n    public int[] move() { return new int[] {0, 0}; }\n}\n"
+
+
+def entry(name: str, mode: int | None = None) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name)
+    if mode is not None:
+        info.create_system = 3  # Unix: external_attr's high half is the file's mode
+        info.external_attr = mode << 16
+    return info
+
+
+def make_zip(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> Path:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("src/Bot.java", BOT)
+        for info, data in entries:
+            archive.writestr(info, data)
+    path.write_bytes(buffer.getvalue())
+    return path
+
+
+def traversal(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [("src/../../evil.java", b"class evil {}")])
+
+
+def absolute(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [("/etc/cron.d/evil.java", b"class evil {}")])
+
+
+def drive(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [("C:/Windows/evil.java", b"class evil {}")])
+
+
+def symlink(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [(entry("src/Link.java", stat.S_IFLNK | 0o777), b"/etc/passwd")])
+
+
+def device(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [(entry("src/dev.java", stat.S_IFCHR | 0o666), b"")])
+
+
+def fifo(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [(entry("src/pipe", stat.S_IFIFO | 0o644), b"")])
+
+
+def bomb(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [("src/Big.java", b"\0" * (20 * 1024 * 1024))])
+
+
+def unpacked(tmp: Path) -> Path:
+    # Entries each under the ratio rule's floor, together past 50 MB unpacked.
+    return make_zip(tmp / "p.zip", [(f"res/{i}.txt", b"a" * 1_000_000) for i in range(60)])
+
+
+def many(tmp: Path) -> Path:
+    return make_zip(tmp / "p.zip", [(f"src/F{i}.txt", b"") for i in range(MAX_FILES)])
+
+
+def large(tmp: Path) -> Path:
+    path = make_zip(tmp / "p.zip", [("lib/big.jar", os.urandom(MAX_ZIP_BYTES))])
+    return path
+
+
+def not_a_zip(tmp: Path) -> Path:
+    path = tmp / "p.zip"
+    path.write_bytes(b"MZ this is no zip")
+    return path
+
+
+def folder_link(tmp: Path) -> Path:
+    folder = tmp / "project"
+    (folder / "src").mkdir(parents=True)
+    (folder / "src" / "Bot.java").write_text(BOT)
+    (folder / "src" / "Secret.java").symlink_to("/etc/passwd")
+    return folder
+
+
+def folder_fifo(tmp: Path) -> Path:
+    folder = tmp / "project"
+    (folder / "src").mkdir(parents=True)
+    (folder / "src" / "Bot.java").write_text(BOT)
+    os.mkfifo(folder / "src" / "pipe")
+    return folder
+
+
+HOSTILE: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "traversal": (traversal, "rule 'no .. in names'"),
+    "absolute": (absolute, "rule 'no absolute names'"),
+    "drive": (drive, "rule 'no absolute names'"),
+    "symlink": (symlink, "rule 'no links or devices': the entry 'src/Link.java' is a link"),
+    "device": (device, "is a character device"),
+    "fifo": (fifo, "is a named pipe"),
+    "bomb": (bomb, "rule 'compression ratio'"),
+    "unpacked-size": (unpacked, "rule 'unpacked size'"),
+    "file-count": (many, "rule 'file count'"),
+    "zip-size": (large, "rule 'zip size'"),
+    "not-a-zip": (not_a_zip, "rule 'a zip file'"),
+    "folder-link": (folder_link, "rule 'no links or devices': 'src/Secret.java' is a link"),
+    "folder-fifo": (folder_fifo, "is a named pipe"),
+}
+
+
+def listing(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_a_hostile_project_is_refused_with_its_rule_and_nothing_written(
+    case: str, tmp_path: Path
+) -> None:
+    make, rule = HOSTILE[case]
+    given = tmp_path / "given"
+    given.mkdir()
+    project = make(given)
+    work = tmp_path / "work"
+    work.mkdir()
+    before = listing(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "adjacency", "project", "build", str(project), "--out", "out"],
+        cwd=work,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert rule in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert listing(tmp_path) == before  # no out/, nothing unpacked anywhere
