@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test test-core lint typecheck pytest browser deploy-tools bench docs screenshots clean
+.PHONY: play test test-core lint typecheck pytest browser deploy-tools sandbox-tools bench docs screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,10 +58,15 @@ browser:
 deploy-tools:
 	@tools/provision-deploy
 
+# The sandbox's tests (tests/sandbox/) need Debian's bubblewrap and a kernel that lets it
+# make user namespaces: installed the same way, then one trial sandbox is started.
+sandbox-tools:
+	@tools/provision-sandbox
+
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
 # over 60 s (and fails the run under CI).
-pytest: $(VENV)/.installed-dev browser deploy-tools
+pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools
 	@echo "compiling the engine's kernels (numba's cache) before any test's clock starts"
 	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
 	@echo "building the docs site (mkdocs --strict) once, for tests/docs/test_site.py"
@@ -74,9 +79,9 @@ test: lint typecheck pytest
 
 # The quick loop of daily work: the tests that need nothing beyond Python and this venv.
 # tests/needs.py marks each test with what else it needs (Chromium, a Ray cluster, a JDK,
-# Node, Caddy and systemd, the built docs site); those tests are deselected, not skipped.
+# Node, Caddy and systemd, the built docs site, bubblewrap); those tests are deselected, not skipped.
 # No lint or types, no provisioning; make test stays the whole suite that CI runs.
-NEEDS := browser ray jvm node deploy site
+NEEDS := browser ray jvm node deploy site sandbox
 space := $(subst ,, )
 CORE := not $(subst $(space), and not ,$(NEEDS))
 

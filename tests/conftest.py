@@ -48,10 +48,11 @@ from hypothesis import Phase, settings
 import arena_fakes
 from browser_helpers import chromium
 from kit_helpers import build_java
+from sandbox_helpers import reachable_folder
 
 pytest_plugins = ["skip_guard", "time_guard", "needs"]
 
-__all__ = ["browser", "java_build", "ray_cluster"]
+__all__ = ["browser", "java_build", "ray_cluster", "sandbox_box"]
 
 settings.register_profile(
     "ci",
@@ -72,6 +73,17 @@ def browser() -> Iterator[Any]:
     tests: each test opens its own context (its own cookies and storage) in it."""
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def sandbox_box() -> Iterator[Path]:
+    """A submission folder for the sandbox (adjacency.sandbox) that its users can reach,
+    after checking that the sandbox starts here (bubblewrap; a failure names the fix)."""
+    from adjacency.sandbox import check
+
+    check()
+    with reachable_folder() as folder:
+        yield folder
 
 
 @pytest.fixture(scope="session")

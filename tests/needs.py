@@ -2,7 +2,7 @@
 tests/conftest.py), so ``make test-core`` can leave those tests out.
 
 ``make test`` runs every test (CI provisions Chromium, a JDK, Node, Ray, Caddy and
-systemd, and builds the documentation site). For a quick loop, ``make test-core``
+systemd, bubblewrap, and builds the documentation site). For a quick loop, ``make test-core``
 deselects the tests marked here: deselected, not skipped, so the skip guard
 (:mod:`skip_guard`) still holds for the whole suite.
 
@@ -27,7 +27,7 @@ import pytest
 
 import browser_helpers
 
-MARKERS = ("browser", "ray", "jvm", "node", "deploy", "site")
+MARKERS = ("browser", "ray", "jvm", "node", "deploy", "site", "sandbox")
 """Every marker this plugin applies (registered, with what each stands for, in
 pyproject.toml's ``[tool.pytest.ini_options]``)."""
 
@@ -37,10 +37,11 @@ FIXTURES = {
     "ray_cluster": "ray",
     "_ray_nodes": "ray",
     "site": "site",
+    "sandbox_box": "sandbox",
 }
 """A fixture a test requests (directly or through another fixture) -> the marker."""
 
-FOLDERS = {"deploy": "deploy"}
+FOLDERS = {"deploy": "deploy", "sandbox": "sandbox"}
 """A folder of tests/ -> the marker of every test under it."""
 
 TESTS = Path(__file__).resolve().parent

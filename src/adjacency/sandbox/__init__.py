@@ -1,0 +1,43 @@
+"""The sandbox for uploaded code: bubblewrap, a uid of its own, limits, accounting.
+
+A program from a submission (a hosted bot, a build of its sources) runs only through
+this room: :class:`SandboxedProcess` for a long-lived program talked to over pipes
+(it has the methods of the engine protocol's ``Transport``), :func:`run` for a one-shot
+command. Both call :func:`check` first, which raises :class:`SandboxUnavailable` (one
+line naming the fix) where the sandbox cannot start: nothing runs without it.
+
+- :mod:`~adjacency.sandbox.layout`: the command line (prlimit, then bubblewrap's
+  namespaces, binds and environment);
+- :mod:`~adjacency.sandbox.identity`: the uid pool (a user of its own per sandbox when
+  run as root) and ending every process of a uid;
+- :mod:`~adjacency.sandbox.monitor`: one thread that reads ``/proc`` for every sandbox
+  and enforces the tree-wide limits (CPU time, memory, wall time);
+- :mod:`~adjacency.sandbox.limits`: :class:`Limits`, :class:`Reason`;
+- :mod:`~adjacency.sandbox.available`: :func:`check`.
+
+It imports only the core's errors and :mod:`adjacency.system` (a service beside the
+workers): docs/sandbox.md is its security model.
+"""
+
+from __future__ import annotations
+
+from .available import check
+from .errors import SandboxError, SandboxUnavailable
+from .layout import OUTPUT, SUBMISSION, TMP
+from .limits import Limits, Reason
+from .oneshot import run
+from .process import Outcome, SandboxedProcess
+
+__all__ = [
+    "OUTPUT",
+    "SUBMISSION",
+    "TMP",
+    "Limits",
+    "Outcome",
+    "Reason",
+    "SandboxError",
+    "SandboxUnavailable",
+    "SandboxedProcess",
+    "check",
+    "run",
+]

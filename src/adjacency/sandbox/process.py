@@ -1,0 +1,559 @@
+"""One sandboxed process and everything it starts: :class:`SandboxedProcess`.
+
+A long-lived program (a hosted bot speaking the engine protocol for a whole game) is
+started with :meth:`~SandboxedProcess.start`, talked to over its standard input and
+output (:meth:`~SandboxedProcess.send_line`, :meth:`~SandboxedProcess.read_line`), charged
+with :meth:`~SandboxedProcess.cpu_seconds` and ended with :meth:`~SandboxedProcess.end`,
+which returns an :class:`Outcome` saying why it ended. The class has the methods of the
+engine protocol's ``Transport``, so a protocol client can drive a sandboxed engine as it
+drives any program. A one-shot command (a build) is :func:`adjacency.sandbox.run`.
+
+Ending is total: bubblewrap and every process of its tree get SIGKILL, and bubblewrap's
+pid namespace dies with its init, which takes every process inside with it (a
+double-forked daemon included: it cannot leave the namespace). Run as root, every process
+of the sandbox's own uid is killed too and :meth:`~SandboxedProcess.end` returns only
+once none is left.
+
+CPU time is read while the program runs, from ``/proc`` (the sum over the tree's living
+processes of their own and their reaped children's time): a long-lived bot is charged
+per move, while ``wait4``'s resource usage counts only children that have ended and been
+waited for, so it can tell nothing of a running bot. When the program ends by itself,
+``wait4`` of bubblewrap (which reaped everything inside through the namespace's init)
+adds what ended between the last reading and the exit; the larger figure is kept.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import queue
+import select
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from adjacency.system import proctree
+
+from . import available, identity, layout
+from .errors import SandboxError
+from .limits import Limits, Reason, describe
+from .monitor import MONITOR
+
+QUEUE_LINES = 10_000
+"""Lines of standard output buffered before the reader waits (and the program blocks)."""
+
+STDERR_LINES = 20
+"""Lines of standard error kept for messages."""
+
+CHUNK = 1 << 16
+"""Bytes read from a pipe at a time."""
+
+WRITE_TIMEOUT = 10.0
+"""Seconds a line may wait for room in the program's input pipe before the write fails."""
+
+END_WAIT = 5.0
+"""Seconds :meth:`SandboxedProcess.end` waits for bubblewrap to be reaped after SIGKILL."""
+
+_EOF = object()
+
+
+@dataclass
+class Outcome:
+    """How a sandboxed process ended. ``returncode`` is bubblewrap's exit status (the
+    program's own; 128+N when the program was killed by signal N; negative when
+    bubblewrap itself was killed, which ending it does). ``stdout`` holds what a
+    one-shot command wrote (empty for a long-lived process, whose lines were read),
+    ``stderr`` the standard error kept (a one-shot's whole, else the last lines), both
+    bounded by the output limit."""
+
+    reason: Reason
+    returncode: int | None
+    cpu_seconds: float
+    wall_seconds: float
+    memory_peak: int
+    output_bytes: int
+    limits: Limits
+    stdout: bytes = b""
+    stderr: bytes = b""
+    leftovers: int = 0
+
+    def describe(self) -> str:
+        """One line: how it ended and, where a limit ended it, which."""
+        return describe(self.reason, self.returncode, self.limits)
+
+
+@dataclass
+class _Usage:
+    cpu: float = 0.0
+    memory: int = 0
+    memory_peak: int = 0
+    output: int = 0
+    members: list[int] = field(default_factory=list)
+
+
+class SandboxedProcess:
+    """A program run in the sandbox (:mod:`adjacency.sandbox.layout`) under ``limits``.
+
+    ``submission`` is the folder it runs in, read-only (with the pool's uids, it and
+    every folder above it must be searchable by others, its files readable by
+    others). ``output``, if given, is a folder it may write (a build's classes): its
+    contents are the program's, so a caller reads them without following links.
+    ``binds`` adds read-only host paths (target inside -> host path), ``env``
+    environment variables. ``capture`` keeps standard output as bytes (a one-shot
+    command) instead of serving it line by line.
+
+    Thread safety: :meth:`send_line`, :meth:`cpu_seconds` and :meth:`end` may be called
+    from any thread, :meth:`read_line` from the one thread that reads.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        submission: Path,
+        limits: Limits | None = None,
+        output: Path | None = None,
+        binds: Mapping[str, Path] | None = None,
+        env: Mapping[str, str] | None = None,
+        capture: bool = False,
+        write_timeout: float = WRITE_TIMEOUT,
+    ) -> None:
+        if not argv:
+            raise SandboxError("a sandboxed command must name a program")
+        self.argv = list(argv)
+        self.submission = Path(submission)
+        self.limits = limits or Limits()
+        self.output = Path(output) if output is not None else None
+        self.binds = dict(binds or {})
+        self.env = dict(env or {})
+        self.capture = capture
+        self.write_timeout = write_timeout
+        self._popen: subprocess.Popen[bytes] | None = None
+        self._identity: identity.Identity | None = None
+        self._lock = threading.Lock()
+        self._reap_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._reason: Reason | None = None
+        self._returncode: int | None = None
+        self._rusage_cpu = 0.0
+        self._usage = _Usage()
+        self._started = 0.0
+        self._ended_at: float | None = None
+        self._lines: queue.Queue[object] = queue.Queue(QUEUE_LINES)
+        self._stdout = bytearray()
+        self._stderr = bytearray()
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._threads: list[threading.Thread] = []
+        self._closing = threading.Event()
+        self._exited = threading.Event()
+        self._eof = False
+        self._outcome: Outcome | None = None
+
+    # -- the Transport interface -------------------------------------------------------
+
+    @property
+    def command(self) -> str:
+        """The program's command line as a shell shows it."""
+        return shlex.join(self.argv)
+
+    @property
+    def pid(self) -> int | None:
+        """bubblewrap's pid (outside the sandbox) once started."""
+        return self._popen.pid if self._popen is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        """bubblewrap's exit status once it has ended, else ``None``."""
+        self._reap(block=False)
+        return self._returncode
+
+    @property
+    def alive(self) -> bool:
+        """True once started, while it runs and its output has not ended."""
+        return self._popen is not None and self.returncode is None and not self._eof
+
+    @property
+    def closed(self) -> bool:
+        """True once it is being ended: nothing more is sent or read."""
+        return self._closing.is_set()
+
+    @property
+    def reason(self) -> Reason | None:
+        """Why it ended (or is being ended), ``None`` while it runs."""
+        return self._reason
+
+    def start(self) -> None:
+        """Start the program in the sandbox; :class:`SandboxUnavailable` where the sandbox
+        cannot start here, :class:`SandboxError` for a folder it cannot use."""
+        if self._popen is not None:
+            raise SandboxError(f"sandboxed {self.command!r} was already started")
+        available.check()
+        _check_folder(self.submission, "submission")
+        if self.output is not None:
+            _check_folder(self.output, "output")
+        who = identity.acquire()
+        try:
+            if who.private:
+                _check_reachable(self.submission)
+                if self.output is not None:
+                    _check_reachable(self.output)
+                    os.chown(self.output, who.uid, who.gid)
+            processes = identity.process_limit(who, self.limits.processes)
+            argv = layout.command(
+                self.argv,
+                submission=self.submission,
+                limits=self.limits,
+                processes=processes,
+                output=self.output,
+                binds=self.binds,
+                env=self.env,
+            )
+            drop: dict[str, object] = (
+                {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
+            )
+            self._popen = subprocess.Popen(  # type: ignore[call-overload]
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd="/",
+                env={"PATH": layout.PATH},
+                start_new_session=True,
+                close_fds=True,
+                **drop,
+            )
+        except OSError as exc:
+            identity.release(who)
+            raise SandboxError(f"cannot start sandboxed {self.command!r}: {exc}") from None
+        except BaseException:
+            identity.release(who)
+            raise
+        self._identity = who
+        self._started = time.monotonic()
+        popen = self._popen
+        assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+        os.set_blocking(popen.stdin.fileno(), False)
+        for target, stream in (
+            (self._read_stdout, popen.stdout),
+            (self._read_stderr, popen.stderr),
+        ):
+            thread = threading.Thread(
+                target=target, args=(stream,), name=f"sandbox-{popen.pid}", daemon=True
+            )
+            thread.start()
+            self._threads.append(thread)
+        MONITOR.add(self)
+
+    def send_line(self, text: str) -> None:
+        """Write one line to its standard input; :class:`OSError` once it cannot receive,
+        :class:`TimeoutError` when it stopped reading for ``write_timeout`` seconds."""
+        self.send_bytes((text + "\n").encode())
+
+    def send_bytes(self, data: bytes) -> None:
+        """Write ``data`` to its standard input (see :meth:`send_line`)."""
+        popen = self._popen
+        if popen is None or popen.stdin is None:
+            raise SandboxError(f"sandboxed {self.command!r} was not started")
+        if self._closing.is_set():
+            raise BrokenPipeError(f"sandboxed {self.command!r} has ended")
+        fd = popen.stdin.fileno()
+        view = memoryview(data)
+        deadline = time.monotonic() + self.write_timeout
+        with self._write_lock:
+            while view:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"sandboxed {self.command!r} stopped reading its input")
+                _, ready, _ = select.select([], [fd], [], min(left, 0.1))
+                if not ready:
+                    continue
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(fd, view) :]
+
+    def close_input(self) -> None:
+        """Close its standard input (it reads end of file)."""
+        if self._popen is not None and self._popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._popen.stdin.close()
+
+    def read_line(self, timeout: float | None) -> str | None:
+        """The next line of its standard output (without the line end), ``None`` after
+        ``timeout`` seconds, :class:`EOFError` once its output has ended."""
+        if self._eof:
+            raise EOFError
+        try:
+            item = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if item is _EOF:
+            self._eof = True
+            raise EOFError
+        assert isinstance(item, str)
+        return item
+
+    def wait(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for it to end; bubblewrap's exit status or ``None``."""
+        if self._popen is None:
+            return None
+        deadline = time.monotonic() + timeout
+        while self.returncode is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self._exited.wait(min(left, 0.02))
+        return self._returncode
+
+    def kill(self) -> None:
+        """End it and everything it started (:meth:`end`); idempotent."""
+        if self._popen is not None:
+            self.end()
+
+    def stderr_tail(self, wait: float = 0.0) -> list[str]:
+        """Its last standard error lines; if it ended, first wait up to ``wait`` s for them."""
+        if wait and self.wait(wait) is not None:
+            for thread in self._threads[1:]:
+                thread.join(wait)
+        return list(self._stderr_tail)
+
+    def describe_exit(self) -> str:
+        """How it ended, naming the limit it reached (may wait briefly for the exit)."""
+        self.wait(1.0)
+        reason = self._reason or (Reason.EXITED if self._returncode is not None else None)
+        if reason is None:
+            return "closed its output but is still running"
+        return describe(reason, self._returncode, self.limits)
+
+    # -- accounting and ending ---------------------------------------------------------
+
+    def cpu_seconds(self) -> float:
+        """CPU time its whole tree has used so far (read now from ``/proc``)."""
+        if self._popen is None:
+            return 0.0
+        if self._outcome is not None:
+            return self._outcome.cpu_seconds
+        self._measure(proctree.snapshot())
+        return max(self._usage.cpu, self._rusage_cpu)
+
+    def end(self) -> Outcome:
+        """End it (if it still runs) and everything it started; release its identity.
+        Returns how it ended (the same :class:`Outcome` on every later call)."""
+        if self._popen is None:
+            raise SandboxError(f"sandboxed {self.command!r} was not started")
+        with self._reap_lock:
+            if self._outcome is not None:
+                return self._outcome
+        self._stop(Reason.ENDED)
+        self._reap(block=True)
+        MONITOR.remove(self)
+        who = self._identity
+        assert who is not None
+        gone = identity.end_all(who)
+        leftovers = 0
+        if gone:
+            identity.release(who)
+        else:
+            # Leftovers of our uid that would not die: the slot stays locked (unused)
+            # for the life of this process rather than be handed to another sandbox.
+            processes = proctree.snapshot()
+            leftovers = len(proctree.owned_by(processes, who.uid))
+        self.close_input()
+        for thread in self._threads:
+            thread.join(END_WAIT)
+        popen = self._popen
+        for stream in (popen.stdout, popen.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        with self._reap_lock:
+            ended = self._ended_at or time.monotonic()
+            self._outcome = Outcome(
+                reason=self._reason or Reason.ENDED,
+                returncode=self._returncode,
+                cpu_seconds=max(self._usage.cpu, self._rusage_cpu),
+                wall_seconds=ended - self._started,
+                memory_peak=self._usage.memory_peak,
+                output_bytes=self._usage.output,
+                limits=self.limits,
+                stdout=bytes(self._stdout),
+                stderr=bytes(self._stderr),
+                leftovers=leftovers,
+            )
+            return self._outcome
+
+    def check(self, processes: Mapping[int, proctree.ProcessInfo], now: float) -> bool:
+        """The monitor's tick: reap it if it exited, else measure and enforce the limits.
+        False once it needs no more watching."""
+        if self._reap(block=False) is not None:
+            return False
+        usage = self._measure(processes)
+        if usage.cpu > self.limits.cpu_seconds:
+            self._stop(Reason.CPU)
+        elif usage.memory > self.limits.memory_bytes:
+            self._stop(Reason.MEMORY)
+        elif now - self._started > self.limits.wall_seconds:
+            self._stop(Reason.WALL)
+        return True
+
+    def _measure(self, processes: Mapping[int, proctree.ProcessInfo]) -> _Usage:
+        """Fold one ``/proc`` reading of its tree into the usage (CPU never decreases)."""
+        popen = self._popen
+        assert popen is not None
+        members = [popen.pid, *proctree.tree(processes, popen.pid)]
+        infos = [processes[pid] for pid in members if pid in processes]
+        with self._lock:
+            usage = self._usage
+            if infos:
+                usage.members = members
+                usage.cpu = max(usage.cpu, proctree.cpu_seconds(infos))
+                usage.memory = proctree.resident_bytes(infos)
+                usage.memory_peak = max(usage.memory_peak, usage.memory)
+            return usage
+
+    def _stop(self, reason: Reason) -> None:
+        """Record ``reason`` (the first one wins) and SIGKILL bubblewrap and its tree;
+        does not wait."""
+        popen = self._popen
+        assert popen is not None
+        with self._lock:
+            if self._reason is None and self._returncode is None:
+                self._reason = reason
+                self._ended_at = time.monotonic()
+            first = not self._closing.is_set()
+            self._closing.set()
+            members = list(self._usage.members)
+        if not first:
+            return
+        # bubblewrap's tree as it is now (listed before bubblewrap dies, while the
+        # parent links still hold), then bubblewrap: its pid namespace's init dies
+        # with it (--die-with-parent) and takes every process inside along.
+        members += proctree.tree(proctree.snapshot(), popen.pid)
+        for pid in [*members, popen.pid]:
+            if self._returncode is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+        who = self._identity
+        if who is not None and who.private:
+            processes = proctree.snapshot()
+            for pid in proctree.owned_by(processes, who.uid):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def _reap(self, *, block: bool) -> int | None:
+        """Collect bubblewrap's exit status and resource usage (``wait4``) once it ended."""
+        popen = self._popen
+        if popen is None:
+            return None
+        with self._reap_lock:
+            if self._returncode is not None:
+                return self._returncode
+            deadline = time.monotonic() + END_WAIT
+            while True:
+                try:
+                    pid, status, usage = os.wait4(popen.pid, 0 if block else os.WNOHANG)
+                except ChildProcessError:
+                    pid, status, usage = popen.pid, 0, None
+                if pid:
+                    break
+                if not block or time.monotonic() > deadline:
+                    return None
+            code = os.waitstatus_to_exitcode(status)
+            self._returncode = code
+            popen.returncode = code  # so Popen never waits for it again
+            if usage is not None:
+                self._rusage_cpu = usage.ru_utime + usage.ru_stime
+            if self._reason is None:
+                # SIGXCPU (128+24): the kernel's per-process backstop of the CPU limit.
+                self._reason = Reason.CPU if code == 128 + signal.SIGXCPU else Reason.EXITED
+                self._ended_at = time.monotonic()
+            self._exited.set()
+            return code
+
+    # -- the readers -------------------------------------------------------------------
+
+    def _count(self, size: int) -> bool:
+        """Add ``size`` bytes of output; False (and the process ended) once past the limit."""
+        with self._lock:
+            self._usage.output += size
+            over = self._usage.output > self.limits.output_bytes
+        if over:
+            self._stop(Reason.OUTPUT)
+        return not over
+
+    def _read_stdout(self, stream: IO[bytes]) -> None:
+        partial = bytearray()
+        fd = stream.fileno()
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, CHUNK)
+                except OSError:
+                    break
+                if not chunk or not self._count(len(chunk)):
+                    break
+                if self.capture:
+                    self._stdout += chunk
+                    continue
+                partial += chunk
+                *lines, rest = partial.split(b"\n")
+                partial = bytearray(rest)
+                for line in lines:
+                    if not self._offer(line.rstrip(b"\r").decode("utf-8", "replace")):
+                        return
+        finally:
+            if partial and not self.capture:
+                self._offer(partial.decode("utf-8", "replace"))
+            self._offer(_EOF)
+
+    def _offer(self, item: object) -> bool:
+        """Queue ``item``, waiting while the queue is full; False once it is being ended."""
+        while True:
+            try:
+                self._lines.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                if self._closing.is_set():
+                    return False
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        partial = b""
+        fd = stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, CHUNK)
+            except OSError:
+                break
+            if not chunk or not self._count(len(chunk)):
+                break
+            if self.capture:
+                self._stderr += chunk
+            *lines, partial = (partial + chunk).split(b"\n")
+            partial = partial[-CHUNK:]
+            for line in lines[-STDERR_LINES:]:
+                self._stderr_tail.append(line.decode("utf-8", "replace")[:1000])
+        if partial:
+            self._stderr_tail.append(partial.decode("utf-8", "replace")[:1000])
+        if not self.capture:
+            self._stderr[:] = "\n".join(self._stderr_tail).encode()
+
+
+def _check_folder(path: Path, what: str) -> None:
+    if not path.is_dir():
+        raise SandboxError(f"the sandbox's {what} folder {str(path)!r} is not a folder")
+
+
+def _check_reachable(path: Path) -> None:
+    """The pool's users are not the folder's owner: it and every folder above it must be
+    searchable by others (bubblewrap opens it as the sandbox's user)."""
+    for folder in [path.resolve(), *path.resolve().parents]:
+        if not folder.stat().st_mode & 0o001:
+            raise SandboxError(
+                f"the sandbox's user cannot reach {str(path)!r}: {str(folder)!r} is not "
+                f"searchable by others (chmod o+x {folder})"
+            )

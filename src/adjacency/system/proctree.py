@@ -1,0 +1,110 @@
+"""The processes of this machine as ``/proc`` shows them: :func:`snapshot`, :func:`tree`.
+
+One pass over ``/proc`` reads every process's parent, owner, CPU time and resident
+memory, so a caller that watches several process trees (the sandbox's monitor) reads
+``/proc`` once per check, not once per tree. Linux only: elsewhere :func:`snapshot`
+returns no processes.
+
+CPU time is read from ``/proc/PID/stat`` (``utime + stime``: every thread of the
+process) plus ``cutime + cstime`` (the children it has waited for), so the sum over a
+tree's living processes counts the work of children that already ended, as long as
+a living member of the tree reaped them (a pid namespace's init reaps every orphan).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+"""Clock ticks per second, the unit of the CPU times in ``/proc/PID/stat``."""
+
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+"""Bytes per page, the unit of the resident set size in ``/proc/PID/stat``."""
+
+
+@dataclass(frozen=True)
+class ProcessInfo:
+    """One process as ``/proc`` showed it: ``cpu_ticks`` is its own CPU time (all
+    threads), ``reaped_ticks`` that of the children it waited for, ``rss`` its resident
+    memory in bytes, ``threads`` its threads (each counts against ``RLIMIT_NPROC``);
+    ``state`` is the one-letter state (``Z``: a zombie)."""
+
+    pid: int
+    ppid: int
+    uid: int
+    state: str
+    cpu_ticks: int
+    reaped_ticks: int
+    rss: int
+    threads: int = 1
+
+
+def read(pid: int) -> ProcessInfo | None:
+    """``pid`` as ``/proc`` shows it now, or ``None`` once it is gone."""
+    try:
+        owner = os.stat(f"/proc/{pid}").st_uid
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            # The command name (field 2) may hold spaces and ')': split after the last ')'.
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    try:
+        return ProcessInfo(
+            pid=pid,
+            ppid=int(fields[1]),
+            uid=owner,
+            state=fields[0].decode("ascii", "replace"),
+            cpu_ticks=int(fields[11]) + int(fields[12]),
+            reaped_ticks=int(fields[13]) + int(fields[14]),
+            rss=int(fields[21]) * PAGE,
+            threads=int(fields[17]),
+        )
+    except (ValueError, IndexError):
+        return None
+
+
+def snapshot() -> dict[int, ProcessInfo]:
+    """Every process now, by pid (empty where there is no ``/proc``)."""
+    found: dict[int, ProcessInfo] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                info = read(int(entry))
+                if info is not None:
+                    found[info.pid] = info
+    return found
+
+
+def tree(processes: Mapping[int, ProcessInfo], root: int) -> list[int]:
+    """The descendants of ``root`` in ``processes``, children first (``root`` not
+    included). A process that left its parent's group or session still counts; one
+    whose parent exited before it was listed (an orphan, re-parented) does not."""
+    children: dict[int, list[int]] = {}
+    for info in processes.values():
+        children.setdefault(info.ppid, []).append(info.pid)
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def owned_by(processes: Mapping[int, ProcessInfo], uid: int) -> list[int]:
+    """The pids of ``processes`` whose owner is ``uid``."""
+    return [info.pid for info in processes.values() if info.uid == uid]
+
+
+def cpu_seconds(infos: Iterable[ProcessInfo]) -> float:
+    """The CPU time of these processes and of the children they reaped, in seconds."""
+    return sum(info.cpu_ticks + info.reaped_ticks for info in infos) / TICKS
+
+
+def resident_bytes(infos: Iterable[ProcessInfo]) -> int:
+    """The resident memory of these processes, summed (shared pages count once per
+    process, so this overstates a tree that shares libraries)."""
+    return sum(info.rss for info in infos if info.state != "Z")

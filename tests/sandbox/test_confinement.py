@@ -1,0 +1,215 @@
+"""What a sandboxed program can reach: no network, no host file outside its binds, no
+write outside its private /tmp, a bounded /tmp, its own user (real bubblewrap, real
+programs: the system's Python inside)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import stat
+from pathlib import Path
+
+from adjacency import sandbox
+from adjacency.sandbox import identity
+from adjacency.sandbox.limits import MIB
+from sandbox_helpers import PYTHON, reachable_folder, write_program
+
+
+def run_python(box: Path, text: str, **kwargs: object) -> sandbox.Outcome:
+    program = write_program(box, "program.py", text)
+    return sandbox.run([PYTHON, program], submission=box, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_program_runs_as_a_user_of_its_own_and_sees_only_its_processes(
+    sandbox_box: Path,
+) -> None:
+    outcome = run_python(
+        sandbox_box,
+        "import os\n"
+        "print(os.getuid(), os.getcwd(), sorted(os.listdir('/')))\n"
+        "print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n",
+    )
+    assert outcome.reason is sandbox.Reason.EXITED and outcome.returncode == 0, outcome
+    first, second = outcome.stdout.decode().splitlines()
+    uid, cwd, top = first.split(" ", 2)
+    assert cwd == sandbox.SUBMISSION
+    assert top == str(
+        sorted(["bin", "box", "dev", "etc", "lib", "lib64", "proc", "sbin", "tmp", "usr"])
+    )
+    if identity.privileged():
+        assert identity.FIRST_UID <= int(uid) < identity.FIRST_UID + identity.SLOTS
+    else:
+        assert int(uid) == os.getuid()
+    # Its pid namespace: bubblewrap's init (1) and the program (2), nothing of the host.
+    assert second == "[1, 2]"
+
+
+def test_no_connection_reaches_a_listening_port_of_the_host(sandbox_box: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        port = listener.getsockname()[1]
+        outcome = run_python(
+            sandbox_box,
+            "import socket\n"
+            f"for host in ('127.0.0.1', 'localhost', '::1'):\n"
+            "    try:\n"
+            f"        socket.create_connection((host, {port}), timeout=5)\n"
+            "        print(host, 'connected')\n"
+            "    except OSError as exc:\n"
+            "        print(host, 'refused', type(exc).__name__)\n",
+        )
+        assert outcome.returncode == 0, outcome
+        lines = outcome.stdout.decode().splitlines()
+        assert len(lines) == 3 and all(" refused " in line for line in lines), lines
+        # Its attempts are over (it exited): nothing is waiting in the listener's queue.
+        listener.setblocking(False)
+        try:
+            listener.accept()
+            raise AssertionError("the sandbox connected to the host's port")
+        except BlockingIOError:
+            pass
+
+
+def test_no_host_file_outside_the_binds_can_be_read(sandbox_box: Path) -> None:
+    with reachable_folder() as outside:
+        secret = outside / "secret.txt"
+        secret.write_text("the league's secret\n")
+        secret.chmod(0o644)  # readable by anyone on the host: hidden only by the sandbox
+        here = Path(__file__).resolve()
+        targets = [
+            str(secret),
+            "/etc/shadow",
+            "/etc/passwd",
+            "/root",
+            "/home",
+            "/work",
+            str(here),
+            "/var/lib",
+            "/run",
+        ]
+        outcome = run_python(
+            sandbox_box,
+            "import sys\n"
+            f"for path in {targets!r}:\n"
+            "    try:\n"
+            "        open(path).read()\n"
+            "        print(path, 'READ')\n"
+            "    except OSError as exc:\n"
+            "        print(path, 'refused', exc.errno)\n",
+        )
+    lines = outcome.stdout.decode().splitlines()
+    assert len(lines) == len(targets), outcome
+    assert all(" refused " in line for line in lines), lines
+
+
+def tree_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        digest.update(f"{path}:{info.st_mode}:{info.st_size}:{info.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def test_writes_outside_its_tmp_fail_and_change_nothing(sandbox_box: Path) -> None:
+    (sandbox_box / "data.txt").write_text("the submission\n")
+    (sandbox_box / "data.txt").chmod(0o644)
+    targets = [
+        "/box/data.txt",
+        "/box/new.txt",
+        "/usr/new",
+        "/etc/new",
+        "/new",
+        "/dev/new",
+        "/lib/new",
+        "/proc/new",
+    ]
+    program = write_program(
+        sandbox_box,
+        "program.py",
+        f"for path in {targets!r}:\n"
+        "    try:\n"
+        "        open(path, 'w').write('x')\n"
+        "        print(path, 'WRITTEN')\n"
+        "    except OSError as exc:\n"
+        "        print(path, 'refused', exc.errno)\n"
+        "open('/tmp/mine', 'w').write('x')\n"
+        "print('/tmp', open('/tmp/mine').read())\n",
+    )
+    before = tree_digest(sandbox_box)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box)
+    lines = outcome.stdout.decode().splitlines()
+    assert lines[-1] == "/tmp x", outcome
+    assert all(" refused " in line for line in lines[:-1]), lines
+    assert tree_digest(sandbox_box) == before
+    assert not any(Path(p).exists() for p in ("/usr/new", "/etc/new", "/new", "/lib/new"))
+
+
+def test_filling_the_disk_stops_at_the_size_of_its_tmp(sandbox_box: Path) -> None:
+    limits = sandbox.Limits(tmp_bytes=8 * MIB, file_bytes=4 * MIB)
+    outcome = run_python(
+        sandbox_box,
+        "import errno\n"
+        "written = 0\n"
+        "for n in range(1000):\n"
+        "    try:\n"
+        "        with open(f'/tmp/fill{n}', 'wb') as out:\n"
+        "            for _ in range(128):\n"
+        "                out.write(b'x' * 65536)\n"
+        "                out.flush()\n"
+        "                written += 65536\n"
+        "    except OSError as exc:\n"
+        "        print(errno.errorcode[exc.errno], written)\n"
+        "        break\n",
+        limits=limits,
+    )
+    # Each file stops at 4 MiB (RLIMIT_FSIZE: EFBIG), so the first one already meets it.
+    code, written = outcome.stdout.decode().split()
+    assert code == "EFBIG" and int(written) == 4 * MIB, outcome
+    outcome = run_python(
+        sandbox_box,
+        "import errno\n"
+        "written = 0\n"
+        "for n in range(1000):\n"
+        "    try:\n"
+        "        with open(f'/tmp/fill{n}', 'wb') as out:\n"
+        "            out.write(b'x' * (1 << 20))\n"
+        "        written += 1 << 20\n"
+        "    except OSError as exc:\n"
+        "        print(errno.errorcode[exc.errno], written)\n"
+        "        break\n",
+        limits=limits,
+    )
+    code, written = outcome.stdout.decode().split()
+    assert code == "ENOSPC" and 6 * MIB <= int(written) <= 8 * MIB, outcome
+
+
+def test_an_output_folder_is_the_only_host_folder_it_writes(sandbox_box: Path) -> None:
+    with reachable_folder() as output:
+        outcome = sandbox.run(
+            ["/bin/sh", "-c", "echo built > /out/result.txt && ln -s /etc/shadow /out/link"],
+            submission=sandbox_box,
+            output=output,
+        )
+        assert outcome.returncode == 0, outcome
+        assert (output / "result.txt").read_text() == "built\n"
+        # A link it made points into its own view, and is the caller's to refuse.
+        assert stat.S_ISLNK((output / "link").lstat().st_mode)
+
+
+def test_a_submission_the_pools_users_cannot_reach_is_refused_with_the_fix(
+    tmp_path: Path, sandbox_box: Path
+) -> None:
+    if not identity.privileged():
+        return  # the caller's own user reaches its own folders: nothing to refuse
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    tmp_path.chmod(0o700)
+    try:
+        sandbox.run(["/bin/true"], submission=hidden)
+    except sandbox.SandboxError as exc:
+        assert "chmod o+x" in str(exc) and str(tmp_path) in str(exc)
+    else:
+        raise AssertionError("an unreachable submission was run")
+    assert os.listdir(hidden) == []

@@ -1,0 +1,166 @@
+"""Real engines in the sandbox: the starter kits (Python, JavaScript on Node, Java built
+with javac inside the sandbox) play a move through the engine protocol's client over the
+sandbox's pipes, and are charged CPU time; compiler errors come back verbatim; a JVM's
+``System.exit`` mid-game is reported; where the sandbox cannot start, the error names
+the fix."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjacency import sandbox
+from adjacency.core.position import Position
+from adjacency.protocol.client import EngineClient
+from adjacency.protocol.wire import BestMove, Go
+from kit_helpers import JAVA_KIT, NODE_KIT, PYTHON_KIT
+from sandbox_helpers import GUARD, PYTHON, reachable_folder
+
+JAVA = ["/usr/bin/java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]
+"""A JVM sized for the sandbox's memory limit (its heap well under RLIMIT_DATA)."""
+
+
+def copy_kit(kit: Path, box: Path, suffix: str) -> None:
+    for source in kit.glob(f"*{suffix}"):
+        shutil.copy(source, box / source.name)
+        (box / source.name).chmod(0o644)
+
+
+def plays_a_move(process: sandbox.SandboxedProcess) -> str:
+    """Drive ``process`` with the protocol's client: handshake, one move from the start."""
+    client = EngineClient(process)
+    client.start()
+    try:
+        client.handshake(GUARD)
+        client.new_game()
+        start = Position.start()
+        client.position(start)
+        client.go(Go(movetime=200))
+        while True:
+            message = client.read_message(GUARD)
+            assert message is not None, "no answer within the guard"
+            if isinstance(message, BestMove):
+                assert message.move in start.legal_moves(), message
+                used = process.cpu_seconds()
+                assert used > 0, "the move's CPU time is charged"
+                return message.move
+    finally:
+        client.close()
+
+
+def test_the_python_kit_plays_in_the_sandbox(sandbox_box: Path) -> None:
+    copy_kit(PYTHON_KIT, sandbox_box, ".py")
+    process = sandbox.SandboxedProcess(
+        [PYTHON, "-E", "-s", "-S", "engine.py", "greedy"], submission=sandbox_box
+    )
+    plays_a_move(process)
+    outcome = process.end()  # the client said quit: it exited by itself
+    assert outcome.reason is sandbox.Reason.EXITED and outcome.returncode == 0, outcome
+
+
+@pytest.mark.node
+def test_the_javascript_kit_plays_on_node_in_the_sandbox(sandbox_box: Path) -> None:
+    copy_kit(NODE_KIT, sandbox_box, ".js")
+    process = sandbox.SandboxedProcess(
+        ["/usr/bin/node", "engine.js", "greedy"], submission=sandbox_box
+    )
+    plays_a_move(process)
+
+
+@pytest.mark.jvm
+def test_the_java_kit_is_built_with_javac_in_the_sandbox_and_plays(sandbox_box: Path) -> None:
+    copy_kit(JAVA_KIT / "src", sandbox_box, ".java")
+    sources = sorted(p.name for p in sandbox_box.glob("*.java"))
+    with reachable_folder() as classes:
+        built = sandbox.run(
+            ["/usr/bin/javac", "-proc:none", "-d", sandbox.OUTPUT, *sources],
+            submission=sandbox_box,
+            output=classes,
+        )
+        assert built.reason is sandbox.Reason.EXITED and built.returncode == 0, built
+        assert built.cpu_seconds > 0
+        assert (classes / "Main.class").is_file()
+        process = sandbox.SandboxedProcess(
+            [*JAVA, "-cp", ".", "Main", "greedy"], submission=classes
+        )
+        plays_a_move(process)
+
+
+@pytest.mark.jvm
+def test_compiler_errors_come_back_verbatim(sandbox_box: Path) -> None:
+    (sandbox_box / "Broken.java").write_text("public class Broken { int x = ; }\n")
+    (sandbox_box / "Broken.java").chmod(0o644)
+    with reachable_folder() as classes:
+        built = sandbox.run(
+            ["/usr/bin/javac", "-d", sandbox.OUTPUT, "Broken.java"],
+            submission=sandbox_box,
+            output=classes,
+        )
+        assert os.listdir(classes) == []
+    assert built.returncode == 1, built
+    assert b"Broken.java:1: error: illegal start of expression" in built.stderr
+
+
+QUITTER = """\
+import java.io.*;
+public class Quitter {
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        for (String line; (line = in.readLine()) != null;) {
+            if (line.startsWith("go")) System.exit(7);
+            System.out.println("seen " + line);
+        }
+    }
+}
+"""
+
+
+@pytest.mark.jvm
+def test_a_jvm_exiting_mid_game_is_reported(sandbox_box: Path) -> None:
+    (sandbox_box / "Quitter.java").write_text(QUITTER)
+    (sandbox_box / "Quitter.java").chmod(0o644)
+    with reachable_folder() as classes:
+        built = sandbox.run(
+            ["/usr/bin/javac", "-d", sandbox.OUTPUT, "Quitter.java"],
+            submission=sandbox_box,
+            output=classes,
+        )
+        assert built.returncode == 0, built
+        process = sandbox.SandboxedProcess([*JAVA, "-cp", ".", "Quitter"], submission=classes)
+        process.start()
+        try:
+            process.send_line("position startpos")
+            assert process.read_line(GUARD) == "seen position startpos"
+            process.send_line("go movetime 100")
+            assert process.wait(GUARD) == 7
+            assert process.describe_exit() == "exited with status 7"
+        finally:
+            outcome = process.end()
+    assert outcome.reason is sandbox.Reason.EXITED and outcome.returncode == 7
+
+
+def test_without_bubblewrap_the_error_names_the_package(tmp_path: Path) -> None:
+    missing = str(tmp_path / "bwrap")
+    with pytest.raises(sandbox.SandboxUnavailable) as raised:
+        sandbox.check(bwrap=missing)
+    message = str(raised.value)
+    assert "\n" not in message and message.endswith("fix: apt-get install bubblewrap")
+
+
+def test_without_user_namespaces_the_error_names_the_setting(sandbox_box: Path) -> None:
+    """A bubblewrap that fails the way Debian's does where the kernel forbids
+    unprivileged user namespaces (its own message, word for word)."""
+    refusing = sandbox_box / "bwrap"
+    refusing.write_text(
+        "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the"
+        " kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n"
+    )
+    refusing.chmod(0o755)
+    with pytest.raises(sandbox.SandboxUnavailable) as raised:
+        sandbox.check(bwrap=str(refusing))
+    message = str(raised.value)
+    assert "\n" not in message and "non-privileged user namespaces" in message
+    assert "kernel.unprivileged_userns_clone=1" in message

@@ -1,0 +1,215 @@
+"""Hostile programs against the sandbox's limits: each ends with its reason, within its
+bounds, and leaves no process behind (real bubblewrap; the system's Python inside)."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from adjacency import sandbox
+from adjacency.sandbox import identity
+from adjacency.sandbox.limits import MIB
+from adjacency.sandbox.process import CHUNK
+from adjacency.system import proctree
+from sandbox_helpers import GUARD, PYTHON, host_pids_with, wait_until, write_program
+
+FORK_BOMB = """\
+import os, sys
+main = os.getpid()
+told = False
+while True:
+    try:
+        os.fork()
+    except OSError as exc:
+        if os.getpid() == main and not told:
+            print("refused", exc.errno, flush=True)
+            told = True
+"""
+
+
+def tree_of(process: sandbox.SandboxedProcess) -> list[int]:
+    assert process.pid is not None
+    return proctree.tree(proctree.snapshot(), process.pid)
+
+
+def test_a_fork_bomb_stops_at_the_process_limit_and_ends_with_its_cpu_time(
+    sandbox_box: Path,
+) -> None:
+    token = uuid.uuid4().hex
+    program = write_program(sandbox_box, "bomb.py", FORK_BOMB)
+    limits = sandbox.Limits(processes=24, cpu_seconds=2, wall_seconds=GUARD)
+    process = sandbox.SandboxedProcess(
+        [PYTHON, program, token], submission=sandbox_box, limits=limits
+    )
+    process.start()
+    try:
+        line = process.read_line(GUARD)
+        assert line == "refused 11", line  # EAGAIN: the kernel's RLIMIT_NPROC
+        # bubblewrap, its init and every fork count against the limit of the user.
+        assert len(tree_of(process)) + 1 <= limits.processes
+        wait_until(lambda: process.returncode is not None, "the bomb ends at its CPU time")
+    finally:
+        outcome = process.end()
+    assert outcome.reason is sandbox.Reason.CPU, outcome
+    assert outcome.cpu_seconds >= limits.cpu_seconds
+    assert outcome.leftovers == 0
+    wait_until(lambda: not host_pids_with(token), "no process of the bomb is left")
+
+
+def test_one_allocation_past_the_memory_limit_fails(sandbox_box: Path) -> None:
+    program = write_program(
+        sandbox_box,
+        "big.py",
+        "try:\n    b = bytearray(2 << 30)\nexcept MemoryError:\n    print('refused')\n",
+    )
+    limits = sandbox.Limits(memory_bytes=256 * MIB)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box, limits=limits)
+    assert outcome.stdout == b"refused\n" and outcome.returncode == 0, outcome
+
+
+def test_a_tree_growing_past_the_memory_limit_is_ended(sandbox_box: Path) -> None:
+    """Each process stays under its own RLIMIT_DATA; their sum goes past the limit."""
+    program = write_program(
+        sandbox_box,
+        "grow.py",
+        "import os, time\n"
+        "os.fork(); os.fork()\n"  # four processes
+        "chunks = []\n"
+        "for _ in range(80):\n"
+        "    chunks.append(b'x' * (1 << 20))\n"
+        "time.sleep(3600)\n",
+    )
+    limits = sandbox.Limits(memory_bytes=192 * MIB, wall_seconds=GUARD)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box, limits=limits)
+    assert outcome.reason is sandbox.Reason.MEMORY, outcome
+    assert outcome.memory_peak > limits.memory_bytes
+    assert "memory (192 MiB)" in outcome.describe()
+
+
+def test_an_endless_loop_ends_at_its_cpu_time(sandbox_box: Path) -> None:
+    program = write_program(sandbox_box, "loop.py", "while True:\n    pass\n")
+    limits = sandbox.Limits(cpu_seconds=1, wall_seconds=GUARD)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box, limits=limits)
+    assert outcome.reason is sandbox.Reason.CPU, outcome
+    assert outcome.cpu_seconds >= 1.0
+    assert outcome.describe() == "used up its CPU time (1 s)"
+
+
+def test_sleeping_for_ever_ends_at_the_wall_cap(sandbox_box: Path) -> None:
+    program = write_program(sandbox_box, "sleep.py", "import time\ntime.sleep(10**6)\n")
+    limits = sandbox.Limits(cpu_seconds=30, wall_seconds=1)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box, limits=limits)
+    assert outcome.reason is sandbox.Reason.WALL, outcome
+    assert outcome.wall_seconds >= 1.0 and outcome.cpu_seconds < 30
+
+
+def test_printing_100_mb_is_cut_at_the_output_limit(sandbox_box: Path) -> None:
+    program = write_program(
+        sandbox_box,
+        "flood.py",
+        "import sys\nfor _ in range(100):\n    sys.stdout.buffer.write(b'x' * 999_999 + b'\\n')\n",
+    )
+    limits = sandbox.Limits(output_bytes=MIB, wall_seconds=GUARD)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box, limits=limits)
+    assert outcome.reason is sandbox.Reason.OUTPUT, outcome
+    assert len(outcome.stdout) <= limits.output_bytes + CHUNK
+    # Served line by line (a hosted bot), the same flood ends the same way.
+    process = sandbox.SandboxedProcess([PYTHON, program], submission=sandbox_box, limits=limits)
+    process.start()
+    try:
+        read = 0
+        while True:
+            try:
+                line = process.read_line(GUARD)
+            except EOFError:
+                break
+            assert line is not None, "no line within the guard"
+            read += len(line) + 1
+        assert read <= limits.output_bytes + CHUNK
+    finally:
+        outcome = process.end()
+    assert outcome.reason is sandbox.Reason.OUTPUT, outcome
+
+
+DAEMON = """\
+import os, sys, time
+token, then = sys.argv[1], sys.argv[2]
+ready, up = os.pipe()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.write(up, b"u")
+        os.execv("/usr/bin/python3", ["python3", "-c", "import time; time.sleep(3600)", token])
+    os._exit(0)
+os.wait()
+os.read(ready, 1)
+print("daemon up", flush=True)
+if then == "exit":
+    sys.exit(0)
+time.sleep(3600)
+"""
+
+
+def test_a_double_forked_daemon_does_not_outlive_the_end(sandbox_box: Path) -> None:
+    token = uuid.uuid4().hex
+    program = write_program(sandbox_box, "daemon.py", DAEMON)
+    process = sandbox.SandboxedProcess([PYTHON, program, token, "stay"], submission=sandbox_box)
+    process.start()
+    try:
+        assert process.read_line(GUARD) == "daemon up"
+        assert host_pids_with(token), "the daemon runs on the host's side"
+    finally:
+        outcome = process.end()
+    assert outcome.reason is sandbox.Reason.ENDED and outcome.leftovers == 0
+    wait_until(lambda: not host_pids_with(token), "the daemon is gone")
+
+
+def test_a_daemon_ends_with_the_program_that_started_it(sandbox_box: Path) -> None:
+    token = uuid.uuid4().hex
+    program = write_program(sandbox_box, "daemon.py", DAEMON)
+    outcome = sandbox.run([PYTHON, program, token, "exit"], submission=sandbox_box)
+    assert outcome.stdout == b"daemon up\n" and outcome.reason is sandbox.Reason.EXITED, outcome
+    wait_until(lambda: not host_pids_with(token), "the daemon is gone")
+
+
+def test_an_exit_mid_conversation_is_reported(sandbox_box: Path) -> None:
+    program = write_program(
+        sandbox_box,
+        "quits.py",
+        "import sys\nprint(input(), 'ok', flush=True)\ninput()\n"
+        "print('bye', file=sys.stderr)\nsys.exit(3)\n",
+    )
+    process = sandbox.SandboxedProcess([PYTHON, program], submission=sandbox_box)
+    process.start()
+    try:
+        process.send_line("aep")
+        assert process.read_line(GUARD) == "aep ok"
+        process.send_line("go")
+        wait_until(lambda: process.returncode is not None, "it exits")
+        try:
+            process.read_line(GUARD)
+            raise AssertionError("a line after the exit")
+        except EOFError:
+            pass
+        assert process.describe_exit() == "exited with status 3"
+        assert process.stderr_tail(1.0) == ["bye"]
+    finally:
+        outcome = process.end()
+    assert outcome.reason is sandbox.Reason.EXITED and outcome.returncode == 3, outcome
+
+
+def test_nothing_of_the_sandboxs_user_is_left_after_the_end(sandbox_box: Path) -> None:
+    program = write_program(
+        sandbox_box, "wait.py", "import os, time\nos.fork()\ntime.sleep(3600)\n"
+    )
+    process = sandbox.SandboxedProcess([PYTHON, program], submission=sandbox_box)
+    process.start()
+    wait_until(lambda: len(tree_of(process)) >= 3, "bubblewrap's init, the program and its child")
+    uid = proctree.snapshot()[tree_of(process)[-1]].uid
+    outcome = process.end()
+    assert outcome.leftovers == 0
+    if identity.privileged():
+        assert uid >= identity.FIRST_UID
+        # Those killed are zombies for a moment, until their namespace's end reaps them.
+        wait_until(lambda: not proctree.owned_by(proctree.snapshot(), uid), "no process of uid")
+    assert process.pid not in proctree.snapshot()

@@ -1,0 +1,62 @@
+"""Helpers of the sandbox's tests: a submission folder the sandbox's user can reach,
+programs written into it, and the host's view of the processes a sandbox left."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+PYTHON = "/usr/bin/python3"
+"""The system's Python, the one the sandbox binds (not this venv's)."""
+
+GUARD = 50.0
+"""Seconds any wait of a test may take: a guard against hangs only."""
+
+
+@contextmanager
+def reachable_folder(prefix: str = "adjacency-sandbox-test-") -> Iterator[Path]:
+    """A fresh folder under the host's temporary folder that the pool's users can reach
+    (mode 755), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def write_program(folder: Path, name: str, text: str) -> str:
+    """Write a program into the submission ``folder``; its path inside the sandbox."""
+    path = folder / name
+    path.write_text(text)
+    path.chmod(0o644)
+    return f"/box/{name}"
+
+
+def host_pids_with(token: str) -> list[int]:
+    """The host's processes whose command line holds ``token`` (zombies aside)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if token.encode() in command and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def wait_until(condition: Callable[[], bool], what: str, bound: float = GUARD) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``bound`` seconds."""
+    deadline = time.monotonic() + bound
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {bound} s: {what}"
+        time.sleep(0.02)
