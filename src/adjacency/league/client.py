@@ -38,6 +38,7 @@ the system's authorities, or ``cafile`` for a private one.
 from __future__ import annotations
 
 import json
+import math
 import random
 import socket
 import ssl
@@ -193,9 +194,16 @@ class LeagueClient:
                 self.sleep(wait)
                 delay = min(BACKOFF_MAX, delay * 2)
         finally:
-            for bot in [*self._idle, *self._playing.values()]:
-                bot.close()
+            self.close()
         return 0
+
+    def close(self) -> None:
+        """Close every bot this client made (their engine processes end); :meth:`run`
+        does it when it returns."""
+        for bot in [*self._idle, *self._playing.values()]:
+            bot.close()
+        self._idle.clear()
+        self._playing.clear()
 
     def _done(self) -> bool:
         """Whether ``games`` games have ended and none is left in play."""
@@ -325,10 +333,9 @@ class LeagueClient:
             )
         elif kind == "your_turn" and isinstance(game, int):
             bot = self._bot(game)
-            budget = float(message.get("budget") or 1.0)
             position = Position.from_fen(str(message["fen"]))
             try:
-                move = bot.choose_move(position, Limit(time=max(0.02, budget - NETWORK_MARGIN)))
+                move = bot.choose_move(position, self._limit(message, position))
             except Exception as exc:  # the local bot failed: the server is told at once
                 return self._failed(game, bot, exc)
             return {"type": "move", "game": game, "move": move}
@@ -347,6 +354,18 @@ class LeagueClient:
             self.announce(f"server: {message.get('detail')}")
         return None
 
+    @staticmethod
+    def _limit(message: dict[str, Any], position: Position) -> Limit:
+        """What the bot is given for a ``your_turn``: the server's suggested ``budget`` as
+        the time to use, and the mover's own clock (less :data:`NETWORK_MARGIN`) as the
+        only deadline, so the server's clock decides a time loss, never this client."""
+        budget = max(0.02, _seconds(message.get("budget"), 1.0) - NETWORK_MARGIN)
+        clocks = message.get("clock")
+        left = clocks.get(position.turn) if isinstance(clocks, dict) else None
+        if left is None:
+            return Limit(time=budget)
+        return Limit(time=budget, clock=max(budget, _seconds(left, 0.0) - NETWORK_MARGIN))
+
     def _failed(self, game: int, bot: Bot, exc: Exception) -> dict[str, Any]:
         """The ``failed`` message for a bot that could not move in ``game``, said here
         too (with a ``cmd:`` bot's last stderr lines, which its failure quotes); its
@@ -359,3 +378,11 @@ class LeagueClient:
         self._playing.pop(game, None)
         bot.close()
         return {"type": "failed", "game": game, "termination": termination, "detail": words}
+
+
+def _seconds(value: object, default: float) -> float:
+    """A number of seconds from a server message (``default`` for anything that is not
+    a finite number: the server is trusted for its game, not for its types)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return float(value) if math.isfinite(value) else default
