@@ -51,15 +51,25 @@ class Limit:
     Shared by every bot and front end, like python-chess's ``Limit``. ``time``
     is wall-clock seconds for the whole call, ``depth`` plies of search, and
     ``nodes`` positions visited (each bot documents what it counts).
+
+    ``clock``, for a move on a clock whose owner judges it (a league server), is the
+    seconds left on the mover's own clock: ``time`` is then the share the bot is told
+    to use, not a deadline, and a bot cut short from outside (a ``cmd:`` program) is
+    stopped only when ``clock`` runs out.
     """
 
     time: float | None = DEFAULT_MOVE_TIME
     depth: int | None = None
     nodes: int | None = None
+    clock: float | None = None
 
     def __post_init__(self) -> None:
         if self.time is not None and not (isinstance(self.time, (int, float)) and self.time > 0):
             raise BotError(f"time limit must be a positive number of seconds, got {self.time!r}")
+        if self.clock is not None and not (
+            isinstance(self.clock, (int, float)) and self.clock > 0
+        ):
+            raise BotError(f"clock must be a positive number of seconds, got {self.clock!r}")
         for name in ("depth", "nodes"):
             value = getattr(self, name)
             if value is not None and (

@@ -26,8 +26,11 @@ the command), so tests can play a scripted
 Failures become :class:`~adjacency.bots.base.BotFailure` so a referee records
 them: end of output or exit -> disconnection; no ``bestmove`` within the
 budget plus ``margin`` -> ``stop``, ``grace``, then the process group is
-killed -> time forfeit; an occupied, off-board or malformed answer -> illegal
-move quoting the text. A program that cannot start or finish the handshake
+killed -> time forfeit (for a move on a clock that its owner judges,
+``Limit.clock``, the engine is told the budget but ``stop`` waits for the
+clock's end, and an answer to ``stop`` within ``grace`` is its move: the clock's
+owner decides whether it came in time); an occupied, off-board or malformed
+answer -> illegal move quoting the text. A program that cannot start or finish the handshake
 raises :class:`~adjacency.bots.base.BotError` (naming the command and quoting
 its stderr) when the bot is made; after a failure the next game (``new_game``) restarts it.
 """
@@ -214,6 +217,8 @@ class ExternalBot(Bot):
         assert engine is not None
         limit = search.limit
         soft = None if limit.time is None else search.started + limit.time + self.command.margin
+        if limit.clock is not None:  # the clock's owner judges the time: stop at its end
+            soft = search.started + limit.clock
         try:
             if self._new_game:
                 engine.new_game()
@@ -276,7 +281,7 @@ class ExternalBot(Bot):
             if isinstance(message, Info):
                 search.publish(thinking_from_info(message))
             elif isinstance(message, BestMove):
-                if late:
+                if late and search.limit.clock is None:
                     raise BotFailure(
                         Termination.TIME_FORFEIT,
                         f"engine {engine.command!r} answered only after 'stop', "

@@ -9,11 +9,17 @@ move within the budget the server gives, and the move is sent back. A bot that f
 printed here): the server ends that game as a crash, an illegal move or a time loss
 then, not when the whole clock has run out.
 
-After a network drop the client reconnects with exponential back-off (0.5 s doubling
-to 30 s, with jitter), and the server sends it its games in play again. It gives up
-(:class:`ConnectError`, exit status 3) when the first connection fails
-:data:`FIRST_TRIES` times in a row (nothing listens there, no such host), or when no
-connection has worked for :data:`GIVE_UP_AFTER` seconds after a drop. A game the
+After a network drop, a server that closed the connection or a server restart (a
+``kill -9`` included) the client reconnects with exponential back-off (0.5 s doubling
+to :data:`BACKOFF_MAX`, each wait drawn between half and one and a half times that, so
+a restarted server sees it back well within the :data:`RECONNECT_WITHIN` seconds it
+waits for an event game's bots), and the server sends it its games in play again. Each
+try says one line: what failed, which try comes next and after what wait. Every
+connection that gets as far as the server's welcome starts the count again. It gives
+up (:class:`ConnectError`, exit status 3) when it has never connected and
+:data:`FIRST_TRIES` tries in a row failed (nothing listens there, no such host), or
+when it has been connected before and no connection has worked for
+:data:`GIVE_UP_AFTER` seconds since the last one ended. A game the
 server aborted (it stopped, or restarted after a crash: ``game_end`` with termination
 ``aborted``) has its engine closed, so no ``cmd:`` process outlives its game. With
 ``games``, the client says it is ``leaving`` once it has started its last game, so the
@@ -32,6 +38,7 @@ the system's authorities, or ``cafile`` for a private one.
 from __future__ import annotations
 
 import json
+import math
 import random
 import socket
 import ssl
@@ -53,13 +60,18 @@ NETWORK_MARGIN = 0.05
 """Seconds of the server's budget kept for the answer's trip back."""
 MAX_MESSAGE = 1 << 20
 BACKOFF_START = 0.5
-BACKOFF_MAX = 30.0
+BACKOFF_MAX = 5.0
+"""The longest back-off between two tries, before its jitter (at most 1.5 times it)."""
+RECONNECT_WITHIN = 10.0
+"""Seconds a restarted league server waits for an event game's bots to connect before
+the game starts without them (the hall's ``RECONNECT_GRACE``): the longest wait between
+two tries (1.5 x :data:`BACKOFF_MAX`) stays below it."""
 FIRST_TRIES = 5
-"""Failed attempts at the first connection before the client gives up (about 15 s of
+"""Failed attempts at the first connection before the client gives up (about 7.5 s of
 back-off: a server that is starting is up by then; nothing listening is a wrong URL)."""
 GIVE_UP_AFTER = 600.0
-"""Seconds without a working connection, after a drop, before the client gives up
-(a server restart takes far less)."""
+"""Seconds without a working connection, after a connection that worked ended, before the
+client gives up (a server restart takes far less)."""
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Handshake refusals that a later try may pass (over a rate, a server or proxy that is
 starting or busy); every other status is final."""
@@ -116,7 +128,11 @@ class LeagueClient:
     games: int | None = None
     announce: Callable[[str], None] = print
     sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    """The time the give-up rule counts in (seconds; tests give a fake one with ``sleep``)."""
     ended: int = 0
+    welcomed: bool = False
+    """Whether the current (or last) connection got as far as the server's welcome."""
     _idle: list[Bot] = field(default_factory=list)
     _playing: dict[int, Bot] = field(default_factory=dict)
 
@@ -132,45 +148,62 @@ class LeagueClient:
     def run(self) -> int:
         """Connect, play, reconnect after drops; return after ``games`` games. Raises
         :class:`ConnectError` when the server cannot be reached (:data:`FIRST_TRIES`
-        failed first tries, or :data:`GIVE_UP_AFTER` seconds without a connection after
-        a drop) and :class:`~.store.LeagueError` for a final refusal."""
+        failed tries before any connection worked, or :data:`GIVE_UP_AFTER` seconds
+        without one after a connection that worked) and :class:`~.store.LeagueError`
+        for a final refusal."""
         delay = BACKOFF_START
-        welcomed_once = False
-        failures = 0
-        last_working = time.monotonic()
+        connected_once = False
+        tries = 0  # failed tries since the last connection that worked (or the start)
+        lost_at = self.clock()
         try:
             while not self._done():
-                problem = "the server closed the connection before welcoming it"
+                self.welcomed = False
                 try:
-                    if self._session():
-                        welcomed_once, failures, delay = True, 0, BACKOFF_START
-                        last_working = time.monotonic()
-                        problem = ""
+                    problem = self._session()
                 except ConnectError as exc:
                     problem = str(exc)
-                    said = "could not connect" if not welcomed_once else "connection lost"
-                    self.announce(f"{said}: {exc}")
-                if problem:
-                    failures += 1
-                    if not welcomed_once and failures >= FIRST_TRIES:
-                        raise ConnectError(
-                            f"gave up after {failures} tries: {problem}; check the league's "
-                            f"URL ({self.url}) and that its server is running"
-                        )
-                    if welcomed_once and time.monotonic() - last_working > GIVE_UP_AFTER:
-                        raise ConnectError(
-                            f"gave up: no connection for {GIVE_UP_AFTER:g} s: {problem}"
-                        )
+                just_lost = self.welcomed
+                if self.welcomed:  # this connection worked: the count starts again
+                    connected_once, tries, delay = True, 0, BACKOFF_START
+                    lost_at = self.clock()
+                else:
+                    tries += 1
                 if self._done():
                     break
+                if not connected_once and tries >= FIRST_TRIES:
+                    self.announce(f"could not connect: {problem}")
+                    raise ConnectError(
+                        f"gave up after {tries} tries: {problem}; check the league's "
+                        f"URL ({self.url}) and that its server is running"
+                    )
+                without = self.clock() - lost_at
+                if connected_once and without >= GIVE_UP_AFTER:
+                    self.announce(f"could not reconnect: {problem}")
+                    raise ConnectError(f"gave up: no connection for {GIVE_UP_AFTER:g} s: {problem}")
                 wait = delay * (0.5 + random.random())
-                self.announce(f"reconnecting in {wait:.1f} s")
+                if just_lost:
+                    said = f"connection lost: {problem}; reconnecting in {wait:.1f} s"
+                    said += f" (try 1; for up to {GIVE_UP_AFTER:g} s without a connection)"
+                elif connected_once:
+                    said = f"could not reconnect: {problem}; try {tries + 1} in {wait:.1f} s"
+                    said += f" ({GIVE_UP_AFTER - without:.0f} s left before giving up)"
+                else:
+                    said = f"could not connect: {problem}; try {tries + 1} of {FIRST_TRIES}"
+                    said += f" in {wait:.1f} s"
+                self.announce(said)
                 self.sleep(wait)
                 delay = min(BACKOFF_MAX, delay * 2)
         finally:
-            for bot in [*self._idle, *self._playing.values()]:
-                bot.close()
+            self.close()
         return 0
+
+    def close(self) -> None:
+        """Close every bot this client made (their engine processes end); :meth:`run`
+        does it when it returns."""
+        for bot in [*self._idle, *self._playing.values()]:
+            bot.close()
+        self._idle.clear()
+        self._playing.clear()
 
     def _done(self) -> bool:
         """Whether ``games`` games have ended and none is left in play."""
@@ -181,8 +214,11 @@ class LeagueClient:
         to start no new ladder game for this bot."""
         return self.games is not None and self.ended + len(self._playing) >= self.games
 
-    def _session(self) -> bool:
-        """One connection; return whether it got as far as the welcome."""
+    def _session(self) -> str:
+        """One connection, until the server closes it or ``games`` are over; return how
+        it ended (when it was closed in order) or raise :class:`ConnectError`. Sets
+        :attr:`welcomed` when it got as far as the server's welcome (a connection that
+        worked, however it ended)."""
         from websockets.exceptions import (
             ConnectionClosed,
             InvalidMessage,
@@ -191,7 +227,6 @@ class LeagueClient:
         )
         from websockets.sync.client import connect
 
-        welcomed = False
         told_leaving = False
         try:
             with connect(
@@ -207,10 +242,10 @@ class LeagueClient:
                     if not isinstance(message, dict):
                         continue
                     if message.get("type") == "welcome":
-                        welcomed = True
+                        self.welcomed = True
                         self.announce(f"connected as {message.get('name')}")
                     answers = [self.handle(message)]
-                    if welcomed and not told_leaving and self._leaving():
+                    if self.welcomed and not told_leaving and self._leaving():
                         told_leaving = True
                         answers.append({"type": "leaving"})
                     try:
@@ -220,7 +255,8 @@ class LeagueClient:
                     except ConnectionClosed:  # read what came before the close
                         continue  # (a game_end for the game just answered)
                     if self._done():
-                        return welcomed
+                        return "done"
+                code = ws.close_code
         except InvalidStatus as exc:
             status = exc.response.status_code
             try:
@@ -237,7 +273,9 @@ class LeagueClient:
                 ) from None
             raise ConnectError(f"the server answered {status} {detail}".strip()) from None
         except ConnectionClosed as exc:
-            raise ConnectError(f"closed ({exc.rcvd.code if exc.rcvd else 'no code'})") from None
+            if exc.rcvd is None:  # no close frame: the server went away (killed, network)
+                raise ConnectError("the connection broke without a close") from None
+            raise ConnectError(f"the server closed the connection ({exc.rcvd.code})") from None
         except ssl.SSLCertVerificationError as exc:
             raise LeagueError(
                 f"the server's TLS certificate was not accepted ({exc.verify_message}): "
@@ -265,7 +303,9 @@ class LeagueClient:
             raise ConnectError(f"no host {self._host_port()[0]!r}: {exc.strerror}") from None
         except (OSError, WebSocketException, TimeoutError) as exc:
             raise ConnectError(f"{type(exc).__name__}: {exc}") from None
-        return welcomed
+        if not self.welcomed:
+            return f"the server closed the connection ({code}) before welcoming it"
+        return f"the server closed the connection ({code})"
 
     def _host_port(self) -> tuple[str, int]:
         parts = urlsplit(self.ws_url)
@@ -293,10 +333,9 @@ class LeagueClient:
             )
         elif kind == "your_turn" and isinstance(game, int):
             bot = self._bot(game)
-            budget = float(message.get("budget") or 1.0)
             position = Position.from_fen(str(message["fen"]))
             try:
-                move = bot.choose_move(position, Limit(time=max(0.02, budget - NETWORK_MARGIN)))
+                move = bot.choose_move(position, self._limit(message, position))
             except Exception as exc:  # the local bot failed: the server is told at once
                 return self._failed(game, bot, exc)
             return {"type": "move", "game": game, "move": move}
@@ -315,6 +354,18 @@ class LeagueClient:
             self.announce(f"server: {message.get('detail')}")
         return None
 
+    @staticmethod
+    def _limit(message: dict[str, Any], position: Position) -> Limit:
+        """What the bot is given for a ``your_turn``: the server's suggested ``budget`` as
+        the time to use, and the mover's own clock (less :data:`NETWORK_MARGIN`) as the
+        only deadline, so the server's clock decides a time loss, never this client."""
+        budget = max(0.02, _seconds(message.get("budget"), 1.0) - NETWORK_MARGIN)
+        clocks = message.get("clock")
+        left = clocks.get(position.turn) if isinstance(clocks, dict) else None
+        if left is None:
+            return Limit(time=budget)
+        return Limit(time=budget, clock=max(budget, _seconds(left, 0.0) - NETWORK_MARGIN))
+
     def _failed(self, game: int, bot: Bot, exc: Exception) -> dict[str, Any]:
         """The ``failed`` message for a bot that could not move in ``game``, said here
         too (with a ``cmd:`` bot's last stderr lines, which its failure quotes); its
@@ -327,3 +378,11 @@ class LeagueClient:
         self._playing.pop(game, None)
         bot.close()
         return {"type": "failed", "game": game, "termination": termination, "detail": words}
+
+
+def _seconds(value: object, default: float) -> float:
+    """A number of seconds from a server message (``default`` for anything that is not
+    a finite number: the server is trusted for its game, not for its types)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return float(value) if math.isfinite(value) else default
