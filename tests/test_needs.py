@@ -10,8 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import needs
 
+pytestmark = pytest.mark.xdist_group("needs")  # one worker collects the suite once
 REPO = Path(__file__).resolve().parents[1]
 
 REPORT = """
@@ -32,12 +35,15 @@ def pytest_collection_finish(session):
 
 
 def collect(tmp_path: Path, *args: str) -> dict[str, dict[str, list[str]]]:
-    """What ``pytest --collect-only ARGS`` selects, test by test."""
+    """What ``pytest --collect-only ARGS`` selects, test by test.
+
+    ``--assert=plain``: markers and fixtures do not depend on assertion rewriting, which
+    costs most of a collection where no bytecode cache is written."""
     (tmp_path / "needs_report.py").write_text(REPORT)
     report = tmp_path / "report.json"
     path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path, "NEEDS_REPORT": str(report)}
-    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0"]
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "--assert=plain"]
     done = subprocess.run(
         [*command, "-p", "needs_report", "-p", "no:randomly", *args],
         cwd=REPO,
@@ -77,8 +83,17 @@ def test_the_markers_are_registered_in_pyproject() -> None:
         assert f'"{marker}: ' in text, marker
 
 
-def test_browser_tests_are_marked_from_their_fixtures_and_imports(tmp_path: Path) -> None:
-    items = collect(tmp_path, "tests/web/test_browser.py", "tests/docs/test_screenshots_tool.py")
+@pytest.fixture(scope="module")
+def everything(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[str]]]:
+    """The whole suite, collected once for the tests of this module."""
+    return collect(tmp_path_factory.mktemp("needs"))
+
+
+def test_browser_tests_are_marked_from_their_fixtures_and_imports(
+    everything: dict[str, dict[str, list[str]]],
+) -> None:
+    modules = ("tests/web/test_browser.py::", "tests/docs/test_screenshots_tool.py::")
+    items = {k: v for k, v in everything.items() if k.startswith(modules)}
     assert len(items) > 5
     assert all("browser" in item["markers"] for item in items.values()), items
     # test_screenshots_tool.py requests no browser fixture: its import of Chromium's path
@@ -95,12 +110,13 @@ def node_modules() -> list[str]:
     return sorted(str(p.relative_to(REPO)) for p in found)
 
 
-def test_every_test_that_needs_more_than_python_is_marked(tmp_path: Path) -> None:
+def test_every_test_that_needs_more_than_python_is_marked(
+    everything: dict[str, dict[str, list[str]]],
+) -> None:
     """The whole suite collected once (``make test-core``'s expression is
     :data:`needs.MARKERS`' negation, checked above): a test requesting a fixture of
     :data:`needs.FIXTURES`, under tests/deploy or in a module running Node carries its
     marker, so ``make test-core`` leaves it out."""
-    everything = collect(tmp_path)
     core = [k for k, v in everything.items() if not set(v["markers"]) & set(needs.MARKERS)]
     assert 1000 < len(core) < len(everything)
     for nodeid, item in everything.items():

@@ -5,7 +5,9 @@ every value is known independently: small 5x5 positions four plies from the end.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cache
+from typing import overload
 
 from adjacency.core import Position
 from adjacency.puzzles import Puzzle, Refutation, puzzle_id
@@ -78,3 +80,21 @@ def oracle_puzzles(count: int = 3) -> tuple[Puzzle, ...]:
         if made is not None and made.id not in {p.id for p in found}:
             found.append(made)
     return tuple(found)
+
+
+class LazyPuzzles(Sequence[Puzzle]):
+    """:func:`oracle_puzzles`, made at a test's first look rather than at import: the
+    oracle needs seconds, and collecting the suite (``pytest --collect-only``) must not
+    pay them."""
+
+    @overload
+    def __getitem__(self, index: int) -> Puzzle: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Puzzle]: ...
+
+    def __getitem__(self, index: int | slice) -> Puzzle | Sequence[Puzzle]:
+        return oracle_puzzles()[index]
+
+    def __len__(self) -> int:
+        return len(oracle_puzzles())

@@ -18,14 +18,14 @@ from adjacency.puzzles import Puzzle, load_shipped
 from adjacency.ratings.glicko import Glicko, rate_game
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
-from web_puzzle_helpers import oracle_puzzles
+from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
 
-PUZZLES = oracle_puzzles()
+PUZZLES = LazyPuzzles()
 """Three 3-move puzzles rated 1400, 1500 and 1600, each with wrong moves that have a reply."""
 
 
 def serve(db: Path, limits: Limits | None = None) -> TestClient:
-    return TestClient(create_app(db, limits=limits, puzzles=lambda: PUZZLES))
+    return TestClient(create_app(db, limits=limits, puzzles=oracle_puzzles))
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from adjacency.ratings.glicko import Glicko, rate_game
 from browser_helpers import axe_violations
 from i18n_helpers import english_left
 from web_helpers import api, new_tab
-from web_puzzle_helpers import oracle_puzzles
+from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -23,7 +23,7 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-puzzles-browser")]
 
 LIVE_SERVER = {"puzzles": oracle_puzzles}
-PUZZLES = oracle_puzzles()
+PUZZLES = LazyPuzzles()
 PHONE = {"width": 390, "height": 844}
 EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 LOCALES = {"en": "en-US", "id": "id-ID"}

@@ -83,7 +83,7 @@ def test_misbehaving_bots_in_ray_workers_are_recorded_losses(
         "raiser": "disconnection",
         "hang": "time forfeit",
     }
-    settings = Settings(rounds=(4,), games=2, time=0.05, margin=0.1)
+    settings = Settings(rounds=(4,), games=2, time=1.0, margin=0.1)  # no correct bot runs out
     with Store(tmp_path / "faults.db") as store:
         run_id = create_run(store, "pairs", faulty, settings, "faults", factory)
         with RayExecutor() as executor:

@@ -99,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every failure ends in one ``adjacency COMMAND: error: ...`` line on stderr,
     never a traceback (unless :data:`DEBUG_VARIABLE` is set).
     """
+    from ..system.shutdown import skip_final_collection
+
+    skip_final_collection()  # the exit costs no collection of the kernels' objects
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):

@@ -1,7 +1,9 @@
-"""Operating-system services every layer may use: process lifetime and signals.
+"""Operating-system services every layer may use: process lifetime, signals and exit.
 
 :mod:`adjacency.system.lifetime` makes child processes end with their parent;
-:mod:`adjacency.system.signals` lets Ctrl-C stop a long compiled call. Input
+:mod:`adjacency.system.signals` lets Ctrl-C stop a long compiled call;
+:mod:`adjacency.system.shutdown` lets a finished command exit without the final
+garbage collection. Input
 limits are not here: they live with the one number parser and file reader,
 :mod:`adjacency.core.text`.
 
