@@ -453,11 +453,11 @@ def test_on_a_phone_the_edited_and_the_analysed_board_stay_in_view(
     tab.wait_for_selector("#editor:not([hidden])")
     tab.locator("#editor-analyse").scroll_into_view_if_needed()
     assert board_in_view(tab)  # the editor's buttons and the board at once
-    tab.click("#editor-analyse")
+    tab.click("#editor-analyse")  # the analysis board on the edited position
     tab.wait_for_selector("#analysis:not([hidden])")
     tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     assert board_in_view(tab)
-    tab.click("#editor-close")
+    tab.click("#btn-live")  # back to the game
     tab.click("#btn-analyse")  # the game's analysis: the same
     tab.wait_for_selector("#analysis:not([hidden])")
     tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")

@@ -25,6 +25,7 @@ from ...serving.errors import TooMany, WebError, quote
 from ..analysis import (
     Emit,
     Stopper,
+    Unanalysable,
     analyse,
     check_analysable,
     judge,
@@ -105,6 +106,14 @@ def editor_position(body: EditorPosition) -> Position:
         )
     x = sum(1 << i for i, c in enumerate(body.cells) if c == "x")
     o = sum(1 << i for i, c in enumerate(body.cells) if c == "o")
+    empty = body.cells.count(".")
+    if body.plies_left > empty:  # the core refuses it too, in words the editor cannot translate
+        raise Unanalysable(
+            f"impossible position: {body.plies_left} plies left but only {empty} empty "
+            f"squares: set at most {empty}",
+            code="too_many_plies",
+            params={"plies": body.plies_left, "count": empty},
+        )
     position = Position(geometry, x, o, body.turn, body.plies_left)
     check_analysable(position)
     return position

@@ -9,7 +9,7 @@ import { Board } from "./board.js";
 import { showGames } from "./dialogs/games.js";
 import { showResult } from "./dialogs/result.js";
 import { rememberInvite, showShare } from "./dialogs/share.js";
-import { describe, label } from "./format.js";
+import { countCells, describe, label } from "./format.js";
 import { t } from "./i18n.js";
 import { drawGraph } from "./graph.js";
 import { renderReviewSummary, showReviewProgress } from "./panels/review.js";
@@ -21,7 +21,7 @@ import { bottomColor, isFlipped, toggleFlip } from "./orientation.js";
 import { Editor } from "./editor.js";
 import { AnalysisPanel } from "./panels/analysis.js";
 import { streamEvents } from "./stream.js";
-import { renderBars, renderEmptyBars } from "./panels/bars.js";
+import { renderBars, renderEmptyBars, renderPositionBars } from "./panels/bars.js";
 import { clockLeft, renderClocks } from "./panels/clocks.js";
 import { renderControls, renderNoGame } from "./panels/controls.js";
 import { markReviewed, renderMoves } from "./panels/moves.js";
@@ -56,8 +56,9 @@ const game = new LiveGame({
   onOpen: () => {
     if (editor && editor.active) closeEditor();
     if (reviewing) reviewing.abort();
-    if (analysing === "game") panel.close();
+    if (analysing === "game" || analysing === "board") panel.close();
     if (study.learning) study.stopLearning();
+    study.closeBoard(); // the game opened is shown, not the analysis board
   },
 });
 let spoken = { version: null, text: "" }; // the last move announced, with its state's version
@@ -65,7 +66,8 @@ let lastTick = null; // the whole second of the last low-time tick
 let config = null;
 let newGame = null;
 let editor = null;
-let analysing = null; // "game": the panel follows the shown ply; "editor"; null: closed
+let analysing = null; // "game": the panel follows the shown ply; "board": the analysis
+// board's shown position; "editor"; null: closed
 let reviewing = null; // the AbortController of a running review
 let reviewSummary = null; // {id, summary} of the last finished review
 const panel = new AnalysisPanel({
@@ -86,15 +88,40 @@ const study = new Study({
   notice: (text) => notice(text),
   analysing: () => analysing === "game",
   openGame: (id) => game.open(id),
+  onLearning: () => showLearning(),
 });
 
 // The layout's state for the stylesheet: "editing" hides what describes the game (its
 // players, scores and the shown ply's banner) while the editor shows another position;
-// "board-pinned" keeps the board in view on a phone while a panel below it is used.
+// "board-pinned" keeps the board in view on a phone while a panel below it is used (the
+// editor, the analysis, learning from mistakes).
 function pinBoard() {
   const editing = Boolean(editor && editor.active);
   $("#main").classList.toggle("editing", editing);
-  $("#main").classList.toggle("board-pinned", editing || panel.open);
+  $("#main").classList.toggle("board-pinned", editing || panel.open || Boolean(study.learning));
+}
+
+// Learning from mistakes started (or closed): the board is pinned, and its panel (which
+// sits above the button that opened it) is scrolled into view: on a phone just under the
+// pinned board, so the prompt and the board are both seen.
+function showLearning() {
+  pinBoard();
+  const box = $("#learn");
+  if (box.hidden) return;
+  $("#learn-text").focus({ preventScroll: true }); // the prompt is read; the scroll is ours
+  const area = $(".board-area");
+  const { top, bottom } = box.getBoundingClientRect();
+  if (getComputedStyle(area).position === "sticky") { // one column: just under the pinned board
+    window.scrollBy(0, Math.floor(top - area.getBoundingClientRect().bottom - 8));
+    return;
+  }
+  // Two columns: the board's top in view when the whole panel stays so, else the least
+  // scroll that shows the panel.
+  const high = window.innerHeight;
+  const toBoard = Math.floor($("#board").getBoundingClientRect().top - 8);
+  if (top - toBoard >= 0 && bottom - toBoard <= high) window.scrollBy(0, toBoard);
+  else if (top < 8) window.scrollBy(0, Math.floor(top - 8));
+  else if (bottom > high) window.scrollBy(0, Math.ceil(Math.min(top - 8, bottom - high + 8)));
 }
 
 // With the board pinned (a phone), a control of the panel that gets the focus is brought
@@ -102,6 +129,7 @@ function pinBoard() {
 // after the browser's own scrolling to it.
 function keepFocusInView(event) {
   const target = event.target;
+  if (target !== document.activeElement) return; // the focus has moved on since
   if (!$("#main").classList.contains("board-pinned") || !target.closest || !target.closest(".side")) return;
   const area = $(".board-area");
   if (getComputedStyle(area).position !== "sticky") return; // two columns: nothing covers it
@@ -171,8 +199,13 @@ function drawBoard(s, ply, animate) {
 }
 
 function render({ animate = false, released = false } = {}) {
+  if (editor && editor.active) return;
+  if (study.free) {
+    renderBoardTree();
+    return;
+  }
   const s = game.state;
-  if (!s || (editor && editor.active)) return;
+  if (!s) return;
   const ply = game.shownPly;
   noticeState(`${s.id}/${s.version}/${ply}`); // a notice about the state before is gone
   const live = game.live;
@@ -302,6 +335,10 @@ async function act(action, button) {
 }
 
 function onSquare(name) {
+  if (study.free) {
+    study.play(name);
+    return;
+  }
   const s = game.state;
   if (!s) return;
   if (study.wants()) {
@@ -411,7 +448,7 @@ async function rematch() {
 }
 
 function flip() {
-  if (!game.state || (editor && editor.active)) return;
+  if (!game.state || (editor && editor.active) || study.free) return;
   endHold();
   toggleFlip(game.state.id);
   render();
@@ -516,6 +553,14 @@ function renderStudy() {
     renderEvalBar(panel.open && panel.result && panel.result.fen === panel.fen ? panel.result : null);
     return;
   }
+  if (study.free) {
+    renderEvalBar(panel.open ? study.value() : null);
+    const node = study.shown();
+    $("#study-bar").hidden = false;
+    $("#btn-promote").hidden = $("#btn-main-line").hidden = $("#btn-delete-variation").hidden = !node.parent;
+    $("#btn-learn").hidden = true;
+    return;
+  }
   if (!s) {
     renderEvalBar(null);
     return;
@@ -547,7 +592,102 @@ function wireStudy(click) {
   click("#learn-close", () => study.stopLearning());
 }
 
+// ----------------------------------------------------------------- the analysis board
+
+// The editor's position analysed: the analysis board shows it, with a tree of its own
+// (moves played on the board or from the engine's lines), whether or not a game is open.
+function openBoard(fen) {
+  const p = editor.position();
+  editor.leave();
+  analysing = "board";
+  study.openBoard({ rows: p.rows, cols: p.cols, cells: p.cells, turn: p.turn, plies: p.plies_left, fen });
+  pinBoard();
+}
+
+// Back to the game (or to the empty board without one).
+function leaveBoard() {
+  study.closeBoard();
+  if (analysing === "board") panel.close();
+  analysing = null;
+  if (game.state) render();
+  else showEmptyBoard();
+}
+
+function boardPosition() {
+  const node = study.shown();
+  return { rows: study.free.rows, cols: study.free.cols, cells: node.cells, turn: node.turn, plies: node.plies };
+}
+
+function navFirst() {
+  if (study.free) return study.first();
+  study.tree.current = null;
+  game.navigate(0);
+  return null;
+}
+
+function navLast() {
+  if (study.free) return study.last();
+  study.tree.current = null;
+  game.navigate(Infinity);
+  return null;
+}
+
+// The panel on the analysis board's shown position.
+function followBoard() {
+  const node = study.shown();
+  panel.show(node.parent ? t("analysis.variation", { square: node.square }) : t("analysis.edited"));
+  panel.follow(node.fen);
+}
+
+// The analysis board drawn: its shown position, the bars' counts, its tree as the move
+// list, the controls of a game off (the panel's "Play from here" starts one).
+function renderBoardTree() {
+  const tree = study.free;
+  const node = study.shown();
+  endHold();
+  noticeState(`board/${node.id}`);
+  board.setup(tree.rows, tree.cols, false);
+  board.render({
+    cells: node.cells,
+    preview: null,
+    mover: node.turn,
+    interactive: node.plies > 0,
+    last: node.square,
+    previous: node.parent ? node.parent.square : null,
+    flipped: node.flips || [],
+    animate: false,
+    hint: null,
+  });
+  drawn = { id: null, ply: null };
+  renderPositionBars(node.cells, node.plies > 0 ? node.turn : null);
+  renderNoGame();
+  const [x, o] = countCells(node.cells);
+  $("#status").hidden = false;
+  $("#status").textContent = node.plies > 0
+    ? t("board.status", { side: node.turn.toUpperCase(), count: node.plies })
+    : t("board.over", { x, o });
+  $("#history-banner").hidden = false;
+  $("#history-text").textContent = t("board.banner");
+  $("#btn-live").hidden = !game.state;
+  $("#btn-live").disabled = false;
+  $("#btn-analyse").disabled = false;
+  $("#nav-first").disabled = $("#nav-back").disabled = !node.parent;
+  $("#nav-forward").disabled = $("#nav-last").disabled = !node.children.length;
+  $("#nav-pos").textContent = "";
+  $("#graph").replaceChildren();
+  renderReviewSummary($("#review-summary"), null);
+  renderTreeMoves(tree, node, null, (n) => study.select(n));
+  renderStudy();
+  if (analysing === "board") followBoard();
+  document.title = `${t("board.title")} · Adjacency`;
+}
+
 function analyseShown() {
+  if (study.free) {
+    analysing = "board";
+    followBoard();
+    return;
+  }
   if (!game.state) return;
   if (editor.active) closeEditor();
   analysing = "game";
@@ -556,7 +696,11 @@ function analyseShown() {
 }
 
 function openEditor() {
-  if (game.state) editor.load(game.shownPosition());
+  if (study.free) {
+    const node = study.shown();
+    editor.load({ rows: study.free.rows, cols: study.free.cols, cells: node.cells, turn: node.turn, plies: node.plies });
+    study.closeBoard();
+  } else if (game.state) editor.load(game.shownPosition());
   else editor.reset();
   panel.close();
   analysing = "editor";
@@ -635,10 +779,16 @@ function wire() {
   click("#btn-review", reviewGame);
   wireStudy(click);
   click("#btn-editor", openEditor);
-  click("#btn-lab", () => openLab(api, editor.active ? editor.position() : game.state ? game.shownPosition() : null));
+  click("#btn-lab", () => openLab(api, editor.active ? editor.position() : study.free ? boardPosition()
+    : game.state ? game.shownPosition() : null));
   click("#btn-share", () => game.state && showShare(game.state, game.viewer));
   click("#invite-close", () => $("#dlg-invite").close());
-  click("#btn-live", () => { study.tree.current = null; game.navigate(Infinity); });
+  click("#btn-live", () => {
+    if (study.free) return leaveBoard();
+    study.tree.current = null;
+    game.navigate(Infinity);
+    return null;
+  });
   click("#btn-flip", flip);
   click("#btn-sound", () => { setSound(!soundOn()); renderSound(); });
   $("#move-form").addEventListener("submit", typedMove);
@@ -648,10 +798,10 @@ function wire() {
     e.preventDefault();
     square.focus();
   });
-  click("#nav-first", () => { study.tree.current = null; game.navigate(0); });
+  click("#nav-first", navFirst);
   click("#nav-back", () => study.step(-1));
   click("#nav-forward", () => study.step(1));
-  click("#nav-last", () => { study.tree.current = null; game.navigate(Infinity); });
+  click("#nav-last", navLast);
   click("#result-review", () => { $("#dlg-result").close(); reviewGame(); });
   click("#result-new", () => { $("#dlg-result").close(); newGame.open(); });
   click("#result-rematch", () => { $("#dlg-result").close(); rematch(); });
@@ -660,7 +810,7 @@ function wire() {
   window.addEventListener("pagehide", () => game.close());
   setInterval(() => {
     if (game.thinking) renderThinking(game);
-    if (game.state && game.state.clock && game.state.clock.running) {
+    if (game.state && game.state.clock && game.state.clock.running && !study.free) {
       renderClocks(game);
       watchLowClock();
     }
@@ -679,26 +829,30 @@ function onKey(event) {
     ArrowRight: () => study.step(1),
     ArrowUp: () => study.switchLine(-1),
     ArrowDown: () => study.switchLine(1),
-    Home: () => game.navigate(0),
-    End: () => game.navigate(Infinity),
+    Home: navFirst,
+    End: navLast,
     n: () => newGame.open(),
-    u: () => s && (game.viewer.invite
+    u: () => s && !study.free && s.status !== "over" && (game.viewer.invite
       ? !$("#btn-takeback").disabled && act(() => api.offer(s.id, "takeback"))
       : s.can_undo && act(() => api.undo(s.id))),
-    h: () => requestHint(),
+    h: () => !study.free && requestHint(),
     a: () => analyseShown(),
     f: () => flip(),
-    m: () => game.thinking && act(() => api.moveNow(s.id)),
-    " ": () => s && s.mode === "bot-bot" && s.status === "playing" && act(togglePause),
+    m: () => !study.free && game.thinking && act(() => api.moveNow(s.id)),
+    " ": () => s && !study.free && s.mode === "bot-bot" && s.status === "playing" && act(togglePause),
   };
   if (key === " " && target.closest && target.closest("button, a")) return;
-  if (!(key in handlers) || (!s && key !== "n")) return;
+  const board = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "a", "n"];
+  if (!(key in handlers) || (!s && !(study.free && board.includes(key)) && key !== "n")) return;
   event.preventDefault();
   handlers[key]();
 }
 
 function showEmptyBoard() {
   // Before any game: the 8x8 start position (from the server's rules) as a backdrop.
+  $("#btn-live").hidden = false;
+  $("#history-banner").hidden = true;
+  $("#status").textContent = "";
   const size = config.sizes.find((z) => z.rows === 8 && z.cols === 8) || config.sizes[config.sizes.length - 1];
   board.setup(size.rows, size.cols);
   board.render({ cells: size.start, preview: null, mover: "x", interactive: false, last: null });
@@ -716,10 +870,7 @@ async function init() {
     return;
   }
   newGame = new NewGameDialog($("#dlg-new"), config, startGame);
-  editor = new Editor(board, config, (fen) => {
-    panel.show(t("analysis.edited"));
-    panel.start(fen);
-  });
+  editor = new Editor(board, config, (fen) => openBoard(fen));
   editor.onClose = closeEditor;
   wire();
   renderSound();

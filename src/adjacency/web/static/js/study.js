@@ -7,7 +7,9 @@
 //   proved it, else the engine's estimate);
 // * a new game from any position of the tree against a bot level;
 // * the tree as a record with variations (export and import);
-// * "learn from your mistakes" after a review.
+// * "learn from your mistakes" after a review;
+// * the analysis board without a game: a tree of its own grown from the editor's position
+//   (Study.openBoard), its moves played on the board or from the engine's lines.
 // The server owns the rules: every variation move is played by POST /api/analysis/line.
 
 import { api } from "./api.js";
@@ -89,6 +91,19 @@ export class VariationTree {
     node.children = node.children.filter((c) => !c.game);
     this.gameEnd = node;
     if (this.current && !this.contains(this.current)) this.current = null;
+  }
+
+  // A tree of its own from `start` ({rows, cols, cells, turn, plies, fen}): no game line,
+  // every move a variation's (the analysis board without a game).
+  startAt(start) {
+    this.id = null;
+    this.rows = start.rows;
+    this.cols = start.cols;
+    this.root = newNode(null, {
+      square: null, ply: 0, cells: start.cells, turn: start.turn, plies: start.plies, fen: start.fen,
+    });
+    this.current = this.root;
+    this.gameEnd = this.root;
   }
 
   contains(node) {
@@ -324,12 +339,41 @@ export function continueSettings(tree, node, level) {
 
 // The page's study tools over the shown game. `deps`: {game (LiveGame), board, panel
 // (AnalysisPanel), render(), notice(text), analysing() (the panel follows the game),
-// openGame(id)}.
+// openGame(id), onLearning() (learning started or closed: the layout follows)}.
 export class Study {
   constructor(deps) {
     Object.assign(this, deps);
     this.tree = new VariationTree();
-    this.learning = null; // {items, index, found, solved, shown}
+    this.board_ = null; // the analysis board's own tree (no game line), while it is shown
+    this.learning = null; // {items, index, found, solved, shown, finished}
+  }
+
+  // The analysis board's tree while it is shown (openBoard), else null.
+  get free() {
+    return this.board_;
+  }
+
+  // The tree the page shows: the analysis board's, else the game's.
+  get active() {
+    return this.board_ || this.tree;
+  }
+
+  // Show the analysis board on `start` (the editor's position, with its `fen`): moves
+  // played from it make a tree of its own, whether or not a game is open.
+  openBoard(start) {
+    const tree = new VariationTree();
+    tree.startAt(start);
+    this.board_ = tree;
+    this.render();
+  }
+
+  closeBoard() {
+    this.board_ = null;
+  }
+
+  // Whether learning waits for a move (not ended: then the board is the study's again).
+  get quizzing() {
+    return Boolean(this.learning && !this.learning.finished);
   }
 
   sync() {
@@ -338,19 +382,21 @@ export class Study {
 
   // The node of the shown position: a variation's, or the game's shown ply.
   shown() {
+    if (this.board_) return this.board_.current || this.board_.root;
     return this.tree.current || this.tree.gameNode(this.game.shownPly);
   }
 
   // Whether a click on the board is a variation's move (not the game's): on a variation,
   // in a finished game, or at an earlier position of a game the panel analyses.
   wants() {
+    if (this.board_) return true;
     const s = this.game.state;
     if (!s) return false;
     return Boolean(this.learning || this.tree.current || s.status === "over" || (!this.game.live && this.analysing()));
   }
 
   async play(square) {
-    if (this.learning) return this.tryMove(square);
+    if (this.quizzing) return this.tryMove(square);
     const node = this.shown();
     const existing = node.children.find((c) => c.square === square);
     if (existing) return this.select(existing);
@@ -371,8 +417,9 @@ export class Study {
   async playLine(node, moves, last = false) {
     try {
       const { positions } = await api.line({ fen: node.fen, moves });
-      if (!this.tree.contains(node)) return null;
-      const end = this.tree.grow(node, positions);
+      const tree = this.active;
+      if (!tree.contains(node)) return null;
+      const end = tree.grow(node, positions);
       let first = end;
       while (first.parent !== node) first = first.parent;
       this.notice("");
@@ -392,7 +439,11 @@ export class Study {
 
   select(node) {
     if (!node) return null;
-    if (node.game) {
+    if (this.board_) {
+      if (!this.board_.contains(node)) return null;
+      this.board_.current = node;
+      this.render();
+    } else if (node.game) {
       this.tree.current = null;
       this.game.navigate(node.ply);
     } else {
@@ -410,6 +461,17 @@ export class Study {
     return this.select(node.children[0]);
   }
 
+  // The start, or the end of the shown line's first continuations (Home and End).
+  first() {
+    return this.select(this.active.root);
+  }
+
+  last() {
+    let node = this.shown();
+    while (node.children.length) node = node.children[0];
+    return this.select(node);
+  }
+
   switchLine(delta) {
     let n = this.shown();
     while (n.parent && n.parent.children.length < 2) n = n.parent;
@@ -419,16 +481,17 @@ export class Study {
   }
 
   remove() {
-    const parent = this.tree.remove(this.tree.current);
+    const tree = this.active;
+    const parent = tree.remove(tree.current);
     if (parent) this.select(parent);
   }
 
   promote() {
-    if (this.tree.promote(this.shown())) this.render();
+    if (this.active.promote(this.shown())) this.render();
   }
 
   promoteToMain() {
-    if (this.tree.promoteToMain(this.shown())) this.render();
+    if (this.active.promoteToMain(this.shown())) this.render();
   }
 
   // The shown position's value for the evaluation bar: the panel's (when it analyses
@@ -444,12 +507,14 @@ export class Study {
 
   // The tree as a record with its variations (a download).
   async exportRecord() {
+    const free = this.board_;
     const s = this.game.state;
     try {
-      const { record } = await api.treeRecord({ game: s.id, tree: this.tree.plain() });
+      const { record } = await api.treeRecord(free ? { start: free.root.fen, tree: free.plain() }
+        : { game: s.id, tree: this.tree.plain() });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(new Blob([record], { type: "text/plain" }));
-      link.download = `adjacency-${s.id}-variations.txt`;
+      link.download = free ? "adjacency-analysis.txt" : `adjacency-${s.id}-variations.txt`;
       document.body.appendChild(link);
       link.click();
       link.remove();
@@ -498,7 +563,7 @@ export class Study {
       return;
     }
     try {
-      const state = await api.create(continueSettings(this.tree, node, level));
+      const state = await api.create(continueSettings(this.active, node, level));
       await this.openGame(state.id);
     } catch (err) {
       this.notice(err.message);
@@ -527,11 +592,13 @@ export class Study {
     this.learning = { items, index: 0, found: 0, solved: false, shown: false };
     $("#learn").hidden = false;
     this.showMistake();
+    if (this.onLearning) this.onLearning();
   }
 
   stopLearning() {
     this.learning = null;
     $("#learn").hidden = true;
+    if (this.onLearning) this.onLearning();
     this.render();
   }
 
@@ -623,6 +690,8 @@ export class Study {
     $("#learn-text").textContent = t("learn.done", { found: l.found, total: l.items.length });
     $("#learn-text").className = "learn-text";
     for (const id of ["#learn-next", "#learn-skip", "#learn-show", "#learn-retry"]) $(id).hidden = true;
+    // Ended: the panel stays with the count until Close, and the board is the study's
+    // again (a click plays a variation, as after a review).
     this.learning = { ...l, solved: true, finished: true };
   }
 }

@@ -50,9 +50,10 @@ export async function showGames(game) {
     return;
   }
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th></th><th></th><th></th><th></th><th></th></tr></thead>";
+  table.innerHTML = "<thead><tr><th>X</th><th>O</th><th></th><th></th><th></th><th></th><th><span class=\"sr-only\"></span></th></tr></thead>";
   const heads = table.querySelectorAll("th");
   ["games.size", "games.plies", "games.result", "games.played"].forEach((key, i) => { heads[i + 2].textContent = t(key); });
+  heads[6].firstChild.textContent = t("games.actions"); // read, not shown: the buttons say what they do
   const body = document.createElement("tbody");
   for (const g of games) {
     const tr = document.createElement("tr");

@@ -48,18 +48,35 @@ export function renderBars(game, cells, ply) {
 
 // Before any game: the start position as a backdrop, the bars inviting a new game.
 export function renderEmptyBars(cells) {
+  renderSideBars(cells, null, t("bars.press-new"));
+}
+
+// The analysis board's position without players: each side's squares, the side to move
+// (`turn`, null when no ply is left) tagged.
+export function renderPositionBars(cells, turn) {
+  renderSideBars(cells, turn, "");
+}
+
+function renderSideBars(cells, turn, kind) {
   const counts = countCells(cells);
   for (const [id, color] of BARS) {
     const bar = $(id);
-    bar.className = `player-bar side-${color}`;
+    bar.className = `player-bar side-${color}${turn === color ? " to-move" : ""}`;
     bar.replaceChildren(pieceSvg(color, "piece-icon"));
     const who = document.createElement("div");
     who.className = "who";
     who.innerHTML = `<div class="name">${color.toUpperCase()}</div><div class="kind"></div>`;
-    who.querySelector(".kind").textContent = t("bars.press-new");
+    who.querySelector(".kind").textContent = kind;
+    bar.appendChild(who);
+    if (turn === color) {
+      const tag = document.createElement("span");
+      tag.className = "turn-tag";
+      tag.textContent = t("bars.to-move");
+      bar.appendChild(tag);
+    }
     const score = document.createElement("div");
     score.className = "score";
     score.textContent = String(counts[color === "x" ? 0 : 1]);
-    bar.append(who, score);
+    bar.appendChild(score);
   }
 }

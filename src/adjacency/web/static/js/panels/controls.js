@@ -18,7 +18,8 @@ const GAME_CONTROLS = ["#btn-undo", "#btn-takeback", "#btn-hint", "#btn-resign",
 export function renderNoGame() {
   for (const selector of GAME_CONTROLS) $(selector).disabled = true;
   const save = $("#btn-save");
-  save.removeAttribute("href"); // no link to follow: not a control until a game opens
+  save.removeAttribute("href"); // no link to follow: not a control until a game opens,
+  save.setAttribute("aria-disabled", "true"); // and it looks and reads as disabled
   $("#nav-pos").textContent = "";
   $("#offer").hidden = true;
 }
@@ -33,7 +34,8 @@ export function renderControls(game) {
   const between = game.viewer.invite;
   $("#btn-undo").hidden = $("#btn-hint").hidden = between;
   $("#btn-takeback").hidden = !between;
-  $("#btn-undo").disabled = !s.can_undo || between || game.watching;
+  // A finished game stays finished: its moves are studied as variations, never taken back.
+  $("#btn-undo").disabled = !s.can_undo || between || game.watching || !playing;
   const mine = game.viewer.seats.length === 1 ? game.viewer.seats[0] : null;
   $("#btn-takeback").disabled = !(between && playing && mine && s.moves.some((m) => m.color === mine))
     || Boolean(s.offer && s.offer.by === mine);
@@ -41,7 +43,7 @@ export function renderControls(game) {
   // Watchers (neither a seat nor the creator's browser) have no rematch to ask for.
   const spectator = game.watching && !game.viewer.owner;
   $("#btn-rematch").hidden = spectator;
-  $("#btn-rematch").disabled = spectator || Boolean(between && s.offer && s.offer.kind === "rematch" && s.offer.by === mine);
+  $("#btn-rematch").disabled = spectator || playing || Boolean(between && s.offer && s.offer.kind === "rematch" && s.offer.by === mine);
   $("#move-form").hidden = game.watching; // only a player types moves
   $("#move-input").disabled = $("#move-submit").disabled = false;
   $("#btn-flip").disabled = $("#btn-share").disabled = $("#btn-analyse").disabled = false;
@@ -71,5 +73,6 @@ export function renderControls(game) {
   $("#nav-last").disabled = ply >= s.moves.length;
   $("#nav-pos").textContent = `${ply} / ${s.moves.length}`; // the graph's "ply N of M" names the same N
   $("#btn-save").href = api.recordUrl(s.id);
+  $("#btn-save").removeAttribute("aria-disabled");
   $("#btn-save").setAttribute("download", `adjacency-${s.id}.txt`);
 }

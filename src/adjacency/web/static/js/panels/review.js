@@ -13,7 +13,9 @@ export function showReviewProgress(bar, progress) {
   bar.setAttribute("aria-valuetext", t("review.progress.text", { done: progress.done, total: progress.total }));
 }
 
-// The summary as a table, one row per player; null empties and hides the container.
+// The summary as a table: a row per measure, a column per player (X, O). Seven measures
+// side by side overflowed the side column (and broke their headers mid-word on a phone);
+// two players' columns fit any width with every header whole.
 export function renderReviewSummary(container, summary) {
   container.hidden = !summary;
   if (!summary) {
@@ -26,29 +28,39 @@ export function renderReviewSummary(container, summary) {
   caption.textContent = t("review.summary.title");
   table.appendChild(caption);
   const head = document.createElement("tr");
-  for (const key of ["player", "accuracy", "inaccuracies", "mistakes", "blunders", "loss", "exact"]) {
+  const corner = document.createElement("td");
+  head.appendChild(corner);
+  for (const color of ["x", "o"]) {
     const th = document.createElement("th");
     th.scope = "col";
-    th.textContent = t(`review.summary.${key}`);
+    th.textContent = color.toUpperCase();
     head.appendChild(th);
   }
   const thead = document.createElement("thead");
   thead.appendChild(head);
   table.appendChild(thead);
+  const cells = {
+    accuracy: (row) => `${decimal(row.accuracy, 1)}%`,
+    inaccuracies: (row) => row.inaccuracies,
+    mistakes: (row) => row.mistakes,
+    blunders: (row) => row.blunders,
+    loss: (row) => formatSquares(row.loss),
+    exact: (row) => `${row.exact}/${row.moves}`,
+  };
   const body = document.createElement("tbody");
-  for (const color of ["x", "o"]) {
-    const row = summary[color];
+  for (const [key, cell] of Object.entries(cells)) {
     const tr = document.createElement("tr");
     const th = document.createElement("th");
     th.scope = "row";
-    th.textContent = color.toUpperCase();
+    th.textContent = t(`review.summary.${key}`);
     tr.appendChild(th);
-    for (const cell of [`${decimal(row.accuracy, 1)}%`, row.inaccuracies, row.mistakes, row.blunders,
-      formatSquares(row.loss), `${row.exact}/${row.moves}`]) {
+    for (const color of ["x", "o"]) {
       const td = document.createElement("td");
-      td.textContent = String(cell);
+      td.textContent = String(cell(summary[color]));
+      td.dataset.side = color;
       tr.appendChild(td);
     }
+    tr.dataset.measure = key;
     body.appendChild(tr);
   }
   table.appendChild(body);

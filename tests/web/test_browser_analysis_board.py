@@ -1,0 +1,308 @@
+"""The analysis board, learning from mistakes and the game page's smaller controls, in a
+real browser (Playwright, Debian's Chromium), in English and in Indonesian, on the
+audit's laptop (1366x768) and a phone (390x844): axe-core finds nothing at any impact,
+the page never scrolls sideways and logs no console error during each flow.
+
+* The analysis board without a game: the editor's position analysed becomes a board of
+  its own, a move played on it and an engine line clicked grow a tree from it (each
+  position the core's), and "Play from here" starts a game at the shown position.
+* Learning from mistakes: its panel comes into view (on a phone under the pinned board,
+  both on the screen); once it has ended, a click on the board plays a variation.
+* A finished game (with a clock) cannot be undone, and Rematch waits for the end.
+* Without a game Save reads and looks disabled; the editor's refusal of too many plies
+  left is in the page's language.
+* The review's summary fits the side column with whole headers; the saved games' dialog
+  names its actions column and keeps its buttons on a phone's screen.
+
+Oracles: the rules core (positions, legal moves, position texts), the API's game state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from adjacency.core import Position
+from adjacency.core.game import Game
+from adjacency.core.record import game_to_text
+from adjacency.web.view import cells
+from browser_helpers import axe_violations
+from web_helpers import a_game_with_mistakes, api, new_tab
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-analysis-board")]
+
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+CASES = [(locale, size) for locale in ("en-US", "id-ID") for size in SIZES]
+TWO_PEOPLE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
+CLOCK = {"base": 300, "increment": 3}
+
+
+def tab_in(browser: Any, server: str, locale: str, size: str) -> Any:
+    """A fresh tab holding the API's client cookie, in ``locale``, at the window ``size``."""
+    return new_tab(browser, server, viewport=SIZES[size], locale=locale)
+
+
+def checked(tab: Any, size: str) -> None:
+    """axe-core finds nothing at any impact, and nothing scrolls the page sideways."""
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    wide = tab.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= SIZES[size]["width"], wide
+
+
+def close(tab: Any) -> None:
+    errors = tab.console_errors
+    tab.context.close()
+    assert errors == [], errors
+
+
+def board_cells(tab: Any, rows: int, cols: int) -> str:
+    """The board's squares in index order (a1, b1, ...), as the API writes them."""
+    return str(
+        tab.evaluate(
+            """([rows, cols]) => { let out = "";
+                 for (let r = 0; r < rows; r += 1) for (let f = 0; f < cols; f += 1) {
+                   const name = "abcdefgh"[f] + String(r + 1);
+                   const sq = document.querySelector(`#board [data-square="${name}"]`);
+                   out += sq.querySelector(".x-mark") ? "x" : sq.querySelector("svg") ? "o" : ".";
+                 }
+                 return out; }""",
+            [rows, cols],
+        )
+    )
+
+
+def in_view(tab: Any, selector: str) -> bool:
+    """Whether the element is wholly inside the window."""
+    return bool(
+        tab.eval_on_selector(
+            selector,
+            "el => { const r = el.getBoundingClientRect();"
+            " return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight"
+            " && r.left >= 0 && r.right <= innerWidth; }",
+        )
+    )
+
+
+def no_game(tab: Any, server: str) -> None:
+    tab.goto(server)
+    tab.wait_for_selector("#dlg-new[open]")
+    tab.click("#new-cancel")
+
+
+def mistakes_game(server: str) -> tuple[dict[str, Any], Game]:
+    """The suite's 4x4 game with mistakes, imported as a finished game."""
+    start, moves, _ = a_game_with_mistakes()
+    record = Game(start, "Ann", "Bob")
+    for move in moves:
+        record.play(move)
+    state = api(server, "POST", "/api/games/import", {"record": game_to_text(record)})
+    return state, record
+
+
+def open_game(tab: Any, server: str, state: dict[str, Any]) -> None:
+    tab.goto(f"{server}/?game={state['id']}")
+    count = len(state["moves"])
+    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
+
+
+def analysed(tab: Any, position: Position) -> None:
+    """Wait until the panel has finished analysing ``position`` (a 4x4 is searched to the end)."""
+    expect(tab.locator("#analysis-fen")).to_have_text(position.fen())
+    expect(tab.locator("#analysis-stop")).to_be_disabled()
+    tab.wait_for_selector("#analysis-lines li .line-play")
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    tab = tab_in(browser, server, locale, size)
+    no_game(tab, server)
+    tab.click("#btn-editor")
+    tab.locator("#editor-form select[name=rows]").select_option("4")
+    tab.locator("#editor-form select[name=cols]").select_option("4")
+    tab.click("#editor-analyse")
+    start = Position.start(4, 4, 4)  # the editor's 4x4 start with all its plies
+    analysed(tab, start)
+    first = start.legal_moves()[-1]
+    tab.click(f'[data-square="{first}"]')  # a move on the board, not a painted piece
+    after = start.play(first)
+    expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(first)
+    assert board_cells(tab, 4, 4) == cells(after)
+    analysed(tab, after)
+    line = tab.locator("#analysis-lines li").first
+    reply = str(line.get_attribute("data-move"))
+    line.locator(".line-play").click()  # an engine line: into the tree
+    expect(tab.locator("#moves button.variation-move")).to_have_count(2)
+    expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(reply)
+    assert board_cells(tab, 4, 4) == cells(after.play(reply))
+    analysed(tab, after.play(reply))
+    checked(tab, size)
+    tab.click("#nav-back")  # the tree is walked like a game's moves
+    expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(first)
+    analysed(tab, after)
+    tab.locator("#continue-level").select_option(index=0)
+    tab.click("#btn-continue")  # Play from here: a game at the shown position
+    tab.wait_for_function("new URLSearchParams(location.search).has('game')")
+    made_id = tab.evaluate("new URLSearchParams(location.search).get('game')")
+    made = api(server, "GET", f"/api/games/{made_id}")
+    assert made["moves"] == [] and made["boards"][0] == cells(after)
+    assert made["turn"] == after.turn and made["plies_left"] == after.plies_left
+    assert made[after.turn]["kind"] == "human"
+    assert made["o" if after.turn == "x" else "x"]["kind"] == "bot"
+    expect(tab.locator("#history-banner")).to_be_hidden()
+    expect(tab.locator("#bar-bottom .name")).to_be_visible()
+    assert board_cells(tab, 4, 4) == cells(after)
+    checked(tab, size)
+    close(tab)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_learning_from_mistakes_comes_into_view_and_ends_cleanly(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    state, record = mistakes_game(server)
+    tab = tab_in(browser, server, locale, size)
+    open_game(tab, server, state)
+    tab.click("#btn-review")
+    tab.wait_for_selector("#btn-learn:not([hidden])")
+    tab.click("#btn-learn")
+    expect(tab.locator("#learn-text")).not_to_be_empty()
+    where = tab.eval_on_selector("#learn", "e => e.getBoundingClientRect().y")
+    assert in_view(tab, "#learn"), where
+    assert in_view(tab, "#board")  # the prompt and the board at once
+    checked(tab, size)
+    skips = 0
+    while tab.locator("#learn-skip").is_visible():  # through every mistake to the end
+        tab.click("#learn-skip")
+        skips += 1
+        assert skips <= len(state["moves"])
+    expect(tab.locator("#learn-progress")).to_be_empty()
+    assert skips >= 1
+    empty = tab.eval_on_selector_all(
+        "#board .sq:not(.filled)", "els => els.map((e) => e.dataset.square)"
+    )
+    shown = int(tab.inner_text("#nav-pos").split("/")[0])  # the last mistake's position
+    other = next(square for square in empty if square != record.moves[shown].square)
+    tab.click(f'[data-square="{other}"]')  # the board is the study's again: a variation
+    expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(other)
+    expect(tab.locator("#learn")).to_be_visible()  # its count stays until Close
+    checked(tab, size)
+    tab.click("#learn-close")
+    expect(tab.locator("#learn")).to_be_hidden()
+    close(tab)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_a_finished_clocked_game_stays_finished_and_rematch_waits_for_the_end(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    body = {**TWO_PEOPLE, "rows": 4, "cols": 4, "rounds": 1, "clock": CLOCK}
+    game = api(server, "POST", "/api/games", body)
+    tab = tab_in(browser, server, locale, size)
+    tab.goto(f"{server}/?game={game['id']}")
+    tab.wait_for_selector("#bar-bottom .name")
+    position = Position.start(4, 4, 1)
+    expect(tab.locator("#btn-rematch")).to_be_disabled()  # during the game
+    move = position.legal_moves()[0]
+    tab.click(f'[data-square="{move}"]')
+    expect(tab.locator("#btn-undo")).to_be_enabled()  # a move of the game's to take back
+    expect(tab.locator("#btn-rematch")).to_be_disabled()
+    position = position.play(move)
+    tab.click(f'[data-square="{position.legal_moves()[0]}"]')  # the last ply: over
+    tab.wait_for_selector("#dlg-result[open]")
+    tab.keyboard.press("Escape")
+    expect(tab.locator("#dlg-result")).not_to_have_attribute("open", "")
+    expect(tab.locator("#btn-undo")).to_be_disabled()
+    expect(tab.locator("#btn-rematch")).to_be_enabled()
+    undone: list[str] = []
+    tab.on("request", lambda r: undone.append(r.url) if r.url.endswith("/undo") else None)
+    tab.locator("body").focus()
+    tab.keyboard.press("u")  # the key does not take a move back either
+    tab.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+    assert undone == []
+    assert api(server, "GET", f"/api/games/{game['id']}")["status"] == "over"
+    checked(tab, size)
+    close(tab)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_without_a_game_save_is_disabled_and_the_editor_speaks_the_pages_language(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    tab = tab_in(browser, server, locale, size)
+    no_game(tab, server)
+    save = tab.locator("#btn-save")
+    expect(save).to_have_attribute("aria-disabled", "true")
+    looks = "(sel) => getComputedStyle(document.querySelector(sel)).opacity"
+    assert tab.evaluate(looks, "#btn-save") == tab.evaluate(looks, "#btn-rematch")  # as disabled
+    assert float(tab.evaluate(looks, "#btn-save")) < 1
+    tab.click("#btn-editor")
+    tab.click("#editor-start")  # the 8x8 start: 56 empty squares
+    tab.fill("#editor-form input[name=plies]", "57")
+    tab.click("#editor-analyse")
+    error = tab.locator("#editor-error")
+    if locale.startswith("id"):
+        expect(error).to_contain_text("sisa 57 langkah")
+        expect(error).to_contain_text("56 petak kosong")
+        assert "plies" not in error.inner_text()
+    else:
+        expect(error).to_contain_text("57 plies left but only 56 empty squares")
+    expect(tab.locator("#analysis")).to_be_hidden()
+    checked(tab, size)
+    tab.click("#editor-close")
+    close(tab)
+
+
+BROKEN_WORDS = """(sel) => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(sel)) {
+    const text = cell.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    let at = 0;
+    for (const word of text.textContent.split(" ")) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + word.length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (word && lines.size > 1) broken.push(word);
+      at += word.length + 1;
+    }
+  }
+  return broken;
+}"""
+"""The words of the matched cells' text drawn on more than one line (broken mid-word)."""
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_the_review_summary_and_the_games_dialog_fit_the_screen(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    state, _record = mistakes_game(server)
+    tab = tab_in(browser, server, locale, size)
+    open_game(tab, server, state)
+    tab.click("#btn-review")
+    tab.wait_for_selector("#review-summary table")
+    tab.wait_for_selector("#btn-learn:not([hidden])")  # the review has ended
+    table = tab.locator("#review-summary table").bounding_box()
+    panel = tab.locator(".graph-panel").bounding_box()
+    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
+    assert tab.evaluate(BROKEN_WORDS, "#review-summary th") == []
+    checked(tab, size)
+    tab.click("#btn-games")
+    tab.wait_for_selector("#games-list table")
+    edges = tab.eval_on_selector_all(
+        "#games-list td.act .btn",
+        "els => els.map((e) => [e.getBoundingClientRect().left, e.getBoundingClientRect().right])",
+    )
+    assert len(edges) >= 2  # Replay and Delete
+    for left, right in edges:  # on the screen without scrolling sideways
+        assert left >= 0 and right <= SIZES[size]["width"], edges
+    checked(tab, size)
+    tab.click("#games-close")
+    close(tab)
