@@ -311,3 +311,24 @@ def _runtime_env(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InvalidSettingsError('--ray-runtime-env must be a JSON object, e.g. {"pip": [...]}')
     return value
+
+
+LEAGUE_TOKEN = "ADJACENCY_LEAGUE_TOKEN"
+"""The environment variable ``adjacency connect`` and ``league submit`` read a team's
+token from when no option gives it (keeps it out of the process list)."""
+
+
+def league_token(token_file: Path | None, token: str | None, options: str) -> str:
+    """A team's league token: the file's (first 4 KB, stripped), else ``token``, else
+    :data:`LEAGUE_TOKEN`'s; none is :class:`~adjacency.league.records.LeagueError` naming
+    ``options`` (the command's ways to give it)."""
+    from ..core.text import read_text
+    from ..league.records import LeagueError
+
+    if token_file is not None:
+        found = read_text(token_file, "token file", LeagueError, limit=4096).strip()
+    else:
+        found = (token or os.environ.get(LEAGUE_TOKEN, "")).strip()
+    if not found:
+        raise LeagueError(f"give the team's token: {options} or ${LEAGUE_TOKEN}")
+    return found

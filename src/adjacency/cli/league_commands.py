@@ -4,18 +4,12 @@ and play for a bot account from anywhere (docs/league.md)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..league.settings import MAX_PACE
-from .arguments import non_negative_number, positive_int, seconds, whole_number
-
-TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
-"""The environment variable ``adjacency connect`` reads the token from when no
-``--token``/``--token-file`` is given (keeps it out of the process list)."""
-
+from .arguments import LEAGUE_TOKEN, non_negative_number, positive_int, seconds, whole_number
 
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
@@ -224,10 +218,11 @@ def register(commands: Any) -> None:
     _db(members)
     members.set_defaults(handler=run_standings)
 
-    from . import backup_commands, event_commands
+    from . import backup_commands, event_commands, submit_commands
 
     event_commands.register(sub)
     backup_commands.register(sub)
+    submit_commands.register(sub)
 
     connect = commands.add_parser(
         "connect",
@@ -241,7 +236,7 @@ def register(commands: Any) -> None:
     connect.add_argument(
         "spec", help="the bot spec that plays, e.g. cmd:./my_engine or py:my_bot.py:MyBot"
     )
-    connect.add_argument("--token", help=f"the account's token (or ${TOKEN_VARIABLE})")
+    connect.add_argument("--token", help=f"the account's token (or ${LEAGUE_TOKEN})")
     connect.add_argument("--token-file", type=Path, help="a file holding the token")
     connect.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
     connect.add_argument("--seed", type=whole_number, help="random seed for the bot")
@@ -488,16 +483,10 @@ def run_connect(args: argparse.Namespace) -> int:
     a server that cannot be reached is :class:`~adjacency.league.client.ConnectError`
     (status 3, after a bounded number of tries). Progress, and a failed bot's own words,
     go to stderr."""
-    from ..core.text import read_text
     from ..league.client import LeagueClient
-    from ..league.store import LeagueError
+    from .arguments import league_token
 
-    if args.token_file is not None:
-        token = read_text(args.token_file, "token file", LeagueError, limit=4096).strip()
-    else:
-        token = args.token or os.environ.get(TOKEN_VARIABLE, "")
-    if not token:
-        raise LeagueError(f"give the account's token: --token, --token-file or ${TOKEN_VARIABLE}")
+    token = league_token(args.token_file, args.token, "--token, --token-file")
     client = LeagueClient(
         args.url,
         token,

@@ -1,0 +1,83 @@
+"""``adjacency league submit``: send a team's project to its league, or list its versions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .arguments import league_token
+
+LEFT_OUT_SHOWN = 12
+"""How many left-out files are named one by one (the rest are counted)."""
+
+
+def register(sub: Any) -> None:
+    """``league submit`` under the ``league`` command's subparsers ``sub``."""
+    submit = sub.add_parser(
+        "submit",
+        help="send your team's project (a folder or a zip) to the league, which builds it",
+        description="Take the Java sources of PATH (a project folder, or a zip such as "
+        "GitHub's Download ZIP) and send them to the league as your team's next version: "
+        "the server builds, checks and plays it. Jars, native libraries, reports and "
+        "pictures are left out (named here) and never read. With --list, print your "
+        "team's versions and their build verdicts instead.",
+    )
+    submit.add_argument("url", help="the league's address, e.g. https://league.example:8780")
+    submit.add_argument("path", nargs="?", type=Path, help="the project folder or zip")
+    submit.add_argument(
+        "--token-file",
+        type=Path,
+        help="a file holding your team's token (else $ADJACENCY_LEAGUE_TOKEN)",
+    )
+    submit.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
+    submit.add_argument("--list", action="store_true", help="list your team's versions")
+    submit.set_defaults(handler=run_submit)
+
+
+def _token(args: argparse.Namespace) -> str:
+    return league_token(args.token_file, None, "--token-file FILE")
+
+
+def _versions(answer: dict[str, Any]) -> str:
+    lines = [f"versions of {answer['name']} (newest first):"]
+    for item in answer["submissions"]:
+        lines.append(
+            f"  {item['version']:>3}  {item['status']:<9} {item['sha256'][:12]}  "
+            f"{item['size']:>9,} bytes  {item['filename']}"
+        )
+        if item["detail"]:
+            lines.extend(f"         {line}" for line in item["detail"].splitlines()[:20])
+    return "\n".join(lines) if answer["submissions"] else f"{answer['name']} has no version yet"
+
+
+def run_submit(args: argparse.Namespace) -> int:
+    """Pack and send the project (:func:`adjacency.league.uploads.pack`, ``send``), or
+    list the versions; a refusal is bad input (status 2), an unreachable server a
+    run-time failure (status 3)."""
+    from ..league.records import LeagueError
+    from ..league.uploads import fetch_versions, pack, send
+
+    cafile = None if args.cafile is None else str(args.cafile)
+    if args.list:
+        print(_versions(fetch_versions(args.url, _token(args), cafile)))
+        return 0
+    if args.path is None:
+        raise LeagueError("give the project to submit: adjacency league submit URL PATH")
+    token = _token(args)
+    packed = pack(args.path)
+    print(f"sending {len(packed.files)} files ({len(packed.data):,} bytes zipped)", file=sys.stderr)
+    if packed.left_out:
+        shown = ", ".join(packed.left_out[:LEFT_OUT_SHOWN])
+        more = len(packed.left_out) - LEFT_OUT_SHOWN
+        extra = f" and {more} more" if more > 0 else ""
+        print(f"left out, not read: {shown}{extra}", file=sys.stderr)
+    answer = send(args.url, token, packed, args.path.name or "project", cafile)
+    item = answer["submission"]
+    state = "a new version" if answer["new"] else "the same sources as this version"
+    print(f"{answer['name']}: version {item['version']} ({state}), {item['status']}")
+    print(f"sha256 {item['sha256']}")
+    if item["status"] in ("received", "building"):
+        print("the league builds and checks it; see: adjacency league submit URL --list")
+    return 0
