@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..core.course import COURSE_MOVE_SECONDS, COURSE_ROUNDS, COURSE_SIZE
 from ..core.errors import AdjacencyError, InvalidSettingsError
 from ..core.text import is_ascii_decimal, parse_int, parse_rounds, parse_size, quote
 
@@ -186,6 +187,36 @@ def add_game_options(
     parser.add_argument(
         "--seed", type=whole_number, default=0, help=f"seed for {seeded} (default 0)"
     )
+    parser.add_argument(
+        "--course",
+        action=CourseSetting,
+        settings={"size": COURSE_SIZE, "time": COURSE_MOVE_SECONDS, "rounds": COURSE_ROUNDS},
+        help="the course's setting: --size 8x8 --time 5 --rounds 8,12,16,20,28 (an option "
+        "after it still changes its value)",
+    )
+
+
+class CourseSetting(argparse.Action):
+    """``--course``: the course's setting (:mod:`adjacency.core.course`) as the options
+    ``settings`` names (destination -> value), set where the flag stands, as if each
+    option were given there: an option after it changes its value."""
+
+    def __init__(
+        self, option_strings: list[str], dest: str, settings: dict[str, Any], **kwargs: Any
+    ) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=False, **kwargs)
+        self.settings = settings
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, True)
+        for name, value in self.settings.items():
+            setattr(namespace, name, value)
 
 
 def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | None = None) -> Any:

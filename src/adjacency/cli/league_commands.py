@@ -8,8 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core.course import COURSE_LEAGUE_ROUNDS, COURSE_MOVE_SECONDS, COURSE_SIZE
 from ..league.settings import MAX_PACE
-from .arguments import LEAGUE_TOKEN, non_negative_number, positive_int, seconds, whole_number
+from .arguments import (
+    LEAGUE_TOKEN,
+    CourseSetting,
+    non_negative_number,
+    positive_int,
+    seconds,
+    whole_number,
+)
 
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
@@ -43,6 +51,19 @@ def _settings_options(parser: argparse.ArgumentParser) -> None:
         "--clock", default=None, help="clock BASE+INCREMENT in seconds (default 60+1)"
     )
     timing.add_argument("--move-time", type=seconds, help="seconds per move instead of a clock")
+    group.add_argument(
+        "--course",
+        action=CourseSetting,
+        settings={
+            "rows": COURSE_SIZE[0],
+            "cols": COURSE_SIZE[1],
+            "rounds": COURSE_LEAGUE_ROUNDS,
+            "move_time": COURSE_MOVE_SECONDS,
+            "clock": None,
+        },
+        help="the course's setting: 8x8, 28 rounds, 5 seconds a move (an option after it "
+        "still changes its value)",
+    )
 
 
 def _rules_options(parser: argparse.ArgumentParser) -> None:
@@ -263,7 +284,7 @@ def _settings(args: argparse.Namespace) -> Any:
         rounds=given("rounds"),
         base=base,
         increment=increment,
-        move_time=args.move_time,
+        move_time=None if args.clock else args.move_time,  # --course's, then a --clock
     )
 
 
