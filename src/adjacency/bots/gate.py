@@ -19,6 +19,13 @@ imported, and the servers build bots only from what :func:`admit` returns:
   each value to the registry's shared-server bounds (``Option.shared_cap``,
   ``Option.shared``).
 
+The one exception is the operator's own: ``adjacency play --bot NAME=SPEC`` names bots of
+the person who started the server (a course project's ``cmd:java ...``, say), which
+:func:`offer_local_bots` records once, in that process, from the command line. A request
+may then ask for ``local:NAME``: :func:`admit` takes the name alone, never a spec, and
+:func:`build` makes the operator's spec; a name that was not offered is refused like an
+unknown bot.
+
 A registered text option must say which values a shared server accepts
 (``Option.shared``; :func:`~adjacency.bots.registry.register` refuses one that
 does not), so a new bot cannot add a path-taking option that slips through.
@@ -26,6 +33,7 @@ does not), so a new bot cannot add a path-taking option that slips through.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final, final
 
@@ -38,6 +46,36 @@ MAX_SPEC = 200
 
 _GATE: Final = object()
 """Proof that :func:`admit` made a :class:`NetworkSpec` (module-private)."""
+
+LOCAL: Final = "local"
+"""The prefix of the operator's own bots in a request's spec: ``local:NAME``."""
+
+LOCAL_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a local bot's name may be (it is shown on the page and sent back in requests)."""
+
+_local: dict[str, str] = {}
+"""The operator's bots, name -> spec, as :func:`offer_local_bots` recorded them."""
+
+
+def offer_local_bots(bots: Mapping[str, str]) -> None:
+    """Offer the operator's bots (``adjacency play --bot NAME=SPEC``) to this process's
+    pages as ``local:NAME``: any spec, since the person who starts the server may run
+    what they like on their own machine. Each spec is parsed now (a bad one is a
+    :class:`BotError` before the server starts) but nothing is started or read until a
+    game asks for it. Replaces any earlier offer."""
+    checked: dict[str, str] = {}
+    for name, spec in bots.items():
+        if not LOCAL_NAME.fullmatch(name):
+            raise BotError(f"local bot name {quote(name)}: use 1 to 32 letters, digits, '-' or '_'")
+        parse_spec(spec)
+        checked[name] = spec
+    _local.clear()
+    _local.update(checked)
+
+
+def local_bot_names() -> list[str]:
+    """The names the operator offered, in the order given."""
+    return list(_local)
 
 
 @final
@@ -95,6 +133,11 @@ def admit(text: object) -> NetworkSpec:
     if not text.isprintable():
         raise BotError(f"bot spec {quote(text)} holds control characters")
     name, _, rest = text.strip().partition(":")
+    if name.strip().lower() == LOCAL:
+        if rest.strip() not in _local:
+            offered = ", ".join(f"local:{n}" for n in _local) or "none"
+            raise BotError(f"no local bot {quote(text)} on this server (offered: {offered})")
+        return NetworkSpec(LOCAL, f"{LOCAL}:{rest.strip()}", _GATE)
     found = entry(name.strip().lower())  # the registry's names only; reads no file
     if found.raw:
         raise BotError(
@@ -145,4 +188,6 @@ def build(spec: NetworkSpec, seed: int | None = None) -> Bot:
     """
     if not isinstance(spec, NetworkSpec):
         raise TypeError(f"build takes a NetworkSpec from admit(), got {type(spec).__name__}")
+    if spec.name == LOCAL:
+        return make_bot(_local[spec.text.partition(":")[2]], seed=seed)
     return make_bot(spec.text, seed=seed)

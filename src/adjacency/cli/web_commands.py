@@ -31,6 +31,14 @@ def register(commands: Any) -> None:
     )
     play.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     play.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer a bot of yours on the page as local:NAME (repeatable), e.g. "
+        "mine='cmd:java -cp build adjacency.kit.Main' (any spec: the page names it only)",
+    )
+    play.add_argument(
         "--db",
         type=Path,
         help="SQLite file for saved games (default ~/.local/share/adjacency/games.sqlite3)",
@@ -45,6 +53,17 @@ def run_play(args: argparse.Namespace) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         print(f"adjacency play: error: --port must be 0 to 65535, got {args.port}", file=sys.stderr)
         return 2
+    from ..bots.gate import offer_local_bots
+
+    local: dict[str, str] = {}
+    for item in args.bot:
+        name, sep, spec = item.partition("=")
+        if not sep or not spec.strip() or name.strip() in local:
+            why = "given twice" if name.strip() in local else "expected NAME=SPEC"
+            print(f"adjacency play: error: --bot {item!r}: {why}", file=sys.stderr)
+            return 2
+        local[name.strip()] = spec.strip()
+    offer_local_bots(local)  # a bad name or spec: BotError, status 2, before serving
     from ..web.server import serve
 
     try:

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
 from ...bots import DEFAULT_MOVE_TIME, entries
+from ...bots.gate import LOCAL, local_bot_names
 from ...core import Position
 from ...core.board import MAX_SIDE, MIN_SIDE, board
 from ...core.record import game_to_json, game_to_text
@@ -45,8 +46,19 @@ def sizes() -> list[SizeInfo]:
 
 
 def bots() -> list[BotInfo]:
-    """The registered bots a page may start (not ``cmd:`` programs or ``py:`` files)."""
-    return [
+    """The bots a page may start: the operator's own first (``adjacency play --bot``, as
+    ``local:NAME``: their specs stay on the server), then the registered ones (not ``cmd:``
+    programs or ``py:`` files)."""
+    local = [
+        BotInfo(
+            name=f"{LOCAL}:{name}",
+            summary="a bot of the person who started this server (adjacency play --bot)",
+            family="local",
+            options=[],
+        )
+        for name in local_bot_names()
+    ]
+    return local + [
         BotInfo(
             name=e.name,
             summary=e.summary,
