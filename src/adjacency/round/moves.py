@@ -83,27 +83,32 @@ def answer(
     late: Detail,
     not_a_square: Callable[[object], Detail],
     refused: Refusal,
+    longest: int | None = MAX_MOVE_CHARS,
 ) -> Step:
-    """A bot's ``reply`` for the side to move: a legal move is played as :func:`play`
-    plays it; anything else loses by illegal move, whatever it is (not text or too
-    long for a square: ``not_a_square(reply)``; refused by the position:
-    ``refused(error)``). A reply after the flag fell loses on time first."""
+    """A bot's ``reply`` for the side to move at ``now``. After its flag fell it loses
+    on time (``late``), whatever the reply; else its clock is charged (the increment
+    added: the turn is over) and a legal move is played as :func:`play` plays it, while
+    anything else loses by illegal move: not text, or text longer than ``longest``
+    (``None``: no limit), as ``not_a_square(reply)``; refused by the position, as
+    ``refused(error)``."""
     if state.is_over:
         return state, ()
     color = state.turn
-    clocks = state.clocks
-    if clocks is not None:
-        charged, in_time = clocks.moved(color, now)
+    charged = state
+    if state.clocks is not None:
+        clocks, in_time = state.clocks.moved(color, now)
+        charged = replace(state, clocks=clocks)
         if not in_time:
-            return _lose(replace(state, clocks=charged), color, Termination.TIME_FORFEIT, late)
-    if not isinstance(reply, str) or len(reply) > MAX_MOVE_CHARS:
-        return _lose(_charged(state, now), color, Termination.ILLEGAL_MOVE, not_a_square(reply))
+            return _lose(charged, color, Termination.TIME_FORFEIT, late)
+    if not isinstance(reply, str) or (longest is not None and len(reply) > longest):
+        return _lose(charged, color, Termination.ILLEGAL_MOVE, not_a_square(reply))
     try:
-        return play(state, reply, now, seconds, late)
+        state.position.play(reply)
     except (IllegalMoveError, InvalidSquareError) as exc:
-        return _lose(_charged(state, now), color, Termination.ILLEGAL_MOVE, refused(exc))
-    except AdjacencyError as exc:  # any other refusal of the text: its words
-        return _lose(_charged(state, now), color, Termination.ILLEGAL_MOVE, Detail(str(exc)))
+        return _lose(charged, color, Termination.ILLEGAL_MOVE, refused(exc))
+    except AdjacencyError as exc:  # any other refusal of the text: its own words
+        return _lose(charged, color, Termination.ILLEGAL_MOVE, Detail(str(exc)))
+    return play(state, reply, now, seconds, late)
 
 
 def flag(state: Round, now: float, detail: Detail) -> Step:
@@ -118,11 +123,6 @@ def flag(state: Round, now: float, detail: Detail) -> Step:
         return state, ()
     flagged = clocks.flagged(color)
     return _lose(replace(state, clocks=flagged), color, Termination.TIME_FORFEIT, detail)
-
-
-def _charged(state: Round, now: float) -> Round:
-    """``state`` with the running clock stopped at ``now`` (a turn that ended)."""
-    return stop_clocks(state, now)
 
 
 def _lose(state: Round, loser: Color, termination: Termination, detail: Detail) -> Step:
