@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..core import Color
 
@@ -33,9 +33,71 @@ MIN_BUDGET = 0.05
 """The least a bot is given to think, even in time trouble."""
 
 
+@dataclass(frozen=True)
+class Clocks:
+    """Both sides' clocks as one immutable value: the arithmetic of the clock, as pure
+    functions of the moment ``now`` (``time.monotonic`` seconds). :class:`Clock` is the
+    servers' mutable holder of one; a game in play (:mod:`.state`) keeps this value."""
+
+    base: float
+    increment: float
+    x: float
+    o: float
+    running: Color | None = None
+    since: float = 0.0
+    """When the running side's turn began."""
+
+    @classmethod
+    def full(cls, base: float, increment: float) -> Clocks:
+        """Both sides at ``base`` seconds, neither running."""
+        return cls(base, increment, base, base)
+
+    def remaining(self, color: Color) -> float:
+        """``color``'s seconds at the start of its turn (or now, if it is not running)."""
+        return self.x if color == "x" else self.o
+
+    def left(self, color: Color, now: float) -> float:
+        """``color``'s remaining seconds at ``now`` (the running side's clock counts down)."""
+        left = self.remaining(color)
+        if self.running == color:
+            left -= now - self.since
+        return left
+
+    def _set(self, color: Color, seconds: float) -> Clocks:
+        return replace(self, x=seconds) if color == "x" else replace(self, o=seconds)
+
+    def flagged(self, color: Color) -> Clocks:
+        """``color``'s flag fell: its clock at 0, no clock running."""
+        return replace(self._set(color, 0.0), running=None)
+
+    def started(self, color: Color, now: float) -> Clocks:
+        """``color`` is to move: its clock runs from ``now`` (a running one stops first)."""
+        return replace(self.stopped(now), running=color, since=now)
+
+    def stopped(self, now: float) -> Clocks:
+        """The running clock stopped at ``now``, keeping what it used."""
+        if self.running is None:
+            return self
+        return replace(self._set(self.running, self.left(self.running, now)), running=None)
+
+    def moved(self, color: Color, now: float) -> tuple[Clocks, bool]:
+        """``color`` moved at ``now``: its time deducted and, in time, the increment added;
+        ``False`` (its clock at 0) if its flag fell first. A side whose clock was not
+        running moves untimed."""
+        if self.running != color:
+            return self, True
+        left = self.left(color, now)
+        if left < 0:
+            return self.flagged(color), False
+        return replace(self._set(color, left + self.increment), running=None), True
+
+
 @dataclass
 class Clock:
-    """Both sides' remaining seconds; ``since`` is when the running side's turn began."""
+    """Both sides' remaining seconds; ``since`` is when the running side's turn began.
+
+    The servers' mutable clock: every change is the arithmetic of :class:`Clocks`
+    (:meth:`value`, then the new value written back)."""
 
     base: float
     increment: float
@@ -47,35 +109,39 @@ class Clock:
         for color in ("x", "o"):
             self.remaining.setdefault(color, self.base)
 
+    def value(self) -> Clocks:
+        """The clock now, as the immutable :class:`Clocks`."""
+        remaining = self.remaining
+        return Clocks(
+            self.base, self.increment, remaining["x"], remaining["o"], self.running, self.since
+        )
+
+    def set(self, value: Clocks) -> None:
+        """Make this clock ``value`` (a game in play's new clocks)."""
+        self.base, self.increment = value.base, value.increment
+        self.remaining = {"x": value.x, "o": value.o}
+        self.running, self.since = value.running, value.since
+
     def left(self, color: Color, now: float | None = None) -> float:
         """``color``'s remaining seconds now (the running side's clock counts down)."""
-        left = self.remaining[color]
-        if self.running == color:
-            left -= (time.monotonic() if now is None else now) - self.since
-        return left
+        return self.value().left(color, time.monotonic() if now is None else now)
 
     def start(self, color: Color, now: float | None = None) -> None:
         """``color`` is to move: its clock runs from now."""
-        self.running = color
-        self.since = time.monotonic() if now is None else now
+        value = self.value()
+        moment = time.monotonic() if now is None else now
+        self.set(replace(value, running=color, since=moment))
 
     def stop(self, now: float | None = None) -> None:
         """Stop the running clock, keeping what it used (pause, or the game ended)."""
-        if self.running is not None:
-            self.remaining[self.running] = self.left(self.running, now)
-        self.running = None
+        self.set(self.value().stopped(time.monotonic() if now is None else now))
 
     def moved(self, color: Color, now: float | None = None) -> bool:
         """``color`` moved now: deduct its time; ``False`` if its flag fell first, else
         add the increment."""
-        if self.running == color:
-            self.remaining[color] = self.left(color, now)
-            self.running = None
-            if self.remaining[color] < 0:
-                self.remaining[color] = 0.0
-                return False
-            self.remaining[color] += self.increment
-        return True
+        value, in_time = self.value().moved(color, time.monotonic() if now is None else now)
+        self.set(value)
+        return in_time
 
     def to_dict(self) -> dict[str, object]:
         """The stored clock: each side's time at the start of its turn, and the running

@@ -32,11 +32,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bots import Limit, Thinking
-from ..core import COLORS, Color, IllegalMoveError, other
+from ..core import COLORS, Color, IllegalMoveError, InvalidSquareError, other
 from ..core.details import Detail
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
+from ..round import finish, moves
 from ..round.clock import Clock, move_budget
+from ..round.state import Round, Step
+from ..round.takeback import takeback
 from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, NotNow
 from .hints import HINT_TIME, HintBots
@@ -270,18 +273,31 @@ class GameSession:
             if clock.left(color) > 0:
                 self._run_clock()  # woke early (paused and resumed meanwhile): re-arm
                 return
-            self._flag(color)
+            self._turns.cancel()
+            self._step(moves.flag(self._round(), time.monotonic(), self._out_of_time(color)))
 
-    def _flag(self, color: Color) -> None:
-        """``color``'s clock ran out: it loses on time (call with the lock held)."""
-        assert self.clock is not None
-        self._turns.cancel()
-        self.clock.moved(color)
-        self.clock.remaining[color] = 0.0
-        self.clock.running = None
-        name = self.players[color].name
-        player = f"{color.upper()} ({name})"
-        self.game.forfeit(color, Termination.TIME_FORFEIT, ended("out-of-time", player=player))
+    def _out_of_time(self, color: Color) -> Detail:
+        """The detail of ``color``'s loss on time (its flag fell, or its move came late)."""
+        return ended("out-of-time", player=self._named(color))
+
+    def _named(self, color: Color) -> str:
+        """``color``'s player as this game's details name it: ``X (Ada)``."""
+        return f"{color.upper()} ({self.players[color].name})"
+
+    # ------------------------------------------------------- the round's steps
+
+    def _round(self) -> Round:
+        """The game in play as the round room's value (call with the lock held)."""
+        return Round.of(self.game, None if self.clock is None else self.clock.value())
+
+    def _step(self, step: Step) -> None:
+        """Take a transition's new round (lock held): the record and the clock become it,
+        the clock runs by this game's rules and the change is announced."""
+        after, _ = step
+        after.write(self.game)
+        if self.clock is not None and after.clocks is not None:
+            self.clock.set(after.clocks)
+        self._run_clock()
         self.changed()
 
     def _message(self) -> str:
@@ -414,15 +430,18 @@ class GameSession:
     def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
         """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran out
         (it loses on time) or the move is illegal (it forfeits)."""
-        if self.clock is not None and not self.clock.moved(color):
-            self._flag(color)
+        now = time.monotonic()
+        late = self._out_of_time(color)
+        after, happened = moves.answer(
+            self._round(), move, now, seconds, late, _unreachable, _refused, longest=None
+        )
+        if after.is_over and len(after.moves) == len(self.game.moves):
+            self._turns.cancel()  # lost on time or by an illegal move
+            self._step((after, happened))
             return
-        try:
-            self.game.play(move, seconds)
-        except IllegalMoveError as exc:
-            self.game.forfeit(color, Termination.ILLEGAL_MOVE, refused(exc))
-            self.changed()
-            return
+        after.write(self.game)
+        if self.clock is not None and after.clocks is not None:
+            self.clock.set(after.clocks)
         self.evals.append(evaluation)
         self.step = False
         self.after_move()
@@ -433,12 +452,14 @@ class GameSession:
         """The bot of ``color`` could not answer
         (:meth:`~adjacency.web.turns.TurnHost.bot_failed`): it forfeits with ``termination``,
         or with ``None`` the game ends without a result."""
+        if self.game.is_over:
+            return
+        words = Detail(detail) if isinstance(detail, str) else detail
+        now, state = time.monotonic(), self._round()
         if termination is None:
-            self.game.abandon(detail)
+            self._step(finish.abandon(state, words, now))
         else:
-            self.game.forfeit(color, termination, detail)
-        self._run_clock()
-        self.changed()
+            self._step(finish.forfeit(state, color, termination, words, now))
 
     # -------------------------------------------------------------- actions
 
@@ -490,16 +511,21 @@ class GameSession:
                     params={"side": turn.upper(), "name": player.name},
                 )
             self.seats.require(caller, turn, "move")
-            seconds = time.monotonic() - self._turn_started
-            game.position.play(square)  # an illegal move raises before the clock is touched
-            if self.clock is not None and not self.clock.moved(turn):
-                self._flag(turn)
+            now = time.monotonic()
+            late = self._out_of_time(turn)
+            # An illegal move raises before anything changes.
+            after, _ = moves.play(self._round(), square, now, now - self._turn_started, late)
+            if after.is_over and len(after.moves) == len(game.moves):  # its flag fell first
+                self._turns.cancel()
+                self._step((after, ()))
                 raise NotNow(
                     f"your time ran out before the move: {turn.upper()} loses on time",
                     code="time_ran_out",
                     params={"side": turn.upper()},
                 )
-            game.play(square, seconds)
+            after.write(game)
+            if self.clock is not None and after.clocks is not None:
+                self.clock.set(after.clocks)
             self.offer = None  # a move answers any offer: it lapses
             self.evals.append(_NO_EVAL)
             self.seats.claim(caller)  # the move was accepted: its token's seat is held now
@@ -615,10 +641,13 @@ class GameSession:
         """Undo moves until ``target`` are left, with their evaluations; the bots' turn is
         cancelled and the clock of the side now to move restarts (lock held)."""
         self._turns.cancel()
-        while len(self.game.moves) > target:
-            self.game.undo()
-            self.evals.pop()
-        self._turn_started = time.monotonic()
+        now = time.monotonic()
+        after, _ = takeback(self._round(), target, now)
+        after.write(self.game)
+        if self.clock is not None and after.clocks is not None:
+            self.clock.set(after.clocks)
+        del self.evals[target:]
+        self._turn_started = now
         self._run_clock()
 
     def made_rematch(self, rematch_id: str) -> None:
@@ -652,11 +681,8 @@ class GameSession:
         with self.lock:
             color = self._own_side(caller, side, "resign")
             self._turns.cancel()
-            name = self.players[color].name
-            player = f"{color.upper()} ({name})"
-            self.game.forfeit(color, Termination.RESIGNATION, ended("resigned", player=player))
-            self._run_clock()
-            self.changed()
+            detail = ended("resigned", player=self._named(color))
+            self._step(finish.resign(self._round(), color, detail, time.monotonic()))
             return self._state()
 
     def abort(self, side: Color | None, caller: Caller) -> GameState:
@@ -671,10 +697,8 @@ class GameSession:
                     "the side's first move; resign instead"
                 )
             self._turns.cancel()
-            name = self.players[color].name
-            game.abandon(ended("aborted", player=f"{color.upper()} ({name})"))
-            self._run_clock()
-            self.changed()
+            detail = ended("aborted", player=self._named(color))
+            self._step(finish.abort(self._round(), color, detail, time.monotonic()))
             return self._state()
 
     def move_now(self, caller: Caller) -> GameState:
@@ -748,3 +772,14 @@ _NO_EVAL: tuple[float | None, int | None] = (None, None)
 
 FINAL = (Termination.TIME_FORFEIT, Termination.RESIGNATION)
 """Ends no takeback undoes."""
+
+
+def _refused(exc: IllegalMoveError | InvalidSquareError) -> Detail:
+    """A bot's answer refused by the position: the refusal's own code (the browser game
+    does not name the bot that answered)."""
+    return refused(exc)
+
+
+def _unreachable(reply: object) -> Detail:
+    """A bot's answer that is not text (the browser game's bots answer text only)."""
+    return Detail(f"not a square: {reply!r}")
