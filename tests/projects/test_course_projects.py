@@ -224,3 +224,53 @@ def test_the_kit_readmes_own_bot_builds_and_answers(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     move = done.stdout.splitlines()[-1].removeprefix("bestmove ")
     assert move in Position.start(8, 8, 28).play("c3").legal_moves()
+
+
+SHAPES = {
+    "Label": (
+        "public int[] move(Button[][] position, String playerLabel, int roundsLeft)",
+        "move(Button[][] position <- buttons, String playerLabel <- self, "
+        "int roundsLeft <- rounds)",
+    ),
+    "Scores": (
+        "public int[] move(Button[][] board, int Xscore, int Oscore)",
+        "move(Button[][] board <- buttons, int Xscore <- x score, int Oscore <- o score)",
+    ),
+    "Typed": (
+        "public int[] move(Button[][] buttons, String type, Integer depth)",
+        "move(Button[][] buttons <- buttons, String type, Integer depth)",
+    ),
+    "Enemy": (
+        "public int[] move(Button[][] b, char mine, char opponent, int enemyScore, int myScore)",
+        "move(Button[][] b <- buttons, char mine <- self, char opponent <- enemy, "
+        "int enemyScore <- enemy score, int myScore <- self score)",
+    ),
+}
+"""Further ``move`` shapes of public course projects, and how the adapter fills each."""
+
+
+def test_the_adapter_fills_each_parameter_by_type_and_name(tmp_path: Path) -> None:
+    """Several bots, no manifest: the build lists each with how it would be called (and
+    what a bot that needs arguments lacks)."""
+    project = {
+        f"src/shapes/{name}.java": "package shapes;\n\nimport javafx.scene.control.Button;\n\n"
+        f"public class {name} {{\n    {signature} {{ return new int[] {{0, 0}}; }}\n}}\n"
+        for name, (signature, _) in SHAPES.items()
+    }
+    done = adjacency("project", "build", str(write(tmp_path / "p", project)), "--out", "b",
+                     cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    for name, (_, described) in SHAPES.items():
+        if name == "Typed":  # its two arguments are not given: it is listed as unplayable
+            assert "shapes.Typed: cannot be played: cannot play shapes.Typed" in done.stderr
+            assert "needs 2 argument(s) after the class name (String type, Integer depth)" in (
+                done.stderr
+            )
+        else:
+            assert f"shapes.{name}: shapes.{name}() / {described}" in done.stderr, done.stderr
+    typed = adjacency("project", "build", "p", "--out", "b", "--bot", "shapes.Typed",
+                      "--arg", "minimax", "--arg", "4", cwd=tmp_path)  # fmt: skip
+    assert typed.returncode == 0, typed.stderr
+    assert "move(Button[][] buttons <- buttons, String type=minimax, Integer depth=4)" in (
+        typed.stdout
+    )
