@@ -232,7 +232,10 @@ def test_a_student_bot_that_prints_and_overruns_still_answers_in_time(
         engine.send("aep", "isready")  # as a controller does: the first search starts ready
         engine.until("readyok")
         engine.send("position startpos rows 4 cols 5 rounds 3", "go movetime 300")
-        assert engine.until("bestmove")[-1] == "bestmove c4"  # the last empty square: its offer
+        assert engine.until("bestmove")[-2:] == [  # the last empty square: its offer, said so
+            "info string the bot had not returned; the runner sends its last offer c4",
+            "bestmove c4",
+        ]
         # Still stuck in the first search (Node's runner replaces its worker: time to start it).
         engine.send("position startpos rows 4 cols 5 rounds 3 moves c4", "go movetime 2000")
         assert engine.until("bestmove")[-1] == "bestmove b4"
@@ -244,20 +247,48 @@ def test_a_student_bot_that_prints_and_overruns_still_answers_in_time(
     assert "thinking, and never done" in engine.stderr
 
 
-def test_the_java_runner_never_answers_for_a_bot_that_has_not_returned(
-    java_build: Path, tmp_path: Path
+SILENT = {
+    "javascript": (
+        "silent.js",
+        """
+module.exports.move = () => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+};
+""",
+    ),
+    "python": (
+        "silent.py",
+        """
+import threading
+
+
+def move(board, deadline):
+    threading.Event().wait()
+""",
+    ),
+}
+"""Bots that offer nothing and never return (the Java one is STUBBORN's: the Java kit
+has no offers)."""
+
+
+@pytest.mark.parametrize("kit", KITS)
+def test_the_runner_never_answers_with_a_move_of_its_own(
+    kit: str, java_build: Path, tmp_path: Path
 ) -> None:
-    """The Java runner plays only what the bot returns: a bot that prints and never returns
-    gets no ``bestmove`` at its budget nor on ``stop`` (``readyok``, answered after ``stop``
-    in order, comes with no ``bestmove`` before it), and standard output stays clean."""
-    name, source = STUBBORN["java"]
+    """A bot that never returns, with nothing offered, gets no ``bestmove`` at its budget nor
+    on ``stop`` (``readyok``, answered after ``stop`` in order, comes with no ``bestmove``
+    before it): the controller's clock decides. Standard output stays clean (the Java bot
+    prints, and its line goes to standard error)."""
+    name, source = STUBBORN["java"] if kit == "java" else SILENT[kit]
     (tmp_path / name).write_text(source)
-    build = tmp_path / "build"
-    javac = [tool("javac"), "-cp", str(java_build), "-d", str(build), str(tmp_path / name)]
-    subprocess.run(javac, check=True, timeout=300)
-    engine = Engine(
-        [tool("java"), "-cp", f"{java_build}:{build}", "adjacency.kit.Main", "Stubborn"]
-    )
+    if kit == "java":
+        build = tmp_path / "build"
+        javac = [tool("javac"), "-cp", str(java_build), "-d", str(build), str(tmp_path / name)]
+        subprocess.run(javac, check=True, timeout=300)
+        command = [tool("java"), "-cp", f"{java_build}:{build}", "adjacency.kit.Main", "Stubborn"]
+    else:
+        command = kit_command(kit, str(tmp_path / name), java_build)
+    engine = Engine(command)
     try:
         engine.send("aep", "isready")
         engine.until("readyok")
@@ -267,7 +298,8 @@ def test_the_java_runner_never_answers_for_a_bot_that_has_not_returned(
     finally:
         engine.close()
     assert [line for line in engine.lines if not PROTOCOL_LINE.fullmatch(line)] == []
-    assert "thinking, and never done" in engine.stderr
+    said = "thinking, and never done" if kit == "java" else "the runner sends none"
+    assert said in engine.stderr
 
 
 @st.composite

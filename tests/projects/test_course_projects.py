@@ -6,6 +6,8 @@ them, with the bot's every move checked against its own rule in the stored recor
 from __future__ import annotations
 
 import io
+import re
+import shlex
 import subprocess
 import sys
 import zipfile
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.arena.store import Store
+from adjacency.core import Position
 from adjacency.core.record import game_from_text
 from course_projects import (
     ALGORITHM,
@@ -34,6 +37,7 @@ from league_helpers import env
 pytestmark = [pytest.mark.jvm, pytest.mark.slow]
 
 ROUNDS = 3
+REPO = Path(__file__).resolve().parents[2]
 
 
 def write(folder: Path, project: Mapping[str, bytes | str]) -> Path:
@@ -205,3 +209,68 @@ def test_compiler_errors_are_shown_verbatim(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "javac failed:" in done.stderr
     assert "Bot.java:2: error: cannot find symbol" in done.stderr and "nope" in done.stderr
+
+
+def test_the_kit_readmes_own_bot_builds_and_answers(tmp_path: Path) -> None:
+    """The Java kit's README example (a class implementing adjacency.kit.Bot), built as the
+    README says, answers a legal move over the protocol."""
+    readme = (REPO / "examples" / "engines" / "java" / "README.md").read_text()
+    source = next(b for b in re.findall(r"```java\n(.*?)```", readme, re.S) if "MyBot" in b)
+    spec, _ = build(write(tmp_path / "mybot", {"MyBot.java": source}), tmp_path / "build")
+    assert spec.endswith("adjacency.kit.Main MyBot")
+    command = shlex.split(spec.removeprefix("cmd:"))
+    talk = "aep\nposition startpos moves c3\ngo movetime 500\nquit\n"
+    done = subprocess.run(command, input=talk, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    move = done.stdout.splitlines()[-1].removeprefix("bestmove ")
+    assert move in Position.start(8, 8, 28).play("c3").legal_moves()
+
+
+SHAPES = {
+    "Label": (
+        "public int[] move(Button[][] position, String playerLabel, int roundsLeft)",
+        "move(Button[][] position <- buttons, String playerLabel <- self, "
+        "int roundsLeft <- rounds)",
+    ),
+    "Scores": (
+        "public int[] move(Button[][] board, int Xscore, int Oscore)",
+        "move(Button[][] board <- buttons, int Xscore <- x score, int Oscore <- o score)",
+    ),
+    "Typed": (
+        "public int[] move(Button[][] buttons, String type, Integer depth)",
+        "move(Button[][] buttons <- buttons, String type, Integer depth)",
+    ),
+    "Enemy": (
+        "public int[] move(Button[][] b, char mine, char opponent, int enemyScore, int myScore)",
+        "move(Button[][] b <- buttons, char mine <- self, char opponent <- enemy, "
+        "int enemyScore <- enemy score, int myScore <- self score)",
+    ),
+}
+"""Further ``move`` shapes of public course projects, and how the adapter fills each."""
+
+
+def test_the_adapter_fills_each_parameter_by_type_and_name(tmp_path: Path) -> None:
+    """Several bots, no manifest: the build lists each with how it would be called (and
+    what a bot that needs arguments lacks)."""
+    project = {
+        f"src/shapes/{name}.java": "package shapes;\n\nimport javafx.scene.control.Button;\n\n"
+        f"public class {name} {{\n    {signature} {{ return new int[] {{0, 0}}; }}\n}}\n"
+        for name, (signature, _) in SHAPES.items()
+    }
+    done = adjacency("project", "build", str(write(tmp_path / "p", project)), "--out", "b",
+                     cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    for name, (_, described) in SHAPES.items():
+        if name == "Typed":  # its two arguments are not given: it is listed as unplayable
+            assert "shapes.Typed: cannot be played: cannot play shapes.Typed" in done.stderr
+            assert "needs 2 argument(s) after the class name (String type, Integer depth)" in (
+                done.stderr
+            )
+        else:
+            assert f"shapes.{name}: shapes.{name}() / {described}" in done.stderr, done.stderr
+    typed = adjacency("project", "build", "p", "--out", "b", "--bot", "shapes.Typed",
+                      "--arg", "minimax", "--arg", "4", cwd=tmp_path)  # fmt: skip
+    assert typed.returncode == 0, typed.stderr
+    assert "move(Button[][] buttons <- buttons, String type=minimax, Integer depth=4)" in (
+        typed.stdout
+    )

@@ -10,6 +10,7 @@ import os
 import stat
 import subprocess
 import sys
+import warnings
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +39,12 @@ def make_zip(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> 
             archive.writestr(info, data)
     path.write_bytes(buffer.getvalue())
     return path
+
+
+def duplicate(tmp: Path) -> Path:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zipfile's "Duplicate name"
+        return make_zip(tmp / "p.zip", [("src/Bot.java", b"class Bot { /* another */ }")])
 
 
 def traversal(tmp: Path) -> Path:
@@ -106,6 +113,7 @@ def folder_fifo(tmp: Path) -> Path:
 
 HOSTILE: dict[str, tuple[Callable[[Path], Path], str]] = {
     "traversal": (traversal, "rule 'no .. in names'"),
+    "duplicate": (duplicate, "rule 'unique names'"),
     "absolute": (absolute, "rule 'no absolute names'"),
     "drive": (drive, "rule 'no absolute names'"),
     "symlink": (symlink, "rule 'no links or devices': the entry 'src/Link.java' is a link"),

@@ -101,7 +101,8 @@ function runnerMain(choice) {
   }
 
   // Ends a search with exactly one bestmove: the bot's answer, or on stop or timeout its
-  // answer if it has one, else its last offer. An infinite search keeps an early answer.
+  // last offer, announced by an info string line (none if it offered nothing: the bot's late
+  // return answers then). An infinite search keeps an early answer.
   function finish(search, move, forced) {
     if (search.answered) return;
     if (!forced) {
@@ -111,9 +112,17 @@ function runnerMain(choice) {
     }
     let answer = search.returned ? search.result : search.best;
     if ((answer === null || answer === undefined) && !search.returned) {
-      // no answer in time and nothing offered: the runner answers in time for it
-      answer = bots.greedy(search.board, new Deadline(Infinity));
-      console.error(`the bot offered no move in time; the runner plays greedy's ${answer}`);
+      // nothing returned, nothing offered: no answer; the controller's clock decides
+      console.error('the bot has neither returned nor offered a move; the runner sends none');
+      search.gaveUp = true;
+      if (search.onAnswered) search.onAnswered(); // a waiting quit exits without an answer
+      return;
+    }
+    if (!search.returned) {
+      // the bot's own offer, sent for it: said on the protocol and on standard error
+      const note = `the bot had not returned; the runner sends its last offer ${answer}`;
+      console.error(note);
+      send(`info string ${note}`);
     } else if (!isLegal(search.board, answer)) {
       // the bot's own answer goes out as it is: the controller judges it illegal
       console.error(`the bot answered '${answer}', not an empty square`);
@@ -236,7 +245,7 @@ function runnerMain(choice) {
   // move, at the latest when its budget is spent (so a piped go then quit shows what the
   // bot plays, not a stand-in); one without a budget is stopped now.
   function quit() {
-    if (current && current.timer !== undefined) {
+    if (current && current.timer !== undefined && !current.gaveUp) {
       current.onAnswered = () => process.exit(0);
       return;
     }

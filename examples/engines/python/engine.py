@@ -23,7 +23,7 @@ from typing import TextIO
 
 from board import Board, Deadline, parse_number, parse_position
 
-from bots import BOTS, greedy
+from bots import BOTS
 
 AIM = 0.85
 """Share of ``movetime`` the bot is told it may use; the runner answers at 95%."""
@@ -206,8 +206,9 @@ class Runner:
 
     def finish(self, search: Search, move: str | None, forced: bool) -> None:
         """Ends a search with exactly one ``bestmove``: the bot's answer, or on stop or timeout
-        its answer if it has one, else its last offer. An infinite search keeps an early answer
-        until ``stop``."""
+        its last offer, announced by an ``info string`` line (none if it offered nothing: the
+        bot's late return answers then). An infinite search keeps an early answer until
+        ``stop``."""
         with self.lock:
             if search.answered:
                 return
@@ -217,9 +218,15 @@ class Runner:
                     return
             answer = search.result if search.returned else search.deadline.best
             if answer is None and not search.returned:
-                # no answer in time and nothing offered: the runner answers in time for it
-                answer = greedy(search.board, Deadline(None))
-                print(f"the bot offered no move in time; the runner plays greedy's {answer}")
+                # nothing returned, nothing offered: no answer; the controller's clock decides
+                print("the bot has neither returned nor offered a move; the runner sends none")
+                search.done.set()  # a waiting quit exits without an answer
+                return
+            if not search.returned:
+                # the bot's own offer, sent for it: said on the protocol and on standard error
+                note = f"the bot had not returned; the runner sends its last offer {answer}"
+                print(note)
+                self.send(f"info string {note}")
             elif not is_legal(search.board, answer):
                 # the bot's own answer goes out as it is: the controller judges it illegal
                 print(f"the bot answered {answer!r}, not an empty square")

@@ -17,6 +17,7 @@ import json
 import shlex
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -29,6 +30,10 @@ MARKER = ".adjacency-build"
 """The file that marks a folder as a build's output (only such a folder is replaced)."""
 RUNNER = "adjacency.kit.Main"
 """The kit's protocol runner: ``java -cp CLASSES adjacency.kit.Main CLASS ARGS...``."""
+Wrap = Callable[[list[str]], list[str]]
+"""How a caller runs the build's commands (``javac``, the runner's ``--inspect``): it gets
+each command line and returns the one to run, such as the same inside a sandbox. The
+default runs them as they are."""
 COMPILE_SECONDS = 300.0
 INSPECT_SECONDS = 60.0
 
@@ -124,7 +129,11 @@ def write_sources(selection: Selection, folder: Path) -> list[Path]:
     return written
 
 
-def compile_java(files: list[Path], classes: Path, workdir: Path) -> None:
+def as_is(command: list[str]) -> list[str]:
+    return command
+
+
+def compile_java(files: list[Path], classes: Path, workdir: Path, wrap: Wrap = as_is) -> None:
     """``javac`` over the kit and ``files`` into ``classes``, with the parameters' names
     kept (the adapter reads them); its output verbatim in :class:`BuildFailed` on failure."""
     kit = sorted(kit_sources().rglob("*.java"))
@@ -145,7 +154,7 @@ def compile_java(files: list[Path], classes: Path, workdir: Path) -> None:
     ]
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, timeout=COMPILE_SECONDS, cwd=workdir
+            wrap(command), capture_output=True, text=True, timeout=COMPILE_SECONDS, cwd=workdir
         )
     except subprocess.TimeoutExpired:
         raise BuildFailed(f"javac ran longer than {COMPILE_SECONDS:g} s") from None
@@ -153,12 +162,14 @@ def compile_java(files: list[Path], classes: Path, workdir: Path) -> None:
         raise BuildFailed("javac failed:\n" + done.stdout + done.stderr)
 
 
-def inspect(classes: Path, choice: list[str] | None = None) -> list[Candidate]:
+def inspect(classes: Path, choice: list[str] | None = None, wrap: Wrap = as_is) -> list[Candidate]:
     """The runner's view of the compiled classes: every course bot, or the chosen class
     (``[CLASS, ARGS...]``), each playable or with the reason it is not."""
     command = [tool("java"), "-cp", str(classes), RUNNER, "--inspect", *(choice or [])]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=INSPECT_SECONDS)
+        done = subprocess.run(
+            wrap(command), capture_output=True, text=True, timeout=INSPECT_SECONDS
+        )
     except subprocess.TimeoutExpired:
         raise BuildFailed(f"looking for the bot took longer than {INSPECT_SECONDS:g} s") from None
     found = []
@@ -184,28 +195,32 @@ def listing(candidates: list[Candidate], classes: Path) -> str:
 
 
 def build(
-    intake: Intake, out: Path, bot: str | None = None, args: list[str] | None = None
+    intake: Intake,
+    out: Path,
+    bot: str | None = None,
+    args: list[str] | None = None,
+    wrap: Wrap = as_is,
 ) -> Built:
     """Compile ``intake`` into ``out`` (``out/src``: the sources compiled, ``out/classes``:
     the class path) and choose its bot: ``bot`` and ``args`` if given, else the manifest's,
-    else the only course bot found."""
+    else the only course bot found. ``wrap`` runs ``javac`` and ``java`` (:data:`Wrap`)."""
     selection = select(intake.sources)
     chosen = (bot, list(args or [])) if bot else read_manifest(intake)
     prepare(out)
     classes = out / "classes"
     files = write_sources(selection, out / "src")
-    compile_java(files, classes, out)
+    compile_java(files, classes, out, wrap)
     if chosen is not None:
-        found = inspect(classes, [chosen[0], *chosen[1]])
+        found = inspect(classes, [chosen[0], *chosen[1]], wrap)
         if not found or not found[0].ok:
             why = found[0].detail if found else "it is not in the project"
-            every = inspect(classes)
+            every = inspect(classes, None, wrap)
             raise BuildFailed(
                 f"the bot {chosen[0]} with arguments {chosen[1]} cannot be played: {why}\n"
                 f"course bots found:\n{listing(every, classes) or '  none'}"
             )
         return Built(classes, chosen[0], chosen[1], selection, found)
-    found = inspect(classes)
+    found = inspect(classes, None, wrap)
     playable = [c for c in found if c.ok]
     if len(playable) == 1:
         return Built(classes, playable[0].name, [], selection, found)

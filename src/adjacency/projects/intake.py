@@ -120,8 +120,14 @@ def take_in_zip(path: Path) -> Intake:
         if len(entries) > MAX_FILES:
             raise IntakeRefused(f"rule 'file count': {len(entries)} entries, more than {MAX_FILES}")
         total = 0
+        names: set[str] = set()
         for info in entries:
-            check_name(info.filename)
+            name = check_name(info.filename).rstrip("/")
+            if name in names:
+                raise IntakeRefused(
+                    f"rule 'unique names': the entry {info.filename!r} is in the zip twice"
+                )
+            names.add(name)
             mode = info.external_attr >> 16
             if info.create_system == 3 and mode:  # Unix attributes: the file's type
                 kind = _kind(mode)

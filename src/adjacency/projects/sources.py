@@ -23,8 +23,9 @@ STAND_INS = frozenset(
 )
 """The JavaFX imports the kit's stand-ins satisfy."""
 
-JDK_PREFIXES = ("java.", "javax.", "jdk.", "org.w3c.", "org.xml.", "org.ietf.")
-"""Packages of the JDK itself (what ``javac`` has without a library)."""
+AVAILABLE = ("java.", "javax.", "jdk.", "org.w3c.", "org.xml.", "org.ietf.", "adjacency.kit.")
+"""Packages the build compiles against: the JDK's and the kit's (a bot of one's own
+implements ``adjacency.kit.Bot``)."""
 
 RESERVED = ("javafx", "adjacency.kit")
 """Packages the kit provides: a project's own files in them are left out."""
@@ -141,7 +142,7 @@ def _reason(source: Source, imports: list[str], packages: set[str]) -> str | Non
     foreign = sorted(
         i
         for i in imports
-        if not i.startswith(JDK_PREFIXES) and i not in STAND_INS and not _own(i, packages)
+        if not i.startswith(AVAILABLE) and i not in STAND_INS and not _own(i, packages)
     )
     if foreign:
         return "needs a library the build does not have: " + ", ".join(foreign)

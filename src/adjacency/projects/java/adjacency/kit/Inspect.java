@@ -13,7 +13,8 @@ import java.util.stream.Stream;
 /**
  * {@code Main --inspect}: which classes of the class path's folders are course bots, and how
  * {@link CourseBot} would call each. One line per class on standard output:
- * {@code bot CLASS ok DESCRIPTION} or {@code bot CLASS no REASON}. With a class name (and
+ * {@code bot CLASS ok DESCRIPTION} or {@code bot CLASS no REASON}; a class that implements
+ * {@link Bot} (a bot of one's own) is listed too. With a class name (and
  * its arguments) it checks that class only. Classes are loaded without being initialised, so
  * no code of the project runs. The build reads these lines to choose the bot.
  */
@@ -47,7 +48,8 @@ final class Inspect {
                 continue;
             }
             try {
-                if (!args.isEmpty() && Bot.class.isAssignableFrom(type)) {
+                if (Bot.class.isAssignableFrom(type) && !type.isInterface()
+                        && !java.lang.reflect.Modifier.isAbstract(type.getModifiers())) {
                     out.println("bot " + name + " ok implements adjacency.kit.Bot");
                     playable++;
                     continue;
