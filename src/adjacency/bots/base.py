@@ -66,9 +66,7 @@ class Limit:
     def __post_init__(self) -> None:
         if self.time is not None and not (isinstance(self.time, (int, float)) and self.time > 0):
             raise BotError(f"time limit must be a positive number of seconds, got {self.time!r}")
-        if self.clock is not None and not (
-            isinstance(self.clock, (int, float)) and self.clock > 0
-        ):
+        if self.clock is not None and not (isinstance(self.clock, (int, float)) and self.clock > 0):
             raise BotError(f"clock must be a positive number of seconds, got {self.clock!r}")
         for name in ("depth", "nodes"):
             value = getattr(self, name)

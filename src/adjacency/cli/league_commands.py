@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..league.settings import MAX_PACE
+from ..serving.logs import LEVELS
 from .arguments import non_negative_number, positive_int, seconds, whole_number
 
 TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
@@ -176,6 +177,13 @@ def register(commands: Any) -> None:
         metavar="ADDRESSES",
         help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
         "(default: none)",
+    )
+    serve.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        default="info",
+        help="what the server logs on stderr (default info: each connection, refusal, game "
+        "start and end, and event step, one line each)",
     )
     _settings_options(serve)
     _rules_options(serve)
@@ -346,6 +354,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except BaseException:
         sock.close()
         raise
+    from ..serving.logs import configure_logging
+
+    uvicorn_level = configure_logging(args.log_level)
     try:
         serve(
             args.db,
@@ -362,6 +373,7 @@ def run_serve(args: argparse.Namespace) -> int:
             limits=LeagueLimits(limit_loopback=not args.exempt_loopback),
             forwarded_allow_ips=args.forwarded_allow_ips,
             sock=sock,
+            uvicorn_log_level=uvicorn_level,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

@@ -12,6 +12,7 @@
 * :mod:`.models`: the error body's schema (:class:`~.models.ErrorMessage`);
 * :mod:`.clock`: the server's game clocks and a bot's move budget;
 * :mod:`.binding`: listening sockets, the Host allow-list and exposure warnings;
+* :mod:`.logs`: the server's log on standard error, at the level asked for;
 * :mod:`.assets`: the shared static files (board drawing, stylesheet, icon, the API
   reference page), served by both apps under ``/static``.
 
