@@ -392,3 +392,23 @@ def test_a_resumed_run_says_what_it_kept_from_earlier(
     err = capsys.readouterr().err
     assert "5x5 5 rounds, x first: 1 of 9 first moves kept from earlier" in err
     assert "5x5 5 rounds, x first: value -2" in err
+
+
+def test_show_as_its_help_gives_it_names_the_projects_table_and_how_to_make_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `adjacency solutions show` without --db, where no solutions.db is: the error names
+    # the repository's table and the command that makes a database; nothing is created.
+    project = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "solutions.db"
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(project.read_bytes())  # the table the error names (a copy: untouched)
+    monkeypatch.chdir(tmp_path)
+    for action in (["show"], ["plot", "--out", "plots"], ["book", "--out", "books"]):
+        assert main(["solutions", *action]) == 2
+        err = capsys.readouterr().err
+        assert "no solutions database at 'solutions.db'" in err, err
+        assert "the project's table is benchmarks/results/solutions.db" in err, err
+        assert "'adjacency solutions run --db solutions.db'" in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.db"]
+    assert main(["solutions", "show", "--db", str(copy)]) == 0
+    assert "8x8" in capsys.readouterr().out

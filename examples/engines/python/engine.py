@@ -13,6 +13,7 @@ bot's last offer even if the bot has not returned yet.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -31,6 +32,18 @@ BARE_GO = 5.0
 COMMANDS = ("aep", "isready", "setoption", "newgame", "position", "go", "stop", "quit")
 
 BotFunction = Callable[[Board, Deadline], str]
+
+
+def gone() -> None:
+    """Ends the engine because its controller is gone: its output can no longer be
+    read, so no answer it could give matters (and a waiting thread must not hang)."""
+    os._exit(0)
+
+
+def say(text: str) -> None:
+    """A line for the person on standard error; a closed standard error is ignored."""
+    with contextlib.suppress(OSError, ValueError):
+        print(text, file=sys.stderr, flush=True)
 
 
 def load_bot(choice: str) -> BotFunction:
@@ -83,9 +96,14 @@ class Runner:
         self.current: Search | None = None
 
     def send(self, line: str) -> None:
+        """Writes one protocol line. When the controller is gone (a killed client closed
+        the pipe's other end) nobody can read an answer: the engine ends at once."""
         with self.lock:
-            self.output.write(line + "\n")
-            self.output.flush()
+            try:
+                self.output.write(line + "\n")
+                self.output.flush()
+            except (OSError, ValueError):
+                gone()
 
     def error(self, text: str) -> None:
         self.send(f"info string error: {text}")
@@ -199,9 +217,11 @@ class Runner:
         except Exception:
             # A bot that raises has crashed: the controller scores the game so and shows
             # the last lines of standard error (this traceback), not a stand-in move.
-            traceback.print_exc()
-            sys.stderr.flush()
-            os._exit(1)
+            try:
+                traceback.print_exc()
+                sys.stderr.flush()
+            finally:
+                os._exit(1)
         self.finish(search, move, forced=False)
 
     def finish(self, search: Search, move: str | None, forced: bool) -> None:
@@ -219,17 +239,17 @@ class Runner:
             answer = search.result if search.returned else search.deadline.best
             if answer is None and not search.returned:
                 # nothing returned, nothing offered: no answer; the controller's clock decides
-                print("the bot has neither returned nor offered a move; the runner sends none")
+                say("the bot has neither returned nor offered a move; the runner sends none")
                 search.done.set()  # a waiting quit exits without an answer
                 return
             if not search.returned:
                 # the bot's own offer, sent for it: said on the protocol and on standard error
                 note = f"the bot had not returned; the runner sends its last offer {answer}"
-                print(note)
+                say(note)
                 self.send(f"info string {note}")
             elif not is_legal(search.board, answer):
                 # the bot's own answer goes out as it is: the controller judges it illegal
-                print(f"the bot answered {answer!r}, not an empty square")
+                say(f"the bot answered {answer!r}, not an empty square")
                 answer = "".join(str(answer).split())[:32] or "(none)"
             search.answered = True
             search.deadline.stopped.set()
@@ -270,9 +290,10 @@ def main() -> None:
             if not runner.handle(line):
                 break
         except Exception as exc:  # a bug must not end the session: report it and go on
-            traceback.print_exc()
+            with contextlib.suppress(OSError, ValueError):
+                traceback.print_exc()
             runner.error(f"internal error on {quote(line)}: {exc}")
-    runner.quit()
+    runner.quit()  # end of input: a timed search still answers (or finds nobody to read it)
     os._exit(0)
 
 

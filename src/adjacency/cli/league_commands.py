@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.course import COURSE_LEAGUE_ROUNDS, COURSE_MOVE_SECONDS, COURSE_SIZE
 from ..league.settings import MAX_PACE
+from ..serving.logs import LEVELS
 from .arguments import (
     LEAGUE_TOKEN,
     CourseSetting,
@@ -192,6 +193,13 @@ def register(commands: Any) -> None:
         help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
         "(default: none)",
     )
+    serve.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        default="info",
+        help="what the server logs on stderr (default info: each connection, refusal, game "
+        "start and end, and event step, one line each)",
+    )
     _settings_options(serve)
     _rules_options(serve)
     serve.set_defaults(handler=run_serve)
@@ -362,6 +370,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except BaseException:
         sock.close()
         raise
+    from ..serving.logs import configure_logging
+
+    uvicorn_level = configure_logging(args.log_level)
     try:
         serve(
             args.db,
@@ -378,6 +389,7 @@ def run_serve(args: argparse.Namespace) -> int:
             limits=LeagueLimits(limit_loopback=not args.exempt_loopback),
             forwarded_allow_ips=args.forwarded_allow_ips,
             sock=sock,
+            uvicorn_log_level=uvicorn_level,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

@@ -25,6 +25,9 @@ from .arguments import (
 from .engine_commands import add_setting_flag
 
 DEFAULT_DB = "solutions.db"
+PROJECT_DB = "benchmarks/results/solutions.db"
+"""Where the repository keeps the project's table (docs/solutions.md)."""
+DB_HELP = f"SQLite file (default {DEFAULT_DB}; the project's table: {PROJECT_DB})"
 
 MOVE_POLL = 5.0
 """Seconds between two looks at the first moves a long entry's worker has kept; first
@@ -51,7 +54,7 @@ def register(commands: Any) -> None:
         "than --budget (the frontier), in parallel on the executor. Entries already stored "
         "are skipped; timeouts are retried only with a larger budget.",
     )
-    run.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    run.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     run.add_argument(
         "--sizes",
         default="all",
@@ -93,7 +96,7 @@ def register(commands: Any) -> None:
         description="Print the stored values (first mover's view: + the first mover wins, "
         "- the second), the frontier of each board size and every entry's cost.",
     )
-    show.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    show.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     show.add_argument("--no-symmetry", action="store_true", help="the plain-solve rows")
     show.add_argument("--markdown", action="store_true", help="markdown tables (docs)")
     show.add_argument("--json", action="store_true", help="every entry as JSON")
@@ -105,7 +108,7 @@ def register(commands: Any) -> None:
         description="Write values.png (size x rounds heat map) and growth.png (nodes per "
         "entry against rounds, with the exponential fit of each size) into --out.",
     )
-    plot.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    plot.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     plot.add_argument("--out", type=Path, default=Path("."), help="directory (default .)")
     plot.set_defaults(handler=run_plot)
 
@@ -116,15 +119,24 @@ def register(commands: Any) -> None:
         "every first move and the principal variations) into --out, or check --verify "
         "FILE and print its header.",
     )
-    book.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    book.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     book.add_argument("--out", type=Path, help="directory for the book files")
     book.add_argument("--verify", type=Path, metavar="FILE", help="check one book file")
     book.set_defaults(handler=run_book)
 
 
 def _open(path: str, create: bool) -> Any:
+    """The solutions database at ``path``; one that must exist already (``create`` false)
+    and does not is :class:`InvalidSettingsError` naming where the project's table is and
+    how to make one."""
     from ..solving.store import SolutionsStore
 
+    if not create and not Path(path).is_file():
+        raise InvalidSettingsError(
+            f"no solutions database at {path!r}: the project's table is {PROJECT_DB} in a "
+            f"checkout of the repository (--db {PROJECT_DB} from its root), or make one "
+            f"with 'adjacency solutions run --db {path}'"
+        )
     return SolutionsStore(path, create=create)
 
 

@@ -275,7 +275,8 @@ class LeagueClient:
         except ConnectionClosed as exc:
             if exc.rcvd is None:  # no close frame: the server went away (killed, network)
                 raise ConnectError("the connection broke without a close") from None
-            raise ConnectError(f"the server closed the connection ({exc.rcvd.code})") from None
+            closed = f"the server closed the connection ({_code(exc.rcvd.code)})"
+            raise ConnectError(closed) from None
         except ssl.SSLCertVerificationError as exc:
             raise LeagueError(
                 f"the server's TLS certificate was not accepted ({exc.verify_message}): "
@@ -304,8 +305,8 @@ class LeagueClient:
         except (OSError, WebSocketException, TimeoutError) as exc:
             raise ConnectError(f"{type(exc).__name__}: {exc}") from None
         if not self.welcomed:
-            return f"the server closed the connection ({code}) before welcoming it"
-        return f"the server closed the connection ({code})"
+            return f"the server closed the connection ({_code(code)}) before welcoming it"
+        return f"the server closed the connection ({_code(code)})"
 
     def _host_port(self) -> tuple[str, int]:
         parts = urlsplit(self.ws_url)
@@ -378,6 +379,20 @@ class LeagueClient:
         self._playing.pop(game, None)
         bot.close()
         return {"type": "failed", "game": game, "termination": termination, "detail": words}
+
+
+CLOSE_CODES = {1001: "going away", 1008: "policy: too many refused or unread messages",
+               1012: "restarting"}  # fmt: skip
+"""What the close codes a league server sends mean, for the line a lost connection
+prints (docs/league.md, "The protocol")."""
+
+
+def _code(code: int | None) -> str:
+    """A close code for a person: ``1012: restarting``."""
+    if code is None:
+        return "no code"
+    meaning = CLOSE_CODES.get(code)
+    return f"{code}: {meaning}" if meaning else str(code)
 
 
 def _seconds(value: object, default: float) -> float:

@@ -76,10 +76,13 @@ class EventRunner:
     """Plays the events of one league (see the module's rules)."""
 
     def __init__(self, store: LeagueStore) -> None:
+        self.store = store
         self.events = store.events
         self.openings = len(store.settings().openings)
         self.waiting: dict[int, str] = {}
         """Why each event waits to start, as last logged (logged again only on a change)."""
+        self.paused: set[int] = set()
+        """The running events last seen paused (a pause or resume is logged once)."""
 
     def plan(self, connected: set[int], now: float | None = None) -> EventPass:
         """This pass's event games and the members and pairs the ladder leaves alone;
@@ -97,6 +100,11 @@ class EventRunner:
                     self._wait(event, str(exc))
                     continue
                 self.waiting.pop(event.id, None)
+                log.info("event %s started at its start time", event.name)
+            if event.status == "running" and event.paused != (event.id in self.paused):
+                self.paused ^= {event.id}
+                said = "paused: no game of it starts" if event.paused else "resumed"
+                log.info("event %s %s", event.name, said)
             if event.status != "running" or event.paused:
                 continue
             self._advance(event, result)
@@ -134,8 +142,12 @@ class EventRunner:
                     result.finished.append(event.name)
                     log.info("event %s finished", event.name)
                 return
-            self.events.add_round(event.id, current + 1, self._next(event, boards, withdrawn),
-                                  self.openings)  # fmt: skip
+            paired = self._next(event, boards, withdrawn)
+            self.events.add_round(event.id, current + 1, paired, self.openings)
+            log.info(
+                "event %s: round %d of %d paired: %s",
+                event.name, current + 2, event.rounds, self._boards_text(paired),
+            )  # fmt: skip
             boards = self.events.boards(event.id)
             state = self.events.pair_state(event.id)
             current += 1
@@ -154,6 +166,13 @@ class EventRunner:
                     event.id, x, o, opening, board.pair_id, finished, event.clock, event.pace
                 )
             )
+
+    def _boards_text(self, boards: list[Board]) -> str:
+        """A round's boards for the log: ``red-blue, gold-green, bye: pink``."""
+        names = self.store.names({m for b in boards for m in (b.a, b.b) if m is not None})
+        pairs = [f"{names.get(b.a, b.a)}-{names.get(b.b, b.b)}" for b in boards if b.b is not None]
+        byes = [f"bye: {names.get(b.a, b.a)}" for b in boards if b.b is None]
+        return ", ".join(pairs + byes) or "no boards"
 
     def _next(self, event: Event, boards: list[StoredBoard], withdrawn: set[int]) -> list[Board]:
         """The boards of the round after ``boards``: withdrawn members are left out."""

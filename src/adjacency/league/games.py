@@ -46,7 +46,16 @@ from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .event_store import clock_text
 from .house import HouseMove, HousePlayers
-from .live import InvalidMove, LiveGame, game_end, game_start, state, your_turn
+from .live import (
+    InvalidMove,
+    LiveGame,
+    end_line,
+    game_end,
+    game_start,
+    start_line,
+    state,
+    your_turn,
+)
 from .outbox import Outbox
 from .pairing import key
 from .rules import LeagueRules
@@ -260,6 +269,7 @@ class Games:
         self.busy[x.id] += 1
         self.busy[o.id] += 1
         self.changed += 1
+        log.info("%s", start_line(live))
         for member in (x, o):
             self._announce(live, member.id, turn=False)
         self._ask(live)
@@ -565,6 +575,7 @@ class Games:
             live.timer.cancel()
         live.version += 1
         self.live.pop(live.id, None)
+        log.info("%s", end_line(live))
         now = time.monotonic()
         for member in (live.x, live.o):
             # A bot rests for the pause, and at least until the league's shortest game

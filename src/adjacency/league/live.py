@@ -80,6 +80,30 @@ class LiveGame:
         return move_budget(left, self.clock.increment, position.plies_left, MOVE_CAP)
 
 
+def start_line(live: LiveGame) -> str:
+    """The server log's line for a game that starts: who plays which side, on what clock."""
+    clock = live.game.tags.get("TimeControl", "")
+    return f"game {live.id} started: {live.x.name} (x) against {live.o.name} (o), {clock}"
+
+
+def end_line(live: LiveGame) -> str:
+    """The server log's line for a game that ended (or was aborted): the outcome, how it
+    ended and why, the score on the board and the plies played."""
+    game = live.game
+    if game.termination == Termination.ABANDONED or game.result is None:
+        outcome = "aborted"
+    elif game.result == "draw":
+        outcome = "a draw"
+    else:
+        outcome = f"{live.member(game.result).name} ({game.result}) won"
+    why = english(game.detail)
+    x, o = game.position.score
+    return (
+        f"game {live.id} ended: {outcome} ({game.termination.value}{': ' + why if why else ''}), "
+        f"{live.x.name} {x}-{o} {live.o.name} after {len(game.moves)} plies"
+    )
+
+
 def game_start(live: LiveGame, color: Color, opponent: str, time_control: str) -> dict[str, Any]:
     """The ``game_start`` message for the member playing ``color`` (sent at the start,
     and again when the member reconnects: ``moves`` are the moves so far)."""

@@ -95,13 +95,16 @@ def serve(
     pace: float = 0.0,
     forwarded_allow_ips: str | None = None,
     sock: socket.socket | None = None,
+    uvicorn_log_level: str = "warning",
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
     ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`);
     ``forwarded_allow_ips``: the reverse proxies whose ``X-Forwarded-For`` is believed
     (:func:`~adjacency.serving.sockets.socket_options`; none by default); ``sock``: a
     socket already listening on ``host:port`` (:func:`~adjacency.serving.binding.bind`,
-    taken before the league file is created), else one is bound here."""
+    taken before the league file is created), else one is bound here;
+    ``uvicorn_log_level``: what uvicorn's own loggers write (the league's own log is
+    :func:`~adjacency.serving.logs.configure_logging`'s)."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
@@ -120,7 +123,7 @@ def serve(
     app.state.house.start()  # an executor that cannot start fails here, in one line
     config = uvicorn.Config(
         app,
-        log_level="warning",
+        log_level=uvicorn_log_level,
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=2,

@@ -11,6 +11,7 @@
   :mod:`.handlers`, which maps them and the core's error taxonomy onto responses;
 * :mod:`.models`: the error body's schema (:class:`~.models.ErrorMessage`);
 * :mod:`.binding`: listening sockets, the Host allow-list and exposure warnings;
+* :mod:`.logs`: the server's log on standard error, at the level asked for;
 * :mod:`.assets`: the shared static files (board drawing, stylesheet, icon, the API
   reference page), served by both apps under ``/static``.
 

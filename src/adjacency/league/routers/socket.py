@@ -143,6 +143,7 @@ async def connect(ws: WebSocket) -> None:
         }
     )
     hall.attach(outbox)
+    log.info("bot %s connected from %s", member.name, address)
 
     async def close_when_done() -> None:
         await outbox.closed.wait()
@@ -157,10 +158,12 @@ async def connect(ws: WebSocket) -> None:
 
     refused = 0
     closer = asyncio.get_running_loop().create_task(close_when_done())
+    how = "closed by the server"
     try:
         while not outbox.closed.is_set():
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
+                how = f"closed by the bot ({message.get('code', 'no code')})"
                 break
             reply = _handle(app.state, hall, limits, rates, member, message, limited)
             if reply is not None:
@@ -172,10 +175,11 @@ async def connect(ws: WebSocket) -> None:
                     )
                     outbox.close()
     except (WebSocketDisconnect, RuntimeError):
-        pass
+        how = "lost"
     finally:
         hall.detach(outbox)
         await closer
+        log.info("bot %s disconnected from %s: %s", member.name, address, how)
 
 
 NOT_JSON = object()
