@@ -233,7 +233,7 @@ class SandboxedProcess:
             identity.release(who)
             raise SandboxError(f"cannot start sandboxed {self.command!r}: {exc}") from None
         except BaseException:
-            identity.release(who)
+            identity.release(who, clean=False)
             raise
         self._identity = who
         self._started = time.monotonic()
@@ -307,7 +307,7 @@ class SandboxedProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            self._exited.wait(min(left, 0.02))
+            self._exited.wait(min(left, 0.005))
         return self._returncode
 
     def kill(self) -> None:
@@ -349,8 +349,12 @@ class SandboxedProcess:
         with self._reap_lock:
             if self._outcome is not None:
                 return self._outcome
-        self._stop(Reason.ENDED)
-        self._reap(block=True)
+        if self._reap(block=False) is None:
+            self._stop(Reason.ENDED)
+            self._reap(block=True)
+        else:
+            # It exited by itself: its namespace's end took every process inside along.
+            self._closing.set()
         MONITOR.remove(self)
         who = self._identity
         assert who is not None
@@ -433,15 +437,15 @@ class SandboxedProcess:
         # bubblewrap's tree as it is now (listed before bubblewrap dies, while the
         # parent links still hold), then bubblewrap: its pid namespace's init dies
         # with it (--die-with-parent) and takes every process inside along.
-        members += proctree.tree(proctree.snapshot(), popen.pid)
-        for pid in [*members, popen.pid]:
-            if self._returncode is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+        processes = proctree.snapshot()
+        members += proctree.tree(processes, popen.pid)
         who = self._identity
         if who is not None and who.private:
-            processes = proctree.snapshot()
-            for pid in proctree.owned_by(processes, who.uid):
+            # Everything of its own uid, whatever its parent (a non-dumpable process or
+            # one whose parent link is gone is still found).
+            members += proctree.owned_by(processes, who.uid)
+        for pid in [*members, popen.pid]:
+            if self._returncode is None or pid != popen.pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
 
