@@ -34,7 +34,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -153,6 +153,7 @@ class SandboxedProcess:
         self._threads: list[threading.Thread] = []
         self._closing = threading.Event()
         self._exited = threading.Event()
+        self._stdout_done = threading.Event()
         self._eof = False
         self._outcome: Outcome | None = None
 
@@ -288,10 +289,20 @@ class SandboxedProcess:
         ``timeout`` seconds, :class:`EOFError` once its output has ended."""
         if self._eof:
             raise EOFError
-        try:
-            item = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = 0.05 if deadline is None else min(0.05, deadline - time.monotonic())
+            try:
+                item = self._lines.get(timeout=max(left, 0))
+                break
+            except queue.Empty:
+                # The reader ended without room for its end mark (a full queue when
+                # it was ended): once the queue is drained, that is the end.
+                if self._stdout_done.is_set() and self._lines.empty():
+                    item = _EOF
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
         if item is _EOF:
             self._eof = True
             raise EOFError
@@ -490,17 +501,22 @@ class SandboxedProcess:
             self._stop(Reason.OUTPUT)
         return not over
 
+    def _chunks(self, stream: IO[bytes]) -> Iterator[bytes]:
+        """What ``stream`` yields, chunk by chunk, until its end or the output limit."""
+        fd = stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, CHUNK)
+            except OSError:
+                return
+            if not chunk or not self._count(len(chunk)):
+                return
+            yield chunk
+
     def _read_stdout(self, stream: IO[bytes]) -> None:
         partial = bytearray()
-        fd = stream.fileno()
         try:
-            while True:
-                try:
-                    chunk = os.read(fd, CHUNK)
-                except OSError:
-                    break
-                if not chunk or not self._count(len(chunk)):
-                    break
+            for chunk in self._chunks(stream):
                 if self.capture:
                     self._stdout += chunk
                     continue
@@ -514,6 +530,7 @@ class SandboxedProcess:
             if partial and not self.capture:
                 self._offer(partial.decode("utf-8", "replace"))
             self._offer(_EOF)
+            self._stdout_done.set()
 
     def _offer(self, item: object) -> bool:
         """Queue ``item``, waiting while the queue is full; False once it is being ended."""
@@ -527,14 +544,7 @@ class SandboxedProcess:
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         partial = b""
-        fd = stream.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, CHUNK)
-            except OSError:
-                break
-            if not chunk or not self._count(len(chunk)):
-                break
+        for chunk in self._chunks(stream):
             if self.capture:
                 self._stderr += chunk
             *lines, partial = (partial + chunk).split(b"\n")
