@@ -35,7 +35,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -95,7 +95,6 @@ class _Usage:
     memory: int = 0
     memory_peak: int = 0
     output: int = 0
-    members: list[int] = field(default_factory=list)
 
 
 class SandboxedProcess:
@@ -154,6 +153,7 @@ class SandboxedProcess:
         self._closing = threading.Event()
         self._exited = threading.Event()
         self._stdout_done = threading.Event()
+        self._killed: list[tuple[int, int]] = []
         self._eof = False
         self._outcome: Outcome | None = None
 
@@ -369,15 +369,14 @@ class SandboxedProcess:
         MONITOR.remove(self)
         who = self._identity
         assert who is not None
-        gone = identity.end_all(who)
-        leftovers = 0
-        if gone:
+        leftovers = self._leftovers()
+        if identity.end_all(who) and not leftovers:
             identity.release(who)
         else:
-            # Leftovers of our uid that would not die: the slot stays locked (unused)
-            # for the life of this process rather than be handed to another sandbox.
+            # Leftovers that would not die: the slot stays locked (unused) for the life
+            # of this process rather than be handed to another sandbox.
             processes = proctree.snapshot()
-            leftovers = len(proctree.owned_by(processes, who.uid))
+            leftovers = max(leftovers, len(proctree.owned_by(processes, who.uid)))
         self.close_input()
         for thread in self._threads:
             thread.join(END_WAIT)
@@ -402,6 +401,21 @@ class SandboxedProcess:
             )
             return self._outcome
 
+    def _leftovers(self) -> int:
+        """How many of the processes :meth:`_stop` killed still run after up to
+        :data:`END_WAIT` s (a pid now owned by another user is another process)."""
+        deadline = time.monotonic() + END_WAIT
+        while True:
+            processes = proctree.snapshot()
+            left = [
+                pid
+                for pid, uid in self._killed
+                if pid in processes and processes[pid].uid == uid and processes[pid].state != "Z"
+            ]
+            if not left or time.monotonic() > deadline:
+                return len(left)
+            time.sleep(0.01)
+
     def check(self, processes: Mapping[int, proctree.ProcessInfo], now: float) -> bool:
         """The monitor's tick: reap it if it exited, else measure and enforce the limits.
         False once it needs no more watching."""
@@ -425,7 +439,6 @@ class SandboxedProcess:
         with self._lock:
             usage = self._usage
             if infos:
-                usage.members = members
                 usage.cpu = max(usage.cpu, proctree.cpu_seconds(infos))
                 usage.memory = proctree.resident_bytes(infos)
                 usage.memory_peak = max(usage.memory_peak, usage.memory)
@@ -442,19 +455,19 @@ class SandboxedProcess:
                 self._ended_at = time.monotonic()
             first = not self._closing.is_set()
             self._closing.set()
-            members = list(self._usage.members)
         if not first:
             return
-        # bubblewrap's tree as it is now (listed before bubblewrap dies, while the
-        # parent links still hold), then bubblewrap: its pid namespace's init dies
-        # with it (--die-with-parent) and takes every process inside along.
+        # bubblewrap's tree as it is now (read before bubblewrap dies, while the parent
+        # links still hold; never an older reading, whose pids may have been reused),
+        # then bubblewrap: its pid namespace's init dies with it (--die-with-parent)
+        # and takes every process inside along.
         processes = proctree.snapshot()
-        members += proctree.tree(processes, popen.pid)
+        members = proctree.tree(processes, popen.pid)
         who = self._identity
         if who is not None and who.private:
-            # Everything of its own uid, whatever its parent (a non-dumpable process or
-            # one whose parent link is gone is still found).
+            # Everything of its own uid, whatever its parent.
             members += proctree.owned_by(processes, who.uid)
+        self._killed = [(pid, processes[pid].uid) for pid in members if pid in processes]
         for pid in [*members, popen.pid]:
             if self._returncode is None or pid != popen.pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
