@@ -115,14 +115,15 @@ def test_every_test_that_needs_more_than_python_is_marked(
 ) -> None:
     """The whole suite collected once (``make test-core``'s expression is
     :data:`needs.MARKERS`' negation, checked above): a test requesting a fixture of
-    :data:`needs.FIXTURES`, under tests/deploy or in a module running Node carries its
-    marker, so ``make test-core`` leaves it out."""
+    :data:`needs.FIXTURES`, under tests/deploy or tests/sandbox or in a module
+    running Node carries its marker, so ``make test-core`` leaves it out."""
     core = [k for k, v in everything.items() if not set(v["markers"]) & set(needs.MARKERS)]
     assert 1000 < len(core) < len(everything)
     for nodeid, item in everything.items():
         for fixture, marker in needs.FIXTURES.items():
             assert fixture not in item["fixtures"] or marker in item["markers"], nodeid
         assert not nodeid.startswith("tests/deploy/") or "deploy" in item["markers"], nodeid
+        assert not nodeid.startswith("tests/sandbox/") or "sandbox" in item["markers"], nodeid
     for module in node_modules():
         tests = [v for k, v in everything.items() if k.startswith(module + "::")]
         assert any("node" in v["markers"] for v in tests), f"{module} runs node, unmarked"

@@ -146,41 +146,31 @@ def test_writes_outside_its_tmp_fail_and_change_nothing(sandbox_box: Path) -> No
     assert not any(Path(p).exists() for p in ("/usr/new", "/etc/new", "/new", "/lib/new"))
 
 
+FILL = """\
+import errno, sys
+per_file, written = int(sys.argv[1]), 0
+for n in range(1000):
+    try:
+        with open(f"/tmp/fill{n}", "wb") as out:
+            for _ in range(per_file // 65536):
+                out.write(b"x" * 65536)
+                out.flush()
+                written += 65536
+    except OSError as exc:
+        print(errno.errorcode[exc.errno], written)
+        break
+"""
+"""Writes files of ``argv[1]`` bytes into /tmp until a write fails: the error, the bytes."""
+
+
 def test_filling_the_disk_stops_at_the_size_of_its_tmp(sandbox_box: Path) -> None:
     limits = sandbox.Limits(tmp_bytes=8 * MIB, file_bytes=4 * MIB)
-    outcome = run_python(
-        sandbox_box,
-        "import errno\n"
-        "written = 0\n"
-        "for n in range(1000):\n"
-        "    try:\n"
-        "        with open(f'/tmp/fill{n}', 'wb') as out:\n"
-        "            for _ in range(128):\n"
-        "                out.write(b'x' * 65536)\n"
-        "                out.flush()\n"
-        "                written += 65536\n"
-        "    except OSError as exc:\n"
-        "        print(errno.errorcode[exc.errno], written)\n"
-        "        break\n",
-        limits=limits,
-    )
-    # Each file stops at 4 MiB (RLIMIT_FSIZE: EFBIG), so the first one already meets it.
-    code, written = outcome.stdout.decode().split()
-    assert code == "EFBIG" and int(written) == 4 * MIB, outcome
-    outcome = run_python(
-        sandbox_box,
-        "import errno\n"
-        "written = 0\n"
-        "for n in range(1000):\n"
-        "    try:\n"
-        "        with open(f'/tmp/fill{n}', 'wb') as out:\n"
-        "            out.write(b'x' * (1 << 20))\n"
-        "        written += 1 << 20\n"
-        "    except OSError as exc:\n"
-        "        print(errno.errorcode[exc.errno], written)\n"
-        "        break\n",
-        limits=limits,
-    )
+    program = write_program(sandbox_box, "fill.py", FILL)
+    # Files of 8 MiB: the first stops at 4 MiB (RLIMIT_FSIZE: EFBIG).
+    outcome = sandbox.run([PYTHON, program, str(8 * MIB)], submission=sandbox_box, limits=limits)
+    assert outcome.stdout.decode().split() == ["EFBIG", str(4 * MIB)], outcome
+    # Files of 1 MiB: all of them stop at the tmpfs's 8 MiB (ENOSPC).
+    outcome = sandbox.run([PYTHON, program, str(MIB)], submission=sandbox_box, limits=limits)
     code, written = outcome.stdout.decode().split()
     assert code == "ENOSPC" and 6 * MIB <= int(written) <= 8 * MIB, outcome
 

@@ -51,6 +51,15 @@ def plays_a_move(process: sandbox.SandboxedProcess) -> str:
         client.close()
 
 
+def javac(sources: Path, classes: Path, *files: str) -> sandbox.Outcome:
+    """``javac`` in the sandbox: ``files`` of the submission ``sources`` into ``classes``."""
+    return sandbox.run(
+        ["/usr/bin/javac", "-proc:none", "-d", sandbox.OUTPUT, *files],
+        submission=sources,
+        output=classes,
+    )
+
+
 def test_the_python_kit_plays_in_the_sandbox(sandbox_box: Path) -> None:
     copy_kit(PYTHON_KIT, sandbox_box, ".py")
     process = sandbox.SandboxedProcess(
@@ -75,11 +84,7 @@ def test_the_java_kit_is_built_with_javac_in_the_sandbox_and_plays(sandbox_box: 
     copy_kit(JAVA_KIT / "src", sandbox_box, ".java")
     sources = sorted(p.name for p in sandbox_box.glob("*.java"))
     with reachable_folder() as classes:
-        built = sandbox.run(
-            ["/usr/bin/javac", "-proc:none", "-d", sandbox.OUTPUT, *sources],
-            submission=sandbox_box,
-            output=classes,
-        )
+        built = javac(sandbox_box, classes, *sources)
         assert built.reason is sandbox.Reason.EXITED and built.returncode == 0, built
         assert built.cpu_seconds > 0
         assert (classes / "Main.class").is_file()
@@ -94,11 +99,7 @@ def test_compiler_errors_come_back_verbatim(sandbox_box: Path) -> None:
     (sandbox_box / "Broken.java").write_text("public class Broken { int x = ; }\n")
     (sandbox_box / "Broken.java").chmod(0o644)
     with reachable_folder() as classes:
-        built = sandbox.run(
-            ["/usr/bin/javac", "-d", sandbox.OUTPUT, "Broken.java"],
-            submission=sandbox_box,
-            output=classes,
-        )
+        built = javac(sandbox_box, classes, "Broken.java")
         assert os.listdir(classes) == []
     assert built.returncode == 1, built
     assert b"Broken.java:1: error: illegal start of expression" in built.stderr
@@ -123,11 +124,7 @@ def test_a_jvm_exiting_mid_game_is_reported(sandbox_box: Path) -> None:
     (sandbox_box / "Quitter.java").write_text(QUITTER)
     (sandbox_box / "Quitter.java").chmod(0o644)
     with reachable_folder() as classes:
-        built = sandbox.run(
-            ["/usr/bin/javac", "-d", sandbox.OUTPUT, "Quitter.java"],
-            submission=sandbox_box,
-            output=classes,
-        )
+        built = javac(sandbox_box, classes, "Quitter.java")
         assert built.returncode == 0, built
         process = sandbox.SandboxedProcess([*JAVA, "-cp", ".", "Quitter"], submission=classes)
         process.start()

@@ -35,6 +35,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Protocol
 
+from adjacency.system import proctree
+
 from .errors import EngineError
 
 STDERR_LINES = 20
@@ -129,25 +131,7 @@ class Transport(Protocol):
 def descendants(pid: int) -> list[int]:
     """The processes descended from ``pid`` now, children first (Linux ``/proc``; elsewhere
     none are found). A process that left its parent's group or session still counts."""
-    children: dict[int, list[int]] = {}
-    with contextlib.suppress(OSError):
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stat:
-                    # The command name (field 2) may hold spaces and ')': split after the last ')'.
-                    fields = stat.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            children.setdefault(int(fields[1]), []).append(int(entry))
-    found: list[int] = []
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
+    return proctree.tree(proctree.snapshot(), pid)
 
 
 def describe_returncode(code: int | None) -> str:

@@ -83,8 +83,7 @@ def _trial(bwrap: str, prlimit: str) -> None:
                     f"the sandbox cannot start: {exc}; fix: see docs/sandbox.md"
                 ) from None
     finally:
-        identity.end_all(who)
-        identity.release(who)
+        identity.release(who, clean=identity.end_all(who))
     if done.returncode == 0:
         return
     said = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["(nothing)"])[-1]

@@ -42,6 +42,9 @@ SLOT_DIR_ENV = "ADJACENCY_SANDBOX_SLOTS"
 END_WAIT = 5.0
 """Seconds to wait for a slot's leftover processes to be gone after SIGKILL."""
 
+CLEAN = b"clean\n"
+"""What a slot's lock file holds while no process of its uid is left."""
+
 _lock = threading.Lock()
 
 
@@ -99,9 +102,12 @@ def acquire() -> Identity:
                 os.close(fd)
                 continue
             identity = Identity(FIRST_UID + slot, FIRST_UID + slot, slot, fd)
-            if end_all(identity):
+            # A slot released after its processes were gone says so in its lock file;
+            # one left by a server that was killed is cleared of leftovers first.
+            if os.pread(fd, len(CLEAN), 0) == CLEAN or end_all(identity):
+                os.ftruncate(fd, 0)
                 return identity
-            # A leftover that would not die: keep the slot out of use (locked) no longer.
+            # A leftover that would not die: the slot is skipped (tried again next time).
             os.close(fd)
     raise SandboxError(f"all {SLOTS} sandbox slots are in use")
 
@@ -116,9 +122,13 @@ def process_limit(identity: Identity, wanted: int) -> int:
     return sum(p.threads for p in processes if p.uid == identity.uid) + wanted
 
 
-def release(identity: Identity) -> None:
-    """Give the slot back (its lock released); nothing for the caller's own user."""
+def release(identity: Identity, *, clean: bool = True) -> None:
+    """Give the slot back (its lock released); nothing for the caller's own user.
+    ``clean``: no process of its uid is left (checked by the caller with
+    :func:`end_all`), so the next holder need not look for leftovers."""
     if identity.lock_fd is not None:
+        if clean:
+            os.pwrite(identity.lock_fd, CLEAN, 0)
         os.close(identity.lock_fd)
         identity.lock_fd = None
 

@@ -34,8 +34,8 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -95,7 +95,6 @@ class _Usage:
     memory: int = 0
     memory_peak: int = 0
     output: int = 0
-    members: list[int] = field(default_factory=list)
 
 
 class SandboxedProcess:
@@ -153,6 +152,8 @@ class SandboxedProcess:
         self._threads: list[threading.Thread] = []
         self._closing = threading.Event()
         self._exited = threading.Event()
+        self._stdout_done = threading.Event()
+        self._killed: list[tuple[int, int]] = []
         self._eof = False
         self._outcome: Outcome | None = None
 
@@ -233,7 +234,7 @@ class SandboxedProcess:
             identity.release(who)
             raise SandboxError(f"cannot start sandboxed {self.command!r}: {exc}") from None
         except BaseException:
-            identity.release(who)
+            identity.release(who, clean=False)
             raise
         self._identity = who
         self._started = time.monotonic()
@@ -288,10 +289,20 @@ class SandboxedProcess:
         ``timeout`` seconds, :class:`EOFError` once its output has ended."""
         if self._eof:
             raise EOFError
-        try:
-            item = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = 0.05 if deadline is None else min(0.05, deadline - time.monotonic())
+            try:
+                item = self._lines.get(timeout=max(left, 0))
+                break
+            except queue.Empty:
+                # The reader ended without room for its end mark (a full queue when
+                # it was ended): once the queue is drained, that is the end.
+                if self._stdout_done.is_set() and self._lines.empty():
+                    item = _EOF
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
         if item is _EOF:
             self._eof = True
             raise EOFError
@@ -307,7 +318,7 @@ class SandboxedProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            self._exited.wait(min(left, 0.02))
+            self._exited.wait(min(left, 0.005))
         return self._returncode
 
     def kill(self) -> None:
@@ -349,20 +360,23 @@ class SandboxedProcess:
         with self._reap_lock:
             if self._outcome is not None:
                 return self._outcome
-        self._stop(Reason.ENDED)
-        self._reap(block=True)
+        if self._reap(block=False) is None:
+            self._stop(Reason.ENDED)
+            self._reap(block=True)
+        else:
+            # It exited by itself: its namespace's end took every process inside along.
+            self._closing.set()
         MONITOR.remove(self)
         who = self._identity
         assert who is not None
-        gone = identity.end_all(who)
-        leftovers = 0
-        if gone:
+        leftovers = self._leftovers()
+        if identity.end_all(who) and not leftovers:
             identity.release(who)
         else:
-            # Leftovers of our uid that would not die: the slot stays locked (unused)
-            # for the life of this process rather than be handed to another sandbox.
+            # Leftovers that would not die: the slot stays locked (unused) for the life
+            # of this process rather than be handed to another sandbox.
             processes = proctree.snapshot()
-            leftovers = len(proctree.owned_by(processes, who.uid))
+            leftovers = max(leftovers, len(proctree.owned_by(processes, who.uid)))
         self.close_input()
         for thread in self._threads:
             thread.join(END_WAIT)
@@ -387,6 +401,21 @@ class SandboxedProcess:
             )
             return self._outcome
 
+    def _leftovers(self) -> int:
+        """How many of the processes :meth:`_stop` killed still run after up to
+        :data:`END_WAIT` s (a pid now owned by another user is another process)."""
+        deadline = time.monotonic() + END_WAIT
+        while True:
+            processes = proctree.snapshot()
+            left = [
+                pid
+                for pid, uid in self._killed
+                if pid in processes and processes[pid].uid == uid and processes[pid].state != "Z"
+            ]
+            if not left or time.monotonic() > deadline:
+                return len(left)
+            time.sleep(0.01)
+
     def check(self, processes: Mapping[int, proctree.ProcessInfo], now: float) -> bool:
         """The monitor's tick: reap it if it exited, else measure and enforce the limits.
         False once it needs no more watching."""
@@ -410,7 +439,6 @@ class SandboxedProcess:
         with self._lock:
             usage = self._usage
             if infos:
-                usage.members = members
                 usage.cpu = max(usage.cpu, proctree.cpu_seconds(infos))
                 usage.memory = proctree.resident_bytes(infos)
                 usage.memory_peak = max(usage.memory_peak, usage.memory)
@@ -427,21 +455,21 @@ class SandboxedProcess:
                 self._ended_at = time.monotonic()
             first = not self._closing.is_set()
             self._closing.set()
-            members = list(self._usage.members)
         if not first:
             return
-        # bubblewrap's tree as it is now (listed before bubblewrap dies, while the
-        # parent links still hold), then bubblewrap: its pid namespace's init dies
-        # with it (--die-with-parent) and takes every process inside along.
-        members += proctree.tree(proctree.snapshot(), popen.pid)
-        for pid in [*members, popen.pid]:
-            if self._returncode is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+        # bubblewrap's tree as it is now (read before bubblewrap dies, while the parent
+        # links still hold; never an older reading, whose pids may have been reused),
+        # then bubblewrap: its pid namespace's init dies with it (--die-with-parent)
+        # and takes every process inside along.
+        processes = proctree.snapshot()
+        members = proctree.tree(processes, popen.pid)
         who = self._identity
         if who is not None and who.private:
-            processes = proctree.snapshot()
-            for pid in proctree.owned_by(processes, who.uid):
+            # Everything of its own uid, whatever its parent.
+            members += proctree.owned_by(processes, who.uid)
+        self._killed = [(pid, processes[pid].uid) for pid in members if pid in processes]
+        for pid in [*members, popen.pid]:
+            if self._returncode is None or pid != popen.pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
 
@@ -486,17 +514,22 @@ class SandboxedProcess:
             self._stop(Reason.OUTPUT)
         return not over
 
+    def _chunks(self, stream: IO[bytes]) -> Iterator[bytes]:
+        """What ``stream`` yields, chunk by chunk, until its end or the output limit."""
+        fd = stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, CHUNK)
+            except OSError:
+                return
+            if not chunk or not self._count(len(chunk)):
+                return
+            yield chunk
+
     def _read_stdout(self, stream: IO[bytes]) -> None:
         partial = bytearray()
-        fd = stream.fileno()
         try:
-            while True:
-                try:
-                    chunk = os.read(fd, CHUNK)
-                except OSError:
-                    break
-                if not chunk or not self._count(len(chunk)):
-                    break
+            for chunk in self._chunks(stream):
                 if self.capture:
                     self._stdout += chunk
                     continue
@@ -510,6 +543,7 @@ class SandboxedProcess:
             if partial and not self.capture:
                 self._offer(partial.decode("utf-8", "replace"))
             self._offer(_EOF)
+            self._stdout_done.set()
 
     def _offer(self, item: object) -> bool:
         """Queue ``item``, waiting while the queue is full; False once it is being ended."""
@@ -523,14 +557,7 @@ class SandboxedProcess:
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         partial = b""
-        fd = stream.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, CHUNK)
-            except OSError:
-                break
-            if not chunk or not self._count(len(chunk)):
-                break
+        for chunk in self._chunks(stream):
             if self.capture:
                 self._stderr += chunk
             *lines, partial = (partial + chunk).split(b"\n")

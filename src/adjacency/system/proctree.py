@@ -42,16 +42,26 @@ class ProcessInfo:
     threads: int = 1
 
 
+def _read_file(path: str) -> bytes:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.read(fd, 8192)
+    finally:
+        os.close(fd)
+
+
 def read(pid: int) -> ProcessInfo | None:
-    """``pid`` as ``/proc`` shows it now, or ``None`` once it is gone."""
+    """``pid`` as ``/proc`` shows it now, or ``None`` once it is gone.
+
+    The owner is the real uid from ``/proc/PID/status`` (the one ``RLIMIT_NPROC``
+    counts), not the owner of ``/proc/PID``, which is root for a process that made
+    itself non-dumpable."""
     try:
-        owner = os.stat(f"/proc/{pid}").st_uid
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            # The command name (field 2) may hold spaces and ')': split after the last ')'.
-            fields = stat.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    try:
+        stat = _read_file(f"/proc/{pid}/stat")
+        status = _read_file(f"/proc/{pid}/status")
+        # The command name (field 2) may hold spaces and ')': split after the last ')'.
+        fields = stat.rsplit(b")", 1)[1].split()
+        owner = int(status.split(b"\nUid:", 1)[1].split(None, 1)[0])
         return ProcessInfo(
             pid=pid,
             ppid=int(fields[1]),
@@ -62,7 +72,7 @@ def read(pid: int) -> ProcessInfo | None:
             rss=int(fields[21]) * PAGE,
             threads=int(fields[17]),
         )
-    except (ValueError, IndexError):
+    except (OSError, IndexError, ValueError):
         return None
 
 
