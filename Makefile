@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test test-core lint typecheck pytest browser deploy-tools sandbox-tools bench docs screenshots clean
+.PHONY: play test test-core lint typecheck pytest browser deploy-tools sandbox-tools constraints bench docs screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ deploy-tools:
 # make user namespaces: installed the same way, then one trial sandbox is started.
 sandbox-tools:
 	@tools/provision-sandbox
+
+# deploy/constraints.txt from the tested environment (run after make test passed): the
+# runtime packages' versions that docs/deploy.md installs with pip's -c.
+constraints: $(VENV)/.installed-dev
+	$(BIN)/python tools/write_constraints.py
 
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test

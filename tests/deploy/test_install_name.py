@@ -16,8 +16,9 @@ from pathlib import Path
 from adjacency import DISTRIBUTION
 
 REPO = Path(__file__).resolve().parents[2]
-INSTALL = re.compile(r"pip install\s+(?:--?[\w-]+\s+)*['\"]?(adjacency[\w.-]*)")
-"""A ``pip install`` of a name that starts with ``adjacency`` (options skipped)."""
+INSTALL = re.compile(r"pip install\s+(?:(?:-c\s+\S+|--?[\w-]+)\s+)*['\"]?(adjacency[\w.-]*)")
+"""A ``pip install`` of a name that starts with ``adjacency`` (options, and a constraints
+file's path, skipped)."""
 
 
 def written() -> list[Path]:

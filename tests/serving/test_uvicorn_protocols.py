@@ -1,7 +1,7 @@
 """The socket guard's adapter to uvicorn's private protocol classes
 (``serving/uvicorn_protocols.py``): every method the guard overrides and every attribute
 it reads is there in the installed uvicorn, each check failing with the name of what a
-uvicorn release changed; the floor in ``pyproject.toml`` is the first tested release.
+uvicorn release changed; the bounds in ``pyproject.toml`` are the tested series.
 (What the guard does with them, under a real server: ``test_sockets.py``.)"""
 
 from __future__ import annotations
@@ -120,8 +120,10 @@ def test_the_unanswered_handshake_line_is_uvicorns() -> None:
     )
 
 
-def test_the_floor_is_the_first_tested_release_and_the_installed_one_is_in_range() -> None:
+def test_the_bounds_are_the_tested_series_and_the_installed_one_is_in_range() -> None:
+    """pyproject admits the first tested release up to the last one's minor series."""
     dependencies = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]["dependencies"]
-    (floor,) = [d for d in dependencies if d.startswith("uvicorn")]
-    assert floor == f"uvicorn>={TESTED[0]}"
-    assert _version(uvicorn.__version__) >= _version(TESTED[0])
+    (bounds,) = [d for d in dependencies if d.startswith("uvicorn")]
+    major, minor = _version(TESTED[1])[:2]
+    assert bounds == f"uvicorn>={TESTED[0]},<{major}.{minor + 1}"
+    assert _version(TESTED[0]) <= _version(uvicorn.__version__) < (major, minor + 1)

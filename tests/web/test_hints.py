@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -74,10 +73,30 @@ def fresh() -> Iterator[None]:
     CountingBot.gate.set()
 
 
+class WatchedCondition(threading.Condition):
+    """The pool's condition, counting the threads that wait on it (so a test can see
+    hints blocked rather than guess how long they take to block)."""
+
+    def __init__(self) -> None:
+        super().__init__(threading.Lock())
+        self.waiting = 0
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waiting += 1  # under the lock, as wait is only called holding it
+        try:
+            return super().wait(timeout)
+        finally:
+            self.waiting -= 1
+
+
 def in_flight(count: int) -> None:
     wait_until(
         lambda: sum(b.searching for b in CountingBot.built) == count, what=f"{count} searches"
     )
+
+
+def in_flight_now() -> int:
+    return sum(b.searching for b in CountingBot.built)
 
 
 def test_two_hints_in_a_row_build_the_bot_once() -> None:
@@ -120,13 +139,15 @@ def test_concurrent_hints_use_separate_bots_and_both_answer() -> None:
 
 def test_a_hint_beyond_the_limit_waits_for_a_free_bot() -> None:
     pool = HintBots(CountingBot, per_spec=1)
+    ready = pool._ready = WatchedCondition()
     CountingBot.gate.clear()
     positions = [START, START.play("d2"), START.play("a4")]
     with ThreadPoolExecutor(3) as executor:
         futures = [executor.submit(pool.suggest, "counting", p, 5.0) for p in positions]
         in_flight(1)
-        time.sleep(0.1)  # the others had time to (wrongly) start; they must wait
+        wait_until(lambda: ready.waiting == 2, what="two hints waiting for the bot")
         assert not any(f.done() for f in futures)
+        assert len(CountingBot.built) == 1 and in_flight_now() == 1
         CountingBot.gate.set()
         answers = [f.result(30) for f in futures]
     assert [a.square for a in answers] == [p.legal_moves()[-1] for p in positions]

@@ -10,13 +10,15 @@ reads. Everything it relies on is named here (:data:`HTTP_RELIED_ON`,
 ``tests/serving/test_uvicorn_protocols.py`` checks each against the installed uvicorn, so
 an upgrade that changes one fails there, naming it, instead of in a running server.
 
-Tested range (:data:`TESTED`): uvicorn 0.52.1 to 0.54.0; ``pyproject.toml``'s floor is
-the first. The sans-I/O WebSocket protocol first shipped in 0.35.0 (with 0.34 and
-earlier the servers cannot even import), but until 0.52.0 it answered a handshake the
-application refuses (the league's 401, 403 and 429) with two ``Content-Length`` headers,
-which WebSocket clients reject as an invalid response: 0.52.1 sets its headers only where
-the application gave none (``tests/league/test_hostile_clients.py`` fails on 0.35.0 to
-0.52.0 and passes from 0.52.1).
+Tested range (:data:`TESTED`): uvicorn 0.52.1 to 0.54.0; ``pyproject.toml`` admits the
+first up to the last one's minor series (``<0.55``), and ``deploy/constraints.txt`` pins
+the tested one for a deployed server. The sans-I/O WebSocket protocol first shipped in
+0.35.0 (with 0.34 and earlier the servers cannot even import), but until 0.52.0 it
+answered a handshake the application refuses (the league's 401, 403 and 429) with two
+``Content-Length`` headers, which WebSocket clients reject as an invalid response:
+0.52.1 sets its headers only where the application gave none
+(``tests/league/test_hostile_clients.py`` fails on 0.35.0 to 0.52.0 and passes from
+0.52.1).
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ __all__ = [
 ]
 
 TESTED = ("0.52.1", "0.54.0")
-"""The uvicorn releases the guard was tested with, first and last (the first is
-``pyproject.toml``'s floor)."""
+"""The uvicorn releases the guard was tested with, first and last (``pyproject.toml``'s
+floor, and the minor series its upper bound ends)."""
 
 HTTP_RELIED_ON = {
     "methods": ("connection_made", "on_response_complete", "connection_lost"),
