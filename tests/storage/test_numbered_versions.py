@@ -50,10 +50,11 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
 }
 """The tables a step after the first adds (the league's ``proofs``: no person played; the
 web's puzzle ratings: no one tried a puzzle)."""
-NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 3, "games": 2}}
+NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 3, "games": 2, "members": 1}}
 """How many columns a step after the first adds at the end of a table, ``NULL`` in the
 rows from before (the league's events: their own clock and pace, none; its games: their
-detail's code and params, none for the fixture's games, which ended with no detail)."""
+detail's code and params, none for the fixture's games, which ended with no detail; its
+members: the key of a person's address, kept since)."""
 
 
 def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:
