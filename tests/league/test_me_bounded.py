@@ -1,15 +1,18 @@
 """The play page's poll bounded (docs/league.md, "What is rated"): whether a person is
-established is read from a few rows of ``proofs`` by primary key, never by scanning the
-games, and ``GET /api/league/me`` is rate limited per person."""
+established is read from their rows of ``proofs`` (one per person who proved them) by
+primary key, never by scanning the games, and ``GET /api/league/me`` is rate limited
+per person."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from adjacency.core.position import Position
 from adjacency.league.limits import LeagueLimits
+from adjacency.league.members import VOUCHERS
 from adjacency.league.routers.people import ME_PER_MINUTE
 from adjacency.league.store import LeagueStore
-from league_helpers import add_member, challenge, join, make_league, me, request, thread_server
+from league_helpers import ADMIN, challenge, join, make_league, me, request, thread_server
 
 
 def steps(store: LeagueStore, member: int) -> int:
@@ -32,37 +35,37 @@ def steps(store: LeagueStore, member: int) -> int:
 
 def play(store: LeagueStore, x: int, o: int) -> None:
     game = store.start_game(x, o, "opening")
-    store.finish_game(game, "o", "resignation", "", "record", (3, 4), 2, (1.0, 1.0))
+    store.finish_game(game, "o", "normal", "", "record", (3, 4), 8, (1.0, 1.0))
 
 
 def test_establishment_costs_the_same_whatever_the_number_of_games(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db)
     with LeagueStore(db, create=False) as store:
-        ada = store.add_member("ada", "person")[0].id
-        bots = [store.add_member(f"engine{n}", "bot")[0].id for n in range(8)]
-        for bot in bots[:3]:
-            play(store, ada, bot)
+        ada = store.add_member("ada", "person", origin="home")[0].id
+        mentors = [store.add_member(f"mentor{n}", "person")[0].id for n in range(8)]
+        for n in range(8):
+            store.approve(f"mentor{n}")
+        bots = [store.add_member(f"engine{n}", "bot")[0].id for n in range(3)]
+        for mentor in mentors[:3]:
+            play(store, ada, mentor)
         few = steps(store, ada)
-        for number in range(1500):  # ada's games against the same bots, and everyone else's
-            play(store, ada, bots[number % 3])
-            play(store, bots[3 + number % 5], bots[number % 3])
+        for number in range(1500):  # ada's games against the same people, and others' games
+            play(store, ada, mentors[number % 3])
+            play(store, mentors[3 + number % 5], bots[number % 3])
         assert steps(store, ada) == few
-        for bot in bots[3:]:  # more opponents than the rule needs: still its 5 rows at most
+        for mentor in mentors[3:]:  # more vouchers than the rule needs: it stops at 5
             for _ in range(50):
-                play(store, ada, bot)
+                play(store, ada, mentor)
         assert store.established(ada, store.rules())[0] is True
         many = steps(store, ada)
-        play(store, ada, bots[0])
+        play(store, ada, mentors[0])
         assert steps(store, ada) == many
-        plan = store.database.query(
-            "EXPLAIN QUERY PLAN SELECT COUNT(*), TOTAL(games) FROM "
-            "(SELECT games FROM proofs WHERE member_id = ? LIMIT ?)",
-            (ada, 5),
-        )
+        plan = store.database.query(f"EXPLAIN QUERY PLAN {VOUCHERS}", (ada, "home", "home", 5))
         details = " ".join(str(row[-1]) for row in plan)
-        assert "SEARCH proofs USING PRIMARY KEY (member_id=?)" in details, details
-        assert "games" not in details.replace("TOTAL(games)", ""), details  # no games table
+        assert "SEARCH p USING PRIMARY KEY (member_id=?)" in details, details
+        assert "SEARCH v USING INTEGER PRIMARY KEY (rowid=?)" in details, details
+        assert "games" not in details, details  # no games table
 
 
 def test_a_flood_of_me_is_refused_per_person_and_spares_the_others(tmp_path: Path) -> None:
@@ -85,15 +88,28 @@ def test_me_tells_a_new_proof_as_soon_as_the_game_ends(tmp_path: Path) -> None:
     forgets it when one of the person's games ends."""
     db = tmp_path / "league.db"
     make_league(db, base=60.0, increment=0.0)
-    for name in ("house-one", "house-two"):
-        add_member(db, name, "house", "random")
     with thread_server(db, house_games=False) as url:
         ada = join(url, "ada")
-        for number, bot in enumerate(("house-one", "house-two"), 1):
+        for number, name in enumerate(("mentor-one", "mentor-two"), 1):
+            mentor = join(url, name)
+            approved = request(f"{url}/api/league/admin/members/{name}/approve", "POST", {},
+                               token=ADMIN)  # fmt: skip
+            assert approved.status == 200, approved
             assert me(url, ada)["rating_params"]["so_far"] == number - 1
-            started = challenge(url, ada, bot)
-            assert started.status == 201, started
-            game = started.body["game"]
-            resigned = request(f"{url}/api/league/games/{game}/resign", "POST", {}, token=ada)
-            assert resigned.status == 200, resigned
+            made = challenge(url, mentor, "ada")
+            assert made.status == 202, made
+            accepted = request(
+                f"{url}/api/league/challenges/{made.body['challenge']}/accept", "POST", {},
+                token=ada,
+            )  # fmt: skip
+            assert accepted.body["status"] == "started", accepted
+            game = accepted.body["game"]
+            secrets = {"mentor": mentor, "ada": ada}
+            while (state := request(f"{url}/api/league/games/{game}").body)["status"] == "playing":
+                who = "ada" if state[state["turn"]] == "ada" else "mentor"
+                move = Position.from_fen(state["fen"]).legal_moves()[0]
+                moved = request(f"{url}/api/league/games/{game}/move", "POST", {"move": move},
+                                token=secrets[who])  # fmt: skip
+                assert moved.status == 200, moved
+            assert state["termination"] == "normal", state
             assert me(url, ada)["rating_params"]["so_far"] == number

@@ -82,7 +82,7 @@ def play(store: LeagueStore, x: int, o: int, result: str = "x") -> None:
     store.finish_game(game, result, "normal", "", "record", (10, 4), 8, (1.0, 1.0))
 
 
-def test_a_person_is_established_after_five_games_against_five_opponents(
+def test_a_person_is_established_by_five_established_people_not_by_bots(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "league.db"
@@ -90,14 +90,20 @@ def test_a_person_is_established_after_five_games_against_five_opponents(
     with LeagueStore(db, create=False) as store:
         ada = store.add_member("ada", "person")[0].id
         bots = [store.add_member(f"bot{n}", "bot")[0].id for n in range(6)]
+        for bot in bots:  # bots vouch for nobody
+            play(store, ada, bot, "o")
         rules = store.rules()
-        for _ in range(5):  # five games against one bot: still provisional
-            play(store, ada, bots[0], "o")
+        assert "(0 so far)" in store.established(ada, rules)[1]
+        vouchers = [store.add_member(f"mentor{n}", "person")[0].id for n in range(5)]
+        for n in range(5):
+            store.approve(f"mentor{n}")
+        for _ in range(5):  # five games against one established person: still provisional
+            play(store, ada, vouchers[0], "o")
         assert store.established(ada, rules)[0] is False
         assert "(1 so far)" in store.established(ada, rules)[1]
-        assert store.ratings()[bots[0]] == Glicko()
-        for bot in bots[1:5]:  # five different opponents now
-            play(store, ada, bot, "o")
+        assert store.ratings()[vouchers[0]] == Glicko()
+        for voucher in vouchers[1:]:  # five different established people now
+            play(store, ada, voucher, "o")
         assert store.established(ada, rules) == (True, "your games are rated")
         assert all(g.rated_seq is None for g in store.games())
         play(store, ada, bots[5], "o")  # rated, and limited against a provisional person

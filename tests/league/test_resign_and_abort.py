@@ -1,6 +1,6 @@
 """People resign and abort league games through the real server: a resignation is a
-finished, stored, rated result (the
-opponent wins, termination ``resignation``); an abort before the person's first move
+finished, stored result (the opponent wins, termination ``resignation``), rated once
+both sides played a few moves; an abort before the person's first move
 stores the game as aborted (no result, no rating change, not counted); after the first
 move only resigning is left; bots and strangers cannot do either."""
 
@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from adjacency.core.position import Position
 from adjacency.league.rules import LeagueRules
 from adjacency.league.store import LeagueStore
+from adjacency.ratings.glicko import Glicko
 from league_helpers import (
     add_member,
     challenge,
@@ -20,9 +22,10 @@ from league_helpers import (
     request,
 )
 
-LEAGUE = {"rules": LeagueRules(established_games=0)}
+LEAGUE = {"rules": LeagueRules(established_games=0), "rounds": 10}
 """The league of :func:`league` (tests/league/conftest.py): people are established at
-once, so a resignation moves both ratings."""
+once, so a resignation once both played moves both ratings; games long enough to
+resign after four moves each."""
 
 
 def start_game(url: str, ada: str, bob: str) -> int:
@@ -44,7 +47,13 @@ def test_a_person_resigns_a_rated_game_and_the_opponent_wins(league: tuple[str, 
     game = start_game(url, ada, bob)
     state = get(f"{url}/api/league/games/{game}")
     assert (state["x"], state["o"], state["turn"]) == ("ada", "bob", "x")
-    assert act(url, ada, game, "move", {"move": "c3"}).status == 200
+    for _ in range(4):  # four moves each: the game was played (docs/league.md)
+        for secret in (ada, bob):
+            fen = get(f"{url}/api/league/games/{game}")["fen"]
+            move = Position.from_fen(fen).legal_moves()[0]
+            assert act(url, secret, game, "move", {"move": move}).status == 200
+    assert act(url, ada, game, "move", {"move": Position.from_fen(
+        get(f"{url}/api/league/games/{game}")["fen"]).legal_moves()[0]}).status == 200  # fmt: skip
     resigned = act(url, bob, game, "resign")  # bob resigns while it is his turn
     assert resigned.status == 200, resigned
     assert resigned.body["status"] == "finished"
@@ -64,6 +73,21 @@ def test_a_person_resigns_a_rated_game_and_the_opponent_wins(league: tuple[str, 
     assert ratings[members["ada"]].rating > 1500 > ratings[members["bob"]].rating
     again = act(url, bob, game, "resign")
     assert again.status == 404 and "not in play" in again.body["detail"]
+
+
+def test_a_resignation_before_playing_rates_nobody(league: tuple[str, Path]) -> None:
+    """A rating change needs the loser to have played the game: bob resigning after
+    ada's first move rates nobody, although both are established."""
+    url, db = league
+    ada, bob = join(url, "ada"), join(url, "bob")
+    game = start_game(url, ada, bob)
+    assert act(url, ada, game, "move", {"move": "c3"}).status == 200
+    assert act(url, bob, game, "resign").status == 200
+    assert get(f"{url}/api/league/games/{game}")["result"] == "x"
+    with LeagueStore(db) as store:
+        stored = store.game(game)
+        assert stored is not None and stored.rated_seq is None
+        assert store.rated_games() == [] and set(store.ratings().values()) <= {Glicko()}
 
 
 def test_a_person_aborts_before_their_first_move_and_nothing_counts(

@@ -51,11 +51,12 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
 """The tables a step after the first adds (the league's ``proofs``: no person played; its
 ``submissions``: no team uploaded code; the
 web's puzzle ratings: no one tried a puzzle)."""
-NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 4, "games": 4}}
+NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 4, "games": 4, "members": 1}}
 """How many columns a step after the first adds at the end of a table, ``NULL`` in the
 rows from before (the league's events: their own clock, pace and upload deadline, none;
 its games: their detail's code and params, none for the fixture's games, which ended with
-no detail, and the submitted version each side played, none)."""
+no detail, and the submitted version each side played, none; its members: the key of a
+person's address, kept since)."""
 
 
 def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:

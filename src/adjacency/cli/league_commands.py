@@ -74,14 +74,15 @@ def _rules_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--people",
         choices=("open", "approved"),
-        help="open: a person's games are rated after --established-games games against as "
-        "many opponents; approved: only once the admin approves them (default open)",
+        help="open: a person's games are rated once they played --established-games "
+        "established people of different addresses (or approved ones), or the admin "
+        "approves them; approved: only once the admin approves them (default open)",
     )
     group.add_argument(
         "--established-games",
         type=whole_number,
-        help="games, against as many different opponents, before a person's games are "
-        "rated (default 5)",
+        help="established people (one per address, each approved one on their own) a "
+        "person must have played before their games are rated (default 5)",
     )
     group.add_argument(
         "--min-game",

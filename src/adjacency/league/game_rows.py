@@ -23,7 +23,7 @@ from .database import LeagueDb
 from .league_meta import MetaRepo
 from .members import add_proof, established_in, is_person
 from .records import GAME_COLUMNS, LIGHT_COLUMNS, StoredGame, detail_row
-from .rules import LeagueRules, rate
+from .rules import LeagueRules, proves, rate, rates_loss
 
 
 class GamesRepo:
@@ -88,8 +88,9 @@ class GamesRepo:
     ) -> tuple[Glicko, Glicko]:
         """Store a game's end and rate it, in one transaction; return both new ratings.
         A game with a person who is not established under ``rules`` (the stored rules if
-        ``None``), or one that is not ``rated`` (a game of an unrated event), is stored
-        unrated (no ``rated_seq``, no rating rows): both ratings stay."""
+        ``None``), one that a person lost or drew without playing it
+        (:func:`.rules.rates_loss`), or one that is not ``rated`` (a game of an unrated
+        event), is stored unrated (no ``rated_seq``, no rating rows): both ratings stay."""
         rules = self.meta.rules() if rules is None else rules
         with self.db.transaction() as db:
             row = db.execute(
@@ -99,12 +100,21 @@ class GamesRepo:
                 raise StoreError(f"game {game_id} is not in play")
             x_id, o_id = int(row[0]), int(row[1])
             x_ok, o_ok = (established_in(db, m, rules)[0] for m in (x_id, o_id))
-            rated = rated and x_ok and o_ok
-            # Establishment that throwaway people cannot manufacture (:mod:`.rules`): the
-            # game proves a person only if their opponent was established as it ended.
-            for me, them, proven in ((x_id, o_id, o_ok), (o_id, x_id, x_ok)):
-                if proven and is_person(db, me):
-                    add_proof(db, me, them)
+            x_person, o_person = is_person(db, x_id), is_person(db, o_id)
+            # A rating change needs the loser to have played the game (:mod:`.rules`): a
+            # person who lost or drew after fewer than a few moves of their own rates nobody.
+            losers = [p for p, won in ((x_person, result == "x"), (o_person, result == "o"))
+                      if p and not won]  # fmt: skip
+            rated = rated and x_ok and o_ok and (not losers or rates_loss(termination, plies))
+            # Establishment that throwaway people cannot manufacture (:mod:`.rules`): a
+            # played game proves a person only if their opponent was an established
+            # person as it ended.
+            if proves(termination, plies):
+                pairs = ((x_id, x_person, o_id, o_person and o_ok),
+                         (o_id, o_person, x_id, x_person and x_ok))  # fmt: skip
+                for me, me_person, them, vouches in pairs:
+                    if me_person and vouches:
+                        add_proof(db, me, them)
             seq = int(db.execute("SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games").fetchone()[0])
             db.execute(
                 "UPDATE games SET status='finished', result=?, termination=?, detail=?, "

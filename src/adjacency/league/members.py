@@ -28,7 +28,7 @@ from .records import (
     new_token,
     token_hash,
 )
-from .rules import LeagueRules, Progress
+from .rules import LeagueRules, Progress, proves
 
 if TYPE_CHECKING:  # the database's schema replays proofs with this module's functions
     from .database import LeagueDb
@@ -52,12 +52,20 @@ class MembersRepo:
     # ---------------------------------------------------------------- members
 
     def add_member(
-        self, name: str, kind: str, spec: str | None = None, concurrency: int = 1
+        self,
+        name: str,
+        kind: str,
+        spec: str | None = None,
+        concurrency: int = 1,
+        origin: str | None = None,
     ) -> tuple[Member, str | None]:
         """Add a member; return it and its token (``None`` for a house bot). The token is
-        returned once and stored only as its hash. A name must have the allowed form and
-        not be reserved (:class:`LeagueError`), and no member may have it or a look-alike
-        of it (:class:`~.records.NameTaken`): the rule of :mod:`.names`."""
+        returned once and stored only as its hash. ``origin``: the key of the address a
+        person joined from (:func:`~.limits.address_key`), what makes people of one
+        address one voucher (:mod:`.rules`); ``None`` (added by the admin): their own.
+        A name must have the allowed form and not be reserved (:class:`LeagueError`), and
+        no member may have it or a look-alike of it (:class:`~.records.NameTaken`): the
+        rule of :mod:`.names`."""
         check_name(name)
         check_not_reserved(name, LeagueError)
         if kind not in KINDS:
@@ -76,10 +84,10 @@ class MembersRepo:
                     "(letters and digits that look alike, or case): choose another"
                 )
             cursor = db.execute(
-                "INSERT INTO members (name, kind, spec, token_hash, concurrency, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO members (name, kind, spec, token_hash, concurrency, created, "
+                "origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (name, kind, spec, None if token is None else token_hash(token), concurrency,
-                 time.time()),
+                 time.time(), origin),
             )  # fmt: skip
             member_id = int(cursor.lastrowid or 0)
         index.add(name)  # once committed: a failed insert must not keep the name taken
@@ -296,25 +304,46 @@ class MembersRepo:
         return token
 
 
+VOUCHER = (
+    "CASE WHEN v.approved THEN 'approved:' || v.id "
+    "WHEN v.origin IS NULL THEN 'member:' || v.id ELSE 'origin:' || v.origin END"
+)
+"""SQL of the voucher that the member row ``v`` counts as (:mod:`.rules`): an approved
+person their own; else one per address they joined from; a person added without one
+(by the admin, or before addresses were kept) their own."""
+
+
+VOUCHERS = (
+    f"SELECT COUNT(*) FROM (SELECT DISTINCT {VOUCHER} FROM proofs p "
+    "JOIN members v ON v.id = p.opponent_id WHERE p.member_id = ?1 "
+    "AND (v.approved OR v.origin IS NULL OR ?2 IS NULL OR v.origin != ?3) LIMIT ?4)"
+)
+"""SQL of how many distinct vouchers proved the person ``?1`` of address key ``?2``
+(``?3`` the same), counted up to ``?4`` (the rule's number: the query stops there):
+their ``proofs`` rows by primary key, each with its person's row by primary key."""
+
+
 def established_in(
     db: sqlite3.Connection, member_id: int, rules: LeagueRules
 ) -> tuple[bool, Progress]:
     """What :meth:`MembersRepo.established` answers, in the caller's transaction or
-    lock. Reads the member's row and at most ``rules.established_games`` rows of its
-    ``proofs`` (by primary key), whatever the number of games stored: a person with that
-    many opponents that prove them has at least as many games, and one with fewer has
-    all of them read. A member that does not exist (deleted meanwhile) is not established."""
-    row = db.execute("SELECT kind, approved FROM members WHERE id = ?", (member_id,)).fetchone()
+    lock. Reads the member's row and its ``proofs`` rows (one per person that proved
+    them, by primary key) with those people's rows, whatever the number of games
+    stored: the distinct vouchers among them (:data:`VOUCHERS`), leaving out people of
+    the member's own address who are not approved, until the rule's number is found. A
+    member that does not exist (deleted meanwhile) is not established."""
+    row = db.execute(
+        "SELECT kind, approved, origin FROM members WHERE id = ?", (member_id,)
+    ).fetchone()
     if row is None:
-        return False, rules.progress(False, 0, 0)
-    kind, approved = row
+        return False, rules.progress(False, 0)
+    kind, approved, origin = row
     if kind != "person":
         return True, Progress("your games are rated", "rated")
-    opponents, games = db.execute(
-        "SELECT COUNT(*), TOTAL(games) FROM (SELECT games FROM proofs WHERE member_id = ? LIMIT ?)",
-        (member_id, max(1, rules.established_games)),
+    (vouchers,) = db.execute(
+        VOUCHERS, (member_id, origin, origin, max(1, rules.established_games))
     ).fetchone()
-    args = (bool(approved), int(games), int(opponents))
+    args = (bool(approved), int(vouchers))
     return rules.established(*args), rules.progress(*args)
 
 
@@ -338,32 +367,44 @@ def is_person(db: sqlite3.Connection, member_id: int) -> bool:
 
 def replay_proofs(db: sqlite3.Connection, rules: LeagueRules) -> dict[tuple[int, int], int]:
     """The ``proofs`` rows recomputed from the finished games in the order they ended,
-    under ``rules`` and today's approvals (the stored games do not say who was
-    approved when): a game proves a person when their opponent was, as it ended, a
-    bot, a house bot or an established person (the rule of :mod:`.rules`)."""
-    kinds = {
-        int(i): (str(k), bool(a))
-        for i, k, a in db.execute("SELECT id, kind, approved FROM members")
+    under ``rules`` and today's approvals and addresses (the stored games do not say
+    who was approved when): a game proves a person when it was played
+    (:func:`.rules.proves`) and their opponent was, as it ended, an established person
+    (the rule of :mod:`.rules`). A file of a step before addresses were kept
+    (``origin``, :mod:`.schema`) is read as if no person had one."""
+    columns = {str(r[1]) for r in db.execute("PRAGMA table_info(members)")}
+    origin = "origin" if "origin" in columns else "NULL"
+    people: dict[int, tuple[bool, str | None]] = {
+        int(i): (bool(a), o)
+        for i, k, a, o in db.execute(f"SELECT id, kind, approved, {origin} FROM members")
+        if k == "person"
     }
     proofs: dict[tuple[int, int], int] = {}
-    counts: dict[int, list[int]] = {}  # person: [games, opponents]
+    vouchers: dict[int, set[str]] = {}
+
+    def voucher(member: int) -> str:
+        approved, where = people[member]
+        if approved:
+            return f"approved:{member}"
+        return f"member:{member}" if where is None else f"origin:{where}"
 
     def established(member: int) -> bool:
-        kind, approved = kinds.get(member, ("person", False))
-        games, opponents = counts.get(member, [0, 0])
-        return kind != "person" or rules.established(approved, games, opponents)
+        if member not in people:
+            return False
+        return rules.established(people[member][0], len(vouchers.get(member, ())))
 
-    rows = db.execute("SELECT x_id, o_id FROM games WHERE status = 'finished' ORDER BY ended, id")
-    for x_id, o_id in rows.fetchall():
+    rows = db.execute(
+        "SELECT x_id, o_id, termination, plies FROM games WHERE status = 'finished' "
+        "ORDER BY ended, id"
+    )
+    for x_id, o_id, termination, plies in rows.fetchall():
+        if not proves(str(termination or ""), int(plies)):
+            continue
         sides = ((int(x_id), int(o_id)), (int(o_id), int(x_id)))
-        proven = [
-            (me, them)
-            for me, them in sides
-            if kinds.get(me, ("bot", False))[0] == "person" and established(them)
-        ]
+        proven = [(me, them) for me, them in sides if me in people and established(them)]
         for me, them in proven:
-            tally = counts.setdefault(me, [0, 0])
-            tally[0] += 1
-            tally[1] += (me, them) not in proofs
             proofs[me, them] = proofs.get((me, them), 0) + 1
+            approved, where = people[them]
+            if approved or where is None or where != people[me][1]:
+                vouchers.setdefault(me, set()).add(voucher(them))
     return proofs

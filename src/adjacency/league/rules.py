@@ -6,19 +6,30 @@ real. Without this rule a student could join eight throwaway people, lose on tim
 with each against their own bot and buy it 180 rating points in a minute. So:
 
 * A person is **provisional** (not yet *established*) until they have finished
-  :attr:`LeagueRules.established_games` games against as many different opponents
-  that were established themselves when the game ended (bots, house bots,
-  established people), or the admin approved them (``adjacency league approve
-  NAME``); with ``people="approved"`` only the admin's approval establishes a
-  person. A game with a provisional person is played and stored but rates nobody:
-  neither side's rating changes (:meth:`LeagueRules.established`).
-* Games between provisional people prove nothing: otherwise six throwaway people
-  resigning to each other made each other established in 18 seconds, then resigned
-  to their author's bot for +224 rating points. Only the admin adds bots, so a
-  person is established by games against the league's bots (or people the league
-  trusts already). The store counts them as each game ends (its ``proofs`` table,
-  :func:`~adjacency.league.members.add_proof`), so asking whether a
-  person is established reads a few rows, never their games.
+  games against :attr:`LeagueRules.established_games` *distinct vouchers*: people
+  who were established themselves when the game ended, counted once per address
+  they joined from, except that each approved person counts on their own (a class
+  behind one school address is approved by its teacher) and people who joined from
+  the person's own address never count. Or the admin (the teacher) approved them
+  (``adjacency league approve NAME``, the teacher's page); with
+  ``people="approved"`` only the approval establishes a person. A game with a
+  provisional person is played and stored but rates nobody: neither side's rating
+  changes (:meth:`LeagueRules.established`).
+* Only people vouch: a bot plays whoever challenges it, so games against bots prove
+  nothing about a person (five puppets that resigned once to each of five league
+  bots were established in 30 s, then bought their author's bot +110). Games between
+  provisional people prove nothing either (six throwaway people resigning to each
+  other bought +224). The roots of trust are approvals; the store counts proving
+  games as each game ends (its ``proofs`` table,
+  :func:`~adjacency.league.members.add_proof`), so asking whether a person is
+  established reads their few ``proofs`` rows, never their games.
+* A game proves only when it was played (:func:`proves`): a resignation never counts,
+  nor a game that did not end on the board before each side made
+  :data:`PLAYED_MOVES` moves.
+* A rating change needs the loser to have played the game (:func:`rates_loss`): a
+  person who lost (or drew) a game that did not end on the board before each side made
+  :data:`PLAYED_MOVES` moves rates nobody, so resigning at once, or losing on time
+  without a move, buys nothing.
 * A rated game against a member whose Glicko-2 deviation is still above
   :data:`PROVISIONAL_RD` (a new bot, a freshly established person) moves the other
   side's rating by at most :data:`PROVISIONAL_CHANGE` points (:func:`rate`), so a
@@ -44,8 +55,11 @@ from ..ratings.glicko import Glicko, rate_game
 PEOPLE = ("open", "approved")
 """How people become established: by playing (``open``) or only by the admin's approval."""
 ESTABLISHED_GAMES = 5
-"""The default number of finished games, against as many different opponents, after
-which a person's games are rated."""
+"""The default number of distinct vouchers (established people of distinct addresses or
+approvals) a person must have played before their games are rated."""
+PLAYED_MOVES = 4
+"""The fewest moves of their own a person must make in a game for it to prove them, or
+for their loss in it to move a rating: fewer is a game not played."""
 MIN_GAME = 2.0
 """The default shortest time, in seconds, from a game's start until its bots may start
 another game (a class default: instant bots otherwise play 20 games a second)."""
@@ -79,8 +93,8 @@ class LeagueRules:
     """The league's rules for people and pace; stored in its file, changeable per run."""
 
     people: str = "open"
-    """``open``: a person is established after :attr:`established_games` games against
-    as many opponents (or the admin's approval); ``approved``: only by approval."""
+    """``open``: a person is established after games against :attr:`established_games`
+    distinct vouchers (or the admin's approval); ``approved``: only by approval."""
     established_games: int = ESTABLISHED_GAMES
     min_game: float = MIN_GAME
     """Seconds from a game's start before its bots (not people) may start another game."""
@@ -105,30 +119,31 @@ class LeagueRules:
                 f"people expire after 0 to 3650 days, got {self.people_expire_days!r}"
             )
 
-    def established(self, approved: bool, games: int, opponents: int) -> bool:
-        """Whether a person with ``games`` finished games against ``opponents`` different
-        members, each established as its game ended (and the admin's approval or not),
-        is established."""
+    def established(self, approved: bool, vouchers: int) -> bool:
+        """Whether a person who played ``vouchers`` distinct vouchers (people established
+        as the game ended, one per address or approval) and is approved or not, is
+        established."""
         if approved:
             return True
         if self.people == "approved":
             return False
-        return min(games, opponents) >= self.established_games
+        return vouchers >= self.established_games
 
-    def progress(self, approved: bool, games: int, opponents: int) -> Progress:
+    def progress(self, approved: bool, vouchers: int) -> Progress:
         """What a person is told about their games' ratedness (with a code for pages)."""
-        if self.established(approved, games, opponents):
+        if self.established(approved, vouchers):
             return Progress("your games are rated", "rated")
         if self.people == "approved":
             return Progress(
                 "your games are unrated until the league's admin approves you", "needs_approval"
             )
-        n, so_far = self.established_games, min(games, opponents)
+        n = self.established_games
         return Progress(
-            f"your games are unrated until you have played {n} games against {n} "
-            f"different opponents ({so_far} so far)",
+            f"your games are unrated until you have played {n} established people "
+            f"(of different addresses, or approved) or the league's admin approves you "
+            f"({vouchers} so far)",
             "needs_games",
-            {"count": n, "so_far": so_far},
+            {"count": n, "so_far": vouchers},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,6 +160,27 @@ class LeagueRules:
             min_game=float(data.get("min_game", default.min_game)),
             people_expire_days=float(data.get("people_expire_days", default.people_expire_days)),
         )
+
+
+def played(termination: str, plies: int) -> bool:
+    """Whether a finished game of ``plies`` moves that ended by ``termination`` was
+    played by both sides: it ended on the board (every ply of it played, however short
+    the league's games), or each side made at least :data:`PLAYED_MOVES` moves
+    (``plies // 2`` is the fewest either side made, whoever moved first)."""
+    return termination == "normal" or plies // 2 >= PLAYED_MOVES
+
+
+def proves(termination: str, plies: int) -> bool:
+    """Whether a finished game counts toward a person's establishment: never a
+    resignation, and only a game :func:`played`."""
+    return termination != "resignation" and played(termination, plies)
+
+
+def rates_loss(termination: str, plies: int) -> bool:
+    """Whether a person who lost or drew a game played it enough for the game to move a
+    rating (:func:`played`): resigning at once, or losing on time without playing,
+    buys the opponent nothing."""
+    return played(termination, plies)
 
 
 def _limited(before: Glicko, after: Glicko, opponent: Glicko) -> Glicko:

@@ -376,17 +376,13 @@ def _keep_totals(db: sqlite3.Connection) -> None:
     db.execute("INSERT OR REPLACE INTO meta VALUES ('totals', ?)", (TOTALS_VERSION,))
 
 
-def _fill_proofs(db: sqlite3.Connection) -> None:
-    """Fill ``proofs`` by a replay of the finished games under the league's rules
-    (:func:`.members.replay_proofs`, imported here because :mod:`.members` imports
-    this module), so people who established each other under the earlier rule
-    are provisional again. A file whose ``meta`` says it was filled (``proofs``, the mark
-    of the code before this step) keeps its rows."""
+def _replay_proofs(db: sqlite3.Connection) -> None:
+    """Replace ``proofs`` by a replay of the finished games under the league's stored
+    rules and today's rule of establishment (:func:`.members.replay_proofs`, imported
+    here because :mod:`.members` imports this module)."""
     from .members import replay_proofs
     from .rules import LeagueRules
 
-    if db.execute("SELECT 1 FROM meta WHERE key = 'proofs'").fetchone():
-        return
     row = db.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
     rules = LeagueRules.from_dict(json.loads(row[0])) if row else LeagueRules()
     db.execute("DELETE FROM proofs")
@@ -394,6 +390,15 @@ def _fill_proofs(db: sqlite3.Connection) -> None:
         "INSERT INTO proofs (member_id, opponent_id, games) VALUES (?, ?, ?)",
         [(m, o, n) for (m, o), n in replay_proofs(db, rules).items()],
     )
+
+
+def _fill_proofs(db: sqlite3.Connection) -> None:
+    """Fill ``proofs`` by a replay of the finished games (:func:`_replay_proofs`), so
+    people who established each other under the earlier rule are provisional again. A
+    file whose ``meta`` says it was filled (``proofs``, the mark of the code before this
+    step) keeps its rows (a later step replays them again)."""
+    if not db.execute("SELECT 1 FROM meta WHERE key = 'proofs'").fetchone():
+        _replay_proofs(db)
 
 
 DETAIL_CODES = (
@@ -413,6 +418,12 @@ def _read_details(db: sqlite3.Connection) -> None:
         "UPDATE games SET detail_code = ?, detail_params = ? WHERE id = ?",
         [(row[1], row[2], game_id) for game_id, row in coded if row[1] is not None],
     )
+
+
+ORIGINS = (("members", "origin", "TEXT"),)
+"""The key of the address a person joined from (:func:`.limits.address_key`): people of
+one address are one voucher of another person's establishment (:mod:`.rules`); ``NULL``
+for bots, people the admin added, and people who joined before it was kept."""
 
 
 def _other_version(db: sqlite3.Connection) -> str | None:
@@ -442,6 +453,11 @@ STORE_SCHEMA = Schema(
         Step("each game's detail code", columns=DETAIL_CODES, run=_read_details),
         Step("each event's own pace", columns=EVENT_PACE),
         Step(
+            "each person's address, and proofs replayed: only established people vouch",
+            columns=ORIGINS,
+            run=_replay_proofs,
+        ),
+        Step(
             "submitted code: versions, deadlines, the version each game played",
             SUBMISSIONS,
             columns=SUBMITTED_COLUMNS,
@@ -464,7 +480,12 @@ STORE_SCHEMA = Schema(
    no code, an engine's, stay ``NULL``);
 5. each event's own pace (:data:`EVENT_PACE`; an event stored before has none: its
    games follow the server's ``--pace``);
-6. the teams' submitted code (:data:`SUBMISSIONS`), each event's upload deadline and
+6. each person's address key (:data:`ORIGINS`; ``NULL`` before: such a person is a
+   voucher of their own), and ``proofs`` replayed under the rule that only established
+   people vouch, once per address or approval, for played games only
+   (:func:`_replay_proofs`): people established by games against bots, or by
+   resignations, are provisional again; the ratings already earned stay;
+7. the teams' submitted code (:data:`SUBMISSIONS`), each event's upload deadline and
    the version each side of a game played (:data:`SUBMITTED_COLUMNS`; none before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match

@@ -147,10 +147,15 @@ class LeagueStore(SQLiteStore):
     # ---------------------------------------- members
 
     def add_member(
-        self, name: str, kind: str, spec: str | None = None, concurrency: int = 1
+        self,
+        name: str,
+        kind: str,
+        spec: str | None = None,
+        concurrency: int = 1,
+        origin: str | None = None,
     ) -> tuple[Member, str | None]:
         """:meth:`.members.MembersRepo.add_member`."""
-        return self.members_repo.add_member(name, kind, spec, concurrency)
+        return self.members_repo.add_member(name, kind, spec, concurrency, origin)
 
     def member(self, member_id: int) -> Member:
         """:meth:`.members.MembersRepo.member`."""

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from ...serving.errors import TooMany
 from ..auth import require_person
 from ..deps import hall_of, reader_of, store_of
-from ..limits import check_rate
+from ..limits import address_key, check_rate
 from ..models import (
     ERRORS,
     GameState,
@@ -40,6 +40,8 @@ of requests, this one bounds accounts."""
 @router.post("/people", status_code=201, response_model=Joined)
 async def join(request: Request, body: NewPerson) -> dict[str, Any]:
     """Join as a person: answers a secret the browser keeps (it is shown only once).
+    The key of the joining address is kept with the person (:func:`~..limits.address_key`:
+    people of one address are one voucher of another's establishment).
     429 when the address made too many requests, or added :data:`PEOPLE_PER_HOUR`
     people (after its burst) in the last hour."""
     check_rate(request, "join", request.app.state.limits.requests_per_minute / 4)
@@ -51,7 +53,8 @@ async def join(request: Request, body: NewPerson) -> dict[str, Any]:
             f"too many people joined from your address: at most {burst} at once, then "
             f"{PEOPLE_PER_HOUR:g} an hour; try again later"
         ) from None
-    member, secret = store_of(request).add_member(body.name, "person")
+    origin = address_key(request.client.host if request.client else None)
+    member, secret = store_of(request).add_member(body.name, "person", origin=origin)
     return {"name": member.name, "kind": member.kind, "secret": secret}
 
 
