@@ -71,20 +71,36 @@ def editor(rows: int, cols: int, cells: str, turn: str, plies: int) -> dict[str,
 
 
 @pytest.mark.parametrize(
-    ("cells", "plies", "words"),
+    ("cells", "plies", "words", "code", "params"),
     [
-        ("xx" + "." * 14, 2, "2 pieces on the board"),  # fewer than the start's 8
-        ("xxxx" + "oooo" + "x" + "." * 7, 2, "whole number of rounds"),  # 9 pieces, 2 plies
-        ("xxxx" + "oooo" + "." * 8, 10, "plies left must be from 0 to the 8 empty"),
-        ("xxxx" + "oooo" + "." * 8, 0, "the game is over"),
+        ("xx" + "." * 14, 2, "2 pieces on the board", "too_few_pieces", {"count": 2}),
+        (
+            "xxxx" + "oooo" + "x" + "." * 7,
+            2,
+            "whole number of rounds",
+            "odd_plies",
+            {"count": 9, "plies": 2},
+        ),
+        (
+            "xxxx" + "oooo" + "." * 8,
+            10,
+            "10 plies left but only 8 empty squares",
+            "too_many_plies",
+            {"plies": 10, "count": 8},
+        ),
+        ("xxxx" + "oooo" + "." * 8, 0, "the game is over", "no_plies_left", {}),
     ],
 )
 def test_the_editor_rejects_impossible_positions(
-    client: TestClient, cells: str, plies: int, words: str
+    client: TestClient, cells: str, plies: int, words: str, code: str, params: dict[str, int]
 ) -> None:
+    """Each refusal says why, with a stable code and the numbers its words name (the
+    page words it in its own language from them)."""
     response = client.post("/api/analysis/position", json=editor(4, 4, cells, "x", plies))
     assert response.status_code == 200, response.text
-    assert response.json()["fen"] is None and words in response.json()["problem"]
+    answer = response.json()
+    assert answer["fen"] is None and words in answer["problem"]
+    assert answer["code"] == code and answer["params"] == params
 
 
 def test_the_editor_names_a_possible_position(client: TestClient) -> None:

@@ -162,21 +162,38 @@ def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
     close(tab)
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES)
-def test_learning_from_mistakes_comes_into_view_and_ends_cleanly(
-    server: str, browser: Any, locale: str, size: str
-) -> None:
-    state, record = mistakes_game(server)
-    tab = tab_in(browser, server, locale, size)
+def learning(tab: Any, server: str, state: dict[str, Any]) -> None:
+    """The finished game ``state`` reviewed, and learning from its mistakes started."""
     open_game(tab, server, state)
     tab.click("#btn-review")
     tab.wait_for_selector("#btn-learn:not([hidden])")
     tab.click("#btn-learn")
     expect(tab.locator("#learn-text")).not_to_be_empty()
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_the_learning_panel_comes_into_view_with_the_board(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    """Its button is under the review; the panel opens above it, in view with the board
+    (on a phone just under the pinned board)."""
+    state, _record = mistakes_game(server)
+    tab = tab_in(browser, server, locale, size)
+    learning(tab, server, state)
     where = tab.eval_on_selector("#learn", "e => e.getBoundingClientRect().y")
     assert in_view(tab, "#learn"), where
     assert in_view(tab, "#board")  # the prompt and the board at once
     checked(tab, size)
+    close(tab)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_once_learning_has_ended_a_click_on_the_board_plays_a_variation(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    state, record = mistakes_game(server)
+    tab = tab_in(browser, server, locale, size)
+    learning(tab, server, state)
     skips = 0
     while tab.locator("#learn-skip").is_visible():  # through every mistake to the end
         tab.click("#learn-skip")
@@ -198,50 +215,87 @@ def test_learning_from_mistakes_comes_into_view_and_ends_cleanly(
     close(tab)
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES)
-def test_a_finished_clocked_game_stays_finished_and_rematch_waits_for_the_end(
-    server: str, browser: Any, locale: str, size: str
-) -> None:
+def clocked_game(server: str, browser: Any, locale: str, size: str) -> tuple[Any, str]:
+    """A tab on a new 4x4 one-round game between two people with a clock."""
     body = {**TWO_PEOPLE, "rows": 4, "cols": 4, "rounds": 1, "clock": CLOCK}
     game = api(server, "POST", "/api/games", body)
     tab = tab_in(browser, server, locale, size)
     tab.goto(f"{server}/?game={game['id']}")
     tab.wait_for_selector("#bar-bottom .name")
-    position = Position.start(4, 4, 1)
-    expect(tab.locator("#btn-rematch")).to_be_disabled()  # during the game
+    return tab, str(game["id"])
+
+
+def play_on(tab: Any, position: Position) -> Position:
+    """Click the first legal move of ``position`` (shown on the tab): the position after it."""
     move = position.legal_moves()[0]
     tab.click(f'[data-square="{move}"]')
-    expect(tab.locator("#btn-undo")).to_be_enabled()  # a move of the game's to take back
-    expect(tab.locator("#btn-rematch")).to_be_disabled()
-    position = position.play(move)
-    tab.click(f'[data-square="{position.legal_moves()[0]}"]')  # the last ply: over
+    return position.play(move)
+
+
+def end_it(tab: Any, position: Position) -> None:
+    """Play the last ply of ``position`` and close the result card."""
+    assert position.plies_left == 1
+    play_on(tab, position)
     tab.wait_for_selector("#dlg-result[open]")
     tab.keyboard.press("Escape")
     expect(tab.locator("#dlg-result")).not_to_have_attribute("open", "")
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_a_finished_clocked_game_cannot_be_undone(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    tab, game = clocked_game(server, browser, locale, size)
+    position = play_on(tab, Position.start(4, 4, 1))
+    expect(tab.locator("#btn-undo")).to_be_enabled()  # during the game a move is undone
+    end_it(tab, position)
     expect(tab.locator("#btn-undo")).to_be_disabled()
-    expect(tab.locator("#btn-rematch")).to_be_enabled()
     undone: list[str] = []
     tab.on("request", lambda r: undone.append(r.url) if r.url.endswith("/undo") else None)
     tab.locator("body").focus()
     tab.keyboard.press("u")  # the key does not take a move back either
     tab.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
     assert undone == []
-    assert api(server, "GET", f"/api/games/{game['id']}")["status"] == "over"
+    assert api(server, "GET", f"/api/games/{game}")["status"] == "over"
     checked(tab, size)
     close(tab)
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
-def test_without_a_game_save_is_disabled_and_the_editor_speaks_the_pages_language(
+def test_rematch_waits_for_the_end_of_the_game(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    tab, _game = clocked_game(server, browser, locale, size)
+    expect(tab.locator("#btn-rematch")).to_be_disabled()  # before the first move
+    position = play_on(tab, Position.start(4, 4, 1))
+    expect(tab.locator("#btn-undo")).to_be_enabled()  # the page has drawn the move
+    expect(tab.locator("#btn-rematch")).to_be_disabled()
+    checked(tab, size)
+    end_it(tab, position)
+    expect(tab.locator("#btn-rematch")).to_be_enabled()
+    close(tab)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_without_a_game_save_reads_and_looks_disabled(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
     tab = tab_in(browser, server, locale, size)
     no_game(tab, server)
-    save = tab.locator("#btn-save")
-    expect(save).to_have_attribute("aria-disabled", "true")
+    expect(tab.locator("#btn-save")).to_have_attribute("aria-disabled", "true")
     looks = "(sel) => getComputedStyle(document.querySelector(sel)).opacity"
-    assert tab.evaluate(looks, "#btn-save") == tab.evaluate(looks, "#btn-rematch")  # as disabled
+    assert tab.evaluate(looks, "#btn-save") == tab.evaluate(looks, "#btn-rematch")  # disabled
     assert float(tab.evaluate(looks, "#btn-save")) < 1
+    checked(tab, size)
+    close(tab)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_the_editors_refusal_of_too_many_plies_is_in_the_pages_language(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    tab = tab_in(browser, server, locale, size)
+    no_game(tab, server)
     tab.click("#btn-editor")
     tab.click("#editor-start")  # the 8x8 start: 56 empty squares
     tab.fill("#editor-form input[name=plies]", "57")
@@ -280,7 +334,7 @@ BROKEN_WORDS = """(sel) => {
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
-def test_the_review_summary_and_the_games_dialog_fit_the_screen(
+def test_the_review_summary_fits_its_panel_with_whole_headers(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
     state, _record = mistakes_game(server)
@@ -294,6 +348,16 @@ def test_the_review_summary_and_the_games_dialog_fit_the_screen(
     assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
     assert tab.evaluate(BROKEN_WORDS, "#review-summary th") == []
     checked(tab, size)
+    close(tab)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_the_games_dialog_names_its_actions_and_keeps_them_on_the_screen(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    mistakes_game(server)  # at least one saved game
+    tab = tab_in(browser, server, locale, size)
+    no_game(tab, server)
     tab.click("#btn-games")
     tab.wait_for_selector("#games-list table")
     edges = tab.eval_on_selector_all(
@@ -303,6 +367,6 @@ def test_the_review_summary_and_the_games_dialog_fit_the_screen(
     assert len(edges) >= 2  # Replay and Delete
     for left, right in edges:  # on the screen without scrolling sideways
         assert left >= 0 and right <= SIZES[size]["width"], edges
-    checked(tab, size)
+    checked(tab, size)  # the actions column's header has a name
     tab.click("#games-close")
     close(tab)
