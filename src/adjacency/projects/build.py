@@ -9,6 +9,12 @@ loads without running them) which classes are course bots and how it would call 
 bot is the one the manifest (``adjacency-bot.json``: ``{"class": ..., "args": [...]}``) or
 the caller names, else the only one found; with several and no choice, the build lists them
 all and refuses to guess.
+
+Where ``javac`` and the runner run is a :class:`Toolchain`: :class:`LocalToolchain` runs
+them as processes of this machine (a student's own project); a server runs them in its
+sandbox (:class:`adjacency.hosting.build.SandboxToolchain`), with the same command lines
+(:func:`javac_arguments`, :func:`inspect_arguments`) and the same reading of the answer
+(:func:`read_inspection`).
 """
 
 from __future__ import annotations
@@ -17,10 +23,11 @@ import json
 import shlex
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Protocol
 
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
 from .intake import MANIFEST, Intake
@@ -30,10 +37,6 @@ MARKER = ".adjacency-build"
 """The file that marks a folder as a build's output (only such a folder is replaced)."""
 RUNNER = "adjacency.kit.Main"
 """The kit's protocol runner: ``java -cp CLASSES adjacency.kit.Main CLASS ARGS...``."""
-Wrap = Callable[[list[str]], list[str]]
-"""How a caller runs the build's commands (``javac``, the runner's ``--inspect``): it gets
-each command line and returns the one to run, such as the same inside a sandbox. The
-default runs them as they are."""
 COMPILE_SECONDS = 300.0
 INSPECT_SECONDS = 60.0
 
@@ -129,18 +132,11 @@ def write_sources(selection: Selection, folder: Path) -> list[Path]:
     return written
 
 
-def as_is(command: list[str]) -> list[str]:
-    return command
-
-
-def compile_java(files: list[Path], classes: Path, workdir: Path, wrap: Wrap = as_is) -> None:
-    """``javac`` over the kit and ``files`` into ``classes``, with the parameters' names
-    kept (the adapter reads them); its output verbatim in :class:`BuildFailed` on failure."""
-    kit = sorted(kit_sources().rglob("*.java"))
-    argfile = workdir / "sources.txt"
-    argfile.write_text("".join(f'"{p.as_posix()}"\n' for p in [*kit, *files]))
-    command = [
-        tool("javac"),
+def javac_arguments(sources: Sequence[str], classes: str, argfile: str) -> tuple[list[str], str]:
+    """``javac``'s arguments (after the program) that compile ``sources`` into ``classes``
+    with the parameters' names kept (the adapter reads them), the sources listed in
+    ``argfile``; and that file's text."""
+    arguments = [
         "-encoding",
         "UTF-8",
         "-parameters",
@@ -149,37 +145,74 @@ def compile_java(files: list[Path], classes: Path, workdir: Path, wrap: Wrap = a
         "-Xmaxerrs",
         "1000",
         "-d",
-        str(classes),
+        classes,
         f"@{argfile}",
     ]
-    try:
-        done = subprocess.run(
-            wrap(command), capture_output=True, text=True, timeout=COMPILE_SECONDS, cwd=workdir
-        )
-    except subprocess.TimeoutExpired:
-        raise BuildFailed(f"javac ran longer than {COMPILE_SECONDS:g} s") from None
-    if done.returncode != 0:
-        raise BuildFailed("javac failed:\n" + done.stdout + done.stderr)
+    return arguments, "".join(f'"{source}"\n' for source in sources)
 
 
-def inspect(classes: Path, choice: list[str] | None = None, wrap: Wrap = as_is) -> list[Candidate]:
-    """The runner's view of the compiled classes: every course bot, or the chosen class
-    (``[CLASS, ARGS...]``), each playable or with the reason it is not."""
-    command = [tool("java"), "-cp", str(classes), RUNNER, "--inspect", *(choice or [])]
-    try:
-        done = subprocess.run(
-            wrap(command), capture_output=True, text=True, timeout=INSPECT_SECONDS
-        )
-    except subprocess.TimeoutExpired:
-        raise BuildFailed(f"looking for the bot took longer than {INSPECT_SECONDS:g} s") from None
+def inspect_arguments(classes: str, choice: list[str] | None = None) -> list[str]:
+    """The runner's arguments (after ``java``) that list the course bots of ``classes``,
+    or judge the chosen class (``[CLASS, ARGS...]``)."""
+    return ["-cp", classes, RUNNER, "--inspect", *(choice or [])]
+
+
+def read_inspection(stdout: str, stderr: str, returncode: int | None) -> list[Candidate]:
+    """The candidates the runner's ``--inspect`` printed (one ``bot NAME ok|no DETAIL``
+    line each); :class:`BuildFailed` quoting its error output when it printed none and
+    failed."""
     found = []
-    for line in done.stdout.splitlines():
+    for line in stdout.splitlines():
         parts = line.split(" ", 3)
         if len(parts) == 4 and parts[0] == "bot":
             found.append(Candidate(parts[1], parts[2] == "ok", parts[3]))
-    if not found and done.returncode != 0 and done.stderr.strip():
-        raise BuildFailed("inspecting the classes failed:\n" + done.stderr)
+    if not found and returncode != 0 and stderr.strip():
+        raise BuildFailed("inspecting the classes failed:\n" + stderr)
     return found
+
+
+class Toolchain(Protocol):
+    """Where a build's ``javac`` and the runner's inspection run."""
+
+    def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
+        """Compile the kit and ``files`` into ``classes`` (``workdir`` holds both and may
+        take an argument file); :class:`BuildFailed` with the compiler's output."""
+
+    def inspect(self, classes: Path, choice: list[str] | None) -> list[Candidate]:
+        """The runner's candidates in ``classes`` (:func:`read_inspection`)."""
+
+
+class LocalToolchain:
+    """``javac`` and ``java`` of this machine, run as they are (a student's own build)."""
+
+    def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
+        kit = sorted(kit_sources().rglob("*.java"))
+        argfile = workdir / "sources.txt"
+        sources = [p.as_posix() for p in [*kit, *files]]
+        arguments, listing_text = javac_arguments(sources, str(classes), str(argfile))
+        argfile.write_text(listing_text)
+        try:
+            done = subprocess.run(
+                [tool("javac"), *arguments],
+                capture_output=True,
+                text=True,
+                timeout=COMPILE_SECONDS,
+                cwd=workdir,
+            )
+        except subprocess.TimeoutExpired:
+            raise BuildFailed(f"javac ran longer than {COMPILE_SECONDS:g} s") from None
+        if done.returncode != 0:
+            raise BuildFailed("javac failed:\n" + done.stdout + done.stderr)
+
+    def inspect(self, classes: Path, choice: list[str] | None) -> list[Candidate]:
+        command = [tool("java"), *inspect_arguments(str(classes), choice)]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=INSPECT_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise BuildFailed(
+                f"looking for the bot took longer than {INSPECT_SECONDS:g} s"
+            ) from None
+        return read_inspection(done.stdout, done.stderr, done.returncode)
 
 
 def listing(candidates: list[Candidate], classes: Path) -> str:
@@ -199,28 +232,30 @@ def build(
     out: Path,
     bot: str | None = None,
     args: list[str] | None = None,
-    wrap: Wrap = as_is,
+    toolchain: Toolchain | None = None,
 ) -> Built:
     """Compile ``intake`` into ``out`` (``out/src``: the sources compiled, ``out/classes``:
     the class path) and choose its bot: ``bot`` and ``args`` if given, else the manifest's,
-    else the only course bot found. ``wrap`` runs ``javac`` and ``java`` (:data:`Wrap`)."""
+    else the only course bot found. ``toolchain`` runs ``javac`` and the runner (default:
+    :class:`LocalToolchain`)."""
+    tools: Toolchain = LocalToolchain() if toolchain is None else toolchain
     selection = select(intake.sources)
     chosen = (bot, list(args or [])) if bot else read_manifest(intake)
     prepare(out)
     classes = out / "classes"
     files = write_sources(selection, out / "src")
-    compile_java(files, classes, out, wrap)
+    tools.compile(files, classes, out)
     if chosen is not None:
-        found = inspect(classes, [chosen[0], *chosen[1]], wrap)
+        found = tools.inspect(classes, [chosen[0], *chosen[1]])
         if not found or not found[0].ok:
             why = found[0].detail if found else "it is not in the project"
-            every = inspect(classes, None, wrap)
+            every = tools.inspect(classes, None)
             raise BuildFailed(
                 f"the bot {chosen[0]} with arguments {chosen[1]} cannot be played: {why}\n"
                 f"course bots found:\n{listing(every, classes) or '  none'}"
             )
         return Built(classes, chosen[0], chosen[1], selection, found)
-    found = inspect(classes, None, wrap)
+    found = tools.inspect(classes, None)
     playable = [c for c in found if c.ok]
     if len(playable) == 1:
         return Built(classes, playable[0].name, [], selection, found)
