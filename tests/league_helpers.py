@@ -178,11 +178,13 @@ def get(url: str) -> Any:
 @contextlib.contextmanager
 def thread_server(db: Path, **options: Any) -> Iterator[str]:
     """The league app under uvicorn in a thread on a free port; yields its base URL.
-    Without ``limits``, clients on this machine (the tests') are not rate limited."""
+    Without ``limits``, clients on this machine (the tests') are not rate limited; without
+    ``builds``, uploads are kept but not built (no builder thread)."""
     from adjacency.league.app import create_app
     from adjacency.league.limits import LeagueLimits
 
     limits = options.setdefault("limits", LeagueLimits(limit_loopback=False))
+    options.setdefault("builds", False)  # the builder's sandbox: tests/hosting asks for it
     with uvicorn_thread(
         create_app(db, **options),
         "the league server",

@@ -41,7 +41,7 @@ FIXTURES = {
 }
 """A fixture a test requests (directly or through another fixture) -> the marker."""
 
-FOLDERS = {"deploy": "deploy", "sandbox": "sandbox"}
+FOLDERS = {"deploy": "deploy", "sandbox": "sandbox", "hosting": "sandbox"}
 """A folder of tests/ -> the marker of every test under it."""
 
 TESTS = Path(__file__).resolve().parent

@@ -104,7 +104,8 @@ def test_browser_tests_are_marked_from_their_fixtures_and_imports(
 
 def node_modules() -> list[str]:
     """The test modules that run Node.js themselves (or a kit, Node's among them)."""
-    runs_node = re.compile(r"""tool\(["']node["']\)|kit_command\(""")
+    # a kit command runs Node unless its kit is named as the Python or the Java one
+    runs_node = re.compile(r"""tool\(["']node["']\)|kit_command\((?!["'](?:python|java)["'])""")
     tests = REPO / "tests"
     found = [p for p in tests.rglob("test_*.py") if runs_node.search(p.read_text())]
     return sorted(str(p.relative_to(REPO)) for p in found)

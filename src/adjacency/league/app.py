@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,11 +26,13 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
+from ..sandbox import SandboxUnavailable
 from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
 from ..serving.middleware import BodyLimit, RequestGuard
+from .builder import Builder
 from .cache import SharedAnswer
 from .hall import TICK, Hall
 from .house import HousePlayers
@@ -49,6 +52,8 @@ from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
 from .submissions import MAX_UPLOAD
 
+log = logging.getLogger("adjacency.league")
+
 
 def create_app(
     db: str | Path,
@@ -60,10 +65,13 @@ def create_app(
     house_games: bool = True,
     pause: float = 0.0,
     pace: float = 0.0,
+    builds: bool = True,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots;
-    ``pace``: the least seconds a move of a game between two house bots takes."""
+    ``pace``: the least seconds a move of a game between two house bots takes;
+    ``builds``: build and check the teams' uploads in the sandbox (:class:`.builder.Builder`;
+    where the sandbox cannot start, uploads are refused with the fix)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.settings()  # a LeagueError now if the file holds no league
@@ -71,10 +79,18 @@ def create_app(
     house = HousePlayers(executor, jobs)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace)
 
+    builder = Builder(Path(db)) if builds else None
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         house.start()
         await hall.start()
+        if builder is not None:
+            try:
+                await asyncio.to_thread(builder.start)
+            except SandboxUnavailable as exc:
+                app.state.builds_refused = str(exc)
+                log.warning("teams' uploads are refused: %s", exc)
         # The leaderboard's first fit starts with the server (off the loop), so the
         # first viewer of a league with history does not wait seconds for it: a slow fit
         # serves this answer while it runs (:meth:`.cache.SharedAnswer.prime`).
@@ -86,6 +102,8 @@ def create_app(
             with contextlib.suppress(Exception):
                 await warm  # before the reader it uses is closed
             await hall.stop()
+            if builder is not None:
+                await asyncio.to_thread(builder.stop)
             house.stop()
             await asyncio.to_thread(stop_worker)  # a big league's standings worker
             store.close()
@@ -109,6 +127,8 @@ def create_app(
     app.state.reader = reader
     app.state.hall = hall
     app.state.house = house
+    app.state.builder = builder
+    app.state.builds_refused = None
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
     app.state.standings = SharedAnswer[list[dict[str, Any]]](public.STANDINGS_AGE)

@@ -17,7 +17,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from ...sandbox import SandboxUnavailable
 from ...serving.errors import NotNow, WebError
+from ...serving.models import ErrorMessage
 from ..auth import require_admin, require_bot
 from ..deps import member_named, store_of
 from ..limits import check_rate
@@ -37,6 +39,11 @@ UPLOAD_PATHS = (
 )
 """The paths whose request bodies may be as large as an upload (the app's
 :class:`~adjacency.serving.middleware.BodyLimit`)."""
+
+UNAVAILABLE: dict[int | str, dict[str, Any]] = {
+    503: {"model": ErrorMessage, "description": "the server cannot sandbox uploads (the fix named)"}
+}
+"""The upload routes' further answer: where no sandbox can start, nothing is taken."""
 
 UPLOAD_BODY = {
     "required": True,
@@ -65,6 +72,9 @@ def submission_out(submission: Submission) -> dict[str, Any]:
 async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     """Read the body and keep it as the member's next version (the checks of
     :meth:`~adjacency.league.submissions.SubmissionsRepo.add`, then the deadline)."""
+    refused = request.app.state.builds_refused
+    if refused is not None:
+        raise SandboxUnavailable(f"this server cannot build uploads: {refused}")
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind not in ("application/zip", "application/octet-stream"):
         raise WebError(
@@ -81,7 +91,9 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
         raise NotNow(f"uploads for event {name} closed at its deadline, {when}")
     filename = FILENAME.sub("_", request.headers.get("x-filename", ""))[:200] or "upload.zip"
     submission, new = store.submissions.add(member.id, data, filename)
-    request.app.state.hall.wake()
+    builder = request.app.state.builder
+    if builder is not None:
+        builder.wake()
     return {"name": member.name, "new": new, "submission": submission_out(submission)}
 
 
@@ -89,6 +101,7 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     "/submissions",
     status_code=201,
     response_model=Submitted,
+    responses=UNAVAILABLE,
     openapi_extra={"requestBody": UPLOAD_BODY},
 )
 async def submit(request: Request, member: Team) -> dict[str, Any]:
@@ -112,6 +125,7 @@ async def own_versions(request: Request, member: Team) -> dict[str, Any]:
     status_code=201,
     response_model=Submitted,
     dependencies=[Depends(require_admin)],
+    responses=UNAVAILABLE,
     openapi_extra={"requestBody": UPLOAD_BODY},
 )
 async def submit_for(request: Request, name: str) -> dict[str, Any]:

@@ -1,0 +1,139 @@
+"""The league's builder: every uploaded version built, checked and given its verdict
+(:class:`Builder`), in the sandbox, off the event loop.
+
+One thread takes the oldest ``received`` version (:meth:`.submissions.SubmissionsRepo.
+claim`), builds it under the league's build folder (:func:`build_folder`: one folder per
+version, which the next start may rebuild from the stored zip) with
+:func:`adjacency.hosting.build.build_submission`, checks the built bot on the league's
+board (:func:`adjacency.hosting.check.check_bot`, at most :data:`CHECK_SECONDS` a move)
+and stores the verdict: ``accepted`` with the check's account, or ``refused`` with the
+reason (the intake's rule, javac's output verbatim, the position the bot failed on). The
+verdict's detail is the team's and the teacher's to read (their routes), never a public
+page's.
+
+Where the sandbox cannot start, the builder does not run at all (:meth:`Builder.start`
+raises :class:`~adjacency.sandbox.SandboxUnavailable`, whose one line names the fix): the
+versions wait as ``received``, and nothing is ever built or run outside the sandbox.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import threading
+from pathlib import Path
+
+from ..core.errors import AdjacencyError, AdjacencyRuntimeError
+from ..hosting.build import build_submission
+from ..hosting.check import check_bot
+from ..hosting.player import hosted_bot
+from ..sandbox import check as sandbox_check
+from .settings import LeagueSettings
+from .store import LeagueStore
+from .submissions import Submission
+
+log = logging.getLogger("adjacency.league")
+
+CHECK_SECONDS = 5.0
+"""The most seconds a move may take in the check (the course's 5 s a move; a league
+with a shorter move time checks at its own)."""
+
+IDLE_WAIT = 5.0
+"""Seconds the builder sleeps with nothing to build, unless woken (:meth:`Builder.wake`)."""
+
+
+def build_folder(db: Path) -> Path:
+    """Where a league file's builds go: a folder beside it (``league.db.builds``),
+    searchable by the sandbox's users."""
+    folder = db.with_name(db.name + ".builds")
+    folder.mkdir(exist_ok=True)
+    os.chmod(folder, 0o755)
+    return folder
+
+
+def check_seconds(settings: LeagueSettings) -> float:
+    """The check's seconds a move: :data:`CHECK_SECONDS`, or the league's move time if
+    shorter."""
+    own = settings.move_time if settings.move_time is not None else settings.base
+    return max(0.5, min(CHECK_SECONDS, own))
+
+
+def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[bool, str]:
+    """Build and check ``submission`` under ``folder``: accepted or not, and why."""
+    settings = store.settings()
+    if folder.exists():
+        shutil.rmtree(folder)
+    try:
+        hosted = build_submission(store.submissions.data(submission.id), folder)
+    except AdjacencyError as exc:  # the intake's rule, javac's output, no bot to choose
+        return False, str(exc)
+    built = hosted.built
+    checked = check_bot(
+        lambda: hosted_bot(built.classes, built.bot, built.args),
+        settings.rows,
+        settings.cols,
+        settings.rounds,
+        check_seconds(settings),
+    )
+    chosen = " ".join([built.bot, *built.args])
+    left = f"; left out, not read: {len(hosted.left_out)} files" if hosted.left_out else ""
+    return checked.accepted, f"bot {chosen}: {checked.detail}{left}"
+
+
+class Builder:
+    """The thread that builds the league's uploads, one at a time."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = Path(db)
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Check that the sandbox starts here (:class:`~adjacency.sandbox.
+        SandboxUnavailable` if not), hand back builds a stopped server left, and start."""
+        sandbox_check()
+        with LeagueStore(self.db, create=False) as store:
+            back = store.submissions.requeue()
+        if back:
+            log.info("builder: %d interrupted builds handed back", back)
+        self._thread = threading.Thread(target=self._run, name="league-builder", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """A version was uploaded: look now."""
+        self._wake.set()
+
+    def stop(self, wait: float = 5.0) -> None:
+        """Stop after the build in hand (a daemon thread: a stopping server does not wait
+        for a long build; the next start builds it again)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(wait)
+
+    def _run(self) -> None:
+        with LeagueStore(self.db, create=False) as store:
+            folders = build_folder(self.db)
+            while not self._stop.is_set():
+                submission = store.submissions.claim()
+                if submission is None:
+                    self._wake.wait(IDLE_WAIT)
+                    self._wake.clear()
+                    continue
+                folder = folders / f"{submission.member_id}-{submission.version}"
+                try:
+                    accepted, detail = verdict(store, submission, folder)
+                except AdjacencyRuntimeError as exc:  # the sandbox or the machine failed
+                    accepted, detail = False, f"the server could not build it: {exc}"
+                except Exception:
+                    log.exception("builder: version %d failed", submission.id)
+                    accepted, detail = False, "the server failed while building it"
+                store.submissions.decide(submission.id, accepted, detail)
+                log.info(
+                    "version %d of member %d %s",
+                    submission.version,
+                    submission.member_id,
+                    "accepted" if accepted else "refused",
+                )

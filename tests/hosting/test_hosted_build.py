@@ -1,0 +1,137 @@
+"""A submission built, checked and played in the sandbox (adjacency.hosting), through the
+real bubblewrap, javac and JVM: the course project as a team has it is built unedited and
+accepted; a project that does not compile is refused with javac's own words; bots that
+loop, answer illegally or crash are refused with the position they failed on; and where
+no sandbox can start, nothing is built."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from adjacency.hosting.build import build_submission
+from adjacency.hosting.check import check_bot, check_positions
+from adjacency.hosting.player import hosted_bot
+from adjacency.projects import BuildFailed
+from adjacency.sandbox import SandboxUnavailable
+from sandbox_helpers import reachable_folder
+
+pytestmark = pytest.mark.jvm
+
+REPO = Path(__file__).resolve().parents[2]
+COURSE_PROJECT = REPO / "examples" / "engines" / "java" / "course-project"
+
+OTHER_FILES = {
+    "javafx-sdk-17/lib/javafx.controls.jar": b"PK\x03\x04 never read",
+    "javafx-sdk-17/bin/glass.dll": b"MZ never read",
+    "Laporan.pdf": b"%PDF never read",
+}
+
+
+def project_zip(sources: dict[str, str], top: str = "tubes-main/") -> bytes:
+    """A team's project as GitHub's Download ZIP gives it: a top folder, the sources and
+    the JavaFX SDK's binaries, a report."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in sources.items():
+            archive.writestr(top + name, text)
+        for name, data in OTHER_FILES.items():
+            archive.writestr(top + name, data)
+    return buffer.getvalue()
+
+
+def course_sources() -> dict[str, str]:
+    return {
+        f"src/{path.name}": path.read_text(encoding="utf-8")
+        for path in sorted((COURSE_PROJECT / "src").glob("*.java"))
+    }
+
+
+@pytest.fixture
+def folder(sandbox_box: Path) -> Iterator[Path]:
+    """A build folder the sandbox's users can reach (after checking the sandbox starts)."""
+    with reachable_folder("adjacency-hosting-test-") as made:
+        yield made / "build-1"
+
+
+def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -> None:
+    built = build_submission(project_zip(course_sources()), folder)
+    assert built.built.bot == "Bot" and built.built.args == []
+    assert "tubes-main/javafx-sdk-17/bin/glass.dll" in built.left_out
+    verdict = check_bot(
+        lambda: hosted_bot(built.built.classes, built.built.bot, built.built.args),
+        rows=6,
+        cols=6,
+        rounds=6,
+        seconds=2.0,
+    )
+    assert verdict.accepted, verdict.detail
+    assert "4 positions answered legally" in verdict.detail
+
+
+def test_a_project_that_does_not_compile_is_refused_with_javacs_words(folder: Path) -> None:
+    sources = course_sources()
+    sources["src/Bot.java"] = sources["src/Bot.java"].replace("int empty = 0;", "int empty = 0")
+    with pytest.raises(BuildFailed) as refused:
+        build_submission(project_zip(sources), folder)
+    message = str(refused.value)
+    assert message.startswith("javac failed:") and "Bot.java" in message
+    assert "';' expected" in message
+
+
+BROKEN_MOVES = {
+    "loops": "while (true) { Math.sqrt(buttons.length); }",
+    "illegal": "return new int[] {buttons.length - 1, 0};",  # X's start square: occupied
+    "crashes": 'throw new IllegalStateException("the team\'s bug");',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN_MOVES))
+def test_a_bot_that_loops_answers_illegally_or_crashes_is_refused_with_the_position(
+    folder: Path, kind: str
+) -> None:
+    source = (
+        "import javafx.scene.control.Button;\n"
+        "public class Bot {\n"
+        "    public int[] move(Button[][] buttons, int roundsLeft, boolean isX) {\n"
+        f"        {BROKEN_MOVES[kind]}\n"
+        "    }\n"
+        "}\n"
+    )
+    built = build_submission(project_zip({"src/Bot.java": source}), folder)
+    verdict = check_bot(
+        lambda: hosted_bot(built.built.classes, built.built.bot, built.built.args),
+        rows=6,
+        cols=6,
+        rounds=6,
+        seconds=1.0,
+    )
+    assert not verdict.accepted
+    first = check_positions(6, 6, 6)[0]
+    assert verdict.detail.startswith(f"position 1 of 4 ({first.fen()}, X to move): "), verdict
+    expected = {"loops": "no bestmove within", "illegal": "illegal", "crashes": "exit"}[kind]
+    assert expected in verdict.detail.lower(), verdict.detail
+
+
+def test_the_checked_positions_cover_both_colours_and_the_end() -> None:
+    positions = check_positions(8, 8, 28)
+    assert {p.turn for p in positions} == {"x", "o"}
+    assert positions[0].plies_left == 56 and positions[-1].plies_left == 2
+    assert check_positions(8, 8, 28) == positions  # the same for every team
+
+
+def test_nothing_is_built_where_the_sandbox_cannot_start(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import adjacency.sandbox.available as available
+
+    real = available.check
+    missing = str(tmp_path / "no-bwrap")
+    monkeypatch.setattr(available, "check", lambda: real(bwrap=missing))
+    with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap"):
+        build_submission(project_zip(course_sources()), tmp_path / "build")
+    assert not list((tmp_path / "build" / "build").rglob("*.class"))
