@@ -178,14 +178,22 @@ def test_filling_the_disk_stops_at_the_size_of_its_tmp(sandbox_box: Path) -> Non
 def test_an_output_folder_is_the_only_host_folder_it_writes(sandbox_box: Path) -> None:
     with reachable_folder() as output:
         outcome = sandbox.run(
-            ["/bin/sh", "-c", "echo built > /out/result.txt && ln -s /etc/shadow /out/link"],
+            [
+                "/bin/sh",
+                "-c",
+                "echo built > /out/result.txt && ln -s /etc/shadow /out/link"
+                " && mkdir /out/sub && ln -s /etc /out/sub/etc && mkfifo /out/sub/pipe"
+                " && { ln /usr/bin/env /out/hard 2>/dev/null || echo no hard link; }",
+            ],
             submission=sandbox_box,
             output=output,
         )
-        assert outcome.returncode == 0, outcome
+        assert outcome.returncode == 0 and outcome.stdout == b"no hard link\n", outcome
         assert (output / "result.txt").read_text() == "built\n"
-        # A link it made points into its own view, and is the caller's to refuse.
+        # A link it made points, on the host, at the host's file: the host reads the
+        # folder through regular_files, which leaves links out.
         assert stat.S_ISLNK((output / "link").lstat().st_mode)
+        assert sandbox.regular_files(output) == [Path("result.txt")]
 
 
 def test_a_submission_the_pools_users_cannot_reach_is_refused_with_the_fix(
