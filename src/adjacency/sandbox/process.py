@@ -24,6 +24,7 @@ adds what ended between the last reading and the exit; the larger figure is kept
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import os
@@ -109,7 +110,9 @@ class SandboxedProcess:
     command) instead of serving it line by line.
 
     Thread safety: :meth:`send_line`, :meth:`cpu_seconds` and :meth:`end` may be called
-    from any thread, :meth:`read_line` from the one thread that reads.
+    from any thread, :meth:`read_line` from the one thread that reads. Call :meth:`end`
+    once done, whatever happened (it gives the sandbox's uid back); one not ended runs
+    on to its wall cap and is ended at the interpreter's exit.
     """
 
     def __init__(
@@ -251,6 +254,9 @@ class SandboxedProcess:
             thread.start()
             self._threads.append(thread)
         MONITOR.add(self)
+        # A server that exits normally ends its sandboxes; one killed takes them along
+        # through bubblewrap's --die-with-parent.
+        atexit.register(self.kill)
 
     def send_line(self, text: str) -> None:
         """Write one line to its standard input; :class:`OSError` once it cannot receive,
@@ -367,6 +373,7 @@ class SandboxedProcess:
             # It exited by itself: its namespace's end took every process inside along.
             self._closing.set()
         MONITOR.remove(self)
+        atexit.unregister(self.kill)
         who = self._identity
         assert who is not None
         leftovers = self._leftovers()
