@@ -14,6 +14,8 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
   and enforces the tree-wide limits (CPU time, memory, wall time);
 - :mod:`~adjacency.sandbox.limits`: :class:`Limits`, :class:`Reason`;
 - :mod:`~adjacency.sandbox.available`: :func:`check`;
+- :mod:`~adjacency.sandbox.spawner`: every sandbox started from one long-lived thread
+  (bubblewrap's death signal is tied to the thread that started it);
 - :mod:`~adjacency.sandbox.outputs`: :func:`regular_files`, the only way the host reads
   a build's output folder (no link is followed).
 

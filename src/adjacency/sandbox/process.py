@@ -42,7 +42,7 @@ from typing import IO
 
 from adjacency.system import proctree
 
-from . import available, identity, layout
+from . import available, identity, layout, spawner
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
@@ -222,8 +222,8 @@ class SandboxedProcess:
             drop: dict[str, object] = (
                 {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
             )
-            self._popen = subprocess.Popen(  # type: ignore[call-overload]
-                argv,
+            self._popen = spawner.popen(
+                args=argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
