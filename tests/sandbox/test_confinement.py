@@ -10,6 +10,8 @@ import socket
 import stat
 from pathlib import Path
 
+import pytest
+
 from adjacency import sandbox
 from adjacency.sandbox import identity
 from adjacency.sandbox.limits import MIB
@@ -211,3 +213,13 @@ def test_a_submission_the_pools_users_cannot_reach_is_refused_with_the_fix(
     else:
         raise AssertionError("an unreachable submission was run")
     assert os.listdir(hidden) == []
+
+
+def test_a_relative_submission_path_is_taken_from_the_callers_folder(
+    sandbox_box: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (sandbox_box / "data.txt").write_text("here\n")
+    (sandbox_box / "data.txt").chmod(0o644)
+    monkeypatch.chdir(sandbox_box.parent)
+    outcome = sandbox.run(["/bin/cat", "data.txt"], submission=Path(sandbox_box.name))
+    assert outcome.stdout == b"here\n", outcome

@@ -103,8 +103,10 @@ class SandboxedProcess:
 
     ``submission`` is the folder it runs in, read-only (with the pool's uids, it and
     every folder above it must be searchable by others, its files readable by
-    others). ``output``, if given, is a folder it may write (a build's classes): its
-    contents are the program's, so a caller reads them without following links.
+    others). ``output``, if given, is a fresh empty folder it may write (a build's
+    classes; with the pool's uids it is given to the sandbox's user): its contents are
+    the program's, so the caller reads them with
+    :func:`~adjacency.sandbox.regular_files`, which follows no link.
     ``binds`` adds read-only host paths (target inside -> host path), ``env``
     environment variables. ``capture`` keeps standard output as bytes (a one-shot
     command) instead of serving it line by line.
@@ -130,10 +132,11 @@ class SandboxedProcess:
         if not argv:
             raise SandboxError("a sandboxed command must name a program")
         self.argv = list(argv)
-        self.submission = Path(submission)
+        # Absolute: bubblewrap runs in / and resolves relative paths there.
+        self.submission = Path(submission).absolute()
         self.limits = limits or Limits()
-        self.output = Path(output) if output is not None else None
-        self.binds = dict(binds or {})
+        self.output = Path(output).absolute() if output is not None else None
+        self.binds = {target: Path(source).absolute() for target, source in (binds or {}).items()}
         self.env = dict(env or {})
         self.capture = capture
         self.write_timeout = write_timeout
