@@ -145,6 +145,7 @@ class SandboxedProcess:
         self._lock = threading.Lock()
         self._reap_lock = threading.Lock()
         self._write_lock = threading.Lock()
+        self._end_lock = threading.Lock()
         self._reason: Reason | None = None
         self._returncode: int | None = None
         self._rusage_cpu = 0.0
@@ -363,12 +364,17 @@ class SandboxedProcess:
 
     def end(self) -> Outcome:
         """End it (if it still runs) and everything it started; release its identity.
-        Returns how it ended (the same :class:`Outcome` on every later call)."""
+        Returns how it ended (the same :class:`Outcome` on every later call, from any
+        thread)."""
         if self._popen is None:
             raise SandboxError(f"sandboxed {self.command!r} was not started")
-        with self._reap_lock:
-            if self._outcome is not None:
-                return self._outcome
+        with self._end_lock:
+            if self._outcome is None:
+                self._outcome = self._end()
+            return self._outcome
+
+    def _end(self) -> Outcome:
+        """:meth:`end`'s work, done once."""
         if self._reap(block=False) is None:
             self._stop(Reason.ENDED)
             self._reap(block=True)
@@ -391,13 +397,14 @@ class SandboxedProcess:
         for thread in self._threads:
             thread.join(END_WAIT)
         popen = self._popen
+        assert popen is not None
         for stream in (popen.stdout, popen.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
         with self._reap_lock:
             ended = self._ended_at or time.monotonic()
-            self._outcome = Outcome(
+            return Outcome(
                 reason=self._reason or Reason.ENDED,
                 returncode=self._returncode,
                 cpu_seconds=max(self._usage.cpu, self._rusage_cpu),
@@ -409,7 +416,6 @@ class SandboxedProcess:
                 stderr=bytes(self._stderr),
                 leftovers=leftovers,
             )
-            return self._outcome
 
     def _leftovers(self) -> int:
         """How many of the processes :meth:`_stop` killed still run after up to
