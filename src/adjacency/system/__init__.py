@@ -1,7 +1,10 @@
-"""Operating-system services every layer may use: process lifetime and signals.
+"""Operating-system services every layer may use: process lifetime, signals, the
+process table.
 
 :mod:`adjacency.system.lifetime` makes child processes end with their parent;
-:mod:`adjacency.system.signals` lets Ctrl-C stop a long compiled call. Input
+:mod:`adjacency.system.signals` lets Ctrl-C stop a long compiled call;
+:mod:`adjacency.system.proctree` reads the processes of the machine from ``/proc``
+(trees, owners, CPU time, memory). Input
 limits are not here: they live with the one number parser and file reader,
 :mod:`adjacency.core.text`.
 
