@@ -2,15 +2,17 @@
 
 For each ``--program`` the same command runs ``--runs`` times in the sandbox
 (:class:`adjacency.sandbox.SandboxedProcess`: a uid of the pool when root, prlimit,
-bubblewrap) and as a plain child (``subprocess.Popen``), in turn (sandboxed, plain,
-sandboxed, ...) so a drift of the machine's speed hits both alike. Each run is timed
-from the call that starts it to its first line of output (a hosted bot's first
-answer), and to its end (the sandbox's :meth:`end`, or the plain child's exit). The
-table gives the medians, the median difference of the pairs and their ratio, with the
-load average before and after.
+bubblewrap) and as a plain child (``subprocess.Popen`` with the sandbox's environment),
+in turn (sandboxed, plain, sandboxed, ...) so a drift of the machine's speed hits both
+alike. Each run is timed from the call that starts it to its first line of output (a
+hosted bot's first answer), and to its end (the sandbox's :meth:`end`, or the plain
+child's exit). The table gives the medians, the median difference of the pairs and
+their ratio, with the load average before and after. ``--print-command`` prints the
+sandbox's command line (with a folder of its own as the submission: point it at one
+that exists), to time it from outside, for example with ``/usr/bin/time``.
 
     python benchmarks/bench_sandbox.py --runs 40
-    python benchmarks/bench_sandbox.py --print-command   # the command line, for an outside timer
+    python benchmarks/bench_sandbox.py --print-command
 """
 
 from __future__ import annotations
@@ -59,8 +61,16 @@ def sandboxed(argv: list[str], box: Path) -> tuple[float, float]:
 def plain(argv: list[str], box: Path) -> tuple[float, float]:
     """Seconds to the first line and to the end, as a plain child."""
     began = time.perf_counter()
+    # The sandbox's own environment, so both start the same way (a variable such as
+    # NODE_EXTRA_CA_CERTS alone costs node some 100 ms).
+    env = {"PATH": layout.PATH, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
     child = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=box, start_new_session=True
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=box,
+        env=env,
+        start_new_session=True,
     )
     assert child.stdout is not None
     if argv[-1] == "-version":

@@ -10,6 +10,8 @@ import socket
 import stat
 from pathlib import Path
 
+import pytest
+
 from adjacency import sandbox
 from adjacency.sandbox import identity
 from adjacency.sandbox.limits import MIB
@@ -178,14 +180,22 @@ def test_filling_the_disk_stops_at_the_size_of_its_tmp(sandbox_box: Path) -> Non
 def test_an_output_folder_is_the_only_host_folder_it_writes(sandbox_box: Path) -> None:
     with reachable_folder() as output:
         outcome = sandbox.run(
-            ["/bin/sh", "-c", "echo built > /out/result.txt && ln -s /etc/shadow /out/link"],
+            [
+                "/bin/sh",
+                "-c",
+                "echo built > /out/result.txt && ln -s /etc/shadow /out/link"
+                " && mkdir /out/sub && ln -s /etc /out/sub/etc && mkfifo /out/sub/pipe"
+                " && { ln /usr/bin/env /out/hard 2>/dev/null || echo no hard link; }",
+            ],
             submission=sandbox_box,
             output=output,
         )
-        assert outcome.returncode == 0, outcome
+        assert outcome.returncode == 0 and outcome.stdout == b"no hard link\n", outcome
         assert (output / "result.txt").read_text() == "built\n"
-        # A link it made points into its own view, and is the caller's to refuse.
+        # A link it made points, on the host, at the host's file: the host reads the
+        # folder through regular_files, which leaves links out.
         assert stat.S_ISLNK((output / "link").lstat().st_mode)
+        assert sandbox.regular_files(output) == [Path("result.txt")]
 
 
 def test_a_submission_the_pools_users_cannot_reach_is_refused_with_the_fix(
@@ -203,3 +213,13 @@ def test_a_submission_the_pools_users_cannot_reach_is_refused_with_the_fix(
     else:
         raise AssertionError("an unreachable submission was run")
     assert os.listdir(hidden) == []
+
+
+def test_a_relative_submission_path_is_taken_from_the_callers_folder(
+    sandbox_box: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (sandbox_box / "data.txt").write_text("here\n")
+    (sandbox_box / "data.txt").chmod(0o644)
+    monkeypatch.chdir(sandbox_box.parent)
+    outcome = sandbox.run(["/bin/cat", "data.txt"], submission=Path(sandbox_box.name))
+    assert outcome.stdout == b"here\n", outcome

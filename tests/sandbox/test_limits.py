@@ -219,3 +219,9 @@ def test_nothing_of_the_sandbox_is_left_after_the_end(sandbox_box: Path) -> None
         return any(pid in now and now[pid].uid == uid for pid, uid in ours.items())
 
     wait_until(lambda: not still_there(), "no process of the sandbox")
+
+
+def test_a_program_killed_by_a_signal_is_reported_with_its_name(sandbox_box: Path) -> None:
+    outcome = sandbox.run(["/bin/sh", "-c", "kill -SEGV $$"], submission=sandbox_box)
+    assert outcome.reason is sandbox.Reason.EXITED, outcome
+    assert outcome.describe() == "was killed by SIGSEGV"

@@ -13,7 +13,11 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
 - :mod:`~adjacency.sandbox.monitor`: one thread that reads ``/proc`` for every sandbox
   and enforces the tree-wide limits (CPU time, memory, wall time);
 - :mod:`~adjacency.sandbox.limits`: :class:`Limits`, :class:`Reason`;
-- :mod:`~adjacency.sandbox.available`: :func:`check`.
+- :mod:`~adjacency.sandbox.available`: :func:`check`;
+- :mod:`~adjacency.sandbox.spawner`: every sandbox started from one long-lived thread
+  (bubblewrap's death signal is tied to the thread that started it);
+- :mod:`~adjacency.sandbox.outputs`: :func:`regular_files`, the only way the host reads
+  a build's output folder (no link is followed).
 
 It imports only the core's errors and :mod:`adjacency.system` (a service beside the
 workers): docs/sandbox.md is its security model.
@@ -26,6 +30,7 @@ from .errors import SandboxError, SandboxUnavailable
 from .layout import OUTPUT, SUBMISSION, TMP
 from .limits import Limits, Reason
 from .oneshot import run
+from .outputs import regular_files
 from .process import Outcome, SandboxedProcess
 
 __all__ = [
@@ -39,5 +44,6 @@ __all__ = [
     "SandboxUnavailable",
     "SandboxedProcess",
     "check",
+    "regular_files",
     "run",
 ]

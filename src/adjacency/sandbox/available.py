@@ -32,14 +32,15 @@ _lock = threading.Lock()
 _ok: set[tuple[str, str]] = set()
 
 
-def check(bwrap: str = layout.BWRAP, prlimit: str = layout.PRLIMIT) -> None:
+def check(bwrap: str | None = None, prlimit: str | None = None) -> None:
     """Return if a sandbox starts here, else raise :class:`SandboxUnavailable` naming the
-    fix in one line."""
-    key = (bwrap, prlimit)
+    fix in one line. ``bwrap`` and ``prlimit`` default to the programs the sandbox runs
+    (:data:`~adjacency.sandbox.layout.BWRAP`, :data:`~adjacency.sandbox.layout.PRLIMIT`)."""
+    key = (bwrap or layout.BWRAP, prlimit or layout.PRLIMIT)
     with _lock:
         if key in _ok:
             return
-        _trial(bwrap, prlimit)
+        _trial(*key)
         _ok.add(key)
 
 

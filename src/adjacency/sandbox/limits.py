@@ -9,6 +9,7 @@ whole process tree (CPU time, resident memory, wall time), which reads ``/proc``
 from __future__ import annotations
 
 import enum
+import signal
 from dataclasses import dataclass
 
 from .errors import SandboxError
@@ -92,6 +93,13 @@ def describe(reason: Reason, returncode: int | None, limits: Limits) -> str:
         return "was ended by the caller"
     if returncode is None:
         return "is still running"
-    if returncode > 128:
-        return f"was killed by signal {returncode - 128} (exit status {returncode})"
+    if returncode < 0 or returncode > 128:
+        # Negative: bubblewrap itself was killed; above 128: bubblewrap's status for a
+        # program killed by signal (status - 128).
+        number = -returncode if returncode < 0 else returncode - 128
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"was killed by {name}"
     return f"exited with status {returncode}"

@@ -24,6 +24,7 @@ adds what ended between the last reading and the exit; the larger figure is kept
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import os
@@ -41,7 +42,7 @@ from typing import IO
 
 from adjacency.system import proctree
 
-from . import available, identity, layout
+from . import available, identity, layout, spawner
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
@@ -102,14 +103,18 @@ class SandboxedProcess:
 
     ``submission`` is the folder it runs in, read-only (with the pool's uids, it and
     every folder above it must be searchable by others, its files readable by
-    others). ``output``, if given, is a folder it may write (a build's classes): its
-    contents are the program's, so a caller reads them without following links.
+    others). ``output``, if given, is a fresh empty folder it may write (a build's
+    classes; with the pool's uids it is given to the sandbox's user): its contents are
+    the program's, so the caller reads them with
+    :func:`~adjacency.sandbox.regular_files`, which follows no link.
     ``binds`` adds read-only host paths (target inside -> host path), ``env``
     environment variables. ``capture`` keeps standard output as bytes (a one-shot
     command) instead of serving it line by line.
 
     Thread safety: :meth:`send_line`, :meth:`cpu_seconds` and :meth:`end` may be called
-    from any thread, :meth:`read_line` from the one thread that reads.
+    from any thread, :meth:`read_line` from the one thread that reads. Call :meth:`end`
+    once done, whatever happened (it gives the sandbox's uid back); one not ended runs
+    on to its wall cap and is ended at the interpreter's exit.
     """
 
     def __init__(
@@ -127,10 +132,11 @@ class SandboxedProcess:
         if not argv:
             raise SandboxError("a sandboxed command must name a program")
         self.argv = list(argv)
-        self.submission = Path(submission)
+        # Absolute: bubblewrap runs in / and resolves relative paths there.
+        self.submission = Path(submission).absolute()
         self.limits = limits or Limits()
-        self.output = Path(output) if output is not None else None
-        self.binds = dict(binds or {})
+        self.output = Path(output).absolute() if output is not None else None
+        self.binds = {target: Path(source).absolute() for target, source in (binds or {}).items()}
         self.env = dict(env or {})
         self.capture = capture
         self.write_timeout = write_timeout
@@ -139,6 +145,7 @@ class SandboxedProcess:
         self._lock = threading.Lock()
         self._reap_lock = threading.Lock()
         self._write_lock = threading.Lock()
+        self._end_lock = threading.Lock()
         self._reason: Reason | None = None
         self._returncode: int | None = None
         self._rusage_cpu = 0.0
@@ -219,8 +226,8 @@ class SandboxedProcess:
             drop: dict[str, object] = (
                 {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
             )
-            self._popen = subprocess.Popen(  # type: ignore[call-overload]
-                argv,
+            self._popen = spawner.popen(
+                args=argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -251,6 +258,9 @@ class SandboxedProcess:
             thread.start()
             self._threads.append(thread)
         MONITOR.add(self)
+        # A server that exits normally ends its sandboxes; one killed takes them along
+        # through bubblewrap's --die-with-parent.
+        atexit.register(self.kill)
 
     def send_line(self, text: str) -> None:
         """Write one line to its standard input; :class:`OSError` once it cannot receive,
@@ -354,12 +364,17 @@ class SandboxedProcess:
 
     def end(self) -> Outcome:
         """End it (if it still runs) and everything it started; release its identity.
-        Returns how it ended (the same :class:`Outcome` on every later call)."""
+        Returns how it ended (the same :class:`Outcome` on every later call, from any
+        thread)."""
         if self._popen is None:
             raise SandboxError(f"sandboxed {self.command!r} was not started")
-        with self._reap_lock:
-            if self._outcome is not None:
-                return self._outcome
+        with self._end_lock:
+            if self._outcome is None:
+                self._outcome = self._end()
+            return self._outcome
+
+    def _end(self) -> Outcome:
+        """:meth:`end`'s work, done once."""
         if self._reap(block=False) is None:
             self._stop(Reason.ENDED)
             self._reap(block=True)
@@ -367,6 +382,7 @@ class SandboxedProcess:
             # It exited by itself: its namespace's end took every process inside along.
             self._closing.set()
         MONITOR.remove(self)
+        atexit.unregister(self.kill)
         who = self._identity
         assert who is not None
         leftovers = self._leftovers()
@@ -381,13 +397,14 @@ class SandboxedProcess:
         for thread in self._threads:
             thread.join(END_WAIT)
         popen = self._popen
+        assert popen is not None
         for stream in (popen.stdout, popen.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
         with self._reap_lock:
             ended = self._ended_at or time.monotonic()
-            self._outcome = Outcome(
+            return Outcome(
                 reason=self._reason or Reason.ENDED,
                 returncode=self._returncode,
                 cpu_seconds=max(self._usage.cpu, self._rusage_cpu),
@@ -399,7 +416,6 @@ class SandboxedProcess:
                 stderr=bytes(self._stderr),
                 leftovers=leftovers,
             )
-            return self._outcome
 
     def _leftovers(self) -> int:
         """How many of the processes :meth:`_stop` killed still run after up to

@@ -1,9 +1,11 @@
-"""Operating-system services every layer may use: process lifetime, signals and exit.
+"""Operating-system services every layer may use: process lifetime, signals, exit, the
+process table.
 
 :mod:`adjacency.system.lifetime` makes child processes end with their parent;
 :mod:`adjacency.system.signals` lets Ctrl-C stop a long compiled call;
 :mod:`adjacency.system.shutdown` lets a finished command exit without the final
-garbage collection. Input
+garbage collection; :mod:`adjacency.system.proctree` reads the processes of the machine
+from ``/proc`` (trees, owners, CPU time, memory). Input
 limits are not here: they live with the one number parser and file reader,
 :mod:`adjacency.core.text`.
 
