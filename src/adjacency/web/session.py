@@ -36,8 +36,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bots import Limit, Thinking
-from ..core import Color, IllegalMoveError, InvalidSquareError, other
+from ..core import Color, IllegalMoveError, other
 from ..core.details import Detail
+from ..core.errors import AdjacencyError
 from ..core.game import Game, Termination
 from ..core.record import game_from_dict, game_to_dict
 from ..round import finish, moves
@@ -570,10 +571,10 @@ class GameSession:
 _NO_EVAL: tuple[float | None, int | None] = (None, None)
 
 
-def _refused(exc: IllegalMoveError | InvalidSquareError) -> Detail:
+def _refused(exc: AdjacencyError) -> Detail:
     """A bot's answer refused by the position: the refusal's own code (the browser game
-    does not name the bot that answered)."""
-    return refused(exc)
+    does not name the bot that answered), or its words."""
+    return refused(exc) if isinstance(exc, IllegalMoveError) else Detail(str(exc))
 
 
 def _unreachable(reply: object) -> Detail:
