@@ -11,7 +11,7 @@ turns after the clock passed it. Nothing waits for the wall clock.
 Each driver plays through the server's real game objects: the web's
 :class:`~adjacency.web.session.GameSession` (a person's move, resign and abort as the
 HTTP routes call them; a bot's answer through the turn worker's interface,
-:meth:`~adjacency.web.session.GameSession.bot_moved`, with no worker thread: the server's
+:meth:`~adjacency.web.playing.Playing.bot_moved`, with no worker thread: the server's
 bot slots are all taken), and the league's :class:`~adjacency.league.hall.Hall` (moves,
 resign and abort as its routers and the bots' socket call them) on a real store.
 """
@@ -183,7 +183,7 @@ class WebGame:
         self.saved += 1
 
     def play(self, square: str) -> Outcome:
-        return outcome(lambda: self.session.play(square, CALLER))
+        return outcome(lambda: self.session.playing.play(square, CALLER))
 
     def answer(self, square: str) -> Outcome:
         """The bot to move answers ``square`` (as the turn worker hands it over)."""
@@ -191,7 +191,7 @@ class WebGame:
         def answer() -> None:
             with self.session.lock:
                 color = self.session.game.position.turn
-                self.session.bot_moved(color, square, 0.0, (None, None))
+                self.session.playing.bot_moved(color, square, 0.0, (None, None))
 
         return outcome(answer)
 

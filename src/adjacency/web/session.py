@@ -1,14 +1,14 @@
 """One live game in the server: its record, its players, and the person's commands.
 
 A :class:`GameSession` holds the game record and the web layer's data next to
-it (players, time per move, evaluations, playback settings), plays the person's
-moves, runs the clock by the browser game's rules, tells its listeners (event
-streams) about every change and saves it through ``saver``. Every change of the
-game in play is a transition of the round room (:mod:`adjacency.round`), taken by
-:meth:`GameSession.apply`. The other commands are one concern each, held by the
-session: :mod:`.takebacks`, :mod:`.offers`, :mod:`.finishing` (resign, abort) and
-:mod:`.playback` (move now, bot-vs-bot control, hint). Its bot turns run in
-:class:`~adjacency.web.turns.BotTurns`.
+it (players, time per move, evaluations, playback settings), runs the clock by
+the browser game's rules, tells its listeners (event streams) about every change
+and saves it through ``saver``. Every change of the game in play is a transition of
+the round room (:mod:`adjacency.round`), taken by :meth:`GameSession.apply`. The
+commands are one concern each, held by the session: :mod:`.playing` (the person's
+and the bots' moves), :mod:`.takebacks`, :mod:`.offers`, :mod:`.finishing` (resign,
+abort) and :mod:`.playback` (move now, bot-vs-bot control, hint). Its bot turns run
+in :class:`~adjacency.web.turns.BotTurns`, whose host is :class:`~.playing.Playing`.
 
 Concurrency contract: every public method may be called from any thread; a
 re-entrant lock (``lock``) guards the game. Bots think in one worker thread per
@@ -35,29 +35,28 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..bots import Limit, Thinking
-from ..core import Color, IllegalMoveError, other
+from ..core import Color
 from ..core.details import Detail
-from ..core.errors import AdjacencyError
-from ..core.game import Game, Termination
+from ..core.game import Game
 from ..core.record import game_from_dict, game_to_dict
-from ..round import finish, moves
-from ..round.clock import Clock, move_budget
-from ..round.state import Round, Step
+from ..round import moves
+from ..round.clock import Clock
+from ..round.state import Round, Step, snapshot
 from ..round.takeback import takeback
-from ..serving.details import ended, refused
-from ..serving.errors import Forbidden, NotNow
+from ..serving.details import ended
+from ..serving.errors import Forbidden
 from .finishing import Finisher
 from .limits import BotSlots
-from .models import MAX_MOVE_TIME, ClockInfo, GameState, Offer, Viewer
+from .models import ClockInfo, GameState, Offer, Viewer
 from .offers import Offers
 from .playback import Playback
 from .players import Player
+from .playing import NO_EVAL, Playing
 from .seats import Caller, Seats
 from .takebacks import Takebacks
 from .timers import SCHEDULER, Timer
-from .turns import BotTurn, BotTurns
-from .view import Evaluation, describe, game_state, side, thinking_info
+from .turns import BotTurns
+from .view import describe, game_state, side, thinking_info
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +99,7 @@ class GameSession:
         self.time = time_per_move
         self.created = time.time() if created is None else created
         self.evals: list[tuple[float | None, int | None]] = (
-            list(evals) if evals else [_NO_EVAL] * len(game.moves)
+            list(evals) if evals else [NO_EVAL] * len(game.moves)
         )
         self.paused = paused
         self.delay = delay
@@ -116,9 +115,11 @@ class GameSession:
         """Bot vs bot while paused: play one move, then pause again."""
         self.last_move_at = 0.0
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
-        self._turn_started = time.monotonic()
+        self.turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
-        self.turns = BotTurns(self, slots)
+        self.playing = Playing(self)
+        """The person's and the bots' moves (:mod:`.playing`)."""
+        self.turns = BotTurns(self.playing, slots)
         """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
         self.offer: Offer | None = None
         """A rematch or takeback offer waiting for the other player (games between devices)."""
@@ -233,13 +234,14 @@ class GameSession:
         clock = self.clock
         if clock is None:
             return None
-        running = None if clock.running is None else side(clock.running)
+        now = snapshot(self.round_now(), self.now())
+        assert now.clock is not None
         return ClockInfo(
             base=clock.base,
             increment=clock.increment,
-            x=max(0.0, round(clock.left("x"), 3)),
-            o=max(0.0, round(clock.left("o"), 3)),
-            running=running,
+            x=round(now.clock["x"], 3),
+            o=round(now.clock["o"], 3),
+            running=None if now.running is None else side(now.running),
         )
 
     # ----------------------------------------------------------------- clock
@@ -289,9 +291,9 @@ class GameSession:
                 self.run_clock()  # woke early (paused and resumed meanwhile): re-arm
                 return
             self.turns.cancel()
-            self.apply(moves.flag(self.round_now(), time.monotonic(), self._out_of_time(color)))
+            self.apply(moves.flag(self.round_now(), time.monotonic(), self.out_of_time(color)))
 
-    def _out_of_time(self, color: Color) -> Detail:
+    def out_of_time(self, color: Color) -> Detail:
         """The detail of ``color``'s loss on time (its flag fell, or its move came late)."""
         return ended("out-of-time", player=self.named(color))
 
@@ -309,7 +311,7 @@ class GameSession:
         """The game in play as the round room's value (call with the lock held)."""
         return Round.of(self.game, None if self.clock is None else self.clock.value())
 
-    def _adopt(self, after: Round) -> None:
+    def adopt(self, after: Round) -> None:
         """The record and the clock become ``after`` (lock held)."""
         after.write(self.game)
         if self.clock is not None and after.clocks is not None:
@@ -319,7 +321,7 @@ class GameSession:
         """Take a transition's new round (lock held): the record and the clock become it,
         the clock runs by this game's rules and the change is announced."""
         after, _ = step
-        self._adopt(after)
+        self.adopt(after)
         self.run_clock()
         self.changed()
 
@@ -329,9 +331,9 @@ class GameSession:
         self.turns.cancel()
         now = self.now()
         after, _ = takeback(self.round_now(), target, now)
-        self._adopt(after)
+        self.adopt(after)
         del self.evals[target:]
-        self._turn_started = now
+        self.turn_started = now
         self.run_clock()
 
     def message(self) -> str:
@@ -406,82 +408,12 @@ class GameSession:
         """A move was played (call with the lock held): time the next turn, announce it,
         and let a bot to move start thinking."""
         now = time.monotonic()
-        self._turn_started = self.last_move_at = now
+        self.turn_started = self.last_move_at = now
         self.run_clock()
         self.changed()
         self.turns.ensure()
 
     # ------------------------------------------- the turn worker's interface
-
-    def keeps_bots(self) -> bool:
-        """Whether the game may need its bots again: not closed, not over, and attended."""
-        return not (self.closed or self.game.is_over or not self.attended())
-
-    def bot_turn(self) -> BotTurn | None:
-        """The bot turn to play now (see :class:`~adjacency.web.turns.TurnHost`)."""
-        game = self.game
-        if not self.keeps_bots():
-            return None
-        color = game.position.turn
-        player = self.players[color]
-        if not player.is_bot or player.spec is None:
-            return None
-        bot_game = self.mode == "bot-bot"
-        if bot_game and self.paused and not self.step:
-            return None
-        wait = self.last_move_at + self.delay - time.monotonic() if bot_game else 0.0
-        if self.step:
-            wait = 0.0
-        cap = min(self.time, player.time_cap or self.time)
-        if self.clock is not None:
-            cap = min(MAX_MOVE_TIME, player.time_cap or MAX_MOVE_TIME)
-            left = self.clock.left(color)
-            cap = move_budget(left, self.clock.increment, game.position.plies_left, cap)
-        limit = Limit(time=cap)
-        return BotTurn(color, player.spec, player.name, game.position, limit, wait)
-
-    def bot_thinking(self, report: Thinking | None) -> None:
-        """A bot started thinking (``None``: its clock starts and is saved) or published
-        ``report`` (sent to the listeners as a ``thinking`` event)."""
-        thinking = self.turns.thinking
-        if report is None or thinking is None:
-            self.run_clock()  # a bot's clock runs while it thinks
-            self.changed(save=self.clock is not None)  # the clock's start is stored
-            return
-        info = thinking_info(thinking[0], thinking[1], report)
-        self.broadcast("thinking", info.model_dump_json())
-
-    def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
-        """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran out
-        (it loses on time) or the move is illegal (it forfeits)."""
-        now = time.monotonic()
-        late = self._out_of_time(color)
-        after, happened = moves.answer(
-            self.round_now(), move, now, seconds, late, _unreachable, _refused, longest=None
-        )
-        if after.is_over and len(after.moves) == len(self.game.moves):
-            self.turns.cancel()  # lost on time or by an illegal move
-            self.apply((after, happened))
-            return
-        self._adopt(after)
-        self.evals.append(evaluation)
-        self.step = False
-        self.after_move()
-
-    def bot_failed(
-        self, color: Color, termination: Termination | None, detail: str | Detail
-    ) -> None:
-        """The bot of ``color`` could not answer
-        (:meth:`~adjacency.web.turns.TurnHost.bot_failed`): it forfeits with ``termination``,
-        or with ``None`` the game ends without a result."""
-        if self.game.is_over:
-            return
-        words = Detail(detail) if isinstance(detail, str) else detail
-        now, state = time.monotonic(), self.round_now()
-        if termination is None:
-            self.apply(finish.abandon(state, words, now))
-        else:
-            self.apply(finish.forfeit(state, color, termination, words, now))
 
     # -------------------------------------------------------------- actions
 
@@ -507,51 +439,6 @@ class GameSession:
                 )
             return self.viewer(caller)
 
-    def play(self, square: str, caller: Caller) -> GameState:
-        """Play the person's move; raise ``NotNow``, ``Forbidden`` or ``IllegalMoveError``."""
-        with self.lock:
-            game = self.game
-            if game.is_over:
-                raise NotNow(
-                    f"the game is over ({self.message()}); start a new game", code="game_over"
-                )
-            turn = game.position.turn
-            player = self.players[turn]
-            if player.is_bot:
-                doing = "is thinking" if self.turns.thinking else "is to move"
-                raise NotNow(
-                    f"it is {turn.upper()}'s turn and {player.name} (a bot) {doing}; "
-                    "wait for its move",
-                    code="not_your_turn",
-                    params={"side": turn.upper(), "name": player.name},
-                )
-            seats = self.seats
-            if not seats.holds(caller, turn) and seats.holds(Caller(caller.client), other(turn)):
-                raise NotNow(
-                    f"it is {turn.upper()}'s turn; wait for {player.name}'s move",
-                    code="not_your_turn",
-                    params={"side": turn.upper(), "name": player.name},
-                )
-            self.seats.require(caller, turn, "move")
-            now = time.monotonic()
-            late = self._out_of_time(turn)
-            # An illegal move raises before anything changes.
-            after, _ = moves.play(self.round_now(), square, now, now - self._turn_started, late)
-            if after.is_over and len(after.moves) == len(game.moves):  # its flag fell first
-                self.turns.cancel()
-                self.apply((after, ()))
-                raise NotNow(
-                    f"your time ran out before the move: {turn.upper()} loses on time",
-                    code="time_ran_out",
-                    params={"side": turn.upper()},
-                )
-            self._adopt(after)
-            self.offer = None  # a move answers any offer: it lapses
-            self.evals.append(_NO_EVAL)
-            self.seats.claim(caller)  # the move was accepted: its token's seat is held now
-            self.after_move()
-            return self._state()
-
     def close(self, reason: str | None = None, code: str = "closed") -> None:
         """Stop any search and release the bots (server shutdown or deletion).
 
@@ -566,17 +453,3 @@ class GameSession:
             if self._flag_timer is not None:
                 self._flag_timer.cancel()
             self.turns.close()
-
-
-_NO_EVAL: tuple[float | None, int | None] = (None, None)
-
-
-def _refused(exc: AdjacencyError) -> Detail:
-    """A bot's answer refused by the position: the refusal's own code (the browser game
-    does not name the bot that answered), or its words."""
-    return refused(exc) if isinstance(exc, IllegalMoveError) else Detail(str(exc))
-
-
-def _unreachable(reply: object) -> Detail:
-    """A bot's answer that is not text (the browser game's bots answer text only)."""
-    return Detail(f"not a square: {reply!r}")
