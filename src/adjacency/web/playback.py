@@ -52,7 +52,7 @@ class Playback:
                 session.paused = True
                 session.step = True
                 session.last_move_at = 0.0
-            session.run_clock()
+            session.clock_rules.run()
             session.changed()
             session.turns.ensure()
             return session.state()

@@ -68,7 +68,7 @@ class Playing:
                 )
             session.seats.require(caller, turn, "move")
             now = session.now()
-            late = session.out_of_time(turn)
+            late = session.clock_rules.out_of_time(turn)
             # An illegal move raises before anything changes.
             thought = now - session.turn_started
             after, _ = moves.play(session.round_now(), square, now, thought, late)
@@ -122,7 +122,7 @@ class Playing:
         session = self._session
         thinking = session.turns.thinking
         if report is None or thinking is None:
-            session.run_clock()  # a bot's clock runs while it thinks
+            session.clock_rules.run()  # a bot's clock runs while it thinks
             session.changed(save=session.clock is not None)  # the clock's start is stored
             return
         info = thinking_info(thinking[0], thinking[1], report)
@@ -133,7 +133,7 @@ class Playing:
         (it loses on time) or the move is illegal (it forfeits)."""
         session = self._session
         now = session.now()
-        late = session.out_of_time(color)
+        late = session.clock_rules.out_of_time(color)
         after, happened = moves.answer(
             session.round_now(), move, now, seconds, late, _unreachable, _refused, longest=None
         )

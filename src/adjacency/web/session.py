@@ -1,13 +1,13 @@
 """One live game in the server: its record, its players, and the person's commands.
 
 A :class:`GameSession` holds the game record and the web layer's data next to
-it (players, time per move, evaluations, playback settings), runs the clock by
-the browser game's rules, tells its listeners (event streams) about every change
-and saves it through ``saver``. Every change of the game in play is a transition of
-the round room (:mod:`adjacency.round`), taken by :meth:`GameSession.apply`. The
-commands are one concern each, held by the session: :mod:`.playing` (the person's
-and the bots' moves), :mod:`.takebacks`, :mod:`.offers`, :mod:`.finishing` (resign,
-abort) and :mod:`.playback` (move now, bot-vs-bot control, hint). Its bot turns run
+it (players, time per move, evaluations, playback settings), tells its listeners
+(event streams) about every change and saves it through ``saver``. Every change of
+the game in play is a transition of the round room (:mod:`adjacency.round`), taken by
+:meth:`GameSession.apply`. The rest is one concern each, held by the session:
+:mod:`.clock_rules` (when the clock runs, the flag timer), :mod:`.playing` (the
+person's and the bots' moves), :mod:`.takebacks`, :mod:`.offers`, :mod:`.finishing`
+(resign, abort) and :mod:`.playback` (move now, bot-vs-bot control, hint). Its bot turns run
 in :class:`~adjacency.web.turns.BotTurns`, whose host is :class:`~.playing.Playing`.
 
 Concurrency contract: every public method may be called from any thread; a
@@ -36,25 +36,23 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Color
-from ..core.details import Detail
 from ..core.game import Game
 from ..core.record import game_from_dict, game_to_dict
-from ..round import moves
 from ..round.clock import Clock
-from ..round.state import Round, Step, snapshot
+from ..round.state import Round, Step
 from ..round.takeback import takeback
-from ..serving.details import ended
 from ..serving.errors import Forbidden
+from .clock_rules import ClockRules
 from .finishing import Finisher
 from .limits import BotSlots
-from .models import ClockInfo, GameState, Offer, Viewer
+from .models import GameState, Offer, Viewer
 from .offers import Offers
 from .playback import Playback
 from .players import Player
 from .playing import NO_EVAL, Playing
 from .seats import Caller, Seats
 from .takebacks import Takebacks
-from .timers import SCHEDULER, Timer
+from .timers import SCHEDULER
 from .turns import BotTurns
 from .view import describe, game_state, side, thinking_info
 
@@ -91,7 +89,6 @@ class GameSession:
         self.id = game_id
         self.clock = clock
         """The game's clocks, or ``None`` (then bots think ``time`` seconds a move)."""
-        self._flag_timer: Timer | None = None
         self.seats = Seats() if seats is None else seats
         """Who may act (owner, seat holders, token digests); see :mod:`.seats`."""
         self.game = game
@@ -117,6 +114,8 @@ class GameSession:
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
         self.turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
+        self.clock_rules = ClockRules(self)
+        """When the clock runs, and the flag timer (:mod:`.clock_rules`)."""
         self.playing = Playing(self)
         """The person's and the bots' moves (:mod:`.playing`)."""
         self.turns = BotTurns(self.playing, slots)
@@ -133,7 +132,7 @@ class GameSession:
         """A person's resign and abort (:mod:`.finishing`)."""
         self.playback = Playback(self)
         """The bot controls and hints (:mod:`.playback`)."""
-        self.run_clock()
+        self.clock_rules.run()
 
     # ------------------------------------------------------------ persistence
 
@@ -226,76 +225,9 @@ class GameSession:
             paused=self.paused,
             delay=self.delay,
             can_undo=self.takebacks.undo_target() is not None,
-            clock=self._clock_info(),
+            clock=self.clock_rules.info(),
             waiting=self.turns.waiting,
         ).model_copy(update={"offer": self.offer, "rematch": self.rematch})
-
-    def _clock_info(self) -> ClockInfo | None:
-        clock = self.clock
-        if clock is None:
-            return None
-        now = snapshot(self.round_now(), self.now())
-        assert now.clock is not None
-        return ClockInfo(
-            base=clock.base,
-            increment=clock.increment,
-            x=round(now.clock["x"], 3),
-            o=round(now.clock["o"], 3),
-            running=None if now.running is None else side(now.running),
-        )
-
-    # ----------------------------------------------------------------- clock
-
-    def run_clock(self) -> None:
-        """Start or stop the clock for the current state and arm the flag timer (call
-        with the lock held, or from the constructor).
-
-        The browser game's rules of when a clock runs: a person's while they are to
-        move, from the first move of the game on (the first mover's first move is
-        untimed, so a game between devices does not tick before the friend arrives); a
-        bot's only while it thinks (not during the bot-vs-bot viewing delay, a pause, or
-        while it is stopped because no page watches its game). A side whose clock
-        reaches zero loses on time then (the flag timer, one entry of the shared
-        scheduler), whatever the score."""
-        clock = self.clock
-        if clock is None:
-            return
-        if self._flag_timer is not None:
-            self._flag_timer.cancel()
-            self._flag_timer = None
-        game = self.game
-        if game.is_over or self.closed or not game.moves:
-            clock.stop()
-            return
-        turn = game.position.turn
-        thinking = self.turns.thinking
-        if self.players[turn].is_bot and (thinking is None or thinking[0] != turn):
-            clock.stop()
-            return
-        if clock.running != turn:
-            clock.stop()
-            clock.start(turn)
-        plies = len(game.moves)
-        self._flag_timer = SCHEDULER.call_later(
-            max(0.0, clock.left(turn)) + 0.02, lambda: self._check_flag(plies)
-        )
-
-    def _check_flag(self, plies: int) -> None:
-        """The flag timer: if the side to move is still out of time, it loses on time."""
-        with self.lock:
-            clock, game = self.clock, self.game
-            if clock is None or game.is_over or len(game.moves) != plies or clock.running is None:
-                return
-            color = clock.running
-            if clock.left(color) > 0:
-                self.run_clock()  # woke early (paused and resumed meanwhile): re-arm
-                return
-            self.turns.cancel()
-            self.apply(moves.flag(self.round_now(), time.monotonic(), self.out_of_time(color)))
-
-    def out_of_time(self, color: Color) -> Detail:
-        """The detail of ``color``'s loss on time (its flag fell, or its move came late)."""
-        return ended("out-of-time", player=self.named(color))
 
     def named(self, color: Color) -> str:
         """``color``'s player as this game's details name it: ``X (Ada)``."""
@@ -322,7 +254,7 @@ class GameSession:
         the clock runs by this game's rules and the change is announced."""
         after, _ = step
         self.adopt(after)
-        self.run_clock()
+        self.clock_rules.run()
         self.changed()
 
     def rewind(self, target: int) -> None:
@@ -334,7 +266,7 @@ class GameSession:
         self.adopt(after)
         del self.evals[target:]
         self.turn_started = now
-        self.run_clock()
+        self.clock_rules.run()
 
     def message(self) -> str:
         return describe(
@@ -382,7 +314,7 @@ class GameSession:
             if not self.attended() and self.turns.thinking is not None:
                 log.info("game %s abandoned by its page: stopping its bot", self.id)
                 self.turns.cancel()
-                self.run_clock()  # a stopped bot's clock stops with it
+                self.clock_rules.run()  # a stopped bot's clock stops with it
                 self.changed()
 
     def broadcast(self, event: str, data: str) -> None:
@@ -409,7 +341,7 @@ class GameSession:
         and let a bot to move start thinking."""
         now = time.monotonic()
         self.turn_started = self.last_move_at = now
-        self.run_clock()
+        self.clock_rules.run()
         self.changed()
         self.turns.ensure()
 
@@ -450,6 +382,5 @@ class GameSession:
             if reason is not None and not self.closed:
                 self.broadcast(CLOSED, json.dumps({"reason": reason, "code": code}))
             self.closed = True
-            if self._flag_timer is not None:
-                self._flag_timer.cancel()
+            self.clock_rules.cancel()
             self.turns.close()
