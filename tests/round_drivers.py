@@ -11,7 +11,7 @@ turns after the clock passed it. Nothing waits for the wall clock.
 Each driver plays through the server's real game objects: the web's
 :class:`~adjacency.web.session.GameSession` (a person's move, resign and abort as the
 HTTP routes call them; a bot's answer through the turn worker's interface,
-:meth:`~adjacency.web.session.GameSession.bot_moved`, with no worker thread: the server's
+:meth:`~adjacency.web.playing.Playing.bot_moved`, with no worker thread: the server's
 bot slots are all taken), and the league's :class:`~adjacency.league.hall.Hall` (moves,
 resign and abort as its routers and the bots' socket call them) on a real store.
 """
@@ -40,6 +40,7 @@ from adjacency.league.store import LeagueStore, Member
 from adjacency.round import clock as round_clock
 from adjacency.round.clock import Clock
 from adjacency.serving.errors import WebError
+from adjacency.web import clock_rules as web_clock_rules
 from adjacency.web import session as web_session
 from adjacency.web.limits import BotSlots
 from adjacency.web.players import Player
@@ -97,7 +98,8 @@ def mock_clock() -> Iterator[tuple[FakeTime, FakeScheduler]]:
     with pytest.MonkeyPatch.context() as patch:
         for module in (round_clock, web_session, league_games, league_live):
             patch.setattr(module, "time", clock)
-        patch.setattr(web_session, "SCHEDULER", scheduler)
+        for module in (web_session, web_clock_rules):  # the web's timers: its flag, the abandonment
+            patch.setattr(module, "SCHEDULER", scheduler)
         yield clock, scheduler
 
 
@@ -183,7 +185,7 @@ class WebGame:
         self.saved += 1
 
     def play(self, square: str) -> Outcome:
-        return outcome(lambda: self.session.play(square, CALLER))
+        return outcome(lambda: self.session.playing.play(square, CALLER))
 
     def answer(self, square: str) -> Outcome:
         """The bot to move answers ``square`` (as the turn worker hands it over)."""
@@ -191,15 +193,15 @@ class WebGame:
         def answer() -> None:
             with self.session.lock:
                 color = self.session.game.position.turn
-                self.session.bot_moved(color, square, 0.0, (None, None))
+                self.session.playing.bot_moved(color, square, 0.0, (None, None))
 
         return outcome(answer)
 
     def resign(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.resign(color, CALLER))
+        return outcome(lambda: self.session.finisher.resign(color, CALLER))
 
     def abort(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.abort(color, CALLER))
+        return outcome(lambda: self.session.finisher.abort(color, CALLER))
 
     def timers(self) -> None:
         self.scheduler.fire_due()

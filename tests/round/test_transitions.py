@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from adjacency.core import IllegalMoveError, Position, other
 from adjacency.core.details import Detail
-from adjacency.core.errors import InvalidSquareError
+from adjacency.core.errors import AdjacencyError, InvalidSquareError
 from adjacency.core.game import Game, Termination
 from adjacency.round.clock import Clocks
 from adjacency.round.finish import NotAllowed, abandon, abort, forfeit, resign
@@ -33,7 +33,7 @@ def not_a_square(reply: object) -> Detail:
     return Detail(f"not a square: {reply!r}")
 
 
-def refused(exc: IllegalMoveError | InvalidSquareError) -> Detail:
+def refused(exc: AdjacencyError) -> Detail:
     return Detail(f"refused: {exc}")
 
 

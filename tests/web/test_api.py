@@ -194,7 +194,7 @@ def test_bots_are_released_when_the_game_ends(client: TestClient) -> None:
     s = create(client, o=bot(2), rounds=1)
     client.post(f"/api/games/{s['id']}/moves", json={"square": "c1"})
     assert wait_plies(client, s["id"], 2)["status"] == "over"
-    turns = client.app.state.manager.get(s["id"])._turns  # type: ignore[attr-defined]
+    turns = client.app.state.manager.get(s["id"]).turns  # type: ignore[attr-defined]
     wait_until(lambda: not turns._busy and not turns._bots, what="the bots to be released")
 
 

@@ -8,6 +8,10 @@ messages to members through :attr:`Games.connections` (kept by the hall) and cal
 
 Contract, in the server's event loop (one thread, no locks):
 
+* every change of a game in play (a move, an illegal answer, a flag, a forfeit, a
+  resignation, an abort, the server's abandonment) is a transition of the round room
+  (:mod:`adjacency.round`), taken into the game's record and clock (:meth:`Games._take`);
+  the league words the ends in its own details;
 * the side to move's clock runs from the moment it is asked (:meth:`Games._ask`);
   a timer ends the game on time when the clock runs out, whoever is connected;
 * every callback that arrives late (a timer, a house move) checks the game's
@@ -41,7 +45,10 @@ from ..core.position import other
 from ..core.record import game_to_text
 from ..core.text import quote
 from ..ratings.glicko import Glicko
+from ..round import finish, moves
 from ..round.clock import Clock
+from ..round.moves import MAX_MOVE_CHARS
+from ..round.state import Round, Step
 from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .event_store import clock_text
@@ -71,10 +78,6 @@ HOUSE_OVERHEAD = 0.1
 """Seconds a house move keeps in reserve for the executor's dispatch (on top of the
 clock's own reserve)."""
 
-
-MAX_MOVE_CHARS = 8
-"""The longest text that could name a square (``p16`` on the largest board is 3): a longer
-answer is not looked at further, and is quoted cut short."""
 
 ANSWER_CHARS = 40
 """Characters of a malformed answer that a game's detail repeats at most."""
@@ -184,7 +187,7 @@ class Games:
         for task in list(self._house_tasks):
             task.cancel()
         for live in list(self.live.values()):
-            live.game.abandon(reason)
+            self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
             try:  # the moves so far are kept with the aborted game
                 self.store.abort_game(
                     live.id, reason, game_to_text(live.game), len(live.game.moves)
@@ -378,8 +381,9 @@ class Games:
         if left > 0:  # the timer fired a little early: look again when it is really up
             live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
             return
-        mover = live.member(color)
-        self._forfeit(live, Termination.TIME_FORFEIT, self._time_loss(mover))
+        step = moves.flag(self._round(live), time.monotonic(), self._time_loss(live.member(color)))
+        if self._take(live, step).is_over:
+            self._finish(live)
 
     def present(self) -> set[int]:
         """The people whose play page is open now (the hall knows; none here)."""
@@ -462,7 +466,8 @@ class Games:
         :meth:`_own_person_game`."""
         live, color = self._own_person_game(member, game_id, "resign")
         self._spend_clock(live)
-        live.game.forfeit(color, Termination.RESIGNATION, ended("resigned", player=member.name))
+        detail = ended("resigned", player=member.name)
+        self._take(live, finish.resign(self._round(live), color, detail, time.monotonic()))
         self._finish(live)
         return live
 
@@ -480,7 +485,8 @@ class Games:
                 "your first move; resign instead"
             )
         self._spend_clock(live)
-        live.game.abandon(ended("aborted", player=member.name))
+        detail = ended("aborted", player=member.name)
+        self._take(live, finish.abort(self._round(live), color, detail, time.monotonic()))
         game = live.game
         try:
             self.store.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
@@ -501,6 +507,7 @@ class Games:
         for a move held for the pace (its clock was stopped as the move came in)."""
         color = live.game.position.turn
         mover = live.member(color)
+        plies = len(live.game.moves)
         now = time.monotonic()
         spent = now - live.clock.since
         if thought is not None:
@@ -508,25 +515,22 @@ class Games:
             live.clock.start(color, now)  # charged already: the held time is not its
         if live.timer is not None:
             live.timer.cancel()
-        in_time = live.clock.moved(color, now)
+        name = mover.name
+
+        def not_a_square(reply: object) -> Detail:
+            return ended("not-a-square", player=name, move=describe_answer(reply))
+
+        def refusal(exc: AdjacencyError) -> Detail:
+            if isinstance(exc, IllegalMoveError):  # occupied, off the board, not a square name
+                return refused(exc, name)
+            return Detail(f"{name} answered: {exc}")
+
+        late = ended("late", player=name)
+        step = moves.answer(self._round(live), square, now, spent, late, not_a_square, refusal)
         live.used[color] += spent
-        if not in_time:
-            self._forfeit(live, Termination.TIME_FORFEIT, ended("late", player=mover.name))
-            return
-        if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
-            self._forfeit(
-                live,
-                Termination.ILLEGAL_MOVE,
-                ended("not-a-square", player=mover.name, move=describe_answer(square)),
-            )
-            return
-        try:
-            live.game.play(square, spent)
-        except IllegalMoveError as exc:  # occupied, off the board, not a square name
-            self._forfeit(live, Termination.ILLEGAL_MOVE, refused(exc, mover.name))
-            return
-        except AdjacencyError as exc:
-            self._forfeit(live, Termination.ILLEGAL_MOVE, f"{mover.name} answered: {exc}")
+        after = self._take(live, step)
+        if after.is_over and len(after.moves) == plies:  # lost on time or by an illegal answer
+            self._finish(live)
             return
         if live.move_time is not None:
             live.clock.remaining[color] = live.move_time
@@ -536,8 +540,26 @@ class Games:
             self._ask(live)
 
     def _forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
-        live.game.forfeit(live.game.position.turn, termination, detail)
+        """The side to move loses with ``termination`` (a house bot's crash, a bot's own
+        failure), then the game is stored."""
+        words = Detail(detail) if isinstance(detail, str) else detail
+        turn = live.game.position.turn
+        self._take(
+            live, finish.forfeit(self._round(live), turn, termination, words, time.monotonic())
+        )
         self._finish(live)
+
+    def _round(self, live: LiveGame) -> Round:
+        """The game in play as the round room's value."""
+        return Round.of(live.game, live.clock.value())
+
+    def _take(self, live: LiveGame, step: Step) -> Round:
+        """A transition's new round: the record and the clock become it; returned."""
+        after, _ = step
+        after.write(live.game)
+        if after.clocks is not None:
+            live.clock.set(after.clocks)
+        return after
 
     def _finish(self, live: LiveGame) -> None:
         """Store the ended game and its ratings (one transaction), tell both sides."""

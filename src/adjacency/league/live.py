@@ -20,6 +20,7 @@ from ..core.details import Detail
 from ..core.errors import AdjacencyError
 from ..core.game import Game, Termination
 from ..round.clock import SAFETY, Clock, move_budget
+from ..round.state import Round, snapshot
 from ..serving.details import detail_fields, english
 from .store import Member
 
@@ -163,8 +164,11 @@ def game_aborted(game_id: int, detail: Detail) -> dict[str, Any]:
 
 
 def state(live: LiveGame) -> dict[str, Any]:
-    """What a page shows of a live game (cells in a1, b1, ... order)."""
+    """What a page shows of a live game (cells in a1, b1, ... order), filled from the
+    round's snapshot of it now."""
+    now = snapshot(Round.of(live.game, live.clock.value()), time.monotonic())
     position = live.game.position
+    assert now.clock is not None  # a league game always has its clock
     return {
         "id": live.id,
         "status": "playing",
@@ -172,12 +176,12 @@ def state(live: LiveGame) -> dict[str, Any]:
         "o": live.o.name,
         "rows": position.rows,
         "cols": position.cols,
-        "start": live.game.start.fen(),
-        "fen": position.fen(),
-        "turn": position.turn,
-        "moves": [m.square for m in live.game.moves],
-        "score": list(position.score),
-        "clock": {"x": round(live.clock.left("x"), 2), "o": round(live.clock.left("o"), 2)},
+        "start": now.start,
+        "fen": now.fen,
+        "turn": now.turn,
+        "moves": list(now.moves),
+        "score": list(now.score),
+        "clock": {c: round(left, 2) for c, left in now.clock.items()},
         "result": None,
         "termination": None,
         "detail": "",

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ..core import Color, IllegalMoveError, other
 from ..core.details import Detail
-from ..core.errors import AdjacencyError, InvalidSquareError
+from ..core.errors import AdjacencyError
 from ..core.game import Move, Termination
 from .state import Ended, Moved, Round, Step
 
@@ -22,8 +22,9 @@ MAX_MOVE_CHARS = 8
 """The longest text that could name a square (``p16`` on the largest board is 3): a
 longer answer is no square, whatever it says."""
 
-Refusal = Callable[[IllegalMoveError | InvalidSquareError], Detail]
-"""Words a server gives an illegal answer's refusal (the position's own error)."""
+Refusal = Callable[[AdjacencyError], Detail]
+"""Words a server gives an illegal answer's refusal (the position's own error:
+:class:`IllegalMoveError` for a square it refuses, or another of the core's errors)."""
 
 
 def start_turn(state: Round, now: float) -> Round:
@@ -89,8 +90,8 @@ def answer(
     on time (``late``), whatever the reply; else its clock is charged (the increment
     added: the turn is over) and a legal move is played as :func:`play` plays it, while
     anything else loses by illegal move: not text, or text longer than ``longest``
-    (``None``: no limit), as ``not_a_square(reply)``; refused by the position, as
-    ``refused(error)``."""
+    (``None``: no limit), as ``not_a_square(reply)``; refused by the position (any of
+    the core's errors), as ``refused(error)``."""
     if state.is_over:
         return state, ()
     color = state.turn
@@ -104,10 +105,8 @@ def answer(
         return _lose(charged, color, Termination.ILLEGAL_MOVE, not_a_square(reply))
     try:
         state.position.play(reply)
-    except (IllegalMoveError, InvalidSquareError) as exc:
+    except AdjacencyError as exc:  # occupied, off the board, not a square name
         return _lose(charged, color, Termination.ILLEGAL_MOVE, refused(exc))
-    except AdjacencyError as exc:  # any other refusal of the text: its own words
-        return _lose(charged, color, Termination.ILLEGAL_MOVE, Detail(str(exc)))
     return play(state, reply, now, seconds, late)
 
 

@@ -151,17 +151,17 @@ class GameManager:
             event = "Game between devices" if old.seats.invite else "Casual game"
             game = Game(fresh, players["x"].name, players["o"].name, event=event)
             session = self._add(game, players, old.time, seats, old.delay, clock)  # old speed
-            old.made_rematch(session.id)  # both players' pages switch to it
+            old.offers.made_rematch(session.id)  # both players' pages switch to it
         session.touch()
         return session
 
     def offer(self, game_id: str, kind: OfferKind, caller: Caller) -> GameSession:
         """Offer the other player of a game between devices a rematch or a takeback
-        (see :meth:`GameSession.make_offer`); when they had offered the same, it is
+        (see :meth:`.offers.Offers.make`); when they had offered the same, it is
         accepted now. Returns the game the caller should show: the rematch once made,
         else this one."""
         session = self.get(game_id)
-        pending, _ = session.make_offer(kind, caller)
+        pending, _ = session.offers.make(kind, caller)
         if pending is None:
             return session
         return self.answer(game_id, True, caller)
@@ -172,7 +172,7 @@ class GameManager:
         swapped). Returns the game the caller should show next."""
         session = self.get(game_id)
         with session.lock:
-            offer = session.answer_offer(accept, caller)
+            offer = session.offers.answer(accept, caller)
             if accept and offer.kind == "rematch":
                 return self.rematch(game_id, caller)
         return session
@@ -288,7 +288,7 @@ class GameManager:
                 )
             self._hinting[game_id] = self._hinting.get(game_id, 0) + 1
         try:
-            return session.hint(self.hints, caller)
+            return session.playback.hint(self.hints, caller)
         finally:
             with self._lock:
                 self._hinting[game_id] -= 1
