@@ -274,3 +274,32 @@ def test_the_adapter_fills_each_parameter_by_type_and_name(tmp_path: Path) -> No
     assert "move(Button[][] buttons <- buttons, String type=minimax, Integer depth=4)" in (
         typed.stdout
     )
+
+
+def test_building_inside_the_project_twice_reads_no_output_as_sources(tmp_path: Path) -> None:
+    """``adjacency project build .`` from the project's folder, with the default output
+    folder inside it: the second build skips the first one's output (no "two copies")."""
+    project = write(tmp_path / "project", PLAYER_STRING)
+    for _ in range(2):
+        done = adjacency("project", "build", ".", cwd=project)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "compiled 1 source file(s)" in done.stdout
+    assert (project / "adjacency-build" / "classes" / "bots" / "Bot.class").is_file()
+
+
+def test_a_bot_left_out_for_its_imports_is_named_when_no_bot_is_found(tmp_path: Path) -> None:
+    alert = {
+        "src/Bot.java": "import javafx.scene.control.Alert;\nimport javafx.scene.control.Button;"
+        "\n\npublic class Bot {\n    public int[] move(Button[][] b) {\n"
+        "        new Alert(null);\n        return new int[] {0, 0};\n    }\n}\n",
+        "src/Util.java": "public class Util {\n}\n",
+    }
+    done = adjacency(
+        "project", "build", str(write(tmp_path / "p", alert)), "--out", "b", cwd=tmp_path
+    )
+    assert done.returncode == 2
+    assert "no bot in the project" in done.stderr
+    assert "left out of the build:\n  src/Bot.java: needs JavaFX beyond the stand-ins: " in (
+        done.stderr
+    )
+    assert "javafx.scene.control.Alert" in done.stderr
