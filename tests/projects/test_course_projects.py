@@ -142,29 +142,35 @@ def test_a_course_project_builds_unedited_and_plays_its_own_moves(
         assert "stand-in" in output and "needs JavaFX beyond the stand-ins" in output
 
 
-def test_a_bot_with_arguments_gets_them_from_the_command_line(tmp_path: Path) -> None:
-    """``Bot(int algorithm, char self, char enemy)``: without the algorithm the build says
-    what is missing; with ``--bot ... --arg 2`` the cmd: spec passes it and the bot plays
-    algorithm 2 (from the bottom), its marks given by the side it plays."""
+def test_a_bot_without_its_arguments_is_refused_naming_them(tmp_path: Path) -> None:
+    """``Bot(int algorithm, char self, char enemy)`` with no argument: the build says which
+    parameter the command line must give."""
     project = write(tmp_path / "project", ALGORITHM)
     refused = adjacency("project", "build", str(project), "--out", "b", cwd=tmp_path)
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert "int algorithm" in refused.stderr and "needs 1 argument" in refused.stderr
+    assert "needs 1 argument(s) after the class name (int algorithm), got 0" in refused.stderr
+
+
+def test_a_bot_with_arguments_gets_them_from_the_command_line(tmp_path: Path) -> None:
+    """With ``--bot ... --arg 2`` the cmd: spec passes the argument and the bot plays its
+    algorithm 2 (from the bottom), its marks given by the side it plays."""
+    project = write(tmp_path / "project", ALGORITHM)
     spec, _ = build(project, tmp_path / "build", "--bot", "ai.search.Bot", "--arg", "2")
     assert spec.endswith("adjacency.kit.Main ai.search.Bot 2")
     assert_plays_its_rule(spec, tmp_path, from_top=False)
 
 
-def test_a_manifest_chooses_among_two_bots_and_without_it_both_are_listed(
-    tmp_path: Path,
-) -> None:
+def test_two_bots_without_a_manifest_are_listed_with_their_commands(tmp_path: Path) -> None:
     project = write(tmp_path / "project", TWO_BOTS)
     refused = adjacency("project", "build", str(project), "--out", "b", cwd=tmp_path)
     assert refused.returncode == 2
     assert "2 bots in the project" in refused.stderr
     for name in ("bots.BottomBot", "bots.TopBot"):
         assert f"adjacency.kit.Main {name}" in refused.stderr  # a cmd: line for each
-    (project / "adjacency-bot.json").write_text(MANIFEST_BOTTOM)
+
+
+def test_a_manifest_chooses_among_two_bots(tmp_path: Path) -> None:
+    project = write(tmp_path / "project", {**TWO_BOTS, "adjacency-bot.json": MANIFEST_BOTTOM})
     spec, _ = build(project, tmp_path / "build")
     assert spec.endswith("adjacency.kit.Main bots.BottomBot")
     assert_plays_its_rule(spec, tmp_path, from_top=False)
