@@ -142,29 +142,35 @@ def test_a_course_project_builds_unedited_and_plays_its_own_moves(
         assert "stand-in" in output and "needs JavaFX beyond the stand-ins" in output
 
 
-def test_a_bot_with_arguments_gets_them_from_the_command_line(tmp_path: Path) -> None:
-    """``Bot(int algorithm, char self, char enemy)``: without the algorithm the build says
-    what is missing; with ``--bot ... --arg 2`` the cmd: spec passes it and the bot plays
-    algorithm 2 (from the bottom), its marks given by the side it plays."""
+def test_a_bot_without_its_arguments_is_refused_naming_them(tmp_path: Path) -> None:
+    """``Bot(int algorithm, char self, char enemy)`` with no argument: the build says which
+    parameter the command line must give."""
     project = write(tmp_path / "project", ALGORITHM)
     refused = adjacency("project", "build", str(project), "--out", "b", cwd=tmp_path)
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert "int algorithm" in refused.stderr and "needs 1 argument" in refused.stderr
+    assert "needs 1 argument(s) after the class name (int algorithm), got 0" in refused.stderr
+
+
+def test_a_bot_with_arguments_gets_them_from_the_command_line(tmp_path: Path) -> None:
+    """With ``--bot ... --arg 2`` the cmd: spec passes the argument and the bot plays its
+    algorithm 2 (from the bottom), its marks given by the side it plays."""
+    project = write(tmp_path / "project", ALGORITHM)
     spec, _ = build(project, tmp_path / "build", "--bot", "ai.search.Bot", "--arg", "2")
     assert spec.endswith("adjacency.kit.Main ai.search.Bot 2")
     assert_plays_its_rule(spec, tmp_path, from_top=False)
 
 
-def test_a_manifest_chooses_among_two_bots_and_without_it_both_are_listed(
-    tmp_path: Path,
-) -> None:
+def test_two_bots_without_a_manifest_are_listed_with_their_commands(tmp_path: Path) -> None:
     project = write(tmp_path / "project", TWO_BOTS)
     refused = adjacency("project", "build", str(project), "--out", "b", cwd=tmp_path)
     assert refused.returncode == 2
     assert "2 bots in the project" in refused.stderr
     for name in ("bots.BottomBot", "bots.TopBot"):
         assert f"adjacency.kit.Main {name}" in refused.stderr  # a cmd: line for each
-    (project / "adjacency-bot.json").write_text(MANIFEST_BOTTOM)
+
+
+def test_a_manifest_chooses_among_two_bots(tmp_path: Path) -> None:
+    project = write(tmp_path / "project", {**TWO_BOTS, "adjacency-bot.json": MANIFEST_BOTTOM})
     spec, _ = build(project, tmp_path / "build")
     assert spec.endswith("adjacency.kit.Main bots.BottomBot")
     assert_plays_its_rule(spec, tmp_path, from_top=False)
@@ -274,3 +280,32 @@ def test_the_adapter_fills_each_parameter_by_type_and_name(tmp_path: Path) -> No
     assert "move(Button[][] buttons <- buttons, String type=minimax, Integer depth=4)" in (
         typed.stdout
     )
+
+
+def test_building_inside_the_project_twice_reads_no_output_as_sources(tmp_path: Path) -> None:
+    """``adjacency project build .`` from the project's folder, with the default output
+    folder inside it: the second build skips the first one's output (no "two copies")."""
+    project = write(tmp_path / "project", PLAYER_STRING)
+    for _ in range(2):
+        done = adjacency("project", "build", ".", cwd=project)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "compiled 1 source file(s)" in done.stdout
+    assert (project / "adjacency-build" / "classes" / "bots" / "Bot.class").is_file()
+
+
+def test_a_bot_left_out_for_its_imports_is_named_when_no_bot_is_found(tmp_path: Path) -> None:
+    alert = {
+        "src/Bot.java": "import javafx.scene.control.Alert;\nimport javafx.scene.control.Button;"
+        "\n\npublic class Bot {\n    public int[] move(Button[][] b) {\n"
+        "        new Alert(null);\n        return new int[] {0, 0};\n    }\n}\n",
+        "src/Util.java": "public class Util {\n}\n",
+    }
+    done = adjacency(
+        "project", "build", str(write(tmp_path / "p", alert)), "--out", "b", cwd=tmp_path
+    )
+    assert done.returncode == 2
+    assert "no bot in the project" in done.stderr
+    assert "left out of the build:\n  src/Bot.java: needs JavaFX beyond the stand-ins: " in (
+        done.stderr
+    )
+    assert "javafx.scene.control.Alert" in done.stderr

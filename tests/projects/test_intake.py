@@ -156,3 +156,15 @@ def test_a_hostile_project_is_refused_with_its_rule_and_nothing_written(
     assert rule in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
     assert listing(tmp_path) == before  # no out/, nothing unpacked anywhere
+
+
+def test_the_kit_command_prints_the_shipped_java_sources(tmp_path: Path) -> None:
+    """``adjacency project kit``: the folder of the Java kit inside the package, with the
+    runner, the course adapter and the JavaFX stand-ins in their packages."""
+    done = subprocess.run([sys.executable, "-m", "adjacency", "project", "kit"], cwd=tmp_path,
+                          env=env(), capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    kit = Path(done.stdout.strip())
+    for name in ("adjacency/kit/Main.java", "adjacency/kit/CourseBot.java",
+                 "javafx/scene/control/Button.java", "javafx/util/Pair.java"):  # fmt: skip
+        assert (kit / name).is_file(), name

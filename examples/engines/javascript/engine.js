@@ -114,6 +114,7 @@ function runnerMain(choice) {
     if ((answer === null || answer === undefined) && !search.returned) {
       // nothing returned, nothing offered: no answer; the controller's clock decides
       console.error('the bot has neither returned nor offered a move; the runner sends none');
+      Atomics.store(stopFlag, 0, search.id); // deadline.passed() turns true: it answers on return
       search.gaveUp = true;
       if (search.onAnswered) search.onAnswered(); // a waiting quit exits without an answer
       return;

@@ -240,6 +240,7 @@ class Runner:
             if answer is None and not search.returned:
                 # nothing returned, nothing offered: no answer; the controller's clock decides
                 say("the bot has neither returned nor offered a move; the runner sends none")
+                search.deadline.stopped.set()  # passed() turns true: it answers on its return
                 search.done.set()  # a waiting quit exits without an answer
                 return
             if not search.returned:

@@ -9,7 +9,9 @@
   of the bot; the result's ``cmd:`` spec plays it.
 
 The Java sources under ``java/`` are the Java starter kit itself (there is no other copy):
-a student's local build and a server's build of an upload use the same files.
+a student's local build and a server's build of an upload use the same files. A server
+calls ``build(take_in(upload), folder, wrap=...)``, ``wrap`` putting ``javac`` and the
+inspection inside its sandbox, and runs ``Built.command()`` the same way.
 """
 
 from __future__ import annotations

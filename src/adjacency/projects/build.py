@@ -30,11 +30,10 @@ from pathlib import Path
 from typing import Protocol
 
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
+from .intake import BUILD_MARKER as MARKER
 from .intake import MANIFEST, Intake
 from .sources import Selection, select
 
-MARKER = ".adjacency-build"
-"""The file that marks a folder as a build's output (only such a folder is replaced)."""
 RUNNER = "adjacency.kit.Main"
 """The kit's protocol runner: ``java -cp CLASSES adjacency.kit.Main CLASS ARGS...``."""
 COMPILE_SECONDS = 300.0
@@ -227,6 +226,15 @@ def listing(candidates: list[Candidate], classes: Path) -> str:
     return "\n".join(lines)
 
 
+def _noted(selection: Selection, error: BuildFailed) -> BuildFailed:
+    """``error`` with the files left out appended: a bot left out for its imports is the
+    usual reason a build finds none, or fails to compile a class that uses it."""
+    if not selection.left_out:
+        return error
+    lines = "".join(f"\n  {path}: {why}" for path, why in selection.left_out)
+    return BuildFailed(f"{error}\nleft out of the build:{lines}")
+
+
 def build(
     intake: Intake,
     out: Path,
@@ -242,6 +250,15 @@ def build(
     selection = select(intake.sources)
     chosen = (bot, list(args or [])) if bot else read_manifest(intake)
     prepare(out)
+    try:
+        return _compile_and_choose(selection, chosen, out, wrap)
+    except BuildFailed as error:
+        raise _noted(selection, error) from None
+
+
+def _compile_and_choose(
+    selection: Selection, chosen: tuple[str, list[str]] | None, out: Path, wrap: Wrap
+) -> Built:
     classes = out / "classes"
     files = write_sources(selection, out / "src")
     tools.compile(files, classes, out)
@@ -260,7 +277,10 @@ def build(
     if len(playable) == 1:
         return Built(classes, playable[0].name, [], selection, found)
     if not found:
-        raise BuildFailed("no course bot in the project: no class has a method 'int[] move(...)'")
+        raise BuildFailed(
+            "no bot in the project: no class has a method 'int[] move(...)' "
+            "or implements adjacency.kit.Bot"
+        )
     if not playable:
         raise BuildFailed(f"no course bot can be played as it is:\n{listing(found, classes)}")
     raise BuildFailed(

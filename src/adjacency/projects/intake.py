@@ -35,6 +35,11 @@ MANIFEST = "adjacency-bot.json"
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn"})
 """Version-control folders of a project folder: not counted, not read (a zip has none to skip)."""
 
+BUILD_MARKER = ".adjacency-build"
+"""The file that marks a folder as a build's output: inside a project folder (a build made
+there) it is skipped like the version-control folders, so a rebuild never reads its own
+output as sources."""
+
 
 class IntakeRefused(AdjacencyError):
     """A project that breaks an intake rule; the message names the rule and the entry."""
@@ -173,7 +178,16 @@ def take_in_folder(root: Path) -> Intake:
     total = 0
     for folder, dirs, files in os.walk(root, followlinks=False):
         here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS)
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in SKIPPED_FOLDERS
+            and not (
+                (here / d).is_dir()
+                and not (here / d).is_symlink()
+                and (here / d / BUILD_MARKER).is_file()
+            )
+        )
         for name in sorted(files) + [d for d in dirs if (here / d).is_symlink()]:
             full = here / name
             mode = full.lstat().st_mode

@@ -88,8 +88,10 @@ public final class CourseBot implements Bot {
     /** Whether {@code type} looks like a course bot: a concrete class with {@code int[] move(...)}. */
     static boolean isCandidate(Class<?> type) {
         int modifiers = type.getModifiers();
+        boolean inner = type.isMemberClass() && !Modifier.isStatic(modifiers); // needs an outer object
         return !type.isInterface() && !Modifier.isAbstract(modifiers) && !type.isAnonymousClass()
-                && !type.isLocalClass() && !CourseController.class.isAssignableFrom(type) && !moves(type).isEmpty();
+                && !type.isLocalClass() && !inner && !CourseController.class.isAssignableFrom(type)
+                && !moves(type).isEmpty();
     }
 
     /** The {@code int[] move(...)} methods of {@code type} and its superclasses, most derived first. */
