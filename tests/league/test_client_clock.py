@@ -69,3 +69,4 @@ def test_a_bot_that_never_answers_is_stopped_when_its_own_clock_runs_out(
     answer = answer_of("inf", budget=0.05, clock=0.5, go_log=tmp_path / "go.txt")
     assert answer is not None and answer["type"] == "failed", answer
     assert answer["termination"] == "time forfeit" and answer["game"] == 7
+    assert "sent no bestmove within its clock's " in answer["detail"], answer

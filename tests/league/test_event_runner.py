@@ -7,7 +7,10 @@ finishes exactly once."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
+
+import pytest
 
 from adjacency.league.event_runner import EventPass, EventRunner
 from adjacency.league.hall import RECONNECT_GRACE, Hall
@@ -136,3 +139,35 @@ def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
             assert store.ratings() == store.recompute_ratings()
 
     asyncio.run(main())
+
+
+def test_each_step_of_an_event_is_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # What `league serve` writes at INFO for the teacher: each round paired (its boards
+    # by name), a pause and a resume once each however many passes see them, the end.
+    caplog.set_level(logging.INFO, logger="adjacency.league.event_runner")
+    with league(tmp_path, ["red", "blue", "gold"]) as store:
+        events = store.events
+        events.create("friday", "round-robin", None, ["red", "blue", "gold"])
+        events.start("friday")
+        runner = EventRunner(store)
+        step = runner.plan(set())
+        events.pause("friday")
+        for _ in range(3):
+            assert runner.plan(set()).starts == []
+        events.resume("friday")
+        for _ in range(30):
+            play(store, step)
+            step = runner.plan(set())
+            if events.named("friday").status == "finished":
+                break
+        runner.plan(set())  # a pass after the end logs nothing more
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+    rounds = [line for line in lines if ": round " in line]
+    assert rounds == [f"event friday: round {n} of 3 paired: {boards}" for n, boards in
+                      ((1, "blue-gold, bye: red"), (2, "gold-red, bye: blue"),
+                       (3, "red-blue, bye: gold"))], lines  # fmt: skip
+    assert lines.count("event friday paused: no game of it starts") == 1
+    assert lines.count("event friday resumed") == 1
+    assert lines[-1] == "event friday finished" and lines.count("event friday finished") == 1

@@ -267,10 +267,12 @@ class ExternalBot(Bot):
                 hard = now + self.command.grace
             if hard is not None and now >= hard:
                 engine.kill()
-                budget = search.limit.time
-                within = (
-                    f"its {budget:g}s budget + {self.command.margin:g}s margin and " if late else ""
-                )
+                budget, clock = search.limit.time, search.limit.clock
+                within = ""
+                if late and clock is not None:
+                    within = f"its clock's {clock:g}s and "
+                elif late:
+                    within = f"its {budget:g}s budget + {self.command.margin:g}s margin and "
                 what = (
                     f"sent no bestmove within {within}{self.command.grace:g}s after 'stop'; "
                     f"{_killed(engine)}"

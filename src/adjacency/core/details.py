@@ -35,6 +35,7 @@ class DetailCode(StrEnum):
     CLOCK_PAGE_OPEN = "clock-page-open"
     CLOCK_PAGE_CLOSED = "clock-page-closed"
     LATE = "late"
+    ABSENT = "absent"
     # Illegal answers: the position's and the board's own refusals (core/position.py and
     # core/board.py), alone and answered by a named mover (``-by``).
     NOT_A_SQUARE = "not-a-square"
@@ -74,6 +75,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.CLOCK_PAGE_OPEN: ("player",),
     DetailCode.CLOCK_PAGE_CLOSED: ("player",),
     DetailCode.LATE: ("player",),
+    DetailCode.ABSENT: ("player",),
     DetailCode.NOT_A_SQUARE: ("player", "move"),
     DetailCode.OCCUPIED_BY: ("player", "move", "square", "owner", "fen"),
     DetailCode.MALFORMED_SQUARE_BY: ("player", "move", "fen", *_SQUARE),

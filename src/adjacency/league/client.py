@@ -12,8 +12,8 @@ then, not when the whole clock has run out.
 After a network drop, a server that closed the connection or a server restart (a
 ``kill -9`` included) the client reconnects with exponential back-off (0.5 s doubling
 to :data:`BACKOFF_MAX`, each wait drawn between half and one and a half times that, so
-a restarted server sees it back well within the :data:`RECONNECT_WITHIN` seconds it
-waits for an event game's bots), and the server sends it its games in play again. Each
+a restarted server sees it back within the seconds it waits for an event game's
+bots), and the server sends it its games in play again. Each
 try says one line: what failed, which try comes next and after what wait. Every
 connection that gets as far as the server's welcome starts the count again. It gives
 up (:class:`ConnectError`, exit status 3) when it has never connected and
@@ -61,11 +61,9 @@ NETWORK_MARGIN = 0.05
 MAX_MESSAGE = 1 << 20
 BACKOFF_START = 0.5
 BACKOFF_MAX = 5.0
-"""The longest back-off between two tries, before its jitter (at most 1.5 times it)."""
-RECONNECT_WITHIN = 10.0
-"""Seconds a restarted league server waits for an event game's bots to connect before
-the game starts without them (the hall's ``RECONNECT_GRACE``): the longest wait between
-two tries (1.5 x :data:`BACKOFF_MAX`) stays below it."""
+"""The longest back-off between two tries, before its jitter: a wait is at most 1.5
+times it, 7.5 s, less than the 10 s a restarted league server waits for an event
+game's bots to connect (:data:`.hall.RECONNECT_GRACE`)."""
 FIRST_TRIES = 5
 """Failed attempts at the first connection before the client gives up (about 7.5 s of
 back-off: a server that is starting is up by then; nothing listening is a wrong URL)."""

@@ -236,13 +236,16 @@ class Games:
         leg: int = 0,
         own_clock: tuple[float, float] | None = None,
         pace: float | None = None,
+        absent: Color | None = None,
     ) -> LiveGame:
         """Start a game now (both members must be free); the first side is asked at once.
         It is played on ``own_clock`` (``(base, increment)`` seconds: an event's own
         clock, in its record's ``TimeControl`` tag and the players' ``game_start``) or,
         ``None``, on the league's. ``pace``: the least seconds each bot's move takes,
         house or connected (people are never held); ``None``: the house games' pace
-        (:attr:`pace`) when both are house bots, else none.
+        (:attr:`pace`) when both are house bots, else none. ``absent``: the side whose
+        bot is not there when the game is to start (an event's): the game ends at once
+        as its loss (time forfeit, detail ``absent``), nobody is asked for a move.
         :class:`NotNow` once the server is stopping."""
         if self.stopping:
             raise NotNow("the server is stopping")
@@ -275,6 +278,11 @@ class Games:
         log.info("%s", start_line(live))
         for member in (x, o):
             self._announce(live, member.id, turn=False)
+        if absent is not None:
+            gone = live.member(absent).name
+            live.game.forfeit(absent, Termination.TIME_FORFEIT, ended("absent", player=gone))
+            self._finish(live)
+            return live
         self._ask(live)
         return live
 

@@ -32,6 +32,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from ..core.errors import StoreError
+from ..core.fen import Color
 from ..serving.details import ended
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import COOLDOWN, MAX_INCOMING, PER_ADDRESS, Challenge, Challenges
@@ -509,8 +510,9 @@ class Hall(Games):
     ) -> list[LiveGame]:
         """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
         each as soon as both members are below their concurrency cap, connected or not
-        (a bot that is not connected loses on time; during the :data:`RECONNECT_GRACE`
-        after the server starts, the game waits for it instead)."""
+        (a bot that is not connected, its opponent there, loses the game at once; during
+        the :data:`RECONNECT_GRACE` after the server starts, the game waits for it
+        instead)."""
         started: list[LiveGame] = []
         grace = time.monotonic() - self.up_since < RECONNECT_GRACE
         for start in starts:
@@ -524,8 +526,13 @@ class Hall(Games):
             )
             if grace and absent:
                 continue
+            gone: Color | None = None  # one side absent: its loss at once, nobody waits
+            if len(absent) == 1:
+                gone = "x" if x.id in absent else "o"
             started.append(
-                self.start_game(x, o, start.opening, start.pair, start.leg, start.clock, start.pace)
+                self.start_game(
+                    x, o, start.opening, start.pair, start.leg, start.clock, start.pace, gone
+                )
             )
         return started
 

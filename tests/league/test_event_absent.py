@@ -1,0 +1,63 @@
+"""An absent team is not waited for, through a real ``adjacency league serve`` process
+and a real ``adjacency connect`` client: in an event whose member ``ghost`` never
+connects, each of its games ends as its loss as soon as the game is to start (time
+forfeit, detail ``absent``, no move played, nobody asked to move), not after its whole
+clock has run; the team that is there wins and is never asked for a move it could not
+send."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjacency.league.store import LeagueStore
+from league_helpers import add_member, make_league, start_client, start_server, wait_until
+from net_helpers import free_port
+
+pytestmark = pytest.mark.slow
+
+WAIT = 45.0
+"""Seconds any one wait may take (a guard against hangs only: less than the two games'
+clocks, which an absent team's games took to end before)."""
+
+
+def test_an_absent_members_event_games_are_its_losses_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0)  # waiting out one clock alone would pass the guard
+    token = add_member(db, "red")
+    add_member(db, "ghost")  # never connects
+    with LeagueStore(db) as store:
+        store.events.create("friday", "round-robin", None, ["red", "ghost"])
+        store.events.start("friday")
+    port = free_port()
+    server = start_server(db, port, tmp_path / "server.log")
+    client = start_client(f"http://127.0.0.1:{port}", token, "greedy", tmp_path / "red.log")
+    try:
+
+        def finished() -> bool:
+            with LeagueStore(db) as store:
+                return store.events.named("friday").status == "finished"
+
+        wait_until(finished, WAIT, "the event to finish")
+        wait_until(lambda: client.text().count(" ended: ") == 2, WAIT, "red to hear both ends")
+    finally:
+        client.stop()
+        server.stop()
+
+    with LeagueStore(db) as store:
+        red, ghost = store.member_named("red").id, store.member_named("ghost").id
+        event = store.events.named("friday")
+        games = [store.game(i) for i in store.events.game_ids(event.id)]
+    assert len(games) == 2
+    for game in games:
+        assert game is not None and game.plies == 0
+        assert game.termination == "time forfeit" and game.points(red) == 1
+        assert game.points(ghost) == 0 and (game.x_time, game.o_time) == (0.0, 0.0)
+        assert game.detail_code == "absent"
+        assert game.detail == "ghost was not connected when the game was to start: a forfeit"
+    text = client.text()
+    assert "server:" not in text and "Traceback" not in text  # no move refused, no error
+    assert text.count("(time forfeit) ghost was not connected when the game was to start") == 2
+    log = (tmp_path / "server.log").read_text()
+    assert log.count("won (time forfeit: ghost was not connected") == 2, log
