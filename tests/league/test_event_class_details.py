@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.cli import main
 from adjacency.core.record import games_from_text
 from adjacency.league.event_standings import BYE_POINTS
 from adjacency.league.store import LeagueStore
+from cli_helpers import run
 from league_helpers import (
     add_member,
     env,
@@ -37,12 +37,6 @@ from league_helpers import (
 from net_helpers import free_port
 
 FIVE = ("ada", "bob", "cy", "dee", "eve")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
