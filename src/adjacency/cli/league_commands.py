@@ -11,6 +11,7 @@ from typing import Any
 
 from ..league.settings import MAX_PACE
 from .arguments import non_negative_number, positive_int, seconds, whole_number
+from .league_options import PACE
 
 TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
 """The environment variable ``adjacency connect`` reads the token from when no
@@ -20,14 +21,6 @@ TOKEN_VARIABLE = "ADJACENCY_LEAGUE_TOKEN"
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
 28-round game then lasts a minute or more, long enough to watch."""
-
-
-def pace_seconds(text: str) -> float:
-    """A ``--pace`` (the server's, an event's): seconds from 0 to :data:`MAX_PACE`."""
-    value = non_negative_number(text)
-    if value > MAX_PACE:
-        raise argparse.ArgumentTypeError(f"must be at most {MAX_PACE:g} seconds, got {text}")
-    return value
 
 
 SETTING_DEFAULTS = {"rows": 8, "cols": 8, "rounds": 28}
@@ -157,11 +150,9 @@ def register(commands: Any) -> None:
         default=0.0,
         help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
     )
-    serve.add_argument(
-        "--pace",
-        type=pace_seconds,
+    PACE.add(
+        serve,
         default=DEFAULT_PACE,
-        metavar="SECONDS",
         help=f"the least seconds a move takes in a game between two house bots, so it can "
         f"be watched (default {DEFAULT_PACE:g}; 0: full speed; at most {MAX_PACE:g}); the "
         "wait is not on the bot's clock",
