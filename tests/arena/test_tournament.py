@@ -2,34 +2,57 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import shutil
 import sqlite3
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from adjacency.arena.store import Store
+from adjacency.arena.store import GameRow, Store
 from adjacency.arena.summary import standings, summarize
 from adjacency.cli import main
 from adjacency.core.record import game_from_text, games_from_text
 
+pytestmark = pytest.mark.xdist_group("arena-tournament")  # one worker plays the tournament
 PLAYERS = ["random", "greedy", "random:seed=11"]
 
 
-def test_tournament_stores_exactly_the_planned_games(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db = tmp_path / "t.db"
+@dataclass(frozen=True)
+class Played:
+    """The tournament every test of the first group reads: its database and printed output."""
+
+    db: Path
+    out: str
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """A round robin of :data:`PLAYERS`, 4 games per pairing at 8 and 12 rounds, played
+    once for the module (the tests below only read it, or copy it before writing)."""
+    db = tmp_path_factory.mktemp("tournament") / "t.db"
     argv = [
         *("tournament", *PLAYERS, "--games", "4", "--rounds", "8,12", "--time", "1"),
         *("--random-plies", "2", "--seed", "4", "--concurrency", "2", "--db", str(db), "--quiet"),
     ]
-    assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert "Ranking" in out and "24 of 24 planned games stored" in out
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(argv) == 0
+    return Played(db, printed.getvalue())
 
+
+def stored(db: Path) -> list[GameRow]:
     with Store(db) as store:
+        return store.games(store.run().id)
+
+
+def test_tournament_stores_exactly_the_planned_games(played: Played) -> None:
+    assert "Ranking" in played.out and "24 of 24 planned games stored" in played.out
+    with Store(played.db) as store:
         run = store.run()
         games = store.games(run.id)
         assert run.status == "finished" and run.planned == 3 * 2 * 4 == len(games)
@@ -42,7 +65,10 @@ def test_tournament_stores_exactly_the_planned_games(
     }  # fmt: skip
     pairs = Counter(g.pair for g in games)
     assert set(pairs.values()) == {2}
-    # totals are consistent between games, records and summaries
+
+
+def test_totals_agree_between_games_summaries_and_standings(played: Played) -> None:
+    games = stored(played.db)
     for game in games:
         assert game.x_score + game.o_score == 8 + 2 * game.rounds
         assert game.plies == 2 * game.rounds - 2
@@ -60,30 +86,41 @@ def test_tournament_stores_exactly_the_planned_games(
     assert sum(r.games for r in table) == 48
     assert {r.player for r in table} == set(PLAYERS)
 
-    # the report command: tables, CSV, JSON, records and a markdown report with plots
+
+def test_the_report_writes_tables_csv_json_records_and_plots(
+    played: Played, tmp_path: Path
+) -> None:
     out_dir = tmp_path / "report"
     csv_path, json_path, rec_path = tmp_path / "g.csv", tmp_path / "g.json", tmp_path / "g.txt"
-    assert main(["report", str(db), "--out", str(out_dir), "--csv", str(csv_path),
+    assert main(["report", str(played.db), "--out", str(out_dir), "--csv", str(csv_path),
                  "--json", str(json_path), "--records", str(rec_path)]) == 0  # fmt: skip
     assert len(csv_path.read_text().splitlines()) == 25
     data = json.loads(json_path.read_text())
     assert len(data["games"]) == 24 and len(data["ratings"]) == 3
     records = games_from_text(rec_path.read_text())
     assert len(records) == 24
+    games = stored(played.db)
     assert [r.position.score for r in records] == [(g.x_score, g.o_score) for g in games]
     report = (out_dir / "report.md").read_text()
     assert "## Ranking" in report and "| greedy |" in report
     for name in ("score-by-rounds.png", "elo-ladder.png", "margins.png", "final-position.svg"):
         assert (out_dir / name).stat().st_size > 500
-    assert main(["report", str(db), "--out", str(tmp_path / "html"), "--html",
-                 "--format", "svg", "--no-report"]) == 0  # fmt: skip
-    assert not (tmp_path / "html").exists()
-    assert (
-        main(["report", str(db), "--out", str(tmp_path / "html"), "--html", "--format", "svg"]) == 0
-    )
-    assert "<table>" in (tmp_path / "html" / "report.html").read_text()
 
-    # a second run shares the database; the first run is untouched
+
+def test_the_html_report_is_written_only_with_the_report(played: Played, tmp_path: Path) -> None:
+    html = tmp_path / "html"
+    assert main(["report", str(played.db), "--out", str(html), "--html",
+                 "--format", "svg", "--no-report"]) == 0  # fmt: skip
+    assert not html.exists()
+    assert main(["report", str(played.db), "--out", str(html), "--html", "--format", "svg"]) == 0
+    assert "<table>" in (html / "report.html").read_text()
+
+
+def test_a_second_run_shares_the_database_and_leaves_the_first(
+    played: Played, tmp_path: Path
+) -> None:
+    db = tmp_path / "t.db"
+    shutil.copyfile(played.db, db)  # the module's tournament stays as it was played
     assert main(["match", "greedy", "random", "--games", "2", "--rounds", "8", "--time", "1",
                  "--concurrency", "1", "--db", str(db), "--quiet"]) == 0  # fmt: skip
     with Store(db) as store:

@@ -1,4 +1,5 @@
-"""Every classic bot: legal moves on many positions, the time budget, seeds, finished games."""
+"""Every classic bot: legal moves on many positions, chosen (not the first legal one), its
+options used, the time budget, seeds, finished games."""
 
 from __future__ import annotations
 
@@ -37,12 +38,46 @@ def test_every_classic_bot_is_registered() -> None:
 
 @pytest.mark.parametrize("spec", CLASSIC + VARIANTS)
 def test_bot_returns_legal_moves_on_random_positions(spec: str) -> None:
+    """Legal moves, and chosen ones: a bot that answered the first legal move (or any
+    fixed rule blind to the position) would not differ from it on most positions."""
     rng = random.Random(sum(map(ord, spec)))
     bot = make_bot(spec, seed=5)
+    chosen = 0
     for _ in range(30):
         position = random_game_position(rng, lean_to_ends=True)
-        move = bot.choose_move(position, Limit(time=0.02))
-        assert move in position.legal_moves(), (spec, position.fen(), move)
+        move = bot.choose_move(position, Limit(time=None, nodes=2000))
+        legal = position.legal_moves()
+        assert move in legal, (spec, position.fen(), move)
+        chosen += move != legal[0]
+    assert chosen >= 15, (spec, chosen)
+
+
+OPTIONS_USED = [
+    ("hill:variant=stochastic", "hill"),
+    ("hill:neighbourhood=area,score=gain", "hill"),
+    ("hill:variant=restart,neighbourhood=area", "hill"),
+    ("anneal:neighbourhood=area,radius=7", "anneal:neighbourhood=area"),
+    ("minimax:depth=1", "minimax:depth=3"),
+    ("alphabeta:depth=1", "alphabeta:depth=4"),
+    ("genetic:horizon=1", "genetic"),
+    ("report-a:minimax", "report-b:minimax"),
+    ("report-a:genetic", "report-b:genetic"),
+]
+"""Specs that differ in one option (or in the report whose parameters they take)."""
+
+
+@pytest.mark.parametrize(("spec", "other"), OPTIONS_USED, ids=[a for a, _ in OPTIONS_USED])
+def test_a_bots_options_change_its_play(spec: str, other: str) -> None:
+    """An option a bot parsed but ignored would leave its moves those of the other spec."""
+    rng = random.Random(7)
+    positions = [random_game_position(rng) for _ in range(24)]
+    limit = Limit(time=None, nodes=20_000)
+
+    def moves(name: str) -> list[str]:
+        bot = make_bot(name, seed=5)
+        return [bot.choose_move(position, limit) for position in positions]
+
+    assert moves(spec) != moves(other)
 
 
 class FakeClock:

@@ -8,15 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.cli import main
 from adjacency.league.store import LeagueStore, token_hash
+from cli_helpers import run
 from league_helpers import add_member, env, make_league, thread_server
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_create_add_revoke_rotate_and_house_bots(

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.cli import main
 from adjacency.league.store import LeagueStore
+from cli_helpers import run
 from league_helpers import add_member, env, make_league, thread_server
 from net_helpers import free_port
 
@@ -67,12 +67,6 @@ def test_connect_with_games_leaves_without_losing_one_more_game(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert [g.status for g in games] == ["finished", "finished"]
     assert {g.termination for g in games} == {"normal"}
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_serve_on_a_port_in_use_creates_no_league_and_prints_no_token(

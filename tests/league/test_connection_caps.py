@@ -22,8 +22,8 @@ import pytest
 from websockets.sync.client import connect
 
 from adjacency.league.app import create_app
-from adjacency.league.client import CONNECT_PATH
 from adjacency.league.limits import LeagueLimits
+from adjacency.league.paths import CONNECT_PATH
 from adjacency.serving.sockets import SocketLimits, socket_options
 from league_helpers import add_member, make_league
 from web_helpers import uvicorn_thread

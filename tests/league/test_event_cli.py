@@ -13,18 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.cli import main
 from adjacency.core.record import games_from_text
 from adjacency.league.store import LeagueStore
+from cli_helpers import run
 from league_helpers import add_member, env, make_league, play_round_robin
 
 NAMES = ("ada", "bob", "cy", "dee")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

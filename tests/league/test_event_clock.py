@@ -13,20 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.cli import main
 from adjacency.league.schema import EVENT_CLOCK, STORE_SCHEMA
 from adjacency.league.store import LeagueStore
+from cli_helpers import run
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
 pytestmark = pytest.mark.xdist_group("league-event-clock")
 
 HOUSE = ("h1", "h2")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_an_events_games_are_played_on_its_own_clock(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from adjacency.cli import main
 from adjacency.core.record import game_from_text
 from adjacency.league.schema import EVENT_PACE, STORE_SCHEMA
 from adjacency.league.store import LeagueError, LeagueStore
+from cli_helpers import run
 from league_helpers import (
     ADMIN,
     add_member,
@@ -32,12 +33,6 @@ from league_helpers import (
 pytestmark = pytest.mark.xdist_group("league-event-pace")
 
 PACE = 0.4
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_an_events_pace_holds_a_connected_bots_moves_off_the_clock(tmp_path: Path) -> None:

@@ -12,20 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.cli import main
 from adjacency.league.hall import RECONNECT_GRACE
 from adjacency.league.store import LeagueStore
+from cli_helpers import run
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
 pytestmark = pytest.mark.xdist_group("league-event-pause")
 
 HOUSE = ("h1", "h2", "h3")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def league(tmp_path: Path) -> Path:

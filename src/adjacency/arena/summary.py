@@ -44,7 +44,6 @@ class Summary:
     """The margin sample of each pair counted in ``penta``
     (:func:`~adjacency.ratings.margin.pair_mean`)."""
     plies: int = 0
-    move_seconds: float = 0.0
 
     @property
     def games(self) -> int:
@@ -107,7 +106,6 @@ class Summary:
             (self.faults_a if loser_is_a else self.faults_b)[kind] += 1
         self.margins.append(game.a_margin)
         self.plies += game.plies
-        self.move_seconds += sum(game.move_times)
 
 
 def pair_slot(pair: Sequence[GameRow]) -> int:

@@ -58,7 +58,13 @@ class Evolution:
 
 
 class Simulator:
-    """Plays chromosomes against the greedy opponent from one position."""
+    """Plays chromosomes against the greedy opponent from one position, repairing genes
+    that name a taken square.
+
+    :meth:`play` is the one playout of both genetic bots: report A's bot
+    (:class:`adjacency.bots.sequence_genetic.Simulator`) subclasses this with its own
+    reply (:meth:`reply`) and illegal-gene rules (:meth:`fix_gene`, :meth:`reply_refused`).
+    """
 
     def __init__(self, position: Position, rng: random.Random) -> None:
         self.position = position
@@ -76,33 +82,58 @@ class Simulator:
         fewer are empty)."""
         return tuple(self.rng.sample(iter_squares(self.position.empty), length))
 
-    def evaluate(self, chromosome: Chromosome) -> tuple[Chromosome, int]:
-        """Repair ``chromosome`` if needed; return it with its fitness."""
-        known = self.cache.get(chromosome)
-        if known is not None:
-            return chromosome, known
+    def fix_gene(self, genes: list[int], i: int, empty: int) -> bool:
+        """Gene ``i`` names a square that is not ``empty``: repair it in place with a random
+        empty square (Lamarckian repair) and say it can be played (True)."""
+        genes[i] = self.rng.choice(iter_squares(empty))
+        return True
+
+    def reply(self, empty: int, me: int) -> int:
+        """The opponent's answer: the greedy reply (most conversions, lowest square)."""
+        return self.geometry.greedy_square(empty, me)[0]
+
+    def reply_refused(self, genes: list[int], i: int, reply: int) -> bool:
+        """Whether the opponent's ``reply`` to gene ``i`` makes the chromosome unplayable
+        (never here: a later gene on that square is repaired when its turn comes)."""
+        return False
+
+    def play(self, genes: list[int]) -> int | None:
+        """Play ``genes`` from the position, each answered by :meth:`reply`, until they or
+        the game run out; return the bot's margin, or ``None`` when a gene cannot be played
+        (:meth:`fix_gene` or :meth:`reply_refused` says so). Counts simulated plies in
+        ``nodes``."""
         position = self.position
-        me, opp, empty, plies = (
-            position.mover,
-            position.opponent,
-            position.empty,
-            position.plies_left,
-        )
-        genes = list(chromosome)
+        me, opp = position.mover, position.opponent
+        empty, plies = position.empty, position.plies_left
         for i, square in enumerate(genes):
             if not (empty >> square) & 1:
-                square = genes[i] = self.rng.choice(iter_squares(empty))
+                if not self.fix_gene(genes, i, empty):
+                    return None
+                square = genes[i]
             me, opp = self.geometry.place(me, opp, square)
             empty, plies = empty ^ (1 << square), plies - 1
             self.nodes += 1
             if plies == 0:
                 break
-            reply, _ = self.geometry.greedy_square(empty, me)
+            reply = self.reply(empty, me)
+            if self.reply_refused(genes, i, reply):
+                return None
             opp, me = self.geometry.place(opp, me, reply)
             empty, plies = empty ^ (1 << reply), plies - 1
             self.nodes += 1
+            if plies == 0:
+                break
+        return me.bit_count() - opp.bit_count()
+
+    def evaluate(self, chromosome: Chromosome) -> tuple[Chromosome, int]:
+        """Repair ``chromosome`` if needed; return it with its fitness."""
+        known = self.cache.get(chromosome)
+        if known is not None:
+            return chromosome, known
+        genes = list(chromosome)
+        fitness = self.play(genes)
+        assert fitness is not None  # every gene is repaired, never refused
         repaired = tuple(genes)
-        fitness = me.bit_count() - opp.bit_count()
         self.cache[repaired] = fitness
         return repaired, fitness
 

@@ -38,9 +38,9 @@ import random
 from dataclasses import dataclass
 
 from ..core import Position, iter_squares
+from . import genetic
 from .base import Bot, Search, Thinking
 from .genetic import GenerationObserver
-from .objective import Geometry, geometry_of
 
 Chromosome = list[int]
 
@@ -58,38 +58,28 @@ class Settings:
     generations: int = 100
 
 
-class Simulator:
-    """Plays chromosomes from one position against report A's local-search replies."""
+class Simulator(genetic.Simulator):
+    """Plays chromosomes from one position against report A's local-search replies: the
+    genetic bot's playout (:meth:`adjacency.bots.genetic.Simulator.play`) with report A's
+    rules, no repair and random replies among the best."""
 
-    def __init__(self, position: Position, rng: random.Random) -> None:
-        self.position = position
-        self.geometry: Geometry = geometry_of(position)
-        self.rng = rng
-        self.nodes = 0
+    def fix_gene(self, genes: list[int], i: int, empty: int) -> bool:
+        """A gene on a taken square makes the chromosome illegal (no repair)."""
+        return False
+
+    def reply(self, empty: int, me: int) -> int:
+        """A move converting the most, random among equals (report A section 3)."""
+        best, _ = self.geometry.best_squares(empty, me)
+        return self.rng.choice(iter_squares(best))
+
+    def reply_refused(self, genes: list[int], i: int, reply: int) -> bool:
+        """A reply on a square a later gene names makes the chromosome illegal at once."""
+        return reply in genes[i + 1 :]
 
     def fitness(self, genes: Chromosome) -> int:
         """The bot's margin after playing ``genes`` with replies; 0 if they turn illegal."""
-        position = self.position
-        me, opp = position.mover, position.opponent
-        empty, plies = position.empty, position.plies_left
-        for i, square in enumerate(genes):
-            if not (empty >> square) & 1:
-                return ILLEGAL_FITNESS
-            me, opp = self.geometry.place(me, opp, square)
-            empty, plies = empty ^ (1 << square), plies - 1
-            self.nodes += 1
-            if plies == 0:
-                break
-            best, _ = self.geometry.best_squares(empty, me)
-            reply = self.rng.choice(iter_squares(best))
-            if reply in genes[i + 1 :]:
-                return ILLEGAL_FITNESS
-            opp, me = self.geometry.place(opp, me, reply)
-            empty, plies = empty ^ (1 << reply), plies - 1
-            self.nodes += 1
-            if plies == 0:
-                break
-        return me.bit_count() - opp.bit_count()
+        margin = self.play(genes)
+        return ILLEGAL_FITNESS if margin is None else margin
 
 
 @dataclass

@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -363,3 +365,20 @@ def league_token(token_file: Path | None, token: str | None, options: str) -> st
     if not found:
         raise LeagueError(f"give the team's token: {options} or ${LEAGUE_TOKEN}")
     return found
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option declared as data, once, for every subcommand that takes it: its flags and
+    :meth:`argparse.ArgumentParser.add_argument`'s keywords. A subcommand adds it with
+    :meth:`add`, changing what differs there (its default, its help); the modules that
+    declare options import nothing of the subcommands that use them."""
+
+    flags: tuple[str, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def add(self, parser: Any, **changes: Any) -> argparse.Action:
+        """Add the option to ``parser`` (a parser or an argument group), with ``changes``
+        to its keywords."""
+        action: argparse.Action = parser.add_argument(*self.flags, **{**self.settings, **changes})
+        return action

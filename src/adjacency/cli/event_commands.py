@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .arguments import positive_int
-from .league_commands import pace_seconds
+from .league_options import PACE
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
@@ -45,10 +45,8 @@ def register(sub: Any) -> None:
         help="the event's own clock BASE+INCREMENT in seconds, e.g. 30+0.5 (as `league "
         "create --clock`); default: the league's",
     )
-    create.add_argument(
-        "--pace",
-        type=pace_seconds,
-        metavar="SECONDS",
+    PACE.add(
+        create,
         help="the least seconds each bot's move takes in its games, house or connected "
         "(people are never held), so a projector can follow them; the wait is on no "
         "clock; default: the server's --pace, for games between two house bots",

@@ -19,18 +19,11 @@ from .arguments import (
     seconds,
     whole_number,
 )
+from .league_options import PACE
 
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
 28-round game then lasts a minute or more, long enough to watch."""
-
-
-def pace_seconds(text: str) -> float:
-    """A ``--pace`` (the server's, an event's): seconds from 0 to :data:`MAX_PACE`."""
-    value = non_negative_number(text)
-    if value > MAX_PACE:
-        raise argparse.ArgumentTypeError(f"must be at most {MAX_PACE:g} seconds, got {text}")
-    return value
 
 
 SETTING_DEFAULTS = {"rows": 8, "cols": 8, "rounds": 28}
@@ -174,11 +167,9 @@ def register(commands: Any) -> None:
         default=0.0,
         help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
     )
-    serve.add_argument(
-        "--pace",
-        type=pace_seconds,
+    PACE.add(
+        serve,
         default=DEFAULT_PACE,
-        metavar="SECONDS",
         help=f"the least seconds a move takes in a game between two house bots, so it can "
         f"be watched (default {DEFAULT_PACE:g}; 0: full speed; at most {MAX_PACE:g}); the "
         "wait is not on the bot's clock",

@@ -116,10 +116,8 @@ class Engine:
         self.profile = PROFILES[resolved.profile]
         self.learned = write_settings(self.S, resolved)
         """True if 8x8 positions use the learned evaluation (other boards: the profile's)."""
-        if self.learned:
-            self.learned_version = shipped_weights()[1]
-            if self.profile.patterns:
-                self.pattern_version = pattern_table(resolved.patterns)[1]
+        if self.learned and self.profile.patterns:
+            self.pattern_version = pattern_table(resolved.patterns)[1]
         self.solver_thresholds: tuple[int, int, int, int, int] | None = None
         """Fixed solver thresholds (for tuning); ``None``: chosen per root by
         :func:`adjacency.engine.kernels.solver.thresholds`. :meth:`solve` writes them to ``S``."""

@@ -53,9 +53,9 @@ from ..core import Position
 from ..core.errors import AdjacencyRuntimeError
 from ..core.text import quote
 from .live import ABORTED
+from .paths import CONNECT_PATH
 from .store import LeagueError
 
-CONNECT_PATH = "/api/league/connect"
 NETWORK_MARGIN = 0.05
 """Seconds of the server's budget kept for the answer's trip back."""
 MAX_MESSAGE = 1 << 20

@@ -454,8 +454,8 @@ class Hall(Games):
 
         A pass reads only the members it may pair: the house bots, the connected bots and
         the bots that events or queued challenges name (never every member and token hash:
-        a league with 25,000 people must not cost 25,000 rows four times a second, issue
-        33 B5). Connections whose token was revoked or replaced meanwhile are closed first
+        a league with 25,000 people must not cost 25,000 rows four times a second).
+        Connections whose token was revoked or replaced meanwhile are closed first
         (:meth:`sweep_revoked`), then the people queued for a bot that is free now are
         served (:meth:`_serve_queues`). Who plays whom next is :func:`.pairing.plan` (the
         rule of docs/league.md): open pairs first, then new pairs; a new pair is

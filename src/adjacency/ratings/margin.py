@@ -186,14 +186,6 @@ class MarginSprt(WaldBounds):
         var = float(np.mean((x - mean) ** 2))
         return llr_from_moments(n, mean, var, self.m0, self.m1)
 
-    def verdict(self, value: float) -> str | None:
-        """``"H1"``, ``"H0"`` or ``None`` (keep playing) for an LLR value."""
-        if value >= self.upper:
-            return "H1"
-        if value <= self.lower:
-            return "H0"
-        return None
-
     def describe(self) -> str:
         """The test in one line: ``stat=margin m0=0 m1=0.3 alpha=0.05 beta=0.05``."""
         return f"stat=margin m0={self.m0:g} m1={self.m1:g} alpha={self.alpha:g} beta={self.beta:g}"

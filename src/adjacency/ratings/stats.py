@@ -217,7 +217,8 @@ def llr_normal(
 
 class WaldBounds:
     """What every sequential test here shares: Wald's two LLR bounds from the error rates
-    ``alpha`` (false H1) and ``beta`` (false H0), and the checks of the settings.
+    ``alpha`` (false H1) and ``beta`` (false H0), the verdict they give an LLR, and the
+    checks of the settings.
     :class:`Sprt` and :class:`adjacency.ratings.margin.MarginSprt` are its subclasses."""
 
     alpha: float
@@ -248,6 +249,14 @@ class WaldBounds:
         """Accept H1 at or above this LLR: ``log((1 - beta) / alpha)``."""
         return math.log((1.0 - self.beta) / self.alpha)
 
+    def verdict(self, value: float) -> str | None:
+        """``"H1"``, ``"H0"`` or ``None`` (keep playing) for an LLR value."""
+        if value >= self.upper:
+            return "H1"
+        if value <= self.lower:
+            return "H0"
+        return None
+
 
 @dataclass(frozen=True)
 class Sprt(WaldBounds):
@@ -265,14 +274,6 @@ class Sprt(WaldBounds):
     def llr(self, penta: Sequence[int]) -> float:
         """LLR of a pentanomial sample (fishtest's default)."""
         return llr(penta, PAIR_SCORES, self.elo0, self.elo1)
-
-    def verdict(self, value: float) -> str | None:
-        """``"H1"``, ``"H0"`` or ``None`` (keep playing) for an LLR value."""
-        if value >= self.upper:
-            return "H1"
-        if value <= self.lower:
-            return "H0"
-        return None
 
     def describe(self) -> str:
         """The test's parameters in one line: ``elo0=0 elo1=10 alpha=0.05 beta=0.05``."""

@@ -22,7 +22,7 @@ from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
 from ..serving.middleware import BodyLimit, RequestGuard
-from .limits import Limits
+from .limits import Limits, Slots
 from .manager import GameManager
 from .models import MAX_RECORD_CHARS
 from .puzzles import PuzzleSet, PuzzleSource
@@ -82,8 +82,8 @@ def create_app(
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # outermost: runs first
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    app.state.analyses = analysis.Slots()
-    app.state.lab_slots = analysis.Slots()
+    app.state.analyses = Slots()
+    app.state.lab_slots = Slots()
     app.state.puzzles = PuzzleSet() if puzzles is None else PuzzleSet(puzzles)
     for module in (pages, games, play, analysis, lab, puzzles_router, events):
         app.include_router(module.router)

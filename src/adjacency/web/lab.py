@@ -29,7 +29,7 @@ from ..bots import BotError
 from ..bots.gate import NetworkSpec, admit
 from ..lab import Cancel, LabError
 from .deps import limited_client
-from .routers.analysis import Slots
+from .limits import Slots
 
 T = TypeVar("T")
 
@@ -47,7 +47,7 @@ def checked_spec(spec: str) -> NetworkSpec:
 
 async def run_lab(request: Request, work: Callable[[Cancel], T]) -> T:
     """Run ``work`` in a thread within the lab's slots (the analysis board's counter,
-    :class:`~adjacency.web.routers.analysis.Slots`); cancel it if the client leaves."""
+    :class:`~adjacency.web.limits.Slots`); cancel it if the client leaves."""
     slots: Slots = request.app.state.lab_slots
     limits = request.app.state.limits
     client = limited_client(request)

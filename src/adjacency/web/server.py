@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import sys
@@ -22,17 +21,13 @@ DEFAULT_PORT = 8765
 
 
 def warm_engine() -> None:
-    """Compile the numba engine in the background if it is installed (first search is fast)."""
+    """Load the engine's compiled kernels in the background, so the first search is fast."""
+    from ..engine import warmup
+
     try:
-        engine = importlib.import_module("adjacency.engine")
-    except ImportError:
-        return
-    warmup = getattr(engine, "warmup", None)
-    if callable(warmup):
-        try:
-            warmup()
-        except Exception:  # warming up is an optimisation; never fatal
-            log.exception("engine warm-up failed")
+        warmup()
+    except Exception:  # warming up is an optimisation; never fatal
+        log.exception("engine warm-up failed")
 
 
 def graphical_browser_likely(

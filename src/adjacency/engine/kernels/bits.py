@@ -92,11 +92,13 @@ def spread(b: U64, U: Any) -> U64:
 
 
 @kernel
-def max_gain(target: U64, empty: U64, U: Any) -> int:
-    """``max(popcount(neighbours(e) & target) for e in empty)``, 0 if ``empty`` is empty.
+def gain_bits(target: U64, empty: U64, U: Any) -> tuple[U64, U64, U64]:
+    """Per square of ``empty``, how many of its orthogonal neighbours are in ``target``
+    (0 to 4), bit-sliced: ``(b0, b1, b2)``, the count's bits 1, 2 and 4 of every square.
 
-    Bit-parallel: four direction boards say, per empty square, whether the
-    neighbour above/below/right/left is in ``target``; a bit-sliced adder sums them.
+    Four direction boards say, per empty square, whether the neighbour
+    above/below/right/left is in ``target``; a bit-sliced adder sums them. The one adder
+    of :func:`max_gain` and the playouts' :func:`~adjacency.engine.kernels.mcts.best_squares`.
     """
     cols = U[GEO + GEO_COLS]
     a = (target >> cols) & empty
@@ -107,10 +109,15 @@ def max_gain(target: U64, empty: U64, U: Any) -> int:
     c1 = a & b
     s2 = c ^ d
     c2 = c & d
-    b0 = s1 ^ s2
     k = s1 & s2
-    b1 = c1 ^ c2 ^ k
-    b2 = (c1 & c2) | (k & (c1 | c2))
+    return s1 ^ s2, c1 ^ c2 ^ k, (c1 & c2) | (k & (c1 | c2))
+
+
+@kernel
+def max_gain(target: U64, empty: U64, U: Any) -> int:
+    """``max(popcount(neighbours(e) & target) for e in empty)``, 0 if ``empty`` is empty
+    (from :func:`gain_bits`)."""
+    b0, b1, b2 = gain_bits(target, empty, U)
     if b2 != ZERO:
         return 4
     if b1 != ZERO:

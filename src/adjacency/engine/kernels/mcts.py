@@ -43,9 +43,9 @@ from typing import Any
 
 import numpy as np
 
-from .bits import ONE, U64, ZERO, kernel, lowest, play, popcount
+from .bits import ONE, U64, ZERO, gain_bits, kernel, lowest, play, popcount
 from .evaluate import SCALE, evaluate
-from .layout import GEO, GEO_COLS, GEO_NOT_A, GEO_NOT_LAST
+from .layout import GEO
 
 # Parameter indices of P (float64).
 C = 0
@@ -127,25 +127,13 @@ def pick(mask: U64, R: Any) -> int:
 
 @kernel
 def best_squares(target: U64, empty: U64, U: Any) -> U64:
-    """The squares of ``empty`` with the most orthogonal neighbours in ``target``.
-
-    The same bit-sliced count as :func:`adjacency.engine.kernels.bits.max_gain` (which
-    returns only the count): four direction boards, summed into bits ``b2 b1 b0``
-    per square. All of ``empty`` when no square touches ``target``.
+    """The squares of ``empty`` with the most orthogonal neighbours in ``target``, from
+    the count's bits ``b2 b1 b0`` per square
+    (:func:`~adjacency.engine.kernels.bits.gain_bits`, whose count
+    :func:`~adjacency.engine.kernels.bits.max_gain` returns). All of ``empty`` when no
+    square touches ``target``.
     """
-    cols = U[GEO + GEO_COLS]
-    a = (target >> cols) & empty
-    b = (target << cols) & empty
-    c = (target >> ONE) & U[GEO + GEO_NOT_LAST] & empty
-    d = (target << ONE) & U[GEO + GEO_NOT_A] & empty
-    s1 = a ^ b
-    c1 = a & b
-    s2 = c ^ d
-    c2 = c & d
-    b0 = s1 ^ s2
-    k = s1 & s2
-    b1 = c1 ^ c2 ^ k
-    b2 = (c1 & c2) | (k & (c1 | c2))
+    b0, b1, b2 = gain_bits(target, empty, U)
     if b2 != ZERO:
         return b2  # type: ignore[no-any-return]
     if (b1 & b0) != ZERO:

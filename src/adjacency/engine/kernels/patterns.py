@@ -39,8 +39,6 @@ from .bits import U64, kernel
 from .features import N_FEATURES
 from .layout import PAT_STRIDE
 
-PATTERN_BOARD = (8, 8)
-"""The board the pattern tables describe (rows, columns)."""
 PATTERN_SET = "lines"
 """The name of this pattern set in weights files."""
 LINE = 8

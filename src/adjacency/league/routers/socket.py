@@ -44,10 +44,10 @@ from ...core.game import Termination
 from ...serving.errors import WebError
 from ...serving.limits import RateLimiter
 from ..auth import bearer
-from ..client import CONNECT_PATH as CONNECT_PATH  # the path the client connects to
 from ..hall import Hall
 from ..limits import LeagueLimits, throttled
 from ..outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
+from ..paths import CONNECT_PATH as CONNECT_PATH  # where the client connects
 from ..store import LeagueStore, Member, token_hash
 from . import PROTOCOL_VERSION
 

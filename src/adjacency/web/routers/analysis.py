@@ -21,7 +21,7 @@ from fastapi.responses import StreamingResponse
 from ...core import InvalidPositionError, Position, board
 from ...core.game import Game
 from ...core.record import Node, game_to_text, main_line, record_from_text
-from ...serving.errors import TooMany, WebError, quote
+from ...serving.errors import WebError, quote
 from ..analysis import (
     Emit,
     Stopper,
@@ -33,6 +33,7 @@ from ..analysis import (
     review,
 )
 from ..deps import SAME_SITE, Manager, limited_client
+from ..limits import Slots
 from ..models import (
     AnalysisPosition,
     EditorPosition,
@@ -51,50 +52,6 @@ from . import ERRORS
 router = APIRouter(tags=["analysis"], responses=ERRORS)
 
 STREAM: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {}}}}
-
-
-class Slots:
-    """A count of running analyses with a cap for the server and one per client (thread-safe).
-
-    The server's cap keeps the machine's cores for the games; the client's keeps one page
-    (or one address's scripts) from taking every slot, so a second visitor still gets one.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.running = 0
-        self._by_client: dict[str, int] = {}
-
-    def take(
-        self, cap: int, what: str = "analyses", client: str | None = None, per_client: int = 1
-    ) -> None:
-        """Take a slot; :class:`TooMany` (HTTP 429) if ``cap`` of them (``what``: analyses,
-        lab searches) are running already, or ``per_client`` of them for ``client`` (an
-        address; ``None``: not limited per client, the machine's own user)."""
-        with self._lock:
-            if self.running >= cap:
-                raise TooMany(
-                    f"{self.running} {what} are running on this server, its limit; "
-                    "stop one or try again shortly"
-                )
-            mine = self._by_client.get(client, 0) if client is not None else 0
-            if client is not None and mine >= per_client:
-                raise TooMany(
-                    f"your address already runs {mine} {what}, the most one client may run "
-                    "at once; wait for it or stop it"
-                )
-            self.running += 1
-            if client is not None:
-                self._by_client[client] = mine + 1
-
-    def give(self, client: str | None = None) -> None:
-        """Give back a slot taken by :meth:`take` (for the same ``client``)."""
-        with self._lock:
-            self.running -= 1
-            if client is not None:
-                left = self._by_client.pop(client, 1) - 1
-                if left > 0:
-                    self._by_client[client] = left
 
 
 def editor_position(body: EditorPosition) -> Position:

@@ -1,0 +1,23 @@
+"""Options that the league's subcommands and its events' share, declared as data
+(:class:`~adjacency.cli.arguments.Option`): ``league serve`` and ``league event create``
+both add :data:`PACE`, and neither module imports the other for it."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..league.settings import MAX_PACE
+from .arguments import Option, non_negative_number
+
+
+def pace_seconds(text: str) -> float:
+    """A ``--pace`` (the server's, an event's): seconds from 0 to :data:`MAX_PACE`."""
+    value = non_negative_number(text)
+    if value > MAX_PACE:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_PACE:g} seconds, got {text}")
+    return value
+
+
+PACE = Option(("--pace",), {"type": pace_seconds, "metavar": "SECONDS"})
+"""The least seconds a bot's move takes, so people can follow a game (each subcommand
+gives its default and help)."""

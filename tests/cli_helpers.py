@@ -1,0 +1,33 @@
+"""The one way the tests run the ``adjacency`` command: in this process (:func:`run`, with
+pytest's captured output) or in a process of its own (:func:`run_process`, as a user's
+shell runs it)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from adjacency.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``adjacency ARGV`` in this process: its exit status, standard output and error."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_process(
+    *argv: str, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m adjacency ARGV`` in a process of its own (``env``: its whole
+    environment; default this one's), its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "adjacency", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
