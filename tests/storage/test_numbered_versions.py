@@ -46,10 +46,16 @@ SCHEMAS: dict[str, tuple[str, Schema]] = {
 }
 ADDED: dict[str, dict[str, list[list[Any]]]] = {
     "league.db": {"proofs": []},
-    "web.sqlite3": {"puzzle_attempts": [], "puzzle_players": [], "puzzle_ratings": []},
+    "web.sqlite3": {
+        "puzzle_attempts": [],
+        "puzzle_players": [],
+        "puzzle_ratings": [],
+        "puzzle_reveals": [],
+        "secrets": [],
+    },
 }
 """The tables a step after the first adds (the league's ``proofs``: no person played; the
-web's puzzle ratings: no one tried a puzzle)."""
+web's puzzle ratings: no one tried a puzzle; its secrets: made at the first request)."""
 NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 3, "games": 2, "members": 1}}
 """How many columns a step after the first adds at the end of a table, ``NULL`` in the
 rows from before (the league's events: their own clock and pace, none; its games: their
