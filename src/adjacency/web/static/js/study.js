@@ -149,9 +149,18 @@ export class VariationTree {
     return moved;
   }
 
-  // The tree as the API's VariationNode list (the start's moves).
-  plain(nodes = this.root.children) {
-    return nodes.map((n) => ({ square: n.square, children: this.plain(n.children) }));
+  // The tree as the API's flat moves (FlatMove: each with the index of the move it
+  // follows, -1 from the start): one JSON level whatever the lines' length.
+  flat() {
+    const moves = [];
+    const stack = this.root.children.map((n) => [n, -1]).reverse();
+    while (stack.length) {
+      const [node, parent] = stack.pop();
+      moves.push({ square: node.square, parent });
+      const index = moves.length - 1;
+      for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push([node.children[i], index]);
+    }
+    return moves;
   }
 
   // Every line from the root to a leaf, as squares (to replay an imported tree).
@@ -446,7 +455,7 @@ export class Study {
   async exportRecord() {
     const s = this.game.state;
     try {
-      const { record } = await api.treeRecord({ game: s.id, tree: this.tree.plain() });
+      const { record } = await api.treeRecord({ game: s.id, nodes: this.tree.flat() });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(new Blob([record], { type: "text/plain" }));
       link.download = `adjacency-${s.id}-variations.txt`;
