@@ -85,6 +85,30 @@ def test_a_backup_of_a_served_league_holds_every_game_finished_before_it(
         server.stop()
 
 
+def test_restore_through_a_symlink_is_refused_while_served(
+    served: tuple[Path, Process], tmp_path: Path
+) -> None:
+    """A restore given another name of the served file (a symlink to it, or the file
+    behind the symlink the server was given) is refused too: the games stay."""
+    db, server = served
+    out = tmp_path / "copy.db"
+    link = tmp_path / "elsewhere" / "link.db"
+    link.parent.mkdir()
+    link.symlink_to(db)
+    try:
+        wait_until(lambda: len(finished(db)) >= 1, 60, "a finished game")
+        assert adjacency("league", "backup", "--db", db, "--out", out).returncode == 0
+        kept = finished(out)
+        refused = adjacency("league", "restore", "--backup", out, "--db", link, "--force")
+        assert refused.returncode == 2, refused.stdout
+        assert "is open in another process (a running server?)" in refused.stderr
+        wait_until(lambda: len(finished(db)) > len(kept), 60, "more games than the backup")
+        assert server.popen.poll() is None
+    finally:
+        server.stop()
+    assert len(finished(db)) > len(kept)  # nothing was replaced
+
+
 def test_restore_is_refused_while_served_and_works_once_stopped(
     served: tuple[Path, Process], tmp_path: Path
 ) -> None:

@@ -21,12 +21,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjacency.league.limits import LeagueLimits, address_key
+from adjacency.league.limits import LeagueLimits
 from adjacency.league.members import replay_proofs
 from adjacency.league.rules import LeagueRules
 from adjacency.league.schema import STORE_SCHEMA
 from adjacency.league.store import LeagueStore
 from adjacency.ratings.glicko import Glicko
+from adjacency.serving.addresses import address_key
 from league_helpers import (
     add_member,
     challenge,

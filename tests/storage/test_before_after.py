@@ -139,10 +139,13 @@ def test_web(copy: Any) -> None:
         assert first is not None and first.damaged is None
         assert first.record == {"rows": 6, "moves": ["c3"]} and first.owned_by("k1")
         assert [g.id for g in store.all()] == [r[0] for r in BEFORE["web.sqlite3"]["games"]][::-1]
-    # opening added the puzzle page's tables (step 2), empty: no one tried a puzzle
+    # opening added the puzzle page's tables (step 2), empty: no one tried a puzzle, and
+    # the secrets' (step 4), empty until a request asks for the cookies' key
     puzzles: dict[str, list[list[Any]]] = {
         "puzzle_attempts": [],
         "puzzle_players": [],
         "puzzle_ratings": [],
+        "puzzle_reveals": [],
+        "secrets": [],
     }
     assert dump(path) == BEFORE["web.sqlite3"] | puzzles

@@ -46,11 +46,17 @@ SCHEMAS: dict[str, tuple[str, Schema]] = {
 }
 ADDED: dict[str, dict[str, list[list[Any]]]] = {
     "league.db": {"proofs": [], "submissions": []},
-    "web.sqlite3": {"puzzle_attempts": [], "puzzle_players": [], "puzzle_ratings": []},
+    "web.sqlite3": {
+        "puzzle_attempts": [],
+        "puzzle_players": [],
+        "puzzle_ratings": [],
+        "puzzle_reveals": [],
+        "secrets": [],
+    },
 }
 """The tables a step after the first adds (the league's ``proofs``: no person played; its
-``submissions``: no team uploaded code; the
-web's puzzle ratings: no one tried a puzzle)."""
+``submissions``: no team uploaded code; the web's puzzle ratings: no one tried a puzzle;
+its secrets: made at the first request)."""
 NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 4, "games": 4, "members": 1}}
 """How many columns a step after the first adds at the end of a table, ``NULL`` in the
 rows from before (the league's events: their own clock, pace and upload deadline, none;

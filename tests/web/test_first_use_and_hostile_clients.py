@@ -364,7 +364,8 @@ def test_a_made_up_token_is_refused_even_to_a_seat_holder(browsers: dict[str, Te
 
 
 def test_rematch_rules(browsers: dict[str, TestClient]) -> None:
-    """Not before the friend has joined, not while the game is on."""
+    """Not before the friend has joined, not while the game is on, and between devices
+    only with the friend's consent: one player's POST /rematch alone makes no game."""
     creator, friend = browsers["creator"], browsers["friend"]
     game_id, tokens = invite(creator, rounds=1)
     creator.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["x"]})
@@ -375,9 +376,17 @@ def test_rematch_rules(browsers: dict[str, TestClient]) -> None:
         f"/api/games/{game_id}/moves", json={"square": "d2"}, headers={SEAT_HEADER: tokens["o"]}
     )
     assert creator.get(f"/api/games/{game_id}").json()["status"] == "over"
-    rematch = creator.post(f"/api/games/{game_id}/rematch")
-    assert rematch.status_code == 201  # both seats held (the friend's move claimed O)
+    alone = creator.post(f"/api/games/{game_id}/rematch")
+    assert alone.status_code == 409 and alone.json()["code"] == "no_direct_rematch", alone.text
+    assert "offer the other player answers" in alone.json()["detail"]
+    assert creator.get(f"/api/games/{game_id}").json()["rematch"] is None
+    assert len(creator.get("/api/games").json()) == 1  # the refusal made no game
+    offered = creator.post(f"/api/games/{game_id}/offers", json={"kind": "rematch"})
+    assert offered.status_code == 200 and offered.json()["rematch"] is None
+    rematch = friend.post(f"/api/games/{game_id}/offers/answer", json={"accept": True})
+    assert rematch.status_code == 200  # both seats held (the friend's move claimed O)
     new_id = rematch.json()["id"]
+    assert creator.post(f"/api/games/{game_id}/rematch").json()["id"] == new_id  # made
     assert creator.get(f"/api/games/{new_id}/me").json()["seats"] == ["o"]
     assert friend.get(f"/api/games/{new_id}/me").json()["seats"] == ["x"]
     # The friend never came and lost on time: no rematch (nobody could play the new X)

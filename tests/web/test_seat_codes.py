@@ -10,7 +10,13 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
-from adjacency.web.codes import ALPHABET, TRIES_BURST, SeatCodes, normalize
+from adjacency.web.codes import (
+    ALPHABET,
+    SERVER_TRIES_BURST,
+    TRIES_BURST,
+    SeatCodes,
+    normalize,
+)
 from adjacency.web.limits import Limits
 from adjacency.web.seats import SEAT_HEADER
 from web_helpers import SMALL
@@ -104,6 +110,30 @@ def test_an_address_has_bounded_tries() -> None:
         assert set(statuses) == {404}
         answer = client.post("/api/codes", json={"code": code.json()["code"]})
         assert answer.status_code == 429 and answer.json()["code"] == "code_tries"
+
+
+def test_guesses_from_many_addresses_are_bounded_on_the_whole_server() -> None:
+    """Guessers spread over many addresses, each within its own tries, share the
+    server's: past :data:`SERVER_TRIES_BURST` look-ups every address is answered 429,
+    a fresh one and the right code included; nothing was found by guessing."""
+    app = create_app(":memory:")
+    with TestClient(app) as creator:  # the creator, on this machine (not limited)
+        made = invite(creator)
+        game_id, tokens = made["game"]["id"], made["tokens"]
+        code = creator.post(f"/api/games/{game_id}/code", json={"token": tokens["x"]}).json()
+        guesses = [c * 6 for c in ALPHABET if c * 6 != code["code"]]
+        statuses = []
+        for n in range(SERVER_TRIES_BURST // (TRIES_BURST - 1) + 1):
+            guesser = TestClient(app, client=(f"203.0.113.{n + 1}", 40000))
+            for guess in guesses[: TRIES_BURST - 1]:
+                statuses.append(guesser.post("/api/codes", json={"code": guess}).status_code)
+        assert statuses[:SERVER_TRIES_BURST] == [404] * SERVER_TRIES_BURST
+        assert set(statuses[SERVER_TRIES_BURST:]) == {429}
+        fresh = TestClient(app, client=("198.51.100.77", 40000))
+        refused = fresh.post("/api/codes", json={"code": code["code"]})
+        assert refused.status_code == 429 and refused.json()["code"] == "code_tries_server"
+        own = creator.post("/api/codes", json={"code": code["code"]})  # this machine: spared
+        assert own.status_code == 200 and own.json()["game"] == game_id
 
 
 def test_codes_expire_and_read_any_case() -> None:

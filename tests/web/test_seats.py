@@ -207,8 +207,9 @@ def test_a_rematch_between_devices_keeps_each_player_on_a_swapped_seat(
     o.post(f"/api/games/{game_id}/seats", headers={SEAT_HEADER: tokens["o"]})
     x.post(f"/api/games/{game_id}/moves", json={"square": "a3"})
     assert o.post(f"/api/games/{game_id}/moves", json={"square": "d2"}).json()["status"] == "over"
-    again = x.post(f"/api/games/{game_id}/rematch")
-    assert again.status_code == 201
+    assert x.post(f"/api/games/{game_id}/offers", json={"kind": "rematch"}).status_code == 200
+    again = o.post(f"/api/games/{game_id}/offers/answer", json={"accept": True})  # consent
+    assert again.status_code == 200
     new_id = again.json()["id"]
     assert x.get(f"/api/games/{new_id}/me").json()["seats"] == ["o"]
     assert o.get(f"/api/games/{new_id}/me").json()["seats"] == ["x"]

@@ -9,6 +9,7 @@ for the judged moves' exact values.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -92,7 +93,7 @@ def test_a_variation_tree_is_written_as_a_record_and_read_back(client: TestClien
     game, read = record_from_text(record)
     assert _tree(read) == _tree(tree) and [m.square for m in game.moves] == played
     back = client.post("/api/analysis/tree", json={"record": record}).json()
-    assert back == {"start": start.fen(), "tree": _tree(tree)}
+    assert back == {"start": start.fen(), "tree": _tree(tree), "nodes": _flat(tree)}
     # A promoted variation is the record's main line, from the game's start.
     promoted = client.post(
         "/api/analysis/record", json={"game": state["id"], "tree": _tree(tree[::-1])}
@@ -105,6 +106,64 @@ def test_a_variation_tree_is_written_as_a_record_and_read_back(client: TestClien
     assert bad.status_code == 400 and "z9" in bad.json()["detail"]
     broken = client.post("/api/analysis/tree", json={"record": record[: record.index(")")]})
     assert broken.status_code == 400 and "not closed" in broken.json()["detail"]
+
+
+def _flat(nodes: list[Node]) -> list[dict[str, Any]]:
+    """The tree as flat moves, each with the index of the move it follows (-1: the
+    start), in the record's order of lines (written out recursively here)."""
+    flat: list[dict[str, Any]] = []
+
+    def walk(children: list[Node], parent: int) -> None:
+        for node in children:
+            flat.append({"square": node.square, "parent": parent})
+            walk(node.children, len(flat) - 1)
+
+    walk(nodes, -1)
+    return flat
+
+
+def test_a_study_of_a_whole_game_with_a_long_variation_is_written_and_read(
+    client: TestClient,
+) -> None:
+    """An 8x8 game of 56 plies with a 14-ply variation from ply 30: the nested format
+    (one JSON level a move) is refused past the request's nesting bound, the flat one
+    writes it at any depth, and reading the record back gives the same moves."""
+    game = Game(Position.start(8, 8, 28), "Ann", "Bob")
+    while not game.position.is_over:
+        game.play(
+            game.position.legal_moves()[len(game.moves) % 3 % len(game.position.legal_moves())]
+        )
+    state = client.post("/api/games/import", json={"record": game_to_text(game)}).json()
+    line = [Node(m.square) for m in game.moves]
+    for parent, child in itertools.pairwise(line):
+        parent.children.append(child)
+    walk = game.positions[30]
+    variation: list[Node] = []
+    while len(variation) < 14:
+        choices = walk.legal_moves()
+        square = (
+            choices[-1] if choices[-1] != game.moves[30].square or len(variation) else choices[0]
+        )
+        variation.append(Node(square))
+        walk = walk.play(square)
+    for parent, child in itertools.pairwise(variation):
+        parent.children.append(child)
+    line[29].children.append(variation[0])
+    tree = [line[0]]
+    nested = client.post("/api/analysis/record", json={"game": state["id"], "tree": _tree(tree)})
+    assert nested.status_code == 422 and "nested deeper" in nested.json()["detail"]
+    answer = client.post("/api/analysis/record", json={"game": state["id"], "nodes": _flat(tree)})
+    assert answer.status_code == 200, answer.text
+    record = answer.json()["record"]
+    played, read = record_from_text(record)
+    assert [m.square for m in played.moves] == [m.square for m in game.moves]
+    assert _flat(read) == _flat(tree)
+    back = client.post("/api/analysis/tree", json={"record": record})
+    assert back.status_code == 200 and back.json()["nodes"] == _flat(tree)
+    # a move that follows no move listed before it is refused, naming it
+    bad = [{"square": "a1", "parent": -1}, {"square": "b1", "parent": 1}]
+    refused = client.post("/api/analysis/record", json={"game": state["id"], "nodes": bad})
+    assert refused.status_code == 400 and "move 1 of the tree follows move 1" in refused.text
 
 
 def test_another_move_is_judged_with_the_exact_values(client: TestClient) -> None:

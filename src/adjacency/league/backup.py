@@ -142,8 +142,16 @@ file open holds a shared lock (SQLite's unix VFS: ``UNIX_SHM_DMS``, 120 + 8)."""
 def in_use(db_path: Path) -> bool:
     """Whether some process has the WAL-mode league ``db_path`` open (a server, an admin
     command): it holds a shared lock on the ``-shm`` file's :data:`SHM_DMS` byte, so an
-    exclusive lock on that byte cannot be had. Only tries the lock, at once released."""
-    shm = db_path.with_name(db_path.name + "-shm")
+    exclusive lock on that byte cannot be had. Only tries the lock, at once released. A
+    symlink is followed (SQLite opens the file behind it, and keeps the ``-shm`` beside
+    that file), so no other name of a served file escapes the check."""
+    names = {db_path, db_path.resolve()}  # SQLite opens a symlink's target: its -shm
+    return any(_shm_locked(name.with_name(name.name + "-shm")) for name in names)
+
+
+def _shm_locked(shm: Path) -> bool:
+    """Whether a process holds the shared lock on the ``-shm`` file ``shm`` (none there:
+    no)."""
     try:
         fd = os.open(shm, os.O_RDWR)
     except FileNotFoundError:

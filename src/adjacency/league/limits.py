@@ -17,8 +17,6 @@ what a member does never spends its classmates' allowance.
 
 from __future__ import annotations
 
-import hashlib
-import ipaddress
 from dataclasses import dataclass
 
 from fastapi import Request, WebSocket
@@ -104,21 +102,3 @@ def check_rate(
         client = who = request_or_ws.client.host if request_or_ws.client else "?"
     if not request_or_ws.app.state.rates.allow(client, kind, per_minute, burst):
         raise TooMany(f"too many requests from {who}: at most {per_minute:g} per minute")
-
-
-def address_key(host: str | None) -> str:
-    """The key of a client's address that the league keeps with a person who joins
-    (:mod:`.rules`: people of one address are one voucher): a hash, not the address,
-    of the whole IPv4 address or the IPv6 /64 (one household or school network's
-    prefix, where an attacker gets many addresses for free)."""
-    text = host or "?"
-    try:
-        address = ipaddress.ip_address(text)
-    except ValueError:
-        pass
-    else:
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
-            text = str(ipaddress.ip_network(f"{address}/64", strict=False))
-        elif isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            text = str(address.ipv4_mapped)
-    return hashlib.sha256(f"adjacency-league-address:{text}".encode()).hexdigest()[:32]

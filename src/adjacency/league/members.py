@@ -61,8 +61,9 @@ class MembersRepo:
     ) -> tuple[Member, str | None]:
         """Add a member; return it and its token (``None`` for a house bot). The token is
         returned once and stored only as its hash. ``origin``: the key of the address a
-        person joined from (:func:`~.limits.address_key`), what makes people of one
-        address one voucher (:mod:`.rules`); ``None`` (added by the admin): their own.
+        person joined from (:func:`~adjacency.serving.addresses.address_key`), what
+        makes people of one address one voucher (:mod:`.rules`); ``None`` (added by the
+        admin): their own.
         A name must have the allowed form and not be reserved (:class:`LeagueError`), and
         no member may have it or a look-alike of it (:class:`~.records.NameTaken`): the
         rule of :mod:`.names`."""

@@ -421,9 +421,10 @@ def _read_details(db: sqlite3.Connection) -> None:
 
 
 ORIGINS = (("members", "origin", "TEXT"),)
-"""The key of the address a person joined from (:func:`.limits.address_key`): people of
-one address are one voucher of another person's establishment (:mod:`.rules`); ``NULL``
-for bots, people the admin added, and people who joined before it was kept."""
+"""The key of the address a person joined from
+(:func:`~adjacency.serving.addresses.address_key`): people of one address are one voucher
+of another person's establishment (:mod:`.rules`); ``NULL`` for bots, people the admin
+added, and people who joined before it was kept."""
 
 
 def _other_version(db: sqlite3.Connection) -> str | None:

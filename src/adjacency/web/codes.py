@@ -11,7 +11,10 @@ would.
 Codes use :data:`ALPHABET`: capital letters and digits without the ones people confuse
 (``0``/``O``, ``1``/``I``/``L``); what is typed is read in either case, with spaces and
 dashes ignored. Six of them make 31**6 (about 887 million) codes; with guesses bounded
-per address (:data:`TRIES_PER_MINUTE`), finding a live code by chance is out of reach.
+per address (:data:`TRIES_PER_MINUTE`) and on the whole server, however many addresses
+guess (:data:`SERVER_TRIES_PER_MINUTE`: at most 1,800 guesses in a code's 30 minutes,
+each finding one of a hundred live codes with odds of 1 in 8.9 million), finding a live
+code by chance is out of reach.
 """
 
 from __future__ import annotations
@@ -33,6 +36,12 @@ MAX_CODES = 10_000
 TRIES_PER_MINUTE = 6.0
 """Codes an address may look up a minute (after a burst of :data:`TRIES_BURST`)."""
 TRIES_BURST = 10
+SERVER_TRIES_PER_MINUTE = 60.0
+"""Codes all addresses together may look up a minute (after a burst of
+:data:`SERVER_TRIES_BURST`): guessing from many addresses at once (81 a second were
+unthrottled) is bounded too. A class typing its codes at once fits the burst; beyond
+it look-ups wait (429), the seat links and their QR codes still work."""
+SERVER_TRIES_BURST = 60
 
 
 class BadCode(AdjacencyError):

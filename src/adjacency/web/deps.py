@@ -8,12 +8,15 @@ app around any manager and the routers hold no global state.
 from __future__ import annotations
 
 import ipaddress
+import time
 from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
 
 from ..serving.errors import Forbidden, TooMany
 from ..serving.middleware import cross_origin
+from . import cookies
+from .cookies import Signed
 from .limits import Limits
 from .manager import GameManager
 from .seats import CLIENT_COOKIE, SEAT_HEADER, Caller, digest, new_secret, plausible_secret
@@ -29,28 +32,44 @@ Manager = Annotated[GameManager, Depends(get_manager)]
 """A route parameter of this type receives the app's game manager."""
 
 
-def client_cookie(request: Request, response: Response) -> str:
-    """The request's client id, issuing a new one on ``response`` if it has none."""
-    cookie = request.cookies.get(CLIENT_COOKIE)
-    if cookie is None or not plausible_secret(cookie):
-        cookie = new_secret()
+def cookie_key(request: Request) -> bytes:
+    """The key that signs the app's client cookies (:mod:`.cookies`): the store's secret,
+    read once per app."""
+    key: bytes | None = getattr(request.app.state, "cookie_key", None)
+    if key is None:
+        key = request.app.state.manager.store.secret("cookies")
+        request.app.state.cookie_key = key
+    return key
+
+
+def client_cookie(request: Request, response: Response) -> Signed:
+    """The request's client id and when the server issued it (:mod:`.cookies`). A
+    request without a cookie the server signed gets a new one on ``response``: a fresh
+    id, or the id of a cookie of the format before signatures (its games kept), issued
+    now either way."""
+    key = cookie_key(request)
+    text = request.cookies.get(CLIENT_COOKIE)
+    signed = cookies.read(key, text)
+    if signed is None:
+        legacy = text is not None and "." not in text and plausible_secret(text)
+        signed = cookies.Signed(text if legacy and text else new_secret(), int(time.time()))
         response.set_cookie(
             CLIENT_COOKIE,
-            cookie,
+            cookies.issue(key, signed.id, signed.issued),
             max_age=COOKIE_SECONDS,
             httponly=True,
             samesite="strict",
             path="/",
         )
-    return cookie
+    return signed
 
 
 async def get_caller(request: Request, response: Response) -> Caller:
     """Who sends the request: its client cookie (issued now if missing) and the seat
     token it presents in the ``X-Seat-Token`` header."""
-    cookie = client_cookie(request, response)
+    signed = client_cookie(request, response)
     token = request.headers.get(SEAT_HEADER)
-    return Caller(digest(cookie), token if plausible_secret(token) else None)
+    return Caller(digest(signed.id), token if plausible_secret(token) else None, signed.issued)
 
 
 Client = Annotated[Caller, Depends(get_caller)]

@@ -58,6 +58,14 @@ class Limits:
     every address: a person thinks before each; a script guessing moves gets 429."""
     puzzle_burst: int = 30
     """Puzzle tries a browser may make at once before that rate applies."""
+    puzzle_player_age: float = 86400.0
+    """Seconds since the server issued a browser's cookie before its puzzle attempts move
+    ratings (a *long-lived* player; a cookie costs nothing, so a fresh one is not
+    trusted with the puzzles' ratings; tests turn it to 0)."""
+    puzzle_ratings_per_hour: float = 12.0
+    """Rating changes one puzzle may take per hour (after a burst of as many): a crowd of
+    players, however made, moves a puzzle's rating by at most this many games an hour;
+    first attempts beyond it are recorded unrated."""
     limit_loopback: bool = False
     """Whether the rates apply to clients on this machine too (off: the machine's own
     user is not throttled; tests and load runs turn it on)."""

@@ -111,13 +111,16 @@ class GameManager:
         session.touch()
         return session, tokens
 
-    def rematch(self, game_id: str, caller: Caller) -> GameSession:
+    def rematch(self, game_id: str, caller: Caller, *, agreed: bool = False) -> GameSession:
         """A new game with the same settings and the players' colours swapped (and their
         seats: each player keeps playing from the same browser).
 
         Rules (409 otherwise): the game is over, and in a game between devices both
         players hold their seats (the friend has opened their link), so every seat
-        of the new game has a player.
+        of the new game has a player, and the other player agreed: between devices a
+        rematch is an offer the other player accepts (:meth:`offer`, :meth:`answer`,
+        which pass ``agreed``), never one player's request alone. A rematch made
+        already is the answer to anyone asking again.
         """
         old = self.get(game_id)
         with old.lock:  # held throughout: one rematch per game, however many ask at once
@@ -133,6 +136,12 @@ class GameManager:
                 raise NotNow(
                     "both players must have joined before a rematch: the friend has not "
                     "opened their seat link yet"
+                )
+            if old.seats.invite and not agreed and len(old.seats.seats_of(caller)) < 2:
+                raise NotNow(
+                    "between devices a rematch is an offer the other player answers: "
+                    'POST /offers with {"kind": "rematch"}',
+                    code="no_direct_rematch",
                 )
             seats = Seats(
                 owner=caller.client,
@@ -174,7 +183,7 @@ class GameManager:
         with session.lock:
             offer = session.offers.answer(accept, caller)
             if accept and offer.kind == "rematch":
-                return self.rematch(game_id, caller)
+                return self.rematch(game_id, caller, agreed=True)
         return session
 
     def import_record(self, text: str, caller: Caller) -> GameSession:

@@ -414,15 +414,37 @@ class VariationNode(Strict):
     children: list[VariationNode] = Field(default_factory=list, max_length=64)
 
 
+TREE_MOVES = 2000
+"""The most moves a variation tree sent to be written as a record may hold."""
+
+
+class FlatMove(Strict):
+    """A move of a variation tree written flat (:attr:`TreeRecordRequest.nodes`), so a
+    line of any length is one level of JSON: the square and the index of the move it
+    follows in the list (``-1``: a move from the start). A move comes after the move it
+    follows; moves following one move keep their order (the first: its line's own)."""
+
+    square: str = Field(max_length=8, description="the square played")
+    parent: int = Field(ge=-1, lt=TREE_MOVES, description="the index of the move it follows")
+
+
 class TreeRecordRequest(Strict):
     """A variation tree to write as a record: on a game (its moves the tree's main line,
-    else a record of the main line from the game's start) or on a start position."""
+    else a record of the main line from the game's start) or on a start position. The
+    tree is ``nodes`` (flat, any depth), or ``tree`` (nested, one JSON level per move:
+    the format before ``nodes``, for lines of up to 15 moves, the request's nesting
+    being bounded)."""
 
     game: str | None = Field(None, max_length=64, description="the game the tree grew on")
     start: str | None = Field(
         None, max_length=120, description="the start's position text, without a game"
     )
-    tree: list[VariationNode] = Field(max_length=64, description="the start's moves")
+    tree: list[VariationNode] = Field(
+        default_factory=list, max_length=64, description="the start's moves, nested"
+    )
+    nodes: list[FlatMove] | None = Field(
+        None, max_length=TREE_MOVES, description="the tree's moves, flat (instead of tree)"
+    )
 
 
 class TreeRecord(BaseModel):
@@ -432,10 +454,12 @@ class TreeRecord(BaseModel):
 
 
 class TreeAnswer(BaseModel):
-    """The variation tree of a record (its main line the game's moves)."""
+    """The variation tree of a record (its main line the game's moves): nested, and the
+    same moves flat (:class:`FlatMove`)."""
 
     start: str = Field(description="the start's position text")
     tree: list[VariationNode]
+    nodes: list[FlatMove] = Field(default_factory=list, description="the tree's moves, flat")
 
 
 class JudgeRequest(Strict):

@@ -1,12 +1,20 @@
 """The puzzle page's ratings in the web store (:mod:`.store`, its numbered step 2):
 each player's and each puzzle's Glicko-2 rating and each player's attempts.
 
-A player is a browser: its client key (the SHA-256 of its client cookie,
-:mod:`.seats`). Each puzzle and each player has a Glicko-2 rating
+A player is a browser: its client key (the SHA-256 of the id of its client cookie,
+:mod:`.seats`, :mod:`.cookies`). Each puzzle and each player has a Glicko-2 rating
 (:mod:`adjacency.ratings.glicko`); the player's first attempt of a puzzle is one
 game between them, rated once (:meth:`PuzzleRecords.record`); later attempts of the
 same puzzle are practice and change no rating (as lichess's puzzles do).
 :meth:`PuzzleRecords.choose` picks a player's next puzzle.
+
+Identities are free (a browser gets a cookie by asking), so a first attempt moves the
+ratings only when the caller says the player may be rated (a *long-lived* player: the
+server signed its cookie long enough ago, :mod:`.routers.puzzles`), when the puzzle's
+solution was not shown before at the player's address (:data:`REVEALS`: a give-up or
+hint in a throwaway browser, then a solve in the main one, buys nothing), and when
+the puzzle's own rate of rating changes allows it. Otherwise the first attempt is
+recorded unrated, with the reason (:data:`UNRATED`), and is never rated later.
 """
 
 from __future__ import annotations
@@ -57,6 +65,24 @@ player and puzzle: the first attempt's result (``win``), whether it was ever sol
 and when it was first and last tried."""
 
 
+REVEALS = """
+CREATE TABLE puzzle_reveals (
+    address TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (address, puzzle)
+) WITHOUT ROWID
+"""
+"""The puzzles whose solution (or a hint) was shown at an address (its key,
+:func:`~adjacency.serving.addresses.address_key`), and when first: a later first
+attempt of another browser of that address is not rated."""
+
+UNRATED = ("tried", "new_player", "shown_here", "puzzle_busy")
+"""Why an attempt moved no rating: a later attempt of the puzzle (practice), a player
+not long-lived yet, the solution shown at this address before, the puzzle's ratings
+changed too often lately."""
+
+
 def initial_rating(puzzle: Puzzle) -> Glicko:
     """The puzzle's shipped rating (before anyone played it here)."""
     return Glicko(puzzle.rating, puzzle.rd, puzzle.volatility)
@@ -75,6 +101,8 @@ class Rated:
     puzzle_after: Glicko
     first_win: bool | None
     """The result of the player's first attempt (``None``: not tried yet)."""
+    unrated: str | None = None
+    """Why the attempt moved no rating (one of :data:`UNRATED`), ``None`` when rated."""
 
 
 Transaction = Callable[[], AbstractContextManager[sqlite3.Connection]]
@@ -107,10 +135,25 @@ class PuzzleRecords:
             ).fetchone()
         return None if row is None else bool(row[0])
 
-    def record(self, client: str, puzzle: Puzzle, win: bool) -> Rated:
+    def record(
+        self,
+        client: str,
+        puzzle: Puzzle,
+        win: bool,
+        address: str | None = None,
+        *,
+        reveals: bool = False,
+        eligible: bool = True,
+        allow: Callable[[], bool] = lambda: True,
+    ) -> Rated:
         """Record an attempt's result. The player's first attempt of ``puzzle`` is rated
-        (both ratings updated against each other's from before, as one game); a later
-        one only notes the time (and a solve)."""
+        (both ratings updated against each other's from before, as one game) when the
+        player is ``eligible`` (long-lived), the solution was not shown at ``address``
+        (an address key; ``None``: a trusted caller, not checked) before, and
+        ``allow()`` (the puzzle's rate of rating changes, asked only then) says yes;
+        otherwise it is recorded unrated with the reason. A later one only notes the
+        time (and a solve). ``reveals``: the answer shows the solution or a hint, so it
+        is noted as shown at ``address``."""
         now = time.time()
         with self._transaction() as db:
             (player, count), (rating, plays) = _player(db, client), _puzzle(db, puzzle)
@@ -118,19 +161,39 @@ class PuzzleRecords:
                 "SELECT win FROM puzzle_attempts WHERE client = ? AND puzzle = ?",
                 (client, puzzle.id),
             ).fetchone()
+            shown = (
+                address is not None
+                and db.execute(
+                    "SELECT 1 FROM puzzle_reveals WHERE address = ? AND puzzle = ?",
+                    (address, puzzle.id),
+                ).fetchone()
+            )
+            if reveals and address is not None:
+                db.execute(
+                    "INSERT OR IGNORE INTO puzzle_reveals (address, puzzle, at) VALUES (?, ?, ?)",
+                    (address, puzzle.id, now),
+                )
             if row is not None:
                 db.execute(
                     "UPDATE puzzle_attempts SET last = ?, solved = max(solved, ?) "
                     "WHERE client = ? AND puzzle = ?",
                     (now, int(win), client, puzzle.id),
                 )
-                return Rated(False, player, player, rating, rating, bool(row[0]))
-            player_after, rating_after = rate_game(player, rating, 1.0 if win else 0.0)
+                return Rated(False, player, player, rating, rating, bool(row[0]), "tried")
             db.execute(
                 "INSERT INTO puzzle_attempts (client, puzzle, first, last, win, solved) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (client, puzzle.id, now, now, int(win), int(win)),
             )
+            unrated = (
+                "new_player" if not eligible
+                else "shown_here" if shown
+                else "puzzle_busy" if not allow()
+                else None
+            )  # fmt: skip
+            if unrated is not None:
+                return Rated(False, player, player, rating, rating, win, unrated)
+            player_after, rating_after = rate_game(player, rating, 1.0 if win else 0.0)
             db.execute(
                 "INSERT INTO puzzle_players (client, rating, rd, volatility, rated, updated) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(client) DO UPDATE SET "

@@ -3,8 +3,9 @@
 Security model (see docs/web.md, "Security model"):
 
 * Every browser gets a **client id**, 128 random bits in an HttpOnly,
-  SameSite=Strict cookie (:data:`CLIENT_COOKIE`). The server keeps only its
-  SHA-256 (the *client key*), so the games table reveals no cookie.
+  SameSite=Strict cookie (:data:`CLIENT_COOKIE`), signed by the server with the
+  time it issued it (:mod:`.cookies`). The server keeps only the id's SHA-256 (the
+  *client key*), so the games table reveals no cookie.
 * A game records its **owner** (the client that created it) and, per colour
   played by a person, the **seat holders** (client keys) and the SHA-256 of the
   seat's **token** (128 random bits). A local game's creator holds its seats;
@@ -63,10 +64,13 @@ def plausible_secret(text: str | None) -> bool:
 
 @dataclass(frozen=True)
 class Caller:
-    """Who sends a request: the client key of its cookie and a seat token it presents."""
+    """Who sends a request: the client key of its cookie, a seat token it presents, and
+    when the server issued its cookie (Unix seconds; ``None`` for a caller made
+    without one)."""
 
     client: str
     token: str | None = None
+    since: int | None = None
 
 
 @dataclass

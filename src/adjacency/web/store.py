@@ -15,12 +15,16 @@ Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
    and ``detail_params`` from its ``termination_detail``, read once by the sentences of
    that time (:func:`~adjacency.serving.legacy_details.explain`); a record whose detail
    reads as no code (an engine's words, no detail) is left as it was.
+4. the server's secrets (``secrets``: the key that signs the browsers' client cookies,
+   :mod:`.cookies`, made when first asked for) and the puzzles whose solution was shown
+   at an address (:data:`.puzzle_records.REVEALS`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -31,7 +35,7 @@ from typing import Any
 
 from ..serving.legacy_details import explain
 from ..storage import MEMORY, Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
-from .puzzle_records import PUZZLE_TABLES, PuzzleRecords
+from .puzzle_records import PUZZLE_TABLES, REVEALS, PuzzleRecords
 
 CONFIG = StoreConfig("games", timeout=5.0, check_same_thread=False)
 """The shared configuration of :mod:`adjacency.storage` (write-ahead log, synced at
@@ -50,6 +54,16 @@ CREATE TABLE IF NOT EXISTS games (
     meta TEXT NOT NULL
 )
 """
+
+
+SECRETS = """
+CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL)
+"""
+"""The server's own secrets by name (``cookies``: the key of :mod:`.cookies`), random
+bytes made the first time one is asked for (:meth:`GameStore.secret`)."""
+
+SECRET_BYTES = 32
+"""Random bytes of a secret (256 bits)."""
 
 
 def _read_details(db: sqlite3.Connection) -> None:
@@ -74,6 +88,7 @@ STORE_SCHEMA = Schema(
         Step("games", _SCHEMA),
         Step("puzzle ratings", PUZZLE_TABLES),
         Step("each game's detail code", run=_read_details),
+        Step("the server's secrets; puzzles shown per address", SECRETS + ";" + REVEALS),
     )
 )
 """The numbered steps of a games database (the module's docstring lists them)."""
@@ -131,6 +146,18 @@ class GameStore(SQLiteStore):
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self.db, self.path, CONFIG, self._lock)
+
+    def secret(self, name: str) -> bytes:
+        """The server's secret ``name`` (:data:`SECRETS`): made and stored the first time,
+        the same afterwards, across restarts (so the cookies it signed stay valid)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                (name, secrets.token_bytes(SECRET_BYTES)),
+            )
+            return bytes(
+                db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0]
+            )
 
     def save(
         self, game_id: str, created: float, record: dict[str, Any], meta: dict[str, Any]

@@ -11,10 +11,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from ...serving.addresses import address_key
 from ...serving.errors import TooMany
 from ..auth import require_person
 from ..deps import hall_of, reader_of, store_of
-from ..limits import address_key, check_rate
+from ..limits import check_rate
 from ..models import (
     ERRORS,
     GameState,
@@ -40,8 +41,9 @@ of requests, this one bounds accounts."""
 @router.post("/people", status_code=201, response_model=Joined)
 async def join(request: Request, body: NewPerson) -> dict[str, Any]:
     """Join as a person: answers a secret the browser keeps (it is shown only once).
-    The key of the joining address is kept with the person (:func:`~..limits.address_key`:
-    people of one address are one voucher of another's establishment).
+    The key of the joining address is kept with the person
+    (:func:`~adjacency.serving.addresses.address_key`: people of one address are one
+    voucher of another's establishment).
     429 when the address made too many requests, or added :data:`PEOPLE_PER_HOUR`
     people (after its burst) in the last hour."""
     check_rate(request, "join", request.app.state.limits.requests_per_minute / 4)

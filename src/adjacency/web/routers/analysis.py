@@ -35,8 +35,10 @@ from ..analysis import (
 from ..deps import SAME_SITE, Manager, limited_client
 from ..limits import Slots
 from ..models import (
+    TREE_MOVES,
     AnalysisPosition,
     EditorPosition,
+    FlatMove,
     ImportRequest,
     Judgement,
     JudgeRequest,
@@ -184,7 +186,7 @@ async def review_game(game_id: str, request: Request, manager: Manager) -> Strea
 
 # ------------------------------------------------------------------ the study tools
 
-MOST_NODES = 2000
+MOST_NODES = TREE_MOVES
 """The most moves a variation tree sent to be written as a record may hold."""
 
 
@@ -206,6 +208,34 @@ def _core_tree(nodes: list[VariationNode], count: list[int]) -> list[Node]:
     return [Node(n.square, None, _core_tree(n.children, count)) for n in nodes]
 
 
+def _flat_tree(moves: list[FlatMove]) -> list[Node]:
+    """The tree of a flat list of moves (:class:`~..models.FlatMove`), built without
+    recursion: a move must follow one listed before it (400 otherwise)."""
+    roots: list[Node] = []
+    built: list[Node] = []
+    for index, move in enumerate(moves):
+        if move.parent >= index:
+            raise WebError(
+                f"move {index} of the tree follows move {move.parent}, which is not before it"
+            )
+        node = Node(move.square, None, [])
+        (roots if move.parent < 0 else built[move.parent].children).append(node)
+        built.append(node)
+    return roots
+
+
+def _flat_moves(tree: list[Node]) -> list[FlatMove]:
+    """The tree as flat moves, each after the move it follows, in the record's order of
+    lines (without recursion)."""
+    flat: list[FlatMove] = []
+    stack: list[tuple[Node, int]] = [(node, -1) for node in reversed(tree)]
+    while stack:
+        node, parent = stack.pop()
+        flat.append(FlatMove(square=node.square, parent=parent))
+        stack.extend((child, len(flat) - 1) for child in reversed(node.children))
+    return flat
+
+
 def _api_tree(nodes: list[Node]) -> list[VariationNode]:
     return [VariationNode(square=n.square, children=_api_tree(n.children)) for n in nodes]
 
@@ -215,8 +245,9 @@ async def tree_record(body: TreeRecordRequest, manager: Manager) -> TreeRecord:
     """Write a variation tree as a record in the text format (docs/records.md): on a
     game whose moves are the tree's main line, that game's record with the variations;
     else a record of the main line from the game's (or the given) start, its players'
-    names kept, with the variations. Every move is replayed (400 naming a bad one)."""
-    tree = _core_tree(body.tree, [0])
+    names kept, with the variations. Every move is replayed (400 naming a bad one). The
+    tree comes flat (``nodes``, any depth) or nested (``tree``)."""
+    tree = _core_tree(body.tree, [0]) if body.nodes is None else _flat_tree(body.nodes)
     squares = [node.square for node in main_line(tree)]
     if body.game is not None:
         session = await asyncio.to_thread(manager.get, body.game)
@@ -241,7 +272,7 @@ def read_tree(body: ImportRequest) -> TreeAnswer:
     moves; a record without variations gives the game's line): every move replayed,
     a bad record a 400 saying why."""
     game, tree = record_from_text(body.record)
-    return TreeAnswer(start=game.start.fen(), tree=_api_tree(tree))
+    return TreeAnswer(start=game.start.fen(), tree=_api_tree(tree), nodes=_flat_moves(tree))
 
 
 @router.post(

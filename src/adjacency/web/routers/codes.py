@@ -10,7 +10,16 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...serving.errors import Forbidden, GameNotFound, TooMany, WebError
-from ..codes import CODE_SECONDS, TRIES_BURST, TRIES_PER_MINUTE, BadCode, SeatCodes, normalize
+from ..codes import (
+    CODE_SECONDS,
+    SERVER_TRIES_BURST,
+    SERVER_TRIES_PER_MINUTE,
+    TRIES_BURST,
+    TRIES_PER_MINUTE,
+    BadCode,
+    SeatCodes,
+    normalize,
+)
 from ..deps import Manager, limited_client, rate_limited
 from . import ERRORS
 
@@ -79,16 +88,25 @@ def make_code(game_id: str, body: CodeRequest, request: Request, manager: Manage
 @router.post("/api/codes", response_model=CodeSeat, responses=ERRORS, tags=["games"])
 def find_code(body: CodeLookup, request: Request) -> CodeSeat:
     """The seat link a code stands for. Each look-up, found or not, counts against the
-    address's tries (6 a minute after 10 at once: 429 beyond); a code of the wrong shape
+    address's tries (6 a minute after 10 at once) and the server's (60 a minute after
+    60 at once, all addresses together): 429 beyond either; a code of the wrong shape
     is 400, an unknown or expired one 404."""
     address = limited_client(request)
-    if address is not None and not request.app.state.rates.allow(
-        address, "seat-code", TRIES_PER_MINUTE, TRIES_BURST
-    ):
+    rates = request.app.state.rates
+    if address is not None and not rates.allow(address, "seat-code", TRIES_PER_MINUTE, TRIES_BURST):
         raise TooMany(
             f"too many seat codes tried from your address (at most {TRIES_PER_MINUTE:g} a "
             "minute); wait a minute",
             code="code_tries",
+        )
+    if address is not None and not rates.allow(
+        "*", "seat-code", SERVER_TRIES_PER_MINUTE, SERVER_TRIES_BURST
+    ):
+        raise TooMany(
+            "too many seat codes tried on this server lately (at most "
+            f"{SERVER_TRIES_PER_MINUTE:g} a minute from everyone); wait a minute, or open "
+            "the seat's link",
+            code="code_tries_server",
         )
     try:
         code = normalize(body.code)

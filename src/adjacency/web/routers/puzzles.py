@@ -2,7 +2,11 @@
 giving up, with the player's and the puzzle's Glicko-2 ratings (:mod:`..puzzles`,
 :mod:`..puzzle_records`).
 
-The player is the browser's client cookie (its key, as for seats). The solution stays
+The player is the browser's client cookie (its key, as for seats). A first attempt moves
+the ratings only for a long-lived player (the server signed the cookie at least
+``puzzle_player_age`` seconds ago, :mod:`..cookies`), when the solution was not shown at
+the player's address before (a give-up, a hint or a solve there), and within the
+puzzle's ``puzzle_ratings_per_hour`` (:func:`_record`). The solution stays
 on the server until the puzzle is solved or given up; an attempt sends the line played
 so far and gets the verdict on its last move: the opponent's reply after a correct
 move, the refutation after a wrong one. Every request is bounded (a line of at most
@@ -14,6 +18,7 @@ moves' rate of :class:`~adjacency.web.limits.Limits`) and per player
 from __future__ import annotations
 
 import random
+import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -22,12 +27,14 @@ from pydantic import BaseModel, Field
 
 from ...puzzles import Puzzle
 from ...ratings.glicko import Glicko
+from ...serving.addresses import address_key
 from ...serving.errors import TooMany, WebError
 from ...serving.models import ErrorMessage
-from ..deps import Client, client_cookie, rate_limited
+from ..deps import Client, client_cookie, limited_client, rate_limited
 from ..limits import Limits
 from ..puzzle_records import Rated
 from ..puzzles import PuzzleNotFound, PuzzleSet, check_line, hint_region
+from ..seats import Caller
 from ..store import GameStore
 from ..view import cells
 from . import ERRORS
@@ -76,9 +83,15 @@ class RatingInfo(BaseModel):
 
 class RatingChange(BaseModel):
     """The ratings around an attempt: ``rated`` when it was the player's first attempt
-    of the puzzle (both moved); otherwise before and after are the same."""
+    of the puzzle and it counted (both moved); otherwise before and after are the same,
+    and ``unrated`` says why."""
 
     rated: bool
+    unrated: Literal["tried", "new_player", "shown_here", "puzzle_busy"] | None = Field(
+        default=None,
+        description="why no rating moved: a later attempt, a player whose cookie is too "
+        "new, the solution shown at this address before, the puzzle rated too often lately",
+    )
     win: bool | None = Field(description="the first attempt's result for the player")
     player_before: RatingInfo
     player_after: RatingInfo
@@ -175,11 +188,42 @@ def _info(rating: Glicko) -> RatingInfo:
 def _change(rated: Rated) -> RatingChange:
     return RatingChange(
         rated=rated.rated,
+        unrated=rated.unrated,  # type: ignore[arg-type]  # one of UNRATED
         win=rated.first_win,
         player_before=_info(rated.player_before),
         player_after=_info(rated.player_after),
         puzzle_before=_info(rated.puzzle_before),
         puzzle_after=_info(rated.puzzle_after),
+    )
+
+
+def _record(request: Request, caller: Caller, puzzle: Puzzle, win: bool, reveals: bool) -> Rated:
+    """Record an attempt's end (:meth:`~..puzzle_records.PuzzleRecords.record`): the
+    player long-lived or not (``puzzle_player_age``), the address's key, whether the
+    answer shows the solution or a hint, and the puzzle's own rate of rating changes
+    (``puzzle_ratings_per_hour``, spent only by a change). The machine's own user is
+    trusted as by every limit of the app (unless ``limit_loopback``)."""
+    limits: Limits = request.app.state.limits
+    client = limited_client(request)
+    if client is None:
+        return _store(request).puzzles.record(caller.client, puzzle, win)
+    since = caller.since
+    eligible = since is not None and time.time() - since >= limits.puzzle_player_age
+    rate = limits.puzzle_ratings_per_hour / 60
+    burst = max(1, int(limits.puzzle_ratings_per_hour))
+
+    def allow() -> bool:
+        allowed: bool = request.app.state.rates.allow(puzzle.id, "puzzle_rating", rate, burst)
+        return allowed
+
+    return _store(request).puzzles.record(
+        caller.client,
+        puzzle,
+        win,
+        address_key(client),
+        reveals=reveals,
+        eligible=eligible,
+        allow=allow,
     )
 
 
@@ -253,8 +297,8 @@ def attempt(puzzle_id: str, body: AttemptRequest, request: Request, caller: Clie
     )
     if verdict.outcome == "correct":
         return answer
-    rated = _store(request).puzzles.record(caller.client, puzzle, verdict.outcome == "solved")
-    answer.ratings = _change(rated)
+    solved = verdict.outcome == "solved"
+    answer.ratings = _change(_record(request, caller, puzzle, solved, reveals=solved))
     if verdict.outcome == "solved":
         answer.solution, answer.themes = list(puzzle.solution), list(puzzle.themes)
     return answer
@@ -273,7 +317,7 @@ def hint(puzzle_id: str, body: HintRequest, request: Request, caller: Client) ->
             params={"most": len(solution)},
         )
     move = solution[len(played)]
-    rated = _store(request).puzzles.record(caller.client, puzzle, False)
+    rated = _record(request, caller, puzzle, False, reveals=True)
     return HintAnswer(
         region=hint_region(puzzle, move),
         move=move if body.level == 2 else None,
@@ -286,7 +330,7 @@ def give_up(puzzle_id: str, request: Request, caller: Client) -> Solution:
     """Give up: the puzzle's line and themes. Counted as a failed attempt (rated if the
     first)."""
     puzzle = _puzzles(request).get(puzzle_id)
-    rated = _store(request).puzzles.record(caller.client, puzzle, False)
+    rated = _record(request, caller, puzzle, False, reveals=True)
     return Solution(
         solution=list(puzzle.solution),
         themes=list(puzzle.themes),

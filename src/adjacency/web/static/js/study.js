@@ -164,9 +164,18 @@ export class VariationTree {
     return moved;
   }
 
-  // The tree as the API's VariationNode list (the start's moves).
-  plain(nodes = this.root.children) {
-    return nodes.map((n) => ({ square: n.square, children: this.plain(n.children) }));
+  // The tree as the API's flat moves (FlatMove: each with the index of the move it
+  // follows, -1 from the start): one JSON level whatever the lines' length.
+  flat() {
+    const moves = [];
+    const stack = this.root.children.map((n) => [n, -1]).reverse();
+    while (stack.length) {
+      const [node, parent] = stack.pop();
+      moves.push({ square: node.square, parent });
+      const index = moves.length - 1;
+      for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push([node.children[i], index]);
+    }
+    return moves;
   }
 
   // Every line from the root to a leaf, as squares (to replay an imported tree).
@@ -510,8 +519,8 @@ export class Study {
     const free = this.board_;
     const s = this.game.state;
     try {
-      const { record } = await api.treeRecord(free ? { start: free.root.fen, tree: free.plain() }
-        : { game: s.id, tree: this.tree.plain() });
+      const { record } = await api.treeRecord(free ? { start: free.root.fen, nodes: free.flat() }
+        : { game: s.id, nodes: this.tree.flat() });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(new Blob([record], { type: "text/plain" }));
       link.download = free ? "adjacency-analysis.txt" : `adjacency-${s.id}-variations.txt`;

@@ -104,8 +104,16 @@ function showRatings(player, puzzle, ratings = null) {
 function rated(ratings) {
   if (!ratings) return;
   showRatings(ratings.player_after, ratings.puzzle_after, ratings);
-  $("#rated-note").textContent = ratings.rated ? "" : t("puzzle.unrated");
+  $("#rated-note").textContent = ratings.rated ? "" : t(UNRATED[ratings.unrated] || "puzzle.unrated");
 }
+
+// Why an attempt moved no rating (the API's ratings.unrated), as the note's words.
+const UNRATED = {
+  tried: "puzzle.unrated",
+  new_player: "puzzle.unrated_new_player",
+  shown_here: "puzzle.unrated_shown_here",
+  puzzle_busy: "puzzle.unrated_puzzle_busy",
+};
 
 function showEnd(solution, themes) {
   $("#line").hidden = false;

@@ -1,0 +1,178 @@
+"""Puzzle ratings nobody can buy (docs/puzzles.md, "Ratings"), through the real app and
+store (FastAPI's client, from an address that is not this machine's): the client
+cookie is the server's, signed with the time it was issued, and only a long-lived one
+moves ratings; a solution shown at an address (given up, hinted, solved) makes a later
+solve there unrated, whichever browser; a puzzle's rating moves at most so many times
+an hour however many players there are."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from adjacency.puzzles import Puzzle
+from adjacency.web import cookies
+from adjacency.web.app import create_app
+from adjacency.web.limits import Limits
+from adjacency.web.seats import CLIENT_COOKIE
+from web_puzzle_helpers import oracle_puzzles
+
+PUZZLES = oracle_puzzles()
+HOME = ("203.0.113.7", 50000)
+"""A player's address (documentation range): not this machine, so every limit applies."""
+AWAY = ("198.51.100.9", 50000)
+DAY = 86400
+
+
+def attempt(client: TestClient, puzzle: Puzzle, moves: list[str]) -> Any:
+    answer = client.post(f"/api/puzzles/{puzzle.id}/attempt", json={"moves": moves})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def rating(client: TestClient, puzzle: Puzzle) -> float:
+    value: float = client.get(f"/api/puzzles/{puzzle.id}").json()["rating"]["rating"]
+    return value
+
+
+def key(db: Path) -> bytes:
+    """The server's cookie key, as the store keeps it (made on the first request)."""
+    with contextlib.closing(sqlite3.connect(db)) as raw:
+        return bytes(raw.execute("SELECT value FROM secrets WHERE name = 'cookies'").fetchone()[0])
+
+
+@contextlib.contextmanager
+def browser(app: Any, address: tuple[str, int], age: float = 0.0) -> Iterator[TestClient]:
+    """A browser at ``address`` on ``app`` (served meanwhile by a client of the test's),
+    holding a cookie the server issued ``age`` seconds ago (its first page view gets
+    it; an older one is what that browser would hold after ``age`` seconds, signed with
+    the server's key)."""
+    client = TestClient(app, client=address)
+    assert client.get("/puzzles").status_code == 200
+    if age:
+        db = Path(app.state.manager.store.path)
+        signed = cookies.read(key(db), client.cookies[CLIENT_COOKIE])
+        assert signed is not None
+        old = cookies.issue(key(db), signed.id, signed.issued - int(age))
+        client.cookies.set(CLIENT_COOKIE, old)
+    yield client
+
+
+def test_a_cookie_the_client_picks_moves_no_rating(db: Path) -> None:
+    """200 throwaway cookies moved a puzzle's rating 2122 to 2621: now a client's own
+    string is re-issued by the server (signed, its age starting now) and a fresh
+    cookie is not trusted with ratings."""
+    puzzle = PUZZLES[0]
+    app = create_app(db, puzzles=lambda: PUZZLES)
+    with TestClient(app, client=HOME) as client:
+        before = rating(client, puzzle)
+        for n in range(5):
+            client.cookies.set(CLIENT_COOKIE, f"any-string-i-like-{n:04d}")
+            answer = client.post(
+                f"/api/puzzles/{puzzle.id}/attempt", json={"moves": [puzzle.solution[0]]}
+            )
+            issued = answer.cookies.get(CLIENT_COOKIE)
+            assert issued is not None and issued != f"any-string-i-like-{n:04d}"
+            assert cookies.read(key(db), issued) is not None
+            solved = attempt(client, puzzle, list(puzzle.solution))
+            assert solved["outcome"] == "solved"
+            assert solved["ratings"]["rated"] is False, solved
+            assert solved["ratings"]["unrated"] == "new_player"
+            client.cookies.clear()
+        assert rating(client, puzzle) == before
+
+
+def test_a_forged_or_altered_cookie_is_replaced(db: Path) -> None:
+    app = create_app(db, puzzles=lambda: PUZZLES)
+    with TestClient(app), browser(app, HOME) as client:
+        mine = client.cookies[CLIENT_COOKIE]
+        signed = cookies.read(key(db), mine)
+        assert signed is not None and abs(signed.issued - time.time()) < 60
+        forged = [
+            cookies.issue(b"not the server's key", signed.id, signed.issued - 10 * DAY),
+            mine.replace(f".{signed.issued}.", f".{signed.issued - 10 * DAY}."),
+            mine + "x",
+        ]
+        for text in forged:
+            client.cookies.set(CLIENT_COOKIE, text)
+            answer = client.get("/puzzles")
+            fresh = answer.cookies.get(CLIENT_COOKIE)
+            assert fresh is not None and fresh != text
+            again = cookies.read(key(db), fresh)
+            assert again is not None and again.id != signed.id and again.issued >= signed.issued
+
+
+def test_a_long_lived_player_is_rated(db: Path) -> None:
+    puzzle = PUZZLES[1]
+    app = create_app(db, puzzles=lambda: PUZZLES)
+    with TestClient(app), browser(app, HOME, age=2 * DAY) as client:
+        before = rating(client, puzzle)
+        solved = attempt(client, puzzle, list(puzzle.solution))
+        assert solved["ratings"]["rated"] is True and solved["ratings"]["unrated"] is None
+        assert rating(client, puzzle) < before
+        again = attempt(client, puzzle, list(puzzle.solution))
+        assert again["ratings"]["unrated"] == "tried"
+
+
+def test_giving_up_in_one_browser_then_solving_in_another_does_not_count(db: Path) -> None:
+    """The attack replayed: a throwaway browser gives up to see each puzzle's solution,
+    the main (long-lived) one solves it; the main player's rating stays. A player at
+    another address who solves it is rated."""
+    app = create_app(db, puzzles=lambda: PUZZLES)
+    with (
+        TestClient(app),
+        browser(app, HOME, age=30 * DAY) as main,
+        browser(app, HOME, age=30 * DAY) as throwaway,
+        browser(app, AWAY, age=30 * DAY) as elsewhere,
+    ):
+        start = main.get(f"/api/puzzles/{PUZZLES[0].id}").json()["player"]
+        for puzzle in PUZZLES:
+            shown = throwaway.post(f"/api/puzzles/{puzzle.id}/solution")
+            assert shown.status_code == 200 and shown.json()["solution"] == list(puzzle.solution)
+            solved = attempt(main, puzzle, list(puzzle.solution))
+            assert solved["outcome"] == "solved" and solved["ratings"]["rated"] is False
+            assert solved["ratings"]["unrated"] == "shown_here"
+        assert main.get(f"/api/puzzles/{PUZZLES[0].id}").json()["player"] == start
+        honest = attempt(elsewhere, PUZZLES[0], list(PUZZLES[0].solution))
+        assert honest["ratings"]["rated"] is True
+        # a hint shows the way too: after one, another browser's solve there is unrated
+        with browser(app, AWAY, age=30 * DAY) as second:
+            hinted = elsewhere.post(f"/api/puzzles/{PUZZLES[1].id}/hint", json={"moves": []})
+            assert hinted.status_code == 200
+            late = attempt(second, PUZZLES[1], list(PUZZLES[1].solution))
+            assert late["ratings"]["unrated"] == "shown_here"
+
+
+def test_a_puzzles_rating_moves_a_bounded_number_of_times_an_hour(db: Path) -> None:
+    """Long-lived players from many addresses: a puzzle's rating takes at most
+    ``puzzle_ratings_per_hour`` changes; the others are recorded unrated."""
+    puzzle = PUZZLES[2]
+    limits = Limits(puzzle_ratings_per_hour=4)
+    app = create_app(db, limits=limits, puzzles=lambda: PUZZLES)
+    rated = []
+    with TestClient(app, client=HOME) as reader:
+        for n in range(10):
+            with browser(app, (f"192.0.2.{n + 1}", 50000), age=2 * DAY) as player:
+                answer = attempt(player, puzzle, list(puzzle.solution))["ratings"]
+                rated.append(answer["rated"])
+                assert answer["rated"] or answer["unrated"] == "puzzle_busy", answer
+        assert rated == [True] * 4 + [False] * 6
+        assert reader.get(f"/api/puzzles/{puzzle.id}").json()["plays"] == 4
+
+
+def test_this_machines_own_user_is_trusted_as_by_every_limit(db: Path) -> None:
+    """The machine's own user (``adjacency play`` on a laptop) is rated at once, as every
+    limit of the app spares it unless ``limit_loopback`` is set."""
+    puzzle = PUZZLES[0]
+    with TestClient(create_app(db, puzzles=lambda: PUZZLES), client=("127.0.0.1", 5)) as me:
+        assert attempt(me, puzzle, list(puzzle.solution))["ratings"]["rated"] is True
+    app = create_app(db, limits=Limits(limit_loopback=True), puzzles=lambda: PUZZLES)
+    with TestClient(app, client=("127.0.0.1", 5)) as me:
+        answer = attempt(me, PUZZLES[1], list(PUZZLES[1].solution))["ratings"]
+        assert answer["unrated"] == "new_player"
