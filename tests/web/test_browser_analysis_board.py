@@ -145,6 +145,9 @@ def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
     expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(reply)
     assert board_cells(tab, 4, 4) == cells(after.play(reply))
     analysed(tab, after.play(reply))
+    for game_only in ("#btn-undo", "#btn-save", "#btn-review", "#graph"):  # not the board's
+        expect(tab.locator(game_only)).to_be_hidden()
+    expect(tab.locator("#btn-analyse")).to_be_enabled()
     checked(tab, size)
     if locale.startswith("id"):
         assert english_left(tab) == []
@@ -169,6 +172,7 @@ def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
     assert made["o" if after.turn == "x" else "x"]["kind"] == "bot"
     expect(tab.locator("#history-banner")).to_be_hidden()
     expect(tab.locator("#bar-bottom .name")).to_be_visible()
+    expect(tab.locator("#btn-undo")).to_be_visible()  # the game's panels are back
     assert board_cells(tab, 4, 4) == cells(after)
     checked(tab, size)
     close(tab)
