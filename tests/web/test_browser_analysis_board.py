@@ -5,7 +5,8 @@ the page never scrolls sideways and logs no console error during each flow.
 
 * The analysis board without a game: the editor's position analysed becomes a board of
   its own, a move played on it and an engine line clicked grow a tree from it (each
-  position the core's), and "Play from here" starts a game at the shown position.
+  position the core's), the tree exports as a record from the edited start, and "Play
+  from here" starts a game at the shown position.
 * Learning from mistakes: its panel comes into view (on a phone under the pinned board,
   both on the screen); once it has ended, a click on the board plays a variation.
 * A finished game (with a clock) cannot be undone, and Rematch waits for the end.
@@ -19,15 +20,17 @@ Oracles: the rules core (positions, legal moves, position texts), the API's game
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adjacency.core import Position
 from adjacency.core.game import Game
-from adjacency.core.record import game_to_text
+from adjacency.core.record import game_to_text, main_line, record_from_text
 from adjacency.web.view import cells
 from browser_helpers import axe_violations
+from i18n_helpers import english_left
 from web_helpers import a_game_with_mistakes, api, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -44,7 +47,7 @@ CLOCK = {"base": 300, "increment": 3}
 
 def tab_in(browser: Any, server: str, locale: str, size: str) -> Any:
     """A fresh tab holding the API's client cookie, in ``locale``, at the window ``size``."""
-    return new_tab(browser, server, viewport=SIZES[size], locale=locale)
+    return new_tab(browser, server, viewport=SIZES[size], locale=locale, accept_downloads=True)
 
 
 def checked(tab: Any, size: str) -> None:
@@ -119,7 +122,7 @@ def analysed(tab: Any, position: Position) -> None:
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
 def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
-    server: str, browser: Any, locale: str, size: str
+    server: str, browser: Any, locale: str, size: str, tmp_path: Path
 ) -> None:
     tab = tab_in(browser, server, locale, size)
     no_game(tab, server)
@@ -142,7 +145,19 @@ def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
     expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(reply)
     assert board_cells(tab, 4, 4) == cells(after.play(reply))
     analysed(tab, after.play(reply))
+    for game_only in ("#btn-undo", "#btn-save", "#btn-review", "#graph"):  # not the board's
+        expect(tab.locator(game_only)).to_be_hidden()
+    expect(tab.locator("#btn-analyse")).to_be_enabled()
     checked(tab, size)
+    if locale.startswith("id"):
+        assert english_left(tab) == []
+    with tab.expect_download() as download:  # the tree as a record from the edited start
+        tab.click("#btn-export-tree")
+    saved = tmp_path / "board.txt"
+    download.value.save_as(saved)
+    exported, tree = record_from_text(saved.read_text(encoding="utf-8"))
+    assert exported.positions[0] == start
+    assert [node.square for node in main_line(tree)] == [first, reply]
     tab.click("#nav-back")  # the tree is walked like a game's moves
     expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(first)
     analysed(tab, after)
@@ -157,6 +172,7 @@ def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
     assert made["o" if after.turn == "x" else "x"]["kind"] == "bot"
     expect(tab.locator("#history-banner")).to_be_hidden()
     expect(tab.locator("#bar-bottom .name")).to_be_visible()
+    expect(tab.locator("#btn-undo")).to_be_visible()  # the game's panels are back
     assert board_cells(tab, 4, 4) == cells(after)
     checked(tab, size)
     close(tab)

@@ -94,10 +94,12 @@ const study = new Study({
 // The layout's state for the stylesheet: "editing" hides what describes the game (its
 // players, scores and the shown ply's banner) while the editor shows another position;
 // "board-pinned" keeps the board in view on a phone while a panel below it is used (the
-// editor, the analysis, learning from mistakes).
+// editor, the analysis, learning from mistakes); "board-only" hides the game's own panels
+// (its actions, graph, record) while the analysis board shows a position of its own.
 function pinBoard() {
   const editing = Boolean(editor && editor.active);
   $("#main").classList.toggle("editing", editing);
+  $("#main").classList.toggle("board-only", Boolean(study.free));
   $("#main").classList.toggle("board-pinned", editing || panel.open || Boolean(study.learning));
 }
 
@@ -200,6 +202,7 @@ function drawBoard(s, ply, animate) {
 
 function render({ animate = false, released = false } = {}) {
   if (editor && editor.active) return;
+  $("#main").classList.toggle("board-only", Boolean(study.free));
   if (study.free) {
     renderBoardTree();
     return;
@@ -850,6 +853,7 @@ function onKey(event) {
 
 function showEmptyBoard() {
   // Before any game: the 8x8 start position (from the server's rules) as a backdrop.
+  $("#main").classList.remove("board-only");
   $("#btn-live").hidden = false;
   $("#history-banner").hidden = true;
   $("#status").textContent = "";

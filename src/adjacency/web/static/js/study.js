@@ -353,18 +353,18 @@ export class Study {
   constructor(deps) {
     Object.assign(this, deps);
     this.tree = new VariationTree();
-    this.board_ = null; // the analysis board's own tree (no game line), while it is shown
+    this.boardTree = null; // the analysis board's own tree (no game line), while it is shown
     this.learning = null; // {items, index, found, solved, shown, finished}
   }
 
   // The analysis board's tree while it is shown (openBoard), else null.
   get free() {
-    return this.board_;
+    return this.boardTree;
   }
 
   // The tree the page shows: the analysis board's, else the game's.
   get active() {
-    return this.board_ || this.tree;
+    return this.boardTree || this.tree;
   }
 
   // Show the analysis board on `start` (the editor's position, with its `fen`): moves
@@ -372,12 +372,12 @@ export class Study {
   openBoard(start) {
     const tree = new VariationTree();
     tree.startAt(start);
-    this.board_ = tree;
+    this.boardTree = tree;
     this.render();
   }
 
   closeBoard() {
-    this.board_ = null;
+    this.boardTree = null;
   }
 
   // Whether learning waits for a move (not ended: then the board is the study's again).
@@ -391,14 +391,14 @@ export class Study {
 
   // The node of the shown position: a variation's, or the game's shown ply.
   shown() {
-    if (this.board_) return this.board_.current || this.board_.root;
+    if (this.boardTree) return this.boardTree.current || this.boardTree.root;
     return this.tree.current || this.tree.gameNode(this.game.shownPly);
   }
 
   // Whether a click on the board is a variation's move (not the game's): on a variation,
   // in a finished game, or at an earlier position of a game the panel analyses.
   wants() {
-    if (this.board_) return true;
+    if (this.boardTree) return true;
     const s = this.game.state;
     if (!s) return false;
     return Boolean(this.learning || this.tree.current || s.status === "over" || (!this.game.live && this.analysing()));
@@ -448,9 +448,9 @@ export class Study {
 
   select(node) {
     if (!node) return null;
-    if (this.board_) {
-      if (!this.board_.contains(node)) return null;
-      this.board_.current = node;
+    if (this.boardTree) {
+      if (!this.boardTree.contains(node)) return null;
+      this.boardTree.current = node;
       this.render();
     } else if (node.game) {
       this.tree.current = null;
@@ -516,7 +516,7 @@ export class Study {
 
   // The tree as a record with its variations (a download).
   async exportRecord() {
-    const free = this.board_;
+    const free = this.boardTree;
     const s = this.game.state;
     try {
       const { record } = await api.treeRecord(free ? { start: free.root.fen, nodes: free.flat() }
