@@ -251,13 +251,13 @@ def build(
     chosen = (bot, list(args or [])) if bot else read_manifest(intake)
     prepare(out)
     try:
-        return _compile_and_choose(selection, chosen, out, wrap)
+        return _compile_and_choose(selection, chosen, out, tools)
     except BuildFailed as error:
         raise _noted(selection, error) from None
 
 
 def _compile_and_choose(
-    selection: Selection, chosen: tuple[str, list[str]] | None, out: Path, wrap: Wrap
+    selection: Selection, chosen: tuple[str, list[str]] | None, out: Path, tools: Toolchain
 ) -> Built:
     classes = out / "classes"
     files = write_sources(selection, out / "src")
