@@ -145,3 +145,8 @@ def test_withdraw_a_member(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2 and "not in event" in err
     status, out, _ = run(capsys, "league", "event", "show", "--db", db, "sw")
     assert "bob (withdrawn)" in out
+    # The exported table says who was withdrawn, in a column of its own.
+    out_dir = Path(db).parent / "sw-export"
+    assert run(capsys, "league", "event", "export", "--db", db, "sw", "--out", str(out_dir))[0] == 0
+    rows = {r["name"]: r["withdrawn"] for r in csv.DictReader((out_dir / "table.csv").open())}
+    assert rows == {"ada": "no", "bob": "yes", "cy": "no"}

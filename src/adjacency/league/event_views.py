@@ -29,6 +29,10 @@ ROW_FIELDS = (
 )  # fmt: skip
 """The columns of the final table (CSV and JSON)."""
 
+CSV_FIELDS = (*ROW_FIELDS, "withdrawn")
+"""The columns of ``table.csv``: the table's, and whether the member was withdrawn
+(``yes``/``no``; the JSON rows carry ``withdrawn`` as a boolean)."""
+
 
 def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     """The event as data: ``event`` (name, format, rounds, status, rated), ``standings``
@@ -261,18 +265,17 @@ def render_html(data: dict[str, Any]) -> str:
 
 
 def table_csv(data: dict[str, Any]) -> str:
-    """The final table as CSV (:data:`ROW_FIELDS`, the pentanomial as ``a b c d e``); text
+    """The final table as CSV (:data:`CSV_FIELDS`, the pentanomial as ``a b c d e``); text
     that a spreadsheet would run as a formula is written as text (:func:`spreadsheet_text`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(ROW_FIELDS)
+    writer.writerow(CSV_FIELDS)
     for row in data["standings"]:
-        writer.writerow(
-            [
-                " ".join(map(str, row[f])) if f == "pentanomial" else spreadsheet_text(row[f])
-                for f in ROW_FIELDS
-            ]
-        )
+        cells = [
+            " ".join(map(str, row[f])) if f == "pentanomial" else spreadsheet_text(row[f])
+            for f in ROW_FIELDS
+        ]
+        writer.writerow([*cells, "yes" if row["withdrawn"] else "no"])
     return out.getvalue()
 
 
