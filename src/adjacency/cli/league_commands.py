@@ -239,11 +239,12 @@ def register(commands: Any) -> None:
     _db(members)
     members.set_defaults(handler=run_standings)
 
-    from . import backup_commands, event_commands, submit_commands
+    from . import backup_commands, event_commands, roster_commands, submit_commands
 
     event_commands.register(sub)
     backup_commands.register(sub)
     submit_commands.register(sub)
+    roster_commands.register(sub)
 
     connect = commands.add_parser(
         "connect",
