@@ -31,6 +31,12 @@ def register(commands: Any) -> None:
     )
     play.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     play.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRS",
+        help="behind a reverse proxy: the proxy's addresses (e.g. 127.0.0.1), whose "
+        "X-Forwarded-For names each visitor, so each one's own address is limited",
+    )
+    play.add_argument(
         "--bot",
         action="append",
         default=[],
@@ -67,7 +73,14 @@ def run_play(args: argparse.Namespace) -> int:
     from ..web.server import serve
 
     try:
-        serve(args.host, args.port, not args.no_browser, args.db, lambda s: print(s, flush=True))
+        serve(
+            args.host,
+            args.port,
+            not args.no_browser,
+            args.db,
+            lambda s: print(s, flush=True),
+            args.forwarded_allow_ips,
+        )
     except OSError as exc:
         print(f"adjacency play: error: {exc}", file=sys.stderr)
         return 2

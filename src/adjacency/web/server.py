@@ -49,10 +49,15 @@ def serve(
     open_browser: bool = True,
     db: str | Path | None = None,
     announce: Callable[[str], None] = print,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Serve until Ctrl-C. Prints the address once listening; opens it unless told not to.
 
     ``port`` ``None`` means :data:`DEFAULT_PORT`, or any free port if that one is taken.
+    ``forwarded_allow_ips``: the reverse proxies (a TLS proxy in front, say) whose
+    ``X-Forwarded-For`` names the client, so each visitor's own address is limited
+    (:func:`~adjacency.serving.sockets.socket_options`; none by default: a proxy's
+    clients would all arrive as the proxy's address).
     """
     import uvicorn
 
@@ -75,8 +80,9 @@ def serve(
         timeout_graceful_shutdown=1,
         lifespan="on",
         access_log=False,
-        # header deadline, sockets per address, no X-Forwarded-For believed (serving/sockets.py)
-        **socket_options(),
+        # header deadline, sockets per address, X-Forwarded-For believed from the given
+        # proxies only (serving/sockets.py)
+        **socket_options(None, forwarded_allow_ips),
     )
     stopping = app.state.stopping
 
