@@ -7,12 +7,17 @@ what was refused, which games started and ended, each step of an event) are lost
 one line per record with its time and level, at the level asked for; uvicorn's own
 loggers keep WARNING and up unless DEBUG is asked for (their INFO lines repeat the
 server's startup and each request).
+
+A traceback is written once a minute per kind (:class:`OncePerMinute`: the logger, the
+exception's type and the message): a client that makes the server fail the same way in a
+loop (reconnect churn, say) costs one traceback and a count, not megabytes of log.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 from typing import TextIO
 
 LEVELS = ("debug", "info", "warning", "error")
@@ -37,6 +42,43 @@ class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
+WINDOW = 60.0
+"""Seconds in which a traceback of one kind is written once (:class:`OncePerMinute`)."""
+
+KINDS_KEPT = 1024
+"""Kinds of traceback :class:`OncePerMinute` remembers (the oldest forgotten first)."""
+
+
+class OncePerMinute(logging.Filter):
+    """Let a record with a traceback through once per :data:`WINDOW` seconds per kind
+    (logger, exception type, message template); drop the repeats, and say how many were
+    dropped on the next one let through. Records without a traceback always pass.
+    Thread-safe; remembers at most :data:`KINDS_KEPT` kinds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str, str], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.exc_info or record.exc_info[0] is None:
+            return True
+        key = (record.name, record.exc_info[0].__name__, str(record.msg))
+        with self._lock:
+            last = self._seen.get(key)
+            if last is not None and record.created - last[0] < WINDOW:
+                self._seen[key] = (last[0], last[1] + 1)
+                return False
+            dropped = 0 if last is None else last[1]
+            self._seen.pop(key, None)
+            self._seen[key] = (record.created, 0)
+            while len(self._seen) > KINDS_KEPT:
+                del self._seen[next(iter(self._seen))]
+        if dropped:
+            record.msg = f"{record.msg} (and {dropped} more like it since the last one shown)"
+        return True
+
+
 def configure_logging(level: str) -> str:
     """Send the package's log records at ``level`` (one of :data:`LEVELS`) and above to
     standard error, replacing the handler an earlier call gave; return the level
@@ -50,6 +92,10 @@ def configure_logging(level: str) -> str:
             logger.removeHandler(old)
     handler = StderrHandler()
     handler.setFormatter(logging.Formatter(FORMAT, DATE_FORMAT))
+    handler.addFilter(OncePerMinute())
     logger.addHandler(handler)
+    uvicorn_errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, OncePerMinute) for f in uvicorn_errors.filters):
+        uvicorn_errors.addFilter(OncePerMinute())  # a protocol failure's traceback, per kind
     logger.setLevel(level.upper())
     return level if level in ("debug", "error") else "warning"
