@@ -257,3 +257,24 @@ def play_round_robin(db: str, name: str = "rr") -> None:
                 store.finish_game(game_id, record.result, record.termination.value, "",
                                   game_to_text(record), record.position.score,
                                   len(record.moves), (0.0, 0.0))  # fmt: skip
+
+
+def upload(
+    url: str,
+    data: bytes,
+    token: str | None,
+    path: str = "/api/league/submissions",
+    kind: str = "application/zip",
+    filename: str = "team.zip",
+) -> Response:
+    """POST ``data`` as a team's upload (its bot token, or the admin's for ``path`` a
+    team's admin route); the status and the JSON answer."""
+    headers = {"Content-Type": kind, "X-Filename": filename}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url + path, data=data, method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            return Response(answer.status, json.loads(answer.read()))
+    except urllib.error.HTTPError as exc:
+        return Response(exc.code, json.loads(exc.read() or b"null"))

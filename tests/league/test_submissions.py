@@ -10,8 +10,6 @@ import io
 import json
 import sqlite3
 import time
-import urllib.error
-import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from typing import Any
 from adjacency.league.schema import STORE_SCHEMA, SUBMISSIONS
 from adjacency.league.store import LeagueStore
 from adjacency.league.submissions import MAX_UPLOAD
-from league_helpers import ADMIN, Response, add_member, join, request
+from league_helpers import ADMIN, Response, add_member, join, request, upload
 
 
 def project_zip(marker: str) -> bytes:
@@ -28,26 +26,6 @@ def project_zip(marker: str) -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("bot/src/Bot.java", f"public class Bot {{ /* {marker} */ }}\n")
     return buffer.getvalue()
-
-
-def upload(
-    url: str,
-    data: bytes,
-    token: str | None,
-    path: str = "/api/league/submissions",
-    kind: str = "application/zip",
-    filename: str = "team.zip",
-) -> Response:
-    """POST ``data`` as an upload's body; the status and the JSON answer."""
-    headers = {"Content-Type": kind, "X-Filename": filename}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(url + path, data=data, method="POST", headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=30) as answer:
-            return Response(answer.status, json.loads(answer.read()))
-    except urllib.error.HTTPError as exc:
-        return Response(exc.code, json.loads(exc.read() or b"null"))
 
 
 def declare_upload(url: str, size: int, token: str) -> Response:

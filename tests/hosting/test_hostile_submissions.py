@@ -1,0 +1,280 @@
+"""Hostile submissions through the real league server: each is uploaded by a team as a
+Java course project, and the server's builder builds and checks it in the sandbox
+(bubblewrap, a uid of its own, limits). For each: the verdict and its stated reason, no
+process of the sandbox's users left afterwards, and no file outside the sandbox changed
+(the league's folder and a file of the host).
+
+Attacks that would only be *seen* by their author (a read, a write, a connection) are
+written as probes: the bot answers legally when the attack failed and illegally (an
+occupied square) when it succeeded, so an accepted version proves the attack failed and
+the verdict says nothing of the host the team should not see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.sandbox.identity import FIRST_UID, SLOTS
+from league_helpers import add_member, make_league, request, thread_server, upload, wait_until
+from sandbox_helpers import reachable_folder
+
+pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("hostile-submissions")]
+
+PROLOGUE = """import javafx.scene.control.Button;
+import java.io.*;
+import java.net.*;
+import java.nio.file.*;
+
+public class Bot {
+    /** The first empty square, or the occupied corner when the attack worked. */
+    static int[] answer(Button[][] b, boolean attackWorked) {
+        if (attackWorked) {
+            for (int i = 0; i < b.length; i++)
+                for (int j = 0; j < b[i].length; j++)
+                    if (!b[i][j].getText().isEmpty()) return new int[] {i, j};
+        }
+        for (int i = 0; i < b.length; i++)
+            for (int j = 0; j < b[i].length; j++)
+                if (b[i][j].getText().isEmpty()) return new int[] {i, j};
+        return new int[] {0, 0};
+    }
+
+    public int[] move(Button[][] b, int roundsLeft, boolean isX) throws Exception {
+        boolean worked = false;
+"""
+EPILOGUE = """
+        return answer(b, worked);
+    }
+}
+"""
+
+PROBES = {
+    "connect to the league's own port": (
+        'try (Socket s = new Socket("127.0.0.1", PORT)) { worked = true; } catch (IOException e) {}'
+    ),
+    "connect to another loopback port": (
+        'try (Socket s = new Socket("127.0.0.1", OTHER)) { worked = true; }'
+        " catch (IOException e) {}"
+    ),
+    "read the league database": (
+        'try { Files.readAllBytes(Paths.get("DB")); worked = true; } catch (IOException e) {}'
+    ),
+    "read another team's submission": (
+        'try (var l = Files.list(Paths.get("BUILDS"))) { worked = l.count() > 0; }'
+        " catch (IOException e) {}"
+    ),
+    "read the system's secrets": (
+        'try { Files.readAllBytes(Paths.get("/etc/shadow")); worked = true; }'
+        " catch (IOException e) {}"
+    ),
+    "write outside its temporary folder": (
+        'for (String p : new String[] {"/box/evil", "/evil", "/usr/evil", "HOSTFILE"}) {'
+        ' try { Files.writeString(Paths.get(p), "x"); worked = true; } catch (Exception e) {} }'
+    ),
+    "fill the disk": (
+        'try (OutputStream o = new FileOutputStream("/tmp/fill")) {'
+        " byte[] mb = new byte[1 << 20]; for (int i = 0; i < 100000; i++) o.write(mb);"
+        " } catch (IOException e) {}"
+    ),
+    "allocate far past its memory": (
+        "try { long[][] hog = new long[64][]; for (int i = 0; i < 64; i++)"
+        " hog[i] = new long[1 << 24]; worked = hog.length > 0; } catch (OutOfMemoryError e) {}"
+    ),
+    "a double-forked daemon": (
+        'new ProcessBuilder("/bin/sh", "-c", "(sleep 1234 &) &").start().waitFor();'
+    ),
+}
+"""Attacks that fail in the sandbox: the bot goes on to answer legally."""
+
+FAILURES = {
+    "a fork bomb": (
+        'new ProcessBuilder("/bin/sh", "-c", "f() { f | f & }; f").start();'
+        " while (roundsLeft >= 0) { try {"
+        ' new ProcessBuilder("/bin/sh", "-c", "sleep 1000").start(); }'
+        " catch (IOException e) {} }",
+        "no bestmove within",
+    ),
+    "an endless loop": ("while (roundsLeft >= 0) { Math.sqrt(7); }", "no bestmove within"),
+    "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", "no bestmove within"),
+    "printing 100 MB": (
+        'String line = "x".repeat(1 << 20);'
+        " for (int i = 0; i < 100; i++) System.err.println(line);",
+        "",
+    ),
+    "System.exit mid-game": ("System.exit(3);", "exited with status"),
+}
+"""Attacks that end the check: the verdict is a refusal naming how the bot failed."""
+
+
+def pool_processes() -> list[int]:
+    """The host's processes run by the sandbox pool's users (none once all sandboxes
+    have ended)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        uid = int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
+        if FIRST_UID <= uid < FIRST_UID + SLOTS:
+            found.append(int(entry))
+    return found
+
+
+def tree_digest(folder: Path, skip: tuple[str, ...]) -> dict[str, str]:
+    """Every file under ``folder`` (not under a name in ``skip``) with its content's hash."""
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not any(part in skip for part in p.relative_to(folder).parts)
+    }
+
+
+def project(body: str, extra: dict[str, bytes] | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("src/Bot.java", PROLOGUE + "        " + body + EPILOGUE)
+        for name, data in (extra or {}).items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+class League:
+    """The served league, its folder, and a host file the attacks aim at."""
+
+    def __init__(self, url: str, db: Path, host_file: Path) -> None:
+        self.url, self.db, self.host_file = url, db, host_file
+        self.teams = 0
+
+    def fill(self, body: str) -> str:
+        port = self.url.rsplit(":", 1)[1]
+        builds = self.db.with_name(self.db.name + ".builds")
+        return (
+            body.replace("PORT", port)
+            .replace("OTHER", "22")
+            .replace("DB", str(self.db))
+            .replace("BUILDS", str(builds))
+            .replace("HOSTFILE", str(self.host_file))
+        )
+
+    def verdict(self, data: bytes) -> dict[str, Any]:
+        """Upload ``data`` as a new team's code; its verdict once the builder gives it."""
+        self.teams += 1
+        token = add_member(self.db, f"team{self.teams}")
+        answer = upload(self.url, data, token)
+        assert answer.status == 201, answer
+
+        def decided() -> dict[str, Any] | None:
+            listed = request(self.url + "/api/league/submissions", token=token).body
+            version: dict[str, Any] = listed["submissions"][0]
+            return version if version["status"] in ("accepted", "refused") else None
+
+        result: dict[str, Any] = wait_until(decided, 55, "the builder's verdict")
+        return result
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
+    from adjacency.sandbox import check
+
+    check()
+    host_file = tmp_path_factory.mktemp("host") / "untouchable.txt"
+    host_file.write_text("the host's own file\n")
+    host_file.chmod(0o666)  # writable by anyone on the host: only the sandbox stops a write
+    with reachable_folder("adjacency-hostile-") as folder:
+        db = folder / "league.db"
+        make_league(db, rows=6, cols=6, rounds=4, base=60.0, increment=0.0)
+        with thread_server(db, house_games=False, builds=True) as url:
+            yield League(url, db, host_file)
+
+
+@pytest.fixture
+def untouched(league: League) -> Iterator[None]:
+    """The league's folder (but its database and builds) and the host file are as they
+    were, and no process of the sandbox's users is left, after each attack."""
+    folder = league.db.parent
+    skip = (league.db.name, league.db.name + "-wal", league.db.name + "-shm")
+    before = tree_digest(folder, (*skip, league.db.name + ".builds"))
+    host = league.host_file.read_bytes()
+    yield
+    wait_until(lambda: not pool_processes(), 20, "every sandboxed process to end")
+    assert tree_digest(folder, (*skip, league.db.name + ".builds")) == before
+    assert league.host_file.read_bytes() == host
+
+
+@pytest.mark.parametrize("attack", sorted(PROBES))
+def test_an_attack_that_fails_in_the_sandbox_leaves_an_accepted_harmless_bot(
+    league: League, untouched: None, attack: str
+) -> None:
+    verdict = league.verdict(project(league.fill(PROBES[attack])))
+    assert verdict["status"] == "accepted", verdict["detail"]
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _sleeping_daemon(p)]
+
+
+def _sleeping_daemon(pid: str) -> bool:
+    try:
+        return b"sleep\x001234" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("attack", sorted(FAILURES))
+def test_an_attack_that_stops_the_bot_is_refused_with_the_reason(
+    league: League, untouched: None, attack: str
+) -> None:
+    body, reason = FAILURES[attack]
+    verdict = league.verdict(project(league.fill(body)))
+    assert verdict["status"] == "refused", verdict
+    assert verdict["detail"].startswith("bot Bot: position 1 of 4"), verdict["detail"]
+    assert reason.lower() in verdict["detail"].lower(), verdict["detail"]
+
+
+def test_a_native_library_in_the_zip_is_never_loaded(league: League, untouched: None) -> None:
+    body = 'try { System.loadLibrary("evil"); worked = true; } catch (Throwable e) {}'
+    native = {"lib/libevil.so": b"\x7fELF not a library", "evil.dll": b"MZ", "evil.jar": b"PK"}
+    verdict = league.verdict(project(body, native))
+    assert verdict["status"] == "accepted", verdict["detail"]
+    assert "left out, not read: 3 files" in verdict["detail"]
+    builds = league.db.with_name(league.db.name + ".builds")
+    assert not [p for p in builds.rglob("*") if p.suffix in (".so", ".dll", ".jar")]
+
+
+@pytest.mark.parametrize(
+    ("entries", "rule"),
+    [
+        ({"../../outside/Bot.java": b"class Bot {}"}, "no .. in names"),
+        ({"/etc/Bot.java": b"class Bot {}"}, "no absolute names"),
+        ({"src/Bot.java": b"class Bot {}", "big.txt": b"\0" * (64 << 20)}, "compression ratio"),
+    ],
+)
+def test_a_hostile_zip_is_refused_by_rule_before_anything_is_read(
+    league: League, untouched: None, entries: dict[str, bytes], rule: str
+) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(zipfile.ZipInfo(name), data, zipfile.ZIP_DEFLATED)
+    verdict = league.verdict(buffer.getvalue())
+    assert verdict["status"] == "refused" and f"rule '{rule}'" in verdict["detail"], verdict
+
+
+def test_a_link_in_the_zip_is_refused(league: League, untouched: None) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("src/Bot.java", "public class Bot {}")
+        link = zipfile.ZipInfo("src/secret.java")
+        link.create_system = 3
+        link.external_attr = 0o120777 << 16  # a symbolic link
+        archive.writestr(link, str(league.db))
+    verdict = league.verdict(buffer.getvalue())
+    assert verdict["status"] == "refused" and "rule 'no links or devices'" in verdict["detail"]
