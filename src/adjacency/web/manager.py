@@ -11,6 +11,7 @@ from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from ..round.clock import Clock
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
+from . import saving
 from .analysis import check_analysable
 from .hints import HintBots
 from .limits import BotSlots, Limits
@@ -48,7 +49,7 @@ class GameManager:
         self._lock = threading.Lock()
 
     def _save(self, session: GameSession) -> None:
-        self.store.save(session.id, session.created, session.record(), session.meta())
+        self.store.save(session.id, session.created, saving.record(session), saving.meta(session))
 
     def _add(
         self,
@@ -217,7 +218,7 @@ class GameManager:
                 log.error("stored game %s is damaged: %s", game_id, stored.damaged)
                 raise GameNotFound(f"game {game_id!r} is stored but damaged: {stored.damaged}")
             try:
-                session = GameSession.restore(
+                session = saving.restore(
                     stored.id,
                     stored.created,
                     stored.record,
