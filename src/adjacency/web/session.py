@@ -38,7 +38,6 @@ from ..core import Color
 from ..core.game import Game
 from ..round.clock import Clock
 from ..round.state import Round, Step
-from ..round.takeback import takeback
 from ..serving.errors import Forbidden
 from .clock_rules import ClockRules
 from .finishing import Finisher
@@ -193,17 +192,6 @@ class GameSession:
         self.adopt(after)
         self.clock_rules.run()
         self.changed()
-
-    def rewind(self, target: int) -> None:
-        """Undo moves until ``target`` are left, with their evaluations; the bots' turn is
-        cancelled and the clock of the side now to move restarts (lock held)."""
-        self.turns.cancel()
-        now = self.now()
-        after, _ = takeback(self.round_now(), target, now)
-        self.adopt(after)
-        del self.evals[target:]
-        self.turn_started = now
-        self.clock_rules.run()
 
     def message(self) -> str:
         return describe(
