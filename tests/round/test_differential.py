@@ -6,7 +6,7 @@ agree, and both clocks move together.
 Events are drawn by hypothesis: moves to the end, people's illegal moves (refused by
 both), bots' illegal answers (lost by both), a flag falling (the mover never answers),
 a move that comes after its flag, resignations and aborts. Time is a mock clock
-(``round_drivers.mock_clock``): no test waits.
+(``round_helpers.mock_clock``): no test waits.
 
 Where the servers differ today on purpose, the difference is written here, as data
 (:data:`LEAGUE_CODE`) or as its own test, so a change to either server shows:
@@ -46,7 +46,7 @@ from adjacency.core import Color, Position, other
 from adjacency.core.details import NAMED, DetailCode
 from adjacency.core.game import Termination
 from adjacency.league.records import StoredGame
-from round_drivers import (
+from round_helpers import (
     NAMES,
     FakeScheduler,
     FakeTime,

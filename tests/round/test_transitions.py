@@ -249,7 +249,16 @@ def test_abort_only_before_the_sides_first_move_and_final_ends_take_nothing_back
         abandon(resigned, Detail("stop"), 5.0)
 
 
-@given(start=positions(), picks=st.lists(st.integers(0, 63), max_size=12))
+@given(
+    start=st.builds(
+        Position.start,
+        st.integers(6, 8),
+        st.integers(6, 8),
+        st.integers(1, 6),
+        st.sampled_from("xo"),
+    ),
+    picks=st.lists(st.integers(0, 63), max_size=12),
+)
 def test_a_rematch_starts_over_and_a_round_writes_into_its_record(
     start: Position, picks: list[int]
 ) -> None:
@@ -265,7 +274,7 @@ def test_a_rematch_starts_over_and_a_round_writes_into_its_record(
         with pytest.raises(NotAllowed):
             rematch(state)
         state, _ = resign(state, state.turn, Detail("resigned"), 0.0)
-    again = rematch(state)
+    again = rematch(state)  # the same settings, from their standard start
     assert again.start == start and again.moves == () and again.clocks == Clocks.full(10.0, 1.0)
     written = Game(start, "Ada", "Bob")
     state.write(written)
@@ -278,3 +287,11 @@ def test_a_rematch_starts_over_and_a_round_writes_into_its_record(
         state.termination,
         state.detail,
     )
+
+
+def test_a_rematch_of_a_game_begun_after_opening_plies_starts_from_the_standard_start() -> None:
+    standard = Position.start(6, 6, 4)
+    opened = standard.play(standard.legal_moves()[0]).play("d2")
+    state, _ = resign(Round.begin(opened), opened.turn, Detail("resigned"), 0.0)
+    again = rematch(state)
+    assert again.start == standard and again.clocks is None and not again.is_over

@@ -10,7 +10,9 @@ from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from ..round.clock import Clock
+from ..round.rematch import rematch
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
+from . import saving
 from .analysis import check_analysable
 from .hints import HintBots
 from .limits import BotSlots, Limits
@@ -48,7 +50,7 @@ class GameManager:
         self._lock = threading.Lock()
 
     def _save(self, session: GameSession) -> None:
-        self.store.save(session.id, session.created, session.record(), session.meta())
+        self.store.save(session.id, session.created, saving.record(session), saving.meta(session))
 
     def _add(
         self,
@@ -152,10 +154,10 @@ class GameManager:
                 humans: list[Color] = [c for c in COLORS if not old.players[c].is_bot]
                 seats = new_seats(caller, [other(c) for c in humans])[0]
             players: dict[Color, Player] = {"x": old.players["o"], "o": old.players["x"]}
-            start = old.game.start
-            first, rounds = old.game.first, old.game.rounds
-            clock = None if old.clock is None else Clock(old.clock.base, old.clock.increment)
-            fresh = Position.start(start.rows, start.cols, rounds, first)
+            again = rematch(old.round_now())  # the same settings from their start
+            clocks = again.clocks
+            clock = None if clocks is None else Clock(clocks.base, clocks.increment)
+            fresh = again.start
             self._check_bot_capacity(players)
             event = "Game between devices" if old.seats.invite else "Casual game"
             game = Game(fresh, players["x"].name, players["o"].name, event=event)
@@ -226,7 +228,7 @@ class GameManager:
                 log.error("stored game %s is damaged: %s", game_id, stored.damaged)
                 raise GameNotFound(f"game {game_id!r} is stored but damaged: {stored.damaged}")
             try:
-                session = GameSession.restore(
+                session = saving.restore(
                     stored.id,
                     stored.created,
                     stored.record,

@@ -33,14 +33,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..core import Color
 from ..core.game import Game
-from ..core.record import game_from_dict, game_to_dict
 from ..round.clock import Clock
 from ..round.state import Round, Step
-from ..round.takeback import takeback
 from ..serving.errors import Forbidden
 from .clock_rules import ClockRules
 from .finishing import Finisher
@@ -134,67 +131,6 @@ class GameSession:
         """The bot controls and hints (:mod:`.playback`)."""
         self.clock_rules.run()
 
-    # ------------------------------------------------------------ persistence
-
-    def meta(self) -> dict[str, Any]:
-        """The web layer's data stored next to the core record."""
-        return {
-            "players": {c: p.to_dict() for c, p in self.players.items()},
-            "time": self.time,
-            "evals": [list(e) for e in self.evals],
-            "paused": self.paused,
-            "delay": self.delay,
-            "version": self.version,
-            "seats": self.seats.to_dict(),
-            "clock": None if self.clock is None else self.clock.to_dict(),
-            "offer": None if self.offer is None else self.offer.model_dump(),
-            "rematch": self.rematch,
-        }
-
-    def record(self) -> dict[str, Any]:
-        """The core record of the game, JSON-ready (stored next to :meth:`meta`)."""
-        return game_to_dict(self.game)
-
-    @classmethod
-    def restore(
-        cls,
-        game_id: str,
-        created: float,
-        record: dict[str, Any],
-        meta: dict[str, Any],
-        saver: Saver,
-        grace: float,
-        slots: BotSlots | None = None,
-    ) -> GameSession:
-        """Rebuild a stored session (raises ``InvalidRecordError`` if the row is damaged)."""
-        game = game_from_dict(record)
-        players = {c: Player.from_dict(meta["players"][c]) for c in ("x", "o")}
-        evals = [(e[0], e[1]) for e in meta.get("evals", [])]
-        if len(evals) != len(game.moves):
-            evals = []
-        session = cls(
-            game_id,
-            game,
-            players,  # type: ignore[arg-type]
-            float(meta.get("time", 5.0)),
-            saver,
-            grace,
-            created,
-            evals,
-            bool(meta.get("paused", False)),
-            float(meta.get("delay", 0.5)),
-            Seats.from_dict(meta.get("seats")),
-            Clock.from_dict(meta.get("clock")),
-            slots,
-        )
-        # Versions keep increasing across restarts, so pages never mistake new for old.
-        session.version = int(meta.get("version", 0)) + 1
-        if meta.get("offer"):
-            session.offer = Offer.model_validate(meta["offer"])
-        rematch = meta.get("rematch")
-        session.rematch = rematch if isinstance(rematch, str) else None
-        return session
-
     # ------------------------------------------------------------------ state
 
     @property
@@ -256,17 +192,6 @@ class GameSession:
         self.adopt(after)
         self.clock_rules.run()
         self.changed()
-
-    def rewind(self, target: int) -> None:
-        """Undo moves until ``target`` are left, with their evaluations; the bots' turn is
-        cancelled and the clock of the side now to move restarts (lock held)."""
-        self.turns.cancel()
-        now = self.now()
-        after, _ = takeback(self.round_now(), target, now)
-        self.adopt(after)
-        del self.evals[target:]
-        self.turn_started = now
-        self.clock_rules.run()
 
     def message(self) -> str:
         return describe(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..core import Color
 from ..core.game import Termination
-from ..round.takeback import FINAL
+from ..round.takeback import FINAL, takeback
 from ..serving.errors import NotNow
 from .models import GameState
 from .seats import Caller
@@ -46,7 +46,7 @@ class Takebacks:
                 if session.mode == "bot-bot":
                     raise NotNow("undo is for games with a person; this is bot vs bot")
                 raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
-            session.rewind(target)
+            self.rewind(target)
             session.changed()
             return session.state()
 
@@ -75,4 +75,16 @@ class Takebacks:
 
     def take_back(self, color: Color) -> None:
         """Take back ``color``'s last move and the reply after it (lock held)."""
-        self._session.rewind(self.target(color))
+        self.rewind(self.target(color))
+
+    def rewind(self, target: int) -> None:
+        """Undo moves until ``target`` are left, with their evaluations; the bots' turn is
+        cancelled and the clock of the side now to move restarts (lock held)."""
+        session = self._session
+        session.turns.cancel()
+        now = session.now()
+        after, _ = takeback(session.round_now(), target, now)
+        session.adopt(after)
+        del session.evals[target:]
+        session.turn_started = now
+        session.clock_rules.run()
