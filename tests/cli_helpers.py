@@ -1,15 +1,18 @@
 """The one way the tests run the ``adjacency`` command: in this process (:func:`run`, with
 pytest's captured output) or in a process of its own (:func:`run_process`, as a user's
-shell runs it)."""
+shell runs it); and the repository's Python scripts (:func:`run_script`, a benchmark)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from adjacency.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -30,4 +33,15 @@ def run_process(
         text=True,
         timeout=timeout,
         env=env,
+    )
+
+
+def run_script(script: Path, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python SCRIPT ARGV`` from the repository's root, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, str(script), *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
     )

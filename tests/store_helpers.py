@@ -1,5 +1,6 @@
 """The five stores as the storage tests open them, and a dump of a file read without any
-store code: shared by ``tests/storage/``."""
+store code: shared by ``tests/storage/``; and the games an arena run has stored so far,
+read while it runs (``tests/workers/``)."""
 
 from __future__ import annotations
 
@@ -58,3 +59,13 @@ def header(path: Path) -> tuple[int, int]:
     with contextlib.closing(sqlite3.connect(path)) as db:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         return int(app_id), int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def stored_games(db: Path) -> int:
+    """Games stored in the arena database ``db`` so far (0 before its tables exist), read
+    beside the run that writes them."""
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0

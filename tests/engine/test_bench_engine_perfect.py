@@ -5,28 +5,17 @@ input refused with one line and nothing written."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from adjacency.core import Position
+from cli_helpers import run_script
 from oracles import exact_value, move_values
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "benchmarks" / "bench_engine_perfect.py"
 BOTS = "random;greedy"
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
-        capture_output=True,
-        text=True,
-        timeout=50,
-        cwd=REPO,
-    )
 
 
 @pytest.mark.parametrize(
@@ -39,7 +28,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 )
 def test_bad_plies_are_one_clear_line(plies: str, message: str, tmp_path: Path) -> None:
     out = tmp_path / "perfect.jsonl"
-    done = run("--plies", plies, "--positions", "1", "--out", str(out))
+    done = run_script(SCRIPT, "--plies", plies, "--positions", "1", "--out", str(out))
     assert done.returncode == 2
     assert "argument --plies" in done.stderr and message in done.stderr
     assert "Traceback" not in done.stderr
@@ -50,7 +39,7 @@ def test_a_run_end_to_end_against_the_brute_force_oracle(tmp_path: Path) -> None
     out = tmp_path / "perfect.jsonl"
     common = ["--set", "random", "--seed", "7", "--bots", BOTS, "--time", "0.05"]
     common += ["--threads", "1", "--tt", "4", "--out", str(out)]
-    done = run("--plies", "3,4", "--positions", "3", *common)
+    done = run_script(SCRIPT, "--plies", "3,4", "--positions", "3", *common)
     assert done.returncode == 0, done.stderr
     assert "position set: random, seed 7" in done.stdout
     records = [json.loads(line) for line in out.read_text().splitlines()]
@@ -66,9 +55,9 @@ def test_a_run_end_to_end_against_the_brute_force_oracle(tmp_path: Path) -> None
             assert played["value"] == values[played["move"]]
             assert played["loss"] == max(values.values()) - played["value"]
     # A resumed run must ask for the same plies: its positions are those of the file.
-    again = run("--plies", "5", "--positions", "4", "--resume", *common)
+    again = run_script(SCRIPT, "--plies", "5", "--positions", "4", "--resume", *common)
     assert again.returncode == 2 and "other --plies" in again.stderr
     assert len(out.read_text().splitlines()) == 3
-    more = run("--plies", "3,4", "--positions", "4", "--resume", *common)
+    more = run_script(SCRIPT, "--plies", "3,4", "--positions", "4", "--resume", *common)
     assert more.returncode == 0, more.stderr
     assert [json.loads(line)["plies"] for line in out.read_text().splitlines()] == [3, 4, 3, 4]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 
 from adjacency.core import Position
 from adjacency.engine import Engine
+from cli_helpers import run_script
 from oracles import exact_value
 
 REPO = Path(__file__).resolve().parents[2]
@@ -77,16 +77,6 @@ def test_scorer_specs() -> None:
             BENCH.parse_scorer(bad)
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
-        capture_output=True,
-        text=True,
-        timeout=50,
-        cwd=REPO,
-    )
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -100,7 +90,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 )
 def test_bad_input_is_one_clear_line(args: list[str], message: str, tmp_path: Path) -> None:
     out = tmp_path / "truth.jsonl"
-    done = run(*args, "--positions", "1", "--out", str(out))
+    done = run_script(SCRIPT, *args, "--positions", "1", "--out", str(out))
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
     assert not out.exists()
@@ -108,7 +98,7 @@ def test_bad_input_is_one_clear_line(args: list[str], message: str, tmp_path: Pa
 
 def test_a_run_end_to_end_against_the_brute_force_oracle(tmp_path: Path) -> None:
     out = tmp_path / "truth.jsonl"
-    done = run(
+    done = run_script(SCRIPT,
         "--plies", "4,5", "--positions", "2", "--set", "random", "--seed", "7",
         "--scorers", "v1:0,v4:2", "--threads", "1", "--out", str(out),
     )  # fmt: skip
@@ -149,7 +139,7 @@ def test_stored_records_are_scored_again_without_solving(tmp_path: Path) -> None
     ]
     records.write_text("\n".join(lines) + "\n")
     out = tmp_path / "again.jsonl"
-    done = run(
+    done = run_script(SCRIPT,
         "--cases", str(records), "--plies", "2,4", "--positions", "1",
         "--scorers", "v4:0,v1:1", "--out", str(out),
     )  # fmt: skip
@@ -185,7 +175,7 @@ def test_bad_stored_records_are_one_clear_line(
     if content is not None:
         records.write_text(content)
     out = tmp_path / "again.jsonl"
-    done = run("--cases", str(records), "--plies", "17", "--out", str(out))
+    done = run_script(SCRIPT, "--cases", str(records), "--plies", "17", "--out", str(out))
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -193,5 +183,5 @@ def test_bad_stored_records_are_one_clear_line(
 
 
 def test_data_and_stored_records_are_not_both_given(tmp_path: Path) -> None:
-    done = run("--cases", str(tmp_path / "a"), "--data", str(tmp_path))
+    done = run_script(SCRIPT, "--cases", str(tmp_path / "a"), "--data", str(tmp_path))
     assert done.returncode == 2 and "--data and --cases" in done.stderr

@@ -63,14 +63,28 @@ def test_child_ends_when_parent_is_killed(kernel: bool) -> None:
             os.kill(child, signal.SIGKILL)
 
 
+# The child says each time its watch reads its parent's id.
+COUNTED = textwrap.dedent(
+    """
+    import os, time
+    from adjacency.system.lifetime import exit_with_parent
+    real = os.getppid
+    def counted():
+        print("poll", flush=True)
+        return real()
+    os.getppid = counted
+    exit_with_parent(kernel_signal=True, interval=0.1)
+    time.sleep(60)
+    """
+)
+
+
 def test_a_child_whose_parent_lives_keeps_running() -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD.format(kernel=True)], stdout=subprocess.PIPE, text=True
-    )
+    child = subprocess.Popen([sys.executable, "-c", COUNTED], stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None
-        assert child.stdout.readline().strip() == "watching"
-        time.sleep(0.5)  # several polls of the parent id
+        polls = [child.stdout.readline().strip() for _ in range(8)]  # the watch's polls
+        assert polls == ["poll"] * 8  # a child that ended would have closed its output
         assert child.poll() is None
     finally:
         child.kill()

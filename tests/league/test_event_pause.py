@@ -7,12 +7,10 @@ line."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from adjacency.league.hall import RECONNECT_GRACE
 from adjacency.league.store import LeagueStore
 from cli_helpers import run
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
@@ -34,11 +32,11 @@ def league(tmp_path: Path) -> Path:
     return db
 
 
-def games(db: Path) -> tuple[list[int], list[int]]:
-    """The event ``friday``'s finished and playing games' ids."""
+def games(db: Path, name: str = "friday") -> tuple[list[int], list[int]]:
+    """The event ``name``'s finished and playing games' ids."""
     with LeagueStore(db) as store:
         events = store.events
-        event = events.named("friday")
+        event = events.named(name)
         return events.game_ids(event.id), events.game_ids(event.id, "playing")
 
 
@@ -48,12 +46,16 @@ def test_a_paused_event_starts_no_game_until_it_is_resumed(
     db = league(tmp_path)
     members = [*HOUSE, "absent"]
     with thread_server(db) as url:
-        served = time.monotonic()
         api = f"{url}/api/league/admin/events"
         made = request(api, "POST", {"name": "friday", "format": "round-robin",
                                      "members": members}, ADMIN)  # fmt: skip
         assert made.status == 201
         assert request(f"{api}/friday/start", "POST", {}, token=ADMIN).status == 200
+        # a witness, unpaused: its one board is of "absent" too
+        made = request(api, "POST", {"name": "witness", "format": "round-robin",
+                                     "members": ["absent", HOUSE[0]]}, ADMIN)  # fmt: skip
+        assert made.status == 201
+        assert request(f"{api}/witness/start", "POST", {}, token=ADMIN).status == 200
         # within the reconnect grace: the boards of "absent" have not started
         paused = request(f"{api}/friday/pause", "POST", {}, token=ADMIN)
         assert paused.status == 200, paused.body
@@ -62,9 +64,9 @@ def test_a_paused_event_starts_no_game_until_it_is_resumed(
         assert again.status == 400 and "paused already" in str(again.body)
         wait_until(lambda: not games(db)[1], 50, "the games in play to end")
         before = games(db)[0]
-        # past the grace, where an unpaused event would start the games of "absent",
-        # and six scheduler passes more
-        time.sleep(max(0.0, RECONNECT_GRACE - (time.monotonic() - served)) + 1.5)
+        # past the grace: the unpaused witness starts its games of "absent", the paused
+        # event none
+        wait_until(lambda: any(games(db, "witness")), 50, "the witness's games of absent")
         assert games(db) == (before, [])
         page = request(f"{url}/api/league/events/friday").body["event"]
         assert page["status"] == "running" and page["paused"] is True

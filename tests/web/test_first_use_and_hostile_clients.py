@@ -188,7 +188,17 @@ def test_a_bot_stopped_with_its_page_stops_its_clock(
             what="the stopped clock to be stored",
         )
         assert stored["clock"]["o"] > 0
-        time.sleep(1.2)  # longer than O's whole clock: before the fix its flag fell now
+        # A witness game on the same clock, started now and attended, whose bot never
+        # answers: its flag falls once a whole clock (more than O has left) has passed on
+        # the server's timer, which would have flagged the first game's O too, had it run.
+        witness = api.post("/api/games", json={**body, "clock": {"base": 1, "increment": 0}})
+        witness_id = witness.json()["id"]
+        with api.stream("GET", f"/api/games/{witness_id}/events") as response:
+            api.post(f"/api/games/{witness_id}/moves", json={"square": "a3"})
+            for name, data in events(response):
+                if name == "state" and data["status"] == "over":
+                    assert data["termination"] == "time forfeit", data
+                    break
         record = sqlite_record(tmp_path / "g.sqlite3", game["id"])
         assert record["termination"] == "unterminated", record
 

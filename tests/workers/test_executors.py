@@ -25,6 +25,7 @@ from adjacency.workers import (
     make_executor,
 )
 from arena_fakes import square
+from store_helpers import stored_games
 
 HIDE_RAY = "import sys; sys.modules['ray'] = None; from adjacency.cli import main; "
 
@@ -202,7 +203,9 @@ def test_kill_9_of_a_match_leaves_no_pool_worker_running(tmp_path: Path) -> None
             break
         time.sleep(0.1)
     assert len(workers) >= 2, "the pool workers never started"
-    time.sleep(1.0)  # games are being played
+    while stored_games(db) < 2 and time.monotonic() < deadline:  # games are being played
+        time.sleep(0.1)
+    assert stored_games(db) >= 2, "the pool played no game"
     process.kill()  # SIGKILL: no cleanup in the parent
     process.wait(timeout=10)
     deadline = time.monotonic() + 10

@@ -24,6 +24,7 @@ from adjacency.workers import ExecutorUnavailable, SerialExecutor
 from adjacency.workers import ray_cluster as ray_backend
 from adjacency.workers.ray_cluster import RayExecutor
 from arena_fakes import factory, square
+from store_helpers import stored_games
 
 pytestmark = pytest.mark.slow
 
@@ -170,16 +171,6 @@ def test_the_cli_joins_a_cluster_and_the_report_shows_games_per_node(
         assert node[:12] in report.stdout
 
 
-def _stored(db: Path) -> int:
-    import sqlite3
-
-    try:
-        with sqlite3.connect(db, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
 def test_kill_9_of_a_driver_leaves_no_private_ray_process(tmp_path: Path) -> None:
     from adjacency.workers.reaper import _same, descendants
 
@@ -191,9 +182,9 @@ def test_kill_9_of_a_driver_leaves_no_private_ray_process(tmp_path: Path) -> Non
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 120
-    while _stored(db) < 3 and process.poll() is None and time.monotonic() < deadline:
+    while stored_games(db) < 3 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert process.poll() is None and _stored(db) >= 3, "the private runtime never played"
+    assert process.poll() is None and stored_games(db) >= 3, "the private runtime never played"
     tree = descendants(process.pid)
     assert len(tree) >= 5  # GCS, raylet, agents, workers, the watchdog
     process.kill()  # SIGKILL: the driver cannot shut Ray down itself

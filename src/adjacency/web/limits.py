@@ -4,7 +4,9 @@ Each value is a bound a page never needs to reach in normal play, chosen so a
 few hostile or careless requests cannot take the memory or the CPU of a small
 machine (two cores, a few GB). Over a cap the API answers 400 (a setting out
 of range) or 429 (too much at once: try again later), and the page stays
-responsive because no request waits for a slot.
+responsive because no request waits for a slot. The slots are counted here too:
+:class:`BotSlots` for the games' bots, :class:`Slots` for the analyses and the lab's
+searches (taken by the analysis router and the lab alike).
 """
 
 from __future__ import annotations
