@@ -62,10 +62,12 @@ class Built:
     candidates: list[Candidate] = field(default_factory=list)
 
     def command(self) -> list[str]:
+        """The command line that runs the bot (``java`` from the PATH)."""
         return ["java", "-cp", str(self.classes), RUNNER, self.bot, *self.args]
 
     @property
     def spec(self) -> str:
+        """The bot spec that plays it: ``cmd:`` and the command line."""
         return "cmd:" + shlex.join(self.command())
 
 
@@ -129,6 +131,7 @@ def write_sources(selection: Selection, folder: Path) -> list[Path]:
 
 
 def as_is(command: list[str]) -> list[str]:
+    """The default :data:`Wrap`: the command as it is."""
     return command
 
 
