@@ -58,6 +58,7 @@ def register(commands: Any) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    """Take the project in, build it, print what was left out and the ``cmd:`` spec."""
     from ..core.errors import InvalidSettingsError
     from ..projects import build, take_in
 
@@ -81,6 +82,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_kit(args: argparse.Namespace) -> int:
+    """Print the folder of the Java kit's sources."""
     from ..projects import kit_sources
 
     print(kit_sources())

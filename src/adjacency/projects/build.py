@@ -65,10 +65,12 @@ class Built:
     candidates: list[Candidate] = field(default_factory=list)
 
     def command(self) -> list[str]:
+        """The command line that runs the bot (``java`` from the PATH)."""
         return ["java", "-cp", str(self.classes), RUNNER, self.bot, *self.args]
 
     @property
     def spec(self) -> str:
+        """The bot spec that plays it: ``cmd:`` and the command line."""
         return "cmd:" + shlex.join(self.command())
 
 

@@ -51,6 +51,7 @@ class Source:
 
     @property
     def qualified(self) -> str:
+        """The class's full name (``pkg.Bot``, or ``Bot`` in the default package)."""
         return f"{self.package}.{self.name}" if self.package else self.name
 
     @property
