@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from adjacency import sandbox
-from adjacency.sandbox import identity, layout
+from adjacency.sandbox import command_line, identity
 
 PROGRAMS = {
     "python": ["/usr/bin/python3", "-S", "-c", "print('ready', flush=True)"],
@@ -63,7 +63,7 @@ def plain(argv: list[str], box: Path) -> tuple[float, float]:
     began = time.perf_counter()
     # The sandbox's own environment, so both start the same way (a variable such as
     # NODE_EXTRA_CA_CERTS alone costs node some 100 ms).
-    env = {"PATH": layout.PATH, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
+    env = {"PATH": command_line.PATH, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
     child = subprocess.Popen(
         argv,
         stdout=subprocess.PIPE,
@@ -99,7 +99,7 @@ def main() -> None:
             who = identity.acquire()
             identity.release(who)
             for name in programs:
-                argv = layout.command(
+                argv = command_line.command(
                     PROGRAMS[name], submission=box, limits=sandbox.Limits(), processes=128
                 )
                 drop = f"setpriv --reuid={who.uid} --regid={who.gid} --clear-groups "

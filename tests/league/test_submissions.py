@@ -16,7 +16,7 @@ from typing import Any
 
 from adjacency.league.schema import STORE_SCHEMA, SUBMISSIONS
 from adjacency.league.store import LeagueStore
-from adjacency.league.submissions import MAX_UPLOAD
+from adjacency.league.submission_rows import MAX_UPLOAD
 from league_helpers import ADMIN, Response, add_member, join, request, upload
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from adjacency import sandbox
-from adjacency.sandbox import layout
+from adjacency.sandbox import command_line
 from sandbox_helpers import reachable_folder
 
 
@@ -39,7 +39,7 @@ def test_without_user_namespaces_the_error_names_the_setting(sandbox_box: Path) 
 def test_a_program_is_refused_not_run_where_the_sandbox_cannot_start(
     tmp_path: Path, sandbox_box: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(layout, "BWRAP", str(tmp_path / "bwrap"))
+    monkeypatch.setattr(command_line, "BWRAP", str(tmp_path / "bwrap"))
     with reachable_folder() as output:
         for start in (
             lambda: sandbox.run(["/bin/touch", "/out/ran"], submission=sandbox_box, output=output),

@@ -1,7 +1,7 @@
 """Hosted bots: a team's submitted code built, checked and played by the server, always
 inside the sandbox (:mod:`adjacency.sandbox`).
 
-- :mod:`~adjacency.hosting.build`: a submission's zip through the projects' intake, then
+- :mod:`~adjacency.hosting.sandbox_build`: a submission's zip through the projects' intake, then
   ``javac`` and the runner's inspection in the sandbox (:class:`~.build.SandboxToolchain`);
 - :mod:`~adjacency.hosting.player`: the built bot as a :class:`~adjacency.bots.Bot`, one
   sandboxed engine-protocol process for a whole game;

@@ -17,7 +17,7 @@ from ..bots.external import CommandSpec, ExternalBot
 from ..projects.build import RUNNER
 from ..protocol.transport import Transport
 from ..sandbox import SUBMISSION, Limits, SandboxedProcess
-from .build import JAVA, JVM_OPTIONS
+from .sandbox_build import JAVA, JVM_OPTIONS
 
 GAME_LIMITS = Limits(
     cpu_seconds=600.0,

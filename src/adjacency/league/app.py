@@ -50,7 +50,7 @@ from .routers import (
 )
 from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
-from .submissions import MAX_UPLOAD
+from .submission_rows import MAX_UPLOAD
 
 log = logging.getLogger("adjacency.league")
 

@@ -1,10 +1,10 @@
 """The league's builder: every uploaded version built, checked and given its verdict
 (:class:`Builder`), in the sandbox, off the event loop.
 
-One thread takes the oldest ``received`` version (:meth:`.submissions.SubmissionsRepo.
+One thread takes the oldest ``received`` version (:meth:`.submission_rows.SubmissionsRepo.
 claim`), builds it under the league's build folder (:func:`build_folder`: one folder per
 version, which the next start may rebuild from the stored zip) with
-:func:`adjacency.hosting.build.build_submission`, checks the built bot on the league's
+:func:`adjacency.hosting.sandbox_build.build_submission`, checks the built bot on the league's
 board (:func:`adjacency.hosting.check.check_bot`, at most :data:`CHECK_SECONDS` a move)
 and stores the verdict: ``accepted`` with the check's account, or ``refused`` with the
 reason (the intake's rule, javac's output verbatim, the position the bot failed on). The
@@ -25,13 +25,13 @@ import threading
 from pathlib import Path
 
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
-from ..hosting.build import build_submission
 from ..hosting.check import check_bot
 from ..hosting.player import hosted_bot
+from ..hosting.sandbox_build import build_submission
 from ..sandbox import check as sandbox_check
 from .settings import LeagueSettings
 from .store import LeagueStore
-from .submissions import Submission
+from .submission_rows import Submission
 
 log = logging.getLogger("adjacency.league")
 

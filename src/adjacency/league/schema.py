@@ -338,7 +338,7 @@ CREATE TABLE IF NOT EXISTS submissions (
 );
 CREATE INDEX IF NOT EXISTS submissions_status ON submissions(status);
 """
-"""Every version of every team's submitted code (:mod:`.submissions`): the zip as
+"""Every version of every team's submitted code (:mod:`.submission_rows`): the zip as
 uploaded, its SHA-256, the team's version number and the build's verdict."""
 
 SUBMITTED_COLUMNS = (

@@ -8,7 +8,7 @@ the connection (:class:`~.database.LeagueDb`) and the repositories of its tables
 * :class:`~.rating_rows.RatingsRepo` (``ratings_repo``): ratings, histories and the
   aggregates the public pages read;
 * :class:`~.event_store.EventsRepo` (``events``): the events, their members and boards;
-* :class:`~.submissions.SubmissionsRepo` (``submissions``): the teams' submitted code,
+* :class:`~.submission_rows.SubmissionsRepo` (``submissions``): the teams' submitted code,
   every version, and the events' upload deadlines (callers name it: no forwards here).
 
 Each repository takes the :class:`~.database.LeagueDb` and reads and writes only through
@@ -57,7 +57,7 @@ from .records import (
 from .rules import LeagueRules, Progress
 from .schema import CONFIG, SCHEMA_VERSION
 from .settings import LeagueSettings
-from .submissions import SubmissionsRepo
+from .submission_rows import SubmissionsRepo
 
 __all__ = [
     "CONFIG",

@@ -31,7 +31,7 @@ from typing import Any
 from ..projects import take_in
 from .client import ConnectError
 from .records import LeagueError
-from .submissions import MAX_UPLOAD
+from .submission_rows import MAX_UPLOAD
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 """Every packed entry's date (zip's earliest): the packed bytes depend on the files only."""

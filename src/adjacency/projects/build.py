@@ -12,7 +12,7 @@ all and refuses to guess.
 
 Where ``javac`` and the runner run is a :class:`Toolchain`: :class:`LocalToolchain` runs
 them as processes of this machine (a student's own project); a server runs them in its
-sandbox (:class:`adjacency.hosting.build.SandboxToolchain`), with the same command lines
+sandbox (:class:`adjacency.hosting.sandbox_build.SandboxToolchain`), with the same command lines
 (:func:`javac_arguments`, :func:`inspect_arguments`) and the same reading of the answer
 (:func:`read_inspection`).
 """

@@ -6,7 +6,7 @@ this room: :class:`SandboxedProcess` for a long-lived program talked to over pip
 command. Both call :func:`check` first, which raises :class:`SandboxUnavailable` (one
 line naming the fix) where the sandbox cannot start: nothing runs without it.
 
-- :mod:`~adjacency.sandbox.layout`: the command line (prlimit, then bubblewrap's
+- :mod:`~adjacency.sandbox.command_line`: the command line (prlimit, then bubblewrap's
   namespaces, binds and environment);
 - :mod:`~adjacency.sandbox.identity`: the uid pool (a user of its own per sandbox when
   run as root) and ending every process of a uid;
@@ -26,8 +26,8 @@ workers): docs/sandbox.md is its security model.
 from __future__ import annotations
 
 from .available import check
+from .command_line import OUTPUT, SUBMISSION, TMP
 from .errors import SandboxError, SandboxUnavailable
-from .layout import OUTPUT, SUBMISSION, TMP
 from .limits import Limits, Reason
 from .oneshot import run
 from .outputs import regular_files

@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from . import identity, layout
+from . import command_line, identity
 from .errors import SandboxUnavailable
 from .limits import Limits
 
@@ -35,8 +35,9 @@ _ok: set[tuple[str, str]] = set()
 def check(bwrap: str | None = None, prlimit: str | None = None) -> None:
     """Return if a sandbox starts here, else raise :class:`SandboxUnavailable` naming the
     fix in one line. ``bwrap`` and ``prlimit`` default to the programs the sandbox runs
-    (:data:`~adjacency.sandbox.layout.BWRAP`, :data:`~adjacency.sandbox.layout.PRLIMIT`)."""
-    key = (bwrap or layout.BWRAP, prlimit or layout.PRLIMIT)
+    (:data:`~adjacency.sandbox.command_line.BWRAP`,
+    :data:`~adjacency.sandbox.command_line.PRLIMIT`)."""
+    key = (bwrap or command_line.BWRAP, prlimit or command_line.PRLIMIT)
     with _lock:
         if key in _ok:
             return
@@ -59,13 +60,13 @@ def _trial(bwrap: str, prlimit: str) -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="adjacency-sandbox-check-") as empty:
             os.chmod(empty, 0o755)
-            argv = layout.command(
+            argv = command_line.command(
                 ["/bin/true"],
                 submission=Path(empty),
                 limits=Limits(),
                 processes=identity.process_limit(who, Limits().processes),
             )
-            argv[0], argv[argv.index(layout.BWRAP)] = prlimit, bwrap
+            argv[0], argv[argv.index(command_line.BWRAP)] = prlimit, bwrap
             drop: dict[str, object] = (
                 {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
             )
@@ -75,7 +76,7 @@ def _trial(bwrap: str, prlimit: str) -> None:
                     stdin=subprocess.DEVNULL,
                     capture_output=True,
                     cwd="/",
-                    env={"PATH": layout.PATH},
+                    env={"PATH": command_line.PATH},
                     timeout=CHECK_TIMEOUT,
                     **drop,
                 )

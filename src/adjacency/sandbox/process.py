@@ -42,7 +42,7 @@ from typing import IO
 
 from adjacency.system import proctree
 
-from . import available, identity, layout, spawner
+from . import available, command_line, identity, spawner
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
@@ -99,7 +99,7 @@ class _Usage:
 
 
 class SandboxedProcess:
-    """A program run in the sandbox (:mod:`adjacency.sandbox.layout`) under ``limits``.
+    """A program run in the sandbox (:mod:`adjacency.sandbox.command_line`) under ``limits``.
 
     ``submission`` is the folder it runs in, read-only (with the pool's uids, it and
     every folder above it must be searchable by others, its files readable by
@@ -214,7 +214,7 @@ class SandboxedProcess:
                     _check_reachable(self.output)
                     os.chown(self.output, who.uid, who.gid)
             processes = identity.process_limit(who, self.limits.processes)
-            argv = layout.command(
+            argv = command_line.command(
                 self.argv,
                 submission=self.submission,
                 limits=self.limits,
@@ -232,7 +232,7 @@ class SandboxedProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd="/",
-                env={"PATH": layout.PATH},
+                env={"PATH": command_line.PATH},
                 start_new_session=True,
                 close_fds=True,
                 **drop,

@@ -1,8 +1,8 @@
 """Submitting a team's code: the upload (the team's bot token, or the admin token for a
-team) and the list of its versions (:mod:`adjacency.league.submissions`).
+team) and the list of its versions (:mod:`adjacency.league.submission_rows`).
 
 The body is the zip itself (``Content-Type: application/zip``), at most
-:data:`~adjacency.league.submissions.MAX_UPLOAD` bytes: the app's body limit allows that
+:data:`~adjacency.league.submission_rows.MAX_UPLOAD` bytes: the app's body limit allows that
 size on these two paths only (:data:`UPLOAD_PATHS`) and refuses a larger one before it is
 read whole. Nothing of the zip is opened here: it is stored as uploaded and built later,
 in the sandbox. A team entered in an event whose upload deadline has passed gets 409 with
@@ -25,7 +25,7 @@ from ..deps import member_named, store_of
 from ..limits import check_rate
 from ..models import ERRORS, Submissions, Submitted
 from ..records import Member
-from ..submissions import MAX_UPLOAD, Submission
+from ..submission_rows import MAX_UPLOAD, Submission
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
@@ -71,7 +71,7 @@ def submission_out(submission: Submission) -> dict[str, Any]:
 
 async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     """Read the body and keep it as the member's next version (the checks of
-    :meth:`~adjacency.league.submissions.SubmissionsRepo.add`, then the deadline)."""
+    :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`, then the deadline)."""
     refused = request.app.state.builds_refused
     if refused is not None:
         raise SandboxUnavailable(f"this server cannot build uploads: {refused}")

@@ -36,7 +36,7 @@ MAX_UPLOAD = 5 * 1024 * 1024
 """The largest upload accepted, in bytes (a zip; the unpacked limits are the intake's)."""
 
 STATUSES = ("received", "building", "accepted", "refused")
-"""A version's states, in the order it passes them (:mod:`this module <.submissions>`)."""
+"""A version's states, in the order it passes them (:mod:`this module <.submission_rows>`)."""
 
 MAX_FILENAME = 200
 """The longest file name kept with an upload (longer ones are cut): what the team
