@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
-from ..projects.build import RUNNER
+from ..projects.java_build import RUNNER
 from ..protocol.transport import Transport
 from ..sandbox import SUBMISSION, Limits, SandboxedProcess
 from .sandbox_build import JAVA, JVM_OPTIONS

@@ -2,7 +2,7 @@
 
 The zip a team uploaded goes through the projects' intake (:func:`adjacency.projects.
 take_in`: every limit checked on its directory before a byte is read; only Java sources
-and the manifest read) and the projects' one build (:func:`adjacency.projects.build`),
+and the manifest read) and the projects' one build (:func:`adjacency.projects.java_build`),
 whose two commands run here in the sandbox (:class:`SandboxToolchain`):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..projects import Built, build, kit_sources, take_in
-from ..projects.build import (
+from ..projects.java_build import (
     COMPILE_SECONDS,
     INSPECT_SECONDS,
     BuildFailed,
@@ -71,7 +71,7 @@ def _text(data: bytes) -> str:
 
 
 class SandboxToolchain:
-    """The projects' :class:`~adjacency.projects.build.Toolchain` in the sandbox."""
+    """The projects' :class:`~adjacency.projects.java_build.Toolchain` in the sandbox."""
 
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
         kit = kit_sources()

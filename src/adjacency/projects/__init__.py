@@ -4,9 +4,9 @@
   links, devices, compression ratio) checked before a byte is read; only Java sources and the
   manifest are ever read.
 - :mod:`.sources`: which files compile without JavaFX, and the stand-in controller.
-- :mod:`.build`: ``javac`` with the kit (``java/``: the runner ``adjacency.kit.Main``, the kit's
-  bots, the course adapter and the JavaFX stand-ins, shipped as package data) and the choice
-  of the bot; the result's ``cmd:`` spec plays it.
+- :mod:`.java_build`: ``javac`` with the kit (``java/``: the runner ``adjacency.kit.Main``,
+  the kit's bots, the course adapter and the JavaFX stand-ins, shipped as package data)
+  and the choice of the bot; the result's ``cmd:`` spec plays it.
 
 The Java sources under ``java/`` are the Java starter kit itself (there is no other copy):
 a student's local build and a server's build of an upload use the same files. A server
@@ -16,8 +16,8 @@ inspection inside its sandbox, and runs ``Built.command()`` the same way.
 
 from __future__ import annotations
 
-from .build import BuildFailed, Built, build, kit_sources
 from .intake import Intake, IntakeRefused, take_in
+from .java_build import BuildFailed, Built, build, kit_sources
 from .sources import ProjectError
 
 __all__ = [
