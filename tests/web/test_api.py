@@ -398,14 +398,20 @@ def test_undo_while_the_bot_thinks_drops_its_search(
     assert state(client, s["id"])["moves"] == []  # the dropped answer was not played
 
 
-def test_undo_between_people_is_one_ply_and_reopens_a_finished_game(client: TestClient) -> None:
-    s = create(client, o=HUMAN, rounds=1)
+def test_undo_between_people_is_one_ply_and_never_reopens_a_finished_game(
+    client: TestClient,
+) -> None:
+    s = create(client, o=HUMAN, rounds=2)
     client.post(f"/api/games/{s['id']}/moves", json={"square": "c1"})
-    s = client.post(f"/api/games/{s['id']}/moves", json={"square": "d2"}).json()
-    assert s["status"] == "over"
     s = client.post(f"/api/games/{s['id']}/undo").json()
-    assert s["status"] == "playing" and [m["square"] for m in s["moves"]] == ["c1"]
-    assert s["result"] is None and s["termination"] == "unterminated"
+    assert s["status"] == "playing" and s["moves"] == []  # one ply: the person's own
+    for square in ("c1", "d2", "a3", "d1"):
+        s = client.post(f"/api/games/{s['id']}/moves", json={"square": square}).json()
+    assert s["status"] == "over"
+    refused = client.post(f"/api/games/{s['id']}/undo")
+    assert "the game is over" in error(refused, 409) and refused.json()["code"] == "game_over"
+    again = state(client, s["id"])
+    assert again["status"] == "over" and len(again["moves"]) == 4  # the result stands
 
 
 def test_undo_in_bot_vs_bot_is_refused(client: TestClient) -> None:

@@ -41,6 +41,12 @@ class Takebacks:
                 raise NotNow("the game was lost on time; a takeback cannot give the time back")
             if session.game.termination == Termination.RESIGNATION:
                 raise NotNow("the game was resigned; a resignation is final")
+            if session.game.is_over:
+                raise NotNow(
+                    "the game is over; a takeback is for a game being played (Analyse or "
+                    "a rematch goes on from here)",
+                    code="game_over",
+                )
             target = self.undo_target()
             if target is None:
                 if session.mode == "bot-bot":
