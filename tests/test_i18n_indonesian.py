@@ -25,6 +25,7 @@ COGNATES = {
     "people.rating": "rating {rating}",
     "watch.rating": "rating {rating}",
     "league.col.status": "status: the same word in Indonesian",
+    "team.col.status": "status: the same word in Indonesian",
     "event.col.median": "median B.: median is the same word; B. Buchholz's initial",
     "lab.technique.minimax": "minimax: the algorithm's name",
     "teacher.team.token": "Token: the same word in Indonesian",

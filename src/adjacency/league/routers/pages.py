@@ -34,6 +34,13 @@ def leaderboard_page() -> FileResponse:
     return _page("index.html")
 
 
+@router.get("/team")
+def team_page() -> FileResponse:
+    """``/team``: a team's own page, signed in with its token in the page: send a new
+    version of its code and follow each version's build and check."""
+    return _page("team.html")
+
+
 @router.get("/bot/{name}")
 def bot_page(name: str) -> FileResponse:
     """``/bot/NAME``: a member's page (the page itself asks the API for ``name``)."""
