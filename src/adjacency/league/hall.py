@@ -35,7 +35,7 @@ from ..core.errors import StoreError
 from ..core.fen import Color
 from ..serving.details import ended
 from ..serving.errors import Forbidden, GameNotFound, NotNow
-from .challenges import COOLDOWN, MAX_INCOMING, PER_ADDRESS, Challenge, Challenges
+from .challenges import COOLDOWN, MAX_INCOMING, NEWCOMERS, PER_ADDRESS, Challenge, Challenges
 from .event_runner import EventRunner, EventStart
 from .games import PROGRESS_EVERY, Games
 from .house import HousePlayers
@@ -248,7 +248,13 @@ class Hall(Games):
 
     # --------------------------------------------------------- challenges
 
-    def challenge(self, person: Member, opponent: Member, address: str | None = None) -> Challenge:
+    def challenge(
+        self,
+        person: Member,
+        opponent: Member,
+        address: str | None = None,
+        established: bool = True,
+    ) -> Challenge:
         """A person's challenge (:mod:`.challenges`): a free bot or house bot with nobody
         queued plays at once (``started``); a busy or resting one, one in a running event
         (the event's games come first) or one whose last game was a challenge game (the
@@ -258,7 +264,8 @@ class Hall(Games):
         that is not connected or that the person played less than
         :data:`~.challenges.COOLDOWN` seconds ago, a member with
         :data:`~.challenges.PER_ADDRESS` open challenges from the challenger's
-        ``address`` already (``None``: no such limit), or a person who is absent,
+        ``address`` already (``None``: no such limit) or, for a challenger not
+        ``established``, :data:`~.challenges.NEWCOMERS` from such people, or a person who is absent,
         playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer; raises
         :class:`StoreError` (503) while the store refuses writes."""
         now = time.monotonic()
@@ -282,6 +289,13 @@ class Hall(Games):
                 code="opponent_crowded",
                 params={"name": opponent.name, "count": PER_ADDRESS},
             )
+        if not established and self.challenges.from_newcomers(opponent.id, person.id) >= NEWCOMERS:
+            raise NotNow(
+                f"{NEWCOMERS} challenges to {opponent.name} come from people whose games are "
+                "not rated yet: try later or choose another member",
+                code="opponent_newcomers",
+                params={"name": opponent.name, "count": NEWCOMERS},
+            )
         if opponent.kind == "person":
             if opponent.id not in self.present() or not self.is_free(opponent):
                 raise NotNow(
@@ -295,7 +309,7 @@ class Hall(Games):
                     code="opponent_full",
                     params={"name": opponent.name, "count": MAX_INCOMING},
                 )
-            return self.challenges.add(person, opponent, "waiting", now, address)
+            return self.challenges.add(person, opponent, "waiting", now, address, established)
         if opponent.kind == "bot" and opponent.id not in self.connections:
             raise NotNow(
                 f"{opponent.name} is not connected now: try another member",
@@ -312,7 +326,7 @@ class Hall(Games):
                 params={"name": opponent.name, "seconds": seconds},
             )
         ahead = self.challenges.queue(opponent.id)
-        challenge = self.challenges.add(person, opponent, "queued", now, address)
+        challenge = self.challenges.add(person, opponent, "queued", now, address, established)
         later = opponent.id in self.in_events or opponent.id in self.ladder_owed
         if not ahead and not later and self.is_free(opponent):
             self._start_challenge(challenge, now)
