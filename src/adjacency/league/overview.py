@@ -14,6 +14,9 @@ import json
 
 from .store import LeagueStore
 
+COMPACT = (",", ":")
+"""JSON without spaces (1.5 MB for 25,000 members rather than 1.8)."""
+
 
 class MemberRows:
     """The overview's members (not revoked nor removed) as JSON text, kept between polls.
@@ -43,8 +46,8 @@ class MemberRows:
                 continue
             waiting = member.kind == "person" and not store.established(member.id, rules)[0]
             entry = {"name": member.name, "kind": member.kind, "online": False}
-            offline = json.dumps({**entry, "waiting": waiting})
-            online = json.dumps({**entry, "online": True, "waiting": waiting})
+            offline = json.dumps({**entry, "waiting": waiting}, separators=COMPACT)
+            online = json.dumps({**entry, "online": True, "waiting": waiting}, separators=COMPACT)
             rows.append((member.id, offline, online))
         self._version, self._rows, self._names = version, rows, names
 

@@ -31,7 +31,7 @@ from ..auth import require_admin
 from ..deps import hall_of, member_named, store_of
 from ..event_pairing import FORMATS
 from ..models import ERRORS
-from ..overview import MemberRows
+from ..overview import COMPACT, MemberRows
 from ..settings import MAX_PACE, parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
@@ -190,7 +190,9 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows) -> Resp
         "base": settings.base,
         "increment": settings.increment,
     }
-    body = '{"members":' + members.json(store, online) + "," + json.dumps(rest)[1:]
+    body = (
+        '{"members":' + members.json(store, online) + "," + json.dumps(rest, separators=COMPACT)[1:]
+    )
     return Response(body, media_type="application/json")
 
 
