@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..serving.errors import TooMany
 from .analysis import SOLVE_SECONDS
+from .tables import machine_tables_mb
 from .timers import SCHEDULER
 
 LAB_SECONDS = 15.0
@@ -35,6 +36,14 @@ class Limits:
     default, so one visitor, however many addresses it uses, or one address, however
     many cookies it makes, leaves the other slots to others (the clients the rates
     do not limit, this machine's own user, are not counted)."""
+    bot_tables_mb: int = field(default_factory=machine_tables_mb)
+    """Megabytes of search tables (the engine's ``tt``, MCTS's ``tree``) the bots of all
+    games may hold at once (:class:`~.tables.TableBudget`): an eighth of the machine's
+    memory, 128 to 512 MB, so the app stays under 1 GB whoever plays; a new game beyond
+    it is 429."""
+    bot_tables_mb_per_client: int | None = None
+    """Of those, what the games of one client (address or browser) may hold; ``None``:
+    half of :attr:`bot_tables_mb`."""
     hints: int = 2
     """Hints computed at once over all games (each holds a server thread and a bot up to
     3 s; the manager's hint pool keeps this many bots per spec, so no admitted hint

@@ -19,6 +19,7 @@ from .players import Player, player_from_setup
 from .seats import Caller, Seats, new_seats
 from .session import GameSession
 from .store import GameStore
+from .tables import TableBudget, table_mb
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,13 @@ class GameManager:
         self.grace = grace
         self.limits = Limits() if limits is None else limits
         self.slots = BotSlots(self.limits.bot_games, self.limits.bot_games_per_client)
+        per_client = self.limits.bot_tables_mb_per_client
+        self.tables = TableBudget(
+            self.limits.bot_tables_mb,
+            self.limits.bot_tables_mb // 2 if per_client is None else per_client,
+            self._keeps_bots,
+        )
+        """The games' search tables, charged when a game with bots is made."""
         """Every game's bots run in one of these slots, however the game was (re)opened."""
         self._hinting: dict[str, int] = {}
         """Hints being computed now, per game id."""
@@ -46,6 +54,20 @@ class GameManager:
         """One bot per admitted hint (``limits.hints`` per spec), so no hint waits for a bot."""
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
+
+    def _keeps_bots(self, game_id: str) -> bool:
+        """Whether ``game_id`` may still hold its bots' tables (read without its lock: a
+        stale answer only keeps a charge until the next game is made)."""
+        with self._lock:
+            session = self._sessions.get(game_id)
+        return session is not None and session.playing.keeps_bots()
+
+    def _charge_tables(self, players: dict[Color, Player], clients: tuple[str, ...]) -> str:
+        """A new game's id, its bots' tables charged (:class:`TableBudget`; 429 beyond)."""
+        game_id = secrets.token_hex(6)
+        specs = [p.spec for p in players.values() if p.is_bot and p.spec is not None]
+        self.tables.take(game_id, clients, sum(table_mb(spec) for spec in specs))
+        return game_id
 
     def _save(self, session: GameSession) -> None:
         self.store.save(session.id, session.created, session.record(), session.meta())
@@ -59,8 +81,9 @@ class GameManager:
         delay: float = 0.5,
         clock: Clock | None = None,
         clients: tuple[str, ...] = (),
+        game_id: str | None = None,
     ) -> GameSession:
-        game_id = secrets.token_hex(6)
+        game_id = secrets.token_hex(6) if game_id is None else game_id
         self.slots.assign(game_id, clients)  # its bots' slot counts for its creator
         session = GameSession(
             game_id,
@@ -116,7 +139,14 @@ class GameManager:
         clock = None
         if settings.clock is not None:
             clock = Clock(settings.clock.base, settings.clock.increment)
-        session = self._add(game, players, settings.time, seats, clock=clock, clients=clients)
+        game_id = self._charge_tables(players, clients)
+        try:
+            session = self._add(
+                game, players, settings.time, seats, clock=clock, clients=clients, game_id=game_id
+            )
+        except BaseException:
+            self.tables.give(game_id)
+            raise
         session.touch()
         return session, tokens
 
@@ -175,7 +205,14 @@ class GameManager:
             self._check_bot_capacity(players, clients)
             event = "Game between devices" if old.seats.invite else "Casual game"
             game = Game(fresh, players["x"].name, players["o"].name, event=event)
-            session = self._add(game, players, old.time, seats, old.delay, clock, clients)
+            game_id = self._charge_tables(players, clients)
+            try:
+                session = self._add(
+                    game, players, old.time, seats, old.delay, clock, clients, game_id
+                )
+            except BaseException:
+                self.tables.give(game_id)
+                raise
             old.offers.made_rematch(session.id)  # both players' pages switch to it
         session.touch()
         return session
@@ -350,6 +387,7 @@ class GameManager:
             self._sessions.pop(game_id, None)
         session.close("This game was deleted.", code="game_deleted")
         self.slots.forget(game_id)
+        self.tables.give(game_id)
         self.store.delete(game_id)
 
     def close(self) -> None:
