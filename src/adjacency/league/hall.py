@@ -53,6 +53,11 @@ TICK = 0.25
 RETRY_EVERY = 2.0
 """Seconds between tries to write again while the store refuses writes (degraded)."""
 
+LADDER_WAIT = 60.0
+"""Seconds a bot, after a challenge game, waits for the ladder to pair it before its
+queued challenges are served: puppets keeping every bot in challenge games otherwise
+met bots that were never free together, and a bot played 10 of 10 games against them."""
+
 PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
 few seconds while it is open): only a present person can be challenged by another."""
@@ -114,9 +119,10 @@ class Hall(Games):
         """The challenge games with a bot in play: ``game: (person, bot)``."""
         self._established: dict[int, tuple[float, int, tuple[bool, Progress]]] = {}
         self._established_gen: collections.Counter[int] = collections.Counter()
-        self.ladder_owed: set[int] = set()
-        """Bots whose last game was a challenge game: the ladder may have their next game
-        before their queue is served (puppets cannot keep a bot playing only them)."""
+        self.ladder_owed: dict[int, float] = {}
+        """Bots whose last game was a challenge game, and when it ended: the ladder may have
+        their next game before their queue is served, waiting up to :data:`LADDER_WAIT`
+        for an opponent (puppets cannot keep a bot playing only them)."""
 
     # ----------------------------------------------------------- lifetime
 
@@ -403,7 +409,7 @@ class Hall(Games):
         if played is not None:
             person_id, bot_id = played
             self.challenges.cool(person_id, bot_id, time.monotonic() + COOLDOWN)
-            self.ladder_owed.add(bot_id)
+            self.ladder_owed[bot_id] = time.monotonic()
         super()._end(live)
 
     def _serve_queues(
@@ -505,18 +511,23 @@ class Hall(Games):
         open_pairs = [
             OpenPair(*row) for row in self.store.open_pairs() if row[0] not in events.pairs
         ]
+        ladder: set[int] = set()
         for game in plan(entrants, open_pairs, self._between(), self.house_games):
+            ladder |= {game.x, game.o}
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:
                 opening = self.store.pair_count() % len(self.settings.openings)
                 pair_id = self.store.new_pair(game.x, game.o, opening)
             x, o = members[game.x], members[game.o]
             started.append(self.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
-        # A bot the ladder had its chance at (free this pass, paired or not) serves its
-        # queue from the next pass on: the ladder gets the game after a challenge game
-        # whenever it has an opponent free then, never more.
-        self.ladder_owed -= {e.id for e in entrants if e.slots > 0}
-        self.ladder_owed -= {m for m in self.ladder_owed if m not in members}
+        # A bot the ladder paired, or waited for LADDER_WAIT seconds, serves its queue
+        # from the next pass on: the ladder gets the game after a challenge game when an
+        # opponent comes free within that wait, never more.
+        self.ladder_owed = {
+            bot: since
+            for bot, since in self.ladder_owed.items()
+            if bot in members and bot not in ladder and now - since < LADDER_WAIT
+        }
         return started
 
     def pair_events(
