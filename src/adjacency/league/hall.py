@@ -122,7 +122,7 @@ class Hall(Games):
         self.ladder_owed: dict[int, float] = {}
         """Bots whose last game was a challenge game, and when it ended: the ladder may have
         their next game before their queue is served, waiting up to :data:`LADDER_WAIT`
-        for an opponent (puppets cannot keep a bot playing only them)."""
+        for an opponent while one is present (puppets cannot keep a bot playing only them)."""
 
     # ----------------------------------------------------------- lifetime
 
@@ -520,13 +520,18 @@ class Hall(Games):
                 pair_id = self.store.new_pair(game.x, game.o, opening)
             x, o = members[game.x], members[game.o]
             started.append(self.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
-        # A bot the ladder paired, or waited for LADDER_WAIT seconds, serves its queue
-        # from the next pass on: the ladder gets the game after a challenge game when an
-        # opponent comes free within that wait, never more.
+        # A bot the ladder paired, or waited for LADDER_WAIT seconds, or that has no
+        # present opponent to wait for, serves its queue from the next pass on: the ladder
+        # gets the game after a challenge game when an opponent comes free within that
+        # wait, never more.
+        around = {e.id for e in entrants if e.present}
         self.ladder_owed = {
             bot: since
             for bot, since in self.ladder_owed.items()
-            if bot in members and bot not in ladder and now - since < LADDER_WAIT
+            if bot in members
+            and bot not in ladder
+            and now - since < LADDER_WAIT
+            and bool(around - {bot})
         }
         return started
 
