@@ -98,3 +98,41 @@ def test_puppets_on_one_address_cannot_occupy_a_bot_or_fill_a_persons_slots(
         full = challenge(url, others[2], "target")
         assert full.status == 409 and full.body["code"] == "opponent_crowded", full
         assert len(me(url, target)["challenges"]) == 2  # six slots left for everyone else
+
+
+def test_puppets_keeping_every_bot_in_challenge_games_still_leave_the_ladder_its_game(
+    tmp_path: Path,
+) -> None:
+    """Two bots each playing a puppet, each with another puppet queued: the bot whose
+    challenge game ends first waits for the other (its queue too) so the ladder pairs
+    them, rather than going on to the next puppet."""
+
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        alpha, beta = (store.add_member(name, "bot")[0] for name in ("alpha", "beta"))
+        puppets = [store.add_member(f"puppet{n}", "person")[0] for n in range(4)]
+        for puppet in puppets:
+            hall.see(puppet)
+        connect(hall, alpha)
+        connect(hall, beta)
+        assert hall.pair() != []  # the ladder pairs the bots at once: let it play out
+        for game in list(hall.live.values()):
+            while game.id in hall.live:
+                position = game.game.position
+                hall.move(game.member(position.turn), game.id, position.legal_moves()[0])
+        playing_alpha = hall.challenge(puppets[0], alpha, "10.0.0.1")
+        playing_beta = hall.challenge(puppets[1], beta, "10.0.1.1")
+        assert playing_alpha.status == playing_beta.status == "started"
+        next_alpha = hall.challenge(puppets[2], alpha, "10.0.2.1")
+        next_beta = hall.challenge(puppets[3], beta, "10.0.3.1")
+        assert next_alpha.status == next_beta.status == "queued"
+        assert playing_alpha.game is not None and playing_beta.game is not None
+        hall.resign(puppets[0], playing_alpha.game)  # alpha is free, beta still plays
+        for _ in range(3):
+            assert hall.pair() == []  # alpha waits for the ladder, not for puppet 2
+        assert next_alpha.status == "queued"
+        hall.resign(puppets[1], playing_beta.game)
+        ladder = hall.pair()
+        assert [{g.x.name, g.o.name} for g in ladder] == [{"alpha", "beta"}]
+        assert next_alpha.status == next_beta.status == "queued"
+
+    run(scenario, tmp_path)

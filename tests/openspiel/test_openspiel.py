@@ -229,3 +229,26 @@ def test_wrong_boards_and_observer_parameters_are_adjacency_errors() -> None:
         game.new_initial_state(Position.start(5, 5, 2))
     with pytest.raises(InvalidSettingsError, match="observation parameters are not supported"):
         game.make_py_observer(None, {"shape": 1})
+
+
+def test_openspiel_mcts_stops_at_its_time_however_many_simulations_it_may_run() -> None:
+    """100,000 simulations take minutes; the move's time ends the search long before
+    (the bot reports the simulations it ran as its nodes)."""
+    bot = make_bot("openspiel:simulations=100000", seed=2)
+    position = Position.start(8, 8, 28)
+    move = bot.choose_move(position, Limit(time=0.2))
+    assert move in position.legal_moves()
+    assert bot.report is not None and bot.report.nodes is not None
+    assert 2 <= bot.report.nodes < 100_000
+
+
+def test_openspiel_mcts_stopped_from_another_thread_answers_from_its_tree() -> None:
+    import threading
+
+    bot = make_bot("openspiel:simulations=100000", seed=3)
+    position = Position.start(8, 8, 28)
+    threading.Timer(0.3, bot.stop).start()
+    move = bot.choose_move(position, Limit(time=600.0))  # only the stop can end it soon
+    assert move in position.legal_moves()
+    assert bot.report is not None and bot.report.nodes is not None
+    assert bot.report.nodes < 100_000

@@ -219,11 +219,11 @@ def test_one_client_address_runs_one_analysis_at_a_time(tmp_path: Path) -> None:
     or review at once is 429, while another address still gets the other slot."""
     app = create_app(tmp_path / "g.sqlite3", limits=Limits(analyses=2, limit_loopback=True))
     with TestClient(app) as client:
-        app.state.analyses.take(2, client="testclient")  # this client's running analysis
+        app.state.analyses.take(2, clients=("address testclient",))  # its analysis
         response = client.get(f"/api/analysis/live?fen={quote(SMALL_START.fen())}")
         assert response.status_code == 429
         assert "your address already runs 1 analyses" in response.json()["detail"]
-        app.state.analyses.take(2, client="198.51.100.7")  # another address: admitted
+        app.state.analyses.take(2, clients=("address 198.51.100.7",))  # admitted
         assert app.state.analyses.running == 2
 
 

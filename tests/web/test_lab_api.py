@@ -149,13 +149,13 @@ def test_one_client_address_runs_one_lab_search_at_a_time(tmp_path: Path) -> Non
     at once is 429, while another address still gets one."""
     app = create_app(tmp_path / "g.sqlite3", limits=Limits(hints=2, limit_loopback=True))
     with TestClient(app) as client:
-        app.state.lab_slots.take(2, "lab searches", "testclient", 1)  # this client's search
+        app.state.lab_slots.take(2, "lab searches", ("address testclient",), 1)  # its search
         response = _get(client, "tree", SMALL.fen(), depth=2)
         assert response.status_code == 429
         assert "your address already runs 1 lab searches" in response.json()["detail"]
-        app.state.lab_slots.take(2, "lab searches", "203.0.113.9", 1)  # another address's
-        app.state.lab_slots.give("testclient")
-        app.state.lab_slots.give("203.0.113.9")
+        app.state.lab_slots.take(2, "lab searches", ("address 203.0.113.9",), 1)  # another
+        app.state.lab_slots.give(("address testclient",))
+        app.state.lab_slots.give(("address 203.0.113.9",))
         assert app.state.lab_slots.running == 0
         assert _get(client, "tree", SMALL.fen(), depth=2).status_code == 200
 

@@ -17,11 +17,13 @@ most :data:`MAX_INCOMING` challenges wait for one person, so the registry stays
 bounded by the number of people; ended challenges are forgotten after
 :data:`KEEP_ENDED` seconds (the challenger's page has read the outcome by then).
 
-Puppets (throwaway people on one address) must not occupy a bot nor fill a person's
-challenge slots: at most :data:`PER_ADDRESS` open challenges to one member come from
-one address, and after a game against a bot a person waits :data:`COOLDOWN` seconds
-before challenging that bot again (the hall also lets the ladder have a bot's next
-game after a challenge game, and starts no challenge game with a bot in an event).
+Puppets (throwaway people on one address, or on several) must not occupy a bot nor
+fill a person's challenge slots: at most :data:`PER_ADDRESS` open challenges to one
+member come from one address, at most :data:`NEWCOMERS` from people not yet
+established whatever their addresses, and after a game against a bot a person waits
+:data:`COOLDOWN` seconds before challenging that bot again (the hall also lets the
+ladder have a bot's next game after a challenge game, and starts no challenge game
+with a bot in an event).
 This module keeps the state only (no hall, no store, times given by the caller).
 """
 
@@ -44,6 +46,12 @@ PER_ADDRESS = 2
 three puppets on one address kept a bot playing only them, and eight filled a
 person's :data:`MAX_INCOMING` slots. Two leave a class behind one address room to
 queue for a bot together with others' challenges in between."""
+NEWCOMERS = 2
+"""Open challenges (waiting or queued) to one member that may come from people not yet
+established (:mod:`.rules`), whatever their addresses: a person costs nothing to make,
+and eight puppets on four addresses kept a bot playing only them and filled a
+person's :data:`MAX_INCOMING` slots. The other slots are for established people (a
+teacher's approval establishes a class at once)."""
 COOLDOWN = 30.0
 """Seconds after a person's game against a bot or house bot ends before the person
 may challenge that bot again (others and the ladder get it meanwhile)."""
@@ -65,6 +73,8 @@ class Challenge:
     address: str | None = None
     """The challenger's address (``None``: not limited per address, a client of this
     machine with ``--exempt-loopback``)."""
+    established: bool = True
+    """Whether the challenger was established when challenging (:data:`NEWCOMERS`)."""
 
     @property
     def open(self) -> bool:
@@ -94,13 +104,16 @@ class Challenges:
         status: str,
         now: float,
         address: str | None = None,
+        established: bool = True,
     ) -> Challenge:
         """A new open challenge; the challenger's previous open one is cancelled."""
         self.expire(now)
         for old in self.by_id.values():
             if old.open and old.challenger.id == challenger.id:
                 self.end(old, "cancelled", ended("challenged-other"), now)
-        challenge = Challenge(self._next, challenger, opponent, status, now, address=address)
+        challenge = Challenge(
+            self._next, challenger, opponent, status, now, address=address, established=established
+        )
         self._next += 1
         self.by_id[challenge.id] = challenge
         return challenge
@@ -135,6 +148,18 @@ class Challenges:
             if c.open
             and c.opponent.id == opponent_id
             and c.address == address
+            and c.challenger.id != challenger_id
+        )
+
+    def from_newcomers(self, opponent_id: int, challenger_id: int) -> int:
+        """How many open challenges to ``opponent_id`` come from people who were not
+        established, leaving out ``challenger_id``'s own (a new challenge cancels it)."""
+        return sum(
+            1
+            for c in self.by_id.values()
+            if c.open
+            and c.opponent.id == opponent_id
+            and not c.established
             and c.challenger.id != challenger_id
         )
 

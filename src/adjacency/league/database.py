@@ -66,6 +66,18 @@ class LeagueDb(SQLiteStore):
         committed when the block ends, rolled back when it raises."""
         return transaction(self.db, self.path, CONFIG, self.lock)
 
+    def version(self) -> tuple[int, int]:
+        """A stamp that changes whenever the file changes: rows this connection wrote
+        (``total_changes``) and commits of other connections (``PRAGMA data_version``: a
+        ``league`` command run beside the server). Equal stamps: nothing was written
+        between them, so what was read from the file then still holds."""
+        with self.lock:
+            try:
+                (data_version,) = self.db.execute("PRAGMA data_version").fetchone()
+            except sqlite3.Error as exc:
+                raise CONFIG.error(self.path, exc) from None
+            return self.db.total_changes, int(data_version)
+
     def close(self) -> None:
         """Close the connection, under the lock (again: nothing happens)."""
         with self.lock:

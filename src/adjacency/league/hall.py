@@ -35,7 +35,7 @@ from ..core.errors import StoreError
 from ..core.fen import Color
 from ..serving.details import ended
 from ..serving.errors import Forbidden, GameNotFound, NotNow
-from .challenges import COOLDOWN, MAX_INCOMING, PER_ADDRESS, Challenge, Challenges
+from .challenges import COOLDOWN, MAX_INCOMING, NEWCOMERS, PER_ADDRESS, Challenge, Challenges
 from .event_runner import EventRunner, EventStart
 from .games import PROGRESS_EVERY, Games
 from .house import HousePlayers
@@ -52,6 +52,11 @@ TICK = 0.25
 
 RETRY_EVERY = 2.0
 """Seconds between tries to write again while the store refuses writes (degraded)."""
+
+LADDER_WAIT = 60.0
+"""Seconds a bot, after a challenge game, waits for the ladder to pair it before its
+queued challenges are served: puppets keeping every bot in challenge games otherwise
+met bots that were never free together, and a bot played 10 of 10 games against them."""
 
 PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
@@ -114,9 +119,10 @@ class Hall(Games):
         """The challenge games with a bot in play: ``game: (person, bot)``."""
         self._established: dict[int, tuple[float, int, tuple[bool, Progress]]] = {}
         self._established_gen: collections.Counter[int] = collections.Counter()
-        self.ladder_owed: set[int] = set()
-        """Bots whose last game was a challenge game: the ladder may have their next game
-        before their queue is served (puppets cannot keep a bot playing only them)."""
+        self.ladder_owed: dict[int, float] = {}
+        """Bots whose last game was a challenge game, and when it ended: the ladder may have
+        their next game before their queue is served, waiting up to :data:`LADDER_WAIT`
+        for an opponent while one is present (puppets cannot keep a bot playing only them)."""
 
     # ----------------------------------------------------------- lifetime
 
@@ -248,7 +254,13 @@ class Hall(Games):
 
     # --------------------------------------------------------- challenges
 
-    def challenge(self, person: Member, opponent: Member, address: str | None = None) -> Challenge:
+    def challenge(
+        self,
+        person: Member,
+        opponent: Member,
+        address: str | None = None,
+        established: bool = True,
+    ) -> Challenge:
         """A person's challenge (:mod:`.challenges`): a free bot or house bot with nobody
         queued plays at once (``started``); a busy or resting one, one in a running event
         (the event's games come first) or one whose last game was a challenge game (the
@@ -258,7 +270,8 @@ class Hall(Games):
         that is not connected or that the person played less than
         :data:`~.challenges.COOLDOWN` seconds ago, a member with
         :data:`~.challenges.PER_ADDRESS` open challenges from the challenger's
-        ``address`` already (``None``: no such limit), or a person who is absent,
+        ``address`` already (``None``: no such limit) or, for a challenger not
+        ``established``, :data:`~.challenges.NEWCOMERS` from such people, or a person who is absent,
         playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer; raises
         :class:`StoreError` (503) while the store refuses writes."""
         now = time.monotonic()
@@ -282,6 +295,13 @@ class Hall(Games):
                 code="opponent_crowded",
                 params={"name": opponent.name, "count": PER_ADDRESS},
             )
+        if not established and self.challenges.from_newcomers(opponent.id, person.id) >= NEWCOMERS:
+            raise NotNow(
+                f"{NEWCOMERS} challenges to {opponent.name} come from people whose games are "
+                "not rated yet: try later or choose another member",
+                code="opponent_newcomers",
+                params={"name": opponent.name, "count": NEWCOMERS},
+            )
         if opponent.kind == "person":
             if opponent.id not in self.present() or not self.is_free(opponent):
                 raise NotNow(
@@ -295,7 +315,7 @@ class Hall(Games):
                     code="opponent_full",
                     params={"name": opponent.name, "count": MAX_INCOMING},
                 )
-            return self.challenges.add(person, opponent, "waiting", now, address)
+            return self.challenges.add(person, opponent, "waiting", now, address, established)
         if opponent.kind == "bot" and opponent.id not in self.connections:
             raise NotNow(
                 f"{opponent.name} is not connected now: try another member",
@@ -312,7 +332,7 @@ class Hall(Games):
                 params={"name": opponent.name, "seconds": seconds},
             )
         ahead = self.challenges.queue(opponent.id)
-        challenge = self.challenges.add(person, opponent, "queued", now, address)
+        challenge = self.challenges.add(person, opponent, "queued", now, address, established)
         later = opponent.id in self.in_events or opponent.id in self.ladder_owed
         if not ahead and not later and self.is_free(opponent):
             self._start_challenge(challenge, now)
@@ -389,7 +409,7 @@ class Hall(Games):
         if played is not None:
             person_id, bot_id = played
             self.challenges.cool(person_id, bot_id, time.monotonic() + COOLDOWN)
-            self.ladder_owed.add(bot_id)
+            self.ladder_owed[bot_id] = time.monotonic()
         super()._end(live)
 
     def _serve_queues(
@@ -491,18 +511,28 @@ class Hall(Games):
         open_pairs = [
             OpenPair(*row) for row in self.store.open_pairs() if row[0] not in events.pairs
         ]
+        ladder: set[int] = set()
         for game in plan(entrants, open_pairs, self._between(), self.house_games):
+            ladder |= {game.x, game.o}
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:
                 opening = self.store.pair_count() % len(self.settings.openings)
                 pair_id = self.store.new_pair(game.x, game.o, opening)
             x, o = members[game.x], members[game.o]
             started.append(self.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
-        # A bot the ladder had its chance at (free this pass, paired or not) serves its
-        # queue from the next pass on: the ladder gets the game after a challenge game
-        # whenever it has an opponent free then, never more.
-        self.ladder_owed -= {e.id for e in entrants if e.slots > 0}
-        self.ladder_owed -= {m for m in self.ladder_owed if m not in members}
+        # A bot the ladder paired, or waited for LADDER_WAIT seconds, or that has no
+        # present opponent to wait for, serves its queue from the next pass on: the ladder
+        # gets the game after a challenge game when an opponent comes free within that
+        # wait, never more.
+        around = {e.id for e in entrants if e.present}
+        self.ladder_owed = {
+            bot: since
+            for bot, since in self.ladder_owed.items()
+            if bot in members
+            and bot not in ladder
+            and now - since < LADDER_WAIT
+            and bool(around - {bot})
+        }
         return started
 
     def pair_events(

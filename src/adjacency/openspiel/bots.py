@@ -32,23 +32,37 @@ from ..core import Position
 from .game import AdjacencyState, load
 
 
-class DeadlineRollouts(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
-    """OpenSpiel's random rollouts until the move's deadline, the neutral value after it.
+class _Stopped(Exception):
+    """Raised inside OpenSpiel's search loop when the move's time is up or it was stopped."""
 
-    OpenSpiel's Python MCTS has no clock: it always runs its simulation count.
-    Past the deadline this evaluator skips the rollouts, so the remaining
-    simulations cost only their walk down the tree and the bot answers soon
-    after its budget (the visits they add follow the tree's statistics so far).
+
+class TimedMCTS(mcts.MCTSBot):  # type: ignore[misc]
+    """OpenSpiel's Python MCTS, stopped at the move's deadline or on :meth:`Bot.stop`.
+
+    OpenSpiel's search has no clock: it always runs its simulation count (100,000 of
+    them take minutes). Before each simulation this bot checks ``search.should_stop()``
+    and, once the root has children to choose from, ends the search there and answers
+    from the tree as it stands: a move within its time, and no search left running
+    once its game is gone (the web's games stop their bots when deleted or left).
     """
 
-    def __init__(self, search: Search, rollouts: int, random_state: np.random.RandomState) -> None:
-        super().__init__(rollouts, random_state)
+    def __init__(self, search: Search, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.search = search
+        self.root: Any = None
+        """The tree of the latest search (its ``explore_count``: the simulations run)."""
 
-    def evaluate(self, state: Any) -> Any:
-        if self.search.should_stop():
-            return np.zeros(2)
-        return super().evaluate(state)
+    def mcts_search(self, state: Any) -> Any:
+        try:
+            return super().mcts_search(state)
+        except _Stopped:
+            return self.root
+
+    def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+        self.root = root
+        if root.children and self.search.should_stop():
+            raise _Stopped
+        return super()._apply_tree_policy(root, state)
 
 
 @cache
@@ -103,8 +117,9 @@ class OpenSpielBot(Bot):
         if self.algo == "random":
             return pyspiel.make_uniform_random_bot(player, seed)
         simulations = min(self.simulations, search.limit.nodes or self.simulations)
-        evaluator = DeadlineRollouts(search, self.rollouts, np.random.RandomState(seed))
-        return mcts.MCTSBot(
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(seed))
+        return TimedMCTS(
+            search,
             game,
             self.uct_c,
             simulations,
@@ -120,8 +135,14 @@ class OpenSpielBot(Bot):
         )
         action = bot.step(state)
         move = position.board.name(int(action))
+        root = getattr(bot, "root", None)
         search.publish(
-            Thinking(pv=(move,), seconds=search.elapsed(), text=f"openspiel {self.algo}")
+            Thinking(
+                pv=(move,),
+                seconds=search.elapsed(),
+                nodes=None if root is None else int(root.explore_count),
+                text=f"openspiel {self.algo}",
+            )
         )
         return move
 

@@ -17,7 +17,7 @@ from ..serving.errors import Forbidden, TooMany
 from ..serving.middleware import cross_origin
 from . import cookies
 from .cookies import Signed
-from .limits import Limits
+from .limits import Limits, holders
 from .manager import GameManager
 from .seats import CLIENT_COOKIE, SEAT_HEADER, Caller, digest, new_secret, plausible_secret
 
@@ -127,3 +127,14 @@ def _loopback(address: str) -> bool:
         return ipaddress.ip_address(address).is_loopback
     except ValueError:
         return address in ("localhost", "testclient")
+
+
+def limited_holders(request: Request) -> tuple[str, ...]:
+    """The clients a request's search work counts for (:func:`~.limits.holders`): its
+    address and, when it presents a cookie the server signed, its browser; none for a
+    client on this machine while the server does not limit loopback."""
+    visitor = None
+    signed = cookies.read(cookie_key(request), request.cookies.get(CLIENT_COOKIE))
+    if signed is not None:
+        visitor = digest(signed.id)
+    return holders(limited_client(request), visitor)

@@ -5,7 +5,8 @@ server holds it to three rules:
 
 * at most ``limits.hints`` lab searches run at once, the same cap as hints (a lab
   search is a hint-sized job: one bot, one position), and ``limits.lab_per_client``
-  for one client address; one more is 429 at once, so no request waits for a slot;
+  for one client address and for one browser; one more is 429 at once, so no request
+  waits for a slot;
 * a search runs at most ``limits.lab_seconds`` (on one thread): then it is stopped
   and answered as it stands, marked incomplete, so no request holds a core for long;
 * its sizes are the lab's bounds (:mod:`adjacency.lab.limits`), and a bot spec passes
@@ -28,7 +29,7 @@ from fastapi import Request
 from ..bots import BotError
 from ..bots.gate import NetworkSpec, admit
 from ..lab import Cancel, LabError
-from .deps import limited_client
+from .deps import limited_holders
 from .limits import Slots
 
 T = TypeVar("T")
@@ -50,7 +51,7 @@ async def run_lab(request: Request, work: Callable[[Cancel], T]) -> T:
     :class:`~adjacency.web.limits.Slots`); cancel it if the client leaves."""
     slots: Slots = request.app.state.lab_slots
     limits = request.app.state.limits
-    client = limited_client(request)
+    client = limited_holders(request)
     slots.take(limits.hints, "lab searches", client, limits.lab_per_client)
     stopping: threading.Event = request.app.state.stopping
     cancel = Cancel()

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..serving.errors import TooMany
 from .analysis import SOLVE_SECONDS
+from .tables import machine_tables_mb
 from .timers import SCHEDULER
 
 LAB_SECONDS = 15.0
@@ -31,6 +32,20 @@ class Limits:
     bot_games: int = 8
     """Games whose bots may run at once (:class:`BotSlots`): a new bot game beyond it is
     429; a reopened game beyond it waits for a free slot."""
+    bot_games_per_client: int = 2
+    """Bot slots the games of one client may hold at once, counted per address and per
+    browser (its signed client cookie) alike: a quarter of :attr:`bot_games` by
+    default, so one visitor, however many addresses it uses, or one address, however
+    many cookies it makes, leaves the other slots to others (the clients the rates
+    do not limit, this machine's own user, are not counted)."""
+    bot_tables_mb: int = field(default_factory=machine_tables_mb)
+    """Megabytes of search tables (the engine's ``tt``, MCTS's ``tree``) the bots of all
+    games may hold at once (:class:`~.tables.TableBudget`): an eighth of the machine's
+    memory, 128 to 512 MB, so the app stays under 1 GB whoever plays; a new game beyond
+    it is 429."""
+    bot_tables_mb_per_client: int | None = None
+    """Of those, what the games of one client (address or browser) may hold; ``None``:
+    half of :attr:`bot_tables_mb`."""
     hints: int = 2
     """Hints computed at once over all games (each holds a server thread and a bot up to
     3 s; the manager's hint pool keeps this many bots per spec, so no admitted hint
@@ -38,9 +53,11 @@ class Limits:
     analyses: int = 2
     """Live analyses and game reviews running at once (each keeps one core busy)."""
     analyses_per_client: int = 1
-    """Live analyses and reviews one client address may run at once."""
+    """Live analyses and reviews one client may run at once, per address and per browser
+    alike (half the default :attr:`analyses`: one visitor on two addresses, or two
+    browsers on one address, hold one slot, never both)."""
     lab_per_client: int = 1
-    """Lab searches one client address may run at once."""
+    """Lab searches one client may run at once, per address and per browser alike."""
     lab_seconds: float = LAB_SECONDS
     """Wall seconds a lab search may run before it is stopped and answered as it stands
     (marked incomplete): one core at most, so its CPU time is bounded too."""
@@ -88,25 +105,69 @@ class BotSlots:
       game can take it; :meth:`give` may be called with a game's lock held.
     * ``retry`` callbacks may take their game's lock and call :meth:`take` again;
       the slots' own lock is always taken last, never held while calling out.
+    * Fair shares: :meth:`assign` names the clients a game counts for (its address and
+      its browser, see :func:`holders`); a game whose client holds ``share`` slots
+      already waits as if every slot were taken, so no client holds more than
+      ``share`` of the ``cap`` slots, and :meth:`room_for` tells a new game's creator
+      whether it would run at once.
     """
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, share: int | None = None) -> None:
         self.cap = cap
+        self.share = cap if share is None else share
         self._holders: set[str] = set()
+        self._clients: dict[str, tuple[str, ...]] = {}
+        self._held: dict[str, int] = {}
         self._waiting: dict[str, Callable[[], None]] = {}
         self._lock = threading.Lock()
+
+    def assign(self, key: str, clients: tuple[str, ...]) -> None:
+        """Count ``key``'s slot for ``clients`` (before its first :meth:`take`; kept
+        until :meth:`forget`)."""
+        with self._lock:
+            self._clients[key] = clients
+
+    def forget(self, key: str) -> None:
+        """Drop what :meth:`assign` kept for ``key`` (its game is gone)."""
+        self.give(key)
+        with self._lock:
+            self._clients.pop(key, None)
 
     def take(self, key: str, retry: Callable[[], None]) -> bool:
         """A slot for ``key`` (``True``), or ``False`` with ``retry`` queued."""
         with self._lock:
             if key in self._holders:
                 return True
-            if len(self._holders) < self.cap:
+            clients = self._clients.get(key, ())
+            if len(self._holders) < self.cap and self._has_share(clients):
                 self._holders.add(key)
+                for client in clients:
+                    self._held[client] = self._held.get(client, 0) + 1
                 self._waiting.pop(key, None)
                 return True
             self._waiting[key] = retry
             return False
+
+    def room_for(self, clients: tuple[str, ...]) -> str | None:
+        """Why a new game of ``clients`` could not run now (``None``: it could)."""
+        with self._lock:
+            if len(self._holders) >= self.cap:
+                return (
+                    f"{len(self._holders)} games with bots are being played on this "
+                    "server, its limit; finish or leave one, or try again later"
+                )
+            for client in clients:
+                if self._held.get(client, 0) >= self.share:
+                    kind = client.split(" ", 1)[0]
+                    return (
+                        f"your {kind} already has {self.share} games with bots being "
+                        "played, the most one client may have at once; finish or leave "
+                        "one first"
+                    )
+            return None
+
+    def _has_share(self, clients: tuple[str, ...]) -> bool:
+        return all(self._held.get(c, 0) < self.share for c in clients)
 
     def give(self, key: str) -> None:
         """Return ``key``'s slot (if it holds one) and let the waiting games try again."""
@@ -115,6 +176,10 @@ class BotSlots:
                 self._waiting.pop(key, None)
                 return
             self._holders.discard(key)
+            for client in self._clients.get(key, ()):
+                left = self._held.pop(client, 1) - 1
+                if left > 0:
+                    self._held[client] = left
             waiting, self._waiting = list(self._waiting.values()), {}
         for retry in waiting:
             SCHEDULER.call_later(0.0, retry)
@@ -130,11 +195,22 @@ class BotSlots:
             return len(self._holders) >= self.cap
 
 
+def holders(address: str | None, visitor: str | None) -> tuple[str, ...]:
+    """The clients a request's work counts for: its address and its browser (the
+    digest of its signed client cookie), each when known; none for a client the
+    server does not limit (``address`` ``None``: this machine's own user)."""
+    if address is None:
+        return ()
+    return (f"address {address}",) + (() if visitor is None else (f"browser {visitor}",))
+
+
 class Slots:
     """A count of running analyses with a cap for the server and one per client (thread-safe).
 
     The server's cap keeps the machine's cores for the games; the client's keeps one page
-    (or one address's scripts) from taking every slot, so a second visitor still gets one.
+    (or one address's scripts, or one browser on several addresses) from taking every
+    slot, so a second visitor still gets one. A slot counts for each of its clients
+    (:func:`holders`: its address and its browser).
     """
 
     def __init__(self) -> None:
@@ -143,32 +219,38 @@ class Slots:
         self._by_client: dict[str, int] = {}
 
     def take(
-        self, cap: int, what: str = "analyses", client: str | None = None, per_client: int = 1
+        self,
+        cap: int,
+        what: str = "analyses",
+        clients: tuple[str, ...] = (),
+        per_client: int = 1,
     ) -> None:
         """Take a slot; :class:`TooMany` (HTTP 429) if ``cap`` of them (``what``: analyses,
-        lab searches) are running already, or ``per_client`` of them for ``client`` (an
-        address; ``None``: not limited per client, the machine's own user)."""
+        lab searches) are running already, or ``per_client`` of them for one of
+        ``clients`` (see :func:`holders`; none: not limited per client)."""
         with self._lock:
             if self.running >= cap:
                 raise TooMany(
                     f"{self.running} {what} are running on this server, its limit; "
                     "stop one or try again shortly"
                 )
-            mine = self._by_client.get(client, 0) if client is not None else 0
-            if client is not None and mine >= per_client:
-                raise TooMany(
-                    f"your address already runs {mine} {what}, the most one client may run "
-                    "at once; wait for it or stop it"
-                )
+            for client in clients:
+                mine = self._by_client.get(client, 0)
+                if mine >= per_client:
+                    kind = client.split(" ", 1)[0]
+                    raise TooMany(
+                        f"your {kind} already runs {mine} {what}, the most one client may "
+                        "run at once; wait for it or stop it"
+                    )
             self.running += 1
-            if client is not None:
-                self._by_client[client] = mine + 1
+            for client in clients:
+                self._by_client[client] = self._by_client.get(client, 0) + 1
 
-    def give(self, client: str | None = None) -> None:
-        """Give back a slot taken by :meth:`take` (for the same ``client``)."""
+    def give(self, clients: tuple[str, ...] = ()) -> None:
+        """Give back a slot taken by :meth:`take` (for the same ``clients``)."""
         with self._lock:
             self.running -= 1
-            if client is not None:
+            for client in clients:
                 left = self._by_client.pop(client, 1) - 1
                 if left > 0:
                     self._by_client[client] = left

@@ -21,6 +21,7 @@ from .players import Player, player_from_setup
 from .seats import Caller, Seats, new_seats
 from .session import GameSession
 from .store import GameStore
+from .tables import TableBudget, table_mb
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,14 @@ class GameManager:
         self.store = store
         self.grace = grace
         self.limits = Limits() if limits is None else limits
-        self.slots = BotSlots(self.limits.bot_games)
+        self.slots = BotSlots(self.limits.bot_games, self.limits.bot_games_per_client)
+        per_client = self.limits.bot_tables_mb_per_client
+        self.tables = TableBudget(
+            self.limits.bot_tables_mb,
+            self.limits.bot_tables_mb // 2 if per_client is None else per_client,
+            self._keeps_bots,
+        )
+        """The games' search tables, charged when a game with bots is made."""
         """Every game's bots run in one of these slots, however the game was (re)opened."""
         self._hinting: dict[str, int] = {}
         """Hints being computed now, per game id."""
@@ -48,6 +56,20 @@ class GameManager:
         """One bot per admitted hint (``limits.hints`` per spec), so no hint waits for a bot."""
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
+
+    def _keeps_bots(self, game_id: str) -> bool:
+        """Whether ``game_id`` may still hold its bots' tables (read without its lock: a
+        stale answer only keeps a charge until the next game is made)."""
+        with self._lock:
+            session = self._sessions.get(game_id)
+        return session is not None and session.playing.keeps_bots()
+
+    def _charge_tables(self, players: dict[Color, Player], clients: tuple[str, ...]) -> str:
+        """A new game's id, its bots' tables charged (:class:`TableBudget`; 429 beyond)."""
+        game_id = secrets.token_hex(6)
+        specs = [p.spec for p in players.values() if p.is_bot and p.spec is not None]
+        self.tables.take(game_id, clients, sum(table_mb(spec) for spec in specs))
+        return game_id
 
     def _save(self, session: GameSession) -> None:
         self.store.save(session.id, session.created, saving.record(session), saving.meta(session))
@@ -60,8 +82,11 @@ class GameManager:
         seats: Seats,
         delay: float = 0.5,
         clock: Clock | None = None,
+        clients: tuple[str, ...] = (),
+        game_id: str | None = None,
     ) -> GameSession:
-        game_id = secrets.token_hex(6)
+        game_id = secrets.token_hex(6) if game_id is None else game_id
+        self.slots.assign(game_id, clients)  # its bots' slot counts for its creator
         session = GameSession(
             game_id,
             game,
@@ -79,12 +104,15 @@ class GameManager:
         self._save(session)
         return session
 
-    def create(self, settings: NewGame, caller: Caller) -> GameSession:
+    def create(
+        self, settings: NewGame, caller: Caller, clients: tuple[str, ...] = ()
+    ) -> GameSession:
         """Start a game owned by ``caller``, who holds its people's seats; raise
-        ``AdjacencyError`` (400) for settings out of range."""
+        ``AdjacencyError`` (400) for settings out of range. ``clients``: whom its bots'
+        slot counts for (:func:`~.limits.holders`; 429 if one holds its share)."""
         if settings.invite:
             raise WebError("a game between devices is created with POST /api/invites")
-        return self._create(settings, caller)[0]
+        return self._create(settings, caller, clients=clients)[0]
 
     def invite(self, settings: NewGame, caller: Caller) -> tuple[GameSession, dict[Color, str]]:
         """A game between two people on different devices, and its seat tokens (the only
@@ -94,14 +122,18 @@ class GameManager:
         return self._create(settings, caller, invite=True)
 
     def _create(
-        self, settings: NewGame, caller: Caller, invite: bool = False
+        self,
+        settings: NewGame,
+        caller: Caller,
+        invite: bool = False,
+        clients: tuple[str, ...] = (),
     ) -> tuple[GameSession, dict[Color, str]]:
         players: dict[Color, Player] = {
             "x": player_from_setup(settings.x, "x"),
             "o": player_from_setup(settings.o, "o"),
         }
         start = _start(settings)
-        self._check_bot_capacity(players)
+        self._check_bot_capacity(players, clients)
         event = "Game between devices" if invite else "Casual game"
         game = Game(start, players["x"].name, players["o"].name, event=event)
         humans: list[Color] = [c for c in ("x", "o") if not players[c].is_bot]
@@ -109,11 +141,25 @@ class GameManager:
         clock = None
         if settings.clock is not None:
             clock = Clock(settings.clock.base, settings.clock.increment)
-        session = self._add(game, players, settings.time, seats, clock=clock)
+        game_id = self._charge_tables(players, clients)
+        try:
+            session = self._add(
+                game, players, settings.time, seats, clock=clock, clients=clients, game_id=game_id
+            )
+        except BaseException:
+            self.tables.give(game_id)
+            raise
         session.touch()
         return session, tokens
 
-    def rematch(self, game_id: str, caller: Caller, *, agreed: bool = False) -> GameSession:
+    def rematch(
+        self,
+        game_id: str,
+        caller: Caller,
+        *,
+        agreed: bool = False,
+        clients: tuple[str, ...] = (),
+    ) -> GameSession:
         """A new game with the same settings and the players' colours swapped (and their
         seats: each player keeps playing from the same browser).
 
@@ -158,10 +204,17 @@ class GameManager:
             clocks = again.clocks
             clock = None if clocks is None else Clock(clocks.base, clocks.increment)
             fresh = again.start
-            self._check_bot_capacity(players)
+            self._check_bot_capacity(players, clients)
             event = "Game between devices" if old.seats.invite else "Casual game"
             game = Game(fresh, players["x"].name, players["o"].name, event=event)
-            session = self._add(game, players, old.time, seats, old.delay, clock)  # old speed
+            game_id = self._charge_tables(players, clients)
+            try:
+                session = self._add(
+                    game, players, old.time, seats, old.delay, clock, clients, game_id
+                )
+            except BaseException:
+                self.tables.give(game_id)
+                raise
             old.offers.made_rematch(session.id)  # both players' pages switch to it
         session.touch()
         return session
@@ -306,16 +359,15 @@ class GameManager:
                 if not self._hinting[game_id]:
                     del self._hinting[game_id]
 
-    def _check_bot_capacity(self, players: dict[Color, Player]) -> None:
-        """Refuse (429) a new game with a bot while every bot slot is taken (a game
-        reopened then waits for a slot instead; see :class:`BotSlots`)."""
+    def _check_bot_capacity(self, players: dict[Color, Player], clients: tuple[str, ...]) -> None:
+        """Refuse (429) a new game with a bot while every bot slot is taken, or its
+        ``clients`` hold their share (a game reopened then waits for a slot instead; see
+        :class:`BotSlots`)."""
         if not any(p.is_bot for p in players.values()):
             return
-        if self.slots.full():
-            raise TooMany(
-                f"{self.slots.busy()} games with bots are being played on this server, its "
-                "limit; finish or leave one, or try again later"
-            )
+        problem = self.slots.room_for(clients)
+        if problem is not None:
+            raise TooMany(problem)
 
     def delete(self, game_id: str, caller: Caller) -> None:
         """Stop the game and remove it (its creator only: 403 otherwise); a damaged stored
@@ -336,6 +388,8 @@ class GameManager:
         with self._lock:
             self._sessions.pop(game_id, None)
         session.close("This game was deleted.", code="game_deleted")
+        self.slots.forget(game_id)
+        self.tables.give(game_id)
         self.store.delete(game_id)
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ from ...serving.details import detail_fields, english
 from ...serving.errors import GameNotFound
 from ..auth import require_person
 from ..challenges import Challenge
-from ..deps import hall_of, member_named
+from ..deps import hall_of, member_named, reader_of
 from ..limits import check_rate, throttled
 from ..models import ERRORS, ChallengeIn, ChallengeState
 from ..store import Member
@@ -76,12 +76,16 @@ async def challenge(
     before the league pairs it again; a person present on the play page must accept
     (202, ``waiting``, ``expires_in`` seconds). The challenger plays X and O alternately,
     starting with X. A new challenge cancels the person's previous open one. 409 for a
-    bot the person played less than ``COOLDOWN`` seconds ago, or a member with
-    ``PER_ADDRESS`` open challenges from the same address (:mod:`adjacency.league.challenges`)."""
+    bot the person played less than ``COOLDOWN`` seconds ago, a member with
+    ``PER_ADDRESS`` open challenges from the same address, or, for a person whose games
+    are not rated yet, ``NEWCOMERS`` from such people on any address
+    (:mod:`adjacency.league.challenges`)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
     hall.see(person)
-    made = hall.challenge(person, member_named(request, body.opponent), challenger_address(request))
+    opponent = member_named(request, body.opponent)
+    established, _ = await hall.establishment(person, reader_of(request))
+    made = hall.challenge(person, opponent, challenger_address(request), established)
     if made.open:
         response.status_code = 202
     return view(request, made, person)

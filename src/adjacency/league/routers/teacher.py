@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import zipfile
 from typing import Annotated, Any, Literal
 
@@ -30,6 +31,7 @@ from ..auth import require_admin
 from ..deps import hall_of, member_named, store_of
 from ..event_pairing import FORMATS
 from ..models import ERRORS
+from ..overview import COMPACT, MemberRows
 from ..settings import MAX_PACE, parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
@@ -154,25 +156,12 @@ class EventPaused(EventDone):
     paused: bool = Field(description="whether it is paused now")
 
 
-def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
-    """The :class:`Overview` of the league in ``store``."""
+def _overview(store: LeagueStore, online: set[int], members: MemberRows) -> Response:
+    """The :class:`Overview` of the league in ``store`` as JSON: the members' part kept
+    by ``members`` between polls (read again only when the file changed), the rest
+    (a few events, the settings) read each time."""
     settings = store.settings()
-    rules = store.rules()
-    members = []
-    names: dict[int, str] = {}
-    for member in store.members():
-        names[member.id] = member.name
-        if member.revoked or member.removed:
-            continue
-        waiting = member.kind == "person" and not store.established(member.id, rules)[0]
-        members.append(
-            {
-                "name": member.name,
-                "kind": member.kind,
-                "online": member.id in online,
-                "waiting": waiting,
-            }
-        )
+    names = members.names(store)
     events = store.events
     listed = []
     for event in events.events():
@@ -195,19 +184,26 @@ def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
                 ],
             }
         )
-    return {
-        "members": members,
+    rest = {
         "events": listed,
         "formats": list(FORMATS),
         "base": settings.base,
         "increment": settings.increment,
     }
+    body = (
+        '{"members":' + members.json(store, online) + "," + json.dumps(rest, separators=COMPACT)[1:]
+    )
+    return Response(body, media_type="application/json")
 
 
 @router.get("/admin/overview", response_model=Overview, dependencies=ADMIN)
-async def overview(request: Request) -> dict[str, Any]:
-    """The league as the teacher's page shows it (:class:`Overview`)."""
-    return _overview(store_of(request), hall_of(request).online())
+async def overview(request: Request) -> Response:
+    """The league as the teacher's page shows it (:class:`Overview`); its member list
+    costs a query per member only when the league changed since the last poll."""
+    rows: MemberRows | None = getattr(request.app.state, "teacher_members", None)
+    if rows is None:
+        rows = request.app.state.teacher_members = MemberRows()
+    return _overview(store_of(request), hall_of(request).online(), rows)
 
 
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)

@@ -3,7 +3,7 @@
 Analyses run in a worker thread each and stream server-sent events; when the
 page closes the stream (Stop, another position, leaving) the engine is stopped.
 At most ``limits.analyses`` run at once, and ``limits.analyses_per_client`` for one
-client address (more: 429).
+client address and for one browser (more: 429).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ..analysis import (
     line_positions,
     review,
 )
-from ..deps import SAME_SITE, Manager, limited_client
+from ..deps import SAME_SITE, Manager, limited_holders
 from ..limits import Slots
 from ..models import (
     TREE_MOVES,
@@ -103,8 +103,8 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
     """Run ``work`` in a thread and stream what it emits; stop it when the client leaves."""
     slots: Slots = request.app.state.analyses
     limits = request.app.state.limits
-    client = limited_client(request)
-    slots.take(limits.analyses, client=client, per_client=limits.analyses_per_client)
+    client = limited_holders(request)
+    slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     stopper = Stopper()
@@ -295,8 +295,8 @@ async def judge_move(
         raise WebError(f"ply {body.ply} is beyond the game's {len(positions) - 1} plies")
     slots: Slots = request.app.state.analyses
     limits = request.app.state.limits
-    client = limited_client(request)
-    slots.take(limits.analyses, client=client, per_client=limits.analyses_per_client)
+    client = limited_holders(request)
+    slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
     try:
         found = await asyncio.to_thread(judge, positions[body.ply], body.ply, body.move)
     finally:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 
 from ...bots import DEFAULT_MOVE_TIME, entries
@@ -11,8 +11,9 @@ from ...core import Position
 from ...core.board import MAX_SIDE, MIN_SIDE, board
 from ...core.record import game_to_json, game_to_text
 from ...serving.errors import WebError
-from ..deps import SAME_SITE, Client, Manager, rate_limited
+from ..deps import SAME_SITE, Client, Manager, limited_client, rate_limited
 from ..levels import available_levels, default_level
+from ..limits import holders
 from ..models import (
     MAX_MOVE_TIME,
     MAX_RECORD_CHARS,
@@ -126,10 +127,12 @@ def list_games(manager: Manager, caller: Client) -> list[GameSummary]:
     tags=["games"],
     dependencies=CREATE,
 )
-def new_game(settings: NewGame, manager: Manager, caller: Client) -> GameState:
+def new_game(settings: NewGame, request: Request, manager: Manager, caller: Client) -> GameState:
     """Start a game; this browser holds the people's seats. Bots begin thinking as soon
-    as it is their turn."""
-    return manager.create(settings, caller).state()
+    as it is their turn (429 while every bot slot, or this address's or browser's
+    share of them, is taken)."""
+    clients = holders(limited_client(request), caller.client)
+    return manager.create(settings, caller, clients).state()
 
 
 @router.post(
@@ -193,9 +196,10 @@ def delete_game(game_id: str, manager: Manager, caller: Client) -> None:
     tags=["games"],
     dependencies=CREATE,
 )
-def rematch(game_id: str, manager: Manager, caller: Client) -> GameState:
+def rematch(game_id: str, request: Request, manager: Manager, caller: Client) -> GameState:
     """A new game with the same settings and the colours swapped."""
-    return manager.rematch(game_id, caller).state()
+    clients = holders(limited_client(request), caller.client)
+    return manager.rematch(game_id, caller, clients=clients).state()
 
 
 @router.get(

@@ -1,0 +1,43 @@
+"""The teacher's overview costs no query per member on a poll that follows no change:
+its member list is read again only when the league file changed (a write of the server,
+or a ``league`` command beside it), and then it shows the change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjacency.league.app import create_app
+from adjacency.league.limits import LeagueLimits
+from adjacency.league.store import LeagueStore
+from league_helpers import ADMIN, make_league, request
+from web_helpers import uvicorn_thread
+
+PEOPLE = 400
+
+
+def test_polling_the_overview_reads_the_members_only_after_a_change(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0, increment=0.0)
+    with LeagueStore(db) as store:
+        for n in range(PEOPLE):
+            store.add_member(f"p{n}", "person")
+    app = create_app(db, limits=LeagueLimits(limit_loopback=False), builds=False)
+    statements: list[str] = []
+    with uvicorn_thread(app, "the league server") as url:
+        app.state.store.database.db.set_trace_callback(statements.append)
+
+        def poll() -> tuple[dict[str, bool], int]:
+            statements.clear()
+            seen = request(f"{url}/api/league/admin/overview", token=ADMIN).body
+            return {m["name"]: m["waiting"] for m in seen["members"]}, len(statements)
+
+        first, _ = poll()
+        assert len(first) == PEOPLE and all(first.values())
+        again, cost = poll()
+        assert again == first
+        assert cost < 20  # a few statements, not one or more per member (400 here)
+        with LeagueStore(db) as store:  # `adjacency league approve` beside the server
+            store.approve("p7")
+        changed, cost = poll()
+        assert changed["p7"] is False and sum(changed.values()) == PEOPLE - 1
+        assert cost > PEOPLE  # the change was read
