@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..serving.errors import TooMany
 from .analysis import SOLVE_SECONDS
-from .tables import machine_tables_mb
+from .table_budget import machine_tables_mb
 from .timers import SCHEDULER
 
 LAB_SECONDS = 15.0

@@ -21,7 +21,7 @@ from .players import Player, player_from_setup
 from .seats import Caller, Seats, new_seats
 from .session import GameSession
 from .store import GameStore
-from .tables import TableBudget, table_mb
+from .table_budget import TableBudget, table_mb
 
 log = logging.getLogger(__name__)
 
