@@ -40,7 +40,7 @@ class Limits:
     do not limit, this machine's own user, are not counted)."""
     bot_tables_mb: int = field(default_factory=machine_tables_mb)
     """Megabytes of search tables (the engine's ``tt``, MCTS's ``tree``) the bots of all
-    games may hold at once (:class:`~.tables.TableBudget`): an eighth of the machine's
+    games may hold at once (:class:`~.table_budget.TableBudget`): an eighth of the machine's
     memory, 128 to 512 MB, so the app stays under 1 GB whoever plays; a new game beyond
     it is 429."""
     bot_tables_mb_per_client: int | None = None
