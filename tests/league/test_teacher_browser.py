@@ -139,8 +139,9 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         expect(friday).not_to_contain_text("s a move")  # the server's pace: not written
         monday.get_by_label("Withdraw", exact=True).select_option("team1")
         monday.get_by_role("button", name="Withdraw from the event").click()
+        monday.get_by_role("button", name="Withdraw team1 from monday?").click()  # confirmed
         expect(page.locator("#status")).to_have_text("team1 is withdrawn from monday.")
-        expect(monday).to_contain_text("Withdrawn: team1")
+        expect(monday.locator("#withdrawn-monday")).to_contain_text("team1")
 
         page.reload()  # a new page in the same tab: the token is kept, no team's token shown
         expect(page.locator("#admin")).to_be_visible()

@@ -113,6 +113,11 @@ EVENT_COLUMNS = (
 )
 
 
+def _withdrawn_key(event_id: int, member_id: int) -> str:
+    """The ``meta`` key noting how many rounds were paired when a member was withdrawn."""
+    return f"event-withdrawn:{event_id}:{member_id}"
+
+
 class EventsRepo:
     """The events of one league, on its database (thread-safe as it is)."""
 
@@ -319,9 +324,14 @@ class EventsRepo:
 
     def withdraw(self, name: str, member_name: str) -> None:
         """Withdraw a member from an event: it is paired in no later round (its games in
-        play end as usual; boards of its not yet started games are not played)."""
+        play end as usual; boards of its not yet started games are not played). The
+        rounds paired so far are noted (``meta`` key ``event-withdrawn:EVENT:MEMBER``)
+        so that :meth:`reinstate` can undo it until the next round is paired; a member
+        withdrawn already keeps its first note. A finished event is :class:`LeagueError`."""
         event = self.named(name)
         member = self.members_repo.member_named(member_name)
+        if event.status == "finished":
+            raise LeagueError(f"event {quote(event.name)} is finished: nobody is withdrawn now")
         with self.db.transaction() as db:
             cursor = db.execute(
                 "UPDATE event_members SET withdrawn = 1 WHERE event_id = ? AND member_id = ?",
@@ -329,6 +339,56 @@ class EventsRepo:
             )
             if cursor.rowcount == 0:
                 raise LeagueError(f"{quote(member.name)} is not in event {quote(event.name)}")
+            db.execute(
+                "INSERT OR IGNORE INTO meta VALUES (?, (SELECT COUNT(DISTINCT round) "
+                "FROM event_boards WHERE event_id = ?))",
+                (_withdrawn_key(event.id, member.id), event.id),
+            )
+
+    def reinstate_refusal(self, event: Event, member_id: int) -> str | None:
+        """Why ``member_id``'s withdrawal from ``event`` cannot be undone now, or
+        ``None`` when it can: it is not withdrawn, the event finished, or a round was
+        paired since (its boards were made without the member), or the withdrawal is
+        older than the notes of :meth:`withdraw`."""
+        rows = self.db.query(
+            "SELECT m.withdrawn, (SELECT value FROM meta WHERE key = ?), "
+            "(SELECT COUNT(DISTINCT round) FROM event_boards WHERE event_id = ?) "
+            "FROM event_members m WHERE m.event_id = ? AND m.member_id = ?",
+            (_withdrawn_key(event.id, member_id), event.id, event.id, member_id),
+        )
+        if not rows:
+            return f"it is not in event {quote(event.name)}"
+        withdrawn, paired_then, paired_now = rows[0]
+        if not withdrawn:
+            return f"it is not withdrawn from event {quote(event.name)}"
+        if event.status == "finished":
+            return f"event {quote(event.name)} is finished"
+        if paired_then is None:
+            return "it was withdrawn before withdrawals could be undone"
+        if int(paired_now) != int(paired_then):
+            return (
+                f"round {int(paired_now)} of event {quote(event.name)} was paired without it "
+                "(a withdrawal is undone only until the next round starts)"
+            )
+        return None
+
+    def reinstate(self, name: str, member_name: str) -> Event:
+        """Undo a member's withdrawal from an event before its next round is paired: it
+        plays its boards not yet started and is paired in later rounds again. Refused
+        with :class:`LeagueError` saying why (:meth:`reinstate_refusal`); nothing
+        changes then."""
+        event = self.named(name)
+        member = self.members_repo.member_named(member_name)
+        with self.db.transaction() as db:  # the check and the change in one transaction
+            why = self.reinstate_refusal(event, member.id)
+            if why is not None:
+                raise LeagueError(f"{quote(member.name)} cannot be reinstated: {why}")
+            db.execute(
+                "UPDATE event_members SET withdrawn = 0 WHERE event_id = ? AND member_id = ?",
+                (event.id, member.id),
+            )
+            db.execute("DELETE FROM meta WHERE key = ?", (_withdrawn_key(event.id, member.id),))
+        return self.event(event.id)
 
     def pause(self, name: str) -> Event:
         """Pause a running event: the server starts none of its games (those in play end

@@ -1,7 +1,8 @@
 """The teacher's part of the admin API and the teacher's page (``/teacher``): what the
 page needs beyond :mod:`.admin` (adding, approving and removing members): an overview
-of the league for the admin, events created, started, paused, resumed and withdrawn
-from, and an event's results as one zip archive.
+of the league for the admin, events created, started, paused, resumed, withdrawn
+from (and withdrawals undone until the next round), and an event's results as one zip
+archive.
 
 Every JSON route needs the league's admin token (:func:`~adjacency.league.auth.require_admin`:
 401 without it or with an unknown one, 403 with a member's). Bodies are pydantic models
@@ -100,6 +101,11 @@ class EventMember(BaseModel):
 
     name: str
     withdrawn: bool
+    undo: str | None = Field(
+        default=None,
+        description="a withdrawn member: why its withdrawal can no longer be undone "
+        "(null: it can, until the next round is paired)",
+    )
 
 
 class TeacherEvent(BaseModel):
@@ -190,7 +196,11 @@ def _overview(store: LeagueStore, online: set[int]) -> dict[str, Any]:
                 "time_control": event.time_control(settings.time_control),
                 "pace": event.pace,
                 "members": [
-                    {"name": names[m], "withdrawn": m in withdrawn}
+                    {
+                        "name": names[m],
+                        "withdrawn": m in withdrawn,
+                        "undo": events.reinstate_refusal(event, m) if m in withdrawn else None,
+                    }
                     for m in events.members(event.id)
                 ],
             }
@@ -269,6 +279,20 @@ async def withdraw(request: Request, name: str, body: Withdrawal) -> dict[str, A
     event = _event_named(request, name)
     member = member_named(request, body.member)
     hall_of(request).store.events.withdraw(event.name, member.name)
+    return {"name": event.name, "status": event.status}
+
+
+@router.post("/admin/events/{name}/reinstate", response_model=EventDone, dependencies=ADMIN)
+async def reinstate(request: Request, name: str, body: Withdrawal) -> dict[str, Any]:
+    """Undo a withdrawal, as ``adjacency league event reinstate`` does: until the event's
+    next round is paired the member plays its boards not yet started and is paired
+    again. 404: no such event or member; 400 with the reason: it is not withdrawn, the
+    event finished, or a round was paired since
+    (:meth:`~adjacency.league.event_store.EventsRepo.reinstate`)."""
+    event = _event_named(request, name)
+    member = member_named(request, body.member)
+    event = hall_of(request).store.events.reinstate(event.name, member.name)
+    hall_of(request).wake()
     return {"name": event.name, "status": event.status}
 
 

@@ -173,17 +173,46 @@ function eventItem(ev) {
   actions.append(fetchArchive);
   item.append(actions);
   const playing = ev.members.filter((m) => !m.withdrawn);
-  if (ev.status !== "finished" && playing.length) {
-    const select = el("select", { id: `withdraw-who-${ev.name}` }, ...playing.map((m) => new Option(m.name, m.name)));
-    const go = el("button", { type: "button", id: `withdraw-${ev.name}` }, t("teacher.event.withdraw"));
-    go.addEventListener("click", () => act(() => admin(`/events/${quoted}/withdraw`, { member: select.value }),
-      t("teacher.event.withdrew", { name: select.value, event: ev.name })));
-    item.append(el("p", { class: "actions" },
-      el("label", { for: `withdraw-who-${ev.name}` }, t("teacher.event.withdraw-who")), " ", select, " ", go));
+  if (ev.status !== "finished" && playing.length) item.append(withdrawControl(ev, playing));
+  const gone = ev.members.filter((m) => m.withdrawn);
+  if (gone.length) {
+    item.append(el("p", { class: "muted" }, t("teacher.event.withdrawn")),
+      el("ul", { class: "withdrawn", id: `withdrawn-${ev.name}` }, ...gone.map((m) => el("li", {},
+        m.undo === null ? undoButton(ev, m.name) : t("teacher.event.undo-gone", { name: m.name, reason: m.undo })))));
   }
-  const gone = ev.members.filter((m) => m.withdrawn).map((m) => m.name);
-  if (gone.length) item.append(el("p", { class: "muted" }, t("teacher.event.gone", { names: gone.join(", ") })));
   return item;
+}
+
+// Withdraw a team: chosen from a list that starts on no one, then a second click on a
+// button that names the team and the event (a misclick withdraws nobody).
+function withdrawControl(ev, playing) {
+  const quoted = encodeURIComponent(ev.name);
+  const select = el("select", { id: `withdraw-who-${ev.name}` },
+    new Option(t("teacher.event.withdraw.pick"), ""), ...playing.map((m) => new Option(m.name, m.name)));
+  const go = el("button", { type: "button", id: `withdraw-${ev.name}` }, t("teacher.event.withdraw"));
+  const disarm = () => { delete go.dataset.armed; go.textContent = t("teacher.event.withdraw"); };
+  select.addEventListener("change", disarm);
+  go.addEventListener("click", () => {
+    const name = select.value;
+    if (!name) { say(t("teacher.event.withdraw.none")); select.focus(); return; }
+    if (!go.dataset.armed) {
+      go.dataset.armed = "1";
+      go.textContent = t("teacher.event.withdraw.again", { name, event: ev.name });
+      return;
+    }
+    act(() => admin(`/events/${quoted}/withdraw`, { member: name }),
+      t("teacher.event.withdrew", { name, event: ev.name }));
+  });
+  return el("p", { class: "actions" },
+    el("label", { for: `withdraw-who-${ev.name}` }, t("teacher.event.withdraw-who")), " ", select, " ", go);
+}
+
+function undoButton(ev, name) {
+  const button = el("button", { type: "button", id: `undo-${ev.name}-${name}` }, t("teacher.event.undo", { name }));
+  button.addEventListener("click", () => act(
+    () => admin(`/events/${encodeURIComponent(ev.name)}/reinstate`, { member: name }),
+    t("teacher.event.reinstated", { name, event: ev.name })));
+  return button;
 }
 
 function renderEvents(events) {

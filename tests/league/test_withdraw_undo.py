@@ -1,0 +1,89 @@
+"""A withdrawal is undone (``POST .../reinstate``, ``adjacency league event reinstate``)
+until the event's next round is paired, through a real league server: after that, and
+for a member not withdrawn or an event that finished, it is refused with the reason and
+nothing changes; the teacher's overview says, for each withdrawn member, whether it can
+still be undone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.league.store import LeagueStore
+from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
+
+pytestmark = pytest.mark.xdist_group("league-teacher")
+
+HOUSE = ("h1", "h2", "h3", "h4")
+PACE = 20.0
+"""Seconds each move of the event's games takes: its first round lasts for minutes, far
+beyond the test, so the next round is never paired by the server meanwhile."""
+
+
+def league(tmp_path: Path) -> Path:
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0, increment=0.0)
+    for name in HOUSE:
+        add_member(db, name, "house", "random")
+    with LeagueStore(db) as store:
+        store.events.create("friday", "round-robin", None, list(HOUSE), pace=PACE)
+    return db
+
+
+def withdrawn(db: Path) -> set[str]:
+    with LeagueStore(db) as store:
+        event = store.events.named("friday")
+        return {store.member(m).name for m in store.events.withdrawn(event.id)}
+
+
+def members(url: str) -> dict[str, Any]:
+    """The teacher's overview of friday's members: name to (withdrawn, undo)."""
+    overview = request(f"{url}/api/league/admin/overview", token=ADMIN).body
+    (event,) = [e for e in overview["events"] if e["name"] == "friday"]
+    return {m["name"]: (m["withdrawn"], m["undo"]) for m in event["members"]}
+
+
+def test_a_withdrawal_is_undone_until_the_next_round_then_refused_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    db = league(tmp_path)
+    with thread_server(db, house_games=False) as url:
+        api = f"{url}/api/league/admin/events/friday"
+        post = lambda path, who: request(f"{api}/{path}", "POST", {"member": who}, ADMIN)  # noqa: E731
+        assert post("withdraw", "h4").status == 200
+        assert withdrawn(db) == {"h4"} and members(url)["h4"] == (True, None)
+        undone = post("reinstate", "h4")
+        assert undone.status == 200 and undone.body == {"name": "friday", "status": "scheduled"}
+        assert withdrawn(db) == set() and members(url)["h4"] == (False, None)
+
+        for who, status, reason in (
+            ("h3", 400, "not withdrawn"),
+            ("nobody", 404, "no member"),
+        ):
+            refused = post("reinstate", who)
+            assert refused.status == status and reason in refused.body["detail"], refused
+        assert request(f"{url}/api/league/admin/events/nothing/reinstate", "POST",
+                       {"member": "h4"}, ADMIN).status == 404  # fmt: skip
+
+        assert post("withdraw", "h4").status == 200
+        assert request(f"{api}/start", "POST", {}, ADMIN).status == 200
+        wait_until(  # the server pairs round 1 without h4
+            lambda: request(f"{url}/api/league/events/friday").body["playing"],
+            30,
+            "round 1 to be paired and started",
+        )
+        refused = post("reinstate", "h4")
+        assert refused.status == 400, refused
+        assert "round 1 of event 'friday' was paired without it" in refused.body["detail"]
+        assert "until the next round starts" in refused.body["detail"]
+        assert withdrawn(db) == {"h4"}
+        reason = members(url)["h4"][1]
+        assert reason is not None and "was paired without it" in reason
+
+        # a member withdrawn now, in the round under way, is undone: its boards not yet
+        # started are played again
+        assert post("withdraw", "h3").status == 200
+        assert post("reinstate", "h3").status == 200
+        assert withdrawn(db) == {"h4"}
