@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
+from league_helpers import (
+    ADMIN,
+    Response,
+    add_member,
+    make_league,
+    request,
+    thread_server,
+    wait_until,
+)
 
 pytestmark = pytest.mark.xdist_group("league-teacher")
 
@@ -51,7 +59,10 @@ def test_a_withdrawal_is_undone_until_the_next_round_then_refused_with_the_reaso
     db = league(tmp_path)
     with thread_server(db, house_games=False) as url:
         api = f"{url}/api/league/admin/events/friday"
-        post = lambda path, who: request(f"{api}/{path}", "POST", {"member": who}, ADMIN)  # noqa: E731
+
+        def post(path: str, who: str) -> Response:
+            return request(f"{api}/{path}", "POST", {"member": who}, ADMIN)
+
         assert post("withdraw", "h4").status == 200
         assert withdrawn(db) == {"h4"} and members(url)["h4"] == (True, None)
         undone = post("reinstate", "h4")

@@ -1,7 +1,10 @@
 // The teacher's page: with the league's admin token (asked once, kept in this tab's
 // sessionStorage, sent as Authorization: Bearer), approve and remove people, add a team
-// (its token shown once, with its `adjacency connect` line), create, start and withdraw
-// from events, and download an event's results as one zip archive. Every text comes
+// or give it a new token (shown once, masked until revealed: a projected screen shows no
+// token; copied or saved as a file, with the `adjacency connect` line that reads that
+// file), add a class from a CSV roster (its printable token sheet), create, start and
+// withdraw from events (asked once more, undone until the next round), and download an
+// event's results as one zip archive. Every text comes
 // from the catalogue; a section is drawn again only when its data changed, and the
 // focused control is found again afterwards (a keyboard user keeps their place).
 import { errorText, t } from "/static/js/i18n.js";
@@ -93,11 +96,18 @@ function renderWaiting(members) {
     })(), " ", removeButton(m.name))) : [el("li", {}, t("teacher.nobody"))]));
 }
 
+function rotateButton(name) {
+  return confirmButton(`rotate-${name}`, t("teacher.rotate"), t("teacher.rotate.again", { name }),
+    () => act(async () => showToken(name, (await admin(`/members/${encodeURIComponent(name)}/rotate`, {})).token),
+      t("teacher.rotated", { name })));
+}
+
 function renderMembers(members) {
   draw("members", members, () => (members.length ? members.map((m) => el("li", {},
     el("span", { class: "who" }, m.name), " ",
     el("span", { class: "kind" }, `${t(`teacher.kind.${m.kind}`)}${m.online ? ` · ${t("teacher.online")}` : ""}`),
-    " ", removeButton(m.name))) : [el("li", {}, t("teacher.nobody"))]));
+    " ", ...(m.kind === "bot" ? [rotateButton(m.name), " "] : []), removeButton(m.name)))
+    : [el("li", {}, t("teacher.nobody"))]));
 }
 
 function renderChecklist(members) {
@@ -129,12 +139,7 @@ async function download(name) {
   const response = await fetch(`${API}/events/${encodeURIComponent(name)}/archive`,
     { headers: { Authorization: `Bearer ${memory}` } });
   if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
-  const url = URL.createObjectURL(await response.blob());
-  const link = el("a", { href: url, download: `${name}.zip`, hidden: "" });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  offerFile(await response.blob(), `${name}.zip`, "application/zip");
 }
 
 // A start time (Unix seconds) in the page's language and the browser's time zone.
@@ -266,30 +271,104 @@ $("forget").addEventListener("click", () => {
   $("token").focus();
 });
 
+// The token shown last: kept here, written into the page only while revealed.
+let shown = { name: "", token: "" };
+const MASK = "\u2022".repeat(12);
+
+// The command that reads the token from `file`; over https, with --cafile and its note
+// (a server with its own certificate authority needs it; the page cannot tell which).
+function connectLine(file) {
+  const tls = location.protocol === "https:" ? " --cafile class-ca.crt" : "";
+  return `adjacency connect ${location.origin} greedy --token-file ${file}${tls}`;
+}
+
+function showToken(name, token) {
+  shown = { name, token };
+  const file = `${name}.token`;
+  $("token-for").textContent = t("teacher.team.for", { name });
+  reveal(false);
+  $("save-token").textContent = t("teacher.team.save", { file });
+  $("connect-intro").textContent = t("teacher.team.connect-file", { file });
+  $("connect-line").textContent = connectLine(file);
+  $("cafile-note").hidden = location.protocol !== "https:";
+  $("team-token").hidden = false;
+}
+
+function reveal(open) {
+  $("new-token").textContent = open ? shown.token : MASK;
+  $("reveal").setAttribute("aria-pressed", String(open));
+  $("reveal").textContent = t(open ? "teacher.team.hide" : "teacher.team.reveal");
+}
+
+$("reveal").addEventListener("click", () => reveal($("reveal").getAttribute("aria-pressed") !== "true"));
+
+// Copy `text`; where the browser refuses, select `node` (shown first by `show`) instead.
+async function copyText(text, node, done, show = () => {}) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(done);
+  } catch (err) {
+    show();
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    say(t("teacher.team.select"));
+  }
+}
+
+// Offer `text` as a file named `name` (a download made in the page: nothing is sent).
+function offerFile(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = el("a", { href: url, download: name, hidden: "" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+$("copy-token").addEventListener("click", () => copyText(shown.token, $("new-token"),
+  t("teacher.team.token-copied"), () => reveal(true)));
+
+$("save-token").addEventListener("click", () => {
+  offerFile(shown.token, `${shown.name}.token`, "text/plain");
+  say(t("teacher.team.saved", { file: `${shown.name}.token` }));
+});
+
 $("team-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const name = $("team-name").value.trim();
   act(async () => {
     const added = await admin("/members", { name, kind: "bot" });
-    $("new-token").textContent = added.token;
-    $("connect-line").textContent = `adjacency connect ${location.origin} greedy --token ${added.token}`;
-    $("team-token").hidden = false;
+    showToken(added.name, added.token);
     $("team-name").value = "";
   }, t("teacher.team.added", { name }));
 });
 
-$("copy").addEventListener("click", async () => {
-  const line = $("connect-line").textContent;
-  try {
-    await navigator.clipboard.writeText(line);
-    say(t("teacher.team.copied"));
-  } catch (err) {
-    const range = document.createRange();
-    range.selectNodeContents($("connect-line"));
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
-    say(t("teacher.team.select"));
-  }
+$("copy").addEventListener("click", () => copyText($("connect-line").textContent, $("connect-line"),
+  t("teacher.team.copied")));
+
+let sheet = "";
+$("roster-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const file = $("roster-file").files[0];
+  if (!file) return;
+  act(async () => {
+    const body = { roster: await file.text(), url: location.origin };
+    if (location.protocol === "https:") body.cafile = "class-ca.crt";
+    const done = await admin("/roster", body);
+    sheet = done.sheet;
+    $("roster-summary").textContent = t("teacher.roster.done",
+      { added: done.added.length, present: done.present.length });
+    $("roster-sheet").hidden = !done.added.length;
+    $("roster-done").hidden = false;
+    $("roster-file").value = "";
+  }, t("teacher.roster.added"));
+});
+
+$("roster-sheet").addEventListener("click", () => {
+  offerFile(sheet, "tokens.html", "text/html");
+  say(t("teacher.roster.saved"));
 });
 
 $("event-format").addEventListener("change", roundsFollowFormat);
