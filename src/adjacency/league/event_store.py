@@ -21,7 +21,9 @@ server starts none of its games and pairs no new round while the mark is there
 (:mod:`.event_runner`); the mark needs no column, so a league file of any version pauses.
 
 Contract: :meth:`EventsRepo.create` checks everything first and writes in one
-transaction, so bad input creates nothing; :meth:`EventsRepo.finish` returns
+transaction, so bad input creates nothing; :meth:`EventsRepo.edit` and
+:meth:`EventsRepo.delete` change a scheduled event only (the status checked in their
+transaction), never one that started; :meth:`EventsRepo.finish` returns
 ``True`` exactly once per event; an event's games are league games (``games``), so
 they survive a crash as the league's do (finished kept, in-flight ones aborted and
 their leg replayed).
@@ -113,6 +115,13 @@ EVENT_COLUMNS = (
 )
 
 
+def _started(event: Event, done: str) -> str:
+    """Why ``event`` cannot be ``done`` (edited, deleted): it has started."""
+    return (
+        f"event {quote(event.name)} has started ({event.status}): only a scheduled event is {done}"
+    )
+
+
 def _withdrawn_key(event_id: int, member_id: int) -> str:
     """The ``meta`` key noting how many rounds were paired when a member was withdrawn."""
     return f"event-withdrawn:{event_id}:{member_id}"
@@ -150,6 +159,109 @@ class EventsRepo:
         name, a bad clock or pace, an unknown format, fewer than two members, an
         unknown, repeated or revoked member, a person, too many Swiss rounds, a start time
         in the past."""
+        ids, planned, clock = self._checked(name, format, rounds, members, start, now, clock, pace)
+        now = time.time() if now is None else now
+        with self.db.transaction() as db:
+            if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
+                raise LeagueError(f"an event named {quote(name)} exists already")
+            cursor = db.execute(
+                "INSERT INTO events (name, format, rounds, start, rated, all_connected, created, "
+                "base, increment, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    format,
+                    planned,
+                    start,
+                    int(rated),
+                    int(members is None),
+                    now,
+                    *(clock or (None, None)),
+                    pace,
+                ),
+            )
+            event_id = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
+                [(event_id, member_id, seed) for seed, member_id in enumerate(ids)],
+            )
+        return self.event(event_id)
+
+    def edit(
+        self,
+        name: str,
+        new_name: str,
+        format: str,
+        rounds: int | None,
+        members: list[str],
+        start: float | None = None,
+        rated: bool = True,
+        now: float | None = None,
+        clock: tuple[float, float] | None = None,
+        pace: float | None = None,
+    ) -> Event:
+        """Change a scheduled event: its name, format, rounds, named members (in seeding
+        order), start time, rated, clock and pace become these, checked as
+        :meth:`create` checks them. Refused with :class:`LeagueError`, nothing changed:
+        an event that has started (its games are under way or played), or any setting
+        :meth:`create` refuses, a name another event has."""
+        event = self.named(name)
+        ids, planned, clock = self._checked(
+            new_name, format, rounds, members, start, now, clock, pace
+        )
+        with self.db.transaction() as db:
+            if db.execute(
+                "SELECT 1 FROM events WHERE name = ? AND id != ?", (new_name, event.id)
+            ).fetchone():
+                raise LeagueError(f"an event named {quote(new_name)} exists already")
+            cursor = db.execute(
+                "UPDATE events SET name = ?, format = ?, rounds = ?, start = ?, rated = ?, "
+                "all_connected = 0, base = ?, increment = ?, pace = ? "
+                "WHERE id = ? AND status = 'scheduled'",
+                (new_name, format, planned, start, int(rated), *(clock or (None, None)), pace,
+                 event.id),
+            )  # fmt: skip
+            if cursor.rowcount == 0:  # started meanwhile: the check is in the transaction
+                raise LeagueError(_started(self.event(event.id), "edited"))
+            db.execute("DELETE FROM event_members WHERE event_id = ?", (event.id,))
+            db.executemany(
+                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
+                [(event.id, member_id, seed) for seed, member_id in enumerate(ids)],
+            )
+            db.execute(
+                "DELETE FROM meta WHERE key LIKE ?", (f"event-withdrawn:{event.id}:%",)
+            )  # the members are named anew: none withdrawn
+        return self.event(event.id)
+
+    def delete(self, name: str) -> None:
+        """Delete a scheduled event (its members and notes with it). An event that has
+        started is :class:`LeagueError` (its games are the league's history)."""
+        event = self.named(name)
+        with self.db.transaction() as db:  # a refusal rolls the members' rows back
+            db.execute("DELETE FROM event_members WHERE event_id = ?", (event.id,))
+            cursor = db.execute(
+                "DELETE FROM events WHERE id = ? AND status = 'scheduled'", (event.id,)
+            )
+            if cursor.rowcount == 0:
+                raise LeagueError(_started(self.event(event.id), "deleted"))
+            db.execute(
+                "DELETE FROM meta WHERE key = ? OR key = ? OR key LIKE ?",
+                (f"event-waiting:{event.id}", f"event-paused:{event.id}",
+                 f"event-withdrawn:{event.id}:%"),
+            )  # fmt: skip
+
+    def _checked(
+        self,
+        name: str,
+        format: str,
+        rounds: int | None,
+        members: list[str] | None,
+        start: float | None,
+        now: float | None,
+        clock: tuple[float, float] | None,
+        pace: float | None,
+    ) -> tuple[list[int], int, tuple[float, float] | None]:
+        """An event's settings checked as :meth:`create` checks them: its members' ids,
+        its planned rounds and its clock; else :class:`LeagueError` saying why."""
         check_name(name)
         if clock is not None:
             try:
@@ -183,30 +295,7 @@ class EventsRepo:
                 planned_rounds(format, 2, rounds)
             if format == "swiss" and (rounds is None or rounds < 1):
                 raise LeagueError("a Swiss needs --rounds N (1 or more)")
-        with self.db.transaction() as db:
-            if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
-                raise LeagueError(f"an event named {quote(name)} exists already")
-            cursor = db.execute(
-                "INSERT INTO events (name, format, rounds, start, rated, all_connected, created, "
-                "base, increment, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    name,
-                    format,
-                    planned,
-                    start,
-                    int(rated),
-                    int(members is None),
-                    now,
-                    *(clock or (None, None)),
-                    pace,
-                ),
-            )
-            event_id = int(cursor.lastrowid or 0)
-            db.executemany(
-                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
-                [(event_id, member_id, seed) for seed, member_id in enumerate(ids)],
-            )
-        return self.event(event_id)
+        return ids, planned, clock
 
     def _event(self, row: tuple[object, ...]) -> Event:
         return Event(

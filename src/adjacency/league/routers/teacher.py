@@ -1,8 +1,8 @@
 """The teacher's part of the admin API and the teacher's page (``/teacher``): what the
 page needs beyond :mod:`.admin` (adding, approving and removing members): an overview
-of the league for the admin, events created, started, paused, resumed, withdrawn
-from (and withdrawals undone until the next round), and an event's results as one zip
-archive.
+of the league for the admin, events created, edited and deleted (until they start),
+started, paused, resumed, withdrawn from (and withdrawals undone until the next round),
+and an event's results as one zip archive.
 
 Every JSON route needs the league's admin token (:func:`~adjacency.league.auth.require_admin`:
 401 without it or with an unknown one, 403 with a member's). Bodies are pydantic models
@@ -235,6 +235,42 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
         body.rated, clock=clock, pace=body.pace,
     )  # fmt: skip
     return {"name": event.name, "status": event.status}
+
+
+class EventDeleted(BaseModel):
+    """An event deleted (it had not started)."""
+
+    name: str
+    deleted: bool
+
+
+@router.put("/admin/events/{name}", response_model=EventDone, dependencies=ADMIN)
+async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, Any]:
+    """Change a scheduled event: its name, format, members, rounds, start time, rated,
+    clock and pace become the body's, as creating it checks them. 404: no such event;
+    400 with the reason: it has started (running or finished), or a setting is refused
+    (:meth:`~adjacency.league.event_store.EventsRepo.edit`); nothing changes then."""
+    event = _event_named(request, name)
+    events = hall_of(request).store.events
+    try:
+        clock = None if body.clock is None else parse_clock(body.clock)
+    except InvalidSettingsError as exc:
+        raise LeagueError(str(exc)) from None
+    event = events.edit(
+        event.name, body.name, body.format, body.rounds, [m.strip() for m in body.members],
+        body.start, body.rated, clock=clock, pace=body.pace,
+    )  # fmt: skip
+    hall_of(request).wake()
+    return {"name": event.name, "status": event.status}
+
+
+@router.delete("/admin/events/{name}", response_model=EventDeleted, dependencies=ADMIN)
+async def delete_event(request: Request, name: str) -> dict[str, Any]:
+    """Delete a scheduled event. 404: no such event; 400: it has started (its games are
+    the league's history: it stays)."""
+    event = _event_named(request, name)
+    hall_of(request).store.events.delete(event.name)
+    return {"name": event.name, "deleted": True}
 
 
 @router.post("/admin/events/{name}/start", response_model=EventDone, dependencies=ADMIN)
