@@ -77,8 +77,11 @@ def test_an_event_is_edited_and_deleted_until_it_starts_then_refused(tmp_path: P
 
         assert request(f"{api}/monday/start", "POST", {}, ADMIN).status == 200
         started = snapshot(db)
-        for method, body, verb in (("PUT", {**edited, "pace": 1}, "edited"),
-                                   ("DELETE", None, "deleted")):  # fmt: skip
+        changes: list[tuple[str, object, str]] = [
+            ("PUT", {**edited, "pace": 1}, "edited"),
+            ("DELETE", None, "deleted"),
+        ]
+        for method, body, verb in changes:
             refused = request(f"{api}/monday", method, body, ADMIN)
             assert refused.status == 400, refused
             assert refused.body["detail"] == (
