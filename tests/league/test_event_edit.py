@@ -81,8 +81,8 @@ def test_an_event_is_edited_and_deleted_until_it_starts_then_refused(tmp_path: P
             ("PUT", {**edited, "pace": 1}, "edited"),
             ("DELETE", None, "deleted"),
         ]
-        for method, body, verb in changes:
-            refused = request(f"{api}/monday", method, body, ADMIN)
+        for method, payload, verb in changes:
+            refused = request(f"{api}/monday", method, payload, ADMIN)
             assert refused.status == 400, refused
             assert refused.body["detail"] == (
                 f"event 'monday' has started (running): only a scheduled event is {verb}"
