@@ -2,11 +2,12 @@
 // sessionStorage, sent as Authorization: Bearer), approve and remove people, add a team
 // or give it a new token (shown once, masked until revealed: a projected screen shows no
 // token; copied or saved as a file, with the `adjacency connect` line that reads that
-// file), add a class from a CSV roster (its printable token sheet), create, start and
-// withdraw from events (asked once more, undone until the next round), and download an
-// event's results as one zip archive. Every text comes
-// from the catalogue; a section is drawn again only when its data changed, and the
-// focused control is found again afterwards (a keyboard user keeps their place).
+// file), add a class from a CSV roster (its printable token sheet), create, edit and
+// delete events (until they start), start them, withdraw from them (asked once more,
+// undone until the next round), and download an event's results as one zip archive.
+// Every text comes from the catalogue; a section is drawn again only when its data
+// changed, and the focused control is found again afterwards (a keyboard user keeps
+// their place).
 import { errorText, t } from "/static/js/i18n.js";
 import { el, eventWord, paceText } from "./league.js";
 
@@ -30,13 +31,14 @@ let memory = token();
 
 function say(text) { $("status").textContent = text; }
 
-// An admin request (GET, or POST of `body`); its answer, else an Error with its status.
-async function admin(path, body) {
+// An admin request (GET, or POST of `body`, or `method` with or without a body); its
+// answer, else an Error with its status.
+async function admin(path, body, method = body === undefined ? "GET" : "POST") {
   const headers = { Authorization: `Bearer ${memory}` };
-  const options = { headers };
+  const options = { headers, method };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
-    Object.assign(options, { method: "POST", body: JSON.stringify(body) });
+    options.body = JSON.stringify(body);
   }
   const response = await fetch(`${API}${path}`, options);
   const answer = await response.json().catch(() => ({}));
@@ -172,6 +174,13 @@ function eventItem(ev) {
     toggle.addEventListener("click", () => act(() => admin(`/events/${quoted}/${step}`, {}),
       t(`teacher.event.${ev.paused ? "resumed" : "paused"}`, { name: ev.name })));
     actions.append(toggle, " ");
+  }
+  if (ev.status === "scheduled" && !ev.all_connected) {
+    const edit = el("button", { type: "button", id: `edit-${ev.name}` }, t("teacher.event.edit"));
+    edit.addEventListener("click", () => editEvent(ev));
+    actions.append(edit, " ", confirmButton(`delete-${ev.name}`, t("teacher.event.delete"),
+      t("teacher.event.delete.again", { name: ev.name }),
+      () => act(() => admin(`/events/${quoted}`, undefined, "DELETE"), t("teacher.event.deleted", { name: ev.name }))), " ");
   }
   const fetchArchive = el("button", { type: "button", id: `archive-${ev.name}` }, t("teacher.event.download"));
   fetchArchive.addEventListener("click", () => act(() => download(ev.name), t("teacher.event.downloaded", { name: ev.name })));
@@ -373,6 +382,50 @@ $("roster-sheet").addEventListener("click", () => {
 
 $("event-format").addEventListener("change", roundsFollowFormat);
 
+// The event being edited (its name), or "" while the form creates one.
+let editing = "";
+
+// A local "YYYY-MM-DDTHH:MM" for a datetime-local field, from Unix seconds.
+function localInput(seconds) {
+  const d = new Date(seconds * 1000);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+// Fill the form with a scheduled event's settings; the form then saves them to it.
+function editEvent(ev) {
+  editing = ev.name;
+  $("create-heading").textContent = t("teacher.edit", { name: ev.name });
+  $("event-submit").textContent = t("teacher.edit.save");
+  $("event-cancel").hidden = false;
+  $("event-name").value = ev.name;
+  $("event-format").value = ev.format;
+  roundsFollowFormat();
+  $("event-rounds").value = ev.format === "swiss" ? String(ev.rounds) : "";
+  const names = new Set(ev.members.map((m) => m.name));
+  for (const box of $("event-members").querySelectorAll("input")) box.checked = names.has(box.value);
+  $("event-start").value = ev.start ? localInput(ev.start) : "";
+  $("event-clock").value = ev.time_control;
+  $("event-pace").value = ev.pace === null ? "" : String(ev.pace);
+  $("event-rated").checked = ev.rated;
+  $("create-heading").scrollIntoView();
+  $("event-name").focus();
+}
+
+function clearForm() {
+  editing = "";
+  $("create-heading").textContent = t("teacher.create");
+  $("event-submit").textContent = t("teacher.create.submit");
+  $("event-cancel").hidden = true;
+  $("event-name").value = "";
+  for (const box of $("event-members").querySelectorAll("input:checked")) box.checked = false;
+  $("event-start").value = "";
+  $("event-clock").value = "";
+  $("event-pace").value = "";
+}
+
+$("event-cancel").addEventListener("click", () => { clearForm(); $("event-name").focus(); });
+
 $("event-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const name = $("event-name").value.trim();
@@ -382,13 +435,12 @@ $("event-form").addEventListener("submit", (event) => {
   if (!$("event-rounds").disabled && $("event-rounds").value) body.rounds = Number($("event-rounds").value);
   if ($("event-start").value) body.start = new Date($("event-start").value).getTime() / 1000;
   if ($("event-pace").value !== "") body.pace = Number($("event-pace").value);
+  const was = editing;
   act(async () => {
-    await admin("/events", body);
-    $("event-name").value = "";
-    for (const box of $("event-members").querySelectorAll("input:checked")) box.checked = false;
-    $("event-clock").value = "";
-    $("event-pace").value = "";
-  }, t("teacher.create.done", { name }));
+    if (was) await admin(`/events/${encodeURIComponent(was)}`, body, "PUT");
+    else await admin("/events", body);
+    clearForm();
+  }, was ? t("teacher.edit.done", { name }) : t("teacher.create.done", { name }));
 });
 
 refresh();
