@@ -1,9 +1,9 @@
 """A bot's failure keeps its error output (its stderr, its files' paths) for its own
 team and the teacher: every public surface of a real league server (the game listing,
 a game's state, its record, a member's page, the event's table, page and downloads, the
-opponent's ``game_end``) tells the same end without it ("team-red's bot failed"), while
-the team's own token and the admin token read it whole, as does the teacher's export on
-the server."""
+opponent's ``game_end``, the watch page in a real browser, English and Indonesian) tells
+the same end without it ("team-red's bot failed"), while the team's own token and the
+admin token read it whole, as does the teacher's export on the server."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from adjacency.league.event_views import exports
 from adjacency.league.store import LeagueStore
+from browser_helpers import UNDER_TEST, axe_violations
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
 pytestmark = pytest.mark.xdist_group("league-private-errors")
@@ -111,6 +112,38 @@ def test_public_surfaces_tell_a_failure_without_its_output_its_team_and_teacher_
         assert game_id in dict(store.events.game_rounds(event.id))  # the event's game
         whole_files = exports(store, event, whole=True)
     assert SECRET in whole_files["games.txt"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("locale", "words"), [("en-US", "team-red's bot failed"), ("id-ID", "Bot team-red gagal")]
+)
+def test_the_watch_page_tells_a_failure_without_its_output(
+    browser: Any, tmp_path: Path, locale: str, words: str
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0, increment=0.0)
+    add_member(db, "h1", "house", "random")
+    red = add_member(db, "team-red")
+    with LeagueStore(db) as store:
+        store.events.create("friday", "round-robin", None, ["team-red", "h1"])
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        game_id, _ = fail_one_game(url, red)
+        context = browser.new_context(**UNDER_TEST, locale=locale)
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"{url}/watch/{game_id}")
+        status = page.locator("#status")
+        status.wait_for()
+        page.wait_for_function(
+            "words => document.querySelector('#status').textContent.includes(words)", arg=words
+        )
+        shown = page.evaluate("document.body.innerText")
+        assert SECRET not in shown and "boom" not in shown, shown
+        assert axe_violations(page) == []
+        context.close()
+    assert errors == [], errors
 
 
 def exports_of(db: Path) -> list[str]:
