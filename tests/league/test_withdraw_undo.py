@@ -1,8 +1,8 @@
 """A withdrawal is undone (``POST .../reinstate``, ``adjacency league event reinstate``)
 until the event's next round is paired, through a real league server: after that, and
-for a member not withdrawn or an event that finished, it is refused with the reason and
-nothing changes; the teacher's overview says, for each withdrawn member, whether it can
-still be undone."""
+for a member not withdrawn, it is refused with the reason and nothing changes (over HTTP
+and on the command line); the teacher's overview says, for each withdrawn member,
+whether it can still be undone."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
+from cli_helpers import run
 from league_helpers import (
     ADMIN,
     Response,
@@ -98,3 +99,17 @@ def test_a_withdrawal_is_undone_until_the_next_round_then_refused_with_the_reaso
         assert post("withdraw", "h3").status == 200
         assert post("reinstate", "h3").status == 200
         assert withdrawn(db) == {"h4"}
+
+
+def test_the_command_line_undoes_a_withdrawal_and_says_why_it_cannot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = league(tmp_path)
+    for action in ("withdraw", "reinstate"):  # each in its own words, status 0
+        status, out, _ = run(capsys, "league", "event", action, "--db", str(db), "friday", "h2")
+        assert status == 0, out
+    assert out == "Reinstated h2 in friday.\n" and withdrawn(db) == set()
+    status, _, err = run(capsys, "league", "event", "reinstate", "--db", str(db), "friday", "h2")
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
+    assert "'h2' cannot be reinstated: it is not withdrawn from event 'friday'" in err
+    assert "Traceback" not in err
