@@ -3,8 +3,9 @@ Chromium) against a real league server: a new team's token is masked until revea
 projected page shows none), copied or saved as a file, and the connect line reads that
 file (the token never on the command line); a team's token is replaced from the page (the
 old one stops working); a CSV roster adds its teams and offers their printable token
-sheet. At a laptop's and a phone's width, in English and Indonesian, with axe-core
-finding nothing serious and no console error."""
+sheet; over https both carry ``--cafile`` with a note. At a laptop's and a phone's
+width, in English and Indonesian, with axe-core finding nothing serious and no console
+error."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import pytest
 from adjacency.league.store import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations
 from i18n_helpers import english_left
-from league_helpers import ADMIN, add_member, make_league, thread_server
+from league_helpers import ADMIN, add_member, make_league, start_server, thread_server
+from net_helpers import free_port
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -139,4 +141,46 @@ def test_a_roster_adds_its_teams_and_offers_their_token_sheet(
             left = english_left(page, ["gold", "red", "blue", "class.csv", "CSV"])
             assert not left, left
         context.close()
+    assert errors == [], errors
+
+
+def test_over_https_the_connect_line_and_the_sheet_carry_cafile_with_a_note(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A real ``league serve`` over TLS (a private authority, as Caddy's ``tls
+    internal``): the page served over https adds ``--cafile class-ca.crt`` to the connect
+    line and the roster's sheet, and shows the note saying when it is needed."""
+    trustme = pytest.importorskip("trustme")
+    authority = trustme.CA()
+    certificate = authority.issue_cert("127.0.0.1", "localhost")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    certificate.cert_chain_pems[0].write_to_path(str(cert))
+    certificate.private_key_pem.write_to_path(str(key))
+    db = tmp_path / "league.db"
+    make_league(db)
+    roster = tmp_path / "class.csv"
+    roster.write_text("red\n", encoding="utf-8")
+    port = free_port()
+    url = f"https://127.0.0.1:{port}"
+    server = start_server(db, port, tmp_path / "server.log", "--certfile", str(cert),
+                          "--keyfile", str(key))  # fmt: skip
+    errors: list[str] = []
+    try:
+        context, page = open_page(browser, url, errors, viewport=LAPTOP,
+                                  ignore_https_errors=True)  # fmt: skip
+        page.fill("#team-name", "team1")
+        page.press("#team-name", "Enter")
+        expect(page.locator("#connect-line")).to_have_text(
+            f"adjacency connect {url} greedy --token-file team1.token --cafile class-ca.crt"
+        )
+        expect(page.locator("#cafile-note")).to_be_visible()
+        expect(page.locator("#cafile-note")).to_contain_text("leave it out for a server with")
+        page.set_input_files("#roster-file", str(roster))
+        page.locator("#roster-form button[type=submit]").click()
+        _, sheet = saved(page, page.locator("#roster-sheet"))
+        assert "--token-file red.token --cafile class-ca.crt" in sheet
+        assert axe_violations(page) == []
+        context.close()
+    finally:
+        server.stop()
     assert errors == [], errors
