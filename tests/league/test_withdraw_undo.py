@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from adjacency.league.event_pairing import Board
 from adjacency.league.store import LeagueStore
 from cli_helpers import run
 from league_helpers import (
@@ -113,3 +114,23 @@ def test_the_command_line_undoes_a_withdrawal_and_says_why_it_cannot(
     assert status == 2 and len(err.strip().splitlines()) == 1, err
     assert "'h2' cannot be reinstated: it is not withdrawn from event 'friday'" in err
     assert "Traceback" not in err
+
+
+def test_a_round_paired_while_a_withdrawal_changed_is_not_stored(tmp_path: Path) -> None:
+    """The server pairs a round from the withdrawals it read; if one changed before the
+    round is stored (a teacher's undo in between), the round is not stored, and the next
+    pass pairs it with the withdrawals as they are: an undo accepted is never lost."""
+    db = league(tmp_path)
+    with LeagueStore(db) as store:
+        events = store.events
+        event = events.named("friday")
+        h4 = store.member_named("h4").id
+        events.withdraw("friday", "h4")
+        read = events.withdrawn(event.id)
+        events.reinstate("friday", "h4")  # between the server's read and its write
+        boards = [Board(store.member_named("h1").id, store.member_named("h2").id)]
+        assert events.add_round(event.id, 0, boards, 1, read) is False
+        assert events.boards(event.id) == []
+        assert events.add_round(event.id, 0, boards, 1, events.withdrawn(event.id)) is True
+        assert [b.round for b in events.boards(event.id)] == [0]
+        assert h4 not in events.withdrawn(event.id)

@@ -523,15 +523,35 @@ class EventsRepo:
 
     # ------------------------------------------------------------------ boards
 
-    def add_round(self, event_id: int, round_no: int, boards: list[Board], openings: int) -> None:
+    def add_round(
+        self,
+        event_id: int,
+        round_no: int,
+        boards: list[Board],
+        openings: int,
+        withdrawn: set[int] | None = None,
+    ) -> bool:
         """Store round ``round_no``'s boards, each played board with a new league pair on
         the league's next opening (of ``openings``), in one transaction; a round stored
-        already is left as it is."""
+        already is left as it is. With ``withdrawn``, the withdrawn members the boards
+        were paired without: if they are not the event's withdrawn members now (one was
+        withdrawn or reinstated meanwhile), nothing is stored and ``False`` is returned,
+        so that a member reinstated before the round is paired is paired in it."""
         with self.db.transaction() as db:
+            if withdrawn is not None:
+                now = {
+                    int(r[0])
+                    for r in db.execute(
+                        "SELECT member_id FROM event_members WHERE event_id = ? AND withdrawn = 1",
+                        (event_id,),
+                    )
+                }
+                if now != withdrawn:
+                    return False
             if db.execute(
                 "SELECT 1 FROM event_boards WHERE event_id = ? AND round = ?", (event_id, round_no)
             ).fetchone():
-                return
+                return True
             for board in boards:
                 pair_id = None
                 if board.b is not None:
@@ -546,6 +566,7 @@ class EventsRepo:
                     "VALUES (?, ?, ?, ?, ?)",
                     (event_id, round_no, board.a, board.b, pair_id),
                 )
+        return True
 
     def boards(self, event_id: int) -> list[StoredBoard]:
         """Every stored board of the event, by round."""
