@@ -1,5 +1,5 @@
-"""The ``league event`` subcommands: create, start, pause, resume, withdraw, show and
-export a class event (docs/league.md, "Running a class event")."""
+"""The ``league event`` subcommands: create, start, pause, resume, withdraw, reinstate,
+show and export a class event (docs/league.md, "Running a class event")."""
 
 from __future__ import annotations
 
@@ -89,6 +89,14 @@ def register(sub: Any) -> None:
     withdraw.add_argument("name", help="the event, as created")
     withdraw.add_argument("member", help="the member to withdraw (it plays no later board)")
     withdraw.set_defaults(handler=run_withdraw)
+
+    reinstate = actions.add_parser(
+        "reinstate", help="undo a withdrawal, until the event's next round is paired"
+    )
+    _db(reinstate)
+    reinstate.add_argument("name", help="the event, as created")
+    reinstate.add_argument("member", help="the withdrawn member to reinstate")
+    reinstate.set_defaults(handler=run_reinstate)
 
     show = actions.add_parser("show", help="print the standings and the crosstable")
     _db(show)
@@ -228,6 +236,15 @@ def run_withdraw(args: argparse.Namespace) -> int:
     with _league(args) as league:
         league.events.withdraw(args.name, args.member)
     print(f"Withdrew {args.member} from {args.name}.")
+    return 0
+
+
+def run_reinstate(args: argparse.Namespace) -> int:
+    """``adjacency league event reinstate NAME MEMBER``: undo the member's withdrawal
+    (refused, saying why, once the event's next round is paired). Returns 0."""
+    with _league(args) as league:
+        league.events.reinstate(args.name, args.member)
+    print(f"Reinstated {args.member} in {args.name}.")
     return 0
 
 

@@ -51,6 +51,10 @@ class DetailCode(StrEnum):
     HOUSE_CRASHED = "house-crashed"
     COULD_NOT_START = "could-not-start"
     BOT_FAILED = "bot-failed"
+    # The same three as a public page tells them: without the program's own output.
+    HOUSE_CRASHED_PUBLIC = "house-crashed-public"
+    COULD_NOT_START_PUBLIC = "could-not-start-public"
+    BOT_FAILED_PUBLIC = "bot-failed-public"
     NOT_STORED = "not-stored"
     SERVER_STOPPED = "server-stopped"
     SERVER_STOPPED_DURING = "server-stopped-during"
@@ -88,6 +92,9 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.HOUSE_CRASHED: ("player", "spec", "error"),
     DetailCode.COULD_NOT_START: ("player", "error"),
     DetailCode.BOT_FAILED: ("player", "error"),
+    DetailCode.HOUSE_CRASHED_PUBLIC: ("player", "spec"),
+    DetailCode.COULD_NOT_START_PUBLIC: ("player",),
+    DetailCode.BOT_FAILED_PUBLIC: ("player",),
     DetailCode.NOT_STORED: (),
     DetailCode.SERVER_STOPPED: (),
     DetailCode.SERVER_STOPPED_DURING: (),
@@ -108,6 +115,15 @@ NAMED: dict[DetailCode, DetailCode] = {
     DetailCode.OFF_BOARD: DetailCode.OFF_BOARD_BY,
 }
 """A refusal's code, and its code when a named mover answered it (``player`` added)."""
+
+PUBLIC: dict[DetailCode, DetailCode] = {
+    DetailCode.HOUSE_CRASHED: DetailCode.HOUSE_CRASHED_PUBLIC,
+    DetailCode.COULD_NOT_START: DetailCode.COULD_NOT_START_PUBLIC,
+    DetailCode.BOT_FAILED: DetailCode.BOT_FAILED_PUBLIC,
+}
+"""A code whose ``error`` param is a program's own output (its stderr, its files'
+paths), and the code a public page tells the same end with: its params less ``error``.
+A team's error output is its own and its teacher's, never the class's."""
 
 
 def coded(code: object, params: object, where: str = "detail") -> tuple[DetailCode, dict[str, str]]:

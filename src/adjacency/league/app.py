@@ -44,6 +44,7 @@ from .routers import (
     pages,
     people,
     public,
+    roster,
     socket,
     submissions,
     teacher,
@@ -137,7 +138,7 @@ def create_app(
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    for module in (public, people, challenges, admin, events, teacher, submissions):
+    for module in (public, people, challenges, admin, events, teacher, roster, submissions):
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)

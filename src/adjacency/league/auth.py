@@ -11,10 +11,13 @@ is 403.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import Request
 
+from ..core.details import Detail
+from ..serving.details import public
 from ..serving.errors import Forbidden, WebError
 from .deps import store_of
 from .limits import MEMBER, check_rate
@@ -78,3 +81,30 @@ def require_bot(request: Request) -> Member:
         raise Forbidden("only a team's bot token can do this")
     setattr(request.state, MEMBER, member)  # its rates are its own (check_rate)
     return member
+
+
+def _whole(detail: Detail) -> Detail:
+    return detail
+
+
+def details_for(request: Request) -> Callable[[Detail], Detail]:
+    """How the asker of a public route reads a game's end: the admin token reads every
+    detail whole; a member's token reads whole the ends that name it as the program
+    that failed (its own bot's error output); anyone else (no token, or one that is not
+    valid: a public route refuses nobody) reads :func:`~adjacency.serving.details.public`
+    details, without any program's own output."""
+    token = bearer(request.headers)
+    if token is None:
+        return public
+    store = store_of(request)
+    if store.is_admin(token):
+        return _whole
+    member = store.authenticate(token)
+    if member is None:
+        return public
+    name = member.name
+
+    def own(detail: Detail) -> Detail:
+        return detail if detail.params.get("player") == name else public(detail)
+
+    return own

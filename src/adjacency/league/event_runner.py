@@ -143,7 +143,8 @@ class EventRunner:
                     log.info("event %s finished", event.name)
                 return
             paired = self._next(event, boards, withdrawn)
-            self.events.add_round(event.id, current + 1, paired, self.openings)
+            if not self.events.add_round(event.id, current + 1, paired, self.openings, withdrawn):
+                return  # a withdrawal changed meanwhile: paired again on the next pass
             log.info(
                 "event %s: round %d of %d paired: %s",
                 event.name, current + 2, event.rounds, self._boards_text(paired),

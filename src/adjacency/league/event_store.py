@@ -21,7 +21,9 @@ server starts none of its games and pairs no new round while the mark is there
 (:mod:`.event_runner`); the mark needs no column, so a league file of any version pauses.
 
 Contract: :meth:`EventsRepo.create` checks everything first and writes in one
-transaction, so bad input creates nothing; :meth:`EventsRepo.finish` returns
+transaction, so bad input creates nothing; :meth:`EventsRepo.edit` and
+:meth:`EventsRepo.delete` change a scheduled event only (the status checked in their
+transaction), never one that started; :meth:`EventsRepo.finish` returns
 ``True`` exactly once per event; an event's games are league games (``games``), so
 they survive a crash as the league's do (finished kept, in-flight ones aborted and
 their leg replayed).
@@ -113,6 +115,18 @@ EVENT_COLUMNS = (
 )
 
 
+def _started(event: Event, done: str) -> str:
+    """Why ``event`` cannot be ``done`` (edited, deleted): it has started."""
+    return (
+        f"event {quote(event.name)} has started ({event.status}): only a scheduled event is {done}"
+    )
+
+
+def _withdrawn_key(event_id: int, member_id: int) -> str:
+    """The ``meta`` key noting how many rounds were paired when a member was withdrawn."""
+    return f"event-withdrawn:{event_id}:{member_id}"
+
+
 class EventsRepo:
     """The events of one league, on its database (thread-safe as it is)."""
 
@@ -145,6 +159,109 @@ class EventsRepo:
         name, a bad clock or pace, an unknown format, fewer than two members, an
         unknown, repeated or revoked member, a person, too many Swiss rounds, a start time
         in the past."""
+        ids, planned, clock = self._checked(name, format, rounds, members, start, now, clock, pace)
+        now = time.time() if now is None else now
+        with self.db.transaction() as db:
+            if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
+                raise LeagueError(f"an event named {quote(name)} exists already")
+            cursor = db.execute(
+                "INSERT INTO events (name, format, rounds, start, rated, all_connected, created, "
+                "base, increment, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    format,
+                    planned,
+                    start,
+                    int(rated),
+                    int(members is None),
+                    now,
+                    *(clock or (None, None)),
+                    pace,
+                ),
+            )
+            event_id = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
+                [(event_id, member_id, seed) for seed, member_id in enumerate(ids)],
+            )
+        return self.event(event_id)
+
+    def edit(
+        self,
+        name: str,
+        new_name: str,
+        format: str,
+        rounds: int | None,
+        members: list[str],
+        start: float | None = None,
+        rated: bool = True,
+        now: float | None = None,
+        clock: tuple[float, float] | None = None,
+        pace: float | None = None,
+    ) -> Event:
+        """Change a scheduled event: its name, format, rounds, named members (in seeding
+        order), start time, rated, clock and pace become these, checked as
+        :meth:`create` checks them. Refused with :class:`LeagueError`, nothing changed:
+        an event that has started (its games are under way or played), or any setting
+        :meth:`create` refuses, a name another event has."""
+        event = self.named(name)
+        ids, planned, clock = self._checked(
+            new_name, format, rounds, members, start, now, clock, pace
+        )
+        with self.db.transaction() as db:
+            if db.execute(
+                "SELECT 1 FROM events WHERE name = ? AND id != ?", (new_name, event.id)
+            ).fetchone():
+                raise LeagueError(f"an event named {quote(new_name)} exists already")
+            cursor = db.execute(
+                "UPDATE events SET name = ?, format = ?, rounds = ?, start = ?, rated = ?, "
+                "all_connected = 0, base = ?, increment = ?, pace = ? "
+                "WHERE id = ? AND status = 'scheduled'",
+                (new_name, format, planned, start, int(rated), *(clock or (None, None)), pace,
+                 event.id),
+            )  # fmt: skip
+            if cursor.rowcount == 0:  # started meanwhile: the check is in the transaction
+                raise LeagueError(_started(self.event(event.id), "edited"))
+            db.execute("DELETE FROM event_members WHERE event_id = ?", (event.id,))
+            db.executemany(
+                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
+                [(event.id, member_id, seed) for seed, member_id in enumerate(ids)],
+            )
+            db.execute(
+                "DELETE FROM meta WHERE key LIKE ?", (f"event-withdrawn:{event.id}:%",)
+            )  # the members are named anew: none withdrawn
+        return self.event(event.id)
+
+    def delete(self, name: str) -> None:
+        """Delete a scheduled event (its members and notes with it). An event that has
+        started is :class:`LeagueError` (its games are the league's history)."""
+        event = self.named(name)
+        with self.db.transaction() as db:  # a refusal rolls the members' rows back
+            db.execute("DELETE FROM event_members WHERE event_id = ?", (event.id,))
+            cursor = db.execute(
+                "DELETE FROM events WHERE id = ? AND status = 'scheduled'", (event.id,)
+            )
+            if cursor.rowcount == 0:
+                raise LeagueError(_started(self.event(event.id), "deleted"))
+            db.execute(
+                "DELETE FROM meta WHERE key = ? OR key = ? OR key LIKE ?",
+                (f"event-waiting:{event.id}", f"event-paused:{event.id}",
+                 f"event-withdrawn:{event.id}:%"),
+            )  # fmt: skip
+
+    def _checked(
+        self,
+        name: str,
+        format: str,
+        rounds: int | None,
+        members: list[str] | None,
+        start: float | None,
+        now: float | None,
+        clock: tuple[float, float] | None,
+        pace: float | None,
+    ) -> tuple[list[int], int, tuple[float, float] | None]:
+        """An event's settings checked as :meth:`create` checks them: its members' ids,
+        its planned rounds and its clock; else :class:`LeagueError` saying why."""
         check_name(name)
         if clock is not None:
             try:
@@ -178,30 +295,7 @@ class EventsRepo:
                 planned_rounds(format, 2, rounds)
             if format == "swiss" and (rounds is None or rounds < 1):
                 raise LeagueError("a Swiss needs --rounds N (1 or more)")
-        with self.db.transaction() as db:
-            if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
-                raise LeagueError(f"an event named {quote(name)} exists already")
-            cursor = db.execute(
-                "INSERT INTO events (name, format, rounds, start, rated, all_connected, created, "
-                "base, increment, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    name,
-                    format,
-                    planned,
-                    start,
-                    int(rated),
-                    int(members is None),
-                    now,
-                    *(clock or (None, None)),
-                    pace,
-                ),
-            )
-            event_id = int(cursor.lastrowid or 0)
-            db.executemany(
-                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
-                [(event_id, member_id, seed) for seed, member_id in enumerate(ids)],
-            )
-        return self.event(event_id)
+        return ids, planned, clock
 
     def _event(self, row: tuple[object, ...]) -> Event:
         return Event(
@@ -319,9 +413,14 @@ class EventsRepo:
 
     def withdraw(self, name: str, member_name: str) -> None:
         """Withdraw a member from an event: it is paired in no later round (its games in
-        play end as usual; boards of its not yet started games are not played)."""
+        play end as usual; boards of its not yet started games are not played). The
+        rounds paired so far are noted (``meta`` key ``event-withdrawn:EVENT:MEMBER``)
+        so that :meth:`reinstate` can undo it until the next round is paired; a member
+        withdrawn already keeps its first note. A finished event is :class:`LeagueError`."""
         event = self.named(name)
         member = self.members_repo.member_named(member_name)
+        if event.status == "finished":
+            raise LeagueError(f"event {quote(event.name)} is finished: nobody is withdrawn now")
         with self.db.transaction() as db:
             cursor = db.execute(
                 "UPDATE event_members SET withdrawn = 1 WHERE event_id = ? AND member_id = ?",
@@ -329,6 +428,56 @@ class EventsRepo:
             )
             if cursor.rowcount == 0:
                 raise LeagueError(f"{quote(member.name)} is not in event {quote(event.name)}")
+            db.execute(
+                "INSERT OR IGNORE INTO meta VALUES (?, (SELECT COUNT(DISTINCT round) "
+                "FROM event_boards WHERE event_id = ?))",
+                (_withdrawn_key(event.id, member.id), event.id),
+            )
+
+    def reinstate_refusal(self, event: Event, member_id: int) -> str | None:
+        """Why ``member_id``'s withdrawal from ``event`` cannot be undone now, or
+        ``None`` when it can: it is not withdrawn, the event finished, or a round was
+        paired since (its boards were made without the member), or the withdrawal is
+        older than the notes of :meth:`withdraw`."""
+        rows = self.db.query(
+            "SELECT m.withdrawn, (SELECT value FROM meta WHERE key = ?), "
+            "(SELECT COUNT(DISTINCT round) FROM event_boards WHERE event_id = ?) "
+            "FROM event_members m WHERE m.event_id = ? AND m.member_id = ?",
+            (_withdrawn_key(event.id, member_id), event.id, event.id, member_id),
+        )
+        if not rows:
+            return f"it is not in event {quote(event.name)}"
+        withdrawn, paired_then, paired_now = rows[0]
+        if not withdrawn:
+            return f"it is not withdrawn from event {quote(event.name)}"
+        if event.status == "finished":
+            return f"event {quote(event.name)} is finished"
+        if paired_then is None:
+            return "it was withdrawn before withdrawals could be undone"
+        if int(paired_now) != int(paired_then):
+            return (
+                f"round {int(paired_now)} of event {quote(event.name)} was paired without it "
+                "(a withdrawal is undone only until the next round starts)"
+            )
+        return None
+
+    def reinstate(self, name: str, member_name: str) -> Event:
+        """Undo a member's withdrawal from an event before its next round is paired: it
+        plays its boards not yet started and is paired in later rounds again. Refused
+        with :class:`LeagueError` saying why (:meth:`reinstate_refusal`); nothing
+        changes then."""
+        event = self.named(name)
+        member = self.members_repo.member_named(member_name)
+        with self.db.transaction() as db:  # the check and the change in one transaction
+            why = self.reinstate_refusal(event, member.id)
+            if why is not None:
+                raise LeagueError(f"{quote(member.name)} cannot be reinstated: {why}")
+            db.execute(
+                "UPDATE event_members SET withdrawn = 0 WHERE event_id = ? AND member_id = ?",
+                (event.id, member.id),
+            )
+            db.execute("DELETE FROM meta WHERE key = ?", (_withdrawn_key(event.id, member.id),))
+        return self.event(event.id)
 
     def pause(self, name: str) -> Event:
         """Pause a running event: the server starts none of its games (those in play end
@@ -374,15 +523,35 @@ class EventsRepo:
 
     # ------------------------------------------------------------------ boards
 
-    def add_round(self, event_id: int, round_no: int, boards: list[Board], openings: int) -> None:
+    def add_round(
+        self,
+        event_id: int,
+        round_no: int,
+        boards: list[Board],
+        openings: int,
+        withdrawn: set[int] | None = None,
+    ) -> bool:
         """Store round ``round_no``'s boards, each played board with a new league pair on
         the league's next opening (of ``openings``), in one transaction; a round stored
-        already is left as it is."""
+        already is left as it is. With ``withdrawn``, the withdrawn members the boards
+        were paired without: if they are not the event's withdrawn members now (one was
+        withdrawn or reinstated meanwhile), nothing is stored and ``False`` is returned,
+        so that a member reinstated before the round is paired is paired in it."""
         with self.db.transaction() as db:
+            if withdrawn is not None:
+                now = {
+                    int(r[0])
+                    for r in db.execute(
+                        "SELECT member_id FROM event_members WHERE event_id = ? AND withdrawn = 1",
+                        (event_id,),
+                    )
+                }
+                if now != withdrawn:
+                    return False
             if db.execute(
                 "SELECT 1 FROM event_boards WHERE event_id = ? AND round = ?", (event_id, round_no)
             ).fetchone():
-                return
+                return True
             for board in boards:
                 pair_id = None
                 if board.b is not None:
@@ -397,6 +566,7 @@ class EventsRepo:
                     "VALUES (?, ?, ?, ?, ?)",
                     (event_id, round_no, board.a, board.b, pair_id),
                 )
+        return True
 
     def boards(self, event_id: int) -> list[StoredBoard]:
         """Every stored board of the event, by round."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core.record import game_from_text, game_to_text
 from ..core.text import spreadsheet_text
+from ..serving.details import public_record
 from .event_pairing import round_robin
 from .event_standings import BYE_POINTS, standings
 from .event_store import Event, EventsRepo, StoredBoard
@@ -294,28 +295,33 @@ def crosstable_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def exports(league: LeagueStore, event: Event) -> dict[str, str]:
+def exports(league: LeagueStore, event: Event, whole: bool = False) -> dict[str, str]:
     """The export's files by name: ``table.csv``, ``table.json``, ``crosstable.csv`` and
-    ``games.txt``."""
+    ``games.txt`` (its records as anyone may read them, or ``whole``: :func:`records`)."""
     data = table(league, event)
     return {
         "table.csv": table_csv(data),
         "table.json": json.dumps(data, indent=2) + "\n",
         "crosstable.csv": crosstable_csv(data),
-        "games.txt": records(league, event),
+        "games.txt": records(league, event, whole),
     }
 
 
-def records(league: LeagueStore, event: Event) -> str:
+def records(league: LeagueStore, event: Event, whole: bool = False) -> str:
     """Every finished game of the event as one records file (the text format of
     docs/records.md, games separated by a blank line), oldest first, each tagged with the
     event's name (``[Event "NAME"]``) and its round, counted from 1 (``[Round "N"]``): the
-    league stores a game's record with the league's own event tag, which names no event."""
+    league stores a game's record with the league's own event tag, which names no event.
+    A failed program's own output (its stderr, its paths) is left out of each game's end
+    (:func:`~adjacency.serving.details.public_record`) unless ``whole``: the event page's
+    download is anyone's, the teacher's own export on the server is whole."""
     texts = []
     for game_id, round_no in league.events.game_rounds(event.id):
         game = league.game(game_id)
         if game is not None and game.record:
             record = game_from_text(game.record)
+            if not whole:
+                public_record(record)
             record.event = event.name
             record.tags["Round"] = str(round_no + 1)
             texts.append(game_to_text(record))
@@ -335,7 +341,7 @@ def export(league: LeagueStore, event: Event, directory: Path) -> list[Path]:
         raise LeagueError(f"{str(database)!r} exists already: export into a new directory")
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, text in exports(league, event).items():
+    for name, text in exports(league, event, whole=True).items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         paths.append(path)

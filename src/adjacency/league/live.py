@@ -21,7 +21,7 @@ from ..core.errors import AdjacencyError
 from ..core.game import Game, Termination
 from ..round.clock import SAFETY, Clock, move_budget
 from ..round.state import Round, snapshot
-from ..serving.details import detail_fields, english
+from ..serving.details import detail_fields, english, public
 from .store import Member
 
 MOVE_CAP = 60.0
@@ -138,16 +138,20 @@ it restarted after a crash): no result, unrated; the client drops the game's eng
 
 
 def game_end(live: LiveGame) -> dict[str, Any]:
-    """The ``game_end`` message of a finished (or aborted) game."""
+    """The ``game_end`` message of a finished (or aborted) game, sent to both players:
+    its end as anyone may read it (:func:`~adjacency.serving.details.public`), so one
+    team never reads the other's error output (a failed bot's own client has its
+    output already: it sent it)."""
     if live.game.termination == Termination.ABANDONED:
         return game_aborted(live.id, live.game.detail)
+    detail = public(live.game.detail)
     return {
         "type": "game_end",
         "game": live.id,
         "result": live.game.result,
         "termination": live.game.termination.value,
-        "detail": english(live.game.detail),
-        **detail_fields(live.game.detail),
+        "detail": english(detail),
+        **detail_fields(detail),
     }
 
 

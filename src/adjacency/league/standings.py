@@ -31,16 +31,18 @@ import os
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from ..core.details import Detail
 from ..ratings.bradley_terry import fit_totals
 from ..ratings.glicko import Glicko
 from ..ratings.margin import estimate as margin_estimate
 from ..ratings.margin import pair_mean
 from ..ratings.stats import los, pentanomial, trinomial
-from ..serving.details import detail_fields, english
+from ..serving.details import detail_fields, english, public
 from .rules import PROVISIONAL_RD
 from .store import LeagueStore, Member, StoredGame
 
@@ -175,7 +177,11 @@ RECENT_PAGE = 20
 
 
 def member_page(
-    store: LeagueStore, member: Member, recent: int = RECENT_PAGE, offset: int = 0
+    store: LeagueStore,
+    member: Member,
+    recent: int = RECENT_PAGE,
+    offset: int = 0,
+    told: Callable[[Detail], Detail] = public,
 ) -> dict[str, Any]:
     """What a member's page shows: rating history (at most :data:`HISTORY_POINTS`),
     score against each opponent, one page of its games, newest first (``recent`` of
@@ -204,7 +210,7 @@ def member_page(
             {"name": name, "games": count, "points": points2 / 2}
             for name, count, points2, _, _ in opponents
         ],
-        "recent": [game_summary(g, names) for g in games],
+        "recent": [game_summary(g, names, told) for g in games],
         "recent_offset": offset,
         "recent_total": store.game_count(member.id),
         "rated_games": rated,
@@ -213,8 +219,14 @@ def member_page(
     }
 
 
-def game_summary(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
-    """One stored game as the API lists it."""
+def game_summary(
+    game: StoredGame, names: dict[int, str], told: Callable[[Detail], Detail] = public
+) -> dict[str, Any]:
+    """One stored game as the API lists it, its end as ``told`` gives it to the asker:
+    as anyone may read it (:func:`~adjacency.serving.details.public`, the default), or
+    whole with a failed program's own output (its own team, the teacher:
+    :func:`~adjacency.league.auth.details_for`)."""
+    detail = told(game.end_detail())
     return {
         "id": game.id,
         "x": names.get(game.x_id, "?"),
@@ -222,8 +234,8 @@ def game_summary(game: StoredGame, names: dict[int, str]) -> dict[str, Any]:
         "status": game.status,
         "result": game.result,
         "termination": game.termination,
-        "detail": english(game.end_detail()),
-        **detail_fields(game.end_detail()),
+        "detail": english(detail),
+        **detail_fields(detail),
         "score": None if game.x_score is None else [game.x_score, game.o_score],
         "plies": game.plies,
         "pair": game.pair_id,

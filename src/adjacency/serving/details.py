@@ -10,7 +10,8 @@ detail on the pages and in the APIs' ``detail``; no stored code changes.
 Contract: :func:`ended` makes the detail of a code (its English text rendered here);
 :func:`render` fills a code's message in a language; :func:`english` is the English text
 an API serves for a detail (rendered from its code, or its own text when it has none:
-an engine's words, a game stored before the codes that no sentence read back).
+an engine's words, a game stored before the codes that no sentence read back);
+:func:`public` is a detail as a public page may tell it (no program's own output).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..core.details import NAMED, Detail, DetailCode
+from ..core.details import NAMED, PUBLIC, Detail, DetailCode
 from ..core.errors import IllegalMoveError, InvalidSquareError
+from ..core.game import Game
 from .assets import SHARED
 
 CATALOGUES = SHARED / "i18n"
@@ -81,3 +83,33 @@ def detail_fields(detail: Detail) -> dict[str, Any]:
     """The API's fields of ``detail`` beside its text: ``detail_code`` (``None``: words
     of no code) and ``detail_params`` (what the code's message fills in)."""
     return detail.fields()
+
+
+def public(detail: Detail) -> Detail:
+    """``detail`` as anyone may read it: an end whose ``error`` is a program's own output
+    (a bot's stderr, its files' paths: :data:`~adjacency.core.details.PUBLIC`) becomes
+    its public code, the same end without that output ("team-red's bot failed"); any
+    other detail is itself. Pages, listings, records and downloads anyone reads are
+    made of this; the team itself and the teacher read the whole detail."""
+    if detail.code not in PUBLIC:
+        return detail
+    code = PUBLIC[detail.code]
+    params = {name: value for name, value in detail.params.items() if name != "error"}
+    return Detail(render(code, params), code, params)
+
+
+def private(detail: Detail) -> bool:
+    """Whether ``detail`` carries a program's own output (:func:`public` changes it)."""
+    return detail.code in PUBLIC
+
+
+def public_record(game: Game) -> Game:
+    """``game`` (a record read for a download anyone may make) with its end told as
+    :func:`public` tells it: its ``TerminationDetail``, ``DetailCode`` and
+    ``DetailParams`` without a program's own output. Changes ``game`` in place and
+    returns it."""
+    if game.detail_code in PUBLIC:
+        detail = public(Detail(game.termination_detail, game.detail_code, game.detail_params))
+        game.termination_detail, game.detail_code = detail.text, detail.code
+        game.detail_params = dict(detail.params)
+    return game

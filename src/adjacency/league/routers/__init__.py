@@ -9,6 +9,7 @@
 * :mod:`.admin`: adding, revoking and rotating members (the admin token);
 * :mod:`.teacher`: the teacher's page and its admin routes (an overview, events
   created, started and withdrawn from, an event's results as one archive);
+* :mod:`.roster`: a class's roster of team names added at once, with its token sheet;
 * :mod:`.socket`: the bots' WebSocket connection (docs/league.md, "The protocol");
 * :mod:`.pages`: the HTML pages.
 

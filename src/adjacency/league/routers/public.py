@@ -23,7 +23,9 @@ from fastapi.responses import PlainTextResponse
 from ...core.game import Game
 from ...core.record import game_from_text, game_to_text
 from ...ratings.glicko import Glicko
+from ...serving.details import public_record
 from ...serving.errors import GameNotFound
+from ..auth import details_for
 from ..cache import SharedAnswer
 from ..deps import hall_of, named, read, reader_of
 from ..limits import check_read_rate
@@ -143,11 +145,14 @@ async def get_member(
 ) -> dict[str, Any]:
     """A member's page data: rating history, opponents, time use, failures and one page
     of its games, newest first: ``limit`` (1-100) from the ``offset``-th (0 to
-    :data:`MAX_OFFSET`; beyond, 422)."""
+    :data:`MAX_OFFSET`; beyond, 422). A game's end is told as the asker may read it
+    (:func:`~adjacency.league.auth.details_for`: a failed bot's output is its team's
+    and the teacher's)."""
+    told = details_for(request)
 
     def page(reader: LeagueStore) -> tuple[Member, dict[str, Any]]:
         member = named(reader, name)
-        return member, member_page(reader, member, recent=limit, offset=offset)
+        return member, member_page(reader, member, recent=limit, offset=offset, told=told)
 
     member, data = await read(request, page)
     data["online"] = member.kind == "house" or member.id in hall_of(request).online()
@@ -197,31 +202,35 @@ async def list_games(
     member: str | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[dict[str, Any]]:
-    """Stored games, newest first (optionally one member's), at most ``limit`` (1-500)."""
+    """Stored games, newest first (optionally one member's), at most ``limit`` (1-500),
+    each end told as the asker may read it (:func:`~adjacency.league.auth.details_for`)."""
+    told = details_for(request)
 
     def rows(reader: LeagueStore) -> list[dict[str, Any]]:
         member_id = None if member is None else named(reader, member).id
         games = reader.games(member_id=member_id, limit=limit)
         names = reader.names({g.x_id for g in games} | {g.o_id for g in games})
-        return [game_summary(g, names) for g in games]
+        return [game_summary(g, names, told) for g in games]
 
     return await read(request, rows)
 
 
 @router.get("/games/{game_id}", response_model=GameState)
 async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
-    """A game's state: live (with clocks) or stored (with its result)."""
+    """A game's state: live (with clocks) or stored (with its result, its end told as
+    the asker may read it: :func:`~adjacency.league.auth.details_for`)."""
     hall = hall_of(request)
     live = hall.live.get(game_id)
     if live is not None:
         return hall.state(live)
     settings = hall.settings
+    told = details_for(request)
 
     def stored_state(reader: LeagueStore) -> dict[str, Any]:
         stored = reader.game(game_id)
         if stored is None:
             raise GameNotFound(f"no game {game_id}")
-        data = game_summary(stored, reader.names((stored.x_id, stored.o_id)))
+        data = game_summary(stored, reader.names((stored.x_id, stored.o_id)), told)
         game = game_from_text(stored.record) if stored.record else None
         position = game.position if game is not None else None
         time_control = game.tags.get("TimeControl", "") if game else ""
@@ -298,7 +307,9 @@ async def get_positions(request: Request, game_id: GameId) -> dict[str, Any]:
     },
 )
 async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
-    """The game's record in the text format (docs/records.md); a live game's so far."""
+    """The game's record in the text format (docs/records.md); a live game's so far.
+    Its end is told as the asker may read it (:func:`~adjacency.league.auth.details_for`):
+    a failed program's own output only for its team and the teacher."""
     live = hall_of(request).live.get(game_id)
     if live is not None:
         text = game_to_text(live.game)
@@ -307,6 +318,9 @@ async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
         if stored is None or stored.record is None:
             raise GameNotFound(f"no record of game {game_id}")
         text = stored.record
+        detail = stored.end_detail()
+        if details_for(request)(detail) != detail:
+            text = game_to_text(public_record(game_from_text(text)))
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="league-{game_id}.txt"'}
     )

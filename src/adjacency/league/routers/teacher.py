@@ -1,7 +1,8 @@
 """The teacher's part of the admin API and the teacher's page (``/teacher``): what the
 page needs beyond :mod:`.admin` (adding, approving and removing members): an overview
-of the league for the admin, events created, started, paused, resumed and withdrawn
-from, and an event's results as one zip archive.
+of the league for the admin, events created, edited and deleted (until they start),
+started, paused, resumed, withdrawn from (and withdrawals undone until the next round),
+and an event's results as one zip archive.
 
 Every JSON route needs the league's admin token (:func:`~adjacency.league.auth.require_admin`:
 401 without it or with an unknown one, 403 with a member's). Bodies are pydantic models
@@ -102,6 +103,11 @@ class EventMember(BaseModel):
 
     name: str
     withdrawn: bool
+    undo: str | None = Field(
+        default=None,
+        description="a withdrawn member: why its withdrawal can no longer be undone "
+        "(null: it can, until the next round is paired)",
+    )
 
 
 class TeacherEvent(BaseModel):
@@ -179,7 +185,11 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows) -> Resp
                 "time_control": event.time_control(settings.time_control),
                 "pace": event.pace,
                 "members": [
-                    {"name": names[m], "withdrawn": m in withdrawn}
+                    {
+                        "name": names[m],
+                        "withdrawn": m in withdrawn,
+                        "undo": events.reinstate_refusal(event, m) if m in withdrawn else None,
+                    }
                     for m in events.members(event.id)
                 ],
             }
@@ -221,6 +231,42 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
         body.rated, clock=clock, pace=body.pace,
     )  # fmt: skip
     return {"name": event.name, "status": event.status}
+
+
+class EventDeleted(BaseModel):
+    """An event deleted (it had not started)."""
+
+    name: str
+    deleted: bool
+
+
+@router.put("/admin/events/{name}", response_model=EventDone, dependencies=ADMIN)
+async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, Any]:
+    """Change a scheduled event: its name, format, members, rounds, start time, rated,
+    clock and pace become the body's, as creating it checks them. 404: no such event;
+    400 with the reason: it has started (running or finished), or a setting is refused
+    (:meth:`~adjacency.league.event_store.EventsRepo.edit`); nothing changes then."""
+    event = _event_named(request, name)
+    events = hall_of(request).store.events
+    try:
+        clock = None if body.clock is None else parse_clock(body.clock)
+    except InvalidSettingsError as exc:
+        raise LeagueError(str(exc)) from None
+    event = events.edit(
+        event.name, body.name, body.format, body.rounds, [m.strip() for m in body.members],
+        body.start, body.rated, clock=clock, pace=body.pace,
+    )  # fmt: skip
+    hall_of(request).wake()
+    return {"name": event.name, "status": event.status}
+
+
+@router.delete("/admin/events/{name}", response_model=EventDeleted, dependencies=ADMIN)
+async def delete_event(request: Request, name: str) -> dict[str, Any]:
+    """Delete a scheduled event. 404: no such event; 400: it has started (its games are
+    the league's history: it stays)."""
+    event = _event_named(request, name)
+    hall_of(request).store.events.delete(event.name)
+    return {"name": event.name, "deleted": True}
 
 
 @router.post("/admin/events/{name}/start", response_model=EventDone, dependencies=ADMIN)
@@ -265,6 +311,20 @@ async def withdraw(request: Request, name: str, body: Withdrawal) -> dict[str, A
     event = _event_named(request, name)
     member = member_named(request, body.member)
     hall_of(request).store.events.withdraw(event.name, member.name)
+    return {"name": event.name, "status": event.status}
+
+
+@router.post("/admin/events/{name}/reinstate", response_model=EventDone, dependencies=ADMIN)
+async def reinstate(request: Request, name: str, body: Withdrawal) -> dict[str, Any]:
+    """Undo a withdrawal, as ``adjacency league event reinstate`` does: until the event's
+    next round is paired the member plays its boards not yet started and is paired
+    again. 404: no such event or member; 400 with the reason: it is not withdrawn, the
+    event finished, or a round was paired since
+    (:meth:`~adjacency.league.event_store.EventsRepo.reinstate`)."""
+    event = _event_named(request, name)
+    member = member_named(request, body.member)
+    event = hall_of(request).store.events.reinstate(event.name, member.name)
+    hall_of(request).wake()
     return {"name": event.name, "status": event.status}
 
 

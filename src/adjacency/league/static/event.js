@@ -1,13 +1,28 @@
 // The event page: crosstable (each cell a pair's result, linking to its games, and the
 // points of the row's byes), standings, games in progress and the next round; refreshed
 // every 2 s. The server sends the page with the table in <noscript> for a browser
-// without JavaScript.
+// without JavaScript. Its projector view (`?view=projector`, a link on the page) puts
+// the crosstable first, the event's name in its heading, so a projected screen shows it
+// without scrolling while the live boards play under it.
 import { decimal, t } from "/static/js/i18n.js";
 import { el, eloInterval, eloValue, eventWord, getJson, memberLink, paceText } from "./league.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const api = `/api/league/events/${encodeURIComponent(name)}`;
 const FILES = ["table.csv", "table.json", "crosstable.csv", "games.txt"];
+const projector = new URLSearchParams(location.search).get("view") === "projector";
+
+// The projector view: the crosstable section moved to the top of the page (in the
+// document, not only on screen: a screen reader reads what the screen shows first).
+function setView() {
+  const toggle = document.getElementById("view-toggle");
+  if (!projector) return;
+  document.body.classList.add("projector");
+  const main = document.querySelector("main");
+  main.prepend(document.getElementById("crosstable-section"));
+  toggle.textContent = t("event.view.normal");
+  toggle.href = location.pathname;
+}
 
 // Points (whole or half): "2", "1½", "½".
 function points(value) {
@@ -84,6 +99,7 @@ async function refresh() {
     const ev = data.event;
     document.title = `${ev.name} · ${t("event.title")}`;
     document.getElementById("title").textContent = ev.name;
+    if (projector) document.getElementById("crosstable-title").textContent = t("event.crosstable.of", { name: ev.name });
     const round = data.rounds.length;
     const where = round ? t("event.round-of", { round: Math.min(round, ev.rounds), count: ev.rounds })
       : ev.rounds ? t("event.rounds", { count: ev.rounds }) : t("event.rounds-later");
@@ -101,5 +117,6 @@ async function refresh() {
   }
 }
 
+setView();
 refresh();
 setInterval(refresh, 2000);

@@ -1,9 +1,13 @@
 // The teacher's page: with the league's admin token (asked once, kept in this tab's
 // sessionStorage, sent as Authorization: Bearer), approve and remove people, add a team
-// (its token shown once, with its `adjacency connect` line), create, start and withdraw
-// from events, and download an event's results as one zip archive. Every text comes
-// from the catalogue; a section is drawn again only when its data changed, and the
-// focused control is found again afterwards (a keyboard user keeps their place).
+// or give it a new token (shown once, masked until revealed: a projected screen shows no
+// token; copied or saved as a file, with the `adjacency connect` line that reads that
+// file), add a class from a CSV roster (its printable token sheet), create, edit and
+// delete events (until they start), start them, withdraw from them (asked once more,
+// undone until the next round), and download an event's results as one zip archive.
+// Every text comes from the catalogue; a section is drawn again only when its data
+// changed, and the focused control is found again afterwards (a keyboard user keeps
+// their place).
 import { errorText, t } from "/static/js/i18n.js";
 import { el, eventWord, paceText } from "./league.js";
 
@@ -27,13 +31,14 @@ let memory = token();
 
 function say(text) { $("status").textContent = text; }
 
-// An admin request (GET, or POST of `body`); its answer, else an Error with its status.
-async function admin(path, body) {
+// An admin request (GET, or POST of `body`, or `method` with or without a body); its
+// answer, else an Error with its status.
+async function admin(path, body, method = body === undefined ? "GET" : "POST") {
   const headers = { Authorization: `Bearer ${memory}` };
-  const options = { headers };
+  const options = { headers, method };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
-    Object.assign(options, { method: "POST", body: JSON.stringify(body) });
+    options.body = JSON.stringify(body);
   }
   const response = await fetch(`${API}${path}`, options);
   const answer = await response.json().catch(() => ({}));
@@ -93,11 +98,18 @@ function renderWaiting(members) {
     })(), " ", removeButton(m.name))) : [el("li", {}, t("teacher.nobody"))]));
 }
 
+function rotateButton(name) {
+  return confirmButton(`rotate-${name}`, t("teacher.rotate"), t("teacher.rotate.again", { name }),
+    () => act(async () => showToken(name, (await admin(`/members/${encodeURIComponent(name)}/rotate`, {})).token),
+      t("teacher.rotated", { name })));
+}
+
 function renderMembers(members) {
   draw("members", members, () => (members.length ? members.map((m) => el("li", {},
     el("span", { class: "who" }, m.name), " ",
     el("span", { class: "kind" }, `${t(`teacher.kind.${m.kind}`)}${m.online ? ` · ${t("teacher.online")}` : ""}`),
-    " ", removeButton(m.name))) : [el("li", {}, t("teacher.nobody"))]));
+    " ", ...(m.kind === "bot" ? [rotateButton(m.name), " "] : []), removeButton(m.name)))
+    : [el("li", {}, t("teacher.nobody"))]));
 }
 
 function renderChecklist(members) {
@@ -129,12 +141,7 @@ async function download(name) {
   const response = await fetch(`${API}/events/${encodeURIComponent(name)}/archive`,
     { headers: { Authorization: `Bearer ${memory}` } });
   if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
-  const url = URL.createObjectURL(await response.blob());
-  const link = el("a", { href: url, download: `${name}.zip`, hidden: "" });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  offerFile(await response.blob(), `${name}.zip`, "application/zip");
 }
 
 // A start time (Unix seconds) in the page's language and the browser's time zone.
@@ -168,22 +175,58 @@ function eventItem(ev) {
       t(`teacher.event.${ev.paused ? "resumed" : "paused"}`, { name: ev.name })));
     actions.append(toggle, " ");
   }
+  if (ev.status === "scheduled" && !ev.all_connected) {
+    const edit = el("button", { type: "button", id: `edit-${ev.name}` }, t("teacher.event.edit"));
+    edit.addEventListener("click", () => editEvent(ev));
+    actions.append(edit, " ", confirmButton(`delete-${ev.name}`, t("teacher.event.delete"),
+      t("teacher.event.delete.again", { name: ev.name }),
+      () => act(() => admin(`/events/${quoted}`, undefined, "DELETE"), t("teacher.event.deleted", { name: ev.name }))), " ");
+  }
   const fetchArchive = el("button", { type: "button", id: `archive-${ev.name}` }, t("teacher.event.download"));
   fetchArchive.addEventListener("click", () => act(() => download(ev.name), t("teacher.event.downloaded", { name: ev.name })));
   actions.append(fetchArchive);
   item.append(actions);
   const playing = ev.members.filter((m) => !m.withdrawn);
-  if (ev.status !== "finished" && playing.length) {
-    const select = el("select", { id: `withdraw-who-${ev.name}` }, ...playing.map((m) => new Option(m.name, m.name)));
-    const go = el("button", { type: "button", id: `withdraw-${ev.name}` }, t("teacher.event.withdraw"));
-    go.addEventListener("click", () => act(() => admin(`/events/${quoted}/withdraw`, { member: select.value }),
-      t("teacher.event.withdrew", { name: select.value, event: ev.name })));
-    item.append(el("p", { class: "actions" },
-      el("label", { for: `withdraw-who-${ev.name}` }, t("teacher.event.withdraw-who")), " ", select, " ", go));
+  if (ev.status !== "finished" && playing.length) item.append(withdrawControl(ev, playing));
+  const gone = ev.members.filter((m) => m.withdrawn);
+  if (gone.length) {
+    item.append(el("p", { class: "muted" }, t("teacher.event.withdrawn")),
+      el("ul", { class: "withdrawn", id: `withdrawn-${ev.name}` }, ...gone.map((m) => el("li", {},
+        m.undo === null ? undoButton(ev, m.name) : t("teacher.event.undo-gone", { name: m.name, reason: m.undo })))));
   }
-  const gone = ev.members.filter((m) => m.withdrawn).map((m) => m.name);
-  if (gone.length) item.append(el("p", { class: "muted" }, t("teacher.event.gone", { names: gone.join(", ") })));
   return item;
+}
+
+// Withdraw a team: chosen from a list that starts on no one, then a second click on a
+// button that names the team and the event (a misclick withdraws nobody).
+function withdrawControl(ev, playing) {
+  const quoted = encodeURIComponent(ev.name);
+  const select = el("select", { id: `withdraw-who-${ev.name}` },
+    new Option(t("teacher.event.withdraw.pick"), ""), ...playing.map((m) => new Option(m.name, m.name)));
+  const go = el("button", { type: "button", id: `withdraw-${ev.name}` }, t("teacher.event.withdraw"));
+  const disarm = () => { delete go.dataset.armed; go.textContent = t("teacher.event.withdraw"); };
+  select.addEventListener("change", disarm);
+  go.addEventListener("click", () => {
+    const name = select.value;
+    if (!name) { say(t("teacher.event.withdraw.none")); select.focus(); return; }
+    if (!go.dataset.armed) {
+      go.dataset.armed = "1";
+      go.textContent = t("teacher.event.withdraw.again", { name, event: ev.name });
+      return;
+    }
+    act(() => admin(`/events/${quoted}/withdraw`, { member: name }),
+      t("teacher.event.withdrew", { name, event: ev.name }));
+  });
+  return el("p", { class: "actions" },
+    el("label", { for: `withdraw-who-${ev.name}` }, t("teacher.event.withdraw-who")), " ", select, " ", go);
+}
+
+function undoButton(ev, name) {
+  const button = el("button", { type: "button", id: `undo-${ev.name}-${name}` }, t("teacher.event.undo", { name }));
+  button.addEventListener("click", () => act(
+    () => admin(`/events/${encodeURIComponent(ev.name)}/reinstate`, { member: name }),
+    t("teacher.event.reinstated", { name, event: ev.name })));
+  return button;
 }
 
 function renderEvents(events) {
@@ -237,33 +280,151 @@ $("forget").addEventListener("click", () => {
   $("token").focus();
 });
 
+// The token shown last: kept here, written into the page only while revealed.
+let shown = { name: "", token: "" };
+const MASK = "\u2022".repeat(12);
+
+// The command that reads the token from `file`; over https, with --cafile and its note
+// (a server with its own certificate authority needs it; the page cannot tell which).
+function connectLine(file) {
+  const tls = location.protocol === "https:" ? " --cafile class-ca.crt" : "";
+  return `adjacency connect ${location.origin} greedy --token-file ${file}${tls}`;
+}
+
+function showToken(name, token) {
+  shown = { name, token };
+  const file = `${name}.token`;
+  $("token-for").textContent = t("teacher.team.for", { name });
+  reveal(false);
+  $("save-token").textContent = t("teacher.team.save", { file });
+  $("connect-intro").textContent = t("teacher.team.connect-file", { file });
+  $("connect-line").textContent = connectLine(file);
+  $("cafile-note").hidden = location.protocol !== "https:";
+  $("team-token").hidden = false;
+}
+
+function reveal(open) {
+  $("new-token").textContent = open ? shown.token : MASK;
+  $("reveal").setAttribute("aria-pressed", String(open));
+  $("reveal").textContent = t(open ? "teacher.team.hide" : "teacher.team.reveal");
+}
+
+$("reveal").addEventListener("click", () => reveal($("reveal").getAttribute("aria-pressed") !== "true"));
+
+// Copy `text`; where the browser refuses, select `node` (shown first by `show`) instead.
+async function copyText(text, node, done, show = () => {}) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(done);
+  } catch (err) {
+    show();
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    say(t("teacher.team.select"));
+  }
+}
+
+// Offer `text` as a file named `name` (a download made in the page: nothing is sent).
+function offerFile(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = el("a", { href: url, download: name, hidden: "" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+$("copy-token").addEventListener("click", () => copyText(shown.token, $("new-token"),
+  t("teacher.team.token-copied"), () => reveal(true)));
+
+$("save-token").addEventListener("click", () => {
+  offerFile(shown.token, `${shown.name}.token`, "text/plain");
+  say(t("teacher.team.saved", { file: `${shown.name}.token` }));
+});
+
 $("team-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const name = $("team-name").value.trim();
   act(async () => {
     const added = await admin("/members", { name, kind: "bot" });
-    $("new-token").textContent = added.token;
-    $("connect-line").textContent = `adjacency connect ${location.origin} greedy --token ${added.token}`;
-    $("team-token").hidden = false;
+    showToken(added.name, added.token);
     $("team-name").value = "";
   }, t("teacher.team.added", { name }));
 });
 
-$("copy").addEventListener("click", async () => {
-  const line = $("connect-line").textContent;
-  try {
-    await navigator.clipboard.writeText(line);
-    say(t("teacher.team.copied"));
-  } catch (err) {
-    const range = document.createRange();
-    range.selectNodeContents($("connect-line"));
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
-    say(t("teacher.team.select"));
-  }
+$("copy").addEventListener("click", () => copyText($("connect-line").textContent, $("connect-line"),
+  t("teacher.team.copied")));
+
+let sheet = "";
+$("roster-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const file = $("roster-file").files[0];
+  if (!file) return;
+  act(async () => {
+    const body = { roster: await file.text(), url: location.origin };
+    if (location.protocol === "https:") body.cafile = "class-ca.crt";
+    const done = await admin("/roster", body);
+    sheet = done.sheet;
+    $("roster-summary").textContent = t("teacher.roster.done",
+      { added: done.added.length, present: done.present.length });
+    $("roster-sheet").hidden = !done.added.length;
+    $("roster-done").hidden = false;
+    $("roster-file").value = "";
+  }, t("teacher.roster.added"));
+});
+
+$("roster-sheet").addEventListener("click", () => {
+  offerFile(sheet, "tokens.html", "text/html");
+  say(t("teacher.roster.saved"));
 });
 
 $("event-format").addEventListener("change", roundsFollowFormat);
+
+// The event being edited (its name), or "" while the form creates one.
+let editing = "";
+
+// A local "YYYY-MM-DDTHH:MM" for a datetime-local field, from Unix seconds.
+function localInput(seconds) {
+  const d = new Date(seconds * 1000);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+// Fill the form with a scheduled event's settings; the form then saves them to it.
+function editEvent(ev) {
+  editing = ev.name;
+  $("create-heading").textContent = t("teacher.edit", { name: ev.name });
+  $("event-submit").textContent = t("teacher.edit.save");
+  $("event-cancel").hidden = false;
+  $("event-name").value = ev.name;
+  $("event-format").value = ev.format;
+  roundsFollowFormat();
+  $("event-rounds").value = ev.format === "swiss" ? String(ev.rounds) : "";
+  const names = new Set(ev.members.map((m) => m.name));
+  for (const box of $("event-members").querySelectorAll("input")) box.checked = names.has(box.value);
+  $("event-start").value = ev.start ? localInput(ev.start) : "";
+  $("event-clock").value = ev.time_control;
+  $("event-pace").value = ev.pace === null ? "" : String(ev.pace);
+  $("event-rated").checked = ev.rated;
+  $("create-heading").scrollIntoView();
+  $("event-name").focus();
+}
+
+function clearForm() {
+  editing = "";
+  $("create-heading").textContent = t("teacher.create");
+  $("event-submit").textContent = t("teacher.create.submit");
+  $("event-cancel").hidden = true;
+  $("event-name").value = "";
+  for (const box of $("event-members").querySelectorAll("input:checked")) box.checked = false;
+  $("event-start").value = "";
+  $("event-clock").value = "";
+  $("event-pace").value = "";
+}
+
+$("event-cancel").addEventListener("click", () => { clearForm(); $("event-name").focus(); });
 
 $("event-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -274,13 +435,12 @@ $("event-form").addEventListener("submit", (event) => {
   if (!$("event-rounds").disabled && $("event-rounds").value) body.rounds = Number($("event-rounds").value);
   if ($("event-start").value) body.start = new Date($("event-start").value).getTime() / 1000;
   if ($("event-pace").value !== "") body.pace = Number($("event-pace").value);
+  const was = editing;
   act(async () => {
-    await admin("/events", body);
-    $("event-name").value = "";
-    for (const box of $("event-members").querySelectorAll("input:checked")) box.checked = false;
-    $("event-clock").value = "";
-    $("event-pace").value = "";
-  }, t("teacher.create.done", { name }));
+    if (was) await admin(`/events/${encodeURIComponent(was)}`, body, "PUT");
+    else await admin("/events", body);
+    clearForm();
+  }, was ? t("teacher.edit.done", { name }) : t("teacher.create.done", { name }));
 });
 
 refresh();

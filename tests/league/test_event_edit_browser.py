@@ -1,0 +1,130 @@
+"""Editing and deleting events on the teacher's page, in a real browser (Playwright
+driving Debian's Chromium) against a real league server: Edit fills the form with the
+scheduled event's settings and saves the changes to it; Delete asks once more; once the
+event has started the page offers neither, and a save that comes after the start is
+refused with the reason. At a laptop's and a phone's width, in English and Indonesian,
+with axe-core finding nothing serious and no console error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.league.store import LeagueStore
+from browser_helpers import UNDER_TEST, axe_violations
+from i18n_helpers import english_left
+from league_helpers import ADMIN, add_member, make_league, request, thread_server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
+
+TIMEOUT = 30_000
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+HOUSE = ("h1", "h2", "h3", "h4")
+
+
+def league(tmp_path: Path) -> Path:
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0, increment=0.0)
+    for name in HOUSE:
+        add_member(db, name, "house", "random")
+    with LeagueStore(db) as store:
+        store.events.create("friday", "round-robin", None, ["h1", "h2"], clock=(30.0, 0.0))
+        store.events.create("spare", "round-robin", None, ["h3", "h4"])
+    return db
+
+
+def open_page(browser: Any, url: str, errors: list[str], **options: Any) -> tuple[Any, Any]:
+    context = browser.new_context(**UNDER_TEST, **options)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    page.goto(url + "/teacher")
+    page.fill("#token", ADMIN)
+    page.press("#token", "Enter")
+    expect(page.locator("#admin")).to_be_visible()
+    return context, page
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366x768", "390x844"])
+def test_an_event_is_edited_and_deleted_on_the_page_until_it_starts(
+    browser: Any, tmp_path: Path, viewport: dict[str, int]
+) -> None:
+    db = league(tmp_path)
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        context, page = open_page(browser, url, errors, viewport=viewport)
+        friday = page.locator('#event-list li[data-event="friday"]')
+        friday.get_by_role("button", name="Edit", exact=True).click()
+        expect(page.locator("#create-heading")).to_have_text("Edit the event friday")
+        expect(page.locator("#event-name")).to_have_value("friday")
+        expect(page.locator("#event-clock")).to_have_value("30+0")
+        expect(page.get_by_label("h1", exact=True)).to_be_checked()
+        expect(page.get_by_label("h3", exact=True)).not_to_be_checked()
+        page.fill("#event-name", "monday")
+        page.get_by_label("h3", exact=True).check()
+        page.fill("#event-clock", "10+1")
+        page.fill("#event-pace", "0.5")
+        assert axe_violations(page) == []
+        page.get_by_role("button", name="Save the changes").click()
+        expect(page.locator("#status")).to_have_text("Event monday is changed.")
+        expect(page.locator("#create-heading")).to_have_text("Create an event")
+        monday = page.locator('#event-list li[data-event="monday"]')
+        expect(monday).to_contain_text("round robin, 3 rounds, scheduled, 10+1")
+        expect(page.locator('#event-list li[data-event="friday"]')).to_have_count(0)
+        with LeagueStore(db) as store:
+            event = store.events.named("monday")
+            assert (event.clock, event.pace) == ((10.0, 1.0), 0.5)
+            assert [store.member(m).name for m in store.events.members(event.id)] == [
+                "h1", "h2", "h3",
+            ]  # fmt: skip
+
+        delete = page.locator("#delete-spare")
+        delete.click()
+        expect(delete).to_have_text("Really delete spare?")
+        delete.click()
+        expect(page.locator("#status")).to_have_text("Event spare is deleted.")
+        expect(page.locator('#event-list li[data-event="spare"]')).to_have_count(0)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+        monday.get_by_role("button", name="Edit", exact=True).click()
+        page.fill("#event-pace", "1")
+        started = request(f"{url}/api/league/admin/events/monday/start", "POST", {}, ADMIN)
+        assert started.status == 200  # it starts while the teacher edits
+        page.get_by_role("button", name="Save the changes").click()
+        expect(page.locator("#status")).to_have_text(
+            "Not done: event 'monday' has started (running): only a scheduled event is edited"
+        )
+        expect(monday.get_by_role("button", name="Edit", exact=True)).to_have_count(0)
+        expect(page.locator("#delete-monday")).to_have_count(0)
+        with LeagueStore(db) as store:
+            assert store.events.named("monday").pace == 0.5  # unchanged
+        context.close()
+    refused = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+    assert errors == [refused], errors  # the refused save, and nothing else
+
+
+def test_editing_an_event_in_indonesian(browser: Any, tmp_path: Path) -> None:
+    db = league(tmp_path)
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        context, page = open_page(browser, url, errors, viewport=PHONE, locale="id-ID")
+        friday = page.locator('#event-list li[data-event="friday"]')
+        friday.get_by_role("button", name="Ubah", exact=True).click()
+        expect(page.locator("#create-heading")).to_have_text("Ubah turnamen friday")
+        page.fill("#event-name", "senin")
+        page.get_by_role("button", name="Simpan perubahan").click()
+        expect(page.locator("#status")).to_have_text("Turnamen senin sudah diubah.")
+        page.locator("#delete-spare").click()
+        expect(page.locator("#delete-spare")).to_have_text("Yakin hapus spare?")
+        left = english_left(page, [*HOUSE, "senin", "spare", "30+0"])
+        assert not left, left
+        assert axe_violations(page) == []
+        context.close()
+    assert errors == [], errors
