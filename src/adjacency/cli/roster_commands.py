@@ -40,8 +40,8 @@ def run_roster(args: argparse.Namespace) -> int:
     that exists); the tokens are printed nowhere else. A refusal is bad input (status 2)
     and adds nothing."""
     from ..core.text import read_text
+    from ..league.class_roster import plan_roster, read_roster, token_sheet
     from ..league.records import LeagueError
-    from ..league.roster import plan_roster, read_roster, token_sheet
     from ..league.store import LeagueStore
 
     names = read_roster(read_text(args.roster, "roster", LeagueError, limit=1 << 20))

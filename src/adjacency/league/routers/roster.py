@@ -1,6 +1,6 @@
 """The teacher's roster import (``POST /api/league/admin/roster``): every team of a CSV
 list of names added as a bot at once, answered with the printable sheet of their new
-tokens, as ``adjacency league roster`` does (:mod:`adjacency.league.roster`: the same
+tokens, as ``adjacency league roster`` does (:mod:`adjacency.league.class_roster`: the same
 checks, the same sheet).
 
 The admin token only (:func:`~adjacency.league.auth.require_admin`). Every name is
@@ -20,9 +20,9 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
 from ..auth import require_admin
+from ..class_roster import plan_roster, read_roster, token_sheet
 from ..deps import hall_of, store_of
 from ..models import ERRORS
-from ..roster import plan_roster, read_roster, token_sheet
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)
