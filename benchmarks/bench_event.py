@@ -54,6 +54,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from adjacency.projects import kit_sources
+
 REPO = Path(__file__).resolve().parents[1]
 KITS = REPO / "examples" / "engines"
 CHROMIUM = "/usr/bin/chromium"
@@ -130,7 +132,7 @@ def need(program: str) -> str:
 
 def build_java(folder: Path) -> Path:
     """Compile the Java kit into ``folder``."""
-    sources = sorted(str(p) for p in (KITS / "java").rglob("*.java") if "build" not in p.parts)
+    sources = sorted(str(p) for p in kit_sources().rglob("*.java"))  # the package's kit
     subprocess.run([need("javac"), "-d", str(folder), *sources], check=True)
     return folder
 
@@ -138,7 +140,7 @@ def build_java(folder: Path) -> Path:
 def kit_spec(kit: str, bot: str, java: Path) -> str:
     """The ``cmd:`` spec of a kit's engine runner playing ``bot``."""
     if kit == "java":
-        command = [need("java"), "-cp", str(java), "Main", bot]
+        command = [need("java"), "-cp", str(java), "adjacency.kit.Main", bot]
     elif kit == "node":
         command = [need("node"), str(KITS / "javascript" / "engine.js"), bot]
     else:

@@ -19,7 +19,6 @@ from adjacency.projects import kit_sources
 
 REPO = Path(__file__).resolve().parents[1]
 KITS = REPO / "examples" / "engines"
-JAVA_KIT = KITS / "java"
 NODE_KIT = KITS / "javascript"
 PYTHON_KIT = KITS / "python"
 

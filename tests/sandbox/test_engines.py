@@ -13,9 +13,10 @@ import pytest
 
 from adjacency import sandbox
 from adjacency.core.position import Position
+from adjacency.projects import kit_sources
 from adjacency.protocol.client import EngineClient
 from adjacency.protocol.wire import BestMove, Go
-from kit_helpers import JAVA_KIT, NODE_KIT, PYTHON_KIT
+from kit_helpers import NODE_KIT, PYTHON_KIT
 from sandbox_helpers import GUARD, PYTHON, reachable_folder
 
 JAVA = ["/usr/bin/java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]
@@ -80,15 +81,22 @@ def test_the_javascript_kit_plays_on_node_in_the_sandbox(sandbox_box: Path) -> N
 
 @pytest.mark.jvm
 def test_the_java_kit_is_built_with_javac_in_the_sandbox_and_plays(sandbox_box: Path) -> None:
-    copy_kit(JAVA_KIT / "src", sandbox_box, ".java")
-    sources = sorted(p.name for p in sandbox_box.glob("*.java"))
+    kit = kit_sources()  # the package's copy: adjacency.kit and the JavaFX stand-ins
+    sources = []
+    for source in sorted(kit.rglob("*.java")):
+        target = sandbox_box / source.relative_to(kit)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.parent.chmod(0o755)
+        shutil.copy(source, target)
+        target.chmod(0o644)
+        sources.append(source.relative_to(kit).as_posix())
     with reachable_folder() as classes:
         built = javac(sandbox_box, classes, *sources)
         assert built.reason is sandbox.Reason.EXITED and built.returncode == 0, built
         assert built.cpu_seconds > 0
-        assert (classes / "Main.class").is_file()
+        assert (classes / "adjacency" / "kit" / "Main.class").is_file()
         process = sandbox.SandboxedProcess(
-            [*JAVA, "-cp", ".", "Main", "greedy"], submission=classes
+            [*JAVA, "-cp", ".", "adjacency.kit.Main", "greedy"], submission=classes
         )
         plays_a_move(process)
 

@@ -1,8 +1,9 @@
 """Building a submission in the sandbox: :func:`build_submission`.
 
-The zip a team uploaded goes through the projects' intake (:func:`adjacency.projects.
-take_in`: every limit checked on its directory before a byte is read; only Java sources
-and the manifest read) and the projects' one build (:func:`adjacency.projects.java_build`),
+The zip a team uploaded goes through the projects' intake
+(:func:`adjacency.projects.take_in`: every limit checked on its directory before a byte
+is read; only Java sources and the manifest read) and the projects' one build
+(:mod:`adjacency.projects.java_build`),
 whose two commands run here in the sandbox (:class:`SandboxToolchain`):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
@@ -74,6 +75,9 @@ class SandboxToolchain:
     """The projects' :class:`~adjacency.projects.java_build.Toolchain` in the sandbox."""
 
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
+        """``javac`` in the sandbox: ``workdir`` read-only at
+        :data:`~adjacency.sandbox.SUBMISSION`, the kit at :data:`KIT`, ``classes`` writable
+        at :data:`~adjacency.sandbox.OUTPUT`."""
         kit = kit_sources()
         sources = [f"{KIT}/{p.relative_to(kit).as_posix()}" for p in sorted(kit.rglob("*.java"))]
         sources += [f"{SUBMISSION}/{p.relative_to(workdir).as_posix()}" for p in files]
@@ -93,6 +97,7 @@ class SandboxToolchain:
             raise BuildFailed("javac failed:\n" + _text(outcome.stdout) + _text(outcome.stderr))
 
     def inspect(self, classes: Path, choice: list[str] | None) -> list[Candidate]:
+        """The runner's inspection in the sandbox, ``classes`` read-only."""
         outcome = run(
             [JAVA, *JVM_OPTIONS, *inspect_arguments(SUBMISSION, choice)],
             submission=classes,

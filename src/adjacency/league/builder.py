@@ -1,9 +1,10 @@
 """The league's builder: every uploaded version built, checked and given its verdict
 (:class:`Builder`), in the sandbox, off the event loop.
 
-One thread takes the oldest ``received`` version (:meth:`.submission_rows.SubmissionsRepo.
-claim`), builds it under the league's build folder (:func:`build_folder`: one folder per
-version, which the next start may rebuild from the stored zip) with
+One thread takes the oldest ``received`` version
+(:meth:`.submission_rows.SubmissionsRepo.claim`), builds it under the league's build
+folder (:func:`build_folder`: one folder per version, which the next start may rebuild
+from the stored zip) with
 :func:`adjacency.hosting.sandbox_build.build_submission`, checks the built bot on the league's
 board (:func:`adjacency.hosting.check.check_bot`, at most :data:`CHECK_SECONDS` a move)
 and stores the verdict: ``accepted`` with the check's account, or ``refused`` with the
@@ -91,8 +92,9 @@ class Builder:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        """Check that the sandbox starts here (:class:`~adjacency.sandbox.
-        SandboxUnavailable` if not), hand back builds a stopped server left, and start."""
+        """Check that the sandbox starts here
+        (:class:`~adjacency.sandbox.SandboxUnavailable` if not), hand back builds a stopped
+        server left, and start."""
         sandbox_check()
         with LeagueStore(self.db, create=False) as store:
             back = store.submissions.requeue()

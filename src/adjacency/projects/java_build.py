@@ -187,6 +187,7 @@ class LocalToolchain:
     """``javac`` and ``java`` of this machine, run as they are (a student's own build)."""
 
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
+        """``javac`` of this machine (:meth:`Toolchain.compile`)."""
         kit = sorted(kit_sources().rglob("*.java"))
         argfile = workdir / "sources.txt"
         sources = [p.as_posix() for p in [*kit, *files]]
@@ -206,6 +207,7 @@ class LocalToolchain:
             raise BuildFailed("javac failed:\n" + done.stdout + done.stderr)
 
     def inspect(self, classes: Path, choice: list[str] | None) -> list[Candidate]:
+        """``java`` of this machine runs the inspection (:meth:`Toolchain.inspect`)."""
         command = [tool("java"), *inspect_arguments(str(classes), choice)]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=INSPECT_SECONDS)

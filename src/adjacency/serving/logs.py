@@ -35,6 +35,7 @@ class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
     @property  # type: ignore[override]
     def stream(self) -> TextIO:
+        """The ``sys.stderr`` of now (setting it changes nothing)."""
         return sys.stderr
 
     @stream.setter

@@ -194,6 +194,7 @@ class GameSession:
         self.changed()
 
     def message(self) -> str:
+        """The game's one-line account for its page (:func:`~.view.describe`)."""
         return describe(
             self.game,
             self.players,
@@ -204,6 +205,7 @@ class GameSession:
         )
 
     def human_to_move(self) -> bool:
+        """Whether a person is to move in a game still being played."""
         return not self.game.is_over and not self.players[self.game.position.turn].is_bot
 
     # ------------------------------------------------------------ listeners
