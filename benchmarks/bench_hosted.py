@@ -36,9 +36,9 @@ from adjacency.bots import Limit, make_bot
 from adjacency.bots.external import CommandSpec, ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
-from adjacency.hosting.sandbox_build import build_submission
 from adjacency.hosting.check import check_bot
 from adjacency.hosting.player import GAME_LIMITS, command_line, hosted_bot
+from adjacency.hosting.sandbox_build import build_submission
 from adjacency.protocol.transport import Transport
 from adjacency.sandbox import SandboxedProcess
 
