@@ -109,7 +109,7 @@ def test_withdraw_and_undo_in_indonesian(browser: Any, tmp_path: Path) -> None:
         friday.locator("#withdraw-who-friday").select_option("h1")
         go = friday.locator("#withdraw-friday")
         go.click()
-        expect(go).to_have_text("Mundurkan h1 dari friday? Klik lagi untuk memastikan")
+        expect(go).to_have_text("Mundurkan h1 dari friday? Tekan lagi untuk memastikan")
         go.click()
         expect(page.locator("#status")).to_have_text("h1 sudah mundur dari friday.")
         expect(friday.locator("#withdrawn-friday")).to_contain_text("h1")
