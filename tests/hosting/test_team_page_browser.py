@@ -68,6 +68,7 @@ def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
     if locale == "id-ID":
         page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
     page.goto(f"{url}/team")
+    page.wait_for_selector("#token-form[data-ready]")  # the page's script handles the form
     page.locator("#token").fill(token)
     page.locator("#token").press("Enter")
     expect(page.locator("#team")).to_be_visible()
@@ -101,6 +102,7 @@ def test_a_wrong_token_is_refused_and_nothing_is_kept(
     context = browser.new_context(**UNDER_TEST)
     page = context.new_page()
     page.goto(f"{url}/team")
+    page.wait_for_selector("#token-form[data-ready]")
     page.locator("#token").fill("adjl_not-a-token")
     page.locator("#token").press("Enter")
     expect(page.locator("#status")).to_contain_text("unknown or revoked token")

@@ -101,6 +101,8 @@ $("token-form").addEventListener("submit", (event) => {
   refresh();
 });
 
+$("token-form").dataset.ready = "true"; // the form is handled here from now on
+
 $("forget").addEventListener("click", () => {
   keep("");
   clearTimeout(timer);
