@@ -50,6 +50,41 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def watched_page(
+    browser: Any, errors: list[str], timeout: float, **options: Any
+) -> tuple[Any, Any]:
+    """A new context (``options`` plus :data:`UNDER_TEST`) and its page, whose default
+    timeout is ``timeout`` ms and whose console errors and uncaught exceptions go into
+    ``errors``."""
+    context = browser.new_context(**{**UNDER_TEST, **options})
+    context.set_default_timeout(timeout)
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    return context, page
+
+
+def sign_in_as_teacher(page: Any, token: str) -> None:
+    """Enter ``token`` on the teacher's page by keyboard once its script handles the
+    form (it marks the form ``data-ready``); return when the admin part shows."""
+    page.wait_for_selector("#token-form[data-ready]")
+    page.locator("#token").focus()
+    page.keyboard.type(token)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#admin", state="visible")
+
+
+def teacher_page(
+    browser: Any, url: str, token: str, errors: list[str], timeout: float, **options: Any
+) -> tuple[Any, Any]:
+    """The teacher's page of the league at ``url``, signed in with ``token``, in a
+    :func:`watched_page`."""
+    context, page = watched_page(browser, errors, timeout, **options)
+    page.goto(url + "/teacher")
+    sign_in_as_teacher(page, token)
+    return context, page
+
+
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 """axe-core (tests/vendor/axe-core/: its version in VERSION, its licence MPL-2.0), vendored:
 the browser tests load no script from elsewhere."""

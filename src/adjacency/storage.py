@@ -409,27 +409,24 @@ def transaction(
     ``lock``, if given, throughout): ``BEGIN IMMEDIATE`` (the write lock is taken at once,
     so two writers never deadlock), ``COMMIT`` when the block ends, ``ROLLBACK`` when it
     raises (the block's exception goes on; a SQLite failure in it, or in the commit,
-    becomes :class:`StoreError`). The connection is yielded for the block's statements."""
+    becomes :class:`StoreError`). The connection is yielded for the block's statements.
+
+    Whatever ends it, no transaction of its own stays open: a Ctrl-C (``KeyboardInterrupt``
+    lands between any two bytecodes, also between ``BEGIN`` and the block or during the
+    commit) rolls it back too, so the caller's next transaction, such as the one that
+    records the interrupted run, can begin."""
     with lock if lock is not None else contextlib.nullcontext():
+        was_open = db.in_transaction
         try:
-            db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise config.error(path, exc) from None
-        try:
-            yield db
-        except sqlite3.Error as exc:
-            _rollback(db)
-            raise config.error(path, exc) from None
-        except BaseException:
-            _rollback(db)
-            raise
-        try:
-            db.execute("COMMIT")
-        except (sqlite3.Error, StoreError) as exc:  # a full disk: leave no transaction open
-            _rollback(db)
-            if isinstance(exc, StoreError):
-                raise
-            raise config.error(path, exc) from None
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                yield db
+                db.execute("COMMIT")  # a full disk fails here: rolled back below
+            except sqlite3.Error as exc:
+                raise config.error(path, exc) from None
+        finally:
+            if not was_open:
+                _rollback(db)
 
 
 def _rollback(db: sqlite3.Connection) -> None:

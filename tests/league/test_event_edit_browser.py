@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import axe_violations, teacher_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, request, thread_server
 
@@ -39,19 +39,6 @@ def league(tmp_path: Path) -> Path:
     return db
 
 
-def open_page(browser: Any, url: str, errors: list[str], **options: Any) -> tuple[Any, Any]:
-    context = browser.new_context(**UNDER_TEST, **options)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.goto(url + "/teacher")
-    page.fill("#token", ADMIN)
-    page.press("#token", "Enter")
-    expect(page.locator("#admin")).to_be_visible()
-    return context, page
-
-
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366x768", "390x844"])
 def test_an_event_is_edited_and_deleted_on_the_page_until_it_starts(
     browser: Any, tmp_path: Path, viewport: dict[str, int]
@@ -59,7 +46,7 @@ def test_an_event_is_edited_and_deleted_on_the_page_until_it_starts(
     db = league(tmp_path)
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = open_page(browser, url, errors, viewport=viewport)
+        context, page = teacher_page(browser, url, ADMIN, errors, TIMEOUT, viewport=viewport)
         friday = page.locator('#event-list li[data-event="friday"]')
         friday.get_by_role("button", name="Edit", exact=True).click()
         expect(page.locator("#create-heading")).to_have_text("Edit the event friday")
@@ -114,7 +101,9 @@ def test_editing_an_event_in_indonesian(browser: Any, tmp_path: Path) -> None:
     db = league(tmp_path)
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = open_page(browser, url, errors, viewport=PHONE, locale="id-ID")
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, viewport=PHONE, locale="id-ID"
+        )
         friday = page.locator('#event-list li[data-event="friday"]')
         friday.get_by_role("button", name="Ubah", exact=True).click()
         expect(page.locator("#create-heading")).to_have_text("Ubah turnamen friday")

@@ -15,7 +15,7 @@ import pytest
 
 from adjacency.cli.event_commands import parse_start
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import axe_violations, sign_in_as_teacher, watched_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, join, make_league, request, thread_server
 
@@ -39,23 +39,6 @@ def league(tmp_path: Path) -> Path:
     return db
 
 
-def new_page(browser: Any, errors: list[str], **options: Any) -> tuple[Any, Any]:
-    context = browser.new_context(viewport=PHONE, accept_downloads=True, **UNDER_TEST, **options)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    return context, page
-
-
-def sign_in(page: Any) -> None:
-    """Enter the admin token by keyboard: focus the field, type, Enter."""
-    page.locator("#token").focus()
-    page.keyboard.type(ADMIN)
-    page.keyboard.press("Enter")
-    expect(page.locator("#admin")).to_be_visible()
-
-
 def test_a_teachers_event_is_made_and_exported_only_through_the_page(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -63,10 +46,12 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
         join(url, "ana")  # a person waiting for approval
-        context, page = new_page(browser, errors)
+        context, page = watched_page(
+            browser, errors, TIMEOUT, viewport=PHONE, accept_downloads=True
+        )
         page.goto(url + "/teacher")
         expect(page.locator("#admin")).to_be_hidden()
-        sign_in(page)
+        sign_in_as_teacher(page, ADMIN)
         expect(page.locator("#waiting li")).to_have_text(re.compile(r"^ana\b"))
 
         tokens = []
@@ -179,10 +164,10 @@ def test_the_teachers_page_in_indonesian_has_no_english_left(browser: Any, tmp_p
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
         join(url, "ana")
-        context, page = new_page(browser, errors, locale="id-ID")
+        context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, locale="id-ID")
         page.goto(url + "/teacher")
         expect(page.locator("html")).to_have_attribute("lang", "id")
-        sign_in(page)
+        sign_in_as_teacher(page, ADMIN)
         expect(page.locator("#waiting li")).to_contain_text("Setujui")
         expect(page.locator('#event-list li[data-event="friday"]')).to_contain_text("terjadwal")
         page.locator("#team-name").fill("team2")
@@ -208,14 +193,10 @@ def test_the_teachers_page_works_under_its_content_security_policy(
     db = league(tmp_path)
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context = browser.new_context(viewport=PHONE)
-        context.set_default_timeout(TIMEOUT)
-        page = context.new_page()
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+        context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, bypass_csp=False)
         answer = page.goto(url + "/teacher")
         assert answer is not None and "script-src" in answer.headers["content-security-policy"]
-        sign_in(page)
+        sign_in_as_teacher(page, ADMIN)
         expect(page.locator("#members li")).to_have_count(len(HOUSE))
         page.fill("#team-name", "team1")
         page.click("#team-form button[type=submit]")

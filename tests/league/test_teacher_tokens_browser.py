@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import axe_violations, teacher_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, start_server, thread_server
 from net_helpers import free_port
@@ -38,19 +38,6 @@ def owner(db: Path, token: str) -> str | None:
     return None if member is None else member.name
 
 
-def open_page(browser: Any, url: str, errors: list[str], **options: Any) -> tuple[Any, Any]:
-    context = browser.new_context(**UNDER_TEST, accept_downloads=True, **options)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.goto(url + "/teacher")
-    page.fill("#token", ADMIN)
-    page.press("#token", "Enter")
-    expect(page.locator("#admin")).to_be_visible()
-    return context, page
-
-
 def saved(page: Any, button: Any) -> tuple[str, str]:
     """Click ``button``; the name and text of the file the page offers."""
     with page.expect_download() as waiting:
@@ -67,7 +54,9 @@ def test_a_new_token_is_masked_until_revealed_saved_as_a_file_and_rotated(
     make_league(db)
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = open_page(browser, url, errors, viewport=viewport)
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, accept_downloads=True, viewport=viewport
+        )
         page.fill("#team-name", "team1")
         page.press("#team-name", "Enter")
         expect(page.locator("#status")).to_have_text("Team team1 is added.")
@@ -116,7 +105,16 @@ def test_a_roster_adds_its_teams_and_offers_their_token_sheet(
     roster.write_text("team\nred\nblue\ngold\n", encoding="utf-8")
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = open_page(browser, url, errors, viewport=viewport, locale=locale)
+        context, page = teacher_page(
+            browser,
+            url,
+            ADMIN,
+            errors,
+            TIMEOUT,
+            accept_downloads=True,
+            viewport=viewport,
+            locale=locale,
+        )
         page.set_input_files("#roster-file", str(roster))
         page.locator("#roster-form button[type=submit]").click()
         summary = {
@@ -166,8 +164,10 @@ def test_over_https_the_connect_line_and_the_sheet_carry_cafile_with_a_note(
                           "--keyfile", str(key))  # fmt: skip
     errors: list[str] = []
     try:
-        context, page = open_page(browser, url, errors, viewport=LAPTOP,
-                                  ignore_https_errors=True)  # fmt: skip
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, accept_downloads=True, viewport=LAPTOP,
+            ignore_https_errors=True,
+        )  # fmt: skip
         page.fill("#team-name", "team1")
         page.press("#team-name", "Enter")
         expect(page.locator("#connect-line")).to_have_text(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import axe_violations, teacher_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, request, thread_server
 
@@ -45,19 +45,6 @@ def withdrawn(url: str) -> list[str]:
     return [m["name"] for m in event["members"] if m["withdrawn"]]
 
 
-def open_page(browser: Any, url: str, errors: list[str], **options: Any) -> tuple[Any, Any]:
-    context = browser.new_context(**UNDER_TEST, **options)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.goto(url + "/teacher")
-    page.fill("#token", ADMIN)
-    page.press("#token", "Enter")
-    expect(page.locator("#admin")).to_be_visible()
-    return context, page
-
-
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366x768", "390x844"])
 def test_withdraw_asks_naming_the_team_shows_it_and_is_undone(
     browser: Any, tmp_path: Path, viewport: dict[str, int]
@@ -65,7 +52,7 @@ def test_withdraw_asks_naming_the_team_shows_it_and_is_undone(
     db = league(tmp_path)
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = open_page(browser, url, errors, viewport=viewport)
+        context, page = teacher_page(browser, url, ADMIN, errors, TIMEOUT, viewport=viewport)
         friday = page.locator('#event-list li[data-event="friday"]')
         select = friday.get_by_label("Withdraw", exact=True)
         go = friday.locator("#withdraw-friday")
@@ -103,7 +90,9 @@ def test_withdraw_and_undo_in_indonesian(browser: Any, tmp_path: Path) -> None:
     add_member(db, "team1")
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = open_page(browser, url, errors, viewport=PHONE, locale="id-ID")
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, viewport=PHONE, locale="id-ID"
+        )
         expect(page.locator("html")).to_have_attribute("lang", "id")
         friday = page.locator('#event-list li[data-event="friday"]')
         friday.locator("#withdraw-who-friday").select_option("h1")

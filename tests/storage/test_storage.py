@@ -310,6 +310,43 @@ def test_a_transaction_commits_or_changes_nothing(tmp_path: Path) -> None:
     db.close()
 
 
+class InterruptedAfter:
+    """A connection whose ``statement`` runs and then a Ctrl-C lands, before the next
+    bytecode of the caller: what a SIGINT between two statements does."""
+
+    def __init__(self, db: sqlite3.Connection, statement: str) -> None:
+        self.db, self.statement = db, statement
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.db.in_transaction
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        cursor = self.db.execute(sql, *args)
+        if sql == self.statement:
+            raise KeyboardInterrupt
+        return cursor
+
+
+@pytest.mark.parametrize("statement", ["BEGIN IMMEDIATE", "INSERT INTO items (name) VALUES ('x')"])
+def test_a_ctrl_c_anywhere_in_a_transaction_leaves_none_open(
+    tmp_path: Path, statement: str
+) -> None:
+    """The run that records an interrupted experiment opens a transaction right after
+    the interrupt: whether the Ctrl-C lands just after ``BEGIN`` or in the block, the
+    interrupted one is rolled back, its writes gone, and the next one begins."""
+    path = tmp_path / "i.db"
+    db = open_store(path, AUTO, SCHEMA)
+    interrupted: Any = InterruptedAfter(db, statement)
+    with pytest.raises(KeyboardInterrupt), transaction(interrupted, path, AUTO) as tx:
+        tx.execute("INSERT INTO items (name) VALUES ('x')")
+    assert not db.in_transaction and names(path) == []
+    with transaction(db, path, AUTO) as tx:
+        tx.execute("INSERT INTO items (name) VALUES ('after')")
+    assert names(path) == ["after"]
+    db.close()
+
+
 def test_a_refused_write_is_a_store_error_and_leaves_no_transaction(tmp_path: Path) -> None:
     path = tmp_path / "ro.db"
     db = open_store(path, AUTO, SCHEMA)

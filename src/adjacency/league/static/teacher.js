@@ -274,6 +274,8 @@ $("token-form").addEventListener("submit", async (event) => {
   if (memory) $("forget").focus();
 });
 
+$("token-form").dataset.ready = "true"; // the form is handled here from now on
+
 $("forget").addEventListener("click", () => {
   signOut();
   say(t("teacher.token.forgotten"));
