@@ -50,6 +50,24 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+MODULES_EVALUATED = """Promise.all(
+  [...document.querySelectorAll("script[type=module][src]")].map((s) => import(s.src))
+).then(() => true)"""
+"""Resolves once every module script of the page has run to its end: a module's own
+``import()`` settles only when its evaluation has, top-level ``await`` included."""
+
+
+def goto(page: Any, url: str, **options: Any) -> Any:
+    """``page.goto(url)`` (its response returned), then wait until the page's module
+    scripts have run to their end. The load event does not wait for a module's top-level
+    ``await`` (the pages' catalogue, ``i18n.js``, fetches the language's messages), so a
+    test that types or clicks right after ``page.goto`` alone may act before the page's
+    handlers are attached."""
+    response = page.goto(url, **options)
+    page.evaluate(MODULES_EVALUATED)
+    return response
+
+
 def watched_page(
     browser: Any, errors: list[str], timeout: float, **options: Any
 ) -> tuple[Any, Any]:
