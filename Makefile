@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test test-core lint typecheck pytest browser deploy-tools sandbox-tools constraints bench docs screenshots clean
+.PHONY: play test test-core lint typecheck jscheck pytest browser deploy-tools sandbox-tools typescript-tools constraints bench docs screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +45,16 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check src tests benchmarks examples tools
 	$(BIN)/lint-imports  # the one-way layers of .importlinter
 
-typecheck: $(VENV)/.installed-dev
+typecheck: $(VENV)/.installed-dev jscheck
 	$(BIN)/mypy
+
+# The pages' JavaScript, type-checked by Debian's TypeScript compiler (tsconfig.json:
+# every module of both servers' static folders, checkJs), installed as the browser is.
+jscheck: typescript-tools
+	/usr/bin/tsc -p tsconfig.json
+
+typescript-tools:
+	@tools/provision-typescript
 
 # The browser tests need Debian's Chromium: installed where possible, otherwise one line
 # says what to install and nothing runs (tests are never skipped for want of it).
@@ -71,7 +79,7 @@ constraints: $(VENV)/.installed-dev
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
 # over 60 s (and fails the run under CI).
-pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools
+pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools typescript-tools
 	@echo "compiling the engine's kernels (numba's cache) before any test's clock starts"
 	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
 	@echo "building the docs site (mkdocs --strict) once, for tests/docs/test_site.py"

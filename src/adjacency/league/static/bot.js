@@ -2,6 +2,7 @@
 // opponent, its games a page at a time, time use and failures.
 import { detailText, t } from "/static/js/i18n.js";
 import { el, getJson, memberLink, resultText, termination } from "./league.js";
+import { byId } from "/static/js/dom.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -32,7 +33,7 @@ function ticks(low, high, count = 4) {
 const day = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
 function plot(history) {
-  const chart = document.getElementById("history");
+  const chart = byId("history");
   chart.replaceChildren();
   if (!history.length) return;
   const values = history.flatMap((h) => [h.rating - 2 * h.rd, h.rating + 2 * h.rd]);
@@ -70,19 +71,19 @@ function ratingText(last) {
 
 function pager(data) {
   const shown = data.recent.length;
-  document.getElementById("recent-range").textContent = data.recent_total
+  byId("recent-range").textContent = data.recent_total
     ? t("member.range", { first: data.recent_offset + 1, last: data.recent_offset + shown, total: data.recent_total })
     : t("member.no-games");
-  document.getElementById("newer").disabled = data.recent_offset === 0;
-  document.getElementById("older").disabled = data.recent_offset + shown >= data.recent_total;
+  byId("newer").disabled = data.recent_offset === 0;
+  byId("older").disabled = data.recent_offset + shown >= data.recent_total;
 }
 
 async function refresh() {
   const data = await getJson(`/api/league/members/${encodeURIComponent(name)}?offset=${offset}&limit=${PAGE}`);
-  document.getElementById("name").textContent = `${data.name} (${data.kind === "house" ? t("member.house", { spec: data.spec }) : t(`league.kind.${data.kind === "person" ? "person" : "bot"}`)})`;
+  byId("name").textContent = `${data.name} (${data.kind === "house" ? t("member.house", { spec: data.spec }) : t(`league.kind.${data.kind === "person" ? "person" : "bot"}`)})`;
   const last = data.history[data.history.length - 1];
   const failures = Object.entries(data.failures).map(([k, v]) => `${v} ${termination(k)}`).join(", ") || t("member.failures.none");
-  document.getElementById("summary").textContent =
+  byId("summary").textContent =
     t("member.summary", { rating: ratingText(last),
       games: t("member.rated-games", { count: data.rated_games }), seconds: data.seconds_per_move ?? "–", failures,
       online: t(data.online ? "league.online" : "league.offline") });
@@ -116,13 +117,13 @@ async function loop() {
   try {
     await refresh();
   } catch (error) {
-    document.getElementById("summary").textContent = error.message;
+    byId("summary").textContent = error.message;
   }
   if (run === runs) timer = setTimeout(loop, 5000);
 }
 
-for (const [id, step] of [["newer", -PAGE], ["older", PAGE]]) {
-  document.getElementById(id).addEventListener("click", () => {
+for (const [id, step] of /** @type {[string, number][]} */ ([["newer", -PAGE], ["older", PAGE]])) {
+  byId(id).addEventListener("click", () => {
     offset = Math.max(0, offset + step);
     loop();
   });

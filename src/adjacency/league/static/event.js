@@ -6,6 +6,7 @@
 // without scrolling while the live boards play under it.
 import { decimal, t } from "/static/js/i18n.js";
 import { el, eloInterval, eloValue, eventWord, getJson, memberLink, paceText } from "./league.js";
+import { byId } from "/static/js/dom.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const api = `/api/league/events/${encodeURIComponent(name)}`;
@@ -15,11 +16,11 @@ const projector = new URLSearchParams(location.search).get("view") === "projecto
 // The projector view: the crosstable section moved to the top of the page (in the
 // document, not only on screen: a screen reader reads what the screen shows first).
 function setView() {
-  const toggle = document.getElementById("view-toggle");
+  const toggle = byId("view-toggle");
   if (!projector) return;
   document.body.classList.add("projector");
   const main = document.querySelector("main");
-  main.prepend(document.getElementById("crosstable-section"));
+  main.prepend(byId("crosstable-section"));
   toggle.textContent = t("event.view.normal");
   toggle.href = location.pathname;
 }
@@ -44,7 +45,7 @@ function pairText(cell) {
 }
 
 function renderCrosstable(cross) {
-  const table = document.getElementById("crosstable");
+  const table = byId("crosstable");
   const head = el("tr", {}, el("th", {}, "#"), el("th", {}, t("league.col.name")),
     ...cross.names.map((_, i) => el("th", { class: "num" }, String(i + 1))),
     el("th", { class: "num" }, t("event.col.byes")));
@@ -80,17 +81,17 @@ function renderStandings(data) {
     el("td", { class: "num" }, r.pentanomial.join(" ")),
     el("td", { class: "num" }, r.elo == null ? "" : `${eloValue(r.elo)} ${eloInterval(r.elo_low, r.elo_high)}`),
     el("td", { class: "num" }, r.margin == null ? "" : decimal(r.margin, 1))));
-  document.getElementById("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  byId("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
 function renderLists(data) {
   const live = data.live.map((g) => el("li", {}, el("a", { href: `/watch/${g.id}` }, `${g.x} – ${g.o}`)));
-  document.getElementById("live").replaceChildren(...(live.length ? live : [el("li", {}, t("member.failures.none"))]));
+  byId("live").replaceChildren(...(live.length ? live : [el("li", {}, t("member.failures.none"))]));
   let next = [el("li", {}, data.event.format === "swiss" ? t("event.paired-later") : t("member.failures.none"))];
   if (data.next && data.next.length) {
     next = data.next.map((b) => el("li", {}, b.b ? `${b.a} – ${b.b}` : t("event.bye", { name: b.a })));
   }
-  document.getElementById("next").replaceChildren(...next);
+  byId("next").replaceChildren(...next);
 }
 
 async function refresh() {
@@ -98,22 +99,22 @@ async function refresh() {
     const data = await getJson(api);
     const ev = data.event;
     document.title = `${ev.name} · ${t("event.title")}`;
-    document.getElementById("title").textContent = ev.name;
-    if (projector) document.getElementById("crosstable-title").textContent = t("event.crosstable.of", { name: ev.name });
+    byId("title").textContent = ev.name;
+    if (projector) byId("crosstable-title").textContent = t("event.crosstable.of", { name: ev.name });
     const round = data.rounds.length;
     const where = round ? t("event.round-of", { round: Math.min(round, ev.rounds), count: ev.rounds })
       : ev.rounds ? t("event.rounds", { count: ev.rounds }) : t("event.rounds-later");
     const unrated = paceText(ev) + (ev.rated ? "" : `, ${t("event.unrated")}`);
     const waiting = ev.waiting ? ` (${t("event.waiting", { reason: ev.waiting })})` : "";
-    document.getElementById("summary").textContent =
+    byId("summary").textContent =
       `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.paused ? "paused" : ev.status)}${waiting}, ${ev.time_control}${unrated}`;
-    document.getElementById("downloads").replaceChildren(`${t("event.downloads")} `,
+    byId("downloads").replaceChildren(`${t("event.downloads")} `,
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);
     renderStandings(data);
     renderLists(data);
   } catch (error) {
-    document.getElementById("summary").textContent = t("event.unavailable", { error: error.message });
+    byId("summary").textContent = t("event.unavailable", { error: error.message });
   }
 }
 

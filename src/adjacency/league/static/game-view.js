@@ -23,7 +23,7 @@ function endText(state) {
 }
 
 export class GameView {
-  constructor(root, { onMove = null, me = null, onRender = () => {} } = {}) {
+  constructor(root, { onMove = null, me = null, onRender = (_state) => {} } = {}) {
     this.root = root;
     this.onRender = onRender; // called after each render (the person's page shows its buttons)
     this.me = me; // the colour this page plays, or null to watch

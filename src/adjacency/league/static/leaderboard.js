@@ -1,6 +1,7 @@
 // The leaderboard page: standings and live games, refreshed every two seconds.
 import { t } from "/static/js/i18n.js";
 import { el, eloInterval, eloValue, getJson, memberLink } from "./league.js";
+import { byId } from "/static/js/dom.js";
 
 // The Elo and its interval (league.js), the interval in a span of its own (on a phone it
 // goes under the value).
@@ -32,7 +33,7 @@ async function refresh() {
   const s = info.settings;
   // The house bots play from the server itself: always there, though never "connected".
   const house = rows.filter((r) => r.kind === "house" && r.online && !r.revoked).length;
-  document.getElementById("settings").textContent =
+  byId("settings").textContent =
     t("league.settings", { rows: s.rows, cols: s.cols, rounds: s.rounds, time: s.time_control,
       members: t("league.members", { count: info.members }), bots: t("league.bots", { count: info.connected + house }),
       games: t("league.games", { count: info.live }) });
@@ -48,7 +49,7 @@ async function refresh() {
     ...apart,
     ...provisional.map((r, i) => row(r, established.length + i)),
   );
-  document.getElementById("live").replaceChildren(
+  byId("live").replaceChildren(
     ...live.map((g) =>
       el("li", {}, el("a", { href: `/watch/${g.id}` }, t("league.live-game", { id: g.id, x: g.x, o: g.o })), ` (${t("league.plies", { count: g.moves.length })})`),
     ),
@@ -59,7 +60,7 @@ async function loop() {
   try {
     await refresh();
   } catch (error) {
-    document.getElementById("settings").textContent = t("league.unreachable", { error: error.message });
+    byId("settings").textContent = t("league.unreachable", { error: error.message });
   }
   setTimeout(loop, 2000);
 }

@@ -1,5 +1,8 @@
 // Shared helpers of the league pages: JSON requests, FEN to board cells, text.
 import { decimal, errorText, has, t } from "/static/js/i18n.js";
+import { el } from "/static/js/dom.js";
+
+export { el }; // the pages' element maker, for the league's pages that import it from here
 
 export async function getJson(url, options = {}) {
   const response = await fetch(url, options);
@@ -24,15 +27,6 @@ export function cellsOfFen(fen) {
   return cells;
 }
 
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child instanceof Node ? child : String(child));
-  return node;
-}
 
 // A member's name as a link to its page; on a phone a long name ends in an ellipsis
 // (league.css) rather than breaking mid-word, the whole name in its title.

@@ -5,6 +5,7 @@
 import { Board } from "/static/js/board.js";
 import { t } from "/static/js/i18n.js";
 import { cellsOfFen, el, getJson, seconds } from "./league.js";
+import { byId } from "/static/js/dom.js";
 
 const EVERY = 1000;
 const shown = new Map(); // game id -> { figure, board, caption }
@@ -41,7 +42,7 @@ function draw(game) {
 
 async function refresh() {
   const ids = new Set(liveIds());
-  const box = document.getElementById("live-boards");
+  const box = byId("live-boards");
   if (!box) return;
   let games = [];
   if (ids.size) {
@@ -53,7 +54,7 @@ async function refresh() {
   }
   for (const id of shown.keys()) if (!games.some((g) => g.id === id)) shown.delete(id);
   box.replaceChildren(...games.map(draw));
-  document.getElementById("boards-section").hidden = games.length === 0;
+  byId("boards-section").hidden = games.length === 0;
 }
 
 refresh();

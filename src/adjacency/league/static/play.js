@@ -4,9 +4,10 @@
 import { GameView } from "./game-view.js";
 import { detailText, has, lang, t } from "/static/js/i18n.js";
 import { el, getJson, postJson } from "./league.js";
+import { byId } from "/static/js/dom.js";
 
 const KEY = "adjacency-league-person";
-const message = (text) => (document.getElementById("message").textContent = text);
+const message = (text) => (byId("message").textContent = text);
 const auth = (person) => ({ headers: { Authorization: `Bearer ${person.secret}` } });
 let following = null; // the challenge this page waits on (queued or waiting for an answer)
 let ticks = 0; // the page asks /me every second, the standings every third
@@ -21,20 +22,20 @@ function me() {
 
 async function showOpponents() {
   const person = me();
-  document.getElementById("join").hidden = Boolean(person);
-  document.getElementById("opponents-panel").hidden = !person;
+  byId("join").hidden = Boolean(person);
+  byId("opponents-panel").hidden = !person;
   if (!person) return;
   // Asking /me keeps this person present (others may challenge them) and finds a game
   // that started for them (a challenge they accepted, or their queued one).
   const mine = await getJson("/api/league/me", auth(person));
-  document.getElementById("who").textContent = t("people.you", { name: person.name, note: ratingNote(mine) });
+  byId("who").textContent = t("people.you", { name: person.name, note: ratingNote(mine) });
   if (mine.games.length) {
     following = null;
     const state = await getJson(`/api/league/games/${mine.games[0]}`);
     await play(state.id, state.x === person.name ? "x" : "o");
     return;
   }
-  document.getElementById("incoming").replaceChildren(
+  byId("incoming").replaceChildren(
     ...mine.challenges.map((c) => {
       const yes = el("button", { class: "btn", type: "button", "data-accept": c.challenger }, t("people.accept"));
       const no = el("button", { class: "btn", type: "button", "data-decline": c.challenger }, t("people.decline"));
@@ -44,10 +45,10 @@ async function showOpponents() {
     }),
   );
   if (following) await follow(following);
-  if (ticks++ % 3 !== 0 && document.getElementById("opponents").children.length) return;
+  if (ticks++ % 3 !== 0 && byId("opponents").children.length) return;
   const rows = await getJson("/api/league/standings?online=true&limit=500");
   const online = rows.filter((r) => r.name !== person.name && r.online && !r.revoked);
-  document.getElementById("opponents").replaceChildren(
+  byId("opponents").replaceChildren(
     ...online.map((r) => {
       const button = el("button", { class: "btn", type: "button", "data-opponent": r.name }, t("people.play", { name: r.name }));
       button.addEventListener("click", () => challenge(r.name));
@@ -127,10 +128,10 @@ function hasMoved(state, color) {
 
 /** Ask in the page's dialog; resolves true when the person confirms. */
 function confirmAction({ title, text, yes }) {
-  const dialog = document.getElementById("dlg-confirm");
-  document.getElementById("confirm-title").textContent = title;
-  document.getElementById("confirm-text").textContent = text;
-  document.getElementById("confirm-yes").textContent = yes;
+  const dialog = byId("dlg-confirm");
+  byId("confirm-title").textContent = title;
+  byId("confirm-text").textContent = text;
+  byId("confirm-yes").textContent = yes;
   dialog.returnValue = "";
   dialog.showModal();
   return new Promise((resolve) => {
@@ -141,8 +142,8 @@ function confirmAction({ title, text, yes }) {
 /** Resign and Abort for the game shown: Abort only before this person's first move. */
 function showActions(view, id, color) {
   const person = me();
-  const resign = document.getElementById("btn-resign");
-  const abort = document.getElementById("btn-abort");
+  const resign = byId("btn-resign");
+  const abort = byId("btn-abort");
   const update = () => {
     const s = view.state;
     const playing = Boolean(s && s.status === "playing");
@@ -166,8 +167,8 @@ function showActions(view, id, color) {
 
 async function play(id, color) {
   const person = me();
-  document.getElementById("game-panel").hidden = false;
-  document.getElementById("opponents-panel").hidden = true;
+  byId("game-panel").hidden = false;
+  byId("opponents-panel").hidden = true;
   let update = () => {};
   const view = new GameView(document, {
     me: color,
@@ -188,10 +189,10 @@ async function play(id, color) {
   await showOpponents(); // the finished board stays visible above the opponents
 }
 
-document.getElementById("join").addEventListener("submit", async (event) => {
+byId("join").addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
-    const joined = await postJson("/api/league/people", { name: document.getElementById("join-name").value });
+    const joined = await postJson("/api/league/people", { name: byId("join-name").value });
     localStorage.setItem(KEY, JSON.stringify({ name: joined.name, secret: joined.secret }));
     message("");
     await showOpponents();
@@ -202,7 +203,7 @@ document.getElementById("join").addEventListener("submit", async (event) => {
 
 async function start() {
   setInterval(() => {
-    if (!document.getElementById("opponents-panel").hidden) showOpponents().catch(() => {});
+    if (!byId("opponents-panel").hidden) showOpponents().catch(() => {});
   }, 1000);
   const person = me();
   if (person) {

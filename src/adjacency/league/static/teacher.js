@@ -10,10 +10,11 @@
 // their place).
 import { errorText, t } from "/static/js/i18n.js";
 import { el, eventWord, paceText } from "./league.js";
+import { byId as $ } from "/static/js/dom.js";
+import { requestError } from "/static/js/request-error.js";
 
 const KEY = "adjacency.admin-token";
 const API = "/api/league/admin";
-const $ = (id) => document.getElementById(id);
 let drawn = {};
 
 function token() {
@@ -43,9 +44,7 @@ async function admin(path, body, method = body === undefined ? "GET" : "POST") {
   const response = await fetch(`${API}${path}`, options);
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = new Error(errorText(answer, String(response.status)));
-    error.status = response.status;
-    throw error;
+    throw requestError(errorText(answer, String(response.status)), response.status);
   }
   return answer;
 }

@@ -5,11 +5,12 @@
 // The page asks again every 3 s while a version waits to be built or checked.
 import { errorText, lang, t } from "/static/js/i18n.js";
 import { el } from "./league.js";
+import { byId as $ } from "/static/js/dom.js";
+import { requestError } from "/static/js/request-error.js";
 
 const KEY = "adjacency.team-token";
 const API = "/api/league/submissions";
 const MAX_BYTES = 5 * 1024 * 1024;
-const $ = (id) => document.getElementById(id);
 let timer = null;
 
 function stored() {
@@ -39,9 +40,7 @@ async function call(file) {
   const response = await fetch(API, options);
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = new Error(errorText(answer, String(response.status)));
-    error.status = response.status;
-    throw error;
+    throw requestError(errorText(answer, String(response.status)), response.status);
   }
   return answer;
 }

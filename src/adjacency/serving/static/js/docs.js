@@ -3,21 +3,10 @@
 // Self-contained (no CDN, no build step), so it works offline. Text from the description
 // is only ever inserted as text, never as HTML.
 
+import { el } from "./dom.js";
+
 const METHODS = ["get", "post", "put", "patch", "delete", "head", "options"];
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 // Descriptions use `code` and ``code`` (Markdown and reStructuredText): show those as code.
 function prose(text) {

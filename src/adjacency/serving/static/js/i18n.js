@@ -12,6 +12,8 @@
 // of Intl.PluralRules forms ("one", "other") chosen by the parameter `count`. A key
 // missing from a catalogue falls back to English, then to the key itself.
 
+import { $$ } from "./dom.js";
+
 const KEY = "adjacency.lang";
 
 // The languages with a catalogue, each named in itself (the switch's options).
@@ -118,9 +120,9 @@ const ATTRIBUTES = ["title", "aria-label", "placeholder", "content"];
 
 // Put the catalogue's text into the markup under `root` (see the contract above).
 export function translate(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of $$("[data-i18n]", root)) node.textContent = t(node.dataset.i18n);
   // Prose with inline markup (<strong>, <kbd>): the catalogue is this server's own file.
-  for (const node of root.querySelectorAll("[data-i18n-html]")) node.innerHTML = t(node.dataset.i18nHtml);
+  for (const node of $$("[data-i18n-html]", root)) node.innerHTML = t(node.dataset.i18nHtml);
   for (const name of ATTRIBUTES) {
     for (const node of root.querySelectorAll(`[data-i18n-${name}]`)) {
       node.setAttribute(name, t(node.getAttribute(`data-i18n-${name}`)));

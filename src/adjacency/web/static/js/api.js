@@ -3,6 +3,7 @@
 // the English "detail" (i18n.js errorText).
 
 import { errorText, t } from "./i18n.js";
+import { requestError } from "./request-error.js";
 
 export async function request(method, path, body, headers = {}) {
   const options = { method, headers: { ...headers } };
@@ -24,10 +25,8 @@ export async function request(method, path, body, headers = {}) {
     data = null;
   }
   if (!response.ok) {
-    const error = new Error(errorText(data, response.statusText || t("error.status", { status: response.status })));
-    error.code = data && data.code;
-    error.status = response.status;
-    throw error;
+    const message = errorText(data, response.statusText || t("error.status", { status: response.status }));
+    throw requestError(message, response.status, data && data.code);
   }
   return data;
 }

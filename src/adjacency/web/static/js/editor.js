@@ -4,14 +4,14 @@
 
 import { errorText, t } from "./i18n.js";
 import { api } from "./api.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "./dom.js";
 
 export class Editor {
   constructor(board, config, onAnalyse) {
     this.board = board;
     this.config = config;
     this.onAnalyse = onAnalyse;
+    this.onClose = null; // set by the page: what closing the editor does
     this.active = false;
     const form = $("#editor-form");
     this.form = form;

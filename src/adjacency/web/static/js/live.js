@@ -12,7 +12,7 @@ const LAST_GAME_KEY = "adjacency.lastGame";
 export class LiveGame {
   // onMove(move, state): the live game grew by `move` (not on opening or undo).
   // onRematch(id): the shown game's rematch was made while it was shown (by either player).
-  constructor({ onChange, onOver, onThinking, onOpen = () => {}, onMove = () => {}, onRematch = () => {} }) {
+  constructor({ onChange, onOver, onThinking, onOpen = () => {}, onMove = (_move, _state) => {}, onRematch = (_rematch) => {} }) {
     this.onOpen = onOpen;
     this.onMove = onMove;
     this.onRematch = onRematch;

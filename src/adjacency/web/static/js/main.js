@@ -32,8 +32,7 @@ import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
 import { themePicker } from "./theme.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "./dom.js";
 
 const board = new Board($("#board"), {
   onActivate: (name) => (editor && editor.active ? editor.paint(name) : onSquare(name)),

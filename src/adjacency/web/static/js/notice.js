@@ -5,8 +5,9 @@
 // latest after FADE_MS.
 
 import { t } from "./i18n.js";
+import { $ } from "./dom.js";
 
-const node = () => document.querySelector("#notice");
+const node = () => $("#notice");
 const FADE_MS = 6000;
 const READ_MS = 1500;
 let timer = null;

@@ -19,7 +19,7 @@ export function setSound(on) {
 
 function audio() {
   if (!context) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
   }

@@ -3,6 +3,7 @@
 // server's work).
 
 import { errorText, t } from "./i18n.js";
+import { requestError } from "./request-error.js";
 
 export async function streamEvents(url, onEvent, signal) {
   let response;
@@ -15,9 +16,7 @@ export async function streamEvents(url, onEvent, signal) {
   if (!response.ok) {
     let body = null;
     try { body = await response.json(); } catch (err) { /* not JSON */ }
-    const error = new Error(errorText(body, response.statusText));
-    error.status = response.status;
-    throw error;
+    throw requestError(errorText(body, response.statusText), response.status);
   }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -15,8 +15,8 @@
 import { api } from "./api.js";
 import { decimal, t } from "./i18n.js";
 import { levelName } from "./levels.js";
+import { $ } from "./dom.js";
 
-const $ = (selector) => document.querySelector(selector);
 let lastId = 0;
 
 // A position's text (adjacency.core.Position.fen): ranks from the top, runs of empty
@@ -350,8 +350,15 @@ export function continueSettings(tree, node, level) {
 // (AnalysisPanel), render(), notice(text), analysing() (the panel follows the game),
 // openGame(id), onLearning() (learning started or closed: the layout follows)}.
 export class Study {
-  constructor(deps) {
-    Object.assign(this, deps);
+  constructor({ game, board, panel, render, notice, analysing, openGame, onLearning }) {
+    this.game = game;
+    this.board = board;
+    this.panel = panel;
+    this.render = render;
+    this.notice = notice;
+    this.analysing = analysing;
+    this.openGame = openGame;
+    this.onLearning = onLearning;
     this.tree = new VariationTree();
     this.boardTree = null; // the analysis board's own tree (no game line), while it is shown
     this.learning = null; // {items, index, found, solved, shown, finished}

@@ -1,7 +1,7 @@
 // The confirmation dialog: a question with its own "yes" button and Cancel. Resolves
 // true only for the yes button (Cancel, Escape and closing resolve false).
 
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 export function confirmAction({ title, text, yes }) {
   const dialog = $("#dlg-confirm");

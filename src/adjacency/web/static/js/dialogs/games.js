@@ -3,8 +3,7 @@
 import { api } from "../api.js";
 import { lang, t } from "../i18n.js";
 import { notice } from "../notice.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 function resultText(g) {
   if (g.status === "playing") return t("games.playing");

@@ -5,8 +5,7 @@
 import { pieceSvg } from "../board.js";
 import { label, termination } from "../format.js";
 import { detailText, lang, t } from "../i18n.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 // The winner's name, with the side where both players have the same one (two bots of
 // one level): "X (Club bot)".

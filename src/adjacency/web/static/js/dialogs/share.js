@@ -8,8 +8,8 @@
 import { api } from "../api.js";
 import { t } from "../i18n.js";
 import { qrSvg } from "../qr.js";
+import { $ } from "../dom.js";
 
-const $ = (selector) => document.querySelector(selector);
 const KEY = (id) => `adjacency.invite.${id}`;
 
 export function rememberInvite(id, tokens) {

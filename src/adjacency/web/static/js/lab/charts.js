@@ -2,15 +2,9 @@
 // point markers, vertical and horizontal marks with labels.
 
 import { lang, t } from "../i18n.js";
+import { svg as el } from "../dom.js";
 
-const NS = "http://www.w3.org/2000/svg";
 
-function el(name, attrs = {}, text = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 // Numbers as the page's language writes them ("0,25" in Indonesian), without grouping
 // (node counts stay one word).

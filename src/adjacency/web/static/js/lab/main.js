@@ -6,8 +6,8 @@ import { boardSvg, parseFen, playLine } from "./position.js";
 import { lineChart, table } from "./charts.js";
 import { TreeView } from "./tree.js";
 import { decimal, errorText, t } from "../i18n.js";
+import { $, $$ } from "../dom.js";
 
-const $ = (selector) => document.querySelector(selector);
 const START = "6oo/6oo/8/8/8/8/xx6/xx6 x 56";
 const controllers = {};
 let fen = START;
@@ -77,7 +77,7 @@ async function searchTree() {
 
 function fillDepths() {
   const most = root.rows * root.cols > 36 ? 4 : 6;
-  for (const select of document.querySelectorAll("select[name=depth]")) {
+  for (const select of $$("select[name=depth]")) {
     const keep = select.value || "3";
     select.replaceChildren(...Array.from({ length: most }, (_, i) => {
       const option = document.createElement("option");
@@ -229,7 +229,7 @@ const RUN = { tree: searchTree, counts, depth: depthCost, climb, ga: evolve, eng
 // (tabindex 0, the others -1); the arrow keys move to the previous or next tab (wrapping),
 // Home and End to the first and last, selecting it and showing its panel.
 function selectTab(name, focus = false) {
-  for (const button of document.querySelectorAll(".lab-tabs [role=tab]")) {
+  for (const button of $$(".lab-tabs [role=tab]")) {
     const on = button.dataset.tab === name;
     button.setAttribute("aria-selected", String(on));
     button.tabIndex = on ? 0 : -1;
@@ -240,7 +240,7 @@ function selectTab(name, focus = false) {
 }
 
 function tabKey(event) {
-  const tabs = [...document.querySelectorAll(".lab-tabs [role=tab]")];
+  const tabs = $$(".lab-tabs [role=tab]");
   const at = tabs.indexOf(event.target);
   const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
   if (at < 0 || to === undefined) return;
@@ -266,7 +266,7 @@ function load(text) {
 }
 
 function wire() {
-  for (const button of document.querySelectorAll(".lab-tabs [role=tab]")) {
+  for (const button of $$(".lab-tabs [role=tab]")) {
     button.addEventListener("click", () => selectTab(button.dataset.tab));
   }
   $(".lab-tabs").addEventListener("keydown", tabKey);

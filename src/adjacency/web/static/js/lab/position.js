@@ -3,9 +3,9 @@
 // drawn as SVG with optional heat-map values, numbered squares and a marked square.
 
 import { t } from "../i18n.js";
+import { svg as el } from "../dom.js";
 
 const FILES = "abcdefgh";
-const NS = "http://www.w3.org/2000/svg";
 
 export function parseFen(fen) {
   const [placement, turn, plies] = fen.trim().split(/\s+/);
@@ -60,12 +60,6 @@ export function playLine(position, moves) {
   return moves.reduce((p, m) => play(p, m), position);
 }
 
-function el(name, attrs = {}, text = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 // heat: {square: value}; labels: {square: text}; mark: a square name outlined.
 export function boardSvg(position, { heat = null, labels = null, mark = null } = {}) {

@@ -4,20 +4,14 @@
 // replays the search's own visiting order (enter, cut, leave) one event at a time.
 
 import { t } from "../i18n.js";
+import { svg as el } from "../dom.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const SLOT = 56; // horizontal space per leaf
 const LEVEL = 86; // vertical space per ply
 const MAX_VISIBLE = 2500; // nodes drawn at most (expand stops before this)
 const MAX_PRUNED = 6; // greyed moves drawn per cut
 const FALLBACK = { w: 400, h: 300 }; // first view when the box is not laid out (hidden)
 
-function el(name, attrs = {}, text = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 const inf = (v, sign) => (v === null ? (sign < 0 ? "−∞" : "+∞") : (v > 0 ? `+${v}` : String(v)));
 const val = (v) => (v === null ? "?" : v > 0 ? `+${v}` : String(v));

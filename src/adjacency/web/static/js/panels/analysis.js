@@ -8,8 +8,8 @@
 import { formatEval } from "../format.js";
 import { lang, t } from "../i18n.js";
 import { streamEvents } from "../stream.js";
+import { $ } from "../dom.js";
 
-const $ = (selector) => document.querySelector(selector);
 const RETRIES = 6;
 const PARTLY = { "book": "analysis.why.book", "book-partial": "analysis.why.book-partial", "solved-partial": "analysis.why.partial" };
 
@@ -27,7 +27,7 @@ function exactText(data) {
 }
 
 export class AnalysisPanel {
-  constructor({ onStateChange = () => {}, onLine = () => {}, onValue = () => {} } = {}) {
+  constructor({ onStateChange = () => {}, onLine = (_fen, _moves) => {}, onValue = () => {} } = {}) {
     this.fen = null;
     this.result = null; // {fen, value (X's view), exact, depth}
     this.onLine = onLine;

@@ -6,8 +6,8 @@ import { countCells } from "../format.js";
 import { t } from "../i18n.js";
 import { barOf, bottomColor } from "../orientation.js";
 import { levelName } from "../levels.js";
+import { $ } from "../dom.js";
 
-const $ = (selector) => document.querySelector(selector);
 const BARS = [["#bar-bottom", "x"], ["#bar-top", "o"]]; // before any game: X at the bottom
 
 export function renderBars(game, cells, ply) {

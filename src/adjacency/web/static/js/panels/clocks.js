@@ -4,8 +4,7 @@
 
 import { decimal, t } from "../i18n.js";
 import { barOf, bottomColor } from "../orientation.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);

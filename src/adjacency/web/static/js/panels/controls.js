@@ -5,8 +5,7 @@
 import { api } from "../api.js";
 import { t } from "../i18n.js";
 import { canAbort, ownSide } from "../resign.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 // The controls that act on a game: disabled while none is open (renderControls enables
 // what the open game allows).

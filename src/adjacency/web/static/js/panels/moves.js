@@ -2,8 +2,7 @@
 
 import { formatSquares } from "../format.js";
 import { t } from "../i18n.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 // A move's button marked with its review (inaccuracy, mistake, blunder; exact or estimated).
 export function markReviewed(b, reviewed) {

@@ -4,8 +4,7 @@
 // event; watchers and games on one device never see the panel.
 
 import { t } from "../i18n.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 // The one seat this browser plays in a game between devices, or null (watching, or a
 // game on one device, where rematch and undo act at once).

@@ -6,8 +6,7 @@
 
 import { describe, label } from "../format.js";
 import { decimal, t } from "../i18n.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 // A variation node's moves from where it leaves the game line, and that point's ply.
 function variationPath(node) {

@@ -2,8 +2,7 @@
 
 import { formatEval, label } from "../format.js";
 import { decimal, t } from "../i18n.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 export function renderThinking(game) {
   const panel = $("#thinking");

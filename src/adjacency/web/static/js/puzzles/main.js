@@ -9,8 +9,8 @@ import { request } from "../api.js";
 import { Board } from "../board.js";
 import { listText, t } from "../i18n.js";
 import { flips, parseFen, play, squareIndex, squareName } from "../lab/position.js";
+import { $ } from "../dom.js";
 
-const $ = (selector) => document.querySelector(selector);
 const REPLY_DELAY = 450; // ms before the opponent's reply is drawn: the move is seen first
 const SHOW_STEP = 650; // ms between the moves of a shown solution
 
@@ -93,11 +93,13 @@ function signed(change) {
 function showRatings(player, puzzle, ratings = null) {
   $("#player-rating").textContent = rounded(player.rating);
   $("#puzzle-rating").textContent = rounded(puzzle.rating);
-  for (const [id, change] of [["#player-change", ratings && ratings.player_after.rating - ratings.player_before.rating],
-    ["#puzzle-change", ratings && ratings.puzzle_after.rating - ratings.puzzle_before.rating]]) {
+  /** @type {[string, number][]} */
+  const changes = [["#player-change", ratings && ratings.player_after.rating - ratings.player_before.rating],
+    ["#puzzle-change", ratings && ratings.puzzle_after.rating - ratings.puzzle_before.rating]];
+  for (const [id, change] of changes) {
     const node = $(id);
     node.textContent = ratings && ratings.rated ? `(${signed(change)})` : "";
-    node.dataset.sign = ratings && ratings.rated ? Math.sign(Math.round(change)) : "0";
+    node.dataset.sign = ratings && ratings.rated ? String(Math.sign(Math.round(change))) : "0";
   }
 }
 
