@@ -75,6 +75,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.manager = manager
+    app.state.engine = manager.engine  # the CPU budget and fair queue of every search
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
     app.state.stopping = threading.Event()  # set by the server on Ctrl-C: event streams end
