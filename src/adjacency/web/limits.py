@@ -83,6 +83,11 @@ class Limits:
     """Seconds since the server issued a browser's cookie before its puzzle attempts move
     ratings (a *long-lived* player; a cookie costs nothing, so a fresh one is not
     trusted with the puzzles' ratings; tests turn it to 0)."""
+    puzzle_reveal_seconds: float = 3600.0
+    """Seconds after a give-up or a hint in one browser during which a first attempt of
+    that puzzle in any other browser, wherever, is not rated (:mod:`.puzzle_shown`):
+    giving up in a throwaway browser on another address, then solving in the main
+    one, buys nothing."""
     puzzle_ratings_per_hour: float = 12.0
     """Rating changes one puzzle may take per hour (after a burst of as many): a crowd of
     players, however made, moves a puzzle's rating by at most this many games an hour;
