@@ -165,3 +165,36 @@ def test_a_browser_over_its_budget_is_refused_and_its_school_is_served_until_the
             assert elsewhere.analyse().status_code == 200  # another address is served
         finally:
             elsewhere.close()
+
+
+def test_a_visitor_over_its_budget_moves_its_bot_only_when_no_one_else_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serve(tmp_path, monkeypatch, cpu_per_browser=0.2, cpu_per_address=0.2) as app:
+        engine: CpuBudget = app.state.engine
+        ann, bob = Visitor(app.state.url, "10.0.0.1"), Visitor(app.state.url, "10.0.0.2")
+        try:
+            first = ann.analyse()
+            assert first.status_code == 200
+            wait_until(lambda: engine.usage("address 10.0.0.1") >= 0.2, what="Ann's budget")
+            body = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "human"}, **SMALL}
+            created = ann.http.post("/api/games", json=body)
+            assert created.status_code == 201
+            game = created.json()["id"]
+            wait_until(lambda: engine.queued() == [f"bot {game}"], what="Ann's bot to queue")
+            assert bob.analyse().status_code == 200  # queued after Ann's bot
+            wait_until(lambda: len(engine.queued()) == 2, what="Bob's analysis to queue")
+
+            first.close()  # the core goes to Bob, within his budget, before Ann's bot
+            wait_until(lambda: engine.queued() == [f"bot {game}"], what="Bob's analysis")
+            assert [label for label, _ in engine.granted] == ["analysis", "analysis"]
+            for stream in bob.streams:
+                stream.close()  # no one else waits: Ann's bot moves, over budget as she is
+            wait_until(
+                lambda: len(ann.http.get(f"/api/games/{game}").json()["moves"]) == 1,
+                what="Ann's bot to move",
+            )
+            assert [label for label, _ in engine.granted][2] == f"bot {game}"
+        finally:
+            ann.close()
+            bob.close()

@@ -23,10 +23,11 @@ Contract of :class:`CpuBudget` (thread-safe):
   a window, a browser ``per_browser`` (less: a school is one address, and one pupil
   must not take the school's budget), anything else ``per_address``.
 * When a core frees (or a waiter looks again), it goes to the waiting ticket whose
-  clients have used the smallest fraction of their budgets (ties: the earliest),
-  among those whose clients are all within budget. A visitor flooding the queue
-  therefore waits behind every other visitor, and a visitor over budget waits until
-  its window slides below the budget.
+  clients have used the smallest fraction of their budgets (ties: the earliest). A
+  visitor flooding the queue therefore waits behind every other visitor, and a
+  visitor over its budget (a fraction of 1 or more) behind every visitor within
+  theirs: its bot still moves when no one else waits (the cores are not left idle),
+  but never before another visitor's work.
 * :meth:`CpuBudget.check` refuses (:class:`~.errors.TooMany`, HTTP 429) at once a
   request that can be refused (an analysis, a hint, a lab search) for a client over
   its budget, saying how much it used of what; a bot's move is not refused, it waits.
@@ -199,13 +200,11 @@ class CpuBudget:
         running = sum(client in t.clients for t in self._running)
         return running < max(1, part)
 
-    def _share(self, ticket: Ticket, now: float) -> float | None:
-        """The largest fraction of a budget ``ticket``'s clients used (``None``: over)."""
+    def _share(self, ticket: Ticket, now: float) -> float:
+        """The largest fraction of a budget ``ticket``'s clients used (1 or more: over)."""
         worst = 0.0
         for client in ticket.clients:
             fraction = self._usage(client, now) / max(self.limit(client), 1e-9)
-            if fraction >= 1.0:
-                return None
             worst = max(worst, fraction)
         return worst
 
@@ -215,9 +214,7 @@ class CpuBudget:
             for ticket in self._waiting:
                 if not all(self._may_run(client) for client in ticket.clients):
                     continue
-                share = self._share(ticket, now)
-                if share is not None:
-                    ranked.append((share, ticket.order, ticket))
+                ranked.append((self._share(ticket, now), ticket.order, ticket))
             if not ranked:
                 return
             ticket = min(ranked, key=lambda entry: (entry[0], entry[1]))[2]

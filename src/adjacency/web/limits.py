@@ -107,7 +107,7 @@ class Limits:
     """Core-seconds one address's engine work may take a window (a school behind one
     address: its browsers share it); ``None``: half of the machine's cores over the
     window. Over either budget a new analysis, hint or lab search is 429 and a bot's
-    move waits until the window slides, while other visitors' work goes first."""
+    move waits behind every other visitor's work (it runs when no one else waits)."""
     limit_loopback: bool = False
     """Whether the rates apply to clients on this machine too (off: the machine's own
     user is not throttled; tests and load runs turn it on)."""
