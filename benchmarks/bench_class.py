@@ -24,6 +24,13 @@ event create|start``, the league's own rules (``--min-game``, default the league
   ``/api/league/events/NAME`` every ``--poll`` seconds as the page's script does, and
   load the page again every ``--reload`` polls.
 
+* **The addresses** (``--addresses``, 0): with N > 0 the bots and the viewers are spread
+  over N client addresses (``10.20.0.1`` ...; bot and viewer ``k`` on address ``k % N``),
+  as a class of N schools or homes: the server is started with
+  ``--forwarded-allow-ips 127.0.0.1`` and each connection names its address in
+  ``X-Forwarded-For``, so the league's limits per address apply to each of them as they
+  would behind a TLS proxy. With 0 everything comes from 127.0.0.1 (one school's NAT).
+
 Measured: games per minute (the events' games, from the first start to the last
 finish), the events' games that did not end on the board (any termination but
 ``normal``: a time forfeit, a crash, an illegal move, an abort; target 0) and the
@@ -40,6 +47,8 @@ the games stored finished in the league's database.
     python benchmarks/bench_class.py                          # 30 bots, 8x8, 28 rounds, 10+0.1
     python benchmarks/bench_class.py --bots 6 --swiss-rounds 2 --rr-members 4 \\
         --size 6 --rounds 4 --time 4+0.1 --min-game 0 --viewers 4    # a smoke run
+    python benchmarks/bench_class.py --bots 20 --viewers 20 --addresses 20 --poll 0.5
+        # 20 addresses playing and reading the crosstable (target: its p95 under 50 ms)
 
 Prints a table (standard error with ``--json``, which prints the figures as one JSON
 line on standard output); exits with status 1 when a game did not end on the board, a
@@ -82,8 +91,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 class Bots:
     """The light kit-like bots of one process (see the module's rules) and what they saw."""
 
-    def __init__(self, tokens: list[str], think: float, seed: int) -> None:
+    def __init__(self, tokens: list[str], think: float, seed: int, addresses: int = 0) -> None:
         self.tokens = tokens
+        self.addresses = addresses
         self.think = think
         self.seed = seed
         self.thinks: list[float] = []
@@ -114,7 +124,7 @@ class Bots:
             self.sent[game] = time.monotonic()
             await ws.send(json.dumps({"type": "move", "game": game, "move": move}))
 
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = {"Authorization": f"Bearer {token}", **forwarded(number, self.addresses)}
         async with connect(url, additional_headers=headers, max_queue=None) as ws:
             reader = asyncio.ensure_future(ws.recv())
             stopper = asyncio.ensure_future(stop.wait())
@@ -154,9 +164,11 @@ class Bots:
                 self.errors.append({"type": "client", "detail": repr(outcome)})
 
 
-def run_bots(url: str, tokens: list[str], think: float, seed: int, stop: Any, out: str) -> None:
+def run_bots(
+    url: str, tokens: list[str], think: float, seed: int, stop: Any, out: str, addresses: int = 0
+) -> None:
     """The bots' process: play until ``stop`` is set, then write what they saw to ``out``."""
-    bots = Bots(tokens, think, seed)
+    bots = Bots(tokens, think, seed, addresses)
     asyncio.run(bots.play(url, stop))
     Path(out).write_text(
         json.dumps(
@@ -173,11 +185,22 @@ def run_bots(url: str, tokens: list[str], think: float, seed: int, stop: Any, ou
 # ---------------------------------------------------------------------- the viewers
 
 
-def timed_get(url: str) -> tuple[int, float]:
-    """One GET: its status and seconds."""
+def forwarded(number: int, addresses: int) -> dict[str, str]:
+    """The ``X-Forwarded-For`` header of client ``number`` spread over ``addresses``
+    (none with 0: the client is 127.0.0.1 itself)."""
+    if addresses <= 0:
+        return {}
+    return {
+        "X-Forwarded-For": f"10.20.{(number % addresses) // 250}.{(number % addresses) % 250 + 1}"
+    }
+
+
+def timed_get(url: str, headers: dict[str, str] | None = None) -> tuple[int, float]:
+    """One GET (with ``headers``): its status and seconds."""
     began = time.perf_counter()
     try:
-        with urllib.request.urlopen(url, timeout=60) as answer:
+        request = urllib.request.Request(url, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=60) as answer:
             answer.read()
             status = answer.status
     except urllib.error.HTTPError as exc:
@@ -191,8 +214,9 @@ def timed_get(url: str) -> tuple[int, float]:
 class Viewers:
     """People watching the events' pages (see the module's rules), a thread each."""
 
-    def __init__(self, base: str, count: int, poll: float, reload: int) -> None:
+    def __init__(self, base: str, count: int, poll: float, reload: int, addresses: int = 0) -> None:
         self.base, self.count, self.poll, self.reload = base, count, poll, reload
+        self.addresses = addresses
         self.page: list[float] = []
         self.api: list[float] = []
         self.statuses: Counter[int] = Counter()
@@ -204,12 +228,13 @@ class Viewers:
         rng = random.Random(number)
         self.stop.wait(rng.uniform(0, self.poll))
         polls = 0
+        headers = forwarded(number, self.addresses)
         while not self.stop.is_set():
             if polls % self.reload == 0:
-                status, took = timed_get(f"{self.base}/event/{event}")
+                status, took = timed_get(f"{self.base}/event/{event}", headers)
                 self.page.append(took)
             else:
-                status, took = timed_get(f"{self.base}/api/league/events/{event}")
+                status, took = timed_get(f"{self.base}/api/league/events/{event}", headers)
                 self.api.append(took)
             self.statuses[status] += 1
             polls += 1
@@ -332,7 +357,7 @@ def wait(predicate: Any, what: str, timeout: float) -> None:
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", type=int, default=30, help="bots, all from 127.0.0.1")
+    parser.add_argument("--bots", type=int, default=30, help="bots (see --addresses)")
     parser.add_argument("--swiss-rounds", type=int, default=7, help="rounds of the Swiss")
     parser.add_argument(
         "--rr-members", type=int, default=8, help="members of the round robin (the first bots)"
@@ -350,6 +375,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--viewers", type=int, default=30, help="people watching the pages")
     parser.add_argument("--poll", type=float, default=2.0, help="seconds between a page's asks")
     parser.add_argument("--reload", type=int, default=15, help="a viewer reloads every N asks")
+    parser.add_argument(
+        "--addresses",
+        type=int,
+        default=0,
+        help="client addresses the bots and viewers are spread over, named by "
+        "X-Forwarded-For (0: all from 127.0.0.1)",
+    )
     parser.add_argument("--timeout", type=float, default=1800.0, help="give up after, s")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
@@ -360,6 +392,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"--rr-members: 2 to --bots ({args.bots})")
     if args.swiss_rounds < 1 or args.viewers < 0 or args.reload < 1 or args.think < 0:
         parser.error("--swiss-rounds and --reload are 1 at least, --viewers and --think 0")
+    if not 0 <= args.addresses <= 10000:
+        parser.error("--addresses: 0 to 10000")
     return args
 
 
@@ -436,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                     "--port",
                     str(port),
                     "--no-house-games",
+                    *(["--forwarded-allow-ips", "127.0.0.1"] if args.addresses else []),
                 ],
                 stdout=handle,
                 stderr=subprocess.STDOUT,
@@ -453,9 +488,10 @@ def main(argv: list[str] | None = None) -> int:
                 args.seed,
                 stop,
                 str(seen),
+                args.addresses,
             ),
         )
-        viewers = Viewers(url, args.viewers, args.poll, args.reload)
+        viewers = Viewers(url, args.viewers, args.poll, args.reload, args.addresses)
         usage: ServerUsage | None = None
         try:
             wait(

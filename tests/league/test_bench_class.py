@@ -1,6 +1,7 @@
 """The class benchmark (benchmarks/bench_class.py) runs end to end with tiny settings, so
 it cannot rot: a real server with its rate limits on for this machine, bots speaking
-the WebSocket protocol from one address, a Swiss and a round robin created and started
+the WebSocket protocol from three addresses (named by X-Forwarded-For through the
+server's --forwarded-allow-ips), a Swiss and a round robin created and started
 through the CLI, viewers on the events' pages; its JSON line has every figure, every
 event game ended on the board, and the games the bots saw end are the games stored
 finished."""
@@ -24,7 +25,8 @@ SCRIPT = REPO / "benchmarks" / "bench_class.py"
 def test_the_class_benchmark_runs_tiny_with_every_game_on_the_board(tmp_path: Path) -> None:
     tiny = ["--bots", "6", "--swiss-rounds", "2", "--rr-members", "4", "--size", "6",
             "--rounds", "4", "--time", "4+0.1", "--min-game", "0", "--viewers", "4",
-            "--poll", "0.5", "--reload", "3", "--timeout", "50", "--json"]  # fmt: skip
+            "--poll", "0.5", "--reload", "3", "--timeout", "50", "--addresses", "3",
+            "--json"]  # fmt: skip
     run = subprocess.run(
         [sys.executable, str(SCRIPT), *tiny],
         env=env(), cwd=tmp_path, capture_output=True, text=True, timeout=90, check=False,
@@ -52,6 +54,7 @@ def test_the_class_benchmark_runs_tiny_with_every_game_on_the_board(tmp_path: Pa
     for figure in ("page_ms", "events_api_ms", "move_relay_ms", "bot_think_ms"):
         assert result[figure]["samples"] > 0 and result[figure]["p95_ms"] is not None, figure
     assert set(result["viewer_statuses"]) == {"200"}
+    assert result["settings"]["addresses"] == 3
     trips = result["move_round_trip_server_ms"]
     assert trips["samples"] > 0 and trips["p95_ms"] >= trips["p50_ms"] > 0
     rss = result["server_rss_mb"]

@@ -5,27 +5,36 @@ serve`` configures it:
 * a class behind one address (thirty bots connected and thirty browsers holding six
   keep-alive connections each) is served whole under the default caps;
 * the global cap holds across addresses (here 127.0.0.1, .2 and .3: Linux answers every
-  127/8 address on the loopback), a refused connection is closed before any byte is
-  read and logged, and a freed place can be taken again.
+  127/8 address on the loopback), a refused connection is answered a clear 503 before
+  any byte is read, closed and logged, and a freed place can be taken again;
+* the last places are kept for the teacher and the bots with games: with many clients
+  of one address holding or churning connections, an anonymous request is a 503 that
+  closes its connection, the teacher's overview and a bot coming back to its game are
+  served, a bot without games is refused, and the connections never pass the cap
+  (sized below the open-file limit).
 """
 
 from __future__ import annotations
 
 import logging
+import resource
 import socket
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi import FastAPI
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from adjacency.league.app import create_app
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.paths import CONNECT_PATH
-from adjacency.serving.sockets import SocketLimits, socket_options
-from league_helpers import add_member, make_league
+from adjacency.serving.sockets import RESERVED_FILES, SocketLimits, socket_options
+from league_helpers import ADMIN, add_member, make_league, wait_until
 from web_helpers import uvicorn_thread
 
 GUARD = 30.0
@@ -37,26 +46,40 @@ BROWSER_CONNECTIONS = 6
 
 
 @contextmanager
-def league_server(db: Path, limits: SocketLimits) -> Iterator[tuple[str, int]]:
+def league_app(db: Path, limits: SocketLimits) -> Iterator[tuple[FastAPI, str, int]]:
     """The league app (rates off for this machine: the caps are what is tested) under
-    uvicorn with ``limits``; its host and port."""
+    uvicorn with ``limits`` (the app knowing its guard, as ``league serve`` makes it);
+    the app, its host and port."""
     app = create_app(db, limits=LeagueLimits(limit_loopback=False), house_games=False)
-    with uvicorn_thread(app, "the league server", **socket_options(limits)) as url:
+    with uvicorn_thread(app, "the league server", **socket_options(limits, app=app)) as url:
         host, port = url.removeprefix("http://").split(":")
-        yield host, int(port)
+        yield app, host, int(port)
 
 
-def get(sock: socket.socket, path: str = "/api/league") -> bytes:
-    """One keep-alive GET on an open socket; the status line of the answer ("" when the
-    server closed the socket instead)."""
+@contextmanager
+def league_server(db: Path, limits: SocketLimits) -> Iterator[tuple[str, int]]:
+    """:func:`league_app`'s host and port."""
+    with league_app(db, limits) as (_, host, port):
+        yield host, port
+
+
+def get(sock: socket.socket, path: str = "/api/league", token: str | None = None) -> bytes:
+    """One keep-alive GET on an open socket (with ``token`` as its bearer); the status
+    line of the answer ("" when the server closed the socket instead)."""
+    return answer(sock, path, token)[0]
+
+
+def answer(sock: socket.socket, path: str, token: str | None = None) -> tuple[bytes, bytes]:
+    """:func:`get`'s status line and the answer's body (both "" when the socket closed)."""
+    auth = "" if token is None else f"Authorization: Bearer {token}\r\n"
     try:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}\r\n".encode())
         sock.settimeout(GUARD)
         data = b""
         while b"\r\n\r\n" not in data:
             chunk = sock.recv(65536)
             if not chunk:
-                return b""
+                return b"", b""
             data += chunk
         head, body = data.split(b"\r\n\r\n", 1)
         length = next(
@@ -67,11 +90,20 @@ def get(sock: socket.socket, path: str = "/api/league") -> bytes:
         while len(body) < length:  # the whole answer: the next one starts clean
             chunk = sock.recv(65536)
             if not chunk:
-                return b""
+                return b"", b""
             body += chunk
     except (BrokenPipeError, ConnectionResetError):
-        return b""
-    return head.split(b"\r\n", 1)[0]
+        return b"", b""
+    return head.split(b"\r\n", 1)[0], body
+
+
+def closed(sock: socket.socket) -> bool:
+    """Whether the server closed ``sock`` (its end read, or reset: the request it did not
+    read was still in its buffer)."""
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
 
 
 def from_address(address: tuple[str, int], source: str) -> socket.socket:
@@ -121,7 +153,10 @@ def test_the_global_cap_holds_across_addresses_and_frees_places(
         assert {get(sock) for sock in held} == {b"HTTP/1.1 200 OK"}
         for source in ("127.0.0.2", "127.0.0.3"):  # each under its own cap: the total is full
             with from_address(address, source) as extra:
-                assert get(extra) == b""
+                status, body = answer(extra, "/api/league")
+                assert status == b"HTTP/1.1 503 Service Unavailable"  # said, then closed
+                assert b"as many as it may" in body
+                assert closed(extra)
         assert {get(sock) for sock in held} == {b"HTTP/1.1 200 OK"}  # the five go on
         held[0].close()
         deadline = time.monotonic() + GUARD
@@ -132,3 +167,71 @@ def test_the_global_cap_holds_across_addresses_and_frees_places(
             assert time.monotonic() < deadline, "the closed connection's place was not freed"
     lines = [r.getMessage() for r in caplog.records if r.name == "adjacency.serving.sockets"]
     assert lines and "5 connections open in all (the server's cap)" in lines[0]
+
+
+def test_the_last_places_are_kept_for_the_teacher_and_bots_with_games(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0)  # the game in play outlasts the test
+    playing = [add_member(db, name) for name in ("alpha", "beta")]
+    idle = add_member(db, "gamma")
+    total, reserve = 40, 10
+    limits = SocketLimits(header_timeout=GUARD, total=total, reserve=reserve)
+    with league_app(db, limits) as (app, host, port), ExitStack() as stack:
+        guard = app.state.connections
+        url = f"ws://{host}:{port}{CONNECT_PATH}"
+
+        def bot(token: str) -> Any:
+            return connect(
+                url, additional_headers={"Authorization": f"Bearer {token}"}, open_timeout=GUARD
+            )
+
+        stack.enter_context(bot(playing[1]))
+        with bot(playing[0]) as alpha:
+            seen: list[str] = []
+            while not any('"game_start"' in m for m in seen):  # the ladder pairs the two
+                seen.append(str(alpha.recv(timeout=GUARD)))
+        # alpha left: its game goes on while it is away
+
+        # one address (a class) holds connections up to the reserve
+        crowd = [stack.enter_context(from_address((host, port), "127.0.0.1"))]
+        while guard.count < total - reserve:
+            crowd.append(stack.enter_context(from_address((host, port), "127.0.0.1")))
+            assert get(crowd[-1]) == b"HTTP/1.1 200 OK"
+        with from_address((host, port), "127.0.0.1") as one_more:
+            status, body = answer(one_more, "/api/league")
+            assert status == b"HTTP/1.1 503 Service Unavailable", status
+            assert b"kept for the teacher" in body
+            assert closed(one_more)  # its place is freed at once
+        with from_address((host, port), "127.0.0.1") as teacher:
+            assert get(teacher, "/teacher") == b"HTTP/1.1 200 OK"
+            assert get(teacher, "/api/league/admin/overview", ADMIN) == b"HTTP/1.1 200 OK"
+        with bot(playing[0]) as back:  # alpha comes back to its game
+            assert '"welcome"' in str(back.recv(timeout=GUARD))
+        with pytest.raises(InvalidStatus) as refused:
+            bot(idle).close()
+        assert refused.value.response.status_code == 503
+
+        churned = 0
+        for _ in range(200):  # reconnect churn: never past the cap, the server answers
+            with from_address((host, port), "127.0.0.1") as sock:
+                status = get(sock)
+            assert status in (b"HTTP/1.1 503 Service Unavailable", b"")
+            assert guard.count <= total
+            churned += 1
+        assert churned == 200
+        for sock in crowd[-reserve:]:
+            sock.close()
+            crowd.remove(sock)
+        wait_until(lambda: not guard.pressed(), what="the crowd's places to be freed")
+        with from_address((host, port), "127.0.0.2") as later:
+            assert get(later) == b"HTTP/1.1 200 OK"  # served again once places are free
+
+
+def test_the_default_cap_stays_below_the_open_file_limit(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    with league_app(db, SocketLimits()) as (app, _, _):
+        guard = app.state.connections
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        assert guard.total <= soft - RESERVED_FILES
+        assert 0 < guard.reserve < guard.total

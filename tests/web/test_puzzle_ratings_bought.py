@@ -123,7 +123,7 @@ def test_a_long_lived_player_is_rated(db: Path) -> None:
 def test_giving_up_in_one_browser_then_solving_in_another_does_not_count(db: Path) -> None:
     """The attack replayed: a throwaway browser gives up to see each puzzle's solution,
     the main (long-lived) one solves it; the main player's rating stays. A player at
-    another address who solves it is rated."""
+    another address who solves a puzzle nobody gave away is rated."""
     app = create_app(db, puzzles=lambda: PUZZLES)
     with (
         TestClient(app),
@@ -132,7 +132,7 @@ def test_giving_up_in_one_browser_then_solving_in_another_does_not_count(db: Pat
         browser(app, AWAY, age=30 * DAY) as elsewhere,
     ):
         start = main.get(f"/api/puzzles/{PUZZLES[0].id}").json()["player"]
-        for puzzle in PUZZLES:
+        for puzzle in PUZZLES[1:]:
             shown = throwaway.post(f"/api/puzzles/{puzzle.id}/solution")
             assert shown.status_code == 200 and shown.json()["solution"] == list(puzzle.solution)
             solved = attempt(main, puzzle, list(puzzle.solution))
@@ -147,6 +147,40 @@ def test_giving_up_in_one_browser_then_solving_in_another_does_not_count(db: Pat
             assert hinted.status_code == 200
             late = attempt(second, PUZZLES[1], list(PUZZLES[1].solution))
             assert late["ratings"]["unrated"] == "shown_here"
+
+
+def test_giving_up_on_one_address_then_solving_on_another_does_not_count(db: Path) -> None:
+    """The attack across addresses: a throwaway browser elsewhere (another network)
+    gives up, or takes a hint, to see each puzzle's line; the main long-lived browser
+    at home solves it. No request links the two, so the rule is the puzzle's: while
+    another browser was shown its line lately, a first attempt is not rated
+    (``shown_elsewhere``). The browser that gave up is not barred from its own retry
+    as practice, and a puzzle nobody gave away still rates the main browser."""
+    app = create_app(db, puzzles=lambda: PUZZLES)
+    with (
+        TestClient(app),
+        browser(app, HOME, age=30 * DAY) as main,
+        browser(app, AWAY, age=30 * DAY) as throwaway,
+    ):
+        start = main.get(f"/api/puzzles/{PUZZLES[0].id}").json()
+        given, hinted, untouched = PUZZLES[0], PUZZLES[1], PUZZLES[2]
+        shown = throwaway.post(f"/api/puzzles/{given.id}/solution")
+        assert shown.status_code == 200 and shown.json()["solution"] == list(given.solution)
+        hint = throwaway.post(f"/api/puzzles/{hinted.id}/hint", json={"moves": [], "level": 2})
+        assert hint.status_code == 200 and hint.json()["move"] == hinted.solution[0]
+        for puzzle in (given, hinted):
+            before = rating(main, puzzle)
+            solved = attempt(main, puzzle, list(puzzle.solution))
+            assert solved["outcome"] == "solved" and solved["ratings"]["rated"] is False
+            assert solved["ratings"]["unrated"] == "shown_elsewhere", solved
+            assert rating(main, puzzle) == before
+        after = main.get(f"/api/puzzles/{PUZZLES[0].id}").json()
+        assert after["player"] == start["player"]
+        assert after["player_puzzles"] == start["player_puzzles"] == 0
+        again = attempt(throwaway, given, list(given.solution))  # its own retry: practice
+        assert again["ratings"]["unrated"] == "tried"
+        honest = attempt(main, untouched, list(untouched.solution))
+        assert honest["ratings"]["rated"] is True
 
 
 def test_a_puzzles_rating_moves_a_bounded_number_of_times_an_hour(db: Path) -> None:

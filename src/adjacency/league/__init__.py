@@ -2,7 +2,8 @@
 
 ``adjacency league serve`` runs the server (:mod:`.server`; the app, :mod:`.app`, with
 one router per concern in :mod:`.routers`, who may call what in :mod:`.auth`, the caps
-in :mod:`.limits` and the bodies in :mod:`.models`): a SQLite store (:mod:`.store`) of
+in :mod:`.limits`, the last connection places kept for the teacher in :mod:`.reserve`
+and the bodies in :mod:`.models`): a SQLite store (:mod:`.store`) of
 a league whose settings are fixed at creation (:mod:`.settings`); the hall
 (:mod:`.hall`: connections, presence, the scheduler) over the games in play
 (:mod:`.games`, :mod:`.live`, :mod:`.outbox`); who plays whom (:mod:`.pairing`, pure

@@ -37,6 +37,7 @@ from .cache import SharedAnswer
 from .hall import TICK, Hall
 from .house import HousePlayers
 from .limits import LeagueLimits
+from .reserve import KeepRoom
 from .routers import (
     admin,
     challenges,
@@ -136,6 +137,7 @@ def create_app(
     uploads = [(path, MAX_UPLOAD) for path in submissions.UPLOAD_PATHS]
     app.add_middleware(BodyLimit, limit=8192, larger=uploads)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
+    app.add_middleware(KeepRoom, league=app)  # outermost: a refusal costs no other work
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
     for module in (public, people, challenges, admin, events, teacher, roster, submissions):

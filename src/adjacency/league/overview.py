@@ -6,6 +6,8 @@ member with whether each person is established (a few rows each) cost 0.9 s for
 file has changed since (:meth:`~.database.LeagueDb.version`: a write of the server or
 of a ``league`` command beside it), keeps each member's JSON text, and answers a poll
 by joining those texts with each member's online flag: no query, no object per member.
+A poll asks for one page of them (:data:`PAGE` by default, :data:`MOST` at most), so a
+league of 25,000 members answers a poll with a page, not a 1.6 MB list.
 """
 
 from __future__ import annotations
@@ -13,6 +15,11 @@ from __future__ import annotations
 import json
 
 from .store import LeagueStore
+
+PAGE = 200
+"""Members (and events) an overview lists by default: a class and its teams fit."""
+MOST = 1000
+"""The most members (or events) one page of the overview may list."""
 
 COMPACT = (",", ":")
 """JSON without spaces (1.5 MB for 25,000 members rather than 1.8)."""
@@ -51,10 +58,20 @@ class MemberRows:
             rows.append((member.id, offline, online))
         self._version, self._rows, self._names = version, rows, names
 
-    def json(self, store: LeagueStore, online: set[int]) -> str:
-        """The members' JSON array, ``online`` (member ids) marked so."""
+    def json(
+        self, store: LeagueStore, online: set[int], offset: int = 0, limit: int | None = None
+    ) -> str:
+        """The members' JSON array from the ``offset``-th, at most ``limit`` of them (all
+        without), ``online`` (member ids) marked so."""
         self._read(store)
-        return "[" + ",".join(on if i in online else off for i, off, on in self._rows) + "]"
+        end = None if limit is None else offset + limit
+        rows = self._rows[offset:end]
+        return "[" + ",".join(on if i in online else off for i, off, on in rows) + "]"
+
+    def total(self, store: LeagueStore) -> int:
+        """How many members the overview lists over all its pages."""
+        self._read(store)
+        return len(self._rows)
 
     def names(self, store: LeagueStore) -> dict[int, str]:
         """Every member's name by id."""

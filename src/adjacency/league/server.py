@@ -133,7 +133,7 @@ def serve(
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
         # header and handshake deadlines, sockets per address, trusted proxies
-        **socket_options(sockets, forwarded_allow_ips),
+        **socket_options(sockets, forwarded_allow_ips, app),
     )
     hall = app.state.hall
 

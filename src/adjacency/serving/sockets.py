@@ -21,8 +21,14 @@ Contract (:class:`SocketLimits`, applied by :func:`socket_options`, which both
 * an address may hold :attr:`~SocketLimits.per_address` connections at once, and the
   server :attr:`~SocketLimits.total` (by default what the process's open-file limit
   leaves after a reserve for its database, logs and workers, :func:`total_cap`); a
-  further one is closed as soon as it opens (before any byte is read), and logged (a
-  bounded number of lines a minute).
+  further one is answered at once, before any byte is read, with a clear refusal (an
+  HTTP 503, or 429 for the address's cap, saying which, ``Connection: close``) and
+  closed, and logged (a bounded number of lines a minute);
+* the last :attr:`~SocketLimits.reserve` places under the global cap are kept for the
+  clients an application names (:meth:`ConnectionGuard.pressed` says when they are in
+  use; the league keeps them for its teacher and for the bots with games, refusing
+  anyone else with a 503 that closes the connection): many clients reconnecting at
+  once neither reach the open-file limit nor lock the teacher out.
 
 The per-address cap is sized for a class behind one address (a school's network behind
 one NAT): thirty bots and thirty watching browsers, each browser holding a few
@@ -42,6 +48,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import resource
 import time
@@ -69,6 +76,9 @@ class SocketLimits:
     thirty bots and thirty browsers of up to six connections each)."""
     total: int | None = None
     """Connections the server holds open at once; ``None``: :func:`total_cap`."""
+    reserve: int | None = None
+    """The last places under :attr:`total` that the application keeps for the clients
+    it names (:meth:`ConnectionGuard.pressed`); ``None``: an eighth of the total."""
 
 
 RESERVED_FILES = 128
@@ -108,6 +118,10 @@ class ConnectionGuard:
         shares its address, so the cap does not apply to them."""
         self.total = total_cap() if limits.total is None else limits.total
         """The global cap in force (:attr:`SocketLimits.total`, or :func:`total_cap`)."""
+        self.reserve = self.total // 8 if limits.reserve is None else limits.reserve
+        """The places kept for the clients the application names (:meth:`pressed`)."""
+        self.refusal = b""
+        """The answer written to the latest connection :meth:`admit` refused."""
         self.open: dict[str, int] = {}
         self.count = 0
         """Connections open now (every address, trusted proxies included)."""
@@ -122,16 +136,32 @@ class ConnectionGuard:
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         if self.count >= self.total:
             self._refuse(address, f"{self.count} connections open in all (the server's cap)")
+            self.refusal = refusal(
+                503,
+                f"the server holds {self.count} connections, as many as it may; "
+                "try again in a few seconds",
+            )
             return False
         proxied = address in self.proxies or "*" in self.proxies
         if not proxied and self.open.get(address, 0) >= self.limits.per_address:
             self._refuse(address, f"{self.limits.per_address} connections open from that address")
+            self.refusal = refusal(
+                429,
+                f"your address holds {self.limits.per_address} connections to this server, "
+                "the most one address may; close some or try again shortly",
+            )
             return False
         if not proxied:
             self.open[address] = self.open.get(address, 0) + 1
         self.count += 1
         self._owner[id(transport)] = "" if proxied else address
         return True
+
+    def pressed(self) -> bool:
+        """Whether the reserved places are in use: more than ``total - reserve``
+        connections are open, so the application serves only the clients it keeps them
+        for (the connection asking is counted)."""
+        return self.reserve > 0 and self.count > self.total - self.reserve
 
     def _refuse(self, address: str, why: str) -> None:
         """Log a refused connection: one INFO line every :data:`REFUSALS_LOGGED_EVERY`
@@ -160,6 +190,19 @@ class ConnectionGuard:
             self.open.pop(address, None)
 
 
+def refusal(status: int, detail: str) -> bytes:
+    """A whole HTTP/1.1 answer refusing a connection: ``status`` with a JSON ``detail``,
+    ``Retry-After`` and ``Connection: close`` (a WebSocket client reads it as a refused
+    handshake)."""
+    reason = {429: "Too Many Requests", 503: "Service Unavailable"}[status]
+    body = json.dumps({"detail": detail, "code": "too_many_connections"}).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nretry-after: 5\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
 class QuietRefusals:
     """uvicorn's logger for one WebSocket, without its ERROR line for a handshake that
     was refused with an HTTP answer (401, 403, 429: the application logs those itself,
@@ -185,7 +228,7 @@ class QuietRefusals:
 
 
 def socket_options(
-    limits: SocketLimits | None = None, forwarded_allow_ips: str | None = None
+    limits: SocketLimits | None = None, forwarded_allow_ips: str | None = None, app: Any = None
 ) -> dict[str, Any]:
     """The uvicorn options that apply ``limits`` (defaults: :class:`SocketLimits`):
     ``http`` and ``ws`` protocol classes bound to one fresh :class:`ConnectionGuard`,
@@ -196,9 +239,13 @@ def socket_options(
     none. (uvicorn alone trusts 127.0.0.1, which lets any local user pose as another
     client and spend that client's rate allowance.) The listed addresses (exact
     addresses, or ``*``) are exempt from the per-address cap (a class shares them), not
-    from the global one."""
+    from the global one. ``app`` (an ASGI app with ``state``), when given, learns its
+    guard as ``app.state.connections`` (to keep the reserved places,
+    :meth:`ConnectionGuard.pressed`)."""
     proxies = frozenset(a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip())
     guard = ConnectionGuard(SocketLimits() if limits is None else limits, proxies)
+    if app is not None:
+        app.state.connections = guard
     chosen = guard.limits
 
     class GuardedHTTP(HTTPProtocol):
@@ -209,7 +256,8 @@ def socket_options(
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             if not guard.admit(transport):
-                transport.abort()
+                transport.write(guard.refusal)  # a clear answer, then the socket closes
+                transport.close()
                 return
             self._arm()
 

@@ -25,6 +25,7 @@ from ..serving.middleware import BodyLimit, RequestGuard
 from .limits import Limits, Slots
 from .manager import GameManager
 from .models import MAX_RECORD_CHARS
+from .puzzle_shown import RecentReveals
 from .puzzles import PuzzleSet, PuzzleSource
 from .routers import analysis, events, games, lab, pages, play
 from .routers import puzzles as puzzles_router
@@ -75,6 +76,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.manager = manager
+    app.state.engine = manager.engine  # the CPU budget and fair queue of every search
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
     app.state.stopping = threading.Event()  # set by the server on Ctrl-C: event streams end
@@ -84,6 +86,7 @@ def create_app(
     install_security_headers(app)  # on every response, refusals and errors included
     app.state.analyses = Slots()
     app.state.lab_slots = Slots()
+    app.state.puzzle_shown = RecentReveals(limits.puzzle_reveal_seconds)
     app.state.puzzles = PuzzleSet() if puzzles is None else PuzzleSet(puzzles)
     for module in (pages, games, play, analysis, lab, puzzles_router, events):
         app.include_router(module.router)

@@ -29,6 +29,7 @@ from fastapi import Request
 from ..bots import BotError
 from ..bots.gate import NetworkSpec, admit
 from ..lab import Cancel, LabError
+from ..serving.cpu_budget import CpuBudget
 from .deps import limited_holders
 from .limits import Slots
 
@@ -52,18 +53,25 @@ async def run_lab(request: Request, work: Callable[[Cancel], T]) -> T:
     slots: Slots = request.app.state.lab_slots
     limits = request.app.state.limits
     client = limited_holders(request)
+    engine: CpuBudget = request.app.state.engine
+    engine.check(client, "lab searches")
     slots.take(limits.hints, "lab searches", client, limits.lab_per_client)
+    ticket = engine.enter(client, "lab")
     stopping: threading.Event = request.app.state.stopping
     cancel = Cancel()
     budget = threading.Timer(limits.lab_seconds, cancel.cancel)  # answers what it has then
     budget.daemon = True
 
     def run() -> T:
-        budget.start()
         try:
+            while not ticket.wait(POLL):  # its core, in the fair queue
+                if cancel.cancelled:
+                    break
+            budget.start()
             return work(cancel)
         finally:
             budget.cancel()
+            ticket.done()
             slots.give(client)
 
     task = asyncio.ensure_future(asyncio.to_thread(run))

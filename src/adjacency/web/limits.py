@@ -11,10 +11,12 @@ searches (taken by the analysis router and the lab alike).
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..serving.cpu_budget import CpuBudget
 from ..serving.errors import TooMany
 from .analysis import SOLVE_SECONDS
 from .table_budget import machine_tables_mb
@@ -81,10 +83,31 @@ class Limits:
     """Seconds since the server issued a browser's cookie before its puzzle attempts move
     ratings (a *long-lived* player; a cookie costs nothing, so a fresh one is not
     trusted with the puzzles' ratings; tests turn it to 0)."""
+    puzzle_reveal_seconds: float = 3600.0
+    """Seconds after a give-up or a hint in one browser during which a first attempt of
+    that puzzle in any other browser, wherever, is not rated (:mod:`.puzzle_shown`):
+    giving up in a throwaway browser on another address, then solving in the main
+    one, buys nothing."""
     puzzle_ratings_per_hour: float = 12.0
     """Rating changes one puzzle may take per hour (after a burst of as many): a crowd of
     players, however made, moves a puzzle's rating by at most this many games an hour;
     first attempts beyond it are recorded unrated."""
+    engine_cores: int = field(default_factory=lambda: max(4, 2 * (os.cpu_count() or 1)))
+    """Pieces of engine work (bot moves, analyses, reviews, judgements, hints, lab
+    searches) that search at once (:class:`~adjacency.serving.cpu_budget.CpuBudget`):
+    twice the machine's cores, at least 4 (a search often waits on its page); the
+    others wait, the least-charged visitor's first. An address runs at most half of
+    them at once and a browser a quarter, so a second visitor finds one free."""
+    cpu_window: float = 300.0
+    """The seconds over which engine work is charged to its visitor."""
+    cpu_per_browser: float | None = None
+    """Core-seconds one browser's engine work may take a window; ``None``: half the
+    window (half a core, whatever the machine)."""
+    cpu_per_address: float | None = None
+    """Core-seconds one address's engine work may take a window (a school behind one
+    address: its browsers share it); ``None``: half of the machine's cores over the
+    window. Over either budget a new analysis, hint or lab search is 429 and a bot's
+    move waits behind every other visitor's work (it runs when no one else waits)."""
     limit_loopback: bool = False
     """Whether the rates apply to clients on this machine too (off: the machine's own
     user is not throttled; tests and load runs turn it on)."""
@@ -112,9 +135,12 @@ class BotSlots:
       whether it would run at once.
     """
 
-    def __init__(self, cap: int, share: int | None = None) -> None:
+    def __init__(self, cap: int, share: int | None = None, engine: CpuBudget | None = None) -> None:
         self.cap = cap
         self.share = cap if share is None else share
+        self.engine = engine
+        """The server's CPU budget, in whose fair queue each bot move waits for a core
+        (``None``: the bots search as soon as they hold a slot)."""
         self._holders: set[str] = set()
         self._clients: dict[str, tuple[str, ...]] = {}
         self._held: dict[str, int] = {}
@@ -126,6 +152,11 @@ class BotSlots:
         until :meth:`forget`)."""
         with self._lock:
             self._clients[key] = clients
+
+    def clients_of(self, key: str) -> tuple[str, ...]:
+        """The clients ``key``'s work counts for (what :meth:`assign` kept)."""
+        with self._lock:
+            return self._clients.get(key, ())
 
     def forget(self, key: str) -> None:
         """Drop what :meth:`assign` kept for ``key`` (its game is gone)."""
@@ -193,6 +224,19 @@ class BotSlots:
         """Whether no slot is free."""
         with self._lock:
             return len(self._holders) >= self.cap
+
+
+def cpu_budget(limits: Limits) -> CpuBudget:
+    """The server's CPU budget for ``limits`` (defaults filled in: see :class:`Limits`)."""
+    cores = max(1, limits.engine_cores)
+    per_browser = limits.cpu_per_browser
+    per_address = limits.cpu_per_address
+    return CpuBudget(
+        cores,
+        limits.cpu_window,
+        limits.cpu_window / 2 if per_browser is None else per_browser,
+        limits.cpu_window * cores / 2 if per_address is None else per_address,
+    )
 
 
 def holders(address: str | None, visitor: str | None) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError,
 from . import saving
 from .analysis import check_analysable
 from .hints import HintBots
-from .limits import BotSlots, Limits
+from .limits import BotSlots, Limits, cpu_budget
 from .models import GameSummary, Hint, NewGame, OfferKind
 from .players import Player, player_from_setup
 from .seats import Caller, Seats, new_seats
@@ -24,6 +24,9 @@ from .store import GameStore
 from .table_budget import TableBudget, table_mb
 
 log = logging.getLogger(__name__)
+
+QUEUE_POLL = 0.5
+"""Seconds between two looks of a waiting search at the engine's queue."""
 
 SWAP: tuple[tuple[Color, Color], ...] = (("x", "o"), ("o", "x"))
 
@@ -41,7 +44,12 @@ class GameManager:
         self.store = store
         self.grace = grace
         self.limits = Limits() if limits is None else limits
-        self.slots = BotSlots(self.limits.bot_games, self.limits.bot_games_per_client)
+        self.engine = cpu_budget(self.limits)
+        """Every search's core, charged to its visitor and queued fairly (the bots' moves
+        through :attr:`slots`, the rest through the routes and :meth:`hint`)."""
+        self.slots = BotSlots(
+            self.limits.bot_games, self.limits.bot_games_per_client, engine=self.engine
+        )
         per_client = self.limits.bot_tables_mb_per_client
         self.tables = TableBudget(
             self.limits.bot_tables_mb,
@@ -333,13 +341,16 @@ class GameManager:
                     out.append(_damaged_summary(stored.id, stored.updated))
         return out
 
-    def hint(self, game_id: str, caller: Caller) -> Hint:
+    def hint(self, game_id: str, caller: Caller, clients: tuple[str, ...] = ()) -> Hint:
         """A hint for the person to move in ``game_id``, from the shared hint bots.
 
         At most ``limits.hints`` hints run at once, ``limits.hints_per_game`` per
         game; beyond that :class:`TooMany` (429), so no request queues for a thread.
+        Its search is charged to ``clients`` (:attr:`engine`: 429 once they used their
+        budget) and waits for its core in the fair queue.
         """
         session = self.get(game_id)
+        self.engine.check(clients, "hints")
         with self._lock:
             if self._hinting.get(game_id, 0) >= self.limits.hints_per_game:
                 raise TooMany(
@@ -351,9 +362,13 @@ class GameManager:
                     code="server_busy",
                 )
             self._hinting[game_id] = self._hinting.get(game_id, 0) + 1
+        ticket = self.engine.enter(clients, "hint")
         try:
+            while not ticket.wait(QUEUE_POLL):
+                pass
             return session.playback.hint(self.hints, caller)
         finally:
+            ticket.done()
             with self._lock:
                 self._hinting[game_id] -= 1
                 if not self._hinting[game_id]:

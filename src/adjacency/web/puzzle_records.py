@@ -77,10 +77,11 @@ CREATE TABLE puzzle_reveals (
 :func:`~adjacency.serving.addresses.address_key`), and when first: a later first
 attempt of another browser of that address is not rated."""
 
-UNRATED = ("tried", "new_player", "shown_here", "puzzle_busy")
+UNRATED = ("tried", "new_player", "shown_here", "shown_elsewhere", "puzzle_busy")
 """Why an attempt moved no rating: a later attempt of the puzzle (practice), a player
-not long-lived yet, the solution shown at this address before, the puzzle's ratings
-changed too often lately."""
+not long-lived yet, the solution shown at this address before, the solution shown to
+another browser lately (:mod:`.puzzle_shown`), the puzzle's ratings changed too often
+lately."""
 
 
 def initial_rating(puzzle: Puzzle) -> Glicko:
@@ -144,14 +145,16 @@ class PuzzleRecords:
         *,
         reveals: bool = False,
         eligible: bool = True,
+        elsewhere: bool = False,
         allow: Callable[[], bool] = lambda: True,
     ) -> Rated:
         """Record an attempt's result. The player's first attempt of ``puzzle`` is rated
         (both ratings updated against each other's from before, as one game) when the
         player is ``eligible`` (long-lived), the solution was not shown at ``address``
-        (an address key; ``None``: a trusted caller, not checked) before, and
-        ``allow()`` (the puzzle's rate of rating changes, asked only then) says yes;
-        otherwise it is recorded unrated with the reason. A later one only notes the
+        (an address key; ``None``: a trusted caller, not checked) before, nor lately to
+        another browser anywhere (``elsewhere``, :mod:`.puzzle_shown`), and ``allow()``
+        (the puzzle's rate of rating changes, asked only then) says yes; otherwise it
+        is recorded unrated with the reason. A later one only notes the
         time (and a solve). ``reveals``: the answer shows the solution or a hint, so it
         is noted as shown at ``address``."""
         now = time.time()
@@ -188,6 +191,7 @@ class PuzzleRecords:
             unrated = (
                 "new_player" if not eligible
                 else "shown_here" if shown
+                else "shown_elsewhere" if elsewhere
                 else "puzzle_busy" if not allow()
                 else None
             )  # fmt: skip

@@ -25,6 +25,8 @@ Contract of :class:`BotTurns`:
   worker runs only while it holds a slot: :meth:`BotTurns.ensure` without a
   free slot leaves the bot waiting, and it starts when a slot frees. The slot
   is given back when the worker ends or the game is closed.
+* Each move's search waits for a core in the slots' CPU budget (its fair queue,
+  :mod:`adjacency.serving.cpu_budget`), charged to the game's clients.
 """
 
 from __future__ import annotations
@@ -35,18 +37,24 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..bots import Bot, BotFailure, Limit, Thinking
+from ..bots import Bot, BotError, BotFailure, Limit, Thinking
 from ..bots.gate import admit
 from ..bots.gate import build as build_bot
+from ..bots.registry import option_values, parse_spec
 from ..core import Color, Position
 from ..core.details import Detail
 from ..core.game import Termination
+from ..serving.cpu_budget import Ticket
 from ..serving.details import ended
 from .levels import is_baseline
 from .limits import BotSlots
 from .view import Evaluation
 
 log = logging.getLogger(__name__)
+
+QUEUE_POLL = 0.5
+"""Seconds between two looks of a bot waiting for a core at the engine's queue (and at
+its game: a game closed meanwhile leaves the queue)."""
 
 ThinkingNow = tuple[Color, float, Thinking | None, Bot]
 """The bot thinking now: its colour, when it started (monotonic), its latest report, the bot."""
@@ -197,14 +205,37 @@ class BotTurns:
                 if stale:
                     close_bots([bot])
                 continue  # re-check the state, which may have changed meanwhile
-            with self._lock:
-                now = host.bot_turn()
-                if generation != self._generation or not same_turn(now, turn):
-                    continue
-                self.thinking = (turn.color, time.monotonic(), None, bot)
-                host.bot_thinking(None)
-            self._think(bot, turn, generation)
+            ticket = self._queue(turn, generation)
+            if ticket is False:
+                continue  # the game moved on while the bot waited for a core
+            try:
+                with self._lock:
+                    now = host.bot_turn()
+                    if generation != self._generation or not same_turn(now, turn):
+                        continue
+                    self.thinking = (turn.color, time.monotonic(), None, bot)
+                    host.bot_thinking(None)
+                self._think(bot, turn, generation)
+            finally:
+                if isinstance(ticket, Ticket):
+                    ticket.done()  # charged to the game's visitor: its share of the core
         close_bots(released)
+
+    def _queue(self, turn: BotTurn, generation: int) -> Ticket | bool | None:
+        """Wait for a core in the server's fair queue (:attr:`BotSlots.engine`): the
+        ticket once granted, ``None`` without a queue, ``False`` if the game moved on
+        (closed, cancelled) while waiting."""
+        engine = None if self._slots is None else self._slots.engine
+        if engine is None:
+            return None
+        clients = self._slots.clients_of(self._host.id) if self._slots is not None else ()
+        ticket = engine.enter(clients, f"bot {self._host.id}", search_threads(turn.spec))
+        while not ticket.wait(QUEUE_POLL):
+            with self._lock:
+                if self.closed or generation != self._generation:
+                    ticket.done()
+                    return False
+        return ticket
 
     def _build(self, turn: BotTurn) -> Bot | None:
         """A new bot for ``turn`` (its spec through the network gate, as every bot a page
@@ -266,6 +297,14 @@ class BotTurns:
             if report is not None and report.score is not None and not is_baseline(bot.spec):
                 value = report.score if turn.color == "x" else -report.score
             host.bot_moved(turn.color, move, seconds, (value, report.depth if report else None))
+
+
+def search_threads(spec: str) -> int:
+    """The threads a bot of ``spec`` searches with (its ``threads`` option; 1 without)."""
+    try:
+        return int(option_values(parse_spec(spec)).get("threads", 1))
+    except (BotError, TypeError, ValueError):
+        return 1
 
 
 def same_turn(now: BotTurn | None, before: BotTurn) -> bool:

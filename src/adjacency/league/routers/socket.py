@@ -48,6 +48,7 @@ from ..hall import Hall
 from ..limits import LeagueLimits, throttled
 from ..outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
 from ..paths import CONNECT_PATH as CONNECT_PATH  # where the client connects
+from ..reserve import BUSY, keeps_room_for, pressed
 from ..store import LeagueStore, Member, token_hash
 from . import PROTOCOL_VERSION
 
@@ -129,6 +130,9 @@ async def connect(ws: WebSocket) -> None:
         return
     if limited and not rates.allow(f"member:{member.id}", "connect", limits.connects_per_token):
         await _deny(ws, 429, "this bot reconnects too often: back off and retry")
+        return
+    if pressed(app) and not keeps_room_for(hall, member):
+        await _deny(ws, 503, BUSY)
         return
     await ws.accept()
     assert token is not None  # the member was found by it

@@ -22,7 +22,7 @@ import json
 import zipfile
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
@@ -32,7 +32,7 @@ from ..auth import require_admin
 from ..deps import hall_of, member_named, store_of
 from ..event_pairing import FORMATS
 from ..models import ERRORS
-from ..overview import COMPACT, MemberRows
+from ..overview import COMPACT, MOST, PAGE, MemberRows
 from ..settings import MAX_PACE, parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
@@ -142,8 +142,13 @@ class Overview(BaseModel):
     the events (newest first), the formats offered and the league's clock (the clock of
     every game of the league, but those of an event with its own)."""
 
-    members: list[TeacherMember]
-    events: list[TeacherEvent]
+    members: list[TeacherMember] = Field(description="one page of them (``offset``, ``limit``)")
+    total: int = Field(description="members listed over all pages")
+    offset: int = Field(description="the first member of this page (0: the first)")
+    limit: int = Field(description="the most members (and events) a page lists")
+    events: list[TeacherEvent] = Field(description="one page of them (``events_offset``)")
+    events_total: int = Field(description="events listed over all pages")
+    events_offset: int = Field(description="the first event of this page (0: the newest)")
     formats: list[str]
     base: float = Field(description="the league's clock: seconds each")
     increment: float = Field(description="the league's clock: seconds added per move")
@@ -162,15 +167,17 @@ class EventPaused(EventDone):
     paused: bool = Field(description="whether it is paused now")
 
 
-def _overview(store: LeagueStore, online: set[int], members: MemberRows) -> Response:
-    """The :class:`Overview` of the league in ``store`` as JSON: the members' part kept
-    by ``members`` between polls (read again only when the file changed), the rest
-    (a few events, the settings) read each time."""
+def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: Page) -> Response:
+    """The :class:`Overview` of the league in ``store`` as JSON, one ``page`` of its
+    members and of its events: the members' part kept by ``members`` between polls
+    (read again only when the file changed), the rest (a page of events, the settings)
+    read each time."""
     settings = store.settings()
     names = members.names(store)
     events = store.events
     listed = []
-    for event in events.events():
+    every = events.events()
+    for event in every[page.events_offset : page.events_offset + page.limit]:
         withdrawn = events.withdrawn(event.id)
         listed.append(
             {
@@ -195,25 +202,45 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows) -> Resp
             }
         )
     rest = {
+        "total": members.total(store),
+        "offset": page.offset,
+        "limit": page.limit,
         "events": listed,
+        "events_total": len(every),
+        "events_offset": page.events_offset,
         "formats": list(FORMATS),
         "base": settings.base,
         "increment": settings.increment,
     }
     body = (
-        '{"members":' + members.json(store, online) + "," + json.dumps(rest, separators=COMPACT)[1:]
+        '{"members":'
+        + members.json(store, online, page.offset, page.limit)
+        + ","
+        + json.dumps(rest, separators=COMPACT)[1:]
     )
     return Response(body, media_type="application/json")
 
 
+class Page(BaseModel):
+    """Which page of the overview: ``limit`` members from the ``offset``-th (in the
+    order of joining) and as many events from the ``events_offset``-th (newest first)."""
+
+    model_config = {"extra": "forbid"}
+    offset: int = Field(default=0, ge=0, le=2**31)
+    limit: int = Field(default=PAGE, ge=1, le=MOST)
+    events_offset: int = Field(default=0, ge=0, le=2**31)
+
+
 @router.get("/admin/overview", response_model=Overview, dependencies=ADMIN)
-async def overview(request: Request) -> Response:
-    """The league as the teacher's page shows it (:class:`Overview`); its member list
-    costs a query per member only when the league changed since the last poll."""
+async def overview(request: Request, page: Annotated[Page, Query()]) -> Response:
+    """The league as the teacher's page shows it (:class:`Overview`), a page at a time
+    (a league of many members or events answers each poll with one page, :data:`PAGE`
+    by default); its member list costs a query per member only when the league changed
+    since the last poll."""
     rows: MemberRows | None = getattr(request.app.state, "teacher_members", None)
     if rows is None:
         rows = request.app.state.teacher_members = MemberRows()
-    return _overview(store_of(request), hall_of(request).online(), rows)
+    return _overview(store_of(request), hall_of(request).online(), rows, page)
 
 
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)

@@ -232,11 +232,25 @@ function renderEvents(events) {
   draw("event-list", events, () => (events.length ? events.map(eventItem) : [el("li", {}, t("teacher.none"))]));
 }
 
+let memberOffset = 0; // the first member of the page shown (the overview is paged)
+
+function renderPages(data) {
+  const many = data.total > data.limit;
+  $("members-pages").hidden = !many;
+  if (!many) return;
+  const last = Math.min(data.offset + data.members.length, data.total);
+  $("members-shown").textContent = t("teacher.page.shown", { from: data.offset + 1, to: last, total: data.total });
+  $("members-previous").disabled = data.offset === 0;
+  $("members-next").disabled = last >= data.total;
+  $("members-previous").onclick = () => { memberOffset = Math.max(0, data.offset - data.limit); refresh(); };
+  $("members-next").onclick = () => { memberOffset = data.offset + data.limit; refresh(); };
+}
+
 async function refresh() {
   if (!memory || document.hidden) return;
   let data;
   try {
-    data = await admin("/overview");
+    data = await admin(`/overview?offset=${memberOffset}`);
   } catch (error) {
     say(t("teacher.failed", { error: error.message }));
     if (error.status === 401 || error.status === 403) signOut();
@@ -253,6 +267,7 @@ async function refresh() {
   renderWaiting(data.members);
   renderMembers(data.members.filter((m) => !m.waiting));
   renderChecklist(data.members);
+  renderPages(data);
   renderEvents(data.events);
 }
 

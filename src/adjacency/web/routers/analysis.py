@@ -21,8 +21,10 @@ from fastapi.responses import StreamingResponse
 from ...core import InvalidPositionError, Position, board
 from ...core.game import Game
 from ...core.record import Node, game_to_text, main_line, record_from_text
+from ...serving.cpu_budget import CpuBudget
 from ...serving.errors import WebError, quote
 from ..analysis import (
+    THREADS,
     Emit,
     Stopper,
     Unanalysable,
@@ -52,6 +54,10 @@ from ..models import (
 from . import ERRORS
 
 router = APIRouter(tags=["analysis"], responses=ERRORS)
+
+QUEUE_POLL = 0.25
+"""Seconds between two looks of a waiting analysis at the engine's queue (and at its
+page: a stream closed while it waits leaves the queue)."""
 
 STREAM: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {}}}}
 
@@ -104,7 +110,10 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
     slots: Slots = request.app.state.analyses
     limits = request.app.state.limits
     client = limited_holders(request)
+    engine: CpuBudget = request.app.state.engine
+    engine.check(client, "analyses")
     slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
+    ticket = engine.enter(client, "analysis", THREADS)
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     stopper = Stopper()
@@ -116,10 +125,14 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
 
     def run() -> None:
         try:
+            while not ticket.wait(QUEUE_POLL):  # its core, in the fair queue
+                if stopper.stopped:
+                    return
             work(emit, stopper)
         except Exception as exc:  # an engine failure ends the stream with a message
             emit("failed", {"detail": f"{type(exc).__name__}: {str(exc)[:200]}"})
         finally:
+            ticket.done()
             slots.give(client)
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(queue.put_nowait, None)
@@ -296,9 +309,15 @@ async def judge_move(
     slots: Slots = request.app.state.analyses
     limits = request.app.state.limits
     client = limited_holders(request)
+    engine: CpuBudget = request.app.state.engine
+    engine.check(client, "analyses")
     slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
+    ticket = engine.enter(client, "judgement")
     try:
+        while not await asyncio.to_thread(ticket.wait, QUEUE_POLL):
+            pass
         found = await asyncio.to_thread(judge, positions[body.ply], body.ply, body.move)
     finally:
+        ticket.done()
         slots.give(client)
     return Judgement.model_validate(found)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
-from ..deps import Client, Manager, rate_limited
+from ..deps import Client, Manager, limited_holders, rate_limited
 from ..models import (
     AnswerRequest,
     ControlRequest,
@@ -81,9 +81,10 @@ def abort(
 
 
 @router.post("/api/games/{game_id}/hint", response_model=Hint)
-def hint(game_id: str, manager: Manager, caller: Client) -> Hint:
-    """The strongest available bot's suggestion for the person to move (takes up to 3 s)."""
-    return manager.hint(game_id, caller)
+def hint(game_id: str, request: Request, manager: Manager, caller: Client) -> Hint:
+    """The strongest available bot's suggestion for the person to move (takes up to 3 s;
+    charged to the caller's CPU budget, 429 once that is used)."""
+    return manager.hint(game_id, caller, limited_holders(request))
 
 
 @router.post("/api/games/{game_id}/move-now", response_model=GameState)

@@ -5,7 +5,9 @@ giving up, with the player's and the puzzle's Glicko-2 ratings (:mod:`..puzzles`
 The player is the browser's client cookie (its key, as for seats). A first attempt moves
 the ratings only for a long-lived player (the server signed the cookie at least
 ``puzzle_player_age`` seconds ago, :mod:`..cookies`), when the solution was not shown at
-the player's address before (a give-up, a hint or a solve there), and within the
+the player's address before (a give-up, a hint or a solve there), nor to another
+browser anywhere within the last ``puzzle_reveal_seconds`` (a give-up or a hint,
+:mod:`..puzzle_shown`), and within the
 puzzle's ``puzzle_ratings_per_hour`` (:func:`_record`). The solution stays
 on the server until the puzzle is solved or given up; an attempt sends the line played
 so far and gets the verdict on its last move: the opponent's reply after a correct
@@ -33,6 +35,7 @@ from ...serving.models import ErrorMessage
 from ..deps import Client, client_cookie, limited_client, rate_limited
 from ..limits import Limits
 from ..puzzle_records import Rated
+from ..puzzle_shown import RecentReveals
 from ..puzzles import PuzzleNotFound, PuzzleSet, check_line, hint_region
 from ..seats import Caller
 from ..store import GameStore
@@ -87,10 +90,13 @@ class RatingChange(BaseModel):
     and ``unrated`` says why."""
 
     rated: bool
-    unrated: Literal["tried", "new_player", "shown_here", "puzzle_busy"] | None = Field(
+    unrated: (
+        Literal["tried", "new_player", "shown_here", "shown_elsewhere", "puzzle_busy"] | None
+    ) = Field(
         default=None,
         description="why no rating moved: a later attempt, a player whose cookie is too "
-        "new, the solution shown at this address before, the puzzle rated too often lately",
+        "new, the solution shown at this address before, the solution shown to another "
+        "browser lately (a give-up or a hint, anywhere), the puzzle rated too often lately",
     )
     win: bool | None = Field(description="the first attempt's result for the player")
     player_before: RatingInfo
@@ -197,13 +203,26 @@ def _change(rated: Rated) -> RatingChange:
     )
 
 
-def _record(request: Request, caller: Caller, puzzle: Puzzle, win: bool, reveals: bool) -> Rated:
+def _record(
+    request: Request,
+    caller: Caller,
+    puzzle: Puzzle,
+    win: bool,
+    reveals: bool,
+    gives_away: bool = False,
+) -> Rated:
     """Record an attempt's end (:meth:`~..puzzle_records.PuzzleRecords.record`): the
     player long-lived or not (``puzzle_player_age``), the address's key, whether the
-    answer shows the solution or a hint, and the puzzle's own rate of rating changes
+    answer shows the solution or a hint, whether another browser was shown it lately
+    (:mod:`..puzzle_shown`; ``gives_away``: this answer gives the line or a hint away
+    without a solve, so it is noted there), and the puzzle's own rate of rating changes
     (``puzzle_ratings_per_hour``, spent only by a change). The machine's own user is
     trusted as by every limit of the app (unless ``limit_loopback``)."""
     limits: Limits = request.app.state.limits
+    shown: RecentReveals = request.app.state.puzzle_shown
+    elsewhere = shown.shown_to_other(puzzle.id, caller.client)
+    if gives_away:
+        shown.note(puzzle.id, caller.client)
     client = limited_client(request)
     if client is None:
         return _store(request).puzzles.record(caller.client, puzzle, win)
@@ -223,6 +242,7 @@ def _record(request: Request, caller: Caller, puzzle: Puzzle, win: bool, reveals
         address_key(client),
         reveals=reveals,
         eligible=eligible,
+        elsewhere=elsewhere,
         allow=allow,
     )
 
@@ -317,7 +337,7 @@ def hint(puzzle_id: str, body: HintRequest, request: Request, caller: Client) ->
             params={"most": len(solution)},
         )
     move = solution[len(played)]
-    rated = _record(request, caller, puzzle, False, reveals=True)
+    rated = _record(request, caller, puzzle, False, reveals=True, gives_away=True)
     return HintAnswer(
         region=hint_region(puzzle, move),
         move=move if body.level == 2 else None,
@@ -330,7 +350,7 @@ def give_up(puzzle_id: str, request: Request, caller: Client) -> Solution:
     """Give up: the puzzle's line and themes. Counted as a failed attempt (rated if the
     first)."""
     puzzle = _puzzles(request).get(puzzle_id)
-    rated = _record(request, caller, puzzle, False, reveals=True)
+    rated = _record(request, caller, puzzle, False, reveals=True, gives_away=True)
     return Solution(
         solution=list(puzzle.solution),
         themes=list(puzzle.themes),

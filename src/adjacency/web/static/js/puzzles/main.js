@@ -114,6 +114,7 @@ const UNRATED = {
   tried: "puzzle.unrated",
   new_player: "puzzle.unrated_new_player",
   shown_here: "puzzle.unrated_shown_here",
+  shown_elsewhere: "puzzle.unrated_shown_elsewhere",
   puzzle_busy: "puzzle.unrated_puzzle_busy",
 };
 
