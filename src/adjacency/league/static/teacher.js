@@ -9,7 +9,8 @@
 // POST .../members/NAME/submissions, as the team's own page sends it) and follow the
 // chosen team's versions (number, time, file, content hash, status; the server's account,
 // the compiler's words as they are, opened on request), asked again every 3 s while one
-// waits to be built or checked.
+// waits to be built or checked. The server's log: its last lines, newest first, filtered
+// by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
@@ -289,6 +290,7 @@ async function refresh() {
   renderEvents(data.events);
   renderCodeTeams(data.members);
   if (codeTeam && (codeWaiting || codeShown !== codeTeam)) await loadVersions();
+  await loadLog();
 }
 
 function signOut() {
@@ -576,6 +578,36 @@ $("code-form").addEventListener("submit", async (event) => {
   codeTeam = name;
   await loadVersions();
 });
+
+// The server's log as the filter asks, newest first; a failure is said on the status line.
+let logAsked = 0; // the last request's number: an older answer is not drawn over a newer
+async function loadLog() {
+  const query = new URLSearchParams({ level: $("log-level").value, text: $("log-text").value.trim() });
+  const mine = ++logAsked;
+  let answer;
+  try {
+    answer = await admin(`/log?${query}`);
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+    return;
+  }
+  if (mine !== logAsked) return;
+  const lines = answer.lines.slice().reverse();
+  draw("log-lines", lines.map((l) => l.number), () => (lines.length ? lines.map((l) => el("li",
+    { class: `log-${l.level.toLowerCase()}`, "data-number": String(l.number) },
+    el("time", { datetime: new Date(l.time * 1000).toISOString() }, clockTime(l.time)), " ",
+    el("span", { class: "level" }, l.level), " ", el("span", { class: "message" }, l.message)))
+    : [el("li", {}, t("teacher.log.none"))]));
+}
+
+// A log line's time of day, to the second, in the page's language.
+function clockTime(seconds) {
+  return new Date(seconds * 1000).toLocaleTimeString(document.documentElement.lang, { hour12: false });
+}
+
+$("log-form").addEventListener("submit", (event) => { event.preventDefault(); loadLog(); });
+$("log-text").addEventListener("input", () => loadLog());
+$("log-level").addEventListener("change", () => loadLog());
 
 refresh();
 setInterval(refresh, 3000);
