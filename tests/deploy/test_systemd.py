@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import resource
 import shlex
 import shutil
 import sqlite3
@@ -105,3 +106,89 @@ def test_the_nightly_backup_command_backs_the_league_up(tmp_path: Path) -> None:
     cleanup = [a.replace("/var/lib/adjacency/backups", str(state / "backups")) for a in cleanup]
     assert subprocess.run(cleanup, timeout=60).returncode == 0
     assert copy.exists()  # today's copy is not 14 days old
+
+
+SANDBOX_NAMESPACES = {
+    "--unshare-user": "user",
+    "--unshare-pid": "pid",
+    "--unshare-net": "net",
+    "--unshare-ipc": "ipc",
+    "--unshare-uts": "uts",
+    "--unshare-cgroup-try": "cgroup",
+}
+"""bubblewrap's flags and the namespace each makes (systemd's names); every sandbox also
+makes a mount namespace (``mnt``)."""
+
+OVER_PROC = ("ProtectKernelTunables", "ProtectKernelLogs")
+"""Settings that mount over parts of ``/proc`` (what :func:`over_proc` does by hand)."""
+
+
+def sandbox_argv(folder: Path) -> list[str]:
+    """The sandbox's real command line around ``/bin/true``, on an empty submission."""
+    from adjacency.sandbox import command_line
+    from adjacency.sandbox.limits import Limits
+
+    folder.chmod(0o755)
+    soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)  # a limit it may set, not raise
+    processes = 100_000 if soft == resource.RLIM_INFINITY else soft
+    return command_line.command(
+        ["/bin/true"], submission=folder, limits=Limits(), processes=processes
+    )
+
+
+def test_the_league_unit_lets_the_sandbox_make_its_namespaces_and_keeps_its_hardening(
+    tmp_path: Path,
+) -> None:
+    unit = DEPLOY / "adjacency-league.service"
+    made = {SANDBOX_NAMESPACES[a] for a in sandbox_argv(tmp_path) if a in SANDBOX_NAMESPACES}
+    assert made == set(SANDBOX_NAMESPACES.values())  # a new flag needs its namespace here
+    allowed = set(directive(unit, "RestrictNamespaces").split())
+    assert allowed == made | {"mnt"}
+    keys = {line.split("=", 1)[0] for line in unit.read_text().splitlines() if "=" in line}
+    for key in (*OVER_PROC, "ProtectHostname", "PrivateUsers", "SystemCallFilter"):
+        assert key not in keys, f"{key} stops bubblewrap (the unit's comments say why)"
+    assert "AF_NETLINK" in directive(unit, "RestrictAddressFamilies").split()
+    for key, value in {
+        "NoNewPrivileges": "yes",
+        "ProtectSystem": "strict",
+        "ProtectHome": "yes",
+        "PrivateTmp": "yes",
+        "PrivateDevices": "yes",
+        "ProtectKernelModules": "yes",
+        "ProtectControlGroups": "yes",
+        "RestrictSUIDSGID": "yes",
+        "CapabilityBoundingSet": "",
+        "UMask": "0077",
+    }.items():
+        assert directive(unit, key) == value, key
+
+
+def over_proc(setting: str) -> str:
+    """The mounts ``setting`` makes over ``/proc``, as shell commands (systemd's own
+    ``ProtectKernelTunables`` makes ``/proc/sys`` read-only; ``ProtectKernelLogs`` hides
+    ``/proc/kmsg``)."""
+    return {
+        "": "true",
+        "ProtectKernelTunables": "mount --bind /proc/sys /proc/sys"
+        " && mount -o remount,bind,ro /proc/sys",
+        "ProtectKernelLogs": "mount --bind /dev/null /proc/kmsg",
+    }[setting]
+
+
+@pytest.mark.parametrize("setting", ["", *OVER_PROC])
+def test_a_mount_over_proc_stops_the_sandbox_which_is_why_the_unit_has_none(
+    tmp_path: Path, setting: str
+) -> None:
+    """The sandbox's real command line in a mount namespace of its own (as a service's),
+    with what each setting the unit leaves out mounts over ``/proc``: the sandbox starts
+    without them and cannot with either one."""
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "--propagation", "private",
+         "sh", "-c", f'{over_proc(setting)} && exec "$@"', "sh", *sandbox_argv(tmp_path)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if not setting:
+        assert done.returncode == 0, done.stderr
+    else:
+        assert done.returncode != 0
+        assert "Can't mount proc on /newroot/proc: Operation not permitted" in done.stderr

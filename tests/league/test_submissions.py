@@ -136,6 +136,45 @@ def test_an_events_deadline_closes_uploads_of_its_teams_until_it_finishes(
     assert upload(url, project_zip("early"), entered).status == 201  # before the deadline
 
 
+def test_the_teacher_sets_and_clears_an_events_deadline_through_the_admin_route(
+    league: tuple[str, Path],
+) -> None:
+    url, db = league
+    entered = add_member(db, "team1")
+    add_member(db, "team2")
+    with LeagueStore(db) as store:
+        store.events.create("final", "round-robin", None, ["team1", "team2"])
+    path = url + "/api/league/admin/events/final/deadline"
+    past = time.time() - 60
+    assert request(path, "PUT", {"deadline": past}).status == 401  # no token
+    assert request(path, "PUT", {"deadline": past}, token=entered).status == 403  # a team's
+    for bad in ({"deadline": -1}, {"deadline": "soon"}, {"deadline": 2.0**40}, {}):
+        assert request(path, "PUT", bad, token=ADMIN).status == 422, bad
+    missing = request(url + "/api/league/admin/events/nothing/deadline", "PUT", {"deadline": 1.0},
+                      token=ADMIN)  # fmt: skip
+    assert missing.status == 404
+    with LeagueStore(db) as store:  # nothing refused above changed anything
+        assert store.submissions.deadlines() == {}
+    done = request(path, "PUT", {"deadline": past}, token=ADMIN)
+    assert done.status == 200 and done.body == {"name": "final", "deadline": past}
+    overview = request(url + "/api/league/admin/overview", token=ADMIN)
+    [event] = overview.body["events"]
+    assert event["deadline"] == past
+    closed = upload(url, project_zip("late"), entered)
+    assert closed.status == 409 and "closed at its deadline" in closed.body["detail"]
+    cleared = request(path, "PUT", {"deadline": None}, token=ADMIN)
+    assert cleared.status == 200 and cleared.body["deadline"] is None
+    assert (
+        request(url + "/api/league/admin/overview", token=ADMIN).body["events"][0]["deadline"]
+        is None
+    )
+    assert upload(url, project_zip("late"), entered).status == 201
+    with LeagueStore(db) as store, store.submissions.db.transaction() as sql:  # as it ends
+        sql.execute("UPDATE events SET status = 'finished' WHERE name = 'final'")
+    finished = request(path, "PUT", {"deadline": past}, token=ADMIN)
+    assert finished.status == 400 and "has finished" in finished.body["detail"]
+
+
 def test_an_event_plays_the_last_version_accepted_before_its_deadline(tmp_path: Path) -> None:
     from league_helpers import make_league
 

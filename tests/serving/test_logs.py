@@ -10,7 +10,7 @@ import logging
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjacency.serving.logs import WINDOW, OncePerMinute
+from adjacency.serving.logs import KEPT_LINES, WINDOW, OncePerMinute, RecentLines
 
 
 def failing_record(
@@ -71,3 +71,31 @@ def test_at_most_one_traceback_of_a_kind_in_any_window(times: list[float]) -> No
     shown = [t for t in times if kept.filter(failing_record(t))]
     assert shown[0] == times[0]
     assert all(b - a >= WINDOW for a, b in itertools.pairwise(shown))
+
+
+def test_recent_lines_keep_the_last_500_in_order_and_filter_them() -> None:
+    logger = logging.getLogger("adjacency.test-recent")
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    recent = RecentLines()
+    logger.addHandler(recent)
+    try:
+        for n in range(1, KEPT_LINES + 101):
+            logger.info("line %d of team-%s", n, "red" if n % 2 else "blue")
+        try:
+            raise ValueError("the disk is full")
+        except ValueError:
+            logger.exception("could not store game %d", 7)
+    finally:
+        logger.removeHandler(recent)
+    lines = recent.lines()
+    assert len(lines) == KEPT_LINES  # the oldest forgotten first
+    assert [line.number for line in lines] == list(range(102, KEPT_LINES + 102))
+    assert lines[0].message == "line 102 of team-blue" and lines[0].level == "INFO"
+    assert lines[-1].message == "could not store game 7 (ValueError: the disk is full)"
+    assert lines[-1].level == "ERROR" and lines[-1].logger == "adjacency.test-recent"
+    assert [line.message for line in recent.lines("error")] == [lines[-1].message]
+    odd = [n for n in range(102, KEPT_LINES + 101) if n % 2]  # the lines of team-red kept
+    assert [line.number for line in recent.lines(text="TEAM-RED")] == odd
+    assert recent.lines(text="test-recent") == lines  # the logger's name matches too
+    assert recent.lines("warning", "line") == []

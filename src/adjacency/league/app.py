@@ -31,6 +31,7 @@ from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
+from ..serving.logs import RecentLines, forget_recent, keep_recent
 from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .cache import SharedAnswer
@@ -46,6 +47,7 @@ from .routers import (
     people,
     public,
     roster,
+    server_log,
     socket,
     submissions,
     teacher,
@@ -82,9 +84,11 @@ def create_app(
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace)
 
     builder = Builder(Path(db)) if builds else None
+    recent = RecentLines()  # the teacher's page's log (:mod:`.routers.server_log`)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keep_recent(recent)
         house.start()
         await hall.start()
         if builder is not None:
@@ -110,6 +114,7 @@ def create_app(
             await asyncio.to_thread(stop_worker)  # a big league's standings worker
             store.close()
             reader.close()
+            forget_recent(recent)
 
     app = FastAPI(
         title="Adjacency league",
@@ -130,6 +135,7 @@ def create_app(
     app.state.hall = hall
     app.state.house = house
     app.state.builder = builder
+    app.state.recent_log = recent
     app.state.builds_refused = None
     app.state.limits = limits
     app.state.rates = RateLimiter(limits.burst)
@@ -140,7 +146,8 @@ def create_app(
     app.add_middleware(KeepRoom, league=app)  # outermost: a refusal costs no other work
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    for module in (public, people, challenges, admin, events, teacher, roster, submissions):
+    routers = (public, people, challenges, admin, events, teacher, roster, submissions, server_log)
+    for module in routers:
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)

@@ -194,6 +194,11 @@ class SubmissionsRepo:
         )
         return (str(rows[0][0]), float(rows[0][1])) if rows else None
 
+    def deadlines(self) -> dict[str, float]:
+        """Every event's upload deadline that is set, by the event's name."""
+        rows = self.db.query("SELECT name, deadline FROM events WHERE deadline IS NOT NULL")
+        return {str(name): float(deadline) for name, deadline in rows}
+
     def set_deadline(self, event_name: str, deadline: float | None) -> None:
         """Set (or with ``None`` clear) an event's upload deadline."""
         with self.db.transaction() as db:

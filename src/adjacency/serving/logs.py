@@ -8,6 +8,10 @@ one line per record with its time and level, at the level asked for; uvicorn's o
 loggers keep WARNING and up unless DEBUG is asked for (their INFO lines repeat the
 server's startup and each request).
 
+:class:`RecentLines` keeps the last :data:`KEPT_LINES` records in memory, for a page to
+show (the league's teacher's page): the same records as standard error, at the same
+level, one line each (a traceback shortened to its exception's type and message).
+
 A traceback is written once a minute per kind (:class:`OncePerMinute`: the logger, the
 exception's type and the message): a client that makes the server fail the same way in a
 loop (reconnect churn, say) costs one traceback and a count, not megabytes of log.
@@ -18,6 +22,8 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+from collections import deque
+from dataclasses import dataclass
 from typing import TextIO
 
 LEVELS = ("debug", "info", "warning", "error")
@@ -100,3 +106,89 @@ def configure_logging(level: str) -> str:
         uvicorn_errors.addFilter(OncePerMinute())  # a protocol failure's traceback, per kind
     logger.setLevel(level.upper())
     return level if level in ("debug", "error") else "warning"
+
+
+KEPT_LINES = 500
+"""The records :class:`RecentLines` keeps (the oldest forgotten first)."""
+
+MAX_MESSAGE = 2000
+"""Characters of a record's message :class:`RecentLines` keeps (the rest is cut)."""
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One record as :class:`RecentLines` keeps it."""
+
+    number: int
+    """Its place among every record the handler took (1 for the first)."""
+    time: float
+    """When it was logged (Unix seconds)."""
+    level: str
+    """``DEBUG``, ``INFO``, ``WARNING``, ``ERROR`` or ``CRITICAL``."""
+    severity: int
+    """The level as a number (``logging.INFO``...)."""
+    logger: str
+    message: str
+
+
+class RecentLines(logging.Handler):
+    """The last :data:`KEPT_LINES` records, in memory, for a page to show
+    (:meth:`lines`). A record with a traceback is kept as its message followed by the
+    exception's type and words (the traceback itself goes to standard error only).
+    Thread-safe; what it keeps is bounded whatever is logged."""
+
+    def __init__(self, kept: int = KEPT_LINES) -> None:
+        super().__init__()
+        self._kept: deque[LogLine] = deque(maxlen=kept)
+        self._taken = 0
+        self._guard = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+            if record.exc_info and record.exc_info[0] is not None:
+                message += f" ({record.exc_info[0].__name__}: {record.exc_info[1]})"
+        except Exception:  # a bad format string: logging's own report, not a crash
+            self.handleError(record)
+            return
+        with self._guard:
+            self._taken += 1
+            self._kept.append(
+                LogLine(
+                    self._taken,
+                    record.created,
+                    record.levelname,
+                    record.levelno,
+                    record.name,
+                    message[:MAX_MESSAGE],
+                )
+            )
+
+    def lines(self, level: str = "debug", text: str = "") -> list[LogLine]:
+        """The lines kept, oldest first: those at ``level`` (one of :data:`LEVELS`) or
+        above whose logger or message holds ``text`` (any case)."""
+        if level not in LEVELS:
+            raise ValueError(f"log level {level!r}: expected one of {', '.join(LEVELS)}")
+        least = logging.getLevelName(level.upper())
+        needle = text.casefold()
+        with self._guard:
+            kept = list(self._kept)
+        return [
+            line
+            for line in kept
+            if line.severity >= least
+            and (
+                not needle or needle in line.message.casefold() or needle in line.logger.casefold()
+            )
+        ]
+
+
+def keep_recent(handler: RecentLines) -> None:
+    """Give the package's logger ``handler`` (its level stays the logger's own:
+    :func:`configure_logging`'s)."""
+    logging.getLogger(PACKAGE_LOGGER).addHandler(handler)
+
+
+def forget_recent(handler: RecentLines) -> None:
+    """Take ``handler`` off the package's logger again."""
+    logging.getLogger(PACKAGE_LOGGER).removeHandler(handler)

@@ -2,7 +2,7 @@
 page needs beyond :mod:`.admin` (adding, approving and removing members): an overview
 of the league for the admin, events created, edited and deleted (until they start),
 started, paused, resumed, withdrawn from (and withdrawals undone until the next round),
-and an event's results as one zip archive.
+given an upload deadline (or none), and an event's results as one zip archive.
 
 Every JSON route needs the league's admin token (:func:`~adjacency.league.auth.require_admin`:
 401 without it or with an unknown one, 403 with a member's). Bodies are pydantic models
@@ -126,6 +126,9 @@ class TeacherEvent(BaseModel):
     pace: float | None = Field(
         description="its own pace (seconds a bot's move); null: the server's"
     )
+    deadline: float | None = Field(
+        description="its upload deadline (Unix seconds): its teams' later uploads are refused"
+    )
 
 
 class TeacherMember(BaseModel):
@@ -175,6 +178,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
     settings = store.settings()
     names = members.names(store)
     events = store.events
+    deadlines = store.submissions.deadlines()
     listed = []
     every = events.events()
     for event in every[page.events_offset : page.events_offset + page.limit]:
@@ -191,6 +195,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
                 "paused": event.paused,
                 "time_control": event.time_control(settings.time_control),
                 "pace": event.pace,
+                "deadline": deadlines.get(event.name),
                 "members": [
                     {
                         "name": names[m],
@@ -353,6 +358,34 @@ async def reinstate(request: Request, name: str, body: Withdrawal) -> dict[str, 
     event = hall_of(request).store.events.reinstate(event.name, member.name)
     hall_of(request).wake()
     return {"name": event.name, "status": event.status}
+
+
+class Deadline(BaseModel):
+    """An event's upload deadline, or ``null`` to clear it."""
+
+    deadline: float | None = Field(
+        ge=0, le=LATEST_START, description="Unix seconds; null: uploads are never closed"
+    )
+
+
+class DeadlineSet(BaseModel):
+    """An event's upload deadline as it is now."""
+
+    name: str
+    deadline: float | None
+
+
+@router.put("/admin/events/{name}/deadline", response_model=DeadlineSet, dependencies=ADMIN)
+async def set_deadline(request: Request, name: str, body: Deadline) -> dict[str, Any]:
+    """Set or clear an event's upload deadline: from then on a team entered in it (not
+    withdrawn) gets its uploads refused, with the deadline in the message, until the
+    event finishes; the event plays each team's last version accepted before it. 404: no
+    such event; 400: it has finished (its games were played)."""
+    event = _event_named(request, name)
+    if event.status == "finished":
+        raise LeagueError(f"event {quote(event.name)} has finished: its deadline is kept as it was")
+    store_of(request).submissions.set_deadline(event.name, body.deadline)
+    return {"name": event.name, "deadline": body.deadline}
 
 
 ARCHIVE_FILES = tuple(DOWNLOADS)

@@ -4,7 +4,13 @@
 // token; copied or saved as a file, with the `adjacency connect` line that reads that
 // file), add a class from a CSV roster (its printable token sheet), create, edit and
 // delete events (until they start), start them, withdraw from them (asked once more,
-// undone until the next round), and download an event's results as one zip archive.
+// undone until the next round), set or clear an event's upload deadline, and download an
+// event's results as one zip archive. Teams' code: send a team's zip for it (the body of
+// POST .../members/NAME/submissions, as the team's own page sends it) and follow the
+// chosen team's versions (number, time, file, content hash, status; the server's account,
+// the compiler's words as they are, opened on request), asked again every 3 s while one
+// waits to be built or checked. The server's log: its last lines, newest first, filtered
+// by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
@@ -185,6 +191,7 @@ function eventItem(ev) {
   fetchArchive.addEventListener("click", () => act(() => download(ev.name), t("teacher.event.downloaded", { name: ev.name })));
   actions.append(fetchArchive);
   item.append(actions);
+  if (ev.status !== "finished") item.append(...deadlineControl(ev));
   const playing = ev.members.filter((m) => !m.withdrawn);
   if (ev.status !== "finished" && playing.length) item.append(withdrawControl(ev, playing));
   const gone = ev.members.filter((m) => m.withdrawn);
@@ -218,6 +225,32 @@ function withdrawControl(ev, playing) {
   });
   return el("p", { class: "actions" },
     el("label", { for: `withdraw-who-${ev.name}` }, t("teacher.event.withdraw-who")), " ", select, " ", go);
+}
+
+// An event's upload deadline: what it is, a date and time to set it to, and a button to
+// clear it (a team entered in the event uploads nothing after it).
+function deadlineControl(ev) {
+  const quoted = encodeURIComponent(ev.name);
+  const id = `deadline-${ev.name}`;
+  const input = el("input", { type: "datetime-local", id });
+  if (ev.deadline) input.value = localInput(ev.deadline);
+  const set = el("button", { type: "button", id: `deadline-set-${ev.name}` }, t("teacher.deadline.set"));
+  set.addEventListener("click", () => {
+    if (!input.value) { say(t("teacher.deadline.empty")); input.focus(); return; }
+    const seconds = new Date(input.value).getTime() / 1000;
+    act(() => admin(`/events/${quoted}/deadline`, { deadline: seconds }, "PUT"),
+      t("teacher.deadline.done", { name: ev.name, when: when(seconds) }));
+  });
+  const controls = el("p", { class: "actions" }, el("label", { for: id }, t("teacher.deadline.label")), " ", input, " ", set);
+  if (ev.deadline) {
+    const clear = el("button", { type: "button", id: `deadline-clear-${ev.name}` }, t("teacher.deadline.clear"));
+    clear.addEventListener("click", () => act(() => admin(`/events/${quoted}/deadline`, { deadline: null }, "PUT"),
+      t("teacher.deadline.cleared", { name: ev.name })));
+    controls.append(" ", clear);
+  }
+  const now = el("p", { id: `deadline-now-${ev.name}` },
+    ev.deadline ? t("teacher.deadline.at", { when: when(ev.deadline) }) : t("teacher.deadline.none"));
+  return [now, controls];
 }
 
 function undoButton(ev, name) {
@@ -269,11 +302,16 @@ async function refresh() {
   renderChecklist(data.members);
   renderPages(data);
   renderEvents(data.events);
+  renderCodeTeams(data.members);
+  if (codeTeam && (codeWaiting || codeShown !== codeTeam)) await loadVersions();
+  await loadLog();
 }
 
 function signOut() {
   keep("");
   drawn = {};
+  codeTeam = "";
+  drawVersions("", []);
   $("token-form").hidden = false;
   $("signed-in").hidden = true;
   $("admin").hidden = true;
@@ -458,6 +496,132 @@ $("event-form").addEventListener("submit", (event) => {
     clearForm();
   }, was ? t("teacher.edit.done", { name }) : t("teacher.create.done", { name }));
 });
+
+// Teams' code: the team chosen, the team whose versions are drawn, and whether one of
+// them waits to be built or checked (then they are asked again with each refresh).
+const MAX_BYTES = 5 * 1024 * 1024;
+let codeTeam = "";
+let codeShown = "";
+let codeWaiting = false;
+
+function renderCodeTeams(members) {
+  const bots = members.filter((m) => m.kind === "bot").map((m) => m.name);
+  draw("code-team", bots, () => [
+    new Option(t(bots.length ? "teacher.code.pick" : "teacher.code.no-bots"), ""),
+    ...bots.map((name) => new Option(name, name))]);
+  if (!bots.includes(codeTeam)) {
+    codeTeam = "";
+    drawVersions("", []);
+  }
+  $("code-team").value = codeTeam;
+}
+
+// The chosen team's versions, asked for now; a failure is said on the status line.
+async function loadVersions() {
+  const name = codeTeam;
+  if (!name) { drawVersions("", []); return; }
+  try {
+    const answer = await admin(`/members/${encodeURIComponent(name)}/submissions`);
+    if (name !== codeTeam) return; // another team was chosen meanwhile
+    codeWaiting = answer.submissions.some((v) => v.status === "received" || v.status === "building");
+    drawVersions(name, answer.submissions);
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+}
+
+function versionItem(v, open) {
+  const item = el("li", { "data-version": String(v.version) },
+    el("span", { class: "who" }, t("teacher.code.version", { version: v.version })), " ",
+    el("span", { class: `status-${v.status}` }, t(`team.status.${v.status}`)), " ",
+    el("span", {}, when(v.created)), " ",
+    el("span", { class: "file" }, v.filename), " ",
+    el("code", { title: v.sha256 }, t("teacher.code.hash", { hash: v.sha256.slice(0, 12) })));
+  if (v.detail) {
+    // the server's account as it gave it (javac's own words), opened on request
+    const details = el("details", {}, el("summary", {}, t("teacher.code.detail")),
+      el("pre", { class: "team-detail", tabindex: "0", "aria-label": t("team.detail", { version: v.version }) }, v.detail));
+    details.open = open;
+    item.append(details);
+  }
+  return item;
+}
+
+function drawVersions(name, versions) {
+  const list = $("code-versions");
+  const open = new Set(name === codeShown
+    ? [...list.querySelectorAll("details[open]")].map((d) => d.parentElement.dataset.version) : []);
+  codeShown = name;
+  $("code-versions-heading").hidden = !name;
+  $("code-versions-heading").textContent = name ? t("teacher.code.versions", { name }) : "";
+  draw("code-versions", { name, versions }, () => (!name ? []
+    : versions.length ? versions.map((v) => versionItem(v, open.has(String(v.version))))
+      : [el("li", {}, t("team.versions.none"))]));
+}
+
+$("code-team").addEventListener("change", () => {
+  codeTeam = $("code-team").value;
+  loadVersions();
+});
+
+$("code-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = $("code-team").value;
+  const file = $("code-zip").files[0];
+  if (!name) { say(t("teacher.code.no-team")); $("code-team").focus(); return; }
+  if (!file) { say(t("teacher.code.no-file")); $("code-zip").focus(); return; }
+  if (file.size > MAX_BYTES) {
+    say(t("teacher.code.too-big", { size: (file.size / 1048576).toFixed(1) }));
+    return;
+  }
+  say(t("teacher.code.sending"));
+  try {
+    const response = await fetch(`${API}/members/${encodeURIComponent(name)}/submissions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${memory}`, "Content-Type": "application/zip",
+        "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") },
+      body: file,
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(errorText(answer, String(response.status)));
+    say(t(answer.new ? "teacher.code.new" : "teacher.code.same", { version: answer.submission.version, name }));
+    $("code-zip").value = "";
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+  codeTeam = name;
+  await loadVersions();
+});
+
+// The server's log as the filter asks, newest first; a failure is said on the status line.
+let logAsked = 0; // the last request's number: an older answer is not drawn over a newer
+async function loadLog() {
+  const query = new URLSearchParams({ level: $("log-level").value, text: $("log-text").value.trim() });
+  const mine = ++logAsked;
+  let answer;
+  try {
+    answer = await admin(`/log?${query}`);
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+    return;
+  }
+  if (mine !== logAsked) return;
+  const lines = answer.lines.slice().reverse();
+  draw("log-lines", lines.map((l) => l.number), () => (lines.length ? lines.map((l) => el("li",
+    { class: `log-${l.level.toLowerCase()}`, "data-number": String(l.number) },
+    el("time", { datetime: new Date(l.time * 1000).toISOString() }, clockTime(l.time)), " ",
+    el("span", { class: "level" }, l.level), " ", el("span", { class: "message" }, l.message)))
+    : [el("li", {}, t("teacher.log.none"))]));
+}
+
+// A log line's time of day, to the second, in the page's language.
+function clockTime(seconds) {
+  return new Date(seconds * 1000).toLocaleTimeString(document.documentElement.lang, { hour12: false });
+}
+
+$("log-form").addEventListener("submit", (event) => { event.preventDefault(); loadLog(); });
+$("log-text").addEventListener("input", () => loadLog());
+$("log-level").addEventListener("change", () => loadLog());
 
 refresh();
 setInterval(refresh, 3000);
