@@ -657,9 +657,11 @@ def main(argv: list[str] | None = None) -> int:
 def show(result: dict[str, Any], console: Any, table_type: Any) -> None:
     """The figures as a table."""
     s = result["settings"]
+    spread = s.get("addresses", 0)
+    where = f"{spread} addresses" if spread else "127.0.0.1"
     table = table_type(
         title=(
-            f"class benchmark: {s['bots']} bots from 127.0.0.1, {s['size']}x{s['size']} "
+            f"class benchmark: {s['bots']} bots from {where}, {s['size']}x{s['size']} "
             f"{s['rounds']} rounds {s['time']}, think {s['think']} s, {s['viewers']} viewers"
         )
     )

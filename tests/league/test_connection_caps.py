@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import logging
 import resource
+import select
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -33,8 +36,14 @@ from websockets.sync.client import connect
 from adjacency.league.app import create_app
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.paths import CONNECT_PATH
-from adjacency.serving.sockets import RESERVED_FILES, SocketLimits, socket_options
-from league_helpers import ADMIN, add_member, make_league, wait_until
+from adjacency.serving.sockets import (
+    ACCEPT_BURST,
+    RESERVED_FILES,
+    SocketLimits,
+    socket_options,
+)
+from league_helpers import ADMIN, add_member, env, make_league, wait_until
+from net_helpers import free_port
 from web_helpers import uvicorn_thread
 
 GUARD = 30.0
@@ -233,5 +242,67 @@ def test_the_default_cap_stays_below_the_open_file_limit(tmp_path: Path) -> None
     with league_app(db, SocketLimits()) as (app, _, _):
         guard = app.state.connections
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-        assert guard.total <= soft - RESERVED_FILES
+        assert guard.total <= soft - RESERVED_FILES - ACCEPT_BURST
         assert 0 < guard.reserve < guard.total
+
+
+FILES = 256
+"""The open-file limit (soft and hard) of the server process of the test below."""
+
+
+def test_a_crowd_under_a_low_file_limit_is_refused_clearly_and_never_reaches_it(
+    tmp_path: Path,
+) -> None:
+    """``adjacency league serve`` with 256 open files at most (hard limit too, so it
+    cannot raise it): 300 connections from one address at once. The server accepts what
+    its cap allows (the limit less the files it keeps for itself), answers every other
+    one a 503 that says why before closing it, never holds more descriptors than the
+    limit nor logs a failure to open one, and serves again once the crowd is gone."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    port = free_port()
+    log = tmp_path / "server.log"
+    with log.open("ab") as handle:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "adjacency", "league", "serve", "--db", str(db),
+             "--port", str(port), "--pace", "0", "--exempt-loopback"],
+            stdout=handle, stderr=subprocess.STDOUT, env=env(), start_new_session=True,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES)),
+        )  # fmt: skip
+    try:
+        wait_until(
+            lambda: "ready at" in log.read_text() or server.poll() is not None,
+            what="the server to start",
+        )
+        assert server.poll() is None, log.read_text()
+        fds = Path(f"/proc/{server.pid}/fd")
+        with ExitStack() as stack:
+            crowd = [
+                stack.enter_context(from_address(("127.0.0.1", port), "127.0.0.1"))
+                for _ in range(300)
+            ]
+            assert len(list(fds.iterdir())) < FILES
+            last = crowd[-1].recv(65536)  # beyond the cap: answered unasked, at once
+            assert last.startswith(b"HTTP/1.1 503 Service Unavailable"), last
+            assert b"too_many_connections" in last
+            # the refusals are written in the order of the connections: all are here now
+            readable, _, _ = select.select(crowd[:-1], [], [], 0)
+            firsts = [sock.recv(65536) for sock in readable]
+            refused = [last] + [data for data in firsts if data]  # (b"": a header deadline)
+            assert all(d.startswith(b"HTTP/1.1 503 Service Unavailable") for d in refused)
+            silent = len(crowd) - 1 - len(readable)  # accepted, waiting for their request
+            cap = max(64, FILES - RESERVED_FILES - ACCEPT_BURST)  # below the file limit
+            assert 0 < silent <= cap
+            assert len(refused) >= len(crowd) - cap
+            assert len(list(fds.iterdir())) < FILES
+        text = log.read_text()
+        assert "Too many open files" not in text and "Traceback" not in text, text
+
+        def served() -> bool:
+            with from_address(("127.0.0.1", port), "127.0.0.2") as sock:
+                return get(sock) == b"HTTP/1.1 200 OK"
+
+        wait_until(served, what="the server to serve again")
+    finally:
+        server.terminate()
+        server.wait(30)

@@ -20,7 +20,8 @@ Contract (:class:`SocketLimits`, applied by :func:`socket_options`, which both
   that stops answering pings is closed by uvicorn's keepalive (``ws_ping_*``);
 * an address may hold :attr:`~SocketLimits.per_address` connections at once, and the
   server :attr:`~SocketLimits.total` (by default what the process's open-file limit
-  leaves after a reserve for its database, logs and workers, :func:`total_cap`); a
+  leaves after a reserve for its database, logs and workers and for a burst of
+  accepts, :func:`total_cap`, :data:`ACCEPT_BURST`); a
   further one is answered at once, before any byte is read, with a clear refusal (an
   HTTP 503, or 429 for the address's cap, saying which, ``Connection: close``) and
   closed, and logged (a bounded number of lines a minute);
@@ -84,6 +85,13 @@ class SocketLimits:
 RESERVED_FILES = 128
 """Open files kept for the server's own use (its database and readers, logs, worker
 pipes, the listening socket) below the open-file limit."""
+ACCEPT_BURST = 64
+"""The listen backlog of both servers (uvicorn's ``backlog``, 2048 by default). asyncio
+accepts every waiting connection at once, up to the backlog, before any of them is
+admitted or refused: a crowd reconnecting together took that many descriptors in one
+go and the accepts after the cap failed with "Too many open files" (a traceback each).
+The cap keeps this many files free for such a burst; clients beyond the backlog wait
+in their own TCP retries, not in the server."""
 MAX_TOTAL = 16384
 """The most connections the default global cap allows, however high the file limit."""
 REFUSALS_LOGGED_EVERY = 5.0
@@ -94,9 +102,10 @@ those refused since the previous one)."""
 def total_cap() -> int:
     """The default global cap: the process's open-file limit (its soft limit raised
     toward the hard one first, as a server wants the descriptors it may have) less
-    :data:`RESERVED_FILES`, at most :data:`MAX_TOTAL`, at least 64."""
+    :data:`RESERVED_FILES` and :data:`ACCEPT_BURST`, at most :data:`MAX_TOTAL`, at least
+    64."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = MAX_TOTAL + RESERVED_FILES
+    wanted = MAX_TOTAL + RESERVED_FILES + ACCEPT_BURST
     if hard != resource.RLIM_INFINITY:
         wanted = min(wanted, hard)
     if soft != resource.RLIM_INFINITY and soft < wanted:
@@ -105,7 +114,7 @@ def total_cap() -> int:
             soft = wanted
     if soft == resource.RLIM_INFINITY:
         return MAX_TOTAL
-    return max(64, min(MAX_TOTAL, soft - RESERVED_FILES))
+    return max(64, min(MAX_TOTAL, soft - RESERVED_FILES - ACCEPT_BURST))
 
 
 class ConnectionGuard:
@@ -315,6 +324,7 @@ def socket_options(
         "http": GuardedHTTP,
         "ws": GuardedWebSocket,
         "timeout_keep_alive": chosen.keep_alive,
+        "backlog": ACCEPT_BURST,
         "proxy_headers": bool(forwarded_allow_ips),
         "forwarded_allow_ips": forwarded_allow_ips or "",
     }

@@ -4,18 +4,23 @@ here changes the league (events are created and started with ``adjacency league
 event``). The page is sent with the event's table in it, for a browser without
 JavaScript. The API is rate limited per address like the other public reads
 (:func:`~..limits.check_read_rate`, 429 beyond); an event's downloads are computed once
-per change of its games (:func:`_exports`), never once per request.
+per change of its games (:func:`_exports`), never once per request, and so are its
+table's JSON text and its page's HTML (:class:`Rendered`): a class of pages polling
+the crosstable costs a splice of the games in play per request, not a validation and
+serialization of the whole table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from ...serving.errors import GameNotFound
 from ..cache import SharedAnswer
@@ -64,19 +69,61 @@ async def list_events(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get(f"{PREFIX}/events/{{name}}", response_model=EventTable, dependencies=LIMITED)
-async def get_event(request: Request, name: str) -> dict[str, Any]:
+async def get_event(request: Request, name: str) -> Response:
     """An event's table (:func:`adjacency.league.event_views.table`), with its games in
     play named (``live``: id, x, o)."""
     event = _event_named(request, name)
     hall = hall_of(request)
-    data = dict(await _shared_table(request, event))
-    data["live"] = [
+    data = await _shared_table(request, event)
+    live = [
         {"id": gid, "x": hall.live[gid].x.name, "o": hall.live[gid].o.name}
         for gid in data["playing"]
         if gid in hall.live
     ]
-    data["changed"] = hall.changed
-    return data
+    text = _rendered(request, event.name, data).json()
+    tail = json.dumps({"live": live, "changed": hall.changed}, separators=COMPACT)
+    return Response(text[:-1] + "," + tail[1:], media_type="application/json")
+
+
+COMPACT = (",", ":")
+"""JSON without spaces."""
+
+
+@dataclass
+class Rendered:
+    """One computed table (the :class:`SharedAnswer`'s, kept while it is the current
+    one) with its JSON text and its page's HTML, each made once, when first asked."""
+
+    table: dict[str, Any]
+    text: str | None = None
+    html: str | None = None
+
+    def json(self) -> str:
+        """The table as :class:`EventTable` JSON, without ``live`` and ``changed`` (an
+        object's text: its closing brace last), checked against the model once."""
+        if self.text is None:
+            checked = EventTable.model_validate({**self.table, "live": [], "changed": 0})
+            dumped = checked.model_dump(mode="json", exclude={"live", "changed"})
+            self.text = json.dumps(dumped, separators=COMPACT)
+        return self.text
+
+    def page(self) -> str:
+        """The table as the page's HTML (:func:`~adjacency.league.event_views.render_html`)."""
+        if self.html is None:
+            self.html = render_html(self.table)
+        return self.html
+
+
+def _rendered(request: Request, name: str, table: dict[str, Any]) -> Rendered:
+    """The :class:`Rendered` of ``table``, the event ``name``'s current one (made anew
+    when the shared answer was recomputed: an identity check, the old one dropped)."""
+    kept: dict[str, Rendered] | None = getattr(request.app.state, "event_texts", None)
+    if kept is None:
+        kept = request.app.state.event_texts = {}
+    found = kept.get(name)
+    if found is None or found.table is not table:
+        found = kept[name] = Rendered(table)
+    return found
 
 
 TABLE_AGE = 0.5
@@ -171,7 +218,7 @@ async def event_page(request: Request, name: str) -> HTMLResponse:
     except LeagueError:
         static = f"<p>No event named {escape(repr(name[:MAX_NAME]))}.</p>"
     else:
-        static = render_html(await _shared_table(request, event))
+        static = _rendered(request, event.name, await _shared_table(request, event)).page()
     return HTMLResponse(
         page.replace(NOSCRIPT, f"<noscript>{static}</noscript>", 1),
         headers={"Cache-Control": "no-cache"},
