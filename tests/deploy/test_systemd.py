@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import os
 import resource
 import shlex
 import shutil
@@ -33,6 +34,7 @@ from deploy_helpers import (
     replaced,
 )
 from league_helpers import make_league
+from sandbox_helpers import reachable_folder
 
 UNITS = ("adjacency-league.service", "adjacency-backup.service", "adjacency-backup.timer")
 
@@ -192,3 +194,22 @@ def test_a_mount_over_proc_stops_the_sandbox_which_is_why_the_unit_has_none(
     else:
         assert done.returncode != 0
         assert "Can't mount proc on /newroot/proc: Operation not permitted" in done.stderr
+
+
+def test_the_units_privileges_let_the_sandbox_start() -> None:
+    """The unit's ``NoNewPrivileges=yes`` and empty ``CapabilityBoundingSet=``, set by
+    util-linux's ``setpriv`` around the sandbox's real command line, under a user that
+    is not root (as the unit's ``User=adjacency``): it starts (bubblewrap needs no
+    privilege of the service's, only the namespaces the unit allows)."""
+    unit = DEPLOY / "adjacency-league.service"
+    assert directive(unit, "NoNewPrivileges") == "yes"
+    assert directive(unit, "CapabilityBoundingSet") == ""
+    assert directive(unit, "User") != "root"
+    user = ["--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    with reachable_folder("adjacency-unit-") as folder:
+        done = subprocess.run(
+            ["setpriv", *user, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all",
+             *sandbox_argv(folder)],
+            capture_output=True, text=True, timeout=60, cwd="/",
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr

@@ -532,10 +532,10 @@ async function loadVersions() {
 
 function versionItem(v, open) {
   const item = el("li", { "data-version": String(v.version) },
-    el("span", { class: "who" }, t("teacher.code.version", { version: v.version })), " ",
-    el("span", { class: `status-${v.status}` }, t(`team.status.${v.status}`)), " ",
-    el("span", {}, when(v.created)), " ",
-    el("span", { class: "file" }, v.filename), " ",
+    el("span", { class: "who" }, t("teacher.code.version", { version: v.version })), ": ",
+    el("strong", { class: `status-${v.status}` }, t(`team.status.${v.status}`)), " · ",
+    el("span", {}, when(v.created)), " · ",
+    el("span", { class: "file" }, v.filename), " · ",
     el("code", { title: v.sha256 }, t("teacher.code.hash", { hash: v.sha256.slice(0, 12) })));
   if (v.detail) {
     // the server's account as it gave it (javac's own words), opened on request
