@@ -60,3 +60,22 @@ def wait_until(condition: Callable[[], bool], what: str, bound: float = GUARD) -
     while not condition():
         assert time.monotonic() < deadline, f"not within {bound} s: {what}"
         time.sleep(0.02)
+
+
+def pool_processes() -> list[int]:
+    """The host's processes run by the sandbox pool's users (none once all sandboxes
+    have ended)."""
+    from adjacency.sandbox.identity import FIRST_UID, SLOTS
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        uid = int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
+        if FIRST_UID <= uid < FIRST_UID + SLOTS:
+            found.append(int(entry))
+    return found
