@@ -23,7 +23,7 @@ from league_helpers import ADMIN, add_member, make_league, request, upload, wait
 from sandbox_helpers import pool_processes, reachable_folder
 from web_helpers import uvicorn_thread
 
-pytestmark = [pytest.mark.jvm, pytest.mark.sandbox]
+pytestmark = pytest.mark.jvm
 
 REPO = Path(__file__).resolve().parents[2]
 COURSE_PROJECT = REPO / "examples" / "engines" / "java" / "course-project"
@@ -156,6 +156,11 @@ def test_a_course_project_goes_from_upload_to_rated_games_on_the_board(
     [
         ("Thread.sleep(Long.MAX_VALUE);", "time forfeit", "no answer within the cap of 7.0 s"),
         ("System.exit(3);", "disconnection", "exited with status 3"),
+        (
+            "while (roundsLeft > 0) { Math.sqrt(7); }",
+            "time forfeit",
+            "did not move within its clock",
+        ),
     ],
 )
 def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothing(
@@ -175,7 +180,7 @@ def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothi
 
         game = wait_until(lost_as_o, 55, "a game of team1 as O")
         assert game.result == "x" and game.termination == termination, game
-        assert game.detail.startswith("team1 failed: ") and reason in game.detail, game.detail
+        assert game.detail.startswith("team1 ") and reason in game.detail, game.detail
         with LeagueStore(league, create=False) as store:
             assert store.submissions.played(game.id)[1] is not None
     wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
@@ -198,4 +203,28 @@ def test_hosted_jobs_bounds_the_moves_computing_at_once(folder: Path) -> None:
     with served(league, hosted_jobs=2) as (url, app):
         hosted = app.state.hosted
         wait_until(lambda: hosted.most_computing == 2, 55, "two hosted bots computing at once")
+    wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
+
+
+def test_a_hosted_bot_is_charged_its_cpu_time_not_the_wall_time(folder: Path) -> None:
+    """O sleeps 1.5 s on each of its two moves of a game: 3 s of wall time on a 2 s clock,
+    a loss on time for a connected bot, but a hosted bot's clock is charged the CPU time
+    its sandbox used, and the game ends on the board."""
+    league = new_league(folder, base=2.0)
+    token = add_member(league, "team1")
+    with served(league) as (url, _):
+        assert (
+            upload(url, zipped(FAILING.replace("FAIL", "Thread.sleep(1500);")), token).status == 201
+        )
+        accepted(url, token)
+
+        def played_as_o() -> StoredGame | None:
+            with LeagueStore(league, create=False) as store:
+                team = store.member_named("team1")
+                done = store.games(member_id=team.id, status="finished")
+            return next((g for g in done if g.o_id == team.id), None)
+
+        game = wait_until(played_as_o, 55, "a game of team1 as O")
+        assert game.termination == "normal", game.detail
+        assert game.o_time < 2.0  # its charge: CPU seconds, not the 3 s it slept
     wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
