@@ -228,3 +228,38 @@ def test_a_hosted_bot_is_charged_its_cpu_time_not_the_wall_time(folder: Path) ->
         assert game.termination == "normal", game.detail
         assert game.o_time < 2.0  # its charge: CPU seconds, not the 3 s it slept
     wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
+
+
+def test_an_event_plays_the_version_accepted_before_its_deadline(folder: Path) -> None:
+    league = new_league(folder)
+    token = add_member(league, "team1")
+    with served(league) as (url, _):
+        for number, extra in ((1, ""), (2, "int unused = 2;")):
+            assert upload(url, zipped(FAILING.replace("FAIL", extra)), token).status == 201
+
+            def version(number: int = number) -> dict[str, Any] | None:
+                listed = request(url + "/api/league/submissions", token=token).body
+                found = [v for v in listed["submissions"] if v["version"] == number]
+                done = found and found[0]["status"] in ("accepted", "refused")
+                return found[0] if done else None
+
+            assert wait_until(version, 55, f"version {number}'s verdict")["status"] == "accepted"
+        with LeagueStore(league, create=False) as store:
+            team = store.member_named("team1")
+            second, first = store.submissions.versions(team.id)
+            store.events.create("final", "round-robin", None, ["team1", "greedy"])
+            store.submissions.set_deadline("final", (first.created + second.created) / 2)
+            store.events.start("final")
+            assert store.submissions.playing(team.id) == second  # the ladder's version
+
+        def event_games() -> list[int] | None:
+            with LeagueStore(league, create=False) as store:
+                event = store.events.named("final")
+                return store.events.game_ids(event.id) if event.status == "finished" else None
+
+        games = wait_until(event_games, 55, "the event to finish")
+        with LeagueStore(league, create=False) as store:
+            played = [store.submissions.played(game) for game in games]
+        assert len(played) == 2
+        assert sorted(played, key=lambda p: p[0] is None) == [(first.id, None), (None, first.id)]
+    wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
