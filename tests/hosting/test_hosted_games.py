@@ -20,7 +20,7 @@ from adjacency.cli import main
 from adjacency.league.store import LeagueStore, StoredGame
 from adjacency.ratings.glicko import Glicko
 from league_helpers import ADMIN, add_member, make_league, request, upload, wait_until
-from sandbox_helpers import pool_processes, reachable_folder
+from sandbox_helpers import own_sandboxes, reachable_folder
 from web_helpers import uvicorn_thread
 
 pytestmark = pytest.mark.jvm
@@ -148,7 +148,7 @@ def test_a_course_project_goes_from_upload_to_rated_games_on_the_board(
         teacher = request(url + "/api/league/admin/members/team1/submissions", token=ADMIN)
         assert own["games"] >= 2 and 0 <= own["points"] <= own["games"]
         assert teacher.body["submissions"][0]["games"] >= 2
-    wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 
 @pytest.mark.parametrize(
@@ -183,7 +183,7 @@ def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothi
         assert game.detail.startswith("team1 ") and reason in game.detail, game.detail
         with LeagueStore(league, create=False) as store:
             assert store.submissions.played(game.id)[1] is not None
-    wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 
 def test_hosted_jobs_bounds_the_moves_computing_at_once(folder: Path) -> None:
@@ -203,7 +203,7 @@ def test_hosted_jobs_bounds_the_moves_computing_at_once(folder: Path) -> None:
     with served(league, hosted_jobs=2) as (url, app):
         hosted = app.state.hosted
         wait_until(lambda: hosted.most_computing == 2, 55, "two hosted bots computing at once")
-    wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 
 def test_a_hosted_bot_is_charged_its_cpu_time_not_the_wall_time(folder: Path) -> None:
@@ -227,7 +227,7 @@ def test_a_hosted_bot_is_charged_its_cpu_time_not_the_wall_time(folder: Path) ->
         game = wait_until(played_as_o, 55, "a game of team1 as O")
         assert game.termination == "normal", game.detail
         assert game.o_time < 2.0  # its charge: CPU seconds, not the 3 s it slept
-    wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 
 def test_an_event_plays_the_version_accepted_before_its_deadline(folder: Path) -> None:
@@ -262,4 +262,4 @@ def test_an_event_plays_the_version_accepted_before_its_deadline(folder: Path) -
             played = [store.submissions.played(game) for game in games]
         assert len(played) == 2
         assert sorted(played, key=lambda p: p[0] is None) == [(first.id, None), (None, first.id)]
-    wait_until(lambda: not pool_processes(), 20, "every hosted bot's process to end")
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
