@@ -553,7 +553,8 @@ class Hall(Games):
     ) -> list[LiveGame]:
         """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
         each as soon as both members are below their concurrency cap, connected or not
-        (a bot that is not connected, its opponent there, loses the game at once; during
+        (a bot that is not connected, nor hosted with a version accepted before the
+        event's deadline, its opponent there, loses the game at once; during
         the :data:`RECONNECT_GRACE` after the server starts, the game waits for it
         instead)."""
         started: list[LiveGame] = []
@@ -565,7 +566,13 @@ class Hall(Games):
             if self.busy[x.id] >= x.concurrency or self.busy[o.id] >= o.concurrency:
                 continue
             house = {m.id for m in (x, o) if m.kind == "house"}
-            absent = {x.id, o.id} - set(self.connections) - house - self.hosted_now
+            deadline = self.store.submissions.deadline(start.event)
+            hosted = {  # a version accepted before the event's deadline plays it
+                m.id
+                for m in (x, o)
+                if m.id in self.hosted_now and self.hosted.version(self.store, m, deadline)
+            }
+            absent = {x.id, o.id} - set(self.connections) - house - hosted
             if grace and absent:
                 continue
             gone: Color | None = None  # one side absent: its loss at once, nobody waits

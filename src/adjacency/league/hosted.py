@@ -11,9 +11,10 @@ the latest accepted before the event's deadline
 (:meth:`~.submission_rows.SubmissionsRepo.playing`).
 
 The clock (:mod:`adjacency.round.clock`): a hosted move is charged the CPU time its
-sandbox used for it (:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds` before and
-after), and may take at most :func:`~adjacency.round.clock.wall_cap` wall seconds (a
-program that sleeps or waits). The sandbox's monitor ends a program whose CPU time
+sandbox used since its previous move ended (since it started, for its first move:
+:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`), so thinking on the opponent's
+time is on its own clock, and may take at most :func:`~adjacency.round.clock.wall_cap`
+wall seconds (a program that sleeps or waits). The sandbox's monitor ends a program whose CPU time
 passes what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`): a
 time loss, found without a watcher per move. At most ``jobs`` hosted moves (and bot
 starts) compute at once (:attr:`HostedPlayers.jobs`); a move waiting for its turn is off
@@ -86,6 +87,9 @@ class Seat:
         """Done once the bot has started and shaken hands (its exception if it could not:
         :class:`~adjacency.bots.BotError` for the bot's own failure)."""
         self.closed = False
+        self.charged = 0.0
+        """The CPU seconds of its process charged so far (its start's included, which is
+        not its clock's): the next move is charged what it used beyond them."""
 
     @property
     def process(self) -> SandboxedProcess | None:
@@ -97,19 +101,24 @@ class Seat:
     def open(self) -> None:
         """Start the bot in its sandbox and shake hands (off the clock);
         :class:`~adjacency.bots.BotError` if it cannot."""
+        if self.closed:  # the game ended while it waited for a slot
+            return
         choice = self.version.choice
         bot = hosted_bot(choice.classes, choice.bot, choice.args)
         self.bot = bot
+        process = self.process
+        if process is not None:
+            self.charged = process.cpu_seconds()
         if self.closed:  # the game ended while it started
             self.close()
 
     def move(self, fen: str, left: float, cap: float) -> Answer:
         """The bot's move in ``fen`` with ``left`` seconds on its clock (its CPU time) and
-        ``cap`` wall seconds at most."""
+        ``cap`` wall seconds at most; charged the CPU time since its last move ended."""
         bot, process = self.bot, self.process
         if bot is None or process is None or self.closed:
             return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
-        before = process.cpu_seconds()
+        before = self.charged
         process.cap_cpu(before + max(0.0, left))
         started = time.monotonic()
         move: str | None = None
@@ -123,7 +132,8 @@ class Seat:
         finally:
             process.cap_cpu(None)
         wall = time.monotonic() - started
-        cpu = max(0.0, process.cpu_seconds() - before)
+        self.charged = max(before, process.cpu_seconds())
+        cpu = self.charged - before
         if process.reason is Reason.CPU:
             return Answer(None, cpu, wall, failure, out_of_cpu=True)
         if wall > cap and (failure is None or failure[0] is Termination.TIME_FORFEIT):
@@ -259,7 +269,7 @@ class HostedPlayers:
         self.seats.clear()
         for seat in seats:
             seat.close()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool.shutdown(wait=True)  # the ends asked for already run too
 
 
 def _quiet(future: asyncio.Future[None]) -> None:

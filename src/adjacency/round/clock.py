@@ -15,7 +15,7 @@ driver (the browser game's in :mod:`adjacency.web.session`, the league's in
 * A bot thinks for :func:`move_budget` of its remaining time, so it plays within its
   clock.
 * A hosted bot (a team's program the server runs) is charged the CPU time its
-  sandbox used for the move, not the wall time (:meth:`Clock.charge`), so games stay
+  sandbox used since its previous move, not the wall time (:meth:`Clock.charge`), so games stay
   fair when many run on few cores; a move may take at most :func:`wall_cap` seconds of
   wall time, so a program that sleeps or waits still loses on time.
 * The stored clock (:meth:`Clock.to_dict`) keeps when the running side's turn began
