@@ -168,7 +168,7 @@ def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothi
 ) -> None:
     league = new_league(folder, base=2.0)  # a sleeper's move is capped at 3 x 2 + 1 s
     token = add_member(league, "team1")
-    with served(league) as (url, _):
+    with served(league) as (url, app):
         assert upload(url, zipped(FAILING.replace("FAIL", fail)), token).status == 201
         accepted(url, token)
 
@@ -183,6 +183,15 @@ def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothi
         assert game.detail.startswith("team1 ") and reason in game.detail, game.detail
         with LeagueStore(league, create=False) as store:
             assert store.submissions.played(game.id)[1] is not None
+
+        def ended() -> tuple[int | None, Any] | None:  # the losing side's sandbox, once gone
+            found = [e for e in app.state.hosted.ended if e[:2] == (game.id, "o")]
+            return (found[0][2], found[0][3]) if found else None
+
+        # While the server plays on, the game's own sandbox is gone with the game.
+        pid, outcome = wait_until(ended, 20, "the failed side's sandbox to end")
+        assert pid is not None and outcome is not None and outcome.leftovers == 0
+        assert not Path(f"/proc/{pid}").exists() or pid not in own_sandboxes()
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 

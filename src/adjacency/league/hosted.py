@@ -28,6 +28,7 @@ event loop: a move blocks its thread on the bot's pipe for up to its wall cap.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import logging
 import os
@@ -42,13 +43,16 @@ from ..bots.external import ExternalBot
 from ..core import Color, Position
 from ..core.game import Termination
 from ..hosting.player import Choice, hosted_bot, load_choice
-from ..sandbox import Reason, SandboxedProcess
+from ..sandbox import Outcome, Reason, SandboxedProcess
 from ..sandbox import check as sandbox_check
 from .builder import version_folder
 from .store import LeagueStore, Member
 from .submission_rows import Submission
 
 log = logging.getLogger(__name__)
+
+ENDED_KEPT = 256
+"""How many ended seats :attr:`HostedPlayers.ended` remembers (the latest)."""
 
 THREADS = 64
 """Threads of the seats' pool: each game's hosted sides block one while they start,
@@ -144,15 +148,18 @@ class Seat:
             )
         return Answer(move, cpu, wall, failure)
 
-    def close(self) -> None:
+    def close(self) -> Outcome | None:
         """End its process and everything it started (idempotent); waits until they are
-        gone (:meth:`~adjacency.sandbox.SandboxedProcess.end`)."""
+        gone (:meth:`~adjacency.sandbox.SandboxedProcess.end`). How it ended, ``None``
+        if it never started."""
         self.closed = True
         process = self.process
-        if process is not None:
-            outcome = process.end()
-            if outcome.leftovers:
-                log.error("hosted bot: %d processes would not die", outcome.leftovers)
+        if process is None:
+            return None
+        outcome = process.end()
+        if outcome.leftovers:
+            log.error("hosted bot: %d processes would not die", outcome.leftovers)
+        return outcome
 
 
 class HostedPlayers:
@@ -172,6 +179,11 @@ class HostedPlayers:
         """The most that ever computed at once (what ``--hosted-jobs`` bounds)."""
         self.most_games = 0
         """The most games with a hosted side that were ever in play at once."""
+        self.ended: collections.deque[tuple[int, Color, int | None, Outcome | None]] = (
+            collections.deque(maxlen=ENDED_KEPT)
+        )
+        """The latest seats ended: ``(game, colour, bubblewrap's pid, outcome)``, once
+        their processes are gone (the outcome counts any that would not die)."""
 
     @property
     def jobs(self) -> asyncio.Semaphore:
@@ -257,11 +269,18 @@ class HostedPlayers:
     def close(self, game_id: int) -> None:
         """The game ended: end its hosted sides' processes (in threads, not waited for
         here)."""
-        for color in ("x", "o"):
+        colors: tuple[Color, Color] = ("x", "o")
+        for color in colors:
             seat = self.seats.pop((game_id, color), None)
             if seat is not None:
                 seat.closed = True
-                self.pool.submit(seat.close)
+                self.pool.submit(self._end, game_id, color, seat)
+
+    def _end(self, game_id: int, color: Color, seat: Seat) -> None:
+        """End ``seat`` (in a thread) and remember how (:attr:`ended`)."""
+        process = seat.process
+        pid = process.pid if process is not None else None
+        self.ended.append((game_id, color, pid, seat.close()))
 
     def stop(self) -> None:
         """The server stops: end every seat's process and wait until they are gone."""
