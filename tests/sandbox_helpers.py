@@ -60,3 +60,48 @@ def wait_until(condition: Callable[[], bool], what: str, bound: float = GUARD) -
     while not condition():
         assert time.monotonic() < deadline, f"not within {bound} s: {what}"
         time.sleep(0.02)
+
+
+def pool_processes() -> list[int]:
+    """The host's processes run by the sandbox pool's users (none once all sandboxes
+    have ended)."""
+    from adjacency.sandbox.identity import FIRST_UID, SLOTS
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        uid = int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
+        if FIRST_UID <= uid < FIRST_UID + SLOTS:
+            found.append(int(entry))
+    return found
+
+
+def own_sandboxes() -> list[int]:
+    """The sandboxed processes this test process started that still run: below it by
+    parent links, run by a sandbox pool's user or bubblewrap itself (the sandboxes of
+    other test processes on the same machine are not counted; a process inside cannot
+    leave its sandbox's tree, whose pid namespace ends with it)."""
+    from adjacency.sandbox.identity import FIRST_UID, SLOTS
+    from adjacency.system import proctree
+
+    processes = proctree.snapshot()
+    found = []
+    for pid in proctree.tree(processes, os.getpid()):
+        info = processes.get(pid)
+        if info is None or info.state == "Z":
+            continue
+        if FIRST_UID <= info.uid < FIRST_UID + SLOTS or b"bwrap" in _command(pid):
+            found.append(pid)
+    return found
+
+
+def _command(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -22,9 +22,8 @@ from typing import Any
 
 import pytest
 
-from adjacency.sandbox.identity import FIRST_UID, SLOTS
 from league_helpers import add_member, make_league, request, thread_server, upload, wait_until
-from sandbox_helpers import reachable_folder
+from sandbox_helpers import pool_processes, reachable_folder
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("hostile-submissions")]
 
@@ -112,23 +111,6 @@ FAILURES = {
     "System.exit mid-game": ("System.exit(3);", "exited with status"),
 }
 """Attacks that end the check: the verdict is a refusal naming how the bot failed."""
-
-
-def pool_processes() -> list[int]:
-    """The host's processes run by the sandbox pool's users (none once all sandboxes
-    have ended)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{entry}/status").read_text()
-        except OSError:
-            continue
-        uid = int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
-        if FIRST_UID <= uid < FIRST_UID + SLOTS:
-            found.append(int(entry))
-    return found
 
 
 def tree_digest(folder: Path, skip: tuple[str, ...]) -> dict[str, str]:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjacency.round.clock import MIN_BUDGET, SAFETY, Clock, move_budget
+from adjacency.round.clock import MIN_BUDGET, SAFETY, Clock, move_budget, wall_cap
 
 
 def test_a_clock_deducts_the_turn_and_adds_the_increment() -> None:
@@ -89,3 +89,22 @@ def test_a_bots_budget_is_never_more_than_its_cap_or_its_clock(
     budget = move_budget(left, increment, plies, cap)
     assert budget >= MIN_BUDGET
     assert budget <= max(MIN_BUDGET, min(cap, left - SAFETY))
+
+
+def test_a_charge_deducts_the_given_seconds_not_the_time_since_the_turn_began() -> None:
+    """A hosted bot's move: charged its CPU seconds at the moment it answered, whatever
+    wall time passed; a charge past its clock is a flag."""
+    clock = Clock(10.0, 1.0)
+    clock.start("x", now=100.0)
+    clock.charge("x", 0.5, now=107.0)  # 7 s of wall time, 0.5 s of CPU
+    assert clock.moved("x", now=107.0)
+    assert clock.remaining["x"] == 10.0 - 0.5 + 1.0
+    clock.start("o", now=107.0)
+    clock.charge("o", 10.5, now=108.0)
+    assert not clock.moved("o", now=108.0)
+    assert clock.remaining["o"] == 0.0
+
+
+def test_the_wall_cap_is_three_times_the_clock_and_a_second() -> None:
+    assert wall_cap(2.0) == 7.0
+    assert wall_cap(0.0) == wall_cap(-1.0) == 1.0

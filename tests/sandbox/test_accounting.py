@@ -62,3 +62,25 @@ def test_each_move_is_charged_the_cpu_time_of_the_whole_tree(sandbox_box: Path, 
     finally:
         outcome = process.end()
     assert outcome.cpu_seconds >= 0.58
+
+
+def test_a_cpu_cap_ends_the_tree_once_it_has_used_that_much(sandbox_box: Path) -> None:
+    """A move capped at what its clock has left (:meth:`SandboxedProcess.cap_cpu`): the
+    monitor ends the program, reason CPU, soon after its tree passes the cap, far below
+    its limit's; lifted, the same burn runs to its end."""
+    program = write_program(sandbox_box, "bot.py", BOT)
+    process = sandbox.SandboxedProcess([PYTHON, program], submission=sandbox_box)
+    process.start()
+    try:
+        process.cap_cpu(None)
+        process.send_line("self")  # 0.3 s uncapped: answered
+        assert process.read_line(GUARD) == "done self"
+        used = process.cpu_seconds()
+        process.cap_cpu(used + 0.05)
+        process.send_line("self")  # 0.3 s against 0.05 s left: ended
+        with pytest.raises(EOFError):
+            process.read_line(GUARD)
+        assert process.reason is sandbox.Reason.CPU
+        assert used + 0.05 < process.cpu_seconds() < used + 0.3
+    finally:
+        process.end()

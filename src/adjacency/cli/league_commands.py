@@ -19,7 +19,7 @@ from .arguments import (
     seconds,
     whole_number,
 )
-from .league_options import PACE
+from .league_options import HOSTED_JOBS, PACE
 
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
@@ -156,6 +156,7 @@ def register(commands: Any) -> None:
         "--executor", choices=("local", "ray"), default="local", help="where house bots run"
     )
     serve.add_argument("--jobs", type=positive_int, default=1, help="house-bot worker processes")
+    HOSTED_JOBS.add(serve)
     serve.add_argument(
         "--no-house-games",
         action="store_true",
@@ -383,6 +384,7 @@ def run_serve(args: argparse.Namespace) -> int:
             forwarded_allow_ips=args.forwarded_allow_ips,
             sock=sock,
             uvicorn_log_level=uvicorn_level,
+            hosted_jobs=args.hosted_jobs,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

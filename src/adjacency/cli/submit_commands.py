@@ -49,6 +49,10 @@ def _versions(answer: dict[str, Any]) -> str:
         )
         if item["detail"]:
             lines.extend(f"         {line}" for line in item["detail"].splitlines()[:20])
+        games, points = item.get("games", 0), item.get("points", 0.0)
+        if games:
+            counted = f"{games} game{'s' if games != 1 else ''}"
+            lines.append(f"         played {counted}, {points:g} point{'s' if points != 1 else ''}")
     return "\n".join(lines) if answer["submissions"] else f"{answer['name']} has no version yet"
 
 

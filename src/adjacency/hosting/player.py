@@ -6,15 +6,21 @@ sandbox: one :class:`~adjacency.sandbox.SandboxedProcess` for a whole game, its 
 folder read-only, under :data:`GAME_LIMITS`. A hosted bot never gets a stand-in move: a
 late answer is the referee's time loss, a crash a crash (the kit's runner sends nothing
 for a bot that has not answered).
+
+A build folder keeps the bot its build chose in :data:`CHOICE` (:func:`save_choice`,
+written by the server, never by the team's code), so a server that restarts plays an
+accepted version without building it again (:func:`load_choice`).
 """
 
 from __future__ import annotations
 
+import json
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
-from ..projects.java_build import RUNNER
+from ..projects.java_build import RUNNER, Built
 from ..protocol.transport import Transport
 from ..sandbox import SUBMISSION, Limits, SandboxedProcess
 from .sandbox_build import JAVA, JVM_OPTIONS
@@ -54,3 +60,36 @@ def hosted_bot(
 
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
     return ExternalBot(f"{settings} {shlex.join(command_line(bot, args))}", connect)
+
+
+CHOICE = "bot.json"
+"""The file of a build folder naming its class folder, bot and arguments."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What an accepted build plays: its class folder, the runner's bot class, arguments."""
+
+    classes: Path
+    bot: str
+    args: list[str]
+
+
+def save_choice(folder: Path, built: Built) -> None:
+    """Keep ``built``'s choice in ``folder`` (the build folder its class folder is in)."""
+    classes = built.classes.relative_to(folder).as_posix()
+    data = {"classes": classes, "bot": built.bot, "args": list(built.args)}
+    (folder / CHOICE).write_text(json.dumps(data), encoding="utf-8")
+
+
+def load_choice(folder: Path) -> Choice | None:
+    """The choice kept in ``folder``, or ``None`` when the folder holds no build (removed,
+    or a league file restored on another machine)."""
+    try:
+        data = json.loads((folder / CHOICE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    classes = folder / str(data["classes"])
+    if not classes.is_dir():
+        return None
+    return Choice(classes, str(data["bot"]), [str(a) for a in data["args"]])

@@ -36,6 +36,7 @@ from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .cache import SharedAnswer
 from .hall import TICK, Hall
+from .hosted import HostedPlayers
 from .house import HousePlayers
 from .limits import LeagueLimits
 from .reserve import KeepRoom
@@ -70,18 +71,22 @@ def create_app(
     pause: float = 0.0,
     pace: float = 0.0,
     builds: bool = True,
+    hosted_jobs: int | None = None,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots;
     ``pace``: the least seconds a move of a game between two house bots takes;
     ``builds``: build and check the teams' uploads in the sandbox (:class:`.builder.Builder`;
-    where the sandbox cannot start, uploads are refused with the fix)."""
+    where the sandbox cannot start, uploads are refused with the fix) and play the
+    accepted versions (:mod:`.hosted`), at most ``hosted_jobs`` moves computing at once
+    (``None``: the machine's cores)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
-    hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace)
+    hosted = HostedPlayers(Path(db) if builds else None, hosted_jobs)
+    hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
 
     builder = Builder(Path(db)) if builds else None
     recent = RecentLines()  # the teacher's page's log (:mod:`.routers.server_log`)
@@ -108,6 +113,7 @@ def create_app(
             with contextlib.suppress(Exception):
                 await warm  # before the reader it uses is closed
             await hall.stop()
+            await asyncio.to_thread(hosted.stop)  # every hosted bot's sandbox ended
             if builder is not None:
                 await asyncio.to_thread(builder.stop)
             house.stop()
@@ -134,6 +140,7 @@ def create_app(
     app.state.reader = reader
     app.state.hall = hall
     app.state.house = house
+    app.state.hosted = hosted
     app.state.builder = builder
     app.state.recent_log = recent
     app.state.builds_refused = None

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
 from ..hosting.check import check_bot
-from ..hosting.player import hosted_bot
+from ..hosting.player import hosted_bot, save_choice
 from ..hosting.sandbox_build import build_submission
 from ..sandbox import check as sandbox_check
 from .settings import LeagueSettings
@@ -42,6 +42,11 @@ with a shorter move time checks at its own)."""
 
 IDLE_WAIT = 5.0
 """Seconds the builder sleeps with nothing to build, unless woken (:meth:`Builder.wake`)."""
+
+
+def version_folder(db: Path, member_id: int, version: int) -> Path:
+    """The build folder of a member's ``version`` under :func:`build_folder`."""
+    return build_folder(db) / f"{member_id}-{version}"
 
 
 def build_folder(db: Path) -> Path:
@@ -61,7 +66,9 @@ def check_seconds(settings: LeagueSettings) -> float:
 
 
 def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[bool, str]:
-    """Build and check ``submission`` under ``folder``: accepted or not, and why."""
+    """Build and check ``submission`` under ``folder``: accepted or not, and why. An
+    accepted build keeps its bot's choice there (:func:`~adjacency.hosting.player.save_choice`):
+    the league plays it from that folder (:mod:`.hosted`)."""
     settings = store.settings()
     if folder.exists():
         shutil.rmtree(folder)
@@ -77,6 +84,8 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
         settings.rounds,
         check_seconds(settings),
     )
+    if checked.accepted:
+        save_choice(folder, built)
     chosen = " ".join([built.bot, *built.args])
     left = f"; left out, not read: {len(hosted.left_out)} files" if hosted.left_out else ""
     return checked.accepted, f"bot {chosen}: {checked.detail}{left}"
@@ -117,14 +126,13 @@ class Builder:
 
     def _run(self) -> None:
         with LeagueStore(self.db, create=False) as store:
-            folders = build_folder(self.db)
             while not self._stop.is_set():
                 submission = store.submissions.claim()
                 if submission is None:
                     self._wake.wait(IDLE_WAIT)
                     self._wake.clear()
                     continue
-                folder = folders / f"{submission.member_id}-{submission.version}"
+                folder = version_folder(self.db, submission.member_id, submission.version)
                 try:
                     accepted, detail = verdict(store, submission, folder)
                 except AdjacencyRuntimeError as exc:  # the sandbox or the machine failed

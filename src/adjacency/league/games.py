@@ -14,6 +14,10 @@ Contract, in the server's event loop (one thread, no locks):
   the league words the ends in its own details;
 * the side to move's clock runs from the moment it is asked (:meth:`Games._ask`);
   a timer ends the game on time when the clock runs out, whoever is connected;
+* a hosted side (a team's accepted version, :mod:`.hosted`) is played by the server in
+  the sandbox: its clock is charged the CPU time of each move, within a wall-time cap
+  (:meth:`Games._hosted_move`), and only the server moves for it (a client of the same
+  team is refused);
 * every callback that arrives late (a timer, a house move) checks the game's
   ``version`` and changes nothing when the game moved on or ended;
 * a game's end, its record and both new ratings are one store transaction
@@ -36,7 +40,7 @@ import logging
 import time
 from typing import Any
 
-from ..bots import BotFailure
+from ..bots import BotError, BotFailure
 from ..core.details import Detail
 from ..core.errors import AdjacencyError, IllegalMoveError
 from ..core.fen import Color
@@ -46,12 +50,13 @@ from ..core.record import game_to_text
 from ..core.text import quote
 from ..ratings.glicko import Glicko
 from ..round import finish, moves
-from ..round.clock import Clock
+from ..round.clock import Clock, wall_cap
 from ..round.moves import MAX_MOVE_CHARS
 from ..round.state import Round, Step
 from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .event_store import clock_text
+from .hosted import Answer, HostedPlayers, Seat
 from .house import HouseMove, HousePlayers
 from .live import (
     InvalidMove,
@@ -79,6 +84,11 @@ HOUSE_OVERHEAD = 0.1
 clock's own reserve)."""
 
 
+OVERRUN = 2.0
+"""Seconds past a hosted move's wall cap after which the server ends the game on time
+whatever its bot's thread does (the bot itself is stopped and killed at the cap)."""
+
+
 ANSWER_CHARS = 40
 """Characters of a malformed answer that a game's detail repeats at most."""
 
@@ -104,10 +114,17 @@ class Games:
     """The live games of one league server and their lifecycle."""
 
     def __init__(
-        self, store: LeagueStore, house: HousePlayers, pause: float = 0.0, pace: float = 0.0
+        self,
+        store: LeagueStore,
+        house: HousePlayers,
+        pause: float = 0.0,
+        pace: float = 0.0,
+        hosted: HostedPlayers | None = None,
     ) -> None:
         self.store = store
         self.house = house
+        self.hosted = HostedPlayers(None) if hosted is None else hosted
+        """The hosted sides of the games in play (:mod:`.hosted`)."""
         self.stopping = False
         """Set when the server stops (:meth:`~adjacency.league.hall.Hall.stop`): no game
         starts any more, so none is left in play behind the abort of the games in flight,
@@ -186,15 +203,8 @@ class Games:
         sides, and cancel the house moves being computed."""
         for task in list(self._house_tasks):
             task.cancel()
-        for live in list(self.live.values()):
-            self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
-            try:  # the moves so far are kept with the aborted game
-                self.store.abort_game(
-                    live.id, reason, game_to_text(live.game), len(live.game.moves)
-                )
-            except Exception:  # a failing store must not keep the players from hearing it
-                log.exception("could not store aborted game %d", live.id)
-            self._end(live)
+        for live in list(self.live.values()):  # the moves so far are kept with the game
+            self._abandon(live, reason)
 
     def progress(self) -> list[tuple[int, str, int]]:
         """The records of the games in play that gained moves since they were last
@@ -237,6 +247,7 @@ class Games:
         own_clock: tuple[float, float] | None = None,
         pace: float | None = None,
         absent: Color | None = None,
+        event: int | None = None,
     ) -> LiveGame:
         """Start a game now (both members must be free); the first side is asked at once.
         It is played on ``own_clock`` (``(base, increment)`` seconds: an event's own
@@ -246,7 +257,9 @@ class Games:
         (:attr:`pace`) when both are house bots, else none. ``absent``: the side whose
         bot is not there when the game is to start (an event's): the game ends at once
         as its loss (time forfeit, detail ``absent``), nobody is asked for a move.
-        :class:`NotNow` once the server is stopping."""
+        A team with an accepted version plays it here as a hosted side (:mod:`.hosted`;
+        in ``event``'s game the version accepted before its deadline), recorded with the
+        game. :class:`NotNow` once the server is stopping."""
         if self.stopping:
             raise NotNow("the server is stopping")
         if x.id == o.id:
@@ -270,6 +283,7 @@ class Games:
         if pace is None:
             pace = self.pace if x.kind == o.kind == "house" else 0.0
         live.pace = {c: 0.0 if live.member(c).kind == "person" else pace for c in ("x", "o")}
+        self._seat_hosted(live, event)
         self.live[game_id] = live
         self._between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
@@ -286,11 +300,25 @@ class Games:
         self._ask(live)
         return live
 
+    def _seat_hosted(self, live: LiveGame, event: int | None) -> None:
+        """Seat the hosted sides of a new game and record their versions (none: nothing)."""
+        deadline = None if event is None else self.store.submissions.deadline(event)
+        colors: tuple[Color, Color] = ("x", "o")
+        versions = {c: self.hosted.version(self.store, live.member(c), deadline) for c in colors}
+        if not any(versions.values()):
+            return
+        ids = {c: v.submission.id if v is not None else None for c, v in versions.items()}
+        self.store.submissions.set_versions(live.id, ids["x"], ids["o"])
+        for color, version in versions.items():
+            if version is not None:
+                self.hosted.sit(live.id, color, version)
+
     def _announce(self, live: LiveGame, member_id: int, turn: bool = True) -> None:
-        """Tell a connected member about a game it plays (and ask for its move if due)."""
+        """Tell a connected member about a game it plays (and ask for its move if due);
+        a hosted side's client is told nothing (the server plays it)."""
         outbox = self.connections.get(member_id)
         color = live.color_of(member_id)
-        if outbox is None or color is None:
+        if outbox is None or color is None or self.hosted.seat(live.id, color) is not None:
             return
         opponent = live.member(other(color))
         outbox.post(game_start(live, color, opponent.name, live.game.tags["TimeControl"]))
@@ -298,12 +326,19 @@ class Games:
             outbox.post(your_turn(live))
 
     def _ask(self, live: LiveGame) -> None:
-        """Start the side to move's clock and ask it for its move."""
+        """Start the side to move's clock and ask it for its move (a hosted side's clock
+        starts once its move may compute: :meth:`_hosted_move`)."""
         color = live.game.position.turn
-        live.clock.start(color)
         live.asked = time.monotonic()
         live.version += 1
         loop = asyncio.get_running_loop()
+        seat = self.hosted.seat(live.id, color)
+        if seat is not None:
+            hosted = loop.create_task(self._hosted_move(live, live.version, seat))
+            self._house_tasks.add(hosted)
+            hosted.add_done_callback(self._house_tasks.discard)
+            return
+        live.clock.start(color)
         live.timer = loop.call_later(
             max(0.0, live.clock.left(color)), self._flag, live.id, live.version
         )
@@ -348,6 +383,95 @@ class Games:
             return
         if self._current(live, version):
             self._arrive(live, move)
+
+    async def _hosted_move(self, live: LiveGame, version: int, seat: Seat) -> None:
+        """A hosted side's move: once its bot has started and a slot of
+        ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
+        computed in the sandbox and charged the CPU time it used (:meth:`_hosted_answer`).
+        A bot that could not start loses by disconnection with its reason; a failure of
+        the server's own (no sandbox) abandons the game without a result."""
+        color = live.game.position.turn
+        mover = live.member(color)
+        assert seat.opened is not None
+        try:
+            await asyncio.shield(seat.opened)
+        except asyncio.CancelledError:
+            raise
+        except BotError as exc:
+            if self._current(live, version):
+                detail = ended("could-not-start", player=mover.name, error=str(exc))
+                self._forfeit(live, Termination.DISCONNECTION, detail)
+            return
+        except Exception as exc:
+            if self._current(live, version):
+                log.error("hosted bot %s could not start: %s", mover.name, exc)
+                self._abandon(live, ended("could-not-start", player=mover.name, error=str(exc)))
+            return
+        async with self.hosted.jobs:
+            if not self._current(live, version):
+                return
+            self.hosted.enter()
+            try:
+                now = time.monotonic()
+                live.clock.start(color, now)
+                live.asked = now
+                left = live.clock.left(color, now)
+                cap = wall_cap(left)
+                loop = asyncio.get_running_loop()
+                live.timer = loop.call_later(
+                    cap + OVERRUN, self._hosted_overrun, live.id, version, cap
+                )
+                answer = await self.hosted.move(seat, live.game.position.fen(), left, cap)
+            finally:
+                self.hosted.leave()
+        if self._current(live, version):
+            self._hosted_answer(live, answer, left)
+
+    def _hosted_answer(self, live: LiveGame, answer: Answer, left: float) -> None:
+        """A hosted move is in: its side's clock is charged the CPU seconds its sandbox
+        used (:meth:`~adjacency.round.clock.Clock.charge`), then the move is played as any
+        bot's (late if that passes its clock); a program ended for its CPU time loses on
+        time, any other failure (a crash, an illegal answer, past the wall cap) loses
+        with its reason."""
+        color = live.game.position.turn
+        name = live.member(color).name
+        now = time.monotonic()
+        if live.timer is not None:
+            live.timer.cancel()
+        if answer.out_of_cpu:
+            live.clock.charge(color, max(answer.cpu, left), now)
+            live.used[color] += answer.cpu
+            step = moves.flag(self._round(live), now, ended("clock", player=name))
+            if self._take(live, step).is_over:
+                self._finish(live)
+            return
+        live.clock.charge(color, answer.cpu, now)
+        if answer.failure is not None or answer.move is None:
+            termination, reason = answer.failure or (Termination.DISCONNECTION, "no move")
+            live.used[color] += answer.cpu
+            self._forfeit(live, termination, ended("bot-failed", player=name, error=reason))
+            return
+        self._arrive(live, answer.move)
+
+    def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
+        """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
+        (its bot is killed at the cap): the side loses on time all the same."""
+        live = self.live.get(game_id)
+        if live is None or not self._current(live, version):
+            return
+        name = live.member(live.game.position.turn).name
+        reason = f"no answer within the cap of {cap:.1f} s of wall time"
+        detail = ended("bot-failed", player=name, error=reason)
+        self._forfeit(live, Termination.TIME_FORFEIT, detail)
+
+    def _abandon(self, live: LiveGame, reason: Detail) -> None:
+        """End ``live`` with no result (the server's own failure), stored as aborted."""
+        self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
+        try:
+            self.store.abort_game(live.id, reason, game_to_text(live.game), len(live.game.moves))
+        except Exception:  # a failing store must not keep the players from hearing it
+            log.exception("could not store aborted game %d", live.id)
+        self._end(live)
 
     def _arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was
@@ -418,6 +542,7 @@ class Games:
         person's is refused with :class:`IllegalMoveError` or :class:`InvalidMove` and
         changes nothing (the page offers legal squares only)."""
         live, color = self._own_game(member, game_id)
+        self._not_hosted(live, color)
         if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
         if member.kind == "person":
@@ -432,7 +557,9 @@ class Games:
         """Whether the server waits for ``member``'s move in ``game_id`` (its game in
         play, its turn): such a move was asked for, so no rate limit refuses it."""
         live = self.live.get(game_id) if isinstance(game_id, int) else None
-        return live is not None and live.game.position.turn == live.color_of(member.id)
+        if live is None or live.game.position.turn != live.color_of(member.id):
+            return False
+        return self.hosted.seat(live.id, live.game.position.turn) is None
 
     def fail(self, member: Member, game_id: int, termination: Termination, detail: str) -> LiveGame:
         """A bot says it cannot move in ``game_id`` (its program crashed, answered junk or
@@ -441,11 +568,22 @@ class Games:
         (``bot-failed``), rather than on time after its whole clock. Raises as
         :meth:`move`; only a bot's own failure, at its turn, ends a game this way."""
         live, color = self._own_game(member, game_id)
+        self._not_hosted(live, color)
         if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
         self._spend_clock(live)
         self._forfeit(live, termination, ended("bot-failed", player=member.name, error=detail))
         return live
+
+    def _not_hosted(self, live: LiveGame, color: Color) -> None:
+        """:class:`Forbidden` when ``color`` is a hosted side of ``live``: the server plays
+        the team's accepted version there, and a client of the team has no say."""
+        if self.hosted.seat(live.id, color) is not None:
+            name = live.member(color).name
+            raise Forbidden(
+                f"game {live.id}: the server plays {name}'s accepted version; "
+                "a client's moves are not taken"
+            )
 
     def _own_game(self, member: Member, game_id: int) -> tuple[LiveGame, Color]:
         """The game in play ``game_id`` and ``member``'s colour in it. Raises
@@ -605,6 +743,7 @@ class Games:
             live.timer.cancel()
         live.version += 1
         self.live.pop(live.id, None)
+        self.hosted.close(live.id)  # its sandboxes end with it
         log.info("%s", end_line(live))
         now = time.monotonic()
         for member in (live.x, live.o):

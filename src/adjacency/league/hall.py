@@ -17,6 +17,8 @@ Rules the hall and its games (:mod:`.games`) enforce (docs/league.md says them t
   the game by illegal move; a move in a game the member does not play in, or out
   of turn, is refused and changes nothing.
 * A house bot that crashes loses by disconnection, with the error in the record.
+* A team with an accepted version is played by the server (:mod:`.hosted`): it counts
+  as present like a house bot, needs no client, and is paired like any bot.
 * Games come in colour-swapped pairs from one opening (:meth:`Hall.pair`, who plays
   whom: :mod:`.pairing`).
 """
@@ -38,6 +40,7 @@ from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .challenges import COOLDOWN, MAX_INCOMING, NEWCOMERS, PER_ADDRESS, Challenge, Challenges
 from .event_runner import EventRunner, EventStart
 from .games import PROGRESS_EVERY, Games
+from .hosted import HostedPlayers
 from .house import HousePlayers
 from .live import LiveGame, game_aborted
 from .outbox import Outbox
@@ -91,8 +94,9 @@ class Hall(Games):
         house_games: bool = True,
         pause: float = 0.0,
         pace: float = 0.0,
+        hosted: HostedPlayers | None = None,
     ) -> None:
-        super().__init__(store, house, pause, pace)
+        super().__init__(store, house, pause, pace, hosted)
         self.house_games = house_games
         """Whether house bots play each other (off: they only play remote bots and people)."""
         self.tick = tick
@@ -119,6 +123,9 @@ class Hall(Games):
         """The challenge games with a bot in play: ``game: (person, bot)``."""
         self._established: dict[int, tuple[float, int, tuple[bool, Progress]]] = {}
         self._established_gen: collections.Counter[int] = collections.Counter()
+        self.hosted_now: frozenset[int] = frozenset()
+        """The members the server plays itself (an accepted version), at the last pass:
+        present and pairable without a connection."""
         self.ladder_owed: dict[int, float] = {}
         """Bots whose last game was a challenge game, and when it ended: the ladder may have
         their next game before their queue is served, waiting up to :data:`LADDER_WAIT`
@@ -137,6 +144,7 @@ class Hall(Games):
             for member_id in (game.x_id, game.o_id):
                 self.unheard.setdefault(member_id, []).append(game.id)
         self._wake = asyncio.Event()
+        await asyncio.to_thread(self.hosted.start)
         self.up_since = time.monotonic()
         loop = asyncio.get_running_loop()
         house = [m for m in self.store.members() if m.kind == "house" and not m.revoked]
@@ -234,17 +242,19 @@ class Hall(Games):
         return {pid for pid, at in self.seen.items() if now - at <= PRESENCE}
 
     def online(self) -> set[int]:
-        """Members that can be challenged now: connected bots and present people."""
-        return set(self.connections) | self.present()
+        """Members that can be challenged now: connected and hosted bots and present
+        people."""
+        return set(self.connections) | self.present() | self.hosted_now
 
     def slots(self, member: Member) -> int:
         """Games ``member`` may start now: its concurrency cap minus its games in play;
         0 when it is revoked, resting, or a bot that is not connected or is leaving (house
-        bots always are; people are free while they ask)."""
+        bots and hosted bots always are; people are free while they ask)."""
         if member.revoked or self.resting.get(member.id, 0.0) > time.monotonic():
             return 0
         outbox = self.connections.get(member.id)
-        if member.kind not in ("house", "person") and (outbox is None or outbox.leaving):
+        remote = member.kind not in ("house", "person") and member.id not in self.hosted_now
+        if remote and (outbox is None or outbox.leaving):
             return 0
         return max(0, member.concurrency - self.busy[member.id])
 
@@ -316,7 +326,7 @@ class Hall(Games):
                     params={"name": opponent.name, "count": MAX_INCOMING},
                 )
             return self.challenges.add(person, opponent, "waiting", now, address, established)
-        if opponent.kind == "bot" and opponent.id not in self.connections:
+        if opponent.kind == "bot" and opponent.id not in set(self.connections) | self.hosted_now:
             raise NotNow(
                 f"{opponent.name} is not connected now: try another member",
                 code="opponent_offline",
@@ -483,8 +493,10 @@ class Hall(Games):
         """
         if self.stopping:
             return []
-        events = self.events.plan(set(self.connections))
+        self.hosted_now = frozenset(self.hosted.members(self.store))
+        events = self.events.plan(set(self.connections) | self.hosted_now)
         wanted = set(self.connections) | set(self.challenges.queued_bots()) | set(events.members)
+        wanted |= self.hosted_now
         wanted |= {m for start in events.starts for m in (start.x, start.o)}
         found = self.store.pairable(wanted)  # house bots and these bots, no one else
         members = {member_id: member for member_id, (member, _) in found.items()}
@@ -503,7 +515,8 @@ class Hall(Games):
             slots = 0 if m.id in events.members else self.slots(m)  # the ladder pauses for them
             if slots == 0:
                 self.idle_since.pop(m.id, None)
-            present = not m.revoked and (m.kind == "house" or m.id in self.connections)
+            there = m.kind == "house" or m.id in self.connections or m.id in self.hosted_now
+            present = not m.revoked and there
             waiting = now - self.idle_since.setdefault(m.id, now) if slots else 0.0
             entrants.append(
                 Entrant(m.id, slots, ratings[m.id].rating, m.kind == "house", present, waiting)
@@ -540,7 +553,8 @@ class Hall(Games):
     ) -> list[LiveGame]:
         """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
         each as soon as both members are below their concurrency cap, connected or not
-        (a bot that is not connected, its opponent there, loses the game at once; during
+        (a bot that is not connected, nor hosted with a version accepted before the
+        event's deadline, its opponent there, loses the game at once; during
         the :data:`RECONNECT_GRACE` after the server starts, the game waits for it
         instead)."""
         started: list[LiveGame] = []
@@ -551,9 +565,14 @@ class Hall(Games):
                 continue
             if self.busy[x.id] >= x.concurrency or self.busy[o.id] >= o.concurrency:
                 continue
-            absent = (
-                {x.id, o.id} - set(self.connections) - {m.id for m in (x, o) if m.kind == "house"}
-            )
+            house = {m.id for m in (x, o) if m.kind == "house"}
+            deadline = self.store.submissions.deadline(start.event)
+            hosted = {  # a version accepted before the event's deadline plays it
+                m.id
+                for m in (x, o)
+                if m.id in self.hosted_now and self.hosted.version(self.store, m, deadline)
+            }
+            absent = {x.id, o.id} - set(self.connections) - house - hosted
             if grace and absent:
                 continue
             gone: Color | None = None  # one side absent: its loss at once, nobody waits
@@ -561,7 +580,15 @@ class Hall(Games):
                 gone = "x" if x.id in absent else "o"
             started.append(
                 self.start_game(
-                    x, o, start.opening, start.pair, start.leg, start.clock, start.pace, gone
+                    x,
+                    o,
+                    start.opening,
+                    start.pair,
+                    start.leg,
+                    start.clock,
+                    start.pace,
+                    gone,
+                    event=start.event,
                 )
             )
         return started

@@ -494,6 +494,8 @@ class SubmissionOut(BaseModel):
     detail: str = Field(description="why it was refused, or what the build said")
     created: float = Field(description="when it was uploaded (Unix time)")
     decided: float | None = Field(description="when it was accepted or refused")
+    games: int = Field(0, description="finished games this version played (the server ran it)")
+    points: float = Field(0.0, description="its points in them: 1 a win, 1/2 a draw")
 
 
 class Submitted(BaseModel):

@@ -96,6 +96,7 @@ def serve(
     forwarded_allow_ips: str | None = None,
     sock: socket.socket | None = None,
     uvicorn_log_level: str = "warning",
+    hosted_jobs: int | None = None,
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
     ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`);
@@ -104,7 +105,8 @@ def serve(
     socket already listening on ``host:port`` (:func:`~adjacency.serving.binding.bind`,
     taken before the league file is created), else one is bound here;
     ``uvicorn_log_level``: what uvicorn's own loggers write (the league's own log is
-    :func:`~adjacency.serving.logs.configure_logging`'s)."""
+    :func:`~adjacency.serving.logs.configure_logging`'s); ``hosted_jobs``: how many
+    hosted bots' moves compute at once (``None``: the machine's cores)."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
@@ -119,6 +121,7 @@ def serve(
         house_games=house_games,
         pause=pause,
         pace=pace,
+        hosted_jobs=hosted_jobs,
     )
     app.state.house.start()  # an executor that cannot start fails here, in one line
     config = uvicorn.Config(

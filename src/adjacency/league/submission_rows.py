@@ -18,6 +18,11 @@ Deadlines: an event may close uploads at a time of its own (``events.deadline``)
 entered in an event whose deadline has passed and that has not finished may not upload
 (:meth:`SubmissionsRepo.closing_event`), and the event plays each team's last version
 accepted before its deadline (:meth:`SubmissionsRepo.playing`).
+
+Games: the server plays a team that has an accepted version itself (a hosted bot), and
+every game records the version (``submissions.id``) each side played
+(:meth:`SubmissionsRepo.set_versions`), so each version's games and points can be listed
+(:meth:`SubmissionsRepo.results`).
 """
 
 from __future__ import annotations
@@ -207,3 +212,48 @@ class SubmissionsRepo:
             ).rowcount
         if not changed:
             raise LeagueError(f"no event named {event_name!r}")
+
+    def accepted_members(self) -> set[int]:
+        """The members with at least one accepted version (the league plays them itself),
+        read through the status index."""
+        rows = self.db.query("SELECT DISTINCT member_id FROM submissions WHERE status = 'accepted'")
+        return {int(row[0]) for row in rows}
+
+    def deadline(self, event_id: int) -> float | None:
+        """An event's upload deadline, ``None`` when it has none (or no such event)."""
+        rows = self.db.query("SELECT deadline FROM events WHERE id = ?", (event_id,))
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def set_versions(self, game_id: int, x_version: int | None, o_version: int | None) -> None:
+        """Record the version (``submissions.id``) each side of ``game_id`` plays, ``None``
+        for a side that is no hosted bot."""
+        with self.db.transaction() as db:
+            db.execute(
+                "UPDATE games SET x_version = ?, o_version = ? WHERE id = ?",
+                (x_version, o_version, game_id),
+            )
+
+    def played(self, game_id: int) -> tuple[int | None, int | None]:
+        """The versions (``submissions.id``) that played ``game_id``'s two sides."""
+        rows = self.db.query("SELECT x_version, o_version FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise LeagueError(f"no game {game_id}")
+        x, o = rows[0]
+        return (None if x is None else int(x), None if o is None else int(o))
+
+    def results(self, member_id: int) -> dict[int, tuple[int, float]]:
+        """Each version's finished games and points (1 a win, 1/2 a draw), by
+        ``submissions.id``; a version that played no finished game is absent. Read
+        through the members' game indexes, not the whole table."""
+        rows = self.db.query(
+            "SELECT v, COUNT(*), SUM(p) FROM ("
+            " SELECT x_version AS v, CASE result WHEN 'x' THEN 1.0 WHEN 'draw' THEN 0.5"
+            " ELSE 0.0 END AS p FROM games"
+            " WHERE x_id = ? AND status = 'finished' AND x_version IS NOT NULL"
+            " UNION ALL SELECT o_version, CASE result WHEN 'o' THEN 1.0 WHEN 'draw' THEN 0.5"
+            " ELSE 0.0 END FROM games"
+            " WHERE o_id = ? AND status = 'finished' AND o_version IS NOT NULL"
+            ") GROUP BY v",
+            (member_id, member_id),
+        )
+        return {int(r[0]): (int(r[1]), float(r[2])) for r in rows}

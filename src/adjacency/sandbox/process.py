@@ -163,6 +163,7 @@ class SandboxedProcess:
         self._killed: list[tuple[int, int]] = []
         self._eof = False
         self._outcome: Outcome | None = None
+        self._cpu_cap: float | None = None
 
     # -- the Transport interface -------------------------------------------------------
 
@@ -362,6 +363,13 @@ class SandboxedProcess:
         self._measure(proctree.snapshot())
         return max(self._usage.cpu, self._rusage_cpu)
 
+    def cap_cpu(self, total: float | None) -> None:
+        """End it (reason :attr:`~Reason.CPU`) once its tree has used ``total`` CPU seconds
+        over its life, below its limit's (``None``: its limit's only). The monitor enforces
+        it at its next tick: a hosted bot's move is capped at what its clock has left
+        without a watcher of its own."""
+        self._cpu_cap = total
+
     def end(self) -> Outcome:
         """End it (if it still runs) and everything it started; release its identity.
         Returns how it ended (the same :class:`Outcome` on every later call, from any
@@ -438,7 +446,10 @@ class SandboxedProcess:
         if self._reap(block=False) is not None:
             return False
         usage = self._measure(processes)
-        if usage.cpu > self.limits.cpu_seconds:
+        cap = self.limits.cpu_seconds
+        if self._cpu_cap is not None:
+            cap = min(cap, self._cpu_cap)
+        if usage.cpu > cap:
             self._stop(Reason.CPU)
         elif usage.memory > self.limits.memory_bytes:
             self._stop(Reason.MEMORY)

@@ -55,8 +55,12 @@ FILENAME = re.compile(r"[^A-Za-z0-9._ -]")
 """What is kept of the ``X-Filename`` header: a plain file name, shown back to the team."""
 
 
-def submission_out(submission: Submission) -> dict[str, Any]:
-    """A version as the API shows it (never its bytes)."""
+def submission_out(
+    submission: Submission, results: dict[int, tuple[int, float]] | None = None
+) -> dict[str, Any]:
+    """A version as the API shows it (never its bytes), with its finished games and
+    points from ``results`` (:meth:`~adjacency.league.submission_rows.SubmissionsRepo.results`)."""
+    games, points = (results or {}).get(submission.id, (0, 0.0))
     return {
         "version": submission.version,
         "sha256": submission.sha256,
@@ -66,6 +70,8 @@ def submission_out(submission: Submission) -> dict[str, Any]:
         "detail": submission.detail,
         "created": submission.created,
         "decided": submission.decided,
+        "games": games,
+        "points": points,
     }
 
 
@@ -115,9 +121,16 @@ async def submit(request: Request, member: Team) -> dict[str, Any]:
 
 @router.get("/submissions", response_model=Submissions)
 async def own_versions(request: Request, member: Team) -> dict[str, Any]:
-    """The team's versions, newest first, with each one's build verdict."""
-    versions = store_of(request).submissions.versions(member.id)
-    return {"name": member.name, "submissions": [submission_out(s) for s in versions]}
+    """The team's versions, newest first, with each one's build verdict and the games
+    and points it played."""
+    return versions_out(request, member)
+
+
+def versions_out(request: Request, member: Member) -> dict[str, Any]:
+    """A team's versions, newest first, each with its games and points."""
+    repo = store_of(request).submissions
+    versions, results = repo.versions(member.id), repo.results(member.id)
+    return {"name": member.name, "submissions": [submission_out(s, results) for s in versions]}
 
 
 @router.post(
@@ -139,7 +152,6 @@ async def submit_for(request: Request, name: str) -> dict[str, Any]:
     dependencies=[Depends(require_admin)],
 )
 async def versions_of(request: Request, name: str) -> dict[str, Any]:
-    """A team's versions, newest first (the admin token)."""
-    member = member_named(request, name)
-    versions = store_of(request).submissions.versions(member.id)
-    return {"name": member.name, "submissions": [submission_out(s) for s in versions]}
+    """A team's versions, newest first, each with its games and points (the admin
+    token)."""
+    return versions_out(request, member_named(request, name))

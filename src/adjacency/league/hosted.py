@@ -1,0 +1,297 @@
+"""Hosted bots: the teams whose code the league plays itself (:class:`HostedPlayers`).
+
+A team (a member of kind ``bot``) with an accepted version (:mod:`.submission_rows`)
+needs no client: the server plays its games with that version, as it plays house bots
+(:mod:`.house`), but in the sandbox. A game's hosted side is one :class:`Seat`: the built
+bot (:func:`adjacency.hosting.player.hosted_bot`) in one
+:class:`~adjacency.sandbox.SandboxedProcess`, started when the game starts and ended when
+it ends (:meth:`HostedPlayers.close`: everything it started is killed, so nothing
+outlives the game). Which version plays: the latest accepted one, or in an event's game
+the latest accepted before the event's deadline
+(:meth:`~.submission_rows.SubmissionsRepo.playing`).
+
+The clock (:mod:`adjacency.round.clock`): a hosted move is charged the CPU time its
+sandbox used since its previous move ended (since it started, for its first move:
+:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`), so thinking on the opponent's
+time is on its own clock, and may take at most :func:`~adjacency.round.clock.wall_cap`
+wall seconds (a program that sleeps or waits). The sandbox's monitor ends a program whose CPU time
+passes what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`): a
+time loss, found without a watcher per move. At most ``jobs`` hosted moves (and bot
+starts) compute at once (:attr:`HostedPlayers.jobs`); a move waiting for its turn is off
+the clock. Nothing stands in for a hosted bot: late is a loss on time, a crash or an
+illegal answer a loss with the program's reason (:class:`Answer`).
+
+Seats run in threads of the players' own pool (:attr:`HostedPlayers.pool`), never in the
+event loop: a move blocks its thread on the bot's pipe for up to its wall cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..bots import BotError, Limit
+from ..bots.base import BotFailure
+from ..bots.external import ExternalBot
+from ..core import Color, Position
+from ..core.game import Termination
+from ..hosting.player import Choice, hosted_bot, load_choice
+from ..sandbox import Outcome, Reason, SandboxedProcess
+from ..sandbox import check as sandbox_check
+from .builder import version_folder
+from .store import LeagueStore, Member
+from .submission_rows import Submission
+
+log = logging.getLogger(__name__)
+
+ENDED_KEPT = 256
+"""How many ended seats :attr:`HostedPlayers.ended` remembers (the latest)."""
+
+THREADS = 64
+"""Threads of the seats' pool: each game's hosted sides block one while they start,
+move or end (most of that time waiting on a pipe, not computing)."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """The version a hosted side plays: its submission and its build's choice."""
+
+    submission: Submission
+    choice: Choice
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A hosted move's outcome: the square (``None`` on a failure), the CPU seconds its
+    sandbox used for it, the wall seconds it took, and a failure's termination and
+    reason. ``out_of_cpu``: its program was ended for using more CPU than its clock had."""
+
+    move: str | None
+    cpu: float
+    wall: float
+    failure: tuple[Termination, str] | None = None
+    out_of_cpu: bool = False
+
+
+class Seat:
+    """One hosted side of one game: its bot in one sandboxed process, from :meth:`open`
+    to :meth:`close` (each called in a worker thread)."""
+
+    def __init__(self, version: Version) -> None:
+        self.version = version
+        self.bot: ExternalBot | None = None
+        self.opened: asyncio.Future[None] | None = None
+        """Done once the bot has started and shaken hands (its exception if it could not:
+        :class:`~adjacency.bots.BotError` for the bot's own failure)."""
+        self.closed = False
+        self.charged = 0.0
+        """The CPU seconds of its process charged so far (its start's included, which is
+        not its clock's): the next move is charged what it used beyond them."""
+
+    @property
+    def process(self) -> SandboxedProcess | None:
+        """The sandboxed process, once started."""
+        engine = self.bot.engine if self.bot is not None else None
+        transport = engine.transport if engine is not None else None
+        return transport if isinstance(transport, SandboxedProcess) else None
+
+    def open(self) -> None:
+        """Start the bot in its sandbox and shake hands (off the clock);
+        :class:`~adjacency.bots.BotError` if it cannot."""
+        if self.closed:  # the game ended while it waited for a slot
+            return
+        choice = self.version.choice
+        bot = hosted_bot(choice.classes, choice.bot, choice.args)
+        self.bot = bot
+        process = self.process
+        if process is not None:
+            self.charged = process.cpu_seconds()
+        if self.closed:  # the game ended while it started
+            self.close()
+
+    def move(self, fen: str, left: float, cap: float) -> Answer:
+        """The bot's move in ``fen`` with ``left`` seconds on its clock (its CPU time) and
+        ``cap`` wall seconds at most; charged the CPU time since its last move ended."""
+        bot, process = self.bot, self.process
+        if bot is None or process is None or self.closed:
+            return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
+        before = self.charged
+        process.cap_cpu(before + max(0.0, left))
+        started = time.monotonic()
+        move: str | None = None
+        failure: tuple[Termination, str] | None = None
+        try:
+            move = bot.choose_move(Position.from_fen(fen), Limit(time=max(left, 0.01), clock=cap))
+        except BotFailure as exc:
+            failure = (exc.termination, exc.detail)
+        except BotError as exc:
+            failure = (Termination.DISCONNECTION, str(exc))
+        finally:
+            process.cap_cpu(None)
+        wall = time.monotonic() - started
+        self.charged = max(before, process.cpu_seconds())
+        cpu = self.charged - before
+        if process.reason is Reason.CPU:
+            return Answer(None, cpu, wall, failure, out_of_cpu=True)
+        if wall > cap and (failure is None or failure[0] is Termination.TIME_FORFEIT):
+            failure = (
+                Termination.TIME_FORFEIT,
+                f"no answer within the cap of {cap:.1f} s of wall time (its program used "
+                f"{cpu:.2f} s of CPU: a bot that sleeps or waits loses on time)",
+            )
+        return Answer(move, cpu, wall, failure)
+
+    def close(self) -> Outcome | None:
+        """End its process and everything it started (idempotent); waits until they are
+        gone (:meth:`~adjacency.sandbox.SandboxedProcess.end`). How it ended, ``None``
+        if it never started."""
+        self.closed = True
+        process = self.process
+        if process is None:
+            return None
+        outcome = process.end()
+        if outcome.leftovers:
+            log.error("hosted bot: %d processes would not die", outcome.leftovers)
+        return outcome
+
+
+class HostedPlayers:
+    """The league's hosted sides: their versions, seats, threads and the move slots."""
+
+    def __init__(self, db: Path | None, jobs: int | None = None) -> None:
+        self.db = None if db is None else Path(db)
+        self.jobs_count = max(1, jobs or os.cpu_count() or 1)
+        self._jobs: asyncio.Semaphore | None = None
+        self.pool = concurrent.futures.ThreadPoolExecutor(THREADS, "hosted")
+        self.seats: dict[tuple[int, Color], Seat] = {}
+        self.available = False
+        """Whether the sandbox starts here (:meth:`start`): without it nobody is hosted."""
+        self.computing = 0
+        """Hosted moves and starts computing now (at most :attr:`jobs_count`)."""
+        self.most_computing = 0
+        """The most that ever computed at once (what ``--hosted-jobs`` bounds)."""
+        self.most_games = 0
+        """The most games with a hosted side that were ever in play at once."""
+        self.ended: collections.deque[tuple[int, Color, int | None, Outcome | None]] = (
+            collections.deque(maxlen=ENDED_KEPT)
+        )
+        """The latest seats ended: ``(game, colour, bubblewrap's pid, outcome)``, once
+        their processes are gone (the outcome counts any that would not die)."""
+
+    @property
+    def jobs(self) -> asyncio.Semaphore:
+        """The slots of hosted moves that compute at once (made in the server's loop)."""
+        if self._jobs is None:
+            self._jobs = asyncio.Semaphore(self.jobs_count)
+        return self._jobs
+
+    def start(self) -> None:
+        """Check that the sandbox starts here; where it does not, no member is hosted
+        (said once in the log with the fix) and nothing is ever run unsandboxed."""
+        if self.db is None:
+            return
+        try:
+            sandbox_check()
+        except Exception as exc:
+            log.warning("hosted bots are off: %s", exc)
+            return
+        self.available = True
+
+    def members(self, store: LeagueStore) -> set[int]:
+        """The members the league plays itself now: those with an accepted version
+        (none where the sandbox cannot start)."""
+        if not self.available:
+            return set()
+        return store.submissions.accepted_members()
+
+    def version(
+        self, store: LeagueStore, member: Member, deadline: float | None = None
+    ) -> Version | None:
+        """The version ``member`` plays (before ``deadline``, an event's), built on this
+        server; ``None`` if it is not hosted."""
+        if not self.available or self.db is None or member.kind != "bot":
+            return None
+        submission = store.submissions.playing(member.id, deadline)
+        if submission is None:
+            return None
+        folder = version_folder(self.db, member.id, submission.version)
+        choice = load_choice(folder)
+        if choice is None:
+            log.warning("%s's version %d has no build here", member.name, submission.version)
+            return None
+        return Version(submission, choice)
+
+    def seat(self, game_id: int, color: Color) -> Seat | None:
+        """The hosted seat of ``color`` in ``game_id``, if that side is hosted."""
+        return self.seats.get((game_id, color))
+
+    def sit(self, game_id: int, color: Color, version: Version) -> Seat:
+        """Seat ``version`` at ``color`` of ``game_id`` and start its bot now, in a
+        thread (:attr:`Seat.opened` says when it is ready)."""
+        seat = Seat(version)
+        self.seats[(game_id, color)] = seat
+        self.most_games = max(self.most_games, len({game for game, _ in self.seats}))
+        seat.opened = asyncio.ensure_future(self._compute(seat.open))
+        seat.opened.add_done_callback(_quiet)
+        return seat
+
+    async def move(self, seat: Seat, fen: str, left: float, cap: float) -> Answer:
+        """``seat``'s move computed in a thread (its slot already held)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, seat.move, fen, left, cap)
+
+    async def _compute(self, work: Callable[[], None]) -> None:
+        """Run ``work`` (a seat's start) in a thread within a slot of :attr:`jobs`."""
+        async with self.jobs:
+            self.enter()
+            try:
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self.pool, work)
+            finally:
+                self.leave()
+
+    def enter(self) -> None:
+        """A hosted computation holds a slot now (counted for :attr:`most_computing`)."""
+        self.computing += 1
+        self.most_computing = max(self.most_computing, self.computing)
+
+    def leave(self) -> None:
+        """A hosted computation gave its slot back."""
+        self.computing -= 1
+
+    def close(self, game_id: int) -> None:
+        """The game ended: end its hosted sides' processes (in threads, not waited for
+        here)."""
+        colors: tuple[Color, Color] = ("x", "o")
+        for color in colors:
+            seat = self.seats.pop((game_id, color), None)
+            if seat is not None:
+                seat.closed = True
+                self.pool.submit(self._end, game_id, color, seat)
+
+    def _end(self, game_id: int, color: Color, seat: Seat) -> None:
+        """End ``seat`` (in a thread) and remember how (:attr:`ended`)."""
+        process = seat.process
+        pid = process.pid if process is not None else None
+        self.ended.append((game_id, color, pid, seat.close()))
+
+    def stop(self) -> None:
+        """The server stops: end every seat's process and wait until they are gone."""
+        seats = list(self.seats.values())
+        self.seats.clear()
+        for seat in seats:
+            seat.close()
+        self.pool.shutdown(wait=True)  # the ends asked for already run too
+
+
+def _quiet(future: asyncio.Future[None]) -> None:
+    """Mark a start's exception retrieved: the seat's first move reads and tells it."""
+    if not future.cancelled():
+        future.exception()

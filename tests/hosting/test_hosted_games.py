@@ -1,0 +1,274 @@
+"""Hosted bots play the league's games: through a real league server (HTTP, its builder,
+bubblewrap, javac, the JVM), a course project uploaded as a team has it is built,
+accepted and then played by the server itself in rated games against a house bot, each
+game recording the version that played; a hosted bot that sleeps or exits mid-game
+loses with the reason and leaves no process; ``--hosted-jobs`` bounds how many hosted
+moves compute at once."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.cli import main
+from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.ratings.glicko import Glicko
+from league_helpers import ADMIN, add_member, make_league, request, upload, wait_until
+from sandbox_helpers import own_sandboxes, reachable_folder
+from web_helpers import uvicorn_thread
+
+pytestmark = pytest.mark.jvm
+
+REPO = Path(__file__).resolve().parents[2]
+COURSE_PROJECT = REPO / "examples" / "engines" / "java" / "course-project"
+
+FAILING = """import javafx.scene.control.Button;
+
+public class Bot {
+    public int[] move(Button[][] b, int roundsLeft, boolean isX) throws Exception {
+        // The check asks O only at the start (4 rounds left): O later on is a game.
+        if (!isX && roundsLeft < 4) { FAIL }
+        for (int i = 0; i < b.length; i++)
+            for (int j = 0; j < b[i].length; j++)
+                if (b[i][j].getText().isEmpty()) return new int[] {i, j};
+        return null;
+    }
+}
+"""
+"""A course bot that passes the check and fails as O in a game (``FAIL`` filled in)."""
+
+
+@contextlib.contextmanager
+def served(db: Path, **options: Any) -> Iterator[tuple[str, Any]]:
+    """The league app with its builder and hosted bots under uvicorn in a thread: its URL
+    and the app (its hosted players' counters)."""
+    from adjacency.league.app import create_app
+    from adjacency.league.limits import LeagueLimits
+
+    limits = LeagueLimits(limit_loopback=False)
+    app = create_app(db, limits=limits, builds=True, house_games=False, **options)
+    with uvicorn_thread(
+        app, "the league server", ws="websockets-sansio", ws_max_size=limits.max_frame + 1024
+    ) as url:
+        yield url, app
+
+
+@pytest.fixture
+def folder(sandbox_box: Path) -> Iterator[Path]:
+    """A folder for a league file that the sandbox's users can reach (its builds go
+    beside it)."""
+    with reachable_folder("adjacency-hosted-games-") as where:
+        yield where
+
+
+def new_league(folder: Path, base: float = 5.0) -> Path:
+    """A 6x6, 4-round league in ``folder`` (``base`` seconds a game for each side, no
+    increment) with the house bot ``greedy``; its file."""
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=base, increment=0.0)
+    add_member(db, "greedy", "house", "greedy")
+    return db
+
+
+def course_project(folder: Path) -> Path:
+    """The course project as a team has it (its sources, a JavaFX jar never read)."""
+    (folder / "src").mkdir(parents=True)
+    for source in (COURSE_PROJECT / "src").glob("*.java"):
+        (folder / "src" / source.name).write_text(source.read_text(encoding="utf-8"))
+    (folder / "lib").mkdir()
+    (folder / "lib" / "javafx.controls.jar").write_bytes(b"PK never read")
+    return folder
+
+
+def zipped(bot: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("src/Bot.java", bot)
+    return buffer.getvalue()
+
+
+def accepted(url: str, token: str) -> dict[str, Any]:
+    """The team's first version once the builder accepted it (fails on a refusal)."""
+
+    def verdict() -> dict[str, Any] | None:
+        listed = request(url + "/api/league/submissions", token=token).body["submissions"]
+        return listed[0] if listed and listed[0]["status"] in ("accepted", "refused") else None
+
+    version: dict[str, Any] = wait_until(verdict, 55, "the builder's verdict")
+    assert version["status"] == "accepted", version["detail"]
+    return version
+
+
+def finished_games(db: Path, name: str, count: int) -> list[StoredGame]:
+    """Wait until ``name`` has ``count`` finished games; they, oldest first."""
+
+    def games() -> list[StoredGame] | None:
+        with LeagueStore(db, create=False) as store:
+            member = store.member_named(name)
+            done = store.games(member_id=member.id, status="finished")
+        return sorted(done, key=lambda g: g.id) if len(done) >= count else None
+
+    found: list[StoredGame] = wait_until(games, 55, f"{count} finished games of {name}")
+    return found
+
+
+def test_a_course_project_goes_from_upload_to_rated_games_on_the_board(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = new_league(folder)
+    token = add_member(league, "team1")
+    token_file = tmp_path / "team1.token"
+    token_file.write_text(token)
+    project = course_project(tmp_path / "tubes")
+    with served(league) as (url, _):
+        command = ["league", "submit", url, str(project), "--token-file", str(token_file)]
+        assert main(command) == 0
+        assert "version 1 (a new version)" in capsys.readouterr().out
+        accepted(url, token)
+        games = finished_games(league, "team1", 2)  # a colour-swapped pair, no client
+        with LeagueStore(league, create=False) as store:
+            team = store.member_named("team1")
+            (version,) = store.submissions.versions(team.id)
+            for game in games[:2]:
+                assert game.termination == "normal", game.detail  # ended on the board
+                hosted_side = "x" if game.x_id == team.id else "o"
+                played = store.submissions.played(game.id)
+                assert played == ((version.id, None) if hosted_side == "x" else (None, version.id))
+            assert {g.x_id for g in games[:2]} == {team.id, store.member_named("greedy").id}
+            after = store.current_ratings()[team.id]
+        assert after.rd < Glicko().rd  # rated: its deviation shrank from the start's
+        # The team's page data and the teacher's list the version's games and points.
+        own = request(url + "/api/league/submissions", token=token).body["submissions"][0]
+        teacher = request(url + "/api/league/admin/members/team1/submissions", token=ADMIN)
+        assert own["games"] >= 2 and 0 <= own["points"] <= own["games"]
+        assert teacher.body["submissions"][0]["games"] >= 2
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+
+
+@pytest.mark.parametrize(
+    ("fail", "termination", "reason"),
+    [
+        ("Thread.sleep(Long.MAX_VALUE);", "time forfeit", "no answer within the cap of 7.0 s"),
+        ("System.exit(3);", "disconnection", "exited with status 3"),
+        (
+            "while (roundsLeft > 0) { Math.sqrt(7); }",
+            "time forfeit",
+            "did not move within its clock",
+        ),
+    ],
+)
+def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothing(
+    folder: Path, fail: str, termination: str, reason: str
+) -> None:
+    league = new_league(folder, base=2.0)  # a sleeper's move is capped at 3 x 2 + 1 s
+    token = add_member(league, "team1")
+    with served(league) as (url, app):
+        assert upload(url, zipped(FAILING.replace("FAIL", fail)), token).status == 201
+        accepted(url, token)
+
+        def lost_as_o() -> StoredGame | None:
+            with LeagueStore(league, create=False) as store:
+                team = store.member_named("team1")
+                done = store.games(member_id=team.id, status="finished")
+            return next((g for g in done if g.o_id == team.id), None)
+
+        game = wait_until(lost_as_o, 55, "a game of team1 as O")
+        assert game.result == "x" and game.termination == termination, game
+        assert game.detail.startswith("team1 ") and reason in game.detail, game.detail
+        with LeagueStore(league, create=False) as store:
+            assert store.submissions.played(game.id)[1] is not None
+
+        def ended() -> tuple[int | None, Any] | None:  # the losing side's sandbox, once gone
+            found = [e for e in app.state.hosted.ended if e[:2] == (game.id, "o")]
+            return (found[0][2], found[0][3]) if found else None
+
+        # While the server plays on, the game's own sandbox is gone with the game.
+        pid, outcome = wait_until(ended, 20, "the failed side's sandbox to end")
+        assert pid is not None and outcome is not None and outcome.leftovers == 0
+        assert not Path(f"/proc/{pid}").exists() or pid not in own_sandboxes()
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+
+
+def test_hosted_jobs_bounds_the_moves_computing_at_once(folder: Path) -> None:
+    league = new_league(folder)
+    add_member(league, "house2", "house", "random")
+    with LeagueStore(league, create=False) as store:
+        _, token = store.add_member("team1", "bot", None, concurrency=2)
+    assert token is not None
+    with served(league, hosted_jobs=1) as (url, app):
+        assert upload(url, zipped(FAILING.replace("FAIL", "")), token).status == 201
+        accepted(url, token)
+        finished_games(league, "team1", 2)
+        hosted = app.state.hosted
+        assert hosted.most_games >= 2  # two hosted games were in play at once...
+        assert hosted.most_computing == 1  # ...and never computed at once
+    # The same league with two jobs: its two games' bots start together.
+    with served(league, hosted_jobs=2) as (url, app):
+        hosted = app.state.hosted
+        wait_until(lambda: hosted.most_computing == 2, 55, "two hosted bots computing at once")
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+
+
+def test_a_hosted_bot_is_charged_its_cpu_time_not_the_wall_time(folder: Path) -> None:
+    """O sleeps 1.5 s on each of its two moves of a game: 3 s of wall time on a 2 s clock,
+    a loss on time for a connected bot, but a hosted bot's clock is charged the CPU time
+    its sandbox used, and the game ends on the board."""
+    league = new_league(folder, base=2.0)
+    token = add_member(league, "team1")
+    with served(league) as (url, _):
+        assert (
+            upload(url, zipped(FAILING.replace("FAIL", "Thread.sleep(1500);")), token).status == 201
+        )
+        accepted(url, token)
+
+        def played_as_o() -> StoredGame | None:
+            with LeagueStore(league, create=False) as store:
+                team = store.member_named("team1")
+                done = store.games(member_id=team.id, status="finished")
+            return next((g for g in done if g.o_id == team.id), None)
+
+        game = wait_until(played_as_o, 55, "a game of team1 as O")
+        assert game.termination == "normal", game.detail
+        assert game.o_time < 2.0  # its charge: CPU seconds, not the 3 s it slept
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+
+
+def test_an_event_plays_the_version_accepted_before_its_deadline(folder: Path) -> None:
+    league = new_league(folder)
+    token = add_member(league, "team1")
+    with served(league) as (url, _):
+        for number, extra in ((1, ""), (2, "int unused = 2;")):
+            assert upload(url, zipped(FAILING.replace("FAIL", extra)), token).status == 201
+
+            def version(number: int = number) -> dict[str, Any] | None:
+                listed = request(url + "/api/league/submissions", token=token).body
+                found = [v for v in listed["submissions"] if v["version"] == number]
+                done = found and found[0]["status"] in ("accepted", "refused")
+                return found[0] if done else None
+
+            assert wait_until(version, 55, f"version {number}'s verdict")["status"] == "accepted"
+        with LeagueStore(league, create=False) as store:
+            team = store.member_named("team1")
+            second, first = store.submissions.versions(team.id)
+            store.events.create("final", "round-robin", None, ["team1", "greedy"])
+            store.submissions.set_deadline("final", (first.created + second.created) / 2)
+            store.events.start("final")
+            assert store.submissions.playing(team.id) == second  # the ladder's version
+
+        def event_games() -> list[int] | None:
+            with LeagueStore(league, create=False) as store:
+                event = store.events.named("final")
+                return store.events.game_ids(event.id) if event.status == "finished" else None
+
+        games = wait_until(event_games, 55, "the event to finish")
+        with LeagueStore(league, create=False) as store:
+            played = [store.submissions.played(game) for game in games]
+        assert len(played) == 2
+        assert sorted(played, key=lambda p: p[0] is None) == [(first.id, None), (None, first.id)]
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
