@@ -153,7 +153,10 @@ def register(commands: Any) -> None:
         "--admin-token-file", type=Path, help="a file holding the admin token to use"
     )
     serve.add_argument(
-        "--executor", choices=("local", "ray"), default="local", help="where house bots run"
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="where house bots and hosted games run (ray: on the Ray cluster's nodes)",
     )
     serve.add_argument("--jobs", type=positive_int, default=1, help="house-bot worker processes")
     HOSTED_JOBS.add(serve)

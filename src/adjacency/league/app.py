@@ -85,7 +85,7 @@ def create_app(
     store.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
-    hosted = HostedPlayers(Path(db) if builds else None, hosted_jobs)
+    hosted = HostedPlayers(Path(db) if builds else None, hosted_jobs, executor)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
 
     builder = Builder(Path(db)) if builds else None

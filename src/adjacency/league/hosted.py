@@ -32,18 +32,16 @@ import collections
 import concurrent.futures
 import logging
 import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bots import BotError, Limit
-from ..bots.base import BotFailure
-from ..bots.external import ExternalBot
-from ..core import Color, Position
-from ..core.game import Termination
-from ..hosting.player import Choice, hosted_bot, load_choice
-from ..sandbox import Outcome, Reason, SandboxedProcess
+from ..core import Color
+from ..hosting.player import Choice, load_choice
+from ..hosting.ray_seats import RaySeats, RemoteSeat
+from ..hosting.seat import Answer as Answer  # re-exported: the league's games read it here
+from ..hosting.seat import BotSeat
+from ..sandbox import Outcome, SandboxedProcess
 from ..sandbox import check as sandbox_check
 from .builder import version_folder
 from .store import LeagueStore, Member
@@ -67,106 +65,54 @@ class Version:
     choice: Choice
 
 
-@dataclass(frozen=True)
-class Answer:
-    """A hosted move's outcome: the square (``None`` on a failure), the CPU seconds its
-    sandbox used for it, the wall seconds it took, and a failure's termination and
-    reason. ``out_of_cpu``: its program was ended for using more CPU than its clock had."""
-
-    move: str | None
-    cpu: float
-    wall: float
-    failure: tuple[Termination, str] | None = None
-    out_of_cpu: bool = False
-
-
 class Seat:
-    """One hosted side of one game: its bot in one sandboxed process, from :meth:`open`
-    to :meth:`close` (each called in a worker thread)."""
+    """One hosted side of one game in the league: its :class:`~adjacency.hosting.seat.BotSeat`
+    here, or the same on a Ray cluster's node (:class:`~adjacency.hosting.ray_seats.RemoteSeat`),
+    whose :meth:`open`, :meth:`move` and :meth:`close` block (each called in a worker
+    thread), and when its bot is ready (:attr:`opened`)."""
 
-    def __init__(self, version: Version) -> None:
+    def __init__(self, version: Version, runner: BotSeat | RemoteSeat) -> None:
         self.version = version
-        self.bot: ExternalBot | None = None
+        self.runner = runner
         self.opened: asyncio.Future[None] | None = None
         """Done once the bot has started and shaken hands (its exception if it could not:
         :class:`~adjacency.bots.BotError` for the bot's own failure)."""
-        self.closed = False
-        self.charged = 0.0
-        """The CPU seconds of its process charged so far (its start's included, which is
-        not its clock's): the next move is charged what it used beyond them."""
+
+    @property
+    def closed(self) -> bool:
+        """Whether the game has ended for this seat (set first, then :meth:`close`)."""
+        return self.runner.closed
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        self.runner.closed = value
 
     @property
     def process(self) -> SandboxedProcess | None:
-        """The sandboxed process, once started."""
-        engine = self.bot.engine if self.bot is not None else None
-        transport = engine.transport if engine is not None else None
-        return transport if isinstance(transport, SandboxedProcess) else None
+        """Its sandboxed process when it runs here and has started (on a Ray node: none)."""
+        return self.runner.process if isinstance(self.runner, BotSeat) else None
 
     def open(self) -> None:
-        """Start the bot in its sandbox and shake hands (off the clock);
-        :class:`~adjacency.bots.BotError` if it cannot."""
-        if self.closed:  # the game ended while it waited for a slot
-            return
-        choice = self.version.choice
-        bot = hosted_bot(choice.classes, choice.bot, choice.args)
-        self.bot = bot
-        process = self.process
-        if process is not None:
-            self.charged = process.cpu_seconds()
-        if self.closed:  # the game ended while it started
-            self.close()
+        """Start the bot in its sandbox and shake hands (off the clock)."""
+        self.runner.open()
 
     def move(self, fen: str, left: float, cap: float) -> Answer:
-        """The bot's move in ``fen`` with ``left`` seconds on its clock (its CPU time) and
-        ``cap`` wall seconds at most; charged the CPU time since its last move ended."""
-        bot, process = self.bot, self.process
-        if bot is None or process is None or self.closed:
-            return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
-        before = self.charged
-        process.cap_cpu(before + max(0.0, left))
-        started = time.monotonic()
-        move: str | None = None
-        failure: tuple[Termination, str] | None = None
-        try:
-            move = bot.choose_move(Position.from_fen(fen), Limit(time=max(left, 0.01), clock=cap))
-        except BotFailure as exc:
-            failure = (exc.termination, exc.detail)
-        except BotError as exc:
-            failure = (Termination.DISCONNECTION, str(exc))
-        finally:
-            process.cap_cpu(None)
-        wall = time.monotonic() - started
-        self.charged = max(before, process.cpu_seconds())
-        cpu = self.charged - before
-        if process.reason is Reason.CPU:
-            return Answer(None, cpu, wall, failure, out_of_cpu=True)
-        if wall > cap and (failure is None or failure[0] is Termination.TIME_FORFEIT):
-            failure = (
-                Termination.TIME_FORFEIT,
-                f"no answer within the cap of {cap:.1f} s of wall time (its program used "
-                f"{cpu:.2f} s of CPU: a bot that sleeps or waits loses on time)",
-            )
-        return Answer(move, cpu, wall, failure)
+        """The bot's move (:meth:`~adjacency.hosting.seat.BotSeat.move`)."""
+        return self.runner.move(fen, left, cap)
 
     def close(self) -> Outcome | None:
-        """End its process and everything it started (idempotent); waits until they are
-        gone (:meth:`~adjacency.sandbox.SandboxedProcess.end`). How it ended, ``None``
-        if it never started."""
-        self.closed = True
-        process = self.process
-        if process is None:
-            return None
-        outcome = process.end()
-        if outcome.leftovers:
-            log.error("hosted bot: %d processes would not die", outcome.leftovers)
-        return outcome
+        """End its process and everything it started (idempotent); how it ended."""
+        return self.runner.close()
 
 
 class HostedPlayers:
     """The league's hosted sides: their versions, seats, threads and the move slots."""
 
-    def __init__(self, db: Path | None, jobs: int | None = None) -> None:
+    def __init__(self, db: Path | None, jobs: int | None = None, executor: str = "local") -> None:
         self.db = None if db is None else Path(db)
+        self.executor = executor
+        self.remote: RaySeats | None = None
+        """The games' actors on the Ray cluster (``executor`` ``ray``, once started)."""
         self.jobs_count = max(1, jobs or os.cpu_count() or 1)
         self._jobs: asyncio.Semaphore | None = None
         self.pool = concurrent.futures.ThreadPoolExecutor(THREADS, "hosted")
@@ -202,6 +148,8 @@ class HostedPlayers:
         except Exception as exc:
             log.warning("hosted bots are off: %s", exc)
             return
+        if self.executor == "ray":  # the games' hosted sides on the cluster's nodes
+            self.remote = RaySeats()
         self.available = True
 
     def members(self, store: LeagueStore) -> set[int]:
@@ -235,7 +183,12 @@ class HostedPlayers:
     def sit(self, game_id: int, color: Color, version: Version) -> Seat:
         """Seat ``version`` at ``color`` of ``game_id`` and start its bot now, in a
         thread (:attr:`Seat.opened` says when it is ready)."""
-        seat = Seat(version)
+        runner = (
+            BotSeat(version.choice)
+            if self.remote is None
+            else self.remote.seat(game_id, color, version.choice)
+        )
+        seat = Seat(version, runner)
         self.seats[(game_id, color)] = seat
         self.most_games = max(self.most_games, len({game for game, _ in self.seats}))
         seat.opened = asyncio.ensure_future(self._compute(seat.open))
@@ -288,6 +241,8 @@ class HostedPlayers:
         self.seats.clear()
         for seat in seats:
             seat.close()
+        if self.remote is not None:
+            self.remote.stop()
         self.pool.shutdown(wait=True)  # the ends asked for already run too
 
 

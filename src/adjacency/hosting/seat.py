@@ -1,0 +1,122 @@
+"""One hosted side of one game, in its sandbox: :class:`BotSeat`, and its move's
+:class:`Answer`.
+
+A seat is the built bot (:func:`~.player.hosted_bot`) in one
+:class:`~adjacency.sandbox.SandboxedProcess`, from :meth:`BotSeat.open` to
+:meth:`BotSeat.close`. A move is charged the CPU time the sandbox used since its
+previous move ended (:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`) and may take
+at most ``cap`` wall seconds; the sandbox's monitor ends a program whose CPU time passes
+what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`). Nothing
+stands in for the bot: a failure is told in the :class:`Answer`, with its termination
+and the program's reason.
+
+Every method blocks (on the bot's pipe): callers run them in threads, or, with the
+league's Ray executor, in an actor on a cluster node (:mod:`.ray_seats`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from ..bots import BotError, Limit
+from ..bots.base import BotFailure
+from ..bots.external import ExternalBot
+from ..core import Position
+from ..core.game import Termination
+from ..sandbox import Outcome, Reason, SandboxedProcess
+from .player import Choice, hosted_bot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A hosted move's outcome: the square (``None`` on a failure), the CPU seconds its
+    sandbox used for it, the wall seconds it took, and a failure's termination and
+    reason. ``out_of_cpu``: its program was ended for using more CPU than its clock had."""
+
+    move: str | None
+    cpu: float
+    wall: float
+    failure: tuple[Termination, str] | None = None
+    out_of_cpu: bool = False
+
+
+class BotSeat:
+    """One hosted side of one game: ``choice``'s bot in one sandboxed process."""
+
+    def __init__(self, choice: Choice) -> None:
+        self.choice = choice
+        self.bot: ExternalBot | None = None
+        self.closed = False
+        self.charged = 0.0
+        """The CPU seconds of its process charged so far (its start's included, which is
+        not its clock's): the next move is charged what it used beyond them, so thinking
+        on the opponent's time is on its own clock."""
+
+    @property
+    def process(self) -> SandboxedProcess | None:
+        """The sandboxed process, once started."""
+        engine = self.bot.engine if self.bot is not None else None
+        transport = engine.transport if engine is not None else None
+        return transport if isinstance(transport, SandboxedProcess) else None
+
+    def open(self) -> None:
+        """Start the bot in its sandbox and shake hands (off the clock);
+        :class:`~adjacency.bots.BotError` if it cannot."""
+        if self.closed:  # the game ended while it waited for a slot
+            return
+        choice = self.choice
+        self.bot = hosted_bot(choice.classes, choice.bot, choice.args)
+        process = self.process
+        if process is not None:
+            self.charged = process.cpu_seconds()
+        if self.closed:  # the game ended while it started
+            self.close()
+
+    def move(self, fen: str, left: float, cap: float) -> Answer:
+        """The bot's move in ``fen`` with ``left`` seconds on its clock (its CPU time) and
+        ``cap`` wall seconds at most; charged the CPU time since its last move ended."""
+        bot, process = self.bot, self.process
+        if bot is None or process is None or self.closed:
+            return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
+        before = self.charged
+        process.cap_cpu(before + max(0.0, left))
+        started = time.monotonic()
+        move: str | None = None
+        failure: tuple[Termination, str] | None = None
+        try:
+            move = bot.choose_move(Position.from_fen(fen), Limit(time=max(left, 0.01), clock=cap))
+        except BotFailure as exc:
+            failure = (exc.termination, exc.detail)
+        except BotError as exc:
+            failure = (Termination.DISCONNECTION, str(exc))
+        finally:
+            process.cap_cpu(None)
+        wall = time.monotonic() - started
+        self.charged = max(before, process.cpu_seconds())
+        cpu = self.charged - before
+        if process.reason is Reason.CPU:
+            return Answer(None, cpu, wall, failure, out_of_cpu=True)
+        if wall > cap and (failure is None or failure[0] is Termination.TIME_FORFEIT):
+            failure = (
+                Termination.TIME_FORFEIT,
+                f"no answer within the cap of {cap:.1f} s of wall time (its program used "
+                f"{cpu:.2f} s of CPU: a bot that sleeps or waits loses on time)",
+            )
+        return Answer(move, cpu, wall, failure)
+
+    def close(self) -> Outcome | None:
+        """End its process and everything it started (idempotent); waits until they are
+        gone (:meth:`~adjacency.sandbox.SandboxedProcess.end`). How it ended, ``None``
+        if it never started."""
+        self.closed = True
+        process = self.process
+        if process is None:
+            return None
+        outcome = process.end()
+        if outcome.leftovers:
+            log.error("hosted bot: %d processes would not die", outcome.leftovers)
+        return outcome

@@ -1,0 +1,101 @@
+"""What the tests of hosted bots share: a league served with its builder and hosted
+players (:func:`served`), a small league (:func:`new_league`), a course project as a team
+has it, a one-file course bot (:data:`FAILING`, :func:`zipped`), and waiting for a verdict
+and for finished games."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from adjacency.league.store import LeagueStore, StoredGame
+from league_helpers import add_member, make_league, request, wait_until
+from web_helpers import uvicorn_thread
+
+REPO = Path(__file__).resolve().parents[1]
+COURSE_PROJECT = REPO / "examples" / "engines" / "java" / "course-project"
+
+FAILING = """import javafx.scene.control.Button;
+
+public class Bot {
+    public int[] move(Button[][] b, int roundsLeft, boolean isX) throws Exception {
+        // The check asks O only at the start (4 rounds left): O later on is a game.
+        if (!isX && roundsLeft < 4) { FAIL }
+        for (int i = 0; i < b.length; i++)
+            for (int j = 0; j < b[i].length; j++)
+                if (b[i][j].getText().isEmpty()) return new int[] {i, j};
+        return null;
+    }
+}
+"""
+"""A course bot that passes the check and fails as O in a game (``FAIL`` filled in)."""
+
+
+@contextlib.contextmanager
+def served(db: Path, **options: Any) -> Iterator[tuple[str, Any]]:
+    """The league app with its builder and hosted bots under uvicorn in a thread: its URL
+    and the app (its hosted players' counters)."""
+    from adjacency.league.app import create_app
+    from adjacency.league.limits import LeagueLimits
+
+    limits = LeagueLimits(limit_loopback=False)
+    app = create_app(db, limits=limits, builds=True, house_games=False, **options)
+    with uvicorn_thread(
+        app, "the league server", ws="websockets-sansio", ws_max_size=limits.max_frame + 1024
+    ) as url:
+        yield url, app
+
+
+def new_league(folder: Path, base: float = 5.0) -> Path:
+    """A 6x6, 4-round league in ``folder`` (``base`` seconds a game for each side, no
+    increment) with the house bot ``greedy``; its file."""
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=base, increment=0.0)
+    add_member(db, "greedy", "house", "greedy")
+    return db
+
+
+def course_project(folder: Path) -> Path:
+    """The course project as a team has it (its sources, a JavaFX jar never read)."""
+    (folder / "src").mkdir(parents=True)
+    for source in (COURSE_PROJECT / "src").glob("*.java"):
+        (folder / "src" / source.name).write_text(source.read_text(encoding="utf-8"))
+    (folder / "lib").mkdir()
+    (folder / "lib" / "javafx.controls.jar").write_bytes(b"PK never read")
+    return folder
+
+
+def zipped(bot: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("src/Bot.java", bot)
+    return buffer.getvalue()
+
+
+def accepted(url: str, token: str) -> dict[str, Any]:
+    """The team's first version once the builder accepted it (fails on a refusal)."""
+
+    def verdict() -> dict[str, Any] | None:
+        listed = request(url + "/api/league/submissions", token=token).body["submissions"]
+        return listed[0] if listed and listed[0]["status"] in ("accepted", "refused") else None
+
+    version: dict[str, Any] = wait_until(verdict, 55, "the builder's verdict")
+    assert version["status"] == "accepted", version["detail"]
+    return version
+
+
+def finished_games(db: Path, name: str, count: int) -> list[StoredGame]:
+    """Wait until ``name`` has ``count`` finished games; they, oldest first."""
+
+    def games() -> list[StoredGame] | None:
+        with LeagueStore(db, create=False) as store:
+            member = store.member_named(name)
+            done = store.games(member_id=member.id, status="finished")
+        return sorted(done, key=lambda g: g.id) if len(done) >= count else None
+
+    found: list[StoredGame] = wait_until(games, 55, f"{count} finished games of {name}")
+    return found
