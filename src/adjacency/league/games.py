@@ -34,7 +34,7 @@ import collections
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, Literal
 
 from ..bots import BotFailure
 from ..core.details import Detail
@@ -187,14 +187,17 @@ class Games:
         for task in list(self._house_tasks):
             task.cancel()
         for live in list(self.live.values()):
-            self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
-            try:  # the moves so far are kept with the aborted game
-                self.store.abort_game(
-                    live.id, reason, game_to_text(live.game), len(live.game.moves)
-                )
-            except Exception:  # a failing store must not keep the players from hearing it
-                log.exception("could not store aborted game %d", live.id)
-            self._end(live)
+            self.stop_game(live, reason)
+
+    def stop_game(self, live: LiveGame, reason: Detail) -> None:
+        """End the game in play ``live`` as aborted (unrated, kept in the store with its
+        moves so far; a pair's leg is played again), telling both sides."""
+        self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
+        try:  # the moves so far are kept with the aborted game
+            self.store.abort_game(live.id, reason, game_to_text(live.game), len(live.game.moves))
+        except Exception:  # a failing store must not keep the players from hearing it
+            log.exception("could not store aborted game %d", live.id)
+        self._end(live)
 
     def progress(self) -> list[tuple[int, str, int]]:
         """The records of the games in play that gained moves since they were last
@@ -236,7 +239,7 @@ class Games:
         leg: int = 0,
         own_clock: tuple[float, float] | None = None,
         pace: float | None = None,
-        absent: Color | None = None,
+        absent: Color | Literal["both"] | None = None,
     ) -> LiveGame:
         """Start a game now (both members must be free); the first side is asked at once.
         It is played on ``own_clock`` (``(base, increment)`` seconds: an event's own
@@ -245,7 +248,9 @@ class Games:
         house or connected (people are never held); ``None``: the house games' pace
         (:attr:`pace`) when both are house bots, else none. ``absent``: the side whose
         bot is not there when the game is to start (an event's): the game ends at once
-        as its loss (time forfeit, detail ``absent``), nobody is asked for a move.
+        as its loss (time forfeit, detail ``absent``), nobody is asked for a move;
+        ``"both"``: neither is there, the game ends at once as a loss for both
+        (:meth:`.store.LeagueStore.lose_both`, detail ``absent-both``).
         :class:`NotNow` once the server is stopping."""
         if self.stopping:
             raise NotNow("the server is stopping")
@@ -278,6 +283,11 @@ class Games:
         log.info("%s", start_line(live))
         for member in (x, o):
             self._announce(live, member.id, turn=False)
+        if absent == "both":
+            live.game.abandon(ended("absent-both", x=x.name, o=o.name))
+            self.store.lose_both(live.id, live.game.detail, game_to_text(live.game))
+            self._end(live)
+            return live
         if absent is not None:
             gone = live.member(absent).name
             live.game.forfeit(absent, Termination.TIME_FORFEIT, ended("absent", player=gone))
