@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from ..core.details import DetailCode
 from ..core.errors import InvalidSettingsError
+from ..core.stand_ins import record_counts
 from ..core.text import quote
 from .database import LeagueDb
 from .event_pairing import FORMATS, Board, planned_rounds
@@ -643,6 +644,22 @@ class EventsRepo:
                 EventGame(int(rnd), int(a), int(b), int(leg), x_points, margin, absent, both)
             )
         return out
+
+    def stand_ins(self, event_id: int) -> dict[int, int]:
+        """Each member's stand-in moves in the event's finished games (moves its client
+        said were not its bot's own: the records' ``StandIns`` tags); only the records
+        that have the tag are read."""
+        rows = self.db.query(
+            "SELECT g.x_id, g.o_id, g.record FROM games g "
+            "JOIN event_boards b ON b.pair_id = g.pair_id "
+            "WHERE b.event_id = ? AND g.status = 'finished' AND instr(g.record, '[StandIns ') > 0",
+            (event_id,),
+        )
+        total: dict[int, int] = {}
+        for x, o, record in rows:
+            for member, count in zip((int(x), int(o)), record_counts(str(record)), strict=True):
+                total[member] = total.get(member, 0) + count
+        return total
 
     def absentees(self, event_id: int) -> set[int]:
         """The event's members who missed its last games they were to play

@@ -30,9 +30,10 @@ ROW_FIELDS = (
 )  # fmt: skip
 """The columns of the final table (CSV and JSON)."""
 
-CSV_FIELDS = (*ROW_FIELDS, "withdrawn")
-"""The columns of ``table.csv``: the table's, and whether the member was withdrawn
-(``yes``/``no``; the JSON rows carry ``withdrawn`` as a boolean)."""
+CSV_FIELDS = (*ROW_FIELDS, "withdrawn", "stand_ins")
+"""The columns of ``table.csv``: the table's, whether the member was withdrawn
+(``yes``/``no``; the JSON rows carry ``withdrawn`` as a boolean), and its stand-in moves
+(moves its client said were not its bot's own, counted apart from its results)."""
 
 
 def table(league: LeagueStore, event: Event) -> dict[str, Any]:
@@ -61,6 +62,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             cell[1] += 1
             absent[(me, other)] = absent.get((me, other), 0) + game.absent
     withdrawn = events.withdrawn(event.id)
+    stand_ins = events.stand_ins(event.id)
     by_pair: dict[int, list[float | None]] = {}
     cell_games: dict[tuple[int, int], list[int]] = {}
     for pair_id, _, result, game_id, a, b in events.finished_legs(event.id):
@@ -97,6 +99,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
                 **{f: getattr(r, f) for f in ROW_FIELDS if f != "name"},
                 "name": names[r.member],
                 "withdrawn": r.member in withdrawn,
+                "stand_ins": stand_ins.get(r.member, 0),
             }
             for r in rows
         ],
@@ -305,7 +308,7 @@ def table_csv(data: dict[str, Any]) -> str:
             " ".join(map(str, row[f])) if f == "pentanomial" else spreadsheet_text(row[f])
             for f in ROW_FIELDS
         ]
-        writer.writerow([*cells, "yes" if row["withdrawn"] else "no"])
+        writer.writerow([*cells, "yes" if row["withdrawn"] else "no", row["stand_ins"]])
     return out.getvalue()
 
 

@@ -37,6 +37,7 @@ import time
 from typing import Any, Literal
 
 from ..bots import BotFailure
+from ..core import stand_ins
 from ..core.details import Detail
 from ..core.errors import AdjacencyError, IllegalMoveError
 from ..core.fen import Color
@@ -419,14 +420,17 @@ class Games:
         connected = "connected" if mover.id in self.connections else "not-connected"
         return ended(f"clock-{connected}", player=mover.name)
 
-    def move(self, member: Member, game_id: int, square: object) -> LiveGame:
+    def move(
+        self, member: Member, game_id: int, square: object, stand_in: bool = False
+    ) -> LiveGame:
         """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
         :class:`Forbidden` (not the member's game), :class:`NotNow` (not its turn). A
         bot's answer that is not a legal move loses the game by illegal move, whatever it
         is (an occupied square, ``z9``, 10 KB of text, ``44``, ``["d4"]``, ``null``),
         with the answer quoted (cut short) in the detail, as the arena scores a bot; a
         person's is refused with :class:`IllegalMoveError` or :class:`InvalidMove` and
-        changes nothing (the page offers legal squares only)."""
+        changes nothing (the page offers legal squares only). ``stand_in``: the bot's
+        client says the move is not its bot's own (noted in the record as it is played)."""
         live, color = self._own_game(member, game_id)
         if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
@@ -435,6 +439,7 @@ class Games:
                 raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
             live.game.position.play(square)  # IllegalMoveError (400): nothing changes
         self.round_trips.append(time.monotonic() - live.asked)
+        live.stand_in = stand_in and member.kind != "person"
         self._arrive(live, square)
         return live
 
@@ -547,6 +552,9 @@ class Games:
         step = moves.answer(self._round(live), square, now, spent, late, not_a_square, refusal)
         live.used[color] += spent
         after = self._take(live, step)
+        if live.stand_in and len(after.moves) > plies:  # its client said: not its bot's own
+            stand_ins.mark(live.game, len(after.moves))
+        live.stand_in = False
         if after.is_over and len(after.moves) == plies:  # lost on time or by an illegal answer
             self._finish(live)
             return

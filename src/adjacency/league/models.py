@@ -420,6 +420,11 @@ class EventRow(BaseModel):
     elo_high: float | None = Field(description="upper end of the 95% interval")
     margin: float | None = Field(description="mean piece margin per game")
     withdrawn: bool
+    stand_ins: int = Field(
+        default=0,
+        description="its moves that its client said were not its bot's own (stand-ins: "
+        "info string stand-in), counted apart from its results",
+    )
 
 
 class Crosstable(BaseModel):
