@@ -1,7 +1,7 @@
 """The event page's crosstable in a real browser (Playwright driving Debian's Chromium)
 marks the games a team's absence decided: two teams that were both absent both lost,
 "0–0 abs" on both sides of their cell (not a 1–1 split), the mark explained in the
-legend and on the cell."""
+legend and on the cell; the teacher's page names both as paused for their absence."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 from adjacency.league.event_runner import EventRunner
 from adjacency.league.store import LeagueStore
 from adjacency.serving.details import ended
-from browser_helpers import watched_page
-from league_helpers import add_member, make_league, thread_server
+from browser_helpers import teacher_page, watched_page
+from league_helpers import ADMIN, add_member, make_league, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -49,5 +49,12 @@ def test_the_crosstable_marks_a_double_absence(browser: Any, tmp_path: Path) -> 
         sync_api.expect(marked).to_have_text(["0–0 abs", "0–0 abs"])
         assert "absence" in (marked.first.get_attribute("title") or "")
         sync_api.expect(page.locator("#crosstable-legend")).to_contain_text("abs: a game")
+        context.close()
+        # the teacher's page names the teams paused for their absence
+        context, page = teacher_page(browser, url, ADMIN, errors, TIMEOUT)
+        paused = page.locator("#absent-cup")
+        sync_api.expect(paused).to_contain_text("Paused for their absence", timeout=TIMEOUT)
+        assert {"ghost", "shade"} <= set(paused.inner_text().split(": ")[-1].split(", "))
+        assert "red" not in paused.inner_text().split(": ")[-1]
         context.close()
     assert errors == []
