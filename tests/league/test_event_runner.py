@@ -15,7 +15,9 @@ import pytest
 from adjacency.league.event_runner import EventPass, EventRunner
 from adjacency.league.hall import RECONNECT_GRACE, Hall
 from adjacency.league.house import HousePlayers
+from adjacency.league.outbox import Outbox
 from adjacency.league.store import LeagueStore
+from hall_helpers import Inbox
 from league_helpers import add_member, make_league
 
 
@@ -108,8 +110,8 @@ def test_an_all_connected_event_starts_at_its_time_with_the_connected_bots(
 
 
 def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
-    """Through the hall: the event's games start (its bots need not be connected) and
-    are stored, but an unrated event's rate nobody while a rated event's do."""
+    """Through the hall: the event's games start and are stored, but an unrated event's
+    rate nobody while a rated event's do."""
 
     async def main() -> None:
         with league(tmp_path, ["a", "b", "c", "d"]) as store:
@@ -121,7 +123,11 @@ def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
             hall = Hall(store, HousePlayers())
             try:
                 assert hall.pair() == []  # the first seconds wait for the bots to connect
-                hall.up_since -= RECONNECT_GRACE  # later, absent bots' games start anyway
+                for name in ("a", "b", "c", "d"):  # then they do (absent both, both lose),
+                    outbox = Outbox(store.member_named(name), Inbox().send)
+                    outbox.leaving = True  # for their events only: no ladder game
+                    hall.attach(outbox)
+                hall.up_since -= RECONNECT_GRACE
                 for _ in range(4):  # two pairs, two legs each
                     for live in hall.pair():
                         while live.id in hall.live:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.game import Termination
+from ..core.stand_ins import record_counts
 from ..ratings.bradley_terry import Rating, ratings
 from ..ratings.margin import MarginEstimate, pair_mean
 from ..ratings.margin import estimate as margin_estimate
@@ -44,6 +45,10 @@ class Summary:
     """The margin sample of each pair counted in ``penta``
     (:func:`~adjacency.ratings.margin.pair_mean`)."""
     plies: int = 0
+    stand_ins_a: int = 0
+    """Moves of ``a`` its engine said were not its bot's own (stand-ins)."""
+    stand_ins_b: int = 0
+    """Moves of ``b`` its engine said were not its bot's own."""
 
     @property
     def games(self) -> int:
@@ -91,7 +96,8 @@ class Summary:
 
     def add(self, game: GameRow) -> None:
         """Count one game of ``a`` against ``b``: its result, a forfeit (whose, and of which
-        kind), its margin, plies and move time. Pentanomial pairs are counted by
+        kind), its margin, plies and move time, and each side's stand-in moves (its
+        record's ``StandIns``, :mod:`adjacency.core.stand_ins`). Pentanomial pairs are counted by
         :func:`summarize`, with their margin samples."""
         points = game.a_points
         if points == 1.0:
@@ -106,6 +112,10 @@ class Summary:
             (self.faults_a if loser_is_a else self.faults_b)[kind] += 1
         self.margins.append(game.a_margin)
         self.plies += game.plies
+        if "StandIns" in game.record:  # cheap: only a record with the tag is read for it
+            x, o = record_counts(game.record)
+            self.stand_ins_a += x if game.a_is_x else o
+            self.stand_ins_b += o if game.a_is_x else x
 
 
 def pair_slot(pair: Sequence[GameRow]) -> int:

@@ -27,7 +27,7 @@ from .summary import NodeLoad, Summary
 
 PAIRING_COLUMNS = (
     "A", "B", "rounds", "games", "W-D-L", "score", "Elo ± 95%", "margin ± 95%", "LOS",
-    "time", "illegal", "crash", "pairs LL-LD-DD-WD-WW",
+    "time", "illegal", "crash", "stand-in", "pairs LL-LD-DD-WD-WW",
 )  # fmt: skip
 RANKING_COLUMNS = ("rank", "player", "Elo ± 95%", "games", "points", "score")
 
@@ -81,6 +81,7 @@ def summary_row(s: Summary) -> list[str]:
         s.fault_text("time"),
         s.fault_text("illegal"),
         s.fault_text("crash"),
+        f"{s.stand_ins_a}/{s.stand_ins_b}",
         "-".join(str(c) for c in s.penta),
     ]
 
@@ -193,8 +194,8 @@ class FittedTable:
 
 
 PAIRING_DROP = {
-    "pairs LL-LD-DD-WD-WW": 9, "illegal": 8, "crash": 7, "time": 6, "LOS": 5, "games": 4,
-    "score": 3, "W-D-L": 2, "margin ± 95%": 1,
+    "stand-in": 10, "pairs LL-LD-DD-WD-WW": 9, "illegal": 8, "crash": 7, "time": 6, "LOS": 5,
+    "games": 4, "score": 3, "W-D-L": 2, "margin ± 95%": 1,
 }  # fmt: skip
 """The order in which the pairing table leaves out columns on a narrow terminal."""
 
@@ -215,7 +216,8 @@ def pairing_table(summaries: Sequence[Summary], title: str = "Results") -> Fitte
     ]
     caption = (
         "A's view; Elo ± 95% from game pairs (pentanomial); margin: A's squares minus B's per "
-        "game, ± 95% from game pairs; time/illegal/crash: forfeits of A/B"
+        "game, ± 95% from game pairs; time/illegal/crash: forfeits of A/B; stand-in: moves of "
+        "A/B their engine said were not their bot's own"
     )
     return FittedTable(title, caption, columns, rows)
 

@@ -161,6 +161,10 @@ class Bot(ABC):
     def __init__(self) -> None:
         self._stop = threading.Event()
         self.report: Thinking | None = None
+        self.stand_in = False
+        """Whether the move :meth:`choose_move` last returned was a stand-in, not the
+        bot's own (an external engine said so: :data:`~adjacency.protocol.wire.STAND_IN`);
+        referees and the league client count such moves apart."""
 
     def choose_move(
         self, position: Position, limit: Limit | None = None, listener: Listener | None = None
@@ -171,6 +175,7 @@ class Bot(ABC):
                 f"{self.spec} was asked to move but the game is over: {position.fen()!r}"
             )
         self._stop.clear()
+        self.stand_in = False
         search = Search(limit or Limit(), self._stop, listener, safety=self.safety)
         move = self._choose(position, search)
         self.report = search.report

@@ -53,7 +53,7 @@ from ..core.text import is_ascii_decimal, quote
 from ..protocol.client import EngineClient
 from ..protocol.errors import EngineDisconnected, EngineError, EngineTimeout
 from ..protocol.transport import SubprocessTransport, Transport
-from ..protocol.wire import BestMove, Go, Info
+from ..protocol.wire import BestMove, Go, Info, says_stand_in
 from .base import Bot, BotError, BotFailure, Search, Thinking
 from .registry import register
 
@@ -281,6 +281,8 @@ class ExternalBot(Bot):
             wait = (hard if hard is not None else soft if soft is not None else now + 0.1) - now
             message = engine.read_message(max(0.001, wait))
             if isinstance(message, Info):
+                if says_stand_in(message.string):  # the answer to come is not the bot's own
+                    self.stand_in = True
                 search.publish(thinking_from_info(message))
             elif isinstance(message, BestMove):
                 if late and search.limit.clock is None:

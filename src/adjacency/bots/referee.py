@@ -6,7 +6,9 @@ loses with the termination it names, and any other exception raised by a bot (a
 crash) loses by :attr:`~adjacency.core.game.Termination.DISCONNECTION` with the
 exception quoted in the detail, as cutechess-cli scores a crashed engine. The
 referee never raises for a bot's misbehaviour: it is written into the returned
-:class:`~adjacency.core.game.Game`.
+:class:`~adjacency.core.game.Game`. A move its engine said was not the bot's own (a
+stand-in, :attr:`~adjacency.bots.base.Bot.stand_in`) is played and noted in the
+record's ``StandIns`` tag (:mod:`adjacency.core.stand_ins`).
 
 A bot that never answers would stall the game. With ``hard_grace`` set, the
 referee interrupts a move still running ``hard_grace`` seconds after its
@@ -23,7 +25,7 @@ import time
 from collections.abc import Callable
 from types import FrameType
 
-from ..core import IllegalMoveError, Position
+from ..core import IllegalMoveError, Position, stand_ins
 from ..core.game import Game, Termination
 from .base import Bot, BotFailure, Limit, Thinking
 
@@ -121,6 +123,8 @@ def play_game(
         except IllegalMoveError as exc:
             game.forfeit(color, Termination.ILLEGAL_MOVE, f"{bot.spec} answered {move!r}: {exc}")
             break
+        if bot.stand_in:  # the engine said this move is not its bot's own
+            stand_ins.mark(game, len(game.moves))
         if on_move is not None:
             on_move(game, bot.report)
     return game

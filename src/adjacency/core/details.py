@@ -36,6 +36,8 @@ class DetailCode(StrEnum):
     CLOCK_PAGE_CLOSED = "clock-page-closed"
     LATE = "late"
     ABSENT = "absent"
+    ABSENT_BOTH = "absent-both"
+    EVENT_STARTED = "event-started"
     # Illegal answers: the position's and the board's own refusals (core/position.py and
     # core/board.py), alone and answered by a named mover (``-by``).
     NOT_A_SQUARE = "not-a-square"
@@ -80,6 +82,8 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.CLOCK_PAGE_CLOSED: ("player",),
     DetailCode.LATE: ("player",),
     DetailCode.ABSENT: ("player",),
+    DetailCode.ABSENT_BOTH: ("x", "o"),
+    DetailCode.EVENT_STARTED: (),
     DetailCode.NOT_A_SQUARE: ("player", "move"),
     DetailCode.OCCUPIED_BY: ("player", "move", "square", "owner", "fen"),
     DetailCode.MALFORMED_SQUARE_BY: ("player", "move", "fen", *_SQUARE),

@@ -338,6 +338,9 @@ class LeagueClient:
                 move = bot.choose_move(position, self._limit(message, position))
             except Exception as exc:  # the local bot failed: the server is told at once
                 return self._failed(game, bot, exc)
+            if bot.stand_in:  # its engine said: not the bot's own move; the league counts it
+                self.announce(f"game {game}: {move} is a stand-in, not the bot's own move")
+                return {"type": "move", "game": game, "move": move, "stand_in": True}
             return {"type": "move", "game": game, "move": move}
         elif kind == "game_end" and isinstance(game, int):
             done = self._playing.pop(game) if game in self._playing else None

@@ -13,9 +13,15 @@
    or a Swiss round from the scores so far), or, after the last round, finishes the
    event (exactly once: :meth:`.event_store.EventsRepo.finish`);
 3. returns the games to start now: the next leg of every pair of the current round
-   with no game in play, whether its members are connected or not (one that is not
-   loses on time, as in the ladder), and the members and pairs the ladder must leave
-   alone (the ladder pauses for the members of running events).
+   with no game in play, whether its members are connected or not (the hall ends the
+   game of a team whose bot is not there at once as its loss, both teams' as a loss for
+   both), and the members and pairs the ladder must leave alone (the ladder pauses for
+   the members of running events).
+
+A team whose bot missed its last :data:`.event_standings.ABSENT_PAUSE` games of the
+event and is still not connected is paused: a Swiss round pairs it with nobody (no game,
+no bye, no points) until its bot is back; a round robin's schedule is fixed, so its
+games there go on being forfeits at once. :meth:`EventRunner.paused_members` names them.
 
 A paused event (:meth:`.event_store.EventsRepo.pause`) is skipped in steps 2 and 3: no
 round is paired, finished or started for it until it is resumed, and then it goes on
@@ -107,7 +113,7 @@ class EventRunner:
                 log.info("event %s %s", event.name, said)
             if event.status != "running" or event.paused:
                 continue
-            self._advance(event, result)
+            self._advance(event, result, connected)
         result.pairs = self.events.event_pairs()
         result.members = self.events.running_members()
         result.unrated = self.events.unrated_pairs()
@@ -121,7 +127,12 @@ class EventRunner:
         log.warning("event %s waits to start: %s", event.name, reason)
         self.events.set_waiting(event.id, reason)
 
-    def _advance(self, event: Event, result: EventPass) -> None:
+    def paused_members(self, event: Event, connected: set[int]) -> set[int]:
+        """The members of ``event`` paused for their absence now (see the module): they
+        missed their last games and are not ``connected``."""
+        return self.events.absentees(event.id) - connected
+
+    def _advance(self, event: Event, result: EventPass, connected: set[int]) -> None:
         boards = self.events.boards(event.id)
         withdrawn = self.events.withdrawn(event.id)
         state = self.events.pair_state(event.id)
@@ -142,7 +153,8 @@ class EventRunner:
                     result.finished.append(event.name)
                     log.info("event %s finished", event.name)
                 return
-            paired = self._next(event, boards, withdrawn)
+            away = self.paused_members(event, connected) if event.swiss else set()
+            paired = self._next(event, boards, withdrawn, away)
             if not self.events.add_round(event.id, current + 1, paired, self.openings, withdrawn):
                 return  # a withdrawal changed meanwhile: paired again on the next pass
             log.info(
@@ -175,15 +187,18 @@ class EventRunner:
         byes = [f"bye: {names.get(b.a, b.a)}" for b in boards if b.b is None]
         return ", ".join(pairs + byes) or "no boards"
 
-    def _next(self, event: Event, boards: list[StoredBoard], withdrawn: set[int]) -> list[Board]:
-        """The boards of the round after ``boards``: withdrawn members are left out."""
+    def _next(
+        self, event: Event, boards: list[StoredBoard], withdrawn: set[int], away: set[int]
+    ) -> list[Board]:
+        """The boards of the round after ``boards``: withdrawn members are left out, and
+        in a Swiss the members paused for their absence (``away``)."""
         members = self.events.members(event.id)
         round_no = max((b.round for b in boards), default=-1) + 1
         if not event.swiss:
             cycles = 2 if event.format == "double-round-robin" else 1
             schedule = round_robin(members, cycles)[round_no]
             return [b for b in schedule if b.a not in withdrawn and b.b not in withdrawn]
-        active = [m for m in members if m not in withdrawn]
+        active = [m for m in members if m not in withdrawn and m not in away]
         rounds: list[list[Board]] = [[] for _ in range(round_no)]
         for board in boards:
             rounds[board.round].append(board.board)

@@ -1,6 +1,8 @@
 """An event's standings, tie-breaks and crosstable as pure functions of its games.
 
-Points are game points (a win 1, a draw 1/2, a loss 0); a bye scores
+Points are game points (a win 1, a draw 1/2, a loss 0); a game neither team was
+present for is a loss for both (:attr:`EventGame.both_lost`: no points to either, no
+pair statistics, no Elo); a bye scores
 :data:`BYE_POINTS`, the points of a won pair (FIDE's pairing-allocated bye scores as a
 win), and counts no games. Tie-breaks, in the order of :func:`standings`:
 
@@ -47,6 +49,10 @@ class EventGame:
     """X's points: 1, 0.5 or 0."""
     margin: int = 0
     """X's squares minus O's at the end."""
+    absent: bool = False
+    """Decided by an absence: a team (or both) had no bot there when it was to start."""
+    both_lost: bool = False
+    """Neither team was there: a loss for both, no points to either (``x_points`` 0)."""
 
     @property
     def x(self) -> int:
@@ -59,12 +65,31 @@ class EventGame:
         return self.b if self.leg == 0 else self.a
 
     def points(self, member: int) -> float:
-        """What ``member`` (X or O) scored."""
+        """What ``member`` (X or O) scored (0 for both in a game both lost)."""
+        if self.both_lost:
+            return 0.0
         return self.x_points if member == self.x else 1.0 - self.x_points
 
     def margin_of(self, member: int) -> int:
         """``member``'s squares minus its opponent's."""
         return self.margin if member == self.x else -self.margin
+
+
+ABSENT_PAUSE = 2
+"""Event games in a row a team may miss (its bot not there as each was to start) before
+it is paused: left out of the pairings while its bot is still away (lichess pauses a
+player who misses games in an arena the same way)."""
+
+
+def absentees(games: Sequence[EventGame], run: int = ABSENT_PAUSE) -> set[int]:
+    """The members whose last ``run`` games (in the order of ``games``, oldest first)
+    were all lost by their own absence (a game a team's absence decided is the absent
+    team's loss; one both teams lost by absence, both's)."""
+    last: dict[int, list[bool]] = defaultdict(list)
+    for game in games:
+        for member in (game.a, game.b):
+            last[member].append(game.absent and game.points(member) == 0.0)
+    return {m for m, seen in last.items() if len(seen) >= run and all(seen[-run:])}
 
 
 @dataclass
@@ -154,7 +179,7 @@ def standings(
         cut = sorted(terms)[1:-1] if len(terms) >= 3 else terms
         rows[member].median_buchholz = sum(cut)
     _pair_statistics(rows, pairs)
-    _elo(rows, games)
+    _elo(rows, [g for g in games if not g.both_lost])
     seed = {m: i for i, m in enumerate(members)}
 
     def tiebreaks(row: Row) -> tuple[float, ...]:
@@ -176,6 +201,8 @@ def _pair_statistics(
     means: dict[int, list[float]] = defaultdict(list)
     margins: dict[int, list[float]] = defaultdict(list)
     for (_, a, b), pair in pairs.items():
+        if any(g.both_lost for g in pair):  # no result between them to measure
+            continue
         for me in (a, b):
             if me not in rows:
                 continue

@@ -34,14 +34,25 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..core.details import DetailCode
 from ..core.errors import InvalidSettingsError
+from ..core.stand_ins import record_counts
 from ..core.text import quote
 from .database import LeagueDb
 from .event_pairing import FORMATS, Board, planned_rounds
-from .event_standings import EventGame
+from .event_standings import EventGame, absentees
 from .members import MembersRepo
 from .records import LeagueError, check_name
 from .settings import MAX_PACE, parse_clock
+
+BOTH_ABSENT = str(DetailCode.ABSENT_BOTH)
+"""The detail code of a game neither team was there for: stored aborted (no result, no
+rating, nothing in the league's totals), its pair's leg done, a loss for both in the
+event (:attr:`.event_standings.EventGame.both_lost`)."""
+
+DECIDED = f"(g.status = 'finished' OR (g.status = 'aborted' AND g.detail_code = '{BOTH_ABSENT}'))"
+"""SQL: a game of ``g`` that counts in its event: finished, or lost by both teams'
+absence."""
 
 TABLES = frozenset({"events", "event_members", "event_boards"})
 """The events' tables in a league's file (defined in :data:`.schema.EVENT_SCHEMA`)."""
@@ -614,19 +625,46 @@ class EventsRepo:
         return {int(r[0]): (int(r[1]), bool(r[3]), int(r[2])) for r in rows}
 
     def games(self, event_id: int) -> list[EventGame]:
-        """The event's finished games, as :mod:`.event_standings` sees them."""
+        """The event's finished games, as :mod:`.event_standings` sees them, and the games
+        both teams lost by their absence (stored aborted, detail :data:`BOTH_ABSENT`:
+        no result for the league, a loss for both in the event)."""
         rows = self.db.query(
-            "SELECT b.round, b.a_id, b.b_id, g.leg, g.result, g.x_score, g.o_score "
-            "FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
-            "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.id",
+            "SELECT b.round, b.a_id, b.b_id, g.leg, g.result, g.x_score, g.o_score, "
+            "g.detail_code FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
+            f"WHERE b.event_id = ? AND {DECIDED} ORDER BY g.id",
             (event_id,),
         )
         out = []
-        for rnd, a, b, leg, result, xs, os_ in rows:
-            x_points = {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
+        for rnd, a, b, leg, result, xs, os_, code in rows:
+            both = code == BOTH_ABSENT
+            x_points = 0.0 if both else {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
             margin = 0 if xs is None or os_ is None else int(xs) - int(os_)
-            out.append(EventGame(int(rnd), int(a), int(b), int(leg), x_points, margin))
+            absent = code in (BOTH_ABSENT, str(DetailCode.ABSENT))
+            out.append(
+                EventGame(int(rnd), int(a), int(b), int(leg), x_points, margin, absent, both)
+            )
         return out
+
+    def stand_ins(self, event_id: int) -> dict[int, int]:
+        """Each member's stand-in moves in the event's finished games (moves its client
+        said were not its bot's own: the records' ``StandIns`` tags); only the records
+        that have the tag are read."""
+        rows = self.db.query(
+            "SELECT g.x_id, g.o_id, g.record FROM games g "
+            "JOIN event_boards b ON b.pair_id = g.pair_id "
+            "WHERE b.event_id = ? AND g.status = 'finished' AND instr(g.record, '[StandIns ') > 0",
+            (event_id,),
+        )
+        total: dict[int, int] = {}
+        for x, o, record in rows:
+            for member, count in zip((int(x), int(o)), record_counts(str(record)), strict=True):
+                total[member] = total.get(member, 0) + count
+        return total
+
+    def absentees(self, event_id: int) -> set[int]:
+        """The event's members who missed its last games they were to play
+        (:func:`.event_standings.absentees`): paused while their bot is away."""
+        return absentees(self.games(event_id))
 
     def stamp(self, event_id: int) -> tuple[int, int]:
         """What changes when the event's results do: ``(finished games, withdrawn
@@ -645,7 +683,7 @@ class EventsRepo:
         first."""
         rows = self.db.query(
             "SELECT g.id, b.round FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
-            "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.id",
+            f"WHERE b.event_id = ? AND {DECIDED} ORDER BY g.id",
             (event_id,),
         )
         return [(int(r[0]), int(r[1])) for r in rows]
@@ -661,14 +699,15 @@ class EventsRepo:
 
     def finished_legs(self, event_id: int) -> list[tuple[int, int, str | None, int, int, int]]:
         """``(pair, leg, result, game id, board's a, board's b)`` of each finished game of
-        the event, by leg."""
+        the event, by leg; a game both teams lost by their absence has result ``none``."""
         rows = self.db.query(
-            "SELECT g.pair_id, g.leg, g.result, g.id, b.a_id, b.b_id FROM games g "
-            "JOIN event_boards b ON b.pair_id = g.pair_id "
-            "WHERE b.event_id = ? AND g.status = 'finished' ORDER BY g.leg",
+            "SELECT g.pair_id, g.leg, g.result, g.id, b.a_id, b.b_id, g.detail_code "
+            "FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
+            f"WHERE b.event_id = ? AND {DECIDED} ORDER BY g.leg",
             (event_id,),
         )
         return [
-            (int(p), int(leg), None if r is None else str(r), int(g), int(a), int(b))
-            for p, leg, r, g, a, b in rows
-        ]
+            (int(p), int(leg), "none" if c == BOTH_ABSENT else None if r is None else str(r),
+             int(g), int(a), int(b))
+            for p, leg, r, g, a, b, c in rows
+        ]  # fmt: skip

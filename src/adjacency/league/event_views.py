@@ -30,18 +30,21 @@ ROW_FIELDS = (
 )  # fmt: skip
 """The columns of the final table (CSV and JSON)."""
 
-CSV_FIELDS = (*ROW_FIELDS, "withdrawn")
-"""The columns of ``table.csv``: the table's, and whether the member was withdrawn
-(``yes``/``no``; the JSON rows carry ``withdrawn`` as a boolean)."""
+CSV_FIELDS = (*ROW_FIELDS, "withdrawn", "stand_ins")
+"""The columns of ``table.csv``: the table's, whether the member was withdrawn
+(``yes``/``no``; the JSON rows carry ``withdrawn`` as a boolean), and its stand-in moves
+(moves its client said were not its bot's own, counted apart from its results)."""
 
 
 def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     """The event as data: ``event`` (name, format, rounds, status, rated), ``standings``
     (rows of :data:`ROW_FIELDS`, best first), ``crosstable`` (``names`` in standings order
-    and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``, ``byes[i]``: the
-    points of i's byes, so that a row's cells and its byes add up to its points), ``rounds``
-    (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``; ``b`` ``None``
-    for a bye) and ``playing`` (the ids of its games in play)."""
+    and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``, ``absent[i][j]``:
+    how many of those games a team's absence decided (the page marks them), ``byes[i]``:
+    the points of i's byes, so that a row's cells and its byes add up to its points),
+    ``rounds`` (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``,
+    ``null`` for a game both teams lost by their absence; ``b`` ``None`` for a bye) and
+    ``playing`` (the ids of its games in play)."""
     events = league.events
     names = {m.id: m.name for m in league.members()}
     members = events.members(event.id)
@@ -51,16 +54,20 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     rows = standings(members, games, byes, event.swiss)
     order = [r.member for r in rows]
     cells: dict[tuple[int, int], list[float]] = {}
+    absent: dict[tuple[int, int], int] = {}
     for game in games:
         for me, other in ((game.a, game.b), (game.b, game.a)):
             cell = cells.setdefault((me, other), [0.0, 0])
             cell[0] += game.points(me)
             cell[1] += 1
+            absent[(me, other)] = absent.get((me, other), 0) + game.absent
     withdrawn = events.withdrawn(event.id)
-    by_pair: dict[int, list[float]] = {}
+    stand_ins = events.stand_ins(event.id)
+    by_pair: dict[int, list[float | None]] = {}
     cell_games: dict[tuple[int, int], list[int]] = {}
     for pair_id, _, result, game_id, a, b in events.finished_legs(event.id):
-        by_pair.setdefault(pair_id, []).append({"x": 1.0, "o": 0.0}.get(result or "", 0.5))
+        x_points = None if result == "none" else {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
+        by_pair.setdefault(pair_id, []).append(x_points)
         for ends in ((a, b), (b, a)):
             cell_games.setdefault(ends, []).append(game_id)
     rounds: list[list[dict[str, Any]]] = []
@@ -92,12 +99,14 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
                 **{f: getattr(r, f) for f in ROW_FIELDS if f != "name"},
                 "name": names[r.member],
                 "withdrawn": r.member in withdrawn,
+                "stand_ins": stand_ins.get(r.member, 0),
             }
             for r in rows
         ],
         "crosstable": {
             "names": [names[m] for m in order],
             "cells": [[cells.get((a, b)) for b in order] for a in order],
+            "absent": [[absent.get((a, b), 0) for b in order] for a in order],
             "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
             "byes": [BYE_POINTS * byes.count(m) for m in order],
         },
@@ -139,11 +148,17 @@ def _next_round(
     ]
 
 
-def _cell(cell: list[float] | None) -> str:
-    """A pair's cell in ``event show``'s text: the row's points / the games (ASCII)."""
+ABSENT_MARK = "abs"
+"""The crosstable's mark of a cell with a game a team's absence decided (a forfeit: one
+team's bot was not there, or neither was, and both lost)."""
+
+
+def _cell(cell: list[float] | None, absent: int = 0) -> str:
+    """A pair's cell in ``event show``'s text: the row's points / the games (ASCII),
+    marked :data:`ABSENT_MARK` when an absence decided any of its games."""
     if cell is None:
         return ""
-    return f"{cell[0]:g}/{int(cell[1])}"
+    return f"{cell[0]:g}/{int(cell[1])}" + (f" {ABSENT_MARK}" if absent else "")
 
 
 def points_text(value: float) -> str:
@@ -153,12 +168,22 @@ def points_text(value: float) -> str:
     return f"{whole}{half}" if whole or not half else half
 
 
-def pair_text(cell: list[float] | None) -> str:
+def pair_text(cell: list[float] | None, absent: int = 0, column: float | None = None) -> str:
     """A pair's cell on the event page: the row's points and the column's from their
-    games together, "1½–½" (never "1/2", which reads as a half point)."""
+    games together, "1½–½" (never "1/2", which reads as a half point), marked
+    :data:`ABSENT_MARK` when an absence decided any of its games. ``column``: the
+    column's points when not the games less the row's (games both teams lost)."""
     if cell is None:
         return ""
-    return f"{points_text(cell[0])}–{points_text(cell[1] - cell[0])}"
+    theirs = cell[1] - cell[0] if column is None else column
+    mark = f" {ABSENT_MARK}" if absent else ""
+    return f"{points_text(cell[0])}–{points_text(theirs)}{mark}"
+
+
+def _column(cross: dict[str, Any], i: int, j: int) -> float | None:
+    """Member ``i``'s points against ``j`` (the column's side of row ``j``'s cell)."""
+    cell = cross["cells"][i][j]
+    return None if cell is None else float(cell[0])
 
 
 def _pace(ev: dict[str, Any]) -> str:
@@ -207,14 +232,17 @@ def render_text(data: dict[str, Any]) -> str:
     lines += [
         "",
         "Crosstable (points/games of the row against the column; byes: the points of the "
-        f"row's byes, {BYE_POINTS:g} each):",
+        f"row's byes, {BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided):",
     ]
     width = max([8, *(len(n) + 1 for n in names)])
     header = "".join(f"{i + 1:>{width}}" for i in range(len(names)))
     lines.append(" " * 24 + header + f"{'byes':>{width}}")
     cross = data["crosstable"]
     for i, (name, row_cells) in enumerate(zip(names, cross["cells"], strict=True)):
-        text = "".join(f"{'x' if i == j else _cell(c):>{width}}" for j, c in enumerate(row_cells))
+        text = "".join(
+            f"{'x' if i == j else _cell(c, cross['absent'][i][j]):>{width}}"
+            for j, c in enumerate(row_cells)
+        )
         lines.append(f"{i + 1:>2} {name:<21}{text}{cross['byes'][i]:>{width}g}")
     return "\n".join(lines)
 
@@ -248,14 +276,18 @@ def render_html(data: dict[str, Any]) -> str:
     parts += [
         "<h2>Crosstable</h2><p>Each cell: the row's points – the column's points in their "
         "games together (a win 1, a draw ½); byes: the points of the row's byes, "
-        f"{BYE_POINTS:g} each.</p>",
+        f"{BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided (both absent: "
+        "both lost).</p>",
         '<div class="scroll"><table class="league crosstable" id="crosstable-static">',
         "<thead><tr><th>#</th><th>name</th>"
         + "".join(f"<th>{i + 1}</th>" for i in range(len(names)))
         + "<th>byes</th></tr></thead><tbody>",
     ]
     for i, name in enumerate(names):
-        cells = ["×" if i == j else pair_text(c) for j, c in enumerate(cross["cells"][i])]
+        cells = [
+            "×" if i == j else pair_text(c, cross["absent"][i][j], _column(cross, j, i))
+            for j, c in enumerate(cross["cells"][i])
+        ]
         parts.append(
             f"<tr><td>{i + 1}</td><td>{escape(name)}</td>"
             + "".join(f"<td>{escape(c)}</td>" for c in cells)
@@ -276,7 +308,7 @@ def table_csv(data: dict[str, Any]) -> str:
             " ".join(map(str, row[f])) if f == "pentanomial" else spreadsheet_text(row[f])
             for f in ROW_FIELDS
         ]
-        writer.writerow([*cells, "yes" if row["withdrawn"] else "no"])
+        writer.writerow([*cells, "yes" if row["withdrawn"] else "no", row["stand_ins"]])
     return out.getvalue()
 
 

@@ -166,6 +166,25 @@ class GamesRepo:
                 (*detail_row(detail), time.time(), record, record, plies, game_id),
             )
 
+    def lose_both(self, game_id: int, detail: Detail, record: str) -> None:
+        """End a game in play that neither side was there for (an event's, both teams
+        absent): stored aborted (no result, unrated, in no total of the league) with
+        ``detail`` and ``record``, and its pair's leg counted done, so the event goes on
+        and counts it a loss for both (:data:`.event_store.BOTH_ABSENT`)."""
+        with self.db.transaction() as db:
+            changed = db.execute(
+                "UPDATE games SET status='aborted', termination='abandoned', detail=?, "
+                "detail_code=?, detail_params=?, ended=?, record=?, plies=0 "
+                "WHERE id = ? AND status = 'playing'",
+                (*detail_row(detail), time.time(), record, game_id),
+            ).rowcount
+            if changed:
+                db.execute(
+                    "UPDATE pairs SET finished = finished + 1 "
+                    "WHERE id = (SELECT pair_id FROM games WHERE id = ?)",
+                    (game_id,),
+                )
+
     def save_progress(self, games: list[tuple[int, str, int]]) -> None:
         """Write the record so far and its plies of games in play, ``(id, record, plies)``
         each, in one transaction: a game aborted by a crash keeps its moves."""

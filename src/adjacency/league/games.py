@@ -38,9 +38,10 @@ import collections
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, Literal
 
 from ..bots import BotError, BotFailure
+from ..core import stand_ins
 from ..core.details import Detail
 from ..core.errors import AdjacencyError, IllegalMoveError
 from ..core.fen import Color
@@ -204,7 +205,7 @@ class Games:
         for task in list(self._house_tasks):
             task.cancel()
         for live in list(self.live.values()):  # the moves so far are kept with the game
-            self._abandon(live, reason)
+            self.stop_game(live, reason)
 
     def progress(self) -> list[tuple[int, str, int]]:
         """The records of the games in play that gained moves since they were last
@@ -246,7 +247,7 @@ class Games:
         leg: int = 0,
         own_clock: tuple[float, float] | None = None,
         pace: float | None = None,
-        absent: Color | None = None,
+        absent: Color | Literal["both"] | None = None,
         event: int | None = None,
     ) -> LiveGame:
         """Start a game now (both members must be free); the first side is asked at once.
@@ -256,7 +257,9 @@ class Games:
         house or connected (people are never held); ``None``: the house games' pace
         (:attr:`pace`) when both are house bots, else none. ``absent``: the side whose
         bot is not there when the game is to start (an event's): the game ends at once
-        as its loss (time forfeit, detail ``absent``), nobody is asked for a move.
+        as its loss (time forfeit, detail ``absent``), nobody is asked for a move;
+        ``"both"``: neither is there, the game ends at once as a loss for both
+        (:meth:`.store.LeagueStore.lose_both`, detail ``absent-both``).
         A team with an accepted version plays it here as a hosted side (:mod:`.hosted`;
         in ``event``'s game the version accepted before its deadline), recorded with the
         game. :class:`NotNow` once the server is stopping."""
@@ -292,6 +295,11 @@ class Games:
         log.info("%s", start_line(live))
         for member in (x, o):
             self._announce(live, member.id, turn=False)
+        if absent == "both":
+            live.game.abandon(ended("absent-both", x=x.name, o=o.name))
+            self.store.lose_both(live.id, live.game.detail, game_to_text(live.game))
+            self._end(live)
+            return live
         if absent is not None:
             gone = live.member(absent).name
             live.game.forfeit(absent, Termination.TIME_FORFEIT, ended("absent", player=gone))
@@ -405,7 +413,7 @@ class Games:
         except Exception as exc:
             if self._current(live, version):
                 log.error("hosted bot %s could not start: %s", mover.name, exc)
-                self._abandon(live, ended("could-not-start", player=mover.name, error=str(exc)))
+                self.stop_game(live, ended("could-not-start", player=mover.name, error=str(exc)))
             return
         async with self.hosted.jobs:
             if not self._current(live, version):
@@ -464,8 +472,10 @@ class Games:
         detail = ended("bot-failed", player=name, error=reason)
         self._forfeit(live, Termination.TIME_FORFEIT, detail)
 
-    def _abandon(self, live: LiveGame, reason: Detail) -> None:
-        """End ``live`` with no result (the server's own failure), stored as aborted."""
+    def stop_game(self, live: LiveGame, reason: Detail) -> None:
+        """End the game in play ``live`` as aborted (no result: the server's own failure,
+        or an event starting for its players), kept in the store with its moves so far
+        (a pair's leg is played again), telling both sides."""
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
         try:
             self.store.abort_game(live.id, reason, game_to_text(live.game), len(live.game.moves))
@@ -533,14 +543,17 @@ class Games:
         connected = "connected" if mover.id in self.connections else "not-connected"
         return ended(f"clock-{connected}", player=mover.name)
 
-    def move(self, member: Member, game_id: int, square: object) -> LiveGame:
+    def move(
+        self, member: Member, game_id: int, square: object, stand_in: bool = False
+    ) -> LiveGame:
         """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
         :class:`Forbidden` (not the member's game), :class:`NotNow` (not its turn). A
         bot's answer that is not a legal move loses the game by illegal move, whatever it
         is (an occupied square, ``z9``, 10 KB of text, ``44``, ``["d4"]``, ``null``),
         with the answer quoted (cut short) in the detail, as the arena scores a bot; a
         person's is refused with :class:`IllegalMoveError` or :class:`InvalidMove` and
-        changes nothing (the page offers legal squares only)."""
+        changes nothing (the page offers legal squares only). ``stand_in``: the bot's
+        client says the move is not its bot's own (noted in the record as it is played)."""
         live, color = self._own_game(member, game_id)
         self._not_hosted(live, color)
         if live.game.position.turn != color or live.held:
@@ -550,6 +563,7 @@ class Games:
                 raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
             live.game.position.play(square)  # IllegalMoveError (400): nothing changes
         self.round_trips.append(time.monotonic() - live.asked)
+        live.stand_in = stand_in and member.kind != "person"
         self._arrive(live, square)
         return live
 
@@ -675,6 +689,9 @@ class Games:
         step = moves.answer(self._round(live), square, now, spent, late, not_a_square, refusal)
         live.used[color] += spent
         after = self._take(live, step)
+        if live.stand_in and len(after.moves) > plies:  # its client said: not its bot's own
+            stand_ins.mark(live.game, len(after.moves))
+        live.stand_in = False
         if after.is_over and len(after.moves) == plies:  # lost on time or by an illegal answer
             self._finish(live)
             return

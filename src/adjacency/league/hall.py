@@ -32,6 +32,7 @@ import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from ..core.errors import StoreError
 from ..core.fen import Color
@@ -503,6 +504,7 @@ class Hall(Games):
         self.sweep_revoked(members, {member_id: digest for member_id, (_, digest) in found.items()})
         self.unrated_pairs = events.unrated
         self.in_events = frozenset(events.members)
+        self.stop_for_events(events.members, events.pairs)
         started: list[LiveGame] = self.pair_events(members, events.starts)  # events first
         before = set(self.live)
         # people who waited for a bot go before the ladder; bots in an event keep them waiting
@@ -548,15 +550,27 @@ class Hall(Games):
         }
         return started
 
+    def stop_for_events(self, members: set[int], pairs: set[int]) -> None:
+        """Stop the games in play of events' ``members`` that are not their events' own
+        (``pairs``): ladder and challenge games still in play when an event started.
+        The event's games come first and would wait for them on a league clock of
+        minutes; each is aborted (a ladder pair's leg is played again later), its
+        players told why (detail ``event-started``), the stop logged."""
+        for live in list(self.live.values()):
+            if live.pair_id in pairs or not {live.x.id, live.o.id} & members:
+                continue
+            log.info("game %d stopped: an event of its players started", live.id)
+            self.stop_game(live, ended("event-started"))
+
     def pair_events(
         self, members: Mapping[int, Member], starts: Sequence[EventStart]
     ) -> list[LiveGame]:
         """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
         each as soon as both members are below their concurrency cap, connected or not
         (a bot that is not connected, nor hosted with a version accepted before the
-        event's deadline, its opponent there, loses the game at once; during
-        the :data:`RECONNECT_GRACE` after the server starts, the game waits for it
-        instead)."""
+        event's deadline, its opponent there, loses the game at once; both absent, both
+        lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, the
+        game waits for them instead)."""
         started: list[LiveGame] = []
         grace = time.monotonic() - self.up_since < RECONNECT_GRACE
         for start in starts:
@@ -575,9 +589,11 @@ class Hall(Games):
             absent = {x.id, o.id} - set(self.connections) - house - hosted
             if grace and absent:
                 continue
-            gone: Color | None = None  # one side absent: its loss at once, nobody waits
+            gone: Color | Literal["both"] | None = None  # its loss at once, nobody waits
             if len(absent) == 1:
                 gone = "x" if x.id in absent else "o"
+            elif absent:
+                gone = "both"
             started.append(
                 self.start_game(
                     x,

@@ -59,6 +59,9 @@ class LiveGame:
     (0: at once). A move that comes sooner is held until then, its clock stopped."""
     held: bool = False
     """Whether the side to move's move is in and held for the pace."""
+    stand_in: bool = False
+    """Whether the move in (being played) is a stand-in, its bot's client said so: noted in
+    the record's ``StandIns`` tag as it is played (:mod:`adjacency.core.stand_ins`)."""
 
     def member(self, color: Color) -> Member:
         """The member playing ``color``."""

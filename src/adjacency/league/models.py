@@ -420,6 +420,11 @@ class EventRow(BaseModel):
     elo_high: float | None = Field(description="upper end of the 95% interval")
     margin: float | None = Field(description="mean piece margin per game")
     withdrawn: bool
+    stand_ins: int = Field(
+        default=0,
+        description="its moves that its client said were not its bot's own (stand-ins: "
+        "info string stand-in), counted apart from its results",
+    )
 
 
 class Crosstable(BaseModel):
@@ -430,6 +435,10 @@ class Crosstable(BaseModel):
         description="cells[i][j]: [points of i against j, games], null where they have not met"
     )
     games: list[list[list[int]]] = Field(description="games[i][j]: the ids of their games")
+    absent: list[list[int]] = Field(
+        description="absent[i][j]: how many of their games a team's absence decided (its "
+        "bot not there as the game was to start; both absent: both lost, no points)"
+    )
     byes: list[float] = Field(
         description="byes[i]: the points of i's byes (2 each), so that a row's cells and "
         "its byes add up to its points"
@@ -438,12 +447,13 @@ class Crosstable(BaseModel):
 
 class EventBoard(BaseModel):
     """A board of a round: ``a`` moves first in the pair's first game; ``b`` null for
-    a bye; ``games``: X's points in each finished game of the pair."""
+    a bye; ``games``: X's points in each finished game of the pair, null for a game both
+    teams lost by their absence."""
 
     a: str
     b: str | None
     pair: int | None
-    games: list[float]
+    games: list[float | None]
 
 
 class NextBoard(BaseModel):

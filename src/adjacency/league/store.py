@@ -267,6 +267,10 @@ class LeagueStore(SQLiteStore):
         """:meth:`.game_rows.GamesRepo.abort_game`."""
         return self.games_repo.abort_game(game_id, detail, record, plies)
 
+    def lose_both(self, game_id: int, detail: Detail, record: str) -> None:
+        """:meth:`.game_rows.GamesRepo.lose_both`."""
+        return self.games_repo.lose_both(game_id, detail, record)
+
     def save_progress(self, games: list[tuple[int, str, int]]) -> None:
         """:meth:`.game_rows.GamesRepo.save_progress`."""
         return self.games_repo.save_progress(games)

@@ -265,6 +265,19 @@ class Info:
     string: str = ""
 
 
+STAND_IN = "stand-in"
+"""The first word of an ``info string`` by which an engine says that the ``bestmove``
+of this search is not its bot's own move (a fallback, an offer): ``info string
+stand-in`` or ``info string stand-in: why``. The controller counts such moves apart
+(docs/protocol.md)."""
+
+
+def says_stand_in(text: str) -> bool:
+    """Whether an ``info string`` text is the :data:`STAND_IN` mark."""
+    word = text.strip().split(maxsplit=1)[0] if text.strip() else ""
+    return word.rstrip(":") == STAND_IN
+
+
 @dataclass(frozen=True)
 class BestMove:
     """``bestmove <sq>``; ``move`` is the token as sent (``None`` if missing)."""

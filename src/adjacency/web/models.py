@@ -219,6 +219,16 @@ class SizeInfo(BaseModel):
     )
 
 
+class CourseInfo(BaseModel):
+    """The course's setting (:mod:`adjacency.core.course`): what the new-game dialog's
+    course control sets."""
+
+    rows: int
+    cols: int
+    time: float = Field(description="a bot's seconds for each move")
+    rounds: list[int] = Field(description="the round counts the course plays")
+
+
 class Config(BaseModel):
     """What a new-game form needs: ranges, sizes, levels and bots available now."""
 
@@ -232,6 +242,7 @@ class Config(BaseModel):
     levels: list[LevelInfo]
     default_level: int
     bots: list[BotInfo]
+    course: CourseInfo
 
 
 class PlayerInfo(BaseModel):

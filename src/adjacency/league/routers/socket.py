@@ -262,7 +262,7 @@ def _handle(
                 "status": 400,
                 "detail": "a move needs 'move'",
             }
-        hall.move(member, game_id, data.get("move"))
+        hall.move(member, game_id, data.get("move"), stand_in=data.get("stand_in") is True)
     except WebError as exc:
         return {"type": "error", "game": game_id, "status": exc.status, "detail": str(exc)}
     except AdjacencyError as exc:

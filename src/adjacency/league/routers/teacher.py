@@ -108,6 +108,12 @@ class EventMember(BaseModel):
         description="a withdrawn member: why its withdrawal can no longer be undone "
         "(null: it can, until the next round is paired)",
     )
+    absent: bool = Field(
+        default=False,
+        description="a running event's member paused for its absence: its bot missed its "
+        "last 2 games of the event and is not connected (a Swiss pairs it with nobody "
+        "until its bot is back)",
+    )
 
 
 class TeacherEvent(BaseModel):
@@ -183,6 +189,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
     every = events.events()
     for event in every[page.events_offset : page.events_offset + page.limit]:
         withdrawn = events.withdrawn(event.id)
+        away = events.absentees(event.id) - online if event.status == "running" else set()
         listed.append(
             {
                 "name": event.name,
@@ -201,6 +208,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
                         "name": names[m],
                         "withdrawn": m in withdrawn,
                         "undo": events.reinstate_refusal(event, m) if m in withdrawn else None,
+                        "absent": m in away,
                     }
                     for m in events.members(event.id)
                 ],

@@ -39,9 +39,11 @@ function tieBreak(value) {
 }
 
 // A pair's cell: the row's points and the column's from their games together, "1½–½"
-// (the legend under the table says so); a bye counts in its own column.
-function pairText(cell) {
-  return `${points(cell[0])}–${points(cell[1] - cell[0])}`;
+// (the legend under the table says so), "abs" after it when a team's absence decided
+// one of their games (both absent: both lost, "0–0 abs"); a bye counts in its own column.
+function pairText(cell, theirs, absent) {
+  const mark = absent ? ` ${t("event.absent-mark")}` : "";
+  return `${points(cell[0])}–${points(theirs ? theirs[0] : cell[1] - cell[0])}${mark}`;
 }
 
 function renderCrosstable(cross) {
@@ -55,9 +57,12 @@ function renderCrosstable(cross) {
       if (i === j) return el("td", { class: "num self" }, "×");
       if (!cell) return el("td", { class: "num", "data-cell": `${i}-${j}` }, "");
       const games = cross.games[i][j];
-      const text = pairText(cell);
+      const absent = cross.absent ? cross.absent[i][j] : 0;
+      const text = pairText(cell, cross.cells[j][i], absent);
       const link = games.length ? el("a", { href: `/watch/${games[games.length - 1]}` }, text) : text;
-      return el("td", { class: "num filled", "data-cell": `${i}-${j}` }, link);
+      const attrs = { class: "num filled", "data-cell": `${i}-${j}` };
+      if (absent) attrs.title = t("event.absent-title", { count: absent });
+      return el("td", attrs, link);
     }),
     el("td", { class: "num" }, points(cross.byes[i]))));
   table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));

@@ -167,6 +167,7 @@ function showActions(view, id, color) {
 
 async function play(id, color) {
   const person = me();
+  message(""); // what was said before the game (its place in a queue) is over now
   byId("game-panel").hidden = false;
   byId("opponents-panel").hidden = true;
   let update = () => {};
@@ -201,9 +202,18 @@ byId("join").addEventListener("submit", async (event) => {
   }
 });
 
+// While a game is shown the page still asks /me every few seconds: the server counts a
+// person present (their page open) only while their page asks, and says so when they
+// lose on time ("their play page was open", not "closed").
+const PRESENT_EVERY = 3;
+
 async function start() {
   setInterval(() => {
-    if (!byId("opponents-panel").hidden) showOpponents().catch(() => {});
+    if (!byId("opponents-panel").hidden) {
+      showOpponents().catch(() => {});
+    } else if (me() && ticks++ % PRESENT_EVERY === 0) {
+      getJson("/api/league/me", auth(me())).catch(() => {});
+    }
   }, 1000);
   const person = me();
   if (person) {

@@ -200,6 +200,11 @@ function eventItem(ev) {
       el("ul", { class: "withdrawn", id: `withdrawn-${ev.name}` }, ...gone.map((m) => el("li", {},
         m.undo === null ? undoButton(ev, m.name) : t("teacher.event.undo-gone", { name: m.name, reason: m.undo })))));
   }
+  const away = ev.members.filter((m) => m.absent); // missed their last 2 games, bot still away
+  if (away.length) {
+    item.append(el("p", { class: "muted", id: `absent-${ev.name}` },
+      t("teacher.event.absent", { names: away.map((m) => m.name).join(", ") })));
+  }
   return item;
 }
 

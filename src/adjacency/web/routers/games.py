@@ -9,6 +9,7 @@ from ...bots import DEFAULT_MOVE_TIME, entries
 from ...bots.gate import LOCAL, local_bot_names
 from ...core import Position
 from ...core.board import MAX_SIDE, MIN_SIDE, board
+from ...core.course import COURSE_MOVE_SECONDS, COURSE_ROUNDS, COURSE_SIZE
 from ...core.record import game_to_json, game_to_text
 from ...serving.errors import WebError
 from ..deps import SAME_SITE, Client, Manager, limited_client, rate_limited
@@ -20,6 +21,7 @@ from ..models import (
     MIN_MOVE_TIME,
     BotInfo,
     Config,
+    CourseInfo,
     GameState,
     GameSummary,
     ImportRequest,
@@ -106,6 +108,12 @@ def config() -> Config:
         ],
         default_level=default_level().number,
         bots=bots(),
+        course=CourseInfo(
+            rows=COURSE_SIZE[0],
+            cols=COURSE_SIZE[1],
+            time=COURSE_MOVE_SECONDS,
+            rounds=list(COURSE_ROUNDS),
+        ),
     )
 
 

@@ -1,7 +1,9 @@
 // The new-game dialog: mode, players (a strength level, or any registered bot with
 // its options), board size, rounds (range follows the board), first mover, time.
 // The last choices are remembered in localStorage. The rules (most rounds per size)
-// come from the server's /api/config.
+// come from the server's /api/config, and so does the course's setting: one control
+// that sets the course's board, its seconds a bot's move (no clock) and one of its
+// round counts; changing any of those by hand afterwards leaves the course's setting.
 
 import { t } from "./i18n.js";
 import { botSummary, levelDescription, levelName, optionHelp } from "./levels.js";
@@ -39,7 +41,16 @@ export class NewGameDialog {
     time.min = config.min_time;
     time.max = config.max_time;
     time.value = config.default_time;
-    this.form.addEventListener("change", () => this.refresh());
+    const course = this.form.elements.course;
+    const c = config.course;
+    for (const rounds of c.rounds) {
+      course.appendChild(option(rounds, t("new.course.rounds", { rows: c.rows, cols: c.cols, time: c.time, rounds })));
+    }
+    course.addEventListener("change", () => this.applyCourse());
+    this.form.addEventListener("change", (event) => {
+      if (event.target !== course) this.leaveCourse();
+      this.refresh();
+    });
     this.form.addEventListener("input", () => this.refresh());
     rows.addEventListener("change", () => this.sizeChanged());
     cols.addEventListener("change", () => this.sizeChanged());
@@ -171,6 +182,31 @@ export class NewGameDialog {
     this.dialog.querySelector("#rounds-out").textContent = t("new.rounds-of", { rounds: rounds.value, count: rounds.max });
   }
 
+  // The course's setting chosen: its board, rounds, seconds a move and no clock.
+  applyCourse() {
+    const f = this.form.elements;
+    const c = this.config.course;
+    if (!f.course.value) return;
+    f.rows.value = String(c.rows);
+    f.cols.value = String(c.cols);
+    this.sizeChanged();
+    f.rounds.value = f.course.value;
+    f.time.value = String(c.time);
+    f.clock.value = "";
+    this.refresh();
+  }
+
+  // A setting changed by hand: the course's control says so when it is no longer the
+  // course's (another board, rounds, time or a clock).
+  leaveCourse() {
+    const f = this.form.elements;
+    const c = this.config.course;
+    if (!f.course.value) return;
+    const same = Number(f.rows.value) === c.rows && Number(f.cols.value) === c.cols
+      && f.rounds.value === f.course.value && Number(f.time.value) === c.time && f.clock.value === "";
+    if (!same) f.course.value = "";
+  }
+
   sizeChanged(initial = false) {
     const rows = Number(this.form.elements.rows.value);
     const cols = Number(this.form.elements.cols.value);
@@ -237,7 +273,7 @@ export class NewGameDialog {
     const f = this.form.elements;
     const data = {
       mode: this.mode, you: f.you.value, first: f.first.value, rows: f.rows.value, cols: f.cols.value,
-      rounds: f.rounds.value, time: f.time.value, clock: f.clock.value,
+      rounds: f.rounds.value, time: f.time.value, clock: f.clock.value, course: f.course.value,
       x: { name: this.sides.x.name.value, level: this.sides.x.level.value },
       o: { name: this.sides.o.name.value, level: this.sides.o.level.value },
     };
@@ -255,7 +291,7 @@ export class NewGameDialog {
     setRadio("mode", data.mode);
     setRadio("you", data.you);
     setRadio("first", data.first);
-    for (const key of ["rows", "cols", "time", "clock"]) if (data[key]) f[key].value = data[key];
+    for (const key of ["rows", "cols", "time", "clock", "course"]) if (data[key]) f[key].value = data[key];
     for (const side of ["x", "o"]) {
       if (!data[side]) continue;
       this.sides[side].name.value = data[side].name || "";

@@ -1,0 +1,135 @@
+"""Two absent teams, through a real ``adjacency league serve`` process and a real
+``adjacency connect`` client: in a round robin of ``red`` (connected) and ``ghost`` and
+``shade`` (never connected), each game of ghost against shade ends at once as a loss
+for both (stored aborted with detail ``absent-both``: no result, no rating, no points in
+the league's totals), not as a 1-1 split decided by whose clock ran first. The event's
+table (HTTP, text of ``event show``) gives them no points and marks the games an
+absence decided. The teacher's overview says who is paused for missing its last two
+games while its bot is away.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjacency.league.event_runner import EventRunner
+from adjacency.league.event_views import render_text, table
+from adjacency.league.store import LeagueStore
+from adjacency.serving.details import ended
+from league_helpers import (
+    ADMIN,
+    add_member,
+    make_league,
+    request,
+    start_client,
+    start_server,
+    thread_server,
+    wait_until,
+)
+from net_helpers import free_port
+
+pytestmark = pytest.mark.slow
+
+WAIT = 45.0
+"""Seconds any one wait may take (a guard against hangs only)."""
+
+
+def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0)  # the clock that decided the 1-1 split before is long
+    token = add_member(db, "red")
+    add_member(db, "ghost")
+    add_member(db, "shade")
+    with LeagueStore(db) as store:
+        store.events.create("friday", "round-robin", None, ["red", "ghost", "shade"])
+        store.events.start("friday")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = start_server(db, port, tmp_path / "server.log")
+    client = start_client(url, token, "greedy", tmp_path / "red.log")
+    try:
+
+        def finished() -> bool:
+            with LeagueStore(db) as store:
+                return store.events.named("friday").status == "finished"
+
+        wait_until(finished, WAIT, "the event to finish")
+        data = request(f"{url}/api/league/events/friday").body
+    finally:
+        client.stop()
+        server.stop()
+
+    with LeagueStore(db) as store:
+        ghost, shade = store.member_named("ghost").id, store.member_named("shade").id
+        event = store.events.named("friday")
+        both = [
+            g
+            for g in store.games(status="aborted")
+            if {g.x_id, g.o_id} == {ghost, shade} and g.detail_code == "absent-both"
+        ]
+        assert len(both) == 2  # both legs of their pair, nobody asked to move
+        for game in both:
+            assert game.plies == 0 and game.result is None and game.rated_seq is None
+            assert game.detail == (
+                f"neither {store.member(game.x_id).name} nor {store.member(game.o_id).name} "
+                "was connected when the game was to start: both lose"
+            )
+        played = [store.game(i) for i in store.events.game_ids(event.id)]
+        assert all(g is not None and {g.x_id, g.o_id} != {ghost, shade} for g in played)
+        rated = {h[0] for m in (ghost, shade) for h in store.history(m)}
+        assert len(rated) == 4 and rated.isdisjoint(g.id for g in both)  # lost to red only
+        # the league's totals: ghost's games are its two losses to red, none with shade
+        assert [(row[0], row[1], row[2]) for row in store.opponents(ghost)] == [("red", 2, 0)]
+        text = render_text(table(store, event))
+
+    rows = {r["name"]: r for r in data["standings"]}
+    # three in a round robin: a bye each (2 points), the rest from games
+    assert rows["red"]["points"] == 4 + 2 and rows["red"]["wins"] == 4
+    for name in ("ghost", "shade"):
+        assert rows[name]["points"] == 0 + 2 and rows[name]["losses"] == 4
+        assert rows[name]["games"] == 4 and rows[name]["wins"] == 0
+    cross = data["crosstable"]
+    at = {name: i for i, name in enumerate(cross["names"])}
+    g, s, r = at["ghost"], at["shade"], at["red"]
+    assert cross["cells"][g][s] == [0, 2] and cross["cells"][s][g] == [0, 2]
+    assert cross["absent"][g][s] == 2 and cross["absent"][g][r] == 2
+    assert cross["absent"][r][g] == 2 and cross["absent"][r][r] == 0
+    crosstable = text[text.index("Crosstable") :]
+    line = next(x for x in crosstable.splitlines() if " ghost " in x)
+    assert line.count("0/2 abs") == 2  # against red and against shade
+
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log
+
+
+def test_the_overview_names_the_teams_paused_for_their_absence(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    for name in ("red", "ghost", "shade"):
+        add_member(db, name)
+    with LeagueStore(db) as store:
+        store.events.create("cup", "round-robin", None, ["red", "ghost", "shade"])
+        event = store.events.start("cup")
+        EventRunner(store).plan(set())  # pairs round 1
+        board = next(b for b in store.events.boards(event.id) if b.b is not None)
+        assert board.pair_id is not None and board.b is not None
+        a, b = board.a, board.b
+        names = {m: store.member(m).name for m in (a, b)}
+        assert set(names.values()) == {"ghost", "shade"}  # round 1: red has the bye
+        for leg, (x, o) in enumerate(((a, b), (b, a))):
+            game = store.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
+            store.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
+        store.events.pause("cup")  # the teacher holds it here: nothing more is played
+        assert store.events.absentees(event.id) == {a, b}
+    with thread_server(db) as url:
+        listed = request(f"{url}/api/league/admin/overview", token=ADMIN).body["events"]
+        data = request(f"{url}/api/league/events/cup").body
+    members = {m["name"]: m["absent"] for m in listed[0]["members"]}
+    assert members == {"red": False, "ghost": True, "shade": True}
+    cross = data["crosstable"]
+    at = {name: i for i, name in enumerate(cross["names"])}
+    assert cross["cells"][at["ghost"]][at["shade"]] == [0, 2]
+    assert cross["absent"][at["shade"]][at["ghost"]] == 2
+    assert [b["games"] for b in data["rounds"][0] if b["b"]] == [[None, None]]
