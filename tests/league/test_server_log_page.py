@@ -131,7 +131,7 @@ def test_the_log_route_gives_the_servers_lines_filtered_to_the_admin_only(
         assert line["level"] in ("INFO", "WARNING", "ERROR", "CRITICAL")
 
     # Text (any case) and level filters.
-    assert messages(url, "?text=REFUSED") == [
+    assert messages(url, "?text=REFUSED+a+BOT") == [
         "refused a bot connection from 127.0.0.1: 401 unknown or revoked token"
     ]
     assert all("blue" in m for m in messages(url, "?text=blue")) and messages(url, "?text=blue")
@@ -168,7 +168,7 @@ def test_the_teachers_page_shows_the_log_newest_first_and_filters_it(
     expect(lines.filter(has_text="event friday finished")).to_have_count(1)
     shown = [int(n) for n in lines.evaluate_all("(items) => items.map((i) => i.dataset.number)")]
     assert shown == sorted(shown, reverse=True)  # newest first
-    page.locator("#log-text").fill("refused")
+    page.locator("#log-text").fill("refused a bot")
     expect(lines).to_have_count(1)
     expect(lines.first).to_contain_text("refused a bot connection from 127.0.0.1")
     expect(lines.first.locator(".level")).to_have_text("INFO")
