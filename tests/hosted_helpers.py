@@ -76,14 +76,23 @@ def zipped(bot: str) -> bytes:
     return buffer.getvalue()
 
 
-def accepted(url: str, token: str) -> dict[str, Any]:
-    """The team's first version once the builder accepted it (fails on a refusal)."""
+def decided(url: str, token: str, version: int | None = None) -> dict[str, Any]:
+    """The team's version ``version`` (its newest if ``None``), as its page's data lists
+    it, once the builder has given its verdict (accepted or refused)."""
 
     def verdict() -> dict[str, Any] | None:
         listed = request(url + "/api/league/submissions", token=token).body["submissions"]
-        return listed[0] if listed and listed[0]["status"] in ("accepted", "refused") else None
+        found = [v for v in listed if version is None or v["version"] == version][:1]
+        return found[0] if found and found[0]["status"] in ("accepted", "refused") else None
 
-    version: dict[str, Any] = wait_until(verdict, 55, "the builder's verdict")
+    what = "the builder's verdict" if version is None else f"version {version}'s verdict"
+    result: dict[str, Any] = wait_until(verdict, 55, what)
+    return result
+
+
+def accepted(url: str, token: str) -> dict[str, Any]:
+    """The team's newest version once the builder accepted it (fails on a refusal)."""
+    version = decided(url, token)
     assert version["status"] == "accepted", version["detail"]
     return version
 
@@ -99,3 +108,17 @@ def finished_games(db: Path, name: str, count: int) -> list[StoredGame]:
 
     found: list[StoredGame] = wait_until(games, 55, f"{count} finished games of {name}")
     return found
+
+
+def course_zip(folder: Path, broken: bool = False) -> Path:
+    """The example course project zipped under a top folder, as GitHub gives it, with a
+    JavaFX jar never read (``broken``: its bot missing a semicolon, javac's to refuse)."""
+    target = folder / ("broken.zip" if broken else "tubes-main.zip")
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for source in sorted((COURSE_PROJECT / "src").glob("*.java")):
+            text = source.read_text(encoding="utf-8")
+            if broken and source.name == "Bot.java":
+                text = text.replace("int empty = 0;", "int empty = 0")
+            archive.writestr(f"tubes-main/src/{source.name}", text)
+        archive.writestr("tubes-main/lib/javafx.controls.jar", b"PK never read")
+    return target

@@ -1,4 +1,5 @@
-"""The hosted bots' tests' fixture: a folder the sandbox's users can reach."""
+"""The hosted bots' tests' fixtures: a folder the sandbox's users can reach, and a league
+served there with its builder."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from league_helpers import make_league, thread_server
 from sandbox_helpers import reachable_folder
 
 
@@ -16,3 +18,13 @@ def folder(sandbox_box: Path) -> Iterator[Path]:
     beside it)."""
     with reachable_folder("adjacency-hosted-games-") as where:
         yield where
+
+
+@pytest.fixture
+def built_league(folder: Path) -> Iterator[tuple[str, Path]]:
+    """A 6x6, 4-round league (30 s a side) served in a thread with its builder: its URL
+    and its file."""
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=30.0, increment=0.0)
+    with thread_server(db, house_games=False, builds=True) as url:
+        yield url, db

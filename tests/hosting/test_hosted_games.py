@@ -19,6 +19,7 @@ from hosted_helpers import (
     FAILING,
     accepted,
     course_project,
+    decided,
     finished_games,
     new_league,
     served,
@@ -157,14 +158,7 @@ def test_an_event_plays_the_version_accepted_before_its_deadline(folder: Path) -
     with served(league) as (url, _):
         for number, extra in ((1, ""), (2, "int unused = 2;")):
             assert upload(url, zipped(FAILING.replace("FAIL", extra)), token).status == 201
-
-            def version(number: int = number) -> dict[str, Any] | None:
-                listed = request(url + "/api/league/submissions", token=token).body
-                found = [v for v in listed["submissions"] if v["version"] == number]
-                done = found and found[0]["status"] in ("accepted", "refused")
-                return found[0] if done else None
-
-            assert wait_until(version, 55, f"version {number}'s verdict")["status"] == "accepted"
+            assert decided(url, token, number)["status"] == "accepted"
         with LeagueStore(league, create=False) as store:
             team = store.member_named("team1")
             second, first = store.submissions.versions(team.id)

@@ -22,7 +22,8 @@ from typing import Any
 
 import pytest
 
-from league_helpers import add_member, make_league, request, thread_server, upload, wait_until
+from hosted_helpers import decided
+from league_helpers import add_member, make_league, thread_server, upload, wait_until
 from sandbox_helpers import pool_processes, reachable_folder
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("hostile-submissions")]
@@ -155,14 +156,7 @@ class League:
         token = add_member(self.db, f"team{self.teams}")
         answer = upload(self.url, data, token)
         assert answer.status == 201, answer
-
-        def decided() -> dict[str, Any] | None:
-            listed = request(self.url + "/api/league/submissions", token=token).body
-            version: dict[str, Any] = listed["submissions"][0]
-            return version if version["status"] in ("accepted", "refused") else None
-
-        result: dict[str, Any] = wait_until(decided, 55, "the builder's verdict")
-        return result
+        return decided(self.url, token)
 
 
 @pytest.fixture(scope="module")

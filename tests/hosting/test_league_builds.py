@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from adjacency.cli import main
-from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
+from hosted_helpers import decided
+from league_helpers import ADMIN, add_member, make_league, request, thread_server
 from sandbox_helpers import reachable_folder
 
 pytestmark = pytest.mark.jvm
@@ -38,15 +39,6 @@ def versions(url: str, token: str) -> list[dict[str, Any]]:
     assert answer.status == 200, answer
     listed: list[dict[str, Any]] = answer.body["submissions"]
     return listed
-
-
-def decided(url: str, token: str, version: int) -> dict[str, Any]:
-    def verdict() -> dict[str, Any] | None:
-        found = [v for v in versions(url, token) if v["version"] == version]
-        return found[0] if found and found[0]["status"] in ("accepted", "refused") else None
-
-    result: dict[str, Any] = wait_until(verdict, 50, f"version {version}'s verdict")
-    return result
 
 
 def test_a_course_project_goes_from_submit_to_an_accepted_version(

@@ -5,16 +5,14 @@ under it."""
 
 from __future__ import annotations
 
-import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browser_helpers import axe_violations, teacher_page
-from league_helpers import ADMIN, add_member, make_league, thread_server
-from sandbox_helpers import reachable_folder
+from hosted_helpers import course_zip
+from league_helpers import ADMIN, add_member
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -22,31 +20,12 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
 
 TIMEOUT = 50_000  # a build in the sandbox on a loaded machine
-COURSE = Path(__file__).resolve().parents[2] / "examples" / "engines" / "java" / "course-project"
-
-
-def course_zip(folder: Path) -> Path:
-    """The example course project as a team has it, zipped under its top folder."""
-    target = folder / "tubes-main.zip"
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for source in sorted((COURSE / "src").glob("*.java")):
-            archive.writestr(f"tubes-main/src/{source.name}", source.read_text(encoding="utf-8"))
-    return target
-
-
-@pytest.fixture
-def served(sandbox_box: Path) -> Iterator[tuple[str, Path]]:
-    with reachable_folder("adjacency-teacher-code-") as folder:
-        db = folder / "league.db"
-        make_league(db, rows=6, cols=6, rounds=4, base=30.0, increment=0.0)
-        with thread_server(db, house_games=False, builds=True) as url:
-            yield url, db
 
 
 def test_a_project_the_teacher_sends_for_a_team_is_built_and_accepted(
-    browser: Any, served: tuple[str, Path], tmp_path: Path
+    browser: Any, built_league: tuple[str, Path], tmp_path: Path
 ) -> None:
-    url, db = served
+    url, db = built_league
     add_member(db, "garuda")
     errors: list[str] = []
     context, page = teacher_page(browser, url, ADMIN, errors, TIMEOUT)

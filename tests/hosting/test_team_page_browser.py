@@ -6,17 +6,15 @@ no sideways scrolling, no console error."""
 
 from __future__ import annotations
 
-import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browser_helpers import UNDER_TEST, axe_violations
+from hosted_helpers import course_zip
 from i18n_helpers import english_left
-from league_helpers import add_member, make_league, thread_server
-from sandbox_helpers import reachable_folder
+from league_helpers import add_member
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -26,38 +24,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("tea
 
 TIMEOUT = 50_000
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-COURSE = Path(__file__).resolve().parents[2] / "examples" / "engines" / "java" / "course-project"
 EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
-
-
-def course_zip(folder: Path, broken: bool = False) -> Path:
-    """The example course project zipped under a top folder, as GitHub gives it."""
-    target = folder / ("broken.zip" if broken else "tubes-main.zip")
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for source in sorted((COURSE / "src").glob("*.java")):
-            text = source.read_text(encoding="utf-8")
-            if broken and source.name == "Bot.java":
-                text = text.replace("int empty = 0;", "int empty = 0")
-            archive.writestr(f"tubes-main/src/{source.name}", text)
-        archive.writestr("tubes-main/lib/javafx.controls.jar", b"PK never read")
-    return target
-
-
-@pytest.fixture
-def served(sandbox_box: Path) -> Iterator[tuple[str, Path]]:
-    with reachable_folder("adjacency-team-page-") as folder:
-        db = folder / "league.db"
-        make_league(db, rows=6, cols=6, rounds=4, base=30.0, increment=0.0)
-        with thread_server(db, house_games=False, builds=True) as url:
-            yield url, db
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
 def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
-    browser: Any, served: tuple[str, Path], tmp_path: Path, size: str, locale: str
+    browser: Any, built_league: tuple[str, Path], tmp_path: Path, size: str, locale: str
 ) -> None:
-    url, db = served
+    url, db = built_league
     token = add_member(db, "garuda")
     errors: list[str] = []
     context = browser.new_context(viewport=SIZES[size], locale=locale, **UNDER_TEST)
@@ -96,9 +71,9 @@ def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
 
 
 def test_a_wrong_token_is_refused_and_nothing_is_kept(
-    browser: Any, served: tuple[str, Path]
+    browser: Any, built_league: tuple[str, Path]
 ) -> None:
-    url, _ = served
+    url, _ = built_league
     context = browser.new_context(**UNDER_TEST)
     page = context.new_page()
     page.goto(f"{url}/team")
