@@ -47,6 +47,9 @@ from .errors import TooMany
 
 LOG = 200
 """Grants :attr:`CpuBudget.granted` remembers."""
+SWEEP_EVERY = 256
+"""Charges between two sweeps of the clients whose charges all left the window (a
+visitor who never comes back is forgotten: the memory follows the window's visitors)."""
 
 
 class Ticket:
@@ -109,6 +112,7 @@ class CpuBudget:
         self._waiting: list[Ticket] = []
         self._running: list[Ticket] = []
         self._order = itertools.count()
+        self._since_sweep = 0
         self.granted: deque[tuple[str, tuple[str, ...]]] = deque(maxlen=LOG)
 
     def limit(self, client: str) -> float:
@@ -174,9 +178,25 @@ class CpuBudget:
                 spent = (now - ticket.started) * ticket.threads
                 for client in ticket.clients:
                     self._charges.setdefault(client, deque()).append((now, spent))
+                self._since_sweep += 1
+                if self._since_sweep >= SWEEP_EVERY:
+                    self._sweep(now)
             self._dispatch(now)
 
     # ------------------------------------------------------------------ under the lock
+
+    def _sweep(self, now: float) -> None:
+        """Forget the clients whose latest charge left the window."""
+        self._since_sweep = 0
+        gone = [c for c, charges in self._charges.items() if charges[-1][0] <= now - self.window]
+        for client in gone:
+            del self._charges[client]
+
+    def clients(self) -> int:
+        """Clients with charges kept now (those within the window, and those not swept
+        yet)."""
+        with self._lock:
+            return len(self._charges)
 
     def _usage(self, client: str, now: float) -> float:
         charges = self._charges.get(client)

@@ -28,8 +28,10 @@ Contract (:class:`SocketLimits`, applied by :func:`socket_options`, which both
 * the last :attr:`~SocketLimits.reserve` places under the global cap are kept for the
   clients an application names (:meth:`ConnectionGuard.pressed` says when they are in
   use; the league keeps them for its teacher and for the bots with games, refusing
-  anyone else with a 503 that closes the connection): many clients reconnecting at
-  once neither reach the open-file limit nor lock the teacher out.
+  anyone else with a 503 that closes the connection), and a connection opened while
+  they are in use has :attr:`~SocketLimits.pressed_header_timeout` (1 s) to send its
+  headers: many clients reconnecting at once, or holding sockets silent, neither reach
+  the open-file limit nor keep the teacher out for long.
 
 The per-address cap is sized for a class behind one address (a school's network behind
 one NAT): thirty bots and thirty watching browsers, each browser holding a few
@@ -68,6 +70,9 @@ class SocketLimits:
     header_timeout: float = 10.0
     """Seconds to send complete request headers (from connecting, or from the previous
     response's end)."""
+    pressed_header_timeout: float = 1.0
+    """The same deadline for a connection opened while the reserved places are in use
+    (:meth:`ConnectionGuard.pressed`): one that says nothing does not sit in them."""
     handshake_timeout: float = 10.0
     """Seconds from a WebSocket upgrade request to the application's answer."""
     keep_alive: int = 5
@@ -268,12 +273,15 @@ def socket_options(
                 transport.write(guard.refusal)  # a clear answer, then the socket closes
                 transport.close()
                 return
-            self._arm()
+            self._arm(guard.pressed())
 
-        def _arm(self) -> None:
+        def _arm(self, pressed: bool = False) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
-            self._deadline = self.loop.call_later(chosen.header_timeout, self._late)
+            seconds = chosen.header_timeout
+            if pressed:
+                seconds = min(seconds, chosen.pressed_header_timeout)
+            self._deadline = self.loop.call_later(seconds, self._late)
 
         def _late(self) -> None:
             self._deadline = None
