@@ -1,17 +1,20 @@
 """An event's own clock: created on the command line (``--clock``, the form of
 ``league create --clock``) or through the teacher's route, stored with the event and
 shown by ``event show`` and the event's table; its games are played on it (their
-records' ``TimeControl``, the clock that decides a game of two bots that never
-connect), not on the league's. A bad clock is refused and creates nothing; a league
+records' ``TimeControl``, the clock that decides a game of a bot that never
+answers), not on the league's. A bad clock is refused and creates nothing; a league
 file of the version before the events' own clock opens, and its events keep the
 league's clock."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import connect
 
 from adjacency.league.schema import EVENT_CLOCK, STORE_SCHEMA
 from adjacency.league.store import LeagueStore
@@ -23,22 +26,33 @@ pytestmark = pytest.mark.xdist_group("league-event-clock")
 HOUSE = ("h1", "h2")
 
 
+@contextlib.contextmanager
+def silent_bot(url: str, token: str) -> Iterator[None]:
+    """A bot connected over the WebSocket protocol for the block, that reads what the
+    server sends and never answers."""
+    address = url.replace("http://", "ws://") + "/api/league/connect"
+    headers = {"Authorization": f"Bearer {token}"}
+    with connect(address, additional_headers=headers, open_timeout=10) as ws:
+        ws.recv(timeout=30)  # the server's welcome: connected
+        yield
+
+
 def test_an_events_games_are_played_on_its_own_clock(tmp_path: Path) -> None:
-    """A league on 1+0; the event on 2+0.5, of two random house bots and ``absent`` and
-    ``gone``, bots that never connect: each loses its games against a house bot at
-    once (nobody waits for an absent team), and their game against each other is
-    decided by the clock, the first mover's running out on the event's clock, after
-    2 s of its own, not the league's 1 s."""
+    """A league on 1+0; the event on 2+0.5, of two random house bots, ``absent``, a bot
+    that never connects, and ``silent``, a bot connected that never answers: absent
+    loses its games at once (nobody waits for an absent team), and silent's games
+    against the house bots are decided by the clock, silent's running out on the
+    event's clock, after 2 s of its own, not the league's 1 s."""
     db = tmp_path / "league.db"
     make_league(db, base=1.0, increment=0.0)
     for name in HOUSE:
         add_member(db, name, "house", "random")
     add_member(db, "absent")
-    add_member(db, "gone")
-    with thread_server(db) as url:
+    token = add_member(db, "silent")
+    with thread_server(db) as url, silent_bot(url, token):
         api = f"{url}/api/league/admin/events"
         body = {"name": "friday", "format": "round-robin",
-                "members": [*HOUSE, "absent", "gone"], "clock": "2+0.5"}  # fmt: skip
+                "members": [*HOUSE, "absent", "silent"], "clock": "2+0.5"}  # fmt: skip
         assert request(api, "POST", body, ADMIN).status == 201
         listed = request(f"{url}/api/league/admin/overview", token=ADMIN).body
         assert (listed["base"], listed["increment"]) == (1.0, 0.0)
@@ -57,18 +71,18 @@ def test_an_events_games_are_played_on_its_own_clock(tmp_path: Path) -> None:
         events = store.events
         event = events.named("friday")
         assert event.clock == (2.0, 0.5)
-        absent = {store.member_named(name).id for name in ("absent", "gone")}
+        absent, silent = (store.member_named(name).id for name in ("absent", "silent"))
         games = [store.game(g) for g in events.game_ids(event.id)]
     assert len(games) == 12  # six boards, both colours each
     for game in games:
         assert game is not None and game.record is not None
         assert '[TimeControl "2+0.5"]' in game.record
-        if {game.x_id, game.o_id} == absent:
-            assert game.termination == "time forfeit" and game.result == "o"
-            # x's clock ran from the start: the event's base, not the league's 1 s
-            assert game.ended is not None and game.ended - game.started >= 2.0
-        elif absent & {game.x_id, game.o_id}:
+        if absent in (game.x_id, game.o_id):
             assert game.termination == "time forfeit" and game.detail_code == "absent"
+        elif silent in (game.x_id, game.o_id):
+            assert game.termination == "time forfeit" and game.points(silent) == 0
+            # silent's clock ran out: the event's base, not the league's 1 s
+            assert game.ended is not None and game.ended - game.started >= 2.0
 
 
 def test_the_command_line_stores_and_shows_an_events_clock(
