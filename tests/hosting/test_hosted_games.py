@@ -30,6 +30,25 @@ from sandbox_helpers import own_sandboxes
 
 pytestmark = pytest.mark.jvm
 
+BUSY = (
+    "for (int t = 0; t < 8; t++) new Thread(() -> { while (b != null) Math.sqrt(7); }).start();"
+    " while (roundsLeft > 0) { Math.sqrt(7); }"
+)
+"""Nine busy threads: 2 s of CPU as soon as the machine gives them."""
+
+
+def first_game_as_o(db: Path, name: str = "team1") -> StoredGame:
+    """Wait until ``name`` has finished a game as O (where the failing bots fail); it."""
+
+    def played_as_o() -> StoredGame | None:
+        with LeagueStore(db, create=False) as store:
+            member = store.member_named(name)
+            done = store.games(member_id=member.id, status="finished")
+        return next((g for g in done if g.o_id == member.id), None)
+
+    game: StoredGame = wait_until(played_as_o, 55, f"a game of {name} as O")
+    return game
+
 
 def test_a_course_project_goes_from_upload_to_rated_games_on_the_board(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -69,11 +88,6 @@ def test_a_course_project_goes_from_upload_to_rated_games_on_the_board(
     [
         ("Thread.sleep(Long.MAX_VALUE);", "time forfeit", "no answer within the cap of 7.0 s"),
         ("System.exit(3);", "disconnection", "exited with status 3"),
-        (
-            "while (roundsLeft > 0) { Math.sqrt(7); }",
-            "time forfeit",
-            "did not move within its clock",
-        ),
     ],
 )
 def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothing(
@@ -85,13 +99,7 @@ def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothi
         assert upload(url, zipped(FAILING.replace("FAIL", fail)), token).status == 201
         accepted(url, token)
 
-        def lost_as_o() -> StoredGame | None:
-            with LeagueStore(league, create=False) as store:
-                team = store.member_named("team1")
-                done = store.games(member_id=team.id, status="finished")
-            return next((g for g in done if g.o_id == team.id), None)
-
-        game = wait_until(lost_as_o, 55, "a game of team1 as O")
+        game = first_game_as_o(league)
         assert game.result == "x" and game.termination == termination, game
         assert game.detail.startswith("team1 ") and reason in game.detail, game.detail
         with LeagueStore(league, create=False) as store:
@@ -140,13 +148,7 @@ def test_a_hosted_bot_is_charged_its_cpu_time_not_the_wall_time(folder: Path) ->
         )
         accepted(url, token)
 
-        def played_as_o() -> StoredGame | None:
-            with LeagueStore(league, create=False) as store:
-                team = store.member_named("team1")
-                done = store.games(member_id=team.id, status="finished")
-            return next((g for g in done if g.o_id == team.id), None)
-
-        game = wait_until(played_as_o, 55, "a game of team1 as O")
+        game = first_game_as_o(league)
         assert game.termination == "normal", game.detail
         assert game.o_time < 2.0  # its charge: CPU seconds, not the 3 s it slept
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
@@ -177,4 +179,24 @@ def test_an_event_plays_the_version_accepted_before_its_deadline(folder: Path) -
             played = [store.submissions.played(game) for game in games]
         assert len(played) == 2
         assert sorted(played, key=lambda p: p[0] is None) == [(first.id, None), (None, first.id)]
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+
+
+def test_a_hosted_bot_past_its_cpu_clock_loses_on_time(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy bot's program is ended once its CPU time passes what its clock has left,
+    and the game is lost on time. The wall cap is set out of the way here (a starved
+    machine can give a busy bot less CPU than a third of its wall time, and the cap
+    would end it first: the sleeper's test)."""
+    monkeypatch.setattr("adjacency.league.games.wall_cap", lambda left: 50.0)
+    league = new_league(folder, base=2.0)
+    token = add_member(league, "team1")
+    with served(league) as (url, _):
+        assert upload(url, zipped(FAILING.replace("FAIL", BUSY)), token).status == 201
+        accepted(url, token)
+        game = first_game_as_o(league)
+        assert game.result == "x" and game.termination == "time forfeit", game
+        assert game.detail == "team1 did not move within its clock", game.detail
+        assert game.o_time >= 2.0  # charged the CPU it used, past its 2 s
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
