@@ -71,6 +71,7 @@ def create_app(
     pause: float = 0.0,
     pace: float = 0.0,
     builds: bool = True,
+    hosted_games: bool = True,
     hosted_jobs: int | None = None,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
@@ -78,14 +79,15 @@ def create_app(
     ``pace``: the least seconds a move of a game between two house bots takes;
     ``builds``: build and check the teams' uploads in the sandbox (:class:`.builder.Builder`;
     where the sandbox cannot start, uploads are refused with the fix) and play the
-    accepted versions (:mod:`.hosted`), at most ``hosted_jobs`` moves computing at once
-    (``None``: the machine's cores)."""
+    accepted versions (:mod:`.hosted`; not with ``hosted_games`` off, where uploads are only
+    built and checked), at most ``hosted_jobs`` moves computing at once (``None``: the
+    machine's cores)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
-    hosted = HostedPlayers(Path(db) if builds else None, hosted_jobs, executor)
+    hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
 
     builder = Builder(Path(db)) if builds else None
