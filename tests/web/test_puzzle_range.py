@@ -9,6 +9,7 @@ Oracles: ratings/glicko.py for the ratings, the served set for themes and rating
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,3 +107,31 @@ def test_the_history_lists_each_tried_puzzle_with_its_first_result(client: TestC
         assert entry["moves"] == 2 and entry["first"] <= entry["last"]
     with TestClient(client.app) as other:  # another browser: its own (empty) history
         assert other.get("/api/puzzles/history").json() == []
+
+
+def with_a_short_line() -> list[Puzzle]:
+    """:func:`themed_puzzles` with the last one cut to its first move (a one-move puzzle:
+    that move is still the position's only best one)."""
+    *kept, last = themed_puzzles()
+    short = dataclasses.replace(last, solution=last.solution[:1], refutations=last.refutations[:1])
+    return [*kept, short]
+
+
+def test_a_length_gives_only_puzzles_of_that_many_moves_at_any_rating(db: Path) -> None:
+    puzzles = with_a_short_line()
+    with TestClient(create_app(db, puzzles=with_a_short_line)) as client:
+        counts = client.get("/api/puzzles/lengths").json()
+        assert counts == [{"moves": 1, "puzzles": 1}, {"moves": 2, "puzzles": 2}]
+        for _ in range(3):
+            got = client.get("/api/puzzles/next", params={"moves": 1}).json()
+            assert (got["id"], got["moves"]) == (puzzles[-1].id, 1)
+            got = client.get("/api/puzzles/next", params={"moves": 2}).json()
+            assert got["id"] in {p.id for p in puzzles[:2]} and got["moves"] == 2
+        both = {"moves": 1, "theme": "corner"}  # the corner puzzle has two moves
+        refused = client.get("/api/puzzles/next", params=both)
+        assert refused.status_code == 404 and refused.json()["code"] == "no_puzzles_of_theme"
+        assert client.get("/api/puzzles/next", params={"moves": 0}).status_code == 422
+        answer = client.post(
+            f"/api/puzzles/{puzzles[-1].id}/attempt", json={"moves": [puzzles[-1].solution[0]]}
+        ).json()
+        assert answer["outcome"] == "solved"

@@ -1,8 +1,9 @@
 """Puzzles with range in Chromium (Playwright, Debian's Chromium), in English and in
-Indonesian, on a laptop (1366x768) and a phone (390x844): the theme picker gives a
-theme's puzzle, a streak climbs to a harder puzzle after each solve and ends at a miss,
-and "Your tries" lists each puzzle tried with its first result; axe-core finds nothing
-at any impact, the page never scrolls sideways and logs no console error.
+Indonesian, on a laptop (1366x768) and a phone (390x844): the length picker offers the
+set's lengths, the theme picker gives a theme's puzzle, a streak climbs to a harder
+puzzle after each solve and ends at a miss, and "Your tries" lists each puzzle tried
+with its first result; axe-core finds nothing at any impact, the page never scrolls
+sideways and logs no console error.
 
 The puzzles are the exact oracle's with a theme each (web_puzzle_helpers.themed_puzzles),
 served by a real uvicorn server; the API says the puzzles' ratings.
@@ -79,6 +80,8 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     shown_puzzle(tab)
     expect(tab.locator("#history-empty")).to_be_visible()
     expect(tab.locator("#theme option")).to_have_count(1 + 2 + len(THEMED))
+    expect(tab.locator("#length option")).to_have_count(2)  # any, and the set's one length
+    tab.locator("#length").select_option("2")  # every puzzle here: the choice keeps them all
     tab.locator("#theme").select_option(THEMED[0])  # the corner puzzle, the only one
     tab.wait_for_function(f"location.pathname.endsWith('{puzzles[0].id}')")
     tab.locator("#theme").select_option("")  # any theme again: another puzzle

@@ -273,22 +273,27 @@ def next_puzzle(
     skip: Annotated[str | None, Query(max_length=MAX_SKIP)] = None,
     theme: Theme | None = None,
     above: Annotated[float | None, Query(ge=0, le=4000)] = None,
+    moves: Annotated[int | None, Query(ge=1, le=MAX_LINE)] = None,
 ) -> PuzzleView:
     """A puzzle this browser has not tried, rated near its puzzle rating (``skip``: the
     one on the page, not chosen again); when it tried them all, the one tried longest ago.
     ``theme``: only puzzles of that theme (404 ``no_puzzles`` if none is served).
-    ``above`` (a streak: the last puzzle's rating): an untried puzzle rated just above it."""
+    ``above`` (a streak: the last puzzle's rating): an untried puzzle rated just above it.
+    ``moves``: only puzzles whose solution has that many solver moves, so a long line
+    is within reach at any rating (404 ``no_puzzles_of_theme`` if none matches)."""
     store, puzzles = _store(request), _puzzles(request)
     served = puzzles.all()
     if theme is not None:
         served = {key: p for key, p in served.items() if theme in p.themes}
+    if moves is not None:
+        served = {key: p for key, p in served.items() if _moves(p) == moves}
     chosen = store.puzzles.choose(caller.client, served, skip, _RNG, above=above)
     if chosen is None:
-        if theme is not None:
+        if theme is not None or moves is not None:
             raise PuzzleNotFound(
-                f"no puzzle of the theme {theme} is served",
+                "no puzzle of this theme and length is served",
                 code="no_puzzles_of_theme",
-                params={"theme": theme},
+                params={"theme": theme or "", "moves": moves or 0},
             )
         raise PuzzleNotFound("no puzzles are served", code="no_puzzles")
     return _view(chosen, store, caller.client)
@@ -309,6 +314,27 @@ def themes(request: Request) -> list[ThemeCount]:
         for name in puzzle.themes:
             counts[name] = counts.get(name, 0) + 1
     return [ThemeCount(theme=name, puzzles=n) for name, n in counts.items() if n]
+
+
+def _moves(puzzle: Puzzle) -> int:
+    """The solver moves of the puzzle's solution."""
+    return (len(puzzle.solution) + 1) // 2
+
+
+class LengthCount(BaseModel):
+    """A solution length (solver moves) and how many served puzzles have it."""
+
+    moves: int
+    puzzles: int
+
+
+@router.get("/api/puzzles/lengths", response_model=list[LengthCount])
+def lengths(request: Request) -> list[LengthCount]:
+    """How many served puzzles have each length of solution, shortest first."""
+    counts: dict[int, int] = {}
+    for puzzle in _puzzles(request).all().values():
+        counts[_moves(puzzle)] = counts.get(_moves(puzzle), 0) + 1
+    return [LengthCount(moves=n, puzzles=counts[n]) for n in sorted(counts)]
 
 
 class HistoryEntry(BaseModel):
@@ -343,7 +369,7 @@ def tried(request: Request, caller: Client) -> list[HistoryEntry]:
                 win=row.win,
                 solved=row.solved,
                 rating=ratings[row.puzzle],
-                moves=(len(puzzle.solution) + 1) // 2,
+                moves=_moves(puzzle),
                 themes=list(puzzle.themes),
             )
         )

@@ -7,7 +7,8 @@
 // A miss (a wrong move, a hint, the solution) stays visible with its rating change when
 // the puzzle is then solved. The theme picker asks the next puzzle of one theme; the
 // streak takes each next puzzle just above the last one's rating until a miss ends it;
-// "Your tries" lists the puzzles this browser tried, the latest first.
+// the length picker asks for lines of that many moves, at any rating; "Your tries" lists
+// the puzzles this browser tried, the latest first.
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
@@ -29,6 +30,7 @@ const state = {
   missed: false, // a wrong move, a hint or the solution on this puzzle (this page)
   firstRatings: null, // the rated first try's change, kept when a retry is not rated
   theme: "",
+  length: "", // solver moves of the next puzzles ("": any)
   streak: null, // solved in a row while the streak is on, else null
 };
 
@@ -145,11 +147,19 @@ function toggleStreak() {
 
 async function loadThemes() {
   let themes;
+  let lengths;
   try {
-    themes = await request("GET", "/api/puzzles/themes");
+    [themes, lengths] = await Promise.all([request("GET", "/api/puzzles/themes"),
+      request("GET", "/api/puzzles/lengths")]);
   } catch (err) {
     notice(err.message);
     return;
+  }
+  for (const { moves, puzzles } of lengths) {
+    const option = document.createElement("option");
+    option.value = String(moves);
+    option.textContent = t("puzzle.length-count", { count: moves, puzzles });
+    $("#length").appendChild(option);
   }
   const select = $("#theme");
   for (const { theme, puzzles } of themes) {
@@ -344,6 +354,7 @@ async function load(id = null, fresh = false) {
   const query = new URLSearchParams();
   if (state.puzzle) query.set("skip", state.puzzle.id);
   if (state.theme) query.set("theme", state.theme);
+  if (state.length) query.set("moves", state.length);
   if (state.streak !== null && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating));
   let puzzle;
   try {
@@ -375,6 +386,10 @@ $("#btn-solution").addEventListener("click", showSolution);
 $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", () => load());
 $("#btn-streak").addEventListener("click", toggleStreak);
+$("#length").addEventListener("change", () => {
+  state.length = $("#length").value;
+  load();
+});
 $("#theme").addEventListener("change", () => {
   state.theme = $("#theme").value;
   load();
