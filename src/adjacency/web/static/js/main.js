@@ -30,6 +30,7 @@ import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
+import { Shapes } from "./shapes.js";
 import { themePicker } from "./theme.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
 
@@ -38,6 +39,7 @@ const $ = (selector) => document.querySelector(selector);
 const board = new Board($("#board"), {
   onActivate: (name) => (editor && editor.active ? editor.paint(name) : onSquare(name)),
 });
+new Shapes(board, $(".board-frame")); // arrows and circles, per position shown
 const game = new LiveGame({
   onChange: render,
   onOver: () => {
