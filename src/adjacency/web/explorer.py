@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import AdjacencyError
@@ -172,8 +173,25 @@ def moves_from(
     ]
 
 
-LEAGUE_STEP = 200
-"""League games read at most per step of :meth:`LeagueFeed.catch_up` (a request's bound)."""
+LEAGUE_STEP = 100
+"""League games read at most per step of :meth:`LeagueFeed.catch_up`, of each kind (new
+ones, and ones that were in play): a request's bound (about 0.1 s of parsing)."""
+
+
+@dataclass
+class FeedStep:
+    """What one step read from a league's file (:meth:`LeagueFeed.read`)."""
+
+    after: int
+    """The highest id read."""
+    read: int
+    """Games read."""
+    dropped: list[int]
+    """Games no longer waiting: ended, or gone from the league."""
+    playing: list[int] = field(default_factory=list)
+    """Games read while in play (read again later)."""
+    finished: list[tuple[int, Game]] = field(default_factory=list)
+    """Finished games, parsed."""
 
 
 class LeagueFeed:
@@ -184,7 +202,9 @@ class LeagueFeed:
     ``step`` games that were in play when read (``explorer_pending``) and reads up to
     ``step`` games after the highest id read (``explorer_feed``): a finished one is
     counted (:func:`add_game`, once), one in play waits in ``explorer_pending``, an
-    aborted one is dropped. Every step is two seeks of the league's primary key.
+    aborted one is dropped. Every step is two seeks of the league's primary key; the
+    reading and parsing (:meth:`read`) need no lock of the store, only the writing
+    (:meth:`write`) does.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -194,58 +214,79 @@ class LeagueFeed:
         self.league = sqlite3.connect(
             f"file:{self.path}?mode=ro", uri=True, check_same_thread=False
         )
+        self._lock = threading.Lock()  # the requests' threads share the connection
 
     def close(self) -> None:
         """Close the league's file."""
         self.league.close()
 
-    def catch_up(self, db: sqlite3.Connection, step: int = LEAGUE_STEP) -> int:
-        """One bounded step, in ``db``'s open transaction; the league games read."""
+    def where(self, db: sqlite3.Connection) -> tuple[int, list[int]]:
+        """How far the league was read (the highest id) and the first ``LEAGUE_STEP``
+        games still waiting in play, from the store ``db``."""
         row = db.execute("SELECT after FROM explorer_feed WHERE source = ?", (LEAGUE,)).fetchone()
-        after = 0 if row is None else int(row[0])
-        pending = [
-            int(game)
-            for (game,) in db.execute(
-                "SELECT game FROM explorer_pending WHERE source = ? ORDER BY game LIMIT ?",
-                (LEAGUE, step),
-            )
-        ]
+        pending = db.execute(
+            "SELECT game FROM explorer_pending WHERE source = ? ORDER BY game LIMIT ?",
+            (LEAGUE, LEAGUE_STEP),
+        ).fetchall()
+        return (0 if row is None else int(row[0])), [int(game) for (game,) in pending]
+
+    def read(self, after: int, pending: list[int], step: int = LEAGUE_STEP) -> FeedStep:
+        """The league's games ``pending`` (at most ``step``) and up to ``step`` after id
+        ``after``, parsed: the costly half of a step, done without the store's lock."""
+        pending = pending[:step]
         columns = "SELECT id, status, record FROM games "
         marks = ", ".join("?" for _ in pending)
-        games = (
-            self.league.execute(columns + f"WHERE id IN ({marks})", pending).fetchall()
-            if pending
-            else []
-        )
-        fresh = self.league.execute(
-            columns + "WHERE id > ? ORDER BY id LIMIT ?", (after, step)
-        ).fetchall()
+        with self._lock:
+            games = (
+                self.league.execute(columns + f"WHERE id IN ({marks})", pending).fetchall()
+                if pending
+                else []
+            )
+            fresh = self.league.execute(
+                columns + "WHERE id > ? ORDER BY id LIMIT ?", (after, step)
+            ).fetchall()
         known = {int(game_id) for game_id, _, _ in games}
-        dropped = [game for game in pending if game not in known]  # deleted from the league
-        if fresh:
-            after = int(fresh[-1][0])
+        found = FeedStep(
+            after=int(fresh[-1][0]) if fresh else after,
+            read=len(games) + len(fresh),
+            dropped=[game for game in pending if game not in known],  # deleted from the league
+        )
         for row_id, status, text in [*games, *fresh]:
             game_id = int(row_id)
             if status == "playing":
-                db.execute(
-                    "INSERT OR IGNORE INTO explorer_pending (source, game) VALUES (?, ?)",
-                    (LEAGUE, game_id),
-                )
+                found.playing.append(game_id)
                 continue
-            dropped.append(game_id)
+            found.dropped.append(game_id)
             if status == "finished" and text:
                 try:
-                    game = game_from_text(text)
+                    found.finished.append((game_id, game_from_text(text)))
                 except (AdjacencyError, ValueError, RecursionError):
                     continue
-                add_game(db, LEAGUE, str(game_id), game)
+        return found
+
+    def write(self, db: sqlite3.Connection, found: FeedStep) -> None:
+        """Take a step read by :meth:`read` into the store, in ``db``'s open transaction:
+        idempotent, so two requests that read the same games count them once."""
+        db.executemany(
+            "INSERT OR IGNORE INTO explorer_pending (source, game) VALUES (?, ?)",
+            [(LEAGUE, game) for game in found.playing],
+        )
+        for game_id, game in found.finished:
+            add_game(db, LEAGUE, str(game_id), game)
         db.executemany(
             "DELETE FROM explorer_pending WHERE source = ? AND game = ?",
-            [(LEAGUE, game) for game in dropped],
+            [(LEAGUE, game) for game in found.dropped],
         )
         db.execute(
             "INSERT INTO explorer_feed (source, after) VALUES (?, ?) "
-            "ON CONFLICT (source) DO UPDATE SET after = excluded.after",
-            (LEAGUE, after),
+            "ON CONFLICT (source) DO UPDATE SET after = max(after, excluded.after)",
+            (LEAGUE, found.after),
         )
-        return len(games) + len(fresh)
+
+    def catch_up(self, db: sqlite3.Connection, step: int = LEAGUE_STEP) -> int:
+        """One bounded step (:meth:`where`, :meth:`read`, :meth:`write`) on the store ``db``
+        in its open transaction; the league games read."""
+        after, pending = self.where(db)
+        found = self.read(after, pending, step)
+        self.write(db, found)
+        return found.read

@@ -184,9 +184,12 @@ class GameStore(SQLiteStore):
     def explore(self, position: Position) -> list[MoveStats]:
         """The opening explorer's moves from ``position`` (:func:`.explorer.moves_from`),
         after one bounded step of reading the league's file when one is given."""
-        if self.league is not None:
+        if self.league is not None:  # parsed outside the lock: saves are not held up
+            with self._lock:
+                after, pending = self.league.where(self.db)
+            found = self.league.read(after, pending)
             with self._transaction() as db:
-                self.league.catch_up(db)
+                self.league.write(db, found)
         with self._lock:
             return explorer.moves_from(self.db, position)
 

@@ -2,7 +2,8 @@
 (:mod:`adjacency.web.explorer`), with the proven book's value where it holds the position.
 
 One request is one seek of the index (and, with a league's file, one bounded step of
-reading it), so it costs the same on a store of any size and starts no engine work.
+reading it), so it costs the same on a store of any size and starts no engine work; it
+counts against the address's moves per minute, as a move does.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from fastapi import APIRouter
 from ...core import InvalidPositionError, Position
 from ...serving.errors import quote
 from ..analysis import x_view
-from ..deps import Manager
+from ..deps import Manager, rate_limited
 from ..explorer import OPENING_PLIES
 from ..models import ExplorerAnswer, ExplorerMove
 from . import ERRORS
@@ -23,7 +24,7 @@ MAX_FEN = 120
 """Characters a position text may have (as the analysis endpoints)."""
 
 
-@router.get("/api/explorer", response_model=ExplorerAnswer)
+@router.get("/api/explorer", response_model=ExplorerAnswer, dependencies=[rate_limited("move")])
 def explore(fen: str, manager: Manager) -> ExplorerAnswer:
     """The moves played from the position ``fen`` in this server's finished games (and a
     league's, when the server reads one), most played first, each with its games, wins,
