@@ -4,6 +4,7 @@ every value is known independently: small 5x5 positions four plies from the end.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -80,6 +81,19 @@ def oracle_puzzles(count: int = 3) -> tuple[Puzzle, ...]:
         if made is not None and made.id not in {p.id for p in found}:
             found.append(made)
     return tuple(found)
+
+
+THEMED = ("corner", "parity", "last-move")
+"""The theme :func:`themed_puzzles` adds to each oracle puzzle, in order."""
+
+
+def themed_puzzles() -> list[Puzzle]:
+    """The oracle's puzzles, each with one theme of :data:`THEMED` besides its own, rated
+    1400, 1500, 1600 with the shipped set's deviation of 250."""
+    return [
+        dataclasses.replace(p, themes=(*p.themes, theme), rd=250.0)
+        for p, theme in zip(oracle_puzzles(), THEMED, strict=True)
+    ]
 
 
 class LazyPuzzles(Sequence[Puzzle]):

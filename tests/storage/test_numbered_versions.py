@@ -47,6 +47,10 @@ SCHEMAS: dict[str, tuple[str, Schema]] = {
 ADDED: dict[str, dict[str, list[list[Any]]]] = {
     "league.db": {"proofs": [], "submissions": []},
     "web.sqlite3": {
+        "explorer": [],
+        "explorer_feed": [],
+        "explorer_pending": [],
+        "explorer_seen": [],
         "puzzle_attempts": [],
         "puzzle_players": [],
         "puzzle_ratings": [],
@@ -56,7 +60,8 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
 }
 """The tables a step after the first adds (the league's ``proofs``: no person played; its
 ``submissions``: no team uploaded code; the web's puzzle ratings: no one tried a puzzle;
-its secrets: made at the first request)."""
+its secrets: made at the first request; the opening explorer's: the fixture's games
+have no result, and no league is read)."""
 NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 4, "games": 4, "members": 1}}
 """How many columns a step after the first adds at the end of a table, ``NULL`` in the
 rows from before (the league's events: their own clock, pace and upload deadline, none;

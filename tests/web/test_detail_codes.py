@@ -87,7 +87,9 @@ def test_a_game_stored_before_the_codes_gets_its_code(db: Path) -> None:
             del record["detail_code"], record["detail_params"]
             plain.execute("UPDATE games SET record = ? WHERE id = ?", (json.dumps(record), key))
         step = next(n for n, s in enumerate(WEB.steps) if s.does == "each game's detail code")
-        for table in ("secrets", "puzzle_reveals"):  # the later step's tables
+        later = ("secrets", "puzzle_reveals", "explorer", "explorer_seen", "explorer_feed",
+                 "explorer_pending")  # fmt: skip
+        for table in later:  # the later steps' tables
             plain.execute(f"DROP TABLE {table}")
         plain.execute(f"PRAGMA user_version = {step}")
     state, record_text = reopened(db, game_id)  # the upgrade reads the texts once

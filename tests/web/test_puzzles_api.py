@@ -18,6 +18,7 @@ from adjacency.puzzles import Puzzle, load_shipped
 from adjacency.ratings.glicko import Glicko, rate_game
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
+from adjacency.web.puzzle_records import initial_rating
 from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
 
 PUZZLES = LazyPuzzles()
@@ -45,7 +46,9 @@ def same(info: dict[str, float], expected: Glicko) -> bool:
 
 
 def start(puzzle: Puzzle) -> Glicko:
-    return Glicko(puzzle.rating, puzzle.rd, puzzle.volatility)
+    """The puzzle's rating before anyone tried it here: the shipped one, its deviation
+    capped (the store's contract, :func:`initial_rating`)."""
+    return initial_rating(puzzle)
 
 
 def attempt(client: TestClient, puzzle: Puzzle, moves: list[str]) -> Any:

@@ -1,6 +1,7 @@
 """The puzzle page in Chromium, in English and in Indonesian: a puzzle solved by clicking
 (the reply drawn, the themes and the rating's gain shown), a wrong move refuted then
-retried and solved with the keyboard, a hint's marked quarter, the next puzzle, the page
+retried and solved with the keyboard (the miss's rating change kept in view, the try in
+the history), a hint's marked quarter, the next puzzle, the page
 at a phone's width without sideways scrolling, and axe-core finding nothing. The
 puzzles are the exact oracle's (web_puzzle_helpers), served by a real uvicorn server."""
 
@@ -28,6 +29,10 @@ PHONE = {"width": 390, "height": 844}
 EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 LOCALES = {"en": "en-US", "id": "id-ID"}
 SOLVED = {"en": "Solved!", "id": "Terpecahkan!"}
+AFTER_MISS = {
+    "en": "Solved, after a miss: your first try counted as a loss.",
+    "id": "Terpecahkan, setelah meleset: percobaan pertamamu dihitung kalah.",
+}
 FILES = "abcdefgh"
 
 
@@ -126,8 +131,13 @@ def test_a_wrong_move_is_refuted_then_retried_with_the_keyboard(
             filled(tab, then)
             playable(tab)
     expect(tab.locator("#prompt")).to_have_text(SOLVED[lang])
-    expect(tab.locator("#player-change")).to_have_text("")  # a retry is not rated
+    # The retry is not rated; the miss's change stays in view, and the words say so.
+    expect(tab.locator("#player-change")).to_have_text(signed_change(Glicko(), player))
+    expect(tab.locator("#feedback")).to_have_text(AFTER_MISS[lang])
     expect(tab.locator("#rated-note")).not_to_be_empty()
+    expect(tab.locator(f"#history a[data-id='{puzzle.id}']")).to_have_attribute(
+        "data-result", "later"
+    )
     finish(tab, lang)
 
 

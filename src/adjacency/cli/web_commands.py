@@ -49,6 +49,13 @@ def register(commands: Any) -> None:
         type=Path,
         help="SQLite file for saved games (default ~/.local/share/adjacency/games.sqlite3)",
     )
+    play.add_argument(
+        "--league-db",
+        type=Path,
+        metavar="FILE",
+        help="a league server's database whose finished games the opening explorer also "
+        "counts (read only, a bounded step per request)",
+    )
     play.set_defaults(handler=run_play)
 
 
@@ -58,6 +65,9 @@ def run_play(args: argparse.Namespace) -> int:
     line and returns 2."""
     if args.port is not None and not 0 <= args.port <= 65535:
         print(f"adjacency play: error: --port must be 0 to 65535, got {args.port}", file=sys.stderr)
+        return 2
+    if args.league_db is not None and not args.league_db.is_file():
+        print(f"adjacency play: error: --league-db {args.league_db}: no such file", file=sys.stderr)
         return 2
     from ..bots.gate import offer_local_bots
 
@@ -80,6 +90,7 @@ def run_play(args: argparse.Namespace) -> int:
             args.db,
             lambda s: print(s, flush=True),
             args.forwarded_allow_ips,
+            league_db=args.league_db,
         )
     except OSError as exc:
         print(f"adjacency play: error: {exc}", file=sys.stderr)

@@ -27,7 +27,7 @@ from .manager import GameManager
 from .models import MAX_RECORD_CHARS
 from .puzzle_shown import RecentReveals
 from .puzzles import PuzzleSet, PuzzleSource
-from .routers import analysis, events, games, lab, pages, play
+from .routers import analysis, events, explorer, games, lab, pages, play
 from .routers import puzzles as puzzles_router
 from .routers.pages import STATIC
 from .store import GameStore, default_path
@@ -42,6 +42,7 @@ def create_app(
     allowed_hosts: list[str] | None = None,
     limits: Limits | None = None,
     puzzles: PuzzleSource | None = None,
+    league_db: str | Path | None = None,
 ) -> FastAPI:
     """Build the app. ``db`` is the SQLite file (default: :func:`store.default_path`).
 
@@ -49,10 +50,11 @@ def create_app(
     shields the server from DNS-rebinding pages; state-changing requests from other
     origins are always refused (:class:`RequestGuard`). ``limits`` are the server's
     caps (:class:`Limits` defaults). ``puzzles`` gives the puzzle page's set (default:
-    the shipped one, loaded on first use).
+    the shipped one, loaded on first use). ``league_db``: a league's file whose finished
+    games the opening explorer also counts (:class:`~.explorer.LeagueFeed`).
     """
     limits = Limits() if limits is None else limits
-    store = GameStore(default_path() if db is None else db)
+    store = GameStore(default_path() if db is None else db, league=league_db)
     manager = GameManager(store, grace, limits=limits)
 
     @asynccontextmanager
@@ -88,7 +90,7 @@ def create_app(
     app.state.lab_slots = Slots()
     app.state.puzzle_shown = RecentReveals(limits.puzzle_reveal_seconds)
     app.state.puzzles = PuzzleSet() if puzzles is None else PuzzleSet(puzzles)
-    for module in (pages, games, play, analysis, lab, puzzles_router, events):
+    for module in (pages, games, play, analysis, explorer, lab, puzzles_router, events):
         app.include_router(module.router)
     mount_static(app, STATIC)
     return app

@@ -493,3 +493,33 @@ class Judgement(BaseModel):
     accepted: bool = Field(
         description="loss below the inaccuracy threshold, and no worse result (exact values)"
     )
+
+
+class ExplorerMove(BaseModel):
+    """One move from the explored position, summed over the stored games."""
+
+    move: str = Field(description="the square played")
+    games: int = Field(description="stored games that played it here")
+    x_wins: int = Field(description="of them, won by X")
+    o_wins: int = Field(description="of them, won by O")
+    draws: int = Field(description="of them, drawn")
+    margin: float = Field(description="the average final margin, X − O")
+    book: int | None = Field(
+        default=None,
+        description="where the proven book holds the position and this is one of its best "
+        "moves: the position's exact value (X − O under perfect play); else none",
+    )
+
+
+class ExplorerAnswer(BaseModel):
+    """The opening explorer's answer for one position."""
+
+    fen: str = Field(description="the position text asked about")
+    games: int = Field(description="stored games that reached it and went on from it")
+    moves: list[ExplorerMove] = Field(description="the moves played from it, most played first")
+    book: int | None = Field(
+        description="the proven book's exact value of the position (X − O), none if the "
+        "book does not hold it"
+    )
+    book_moves: list[str] = Field(description="the book's best moves (empty without a value)")
+    plies: int = Field(description="plies of each game the explorer counts")

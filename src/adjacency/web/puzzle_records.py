@@ -84,9 +84,33 @@ another browser lately (:mod:`.puzzle_shown`), the puzzle's ratings changed too 
 lately."""
 
 
+START_RD = 80.0
+"""The largest rating deviation a puzzle starts with here. Its shipped rating comes from
+the solver's own measure of its difficulty, so it is a fair estimate already: with the
+shipped deviation (250) one attempt moved a puzzle 105 to 130 points; from 80 an attempt
+by a new player moves it about a tenth of that, and it settles as players try it."""
+
+
 def initial_rating(puzzle: Puzzle) -> Glicko:
-    """The puzzle's shipped rating (before anyone played it here)."""
-    return Glicko(puzzle.rating, puzzle.rd, puzzle.volatility)
+    """The puzzle's rating before anyone played it here: its shipped rating and volatility,
+    its deviation at most :data:`START_RD`."""
+    return Glicko(puzzle.rating, min(puzzle.rd, START_RD), puzzle.volatility)
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One puzzle a player tried: when first and last, the first try's result (``win``)
+    and whether it was ever solved."""
+
+    puzzle: str
+    first: float
+    last: float
+    win: bool
+    solved: bool
+
+
+HISTORY = 50
+"""Attempts :meth:`PuzzleRecords.history` returns at most (the latest)."""
 
 
 @dataclass(frozen=True)
@@ -214,17 +238,37 @@ class PuzzleRecords:
             )
         return Rated(True, player, player_after, rating, rating_after, win)
 
+    def history(self, client: str, limit: int = HISTORY) -> list[Tried]:
+        """The puzzles ``client`` tried, the latest tried first, at most ``limit``."""
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT puzzle, first, last, win, solved FROM puzzle_attempts "
+                "WHERE client = ? ORDER BY last DESC, puzzle LIMIT ?",
+                (client, limit),
+            ).fetchall()
+        return [Tried(r[0], float(r[1]), float(r[2]), bool(r[3]), bool(r[4])) for r in rows]
+
+    def ratings(self, puzzles: dict[str, Puzzle]) -> dict[str, float]:
+        """Every served puzzle's rating now (its shipped one until it was rated here)."""
+        with self._transaction() as db:
+            rated = dict(db.execute("SELECT puzzle, rating FROM puzzle_ratings").fetchall())
+        return {key: float(rated.get(key, p.rating)) for key, p in puzzles.items()}
+
     def choose(
         self,
         client: str,
         puzzles: dict[str, Puzzle],
         skip: str | None,
         rng: random.Random,
+        above: float | None = None,
     ) -> Puzzle | None:
-        """The next puzzle for ``client``: one it never tried, drawn among the
-        :data:`NEAREST` rated nearest its rating; when it tried every one, the one tried
-        longest ago. ``skip`` (the puzzle on the page) is never chosen unless it is the
-        only one. ``None`` when no puzzle is served."""
+        """The next puzzle for ``client`` among ``puzzles`` (a theme's, say): one it never
+        tried, drawn among the :data:`NEAREST` rated nearest its rating; when it tried
+        every one, the one tried longest ago. ``above`` (a streak: the last puzzle's
+        rating) takes instead the untried puzzle rated nearest above it (the hardest
+        untried one when none is above), so a streak climbs one step at a time. ``skip``
+        (the puzzle on the page) is never chosen unless it is the only one. ``None`` when
+        there is no puzzle."""
         with self._transaction() as db:
             player, _ = _player(db, client)
             seen = dict(
@@ -245,6 +289,11 @@ class PuzzleRecords:
         def distance(p: Puzzle) -> tuple[float, str]:
             return abs(rated.get(p.id, p.rating) - player.rating), p.id
 
+        if above is not None:
+            harder = [p for p in fresh if rated.get(p.id, p.rating) > above]
+            if not harder:
+                return max(fresh, key=lambda p: (rated.get(p.id, p.rating), p.id))
+            return min(harder, key=lambda p: (rated.get(p.id, p.rating), p.id))
         nearest = sorted(fresh, key=distance)[:NEAREST]
         return rng.choice(nearest)
 

@@ -50,6 +50,7 @@ def serve(
     db: str | Path | None = None,
     announce: Callable[[str], None] = print,
     forwarded_allow_ips: str | None = None,
+    league_db: str | Path | None = None,
 ) -> None:
     """Serve until Ctrl-C. Prints the address once listening; opens it unless told not to.
 
@@ -57,7 +58,8 @@ def serve(
     ``forwarded_allow_ips``: the reverse proxies (a TLS proxy in front, say) whose
     ``X-Forwarded-For`` names the client, so each visitor's own address is limited
     (:func:`~adjacency.serving.sockets.socket_options`; none by default: a proxy's
-    clients would all arrive as the proxy's address).
+    clients would all arrive as the proxy's address). ``league_db``: a league's file the
+    opening explorer also reads (:class:`~adjacency.web.explorer.LeagueFeed`).
     """
     import uvicorn
 
@@ -73,7 +75,7 @@ def serve(
     actual = sock.getsockname()[1]
     browse = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # reachable from here
     url = url_for(browse, actual)
-    app = create_app(db, allowed_hosts=allowed_hosts_for(host))
+    app = create_app(db, allowed_hosts=allowed_hosts_for(host), league_db=league_db)
     config = uvicorn.Config(
         app,
         log_level="warning",

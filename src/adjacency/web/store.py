@@ -18,6 +18,8 @@ Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
 4. the server's secrets (``secrets``: the key that signs the browsers' client cookies,
    :mod:`.cookies`, made when first asked for) and the puzzles whose solution was shown
    at an address (:data:`.puzzle_records.REVEALS`).
+5. the opening explorer's index (:data:`.explorer.EXPLORER_TABLES`), the finished games
+   already stored counted into it.
 """
 
 from __future__ import annotations
@@ -33,8 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.position import Position
 from ..serving.legacy_details import explain
 from ..storage import MEMORY, Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
+from . import explorer
+from .explorer import EXPLORER_TABLES, LeagueFeed, MoveStats
 from .puzzle_records import PUZZLE_TABLES, REVEALS, PuzzleRecords
 
 CONFIG = StoreConfig("games", timeout=5.0, check_same_thread=False)
@@ -89,6 +94,7 @@ STORE_SCHEMA = Schema(
         Step("puzzle ratings", PUZZLE_TABLES),
         Step("each game's detail code", run=_read_details),
         Step("the server's secrets; puzzles shown per address", SECRETS + ";" + REVEALS),
+        Step("the opening explorer's index", EXPLORER_TABLES, run=explorer.index_stored),
     )
 )
 """The numbered steps of a games database (the module's docstring lists them)."""
@@ -132,7 +138,7 @@ class StoredGame:
 class GameStore(SQLiteStore):
     """Games by id. ``path`` may be ``":memory:"`` for a throwaway store."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, league: str | Path | None = None) -> None:
         if str(path) != MEMORY:
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -143,6 +149,8 @@ class GameStore(SQLiteStore):
         self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
         self.puzzles = PuzzleRecords(self._transaction)
         """The puzzle page's ratings and attempts (:mod:`.puzzle_records`)."""
+        self.league = None if league is None else LeagueFeed(league)
+        """A league's file the opening explorer also reads (:class:`.explorer.LeagueFeed`)."""
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self.db, self.path, CONFIG, self._lock)
@@ -170,6 +178,20 @@ class GameStore(SQLiteStore):
                 "record=excluded.record, meta=excluded.meta",
                 (game_id, created, time.time(), json.dumps(record), json.dumps(meta)),
             )
+            if record.get("result") is not None:  # finished: counted once in the explorer
+                explorer.add_record(db, explorer.SERVER, game_id, record)
+
+    def explore(self, position: Position) -> list[MoveStats]:
+        """The opening explorer's moves from ``position`` (:func:`.explorer.moves_from`),
+        after one bounded step of reading the league's file when one is given."""
+        if self.league is not None:  # parsed outside the lock: saves are not held up
+            with self._lock:
+                after, pending = self.league.where(self.db)
+            found = self.league.read(after, pending)
+            with self._transaction() as db:
+                self.league.write(db, found)
+        with self._lock:
+            return explorer.moves_from(self.db, position)
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game ``game_id``, or ``None``."""
@@ -191,6 +213,12 @@ class GameStore(SQLiteStore):
         with self._lock:
             rows = self.db.execute(query + "ORDER BY updated DESC LIMIT ?", args).fetchall()
         return [_stored(row) for row in rows]
+
+    def close(self) -> None:
+        """Close the store (and the league's file the explorer reads)."""
+        if self.league is not None:
+            self.league.close()
+        super().close()
 
     def delete(self, game_id: str) -> bool:
         """Delete game ``game_id``; whether it was stored."""

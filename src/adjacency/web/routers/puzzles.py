@@ -28,6 +28,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from ...puzzles import Puzzle
+from ...puzzles.model import THEMES
 from ...ratings.glicko import Glicko
 from ...serving.addresses import address_key
 from ...serving.errors import TooMany, WebError
@@ -282,19 +283,117 @@ def page_of(puzzle_id: str, request: Request) -> FileResponse:
     return page(request)
 
 
+Theme = Literal[THEMES]  # type: ignore[valid-type]
+
+
 @router.get("/api/puzzles/next", response_model=PuzzleView, dependencies=[rate_limited("move")])
 def next_puzzle(
     request: Request,
     caller: Client,
     skip: Annotated[str | None, Query(max_length=MAX_SKIP)] = None,
+    theme: Theme | None = None,
+    above: Annotated[float | None, Query(ge=0, le=4000)] = None,
+    moves: Annotated[int | None, Query(ge=1, le=MAX_LINE)] = None,
 ) -> PuzzleView:
     """A puzzle this browser has not tried, rated near its puzzle rating (``skip``: the
-    one on the page, not chosen again); when it tried them all, the one tried longest ago."""
+    one on the page, not chosen again); when it tried them all, the one tried longest ago.
+    ``theme``: only puzzles of that theme (404 ``no_puzzles`` if none is served).
+    ``above`` (a streak: the last puzzle's rating): an untried puzzle rated just above it.
+    ``moves``: only puzzles whose solution has that many solver moves, so a long line
+    is within reach at any rating (404 ``no_puzzles_of_theme`` if none matches)."""
     store, puzzles = _store(request), _puzzles(request)
-    chosen = store.puzzles.choose(caller.client, puzzles.all(), skip, _RNG)
+    served = puzzles.all()
+    if theme is not None:
+        served = {key: p for key, p in served.items() if theme in p.themes}
+    if moves is not None:
+        served = {key: p for key, p in served.items() if _moves(p) == moves}
+    chosen = store.puzzles.choose(caller.client, served, skip, _RNG, above=above)
     if chosen is None:
+        if theme is not None or moves is not None:
+            raise PuzzleNotFound(
+                "no puzzle of this theme and length is served",
+                code="no_puzzles_of_theme",
+                params={"theme": theme or "", "moves": moves or 0},
+            )
         raise PuzzleNotFound("no puzzles are served", code="no_puzzles")
     return _view(chosen, store, caller.client)
+
+
+class ThemeCount(BaseModel):
+    """A theme and how many served puzzles have it."""
+
+    theme: str
+    puzzles: int
+
+
+@router.get("/api/puzzles/themes", response_model=list[ThemeCount])
+def themes(request: Request) -> list[ThemeCount]:
+    """Every theme a served puzzle has, with how many have it (in the themes' order)."""
+    counts = {name: 0 for name in THEMES}
+    for puzzle in _puzzles(request).all().values():
+        for name in puzzle.themes:
+            counts[name] = counts.get(name, 0) + 1
+    return [ThemeCount(theme=name, puzzles=n) for name, n in counts.items() if n]
+
+
+def _moves(puzzle: Puzzle) -> int:
+    """The solver moves of the puzzle's solution."""
+    return (len(puzzle.solution) + 1) // 2
+
+
+class LengthCount(BaseModel):
+    """A solution length (solver moves) and how many served puzzles have it."""
+
+    moves: int
+    puzzles: int
+
+
+@router.get("/api/puzzles/lengths", response_model=list[LengthCount])
+def lengths(request: Request) -> list[LengthCount]:
+    """How many served puzzles have each length of solution, shortest first."""
+    counts: dict[int, int] = {}
+    for puzzle in _puzzles(request).all().values():
+        counts[_moves(puzzle)] = counts.get(_moves(puzzle), 0) + 1
+    return [LengthCount(moves=n, puzzles=counts[n]) for n in sorted(counts)]
+
+
+class HistoryEntry(BaseModel):
+    """One puzzle this browser tried."""
+
+    id: str
+    first: float = Field(description="Unix time of the first try")
+    last: float = Field(description="Unix time of the latest try")
+    win: bool = Field(description="the first try solved it (without a wrong move or a hint)")
+    solved: bool = Field(description="some try solved it")
+    rating: float = Field(description="the puzzle's rating now")
+    moves: int = Field(description="solver moves in its solution")
+    themes: list[str] = Field(description="its themes")
+
+
+@router.get("/api/puzzles/history", response_model=list[HistoryEntry])
+def tried(request: Request, caller: Client) -> list[HistoryEntry]:
+    """The puzzles this browser tried, the latest first (at most 50), with each first
+    try's result and whether a later one solved it; puzzles no longer served are left out."""
+    store, served = _store(request), _puzzles(request).all()
+    ratings = store.puzzles.ratings(served)
+    out = []
+    for row in store.puzzles.history(caller.client):
+        puzzle = served.get(row.puzzle)
+        if puzzle is None:
+            continue
+        out.append(
+            HistoryEntry(
+                id=row.puzzle,
+                first=row.first,
+                last=row.last,
+                win=row.win,
+                solved=row.solved,
+                rating=ratings[row.puzzle],
+                moves=_moves(puzzle),
+                themes=list(puzzle.themes),
+            )
+        )
+    return out
 
 
 @router.get(

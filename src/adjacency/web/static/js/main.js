@@ -30,6 +30,7 @@ import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
+import { Shapes } from "./shapes.js";
 import { themePicker } from "./theme.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
 import { $ } from "./dom.js";
@@ -37,6 +38,7 @@ import { $ } from "./dom.js";
 const board = new Board($("#board"), {
   onActivate: (name) => (editor && editor.active ? editor.paint(name) : onSquare(name)),
 });
+new Shapes(board, $(".board-frame")); // arrows and circles, per position shown
 const game = new LiveGame({
   onChange: render,
   onOver: () => {

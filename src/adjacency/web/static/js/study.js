@@ -16,6 +16,8 @@ import { api } from "./api.js";
 import { decimal, t } from "./i18n.js";
 import { levelName } from "./levels.js";
 import { $ } from "./dom.js";
+import { parseFen } from "./lab/position.js";
+import { annotate } from "./shapes.js";
 
 let lastId = 0;
 
@@ -528,8 +530,12 @@ export class Study {
     try {
       const { record } = await api.treeRecord(free ? { start: free.root.fen, nodes: free.flat() }
         : { game: s.id, nodes: this.tree.flat() });
+      // The arrows and circles drawn on its positions go into the record's comments.
+      const start = free ? parseFen(free.root.fen)
+        : { rows: s.rows, cols: s.cols, cells: s.boards[0].split(""), turn: s.first };
+      const text = annotate(record, start);
       const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([record], { type: "text/plain" }));
+      link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
       link.download = free ? "adjacency-analysis.txt" : `adjacency-${s.id}-variations.txt`;
       document.body.appendChild(link);
       link.click();

@@ -3,12 +3,14 @@
 // (with the moves that keep it). One analysis at a time; Stop or Close ends it.
 // Every score is from X's side (the margin X − O under the line). A line is a button:
 // it plays its first move into the variation tree (onLine), its "line" button the whole
-// line. `result` is the position's value for the evaluation bar (onValue).
+// line. `result` is the position's value for the evaluation bar (onValue). Under the lines,
+// the opening explorer (explorer.js) shows the stored games' moves from the same position.
 
 import { formatEval } from "../format.js";
 import { lang, t } from "../i18n.js";
 import { streamEvents } from "../stream.js";
 import { $ } from "../dom.js";
+import { ExplorerPanel } from "./explorer.js";
 
 const RETRIES = 6;
 const PARTLY = { "book": "analysis.why.book", "book-partial": "analysis.why.book-partial", "solved-partial": "analysis.why.partial" };
@@ -35,6 +37,8 @@ export class AnalysisPanel {
     this.controller = null;
     this.running = false;
     this.onStateChange = onStateChange;
+    // The stored games' moves from the same position: a click plays one as the lines do.
+    this.explorer = new ExplorerPanel({ onMove: (fen, move) => this.onLine(fen, [move]) });
     $("#analysis-stop").addEventListener("click", () => this.stop());
     $("#analysis-close").addEventListener("click", () => this.close());
   }
@@ -65,6 +69,7 @@ export class AnalysisPanel {
     this.result = null;
     this.onValue();
     $("#analysis-fen").textContent = fen;
+    if (tries === 0) this.explorer.load(fen);
     $("#analysis-exact").textContent = t("analysis.solving");
     $("#analysis-exact").className = "exact";
     $("#analysis-lines").replaceChildren();
@@ -166,6 +171,7 @@ export class AnalysisPanel {
 
   close() {
     this.stop();
+    this.explorer.stop();
     this.controller = null;
     this.fen = null;
     this.result = null;

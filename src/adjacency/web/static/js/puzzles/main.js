@@ -4,6 +4,11 @@
 // (animated) and the line goes on; after a wrong one the refutation is shown, and Retry
 // goes back to the position before it. The board is the game page's (board.js: clicks,
 // arrow keys and Enter); the rules for drawing a move are the lab's (position.js).
+// A miss (a wrong move, a hint, the solution) stays visible with its rating change when
+// the puzzle is then solved. The theme picker asks the next puzzle of one theme; the
+// streak takes each next puzzle just above the last one's rating until a miss ends it;
+// the length picker asks for lines of that many moves, at any rating; "Your tries" lists
+// the puzzles this browser tried, the latest first.
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
@@ -22,6 +27,11 @@ const state = {
   hintLevel: 0,
   hint: [], // squares of the hinted region
   hintMove: null,
+  missed: false, // a wrong move, a hint or the solution on this puzzle (this page)
+  firstRatings: null, // the rated first try's change, kept when a retry is not rated
+  theme: "",
+  length: "", // solver moves of the next puzzles ("": any)
+  streak: null, // solved in a row while the streak is on, else null
 };
 
 const board = new Board($("#board"), { onActivate: (name) => onSquare(name) });
@@ -105,8 +115,85 @@ function showRatings(player, puzzle, ratings = null) {
 
 function rated(ratings) {
   if (!ratings) return;
-  showRatings(ratings.player_after, ratings.puzzle_after, ratings);
-  $("#rated-note").textContent = ratings.rated ? "" : t(UNRATED[ratings.unrated] || "puzzle.unrated");
+  if (ratings.rated) state.firstRatings = ratings;
+  const kept = !ratings.rated && ratings.unrated === "tried" && state.firstRatings;
+  if (kept) {
+    // A retry after a rated miss: the miss's change stays on the page, and the note says so.
+    const first = state.firstRatings;
+    showRatings(first.player_after, first.puzzle_after, first);
+    $("#rated-note").textContent = t("puzzle.unrated-after-miss");
+  } else {
+    showRatings(ratings.player_after, ratings.puzzle_after, ratings);
+    $("#rated-note").textContent = ratings.rated ? "" : t(UNRATED[ratings.unrated] || "puzzle.unrated");
+  }
+  loadHistory();
+}
+
+// A miss ends the streak (its count stays said until another starts).
+function miss() {
+  state.missed = true;
+  if (state.streak !== null) {
+    $("#streak").textContent = t("puzzle.streak.over", { count: state.streak });
+    state.streak = null;
+    $("#btn-streak").setAttribute("aria-pressed", "false");
+  }
+}
+
+function toggleStreak() {
+  const on = state.streak === null;
+  state.streak = on ? 0 : null;
+  $("#btn-streak").setAttribute("aria-pressed", String(on));
+  $("#streak").textContent = on ? t("puzzle.streak.on", { count: 0 }) : "";
+  if (on) load(null, true);
+}
+
+async function loadThemes() {
+  let themes;
+  let lengths;
+  try {
+    [themes, lengths] = await Promise.all([request("GET", "/api/puzzles/themes"),
+      request("GET", "/api/puzzles/lengths")]);
+  } catch (err) {
+    notice(err.message);
+    return;
+  }
+  for (const { moves, puzzles } of lengths) {
+    const option = document.createElement("option");
+    option.value = String(moves);
+    option.textContent = t("puzzle.length-count", { count: moves, puzzles });
+    $("#length").appendChild(option);
+  }
+  const select = $("#theme");
+  for (const { theme, puzzles } of themes) {
+    const option = document.createElement("option");
+    option.value = theme;
+    option.textContent = t("puzzle.theme-count", { theme: t(`puzzle.theme.${theme}`), count: puzzles });
+    select.appendChild(option);
+  }
+}
+
+async function loadHistory() {
+  let tries;
+  try {
+    tries = await request("GET", "/api/puzzles/history");
+  } catch (err) {
+    return; // the list stays as it was; the puzzle itself is unaffected
+  }
+  const list = $("#history");
+  list.replaceChildren();
+  for (const entry of tries.slice(0, 10)) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/puzzles/${encodeURIComponent(entry.id)}`;
+    const result = entry.win ? "puzzle.history.won" : entry.solved ? "puzzle.history.later" : "puzzle.history.missed";
+    link.textContent = t("puzzle.history.item", { rating: rounded(entry.rating), result: t(result) });
+    link.dataset.id = entry.id;
+    link.dataset.result = entry.win ? "won" : entry.solved ? "later" : "missed";
+    item.appendChild(link);
+    list.appendChild(item);
+  }
+  $("#history-empty").hidden = tries.length > 0;
+  list.dataset.count = String(tries.length);
 }
 
 // Why an attempt moved no rating (the API's ratings.unrated), as the note's words.
@@ -164,6 +251,7 @@ async function onSquare(name) {
   }
   if (answer.outcome === "wrong") {
     state.phase = "wrong";
+    miss();
     if (answer.reply) {
       await pause(REPLY_DELAY);
       state.line.push(answer.reply);
@@ -185,7 +273,11 @@ async function onSquare(name) {
   } else {
     state.phase = "solved";
     draw();
-    say(t("puzzle.solved-title"), t("puzzle.solved"), "good");
+    say(t("puzzle.solved-title"), t(state.missed ? "puzzle.solved-after-miss" : "puzzle.solved"), "good");
+    if (state.streak !== null) {
+      state.streak += 1;
+      $("#streak").textContent = t("puzzle.streak.on", { count: state.streak });
+    }
     rated(answer.ratings);
     showEnd(answer.solution, answer.themes);
   }
@@ -216,6 +308,7 @@ async function hint() {
     const answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/hint`,
       { moves: state.line, level });
     state.hintLevel = level;
+    miss();
     state.hint = answer.region;
     state.hintMove = answer.move;
     draw();
@@ -236,6 +329,7 @@ async function showSolution() {
     return;
   }
   state.phase = "shown";
+  miss();
   state.hint = [];
   state.hintMove = null;
   rated(answer.ratings);
@@ -256,12 +350,18 @@ async function showSolution() {
   }
 }
 
-async function load(id = null) {
+// The next puzzle (or puzzle `id`): of the chosen theme; in a streak, rated just above the
+// last one (`fresh`: the streak's first, near the player's rating).
+async function load(id = null, fresh = false) {
   notice("");
-  const skip = state.puzzle ? `?skip=${encodeURIComponent(state.puzzle.id)}` : "";
+  const query = new URLSearchParams();
+  if (state.puzzle) query.set("skip", state.puzzle.id);
+  if (state.theme) query.set("theme", state.theme);
+  if (state.length) query.set("moves", state.length);
+  if (state.streak !== null && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating));
   let puzzle;
   try {
-    puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next${skip}`);
+    puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next?${query}`);
   } catch (err) {
     if (!state.puzzle) {
       state.phase = "loading"; // nothing on the page: only Next (to try again) works
@@ -272,7 +372,7 @@ async function load(id = null) {
     return;
   }
   Object.assign(state, { puzzle, line: [], positions: [parseFen(puzzle.position)], phase: "play",
-    hintLevel: 0, hint: [], hintMove: null });
+    hintLevel: 0, hint: [], hintMove: null, missed: false, firstRatings: null });
   history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
   board.setup(puzzle.rows, puzzle.cols, puzzle.turn === "o");
   draw();
@@ -288,6 +388,17 @@ $("#btn-hint").addEventListener("click", hint);
 $("#btn-solution").addEventListener("click", showSolution);
 $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", () => load());
+$("#btn-streak").addEventListener("click", toggleStreak);
+$("#length").addEventListener("change", () => {
+  state.length = $("#length").value;
+  load();
+});
+$("#theme").addEventListener("change", () => {
+  state.theme = $("#theme").value;
+  load();
+});
+loadThemes();
+loadHistory();
 
 const match = window.location.pathname.match(/^\/puzzles\/([\w-]{1,32})$/);
 load(match ? decodeURIComponent(match[1]) : null);

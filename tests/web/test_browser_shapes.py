@@ -1,0 +1,143 @@
+"""Arrows and circles on the board in a real browser (Playwright, Debian's Chromium), in
+English and in Indonesian, on a laptop (1366x768) and a phone (390x844): a right-button
+drag draws an arrow and a right click a circle, the keyboard draws both on the focused
+square ("c"; "r" then "r"), drawing a shape again takes it away, each position keeps its
+own shapes (another position shows none, going back shows them again), and the shapes are
+said in words, and the record exported with variations writes them in comments
+(lichess's ``[%csl ...]`` and ``[%cal ...]``) that the core's reader reads past; axe-core
+finds nothing at any impact, the page never scrolls sideways and logs no console error.
+(A touch's long press is not driven here: Playwright's touch screen has taps only.)
+
+Oracles: the rules core (the positions), the board's own squares' places on the screen.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.core import Position
+from adjacency.core.record import main_line, record_from_text
+from browser_helpers import axe_violations
+from i18n_helpers import english_left
+from web_helpers import new_tab
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-shapes")]
+
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+CASES = [(locale, size) for locale in ("en-US", "id-ID") for size in SIZES]
+WAIT = 45_000
+"""Milliseconds an analysis may take to end on a loaded machine (a 4x4 is searched to its end)."""
+
+
+def centre(tab: Any, square: str) -> tuple[float, float]:
+    box = tab.locator(f"#board [data-square={square}]").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def right_drag(tab: Any, start: str, end: str) -> None:
+    tab.mouse.move(*centre(tab, start))
+    tab.mouse.down(button="right")
+    tab.mouse.move(*centre(tab, end), steps=4)
+    tab.mouse.up(button="right")
+
+
+def drawn(tab: Any) -> list[tuple[str, str, str | None]]:
+    """The shapes in the overlay: (kind, from, to)."""
+    return sorted(
+        (kind, start, end)
+        for kind, start, end in tab.eval_on_selector_all(
+            ".shapes .shape",
+            "els => els.map((e) => [e.classList.contains('arrow') ? 'arrow' : 'circle',"
+            " e.dataset.from, e.dataset.to || null])",
+        )
+    )
+
+
+def ends_near(tab: Any, start: str, end: str) -> bool:
+    """Whether the arrow from ``start`` ends inside ``end``'s square on the screen."""
+    line = tab.locator(f".shapes .arrow[data-from={start}]")
+    x2, y2 = (float(line.get_attribute(a) or 0) for a in ("x2", "y2"))
+    frame = tab.locator(".board-frame").bounding_box()
+    box = tab.locator(f"#board [data-square={end}]").bounding_box()
+    x, y = frame["x"] + x2, frame["y"] + y2
+    inside = box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]
+    return bool(inside)
+
+
+def settled(tab: Any, position: Position) -> None:
+    expect(tab.locator("#analysis-fen")).to_have_text(position.fen())
+    expect(tab.locator("#analysis-stop")).to_be_disabled(timeout=WAIT)
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
+    server: str, browser: Any, locale: str, size: str, tmp_path: Path
+) -> None:
+    tab = new_tab(browser, server, viewport=SIZES[size], locale=locale, accept_downloads=True)
+    tab.goto(server)
+    tab.wait_for_selector("#dlg-new[open]")
+    tab.click("#new-cancel")
+    tab.click("#btn-editor")
+    tab.locator("#editor-form select[name=rows]").select_option("4")
+    tab.locator("#editor-form select[name=cols]").select_option("4")
+    tab.click("#editor-analyse")
+    start = Position.start(4, 4, 4)
+    settled(tab, start)
+    right_drag(tab, "a3", "c3")
+    tab.locator("#board [data-square=b4]").click(button="right")
+    expect(tab.locator(".shapes .shape")).to_have_count(2)
+    assert drawn(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
+    assert ends_near(tab, "a3", "c3")
+    tab.locator("#board [data-square=c2]").focus()
+    tab.keyboard.press("c")  # a circle on the focused square
+    tab.keyboard.press("r")  # an arrow from it ...
+    tab.keyboard.press("ArrowLeft")
+    left = tab.evaluate("document.activeElement.dataset.square")
+    assert left in ("b2", "d2")  # the next square to the left, as the board is turned
+    tab.keyboard.press("r")  # ... to the square the focus moved to
+    expect(tab.locator(".shapes .shape")).to_have_count(4)
+    assert ("arrow", "c2", left) in drawn(tab) and ("circle", "c2", None) in drawn(tab)
+    tab.locator("#board [data-square=b4]").click(button="right")  # again: taken away
+    expect(tab.locator(".shapes .shape")).to_have_count(3)
+    expect(tab.locator("#shapes-words")).to_contain_text("a3")
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    if locale.startswith("id"):
+        assert english_left(tab) == []
+    before = drawn(tab)
+    move = start.legal_moves()[-1]
+    tab.click(f"#board [data-square={move}]")  # another position: its own (no) shapes
+    after = start.play(move)
+    settled(tab, after)
+    expect(tab.locator(".shapes .shape")).to_have_count(0)
+    marked = after.legal_moves()[0]
+    tab.locator(f"#board [data-square={marked}]").click(button="right")
+    expect(tab.locator(".shapes .shape")).to_have_count(1)
+    tab.click("#nav-back")  # back: the shapes come back with it
+    settled(tab, start)
+    expect(tab.locator(".shapes .shape")).to_have_count(3)
+    assert drawn(tab) == before
+    with tab.expect_download() as download:  # the record keeps them in comments
+        tab.click("#btn-export-tree")
+    saved = tmp_path / "shapes.txt"
+    download.value.save_as(saved)
+    text = saved.read_text(encoding="utf-8")
+    game, tree = record_from_text(text)  # still a record the core reads
+    assert game.positions[0] == start and [n.square for n in main_line(tree)] == [move]
+    moves = re.findall(r"\{[^}]*\}|[()]|[^\s(){}]+", text.split("\n\n", 1)[1])
+    assert moves[0] == f"{{[%csl Gc2][%cal Ga3c3,Gc2{left}]}}"  # the start's, first
+    at = moves.index(move)
+    assert moves[at + 1] == f"{{[%csl G{marked}]}}"  # the next position's, after its move
+    wide = tab.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= SIZES[size]["width"], wide
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    errors = tab.console_errors
+    tab.context.close()
+    assert errors == [], errors

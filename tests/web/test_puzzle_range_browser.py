@@ -1,0 +1,119 @@
+"""Puzzles with range in Chromium (Playwright, Debian's Chromium), in English and in
+Indonesian, on a laptop (1366x768) and a phone (390x844): the length picker offers the
+set's lengths, the theme picker gives a theme's puzzle, a streak climbs to a harder
+puzzle after each solve and ends at a miss, and "Your tries" lists each puzzle tried
+with its first result; axe-core finds nothing at any impact, the page never scrolls
+sideways and logs no console error.
+
+The puzzles are the exact oracle's with a theme each (web_puzzle_helpers.themed_puzzles),
+served by a real uvicorn server; the API says the puzzles' ratings.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from adjacency.puzzles import Puzzle
+from browser_helpers import axe_violations
+from i18n_helpers import english_left
+from web_helpers import api, new_tab
+from web_puzzle_helpers import THEMED, themed_puzzles
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-puzzle-range")]
+
+LIVE_SERVER = {"puzzles": themed_puzzles}
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+CASES = [(locale, size) for locale in ("en-US", "id-ID") for size in SIZES]
+STREAK_OVER = {"en-US": "Streak over: 1 solved in a row.",
+               "id-ID": "Beruntun selesai: 1 terpecahkan berturut-turut."}  # fmt: skip
+
+
+def shown_puzzle(tab: Any) -> Puzzle:
+    """The puzzle the page shows (its id in the address, once its board is drawn)."""
+    tab.wait_for_function("location.pathname.startsWith('/puzzles/p')")
+    expect(tab.locator("#board")).not_to_have_class("board locked")
+    ident = tab.evaluate("location.pathname.split('/').pop()")
+    return next(p for p in themed_puzzles() if p.id == ident)
+
+
+def filled(tab: Any, name: str) -> None:
+    expect(tab.locator(f"#board [data-square={name}] svg.piece:not(.ghost)")).to_have_count(1)
+
+
+def solve(tab: Any, puzzle: Puzzle) -> None:
+    first, reply, second = puzzle.solution
+    tab.locator(f"#board [data-square={first}]").click()
+    filled(tab, reply)
+    expect(tab.locator("#board")).not_to_have_class("board locked")
+    tab.locator(f"#board [data-square={second}]").click()
+    expect(tab.locator("#btn-next")).to_be_focused()
+
+
+def checked(tab: Any, locale: str, size: str) -> None:
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    wide = tab.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= SIZES[size]["width"], wide
+    if locale.startswith("id"):
+        assert english_left(tab) == []
+
+
+def rating(server: str, puzzle: Puzzle) -> float:
+    return float(api(server, "GET", f"/api/puzzles/{puzzle.id}")["rating"]["rating"])
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_a_theme_a_streak_and_the_history_of_tries(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    puzzles = themed_puzzles()
+    tab = new_tab(
+        browser, server, client=secrets.token_urlsafe(16), locale=locale, viewport=SIZES[size]
+    )
+    tab.goto(f"{server}/puzzles")
+    shown_puzzle(tab)
+    expect(tab.locator("#history-empty")).to_be_visible()
+    expect(tab.locator("#theme option")).to_have_count(1 + 2 + len(THEMED))
+    expect(tab.locator("#length option")).to_have_count(2)  # any, and the set's one length
+    tab.locator("#length").select_option("2")  # every puzzle here: the choice keeps them all
+    tab.locator("#theme").select_option(THEMED[0])  # the corner puzzle, the only one
+    tab.wait_for_function(f"location.pathname.endsWith('{puzzles[0].id}')")
+    tab.locator("#theme").select_option("")  # any theme again: another puzzle
+    tab.wait_for_function(f"!location.pathname.endsWith('{puzzles[0].id}')")
+    before = shown_puzzle(tab)
+    checked(tab, locale, size)
+    tab.locator("#btn-streak").click()  # a streak starts with another puzzle
+    expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "true")
+    tab.wait_for_function(f"!location.pathname.endsWith('{before.id}')")
+    first = shown_puzzle(tab)
+    above = rating(server, first)
+    solve(tab, first)
+    expect(tab.locator("#streak")).to_contain_text("1")
+    tab.locator("#btn-next").click()
+    tab.wait_for_function(f"!location.pathname.endsWith('{first.id}')")
+    second = shown_puzzle(tab)
+    harder = [p for p in puzzles if p.id != first.id and rating(server, p) > above]
+    assert second in harder or not harder  # the next harder one, if any is left
+    wrong = next(r for r in second.refutations[0] if r.reply is not None)
+    tab.locator(f"#board [data-square={wrong.move}]").click()
+    expect(tab.locator("#streak")).to_have_text(STREAK_OVER[locale])
+    expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "false")
+    history = tab.locator("#history a")
+    expect(history).to_have_count(2)
+    assert history.nth(0).get_attribute("data-id") == second.id
+    assert history.nth(0).get_attribute("data-result") == "missed"
+    assert history.nth(1).get_attribute("data-result") == "won"
+    expect(tab.locator("#history-empty")).to_be_hidden()
+    checked(tab, locale, size)
+    history.nth(1).click()  # a tried puzzle opens again from the list
+    tab.wait_for_function(f"location.pathname.endsWith('{first.id}')")
+    shown_puzzle(tab)
+    errors = tab.console_errors
+    tab.context.close()
+    assert errors == [], errors
