@@ -259,7 +259,7 @@ def test_move_confirmation_holds_the_first_tap_until_a_second_or_play(
     tab.context.close()
 
 
-def test_typed_moves_are_not_held_for_confirmation(
+def test_typed_moves_are_not_held_and_watchers_have_no_confirmation(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     told_bot(monkeypatch)
@@ -272,3 +272,11 @@ def test_typed_moves_are_not_held_for_confirmation(
     assert moves(server, game_id) == ["c3"]
     assert tab.console_errors == []
     tab.context.close()
+    # A watcher (another device) moves nothing: no setting offered.
+    watcher = new_tab(browser, server, client=None)
+    goto(watcher, f"{server}/?game={game_id}")
+    shown_plies(watcher, 1)
+    expect(watcher.locator("#move-form")).to_be_hidden()
+    expect(watcher.locator("#confirm-setting")).to_be_hidden()
+    assert watcher.console_errors == []
+    watcher.context.close()

@@ -66,10 +66,12 @@ export class MoveConfirm {
     if (!quiet) announce(t("confirm.cleared", { square }));
   }
 
-  // The game's state changed: a selection made in another state goes.
+  // The game's state changed: a selection made in another state goes. The setting is
+  // offered to a game's players (watchers and a page with no game have no move box).
   settle() {
     const chosen = this.selected;
     const s = this.game.state;
+    $("#confirm-setting").hidden = !s || this.game.watching;
     if (!chosen) return;
     if (!s || s.id !== chosen.id || s.moves.length !== chosen.plies || !this.game.canMove) this.clear({ quiet: true });
   }
