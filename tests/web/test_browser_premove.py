@@ -184,6 +184,37 @@ def test_a_premove_is_played_after_the_bots_move_dropped_when_taken_and_cancelle
     tab.context.close()
 
 
+@pytest.mark.parametrize(("locale", "screen"), [SCREENS[2], SCREENS[1]])
+def test_a_premove_against_a_person_on_another_device_is_played_after_their_move(
+    server: str, browser: Any, locale: str, screen: dict[str, Any]
+) -> None:
+    people = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
+    body = {**people, "rows": 6, "cols": 6, "rounds": 14, "clock": CLOCKED["clock"]}
+    made = api(server, "POST", "/api/invites", body)
+    game_id, tokens = made["game"]["id"], made["tokens"]
+    ann = new_tab(browser, server, client=None, locale=locale, **screen)
+    goto(ann, f"{server}/?game={game_id}#seat={tokens['x']}")
+    bob = new_tab(browser, server, client=None, **LAPTOP)
+    goto(bob, f"{server}/?game={game_id}#seat={tokens['o']}")
+    for tab in (ann, bob):
+        tab.wait_for_selector("#board .sq")
+    tap(ann, "c3")
+    shown_plies(bob, 1)
+    tap(ann, "d4")  # Bob's turn: queued on Ann's page only
+    expect(premove_mark(ann)).to_have_attribute("data-square", "d4")
+    expect(premove_mark(bob)).to_have_count(0)
+    check_page(ann)
+    bob.locator('#board [data-square="a6"]').click()
+    shown_plies(ann, 3)
+    shown_plies(bob, 3)
+    assert moves(server, game_id) == ["c3", "a6", "d4"]
+    expect(premove_mark(ann)).to_have_count(0)
+    check_page(ann)
+    assert bob.console_errors == []
+    for tab in (ann, bob):
+        tab.context.close()
+
+
 def test_without_a_clock_a_tap_on_the_bots_turn_queues_nothing(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
