@@ -93,6 +93,21 @@ def open_tab(browser: Any, server: str, locale: str, screen: dict[str, Any], pat
     return tab
 
 
+def against_told_bot(
+    monkeypatch: pytest.MonkeyPatch,
+    browser: Any,
+    server: str,
+    locale: str,
+    screen: dict[str, Any],
+    body: dict[str, Any] = CLOCKED,
+) -> tuple[queue.Queue[str], str, Any]:
+    """A game made by ``body`` (the person X against a :class:`ToldBot`) open on a tab in
+    ``locale`` on ``screen``: the bot's queue, the game's id, the tab."""
+    told = told_bot(monkeypatch)
+    game_id = api(server, "POST", "/api/games", body)["id"]
+    return told, game_id, open_tab(browser, server, locale, screen, f"/?game={game_id}")
+
+
 def tap(tab: Any, square: str) -> None:
     """A tap (a phone) or a click (a laptop) on ``square`` of the board."""
     target = tab.locator(f'#board [data-square="{square}"]')
@@ -130,9 +145,7 @@ def test_a_premove_is_played_after_the_bots_move_dropped_when_taken_and_cancelle
     locale: str,
     screen: dict[str, Any],
 ) -> None:
-    told = told_bot(monkeypatch)
-    game_id = api(server, "POST", "/api/games", CLOCKED)["id"]
-    tab = open_tab(browser, server, locale, screen, f"/?game={game_id}")
+    told, game_id, tab = against_told_bot(monkeypatch, browser, server, locale, screen)
     tap(tab, "c3")
     shown_plies(tab, 1)
     tab.wait_for_selector("#thinking:not([hidden])")  # the bot's turn, until told
@@ -218,11 +231,8 @@ def test_a_premove_against_a_person_on_another_device_is_played_after_their_move
 def test_without_a_clock_a_tap_on_the_bots_turn_queues_nothing(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    told = told_bot(monkeypatch)
-    game_id = api(server, "POST", "/api/games", {k: v for k, v in CLOCKED.items() if k != "clock"})[
-        "id"
-    ]
-    tab = open_tab(browser, server, "en-GB", LAPTOP, f"/?game={game_id}")
+    untimed = {k: v for k, v in CLOCKED.items() if k != "clock"}
+    told, game_id, tab = against_told_bot(monkeypatch, browser, server, "en-GB", LAPTOP, untimed)
     tap(tab, "c3")
     tab.wait_for_selector("#thinking:not([hidden])")
     tap(tab, "d4")
@@ -244,9 +254,7 @@ def test_move_confirmation_holds_the_first_tap_until_a_second_or_play(
     locale: str,
     screen: dict[str, Any],
 ) -> None:
-    told = told_bot(monkeypatch)
-    game_id = api(server, "POST", "/api/games", CLOCKED)["id"]
-    tab = open_tab(browser, server, locale, screen, f"/?game={game_id}")
+    told, game_id, tab = against_told_bot(monkeypatch, browser, server, locale, screen)
     toggle = tab.get_by_label(message(locale, "play.confirm"))
     expect(toggle).not_to_be_checked()  # off by default
     toggle.check()
@@ -293,9 +301,7 @@ def test_move_confirmation_holds_the_first_tap_until_a_second_or_play(
 def test_typed_moves_are_not_held_and_watchers_have_no_confirmation(
     server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    told_bot(monkeypatch)
-    game_id = api(server, "POST", "/api/games", CLOCKED)["id"]
-    tab = open_tab(browser, server, "en-GB", LAPTOP, f"/?game={game_id}")
+    _, game_id, tab = against_told_bot(monkeypatch, browser, server, "en-GB", LAPTOP)
     tab.locator("#confirm-moves").check()
     tab.locator("#move-input").fill("c3")
     tab.locator("#move-input").press("Enter")

@@ -9,7 +9,7 @@
 
 import { announce } from "./announce.js";
 import { t } from "./i18n.js";
-import { drawMark } from "./marks.js";
+import { markLive, onEscape } from "./marks.js";
 import { $ } from "./dom.js";
 
 const KEY = "adjacency.confirmMoves";
@@ -38,7 +38,7 @@ export class MoveConfirm {
     });
     $("#confirm-move-play").addEventListener("click", () => this.selected && this.play(this.selected.square));
     $("#confirm-move-cancel").addEventListener("click", () => this.clear());
-    document.addEventListener("keydown", (event) => this.onKey(event));
+    onEscape(() => Boolean(this.selected), () => this.clear());
   }
 
   // Your move on `name` (an empty square, on your turn): true when it is held for a
@@ -89,16 +89,6 @@ export class MoveConfirm {
   }
 
   paint() {
-    const chosen = this.selected;
-    const s = this.game.state;
-    const shown = chosen && s && s.id === chosen.id && this.board.cells === s.boards[s.moves.length];
-    drawMark(this.board, "selected", shown ? chosen.square : null, chosen ? chosen.color : "x", t("confirm.mark"));
-  }
-
-  onKey(event) {
-    if (event.key !== "Escape" || !this.selected || event.defaultPrevented) return;
-    if (document.querySelector("dialog[open]")) return;
-    event.preventDefault();
-    this.clear();
+    markLive(this.board, this.game.state, "selected", this.selected, t("confirm.mark"));
   }
 }

@@ -26,3 +26,22 @@ export function drawMark(board, kind, name, color, word) {
   const label = sq.getAttribute("aria-label") || "";
   if (!label.endsWith(`, ${word}`)) sq.setAttribute("aria-label", `${label}, ${word}`);
 }
+
+// Draw `kind` on the square of `entry` ({id, square, color}: a game's id, or null) while
+// the board shows the live position of that game (`state`, the game's latest), on no
+// square otherwise (an earlier ply, a variation, another game).
+export function markLive(board, state, kind, entry, word) {
+  const shown = entry && state && state.id === entry.id && board.cells === state.boards[state.moves.length];
+  drawMark(board, kind, shown ? entry.square : null, entry ? entry.color : "x", word);
+}
+
+// Call `cancel()` on Escape while `active()`, unless a dialog is open (Escape closes it)
+// or another handler took the key.
+export function onEscape(active, cancel) {
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented || !active()) return;
+    if (document.querySelector("dialog[open]")) return;
+    event.preventDefault();
+    cancel();
+  });
+}

@@ -9,7 +9,7 @@
 
 import { announce } from "./announce.js";
 import { t } from "./i18n.js";
-import { drawMark } from "./marks.js";
+import { markLive, onEscape } from "./marks.js";
 import { notice } from "./notice.js";
 
 export class Premove {
@@ -19,7 +19,7 @@ export class Premove {
     this.board = board;
     this.play = play;
     this.pending = null; // {id, plies, square, color}: the game, its moves when queued
-    document.addEventListener("keydown", (event) => this.onKey(event));
+    onEscape(() => Boolean(this.pending), () => this.cancel());
   }
 
   // Whether a tap now queues a premove: the live position of a clocked game in play, of
@@ -76,16 +76,6 @@ export class Premove {
 
   // The mark on the queued square while the board shows the game's live position.
   paint() {
-    const p = this.pending;
-    const s = this.game.state;
-    const shown = p && s && s.id === p.id && this.board.cells === s.boards[s.moves.length];
-    drawMark(this.board, "premove", shown ? p.square : null, p ? p.color : "x", t("premove.mark"));
-  }
-
-  onKey(event) {
-    if (event.key !== "Escape" || !this.pending || event.defaultPrevented) return;
-    if (document.querySelector("dialog[open]")) return;
-    event.preventDefault();
-    this.cancel();
+    markLive(this.board, this.game.state, "premove", this.pending, t("premove.mark"));
   }
 }
