@@ -292,6 +292,7 @@ def test_move_confirmation_holds_the_first_tap_until_a_second_or_play(
     expect(selected).to_have_attribute("data-square", "c3")
     tab.locator("#confirm-move-play").click()
     shown_plies(tab, 3)
+    expect(tab.locator('#board [data-square="c3"]')).to_be_focused()  # not lost with the bar
     assert moves(server, game_id) == ["d4", "a6", "c3"]
     expect(selected).to_have_count(0)
     check_page(tab)

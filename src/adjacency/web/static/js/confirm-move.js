@@ -36,8 +36,9 @@ export class MoveConfirm {
       setConfirm(toggle.checked);
       if (!toggle.checked) this.clear();
     });
-    $("#confirm-move-play").addEventListener("click", () => this.selected && this.play(this.selected.square));
-    $("#confirm-move-cancel").addEventListener("click", () => this.clear());
+    // The bar hides once used: the focus goes back to the square on the board.
+    $("#confirm-move-play").addEventListener("click", () => this.fromBar((square) => this.play(square)));
+    $("#confirm-move-cancel").addEventListener("click", () => this.fromBar(() => this.clear()));
     onEscape(() => Boolean(this.selected), () => this.clear());
   }
 
@@ -56,6 +57,13 @@ export class MoveConfirm {
     this.show();
     announce(t("confirm.selected", { square: name }));
     return true;
+  }
+
+  fromBar(action) {
+    if (!this.selected) return;
+    const { square } = this.selected;
+    this.board.focusSquare(square);
+    action(square);
   }
 
   clear({ quiet = false } = {}) {
