@@ -36,9 +36,12 @@ export function squareName(index, cols) {
 }
 
 export class Board {
-  constructor(element, { onActivate }) {
+  /** `onRender()`, when given, runs after every `render`: a page's own marks on the
+   * squares (a premove, a selection) drawn over each new position. */
+  constructor(element, { onActivate, onRender = null }) {
     this.el = element;
     this.onActivate = onActivate;
+    this.onRender = onRender;
     this.rows = 0;
     this.cols = 0;
     this.squares = new Map(); // name -> button
@@ -148,6 +151,7 @@ export class Board {
     this.cells = cells;
     this.ensureTabStop();
     if (this.hovered) this.showPreview(this.hovered);
+    if (this.onRender) this.onRender();
   }
 
   ensureTabStop() {

@@ -26,6 +26,8 @@ import { clockLeft, renderClocks } from "./panels/clocks.js";
 import { renderControls, renderNoGame } from "./panels/controls.js";
 import { markReviewed, renderMoves } from "./panels/moves.js";
 import { offerSide, offerText, renderOffer } from "./panels/offer.js";
+import { MoveConfirm } from "./confirm-move.js";
+import { Premove } from "./premove.js";
 import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
@@ -37,10 +39,11 @@ import { $ } from "./dom.js";
 
 const board = new Board($("#board"), {
   onActivate: (name) => (editor && editor.active ? editor.paint(name) : onSquare(name)),
+  onRender: () => { premove.paint(); confirmMove.paint(); },
 });
 new Shapes(board, $(".board-frame")); // arrows and circles, per position shown
 const game = new LiveGame({
-  onChange: render,
+  onChange: (options) => { render(options); premove.settle(); confirmMove.settle(); },
   onOver: () => {
     const s = game.state;
     announce(spoken.version === s.version ? `${spoken.text} ${describe(s)}` : describe(s));
@@ -62,6 +65,10 @@ const game = new LiveGame({
     study.closeBoard(); // the game opened is shown, not the analysis board
   },
 });
+// Clocked play on a phone: one premove on the opponent's turn, and the optional
+// confirmation of your own move by a second tap.
+const premove = new Premove({ game, board, play: (square) => game.state && act(() => api.play(game.state.id, square)) });
+const confirmMove = new MoveConfirm({ game, board, play: (square) => onSquare(square) });
 let spoken = { version: null, text: "" }; // the last move announced, with its state's version
 let lastTick = null; // the whole second of the last low-time tick
 let config = null;
@@ -338,7 +345,7 @@ async function act(action, button) {
   }
 }
 
-function onSquare(name) {
+function onSquare(name, { typed = false } = {}) {
   if (study.free) {
     study.play(name);
     return;
@@ -358,6 +365,7 @@ function onSquare(name) {
     notice(t("notice.over"));
     return;
   }
+  if (premove.tap(name)) return;
   if (s.human_to_move && !game.canMove) {
     notice(game.watching
       ? t("notice.watching")
@@ -379,6 +387,7 @@ function onSquare(name) {
     board.shake(name);
     return;
   }
+  if (!typed && confirmMove.hold(name)) return;
   notice("");
   if (game.viewer.invite) askToNotify();
   act(() => api.play(s.id, name));
@@ -490,7 +499,7 @@ function typedMove(event) {
     return;
   }
   input.value = "";
-  onSquare(text);
+  onSquare(text, { typed: true });
 }
 
 function togglePause() {
