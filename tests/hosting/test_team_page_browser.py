@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from hosted_helpers import course_zip
 from i18n_helpers import english_left
 from league_helpers import add_member
@@ -42,7 +42,7 @@ def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
     if locale == "id-ID":
         page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
-    page.goto(f"{url}/team")
+    goto(page, f"{url}/team")
     page.wait_for_selector("#token-form[data-ready]")  # the page's script handles the form
     page.locator("#token").fill(token)
     page.locator("#token").press("Enter")
@@ -76,7 +76,7 @@ def test_a_wrong_token_is_refused_and_nothing_is_kept(
     url, _ = built_league
     context = browser.new_context(**UNDER_TEST)
     page = context.new_page()
-    page.goto(f"{url}/team")
+    goto(page, f"{url}/team")
     page.wait_for_selector("#token-form[data-ready]")
     page.locator("#token").fill("adjl_not-a-token")
     page.locator("#token").press("Enter")

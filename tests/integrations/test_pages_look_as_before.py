@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from adjacency.puzzles import load_shipped
+from browser_helpers import goto
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 from web_helpers import CLIENT, api, live_server, new_tab, shown_plies
 
@@ -98,26 +99,26 @@ def played(web: str, moves: int, **settings: Any) -> dict[str, Any]:
 
 # Each state: (how to reach it on a tab, what time alone decides: masked).
 def play_empty(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(web)
+    goto(tab, web)
     tab.wait_for_selector("#dlg-new[open]")
     tab.click("#new-cancel")
     tab.wait_for_selector("#dlg-new", state="hidden")
 
 
 def new_game_dialog(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(web)
+    goto(tab, web)
     tab.wait_for_selector("#dlg-new[open]")
 
 
 def game_in_progress(tab: Any, web: str, league: dict[str, str]) -> None:
     game = played(web, 10, rows=8, cols=8, rounds=28)
-    tab.goto(f"{web}/?game={game['id']}")
+    goto(tab, f"{web}/?game={game['id']}")
     shown_plies(tab, 10)
 
 
 def finished_game(tab: Any, web: str, league: dict[str, str]) -> None:
     game = played(web, 7, rows=4, cols=4, rounds=4)
-    tab.goto(f"{web}/?game={game['id']}")
+    goto(tab, f"{web}/?game={game['id']}")
     shown_plies(tab, 7)
     square = sorted(game["preview"])[0]
     tab.click(f'[data-square="{square}"]')  # the last move, seen ending the game
@@ -125,23 +126,23 @@ def finished_game(tab: Any, web: str, league: dict[str, str]) -> None:
 
 
 def lab(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(f"{web}/lab")
+    goto(tab, f"{web}/lab")
     tab.wait_for_selector("#lab-board svg")
 
 
 def rules(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(f"{web}/rules")
+    goto(tab, f"{web}/rules")
     tab.wait_for_selector("main h1")
 
 
 def puzzle(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(f"{web}/puzzles/{load_shipped()[0].id}")  # the shipped set's first, untried
+    goto(tab, f"{web}/puzzles/{load_shipped()[0].id}")  # the shipped set's first, untried
     tab.wait_for_selector("#board .sq")
     tab.wait_for_function("document.querySelector('#prompt').textContent.trim() !== ''")
 
 
 def league_home(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(league["url"] + "/")
+    goto(tab, league["url"] + "/")
     tab.wait_for_selector("#events a")
     tab.wait_for_function(  # every game of the round robin counted
         "[...document.querySelectorAll('#standings td.games')].map((td) => td.textContent)"
@@ -150,7 +151,7 @@ def league_home(tab: Any, web: str, league: dict[str, str]) -> None:
 
 
 def event_page(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(league["url"] + "/event/friday")
+    goto(tab, league["url"] + "/event/friday")
     tab.wait_for_function(  # every game of the round robin counted
         f"document.querySelectorAll('#crosstable td.filled').length === {len(HOUSE) * 3}"
         " && [...document.querySelectorAll('#standings tbody tr')]"
@@ -159,12 +160,12 @@ def event_page(tab: Any, web: str, league: dict[str, str]) -> None:
 
 
 def people_page(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(league["url"] + "/play")
+    goto(tab, league["url"] + "/play")
     tab.wait_for_selector("#join:not([hidden])")
 
 
 def watch_page(tab: Any, web: str, league: dict[str, str]) -> None:
-    tab.goto(league["url"] + league["watch"])
+    goto(tab, league["url"] + league["watch"])
     tab.wait_for_function("document.querySelector('#status').dataset.status === 'finished'")
     tab.wait_for_selector("#board svg.piece")
 

@@ -12,7 +12,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import (
     ADMIN,
     add_member,
@@ -46,12 +46,12 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         context.set_default_timeout(TIMEOUT)
         errors: list[str] = []
         board = new_tab(context, errors)
-        board.goto(url + "/")
+        goto(board, url + "/")
         row = board.locator('#standings tr[data-name="house-random"]')
         sync_api.expect(row.locator(".games")).to_have_text("0")
 
         player = new_tab(context, errors)
-        player.goto(url + "/play")
+        goto(player, url + "/play")
         player.fill("#join-name", "ada")
         player.click("#join button[type=submit]")
         sync_api.expect(player.locator("#who")).to_contain_text("unrated until")
@@ -94,7 +94,7 @@ def test_a_person_plays_by_clicks_and_the_leaderboard_follows(browser: Any, tmp_
         sync_api.expect(board.locator("tr.provisional-head")).to_contain_text("Provisional")
 
         watch = new_tab(context, errors)
-        watch.goto(f"{url}/watch/{game['id']}")
+        goto(watch, f"{url}/watch/{game['id']}")
         rounds = (plies + 1) // 2  # the move list numbers rounds, as records do
         sync_api.expect(watch.locator("#moves li")).to_have_count(rounds)
         sync_api.expect(watch.locator("#moves li").first).to_have_text(" ".join(state["moves"][:2]))
@@ -111,7 +111,7 @@ def joined_tab(browser: Any, url: str, name: str, errors: list[str]) -> Any:
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     context.set_default_timeout(TIMEOUT)
     tab = new_tab(context, errors)
-    tab.goto(url + "/play")
+    goto(tab, url + "/play")
     tab.fill("#join-name", name)
     tab.click("#join button[type=submit]")
     sync_api.expect(tab.locator("#who")).to_contain_text(f"You play as {name}")
@@ -220,7 +220,7 @@ def test_the_league_pages_fit_a_phone_and_axe_finds_nothing_serious(
         context.set_default_timeout(TIMEOUT)
         errors: list[str] = []
         tab = new_tab(context, errors)
-        tab.goto(url + "/")
+        goto(tab, url + "/")
         tab.locator('#standings tr[data-name="ada"]').wait_for()
         assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert lines_of(tab, '#standings tr[data-name="ada"] td.wdl') == 1
@@ -229,7 +229,7 @@ def test_the_league_pages_fit_a_phone_and_axe_finds_nothing_serious(
         assert status.bounding_box()["x"] + status.bounding_box()["width"] <= PHONE["width"]
         assert axe_violations(tab) == []
 
-        tab.goto(url + "/bot/ada")
+        goto(tab, url + "/bot/ada")
         sync_api.expect(tab.locator("#recent tbody tr")).to_have_count(20)
         assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert axe_violations(tab) == []
@@ -259,7 +259,7 @@ def test_a_members_page_labels_its_interval_draws_axes_and_pages_its_games(
         context.set_default_timeout(TIMEOUT)
         errors: list[str] = []
         tab = new_tab(context, errors)
-        tab.goto(url + "/bot/ada")
+        goto(tab, url + "/bot/ada")
         rating, rd = round(last["rating"]), round(last["rd"])
         low, high = round(last["rating"] - 2 * last["rd"]), round(last["rating"] + 2 * last["rd"])
         expected = f"rating {rating}, rd {rd} (95% interval {low}–{high})"

@@ -13,7 +13,7 @@ import pytest
 from adjacency.league.event_runner import EventRunner
 from adjacency.league.store import LeagueStore
 from adjacency.serving.details import ended
-from browser_helpers import teacher_page, watched_page
+from browser_helpers import goto, teacher_page, watched_page
 from league_helpers import ADMIN, add_member, make_league, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -43,7 +43,7 @@ def test_the_crosstable_marks_a_double_absence(browser: Any, tmp_path: Path) -> 
     errors: list[str] = []
     with thread_server(db) as url:
         context, page = watched_page(browser, errors, TIMEOUT)
-        page.goto(f"{url}/event/cup")
+        goto(page, f"{url}/event/cup")
         marked = page.locator("#crosstable td.filled")
         sync_api.expect(marked).to_have_count(2)
         sync_api.expect(marked).to_have_text(["0–0 abs", "0–0 abs"])

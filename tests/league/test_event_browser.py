@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
+from browser_helpers import goto
 from league_helpers import add_member, get, make_league, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -44,7 +45,7 @@ def test_the_crosstable_fills_in_as_games_end(
         page = context.new_page()
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-        page.goto(url + "/")
+        goto(page, url + "/")
         sync_api.expect(page.locator("#events a")).to_have_text("friday")
         page.click("#events a")
         sync_api.expect(page.locator("#summary")).to_contain_text("scheduled")

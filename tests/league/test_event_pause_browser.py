@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import ADMIN, add_member, make_league, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -28,7 +28,7 @@ def signed_in(browser: Any, url: str, errors: list[str]) -> tuple[Any, Any]:
     page = context.new_page()
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.goto(url + "/teacher")
+    goto(page, url + "/teacher")
     page.locator("#token").focus()
     page.keyboard.type(ADMIN)
     page.keyboard.press("Enter")

@@ -18,7 +18,7 @@ from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_to_text
 from adjacency.league.store import LeagueStore
 from adjacency.serving.details import ended
-from browser_helpers import UNDER_TEST
+from browser_helpers import UNDER_TEST, goto
 from i18n_helpers import english_left
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
@@ -68,25 +68,25 @@ def test_the_league_pages_in_indonesian_have_no_english_left(browser: Any, tmp_p
     with thread_server(db, house_games=False) as url:
         context, page, errors = indonesian_page(browser)
 
-        page.goto(url + "/")
+        goto(page, url + "/")
         expect(page.locator("html")).to_have_attribute("lang", "id")
         expect(page.locator("#standings tr[data-name=r1]")).to_contain_text("bot tuan rumah")
         expect(page.locator("#events li")).to_contain_text("terjadwal")
         left = english_left(page, NAMES)
         assert not left, left  # the leaderboard
 
-        page.goto(url + "/bot/r1")
+        goto(page, url + "/bot/r1")
         expect(page.locator("#summary")).to_contain_text("detik per langkah")
         left = english_left(page, NAMES)
         assert not left, left  # a member's page
 
-        page.goto(url + "/event/friday")
+        goto(page, url + "/event/friday")
         expect(page.locator("#summary")).to_contain_text("terjadwal")
         expect(page.locator("#next li")).to_have_count(2)
         left = english_left(page, NAMES)
         assert not left, left  # an event's page
 
-        page.goto(url + "/play")
+        goto(page, url + "/play")
         page.fill("#join-name", "ada")
         page.click("#join button[type=submit]")
         expect(page.locator("#who")).to_contain_text("Anda bermain sebagai ada")
@@ -121,16 +121,16 @@ def test_how_games_ended_is_shown_in_indonesian(browser: Any, tmp_path: Path) ->
     with thread_server(db, house_games=False) as url:
         context, page, errors = indonesian_page(browser)
 
-        page.goto(f"{url}/bot/slow")
+        goto(page, f"{url}/bot/slow")
         expect(page.locator("#recent tbody")).to_contain_text(timeout)
         left = english_left(page, names)
         assert not left, left  # a member's page: the detail of its loss on time
 
-        page.goto(f"{url}/watch/{lost}")
+        goto(page, f"{url}/watch/{lost}")
         expect(page.locator("#status")).to_contain_text(timeout)
         assert "did not move" not in page.locator("#status").inner_text()
 
-        page.goto(url + "/play")
+        goto(page, url + "/play")
         page.fill("#join-name", "ada")
         page.click("#join button[type=submit]")
         page.click("button[data-opponent=r1]")
@@ -157,7 +157,7 @@ def test_watching_a_live_game_in_indonesian_has_no_english_left(
     with thread_server(db) as url:
         game = wait_until(lambda: get(f"{url}/api/league/live"), 60, "a house game")[0]
         context, page, errors = indonesian_page(browser)
-        page.goto(f"{url}/watch/{game['id']}")
+        goto(page, f"{url}/watch/{game['id']}")
         expect(page.locator("html")).to_have_attribute("lang", "id")
         status = page.locator("#status")
         expect(status).to_have_attribute("data-status", "playing")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adjacency.cli import main
-from browser_helpers import UNDER_TEST
+from browser_helpers import UNDER_TEST, goto
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -62,7 +62,7 @@ def open_page(browser: Any, url: str, **options: Any) -> Any:
     page.errors = []
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda exc: page.errors.append(f"uncaught: {exc}"))
-    page.goto(url)
+    goto(page, url)
     return page
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -102,12 +102,12 @@ def test_the_league_pages_fit_a_phone(browser: Any, tmp_path: Path, locale: str)
             serious[name] = axe_violations(page, EVERY_IMPACT)
             assert unreachable_scrolling_boxes(page) == [], name
 
-        page.goto(url + "/")
+        goto(page, url + "/")
         expect(page.locator("#standings tr[data-name=r1]")).to_be_visible()
         measure("leaderboard")
         assert misplaced_headers(page, "#standings") == []
 
-        page.goto(url + "/event/friday")
+        goto(page, url + "/event/friday")
         expect(page.locator("#crosstable td.filled")).to_have_count(len(MEMBERS) * 3)
         expect(page.locator("#standings tbody tr")).to_have_count(len(MEMBERS))
         measure("event")
@@ -115,17 +115,17 @@ def test_the_league_pages_fit_a_phone(browser: Any, tmp_path: Path, locale: str)
         watch = page.locator('#crosstable td[data-cell="0-1"] a').get_attribute("href")
         assert watch is not None and watch.startswith("/watch/")
 
-        page.goto(url + "/bot/r1")
+        goto(page, url + "/bot/r1")
         expect(page.locator("#summary")).not_to_be_empty()
         measure("member")
 
-        page.goto(url + "/play")
+        goto(page, url + "/play")
         page.fill("#join-name", "ada")
         page.click("#join button[type=submit]")
         expect(page.locator("button[data-opponent=r1]")).to_be_visible()
         measure("people")
 
-        page.goto(url + watch)
+        goto(page, url + watch)
         expect(page.locator("#moves li").first).to_be_visible()
         expect(page.locator("#board svg.piece").first).to_be_visible()
         measure("watch")

@@ -13,7 +13,7 @@ import pytest
 
 from adjacency.league.hall import PRESENCE
 from adjacency.league.store import LeagueStore
-from browser_helpers import watched_page
+from browser_helpers import goto, watched_page
 from league_helpers import (
     add_member,
     challenge,
@@ -47,7 +47,7 @@ def test_a_queued_persons_game_drops_the_queue_line_and_a_flag_says_open(
         busy = challenge(url, bob, "house-random").body  # the bot plays bob first
         assert busy["status"] == "started", busy
         context, page = watched_page(browser, errors, TIMEOUT)
-        page.goto(url + "/play")
+        goto(page, url + "/play")
         page.fill("#join-name", "ada")
         page.click("#join button[type=submit]")
         page.click('button[data-opponent="house-random"]')

@@ -16,7 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from adjacency.league.event_views import exports
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
 pytestmark = pytest.mark.xdist_group("league-private-errors")
@@ -133,7 +133,7 @@ def test_the_watch_page_tells_a_failure_without_its_output(
         context = browser.new_context(**UNDER_TEST, locale=locale)
         page = context.new_page()
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.goto(f"{url}/watch/{game_id}")
+        goto(page, f"{url}/watch/{game_id}")
         status = page.locator("#status")
         status.wait_for()
         page.wait_for_function(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from i18n_helpers import english_left
 from league_helpers import add_member, make_league, thread_server
 
@@ -45,7 +45,7 @@ def open_page(browser: Any, address: str, errors: list[str], **options: Any) -> 
     page = context.new_page()
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.goto(address)
+    goto(page, address)
     return page
 
 

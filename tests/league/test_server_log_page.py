@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import axe_violations, sign_in_as_teacher, watched_page
+from browser_helpers import axe_violations, goto, sign_in_as_teacher, watched_page
 from i18n_helpers import english_left
 from league_helpers import (
     ADMIN,
@@ -160,7 +160,7 @@ def test_the_teachers_page_shows_the_log_newest_first_and_filters_it(
     context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
     if locale == "id-ID":
         page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
-    page.goto(served.url + "/teacher")
+    goto(page, served.url + "/teacher")
     sign_in_as_teacher(page, ADMIN)
     lines = page.locator("#log-lines li")
     expect(lines.filter(has_text="bot red connected from 127.0.0.1")).to_have_count(1)

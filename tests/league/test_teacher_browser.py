@@ -15,7 +15,7 @@ import pytest
 
 from adjacency.cli.event_commands import parse_start
 from adjacency.league.store import LeagueStore
-from browser_helpers import axe_violations, sign_in_as_teacher, watched_page
+from browser_helpers import axe_violations, goto, sign_in_as_teacher, watched_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, join, make_league, request, thread_server
 
@@ -49,7 +49,7 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         context, page = watched_page(
             browser, errors, TIMEOUT, viewport=PHONE, accept_downloads=True
         )
-        page.goto(url + "/teacher")
+        goto(page, url + "/teacher")
         expect(page.locator("#admin")).to_be_hidden()
         sign_in_as_teacher(page, ADMIN)
         expect(page.locator("#waiting li")).to_have_text(re.compile(r"^ana\b"))
@@ -165,7 +165,7 @@ def test_the_teachers_page_in_indonesian_has_no_english_left(browser: Any, tmp_p
     with thread_server(db, house_games=False) as url:
         join(url, "ana")
         context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, locale="id-ID")
-        page.goto(url + "/teacher")
+        goto(page, url + "/teacher")
         expect(page.locator("html")).to_have_attribute("lang", "id")
         sign_in_as_teacher(page, ADMIN)
         expect(page.locator("#waiting li")).to_contain_text("Setujui")
@@ -194,7 +194,7 @@ def test_the_teachers_page_works_under_its_content_security_policy(
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
         context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, bypass_csp=False)
-        answer = page.goto(url + "/teacher")
+        answer = goto(page, url + "/teacher")
         assert answer is not None and "script-src" in answer.headers["content-security-policy"]
         sign_in_as_teacher(page, ADMIN)
         expect(page.locator("#members li")).to_have_count(len(HOUSE))

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import axe_violations, sign_in_as_teacher, watched_page
+from browser_helpers import axe_violations, goto, sign_in_as_teacher, watched_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, thread_server
 
@@ -94,7 +94,7 @@ def test_the_teacher_sends_a_teams_code_follows_its_versions_and_closes_uploads(
         context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
         if locale == "id-ID":  # the page's language, chosen before it loads
             page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
-        page.goto(url + "/teacher")
+        goto(page, url + "/teacher")
         sign_in_as_teacher(page, ADMIN)
         expect(page.locator("#code-team option")).to_have_count(3)  # the prompt, two teams
         page.select_option("#code-team", "team1")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import ADMIN, add_member, get, make_league, request, thread_server, wait_until
 from test_i18n_catalogues import catalogue
 
@@ -61,7 +61,7 @@ def test_watch_a_live_house_game_then_step_through_it(
         live = wait_until(lambda: get(f"{url}/api/league/live"), 60, "a house game")
         game_id = live[0]["id"]
         context, page, errors = open_page(browser, locale)
-        page.goto(f"{url}/watch/{game_id}")
+        goto(page, f"{url}/watch/{game_id}")
         rating = fill(str(words["watch.rating"]), rating=1500)
         expect(page.locator("#players")).to_contain_text(rating)
         expect(page.locator("#players")).to_contain_text("house-a")
@@ -151,7 +151,7 @@ def test_the_event_page_shows_its_games_on_live_boards(
         body = {"name": "friday", "format": "round-robin", "members": ["house-a", "house-b"]}
         assert request(api, "POST", body, ADMIN).status == 201
         context, page, errors = open_page(browser, locale)
-        page.goto(f"{url}/event/friday")
+        goto(page, f"{url}/event/friday")
         assert request(f"{api}/friday/start", "POST", {}, token=ADMIN).status == 200
         figure = page.locator("#live-boards figure").first
         expect(figure).to_be_visible()

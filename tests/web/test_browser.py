@@ -22,6 +22,7 @@ from adjacency.core.game import Game
 from adjacency.core.record import game_from_text, game_to_text
 from adjacency.web import turns as turns_module
 from adjacency.web.limits import Limits
+from browser_helpers import goto
 from web_helpers import (
     PatientBot,
     a_game_with_mistakes,
@@ -72,7 +73,7 @@ def play_via_api(server: str, game_id: str, squares: tuple[str, ...]) -> int:
 def open_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
     """Create a game through the API and open its page."""
     game = new_game(server, **settings)
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     page.wait_for_selector("#board .sq")
     return game
 
@@ -108,7 +109,7 @@ def shoot(page: Any, shots: Path, name: str, full_page: bool = False) -> None:
 
 
 def test_full_game_against_a_bot_by_clicks(server: str, page: Any, shots: Path) -> None:
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     page.locator("#dlg-new input[name=x-name]").fill("Ann")
     assert page.locator("#rounds-out").inner_text() == "28 of 28"
@@ -145,7 +146,7 @@ def test_full_game_against_a_bot_by_clicks(server: str, page: Any, shots: Path) 
 
 
 def test_bot_vs_bot_pause_step_and_play_to_the_end(server: str, page: Any) -> None:
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     start_from_dialog(page, "bot-bot", 5, 5, 6)
     page.locator("select[name=x-level]").select_option("1")
@@ -173,7 +174,7 @@ def test_bot_vs_bot_pause_step_and_play_to_the_end(server: str, page: Any) -> No
 
 
 def test_dialog_custom_bot_and_two_people(server: str, page: Any) -> None:
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     start_from_dialog(page, "human-bot", 5, 6, 4)
     page.locator("input[name=you][value=o]").check()
@@ -316,7 +317,7 @@ def test_phone_width_layout(server: str, browser: Any, shots: Path) -> None:
     context, errors = page.context, page.console_errors
     game = new_game(server, rows=8, cols=8, rounds=28)
     plies = play_via_api(server, game["id"], ("c3", "d4", "e3"))
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     page.wait_for_function(f"document.querySelectorAll('#moves button').length === {plies}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator("#board").bounding_box()
@@ -340,12 +341,12 @@ def test_the_pages_work_under_their_content_security_policy(server: str, browser
     context, errors = tab.context, tab.console_errors
     try:
         game = new_game(server, rows=4, cols=4, rounds=2)
-        tab.goto(f"{server}/?game={game['id']}")
+        goto(tab, f"{server}/?game={game['id']}")
         tab.locator("#board .sq:not(.filled)").first.click()
         expect(tab.locator("#moves button")).to_have_count(2)  # the move and the bot's reply
-        tab.goto(f"{server}/rules")
+        goto(tab, f"{server}/rules")
         expect(tab.locator("strong.ink-x").first).to_be_visible()
-        tab.goto(f"{server}/docs")
+        goto(tab, f"{server}/docs")
         expect(tab.locator(".api-endpoint").first).to_be_visible()
     finally:
         context.close()
@@ -366,7 +367,7 @@ def test_api_reference_works_offline(server: str, page: Any) -> None:
 
     page.route("**/*", only_local)
     spec = api(server, "GET", "/openapi.json")
-    page.goto(f"{server}/docs")
+    goto(page, f"{server}/docs")
     page.wait_for_selector(".api-endpoint")
     operations = [(m, p) for p, item in spec["paths"].items() for m in item]
     assert page.locator(".api-endpoint").count() == len(operations)
@@ -389,7 +390,7 @@ def test_api_reference_works_offline(server: str, page: Any) -> None:
 def watched_page(browser: Any, url: str) -> Any:
     """A page in a fresh context (its own cookies: another device) that fails on errors."""
     tab = new_tab(browser, url, client=None, viewport={"width": 1100, "height": 800})
-    tab.goto(url)
+    goto(tab, url)
     tab.wait_for_selector("#board .sq")
     return tab
 
@@ -490,7 +491,7 @@ def api_text(server: str, path: str) -> str:
 
 
 def test_the_editor_rejects_impossible_positions_with_a_message(server: str, page: Any) -> None:
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     page.click("#new-cancel")
     page.click("#btn-editor")
@@ -515,7 +516,7 @@ def test_the_editor_rejects_impossible_positions_with_a_message(server: str, pag
 
 @pytest.mark.slow
 def test_top_three_lines_appear_update_and_stop(server: str, page: Any, shots: Path) -> None:
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     page.click("#new-cancel")
     page.click("#btn-editor")
@@ -555,7 +556,7 @@ def test_exact_result_at_ten_plies_left_equals_adjacency_solve(server: str, page
     for _ in range(6):  # 16 plies, 6 played: 10 left
         state = api(server, "GET", path)
         api(server, "POST", f"{path}/moves", {"square": sorted(state["preview"])[-1]})
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     page.wait_for_function("document.querySelectorAll('#moves button').length === 6")
     page.click("#btn-analyse")
     page.wait_for_selector("#analysis-exact.known")
@@ -589,7 +590,7 @@ def test_review_marks_the_moves_where_the_solved_value_dropped(
     for move in moves:
         record.play(move)
     game = api(server, "POST", "/api/games/import", {"record": game_to_text(record)})
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     page.wait_for_function(f"document.querySelectorAll('#moves button').length === {len(moves)}")
     page.click("#btn-review")
     page.wait_for_function(

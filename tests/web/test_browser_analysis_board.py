@@ -29,7 +29,7 @@ from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text, main_line, record_from_text
 from adjacency.web.view import cells
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import a_game_with_mistakes, api, new_tab
 
@@ -92,7 +92,7 @@ def in_view(tab: Any, selector: str) -> bool:
 
 
 def no_game(tab: Any, server: str) -> None:
-    tab.goto(server)
+    goto(tab, server)
     tab.wait_for_selector("#dlg-new[open]")
     tab.click("#new-cancel")
 
@@ -108,7 +108,7 @@ def mistakes_game(server: str) -> tuple[dict[str, Any], Game]:
 
 
 def open_game(tab: Any, server: str, state: dict[str, Any]) -> None:
-    tab.goto(f"{server}/?game={state['id']}")
+    goto(tab, f"{server}/?game={state['id']}")
     count = len(state["moves"])
     tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
 
@@ -236,7 +236,7 @@ def clocked_game(server: str, browser: Any, locale: str, size: str) -> tuple[Any
     body = {**TWO_PEOPLE, "rows": 4, "cols": 4, "rounds": 1, "clock": CLOCK}
     game = api(server, "POST", "/api/games", body)
     tab = tab_in(browser, server, locale, size)
-    tab.goto(f"{server}/?game={game['id']}")
+    goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#bar-bottom .name")
     return tab, str(game["id"])
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from adjacency.core.course import COURSE_MOVE_SECONDS, COURSE_ROUNDS, COURSE_SIZE
+from browser_helpers import goto
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -20,7 +21,7 @@ PAGE = {"viewport": {"width": 1280, "height": 860}}
 
 
 def test_the_course_setting_sets_board_time_and_rounds(server: str, page: Any) -> None:
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     dialog = page.locator("#dlg-new")
     course = dialog.locator("select[name=course]")

@@ -22,6 +22,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.engine.book import lookup
+from browser_helpers import goto
 from i18n_helpers import english_left
 from web_helpers import api, new_tab
 
@@ -134,7 +135,7 @@ def test_the_explorer_lists_the_stored_games_moves_and_plays_one(
     stored: str, browser: Any, locale: str, size: str
 ) -> None:
     tab = new_tab(browser, stored, viewport=SIZES[size], locale=locale)
-    tab.goto(stored)
+    goto(tab, stored)
     tab.wait_for_selector("#dlg-new[open]")
     tab.click("#new-cancel")
     tab.click("#btn-editor")
@@ -170,7 +171,7 @@ def test_a_finished_games_analysis_shows_the_explorer_for_the_shown_position(
     state = api(stored, "GET", "/api/games")
     game = next(g for g in state if g["status"] == "over")
     tab = new_tab(browser, stored, viewport=SIZES[size], locale=locale)
-    tab.goto(f"{stored}/?game={game['id']}")
+    goto(tab, f"{stored}/?game={game['id']}")
     tab.wait_for_selector("#moves button")
     tab.click("#nav-first")
     tab.click("#btn-analyse")

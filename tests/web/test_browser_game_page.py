@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from web_helpers import api, new_tab, shown_plies, wait_until
 
 pytest.importorskip("playwright.sync_api")
@@ -37,7 +37,7 @@ def new_game(server: str, **settings: Any) -> dict[str, Any]:
 
 def open_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
     game = new_game(server, **settings)
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     page.wait_for_selector("#board .sq")
     return game
 
@@ -95,7 +95,7 @@ def test_review_tooltips_round_the_loss(server: str, page: Any) -> None:
     api(server, "POST", f"/api/games/{game['id']}/moves", {"square": first})
     wait_until(lambda: api(server, "GET", f"/api/games/{game['id']}")["status"] == "over")
     route_review(page, 3.375)
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     shown_plies(page, 2)
     page.click("#btn-review")
     page.wait_for_selector("#moves button[data-mark]")
@@ -110,10 +110,10 @@ def test_each_seat_sees_its_side_at_the_bottom_and_a_flip_is_remembered(
     server: str, browser: Any, page: Any
 ) -> None:
     game_id, o_link = invite(server, rounds=2)
-    page.goto(f"{server}/?game={game_id}")
+    goto(page, f"{server}/?game={game_id}")
     page.wait_for_selector("#board .sq")
     friend = new_tab(browser, server, client=None)
-    friend.goto(o_link)
+    goto(friend, o_link)
     friend.wait_for_selector("#board .sq")
     x_view = squares_in_order(page)
     assert x_view[0] == "a4" and x_view[-1] == "d1"
@@ -190,7 +190,7 @@ def inside_the_window(tab: Any, selector: str) -> bool:
 def test_at_1366x768_the_illegal_click_message_and_start_button_are_on_screen(
     server: str, page: Any
 ) -> None:
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     assert inside_the_window(page, "#new-start")  # no scrolling to start a game
     page.click("#new-cancel")
@@ -209,12 +209,12 @@ def test_watchers_and_a_waiting_player_read_whose_move_it_is_without_undo_or_hin
     server: str, browser: Any, page: Any
 ) -> None:
     game_id, o_link = invite(server, rounds=2)
-    page.goto(f"{server}/?game={game_id}")
+    goto(page, f"{server}/?game={game_id}")
     page.wait_for_selector("#board .sq")
     friend = new_tab(browser, server, client=None)
-    friend.goto(o_link)
+    goto(friend, o_link)
     watcher = new_tab(browser, server, client=None)
-    watcher.goto(f"{server}/?game={game_id}")
+    goto(watcher, f"{server}/?game={game_id}")
     for tab in (friend, watcher):
         tab.wait_for_selector("#board .sq")
     assert "click an empty square" in page.inner_text("#status")  # X is to move here
@@ -238,7 +238,7 @@ def test_the_graphs_ply_label_names_the_ply_the_move_counter_shows(server: str, 
     path = f"/api/games/{game['id']}"
     api(server, "POST", f"{path}/moves", {"square": empty_square(server, game["id"])})
     wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     shown_plies(page, 2)
     assert page.inner_text("#nav-pos") == "2 / 2"
     assert page.locator("#graph text").last.text_content() == "ply 2 of 4"
@@ -313,7 +313,7 @@ def test_sound_is_off_under_reduced_motion_and_the_toggle_is_remembered(
     tab = new_tab(browser, server, reduced_motion="reduce")
     tab.add_init_script(COUNT_NOTES)
     game = new_game(server, rounds=2)
-    tab.goto(f"{server}/?game={game['id']}")
+    goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#board .sq")
     assert tab.get_attribute("#btn-sound", "aria-pressed") == "false"
     tab.click(f'[data-square="{empty_square(server, game["id"])}"]')
@@ -378,7 +378,7 @@ def played_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
     path = f"/api/games/{game['id']}"
     api(server, "POST", f"{path}/moves", {"square": empty_square(server, game["id"])})
     wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     shown_plies(page, 2)
     return game
 
@@ -401,7 +401,7 @@ def test_axe_finds_nothing_serious_in_a_game_the_editor_and_the_analysis(
     page.click("#editor-analyse")
     page.wait_for_selector("#analysis:not([hidden])")
     assert axe_violations(page) == []
-    page.goto(f"{server}/rules")
+    goto(page, f"{server}/rules")
     assert axe_violations(page) == []
 
 
@@ -473,7 +473,7 @@ def test_the_api_page_fits_a_phone_and_its_links_are_legible(server: str, browse
     """/docs was 405-419 px wide on a 390 px phone (long paths in the index) and its
     links 4.0:1 on the panel."""
     tab = new_tab(browser, server, viewport=PHONE)
-    tab.goto(f"{server}/docs")
+    goto(tab, f"{server}/docs")
     tab.wait_for_selector("#api-index:not([hidden])")
     tab.wait_for_selector(".api-schema")
     assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -503,7 +503,7 @@ def test_the_board_and_bars_keep_their_size_before_they_are_drawn(
     it, and a game opened on a phone shifts the layout by less than 0.1 (the web's 'good')."""
     tab = new_tab(browser, server, viewport={"width": 412, "height": 823})
     game = new_game(server)
-    tab.goto(f"{server}/?game={game['id']}")
+    goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#board .sq")
     for selector in ("#board", "#bar-top", "#bar-bottom"):
         drawn, empty = tab.eval_on_selector(
@@ -513,7 +513,7 @@ def test_the_board_and_bars_keep_their_size_before_they_are_drawn(
             " const empty = h(); el.replaceChildren(...kids); return [drawn, empty]; }",
         )
         assert abs(drawn - empty) <= 1, (selector, drawn, empty)
-    tab.goto(f"{server}/?game={game['id']}")
+    goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#board .sq")
     tab.wait_for_selector("#moves li")
     assert tab.evaluate(LAYOUT_SHIFT) < 0.1

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from web_helpers import api, new_tab, shown_plies, wait_until
 
 pytest.importorskip("playwright.sync_api")
@@ -28,7 +28,7 @@ LIVE_SERVER = {"grace": 3.0}
 def tab_on(browser: Any, url: str, **options: Any) -> Any:
     """A page of the API's client (the games it creates are its own) opened at ``url``."""
     tab = new_tab(browser, url, **options)
-    tab.goto(url)
+    goto(tab, url)
     tab.wait_for_selector("#board .sq")
     return tab
 
@@ -353,7 +353,7 @@ def test_copy_works_without_the_clipboard_api_as_over_plain_http(server: str, br
     made = api(server, "POST", "/api/invites", {**TWO_PEOPLE, "rows": 4, "cols": 4, "rounds": 1})
     page = new_tab(browser, server)
     page.add_init_script(NO_CLIPBOARD_API)
-    page.goto(f"{server}/?game={made['game']['id']}")
+    goto(page, f"{server}/?game={made['game']['id']}")
     page.wait_for_selector("#board .sq")
     page.click("#btn-share")
     page.wait_for_selector("#dlg-invite[open]")
@@ -385,7 +385,7 @@ def test_a_hidden_page_notifies_your_turn_where_notifications_are_allowed(
     game_id, tokens = made["game"]["id"], made["tokens"]
     bob = new_tab(browser, server, client=None)
     bob.add_init_script(HIDDEN_WITH_NOTIFICATIONS)
-    bob.goto(f"{server}/?game={game_id}#seat={tokens['o']}")
+    goto(bob, f"{server}/?game={game_id}#seat={tokens['o']}")
     bob.wait_for_selector("#board .sq")
     ann = device(browser, f"{server}/?game={game_id}#seat={tokens['x']}")
     ann.wait_for_function("document.title.startsWith('Your turn')")

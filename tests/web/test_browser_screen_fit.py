@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from browser_helpers import goto
 from web_helpers import LAPTOP, api, new_tab, shown_plies, wait_until
 
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -26,7 +27,7 @@ CLUB = {"kind": "bot", "level": 4}
 
 def game_page(browser: Any, server: str, game: dict[str, Any], **options: Any) -> Any:
     tab = new_tab(browser, server, **options)
-    tab.goto(f"{server}/?game={game['id']}")
+    goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#board .sq")
     return tab
 
@@ -49,7 +50,7 @@ def test_at_1366x768_status_and_history_banner_stand_clear_of_a_notice_that_goes
     game = api(server, "POST", "/api/games", {**TWO_PEOPLE, "rows": 8, "cols": 8, "rounds": 8})
     tab = new_tab(browser, server, viewport=LAPTOP, reduced_motion="reduce")
     tab.clock.install()
-    tab.goto(f"{server}/?game={game['id']}")
+    goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#board .sq")
     notice = tab.locator("#notice")
     taken = next(
@@ -89,7 +90,7 @@ def test_the_new_game_dialog_fits_1366x768_unscrolled(
     server: str, browser: Any, locale: str
 ) -> None:
     tab = new_tab(browser, server, client=None, locale=locale)
-    tab.goto(server)
+    goto(tab, server)
     tab.wait_for_selector("#dlg-new[open]")
     scroll, client = tab.eval_on_selector("#dlg-new", "d => [d.scrollHeight, d.clientHeight]")
     assert scroll <= client, (scroll, client)
@@ -200,7 +201,7 @@ def test_in_indonesian_a_levels_bot_and_the_labs_fields_and_numbers(
     tab.click("#editor-clear")
     tab.click("#editor-analyse")
     expect(tab.locator("#editor-error")).to_contain_text("Posisi mustahil")
-    tab.goto(f"{server}/lab")
+    goto(tab, f"{server}/lab")
     tab.wait_for_selector("#tree-view, .lab-tabs")
     tab.locator(".lab-tabs [data-tab=climb]").click()
     labels = tab.locator("#climb-form label").all_inner_texts()

@@ -21,7 +21,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.core.record import main_line, record_from_text
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import new_tab
 
@@ -82,7 +82,7 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     server: str, browser: Any, locale: str, size: str, tmp_path: Path
 ) -> None:
     tab = new_tab(browser, server, viewport=SIZES[size], locale=locale, accept_downloads=True)
-    tab.goto(server)
+    goto(tab, server)
     tab.wait_for_selector("#dlg-new[open]")
     tab.click("#new-cancel")
     tab.click("#btn-editor")

@@ -21,7 +21,7 @@ import pytest
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text, main_line, record_from_text
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from i18n_helpers import english_left
 from oracles import exact_value, move_values
 from web_helpers import CLIENT, a_game_with_mistakes, api
@@ -72,7 +72,7 @@ def mistakes_game(server: str) -> tuple[dict[str, Any], Game]:
 
 
 def open_game(page: Any, server: str, state: dict[str, Any]) -> None:
-    page.goto(f"{server}/?game={state['id']}")
+    goto(page, f"{server}/?game={state['id']}")
     count = len(state["moves"])
     page.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
 
@@ -360,7 +360,7 @@ def test_the_pages_position_text_is_the_cores(server: str, browser: Any) -> None
             position = position.play(rng.choice(position.legal_moves()))
         cases.append((position, [rows, cols, cells(position), position.turn, position.plies_left]))
     page = tab(browser, server, "en-US")
-    page.goto(server)
+    goto(page, server)
     written = page.evaluate(
         "async (cases) => { const { fenOf } = await import('/static/js/study.js');"
         " return cases.map((c) => fenOf(...c)); }",
@@ -372,7 +372,7 @@ def test_the_pages_position_text_is_the_cores(server: str, browser: Any) -> None
 
 def test_the_bar_shows_an_estimate_for_the_editors_position(server: str, browser: Any) -> None:
     page = tab(browser, server, "en-US")
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     page.click("#new-cancel")
     page.click("#btn-editor")

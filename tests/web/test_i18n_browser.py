@@ -20,7 +20,7 @@ from urllib.parse import quote
 import pytest
 
 from adjacency import Position
-from browser_helpers import UNDER_TEST, axe_violations
+from browser_helpers import UNDER_TEST, axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import api
 
@@ -57,7 +57,7 @@ def new_page(browser: Any, locale: str) -> Any:
 
 def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
     page = new_page(browser, "id-ID")
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     assert page.get_attribute("html", "lang") == "id"
     expect(page.locator("#btn-new")).to_have_text("Permainan baru")
@@ -114,7 +114,7 @@ def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, brow
         },
     )
     page = new_page(browser, "id-ID")
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     page.wait_for_selector("#board .sq")
     expect(page.locator("#status")).to_contain_text("Menonton")
     expect(page.locator("#bar-bottom .name")).to_have_text("Bot Pemula")  # X, level 1
@@ -136,7 +136,7 @@ def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, brow
 
 def test_the_switch_overrides_the_browser_and_is_remembered(server: str, browser: Any) -> None:
     page = new_page(browser, "en-US")
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     assert page.get_attribute("html", "lang") == "en"
     expect(page.locator("#btn-new")).to_have_text("New game")
@@ -156,7 +156,7 @@ def test_the_switch_overrides_the_browser_and_is_remembered(server: str, browser
 
 def test_an_api_error_is_shown_in_indonesian_from_its_code(server: str, browser: Any) -> None:
     page = new_page(browser, "id-ID")
-    page.goto(f"{server}/?game=tidak-ada")
+    goto(page, f"{server}/?game=tidak-ada")
     # GameNotFound with code game_not_found: the page words it, not the English detail.
     expect(page.locator("#notice")).to_contain_text("Tidak ada permainan dengan id “tidak-ada”")
     assert "no game with id" not in page.locator("#notice").inner_text()
@@ -171,7 +171,7 @@ def test_an_api_error_is_shown_in_indonesian_from_its_code(server: str, browser:
 
 def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
     page = new_page(browser, "id-ID")
-    page.goto(f"{server}/lab")
+    goto(page, f"{server}/lab")
     page.wait_for_selector("#lab-board svg")
     expect(page.locator("html")).to_have_attribute("lang", "id")
     expect(page.locator("#tree-summary")).to_contain_text("Tekan Cari")
@@ -196,7 +196,7 @@ def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) ->
 
 def test_the_rules_page_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
     page = new_page(browser, "id-ID")
-    page.goto(f"{server}/rules")
+    goto(page, f"{server}/rules")
     expect(page.locator("h1")).to_have_text("Aturan dan cara bermain")
     expect(page.locator("html")).to_have_attribute("lang", "id")
     left = english_left(page, ["Tab", "Enter", "Home", "End", "Space"])  # key names
@@ -209,7 +209,7 @@ def test_the_bot_picker_and_a_resignation_in_indonesian(server: str, browser: An
     """The registry's bot summaries and options' help, and how a game ended
     (the server's "X (Ani) resigned"), come from the catalogue on an Indonesian page."""
     page = new_page(browser, "id-ID")
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     dialog = page.locator("#dlg-new")
     dialog.locator("input[name=x-name]").fill("Ani")
@@ -259,7 +259,7 @@ def test_a_malformed_request_is_shown_in_indonesian_field_by_field(
     """A 422 from the page's own API client is worded from the catalogue, one
     problem per field, not pydantic's English."""
     page = new_page(browser, "id-ID")
-    page.goto(server)
+    goto(page, server)
     page.wait_for_selector("#dlg-new[open]")
     text = page.evaluate(
         """async () => {
@@ -301,7 +301,7 @@ process also compiles its kernels."""
 def lab_page(server: str, browser: Any, tab: str) -> Any:
     """The lab in Indonesian on :data:`SMALL`, its panel ``tab`` open."""
     page = new_page(browser, "id-ID")
-    page.goto(f"{server}/lab?fen={quote(SMALL.fen())}")
+    goto(page, f"{server}/lab?fen={quote(SMALL.fen())}")
     page.wait_for_selector("#lab-board svg")
     expect(page.locator("html")).to_have_attribute("lang", "id")
     page.locator(f".lab-tabs button[data-tab={tab}]").click()

@@ -15,6 +15,7 @@ import pytest
 from adjacency import Position
 from adjacency.lab import SearchTree, search_tree
 from adjacency.lab.limits import NODE_CAP
+from browser_helpers import goto
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -95,7 +96,7 @@ def test_the_lab_opens_on_the_shown_position_of_a_game(server: str, browser: Any
     with urllib.request.urlopen(request, timeout=60) as response:
         game = json.loads(response.read())
     context, page, errors = new_page(browser, 1280, 860)
-    page.goto(f"{server}/?game={game['id']}")
+    goto(page, f"{server}/?game={game['id']}")
     page.wait_for_selector("#board .sq")
     with context.expect_page() as opened:
         page.locator("#btn-lab").click()
@@ -108,7 +109,7 @@ def test_the_lab_opens_on_the_shown_position_of_a_game(server: str, browser: Any
 
 def test_tree_steps_climb_and_genetic_charts(server: str, browser: Any, shots: Path) -> None:
     context, page, errors = new_page(browser, 1366, 768)
-    page.goto(f"{server}/lab?fen={quote(MIDGAME.fen())}")
+    goto(page, f"{server}/lab?fen={quote(MIDGAME.fen())}")
     page.wait_for_selector("#lab-board svg")
     assert page.locator("#lab-fen").input_value() == MIDGAME.fen()
     form = page.locator("#tree-form")
@@ -196,7 +197,7 @@ def test_expanding_a_tree_cut_by_the_node_cap_draws_at_most_the_pages_limit(
     assert not expected.complete and len(expected.nodes) == NODE_CAP
     assert len(expected.root.children) == -(-(NODE_CAP - 1) // subtree) < moves
     opened, drawn = expanded_to_depth(expected)
-    page.goto(f"{server}/lab?fen={quote(start.fen())}")
+    goto(page, f"{server}/lab?fen={quote(start.fen())}")
     page.wait_for_selector("#lab-board svg")
     form = page.locator("#tree-form")
     form.locator("select[name=algorithm]").select_option("minimax")
@@ -221,7 +222,7 @@ def test_expanding_a_tree_cut_by_the_node_cap_draws_at_most_the_pages_limit(
 
 def test_the_lab_at_phone_width(server: str, browser: Any, shots: Path) -> None:
     context, page, errors = new_page(browser, 390, 844)
-    page.goto(f"{server}/lab?fen={quote(MIDGAME.fen())}")
+    goto(page, f"{server}/lab?fen={quote(MIDGAME.fen())}")
     page.wait_for_selector("#lab-board svg")  # the page's script runs: its forms are wired
     page.locator("#tree-form button[type=submit]").click()
     page.wait_for_selector("#tree-view g.node[data-ply='1']")
@@ -235,7 +236,7 @@ def test_the_lab_at_phone_width(server: str, browser: Any, shots: Path) -> None:
 def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
     context, page, errors = new_page(browser, 1366, 768)
     small = Position.start(5, 5, rounds=6).play("c1")
-    page.goto(f"{server}/lab?fen={quote(small.fen())}")
+    goto(page, f"{server}/lab?fen={quote(small.fen())}")
     page.wait_for_selector("#lab-board svg")  # the page's script runs: its forms are wired
     page.locator(".lab-tabs button[data-tab=counts]").click()
     page.locator("#counts-form select[name=depth]").select_option("4")

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from adjacency import Position
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from web_helpers import LAPTOP, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -110,7 +110,7 @@ def nodes_outside_the_box(page: Any) -> int:
 @pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
 def test_every_lab_panel_fits_a_phone(server: str, browser: Any, locale: str) -> None:
     context, page, errors = phone_page(browser, server, locale)
-    page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    goto(page, f"{server}/lab?fen={quote(POSITION.fen())}")
     page.wait_for_selector("#lab-board svg")
     widths = {"empty": page_width(page)}
     serious: dict[str, Any] = {}
@@ -140,7 +140,7 @@ def test_the_tree_text_is_readable_at_first_view_and_fit_shows_the_whole_tree(
     the box, and Collapse returns to the readable first view."""
     context, page, errors = phone_page(browser, server, "en-GB")
     page.set_viewport_size(viewport)
-    page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    goto(page, f"{server}/lab?fen={quote(POSITION.fen())}")
     page.wait_for_selector("#lab-board svg")  # the page's script runs: its forms are wired
     run_panel(page, "tree")
     assert smallest_tree_text(page) >= SMALLEST_TEXT
@@ -161,7 +161,7 @@ def test_the_lab_tabs_follow_the_tab_pattern(server: str, browser: Any) -> None:
     panel its tab (aria-labelledby); only the selected tab is in the Tab order; the
     arrow keys, Home and End move the selection and the focus, showing the panel."""
     context, page, errors = phone_page(browser, server, "en-GB")
-    page.goto(f"{server}/lab?fen={quote(POSITION.fen())}")
+    goto(page, f"{server}/lab?fen={quote(POSITION.fen())}")
     page.wait_for_selector("#lab-board svg")  # the page's script runs: the tabs are wired
     tabs = page.locator("[role=tablist] [role=tab]")
     assert tabs.count() == len(PANELS)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from adjacency.puzzles import Puzzle
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import api, new_tab
 from web_puzzle_helpers import THEMED, themed_puzzles
@@ -76,7 +76,7 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     tab = new_tab(
         browser, server, client=secrets.token_urlsafe(16), locale=locale, viewport=SIZES[size]
     )
-    tab.goto(f"{server}/puzzles")
+    goto(tab, f"{server}/puzzles")
     shown_puzzle(tab)
     expect(tab.locator("#history-empty")).to_be_visible()
     expect(tab.locator("#theme option")).to_have_count(1 + 2 + len(THEMED))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adjacency.ratings.glicko import Glicko, rate_game
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import api, new_tab
 from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
@@ -41,7 +41,7 @@ def open_puzzle(browser: Any, server: str, lang: str, puzzle_id: str, **options:
     tab = new_tab(
         browser, server, client=secrets.token_urlsafe(16), locale=LOCALES[lang], **options
     )
-    tab.goto(f"{server}/puzzles/{puzzle_id}")
+    goto(tab, f"{server}/puzzles/{puzzle_id}")
     tab.wait_for_selector("#board .sq")
     expect(tab.locator("#player-rating")).to_have_text("1500")
     return tab
@@ -186,7 +186,7 @@ def test_at_a_phones_width_with_a_hint_and_the_solution(
 
 def test_the_main_page_links_to_the_puzzles(browser: Any, server: str) -> None:
     tab = new_tab(browser, server, client=secrets.token_urlsafe(16))
-    tab.goto(server)
+    goto(tab, server)
     expect(tab.locator("#dlg-new")).to_be_visible()  # a page with no game offers a new one
     tab.keyboard.press("Escape")
     expect(tab.locator("#dlg-new")).to_be_hidden()
@@ -202,7 +202,7 @@ def test_the_page_works_under_its_content_security_policy(browser: Any, server: 
     a move is judged and answered, with no console error (a blocked script is one)."""
     puzzle = PUZZLES[2]
     tab = new_tab(browser, server, client=secrets.token_urlsafe(16), bypass_csp=False)
-    tab.goto(f"{server}/puzzles/{puzzle.id}")
+    goto(tab, f"{server}/puzzles/{puzzle.id}")
     tab.locator(f"#board [data-square={puzzle.solution[0]}]").click()
     filled(tab, puzzle.solution[1])
     assert tab.console_errors == []

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 import qrcode
 
+from browser_helpers import goto
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-share-browser")]
 
 ENCODE = """async (cases) => {
@@ -54,7 +56,7 @@ def texts() -> list[str]:
 
 
 def test_the_page_encoder_draws_qrcodes_matrices(page: Any, server: str) -> None:
-    page.goto(server + "/")
+    goto(page, server + "/")
     cases: list[tuple[str, int | None, int | None]] = []
     for text in texts():
         smallest, _ = reference(text, None, 0)
@@ -72,7 +74,7 @@ def test_the_page_encoder_draws_qrcodes_matrices(page: Any, server: str) -> None
 
 
 def test_a_text_too_long_is_refused(page: Any, server: str) -> None:
-    page.goto(server + "/")
+    goto(page, server + "/")
     message = page.evaluate(
         """async () => {
           const { qrMatrix } = await import('/static/js/qr.js');

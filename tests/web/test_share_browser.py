@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import axe_violations
+from browser_helpers import axe_violations, goto
 from test_i18n_catalogues import catalogue
 from web_helpers import SMALL, api, new_tab
 
@@ -47,7 +47,7 @@ def invitation(server: str, tab: Any) -> dict[str, Any]:
     page as the new-game dialog remembers them, the page showing the game."""
     made = api(server, "POST", "/api/invites", {**INVITE, **SMALL})
     game_id = made["game"]["id"]
-    tab.goto(f"{server}/?game={game_id}")
+    goto(tab, f"{server}/?game={game_id}")
     tab.evaluate(
         "([id, tokens]) => localStorage.setItem(`adjacency.invite.${id}`, tokens)",
         [game_id, json.dumps(made["tokens"])],
@@ -91,7 +91,7 @@ def test_a_seat_shared_by_code_and_qr_is_played_on_another_phone(
     # another phone (its own cookie) types the code in Join and holds the O seat
     friend = new_tab(browser, server, client=None, viewport=PHONE, locale=locale,
                      has_touch=True, is_mobile=True)  # fmt: skip
-    friend.goto(server + "/")
+    goto(friend, server + "/")
     expect(friend.locator("#dlg-new")).to_be_visible()  # a first visit offers a new game
     friend.click("#new-join")
     expect(friend.locator("#dlg-join")).to_be_visible()
