@@ -49,7 +49,7 @@ def table_data(names: list[str]) -> dict[str, object]:
         row: dict[str, object] = {field: 0 for field in ("points", "games", "wins", "draws")}
         row.update(rank=rank, name=name, losses=0, byes=0, sonneborn_berger=0, buchholz=0)
         row.update(median_buchholz=0, pentanomial=[0, 0, 0, 0, 0], pair_elo=None, elo=-12.5)
-        row.update(elo_low=-40, elo_high=15, margin=-0.5, withdrawn=False)
+        row.update(elo_low=-40, elo_high=15, margin=-0.5, withdrawn=False, stand_ins=0)
         rows.append(row)
     cells = [[None if i == j else (1.0, 1) for j in range(len(names))] for i in range(len(names))]
     byes = [0.0] * len(names)

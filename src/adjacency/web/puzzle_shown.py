@@ -10,8 +10,8 @@ puzzle's line or a hint of it within the last :attr:`RecentReveals.window` secon
 An honest player meets this only when someone else gave up on the same puzzle in the
 last hour; the attempt is then recorded unrated, never counted against them.
 
-Contract of :class:`RecentReveals` (thread-safe): :meth:`note` records that ``client``
-was shown ``puzzle``'s line now; :meth:`shown_to_other` answers whether a browser
+Contract of :class:`RecentReveals` (thread-safe): :meth:`RecentReveals.note` records that ``client``
+was shown ``puzzle``'s line now; :meth:`RecentReveals.shown_to_other` answers whether a browser
 other than ``client`` was within the window. Memory is bounded: puzzles are the
 served set's (an unknown id is refused before), each keeps at most :data:`KEPT`
 recent browsers, and older entries are dropped as they are read. A restart forgets
