@@ -115,6 +115,10 @@ def uvicorn_thread(app: Any, what: str = "the server", **config: Any) -> Iterato
             host="127.0.0.1",
             port=port,
             log_level="warning",
+            # No logging.config.dictConfig: it closes every handler in the process, and a
+            # handler made under an earlier test's capture (absl's, once OpenSpiel was
+            # imported) would close the capture's stream of the whole test run with it.
+            log_config=None,
             timeout_graceful_shutdown=1,
             **config,
         )

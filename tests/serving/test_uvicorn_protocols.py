@@ -64,7 +64,7 @@ async def _app(scope: Any, receive: Any, send: Any) -> None:
 def connected() -> Any:
     """Each protocol class constructed as uvicorn constructs it, with a connection made."""
     loop = asyncio.new_event_loop()
-    config = uvicorn.Config(_app, lifespan="off")
+    config = uvicorn.Config(_app, lifespan="off", log_config=None)  # see web_helpers
     config.load()
     made = []
     for kind in (HTTPProtocol, WebSocketProtocol):
