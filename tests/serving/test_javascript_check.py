@@ -6,6 +6,7 @@ imports a name its dependency does not export or calls a method no object has.""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -37,6 +38,18 @@ def test_every_page_module_is_checked_and_passes() -> None:
     assert len(modules) > 40 and modules <= checked, sorted(map(str, modules - checked))
     answer = tsc(ROOT / "tsconfig.json")
     assert answer.returncode == 0, answer.stdout + answer.stderr
+
+
+def test_the_dom_helpers_are_written_once() -> None:
+    """``$``, ``$$``, ``byId``, ``el`` and the SVG makers live in ``dom.js`` alone: a
+    page's module imports them rather than writing its own."""
+    own = re.compile(r"^(?:export )?(?:const (?:\$|\$\$|byId|el) = |function (?:el|svg)\()", re.M)
+    copies = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "src" / "adjacency").glob("*/static/**/*.js"))
+        if path.name != "dom.js" and own.search(path.read_text(encoding="utf-8"))
+    ]
+    assert copies == []
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,8 @@
 // opponent, its games a page at a time, time use and failures.
 import { detailText, t } from "/static/js/i18n.js";
 import { el, getJson, memberLink, resultText, termination } from "./league.js";
-import { byId } from "/static/js/dom.js";
+import { byId, svg } from "/static/js/dom.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const PAGE = 20; // games per page of the recent games
 let offset = 0; // how many newer games come before the page shown
@@ -13,12 +12,6 @@ let offset = 0; // how many newer games come before the page shown
 // below for the dates.
 const AREA = { left: 64, right: 592, top: 10, bottom: 212 };
 
-function svg(tag, attrs, text) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text != null) node.textContent = text;
-  return node;
-}
 
 // Round tick values between low and high: steps of 1, 2 or 5 times a power of ten.
 function ticks(low, high, count = 4) {

@@ -42,16 +42,17 @@ export function el(tag, attrs = {}, ...children) {
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
- * A new SVG element with `attrs` as attributes and, if given, `text` as its text.
+ * A new SVG element with `attrs` as attributes and, if given (not null or undefined),
+ * `text` as its text.
  * @param {string} name
  * @param {Record<string, any>} [attrs]
- * @param {string | null} [text]
+ * @param {string | number | null} [text]
  * @returns {any}
  */
 export function svg(name, attrs = {}, text = null) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== null) node.textContent = text;
+  if (text !== null && text !== undefined) node.textContent = String(text);
   return node;
 }
 

@@ -8,8 +8,7 @@
 
 import { decimal, t } from "../i18n.js";
 import { request } from "../api.js";
-
-const $ = (selector) => document.querySelector(selector);
+import { $ } from "../dom.js";
 
 function percent(part, whole) {
   return whole ? Math.round((100 * part) / whole) : 0;
