@@ -8,7 +8,7 @@ the squares for that ply, the k-th taken with a probability falling geometricall
 openings repeat as they do among bots and people and the games part ways later. Then:
 
 1. the explorer reads the league into a games store through the real path
-   (:class:`adjacency.web.explorer.LeagueFeed`, steps of ``--step`` games): games a second;
+   (:class:`adjacency.web.explorer_index.LeagueFeed`, steps of ``--step`` games): games a second;
 2. the cost of a request: ``GET /api/explorer`` through the web app (FastAPI's client, the
    league read in step on every request as the server does) for positions the games
    passed (the start, and positions 1 to 20 plies in), median, 99th percentile and
@@ -142,7 +142,7 @@ def main() -> int:
     from fastapi.testclient import TestClient
 
     from adjacency.web.app import create_app
-    from adjacency.web.explorer import LeagueFeed, moves_from, position_key
+    from adjacency.web.explorer_index import LeagueFeed, moves_from, position_key
     from adjacency.web.store import GameStore
 
     began = time.perf_counter()

@@ -26,7 +26,7 @@ from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_to_text
 from adjacency.league.store import LeagueStore
 from adjacency.web.app import create_app
-from adjacency.web.explorer import OPENING_PLIES, LeagueFeed, position_key
+from adjacency.web.explorer_index import OPENING_PLIES, LeagueFeed, position_key
 from adjacency.web.store import GameStore
 from league_helpers import add_member, make_league
 
@@ -224,7 +224,7 @@ def test_a_leagues_finished_games_are_read_a_bounded_step_at_a_time(tmp_path: Pa
         assert read == [2, 3, 3, 2, 1]  # the game in play (id 2) is looked at again each step
         counted = [lines[i] for i, s in enumerate(statuses) if s == "finished"]
         with store._lock:
-            from adjacency.web.explorer import moves_from
+            from adjacency.web.explorer_index import moves_from
 
             got = {m.move: m.games for m in moves_from(store.db, start)}
         assert got == dict(Counter(line[0] for line in counted))

@@ -85,6 +85,9 @@ HOUSE_OVERHEAD = 0.1
 clock's own reserve)."""
 
 
+STOPPED_KEPT = 1024
+"""Games the server stopped that :attr:`Games.stopped` remembers (the latest)."""
+
 OVERRUN = 2.0
 """Seconds past a hosted move's wall cap after which the server ends the game on time
 whatever its bot's thread does (the bot itself is stopped and killed at the cap)."""
@@ -153,6 +156,10 @@ class Games:
         self._rating_cache: dict[int, Glicko] | None = None
         self._between_cache: collections.Counter[tuple[int, int]] | None = None
         self._house_tasks: set[asyncio.Task[None]] = set()
+        self.stopped: collections.OrderedDict[int, None] = collections.OrderedDict()
+        """The latest games the server stopped (:meth:`stop_game`, at most
+        :data:`STOPPED_KEPT`): a bot's move for one, sent before it heard of the stop, is
+        dropped rather than answered as an error."""
         self.write_failure: str | None = None
         """Why the store refuses writes (a full disk), while it does: the league is
         degraded and pairs nobody; ``None`` when writes work."""
@@ -476,6 +483,9 @@ class Games:
         """End the game in play ``live`` as aborted (no result: the server's own failure,
         or an event starting for its players), kept in the store with its moves so far
         (a pair's leg is played again), telling both sides."""
+        self.stopped[live.id] = None
+        while len(self.stopped) > STOPPED_KEPT:
+            self.stopped.popitem(last=False)
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
         try:
             self.store.abort_game(live.id, reason, game_to_text(live.game), len(live.game.moves))
@@ -598,6 +608,11 @@ class Games:
                 f"game {live.id}: the server plays {name}'s accepted version; "
                 "a client's moves are not taken"
             )
+
+    def was_stopped(self, game_id: int) -> bool:
+        """Whether the server stopped ``game_id`` lately (:attr:`stopped`): a bot's move
+        for it was sent before the bot heard of the stop, and is dropped, not refused."""
+        return game_id in self.stopped and game_id not in self.live
 
     def _own_game(self, member: Member, game_id: int) -> tuple[LiveGame, Color]:
         """The game in play ``game_id`` and ``member``'s colour in it. Raises

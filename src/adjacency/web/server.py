@@ -59,7 +59,7 @@ def serve(
     ``X-Forwarded-For`` names the client, so each visitor's own address is limited
     (:func:`~adjacency.serving.sockets.socket_options`; none by default: a proxy's
     clients would all arrive as the proxy's address). ``league_db``: a league's file the
-    opening explorer also reads (:class:`~adjacency.web.explorer.LeagueFeed`).
+    opening explorer also reads (:class:`~adjacency.web.explorer_index.LeagueFeed`).
     """
     import uvicorn
 

@@ -38,8 +38,8 @@ from typing import Any
 from ..core.position import Position
 from ..serving.legacy_details import explain
 from ..storage import MEMORY, Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
-from . import explorer
-from .explorer import EXPLORER_TABLES, LeagueFeed, MoveStats
+from . import explorer_index as explorer
+from .explorer_index import EXPLORER_TABLES, LeagueFeed, MoveStats
 from .puzzle_records import PUZZLE_TABLES, REVEALS, PuzzleRecords
 
 CONFIG = StoreConfig("games", timeout=5.0, check_same_thread=False)

@@ -262,6 +262,8 @@ def _handle(
                 "status": 400,
                 "detail": "a move needs 'move'",
             }
+        if hall.was_stopped(game_id):  # sent before the bot heard the server stopped it
+            return None
         hall.move(member, game_id, data.get("move"), stand_in=data.get("stand_in") is True)
     except WebError as exc:
         return {"type": "error", "game": game_id, "status": exc.status, "detail": str(exc)}

@@ -1,5 +1,5 @@
 """The opening explorer: the moves played from a position in the stored games
-(:mod:`adjacency.web.explorer`), with the proven book's value where it holds the position.
+(:mod:`adjacency.web.explorer_index`), with the proven book's value where it holds the position.
 
 One request is one seek of the index (and, with a league's file, one bounded step of
 reading it), so it costs the same on a store of any size and starts no engine work; it
@@ -14,7 +14,7 @@ from ...core import InvalidPositionError, Position
 from ...serving.errors import quote
 from ..analysis import x_view
 from ..deps import Manager, rate_limited
-from ..explorer import OPENING_PLIES
+from ..explorer_index import OPENING_PLIES
 from ..models import ExplorerAnswer, ExplorerMove
 from . import ERRORS
 
