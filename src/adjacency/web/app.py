@@ -51,7 +51,7 @@ def create_app(
     origins are always refused (:class:`RequestGuard`). ``limits`` are the server's
     caps (:class:`Limits` defaults). ``puzzles`` gives the puzzle page's set (default:
     the shipped one, loaded on first use). ``league_db``: a league's file whose finished
-    games the opening explorer also counts (:class:`~.explorer.LeagueFeed`).
+    games the opening explorer also counts (:class:`~.explorer_index.LeagueFeed`).
     """
     limits = Limits() if limits is None else limits
     store = GameStore(default_path() if db is None else db, league=league_db)

@@ -18,7 +18,7 @@ Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
 4. the server's secrets (``secrets``: the key that signs the browsers' client cookies,
    :mod:`.cookies`, made when first asked for) and the puzzles whose solution was shown
    at an address (:data:`.puzzle_records.REVEALS`).
-5. the opening explorer's index (:data:`.explorer.EXPLORER_TABLES`), the finished games
+5. the opening explorer's index (:data:`.explorer_index.EXPLORER_TABLES`), the finished games
    already stored counted into it.
 """
 
@@ -150,7 +150,7 @@ class GameStore(SQLiteStore):
         self.puzzles = PuzzleRecords(self._transaction)
         """The puzzle page's ratings and attempts (:mod:`.puzzle_records`)."""
         self.league = None if league is None else LeagueFeed(league)
-        """A league's file the opening explorer also reads (:class:`.explorer.LeagueFeed`)."""
+        """A league's file the opening explorer also reads (:class:`.explorer_index.LeagueFeed`)."""
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self.db, self.path, CONFIG, self._lock)
@@ -182,7 +182,7 @@ class GameStore(SQLiteStore):
                 explorer.add_record(db, explorer.SERVER, game_id, record)
 
     def explore(self, position: Position) -> list[MoveStats]:
-        """The opening explorer's moves from ``position`` (:func:`.explorer.moves_from`),
+        """The opening explorer's moves from ``position`` (:func:`.explorer_index.moves_from`),
         after one bounded step of reading the league's file when one is given."""
         if self.league is not None:  # parsed outside the lock: saves are not held up
             with self._lock:
