@@ -15,7 +15,7 @@ import pytest
 
 from browser_helpers import axe_violations, goto
 from test_i18n_catalogues import catalogue
-from web_helpers import SMALL, api, new_tab
+from web_helpers import SMALL, api, new_tab, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -107,8 +107,12 @@ def test_a_seat_shared_by_code_and_qr_is_played_on_another_phone(
     friend.fill("#join-code", f"{code[:3].lower()} {code[3:]}")
     friend.click("#join-submit")
     friend.wait_for_url(re.compile(rf"\?game={game_id}$"))
-    me = friend.evaluate(f"() => fetch('/api/games/{game_id}/me').then((r) => r.json())")
-    assert me["seats"] == ["o"], me
+
+    def seats() -> Any:  # the page claims the seat once it has loaded the game
+        me = friend.evaluate(f"() => fetch('/api/games/{game_id}/me').then((r) => r.json())")
+        return me if me["seats"] else None
+
+    assert wait_until(seats, 30, "the friend's page to claim its seat")["seats"] == ["o"]
     creator.context.close()
     friend.context.close()
     refused = [e for e in friend.console_errors if "status of 400" in e]  # the bad code
