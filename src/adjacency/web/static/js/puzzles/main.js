@@ -351,8 +351,11 @@ async function showSolution() {
 }
 
 // The next puzzle (or puzzle `id`): of the chosen theme; in a streak, rated just above the
-// last one (`fresh`: the streak's first, near the player's rating).
+// last one (`fresh`: the streak's first, near the player's rating). Only the latest call
+// shows its answer: a picker changed twice quickly must not end on the first choice's puzzle.
+let loads = 0;
 async function load(id = null, fresh = false) {
+  const ticket = ++loads;
   notice("");
   const query = new URLSearchParams();
   if (state.puzzle) query.set("skip", state.puzzle.id);
@@ -363,6 +366,7 @@ async function load(id = null, fresh = false) {
   try {
     puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next?${query}`);
   } catch (err) {
+    if (ticket !== loads) return;
     if (!state.puzzle) {
       state.phase = "loading"; // nothing on the page: only Next (to try again) works
       buttons();
@@ -371,6 +375,7 @@ async function load(id = null, fresh = false) {
     notice(err.message);
     return;
   }
+  if (ticket !== loads) return; // a later choice asked again meanwhile
   Object.assign(state, { puzzle, line: [], positions: [parseFen(puzzle.position)], phase: "play",
     hintLevel: 0, hint: [], hintMove: null, missed: false, firstRatings: null });
   history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
