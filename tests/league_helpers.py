@@ -20,9 +20,11 @@ from adjacency.bots import Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core.record import game_from_text, game_to_text
 from adjacency.league.event_pairing import round_robin
+from adjacency.league.event_runner import EventRunner
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.serving.details import ended
 from web_helpers import uvicorn_thread
 from web_helpers import wait_until as web_wait_until
 
@@ -278,3 +280,27 @@ def upload(
             return Response(answer.status, json.loads(answer.read()))
     except urllib.error.HTTPError as exc:
         return Response(exc.code, json.loads(exc.read() or b"null"))
+
+
+def paused_after_double_absence(db: Path, event: str = "cup") -> tuple[str, str]:
+    """A round robin of ``red``, ``ghost`` and ``shade`` whose first round's pair (ghost
+    and shade: red has the bye) was absent for both legs, each leg stored as lost by both
+    (``absent-both``), and the event paused there by the teacher so nothing more is
+    played. Returns the two absent teams' names in board order."""
+    make_league(db)
+    for name in ("red", "ghost", "shade"):
+        add_member(db, name)
+    with LeagueStore(db) as store:
+        store.events.create(event, "round-robin", None, ["red", "ghost", "shade"])
+        started = store.events.start(event)
+        EventRunner(store).plan(set())  # pairs round 1
+        board = next(b for b in store.events.boards(started.id) if b.b is not None)
+        assert board.pair_id is not None and board.b is not None
+        a, b = board.a, board.b
+        names = {m: store.member(m).name for m in (a, b)}
+        for leg, (x, o) in enumerate(((a, b), (b, a))):
+            game = store.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
+            store.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
+        store.events.pause(event)
+        assert store.events.absentees(started.id) == {a, b}
+    return names[a], names[b]

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.event_runner import EventRunner
 from adjacency.league.event_views import render_text, table
 from adjacency.league.store import LeagueStore
-from adjacency.serving.details import ended
 from league_helpers import (
     ADMIN,
     add_member,
     make_league,
+    paused_after_double_absence,
     request,
     start_client,
     start_server,
@@ -106,23 +105,7 @@ def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) ->
 
 def test_the_overview_names_the_teams_paused_for_their_absence(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
-    make_league(db)
-    for name in ("red", "ghost", "shade"):
-        add_member(db, name)
-    with LeagueStore(db) as store:
-        store.events.create("cup", "round-robin", None, ["red", "ghost", "shade"])
-        event = store.events.start("cup")
-        EventRunner(store).plan(set())  # pairs round 1
-        board = next(b for b in store.events.boards(event.id) if b.b is not None)
-        assert board.pair_id is not None and board.b is not None
-        a, b = board.a, board.b
-        names = {m: store.member(m).name for m in (a, b)}
-        assert set(names.values()) == {"ghost", "shade"}  # round 1: red has the bye
-        for leg, (x, o) in enumerate(((a, b), (b, a))):
-            game = store.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
-            store.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
-        store.events.pause("cup")  # the teacher holds it here: nothing more is played
-        assert store.events.absentees(event.id) == {a, b}
+    assert set(paused_after_double_absence(db)) == {"ghost", "shade"}  # red has the bye
     with thread_server(db) as url:
         listed = request(f"{url}/api/league/admin/overview", token=ADMIN).body["events"]
         data = request(f"{url}/api/league/events/cup").body

@@ -10,11 +10,8 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_runner import EventRunner
-from adjacency.league.store import LeagueStore
-from adjacency.serving.details import ended
 from browser_helpers import goto, teacher_page, watched_page
-from league_helpers import ADMIN, add_member, make_league, thread_server
+from league_helpers import ADMIN, paused_after_double_absence, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -25,21 +22,7 @@ TIMEOUT = 50_000
 
 def test_the_crosstable_marks_a_double_absence(browser: Any, tmp_path: Path) -> None:
     db = tmp_path / "league.db"
-    make_league(db)
-    for name in ("red", "ghost", "shade"):
-        add_member(db, name)
-    with LeagueStore(db) as store:
-        store.events.create("cup", "round-robin", None, ["red", "ghost", "shade"])
-        event = store.events.start("cup")
-        EventRunner(store).plan(set())  # pairs round 1: ghost-shade, red's bye
-        board = next(b for b in store.events.boards(event.id) if b.b is not None)
-        assert board.pair_id is not None and board.b is not None
-        a, b = board.a, board.b
-        names = {m: store.member(m).name for m in (a, b)}
-        for leg, (x, o) in enumerate(((a, b), (b, a))):
-            game = store.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
-            store.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
-        store.events.pause("cup")  # held here: nothing more is played
+    paused_after_double_absence(db)  # ghost and shade, held after round 1
     errors: list[str] = []
     with thread_server(db) as url:
         context, page = watched_page(browser, errors, TIMEOUT)
