@@ -61,6 +61,7 @@ KITS = REPO / "examples" / "engines"
 CHROMIUM = "/usr/bin/chromium"
 EVENT = "bench"
 TARGET_MS = 200.0
+ADJACENCY = [sys.executable, "-m", "adjacency"]
 
 ROSTER: list[tuple[str, str, str]] = [
     ("java-alphabeta", "cmd", "java alphabeta"),
@@ -179,13 +180,11 @@ def main() -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings, parse_clock
     from adjacency.league.store import LeagueStore
 
     console = Console(stderr=True)
     roster = ROSTER[: args.members]
-    environment = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
@@ -194,38 +193,20 @@ def main() -> None:
         settings = LeagueSettings(
             rows=args.size, cols=args.size, rounds=args.rounds, base=base, increment=increment
         )
-        tokens: dict[str, str] = {}
-        with LeagueStore(db) as store:
-            store.create(settings, "adjl_bench-admin-token")
-            store.set_rules(LeagueRules(min_game=0.0))
-            for name, how, what in roster:
-                _, token = store.add_member(name, "house" if how == "house" else "bot",
-                                            what if how == "house" else None)  # fmt: skip
-                tokens[name] = token or ""
-        adjacency = [sys.executable, "-m", "adjacency"]
+        entries = [(name, "house", what) if how == "house" else (name, "bot", None)
+                   for name, how, what in roster]  # fmt: skip
+        tokens = new_league(db, settings, entries)
+        adjacency = ADJACENCY
         members = ",".join(name for name, _, _ in roster)
         create = [*adjacency, "league", "event", "create", EVENT, "--db", str(db),
                   "--format", "double-round-robin", "--members", members]  # fmt: skip
-        subprocess.run(create, check=True, env=environment, stdout=subprocess.DEVNULL)
-        port = _free_port()
-        url = f"http://127.0.0.1:{port}"
-        logs = folder / "logs"
-        logs.mkdir()
-        processes: list[subprocess.Popen[bytes]] = []
-
-        def spawn(command: list[str], log: str, token: str = "") -> None:
-            with (logs / log).open("wb") as out:
-                env = {**environment, "ADJACENCY_LEAGUE_TOKEN": token}
-                processes.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                                  env=env, start_new_session=True))  # fmt: skip
-
-        serve = ["league", "serve", "--db", str(db), "--port", str(port), "--exempt-loopback",
-                 "--pace", "0"]  # fmt: skip
-        spawn([*adjacency, *serve], "server.log")
+        processes = Processes(folder)
+        subprocess.run(create, check=True, env=processes.environment, stdout=subprocess.DEVNULL)
+        spawn = processes.spawn
         try:
             java = build_java(folder / "java")  # while the server starts
             console.log("the Java kit compiled")
-            _wait(lambda: _answers(f"{url}/api/league"), "the server to start")
+            url = processes.serve(db)
             console.log(f"the server is up at {url}")
             for name, how, what in roster:
                 if how == "cmd":
@@ -254,7 +235,9 @@ def main() -> None:
                 projector.add_init_script(PROBE % want)
                 projector.goto(f"{url}/event/{EVENT}")
                 start = [*adjacency, "league", "event", "start", EVENT, "--db", str(db)]
-                subprocess.run(start, check=True, env=environment, stdout=subprocess.DEVNULL)
+                subprocess.run(
+                    start, check=True, env=processes.environment, stdout=subprocess.DEVNULL
+                )
                 columns = (*Progress.get_default_columns()[:1], BarColumn(),
                            MofNCompleteColumn(), TimeElapsedColumn())  # fmt: skip
                 with Progress(*columns, console=console) as progress:
@@ -286,13 +269,7 @@ def main() -> None:
                 get(f"{url}/api/league/events/{EVENT}")
                 api.append(1000 * (time.perf_counter() - began))
         finally:
-            for process in reversed(processes):
-                process.terminate()
-            for process in processes:
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            processes.stop()
         with LeagueStore(db) as store:
             events = store.events
             event = events.named(EVENT)
@@ -340,6 +317,61 @@ def main() -> None:
     if args.out is not None:
         args.out.write_text(text + "\n")
     print(text)
+
+
+class Processes:
+    """The benchmark's child processes (the server, the clients), each with its output in
+    a log file of ``logs`` and ``ADJACENCY_LEAGUE_TOKEN`` set to its token; ``stop()``
+    ends them all (terminate, then kill after 30 s), the last started first."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.environment = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def spawn(self, command: list[str], log: str, token: str = "") -> None:
+        with (self.logs / log).open("wb") as out:
+            env = {**self.environment, "ADJACENCY_LEAGUE_TOKEN": token}
+            self.started.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                                 env=env, start_new_session=True))  # fmt: skip
+
+    def serve(self, db: Path) -> str:
+        """Start ``adjacency league serve`` on ``db`` (loopback exempt from the limits,
+        no pace) and return its address once it answers."""
+        port = _free_port()
+        self.spawn([*ADJACENCY, "league", "serve", "--db", str(db), "--port", str(port),
+                    "--exempt-loopback", "--pace", "0"], "server.log")  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        _wait(lambda: _answers(f"{url}/api/league"), "the server to start")
+        return url
+
+    def stop(self) -> None:
+        for process in reversed(self.started):
+            process.terminate()
+        for process in self.started:
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def new_league(
+    db: Path, settings: Any, members: list[tuple[str, str, str | None]]
+) -> dict[str, str]:
+    """Create the league file ``db`` with ``settings`` (no minimum game length, so short
+    benchmark games rate) and ``members`` (name, kind, house spec); return each bot's
+    token by name (empty for house bots)."""
+    from adjacency.league.rules import LeagueRules
+    from adjacency.league.store import LeagueStore
+
+    tokens: dict[str, str] = {}
+    with LeagueStore(db) as store:
+        store.create(settings, "adjl_bench-admin-token")
+        store.set_rules(LeagueRules(min_game=0.0))
+        for name, kind, spec in members:
+            _, token = store.add_member(name, kind, spec)
+            tokens[name] = token or ""
+    return tokens
 
 
 def _free_port() -> int:

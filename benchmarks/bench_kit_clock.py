@@ -25,14 +25,13 @@ import argparse
 import json
 import multiprocessing
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from bench_event import _answers, _free_port, _wait, build_java, get, kit_spec
+from bench_event import ADJACENCY, Processes, _wait, build_java, get, kit_spec, new_league
 
 REPO = Path(__file__).resolve().parents[1]
 EVENT = "clock"
@@ -63,11 +62,9 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(REPO / "src"))
-    from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings, parse_clock
     from adjacency.league.store import LeagueStore
 
-    environment = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     stop = multiprocessing.Event()
     burners = [multiprocessing.Process(target=spin, args=(stop,)) for _ in range(args.load)]
     for burner in burners:
@@ -81,33 +78,16 @@ def main() -> None:
         settings = LeagueSettings(
             rows=args.size, cols=args.size, rounds=args.rounds, base=base, increment=increment
         )
-        tokens: dict[str, str] = {}
+        tokens = new_league(db, settings, [(name, "bot", None) for name, _ in ROSTER])
         with LeagueStore(db) as store:
-            store.create(settings, "adjl_bench-admin-token")
-            store.set_rules(LeagueRules(min_game=0.0))
-            for name, _ in ROSTER:
-                _, token = store.add_member(name, "bot")
-                tokens[name] = token or ""
             store.events.create(EVENT, "double-round-robin", None, [n for n, _ in ROSTER])
-        port = _free_port()
-        url = f"http://127.0.0.1:{port}"
-        processes: list[subprocess.Popen[bytes]] = []
-
-        def spawn(command: list[str], log: str, token: str = "") -> None:
-            with (folder / log).open("wb") as out:
-                env = {**environment, "ADJACENCY_LEAGUE_TOKEN": token}
-                processes.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                                  env=env, start_new_session=True))  # fmt: skip
-
-        adjacency = [sys.executable, "-m", "adjacency"]
-        spawn([*adjacency, "league", "serve", "--db", str(db), "--port", str(port),
-               "--exempt-loopback", "--pace", "0"], "server.log")  # fmt: skip
+        processes = Processes(folder)
         try:
             java = build_java(folder / "java")
-            _wait(lambda: _answers(f"{url}/api/league"), "the server to start")
+            url = processes.serve(db)
             for name, kit in ROSTER:
                 spec = kit_spec(kit, "alphabeta", java)
-                spawn([*adjacency, "connect", url, spec], f"{name}.log", tokens[name])
+                processes.spawn([*ADJACENCY, "connect", url, spec], f"{name}.log", tokens[name])
             names = {name for name, _ in ROSTER}
             _wait(
                 lambda: names <= {r["name"] for r in get(f"{url}/api/league/standings")
@@ -123,10 +103,7 @@ def main() -> None:
 
             _wait(finished, "the event to finish", timeout=args.timeout, poll=1.0)
         finally:
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.wait(30)
+            processes.stop()
             stop.set()
             for burner in burners:
                 burner.join(10)

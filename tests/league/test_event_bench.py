@@ -41,3 +41,18 @@ def test_the_event_benchmark_runs_tiny(tmp_path: Path) -> None:
         assert result[figure]["samples"] == 1 and result[figure]["median"] > 0, figure
     assert result["rerender_all_in_ms"]["samples"] >= 1
     assert "games" in done.stderr  # the progress bar
+
+
+def test_the_kit_clock_benchmark_runs_tiny(tmp_path: Path) -> None:
+    """``benchmarks/bench_kit_clock.py`` on a 4x4 board, 2 rounds: the kits' alpha-beta bots (four members)
+    play their 24 games through the real server and ``adjacency connect``, and the JSON
+    counts them and lists every time loss (none with time left: exit status 0)."""
+    out = tmp_path / "clock.json"
+    command = [sys.executable, str(REPO / "benchmarks" / "bench_kit_clock.py"), "--rounds",
+               "2", "--size", "4", "--time", "5+0.1", "--out", str(out)]  # fmt: skip
+    done = subprocess.run(command, env=env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(out.read_text())
+    assert result["games"] == 24 and result["setting"] == "4x4, 2 rounds, clock 5+0.1"
+    assert result["time_losses_with_time_left"] == []
+    assert all(loss["used_s"] >= loss["allowed_s"] - 0.5 for loss in result["time_losses"])
