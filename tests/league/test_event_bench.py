@@ -44,9 +44,10 @@ def test_the_event_benchmark_runs_tiny(tmp_path: Path) -> None:
 
 
 def test_the_kit_clock_benchmark_runs_tiny(tmp_path: Path) -> None:
-    """``benchmarks/bench_kit_clock.py`` on a 4x4 board, 2 rounds: the kits' alpha-beta bots (four members)
-    play their 24 games through the real server and ``adjacency connect``, and the JSON
-    counts them and lists every time loss (none with time left: exit status 0)."""
+    """``benchmarks/bench_kit_clock.py`` on a 4x4 board, 2 rounds: the kits' alpha-beta
+    bots (four members) play their 24 games through the real server and ``adjacency
+    connect``, and the JSON counts them and lists every time loss (none with time left:
+    exit status 0)."""
     out = tmp_path / "clock.json"
     command = [sys.executable, str(REPO / "benchmarks" / "bench_kit_clock.py"), "--rounds",
                "2", "--size", "4", "--time", "5+0.1", "--out", str(out)]  # fmt: skip
