@@ -10,6 +10,7 @@ from ..bots.base import DEFAULT_MOVE_TIME
 from ..serving.models import DetailMeaning
 
 MAX_NAME = 40
+MAX_FEN = 120
 MAX_RECORD_CHARS = 200_000
 MIN_MOVE_TIME = 0.1
 MAX_MOVE_TIME = 60.0
@@ -395,7 +396,7 @@ class Hint(BaseModel):
 class LineRequest(Strict):
     """Moves to play one after another from a position (a line of the variation tree)."""
 
-    fen: str = Field(max_length=120, description="the position text to start from")
+    fen: str = Field(max_length=MAX_FEN, description="the position text to start from")
     moves: list[str] = Field(max_length=64, description="squares, each legal where it stands")
 
 
@@ -448,7 +449,7 @@ class TreeRecordRequest(Strict):
 
     game: str | None = Field(None, max_length=64, description="the game the tree grew on")
     start: str | None = Field(
-        None, max_length=120, description="the start's position text, without a game"
+        None, max_length=MAX_FEN, description="the start's position text, without a game"
     )
     tree: list[VariationNode] = Field(
         default_factory=list, max_length=64, description="the start's moves, nested"

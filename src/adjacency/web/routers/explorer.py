@@ -15,14 +15,10 @@ from ...serving.errors import quote
 from ..analysis import x_view
 from ..deps import Manager, rate_limited
 from ..explorer_index import OPENING_PLIES
-from ..models import ExplorerAnswer, ExplorerMove
+from ..models import MAX_FEN, ExplorerAnswer, ExplorerMove
 from . import ERRORS
 
 router = APIRouter(tags=["analysis"], responses=ERRORS)
-
-MAX_FEN = 120
-"""Characters a position text may have (as the analysis endpoints)."""
-
 
 @router.get("/api/explorer", response_model=ExplorerAnswer, dependencies=[rate_limited("move")])
 def explore(fen: str, manager: Manager) -> ExplorerAnswer:
