@@ -78,8 +78,9 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         scripts = archive.read(entry_points).decode()
     assert "adjacency/py.typed" in names
-    assert "adjacency/web/static/index.html" in names
-    assert "adjacency/league/static/index.html" in names
+    assert "adjacency/web/templates/index.html" in names
+    assert "adjacency/league/templates/index.html" in names
+    assert "adjacency/serving/templates/base.html" in names
     assert "adjacency/serving/static/js/board.js" in names
     assert "adjacency/serving/static/style.css" in names
     assert "adjacency/league/openings/balanced-28.txt" in names
