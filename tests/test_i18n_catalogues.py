@@ -41,7 +41,7 @@ def params(value: object) -> set[str]:
 def rendered_pages() -> list[str]:
     """Every page of both servers as it is sent (rendered from its template)."""
     from adjacency.league.routers.pages import PAGES as LEAGUE
-    from adjacency.serving.pages import SHARED_PAGES
+    from adjacency.serving.frame import SHARED_PAGES
     from adjacency.web.routers.pages import PAGES as WEB
 
     return [pages.html(name) for pages in (WEB, LEAGUE, SHARED_PAGES) for name in pages.names()]

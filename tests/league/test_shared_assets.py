@@ -16,7 +16,7 @@ from adjacency.league.app import create_app as league_app
 from adjacency.league.routers.pages import STATIC as LEAGUE_STATIC
 from adjacency.league.routers.pages import TEMPLATES as LEAGUE_TEMPLATES
 from adjacency.serving.assets import SHARED
-from adjacency.serving.pages import SHARED_PAGES, TEMPLATES
+from adjacency.serving.frame import SHARED_PAGES, TEMPLATES
 from adjacency.web.app import create_app as web_app
 from adjacency.web.routers.pages import STATIC as WEB_STATIC
 from adjacency.web.routers.pages import TEMPLATES as WEB_TEMPLATES

@@ -1,4 +1,4 @@
-"""The pages of both servers in their one frame (src/adjacency/serving/pages.py): every
+"""The pages of both servers in their one frame (src/adjacency/serving/frame.py): every
 page template is served at its URL, rendered once, in the frame's head and language
 picker; a browser's revalidation is answered with 304; templates escape what they show
 and refuse an undefined name; the picker offers the languages the pages' script knows."""
@@ -17,7 +17,7 @@ from adjacency.league.app import create_app as league_app
 from adjacency.league.routers.events import NOSCRIPT
 from adjacency.league.routers.pages import PAGES as LEAGUE
 from adjacency.serving.assets import SHARED
-from adjacency.serving.pages import LANGUAGES, SHARED_PAGES, Pages
+from adjacency.serving.frame import LANGUAGES, SHARED_PAGES, Pages
 from adjacency.web.app import create_app as web_app
 from adjacency.web.routers.pages import PAGES as WEB
 from league_helpers import make_league

@@ -3,7 +3,7 @@
 :data:`SHARED` holds what both pages use: the board drawing (``js/board.js``), the
 stylesheet (``style.css``), the icon (``favicon.svg``) and the self-hosted API
 reference's script (``js/docs.js``, which renders the app's own ``/openapi.json`` on the
-page :mod:`adjacency.serving.pages` renders).
+page :mod:`adjacency.serving.frame` renders).
 
 Contract: :func:`mount_static` mounts ``/static`` on an app so that a path is looked
 up first in the app's own folder, then in :data:`SHARED`. So the URLs the pages use

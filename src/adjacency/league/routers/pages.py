@@ -2,7 +2,7 @@
 page for people, and the API reference.
 
 The pages are templates in :data:`TEMPLATES`, rendered once in the frame both servers
-share (:mod:`adjacency.serving.pages`); the files they load are in :data:`STATIC`
+share (:mod:`adjacency.serving.frame`); the files they load are in :data:`STATIC`
 (served under ``/league-static``); the board drawing, the stylesheet, the icon and the
 API reference page are the serving room's (:mod:`adjacency.serving.assets`, under
 ``/static``). Each page asks the JSON API for its data.
@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
 from ...serving.assets import favicon as shared_favicon
-from ...serving.pages import SHARED_PAGES, Pages
+from ...serving.frame import SHARED_PAGES, Pages
 from . import GameId
 
 STATIC = Path(__file__).resolve().parents[1] / "static"

@@ -1,7 +1,7 @@
 """The HTML pages (the game page, the rules, the search lab, the self-hosted API reference).
 
 The pages are templates in :data:`TEMPLATES`, rendered once in the frame both servers
-share (:mod:`adjacency.serving.pages`); the files they load are in :data:`STATIC`; the
+share (:mod:`adjacency.serving.frame`); the files they load are in :data:`STATIC`; the
 API reference, the icon and the files the league shares (board, stylesheet) are the
 serving room's (:mod:`adjacency.serving.assets`)."""
 
@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
 from ...serving.assets import favicon as shared_favicon
-from ...serving.pages import SHARED_PAGES, Pages
+from ...serving.frame import SHARED_PAGES, Pages
 from ..deps import client_cookie
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
