@@ -38,20 +38,33 @@ def params(value: object) -> set[str]:
     return {name for text in texts(value) for name in re.findall(r"\{(\w+)\}", text)}
 
 
+def rendered_pages() -> list[str]:
+    """Every page of both servers as it is sent (rendered from its template)."""
+    from adjacency.league.routers.pages import PAGES as LEAGUE
+    from adjacency.serving.frame import SHARED_PAGES
+    from adjacency.web.routers.pages import PAGES as WEB
+
+    return [pages.html(name) for pages in (WEB, LEAGUE, SHARED_PAGES) for name in pages.names()]
+
+
 def used_keys() -> set[str]:
-    """The keys the static files name: data-i18n attributes and t("...") calls."""
+    """The keys the pages and the static files name: data-i18n attributes and t("...")
+    calls."""
     found: set[str] = set()
-    for folder in STATIC:
-        for path in folder.rglob("*"):
-            if path.suffix not in (".html", ".js"):
-                continue
-            lines = path.read_text(encoding="utf-8").splitlines()
-            text = "\n".join(line for line in lines if not line.lstrip().startswith("//"))
-            found.update(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', text))
-            found.update(re.findall(r'\bt\(\s*"([^"]+)"', text))
-            found.update(re.findall(r"\bt\(\s*`([^`$]+)`", text))
-            # t(a ? "ns.k1" : "ns.k2"): the keys chosen between.
-            found.update(re.findall(r'\bt\([^()]*?\?\s*"([\w-]+\.[\w.-]+)"\s*:', text))
+    sources = [
+        path.read_text(encoding="utf-8")
+        for folder in STATIC
+        for path in folder.rglob("*")
+        if path.suffix in (".html", ".js")
+    ]
+    for source in [*rendered_pages(), *sources]:
+        lines = source.splitlines()
+        text = "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+        found.update(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', text))
+        found.update(re.findall(r'\bt\(\s*"([^"]+)"', text))
+        found.update(re.findall(r"\bt\(\s*`([^`$]+)`", text))
+        # t(a ? "ns.k1" : "ns.k2"): the keys chosen between.
+        found.update(re.findall(r'\bt\([^()]*?\?\s*"([\w-]+\.[\w.-]+)"\s*:', text))
     return found
 
 

@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[2]
 # One worker builds the wheel and the venv once for all these tests (make test: --dist loadgroup).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
-RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich", "websockets"}
+RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich", "websockets", "jinja2", "segno"}
 EXTRAS = {"dev", "ray", "rl", "openspiel", "plots", "docs"}
 
 
@@ -78,8 +78,9 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         scripts = archive.read(entry_points).decode()
     assert "adjacency/py.typed" in names
-    assert "adjacency/web/static/index.html" in names
-    assert "adjacency/league/static/index.html" in names
+    assert "adjacency/web/templates/index.html" in names
+    assert "adjacency/league/templates/index.html" in names
+    assert "adjacency/serving/templates/_base.html" in names
     assert "adjacency/serving/static/js/board.js" in names
     assert "adjacency/serving/static/style.css" in names
     assert "adjacency/league/openings/balanced-28.txt" in names

@@ -1,5 +1,6 @@
 """Sharing a seat from a phone, in Chromium at 390 px, in English and in Indonesian: the
-share dialog draws each seat link's QR code (holding the link) and its short code; the
+share dialog shows each seat link's QR code (drawn by the server; the pixels read back
+hold the link) and its short code; the
 other device types the code in Join and plays the seat; Copy works where the Clipboard
 API is missing (plain http on a LAN address) and, when nothing could be copied on a
 touch screen, says to touch and hold (not a key to press); the system share sheet is
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from browser_helpers import axe_violations, goto
+from qr_helpers import DRAWN_MODULES, decode
 from test_i18n_catalogues import catalogue
 from web_helpers import SMALL, api, new_tab, wait_until
 
@@ -78,6 +80,8 @@ def test_a_seat_shared_by_code_and_qr_is_played_on_another_phone(
     expect(seat_o.locator("input")).to_have_value(link)
     # the QR code holds the link; the short code is the server's
     expect(seat_o.locator("svg.qr")).to_have_attribute("data-text", link)
+    painted = seat_o.locator("svg.qr").evaluate(DRAWN_MODULES)
+    assert decode(painted) == link  # what a camera sees holds the seat's link
     expect(dialog.locator("svg.qr")).to_have_count(3)  # both seats and the watch link
     code = seat_o.locator("[data-code]").get_attribute("data-code", timeout=30_000)
     assert code is not None and re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)

@@ -2,8 +2,8 @@
 
 :data:`SHARED` holds what both pages use: the board drawing (``js/board.js``), the
 stylesheet (``style.css``), the icon (``favicon.svg``) and the self-hosted API
-reference (``docs.html`` with ``js/docs.js``, which renders the app's own
-``/openapi.json``).
+reference's script (``js/docs.js``, which renders the app's own ``/openapi.json`` on the
+page :mod:`adjacency.serving.frame` renders).
 
 Contract: :func:`mount_static` mounts ``/static`` on an app so that a path is looked
 up first in the app's own folder, then in :data:`SHARED`. So the URLs the pages use
@@ -29,11 +29,6 @@ def mount_static(app: FastAPI, own: Path | None = None) -> None:
     """Serve ``/static`` from the folder ``own`` (if given), then from :data:`SHARED`."""
     shared: list[str | tuple[str, str]] = [(__package__ or "adjacency.serving", SHARED.name)]
     app.mount("/static", StaticFiles(directory=own, packages=shared), name="static")
-
-
-def shared_page(name: str) -> FileResponse:
-    """A shared file (e.g. ``docs.html``) as a page that browsers revalidate each time."""
-    return FileResponse(SHARED / name, headers={"Cache-Control": "no-cache"})
 
 
 def favicon() -> FileResponse:

@@ -31,7 +31,7 @@ from ..limits import check_read_rate
 from ..models import ERRORS, EventSummary, EventTable
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
-from .pages import STATIC
+from .pages import PAGES
 
 router = APIRouter(tags=["events"], responses=ERRORS)
 
@@ -212,7 +212,7 @@ async def event_page(request: Request, name: str) -> HTMLResponse:
     already in it (in ``<noscript>``, :func:`adjacency.league.event_views.render_html`),
     so that it shows the table without JavaScript; an unknown event's page says so
     there."""
-    page = (STATIC / "event.html").read_text(encoding="utf-8")
+    page = PAGES.html("event.html")
     try:
         event = _events(request).named(name)
     except LeagueError:

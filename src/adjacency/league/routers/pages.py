@@ -1,68 +1,68 @@
 """The league's HTML pages: the leaderboard, a member's page, a game's board, the play
 page for people, and the API reference.
 
-The league's own files are in :data:`STATIC` (served under ``/league-static``); the
-board drawing, the stylesheet, the icon and the API reference page are the serving
-room's shared files (:mod:`adjacency.serving.assets`, under ``/static``). Each page
-asks the JSON API for its data.
+The pages are templates in :data:`TEMPLATES`, rendered once in the frame both servers
+share (:mod:`adjacency.serving.frame`); the files they load are in :data:`STATIC`
+(served under ``/league-static``); the board drawing, the stylesheet, the icon and the
+API reference page are the serving room's (:mod:`adjacency.serving.assets`, under
+``/static``). Each page asks the JSON API for its data.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, Response
 
 from ...serving.assets import favicon as shared_favicon
-from ...serving.assets import shared_page
+from ...serving.frame import SHARED_PAGES, Pages
 from . import GameId
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
-"""The league pages' own files."""
+"""The files the league's pages load."""
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+"""The league's pages (templates extending ``_league.html``, in the shared frame)."""
+PAGES = Pages(TEMPLATES)
 
 router = APIRouter(include_in_schema=False)
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-
-
 @router.get("/")
-def leaderboard_page() -> FileResponse:
+def leaderboard_page(request: Request) -> Response:
     """``/``: the leaderboard page (it reads the standings API and refreshes itself)."""
-    return _page("index.html")
+    return PAGES.response("index.html", request)
 
 
 @router.get("/team")
-def team_page() -> FileResponse:
+def team_page(request: Request) -> Response:
     """``/team``: a team's own page, signed in with its token in the page: send a new
     version of its code and follow each version's build and check."""
-    return _page("team.html")
+    return PAGES.response("team.html", request)
 
 
 @router.get("/bot/{name}")
-def bot_page(name: str) -> FileResponse:
+def bot_page(name: str, request: Request) -> Response:
     """``/bot/NAME``: a member's page (the page itself asks the API for ``name``)."""
-    return _page("bot.html")
+    return PAGES.response("bot.html", request)
 
 
 @router.get("/watch/{game_id}")
-def watch_page(game_id: GameId) -> FileResponse:
+def watch_page(game_id: GameId, request: Request) -> Response:
     """``/watch/ID``: a game, live or stored, on the board view of ``adjacency play``."""
-    return _page("watch.html")
+    return PAGES.response("watch.html", request)
 
 
 @router.get("/play")
-def play_page() -> FileResponse:
+def play_page(request: Request) -> Response:
     """``/play``: the page where people join with a name and challenge a free bot."""
-    return _page("play.html")
+    return PAGES.response("play.html", request)
 
 
 @router.get("/docs")
-def api_docs() -> FileResponse:
+def api_docs(request: Request) -> Response:
     """The API reference: the shared page rendering this app's ``/openapi.json``."""
-    return shared_page("docs.html")
+    return SHARED_PAGES.response("docs.html", request)
 
 
 @router.get("/favicon.ico")

@@ -23,7 +23,7 @@ import zipfile
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from ...core.errors import InvalidSettingsError
@@ -37,7 +37,7 @@ from ..settings import MAX_PACE, parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
 from .events import DOWNLOADS, _event_named, _exports
-from .pages import STATIC
+from .pages import PAGES
 
 router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
@@ -431,6 +431,6 @@ async def event_archive(request: Request, name: str) -> Response:
 
 
 @pages.get("/teacher")
-def teacher_page() -> FileResponse:
+def teacher_page(request: Request) -> Response:
     """``/teacher``: the teacher's page (it asks for the admin token, then the API)."""
-    return FileResponse(STATIC / "teacher.html", headers={"Cache-Control": "no-cache"})
+    return PAGES.response("teacher.html", request)

@@ -32,7 +32,7 @@ from ..models import (
     SizeInfo,
 )
 from ..view import cells
-from . import ERRORS, codes
+from . import ERRORS, codes, share
 
 router = APIRouter()
 
@@ -240,3 +240,4 @@ def record(game_id: str, manager: Manager, format: str = "text") -> PlainTextRes
 
 
 router.include_router(codes.router)  # a seat's short code: made and typed like a link
+router.include_router(share.router)  # the QR codes of the share links

@@ -1,54 +1,54 @@
 """The HTML pages (the game page, the rules, the search lab, the self-hosted API reference).
 
-The game's own files are in :data:`STATIC`; the API reference, the icon and the files
-the league shares (board, stylesheet) are the serving room's
-(:mod:`adjacency.serving.assets`)."""
+The pages are templates in :data:`TEMPLATES`, rendered once in the frame both servers
+share (:mod:`adjacency.serving.frame`); the files they load are in :data:`STATIC`; the
+API reference, the icon and the files the league shares (board, stylesheet) are the
+serving room's (:mod:`adjacency.serving.assets`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 from ...serving.assets import favicon as shared_favicon
-from ...serving.assets import shared_page
+from ...serving.frame import SHARED_PAGES, Pages
 from ..deps import client_cookie
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 """The game page's own files (``/static`` falls back to the shared ones)."""
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+"""The game's pages (templates extending the shared frame)."""
+PAGES = Pages(TEMPLATES)
 
 router = APIRouter(include_in_schema=False)
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-
-
 @router.get("/")
-def index(request: Request) -> FileResponse:
+def index(request: Request) -> Response:
     """The game page (issues the browser's client cookie on its first visit)."""
-    page = _page("index.html")
+    page = PAGES.response("index.html", request)
     client_cookie(request, page)
     return page
 
 
 @router.get("/rules")
-def rules() -> FileResponse:
+def rules(request: Request) -> Response:
     """The rules page."""
-    return _page("rules.html")
+    return PAGES.response("rules.html", request)
 
 
 @router.get("/lab")
-def lab() -> FileResponse:
+def lab(request: Request) -> Response:
     """The search lab: how the bots search one position (``?fen=``)."""
-    return _page("lab.html")
+    return PAGES.response("lab.html", request)
 
 
 @router.get("/docs")
-def docs() -> FileResponse:
-    """The API reference: a static page that renders ``/openapi.json`` in the browser."""
-    return shared_page("docs.html")
+def docs(request: Request) -> Response:
+    """The API reference: a page that renders ``/openapi.json`` in the browser."""
+    return SHARED_PAGES.response("docs.html", request)
 
 
 @router.get("/favicon.ico")

@@ -24,7 +24,7 @@ import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from ...puzzles import Puzzle
@@ -42,7 +42,7 @@ from ..seats import Caller
 from ..store import GameStore
 from ..view import cells
 from . import ERRORS
-from .pages import STATIC
+from .pages import PAGES
 
 MAX_LINE = 9
 """Moves a played line may have (a shipped solution has 1, 3 or 5)."""
@@ -269,16 +269,16 @@ def _view(puzzle: Puzzle, store: GameStore, client: str) -> PuzzleView:
 
 
 @router.get("/puzzles", include_in_schema=False)
-def page(request: Request) -> FileResponse:
+def page(request: Request) -> Response:
     """The puzzle page (issues the browser's client cookie, its player identity, on its
     first visit)."""
-    answer = FileResponse(STATIC / "puzzles.html", headers={"Cache-Control": "no-cache"})
+    answer = PAGES.response("puzzles.html", request)
     client_cookie(request, answer)
     return answer
 
 
 @router.get("/puzzles/{puzzle_id}", include_in_schema=False)
-def page_of(puzzle_id: str, request: Request) -> FileResponse:
+def page_of(puzzle_id: str, request: Request) -> Response:
     """The puzzle page opening one puzzle (the page reads the id from its path)."""
     return page(request)
 

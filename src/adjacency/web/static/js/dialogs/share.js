@@ -2,12 +2,11 @@
 // links its creator received. Seat links carry their token in the fragment (#seat=...),
 // which browsers never send to a server; this browser keeps them in localStorage only.
 // Each link comes with the ways a phone takes it: the system's share sheet (Web Share
-// API, where the browser has one), a QR code drawn here (qr.js), and for a seat a short
-// code to type on the main page of the other device (Join, wired below).
+// API, where the browser has one), its QR code (drawn by the server: web/qr.py), and for a
+// seat a short code to type on the main page of the other device (Join, wired below).
 
 import { api } from "../api.js";
 import { t } from "../i18n.js";
-import { qrSvg } from "../qr.js";
 import { $ } from "../dom.js";
 
 const KEY = (id) => `adjacency.invite.${id}`;
@@ -67,6 +66,31 @@ function button(text, onClick) {
   return b;
 }
 
+// The QR code of one of the game's links, drawn by the server as an SVG: the watch link,
+// or with `token` that seat's link (the token in the body, never in a URL). It is added
+// to `box` when it comes; if it cannot come, the link and its code still work.
+async function showQr(box, id, token, url, label) {
+  let drawn;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(id)}/qr`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(token ? { token } : {}),
+    });
+    if (!response.ok) return;
+    drawn = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
+  } catch (err) {
+    return;
+  }
+  if (!(drawn instanceof SVGSVGElement)) return; // not an SVG (a parse error)
+  const svg = /** @type {SVGSVGElement} */ (document.importNode(drawn, true));
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  svg.setAttribute("shape-rendering", "crispEdges");
+  svg.dataset.text = url;
+  box.appendChild(svg);
+}
+
 function linkRow(title, url, name) {
   const box = document.createElement("div");
   box.className = "share-item";
@@ -98,7 +122,7 @@ function linkRow(title, url, name) {
     }));
   }
   label.appendChild(row);
-  box.append(label, status, qrSvg(url, t("share.qr", { title })));
+  box.append(label, status);
   return box;
 }
 
@@ -128,16 +152,20 @@ export function showShare(state, viewer) {
     for (const color of ["x", "o"]) {
       if (!tokens[color]) continue;
       const key = mine.includes(color) ? "share.seat.yours" : "share.seat";
-      const row = linkRow(t(key, { side: color.toUpperCase(), name: state[color].name }),
-        seatLink(id, tokens[color]), `seat-${color}`);
+      const title = t(key, { side: color.toUpperCase(), name: state[color].name });
+      const link = seatLink(id, tokens[color]);
+      const row = linkRow(title, link, `seat-${color}`);
       box.appendChild(row);
       showCode(row, id, tokens[color]);
+      showQr(row, id, tokens[color], link, t("share.qr", { title }));
     }
     $("#invite-text").textContent = t("share.invite-text");
   } else {
     $("#invite-text").textContent = t("share.watch-text");
   }
-  box.appendChild(linkRow(t("share.watch"), watchLink(id), "watch"));
+  const watch = linkRow(t("share.watch"), watchLink(id), "watch");
+  box.appendChild(watch);
+  showQr(watch, id, null, watchLink(id), t("share.qr", { title: t("share.watch") }));
   const dialog = $("#dlg-invite");
   if (!dialog.open) dialog.showModal();
 }
