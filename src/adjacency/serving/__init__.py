@@ -4,6 +4,9 @@
 * :mod:`.middleware`: the Host/Origin guard and the request body limit;
 * :mod:`.sockets`: header and handshake deadlines, connections per address (the
   uvicorn protocol classes both servers run);
+* :mod:`.room`: the last places under the connection cap kept for whom a server names
+  (the league's teacher, ``adjacency play``'s new visitors) and the requests each
+  client may hold open;
 * :mod:`.headers`: the security headers on every response (CSP, framing, sniffing,
   referrer);
 * :mod:`.limits`: per-client token buckets (:class:`~.limits.RateLimiter`);

@@ -83,8 +83,8 @@ def serve(
         lifespan="on",
         access_log=False,
         # header deadline, sockets per address, X-Forwarded-For believed from the given
-        # proxies only (serving/sockets.py)
-        **socket_options(None, forwarded_allow_ips),
+        # proxies only (serving/sockets.py); the app learns its guard (serving/room.py)
+        **socket_options(None, forwarded_allow_ips, app),
     )
     stopping = app.state.stopping
 
