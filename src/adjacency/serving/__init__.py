@@ -10,7 +10,7 @@
 * :mod:`.headers`: the security headers on every response (CSP, framing, sniffing,
   referrer);
 * :mod:`.limits`: per-client token buckets (:class:`~.limits.RateLimiter`);
-* :mod:`.cpu_budget`: engine work charged per visitor in core-seconds, and the fair
+* :mod:`.cpu_budget`: engine work charged per visitor in the CPU seconds it used, and the fair
   queue for the cores (:class:`~.cpu_budget.CpuBudget`);
 * :mod:`.addresses`: the key kept of a client's address (a hash, IPv6 by its /64);
 * :mod:`.errors`: the request errors with their HTTP statuses, and

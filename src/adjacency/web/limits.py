@@ -102,10 +102,10 @@ class Limits:
     cpu_window: float = 300.0
     """The seconds over which engine work is charged to its visitor."""
     cpu_per_browser: float | None = None
-    """Core-seconds one browser's engine work may take a window; ``None``: half the
+    """CPU seconds one browser's engine work may take a window; ``None``: half the
     window (half a core, whatever the machine)."""
     cpu_per_address: float | None = None
-    """Core-seconds one address's engine work may take a window (a school behind one
+    """CPU seconds one address's engine work may take a window (a school behind one
     address: its browsers share it); ``None``: half of the machine's cores over the
     window. Over either budget a new analysis, hint or lab search is 429 and a bot's
     move waits behind every other visitor's work (it runs when no one else waits)."""

@@ -366,7 +366,8 @@ class GameManager:
         try:
             while not ticket.wait(QUEUE_POLL):
                 pass
-            return session.playback.hint(self.hints, caller)
+            with ticket.measured():  # the CPU it used is charged
+                return session.playback.hint(self.hints, caller)
         finally:
             ticket.done()
             with self._lock:
