@@ -95,7 +95,7 @@ def test_a_real_two_thread_search_is_charged_its_threads_cpu(
     cpu: list[float] = []
     monkeypatch.setattr(turns_module, "build_bot", recording(build, cpu))
     process_before = time.process_time()
-    bot_moves_once(url, "engine:time=0.5,threads=2")
+    bot_moves_once(url, "engine:time=0.5,threads=2,book=off")
     wait_until(lambda: engine.busy() == 0, what="the bot's core to be given back")
     charged = engine.usage(f"address {ADDRESS}")
     process = time.process_time() - process_before

@@ -32,8 +32,9 @@ Contract of :class:`CpuBudget` (thread-safe):
   theirs: its bot still moves when no one else waits (the cores are not left idle),
   but never before another visitor's work.
 * :meth:`CpuBudget.check` refuses (:class:`~.errors.TooMany`, HTTP 429) at once a
-  request that can be refused (an analysis, a hint, a lab search) for a client over
-  its budget, saying how much it used of what; a bot's move is not refused, it waits.
+  request that can be refused (an analysis, a hint, a lab search, a new game with
+  bots) for a client over its budget, saying how much it used of what; a bot's move
+  in a game already made is not refused, it waits.
 * :attr:`CpuBudget.granted` logs the order in which tickets got their core (the last
   :data:`LOG` grants, each as ``(label, clients)``): the fairness is observable.
 """

@@ -107,8 +107,9 @@ class Limits:
     cpu_per_address: float | None = None
     """CPU seconds one address's engine work may take a window (a school behind one
     address: its browsers share it); ``None``: half of the machine's cores over the
-    window. Over either budget a new analysis, hint or lab search is 429 and a bot's
-    move waits behind every other visitor's work (it runs when no one else waits)."""
+    window. Over either budget a new analysis, hint, lab search or game with bots is
+    429 and a bot's move waits behind every other visitor's work (it runs when no one
+    else waits)."""
     connections: HoldLimits = field(default_factory=HoldLimits)
     """Requests (event streams, pages being answered) the server and each client may hold
     open at once, the last places kept for new visitors
