@@ -26,6 +26,9 @@ from web_helpers import uvicorn_thread, wait_until
 
 ENGINE = "engine:time=0.3,tt=32,book=off"
 """A real engine holding 32 MB of search tables: one visitor's whole share here."""
+DEEP = "engine:time=30,depth=8,tt=16,book=off"
+"""A real engine whose move takes about 0.15 CPU seconds whatever the machine's load (a
+depth, not a time): more than a visitor's whole CPU budget here."""
 I18N = Path(__file__).parents[2] / "src/adjacency/serving/static/i18n"
 
 
@@ -49,10 +52,10 @@ class Visitor:
     def __init__(self, url: str, address: str) -> None:
         self.http = httpx.Client(base_url=url, timeout=30, headers={"X-Forwarded-For": address})
 
-    def create(self, bot_plays: str) -> httpx.Response:
+    def create(self, bot_plays: str, spec: str = ENGINE) -> httpx.Response:
         """A game of the engine against a person, the engine playing ``bot_plays``."""
         person = "o" if bot_plays == "x" else "x"
-        body: dict[str, Any] = {bot_plays: {"kind": "bot", "spec": ENGINE}}
+        body: dict[str, Any] = {bot_plays: {"kind": "bot", "spec": spec}}
         body[person] = {"kind": "human"}
         return self.http.post("/api/games", json=body)
 
@@ -88,7 +91,7 @@ def test_a_visitor_over_its_cpu_budget_is_refused_a_bot_game_and_a_second_starts
 ) -> None:
     url, engine = server
     ann, bob = Visitor(url, "10.0.0.1"), Visitor(url, "10.0.0.2")
-    first = ann.create("x")
+    first = ann.create("x", DEEP)
     assert first.status_code == 201, first.text
     game = first.json()["id"]
     wait_until(lambda: ann.moves(game) == 1, 60, what="Ann's bot to move")
