@@ -25,7 +25,7 @@ Two pieces, both servers' (each names whom its last places are for):
   game; at ``total``, every request is refused.
 
 So a lockout needs ``(total - reserve) / per_address + reserve / newcomer`` addresses
-(about 560 with ``adjacency play``'s defaults) where a cap alone needed
+(about 540 with ``adjacency play``'s defaults) where a cap alone needed
 ``total / per_address``.
 """
 
@@ -96,9 +96,9 @@ class HoldLimits:
     """Requests (event streams included) the server answers at once."""
     reserve: int | None = None
     """The last places under :attr:`total` kept for new visitors; ``None``: a quarter."""
-    per_address: int = 64
-    """Requests one address may hold open (a class behind one address: thirty pages with
-    a game's event stream and an analysis each): a 64th of :attr:`total`."""
+    per_address: int = 128
+    """Requests one address may hold open (a class behind one address: thirty pupils
+    with a few game and analysis streams each): a 32nd of :attr:`total`."""
     per_browser: int = 8
     """Requests one browser may hold open (eight tabs, each with its game's stream)."""
     newcomer: int = 2

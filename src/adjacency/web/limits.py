@@ -113,7 +113,7 @@ class Limits:
     connections: HoldLimits = field(default_factory=HoldLimits)
     """Requests (event streams, pages being answered) the server and each client may hold
     open at once, the last places kept for new visitors
-    (:class:`~adjacency.serving.room.Holdings`): 4,096 in all, 64 per address, 8 per
+    (:class:`~adjacency.serving.room.Holdings`): 4,096 in all, 128 per address, 8 per
     browser; past three quarters of them, a client holding 2 or more is refused."""
     limit_loopback: bool = False
     """Whether the rates apply to clients on this machine too (off: the machine's own
