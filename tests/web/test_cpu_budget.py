@@ -181,13 +181,17 @@ def test_a_visitor_over_its_budget_moves_its_bot_only_when_no_one_else_waits(
         engine: CpuBudget = app.state.engine
         ann, bob = Visitor(app.state.url, "10.0.0.1"), Visitor(app.state.url, "10.0.0.2")
         try:
+            body = {"x": {"kind": "human"}, "o": {"kind": "bot", "level": 1}, **SMALL}
+            created = ann.http.post("/api/games", json=body)  # made while within her budget
+            assert created.status_code == 201
+            game = created.json()["id"]
             first = ann.analyse()
             assert first.status_code == 200
             wait_until(lambda: engine.usage("address 10.0.0.1") >= 0.2, what="Ann's budget")
-            body = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "human"}, **SMALL}
-            created = ann.http.post("/api/games", json=body)
-            assert created.status_code == 201
-            game = created.json()["id"]
+            refused = ann.http.post("/api/games", json=body)  # no new game with bots now
+            assert refused.status_code == 429 and refused.json()["code"] == "cpu_budget"
+            moved = ann.http.post(f"/api/games/{game}/moves", json={"square": "c1"})
+            assert moved.status_code == 200, moved.text  # her bot's turn: it is not refused
             wait_until(lambda: engine.queued() == [f"bot {game}"], what="Ann's bot to queue")
             assert bob.analyse().status_code == 200  # queued after Ann's bot
             wait_until(lambda: len(engine.queued()) == 2, what="Bob's analysis to queue")
@@ -198,7 +202,7 @@ def test_a_visitor_over_its_budget_moves_its_bot_only_when_no_one_else_waits(
             for stream in bob.streams:
                 stream.close()  # no one else waits: Ann's bot moves, over budget as she is
             wait_until(
-                lambda: len(ann.http.get(f"/api/games/{game}").json()["moves"]) == 1,
+                lambda: len(ann.http.get(f"/api/games/{game}").json()["moves"]) == 2,
                 what="Ann's bot to move",
             )
             assert [label for label, _ in engine.granted][2] == f"bot {game}"
