@@ -1,11 +1,16 @@
 """The CPU budget's own bookkeeping (the web app's fair queue,
-``tests/web/test_cpu_budget.py``, tests it through the server): charges are core-seconds
-held, the window slides, a visitor who never comes back is forgotten, and the queue
-ranks by the share of a budget used, then by arrival."""
+``tests/web/test_cpu_budget.py``, tests it through the server): charges are the CPU
+seconds the work's threads used (their own clocks), the window slides, a visitor who
+never comes back is forgotten, and the queue ranks by the share of a budget used, then
+by arrival."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 from adjacency.serving.cpu_budget import SWEEP_EVERY, CpuBudget
+from adjacency.system.cpu_meter import carried
 
 
 class Clock:
@@ -18,15 +23,68 @@ class Clock:
         return self.now
 
 
+def burn(seconds: float) -> None:
+    """Run on this thread's CPU until its clock advanced ``seconds``."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def test_a_ticket_is_charged_the_cpu_its_threads_used_not_the_time_it_held_its_core() -> None:
+    budget = CpuBudget(cores=2, window=60.0, per_browser=10.0, per_address=30.0)
+    busy = budget.enter(("address a",), "busy")
+    before = time.thread_time()
+    with busy.measured():
+        inner = time.thread_time()
+        burn(0.2)
+        ran = time.thread_time() - inner
+        assert budget.usage("address a") >= ran  # charged as it runs
+        spent = time.thread_time() - inner
+    outer = time.thread_time() - before
+    busy.done()
+    assert spent <= budget.usage("address a") <= outer  # its thread's CPU clock
+
+    waiting = budget.enter(("address w",), "waiting")
+    woken = threading.Event()
+    before = time.thread_time()
+    with waiting.measured():
+        woken.wait(0.3)  # a search waiting on its page: it holds its core, runs nothing
+    outer = time.thread_time() - before
+    waiting.done()
+    assert budget.usage("address w") <= outer  # what its thread ran: next to nothing
+
+
+def test_a_search_is_charged_the_cpu_of_its_helper_threads_too() -> None:
+    budget = CpuBudget(cores=1, window=60.0, per_browser=10.0, per_address=30.0)
+    ticket = budget.enter(("address a",), "two threads")
+    helper_cpu: list[float] = []
+
+    def helper() -> None:
+        start = time.thread_time()
+        burn(0.1)
+        helper_cpu.append(time.thread_time() - start)
+
+    with ticket.measured():
+        main_start = time.thread_time()
+        thread = threading.Thread(target=carried(helper))  # as the engine starts its helpers
+        thread.start()
+        burn(0.1)
+        thread.join()
+        main_cpu = time.thread_time() - main_start
+    ticket.done()
+    assert budget.usage("address a") >= main_cpu + helper_cpu[0]
+
+
 def test_charges_slide_out_of_the_window_and_idle_visitors_are_forgotten() -> None:
     clock = Clock()
     budget = CpuBudget(cores=1, window=60.0, per_browser=10.0, per_address=30.0, clock=clock)
-    ticket = budget.enter(("address a", "browser b"), "bot", threads=2)
+    ticket = budget.enter(("address a", "browser b"), "bot")
     assert ticket.running
-    clock.now += 3.0
-    assert budget.usage("browser b") == 6.0  # running: 3 s on 2 threads so far
+    with ticket.measured():
+        burn(0.05)
     ticket.done()
-    assert budget.usage("address a") == budget.usage("browser b") == 6.0
+    charged = budget.usage("browser b")
+    assert charged >= 0.05 and budget.usage("address a") == charged
     clock.now += 61.0
     assert budget.usage("browser b") == 0.0  # the window slid past it
     for n in range(3 * SWEEP_EVERY):  # visitors who come once and never again
@@ -39,12 +97,14 @@ def test_charges_slide_out_of_the_window_and_idle_visitors_are_forgotten() -> No
 
 def test_a_core_goes_to_the_smallest_share_of_a_budget_and_over_budget_last() -> None:
     clock = Clock()
-    budget = CpuBudget(cores=1, window=60.0, per_browser=10.0, per_address=100.0, clock=clock)
+    budget = CpuBudget(cores=1, window=60.0, per_browser=0.05, per_address=1.0, clock=clock)
     spent = budget.enter(("browser h",), "h before")
-    clock.now += 11.0
-    spent.done()  # browser h: 11 of its 10 core-seconds, over its budget
+    with spent.measured():
+        burn(0.06)
+    spent.done()  # browser h: over its 0.05 CPU seconds
     holder = budget.enter(("address a",), "a first")
-    clock.now += 5.0  # address a: 5 of 100 so far
+    with holder.measured():
+        burn(0.02)  # address a: about 2% of its budget so far
     over = budget.enter(("browser h",), "h")  # the earliest waiting, but over its budget
     greedy = budget.enter(("address a",), "a again")
     fresh = budget.enter(("address f",), "f")

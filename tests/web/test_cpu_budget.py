@@ -2,19 +2,21 @@
 
 Every search (a bot's move, an analysis, a hint, a lab search) waits for one of the
 server's engine cores (here 1) and is charged to its browser and its address in
-core-seconds over a window. A visitor flooding the queue with analyses waits behind
+the CPU seconds it used over a window. A visitor flooding the queue with analyses waits behind
 another visitor's bot move; a browser over its budget is refused new analyses with a
 clear 429 while another browser of the same address (a school) still is served, until
 the address's larger budget is used too.
 
 Behind a trusted proxy (uvicorn believes ``X-Forwarded-For`` from 127.0.0.1, as
 ``adjacency play --forwarded-allow-ips`` does), so each request names its address. The
-analyses think until their stream closes and the bot answers at once: no CPU is spent,
-and the asserts are on the queue's grants and refusals, never on wall time.
+analyses run until their stream closes (half of the time on the CPU, so they are
+charged) and the bot answers at once; the asserts are on the queue's grants and
+refusals, never on wall time.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -52,9 +54,14 @@ class QuickBot(Bot):
 
 
 def endless(position: Position, emit: Emit, stopper: Stopper, budget: float) -> None:
-    """An analysis that holds its core until its page closes the stream (no CPU)."""
+    """An analysis that holds its core until its page closes the stream, running half
+    the time (5 ms of its thread's CPU, then a 5 ms wait): it is charged what it ran."""
     emit("lines", {"depth": 0})
-    stopper.event.wait(60)
+    while not stopper.stopped:
+        end = time.thread_time() + 0.005
+        while time.thread_time() < end:
+            pass
+        stopper.event.wait(0.005)
 
 
 @contextmanager
@@ -174,13 +181,17 @@ def test_a_visitor_over_its_budget_moves_its_bot_only_when_no_one_else_waits(
         engine: CpuBudget = app.state.engine
         ann, bob = Visitor(app.state.url, "10.0.0.1"), Visitor(app.state.url, "10.0.0.2")
         try:
+            body = {"x": {"kind": "human"}, "o": {"kind": "bot", "level": 1}, **SMALL}
+            created = ann.http.post("/api/games", json=body)  # made while within her budget
+            assert created.status_code == 201
+            game = created.json()["id"]
             first = ann.analyse()
             assert first.status_code == 200
             wait_until(lambda: engine.usage("address 10.0.0.1") >= 0.2, what="Ann's budget")
-            body = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "human"}, **SMALL}
-            created = ann.http.post("/api/games", json=body)
-            assert created.status_code == 201
-            game = created.json()["id"]
+            refused = ann.http.post("/api/games", json=body)  # no new game with bots now
+            assert refused.status_code == 429 and refused.json()["code"] == "cpu_budget"
+            moved = ann.http.post(f"/api/games/{game}/moves", json={"square": "c1"})
+            assert moved.status_code == 200, moved.text  # her bot's turn: it is not refused
             wait_until(lambda: engine.queued() == [f"bot {game}"], what="Ann's bot to queue")
             assert bob.analyse().status_code == 200  # queued after Ann's bot
             wait_until(lambda: len(engine.queued()) == 2, what="Bob's analysis to queue")
@@ -191,7 +202,7 @@ def test_a_visitor_over_its_budget_moves_its_bot_only_when_no_one_else_waits(
             for stream in bob.streams:
                 stream.close()  # no one else waits: Ann's bot moves, over budget as she is
             wait_until(
-                lambda: len(ann.http.get(f"/api/games/{game}").json()["moves"]) == 1,
+                lambda: len(ann.http.get(f"/api/games/{game}").json()["moves"]) == 2,
                 what="Ann's bot to move",
             )
             assert [label for label, _ in engine.granted][2] == f"bot {game}"

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from ..system.cpu_meter import carried
 from .kernels import layout as L
 from .kernels import solver as kv
 from .kernels.bits import play
@@ -233,7 +234,9 @@ class Splitter:
         main = self.states[0]
         self.split_min = max(LOWEST_SPLIT, self.split_floor, plies - self.split_depth)
         helpers = [
-            threading.Thread(target=self._help, args=(w,), name=f"adjacency-split-{w}", daemon=True)
+            threading.Thread(  # measured with the solve that starts them (system/cpu_meter)
+                target=carried(self._help), args=(w,), name=f"adjacency-split-{w}", daemon=True
+            )
             for w in range(1, len(self.states))
         ]
         for thread in helpers:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..system.cpu_meter import carried
 from .kernels import layout as L
 
 _process_default = [1]
@@ -104,7 +105,9 @@ class Helpers:
         """Run ``loop(S, number)`` in one thread per helper until :meth:`finish`."""
         self.sync()
         self._threads = [
-            threading.Thread(target=loop, args=(S, n), name=f"adjacency-helper-{n}", daemon=True)
+            threading.Thread(  # measured with the search that starts them (system/cpu_meter)
+                target=carried(loop), args=(S, n), name=f"adjacency-helper-{n}", daemon=True
+            )
             for n, S in enumerate(self.states, start=1)
         ]
         for thread in self._threads:

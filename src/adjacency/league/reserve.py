@@ -12,16 +12,18 @@ the app as ``app.state.connections``), :class:`KeepRoom` answers every HTTP requ
 with ``Connection: close`` (its place is freed at once), but those carrying the league's
 admin token and the teacher's page and its files; a bot's WebSocket is refused the same
 way unless the bot has a game in play (:func:`keeps_room_for`, asked by the connection
-route once the bot is known). An app served without a guard keeps no room.
+route once the bot is known). An app served without a guard keeps no room. The
+refusal and the pressed test are both servers' (:mod:`adjacency.serving.room`).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Scope
 
+from ..serving import room
+from ..serving.room import pressed as pressed
 from .auth import bearer
 from .hall import Hall
 from .store import Member
@@ -37,45 +39,21 @@ BUSY = (
 """The detail of a refusal for want of a place."""
 
 
-def pressed(app: Any) -> bool:
-    """Whether the reserved places are in use (``False`` for an app without a guard)."""
-    guard = getattr(app.state, "connections", None)
-    return guard is not None and bool(guard.pressed())
-
-
 def keeps_room_for(hall: Hall, member: Member) -> bool:
     """Whether a bot connecting now is one the reserved places are kept for: it has a
     game in play (its clock runs while it is away)."""
     return hall.busy[member.id] > 0
 
 
-class KeepRoom:
+class KeepRoom(room.KeepRoom):
     """ASGI middleware: while the reserve is in use, only the teacher's requests (the
     admin token, the teacher's page) are served over HTTP; the rest get 503 and the
-    connection closes. WebSockets pass (their route decides, :func:`keeps_room_for`)."""
+    connection closes (:class:`adjacency.serving.room.KeepRoom`). WebSockets pass (their
+    route decides, :func:`keeps_room_for`)."""
 
     def __init__(self, app: ASGIApp, league: Any) -> None:
-        self.app = app
+        super().__init__(app, league, self._teacher, BUSY)
         self.league = league
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not pressed(self.league) or self._teacher(scope):
-            await self.app(scope, receive, send)
-            return
-        body = json.dumps({"detail": BUSY, "code": "server_full"}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 503,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"retry-after", b"5"),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
 
     def _teacher(self, scope: Scope) -> bool:
         path = str(scope.get("path", ""))

@@ -4,10 +4,13 @@
 * :mod:`.middleware`: the Host/Origin guard and the request body limit;
 * :mod:`.sockets`: header and handshake deadlines, connections per address (the
   uvicorn protocol classes both servers run);
+* :mod:`.room`: the last places under the connection cap kept for whom a server names
+  (the league's teacher, ``adjacency play``'s new visitors) and the requests each
+  client may hold open;
 * :mod:`.headers`: the security headers on every response (CSP, framing, sniffing,
   referrer);
 * :mod:`.limits`: per-client token buckets (:class:`~.limits.RateLimiter`);
-* :mod:`.cpu_budget`: engine work charged per visitor in core-seconds, and the fair
+* :mod:`.cpu_budget`: engine work charged per visitor in the CPU seconds it used, and the fair
   queue for the cores (:class:`~.cpu_budget.CpuBudget`);
 * :mod:`.addresses`: the key kept of a client's address (a hash, IPv6 by its /64);
 * :mod:`.errors`: the request errors with their HTTP statuses, and

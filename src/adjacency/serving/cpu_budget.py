@@ -15,11 +15,14 @@ Contract of :class:`CpuBudget` (thread-safe):
   An address runs at most half of them at once, a browser a quarter (at least one
   each): whatever one visitor or one school queues, a second visitor's work finds a
   core free (searches are not preempted, so this is what keeps its wait short).
-* A running ticket is charged *core-seconds*: the wall time it holds its core times
-  the threads it searches with. That is an upper bound of the CPU it can take, and,
-  unlike the thread's own CPU clock, it counts the searches of helper threads too.
+* A ticket is charged the *CPU seconds* its work used: the work runs inside
+  :meth:`Ticket.measured`, which counts the CPU clock of the thread doing it and of
+  the helper threads its search starts (:mod:`adjacency.system.cpu_meter`). A search
+  that waits (a bot thinking until stopped, an analysis between updates) is charged
+  what it ran, not the time it held its core; work a ticket's holder does outside
+  the block, or in another process (an operator's local bot program), is not charged.
 * A client's *usage* is what it was charged within the last ``window`` seconds plus
-  what its running tickets used so far. An address has ``per_address`` core-seconds
+  what its running tickets used so far. An address has ``per_address`` CPU seconds
   a window, a browser ``per_browser`` (less: a school is one address, and one pupil
   must not take the school's budget), anything else ``per_address``.
 * When a core frees (or a waiter looks again), it goes to the waiting ticket whose
@@ -29,8 +32,9 @@ Contract of :class:`CpuBudget` (thread-safe):
   theirs: its bot still moves when no one else waits (the cores are not left idle),
   but never before another visitor's work.
 * :meth:`CpuBudget.check` refuses (:class:`~.errors.TooMany`, HTTP 429) at once a
-  request that can be refused (an analysis, a hint, a lab search) for a client over
-  its budget, saying how much it used of what; a bot's move is not refused, it waits.
+  request that can be refused (an analysis, a hint, a lab search, a new game with
+  bots) for a client over its budget, saying how much it used of what; a bot's move
+  in a game already made is not refused, it waits.
 * :attr:`CpuBudget.granted` logs the order in which tickets got their core (the last
   :data:`LOG` grants, each as ``(label, clients)``): the fairness is observable.
 """
@@ -42,7 +46,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 
+from ..system.cpu_meter import CpuMeter
 from .errors import TooMany
 
 LOG = 200
@@ -55,13 +61,12 @@ visitor who never comes back is forgotten: the memory follows the window's visit
 class Ticket:
     """One piece of engine work in the queue: wait for its core, then say when it is done."""
 
-    def __init__(
-        self, budget: CpuBudget, clients: tuple[str, ...], label: str, threads: int, order: int
-    ) -> None:
+    def __init__(self, budget: CpuBudget, clients: tuple[str, ...], label: str, order: int) -> None:
         self.clients = clients
         self.label = label
-        self.threads = max(1, threads)
         self.order = order
+        self.meter = CpuMeter()
+        """The CPU its work used so far (:meth:`measured`)."""
         self.started: float | None = None
         """When it got its core (the budget's clock), ``None`` while it waits."""
         self.finished = False
@@ -82,6 +87,11 @@ class Ticket:
         self._budget.dispatch()
         return self._granted.wait(timeout)
 
+    def measured(self) -> AbstractContextManager[CpuMeter]:
+        """A block whose CPU (the calling thread's and its search's helper threads')
+        is charged to this ticket: the work runs inside it, once granted."""
+        return self.meter.measure()
+
     def done(self) -> None:
         """The work ended (or was abandoned while waiting): charge it, free its core."""
         self._budget.leave(self)
@@ -92,7 +102,7 @@ class Ticket:
 
 
 class CpuBudget:
-    """Core-seconds per client over a sliding window, and a fair queue for the cores."""
+    """CPU seconds per client over a sliding window, and a fair queue for the cores."""
 
     def __init__(
         self,
@@ -116,11 +126,11 @@ class CpuBudget:
         self.granted: deque[tuple[str, tuple[str, ...]]] = deque(maxlen=LOG)
 
     def limit(self, client: str) -> float:
-        """The core-seconds ``client`` may use a window."""
+        """The CPU seconds ``client`` may use a window."""
         return self.per_browser if client.startswith("browser ") else self.per_address
 
     def usage(self, client: str) -> float:
-        """Core-seconds ``client`` used within the window (its running work included)."""
+        """CPU seconds ``client`` used within the window (its running work included)."""
         with self._lock:
             return self._usage(client, self._clock())
 
@@ -150,9 +160,9 @@ class CpuBudget:
                         code="cpu_budget",
                     )
 
-    def enter(self, clients: tuple[str, ...], label: str, threads: int = 1) -> Ticket:
+    def enter(self, clients: tuple[str, ...], label: str) -> Ticket:
         """Queue a piece of work for ``clients`` (see the module's contract)."""
-        ticket = Ticket(self, clients, label, threads, next(self._order))
+        ticket = Ticket(self, clients, label, next(self._order))
         with self._lock:
             self._waiting.append(ticket)
             self._dispatch(self._clock())
@@ -174,8 +184,7 @@ class CpuBudget:
                 self._waiting.remove(ticket)
             elif ticket in self._running:
                 self._running.remove(ticket)
-                assert ticket.started is not None
-                spent = (now - ticket.started) * ticket.threads
+                spent = ticket.meter.seconds()
                 for client in ticket.clients:
                     self._charges.setdefault(client, deque()).append((now, spent))
                 self._since_sweep += 1
@@ -207,11 +216,7 @@ class CpuBudget:
             if not charges:
                 del self._charges[client]
             past = sum(seconds for _, seconds in charges)
-        running = sum(
-            (now - t.started) * t.threads
-            for t in self._running
-            if client in t.clients and t.started is not None
-        )
+        running = sum(t.meter.seconds() for t in self._running if client in t.clients)
         return past + running
 
     def _may_run(self, client: str) -> bool:

@@ -31,7 +31,10 @@ Contract (:class:`SocketLimits`, applied by :func:`socket_options`, which both
   anyone else with a 503 that closes the connection), and a connection opened while
   they are in use has :attr:`~SocketLimits.pressed_header_timeout` (1 s) to send its
   headers: many clients reconnecting at once, or holding sockets silent, neither reach
-  the open-file limit nor keep the teacher out for long.
+  the open-file limit nor keep the teacher out for long. With
+  :attr:`~SocketLimits.newcomer` set (``adjacency play``), those places are kept for
+  new visitors at the socket too: while they are in use, an address already holding
+  that many connections is refused before any byte is read.
 
 The per-address cap is sized for a class behind one address (a school's network behind
 one NAT): thirty bots and thirty watching browsers, each browser holding a few
@@ -85,6 +88,12 @@ class SocketLimits:
     reserve: int | None = None
     """The last places under :attr:`total` that the application keeps for the clients
     it names (:meth:`ConnectionGuard.pressed`); ``None``: an eighth of the total."""
+    newcomer: int | None = None
+    """When set, the reserved places are also kept for new visitors at the socket: while
+    they are in use, a connection from an address already holding this many is refused
+    (503) before any byte is read, so addresses holding their share cannot fill them
+    (``adjacency play``: 8, a browser's few connections; ``None``: the application alone
+    decides whom they are for, as the league does for its teacher)."""
 
 
 RESERVED_FILES = 128
@@ -157,6 +166,21 @@ class ConnectionGuard:
             )
             return False
         proxied = address in self.proxies or "*" in self.proxies
+        newcomer = self.limits.newcomer
+        if (
+            newcomer is not None
+            and not proxied
+            and self.reserve > 0
+            and self.count + 1 > self.total - self.reserve
+            and self.open.get(address, 0) >= newcomer
+        ):
+            self._refuse(address, "the reserved places are kept for new visitors")
+            self.refusal = refusal(
+                503,
+                f"the server holds {self.count} connections, near its limit; its last "
+                "places are kept for new visitors: close some or try again in a few seconds",
+            )
+            return False
         if not proxied and self.open.get(address, 0) >= self.limits.per_address:
             self._refuse(address, f"{self.limits.per_address} connections open from that address")
             self.refusal = refusal(

@@ -22,6 +22,8 @@ from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
 from ..serving.middleware import BodyLimit, RequestGuard
+from ..serving.room import Holdings
+from .deps import holding_clients
 from .limits import Limits, Slots
 from .manager import GameManager
 from .models import MAX_RECORD_CHARS
@@ -83,6 +85,9 @@ def create_app(
     app.state.rates = RateLimiter(limits.burst)
     app.state.stopping = threading.Event()  # set by the server on Ctrl-C: event streams end
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    # the requests each client holds open (event streams): a share each, the last places
+    # kept for new visitors (serving/room.py)
+    app.add_middleware(Holdings, owner=app, who=holding_clients, limits=limits.connections)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)  # outermost: runs first
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included

@@ -12,6 +12,7 @@ import time
 from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
+from starlette.types import Scope
 
 from ..serving.errors import Forbidden, TooMany
 from ..serving.middleware import cross_origin
@@ -138,3 +139,9 @@ def limited_holders(request: Request) -> tuple[str, ...]:
     if signed is not None:
         visitor = digest(signed.id)
     return holders(limited_client(request), visitor)
+
+
+def holding_clients(scope: Scope) -> tuple[str, ...]:
+    """The clients a request held open counts for (:class:`~adjacency.serving.room.Holdings`):
+    those of :func:`limited_holders`, read from the request's scope."""
+    return limited_holders(Request(scope))

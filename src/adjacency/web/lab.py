@@ -68,7 +68,8 @@ async def run_lab(request: Request, work: Callable[[Cancel], T]) -> T:
                 if cancel.cancelled:
                     break
             budget.start()
-            return work(cancel)
+            with ticket.measured():  # the CPU it used is charged
+                return work(cancel)
         finally:
             budget.cancel()
             ticket.done()

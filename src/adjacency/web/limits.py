@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..serving.cpu_budget import CpuBudget
 from ..serving.errors import TooMany
+from ..serving.room import HoldLimits
 from .analysis import SOLVE_SECONDS
 from .table_budget import machine_tables_mb
 from .timers import SCHEDULER
@@ -101,13 +102,19 @@ class Limits:
     cpu_window: float = 300.0
     """The seconds over which engine work is charged to its visitor."""
     cpu_per_browser: float | None = None
-    """Core-seconds one browser's engine work may take a window; ``None``: half the
+    """CPU seconds one browser's engine work may take a window; ``None``: half the
     window (half a core, whatever the machine)."""
     cpu_per_address: float | None = None
-    """Core-seconds one address's engine work may take a window (a school behind one
+    """CPU seconds one address's engine work may take a window (a school behind one
     address: its browsers share it); ``None``: half of the machine's cores over the
-    window. Over either budget a new analysis, hint or lab search is 429 and a bot's
-    move waits behind every other visitor's work (it runs when no one else waits)."""
+    window. Over either budget a new analysis, hint, lab search or game with bots is
+    429 and a bot's move waits behind every other visitor's work (it runs when no one
+    else waits)."""
+    connections: HoldLimits = field(default_factory=HoldLimits)
+    """Requests (event streams, pages being answered) the server and each client may hold
+    open at once, the last places kept for new visitors
+    (:class:`~adjacency.serving.room.Holdings`): 4,096 in all, 128 per address, 8 per
+    browser; past three quarters of them, a client holding 2 or more is refused."""
     limit_loopback: bool = False
     """Whether the rates apply to clients on this machine too (off: the machine's own
     user is not throttled; tests and load runs turn it on)."""

@@ -366,7 +366,8 @@ class GameManager:
         try:
             while not ticket.wait(QUEUE_POLL):
                 pass
-            return session.playback.hint(self.hints, caller)
+            with ticket.measured():  # the CPU it used is charged
+                return session.playback.hint(self.hints, caller)
         finally:
             ticket.done()
             with self._lock:
@@ -375,14 +376,17 @@ class GameManager:
                     del self._hinting[game_id]
 
     def _check_bot_capacity(self, players: dict[Color, Player], clients: tuple[str, ...]) -> None:
-        """Refuse (429) a new game with a bot while every bot slot is taken, or its
-        ``clients`` hold their share (a game reopened then waits for a slot instead; see
-        :class:`BotSlots`)."""
+        """Refuse (429) a new game with a bot while its ``clients`` used their CPU
+        budget (``cpu_budget``: their bots would only wait behind everyone else's work),
+        every bot slot is taken, or they hold their share of the slots (``bot_slots``; a
+        game reopened then waits for a slot instead; see :class:`BotSlots`). Their share
+        of the search tables is checked as the game is made (:meth:`_charge_tables`)."""
         if not any(p.is_bot for p in players.values()):
             return
+        self.engine.check(clients, "games with bots")
         problem = self.slots.room_for(clients)
         if problem is not None:
-            raise TooMany(problem)
+            raise TooMany(problem, code="bot_slots")
 
     def delete(self, game_id: str, caller: Caller) -> None:
         """Stop the game and remove it (its creator only: 403 otherwise); a damaged stored

@@ -13,11 +13,14 @@ from pathlib import Path
 from types import FrameType
 
 from ..serving.binding import allowed_hosts_for, bind, exposure_lines, url_for
-from ..serving.sockets import socket_options
+from ..serving.sockets import SocketLimits, socket_options
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8765
+PLAY_SOCKETS = SocketLimits(newcomer=8)
+"""The web app's connection limits: the defaults, the reserved places kept for new
+visitors (addresses holding fewer than 8 connections, a browser's few) at the socket."""
 
 
 def warm_engine() -> None:
@@ -83,8 +86,8 @@ def serve(
         lifespan="on",
         access_log=False,
         # header deadline, sockets per address, X-Forwarded-For believed from the given
-        # proxies only (serving/sockets.py)
-        **socket_options(None, forwarded_allow_ips),
+        # proxies only (serving/sockets.py); the app learns its guard (serving/room.py)
+        **socket_options(PLAY_SOCKETS, forwarded_allow_ips, app),
     )
     stopping = app.state.stopping
 

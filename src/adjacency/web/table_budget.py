@@ -76,7 +76,8 @@ class TableBudget:
                 raise TooMany(
                     f"the bots playing on this server hold {used} MB of search tables and "
                     f"this game's would add {mb} MB, beyond the server's {self.total} MB; "
-                    "choose smaller tables (tt, tree) or try again later"
+                    "choose smaller tables (tt, tree) or try again later",
+                    code="table_budget",
                 )
             for client in clients:
                 mine = sum(m for owners, m in self._charges.values() if client in owners)
@@ -85,7 +86,8 @@ class TableBudget:
                     raise TooMany(
                         f"your {kind}'s games hold {mine} MB of search tables and this "
                         f"game's would add {mb} MB, beyond the {self.per_client} MB one "
-                        "client may hold; choose smaller tables (tt, tree) or finish a game"
+                        "client may hold; choose smaller tables (tt, tree) or finish a game",
+                        code="table_budget",
                     )
             self._charges[game_id] = (clients, mb)
 

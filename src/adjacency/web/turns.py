@@ -37,10 +37,9 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..bots import Bot, BotError, BotFailure, Limit, Thinking
+from ..bots import Bot, BotFailure, Limit, Thinking
 from ..bots.gate import admit
 from ..bots.gate import build as build_bot
-from ..bots.registry import option_values, parse_spec
 from ..core import Color, Position
 from ..core.details import Detail
 from ..core.game import Termination
@@ -215,7 +214,11 @@ class BotTurns:
                         continue
                     self.thinking = (turn.color, time.monotonic(), None, bot)
                     host.bot_thinking(None)
-                self._think(bot, turn, generation)
+                if isinstance(ticket, Ticket):
+                    with ticket.measured():  # its CPU, helper threads included, is charged
+                        self._think(bot, turn, generation)
+                else:
+                    self._think(bot, turn, generation)
             finally:
                 if isinstance(ticket, Ticket):
                     ticket.done()  # charged to the game's visitor: its share of the core
@@ -229,7 +232,7 @@ class BotTurns:
         if engine is None:
             return None
         clients = self._slots.clients_of(self._host.id) if self._slots is not None else ()
-        ticket = engine.enter(clients, f"bot {self._host.id}", search_threads(turn.spec))
+        ticket = engine.enter(clients, f"bot {self._host.id}")
         while not ticket.wait(QUEUE_POLL):
             with self._lock:
                 if self.closed or generation != self._generation:
@@ -297,14 +300,6 @@ class BotTurns:
             if report is not None and report.score is not None and not is_baseline(bot.spec):
                 value = report.score if turn.color == "x" else -report.score
             host.bot_moved(turn.color, move, seconds, (value, report.depth if report else None))
-
-
-def search_threads(spec: str) -> int:
-    """The threads a bot of ``spec`` searches with (its ``threads`` option; 1 without)."""
-    try:
-        return int(option_values(parse_spec(spec)).get("threads", 1))
-    except (BotError, TypeError, ValueError):
-        return 1
 
 
 def same_turn(now: BotTurn | None, before: BotTurn) -> bool:

@@ -24,7 +24,6 @@ from ...core.record import Node, game_to_text, main_line, record_from_text
 from ...serving.cpu_budget import CpuBudget
 from ...serving.errors import WebError, quote
 from ..analysis import (
-    THREADS,
     Emit,
     Stopper,
     Unanalysable,
@@ -113,7 +112,7 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
     engine: CpuBudget = request.app.state.engine
     engine.check(client, "analyses")
     slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
-    ticket = engine.enter(client, "analysis", THREADS)
+    ticket = engine.enter(client, "analysis")
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     stopper = Stopper()
@@ -128,7 +127,8 @@ def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> Streamin
             while not ticket.wait(QUEUE_POLL):  # its core, in the fair queue
                 if stopper.stopped:
                     return
-            work(emit, stopper)
+            with ticket.measured():  # the CPU it used is charged, helper threads included
+                work(emit, stopper)
         except Exception as exc:  # an engine failure ends the stream with a message
             emit("failed", {"detail": f"{type(exc).__name__}: {str(exc)[:200]}"})
         finally:
@@ -313,10 +313,15 @@ async def judge_move(
     engine.check(client, "analyses")
     slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
     ticket = engine.enter(client, "judgement")
+
+    def judged() -> dict[str, Any]:
+        with ticket.measured():  # the CPU it used is charged
+            return judge(positions[body.ply], body.ply, body.move)
+
     try:
         while not await asyncio.to_thread(ticket.wait, QUEUE_POLL):
             pass
-        found = await asyncio.to_thread(judge, positions[body.ply], body.ply, body.move)
+        found = await asyncio.to_thread(judged)
     finally:
         ticket.done()
         slots.give(client)
