@@ -20,6 +20,7 @@ from . import ERRORS
 
 router = APIRouter(tags=["analysis"], responses=ERRORS)
 
+
 @router.get("/api/explorer", response_model=ExplorerAnswer, dependencies=[rate_limited("move")])
 def explore(fen: str, manager: Manager) -> ExplorerAnswer:
     """The moves played from the position ``fen`` in this server's finished games (and a
