@@ -117,7 +117,7 @@ def sandbox_memory() -> dict[int, float]:
     the sandbox's own user (one per sandbox, from the sandbox's pool)."""
     from adjacency.sandbox.identity import FIRST_UID, SLOTS
 
-    found: Counter[int] = Counter()
+    found: dict[int, float] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -128,8 +128,8 @@ def sandbox_memory() -> dict[int, float]:
         uid = int(next(line for line in status if line.startswith("Uid:")).split()[1])
         rss = next((line for line in status if line.startswith("VmRSS:")), None)
         if FIRST_UID <= uid < FIRST_UID + SLOTS and rss is not None:
-            found[uid] += int(rss.split()[1]) / 1024
-    return dict(found)
+            found[uid] = found.get(uid, 0.0) + int(rss.split()[1]) / 1024
+    return found
 
 
 class League:
