@@ -56,7 +56,7 @@ from adjacency.bots.external import CommandSpec, ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.hosting.check import check_bot
-from adjacency.hosting.player import GAME_LIMITS, command_line, hosted_bot
+from adjacency.hosting.player import GAME_LIMITS, command_line, hosted_bot, load_choice
 from adjacency.hosting.sandbox_build import build_submission
 from adjacency.protocol.transport import Transport
 from adjacency.sandbox import SandboxedProcess
@@ -233,7 +233,8 @@ class League:
             ).fetchall()
         return Counter(str(row[0]) for row in rows)
 
-    def stop(self) -> None:
+    def stop(self, remove: bool = True) -> None:
+        """Stop its clients and its server; remove its folder (its builds) unless told."""
         for client in self.clients:
             client.terminate()
         for client in self.clients:
@@ -247,7 +248,8 @@ class League:
                 self.server.wait(60)
             except subprocess.TimeoutExpired:
                 self.server.kill()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if remove:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -283,9 +285,13 @@ def connected_round_trips(
             code = fill(body, served.url, served.db, served.folder / "untouchable.txt")
             served.upload(token, project(code, when=trigger))
         served.verdicts(hostile)
-        began = time.time()
         for token in normal:
             served.connect(token, "greedy")
+        deadline = time.monotonic() + 120
+        while served.stats()["connected"] < len(normal):
+            assert time.monotonic() < deadline, "the normal bots did not connect"
+            time.sleep(0.2)
+        began = time.time()
         time.sleep(seconds)
         return served.stats(), served.endings(began)
 
@@ -302,6 +308,225 @@ def hostile_mode(args: argparse.Namespace) -> None:
     print(f"load average after: {os.getloadavg()}")
 
 
+# ---------------------------------------------------------------- --swiss
+
+
+def zipped(files: dict[str, str]) -> bytes:
+    """A project's files zipped under a top folder, as a team downloads it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(f"tubes/{name}", text)
+    return buffer.getvalue()
+
+
+def course_shapes() -> list[tuple[str, bytes]]:
+    """Course-style projects of several shapes (tests/course_projects.py and the example
+    course project at two search depths), zipped: what the hosted teams upload, in turn."""
+    from course_projects import (
+        ALGORITHM,
+        CONTROLLER_CONSTRUCTOR,
+        CONTROLLER_MOVE,
+        MANIFEST_BOTTOM,
+        PLAYER_STRING,
+        TWO_BOTS,
+        UNPACKAGED,
+    )
+
+    algorithm = '{"class": "ai.search.Bot", "args": ["2"]}\n'
+    return [
+        ("the example course project, depth 2", project(2)),
+        ("default package, Bot(), move(Button[][], 4 ints and a flag)", zipped(UNPACKAGED)),
+        ("Bot(String player) in a package", zipped(PLAYER_STRING)),
+        ("move(OutputFrameController), an abstract Bot", zipped(CONTROLLER_MOVE)),
+        ("Bot(OutputFrameController), move()", zipped(CONTROLLER_CONSTRUCTOR)),
+        (
+            "Bot(int, char, char) and a manifest",
+            zipped({**ALGORITHM, "adjacency-bot.json": algorithm}),
+        ),
+        ("two bots and a manifest", zipped({**TWO_BOTS, "adjacency-bot.json": MANIFEST_BOTTOM})),
+        ("the example course project, depth 1", project(1)),
+    ]
+
+
+def build_seconds(versions: list[dict[str, Any]]) -> list[float]:
+    """Each version's build and check, in seconds, from the server's own times: the
+    builder takes one at a time, oldest first, so a version's build began when it came
+    or when the one before it was decided, whichever is later."""
+    seconds, previous = [], 0.0
+    for version in sorted(versions, key=lambda v: float(v["decided"])):
+        began = max(float(version["created"]), previous)
+        seconds.append(float(version["decided"]) - began)
+        previous = float(version["decided"])
+    return seconds
+
+
+def plain_command(choice: Any) -> list[str]:
+    """A built bot's command run as a plain child (no sandbox), its classes where they are."""
+    command = ["java", *command_line(choice.bot, choice.args)[1:]]
+    command[command.index("/box")] = str(choice.classes)
+    return command
+
+
+def start_times(choice: Any, count: int) -> dict[str, list[float]]:
+    """Seconds from starting a built bot to its handshake's end, sandboxed and plain, in
+    turn (side by side on the same machine)."""
+    times: dict[str, list[float]] = {"sandboxed": [], "plain": []}
+    for _ in range(count):
+        began = time.perf_counter()
+        bot = hosted_bot(choice.classes, choice.bot, choice.args)
+        times["sandboxed"].append(time.perf_counter() - began)
+        bot.close()
+        began = time.perf_counter()
+        bot = ExternalBot("[timeout=20] " + shlex.join(plain_command(choice)))
+        times["plain"].append(time.perf_counter() - began)
+        bot.close()
+    return times
+
+
+def play_event(served: League, name: str, bound: float) -> dict[str, Any]:
+    """Wait for the running event ``name`` to finish, sampling every second the server's
+    memory and each sandbox's; its games, minutes (from its first game's start to its last
+    game's end, the server's times), the server's CPU
+    seconds and peak memory, and the sandboxes' memory samples."""
+    assert served.server is not None
+    _, cpu_before = proc_figures(served.server.pid)
+    peak, sandboxes = 0.0, list[float]()
+    deadline = time.monotonic() + bound
+    query = "SELECT status, id FROM events WHERE name = ?"
+    while True:
+        with contextlib.closing(sqlite3.connect(served.db)) as connection:
+            status, event = connection.execute(query, (name,)).fetchone()
+        rss, cpu_after = proc_figures(served.server.pid)
+        peak = max(peak, rss)
+        sandboxes.extend(sandbox_memory().values())
+        if status == "finished":
+            break
+        assert time.monotonic() < deadline, f"the event did not finish in {bound:g} s"
+        time.sleep(1.0)
+    with contextlib.closing(sqlite3.connect(served.db)) as connection:
+        games, started, finished = connection.execute(
+            "SELECT count(*), min(games.started), max(games.ended) FROM games JOIN event_boards"
+            " ON games.pair_id = event_boards.pair_id"
+            " WHERE event_boards.event_id = ? AND games.status = 'finished'",
+            (event,),
+        ).fetchone()
+        endings = connection.execute(
+            "SELECT termination, count(*) FROM games JOIN event_boards"
+            " ON games.pair_id = event_boards.pair_id WHERE event_boards.event_id = ?"
+            " GROUP BY termination",
+            (event,),
+        ).fetchall()
+    return {
+        "games": int(games),
+        "endings": dict(endings),
+        "minutes": (finished - started) / 60,
+        "server_cpu": cpu_after - cpu_before,
+        "server_rss_peak": peak,
+        "sandbox_rss": sandboxes,
+    }
+
+
+def run_event(served: League, names: list[str], rounds: int) -> None:
+    """Create the Swiss ``swiss`` of ``names`` (full pace) and start it."""
+    cli("league", "event", "create", "--db", str(served.db), "--format", "swiss",
+        "--rounds", str(rounds), "--members", ",".join(names), "--pace", "0", "swiss")  # fmt: skip
+    cli("league", "event", "start", "--db", str(served.db), "swiss")
+
+
+def swiss_mode(args: argparse.Namespace) -> None:
+    from hosted_helpers import served as in_process
+
+    if args.tiny:
+        args.bots, args.rounds, args.swiss_rounds, args.seconds, args.starts = 2, 2, 1, 3, 1
+    cores = os.cpu_count() or 1
+    print(f"load average before: {os.getloadavg()}; {cores} cores")
+    shapes = course_shapes()
+    names = [f"team{number:02d}" for number in range(args.bots)]
+
+    # The builds, with hosted games off (nothing else runs meanwhile).
+    hosted = League(args.rounds, args.move_time, args.hosted_jobs)
+    tokens = [hosted.member(name) for name in names]
+    probes = [hosted.member(f"probe{number}") for number in range(2)]
+    own_url = hosted.url
+    with in_process(hosted.db, hosted_games=False) as (url, _):
+        hosted.url = url  # the builds' server, in this process, until the league is served
+        for number, token in enumerate(tokens):
+            hosted.upload(token, shapes[number % len(shapes)][1])
+        hosted.verdicts(tokens)
+        versions = [hosted.get("/api/league/submissions", t)["submissions"][0] for t in tokens]
+    hosted.url = own_url
+    builds = build_seconds(versions)
+    print(f"shapes: {', '.join(shape for shape, _ in shapes[: args.bots])}")
+    print(f"build and check of a submission, s ({len(builds)}): {stats(builds)}")
+    choices = [load_choice(folder) for folder in sorted(hosted.db.parent.glob("*.builds/*"))]
+    built = [choice for choice in choices if choice is not None]
+    starts = start_times(built[0], args.starts)
+    sandboxed, plain = (statistics.median(starts[k]) * 1000 for k in ("sandboxed", "plain"))
+    print(
+        f"a bot's start to its handshake, ms ({args.starts} each, side by side): sandboxed"
+        f" {sandboxed:.0f}, plain {plain:.0f}: the sandbox adds {sandboxed - plain:.0f}"
+    )
+
+    # A connected bot's round trip with no hosted game running.
+    alone, _ = connected_round_trips(args.rounds, args.move_time, args.seconds, ())
+
+    # The Swiss of the hosted bots, two connected bots playing beside it.
+    try:
+        run_event(hosted, names, args.swiss_rounds)
+        hosted.start()
+        for token in probes:
+            hosted.connect(token, "greedy")
+        figures = play_event(hosted, "swiss", args.bound)
+        beside = hosted.stats()
+    finally:
+        hosted.stop(remove=False)  # its builds are the connected bots' classes
+
+    # The same bots connected through `adjacency connect` (plain children) in a Swiss.
+    with contextlib.ExitStack() as stack:
+        stack.callback(shutil.rmtree, hosted.folder, ignore_errors=True)
+        connected = stack.enter_context(league(args.rounds, args.move_time))
+        own = [connected.member(name) for name in names]
+        connected.start()
+        for token, choice in zip(own, built, strict=True):
+            connected.connect(token, "cmd:[timeout=20] " + shlex.join(plain_command(choice)))
+        deadline = time.monotonic() + 120
+        while connected.stats()["connected"] < len(names):
+            assert time.monotonic() < deadline, "the connected bots did not all connect"
+            time.sleep(0.5)
+        run_event(connected, names, args.swiss_rounds)
+        compared = play_event(connected, "swiss", args.bound)
+
+    def per_core(figures: dict[str, Any]) -> float:
+        return float(figures["games"]) / max(float(figures["minutes"]), 1e-9) / cores
+
+    memory = figures["sandbox_rss"] or [0.0]
+    print(
+        f"Swiss of {args.bots} hosted bots, {args.swiss_rounds} rounds, {args.rounds}-round"
+        f" games at {args.move_time:g} s a move: {figures['games']} games in"
+        f" {figures['minutes']:.2f} min, {per_core(figures):.2f} games/min/core;"
+        f" endings {figures['endings']}"
+    )
+    print(
+        f"the same bots connected: {compared['games']} games in {compared['minutes']:.2f} min,"
+        f" {per_core(compared):.2f} games/min/core; endings {compared['endings']};"
+        f" hosted / connected: {per_core(figures) / max(per_core(compared), 1e-9):.2f}"
+    )
+    print(f"memory of a hosted bot's sandbox, MiB ({len(memory)} samples): {stats(memory)}")
+    print(
+        f"the server, hosted Swiss: {figures['server_cpu']:.1f} CPU s"
+        f" ({100 * figures['server_cpu'] / max(60 * figures['minutes'], 1e-9):.0f}% of a core),"
+        f" peak RSS {figures['server_rss_peak']:.0f} MiB"
+    )
+    print(
+        f"a connected bot's move round trip, ms: p50 {alone['round_trip_ms_p50']},"
+        f" p95 {alone['round_trip_ms_p95']} with no hosted game; p50"
+        f" {beside['round_trip_ms_p50']}, p95 {beside['round_trip_ms_p95']} beside the"
+        f" hosted Swiss ({beside['moves']} moves)"
+    )
+    print(f"load average after: {os.getloadavg()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--projects", type=int, default=6, help="projects built (default 6)")
@@ -313,9 +538,19 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play a phase")
     parser.add_argument("--move-time", type=float, default=1.0, help="league's s a move (1)")
+    parser.add_argument("--swiss", action="store_true", help="hosted bots in a Swiss")
+    parser.add_argument("--bots", type=int, default=30, help="hosted bots of --swiss (30)")
+    parser.add_argument("--swiss-rounds", type=int, default=3, help="rounds of the Swiss (3)")
+    parser.add_argument("--hosted-jobs", type=int, default=None, help="the server's (cores)")
+    parser.add_argument("--starts", type=int, default=5, help="bot starts timed each way (5)")
+    parser.add_argument("--bound", type=float, default=3600.0, help="most seconds an event")
+    parser.add_argument("--tiny", action="store_true", help="--swiss at the smallest size")
     args = parser.parse_args()
     if args.hostile:
         hostile_mode(args)
+        return
+    if args.swiss or args.tiny:
+        swiss_mode(args)
         return
     print(f"load average before: {os.getloadavg()}; {os.cpu_count()} cores")
     work = Path(tempfile.mkdtemp(prefix="bench-hosted-"))
