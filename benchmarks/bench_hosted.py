@@ -438,7 +438,7 @@ def swiss_mode(args: argparse.Namespace) -> None:
     from hosted_helpers import served as in_process
 
     if args.tiny:
-        args.bots, args.rounds, args.swiss_rounds, args.seconds, args.starts = 2, 2, 1, 3, 1
+        args.bots, args.rounds, args.swiss_rounds, args.seconds, args.starts = 2, 2, 1, 1, 1
     cores = os.cpu_count() or 1
     print(f"load average before: {os.getloadavg()}; {cores} cores")
     shapes = course_shapes()
