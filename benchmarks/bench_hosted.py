@@ -25,6 +25,27 @@ both phases, and how the phase's games ended (the hostile ones lose on time or b
 disconnection, again and again).
 
     python benchmarks/bench_hosted.py --hostile --seconds 60
+
+``--swiss``: ``--bots`` hosted bots in a Swiss of ``--swiss-rounds`` rounds (8x8,
+``--rounds`` rounds a game, ``--move-time`` s a move, full pace). Each team uploads a
+Java course-style project, the shapes in turn (tests/course_projects.py: the default
+package, ``Bot(String)``, ``move(OutputFrameController)``, ``Bot(OutputFrameController)``,
+``Bot(int, char, char)`` and two bots chosen by a manifest; the example course project at
+two depths); the server builds them with hosted games off. Prints: the build and check
+of a submission (the server's own times), a built bot's start to its handshake sandboxed
+and plain, side by side (what the sandbox adds to a game's start), then the Swiss played
+by a real ``league serve`` process with two ``greedy`` bots connected beside it: games
+per minute per core (first game's start to last game's end), memory of a hosted bot
+(each running sandbox's processes' RSS, sampled every second), the server's CPU seconds
+and peak RSS, and the connected bots' move round trip p50/p95 beside it and on a league
+with no hosted game. Then the same bots, connected through ``adjacency connect`` (their
+built classes as plain ``cmd:`` children), play the same Swiss: games per minute per core,
+and hosted / connected. ``--tiny``: 2 bots, one round of 2-round games (its test).
+The starter kits in JavaScript and Python are not among the hosted bots: the server
+builds Java projects only.
+
+    python benchmarks/bench_hosted.py --swiss --bots 30 --swiss-rounds 3
+    python benchmarks/bench_hosted.py --tiny
 """
 
 from __future__ import annotations
