@@ -37,12 +37,13 @@ and plain, side by side (what the sandbox adds to a game's start), then the Swis
 by a real ``league serve`` process with two ``greedy`` bots connected beside it: games
 per minute per core (first game's start to last game's end), memory of a hosted bot
 (each running sandbox's processes' RSS, sampled every second), the server's CPU seconds
-and peak RSS, and the connected bots' move round trip p50/p95 beside it and on a league
-with no hosted game. Then the same bots, connected through ``adjacency connect`` (their
-built classes as plain ``cmd:`` children), play the same Swiss: games per minute per core,
-and hosted / connected. ``--tiny``: 2 bots, one round of 2-round games (its test).
-The starter kits in JavaScript and Python are not among the hosted bots: the server
-builds Java projects only.
+and peak RSS, and the connected bots' move round trip p50/p95 beside it. Then, on a
+fresh league, the two ``greedy`` bots alone for ``--seconds`` (their round trip with no
+hosted game), and the same bots as the hosted ones, connected through ``adjacency
+connect`` (their built classes as plain ``cmd:`` children), play the same Swiss beside
+them: games per minute per core, and hosted / connected. ``--tiny``: 2 bots, one round
+of 2-round games (its test). The starter kits in JavaScript and Python are not among
+the hosted bots: the server builds Java projects only.
 
     python benchmarks/bench_hosted.py --swiss --bots 30 --swiss-rounds 3
     python benchmarks/bench_hosted.py --tiny
@@ -308,10 +309,7 @@ def connected_round_trips(
         served.verdicts(hostile)
         for token in normal:
             served.connect(token, "greedy")
-        deadline = time.monotonic() + 120
-        while served.stats()["connected"] < len(normal):
-            assert time.monotonic() < deadline, "the normal bots did not connect"
-            time.sleep(0.2)
+        wait_connected(served, len(normal))
         began = time.time()
         time.sleep(seconds)
         return served.stats(), served.endings(began)
@@ -448,6 +446,14 @@ def play_event(served: League, name: str, bound: float) -> dict[str, Any]:
     }
 
 
+def wait_connected(served: League, count: int) -> None:
+    """Wait until ``count`` bots are connected to ``served``."""
+    deadline = time.monotonic() + 120
+    while served.stats()["connected"] < count:
+        assert time.monotonic() < deadline, f"{count} bots did not all connect"
+        time.sleep(0.2)
+
+
 def run_event(served: League, names: list[str], rounds: int) -> None:
     """Create the Swiss ``swiss`` of ``names`` (full pace) and start it."""
     cli("league", "event", "create", "--db", str(served.db), "--format", "swiss",
@@ -489,9 +495,6 @@ def swiss_mode(args: argparse.Namespace) -> None:
         f" {sandboxed:.0f}, plain {plain:.0f}: the sandbox adds {sandboxed - plain:.0f}"
     )
 
-    # A connected bot's round trip with no hosted game running.
-    alone, _ = connected_round_trips(args.rounds, args.move_time, args.seconds, ())
-
     # The Swiss of the hosted bots, two connected bots playing beside it.
     try:
         run_event(hosted, names, args.swiss_rounds)
@@ -508,13 +511,17 @@ def swiss_mode(args: argparse.Namespace) -> None:
         stack.callback(shutil.rmtree, hosted.folder, ignore_errors=True)
         connected = stack.enter_context(league(args.rounds, args.move_time))
         own = [connected.member(name) for name in names]
+        beside_them = [connected.member(f"probe{number}") for number in range(2)]
         connected.start()
+        # First the two greedy bots alone: their round trip with no hosted game running.
+        for token in beside_them:
+            connected.connect(token, "greedy")
+        wait_connected(connected, len(beside_them))
+        time.sleep(args.seconds)
+        alone = connected.stats()
         for token, choice in zip(own, built, strict=True):
             connected.connect(token, "cmd:[timeout=20] " + shlex.join(plain_command(choice)))
-        deadline = time.monotonic() + 120
-        while connected.stats()["connected"] < len(names):
-            assert time.monotonic() < deadline, "the connected bots did not all connect"
-            time.sleep(0.5)
+        wait_connected(connected, len(beside_them) + len(names))
         run_event(connected, names, args.swiss_rounds)
         compared = play_event(connected, "swiss", args.bound)
 
@@ -543,7 +550,7 @@ def swiss_mode(args: argparse.Namespace) -> None:
         f"a connected bot's move round trip, ms: p50 {alone['round_trip_ms_p50']},"
         f" p95 {alone['round_trip_ms_p95']} with no hosted game; p50"
         f" {beside['round_trip_ms_p50']}, p95 {beside['round_trip_ms_p95']} beside the"
-        f" hosted Swiss ({beside['moves']} moves)"
+        f" hosted Swiss ({alone['moves']} and {beside['moves']} moves)"
     )
     print(f"load average after: {os.getloadavg()}")
 
