@@ -115,7 +115,6 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(folder: Path, batch: 
         built = tree_digest(builds)
         for attack in attacks:
             game = first_game_as_o(league, teams[attack])
-            assert game.o_id != game.x_id
             if attack in PROBES:  # the attack failed: the bot answered legally to the end
                 assert game.termination == "normal", (attack, game.termination, game.detail)
             else:
