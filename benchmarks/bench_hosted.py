@@ -14,36 +14,78 @@ resident memory. Figures are medians and maxima, with the load average before an
 
     python benchmarks/bench_hosted.py --projects 6 --games 4
 
-Not measured here: hosted games on the league's clock (the league does not play accepted
-versions yet), games per minute per core against connected bots, a connected bot's move
-round trip beside hosted games, and the server's own memory with 30 hosted bots.
+``--hostile``: a connected bot's move round trip beside hostile games. A real ``adjacency
+league serve`` process (8x8, ``--rounds`` rounds, ``--move-time`` s a move, hosted games
+on) where two normal bots connected through ``adjacency connect`` (``greedy``) play for
+``--seconds`` s, first alone, then, on a fresh league, beside teams whose uploaded course
+projects behave in the check and turn hostile as O in a game (an endless loop, a fork
+bomb, allocating far past memory, printing 100 MB: tests/hostile_code.py). Prints the
+server's p50/p95 of the connected bots' move round trips (its request to their answer) in
+both phases, and how the phase's games ended (the hostile ones lose on time or by
+disconnection, again and again).
+
+    python benchmarks/bench_hosted.py --hostile --seconds 60
+
+``--swiss``: ``--bots`` hosted bots in a Swiss of ``--swiss-rounds`` rounds (8x8,
+``--rounds`` rounds a game, ``--move-time`` s a move, full pace). Each team uploads a
+Java course-style project, the shapes in turn (tests/course_projects.py: the default
+package, ``Bot(String)``, ``move(OutputFrameController)``, ``Bot(OutputFrameController)``,
+``Bot(int, char, char)`` and two bots chosen by a manifest; the example course project at
+two depths); the server builds them with hosted games off. Prints: the build and check
+of a submission (the server's own times), a built bot's start to its handshake sandboxed
+and plain, side by side (what the sandbox adds to a game's start), then the Swiss played
+by a real ``league serve`` process with two ``greedy`` bots connected beside it: games
+per minute per core (first game's start to last game's end), memory of a hosted bot
+(each running sandbox's processes' RSS, sampled every second), the server's CPU seconds
+and peak RSS, and the connected bots' move round trip p50/p95 beside it. Then, on a
+fresh league, the two ``greedy`` bots alone for ``--seconds`` (their round trip with no
+hosted game), and the same bots as the hosted ones, connected through ``adjacency
+connect`` (their built classes as plain ``cmd:`` children), play the same Swiss beside
+them: games per minute per core, and hosted / connected. ``--tiny``: 2 bots, one round
+of 2-round games (its test). The starter kits in JavaScript and Python are not among
+the hosted bots: the server builds Java projects only.
+
+    python benchmarks/bench_hosted.py --swiss --bots 30 --swiss-rounds 3
+    python benchmarks/bench_hosted.py --tiny
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import json
 import os
 import shlex
+import shutil
+import socket
+import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+import urllib.request
 import zipfile
+from collections import Counter
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.external import CommandSpec, ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.hosting.check import check_bot
-from adjacency.hosting.player import GAME_LIMITS, command_line, hosted_bot
+from adjacency.hosting.player import GAME_LIMITS, command_line, hosted_bot, load_choice
 from adjacency.hosting.sandbox_build import build_submission
 from adjacency.protocol.transport import Transport
 from adjacency.sandbox import SandboxedProcess
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "examples" / "engines" / "java" / "course-project" / "src"
+sys.path.insert(0, str(REPO / "tests"))  # the tests' course projects and hostile bots
 
 
 def project(depth: int) -> bytes:
@@ -61,13 +103,483 @@ def stats(values: list[float]) -> str:
     return f"median {statistics.median(values):.2f}, max {max(values):.2f}"
 
 
+# ---------------------------------------------------------------- a served league
+
+
+def cli(*arguments: str) -> str:
+    """Run ``adjacency ARGUMENTS`` in this process (the real command line); its output."""
+    from adjacency.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(list(arguments))
+    assert status == 0, (arguments, out.getvalue())
+    return out.getvalue()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def proc_figures(pid: int) -> tuple[float, float]:
+    """A process's resident memory (MiB) and CPU seconds so far (Linux /proc)."""
+    rss = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1]) / 1024
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return rss, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def sandbox_memory() -> dict[int, float]:
+    """The resident memory (MiB) of each running sandbox: its processes' VmRSS summed by
+    the sandbox's own user (one per sandbox, from the sandbox's pool)."""
+    from adjacency.sandbox.identity import FIRST_UID, SLOTS
+
+    found: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text().splitlines()
+        except OSError:
+            continue
+        uid = int(next(line for line in status if line.startswith("Uid:")).split()[1])
+        rss = next((line for line in status if line.startswith("VmRSS:")), None)
+        if FIRST_UID <= uid < FIRST_UID + SLOTS and rss is not None:
+            found[uid] = found.get(uid, 0.0) + int(rss.split()[1]) / 1024
+    return found
+
+
+class League:
+    """A fresh league file served by a real ``adjacency league serve`` process (hosted
+    games on, its builder, full pace), with its members, uploads and connected clients."""
+
+    def __init__(self, rounds: int, move_time: float, hosted_jobs: int | None = None) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="bench-hosted-league-"))
+        self.folder.chmod(0o755)  # the sandbox's users reach the builds beside the file
+        self.db = self.folder / "league.db"
+        self.admin = self.folder / "admin.token"
+        self.admin.write_text("adjl_bench-hosted-admin-token")
+        cli("league", "create", "--db", str(self.db), "--rounds", str(rounds),
+            "--move-time", str(move_time), "--min-game", "0",
+            "--admin-token-file", str(self.admin))  # fmt: skip
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.hosted_jobs = hosted_jobs
+        self.server: subprocess.Popen[bytes] | None = None
+        self.clients: list[subprocess.Popen[bytes]] = []
+        self.environment = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+
+    def member(self, name: str) -> str:
+        """Add the bot account ``name``; its token."""
+        return cli("league", "add-bot", "--db", str(self.db), name).split()[-1]
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "adjacency", "league", "serve", "--db", str(self.db),
+                   "--port", str(self.port), "--no-house-games", "--exempt-loopback",
+                   "--pace", "0", "--log-level", "warning"]  # fmt: skip
+        if self.hosted_jobs is not None:
+            command += ["--hosted-jobs", str(self.hosted_jobs)]
+        log = (self.folder / "server.log").open("wb")
+        self.server = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=self.environment
+        )
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                self.get("/api/league")
+                return
+            except OSError:
+                assert self.server.poll() is None, (self.folder / "server.log").read_text()
+                assert time.monotonic() < deadline, "the server did not answer in 120 s"
+                time.sleep(0.1)
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        request = urllib.request.Request(self.url + path)
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return json.loads(answer.read())
+
+    def upload(self, token: str, data: bytes) -> None:
+        headers = {"Content-Type": "application/zip", "X-Filename": "team.zip",
+                   "Authorization": f"Bearer {token}"}  # fmt: skip
+        request = urllib.request.Request(
+            self.url + "/api/league/submissions", data=data, method="POST", headers=headers
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            assert answer.status == 201, answer.read()
+
+    def verdicts(self, tokens: list[str], bound: float = 1800.0) -> dict[str, tuple[str, float]]:
+        """Wait for each token's newest version's verdict: its status and when it was seen
+        (``time.monotonic``, polled every 0.2 s)."""
+        seen: dict[str, tuple[str, float]] = {}
+        deadline = time.monotonic() + bound
+        while len(seen) < len(tokens):
+            assert time.monotonic() < deadline, "no verdict for every version"
+            for token in tokens:
+                if token not in seen:
+                    newest = self.get("/api/league/submissions", token)["submissions"][0]
+                    if newest["status"] in ("accepted", "refused"):
+                        seen[token] = (newest["status"], time.monotonic())
+                        assert newest["status"] == "accepted", newest["detail"]
+            time.sleep(0.2)
+        return seen
+
+    def connect(self, token: str, spec: str) -> None:
+        """A client through ``adjacency connect`` playing ``spec`` for the token's account."""
+        token_file = self.folder / f"client{len(self.clients)}.token"
+        token_file.write_text(token)
+        log = (self.folder / f"client{len(self.clients)}.log").open("wb")
+        command = [sys.executable, "-m", "adjacency", "connect", self.url, spec,
+                   "--token-file", str(token_file)]  # fmt: skip
+        self.clients.append(
+            subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.environment)
+        )
+
+    def stats(self) -> dict[str, Any]:
+        """The server's load figures (its connected bots' move round trips)."""
+        figures: dict[str, Any] = self.get("/api/league/stats")
+        return figures
+
+    def endings(self, since: float = 0.0) -> Counter[str]:
+        """How the games finished since ``since`` (epoch seconds) ended: their terminations."""
+        with contextlib.closing(sqlite3.connect(self.db)) as connection:
+            rows = connection.execute(
+                "SELECT termination FROM games WHERE status = 'finished' AND ended >= ?",
+                (since,),
+            ).fetchall()
+        return Counter(str(row[0]) for row in rows)
+
+    def stop(self, remove: bool = True) -> None:
+        """Stop its clients and its server; remove its folder (its builds) unless told."""
+        for client in self.clients:
+            client.terminate()
+        for client in self.clients:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                client.wait(20)
+            if client.poll() is None:
+                client.kill()
+        if self.server is not None:
+            self.server.terminate()
+            try:
+                self.server.wait(60)
+            except subprocess.TimeoutExpired:
+                self.server.kill()
+        if remove:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def league(rounds: int, move_time: float, hosted_jobs: int | None = None) -> Iterator[League]:
+    served = League(rounds, move_time, hosted_jobs)
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+# ---------------------------------------------------------------- --hostile
+
+HOSTILE = ("an endless loop", "a fork bomb", "allocate far past its memory", "printing 100 MB")
+"""The attacks played beside the normal games (each its own team)."""
+
+
+def connected_round_trips(
+    rounds: int, move_time: float, seconds: float, attacks: tuple[str, ...]
+) -> tuple[dict[str, Any], Counter[str]]:
+    """Two connected ``greedy`` bots play for ``seconds`` on a fresh league, beside one
+    team per attack (accepted before they connect); the server's figures and how the
+    games ended."""
+    from hostile_code import FAILURES, PROBES, fill, project
+
+    with league(rounds, move_time) as served:
+        normal = [served.member(f"normal{n}") for n in range(2)]
+        hostile = [served.member(f"hostile{n}") for n in range(len(attacks))]
+        served.start()
+        trigger = f"!isX && roundsLeft < {rounds}"  # never in the check: a game's O
+        for token, attack in zip(hostile, attacks, strict=True):
+            body = PROBES[attack] if attack in PROBES else FAILURES[attack][0]
+            code = fill(body, served.url, served.db, served.folder / "untouchable.txt")
+            served.upload(token, project(code, when=trigger))
+        served.verdicts(hostile)
+        for token in normal:
+            served.connect(token, "greedy")
+        wait_connected(served, len(normal))
+        began = time.time()
+        time.sleep(seconds)
+        return served.stats(), served.endings(began)
+
+
+def hostile_mode(args: argparse.Namespace) -> None:
+    print(f"load average before: {os.getloadavg()}; {os.cpu_count()} cores")
+    for label, attacks in (("alone", ()), ("beside hostile games", HOSTILE)):
+        stats, endings = connected_round_trips(args.rounds, args.move_time, args.seconds, attacks)
+        print(
+            f"connected bots' move round trip, {label}: p50 {stats['round_trip_ms_p50']} ms,"
+            f" p95 {stats['round_trip_ms_p95']} ms over {stats['moves']} moves;"
+            f" games ended: {dict(endings)}"
+        )
+    print(f"load average after: {os.getloadavg()}")
+
+
+# ---------------------------------------------------------------- --swiss
+
+
+def zipped(files: dict[str, str]) -> bytes:
+    """A project's files zipped under a top folder, as a team downloads it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(f"tubes/{name}", text)
+    return buffer.getvalue()
+
+
+def course_shapes() -> list[tuple[str, bytes]]:
+    """Course-style projects of several shapes (tests/course_projects.py and the example
+    course project at two search depths), zipped: what the hosted teams upload, in turn."""
+    from course_projects import (
+        ALGORITHM,
+        CONTROLLER_CONSTRUCTOR,
+        CONTROLLER_MOVE,
+        MANIFEST_BOTTOM,
+        PLAYER_STRING,
+        TWO_BOTS,
+        UNPACKAGED,
+    )
+
+    algorithm = '{"class": "ai.search.Bot", "args": ["2"]}\n'
+    return [
+        ("the example course project, depth 2", project(2)),
+        ("default package, Bot(), move(Button[][], 4 ints and a flag)", zipped(UNPACKAGED)),
+        ("Bot(String player) in a package", zipped(PLAYER_STRING)),
+        ("move(OutputFrameController), an abstract Bot", zipped(CONTROLLER_MOVE)),
+        ("Bot(OutputFrameController), move()", zipped(CONTROLLER_CONSTRUCTOR)),
+        (
+            "Bot(int, char, char) and a manifest",
+            zipped({**ALGORITHM, "adjacency-bot.json": algorithm}),
+        ),
+        ("two bots and a manifest", zipped({**TWO_BOTS, "adjacency-bot.json": MANIFEST_BOTTOM})),
+        ("the example course project, depth 1", project(1)),
+    ]
+
+
+def build_seconds(versions: list[dict[str, Any]]) -> list[float]:
+    """Each version's build and check, in seconds, from the server's own times: the
+    builder takes one at a time, oldest first, so a version's build began when it came
+    or when the one before it was decided, whichever is later."""
+    seconds, previous = [], 0.0
+    for version in sorted(versions, key=lambda v: float(v["decided"])):
+        began = max(float(version["created"]), previous)
+        seconds.append(float(version["decided"]) - began)
+        previous = float(version["decided"])
+    return seconds
+
+
+def plain_command(choice: Any) -> list[str]:
+    """A built bot's command run as a plain child (no sandbox), its classes where they are."""
+    command = ["java", *command_line(choice.bot, choice.args)[1:]]
+    command[command.index("/box")] = str(choice.classes)
+    return command
+
+
+def start_times(choice: Any, count: int) -> dict[str, list[float]]:
+    """Seconds from starting a built bot to its handshake's end, sandboxed and plain, in
+    turn (side by side on the same machine)."""
+    times: dict[str, list[float]] = {"sandboxed": [], "plain": []}
+    for _ in range(count):
+        began = time.perf_counter()
+        bot = hosted_bot(choice.classes, choice.bot, choice.args)
+        times["sandboxed"].append(time.perf_counter() - began)
+        bot.close()
+        began = time.perf_counter()
+        bot = ExternalBot("[timeout=20] " + shlex.join(plain_command(choice)))
+        times["plain"].append(time.perf_counter() - began)
+        bot.close()
+    return times
+
+
+def play_event(served: League, name: str, bound: float) -> dict[str, Any]:
+    """Wait for the running event ``name`` to finish, sampling every second the server's
+    memory and each sandbox's; its games, minutes (from its first game's start to its last
+    game's end, the server's times), the server's CPU
+    seconds and peak memory, and the sandboxes' memory samples."""
+    assert served.server is not None
+    _, cpu_before = proc_figures(served.server.pid)
+    peak, sandboxes = 0.0, list[float]()
+    deadline = time.monotonic() + bound
+    query = "SELECT status, id FROM events WHERE name = ?"
+    while True:
+        with contextlib.closing(sqlite3.connect(served.db)) as connection:
+            status, event = connection.execute(query, (name,)).fetchone()
+        rss, cpu_after = proc_figures(served.server.pid)
+        peak = max(peak, rss)
+        sandboxes.extend(sandbox_memory().values())
+        if status == "finished":
+            break
+        assert time.monotonic() < deadline, f"the event did not finish in {bound:g} s"
+        time.sleep(1.0)
+    with contextlib.closing(sqlite3.connect(served.db)) as connection:
+        games, started, finished = connection.execute(
+            "SELECT count(*), min(games.started), max(games.ended) FROM games JOIN event_boards"
+            " ON games.pair_id = event_boards.pair_id"
+            " WHERE event_boards.event_id = ? AND games.status = 'finished'",
+            (event,),
+        ).fetchone()
+        endings = connection.execute(
+            "SELECT termination, count(*) FROM games JOIN event_boards"
+            " ON games.pair_id = event_boards.pair_id WHERE event_boards.event_id = ?"
+            " GROUP BY termination",
+            (event,),
+        ).fetchall()
+    return {
+        "games": int(games),
+        "endings": dict(endings),
+        "minutes": (finished - started) / 60,
+        "server_cpu": cpu_after - cpu_before,
+        "server_rss_peak": peak,
+        "sandbox_rss": sandboxes,
+    }
+
+
+def wait_connected(served: League, count: int) -> None:
+    """Wait until ``count`` bots are connected to ``served``."""
+    deadline = time.monotonic() + 120
+    while served.stats()["connected"] < count:
+        assert time.monotonic() < deadline, f"{count} bots did not all connect"
+        time.sleep(0.2)
+
+
+def run_event(served: League, names: list[str], rounds: int) -> None:
+    """Create the Swiss ``swiss`` of ``names`` (full pace) and start it."""
+    cli("league", "event", "create", "--db", str(served.db), "--format", "swiss",
+        "--rounds", str(rounds), "--members", ",".join(names), "--pace", "0", "swiss")  # fmt: skip
+    cli("league", "event", "start", "--db", str(served.db), "swiss")
+
+
+def swiss_mode(args: argparse.Namespace) -> None:
+    from hosted_helpers import served as in_process
+
+    if args.tiny:
+        args.bots, args.rounds, args.swiss_rounds, args.seconds, args.starts = 2, 2, 1, 1, 1
+    cores = os.cpu_count() or 1
+    print(f"load average before: {os.getloadavg()}; {cores} cores")
+    shapes = course_shapes()
+    names = [f"team{number:02d}" for number in range(args.bots)]
+
+    # The builds, with hosted games off (nothing else runs meanwhile).
+    hosted = League(args.rounds, args.move_time, args.hosted_jobs)
+    tokens = [hosted.member(name) for name in names]
+    probes = [hosted.member(f"probe{number}") for number in range(2)]
+    own_url = hosted.url
+    with in_process(hosted.db, hosted_games=False) as (url, _):
+        hosted.url = url  # the builds' server, in this process, until the league is served
+        for number, token in enumerate(tokens):
+            hosted.upload(token, shapes[number % len(shapes)][1])
+        hosted.verdicts(tokens)
+        versions = [hosted.get("/api/league/submissions", t)["submissions"][0] for t in tokens]
+    hosted.url = own_url
+    builds = build_seconds(versions)
+    print(f"shapes: {', '.join(shape for shape, _ in shapes[: args.bots])}")
+    print(f"build and check of a submission, s ({len(builds)}): {stats(builds)}")
+    choices = [load_choice(folder) for folder in sorted(hosted.db.parent.glob("*.builds/*"))]
+    built = [choice for choice in choices if choice is not None]
+    starts = start_times(built[0], args.starts)
+    sandboxed, plain = (statistics.median(starts[k]) * 1000 for k in ("sandboxed", "plain"))
+    print(
+        f"a bot's start to its handshake, ms ({args.starts} each, side by side): sandboxed"
+        f" {sandboxed:.0f}, plain {plain:.0f}: the sandbox adds {sandboxed - plain:.0f}"
+    )
+
+    # The Swiss of the hosted bots, two connected bots playing beside it.
+    try:
+        run_event(hosted, names, args.swiss_rounds)
+        hosted.start()
+        for token in probes:
+            hosted.connect(token, "greedy")
+        figures = play_event(hosted, "swiss", args.bound)
+        beside = hosted.stats()
+    finally:
+        hosted.stop(remove=False)  # its builds are the connected bots' classes
+
+    # The same bots connected through `adjacency connect` (plain children) in a Swiss.
+    with contextlib.ExitStack() as stack:
+        stack.callback(shutil.rmtree, hosted.folder, ignore_errors=True)
+        connected = stack.enter_context(league(args.rounds, args.move_time))
+        own = [connected.member(name) for name in names]
+        beside_them = [connected.member(f"probe{number}") for number in range(2)]
+        connected.start()
+        # First the two greedy bots alone: their round trip with no hosted game running.
+        for token in beside_them:
+            connected.connect(token, "greedy")
+        wait_connected(connected, len(beside_them))
+        time.sleep(args.seconds)
+        alone = connected.stats()
+        for token, choice in zip(own, built, strict=True):
+            connected.connect(token, "cmd:[timeout=20] " + shlex.join(plain_command(choice)))
+        wait_connected(connected, len(beside_them) + len(names))
+        run_event(connected, names, args.swiss_rounds)
+        compared = play_event(connected, "swiss", args.bound)
+
+    def per_core(figures: dict[str, Any]) -> float:
+        return float(figures["games"]) / max(float(figures["minutes"]), 1e-9) / cores
+
+    memory = figures["sandbox_rss"] or [0.0]
+    print(
+        f"Swiss of {args.bots} hosted bots, {args.swiss_rounds} rounds, {args.rounds}-round"
+        f" games at {args.move_time:g} s a move: {figures['games']} games in"
+        f" {figures['minutes']:.2f} min, {per_core(figures):.2f} games/min/core;"
+        f" endings {figures['endings']}"
+    )
+    print(
+        f"the same bots connected: {compared['games']} games in {compared['minutes']:.2f} min,"
+        f" {per_core(compared):.2f} games/min/core; endings {compared['endings']};"
+        f" hosted / connected: {per_core(figures) / max(per_core(compared), 1e-9):.2f}"
+    )
+    print(f"memory of a hosted bot's sandbox, MiB ({len(memory)} samples): {stats(memory)}")
+    print(
+        f"the server, hosted Swiss: {figures['server_cpu']:.1f} CPU s"
+        f" ({100 * figures['server_cpu'] / max(60 * figures['minutes'], 1e-9):.0f}% of a core),"
+        f" peak RSS {figures['server_rss_peak']:.0f} MiB"
+    )
+    print(
+        f"a connected bot's move round trip, ms: p50 {alone['round_trip_ms_p50']},"
+        f" p95 {alone['round_trip_ms_p95']} with no hosted game; p50"
+        f" {beside['round_trip_ms_p50']}, p95 {beside['round_trip_ms_p95']} beside the"
+        f" hosted Swiss ({alone['moves']} and {beside['moves']} moves)"
+    )
+    print(f"load average after: {os.getloadavg()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--projects", type=int, default=6, help="projects built (default 6)")
     parser.add_argument("--games", type=int, default=4, help="games each way (default 4)")
     parser.add_argument("--rounds", type=int, default=28, help="rounds a game (default 28)")
     parser.add_argument("--time", type=float, default=0.2, help="seconds a move (default 0.2)")
+    parser.add_argument(
+        "--hostile", action="store_true", help="the round trip beside hostile games"
+    )
+    parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play a phase")
+    parser.add_argument("--move-time", type=float, default=1.0, help="league's s a move (1)")
+    parser.add_argument("--swiss", action="store_true", help="hosted bots in a Swiss")
+    parser.add_argument("--bots", type=int, default=30, help="hosted bots of --swiss (30)")
+    parser.add_argument("--swiss-rounds", type=int, default=3, help="rounds of the Swiss (3)")
+    parser.add_argument("--hosted-jobs", type=int, default=None, help="the server's (cores)")
+    parser.add_argument("--starts", type=int, default=5, help="bot starts timed each way (5)")
+    parser.add_argument("--bound", type=float, default=3600.0, help="most seconds an event")
+    parser.add_argument("--tiny", action="store_true", help="--swiss at the smallest size")
     args = parser.parse_args()
+    if args.hostile:
+        hostile_mode(args)
+        return
+    if args.swiss or args.tiny:
+        swiss_mode(args)
+        return
     print(f"load average before: {os.getloadavg()}; {os.cpu_count()} cores")
     work = Path(tempfile.mkdtemp(prefix="bench-hosted-"))
     work.chmod(0o755)

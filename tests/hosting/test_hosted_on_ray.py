@@ -2,7 +2,8 @@
 its rated games on a worker node of a real local cluster (a head and two worker nodes,
 tests/conftest.py), in the same sandbox, the game's hosted side in one actor there; the
 games end on the board, record the version, and leave no process of the bot and no
-actor (its process) behind."""
+actor (its process) behind. A worker node killed in the middle of a hosted game ends
+that game by disconnection with the reason, and the server plays on."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.store import LeagueStore, StoredGame
 from hosted_helpers import FAILING, accepted, finished_games, new_league, served, zipped
-from league_helpers import add_member, upload, wait_until
+from league_helpers import add_member, make_league, upload, wait_until
 from sandbox_helpers import own_sandboxes
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("ray")]
@@ -68,3 +69,65 @@ def alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+SLOW = FAILING.replace("if (!isX && roundsLeft < 4) { FAIL }", "Thread.sleep(700);")
+"""A course bot that sleeps 0.7 s before each move (a game of two is a few seconds long;
+its clock is charged CPU time, not the sleep)."""
+
+
+def test_a_worker_node_killed_mid_game_ends_that_game_with_the_reason_and_play_goes_on(
+    ray_cluster: Any, folder: Path
+) -> None:
+    """Two hosted teams (no house bot), so every game has both sides in one actor on one
+    node; that node is killed (its raylet and workers, SIGKILL) while a game is in play:
+    the game ends by disconnection naming the lost node, the sandbox of both sides goes
+    with the node, and the next game plays to its end on the node that is left. A fresh
+    node takes the killed one's place for the session's other Ray tests."""
+    import ray
+
+    league = folder / "league.db"
+    make_league(league, rows=6, cols=6, rounds=4, base=5.0, increment=0.0)
+    tokens = [add_member(league, name) for name in ("team1", "team2")]
+    with served(league, executor="ray") as (url, app):
+        remote = app.state.hosted.remote
+        assert remote is not None
+        for token in tokens:
+            assert upload(url, zipped(SLOW), token).status == 201
+        for token in tokens:
+            accepted(url, token)
+
+        def in_play() -> tuple[int, Any] | None:  # a game placed on a node, with moves left
+            for game_id in list(remote.hosts):
+                where = remote.placement(game_id)
+                if where is not None:
+                    return game_id, where
+            return None
+
+        game_id, where = wait_until(in_play, 55, "a hosted game on a node")
+        (node,) = [n for n in ray_cluster.worker_nodes if n.node_id == where.node]
+        ray_cluster.remove_node(node, allow_graceful=False)
+        try:
+
+            def ended() -> StoredGame | None:
+                with LeagueStore(league, create=False) as store:
+                    game = store.game(game_id)
+                return game if game is not None and game.status == "finished" else None
+
+            game = wait_until(ended, 55, "the killed node's game to end")
+            assert game.termination == "disconnection", (game.termination, game.detail)
+            assert "node" in game.detail and ("lost" in game.detail or "failed" in game.detail)
+            assert game.detail.startswith(("team1 ", "team2 ")), game.detail
+
+            # The server plays on: a later game ends on the board, on the node left.
+            def next_game() -> StoredGame | None:
+                with LeagueStore(league, create=False) as store:
+                    later = [g for g in store.games(status="finished") if g.id > game_id]
+                return next((g for g in later if g.termination == "normal"), None)
+
+            wait_until(next_game, 55, "a later game to end on the board")
+        finally:
+            ray_cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
+            ray_cluster.wait_for_nodes()
+    assert ray.is_initialized()
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")

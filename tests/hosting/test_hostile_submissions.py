@@ -4,15 +4,13 @@ Java course project, and the server's builder builds and checks it in the sandbo
 process of the sandbox's users left afterwards, and no file outside the sandbox changed
 (the league's folder and a file of the host).
 
-Attacks that would only be *seen* by their author (a read, a write, a connection) are
-written as probes: the bot answers legally when the attack failed and illegally (an
-occupied square) when it succeeded, so an accepted version proves the attack failed and
-the verdict says nothing of the host the team should not see.
+The attacks (:mod:`hostile_code`) run on every move here, so the check meets them: an
+attack that fails in the sandbox leaves an accepted bot, one that stops the bot a refusal
+naming how.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import zipfile
@@ -23,113 +21,11 @@ from typing import Any
 import pytest
 
 from hosted_helpers import decided
+from hostile_code import DAEMON, FAILURES, PROBES, fill, project, tree_digest
 from league_helpers import add_member, make_league, thread_server, upload, wait_until
 from sandbox_helpers import pool_processes, reachable_folder
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("hostile-submissions")]
-
-PROLOGUE = """import javafx.scene.control.Button;
-import java.io.*;
-import java.net.*;
-import java.nio.file.*;
-
-public class Bot {
-    /** The first empty square, or the occupied corner when the attack worked. */
-    static int[] answer(Button[][] b, boolean attackWorked) {
-        if (attackWorked) {
-            for (int i = 0; i < b.length; i++)
-                for (int j = 0; j < b[i].length; j++)
-                    if (!b[i][j].getText().isEmpty()) return new int[] {i, j};
-        }
-        for (int i = 0; i < b.length; i++)
-            for (int j = 0; j < b[i].length; j++)
-                if (b[i][j].getText().isEmpty()) return new int[] {i, j};
-        return new int[] {0, 0};
-    }
-
-    public int[] move(Button[][] b, int roundsLeft, boolean isX) throws Exception {
-        boolean worked = false;
-"""
-EPILOGUE = """
-        return answer(b, worked);
-    }
-}
-"""
-
-PROBES = {
-    "connect to the league's own port": (
-        'try (Socket s = new Socket("127.0.0.1", PORT)) { worked = true; } catch (IOException e) {}'
-    ),
-    "connect to another loopback port": (
-        'try (Socket s = new Socket("127.0.0.1", OTHER)) { worked = true; }'
-        " catch (IOException e) {}"
-    ),
-    "read the league database": (
-        'try { Files.readAllBytes(Paths.get("DB")); worked = true; } catch (IOException e) {}'
-    ),
-    "read another team's submission": (
-        'try (var l = Files.list(Paths.get("BUILDS"))) { worked = l.count() > 0; }'
-        " catch (IOException e) {}"
-    ),
-    "read the system's secrets": (
-        'try { Files.readAllBytes(Paths.get("/etc/shadow")); worked = true; }'
-        " catch (IOException e) {}"
-    ),
-    "write outside its temporary folder": (
-        'for (String p : new String[] {"/box/evil", "/evil", "/usr/evil", "HOSTFILE"}) {'
-        ' try { Files.writeString(Paths.get(p), "x"); worked = true; } catch (Exception e) {} }'
-    ),
-    "fill the disk": (
-        'try (OutputStream o = new FileOutputStream("/tmp/fill")) {'
-        " byte[] mb = new byte[1 << 20]; for (int i = 0; i < 100000; i++) o.write(mb);"
-        " } catch (IOException e) {}"
-    ),
-    "allocate far past its memory": (
-        "try { long[][] hog = new long[64][]; for (int i = 0; i < 64; i++)"
-        " hog[i] = new long[1 << 24]; worked = hog.length > 0; } catch (OutOfMemoryError e) {}"
-    ),
-    "a double-forked daemon": (
-        'new ProcessBuilder("/bin/sh", "-c", "(sleep 1234 &) &").start().waitFor();'
-    ),
-}
-"""Attacks that fail in the sandbox: the bot goes on to answer legally."""
-
-FAILURES = {
-    "a fork bomb": (
-        'new ProcessBuilder("/bin/sh", "-c", "f() { f | f & }; f").start();'
-        " while (roundsLeft >= 0) { try {"
-        ' new ProcessBuilder("/bin/sh", "-c", "sleep 1000").start(); }'
-        " catch (IOException e) {} }",
-        "no bestmove within",
-    ),
-    "an endless loop": ("while (roundsLeft >= 0) { Math.sqrt(7); }", "no bestmove within"),
-    "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", "no bestmove within"),
-    "printing 100 MB": (
-        'String line = "x".repeat(1 << 20);'
-        " for (int i = 0; i < 100; i++) System.err.println(line);",
-        "",
-    ),
-    "System.exit mid-game": ("System.exit(3);", "exited with status"),
-}
-"""Attacks that end the check: the verdict is a refusal naming how the bot failed."""
-
-
-def tree_digest(folder: Path, skip: tuple[str, ...]) -> dict[str, str]:
-    """Every file under ``folder`` (not under a name in ``skip``) with its content's hash."""
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and not any(part in skip for part in p.relative_to(folder).parts)
-    }
-
-
-def project(body: str, extra: dict[str, bytes] | None = None) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("src/Bot.java", PROLOGUE + "        " + body + EPILOGUE)
-        for name, data in (extra or {}).items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 class League:
@@ -140,15 +36,7 @@ class League:
         self.teams = 0
 
     def fill(self, body: str) -> str:
-        port = self.url.rsplit(":", 1)[1]
-        builds = self.db.with_name(self.db.name + ".builds")
-        return (
-            body.replace("PORT", port)
-            .replace("OTHER", "22")
-            .replace("DB", str(self.db))
-            .replace("BUILDS", str(builds))
-            .replace("HOSTFILE", str(self.host_file))
-        )
+        return fill(body, self.url, self.db, self.host_file)
 
     def verdict(self, data: bytes) -> dict[str, Any]:
         """Upload ``data`` as a new team's code; its verdict once the builder gives it."""
@@ -201,7 +89,7 @@ def test_an_attack_that_fails_in_the_sandbox_leaves_an_accepted_harmless_bot(
 
 def _sleeping_daemon(pid: str) -> bool:
     try:
-        return b"sleep\x001234" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return DAEMON.replace(" ", "\0").encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
 

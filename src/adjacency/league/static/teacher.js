@@ -7,14 +7,14 @@
 // undone until the next round), set or clear an event's upload deadline, and download an
 // event's results as one zip archive. Teams' code: send a team's zip for it (the body of
 // POST .../members/NAME/submissions, as the team's own page sends it) and follow the
-// chosen team's versions (number, time, file, content hash, status; the server's account,
-// the compiler's words as they are, opened on request), asked again every 3 s while one
-// waits to be built or checked. The server's log: its last lines, newest first, filtered
+// chosen team's versions (number, time, file, content hash, status, the finished games
+// each played and its points in them; the server's account, the compiler's words as they
+// are, opened on request), asked again every 3 s while one waits to be built or checked. The server's log: its last lines, newest first, filtered
 // by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
-import { errorText, t } from "/static/js/i18n.js";
+import { decimal, errorText, t } from "/static/js/i18n.js";
 import { el, eventWord, paceText } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
@@ -541,7 +541,8 @@ function versionItem(v, open) {
     el("strong", { class: `status-${v.status}` }, t(`team.status.${v.status}`)), " · ",
     el("span", {}, when(v.created)), " · ",
     el("span", { class: "file" }, v.filename), " · ",
-    el("code", { title: v.sha256 }, t("teacher.code.hash", { hash: v.sha256.slice(0, 12) })));
+    el("code", { title: v.sha256 }, t("teacher.code.hash", { hash: v.sha256.slice(0, 12) })), " · ",
+    el("span", { class: "results" }, t("teacher.code.results", { count: v.games, points: decimal(v.points, 1, 0) })));
   if (v.detail) {
     // the server's account as it gave it (javac's own words), opened on request
     const details = el("details", {}, el("summary", {}, t("teacher.code.detail")),

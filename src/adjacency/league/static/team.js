@@ -2,8 +2,9 @@
 // as Authorization: Bearer), send a new version of its code (a zip, as the body of
 // POST /api/league/submissions) and follow every version's build and check: its status
 // and the server's account (javac's words, the position a check failed on) under it.
+// Each version lists the finished games it played and the points it scored in them.
 // The page asks again every 3 s while a version waits to be built or checked.
-import { errorText, lang, t } from "/static/js/i18n.js";
+import { decimal, errorText, lang, t } from "/static/js/i18n.js";
 import { el } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
@@ -56,12 +57,14 @@ function drawVersions(versions) {
     rows.push(el("tr", {},
       el("td", { class: "num" }, String(v.version)),
       el("td", { class: `status-${v.status}` }, t(`team.status.${v.status}`)),
-      el("td", {}, when(v.created)),
-      el("td", {}, v.filename)));
+      el("td", { class: "breakable" }, when(v.created)),
+      el("td", { class: "breakable" }, v.filename),
+      el("td", { class: "num" }, v.games.toLocaleString(lang)),
+      el("td", { class: "num" }, decimal(v.points, 1, 0))));
     if (v.detail) {
       // the server's account, as it gave it (javac's own words): a region keyboards reach
       const account = el("pre", { class: "team-detail", tabindex: "0", "aria-label": t("team.detail", { version: v.version }) }, v.detail);
-      const cell = el("td", { colspan: "4" }, account);
+      const cell = el("td", { colspan: "6" }, account);
       rows.push(el("tr", { class: "team-detail-row" }, cell));
     }
   }

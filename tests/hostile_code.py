@@ -1,0 +1,146 @@
+"""Hostile course bots, shared by the tests that upload them (built and checked only,
+tests/hosting/test_hostile_submissions.py; played in live games,
+tests/hosting/test_hostile_games.py): the Java of each attack, the zip a team uploads
+(:func:`project`), the league's own paths filled into it (:func:`fill`), and a folder's
+digest (:func:`tree_digest`) to prove that nothing outside the sandbox changed.
+
+Attacks that would only be *seen* by their author (a read, a write, a connection) are
+written as probes (:data:`PROBES`): the bot answers legally when the attack failed and
+illegally (an occupied square) when it succeeded, so an accepted version, or a game that
+ends on the board, proves the attack failed and says nothing of the host the team should
+not see. The others (:data:`FAILURES`) stop the bot: a refusal in the check, a loss with
+its reason in a game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from pathlib import Path
+
+PROLOGUE = """import javafx.scene.control.Button;
+import java.io.*;
+import java.net.*;
+import java.nio.file.*;
+
+public class Bot {
+    /** The first empty square, or the occupied corner when the attack worked. */
+    static int[] answer(Button[][] b, boolean attackWorked) {
+        if (attackWorked) {
+            for (int i = 0; i < b.length; i++)
+                for (int j = 0; j < b[i].length; j++)
+                    if (!b[i][j].getText().isEmpty()) return new int[] {i, j};
+        }
+        for (int i = 0; i < b.length; i++)
+            for (int j = 0; j < b[i].length; j++)
+                if (b[i][j].getText().isEmpty()) return new int[] {i, j};
+        return new int[] {0, 0};
+    }
+
+    public int[] move(Button[][] b, int roundsLeft, boolean isX) throws Exception {
+        boolean worked = false;
+"""
+EPILOGUE = """
+        return answer(b, worked);
+    }
+}
+"""
+
+DAEMON = "sleep 1234"
+"""The double-forked daemon's command (no process may run it once its sandbox ended)."""
+
+PROBES = {
+    "connect to the league's own port": (
+        'try (Socket s = new Socket("127.0.0.1", PORT)) { worked = true; } catch (IOException e) {}'
+    ),
+    "connect to another loopback port": (
+        'try (Socket s = new Socket("127.0.0.1", OTHER)) { worked = true; }'
+        " catch (IOException e) {}"
+    ),
+    "read the league database": (
+        'try { Files.readAllBytes(Paths.get("DB")); worked = true; } catch (IOException e) {}'
+    ),
+    "read another team's submission": (
+        'try (var l = Files.list(Paths.get("BUILDS"))) { worked = l.count() > 0; }'
+        " catch (IOException e) {}"
+    ),
+    "read the system's secrets": (
+        'try { Files.readAllBytes(Paths.get("/etc/shadow")); worked = true; }'
+        " catch (IOException e) {}"
+    ),
+    "write outside its temporary folder": (
+        'for (String p : new String[] {"/box/evil", "/evil", "/usr/evil", "HOSTFILE"}) {'
+        ' try { Files.writeString(Paths.get(p), "x"); worked = true; } catch (Exception e) {} }'
+    ),
+    "fill the disk": (
+        'try (OutputStream o = new FileOutputStream("/tmp/fill")) {'
+        " byte[] mb = new byte[1 << 20]; for (int i = 0; i < 100000; i++) o.write(mb);"
+        " } catch (IOException e) {}"
+    ),
+    "allocate far past its memory": (
+        "try { long[][] hog = new long[64][]; for (int i = 0; i < 64; i++)"
+        " hog[i] = new long[1 << 24]; worked = hog.length > 0; } catch (OutOfMemoryError e) {}"
+    ),
+    "a double-forked daemon": (
+        f'new ProcessBuilder("/bin/sh", "-c", "({DAEMON} &) &").start().waitFor();'
+    ),
+}
+"""Attacks that fail in the sandbox: the bot goes on to answer legally."""
+
+FORK_SLEEP = "sleep 1000"
+"""What the fork bomb keeps starting (no process may run it once its sandbox ended)."""
+
+FAILURES = {
+    "a fork bomb": (
+        'new ProcessBuilder("/bin/sh", "-c", "f() { f | f & }; f").start();'
+        " while (roundsLeft >= 0) { try {"
+        f' new ProcessBuilder("/bin/sh", "-c", "{FORK_SLEEP}").start(); }}'
+        " catch (IOException e) {} }",
+        "no bestmove within",
+    ),
+    "an endless loop": ("while (roundsLeft >= 0) { Math.sqrt(7); }", "no bestmove within"),
+    "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", "no bestmove within"),
+    "printing 100 MB": (
+        'String line = "x".repeat(1 << 20);'
+        " for (int i = 0; i < 100; i++) System.err.println(line);",
+        "",
+    ),
+    "System.exit mid-game": ("System.exit(3);", "exited with status"),
+}
+"""Attacks that stop the bot, with what the check's refusal says of it."""
+
+
+def fill(body: str, url: str, db: Path, host_file: Path) -> str:
+    """``body`` with the league's paths and ports filled in: its port (``url``'s), another
+    loopback port, its database, its builds' folder and a host file."""
+    port = url.rsplit(":", 1)[1]
+    builds = db.with_name(db.name + ".builds")
+    return (
+        body.replace("PORT", port)
+        .replace("OTHER", "22")
+        .replace("DB", str(db))
+        .replace("BUILDS", str(builds))
+        .replace("HOSTFILE", str(host_file))
+    )
+
+
+def project(body: str, extra: dict[str, bytes] | None = None, when: str | None = None) -> bytes:
+    """A course project's zip whose bot runs ``body`` on every move, or only on the moves
+    where the Java condition ``when`` holds, before it answers (with ``extra`` files)."""
+    attack = body if when is None else f"if ({when}) {{ {body} }}"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("src/Bot.java", PROLOGUE + "        " + attack + EPILOGUE)
+        for name, data in (extra or {}).items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def tree_digest(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    """Every file under ``folder`` (not under a name in ``skip``) with its content's hash."""
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not any(part in skip for part in p.relative_to(folder).parts)
+    }

@@ -1,0 +1,43 @@
+"""The hosted bots' Swiss benchmark (benchmarks/bench_hosted.py --swiss) runs end to end
+at its smallest size (``--tiny``), so it cannot rot: two course projects of different
+shapes uploaded to a real league server, built and checked in the sandbox, a bot's start
+timed sandboxed and plain, two ``greedy`` bots connected through ``adjacency connect``
+alone, the hosted bots' Swiss played by a real ``league serve`` process, and the same bots
+connected through ``adjacency connect`` in the same Swiss. Every figure is printed, and
+every game of both Swisses ended on the board."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from league_helpers import REPO, env
+
+pytestmark = [pytest.mark.slow, pytest.mark.jvm]
+
+SCRIPT = REPO / "benchmarks" / "bench_hosted.py"
+
+
+def test_the_hosted_swiss_benchmark_runs_tiny_with_every_figure(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--tiny"],
+        env=env(), cwd=tmp_path, capture_output=True, text=True, timeout=58, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = run.stdout
+    assert re.search(r"build and check of a submission, s \(2\): median \d+\.\d+", out), out
+    assert re.search(r"sandboxed \d+, plain \d+: the sandbox adds -?\d+", out), out
+    # a Swiss of 2 in 1 round: one board, a colour-swapped pair of games, hosted and connected
+    assert re.search(r"Swiss of 2 hosted bots.*: 2 games in .*endings \{'normal': 2\}", out), out
+    assert re.search(r"the same bots connected: 2 games in .*endings \{'normal': 2\}", out), out
+    assert re.search(r"hosted / connected: \d+\.\d+", out), out
+    memory = re.search(r"sandbox, MiB \((\d+) samples\): median (\d+\.\d+)", out)
+    assert memory and int(memory[1]) > 0 and float(memory[2]) > 0, out
+    server = re.search(r"the server, hosted Swiss: (\d+\.\d) CPU s .* peak RSS (\d+) MiB", out)
+    assert server and int(server[2]) > 0, out
+    alone = re.search(r"p95 (\d+\.\d+) with no hosted game", out)
+    assert alone and float(alone[1]) > 0, out

@@ -1,0 +1,130 @@
+"""Hostile submissions in live games: each attack (:mod:`hostile_code`) is uploaded by a
+team as a course project whose bot behaves in the check and turns hostile in a game, and
+the real league server (HTTP, its builder, bubblewrap, the JVM, hosted games on) plays
+it. For each: an attack that fails in the sandbox leaves a game that ends on the board
+(the probe answers illegally when its attack worked), one that stops the bot a game lost
+with the reason stated; afterwards no process of the submission is left (not even a
+double-forked daemon) and no file outside the sandbox changed (the league's folder, a
+host file anyone may write, the builds).
+
+The trigger, O to move with fewer rounds left than the league has, is never met by the
+check's positions (the check asks O only on its first move:
+:func:`test_the_check_never_meets_the_trigger`), and is met on O's second move of every
+game. Several hostile teams play in one league at once (they meet the house bot and each
+other), so the batches also show that one attack does not spoil the other games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjacency.hosting.check import check_positions
+from adjacency.league.store import LeagueStore, StoredGame
+from hosted_helpers import accepted, new_league, served
+from hostile_code import DAEMON, FAILURES, FORK_SLEEP, PROBES, fill, project, tree_digest
+from league_helpers import add_member, upload, wait_until
+from sandbox_helpers import host_pids_with, own_sandboxes
+
+pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("hostile-submissions")]
+
+ROUNDS = 4
+"""The rounds of :func:`~hosted_helpers.new_league`'s board (6x6)."""
+
+TRIGGER = f"!isX && roundsLeft < {ROUNDS}"
+"""When the bot attacks: O to move after its first move (never in the check)."""
+
+BATCHES = {
+    "the network": ["connect to the league's own port", "connect to another loopback port"],
+    "reads": [
+        "read the league database",
+        "read another team's submission",
+        "read the system's secrets",
+    ],
+    "writes, disk, memory and a daemon": [
+        "write outside its temporary folder",
+        "fill the disk",
+        "allocate far past its memory",
+        "a double-forked daemon",
+    ],
+    "a fork bomb, a sleeper and an exit": [
+        "a fork bomb",
+        "sleeping for ever",
+        "System.exit mid-game",
+    ],
+    "a loop and 100 MB of output": ["an endless loop", "printing 100 MB"],
+}
+"""The attacks played together in one league."""
+
+CAPPED = "no answer within the cap"
+OVER_CLOCK = "did not move within its clock"
+
+LOSSES = {
+    # Its forks fail at the process limit: whether its CPU clock or the wall cap ends it
+    # first depends on the machine.
+    "a fork bomb": ("time forfeit", (CAPPED, OVER_CLOCK)),
+    "an endless loop": ("time forfeit", (OVER_CLOCK,)),
+    "sleeping for ever": ("time forfeit", (CAPPED,)),
+    "printing 100 MB": ("disconnection", ("wrote more than its output limit",)),
+    "System.exit mid-game": ("disconnection", ("exited with status 3",)),
+}
+"""How a game of a bot whose attack stops it ends: its termination and its stated
+reason (one of these words)."""
+
+
+def test_the_check_never_meets_the_trigger() -> None:
+    """The check's positions on the league's board ask O only with all its rounds left
+    (so a bot attacking on ``TRIGGER`` is accepted), a game asks O with fewer."""
+    o_to_move = [p for p in check_positions(6, 6, ROUNDS) if p.turn == "o"]
+    assert o_to_move and all(p.rounds_left == ROUNDS for p in o_to_move)
+
+
+def first_game_as_o(db: Path, name: str) -> StoredGame:
+    """Wait until ``name`` has finished a game as O (where its attack runs); it."""
+
+    def played_as_o() -> StoredGame | None:
+        with LeagueStore(db, create=False) as store:
+            member = store.member_named(name)
+            done = store.games(member_id=member.id, status="finished")
+        return next((g for g in sorted(done, key=lambda g: g.id) if g.o_id == member.id), None)
+
+    game: StoredGame = wait_until(played_as_o, 55, f"a game of {name} as O")
+    return game
+
+
+@pytest.mark.parametrize("batch", sorted(BATCHES))
+def test_hostile_bots_in_live_games_fail_and_leave_nothing(folder: Path, batch: str) -> None:
+    attacks = BATCHES[batch]
+    league = new_league(folder, base=3.0)
+    host_file = folder / "untouchable.txt"
+    host_file.write_text("the host's own file\n")
+    host_file.chmod(0o666)  # writable by anyone on the host: only the sandbox stops a write
+    skip = (league.name, league.name + "-wal", league.name + "-shm", league.name + ".builds")
+    before = tree_digest(folder, skip)
+    teams = {attack: f"team{number}" for number, attack in enumerate(attacks, 1)}
+    tokens = {attack: add_member(league, teams[attack]) for attack in attacks}
+    with served(league) as (url, _):
+        for attack in attacks:
+            body = PROBES[attack] if attack in PROBES else FAILURES[attack][0]
+            code = project(fill(body, url, league, host_file), when=TRIGGER)
+            assert upload(url, code, tokens[attack]).status == 201
+        for attack in attacks:
+            accepted(url, tokens[attack])  # it behaved in the check
+        builds = league.with_name(league.name + ".builds")
+        built = tree_digest(builds)
+        for attack in attacks:
+            game = first_game_as_o(league, teams[attack])
+            if attack in PROBES:  # the attack failed: the bot answered legally to the end
+                assert game.termination == "normal", (attack, game.termination, game.detail)
+            else:
+                termination, reasons = LOSSES[attack]
+                assert game.result == "x" and game.termination == termination, (attack, game)
+                assert game.detail.startswith(f"{teams[attack]} "), (attack, game.detail)
+                assert any(reason in game.detail for reason in reasons), (attack, game.detail)
+        assert tree_digest(builds) == built
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+    assert not host_pids_with(DAEMON.replace(" ", "\0"))
+    assert not host_pids_with(FORK_SLEEP.replace(" ", "\0"))
+    assert tree_digest(folder, skip) == before
+    assert host_file.read_text() == "the host's own file\n"

@@ -1,0 +1,133 @@
+"""Each version of a team's code lists the games it played and its points in them, on
+the team's page and on the teacher's, in a real browser against a real league server:
+the example course project (version 1) is built, accepted and plays rated games against
+the house bot; then, with hosted games off so that the figures stand still, a second
+version is accepted (no game yet). Both pages show each version's figures as the API
+gives them, in English and Indonesian, on a laptop and a phone, with axe at every
+impact, no sideways scrolling and no console error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from browser_helpers import axe_violations, goto, teacher_page, watched_page
+from hosted_helpers import (
+    FAILING,
+    accepted,
+    course_zip,
+    finished_games,
+    new_league,
+    served,
+    zipped,
+)
+from league_helpers import ADMIN, add_member, request, upload
+from sandbox_helpers import reachable_folder
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
+
+TIMEOUT = 30_000
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+
+
+def shown(points: float, locale: str) -> str:
+    """``points`` as the pages write them: at most one decimal, the language's comma."""
+    text = f"{points:.1f}".removesuffix(".0")
+    return text.replace(".", ",") if locale == "id-ID" else text
+
+
+@dataclass(frozen=True)
+class Played:
+    """The served league (hosted games off) and its team's versions as the API lists them."""
+
+    url: str
+    token: str
+    versions: list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    from adjacency.sandbox import check
+
+    check()
+    with reachable_folder("adjacency-version-results-") as folder:
+        league = new_league(folder)
+        token = add_member(league, "garuda")
+        with served(league) as (url, _):
+            zip_path = course_zip(tmp_path_factory.mktemp("project"))
+            assert upload(url, zip_path.read_bytes(), token).status == 201
+            accepted(url, token)
+            finished_games(league, "garuda", 2)
+        with served(league, hosted_games=False) as (url, _):  # the figures stand still now
+            assert upload(url, zipped(FAILING.replace("FAIL", "")), token).status == 201
+            accepted(url, token)
+            answer = request(url + "/api/league/submissions", token=token)
+            versions = answer.body["submissions"]
+            assert [v["version"] for v in versions] == [2, 1]
+            assert versions[0]["games"] == 0 and versions[1]["games"] >= 2
+            yield Played(url, token, versions)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+def test_each_version_lists_its_games_and_points_on_the_team_and_teacher_pages(
+    browser: Any, played: Played, locale: str, size: str
+) -> None:
+    check_team_page(browser, played.url, played.token, played.versions, locale, SIZES[size])
+    check_teacher_page(browser, played.url, played.versions, locale, SIZES[size])
+
+
+def check_team_page(
+    browser: Any,
+    url: str,
+    token: str,
+    versions: list[dict[str, Any]],
+    locale: str,
+    size: dict[str, int],
+) -> None:
+    """The team's page lists each version's games and points in its row."""
+    errors: list[str] = []
+    context, page = watched_page(browser, errors, TIMEOUT, viewport=size, locale=locale)
+    goto(page, f"{url}/team")
+    page.wait_for_selector("#token-form[data-ready]")
+    page.locator("#token").fill(token)
+    page.locator("#token").press("Enter")
+    for version in versions:
+        number = str(version["version"])
+        cells = page.locator(f"#versions tbody tr:has(td.num:text-is('{number}')) td")
+        expect(cells.nth(4)).to_have_text(str(version["games"]))
+        expect(cells.nth(5)).to_have_text(shown(version["points"], locale))
+    heading = "permainan" if locale == "id-ID" else "games"
+    expect(page.locator("#versions thead th").nth(4)).to_have_text(heading)
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    assert axe_violations(page, EVERY_IMPACT) == []
+    assert errors == []
+    context.close()
+
+
+def check_teacher_page(
+    browser: Any, url: str, versions: list[dict[str, Any]], locale: str, size: dict[str, int]
+) -> None:
+    """The teacher's page lists each version of the chosen team with its games and points."""
+    errors: list[str] = []
+    context, page = teacher_page(browser, url, ADMIN, errors, TIMEOUT, viewport=size, locale=locale)
+    page.select_option("#code-team", "garuda")
+    for version in versions:
+        results = page.locator(f"#code-versions li[data-version='{version['version']}'] .results")
+        games, points = version["games"], shown(version["points"], locale)
+        if locale == "id-ID":
+            words = f"{games} permainan dimainkan, {points} poin"
+        else:
+            words = f"{games} game{'' if games == 1 else 's'} played, {points} points"
+        expect(results).to_have_text(words)
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    assert axe_violations(page, EVERY_IMPACT) == []
+    assert errors == []
+    context.close()
