@@ -83,10 +83,10 @@ def main() -> None:
         )
         tokens: dict[str, str] = {}
         with LeagueStore(db) as store:
-            store.create(settings, "adjl_bench-admin-token")
-            store.set_rules(LeagueRules(min_game=0.0))
+            store.meta.create(settings, "adjl_bench-admin-token")
+            store.meta.set_rules(LeagueRules(min_game=0.0))
             for name, _ in ROSTER:
-                _, token = store.add_member(name, "bot")
+                _, token = store.members.add_member(name, "bot")
                 tokens[name] = token or ""
             store.events.create(EVENT, "double-round-robin", None, [n for n, _ in ROSTER])
         port = _free_port()
@@ -132,8 +132,8 @@ def main() -> None:
                 burner.join(10)
         with LeagueStore(db) as store:
             event = store.events.named(EVENT)
-            names_by_id = {m.id: m.name for m in store.members()}
-            games = [store.game(i) for i in store.events.game_ids(event.id)]
+            names_by_id = {m.id: m.name for m in store.members.members()}
+            games = [store.games.game(i) for i in store.events.game_ids(event.id)]
     losses, with_time_left = [], []
     for game in games:
         assert game is not None

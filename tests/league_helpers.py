@@ -45,14 +45,14 @@ def make_league(db: Path, rules: LeagueRules | None = None, **settings: Any) -> 
     values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 4.0, "increment": 0.1}
     values.update(settings)
     with LeagueStore(db) as store:
-        store.create(LeagueSettings(**values), ADMIN)
-        store.set_rules(LeagueRules(min_game=0.0) if rules is None else rules)
+        store.meta.create(LeagueSettings(**values), ADMIN)
+        store.meta.set_rules(LeagueRules(min_game=0.0) if rules is None else rules)
 
 
 def add_member(db: Path, name: str, kind: str = "bot", spec: str | None = None) -> str:
     """Add a member; return its token ('' for a house bot)."""
     with LeagueStore(db) as store:
-        _, token = store.add_member(name, kind, spec)
+        _, token = store.members.add_member(name, kind, spec)
     return token or ""
 
 
@@ -238,7 +238,7 @@ def play_round_robin(db: str, name: str = "rr") -> None:
         events = store.events
         event = events.named(name)
         members = events.members(event.id)
-        settings = store.settings()
+        settings = store.meta.settings()
         for r, boards in enumerate(round_robin(members)):
             events.add_round(event.id, r, boards, len(settings.openings))
         for board in events.boards(event.id):
@@ -253,8 +253,8 @@ def play_round_robin(db: str, name: str = "rr") -> None:
                     start,
                     Limit(time=None),
                 )
-                game_id = store.start_game(x, o, start.fen(), board.pair_id, leg)
-                store.finish_game(game_id, record.result, record.termination.value, "",
+                game_id = store.games.start_game(x, o, start.fen(), board.pair_id, leg)
+                store.games.finish_game(game_id, record.result, record.termination.value, "",
                                   game_to_text(record), record.position.score,
                                   len(record.moves), (0.0, 0.0))  # fmt: skip
 

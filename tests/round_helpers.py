@@ -225,11 +225,11 @@ class LeagueGame:
         self.store = LeagueStore(folder / "league.db")
         base, increment = clock
         settings = LeagueSettings(rows=6, cols=6, rounds=4, base=base, increment=increment)
-        self.store.create(settings, "adjl_a")
-        self.store.set_rules(LeagueRules(min_game=0.0))
+        self.store.meta.create(settings, "adjl_a")
+        self.store.meta.set_rules(LeagueRules(min_game=0.0))
         self.hall = Hall(self.store, HousePlayers())
         self.members: dict[Color, Member] = {
-            c: self.store.add_member(NAMES[c], kind)[0] for c in ("x", "o")
+            c: self.store.members.add_member(NAMES[c], kind)[0] for c in ("x", "o")
         }
         self.live: LiveGame = self.hall.start_game(self.members["x"], self.members["o"], 0)
 
@@ -261,7 +261,7 @@ class LeagueGame:
 
     def stored(self) -> StoredGame | None:
         """The league's stored row of the game."""
-        return self.store.game(self.live.id)
+        return self.store.games.game(self.live.id)
 
     async def close(self) -> None:
         await self.hall.stop()

@@ -42,13 +42,16 @@ def test_a_team_away_for_two_games_is_paired_with_nobody_until_it_returns(
     async def test(store: LeagueStore, hall: Hall) -> None:
         names = ["ghost", "shade", "red", "blue", "gold"]  # the first bye: gold, the last
         for name in names:
-            store.add_member(name, "bot")
+            store.members.add_member(name, "bot")
         for name in ("red", "blue", "gold"):
-            connect(hall, store.member_named(name))
+            connect(hall, store.members.member_named(name))
         hall.up_since -= RECONNECT_GRACE  # past the wait for bots after a start
         store.events.create("cup", "swiss", 3, names)
         event = store.events.start("cup")
-        ghost, shade = store.member_named("ghost").id, store.member_named("shade").id
+        ghost, shade = (
+            store.members.member_named("ghost").id,
+            store.members.member_named("shade").id,
+        )
         await play_until(store, hall, event.name, 1)  # round 1 played, round 2 paired
         assert store.events.absentees(event.id) == {ghost, shade}
         runner = EventRunner(store)
@@ -56,7 +59,7 @@ def test_a_team_away_for_two_games_is_paired_with_nobody_until_it_returns(
         second = [b for b in store.events.boards(event.id) if b.round == 1]
         assert {m for b in second for m in (b.a, b.b)} & {ghost, shade} == set()
         assert len(second) == 2 and sum(b.b is None for b in second) == 1  # 3 present
-        shade_inbox = connect(hall, store.member_named("shade"))  # shade's bot is back
+        shade_inbox = connect(hall, store.members.member_named("shade"))  # shade's bot is back
         assert runner.paused_members(event, set(hall.connections)) == {ghost}
         await play_until(store, hall, event.name)
         third = [b for b in store.events.boards(event.id) if b.round == 2]
@@ -70,15 +73,15 @@ def test_a_team_away_for_two_games_is_paired_with_nobody_until_it_returns(
 def test_an_events_start_stops_its_members_ladder_games(tmp_path: Path) -> None:
     async def test(store: LeagueStore, hall: Hall) -> None:
         for name in ("red", "blue"):
-            store.add_member(name, "bot")
-        red, blue = store.member_named("red"), store.member_named("blue")
+            store.members.add_member(name, "bot")
+        red, blue = store.members.member_named("red"), store.members.member_named("blue")
         inboxes = {name: connect(hall, m) for name, m in (("red", red), ("blue", blue))}
         ladder = hall.pair()
         assert len(ladder) == 1 and ladder[0].pair_id is not None  # a ladder game, 60 s a side
         store.events.create("now", "round-robin", None, ["red", "blue"])
         store.events.start("now")
         started = hall.pair()
-        stopped = store.game(ladder[0].id)
+        stopped = store.games.game(ladder[0].id)
         assert stopped is not None and stopped.status == "aborted"
         assert stopped.detail_code == "event-started"
         assert ladder[0].id not in hall.live

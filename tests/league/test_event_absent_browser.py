@@ -35,10 +35,10 @@ def test_the_crosstable_marks_a_double_absence(browser: Any, tmp_path: Path) -> 
         board = next(b for b in store.events.boards(event.id) if b.b is not None)
         assert board.pair_id is not None and board.b is not None
         a, b = board.a, board.b
-        names = {m: store.member(m).name for m in (a, b)}
+        names = {m: store.members.member(m).name for m in (a, b)}
         for leg, (x, o) in enumerate(((a, b), (b, a))):
-            game = store.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
-            store.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
+            game = store.games.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
+            store.games.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
         store.events.pause("cup")  # held here: nothing more is played
     errors: list[str] = []
     with thread_server(db) as url:

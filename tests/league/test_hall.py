@@ -30,8 +30,8 @@ def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
     tmp_path: Path,
 ) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
         inbox_a = connect(hall, a)
         assert hall.pair() == []  # alone: never against itself
         inbox_b = connect(hall, b)
@@ -47,7 +47,7 @@ def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
         assert (second.x.name, second.o.name) == ("b", "a")  # the pair's other game
         assert second.game.start == first.game.start and second.pair_id == first.pair_id
         finish(hall, second)
-        c = store.add_member("c", "bot")[0]
+        c = store.members.add_member("c", "bot")[0]
         connect(hall, c)
         (third,) = hall.pair()
         assert "c" in (third.x.name, third.o.name)  # a and b have met twice already
@@ -57,7 +57,7 @@ def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
             (g.x_score or 0) - (g.o_score or 0)
             if g.x_id == a.id
             else (g.o_score or 0) - (g.x_score or 0)
-            for g in store.games()
+            for g in store.games.games()
             if {g.x_id, g.o_id} == {a.id, b.id}
         ]
         assert len(margins) == 2 and stats["margin_unit"] == "game"  # one pair: per game
@@ -73,9 +73,9 @@ def test_moves_are_refused_unless_it_is_the_members_turn_in_its_own_game(
     tmp_path: Path,
 ) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
-        c = store.add_member("c", "bot", concurrency=2)[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
+        c = store.members.add_member("c", "bot", concurrency=2)[0]
         for member in (a, b):
             connect(hall, member)
         (live,) = hall.pair()
@@ -89,7 +89,7 @@ def test_moves_are_refused_unless_it_is_the_members_turn_in_its_own_game(
         assert live.game.position == before and live.id in hall.live
         occupied = next(s for s in ("a1", "b1", "a2", "b2") if before.piece_at(s))
         hall.move(a, live.id, occupied)  # a bot's illegal answer loses the game
-        stored = store.game(live.id)
+        stored = store.games.game(live.id)
         assert stored is not None and stored.termination == "illegal move"
         assert stored.result == "o" and "a answered" in stored.detail
         assert Position.from_fen(stored.opening) == before
@@ -107,8 +107,8 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
     which with 0.5 s made a's clock, not b's, run out now and then.)"""
 
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
         inboxes = [connect(hall, m) for m in (a, b)]
         (live,) = hall.pair()
         await asyncio.sleep(0)
@@ -117,7 +117,7 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
         assert live.clock.remaining["x"] == MOVE_TIME  # a fresh budget for the next move
         while live.id in hall.live:  # b never answers
             await asyncio.sleep(0.05)
-        stored = store.game(live.id)
+        stored = store.games.game(live.id)
         assert stored is not None and stored.termination == "time forfeit"
         assert stored.detail == "b did not move within its clock (connected)"
         assert stored.result == "x" and stored.plies == 1
@@ -131,9 +131,9 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
 
 def test_an_account_may_play_several_games_at_once_only_if_it_allows_it(tmp_path: Path) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        wide = store.add_member("wide", "bot", concurrency=2)[0]
-        b = store.add_member("b", "bot")[0]
-        c = store.add_member("c", "bot")[0]
+        wide = store.members.add_member("wide", "bot", concurrency=2)[0]
+        b = store.members.add_member("b", "bot")[0]
+        c = store.members.add_member("c", "bot")[0]
         for member in (wide, b, c):
             connect(hall, member)
         first = hall.pair()
@@ -153,15 +153,15 @@ def test_a_stopping_server_starts_no_game_and_asks_for_no_house_worker(tmp_path:
     under load, held a stopping server past its 30 s in a CI run)."""
 
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
         connect(hall, a)
         connect(hall, b)
         await hall.stop()
         assert hall.pair() == []
         with pytest.raises(NotNow, match="stopping"):
             hall.start_game(a, b, 0)
-        assert store.games(status="playing") == []
+        assert store.games.games(status="playing") == []
         hall.house.stop()
         with pytest.raises(WorkerError, match="stopping"):
             hall.house.start()

@@ -21,10 +21,10 @@ from league_helpers import add_member, challenge, join, make_league, me, thread_
 
 def test_a_challenge_to_a_bot_in_a_running_event_waits_for_the_event(tmp_path: Path) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        bots = [store.add_member(name, "bot")[0] for name in ("a", "b", "c")]
+        bots = [store.members.add_member(name, "bot")[0] for name in ("a", "b", "c")]
         for bot in bots:
             connect(hall, bot)
-        ada = store.add_member("ada", "person")[0]
+        ada = store.members.add_member("ada", "person")[0]
         hall.see(ada)
         events = store.events
         events.create("cup", "round-robin", None, ["a", "b", "c"])
@@ -46,8 +46,8 @@ def test_after_a_challenge_game_the_ladder_may_go_first_and_the_challenger_cools
     tmp_path: Path,
 ) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        alpha, beta = (store.add_member(name, "bot")[0] for name in ("alpha", "beta"))
-        puppets = [store.add_member(f"puppet{n}", "person")[0] for n in range(2)]
+        alpha, beta = (store.members.add_member(name, "bot")[0] for name in ("alpha", "beta"))
+        puppets = [store.members.add_member(f"puppet{n}", "person")[0] for n in range(2)]
         for puppet in puppets:
             hall.see(puppet)
         connect(hall, alpha)
@@ -108,8 +108,8 @@ def test_puppets_keeping_every_bot_in_challenge_games_still_leave_the_ladder_its
     them, rather than going on to the next puppet."""
 
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        alpha, beta = (store.add_member(name, "bot")[0] for name in ("alpha", "beta"))
-        puppets = [store.add_member(f"puppet{n}", "person")[0] for n in range(4)]
+        alpha, beta = (store.members.add_member(name, "bot")[0] for name in ("alpha", "beta"))
+        puppets = [store.members.add_member(f"puppet{n}", "person")[0] for n in range(4)]
         for puppet in puppets:
             hall.see(puppet)
         connect(hall, alpha)

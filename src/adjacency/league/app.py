@@ -84,7 +84,7 @@ def create_app(
     machine's cores)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
-    store.settings()  # a LeagueError now if the file holds no league
+    store.meta.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
     hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)

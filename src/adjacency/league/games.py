@@ -133,8 +133,8 @@ class Games:
         """Set when the server stops (:meth:`~adjacency.league.hall.Hall.stop`): no game
         starts any more, so none is left in play behind the abort of the games in flight,
         and no house move asks for a worker while the server shuts down."""
-        self.settings: LeagueSettings = store.settings()
-        self.rules: LeagueRules = store.rules()
+        self.settings: LeagueSettings = store.meta.settings()
+        self.rules: LeagueRules = store.meta.rules()
         """Who is rated, and the shortest game of a bot (:mod:`.rules`), read at start."""
         self.pause = pause
         """Seconds a member rests after a game before the scheduler pairs it again (a load
@@ -191,9 +191,9 @@ class Games:
         league is healthy again (logged) and ``True`` is returned."""
         try:
             for game_id, (detail, record, plies) in list(self.unstored.items()):
-                self.store.abort_game(game_id, detail, record, plies)
+                self.store.games.abort_game(game_id, detail, record, plies)
                 del self.unstored[game_id]
-            self.store.probe_write()
+            self.store.meta.probe_write()
         except Exception as exc:  # still failing: said once already
             log.debug("writes still fail: %s", exc)
             return False
@@ -230,19 +230,19 @@ class Games:
         a game aborted by a crash keeps them; called every :data:`PROGRESS_EVERY` s."""
         changed = self.progress()
         if changed:
-            await asyncio.to_thread(self.store.save_progress, changed)
+            await asyncio.to_thread(self.store.games.save_progress, changed)
 
     def _ratings(self) -> dict[int, Glicko]:
         """Current ratings: read once (the members that have one; the others have the
         start rating), then kept up to date as games end."""
         if self._rating_cache is None:
-            self._rating_cache = self.store.current_ratings()
+            self._rating_cache = self.store.ratings.current_ratings()
         return collections.defaultdict(Glicko, self._rating_cache)
 
     def _between(self) -> collections.Counter[tuple[int, int]]:
         """Games (finished or in play) per pair of member ids, smaller id first."""
         if self._between_cache is None:
-            self._between_cache = collections.Counter(self.store.games_between())
+            self._between_cache = collections.Counter(self.store.games.games_between())
         return self._between_cache
 
     def start_game(
@@ -266,7 +266,7 @@ class Games:
         bot is not there when the game is to start (an event's): the game ends at once
         as its loss (time forfeit, detail ``absent``), nobody is asked for a move;
         ``"both"``: neither is there, the game ends at once as a loss for both
-        (:meth:`.store.LeagueStore.lose_both`, detail ``absent-both``).
+        (:meth:`.game_rows.GamesRepo.lose_both`, detail ``absent-both``).
         A team with an accepted version plays it here as a hosted side (:mod:`.hosted`;
         in ``event``'s game the version accepted before its deadline), recorded with the
         game. :class:`NotNow` once the server is stopping."""
@@ -275,7 +275,7 @@ class Games:
         if x.id == o.id:
             raise NotNow("a member cannot play itself")
         start = self.settings.opening(opening)
-        game_id = self.store.start_game(x.id, o.id, start.fen(), pair_id, leg)
+        game_id = self.store.games.start_game(x.id, o.id, start.fen(), pair_id, leg)
         settings = self.settings
         game = Game(start, x.name, o.name, event=f"Adjacency league game {game_id}")
         game.tags["TimeControl"] = settings.time_control
@@ -304,7 +304,7 @@ class Games:
             self._announce(live, member.id, turn=False)
         if absent == "both":
             live.game.abandon(ended("absent-both", x=x.name, o=o.name))
-            self.store.lose_both(live.id, live.game.detail, game_to_text(live.game))
+            self.store.games.lose_both(live.id, live.game.detail, game_to_text(live.game))
             self._end(live)
             return live
         if absent is not None:
@@ -488,7 +488,9 @@ class Games:
             self.stopped.popitem(last=False)
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
         try:
-            self.store.abort_game(live.id, reason, game_to_text(live.game), len(live.game.moves))
+            self.store.games.abort_game(
+                live.id, reason, game_to_text(live.game), len(live.game.moves)
+            )
         except Exception:  # a failing store must not keep the players from hearing it
             log.exception("could not store aborted game %d", live.id)
         self._end(live)
@@ -664,7 +666,7 @@ class Games:
         self._take(live, finish.abort(self._round(live), color, detail, time.monotonic()))
         game = live.game
         try:
-            self.store.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
+            self.store.games.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
         except Exception:  # a failing store must not keep the players from hearing it
             log.exception("could not store aborted game %d", live.id)
         live.clock.stop()
@@ -744,7 +746,7 @@ class Games:
         game = live.game
         live.clock.stop()
         try:
-            new_x, new_o = self.store.finish_game(
+            new_x, new_o = self.store.games.finish_game(
                 live.id,
                 game.result,
                 game.termination.value,

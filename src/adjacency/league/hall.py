@@ -137,8 +137,8 @@ class Hall(Games):
     async def start(self) -> None:
         """Abort games left in flight by a crash, start the house bots' worker (if the
         league has house bots) and the scheduler."""
-        flown = self.store.games(status="playing")
-        aborted = self.store.abort_in_flight()
+        flown = self.store.games.games(status="playing")
+        aborted = self.store.games.abort_in_flight()
         if aborted:
             log.warning("%d games in flight at the last stop were marked aborted", aborted)
         for game in flown:  # each player hears it when it connects again (attach)
@@ -148,7 +148,7 @@ class Hall(Games):
         await asyncio.to_thread(self.hosted.start)
         self.up_since = time.monotonic()
         loop = asyncio.get_running_loop()
-        house = [m for m in self.store.members() if m.kind == "house" and not m.revoked]
+        house = [m for m in self.store.members.members() if m.kind == "house" and not m.revoked]
         if house:  # before the first game, so its first house move is not the slow one
             await self.house.warm_up(house[0].spec or "random")
         self._task = loop.create_task(self._schedule_loop())
@@ -199,7 +199,7 @@ class Hall(Games):
         if days <= 0:
             return []
         cutoff, keep = time.time() - days * 86400, self.present()
-        gone = await asyncio.to_thread(self.store.expire_people, cutoff, keep)
+        gone = await asyncio.to_thread(self.store.members.expire_people, cutoff, keep)
         if gone:
             log.info("%d people who never played expired after %g days", len(gone), days)
         return gone
@@ -381,9 +381,9 @@ class Hall(Games):
     def _start_challenge(self, challenge: Challenge, now: float) -> None:
         """Start a challenge's game: the challenger plays X and O alternately (X first)."""
         person, opponent = challenge.challenger, challenge.opponent
-        played = self.store.game_count(person.id, aborted=False)
+        played = self.store.games.game_count(person.id, aborted=False)
         x, o = (person, opponent) if played % 2 == 0 else (opponent, person)
-        opening = self.store.pair_count() % len(self.settings.openings)
+        opening = self.store.games.pair_count() % len(self.settings.openings)
         live = self.start_game(x, o, opening)
         challenge.game = live.id
         if opponent.kind != "person":
@@ -397,12 +397,12 @@ class Hall(Games):
         connection) in a worker thread: a few rows, never the games
         (:meth:`~adjacency.league.members.MembersRepo.established`)."""
         now = time.monotonic()
-        approvals = self.store.approvals
+        approvals = self.store.members.approvals
         known = self._established.get(person.id)
         if known is not None and now - known[0] < ESTABLISHED_AGE and known[1] == approvals:
             return known[2]
         generation, rules = self._established_gen[person.id], self.rules
-        answer = await asyncio.to_thread(reader.established, person.id, rules)
+        answer = await asyncio.to_thread(reader.members.established, person.id, rules)
         if self._established_gen[person.id] == generation:  # no game ended meanwhile
             if len(self._established) > 100_000:  # bounded by the people who asked lately
                 self._established.clear()
@@ -499,7 +499,7 @@ class Hall(Games):
         wanted = set(self.connections) | set(self.challenges.queued_bots()) | set(events.members)
         wanted |= self.hosted_now
         wanted |= {m for start in events.starts for m in (start.x, start.o)}
-        found = self.store.pairable(wanted)  # house bots and these bots, no one else
+        found = self.store.members.pairable(wanted)  # house bots and these bots, no one else
         members = {member_id: member for member_id, (member, _) in found.items()}
         self.sweep_revoked(members, {member_id: digest for member_id, (_, digest) in found.items()})
         self.unrated_pairs = events.unrated
@@ -524,15 +524,15 @@ class Hall(Games):
                 Entrant(m.id, slots, ratings[m.id].rating, m.kind == "house", present, waiting)
             )
         open_pairs = [
-            OpenPair(*row) for row in self.store.open_pairs() if row[0] not in events.pairs
+            OpenPair(*row) for row in self.store.games.open_pairs() if row[0] not in events.pairs
         ]
         ladder: set[int] = set()
         for game in plan(entrants, open_pairs, self._between(), self.house_games):
             ladder |= {game.x, game.o}
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:
-                opening = self.store.pair_count() % len(self.settings.openings)
-                pair_id = self.store.new_pair(game.x, game.o, opening)
+                opening = self.store.games.pair_count() % len(self.settings.openings)
+                pair_id = self.store.games.new_pair(game.x, game.o, opening)
             x, o = members[game.x], members[game.o]
             started.append(self.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
         # A bot the ladder paired, or waited for LADDER_WAIT seconds, or that has no

@@ -67,7 +67,7 @@ class Entrant:
 
 @dataclass(frozen=True)
 class OpenPair:
-    """A colour-swapped pair with a game still to play (``store.open_pairs()``)."""
+    """A colour-swapped pair with a game still to play (``store.games.open_pairs()``)."""
 
     pair: int
     a: int

@@ -83,4 +83,4 @@ class KeepRoom:
             return True
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         token = bearer(headers)
-        return token is not None and bool(self.league.state.store.is_admin(token))
+        return token is not None and bool(self.league.state.store.meta.is_admin(token))

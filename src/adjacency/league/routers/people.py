@@ -56,7 +56,7 @@ async def join(request: Request, body: NewPerson) -> dict[str, Any]:
             f"{PEOPLE_PER_HOUR:g} an hour; try again later"
         ) from None
     origin = address_key(request.client.host if request.client else None)
-    member, secret = store_of(request).add_member(body.name, "person", origin=origin)
+    member, secret = store_of(request).members.add_member(body.name, "person", origin=origin)
     return {"name": member.name, "kind": member.kind, "secret": secret}
 
 

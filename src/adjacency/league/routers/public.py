@@ -64,7 +64,7 @@ router = APIRouter(
 async def league_info(request: Request) -> dict[str, Any]:
     """The league's settings and counts."""
     hall = hall_of(request)
-    members = await read(request, lambda reader: reader.member_count())
+    members = await read(request, lambda reader: reader.members.member_count())
     return {
         "settings": hall.settings.public(),
         "members": members,
@@ -133,7 +133,7 @@ async def _members_stamp(request: Request) -> tuple[int, int, int]:
     if cache is None:
         cache = request.app.state.members_stamp = SharedAnswer[tuple[int, int, int]](0.0)
     bucket = int(time.monotonic() // STANDINGS_AGE)
-    return await cache.get(bucket, lambda: read(request, lambda r: r.members_stamp()))
+    return await cache.get(bucket, lambda: read(request, lambda r: r.members.members_stamp()))
 
 
 @router.get("/members/{name}", response_model=MemberPage)
@@ -174,7 +174,7 @@ async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
 
     def members_and_count(reader: LeagueStore) -> tuple[Member, Member, int]:
         x, o = named(reader, a), named(reader, b)
-        return x, o, reader.rated_count_between(x.id, o.id)
+        return x, o, reader.games.rated_count_between(x.id, o.id)
 
     x, o, count = await read(request, members_and_count)
     caches: OrderedDict[tuple[int, int], SharedAnswer[dict[str, Any]]] | None = getattr(
@@ -208,8 +208,8 @@ async def list_games(
 
     def rows(reader: LeagueStore) -> list[dict[str, Any]]:
         member_id = None if member is None else named(reader, member).id
-        games = reader.games(member_id=member_id, limit=limit)
-        names = reader.names({g.x_id for g in games} | {g.o_id for g in games})
+        games = reader.games.games(member_id=member_id, limit=limit)
+        names = reader.members.names({g.x_id for g in games} | {g.o_id for g in games})
         return [game_summary(g, names, told) for g in games]
 
     return await read(request, rows)
@@ -227,10 +227,10 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     told = details_for(request)
 
     def stored_state(reader: LeagueStore) -> dict[str, Any]:
-        stored = reader.game(game_id)
+        stored = reader.games.game(game_id)
         if stored is None:
             raise GameNotFound(f"no game {game_id}")
-        data = game_summary(stored, reader.names((stored.x_id, stored.o_id)), told)
+        data = game_summary(stored, reader.members.names((stored.x_id, stored.o_id)), told)
         game = game_from_text(stored.record) if stored.record else None
         position = game.position if game is not None else None
         time_control = game.tags.get("TimeControl", "") if game else ""
@@ -258,7 +258,7 @@ def current_ratings(reader: LeagueStore, x_id: int, o_id: int) -> dict[str, floa
     """Two members' ratings now, read by ``reader`` (off the event loop: the hall's cache
     of ratings, when cold, would read every member's on the loop), rounded as the live
     games' ratings are (:meth:`~adjacency.league.games.Games.ratings_of`)."""
-    ratings = collections.defaultdict(Glicko, reader.current_ratings())
+    ratings = collections.defaultdict(Glicko, reader.ratings.current_ratings())
     return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}
 
 
@@ -290,7 +290,7 @@ async def get_positions(request: Request, game_id: GameId) -> dict[str, Any]:
     if live is not None:
         game = live.game
     else:
-        stored = await read(request, lambda reader: reader.game(game_id))
+        stored = await read(request, lambda reader: reader.games.game(game_id))
         if stored is None or not stored.record:
             raise GameNotFound(f"no record of game {game_id}")
         game = game_from_text(stored.record)
@@ -314,7 +314,7 @@ async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     if live is not None:
         text = game_to_text(live.game)
     else:
-        stored = await read(request, lambda reader: reader.game(game_id))
+        stored = await read(request, lambda reader: reader.games.game(game_id))
         if stored is None or stored.record is None:
             raise GameNotFound(f"no record of game {game_id}")
         text = stored.record

@@ -121,7 +121,7 @@ async def connect(ws: WebSocket) -> None:
         await _deny(ws, 429, "too many connections from this address: back off and retry")
         return
     token = bearer(ws.headers)
-    member = None if token is None else store.authenticate(token)
+    member = None if token is None else store.members.authenticate(token)
     if member is None:
         await _deny(ws, 401, "unknown or revoked token")
         return

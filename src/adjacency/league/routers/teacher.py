@@ -181,7 +181,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
     members and of its events: the members' part kept by ``members`` between polls
     (read again only when the file changed), the rest (a page of events, the settings)
     read each time."""
-    settings = store.settings()
+    settings = store.meta.settings()
     names = members.names(store)
     events = store.events
     deadlines = store.submissions.deadlines()
