@@ -231,22 +231,22 @@ class LeagueGame:
         self.members: dict[Color, Member] = {
             c: self.store.members.add_member(NAMES[c], kind)[0] for c in ("x", "o")
         }
-        self.live: LiveGame = self.hall.start_game(self.members["x"], self.members["o"], 0)
+        self.live: LiveGame = self.hall.games.start_game(self.members["x"], self.members["o"], 0)
 
     def _mover(self) -> Member:
         return self.members[self.live.game.position.turn]
 
     def play(self, square: object) -> Outcome:
         mover = self._mover()
-        return outcome(lambda: self.hall.move(mover, self.live.id, square))
+        return outcome(lambda: self.hall.games.move(mover, self.live.id, square))
 
     answer = play
 
     def resign(self, color: Color) -> Outcome:
-        return outcome(lambda: self.hall.resign(self.members[color], self.live.id))
+        return outcome(lambda: self.hall.games.resign(self.members[color], self.live.id))
 
     def abort(self, color: Color) -> Outcome:
-        return outcome(lambda: self.hall.abort(self.members[color], self.live.id))
+        return outcome(lambda: self.hall.games.abort(self.members[color], self.live.id))
 
     async def timers(self) -> None:
         """Let the event loop turn, so the timers the clock passed fire."""

@@ -60,11 +60,11 @@ def pass_steps(app: Any) -> int:
         return 0
 
     async def one_pass() -> None:
-        hall.pair()
+        hall.scheduler.pair()
         with store.database.lock:
             store.db.set_progress_handler(count, 100)
         try:
-            hall.pair()
+            hall.scheduler.pair()
         finally:
             with store.database.lock:
                 store.db.set_progress_handler(None, 100)

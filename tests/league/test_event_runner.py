@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from adjacency.league.event_runner import EventPass, EventRunner
-from adjacency.league.hall import RECONNECT_GRACE, Hall
+from adjacency.league.hall import Hall
 from adjacency.league.house import HousePlayers
 from adjacency.league.outbox import Outbox
+from adjacency.league.scheduler import RECONNECT_GRACE
 from adjacency.league.store import LeagueStore
 from hall_helpers import Inbox
 from league_helpers import add_member, make_league
@@ -126,17 +127,17 @@ def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
             events.start("rated")
             hall = Hall(store, HousePlayers())
             try:
-                assert hall.pair() == []  # the first seconds wait for the bots to connect
+                assert hall.scheduler.pair() == []  # the first seconds wait for the bots to connect
                 for name in ("a", "b", "c", "d"):  # then they do (absent both, both lose),
                     outbox = Outbox(store.members.member_named(name), Inbox().send)
                     outbox.leaving = True  # for their events only: no ladder game
                     hall.attach(outbox)
-                hall.up_since -= RECONNECT_GRACE
+                hall.scheduler.up_since -= RECONNECT_GRACE
                 for _ in range(4):  # two pairs, two legs each
-                    for live in hall.pair():
-                        while live.id in hall.live:
+                    for live in hall.scheduler.pair():
+                        while live.id in hall.games.live:
                             position = live.game.position
-                            hall.move(live.member(position.turn), live.id,
+                            hall.games.move(live.member(position.turn), live.id,
                                       position.legal_moves()[0])  # fmt: skip
             finally:
                 await hall.stop()

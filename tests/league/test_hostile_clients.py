@@ -148,7 +148,9 @@ def test_a_ping_flood_closes_the_connection_at_once_and_leaves_nothing_behind(
             assert client.protocol.close_rcvd.code == OVERFLOW_CODE
             assert "unread" in client.protocol.close_rcvd.reason
             assert len(client.texts) <= OUTBOX + 1  # not every pong was buffered for it
-            wait_until(lambda: not app.state.hall.connections, GUARD, "the hall to drop it")
+            wait_until(
+                lambda: not app.state.hall.presence.connections, GUARD, "the hall to drop it"
+            )
             wait_until(
                 lambda: server_tasks(app) == baseline, GUARD, f"the handlers to end: {baseline}"
             )

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.hall import PRESENCE
+from adjacency.league.presence import PRESENCE
 from adjacency.league.store import LeagueStore
 from browser_helpers import goto, watched_page
 from league_helpers import (

@@ -1,7 +1,7 @@
 """Running events in the league: what the hall's scheduler plays for them each pass.
 
 :meth:`EventRunner.plan` is called at the start of every scheduler pass
-(:meth:`adjacency.league.hall.Hall.pair`); it
+(:meth:`adjacency.league.scheduler.Scheduler.pair`); it
 
 1. starts the scheduled events whose start time has come (an ``all_connected`` event
    takes the bots connected then and the house bots, in the order they joined the

@@ -1,10 +1,11 @@
 """The games in play on a league server: starting them, asking for moves, the clocks,
 ending them and storing their results.
 
-:class:`Games` is the half of the hall (:class:`~adjacency.league.hall.Hall`, its
-subclass) that knows games, not who is connected or who plays whom: it posts
-messages to members through :attr:`Games.connections` (kept by the hall) and calls
-:meth:`Games.wake` when a game ends, so the scheduler can pair its players again.
+:class:`Games` is one part the hall (:class:`~adjacency.league.hall.Hall`) holds: it
+knows games, not who is connected (:mod:`.presence`, whose connections it posts
+messages to) or who plays whom (:mod:`.scheduler`, :mod:`.challenge_desk`); it calls
+its :attr:`Games.ended` listeners when a game ends, so the scheduler can pair its
+players again.
 
 Contract, in the server's event loop (one thread, no locks):
 
@@ -38,6 +39,7 @@ import collections
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from ..bots import BotError, BotFailure
@@ -69,8 +71,8 @@ from .live import (
     state,
     your_turn,
 )
-from .outbox import Outbox
 from .pairing import key
+from .presence import Presence
 from .rules import LeagueRules
 from .settings import LeagueSettings
 from .store import LeagueStore, Member
@@ -121,12 +123,15 @@ class Games:
         self,
         store: LeagueStore,
         house: HousePlayers,
+        presence: Presence,
         pause: float = 0.0,
         pace: float = 0.0,
         hosted: HostedPlayers | None = None,
     ) -> None:
         self.store = store
         self.house = house
+        self.presence = presence
+        """Who is there (:mod:`.presence`): the games post to its connections."""
         self.hosted = HostedPlayers(None) if hosted is None else hosted
         """The hosted sides of the games in play (:mod:`.hosted`)."""
         self.stopping = False
@@ -144,8 +149,6 @@ class Games:
         bots takes (:meth:`start_game`); 0 plays them at full speed."""
         self.resting: dict[int, float] = {}
         self.live: dict[int, LiveGame] = {}
-        self.connections: dict[int, Outbox] = {}
-        """The connected bots' outboxes, by member id (the hall attaches and detaches them)."""
         self.busy: collections.Counter[int] = collections.Counter()
         self.unrated_pairs: set[int] = set()
         """Pairs whose games change no rating (those of unrated events; the hall keeps it)."""
@@ -153,6 +156,10 @@ class Games:
         self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
         self.changed = 0
         """Bumped whenever a game starts or ends (pages poll it to refresh)."""
+        self.ended: list[Callable[[LiveGame], None]] = []
+        """Called with each game that ended, after its players were told (the hall's
+        parts that care: the scheduler pairs its players again, the challenge desk
+        cools the pair down, the establishment cache forgets them)."""
         self._rating_cache: dict[int, Glicko] | None = None
         self._between_cache: collections.Counter[tuple[int, int]] | None = None
         self._house_tasks: set[asyncio.Task[None]] = set()
@@ -202,10 +209,6 @@ class Games:
         self.write_failure = self.failing_since = None
         return True
 
-    def wake(self) -> None:
-        """Called when a game ends (its players may be paired again); the hall runs its
-        scheduler then."""
-
     def abort_all(self, reason: Detail) -> None:
         """End every game in play as aborted (unrated, kept in the store), telling both
         sides, and cancel the house moves being computed."""
@@ -232,14 +235,38 @@ class Games:
         if changed:
             await asyncio.to_thread(self.store.games.save_progress, changed)
 
-    def _ratings(self) -> dict[int, Glicko]:
+    def slots(self, member: Member) -> int:
+        """Games ``member`` may start now: its concurrency cap minus its games in play;
+        0 when it is revoked, resting, or a bot that is not connected or is leaving (house
+        bots and hosted bots always are; people are free while they ask)."""
+        if member.revoked or self.resting.get(member.id, 0.0) > time.monotonic():
+            return 0
+        outbox = self.presence.connections.get(member.id)
+        hosted = member.id in self.presence.hosted_now
+        remote = member.kind not in ("house", "person") and not hosted
+        if remote and (outbox is None or outbox.leaving):
+            return 0
+        return max(0, member.concurrency - self.busy[member.id])
+
+    def is_free(self, member: Member) -> bool:
+        """Whether ``member`` can start a game now (:meth:`slots` is not 0)."""
+        return self.slots(member) > 0
+
+    def resend(self, member_id: int) -> None:
+        """Send a member that (re)connected each of its games in play (and ask for its
+        move where it is due)."""
+        for live in self.live.values():
+            if live.color_of(member_id) is not None:
+                self._announce(live, member_id)
+
+    def ratings(self) -> dict[int, Glicko]:
         """Current ratings: read once (the members that have one; the others have the
         start rating), then kept up to date as games end."""
         if self._rating_cache is None:
             self._rating_cache = self.store.ratings.current_ratings()
         return collections.defaultdict(Glicko, self._rating_cache)
 
-    def _between(self) -> collections.Counter[tuple[int, int]]:
+    def between(self) -> collections.Counter[tuple[int, int]]:
         """Games (finished or in play) per pair of member ids, smaller id first."""
         if self._between_cache is None:
             self._between_cache = collections.Counter(self.store.games.games_between())
@@ -295,7 +322,7 @@ class Games:
         live.pace = {c: 0.0 if live.member(c).kind == "person" else pace for c in ("x", "o")}
         self._seat_hosted(live, event)
         self.live[game_id] = live
-        self._between()[key(x.id, o.id)] += 1
+        self.between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
         self.busy[o.id] += 1
         self.changed += 1
@@ -331,7 +358,7 @@ class Games:
     def _announce(self, live: LiveGame, member_id: int, turn: bool = True) -> None:
         """Tell a connected member about a game it plays (and ask for its move if due);
         a hosted side's client is told nothing (the server plays it)."""
-        outbox = self.connections.get(member_id)
+        outbox = self.presence.connections.get(member_id)
         color = live.color_of(member_id)
         if outbox is None or color is None or self.hosted.seat(live.id, color) is not None:
             return
@@ -363,7 +390,7 @@ class Games:
             self._house_tasks.add(task)
             task.add_done_callback(self._house_tasks.discard)
             return
-        outbox = self.connections.get(mover.id)
+        outbox = self.presence.connections.get(mover.id)
         if outbox is not None:
             outbox.post(your_turn(live))
 
@@ -539,10 +566,6 @@ class Games:
         if self._take(live, step).is_over:
             self._finish(live)
 
-    def present(self) -> set[int]:
-        """The people whose play page is open now (the hall knows; none here)."""
-        return set()
-
     def _time_loss(self, mover: Member) -> Detail:
         """The detail of ``mover``'s loss on time, saying where it was: a bot connected or
         not; a person whose play page was open (they did not click in time) or closed (a
@@ -550,9 +573,9 @@ class Games:
         if mover.kind == "house":
             return ended("clock", player=mover.name)
         if mover.kind == "person":
-            page = "open" if mover.id in self.present() else "closed"
+            page = "open" if mover.id in self.presence.present() else "closed"
             return ended(f"clock-page-{page}", player=mover.name)
-        connected = "connected" if mover.id in self.connections else "not-connected"
+        connected = "connected" if mover.id in self.presence.connections else "not-connected"
         return ended(f"clock-{connected}", player=mover.name)
 
     def move(
@@ -791,11 +814,12 @@ class Games:
             self.busy[member.id] -= 1
             if self.busy[member.id] <= 0:
                 del self.busy[member.id]
-            outbox = self.connections.get(member.id)
+            outbox = self.presence.connections.get(member.id)
             if outbox is not None:
                 outbox.post(game_end(live))
         self.changed += 1
-        self.wake()
+        for listener in self.ended:
+            listener(live)
 
     # ---------------------------------------------------------------- views
 
@@ -810,5 +834,5 @@ class Games:
 
     def ratings_of(self, x_id: int, o_id: int) -> dict[str, float]:
         """Two members' ratings now (the start rating for one without games), rounded."""
-        ratings = self._ratings()
+        ratings = self.ratings()
         return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}

@@ -46,7 +46,7 @@ def pressed(app: Any) -> bool:
 def keeps_room_for(hall: Hall, member: Member) -> bool:
     """Whether a bot connecting now is one the reserved places are kept for: it has a
     game in play (its clock runs while it is away)."""
-    return hall.busy[member.id] > 0
+    return hall.games.busy[member.id] > 0
 
 
 class KeepRoom:

@@ -54,7 +54,7 @@ async def revoke(request: Request, name: str) -> dict[str, Any]:
     """Revoke a member's token: it is disconnected; its games and ratings stay."""
     member = store_of(request).members.revoke(member_named(request, name).name)
     hall = hall_of(request)
-    outbox = hall.connections.get(member.id)
+    outbox = hall.presence.connections.get(member.id)
     if outbox is not None:
         outbox.post({"type": "error", "detail": "this token was revoked"})
         outbox.close()
@@ -70,7 +70,7 @@ async def remove(request: Request, name: str) -> dict[str, Any]:
     played is deleted: ``deleted``, and its name is free)."""
     member, deleted = store_of(request).members.remove(member_named(request, name).name)
     hall = hall_of(request)
-    outbox = hall.connections.get(member.id)
+    outbox = hall.presence.connections.get(member.id)
     if outbox is not None:
         outbox.post({"type": "error", "detail": "this member was removed from the league"})
         outbox.close()
@@ -94,7 +94,7 @@ async def rotate(request: Request, name: str) -> dict[str, Any]:
     """A new token for a member (the old one stops working); answered once."""
     member = member_named(request, name)
     token = store_of(request).members.rotate(member.name)
-    outbox = hall_of(request).connections.get(member.id)
+    outbox = hall_of(request).presence.connections.get(member.id)
     if outbox is not None:
         outbox.close()
     return {"name": member.name, "token": token}

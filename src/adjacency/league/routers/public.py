@@ -66,11 +66,11 @@ async def league_info(request: Request) -> dict[str, Any]:
     hall = hall_of(request)
     members = await read(request, lambda reader: reader.members.member_count())
     return {
-        "settings": hall.settings.public(),
+        "settings": hall.games.settings.public(),
         "members": members,
-        "connected": len(hall.connections),
-        "live": len(hall.live),
-        "changed": hall.changed,
+        "connected": len(hall.presence.connections),
+        "live": len(hall.games.live),
+        "changed": hall.games.changed,
         "protocol": PROTOCOL_VERSION,
     }
 
@@ -102,9 +102,9 @@ async def get_standings(
     (a busy league ends many games a second); requests that arrive while it runs wait
     for that one fit (:class:`~..cache.SharedAnswer`)."""
     hall = hall_of(request)
-    present = hall.online()
+    present = hall.presence.online()
     stamp = await _members_stamp(request)
-    key = (hall.changed, frozenset(present), stamp)
+    key = (hall.games.changed, frozenset(present), stamp)
     cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
     rows = await cache.get(key, lambda: standings_off_loop(reader_of(request), present))
     if online:
@@ -155,7 +155,7 @@ async def get_member(
         return member, member_page(reader, member, recent=limit, offset=offset, told=told)
 
     member, data = await read(request, page)
-    data["online"] = member.kind == "house" or member.id in hall_of(request).online()
+    data["online"] = member.kind == "house" or member.id in hall_of(request).presence.online()
     return data
 
 
@@ -193,7 +193,7 @@ async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
 async def live_games(request: Request) -> list[dict[str, Any]]:
     """The games in play now."""
     hall = hall_of(request)
-    return [hall.state(live) for live in sorted(hall.live.values(), key=lambda g: g.id)]
+    return [hall.games.state(live) for live in sorted(hall.games.live.values(), key=lambda g: g.id)]
 
 
 @router.get("/games", response_model=list[GameSummary])
@@ -220,10 +220,10 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's state: live (with clocks) or stored (with its result, its end told as
     the asker may read it: :func:`~adjacency.league.auth.details_for`)."""
     hall = hall_of(request)
-    live = hall.live.get(game_id)
+    live = hall.games.live.get(game_id)
     if live is not None:
-        return hall.state(live)
-    settings = hall.settings
+        return hall.games.state(live)
+    settings = hall.games.settings
     told = details_for(request)
 
     def stored_state(reader: LeagueStore) -> dict[str, Any]:
@@ -286,7 +286,7 @@ def final_clock(
 async def get_positions(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's positions, the opening's first and one after each move (so a page steps
     through the game without the rules), live or stored."""
-    live = hall_of(request).live.get(game_id)
+    live = hall_of(request).games.live.get(game_id)
     if live is not None:
         game = live.game
     else:
@@ -310,7 +310,7 @@ async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     """The game's record in the text format (docs/records.md); a live game's so far.
     Its end is told as the asker may read it (:func:`~adjacency.league.auth.details_for`):
     a failed program's own output only for its team and the teacher."""
-    live = hall_of(request).live.get(game_id)
+    live = hall_of(request).games.live.get(game_id)
     if live is not None:
         text = game_to_text(live.game)
     else:
@@ -337,15 +337,15 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     reports the games that end as aborted (no result that is not stored), and resumes
     by itself once writes work again (:meth:`~..games.Games.retry_writes`)."""
     hall = hall_of(request)
-    degraded = hall.write_failure is not None
+    degraded = hall.games.write_failure is not None
     if degraded:
         response.status_code = 503
     return {
         "status": "degraded" if degraded else "ok",
-        "reason": hall.write_failure,
-        "since": hall.failing_since,
+        "reason": hall.games.write_failure,
+        "since": hall.games.failing_since,
         "pairing": not degraded,
-        "unstored": len(hall.unstored),
+        "unstored": len(hall.games.unstored),
     }
 
 
@@ -355,8 +355,8 @@ async def server_stats(request: Request) -> dict[str, Any]:
     (server's request to the client's answer) p50/p95 in ms, memory (max RSS, MB)."""
     hall = hall_of(request)
     now = time.time()
-    recent = [t for t in hall.finished if t > now - 300]
-    trips = sorted(hall.round_trips)
+    recent = [t for t in hall.games.finished if t > now - 300]
+    trips = sorted(hall.games.round_trips)
 
     def quantile(q: float) -> float | None:
         if not trips:
@@ -364,9 +364,9 @@ async def server_stats(request: Request) -> dict[str, Any]:
         return round(1000 * trips[min(len(trips) - 1, int(q * len(trips)))], 2)
 
     return {
-        "connected": len(hall.connections),
-        "live": len(hall.live),
-        "finished": len(hall.finished),
+        "connected": len(hall.presence.connections),
+        "live": len(hall.games.live),
+        "finished": len(hall.games.finished),
         "games_per_minute_5min": round(len(recent) / 5.0, 2),
         "round_trip_ms_p50": quantile(0.5),
         "round_trip_ms_p95": quantile(0.95),

@@ -143,7 +143,7 @@ async def connect(ws: WebSocket) -> None:
             "protocol": PROTOCOL_VERSION,
             "name": member.name,
             "concurrency": member.concurrency,
-            "settings": hall.settings.public(),
+            "settings": hall.games.settings.public(),
         }
     )
     hall.attach(outbox)
@@ -181,7 +181,7 @@ async def connect(ws: WebSocket) -> None:
     except (WebSocketDisconnect, RuntimeError):
         how = "lost"
     finally:
-        hall.detach(outbox)
+        hall.presence.detach(outbox)
         await closer
         log.info("bot %s disconnected from %s: %s", member.name, address, how)
 
@@ -210,7 +210,7 @@ def _handle(
     awaited = (  # the answer to a your_turn: a move, or the bot's failure to make one
         isinstance(data, dict)
         and ((data.get("type") == "move" and "move" in data) or data.get("type") == "failed")
-        and hall.awaits(member, data.get("game"))
+        and hall.games.awaits(member, data.get("game"))
     )
     if limited and not awaited:
         per_minute = limits.messages_per_minute
@@ -227,7 +227,7 @@ def _handle(
     if not isinstance(data, dict):
         return {"type": "error", "detail": "malformed message: expected a JSON object"}
     kind = data.get("type")
-    outbox = hall.connections.get(member.id)
+    outbox = hall.presence.connections.get(member.id)
     if kind == "ping":
         if outbox is not None:
             outbox.post({"type": "pong"})
@@ -253,7 +253,7 @@ def _handle(
                     "detail": f"a failed message needs a 'termination' ({accepted}) "
                     "and a text 'detail'",
                 }
-            hall.fail(member, game_id, termination, failure_words(data.get("detail", "")))
+            hall.games.fail(member, game_id, termination, failure_words(data.get("detail", "")))
             return None
         if "move" not in data:  # a malformed message; any answer given, even null, is a move
             return {
@@ -262,9 +262,9 @@ def _handle(
                 "status": 400,
                 "detail": "a move needs 'move'",
             }
-        if hall.was_stopped(game_id):  # sent before the bot heard the server stopped it
+        if hall.games.was_stopped(game_id):  # sent before the bot heard the server stopped it
             return None
-        hall.move(member, game_id, data.get("move"), stand_in=data.get("stand_in") is True)
+        hall.games.move(member, game_id, data.get("move"), stand_in=data.get("stand_in") is True)
     except WebError as exc:
         return {"type": "error", "game": game_id, "status": exc.status, "detail": str(exc)}
     except AdjacencyError as exc:

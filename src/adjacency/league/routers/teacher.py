@@ -253,7 +253,7 @@ async def overview(request: Request, page: Annotated[Page, Query()]) -> Response
     rows: MemberRows | None = getattr(request.app.state, "teacher_members", None)
     if rows is None:
         rows = request.app.state.teacher_members = MemberRows()
-    return _overview(store_of(request), hall_of(request).online(), rows, page)
+    return _overview(store_of(request), hall_of(request).presence.online(), rows, page)
 
 
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)
