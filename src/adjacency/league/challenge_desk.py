@@ -88,7 +88,7 @@ class ChallengeDesk:
         playing, or has :data:`~.challenges.MAX_INCOMING` challenges to answer; raises
         :class:`StoreError` (503) while the store refuses writes."""
         now = time.monotonic()
-        if self.games.write_failure is not None:
+        if self.games.writes.failure is not None:
             raise StoreError("the league cannot store games now (its database refuses writes)")
         if opponent.id == person.id:
             raise NotNow("you cannot play yourself: choose another member", code="play_yourself")

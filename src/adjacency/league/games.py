@@ -15,10 +15,9 @@ Contract, in the server's event loop (one thread, no locks):
   the league words the ends in its own details;
 * the side to move's clock runs from the moment it is asked (:meth:`Games._ask`);
   a timer ends the game on time when the clock runs out, whoever is connected;
-* a hosted side (a team's accepted version, :mod:`.hosted`) is played by the server in
-  the sandbox: its clock is charged the CPU time of each move, within a wall-time cap
-  (:meth:`Games._hosted_move`), and only the server moves for it (a client of the same
-  team is refused);
+* the server plays house bots and hosted sides (a team's accepted version) itself
+  (:mod:`.server_sides`), and only the server moves for a hosted side (a client of the
+  same team is refused);
 * every callback that arrives late (a timer, a house move) checks the game's
   ``version`` and changes nothing when the game moved on or ended;
 * a game's end, its record and both new ratings are one store transaction
@@ -26,23 +25,19 @@ Contract, in the server's event loop (one thread, no locks):
 * the moves of games in play are written every :data:`PROGRESS_EVERY` seconds
   (:meth:`Games.save_progress`), so an aborted game keeps them, even after a crash;
 * no player is told a result that was not stored: when the store refuses the write
-  (a full disk), the game is reported aborted instead, the league is *degraded*
-  (:attr:`Games.write_failure`, said once in the log and on ``/api/league/health``)
-  and the hall stops pairing until writes work again (:meth:`Games.retry_writes`,
-  which then stores those games as aborted, with their moves).
+  (a full disk), the game is reported aborted instead and the league is *degraded*
+  (:mod:`.write_health`) until writes work again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ..bots import BotError, BotFailure
 from ..core import stand_ins
 from ..core.details import Detail
 from ..core.errors import AdjacencyError, IllegalMoveError
@@ -53,17 +48,18 @@ from ..core.record import game_to_text
 from ..core.text import quote
 from ..ratings.glicko import Glicko
 from ..round import finish, moves
-from ..round.clock import Clock, wall_cap
+from ..round.clock import Clock
 from ..round.moves import MAX_MOVE_CHARS
 from ..round.state import Round, Step
 from ..serving.details import ended, refused
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .event_store import clock_text
-from .hosted import Answer, HostedPlayers, Seat
-from .house import HouseMove, HousePlayers
+from .hosted import HostedPlayers
+from .house import HousePlayers
 from .live import (
     InvalidMove,
     LiveGame,
+    describe_answer,
     end_line,
     game_end,
     game_start,
@@ -74,46 +70,18 @@ from .live import (
 from .pairing import key
 from .presence import Presence
 from .rules import LeagueRules
+from .server_sides import ServerSides
 from .settings import LeagueSettings
 from .store import LeagueStore, Member
+from .write_health import WriteHealth
 
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 1.0
 """Seconds between writes of the games in play's moves (a crash loses at most these)."""
 
-HOUSE_OVERHEAD = 0.1
-"""Seconds a house move keeps in reserve for the executor's dispatch (on top of the
-clock's own reserve)."""
-
-
 STOPPED_KEPT = 1024
 """Games the server stopped that :attr:`Games.stopped` remembers (the latest)."""
-
-OVERRUN = 2.0
-"""Seconds past a hosted move's wall cap after which the server ends the game on time
-whatever its bot's thread does (the bot itself is stopped and killed at the cap)."""
-
-
-ANSWER_CHARS = 40
-"""Characters of a malformed answer that a game's detail repeats at most."""
-
-
-def describe_answer(answer: object) -> str:
-    """A bot's malformed answer for a loss's detail: a string quoted, anything else as
-    the JSON it came as with its JSON type (``44 (a number)``, ``null``), cut short."""
-    if isinstance(answer, str):
-        return quote(answer, ANSWER_CHARS)
-    try:
-        text = json.dumps(answer)
-    except (ValueError, RecursionError):  # nested about as deep as the parser allows
-        text = "[" * ANSWER_CHARS
-    if len(text) > ANSWER_CHARS:
-        text = f"{text[:ANSWER_CHARS]}... ({len(text)} characters)"
-    if answer is None:
-        return "null"
-    kinds = {bool: "a boolean", int: "a number", float: "a number", list: "an array"}
-    return f"{text} ({kinds.get(type(answer), 'an object')})"
 
 
 class Games:
@@ -134,6 +102,8 @@ class Games:
         """Who is there (:mod:`.presence`): the games post to its connections."""
         self.hosted = HostedPlayers(None) if hosted is None else hosted
         """The hosted sides of the games in play (:mod:`.hosted`)."""
+        self.sides = ServerSides(self, store, house, self.hosted)
+        """Computes the moves of the house and hosted sides (:mod:`.server_sides`)."""
         self.stopping = False
         """Set when the server stops (:meth:`~adjacency.league.hall.Hall.stop`): no game
         starts any more, so none is left in play behind the abort of the games in flight,
@@ -162,58 +132,18 @@ class Games:
         cools the pair down, the establishment cache forgets them)."""
         self._rating_cache: dict[int, Glicko] | None = None
         self._between_cache: collections.Counter[tuple[int, int]] | None = None
-        self._house_tasks: set[asyncio.Task[None]] = set()
         self.stopped: collections.OrderedDict[int, None] = collections.OrderedDict()
         """The latest games the server stopped (:meth:`stop_game`, at most
         :data:`STOPPED_KEPT`): a bot's move for one, sent before it heard of the stop, is
         dropped rather than answered as an error."""
-        self.write_failure: str | None = None
-        """Why the store refuses writes (a full disk), while it does: the league is
-        degraded and pairs nobody; ``None`` when writes work."""
-        self.failing_since: float | None = None
-        """When writes began to fail (epoch seconds), while they do."""
-        self.unstored: dict[int, tuple[Detail, str, int]] = {}
-        """Games that ended while writes failed, reported aborted and to be stored so
-        when writes work again: ``id: (detail, record, plies)``."""
-
-    def write_failed(self, what: str, exc: BaseException) -> None:
-        """The store refused a write (``what`` was being written): the league is degraded
-        from now until :meth:`retry_writes` succeeds. Logged once per failure spell, with
-        its reason and without a traceback (a full disk fails every write, several a
-        second: a log of tracebacks would only fill it sooner)."""
-        if self.write_failure is None:
-            self.write_failure = f"could not store {what}: {exc}"
-            self.failing_since = time.time()
-            log.error(
-                "%s; the league is degraded: pairing stops, games that end are reported "
-                "aborted, until writes work again",
-                self.write_failure,
-            )
-        else:
-            log.debug("could not store %s: %s", what, exc)
-
-    def retry_writes(self) -> bool:
-        """Try writing again (the degraded league's probe): store the games that ended
-        meanwhile as aborted, then a write the size of a game's record. On success the
-        league is healthy again (logged) and ``True`` is returned."""
-        try:
-            for game_id, (detail, record, plies) in list(self.unstored.items()):
-                self.store.games.abort_game(game_id, detail, record, plies)
-                del self.unstored[game_id]
-            self.store.meta.probe_write()
-        except Exception as exc:  # still failing: said once already
-            log.debug("writes still fail: %s", exc)
-            return False
-        if self.write_failure is not None:
-            log.warning("database writes work again: the league pairs again")
-        self.write_failure = self.failing_since = None
-        return True
+        self.writes = WriteHealth(store)
+        """Whether the store takes writes (:mod:`.write_health`): a game whose end it
+        refused is reported aborted and kept there."""
 
     def abort_all(self, reason: Detail) -> None:
         """End every game in play as aborted (unrated, kept in the store), telling both
         sides, and cancel the house moves being computed."""
-        for task in list(self._house_tasks):
-            task.cancel()
+        self.sides.cancel()
         for live in list(self.live.values()):  # the moves so far are kept with the game
             self.stop_game(live, reason)
 
@@ -320,7 +250,7 @@ class Games:
         if pace is None:
             pace = self.pace if x.kind == o.kind == "house" else 0.0
         live.pace = {c: 0.0 if live.member(c).kind == "person" else pace for c in ("x", "o")}
-        self._seat_hosted(live, event)
+        self.sides.seat(live, event)
         self.live[game_id] = live
         self.between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
@@ -342,19 +272,6 @@ class Games:
         self._ask(live)
         return live
 
-    def _seat_hosted(self, live: LiveGame, event: int | None) -> None:
-        """Seat the hosted sides of a new game and record their versions (none: nothing)."""
-        deadline = None if event is None else self.store.submissions.deadline(event)
-        colors: tuple[Color, Color] = ("x", "o")
-        versions = {c: self.hosted.version(self.store, live.member(c), deadline) for c in colors}
-        if not any(versions.values()):
-            return
-        ids = {c: v.submission.id if v is not None else None for c, v in versions.items()}
-        self.store.submissions.set_versions(live.id, ids["x"], ids["o"])
-        for color, version in versions.items():
-            if version is not None:
-                self.hosted.sit(live.id, color, version)
-
     def _announce(self, live: LiveGame, member_id: int, turn: bool = True) -> None:
         """Tell a connected member about a game it plays (and ask for its move if due);
         a hosted side's client is told nothing (the server plays it)."""
@@ -368,143 +285,25 @@ class Games:
             outbox.post(your_turn(live))
 
     def _ask(self, live: LiveGame) -> None:
-        """Start the side to move's clock and ask it for its move (a hosted side's clock
-        starts once its move may compute: :meth:`_hosted_move`)."""
+        """Start the side to move's clock and ask it for its move: a side the server plays
+        computes it (:mod:`.server_sides`; a hosted side's clock starts once its move may
+        compute), a connected bot is sent ``your_turn``."""
         color = live.game.position.turn
         live.asked = time.monotonic()
         live.version += 1
-        loop = asyncio.get_running_loop()
-        seat = self.hosted.seat(live.id, color)
-        if seat is not None:
-            hosted = loop.create_task(self._hosted_move(live, live.version, seat))
-            self._house_tasks.add(hosted)
-            hosted.add_done_callback(self._house_tasks.discard)
+        if self.sides.play_hosted(live):
             return
         live.clock.start(color)
-        live.timer = loop.call_later(
+        live.timer = asyncio.get_running_loop().call_later(
             max(0.0, live.clock.left(color)), self._flag, live.id, live.version
         )
         mover = live.member(color)
         if mover.kind == "house":
-            task = loop.create_task(self._house_move(live, live.version))
-            self._house_tasks.add(task)
-            task.add_done_callback(self._house_tasks.discard)
+            self.sides.play_house(live)
             return
         outbox = self.presence.connections.get(mover.id)
         if outbox is not None:
             outbox.post(your_turn(live))
-
-    async def _house_move(self, live: LiveGame, version: int) -> None:
-        mover = live.member(live.game.position.turn)
-        item = HouseMove(
-            mover.spec or "random",
-            live.id * 1000 + len(live.game.moves),
-            live.game.position.fen(),
-            max(0.05, live.budget() - HOUSE_OVERHEAD),
-        )
-        try:
-            move = await self.house.choose(item)
-        except asyncio.CancelledError:
-            raise
-        except BotFailure as failure:
-            if self._current(live, version):
-                self._forfeit(live, failure.termination, failure.detail)
-            return
-        except Exception as exc:
-            if self._current(live, version):
-                self._forfeit(
-                    live,
-                    Termination.DISCONNECTION,
-                    ended(
-                        "house-crashed",
-                        player=mover.name,
-                        spec=mover.spec,
-                        error=f"{type(exc).__name__}: {quote(str(exc))}",
-                    ),
-                )
-            return
-        if self._current(live, version):
-            self._arrive(live, move)
-
-    async def _hosted_move(self, live: LiveGame, version: int, seat: Seat) -> None:
-        """A hosted side's move: once its bot has started and a slot of
-        ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
-        computed in the sandbox and charged the CPU time it used (:meth:`_hosted_answer`).
-        A bot that could not start loses by disconnection with its reason; a failure of
-        the server's own (no sandbox) abandons the game without a result."""
-        color = live.game.position.turn
-        mover = live.member(color)
-        assert seat.opened is not None
-        try:
-            await asyncio.shield(seat.opened)
-        except asyncio.CancelledError:
-            raise
-        except BotError as exc:
-            if self._current(live, version):
-                detail = ended("could-not-start", player=mover.name, error=str(exc))
-                self._forfeit(live, Termination.DISCONNECTION, detail)
-            return
-        except Exception as exc:
-            if self._current(live, version):
-                log.error("hosted bot %s could not start: %s", mover.name, exc)
-                self.stop_game(live, ended("could-not-start", player=mover.name, error=str(exc)))
-            return
-        async with self.hosted.jobs:
-            if not self._current(live, version):
-                return
-            self.hosted.enter()
-            try:
-                now = time.monotonic()
-                live.clock.start(color, now)
-                live.asked = now
-                left = live.clock.left(color, now)
-                cap = wall_cap(left)
-                loop = asyncio.get_running_loop()
-                live.timer = loop.call_later(
-                    cap + OVERRUN, self._hosted_overrun, live.id, version, cap
-                )
-                answer = await self.hosted.move(seat, live.game.position.fen(), left, cap)
-            finally:
-                self.hosted.leave()
-        if self._current(live, version):
-            self._hosted_answer(live, answer, left)
-
-    def _hosted_answer(self, live: LiveGame, answer: Answer, left: float) -> None:
-        """A hosted move is in: its side's clock is charged the CPU seconds its sandbox
-        used (:meth:`~adjacency.round.clock.Clock.charge`), then the move is played as any
-        bot's (late if that passes its clock); a program ended for its CPU time loses on
-        time, any other failure (a crash, an illegal answer, past the wall cap) loses
-        with its reason."""
-        color = live.game.position.turn
-        name = live.member(color).name
-        now = time.monotonic()
-        if live.timer is not None:
-            live.timer.cancel()
-        if answer.out_of_cpu:
-            live.clock.charge(color, max(answer.cpu, left), now)
-            live.used[color] += answer.cpu
-            step = moves.flag(self._round(live), now, ended("clock", player=name))
-            if self._take(live, step).is_over:
-                self._finish(live)
-            return
-        live.clock.charge(color, answer.cpu, now)
-        if answer.failure is not None or answer.move is None:
-            termination, reason = answer.failure or (Termination.DISCONNECTION, "no move")
-            live.used[color] += answer.cpu
-            self._forfeit(live, termination, ended("bot-failed", player=name, error=reason))
-            return
-        self._arrive(live, answer.move)
-
-    def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
-        """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
-        (its bot is killed at the cap): the side loses on time all the same."""
-        live = self.live.get(game_id)
-        if live is None or not self._current(live, version):
-            return
-        name = live.member(live.game.position.turn).name
-        reason = f"no answer within the cap of {cap:.1f} s of wall time"
-        detail = ended("bot-failed", player=name, error=reason)
-        self._forfeit(live, Termination.TIME_FORFEIT, detail)
 
     def stop_game(self, live: LiveGame, reason: Detail) -> None:
         """End the game in play ``live`` as aborted (no result: the server's own failure,
@@ -522,7 +321,7 @@ class Games:
             log.exception("could not store aborted game %d", live.id)
         self._end(live)
 
-    def _arrive(self, live: LiveGame, square: object) -> None:
+    def arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was
         asked, held until then. The clock stops as the move comes in (the bot is charged
         its thinking, not the wait) and the move is played at the pace, or not at all if
@@ -543,13 +342,13 @@ class Games:
         loop.call_later(wait, self._release, live, version, square, thought)
 
     def _release(self, live: LiveGame, version: int, square: object, thought: float) -> None:
-        """Play a move held for the pace (:meth:`_arrive`), unless the game moved on."""
-        if not self._current(live, version):
+        """Play a move held for the pace (:meth:`arrive`), unless the game moved on."""
+        if not self.current(live, version):
             return
         live.held = False
         self._play(live, square, thought)
 
-    def _current(self, live: LiveGame, version: int) -> bool:
+    def current(self, live: LiveGame, version: int) -> bool:
         return self.live.get(live.id) is live and live.version == version
 
     def _flag(self, game_id: int, version: int) -> None:
@@ -562,8 +361,12 @@ class Games:
         if left > 0:  # the timer fired a little early: look again when it is really up
             live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
             return
-        step = moves.flag(self._round(live), time.monotonic(), self._time_loss(live.member(color)))
-        if self._take(live, step).is_over:
+        self.lose_on_time(live, time.monotonic(), self._time_loss(live.member(color)))
+
+    def lose_on_time(self, live: LiveGame, now: float, detail: Detail) -> None:
+        """The side to move's time is up at ``now``: it loses on time with ``detail`` (the
+        round decides: :func:`adjacency.round.moves.flag`) and the game is stored."""
+        if self._take(live, moves.flag(self._round(live), now, detail)).is_over:
             self._finish(live)
 
     def _time_loss(self, mover: Member) -> Detail:
@@ -599,7 +402,7 @@ class Games:
             live.game.position.play(square)  # IllegalMoveError (400): nothing changes
         self.round_trips.append(time.monotonic() - live.asked)
         live.stand_in = stand_in and member.kind != "person"
-        self._arrive(live, square)
+        self.arrive(live, square)
         return live
 
     def awaits(self, member: Member, game_id: object) -> bool:
@@ -621,7 +424,7 @@ class Games:
         if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
         self._spend_clock(live)
-        self._forfeit(live, termination, ended("bot-failed", player=member.name, error=detail))
+        self.forfeit(live, termination, ended("bot-failed", player=member.name, error=detail))
         return live
 
     def _not_hosted(self, live: LiveGame, color: Color) -> None:
@@ -742,7 +545,7 @@ class Games:
         else:
             self._ask(live)
 
-    def _forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
+    def forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
         """The side to move loses with ``termination`` (a house bot's crash, a bot's own
         failure), then the game is stored."""
         words = Detail(detail) if isinstance(detail, str) else detail
@@ -790,8 +593,8 @@ class Games:
             self._rating_cache = None
             detail = ended("not-stored")
             game.abandon(detail)
-            self.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
-            self.write_failed(f"game {live.id}", exc)
+            self.writes.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
+            self.writes.failed(f"game {live.id}", exc)
         self.finished.append(time.time())
         self._end(live)
 

@@ -148,7 +148,7 @@ class Hall:
             try:
                 await self.games.save_progress()
             except StoreError as exc:  # a full disk: degraded, said once; the games go on
-                self.games.write_failed("the moves of the games in play", exc)
+                self.games.writes.failed("the moves of the games in play", exc)
             except Exception:  # a crash then loses these moves; the games go on
                 log.exception("could not write the moves of the games in play")
 

@@ -12,7 +12,7 @@ At every wake-up (a game ended, a member connected or was added) or tick, a pass
 Contract, in the server's event loop (one thread, no locks): a pass reads only the
 members it may pair (never every member: a league with 25,000 people must not cost
 25,000 rows four times a second); one failing pass is logged and the next runs; while
-the store refuses writes (:attr:`.games.Games.write_failure`) nobody is paired and a
+the store refuses writes (:attr:`.write_health.WriteHealth.failure`) nobody is paired and a
 write is tried every :data:`RETRY_EVERY` seconds. It starts and stops games only
 through the games in play it holds (:class:`~.games.Games`).
 """
@@ -91,7 +91,7 @@ class Scheduler:
     async def run(self) -> None:
         """Pair whoever is free, at every wake-up or tick (the server runs it as a task
         from its start to its stop); while the store refuses writes
-        (:attr:`.games.Games.write_failure`), pair nobody and try writing every
+        (:attr:`.write_health.WriteHealth.failure`), pair nobody and try writing every
         :data:`RETRY_EVERY` s."""
         assert self._wake is not None
         retry = 0.0
@@ -103,16 +103,16 @@ class Scheduler:
                 async with asyncio.timeout(self.tick):
                     await self._wake.wait()
             self._wake.clear()
-            if self.games.write_failure is not None:
+            if self.games.writes.failure is not None:
                 if time.monotonic() < retry:
                     continue
                 retry = time.monotonic() + RETRY_EVERY
-                if not self.games.retry_writes():
+                if not self.games.writes.retry():
                     continue
             try:
                 self.pair()
             except StoreError as exc:  # a full disk: degraded, said once
-                self.games.write_failed("a scheduler pass's games", exc)
+                self.games.writes.failed("a scheduler pass's games", exc)
             except Exception:  # never let one bad pass stop the league
                 log.exception("scheduler pass failed")
 

@@ -335,17 +335,17 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     """Whether the league works: ``ok`` (200), or ``degraded`` (503) while its database
     refuses writes (a full disk), with the store's reason; the server then pairs nobody,
     reports the games that end as aborted (no result that is not stored), and resumes
-    by itself once writes work again (:meth:`~..games.Games.retry_writes`)."""
+    by itself once writes work again (:meth:`~..write_health.WriteHealth.retry`)."""
     hall = hall_of(request)
-    degraded = hall.games.write_failure is not None
+    degraded = hall.games.writes.failure is not None
     if degraded:
         response.status_code = 503
     return {
         "status": "degraded" if degraded else "ok",
-        "reason": hall.games.write_failure,
-        "since": hall.games.failing_since,
+        "reason": hall.games.writes.failure,
+        "since": hall.games.writes.since,
         "pairing": not degraded,
-        "unstored": len(hall.games.unstored),
+        "unstored": len(hall.games.writes.unstored),
     }
 
 
