@@ -238,15 +238,15 @@ class LeagueGame:
 
     def play(self, square: object) -> Outcome:
         mover = self._mover()
-        return outcome(lambda: self.hall.games.move(mover, self.live.id, square))
+        return outcome(lambda: self.hall.actions.move(mover, self.live.id, square))
 
     answer = play
 
     def resign(self, color: Color) -> Outcome:
-        return outcome(lambda: self.hall.games.resign(self.members[color], self.live.id))
+        return outcome(lambda: self.hall.actions.resign(self.members[color], self.live.id))
 
     def abort(self, color: Color) -> Outcome:
-        return outcome(lambda: self.hall.games.abort(self.members[color], self.live.id))
+        return outcome(lambda: self.hall.actions.abort(self.members[color], self.live.id))
 
     async def timers(self) -> None:
         """Let the event loop turn, so the timers the clock passed fire."""

@@ -32,7 +32,7 @@ async def play_until(store: LeagueStore, hall: Hall, name: str, rounds: int = 0)
             while live.id in hall.games.live:
                 mover = live.member(live.game.position.turn)
                 assert mover.id in hall.presence.connections, "a game waits for an absent team"
-                hall.games.move(mover, live.id, live.game.position.legal_moves()[0])
+                hall.actions.move(mover, live.id, live.game.position.legal_moves()[0])
         await asyncio.sleep(0)
     raise AssertionError(f"event {name} did not get that far")
 

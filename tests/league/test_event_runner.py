@@ -137,7 +137,7 @@ def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
                     for live in hall.scheduler.pair():
                         while live.id in hall.games.live:
                             position = live.game.position
-                            hall.games.move(live.member(position.turn), live.id,
+                            hall.actions.move(live.member(position.turn), live.id,
                                       position.legal_moves()[0])  # fmt: skip
             finally:
                 await hall.stop()

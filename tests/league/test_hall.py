@@ -23,7 +23,7 @@ def finish(hall: Hall, live: LiveGame) -> None:
     """Play the game out with each side's first legal move."""
     while live.id in hall.games.live:
         position = live.game.position
-        hall.games.move(live.member(position.turn), live.id, position.legal_moves()[0])
+        hall.actions.move(live.member(position.turn), live.id, position.legal_moves()[0])
 
 
 def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
@@ -81,14 +81,14 @@ def test_moves_are_refused_unless_it_is_the_members_turn_in_its_own_game(
         (live,) = hall.scheduler.pair()
         before = live.game.position
         with pytest.raises(Forbidden):
-            hall.games.move(c, live.id, "c3")
+            hall.actions.move(c, live.id, "c3")
         with pytest.raises(NotNow):
-            hall.games.move(b, live.id, "c3")
+            hall.actions.move(b, live.id, "c3")
         with pytest.raises(GameNotFound):
-            hall.games.move(a, live.id + 100, "c3")
+            hall.actions.move(a, live.id + 100, "c3")
         assert live.game.position == before and live.id in hall.games.live
         occupied = next(s for s in ("a1", "b1", "a2", "b2") if before.piece_at(s))
-        hall.games.move(a, live.id, occupied)  # a bot's illegal answer loses the game
+        hall.actions.move(a, live.id, occupied)  # a bot's illegal answer loses the game
         stored = store.games.game(live.id)
         assert stored is not None and stored.termination == "illegal move"
         assert stored.result == "o" and "a answered" in stored.detail
@@ -113,7 +113,7 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
         (live,) = hall.scheduler.pair()
         await asyncio.sleep(0)
         assert inboxes[0].of("your_turn")[0]["budget"] < MOVE_TIME
-        hall.games.move(a, live.id, live.game.position.legal_moves()[0])
+        hall.actions.move(a, live.id, live.game.position.legal_moves()[0])
         assert live.clock.remaining["x"] == MOVE_TIME  # a fresh budget for the next move
         while live.id in hall.games.live:  # b never answers
             await asyncio.sleep(0.05)

@@ -57,7 +57,7 @@ def test_after_a_challenge_game_the_ladder_may_go_first_and_the_challenger_cools
         assert second.status == "queued"
         connect(hall, beta)
         assert hall.scheduler.pair() == []  # beta alone: alpha plays the puppet
-        hall.games.resign(puppets[0], first.game)
+        hall.actions.resign(puppets[0], first.game)
         ladder = hall.scheduler.pair()  # alpha's next game is the ladder's, not the other puppet's
         assert [(g.x.name, g.o.name) for g in ladder] in ([("alpha", "beta")], [("beta", "alpha")])
         assert second.status == "queued"
@@ -68,7 +68,7 @@ def test_after_a_challenge_game_the_ladder_may_go_first_and_the_challenger_cools
         (game,) = ladder
         while game.id in hall.games.live:  # the ladder game played out
             position = game.game.position
-            hall.games.move(game.member(position.turn), game.id, position.legal_moves()[0])
+            hall.actions.move(game.member(position.turn), game.id, position.legal_moves()[0])
         served = hall.scheduler.pair()  # now the queue's turn, before the pair's second leg
         assert second.status == "started" and [g.id for g in served] == [second.game]
 
@@ -118,7 +118,7 @@ def test_puppets_keeping_every_bot_in_challenge_games_still_leave_the_ladder_its
         for game in list(hall.games.live.values()):
             while game.id in hall.games.live:
                 position = game.game.position
-                hall.games.move(game.member(position.turn), game.id, position.legal_moves()[0])
+                hall.actions.move(game.member(position.turn), game.id, position.legal_moves()[0])
         playing_alpha = hall.desk.challenge(puppets[0], alpha, "10.0.0.1")
         playing_beta = hall.desk.challenge(puppets[1], beta, "10.0.1.1")
         assert playing_alpha.status == playing_beta.status == "started"
@@ -126,11 +126,11 @@ def test_puppets_keeping_every_bot_in_challenge_games_still_leave_the_ladder_its
         next_beta = hall.desk.challenge(puppets[3], beta, "10.0.3.1")
         assert next_alpha.status == next_beta.status == "queued"
         assert playing_alpha.game is not None and playing_beta.game is not None
-        hall.games.resign(puppets[0], playing_alpha.game)  # alpha is free, beta still plays
+        hall.actions.resign(puppets[0], playing_alpha.game)  # alpha is free, beta still plays
         for _ in range(3):
             assert hall.scheduler.pair() == []  # alpha waits for the ladder, not for puppet 2
         assert next_alpha.status == "queued"
-        hall.games.resign(puppets[1], playing_beta.game)
+        hall.actions.resign(puppets[1], playing_beta.game)
         ladder = hall.scheduler.pair()
         assert [{g.x.name, g.o.name} for g in ladder] == [{"alpha", "beta"}]
         assert next_alpha.status == next_beta.status == "queued"

@@ -3,9 +3,10 @@ ending them and storing their results.
 
 :class:`Games` is one part the hall (:class:`~adjacency.league.hall.Hall`) holds: it
 knows games, not who is connected (:mod:`.presence`, whose connections it posts
-messages to) or who plays whom (:mod:`.scheduler`, :mod:`.challenge_desk`); it calls
-its :attr:`Games.ended` listeners when a game ends, so the scheduler can pair its
-players again.
+messages to), who may ask what of a game (:mod:`.player_actions` checks the members'
+requests, then plays them here) or who plays whom (:mod:`.scheduler`,
+:mod:`.challenge_desk`); it calls its :attr:`Games.ended` listeners when a game ends, so
+the scheduler can pair its players again.
 
 Contract, in the server's event loop (one thread, no locks):
 
@@ -45,19 +46,15 @@ from ..core.fen import Color
 from ..core.game import Game, Termination
 from ..core.position import other
 from ..core.record import game_to_text
-from ..core.text import quote
-from ..ratings.glicko import Glicko
 from ..round import finish, moves
 from ..round.clock import Clock
-from ..round.moves import MAX_MOVE_CHARS
 from ..round.state import Round, Step
 from ..serving.details import ended, refused
-from ..serving.errors import Forbidden, GameNotFound, NotNow
+from ..serving.errors import NotNow
 from .event_store import clock_text
 from .hosted import HostedPlayers
 from .house import HousePlayers
 from .live import (
-    InvalidMove,
     LiveGame,
     describe_answer,
     end_line,
@@ -67,6 +64,7 @@ from .live import (
     state,
     your_turn,
 )
+from .live_ratings import LiveRatings
 from .pairing import key
 from .presence import Presence
 from .rules import LeagueRules
@@ -121,7 +119,8 @@ class Games:
         self.live: dict[int, LiveGame] = {}
         self.busy: collections.Counter[int] = collections.Counter()
         self.unrated_pairs: set[int] = set()
-        """Pairs whose games change no rating (those of unrated events; the hall keeps it)."""
+        """Pairs whose games change no rating (those of unrated events; set by each pass
+        of the scheduler)."""
         self.round_trips: collections.deque[float] = collections.deque(maxlen=100_000)
         self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
         self.changed = 0
@@ -130,8 +129,8 @@ class Games:
         """Called with each game that ended, after its players were told (the hall's
         parts that care: the scheduler pairs its players again, the challenge desk
         cools the pair down, the establishment cache forgets them)."""
-        self._rating_cache: dict[int, Glicko] | None = None
-        self._between_cache: collections.Counter[tuple[int, int]] | None = None
+        self.ratings = LiveRatings(store)
+        """Current ratings and games per pair, cached (:mod:`.live_ratings`)."""
         self.stopped: collections.OrderedDict[int, None] = collections.OrderedDict()
         """The latest games the server stopped (:meth:`stop_game`, at most
         :data:`STOPPED_KEPT`): a bot's move for one, sent before it heard of the stop, is
@@ -189,19 +188,6 @@ class Games:
             if live.color_of(member_id) is not None:
                 self._announce(live, member_id)
 
-    def ratings(self) -> dict[int, Glicko]:
-        """Current ratings: read once (the members that have one; the others have the
-        start rating), then kept up to date as games end."""
-        if self._rating_cache is None:
-            self._rating_cache = self.store.ratings.current_ratings()
-        return collections.defaultdict(Glicko, self._rating_cache)
-
-    def between(self) -> collections.Counter[tuple[int, int]]:
-        """Games (finished or in play) per pair of member ids, smaller id first."""
-        if self._between_cache is None:
-            self._between_cache = collections.Counter(self.store.games.games_between())
-        return self._between_cache
-
     def start_game(
         self,
         x: Member,
@@ -252,7 +238,7 @@ class Games:
         live.pace = {c: 0.0 if live.member(c).kind == "person" else pace for c in ("x", "o")}
         self.sides.seat(live, event)
         self.live[game_id] = live
-        self.between()[key(x.id, o.id)] += 1
+        self.ratings.between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
         self.busy[o.id] += 1
         self.changed += 1
@@ -361,7 +347,7 @@ class Games:
         if left > 0:  # the timer fired a little early: look again when it is really up
             live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
             return
-        self.lose_on_time(live, time.monotonic(), self._time_loss(live.member(color)))
+        self.lose_on_time(live, time.monotonic(), self.presence.time_loss(live.member(color)))
 
     def lose_on_time(self, live: LiveGame, now: float, detail: Detail) -> None:
         """The side to move's time is up at ``now``: it loses on time with ``detail`` (the
@@ -369,126 +355,17 @@ class Games:
         if self._take(live, moves.flag(self._round(live), now, detail)).is_over:
             self._finish(live)
 
-    def _time_loss(self, mover: Member) -> Detail:
-        """The detail of ``mover``'s loss on time, saying where it was: a bot connected or
-        not; a person whose play page was open (they did not click in time) or closed (a
-        person never holds a connection: their page asks over HTTP)."""
-        if mover.kind == "house":
-            return ended("clock", player=mover.name)
-        if mover.kind == "person":
-            page = "open" if mover.id in self.presence.present() else "closed"
-            return ended(f"clock-page-{page}", player=mover.name)
-        connected = "connected" if mover.id in self.presence.connections else "not-connected"
-        return ended(f"clock-{connected}", player=mover.name)
-
-    def move(
-        self, member: Member, game_id: int, square: object, stand_in: bool = False
-    ) -> LiveGame:
-        """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
-        :class:`Forbidden` (not the member's game), :class:`NotNow` (not its turn). A
-        bot's answer that is not a legal move loses the game by illegal move, whatever it
-        is (an occupied square, ``z9``, 10 KB of text, ``44``, ``["d4"]``, ``null``),
-        with the answer quoted (cut short) in the detail, as the arena scores a bot; a
-        person's is refused with :class:`IllegalMoveError` or :class:`InvalidMove` and
-        changes nothing (the page offers legal squares only). ``stand_in``: the bot's
-        client says the move is not its bot's own (noted in the record as it is played)."""
-        live, color = self._own_game(member, game_id)
-        self._not_hosted(live, color)
-        if live.game.position.turn != color or live.held:
-            raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
-        if member.kind == "person":
-            if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
-                raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
-            live.game.position.play(square)  # IllegalMoveError (400): nothing changes
-        self.round_trips.append(time.monotonic() - live.asked)
-        live.stand_in = stand_in and member.kind != "person"
-        self.arrive(live, square)
-        return live
-
-    def awaits(self, member: Member, game_id: object) -> bool:
-        """Whether the server waits for ``member``'s move in ``game_id`` (its game in
-        play, its turn): such a move was asked for, so no rate limit refuses it."""
-        live = self.live.get(game_id) if isinstance(game_id, int) else None
-        if live is None or live.game.position.turn != live.color_of(member.id):
-            return False
-        return self.hosted.seat(live.id, live.game.position.turn) is None
-
-    def fail(self, member: Member, game_id: int, termination: Termination, detail: str) -> LiveGame:
-        """A bot says it cannot move in ``game_id`` (its program crashed, answered junk or
-        overran its budget: ``termination``, ``detail`` in its own words): the game ends
-        at once as its loss with that termination, the detail saying so
-        (``bot-failed``), rather than on time after its whole clock. Raises as
-        :meth:`move`; only a bot's own failure, at its turn, ends a game this way."""
-        live, color = self._own_game(member, game_id)
-        self._not_hosted(live, color)
-        if live.game.position.turn != color or live.held:
-            raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
-        self._spend_clock(live)
-        self.forfeit(live, termination, ended("bot-failed", player=member.name, error=detail))
-        return live
-
-    def _not_hosted(self, live: LiveGame, color: Color) -> None:
-        """:class:`Forbidden` when ``color`` is a hosted side of ``live``: the server plays
-        the team's accepted version there, and a client of the team has no say."""
-        if self.hosted.seat(live.id, color) is not None:
-            name = live.member(color).name
-            raise Forbidden(
-                f"game {live.id}: the server plays {name}'s accepted version; "
-                "a client's moves are not taken"
-            )
-
-    def was_stopped(self, game_id: int) -> bool:
-        """Whether the server stopped ``game_id`` lately (:attr:`stopped`): a bot's move
-        for it was sent before the bot heard of the stop, and is dropped, not refused."""
-        return game_id in self.stopped and game_id not in self.live
-
-    def _own_game(self, member: Member, game_id: int) -> tuple[LiveGame, Color]:
-        """The game in play ``game_id`` and ``member``'s colour in it. Raises
-        :class:`GameNotFound` (no such game in play) or :class:`Forbidden` (not the
-        member's game)."""
-        live = self.live.get(game_id)
-        if live is None:
-            raise GameNotFound(f"game {game_id} is not in play")
-        color = live.color_of(member.id)
-        if color is None:
-            raise Forbidden(f"game {game_id} is not yours: {member.name} does not play in it")
-        return live, color
-
-    def _own_person_game(self, member: Member, game_id: int, action: str) -> tuple[LiveGame, Color]:
-        """:meth:`_own_game` for a person's resign or abort; a bot gets :class:`Forbidden`
-        (its games end by its moves and its clock: the engine protocol has no resign)."""
-        if member.kind != "person":
-            raise Forbidden(
-                f"only people {action} in the league; a bot's game ends by its moves and clock"
-            )
-        return self._own_game(member, game_id)
-
-    def resign(self, member: Member, game_id: int) -> LiveGame:
-        """A person gives up ``game_id``: the opponent wins by resignation, stored and
-        rated as any finished game (under the league's rules for people). Raises as
-        :meth:`_own_person_game`."""
-        live, color = self._own_person_game(member, game_id, "resign")
-        self._spend_clock(live)
-        detail = ended("resigned", player=member.name)
+    def end_by_resignation(self, live: LiveGame, color: Color, detail: Detail) -> None:
+        """``color`` resigns ``live`` (its thinking so far charged): the opponent wins by
+        resignation, stored and rated as any finished game."""
+        self.spend_clock(live)
         self._take(live, finish.resign(self._round(live), color, detail, time.monotonic()))
         self._finish(live)
-        return live
 
-    def abort(self, member: Member, game_id: int) -> LiveGame:
-        """A person stops ``game_id`` before their first move: stored as aborted (no
-        result, unrated, not counted anywhere), both sides told. Raises
-        :class:`NotNow` once the person has moved, and for a ladder or event game (its
-        pair would be replayed: resign instead); else as :meth:`_own_person_game`."""
-        live, color = self._own_person_game(member, game_id, "abort")
-        if live.pair_id is not None:
-            raise NotNow(f"game {game_id} belongs to a scheduled pair: resign instead")
-        if live.game.has_moved(color):
-            raise NotNow(
-                f"{member.name} has moved already: a game can be aborted only before "
-                "your first move; resign instead"
-            )
-        self._spend_clock(live)
-        detail = ended("aborted", player=member.name)
+    def end_by_abort(self, live: LiveGame, color: Color, detail: Detail) -> None:
+        """``color`` aborts ``live`` (its thinking so far charged): stored as aborted (no
+        result, unrated, not counted anywhere), both sides told."""
+        self.spend_clock(live)
         self._take(live, finish.abort(self._round(live), color, detail, time.monotonic()))
         game = live.game
         try:
@@ -497,9 +374,8 @@ class Games:
             log.exception("could not store aborted game %d", live.id)
         live.clock.stop()
         self._end(live)
-        return live
 
-    def _spend_clock(self, live: LiveGame) -> None:
+    def spend_clock(self, live: LiveGame) -> None:
         """Charge the side to move for the time it has thought so far (a resign or an
         abort ends its turn)."""
         color = live.game.position.turn
@@ -584,13 +460,11 @@ class Games:
                 self.rules,
                 rated=live.pair_id not in self.unrated_pairs,
             )
-            if self._rating_cache is not None:
-                self._rating_cache[live.x.id] = new_x
-                self._rating_cache[live.o.id] = new_o
+            self.ratings.rated(live.x.id, live.o.id, new_x, new_o)
         except Exception as exc:
             # Nobody is told a result that is not stored: the game is aborted instead
             # (stored as such once writes work again) and the league degraded.
-            self._rating_cache = None
+            self.ratings.forget()
             detail = ended("not-stored")
             game.abandon(detail)
             self.writes.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
@@ -632,10 +506,5 @@ class Games:
         data = state(live)
         data["used"] = {c: round(live.used[c], 2) for c in ("x", "o")}
         data["time_control"] = live.game.tags.get("TimeControl", "")
-        data["ratings"] = self.ratings_of(live.x.id, live.o.id)
+        data["ratings"] = self.ratings.of(live.x.id, live.o.id)
         return data
-
-    def ratings_of(self, x_id: int, o_id: int) -> dict[str, float]:
-        """Two members' ratings now (the start rating for one without games), rounded."""
-        ratings = self.ratings()
-        return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}

@@ -4,6 +4,7 @@
 The hall holds, rather than is, each part; the routers name the part they use:
 
 * :attr:`Hall.games` (:mod:`.games`): the games in play, their clocks and their ends;
+* :attr:`Hall.actions` (:mod:`.player_actions`): what members ask of their games, checked;
 * :attr:`Hall.presence` (:mod:`.presence`): who is connected or present;
 * :attr:`Hall.desk` (:mod:`.challenge_desk`): people's challenges;
 * :attr:`Hall.scheduler` (:mod:`.scheduler`): who plays whom (events, queues, ladder);
@@ -46,6 +47,7 @@ from .games import PROGRESS_EVERY, Games
 from .hosted import HostedPlayers
 from .house import HousePlayers
 from .outbox import Outbox
+from .player_actions import PlayerActions
 from .presence import Presence
 from .scheduler import TICK, Scheduler
 from .store import LeagueStore
@@ -79,6 +81,9 @@ class Hall:
         """Who is connected or present (:mod:`.presence`)."""
         self.games = Games(store, house, self.presence, pause, pace, hosted)
         """The games in play (:mod:`.games`)."""
+        self.actions = PlayerActions(self.games)
+        """The members' moves, failures, resignations and aborts, checked
+        (:mod:`.player_actions`)."""
         self.desk = ChallengeDesk(store, self.games, self.presence, self.wake)
         """People's challenges (:mod:`.challenge_desk`)."""
         self.scheduler = Scheduler(store, self.games, self.presence, self.desk, tick, house_games)

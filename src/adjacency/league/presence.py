@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
+from ..core.details import Detail
 from ..serving.details import ended
 from .live import game_aborted
 from .outbox import Outbox
@@ -80,6 +81,18 @@ class Presence:
         """Members that can be challenged now: connected and hosted bots and present
         people."""
         return set(self.connections) | self.present() | self.hosted_now
+
+    def time_loss(self, mover: Member) -> Detail:
+        """The detail of ``mover``'s loss on time, saying where it was: a bot connected or
+        not; a person whose play page was open (they did not click in time) or closed (a
+        person never holds a connection: their page asks over HTTP)."""
+        if mover.kind == "house":
+            return ended("clock", player=mover.name)
+        if mover.kind == "person":
+            page = "open" if mover.id in self.present() else "closed"
+            return ended(f"clock-page-{page}", player=mover.name)
+        connected = "connected" if mover.id in self.connections else "not-connected"
+        return ended(f"clock-{connected}", player=mover.name)
 
     def bots_there(self) -> set[int]:
         """The bots there without a page: connected, or played by the server (hosted)."""

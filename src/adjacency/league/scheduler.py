@@ -150,7 +150,7 @@ class Scheduler:
         # people who waited for a bot go before the ladder; bots in an event keep them waiting
         self.desk.serve_queues(members, frozenset(events.members))
         started += [self.games.live[i] for i in sorted(set(self.games.live) - before)]
-        ratings = self.games.ratings()
+        ratings = self.games.ratings.current()
         now = time.monotonic()
         entrants = []
         for m in members.values():
@@ -169,7 +169,7 @@ class Scheduler:
             OpenPair(*row) for row in self.store.games.open_pairs() if row[0] not in events.pairs
         ]
         ladder: set[int] = set()
-        for game in plan(entrants, open_pairs, self.games.between(), self.house_games):
+        for game in plan(entrants, open_pairs, self.games.ratings.between(), self.house_games):
             ladder |= {game.x, game.o}
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:

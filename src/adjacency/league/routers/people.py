@@ -108,7 +108,7 @@ async def person_move(
     """A person's move (its secret as the bearer token)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
-    live = hall.games.move(person, game_id, body.move)
+    live = hall.actions.move(person, game_id, body.move)
     return (
         hall.games.state(live) if live.id in hall.games.live else await get_game(request, game_id)
     )
@@ -124,7 +124,7 @@ async def person_resign(
     resignation, rated like any finished game. 409 once the game is over (404 then)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
-    hall.games.resign(person, game_id)
+    hall.actions.resign(person, game_id)
     return await get_game(request, game_id)
 
 
@@ -138,5 +138,5 @@ async def person_abort(
     409 once they have moved (resign then)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
-    hall.games.abort(person, game_id)
+    hall.actions.abort(person, game_id)
     return await get_game(request, game_id)

@@ -257,7 +257,7 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
 def current_ratings(reader: LeagueStore, x_id: int, o_id: int) -> dict[str, float]:
     """Two members' ratings now, read by ``reader`` (off the event loop: the hall's cache
     of ratings, when cold, would read every member's on the loop), rounded as the live
-    games' ratings are (:meth:`~adjacency.league.games.Games.ratings_of`)."""
+    games' ratings are (:meth:`~adjacency.league.live_ratings.LiveRatings.of`)."""
     ratings = collections.defaultdict(Glicko, reader.ratings.current_ratings())
     return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}
 
