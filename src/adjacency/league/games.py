@@ -335,6 +335,8 @@ class Games:
         self._play(live, square, thought)
 
     def current(self, live: LiveGame, version: int) -> bool:
+        """Whether ``live`` is still in play and has not moved on since ``version`` (a
+        late callback, a timer or a computed move, then changes nothing)."""
         return self.live.get(live.id) is live and live.version == version
 
     def _flag(self, game_id: int, version: int) -> None:
