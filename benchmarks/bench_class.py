@@ -415,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         base, increment = parse_clock(args.time)
         names = [f"team{n:02d}" for n in range(args.bots)]
         with LeagueStore(db) as store:
-            store.create(
+            store.meta.create(
                 LeagueSettings(
                     rows=args.size,
                     cols=args.size,
@@ -426,8 +426,8 @@ def main(argv: list[str] | None = None) -> int:
                 ADMIN,
             )
             if args.min_game is not None:
-                store.set_rules(LeagueRules(min_game=args.min_game))
-            tokens = [store.add_member(name, "bot")[1] or "" for name in names]
+                store.meta.set_rules(LeagueRules(min_game=args.min_game))
+            tokens = [store.members.add_member(name, "bot")[1] or "" for name in names]
         adjacency(
             "league",
             "event",
@@ -572,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
                     for status in ("playing", "aborted")
                     for i in events.game_ids(event.id, status)
                 ]
-                games = [g for g in map(store.game, finished) if g is not None]
+                games = [g for g in map(store.games.game, finished) if g is not None]
                 terminations = Counter(g.termination for g in games)
                 rows[name] = {
                     "format": event.format,
@@ -590,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
                 wall_to = max(wall_to, event.finished or 0.0)
             ladder = sum(
                 g.id not in event_games and wall_from <= (g.ended or 0.0) <= wall_to
-                for g in store.games(status="finished")
+                for g in store.games.games(status="finished")
             )
     ended = {int(g): t for g, t in seen_by_bots.get("ended", {}).items()}
     wall = wall_to - wall_from

@@ -273,9 +273,9 @@ def main() -> None:
         with LeagueStore(db) as store:
             events = store.events
             event = events.named(EVENT)
-            games = [store.game(i) for i in events.game_ids(event.id)]
+            games = [store.games.game(i) for i in events.game_ids(event.id)]
             terminations = Counter(g.termination for g in games if g is not None)
-            names = {m.id: m.name for m in store.members()}
+            names = {m.id: m.name for m in store.members.members()}
             on_time = Counter(
                 names[g.o_id if g.result == "x" else g.x_id]
                 for g in games
@@ -366,10 +366,10 @@ def new_league(
 
     tokens: dict[str, str] = {}
     with LeagueStore(db) as store:
-        store.create(settings, "adjl_bench-admin-token")
-        store.set_rules(LeagueRules(min_game=0.0))
+        store.meta.create(settings, "adjl_bench-admin-token")
+        store.meta.set_rules(LeagueRules(min_game=0.0))
         for name, kind, spec in members:
-            _, token = store.add_member(name, kind, spec)
+            _, token = store.members.add_member(name, kind, spec)
             tokens[name] = token or ""
     return tokens
 

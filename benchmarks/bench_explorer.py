@@ -80,9 +80,9 @@ def build_league(path: Path, games: int, workers: int) -> float:
     """The league file with ``games`` finished games; seconds it took."""
     began = time.perf_counter()
     with LeagueStore(path) as store:
-        store.create(LeagueSettings(rows=8, cols=8, rounds=28), "adjl_bench-admin-token")
-        alpha, _ = store.add_member("alpha", "bot", None)
-        beta, _ = store.add_member("beta", "bot", None)
+        store.meta.create(LeagueSettings(rows=8, cols=8, rounds=28), "adjl_bench-admin-token")
+        alpha, _ = store.members.add_member("alpha", "bot", None)
+        beta, _ = store.members.add_member("beta", "bot", None)
     chunk = 2000
     tasks = [(SEED + n, min(chunk, games - n * chunk), SEED) for n in range(-(-games // chunk))]
     import sqlite3

@@ -109,8 +109,8 @@ def main() -> None:
                 burner.join(10)
         with LeagueStore(db) as store:
             event = store.events.named(EVENT)
-            names_by_id = {m.id: m.name for m in store.members()}
-            games = [store.game(i) for i in store.events.game_ids(event.id)]
+            names_by_id = {m.id: m.name for m in store.members.members()}
+            games = [store.games.game(i) for i in store.events.game_ids(event.id)]
     losses, with_time_left = [], []
     for game in games:
         assert game is not None

@@ -93,10 +93,10 @@ def main() -> None:
         tokens: list[str] = []
         specs: list[str] = []
         with LeagueStore(db) as store:
-            store.create(settings, "adjl_bench-admin-token")
-            store.set_rules(LeagueRules(min_game=0.0))  # the server's own limit is measured
+            store.meta.create(settings, "adjl_bench-admin-token")
+            store.meta.set_rules(LeagueRules(min_game=0.0))  # the server's own limit is measured
             for number in range(args.clients):
-                _, token = store.add_member(f"bot{number:03d}", "bot")
+                _, token = store.members.add_member(f"bot{number:03d}", "bot")
                 assert token is not None
                 tokens.append(token)
                 specs.append("random" if number % 2 else "greedy")
@@ -148,7 +148,7 @@ def main() -> None:
                 "server_cpu_share": round(cpu / (args.warmup + 60 * minutes), 2),
             }
             with LeagueStore(db) as store:
-                ended = store.games(status="finished")
+                ended = store.games.games(status="finished")
             result["terminations"] = dict(Counter(g.termination or "?" for g in ended))
             result["mean_plies"] = round(sum(g.plies for g in ended) / max(1, len(ended)), 1)
             print(json.dumps(result, indent=2))

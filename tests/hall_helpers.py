@@ -38,8 +38,8 @@ def run(
     async def main() -> None:
         store = LeagueStore(tmp_path / "league.db")
         values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 60.0, "increment": 0.0}
-        store.create(LeagueSettings(**{**values, **settings}), "adjl_a")
-        store.set_rules(LeagueRules(min_game=0.0))
+        store.meta.create(LeagueSettings(**{**values, **settings}), "adjl_a")
+        store.meta.set_rules(LeagueRules(min_game=0.0))
         hall = Hall(store, HousePlayers())
         try:
             await test(store, hall)

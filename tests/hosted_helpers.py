@@ -102,8 +102,8 @@ def finished_games(db: Path, name: str, count: int) -> list[StoredGame]:
 
     def games() -> list[StoredGame] | None:
         with LeagueStore(db, create=False) as store:
-            member = store.member_named(name)
-            done = store.games(member_id=member.id, status="finished")
+            member = store.members.member_named(name)
+            done = store.games.games(member_id=member.id, status="finished")
         return sorted(done, key=lambda g: g.id) if len(done) >= count else None
 
     found: list[StoredGame] = wait_until(games, 55, f"{count} finished games of {name}")

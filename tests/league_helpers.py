@@ -47,14 +47,14 @@ def make_league(db: Path, rules: LeagueRules | None = None, **settings: Any) -> 
     values: dict[str, Any] = {"rows": 6, "cols": 6, "rounds": 4, "base": 4.0, "increment": 0.1}
     values.update(settings)
     with LeagueStore(db) as store:
-        store.create(LeagueSettings(**values), ADMIN)
-        store.set_rules(LeagueRules(min_game=0.0) if rules is None else rules)
+        store.meta.create(LeagueSettings(**values), ADMIN)
+        store.meta.set_rules(LeagueRules(min_game=0.0) if rules is None else rules)
 
 
 def add_member(db: Path, name: str, kind: str = "bot", spec: str | None = None) -> str:
     """Add a member; return its token ('' for a house bot)."""
     with LeagueStore(db) as store:
-        _, token = store.add_member(name, kind, spec)
+        _, token = store.members.add_member(name, kind, spec)
     return token or ""
 
 
@@ -240,7 +240,7 @@ def play_round_robin(db: str, name: str = "rr") -> None:
         events = store.events
         event = events.named(name)
         members = events.members(event.id)
-        settings = store.settings()
+        settings = store.meta.settings()
         for r, boards in enumerate(round_robin(members)):
             events.add_round(event.id, r, boards, len(settings.openings))
         for board in events.boards(event.id):
@@ -255,8 +255,8 @@ def play_round_robin(db: str, name: str = "rr") -> None:
                     start,
                     Limit(time=None),
                 )
-                game_id = store.start_game(x, o, start.fen(), board.pair_id, leg)
-                store.finish_game(game_id, record.result, record.termination.value, "",
+                game_id = store.games.start_game(x, o, start.fen(), board.pair_id, leg)
+                store.games.finish_game(game_id, record.result, record.termination.value, "",
                                   game_to_text(record), record.position.score,
                                   len(record.moves), (0.0, 0.0))  # fmt: skip
 
@@ -297,10 +297,10 @@ def paused_after_double_absence(db: Path, event: str = "cup") -> tuple[str, str]
         board = next(b for b in store.events.boards(started.id) if b.b is not None)
         assert board.pair_id is not None and board.b is not None
         a, b = board.a, board.b
-        names = {m: store.member(m).name for m in (a, b)}
+        names = {m: store.members.member(m).name for m in (a, b)}
         for leg, (x, o) in enumerate(((a, b), (b, a))):
-            game = store.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
-            store.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
+            game = store.games.start_game(x, o, "6/6/6/6/6/6 x 4", board.pair_id, leg)
+            store.games.lose_both(game, ended("absent-both", x=names[x], o=names[o]), "")
         store.events.pause(event)
         assert store.events.absentees(started.id) == {a, b}
     return names[a], names[b]

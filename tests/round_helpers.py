@@ -225,28 +225,28 @@ class LeagueGame:
         self.store = LeagueStore(folder / "league.db")
         base, increment = clock
         settings = LeagueSettings(rows=6, cols=6, rounds=4, base=base, increment=increment)
-        self.store.create(settings, "adjl_a")
-        self.store.set_rules(LeagueRules(min_game=0.0))
+        self.store.meta.create(settings, "adjl_a")
+        self.store.meta.set_rules(LeagueRules(min_game=0.0))
         self.hall = Hall(self.store, HousePlayers())
         self.members: dict[Color, Member] = {
-            c: self.store.add_member(NAMES[c], kind)[0] for c in ("x", "o")
+            c: self.store.members.add_member(NAMES[c], kind)[0] for c in ("x", "o")
         }
-        self.live: LiveGame = self.hall.start_game(self.members["x"], self.members["o"], 0)
+        self.live: LiveGame = self.hall.games.start_game(self.members["x"], self.members["o"], 0)
 
     def _mover(self) -> Member:
         return self.members[self.live.game.position.turn]
 
     def play(self, square: object) -> Outcome:
         mover = self._mover()
-        return outcome(lambda: self.hall.move(mover, self.live.id, square))
+        return outcome(lambda: self.hall.actions.move(mover, self.live.id, square))
 
     answer = play
 
     def resign(self, color: Color) -> Outcome:
-        return outcome(lambda: self.hall.resign(self.members[color], self.live.id))
+        return outcome(lambda: self.hall.actions.resign(self.members[color], self.live.id))
 
     def abort(self, color: Color) -> Outcome:
-        return outcome(lambda: self.hall.abort(self.members[color], self.live.id))
+        return outcome(lambda: self.hall.actions.abort(self.members[color], self.live.id))
 
     async def timers(self) -> None:
         """Let the event loop turn, so the timers the clock passed fire."""
@@ -261,7 +261,7 @@ class LeagueGame:
 
     def stored(self) -> StoredGame | None:
         """The league's stored row of the game."""
-        return self.store.game(self.live.id)
+        return self.store.games.game(self.live.id)
 
     async def close(self) -> None:
         await self.hall.stop()

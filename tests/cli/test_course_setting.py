@@ -53,9 +53,9 @@ def test_league_create_takes_the_course_setting(
     assert main(["league", "create", "--db", str(changed), "--course", "--clock", "60+1"]) == 0
     capsys.readouterr()
     with LeagueStore(course) as store:
-        settings = store.settings()
+        settings = store.meta.settings()
     assert (settings.rows, settings.cols, settings.rounds) == (*COURSE_SIZE, COURSE_ROUNDS[-1])
     assert settings.move_time == COURSE_MOVE_SECONDS
     with LeagueStore(changed) as store:
-        settings = store.settings()
+        settings = store.meta.settings()
     assert settings.move_time is None and (settings.base, settings.increment) == (60.0, 1.0)

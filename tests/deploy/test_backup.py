@@ -78,7 +78,7 @@ def test_a_backup_of_a_served_league_holds_every_game_finished_before_it(
         copied = finished(out)
         assert {k: copied[k] for k in before} == before  # every game finished before, as it was
         with LeagueStore(out, create=False) as store:
-            assert {m.name for m in store.members()} == {"greedy", "rando"}
+            assert {m.name for m in store.members.members()} == {"greedy", "rando"}
         wait_until(lambda: len(finished(db)) > len(copied), 60, "the server to play on")
         assert server.popen.poll() is None
     finally:

@@ -111,7 +111,7 @@ def caddy(tmp: Path, league_port: int) -> Iterator[tuple[str, Path]]:
 def finished(db: Path) -> list[StoredGame]:
     """The finished games of the bot ``team-blue``."""
     with LeagueStore(db, create=False) as store:
-        return store.games(store.member_named("team-blue").id, status="finished")
+        return store.games.games(store.members.member_named("team-blue").id, status="finished")
 
 
 def test_a_bot_plays_through_caddy_over_wss_with_its_internal_ca(tmp_path: Path) -> None:

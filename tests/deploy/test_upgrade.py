@@ -31,7 +31,9 @@ pytestmark = pytest.mark.slow
 
 def finished_games(db: Path) -> list[StoredGame]:
     with LeagueStore(db, create=False) as store:
-        return store.games(store.member_named("alpha").id, status="finished", with_record=True)
+        return store.games.games(
+            store.members.member_named("alpha").id, status="finished", with_record=True
+        )
 
 
 def test_a_league_made_by_an_earlier_version_is_served_after_the_upgrade(
@@ -66,7 +68,7 @@ def test_a_league_made_by_an_earlier_version_is_served_after_the_upgrade(
         server.stop()
     finished = finished_games(db)
     with LeagueStore(db, create=False) as store:
-        aborted = store.games(store.member_named("alpha").id, status="aborted")
+        aborted = store.games.games(store.members.member_named("alpha").id, status="aborted")
     assert len(finished) == 3  # the two the earlier version stored, and the new one
     assert [g.record for g in finished].count("record") == 2  # the old games' records kept
     assert len(aborted) == 1  # the game in flight in the old file, aborted unrated

@@ -465,8 +465,8 @@ def test_the_java_kit_and_the_node_websocket_client_play_league_games(
             node.kill()
             node.wait()
     with LeagueStore(db) as store:
-        finished = store.games(status="finished", with_record=True)
-        names = {m.id: m.name for m in store.members()}
+        finished = store.games.games(status="finished", with_record=True)
+        names = {m.id: m.name for m in store.members.members()}
     played = {name: 0 for name in ("java-kit", "node-kit")}
     for game in sorted(finished, key=lambda g: g.id):
         assert game.ended is not None

@@ -42,8 +42,8 @@ def first_game_as_o(db: Path, name: str = "team1") -> StoredGame:
 
     def played_as_o() -> StoredGame | None:
         with LeagueStore(db, create=False) as store:
-            member = store.member_named(name)
-            done = store.games(member_id=member.id, status="finished")
+            member = store.members.member_named(name)
+            done = store.games.games(member_id=member.id, status="finished")
         return next((g for g in done if g.o_id == member.id), None)
 
     game: StoredGame = wait_until(played_as_o, 55, f"a game of {name} as O")
@@ -65,15 +65,15 @@ def test_a_course_project_goes_from_upload_to_rated_games_on_the_board(
         accepted(url, token)
         games = finished_games(league, "team1", 2)  # a colour-swapped pair, no client
         with LeagueStore(league, create=False) as store:
-            team = store.member_named("team1")
+            team = store.members.member_named("team1")
             (version,) = store.submissions.versions(team.id)
             for game in games[:2]:
                 assert game.termination == "normal", game.detail  # ended on the board
                 hosted_side = "x" if game.x_id == team.id else "o"
                 played = store.submissions.played(game.id)
                 assert played == ((version.id, None) if hosted_side == "x" else (None, version.id))
-            assert {g.x_id for g in games[:2]} == {team.id, store.member_named("greedy").id}
-            after = store.current_ratings()[team.id]
+            assert {g.x_id for g in games[:2]} == {team.id, store.members.member_named("greedy").id}
+            after = store.ratings.current_ratings()[team.id]
         assert after.rd < Glicko().rd  # rated: its deviation shrank from the start's
         # The team's page data and the teacher's list the version's games and points.
         own = request(url + "/api/league/submissions", token=token).body["submissions"][0]
@@ -120,7 +120,7 @@ def test_hosted_jobs_bounds_the_moves_computing_at_once(folder: Path) -> None:
     league = new_league(folder)
     add_member(league, "house2", "house", "random")
     with LeagueStore(league, create=False) as store:
-        _, token = store.add_member("team1", "bot", None, concurrency=2)
+        _, token = store.members.add_member("team1", "bot", None, concurrency=2)
     assert token is not None
     with served(league, hosted_jobs=1) as (url, app):
         assert upload(url, zipped(FAILING.replace("FAIL", "")), token).status == 201
@@ -162,7 +162,7 @@ def test_an_event_plays_the_version_accepted_before_its_deadline(folder: Path) -
             assert upload(url, zipped(FAILING.replace("FAIL", extra)), token).status == 201
             assert decided(url, token, number)["status"] == "accepted"
         with LeagueStore(league, create=False) as store:
-            team = store.member_named("team1")
+            team = store.members.member_named("team1")
             second, first = store.submissions.versions(team.id)
             store.events.create("final", "round-robin", None, ["team1", "greedy"])
             store.submissions.set_deadline("final", (first.created + second.created) / 2)
@@ -189,7 +189,7 @@ def test_a_hosted_bot_past_its_cpu_clock_loses_on_time(
     and the game is lost on time. The wall cap is set out of the way here (a starved
     machine can give a busy bot less CPU than a third of its wall time, and the cap
     would end it first: the sleeper's test)."""
-    monkeypatch.setattr("adjacency.league.games.wall_cap", lambda left: 50.0)
+    monkeypatch.setattr("adjacency.league.server_sides.wall_cap", lambda left: 50.0)
     league = new_league(folder, base=2.0)
     token = add_member(league, "team1")
     with served(league) as (url, _):

@@ -49,7 +49,7 @@ def test_a_hosted_game_plays_on_a_worker_node_and_leaves_nothing(
         wait_until(placed, 55, "a hosted game on the cluster")
         games = finished_games(league, "team1", 2)
         with LeagueStore(league, create=False) as store:
-            team = store.member_named("team1")
+            team = store.members.member_named("team1")
             (version,) = store.submissions.versions(team.id)
             for game in games[:2]:
                 assert game.termination == "normal", game.detail

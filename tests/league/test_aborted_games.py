@@ -62,12 +62,12 @@ def alive(pid: int) -> bool:
 def game_in_play_with_moves(db: Path) -> StoredGame | None:
     """A game in play whose moves so far are already in the database."""
     with LeagueStore(db) as store:
-        return next((g for g in store.games(status="playing") if g.plies > 0), None)
+        return next((g for g in store.games.games(status="playing") if g.plies > 0), None)
 
 
 def stored(db: Path, game_id: int) -> StoredGame:
     with LeagueStore(db) as store:
-        game = store.game(game_id)
+        game = store.games.game(game_id)
     assert game is not None
     return game
 

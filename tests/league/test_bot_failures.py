@@ -55,7 +55,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def first_finished(db: Path) -> StoredGame | None:
     with LeagueStore(db) as store:
-        done = store.games(status="finished", limit=1)
+        done = store.games.games(status="finished", limit=1)
     return done[0] if done else None
 
 
@@ -93,7 +93,7 @@ def test_connect_reports_a_failed_bot_and_the_game_ends_at_once_in_its_words(
         client.stop()
         server.stop()
     with LeagueStore(db) as store:
-        student = store.member_named("student").id
+        student = store.members.member_named("student").id
     assert game.termination == termination and game.points(student) == 0
     assert game.detail.startswith("student failed: ") and words in game.detail
     assert max(game.x_time, game.o_time) < CLOCK / 2  # not a loss on time after the clock

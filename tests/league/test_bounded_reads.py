@@ -33,9 +33,9 @@ from league_helpers import (
 def play(db: Path, x: str, o: str) -> None:
     """A rated game of two bots, written by another connection (as the CLI would)."""
     with LeagueStore(db, create=False) as store:
-        x_id, o_id = store.member_named(x).id, store.member_named(o).id
-        game = store.start_game(x_id, o_id, "opening")
-        store.finish_game(game, "x", "normal", "", "record", (5, 3), 8, (1.0, 1.0))
+        x_id, o_id = store.members.member_named(x).id, store.members.member_named(o).id
+        game = store.games.start_game(x_id, o_id, "opening")
+        store.games.finish_game(game, "x", "normal", "", "record", (5, 3), 8, (1.0, 1.0))
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:

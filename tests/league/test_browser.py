@@ -183,12 +183,12 @@ def stored_games(db: Path, count: int) -> None:
     """``count`` finished, rated games between the league's members, all results (no
     records: the pages read the stored rows)."""
     with LeagueStore(db) as store:
-        ids = [member.id for member in store.members()]
+        ids = [member.id for member in store.members.members()]
         for i in range(count):
             x, o = ids[i % len(ids)], ids[(i + 1) % len(ids)]
-            game = store.start_game(x, o, "6/6/6/6/6/6 x 4")
+            game = store.games.start_game(x, o, "6/6/6/6/6/6 x 4")
             result = ("x", "o", None)[i % 3]
-            store.finish_game(game, result, "normal", "", "", (5, 3), 8, (1.0, 1.0))
+            store.games.finish_game(game, result, "normal", "", "", (5, 3), 8, (1.0, 1.0))
 
 
 def lines_of(tab: Any, selector: str) -> int:

@@ -138,7 +138,7 @@ def test_thirty_bots_on_one_address_play_a_swiss_with_every_game_ended_on_the_bo
         events = store.events
         event = events.named("class")
         pairs = [b.pair_id for b in events.boards(event.id) if b.pair_id is not None]
-        games = [g for g in store.games(limit=1000) if g.pair_id in pairs]
+        games = [g for g in store.games.games(limit=1000) if g.pair_id in pairs]
     assert len(games) == 2 * TEAMS  # two rounds of 15 boards, each two games
     assert {g.termination for g in games} == {"normal"}, [
         (g.id, g.termination, g.detail) for g in games if g.termination != "normal"

@@ -27,8 +27,8 @@ def test_create_add_revoke_rotate_and_house_bots(
     token = out.strip().splitlines()[-1]
     assert status == 0 and token.startswith("adjl_")
     with LeagueStore(db) as store:
-        assert store.is_admin(admin)
-        assert store.authenticate(token) is not None
+        assert store.meta.is_admin(admin)
+        assert store.members.authenticate(token) is not None
         assert token not in "".join(str(row) for row in store.db.execute("SELECT * FROM members"))
         assert store.db.execute("SELECT token_hash FROM members").fetchone()[0] == token_hash(token)
     status, _, err = run(capsys, "league", "add-bot", "team 1", "--db", db)
@@ -46,7 +46,10 @@ def test_create_add_revoke_rotate_and_house_bots(
     status, out, _ = run(capsys, "league", "rotate", "team-1", "--db", db)
     fresh = out.strip().splitlines()[-1]
     with LeagueStore(db) as store:
-        assert store.authenticate(token) is None and store.authenticate(fresh) is not None
+        assert (
+            store.members.authenticate(token) is None
+            and store.members.authenticate(fresh) is not None
+        )
     status, _, err = run(capsys, "league", "revoke", "nobody", "--db", db)
     assert status == 2 and "no member named" in err
     status, out, _ = run(capsys, "league", "standings", "--db", db)
@@ -68,7 +71,7 @@ def test_the_admin_token_can_come_from_a_file(
     status, out, _ = run(capsys, "league", "create", "--db", db, "--admin-token-file", str(secret))
     assert status == 0 and "Admin token" not in out and "a-long-admin" not in out
     with LeagueStore(db) as store:
-        assert store.is_admin("a-long-admin-token-from-a-file")
+        assert store.meta.is_admin("a-long-admin-token-from-a-file")
 
 
 def test_serve_refuses_settings_other_than_the_leagues(

@@ -62,8 +62,8 @@ def test_connect_with_games_leaves_without_losing_one_more_game(tmp_path: Path) 
     with thread_server(db, house_games=False) as url:
         done = connect(url, token, "--games", "2")
         with LeagueStore(db) as store:  # what the server holds right after the client left
-            team = store.member_named("team").id
-            games = store.games(team)
+            team = store.members.member_named("team").id
+            games = store.games.games(team)
     assert done.returncode == 0, done.stderr
     assert [g.status for g in games] == ["finished", "finished"]
     assert {g.termination for g in games} == {"normal"}

@@ -128,7 +128,7 @@ def test_ten_clients_play_on_through_two_kill_9_restarts_during_an_event(tmp_pat
         event = store.events.named("friday")
         finished = store.events.game_ids(event.id)
         assert set(store.events.game_ids(event.id, "aborted")) == in_flight
-        games = [store.game(game_id) for game_id in finished]
+        games = [store.games.game(game_id) for game_id in finished]
     assert len(games) == 3 * ROUND  # every leg of every pair once, the aborted ones again
     assert {(g.termination, g.status) for g in games if g is not None} == {("normal", "finished")}
     assert "Traceback" not in log.read_text()

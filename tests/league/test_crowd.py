@@ -60,11 +60,11 @@ def pass_steps(app: Any) -> int:
         return 0
 
     async def one_pass() -> None:
-        hall.pair()
+        hall.scheduler.pair()
         with store.database.lock:
             store.db.set_progress_handler(count, 100)
         try:
-            hall.pair()
+            hall.scheduler.pair()
         finally:
             with store.database.lock:
                 store.db.set_progress_handler(None, 100)
@@ -79,8 +79,8 @@ def test_a_scheduler_pass_does_not_read_every_person(tmp_path: Path) -> None:
         db = tmp_path / f"league-{people}.db"
         make_league(db)
         with LeagueStore(db, create=False) as store:
-            store.add_member("house-random", "house", spec="random")
-            store.add_member("team", "bot")  # not connected: not read either
+            store.members.add_member("house-random", "house", spec="random")
+            store.members.add_member("team", "bot")  # not connected: not read either
         add_people(db, people)
         # no house games and no connected bot: every pass starts nothing, and the
         # scheduler's own ticks are an hour apart, so only the counted pass runs
@@ -101,12 +101,12 @@ def test_standings_list_bots_and_people_who_played_in_bounded_pages(tmp_path: Pa
     db = tmp_path / "league.db"
     make_league(db)
     with LeagueStore(db, create=False) as store:
-        bots = [store.add_member(f"bot-{n}", "bot")[0] for n in range(3)]
-        store.add_member("house-random", "house", spec="random")
-        people = [store.add_member(f"player-{n}", "person")[0] for n in range(6)]
+        bots = [store.members.add_member(f"bot-{n}", "bot")[0] for n in range(3)]
+        store.members.add_member("house-random", "house", spec="random")
+        people = [store.members.add_member(f"player-{n}", "person")[0] for n in range(6)]
         for n, person in enumerate(people[:4]):  # four people have played a game
-            game = store.start_game(person.id, bots[n % 3].id, "opening")
-            store.finish_game(game, "x", "normal", "", "", (3, 2), 10, (1.0, 1.0))
+            game = store.games.start_game(person.id, bots[n % 3].id, "opening")
+            store.games.finish_game(game, "x", "normal", "", "", (3, 2), 10, (1.0, 1.0))
     add_people(db, 500)  # and 500 joined and never played
     with served(db, house_games=False) as (url, _):
         api = f"{url}/api/league/standings"

@@ -34,7 +34,7 @@ def test_a_file_from_before_the_codes_gets_them_as_it_opens(tmp_path: Path) -> N
         plain.execute("UPDATE games SET detail = ? WHERE id = 1", (timeout,))
         plain.execute("UPDATE games SET detail = ? WHERE id = 2", (words,))
     with LeagueStore(db) as store:
-        one, two, three = (store.game(n) for n in (1, 2, 3))
+        one, two, three = (store.games.game(n) for n in (1, 2, 3))
         assert one is not None and two is not None and three is not None
         assert one.end_detail() == Detail(
             timeout, DetailCode.CLOCK_NOT_CONNECTED, {"player": "alpha"}
@@ -60,16 +60,16 @@ def test_the_api_serves_the_stored_code_and_renders_a_reworded_message(
     # A member stored under older, looser name rules: its name reads as another sentence.
     name = "ada) could not start: (oops"
     with LeagueStore(db) as store:
-        ids = {m.name: m.id for m in store.members()}
-        start = store.settings().opening(0)
-        game_id = store.start_game(ids["ada"], ids["r1"], start.fen())
+        ids = {m.name: m.id for m in store.members.members()}
+        start = store.meta.settings().opening(0)
+        game_id = store.games.start_game(ids["ada"], ids["r1"], start.fen())
         game = Game(start, "ada", "r1")
         game.forfeit("x", Termination.RESIGNATION, ended("resigned", player=name))
-        store.finish_game(
+        store.games.finish_game(
             game_id, "o", "resignation", game.detail, game_to_text(game),
             start.score, 0, (1.0, 0.0),
         )  # fmt: skip
-        stored = store.game(game_id)
+        stored = store.games.game(game_id)
         assert stored is not None and stored.detail == f"{name} resigned"
     assert explain(f"{name} resigned").code == "could-not-start"  # the regex misreads it
     monkeypatch.setitem(catalogue("en"), "detail.resigned", "{player} gave the game up")

@@ -115,8 +115,8 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
         wait_until(slow_game, WAIT, "a game of the slow bot in play")
         server.kill()
         with LeagueStore(db) as store:
-            finished_before = {g.id for g in store.games(status="finished")}
-            in_flight = {g.id for g in store.games(status="playing")}
+            finished_before = {g.id for g in store.games.games(status="finished")}
+            in_flight = {g.id for g in store.games.games(status="playing")}
         assert in_flight
         server = start_server(db, port, tmp_path / "server.log", *SERVE)
         for flown in in_flight:
@@ -133,14 +133,14 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
             client.stop()
         server.stop()
     with LeagueStore(db) as store:
-        finished = store.games(status="finished", with_record=True)
+        finished = store.games.games(status="finished", with_record=True)
         assert finished_before <= {g.id for g in finished}
-        assert store.ratings() == store.recompute_ratings()
+        assert store.ratings.ratings() == store.ratings.recompute_ratings()
         for stored in finished:
             assert_replays(stored)
             assert stored.record is not None
             assert not [t for t in tokens.values() if t in stored.record]
-        assert not store.games(status="playing")  # stopping the server aborts games in play
+        assert not store.games.games(status="playing")  # stopping the server aborts games in play
     for name, token in tokens.items():
         for log in tmp_path.glob("*.log"):
             assert token not in log.read_text(errors="replace"), (name, log)

@@ -113,10 +113,10 @@ def test_puppets_that_play_each_other_cannot_farm_a_bots_rating(tmp_path: Path) 
         finally:
             client.stop()
     with LeagueStore(db, create=False) as store:
-        farmed = store.member_named("farmed").id
-        assert store.ratings()[farmed] == Glicko() and store.history(farmed) == []
-        assert store.rated_games() == []
-        assert store.proofs() == {}  # resignations, and bots, prove nobody
+        farmed = store.members.member_named("farmed").id
+        assert store.ratings.ratings()[farmed] == Glicko() and store.ratings.history(farmed) == []
+        assert store.games.rated_games() == []
+        assert store.members.proofs() == {}  # resignations, and bots, prove nobody
 
 
 def test_puppets_that_resign_to_the_leagues_bots_cannot_farm_a_bots_rating(
@@ -151,8 +151,8 @@ def test_puppets_that_resign_to_the_leagues_bots_cannot_farm_a_bots_rating(
         finally:
             client.stop()
     with LeagueStore(db, create=False) as store:
-        assert store.proofs() == {}  # resignations, and bots, prove nobody
-        assert store.recompute_ratings() == store.ratings()
+        assert store.members.proofs() == {}  # resignations, and bots, prove nobody
+        assert store.ratings.recompute_ratings() == store.ratings.ratings()
     assert puppets_gain(db, "farmed") == 0.0
 
 
@@ -206,7 +206,7 @@ def test_one_address_cannot_add_people_without_bound(tmp_path: Path) -> None:
         assert refused.status == 429, refused
         assert "too many people joined from your address" in refused.body["detail"]
     with LeagueStore(db, create=False) as store:
-        assert store.member_count() == 5  # the refused join added nobody
+        assert store.members.member_count() == 5  # the refused join added nobody
 
 
 # ----------------------------------------------------------- the stored count
@@ -271,31 +271,31 @@ def test_the_stored_count_agrees_with_the_rule_and_a_replay(
     make_league(db, rules=rules)
     with LeagueStore(db, create=False) as store:
         ids = [
-            store.add_member(f"p{n}", "person", origin=origin)[0].id
+            store.members.add_member(f"p{n}", "person", origin=origin)[0].id
             for n, (_, origin) in enumerate(people)
         ]
         for n, (approved, _) in enumerate(people):
             if approved:
-                store.approve(f"p{n}")
+                store.members.approve(f"p{n}")
         who = {ids[n]: person for n, person in enumerate(people)}
-        ids += [store.add_member(f"b{n}", "bot")[0].id for n in range(bots)]
+        ids += [store.members.add_member(f"b{n}", "bot")[0].id for n in range(bots)]
         games = [
             (ids[a % len(ids)], ids[b % len(ids)], termination, plies)
             for a, b, termination, plies in picks
         ]
         games = [game for game in games if game[0] != game[1]]
         for x, o, termination, plies in games:
-            game = store.start_game(x, o, "opening")
-            store.finish_game(game, "o", termination, "", "record", (3, 4), plies, (1.0, 1.0))
+            game = store.games.start_game(x, o, "opening")
+            store.games.finish_game(game, "o", termination, "", "record", (3, 4), plies, (1.0, 1.0))
         expected, vouchers = model(who, games, rules)
-        assert store.proofs() == expected
+        assert store.members.proofs() == expected
         with store.database.lock:
             assert replay_proofs(store.db, rules) == expected
         for member in ids:
             ok = member not in who or rules.established(
                 who[member][0], len(vouchers.get(member, ()))
             )
-            assert store.established(member, rules)[0] is ok
+            assert store.members.established(member, rules)[0] is ok
 
 
 def test_people_of_one_address_vouch_once_and_approved_people_each(tmp_path: Path) -> None:
@@ -305,33 +305,40 @@ def test_people_of_one_address_vouch_once_and_approved_people_each(tmp_path: Pat
     db = tmp_path / "league.db"
     make_league(db, rules=LeagueRules(min_game=0.0))
     with LeagueStore(db, create=False) as store:
-        rules = store.rules()
-        new = store.add_member("newcomer", "person", origin="home")[0].id
-        school = [store.add_member(f"pupil{n}", "person", origin="school")[0] for n in range(4)]
-        kin = store.add_member("sibling", "person", origin="home")[0]
+        rules = store.meta.rules()
+        new = store.members.add_member("newcomer", "person", origin="home")[0].id
+        school = [
+            store.members.add_member(f"pupil{n}", "person", origin="school")[0] for n in range(4)
+        ]
+        kin = store.members.add_member("sibling", "person", origin="home")[0]
         for person in [*school, kin]:
-            store.approve(person.name)
-        crowd = [store.add_member(f"crowd{n}", "person", origin="cafe")[0] for n in range(4)]
+            store.members.approve(person.name)
+        crowd = [
+            store.members.add_member(f"crowd{n}", "person", origin="cafe")[0] for n in range(4)
+        ]
 
         def play(x: int, o: int, termination: str = "normal", plies: int = 8) -> None:
-            game = store.start_game(x, o, "opening")
-            store.finish_game(game, "x", termination, "", "record", (9, 3), plies, (1.0, 1.0))
+            game = store.games.start_game(x, o, "opening")
+            store.games.finish_game(game, "x", termination, "", "record", (9, 3), plies, (1.0, 1.0))
 
         for person in crowd:  # each established by the four approved pupils and the sibling
             for voucher in [*school, kin]:
                 play(voucher.id, person.id)
-            assert store.established(person.id, rules)[0] is True
+            assert store.members.established(person.id, rules)[0] is True
         for person in crowd:  # four people of one address: one voucher
             play(person.id, new)
-        assert store.established(new, rules) == (False, store.established(new, rules)[1])
-        assert store.established(new, rules)[1].params == {"count": 5, "so_far": 1}
+        assert store.members.established(new, rules) == (
+            False,
+            store.members.established(new, rules)[1],
+        )
+        assert store.members.established(new, rules)[1].params == {"count": 5, "so_far": 1}
         play(kin.id, new)  # approved, but of the newcomer's own address: still a voucher
         play(school[0].id, new, "resignation")  # a resignation proves nothing
         play(school[1].id, new, "time forfeit", 7)  # lost on time after three moves each
-        assert store.established(new, rules)[1].params["so_far"] == 2
+        assert store.members.established(new, rules)[1].params["so_far"] == 2
         for pupil in school[:3]:
             play(pupil.id, new)
-        assert store.established(new, rules)[0] is True
+        assert store.members.established(new, rules)[0] is True
 
 
 def test_a_loss_rates_only_when_the_loser_played(tmp_path: Path) -> None:
@@ -341,23 +348,23 @@ def test_a_loss_rates_only_when_the_loser_played(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db, rules=LeagueRules(min_game=0.0))
     with LeagueStore(db, create=False) as store:
-        ada = store.add_member("ada", "person")[0].id
-        store.approve("ada")
-        bot = store.add_member("robot", "bot")[0].id
+        ada = store.members.add_member("ada", "person")[0].id
+        store.members.approve("ada")
+        bot = store.members.add_member("robot", "bot")[0].id
         for result, termination, plies in (
             ("x", "resignation", 0),
             ("x", "time forfeit", 7),
             ("x", "illegal move", 3),
         ):
-            game = store.start_game(bot, ada, "opening")
-            store.finish_game(game, result, termination, "", "r", (5, 5), plies, (1.0, 1.0))
-        assert store.rated_games() == [] and store.ratings()[bot] == Glicko()
-        game = store.start_game(ada, bot, "opening")  # the bot lost at once: rated
-        store.finish_game(game, "x", "resignation", "", "r", (5, 5), 0, (1.0, 1.0))
-        game = store.start_game(bot, ada, "opening")  # ada lost having played: rated
-        store.finish_game(game, "x", "resignation", "", "r", (5, 5), 8, (1.0, 1.0))
-        assert len(store.rated_games()) == 2
-        assert store.recompute_ratings() == store.ratings()
+            game = store.games.start_game(bot, ada, "opening")
+            store.games.finish_game(game, result, termination, "", "r", (5, 5), plies, (1.0, 1.0))
+        assert store.games.rated_games() == [] and store.ratings.ratings()[bot] == Glicko()
+        game = store.games.start_game(ada, bot, "opening")  # the bot lost at once: rated
+        store.games.finish_game(game, "x", "resignation", "", "r", (5, 5), 0, (1.0, 1.0))
+        game = store.games.start_game(bot, ada, "opening")  # ada lost having played: rated
+        store.games.finish_game(game, "x", "resignation", "", "r", (5, 5), 8, (1.0, 1.0))
+        assert len(store.games.rated_games()) == 2
+        assert store.ratings.recompute_ratings() == store.ratings.ratings()
 
 
 def test_a_file_written_before_the_rule_is_replayed_when_opened(tmp_path: Path) -> None:
@@ -366,21 +373,21 @@ def test_a_file_written_before_the_rule_is_replayed_when_opened(tmp_path: Path) 
     db = tmp_path / "league.db"
     make_league(db, rules=LeagueRules(min_game=0.0, established_games=1))
     with LeagueStore(db, create=False) as store:
-        ada, bob, cy = (store.add_member(n, "person")[0].id for n in ("ada", "bob", "cy"))
-        store.approve("cy")
+        ada, bob, cy = (store.members.add_member(n, "person")[0].id for n in ("ada", "bob", "cy"))
+        store.members.approve("cy")
         for x, o in ((ada, bob), (ada, cy)):
-            store.finish_game(
-                store.start_game(x, o, "opening"), "x", "normal", "", "r", (3, 2), 8, (1, 1)
+            store.games.finish_game(
+                store.games.start_game(x, o, "opening"), "x", "normal", "", "r", (3, 2), 8, (1, 1)
             )
     with sqlite3.connect(db) as raw:  # as a file of the earlier version (1) holds it
         raw.execute("DROP TABLE proofs")
         raw.execute("DELETE FROM meta WHERE key = 'proofs'")
         raw.execute("PRAGMA user_version = 1")
     with LeagueStore(db, create=False) as store:
-        assert store.proofs() == {(ada, cy): 1}
-        rules = store.rules()
-        assert store.established(ada, rules)[0] is True
-        assert store.established(bob, rules)[0] is False
+        assert store.members.proofs() == {(ada, cy): 1}
+        rules = store.meta.rules()
+        assert store.members.established(ada, rules)[0] is True
+        assert store.members.established(bob, rules)[0] is False
 
 
 FIXTURE = Path(__file__).parents[1] / "data" / "stores" / "b9a869d" / "league.db"
@@ -401,12 +408,12 @@ def test_a_file_of_the_previous_version_is_upgraded_and_its_proofs_replayed(
         ratings = raw.execute("SELECT * FROM ratings ORDER BY seq").fetchall()
         games = raw.execute("SELECT id, rated_seq FROM games ORDER BY id").fetchall()
     with LeagueStore(db, create=False) as store:
-        rules = store.rules()
-        puppet, ada = store.member_named("puppet").id, store.member_named("ada").id
-        assert store.proofs() == {}  # resignations to bots prove nothing now
-        assert store.established(puppet, rules)[0] is False
-        assert store.established(ada, rules)[0] is True  # approved
-        assert store.recompute_ratings() == store.ratings()
+        rules = store.meta.rules()
+        puppet, ada = store.members.member_named("puppet").id, store.members.member_named("ada").id
+        assert store.members.proofs() == {}  # resignations to bots prove nothing now
+        assert store.members.established(puppet, rules)[0] is False
+        assert store.members.established(ada, rules)[0] is True  # approved
+        assert store.ratings.recompute_ratings() == store.ratings.ratings()
     with contextlib.closing(sqlite3.connect(db)) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == STORE_SCHEMA.version
         assert raw.execute("SELECT * FROM ratings ORDER BY seq").fetchall() == ratings

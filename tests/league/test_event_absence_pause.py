@@ -11,7 +11,8 @@ import asyncio
 from pathlib import Path
 
 from adjacency.league.event_runner import EventRunner
-from adjacency.league.hall import RECONNECT_GRACE, Hall
+from adjacency.league.hall import Hall
+from adjacency.league.scheduler import RECONNECT_GRACE
 from adjacency.league.store import LeagueStore
 from hall_helpers import connect, run
 
@@ -26,12 +27,12 @@ async def play_until(store: LeagueStore, hall: Hall, name: str, rounds: int = 0)
         current = max((b.round for b in store.events.boards(event.id)), default=-1)
         if (rounds and current >= rounds) or store.events.named(name).status == "finished":
             return
-        hall.pair()
-        for live in list(hall.live.values()):
-            while live.id in hall.live:
+        hall.scheduler.pair()
+        for live in list(hall.games.live.values()):
+            while live.id in hall.games.live:
                 mover = live.member(live.game.position.turn)
-                assert mover.id in hall.connections, "a game waits for an absent team"
-                hall.move(mover, live.id, live.game.position.legal_moves()[0])
+                assert mover.id in hall.presence.connections, "a game waits for an absent team"
+                hall.actions.move(mover, live.id, live.game.position.legal_moves()[0])
         await asyncio.sleep(0)
     raise AssertionError(f"event {name} did not get that far")
 
@@ -42,22 +43,25 @@ def test_a_team_away_for_two_games_is_paired_with_nobody_until_it_returns(
     async def test(store: LeagueStore, hall: Hall) -> None:
         names = ["ghost", "shade", "red", "blue", "gold"]  # the first bye: gold, the last
         for name in names:
-            store.add_member(name, "bot")
+            store.members.add_member(name, "bot")
         for name in ("red", "blue", "gold"):
-            connect(hall, store.member_named(name))
-        hall.up_since -= RECONNECT_GRACE  # past the wait for bots after a start
+            connect(hall, store.members.member_named(name))
+        hall.scheduler.up_since -= RECONNECT_GRACE  # past the wait for bots after a start
         store.events.create("cup", "swiss", 3, names)
         event = store.events.start("cup")
-        ghost, shade = store.member_named("ghost").id, store.member_named("shade").id
+        ghost, shade = (
+            store.members.member_named("ghost").id,
+            store.members.member_named("shade").id,
+        )
         await play_until(store, hall, event.name, 1)  # round 1 played, round 2 paired
         assert store.events.absentees(event.id) == {ghost, shade}
         runner = EventRunner(store)
-        assert runner.paused_members(event, set(hall.connections)) == {ghost, shade}
+        assert runner.paused_members(event, set(hall.presence.connections)) == {ghost, shade}
         second = [b for b in store.events.boards(event.id) if b.round == 1]
         assert {m for b in second for m in (b.a, b.b)} & {ghost, shade} == set()
         assert len(second) == 2 and sum(b.b is None for b in second) == 1  # 3 present
-        shade_inbox = connect(hall, store.member_named("shade"))  # shade's bot is back
-        assert runner.paused_members(event, set(hall.connections)) == {ghost}
+        shade_inbox = connect(hall, store.members.member_named("shade"))  # shade's bot is back
+        assert runner.paused_members(event, set(hall.presence.connections)) == {ghost}
         await play_until(store, hall, event.name)
         third = [b for b in store.events.boards(event.id) if b.round == 2]
         assert any(shade in (b.a, b.b) for b in third)
@@ -70,18 +74,18 @@ def test_a_team_away_for_two_games_is_paired_with_nobody_until_it_returns(
 def test_an_events_start_stops_its_members_ladder_games(tmp_path: Path) -> None:
     async def test(store: LeagueStore, hall: Hall) -> None:
         for name in ("red", "blue"):
-            store.add_member(name, "bot")
-        red, blue = store.member_named("red"), store.member_named("blue")
+            store.members.add_member(name, "bot")
+        red, blue = store.members.member_named("red"), store.members.member_named("blue")
         inboxes = {name: connect(hall, m) for name, m in (("red", red), ("blue", blue))}
-        ladder = hall.pair()
+        ladder = hall.scheduler.pair()
         assert len(ladder) == 1 and ladder[0].pair_id is not None  # a ladder game, 60 s a side
         store.events.create("now", "round-robin", None, ["red", "blue"])
         store.events.start("now")
-        started = hall.pair()
-        stopped = store.game(ladder[0].id)
+        started = hall.scheduler.pair()
+        stopped = store.games.game(ladder[0].id)
         assert stopped is not None and stopped.status == "aborted"
         assert stopped.detail_code == "event-started"
-        assert ladder[0].id not in hall.live
+        assert ladder[0].id not in hall.games.live
         event_pairs = store.events.event_pairs()
         assert len(started) == 1 and started[0].pair_id in event_pairs
         for inbox in inboxes.values():  # told, once the outbox's writer has run

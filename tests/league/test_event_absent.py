@@ -46,9 +46,9 @@ def test_an_absent_members_event_games_are_its_losses_at_once(tmp_path: Path) ->
         server.stop()
 
     with LeagueStore(db) as store:
-        red, ghost = store.member_named("red").id, store.member_named("ghost").id
+        red, ghost = store.members.member_named("red").id, store.members.member_named("ghost").id
         event = store.events.named("friday")
-        games = [store.game(i) for i in store.events.game_ids(event.id)]
+        games = [store.games.game(i) for i in store.events.game_ids(event.id)]
     assert len(games) == 2
     for game in games:
         assert game is not None and game.plies == 0

@@ -61,26 +61,31 @@ def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) ->
         server.stop()
 
     with LeagueStore(db) as store:
-        ghost, shade = store.member_named("ghost").id, store.member_named("shade").id
+        ghost, shade = (
+            store.members.member_named("ghost").id,
+            store.members.member_named("shade").id,
+        )
         event = store.events.named("friday")
         both = [
             g
-            for g in store.games(status="aborted")
+            for g in store.games.games(status="aborted")
             if {g.x_id, g.o_id} == {ghost, shade} and g.detail_code == "absent-both"
         ]
         assert len(both) == 2  # both legs of their pair, nobody asked to move
         for game in both:
             assert game.plies == 0 and game.result is None and game.rated_seq is None
+            x, o = store.members.member(game.x_id), store.members.member(game.o_id)
             assert game.detail == (
-                f"neither {store.member(game.x_id).name} nor {store.member(game.o_id).name} "
-                "was connected when the game was to start: both lose"
+                f"neither {x.name} nor {o.name} was connected when the game was to start: both lose"
             )
-        played = [store.game(i) for i in store.events.game_ids(event.id)]
+        played = [store.games.game(i) for i in store.events.game_ids(event.id)]
         assert all(g is not None and {g.x_id, g.o_id} != {ghost, shade} for g in played)
-        rated = {h[0] for m in (ghost, shade) for h in store.history(m)}
+        rated = {h[0] for m in (ghost, shade) for h in store.ratings.history(m)}
         assert len(rated) == 4 and rated.isdisjoint(g.id for g in both)  # lost to red only
         # the league's totals: ghost's games are its two losses to red, none with shade
-        assert [(row[0], row[1], row[2]) for row in store.opponents(ghost)] == [("red", 2, 0)]
+        assert [(row[0], row[1], row[2]) for row in store.ratings.opponents(ghost)] == [
+            ("red", 2, 0)
+        ]
         text = render_text(table(store, event))
 
     rows = {r["name"]: r for r in data["standings"]}

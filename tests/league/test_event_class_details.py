@@ -176,7 +176,7 @@ def test_an_event_of_every_connected_bot_waits_says_why_and_counts_house_bots(
     with LeagueStore(db) as store:
         events = store.events
         event = events.named("open")
-        members = {store.member(m).name for m in events.members(event.id)}
+        members = {store.members.member(m).name for m in events.members(event.id)}
         assert event.rounds == 1 and events.waiting(event.id) is None
     assert members == {"solo", "house-greedy"}
 

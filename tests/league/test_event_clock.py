@@ -71,8 +71,8 @@ def test_an_events_games_are_played_on_its_own_clock(tmp_path: Path) -> None:
         events = store.events
         event = events.named("friday")
         assert event.clock == (2.0, 0.5)
-        absent, silent = (store.member_named(name).id for name in ("absent", "silent"))
-        games = [store.game(g) for g in events.game_ids(event.id)]
+        absent, silent = (store.members.member_named(name).id for name in ("absent", "silent"))
+        games = [store.games.game(g) for g in events.game_ids(event.id)]
     assert len(games) == 12  # six boards, both colours each
     for game in games:
         assert game is not None and game.record is not None

@@ -25,7 +25,7 @@ def snapshot(db: Path) -> list[tuple[object, ...]]:
         events = store.events
         return [
             (e.name, e.format, e.rounds, e.start, e.rated, e.clock, e.pace, e.status,
-             [store.member(m).name for m in events.members(e.id)])
+             [store.members.member(m).name for m in events.members(e.id)])
             for e in events.events()
         ]  # fmt: skip
 

@@ -68,7 +68,7 @@ def test_an_event_is_edited_and_deleted_on_the_page_until_it_starts(
         with LeagueStore(db) as store:
             event = store.events.named("monday")
             assert (event.clock, event.pace) == ((10.0, 1.0), 0.5)
-            assert [store.member(m).name for m in store.events.members(event.id)] == [
+            assert [store.members.member(m).name for m in store.events.members(event.id)] == [
                 "h1", "h2", "h3",
             ]  # fmt: skip
 

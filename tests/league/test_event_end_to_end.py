@@ -93,7 +93,7 @@ def check_stored_games(
         games: list[StoredGame] = []
         recomputed: list[EventGame] = []
         for game_id in ids:
-            game = store.game(game_id)
+            game = store.games.game(game_id)
             assert game is not None and game.pair_id is not None
             assert_replays(game)
             board = boards[game.pair_id]
@@ -116,7 +116,7 @@ def check_export(db: Path, out: Path, recomputed: list[EventGame]) -> dict[str, 
     table: dict[str, Any] = json.loads((out / "table.json").read_text())
     assert table["event"]["status"] == "finished"
     with LeagueStore(db) as store:
-        names = {m.id: m.name for m in store.members()}
+        names = {m.id: m.name for m in store.members.members()}
     order = table["crosstable"]["names"]
     expected = {(names[a], names[b]): list(v) for (a, b), v in crosstable(recomputed).items()}
     for i, a in enumerate(order):
@@ -167,7 +167,7 @@ def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -
     games, recomputed = check_stored_games(db, finished_before, in_flight)
     assert len(games) == 12  # 6 pairs of two games, each leg once
     with LeagueStore(db) as store:
-        ghost = store.member_named("ghost").id
+        ghost = store.members.member_named("ghost").id
     for game in games:
         if ghost in (game.x_id, game.o_id):
             assert game.termination == "time forfeit" and game.points(ghost) == 0
@@ -237,7 +237,7 @@ def test_a_double_round_robin_of_six_bots_with_the_java_and_node_kits(
     for game in games:
         assert game.termination == "normal", game.detail
     with LeagueStore(db) as store:
-        names = {m.id: m.name for m in store.members()}
+        names = {m.id: m.name for m in store.members.members()}
     played = {name: 0 for name in members}
     for game in games:
         played[names[game.x_id]] += 1

@@ -71,8 +71,8 @@ def test_an_events_pace_holds_a_connected_bots_moves_off_the_clock(tmp_path: Pat
             client.stop()
     with LeagueStore(db) as store:
         events = store.events
-        paced = [store.game(g) for g in events.game_ids(events.named("paced").id)]
-        quick = [store.game(g) for g in events.game_ids(events.named("quick").id)]
+        paced = [store.games.game(g) for g in events.game_ids(events.named("paced").id)]
+        quick = [store.games.game(g) for g in events.game_ids(events.named("quick").id)]
     assert len(paced) == len(quick) == 2
     for game in paced:
         assert game is not None and game.ended is not None and game.record is not None

@@ -75,7 +75,7 @@ def test_an_event_is_paused_resumed_and_played_on_its_own_clock_from_the_page(
     with LeagueStore(db) as store:
         events = store.events
         event = events.named("friday")
-        games = [store.game(g) for g in events.game_ids(event.id)]
+        games = [store.games.game(g) for g in events.game_ids(event.id)]
     assert event.clock == (2.0, 0.5) and not event.paused
     assert len(games) == 6
     assert all(g is not None and '[TimeControl "2+0.5"]' in (g.record or "") for g in games)

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from adjacency.league.event_runner import EventPass, EventRunner
-from adjacency.league.hall import RECONNECT_GRACE, Hall
+from adjacency.league.hall import Hall
 from adjacency.league.house import HousePlayers
 from adjacency.league.outbox import Outbox
+from adjacency.league.scheduler import RECONNECT_GRACE
 from adjacency.league.store import LeagueStore
 from hall_helpers import Inbox
 from league_helpers import add_member, make_league
@@ -32,8 +33,10 @@ def league(tmp_path: Path, names: list[str]) -> LeagueStore:
 def play(store: LeagueStore, step: EventPass, x_wins: bool = True) -> int:
     """Play every game the pass starts (X wins, or O with ``x_wins`` false)."""
     for start in step.starts:
-        game_id = store.start_game(start.x, start.o, "6/6/6/6/6/6 x 4", start.pair, start.leg)
-        store.finish_game(game_id, "x" if x_wins else "o", "normal", "", "", (5, 3), 8, (0, 0))
+        game_id = store.games.start_game(start.x, start.o, "6/6/6/6/6/6 x 4", start.pair, start.leg)
+        store.games.finish_game(
+            game_id, "x" if x_wins else "o", "normal", "", "", (5, 3), 8, (0, 0)
+        )
     return len(step.starts)
 
 
@@ -50,7 +53,9 @@ def test_a_swiss_runs_its_rounds_without_repeats_and_finishes_once(tmp_path: Pat
         for _ in range(20):
             step = runner.plan(set())
             finished += step.finished
-            assert step.members == ({m.id for m in store.members()} if not finished else set())
+            assert step.members == (
+                {m.id for m in store.members.members()} if not finished else set()
+            )
             if not step.starts:
                 # both legs of a pair are started one pass after the other
                 if events.named("sw").status == "finished":
@@ -81,7 +86,7 @@ def test_a_withdrawn_member_plays_no_later_board(tmp_path: Path) -> None:
         runner = EventRunner(store)
         play(store, runner.plan(set()))  # round 1, leg 0
         events.withdraw("rr", "d")
-        d = store.member_named("d").id
+        d = store.members.member_named("d").id
         while events.named("rr").status != "finished":
             step = runner.plan(set())
             assert all(d not in (s.x, s.o) for s in step.starts)
@@ -100,7 +105,7 @@ def test_an_all_connected_event_starts_at_its_time_with_the_connected_bots(
         events = store.events
         event = events.create("later", "round-robin", None, None, start=1e12, now=1e12 - 60)
         runner = EventRunner(store)
-        connected = {store.member_named("a").id, store.member_named("c").id}
+        connected = {store.members.member_named("a").id, store.members.member_named("c").id}
         assert runner.plan(connected, now=1e12 - 1).starts == []
         step = runner.plan(connected, now=1e12)
         assert {(s.x, s.o) for s in step.starts} == {tuple(sorted(connected))}
@@ -122,27 +127,29 @@ def test_an_unrated_events_games_change_no_rating(tmp_path: Path) -> None:
             events.start("rated")
             hall = Hall(store, HousePlayers())
             try:
-                assert hall.pair() == []  # the first seconds wait for the bots to connect
+                assert hall.scheduler.pair() == []  # the first seconds wait for the bots to connect
                 for name in ("a", "b", "c", "d"):  # then they do (absent both, both lose),
-                    outbox = Outbox(store.member_named(name), Inbox().send)
+                    outbox = Outbox(store.members.member_named(name), Inbox().send)
                     outbox.leaving = True  # for their events only: no ladder game
                     hall.attach(outbox)
-                hall.up_since -= RECONNECT_GRACE
+                hall.scheduler.up_since -= RECONNECT_GRACE
                 for _ in range(4):  # two pairs, two legs each
-                    for live in hall.pair():
-                        while live.id in hall.live:
+                    for live in hall.scheduler.pair():
+                        while live.id in hall.games.live:
                             position = live.game.position
-                            hall.move(live.member(position.turn), live.id,
+                            hall.actions.move(live.member(position.turn), live.id,
                                       position.legal_moves()[0])  # fmt: skip
             finally:
                 await hall.stop()
             assert [e.status for e in events.events()] == ["finished", "finished"]
-            rated = {g.x_id for g in store.rated_games()} | {g.o_id for g in store.rated_games()}
-            names = {store.member(m).name for m in rated}
-            assert names == {"c", "d"} and len(store.rated_games()) == 2
+            rated = {g.x_id for g in store.games.rated_games()} | {
+                g.o_id for g in store.games.rated_games()
+            }
+            names = {store.members.member(m).name for m in rated}
+            assert names == {"c", "d"} and len(store.games.rated_games()) == 2
             assert len(events.games(events.named("casual").id)) == 2
-            assert store.history(store.member_named("a").id) == []
-            assert store.ratings() == store.recompute_ratings()
+            assert store.ratings.history(store.members.member_named("a").id) == []
+            assert store.ratings.ratings() == store.ratings.recompute_ratings()
 
     asyncio.run(main())
 

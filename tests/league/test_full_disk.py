@@ -140,7 +140,7 @@ def test_a_full_disk_degrades_the_league_loses_no_result_and_it_recovers(
     assert "work again" in loud[1][1] and all(info is None for _, _, info in loud), loud
     with LeagueStore(db, create=False) as store:
         for end in bot.ends():
-            stored = store.game(end["game"])
+            stored = store.games.game(end["game"])
             assert stored is not None
             if end["termination"] == "aborted":  # not stored while it ended: aborted now
                 assert stored.status == "aborted" and stored.result is None, end
@@ -185,6 +185,6 @@ def test_a_result_that_cannot_be_stored_is_reported_aborted_and_stored_so_later(
         bot.stop.set()
         bot.thread.join(GUARD)
     with LeagueStore(db, create=False) as stored:
-        game = stored.game(game_id)
+        game = stored.games.game(game_id)
         assert game is not None and game.status == "aborted" and game.result is None
         assert game.plies > 0 and game.record is not None and game.record.count(".") > 0

@@ -21,35 +21,35 @@ from hall_helpers import connect, run
 
 def finish(hall: Hall, live: LiveGame) -> None:
     """Play the game out with each side's first legal move."""
-    while live.id in hall.live:
+    while live.id in hall.games.live:
         position = live.game.position
-        hall.move(live.member(position.turn), live.id, position.legal_moves()[0])
+        hall.actions.move(live.member(position.turn), live.id, position.legal_moves()[0])
 
 
 def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
     tmp_path: Path,
 ) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
         inbox_a = connect(hall, a)
-        assert hall.pair() == []  # alone: never against itself
+        assert hall.scheduler.pair() == []  # alone: never against itself
         inbox_b = connect(hall, b)
-        (first,) = hall.pair()
+        (first,) = hall.scheduler.pair()
         assert (first.x.name, first.o.name) == ("a", "b")
         await asyncio.sleep(0)
         assert inbox_a.of("game_start")[0]["color"] == "x"
         assert inbox_a.of("your_turn")[0]["fen"] == first.game.position.fen()
         assert inbox_b.of("game_start")[0]["color"] == "o" and not inbox_b.of("your_turn")
-        assert hall.pair() == []  # both busy (cap 1)
+        assert hall.scheduler.pair() == []  # both busy (cap 1)
         finish(hall, first)
-        (second,) = hall.pair()
+        (second,) = hall.scheduler.pair()
         assert (second.x.name, second.o.name) == ("b", "a")  # the pair's other game
         assert second.game.start == first.game.start and second.pair_id == first.pair_id
         finish(hall, second)
-        c = store.add_member("c", "bot")[0]
+        c = store.members.add_member("c", "bot")[0]
         connect(hall, c)
-        (third,) = hall.pair()
+        (third,) = hall.scheduler.pair()
         assert "c" in (third.x.name, third.o.name)  # a and b have met twice already
         stats = pair_stats(store, a, b)
         assert stats["games"] == 2 and stats["pairs"] == 1 and sum(stats["pentanomial"]) == 1
@@ -57,7 +57,7 @@ def test_pairs_are_colour_swapped_from_one_opening_and_new_opponents_come_first(
             (g.x_score or 0) - (g.o_score or 0)
             if g.x_id == a.id
             else (g.o_score or 0) - (g.x_score or 0)
-            for g in store.games()
+            for g in store.games.games()
             if {g.x_id, g.o_id} == {a.id, b.id}
         ]
         assert len(margins) == 2 and stats["margin_unit"] == "game"  # one pair: per game
@@ -73,23 +73,23 @@ def test_moves_are_refused_unless_it_is_the_members_turn_in_its_own_game(
     tmp_path: Path,
 ) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
-        c = store.add_member("c", "bot", concurrency=2)[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
+        c = store.members.add_member("c", "bot", concurrency=2)[0]
         for member in (a, b):
             connect(hall, member)
-        (live,) = hall.pair()
+        (live,) = hall.scheduler.pair()
         before = live.game.position
         with pytest.raises(Forbidden):
-            hall.move(c, live.id, "c3")
+            hall.actions.move(c, live.id, "c3")
         with pytest.raises(NotNow):
-            hall.move(b, live.id, "c3")
+            hall.actions.move(b, live.id, "c3")
         with pytest.raises(GameNotFound):
-            hall.move(a, live.id + 100, "c3")
-        assert live.game.position == before and live.id in hall.live
+            hall.actions.move(a, live.id + 100, "c3")
+        assert live.game.position == before and live.id in hall.games.live
         occupied = next(s for s in ("a1", "b1", "a2", "b2") if before.piece_at(s))
-        hall.move(a, live.id, occupied)  # a bot's illegal answer loses the game
-        stored = store.game(live.id)
+        hall.actions.move(a, live.id, occupied)  # a bot's illegal answer loses the game
+        stored = store.games.game(live.id)
         assert stored is not None and stored.termination == "illegal move"
         assert stored.result == "o" and "a answered" in stored.detail
         assert Position.from_fen(stored.opening) == before
@@ -107,17 +107,17 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
     which with 0.5 s made a's clock, not b's, run out now and then.)"""
 
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
         inboxes = [connect(hall, m) for m in (a, b)]
-        (live,) = hall.pair()
+        (live,) = hall.scheduler.pair()
         await asyncio.sleep(0)
         assert inboxes[0].of("your_turn")[0]["budget"] < MOVE_TIME
-        hall.move(a, live.id, live.game.position.legal_moves()[0])
+        hall.actions.move(a, live.id, live.game.position.legal_moves()[0])
         assert live.clock.remaining["x"] == MOVE_TIME  # a fresh budget for the next move
-        while live.id in hall.live:  # b never answers
+        while live.id in hall.games.live:  # b never answers
             await asyncio.sleep(0.05)
-        stored = store.game(live.id)
+        stored = store.games.game(live.id)
         assert stored is not None and stored.termination == "time forfeit"
         assert stored.detail == "b did not move within its clock (connected)"
         assert stored.result == "x" and stored.plies == 1
@@ -131,17 +131,17 @@ def test_seconds_per_move_resets_each_move_and_a_silent_bot_loses_on_time(
 
 def test_an_account_may_play_several_games_at_once_only_if_it_allows_it(tmp_path: Path) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        wide = store.add_member("wide", "bot", concurrency=2)[0]
-        b = store.add_member("b", "bot")[0]
-        c = store.add_member("c", "bot")[0]
+        wide = store.members.add_member("wide", "bot", concurrency=2)[0]
+        b = store.members.add_member("b", "bot")[0]
+        c = store.members.add_member("c", "bot")[0]
         for member in (wide, b, c):
             connect(hall, member)
-        first = hall.pair()
-        second = hall.pair()
+        first = hall.scheduler.pair()
+        second = hall.scheduler.pair()
         assert len(first) == len(second) == 1
         assert {first[0].x.name, first[0].o.name} == {"wide", "b"}
         assert {second[0].x.name, second[0].o.name} == {"wide", "c"}
-        assert hall.busy[wide.id] == 2 and hall.pair() == []
+        assert hall.games.busy[wide.id] == 2 and hall.scheduler.pair() == []
 
     run(scenario, tmp_path)
 
@@ -153,18 +153,18 @@ def test_a_stopping_server_starts_no_game_and_asks_for_no_house_worker(tmp_path:
     under load, held a stopping server past its 30 s in a CI run)."""
 
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        a = store.add_member("a", "bot")[0]
-        b = store.add_member("b", "bot")[0]
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
         connect(hall, a)
         connect(hall, b)
         await hall.stop()
-        assert hall.pair() == []
+        assert hall.scheduler.pair() == []
         with pytest.raises(NotNow, match="stopping"):
-            hall.start_game(a, b, 0)
-        assert store.games(status="playing") == []
-        hall.house.stop()
+            hall.games.start_game(a, b, 0)
+        assert store.games.games(status="playing") == []
+        hall.games.house.stop()
         with pytest.raises(WorkerError, match="stopping"):
-            hall.house.start()
+            hall.games.house.start()
 
     run(scenario, tmp_path)
 

@@ -148,7 +148,9 @@ def test_a_ping_flood_closes_the_connection_at_once_and_leaves_nothing_behind(
             assert client.protocol.close_rcvd.code == OVERFLOW_CODE
             assert "unread" in client.protocol.close_rcvd.reason
             assert len(client.texts) <= OUTBOX + 1  # not every pong was buffered for it
-            wait_until(lambda: not app.state.hall.connections, GUARD, "the hall to drop it")
+            wait_until(
+                lambda: not app.state.hall.presence.connections, GUARD, "the hall to drop it"
+            )
             wait_until(
                 lambda: server_tasks(app) == baseline, GUARD, f"the handlers to end: {baseline}"
             )
@@ -220,14 +222,14 @@ def league_with_history(db: Path, games: int) -> None:
     for name in names:
         add_member(db, name)
     with LeagueStore(db) as store:
-        ids = [store.member_named(name).id for name in names]
+        ids = [store.members.member_named(name).id for name in names]
         for number in range(games):
             x, o = ids[number % 6], ids[(number * 5 + 1) % 6]
             if x == o:
                 o = ids[(number + 1) % 6]
-            game = store.start_game(x, o, "6x6 b - 4")
+            game = store.games.start_game(x, o, "6x6 b - 4")
             result = ("x", "o", "draw")[number % 3]
-            store.finish_game(game, result, "normal", "", "", (1, 1), 8, (1.0, 1.0))
+            store.games.finish_game(game, result, "normal", "", "", (1, 1), 8, (1.0, 1.0))
 
 
 def test_concurrent_first_standings_requests_share_one_computation(tmp_path: Path) -> None:

@@ -107,12 +107,12 @@ def test_how_games_ended_is_shown_in_indonesian(browser: Any, tmp_path: Path) ->
     add_member(db, "r1", "house", "random")
     add_member(db, "slow", "bot")  # never connects: its stored game was lost on time
     with LeagueStore(db) as store:
-        ids = {m.name: m.id for m in store.members()}
-        start = store.settings().opening(0)
-        lost = store.start_game(ids["slow"], ids["r1"], start.fen())
+        ids = {m.name: m.id for m in store.members.members()}
+        start = store.meta.settings().opening(0)
+        lost = store.games.start_game(ids["slow"], ids["r1"], start.fen())
         game = Game(start, "slow", "r1")
         game.forfeit("x", Termination.TIME_FORFEIT, ended("clock-not-connected", player="slow"))
-        store.finish_game(
+        store.games.finish_game(
             lost, "o", "time forfeit", game.detail, game_to_text(game),
             start.score, 0, (120.0, 0.0),
         )  # fmt: skip

@@ -23,30 +23,30 @@ def steps(store: LeagueStore, member: int) -> int:
         count[0] += 1
         return 0
 
-    rules = store.rules()
+    rules = store.meta.rules()
     with store.database.lock:
         store.db.set_progress_handler(tick, 1)
         try:
-            store.established(member, rules)
+            store.members.established(member, rules)
         finally:
             store.db.set_progress_handler(None, 1)
     return count[0]
 
 
 def play(store: LeagueStore, x: int, o: int) -> None:
-    game = store.start_game(x, o, "opening")
-    store.finish_game(game, "o", "normal", "", "record", (3, 4), 8, (1.0, 1.0))
+    game = store.games.start_game(x, o, "opening")
+    store.games.finish_game(game, "o", "normal", "", "record", (3, 4), 8, (1.0, 1.0))
 
 
 def test_establishment_costs_the_same_whatever_the_number_of_games(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db)
     with LeagueStore(db, create=False) as store:
-        ada = store.add_member("ada", "person", origin="home")[0].id
-        mentors = [store.add_member(f"mentor{n}", "person")[0].id for n in range(8)]
+        ada = store.members.add_member("ada", "person", origin="home")[0].id
+        mentors = [store.members.add_member(f"mentor{n}", "person")[0].id for n in range(8)]
         for n in range(8):
-            store.approve(f"mentor{n}")
-        bots = [store.add_member(f"engine{n}", "bot")[0].id for n in range(3)]
+            store.members.approve(f"mentor{n}")
+        bots = [store.members.add_member(f"engine{n}", "bot")[0].id for n in range(3)]
         for mentor in mentors[:3]:
             play(store, ada, mentor)
         few = steps(store, ada)
@@ -57,7 +57,7 @@ def test_establishment_costs_the_same_whatever_the_number_of_games(tmp_path: Pat
         for mentor in mentors[3:]:  # more vouchers than the rule needs: it stops at 5
             for _ in range(50):
                 play(store, ada, mentor)
-        assert store.established(ada, store.rules())[0] is True
+        assert store.members.established(ada, store.meta.rules())[0] is True
         many = steps(store, ada)
         play(store, ada, mentors[0])
         assert steps(store, ada) == many

@@ -32,7 +32,12 @@ def test_names_that_differ_only_by_separators_are_refused(tmp_path: Path) -> Non
         assert reserved.status in (400, 409), reserved
         assert "looks like 'admin', which is reserved" in reserved.body["detail"], reserved
     with LeagueStore(db, create=False) as store:
-        assert sorted(m.name for m in store.members()) == ["alice", "bob", "greedy", "mallory"]
+        assert sorted(m.name for m in store.members.members()) == [
+            "alice",
+            "bob",
+            "greedy",
+            "mallory",
+        ]
 
 
 def test_the_skeleton_drops_every_separator() -> None:

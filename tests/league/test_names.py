@@ -50,10 +50,10 @@ def test_two_names_with_one_skeleton_cannot_both_be_members(
     db = tmp_path_factory.mktemp("names") / "league.db"
     make_league(db)
     with LeagueStore(db) as store:
-        store.add_member(name, "person")
+        store.members.add_member(name, "person")
         with pytest.raises(NameTaken):
-            store.add_member(alike, "person")
-        assert [m.name for m in store.members()] == [name]
+            store.members.add_member(alike, "person")
+        assert [m.name for m in store.members.members()] == [name]
 
 
 def test_every_route_word_is_reserved(tmp_path: Path) -> None:
@@ -102,7 +102,7 @@ def test_http_join_refuses_bad_reserved_and_look_alike_names(tmp_path: Path) -> 
         )
         assert added.status == 400 and "reserved" in added.body["detail"]
     with LeagueStore(db) as store:  # nothing but mallory was added
-        assert [m.name for m in store.members()] == ["mallory"]
+        assert [m.name for m in store.members.members()] == ["mallory"]
 
 
 def league_cli(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -132,12 +132,12 @@ def test_the_cli_refuses_with_one_line_and_status_2(
     db = tmp_path / "league.db"
     make_league(db)
     with LeagueStore(db) as store:
-        store.add_member("team-blue", "bot")
+        store.members.add_member("team-blue", "bot")
     done = league_cli("add-bot", "--db", str(db), "--", name)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr, done.stderr
     with LeagueStore(db) as store:
-        assert [m.name for m in store.members()] == ["team-blue"]
+        assert [m.name for m in store.members.members()] == ["team-blue"]
 
 
 def test_members_stored_under_the_old_rules_still_load(tmp_path: Path) -> None:
@@ -150,9 +150,9 @@ def test_members_stored_under_the_old_rules_still_load(tmp_path: Path) -> None:
                 (name, f"hash-{name}", time.time()),
             )
     with LeagueStore(db) as store:
-        assert [m.name for m in store.members()] == ["-rf", "admin", "mal1ory"]
+        assert [m.name for m in store.members.members()] == ["-rf", "admin", "mal1ory"]
         with pytest.raises(LeagueError, match="too much like"):
-            store.add_member("mallory", "bot")  # the old member's look-alikes stay refused
+            store.members.add_member("mallory", "bot")  # the old member's look-alikes stay refused
     with thread_server(db, house_games=False) as url:
         names = {row["name"] for row in get(f"{url}/api/league/standings")}
         assert names == {"-rf", "admin", "mal1ory"}

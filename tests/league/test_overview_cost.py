@@ -21,7 +21,7 @@ def test_polling_the_overview_reads_the_members_only_after_a_change(tmp_path: Pa
     make_league(db, base=30.0, increment=0.0)
     with LeagueStore(db) as store:
         for n in range(PEOPLE):
-            store.add_member(f"p{n}", "person")
+            store.members.add_member(f"p{n}", "person")
     app = create_app(db, limits=LeagueLimits(limit_loopback=False), builds=False)
     statements: list[str] = []
     with uvicorn_thread(app, "the league server") as url:
@@ -38,7 +38,7 @@ def test_polling_the_overview_reads_the_members_only_after_a_change(tmp_path: Pa
         assert again == first
         assert cost < 20  # a few statements, not one or more per member (400 here)
         with LeagueStore(db) as store:  # `adjacency league approve` beside the server
-            store.approve("p7")
+            store.members.approve("p7")
         changed, cost = poll()
         assert changed["p7"] is False and sum(changed.values()) == PEOPLE - 1
         assert cost > PEOPLE  # the change was read
@@ -49,9 +49,9 @@ def test_a_league_of_many_members_and_events_pages_its_overview(tmp_path: Path) 
     make_league(db, base=30.0, increment=0.0)
     with LeagueStore(db) as store:
         for n in range(PEOPLE):
-            store.add_member(f"p{n:03}", "person")
+            store.members.add_member(f"p{n:03}", "person")
         for n in range(3):
-            store.add_member(f"bot{n}", "bot")
+            store.members.add_member(f"bot{n}", "bot")
         for n in range(5):
             store.events.create(f"cup{n}", "round-robin", None, ["bot0", "bot1", "bot2"], 1e12)
     app = create_app(db, limits=LeagueLimits(limit_loopback=False), builds=False)

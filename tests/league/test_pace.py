@@ -33,7 +33,7 @@ def test_a_paced_house_game_takes_the_pace_a_move_off_the_clock(tmp_path: Path) 
             "the house game to end",
         )
     with LeagueStore(db) as store:
-        stored = store.game(game_id)
+        stored = store.games.game(game_id)
     assert stored is not None and stored.ended is not None
     record = game_from_text(stored.record or "")
     plies = len(record.moves)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from adjacency.league import hall as hall_module
+from adjacency.league import presence as presence_module
 from league_helpers import challenge, join, me, request
 
 
@@ -60,8 +60,8 @@ def test_a_person_stops_being_present_when_the_page_stops_asking(
     url, _ = league
     ada, bob = join(url, "ada"), join(url, "bob")
     me(url, bob)
-    monkeypatch.setattr(hall_module, "PRESENCE", 0.0)  # as if bob's last ask were long ago
+    monkeypatch.setattr(presence_module, "PRESENCE", 0.0)  # as if bob's last ask were long ago
     assert challenge(url, ada, "bob").status == 409
-    monkeypatch.setattr(hall_module, "PRESENCE", 10.0)
+    monkeypatch.setattr(presence_module, "PRESENCE", 10.0)
     me(url, bob)
     assert challenge(url, ada, "bob").status == 202  # waits for bob's answer

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.hall import PRESENCE
+from adjacency.league.presence import PRESENCE
 from adjacency.league.store import LeagueStore
 from browser_helpers import goto, watched_page
 from league_helpers import (
@@ -64,7 +64,7 @@ def test_a_queued_persons_game_drops_the_queue_line_and_a_flag_says_open(
         sync_api.expect(page.locator("#message")).to_contain_text("Game over", timeout=TIMEOUT)
         context.close()
     with LeagueStore(db) as store:
-        ended = wait_until(lambda: store.game(game["id"]), 5, "the game's row")
+        ended = wait_until(lambda: store.games.game(game["id"]), 5, "the game's row")
         assert ended.termination == "time forfeit" and ended.plies == 0
         assert ended.detail_code == "clock-page-open", ended.detail
     assert errors == [], errors

@@ -75,6 +75,6 @@ def test_puppets_on_four_addresses_hold_two_challenges_to_a_bot_or_a_person(
         status, body = post(url, "/api/league/people", {"name": "ann"}, "10.0.8.1")
         ann = body["secret"]
         with LeagueStore(db) as store:  # a teacher approves her (`league approve`)
-            store.approve("ann")
+            store.members.approve("ann")
         status, made = post(url, "/api/league/challenge", {"opponent": "target"}, "10.0.8.1", ann)
         assert status == 202, made

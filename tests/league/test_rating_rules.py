@@ -71,15 +71,15 @@ def test_throwaway_people_losing_on_time_do_not_move_a_bots_rating(tmp_path: Pat
         finally:
             client.stop()
     with LeagueStore(db, create=False) as store:
-        farmed = store.member_named("farmed").id
-        assert store.ratings()[farmed] == Glicko()
-        assert store.history(farmed) == []
-        assert store.recompute_ratings() == store.ratings()
+        farmed = store.members.member_named("farmed").id
+        assert store.ratings.ratings()[farmed] == Glicko()
+        assert store.ratings.history(farmed) == []
+        assert store.ratings.recompute_ratings() == store.ratings.ratings()
 
 
 def play(store: LeagueStore, x: int, o: int, result: str = "x") -> None:
-    game = store.start_game(x, o, "opening")
-    store.finish_game(game, result, "normal", "", "record", (10, 4), 8, (1.0, 1.0))
+    game = store.games.start_game(x, o, "opening")
+    store.games.finish_game(game, result, "normal", "", "record", (10, 4), 8, (1.0, 1.0))
 
 
 def test_a_person_is_established_by_five_established_people_not_by_bots(
@@ -88,51 +88,51 @@ def test_a_person_is_established_by_five_established_people_not_by_bots(
     db = tmp_path / "league.db"
     make_league(db)
     with LeagueStore(db, create=False) as store:
-        ada = store.add_member("ada", "person")[0].id
-        bots = [store.add_member(f"bot{n}", "bot")[0].id for n in range(6)]
+        ada = store.members.add_member("ada", "person")[0].id
+        bots = [store.members.add_member(f"bot{n}", "bot")[0].id for n in range(6)]
         for bot in bots:  # bots vouch for nobody
             play(store, ada, bot, "o")
-        rules = store.rules()
-        assert "(0 so far)" in store.established(ada, rules)[1]
-        vouchers = [store.add_member(f"mentor{n}", "person")[0].id for n in range(5)]
+        rules = store.meta.rules()
+        assert "(0 so far)" in store.members.established(ada, rules)[1]
+        vouchers = [store.members.add_member(f"mentor{n}", "person")[0].id for n in range(5)]
         for n in range(5):
-            store.approve(f"mentor{n}")
+            store.members.approve(f"mentor{n}")
         for _ in range(5):  # five games against one established person: still provisional
             play(store, ada, vouchers[0], "o")
-        assert store.established(ada, rules)[0] is False
-        assert "(1 so far)" in store.established(ada, rules)[1]
-        assert store.ratings()[vouchers[0]] == Glicko()
+        assert store.members.established(ada, rules)[0] is False
+        assert "(1 so far)" in store.members.established(ada, rules)[1]
+        assert store.ratings.ratings()[vouchers[0]] == Glicko()
         for voucher in vouchers[1:]:  # five different established people now
             play(store, ada, voucher, "o")
-        assert store.established(ada, rules) == (True, "your games are rated")
-        assert all(g.rated_seq is None for g in store.games())
+        assert store.members.established(ada, rules) == (True, "your games are rated")
+        assert all(g.rated_seq is None for g in store.games.games())
         play(store, ada, bots[5], "o")  # rated, and limited against a provisional person
-        after = store.ratings()[bots[5]]
+        after = store.ratings.ratings()[bots[5]]
         assert after.rd < 350 and 1500 < after.rating <= 1500 + PROVISIONAL_CHANGE
-        assert len(store.rated_games()) == 1
-        assert store.recompute_ratings() == store.ratings()
+        assert len(store.games.rated_games()) == 1
+        assert store.ratings.recompute_ratings() == store.ratings.ratings()
 
 
 def test_with_approved_people_only_the_admin_establishes_a_person(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db, rules=LeagueRules(people="approved", min_game=0.0))
     with LeagueStore(db, create=False) as store:
-        ada = store.add_member("ada", "person")[0].id
-        bots = [store.add_member(f"bot{n}", "bot")[0].id for n in range(6)]
+        ada = store.members.add_member("ada", "person")[0].id
+        bots = [store.members.add_member(f"bot{n}", "bot")[0].id for n in range(6)]
         for bot in bots:
             play(store, ada, bot)
-        rules = store.rules()
-        assert store.established(ada, rules) == (
+        rules = store.meta.rules()
+        assert store.members.established(ada, rules) == (
             False,
             "your games are unrated until the league's admin approves you",
         )
-        assert store.rated_games() == []
+        assert store.games.rated_games() == []
         with pytest.raises(LeagueError, match="only people need approval"):
-            store.approve("bot0")
-        store.approve("ada")
-        assert store.established(ada, rules)[0] is True
+            store.members.approve("bot0")
+        store.members.approve("ada")
+        assert store.members.established(ada, rules)[0] is True
         play(store, ada, bots[0])
-        assert len(store.rated_games()) == 1
+        assert len(store.games.rated_games()) == 1
 
 
 def test_the_admin_approves_a_person_over_http_and_the_command_line(
@@ -163,11 +163,11 @@ def test_league_rules_are_checked_and_stored_by_the_command_line(
     assert main(bad) == 2
     assert "established games must be 0 to 100, got 500" in capsys.readouterr().err
     with LeagueStore(db) as store:
-        assert not store.created  # nothing was written
+        assert not store.meta.created  # nothing was written
     good = ["league", "create", "--db", str(db), "--people", "approved", "--min-game", "5"]
     assert main(good) == 0
     with LeagueStore(db, create=False) as store:
-        assert store.rules() == LeagueRules(people="approved", established_games=5, min_game=5)
+        assert store.meta.rules() == LeagueRules(people="approved", established_games=5, min_game=5)
 
 
 def test_a_rating_moves_at_most_a_few_points_against_a_provisional_opponent() -> None:
@@ -200,7 +200,7 @@ def test_the_shortest_game_spaces_out_instant_bots(tmp_path: Path) -> None:
         )
     with LeagueStore(db, create=False) as store:
         games = sorted(
-            (g for g in store.games() if g.status == "finished"), key=lambda g: g.started
+            (g for g in store.games.games() if g.status == "finished"), key=lambda g: g.started
         )
         assert len(games) >= 4
         for before, after in itertools.pairwise(games):

@@ -81,7 +81,7 @@ def test_unknown_revoked_and_misplaced_secrets_cannot_connect(league: tuple[str,
     with open_ws(url, token) as ws:
         assert receive(ws, "welcome")["name"] == "alice"
         with LeagueStore(db) as store:  # as `adjacency league revoke` does, server running
-            store.revoke("alice")
+            store.members.revoke("alice")
         assert "revoked" in receive(ws, "error")["detail"]
         with pytest.raises(ConnectionClosed):
             while True:
@@ -100,7 +100,7 @@ def test_a_token_rotated_from_the_command_line_closes_its_open_connection(
     with open_ws(url, token) as ws:
         assert receive(ws, "welcome")["name"] == "carol"
         with LeagueStore(db) as store:
-            new = store.rotate("carol")
+            new = store.members.rotate("carol")
         assert "replaced" in receive(ws, "error")["detail"]
         with pytest.raises(ConnectionClosed):
             while True:
@@ -140,8 +140,8 @@ def test_admin_endpoints_need_the_admin_token(league: tuple[str, Path]) -> None:
     assert request(f"{url}/api/league/admin/members", "POST", new, token=bot).status == 403
     assert request(f"{url}/api/league/admin/members/bot1/revoke", "POST", token=bot).status == 403
     with LeagueStore(db) as store:
-        assert [m.name for m in store.members()] == ["bot1"]
-        assert not store.members()[0].revoked
+        assert [m.name for m in store.members.members()] == ["bot1"]
+        assert not store.members.members()[0].revoked
     made = request(f"{url}/api/league/admin/members", "POST", new, token=ADMIN)
     assert made.status == 201 and made.body["token"] is None
     bad = {"name": "house2", "kind": "house", "spec": "cmd:rm -rf /"}

@@ -79,9 +79,9 @@ def test_remove_drops_the_token_and_connection_and_keeps_the_games(tmp_path: Pat
     taken = league_cli("league", "add-bot", "team-a", "--db", str(db))
     assert taken.returncode == 2 and "exists already" in taken.stderr
     with LeagueStore(db) as store:
-        removed = store.member_named("team-a")
+        removed = store.members.member_named("team-a")
         assert removed.removed and removed.revoked
-        assert store.pairable([removed.id])[removed.id][1] is None  # its token dropped
+        assert store.members.pairable([removed.id])[removed.id][1] is None  # its token dropped
 
 
 def test_removing_a_person_who_never_played_frees_the_name(tmp_path: Path) -> None:
@@ -112,10 +112,10 @@ def test_people_who_never_played_expire(tmp_path: Path) -> None:
     bad = league_cli("league", "serve", "--db", str(db), "--people-expire-days", "-1")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     with LeagueStore(db) as store:
-        assert store.rules().people_expire_days == 3
+        assert store.meta.rules().people_expire_days == 3
         for name in ("idle-old", "player-old", "idle-new"):
-            store.add_member(name, "person")
-        house, _ = store.add_member("sparring", "house", "random")
+            store.members.add_member(name, "person")
+        house, _ = store.members.add_member("sparring", "house", "random")
     four_days_ago = time.time() - 4 * 86400
     with sqlite3.connect(db) as raw:
         raw.execute(
@@ -131,7 +131,7 @@ def test_people_who_never_played_expire(tmp_path: Path) -> None:
 
     def names() -> set[str]:
         with LeagueStore(db) as store:
-            return {m.name for m in store.members()}
+            return {m.name for m in store.members.members()}
 
     with thread_server(db, house_games=False):
         wait_until(lambda: "idle-old" not in names(), 60, "idle-old to expire")

@@ -65,9 +65,9 @@ def test_a_person_resigns_a_rated_game_and_the_opponent_wins(league: tuple[str, 
     assert (listed["detail_code"], listed["detail_params"]) == ("resigned", {"player": "bob"})
     assert me(url, ada)["games"] == [] and me(url, bob)["games"] == []
     with LeagueStore(db) as store:
-        stored = store.game(game)
-        ratings = store.ratings()
-        members = {m.name: m.id for m in store.members()}
+        stored = store.games.game(game)
+        ratings = store.ratings.ratings()
+        members = {m.name: m.id for m in store.members.members()}
     assert stored is not None and stored.status == "finished" and stored.rated_seq is not None
     assert stored.result == "x" and stored.termination == "resignation"
     assert ratings[members["ada"]].rating > 1500 > ratings[members["bob"]].rating
@@ -85,9 +85,11 @@ def test_a_resignation_before_playing_rates_nobody(league: tuple[str, Path]) -> 
     assert act(url, bob, game, "resign").status == 200
     assert get(f"{url}/api/league/games/{game}")["result"] == "x"
     with LeagueStore(db) as store:
-        stored = store.game(game)
+        stored = store.games.game(game)
         assert stored is not None and stored.rated_seq is None
-        assert store.rated_games() == [] and set(store.ratings().values()) <= {Glicko()}
+        assert store.games.rated_games() == [] and set(store.ratings.ratings().values()) <= {
+            Glicko()
+        }
 
 
 def test_a_person_aborts_before_their_first_move_and_nothing_counts(
@@ -108,8 +110,8 @@ def test_a_person_aborts_before_their_first_move_and_nothing_counts(
         {"player": "bob"},
     )
     with LeagueStore(db) as store:
-        stored = store.game(game)
-        ratings = store.ratings()
+        stored = store.games.game(game)
+        ratings = store.ratings.ratings()
     assert stored is not None and stored.status == "aborted" and stored.rated_seq is None
     assert stored.plies == 1  # the move played is kept with the aborted game
     assert all(r.rating == 1500 for r in ratings.values())
@@ -154,6 +156,6 @@ def test_a_challengers_colour_alternates_over_the_games_that_counted(
     _, colour = ada_plays()
     assert colour == "o"
     with LeagueStore(db) as store:
-        ada_id = next(m.id for m in store.members() if m.name == "ada")
-        assert store.game_count(ada_id) == 3
-        assert store.game_count(ada_id, aborted=False) == 2
+        ada_id = next(m.id for m in store.members.members() if m.name == "ada")
+        assert store.games.game_count(ada_id) == 3
+        assert store.games.game_count(ada_id, aborted=False) == 2

@@ -50,9 +50,9 @@ def test_a_roster_adds_its_teams_and_prints_their_tokens_on_the_sheet_only(
     assert "adjacency league submit https://192.168.1.20 PROJECT" in page
     with LeagueStore(db) as store:
         for name, token in tokens.items():
-            member = store.authenticate(token)
+            member = store.members.authenticate(token)
             assert member is not None and (member.name, member.kind) == (name, "bot")
-        garuda = store.authenticate(kept)
+        garuda = store.members.authenticate(kept)
         assert garuda is not None and garuda.name == "Garuda"  # its token unchanged
 
 
@@ -79,7 +79,7 @@ def test_a_roster_with_a_bad_name_adds_nothing_and_writes_no_sheet(
     assert status == 2 and why in err and "Traceback" not in err, err
     assert not sheet.exists()
     with LeagueStore(db) as store:
-        assert [m.name for m in store.members()] == ["house1"]
+        assert [m.name for m in store.members.members()] == ["house1"]
 
 
 def test_an_existing_sheet_is_never_written_over(
@@ -96,4 +96,4 @@ def test_an_existing_sheet_is_never_written_over(
     assert status == 2 and "exists already" in err
     assert sheet.read_text() == "last week's sheet"
     with LeagueStore(db) as store:
-        assert store.members() == []
+        assert store.members.members() == []

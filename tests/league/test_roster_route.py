@@ -18,7 +18,7 @@ pytestmark = pytest.mark.xdist_group("league-teacher")
 
 def names(db: Path) -> set[str]:
     with LeagueStore(db) as store:
-        return {m.name for m in store.members()}
+        return {m.name for m in store.members.members()}
 
 
 def test_a_roster_is_added_only_by_the_admin_and_only_when_every_name_is_good(
@@ -53,9 +53,9 @@ def test_a_roster_is_added_only_by_the_admin_and_only_when_every_name_is_good(
         for card in sheet.split('<section class="card">')[1:]:
             team = card.split("</h2>")[0].removeprefix("<h2>")
             token = card.split('<code class="token">')[1].split("</code>")[0]
-            member = store.authenticate(token)
+            member = store.members.authenticate(token)
             assert member is not None and member.name == team
             assert f"--token-file {team}.token --cafile class-ca.crt" in card
             assert f" {token}" not in card.split("<pre>")[1].split("\n", 1)[1]  # only printf
-        gold = store.authenticate(bot)
+        gold = store.members.authenticate(bot)
         assert gold is not None and gold.name == "gold"  # its token unchanged

@@ -21,23 +21,23 @@ from league_helpers import add_member, challenge, join, make_league, me, thread_
 
 def test_a_challenge_to_a_bot_in_a_running_event_waits_for_the_event(tmp_path: Path) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        bots = [store.add_member(name, "bot")[0] for name in ("a", "b", "c")]
+        bots = [store.members.add_member(name, "bot")[0] for name in ("a", "b", "c")]
         for bot in bots:
             connect(hall, bot)
-        ada = store.add_member("ada", "person")[0]
-        hall.see(ada)
+        ada = store.members.add_member("ada", "person")[0]
+        hall.presence.see(ada)
         events = store.events
         events.create("cup", "round-robin", None, ["a", "b", "c"])
         events.start("cup")
-        started = hall.pair()  # the event's first board; one of the three sits out, free
+        started = hall.scheduler.pair()  # the event's first board; one of the three sits out, free
         assert len(started) == 1 and started[0].pair_id is not None
         free = next(b for b in bots if b.id not in (started[0].x.id, started[0].o.id))
-        assert hall.is_free(free) and free.id in hall.in_events
-        waiting = hall.challenge(ada, free)
+        assert hall.games.is_free(free) and free.id in hall.desk.in_events
+        waiting = hall.desk.challenge(ada, free)
         assert waiting.status == "queued" and waiting.game is None  # not started at once
-        hall.pair()
+        hall.scheduler.pair()
         assert waiting.status == "queued"  # the event's bot keeps it waiting
-        assert all(g.x.kind == "bot" and g.o.kind == "bot" for g in hall.live.values())
+        assert all(g.x.kind == "bot" and g.o.kind == "bot" for g in hall.games.live.values())
 
     run(scenario, tmp_path)
 
@@ -46,30 +46,30 @@ def test_after_a_challenge_game_the_ladder_may_go_first_and_the_challenger_cools
     tmp_path: Path,
 ) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        alpha, beta = (store.add_member(name, "bot")[0] for name in ("alpha", "beta"))
-        puppets = [store.add_member(f"puppet{n}", "person")[0] for n in range(2)]
+        alpha, beta = (store.members.add_member(name, "bot")[0] for name in ("alpha", "beta"))
+        puppets = [store.members.add_member(f"puppet{n}", "person")[0] for n in range(2)]
         for puppet in puppets:
-            hall.see(puppet)
+            hall.presence.see(puppet)
         connect(hall, alpha)
-        first = hall.challenge(puppets[0], alpha, "10.0.0.7")
+        first = hall.desk.challenge(puppets[0], alpha, "10.0.0.7")
         assert first.status == "started" and first.game is not None
-        second = hall.challenge(puppets[1], alpha, "10.0.0.7")
+        second = hall.desk.challenge(puppets[1], alpha, "10.0.0.7")
         assert second.status == "queued"
         connect(hall, beta)
-        assert hall.pair() == []  # beta alone: alpha plays the puppet
-        hall.resign(puppets[0], first.game)
-        ladder = hall.pair()  # alpha's next game is the ladder's, not the other puppet's
+        assert hall.scheduler.pair() == []  # beta alone: alpha plays the puppet
+        hall.actions.resign(puppets[0], first.game)
+        ladder = hall.scheduler.pair()  # alpha's next game is the ladder's, not the other puppet's
         assert [(g.x.name, g.o.name) for g in ladder] in ([("alpha", "beta")], [("beta", "alpha")])
         assert second.status == "queued"
         with pytest.raises(NotNow, match="challenge it again in") as refused:
-            hall.challenge(puppets[0], alpha, "10.0.0.7")
+            hall.desk.challenge(puppets[0], alpha, "10.0.0.7")
         assert refused.value.code == "challenge_cooldown"
         assert refused.value.params["seconds"] == int(challenges_module.COOLDOWN)
         (game,) = ladder
-        while game.id in hall.live:  # the ladder game played out
+        while game.id in hall.games.live:  # the ladder game played out
             position = game.game.position
-            hall.move(game.member(position.turn), game.id, position.legal_moves()[0])
-        served = hall.pair()  # now the queue's turn, before the pair's second leg
+            hall.actions.move(game.member(position.turn), game.id, position.legal_moves()[0])
+        served = hall.scheduler.pair()  # now the queue's turn, before the pair's second leg
         assert second.status == "started" and [g.id for g in served] == [second.game]
 
     run(scenario, tmp_path)
@@ -108,30 +108,30 @@ def test_puppets_keeping_every_bot_in_challenge_games_still_leave_the_ladder_its
     them, rather than going on to the next puppet."""
 
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        alpha, beta = (store.add_member(name, "bot")[0] for name in ("alpha", "beta"))
-        puppets = [store.add_member(f"puppet{n}", "person")[0] for n in range(4)]
+        alpha, beta = (store.members.add_member(name, "bot")[0] for name in ("alpha", "beta"))
+        puppets = [store.members.add_member(f"puppet{n}", "person")[0] for n in range(4)]
         for puppet in puppets:
-            hall.see(puppet)
+            hall.presence.see(puppet)
         connect(hall, alpha)
         connect(hall, beta)
-        assert hall.pair() != []  # the ladder pairs the bots at once: let it play out
-        for game in list(hall.live.values()):
-            while game.id in hall.live:
+        assert hall.scheduler.pair() != []  # the ladder pairs the bots at once: let it play out
+        for game in list(hall.games.live.values()):
+            while game.id in hall.games.live:
                 position = game.game.position
-                hall.move(game.member(position.turn), game.id, position.legal_moves()[0])
-        playing_alpha = hall.challenge(puppets[0], alpha, "10.0.0.1")
-        playing_beta = hall.challenge(puppets[1], beta, "10.0.1.1")
+                hall.actions.move(game.member(position.turn), game.id, position.legal_moves()[0])
+        playing_alpha = hall.desk.challenge(puppets[0], alpha, "10.0.0.1")
+        playing_beta = hall.desk.challenge(puppets[1], beta, "10.0.1.1")
         assert playing_alpha.status == playing_beta.status == "started"
-        next_alpha = hall.challenge(puppets[2], alpha, "10.0.2.1")
-        next_beta = hall.challenge(puppets[3], beta, "10.0.3.1")
+        next_alpha = hall.desk.challenge(puppets[2], alpha, "10.0.2.1")
+        next_beta = hall.desk.challenge(puppets[3], beta, "10.0.3.1")
         assert next_alpha.status == next_beta.status == "queued"
         assert playing_alpha.game is not None and playing_beta.game is not None
-        hall.resign(puppets[0], playing_alpha.game)  # alpha is free, beta still plays
+        hall.actions.resign(puppets[0], playing_alpha.game)  # alpha is free, beta still plays
         for _ in range(3):
-            assert hall.pair() == []  # alpha waits for the ladder, not for puppet 2
+            assert hall.scheduler.pair() == []  # alpha waits for the ladder, not for puppet 2
         assert next_alpha.status == "queued"
-        hall.resign(puppets[1], playing_beta.game)
-        ladder = hall.pair()
+        hall.actions.resign(puppets[1], playing_beta.game)
+        ladder = hall.scheduler.pair()
         assert [{g.x.name, g.o.name} for g in ladder] == [{"alpha", "beta"}]
         assert next_alpha.status == next_beta.status == "queued"
 

@@ -94,8 +94,10 @@ def test_the_log_has_a_line_for_each_connection_refusal_game_and_event_step(
     assert refusals == ["unknown or revoked token"], text
     assert BAD_TOKEN not in text
     with LeagueStore(db) as store:
-        games = [store.game(i) for i in store.events.game_ids(store.events.named("friday").id)]
-        names = store.names({m for g in games if g is not None for m in (g.x_id, g.o_id)})
+        games = [
+            store.games.game(i) for i in store.events.game_ids(store.events.named("friday").id)
+        ]
+        names = store.members.names({m for g in games if g is not None for m in (g.x_id, g.o_id)})
     assert len(games) == 2
     for game in games:
         assert game is not None

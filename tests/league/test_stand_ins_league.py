@@ -50,8 +50,8 @@ def test_a_clients_stand_ins_are_in_the_record_and_the_event_table(tmp_path: Pat
         client.stop()
         server.stop()
     with LeagueStore(db) as store:
-        red = store.member_named("red").id
-        games = [store.game(i) for i in store.events.game_ids(store.events.named("cup").id)]
+        red = store.members.member_named("red").id
+        games = [store.games.game(i) for i in store.events.game_ids(store.events.named("cup").id)]
     assert len(games) == 2
     for game in games:
         assert game is not None and game.record is not None and game.termination == "normal"

@@ -43,8 +43,8 @@ def test_intervals_narrow_with_games_and_a_newcomer_does_not_widen_them() -> Non
 
 
 def play(store: LeagueStore, x: int, o: int, result: str) -> None:
-    game = store.start_game(x, o, "opening")
-    store.finish_game(game, result, "normal", "", "record", (10, 4), 8, (1.0, 1.0))
+    game = store.games.start_game(x, o, "opening")
+    store.games.finish_game(game, result, "normal", "", "record", (10, 4), 8, (1.0, 1.0))
 
 
 def test_provisional_members_are_listed_apart_and_perfect_scores_are_not_fitted(
@@ -53,7 +53,9 @@ def test_provisional_members_are_listed_apart_and_perfect_scores_are_not_fitted(
     db = tmp_path / "league.db"
     make_league(db)
     with LeagueStore(db, create=False) as store:
-        old, rival, lucky = (store.add_member(n, "bot")[0].id for n in ("old", "rival", "lucky"))
+        old, rival, lucky = (
+            store.members.add_member(n, "bot")[0].id for n in ("old", "rival", "lucky")
+        )
         for n in range(30):
             play(store, old, rival, "x" if n % 3 else "o")
         play(store, lucky, rival, "x")  # one game, a win: a high rating, provisional

@@ -17,78 +17,80 @@ from adjacency.storage import WrongDatabaseError
 
 def make_store(tmp_path: Path, **settings: object) -> LeagueStore:
     store = LeagueStore(tmp_path / "league.db")
-    store.create(LeagueSettings(**settings), "adjl_admin-secret")  # type: ignore[arg-type]
+    store.meta.create(LeagueSettings(**settings), "adjl_admin-secret")  # type: ignore[arg-type]
     return store
 
 
 def test_tokens_are_stored_as_hashes_and_act_for_their_member_only(tmp_path: Path) -> None:
     store = make_store(tmp_path, rows=6, cols=6, rounds=4)
-    alice, token = store.add_member("alice", "bot")
-    bob, bob_token = store.add_member("bob", "bot")
+    alice, token = store.members.add_member("alice", "bot")
+    bob, bob_token = store.members.add_member("bob", "bot")
     assert token is not None and bob_token is not None and token != bob_token
     assert len(token) == len("adjl_") + 22  # 128 bits in URL-safe base64
     dump = "\n".join(sqlite3.connect(tmp_path / "league.db").iterdump())
     assert token not in dump and token_hash(token) in dump
-    assert store.authenticate(token) == alice
-    assert store.authenticate(bob_token) == bob
-    assert store.authenticate("adjl_" + "x" * 22) is None
-    assert store.is_admin("adjl_admin-secret") and not store.is_admin(token)
-    store.revoke("alice")
-    assert store.authenticate(token) is None
-    fresh = store.rotate("alice")
-    assert store.authenticate(fresh) is not None and store.authenticate(token) is None
+    assert store.members.authenticate(token) == alice
+    assert store.members.authenticate(bob_token) == bob
+    assert store.members.authenticate("adjl_" + "x" * 22) is None
+    assert store.meta.is_admin("adjl_admin-secret") and not store.meta.is_admin(token)
+    store.members.revoke("alice")
+    assert store.members.authenticate(token) is None
+    fresh = store.members.rotate("alice")
+    assert (
+        store.members.authenticate(fresh) is not None and store.members.authenticate(token) is None
+    )
 
 
 def test_names_are_unique_bounded_and_printable(tmp_path: Path) -> None:
     store = make_store(tmp_path, rows=6, cols=6, rounds=4)
-    store.add_member("team-1", "bot")
+    store.members.add_member("team-1", "bot")
     for bad in ("TEAM-1", "", "a" * 33, "two words", "tab\t", "é"):
         with pytest.raises(LeagueError):
-            store.add_member(bad, "bot")
-    assert [m.name for m in store.members()] == ["team-1"]
-    house, token = store.add_member("greedy-house", "house", spec="greedy")
+            store.members.add_member(bad, "bot")
+    assert [m.name for m in store.members.members()] == ["team-1"]
+    house, token = store.members.add_member("greedy-house", "house", spec="greedy")
     assert token is None and house.spec == "greedy"
     with pytest.raises(LeagueError):
-        store.rotate("greedy-house")
+        store.members.rotate("greedy-house")
 
 
 def test_ratings_are_a_recomputation_of_the_stored_games_and_in_flight_games_abort(
     tmp_path: Path,
 ) -> None:
     store = make_store(tmp_path, rows=6, cols=6, rounds=4)
-    a, _ = store.add_member("a", "bot")
-    b, _ = store.add_member("b", "bot")
-    c, _ = store.add_member("c", "house", spec="random")
+    a, _ = store.members.add_member("a", "bot")
+    b, _ = store.members.add_member("b", "bot")
+    c, _ = store.members.add_member("c", "house", spec="random")
     for x, o, result in ((a, b, "x"), (b, c, "draw"), (c, a, "o"), (a, c, "x")):
-        game = store.start_game(x.id, o.id, "fen")
-        store.finish_game(game, result, "normal", "", "record", (10, 8), 8, (1.0, 2.0))
-    flying = store.start_game(b.id, a.id, "fen")
+        game = store.games.start_game(x.id, o.id, "fen")
+        store.games.finish_game(game, result, "normal", "", "record", (10, 8), 8, (1.0, 2.0))
+    flying = store.games.start_game(b.id, a.id, "fen")
     store.close()
     store = LeagueStore(tmp_path / "league.db")  # as after kill -9: reopen
-    assert store.abort_in_flight() == 1
-    aborted = store.game(flying)
+    assert store.games.abort_in_flight() == 1
+    aborted = store.games.game(flying)
     assert aborted is not None and aborted.status == "aborted" and aborted.rated_seq is None
     assert aborted.detail == "the server stopped during the game"  # pages translate its code
     assert aborted.end_detail().code == DetailCode.SERVER_STOPPED_DURING
     assert aborted.end_detail().params == {}
-    assert store.ratings() == store.recompute_ratings()
-    ratings = store.ratings()
+    assert store.ratings.ratings() == store.ratings.recompute_ratings()
+    ratings = store.ratings.ratings()
     assert ratings[a.id].rating > 1500 > ratings[b.id].rating
-    assert [g for g, *_ in store.history(a.id)] == [1, 3, 4]
-    thinned, rated = store.rated_history(a.id, points=2)  # a member page's chart
+    assert [g for g, *_ in store.ratings.history(a.id)] == [1, 3, 4]
+    thinned, rated = store.ratings.rated_history(a.id, points=2)  # a member page's chart
     assert [g for g, *_ in thinned] == [1, 4] and rated == 3  # the latest kept, all counted
     with pytest.raises(Exception, match="not in play"):
-        store.finish_game(flying, "x", "normal", "", "r", (1, 1), 1, (0.0, 0.0))
+        store.games.finish_game(flying, "x", "normal", "", "r", (1, 1), 1, (0.0, 0.0))
 
 
 def test_settings_are_fixed_at_creation(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    settings = store.settings()
+    settings = store.meta.settings()
     assert (settings.rows, settings.cols, settings.rounds) == (8, 8, 28)
     assert settings.time_control == "60+1"
     assert list(settings.openings) == book_openings()
     with pytest.raises(LeagueError, match="already holds"):
-        store.create(LeagueSettings(rows=6, cols=6, rounds=4), "adjl_other")
+        store.meta.create(LeagueSettings(rows=6, cols=6, rounds=4), "adjl_other")
 
 
 def test_openings_fit_the_league_and_are_reproducible() -> None:

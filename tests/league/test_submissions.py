@@ -46,7 +46,7 @@ def declare_upload(url: str, size: int, token: str) -> Response:
 
 def versions(db: Path, name: str) -> list[Any]:
     with LeagueStore(db) as store:
-        member = store.member_named(name)
+        member = store.members.member_named(name)
         assert member is not None
         return store.submissions.versions(member.id)
 
@@ -182,7 +182,7 @@ def test_an_event_plays_the_last_version_accepted_before_its_deadline(tmp_path: 
     make_league(db)
     add_member(db, "team1")
     with LeagueStore(db) as store:
-        team = store.member_named("team1")
+        team = store.members.member_named("team1")
         assert team is not None
         repo = store.submissions
         one, _ = repo.add(team.id, project_zip("1"), "a.zip", now=100.0)
@@ -209,7 +209,7 @@ def test_a_build_a_stopped_server_left_is_handed_back(tmp_path: Path) -> None:
     make_league(db)
     add_member(db, "team1")
     with LeagueStore(db) as store:
-        team = store.member_named("team1")
+        team = store.members.member_named("team1")
         assert team is not None
         added, _ = store.submissions.add(team.id, project_zip("1"), "a.zip")
         assert store.submissions.claim() is not None
@@ -235,7 +235,7 @@ def test_a_league_file_of_the_version_before_opens_with_no_submissions(tmp_path:
         raw.execute(f"PRAGMA user_version = {step}")
     raw.close()
     with LeagueStore(db) as store:
-        team = store.member_named("team1")
+        team = store.members.member_named("team1")
         assert team is not None
         assert store.submissions.versions(team.id) == []
         added, new = store.submissions.add(team.id, project_zip("1"), "a.zip")

@@ -68,7 +68,7 @@ def submit(
 def stored_names(db: Path, name: str) -> list[list[str]]:
     """The files of each stored version of ``name``, oldest first."""
     with LeagueStore(db) as store:
-        member = store.member_named(name)
+        member = store.members.member_named(name)
         assert member is not None
         found = []
         for version in reversed(store.submissions.versions(member.id)):

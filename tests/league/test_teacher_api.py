@@ -142,7 +142,7 @@ def test_bad_events_are_refused_with_their_reason_and_create_nothing(
 ) -> None:
     db, _ = league(tmp_path)
     with LeagueStore(db) as store:
-        store.add_member("ana", "person", None)
+        store.members.add_member("ana", "person", None)
         store.events.create("friday", "round-robin", None, list(HOUSE))
     with thread_server(db, house_games=False) as url:
         answer = request(f"{url}/api/league/admin/events", "POST", body, token=ADMIN)
@@ -208,7 +208,7 @@ def test_an_event_made_through_the_api_plays_and_its_archive_is_the_export(
         events = store.events
         event = events.named("friday")
         expected = exports(store, event)
-        assert events.withdrawn(event.id) == {store.member_named("h4").id}
+        assert events.withdrawn(event.id) == {store.members.member_named("h4").id}
         played = len(events.game_ids(event.id))
     with zipfile.ZipFile(io.BytesIO(data)) as zipped:
         assert zipped.namelist() == ["table.csv", "table.json", "crosstable.csv", "games.txt"]

@@ -69,7 +69,7 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         assert tokens[0] != tokens[1]
         with LeagueStore(db) as store:  # the tokens shown are the teams' own
             for team, token in zip(("team1", "team2"), tokens, strict=True):
-                member = store.authenticate(token)
+                member = store.members.authenticate(token)
                 assert member is not None and member.name == team
         page.click("#copy")
         expect(page.locator("#status")).to_contain_text("The command is")
@@ -145,9 +145,9 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
         assert friday_event.status == "finished"
         played = events.game_ids(friday_event.id)
         monday_event = events.named("monday")
-        assert events.withdrawn(monday_event.id) == {store.member_named("team1").id}
+        assert events.withdrawn(monday_event.id) == {store.members.member_named("team1").id}
         assert monday_event.start == parse_start("2099-11-27T14:00")
-        assert "team2" not in {m.name for m in store.members()}  # never played: deleted
+        assert "team2" not in {m.name for m in store.members.members()}  # never played: deleted
     assert len(played) == 6  # three pairs, two games each
     assert files["games.txt"].count('[Event "friday"]') == len(played)
     assert files["table.csv"].startswith("rank,name,points")

@@ -73,7 +73,7 @@ def project_zip(folder: Path, name: str, text: str) -> Path:
 
 def versions(db: Path, name: str) -> list[Any]:
     with LeagueStore(db) as store:
-        return store.submissions.versions(store.member_named(name).id)
+        return store.submissions.versions(store.members.member_named(name).id)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

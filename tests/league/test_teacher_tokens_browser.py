@@ -34,7 +34,7 @@ MASK = "\u2022" * 12
 def owner(db: Path, token: str) -> str | None:
     """The member a token authenticates, by name (``None``: no one)."""
     with LeagueStore(db) as store:
-        member = store.authenticate(token)
+        member = store.members.authenticate(token)
     return None if member is None else member.name
 
 
@@ -125,7 +125,7 @@ def test_a_roster_adds_its_teams_and_offers_their_token_sheet(
         name, sheet = saved(page, page.locator("#roster-sheet"))
         assert name == "tokens.html"
         with LeagueStore(db) as store:
-            assert {m.name for m in store.members()} == {"gold", "red", "blue"}
+            assert {m.name for m in store.members.members()} == {"gold", "red", "blue"}
         cards = sheet.split('<section class="card">')[1:]
         assert [card.split("</h2>")[0].removeprefix("<h2>") for card in cards] == ["red", "blue"]
         for team, card in zip(("red", "blue"), cards, strict=True):

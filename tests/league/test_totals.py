@@ -42,17 +42,19 @@ game_plan = st.tuples(
 
 def play(store: LeagueStore, ids: list[int], plans: list[tuple[Any, ...]]) -> None:
     """Store the planned games through the store's own calls, as the server does."""
-    rules = store.rules()
+    rules = store.meta.rules()
     for x, o, result, termination, plies, x_time, o_time, how in plans:
         if ids[x] == ids[o]:
             continue
-        game = store.start_game(ids[x], ids[o], "opening")
+        game = store.games.start_game(ids[x], ids[o], "opening")
         if how == "abort":
-            store.abort_game(game, "stopped", "record", plies)
+            store.games.abort_game(game, "stopped", "record", plies)
             continue
         times = (round(x_time, 3), round(o_time, 3))
         rated = how == "finish"
-        store.finish_game(game, result, termination, "", "", (3, 2), plies, times, rules, rated)
+        store.games.finish_game(
+            game, result, termination, "", "", (3, 2), plies, times, rules, rated
+        )
 
 
 def league(root: Path) -> tuple[LeagueStore, list[int]]:
@@ -61,18 +63,18 @@ def league(root: Path) -> tuple[LeagueStore, list[int]]:
     db = root / "league.db"
     make_league(db, rules=LeagueRules(min_game=0.0, established_games=2))
     store = LeagueStore(db, create=False)
-    ids = [store.add_member(f"bot-{n}", "bot")[0].id for n in range(4)]
-    ids.append(store.add_member("house-random", "house", spec="random")[0].id)
-    ids += [store.add_member(name, "person")[0].id for name in ("Ann", "bob", "Cy")]
-    store.approve("Ann")
+    ids = [store.members.add_member(f"bot-{n}", "bot")[0].id for n in range(4)]
+    ids.append(store.members.add_member("house-random", "house", spec="random")[0].id)
+    ids += [store.members.add_member(name, "person")[0].id for name in ("Ann", "bob", "Cy")]
+    store.members.approve("Ann")
     return store, ids
 
 
 def expected_standings(store: LeagueStore, online: set[int]) -> dict[str, dict[str, Any]]:
     """The standings as the league computed them before its aggregates: every rated game
     read and counted, the Bradley-Terry fit over each game."""
-    games = store.rated_games()
-    members = store.members()
+    games = store.games.rated_games()
+    members = store.members.members()
     names = {m.id: m.name for m in members}
     record: dict[int, Counter[str]] = defaultdict(Counter)
     results = []
@@ -81,12 +83,12 @@ def expected_standings(store: LeagueStore, online: set[int]) -> dict[str, dict[s
         for member_id in (game.x_id, game.o_id):
             points = game.points(member_id)
             record[member_id]["wins" if points == 1 else "losses" if points == 0 else "draws"] += 1
-    played = {g.x_id for g in store.games(status="finished")}
-    played |= {g.o_id for g in store.games(status="finished")}
+    played = {g.x_id for g in store.games.games(status="finished")}
+    played |= {g.o_id for g in store.games.games(status="finished")}
     fitted = [m.name for m in members if has_both(record[m.id])]
     among = [r for r in results if r[0] in fitted and r[1] in fitted]
     elo = {r.player: r for r in ratings(fitted, among, centre="games")} if len(fitted) > 1 else {}
-    current = store.recompute_ratings()
+    current = store.ratings.recompute_ratings()
     rows = {}
     for m in members:
         if m.kind == "person" and m.id not in played and m.id not in online:
@@ -109,11 +111,11 @@ def expected_standings(store: LeagueStore, online: set[int]) -> dict[str, dict[s
 def expected_page(store: LeagueStore, member_id: int) -> dict[str, Any]:
     """A member's scores, time use and failures as the league computed them before:
     from each of its finished games."""
-    names = {m.id: m.name for m in store.members()}
+    names = {m.id: m.name for m in store.members.members()}
     opponents: dict[str, Counter[str]] = defaultdict(Counter)
     failures: Counter[str] = Counter()
     seconds, moves = 0.0, 0
-    for game in store.games(member_id=member_id, status="finished"):
+    for game in store.games.games(member_id=member_id, status="finished"):
         mine = game.x_id == member_id
         opponent = names[game.o_id if mine else game.x_id]
         points = game.points(member_id)
@@ -132,13 +134,13 @@ def expected_page(store: LeagueStore, member_id: int) -> dict[str, Any]:
         "failures": dict(failures),
         "history": [
             {"game": g, "rating": round(r, 1), "rd": round(d, 1), "at": t}
-            for g, r, d, t in store.history(member_id)
+            for g, r, d, t in store.ratings.history(member_id)
         ],
     }
 
 
 def check(store: LeagueStore, ids: list[int]) -> None:
-    assert store.totals() == store.recompute_totals()
+    assert store.ratings.totals() == store.ratings.recompute_totals()
     online = {ids[6]}  # bob, online: listed even without a finished game
     rows = {row["name"]: row for row in standings(store, online)}
     expected = expected_standings(store, online)
@@ -153,7 +155,7 @@ def check(store: LeagueStore, ids: list[int]) -> None:
             assert abs(got["elo"] - want["elo"]) <= 0.051 + 1e-9
             assert abs((got["elo_high"] - got["elo_low"]) / 2 - want["error"]) <= 0.051 + 1e-9
     for member_id in ids:
-        page = member_page(store, store.member(member_id))
+        page = member_page(store, store.members.member(member_id))
         want = expected_page(store, member_id)
         assert page["opponents"] == want["opponents"]
         assert page["failures"] == want["failures"]
@@ -179,7 +181,7 @@ def test_aggregates_equal_a_recomputation_from_the_stored_games(
                 for game_id in deleted:
                     db.execute("DELETE FROM ratings WHERE game_id = ?", (game_id + 1,))
                     db.execute("DELETE FROM games WHERE id = ?", (game_id + 1,))
-            assert store.totals() == store.recompute_totals()
+            assert store.ratings.totals() == store.ratings.recompute_totals()
 
 
 def test_a_database_without_aggregates_gets_them_built_when_opened(tmp_path: Path) -> None:
@@ -188,7 +190,7 @@ def test_a_database_without_aggregates_gets_them_built_when_opened(tmp_path: Pat
              for a in range(30)]  # fmt: skip
     with store:
         play(store, ids, plans)
-        built = store.totals()
+        built = store.ratings.totals()
     # the file as the earlier version left it: no triggers, no aggregate tables, no mark
     with sqlite3.connect(tmp_path / "league.db") as db:
         for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
@@ -199,7 +201,7 @@ def test_a_database_without_aggregates_gets_them_built_when_opened(tmp_path: Pat
         db.execute("PRAGMA user_version = 0")  # before numbered versions
         db.execute("PRAGMA application_id = 0")
     with LeagueStore(tmp_path / "league.db", create=False) as store:
-        assert store.totals() == built == store.recompute_totals()
+        assert store.ratings.totals() == built == store.ratings.recompute_totals()
         assert built["results"] and built["current_ratings"]
         play(store, ids, plans[:5])  # and kept from then on
         check(store, ids)

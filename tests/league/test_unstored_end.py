@@ -80,7 +80,7 @@ def test_a_game_whose_end_was_not_stored_reads_and_replays(
         record = request(f"{url}/api/league/games/{game}/record", raw=True)
         assert record.status == 200 and '[Termination "abandoned"]' in record.body
     with LeagueStore(db, create=False) as stored:
-        kept = stored.game(game)
+        kept = stored.games.game(game)
         assert kept is not None and kept.status == "aborted"
         assert kept.plies == len(shown["moves"]) > 0
         assert_replays(kept)

@@ -45,7 +45,7 @@ def league(tmp_path: Path) -> Path:
 def withdrawn(db: Path) -> set[str]:
     with LeagueStore(db) as store:
         event = store.events.named("friday")
-        return {store.member(m).name for m in store.events.withdrawn(event.id)}
+        return {store.members.member(m).name for m in store.events.withdrawn(event.id)}
 
 
 def members(url: str) -> dict[str, Any]:
@@ -124,11 +124,11 @@ def test_a_round_paired_while_a_withdrawal_changed_is_not_stored(tmp_path: Path)
     with LeagueStore(db) as store:
         events = store.events
         event = events.named("friday")
-        h4 = store.member_named("h4").id
+        h4 = store.members.member_named("h4").id
         events.withdraw("friday", "h4")
         read = events.withdrawn(event.id)
         events.reinstate("friday", "h4")  # between the server's read and its write
-        boards = [Board(store.member_named("h1").id, store.member_named("h2").id)]
+        boards = [Board(store.members.member_named("h1").id, store.members.member_named("h2").id)]
         assert events.add_round(event.id, 0, boards, 1, read) is False
         assert events.boards(event.id) == []
         assert events.add_round(event.id, 0, boards, 1, events.withdrawn(event.id)) is True

@@ -204,11 +204,11 @@ def test_arena_and_league_games_are_read_and_their_files_left_as_they_were(
     make_league(league, rows=4, cols=5, rounds=4)
     games = random_games(5, seed=9)
     with LeagueStore(league) as store:
-        x, _ = store.add_member("ann", "bot", "random")
-        o, _ = store.add_member("bob", "bot", "random")
+        x, _ = store.members.add_member("ann", "bot", "random")
+        o, _ = store.members.add_member("bob", "bot", "random")
         for game in games:
-            number = store.start_game(x.id, o.id, game.start.fen())
-            store.finish_game(
+            number = store.games.start_game(x.id, o.id, game.start.fen())
+            store.games.finish_game(
                 number, game.result, game.termination.value, "", game_to_text(game),
                 game.position.score, len(game.moves), (0.0, 0.0),
             )  # fmt: skip

@@ -370,7 +370,7 @@ def test_a_bots_own_failure_loses_on_both_servers_in_its_words_or_wrapped(
                 with web.session.lock:
                     web.session.playing.bot_failed(turn, termination, "engine crashed")
                 mover = league.members[turn]
-                league.hall.fail(mover, league.live.id, termination, "engine crashed")
+                league.hall.actions.fail(mover, league.live.id, termination, "engine crashed")
                 return web.seen(), league.seen()
             finally:
                 web.close()

@@ -77,26 +77,26 @@ def test_tuning(copy: Any) -> None:
 def test_league(copy: Any) -> None:
     path = copy("league.db")
     with LeagueStore(path, create=False) as store:
-        assert store.created
-        assert store.settings() == LeagueSettings(rows=6, cols=6, rounds=4)
-        assert store.is_admin("adjl_admin-secret")
-        assert [(m.name, m.kind, m.spec) for m in store.members()] == [
+        assert store.meta.created
+        assert store.meta.settings() == LeagueSettings(rows=6, cols=6, rounds=4)
+        assert store.meta.is_admin("adjl_admin-secret")
+        assert [(m.name, m.kind, m.spec) for m in store.members.members()] == [
             ("alpha", "bot", None),
             ("beta", "house", "random"),
         ]
-        assert {g.id: (g.status, g.result) for g in store.games()} == {
+        assert {g.id: (g.status, g.result) for g in store.games.games()} == {
             row[0]: (row[6], row[7]) for row in BEFORE["league.db"]["games"]
         }
-        assert len(store.rated_games()) == 2
-        assert store.ratings() == store.recompute_ratings()
+        assert len(store.games.rated_games()) == 2
+        assert store.ratings.ratings() == store.ratings.recompute_ratings()
         ratings = {
             member: (rating, rd)
             for _, member, _, rating, rd, _, _ in BEFORE["league.db"]["ratings"]
         }
-        assert {m: (g.rating, g.rd) for m, g in store.ratings().items()} == ratings
+        assert {m: (g.rating, g.rd) for m, g in store.ratings.ratings().items()} == ratings
         # Opening built the aggregate tables from the stored games and ratings.
-        totals = store.totals()
-        assert totals == store.recompute_totals()
+        totals = store.ratings.totals()
+        assert totals == store.ratings.recompute_totals()
         assert len(totals["results"]) == 2 and len(totals["current_ratings"]) == 2
     # Opening added the later columns (members.approved, games.limited) with their
     # defaults (0: not approved; rated before the limit against provisional opponents),

@@ -174,13 +174,16 @@ def test_tuning(copy: Any) -> None:
 
 def test_league(copy: Any) -> None:
     with LeagueStore(copy("league.db"), create=False) as store:
-        assert store.settings() == LeagueSettings(rows=6, cols=6, rounds=4)
-        assert store.is_admin("adjl_admin-secret")
-        assert [(m.name, m.kind) for m in store.members()] == [("alpha", "bot"), ("beta", "house")]
-        assert len(store.rated_games()) == 2
-        assert store.ratings() == store.recompute_ratings()
-        assert store.totals() == store.recompute_totals()
-        assert store.proofs() == {}  # step 2: replayed (bots prove no one)
+        assert store.meta.settings() == LeagueSettings(rows=6, cols=6, rounds=4)
+        assert store.meta.is_admin("adjl_admin-secret")
+        assert [(m.name, m.kind) for m in store.members.members()] == [
+            ("alpha", "bot"),
+            ("beta", "house"),
+        ]
+        assert len(store.games.rated_games()) == 2
+        assert store.ratings.ratings() == store.ratings.recompute_ratings()
+        assert store.ratings.totals() == store.ratings.recompute_totals()
+        assert store.members.proofs() == {}  # step 2: replayed (bots prove no one)
         (event,) = store.events.events()
         assert (event.name, event.format, event.status) == ("spring", "round-robin", "scheduled")
 

@@ -45,7 +45,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         OPENERS[name](path).close()
         made[f"current/{name}"] = path
     with LeagueStore(made["current/league.db"]) as league:
-        league.create(LeagueSettings(rows=6, cols=6, rounds=4), "adjl_admin-secret")
+        league.meta.create(LeagueSettings(rows=6, cols=6, rounds=4), "adjl_admin-secret")
     return made
 
 

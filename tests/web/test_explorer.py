@@ -187,24 +187,24 @@ def league_with_games(path: Path, lines: list[tuple[list[str], str]]) -> list[in
     add_member(path, "b")
     ids = []
     with LeagueStore(path) as store:
-        a, b = store.member_named("a").id, store.member_named("b").id
+        a, b = store.members.member_named("a").id, store.members.member_named("b").id
         start = Position.start(6, 6, 4)
         for moves, status in lines:
             game = Game(start)
             for square in moves:
                 game.play(square)
-            game_id = store.start_game(a, b, start.fen())
+            game_id = store.games.start_game(a, b, start.fen())
             ids.append(game_id)
             if status == "finished":
                 x, o = game.position.score
                 outcome = game.position.outcome()
                 game.result, game.termination = outcome, Termination.NORMAL
-                store.finish_game(
+                store.games.finish_game(
                     game_id, outcome, "normal", "", game_to_text(game), (x, o),
                     len(moves), (0.0, 0.0), rated=False,
                 )  # fmt: skip
             elif status == "aborted":
-                store.abort_game(game_id, "gone", game_to_text(game), len(moves))
+                store.games.abort_game(game_id, "gone", game_to_text(game), len(moves))
     return ids
 
 
@@ -234,7 +234,7 @@ def test_a_leagues_finished_games_are_read_a_bounded_step_at_a_time(tmp_path: Pa
             game.play(square)
         x, o = game.position.score
         with LeagueStore(league) as league_store:
-            league_store.finish_game(
+            league_store.games.finish_game(
                 ids[1], game.position.outcome(), "normal", "", game_to_text(game), (x, o),
                 len(lines[1]), (0.0, 0.0), rated=False,
             )  # fmt: skip

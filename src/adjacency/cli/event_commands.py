@@ -6,10 +6,13 @@ from __future__ import annotations
 import argparse
 import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .arguments import positive_int
 from .league_options import PACE
+
+if TYPE_CHECKING:
+    from ..league.store import LeagueStore
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
@@ -142,11 +145,11 @@ def parse_start(text: str) -> float:
     return when.timestamp()
 
 
-def _league(args: argparse.Namespace) -> Any:
+def _league(args: argparse.Namespace) -> LeagueStore:
     from ..league.store import LeagueStore
 
     store = LeagueStore(args.db, create=False)
-    store.settings()  # refuses a file without a league
+    store.meta.settings()  # refuses a file without a league
     return store
 
 
@@ -169,7 +172,7 @@ def run_create(args: argparse.Namespace) -> int:
             args.name, args.format, args.rounds, members, start, args.rated, clock=clock,
             pace=args.pace,
         )  # fmt: skip
-        time_control = event.time_control(league.settings().time_control)
+        time_control = event.time_control(league.meta.settings().time_control)
     if event.pace is not None:
         time_control += f", {event.pace:g} s a move at least"
     when = "at its start time" if event.start else "with `adjacency league event start`"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.course import COURSE_LEAGUE_ROUNDS, COURSE_MOVE_SECONDS, COURSE_SIZE
 from ..league.settings import MAX_PACE
@@ -20,6 +20,9 @@ from .arguments import (
     whole_number,
 )
 from .league_options import HOSTED_JOBS, PACE
+
+if TYPE_CHECKING:
+    from ..league.store import LeagueStore
 
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
@@ -118,7 +121,7 @@ def _store_rules(args: argparse.Namespace, given: dict[str, Any]) -> None:
 
     if given:
         with LeagueStore(args.db, create=False) as store:
-            store.set_rules(replace(store.rules(), **given))
+            store.meta.set_rules(replace(store.meta.rules(), **given))
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
@@ -307,7 +310,7 @@ def run_create(args: argparse.Namespace) -> int:
 
     given = _given_rules(args)
     with LeagueStore(args.db) as store:
-        if store.created:
+        if store.meta.created:
             raise LeagueError(f"{str(args.db)!r} already holds a league")
     open_league(args.db, _settings(args), args.admin_token_file, _say)
     _store_rules(args, given)
@@ -360,7 +363,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     try:
         with LeagueStore(args.db) as store:
-            fresh = not store.created
+            fresh = not store.meta.created
         open_league(args.db, settings or (_settings(args) if fresh else None),
                     args.admin_token_file, _say, _given_settings(args))  # fmt: skip
         _store_rules(args, given)
@@ -395,11 +398,11 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _store(args: argparse.Namespace) -> Any:
+def _store(args: argparse.Namespace) -> LeagueStore:
     from ..league.store import LeagueStore
 
     store = LeagueStore(args.db, create=False)
-    store.settings()  # refuses a file without a league
+    store.meta.settings()  # refuses a file without a league
     return store
 
 
@@ -408,7 +411,8 @@ def run_add_bot(args: argparse.Namespace) -> int:
     line of its own (the last line); returns 0. A bad or taken name, or a file without a
     league, is :class:`~adjacency.league.store.LeagueError` (status 2)."""
     with _store(args) as store:
-        member, token = store.add_member(args.name, "bot", concurrency=args.concurrency)
+        member, token = store.members.add_member(args.name, "bot", concurrency=args.concurrency)
+    assert token is not None  # every member but a house bot gets a token
     _say(f"Added bot {member.name}. Its token (shown once; hand it to the team):")
     _say(token)
     return 0
@@ -423,7 +427,7 @@ def run_add_house(args: argparse.Namespace) -> int:
     spec = check_house_spec(args.spec)
     name = args.name or "".join(c if c.isalnum() or c in "-_." else "-" for c in spec)[:32]
     with _store(args) as store:
-        member, _ = store.add_member(name, "house", spec=spec, concurrency=args.concurrency)
+        member, _ = store.members.add_member(name, "house", spec=spec, concurrency=args.concurrency)
     _say(f"Added house bot {member.name} ({spec}).")
     return 0
 
@@ -432,7 +436,7 @@ def run_revoke(args: argparse.Namespace) -> int:
     """``adjacency league revoke NAME``: the member's token stops working (a running
     server drops its connection); its games and ratings stay. Returns 0."""
     with _store(args) as store:
-        member = store.revoke(args.name)
+        member = store.members.revoke(args.name)
     _say(f"Revoked {member.name}'s token (a running server drops its connection within a second).")
     return 0
 
@@ -444,7 +448,7 @@ def run_remove(args: argparse.Namespace) -> int:
     is deleted, and its name is free). No such member:
     :class:`~adjacency.league.store.LeagueError` (status 2). Returns 0."""
     with _store(args) as store:
-        member, deleted = store.remove(args.name)
+        member, deleted = store.members.remove(args.name)
     if deleted:
         _say(f"Removed {member.name} (it had played no game; the name is free again).")
     else:
@@ -460,7 +464,7 @@ def run_rotate(args: argparse.Namespace) -> int:
     last line (the old one stops working); returns 0. House bots have no token:
     :class:`~adjacency.league.store.LeagueError` (status 2)."""
     with _store(args) as store:
-        token = store.rotate(args.name)
+        token = store.members.rotate(args.name)
     _say(f"New token for {args.name} (shown once; the old one no longer works):")
     _say(token)
     return 0
@@ -481,7 +485,7 @@ def run_approve(args: argparse.Namespace) -> int:
     game on (docs/league.md, "What is rated"); a bot or house bot, or no such member, is
     :class:`~adjacency.league.store.LeagueError` (status 2). Returns 0."""
     with _store(args) as store:
-        member = store.approve(args.name)
+        member = store.members.approve(args.name)
     _say(f"Approved {member.name}: their games are rated from the next one on.")
     return 0
 

@@ -153,7 +153,7 @@ def league_candidates(path: Path) -> Iterator[tuple[str, str]]:
     with snapshot(path, "league", CONFIG, STORE_SCHEMA) as copy:
         store = LeagueStore(copy, create=False)
         try:
-            games = sorted(store.games(with_record=True), key=lambda g: g.id)
+            games = sorted(store.games.games(with_record=True), key=lambda g: g.id)
         finally:
             store.close()
     for game in games:

@@ -48,12 +48,12 @@ def run_roster(args: argparse.Namespace) -> int:
     if args.sheet.exists():
         raise LeagueError(f"{args.sheet} exists already: give --sheet a new file")
     with LeagueStore(args.db, create=False) as store:
-        plan = plan_roster(names, store.members())
+        plan = plan_roster(names, store.members.members())
         descriptor = os.open(args.sheet, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         tokens: dict[str, str] = {}
         try:
             for name in plan.new:
-                _, token = store.add_member(name, "bot")
+                _, token = store.members.add_member(name, "bot")
                 tokens[name] = token or ""  # a bot always gets one
         finally:
             with os.fdopen(descriptor, "w", encoding="utf-8") as sheet:

@@ -35,7 +35,7 @@ from ..serving.logs import RecentLines, forget_recent, keep_recent
 from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .cache import SharedAnswer
-from .hall import TICK, Hall
+from .hall import Hall
 from .hosted import HostedPlayers
 from .house import HousePlayers
 from .limits import LeagueLimits
@@ -53,6 +53,7 @@ from .routers import (
     submissions,
     teacher,
 )
+from .scheduler import TICK
 from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
 from .submission_rows import MAX_UPLOAD
@@ -84,7 +85,7 @@ def create_app(
     machine's cores)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
-    store.settings()  # a LeagueError now if the file holds no league
+    store.meta.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
     house = HousePlayers(executor, jobs)
     hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)
@@ -108,7 +109,9 @@ def create_app(
         # first viewer of a league with history does not wait seconds for it: a slow fit
         # serves this answer while it runs (:meth:`.cache.SharedAnswer.prime`).
         cache: SharedAnswer[list[dict[str, Any]]] = app.state.standings
-        warm = asyncio.ensure_future(cache.prime(lambda: standings_off_loop(reader, hall.online())))
+        warm = asyncio.ensure_future(
+            cache.prime(lambda: standings_off_loop(reader, hall.presence.online()))
+        )
         try:
             yield
         finally:

@@ -46,8 +46,8 @@ def require_admin(request: Request) -> None:
     store = store_of(request)
     if token is None:
         raise UnknownToken("this needs the league's admin token (Authorization: Bearer ...)")
-    if not store.is_admin(token):
-        if store.authenticate(token) is not None:
+    if not store.meta.is_admin(token):
+        if store.members.authenticate(token) is not None:
             raise Forbidden("a member's token cannot do admin actions")
         raise UnknownToken("unknown admin token")
 
@@ -57,7 +57,7 @@ def require_person(request: Request) -> Member:
     :class:`UnknownToken` (401: none, unknown or revoked) or
     :class:`~adjacency.serving.errors.Forbidden` (403: a bot's or house bot's token)."""
     token = bearer(request.headers)
-    member = None if token is None else store_of(request).authenticate(token)
+    member = None if token is None else store_of(request).members.authenticate(token)
     if member is None:
         raise UnknownToken("unknown or revoked secret: join again with a name")
     if member.kind != "person":
@@ -72,9 +72,9 @@ def require_bot(request: Request) -> Member:
     :class:`~adjacency.serving.errors.Forbidden` (403: a person's or house bot's)."""
     token = bearer(request.headers)
     store = store_of(request)
-    member = None if token is None else store.authenticate(token)
+    member = None if token is None else store.members.authenticate(token)
     if member is None:
-        if token is not None and store.is_admin(token):
+        if token is not None and store.meta.is_admin(token):
             raise Forbidden("the admin token acts for a team at /api/league/admin/members/NAME/")
         raise UnknownToken("unknown or revoked token: ask your teacher for your team's token")
     if member.kind != "bot":
@@ -97,9 +97,9 @@ def details_for(request: Request) -> Callable[[Detail], Detail]:
     if token is None:
         return public
     store = store_of(request)
-    if store.is_admin(token):
+    if store.meta.is_admin(token):
         return _whole
-    member = store.authenticate(token)
+    member = store.members.authenticate(token)
     if member is None:
         return public
     name = member.name

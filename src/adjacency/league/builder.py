@@ -69,7 +69,7 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
     """Build and check ``submission`` under ``folder``: accepted or not, and why. An
     accepted build keeps its bot's choice there (:func:`~adjacency.hosting.player.save_choice`):
     the league plays it from that folder (:mod:`.hosted`)."""
-    settings = store.settings()
+    settings = store.meta.settings()
     if folder.exists():
         shutil.rmtree(folder)
     try:

@@ -3,8 +3,9 @@
 Why: a challenge that started a game at once let anyone drag a
 person whose page was open into a game, and a challenge to a bot that was playing
 (or resting) was refused, so in a busy league a person could never play a bot. So a
-challenge is a small state machine the hall (:meth:`~adjacency.league.hall.Hall.challenge`)
-drives, with these states:
+challenge is a small state machine the hall's challenge desk
+(:meth:`~adjacency.league.challenge_desk.ChallengeDesk.challenge`) drives, with these
+states:
 
 * ``waiting``: for the challenged person's answer (``accept``/``decline``), at most
   :data:`ANSWER_TIME` seconds; then ``expired``;

@@ -50,7 +50,7 @@ async def read(request: Request, work: Callable[[LeagueStore], T]) -> T:
 def named(store: LeagueStore, name: str) -> Member:
     """The member called ``name`` in ``store``, else :class:`GameNotFound` (404)."""
     try:
-        return store.member_named(name)
+        return store.members.member_named(name)
     except LeagueError:
         raise GameNotFound(f"no member named {name[:MAX_NAME]!r}") from None
 

@@ -23,15 +23,15 @@ def write_arena_db(league: LeagueStore, event: Event, path: Path) -> int:
     if path.exists():
         raise LeagueError(f"{str(path)!r} exists already: export into a new directory")
     events = league.events
-    settings = league.settings()
-    names = {m.id: m.name for m in league.members()}
+    settings = league.meta.settings()
+    names = {m.id: m.name for m in league.members.members()}
     members = [names[m] for m in events.members(event.id)]
     index = {pair: k for k, pair in enumerate(pairings(members, "round-robin"))}
     seed = {name: i for i, name in enumerate(members)}
     tasks: list[GameTask] = []
     results: list[GameResult] = []
     for game_id in events.game_ids(event.id):
-        game = league.game(game_id)
+        game = league.games.game(game_id)
         if game is None or game.record is None:
             continue
         x, o = names[game.x_id], names[game.o_id]

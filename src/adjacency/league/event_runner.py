@@ -1,7 +1,7 @@
 """Running events in the league: what the hall's scheduler plays for them each pass.
 
 :meth:`EventRunner.plan` is called at the start of every scheduler pass
-(:meth:`adjacency.league.hall.Hall.pair`); it
+(:meth:`adjacency.league.scheduler.Scheduler.pair`); it
 
 1. starts the scheduled events whose start time has come (an ``all_connected`` event
    takes the bots connected then and the house bots, in the order they joined the
@@ -28,7 +28,7 @@ round is paired, finished or started for it until it is resumed, and then it goe
 from the round it was in. Its members stay out of the ladder meanwhile, ready for it.
 
 Crash safety comes from the league's store: a game in flight at a ``kill -9`` is
-aborted when the server starts again (:meth:`.store.LeagueStore.abort_in_flight`), its
+aborted when the server starts again (:meth:`.game_rows.GamesRepo.abort_in_flight`), its
 pair's finished count did not move, so the same leg is planned again here.
 """
 
@@ -84,7 +84,7 @@ class EventRunner:
     def __init__(self, store: LeagueStore) -> None:
         self.store = store
         self.events = store.events
-        self.openings = len(store.settings().openings)
+        self.openings = len(store.meta.settings().openings)
         self.waiting: dict[int, str] = {}
         """Why each event waits to start, as last logged (logged again only on a change)."""
         self.paused: set[int] = set()
@@ -182,7 +182,7 @@ class EventRunner:
 
     def _boards_text(self, boards: list[Board]) -> str:
         """A round's boards for the log: ``red-blue, gold-green, bye: pink``."""
-        names = self.store.names({m for b in boards for m in (b.a, b.b) if m is not None})
+        names = self.store.members.names({m for b in boards for m in (b.a, b.b) if m is not None})
         pairs = [f"{names.get(b.a, b.a)}-{names.get(b.b, b.b)}" for b in boards if b.b is not None]
         byes = [f"bye: {names.get(b.a, b.a)}" for b in boards if b.b is None]
         return ", ".join(pairs + byes) or "no boards"

@@ -46,7 +46,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     ``null`` for a game both teams lost by their absence; ``b`` ``None`` for a bye) and
     ``playing`` (the ids of its games in play)."""
     events = league.events
-    names = {m.id: m.name for m in league.members()}
+    names = {m.id: m.name for m in league.members.members()}
     members = events.members(event.id)
     games = events.games(event.id)
     boards = events.boards(event.id)
@@ -91,7 +91,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "rated": event.rated,
             "waiting": _waiting(events, event),
             "paused": event.paused,
-            "time_control": event.time_control(league.settings().time_control),
+            "time_control": event.time_control(league.meta.settings().time_control),
             "pace": event.pace,
         },
         "standings": [
@@ -349,7 +349,7 @@ def records(league: LeagueStore, event: Event, whole: bool = False) -> str:
     download is anyone's, the teacher's own export on the server is whole."""
     texts = []
     for game_id, round_no in league.events.game_rounds(event.id):
-        game = league.game(game_id)
+        game = league.games.game(game_id)
         if game is not None and game.record:
             record = game_from_text(game.record)
             if not whole:

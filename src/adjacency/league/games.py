@@ -1,10 +1,12 @@
 """The games in play on a league server: starting them, asking for moves, the clocks,
 ending them and storing their results.
 
-:class:`Games` is the half of the hall (:class:`~adjacency.league.hall.Hall`, its
-subclass) that knows games, not who is connected or who plays whom: it posts
-messages to members through :attr:`Games.connections` (kept by the hall) and calls
-:meth:`Games.wake` when a game ends, so the scheduler can pair its players again.
+:class:`Games` is one part the hall (:class:`~adjacency.league.hall.Hall`) holds: it
+knows games, not who is connected (:mod:`.presence`, whose connections it posts
+messages to), who may ask what of a game (:mod:`.player_actions` checks the members'
+requests, then plays them here) or who plays whom (:mod:`.scheduler`,
+:mod:`.challenge_desk`); it calls its :attr:`Games.ended` listeners when a game ends, so
+the scheduler can pair its players again.
 
 Contract, in the server's event loop (one thread, no locks):
 
@@ -14,10 +16,9 @@ Contract, in the server's event loop (one thread, no locks):
   the league words the ends in its own details;
 * the side to move's clock runs from the moment it is asked (:meth:`Games._ask`);
   a timer ends the game on time when the clock runs out, whoever is connected;
-* a hosted side (a team's accepted version, :mod:`.hosted`) is played by the server in
-  the sandbox: its clock is charged the CPU time of each move, within a wall-time cap
-  (:meth:`Games._hosted_move`), and only the server moves for it (a client of the same
-  team is refused);
+* the server plays house bots and hosted sides (a team's accepted version) itself
+  (:mod:`.server_sides`), and only the server moves for a hosted side (a client of the
+  same team is refused);
 * every callback that arrives late (a timer, a house move) checks the game's
   ``version`` and changes nothing when the game moved on or ended;
 * a game's end, its record and both new ratings are one store transaction
@@ -25,22 +26,19 @@ Contract, in the server's event loop (one thread, no locks):
 * the moves of games in play are written every :data:`PROGRESS_EVERY` seconds
   (:meth:`Games.save_progress`), so an aborted game keeps them, even after a crash;
 * no player is told a result that was not stored: when the store refuses the write
-  (a full disk), the game is reported aborted instead, the league is *degraded*
-  (:attr:`Games.write_failure`, said once in the log and on ``/api/league/health``)
-  and the hall stops pairing until writes work again (:meth:`Games.retry_writes`,
-  which then stores those games as aborted, with their moves).
+  (a full disk), the game is reported aborted instead and the league is *degraded*
+  (:mod:`.write_health`) until writes work again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
-from ..bots import BotError, BotFailure
 from ..core import stand_ins
 from ..core.details import Detail
 from ..core.errors import AdjacencyError, IllegalMoveError
@@ -48,20 +46,17 @@ from ..core.fen import Color
 from ..core.game import Game, Termination
 from ..core.position import other
 from ..core.record import game_to_text
-from ..core.text import quote
-from ..ratings.glicko import Glicko
 from ..round import finish, moves
-from ..round.clock import Clock, wall_cap
-from ..round.moves import MAX_MOVE_CHARS
+from ..round.clock import Clock
 from ..round.state import Round, Step
 from ..serving.details import ended, refused
-from ..serving.errors import Forbidden, GameNotFound, NotNow
+from ..serving.errors import NotNow
 from .event_store import clock_text
-from .hosted import Answer, HostedPlayers, Seat
-from .house import HouseMove, HousePlayers
+from .hosted import HostedPlayers
+from .house import HousePlayers
 from .live import (
-    InvalidMove,
     LiveGame,
+    describe_answer,
     end_line,
     game_end,
     game_start,
@@ -69,49 +64,22 @@ from .live import (
     state,
     your_turn,
 )
-from .outbox import Outbox
+from .live_ratings import LiveRatings
 from .pairing import key
+from .presence import Presence
 from .rules import LeagueRules
+from .server_sides import ServerSides
 from .settings import LeagueSettings
 from .store import LeagueStore, Member
+from .write_health import WriteHealth
 
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 1.0
 """Seconds between writes of the games in play's moves (a crash loses at most these)."""
 
-HOUSE_OVERHEAD = 0.1
-"""Seconds a house move keeps in reserve for the executor's dispatch (on top of the
-clock's own reserve)."""
-
-
 STOPPED_KEPT = 1024
 """Games the server stopped that :attr:`Games.stopped` remembers (the latest)."""
-
-OVERRUN = 2.0
-"""Seconds past a hosted move's wall cap after which the server ends the game on time
-whatever its bot's thread does (the bot itself is stopped and killed at the cap)."""
-
-
-ANSWER_CHARS = 40
-"""Characters of a malformed answer that a game's detail repeats at most."""
-
-
-def describe_answer(answer: object) -> str:
-    """A bot's malformed answer for a loss's detail: a string quoted, anything else as
-    the JSON it came as with its JSON type (``44 (a number)``, ``null``), cut short."""
-    if isinstance(answer, str):
-        return quote(answer, ANSWER_CHARS)
-    try:
-        text = json.dumps(answer)
-    except (ValueError, RecursionError):  # nested about as deep as the parser allows
-        text = "[" * ANSWER_CHARS
-    if len(text) > ANSWER_CHARS:
-        text = f"{text[:ANSWER_CHARS]}... ({len(text)} characters)"
-    if answer is None:
-        return "null"
-    kinds = {bool: "a boolean", int: "a number", float: "a number", list: "an array"}
-    return f"{text} ({kinds.get(type(answer), 'an object')})"
 
 
 class Games:
@@ -121,20 +89,25 @@ class Games:
         self,
         store: LeagueStore,
         house: HousePlayers,
+        presence: Presence,
         pause: float = 0.0,
         pace: float = 0.0,
         hosted: HostedPlayers | None = None,
     ) -> None:
         self.store = store
         self.house = house
+        self.presence = presence
+        """Who is there (:mod:`.presence`): the games post to its connections."""
         self.hosted = HostedPlayers(None) if hosted is None else hosted
         """The hosted sides of the games in play (:mod:`.hosted`)."""
+        self.sides = ServerSides(self, store, house, self.hosted)
+        """Computes the moves of the house and hosted sides (:mod:`.server_sides`)."""
         self.stopping = False
         """Set when the server stops (:meth:`~adjacency.league.hall.Hall.stop`): no game
         starts any more, so none is left in play behind the abort of the games in flight,
         and no house move asks for a worker while the server shuts down."""
-        self.settings: LeagueSettings = store.settings()
-        self.rules: LeagueRules = store.rules()
+        self.settings: LeagueSettings = store.meta.settings()
+        self.rules: LeagueRules = store.meta.rules()
         """Who is rated, and the shortest game of a bot (:mod:`.rules`), read at start."""
         self.pause = pause
         """Seconds a member rests after a game before the scheduler pairs it again (a load
@@ -144,73 +117,32 @@ class Games:
         bots takes (:meth:`start_game`); 0 plays them at full speed."""
         self.resting: dict[int, float] = {}
         self.live: dict[int, LiveGame] = {}
-        self.connections: dict[int, Outbox] = {}
-        """The connected bots' outboxes, by member id (the hall attaches and detaches them)."""
         self.busy: collections.Counter[int] = collections.Counter()
         self.unrated_pairs: set[int] = set()
-        """Pairs whose games change no rating (those of unrated events; the hall keeps it)."""
+        """Pairs whose games change no rating (those of unrated events; set by each pass
+        of the scheduler)."""
         self.round_trips: collections.deque[float] = collections.deque(maxlen=100_000)
         self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
         self.changed = 0
         """Bumped whenever a game starts or ends (pages poll it to refresh)."""
-        self._rating_cache: dict[int, Glicko] | None = None
-        self._between_cache: collections.Counter[tuple[int, int]] | None = None
-        self._house_tasks: set[asyncio.Task[None]] = set()
+        self.ended: list[Callable[[LiveGame], None]] = []
+        """Called with each game that ended, after its players were told (the hall's
+        parts that care: the scheduler pairs its players again, the challenge desk
+        cools the pair down, the establishment cache forgets them)."""
+        self.ratings = LiveRatings(store)
+        """Current ratings and games per pair, cached (:mod:`.live_ratings`)."""
         self.stopped: collections.OrderedDict[int, None] = collections.OrderedDict()
         """The latest games the server stopped (:meth:`stop_game`, at most
         :data:`STOPPED_KEPT`): a bot's move for one, sent before it heard of the stop, is
         dropped rather than answered as an error."""
-        self.write_failure: str | None = None
-        """Why the store refuses writes (a full disk), while it does: the league is
-        degraded and pairs nobody; ``None`` when writes work."""
-        self.failing_since: float | None = None
-        """When writes began to fail (epoch seconds), while they do."""
-        self.unstored: dict[int, tuple[Detail, str, int]] = {}
-        """Games that ended while writes failed, reported aborted and to be stored so
-        when writes work again: ``id: (detail, record, plies)``."""
-
-    def write_failed(self, what: str, exc: BaseException) -> None:
-        """The store refused a write (``what`` was being written): the league is degraded
-        from now until :meth:`retry_writes` succeeds. Logged once per failure spell, with
-        its reason and without a traceback (a full disk fails every write, several a
-        second: a log of tracebacks would only fill it sooner)."""
-        if self.write_failure is None:
-            self.write_failure = f"could not store {what}: {exc}"
-            self.failing_since = time.time()
-            log.error(
-                "%s; the league is degraded: pairing stops, games that end are reported "
-                "aborted, until writes work again",
-                self.write_failure,
-            )
-        else:
-            log.debug("could not store %s: %s", what, exc)
-
-    def retry_writes(self) -> bool:
-        """Try writing again (the degraded league's probe): store the games that ended
-        meanwhile as aborted, then a write the size of a game's record. On success the
-        league is healthy again (logged) and ``True`` is returned."""
-        try:
-            for game_id, (detail, record, plies) in list(self.unstored.items()):
-                self.store.abort_game(game_id, detail, record, plies)
-                del self.unstored[game_id]
-            self.store.probe_write()
-        except Exception as exc:  # still failing: said once already
-            log.debug("writes still fail: %s", exc)
-            return False
-        if self.write_failure is not None:
-            log.warning("database writes work again: the league pairs again")
-        self.write_failure = self.failing_since = None
-        return True
-
-    def wake(self) -> None:
-        """Called when a game ends (its players may be paired again); the hall runs its
-        scheduler then."""
+        self.writes = WriteHealth(store)
+        """Whether the store takes writes (:mod:`.write_health`): a game whose end it
+        refused is reported aborted and kept there."""
 
     def abort_all(self, reason: Detail) -> None:
         """End every game in play as aborted (unrated, kept in the store), telling both
         sides, and cancel the house moves being computed."""
-        for task in list(self._house_tasks):
-            task.cancel()
+        self.sides.cancel()
         for live in list(self.live.values()):  # the moves so far are kept with the game
             self.stop_game(live, reason)
 
@@ -230,20 +162,31 @@ class Games:
         a game aborted by a crash keeps them; called every :data:`PROGRESS_EVERY` s."""
         changed = self.progress()
         if changed:
-            await asyncio.to_thread(self.store.save_progress, changed)
+            await asyncio.to_thread(self.store.games.save_progress, changed)
 
-    def _ratings(self) -> dict[int, Glicko]:
-        """Current ratings: read once (the members that have one; the others have the
-        start rating), then kept up to date as games end."""
-        if self._rating_cache is None:
-            self._rating_cache = self.store.current_ratings()
-        return collections.defaultdict(Glicko, self._rating_cache)
+    def slots(self, member: Member) -> int:
+        """Games ``member`` may start now: its concurrency cap minus its games in play;
+        0 when it is revoked, resting, or a bot that is not connected or is leaving (house
+        bots and hosted bots always are; people are free while they ask)."""
+        if member.revoked or self.resting.get(member.id, 0.0) > time.monotonic():
+            return 0
+        outbox = self.presence.connections.get(member.id)
+        hosted = member.id in self.presence.hosted_now
+        remote = member.kind not in ("house", "person") and not hosted
+        if remote and (outbox is None or outbox.leaving):
+            return 0
+        return max(0, member.concurrency - self.busy[member.id])
 
-    def _between(self) -> collections.Counter[tuple[int, int]]:
-        """Games (finished or in play) per pair of member ids, smaller id first."""
-        if self._between_cache is None:
-            self._between_cache = collections.Counter(self.store.games_between())
-        return self._between_cache
+    def is_free(self, member: Member) -> bool:
+        """Whether ``member`` can start a game now (:meth:`slots` is not 0)."""
+        return self.slots(member) > 0
+
+    def resend(self, member_id: int) -> None:
+        """Send a member that (re)connected each of its games in play (and ask for its
+        move where it is due)."""
+        for live in self.live.values():
+            if live.color_of(member_id) is not None:
+                self._announce(live, member_id)
 
     def start_game(
         self,
@@ -266,7 +209,7 @@ class Games:
         bot is not there when the game is to start (an event's): the game ends at once
         as its loss (time forfeit, detail ``absent``), nobody is asked for a move;
         ``"both"``: neither is there, the game ends at once as a loss for both
-        (:meth:`.store.LeagueStore.lose_both`, detail ``absent-both``).
+        (:meth:`.game_rows.GamesRepo.lose_both`, detail ``absent-both``).
         A team with an accepted version plays it here as a hosted side (:mod:`.hosted`;
         in ``event``'s game the version accepted before its deadline), recorded with the
         game. :class:`NotNow` once the server is stopping."""
@@ -275,7 +218,7 @@ class Games:
         if x.id == o.id:
             raise NotNow("a member cannot play itself")
         start = self.settings.opening(opening)
-        game_id = self.store.start_game(x.id, o.id, start.fen(), pair_id, leg)
+        game_id = self.store.games.start_game(x.id, o.id, start.fen(), pair_id, leg)
         settings = self.settings
         game = Game(start, x.name, o.name, event=f"Adjacency league game {game_id}")
         game.tags["TimeControl"] = settings.time_control
@@ -293,9 +236,9 @@ class Games:
         if pace is None:
             pace = self.pace if x.kind == o.kind == "house" else 0.0
         live.pace = {c: 0.0 if live.member(c).kind == "person" else pace for c in ("x", "o")}
-        self._seat_hosted(live, event)
+        self.sides.seat(live, event)
         self.live[game_id] = live
-        self._between()[key(x.id, o.id)] += 1
+        self.ratings.between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
         self.busy[o.id] += 1
         self.changed += 1
@@ -304,7 +247,7 @@ class Games:
             self._announce(live, member.id, turn=False)
         if absent == "both":
             live.game.abandon(ended("absent-both", x=x.name, o=o.name))
-            self.store.lose_both(live.id, live.game.detail, game_to_text(live.game))
+            self.store.games.lose_both(live.id, live.game.detail, game_to_text(live.game))
             self._end(live)
             return live
         if absent is not None:
@@ -315,23 +258,10 @@ class Games:
         self._ask(live)
         return live
 
-    def _seat_hosted(self, live: LiveGame, event: int | None) -> None:
-        """Seat the hosted sides of a new game and record their versions (none: nothing)."""
-        deadline = None if event is None else self.store.submissions.deadline(event)
-        colors: tuple[Color, Color] = ("x", "o")
-        versions = {c: self.hosted.version(self.store, live.member(c), deadline) for c in colors}
-        if not any(versions.values()):
-            return
-        ids = {c: v.submission.id if v is not None else None for c, v in versions.items()}
-        self.store.submissions.set_versions(live.id, ids["x"], ids["o"])
-        for color, version in versions.items():
-            if version is not None:
-                self.hosted.sit(live.id, color, version)
-
     def _announce(self, live: LiveGame, member_id: int, turn: bool = True) -> None:
         """Tell a connected member about a game it plays (and ask for its move if due);
         a hosted side's client is told nothing (the server plays it)."""
-        outbox = self.connections.get(member_id)
+        outbox = self.presence.connections.get(member_id)
         color = live.color_of(member_id)
         if outbox is None or color is None or self.hosted.seat(live.id, color) is not None:
             return
@@ -341,143 +271,25 @@ class Games:
             outbox.post(your_turn(live))
 
     def _ask(self, live: LiveGame) -> None:
-        """Start the side to move's clock and ask it for its move (a hosted side's clock
-        starts once its move may compute: :meth:`_hosted_move`)."""
+        """Start the side to move's clock and ask it for its move: a side the server plays
+        computes it (:mod:`.server_sides`; a hosted side's clock starts once its move may
+        compute), a connected bot is sent ``your_turn``."""
         color = live.game.position.turn
         live.asked = time.monotonic()
         live.version += 1
-        loop = asyncio.get_running_loop()
-        seat = self.hosted.seat(live.id, color)
-        if seat is not None:
-            hosted = loop.create_task(self._hosted_move(live, live.version, seat))
-            self._house_tasks.add(hosted)
-            hosted.add_done_callback(self._house_tasks.discard)
+        if self.sides.play_hosted(live):
             return
         live.clock.start(color)
-        live.timer = loop.call_later(
+        live.timer = asyncio.get_running_loop().call_later(
             max(0.0, live.clock.left(color)), self._flag, live.id, live.version
         )
         mover = live.member(color)
         if mover.kind == "house":
-            task = loop.create_task(self._house_move(live, live.version))
-            self._house_tasks.add(task)
-            task.add_done_callback(self._house_tasks.discard)
+            self.sides.play_house(live)
             return
-        outbox = self.connections.get(mover.id)
+        outbox = self.presence.connections.get(mover.id)
         if outbox is not None:
             outbox.post(your_turn(live))
-
-    async def _house_move(self, live: LiveGame, version: int) -> None:
-        mover = live.member(live.game.position.turn)
-        item = HouseMove(
-            mover.spec or "random",
-            live.id * 1000 + len(live.game.moves),
-            live.game.position.fen(),
-            max(0.05, live.budget() - HOUSE_OVERHEAD),
-        )
-        try:
-            move = await self.house.choose(item)
-        except asyncio.CancelledError:
-            raise
-        except BotFailure as failure:
-            if self._current(live, version):
-                self._forfeit(live, failure.termination, failure.detail)
-            return
-        except Exception as exc:
-            if self._current(live, version):
-                self._forfeit(
-                    live,
-                    Termination.DISCONNECTION,
-                    ended(
-                        "house-crashed",
-                        player=mover.name,
-                        spec=mover.spec,
-                        error=f"{type(exc).__name__}: {quote(str(exc))}",
-                    ),
-                )
-            return
-        if self._current(live, version):
-            self._arrive(live, move)
-
-    async def _hosted_move(self, live: LiveGame, version: int, seat: Seat) -> None:
-        """A hosted side's move: once its bot has started and a slot of
-        ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
-        computed in the sandbox and charged the CPU time it used (:meth:`_hosted_answer`).
-        A bot that could not start loses by disconnection with its reason; a failure of
-        the server's own (no sandbox) abandons the game without a result."""
-        color = live.game.position.turn
-        mover = live.member(color)
-        assert seat.opened is not None
-        try:
-            await asyncio.shield(seat.opened)
-        except asyncio.CancelledError:
-            raise
-        except BotError as exc:
-            if self._current(live, version):
-                detail = ended("could-not-start", player=mover.name, error=str(exc))
-                self._forfeit(live, Termination.DISCONNECTION, detail)
-            return
-        except Exception as exc:
-            if self._current(live, version):
-                log.error("hosted bot %s could not start: %s", mover.name, exc)
-                self.stop_game(live, ended("could-not-start", player=mover.name, error=str(exc)))
-            return
-        async with self.hosted.jobs:
-            if not self._current(live, version):
-                return
-            self.hosted.enter()
-            try:
-                now = time.monotonic()
-                live.clock.start(color, now)
-                live.asked = now
-                left = live.clock.left(color, now)
-                cap = wall_cap(left)
-                loop = asyncio.get_running_loop()
-                live.timer = loop.call_later(
-                    cap + OVERRUN, self._hosted_overrun, live.id, version, cap
-                )
-                answer = await self.hosted.move(seat, live.game.position.fen(), left, cap)
-            finally:
-                self.hosted.leave()
-        if self._current(live, version):
-            self._hosted_answer(live, answer, left)
-
-    def _hosted_answer(self, live: LiveGame, answer: Answer, left: float) -> None:
-        """A hosted move is in: its side's clock is charged the CPU seconds its sandbox
-        used (:meth:`~adjacency.round.clock.Clock.charge`), then the move is played as any
-        bot's (late if that passes its clock); a program ended for its CPU time loses on
-        time, any other failure (a crash, an illegal answer, past the wall cap) loses
-        with its reason."""
-        color = live.game.position.turn
-        name = live.member(color).name
-        now = time.monotonic()
-        if live.timer is not None:
-            live.timer.cancel()
-        if answer.out_of_cpu:
-            live.clock.charge(color, max(answer.cpu, left), now)
-            live.used[color] += answer.cpu
-            step = moves.flag(self._round(live), now, ended("clock", player=name))
-            if self._take(live, step).is_over:
-                self._finish(live)
-            return
-        live.clock.charge(color, answer.cpu, now)
-        if answer.failure is not None or answer.move is None:
-            termination, reason = answer.failure or (Termination.DISCONNECTION, "no move")
-            live.used[color] += answer.cpu
-            self._forfeit(live, termination, ended("bot-failed", player=name, error=reason))
-            return
-        self._arrive(live, answer.move)
-
-    def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
-        """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
-        (its bot is killed at the cap): the side loses on time all the same."""
-        live = self.live.get(game_id)
-        if live is None or not self._current(live, version):
-            return
-        name = live.member(live.game.position.turn).name
-        reason = f"no answer within the cap of {cap:.1f} s of wall time"
-        detail = ended("bot-failed", player=name, error=reason)
-        self._forfeit(live, Termination.TIME_FORFEIT, detail)
 
     def stop_game(self, live: LiveGame, reason: Detail) -> None:
         """End the game in play ``live`` as aborted (no result: the server's own failure,
@@ -488,12 +300,14 @@ class Games:
             self.stopped.popitem(last=False)
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
         try:
-            self.store.abort_game(live.id, reason, game_to_text(live.game), len(live.game.moves))
+            self.store.games.abort_game(
+                live.id, reason, game_to_text(live.game), len(live.game.moves)
+            )
         except Exception:  # a failing store must not keep the players from hearing it
             log.exception("could not store aborted game %d", live.id)
         self._end(live)
 
-    def _arrive(self, live: LiveGame, square: object) -> None:
+    def arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was
         asked, held until then. The clock stops as the move comes in (the bot is charged
         its thinking, not the wait) and the move is played at the pace, or not at all if
@@ -514,13 +328,15 @@ class Games:
         loop.call_later(wait, self._release, live, version, square, thought)
 
     def _release(self, live: LiveGame, version: int, square: object, thought: float) -> None:
-        """Play a move held for the pace (:meth:`_arrive`), unless the game moved on."""
-        if not self._current(live, version):
+        """Play a move held for the pace (:meth:`arrive`), unless the game moved on."""
+        if not self.current(live, version):
             return
         live.held = False
         self._play(live, square, thought)
 
-    def _current(self, live: LiveGame, version: int) -> bool:
+    def current(self, live: LiveGame, version: int) -> bool:
+        """Whether ``live`` is still in play and has not moved on since ``version`` (a
+        late callback, a timer or a computed move, then changes nothing)."""
         return self.live.get(live.id) is live and live.version == version
 
     def _flag(self, game_id: int, version: int) -> None:
@@ -533,145 +349,35 @@ class Games:
         if left > 0:  # the timer fired a little early: look again when it is really up
             live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
             return
-        step = moves.flag(self._round(live), time.monotonic(), self._time_loss(live.member(color)))
-        if self._take(live, step).is_over:
+        self.lose_on_time(live, time.monotonic(), self.presence.time_loss(live.member(color)))
+
+    def lose_on_time(self, live: LiveGame, now: float, detail: Detail) -> None:
+        """The side to move's time is up at ``now``: it loses on time with ``detail`` (the
+        round decides: :func:`adjacency.round.moves.flag`) and the game is stored."""
+        if self._take(live, moves.flag(self._round(live), now, detail)).is_over:
             self._finish(live)
 
-    def present(self) -> set[int]:
-        """The people whose play page is open now (the hall knows; none here)."""
-        return set()
-
-    def _time_loss(self, mover: Member) -> Detail:
-        """The detail of ``mover``'s loss on time, saying where it was: a bot connected or
-        not; a person whose play page was open (they did not click in time) or closed (a
-        person never holds a connection: their page asks over HTTP)."""
-        if mover.kind == "house":
-            return ended("clock", player=mover.name)
-        if mover.kind == "person":
-            page = "open" if mover.id in self.present() else "closed"
-            return ended(f"clock-page-{page}", player=mover.name)
-        connected = "connected" if mover.id in self.connections else "not-connected"
-        return ended(f"clock-{connected}", player=mover.name)
-
-    def move(
-        self, member: Member, game_id: int, square: object, stand_in: bool = False
-    ) -> LiveGame:
-        """A member's move in a game. Raises :class:`GameNotFound` (no such game in play),
-        :class:`Forbidden` (not the member's game), :class:`NotNow` (not its turn). A
-        bot's answer that is not a legal move loses the game by illegal move, whatever it
-        is (an occupied square, ``z9``, 10 KB of text, ``44``, ``["d4"]``, ``null``),
-        with the answer quoted (cut short) in the detail, as the arena scores a bot; a
-        person's is refused with :class:`IllegalMoveError` or :class:`InvalidMove` and
-        changes nothing (the page offers legal squares only). ``stand_in``: the bot's
-        client says the move is not its bot's own (noted in the record as it is played)."""
-        live, color = self._own_game(member, game_id)
-        self._not_hosted(live, color)
-        if live.game.position.turn != color or live.held:
-            raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
-        if member.kind == "person":
-            if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
-                raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
-            live.game.position.play(square)  # IllegalMoveError (400): nothing changes
-        self.round_trips.append(time.monotonic() - live.asked)
-        live.stand_in = stand_in and member.kind != "person"
-        self._arrive(live, square)
-        return live
-
-    def awaits(self, member: Member, game_id: object) -> bool:
-        """Whether the server waits for ``member``'s move in ``game_id`` (its game in
-        play, its turn): such a move was asked for, so no rate limit refuses it."""
-        live = self.live.get(game_id) if isinstance(game_id, int) else None
-        if live is None or live.game.position.turn != live.color_of(member.id):
-            return False
-        return self.hosted.seat(live.id, live.game.position.turn) is None
-
-    def fail(self, member: Member, game_id: int, termination: Termination, detail: str) -> LiveGame:
-        """A bot says it cannot move in ``game_id`` (its program crashed, answered junk or
-        overran its budget: ``termination``, ``detail`` in its own words): the game ends
-        at once as its loss with that termination, the detail saying so
-        (``bot-failed``), rather than on time after its whole clock. Raises as
-        :meth:`move`; only a bot's own failure, at its turn, ends a game this way."""
-        live, color = self._own_game(member, game_id)
-        self._not_hosted(live, color)
-        if live.game.position.turn != color or live.held:
-            raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
-        self._spend_clock(live)
-        self._forfeit(live, termination, ended("bot-failed", player=member.name, error=detail))
-        return live
-
-    def _not_hosted(self, live: LiveGame, color: Color) -> None:
-        """:class:`Forbidden` when ``color`` is a hosted side of ``live``: the server plays
-        the team's accepted version there, and a client of the team has no say."""
-        if self.hosted.seat(live.id, color) is not None:
-            name = live.member(color).name
-            raise Forbidden(
-                f"game {live.id}: the server plays {name}'s accepted version; "
-                "a client's moves are not taken"
-            )
-
-    def was_stopped(self, game_id: int) -> bool:
-        """Whether the server stopped ``game_id`` lately (:attr:`stopped`): a bot's move
-        for it was sent before the bot heard of the stop, and is dropped, not refused."""
-        return game_id in self.stopped and game_id not in self.live
-
-    def _own_game(self, member: Member, game_id: int) -> tuple[LiveGame, Color]:
-        """The game in play ``game_id`` and ``member``'s colour in it. Raises
-        :class:`GameNotFound` (no such game in play) or :class:`Forbidden` (not the
-        member's game)."""
-        live = self.live.get(game_id)
-        if live is None:
-            raise GameNotFound(f"game {game_id} is not in play")
-        color = live.color_of(member.id)
-        if color is None:
-            raise Forbidden(f"game {game_id} is not yours: {member.name} does not play in it")
-        return live, color
-
-    def _own_person_game(self, member: Member, game_id: int, action: str) -> tuple[LiveGame, Color]:
-        """:meth:`_own_game` for a person's resign or abort; a bot gets :class:`Forbidden`
-        (its games end by its moves and its clock: the engine protocol has no resign)."""
-        if member.kind != "person":
-            raise Forbidden(
-                f"only people {action} in the league; a bot's game ends by its moves and clock"
-            )
-        return self._own_game(member, game_id)
-
-    def resign(self, member: Member, game_id: int) -> LiveGame:
-        """A person gives up ``game_id``: the opponent wins by resignation, stored and
-        rated as any finished game (under the league's rules for people). Raises as
-        :meth:`_own_person_game`."""
-        live, color = self._own_person_game(member, game_id, "resign")
-        self._spend_clock(live)
-        detail = ended("resigned", player=member.name)
+    def end_by_resignation(self, live: LiveGame, color: Color, detail: Detail) -> None:
+        """``color`` resigns ``live`` (its thinking so far charged): the opponent wins by
+        resignation, stored and rated as any finished game."""
+        self.spend_clock(live)
         self._take(live, finish.resign(self._round(live), color, detail, time.monotonic()))
         self._finish(live)
-        return live
 
-    def abort(self, member: Member, game_id: int) -> LiveGame:
-        """A person stops ``game_id`` before their first move: stored as aborted (no
-        result, unrated, not counted anywhere), both sides told. Raises
-        :class:`NotNow` once the person has moved, and for a ladder or event game (its
-        pair would be replayed: resign instead); else as :meth:`_own_person_game`."""
-        live, color = self._own_person_game(member, game_id, "abort")
-        if live.pair_id is not None:
-            raise NotNow(f"game {game_id} belongs to a scheduled pair: resign instead")
-        if live.game.has_moved(color):
-            raise NotNow(
-                f"{member.name} has moved already: a game can be aborted only before "
-                "your first move; resign instead"
-            )
-        self._spend_clock(live)
-        detail = ended("aborted", player=member.name)
+    def end_by_abort(self, live: LiveGame, color: Color, detail: Detail) -> None:
+        """``color`` aborts ``live`` (its thinking so far charged): stored as aborted (no
+        result, unrated, not counted anywhere), both sides told."""
+        self.spend_clock(live)
         self._take(live, finish.abort(self._round(live), color, detail, time.monotonic()))
         game = live.game
         try:
-            self.store.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
+            self.store.games.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
         except Exception:  # a failing store must not keep the players from hearing it
             log.exception("could not store aborted game %d", live.id)
         live.clock.stop()
         self._end(live)
-        return live
 
-    def _spend_clock(self, live: LiveGame) -> None:
+    def spend_clock(self, live: LiveGame) -> None:
         """Charge the side to move for the time it has thought so far (a resign or an
         abort ends its turn)."""
         color = live.game.position.turn
@@ -717,7 +423,7 @@ class Games:
         else:
             self._ask(live)
 
-    def _forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
+    def forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
         """The side to move loses with ``termination`` (a house bot's crash, a bot's own
         failure), then the game is stored."""
         words = Detail(detail) if isinstance(detail, str) else detail
@@ -744,7 +450,7 @@ class Games:
         game = live.game
         live.clock.stop()
         try:
-            new_x, new_o = self.store.finish_game(
+            new_x, new_o = self.store.games.finish_game(
                 live.id,
                 game.result,
                 game.termination.value,
@@ -756,17 +462,15 @@ class Games:
                 self.rules,
                 rated=live.pair_id not in self.unrated_pairs,
             )
-            if self._rating_cache is not None:
-                self._rating_cache[live.x.id] = new_x
-                self._rating_cache[live.o.id] = new_o
+            self.ratings.rated(live.x.id, live.o.id, new_x, new_o)
         except Exception as exc:
             # Nobody is told a result that is not stored: the game is aborted instead
             # (stored as such once writes work again) and the league degraded.
-            self._rating_cache = None
+            self.ratings.forget()
             detail = ended("not-stored")
             game.abandon(detail)
-            self.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
-            self.write_failed(f"game {live.id}", exc)
+            self.writes.unstored[live.id] = (detail, game_to_text(game), len(game.moves))
+            self.writes.failed(f"game {live.id}", exc)
         self.finished.append(time.time())
         self._end(live)
 
@@ -789,11 +493,12 @@ class Games:
             self.busy[member.id] -= 1
             if self.busy[member.id] <= 0:
                 del self.busy[member.id]
-            outbox = self.connections.get(member.id)
+            outbox = self.presence.connections.get(member.id)
             if outbox is not None:
                 outbox.post(game_end(live))
         self.changed += 1
-        self.wake()
+        for listener in self.ended:
+            listener(live)
 
     # ---------------------------------------------------------------- views
 
@@ -803,10 +508,5 @@ class Games:
         data = state(live)
         data["used"] = {c: round(live.used[c], 2) for c in ("x", "o")}
         data["time_control"] = live.game.tags.get("TimeControl", "")
-        data["ratings"] = self.ratings_of(live.x.id, live.o.id)
+        data["ratings"] = self.ratings.of(live.x.id, live.o.id)
         return data
-
-    def ratings_of(self, x_id: int, o_id: int) -> dict[str, float]:
-        """Two members' ratings now (the start rating for one without games), rounded."""
-        ratings = self._ratings()
-        return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}

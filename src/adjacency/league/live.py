@@ -5,12 +5,14 @@ record so far, the server's clock (:class:`~adjacency.round.clock.Clock`), who
 plays which side, and the timer and version that let late callbacks (a timer that
 fired, a house move that arrived after the game ended) recognise they are stale.
 The functions below build the protocol's messages about a game (docs/league.md,
-"The protocol") and the state a page shows; they read a game and change nothing.
+"The protocol"), the state a page shows and the words for a bot's malformed answer
+(:func:`describe_answer`); they read a game and change nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +21,7 @@ from ..core import Color
 from ..core.details import Detail
 from ..core.errors import AdjacencyError
 from ..core.game import Game, Termination
+from ..core.text import quote
 from ..round.clock import SAFETY, Clock, move_budget
 from ..round.state import Round, snapshot
 from ..serving.details import detail_fields, english, public
@@ -30,6 +33,27 @@ MOVE_CAP = 60.0
 
 class InvalidMove(AdjacencyError):
     """A move message whose square is not text (malformed)."""
+
+
+ANSWER_CHARS = 40
+"""Characters of a malformed answer that a game's detail repeats at most."""
+
+
+def describe_answer(answer: object) -> str:
+    """A bot's malformed answer for a loss's detail: a string quoted, anything else as
+    the JSON it came as with its JSON type (``44 (a number)``, ``null``), cut short."""
+    if isinstance(answer, str):
+        return quote(answer, ANSWER_CHARS)
+    try:
+        text = json.dumps(answer)
+    except (ValueError, RecursionError):  # nested about as deep as the parser allows
+        text = "[" * ANSWER_CHARS
+    if len(text) > ANSWER_CHARS:
+        text = f"{text[:ANSWER_CHARS]}... ({len(text)} characters)"
+    if answer is None:
+        return "null"
+    kinds = {bool: "a boolean", int: "a number", float: "a number", list: "an array"}
+    return f"{text} ({kinds.get(type(answer), 'an object')})"
 
 
 @dataclass

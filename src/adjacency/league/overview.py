@@ -45,13 +45,13 @@ class MemberRows:
         version = store.database.version()  # before reading: a write meanwhile rereads
         if version == self._version:
             return
-        rules = store.rules()
+        rules = store.meta.rules()
         rows, names = [], {}
-        for member in store.members():
+        for member in store.members.members():
             names[member.id] = member.name
             if member.revoked or member.removed:
                 continue
-            waiting = member.kind == "person" and not store.established(member.id, rules)[0]
+            waiting = member.kind == "person" and not store.members.established(member.id, rules)[0]
             entry = {"name": member.name, "kind": member.kind, "online": False}
             offline = json.dumps({**entry, "waiting": waiting}, separators=COMPACT)
             online = json.dumps({**entry, "online": True, "waiting": waiting}, separators=COMPACT)

@@ -3,10 +3,10 @@
 
 No hall, no store, no clock: a pass is decided from the pairable members (bots and
 house bots; people only play the games they ask for), how many games each may start
-now, the open colour-swapped pairs and the games played so far. The hall
-(:meth:`adjacency.league.hall.Hall.pair`) gathers those, starts the games this
-module names, and records the new pairs (a new pair takes the league's next opening
-when the hall records it, so the opening is not decided here).
+now, the open colour-swapped pairs and the games played so far. The hall's scheduler
+(:meth:`adjacency.league.scheduler.Scheduler.pair`) gathers those, starts the games
+this module names, and records the new pairs (a new pair takes the league's next
+opening when the scheduler records it, so the opening is not decided here).
 
 The rule, which :func:`plan` implements:
 
@@ -67,7 +67,7 @@ class Entrant:
 
 @dataclass(frozen=True)
 class OpenPair:
-    """A colour-swapped pair with a game still to play (``store.open_pairs()``)."""
+    """A colour-swapped pair with a game still to play (``store.games.open_pairs()``)."""
 
     pair: int
     a: int

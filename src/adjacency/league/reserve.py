@@ -42,7 +42,7 @@ BUSY = (
 def keeps_room_for(hall: Hall, member: Member) -> bool:
     """Whether a bot connecting now is one the reserved places are kept for: it has a
     game in play (its clock runs while it is away)."""
-    return hall.busy[member.id] > 0
+    return hall.games.busy[member.id] > 0
 
 
 class KeepRoom(room.KeepRoom):
@@ -61,4 +61,4 @@ class KeepRoom(room.KeepRoom):
             return True
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         token = bearer(headers)
-        return token is not None and bool(self.league.state.store.is_admin(token))
+        return token is not None and bool(self.league.state.store.meta.is_admin(token))

@@ -52,10 +52,10 @@ def open_league(
     asked for)."""
     with LeagueStore(db) as store:
         given = None if admin_token_file is None else read_admin_token(admin_token_file)
-        if not store.created:
+        if not store.meta.created:
             token = given or new_token()
-            store.create(settings or LeagueSettings(), token)
-            created = store.settings()
+            store.meta.create(settings or LeagueSettings(), token)
+            created = store.meta.settings()
             announce(
                 f"Created a league in {db}: {created.rows}x{created.cols}, "
                 f"{created.rounds} rounds, {created.time_control}, "
@@ -65,9 +65,9 @@ def open_league(
                 announce(f"Admin token (shown once, keep it secret): {token}")
             return
         if given is not None:
-            store.set_admin_token(given)
+            store.meta.set_admin_token(given)
         if settings is not None:
-            current = store.settings()
+            current = store.meta.settings()
             mine = settings.to_dict()
             theirs = current.to_dict()
             differs = [k for k in SETTINGS_COMPARED if k in compared and mine[k] != theirs[k]]

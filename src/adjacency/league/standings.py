@@ -61,7 +61,7 @@ def has_both(counts: Counter[str]) -> bool:
 
 
 def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[str, Any]]:
-    """The members a leaderboard lists (:meth:`~.store.LeagueStore.listed_members`: every
+    """The members a leaderboard lists (:meth:`~.members.MembersRepo.listed_members`: every
     bot and house bot but the removed ones, the people who have played or are
     ``online``; a removed member's games still count in its opponents' records and
     ratings, not in the Bradley-Terry fit, which is over the listed members), the established
@@ -74,9 +74,9 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
     rated W/D/L per member and per pair of members (the Bradley-Terry fit needs only
     each pair's points and games), and each member's latest rating."""
     online = online or set()
-    members = store.listed_members(online)
-    current = store.current_ratings()
-    totals = store.rated_totals()
+    members = store.members.listed_members(online)
+    current = store.ratings.current_ratings()
+    totals = store.ratings.rated_totals()
     record: dict[int, Counter[str]] = defaultdict(Counter)
     for member_id, (wins, draws, losses) in totals.items():
         record[member_id].update({"wins": wins, "draws": draws, "losses": losses})
@@ -84,7 +84,7 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
     fitted = {m.id for m in members if has_both(record[m.id])}
     among = [
         (names[a], names[b], points, games)
-        for a, b, points, games in store.rated_results()
+        for a, b, points, games in store.ratings.rated_results()
         if a in fitted and b in fitted
     ]
     fit = [m.name for m in members if m.id in fitted]
@@ -121,7 +121,7 @@ def pair_stats(store: LeagueStore, a: Member, b: Member) -> dict[str, Any]:
     pentanomial counts of their completed colour-swapped pairs with Elo and LOS, and the
     mean piece margin per game of ``a`` with its 95% interval (from the pairs' means when
     two pairs are complete, else per game: :func:`adjacency.ratings.margin.estimate`)."""
-    games = store.rated_games_between(a.id, b.id)
+    games = store.games.rated_games_between(a.id, b.id)
     wins = sum(1 for g in games if g.points(a.id) == 1)
     losses = sum(1 for g in games if g.points(a.id) == 0)
     draws = len(games) - wins - losses
@@ -192,12 +192,12 @@ def member_page(
     The scores, time use and failures come from the aggregate tables (:mod:`.schema`),
     the page of games through the players' indexes: the cost does not grow with the
     member's games (only with how deep one pages)."""
-    games = store.games(member_id=member.id, limit=recent, offset=offset)
-    names = store.names({g.x_id for g in games} | {g.o_id for g in games})
-    opponents = store.opponents(member.id)
+    games = store.games.games(member_id=member.id, limit=recent, offset=offset)
+    names = store.members.names({g.x_id for g in games} | {g.o_id for g in games})
+    opponents = store.ratings.opponents(member.id)
     moves = sum(row[3] for row in opponents)
     seconds = sum(row[4] for row in opponents) / 1000
-    history, rated = store.rated_history(member.id, HISTORY_POINTS)
+    history, rated = store.ratings.rated_history(member.id, HISTORY_POINTS)
     return {
         "name": member.name,
         "kind": member.kind,
@@ -212,10 +212,10 @@ def member_page(
         ],
         "recent": [game_summary(g, names, told) for g in games],
         "recent_offset": offset,
-        "recent_total": store.game_count(member.id),
+        "recent_total": store.games.game_count(member.id),
         "rated_games": rated,
         "seconds_per_move": round(seconds / moves, 3) if moves else None,
-        "failures": store.failures(member.id),
+        "failures": store.ratings.failures(member.id),
     }
 
 
@@ -306,7 +306,7 @@ async def standings_off_loop(store: LeagueStore, online: set[int]) -> list[dict[
     readers' connection) for a league with fewer than :data:`BIG` rated members, else
     in the worker process (:func:`standings_elsewhere`). The server's first fit (its
     start) and every later one take this one way."""
-    rated = await asyncio.to_thread(store.rated_count)
+    rated = await asyncio.to_thread(store.ratings.rated_count)
     if rated >= BIG:
         return await standings_elsewhere(str(store.path), online)
     return await asyncio.to_thread(standings, store, online)

@@ -66,13 +66,13 @@ def main() -> None:
 
     league = _fresh("league.db")
     with LeagueStore(league) as ls:
-        ls.create(LeagueSettings(rows=6, cols=6, rounds=4), "adjl_admin-secret")
-        a, _ = ls.add_member("alpha", "bot")
-        b, _ = ls.add_member("beta", "house", spec="random")
+        ls.meta.create(LeagueSettings(rows=6, cols=6, rounds=4), "adjl_admin-secret")
+        a, _ = ls.members.add_member("alpha", "bot")
+        b, _ = ls.members.add_member("beta", "house", spec="random")
         for x, o, result in ((a, b, "x"), (b, a, "draw")):
-            game = ls.start_game(x.id, o.id, "fen")
-            ls.finish_game(game, result, "normal", "", "record", (10, 8), 8, (1.0, 2.0))
-        ls.start_game(a.id, b.id, "fen")
+            game = ls.games.start_game(x.id, o.id, "fen")
+            ls.games.finish_game(game, result, "normal", "", "record", (10, 8), 8, (1.0, 2.0))
+        ls.games.start_game(a.id, b.id, "fen")
     _checkpoint(league)
 
     solutions = _fresh("solutions.db")

@@ -40,7 +40,7 @@ async def add_member(request: Request, body: NewMember) -> dict[str, Any]:
         if not body.spec:
             raise BotError("a house bot needs a spec, e.g. greedy or alphabeta:depth=3")
         check_house_spec(body.spec)
-    member, token = store_of(request).add_member(
+    member, token = store_of(request).members.add_member(
         body.name, body.kind, body.spec if body.kind == "house" else None, body.concurrency
     )
     hall_of(request).wake()
@@ -52,9 +52,9 @@ async def add_member(request: Request, body: NewMember) -> dict[str, Any]:
 )
 async def revoke(request: Request, name: str) -> dict[str, Any]:
     """Revoke a member's token: it is disconnected; its games and ratings stay."""
-    member = store_of(request).revoke(member_named(request, name).name)
+    member = store_of(request).members.revoke(member_named(request, name).name)
     hall = hall_of(request)
-    outbox = hall.connections.get(member.id)
+    outbox = hall.presence.connections.get(member.id)
     if outbox is not None:
         outbox.post({"type": "error", "detail": "this token was revoked"})
         outbox.close()
@@ -68,9 +68,9 @@ async def remove(request: Request, name: str) -> dict[str, Any]:
     """Remove a member: its token stops working for good and it is disconnected; its
     stored games stay in the history, the standings no longer list it (one that never
     played is deleted: ``deleted``, and its name is free)."""
-    member, deleted = store_of(request).remove(member_named(request, name).name)
+    member, deleted = store_of(request).members.remove(member_named(request, name).name)
     hall = hall_of(request)
-    outbox = hall.connections.get(member.id)
+    outbox = hall.presence.connections.get(member.id)
     if outbox is not None:
         outbox.post({"type": "error", "detail": "this member was removed from the league"})
         outbox.close()
@@ -83,7 +83,7 @@ async def remove(request: Request, name: str) -> dict[str, Any]:
 async def approve(request: Request, name: str) -> dict[str, Any]:
     """Approve a person: their games are rated from their next game on (a bot or house
     bot: 400, it needs no approval)."""
-    member = store_of(request).approve(member_named(request, name).name)
+    member = store_of(request).members.approve(member_named(request, name).name)
     return {"name": member.name, "approved": True}
 
 
@@ -93,8 +93,8 @@ async def approve(request: Request, name: str) -> dict[str, Any]:
 async def rotate(request: Request, name: str) -> dict[str, Any]:
     """A new token for a member (the old one stops working); answered once."""
     member = member_named(request, name)
-    token = store_of(request).rotate(member.name)
-    outbox = hall_of(request).connections.get(member.id)
+    token = store_of(request).members.rotate(member.name)
+    outbox = hall_of(request).presence.connections.get(member.id)
     if outbox is not None:
         outbox.close()
     return {"name": member.name, "token": token}

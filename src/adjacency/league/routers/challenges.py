@@ -44,7 +44,7 @@ def challenger_address(request: Request) -> str | None:
 def view(request: Request, challenge: Challenge, person: Member) -> dict[str, Any]:
     """A challenge as ``person`` (either side) sees it: the colour is theirs."""
     hall = hall_of(request)
-    live = None if challenge.game is None else hall.live.get(challenge.game)
+    live = None if challenge.game is None else hall.games.live.get(challenge.game)
     return {
         "challenge": challenge.id,
         "status": challenge.status,
@@ -52,7 +52,7 @@ def view(request: Request, challenge: Challenge, person: Member) -> dict[str, An
         "opponent": challenge.opponent.name,
         "game": challenge.game,
         "color": None if live is None else live.color_of(person.id),
-        "position": hall.challenges.position(challenge),
+        "position": hall.desk.challenges.position(challenge),
         "expires_in": challenge.expires_in(time.monotonic()),
         "detail": english(challenge.detail),
         **detail_fields(challenge.detail),
@@ -82,10 +82,10 @@ async def challenge(
     (:mod:`adjacency.league.challenges`)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
-    hall.see(person)
+    hall.presence.see(person)
     opponent = member_named(request, body.opponent)
-    established, _ = await hall.establishment(person, reader_of(request))
-    made = hall.challenge(person, opponent, challenger_address(request), established)
+    established, _ = await hall.establishment.of(person, reader_of(request))
+    made = hall.desk.challenge(person, opponent, challenger_address(request), established)
     if made.open:
         response.status_code = 202
     return view(request, made, person)
@@ -97,9 +97,9 @@ async def get_challenge(
 ) -> dict[str, Any]:
     """A challenge's state, for either side (asking keeps the person present, as ``/me``)."""
     hall = hall_of(request)
-    hall.see(person)
-    hall.challenges.expire(time.monotonic())
-    found = hall.challenges.by_id.get(challenge_id)
+    hall.presence.see(person)
+    hall.desk.challenges.expire(time.monotonic())
+    found = hall.desk.challenges.by_id.get(challenge_id)
     if found is None or person.id not in (found.challenger.id, found.opponent.id):
         raise GameNotFound(f"no challenge {challenge_id} for {person.name}")
     return view(request, found, person)
@@ -112,7 +112,7 @@ async def accept(
     """The challenged person accepts: the game starts (``started``, ``game``), or the
     challenge is ``cancelled`` if the challenger left or plays another game."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
-    return view(request, hall_of(request).answer(person, challenge_id, accept=True), person)
+    return view(request, hall_of(request).desk.answer(person, challenge_id, accept=True), person)
 
 
 @router.post("/challenges/{challenge_id}/decline", response_model=ChallengeState)
@@ -121,4 +121,4 @@ async def decline(
 ) -> dict[str, Any]:
     """The challenged person declines (``declined``); the challenger's page says so."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
-    return view(request, hall_of(request).answer(person, challenge_id, accept=False), person)
+    return view(request, hall_of(request).desk.answer(person, challenge_id, accept=False), person)

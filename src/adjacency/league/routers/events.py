@@ -76,12 +76,12 @@ async def get_event(request: Request, name: str) -> Response:
     hall = hall_of(request)
     data = await _shared_table(request, event)
     live = [
-        {"id": gid, "x": hall.live[gid].x.name, "o": hall.live[gid].o.name}
+        {"id": gid, "x": hall.games.live[gid].x.name, "o": hall.games.live[gid].o.name}
         for gid in data["playing"]
-        if gid in hall.live
+        if gid in hall.games.live
     ]
     text = _rendered(request, event.name, data).json()
-    tail = json.dumps({"live": live, "changed": hall.changed}, separators=COMPACT)
+    tail = json.dumps({"live": live, "changed": hall.games.changed}, separators=COMPACT)
     return Response(text[:-1] + "," + tail[1:], media_type="application/json")
 
 
@@ -137,12 +137,12 @@ TABLE_REFRESH = 5.0
 async def _shared_table(request: Request, event: Any) -> dict[str, Any]:
     """The event's table (:func:`adjacency.league.event_views.table`) as viewers share it.
 
-    Recomputed when a game starts or ends (``hall.changed``) or the event's row changes
+    Recomputed when a game starts or ends (``hall.games.changed``) or the event's row changes
     (started, finished), and at least every TABLE_REFRESH s for what changes outside the
     server (a withdrawal from the CLI); concurrent viewers share one computation (a
     projector and thirty phones)."""
     hall = hall_of(request)
-    key = (hall.changed, event, int(time.monotonic() // TABLE_REFRESH))
+    key = (hall.games.changed, event, int(time.monotonic() // TABLE_REFRESH))
     return await _table_cache(request, event.name).get(key, lambda: _table(hall.store, event))
 
 

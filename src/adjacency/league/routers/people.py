@@ -56,7 +56,7 @@ async def join(request: Request, body: NewPerson) -> dict[str, Any]:
             f"{PEOPLE_PER_HOUR:g} an hour; try again later"
         ) from None
     origin = address_key(request.client.host if request.client else None)
-    member, secret = store_of(request).add_member(body.name, "person", origin=origin)
+    member, secret = store_of(request).members.add_member(body.name, "person", origin=origin)
     return {"name": member.name, "kind": member.kind, "secret": secret}
 
 
@@ -72,19 +72,19 @@ async def me(
 ) -> dict[str, Any]:
     """The person holding this secret, the games it plays now and the challenges waiting
     for its answer. Asking marks the person present
-    (:data:`~adjacency.league.hall.PRESENCE`): another person may then challenge them.
+    (:data:`~adjacency.league.presence.PRESENCE`): another person may then challenge them.
     Rate limited per person (:data:`ME_PER_MINUTE`); whether the person is established
-    is the hall's (:meth:`~adjacency.league.hall.Hall.establishment`: kept a few
+    is the hall's (:meth:`~adjacency.league.established.EstablishedCache.of`: kept a few
     seconds, else a few rows read in a worker thread, never their games)."""
     check_rate(request, "me", ME_PER_MINUTE)  # the person's own bucket (require_person)
     hall = hall_of(request)
-    hall.see(person)
-    games = [g.id for g in hall.live.values() if g.color_of(person.id) is not None]
-    rated, note = await hall.establishment(person, reader_of(request))
+    hall.presence.see(person)
+    games = [g.id for g in hall.games.live.values() if g.color_of(person.id) is not None]
+    rated, note = await hall.establishment.of(person, reader_of(request))
     now = time.monotonic()
     incoming = [
         {"challenge": c.id, "challenger": c.challenger.name, "expires_in": c.expires_in(now)}
-        for c in hall.challenges.incoming(person.id, now)
+        for c in hall.desk.challenges.incoming(person.id, now)
     ]
     return {
         "name": person.name,
@@ -108,8 +108,10 @@ async def person_move(
     """A person's move (its secret as the bearer token)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
-    live = hall.move(person, game_id, body.move)
-    return hall.state(live) if live.id in hall.live else await get_game(request, game_id)
+    live = hall.actions.move(person, game_id, body.move)
+    return (
+        hall.games.state(live) if live.id in hall.games.live else await get_game(request, game_id)
+    )
 
 
 @router.post("/games/{game_id}/resign", response_model=GameState)
@@ -122,7 +124,7 @@ async def person_resign(
     resignation, rated like any finished game. 409 once the game is over (404 then)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
-    hall.resign(person, game_id)
+    hall.actions.resign(person, game_id)
     return await get_game(request, game_id)
 
 
@@ -136,5 +138,5 @@ async def person_abort(
     409 once they have moved (resign then)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
-    hall.abort(person, game_id)
+    hall.actions.abort(person, game_id)
     return await get_game(request, game_id)

@@ -64,13 +64,13 @@ router = APIRouter(
 async def league_info(request: Request) -> dict[str, Any]:
     """The league's settings and counts."""
     hall = hall_of(request)
-    members = await read(request, lambda reader: reader.member_count())
+    members = await read(request, lambda reader: reader.members.member_count())
     return {
-        "settings": hall.settings.public(),
+        "settings": hall.games.settings.public(),
         "members": members,
-        "connected": len(hall.connections),
-        "live": len(hall.live),
-        "changed": hall.changed,
+        "connected": len(hall.presence.connections),
+        "live": len(hall.games.live),
+        "changed": hall.games.changed,
         "protocol": PROTOCOL_VERSION,
     }
 
@@ -102,9 +102,9 @@ async def get_standings(
     (a busy league ends many games a second); requests that arrive while it runs wait
     for that one fit (:class:`~..cache.SharedAnswer`)."""
     hall = hall_of(request)
-    present = hall.online()
+    present = hall.presence.online()
     stamp = await _members_stamp(request)
-    key = (hall.changed, frozenset(present), stamp)
+    key = (hall.games.changed, frozenset(present), stamp)
     cache: SharedAnswer[list[dict[str, Any]]] = request.app.state.standings
     rows = await cache.get(key, lambda: standings_off_loop(reader_of(request), present))
     if online:
@@ -133,7 +133,7 @@ async def _members_stamp(request: Request) -> tuple[int, int, int]:
     if cache is None:
         cache = request.app.state.members_stamp = SharedAnswer[tuple[int, int, int]](0.0)
     bucket = int(time.monotonic() // STANDINGS_AGE)
-    return await cache.get(bucket, lambda: read(request, lambda r: r.members_stamp()))
+    return await cache.get(bucket, lambda: read(request, lambda r: r.members.members_stamp()))
 
 
 @router.get("/members/{name}", response_model=MemberPage)
@@ -155,7 +155,7 @@ async def get_member(
         return member, member_page(reader, member, recent=limit, offset=offset, told=told)
 
     member, data = await read(request, page)
-    data["online"] = member.kind == "house" or member.id in hall_of(request).online()
+    data["online"] = member.kind == "house" or member.id in hall_of(request).presence.online()
     return data
 
 
@@ -174,7 +174,7 @@ async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
 
     def members_and_count(reader: LeagueStore) -> tuple[Member, Member, int]:
         x, o = named(reader, a), named(reader, b)
-        return x, o, reader.rated_count_between(x.id, o.id)
+        return x, o, reader.games.rated_count_between(x.id, o.id)
 
     x, o, count = await read(request, members_and_count)
     caches: OrderedDict[tuple[int, int], SharedAnswer[dict[str, Any]]] | None = getattr(
@@ -193,7 +193,7 @@ async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
 async def live_games(request: Request) -> list[dict[str, Any]]:
     """The games in play now."""
     hall = hall_of(request)
-    return [hall.state(live) for live in sorted(hall.live.values(), key=lambda g: g.id)]
+    return [hall.games.state(live) for live in sorted(hall.games.live.values(), key=lambda g: g.id)]
 
 
 @router.get("/games", response_model=list[GameSummary])
@@ -208,8 +208,8 @@ async def list_games(
 
     def rows(reader: LeagueStore) -> list[dict[str, Any]]:
         member_id = None if member is None else named(reader, member).id
-        games = reader.games(member_id=member_id, limit=limit)
-        names = reader.names({g.x_id for g in games} | {g.o_id for g in games})
+        games = reader.games.games(member_id=member_id, limit=limit)
+        names = reader.members.names({g.x_id for g in games} | {g.o_id for g in games})
         return [game_summary(g, names, told) for g in games]
 
     return await read(request, rows)
@@ -220,17 +220,17 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's state: live (with clocks) or stored (with its result, its end told as
     the asker may read it: :func:`~adjacency.league.auth.details_for`)."""
     hall = hall_of(request)
-    live = hall.live.get(game_id)
+    live = hall.games.live.get(game_id)
     if live is not None:
-        return hall.state(live)
-    settings = hall.settings
+        return hall.games.state(live)
+    settings = hall.games.settings
     told = details_for(request)
 
     def stored_state(reader: LeagueStore) -> dict[str, Any]:
-        stored = reader.game(game_id)
+        stored = reader.games.game(game_id)
         if stored is None:
             raise GameNotFound(f"no game {game_id}")
-        data = game_summary(stored, reader.names((stored.x_id, stored.o_id)), told)
+        data = game_summary(stored, reader.members.names((stored.x_id, stored.o_id)), told)
         game = game_from_text(stored.record) if stored.record else None
         position = game.position if game is not None else None
         time_control = game.tags.get("TimeControl", "") if game else ""
@@ -257,8 +257,8 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
 def current_ratings(reader: LeagueStore, x_id: int, o_id: int) -> dict[str, float]:
     """Two members' ratings now, read by ``reader`` (off the event loop: the hall's cache
     of ratings, when cold, would read every member's on the loop), rounded as the live
-    games' ratings are (:meth:`~adjacency.league.games.Games.ratings_of`)."""
-    ratings = collections.defaultdict(Glicko, reader.current_ratings())
+    games' ratings are (:meth:`~adjacency.league.live_ratings.LiveRatings.of`)."""
+    ratings = collections.defaultdict(Glicko, reader.ratings.current_ratings())
     return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}
 
 
@@ -286,11 +286,11 @@ def final_clock(
 async def get_positions(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's positions, the opening's first and one after each move (so a page steps
     through the game without the rules), live or stored."""
-    live = hall_of(request).live.get(game_id)
+    live = hall_of(request).games.live.get(game_id)
     if live is not None:
         game = live.game
     else:
-        stored = await read(request, lambda reader: reader.game(game_id))
+        stored = await read(request, lambda reader: reader.games.game(game_id))
         if stored is None or not stored.record:
             raise GameNotFound(f"no record of game {game_id}")
         game = game_from_text(stored.record)
@@ -310,11 +310,11 @@ async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     """The game's record in the text format (docs/records.md); a live game's so far.
     Its end is told as the asker may read it (:func:`~adjacency.league.auth.details_for`):
     a failed program's own output only for its team and the teacher."""
-    live = hall_of(request).live.get(game_id)
+    live = hall_of(request).games.live.get(game_id)
     if live is not None:
         text = game_to_text(live.game)
     else:
-        stored = await read(request, lambda reader: reader.game(game_id))
+        stored = await read(request, lambda reader: reader.games.game(game_id))
         if stored is None or stored.record is None:
             raise GameNotFound(f"no record of game {game_id}")
         text = stored.record
@@ -335,17 +335,17 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     """Whether the league works: ``ok`` (200), or ``degraded`` (503) while its database
     refuses writes (a full disk), with the store's reason; the server then pairs nobody,
     reports the games that end as aborted (no result that is not stored), and resumes
-    by itself once writes work again (:meth:`~..games.Games.retry_writes`)."""
+    by itself once writes work again (:meth:`~..write_health.WriteHealth.retry`)."""
     hall = hall_of(request)
-    degraded = hall.write_failure is not None
+    degraded = hall.games.writes.failure is not None
     if degraded:
         response.status_code = 503
     return {
         "status": "degraded" if degraded else "ok",
-        "reason": hall.write_failure,
-        "since": hall.failing_since,
+        "reason": hall.games.writes.failure,
+        "since": hall.games.writes.since,
         "pairing": not degraded,
-        "unstored": len(hall.unstored),
+        "unstored": len(hall.games.writes.unstored),
     }
 
 
@@ -355,8 +355,8 @@ async def server_stats(request: Request) -> dict[str, Any]:
     (server's request to the client's answer) p50/p95 in ms, memory (max RSS, MB)."""
     hall = hall_of(request)
     now = time.time()
-    recent = [t for t in hall.finished if t > now - 300]
-    trips = sorted(hall.round_trips)
+    recent = [t for t in hall.games.finished if t > now - 300]
+    trips = sorted(hall.games.round_trips)
 
     def quantile(q: float) -> float | None:
         if not trips:
@@ -364,9 +364,9 @@ async def server_stats(request: Request) -> dict[str, Any]:
         return round(1000 * trips[min(len(trips) - 1, int(q * len(trips)))], 2)
 
     return {
-        "connected": len(hall.connections),
-        "live": len(hall.live),
-        "finished": len(hall.finished),
+        "connected": len(hall.presence.connections),
+        "live": len(hall.games.live),
+        "finished": len(hall.games.finished),
         "games_per_minute_5min": round(len(recent) / 5.0, 2),
         "round_trip_ms_p50": quantile(0.5),
         "round_trip_ms_p95": quantile(0.95),

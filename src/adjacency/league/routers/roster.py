@@ -68,10 +68,10 @@ async def import_roster(request: Request, body: RosterImport) -> dict[str, Any]:
     roster (a bad or reserved name, two names too alike, a name like another member's)
     is 400 with the reason and adds nothing."""
     store = store_of(request)
-    plan = plan_roster(read_roster(body.roster), store.members())
+    plan = plan_roster(read_roster(body.roster), store.members.members())
     tokens: dict[str, str] = {}
     for name in plan.new:
-        _, token = store.add_member(name, "bot")
+        _, token = store.members.add_member(name, "bot")
         tokens[name] = token or ""  # a bot always gets one
     hall_of(request).wake()
     return {

@@ -8,22 +8,25 @@ the address's handshake rate or the token's connection rate, 401 no or unknown t
 refused message (malformed, unknown, out of turn, over the token's rate, a move
 without ``move``) is answered with an ``error`` and changes nothing, whereas an answer
 in turn that is not a legal move (any JSON value: ``"z9"``, 10 KB of text, ``44``,
-``null``) loses that game by illegal move (:meth:`~adjacency.league.games.Games.move`);
-more than :attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them close the
-connection (1008). A ``failed`` message (the bot's program crashed or answered junk, in
-its own words) ends that game at once as the bot's loss
-(:meth:`~adjacency.league.games.Games.fail`); after ``leaving`` the hall starts no new
-ladder game for the connection (:attr:`~adjacency.league.outbox.Outbox.leaving`).
+``null``) loses that game by illegal move
+(:meth:`~adjacency.league.player_actions.PlayerActions.move`); more than
+:attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them close the connection
+(1008). A ``failed`` message (the bot's program crashed or answered junk, in its own
+words) ends that game at once as the bot's loss
+(:meth:`~adjacency.league.player_actions.PlayerActions.fail`); after ``leaving`` the
+hall starts no new ladder game for the connection
+(:attr:`~adjacency.league.outbox.Outbox.leaving`).
 
 Limits per member: once the handshake names the bot, its messages spend its token's
 allowance only, never its address's (a class shares one). The answer the server waits
-for (a move or ``failed`` at the bot's turn, :meth:`~adjacency.league.games.Games.awaits`)
-is never refused by a rate, so the server's own limiter never decides a game; what it
-refuses is logged (a bounded number of lines a minute) and answered with an ``error``
-the client prints. A client that does not read what it is sent (its outbox overflows,
-:mod:`..outbox`) is closed at once with :data:`~adjacency.league.outbox.OVERFLOW_CODE`.
-Every handler ends: waiting for the last messages to go out and for the close frame is
-bounded (:data:`~..outbox.DRAIN`).
+for (a move or ``failed`` at the bot's turn,
+:meth:`~adjacency.league.player_actions.PlayerActions.awaits`) is never refused by a
+rate, so the server's own limiter never decides a game; what it refuses is logged (a
+bounded number of lines a minute) and answered with an ``error`` the client prints. A
+client that does not read what it is sent (its outbox overflows, :mod:`..outbox`) is
+closed at once with :data:`~adjacency.league.outbox.OVERFLOW_CODE`. Every handler ends:
+waiting for the last messages to go out and for the close frame is bounded
+(:data:`~..outbox.DRAIN`).
 """
 
 from __future__ import annotations
@@ -121,7 +124,7 @@ async def connect(ws: WebSocket) -> None:
         await _deny(ws, 429, "too many connections from this address: back off and retry")
         return
     token = bearer(ws.headers)
-    member = None if token is None else store.authenticate(token)
+    member = None if token is None else store.members.authenticate(token)
     if member is None:
         await _deny(ws, 401, "unknown or revoked token")
         return
@@ -143,7 +146,7 @@ async def connect(ws: WebSocket) -> None:
             "protocol": PROTOCOL_VERSION,
             "name": member.name,
             "concurrency": member.concurrency,
-            "settings": hall.settings.public(),
+            "settings": hall.games.settings.public(),
         }
     )
     hall.attach(outbox)
@@ -181,7 +184,7 @@ async def connect(ws: WebSocket) -> None:
     except (WebSocketDisconnect, RuntimeError):
         how = "lost"
     finally:
-        hall.detach(outbox)
+        hall.presence.detach(outbox)
         await closer
         log.info("bot %s disconnected from %s: %s", member.name, address, how)
 
@@ -210,7 +213,7 @@ def _handle(
     awaited = (  # the answer to a your_turn: a move, or the bot's failure to make one
         isinstance(data, dict)
         and ((data.get("type") == "move" and "move" in data) or data.get("type") == "failed")
-        and hall.awaits(member, data.get("game"))
+        and hall.actions.awaits(member, data.get("game"))
     )
     if limited and not awaited:
         per_minute = limits.messages_per_minute
@@ -227,7 +230,7 @@ def _handle(
     if not isinstance(data, dict):
         return {"type": "error", "detail": "malformed message: expected a JSON object"}
     kind = data.get("type")
-    outbox = hall.connections.get(member.id)
+    outbox = hall.presence.connections.get(member.id)
     if kind == "ping":
         if outbox is not None:
             outbox.post({"type": "pong"})
@@ -253,7 +256,7 @@ def _handle(
                     "detail": f"a failed message needs a 'termination' ({accepted}) "
                     "and a text 'detail'",
                 }
-            hall.fail(member, game_id, termination, failure_words(data.get("detail", "")))
+            hall.actions.fail(member, game_id, termination, failure_words(data.get("detail", "")))
             return None
         if "move" not in data:  # a malformed message; any answer given, even null, is a move
             return {
@@ -262,9 +265,9 @@ def _handle(
                 "status": 400,
                 "detail": "a move needs 'move'",
             }
-        if hall.was_stopped(game_id):  # sent before the bot heard the server stopped it
+        if hall.actions.was_stopped(game_id):  # sent before the bot heard the server stopped it
             return None
-        hall.move(member, game_id, data.get("move"), stand_in=data.get("stand_in") is True)
+        hall.actions.move(member, game_id, data.get("move"), stand_in=data.get("stand_in") is True)
     except WebError as exc:
         return {"type": "error", "game": game_id, "status": exc.status, "detail": str(exc)}
     except AdjacencyError as exc:

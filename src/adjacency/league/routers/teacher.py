@@ -181,7 +181,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
     members and of its events: the members' part kept by ``members`` between polls
     (read again only when the file changed), the rest (a page of events, the settings)
     read each time."""
-    settings = store.settings()
+    settings = store.meta.settings()
     names = members.names(store)
     events = store.events
     deadlines = store.submissions.deadlines()
@@ -253,7 +253,7 @@ async def overview(request: Request, page: Annotated[Page, Query()]) -> Response
     rows: MemberRows | None = getattr(request.app.state, "teacher_members", None)
     if rows is None:
         rows = request.app.state.teacher_members = MemberRows()
-    return _overview(store_of(request), hall_of(request).online(), rows, page)
+    return _overview(store_of(request), hall_of(request).presence.online(), rows, page)
 
 
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)

@@ -26,17 +26,17 @@ def main() -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     with LeagueStore(path) as store:
-        store.create(LeagueSettings(), "adjl_admin-token-of-the-fixture")
-        store.set_rules(LeagueRules(min_game=0.0))
-        bots = [store.add_member(f"team{n}", "bot")[0].id for n in range(5)]
-        farmed = store.add_member("farmed", "bot")[0].id
-        puppet = store.add_member("puppet", "person")[0].id
-        ada = store.add_member("ada", "person")[0].id
-        store.approve("ada")
+        store.meta.create(LeagueSettings(), "adjl_admin-token-of-the-fixture")
+        store.meta.set_rules(LeagueRules(min_game=0.0))
+        bots = [store.members.add_member(f"team{n}", "bot")[0].id for n in range(5)]
+        farmed = store.members.add_member("farmed", "bot")[0].id
+        puppet = store.members.add_member("puppet", "person")[0].id
+        ada = store.members.add_member("ada", "person")[0].id
+        store.members.approve("ada")
 
         def play(x: int, o: int, result: str, termination: str, plies: int) -> None:
-            game = store.start_game(x, o, "opening")
-            store.finish_game(game, result, termination, "", "record", (9, 3), plies, (1, 1))
+            game = store.games.start_game(x, o, "opening")
+            store.games.finish_game(game, result, termination, "", "record", (9, 3), plies, (1, 1))
 
         for bot in bots:  # the earlier rule: five resignations to bots established it
             play(bot, puppet, "x", "resignation", 0)
