@@ -111,7 +111,7 @@ def test_a_worker_node_killed_mid_game_ends_that_game_with_the_reason_and_play_g
 
             def ended() -> StoredGame | None:
                 with LeagueStore(league, create=False) as store:
-                    game = store.game(game_id)
+                    game = store.games.game(game_id)
                 return game if game is not None and game.status == "finished" else None
 
             game = wait_until(ended, 55, "the killed node's game to end")
@@ -122,7 +122,7 @@ def test_a_worker_node_killed_mid_game_ends_that_game_with_the_reason_and_play_g
             # The server plays on: a later game ends on the board, on the node left.
             def next_game() -> StoredGame | None:
                 with LeagueStore(league, create=False) as store:
-                    later = [g for g in store.games(status="finished") if g.id > game_id]
+                    later = [g for g in store.games.games(status="finished") if g.id > game_id]
                 return next((g for g in later if g.termination == "normal"), None)
 
             wait_until(next_game, 55, "a later game to end on the board")

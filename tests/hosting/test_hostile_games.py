@@ -85,8 +85,8 @@ def first_game_as_o(db: Path, name: str) -> StoredGame:
 
     def played_as_o() -> StoredGame | None:
         with LeagueStore(db, create=False) as store:
-            member = store.member_named(name)
-            done = store.games(member_id=member.id, status="finished")
+            member = store.members.member_named(name)
+            done = store.games.games(member_id=member.id, status="finished")
         return next((g for g in sorted(done, key=lambda g: g.id) if g.o_id == member.id), None)
 
     game: StoredGame = wait_until(played_as_o, 55, f"a game of {name} as O")
