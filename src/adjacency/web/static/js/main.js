@@ -84,7 +84,7 @@ const panel = new AnalysisPanel({
     pinBoard();
   },
   onLine: (fen, moves) => study.playEngineLine(fen, moves),
-  onValue: () => renderStudy(),
+  onValue: () => { renderStudy(); drawEvaluation(); },
 });
 // The analysis board's study tools (study.js): variations, the evaluation bar, a game
 // from a position against a bot, the tree as a record, learning from mistakes.
@@ -247,8 +247,7 @@ function render({ animate = false, released = false } = {}) {
     renderMoves(game, (p) => { study.tree.current = null; game.navigate(p); });
   }
   renderStudy();
-  drawGraph($("#graph"), s, ply, (p) => game.navigate(p), game.review);
-  $("#legend-review").hidden = $("#legend-review-text").hidden = !game.review;
+  drawEvaluation();
   renderReviewSummary($("#review-summary"), game.review && reviewSummary && reviewSummary.id === s.id ? reviewSummary.summary : null);
   $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing) || aborted(s);
   if (analysing === "game") followShown();
@@ -556,6 +555,12 @@ function drawVariation(s, node) {
     hint: null,
   });
   drawn = { id: s.id, ply: null };
+}
+
+// The evaluation graph: the squares and the one curve of the values the bar shows.
+function drawEvaluation() {
+  if (!game.state) return;
+  drawGraph($("#graph"), game.state, game.shownPly, (p) => game.navigate(p), game.review, study.gameValues());
 }
 
 // The study tools' parts of the page: the evaluation bar, the variation's buttons, the
