@@ -119,12 +119,8 @@ function showLearning() {
   const box = $("#learn");
   if (box.hidden) return;
   $("#learn-text").focus({ preventScroll: true }); // the prompt is read; the scroll is ours
-  const area = $(".board-area");
+  if (underPinnedBoard(box)) return; // one column: just under the pinned board
   const { top, bottom } = box.getBoundingClientRect();
-  if (getComputedStyle(area).position === "sticky") { // one column: just under the pinned board
-    window.scrollBy(0, Math.floor(top - area.getBoundingClientRect().bottom - 8));
-    return;
-  }
   // Two columns: the board's top in view when the whole panel stays so, else the least
   // scroll that shows the panel.
   const high = window.innerHeight;
@@ -132,6 +128,17 @@ function showLearning() {
   if (top - toBoard >= 0 && bottom - toBoard <= high) window.scrollBy(0, toBoard);
   else if (top < 8) window.scrollBy(0, Math.floor(top - 8));
   else if (bottom > high) window.scrollBy(0, Math.ceil(Math.min(top - 8, bottom - high + 8)));
+}
+
+// On one column (a phone) the pinned board sticks to the top of the window: scroll `box` to
+// just under it, so what the box shows is seen with the board (not hidden under it).
+// Whether the board is pinned so.
+function underPinnedBoard(box) {
+  const area = $(".board-area");
+  if (getComputedStyle(area).position !== "sticky") return false;
+  // Once scrolled the board is stuck at the window's top: it then covers its own height.
+  window.scrollBy(0, Math.floor(box.getBoundingClientRect().top - area.offsetHeight - 8));
+  return true;
 }
 
 // With the board pinned (a phone), a control of the panel that gets the focus is brought
@@ -711,6 +718,11 @@ function analyseShown() {
   analysing = "game";
   panel.show(t("analysis.title"));
   followShown();
+  pinBoard();
+  // On a phone the panel's lines come just under the pinned board; the focus moves to the
+  // panel's title (the Analyse button, brought out from under the board, would push them up).
+  underPinnedBoard($("#analysis"));
+  $("#analysis-title").focus({ preventScroll: true });
 }
 
 function openEditor() {
