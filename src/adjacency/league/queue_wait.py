@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..core.game import Game
+from ..round.clock import Clock
 from .live import LiveGame
 
 MIN_PLIES = 2
@@ -45,18 +47,24 @@ def game_bound(plies: int, base: float, increment: float, move_time: float | Non
 def wait_for(playing: LiveGame, ahead: int, now: float) -> Wait:
     """The wait of a challenge behind ``ahead`` other queued challenges for the bot that
     plays ``playing``, at ``now`` (``time.monotonic``)."""
-    game = playing.game
-    clock = playing.clock
+    return wait_behind(playing.game, playing.clock, playing.move_time, playing.started, ahead, now)
+
+
+def wait_behind(
+    game: Game, clock: Clock, move_time: float | None, started: float, ahead: int, now: float
+) -> Wait:
+    """:func:`wait_for` from the game in play's parts: its record so far, its clock, its
+    move time (``None`` on a clock) and when it started (``time.monotonic``)."""
     left = game.position.plies_left
     plies = game.start.plies_left
-    if playing.move_time is not None:
-        rest_bound = left * playing.move_time
+    if move_time is not None:
+        rest_bound = left * move_time
     else:
         rest_bound = clock.left("x", now) + clock.left("o", now) + left * clock.increment
-    most = rest_bound + ahead * game_bound(plies, clock.base, clock.increment, playing.move_time)
+    most = rest_bound + ahead * game_bound(plies, clock.base, clock.increment, move_time)
     played = len(game.moves)
     about: float | None = None
     if played >= MIN_PLIES:
-        pace = max(0.0, now - playing.started) / played
+        pace = max(0.0, now - started) / played
         about = min(most, pace * (left + ahead * plies))
     return Wait(None if about is None else math.ceil(about), math.ceil(max(0.0, most)))
