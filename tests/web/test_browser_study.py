@@ -418,3 +418,32 @@ def test_the_panel_the_bar_and_the_graph_show_the_same_value(
     assert (record.positions[ply].plies_left - depth) % 2 == 0, shown
     assert page.locator("#graph .eval-line").count() == 1
     done(page)
+
+
+def test_the_graph_joins_only_the_bots_evaluations_of_an_even_horizon(
+    server: str, browser: Any
+) -> None:
+    """Two depth-2 bots: X's searches end on an even ply of the game, O's on an odd one
+    (rated two to three squares apart, a sawtooth); the curve has X's only, each the
+    value the bot reported."""
+    from web_helpers import wait_until
+
+    bot = {"kind": "bot", "spec": "alphabeta:depth=2"}
+    body = {"x": bot, "o": bot, "rows": 4, "cols": 4, "rounds": 3}
+    made = api(server, "POST", "/api/games", body)
+    state = wait_until(
+        lambda: (s := api(server, "GET", f"/api/games/{made['id']}"))["status"] == "over" and s,
+        60,
+        "the bots' game to end",
+    )
+    reported = {m["number"]: m for m in state["moves"] if m["eval"] is not None}
+    even = {n: m["eval"] for n, m in reported.items() if (n - 1 + m["depth"]) % 2 == 0}
+    assert even and len(even) < len(reported)  # some joined, some left out
+    page = tab(browser, server, "en-US")
+    open_game(page, server, state)
+    dots = page.eval_on_selector_all(
+        "#graph .eval-dot",
+        "ds => ds.map((d) => [Number(d.dataset.ply), Number(d.dataset.value)])",
+    )
+    assert dict(dots) == even
+    done(page)
