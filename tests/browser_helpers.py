@@ -129,3 +129,32 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = SERIOUS) -> list[dict[s
         for rule in found["violations"]
         if rule["impact"] in impacts
     ]
+
+
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+"""Every impact axe-core gives (:func:`axe_violations`): the audits count the minor ones too."""
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+"""The audits' windows: a laptop's and a phone's."""
+LOCALES = ("en-US", "id-ID")
+"""The pages' languages, as the browser asks for them."""
+CASES = [(locale, size) for locale in LOCALES for size in SIZES]
+"""Every language at every window size (``pytest.mark.parametrize(("locale", "size"), CASES)``)."""
+
+
+def sideways(page: Any) -> int:
+    """How many pixels the page scrolls sideways (0: nothing overflows the window)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def outside_window(page: Any, selector: str) -> list[str]:
+    """The elements matching ``selector`` that are not wholly inside the window as the
+    page is scrolled now (by id or tag, with their box), for an assertion's message."""
+    found: list[str] = page.eval_on_selector_all(
+        selector,
+        """els => els.filter((e) => { const r = e.getBoundingClientRect();
+          return r.top < 0 || r.left < 0 || r.bottom > window.innerHeight + 0.5
+            || r.right > window.innerWidth + 0.5 || r.width === 0; })
+          .map((e) => { const r = e.getBoundingClientRect();
+            return `${e.id || e.tagName} ${Math.round(r.top)}..${Math.round(r.bottom)}`; })""",
+    )
+    return found

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import UNDER_TEST, axe_violations, goto
+from browser_helpers import EVERY_IMPACT, UNDER_TEST, axe_violations, goto
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -24,7 +24,6 @@ TIMEOUT = 30_000
 PHONE = {"width": 390, "height": 844}
 SLACK = 1
 """A pixel of rounding: ``scrollWidth`` may exceed the viewport by a sub-pixel border."""
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 MEMBERS = ("r1", "r2", "r3", "r4")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import UNDER_TEST, axe_violations, goto
+from browser_helpers import EVERY_IMPACT, UNDER_TEST, axe_violations, goto
 from league_helpers import ADMIN, add_member, get, make_league, request, thread_server, wait_until
 from test_i18n_catalogues import catalogue
 
@@ -24,7 +24,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
 
 TIMEOUT = 30_000
 PHONE = {"width": 390, "height": 844}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 PACE = 0.5
 LANGUAGES = {"en-GB": "en", "id-ID": "id"}
 

@@ -150,7 +150,8 @@ def test_live_analysis_exact_result_equals_adjacency_solve_and_lines_deepen(serv
     for move, score in exact["moves"].items():
         assert (score == exact["value"]) == (move in keeps)
     lines = [data for event, data in events if event == "lines"]
-    assert [d["depth"] for d in lines] == [1, 2, 3]
+    # 10 plies left: the depths whose horizon falls on an even ply of the game.
+    assert [d["depth"] for d in lines] == [2, 4, 6]
     for data in lines:
         assert 1 <= len(data["lines"]) <= 3
         scores = [line["score"] if mover == "x" else -line["score"] for line in data["lines"]]

@@ -36,11 +36,12 @@ def near_the_end() -> Position:
 
 def test_near_the_end_the_first_lines_come_before_the_exact_result() -> None:
     position = near_the_end()
-    events = events_of(position, 2)
+    events = events_of(position, 4)
     kinds = [event for event, _ in events]
     assert kinds[:3] == ["lines", "exact", "lines"], kinds
     first, later = events[0][1], events[2][1]
-    assert (first["depth"], later["depth"]) == (1, 2)
+    # 14 plies left: the first depth whose horizon falls on an even ply is 2, then 4.
+    assert (first["depth"], later["depth"]) == (2, 4)
     assert 1 <= len(first["lines"]) <= 3
     assert all(line["move"] in position.legal_moves() for line in first["lines"])
     assert kinds[-1] == "done" and events[-1][1] == {"reason": "stopped"}

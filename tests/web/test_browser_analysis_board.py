@@ -29,7 +29,7 @@ from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text, main_line, record_from_text
 from adjacency.web.view import cells
-from browser_helpers import axe_violations, goto
+from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import a_game_with_mistakes, api, new_tab
 
@@ -38,9 +38,6 @@ expect = sync_api.expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-analysis-board")]
 
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-CASES = [(locale, size) for locale in ("en-US", "id-ID") for size in SIZES]
 TWO_PEOPLE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 CLOCK = {"base": 300, "increment": 3}
 

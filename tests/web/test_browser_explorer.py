@@ -22,7 +22,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.engine.book import lookup
-from browser_helpers import goto
+from browser_helpers import CASES, EVERY_IMPACT, SIZES, goto
 from i18n_helpers import english_left
 from web_helpers import api, new_tab
 
@@ -31,9 +31,6 @@ expect = sync_api.expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-explorer")]
 
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-CASES = [(locale, size) for locale in ("en-US", "id-ID") for size in SIZES]
 START = Position.start(4, 4, 4)
 WAIT = 45_000
 """Milliseconds an analysis may take to end on a loaded machine (a 4x4 is searched to its end)."""

@@ -14,7 +14,8 @@ import pytest
 from browser_helpers import axe_violations, goto
 from web_helpers import api, new_tab, shown_plies, wait_until
 
-pytest.importorskip("playwright.sync_api")
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
 
@@ -85,7 +86,8 @@ def test_the_result_cards_review_button_starts_the_review(server: str, page: Any
     page.click("#result-review")
     page.wait_for_selector("#moves button[data-mark=inaccuracy]")
     assert not page.locator("#dlg-result").evaluate("d => d.open")
-    assert page.locator("#legend-review").is_visible()
+    # The review's value is the graph's one curve at its ply (no second line beside it).
+    expect(page.locator('#graph .eval-dot[data-ply="1"]')).to_have_attribute("data-value", "-1.5")
     assert page.inner_text("#notice").startswith("Review done: 1 move marked")
 
 

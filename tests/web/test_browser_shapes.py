@@ -21,7 +21,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.core.record import main_line, record_from_text
-from browser_helpers import axe_violations, goto
+from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import new_tab
 
@@ -30,9 +30,6 @@ expect = sync_api.expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-shapes")]
 
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-CASES = [(locale, size) for locale in ("en-US", "id-ID") for size in SIZES]
 WAIT = 45_000
 """Milliseconds an analysis may take to end on a loaded machine (a 4x4 is searched to its end)."""
 

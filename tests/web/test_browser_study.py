@@ -384,3 +384,66 @@ def test_the_bar_shows_an_estimate_for_the_editors_position(server: str, browser
     expect(page.locator("#evalbar-text")).to_contain_text("estimated (depth")
     page.click("#analysis-stop")
     done(page)
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_the_panel_the_bar_and_the_graph_show_the_same_value(
+    server: str, browser: Any, locale: str
+) -> None:
+    """An 8x8 game's position far from the end, analysed: the best line's score, the
+    evaluation bar and the graph's one curve at that ply hold the same number, at a depth
+    whose horizon falls on an even ply of the game."""
+    import random
+
+    rng = random.Random(11)
+    record = Game(Position.start(8, 8, 12), "Ann", "Bob")
+    while not record.position.is_over:
+        record.play(rng.choice(record.position.legal_moves()))
+    state = api(server, "POST", "/api/games/import", {"record": game_to_text(record)})
+    page = tab(browser, server, locale)
+    open_game(page, server, state)
+    ply = 5
+    page.click(f'#moves button[data-ply="{ply}"]')
+    page.click("#btn-analyse")
+    page.wait_for_selector("#analysis-lines li .score")
+    page.wait_for_function("document.querySelector('#evalbar').dataset.value !== undefined")
+    page.click("#analysis-stop")
+    panel = float(page.get_attribute("#analysis-lines li .score", "data-value") or "nan")
+    bar = float(page.get_attribute("#evalbar", "data-value") or "nan")
+    dot = page.get_attribute(f'#graph .eval-dot[data-ply="{ply}"]', "data-value")
+    assert panel == bar == float(dot or "nan"), (panel, bar, dot)
+    expect(page.locator("#evalbar")).to_have_attribute("data-exact", "false")
+    shown = page.inner_text("#evalbar-text")
+    depth = int(shown.split("(")[1].split(")")[0].split()[-1])
+    assert (record.positions[ply].plies_left - depth) % 2 == 0, shown
+    assert page.locator("#graph .eval-line").count() == 1
+    done(page)
+
+
+def test_the_graph_joins_only_the_bots_evaluations_of_an_even_horizon(
+    server: str, browser: Any
+) -> None:
+    """Two depth-2 bots: X's searches end on an even ply of the game, O's on an odd one
+    (rated two to three squares apart, a sawtooth); the curve has X's only, each the
+    value the bot reported."""
+    from web_helpers import wait_until
+
+    bot = {"kind": "bot", "spec": "alphabeta:depth=2"}
+    body = {"x": bot, "o": bot, "rows": 4, "cols": 4, "rounds": 3}
+    made = api(server, "POST", "/api/games", body)
+    state = wait_until(
+        lambda: (s := api(server, "GET", f"/api/games/{made['id']}"))["status"] == "over" and s,
+        60,
+        "the bots' game to end",
+    )
+    reported = {m["number"]: m for m in state["moves"] if m["eval"] is not None}
+    even = {n: m["eval"] for n, m in reported.items() if (n - 1 + m["depth"]) % 2 == 0}
+    assert even and len(even) < len(reported)  # some joined, some left out
+    page = tab(browser, server, "en-US")
+    open_game(page, server, state)
+    dots = page.eval_on_selector_all(
+        "#graph .eval-dot",
+        "ds => ds.map((d) => [Number(d.dataset.ply), Number(d.dataset.value)])",
+    )
+    assert dict(dots) == even
+    done(page)

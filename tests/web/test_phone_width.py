@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from adjacency import Position
-from browser_helpers import axe_violations, goto
+from browser_helpers import EVERY_IMPACT, axe_violations, goto
 from web_helpers import LAPTOP, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -24,7 +24,6 @@ SLACK = 1
 SMALLEST_TEXT = 11
 """The smallest height in CSS pixels a tree node's text may render at on the screen."""
 POSITION = Position.start(6, 6, rounds=14).play("c3").play("d4")
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 PANELS = ("tree", "counts", "depth", "climb", "ga", "engine")
 
 

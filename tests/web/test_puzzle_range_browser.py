@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from adjacency.puzzles import Puzzle
-from browser_helpers import axe_violations, goto
+from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import api, new_tab
 from web_puzzle_helpers import THEMED, themed_puzzles
@@ -28,9 +28,6 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-puzzle-range")]
 
 LIVE_SERVER = {"puzzles": themed_puzzles}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-CASES = [(locale, size) for locale in ("en-US", "id-ID") for size in SIZES]
 STREAK_OVER = {"en-US": "Streak over: 1 solved in a row.",
                "id-ID": "Beruntun selesai: 1 terpecahkan berturut-turut."}  # fmt: skip
 

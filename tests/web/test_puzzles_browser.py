@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adjacency.ratings.glicko import Glicko, rate_game
-from browser_helpers import axe_violations, goto
+from browser_helpers import EVERY_IMPACT, axe_violations, goto
 from i18n_helpers import english_left
 from web_helpers import api, new_tab
 from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
@@ -26,7 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-puzzles-browser"
 LIVE_SERVER = {"puzzles": oracle_puzzles}
 PUZZLES = LazyPuzzles()
 PHONE = {"width": 390, "height": 844}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 LOCALES = {"en": "en-US", "id": "id-ID"}
 SOLVED = {"en": "Solved!", "id": "Terpecahkan!"}
 AFTER_MISS = {

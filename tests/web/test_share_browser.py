@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import axe_violations, goto
+from browser_helpers import EVERY_IMPACT, axe_violations, goto
 from qr_helpers import DRAWN_MODULES, decode
 from test_i18n_catalogues import catalogue
 from web_helpers import SMALL, api, new_tab, wait_until
@@ -25,7 +25,6 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-share-browser")]
 
 PHONE = {"width": 390, "height": 844}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 LANGUAGES = {"en-GB": "en", "id-ID": "id"}
 INVITE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 NO_CLIPBOARD = """

@@ -68,6 +68,16 @@ class ChallengeState(DetailMeaning):
     game: int | None = Field(description="the game it started")
     color: Literal["x", "o"] | None = Field(description="your colour in the game in play")
     position: int | None = Field(description="queued: your place in the bot's queue (1: next)")
+    wait: int | None = Field(
+        default=None,
+        description="queued: about how many seconds until the bot plays you, at the pace of "
+        "its game in play (null until that game has two plies)",
+    )
+    wait_most: int | None = Field(
+        default=None,
+        description="queued: the most seconds it can take, by the clocks of the bot's game in "
+        "play and of the games queued before yours",
+    )
     expires_in: float | None = Field(description="waiting: seconds left for the answer")
     detail: str
 

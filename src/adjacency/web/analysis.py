@@ -14,7 +14,10 @@ can stream it as server-sent events and stop it when the page leaves.
   deepening on one thread (an analysis keeps at most one core busy for
   :data:`ANALYSIS_SECONDS`): at each depth every move's reply position is searched one
   ply less deep, and the three best moves are reported with their scores and lines,
-  until the end of the game, the time limit or a stop.
+  until the end of the game, the time limit or a stop. Only the depths whose horizon
+  falls on an even ply of the game are searched and reported (:func:`shown_depths`), the
+  rule the review's depths follow, so the value neither flips from one depth to the
+  next nor from one position of a game to the next.
 * **Review** (:func:`review`): for each move of a game, how much it lost for its
   mover against the best move, marked by :func:`classify`. Nothing in it depends on
   the clock or the machine's load, so a game's marks are a function of the game
@@ -215,6 +218,54 @@ def exact_result(
     return value, keeps, True
 
 
+def shown_depths(plies_left: int, least: int = 1) -> list[int]:
+    """The depths, from ``least`` up to the end, at which the live analysis of a position
+    ``plies_left`` plies from the end searches and reports its lines: those whose horizon
+    falls on an even ply of the game (``plies_left`` less the depth is even, as every
+    game has an even number of plies), so the same side, X, is to move at every horizon.
+
+    Why not every depth: a search ending with one side to move rates a position two to
+    three pieces differently from one ending with the other (the last mover's edge, which
+    the evaluation does not see), so the value shown flipped up and down with each
+    depth, and from each position of a game to the next. Averaging the last two depths
+    would halve the swing but mix two horizons and lag a depth behind; reporting only
+    the one parity keeps every number a real search's value, the same numbers the review
+    gives (:func:`review_depth` follows the same rule), and the last depth, the end of
+    the game, is always among them. The engine deepens iteratively inside each search,
+    so skipping a depth costs no move ordering."""
+    start = least + (plies_left - least) % 2
+    return list(range(start, plies_left + 1, 2))
+
+
+def top_lines(
+    engine: Engine, position: Position, depth: int, going: Callable[[], bool] = lambda: True
+) -> dict[str, Any] | None:
+    """The ``lines`` event of ``position`` at ``depth``: every move's reply position
+    searched ``depth - 1`` plies (at least 1), the :data:`TOP` best moves with their
+    scores (X's view) and lines, and the nodes searched; ``None`` when ``going()`` turns
+    false before a move (a stop, or the analysis's time is up)."""
+    mover = position.turn
+    lines = []
+    nodes = 0
+    for move in position.legal_moves():
+        if not going():
+            return None
+        child = position.play(move)
+        pv: tuple[str, ...] = (move,)
+        if child.is_over:
+            value = float(child.margin(mover))
+        else:
+            found = engine.search(child, depth=depth - 1 if depth > 1 else 1)
+            if not going():
+                continue
+            value = -found.value if child.turn != mover else found.value
+            pv = (move, *found.pv)
+            nodes += found.nodes
+        lines.append({"move": move, "score": x_view(value, mover), "pv": list(pv[:8])})
+    lines.sort(key=lambda line: -x_view(line["score"], mover))  # type: ignore[arg-type]
+    return {"depth": depth, "lines": lines[:TOP], "nodes": nodes}
+
+
 def analyse(
     position: Position, emit: Emit, stopper: Stopper, solve_seconds: float = SOLVE_SECONDS
 ) -> None:
@@ -225,7 +276,8 @@ def analyse(
       not every move was checked) or ``{"value": None, "text"}``; each with ``why`` (``book``,
       ``book-partial``, ``solved``, ``solved-partial``, ``beyond-reach`` with ``seconds``,
       ``too-far`` with ``plies``), from which pages word ``text`` in their language
-    * ``lines``: ``{"depth", "lines": [{"move", "score", "pv"}], "nodes"}`` per depth
+    * ``lines``: ``{"depth", "lines": [{"move", "score", "pv"}], "nodes"}`` per depth of
+      :func:`shown_depths`
     * ``done``: ``{"reason"}`` at the end
     """
     mover = position.turn
@@ -238,25 +290,11 @@ def analyse(
         if lines_engine is None:
             lines_engine = new_engine(threads=1)
         stopper.engine = lines_engine
-        lines = []
-        nodes = 0
-        for move in position.legal_moves():
-            if stopper.stopped or time.monotonic() - started > ANALYSIS_SECONDS:
-                return None
-            child = position.play(move)
-            pv: tuple[str, ...] = (move,)
-            if child.is_over:
-                value = float(child.margin(mover))
-            else:
-                found = lines_engine.search(child, depth=depth - 1 if depth > 1 else 1)
-                if stopper.stopped:
-                    continue
-                value = -found.value if child.turn != mover else found.value
-                pv = (move, *found.pv)
-                nodes += found.nodes
-            lines.append({"move": move, "score": x_view(value, mover), "pv": list(pv[:8])})
-        lines.sort(key=lambda line: -x_view(line["score"], mover))  # type: ignore[arg-type]
-        return {"depth": depth, "lines": lines[:TOP], "nodes": nodes}
+
+        def going() -> bool:
+            return not stopper.stopped and time.monotonic() - started <= ANALYSIS_SECONDS
+
+        return top_lines(lines_engine, position, depth, going)
 
     def stopped() -> None:
         emit("done", {"reason": "stopped" if stopper.stopped else "time"})
@@ -269,12 +307,13 @@ def analyse(
         emit("exact", book_result(proven, mover))
     elif position.plies_left <= SOLVE_PLIES:
         # The first line at once: the solver may take its whole budget before the lines.
-        shown = lines_at(1)
+        depth = shown_depths(position.plies_left)[0]
+        shown = lines_at(depth)
         if shown is None:
             stopped()
             return
         emit("lines", shown)
-        first = 2
+        first = depth + 1
         engine = new_engine()
         stopper.engine = engine
         exact = exact_result(engine, position, solve_seconds, stopper)
@@ -301,7 +340,7 @@ def analyse(
         left = position.plies_left
         text = f"{left} plies from the end: too far to solve"
         emit("exact", {"value": None, "text": text, "why": "too-far", "plies": left})
-    for depth in range(first, position.plies_left + 1):
+    for depth in shown_depths(position.plies_left, first):
         shown = lines_at(depth)
         if shown is None:
             stopped()

@@ -3,7 +3,8 @@ challenge's state, accept or decline one. Each call carries the person's secret 
 bearer token; state-changing calls are rate-limited per address.
 
 A challenge to a free bot or house bot starts the game at once (201); one to a busy
-bot is queued (202, with its place in the queue) and one to a person waits for their
+bot is queued (202, with its place in the queue and how long it may wait,
+:mod:`adjacency.league.queue_wait`) and one to a person waits for their
 answer (202, for :data:`~adjacency.league.challenges.ANSWER_TIME` seconds). The
 challenger's page follows it with ``GET /api/league/challenges/{id}``, which also keeps
 the challenger present, so a queued challenge is served only to someone still there.
@@ -24,6 +25,7 @@ from ..challenges import Challenge
 from ..deps import hall_of, member_named, reader_of
 from ..limits import check_rate, throttled
 from ..models import ERRORS, ChallengeIn, ChallengeState
+from ..queue_wait import wait_for
 from ..store import Member
 from . import PREFIX
 
@@ -45,6 +47,13 @@ def view(request: Request, challenge: Challenge, person: Member) -> dict[str, An
     """A challenge as ``person`` (either side) sees it: the colour is theirs."""
     hall = hall_of(request)
     live = None if challenge.game is None else hall.games.live.get(challenge.game)
+    position = hall.desk.challenges.position(challenge)
+    wait = None
+    if position is not None:
+        bot = challenge.opponent.id
+        playing = next((g for g in hall.games.live.values() if g.color_of(bot) is not None), None)
+        if playing is not None:
+            wait = wait_for(playing, position - 1, time.monotonic())
     return {
         "challenge": challenge.id,
         "status": challenge.status,
@@ -52,7 +61,9 @@ def view(request: Request, challenge: Challenge, person: Member) -> dict[str, An
         "opponent": challenge.opponent.name,
         "game": challenge.game,
         "color": None if live is None else live.color_of(person.id),
-        "position": hall.desk.challenges.position(challenge),
+        "position": position,
+        "wait": None if wait is None else wait.about,
+        "wait_most": None if wait is None else wait.most,
         "expires_in": challenge.expires_in(time.monotonic()),
         "detail": english(challenge.detail),
         **detail_fields(challenge.detail),

@@ -96,7 +96,7 @@ export class GameView {
     const state = this.state;
     const ply = this.ply();
     const atEnd = ply === state.moves.length;
-    this.board.setup(state.rows, state.cols);
+    this.board.setup(state.rows, state.cols, this.me === "o"); // a player sees their own side at the bottom
     const fen = atEnd ? state.fen : this.fens[ply];
     const cells = cellsOfFen(fen);
     const playable = atEnd && Boolean(this.onMove) && state.status === "playing" && state.turn === this.me;

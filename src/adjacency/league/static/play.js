@@ -1,6 +1,8 @@
 // A person in the league: join with a name (the secret stays in this browser), challenge
-// a bot (played at once, or queued while it plays) or a person whose page is open (who
-// must accept), answer the challenges of others, play by clicks on the board.
+// a bot (played at once, or queued while it plays, with the wait the server expects) or a
+// person whose page is open (who must accept), answer the challenges of others, play by
+// clicks on the board: scrolled into view when the game starts, the player's side at the
+// bottom (turned for O).
 import { GameView } from "./game-view.js";
 import { detailText, has, lang, t } from "/static/js/i18n.js";
 import { el, getJson, postJson } from "./league.js";
@@ -67,13 +69,26 @@ async function follow(id) {
     message("");
     await play(state.game, state.color);
   } else if (state.status === "queued") {
-    message(t("people.queued", { name: state.opponent, position: state.position }));
+    message(`${t("people.queued", { name: state.opponent, position: state.position })} ${waitText(state)}`.trim());
   } else if (state.status === "waiting") {
     message(t("people.waiting", { name: state.opponent, count: Math.round(state.expires_in) }));
   } else {
     following = null;
     message(challengeText(state));
   }
+}
+
+// "2 min", "40 s": a wait in whole seconds, rounded up to minutes from 90 s.
+function duration(total) {
+  return total < 90 ? t("people.wait.seconds", { count: total }) : t("people.wait.minutes", { count: Math.ceil(total / 60) });
+}
+
+// How long a queued challenge may wait (the server's estimate at the pace of the bot's
+// game in play, and its bound by the clocks), or "" when the server has none.
+function waitText(state) {
+  if (state.wait_most == null) return "";
+  const most = duration(state.wait_most);
+  return state.wait == null ? t("people.wait.most", { most }) : t("people.wait.about", { about: duration(state.wait), most });
 }
 
 // Whether this person's games are rated, in the page's language (the server's sentence
@@ -171,6 +186,7 @@ async function play(id, color) {
   byId("game-panel").hidden = false;
   byId("opponents-panel").hidden = true;
   let update = () => {};
+  let placed = false; // the game is scrolled to the top of the window once, when first drawn
   const view = new GameView(document, {
     me: color,
     onMove: async (square) => {
@@ -181,7 +197,13 @@ async function play(id, color) {
       }
       update();
     },
-    onRender: () => update(),
+    onRender: () => {
+      update();
+      if (!placed) {
+        placed = true;
+        byId("game-panel").scrollIntoView({ block: "start" }); // the board and both clocks in view
+      }
+    },
   });
   update = showActions(view, id, color);
   const final = await view.follow(id, 300);

@@ -1,15 +1,24 @@
 // The evaluation graph: the square difference X−O after every ply (solid, shaded
-// towards the side ahead) and the bots' own evaluations where they report one
-// (dashed), drawn as inline SVG. Clicking picks a ply.
+// towards the side ahead) and one evaluation curve (the values the evaluation bar shows,
+// from X's view), drawn as inline SVG. Clicking picks a ply.
 
 import { svg, svgIn } from "./dom.js";
 import { t } from "./i18n.js";
 
 
-// `review` (optional): ply -> {value, mark, exact} from a game review (X's view, exact where
-// the solver reached); drawn as its own line with the marked moves as coloured dots, solid
-// where the solver proved the mark, hollow where a search estimated it.
-export function drawGraph(container, state, viewPly, onPick, review = null) {
+// Where a bot's own evaluation may join the curve: its search ended on an even ply of the
+// game (the ply before its move plus its depth), the horizon the analysis and the review
+// use; a search ending with the other side to move rates the position two to three
+// squares apart, which drew the curve as a sawtooth.
+export function evenHorizon(move) {
+  return typeof move.eval === "number" && typeof move.depth === "number" && (move.number - 1 + move.depth) % 2 === 0;
+}
+
+// `values` ([{ply, value, exact}], X's view): the one evaluation curve, the numbers the
+// evaluation bar shows at each ply. `review` (optional): ply -> {value, mark, exact} from a
+// game review; its marked moves are coloured dots on the curve, solid where the solver
+// proved the mark, hollow where a search estimated it.
+export function drawGraph(container, state, viewPly, onPick, review = null, values = []) {
   const width = Math.max(240, Math.round(container.clientWidth || 320));
   const height = 150;
   const pad = { left: 26, right: 8, top: 10, bottom: 18 };
@@ -21,13 +30,11 @@ export function drawGraph(container, state, viewPly, onPick, review = null) {
     for (const c of cells) d += c === "x" ? 1 : c === "o" ? -1 : 0;
     return d;
   });
-  const evals = state.moves.map((m, i) => (m.eval === null || m.eval === undefined ? null : [i + 1, m.eval]))
-    .filter(Boolean);
+  const curve = [...values].sort((a, b) => a.ply - b.ply);
+  const at = new Map(curve.map((v) => [v.ply, v.value]));
   let span = 4;
   for (const d of diffs) span = Math.max(span, Math.abs(d));
-  for (const [, e] of evals) span = Math.max(span, Math.abs(e));
-  const reviewed = review ? Object.values(review).sort((a, b) => a.ply - b.ply) : [];
-  for (const r of reviewed) span = Math.max(span, Math.abs(r.value));
+  for (const v of curve) span = Math.max(span, Math.abs(v.value));
   span = Math.ceil(span / 2) * 2;
   const x = (ply) => pad.left + (ply / totalPlies) * (width - pad.left - pad.right);
   const y = (v) => pad.top + ((span - v) / (2 * span)) * (height - pad.top - pad.bottom);
@@ -64,19 +71,20 @@ export function drawGraph(container, state, viewPly, onPick, review = null) {
     svgIn(chart, "path", { d: area, class: "area-o", "clip-path": "url(#clip-o)" });
     svgIn(chart, "path", { d: line, class: "score-line" });
   }
-  if (evals.length) {
-    const line = evals.map(([ply, e], i) => `${i ? "L" : "M"}${x(ply).toFixed(1)},${y(e).toFixed(1)}`).join(" ");
+  if (curve.length) {
+    const line = curve.map((v, i) => `${i ? "L" : "M"}${x(v.ply).toFixed(1)},${y(v.value).toFixed(1)}`).join(" ");
     svgIn(chart, "path", { d: line, class: "eval-line" });
-    for (const [ply, e] of evals) svgIn(chart, "circle", { cx: x(ply), cy: y(e), r: 2.2, class: "eval-dot" });
-  }
-  if (reviewed.length) {
-    const line = reviewed.map((r, i) => `${i ? "L" : "M"}${x(r.ply).toFixed(1)},${y(r.value).toFixed(1)}`).join(" ");
-    svgIn(chart, "path", { d: line, class: "review-line" });
-    for (const r of reviewed) {
-      if (!r.mark) continue;
-      const dot = svgIn(chart, "circle", { cx: x(r.ply), cy: y(r.value), r: 3.6, class: `mark-dot ${r.mark}${r.exact ? "" : " estimated"}` });
-      dot.setAttribute("data-ply", String(r.ply));
+    for (const v of curve) {
+      const dot = svgIn(chart, "circle", { cx: x(v.ply), cy: y(v.value), r: 2.2, class: "eval-dot" });
+      dot.setAttribute("data-ply", String(v.ply));
+      dot.setAttribute("data-value", String(v.value));
     }
+  }
+  for (const r of review ? Object.values(review) : []) {
+    if (!r.mark) continue;
+    const value = at.has(r.ply) ? at.get(r.ply) : r.value;
+    const dot = svgIn(chart, "circle", { cx: x(r.ply), cy: y(value), r: 3.6, class: `mark-dot ${r.mark}${r.exact ? "" : " estimated"}` });
+    dot.setAttribute("data-ply", String(r.ply));
   }
   svgIn(chart, "line", { x1: x(viewPly), x2: x(viewPly), y1: pad.top, y2: height - pad.bottom, class: "cursor" });
 

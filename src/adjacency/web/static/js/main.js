@@ -84,7 +84,7 @@ const panel = new AnalysisPanel({
     pinBoard();
   },
   onLine: (fen, moves) => study.playEngineLine(fen, moves),
-  onValue: () => renderStudy(),
+  onValue: () => { renderStudy(); drawEvaluation(); },
 });
 // The analysis board's study tools (study.js): variations, the evaluation bar, a game
 // from a position against a bot, the tree as a record, learning from mistakes.
@@ -119,12 +119,8 @@ function showLearning() {
   const box = $("#learn");
   if (box.hidden) return;
   $("#learn-text").focus({ preventScroll: true }); // the prompt is read; the scroll is ours
-  const area = $(".board-area");
+  if (underPinnedBoard(box)) return; // one column: just under the pinned board
   const { top, bottom } = box.getBoundingClientRect();
-  if (getComputedStyle(area).position === "sticky") { // one column: just under the pinned board
-    window.scrollBy(0, Math.floor(top - area.getBoundingClientRect().bottom - 8));
-    return;
-  }
   // Two columns: the board's top in view when the whole panel stays so, else the least
   // scroll that shows the panel.
   const high = window.innerHeight;
@@ -132,6 +128,17 @@ function showLearning() {
   if (top - toBoard >= 0 && bottom - toBoard <= high) window.scrollBy(0, toBoard);
   else if (top < 8) window.scrollBy(0, Math.floor(top - 8));
   else if (bottom > high) window.scrollBy(0, Math.ceil(Math.min(top - 8, bottom - high + 8)));
+}
+
+// On one column (a phone) the pinned board sticks to the top of the window: scroll `box` to
+// just under it, so what the box shows is seen with the board (not hidden under it).
+// Whether the board is pinned so.
+function underPinnedBoard(box) {
+  const area = $(".board-area");
+  if (getComputedStyle(area).position !== "sticky") return false;
+  // Once scrolled the board is stuck at the window's top: it then covers its own height.
+  window.scrollBy(0, Math.floor(box.getBoundingClientRect().top - area.offsetHeight - 8));
+  return true;
 }
 
 // With the board pinned (a phone), a control of the panel that gets the focus is brought
@@ -247,8 +254,7 @@ function render({ animate = false, released = false } = {}) {
     renderMoves(game, (p) => { study.tree.current = null; game.navigate(p); });
   }
   renderStudy();
-  drawGraph($("#graph"), s, ply, (p) => game.navigate(p), game.review);
-  $("#legend-review").hidden = $("#legend-review-text").hidden = !game.review;
+  drawEvaluation();
   renderReviewSummary($("#review-summary"), game.review && reviewSummary && reviewSummary.id === s.id ? reviewSummary.summary : null);
   $("#btn-review").disabled = s.status !== "over" || !s.moves.length || Boolean(reviewing) || aborted(s);
   if (analysing === "game") followShown();
@@ -558,6 +564,12 @@ function drawVariation(s, node) {
   drawn = { id: s.id, ply: null };
 }
 
+// The evaluation graph: the squares and the one curve of the values the bar shows.
+function drawEvaluation() {
+  if (!game.state) return;
+  drawGraph($("#graph"), game.state, game.shownPly, (p) => game.navigate(p), game.review, study.gameValues());
+}
+
 // The study tools' parts of the page: the evaluation bar, the variation's buttons, the
 // "play from here" and "learn" buttons.
 function renderStudy() {
@@ -706,6 +718,11 @@ function analyseShown() {
   analysing = "game";
   panel.show(t("analysis.title"));
   followShown();
+  pinBoard();
+  // On a phone the panel's lines come just under the pinned board; the focus moves to the
+  // panel's title (the Analyse button, brought out from under the board, would push them up).
+  underPinnedBoard($("#analysis"));
+  $("#analysis-title").focus({ preventScroll: true });
 }
 
 function openEditor() {

@@ -18,6 +18,7 @@ import { levelName } from "./levels.js";
 import { $ } from "./dom.js";
 import { parseFen } from "./lab/position.js";
 import { annotate } from "./shapes.js";
+import { evenHorizon } from "./graph.js";
 
 let lastId = 0;
 
@@ -515,12 +516,34 @@ export class Study {
   // The shown position's value for the evaluation bar: the panel's (when it analyses
   // this position), else the review's of a game move; null when neither has one.
   value() {
-    const node = this.shown();
-    const result = this.panel.result;
-    if (result && result.fen === node.fen) return result;
+    return this.valueAt(this.shown());
+  }
+
+  // The value of `node`'s position as the page shows it ({value (X's view), exact, depth}):
+  // the analysis's latest of that position, else the review's of a game move, else null.
+  // The evaluation bar and the graph's curve both read it, so they show the same numbers.
+  valueAt(node) {
+    const analysed = this.panel.valueOf(node.fen);
+    if (analysed) return analysed;
     const reviewed = node.game && this.game.review && this.game.review[node.ply];
     if (reviewed) return { value: reviewed.value, exact: reviewed.exact, depth: reviewed.depth };
     return null;
+  }
+
+  // The graph's one evaluation curve ([{ply, value, exact}]): each game ply's valueAt, else
+  // the moving bot's own evaluation where its search ended on an even ply of the game.
+  gameValues() {
+    const s = this.game.state;
+    if (!s) return [];
+    const values = [];
+    let node = this.tree.root;
+    for (const move of s.moves) {
+      node = node && node.children.find((c) => c.game);
+      const shown = node ? this.valueAt(node) : null;
+      if (shown) values.push({ ply: move.number, value: shown.value, exact: shown.exact });
+      else if (evenHorizon(move)) values.push({ ply: move.number, value: move.eval, exact: false });
+    }
+    return values;
   }
 
   // The tree as a record with its variations (a download).

@@ -149,7 +149,9 @@ export function showShare(state, viewer) {
   const tokens = remembered(id);
   const mine = viewer.seats;
   if (tokens) {
-    for (const color of ["x", "o"]) {
+    // The friend's seat first: the link to send is the one this browser does not hold.
+    const order = ["x", "o"].sort((a, b) => Number(mine.includes(a)) - Number(mine.includes(b)));
+    for (const color of order) {
       if (!tokens[color]) continue;
       const key = mine.includes(color) ? "share.seat.yours" : "share.seat";
       const title = t(key, { side: color.toUpperCase(), name: state[color].name });

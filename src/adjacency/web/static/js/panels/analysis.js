@@ -3,7 +3,8 @@
 // (with the moves that keep it). One analysis at a time; Stop or Close ends it.
 // Every score is from X's side (the margin X − O under the line). A line is a button:
 // it plays its first move into the variation tree (onLine), its "line" button the whole
-// line. `result` is the position's value for the evaluation bar (onValue). Under the lines,
+// line. `result` is the position's value for the evaluation bar (onValue); the server
+// reports only depths whose horizon falls on an even ply of the game, so it does not flip. Under the lines,
 // the opening explorer (explorer.js) shows the stored games' moves from the same position.
 
 import { formatEval } from "../format.js";
@@ -32,6 +33,7 @@ export class AnalysisPanel {
   constructor({ onStateChange = () => {}, onLine = (_fen, _moves) => {}, onValue = () => {} } = {}) {
     this.fen = null;
     this.result = null; // {fen, value (X's view), exact, depth}
+    this.values = new Map(); // fen -> the latest result of every position analysed here
     this.onLine = onLine;
     this.onValue = onValue;
     this.controller = null;
@@ -41,6 +43,11 @@ export class AnalysisPanel {
     this.explorer = new ExplorerPanel({ onMove: (fen, move) => this.onLine(fen, [move]) });
     $("#analysis-stop").addEventListener("click", () => this.stop());
     $("#analysis-close").addEventListener("click", () => this.close());
+  }
+
+  // The latest value this page's analyses gave the position `fen`, or null.
+  valueOf(fen) {
+    return this.values.get(fen) || null;
   }
 
   get open() {
@@ -111,6 +118,7 @@ export class AnalysisPanel {
         node.dataset.value = String(data.value);
         node.dataset.keeps = data.keeps.join(" ");
         this.result = { fen: this.fen, value: data.value, exact: true, depth: null };
+        this.values.set(this.fen, this.result);
         this.onValue();
       }
     } else if (event === "lines") {
@@ -126,6 +134,7 @@ export class AnalysisPanel {
         play.className = "line-play";
         const score = document.createElement("span");
         score.className = "score";
+        score.dataset.value = String(line.score);
         score.textContent = line.score === 0 ? "0.0" : formatEval(line.score);
         const move = document.createElement("strong");
         move.textContent = line.move;
@@ -149,6 +158,7 @@ export class AnalysisPanel {
       }
       if (data.lines.length && !(this.result && this.result.exact)) {
         this.result = { fen: this.fen, value: data.lines[0].score, exact: false, depth: data.depth };
+        this.values.set(this.fen, this.result);
         this.onValue();
       }
     } else if (event === "done") {

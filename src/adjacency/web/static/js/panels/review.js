@@ -64,5 +64,10 @@ export function renderReviewSummary(container, summary) {
     body.appendChild(tr);
   }
   table.appendChild(body);
-  container.replaceChildren(table);
+  // What "squares given away" counts: a winner's total is seldom 0, and a bare "lost 19.9"
+  // beside a won game read as a contradiction.
+  const note = document.createElement("p");
+  note.className = "review-summary-note";
+  note.textContent = t("review.summary.note");
+  container.replaceChildren(table, note);
 }
