@@ -42,8 +42,8 @@ fresh league, the two ``greedy`` bots alone for ``--seconds`` (their round trip 
 hosted game), and the same bots as the hosted ones, connected through ``adjacency
 connect`` (their built classes as plain ``cmd:`` children), play the same Swiss beside
 them: games per minute per core, and hosted / connected. ``--tiny``: 2 bots, one round
-of 2-round games (its test). The starter kits in JavaScript and Python are not among
-the hosted bots: the server builds Java projects only.
+of 2-round games (its test). The Python and JavaScript starter kits, unedited and zipped
+as a team would, are among the shapes (the last two).
 
     python benchmarks/bench_hosted.py --swiss --bots 30 --swiss-rounds 3
     python benchmarks/bench_hosted.py --tiny
@@ -365,7 +365,20 @@ def course_shapes() -> list[tuple[str, bytes]]:
         ),
         ("two bots and a manifest", zipped({**TWO_BOTS, "adjacency-bot.json": MANIFEST_BOTTOM})),
         ("the example course project, depth 1", project(1)),
+        ("the Python starter kit", kit_zip("python")),
+        ("the JavaScript starter kit", kit_zip("javascript")),
     ]
+
+
+def kit_zip(language: str) -> bytes:
+    """A starter kit (``examples/engines/LANGUAGE``) zipped as it is, under its folder."""
+    kit = Path(__file__).resolve().parents[1] / "examples" / "engines" / language
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(kit.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{language}/{path.relative_to(kit).as_posix()}")
+    return buffer.getvalue()
 
 
 def build_seconds(versions: list[dict[str, Any]]) -> list[float]:
@@ -381,10 +394,15 @@ def build_seconds(versions: list[dict[str, Any]]) -> list[float]:
 
 
 def plain_command(choice: Any) -> list[str]:
-    """A built bot's command run as a plain child (no sandbox), its classes where they are."""
-    command = ["java", *command_line(choice.bot, choice.args)[1:]]
-    command[command.index("/box")] = str(choice.classes)
-    return command
+    """A built bot's command run as a plain child (no sandbox), its classes or program
+    where they are."""
+    inside = command_line(choice.bot, choice.args, choice.kind)
+    program = Path(inside[0]).name  # java, python3, node from the PATH
+    box = str(choice.classes)
+    return [
+        program,
+        *(box + a[4:] if a == "/box" or a.startswith("/box/") else a for a in inside[1:]),
+    ]
 
 
 def start_times(choice: Any, count: int) -> dict[str, list[float]]:
@@ -393,7 +411,7 @@ def start_times(choice: Any, count: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {"sandboxed": [], "plain": []}
     for _ in range(count):
         began = time.perf_counter()
-        bot = hosted_bot(choice.classes, choice.bot, choice.args)
+        bot = choice.bot_now()
         times["sandboxed"].append(time.perf_counter() - began)
         bot.close()
         began = time.perf_counter()
@@ -590,12 +608,11 @@ def main() -> None:
         hosted = build_submission(project(2 + index % 3), work / f"build-{index}")
         builds.append(time.perf_counter() - began)
         began = time.perf_counter()
-        item = hosted.built
-        make = partial(hosted_bot, item.classes, item.bot, item.args)
+        make = partial(hosted_bot, hosted.folder, hosted.bot, hosted.args)
         verdict = check_bot(make, 8, 8, 28, 5.0)
         checks.append(time.perf_counter() - began)
         assert verdict.accepted, verdict.detail
-        built = built or hosted.built
+        built = built or hosted
     assert built is not None
     print(f"build of a submission, s ({args.projects}): {stats(builds)}")
     print(f"check of a built bot, s ({args.projects}): {stats(checks)}")
@@ -603,12 +620,12 @@ def main() -> None:
     processes: list[SandboxedProcess] = []
 
     def sandboxed(command: CommandSpec) -> Transport:
-        process = SandboxedProcess(command.argv, submission=built.classes, limits=GAME_LIMITS)
+        process = SandboxedProcess(command.argv, submission=built.folder, limits=GAME_LIMITS)
         processes.append(process)
         return process
 
     plain_command = ["java", *command_line(built.bot, built.args)[1:]]
-    plain_command[plain_command.index("/box")] = str(built.classes)
+    plain_command[plain_command.index("/box")] = str(built.folder)
     start = Position.start(8, 8, args.rounds)
     limit = Limit(time=args.time)
     walls: dict[str, list[float]] = {"sandboxed": [], "plain": []}

@@ -60,10 +60,10 @@ def folder(sandbox_box: Path) -> Iterator[Path]:
 
 def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -> None:
     built = build_submission(project_zip(course_sources()), folder)
-    assert built.built.bot == "Bot" and built.built.args == []
+    assert (built.kind, built.bot, built.args) == ("java", "Bot", [])
     assert "tubes-main/javafx-sdk-17/bin/glass.dll" in built.left_out
     verdict = check_bot(
-        lambda: hosted_bot(built.built.classes, built.built.bot, built.built.args),
+        lambda: hosted_bot(built.folder, built.bot, built.args),
         rows=6,
         cols=6,
         rounds=6,
@@ -104,7 +104,7 @@ def test_a_bot_that_loops_answers_illegally_or_crashes_is_refused_with_the_posit
     )
     built = build_submission(project_zip({"src/Bot.java": source}), folder)
     verdict = check_bot(
-        lambda: hosted_bot(built.built.classes, built.built.bot, built.built.args),
+        lambda: hosted_bot(built.folder, built.bot, built.args),
         rows=6,
         cols=6,
         rounds=6,

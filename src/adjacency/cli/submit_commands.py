@@ -77,6 +77,13 @@ def run_submit(args: argparse.Namespace) -> int:
         more = len(packed.left_out) - LEFT_OUT_SHOWN
         extra = f" and {more} more" if more > 0 else ""
         print(f"left out, not read: {shown}{extra}", file=sys.stderr)
+    if packed.installed:
+        print(
+            f"{len(packed.installed)} of them are installed packages (node_modules, "
+            "site-packages): the league installs no npm or pip package, so a program that "
+            "needs one fails its check",
+            file=sys.stderr,
+        )
     answer = send(args.url, token, packed, args.path.name or "project", cafile)
     item = answer["submission"]
     state = "a new version" if answer["new"] else "the same sources as this version"

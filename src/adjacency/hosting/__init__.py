@@ -2,7 +2,8 @@
 inside the sandbox (:mod:`adjacency.sandbox`).
 
 - :mod:`~adjacency.hosting.sandbox_build`: a submission's zip through the projects' intake, then
-  ``javac`` and the runner's inspection in the sandbox (:class:`~.sandbox_build.SandboxToolchain`);
+  ``javac`` and the runner's inspection in the sandbox (:class:`~.sandbox_build.SandboxToolchain`),
+  or a Python or JavaScript program's syntax check there (``py_compile``, ``node --check``);
 - :mod:`~adjacency.hosting.player`: the built bot as a :class:`~adjacency.bots.Bot`, one
   sandboxed engine-protocol process for a whole game;
 - :mod:`~adjacency.hosting.check`: the check before a version may play: legal answers, in

@@ -3,9 +3,10 @@
 The ``cmd:`` bot (:class:`~adjacency.bots.external.ExternalBot`: the engine protocol, its
 timing, its judgement of answers) over a transport that runs the built submission in the
 sandbox: one :class:`~adjacency.sandbox.SandboxedProcess` for a whole game, its class
-folder read-only, under :data:`GAME_LIMITS`. A hosted bot never gets a stand-in move: a
-late answer is the referee's time loss, a crash a crash (the kit's runner sends nothing
-for a bot that has not answered).
+folder (a Java build) or its program's folder (Python, JavaScript) read-only, under its
+kind's limits (:data:`KIND_LIMITS`; the command per kind: :func:`command_line`). A hosted
+bot never gets a stand-in move: a late answer is the referee's time loss, a crash a
+crash (the kit's runner sends nothing for a bot that has not answered).
 
 A build folder keeps the bot its build chose in :data:`CHOICE` (:func:`save_choice`,
 written by the server, never by the team's code), so a server that restarts plays an
@@ -20,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
-from ..projects.java_build import RUNNER, Built
+from ..projects.java_build import RUNNER
+from ..projects.scripts import SCRIPT_LANGUAGES, run_command
 from ..protocol.transport import Transport
 from ..sandbox import SUBMISSION, Limits, SandboxedProcess
-from .sandbox_build import JAVA, JVM_OPTIONS
+from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild
 
 GAME_LIMITS = Limits(
     cpu_seconds=600.0,
@@ -37,48 +39,89 @@ GAME_LIMITS = Limits(
 """What a hosted bot's process may use over one game (a 28-round game at 5 s a move is
 at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own threads)."""
 
+KIND_LIMITS = {
+    "java": GAME_LIMITS,
+    "python": GAME_LIMITS,
+    "javascript": Limits(
+        cpu_seconds=600.0,
+        wall_seconds=3600.0,
+        memory_bytes=1024 << 20,
+        processes=64,
+        file_bytes=8 << 20,
+        tmp_bytes=32 << 20,
+        output_bytes=4 << 20,
+    ),
+}
+"""Each kind's limits over one game. Node's writable memory bound is larger: each worker
+thread is a V8 isolate with a heap of its own (the JavaScript kit thinks in a worker and
+replaces a busy one with a fresh one, so two may live at once), besides the main one and
+V8's code space; its old space is bounded by
+:data:`~adjacency.projects.scripts.NODE_HEAP_MB` all the same."""
+
 HANDSHAKE_SECONDS = 20.0
 """Seconds a hosted bot has to start its JVM and answer the handshake."""
 
 
-def command_line(bot: str, args: list[str]) -> list[str]:
-    """The built bot's command inside its sandbox (its classes at :data:`SUBMISSION`)."""
+def command_line(bot: str, args: list[str], kind: str = "java") -> list[str]:
+    """The built bot's command inside its sandbox, its folder at :data:`SUBMISSION`:
+    a Java build runs the kit's runner with the class ``bot``; a Python or JavaScript
+    program runs its entry file ``bot`` (a path in its folder) with its interpreter."""
+    if kind in SCRIPT_LANGUAGES:
+        return run_command(kind, f"{SUBMISSION}/{bot}", args)
     return [JAVA, *JVM_OPTIONS, "-cp", SUBMISSION, RUNNER, bot, *args]
 
 
 def hosted_bot(
-    classes: Path, bot: str, args: list[str], limits: Limits = GAME_LIMITS
+    classes: Path,
+    bot: str,
+    args: list[str],
+    limits: Limits | None = None,
+    kind: str = "java",
 ) -> ExternalBot:
-    """The bot of a built submission (its class folder ``classes``, the runner's class
-    ``bot`` with ``args``), each game in a sandbox of its own
-    (:data:`GAME_LIMITS` unless told). Raises :class:`~adjacency.bots.BotError` when it
-    cannot start or shake hands, and :class:`~adjacency.sandbox.SandboxUnavailable` where
-    no sandbox can start."""
+    """The bot of a built submission (its folder ``classes``: a Java build's classes,
+    or a program's files; ``bot``: the runner's class, or the program's entry file; with
+    ``args``), each game in a sandbox of its own (its kind's :data:`KIND_LIMITS` unless
+    told). Raises :class:`~adjacency.bots.BotError` when it cannot start or shake hands,
+    and :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox can start."""
+    bounds = KIND_LIMITS[kind] if limits is None else limits
 
     def connect(command: CommandSpec) -> Transport:
-        return SandboxedProcess(command.argv, submission=classes, limits=limits)
+        return SandboxedProcess(command.argv, submission=classes, limits=bounds)
 
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
-    return ExternalBot(f"{settings} {shlex.join(command_line(bot, args))}", connect)
+    return ExternalBot(f"{settings} {shlex.join(command_line(bot, args, kind))}", connect)
 
 
 CHOICE = "bot.json"
-"""The file of a build folder naming its class folder, bot and arguments."""
+"""The file of a build folder naming its kind, its class or program folder, bot and
+arguments."""
 
 
 @dataclass(frozen=True)
 class Choice:
-    """What an accepted build plays: its class folder, the runner's bot class, arguments."""
+    """What an accepted build plays: its folder (classes, or a program's files), the
+    runner's bot class or the program's entry file, arguments, and its ``kind``
+    (``java``, ``python``, ``javascript``)."""
 
     classes: Path
     bot: str
     args: list[str]
+    kind: str = "java"
+
+    @classmethod
+    def of(cls, built: HostedBuild) -> Choice:
+        """What a build in the sandbox plays."""
+        return cls(built.folder, built.bot, built.args, built.kind)
+
+    def bot_now(self) -> ExternalBot:
+        """Its bot, started now (:func:`hosted_bot`)."""
+        return hosted_bot(self.classes, self.bot, self.args, kind=self.kind)
 
 
-def save_choice(folder: Path, built: Built) -> None:
-    """Keep ``built``'s choice in ``folder`` (the build folder its class folder is in)."""
-    classes = built.classes.relative_to(folder).as_posix()
-    data = {"classes": classes, "bot": built.bot, "args": list(built.args)}
+def save_choice(folder: Path, choice: Choice) -> None:
+    """Keep ``choice`` in ``folder`` (the build folder its class or program folder is in)."""
+    classes = choice.classes.relative_to(folder).as_posix()
+    data = {"kind": choice.kind, "classes": classes, "bot": choice.bot, "args": choice.args}
     (folder / CHOICE).write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -90,6 +133,7 @@ def load_choice(folder: Path) -> Choice | None:
     except (OSError, ValueError):
         return None
     classes = folder / str(data["classes"])
-    if not classes.is_dir():
+    kind = str(data.get("kind", "java"))  # builds kept before other kinds were built
+    if not classes.is_dir() or kind not in KIND_LIMITS:
         return None
-    return Choice(classes, str(data["bot"]), [str(a) for a in data["args"]])
+    return Choice(classes, str(data["bot"]), [str(a) for a in data["args"]], kind)

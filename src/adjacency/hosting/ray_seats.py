@@ -84,11 +84,11 @@ class GameHost:
         """Where this game's seats run."""
         return Placement.here()
 
-    def open(self, color: str, build: bytes, bot: str, args: list[str]) -> None:
-        """Unpack ``build`` and start ``color``'s bot (:meth:`~.seat.BotSeat.open`)."""
+    def open(self, color: str, build: bytes, bot: str, args: list[str], kind: str = "java") -> None:
+        """Unpack ``build`` and start ``color``'s bot of ``kind`` (:meth:`~.seat.BotSeat.open`)."""
         classes = self.folder / color
         unpack(build, classes)
-        seat = BotSeat(Choice(classes, bot, args))
+        seat = BotSeat(Choice(classes, bot, args, kind))
         with self.lock:
             self.seats[color] = seat
         seat.open()
@@ -129,7 +129,10 @@ class RemoteSeat:
         """Ship the build and start the bot on the game's node; ``BotError`` if it
         cannot (the bot's own failure, or the node's)."""
         build = self.seats.build(self.choice.classes)
-        self.seats.call(self.game_id, "open", self.color, build, self.choice.bot, self.choice.args)
+        choice = self.choice
+        self.seats.call(
+            self.game_id, "open", self.color, build, choice.bot, choice.args, choice.kind
+        )
         if self.closed:
             self.close()
 

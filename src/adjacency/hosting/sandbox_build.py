@@ -2,8 +2,12 @@
 
 The zip a team uploaded goes through the projects' intake
 (:func:`adjacency.projects.take_in`: every limit checked on its directory before a byte
-is read; only Java sources and the manifest read) and the projects' one build
-(:mod:`adjacency.projects.java_build`),
+is read; only sources and the manifest read), then its kind is chosen
+(:func:`adjacency.projects.scripts.choose`: the manifest, else the files). A Python or
+JavaScript program is written to a folder of its own and checked in the sandbox
+(:func:`check_program`: Python's byte-compiler, ``node --check``; their errors verbatim):
+nothing is installed, and the program is played from that folder. A Java course project
+goes through the projects' one build (:mod:`adjacency.projects.java_build`),
 whose two commands run here in the sandbox (:class:`SandboxToolchain`):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
@@ -24,7 +28,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..projects import Built, build, kit_sources, take_in
+from ..projects import build, kit_sources, take_in
 from ..projects.java_build import (
     COMPILE_SECONDS,
     INSPECT_SECONDS,
@@ -34,6 +38,7 @@ from ..projects.java_build import (
     javac_arguments,
     read_inspection,
 )
+from ..projects.scripts import CHECK_ENV, Program, check_command, choose, write_program
 from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, run
 
 KIT = "/kit"
@@ -65,6 +70,18 @@ INSPECT_LIMITS = Limits(
     output_bytes=1 << 20,
 )
 """What the runner's inspection may use."""
+
+SYNTAX_LIMITS = Limits(
+    cpu_seconds=60.0,
+    wall_seconds=60.0,
+    memory_bytes=1024 << 20,
+    processes=64,
+    file_bytes=8 << 20,
+    tmp_bytes=64 << 20,
+    output_bytes=1 << 20,
+)
+"""What a Python or JavaScript program's syntax check may use (an interpreter per
+file at most; Python's byte code goes to the private ``/tmp``)."""
 
 
 def _text(data: bytes) -> str:
@@ -108,28 +125,69 @@ class SandboxToolchain:
         return read_inspection(_text(outcome.stdout), _text(outcome.stderr), outcome.returncode)
 
 
+def check_program(program: Program, folder: Path, files: list[Path]) -> None:
+    """Check ``files`` (written under ``folder``) of ``program`` in the sandbox, ``folder``
+    read-only at :data:`~adjacency.sandbox.SUBMISSION`:
+    :class:`~adjacency.projects.BuildFailed` with the checker's output verbatim."""
+    inside = [f"{SUBMISSION}/{path.relative_to(folder).as_posix()}" for path in files]
+    outcome = run(
+        check_command(program.language, inside),
+        submission=folder,
+        limits=SYNTAX_LIMITS,
+        env=CHECK_ENV,
+    )
+    tool = "python3 -m py_compile" if program.language == "python" else "node --check"
+    if outcome.reason is not Reason.EXITED:
+        raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
+    if outcome.returncode != 0:
+        raise BuildFailed(f"{tool} failed:\n" + _text(outcome.stdout) + _text(outcome.stderr))
+
+
 @dataclass(frozen=True)
 class HostedBuild:
-    """A built submission: the projects' :class:`~adjacency.projects.Built` (its class
-    folder, the bot and its arguments) and the files the intake left out, unread."""
+    """A built submission: what it plays (its ``kind``: ``java``, ``python`` or
+    ``javascript``; its ``folder``: the classes or the program's files; ``bot``: the
+    runner's class or the entry file; ``args``), how verdicts name it (``label``) and the
+    files the intake left out, unread (``installed``: those inside installed packages'
+    folders). :class:`~.player.Choice` plays it."""
 
-    built: Built
+    kind: str
+    folder: Path
+    bot: str
+    args: list[str]
+    label: str
     left_out: list[str]
+    installed: list[str]
 
 
 def build_submission(data: bytes, folder: Path) -> HostedBuild:
     """Build the uploaded zip ``data`` under ``folder`` (a new, empty folder of the
     server's: ``folder/upload.zip``, ``folder/build``): the intake's refusals
-    (:class:`~adjacency.projects.IntakeRefused`) and the build's
-    (:class:`~adjacency.projects.BuildFailed`, the compiler's output verbatim) are raised;
-    :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox can start."""
+    (:class:`~adjacency.projects.IntakeRefused`), the choice of the kind's
+    (:class:`~adjacency.projects.ProjectError`, a manifest's error) and the build's
+    (:class:`~adjacency.projects.BuildFailed`, the compiler's or checker's output
+    verbatim) are raised; :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox
+    can start."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)  # the sandbox's own users read the build below it
     upload = folder / "upload.zip"
     upload.write_bytes(data)
     intake = take_in(upload)
+    program = choose(intake)
     out = folder / "build"
-    built = build(intake, out, toolchain=SandboxToolchain())
+    if program is None:
+        built = build(intake, out, toolchain=SandboxToolchain())
+        kind, where, bot, args = "java", built.classes, built.bot, list(built.args)
+        label = "bot " + " ".join([built.bot, *built.args])
+    else:
+        out.mkdir()
+        files = write_program(intake, program, out / "src")
+        kind, where, bot, args = program.language, out / "src", program.main, program.args
+        label = program.label()
     for path in (out, out / "src", *(p for p in (out / "src").rglob("*") if p.is_dir())):
         os.chmod(path, 0o755)
-    return HostedBuild(built, sorted(intake.left_out))
+    for path in (p for p in (out / "src").rglob("*") if p.is_file()):
+        os.chmod(path, 0o644)
+    if program is not None:
+        check_program(program, out / "src", files)
+    return HostedBuild(kind, where, bot, args, label, sorted(intake.left_out), intake.installed)

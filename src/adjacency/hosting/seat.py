@@ -26,7 +26,7 @@ from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
-from .player import Choice, hosted_bot
+from .player import Choice
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class BotSeat:
         if self.closed:  # the game ended while it waited for a slot
             return
         choice = self.choice
-        self.bot = hosted_bot(choice.classes, choice.bot, choice.args)
+        self.bot = choice.bot_now()
         process = self.process
         if process is not None:
             self.charged = process.cpu_seconds()

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
 from ..hosting.check import check_bot
-from ..hosting.player import hosted_bot, save_choice
+from ..hosting.player import Choice, save_choice
 from ..hosting.sandbox_build import build_submission
+from ..projects.scripts import packages_note
 from ..sandbox import check as sandbox_check
 from .settings import LeagueSettings
 from .store import LeagueStore
@@ -74,21 +75,22 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
         shutil.rmtree(folder)
     try:
         hosted = build_submission(store.submissions.data(submission.id), folder)
-    except AdjacencyError as exc:  # the intake's rule, javac's output, no bot to choose
+    except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
         return False, str(exc)
-    built = hosted.built
+    choice = Choice.of(hosted)
     checked = check_bot(
-        lambda: hosted_bot(built.classes, built.bot, built.args),
-        settings.rows,
-        settings.cols,
-        settings.rounds,
-        check_seconds(settings),
+        choice.bot_now, settings.rows, settings.cols, settings.rounds, check_seconds(settings)
     )
     if checked.accepted:
-        save_choice(folder, built)
-    chosen = " ".join([built.bot, *built.args])
+        save_choice(folder, choice)
     left = f"; left out, not read: {len(hosted.left_out)} files" if hosted.left_out else ""
-    return checked.accepted, f"bot {chosen}: {checked.detail}{left}"
+    if hosted.installed:
+        left += (
+            f" ({len(hosted.installed)} of them installed packages, never loaded: the league "
+            "installs no npm or pip package)"
+        )
+    note = "" if checked.accepted else packages_note(checked.detail)
+    return checked.accepted, f"{hosted.label}: {checked.detail}{left}{note}"
 
 
 class Builder:

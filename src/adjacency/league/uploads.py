@@ -3,12 +3,13 @@ upload over HTTP (``adjacency league submit``).
 
 :func:`pack` takes a project as the team has it (a folder, or a zip such as GitHub's
 Download ZIP) through the projects' intake (:func:`adjacency.projects.take_in`: its
-limits checked before a byte is read; only the Java sources and the manifest are ever
-read), and writes those files alone into a new zip whose bytes depend only on their names
-and contents (sorted, fixed dates): the same sources always make the same bytes, so the
-server's hash names them as the same version, whatever else the folder holds. The JavaFX
-SDK's jars and DLLs, the report, the screenshots are left out and named
-(:attr:`Packed.left_out`), never read.
+limits checked before a byte is read; only the sources (Java, Python, JavaScript, a
+``package.json``) and the manifest are ever read), and writes those files alone into a
+new zip whose bytes depend only on their names and contents (sorted, fixed dates): the
+same sources always make the same bytes, so the server's hash names them as the same
+version, whatever else the folder holds. The JavaFX SDK's jars and DLLs, the report, the
+screenshots, installed packages (``node_modules``, ``site-packages``: the league installs
+none) are left out and named (:attr:`Packed.left_out`), never read.
 
 :func:`send` posts such a zip to the league (the team's token as its bearer; TLS verified
 against the system's authorities or ``cafile``) and :func:`fetch_versions` lists the
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..projects import take_in
+from ..projects.intake import SOURCE_SUFFIXES
 from .client import ConnectError
 from .records import LeagueError
 from .submission_rows import MAX_UPLOAD
@@ -41,11 +43,14 @@ SUBMISSIONS_PATH = "/api/league/submissions"
 
 @dataclass(frozen=True)
 class Packed:
-    """A project packed for upload: the zip's bytes, the files in it, those left out."""
+    """A project packed for upload: the zip's bytes, the files in it, those left out
+    (``installed``: those of them in installed packages' folders, which the league never
+    installs or loads)."""
 
     data: bytes
     files: list[str]
     left_out: list[str]
+    installed: list[str]
 
 
 def top_folder(names: list[str]) -> str:
@@ -61,14 +66,17 @@ def pack(path: Path) -> Packed:
     """The sources and manifest of the project at ``path`` as a deterministic zip, named
     from the project's own root (a zip's one top folder taken off, so a folder and its
     Download ZIP pack alike); the intake's refusals
-    (:class:`~adjacency.projects.IntakeRefused`) and a project with no Java source
+    (:class:`~adjacency.projects.IntakeRefused`) and a project with no source
     (:class:`~.records.LeagueError`) are raised before anything is sent."""
     intake = take_in(path)
     read = dict(intake.sources)
     if intake.manifest is not None:
         read[intake.manifest[0]] = intake.manifest[1]
-    if not intake.sources:
-        raise LeagueError(f"no Java source (.java) in {str(path)!r}: nothing to submit")
+    if not intake.of(*SOURCE_SUFFIXES):
+        raise LeagueError(
+            f"no source ({', '.join(SOURCE_SUFFIXES)}) in {str(path)!r}: nothing to submit "
+            "(a Java course project, or a Python or JavaScript engine-protocol program)"
+        )
     top = top_folder([*read, *intake.left_out])
     files = {name.removeprefix(top): data for name, data in read.items()}
     buffer = io.BytesIO()
@@ -85,7 +93,8 @@ def pack(path: Path) -> Packed:
             "are accepted"
         )
     left_out = sorted(name.removeprefix(top) for name in intake.left_out)
-    return Packed(data, sorted(files), left_out)
+    installed = sorted(name.removeprefix(top) for name in intake.installed)
+    return Packed(data, sorted(files), left_out, installed)
 
 
 def _context(url: str, cafile: str | None) -> ssl.SSLContext | None:

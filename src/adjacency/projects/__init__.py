@@ -1,8 +1,11 @@
 """Course projects as bots: take a project in, compile it against the kit, find its bot.
 
 - :mod:`.intake`: a folder or a zip as a team has it, every limit (size, file count, names,
-  links, devices, compression ratio) checked before a byte is read; only Java sources and the
-  manifest are ever read.
+  links, devices, compression ratio) checked before a byte is read; only sources (Java,
+  Python, JavaScript) and the manifest are ever read.
+- :mod:`.manifest`: ``adjacency-bot.json``, the team's choice of language, bot or entry file.
+- :mod:`.scripts`: which kind a project is (Java, or a Python or JavaScript program
+  speaking the engine protocol: the kits, one's own), its entry file, its command lines.
 - :mod:`.sources`: which files compile without JavaFX, and the stand-in controller.
 - :mod:`.java_build`: ``javac`` with the kit (``java/``: the runner ``adjacency.kit.Main``,
   the kit's bots, the course adapter and the JavaFX stand-ins, shipped as package data)

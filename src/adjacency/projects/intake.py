@@ -3,9 +3,11 @@
 A project is hostile input (it may come from an upload): :func:`take_in` enforces every
 limit on the zip's directory or the folder's listing *before* any file's content is read
 or anything is written, and refuses with :class:`IntakeRefused` naming the rule. What it
-returns is in memory only: the Java sources and the manifest (the only files ever read),
-and the names of everything left out (jars, native libraries, reports, images, class
-files), none of which is opened. Nothing is extracted to disk here.
+returns is in memory only: the sources (Java, Python, JavaScript: :data:`SOURCE_SUFFIXES`,
+and a ``package.json`` as text) and the manifest (the only files ever read), and the
+names of everything left out (jars, native libraries, reports, images, class files,
+installed packages: :data:`INSTALLED`), none of which is opened. Nothing is extracted to
+disk here, and nothing a project lists as a dependency is ever installed.
 """
 
 from __future__ import annotations
@@ -30,7 +32,18 @@ BOMB_FLOOR = 1024 * 1024
 """Entries smaller than this are not held to :data:`MAX_RATIO` (small text compresses well)."""
 
 MANIFEST = "adjacency-bot.json"
-"""The file in which a team names its bot (class, constructor arguments)."""
+"""The file in which a team names its bot (its language, class or main file, arguments)."""
+
+SOURCE_SUFFIXES = (".java", ".py", ".js", ".mjs", ".cjs")
+"""The sources read: Java, Python and JavaScript (the kinds the league builds)."""
+
+TEXTS = frozenset({"package.json"})
+"""Other files read as text: Node reads a ``package.json`` (its ``type``), and it is
+shown to the team; its dependencies are never installed."""
+
+INSTALLED = frozenset({"node_modules", "site-packages", "dist-packages", "__pycache__", ".venv"})
+"""Folders of installed packages or compiled caches: left out, never read or loaded
+(the league installs no npm or pip package; a program needing one fails its check)."""
 
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn"})
 """Version-control folders of a project folder: not counted, not read (a zip has none to skip)."""
@@ -47,12 +60,22 @@ class IntakeRefused(AdjacencyError):
 
 @dataclass
 class Intake:
-    """What was taken in: ``sources`` (path -> bytes of every ``.java`` file), ``manifest``
-    (path and bytes, or ``None``), ``left_out`` (every other file's path, unread)."""
+    """What was taken in: ``sources`` (path -> bytes of every source file,
+    :data:`SOURCE_SUFFIXES`, and of :data:`TEXTS`), ``manifest`` (path and bytes, or
+    ``None``), ``left_out`` (every other file's path, unread)."""
 
     sources: dict[str, bytes] = field(default_factory=dict)
     manifest: tuple[str, bytes] | None = None
     left_out: list[str] = field(default_factory=list)
+
+    def of(self, *suffixes: str) -> dict[str, bytes]:
+        """The sources whose names end with one of ``suffixes`` (``".java"``: a Java build's)."""
+        return {path: data for path, data in self.sources.items() if path.endswith(suffixes)}
+
+    @property
+    def installed(self) -> list[str]:
+        """The left-out files inside :data:`INSTALLED` folders (packages never loaded)."""
+        return [p for p in self.left_out if INSTALLED & set(PurePosixPath(p).parts[:-1])]
 
 
 def check_name(name: str) -> str:
@@ -86,11 +109,14 @@ def _kind(mode: int) -> str | None:
 
 
 def _wanted(name: str) -> str:
-    """'source', 'manifest' or 'other' for a path inside the project."""
-    base = PurePosixPath(name).name
-    if base == MANIFEST:
+    """'source', 'manifest' or 'other' for a path inside the project (anything inside
+    an :data:`INSTALLED` folder is 'other')."""
+    path = PurePosixPath(name)
+    if INSTALLED & set(path.parts[:-1]):
+        return "other"
+    if path.name == MANIFEST:
         return "manifest"
-    return "source" if base.endswith(".java") else "other"
+    return "source" if path.name.endswith(SOURCE_SUFFIXES) or path.name in TEXTS else "other"
 
 
 def _add(intake: Intake, name: str, data: bytes | None) -> None:

@@ -19,7 +19,6 @@ sandbox (:class:`adjacency.hosting.sandbox_build.SandboxToolchain`), with the sa
 
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
 import subprocess
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
+from . import manifest
 from .intake import BUILD_MARKER as MARKER
 from .intake import MANIFEST, Intake
 from .sources import Selection, select
@@ -90,23 +90,20 @@ def tool(name: str) -> str:
 
 
 def read_manifest(intake: Intake) -> tuple[str, list[str]] | None:
-    """The bot the project's manifest names (class, arguments), or ``None`` without one."""
+    """The bot the project's manifest names (class, arguments), or ``None`` without one;
+    :class:`BuildFailed` for a manifest that is wrong or names a program of another
+    language (:mod:`.manifest`)."""
     if intake.manifest is None:
         return None
-    where, data = intake.manifest
     try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BuildFailed(f"{where}: not JSON ({exc})") from None
-    if not isinstance(value, dict) or not isinstance(value.get("class"), str):
-        raise BuildFailed(f'{where}: expected {{"class": "pkg.Bot", "args": ["2"]}}')
-    unknown = sorted(set(value) - {"class", "args"})
-    if unknown:
-        raise BuildFailed(f"{where}: unknown keys {unknown} (only 'class' and 'args')")
-    args = value.get("args", [])
-    if not isinstance(args, list) or not all(isinstance(a, (str, int, float)) for a in args):
-        raise BuildFailed(f"{where}: 'args' must be a list of strings or numbers")
-    return value["class"], [str(a) for a in args]
+        chosen = manifest.read(*intake.manifest)
+    except manifest.ManifestError as exc:
+        raise BuildFailed(str(exc)) from None
+    if chosen.bot is None:
+        raise BuildFailed(
+            f"{chosen.where}: it names a {chosen.language} program ({chosen.main}), not a Java bot"
+        )
+    return chosen.bot, chosen.args
 
 
 def prepare(out: Path) -> None:
@@ -251,7 +248,7 @@ def build(
     else the only course bot found. ``toolchain`` runs ``javac`` and the runner (default:
     :class:`LocalToolchain`)."""
     tools: Toolchain = LocalToolchain() if toolchain is None else toolchain
-    selection = select(intake.sources)
+    selection = select(intake.of(".java"))
     chosen = (bot, list(args or [])) if bot else read_manifest(intake)
     prepare(out)
     try:
