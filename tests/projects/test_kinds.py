@@ -38,10 +38,12 @@ def test_a_java_project_stays_java_and_installed_packages_are_left_out(tmp_path:
         "tools/plot.py": "print('a chart')\n",  # no protocol: not a bot
         "web/node_modules/lodash/index.js": "console.log('aepok')",
         ".venv/lib/site-packages/x.py": "print('aepok')",
+        "tools/__pycache__/plot.cpython-311.py": "print('aepok')",
     }
     intake = take_in(project(tmp_path, files))
     assert choose(intake) is None
     assert sorted(intake.sources) == ["src/Bot.java", "tools/plot.py"]
+    assert "tools/__pycache__/plot.cpython-311.py" in intake.left_out
     assert sorted(intake.installed) == [
         ".venv/lib/site-packages/x.py",
         "web/node_modules/lodash/index.js",

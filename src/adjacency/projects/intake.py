@@ -41,9 +41,12 @@ TEXTS = frozenset({"package.json"})
 """Other files read as text: Node reads a ``package.json`` (its ``type``), and it is
 shown to the team; its dependencies are never installed."""
 
-INSTALLED = frozenset({"node_modules", "site-packages", "dist-packages", "__pycache__", ".venv"})
-"""Folders of installed packages or compiled caches: left out, never read or loaded
-(the league installs no npm or pip package; a program needing one fails its check)."""
+INSTALLED = frozenset({"node_modules", "site-packages", "dist-packages", ".venv"})
+"""Folders of installed packages: left out, never read or loaded (the league installs no
+npm or pip package; a program needing one fails its check)."""
+
+CACHES = frozenset({"__pycache__"})
+"""Folders of compiled caches (Python's byte code): left out, never read."""
 
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn"})
 """Version-control folders of a project folder: not counted, not read (a zip has none to skip)."""
@@ -110,9 +113,9 @@ def _kind(mode: int) -> str | None:
 
 def _wanted(name: str) -> str:
     """'source', 'manifest' or 'other' for a path inside the project (anything inside
-    an :data:`INSTALLED` folder is 'other')."""
+    an :data:`INSTALLED` or :data:`CACHES` folder is 'other')."""
     path = PurePosixPath(name)
-    if INSTALLED & set(path.parts[:-1]):
+    if (INSTALLED | CACHES) & set(path.parts[:-1]):
         return "other"
     if path.name == MANIFEST:
         return "manifest"
