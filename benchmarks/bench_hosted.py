@@ -608,7 +608,7 @@ def main() -> None:
         hosted = build_submission(project(2 + index % 3), work / f"build-{index}")
         builds.append(time.perf_counter() - began)
         began = time.perf_counter()
-        make = partial(hosted_bot, hosted.folder, hosted.bot, hosted.args)
+        make = partial(hosted_bot, hosted.folder, hosted.bot, hosted.args, kind=hosted.kind)
         verdict = check_bot(make, 8, 8, 28, 5.0)
         checks.append(time.perf_counter() - began)
         assert verdict.accepted, verdict.detail
