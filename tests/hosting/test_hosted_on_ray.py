@@ -2,27 +2,39 @@
 its rated games on a worker node of a real local cluster (a head and two worker nodes,
 tests/conftest.py), in the same sandbox, the game's hosted side in one actor there; the
 games end on the board, record the version, and leave no process of the bot and no
-actor (its process) behind. A worker node killed in the middle of a hosted game ends
-that game by disconnection with the reason, and the server plays on."""
+actor (its process) behind, for a Java course bot and a Python program alike. A worker
+node killed in the middle of a hosted game ends that game by disconnection with the
+reason, and the server plays on."""
 
 from __future__ import annotations
 
+import io
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adjacency.league.store import LeagueStore, StoredGame
-from hosted_helpers import FAILING, accepted, finished_games, new_league, served, zipped
+from hosted_helpers import FAILING, REPO, accepted, finished_games, new_league, served, zipped
 from league_helpers import add_member, make_league, upload, wait_until
 from sandbox_helpers import own_sandboxes
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("ray")]
 
 
+def minimal_program() -> bytes:
+    """The minimal Python engine-protocol program, zipped (a hosted kind other than Java)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.write(REPO / "examples" / "engines" / "minimal_engine.py", "minimal_engine.py")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["java", "python"])
 def test_a_hosted_game_plays_on_a_worker_node_and_leaves_nothing(
-    ray_cluster: Any, folder: Path
+    ray_cluster: Any, folder: Path, kind: str
 ) -> None:
     import ray
 
@@ -33,7 +45,8 @@ def test_a_hosted_game_plays_on_a_worker_node_and_leaves_nothing(
     workers = {n["NodeID"] for n in nodes if n["Alive"] and n["NodeID"] != here}
     with served(league, executor="ray") as (url, app):
         hosted = app.state.hosted
-        assert upload(url, zipped(FAILING.replace("FAIL", "")), token).status == 201
+        code = zipped(FAILING.replace("FAIL", "")) if kind == "java" else minimal_program()
+        assert upload(url, code, token).status == 201
         accepted(url, token)
         remote = hosted.remote
         assert remote is not None
