@@ -397,7 +397,7 @@ def plain_command(choice: Any) -> list[str]:
     """A built bot's command run as a plain child (no sandbox), its classes or program
     where they are."""
     inside = command_line(choice.bot, choice.args, choice.kind)
-    program = Path(inside[0]).name  # java, python3, node from the PATH
+    program = inside[0]  # the same java, python3 or node as in the sandbox (Debian's)
     box = str(choice.classes)
     return [
         program,
