@@ -194,7 +194,7 @@ def choose(grid, side):
             while True:
                 try:
                     if os.fork() == 0:
-                        os.execv("/bin/sleep", ["sleep", "1000"])
+                        os.execv("/bin/sleep", ["sleep", "1003"])
                 except OSError:
                     pass
         worked = attack()
@@ -259,6 +259,7 @@ def test_a_hostile_python_bot_fails_in_its_sandbox_and_leaves_nothing(folder: Pa
                 assert game.detail.startswith(f"{name} "), game.detail
         assert tree_digest(builds) == built
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
-    assert not host_pids_with("sleep\x001000")
+    # its own marker (1003 s: not the Java hostile bots' 1000), gone once its sandbox ended
+    wait_until(lambda: not host_pids_with("sleep\x001003"), 20, "no process left")
     assert tree_digest(folder, skip) == before
     assert host_file.read_text() == "the host's own file\n"

@@ -295,8 +295,9 @@ def test_the_play_command_counts_the_league_file_it_is_given(tmp_path: Path) -> 
             body = api.get("/api/explorer", params={"fen": start.fen()}).json()
         assert [(m["move"], m["games"]) for m in body["moves"]] == [(line[0], 1)]
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=30)
+        # read both pipes to the end: a server blocked on a full pipe cannot exit cleanly
+        _, errors = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 0
+    assert process.returncode == 0, errors
