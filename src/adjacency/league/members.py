@@ -195,6 +195,21 @@ class MembersRepo:
             found.update({int(r[0]): (self._member_row(r), r[6]) for r in rows})
         return found
 
+    def people_in(self, ids: Iterable[int]) -> dict[int, Member]:
+        """The people among ``ids``, by id (read by primary key: an event's people, whom
+        a scheduler pass pairs for their event games only)."""
+        wanted = sorted(set(ids))
+        found: dict[int, Member] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            rows = self.db.query(
+                f"SELECT {MEMBER_COLUMNS} FROM members "
+                f"WHERE id IN ({', '.join('?' * len(chunk))}) AND kind = 'person'",
+                tuple(chunk),
+            )
+            found.update({int(r[0]): self._member_row(r) for r in rows})
+        return found
+
     def authenticate(self, token: str) -> Member | None:
         """The member whose token this is, if it is not revoked; else ``None``."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:

@@ -405,6 +405,12 @@ class EventInfo(EventSummary):
         description="its own pace, the least seconds a bot's move takes in its games; "
         "null: the server's (games between two house bots only)",
     )
+    people: bool = Field(
+        default=False,
+        description="whether people may join it before it starts "
+        "(``POST /api/league/events/{name}/join``)",
+    )
+    people_joined: int = Field(default=0, description="how many people are among its members")
 
 
 class EventRow(BaseModel):
