@@ -11,6 +11,7 @@ event they challenge nobody (its games come first)."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,21 @@ def test_a_person_in_a_running_event_challenges_nobody_and_nobody_challenges_the
         assert started and all(g.pair_id is not None for g in started)  # the event's only
 
     run_hall(scenario, tmp_path)
+
+
+def test_a_person_in_an_event_is_not_expired_nor_deleted(tmp_path: Path) -> None:
+    """A person who joined an event and never played keeps their account when the
+    people who never played expire, and a removal keeps them as removed (their place in
+    the event is a row of theirs); a person in no event expires."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    for name in ("h1", "h2"):
+        add_member(db, name, "house", "random")
+    with LeagueStore(db) as store:
+        store.events.create("cls", "round-robin", None, ["h1", "h2"], people=True)
+        ada, bob = (store.members.add_member(n, "person")[0] for n in ("ada", "bob"))
+        store.events.join("cls", ada)
+        assert store.members.expire_people(time.time() + 60) == ["bob"]
+        assert store.members.remove("ada")[1] is False  # kept, as removed
+        assert store.events.members(store.events.named("cls").id) == [1, 2, ada.id]
+        assert bob.id not in store.members.names([bob.id])
