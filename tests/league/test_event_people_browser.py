@@ -1,10 +1,12 @@
 """A person joins a class event open to people and plays its game on the play page
 (Playwright driving Debian's Chromium), in English and Indonesian at 1366x768 and on a
-390x844 phone: signed in on the play page, the person finds Join on the event's page,
+390x844 phone: the teacher creates the event on the teacher's page with "People may
+join" ticked; signed in on the play page, the person finds the event listed there and
+Join on the event's page,
 joins (the server then counts them: the oracle is the API's ``entry``), the teacher
 starts the event, and the person's first event game shows on the play page, where
 their clicks play it to the end against the house bot. axe finds nothing at any impact
-on either page, nothing overflows sideways, the console stays clean.
+on any of the three pages, nothing overflows sideways, the console stays clean.
 
 Oracles: the server's ``entry`` and game state, the rules core for a legal move."""
 
@@ -17,7 +19,17 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto, sideways, watched_page
+from browser_helpers import (
+    CASES,
+    EVERY_IMPACT,
+    MODULES_EVALUATED,
+    SIZES,
+    axe_violations,
+    goto,
+    sideways,
+    teacher_page,
+    watched_page,
+)
 from league_helpers import ADMIN, add_member, get, make_league, request, thread_server, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -50,9 +62,22 @@ def test_a_person_joins_an_event_and_plays_its_game_on_the_play_page(
     join_word, joined_word, leave_word = WORDS[locale]
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        body = {"name": "open", "format": "round-robin", "members": ["h1", "h2"],
-                "people": True, "clock": "300+0"}  # fmt: skip
-        assert request(f"{url}/api/league/admin/events", "POST", body, ADMIN).status == 201
+        teacher, desk = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, locale=locale, viewport=SIZES[size]
+        )
+        desk.fill("#event-name", "open")
+        desk.select_option("#event-format", "round-robin")
+        for name in ("h1", "h2"):
+            desk.get_by_label(name, exact=True).check()
+        desk.fill("#event-clock", "300+0")
+        desk.check("#event-people")
+        clean(desk)
+        desk.click("#event-form button[type=submit]")
+        desk.locator('#event-list li[data-event="open"]').wait_for()
+        teacher.close()
+        summary = [e for e in get(f"{url}/api/league/events") if e["name"] == "open"]
+        assert summary and summary[0]["people"] is True, summary
+
         context, page = watched_page(browser, errors, TIMEOUT, locale=locale, viewport=SIZES[size])
         goto(page, url + "/play")
         page.fill("#join-name", "ada")
@@ -60,7 +85,9 @@ def test_a_person_joins_an_event_and_plays_its_game_on_the_play_page(
         page.locator("#opponents-panel").wait_for()
         secret = page.evaluate("JSON.parse(localStorage.getItem('adjacency-league-person')).secret")
 
-        goto(page, url + "/event/open")
+        page.click('#open-events a[data-event="open"]')  # the play page lists it
+        page.wait_for_url("**/event/open")
+        page.evaluate(MODULES_EVALUATED)
         button = page.locator("#entry-button[data-ready]")
         expect(button).to_have_text(join_word)
         clean(page)

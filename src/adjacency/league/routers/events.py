@@ -63,9 +63,15 @@ LIMITED = [Depends(check_read_rate)]
 
 @router.get(f"{PREFIX}/events", response_model=list[EventSummary], dependencies=LIMITED)
 async def list_events(request: Request) -> list[dict[str, Any]]:
-    """Every event, newest first: name, format, rounds, status."""
+    """Every event, newest first: name, format, rounds, status, open to people."""
     return [
-        {"name": e.name, "format": e.format, "rounds": e.rounds, "status": e.status}
+        {
+            "name": e.name,
+            "format": e.format,
+            "rounds": e.rounds,
+            "status": e.status,
+            "people": e.people,
+        }
         for e in _events(request).events()
     ]
 
