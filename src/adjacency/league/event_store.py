@@ -187,8 +187,9 @@ class EventsRepo:
         (0 to :data:`.settings.MAX_PACE` seconds a bot's move) or, ``None``, at the
         server's. Refused with :class:`LeagueError`, creating nothing: a bad or taken
         name, a bad clock or pace, an unknown format, fewer than two members, an
-        unknown, repeated or revoked member, a person, too many Swiss rounds, a start time
-        in the past. With ``people``, people may join it until it starts (:meth:`join`)."""
+        unknown, repeated or revoked member, a person (people join an event open to
+        people themselves), too many Swiss rounds, a start time in the past. With
+        ``people``, people may join it until it starts (:meth:`join`)."""
         ids, planned, clock = self._checked(name, format, rounds, members, start, now, clock, pace)
         now = time.time() if now is None else now
         with self.db.transaction() as db:
@@ -330,7 +331,10 @@ class EventsRepo:
                 seen.add(member_name.lower())
                 member = self.members_repo.member_named(member_name)
                 if member.kind == "person":
-                    raise LeagueError(f"{quote(member_name)} is a person: events are for bots")
+                    raise LeagueError(
+                        f"{quote(member_name)} is a person: the teacher names bots; people "
+                        "join an event open to people themselves"
+                    )
                 if member.revoked:
                     raise LeagueError(f"{quote(member_name)} is revoked")
                 ids.append(member.id)
