@@ -61,6 +61,12 @@ def register(sub: Any) -> None:
         action="store_true",
         help="every bot connected when it starts, and the house bots (2 at least)",
     )
+    create.add_argument(
+        "--people",
+        action="store_true",
+        help="open to people: each may join it from the event's page until it starts "
+        "(the bots are named or connected as without it)",
+    )
     rated = create.add_mutually_exclusive_group()
     rated.add_argument(
         "--rated", dest="rated", action="store_true", default=True, help="rated games (default)"
@@ -170,12 +176,14 @@ def run_create(args: argparse.Namespace) -> int:
     with _league(args) as league:
         event = league.events.create(
             args.name, args.format, args.rounds, members, start, args.rated, clock=clock,
-            pace=args.pace,
+            pace=args.pace, people=args.people,
         )  # fmt: skip
         time_control = event.time_control(league.meta.settings().time_control)
     if event.pace is not None:
         time_control += f", {event.pace:g} s a move at least"
     when = "at its start time" if event.start else "with `adjacency league event start`"
+    if event.people:
+        when += " (people may join it until then)"
     if event.all_connected:
         rounds = f"{event.rounds} rounds" if event.swiss else "its rounds fixed by how many play"
         who = "every bot connected then and the house bots (2 at least)"

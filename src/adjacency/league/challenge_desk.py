@@ -79,7 +79,8 @@ class ChallengeDesk:
         (the event's games come first) or one whose last game was a challenge game (the
         ladder may have the next) is ``queued`` and served when the scheduler gets to it;
         a person must accept (``waiting``). Raises :class:`NotNow` (409), changing
-        nothing, for oneself, while the challenger plays, for a revoked member, a bot
+        nothing, for oneself, while the challenger plays or is in a running event (its
+        games come first, as the ladder pauses for it), for a revoked member, a bot
         that is not connected or that the person played less than
         :data:`~.challenges.COOLDOWN` seconds ago, a member with
         :data:`~.challenges.PER_ADDRESS` open challenges from the challenger's
@@ -94,6 +95,11 @@ class ChallengeDesk:
             raise NotNow("you cannot play yourself: choose another member", code="play_yourself")
         if not self.games.is_free(person):
             raise NotNow("you are playing a game already", code="playing_already")
+        if person.id in self.in_events:
+            raise NotNow(
+                "you play in an event now: its games come first, challenge after it",
+                code="in_event",
+            )
         if opponent.revoked:
             raise NotNow(
                 f"{opponent.name} is revoked: choose another member",
@@ -116,7 +122,11 @@ class ChallengeDesk:
                 params={"name": opponent.name, "count": NEWCOMERS},
             )
         if opponent.kind == "person":
-            if opponent.id not in self.presence.present() or not self.games.is_free(opponent):
+            if (
+                opponent.id not in self.presence.present()
+                or not self.games.is_free(opponent)
+                or opponent.id in self.in_events
+            ):
                 raise NotNow(
                     f"{opponent.name} is not here or is playing now: try later",
                     code="opponent_busy",
@@ -208,7 +218,8 @@ class ChallengeDesk:
         """Start the queued challenges of the bots that are free now, oldest first; a
         challenger whose page stopped asking, or who plays meanwhile, loses its place.
         Bots in ``paused`` (playing an event) keep their queues for later, and so do
-        those the ladder may have first (:attr:`ladder_owed`)."""
+        those the ladder may have first (:attr:`ladder_owed`); a person in ``paused``
+        (in a running event) loses their place."""
         now = time.monotonic()
         present = self.presence.present()
         for bot_id in self.challenges.queued_bots():
@@ -225,7 +236,7 @@ class ChallengeDesk:
                 if person.id not in present:
                     detail = ended("page-stopped")
                     self.challenges.end(challenge, "expired", detail, now)
-                elif not self.games.is_free(person):
+                elif not self.games.is_free(person) or person.id in paused:
                     detail = ended("playing-other")
                     self.challenges.end(challenge, "cancelled", detail, now)
                 else:

@@ -14,9 +14,9 @@
    event (exactly once: :meth:`.event_store.EventsRepo.finish`);
 3. returns the games to start now: the next leg of every pair of the current round
    with no game in play, whether its members are connected or not (the hall ends the
-   game of a team whose bot is not there at once as its loss, both teams' as a loss for
-   both), and the members and pairs the ladder must leave alone (the ladder pauses for
-   the members of running events).
+   game of a team whose bot is not there, or of a person whose play page is not open, at
+   once as its loss, both sides' as a loss for both), and the members and pairs the
+   ladder must leave alone (the ladder pauses for the members of running events).
 
 A team whose bot missed its last :data:`.event_standings.ABSENT_PAUSE` games of the
 event and is still not connected is paused: a Swiss round pairs it with nobody (no game,
@@ -90,9 +90,13 @@ class EventRunner:
         self.paused: set[int] = set()
         """The running events last seen paused (a pause or resume is logged once)."""
 
-    def plan(self, connected: set[int], now: float | None = None) -> EventPass:
+    def plan(
+        self, connected: set[int], now: float | None = None, people: set[int] | None = None
+    ) -> EventPass:
         """This pass's event games and the members and pairs the ladder leaves alone;
-        ``connected``: the bots connected now."""
+        ``connected``: the bots connected now; ``people``: the people whose play page is
+        open now (there for the absence rules, as a connected bot is; never taken into
+        an event of every connected bot)."""
         now = time.time() if now is None else now
         result = EventPass(pairs=self.events.event_pairs())
         for event in self.events.events():
@@ -113,7 +117,7 @@ class EventRunner:
                 log.info("event %s %s", event.name, said)
             if event.status != "running" or event.paused:
                 continue
-            self._advance(event, result, connected)
+            self._advance(event, result, connected | (people or set()))
         result.pairs = self.events.event_pairs()
         result.members = self.events.running_members()
         result.unrated = self.events.unrated_pairs()

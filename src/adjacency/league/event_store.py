@@ -6,9 +6,13 @@ beside the league's own, on the same connection.
   rounds, start time (or none: started by ``adjacency league event start``), its own
   clock (``base`` + ``increment`` seconds, or none: the league's clock), its own pace
   (the least seconds a bot's move takes, or none: the server's), rated,
-  status ``scheduled`` -> ``running`` -> ``finished``, and whether the members are
-  every bot connected at the start (``all_connected``).
-* ``event_members``: the members in seeding order, each possibly withdrawn.
+  status ``scheduled`` -> ``running`` -> ``finished``, whether the members are
+  every bot connected at the start (``all_connected``), and whether people may join it
+  before it starts (``people``).
+* ``event_members``: the members in seeding order, each possibly withdrawn; the people
+  who joined an event open to people are seeded after its bots, in the order they
+  joined (:meth:`EventsRepo.join`; a round robin's rounds are counted again at its
+  start, with them).
 * ``event_boards``: each round's boards; a played board names the league pair
   (``pairs``) whose two games are its colour-swapped game pair; a bye has no pair.
 
@@ -38,11 +42,12 @@ from ..core.details import DetailCode
 from ..core.errors import InvalidSettingsError
 from ..core.stand_ins import record_counts
 from ..core.text import quote
+from ..serving.errors import NotNow
 from .database import LeagueDb
 from .event_pairing import FORMATS, Board, planned_rounds
 from .event_standings import EventGame, absentees
 from .members import MembersRepo
-from .records import LeagueError, check_name
+from .records import LeagueError, Member, check_name
 from .settings import MAX_PACE, parse_clock
 
 BOTH_ABSENT = str(DetailCode.ABSENT_BOTH)
@@ -91,6 +96,8 @@ class Event:
     """Its own pace: the least seconds each bot's move takes in its games, house or
     connected (people are never held); ``None``: the server's ``--pace``, which holds
     games between two house bots only."""
+    people: bool = False
+    """Whether people may join it before it starts (:meth:`EventsRepo.join`)."""
 
     def time_control(self, league: str) -> str:
         """Its games' clock as the league writes one (``"30+0.5"``): its own, or
@@ -122,8 +129,19 @@ class StoredBoard:
 EVENT_COLUMNS = (
     "id, name, format, rounds, start, rated, all_connected, status, created, started, finished, "
     "EXISTS (SELECT 1 FROM meta WHERE key = 'event-paused:' || events.id), base, increment, "
-    "pace"
+    "pace, people"
 )
+
+MAX_PEOPLE = 40
+"""The most people one event takes (a class and its teachers): a round robin of them all
+is already longer than a lesson."""
+
+
+class EntryRefused(NotNow, LeagueError):
+    """A person may not join or leave an event now (409 over HTTP); ``code`` says why
+    for pages and clients: ``event_closed`` (not open to people), ``event_started`` (it
+    started), ``event_full`` (:data:`MAX_PEOPLE` joined), ``event_not_joined`` (leaving
+    an event one is not in)."""
 
 
 def _started(event: Event, done: str) -> str:
@@ -160,6 +178,7 @@ class EventsRepo:
         now: float | None = None,
         clock: tuple[float, float] | None = None,
         pace: float | None = None,
+        people: bool = False,
     ) -> Event:
         """Create an event of the named ``members`` in seeding order, or with ``members``
         ``None`` of every bot connected when it starts, its games on ``clock``
@@ -168,8 +187,9 @@ class EventsRepo:
         (0 to :data:`.settings.MAX_PACE` seconds a bot's move) or, ``None``, at the
         server's. Refused with :class:`LeagueError`, creating nothing: a bad or taken
         name, a bad clock or pace, an unknown format, fewer than two members, an
-        unknown, repeated or revoked member, a person, too many Swiss rounds, a start time
-        in the past."""
+        unknown, repeated or revoked member, a person (people join an event open to
+        people themselves), too many Swiss rounds, a start time in the past. With
+        ``people``, people may join it until it starts (:meth:`join`)."""
         ids, planned, clock = self._checked(name, format, rounds, members, start, now, clock, pace)
         now = time.time() if now is None else now
         with self.db.transaction() as db:
@@ -177,7 +197,7 @@ class EventsRepo:
                 raise LeagueError(f"an event named {quote(name)} exists already")
             cursor = db.execute(
                 "INSERT INTO events (name, format, rounds, start, rated, all_connected, created, "
-                "base, increment, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "base, increment, pace, people) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     format,
@@ -188,6 +208,7 @@ class EventsRepo:
                     now,
                     *(clock or (None, None)),
                     pace,
+                    int(people),
                 ),
             )
             event_id = int(cursor.lastrowid or 0)
@@ -209,13 +230,20 @@ class EventsRepo:
         now: float | None = None,
         clock: tuple[float, float] | None = None,
         pace: float | None = None,
+        people: bool | None = None,
     ) -> Event:
         """Change a scheduled event: its name, format, rounds, named members (in seeding
         order), start time, rated, clock and pace become these, checked as
-        :meth:`create` checks them. Refused with :class:`LeagueError`, nothing changed:
+        :meth:`create` checks them; ``people`` opens or closes it to people (``None``:
+        as it was; closed, the people who joined are taken out, open, they stay, seeded
+        after the bots). Refused with :class:`LeagueError`, nothing changed:
         an event that has started (its games are under way or played), or any setting
-        :meth:`create` refuses, a name another event has."""
+        :meth:`create` refuses, a name another event has. A person who joined may be
+        among ``members`` (the teacher's page lists them): they stay as joined, after
+        the bots."""
         event = self.named(name)
+        joined = {n.lower() for n in self._people_names(event.id)}
+        members = [m for m in members if m.lower() not in joined]
         ids, planned, clock = self._checked(
             new_name, format, rounds, members, start, now, clock, pace
         )
@@ -226,14 +254,22 @@ class EventsRepo:
                 raise LeagueError(f"an event named {quote(new_name)} exists already")
             cursor = db.execute(
                 "UPDATE events SET name = ?, format = ?, rounds = ?, start = ?, rated = ?, "
-                "all_connected = 0, base = ?, increment = ?, pace = ? "
+                "all_connected = 0, base = ?, increment = ?, pace = ?, people = ? "
                 "WHERE id = ? AND status = 'scheduled'",
                 (new_name, format, planned, start, int(rated), *(clock or (None, None)), pace,
-                 event.id),
+                 int(event.people if people is None else people), event.id),
             )  # fmt: skip
             if cursor.rowcount == 0:  # started meanwhile: the check is in the transaction
                 raise LeagueError(_started(self.event(event.id), "edited"))
-            db.execute("DELETE FROM event_members WHERE event_id = ?", (event.id,))
+            keep = event.people if people is None else people
+            db.execute(
+                "DELETE FROM event_members WHERE event_id = ? AND (? = 0 OR member_id NOT IN "
+                "(SELECT id FROM members WHERE kind = 'person'))",
+                (event.id, int(keep)),
+            )  # the bots are named anew; the people who joined stay while it is open
+            db.execute(
+                "UPDATE event_members SET seed = seed + ? WHERE event_id = ?", (len(ids), event.id)
+            )
             db.executemany(
                 "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
                 [(event.id, member_id, seed) for seed, member_id in enumerate(ids)],
@@ -295,7 +331,10 @@ class EventsRepo:
                 seen.add(member_name.lower())
                 member = self.members_repo.member_named(member_name)
                 if member.kind == "person":
-                    raise LeagueError(f"{quote(member_name)} is a person: events are for bots")
+                    raise LeagueError(
+                        f"{quote(member_name)} is a person: the teacher names bots; people "
+                        "join an event open to people themselves"
+                    )
                 if member.revoked:
                     raise LeagueError(f"{quote(member_name)} is revoked")
                 ids.append(member.id)
@@ -324,6 +363,7 @@ class EventsRepo:
             bool(row[11]),
             None if row[12] is None else (float(row[12]), float(row[13] or 0.0)),  # type: ignore[arg-type]
             None if row[14] is None else float(row[14]),  # type: ignore[arg-type]
+            bool(row[15]),
         )
 
     def event(self, event_id: int) -> Event:
@@ -359,23 +399,44 @@ class EventsRepo:
     def start(self, name: str, members: list[int] | None = None, now: float | None = None) -> Event:
         """Mark a scheduled event running (the server plays it from its next pass). With
         ``members`` (the connected bots, for an ``all_connected`` event) they become its
-        members; fewer than two is :class:`LeagueError`. Starting an event that is not
+        members, before the people who joined; fewer than two in all is
+        :class:`LeagueError`. A round robin's rounds are counted with the people who
+        joined. Starting an event that is not
         scheduled is :class:`LeagueError`."""
         event = self.named(name)
         if event.status != "scheduled":
             raise LeagueError(f"event {quote(event.name)} is {event.status} already")
         now = time.time() if now is None else now
         with self.db.transaction() as db:
+            people = [
+                int(r[0])
+                for r in db.execute(
+                    "SELECT m.member_id FROM event_members m JOIN members p ON p.id = m.member_id "
+                    "WHERE m.event_id = ? AND p.kind = 'person' ORDER BY m.seed",
+                    (event.id,),
+                )
+            ]
             if event.all_connected:
-                ids = members or []
-                if len(ids) < 2:
-                    raise LeagueError(waiting_reason(len(ids)))
-                rounds = planned_rounds(event.format, len(ids), event.rounds or None)
-                db.execute("UPDATE events SET rounds = ? WHERE id = ?", (rounds, event.id))
+                ids = [m for m in members or [] if m not in people]
+                if len(ids) + len(people) < 2:
+                    raise LeagueError(waiting_reason(len(ids) + len(people)))
                 db.executemany(
                     "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, ?)",
                     [(event.id, m, seed) for seed, m in enumerate(ids)],
                 )
+                db.executemany(
+                    "UPDATE event_members SET seed = ? WHERE event_id = ? AND member_id = ?",
+                    [(len(ids) + n, event.id, m) for n, m in enumerate(people)],
+                )
+            if event.all_connected or people:
+                count = int(
+                    db.execute(
+                        "SELECT COUNT(*) FROM event_members WHERE event_id = ?", (event.id,)
+                    ).fetchone()[0]
+                )  # the people who joined count in a round robin's rounds
+                swiss_rounds = event.rounds or None if event.swiss else None
+                rounds = planned_rounds(event.format, count, swiss_rounds)
+                db.execute("UPDATE events SET rounds = ? WHERE id = ?", (rounds, event.id))
             db.execute(
                 "UPDATE events SET status = 'running', started = ? "
                 "WHERE id = ? AND status = 'scheduled'",
@@ -400,6 +461,99 @@ class EventsRepo:
                 (time.time() if now is None else now, event.id),
             )
         return self.event(event.id)
+
+    def join(self, name: str, person: Member) -> Event:
+        """``person`` joins the scheduled event ``name`` open to people, seeded after the
+        members there (joining twice changes nothing). Refused with
+        :class:`EntryRefused`, nothing changed: an event not open to people, one that
+        started (the check is in the transaction), one with :data:`MAX_PEOPLE` people."""
+        event = self.named(name)
+        with self.db.transaction() as db:
+            row = db.execute(
+                "SELECT status, people FROM events WHERE id = ?", (event.id,)
+            ).fetchone()
+            if not row[1]:
+                raise EntryRefused(
+                    f"event {quote(event.name)} is not open to people", code="event_closed"
+                )
+            if row[0] != "scheduled":
+                raise EntryRefused(
+                    f"event {quote(event.name)} has started: people join before it starts",
+                    code="event_started",
+                )
+            if db.execute(
+                "SELECT 1 FROM event_members WHERE event_id = ? AND member_id = ?",
+                (event.id, person.id),
+            ).fetchone():
+                return event
+            joined = int(
+                db.execute(
+                    "SELECT COUNT(*) FROM event_members m JOIN members p ON p.id = m.member_id "
+                    "WHERE m.event_id = ? AND p.kind = 'person'",
+                    (event.id,),
+                ).fetchone()[0]
+            )
+            if joined >= MAX_PEOPLE:
+                raise EntryRefused(
+                    f"event {quote(event.name)} is full: {MAX_PEOPLE} people joined",
+                    code="event_full",
+                )
+            db.execute(
+                "INSERT INTO event_members (event_id, member_id, seed) VALUES (?, ?, "
+                "(SELECT COALESCE(MAX(seed), -1) + 1 FROM event_members WHERE event_id = ?))",
+                (event.id, person.id, event.id),
+            )
+        return event
+
+    def leave(self, name: str, person: Member) -> Event:
+        """``person`` leaves the scheduled event ``name`` they joined. Refused with
+        :class:`EntryRefused`, nothing changed: an event that started, or one they are
+        not in."""
+        event = self.named(name)
+        with self.db.transaction() as db:
+            row = db.execute("SELECT status FROM events WHERE id = ?", (event.id,)).fetchone()
+            if row[0] != "scheduled":
+                raise EntryRefused(
+                    f"event {quote(event.name)} has started: nobody leaves it now",
+                    code="event_started",
+                )
+            cursor = db.execute(
+                "DELETE FROM event_members WHERE event_id = ? AND member_id = ?",
+                (event.id, person.id),
+            )
+            if cursor.rowcount == 0:
+                raise EntryRefused(
+                    f"{quote(person.name)} is not in event {quote(event.name)}",
+                    code="event_not_joined",
+                )
+        return event
+
+    def joined(self, event_id: int, member_id: int) -> bool:
+        """Whether ``member_id`` is a member of the event (withdrawn or not)."""
+        return bool(
+            self.db.query(
+                "SELECT 1 FROM event_members WHERE event_id = ? AND member_id = ?",
+                (event_id, member_id),
+            )
+        )
+
+    def _people_names(self, event_id: int) -> list[str]:
+        """The names of the people who are members of the event."""
+        rows = self.db.query(
+            "SELECT p.name FROM event_members m JOIN members p ON p.id = m.member_id "
+            "WHERE m.event_id = ? AND p.kind = 'person' ORDER BY m.seed",
+            (event_id,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def people_in(self, event_id: int) -> int:
+        """How many people are members of the event."""
+        rows = self.db.query(
+            "SELECT COUNT(*) FROM event_members m JOIN members p ON p.id = m.member_id "
+            "WHERE m.event_id = ? AND p.kind = 'person'",
+            (event_id,),
+        )
+        return int(rows[0][0])
 
     def house_bots(self) -> list[int]:
         """The league's house bots that are not revoked, in the order they joined."""

@@ -93,6 +93,8 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "paused": event.paused,
             "time_control": event.time_control(league.meta.settings().time_control),
             "pace": event.pace,
+            "people": event.people,
+            "people_joined": events.people_in(event.id),
         },
         "standings": [
             {
@@ -191,6 +193,11 @@ def _pace(ev: dict[str, Any]) -> str:
     return "" if ev.get("pace") is None else f", pace {ev['pace']:g} s"
 
 
+def _people(ev: dict[str, Any]) -> str:
+    """ ", open to people (3 joined)" for an event open to people; "" for one of bots."""
+    return f", open to people ({ev.get('people_joined', 0)} joined)" if ev.get("people") else ""
+
+
 def _status(ev: dict[str, Any]) -> str:
     """The event's status as ``event show`` and the page without JavaScript say it:
     ``paused`` for a paused running event, why a scheduled one waits."""
@@ -205,7 +212,8 @@ def render_text(data: dict[str, Any]) -> str:
     rounds = f"{ev['rounds']} rounds" if ev["rounds"] else "rounds fixed by how many play"
     status = _status(ev)
     lines = [
-        f"{ev['name']}: {ev['format']}, {rounds}, {status}, clock {ev['time_control']}{_pace(ev)}",
+        f"{ev['name']}: {ev['format']}, {rounds}, {status}, clock {ev['time_control']}"
+        f"{_pace(ev)}{_people(ev)}",
         "",
     ]
     tie = "Buch  MedB" if swiss else "  SB"

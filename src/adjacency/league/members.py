@@ -195,6 +195,21 @@ class MembersRepo:
             found.update({int(r[0]): (self._member_row(r), r[6]) for r in rows})
         return found
 
+    def people_in(self, ids: Iterable[int]) -> dict[int, Member]:
+        """The people among ``ids``, by id (read by primary key: an event's people, whom
+        a scheduler pass pairs for their event games only)."""
+        wanted = sorted(set(ids))
+        found: dict[int, Member] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            rows = self.db.query(
+                f"SELECT {MEMBER_COLUMNS} FROM members "
+                f"WHERE id IN ({', '.join('?' * len(chunk))}) AND kind = 'person'",
+                tuple(chunk),
+            )
+            found.update({int(r[0]): self._member_row(r) for r in rows})
+        return found
+
     def authenticate(self, token: str) -> Member | None:
         """The member whose token this is, if it is not revoked; else ``None``."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
@@ -248,16 +263,17 @@ class MembersRepo:
         self, older_than: float, keep: set[int] | frozenset[int] = frozenset()
     ) -> list[str]:
         """Delete the people who joined before ``older_than`` (a ``time.time()``) and never
-        played (:meth:`_never_played`), except those in ``keep`` (present now); return
-        their names. Join spam does not accumulate: such a person has nothing to keep,
-        and their play page, opened again, asks them to join again (docs/league.md,
-        ``--people-expire-days``)."""
+        played (:meth:`_never_played`; one who joined an event has a place to keep),
+        except those in ``keep`` (present now); return their names. Join spam does not
+        accumulate: such a person has nothing to keep, and their play page, opened again,
+        asks them to join again (docs/league.md, ``--people-expire-days``)."""
         with self.db.transaction() as db:
             rows = db.execute(
                 "SELECT id, name FROM members WHERE kind = 'person' AND created < ? "
                 "AND NOT EXISTS (SELECT 1 FROM games WHERE x_id = members.id OR o_id = members.id) "
                 "AND NOT EXISTS (SELECT 1 FROM pairs WHERE a_id = members.id OR b_id = members.id) "
-                "AND NOT EXISTS (SELECT 1 FROM ratings WHERE member_id = members.id)",
+                "AND NOT EXISTS (SELECT 1 FROM ratings WHERE member_id = members.id) "
+                "AND NOT EXISTS (SELECT 1 FROM event_members WHERE member_id = members.id)",
                 (older_than,),
             ).fetchall()
             gone = [(int(i), str(n)) for i, n in rows if int(i) not in keep]

@@ -380,6 +380,11 @@ class EventSummary(BaseModel):
     format: EventFormat
     rounds: int = Field(description="rounds planned (a double round robin: two cycles)")
     status: EventStatus
+    people: bool = Field(
+        default=False,
+        description="whether people may join it before it starts "
+        "(``POST /api/league/events/{name}/join``)",
+    )
 
 
 class EventInfo(EventSummary):
@@ -405,6 +410,7 @@ class EventInfo(EventSummary):
         description="its own pace, the least seconds a bot's move takes in its games; "
         "null: the server's (games between two house bots only)",
     )
+    people_joined: int = Field(default=0, description="how many people are among its members")
 
 
 class EventRow(BaseModel):

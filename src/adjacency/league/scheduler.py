@@ -132,20 +132,25 @@ class Scheduler:
         if self.games.stopping:
             return []
         self.presence.hosted_now = frozenset(self.games.hosted.members(self.store))
-        events = self.events.plan(self.presence.bots_there())
+        events = self.events.plan(self.presence.bots_there(), people=self.presence.present())
         wanted = set(self.presence.connections) | set(self.desk.challenges.queued_bots())
         wanted |= set(events.members)
         wanted |= self.presence.hosted_now
         wanted |= {m for start in events.starts for m in (start.x, start.o)}
         found = self.store.members.pairable(wanted)  # house bots and these bots, no one else
         members = {member_id: member for member_id, (member, _) in found.items()}
+        people = self.store.members.people_in(
+            {m for start in events.starts for m in (start.x, start.o)} - set(members)
+        )  # the people of events open to people: their event games only, never the ladder
         self.presence.sweep_revoked(
             members, {member_id: digest for member_id, (_, digest) in found.items()}
         )
         self.games.unrated_pairs = events.unrated
         self.desk.in_events = frozenset(events.members)
         self.stop_for_events(events.members, events.pairs)
-        started: list[LiveGame] = self.pair_events(members, events.starts)  # events first
+        started: list[LiveGame] = self.pair_events(
+            {**members, **people}, events.starts
+        )  # events first
         before = set(self.games.live)
         # people who waited for a bot go before the ladder; bots in an event keep them waiting
         self.desk.serve_queues(members, frozenset(events.members))
@@ -209,7 +214,8 @@ class Scheduler:
     ) -> list[LiveGame]:
         """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
         each as soon as both members are below their concurrency cap, connected or not
-        (a bot that is not connected, nor hosted with a version accepted before the
+        (a bot that is not connected, a person whose play page is not open
+        (:meth:`.presence.Presence.present`), nor hosted with a version accepted before the
         event's deadline, its opponent there, loses the game at once; both absent, both
         lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, the
         game waits for them instead)."""
@@ -229,7 +235,8 @@ class Scheduler:
                 if m.id in self.presence.hosted_now
                 and self.games.hosted.version(self.store, m, deadline)
             }
-            absent = {x.id, o.id} - set(self.presence.connections) - house - hosted
+            there = set(self.presence.connections) | self.presence.present()  # a page open
+            absent = {x.id, o.id} - there - house - hosted
             if grace and absent:
                 continue
             gone: Color | Literal["both"] | None = None  # its loss at once, nobody waits

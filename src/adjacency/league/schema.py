@@ -349,6 +349,10 @@ SUBMITTED_COLUMNS = (
 """An event's upload deadline (``NULL``: none), and the submission (``submissions.id``)
 each side of a game played, ``NULL`` for a side that was not a hosted bot."""
 
+EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
+"""Whether people may join the event before it starts (:meth:`.event_store.EventsRepo.join`);
+0 for the events stored before this column: for bots only, as they were created."""
+
 
 def rebuild_totals(db: sqlite3.Connection) -> None:
     """Replace the aggregate tables' rows by a recomputation from the games and ratings
@@ -463,6 +467,7 @@ STORE_SCHEMA = Schema(
             SUBMISSIONS,
             columns=SUBMITTED_COLUMNS,
         ),
+        Step("events open to people", columns=EVENT_PEOPLE),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -487,7 +492,9 @@ STORE_SCHEMA = Schema(
    (:func:`_replay_proofs`): people established by games against bots, or by
    resignations, are provisional again; the ratings already earned stay;
 7. the teams' submitted code (:data:`SUBMISSIONS`), each event's upload deadline and
-   the version each side of a game played (:data:`SUBMITTED_COLUMNS`; none before).
+   the version each side of a game played (:data:`SUBMITTED_COLUMNS`; none before);
+8. whether people may join each event (:data:`EVENT_PEOPLE`; an event stored before is
+   for bots only).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

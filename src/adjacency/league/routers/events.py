@@ -17,19 +17,21 @@ import json
 import time
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+from pydantic import BaseModel, Field
 
 from ...serving.errors import GameNotFound
+from ..auth import require_person
 from ..cache import SharedAnswer
 from ..deps import hall_of, reader_of
-from ..event_store import EventsRepo
+from ..event_store import Event, EventsRepo
 from ..event_views import exports, render_html, table
-from ..limits import check_read_rate
+from ..limits import check_rate, check_read_rate
 from ..models import ERRORS, EventSummary, EventTable
-from ..store import MAX_NAME, LeagueError, LeagueStore
+from ..store import MAX_NAME, LeagueError, LeagueStore, Member
 from . import PREFIX
 from .pages import PAGES
 
@@ -61,9 +63,15 @@ LIMITED = [Depends(check_read_rate)]
 
 @router.get(f"{PREFIX}/events", response_model=list[EventSummary], dependencies=LIMITED)
 async def list_events(request: Request) -> list[dict[str, Any]]:
-    """Every event, newest first: name, format, rounds, status."""
+    """Every event, newest first: name, format, rounds, status, open to people."""
     return [
-        {"name": e.name, "format": e.format, "rounds": e.rounds, "status": e.status}
+        {
+            "name": e.name,
+            "format": e.format,
+            "rounds": e.rounds,
+            "status": e.status,
+            "people": e.people,
+        }
         for e in _events(request).events()
     ]
 
@@ -158,6 +166,63 @@ def _table_cache(request: Request, name: str) -> SharedAnswer[dict[str, Any]]:
 
 async def _table(league: LeagueStore, event: Any) -> dict[str, Any]:
     return await asyncio.to_thread(table, league, event)
+
+
+class Entry(BaseModel):
+    """A person's place in an event (``/api/league/events/{name}/entry``, ``join``,
+    ``leave``)."""
+
+    event: str = Field(description="the event's name")
+    status: Literal["scheduled", "running", "finished"]
+    people: bool = Field(description="whether people may join it before it starts")
+    joined: bool = Field(description="whether this person is among its members")
+    people_joined: int = Field(description="how many people are among its members")
+
+
+def _entry(events: EventsRepo, event: Event, person: Member) -> dict[str, Any]:
+    return {
+        "event": event.name,
+        "status": event.status,
+        "people": event.people,
+        "joined": events.joined(event.id, person.id),
+        "people_joined": events.people_in(event.id),
+    }
+
+
+@router.get(f"{PREFIX}/events/{{name}}/entry", response_model=Entry, dependencies=LIMITED)
+async def entry(
+    request: Request, name: str, person: Annotated[Member, Depends(require_person)]
+) -> dict[str, Any]:
+    """Whether the person holding this secret is in the event, and whether people may
+    join it (the event page's Join button)."""
+    event = _event_named(request, name)
+    return _entry(_events(request), event, person)
+
+
+@router.post(f"{PREFIX}/events/{{name}}/join", response_model=Entry)
+async def join_event(
+    request: Request, name: str, person: Annotated[Member, Depends(require_person)]
+) -> dict[str, Any]:
+    """The person holding this secret joins a scheduled event open to people (again:
+    nothing changes). 409 with the code: ``event_closed`` (not open to people),
+    ``event_started``, ``event_full``
+    (:meth:`~adjacency.league.event_store.EventsRepo.join`); nothing changes then."""
+    check_rate(request, "event-entry", request.app.state.limits.requests_per_minute / 4)
+    events = _events(request)
+    event = events.join(_event_named(request, name).name, person)
+    return _entry(events, event, person)
+
+
+@router.post(f"{PREFIX}/events/{{name}}/leave", response_model=Entry)
+async def leave_event(
+    request: Request, name: str, person: Annotated[Member, Depends(require_person)]
+) -> dict[str, Any]:
+    """The person holding this secret leaves a scheduled event they joined. 409 with the
+    code: ``event_started``, ``event_not_joined``; nothing changes then."""
+    check_rate(request, "event-entry", request.app.state.limits.requests_per_minute / 4)
+    events = _events(request)
+    event = events.leave(_event_named(request, name).name, person)
+    return _entry(events, event, person)
 
 
 @router.get(

@@ -90,6 +90,11 @@ class NewEvent(BaseModel):
         description="the least seconds each bot's move takes in its games (people are "
         "never held); none: the server's --pace, for games between two house bots",
     )
+    people: bool = Field(
+        default=False,
+        description="people may join it from their play page until it starts (the bots "
+        "are the members named here)",
+    )
 
 
 class Withdrawal(BaseModel):
@@ -135,6 +140,7 @@ class TeacherEvent(BaseModel):
     deadline: float | None = Field(
         description="its upload deadline (Unix seconds): its teams' later uploads are refused"
     )
+    people: bool = Field(default=False, description="people may join it until it starts")
 
 
 class TeacherMember(BaseModel):
@@ -203,6 +209,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
                 "time_control": event.time_control(settings.time_control),
                 "pace": event.pace,
                 "deadline": deadlines.get(event.name),
+                "people": event.people,
                 "members": [
                     {
                         "name": names[m],
@@ -268,7 +275,7 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
         raise LeagueError(str(exc)) from None
     event = events.create(
         body.name, body.format, body.rounds, [m.strip() for m in body.members], body.start,
-        body.rated, clock=clock, pace=body.pace,
+        body.rated, clock=clock, pace=body.pace, people=body.people,
     )  # fmt: skip
     return {"name": event.name, "status": event.status}
 
@@ -294,7 +301,7 @@ async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, A
         raise LeagueError(str(exc)) from None
     event = events.edit(
         event.name, body.name, body.format, body.rounds, [m.strip() for m in body.members],
-        body.start, body.rated, clock=clock, pace=body.pace,
+        body.start, body.rated, clock=clock, pace=body.pace, people=body.people,
     )  # fmt: skip
     hall_of(request).wake()
     return {"name": event.name, "status": event.status}

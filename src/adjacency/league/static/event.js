@@ -5,7 +5,7 @@
 // the crosstable first, the event's name in its heading, so a projected screen shows it
 // without scrolling while the live boards play under it.
 import { decimal, t } from "/static/js/i18n.js";
-import { el, eloInterval, eloValue, eventWord, getJson, memberLink, paceText } from "./league.js";
+import { el, eloInterval, eloValue, eventWord, getJson, memberLink, paceText, postJson } from "./league.js";
 import { byId } from "/static/js/dom.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -99,6 +99,64 @@ function renderLists(data) {
   byId("next").replaceChildren(...next);
 }
 
+// A person's place in an event open to people: signed in on the play page (its secret
+// in this browser), Join or Leave until the start; afterwards, whether they play in it
+// (their games are on the play page). The button marks itself ready once its handler
+// is attached.
+const PERSON_KEY = "adjacency-league-person";
+let entry = null; // the person's place, as /entry last answered
+
+function person() {
+  try {
+    return JSON.parse(localStorage.getItem(PERSON_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+async function showEntry(ev) {
+  const section = byId("entry");
+  const mine = person();
+  const open = ev.people && (ev.status === "scheduled" || (entry && entry.joined));
+  section.hidden = !open;
+  if (!open) return;
+  const button = byId("entry-button");
+  if (!mine) {
+    byId("entry-text").textContent = t("event.entry.sign-in");
+    button.hidden = true;
+    return;
+  }
+  if (!entry || entry.status !== ev.status) {
+    try {
+      entry = await getJson(`${api}/entry`, { headers: { Authorization: `Bearer ${mine.secret}` } });
+    } catch (error) {
+      byId("entry-message").textContent = error.message;
+      return;
+    }
+  }
+  const started = entry.status !== "scheduled";
+  byId("entry-text").textContent = entry.joined
+    ? t(started ? "event.entry.playing" : "event.entry.joined", { name: mine.name, count: entry.people_joined })
+    : t("event.entry.open", { count: entry.people_joined });
+  button.hidden = started;
+  button.textContent = t(entry.joined ? "event.entry.leave" : "event.entry.join");
+}
+
+byId("entry-button").addEventListener("click", async () => {
+  const mine = person();
+  if (!mine || !entry) return;
+  const action = entry.joined ? "leave" : "join";
+  try {
+    entry = await postJson(`${api}/${action}`, {}, mine.secret);
+    byId("entry-message").textContent = t(entry.joined ? "event.entry.done-join" : "event.entry.done-leave");
+  } catch (error) {
+    byId("entry-message").textContent = error.message;
+    entry = null;
+  }
+  await refresh();
+});
+byId("entry-button").dataset.ready = "true";
+
 async function refresh() {
   try {
     const data = await getJson(api);
@@ -118,6 +176,7 @@ async function refresh() {
     renderCrosstable(data.crosstable);
     renderStandings(data);
     renderLists(data);
+    await showEntry(ev);
   } catch (error) {
     byId("summary").textContent = t("event.unavailable", { error: error.message });
   }

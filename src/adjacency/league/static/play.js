@@ -48,6 +48,10 @@ async function showOpponents() {
   );
   if (following) await follow(following);
   if (ticks++ % 3 !== 0 && byId("opponents").children.length) return;
+  const events = (await getJson("/api/league/events")).filter((e) => e.people && e.status === "scheduled");
+  byId("open-events-block").hidden = !events.length;
+  byId("open-events").replaceChildren(...events.map((e) =>
+    el("li", {}, el("a", { href: `/event/${encodeURIComponent(e.name)}`, "data-event": e.name }, e.name))));
   const rows = await getJson("/api/league/standings?online=true&limit=500");
   const online = rows.filter((r) => r.name !== person.name && r.online && !r.revoked);
   byId("opponents").replaceChildren(

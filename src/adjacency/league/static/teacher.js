@@ -467,6 +467,7 @@ function editEvent(ev) {
   $("event-clock").value = ev.time_control;
   $("event-pace").value = ev.pace === null ? "" : String(ev.pace);
   $("event-rated").checked = ev.rated;
+  $("event-people").checked = Boolean(ev.people);
   $("create-heading").scrollIntoView();
   $("event-name").focus();
 }
@@ -481,6 +482,7 @@ function clearForm() {
   $("event-start").value = "";
   $("event-clock").value = "";
   $("event-pace").value = "";
+  $("event-people").checked = false;
 }
 
 $("event-cancel").addEventListener("click", () => { clearForm(); $("event-name").focus(); });
@@ -490,7 +492,7 @@ $("event-form").addEventListener("submit", (event) => {
   const name = $("event-name").value.trim();
   const members = [...$("event-members").querySelectorAll("input:checked")].map((i) => i.value);
   const body = { name, format: $("event-format").value, members, rated: $("event-rated").checked,
-    clock: $("event-clock").value.trim() };
+    clock: $("event-clock").value.trim(), people: $("event-people").checked };
   if (!$("event-rounds").disabled && $("event-rounds").value) body.rounds = Number($("event-rounds").value);
   if ($("event-start").value) body.start = new Date($("event-start").value).getTime() / 1000;
   if ($("event-pace").value !== "") body.pace = Number($("event-pace").value);
