@@ -290,7 +290,9 @@ class EventDeleted(BaseModel):
 @router.put("/admin/events/{name}", response_model=EventDone, dependencies=ADMIN)
 async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, Any]:
     """Change a scheduled event: its name, format, members, rounds, start time, rated,
-    clock and pace become the body's, as creating it checks them. 404: no such event;
+    clock, pace and whether people may join become the body's, as creating it checks
+    them (a PUT replaces them all: a body without ``people`` closes the event to people,
+    and the people who joined are taken out). 404: no such event;
     400 with the reason: it has started (running or finished), or a setting is refused
     (:meth:`~adjacency.league.event_store.EventsRepo.edit`); nothing changes then."""
     event = _event_named(request, name)
