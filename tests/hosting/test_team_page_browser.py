@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import UNDER_TEST, axe_violations, goto
+from browser_helpers import EVERY_IMPACT, SIZES, UNDER_TEST, axe_violations, goto
 from hosted_helpers import course_zip
 from i18n_helpers import english_left
 from league_helpers import add_member
@@ -23,8 +23,6 @@ expect.set_options(timeout=50_000)  # a build in the sandbox on a loaded machine
 pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
 
 TIMEOUT = 50_000
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import axe_violations, goto, teacher_page, watched_page
+from browser_helpers import EVERY_IMPACT, SIZES, axe_violations, goto, teacher_page, watched_page
 from hosted_helpers import (
     FAILING,
     accepted,
@@ -33,8 +33,6 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
 
 TIMEOUT = 30_000
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 
 
 def shown(points: float, locale: str) -> str:

@@ -20,7 +20,14 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import axe_violations, goto, sign_in_as_teacher, watched_page
+from browser_helpers import (
+    EVERY_IMPACT,
+    SIZES,
+    axe_violations,
+    goto,
+    sign_in_as_teacher,
+    watched_page,
+)
 from i18n_helpers import english_left
 from league_helpers import (
     ADMIN,
@@ -42,8 +49,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.xdist_group("se
 WAIT = 50.0
 TIMEOUT = 50_000
 BAD_TOKEN = "adjl_" + "Q" * 22
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 
 
 @dataclass

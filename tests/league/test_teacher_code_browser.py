@@ -22,7 +22,14 @@ from typing import Any
 import pytest
 
 from adjacency.league.store import LeagueStore
-from browser_helpers import axe_violations, goto, sign_in_as_teacher, watched_page
+from browser_helpers import (
+    EVERY_IMPACT,
+    SIZES,
+    axe_violations,
+    goto,
+    sign_in_as_teacher,
+    watched_page,
+)
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, thread_server
 
@@ -32,8 +39,6 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
 
 TIMEOUT = 50_000
-SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 JAVAC = (
     "src/Bot.java:7: error: ';' expected\n        int empty = 0\n                     ^\n1 error"
 )
