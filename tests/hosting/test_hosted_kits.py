@@ -4,8 +4,8 @@ team would, go from ``adjacency league submit`` to accepted and to rated games e
 the board; a minimal protocol program is chosen by its manifest where the project holds
 two; a syntax error is refused with the byte-compiler's words, a program needing an npm
 package at the check with the reason, a manifest naming a language the league does not
-build with its rule; and a hostile Python bot ends as the Java ones do (its probes fail,
-its fork bomb loses on time, nothing of it is left)."""
+build with its rule; and a hostile Python or JavaScript bot ends as the Java ones do (its
+probes fail, its fork bomb loses on time, nothing of it is left)."""
 
 from __future__ import annotations
 
@@ -210,8 +210,107 @@ engine.main()
 """A hostile Python program over the minimal engine: probes (it answers illegally when
 one worked) or a fork bomb (``MODE``), on O's second move."""
 
+HOSTILE_JS = """'use strict';
+const fs = require('node:fs');
+const net = require('node:net');
+const readline = require('node:readline');
+const { spawn } = require('node:child_process');
+const { parsePosition } = require('./board');
 
-def test_a_hostile_python_bot_fails_in_its_sandbox_and_leaves_nothing(folder: Path) -> None:
+function connects(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const timer = setTimeout(() => { socket.destroy(); resolve(false); }, 1000);
+    socket.on('connect', () => { clearTimeout(timer); socket.destroy(); resolve(true); });
+    socket.on('error', () => { clearTimeout(timer); resolve(false); });
+  });
+}
+
+async function attack() { // whether any probe worked (each must fail in the sandbox)
+  const worked = [];
+  for (const port of [PORT, 22]) if (await connects(port)) worked.push(`connect ${port}`);
+  for (const path of ['DB', 'BUILDS', '/etc/shadow']) {
+    try {
+      if (fs.statSync(path).isDirectory()) fs.readdirSync(path);
+      else fs.readFileSync(path);
+      worked.push(`read ${path}`);
+    } catch {}
+  }
+  for (const path of ['/box/evil', '/evil', '/usr/evil', 'HOSTFILE']) {
+    try {
+      fs.appendFileSync(path, 'x');
+      worked.push(`write ${path}`);
+    } catch {}
+  }
+  return worked;
+}
+
+async function choose(board) {
+  const pieces = board.grid.flat().filter((cell) => cell !== '.').length;
+  if (board.turn === 'o' && pieces >= 11) { // O's second move: never in the check
+    if (MODE === 'fork') {
+      for (;;) {
+        try {
+          spawn('/bin/sleep', ['1004'], { stdio: 'ignore' }).on('error', () => {});
+        } catch {}
+      }
+    }
+    const worked = await attack();
+    if (worked.length) {
+      console.error(worked);
+      return 'a1'; // X's start square: occupied, an illegal answer
+    }
+  }
+  return board.legalMoves()[0];
+}
+
+let board = parsePosition(['startpos']);
+async function handle(line) {
+  const words = line.trim().split(/\\s+/);
+  if (words[0] === 'aep') console.log('id name hostile\\nid author a team\\naepok');
+  else if (words[0] === 'isready') console.log('readyok');
+  else if (words[0] === 'position') board = parsePosition(words.slice(1));
+  else if (words[0] === 'go') console.log(`bestmove ${await choose(board)}`);
+  else if (words[0] === 'quit') process.exit(0);
+}
+
+let done = Promise.resolve();
+const input = readline.createInterface({ input: process.stdin, terminal: false });
+input.on('line', (line) => { done = done.then(() => handle(line)); });
+input.on('close', () => done.then(() => process.exit(0)));
+"""
+"""The same in JavaScript over the kit's board (``board.js``), its probes through ``net``
+and ``fs``, its fork bomb a ``child_process`` spawn loop (``sleep 1004``)."""
+
+
+def hostile_files(
+    language: str, mode: str, url: str, league: Path, host_file: Path
+) -> dict[str, str]:
+    """The hostile bot's project in ``language`` for ``mode`` (probe or fork), aimed at the
+    league at ``url`` with its file ``league`` and a host file it must not change."""
+    builds = league.with_name(league.name + ".builds")
+    program = HOSTILE if language == "python" else HOSTILE_JS
+    code = (
+        program.replace("PORT", url.rsplit(":", 1)[1])
+        .replace("DB", str(league))
+        .replace("BUILDS", str(builds))
+        .replace("HOSTFILE", str(host_file))
+        .replace("MODE", repr(mode))
+    )
+    if language == "python":
+        helper = ("minimal_engine.py", (ENGINES / "minimal_engine.py").read_text("utf-8"))
+        main_file = "hostile.py"
+    else:
+        helper = ("board.js", (ENGINES / "javascript" / "board.js").read_text("utf-8"))
+        main_file = "hostile.js"
+    manifest = json.dumps({"language": language, "main": main_file})
+    return {main_file: code, helper[0]: helper[1], "adjacency-bot.json": manifest}
+
+
+@pytest.mark.parametrize(("language", "marker"), [("python", 1003), ("javascript", 1004)])
+def test_a_hostile_bot_fails_in_its_sandbox_and_leaves_nothing(
+    folder: Path, language: str, marker: int
+) -> None:
     league = new_league(folder, base=3.0)
     host_file = folder / "untouchable.txt"
     host_file.write_text("the host's own file\n")
@@ -219,23 +318,10 @@ def test_a_hostile_python_bot_fails_in_its_sandbox_and_leaves_nothing(folder: Pa
     skip = (league.name, league.name + "-wal", league.name + "-shm", league.name + ".builds")
     before = tree_digest(folder, skip)
     tokens = {mode: add_member(league, f"team-{mode}") for mode in ("probe", "fork")}
-    minimal = (ENGINES / "minimal_engine.py").read_text(encoding="utf-8")
-    manifest = json.dumps({"language": "python", "main": "hostile.py"})
     with served(league) as (url, _):
         builds = league.with_name(league.name + ".builds")
         for mode, token in tokens.items():
-            code = (
-                HOSTILE.replace("PORT", url.rsplit(":", 1)[1])
-                .replace("DB", str(league))
-                .replace("BUILDS", str(builds))
-                .replace("HOSTFILE", str(host_file))
-                .replace("MODE", repr(mode))
-            )
-            files = {
-                "hostile.py": code,
-                "minimal_engine.py": minimal,
-                "adjacency-bot.json": manifest,
-            }
+            files = hostile_files(language, mode, url, league, host_file)
             assert upload(url, zipped(files), token).status == 201
         for token in tokens.values():
             accepted(url, token)  # it behaved in the check
@@ -259,7 +345,8 @@ def test_a_hostile_python_bot_fails_in_its_sandbox_and_leaves_nothing(folder: Pa
                 assert game.detail.startswith(f"{name} "), game.detail
         assert tree_digest(builds) == built
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
-    # its own marker (1003 s: not the Java hostile bots' 1000), gone once its sandbox ended
-    wait_until(lambda: not host_pids_with("sleep\x001003"), 20, "no process left")
+    # its own marker (not the Java hostile bots' 1000 nor the other language's), gone once
+    # its sandbox ended
+    wait_until(lambda: not host_pids_with(f"sleep\x00{marker}"), 20, "no process left")
     assert tree_digest(folder, skip) == before
     assert host_file.read_text() == "the host's own file\n"

@@ -3,13 +3,23 @@
 ``adjacency project build PATH`` takes the project as the team has it, says what it left
 out, compiles the rest with the Java kit and prints the ``cmd:`` spec that plays the bot;
 ``adjacency project kit`` prints where the Java kit's sources are, for a bot of one's own.
+A Python or JavaScript program (chosen as the league chooses, by its manifest or its files)
+has nothing to build: the command refuses it with the ``adjacency connect`` line that runs
+it as it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..projects.intake import Intake
+
+INTERPRETERS = {"python": ("Python", "python3"), "javascript": ("JavaScript", "node")}
+"""A program's language -> its name in words and the interpreter that runs it locally."""
 
 
 def register(commands: Any) -> None:
@@ -65,6 +75,8 @@ def run_build(args: argparse.Namespace) -> int:
     if args.arg and not args.bot:
         raise InvalidSettingsError("--arg goes with --bot (the manifest has its own 'args')")
     intake = take_in(args.path)
+    if not args.bot:
+        refuse_program(intake, args.path)
     built = build(intake, args.out.resolve(), args.bot, args.arg)
     for path, why in built.selection.left_out:
         print(f"left out {path}: {why}")
@@ -79,6 +91,28 @@ def run_build(args: argparse.Namespace) -> int:
     print(f"bot {built.bot}: {chosen.detail if chosen else ''}")
     print(built.spec)
     return 0
+
+
+def refuse_program(intake: Intake, path: Path) -> None:
+    """Raise a :class:`~adjacency.projects.sources.ProjectError` naming how to run the
+    project when it is a Python or JavaScript program (nothing to build); return for a Java
+    course project. An undecidable project is refused as the league refuses it."""
+    from ..projects.scripts import choose
+    from ..projects.sources import ProjectError
+
+    program = choose(intake)
+    if program is None:
+        return
+    words, interpreter = INTERPRETERS[program.language]
+    if path.is_dir():
+        main, where = str(path.resolve() / program.main), ""
+    else:
+        main, where = program.main, f"unpack {path.name} and, in the folder you unpack it into, "
+    spec = "cmd:" + shlex.join([interpreter, main, *program.args])
+    raise ProjectError(
+        f"this is a {words} program ({program.main}), not a Java course project: nothing to "
+        f"build; {where}run it as it is with `adjacency connect URL {shlex.quote(spec)}`"
+    )
 
 
 def run_kit(args: argparse.Namespace) -> int:
