@@ -84,12 +84,15 @@ def watched_page(
 
 def sign_in_as_teacher(page: Any, token: str) -> None:
     """Enter ``token`` on the teacher's page by keyboard once its script handles the
-    form (it marks the form ``data-ready``); return when the admin part shows."""
+    form (it marks the form ``data-ready``); return when the sign-in has finished: the
+    admin part shows and the page has moved the focus to "Forget" (its last step: a key
+    pressed before then could land on that button and sign the teacher out)."""
     page.wait_for_selector("#token-form[data-ready]")
     page.locator("#token").focus()
     page.keyboard.type(token)
     page.keyboard.press("Enter")
     page.wait_for_selector("#admin", state="visible")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'forget'")
 
 
 def teacher_page(

@@ -121,6 +121,9 @@ def test_a_person_joins_an_event_and_plays_its_game_on_the_play_page(
 
         clicks = 0
         while (state := wait_until(my_turn_or_end, 30, "ada's turn"))["status"] == "playing":
+            if state["moves"]:  # the page shows the reply before ada answers it, as she sees it
+                last = state["moves"][-1]
+                page.locator(f'#board [data-square="{last}"] svg.piece').wait_for()
             page.locator("#board:not(.locked)").wait_for()
             if clicks == 0:  # the board in play, once
                 clean(page)

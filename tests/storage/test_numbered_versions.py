@@ -62,9 +62,12 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
 ``submissions``: no team uploaded code; the web's puzzle ratings: no one tried a puzzle;
 its secrets: made at the first request; the opening explorer's: the fixture's games
 have no result, and no league is read)."""
-NEW_COLUMNS: dict[str, dict[str, int]] = {"league.db": {"events": 4, "games": 4, "members": 1}}
-"""How many columns a step after the first adds at the end of a table, ``NULL`` in the
-rows from before (the league's events: their own clock, pace and upload deadline, none;
+NEW_COLUMNS: dict[str, dict[str, list[Any]]] = {
+    "league.db": {"events": [None] * 4 + [0], "games": [None] * 4, "members": [None]}
+}
+"""The columns a step after the first adds at the end of a table, with their values in the
+rows from before (the league's events: their own clock, pace and upload deadline, none,
+and closed to people, 0;
 its games: their detail's code and params, none for the fixture's games, which ended with
 no detail, and the submitted version each side played, none; its members: the key of a
 person's address, kept since)."""
@@ -74,8 +77,7 @@ def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, li
     """``tables`` (a fixture's rows) as the upgrade of a ``kind`` file leaves them."""
     added = NEW_COLUMNS.get(kind, {})
     return {
-        table: [row + [None] * added.get(table, 0) for row in rows]
-        for table, rows in tables.items()
+        table: [row + added.get(table, []) for row in rows] for table, rows in tables.items()
     } | ADDED.get(kind, {})
 
 
