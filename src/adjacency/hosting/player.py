@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
@@ -42,15 +42,7 @@ at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own thr
 KIND_LIMITS = {
     "java": GAME_LIMITS,
     "python": GAME_LIMITS,
-    "javascript": Limits(
-        cpu_seconds=600.0,
-        wall_seconds=3600.0,
-        memory_bytes=1024 << 20,
-        processes=64,
-        file_bytes=8 << 20,
-        tmp_bytes=32 << 20,
-        output_bytes=4 << 20,
-    ),
+    "javascript": replace(GAME_LIMITS, memory_bytes=1024 << 20),
 }
 """Each kind's limits over one game. Node's writable memory bound is larger: each worker
 thread is a V8 isolate with a heap of its own (the JavaScript kit thinks in a worker and
