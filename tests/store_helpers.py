@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from adjacency.arena.store import Store
+from adjacency.league.schema import STORE_SCHEMA
 from adjacency.league.store import LeagueStore
 from adjacency.solving.store import SolutionsStore
 from adjacency.storage import SQLiteStore
@@ -69,3 +70,17 @@ def stored_games(db: Path) -> int:
             return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
     except sqlite3.OperationalError:
         return 0
+
+
+def undo_league_steps(db: Path, columns: Any) -> int:
+    """Make the league file ``db`` as it was before the schema step that added
+    ``columns``: that step's and every later step's columns dropped and the version set
+    back; returns that step's number (the version the file now says)."""
+    first = next(n for n, step in enumerate(STORE_SCHEMA.steps) if step.columns == columns)
+    with sqlite3.connect(db) as raw:
+        for step in STORE_SCHEMA.steps[first:]:
+            for table, column, _ in step.columns:
+                raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        raw.execute(f"PRAGMA user_version = {first}")
+    raw.close()
+    return first

@@ -20,6 +20,7 @@ from adjacency.league.schema import EVENT_CLOCK, STORE_SCHEMA
 from adjacency.league.store import LeagueStore
 from cli_helpers import run
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
+from store_helpers import undo_league_steps
 
 pytestmark = pytest.mark.xdist_group("league-event-clock")
 
@@ -140,13 +141,7 @@ def test_a_league_file_of_the_version_before_keeps_its_events_on_the_leagues_clo
         add_member(db, name, "house", "random")
     with LeagueStore(db) as store:
         store.events.create("old", "round-robin", None, list(HOUSE))
-    clock = next(n for n, step in enumerate(STORE_SCHEMA.steps) if step.columns == EVENT_CLOCK)
-    with sqlite3.connect(db) as raw:  # the clock's step and every later one undone
-        for step in STORE_SCHEMA.steps[clock:]:
-            for table, column, _ in step.columns:
-                raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-        raw.execute(f"PRAGMA user_version = {clock}")
-    raw.close()
+    undo_league_steps(db, EVENT_CLOCK)  # its step and every later one undone
     status, out, _ = run(capsys, "league", "event", "show", "--db", str(db), "old")
     assert status == 0 and "clock 4+0.1" in out, out
     with sqlite3.connect(db) as raw:

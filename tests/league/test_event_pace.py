@@ -29,6 +29,7 @@ from league_helpers import (
     thread_server,
     wait_until,
 )
+from store_helpers import undo_league_steps
 
 pytestmark = pytest.mark.xdist_group("league-event-pace")
 
@@ -146,13 +147,7 @@ def test_a_league_file_of_the_version_before_keeps_its_events_on_the_servers_pac
         add_member(db, name, "house", "random")
     with LeagueStore(db) as store:
         store.events.create("old", "round-robin", None, ["h1", "h2"])
-    step = next(n for n, s in enumerate(STORE_SCHEMA.steps) if s.columns == EVENT_PACE)
-    with sqlite3.connect(db) as raw:  # the pace's step and every later one undone
-        for later in STORE_SCHEMA.steps[step:]:
-            for table, column, _ in later.columns:
-                raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-        raw.execute(f"PRAGMA user_version = {step}")
-    raw.close()
+    undo_league_steps(db, EVENT_PACE)  # its step and every later one undone
     status, out, _ = run(capsys, "league", "event", "show", "--db", str(db), "old")
     assert status == 0 and "pace" not in out, out
     with sqlite3.connect(db) as raw:

@@ -37,6 +37,7 @@ from league_helpers import (
     request,
     wait_until,
 )
+from store_helpers import undo_league_steps
 
 LEAGUE = {"base": 60.0, "increment": 0.0, "rounds": 4}
 """Short games (4 rounds a side) on a clock nobody runs out of."""
@@ -211,13 +212,7 @@ def test_a_league_file_of_the_version_before_keeps_its_events_for_bots(
     with LeagueStore(db) as store:
         store.events.create("old", "round-robin", None, ["h1", "h2"])
         person = store.members.add_member("ada", "person")[0]
-    step = next(n for n, s in enumerate(STORE_SCHEMA.steps) if s.columns == EVENT_PEOPLE)
-    with sqlite3.connect(db) as raw:  # the step and every later one undone
-        for later in STORE_SCHEMA.steps[step:]:
-            for table, column, _ in later.columns:
-                raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-        raw.execute(f"PRAGMA user_version = {step}")
-    raw.close()
+    undo_league_steps(db, EVENT_PEOPLE)  # its step and every later one undone
     status, out, _ = run(capsys, "league", "event", "show", "--db", str(db), "old")
     assert status == 0 and "open to people" not in out, out
     with sqlite3.connect(db) as raw:
