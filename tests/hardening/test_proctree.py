@@ -55,3 +55,43 @@ def test_cpu_time_counts_a_running_process_and_the_children_it_reaped() -> None:
         assert proctree.cpu_seconds([info]) >= 0.58
         parent.stdin.close()
     assert proctree.read(parent.pid) is None
+
+
+def test_a_subtree_is_the_tree_the_whole_table_gives_and_its_root() -> None:
+    """The children lists give the same tree as the parents of every process."""
+    program = "sleep 60 & sleep 60 & (sleep 60 & wait) & echo ready; wait"
+    with subprocess.Popen(["/bin/sh", "-c", program], stdout=subprocess.PIPE, text=True) as shell:
+        assert shell.stdout is not None
+        assert shell.stdout.readline() == "ready\n"
+        try:
+            below = proctree.subtree(shell.pid)
+            assert below is not None  # this kernel lists children
+            # Grandchildren included: the subshell's sleep is found as its parent's child.
+            whole = proctree.tree(proctree.snapshot(), shell.pid)
+            assert sorted(below) == sorted([shell.pid, *whole]) and len(whole) >= 4
+            assert all(info.uid == proctree.UNREAD for info in below.values())
+            assert proctree.tree(below, shell.pid) == proctree.tree(
+                {pid: proctree.snapshot()[pid] for pid in below}, shell.pid
+            )
+        finally:
+            for pid in proctree.tree(proctree.snapshot(), shell.pid):
+                os.kill(pid, 9)
+            shell.kill()
+    assert proctree.subtree(shell.pid) == {}
+
+
+def test_a_process_read_without_its_owner_reads_the_same_times() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-c", BUSY + "import sys\nprint('done', flush=True)\nsys.stdin.read()\n"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as busy:
+        assert busy.stdout is not None and busy.stdin is not None
+        assert busy.stdout.readline() == "done\n"
+        with_owner, without = proctree.read(busy.pid), proctree.read(busy.pid, owner=False)
+        assert with_owner is not None and without is not None
+        assert with_owner.uid == os.geteuid() and without.uid == proctree.UNREAD
+        assert without.cpu_ticks == with_owner.cpu_ticks >= 0.29 * proctree.TICKS
+        assert proctree.snapshot(owners=False)[busy.pid].uid == proctree.UNREAD
+        busy.stdin.close()

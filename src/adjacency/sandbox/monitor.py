@@ -1,10 +1,11 @@
 """One thread that watches every sandboxed process tree of this process: :data:`MONITOR`.
 
 Every :data:`TICK` seconds, while any sandbox runs, it reads ``/proc`` once
-(:func:`adjacency.system.proctree.snapshot`) and hands the snapshot to each watched
-sandbox, which sums its tree's CPU time and memory and ends itself when past a limit.
-One reading for all sandboxes keeps the cost flat: thirty hosted bots cost one pass
-over ``/proc`` per tick, not thirty. The thread ends when nothing is watched.
+(:func:`adjacency.system.proctree.snapshot`, without the owners: one file a process)
+and hands the snapshot to each watched sandbox, which sums its tree's CPU time and
+memory and ends itself when past a limit. One reading for all sandboxes keeps the cost
+flat: thirty hosted bots cost one pass over ``/proc`` per tick, not thirty. The thread
+ends when nothing is watched.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class Monitor:
                 if not watched:
                     self._thread = None
                     return
-            processes = proctree.snapshot()
+            processes = proctree.snapshot(owners=False)  # a tree's usage needs no owner
             now = time.monotonic()
             for item in watched:
                 try:

@@ -355,12 +355,18 @@ class SandboxedProcess:
     # -- accounting and ending ---------------------------------------------------------
 
     def cpu_seconds(self) -> float:
-        """CPU time its whole tree has used so far (read now from ``/proc``)."""
-        if self._popen is None:
+        """CPU time its whole tree has used so far (read now from ``/proc``: its own tree
+        only, :func:`~adjacency.system.proctree.subtree`, where the kernel lists
+        children, so a hosted bot's reading after each move does not cost a pass over
+        every process of the machine; a process of the tree that reading missed is
+        counted by the next one)."""
+        popen = self._popen
+        if popen is None:
             return 0.0
         if self._outcome is not None:
             return self._outcome.cpu_seconds
-        self._measure(proctree.snapshot())
+        tree = proctree.subtree(popen.pid)
+        self._measure(tree if tree is not None else proctree.snapshot(owners=False))
         return max(self._usage.cpu, self._rusage_cpu)
 
     def cap_cpu(self, total: float | None) -> None:
