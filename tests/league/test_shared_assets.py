@@ -12,15 +12,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from adjacency.league.app import create_app as league_app
 from adjacency.league.routers.pages import STATIC as LEAGUE_STATIC
 from adjacency.league.routers.pages import TEMPLATES as LEAGUE_TEMPLATES
 from adjacency.serving.assets import SHARED
 from adjacency.serving.frame import SHARED_PAGES, TEMPLATES
-from adjacency.web.app import create_app as web_app
 from adjacency.web.routers.pages import STATIC as WEB_STATIC
 from adjacency.web.routers.pages import TEMPLATES as WEB_TEMPLATES
-from league_helpers import make_league
+from serving_helpers import both_apps
 
 URL = re.compile(r"""["'(](/static/[A-Za-z0-9_./-]+)["')]""")
 
@@ -37,11 +35,7 @@ def urls_in(*folders: Path) -> set[str]:
 
 @pytest.fixture
 def clients(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
-    make_league(tmp_path / "league.db")
-    with (
-        TestClient(league_app(tmp_path / "league.db")) as league,
-        TestClient(web_app(tmp_path / "web.db")) as web,
-    ):
+    with both_apps(tmp_path) as (web, league):
         yield league, web
 
 

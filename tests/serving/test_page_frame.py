@@ -13,14 +13,12 @@ import pytest
 from fastapi.testclient import TestClient
 from jinja2 import UndefinedError
 
-from adjacency.league.app import create_app as league_app
 from adjacency.league.routers.events import NOSCRIPT
 from adjacency.league.routers.pages import PAGES as LEAGUE
 from adjacency.serving.assets import SHARED
 from adjacency.serving.frame import LANGUAGES, SHARED_PAGES, Pages
-from adjacency.web.app import create_app as web_app
 from adjacency.web.routers.pages import PAGES as WEB
-from league_helpers import make_league
+from serving_helpers import both_apps
 
 WEB_URLS = {"index.html": "/", "rules.html": "/rules", "lab.html": "/lab",
             "puzzles.html": "/puzzles", "docs.html": "/docs"}  # fmt: skip
@@ -35,13 +33,8 @@ LANGUAGE_SELECT = (
 
 @pytest.fixture(scope="module")
 def clients(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, TestClient]]:
-    folder = tmp_path_factory.mktemp("frame")
-    make_league(folder / "league.db")
-    with (
-        TestClient(web_app(folder / "web.db")) as web,
-        TestClient(league_app(folder / "league.db")) as league,
-    ):
-        yield web, league
+    with both_apps(tmp_path_factory.mktemp("frame")) as clients:
+        yield clients
 
 
 def test_every_page_of_both_servers_is_served_in_the_frame(
