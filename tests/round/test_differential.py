@@ -49,8 +49,8 @@ from hypothesis import strategies as st
 from adjacency.core import COLORS, Color, Position, other
 from adjacency.core.details import NAMED, DetailCode
 from adjacency.core.game import Termination
-from adjacency.round.players import Kind
 from adjacency.league.records import StoredGame
+from adjacency.round.players import Kind
 from round_helpers import (
     NAMES,
     FakeScheduler,

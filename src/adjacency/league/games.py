@@ -14,11 +14,13 @@ Contract, in the server's event loop (one thread, no locks):
   resignation, an abort, the server's abandonment) is a transition of the round room
   (:mod:`adjacency.round`), taken into the game's record and clock (:meth:`Games._take`);
   the league words the ends in its own details;
-* the side to move's clock runs from the moment it is asked (:meth:`Games._ask`);
-  a timer ends the game on time when the clock runs out, whoever is connected;
-* the server plays house bots and hosted sides (a team's accepted version) itself
-  (:mod:`.server_sides`), and only the server moves for a hosted side (a client of the
-  same team is refused);
+* each side's kind of player (:attr:`.live.LiveGame.kinds`) decides what its seat
+  means, by the round room's rules (:mod:`adjacency.round.players`): the server plays
+  house bots and hosted sides (a team's accepted version) itself
+  (:mod:`.server_sides`), and only the server moves for them (a client of the same team
+  is refused); the others are asked and their clock runs from the moment they are
+  (:meth:`Games._ask`), a hosted side's once its move may compute; a timer ends the game
+  on time when the clock runs out, whoever is connected;
 * every callback that arrives late (a timer, a house move) checks the game's
   ``version`` and changes nothing when the game moved on or ended;
 * a game's end, its record and both new ratings are one store transaction
