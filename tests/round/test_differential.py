@@ -28,7 +28,7 @@ Where the servers differ today on purpose, the difference is written here, as da
   ``server-stopped``); the browser game keeps them, to go on after a restart;
 * a bot: the browser game computes its moves itself (a house bot), the league's
   connects (a connected bot); both seat the round room's kinds of player
-  (:mod:`adjacency.round.players`) and take the rules the two kinds share from there
+  (:mod:`adjacency.round.player_kinds`) and take the rules the two kinds share from there
   (an illegal answer forfeits, a bot never resigns or aborts).
 """
 
@@ -50,7 +50,7 @@ from adjacency.core import COLORS, Color, Position, other
 from adjacency.core.details import NAMED, DetailCode
 from adjacency.core.game import Termination
 from adjacency.league.records import StoredGame
-from adjacency.round.players import Kind
+from adjacency.round.player_kinds import Kind
 from round_helpers import (
     NAMES,
     FakeScheduler,

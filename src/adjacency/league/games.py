@@ -15,7 +15,7 @@ Contract, in the server's event loop (one thread, no locks):
   (:mod:`adjacency.round`), taken into the game's record and clock (:meth:`Games._take`);
   the league words the ends in its own details;
 * each side's kind of player (:attr:`.live.LiveGame.kinds`) decides what its seat
-  means, by the round room's rules (:mod:`adjacency.round.players`): the server plays
+  means, by the round room's rules (:mod:`adjacency.round.player_kinds`): the server plays
   house bots and hosted sides (a team's accepted version) itself
   (:mod:`.server_sides`), and only the server moves for them (a client of the same team
   is refused); the others are asked and their clock runs from the moment they are
@@ -49,7 +49,7 @@ from ..core.position import other
 from ..core.record import game_to_text
 from ..round import finish, moves
 from ..round.clock import Clock
-from ..round.players import Kind
+from ..round.player_kinds import Kind
 from ..round.recent import RecentlyEnded
 from ..round.state import Round, Step
 from ..serving.details import ended

@@ -3,7 +3,7 @@
 :class:`LiveGame` holds what the server knows of a game while it is played: the
 record so far, the server's clock (:class:`~adjacency.round.clock.Clock`), who
 plays which side and as what kind of player (:func:`seat_kind`, the round room's
-:class:`~adjacency.round.players.Kind`), and the timer and version that let late
+:class:`~adjacency.round.player_kinds.Kind`), and the timer and version that let late
 callbacks (a timer that fired, a house move that arrived after the game ended)
 recognise they are stale. The functions below build the protocol's messages about a
 game (docs/league.md, "The protocol"), the state a page shows, the words for a bot's
@@ -29,7 +29,7 @@ from ..core.record import game_to_text
 from ..core.text import quote
 from ..round.clock import SAFETY, Clock, move_budget
 from ..round.moves import Refusal
-from ..round.players import Kind
+from ..round.player_kinds import Kind
 from ..round.state import Round, snapshot
 from ..serving.details import detail_fields, ended, english, public, refused
 from .store import Member
@@ -64,7 +64,7 @@ def describe_answer(answer: object) -> str:
 
 
 def seat_kind(member: Member, hosted: bool = False) -> Kind:
-    """The round room's kind of player (:mod:`adjacency.round.players`, whose rules the
+    """The round room's kind of player (:mod:`adjacency.round.player_kinds`, whose rules the
     league takes) for ``member``: a person, a house bot, or a team's bot, hosted when
     ``hosted`` (the server plays its accepted version) and connected otherwise."""
     if member.kind == "person":

@@ -31,7 +31,7 @@ from ..core.fen import Color
 from ..core.game import Termination
 from ..core.text import quote
 from ..round.clock import wall_cap
-from ..round.players import Kind
+from ..round.player_kinds import Kind
 from ..serving.details import ended
 from .hosted import Answer, HostedPlayers, Seat
 from .house import HouseMove, HousePlayers

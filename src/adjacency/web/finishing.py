@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..core import Color
 from ..round import finish
-from ..round.players import people
+from ..round.player_kinds import people
 from ..serving.details import ended
 from ..serving.errors import NotNow
 from .models import GameState

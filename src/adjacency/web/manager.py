@@ -10,7 +10,7 @@ from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from ..round.clock import Clock
-from ..round.players import people
+from ..round.player_kinds import people
 from ..round.rematch import rematch
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
 from . import saving

@@ -2,7 +2,7 @@
 
 What a player's kind means for the game (whose clock runs when, who resigns, takes
 back or is offered a rematch, whether an illegal answer forfeits) is the round room's
-(:mod:`adjacency.round.players`): a person is its ``PERSON``, a bot, which the server
+(:mod:`adjacency.round.player_kinds`): a person is its ``PERSON``, a bot, which the server
 computes in its own threads, its ``HOUSE`` (:attr:`Player.seat`)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from ..bots.gate import admit
 from ..core import Color
-from ..round.players import Kind
+from ..round.player_kinds import Kind
 from .levels import default_level, level_by_number
 from .models import PlayerInfo, PlayerSetup
 
@@ -30,7 +30,7 @@ class Player:
 
     @property
     def seat(self) -> Kind:
-        """The round room's kind of player (:class:`~adjacency.round.players.Kind`): a
+        """The round room's kind of player (:class:`~adjacency.round.player_kinds.Kind`): a
         bot of the browser game is a house bot, the server computing its moves."""
         return Kind.HOUSE if self.kind == "bot" else Kind.PERSON
 

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from ..core import Color
 from ..core.game import Game
 from ..round.clock import Clock
-from ..round.players import Kinds
+from ..round.player_kinds import Kinds
 from ..round.state import Round, Step
 from ..serving.errors import Forbidden
 from .clock_rules import ClockRules
@@ -212,7 +212,7 @@ class GameSession:
     @property
     def kinds(self) -> Kinds:
         """Who plays each side, as the round room's kinds of player
-        (:mod:`adjacency.round.players`, whose rules the game's parts take)."""
+        (:mod:`adjacency.round.player_kinds`, whose rules the game's parts take)."""
         return {c: p.seat for c, p in self.players.items()}
 
     # ------------------------------------------------------------ listeners

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..core import Color
 from ..core.game import Termination
-from ..round.players import takes_back
+from ..round.player_kinds import takes_back
 from ..round.takeback import FINAL, takeback
 from ..serving.errors import NotNow
 from .models import GameState
@@ -59,7 +59,7 @@ class Takebacks:
 
     def undo_target(self) -> int | None:
         """How many moves remain after an undo (the last person's move taken back, with
-        the bots' replies: :func:`~adjacency.round.players.takes_back`), or ``None`` if
+        the bots' replies: :func:`~adjacency.round.player_kinds.takes_back`), or ``None`` if
         there is nothing to take back."""
         session = self._session
         if session.mode == "bot-bot" or session.game.termination in FINAL:

@@ -1,4 +1,4 @@
-"""The kinds of player in a seat (:mod:`adjacency.round.players`) and the rules they
+"""The kinds of player in a seat (:mod:`adjacency.round.player_kinds`) and the rules they
 imply, the takeback target they decide, and the record of games ended lately
 (:mod:`adjacency.round.recent`): against their stated rules, and, for the takeback
 target and the record, against a naive oracle over random games and ids."""
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from adjacency.core import COLORS, Color, Position
 from adjacency.core.game import Move
-from adjacency.round.players import Kind, Kinds, clock_runs, people, takes_back
+from adjacency.round.player_kinds import Kind, Kinds, clock_runs, people, takes_back
 from adjacency.round.recent import RecentlyEnded
 from adjacency.round.state import Round
 from adjacency.round.takeback import takeback
