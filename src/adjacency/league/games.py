@@ -287,13 +287,7 @@ class Games:
         (a pair's leg is played again), telling both sides."""
         self.stopped.add(live.id)
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
-        try:
-            self.store.games.abort_game(
-                live.id, reason, game_to_text(live.game), len(live.game.moves)
-            )
-        except Exception:  # a failing store must not keep the players from hearing it
-            log.exception("could not store aborted game %d", live.id)
-        self._end(live)
+        self._store_aborted(live)
 
     def arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was
@@ -357,6 +351,11 @@ class Games:
         result, unrated, not counted anywhere), both sides told."""
         self.spend_clock(live)
         self._take(live, finish.abort(self._round(live), color, detail, time.monotonic()))
+        self._store_aborted(live)
+
+    def _store_aborted(self, live: LiveGame) -> None:
+        """Store the aborted ``live`` (no result) with its moves so far and its detail,
+        then end it, telling both sides (whether or not the store took it)."""
         game = live.game
         try:
             self.store.games.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
@@ -482,10 +481,5 @@ class Games:
     # ---------------------------------------------------------------- views
 
     def state(self, live: LiveGame) -> dict[str, Any]:
-        """What a page shows of a live game (:func:`.live.state`), with the seconds each
-        side thought, its clock's name and the players' ratings."""
-        data = state(live)
-        data["used"] = {c: round(live.used[c], 2) for c in ("x", "o")}
-        data["time_control"] = live.game.tags.get("TimeControl", "")
-        data["ratings"] = self.ratings.of(live.x.id, live.o.id)
-        return data
+        """What a page shows of a live game (:func:`.live.state`) with the players' ratings."""
+        return {**state(live), "ratings": self.ratings.of(live.x.id, live.o.id)}

@@ -253,7 +253,8 @@ def game_aborted(game_id: int, detail: Detail) -> dict[str, Any]:
 
 def state(live: LiveGame) -> dict[str, Any]:
     """What a page shows of a live game (cells in a1, b1, ... order), filled from the
-    round's snapshot of it now."""
+    round's snapshot of it now, with the seconds each side thought and its clock's name
+    (:meth:`.games.Games.state` adds the players' ratings)."""
     now = snapshot(Round.of(live.game, live.clock.value()), time.monotonic())
     position = live.game.position
     assert now.clock is not None  # a league game always has its clock
@@ -274,4 +275,6 @@ def state(live: LiveGame) -> dict[str, Any]:
         "termination": None,
         "detail": "",
         **detail_fields(Detail()),
+        "used": {c: round(live.used[c], 2) for c in COLORS},
+        "time_control": live.game.tags.get("TimeControl", ""),
     }
