@@ -25,7 +25,11 @@ Where the servers differ today on purpose, the difference is written here, as da
   browser game keeps the bot's words as the detail (no code), the league wraps them
   (``bot-failed``, ``player`` and ``error``);
 * a server that stops: the league aborts its games in play (no result, unrated,
-  ``server-stopped``); the browser game keeps them, to go on after a restart.
+  ``server-stopped``); the browser game keeps them, to go on after a restart;
+* a bot: the browser game computes its moves itself (a house bot), the league's
+  connects (a connected bot); both seat the round room's kinds of player
+  (:mod:`adjacency.round.player_kinds`) and take the rules the two kinds share from there
+  (an illegal answer forfeits, a bot never resigns or aborts).
 """
 
 from __future__ import annotations
@@ -42,10 +46,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjacency.core import Color, Position, other
+from adjacency.core import COLORS, Color, Position, other
 from adjacency.core.details import NAMED, DetailCode
 from adjacency.core.game import Termination
 from adjacency.league.records import StoredGame
+from adjacency.round.player_kinds import Kind
 from round_helpers import (
     NAMES,
     FakeScheduler,
@@ -407,3 +412,40 @@ def test_a_server_that_stops_aborts_the_leagues_game_and_keeps_the_webs() -> Non
     assert web.moves == league.moves and not web.over
     assert (league.result, league.termination, league.code) == (None, "abandoned", "server-stopped")
     assert stored is not None and stored.status == "aborted"
+
+
+@pytest.mark.parametrize(
+    ("web_kind", "league_kind", "kinds"),
+    [
+        ("human", "person", (Kind.PERSON, Kind.PERSON)),
+        ("bot", "bot", (Kind.HOUSE, Kind.CONNECTED)),
+    ],
+)
+def test_both_servers_seat_the_round_rooms_kinds_and_refuse_a_bots_resignation(
+    web_kind: str, league_kind: str, kinds: tuple[Kind, Kind]
+) -> None:
+    """Both servers' seats are the round room's kinds of player (a bot is the web's
+    own, the league's connects); a person resigns on both, a bot's resignation or
+    abort is refused by both (it chooses no end) and changes nothing."""
+
+    async def scenario(clock: FakeTime, scheduler: FakeScheduler) -> list[tuple[str, str]]:
+        with tempfile.TemporaryDirectory() as folder:
+            league = LeagueGame(Path(folder), league_kind, (BASE, 0.0))
+            web = WebGame(league.live.game.start, web_kind, None, scheduler)
+            try:
+                assert dict(web.session.kinds) == dict.fromkeys(COLORS, kinds[0])
+                assert league.live.kinds == dict.fromkeys(COLORS, kinds[1])
+                said = [(web.abort("o"), league.abort("o")), (web.resign("x"), league.resign("x"))]
+                seen_web, seen_league = web.seen(), league.seen()
+                assert_same_game(seen_web, seen_league)
+                assert seen_web.over == kinds[0].chooses_end
+                return said
+            finally:
+                web.close()
+                await league.close()
+
+    said = run(scenario)
+    if kinds[0].chooses_end:
+        assert said == [("ok", "ok"), ("NotNow:not_now", "GameNotFound:not_found")]
+    else:
+        assert said == [("NotNow:not_now", "Forbidden:forbidden")] * 2

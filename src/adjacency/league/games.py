@@ -14,11 +14,13 @@ Contract, in the server's event loop (one thread, no locks):
   resignation, an abort, the server's abandonment) is a transition of the round room
   (:mod:`adjacency.round`), taken into the game's record and clock (:meth:`Games._take`);
   the league words the ends in its own details;
-* the side to move's clock runs from the moment it is asked (:meth:`Games._ask`);
-  a timer ends the game on time when the clock runs out, whoever is connected;
-* the server plays house bots and hosted sides (a team's accepted version) itself
-  (:mod:`.server_sides`), and only the server moves for a hosted side (a client of the
-  same team is refused);
+* each side's kind of player (:attr:`.live.LiveGame.kinds`) decides what its seat
+  means, by the round room's rules (:mod:`adjacency.round.player_kinds`): the server plays
+  house bots and hosted sides (a team's accepted version) itself
+  (:mod:`.server_sides`), and only the server moves for them (a client of the same team
+  is refused); the others are asked and their clock runs from the moment they are
+  (:meth:`Games._ask`), a hosted side's once its move may compute; a timer ends the game
+  on time when the clock runs out, whoever is connected;
 * every callback that arrives late (a timer, a house move) checks the game's
   ``version`` and changes nothing when the game moved on or ended;
 * a game's end, its record and both new ratings are one store transaction
@@ -39,29 +41,32 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ..core import stand_ins
+from ..core import COLORS, stand_ins
 from ..core.details import Detail
-from ..core.errors import AdjacencyError, IllegalMoveError
 from ..core.fen import Color
 from ..core.game import Game, Termination
 from ..core.position import other
 from ..core.record import game_to_text
 from ..round import finish, moves
 from ..round.clock import Clock
+from ..round.player_kinds import Kind
+from ..round.recent import RecentlyEnded
 from ..round.state import Round, Step
-from ..serving.details import ended, refused
+from ..serving.details import ended
 from ..serving.errors import NotNow
 from .event_store import clock_text
 from .hosted import HostedPlayers
 from .house import HousePlayers
 from .live import (
     LiveGame,
-    describe_answer,
+    answer_details,
     end_line,
     game_end,
     game_start,
+    seat_kind,
     start_line,
     state,
+    unsaved,
     your_turn,
 )
 from .live_ratings import LiveRatings
@@ -77,9 +82,6 @@ log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 1.0
 """Seconds between writes of the games in play's moves (a crash loses at most these)."""
-
-STOPPED_KEPT = 1024
-"""Games the server stopped that :attr:`Games.stopped` remembers (the latest)."""
 
 
 class Games:
@@ -131,10 +133,9 @@ class Games:
         cools the pair down, the establishment cache forgets them)."""
         self.ratings = LiveRatings(store)
         """Current ratings and games per pair, cached (:mod:`.live_ratings`)."""
-        self.stopped: collections.OrderedDict[int, None] = collections.OrderedDict()
-        """The latest games the server stopped (:meth:`stop_game`, at most
-        :data:`STOPPED_KEPT`): a bot's move for one, sent before it heard of the stop, is
-        dropped rather than answered as an error."""
+        self.stopped = RecentlyEnded()
+        """The latest games the server stopped (:meth:`stop_game`; :mod:`adjacency.round.recent`):
+        a bot's move for one, sent before it heard of the stop, is dropped, not refused."""
         self.writes = WriteHealth(store)
         """Whether the store takes writes (:mod:`.write_health`): a game whose end it
         refused is reported aborted and kept there."""
@@ -146,21 +147,10 @@ class Games:
         for live in list(self.live.values()):  # the moves so far are kept with the game
             self.stop_game(live, reason)
 
-    def progress(self) -> list[tuple[int, str, int]]:
-        """The records of the games in play that gained moves since they were last
-        written, ``(id, record, plies)``; marks them written (:meth:`save_progress`)."""
-        changed = []
-        for live in self.live.values():
-            plies = len(live.game.moves)
-            if plies != live.saved:
-                changed.append((live.id, game_to_text(live.game), plies))
-                live.saved = plies
-        return changed
-
     async def save_progress(self) -> None:
         """Write the moves of the games in play (in a worker thread, one transaction), so
         a game aborted by a crash keeps them; called every :data:`PROGRESS_EVERY` s."""
-        changed = self.progress()
+        changed = unsaved(self.live.values())
         if changed:
             await asyncio.to_thread(self.store.games.save_progress, changed)
 
@@ -171,9 +161,8 @@ class Games:
         if member.revoked or self.resting.get(member.id, 0.0) > time.monotonic():
             return 0
         outbox = self.presence.connections.get(member.id)
-        hosted = member.id in self.presence.hosted_now
-        remote = member.kind not in ("house", "person") and not hosted
-        if remote and (outbox is None or outbox.leaving):
+        kind = seat_kind(member, member.id in self.presence.hosted_now)
+        if kind.needs_connection and (outbox is None or outbox.leaving):
             return 0
         return max(0, member.concurrency - self.busy[member.id])
 
@@ -233,10 +222,10 @@ class Games:
         else:
             clock = Clock(settings.base, settings.increment)
         live = LiveGame(game_id, x, o, game, clock, pair_id, leg, move_time)
-        if pace is None:
-            pace = self.pace if x.kind == o.kind == "house" else 0.0
-        live.pace = {c: 0.0 if live.member(c).kind == "person" else pace for c in ("x", "o")}
         self.sides.seat(live, event)
+        if pace is None:
+            pace = self.pace if live.kind("x") is live.kind("o") is Kind.HOUSE else 0.0
+        live.pace = {c: pace if live.kind(c).paced else 0.0 for c in COLORS}
         self.live[game_id] = live
         self.ratings.between()[key(x.id, o.id)] += 1
         self.busy[x.id] += 1
@@ -263,7 +252,7 @@ class Games:
         a hosted side's client is told nothing (the server plays it)."""
         outbox = self.presence.connections.get(member_id)
         color = live.color_of(member_id)
-        if outbox is None or color is None or self.hosted.seat(live.id, color) is not None:
+        if outbox is None or color is None or live.kind(color).server_plays:
             return
         opponent = live.member(other(color))
         outbox.post(game_start(live, color, opponent.name, live.game.tags["TimeControl"]))
@@ -277,17 +266,18 @@ class Games:
         color = live.game.position.turn
         live.asked = time.monotonic()
         live.version += 1
-        if self.sides.play_hosted(live):
+        kind = live.kind(color)
+        if kind is Kind.HOSTED:
+            self.sides.play_hosted(live)
             return
         live.clock.start(color)
         live.timer = asyncio.get_running_loop().call_later(
             max(0.0, live.clock.left(color)), self._flag, live.id, live.version
         )
-        mover = live.member(color)
-        if mover.kind == "house":
+        if kind.server_plays:  # a house bot: its move computes from now, its clock with it
             self.sides.play_house(live)
             return
-        outbox = self.presence.connections.get(mover.id)
+        outbox = self.presence.connections.get(live.member(color).id)
         if outbox is not None:
             outbox.post(your_turn(live))
 
@@ -295,17 +285,9 @@ class Games:
         """End the game in play ``live`` as aborted (no result: the server's own failure,
         or an event starting for its players), kept in the store with its moves so far
         (a pair's leg is played again), telling both sides."""
-        self.stopped[live.id] = None
-        while len(self.stopped) > STOPPED_KEPT:
-            self.stopped.popitem(last=False)
+        self.stopped.add(live.id)
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
-        try:
-            self.store.games.abort_game(
-                live.id, reason, game_to_text(live.game), len(live.game.moves)
-            )
-        except Exception:  # a failing store must not keep the players from hearing it
-            log.exception("could not store aborted game %d", live.id)
-        self._end(live)
+        self._store_aborted(live)
 
     def arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was
@@ -369,6 +351,11 @@ class Games:
         result, unrated, not counted anywhere), both sides told."""
         self.spend_clock(live)
         self._take(live, finish.abort(self._round(live), color, detail, time.monotonic()))
+        self._store_aborted(live)
+
+    def _store_aborted(self, live: LiveGame) -> None:
+        """Store the aborted ``live`` (no result) with its moves so far and its detail,
+        then end it, telling both sides (whether or not the store took it)."""
         game = live.game
         try:
             self.store.games.abort_game(live.id, game.detail, game_to_text(game), len(game.moves))
@@ -396,17 +383,7 @@ class Games:
             live.clock.start(color, now)  # charged already: the held time is not its
         if live.timer is not None:
             live.timer.cancel()
-        name = mover.name
-
-        def not_a_square(reply: object) -> Detail:
-            return ended("not-a-square", player=name, move=describe_answer(reply))
-
-        def refusal(exc: AdjacencyError) -> Detail:
-            if isinstance(exc, IllegalMoveError):  # occupied, off the board, not a square name
-                return refused(exc, name)
-            return Detail(f"{name} answered: {exc}")
-
-        late = ended("late", player=name)
+        late, not_a_square, refusal = answer_details(mover.name)
         step = moves.answer(self._round(live), square, now, spent, late, not_a_square, refusal)
         live.used[color] += spent
         after = self._take(live, step)
@@ -482,11 +459,12 @@ class Games:
         self.hosted.close(live.id)  # its sandboxes end with it
         log.info("%s", end_line(live))
         now = time.monotonic()
-        for member in (live.x, live.o):
+        for color in COLORS:
+            member = live.member(color)
             # A bot rests for the pause, and at least until the league's shortest game
             # length has passed since this game started (people are never held back).
             until = now + self.pause
-            if member.kind != "person":
+            if live.kind(color).paced:
                 until = max(until, live.started + self.rules.min_game)
             if until > now:
                 self.resting[member.id] = until
@@ -503,10 +481,5 @@ class Games:
     # ---------------------------------------------------------------- views
 
     def state(self, live: LiveGame) -> dict[str, Any]:
-        """What a page shows of a live game (:func:`.live.state`), with the seconds each
-        side thought, its clock's name and the players' ratings."""
-        data = state(live)
-        data["used"] = {c: round(live.used[c], 2) for c in ("x", "o")}
-        data["time_control"] = live.game.tags.get("TimeControl", "")
-        data["ratings"] = self.ratings.of(live.x.id, live.o.id)
-        return data
+        """What a page shows of a live game (:func:`.live.state`) with the players' ratings."""
+        return {**state(live), "ratings": self.ratings.of(live.x.id, live.o.id)}

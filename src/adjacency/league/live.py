@@ -2,11 +2,14 @@
 
 :class:`LiveGame` holds what the server knows of a game while it is played: the
 record so far, the server's clock (:class:`~adjacency.round.clock.Clock`), who
-plays which side, and the timer and version that let late callbacks (a timer that
-fired, a house move that arrived after the game ended) recognise they are stale.
-The functions below build the protocol's messages about a game (docs/league.md,
-"The protocol"), the state a page shows and the words for a bot's malformed answer
-(:func:`describe_answer`); they read a game and change nothing.
+plays which side and as what kind of player (:func:`seat_kind`, the round room's
+:class:`~adjacency.round.player_kinds.Kind`), and the timer and version that let late
+callbacks (a timer that fired, a house move that arrived after the game ended)
+recognise they are stale. The functions below build the protocol's messages about a
+game (docs/league.md, "The protocol"), the state a page shows, the words for a bot's
+answer that ends its game (:func:`answer_details`, :func:`describe_answer`) and the
+records not yet written (:func:`unsaved`); they read a game and change nothing (but
+:func:`unsaved` marks what it returns as written).
 """
 
 from __future__ import annotations
@@ -14,17 +17,21 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Color
+from ..core import COLORS, Color
 from ..core.details import Detail
-from ..core.errors import AdjacencyError
+from ..core.errors import AdjacencyError, IllegalMoveError
 from ..core.game import Game, Termination
+from ..core.record import game_to_text
 from ..core.text import quote
 from ..round.clock import SAFETY, Clock, move_budget
+from ..round.moves import Refusal
+from ..round.player_kinds import Kind
 from ..round.state import Round, snapshot
-from ..serving.details import detail_fields, english, public
+from ..serving.details import detail_fields, ended, english, public, refused
 from .store import Member
 
 MOVE_CAP = 60.0
@@ -54,6 +61,33 @@ def describe_answer(answer: object) -> str:
         return "null"
     kinds = {bool: "a boolean", int: "a number", float: "a number", list: "an array"}
     return f"{text} ({kinds.get(type(answer), 'an object')})"
+
+
+def seat_kind(member: Member, hosted: bool = False) -> Kind:
+    """The round room's kind of player (:mod:`adjacency.round.player_kinds`, whose rules the
+    league takes) for ``member``: a person, a house bot, or a team's bot, hosted when
+    ``hosted`` (the server plays its accepted version) and connected otherwise."""
+    if member.kind == "person":
+        return Kind.PERSON
+    if member.kind == "house":
+        return Kind.HOUSE
+    return Kind.HOSTED if hosted else Kind.CONNECTED
+
+
+def answer_details(name: str) -> tuple[Detail, Callable[[object], Detail], Refusal]:
+    """The league's words for the ends a bot ``name``'s answer may bring
+    (:func:`adjacency.round.moves.answer`): too late, not a square (its answer quoted:
+    :func:`describe_answer`), refused by the position (the refusal's own code)."""
+
+    def not_a_square(reply: object) -> Detail:
+        return ended("not-a-square", player=name, move=describe_answer(reply))
+
+    def refusal(exc: AdjacencyError) -> Detail:
+        if isinstance(exc, IllegalMoveError):  # occupied, off the board, not a square name
+            return refused(exc, name)
+        return Detail(f"{name} answered: {exc}")
+
+    return ended("late", player=name), not_a_square, refusal
 
 
 @dataclass
@@ -86,6 +120,17 @@ class LiveGame:
     stand_in: bool = False
     """Whether the move in (being played) is a stand-in, its bot's client said so: noted in
     the record's ``StandIns`` tag as it is played (:mod:`adjacency.core.stand_ins`)."""
+    kinds: dict[Color, Kind] = field(default_factory=dict)
+    """Each side's kind of player (:func:`seat_kind`): a team's bot is connected until
+    the server seats its accepted version (:meth:`.server_sides.ServerSides.seat`)."""
+
+    def __post_init__(self) -> None:
+        for color in COLORS:
+            self.kinds.setdefault(color, seat_kind(self.member(color)))
+
+    def kind(self, color: Color) -> Kind:
+        """The kind of player playing ``color``."""
+        return self.kinds[color]
 
     def member(self, color: Color) -> Member:
         """The member playing ``color``."""
@@ -106,6 +151,18 @@ class LiveGame:
         if self.move_time is not None:
             return max(0.05, min(MOVE_CAP, left - SAFETY))
         return move_budget(left, self.clock.increment, position.plies_left, MOVE_CAP)
+
+
+def unsaved(games: Iterable[LiveGame]) -> list[tuple[int, str, int]]:
+    """The records of ``games`` that gained moves since they were last written, ``(id,
+    record, plies)``; marks them written (:meth:`.games.Games.save_progress` writes them)."""
+    changed = []
+    for live in games:
+        plies = len(live.game.moves)
+        if plies != live.saved:
+            changed.append((live.id, game_to_text(live.game), plies))
+            live.saved = plies
+    return changed
 
 
 def start_line(live: LiveGame) -> str:
@@ -196,7 +253,8 @@ def game_aborted(game_id: int, detail: Detail) -> dict[str, Any]:
 
 def state(live: LiveGame) -> dict[str, Any]:
     """What a page shows of a live game (cells in a1, b1, ... order), filled from the
-    round's snapshot of it now."""
+    round's snapshot of it now, with the seconds each side thought and its clock's name
+    (:meth:`.games.Games.state` adds the players' ratings)."""
     now = snapshot(Round.of(live.game, live.clock.value()), time.monotonic())
     position = live.game.position
     assert now.clock is not None  # a league game always has its clock
@@ -217,4 +275,6 @@ def state(live: LiveGame) -> dict[str, Any]:
         "termination": None,
         "detail": "",
         **detail_fields(Detail()),
+        "used": {c: round(live.used[c], 2) for c in COLORS},
+        "time_control": live.game.tags.get("TimeControl", ""),
     }

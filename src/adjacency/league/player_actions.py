@@ -21,7 +21,7 @@ from ..round.moves import MAX_MOVE_CHARS
 from ..serving.details import ended
 from ..serving.errors import Forbidden, GameNotFound, NotNow
 from .games import Games
-from .live import InvalidMove, LiveGame
+from .live import InvalidMove, LiveGame, seat_kind
 from .store import Member
 
 
@@ -46,12 +46,13 @@ class PlayerActions:
         self._not_hosted(live, color)
         if live.game.position.turn != color or live.held:
             raise NotNow(f"game {game_id}: it is not {member.name}'s turn")
-        if member.kind == "person":
+        kind = live.kind(color)
+        if not kind.illegal_forfeits:  # a person's: refused, nothing changes
             if not isinstance(square, str) or len(square) > MAX_MOVE_CHARS:
                 raise InvalidMove(f"a move is a square name like 'c3', got {quote(square)}")
             live.game.position.play(square)  # IllegalMoveError (400): nothing changes
         self.games.round_trips.append(time.monotonic() - live.asked)
-        live.stand_in = stand_in and member.kind != "person"
+        live.stand_in = stand_in and not kind.is_person
         self.games.arrive(live, square)
         return live
 
@@ -61,7 +62,7 @@ class PlayerActions:
         live = self.games.live.get(game_id) if isinstance(game_id, int) else None
         if live is None or live.game.position.turn != live.color_of(member.id):
             return False
-        return self.games.hosted.seat(live.id, live.game.position.turn) is None
+        return not live.kind(live.game.position.turn).server_plays
 
     def fail(self, member: Member, game_id: int, termination: Termination, detail: str) -> LiveGame:
         """A bot says it cannot move in ``game_id`` (its program crashed, answered junk or
@@ -110,7 +111,7 @@ class PlayerActions:
     def _not_hosted(self, live: LiveGame, color: Color) -> None:
         """:class:`Forbidden` when ``color`` is a hosted side of ``live``: the server plays
         the team's accepted version there, and a client of the team has no say."""
-        if self.games.hosted.seat(live.id, color) is not None:
+        if live.kind(color).server_plays:
             name = live.member(color).name
             raise Forbidden(
                 f"game {live.id}: the server plays {name}'s accepted version; "
@@ -132,7 +133,7 @@ class PlayerActions:
     def _own_person_game(self, member: Member, game_id: int, action: str) -> tuple[LiveGame, Color]:
         """:meth:`_own_game` for a person's resign or abort; a bot gets :class:`Forbidden`
         (its games end by its moves and its clock: the engine protocol has no resign)."""
-        if member.kind != "person":
+        if not seat_kind(member).chooses_end:
             raise Forbidden(
                 f"only people {action} in the league; a bot's game ends by its moves and clock"
             )

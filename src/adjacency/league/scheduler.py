@@ -32,7 +32,7 @@ from ..serving.details import ended
 from .challenge_desk import LADDER_WAIT, ChallengeDesk
 from .event_runner import EventRunner, EventStart
 from .games import Games
-from .live import LiveGame
+from .live import LiveGame, seat_kind
 from .pairing import Entrant, OpenPair, plan
 from .presence import Presence
 from .store import LeagueStore, Member
@@ -164,7 +164,9 @@ class Scheduler:
             )  # the ladder pauses for them
             if slots == 0:
                 self.idle_since.pop(m.id, None)
-            there = m.kind == "house" or m.id in self.presence.bots_there()
+            # Only a connected bot's absence counts (the round room's kinds of player).
+            kind = seat_kind(m, m.id in self.presence.hosted_now)
+            there = kind.always_present or m.id in self.presence.connections
             present = not m.revoked and there
             waiting = now - self.idle_since.setdefault(m.id, now) if slots else 0.0
             entrants.append(

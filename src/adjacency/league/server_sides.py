@@ -31,6 +31,7 @@ from ..core.fen import Color
 from ..core.game import Termination
 from ..core.text import quote
 from ..round.clock import wall_cap
+from ..round.player_kinds import Kind
 from ..serving.details import ended
 from .hosted import Answer, HostedPlayers, Seat
 from .house import HouseMove, HousePlayers
@@ -90,14 +91,12 @@ class ServerSides:
         self.hosted = hosted
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def play_hosted(self, live: LiveGame) -> bool:
-        """If the side to move is hosted, start computing its move (its clock starts
-        once the move may compute: :meth:`_hosted_move`) and return ``True``."""
+    def play_hosted(self, live: LiveGame) -> None:
+        """Start computing the hosted side to move's move (its clock starts once the
+        move may compute: :meth:`_hosted_move`; a seat no longer hosted: nothing)."""
         seat = self.hosted.seat(live.id, live.game.position.turn)
-        if seat is None:
-            return False
-        self._spawn(self._hosted_move(live, live.version, seat))
-        return True
+        if seat is not None:
+            self._spawn(self._hosted_move(live, live.version, seat))
 
     def play_house(self, live: LiveGame) -> None:
         """Start computing the house bot's move (the side to move; its clock runs)."""
@@ -125,6 +124,7 @@ class ServerSides:
         for color, version in versions.items():
             if version is not None:
                 self.hosted.sit(live.id, color, version)
+                live.kinds[color] = Kind.HOSTED
 
     async def _house_move(self, live: LiveGame, version: int) -> None:
         """A house bot's move, computed in a worker process within its clock's budget; a

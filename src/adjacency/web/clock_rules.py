@@ -3,9 +3,10 @@
 A person's clock runs while they are to move, from the first move of the game on (the
 first mover's first move is untimed, so a game between devices does not tick before the
 friend arrives); a bot's only while it thinks (not during the bot-vs-bot viewing delay,
-a pause, or while it is stopped because no page watches its game). A side whose clock
-reaches zero loses on time then, whatever the score: the flag timer, one entry of the
-shared scheduler (:mod:`.timers`), takes the round's flag transition
+a pause, or while it is stopped because no page watches its game): the round room's
+rule for a side the server plays (:func:`adjacency.round.player_kinds.clock_runs`). A
+side whose clock reaches zero loses on time then, whatever the score: the flag timer, one
+entry of the shared scheduler (:mod:`.timers`), takes the round's flag transition
 (:func:`adjacency.round.moves.flag`). The clock's arithmetic is the round room's
 (:mod:`adjacency.round.clock`).
 """
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..core import Color
 from ..core.details import Detail
 from ..round import moves
+from ..round.player_kinds import clock_runs
 from ..round.state import snapshot
 from ..serving.details import ended
 from .models import ClockInfo
@@ -51,7 +53,8 @@ class ClockRules:
             return
         turn = game.position.turn
         thinking = session.turns.thinking
-        if session.players[turn].is_bot and (thinking is None or thinking[0] != turn):
+        computing = thinking is not None and thinking[0] == turn
+        if not clock_runs(session.kinds[turn], computing):
             clock.stop(session.now())
             return
         if clock.running != turn:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core import COLORS, Color
+from ..core import Color
 from ..round import finish
+from ..round.player_kinds import people
 from ..serving.details import ended
 from ..serving.errors import NotNow
 from .models import GameState
@@ -32,14 +33,15 @@ class Finisher:
         game = session.game
         if game.is_over:
             raise NotNow(f"the game is over ({session.message()}); there is nothing to {action}")
-        people: list[Color] = [c for c in COLORS if not session.players[c].is_bot]
-        if not people:
+        kinds = session.kinds
+        sides = people(kinds)  # only a person chooses an end (the round room's rule)
+        if not sides:
             raise NotNow(f"only a person may {action}; this is bot vs bot")
         chosen = side
         if chosen is None:
-            held = [c for c in people if session.seats.holds(caller, c)]
-            chosen = game.position.turn if len(held) == 2 else (held or people)[0]
-        if session.players[chosen].is_bot:
+            held = [c for c in sides if session.seats.holds(caller, c)]
+            chosen = game.position.turn if len(held) == 2 else (held or sides)[0]
+        if not kinds[chosen].chooses_end:
             raise NotNow(f"{chosen.upper()} is a bot; only a person may {action}")
         session.seats.require(caller, chosen, action)
         return chosen

@@ -10,6 +10,7 @@ from ..core import COLORS, Color, InvalidRecordError, Position, other
 from ..core.game import Game
 from ..core.record import game_from_json, game_from_text
 from ..round.clock import Clock
+from ..round.player_kinds import people
 from ..round.rematch import rematch
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
 from . import saving
@@ -144,7 +145,7 @@ class GameManager:
         self._check_bot_capacity(players, clients)
         event = "Game between devices" if invite else "Casual game"
         game = Game(start, players["x"].name, players["o"].name, event=event)
-        humans: list[Color] = [c for c in ("x", "o") if not players[c].is_bot]
+        humans = people({c: p.seat for c, p in players.items()})
         seats, tokens = new_seats(caller, humans, invite)
         clock = None
         if settings.clock is not None:
@@ -205,7 +206,7 @@ class GameManager:
                 invite=old.seats.invite,
             )
             if old.seats.open:
-                humans: list[Color] = [c for c in COLORS if not old.players[c].is_bot]
+                humans = people(old.kinds)  # a rematch is offered to the people
                 seats = new_seats(caller, [other(c) for c in humans])[0]
             players: dict[Color, Player] = {"x": old.players["o"], "o": old.players["x"]}
             again = rematch(old.round_now())  # the same settings from their start

@@ -1,4 +1,9 @@
-"""Who plays a side in a web game: a person, or a bot given by level or spec."""
+"""Who plays a side in a web game: a person, or a bot given by level or spec.
+
+What a player's kind means for the game (whose clock runs when, who resigns, takes
+back or is offered a rematch, whether an illegal answer forfeits) is the round room's
+(:mod:`adjacency.round.player_kinds`): a person is its ``PERSON``, a bot, which the server
+computes in its own threads, its ``HOUSE`` (:attr:`Player.seat`)."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from typing import Any
 
 from ..bots.gate import admit
 from ..core import Color
+from ..round.player_kinds import Kind
 from .levels import default_level, level_by_number
 from .models import PlayerInfo, PlayerSetup
 
@@ -23,9 +29,15 @@ class Player:
     time_cap: float | None = None
 
     @property
+    def seat(self) -> Kind:
+        """The round room's kind of player (:class:`~adjacency.round.player_kinds.Kind`): a
+        bot of the browser game is a house bot, the server computing its moves."""
+        return Kind.HOUSE if self.kind == "bot" else Kind.PERSON
+
+    @property
     def is_bot(self) -> bool:
-        """Whether a bot plays this side."""
-        return self.kind == "bot"
+        """Whether a bot plays this side (not a person)."""
+        return not self.seat.is_person
 
     def info(self) -> PlayerInfo:
         """The player as the API shows it."""

@@ -51,7 +51,7 @@ class Playing:
                 )
             turn = game.position.turn
             player = session.players[turn]
-            if player.is_bot:
+            if player.seat.server_plays:
                 doing = "is thinking" if session.turns.thinking else "is to move"
                 raise NotNow(
                     f"it is {turn.upper()}'s turn and {player.name} (a bot) {doing}; "
@@ -100,7 +100,7 @@ class Playing:
             return None
         color = game.position.turn
         player = session.players[color]
-        if not player.is_bot or player.spec is None:
+        if not player.seat.server_plays or player.spec is None:
             return None
         bot_game = session.mode == "bot-bot"
         if bot_game and session.paused and not session.step:

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from ..core import Color
 from ..core.game import Game
 from ..round.clock import Clock
+from ..round.player_kinds import Kinds
 from ..round.state import Round, Step
 from ..serving.errors import Forbidden
 from .clock_rules import ClockRules
@@ -206,7 +207,13 @@ class GameSession:
 
     def human_to_move(self) -> bool:
         """Whether a person is to move in a game still being played."""
-        return not self.game.is_over and not self.players[self.game.position.turn].is_bot
+        return not self.game.is_over and self.kinds[self.game.position.turn].is_person
+
+    @property
+    def kinds(self) -> Kinds:
+        """Who plays each side, as the round room's kinds of player
+        (:mod:`adjacency.round.player_kinds`, whose rules the game's parts take)."""
+        return {c: p.seat for c, p in self.players.items()}
 
     # ------------------------------------------------------------ listeners
 

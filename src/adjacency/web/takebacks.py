@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..core import Color
 from ..core.game import Termination
+from ..round.player_kinds import takes_back
 from ..round.takeback import FINAL, takeback
 from ..serving.errors import NotNow
 from .models import GameState
@@ -57,27 +58,24 @@ class Takebacks:
             return session.state()
 
     def undo_target(self) -> int | None:
-        """How many moves remain after an undo, or ``None`` if there is nothing to take back."""
+        """How many moves remain after an undo (the last person's move taken back, with
+        the bots' replies: :func:`~adjacency.round.player_kinds.takes_back`), or ``None`` if
+        there is nothing to take back."""
         session = self._session
         if session.mode == "bot-bot" or session.game.termination in FINAL:
             return None  # a loss on time or a resignation is final: no takeback reopens it
-        game = session.game
-        for i in range(len(game.moves) - 1, -1, -1):
-            if not session.players[game.positions[i].turn].is_bot:
-                return i
-        return None
+        return takes_back(session.round_now(), session.kinds)
 
     def target(self, color: Color) -> int:
         """How many moves remain after taking back ``color``'s last move (and the reply
         after it); raise ``NotNow`` if there is none to take back."""
         session = self._session
-        game = session.game
-        if game.is_over:
+        if session.game.is_over:
             raise NotNow("a takeback is for a game being played; this one is over")
-        for i in range(len(game.moves) - 1, -1, -1):
-            if game.positions[i].turn == color:
-                return i
-        raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
+        target = takes_back(session.round_now(), session.kinds, (color,))
+        if target is None:
+            raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
+        return target
 
     def take_back(self, color: Color) -> None:
         """Take back ``color``'s last move and the reply after it (lock held)."""
