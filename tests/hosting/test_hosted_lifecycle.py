@@ -1,0 +1,319 @@
+"""A hosted bot's games from their start to their end, through the real league server
+(HTTP, WebSocket, its builder, bubblewrap, Debian's python3), with small Python protocol
+programs (quick to build): a person challenges a hosted bot and plays it to the end
+through the API, the game recorded with the hosted version, while the team's own
+connected client is refused (403, with why); thinking after an answer (pondering) is
+charged to the bot's clock on its next move; a build folder that is gone is built again
+from the kept zip and played; a build that cannot start loses with the reason; a
+failure of the server's own machinery abandons the game, the other side told; and
+nothing of any bot is left running."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjacency.core import Position
+from adjacency.core.record import game_from_text
+from adjacency.hosting.player import CHOICE
+from adjacency.hosting.seat import BotSeat
+from adjacency.league.builder import version_folder
+from adjacency.league.store import LeagueStore, StoredGame
+from hosted_helpers import ENGINES, accepted, files_zip, served
+from league_helpers import (
+    add_member,
+    challenge,
+    join,
+    make_league,
+    receive,
+    request,
+    upload,
+    wait_until,
+    ws_connect,
+)
+from sandbox_helpers import own_sandboxes
+
+MINIMAL = (ENGINES / "minimal_engine.py").read_text(encoding="utf-8")
+"""The minimal Python engine: a protocol program of one file."""
+
+BURN = 0.3
+"""CPU seconds the pondering bot burns after each answer."""
+
+PONDERING = f"""import sys, time
+
+import minimal_engine as engine
+
+grid, side, _ = engine.start_position()
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "aep":
+        print("id name ponderer\\naepok", flush=True)
+    elif words[0] == "isready":
+        print("readyok", flush=True)
+    elif words[0] == "position":
+        moves = words[words.index("moves") + 1 :] if "moves" in words else []
+        head = words[1 : words.index("moves")] if "moves" in words else words[1:]
+        if head[0] == "fen":
+            grid, side, _ = engine.parse_fen(head[1:4])
+        else:
+            named = dict(zip(head[1::2], head[2::2]))
+            grid, side, _ = engine.start_position(
+                int(named.get("rows", 8)), int(named.get("cols", 8)),
+                int(named["rounds"]) if "rounds" in named else None, named.get("first", "x"),
+            )
+        for move in moves:
+            side = engine.play(grid, side, move)
+    elif words[0] == "go":
+        print(f"bestmove {{engine.choose(grid, side)[0]}}", flush=True)
+        end = time.process_time() + {BURN}  # thinks on: the opponent's time, its own clock
+        while time.process_time() < end:
+            pass
+    elif words[0] == "quit":
+        break
+"""
+"""A protocol program that answers at once, then burns :data:`BURN` s of CPU before it
+reads on: its next move is charged that time."""
+
+
+def program(main: str = MINIMAL) -> bytes:
+    """A one-program Python project (``main`` over the minimal engine), its manifest
+    naming it."""
+    manifest = json.dumps({"language": "python", "main": "bot.py"})
+    return files_zip(
+        {"bot/bot.py": main, "bot/minimal_engine.py": MINIMAL, "bot/adjacency-bot.json": manifest}
+    )
+
+
+@pytest.fixture
+def league(folder: Path) -> Path:
+    """A 6x6, 4-round league (20 s a side) with no house bot: a team plays only whom it
+    is paired with by the test."""
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=20.0, increment=0.0)
+    return db
+
+
+@pytest.fixture
+def hosted(league: Path) -> Iterator[tuple[str, Any, str]]:
+    """The league served with ``team1``'s minimal program accepted: its URL, the app and
+    the team's token."""
+    token = add_member(league, "team1")
+    with served(league) as (url, app):
+        assert upload(url, program(), token).status == 201
+        accepted(url, token)
+        yield url, app, token
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+
+
+def game_state(url: str, game: int, secret: str | None = None) -> dict[str, Any]:
+    answer: dict[str, Any] = request(f"{url}/api/league/games/{game}", token=secret).body
+    return answer
+
+
+def version_id(db: Path, name: str) -> int:
+    """The id of ``name``'s one version."""
+    with LeagueStore(db, create=False) as store:
+        (version,) = store.submissions.versions(store.members.member_named(name).id)
+    return version.id
+
+
+def test_a_person_plays_a_hosted_bot_to_the_end_and_its_own_client_is_refused(
+    league: Path, hosted: tuple[str, Any, str]
+) -> None:
+    url, _, token = hosted
+    ada = join(url, "ada")
+    # The scheduler's next pass finds the team hosted: from then on it may be challenged.
+    started = wait_until(
+        lambda: made if (made := challenge(url, ada, "team1")).status != 409 else None,
+        10,
+        "the hosted team to be there",
+    )
+    assert started.status == 201 and started.body["status"] == "started", started
+    number = started.body["challenge"]
+
+    def game_of_challenge() -> int | None:
+        state = request(f"{url}/api/league/challenges/{number}", token=ada).body
+        return state["game"] if state["game"] else None
+
+    game: int = wait_until(game_of_challenge, 30, "the challenge's game to start")
+    assert game_state(url, game)["x"] == "ada"  # the challenger moves first
+    # The team's own client, connected meanwhile, has no say in the game the server plays.
+    with ws_connect(url, token) as client:
+        assert receive(client, "welcome")["name"] == "team1"
+        client.send(json.dumps({"type": "move", "game": game, "move": "c3"}))
+        refused = receive(client, "error")
+        assert refused["status"] == 403 and refused["game"] == game
+        assert refused["detail"] == (
+            f"game {game}: the server plays team1's accepted version; "
+            "a client's moves are not taken"
+        )
+        failing = {"type": "failed", "game": game, "termination": "disconnection", "detail": "x"}
+        client.send(json.dumps(failing))
+        assert receive(client, "error")["status"] == 403
+    while (state := game_state(url, game, ada))["status"] == "playing":
+        if state["turn"] == "x":
+            move = Position.from_fen(state["fen"]).legal_moves()[0]
+            moved = request(f"{url}/api/league/games/{game}/move", "POST", {"move": move}, ada)
+            assert moved.status == 200, moved
+        else:
+            wait_until(lambda: game_state(url, game)["turn"] != "o", 30, "the hosted bot's move")
+    assert state["status"] == "finished" and state["termination"] == "normal", state
+    with LeagueStore(league, create=False) as store:
+        stored = store.games.game(game)
+        assert stored is not None and stored.record is not None
+        assert stored.plies == Position.from_fen(stored.opening).plies_left  # to the end
+        assert store.submissions.played(game) == (None, version_id(league, "team1"))
+
+
+def test_thinking_after_an_answer_is_charged_to_the_next_move(folder: Path) -> None:
+    """The bot answers at once and then burns CPU on the opponent's time: each of its
+    moves after its first is charged at least that (the record's move times are the
+    clock's charges), its first move not."""
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=20.0, increment=0.0)
+    add_member(db, "greedy", "house", "greedy")
+    token = add_member(db, "team1")
+    with served(db) as (url, _):
+        assert upload(url, program(PONDERING), token).status == 201
+        accepted(url, token)
+
+        def finished() -> StoredGame | None:
+            with LeagueStore(db, create=False) as store:
+                team = store.members.member_named("team1")
+                done = store.games.games(member_id=team.id, status="finished")
+            return done[0] if done else None
+
+        game: StoredGame = wait_until(finished, 55, "a finished game of team1")
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+    assert game.termination == "normal", game.detail
+    with LeagueStore(db, create=False) as store:
+        side = "x" if game.x_id == store.members.member_named("team1").id else "o"
+        stored = store.games.game(game.id)
+    assert stored is not None and stored.record is not None
+    moves = game_from_text(stored.record).moves[0 if side == "x" else 1 :: 2]
+    charged = [move.seconds for move in moves]
+    assert len(charged) >= 2 and all(seconds is not None for seconds in charged), charged
+    first, *later = (seconds or 0.0 for seconds in charged)
+    assert first < BURN  # nothing to ponder before its first answer
+    # Less a few ms: a burn's very start may be read with the move that preceded it.
+    assert all(seconds >= BURN - 0.05 for seconds in later), charged
+    used = stored.x_time if side == "x" else stored.o_time
+    assert used >= len(later) * (BURN - 0.05)  # its clock lost the time too
+
+
+def stop_between(league: Path, token: str) -> tuple[Path, int]:
+    """Serve ``league`` until ``team1``'s minimal program is accepted, then stop: its
+    build folder and its version's id."""
+    with served(league) as (url, _):
+        assert upload(url, program(), token).status == 201
+        accepted(url, token)
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+    with LeagueStore(league, create=False) as store:
+        team = store.members.member_named("team1")
+        (version,) = store.submissions.versions(team.id)
+    return version_folder(league, team.id, version.version), version.id
+
+
+def games_after(league: Path, first: int) -> list[StoredGame]:
+    """``team1``'s finished games whose id is ``first`` or later, oldest first."""
+    with LeagueStore(league, create=False) as store:
+        team = store.members.member_named("team1")
+        done = store.games.games(member_id=team.id, status="finished")
+    return sorted((g for g in done if g.id >= first), key=lambda g: g.id)
+
+
+def next_game_id(league: Path) -> int:
+    with LeagueStore(league, create=False) as store:
+        return max((g.id for g in store.games.games()), default=0) + 1
+
+
+def test_a_version_whose_build_is_gone_is_built_again_and_plays(folder: Path) -> None:
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=5.0, increment=0.0)
+    add_member(db, "greedy", "house", "greedy")
+    token = add_member(db, "team1")
+    build, version = stop_between(db, token)
+    shutil.rmtree(build)  # as a league file restored on another machine
+    first = next_game_id(db)
+    with served(db) as (_, app):
+        games = wait_until(lambda: games_after(db, first) or None, 55, "a game after the build")
+        assert (build / CHOICE).is_file()  # built again from the kept zip
+        assert not app.state.hosted.unbuildable
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+    with LeagueStore(db, create=False) as store:
+        for game in games:  # never played as an absent client while it was being built
+            assert game.termination == "normal", game.detail
+            assert version in store.submissions.played(game.id)
+
+
+def test_a_build_that_cannot_start_loses_with_the_reason_and_leaves_nothing(
+    folder: Path,
+) -> None:
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=5.0, increment=0.0)
+    add_member(db, "greedy", "house", "greedy")
+    token = add_member(db, "team1")
+    build, version = stop_between(db, token)
+    kept = json.loads((build / CHOICE).read_text(encoding="utf-8"))
+    (build / kept["classes"] / kept["bot"]).unlink()  # its program is gone, its choice kept
+    first = next_game_id(db)
+    with served(db) as (_, app):
+        game, *_ = wait_until(lambda: games_after(db, first) or None, 55, "a game to end")
+        ended = wait_until(
+            lambda: [e for e in app.state.hosted.ended if e[0] == game.id] or None,
+            20,
+            "the game's hosted side to end",
+        )
+    assert game.termination == "disconnection", game.detail
+    assert game.detail.startswith("team1 could not start: "), game.detail
+    assert "bot.py" in game.detail, game.detail  # the interpreter's own words
+    with LeagueStore(db, create=False) as store:
+        assert version in store.submissions.played(game.id)
+    assert all(outcome is None or outcome.leftovers == 0 for *_, outcome in ended)
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+
+
+def test_a_server_failure_during_a_hosted_move_abandons_the_game_and_tells_the_other(
+    league: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(self: BotSeat, fen: str, left: float, cap: float) -> Any:
+        raise RuntimeError("the seat's machinery broke")
+
+    team = add_member(league, "team1")
+    rival = add_member(league, "rival")
+    with served(league) as (url, app):
+        assert upload(url, program(), team).status == 201
+        accepted(url, team)
+        monkeypatch.setattr(BotSeat, "move", broken)
+        with ws_connect(url, rival) as client:  # the ladder pairs the two
+            start = receive(client, "game_start")
+            game = start["game"]
+            while True:
+                message = json.loads(client.recv(timeout=30))
+                if message["type"] == "your_turn" and message["game"] == game:
+                    move = Position.from_fen(message["fen"]).legal_moves()[0]
+                    client.send(json.dumps({"type": "move", "game": game, "move": move}))
+                elif message["type"] == "game_end" and message["game"] == game:
+                    break
+        assert message["result"] is None and message["termination"] == "aborted", message
+        detail = "the server failed while playing team1's hosted bot: the game was abandoned"
+        assert message["detail"] == detail
+        assert message["detail_code"] == "hosted-server-failed"
+        assert game_state(url, game)["status"] == "aborted"
+        wait_until(
+            lambda: [e for e in app.state.hosted.ended if e[0] == game] or None,
+            20,
+            "the game's hosted side to end",
+        )
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+    with LeagueStore(league, create=False) as store:
+        stored = store.games.game(game)
+        assert stored is not None and stored.status == "aborted" and stored.result is None
+        assert stored.detail == detail
