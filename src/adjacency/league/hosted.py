@@ -136,8 +136,6 @@ class HostedPlayers:
         )
         """The latest seats ended: ``(game, colour, bubblewrap's pid, outcome)``, once
         their processes are gone (the outcome counts any that would not die)."""
-        self.built: dict[int, Choice] = {}
-        """The accepted versions (``submissions.id``) whose build was found here."""
         self.rebuilding: set[int] = set()
         """The versions being built again here now (:meth:`rebuild`)."""
         self.unbuildable: dict[int, str] = {}
@@ -176,16 +174,14 @@ class HostedPlayers:
         return {member for member, submission in latest.items() if self._built(submission)}
 
     def _built(self, submission: Submission) -> bool:
-        """Whether ``submission``'s build is here (found once, then remembered); if not,
-        it is built again (:meth:`rebuild`)."""
-        if submission.id in self.built:
-            return True
+        """Whether ``submission``'s build is here (its choice file read at each pass, a
+        small file: a folder removed while the server runs is seen before the team's next
+        game); if not, it is built again (:meth:`rebuild`)."""
         assert self.db is not None
-        choice = load_choice(version_folder(self.db, submission.member_id, submission.version))
-        if choice is None:
+        folder = version_folder(self.db, submission.member_id, submission.version)
+        if load_choice(folder) is None:
             self.rebuild(submission)
             return False
-        self.built[submission.id] = choice
         return True
 
     def rebuild(self, submission: Submission) -> None:
@@ -208,7 +204,7 @@ class HostedPlayers:
         """:meth:`rebuild`'s work, in a thread of :attr:`pool`."""
         try:
             with self._rebuilds:
-                self.built[submission.id] = rebuild(db, submission)
+                rebuild(db, submission)
             log.info("member %d's version %d built again", submission.member_id, submission.version)
         except Exception as exc:
             self.unbuildable[submission.id] = str(exc)
@@ -233,11 +229,9 @@ class HostedPlayers:
             return None
         folder = version_folder(self.db, member.id, submission.version)
         choice = load_choice(folder)
-        if choice is None:  # gone since it was found: built again, played once it is
-            self.built.pop(submission.id, None)
+        if choice is None:  # gone: built again, and played once it is
             self.rebuild(submission)
             return None
-        self.built[submission.id] = choice
         return Version(submission, choice)
 
     def seat(self, game_id: int, color: Color) -> Seat | None:
