@@ -11,6 +11,7 @@ nothing of any bot is left running."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,13 +37,16 @@ from league_helpers import (
     wait_until,
     ws_connect,
 )
-from sandbox_helpers import own_sandboxes
+from sandbox_helpers import host_pids_with, own_sandboxes
 
 MINIMAL = (ENGINES / "minimal_engine.py").read_text(encoding="utf-8")
 """The minimal Python engine: a protocol program of one file."""
 
 BURN = 0.3
 """CPU seconds the pondering bot burns after each answer."""
+
+TICKS = os.sysconf("SC_CLK_TCK")
+"""The clock ticks a second of ``/proc/PID/stat``'s CPU times."""
 
 PONDERING = f"""import sys, time
 
@@ -82,10 +86,10 @@ for line in sys.stdin:
 reads on: its next move is charged that time."""
 
 
-def program(main: str = MINIMAL) -> bytes:
-    """A one-program Python project (``main`` over the minimal engine), its manifest
-    naming it."""
-    manifest = json.dumps({"language": "python", "main": "bot.py"})
+def program(main: str = MINIMAL, args: list[str] | None = None) -> bytes:
+    """A one-program Python project (``main`` over the minimal engine, with ``args``),
+    its manifest naming it."""
+    manifest = json.dumps({"language": "python", "main": "bot.py", "args": args or []})
     return files_zip(
         {"bot/bot.py": main, "bot/minimal_engine.py": MINIMAL, "bot/adjacency-bot.json": manifest}
     )
@@ -172,40 +176,62 @@ def test_a_person_plays_a_hosted_bot_to_the_end_and_its_own_client_is_refused(
         assert store.submissions.played(game) == (None, version_id(league, "team1"))
 
 
-def test_thinking_after_an_answer_is_charged_to_the_next_move(folder: Path) -> None:
-    """The bot answers at once and then burns CPU on the opponent's time: each of its
-    moves after its first is charged at least that (the record's move times are the
-    clock's charges), its first move not."""
-    db = folder / "league.db"
-    make_league(db, rows=6, cols=6, rounds=4, base=20.0, increment=0.0)
-    add_member(db, "greedy", "house", "greedy")
-    token = add_member(db, "team1")
-    with served(db) as (url, _):
-        assert upload(url, program(PONDERING), token).status == 201
-        accepted(url, token)
+def pondered(marker: str, answers: int) -> bool:
+    """Whether the pondering bot's process (its command line holds ``marker``) is back
+    at reading its input after burning for each of its ``answers``: blocked (``S``),
+    with at least that CPU time used (read from the host's ``/proc``)."""
+    found = []
+    for pid in host_pids_with(marker):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if command[0].endswith(b"python3"):  # not bubblewrap or prlimit around it
+            found.append((fields[0], (int(fields[11]) + int(fields[12])) / TICKS))
+    assert len(found) <= 1, found  # one game at a time
+    return bool(found) and found[0][0] == "S" and found[0][1] >= answers * BURN
 
-        def finished() -> StoredGame | None:
-            with LeagueStore(db, create=False) as store:
-                team = store.members.member_named("team1")
-                done = store.games.games(member_id=team.id, status="finished")
-            return done[0] if done else None
 
-        game: StoredGame = wait_until(finished, 55, "a finished game of team1")
+def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> None:
+    """The bot answers at once and then burns CPU; its opponent, a client of the test,
+    answers only once that burn is over (seen in ``/proc``), so the burn falls wholly
+    between two of the bot's moves: each of its moves after its first is charged at
+    least that (the record's move times are the clock's charges), its first move not."""
+    marker = "ponderer-of-the-test"
+    team = add_member(league, "team1")
+    rival = add_member(league, "rival")
+    with served(league) as (url, _):
+        assert upload(url, program(PONDERING, [marker]), team).status == 201
+        accepted(url, team)
+        with ws_connect(url, rival) as client:  # the ladder pairs the two
+            start = receive(client, "game_start")
+            game, own = start["game"], start["color"]
+            first = Position.from_fen(start["start"]).turn
+            while True:
+                message = json.loads(client.recv(timeout=30))
+                if message["type"] == "your_turn" and message["game"] == game:
+                    plies = message["ply"]  # the bot moved on every other ply, from its turn
+                    answers = sum(1 for i in range(plies) if (i % 2 == 0) == (first != own))
+                    wait_until(lambda n=answers: pondered(marker, n), 20, "the bot's burn")
+                    move = Position.from_fen(message["fen"]).legal_moves()[0]
+                    client.send(json.dumps({"type": "move", "game": game, "move": move}))
+                elif message["type"] == "game_end" and message["game"] == game:
+                    break
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
-    assert game.termination == "normal", game.detail
-    with LeagueStore(db, create=False) as store:
-        side = "x" if game.x_id == store.members.member_named("team1").id else "o"
-        stored = store.games.game(game.id)
+    assert message["termination"] == "normal", message
+    with LeagueStore(league, create=False) as store:
+        stored = store.games.game(game)
     assert stored is not None and stored.record is not None
-    moves = game_from_text(stored.record).moves[0 if side == "x" else 1 :: 2]
+    side = "o" if own == "x" else "x"
+    moves = game_from_text(stored.record).moves[0 if first == side else 1 :: 2]
     charged = [move.seconds for move in moves]
     assert len(charged) >= 2 and all(seconds is not None for seconds in charged), charged
-    first, *later = (seconds or 0.0 for seconds in charged)
-    assert first < BURN  # nothing to ponder before its first answer
-    # Less a few ms: a burn's very start may be read with the move that preceded it.
-    assert all(seconds >= BURN - 0.05 for seconds in later), charged
+    head, *later = (seconds or 0.0 for seconds in charged)
+    assert head < BURN  # nothing to ponder before its first answer
+    assert all(seconds >= BURN for seconds in later), charged
     used = stored.x_time if side == "x" else stored.o_time
-    assert used >= len(later) * (BURN - 0.05)  # its clock lost the time too
+    assert used >= len(later) * BURN  # its clock lost the time too
 
 
 def stop_between(league: Path, token: str) -> tuple[Path, int]:
