@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
+from adjacency.core.errors import AdjacencyRuntimeError
 from adjacency.core.record import game_from_text
 from adjacency.hosting.player import CHOICE
 from adjacency.hosting.seat import BotSeat
@@ -343,3 +344,30 @@ def test_a_server_failure_during_a_hosted_move_abandons_the_game_and_tells_the_o
         stored = store.games.game(game)
         assert stored is not None and stored.status == "aborted" and stored.result is None
         assert stored.detail == detail
+
+
+def test_a_version_that_cannot_be_built_again_is_not_played_and_says_why(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def no_jdk(db: Path, submission: Any) -> Any:
+        raise AdjacencyRuntimeError("javac is not installed here")
+
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=5.0, increment=0.0)
+    token = add_member(db, "team1")
+    build, version = stop_between(db, token)
+    shutil.rmtree(build)
+    monkeypatch.setattr("adjacency.league.hosted.rebuild", no_jdk)
+    with served(db) as (url, app):
+        hosted = app.state.hosted
+        wait_until(lambda: hosted.unbuildable, 20, "the build to be tried again")
+        assert hosted.unbuildable == {version: "javac is not installed here"}
+        said = [r.getMessage() for r in caplog.records if "could not be built again" in r.message]
+        assert said == [
+            "member 1's version 1 could not be built again here, so it is not played: "
+            "javac is not installed here"
+        ]
+        refused = challenge(url, join(url, "ada"), "team1")  # not there: never a lost game
+        assert refused.status == 409 and "team1 is not connected now" in refused.body["detail"]
+        listed = request(url + "/api/league/submissions", token=token).body["submissions"]
+        assert [v["status"] for v in listed] == ["accepted"]  # its verdict stands
