@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -214,7 +215,7 @@ def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> N
                 if message["type"] == "your_turn" and message["game"] == game:
                     plies = message["ply"]  # the bot moved on every other ply, from its turn
                     answers = sum(1 for i in range(plies) if (i % 2 == 0) == (first != own))
-                    wait_until(lambda n=answers: pondered(marker, n), 20, "the bot's burn")
+                    wait_until(partial(pondered, marker, answers), 20, "the bot's burn")
                     move = Position.from_fen(message["fen"]).legal_moves()[0]
                     client.send(json.dumps({"type": "move", "game": game, "move": move}))
                 elif message["type"] == "game_end" and message["game"] == game:
