@@ -27,6 +27,7 @@ from adjacency.hosting.player import CHOICE
 from adjacency.hosting.seat import BotSeat
 from adjacency.league.builder import version_folder
 from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.sandbox import SandboxUnavailable
 from hosted_helpers import ENGINES, accepted, files_zip, served
 from league_helpers import (
     add_member,
@@ -308,18 +309,45 @@ def test_a_build_that_cannot_start_loses_with_the_reason_and_leaves_nothing(
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 
-def test_a_server_failure_during_a_hosted_move_abandons_the_game_and_tells_the_other(
-    league: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def broken(self: BotSeat, fen: str, left: float, cap: float) -> Any:
-        raise RuntimeError("the seat's machinery broke")
+MOVE_FAILED = "the server failed while playing team1's hosted bot: the game was abandoned"
+NO_SANDBOX = "the sandbox cannot start: bubblewrap is gone; fix: apt-get install bubblewrap"
 
+
+def broken_move(self: BotSeat, fen: str, left: float, cap: float) -> Any:
+    raise RuntimeError("the seat's machinery broke")
+
+
+def no_sandbox(*args: Any, **kwargs: Any) -> Any:
+    raise SandboxUnavailable(NO_SANDBOX)
+
+
+@pytest.mark.parametrize(
+    ("broken", "code", "told", "stored"),
+    [
+        ((BotSeat, "move", broken_move), "hosted-server-failed", MOVE_FAILED, MOVE_FAILED),
+        (
+            ("adjacency.hosting.player.SandboxedProcess", no_sandbox),
+            "could-not-start",
+            "team1 could not start",  # the opponent is not told the server's own words
+            f"team1 could not start: {NO_SANDBOX}",
+        ),
+    ],
+    ids=["its move's machinery raises", "its sandbox cannot start"],
+)
+def test_a_server_failure_abandons_a_hosted_game_and_tells_the_other_side(
+    league: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    broken: tuple[Any, ...],
+    code: str,
+    told: str,
+    stored: str,
+) -> None:
     team = add_member(league, "team1")
     rival = add_member(league, "rival")
     with served(league) as (url, app):
         assert upload(url, program(), team).status == 201
         accepted(url, team)
-        monkeypatch.setattr(BotSeat, "move", broken)
+        monkeypatch.setattr(*broken)  # from the games on (the check has passed)
         with ws_connect(url, rival) as client:  # the ladder pairs the two
             start = receive(client, "game_start")
             game = start["game"]
@@ -331,9 +359,7 @@ def test_a_server_failure_during_a_hosted_move_abandons_the_game_and_tells_the_o
                 elif message["type"] == "game_end" and message["game"] == game:
                     break
         assert message["result"] is None and message["termination"] == "aborted", message
-        detail = "the server failed while playing team1's hosted bot: the game was abandoned"
-        assert message["detail"] == detail
-        assert message["detail_code"] == "hosted-server-failed"
+        assert message["detail"] == told and message["detail_code"].startswith(code)
         assert game_state(url, game)["status"] == "aborted"
         wait_until(
             lambda: [e for e in app.state.hosted.ended if e[0] == game] or None,
@@ -342,9 +368,9 @@ def test_a_server_failure_during_a_hosted_move_abandons_the_game_and_tells_the_o
         )
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
     with LeagueStore(league, create=False) as store:
-        stored = store.games.game(game)
-        assert stored is not None and stored.status == "aborted" and stored.result is None
-        assert stored.detail == detail
+        kept = store.games.game(game)
+        assert kept is not None and kept.status == "aborted" and kept.result is None
+        assert kept.detail == stored
 
 
 def test_a_version_that_cannot_be_built_again_is_not_played_and_says_why(
