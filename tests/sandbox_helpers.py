@@ -67,7 +67,7 @@ def sightings(*tokens: str) -> Iterator[set[str]]:
     def watch() -> None:
         while not done.is_set() and len(seen) < len(tokens):
             seen.update(token for token in tokens if host_pids_with(token))
-            done.wait(0.01)
+            done.wait(0.05)
 
     watcher = threading.Thread(target=watch, name="sightings", daemon=True)
     watcher.start()
