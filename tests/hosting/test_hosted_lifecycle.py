@@ -4,9 +4,10 @@ programs (quick to build): a person challenges a hosted bot and plays it to the 
 through the API, the game recorded with the hosted version, while the team's own
 connected client is refused (403, with why); thinking after an answer (pondering) is
 charged to the bot's clock on its next move; a build folder that is gone is built again
-from the kept zip and played; a build that cannot start loses with the reason; a
-failure of the server's own machinery abandons the game, the other side told; and
-nothing of any bot is left running."""
+from the kept zip and played (one that cannot be built again is not played, the log
+saying why); a build that cannot start loses with the reason; a failure of the server's
+own (its move's machinery raising, no sandbox at the bot's start) abandons the game, the
+other side told; and nothing of any bot is left running."""
 
 from __future__ import annotations
 
