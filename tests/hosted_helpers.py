@@ -1,6 +1,7 @@
 """What the tests of hosted bots share: a league served with its builder and hosted
 players (:func:`served`), a small league (:func:`new_league`), a course project as a team
-has it, a one-file course bot (:data:`FAILING`, :func:`zipped`), and waiting for a verdict
+has it, a one-file course bot (:data:`FAILING`, :func:`zipped`), the starter kits and
+other files zipped (:func:`kit_zip`, :func:`files_zip`), and waiting for a verdict
 and for finished games."""
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from league_helpers import add_member, make_league, request, wait_until
 from web_helpers import uvicorn_thread
 
 REPO = Path(__file__).resolve().parents[1]
-COURSE_PROJECT = REPO / "examples" / "engines" / "java" / "course-project"
+ENGINES = REPO / "examples" / "engines"
+COURSE_PROJECT = ENGINES / "java" / "course-project"
 
 FAILING = """import javafx.scene.control.Button;
 
@@ -74,6 +76,26 @@ def zipped(bot: str) -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("src/Bot.java", bot)
     return buffer.getvalue()
+
+
+def files_zip(files: dict[str, str]) -> bytes:
+    """A zip of ``files`` (its paths and texts), as a team would upload it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+def kit_zip(language: str, target: Path) -> Path:
+    """The starter kit ``examples/engines/LANGUAGE`` zipped as a team would: every file
+    under its folder's name, its README included."""
+    kit = ENGINES / language
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(kit.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{language}-kit/{path.relative_to(kit).as_posix()}")
+    return target
 
 
 def decided(url: str, token: str, version: int | None = None) -> dict[str, Any]:

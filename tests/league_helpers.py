@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from websockets.sync.client import ClientConnection, connect
+
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core.record import game_from_text, game_to_text
@@ -304,3 +306,20 @@ def paused_after_double_absence(db: Path, event: str = "cup") -> tuple[str, str]
         store.events.pause(event)
         assert store.events.absentees(started.id) == {a, b}
     return names[a], names[b]
+
+
+def ws_connect(url: str, token: str) -> ClientConnection:
+    """A bot's WebSocket connection to the league at ``url`` with its ``token``."""
+    return connect(
+        url.replace("http://", "ws://") + "/api/league/connect",
+        additional_headers={"Authorization": f"Bearer {token}"},
+        open_timeout=10,
+    )
+
+
+def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``ws`` (others skipped; 30 s at most each)."""
+    while True:
+        message = json.loads(ws.recv(timeout=30))
+        if message["type"] == kind:
+            return dict(message)

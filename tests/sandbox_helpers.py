@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -52,6 +53,29 @@ def host_pids_with(token: str) -> list[int]:
         if token.encode() in command and state != "Z":
             found.append(int(entry))
     return found
+
+
+@contextmanager
+def sightings(*tokens: str) -> Iterator[set[str]]:
+    """Watch the host's processes (:func:`host_pids_with`) from a thread while the block
+    runs; yields the set of ``tokens`` seen so far in some process's command line. A test
+    that waits until no process holds a token shows with it that one did: an attack whose
+    processes never started would pass the wait alone."""
+    seen: set[str] = set()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set() and len(seen) < len(tokens):
+            seen.update(token for token in tokens if host_pids_with(token))
+            done.wait(0.05)
+
+    watcher = threading.Thread(target=watch, name="sightings", daemon=True)
+    watcher.start()
+    try:
+        yield seen
+    finally:
+        done.set()
+        watcher.join(GUARD)
 
 
 def wait_until(condition: Callable[[], bool], what: str, bound: float = GUARD) -> None:

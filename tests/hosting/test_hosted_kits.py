@@ -9,9 +9,7 @@ probes fail, its fork bomb loses on time, nothing of it is left)."""
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -19,33 +17,21 @@ import pytest
 from adjacency.cli import main
 from adjacency.league.store import LeagueStore, StoredGame
 from adjacency.ratings.glicko import Glicko
-from hosted_helpers import REPO, accepted, decided, finished_games, new_league, served
+from hosted_helpers import (
+    ENGINES,
+    accepted,
+    decided,
+    files_zip,
+    finished_games,
+    kit_zip,
+    new_league,
+    served,
+)
 from hostile_code import tree_digest
 from league_helpers import add_member, upload, wait_until
-from sandbox_helpers import host_pids_with, own_sandboxes
+from sandbox_helpers import host_pids_with, own_sandboxes, sightings
 
 pytestmark = pytest.mark.node
-
-ENGINES = REPO / "examples" / "engines"
-
-
-def kit_zip(language: str, target: Path) -> Path:
-    """The starter kit ``examples/engines/LANGUAGE`` zipped as a team would: every file
-    under its folder's name, its README included."""
-    kit = ENGINES / language
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(kit.rglob("*")):
-            if path.is_file():
-                archive.write(path, f"{language}-kit/{path.relative_to(kit).as_posix()}")
-    return target
-
-
-def zipped(files: dict[str, str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-    return buffer.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -87,7 +73,7 @@ def test_a_minimal_protocol_program_is_chosen_by_its_manifest_and_plays(folder: 
     files = {"bots/minimal_engine.py": minimal, "bots/old_engine.py": minimal}
     manifest = {"language": "python", "main": "minimal_engine.py", "args": []}
     with served(league) as (url, _):
-        assert upload(url, zipped(files), token).status == 201
+        assert upload(url, files_zip(files), token).status == 201
         refused = decided(url, token, 1)
         assert refused["status"] == "refused"
         assert "more than one bot" in refused["detail"]
@@ -95,7 +81,7 @@ def test_a_minimal_protocol_program_is_chosen_by_its_manifest_and_plays(folder: 
         assert "bots/old_engine.py: speaks the engine protocol" in refused["detail"]
         assert '"language": "python"' in refused["detail"]  # the manifest that would choose
         files["bots/adjacency-bot.json"] = json.dumps(manifest)
-        assert upload(url, zipped(files), token).status == 201
+        assert upload(url, files_zip(files), token).status == 201
         version = accepted(url, token)
         assert version["version"] == 2
         assert version["detail"].startswith("python bots/minimal_engine.py: 4 positions")
@@ -108,7 +94,7 @@ def test_a_python_syntax_error_is_refused_with_the_compilers_words(folder: Path)
     token = add_member(league, "team1")
     broken = "import sys\nprint('aepok')\ndef choose(grid:\n    return None\n"
     with served(league) as (url, _):
-        assert upload(url, zipped({"team/engine.py": broken}), token).status == 201
+        assert upload(url, files_zip({"team/engine.py": broken}), token).status == 201
         refused = decided(url, token)
     assert refused["status"] == "refused"
     detail = refused["detail"]
@@ -132,7 +118,7 @@ def test_a_javascript_program_needing_an_npm_package_is_refused_at_the_check(
         "bot/node_modules/lodash/index.js": "module.exports = { identity: (x) => x };",
     }
     with served(league) as (url, _):
-        assert upload(url, zipped(files), token).status == 201
+        assert upload(url, files_zip(files), token).status == 201
         refused = decided(url, token)
     assert refused["status"] == "refused"
     detail = refused["detail"]
@@ -147,7 +133,7 @@ def test_a_manifest_naming_an_unbuilt_language_is_refused_with_its_rule(folder: 
     token = add_member(league, "team1")
     files = {"engine.rb": "puts 'aepok'\n", "adjacency-bot.json": '{"language": "ruby"}'}
     with served(league) as (url, _):
-        assert upload(url, zipped(files), token).status == 201
+        assert upload(url, files_zip(files), token).status == 201
         refused = decided(url, token)
     assert refused["status"] == "refused"
     assert refused["detail"] == (
@@ -318,11 +304,12 @@ def test_a_hostile_bot_fails_in_its_sandbox_and_leaves_nothing(
     skip = (league.name, league.name + "-wal", league.name + "-shm", league.name + ".builds")
     before = tree_digest(folder, skip)
     tokens = {mode: add_member(league, f"team-{mode}") for mode in ("probe", "fork")}
-    with served(league) as (url, _):
+    sleeper = f"sleep\x00{marker}"  # its own marker (not the Java bots' nor the other kit's)
+    with served(league) as (url, _), sightings(sleeper) as seen:
         builds = league.with_name(league.name + ".builds")
         for mode, token in tokens.items():
             files = hostile_files(language, mode, url, league, host_file)
-            assert upload(url, zipped(files), token).status == 201
+            assert upload(url, files_zip(files), token).status == 201
         for token in tokens.values():
             accepted(url, token)  # it behaved in the check
         built = tree_digest(builds)
@@ -344,9 +331,9 @@ def test_a_hostile_bot_fails_in_its_sandbox_and_leaves_nothing(
                 assert game.result == "x" and game.termination == "time forfeit", game
                 assert game.detail.startswith(f"{name} "), game.detail
         assert tree_digest(builds) == built
+        assert seen == {sleeper}  # the fork bomb's sleepers did run, in its sandbox...
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
-    # its own marker (not the Java hostile bots' 1000 nor the other language's), gone once
-    # its sandbox ended
-    wait_until(lambda: not host_pids_with(f"sleep\x00{marker}"), 20, "no process left")
+    # ...and none is left once its sandbox ended
+    wait_until(lambda: not host_pids_with(sleeper), 20, "no process left")
     assert tree_digest(folder, skip) == before
     assert host_file.read_text() == "the host's own file\n"

@@ -25,7 +25,7 @@ from adjacency.league.store import LeagueStore, StoredGame
 from hosted_helpers import accepted, new_league, served
 from hostile_code import DAEMON, FAILURES, FORK_SLEEP, PROBES, fill, project, tree_digest
 from league_helpers import add_member, upload, wait_until
-from sandbox_helpers import host_pids_with, own_sandboxes
+from sandbox_helpers import host_pids_with, own_sandboxes, sightings
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("hostile-submissions")]
 
@@ -104,7 +104,10 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(folder: Path, batch: 
     before = tree_digest(folder, skip)
     teams = {attack: f"team{number}" for number, attack in enumerate(attacks, 1)}
     tokens = {attack: add_member(league, teams[attack]) for attack in attacks}
-    with served(league) as (url, _):
+    # The processes an attack leaves behind if the sandbox let them escape, by marker.
+    markers = {"a fork bomb": FORK_SLEEP, "a double-forked daemon": DAEMON}
+    leftovers = {markers[a].replace(" ", "\0") for a in attacks if a in markers}
+    with served(league) as (url, _), sightings(*leftovers) as seen:
         for attack in attacks:
             body = PROBES[attack] if attack in PROBES else FAILURES[attack][0]
             code = project(fill(body, url, league, host_file), when=TRIGGER)
@@ -123,10 +126,10 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(folder: Path, batch: 
                 assert game.detail.startswith(f"{teams[attack]} "), (attack, game.detail)
                 assert any(reason in game.detail for reason in reasons), (attack, game.detail)
         assert tree_digest(builds) == built
+        assert seen == leftovers  # the daemon and the fork bomb's sleepers did start...
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
-    # Ended, not merely told to end: a process killed a moment ago may still be listed
-    # (a fork bomb's last children); one the sandbox let escape runs for 1000 s.
-    leftovers = (DAEMON.replace(" ", "\0"), FORK_SLEEP.replace(" ", "\0"))
+    # ...and are ended, not merely told to end: a process killed a moment ago may still be
+    # listed (a fork bomb's last children); one the sandbox let escape runs for 1000 s.
     wait_until(lambda: not any(map(host_pids_with, leftovers)), 20, "no process left")
     assert tree_digest(folder, skip) == before
     assert host_file.read_text() == "the host's own file\n"

@@ -1,7 +1,8 @@
 """A team's page in a real browser (Playwright driving Debian's Chromium) against a real
 league server with its builder: the team signs in with its token, sends its course
 project's zip as it has it, and sees the version built, checked and accepted; a broken
-project shows javac's words; both languages, a laptop and a phone, axe at every impact,
+project shows javac's words; the Python and JavaScript starter kits' zips go the same way
+to accepted; both languages, a laptop and a phone, axe at every impact,
 no sideways scrolling, no console error."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from browser_helpers import EVERY_IMPACT, SIZES, UNDER_TEST, axe_violations, goto
-from hosted_helpers import course_zip
+from hosted_helpers import course_zip, kit_zip
 from i18n_helpers import english_left
 from league_helpers import add_member
 
@@ -25,14 +26,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("tea
 TIMEOUT = 50_000
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
-def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
-    browser: Any, built_league: tuple[str, Path], tmp_path: Path, size: str, locale: str
-) -> None:
-    url, db = built_league
-    token = add_member(db, "garuda")
-    errors: list[str] = []
+def signed_in(
+    browser: Any, url: str, token: str, size: str, locale: str, errors: list[str]
+) -> tuple[Any, Any]:
+    """A browser context (``size``, ``locale``) on the team's page, signed in with
+    ``token``: the context and its page, whose console errors go to ``errors``."""
     context = browser.new_context(viewport=SIZES[size], locale=locale, **UNDER_TEST)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
@@ -45,6 +43,18 @@ def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
     page.locator("#token").fill(token)
     page.locator("#token").press("Enter")
     expect(page.locator("#team")).to_be_visible()
+    return context, page
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
+    browser: Any, built_league: tuple[str, Path], tmp_path: Path, size: str, locale: str
+) -> None:
+    url, db = built_league
+    token = add_member(db, "garuda")
+    errors: list[str] = []
+    context, page = signed_in(browser, url, token, size, locale, errors)
     expect(page.locator("#team-name")).to_contain_text("garuda")
     page.locator("#zip").set_input_files(str(course_zip(tmp_path)))
     page.locator("#upload-form button[type=submit]").click()
@@ -64,6 +74,50 @@ def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
     if locale == "id-ID":  # the server's accounts are its own words (javac's), not the page's
         accounts = page.locator("#versions .team-detail").all_text_contents()
         assert english_left(page, ["garuda", "tubes-main.zip", "broken.zip", *accounts]) == []
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.node
+@pytest.mark.parametrize(
+    ("language", "entry", "locale", "size"),
+    [
+        ("python", "engine.py", "en-GB", "laptop"),
+        ("python", "engine.py", "id-ID", "phone"),
+        ("javascript", "engine.js", "en-GB", "phone"),
+        ("javascript", "engine.js", "id-ID", "laptop"),
+    ],
+)
+def test_a_team_sends_a_starter_kit_from_its_page_and_sees_it_accepted(
+    browser: Any,
+    built_league: tuple[str, Path],
+    tmp_path: Path,
+    language: str,
+    entry: str,
+    locale: str,
+    size: str,
+) -> None:
+    """The Python and JavaScript kits, unedited and zipped as a team would, go through
+    the same page as a Java project, to accepted with the check's account."""
+    url, db = built_league
+    token = add_member(db, "garuda")
+    errors: list[str] = []
+    context, page = signed_in(browser, url, token, size, locale, errors)
+    kit = kit_zip(language, tmp_path / f"{language}-kit.zip")
+    page.locator("#zip").set_input_files(str(kit))
+    page.locator("#upload-form button[type=submit]").click()
+    row = page.locator("#versions tbody tr").first
+    expect(row).to_contain_text(f"{language}-kit.zip")
+    expect(row).to_contain_text("diterima" if locale == "id-ID" else "accepted")
+    # The page sends the zip as it is: the program is named under the zip's top folder.
+    expect(page.locator("#versions .team-detail").first).to_contain_text(
+        f"{language} {language}-kit/{entry}: 4 positions answered legally"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    assert axe_violations(page, EVERY_IMPACT) == []
+    if locale == "id-ID":  # the check's account is the server's own words, not the page's
+        accounts = page.locator("#versions .team-detail").all_text_contents()
+        assert english_left(page, ["garuda", f"{language}-kit.zip", *accounts]) == []
     assert errors == []
     context.close()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from adjacency.core import Position
 from adjacency.league import challenges as challenges_module
@@ -19,8 +19,10 @@ from league_helpers import (
     challenge,
     join,
     me,
+    receive,
     request,
     wait_until,
+    ws_connect,
 )
 
 
@@ -84,21 +86,6 @@ def test_an_unanswered_challenge_expires(
     late = answer(url, bob, number, "accept")
     assert late.status == 409 and "expired" in late.body["detail"]
     assert request(f"{url}/api/league/live").body == []
-
-
-def ws_connect(url: str, token: str) -> ClientConnection:
-    return connect(
-        url.replace("http://", "ws://") + "/api/league/connect",
-        additional_headers={"Authorization": f"Bearer {token}"},
-        open_timeout=10,
-    )
-
-
-def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    while True:
-        message = json.loads(ws.recv(timeout=30))
-        if message["type"] == kind:
-            return dict(message)
 
 
 def play_out(sockets: dict[str, ClientConnection], game: int) -> None:

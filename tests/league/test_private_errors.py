@@ -12,26 +12,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from adjacency.league.event_views import exports
 from adjacency.league.store import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations, goto
-from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
+from league_helpers import (
+    ADMIN,
+    add_member,
+    make_league,
+    receive,
+    request,
+    thread_server,
+    wait_until,
+)
 
 pytestmark = pytest.mark.xdist_group("league-private-errors")
 
 SECRET = "/home/team-red/secret-folder/bot.py"
 ERROR = f'Traceback (most recent call last):\n  File "{SECRET}", line 3\nValueError: boom'
 GUARD = 30.0
-
-
-def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind`` the server sends (others skipped)."""
-    while True:
-        message = json.loads(ws.recv(timeout=GUARD))
-        if message["type"] == kind:
-            return dict(message)
 
 
 def fail_one_game(url: str, token: str) -> tuple[int, dict[str, Any]]:

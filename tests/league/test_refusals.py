@@ -22,6 +22,7 @@ from league_helpers import (
     join,
     make_league,
     me,
+    receive,
     request,
     thread_server,
     wait_until,
@@ -49,14 +50,6 @@ def ws_url(url: str) -> str:
 def open_ws(url: str, token: str | None) -> ClientConnection:
     headers = {} if token is None else {"Authorization": f"Bearer {token}"}
     return connect(ws_url(url), additional_headers=headers, open_timeout=10)
-
-
-def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    """The next message of ``kind`` (others are skipped)."""
-    while True:
-        message = json.loads(ws.recv(timeout=30))
-        if message["type"] == kind:
-            return dict(message)
 
 
 def refused_status(url: str, token: str | None) -> int:

@@ -60,6 +60,7 @@ class DetailCode(StrEnum):
     NOT_STORED = "not-stored"
     SERVER_STOPPED = "server-stopped"
     SERVER_STOPPED_DURING = "server-stopped-during"
+    HOSTED_SERVER_FAILED = "hosted-server-failed"
     # League challenges (a person's page shows why one ended).
     DECLINED = "declined"
     CHALLENGER_LEFT = "challenger-left"
@@ -102,6 +103,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.NOT_STORED: (),
     DetailCode.SERVER_STOPPED: (),
     DetailCode.SERVER_STOPPED_DURING: (),
+    DetailCode.HOSTED_SERVER_FAILED: ("player",),
     DetailCode.DECLINED: ("player",),
     DetailCode.CHALLENGER_LEFT: ("player",),
     DetailCode.PAGE_STOPPED: (),

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
 from ..hosting.check import check_bot
 from ..hosting.player import Choice, save_choice
-from ..hosting.sandbox_build import build_submission
+from ..hosting.sandbox_build import HostedBuild, build_submission
 from ..projects.scripts import packages_note
 from ..sandbox import check as sandbox_check
 from .settings import LeagueSettings
@@ -71,10 +71,8 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
     accepted build keeps its bot's choice there (:func:`~adjacency.hosting.player.save_choice`):
     the league plays it from that folder (:mod:`.hosted`)."""
     settings = store.meta.settings()
-    if folder.exists():
-        shutil.rmtree(folder)
     try:
-        hosted = build_submission(store.submissions.data(submission.id), folder)
+        hosted = build_afresh(store.submissions.data(submission.id), folder)
     except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
         return False, str(exc)
     choice = Choice.of(hosted)
@@ -91,6 +89,30 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
         )
     note = "" if checked.accepted else packages_note(checked.detail)
     return checked.accepted, f"{hosted.label}: {checked.detail}{left}{note}"
+
+
+def build_afresh(data: bytes, folder: Path) -> HostedBuild:
+    """Build the zip ``data`` in the sandbox into ``folder``, emptied first
+    (:func:`~adjacency.hosting.sandbox_build.build_submission`; raises as it does)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    return build_submission(data, folder)
+
+
+def rebuild(db: Path, submission: Submission) -> Choice:
+    """Build an accepted ``submission`` again from its kept zip, under the same sandbox
+    and limits as its first build, into its :func:`version_folder`, and keep its choice
+    there: what :mod:`.hosted` plays once a build folder is gone (removed, or a league
+    file restored on another machine). Not checked again: its check accepted these very
+    sources, and the build is the same. Raises as
+    :func:`~adjacency.hosting.sandbox_build.build_submission` (a machine that no longer
+    builds it: no JDK, no sandbox)."""
+    with LeagueStore(db, create=False) as store:
+        data = store.submissions.data(submission.id)
+    folder = version_folder(db, submission.member_id, submission.version)
+    choice = Choice.of(build_afresh(data, folder))
+    save_choice(folder, choice)
+    return choice
 
 
 class Builder:

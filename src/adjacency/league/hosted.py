@@ -21,6 +21,11 @@ starts) compute at once (:attr:`HostedPlayers.jobs`); a move waiting for its tur
 the clock. Nothing stands in for a hosted bot: late is a loss on time, a crash or an
 illegal answer a loss with the program's reason (:class:`Answer`).
 
+A version is played from its build folder (:func:`.builder.version_folder`); one whose
+build is not there (removed, or a league file restored on another machine) is built
+again from its kept zip when it is next needed (:meth:`HostedPlayers.rebuild`), in the
+same sandbox and under the same limits, and its team is not paired until then.
+
 Seats run in threads of the players' own pool (:attr:`HostedPlayers.pool`), never in the
 event loop: a move blocks its thread on the bot's pipe for up to its wall cap.
 """
@@ -32,6 +37,7 @@ import collections
 import concurrent.futures
 import logging
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +49,7 @@ from ..hosting.seat import Answer as Answer  # re-exported: the league's games r
 from ..hosting.seat import BotSeat
 from ..sandbox import Outcome, SandboxedProcess
 from ..sandbox import check as sandbox_check
-from .builder import version_folder
+from .builder import rebuild, version_folder
 from .store import LeagueStore, Member
 from .submission_rows import Submission
 
@@ -130,6 +136,11 @@ class HostedPlayers:
         )
         """The latest seats ended: ``(game, colour, bubblewrap's pid, outcome)``, once
         their processes are gone (the outcome counts any that would not die)."""
+        self.rebuilding: set[int] = set()
+        """The versions being built again here now (:meth:`rebuild`)."""
+        self.unbuildable: dict[int, str] = {}
+        """The versions that could not be built again here, with why (until a restart)."""
+        self._rebuilds = threading.Lock()
 
     @property
     def jobs(self) -> asyncio.Semaphore:
@@ -153,11 +164,58 @@ class HostedPlayers:
         self.available = True
 
     def members(self, store: LeagueStore) -> set[int]:
-        """The members the league plays itself now: those with an accepted version
-        (none where the sandbox cannot start)."""
+        """The members the league plays itself now: those whose latest accepted version
+        is built here (none where the sandbox cannot start). A version whose build is
+        not here is built again from its kept zip (:meth:`rebuild`); its team is not
+        played, nor paired, until that is done."""
         if not self.available:
             return set()
-        return store.submissions.accepted_members()
+        latest = store.submissions.latest_accepted()
+        return {member for member, submission in latest.items() if self._built(submission)}
+
+    def _built(self, submission: Submission) -> bool:
+        """Whether ``submission``'s build is here (its choice file read at each pass, a
+        small file: a folder removed while the server runs is seen before the team's next
+        game); if not, it is built again (:meth:`rebuild`)."""
+        assert self.db is not None
+        folder = version_folder(self.db, submission.member_id, submission.version)
+        if load_choice(folder) is None:
+            self.rebuild(submission)
+            return False
+        return True
+
+    def rebuild(self, submission: Submission) -> None:
+        """Build the accepted ``submission`` again from its kept zip, in a thread, under
+        the same sandbox and limits as its first build (:func:`.builder.rebuild`), one
+        at a time; once done its team is played again. A version that cannot be built
+        again (the machine lacks its tools) is said once in the log with the reason and
+        not tried again until the server restarts: its team is not hosted meanwhile."""
+        if self.db is None or submission.id in self.rebuilding | set(self.unbuildable):
+            return
+        self.rebuilding.add(submission.id)
+        log.warning(
+            "member %d's version %d has no build here: building it again from its zip",
+            submission.member_id,
+            submission.version,
+        )
+        self.pool.submit(self._rebuild, self.db, submission)
+
+    def _rebuild(self, db: Path, submission: Submission) -> None:
+        """:meth:`rebuild`'s work, in a thread of :attr:`pool`."""
+        try:
+            with self._rebuilds:
+                rebuild(db, submission)
+            log.info("member %d's version %d built again", submission.member_id, submission.version)
+        except Exception as exc:
+            self.unbuildable[submission.id] = str(exc)
+            log.error(
+                "member %d's version %d could not be built again here, so it is not played: %s",
+                submission.member_id,
+                submission.version,
+                exc,
+            )
+        finally:
+            self.rebuilding.discard(submission.id)
 
     def version(
         self, store: LeagueStore, member: Member, deadline: float | None = None
@@ -171,8 +229,8 @@ class HostedPlayers:
             return None
         folder = version_folder(self.db, member.id, submission.version)
         choice = load_choice(folder)
-        if choice is None:
-            log.warning("%s's version %d has no build here", member.name, submission.version)
+        if choice is None:  # gone: built again, and played once it is
+            self.rebuild(submission)
             return None
         return Version(submission, choice)
 

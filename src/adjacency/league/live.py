@@ -225,10 +225,11 @@ def game_end(live: LiveGame) -> dict[str, Any]:
     """The ``game_end`` message of a finished (or aborted) game, sent to both players:
     its end as anyone may read it (:func:`~adjacency.serving.details.public`), so one
     team never reads the other's error output (a failed bot's own client has its
-    output already: it sent it)."""
-    if live.game.termination == Termination.ABANDONED:
-        return game_aborted(live.id, live.game.detail)
+    output already: it sent it), nor of an aborted game (a hosted bot that could not
+    start)."""
     detail = public(live.game.detail)
+    if live.game.termination == Termination.ABANDONED:
+        return game_aborted(live.id, detail)
     return {
         "type": "game_end",
         "game": live.id,

@@ -13,7 +13,8 @@ Each move is computed off the event loop and handed to the games as any bot's an
   (:meth:`~adjacency.round.clock.Clock.charge`), within a wall-time cap; past the cap
   and :data:`OVERRUN` more seconds the side loses on time whatever its thread does;
   a bot that could not start loses by disconnection, and a failure of the server's own
-  (no sandbox) abandons the game without a result;
+  (no sandbox at the bot's start, its machinery raising during a move) abandons the game
+  without a result, both sides told (``hosted-server-failed`` during a move);
 * :meth:`ServerSides.cancel` cancels the moves being computed (the server stops).
 """
 
@@ -165,7 +166,8 @@ class ServerSides:
         ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
         computed in the sandbox and charged the CPU time it used (:meth:`_hosted_answer`).
         A bot that could not start loses by disconnection with its reason; a failure of
-        the server's own (no sandbox) abandons the game without a result."""
+        the server's own (no sandbox; the move's machinery raising) abandons the game
+        without a result."""
         color = live.game.position.turn
         mover = live.member(color)
         assert seat.opened is not None
@@ -200,6 +202,13 @@ class ServerSides:
                     cap + OVERRUN, self._hosted_overrun, live.id, version, cap
                 )
                 answer = await self.hosted.move(seat, live.game.position.fen(), left, cap)
+            except Exception:
+                # The server's own machinery failed (the seat's thread, the sandbox's
+                # accounting), not the bot: no side is to blame, so no result.
+                log.exception("hosted bot %s: the server failed during its move", mover.name)
+                if self.games.current(live, version):
+                    self.games.stop_game(live, ended("hosted-server-failed", player=mover.name))
+                return
             finally:
                 self.hosted.leave()
         if self.games.current(live, version):

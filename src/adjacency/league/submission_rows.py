@@ -213,11 +213,15 @@ class SubmissionsRepo:
         if not changed:
             raise LeagueError(f"no event named {event_name!r}")
 
-    def accepted_members(self) -> set[int]:
-        """The members with at least one accepted version (the league plays them itself),
-        read through the status index."""
-        rows = self.db.query("SELECT DISTINCT member_id FROM submissions WHERE status = 'accepted'")
-        return {int(row[0]) for row in rows}
+    def latest_accepted(self) -> dict[int, Submission]:
+        """Each member's latest accepted version (what it plays on the ladder), by member
+        id, in one query through the status index."""
+        rows = self.db.query(
+            f"SELECT {COLUMNS} FROM submissions s WHERE status = 'accepted' AND version = "
+            "(SELECT MAX(version) FROM submissions WHERE member_id = s.member_id"
+            " AND status = 'accepted')"
+        )
+        return {found.member_id: found for found in map(_submission, rows)}
 
     def deadline(self, event_id: int) -> float | None:
         """An event's upload deadline, ``None`` when it has none (or no such event)."""
