@@ -305,7 +305,6 @@ def test_the_shipped_set_is_served_by_default(db: Path) -> None:
         assert attempt(client, puzzle, line).json()["outcome"] == "solved"
 
 
-
 PLIES = {"endgame": range(1, 15), "middlegame": range(15, 29), "opening": range(29, 65)}
 """The plies left of each phase (docs/puzzles.md), read here from the position text."""
 
@@ -316,7 +315,9 @@ def test_the_phases_are_counted_and_a_phase_gives_only_its_puzzles(db: Path) -> 
     assert counted["endgame"] and counted["middlegame"]  # both builds are served
     with TestClient(create_app(db)) as client:
         counts = client.get("/api/puzzles/phases").json()
-        assert counts == [{"phase": name, "puzzles": counted[name]} for name in PHASES if counted[name]]
+        assert counts == [
+            {"phase": name, "puzzles": counted[name]} for name in PHASES if counted[name]
+        ]
         for phase in counted:
             for _ in range(3):
                 view = client.get("/api/puzzles/next", params={"phase": phase}).json()
