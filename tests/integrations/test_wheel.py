@@ -15,6 +15,7 @@ per extra.
 from __future__ import annotations
 
 import email
+import json
 import os
 import re
 import shutil
@@ -202,3 +203,7 @@ def test_the_installed_wheel_serves_the_web_app(server: str) -> None:
         assert response.status == 200 and "<html" in page.lower()
     with urllib.request.urlopen(server + "/static/style.css", timeout=10) as response:
         assert response.status == 200 and response.read()
+    # the shipped puzzles of every build are in the wheel and served: both phases
+    with urllib.request.urlopen(server + "/api/puzzles/phases", timeout=60) as response:
+        phases = {row["phase"] for row in json.loads(response.read())}
+    assert {"endgame", "middlegame"} <= phases
