@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 
 from adjacency.puzzles import PHASES, Puzzle, load_shipped
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto
-from i18n_helpers import english_left
+from browser_helpers import CASES, SIZES, audited, goto
 from web_helpers import new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -73,14 +72,6 @@ def solve(tab: Any, puzzle: Puzzle, locale: str) -> None:
     expect(tab.locator("#btn-next")).to_be_focused()
 
 
-def checked(tab: Any, locale: str, size: str) -> None:
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    wide = tab.evaluate("() => document.documentElement.scrollWidth")
-    assert wide <= SIZES[size]["width"], wide
-    if locale.startswith("id"):
-        assert english_left(tab) == []
-
-
 @pytest.mark.parametrize(("locale", "size"), CASES)
 def test_the_middle_game_is_picked_solved_and_kept_to(
     server: str, browser: Any, locale: str, size: str
@@ -95,20 +86,20 @@ def test_the_middle_game_is_picked_solved_and_kept_to(
     expect(options).to_have_count(1 + sum(1 for name in PHASES if counts[name]))
     middle_option = tab.locator("#phase option[value=middlegame]")
     expect(middle_option).to_have_text(f"{MIDDLE[locale]} ({counts['middlegame']})")
-    checked(tab, locale, size)
+    audited(tab, locale, size)
     tab.locator("#phase").select_option("middlegame")
     puzzle = another_middle(tab, first.id)
-    checked(tab, locale, size)
+    audited(tab, locale, size)
     solve(tab, puzzle, locale)
     expect(tab.locator("#history a")).to_have_count(1)
     assert tab.locator("#history a").first.get_attribute("data-id") == puzzle.id
-    checked(tab, locale, size)
+    audited(tab, locale, size)
     tab.locator("#btn-next").click()  # Next keeps to the middle game
     following = another_middle(tab, puzzle.id)
     tab.locator("#btn-streak").click()  # so does a streak
     expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "true")
     another_middle(tab, following.id)
-    checked(tab, locale, size)
+    audited(tab, locale, size)
     errors = tab.console_errors
     tab.context.close()
     assert errors == [], errors
