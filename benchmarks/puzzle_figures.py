@@ -1,6 +1,7 @@
 """Figures of the shipped puzzle set and of its ratings on the puzzle page.
 
-Printed: the count per phase (plies left at the puzzle's position), per line length
+Printed: the count per phase (``Puzzle.phase``, from the plies left at the puzzle's
+position; the endgame split at 8 plies left, the endgame build's least), per line length
 (solver moves), the rating range per length, the share a greedy player solves (the move
 that converts the most, the first in square order among equals: its first move, and the
 whole line given the replies), and how much a puzzle's rating wanders after 30 first
@@ -26,13 +27,28 @@ import statistics
 from collections import Counter
 
 from adjacency.core import Position
-from adjacency.puzzles import Puzzle, load_shipped
+from adjacency.puzzles import PHASES, Puzzle, load_shipped
 from adjacency.ratings.glicko import Glicko, rate_game
 from adjacency.web.puzzle_records import START_RD, initial_rating
 
 ATTEMPTS = 30
-PHASES = ((1, 8, "endgame, 8 plies or fewer"), (9, 14, "9 to 14 plies"),
-          (15, 28, "middle game, 15 to 28 plies"), (29, 200, "opening, over 28 plies"))  # fmt: skip
+SHORT_ENDGAME = 8
+"""The endgame's count is split at this many plies left (and fewer) and more."""
+PHASE_NAMES = {"endgame": "endgame, 14 plies or fewer", "middlegame": "middle game, 15 to 28 plies",
+               "opening": "opening, over 28 plies"}  # fmt: skip
+
+
+def phase_counts(puzzles: list[Puzzle]) -> list[tuple[str, int]]:
+    """Each phase's name and count (``Puzzle.phase``), the endgame's then split in two."""
+    counts = Counter(p.phase for p in puzzles)
+    short = sum(p.phase == "endgame" and p.plies_left <= SHORT_ENDGAME for p in puzzles)
+    rows = []
+    for phase in PHASES:
+        rows.append((f"phase {PHASE_NAMES[phase]}", counts[phase]))
+        if phase == "endgame":
+            rows.append((f"  of which {SHORT_ENDGAME} plies or fewer", short))
+            rows.append((f"  of which {SHORT_ENDGAME + 1} plies or more", counts[phase] - short))
+    return rows
 
 
 def greedy(position: Position) -> str:
@@ -94,12 +110,8 @@ def main() -> int:
     args = parser.parse_args()
     puzzles = list(load_shipped())
     print(f"{len(puzzles)} puzzles")
-    plies = Counter()
-    for puzzle in puzzles:
-        left = puzzle.start.plies_left
-        plies[next(name for low, high, name in PHASES if low <= left <= high)] += 1
-    for _, _, name in PHASES:
-        print(f"  phase {name}: {plies[name]}")
+    for name, count in phase_counts(puzzles):
+        print(f"  {name}: {count}")
     lengths = Counter((len(p.solution) + 1) // 2 for p in puzzles)
     for moves in sorted(lengths):
         ratings = sorted(p.rating for p in puzzles if (len(p.solution) + 1) // 2 == moves)

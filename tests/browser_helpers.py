@@ -161,3 +161,16 @@ def outside_window(page: Any, selector: str) -> list[str]:
             return `${e.id || e.tagName} ${Math.round(r.top)}..${Math.round(r.bottom)}`; })""",
     )
     return found
+
+
+def audited(page: Any, locale: str, size: str) -> None:
+    """Assert what every page state of a browser test of :data:`CASES` must hold: axe-core
+    finds nothing at any impact, the page is no wider than the window of ``size``, and in
+    Indonesian no English is left (:func:`i18n_helpers.english_left`)."""
+    from i18n_helpers import english_left
+
+    assert axe_violations(page, EVERY_IMPACT) == []
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= SIZES[size]["width"], wide
+    if locale.startswith("id"):
+        assert english_left(page) == []

@@ -15,6 +15,7 @@ per extra.
 from __future__ import annotations
 
 import email
+import json
 import os
 import re
 import shutil
@@ -31,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from adjacency import DISTRIBUTION, __version__
+from adjacency.puzzles.model import SHIPPED
 from net_helpers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -84,7 +86,8 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
     assert "adjacency/serving/static/js/board.js" in names
     assert "adjacency/serving/static/style.css" in names
     assert "adjacency/league/openings/balanced-28.txt" in names
-    assert "adjacency/puzzles/data/puzzles.jsonl.gz" in names  # load_shipped() reads it
+    for shipped in SHIPPED:  # load_shipped() reads every one
+        assert f"adjacency/puzzles/data/{shipped}" in names
     assert "adjacency/rl/aec.py" in names and "adjacency/openspiel/game.py" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "docs/"))]
@@ -200,3 +203,7 @@ def test_the_installed_wheel_serves_the_web_app(server: str) -> None:
         assert response.status == 200 and "<html" in page.lower()
     with urllib.request.urlopen(server + "/static/style.css", timeout=10) as response:
         assert response.status == 200 and response.read()
+    # the shipped puzzles of every build are in the wheel and served: both phases
+    with urllib.request.urlopen(server + "/api/puzzles/phases", timeout=60) as response:
+        phases = {row["phase"] for row in json.loads(response.read())}
+    assert {"endgame", "middlegame"} <= phases

@@ -1,48 +1,99 @@
-"""The shipped puzzle set: a thousand puzzles or more, well formed, and a random sample
-of them proved again by the solver (a new sample every run; its seed is in the message)."""
+"""The shipped puzzle set: its two builds' files (the endgame's, a thousand puzzles or
+more, and the middle game's), each well formed by its own rules, merged into one set;
+and a random sample of each phase proved again by the solver (a new sample every run;
+its seed is in the message)."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from importlib import resources
 
 import pytest
 
 from adjacency.cli import main
 from adjacency.core import Position
-from adjacency.puzzles import THEMES, load_shipped, puzzle_id
+from adjacency.puzzles import (
+    THEMES,
+    Puzzle,
+    PuzzleFileError,
+    load_puzzles,
+    load_shipped,
+    model,
+    puzzle_id,
+)
 from adjacency.puzzles.prove import verify
 
-SAMPLE = 8
-"""Puzzles re-proved per run: up to 14 plies left, well under a second each here."""
+BUILDS = {"puzzles.jsonl.gz": (range(8, 15), 1000), "middle.jsonl.gz": (range(15, 19), 30)}
+"""Each shipped file's rules (docs/puzzles.md, "The shipped set"): the plies left of its
+puzzles (the build's ``--min-plies`` to ``--max-plies``: the endgame build 8 to 14, the
+middle-game build 15 to 18) and the fewest puzzles it holds."""
+ENDGAME_SAMPLE = 6
+"""Endgame puzzles re-proved per run: 8 to 14 plies left, well under a second each."""
+MIDDLE_SAMPLE = 1
+"""Middle-game puzzles re-proved per run: 15 to 18 plies left, 0.1 to 12 s of CPU each
+here (median 1 s, the 18-ply ones 5 to 12 s), so one a run, in a test of its own."""
 
 
-def test_the_shipped_set_holds_a_thousand_distinct_puzzles_sorted_by_id() -> None:
+def shipped_file(name: str) -> list[Puzzle]:
+    """The puzzles of one shipped file, in file order."""
+    with resources.as_file(resources.files("adjacency.puzzles").joinpath("data", name)) as path:
+        return load_puzzles(path)
+
+
+def test_each_shipped_file_is_well_formed_by_its_builds_rules() -> None:
+    assert set(BUILDS) == set(model.SHIPPED)
+    for name, (plies, fewest) in BUILDS.items():
+        puzzles = shipped_file(name)
+        assert len(puzzles) >= fewest, name
+        ids = [p.id for p in puzzles]
+        assert ids == sorted(ids) and len(set(ids)) == len(ids), name
+        for puzzle in puzzles:
+            position = Position.from_fen(puzzle.position)
+            assert puzzle.id == puzzle_id(position.fen())
+            assert puzzle.plies_left in plies and len(position.legal_moves()) >= 4, name
+            assert puzzle.value >= 0 and set(puzzle.themes) <= set(THEMES)
+            assert ("only-win" in puzzle.themes) == (puzzle.value > 0)
+            assert puzzle.source.startswith(("league", "arena", "web", "data:"))
+            assert 600 <= puzzle.rating <= 2400
+            # every other move is refuted: worse in outcome class than the solution's
+            for step in puzzle.refutations:
+                assert all((r.value > 0) - (r.value < 0) < (puzzle.value > 0) for r in step)
+
+
+def test_the_shipped_set_is_every_file_merged_and_sorted_by_id() -> None:
     puzzles = load_shipped()
-    assert len(puzzles) >= 1000
+    by_file = [p for name in BUILDS for p in shipped_file(name)]
+    assert puzzles == sorted(by_file, key=lambda p: p.id)
     ids = [p.id for p in puzzles]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
-    for puzzle in puzzles:
-        position = Position.from_fen(puzzle.position)
-        assert puzzle.id == puzzle_id(position.fen())
-        assert 8 <= puzzle.plies_left <= 16 and len(position.legal_moves()) >= 4
-        assert puzzle.value >= 0 and set(puzzle.themes) <= set(THEMES)
-        assert ("only-win" in puzzle.themes) == (puzzle.value > 0)
-        assert puzzle.source.startswith(("league", "arena", "web", "data:"))
-        assert 600 <= puzzle.rating <= 2400
-        # every other move is refuted: worse in outcome class than the solution's
-        for step in puzzle.refutations:
-            assert all((r.value > 0) - (r.value < 0) < (puzzle.value > 0) for r in step)
+    assert Counter(p.phase for p in puzzles).keys() == {"endgame", "middlegame"}
     # the themes are not all one name
     counts = Counter(name for p in puzzles for name in p.themes)
     assert len(counts) >= 4
 
 
-def test_a_random_sample_of_the_shipped_set_is_proved_again() -> None:
+def test_one_id_in_two_shipped_files_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = model.SHIPPED[0]
+    monkeypatch.setattr(model, "SHIPPED", (first, first))
+    with pytest.raises(PuzzleFileError, match=f"is in both shipped files '{first}' and '{first}'"):
+        load_shipped()
+
+
+def reproved(phase: str, count: int) -> None:
+    """Re-prove ``count`` puzzles of ``phase`` drawn at random (the seed in the message)."""
     seed = random.SystemRandom().randrange(2**32)
-    puzzles = random.Random(seed).sample(load_shipped(), SAMPLE)
-    for puzzle in puzzles:
+    of_phase = [p for p in load_shipped() if p.phase == phase]
+    for puzzle in random.Random(seed).sample(of_phase, count):
         assert verify(puzzle) is None, f"sample seed {seed}: {puzzle.id} {verify(puzzle)}"
+
+
+def test_a_random_sample_of_the_endgame_is_proved_again() -> None:
+    reproved("endgame", ENDGAME_SAMPLE)
+
+
+def test_a_random_middle_game_puzzle_is_proved_again() -> None:
+    reproved("middlegame", MIDDLE_SAMPLE)
 
 
 def test_show_reads_the_shipped_set_by_default(capsys: pytest.CaptureFixture[str]) -> None:

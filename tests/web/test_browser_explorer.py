@@ -22,8 +22,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.engine.book import lookup
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, goto
-from i18n_helpers import english_left
+from browser_helpers import CASES, SIZES, audited, goto
 from web_helpers import api, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -110,16 +109,6 @@ def same_table(tab: Any, at: Position, locale: str) -> None:
         assert shown == margin, (move, got[move][2], margin)
 
 
-def checked(tab: Any, size: str, locale: str) -> None:
-    from browser_helpers import axe_violations
-
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    wide = tab.evaluate("() => document.documentElement.scrollWidth")
-    assert wide <= SIZES[size]["width"], wide
-    if locale.startswith("id"):
-        assert english_left(tab) == []
-
-
 def explored(tab: Any, at: Position) -> None:
     """Wait until the explorer shows ``at`` and the engine has finished analysing it (a 4x4
     is searched to the end; the next position's analysis then finds a free slot)."""
@@ -148,14 +137,14 @@ def test_the_explorer_lists_the_stored_games_moves_and_plays_one(
         "#explorer-body tr:has(.explorer-best)", "rows => rows.map((r) => r.dataset.move)"
     )
     assert sorted(starred) == sorted(set(hit.moves) & set(expected_rows(START)))
-    checked(tab, size, locale)
+    audited(tab, locale, size)
     opening = GAMES[0][0]
     tab.click(f'#explorer-body tr[data-move="{opening}"] .explorer-move')
     expect(tab.locator("#moves button.variation-move.current .sqname")).to_have_text(opening)
     after = START.play(opening)
     explored(tab, after)
     same_table(tab, after, locale)
-    checked(tab, size, locale)
+    audited(tab, locale, size)
     errors = tab.console_errors
     tab.context.close()
     assert errors == [], errors
@@ -174,7 +163,7 @@ def test_a_finished_games_analysis_shows_the_explorer_for_the_shown_position(
     tab.click("#btn-analyse")
     explored(tab, START)
     same_table(tab, START, locale)
-    checked(tab, size, locale)
+    audited(tab, locale, size)
     errors = tab.console_errors
     tab.context.close()
     assert errors == [], errors

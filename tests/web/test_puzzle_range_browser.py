@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from adjacency.puzzles import Puzzle
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto
-from i18n_helpers import english_left
+from browser_helpers import CASES, SIZES, audited, goto
 from web_helpers import api, new_tab
 from web_puzzle_helpers import THEMED, themed_puzzles
 
@@ -53,14 +52,6 @@ def solve(tab: Any, puzzle: Puzzle) -> None:
     expect(tab.locator("#btn-next")).to_be_focused()
 
 
-def checked(tab: Any, locale: str, size: str) -> None:
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    wide = tab.evaluate("() => document.documentElement.scrollWidth")
-    assert wide <= SIZES[size]["width"], wide
-    if locale.startswith("id"):
-        assert english_left(tab) == []
-
-
 def rating(server: str, puzzle: Puzzle) -> float:
     return float(api(server, "GET", f"/api/puzzles/{puzzle.id}")["rating"]["rating"])
 
@@ -84,7 +75,7 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     tab.locator("#theme").select_option("")  # any theme again: another puzzle
     tab.wait_for_function(f"!location.pathname.endsWith('{puzzles[0].id}')")
     before = shown_puzzle(tab)
-    checked(tab, locale, size)
+    audited(tab, locale, size)
     tab.locator("#btn-streak").click()  # a streak starts with another puzzle
     expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "true")
     tab.wait_for_function(f"!location.pathname.endsWith('{before.id}')")
@@ -107,7 +98,7 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     assert history.nth(0).get_attribute("data-result") == "missed"
     assert history.nth(1).get_attribute("data-result") == "won"
     expect(tab.locator("#history-empty")).to_be_hidden()
-    checked(tab, locale, size)
+    audited(tab, locale, size)
     history.nth(1).click()  # a tried puzzle opens again from the list
     tab.wait_for_function(f"location.pathname.endsWith('{first.id}')")
     shown_puzzle(tab)

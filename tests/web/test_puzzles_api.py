@@ -6,6 +6,7 @@ The puzzles are the exact oracle's (web_puzzle_helpers), not the engine's."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.core import Position
-from adjacency.puzzles import Puzzle, load_shipped
+from adjacency.puzzles import PHASES, Puzzle, load_shipped
 from adjacency.ratings.glicko import Glicko, rate_game
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
@@ -302,3 +303,46 @@ def test_the_shipped_set_is_served_by_default(db: Path) -> None:
             step = attempt(client, puzzle, line[:end]).json()
             assert (step["outcome"], step["reply"]) == ("correct", line[end])
         assert attempt(client, puzzle, line).json()["outcome"] == "solved"
+
+
+PLIES = {"endgame": range(1, 15), "middlegame": range(15, 29), "opening": range(29, 65)}
+"""The plies left of each phase (docs/puzzles.md), read here from the position text."""
+
+
+def test_the_phases_are_counted_and_a_phase_gives_only_its_puzzles(db: Path) -> None:
+    shipped = load_shipped()
+    counted = Counter(p.phase for p in shipped)
+    assert counted["endgame"] and counted["middlegame"]  # both builds are served
+    with TestClient(create_app(db)) as client:
+        counts = client.get("/api/puzzles/phases").json()
+        assert counts == [
+            {"phase": name, "puzzles": counted[name]} for name in PHASES if counted[name]
+        ]
+        for phase in counted:
+            for _ in range(3):
+                view = client.get("/api/puzzles/next", params={"phase": phase}).json()
+                assert int(view["position"].split()[-1]) in PLIES[phase]
+                client.post(f"/api/puzzles/{view['id']}/solution")  # tried: the next is another
+        refused = client.get("/api/puzzles/next", params={"phase": "late"})
+        assert refused.status_code == 422 and refused.json()["code"] == "malformed"
+
+
+def test_a_phase_combines_with_a_theme_and_a_length(db: Path) -> None:
+    middle = [p for p in load_shipped() if p.phase == "middlegame"]
+    theme, moves = middle[0].themes[0], (len(middle[0].solution) + 1) // 2
+    wanted = {"phase": "middlegame", "theme": theme, "moves": moves}
+    matching = {p.id for p in middle if theme in p.themes and (len(p.solution) + 1) // 2 == moves}
+    with TestClient(create_app(db)) as client:
+        for _ in range(3):
+            view = client.get("/api/puzzles/next", params=wanted).json()
+            assert view["id"] in matching and view["moves"] == moves
+    with serve(db) as client:  # the oracle's puzzles: all of the endgame
+        assert client.get("/api/puzzles/phases").json() == [
+            {"phase": "endgame", "puzzles": len(PUZZLES)}
+        ]
+        assert client.get("/api/puzzles/next", params={"phase": "endgame"}).status_code == 200
+        for params in ({"phase": "middlegame"}, {"phase": "endgame", "moves": 1}):
+            refused = client.get("/api/puzzles/next", params=params)
+            assert refused.status_code == 404, refused.text
+            assert refused.json()["code"] == "no_puzzles_of_theme"
+            assert refused.json()["params"]["phase"] == params["phase"]

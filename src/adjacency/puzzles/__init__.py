@@ -10,21 +10,27 @@ reference.
 from __future__ import annotations
 
 from .model import (
+    PHASES,
     THEMES,
+    Phase,
     Puzzle,
     PuzzleFileError,
     Refutation,
     load_puzzles,
     load_shipped,
+    phase_of,
     puzzle_id,
 )
 
 __all__ = [
+    "PHASES",
     "THEMES",
+    "Phase",
     "Puzzle",
     "PuzzleFileError",
     "Refutation",
     "load_puzzles",
     "load_shipped",
+    "phase_of",
     "puzzle_id",
 ]

@@ -4,9 +4,11 @@
 browser page and the league can load and serve puzzles without the compiled solver.
 Puzzle files are JSON Lines (one puzzle a line, :meth:`Puzzle.as_json`), optionally
 gzip-compressed (``.jsonl.gz``); :func:`load_puzzles` reads one and
-:func:`load_shipped` reads the set shipped in the package
-(``adjacency/puzzles/data/puzzles.jsonl.gz``). The proof that makes a position a
-puzzle is in :mod:`adjacency.puzzles.prove`; the rules are in docs/puzzles.md.
+:func:`load_shipped` reads the set shipped in the package (the files of
+:data:`SHIPPED` in ``adjacency/puzzles/data``, one per build). A puzzle's
+:attr:`Puzzle.phase` (:func:`phase_of`) is the one definition of the game's phases.
+The proof that makes a position a puzzle is in :mod:`adjacency.puzzles.prove`; the
+rules are in docs/puzzles.md.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..core import Position
 from ..core.errors import AdjacencyError
@@ -28,10 +30,31 @@ FORMAT = "adjacency-puzzle"
 """The ``format`` field of every puzzle line."""
 VERSION = 1
 """The layout version of a puzzle line."""
-SHIPPED = "puzzles.jsonl.gz"
-"""The shipped set's file name in the package's ``data`` folder."""
+SHIPPED = ("puzzles.jsonl.gz", "middle.jsonl.gz")
+"""The shipped set's files in the package's ``data`` folder, one per build: the endgame
+build (8 to 14 plies left) and the middle-game build (15 plies left or more)."""
 THEMES = ("only-win", "only-draw", "conversion", "quiet", "corner", "parity", "last-move")
 """Every theme name a rule can give (docs/puzzles.md defines each)."""
+
+
+Phase = Literal["endgame", "middlegame", "opening"]
+"""The phase of the game at a puzzle's position, from its plies left (:func:`phase_of`)."""
+PHASES: tuple[Phase, ...] = get_args(Phase)
+"""Every phase, from the end of the game back to its start."""
+ENDGAME_PLIES = 14
+"""The most plies left in the endgame."""
+MIDDLEGAME_PLIES = 28
+"""The most plies left in the middle game; more is the opening."""
+
+
+def phase_of(plies_left: int) -> Phase:
+    """The phase of a position with ``plies_left`` plies left: ``endgame`` up to
+    :data:`ENDGAME_PLIES`, ``middlegame`` up to :data:`MIDDLEGAME_PLIES`, else
+    ``opening``. The endgame is what the solver proves in well under a second; the
+    bounds are the puzzle set's, not the rules' (docs/puzzles.md)."""
+    if plies_left <= ENDGAME_PLIES:
+        return "endgame"
+    return "middlegame" if plies_left <= MIDDLEGAME_PLIES else "opening"
 
 
 class PuzzleFileError(AdjacencyError):
@@ -107,6 +130,11 @@ class Puzzle:
     def plies_left(self) -> int:
         """Plies left in the game at the puzzle's position (from the position text)."""
         return self.start.plies_left
+
+    @property
+    def phase(self) -> Phase:
+        """The phase of the game at the puzzle's position (:func:`phase_of`)."""
+        return phase_of(self.plies_left)
 
     @property
     def turn(self) -> str:
@@ -243,11 +271,22 @@ def load_puzzles(path: str | Path) -> list[Puzzle]:
 
 
 def load_shipped() -> list[Puzzle]:
-    """The puzzle set shipped in the package (``adjacency/puzzles/data``), in file order
-    (sorted by id)."""
-    data = resources.files(__package__).joinpath("data", SHIPPED)
-    with resources.as_file(data) as path:
-        return load_puzzles(path)
+    """The puzzle set shipped in the package: the puzzles of every file of
+    :data:`SHIPPED` (``adjacency/puzzles/data``), merged and sorted by id.
+    ``PuzzleFileError`` if a file is missing or bad, or if two files hold the same id
+    (each build proves its own positions: one id twice means the files are wrong)."""
+    merged: dict[str, tuple[Puzzle, str]] = {}
+    for name in SHIPPED:
+        data = resources.files(__package__).joinpath("data", name)
+        with resources.as_file(data) as path:
+            for puzzle in load_puzzles(path):
+                if puzzle.id in merged:
+                    raise PuzzleFileError(
+                        f"puzzle {quote(puzzle.id)} is in both shipped files "
+                        f"{quote(merged[puzzle.id][1])} and {quote(name)}"
+                    )
+                merged[puzzle.id] = (puzzle, name)
+    return [merged[key][0] for key in sorted(merged)]
 
 
 def dump_lines(puzzles: Iterable[Puzzle]) -> bytes:

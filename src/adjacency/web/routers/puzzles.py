@@ -28,7 +28,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from ...puzzles import Puzzle
-from ...puzzles.model import THEMES
+from ...puzzles.model import PHASES, THEMES, Phase
 from ...ratings.glicko import Glicko
 from ...serving.addresses import address_key
 from ...serving.errors import TooMany, WebError
@@ -294,26 +294,31 @@ def next_puzzle(
     theme: Theme | None = None,
     above: Annotated[float | None, Query(ge=0, le=4000)] = None,
     moves: Annotated[int | None, Query(ge=1, le=MAX_LINE)] = None,
+    phase: Phase | None = None,
 ) -> PuzzleView:
     """A puzzle this browser has not tried, rated near its puzzle rating (``skip``: the
     one on the page, not chosen again); when it tried them all, the one tried longest ago.
     ``theme``: only puzzles of that theme (404 ``no_puzzles`` if none is served).
     ``above`` (a streak: the last puzzle's rating): an untried puzzle rated just above it.
     ``moves``: only puzzles whose solution has that many solver moves, so a long line
-    is within reach at any rating (404 ``no_puzzles_of_theme`` if none matches)."""
+    is within reach at any rating. ``phase``: only puzzles of that phase of the game
+    (``Puzzle.phase``). The filters combine; 404 ``no_puzzles_of_theme`` if none
+    matches them all."""
     store, puzzles = _store(request), _puzzles(request)
     served = puzzles.all()
     if theme is not None:
         served = {key: p for key, p in served.items() if theme in p.themes}
     if moves is not None:
         served = {key: p for key, p in served.items() if _moves(p) == moves}
+    if phase is not None:
+        served = {key: p for key, p in served.items() if p.phase == phase}
     chosen = store.puzzles.choose(caller.client, served, skip, _RNG, above=above)
     if chosen is None:
-        if theme is not None or moves is not None:
+        if theme is not None or moves is not None or phase is not None:
             raise PuzzleNotFound(
-                "no puzzle of this theme and length is served",
+                "no puzzle of this theme, length and phase is served",
                 code="no_puzzles_of_theme",
-                params={"theme": theme or "", "moves": moves or 0},
+                params={"theme": theme or "", "moves": moves or 0, "phase": phase or ""},
             )
         raise PuzzleNotFound("no puzzles are served", code="no_puzzles")
     return _view(chosen, store, caller.client)
@@ -355,6 +360,23 @@ def lengths(request: Request) -> list[LengthCount]:
     for puzzle in _puzzles(request).all().values():
         counts[_moves(puzzle)] = counts.get(_moves(puzzle), 0) + 1
     return [LengthCount(moves=n, puzzles=counts[n]) for n in sorted(counts)]
+
+
+class PhaseCount(BaseModel):
+    """A phase of the game (``Puzzle.phase``) and how many served puzzles are of it."""
+
+    phase: Phase
+    puzzles: int
+
+
+@router.get("/api/puzzles/phases", response_model=list[PhaseCount])
+def phases(request: Request) -> list[PhaseCount]:
+    """Every phase a served puzzle is of, with how many are, from the endgame back to
+    the opening (a phase no served puzzle is of is left out)."""
+    counts = {name: 0 for name in PHASES}
+    for puzzle in _puzzles(request).all().values():
+        counts[puzzle.phase] += 1
+    return [PhaseCount(phase=name, puzzles=n) for name, n in counts.items() if n]
 
 
 class HistoryEntry(BaseModel):

@@ -7,8 +7,9 @@
 // A miss (a wrong move, a hint, the solution) stays visible with its rating change when
 // the puzzle is then solved. The theme picker asks the next puzzle of one theme; the
 // streak takes each next puzzle just above the last one's rating until a miss ends it;
-// the length picker asks for lines of that many moves, at any rating; "Your tries" lists
-// the puzzles this browser tried, the latest first.
+// the length picker asks for lines of that many moves, at any rating; the phase picker for
+// positions of one phase of the game (endgame, middle game); the pickers combine, and a
+// streak keeps to them. "Your tries" lists the puzzles this browser tried, the latest first.
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
@@ -31,6 +32,7 @@ const state = {
   firstRatings: null, // the rated first try's change, kept when a retry is not rated
   theme: "",
   length: "", // solver moves of the next puzzles ("": any)
+  stage: "", // the phase of the game of the next puzzles (the API's `phase`; "": any)
   streak: null, // solved in a row while the streak is on, else null
 };
 
@@ -150,12 +152,19 @@ function toggleStreak() {
 async function loadThemes() {
   let themes;
   let lengths;
+  let phases;
   try {
-    [themes, lengths] = await Promise.all([request("GET", "/api/puzzles/themes"),
-      request("GET", "/api/puzzles/lengths")]);
+    [themes, lengths, phases] = await Promise.all([request("GET", "/api/puzzles/themes"),
+      request("GET", "/api/puzzles/lengths"), request("GET", "/api/puzzles/phases")]);
   } catch (err) {
     notice(err.message);
     return;
+  }
+  for (const { phase, puzzles } of phases) {
+    const option = document.createElement("option");
+    option.value = phase;
+    option.textContent = t("puzzle.phase-count", { phase: t(`puzzle.phase.${phase}`), count: puzzles });
+    $("#phase").appendChild(option);
   }
   for (const { moves, puzzles } of lengths) {
     const option = document.createElement("option");
@@ -350,8 +359,8 @@ async function showSolution() {
   }
 }
 
-// The next puzzle (or puzzle `id`): of the chosen theme; in a streak, rated just above the
-// last one (`fresh`: the streak's first, near the player's rating). Only the latest call
+// The next puzzle (or puzzle `id`): of the chosen theme, length and phase; in a streak,
+// rated just above the last one (`fresh`: the streak's first, near the player's rating). Only the latest call
 // shows its answer: a picker changed twice quickly must not end on the first choice's puzzle.
 let loads = 0;
 async function load(id = null, fresh = false) {
@@ -361,6 +370,7 @@ async function load(id = null, fresh = false) {
   if (state.puzzle) query.set("skip", state.puzzle.id);
   if (state.theme) query.set("theme", state.theme);
   if (state.length) query.set("moves", state.length);
+  if (state.stage) query.set("phase", state.stage);
   if (state.streak !== null && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating));
   let puzzle;
   try {
@@ -396,6 +406,10 @@ $("#btn-next").addEventListener("click", () => load());
 $("#btn-streak").addEventListener("click", toggleStreak);
 $("#length").addEventListener("change", () => {
   state.length = $("#length").value;
+  load();
+});
+$("#phase").addEventListener("change", () => {
+  state.stage = $("#phase").value;
   load();
 });
 $("#theme").addEventListener("change", () => {
