@@ -9,7 +9,7 @@ record loaded on a fresh page shows them again on their positions (a variation's
 and exports as the same text, and a record written elsewhere has its foreign colours
 read and its marks off the board left out; axe-core
 finds nothing at any impact, the page never scrolls sideways and logs no console error.
-(A touch's long press is not driven here: Playwright's touch screen has taps only.)
+(A touch's long press: tests/web/test_browser_shapes_touch.py.)
 
 Oracles: the rules core (the positions), the board's own squares' places on the screen.
 """

@@ -159,7 +159,9 @@ export function restoreShapes(text, start) {
   drawnShapes.draw();
 }
 
-const LONG_PRESS = 450; // ms a touch must rest on a square before it draws
+// Milliseconds a touch must rest on a square before it draws (exported for the tests,
+// which advance the page's clock by it).
+export const LONG_PRESS = 450;
 const SVG = "http://www.w3.org/2000/svg";
 
 export class Shapes {
@@ -188,7 +190,15 @@ export class Shapes {
     });
     el.addEventListener("pointerdown", (event) => this.down(event));
     window.addEventListener("pointerup", (event) => this.up(event));
-    window.addEventListener("pointercancel", () => this.cancelPress());
+    window.addEventListener("pointercancel", () => {
+      this.cancelPress();
+      this.start = null;
+      this.mark(null);
+    });
+    // Once a long press began a drawing, the finger's slide draws instead of scrolling.
+    el.addEventListener("touchmove", (event) => {
+      if (this.start && event.cancelable) event.preventDefault();
+    }, { passive: false });
     el.addEventListener("click", (event) => {
       if (Date.now() < this.swallow) event.stopPropagation();
     }, true);
@@ -230,11 +240,25 @@ export class Shapes {
     if (!square) return;
     if (event.pointerType === "mouse" && event.button === 2) {
       this.start = square.dataset.square;
+      this.mark(this.start);
     } else if (event.pointerType === "touch") {
       this.cancelPress();
       const name = square.dataset.square;
-      this.press = { square: name, timer: setTimeout(() => { this.start = name; }, LONG_PRESS) };
+      this.press = {
+        square: name,
+        timer: setTimeout(() => {
+          this.start = name;
+          this.mark(name);
+        }, LONG_PRESS),
+      };
     }
+  }
+
+  // Outline the square a drawing began on until it ends (on a touch screen the sign that
+  // the long press was recognised and a slide now draws an arrow); null: none.
+  mark(name) {
+    for (const old of this.board.el.querySelectorAll(".shape-start")) old.classList.remove("shape-start");
+    if (name) this.board.squares.get(name)?.classList.add("shape-start");
   }
 
   up(event) {
@@ -243,6 +267,7 @@ export class Shapes {
     if (!this.start || (!touch && event.button !== 2)) return;
     const from = this.start;
     this.start = null;
+    this.mark(null);
     const to = this.squareAt(event);
     if (!to) return;
     if (touch) this.swallow = Date.now() + 600;
