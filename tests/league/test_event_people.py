@@ -24,6 +24,7 @@ from adjacency.league.event_store import MAX_PEOPLE, EntryRefused
 from adjacency.league.hall import Hall
 from adjacency.league.schema import EVENT_PEOPLE, STORE_SCHEMA
 from adjacency.league.store import LeagueStore
+from adjacency.serving.details import render
 from adjacency.serving.errors import NotNow
 from cli_helpers import run
 from hall_helpers import run as run_hall
@@ -136,8 +137,9 @@ def test_a_person_who_never_opens_the_page_loses_by_absence(
     league: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ghost joins from another page's secret and never asks ``/me``: each of its four
-    games ends at once as its loss (detail ``absent``, no move), the bots' games are
-    played."""
+    games ends at once as its loss (detail ``absent-page-closed``: their play page was
+    not open, not a bot's "not connected"; no move), told so by the game's API and
+    record, and the bots' games are played."""
     monkeypatch.setattr(scheduler_module, "RECONNECT_GRACE", 0.0)  # nobody reconnects here
     url, db = league
     add_member(db, "h1", "house", "random")
@@ -157,7 +159,19 @@ def test_a_person_who_never_opens_the_page_loses_by_absence(
     assert len(lost) == 4
     for game in lost:
         assert game.plies == 0 and game.termination == "time forfeit"
-        assert game.detail_code == "absent"
+        assert game.detail_code == "absent-page-closed"  # not a bot's "not connected"
+        assert game.end_detail().params == {"player": "ghost"}
+    told = request(f"{url}/api/league/games/{lost[0].id}").body
+    said = "ghost's play page was not open when the game was to start: a forfeit"
+    assert (told["detail"], told["detail_code"]) == (said, "absent-page-closed"), told
+    record = request(f"{url}/api/league/games/{lost[0].id}/record", raw=True).body
+    assert f'[TerminationDetail "{said}"]' in record
+    assert render("absent-page-closed", {"player": "ghost"}, "id") == (
+        "halaman bermain ghost tidak terbuka saat permainan akan dimulai: kalah tanpa bermain"
+    )
+    cross = _table(url, "cup")["crosstable"]  # still games an absence decided
+    g = cross["names"].index("ghost")
+    assert [cross["absent"][g][b] for b in range(3) if b != g] == [2, 2]
 
 
 def test_the_store_refuses_a_full_event_keeps_its_people_through_an_edit_and_closes(

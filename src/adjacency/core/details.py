@@ -36,6 +36,7 @@ class DetailCode(StrEnum):
     CLOCK_PAGE_CLOSED = "clock-page-closed"
     LATE = "late"
     ABSENT = "absent"
+    ABSENT_PAGE_CLOSED = "absent-page-closed"
     ABSENT_BOTH = "absent-both"
     EVENT_STARTED = "event-started"
     # Illegal answers: the position's and the board's own refusals (core/position.py and
@@ -82,6 +83,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.CLOCK_PAGE_CLOSED: ("player",),
     DetailCode.LATE: ("player",),
     DetailCode.ABSENT: ("player",),
+    DetailCode.ABSENT_PAGE_CLOSED: ("player",),
     DetailCode.ABSENT_BOTH: ("x", "o"),
     DetailCode.EVENT_STARTED: (),
     DetailCode.NOT_A_SQUARE: ("player", "move"),
