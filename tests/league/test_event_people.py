@@ -289,3 +289,41 @@ def test_a_person_in_an_event_is_not_expired_nor_deleted(tmp_path: Path) -> None
         assert store.members.remove("ada")[1] is False  # kept, as removed
         assert store.events.members(store.events.named("cls").id) == [1, 2, ada.id]
         assert bob.id not in store.members.names([bob.id])
+
+
+def test_a_persons_queued_challenge_is_cancelled_when_their_event_starts(
+    league: tuple[str, Path],
+) -> None:
+    """ada waits in the queue of h1 (busy with bob's game); her event starts: her
+    challenge ends at once, cancelled, saying why (``challenger-in-event``), though h1
+    is still busy; bob's game and place are untouched."""
+    url, db = league
+    for name in ("h1", "h2", "h3"):
+        add_member(db, name, "house", "random")
+    ada, bob = join(url, "ada"), join(url, "bob")
+    body = {"name": "cup", "format": "round-robin", "members": ["h2", "h3"], "people": True,
+            "clock": "40+0"}  # fmt: skip
+    assert request(f"{url}/api/league/admin/events", "POST", body, ADMIN).status == 201
+    assert _entry(url, "cup", "join", ada).status == 200
+    busy = challenge(url, bob, "h1")
+    assert busy.status == 201 and busy.body["status"] == "started", busy
+    queued = challenge(url, ada, "h1")
+    assert queued.status == 202 and queued.body["status"] == "queued", queued
+    number = queued.body["challenge"]
+
+    def seen() -> dict[str, Any]:
+        me(url, ada)  # her play page asks as it does while open
+        answer = request(f"{url}/api/league/challenges/{number}", token=ada)
+        assert answer.status == 200, answer
+        return dict(answer.body)
+
+    assert seen()["status"] == "queued"  # before the start she keeps her place
+    assert request(f"{url}/api/league/admin/events/cup/start", "POST", {}, ADMIN).status == 200
+    ended = wait_until(lambda: s if (s := seen())["status"] != "queued" else None, WAIT, "the end")
+    assert ended["status"] == "cancelled", ended
+    assert (ended["detail_code"], ended["detail"]) == (
+        "challenger-in-event",
+        "your event started: its games come first; challenge again after it",
+    ), ended
+    live = request(f"{url}/api/league/live").body
+    assert ("bob", "h1") in {(g["x"], g["o"]) for g in live} | {(g["o"], g["x"]) for g in live}

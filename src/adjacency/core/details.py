@@ -67,6 +67,7 @@ class DetailCode(StrEnum):
     PAGE_STOPPED = "page-stopped"
     PLAYING_OTHER = "playing-other"
     CHALLENGED_OTHER = "challenged-other"
+    CHALLENGER_IN_EVENT = "challenger-in-event"
     NO_ANSWER = "no-answer"
     BOT_REVOKED = "bot-revoked"
 
@@ -109,6 +110,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.PAGE_STOPPED: (),
     DetailCode.PLAYING_OTHER: (),
     DetailCode.CHALLENGED_OTHER: (),
+    DetailCode.CHALLENGER_IN_EVENT: (),
     DetailCode.NO_ANSWER: ("player", "seconds"),
     DetailCode.BOT_REVOKED: (),
 }
