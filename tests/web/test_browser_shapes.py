@@ -27,7 +27,7 @@ from adjacency.core.game import Game
 from adjacency.core.record import game_to_text, main_line, record_from_text
 from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto, sideways
 from i18n_helpers import english_left
-from web_helpers import api, new_tab
+from web_helpers import api, drawn_shapes, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -48,18 +48,6 @@ def right_drag(tab: Any, start: str, end: str) -> None:
     tab.mouse.down(button="right")
     tab.mouse.move(*centre(tab, end), steps=4)
     tab.mouse.up(button="right")
-
-
-def drawn(tab: Any) -> list[tuple[str, str, str | None]]:
-    """The shapes in the overlay: (kind, from, to)."""
-    return sorted(
-        (kind, start, end)
-        for kind, start, end in tab.eval_on_selector_all(
-            ".shapes .shape",
-            "els => els.map((e) => [e.classList.contains('arrow') ? 'arrow' : 'circle',"
-            " e.dataset.from, e.dataset.to || null])",
-        )
-    )
 
 
 def ends_near(tab: Any, start: str, end: str) -> bool:
@@ -95,7 +83,7 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     right_drag(tab, "a3", "c3")
     tab.locator("#board [data-square=b4]").click(button="right")
     expect(tab.locator(".shapes .shape")).to_have_count(2)
-    assert drawn(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
+    assert drawn_shapes(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
     assert ends_near(tab, "a3", "c3")
     tab.locator("#board [data-square=c2]").focus()
     tab.keyboard.press("c")  # a circle on the focused square
@@ -105,14 +93,16 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     assert left in ("b2", "d2")  # the next square to the left, as the board is turned
     tab.keyboard.press("r")  # ... to the square the focus moved to
     expect(tab.locator(".shapes .shape")).to_have_count(4)
-    assert ("arrow", "c2", left) in drawn(tab) and ("circle", "c2", None) in drawn(tab)
+    assert ("arrow", "c2", left) in drawn_shapes(tab) and ("circle", "c2", None) in drawn_shapes(
+        tab
+    )
     tab.locator("#board [data-square=b4]").click(button="right")  # again: taken away
     expect(tab.locator(".shapes .shape")).to_have_count(3)
     expect(tab.locator("#shapes-words")).to_contain_text("a3")
     assert axe_violations(tab, EVERY_IMPACT) == []
     if locale.startswith("id"):
         assert english_left(tab) == []
-    before = drawn(tab)
+    before = drawn_shapes(tab)
     move = start.legal_moves()[-1]
     tab.click(f"#board [data-square={move}]")  # another position: its own (no) shapes
     after = start.play(move)
@@ -124,7 +114,7 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     tab.click("#nav-back")  # back: the shapes come back with it
     settled(tab, start)
     expect(tab.locator(".shapes .shape")).to_have_count(3)
-    assert drawn(tab) == before
+    assert drawn_shapes(tab) == before
     with tab.expect_download() as download:  # the record keeps them in comments
         tab.click("#btn-export-tree")
     saved = tmp_path / "shapes.txt"
@@ -195,16 +185,16 @@ def test_a_loaded_record_shows_its_shapes_again_and_exports_the_same_text(
     tab.set_input_files("#file-load", str(tmp_path / "first.txt"))
     tab.wait_for_selector("#moves button.variation-move")
     expect(tab.locator(".shapes .shape")).to_have_count(2)  # the start is shown
-    assert drawn(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
+    assert drawn_shapes(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
     assert ends_near(tab, "a3", "c3")
     expect(tab.locator("#shapes-words")).to_contain_text("a3")
     expect(tab.locator("#shapes-words")).to_contain_text("b4")
     tab.click('#moves button[data-ply="1"]')
     expect(tab.locator(".shapes .shape")).to_have_count(1)
-    assert drawn(tab) == [("circle", "d3", None)]
+    assert drawn_shapes(tab) == [("circle", "d3", None)]
     tab.click("#moves button.variation-move")
     expect(tab.locator(".shapes .shape")).to_have_count(1)
-    assert drawn(tab) == [("arrow", "d1", "d3")]
+    assert drawn_shapes(tab) == [("arrow", "d1", "d3")]
     expect(tab.locator("#shapes-words")).to_contain_text("d1")
     tab.click('#moves button[data-ply="2"]')  # the game's last position: none
     expect(tab.locator(".shapes .shape")).to_have_count(0)
@@ -243,10 +233,10 @@ def test_a_written_records_marks_are_read_as_far_as_they_name_the_board(
     tab.set_input_files("#file-load", str(saved))
     tab.wait_for_function("document.querySelectorAll('#moves button').length === 2")
     expect(tab.locator(".shapes .shape")).to_have_count(2)
-    assert drawn(tab) == [("arrow", "b1", "b3"), ("circle", "a1", None)]
+    assert drawn_shapes(tab) == [("arrow", "b1", "b3"), ("circle", "a1", None)]
     tab.click('#moves button[data-ply="1"]')
     expect(tab.locator(".shapes .shape")).to_have_count(1)
-    assert drawn(tab) == [("circle", "d4", None)]
+    assert drawn_shapes(tab) == [("circle", "d4", None)]
     expect(tab.locator("#shapes-words")).to_contain_text("d4")
     assert axe_violations(tab, EVERY_IMPACT) == []
     assert sideways(tab) == 0

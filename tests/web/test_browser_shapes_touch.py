@@ -20,7 +20,7 @@ from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
 from browser_helpers import EVERY_IMPACT, LOCALES, SIZES, axe_violations, goto, sideways
 from i18n_helpers import english_left
-from web_helpers import api, new_tab
+from web_helpers import api, drawn_shapes, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -45,17 +45,6 @@ def long_press(tab: Any, cdp: Any, square: str, wait: int) -> None:
     expect(tab.locator(f"#board [data-square={square}].shape-start")).to_have_count(1)
 
 
-def drawn(tab: Any) -> list[tuple[str, str, str | None]]:
-    return sorted(
-        (kind, start, end)
-        for kind, start, end in tab.eval_on_selector_all(
-            ".shapes .shape",
-            "els => els.map((e) => [e.classList.contains('arrow') ? 'arrow' : 'circle',"
-            " e.dataset.from, e.dataset.to || null])",
-        )
-    )
-
-
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_long_press_draws_a_circle_and_a_slide_an_arrow_on_a_phone(
     server: str, browser: Any, locale: str
@@ -78,7 +67,7 @@ def test_a_long_press_draws_a_circle_and_a_slide_an_arrow_on_a_phone(
     long_press(tab, cdp, "b4", wait)  # a press without a slide: a circle
     touch(cdp, "touchEnd")
     expect(tab.locator(".shapes .shape")).to_have_count(1)
-    assert drawn(tab) == [("circle", "b4", None)]
+    assert drawn_shapes(tab) == [("circle", "b4", None)]
     expect(tab.locator("#board .shape-start")).to_have_count(0)
 
     long_press(tab, cdp, "a3", wait)  # a press, then a slide to c3: an arrow
@@ -86,7 +75,7 @@ def test_a_long_press_draws_a_circle_and_a_slide_an_arrow_on_a_phone(
     touch(cdp, "touchMove", centre(tab, "c3"))
     touch(cdp, "touchEnd")
     expect(tab.locator(".shapes .shape")).to_have_count(2)
-    assert drawn(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
+    assert drawn_shapes(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
     words = tab.locator("#shapes-words")
     expect(words).to_contain_text("b4")
     expect(words).to_contain_text("a3")
