@@ -174,6 +174,37 @@ def test_a_person_who_never_opens_the_page_loses_by_absence(
     assert [cross["absent"][g][b] for b in range(3) if b != g] == [2, 2]
 
 
+def test_two_absent_people_both_lose_their_game_in_words_that_fit_people(
+    league: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ghost and shade join and never open the play page: their game against each other
+    is lost by both (detail ``absent-both``), said in words that fit people as well as
+    bots (not only "was connected"), in English through the API and in Indonesian."""
+    monkeypatch.setattr(scheduler_module, "RECONNECT_GRACE", 0.0)  # nobody reconnects here
+    url, db = league
+    add_member(db, "h1", "house", "random")
+    add_member(db, "h2", "house", "greedy")
+    _event(url, "cup")
+    for name in ("ghost", "shade"):
+        assert _entry(url, "cup", "join", join(url, name)).status == 200
+    assert request(f"{url}/api/league/admin/events/cup/start", "POST", {}, ADMIN).status == 200
+    wait_until(lambda: _table(url, "cup")["event"]["status"] == "finished", WAIT, "the end")
+    games = request(f"{url}/api/league/games?member=ghost").body
+    both = [g for g in games if {g["x"], g["o"]} == {"ghost", "shade"}]
+    assert len(both) == 2, games  # both legs
+    for game in both:
+        assert game["detail_code"] == "absent-both", game
+        x, o = game["x"], game["o"]
+        assert game["detail"] == (
+            f"neither {x} nor {o} was there when the game was to start "
+            "(not connected, or their play page not open): both lose"
+        )
+        assert render("absent-both", {"x": x, "o": o}, "id") == (
+            f"{x} maupun {o} tidak hadir saat permainan akan dimulai "
+            "(tidak terhubung, atau halaman bermainnya tidak terbuka): keduanya kalah"
+        )
+
+
 def test_the_store_refuses_a_full_event_keeps_its_people_through_an_edit_and_closes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
