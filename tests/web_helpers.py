@@ -200,3 +200,16 @@ def new_tab(browser: Any, server: str, client: str | None = CLIENT, **options: A
 def shown_plies(tab: Any, count: int) -> None:
     """Wait until the move list of the play page in ``tab`` shows ``count`` plies."""
     tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {count}")
+
+
+def drawn_shapes(tab: Any) -> list[tuple[str, str, str | None]]:
+    """The arrows and circles in the play page's overlay (shapes.js), sorted: (kind,
+    from, to), ``to`` None for a circle."""
+    return sorted(
+        (kind, start, end)
+        for kind, start, end in tab.eval_on_selector_all(
+            ".shapes .shape",
+            "els => els.map((e) => [e.classList.contains('arrow') ? 'arrow' : 'circle',"
+            " e.dataset.from, e.dataset.to || null])",
+        )
+    )

@@ -30,7 +30,7 @@ import pytest
 
 from adjacency.puzzles import load_shipped
 from browser_helpers import goto
-from league_helpers import add_member, get, make_league, thread_server, wait_until
+from league_helpers import add_member, get, join, make_league, thread_server, wait_until
 from web_helpers import CLIENT, api, live_server, new_tab, shown_plies
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -67,7 +67,10 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """A league whose four house bots (random, each move seeded with 1: a function of the
-    position) have finished a round robin: its URL and the page of one of its games."""
+    position) have finished a round robin: its URL and the page of one of its games; and
+    a second league of the same bots, no game played, where the person Ann has joined
+    (``play_url``, her ``secret``): her play page, kept apart so that she shows in none
+    of the first league's tables."""
     from adjacency.cli import main
 
     db = tmp_path_factory.mktemp("league") / "league.db"
@@ -76,7 +79,14 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
         add_member(db, name, "house", "random:seed=1")
     create = ["league", "event", "create", "--db", str(db), "--format", "round-robin"]
     assert main([*create, "--members", ",".join(HOUSE), "friday"]) == 0
-    with thread_server(db, house_games=False) as url:
+    people_db = tmp_path_factory.mktemp("people") / "league.db"
+    make_league(people_db, base=60.0, increment=0.0)
+    for name in HOUSE:
+        add_member(people_db, name, "house", "random:seed=1")
+    with (
+        thread_server(db, house_games=False) as url,
+        thread_server(people_db, house_games=False) as play_url,
+    ):
         assert main(["league", "event", "start", "--db", str(db), "friday"]) == 0
         wait_until(
             lambda: get(f"{url}/api/league/events/friday")["event"]["status"] == "finished",
@@ -84,7 +94,8 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
             "the event to finish",
         )
         first = min(get(f"{url}/api/league/events/friday")["crosstable"]["games"][0][1])
-        yield {"url": url, "watch": f"/watch/{first}"}
+        secret = join(play_url, "Ann")
+        yield {"url": url, "watch": f"/watch/{first}", "play_url": play_url, "secret": secret}
 
 
 def played(web: str, moves: int, **settings: Any) -> dict[str, Any]:
@@ -164,6 +175,19 @@ def people_page(tab: Any, web: str, league: dict[str, str]) -> None:
     tab.wait_for_selector("#join:not([hidden])")
 
 
+def play_signed_in(tab: Any, web: str, league: dict[str, str]) -> None:
+    """The play page of a person signed in (Ann, in this browser): the bots she may
+    challenge, none playing."""
+    goto(tab, league["play_url"] + "/play")
+    tab.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        ["adjacency-league-person", f'{{"name": "Ann", "secret": "{league["secret"]}"}}'],
+    )
+    goto(tab, league["play_url"] + "/play")
+    tab.wait_for_selector("#opponents-panel:not([hidden])")
+    tab.wait_for_function(f"document.querySelectorAll('#opponents li').length === {len(HOUSE)}")
+
+
 def watch_page(tab: Any, web: str, league: dict[str, str]) -> None:
     goto(tab, league["url"] + league["watch"])
     tab.wait_for_function("document.querySelector('#status').dataset.status === 'finished'")
@@ -181,6 +205,7 @@ STATES: dict[str, tuple[Callable[[Any, str, dict[str, str]], None], tuple[str, .
     "league-home": (league_home, ()),
     "league-event": (event_page, ()),
     "league-people": (people_page, ()),
+    "league-play": (play_signed_in, ()),
     "league-watch": (watch_page, ("#clock-x", "#clock-o")),
 }
 

@@ -76,7 +76,8 @@ def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) ->
             assert game.plies == 0 and game.result is None and game.rated_seq is None
             x, o = store.members.member(game.x_id), store.members.member(game.o_id)
             assert game.detail == (
-                f"neither {x.name} nor {o.name} was connected when the game was to start: both lose"
+                f"neither {x.name} nor {o.name} was there when the game was to start "
+                f"(not connected, or their play page not open): both lose"
             )
         played = [store.games.game(i) for i in store.events.game_ids(event.id)]
         assert all(g is not None and {g.x_id, g.o_id} != {ghost, shade} for g in played)

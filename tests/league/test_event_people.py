@@ -24,6 +24,7 @@ from adjacency.league.event_store import MAX_PEOPLE, EntryRefused
 from adjacency.league.hall import Hall
 from adjacency.league.schema import EVENT_PEOPLE, STORE_SCHEMA
 from adjacency.league.store import LeagueStore
+from adjacency.serving.details import render
 from adjacency.serving.errors import NotNow
 from cli_helpers import run
 from hall_helpers import run as run_hall
@@ -136,8 +137,9 @@ def test_a_person_who_never_opens_the_page_loses_by_absence(
     league: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ghost joins from another page's secret and never asks ``/me``: each of its four
-    games ends at once as its loss (detail ``absent``, no move), the bots' games are
-    played."""
+    games ends at once as its loss (detail ``absent-page-closed``: their play page was
+    not open, not a bot's "not connected"; no move), told so by the game's API and
+    record, and the bots' games are played."""
     monkeypatch.setattr(scheduler_module, "RECONNECT_GRACE", 0.0)  # nobody reconnects here
     url, db = league
     add_member(db, "h1", "house", "random")
@@ -157,7 +159,50 @@ def test_a_person_who_never_opens_the_page_loses_by_absence(
     assert len(lost) == 4
     for game in lost:
         assert game.plies == 0 and game.termination == "time forfeit"
-        assert game.detail_code == "absent"
+        assert game.detail_code == "absent-page-closed"  # not a bot's "not connected"
+        assert game.end_detail().params == {"player": "ghost"}
+    told = request(f"{url}/api/league/games/{lost[0].id}").body
+    said = "ghost's play page was not open when the game was to start: a forfeit"
+    assert (told["detail"], told["detail_code"]) == (said, "absent-page-closed"), told
+    record = request(f"{url}/api/league/games/{lost[0].id}/record", raw=True).body
+    assert f'[TerminationDetail "{said}"]' in record
+    assert render("absent-page-closed", {"player": "ghost"}, "id") == (
+        "halaman bermain ghost tidak terbuka saat permainan akan dimulai: kalah tanpa bermain"
+    )
+    cross = _table(url, "cup")["crosstable"]  # still games an absence decided
+    g = cross["names"].index("ghost")
+    assert [cross["absent"][g][b] for b in range(3) if b != g] == [2, 2]
+
+
+def test_two_absent_people_both_lose_their_game_in_words_that_fit_people(
+    league: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ghost and shade join and never open the play page: their game against each other
+    is lost by both (detail ``absent-both``), said in words that fit people as well as
+    bots (not only "was connected"), in English through the API and in Indonesian."""
+    monkeypatch.setattr(scheduler_module, "RECONNECT_GRACE", 0.0)  # nobody reconnects here
+    url, db = league
+    add_member(db, "h1", "house", "random")
+    add_member(db, "h2", "house", "greedy")
+    _event(url, "cup")
+    for name in ("ghost", "shade"):
+        assert _entry(url, "cup", "join", join(url, name)).status == 200
+    assert request(f"{url}/api/league/admin/events/cup/start", "POST", {}, ADMIN).status == 200
+    wait_until(lambda: _table(url, "cup")["event"]["status"] == "finished", WAIT, "the end")
+    games = request(f"{url}/api/league/games?member=ghost").body
+    both = [g for g in games if {g["x"], g["o"]} == {"ghost", "shade"}]
+    assert len(both) == 2, games  # both legs
+    for game in both:
+        assert game["detail_code"] == "absent-both", game
+        x, o = game["x"], game["o"]
+        assert game["detail"] == (
+            f"neither {x} nor {o} was there when the game was to start "
+            "(not connected, or their play page not open): both lose"
+        )
+        assert render("absent-both", {"x": x, "o": o}, "id") == (
+            f"{x} maupun {o} tidak hadir saat permainan akan dimulai "
+            "(tidak terhubung, atau halaman bermainnya tidak terbuka): keduanya kalah"
+        )
 
 
 def test_the_store_refuses_a_full_event_keeps_its_people_through_an_edit_and_closes(
@@ -275,3 +320,41 @@ def test_a_person_in_an_event_is_not_expired_nor_deleted(tmp_path: Path) -> None
         assert store.members.remove("ada")[1] is False  # kept, as removed
         assert store.events.members(store.events.named("cls").id) == [1, 2, ada.id]
         assert bob.id not in store.members.names([bob.id])
+
+
+def test_a_persons_queued_challenge_is_cancelled_when_their_event_starts(
+    league: tuple[str, Path],
+) -> None:
+    """ada waits in the queue of h1 (busy with bob's game); her event starts: her
+    challenge ends at once, cancelled, saying why (``challenger-in-event``), though h1
+    is still busy; bob's game and place are untouched."""
+    url, db = league
+    for name in ("h1", "h2", "h3"):
+        add_member(db, name, "house", "random")
+    ada, bob = join(url, "ada"), join(url, "bob")
+    body = {"name": "cup", "format": "round-robin", "members": ["h2", "h3"], "people": True,
+            "clock": "40+0"}  # fmt: skip
+    assert request(f"{url}/api/league/admin/events", "POST", body, ADMIN).status == 201
+    assert _entry(url, "cup", "join", ada).status == 200
+    busy = challenge(url, bob, "h1")
+    assert busy.status == 201 and busy.body["status"] == "started", busy
+    queued = challenge(url, ada, "h1")
+    assert queued.status == 202 and queued.body["status"] == "queued", queued
+    number = queued.body["challenge"]
+
+    def seen() -> dict[str, Any]:
+        me(url, ada)  # her play page asks as it does while open
+        answer = request(f"{url}/api/league/challenges/{number}", token=ada)
+        assert answer.status == 200, answer
+        return dict(answer.body)
+
+    assert seen()["status"] == "queued"  # before the start she keeps her place
+    assert request(f"{url}/api/league/admin/events/cup/start", "POST", {}, ADMIN).status == 200
+    ended = wait_until(lambda: s if (s := seen())["status"] != "queued" else None, WAIT, "the end")
+    assert ended["status"] == "cancelled", ended
+    assert (ended["detail_code"], ended["detail"]) == (
+        "challenger-in-event",
+        "your event started: its games come first; challenge again after it",
+    ), ended
+    live = request(f"{url}/api/league/live").body
+    assert ("bob", "h1") in {(g["x"], g["o"]) for g in live} | {(g["o"], g["x"]) for g in live}

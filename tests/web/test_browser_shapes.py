@@ -4,9 +4,12 @@ drag draws an arrow and a right click a circle, the keyboard draws both on the f
 square ("c"; "r" then "r"), drawing a shape again takes it away, each position keeps its
 own shapes (another position shows none, going back shows them again), and the shapes are
 said in words, and the record exported with variations writes them in comments
-(lichess's ``[%csl ...]`` and ``[%cal ...]``) that the core's reader reads past; axe-core
+(lichess's ``[%csl ...]`` and ``[%cal ...]``) that the core's reader reads past; such a
+record loaded on a fresh page shows them again on their positions (a variation's too)
+and exports as the same text, and a record written elsewhere has its foreign colours
+read and its marks off the board left out; axe-core
 finds nothing at any impact, the page never scrolls sideways and logs no console error.
-(A touch's long press is not driven here: Playwright's touch screen has taps only.)
+(A touch's long press: tests/web/test_browser_shapes_touch.py.)
 
 Oracles: the rules core (the positions), the board's own squares' places on the screen.
 """
@@ -20,10 +23,11 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from adjacency.core.record import main_line, record_from_text
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto
+from adjacency.core.game import Game
+from adjacency.core.record import game_to_text, main_line, record_from_text
+from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto, sideways
 from i18n_helpers import english_left
-from web_helpers import new_tab
+from web_helpers import api, drawn_shapes, new_tab
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -44,18 +48,6 @@ def right_drag(tab: Any, start: str, end: str) -> None:
     tab.mouse.down(button="right")
     tab.mouse.move(*centre(tab, end), steps=4)
     tab.mouse.up(button="right")
-
-
-def drawn(tab: Any) -> list[tuple[str, str, str | None]]:
-    """The shapes in the overlay: (kind, from, to)."""
-    return sorted(
-        (kind, start, end)
-        for kind, start, end in tab.eval_on_selector_all(
-            ".shapes .shape",
-            "els => els.map((e) => [e.classList.contains('arrow') ? 'arrow' : 'circle',"
-            " e.dataset.from, e.dataset.to || null])",
-        )
-    )
 
 
 def ends_near(tab: Any, start: str, end: str) -> bool:
@@ -91,7 +83,7 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     right_drag(tab, "a3", "c3")
     tab.locator("#board [data-square=b4]").click(button="right")
     expect(tab.locator(".shapes .shape")).to_have_count(2)
-    assert drawn(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
+    assert drawn_shapes(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
     assert ends_near(tab, "a3", "c3")
     tab.locator("#board [data-square=c2]").focus()
     tab.keyboard.press("c")  # a circle on the focused square
@@ -101,14 +93,16 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     assert left in ("b2", "d2")  # the next square to the left, as the board is turned
     tab.keyboard.press("r")  # ... to the square the focus moved to
     expect(tab.locator(".shapes .shape")).to_have_count(4)
-    assert ("arrow", "c2", left) in drawn(tab) and ("circle", "c2", None) in drawn(tab)
+    assert ("arrow", "c2", left) in drawn_shapes(tab) and ("circle", "c2", None) in drawn_shapes(
+        tab
+    )
     tab.locator("#board [data-square=b4]").click(button="right")  # again: taken away
     expect(tab.locator(".shapes .shape")).to_have_count(3)
     expect(tab.locator("#shapes-words")).to_contain_text("a3")
     assert axe_violations(tab, EVERY_IMPACT) == []
     if locale.startswith("id"):
         assert english_left(tab) == []
-    before = drawn(tab)
+    before = drawn_shapes(tab)
     move = start.legal_moves()[-1]
     tab.click(f"#board [data-square={move}]")  # another position: its own (no) shapes
     after = start.play(move)
@@ -120,7 +114,7 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     tab.click("#nav-back")  # back: the shapes come back with it
     settled(tab, start)
     expect(tab.locator(".shapes .shape")).to_have_count(3)
-    assert drawn(tab) == before
+    assert drawn_shapes(tab) == before
     with tab.expect_download() as download:  # the record keeps them in comments
         tab.click("#btn-export-tree")
     saved = tmp_path / "shapes.txt"
@@ -135,6 +129,117 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     wide = tab.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= SIZES[size]["width"], wide
     assert axe_violations(tab, EVERY_IMPACT) == []
+    errors = tab.console_errors
+    tab.context.close()
+    assert errors == [], errors
+
+
+def download(tab: Any, path: Path) -> str:
+    """The record that Export with variations downloads, saved at ``path``."""
+    with tab.expect_download() as saved:
+        tab.click("#btn-export-tree")
+    saved.value.save_as(path)
+    return path.read_text(encoding="utf-8")
+
+
+def opened_game(tab: Any, server: str, game: str, plies: int) -> None:
+    goto(tab, f"{server}/?game={game}")
+    tab.wait_for_function(f"document.querySelectorAll('#moves button').length === {plies}")
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_a_loaded_record_shows_its_shapes_again_and_exports_the_same_text(
+    server: str, browser: Any, locale: str, size: str, tmp_path: Path
+) -> None:
+    """Shapes drawn on a game's start, on a later position and on a variation's go into
+    the exported record; that record loaded on a fresh page (no shapes of its own) shows
+    each of them on its position again, said in words, and exported again it is the
+    same text."""
+    game = Game(Position.start(4, 4, 1), "Ann", "Bob")  # over after two moves
+    for square in ("c2", "b3"):
+        game.play(square)
+    state = api(server, "POST", "/api/games/import", {"record": game_to_text(game)})
+    first = new_tab(browser, server, viewport=SIZES[size], locale=locale, accept_downloads=True)
+    opened_game(first, server, state["id"], 2)
+    first.click("#nav-first")
+    right_drag(first, "a3", "c3")
+    first.locator("#board [data-square=b4]").click(button="right")
+    expect(first.locator(".shapes .shape")).to_have_count(2)
+    first.click('#moves button[data-ply="1"]')
+    expect(first.locator(".shapes .shape")).to_have_count(0)
+    first.locator("#board [data-square=d3]").click(button="right")
+    expect(first.locator(".shapes .shape")).to_have_count(1)
+    other = next(m for m in game.positions[1].legal_moves() if m != "b3")
+    first.click(f"#board [data-square={other}]")  # a variation after the first move
+    first.wait_for_selector("#moves button.variation-move.current")
+    right_drag(first, "d1", "d3")
+    expect(first.locator(".shapes .shape")).to_have_count(1)
+    text = download(first, tmp_path / "first.txt")
+    assert "[%cal Ga3c3]" in text and "[%csl Gd3]" in text and "[%cal Gd1d3]" in text
+    first.context.close()
+
+    tab = new_tab(browser, server, viewport=SIZES[size], locale=locale, accept_downloads=True)
+    goto(tab, server)
+    tab.wait_for_selector("#dlg-new[open]")
+    tab.click("#new-cancel")
+    tab.set_input_files("#file-load", str(tmp_path / "first.txt"))
+    tab.wait_for_selector("#moves button.variation-move")
+    expect(tab.locator(".shapes .shape")).to_have_count(2)  # the start is shown
+    assert drawn_shapes(tab) == [("arrow", "a3", "c3"), ("circle", "b4", None)]
+    assert ends_near(tab, "a3", "c3")
+    expect(tab.locator("#shapes-words")).to_contain_text("a3")
+    expect(tab.locator("#shapes-words")).to_contain_text("b4")
+    tab.click('#moves button[data-ply="1"]')
+    expect(tab.locator(".shapes .shape")).to_have_count(1)
+    assert drawn_shapes(tab) == [("circle", "d3", None)]
+    tab.click("#moves button.variation-move")
+    expect(tab.locator(".shapes .shape")).to_have_count(1)
+    assert drawn_shapes(tab) == [("arrow", "d1", "d3")]
+    expect(tab.locator("#shapes-words")).to_contain_text("d1")
+    tab.click('#moves button[data-ply="2"]')  # the game's last position: none
+    expect(tab.locator(".shapes .shape")).to_have_count(0)
+    assert download(tab, tmp_path / "again.txt") == text
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    if locale.startswith("id"):
+        assert english_left(tab) == []
+    assert sideways(tab) == 0
+    errors = tab.console_errors
+    tab.context.close()
+    assert errors == [], errors
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
+def test_a_written_records_marks_are_read_as_far_as_they_name_the_board(
+    server: str, browser: Any, locale: str, size: str, tmp_path: Path
+) -> None:
+    """A record written elsewhere: lichess's other colours are read (drawn in the
+    board's one colour), marks naming no square of the board, an arrow from a square to
+    itself and malformed marks are left out, a move's time beside the shapes is kept;
+    the page stays quiet."""
+    game = Game(Position.start(4, 4, 1), "Ann", "Bob")
+    for square in ("c2", "b3"):
+        game.play(square)
+    head, _ = game_to_text(game).split("\n\n", 1)
+    body = (
+        "{[%csl Ra1,Ga5,Gi1,Xb2,Gc][%cal Yb1b3,Ga1a1,Bc1c9]} 1. c2 {[%emt 1.5]} "
+        f"{{[%csl Bd4]}} 1... b3 {game.result_token}"
+    )
+    saved = tmp_path / "written.txt"
+    saved.write_text(f"{head}\n\n{body}\n", encoding="utf-8")
+    tab = new_tab(browser, server, viewport=SIZES[size], locale=locale)
+    goto(tab, server)
+    tab.wait_for_selector("#dlg-new[open]")
+    tab.click("#new-cancel")
+    tab.set_input_files("#file-load", str(saved))
+    tab.wait_for_function("document.querySelectorAll('#moves button').length === 2")
+    expect(tab.locator(".shapes .shape")).to_have_count(2)
+    assert drawn_shapes(tab) == [("arrow", "b1", "b3"), ("circle", "a1", None)]
+    tab.click('#moves button[data-ply="1"]')
+    expect(tab.locator(".shapes .shape")).to_have_count(1)
+    assert drawn_shapes(tab) == [("circle", "d4", None)]
+    expect(tab.locator("#shapes-words")).to_contain_text("d4")
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    assert sideways(tab) == 0
     errors = tab.console_errors
     tab.context.close()
     assert errors == [], errors

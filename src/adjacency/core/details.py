@@ -36,6 +36,7 @@ class DetailCode(StrEnum):
     CLOCK_PAGE_CLOSED = "clock-page-closed"
     LATE = "late"
     ABSENT = "absent"
+    ABSENT_PAGE_CLOSED = "absent-page-closed"
     ABSENT_BOTH = "absent-both"
     EVENT_STARTED = "event-started"
     # Illegal answers: the position's and the board's own refusals (core/position.py and
@@ -67,6 +68,7 @@ class DetailCode(StrEnum):
     PAGE_STOPPED = "page-stopped"
     PLAYING_OTHER = "playing-other"
     CHALLENGED_OTHER = "challenged-other"
+    CHALLENGER_IN_EVENT = "challenger-in-event"
     NO_ANSWER = "no-answer"
     BOT_REVOKED = "bot-revoked"
 
@@ -83,6 +85,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.CLOCK_PAGE_CLOSED: ("player",),
     DetailCode.LATE: ("player",),
     DetailCode.ABSENT: ("player",),
+    DetailCode.ABSENT_PAGE_CLOSED: ("player",),
     DetailCode.ABSENT_BOTH: ("x", "o"),
     DetailCode.EVENT_STARTED: (),
     DetailCode.NOT_A_SQUARE: ("player", "move"),
@@ -109,6 +112,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.PAGE_STOPPED: (),
     DetailCode.PLAYING_OTHER: (),
     DetailCode.CHALLENGED_OTHER: (),
+    DetailCode.CHALLENGER_IN_EVENT: (),
     DetailCode.NO_ANSWER: ("player", "seconds"),
     DetailCode.BOT_REVOKED: (),
 }

@@ -212,14 +212,26 @@ class ChallengeDesk:
             self.challenges.cool(person_id, bot_id, time.monotonic() + COOLDOWN)
             self.ladder_owed[bot_id] = time.monotonic()
 
+    def cancel_for_events(self, people: frozenset[int]) -> None:
+        """Cancel the queued challenges of ``people`` (members of an event that runs now,
+        :attr:`in_events`) as soon as it runs: its games come first, and a place kept in a
+        bot's queue would only be lost when the bot is free (detail
+        ``challenger-in-event``, which tells them to challenge again after it)."""
+        now = time.monotonic()
+        for bot_id in self.challenges.queued_bots():
+            for challenge in self.challenges.queue(bot_id):
+                if challenge.challenger.id in people:
+                    detail = ended("challenger-in-event")
+                    self.challenges.end(challenge, "cancelled", detail, now)
+
     def serve_queues(
         self, members: Mapping[int, Member], paused: frozenset[int] = frozenset()
     ) -> None:
         """Start the queued challenges of the bots that are free now, oldest first; a
         challenger whose page stopped asking, or who plays meanwhile, loses its place.
         Bots in ``paused`` (playing an event) keep their queues for later, and so do
-        those the ladder may have first (:attr:`ladder_owed`); a person in ``paused``
-        (in a running event) loses their place."""
+        those the ladder may have first (:attr:`ladder_owed`) (a person in a running
+        event has no place here: :meth:`cancel_for_events`)."""
         now = time.monotonic()
         present = self.presence.present()
         for bot_id in self.challenges.queued_bots():
@@ -236,7 +248,7 @@ class ChallengeDesk:
                 if person.id not in present:
                     detail = ended("page-stopped")
                     self.challenges.end(challenge, "expired", detail, now)
-                elif not self.games.is_free(person) or person.id in paused:
+                elif not self.games.is_free(person):
                     detail = ended("playing-other")
                     self.challenges.end(challenge, "cancelled", detail, now)
                 else:

@@ -54,6 +54,8 @@ BOTH_ABSENT = str(DetailCode.ABSENT_BOTH)
 """The detail code of a game neither team was there for: stored aborted (no result, no
 rating, nothing in the league's totals), its pair's leg done, a loss for both in the
 event (:attr:`.event_standings.EventGame.both_lost`)."""
+ABSENCES = (BOTH_ABSENT, str(DetailCode.ABSENT), str(DetailCode.ABSENT_PAGE_CLOSED))
+"""The details of the games an absence decided: both teams', a bot's, a person's."""
 
 DECIDED = f"(g.status = 'finished' OR (g.status = 'aborted' AND g.detail_code = '{BOTH_ABSENT}'))"
 """SQL: a game of ``g`` that counts in its event: finished, or lost by both teams'
@@ -793,7 +795,7 @@ class EventsRepo:
             both = code == BOTH_ABSENT
             x_points = 0.0 if both else {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
             margin = 0 if xs is None or os_ is None else int(xs) - int(os_)
-            absent = code in (BOTH_ABSENT, str(DetailCode.ABSENT))
+            absent = code in ABSENCES
             out.append(
                 EventGame(int(rnd), int(a), int(b), int(leg), x_points, margin, absent, both)
             )

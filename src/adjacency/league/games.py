@@ -196,7 +196,8 @@ class Games:
         house or connected (people are never held); ``None``: the house games' pace
         (:attr:`pace`) when both are house bots, else none. ``absent``: the side whose
         bot is not there when the game is to start (an event's): the game ends at once
-        as its loss (time forfeit, detail ``absent``), nobody is asked for a move;
+        as its loss (time forfeit, detail ``absent``; a person's, whose play page was not
+        open: ``absent-page-closed``), nobody is asked for a move;
         ``"both"``: neither is there, the game ends at once as a loss for both
         (:meth:`.game_rows.GamesRepo.lose_both`, detail ``absent-both``).
         A team with an accepted version plays it here as a hosted side (:mod:`.hosted`;
@@ -240,8 +241,10 @@ class Games:
             self._end(live)
             return live
         if absent is not None:
-            gone = live.member(absent).name
-            live.game.forfeit(absent, Termination.TIME_FORFEIT, ended("absent", player=gone))
+            gone = live.member(absent)
+            # A bot was not connected; a person's play page was not open.
+            code = "absent-page-closed" if gone.kind == "person" else "absent"
+            live.game.forfeit(absent, Termination.TIME_FORFEIT, ended(code, player=gone.name))
             self._finish(live)
             return live
         self._ask(live)

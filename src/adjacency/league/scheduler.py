@@ -147,6 +147,7 @@ class Scheduler:
         )
         self.games.unrated_pairs = events.unrated
         self.desk.in_events = frozenset(events.members)
+        self.desk.cancel_for_events(self.desk.in_events)
         self.stop_for_events(events.members, events.pairs)
         started: list[LiveGame] = self.pair_events(
             {**members, **people}, events.starts

@@ -101,8 +101,9 @@ function renderLists(data) {
 
 // A person's place in an event open to people: signed in on the play page (its secret
 // in this browser), Join or Leave until the start; afterwards, whether they play in it
-// (their games are on the play page). The button marks itself ready once its handler
-// is attached.
+// (their games are on the play page) or, not in it, that nobody joins once it started.
+// A visitor not signed in is told how to join until the start, nothing after. The
+// button marks itself ready once its handler is attached.
 const PERSON_KEY = "adjacency-league-person";
 let entry = null; // the person's place, as /entry last answered
 
@@ -117,9 +118,8 @@ function person() {
 async function showEntry(ev) {
   const section = byId("entry");
   const mine = person();
-  const open = ev.people && (ev.status === "scheduled" || (entry && entry.joined));
-  section.hidden = !open;
-  if (!open) return;
+  section.hidden = !ev.people || (!mine && ev.status !== "scheduled");
+  if (section.hidden) return;
   const button = byId("entry-button");
   if (!mine) {
     byId("entry-text").textContent = t("event.entry.sign-in");
@@ -135,9 +135,10 @@ async function showEntry(ev) {
     }
   }
   const started = entry.status !== "scheduled";
-  byId("entry-text").textContent = entry.joined
-    ? t(started ? "event.entry.playing" : "event.entry.joined", { name: mine.name, count: entry.people_joined })
-    : t("event.entry.open", { count: entry.people_joined });
+  let text;
+  if (entry.joined) text = t(started ? "event.entry.playing" : "event.entry.joined", { name: mine.name, count: entry.people_joined });
+  else text = t(started ? "event.entry.started" : "event.entry.open", { count: entry.people_joined });
+  byId("entry-text").textContent = text;
   button.hidden = started;
   button.textContent = t(entry.joined ? "event.entry.leave" : "event.entry.join");
 }

@@ -32,7 +32,7 @@ import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
-import { Shapes } from "./shapes.js";
+import { restoreShapes, Shapes } from "./shapes.js";
 import { themePicker } from "./theme.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
 import { $ } from "./dom.js";
@@ -415,6 +415,8 @@ async function loadFile(file) {
     const state = await api.importRecord(text);
     await game.open(state.id, { viewPly: state.moves.length ? 0 : null });
     if (/\(/.test(text) && !text.trimStart().startsWith("{")) await study.importVariations(text);
+    // The arrows and circles its comments hold, back on their positions.
+    restoreShapes(text, { rows: state.rows, cols: state.cols, cells: state.boards[0].split(""), turn: state.first });
     notice(t("notice.loaded", { file: file.name }));
   } catch (err) {
     notice(t("notice.load-failed", { file: file.name, error: err.message }));

@@ -6,7 +6,9 @@
 // belong to the position shown (its squares' contents and size): another position shows
 // its own, and the earlier ones come back with their position. They are drawn in an SVG
 // laid over the board (no pointer events), and said in words to screen readers; the
-// record exported with variations writes them in comments, as lichess's do (annotate).
+// record exported with variations writes them in comments, as lichess's do (annotate),
+// and a record loaded shows the shapes its comments hold on their positions again
+// (restoreShapes).
 
 import { listText, t } from "./i18n.js";
 import { play } from "./lab/position.js";
@@ -30,10 +32,38 @@ function shapesComment(shapes) {
   return `{${parts.join("")}}`;
 }
 
+// The positions a record's move text walks through, from `start` ({rows, cols, cells,
+// turn}): for each of `tokens` the position shown after it (a move's: the one it
+// reaches; a comment's, a number's, a result's: the one before it; a variation's "("
+// goes back to before the move it replaces, its ")" returns to where it began).
+function walk(tokens, start) {
+  const shown = [];
+  let current = start;
+  let before = null;
+  const stack = [];
+  for (const token of tokens) {
+    if (token.startsWith("{") || NUMBER.test(token) || RESULTS.has(token)) {
+      // nothing moves
+    } else if (token === "(") {
+      stack.push([current, before]);
+      current = before;
+      before = null;
+    } else if (token === ")") {
+      [current, before] = stack.length ? stack.pop() : [current, before];
+    } else {
+      before = current;
+      current = play(current, token);
+    }
+    shown.push(current);
+  }
+  return shown;
+}
+
 // The record `text` (the text format, its move text after the tags) with the shapes
 // drawn on each of its positions written in a comment after the move that reaches it
 // (those of `start`, the record's first position, before its first move). The record
-// reader keeps the moves and ignores such comments. `start`: {rows, cols, cells, turn}.
+// reader keeps the moves and ignores such comments; readShapes reads them back.
+// `start`: {rows, cols, cells, turn}.
 export function annotate(text, start) {
   if (!drawnShapes || !drawnShapes.byPosition.size) return text;
   const split = text.search(/\n\s*\n/);
@@ -42,32 +72,96 @@ export function annotate(text, start) {
   const body = text.slice(split).trim();
   const shapesOf = (position) => drawnShapes.byPosition.get(
     positionKey(position.rows, position.cols, position.cells.join("")));
+  const tokens = body.match(TOKEN) || [];
+  const shown = walk(tokens, start);
   const out = [];
   const first = shapesComment(shapesOf(start));
   if (first) out.push(first);
-  let current = start;
-  let before = null;
-  const stack = [];
-  for (const token of body.match(TOKEN) || []) {
+  tokens.forEach((token, i) => {
     out.push(token);
-    if (token.startsWith("{") || NUMBER.test(token) || RESULTS.has(token)) continue;
-    if (token === "(") {
-      stack.push([current, before]);
-      current = before;
-      before = null;
-    } else if (token === ")") {
-      [current, before] = stack.pop();
-    } else {
-      before = current;
-      current = play(current, token);
-      const comment = shapesComment(shapesOf(current));
-      if (comment) out.push(comment);
-    }
-  }
+    if (token.startsWith("{") || NUMBER.test(token) || RESULTS.has(token) || token === "(" || token === ")") return;
+    const comment = shapesComment(shapesOf(shown[i]));
+    if (comment) out.push(comment);
+  });
   return `${head}\n\n${out.join(" ")}\n`;
 }
 
-const LONG_PRESS = 450; // ms a touch must rest on a square before it draws
+// The move text of a record's first game in the text format: its lines after its tags
+// (a tag line starts with "[" but not "[%"), up to the next game's tags.
+function moveText(text) {
+  const body = [];
+  let tagsSeen = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const tag = line.startsWith("[") && !line.startsWith("[%");
+    if (tag && body.length) break;
+    if (tag) tagsSeen = true;
+    else if (line && tagsSeen) body.push(line);
+  }
+  return body.join(" ");
+}
+
+const CIRCLES = /\[%csl\s+([^\]]*)\]/g;
+const ARROWS = /\[%cal\s+([^\]]*)\]/g;
+const MARK = /^[GRYB]([a-h])(\d{1,2})(?:([a-h])(\d{1,2}))?$/;
+
+// The shapes one comment holds on a board of `rows` x `cols` ([%csl Ga1,...] circles,
+// [%cal Ga1b2,...] arrows; any of lichess's colours read, drawn in ours), as a Map
+// (shape key -> shape) like a drawn position's; marks naming no square of the board, or
+// malformed, are left out.
+function commentShapes(comment, rows, cols) {
+  const shapes = new Map();
+  const square = (file, rank) => {
+    const r = Number(rank);
+    return file.charCodeAt(0) - 97 < cols && r >= 1 && r <= rows ? `${file}${r}` : null;
+  };
+  for (const [pattern, kind] of [[CIRCLES, "circle"], [ARROWS, "arrow"]]) {
+    for (const found of comment.matchAll(pattern)) {
+      for (const mark of found[1].split(",")) {
+        const m = MARK.exec(mark.trim());
+        if (!m || (kind === "circle") !== (m[3] === undefined)) continue;
+        const from = square(m[1], m[2]);
+        const to = kind === "arrow" ? square(m[3], m[4]) : null;
+        if (!from || (kind === "arrow" && (!to || to === from))) continue;
+        if (kind === "arrow") shapes.set(`${from}-${to}`, { kind, from, to });
+        else shapes.set(from, { kind, from });
+      }
+    }
+  }
+  return shapes;
+}
+
+// The shapes written in a record's comments (text format; annotate writes them), by
+// position: Map(position key -> Map(shape key -> shape)) of the positions whose comments
+// hold any, each the union of its comments' (a position reached twice may have two).
+// `start`: the record's first position {rows, cols, cells, turn}.
+export function readShapes(text, start) {
+  const found = new Map();
+  if (text.trimStart().startsWith("{")) return found; // the JSON format keeps no shapes
+  const tokens = moveText(text).match(TOKEN) || [];
+  const shown = walk(tokens, start);
+  tokens.forEach((token, i) => {
+    if (!token.startsWith("{")) return;
+    const shapes = commentShapes(token, start.rows, start.cols);
+    if (!shapes.size) return;
+    const position = shown[i];
+    const key = positionKey(position.rows, position.cols, position.cells.join(""));
+    found.set(key, new Map([...(found.get(key) || new Map()), ...shapes]));
+  });
+  return found;
+}
+
+// Show again the shapes of a record just loaded (`text`, from `start`): each position
+// whose comments hold shapes shows exactly those; the others keep what they had.
+export function restoreShapes(text, start) {
+  if (!drawnShapes) return;
+  for (const [key, shapes] of readShapes(text, start)) drawnShapes.byPosition.set(key, shapes);
+  drawnShapes.draw();
+}
+
+// Milliseconds a touch must rest on a square before it draws (exported for the tests,
+// which advance the page's clock by it).
+export const LONG_PRESS = 450;
 const SVG = "http://www.w3.org/2000/svg";
 
 export class Shapes {
@@ -96,7 +190,15 @@ export class Shapes {
     });
     el.addEventListener("pointerdown", (event) => this.down(event));
     window.addEventListener("pointerup", (event) => this.up(event));
-    window.addEventListener("pointercancel", () => this.cancelPress());
+    window.addEventListener("pointercancel", () => {
+      this.cancelPress();
+      this.start = null;
+      this.mark(null);
+    });
+    // Once a long press began a drawing, the finger's slide draws instead of scrolling.
+    el.addEventListener("touchmove", (event) => {
+      if (this.start && event.cancelable) event.preventDefault();
+    }, { passive: false });
     el.addEventListener("click", (event) => {
       if (Date.now() < this.swallow) event.stopPropagation();
     }, true);
@@ -138,11 +240,25 @@ export class Shapes {
     if (!square) return;
     if (event.pointerType === "mouse" && event.button === 2) {
       this.start = square.dataset.square;
+      this.mark(this.start);
     } else if (event.pointerType === "touch") {
       this.cancelPress();
       const name = square.dataset.square;
-      this.press = { square: name, timer: setTimeout(() => { this.start = name; }, LONG_PRESS) };
+      this.press = {
+        square: name,
+        timer: setTimeout(() => {
+          this.start = name;
+          this.mark(name);
+        }, LONG_PRESS),
+      };
     }
+  }
+
+  // Outline the square a drawing began on until it ends (on a touch screen the sign that
+  // the long press was recognised and a slide now draws an arrow); null: none.
+  mark(name) {
+    for (const old of this.board.el.querySelectorAll(".shape-start")) old.classList.remove("shape-start");
+    if (name) this.board.squares.get(name)?.classList.add("shape-start");
   }
 
   up(event) {
@@ -151,6 +267,7 @@ export class Shapes {
     if (!this.start || (!touch && event.button !== 2)) return;
     const from = this.start;
     this.start = null;
+    this.mark(null);
     const to = this.squareAt(event);
     if (!to) return;
     if (touch) this.swallow = Date.now() + 600;
