@@ -165,7 +165,7 @@ class Scheduler:
             )  # the ladder pauses for them
             if slots == 0:
                 self.idle_since.pop(m.id, None)
-            # Only a connected bot's absence counts (the round room's kinds of player).
+            # Of the bots, only a connected one can be absent (the round room's kinds).
             kind = seat_kind(m, m.id in self.presence.hosted_now)
             there = kind.always_present or m.id in self.presence.connections
             present = not m.revoked and there

@@ -31,9 +31,10 @@ team is hosted in that game); what the kind *means* is written here, as properti
   its moves and its clock;
 * :attr:`Kind.paced`: a bot's move may be held for a pace (a bot-vs-bot game watched
   at a viewing speed); a person's is never held, and only a bot rests between games;
-* :attr:`Kind.always_present`: the server's own players are always there; only a
-  connected bot's absence counts (it is not paired, it loses an event game it is
-  absent from), and a person is there while they ask.
+* :attr:`Kind.always_present`: the server's own players are always there; a
+  connected bot is there while connected (absent, it is not paired and loses an event
+  game), a person while their page is there (the league's play page: a person absent
+  from an event game loses it; the browser game's people are there while they ask).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class Kind(enum.Enum):
     @property
     def always_present(self) -> bool:
         """Whether the seat is always there to play (the server's own players); a
-        connected bot is there only while connected, a person while they ask."""
+        connected bot is there only while connected, a person while their page is."""
         return self.server_plays
 
     @property
