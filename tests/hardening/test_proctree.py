@@ -59,7 +59,9 @@ def test_cpu_time_counts_a_running_process_and_the_children_it_reaped() -> None:
 
 def test_a_subtree_is_the_tree_the_whole_table_gives_and_its_root() -> None:
     """The children lists give the same tree as the parents of every process."""
-    program = "sleep 60 & sleep 60 & (sleep 60 & wait) & echo ready; wait"
+    # "ready" comes from the subshell once it has forked its sleep, after the outer
+    # shell forked its two: all four are there when it is read.
+    program = "sleep 60 & sleep 60 & (sleep 60 & echo ready; wait) & wait"
     with subprocess.Popen(["/bin/sh", "-c", program], stdout=subprocess.PIPE, text=True) as shell:
         assert shell.stdout is not None
         assert shell.stdout.readline() == "ready\n"
