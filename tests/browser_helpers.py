@@ -92,7 +92,11 @@ def sign_in_as_teacher(page: Any, token: str) -> None:
     page.keyboard.type(token)
     page.keyboard.press("Enter")
     page.wait_for_selector("#admin", state="visible")
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'forget'")
+    # A locator's wait, not a string predicate: the page may run under its own
+    # Content-Security-Policy, which forbids evaluating a string as code.
+    from playwright.sync_api import expect
+
+    expect(page.locator("#forget")).to_be_focused()
 
 
 def teacher_page(

@@ -232,10 +232,17 @@ def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> N
     charged = [move.seconds for move in moves]
     assert len(charged) >= 2 and all(seconds is not None for seconds in charged), charged
     head, *later = (seconds or 0.0 for seconds in charged)
+    # The server reads the bot's CPU time just after each answer, when its burn has
+    # begun: that first part of a burn (a few ticks, more under load) is charged to the
+    # answer's own move, the rest to the next. So each later move is charged nearly a
+    # whole burn, and together the moves are charged every burn but the last's rest.
+    rounding = 0.01 * len(charged)  # the record's move times, to the hundredth
     assert head < BURN  # nothing to ponder before its first answer
-    assert all(seconds >= BURN for seconds in later), charged
+    assert all(seconds >= BURN - 0.1 for seconds in later), charged
+    total = head + sum(later)
+    assert total >= len(later) * BURN - rounding, charged
     used = stored.x_time if side == "x" else stored.o_time
-    assert used >= len(later) * BURN  # its clock lost the time too
+    assert used >= total - rounding  # its clock lost the time too
 
 
 def stop_between(league: Path, token: str) -> tuple[Path, int]:
