@@ -23,21 +23,16 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def run_process(
-    *argv: str,
-    timeout: float = 120,
-    env: dict[str, str] | None = None,
-    cwd: Path | None = None,
+    *argv: str, timeout: float = 120, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``python -m adjacency ARGV`` in a process of its own (``env``: its whole
-    environment; default this one's; ``cwd``: its folder; default this one's), its
-    output captured as text."""
+    environment; default this one's), its output captured as text."""
     return subprocess.run(
         [sys.executable, "-m", "adjacency", *argv],
         capture_output=True,
         text=True,
         timeout=timeout,
         env=env,
-        cwd=cwd,
     )
 
 
