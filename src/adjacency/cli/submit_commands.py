@@ -57,11 +57,12 @@ def _versions(answer: dict[str, Any]) -> str:
 
 
 def run_submit(args: argparse.Namespace) -> int:
-    """Pack and send the project (:func:`adjacency.client.submit.pack`, ``send``), or
-    list the versions; a refusal is bad input (status 2), an unreachable server a
-    run-time failure (status 3)."""
-    from ..client.submit import fetch_versions, pack, send
+    """Pack and send the project (:func:`adjacency.hosting.packing.pack`,
+    :func:`adjacency.client.submit.send`), or list the versions; a refusal is bad input (status 2),
+    an unreachable server a run-time failure (status 3)."""
+    from ..client.submit import fetch_versions, send
     from ..client.wire import LeagueRefused
+    from ..hosting.packing import pack
 
     cafile = None if args.cafile is None else str(args.cafile)
     if args.list:

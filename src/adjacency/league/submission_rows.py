@@ -1,9 +1,10 @@
 """A team's submitted code: every upload kept, content-hashed and numbered
 (:class:`SubmissionsRepo`, the ``submissions`` table of :mod:`.schema`).
 
-A team (a member of kind ``bot``) submits source, not a running client: the zip as it
-was uploaded (at most :data:`~adjacency.client.wire.MAX_UPLOAD` bytes) is kept in the
-league file, so a backup holds every version and a game can always name the code that
+A team (a member of kind ``bot``) submits source, not a running client: its project
+packed as :func:`adjacency.hosting.packing.pack` packs it (the kept files alone, at most
+:data:`~adjacency.hosting.packing.MAX_PACKED` bytes) is kept in the league file, so a
+backup holds every version and a game can always name the code that
 played it. Each upload gets the team's next version number; an upload byte for byte
 equal to one the team already has (the same SHA-256) is that version again, not a new
 one.
@@ -33,7 +34,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..client.wire import MAX_UPLOAD
+from ..hosting.packing import MAX_PACKED
 from .records import LeagueError
 
 if TYPE_CHECKING:  # a type only: the schema's upgrade steps import this package's modules
@@ -89,9 +90,9 @@ class SubmissionsRepo:
         or a member who is not a bot (nothing is written)."""
         if not data:
             raise LeagueError("the upload is empty: send the zip of your project")
-        if len(data) > MAX_UPLOAD:
+        if len(data) > MAX_PACKED:
             raise LeagueError(
-                f"the upload is {len(data):,} bytes: at most {MAX_UPLOAD:,} are accepted"
+                f"the packed project is {len(data):,} bytes: at most {MAX_PACKED:,} are kept"
             )
         digest = hashlib.sha256(data).hexdigest()
         name = (filename or "upload.zip")[:MAX_FILENAME]

@@ -11,7 +11,7 @@ import { requestError } from "/static/js/request-error.js";
 
 const KEY = "adjacency.team-token";
 const API = "/api/league/submissions";
-const MAX_BYTES = 5 * 1024 * 1024;
+const MAX_BYTES = 256 * 1024 * 1024;
 let timer = null;
 
 function stored() {
