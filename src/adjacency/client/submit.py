@@ -75,3 +75,13 @@ def fetch_versions(url: str, token: str, cafile: str | None = None) -> dict[str,
         _base(url) + SUBMISSIONS_PATH, headers={"Authorization": f"Bearer {token}"}
     )
     return _call(request, url, cafile)
+
+
+def fetch_games(url: str, token: str, version: int, cafile: str | None = None) -> Any:
+    """The games the team's ``version`` played, newest first, as the server lists them
+    (each failure of the team's own program told whole)."""
+    request = urllib.request.Request(
+        f"{_base(url)}{SUBMISSIONS_PATH}/{int(version)}/games",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    return _call(request, url, cafile)

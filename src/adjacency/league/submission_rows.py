@@ -141,6 +141,14 @@ class SubmissionsRepo:
         )
         return [_submission(row) for row in rows]
 
+    def version(self, member_id: int, version: int) -> Submission | None:
+        """A member's ``version`` (its number), or ``None``."""
+        rows = self.db.query(
+            f"SELECT {COLUMNS} FROM submissions WHERE member_id = ? AND version = ?",
+            (member_id, version),
+        )
+        return _submission(rows[0]) if rows else None
+
     def claim(self) -> Submission | None:
         """The oldest ``received`` version, marked ``building`` in the same transaction
         (so two builders never take the same one), or ``None``."""
@@ -167,6 +175,40 @@ class SubmissionsRepo:
         if not changed:
             raise LeagueError(f"no submission {submission_id}")
         return self.get(submission_id)
+
+    def build_again(self, member_id: int, version: int) -> Submission:
+        """Hand a member's refused ``version`` back to the builder (``received``, its old
+        account cleared): a refusal that came from the server's load, or a build the team
+        wants tried again. :class:`~.records.LeagueError` for a version that is not
+        refused (one being built or accepted stays as it is)."""
+        with self.db.transaction() as db:
+            row = db.execute(
+                "SELECT id, status FROM submissions WHERE member_id = ? AND version = ?",
+                (member_id, version),
+            ).fetchone()
+            if row is None:
+                raise LeagueError(f"no version {version}")
+            if row[1] != "refused":
+                raise LeagueError(
+                    f"version {version} is {row[1]}: only a refused one is built again"
+                )
+            db.execute(
+                "UPDATE submissions SET status = 'received', detail = '', decided = NULL"
+                " WHERE id = ?",
+                (row[0],),
+            )
+        return self.get(int(row[0]))
+
+    def games_of(self, member_id: int, submission_id: int, limit: int = 200) -> list[int]:
+        """The ids of the games ``member_id`` played with the version ``submission_id``,
+        newest first, at most ``limit`` (through the players' indexes)."""
+        rows = self.db.query(
+            "SELECT id FROM (SELECT id FROM games WHERE x_id = ? AND x_version = ?"
+            " UNION ALL SELECT id FROM games WHERE o_id = ? AND o_version = ?)"
+            " ORDER BY id DESC LIMIT ?",
+            (member_id, submission_id, member_id, submission_id, int(limit)),
+        )
+        return [int(r[0]) for r in rows]
 
     def requeue(self) -> int:
         """Hand the versions a stopped server was building back to the builder; how many."""

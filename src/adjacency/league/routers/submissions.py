@@ -31,13 +31,14 @@ from ...client.wire import MAX_UPLOAD
 from ...hosting.intake import IntakeRefused
 from ...hosting.packing import Packed, pack
 from ...sandbox import SandboxUnavailable
-from ...serving.errors import NotNow, TooLarge, WebError
+from ...serving.errors import GameNotFound, NotNow, TooLarge, WebError
 from ...serving.models import ErrorMessage
-from ..auth import require_admin, require_bot
+from ..auth import details_for, require_admin, require_bot
 from ..deps import member_named, store_of
 from ..limits import check_rate
-from ..models import ERRORS, Submissions, Submitted
-from ..records import Member
+from ..models import ERRORS, GameSummary, Submissions, Submitted
+from ..records import LeagueError, Member
+from ..standings import game_summary
 from ..submission_rows import Submission
 from . import PREFIX
 
@@ -192,6 +193,40 @@ def versions_out(request: Request, member: Member) -> dict[str, Any]:
     repo = store_of(request).submissions
     versions, results = repo.versions(member.id), repo.results(member.id)
     return {"name": member.name, "submissions": [submission_out(s, results) for s in versions]}
+
+
+@router.get("/submissions/{version}/games", response_model=list[GameSummary])
+async def version_games(request: Request, member: Team, version: int) -> list[dict[str, Any]]:
+    """The games the team's ``version`` played, newest first (at most 200), each end
+    told whole where the team's own program failed (the exception, its file and line,
+    the time it used, the square it named): what the team needs to learn why it lost."""
+    store = store_of(request)
+    submission = store.submissions.version(member.id, version)
+    if submission is None:
+        raise GameNotFound(f"{member.name} has no version {version}")
+    told = details_for(request)
+    games = [store.games.game(i) for i in store.submissions.games_of(member.id, submission.id)]
+    found = [g for g in games if g is not None]
+    names = store.members.names({g.x_id for g in found} | {g.o_id for g in found})
+    return [game_summary(g, names, told) for g in found]
+
+
+@router.post("/submissions/{version}/build", status_code=202, response_model=Submitted)
+async def build_again(request: Request, member: Team, version: int) -> dict[str, Any]:
+    """Build and check the team's refused ``version`` again (a refusal caused by the
+    server's load, say): it waits for the builder as a new upload does. 409 for a
+    version that is not refused."""
+    limits = request.app.state.limits
+    check_rate(request, "upload", limits.uploads_per_minute, limits.upload_burst)
+    store = store_of(request)
+    try:
+        submission = store.submissions.build_again(member.id, version)
+    except LeagueError as exc:
+        raise NotNow(str(exc)) from None
+    builder = request.app.state.builder
+    if builder is not None:
+        builder.wake()
+    return {"name": member.name, "new": False, "submission": submission_out(submission)}
 
 
 @router.post(
