@@ -397,6 +397,25 @@ class SandboxedProcess:
         self._measure(tree if tree is not None else proctree.snapshot(owners=False))
         return max(self._usage.cpu, self._rusage_cpu)
 
+    def waited_seconds(self) -> float:
+        """Seconds its processes were ready to run but waited for a CPU so far (its
+        cgroup's ``cpu.pressure``, else the run delays of every process seen): the part
+        of its wall time that was the server's load, not its own."""
+        popen = self._popen
+        if popen is None:
+            return 0.0
+        if self._group is not None:
+            return self._group.waited_seconds()
+        tree = proctree.subtree(popen.pid)
+        if tree is None:
+            snapshot = proctree.snapshot(owners=False)
+            tree = {
+                pid: snapshot[pid]
+                for pid in [popen.pid, *proctree.tree(snapshot, popen.pid)]
+                if pid in snapshot
+            }
+        return self._ledger.waited(tree.values())
+
     @property
     def counted_by_group(self) -> bool:
         """True when a cgroup of its own counts its CPU time (every process, reaped or
@@ -508,7 +527,13 @@ class SandboxedProcess:
         members = [popen.pid, *proctree.tree(processes, popen.pid)]
         infos = [processes[pid] for pid in members if pid in processes]
         group = self._group
-        charged = group.cpu_seconds() if group is not None else self._ledger.add(infos)
+        if group is None:
+            # No group to ask afterwards: what a process used and waited is read while
+            # it lives, at every reading.
+            charged = self._ledger.add(infos)
+            self._ledger.waited(infos)
+        else:
+            charged = group.cpu_seconds()
         with self._lock:
             usage = self._usage
             usage.cpu = max(usage.cpu, charged)
