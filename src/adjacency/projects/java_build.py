@@ -37,7 +37,11 @@ from .sources import Selection, select
 
 RUNNER = "adjacency.kit.Main"
 """The kit's protocol runner: ``java -cp CLASSES adjacency.kit.Main CLASS ARGS...``."""
-COMPILE_SECONDS = 300.0
+COMPILE_SECONDS = 60.0
+"""The most CPU seconds ``javac`` may use on one project: the course's real projects
+build in 2 to 5 s (kit included), so a minute is twelve times the slowest, room for a
+slow or loaded machine, while a source crafted to make ``javac`` work exponentially
+holds a builder thread for a minute at most, not five."""
 INSPECT_SECONDS = 60.0
 
 
