@@ -173,7 +173,21 @@ def _find_parent() -> Path | None:
     if not usable:
         log.info("sandbox: %s is no writable cgroup v2 folder; CPU time is read from /proc", folder)
         return None
+    _sweep(folder)
     return folder
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the empty groups a process that is gone left (one killed before it could
+    remove its sandboxes' groups); a group that still holds a process stays."""
+    for group in folder.glob("sandbox-*-*"):
+        try:
+            os.kill(int(group.name.split("-")[1]), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        except (ValueError, PermissionError):
+            continue
 
 
 def create() -> Group | None:
