@@ -150,6 +150,7 @@ def create_app(
     app.state.house = house
     app.state.hosted = hosted
     app.state.builder = builder
+    app.state.league_db = Path(db)
     app.state.recent_log = recent
     app.state.builds_refused = None
     app.state.limits = limits

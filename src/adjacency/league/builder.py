@@ -182,6 +182,8 @@ class Builder:
                     log.exception("builder: version %d failed", submission.id)
                     accepted, detail = False, "the server failed while building it"
                 store.submissions.decide(submission.id, accepted, detail)
+                if not accepted:  # nothing plays it: its bytes are not kept
+                    shutil.rmtree(folder, ignore_errors=True)
                 self._wake.set()  # its team's next version may be built now, by any thread
                 log.info(
                     "version %d of member %d %s",

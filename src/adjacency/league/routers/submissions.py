@@ -20,7 +20,9 @@ from fastapi import APIRouter, Depends, Request
 from ...sandbox import SandboxUnavailable
 from ...serving.errors import NotNow, WebError
 from ...serving.models import ErrorMessage
+from .. import quota
 from ..auth import require_admin, require_bot
+from ..builder import build_folder
 from ..deps import member_named, store_of
 from ..limits import check_rate
 from ..models import ERRORS, Submissions, Submitted
@@ -76,8 +78,9 @@ def submission_out(
 
 
 async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
-    """Read the body and keep it as the member's next version (the checks of
-    :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`, then the deadline)."""
+    """Read the body and keep it as the member's next version (the deadline, the team's
+    quota (:mod:`~adjacency.league.quota`), then the checks of
+    :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`)."""
     refused = request.app.state.builds_refused
     if refused is not None:
         raise SandboxUnavailable(f"this server cannot build uploads: {refused}")
@@ -96,6 +99,8 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline))
         raise NotNow(f"uploads for event {name} closed at its deadline, {when}")
     filename = FILENAME.sub("_", request.headers.get("x-filename", ""))[:200] or "upload.zip"
+    builds = build_folder(request.app.state.league_db)
+    quota.check(store, builds, member.id, store.meta.rules())
     submission, new = store.submissions.add(member.id, data, filename)
     builder = request.app.state.builder
     if builder is not None:
