@@ -25,7 +25,7 @@ from ..core import Color, Position
 from ..core.game import Termination
 from ..round.clock import wall_cap
 from ..sandbox import Reason, SandboxedProcess
-from .move_clock import MoveTime, judge
+from .move_clock import MoveTime, blame
 
 SEED = 20_260_101
 """The fixed seed of the checked positions (the same for every team)."""
@@ -63,7 +63,7 @@ class Verdict:
 
 RETRIES = 2
 """Times a position is asked again when the server starved the bot's move
-(:func:`~.move_clock.judge`'s ``ABANDONED``) before the check gives up on it."""
+(:func:`~.move_clock.blame`'s ``ABANDONED``) before the check gives up on it."""
 
 
 def check_bot(
@@ -71,7 +71,7 @@ def check_bot(
 ) -> Verdict:
     """Check the bot ``make`` builds (one bot, closed at the end) on
     :func:`check_positions`, ``seconds`` a move on the games' clock: a sandboxed bot is
-    charged its CPU time and judged by :func:`~.move_clock.judge` as in a game (a move the
+    charged its CPU time and judged by :func:`~.move_clock.blame` as in a game (a move the
     server starved is asked again, up to :data:`RETRIES` times). A bot that cannot start
     is refused with its reason."""
     positions = check_positions(rows, cols, rounds)
@@ -145,7 +145,7 @@ def _ask(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | st
         if process.reason is Reason.CPU:
             return f"used more than its {seconds:g} s of CPU ({spent.account()})"
     if failure is None or forfeit:
-        judged = judge(spent, seconds, cap)
+        judged = blame(spent, seconds, cap)
         if judged is not None:
             termination, why = judged
             if termination is Termination.ABANDONED:

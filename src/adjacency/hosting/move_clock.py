@@ -1,4 +1,4 @@
-"""Whose fault a slow hosted move is: :func:`judge`, shared by the games and the check.
+"""Whose fault a slow hosted move is: :func:`blame`, shared by the games and the check.
 
 A hosted bot's clock is charged CPU time, and a move may take at most a wall cap
 (:func:`~adjacency.round.clock.wall_cap`) so that a program that sleeps or waits still
@@ -45,7 +45,7 @@ def own_cap(left: float) -> float:
     return max(0.0, left) + WALL_SLACK
 
 
-def judge(time: MoveTime, left: float, cap: float) -> tuple[Termination, str] | None:
+def blame(time: MoveTime, left: float, cap: float) -> tuple[Termination, str] | None:
     """``None`` for a move in time; else ``(TIME_FORFEIT, why)`` when its own time passed
     :func:`own_cap` (it slept or waited: a loss), or ``(ABANDONED, account)`` when it
     passed the wall ``cap`` only by waiting for a CPU (the server's load: no result;

@@ -1,12 +1,15 @@
-"""One hosted side of one game, in its sandbox: :class:`BotSeat`, and its move's
-:class:`Answer`.
+"""One hosted side of one game: the :class:`Seat` protocol, its sandboxed
+:class:`BotSeat`, and a move's :class:`Answer`.
+
+:class:`Seat` is what the league's games call, wherever the side runs: :class:`BotSeat`
+here, or :class:`~.ray_seats.RemoteSeat`, the same on a Ray cluster's node.
 
 A seat is the built bot (:func:`~.player.hosted_bot`) in one
 :class:`~adjacency.sandbox.SandboxedProcess`, from :meth:`BotSeat.open` to
 :meth:`BotSeat.close`. A move is charged the CPU time the sandbox used since its
 previous move ended (:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`) and may take
 at most ``cap`` wall seconds, and at most :func:`~.move_clock.own_cap` of them its own (not
-waiting for a CPU: :func:`~.move_clock.judge`; a move that passed ``cap`` only by waiting
+waiting for a CPU: :func:`~.move_clock.blame`; a move that passed ``cap`` only by waiting
 is ``ABANDONED``, the server's fault); the sandbox's monitor ends a program whose CPU time
 passes what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`).
 Nothing stands in for the bot: a failure is told in the :class:`Answer`, with its
@@ -21,6 +24,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..bots import BotError, Limit
 from ..bots.base import BotFailure
@@ -28,7 +32,7 @@ from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
-from .move_clock import MoveTime, judge
+from .move_clock import MoveTime, blame
 from .player import Choice
 
 log = logging.getLogger(__name__)
@@ -45,6 +49,30 @@ class Answer:
     wall: float
     failure: tuple[Termination, str] | None = None
     out_of_cpu: bool = False
+
+
+class Seat(Protocol):
+    """One hosted side of one game, from :meth:`open` to :meth:`close`; every method
+    blocks (callers run them in threads). ``closed`` is set once the game has ended for
+    this side (first, then :meth:`close` is called)."""
+
+    closed: bool
+
+    @property
+    def process(self) -> SandboxedProcess | None:
+        """Its sandboxed process when it runs in this process's machine and has started;
+        ``None`` otherwise (on another node, or not started)."""
+
+    def open(self) -> None:
+        """Start the bot in its sandbox and shake hands (off the clock);
+        :class:`~adjacency.bots.BotError` if it cannot."""
+
+    def move(self, fen: str, left: float, cap: float) -> Answer:
+        """The bot's move in position ``fen`` with ``left`` seconds on its clock, at most
+        ``cap`` wall seconds: the square, or the failure, in an :class:`Answer`."""
+
+    def close(self) -> Outcome | None:
+        """End its process and everything it started (idempotent); how it ended."""
 
 
 class BotSeat:
@@ -106,7 +134,7 @@ class BotSeat:
             return Answer(None, cpu, wall, failure, out_of_cpu=True)
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
             spent = MoveTime(cpu, wall, process.waited_seconds() - waited_before)
-            failure = judge(spent, left, cap) or failure
+            failure = blame(spent, left, cap) or failure
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
         return Answer(move, cpu, wall, failure)

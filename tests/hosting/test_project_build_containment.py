@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.projects import java_build
-from adjacency.projects.java_build import BuildFailed, write_sources
-from adjacency.projects.sources import Source, select
+from adjacency.hosting import java_build
+from adjacency.hosting.java_build import BuildFailed, write_sources
+from adjacency.hosting.sources import Source, select
 from league_helpers import env
 
 ADJACENCY = (sys.executable, "-m", "adjacency")
