@@ -17,8 +17,10 @@ ABORTED = "aborted"
 """The ``termination`` of a ``game_end`` for a game the server aborted (it stopped, or
 it restarted after a crash): no result, unrated; the client drops the game's engine."""
 
-MAX_UPLOAD = 5 * 1024 * 1024
-"""Largest upload of a team's code, in bytes (a zip of its sources)."""
+MAX_UPLOAD = 256 * 1024 * 1024
+"""Largest upload of a team's code, in bytes: a project's zip as the team has it (a
+GitHub Download ZIP with the JavaFX SDK inside is 80-150 MB); the server keeps only its
+packed kept files (:data:`adjacency.hosting.packing.MAX_PACKED`)."""
 
 
 class LeagueRefused(AdjacencyError):

@@ -157,7 +157,8 @@ def create_app(
     app.state.rates = RateLimiter(limits.burst)
     app.state.standings = SharedAnswer[list[dict[str, Any]]](public.STANDINGS_AGE)
     uploads = [(path, MAX_UPLOAD) for path in submissions.UPLOAD_PATHS]
-    app.add_middleware(BodyLimit, limit=8192, larger=uploads)
+    app.state.receiving = asyncio.Semaphore(submissions.RECEIVING)
+    app.add_middleware(BodyLimit, limit=8192, streamed=uploads)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     app.add_middleware(KeepRoom, league=app)  # outermost: a refusal costs no other work
     install_error_handlers(app)
