@@ -19,8 +19,8 @@ from sandbox_helpers import own_sandboxes
 
 pytestmark = [pytest.mark.jvm, pytest.mark.slow]
 
-SLEEPS = "Thread.sleep(4000);"
-"""4 s of sleep on a 2 s clock: under its wall cap (3 x 2 + 1 s), past its own 3 s."""
+SLEEPS = "Thread.sleep(5500);"
+"""5.5 s of sleep on a 2 s clock: under its wall cap (3 x 2 + 1 s), past its own 4 s."""
 
 STARVED = (
     'new ProcessBuilder("/usr/bin/taskset", "-a", "-cp", "0",'

@@ -61,7 +61,7 @@ for line in sys.stdin:
 """
 
 LEFT = 1.0
-"""The clock's seconds at the move: a wall cap of 4 s, 2 s of them the bot's own."""
+"""The clock's seconds at the move: a wall cap of 4 s, 2.5 s of them the bot's own."""
 
 
 def _seat(folder: Path, behaviour: str, seconds: float) -> BotSeat:
@@ -96,12 +96,12 @@ def folder(sandbox_box: Path) -> Path:
 
 
 def test_a_bot_that_sleeps_past_its_own_time_loses_under_the_wall_cap(folder: Path) -> None:
-    seat = _seat(folder, "sleep", 3.0)  # under the 4 s wall cap, over its own 2 s
+    seat = _seat(folder, "sleep", 3.5)  # under the 4 s wall cap, over its own 2.5 s
     try:
         answer = seat.move(Position.start(6, 6, rounds=4).fen(), LEFT, wall_cap(LEFT))
     finally:
         seat.close()
-    assert answer.failure is not None, "a bot sleeping 3 s on a 1 s clock was not late"
+    assert answer.failure is not None, "a bot sleeping 3.5 s on a 1 s clock was not late"
     termination, why = answer.failure
     assert termination is Termination.TIME_FORFEIT
     assert "a bot that sleeps or waits loses on time" in why

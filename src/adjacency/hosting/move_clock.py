@@ -8,7 +8,7 @@ seconds its processes waited for a CPU while ready to run
 (:meth:`~adjacency.sandbox.SandboxedProcess.waited_seconds`), which are the server's,
 and the rest, its *own* time (computing, sleeping, waiting on anything else):
 
-- own time past :func:`own_cap` (its clock's seconds plus
+- own time past :func:`own_cap` (one and a half times its clock's seconds plus
   :data:`~adjacency.round.clock.WALL_SLACK`): the bot slept or waited, it loses on time;
 - the wall cap reached within its own cap: the server starved it; the game is abandoned
   (no result for either side), never lost, and the message says what it used and waited.
@@ -40,9 +40,17 @@ class MoveTime:
         return f"used {self.cpu:.2f} s of CPU and waited {self.waited:.2f} s for a CPU"
 
 
+OWN_FACTOR = 1.5
+"""How many times its clock's seconds a move may take of its own wall time: its own time
+also holds what neither its CPU nor its waits for one show (page faults, the pipes, a
+JVM's safepoints), measured up to a third of a loop's wall time at a load of 15 on 2
+cores; 1.5 leaves that room while a bot sleeping twice its time still loses."""
+
+
 def own_cap(left: float) -> float:
-    """The most wall seconds of its own a move may take with ``left`` on its clock."""
-    return max(0.0, left) + WALL_SLACK
+    """The most wall seconds of its own a move may take with ``left`` on its clock:
+    :data:`OWN_FACTOR` times them plus :data:`~adjacency.round.clock.WALL_SLACK`."""
+    return OWN_FACTOR * max(0.0, left) + WALL_SLACK
 
 
 def blame(time: MoveTime, left: float, cap: float) -> tuple[Termination, str] | None:
