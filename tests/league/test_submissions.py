@@ -196,20 +196,45 @@ def test_an_event_plays_the_last_version_accepted_before_its_deadline(tmp_path: 
         assert team is not None
         repo = store.submissions
         one, _ = repo.add(team.id, project_zip("1"), "a.zip", now=100.0)
-        two, _ = repo.add(team.id, project_zip("2"), "b.zip", now=200.0)
-        three, _ = repo.add(team.id, project_zip("3"), "c.zip", now=300.0)
         assert repo.playing(team.id) is None  # nothing accepted yet
         claimed = repo.claim()
         assert claimed is not None and (claimed.id, claimed.status) == (one.id, "building")
+        two, _ = repo.add(team.id, project_zip("2"), "b.zip", now=200.0)
+        assert repo.claim() is None  # never two builds of one team at once
         repo.decide(one.id, True, "built")
-        assert repo.claim() is not None and repo.claim() is not None and repo.claim() is None
+        assert repo.claim() is not None and repo.claim() is None
         repo.decide(two.id, False, "Bot.java:3: error: ';' expected")
+        three, _ = repo.add(team.id, project_zip("3"), "c.zip", now=300.0)
+        assert repo.claim() is not None
         repo.decide(three.id, True, "built")
         playing = repo.playing(team.id)
         assert playing is not None and playing.version == 3
         before = repo.playing(team.id, deadline=250.0)
         assert before is not None and before.version == 1  # 2 was refused, 3 came after
         assert repo.playing(team.id, deadline=50.0) is None
+
+
+def test_a_teams_newer_upload_replaces_its_version_still_waiting(tmp_path: Path) -> None:
+    from league_helpers import make_league
+
+    db = tmp_path / "league.db"
+    make_league(db)
+    add_member(db, "team1")
+    add_member(db, "team2")
+    with LeagueStore(db) as store:
+        one_team, other_team = (store.members.member_named(n) for n in ("team1", "team2"))
+        assert one_team is not None and other_team is not None
+        repo = store.submissions
+        first, _ = repo.add(one_team.id, project_zip("1"), "a.zip")
+        other, _ = repo.add(other_team.id, project_zip("x"), "x.zip")
+        second, _ = repo.add(one_team.id, project_zip("2"), "b.zip")
+        replaced = repo.get(first.id)
+        assert (replaced.status, replaced.detail) == (
+            "refused",
+            "replaced by version 2, uploaded before it was built",
+        )
+        claimed = [repo.claim(), repo.claim()]  # in turn: the other team's first
+        assert [c.id for c in claimed if c is not None] == [other.id, second.id]
 
 
 def test_a_build_a_stopped_server_left_is_handed_back(tmp_path: Path) -> None:

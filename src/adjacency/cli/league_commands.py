@@ -92,6 +92,16 @@ def _rules_options(parser: argparse.ArgumentParser) -> None:
         help="days after which a person who joined and never played is deleted "
         "(default 7; 0: never)",
     )
+    group.add_argument(
+        "--team-versions",
+        type=int,
+        help="the most versions of its code a team may have stored (default 100)",
+    )
+    group.add_argument(
+        "--team-mib",
+        type=float,
+        help="the most MiB a team's stored uploads and builds may take (default 256)",
+    )
 
 
 def _given_rules(args: argparse.Namespace) -> dict[str, Any]:
@@ -106,6 +116,8 @@ def _given_rules(args: argparse.Namespace) -> dict[str, Any]:
             ("established_games", args.established_games),
             ("min_game", args.min_game),
             ("people_expire_days", args.people_expire_days),
+            ("team_versions", args.team_versions),
+            ("team_mib", args.team_mib),
         )
         if value is not None
     }

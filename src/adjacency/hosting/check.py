@@ -8,7 +8,8 @@ The positions come from a fixed seed, the same for every team, so a refusal can 
 position (its text) and a team can try it at home (``adjacency move SPEC FEN``).
 
 Nothing here stands in for the bot: a late, illegal or missing answer, or a crash, is the
-refusal's reason, as it would be a loss in a game.
+refusal's reason, as it would be a loss in a game. "Late" is the games' clock
+(:mod:`.move_clock`): CPU time charged, the wall cap counted in the bot's own seconds.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from dataclasses import dataclass
 from ..bots import Bot, BotError, Limit
 from ..bots.base import BotFailure
 from ..core import Color, Position
+from ..core.game import Termination
+from ..round.clock import wall_cap
+from ..sandbox import Reason, SandboxedProcess
+from .move_clock import MoveTime, blame
 
 SEED = 20_260_101
 """The fixed seed of the checked positions (the same for every team)."""
@@ -56,12 +61,19 @@ class Verdict:
     detail: str
 
 
+RETRIES = 2
+"""Times a position is asked again when the server starved the bot's move
+(:func:`~.move_clock.blame`'s ``ABANDONED``) before the check gives up on it."""
+
+
 def check_bot(
     make: Callable[[], Bot], rows: int, cols: int, rounds: int, seconds: float
 ) -> Verdict:
     """Check the bot ``make`` builds (one bot, closed at the end) on
-    :func:`check_positions`, ``seconds`` a move. A bot that cannot start is refused with
-    its reason."""
+    :func:`check_positions`, ``seconds`` a move on the games' clock: a sandboxed bot is
+    charged its CPU time and judged by :func:`~.move_clock.blame` as in a game (a move the
+    server starved is asked again, up to :data:`RETRIES` times). A bot that cannot start
+    is refused with its reason."""
     positions = check_positions(rows, cols, rounds)
     try:
         bot = make()
@@ -72,15 +84,15 @@ def check_bot(
         for number, position in enumerate(positions, 1):
             side = position.turn.upper()
             where = f"position {number} of {len(positions)} ({position.fen()}, {side} to move)"
-            bot.new_game()
-            started = time.monotonic()
-            try:
-                move = bot.choose_move(position, Limit(time=seconds))
-            except BotFailure as exc:
-                return Verdict(False, f"{where}: {exc.detail}")
-            except BotError as exc:
-                return Verdict(False, f"{where}: {exc}")
-            took = time.monotonic() - started
+            for attempt in range(RETRIES + 1):
+                outcome = _ask(bot, position, seconds)
+                if not isinstance(outcome, _Starved) or attempt == RETRIES:
+                    break
+            if isinstance(outcome, str):
+                return Verdict(False, f"{where}: {outcome}")
+            if isinstance(outcome, _Starved):
+                return Verdict(False, f"{where}: {outcome.why} (asked {RETRIES + 1} times)")
+            move, took = outcome
             if move not in position.legal_moves():
                 return Verdict(False, f"{where}: the answer {move!r} is not a legal move")
             slowest = max(slowest, took)
@@ -89,3 +101,56 @@ def check_bot(
     return Verdict(
         True, f"{len(positions)} positions answered legally; the longest took {slowest:.2f} s"
     )
+
+
+@dataclass(frozen=True)
+class _Starved:
+    why: str
+
+
+def _process(bot: Bot) -> SandboxedProcess | None:
+    engine = getattr(bot, "engine", None)
+    transport = getattr(engine, "transport", None)
+    return transport if isinstance(transport, SandboxedProcess) else None
+
+
+def _ask(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | str | _Starved:
+    """One move on the games' clock: ``(move, wall seconds)``, a refusal's reason, or
+    :class:`_Starved` when the server, not the bot, made it late."""
+    bot.new_game()
+    process = _process(bot)
+    cap = wall_cap(seconds)
+    charged = process.cpu_seconds() if process is not None else 0.0
+    waited = process.waited_seconds() if process is not None else 0.0
+    if process is not None:
+        process.cap_cpu(charged + seconds)
+    started = time.monotonic()
+    move: str | None = None
+    failure: str | None = None
+    forfeit = False
+    try:
+        move = bot.choose_move(position, Limit(time=seconds, clock=cap))
+    except BotFailure as exc:
+        failure, forfeit = exc.detail, exc.termination is Termination.TIME_FORFEIT
+    except BotError as exc:
+        failure = str(exc)
+    finally:
+        if process is not None:
+            process.cap_cpu(None)
+    took = time.monotonic() - started
+    if process is None:
+        spent = MoveTime(took, took, 0.0)
+    else:
+        spent = MoveTime(process.cpu_seconds() - charged, took, process.waited_seconds() - waited)
+        if process.reason is Reason.CPU:
+            return f"used more than its {seconds:g} s of CPU ({spent.account()})"
+    if failure is None or forfeit:
+        judged = blame(spent, seconds, cap)
+        if judged is not None:
+            termination, why = judged
+            if termination is Termination.ABANDONED:
+                return _Starved(f"{why}: the server was too busy to give it its time")
+            return why if failure is None else f"{failure}; {why}"
+    if failure is not None or move is None:
+        return failure or "no move"
+    return move, took

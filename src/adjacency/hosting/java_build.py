@@ -19,6 +19,7 @@ sandbox (:class:`adjacency.hosting.sandbox_build.SandboxToolchain`), with the sa
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -36,7 +37,11 @@ from .sources import Selection, select
 
 RUNNER = "adjacency.kit.Main"
 """The kit's protocol runner: ``java -cp CLASSES adjacency.kit.Main CLASS ARGS...``."""
-COMPILE_SECONDS = 300.0
+COMPILE_SECONDS = 60.0
+"""The most CPU seconds ``javac`` may use on one project: the course's real projects
+build in 2 to 5 s (kit included), so a minute is twelve times the slowest, room for a
+slow or loaded machine, while a source crafted to make ``javac`` work exponentially
+holds a builder thread for a minute at most, not five."""
 INSPECT_SECONDS = 60.0
 
 
@@ -120,14 +125,50 @@ def prepare(out: Path) -> None:
 
 
 def write_sources(selection: Selection, folder: Path) -> list[Path]:
-    """Writes the kept sources and the stand-ins under ``folder`` by package; their paths."""
+    """Writes the kept sources and the stand-ins under ``folder`` by package; their paths.
+
+    Every file lands inside ``folder`` or nothing is written past the refusal
+    (:func:`contained`): a package's folders are created one by one, none may be a link,
+    and each file is created new (never through a link, never over another file)."""
     written = []
+    folder.mkdir(parents=True, exist_ok=True)
     for source in [*selection.kept, *selection.stand_ins]:
-        target = folder / source.target
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(source.text, encoding="utf-8")
+        target = contained(folder, source.target)
+        _make_folders(folder, target.parent)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            fd = os.open(target, flags, 0o644)
+        except OSError as exc:
+            raise BuildFailed(f"cannot write {source.path} as {source.target}: {exc}") from None
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(source.text)
         written.append(target)
     return written
+
+
+def contained(folder: Path, relative: str) -> Path:
+    """``folder / relative`` once it is certain to lie inside ``folder``: a relative
+    path of plain names (no empty, ``.`` or ``..`` part) that, resolved, is under the
+    resolved ``folder``; else :class:`BuildFailed` naming it."""
+    parts = relative.split("/")
+    if relative.startswith("/") or any(part in ("", ".", "..") for part in parts):
+        raise BuildFailed(f"refused to write {relative!r}: not a plain path inside the build")
+    base = folder.resolve()
+    target = base.joinpath(*parts)
+    if not target.resolve().is_relative_to(base):
+        raise BuildFailed(f"refused to write {relative!r}: it leads out of the build folder")
+    return target
+
+
+def _make_folders(base: Path, folder: Path) -> None:
+    """Create ``folder`` (inside ``base``) one level at a time, refusing any level that
+    is a link or not a folder: a package path through a link is never followed."""
+    current = base.resolve()
+    for part in folder.relative_to(current).parts:
+        current = current / part
+        if current.is_symlink() or (current.exists() and not current.is_dir()):
+            raise BuildFailed(f"refused to write under {current}: it is a link or not a folder")
+        current.mkdir(exist_ok=True)
 
 
 def javac_arguments(sources: Sequence[str], classes: str, argfile: str) -> tuple[list[str], str]:
@@ -146,7 +187,20 @@ def javac_arguments(sources: Sequence[str], classes: str, argfile: str) -> tuple
         classes,
         f"@{argfile}",
     ]
-    return arguments, "".join(f'"{source}"\n' for source in sources)
+    return arguments, "".join(argfile_quote(source) + "\n" for source in sources)
+
+
+_ARGFILE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\f": "\\f"}
+
+
+def argfile_quote(argument: str) -> str:
+    """``argument`` as one argument of a ``javac`` @-file: in double quotes, with
+    backslash, the quote and the line and space controls escaped by a backslash (javac's
+    tokenizer reads ``\\n``, ``\\r``, ``\\t``, ``\\f`` as those characters and any other
+    escaped character as itself inside quotes; an unescaped line end ends the argument
+    even inside quotes). A file name with a quote or a line end thus stays one file name,
+    never options of the team's choosing."""
+    return '"' + "".join(_ARGFILE_ESCAPES.get(c, c) for c in argument) + '"'
 
 
 def inspect_arguments(classes: str, choice: list[str] | None = None) -> list[str]:

@@ -29,7 +29,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, run
+from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, regular_files, run
 from .intake import Intake
 from .java_build import (
     COMPILE_SECONDS,
@@ -56,7 +56,7 @@ JVM_OPTIONS = ("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 
 BUILD_LIMITS = Limits(
     cpu_seconds=COMPILE_SECONDS,
-    wall_seconds=COMPILE_SECONDS,
+    wall_seconds=2 * COMPILE_SECONDS,  # CPU is the cap; wall time allows for a busy server
     memory_bytes=1536 << 20,
     processes=96,
     file_bytes=32 << 20,
@@ -64,6 +64,12 @@ BUILD_LIMITS = Limits(
     output_bytes=4 << 20,
 )
 """What one build may use (javac is a JVM: its heap, threads and class files)."""
+
+CLASSES_BYTES = 64 << 20
+"""The most bytes a build's class files may take together: a course project's take a few
+hundred KiB, the kit's included; past it the build is refused (and its folder deleted),
+so one build adds at most this much to its team's bytes (the per-file bound,
+``BUILD_LIMITS.file_bytes``, does not bound their sum)."""
 
 INSPECT_LIMITS = Limits(
     cpu_seconds=INSPECT_SECONDS,
@@ -115,6 +121,12 @@ class SandboxToolchain:
             raise BuildFailed(f"javac was stopped: {outcome.describe()}")
         if outcome.returncode != 0:
             raise BuildFailed("javac failed:\n" + _text(outcome.stdout) + _text(outcome.stderr))
+        size = sum((classes / path).stat().st_size for path in regular_files(classes))
+        if size > CLASSES_BYTES:
+            raise BuildFailed(
+                f"the compiled classes take {size / (1 << 20):.1f} MiB, more than "
+                f"{CLASSES_BYTES >> 20} MiB (a course project's take well under 1 MiB)"
+            )
 
     def inspect(self, classes: Path, choice: list[str] | None) -> list[Candidate]:
         """The runner's inspection in the sandbox, ``classes`` read-only."""

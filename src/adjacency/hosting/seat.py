@@ -8,10 +8,12 @@ A seat is the built bot (:func:`~.player.hosted_bot`) in one
 :class:`~adjacency.sandbox.SandboxedProcess`, from :meth:`BotSeat.open` to
 :meth:`BotSeat.close`. A move is charged the CPU time the sandbox used since its
 previous move ended (:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`) and may take
-at most ``cap`` wall seconds; the sandbox's monitor ends a program whose CPU time passes
-what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`). Nothing
-stands in for the bot: a failure is told in the :class:`Answer`, with its termination
-and the program's reason.
+at most ``cap`` wall seconds, and at most :func:`~.move_clock.own_cap` of them its own (not
+waiting for a CPU: :func:`~.move_clock.blame`; a move that passed ``cap`` only by waiting
+is ``ABANDONED``, the server's fault); the sandbox's monitor ends a program whose CPU time
+passes what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`).
+Nothing stands in for the bot: a failure is told in the :class:`Answer`, with its
+termination and the program's reason.
 
 Every method blocks (on the bot's pipe): callers run them in threads, or, with the
 league's Ray executor, in an actor on a cluster node (:mod:`.ray_seats`).
@@ -30,6 +32,7 @@ from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
+from .move_clock import MoveTime, blame
 from .player import Choice
 
 log = logging.getLogger(__name__)
@@ -112,6 +115,7 @@ class BotSeat:
             return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
         before = self.charged
         process.cap_cpu(before + max(0.0, left))
+        waited_before = process.waited_seconds()
         started = time.monotonic()
         move: str | None = None
         failure: tuple[Termination, str] | None = None
@@ -128,12 +132,11 @@ class BotSeat:
         cpu = self.charged - before
         if process.reason is Reason.CPU:
             return Answer(None, cpu, wall, failure, out_of_cpu=True)
-        if wall > cap and (failure is None or failure[0] is Termination.TIME_FORFEIT):
-            failure = (
-                Termination.TIME_FORFEIT,
-                f"no answer within the cap of {cap:.1f} s of wall time (its program used "
-                f"{cpu:.2f} s of CPU: a bot that sleeps or waits loses on time)",
-            )
+        if failure is None or failure[0] is Termination.TIME_FORFEIT:
+            spent = MoveTime(cpu, wall, process.waited_seconds() - waited_before)
+            failure = blame(spent, left, cap) or failure
+            if failure is not None and failure[0] is Termination.ABANDONED:
+                move = None
         return Answer(move, cpu, wall, failure)
 
     def close(self) -> Outcome | None:

@@ -32,7 +32,8 @@ RESERVED = ("javafx", "adjacency.kit")
 
 CONTROLLER = "OutputFrameController"
 
-_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+_PACKAGE = re.compile(r"^\s*package\s+([^;]*?)\s*;", re.M)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 _IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+(?:\.\*)?)\s*;", re.M)
 
 
@@ -116,13 +117,36 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
+def is_identifier(part: str) -> bool:
+    """Whether ``part`` is a Java identifier the build accepts: ASCII letters, digits,
+    ``_`` and ``$``, not starting with a digit. Java allows other letters too; the build
+    does not, so that a package's folders are plain names on every file system (no
+    look-alike dots such as U+FF0E or U+2024, no normalisation that maps two names to
+    one folder)."""
+    return _IDENTIFIER.match(part) is not None
+
+
+def check_package(path: str, package: str) -> str:
+    """``package`` as declared in ``path``, or :class:`ProjectError`: identifiers
+    separated by single dots (no leading, trailing or doubled dot). The build writes the
+    file under the package's folders, so this is also what keeps it inside the build."""
+    if not all(is_identifier(part) for part in package.split(".")):
+        raise ProjectError(
+            f"{path}: the package {package!r} is not a Java package name "
+            "(ASCII identifiers separated by single dots, such as com.team.bot)"
+        )
+    return package
+
+
 def parse(path: str, data: bytes) -> tuple[Source, list[str]]:
-    """The file's :class:`Source` and its imports."""
+    """The file's :class:`Source` and its imports; :class:`ProjectError` for a package
+    line that is not a package name (:func:`check_package`)."""
     text = decode(data)
     code = strip_comments(text)
     package = _PACKAGE.search(code)
     name = PurePosixPath(path).name.removesuffix(".java")
-    return Source(path, package.group(1) if package else "", name, text), _IMPORT.findall(code)
+    declared = check_package(path, re.sub(r"\s+", "", package.group(1))) if package else ""
+    return Source(path, declared, name, text), _IMPORT.findall(code)
 
 
 def _own(imported: str, packages: set[str]) -> bool:

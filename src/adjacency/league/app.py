@@ -35,6 +35,7 @@ from ..serving.limits import RateLimiter
 from ..serving.logs import RecentLines, forget_recent, keep_recent
 from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
+from .builder import build_jobs as jobs_for_builds
 from .cache import SharedAnswer
 from .hall import Hall
 from .hosted import HostedPlayers
@@ -74,6 +75,7 @@ def create_app(
     builds: bool = True,
     hosted_games: bool = True,
     hosted_jobs: int | None = None,
+    build_jobs: int | None = None,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots;
@@ -82,7 +84,8 @@ def create_app(
     where the sandbox cannot start, uploads are refused with the fix) and play the
     accepted versions (:mod:`.hosted`; not with ``hosted_games`` off, where uploads are only
     built and checked), at most ``hosted_jobs`` moves computing at once (``None``: the
-    machine's cores)."""
+    machine's cores) and as many builds at once at most (``build_jobs``, default
+    :func:`.builder.build_jobs`)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.meta.settings()  # a LeagueError now if the file holds no league
@@ -91,7 +94,7 @@ def create_app(
     hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
 
-    builder = Builder(Path(db)) if builds else None
+    builder = Builder(Path(db), build_jobs or jobs_for_builds(hosted_jobs)) if builds else None
     recent = RecentLines()  # the teacher's page's log (:mod:`.routers.server_log`)
 
     @asynccontextmanager
@@ -147,6 +150,7 @@ def create_app(
     app.state.house = house
     app.state.hosted = hosted
     app.state.builder = builder
+    app.state.league_db = Path(db)
     app.state.recent_log = recent
     app.state.builds_refused = None
     app.state.limits = limits

@@ -1,8 +1,9 @@
 """The league's builder: every uploaded version built, checked and given its verdict
 (:class:`Builder`), in the sandbox, off the event loop.
 
-One thread takes the oldest ``received`` version
-(:meth:`.submission_rows.SubmissionsRepo.claim`), builds it under the league's build
+Up to :func:`build_jobs` threads each take the oldest ``received`` version of a team
+not already building (:meth:`.submission_rows.SubmissionsRepo.claim`; a team has at
+most one waiting, a newer upload replacing it), build it under the league's build
 folder (:func:`build_folder`: one folder per version, which the next start may rebuild
 from the stored zip), builds and checks it on the league's board
 (:func:`adjacency.hosting.verdict.judge`, at most :data:`CHECK_SECONDS` a move) and
@@ -20,7 +21,9 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import threading
+import time
 from pathlib import Path
 
 from ..core.errors import AdjacencyRuntimeError
@@ -83,14 +86,24 @@ def rebuild(db: Path, submission: Submission) -> Choice:
     return rebuild_build(data, version_folder(db, submission.member_id, submission.version))
 
 
-class Builder:
-    """The thread that builds the league's uploads, one at a time."""
+def build_jobs(hosted_jobs: int | None = None) -> int:
+    """How many builds run at once: the machine's cores, at most ``hosted_jobs`` (the
+    server's bound on its hosted work), at least one."""
+    cores = os.cpu_count() or 1
+    return max(1, min(cores, hosted_jobs) if hosted_jobs else cores)
 
-    def __init__(self, db: Path) -> None:
+
+class Builder:
+    """The threads that build the league's uploads: ``jobs`` builds at once (default
+    :func:`build_jobs`), never two of one team (:meth:`.submission_rows.SubmissionsRepo.claim`),
+    so a team whose build takes its whole cap holds one thread, not the builder."""
+
+    def __init__(self, db: Path, jobs: int | None = None) -> None:
         self.db = Path(db)
+        self.jobs = build_jobs() if jobs is None else max(1, jobs)
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
         """Check that the sandbox starts here
@@ -101,8 +114,12 @@ class Builder:
             back = store.submissions.requeue()
         if back:
             log.info("builder: %d interrupted builds handed back", back)
-        self._thread = threading.Thread(target=self._run, name="league-builder", daemon=True)
-        self._thread.start()
+        for number in range(self.jobs):
+            thread = threading.Thread(
+                target=self._run, name=f"league-builder-{number}", daemon=True
+            )
+            thread.start()
+            self._threads.append(thread)
 
     def wake(self) -> None:
         """A version was uploaded: look now."""
@@ -113,8 +130,9 @@ class Builder:
         for a long build; the next start builds it again)."""
         self._stop.set()
         self._wake.set()
-        if self._thread is not None:
-            self._thread.join(wait)
+        deadline = time.monotonic() + wait
+        for thread in self._threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def _run(self) -> None:
         with LeagueStore(self.db, create=False) as store:
@@ -133,6 +151,9 @@ class Builder:
                     log.exception("builder: version %d failed", submission.id)
                     accepted, detail = False, "the server failed while building it"
                 store.submissions.decide(submission.id, accepted, detail)
+                if not accepted:  # nothing plays it: its bytes are not kept
+                    shutil.rmtree(folder, ignore_errors=True)
+                self._wake.set()  # its team's next version may be built now, by any thread
                 log.info(
                     "version %d of member %d %s",
                     submission.version,

@@ -66,6 +66,11 @@ another game (a class default: instant bots otherwise play 20 games a second).""
 PEOPLE_EXPIRE_DAYS = 7.0
 """The default number of days after which a person who never played is deleted."""
 
+TEAM_VERSIONS = 100
+"""The default most versions a team may have stored (the teacher raises it)."""
+TEAM_MIB = 256.0
+"""The default most MiB a team's stored uploads and build folders may take together."""
+
 PROVISIONAL_RD = 110.0
 """A Glicko-2 deviation above which a rating is provisional (lichess's rule of thumb)."""
 PROVISIONAL_CHANGE = 10.0
@@ -101,6 +106,12 @@ class LeagueRules:
     people_expire_days: float = PEOPLE_EXPIRE_DAYS
     """Days after which a person who joined and never played is deleted (0: never), so
     join spam does not accumulate."""
+    team_versions: int = TEAM_VERSIONS
+    """The most versions a team may have stored: an upload past it is refused
+    (:mod:`.quota`)."""
+    team_mib: float = TEAM_MIB
+    """The most MiB a team's stored uploads and build folders may take: an upload once
+    they reach it is refused (:mod:`.quota`)."""
 
     def __post_init__(self) -> None:
         if self.people not in PEOPLE:
@@ -114,6 +125,14 @@ class LeagueRules:
                 f"minimum game length must be 0 to 3600 s, got {self.min_game!r}"
             )
 
+        if isinstance(self.team_versions, bool) or not 1 <= self.team_versions <= 100_000:
+            raise InvalidSettingsError(
+                f"versions per team must be 1 to 100000, got {self.team_versions!r}"
+            )
+        if not 0 < self.team_mib <= 1_000_000:
+            raise InvalidSettingsError(
+                f"MiB per team must be above 0 and at most 1000000, got {self.team_mib!r}"
+            )
         if not 0 <= self.people_expire_days <= 3650:
             raise InvalidSettingsError(
                 f"people expire after 0 to 3650 days, got {self.people_expire_days!r}"
@@ -159,6 +178,8 @@ class LeagueRules:
             established_games=int(data.get("established_games", default.established_games)),
             min_game=float(data.get("min_game", default.min_game)),
             people_expire_days=float(data.get("people_expire_days", default.people_expire_days)),
+            team_versions=int(data.get("team_versions", default.team_versions)),
+            team_mib=float(data.get("team_mib", default.team_mib)),
         )
 
 

@@ -218,8 +218,9 @@ class ServerSides:
         """A hosted move is in: its side's clock is charged the CPU seconds its sandbox
         used (:meth:`~adjacency.round.clock.Clock.charge`), then the move is played as any
         bot's (late if that passes its clock); a program ended for its CPU time loses on
-        time, any other failure (a crash, an illegal answer, past the wall cap) loses
-        with its reason."""
+        time; a move late only for waiting for a CPU abandons the game without a result
+        (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
+        time past its cap) loses with its reason."""
         color = live.game.position.turn
         name = live.member(color).name
         now = time.monotonic()
@@ -229,6 +230,13 @@ class ServerSides:
             live.clock.charge(color, max(answer.cpu, left), now)
             live.used[color] += answer.cpu
             self.games.lose_on_time(live, now, ended("clock", player=name))
+            return
+        if answer.failure is not None and answer.failure[0] is Termination.ABANDONED:
+            # Late only by waiting for a CPU the server gave to others: not the bot's
+            # fault, so no result (the pairing plays the two again).
+            self.games.stop_game(
+                live, ended("hosted-starved", player=name, account=answer.failure[1])
+            )
             return
         live.clock.charge(color, answer.cpu, now)
         if answer.failure is not None or answer.move is None:

@@ -42,6 +42,10 @@ if TYPE_CHECKING:  # a type only: the schema's upgrade steps import this package
 
 
 STATUSES = ("received", "building", "accepted", "refused")
+
+REPLACED = "replaced by version {version}, uploaded before it was built"
+"""The detail of a waiting version a newer upload of its team replaced (refused, never
+built)."""
 """A version's states, in the order it passes them (:mod:`this module <.submission_rows>`)."""
 
 MAX_FILENAME = 200
@@ -117,6 +121,12 @@ class SubmissionsRepo:
                 (member_id, last + 1, digest, len(data), name, data, stamp),
             )
             submission_id = cursor.lastrowid
+            # One queued build per team: a version still waiting is replaced by this one.
+            db.execute(
+                "UPDATE submissions SET status = 'refused', detail = ?, decided = ?"
+                " WHERE member_id = ? AND status = 'received' AND version < ?",
+                (REPLACED.format(version=last + 1), stamp, member_id, last + 1),
+            )
         return self.get(int(submission_id or 0)), True
 
     def get(self, submission_id: int) -> Submission:
@@ -150,11 +160,16 @@ class SubmissionsRepo:
         return _submission(rows[0]) if rows else None
 
     def claim(self) -> Submission | None:
-        """The oldest ``received`` version, marked ``building`` in the same transaction
-        (so two builders never take the same one), or ``None``."""
+        """The oldest ``received`` version of a team none of whose versions is
+        ``building``, marked ``building`` in the same transaction (so two builders never
+        take the same one, nor two versions of one team), or ``None``. With one waiting
+        version per team (:meth:`add` replaces an older one), the oldest first serves
+        the teams in turn: a team that uploads again goes behind those already waiting."""
         with self.db.transaction() as db:
             row = db.execute(
-                f"SELECT {COLUMNS} FROM submissions WHERE status = 'received' ORDER BY id LIMIT 1"
+                f"SELECT {COLUMNS} FROM submissions WHERE status = 'received' AND member_id"
+                " NOT IN (SELECT member_id FROM submissions WHERE status = 'building')"
+                " ORDER BY id LIMIT 1"
             ).fetchone()
             if row is None:
                 return None

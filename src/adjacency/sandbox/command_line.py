@@ -49,6 +49,12 @@ ETC = ("ld.so.cache", "alternatives", "java-*-openjdk")
 """What of /etc a JDK, Node and Python need: the linker's cache, the alternatives
 links (/usr/bin/java points through them), the JDK's configuration."""
 
+SETPRIV = "/usr/bin/setpriv"
+"""util-linux's setpriv: drops root to a sandbox's uid after the process entered its
+cgroup (:func:`enter_group`)."""
+
+SHELL = "/bin/sh"
+
 PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
@@ -92,10 +98,13 @@ def command(
     output: Path | None = None,
     binds: Mapping[str, Path] | None = None,
     env: Mapping[str, str] | None = None,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
     """The whole command line: prlimit, bubblewrap with the sandbox, then ``argv``
     (run in :data:`SUBMISSION`). ``binds`` adds read-only folders or files (a target
-    inside the sandbox -> a host path); ``env`` adds environment variables."""
+    inside the sandbox -> a host path); ``env`` adds environment variables;
+    ``seccomp_fd`` is an open file of a seccomp program bubblewrap installs last
+    (:mod:`.seccomp`)."""
     args = [
         BWRAP,
         "--unshare-user",
@@ -133,4 +142,22 @@ def command(
     variables = {"PATH": PATH, "HOME": TMP, "TMPDIR": TMP, "LANG": "C.UTF-8", **(env or {})}
     for name, value in variables.items():
         args += ["--setenv", name, value]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     return [*rlimits(limits, processes), *args, "--", *argv]
+
+
+def enter_group(argv: Sequence[str], procs: Path, user: tuple[int, int] | None) -> list[str]:
+    """``argv`` started inside a cgroup: a shell writes its own pid into ``procs`` (the
+    group's ``cgroup.procs``) before anything of the sandbox exists, then executes
+    ``argv``, through :data:`SETPRIV` as ``user`` (uid, gid; no other groups) when given
+    (a root parent: the write needs root, so the drop comes after it). Every process
+    of the sandbox is then born in the group. A write that fails ends it with status
+    125 before the sandbox starts."""
+    drop = (
+        [SETPRIV, f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups"]
+        if user is not None
+        else []
+    )
+    script = 'echo $$ > "$1" || exit 125; shift; exec "$@"'
+    return [SHELL, "-c", script, "adjacency-sandbox", str(procs), *drop, *argv]

@@ -14,12 +14,12 @@ double-forked daemon included: it cannot leave the namespace). Run as root, ever
 of the sandbox's own uid is killed too and :meth:`~SandboxedProcess.end` returns only
 once none is left.
 
-CPU time is read while the program runs, from ``/proc`` (the sum over the tree's living
-processes of their own and their reaped children's time): a long-lived bot is charged
-per move, while ``wait4``'s resource usage counts only children that have ended and been
-waited for, so it can tell nothing of a running bot. When the program ends by itself,
-``wait4`` of bubblewrap (which reaped everything inside through the namespace's init)
-adds what ended between the last reading and the exit; the larger figure is kept.
+CPU time is read while the program runs, so that a long-lived bot is charged per move:
+from its cgroup where one could be made (:mod:`.cgroup`: every process that ran in it,
+reaped or not), else from ``/proc`` through a :class:`~.accounting.Ledger` (every process
+seen, by pid and start time). When the program ends by itself, ``wait4`` of bubblewrap
+adds what ended between the last reading and the exit; the largest figure is kept.
+The program runs under a seccomp filter (:mod:`.seccomp`: no ``ptrace``).
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ from typing import IO
 
 from adjacency.system import proctree
 
-from . import available, command_line, identity, spawner
+from . import available, cgroup, command_line, identity, seccomp, spawner
+from .accounting import Ledger
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
@@ -164,6 +165,8 @@ class SandboxedProcess:
         self._eof = False
         self._outcome: Outcome | None = None
         self._cpu_cap: float | None = None
+        self._group: cgroup.Group | None = None
+        self._ledger = Ledger()
 
     # -- the Transport interface -------------------------------------------------------
 
@@ -215,33 +218,17 @@ class SandboxedProcess:
                     _check_reachable(self.output)
                     os.chown(self.output, who.uid, who.gid)
             processes = identity.process_limit(who, self.limits.processes)
-            argv = command_line.command(
-                self.argv,
-                submission=self.submission,
-                limits=self.limits,
-                processes=processes,
-                output=self.output,
-                binds=self.binds,
-                env=self.env,
-            )
-            drop: dict[str, object] = (
-                {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
-            )
-            self._popen = spawner.popen(
-                args=argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd="/",
-                env={"PATH": command_line.PATH},
-                start_new_session=True,
-                close_fds=True,
-                **drop,
-            )
+            filter_fd = seccomp.filter_fd()
+            try:
+                self._popen = self._spawn(who, processes, filter_fd)
+            finally:
+                os.close(filter_fd)
         except OSError as exc:
+            self._drop_group()
             identity.release(who)
             raise SandboxError(f"cannot start sandboxed {self.command!r}: {exc}") from None
         except BaseException:
+            self._drop_group()
             identity.release(who, clean=False)
             raise
         self._identity = who
@@ -262,6 +249,47 @@ class SandboxedProcess:
         # A server that exits normally ends its sandboxes; one killed takes them along
         # through bubblewrap's --die-with-parent.
         atexit.register(self.kill)
+
+    def _spawn(
+        self, who: identity.Identity, processes: int, filter_fd: int
+    ) -> subprocess.Popen[bytes]:
+        """Start the command line: in a cgroup of its own where one can be made (then
+        charged by the group, :mod:`.cgroup`), else as it is (charged from ``/proc``)."""
+        argv = command_line.command(
+            self.argv,
+            submission=self.submission,
+            limits=self.limits,
+            processes=processes,
+            output=self.output,
+            binds=self.binds,
+            env=self.env,
+            seccomp_fd=filter_fd,
+        )
+        drop: dict[str, object] = (
+            {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
+        )
+        if os.access(command_line.SETPRIV, os.X_OK) or not who.private:
+            self._group = cgroup.create()
+        if self._group is not None:
+            user = (who.uid, who.gid) if who.private else None
+            argv = command_line.enter_group(argv, self._group.procs, user)
+            drop = {}
+        return spawner.popen(
+            args=argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd="/",
+            env={"PATH": command_line.PATH},
+            start_new_session=True,
+            close_fds=True,
+            pass_fds=(filter_fd,),
+            **drop,
+        )
+
+    def _drop_group(self) -> None:
+        if self._group is not None:
+            self._group.remove()
 
     def send_line(self, text: str) -> None:
         """Write one line to its standard input; :class:`OSError` once it cannot receive,
@@ -369,6 +397,31 @@ class SandboxedProcess:
         self._measure(tree if tree is not None else proctree.snapshot(owners=False))
         return max(self._usage.cpu, self._rusage_cpu)
 
+    def waited_seconds(self) -> float:
+        """Seconds its processes were ready to run but waited for a CPU so far (its
+        cgroup's ``cpu.pressure``, else the run delays of every process seen): the part
+        of its wall time that was the server's load, not its own."""
+        popen = self._popen
+        if popen is None:
+            return 0.0
+        if self._group is not None:
+            return self._group.waited_seconds()
+        tree = proctree.subtree(popen.pid)
+        if tree is None:
+            snapshot = proctree.snapshot(owners=False)
+            tree = {
+                pid: snapshot[pid]
+                for pid in [popen.pid, *proctree.tree(snapshot, popen.pid)]
+                if pid in snapshot
+            }
+        return self._ledger.waited(tree.values())
+
+    @property
+    def counted_by_group(self) -> bool:
+        """True when a cgroup of its own counts its CPU time (every process, reaped or
+        not); False when it is read from ``/proc`` (:class:`~.accounting.Ledger`)."""
+        return self._group is not None
+
     def cap_cpu(self, total: float | None) -> None:
         """End it (reason :attr:`~Reason.CPU`) once its tree has used ``total`` CPU seconds
         over its life, below its limit's (``None``: its limit's only). The monitor enforces
@@ -397,6 +450,9 @@ class SandboxedProcess:
             self._closing.set()
         MONITOR.remove(self)
         atexit.unregister(self.kill)
+        if self._group is not None:
+            self._group.kill()  # anything that left the tree but not the group
+            self._usage.cpu = max(self._usage.cpu, self._group.cpu_seconds())
         who = self._identity
         assert who is not None
         leftovers = self._leftovers()
@@ -416,6 +472,7 @@ class SandboxedProcess:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+        self._drop_group()
         with self._reap_lock:
             ended = self._ended_at or time.monotonic()
             return Outcome(
@@ -469,10 +526,18 @@ class SandboxedProcess:
         assert popen is not None
         members = [popen.pid, *proctree.tree(processes, popen.pid)]
         infos = [processes[pid] for pid in members if pid in processes]
+        group = self._group
+        if group is None:
+            # No group to ask afterwards: what a process used and waited is read while
+            # it lives, at every reading.
+            charged = self._ledger.add(infos)
+            self._ledger.waited(infos)
+        else:
+            charged = group.cpu_seconds()
         with self._lock:
             usage = self._usage
+            usage.cpu = max(usage.cpu, charged)
             if infos:
-                usage.cpu = max(usage.cpu, proctree.cpu_seconds(infos))
                 usage.memory = proctree.resident_bytes(infos)
                 usage.memory_peak = max(usage.memory_peak, usage.memory)
             return usage
@@ -505,6 +570,8 @@ class SandboxedProcess:
             if self._returncode is None or pid != popen.pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
+        if self._group is not None:
+            self._group.kill()
 
     def _reap(self, *, block: bool) -> int | None:
         """Collect bubblewrap's exit status and resource usage (``wait4``) once it ended."""

@@ -39,7 +39,8 @@ class ProcessInfo:
     threads), ``reaped_ticks`` that of the children it waited for, ``rss`` its resident
     memory in bytes, ``threads`` its threads (each counts against ``RLIMIT_NPROC``);
     ``state`` is the one-letter state (``Z``: a zombie). ``uid`` is :data:`UNREAD` where
-    the owner was not asked for."""
+    the owner was not asked for. ``started`` is its start time in clock ticks after boot:
+    with ``pid`` it names one process, whatever later process reuses the pid."""
 
     pid: int
     ppid: int
@@ -49,6 +50,7 @@ class ProcessInfo:
     reaped_ticks: int
     rss: int
     threads: int = 1
+    started: int = 0
 
 
 def _read_file(path: str) -> bytes:
@@ -83,6 +85,7 @@ def read(pid: int, owner: bool = True) -> ProcessInfo | None:
             reaped_ticks=int(fields[13]) + int(fields[14]),
             rss=int(fields[21]) * PAGE,
             threads=int(fields[17]),
+            started=int(fields[19]),
         )
     except (OSError, IndexError, ValueError):
         return None

@@ -33,7 +33,9 @@ from ...hosting.packing import Packed, pack
 from ...sandbox import SandboxUnavailable
 from ...serving.errors import GameNotFound, NotNow, TooLarge, WebError
 from ...serving.models import ErrorMessage
+from .. import quota
 from ..auth import details_for, require_admin, require_bot
+from ..builder import build_folder
 from ..deps import member_named, store_of
 from ..limits import check_rate
 from ..models import ERRORS, GameSummary, Submissions, Submitted
@@ -140,8 +142,8 @@ async def _pack(request: Request) -> Packed:
 
 async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     """Receive and pack the body, and keep the packed project as the member's next
-    version (the checks of :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`,
-    then the deadline)."""
+    version (the deadline and the team's quota (:mod:`~adjacency.league.quota`) first,
+    then the checks of :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`)."""
     refused = request.app.state.builds_refused
     if refused is not None:
         raise SandboxUnavailable(f"this server cannot build uploads: {refused}")
@@ -156,6 +158,8 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
         name, deadline = closed
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline))
         raise NotNow(f"uploads for event {name} closed at its deadline, {when}")
+    builds = build_folder(request.app.state.league_db)
+    quota.check(store, builds, member.id, store.meta.rules())
     packed = await _pack(request)
     filename = FILENAME.sub("_", request.headers.get("x-filename", ""))[:200] or "upload.zip"
     submission, new = store.submissions.add(member.id, packed.data, filename)

@@ -1,0 +1,204 @@
+"""A control group of its own per sandbox, where this process may make one: :func:`create`.
+
+The kernel charges a cgroup with the CPU time of every process that ever ran in it,
+reaped or not, waited for or not (cgroup v2's ``cpu.stat``: ``usage_usec``), and says how
+long its processes waited for a CPU they were ready to use (``cpu.pressure``: the
+``some`` line's ``total``). So a sandbox started inside a group of its own is charged
+for children that were reaped by the kernel (a parent that ignores ``SIGCHLD``) or that
+lived less than one of the monitor's ticks: what ``/proc`` alone cannot see
+(:class:`~adjacency.sandbox.accounting.Ledger` is the fallback). Ending it writes
+``cgroup.kill`` (every process in the group, wherever it went).
+
+Where the groups are made: under :data:`PARENT_ENV` if set (a folder of a cgroup v2
+tree this process may write, e.g. a systemd unit's delegated subgroup; ``none`` turns
+groups off), else ``adjacency-sandboxes`` below this process's own cgroup v2 group. Root
+can make groups there on a host that mounts cgroup v2 (alone, or the ``unified``
+hierarchy beside v1 ones); a service that is not root needs its unit delegated
+(``Delegate=yes``: docs/sandbox.md has the unit). No controller is enabled: only the
+accounting every v2 group has is read, so the groups put no rule on the server's own.
+:func:`create` returns ``None`` where no group can be made, and says so once in the log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import os
+import threading
+import time
+from pathlib import Path
+
+PARENT_ENV = "ADJACENCY_SANDBOX_CGROUP"
+"""The environment variable naming the folder the sandboxes' groups go in (``none``:
+no groups, the ``/proc`` fallback only)."""
+
+FOLDER = "adjacency-sandboxes"
+"""The folder of the groups below this process's own group (without :data:`PARENT_ENV`)."""
+
+REMOVE_WAIT = 2.0
+"""Seconds :meth:`Group.remove` waits for the group's last processes to be gone."""
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_counter = itertools.count()
+_parent: list[Path | None] = []  # the parent folder, once looked for
+
+
+class Group:
+    """One sandbox's cgroup: ``path`` its folder. Reading it never fails: a group gone
+    reads as its last figures."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._usage = 0.0
+        self._waited = 0.0
+
+    @property
+    def procs(self) -> Path:
+        """The file a process writes its pid into to enter the group."""
+        return self.path / "cgroup.procs"
+
+    def cpu_seconds(self) -> float:
+        """CPU time of every process that ran in the group so far (``usage_usec``)."""
+        value = _field(self.path / "cpu.stat", "usage_usec")
+        if value is not None:
+            self._usage = max(self._usage, value / 1e6)
+        return self._usage
+
+    def waited_seconds(self) -> float:
+        """Seconds during which some process of the group was ready to run but waited
+        for a CPU (``cpu.pressure``'s ``some`` total)."""
+        try:
+            text = (self.path / "cpu.pressure").read_text()
+        except OSError:
+            return self._waited
+        for line in text.splitlines():
+            if line.startswith("some "):
+                total = dict(part.split("=", 1) for part in line.split()[1:]).get("total")
+                if total is not None:
+                    self._waited = max(self._waited, int(total) / 1e6)
+        return self._waited
+
+    def members(self) -> list[int]:
+        """The pids in the group now."""
+        try:
+            return [int(pid) for pid in self.procs.read_text().split()]
+        except (OSError, ValueError):
+            return []
+
+    def kill(self) -> None:
+        """SIGKILL every process of the group (``cgroup.kill``, Linux 5.14 on)."""
+        with contextlib.suppress(OSError):
+            (self.path / "cgroup.kill").write_text("1")
+
+    def remove(self) -> bool:
+        """Remove the group once its processes are gone (up to :data:`REMOVE_WAIT` s);
+        its figures stay readable from this object. True once removed."""
+        self.cpu_seconds()
+        self.waited_seconds()
+        deadline = time.monotonic() + REMOVE_WAIT
+        while True:
+            try:
+                self.path.rmdir()
+                return True
+            except FileNotFoundError:
+                return True
+            except OSError:
+                if time.monotonic() > deadline:
+                    log.warning("sandbox cgroup %s still has processes; left in place", self.path)
+                    return False
+                time.sleep(0.02)
+
+
+def _field(path: Path, name: str) -> int | None:
+    try:
+        for line in path.read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == name:
+                return int(value)
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def own_group() -> Path | None:
+    """This process's cgroup v2 folder (the ``0::`` line of ``/proc/self/cgroup`` under
+    the cgroup2 mount), or ``None`` without cgroup v2."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    own = next((line[3:] for line in lines if line.startswith("0::")), None)
+    if own is None:
+        return None
+    for mount in mounts:
+        fields = mount.split()
+        if " - cgroup2 " in mount and len(fields) > 4:
+            return Path(fields[4]) / own.lstrip("/")
+    return None
+
+
+def parent() -> Path | None:
+    """The folder the sandboxes' groups go in, made if need be, or ``None`` where none
+    can be made here (looked for once per process)."""
+    with _lock:
+        if not _parent:
+            _parent.append(_find_parent())
+        return _parent[0]
+
+
+def _find_parent() -> Path | None:
+    named = os.environ.get(PARENT_ENV, "").strip()
+    if named.lower() == "none":
+        return None
+    folder = Path(named) if named else None
+    if folder is None:
+        own = own_group()
+        folder = own / FOLDER if own is not None else None
+    if folder is None:
+        log.info("sandbox: no cgroup v2 here; CPU time is read from /proc")
+        return None
+    try:
+        folder.mkdir(exist_ok=True)
+        probe = folder / f"probe-{os.getpid()}"
+        probe.mkdir(exist_ok=True)
+        usable = (probe / "cpu.stat").is_file() and os.access(probe / "cgroup.procs", os.W_OK)
+        probe.rmdir()
+    except OSError as exc:
+        log.info("sandbox: no cgroups under %s (%s); CPU time is read from /proc", folder, exc)
+        return None
+    if not usable:
+        log.info("sandbox: %s is no writable cgroup v2 folder; CPU time is read from /proc", folder)
+        return None
+    _sweep(folder)
+    return folder
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the empty groups a process that is gone left (one killed before it could
+    remove its sandboxes' groups); a group that still holds a process stays."""
+    for group in folder.glob("sandbox-*-*"):
+        try:
+            os.kill(int(group.name.split("-")[1]), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        except (ValueError, PermissionError):
+            continue
+
+
+def create() -> Group | None:
+    """A new, empty group for one sandbox, or ``None`` where groups cannot be made."""
+    folder = parent()
+    if folder is None:
+        return None
+    path = folder / f"sandbox-{os.getpid()}-{next(_counter)}"
+    try:
+        path.mkdir()
+    except OSError as exc:
+        log.warning("sandbox: cannot make the cgroup %s: %s", path, exc)
+        return None
+    return Group(path)

@@ -1,0 +1,76 @@
+"""No team holds the builder (the real league server, its builder, the sandbox): while
+one team's versions take the longest a build may (a bot that uses its whole time on
+every checked position), another team's upload gets its verdict within 30 s, and the
+first team's newer upload replaces its own version still waiting."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from hosted_helpers import decided, files_zip
+from league_helpers import add_member, make_league, request, thread_server, upload, wait_until
+
+ENGINE = """\
+import sys, time
+
+PAUSE = {pause}  # seconds each move takes, sleeping: within its own time, never computing
+
+def first_empty(board):
+    ranks = board.split("/")
+    for i, rank in enumerate(ranks):
+        column = 0
+        for c in rank:
+            if c.isdigit():
+                return "abcdefgh"[column] + str(len(ranks) - i)
+            column += 1
+
+fen = None
+for line in sys.stdin:
+    words = line.split()
+    if words and words[0] == "aep":
+        print("id name fairness\\nid author tests\\naepok", flush=True)
+    elif words and words[0] == "isready":
+        print("readyok", flush=True)
+    elif words and words[0] == "position":
+        fen = words[2]
+    elif words and words[0] == "go":
+        time.sleep(PAUSE)
+        print("bestmove", first_empty(fen), flush=True)
+    elif words and words[0] == "quit":
+        break
+"""
+
+HOG_PAUSE = 3.0
+"""A hog's move in the check (5 s a move on this league): 3 s of sleep, within its own
+time, on each of the four positions: some 13 s a build, accepted in the end."""
+
+
+def _zip(pause: float, tag: str) -> bytes:
+    return files_zip({"engine.py": ENGINE.format(pause=pause) + f"# {tag}\n"})
+
+
+def test_another_teams_verdict_comes_within_30_s_while_a_hog_builds(folder: Path) -> None:
+    db = folder / "league.db"
+    make_league(db, rows=6, cols=6, rounds=4, base=60.0, increment=0.0)
+    hog, victim = add_member(db, "hog"), add_member(db, "victim")
+    with thread_server(db, house_games=False, builds=True, hosted_games=False, build_jobs=2) as url:
+        for tag in ("one", "two", "three"):
+            assert upload(url, _zip(HOG_PAUSE, tag), hog).status == 201
+
+        def building() -> bool:
+            listed = request(url + "/api/league/submissions", token=hog).body["submissions"]
+            return any(v["status"] == "building" for v in listed)
+
+        wait_until(building, 20, "the hog's first build to start")
+        sent = time.monotonic()
+        assert upload(url, _zip(0.0, "victim"), victim).status == 201
+        verdict = decided(url, victim)
+        took = time.monotonic() - sent
+        assert verdict["status"] == "accepted", verdict["detail"]
+        assert took < 30.0, f"the victim's verdict took {took:.1f} s behind the hog"
+        versions = request(url + "/api/league/submissions", token=hog).body["submissions"]
+        second = next(v for v in versions if v["version"] == 2)
+        assert second["status"] == "refused"
+        assert second["detail"] == "replaced by version 3, uploaded before it was built"
+        decided(url, hog, version=3)  # the hog's builds end with the test's server

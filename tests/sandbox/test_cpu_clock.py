@@ -1,0 +1,119 @@
+"""A clock no process escapes (real bubblewrap, the system's Python inside): a bot that
+ignores ``SIGCHLD`` has its burning children reaped by the kernel, so their time reaches
+no living process's ``cutime``; it is still charged what the host saw them burn, counted
+by its cgroup where the server can make one, else by the ledger of every process seen.
+And ``ptrace`` (the other route to hide work or reach another process) is denied."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjacency import sandbox
+from adjacency.sandbox import cgroup
+from sandbox_helpers import GUARD, PYTHON, write_program
+
+CHILDREN = 3
+BURN = 1.0
+
+CHEAT = f"""\
+import os, signal, sys, time
+
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped by the kernel, unwaited
+for _ in range({CHILDREN}):
+    pid = os.fork()
+    if pid == 0:
+        while time.process_time() < {BURN}:
+            pass
+        print("burned", time.process_time(), flush=True)
+        os._exit(0)
+    while True:  # one child at a time: after the first, the live tree is only the parent
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.01)
+print("done", flush=True)
+sys.stdin.readline()
+"""
+"""Burns {CHILDREN} x {BURN} s in children, one after another, none waited for; each
+child prints the CPU time the kernel gave it."""
+
+
+def _charged_share(sandbox_box: Path) -> tuple[float, float]:
+    """(charged, burned) CPU seconds of the cheating bot, read while it still runs."""
+    program = write_program(sandbox_box, "cheat.py", CHEAT)
+    process = sandbox.SandboxedProcess(
+        [PYTHON, program], submission=sandbox_box, limits=sandbox.Limits(cpu_seconds=30.0)
+    )
+    process.start()
+    burned = 0.0
+    try:
+        while True:
+            line = process.read_line(GUARD)
+            assert line is not None, "the bot did not finish its burns"
+            if line == "done":
+                break
+            burned += float(line.split()[1])
+        charged = process.cpu_seconds()
+    finally:
+        outcome = process.end()
+    assert outcome.reason is sandbox.Reason.ENDED, outcome.describe()
+    assert burned >= CHILDREN * BURN
+    return charged, burned
+
+
+def test_children_reaped_by_the_kernel_are_charged_through_the_cgroup(
+    sandbox_box: Path,
+) -> None:
+    assert cgroup.parent() is not None, "this host should let the test make cgroups"
+    charged, burned = _charged_share(sandbox_box)
+    assert charged >= 0.9 * burned, f"charged {charged:.2f} s of {burned:.2f} s burned"
+
+
+def test_without_a_cgroup_the_ledger_charges_every_process_seen(
+    sandbox_box: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cgroup, "create", lambda: None)
+    charged, burned = _charged_share(sandbox_box)
+    assert charged >= 0.9 * burned, f"charged {charged:.2f} s of {burned:.2f} s burned"
+
+
+TRACER = """\
+import ctypes, os, time
+
+libc = ctypes.CDLL(None, use_errno=True)
+pid = os.fork()
+if pid == 0:
+    time.sleep(30)
+    os._exit(0)
+for name, call in (
+    ("attach", lambda: libc.ptrace(16, pid, 0, 0)),  # PTRACE_ATTACH its own child
+    ("seize-init", lambda: libc.ptrace(0x4206, 1, 0, 0)),  # PTRACE_SEIZE the sandbox's init
+    ("vm-read", lambda: libc.process_vm_readv(pid, None, 0, None, 0, 0)),
+):
+    result = call()
+    print(name, result, os.strerror(ctypes.get_errno()) if result < 0 else "ok", flush=True)
+os.kill(pid, 9)
+"""
+
+
+def test_ptrace_and_reading_another_process_s_memory_are_denied(sandbox_box: Path) -> None:
+    program = write_program(sandbox_box, "tracer.py", TRACER)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box)
+    lines = outcome.stdout.decode().splitlines()
+    assert outcome.returncode == 0, outcome.stderr.decode()
+    assert lines == [
+        "attach -1 Operation not permitted",
+        "seize-init -1 Operation not permitted",
+        "vm-read -1 Operation not permitted",
+    ]
+
+
+def test_the_filter_is_built_for_this_machine_and_refuses_an_unknown_one() -> None:
+    from adjacency.sandbox import seccomp
+
+    assert len(seccomp.program()) % 8 == 0
+    with pytest.raises(sandbox.SandboxUnavailable, match="no seccomp filter"):
+        seccomp.program("sparc")
