@@ -171,7 +171,8 @@ def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     z = np.where(mask, logits, -np.inf)
     z = z - z.max(axis=1, keepdims=True)
     e = np.where(mask, np.exp(z), 0.0)
-    return e / e.sum(axis=1, keepdims=True)
+    shares: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return shares
 
 
 # ------------------------------------------------------------------------ self-play
@@ -229,8 +230,14 @@ def self_play(net: Network, config: Config, rng: np.random.Generator, buffer: Bu
     for ply in range(total):
         planes, masks = env.observe()
         for i in range(config.games):
-            search.run(board, int(env.mover[i]), int(env.opponent[i]),
-                       int(env.plies_left[i]), total, config.simulations)  # fmt: skip
+            search.run(
+                board,
+                int(env.mover[i]),
+                int(env.opponent[i]),
+                int(env.plies_left[i]),
+                total,
+                config.simulations,
+            )
             squares, visits = search.root_visits()
             pi = np.zeros(board.size)
             pi[squares] = visits / visits.sum()
@@ -256,7 +263,9 @@ def self_play(net: Network, config: Config, rng: np.random.Generator, buffer: Bu
     return added
 
 
-def train(net: Network, config: Config, rng: np.random.Generator, buffer: Buffer) -> dict[str, float]:
+def train(
+    net: Network, config: Config, rng: np.random.Generator, buffer: Buffer
+) -> dict[str, float]:
     """``config.steps`` minibatches drawn from the buffer; the mean losses."""
     planes, masks, pis, zs = buffer.arrays()
     x = planes.reshape(len(planes), -1)
@@ -271,17 +280,25 @@ def train(net: Network, config: Config, rng: np.random.Generator, buffer: Buffer
 # ------------------------------------------------------------------------ checkpoints
 
 
-def save(path: Path, net: Network, buffer: Buffer, rng: np.random.Generator, state: dict[str, Any]) -> None:
+def save(
+    path: Path, net: Network, buffer: Buffer, rng: np.random.Generator, state: dict[str, Any]
+) -> None:
     """Everything a resumed run needs, in one ``.npz`` written atomically (uncompressed:
     compressing the buffer would cost more CPU than an iteration's training)."""
     planes, masks, pis, zs = buffer.arrays()
-    meta = dict(state, config=asdict(net.config), updates=net.updates,
-                rng=rng.bit_generator.state)  # fmt: skip
+    meta = dict(state, config=asdict(net.config), updates=net.updates, rng=rng.bit_generator.state)
     temporary = path.with_name(path.name + ".part")
     with open(temporary, "wb") as out:
-        np.savez(out, meta=np.array(json.dumps(meta)), buffer_planes=planes,
-                            buffer_masks=masks, buffer_pis=pis, buffer_zs=zs,
-                            **net.params, **{f"adam_{k}": v for k, v in net.moments.items()})  # fmt: skip
+        arrays: dict[str, Any] = {
+            "meta": np.array(json.dumps(meta)),
+            "buffer_planes": planes,
+            "buffer_masks": masks,
+            "buffer_pis": pis,
+            "buffer_zs": zs,
+            **net.params,
+            **{f"adam_{k}": v for k, v in net.moments.items()},
+        }
+        np.savez(out, **arrays)
     os.replace(temporary, path)
 
 
@@ -296,8 +313,12 @@ def load(path: Path) -> tuple[Network, Buffer, np.random.Generator, dict[str, An
         net.params = {k: data[k].copy() for k in Network.NAMES}
         net.moments = {k: data[f"adam_{k}"].copy() for k in net.moments}
         net.updates = meta.pop("updates")
-        buffer = Buffer(list(data["buffer_planes"]), list(data["buffer_masks"]),
-                        list(data["buffer_pis"]), [float(z) for z in data["buffer_zs"]])  # fmt: skip
+        buffer = Buffer(
+            list(data["buffer_planes"]),
+            list(data["buffer_masks"]),
+            list(data["buffer_pis"]),
+            [float(z) for z in data["buffer_zs"]],
+        )
     return net, buffer, rng, meta
 
 
@@ -314,8 +335,14 @@ def evaluate(
     penta = [0] * 5
     wins = draws = losses = 0
     llr, verdict = 0.0, None
-    mine = MctsBot(random.Random(seed), evaluator=net, batch=config.batch, c=config.c,
-                   simulations=config.simulations, tree=8)  # fmt: skip
+    mine = MctsBot(
+        random.Random(seed),
+        evaluator=net,
+        batch=config.batch,
+        c=config.c,
+        simulations=config.simulations,
+        tree=8,
+    )
     theirs = make_bot(opponent, seed=seed + 1)
     for _ in range(pairs):
         opening = Position.start(config.rows, config.cols, config.rounds)
@@ -326,9 +353,13 @@ def evaluate(
             x, o = (mine, theirs) if ours == "x" else (theirs, mine)
             record = play_game(x, o, opening, Limit(time=None))
             result = 1.0 if record.result == ours else 0.5 if record.result == "draw" else 0.0
-            wins, draws, losses = wins + (result == 1), draws + (result == 0.5), losses + (result == 0)
+            wins, draws, losses = (
+                wins + (result == 1),
+                draws + (result == 0.5),
+                losses + (result == 0),
+            )
             score += result
-        penta[int(round(2 * score))] += 1
+        penta[round(2 * score)] += 1
         llr = sprt.llr(penta)
         verdict = sprt.verdict(llr)
         if verdict is not None:
@@ -355,8 +386,12 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--checkpoint", type=Path, required=True, help="the run's .npz file")
     parser.add_argument("--resume", action="store_true", help="continue the saved run")
     parser.add_argument("--iterations", type=int, default=10, help="total iterations to reach")
-    parser.add_argument("--cpu-minutes", type=float, default=None,
-                        help="stop training once the run has used this much CPU time")  # fmt: skip
+    parser.add_argument(
+        "--cpu-minutes",
+        type=float,
+        default=None,
+        help="stop training once the run has used this much CPU time",
+    )
     parser.add_argument("--evaluate", type=int, default=0, help="pairs of evaluation games")
     parser.add_argument("--opponent", default=None, help="bot spec (default: mcts, same sims)")
     parser.add_argument("--elo1", type=float, default=50.0, help="the SPRT's H1 (H0: 0)")
@@ -379,8 +414,13 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
         losses = train(net, config, rng, buffer)
         state["iteration"] += 1
         state["cpu_seconds"] = round(state["cpu_seconds"] + time.process_time() - began, 3)
-        entry = {"iteration": state["iteration"], "positions": positions,
-                 "buffer": len(buffer.zs), "cpu_seconds": state["cpu_seconds"], **losses}  # fmt: skip
+        entry = {
+            "iteration": state["iteration"],
+            "positions": positions,
+            "buffer": len(buffer.zs),
+            "cpu_seconds": state["cpu_seconds"],
+            **losses,
+        }
         state["log"].append(entry)
         save(args.checkpoint, net, buffer, rng, state)
         print(json.dumps(entry), flush=True)

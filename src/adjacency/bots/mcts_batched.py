@@ -170,19 +170,46 @@ class BatchedSearch:
                 break
             want = min(self.batch, simulations - int(self.T[kp.SIMULATIONS]))
             budget = simulations - int(self.T[kp.SIMULATIONS])
-            n = int(kb.gather(me, opp, plies_left, want, budget, self.U, self.P, self.T,
-                              *self.tree, self.paths, self.depths, self.leaf_me,
-                              self.leaf_opp, self.leaf_plies))  # fmt: skip
+            n = int(
+                kb.gather(
+                    me,
+                    opp,
+                    plies_left,
+                    want,
+                    budget,
+                    self.U,
+                    self.P,
+                    self.T,
+                    *self.tree,
+                    self.paths,
+                    self.depths,
+                    self.leaf_me,
+                    self.leaf_opp,
+                    self.leaf_plies,
+                )
+            )
             if n == 0:
                 continue
             priors, values = self._evaluate(n, board, total_plies)
-            kb.apply(n, priors, values, self.U, self.P, self.T, *self.tree, self.paths,
-                     self.depths, self.leaf_me, self.leaf_opp)  # fmt: skip
+            kb.apply(
+                n,
+                priors,
+                values,
+                self.U,
+                self.P,
+                self.T,
+                *self.tree,
+                self.paths,
+                self.depths,
+                self.leaf_me,
+                self.leaf_opp,
+            )
         return int(self.T[kp.SIMULATIONS])
 
     def _evaluate(self, n: int, board: Board, total_plies: int) -> tuple[np.ndarray, np.ndarray]:
-        write_planes(self.leaf_me, self.leaf_opp, self.leaf_plies, total_plies, n,
-                     self._planes, self._mask)  # fmt: skip
+        write_planes(
+            self.leaf_me, self.leaf_opp, self.leaf_plies, total_plies, n, self._planes, self._mask
+        )
         leaves = Leaves(
             board,
             self._planes[:n],
@@ -227,15 +254,15 @@ class EngineEvaluator:
             self._board = leaves.board
         n = len(leaves)
         pieces = np.zeros(n, dtype=np.float64)
-        kb.engine_values(leaves.mover, leaves.opponent, leaves.plies_left, n, self.U, self.S,
-                         pieces)  # fmt: skip
+        kb.engine_values(
+            leaves.mover, leaves.opponent, leaves.plies_left, n, self.U, self.S, pieces
+        )
         values = np.tanh(pieces / (2.0 * self.scale))
         legal = leaves.mask.astype(bool)
         if self.uniform:
             return legal.astype(np.float64), values
         scores = np.zeros((n, leaves.board.size), dtype=np.float64)
-        kb.child_values(leaves.mover, leaves.opponent, leaves.plies_left, n, self.U, self.S,
-                        scores)  # fmt: skip
+        kb.child_values(leaves.mover, leaves.opponent, leaves.plies_left, n, self.U, self.S, scores)
         scores = np.where(legal, scores / self.temperature, -np.inf)
         scores -= scores.max(axis=1, keepdims=True)
         priors = np.exp(scores)
