@@ -89,7 +89,7 @@ def gymnasium_vector(boards: int, seconds: float) -> dict[str, float]:
     def work() -> int:
         mask = state["observation"]["action_mask"].astype(bool)
         # a random legal square per board: the largest random key among the legal squares
-        keys = np.where(mask, rng.random(mask.shape), -1.0)
+        keys = np.where(mask, rng.random(mask.shape, dtype=np.float32), -1.0)
         state["observation"], *_ = envs.step(keys.argmax(axis=1))
         return boards
 

@@ -149,6 +149,12 @@ def test_the_vector_env_is_a_gymnasium_vector_env_with_same_step_reset() -> None
     assert observation["action_mask"].sum() == 4 * (20 - 8)  # all back at the start
     # the final observation is the last position from the side that would move
     assert int(info["final_obs"][0]["action_mask"].sum()) == 0
+    for i, final in enumerate(info["final_obs"]):
+        position = envs.batch.final_position(i)
+        assert position.is_over
+        expected = observe(position, position.turn, 4)
+        np.testing.assert_array_equal(final["observation"], expected["observation"])
+        np.testing.assert_array_equal(final["action_mask"], expected["action_mask"])
     _, reward, terminated, _, info = envs.step(np.array([0, 7, 7, 7]))  # a1 is X's
     assert list(terminated) == [True, False, False, False] and reward[0] == -1.0
     assert list(info["illegal_move"]) == [True, False, False, False]

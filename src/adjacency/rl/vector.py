@@ -23,9 +23,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core import Color
+from ..engine.kernels.planes import empty_buffers, write_planes
 from .aec import RewardMode
 from .batch import BatchedEnv
-from .observation import Observation, observation_space, observe
+from .observation import Observation, observation_space
 
 
 class AdjacencyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):  # type: ignore[misc]
@@ -70,11 +71,7 @@ class AdjacencyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):  # typ
         result = self.batch.step(np.asarray(actions).astype(np.int64, copy=False))
         infos: dict[str, Any] = {"turn": self.batch.turn.copy()}
         if result.done.any():
-            final = np.full(self.num_envs, None, dtype=object)
-            for index in np.flatnonzero(result.done):
-                position = self.batch.final_position(int(index))
-                final[index] = observe(position, position.turn, self.batch.total_plies)
-            infos["final_obs"] = final
+            infos["final_obs"] = self._final_observations(result.done)
             infos["_final_obs"] = result.done.copy()
         if result.illegal.any():
             infos["illegal_move"] = result.illegal.copy()
@@ -82,6 +79,22 @@ class AdjacencyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):  # typ
         terminated = result.done.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return self._observation(), result.reward.copy(), terminated, truncated, infos
+
+    def _final_observations(self, done: np.ndarray) -> np.ndarray:
+        """The last observation of each finished game (from the side that would move), in
+        one compiled call for all of them; ``None`` for the boards still playing."""
+        index = np.flatnonzero(done)
+        final = self.batch.final[index]
+        o_to_move = final[:, 3] == 1
+        mover = np.where(o_to_move, final[:, 1], final[:, 0])
+        opponent = np.where(o_to_move, final[:, 0], final[:, 1])
+        plies = final[:, 2].astype(np.int64)
+        planes, mask = empty_buffers(len(index), self.batch.board.rows, self.batch.board.cols)
+        write_planes(mover, opponent, plies, self.batch.total_plies, len(index), planes, mask)
+        observations = np.full(self.num_envs, None, dtype=object)
+        for k, board in enumerate(index):
+            observations[board] = {"observation": planes[k], "action_mask": mask[k]}
+        return observations
 
     def _observation(self) -> Observation:
         planes, mask = self.batch.observe()
