@@ -14,9 +14,13 @@ of 28 rounds (whole games, reset on the spot):
   it returns (observations copied out every step, as the interface asks);
 - ``pettingzoo``: ``adjacency.rl.env()`` (one board, its standard wrappers), two random
   agents sampling the action mask, as in ``bench_integrations.py``;
-- ``pgx othello``: pgx's Othello on JAX's CPU backend, random legal actions, only when
-  ``pgx`` and ``jax`` import (they are not dependencies of this project; install them in
-  an environment of their own to compare).
+- ``pgx othello``: pgx's Othello on JAX's CPU backend (``JAX_PLATFORMS=cpu``), random
+  legal actions, reset by pgx's ``auto_reset``, only when ``pgx`` and ``jax`` import.
+  They are not dependencies of this project; to compare without touching its environment,
+  install them into a folder of their own and put it on the path::
+
+      pip install --target /tmp/pgxlib --no-deps jax jaxlib pgx ml_dtypes opt_einsum svgwrite
+      JAX_PLATFORMS=cpu PYTHONPATH=/tmp/pgxlib python benchmarks/bench_vector_env.py --json
 
 Run: ``python benchmarks/bench_vector_env.py --boards 1024 [--seconds 2] [--json]``.
 Compilation (or loading numba's cache) happens before the clock starts.
@@ -115,15 +119,19 @@ def pettingzoo(seconds: float) -> dict[str, float]:
     return timed(work, seconds)
 
 
+PGX_MISSING: list[str] = []
+"""Why pgx was not measured (the ImportError's text), for the output."""
+
+
 def pgx_othello(boards: int, seconds: float) -> dict[str, float] | None:
     """pgx's Othello, random legal actions, finished games reset with pgx's own
-    ``auto_reset``; None when pgx or jax is missing (untested here: neither is installed
-    in this project's environments)."""
+    ``auto_reset``; None when pgx or jax does not import."""
     try:
         import jax  # type: ignore[import-not-found]
         import pgx  # type: ignore[import-not-found]
         from pgx.experimental import auto_reset  # type: ignore[import-not-found]
-    except ImportError:
+    except ImportError as exc:
+        PGX_MISSING.append(str(exc))
         return None
     game = pgx.make("othello")
     init = jax.jit(jax.vmap(game.init))
@@ -174,6 +182,7 @@ def main() -> None:
         "boards": args.boards,
         "board": f"{ROWS}x{COLS}, {ROUNDS} rounds",
         "load_average": os.getloadavg(),
+        "pgx_not_measured": PGX_MISSING[0] if PGX_MISSING else None,
         "figures": figures,
         "versus_pettingzoo": {
             name: round(f["plies_per_cpu_second"] / base["plies_per_cpu_second"], 1)
@@ -181,18 +190,26 @@ def main() -> None:
             if f is not None
         },
     }
+    pgx = figures["pgx othello"]
+    if pgx is not None:
+        result["versus_pgx"] = {
+            name: round(f["plies_per_cpu_second"] / pgx["plies_per_cpu_second"], 1)
+            for name, f in figures.items()
+            if f is not None
+        }
     if args.json:
         print(json.dumps(result, indent=2))
         return
     print(f"{args.boards} boards, {result['board']}, load average {result['load_average']}")
-    print("| environment | plies per CPU second | x PettingZoo |")
-    print("| --- | ---: | ---: |")
+    print("| environment | plies per CPU second | x PettingZoo | x pgx |")
+    print("| --- | ---: | ---: | ---: |")
     for name, figure in figures.items():
         if figure is None:
-            print(f"| {name} | not installed | |")
+            print(f"| {name} | not measured: {PGX_MISSING[0]} | |")
         else:
             ratio = result["versus_pettingzoo"][name]  # type: ignore[index]
-            print(f"| {name} | {figure['plies_per_cpu_second']:,} | {ratio} |")
+            versus_pgx = result.get("versus_pgx", {}).get(name, "")  # type: ignore[attr-defined]
+            print(f"| {name} | {figure['plies_per_cpu_second']:,} | {ratio} | {versus_pgx} |")
 
 
 if __name__ == "__main__":
