@@ -152,6 +152,8 @@ class MctsBot(Bot):
         position = Position.start(4, 4, 1)
         self._reset(position)
         kp.simulate(*self._root(position), 2, *self._arrays(kp.seed_state(0)))
+        if self._batched is not None:
+            self._batched.warm()
 
     def _reset(self, position: Position) -> None:
         if position.board != self._board:

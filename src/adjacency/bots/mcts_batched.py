@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import Position
 from ..core.board import Board
 from ..engine.kernels import mcts as kp
 from ..engine.kernels import mcts_batch as kb
@@ -43,7 +44,8 @@ class Leaves:
     ``planes`` (float32, ``(n, rows, cols, 4)``) and ``mask`` (int8, ``(n, rows * cols)``)
     are the observation layout of :mod:`adjacency.engine.kernels.planes` (the batched
     environment's), from each position's side to move; ``mover`` and ``opponent`` are its
-    bitboards (``uint64``, the core's layout) and ``plies_left`` its plies left.
+    bitboards (``uint64``, the core's layout) and ``plies_left`` its plies left. The arrays
+    are views of the search's buffers, valid during the call: copy what you keep.
     """
 
     board: Board
@@ -134,6 +136,18 @@ class BatchedSearch:
         self.leaf_plies = np.zeros(batch, dtype=np.int64)
         self.batch_sizes: list[int] = []
         """The size of every evaluator call of the last :meth:`run`."""
+
+    def warm(self) -> None:
+        """Compile (or load from numba's cache) the kernels now, with a stand-in evaluator
+        (uniform priors, value 0) on a 4x4 board, rather than during a first timed move."""
+        evaluator = self.evaluator
+        self.evaluator = _uniform
+        try:
+            start = Position.start(4, 4, 1)
+            self.run(start.board, start.mover, start.opponent, 2, 2, 3)
+        finally:
+            self.evaluator = evaluator
+            self._board = None
 
     def reset(self, board: Board) -> None:
         """An empty tree (the root alone) for a position on ``board``."""
@@ -231,6 +245,10 @@ class BatchedSearch:
         """The most visited root move."""
         squares, visits = self.root_visits()
         return int(squares[int(np.argmax(visits))])
+
+
+def _uniform(leaves: Leaves) -> tuple[np.ndarray, np.ndarray]:
+    return leaves.mask.astype(np.float64), np.zeros(len(leaves))
 
 
 class EngineEvaluator:
