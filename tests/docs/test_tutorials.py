@@ -154,6 +154,7 @@ def test_a_failing_step_fails_with_its_output(tmp_path: Path) -> None:
 
 def test_there_are_the_seven_tutorials() -> None:
     assert tutorial_names() == [
+        "alphazero.md",
         "c-engine.md",
         "course-bot.md",
         "league.md",

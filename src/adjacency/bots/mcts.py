@@ -15,6 +15,11 @@ whose priors ``p`` are a softmax of the engine's evaluation of each move, so
 search effort goes first to the moves the evaluation likes (the AlphaZero rule
 with the evaluation in place of a network). docs/bots.md gives the options.
 
+Built in Python with ``evaluator=`` (a network, :mod:`adjacency.bots.mcts_batched`), the
+bot runs PUCT with that evaluator's priors and values instead, leaves evaluated
+``batch`` at a time under virtual loss; the spec strings never set one, so every
+spec plays as before.
+
 ``nodes`` in a :class:`~adjacency.bots.base.Limit` counts simulations, exactly,
 so a seeded search with a node limit is reproducible; ``depth`` does not apply.
 """
@@ -34,6 +39,7 @@ from ..engine.kernels.bits import write_geometry
 from ..engine.kernels.evaluate import DEFAULT_WEIGHTS, weights
 from ..engine.kernels.layout import NBR, W
 from .base import Bot, Search, Thinking
+from .mcts_batched import BatchedSearch, Evaluator
 from .registry import Option, register
 
 NODE_BYTES = 4 + 4 + 4 + 8 + 8 + 8
@@ -105,6 +111,9 @@ class MctsBot(Bot):
         temperature: float = 1.0,
         simulations: int = 0,
         tree: int = 64,
+        evaluator: Evaluator | None = None,
+        batch: int = 8,
+        virtual_loss: float = 1.0,
     ) -> None:
         super().__init__()
         self.rng = rng
@@ -130,6 +139,12 @@ class MctsBot(Bot):
         self.P[kp.EVAL_SCALE] = EVAL_SCALE
         self.T = np.zeros(kp.T_SIZE, dtype=np.int64)
         self._board: Board | None = None
+        self._batched: BatchedSearch | None = None
+        if evaluator is not None:
+            tree_arrays = (self.first, self.count, self.move, self.visits, self.wins, self.prior)
+            self._batched = BatchedSearch(
+                evaluator, batch, c, virtual_loss, tree=tree_arrays, T=self.T
+            )
         self._warm()
 
     def _warm(self) -> None:
@@ -137,6 +152,8 @@ class MctsBot(Bot):
         position = Position.start(4, 4, 1)
         self._reset(position)
         kp.simulate(*self._root(position), 2, *self._arrays(kp.seed_state(0)))
+        if self._batched is not None:
+            self._batched.warm()
 
     def _reset(self, position: Position) -> None:
         if position.board != self._board:
@@ -183,6 +200,8 @@ class MctsBot(Bot):
         self.T[kp.STOP] = 1
 
     def _choose(self, position: Position, search: Search) -> str:
+        if self._batched is not None:
+            return self._choose_batched(position, search)
         state = kp.seed_state(self.rng.getrandbits(63))
         self._reset(position)
         root = self._root(position)
@@ -224,6 +243,28 @@ class MctsBot(Bot):
         thinking = self._thinking(position, search)
         search.publish(thinking)
         return thinking.pv[0]
+
+    def _choose_batched(self, position: Position, search: Search) -> str:
+        """PUCT with the evaluator: batches until the budget or the clock runs out."""
+        assert self._batched is not None
+        budget = self._budget(search)
+        self._batched.run(
+            position.board,
+            position.mover,
+            position.opponent,
+            position.plies_left,
+            self._game_plies(position),
+            budget if budget is not None else 1 << 40,
+            lambda: search.remaining() > 0 and not self._stop.is_set(),
+        )
+        thinking = self._thinking(position, search)
+        search.publish(thinking)
+        return thinking.pv[0]
+
+    @staticmethod
+    def _game_plies(position: Position) -> int:
+        """The plies of the whole game, for the plies plane: those played plus those left."""
+        return max(1, position.ply_count + position.plies_left)
 
     def _best_child(self, node: int) -> int:
         start = int(self.first[node])

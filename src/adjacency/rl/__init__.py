@@ -1,7 +1,9 @@
 """Reinforcement-learning environments (extra ``adjacency-game[rl]``): PettingZoo and Gymnasium.
 
 - :func:`env` / :class:`AdjacencyEnv`: the two-player PettingZoo AEC game;
-- :class:`AdjacencySingleEnv`: a Gymnasium environment against any registry bot.
+- :class:`AdjacencySingleEnv`: a Gymnasium environment against any registry bot;
+- :class:`BatchedEnv`: N self-play boards stepped at once in compiled code (arrays in,
+  arrays out), and :class:`AdjacencyVectorEnv`, the same as a Gymnasium vector env.
 
 docs/integrations.md shows both in use. The rules come from the core only.
 """
@@ -18,8 +20,10 @@ except ImportError as exc:  # pragma: no cover - the extra is installed in CI
     ) from exc
 
 from .aec import AdjacencyEnv, env
+from .batch import BatchedEnv, Step
 from .observation import action_mask, observe, rgb_array
 from .single import AdjacencySingleEnv
+from .vector import AdjacencyVectorEnv
 
 GYMNASIUM_ID = "adjacency/Adjacency-v0"
 """The Gymnasium id: ``gymnasium.make(GYMNASIUM_ID, opponent="alphabeta:depth=2")``."""
@@ -31,6 +35,9 @@ __all__ = [
     "GYMNASIUM_ID",
     "AdjacencyEnv",
     "AdjacencySingleEnv",
+    "AdjacencyVectorEnv",
+    "BatchedEnv",
+    "Step",
     "action_mask",
     "env",
     "observe",

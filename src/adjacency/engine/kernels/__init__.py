@@ -15,5 +15,9 @@ The modules: :mod:`~adjacency.engine.kernels.search` (alpha-beta with forward pr
 :mod:`~adjacency.engine.kernels.ordering` (move ordering),
 :mod:`~adjacency.engine.kernels.evaluate`, :mod:`~adjacency.engine.kernels.features`
 and :mod:`~adjacency.engine.kernels.patterns` (the evaluations) and
-:mod:`~adjacency.engine.kernels.mcts` (Monte Carlo tree search for the ``mcts`` bot).
+:mod:`~adjacency.engine.kernels.mcts` (Monte Carlo tree search for the ``mcts`` bot),
+:mod:`~adjacency.engine.kernels.mcts_batch` (its PUCT with an outside evaluator),
+:mod:`~adjacency.engine.kernels.boards` (many boards stepped at once, for the batched
+environment) and :mod:`~adjacency.engine.kernels.planes` (observation planes and masks
+for learning).
 """
