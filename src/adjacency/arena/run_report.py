@@ -19,14 +19,16 @@ from pathlib import Path
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
+from ..ratings.stats import INTERVAL_METHOD
 from . import charts as plots
 from .sequential import SequentialTest, trajectory
 from .store import GameRow
-from .summary import by_node, players_of, standings, summarize
+from .summary import by_node, players_of, ranking_groups, summarize
 from .tables import (
     NODE_COLUMNS,
     PAIRING_COLUMNS,
     RANKING_COLUMNS,
+    group_title,
     node_row,
     rating_row,
     sprt_text,
@@ -100,16 +102,30 @@ def html_table(header: Sequence[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def result_tables(games: Sequence[GameRow]) -> tuple[Table, Table | None]:
-    """The pairing table and (with three or more players) the ranking table."""
+def result_tables(games: Sequence[GameRow]) -> tuple[Table, list[tuple[str, Table]]]:
+    """The pairing table and (with three or more players) the ranking tables, one per group
+    of players connected by games, each with its heading (:func:`ranking_sections`)."""
     summaries = summarize(games)
     several = len({g.rounds for g in games}) > 1
     rows = [summary_row(s) for s in summaries if several or s.rounds is not None]
     pairing = (PAIRING_COLUMNS, rows)
-    ranking = None
-    if len(players_of(games)) > 2:
-        ranking = (RANKING_COLUMNS, [rating_row(i, r) for i, r in enumerate(standings(games), 1)])
+    ranking = ranking_sections(games) if len(players_of(games)) > 2 else []
     return pairing, ranking
+
+
+def ranking_sections(
+    games: Sequence[GameRow], rounds: int | None = None, base: str = "Ranking"
+) -> list[tuple[str, Table]]:
+    """``(heading, table)`` for each group of players connected by games: ranks and Elo
+    within a group only, never across groups that did not play each other."""
+    groups = ranking_groups(games, rounds)
+    return [
+        (
+            group_title(group, len(groups), base),
+            (RANKING_COLUMNS, [rating_row(i, r) for i, r in enumerate(group.ratings, 1)]),
+        )
+        for group in groups
+    ]
 
 
 def node_rows(games: Sequence[GameRow]) -> Table:
@@ -132,7 +148,7 @@ def write_plots(
     out.mkdir(parents=True, exist_ok=True)
     return [
         plots.score_by_rounds(summarize(games), out / f"{prefix}score-by-rounds.{fmt}"),
-        plots.elo_ladder(standings(games), out / f"{prefix}elo-ladder.{fmt}"),
+        plots.elo_ladder(ranking_groups(games), out / f"{prefix}elo-ladder.{fmt}"),
         plots.margin_histogram(games, out / f"{prefix}margins.{fmt}"),
     ]
 
@@ -174,17 +190,12 @@ def report_markdown(
         "",
     ]
     parts += [markdown_table(*pairing), "", _legend(), ""]
-    if ranking is not None:
-        parts += ["## Ranking", "", markdown_table(*ranking), ""]
-        settings = sorted({g.rounds for g in games})
-        for rounds in settings if len(settings) > 1 else []:
-            rows = [rating_row(i, r) for i, r in enumerate(standings(games, rounds), 1)]
-            parts += [
-                f"### Ranking at {rounds} rounds",
-                "",
-                markdown_table(RANKING_COLUMNS, rows),
-                "",
-            ]
+    for heading, table in ranking:
+        parts += [f"## {heading}", "", markdown_table(*table), ""]
+    settings = sorted({g.rounds for g in games})
+    for rounds in settings if ranking and len(settings) > 1 else []:
+        for heading, table in ranking_sections(games, rounds, f"Ranking at {rounds} rounds"):
+            parts += [f"### {heading}", "", markdown_table(*table), ""]
     if _distributed(games):
         parts += ["## Games per node", "", markdown_table(*node_rows(games)), ""]
     if trace is not None:
@@ -229,8 +240,8 @@ def _html_page(
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_overview(games))}</p>"]
     body += ["<h2>Results per pairing and rounds setting</h2>", html_table(*pairing)]
     body.append(f"<p>{html.escape(_legend())}</p>")
-    if ranking is not None:
-        body += ["<h2>Ranking</h2>", html_table(*ranking)]
+    for heading, table in ranking:
+        body += [f"<h2>{html.escape(heading)}</h2>", html_table(*table)]
     if _distributed(games):
         body += ["<h2>Games per node</h2>", html_table(*node_rows(games))]
     if trace is not None:
@@ -271,13 +282,17 @@ def _overview(games: Sequence[GameRow]) -> str:
 
 def _legend() -> str:
     return (
-        "W-D-L, score and Elo are from A's point of view. Elo ± is the half width of the 95% "
-        "interval computed from colour-swapped game pairs (pentanomial, as fishtest); "
+        "W-D-L, score and Elo are from A's point of view. Elo [low, high] is the 95% "
+        f"{INTERVAL_METHOD} interval of the score, mapped to Elo, computed from "
+        "colour-swapped game pairs (pentanomial outcomes, as fishtest counts them); it stays "
+        "bounded on one side at 0% and 100% and is asymmetric in Elo. "
         "Margin is A's squares minus B's per game: the mean over colour-swapped pairs of each "
         "pair's margin sum / 2, ± the half width of its 95% interval from those pairs (from "
         "single games when there are fewer than two pairs; games outside complete pairs are "
         "left out). "
         "LOS is the likelihood of superiority Phi((W-L)/sqrt(W+L)). Time/illegal/crash are "
         "forfeit losses of A/B. Pairs LL-LD-DD-WD-WW count pairs scoring 0, 0.5, 1, 1.5, 2 "
-        "points for A (DD includes one win and one loss)."
+        "points for A (DD includes one win and one loss). Rankings are Bradley-Terry Elo "
+        "(mean 0) within each group of players connected by games; groups that never met, "
+        "directly or through common opponents, are ranked apart."
     )

@@ -172,8 +172,8 @@ def run_match(args: argparse.Namespace) -> int:
     from ..arena.runner import create_run, execute
     from ..arena.sequential import from_settings, parse_test
     from ..arena.store import Store
-    from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from ..arena.summary import ranking_groups, summarize
+    from ..arena.tables import pairing_table, ranking_tables, sprt_outcome, sprt_text
     from ..system.signals import sigterm_as_interrupt
     from .terminal import make_console
 
@@ -245,7 +245,8 @@ def run_match(args: argparse.Namespace) -> int:
     if note:
         console.print(note, markup=False, soft_wrap=True)
     if mode != "match":
-        console.print(ranking_table(standings(games)))
+        for table in ranking_tables(ranking_groups(games)):
+            console.print(table)
     if sprt is not None:
         console.print(sprt_text(sprt, report.llr, report.verdict))
         console.print(sprt_outcome(report.verdict, report.stored, report.planned), markup=False)
@@ -282,8 +283,8 @@ def run_report(args: argparse.Namespace) -> int:
     from ..arena.run_report import SprtTrace, default_report_dir, write_report
     from ..arena.sequential import from_settings
     from ..arena.store import Store
-    from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from ..arena.summary import ranking_groups, summarize
+    from ..arena.tables import pairing_table, ranking_tables, sprt_outcome, sprt_text
     from ..plotting import SKIPPED, plots_available
     from .terminal import make_console
 
@@ -299,7 +300,8 @@ def run_report(args: argparse.Namespace) -> int:
     summaries = summarize(games)
     console.print(pairing_table(summaries, title=args.title))
     if len({p for g in games for p in (g.a, g.b)}) > 2:
-        console.print(ranking_table(standings(games)))
+        for table in ranking_tables(ranking_groups(games)):
+            console.print(table)
     if args.nodes:
         from ..arena.summary import by_node
         from ..arena.tables import node_table
