@@ -11,13 +11,14 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.text import spreadsheet_text
 from ..ratings.margin import pair_mean
 from ..ratings.stats import INTERVAL_METHOD
+from ..system.provenance import provenance
 from .store import GameRow
 from .summary import ranking_groups, summarize
 
@@ -79,13 +80,17 @@ def write_csv(games: Sequence[GameRow], path: Path) -> None:
             )
 
 
-def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
+def results_dict(
+    games: Sequence[GameRow], origins: Mapping[int, Mapping[str, Any] | None] | None = None
+) -> dict[str, Any]:
     """Games, per-pairing summaries and ratings as one JSON-ready dictionary.
 
     Every number is a JSON number; an end of an interval that is unbounded (the upper
     Elo of a sweep) and an infinite point value are ``null``. ``elo_interval`` names the
     interval's method. ``ratings`` are ranked within each group of players connected by
-    games (``group``; the groups and their players in ``groups``)."""
+    games (``group``; the groups and their players in ``groups``). ``provenance``: each
+    run's record (``origins``, by run id; ``null`` for a run stored without one) and
+    the exporting code's, under ``"export"``."""
     summaries = []
     for s in summarize(games):
         est, margin = s.estimate, s.margin
@@ -118,6 +123,10 @@ def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
         "summaries": summaries,
         "ratings": ratings,
         "groups": [{"name": g.name, "players": g.players} for g in groups],
+        "provenance": {
+            "runs": {str(k): (dict(v) if v else None) for k, v in sorted((origins or {}).items())},
+            "export": provenance(),
+        },
     }
 
 
@@ -126,11 +135,16 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def write_json(games: Sequence[GameRow], path: Path) -> None:
-    """Write ``games`` and their summaries (:func:`results_dict`) to ``path`` as indented JSON.
-    Creates the parent folder; replaces the file."""
+def write_json(
+    games: Sequence[GameRow],
+    path: Path,
+    origins: Mapping[int, Mapping[str, Any] | None] | None = None,
+) -> None:
+    """Write ``games`` and their summaries (:func:`results_dict`, with the runs' provenance
+    ``origins``) to ``path`` as indented JSON. Creates the parent folder; replaces the file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results_dict(games), indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(results_dict(games, origins), indent=2, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
 
 
 def write_records(games: Sequence[GameRow], path: Path) -> None:

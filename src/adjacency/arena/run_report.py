@@ -12,14 +12,16 @@ so other documents (docs/experiments.md) can embed it.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
 from ..ratings.stats import INTERVAL_METHOD
+from ..system.provenance import describe, provenance
 from . import charts as plots
 from .sequential import SequentialTest, trajectory
 from .store import GameRow
@@ -36,6 +38,9 @@ from .tables import (
 )
 
 Table = tuple[Sequence[str], list[list[str]]]
+
+Origins = Mapping[int, Mapping[str, Any] | None]
+"""The provenance record of each run, by run id (``None`` for a run stored without one)."""
 
 SKIPPED_NOTE = f"Plots skipped: matplotlib is not installed (`{INSTALL}`)."
 """What the report says in place of its plots without the ``plots`` extra."""
@@ -165,6 +170,17 @@ def widest_game_svg(games: Sequence[GameRow], path: Path) -> tuple[Path, GameRow
     return path, game_row
 
 
+def provenance_lines(origins: Origins) -> list[str]:
+    """What the report says about where its numbers come from: the provenance of each run
+    (:func:`adjacency.system.provenance.describe`) and of the code writing the report."""
+    lines = []
+    for run_id, record in sorted(origins.items()):
+        lines += [f"Run {run_id}:"] + [f"  {line}" for line in describe(record)]
+    mine = provenance()
+    lines += ["This report:"] + [f"  {line}" for line in describe(mine)]
+    return lines
+
+
 def report_markdown(
     games: Sequence[GameRow],
     out: Path,
@@ -172,10 +188,12 @@ def report_markdown(
     fmt: str = "png",
     link_prefix: str = "",
     trace: SprtTrace | None = None,
+    origins: Origins | None = None,
 ) -> str:
     """The report as markdown; plots and the board picture are written into ``out``.
     With ``trace`` (a match run as a sequential test) a section shows the test's LLR
-    as the games came in."""
+    as the games came in; with ``origins`` a last section gives each run's provenance
+    and the report's own."""
     pairing, ranking = result_tables(games)
     images = write_plots(games, out, fmt) if plots_available() else []
     if trace is not None and trace.points and plots_available():
@@ -213,29 +231,33 @@ def report_markdown(
         f"![final position]({link_prefix}{board.name})",
         "",
     ]
+    if origins is not None:
+        parts += ["## Provenance", "", "```text", *provenance_lines(origins), "```", ""]
     return "\n".join(parts)
 
 
 def write_report(
     games: Sequence[GameRow], out: Path, title: str = "Arena report", html: bool = False,
-    fmt: str = "png", trace: SprtTrace | None = None,
+    fmt: str = "png", trace: SprtTrace | None = None, origins: Origins | None = None,
 ) -> Path:  # fmt: skip
     """Write ``report.md`` (or ``report.html``) and its pictures into ``out``; return its path.
-    ``trace``: the run's sequential test, drawn and described (:class:`SprtTrace`)."""
+    ``trace``: the run's sequential test, drawn and described (:class:`SprtTrace`);
+    ``origins``: each run's provenance, written in a last section with the report's own."""
     out.mkdir(parents=True, exist_ok=True)
-    text = report_markdown(games, out, title, fmt, trace=trace)
+    text = report_markdown(games, out, title, fmt, trace=trace, origins=origins)
     if not html:
         path = out / "report.md"
         path.write_text(text, encoding="utf-8")
         return path
     path = out / "report.html"
-    path.write_text(_html_page(games, out, title, fmt, trace), encoding="utf-8")
+    path.write_text(_html_page(games, out, title, fmt, trace, origins), encoding="utf-8")
     return path
 
 
 def _html_page(
-    games: Sequence[GameRow], out: Path, title: str, fmt: str, trace: SprtTrace | None = None
-) -> str:
+    games: Sequence[GameRow], out: Path, title: str, fmt: str, trace: SprtTrace | None = None,
+    origins: Origins | None = None,
+) -> str:  # fmt: skip
     pairing, ranking = result_tables(games)
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_overview(games))}</p>"]
     body += ["<h2>Results per pairing and rounds setting</h2>", html_table(*pairing)]
@@ -255,6 +277,9 @@ def _html_page(
     else:
         body.append(f"<p>{html.escape(SKIPPED_NOTE)}</p>")
     body += ["<h2>Widest win</h2>", '<p><img src="final-position.svg" alt="final position"></p>']
+    if origins is not None:
+        text = html.escape("\n".join(provenance_lines(origins)))
+        body += ["<h2>Provenance</h2>", f"<pre>{text}</pre>"]
     style = (
         "body{font-family:sans-serif;max-width:72em;margin:auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"

@@ -280,7 +280,12 @@ def run_report(args: argparse.Namespace) -> int:
     exports asked for and the report; returns 0. :class:`InvalidSettingsError` if the database is
     missing or the run has no finished game."""
     from ..arena.export import write_csv, write_json, write_records
-    from ..arena.run_report import SprtTrace, default_report_dir, write_report
+    from ..arena.run_report import (
+        SprtTrace,
+        default_report_dir,
+        provenance_lines,
+        write_report,
+    )
     from ..arena.sequential import from_settings
     from ..arena.store import Store
     from ..arena.summary import ranking_groups, summarize
@@ -295,6 +300,8 @@ def run_report(args: argparse.Namespace) -> int:
         run = store.run(args.run)
         games = store.games(None if args.all_runs else run.id)
         ended = store.games(run.id, stored_order=True)
+        shown = {g.run_id for g in games} | {run.id}
+        origins = {r.id: r.provenance for r in store.runs() if r.id in shown}
     if not games:
         raise InvalidSettingsError(f"{str(args.db)!r} run {run.id} has no finished game yet")
     summaries = summarize(games)
@@ -317,8 +324,11 @@ def run_report(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
+    console.print(
+        "\n".join(["Provenance", *provenance_lines(origins)]), markup=False, soft_wrap=True
+    )
     if args.json:
-        write_json(games, args.json)
+        write_json(games, args.json, origins)
         console.print(f"wrote {args.json}")
     if args.records:
         write_records(games, args.records)
@@ -326,8 +336,9 @@ def run_report(args: argparse.Namespace) -> int:
     if not args.no_report:
         out = args.out or default_report_dir(args.db)
         path = write_report(
-            games, out, title=args.title, html=args.html, fmt=args.format, trace=trace
-        )
+            games, out, title=args.title, html=args.html, fmt=args.format, trace=trace,
+            origins=origins,
+        )  # fmt: skip
         console.print(f"wrote {path}")
         if not plots_available():
             console.print(SKIPPED, markup=False, soft_wrap=True)
