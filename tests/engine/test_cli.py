@@ -68,6 +68,20 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["raw"]["depth"] == 3 and data["raw"]["nodes"] > 0
     assert data["timing"]["moves"] == 3
+    # CPU-time rates beside wall-clock ones; the CPU of one thread never exceeds its wall time
+    raw = data["raw"]
+    assert 0 < raw["cpu_seconds"] <= raw["seconds"] * 1.05 + 0.01
+    assert raw["cpu_nps"] == pytest.approx(raw["nodes"] / raw["cpu_seconds"])
+    record = data["provenance"]
+    assert record["settings"]["raw_depth"] == 3 and record["machine"]["cores"] >= 1
+    assert record["libraries"]["numba"] and record["version"]
+
+
+def test_bench_prints_cpu_rates_and_its_provenance(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--no-suite", "--raw-depth", "3", "--timing-moves", "0"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("code: adjacency-game ") and "\nmachine: " in text
+    assert "Mn/s wall" in text and "Mn/s CPU" in text
 
 
 def test_solve_and_analyse_take_threads(capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,6 +105,7 @@ def test_bench_signature_is_the_suites_total_nodes_and_the_same_every_run(
     assert data["signature"] == sum(line["nodes"] for line in data["positions"]) > 0
     searches = [line for line in data["positions"] if line["kind"] == "search"]
     assert {line["depth"] for line in searches} == {SIGNATURE_DEPTH}
+    assert all(line["cpu_seconds"] > 0 and line["cpu_nps"] > 0 for line in data["positions"])
     assert main(["bench", "--signature"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == f"signature: {data['signature']} nodes"

@@ -290,6 +290,7 @@ def run_bench(args: argparse.Namespace) -> int:
         summary,
         timing,
     )
+    from ..system.provenance import describe, provenance
 
     warmup()
 
@@ -303,11 +304,18 @@ def run_bench(args: argparse.Namespace) -> int:
         )
         print(
             f"{line.name:<10} {what:<18} best {line.best:<3} {line.seconds:8.3f} s "
-            f"{line.nodes:>12} nodes {line.nps / 1e6:8.2f} Mn/s",
+            f"{line.nodes:>12} nodes {line.nps / 1e6:8.2f} Mn/s wall "
+            f"{line.cpu_nps / 1e6:8.2f} Mn/s CPU",
             flush=True,
         )
 
-    report: dict[str, Any] = {}
+    settings = {
+        k: getattr(args, k)
+        for k in ("seconds", "solve_limit", "raw_depth", "timing_moves", "no_suite", "signature")
+    }
+    report: dict[str, Any] = {"provenance": provenance(settings)}
+    if not args.json and not args.signature:
+        print("\n".join(describe(report["provenance"])), flush=True)
     if args.signature:
         lines = run_suite(echo=echo, depth=SIGNATURE_DEPTH)
         report["signature"] = signature(lines)
@@ -320,7 +328,8 @@ def run_bench(args: argparse.Namespace) -> int:
         if not args.json:
             print(
                 f"total {report['total_seconds']:.2f} s {report['total_nodes']} nodes "
-                f"{report['total_nps'] / 1e6:.2f} Mn/s; median solve seconds "
+                f"{report['total_nps'] / 1e6:.2f} Mn/s wall, {report['total_cpu_seconds']:.2f} "
+                f"CPU s {report['total_cpu_nps'] / 1e6:.2f} Mn/s CPU; median solve seconds "
                 + ", ".join(f"{k}: {v:.3f}" for k, v in report["median_solve_seconds"].items())
             )
     if args.raw_depth > 0:
@@ -329,7 +338,8 @@ def run_bench(args: argparse.Namespace) -> int:
             raw = report["raw"]
             print(
                 f"plain alpha-beta depth {raw['depth']} from the start: {raw['nodes']} nodes "
-                f"{raw['seconds']:.3f} s {raw['nps'] / 1e6:.1f} Mn/s",
+                f"{raw['seconds']:.3f} s {raw['nps'] / 1e6:.1f} Mn/s wall, "
+                f"{raw['cpu_seconds']:.3f} CPU s {raw['cpu_nps'] / 1e6:.1f} Mn/s CPU",
                 flush=True,
             )
     if args.timing_moves > 0:
