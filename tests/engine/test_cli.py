@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,7 +146,7 @@ def test_analyse_deterministic_gives_the_same_lines_and_nodes_every_run(
     counts (only the seconds differ), for a position and for a record, whatever --threads
     says."""
 
-    def analysed(*argv: str) -> list[dict[str, object]]:
+    def analysed(*argv: str) -> list[dict[str, Any]]:
         assert main(["analyse", *argv, "--deterministic", "--json"]) == 0
         data = json.loads(capsys.readouterr().out)
         rows = data if isinstance(data, list) else [data]

@@ -36,7 +36,7 @@ def trinomial_deviance(w: int, d: int, lost: int, s: float) -> float:
         return -_loglik([w, d, lost], probs)
 
     found = minimize_scalar(minus, bounds=(lo, hi), method="bounded", options={"xatol": 1e-13})
-    value = min(found.fun, minus(lo), minus(hi))
+    value = min(float(found.fun), minus(lo), minus(hi))
     return 2 * (best + value)
 
 

@@ -72,7 +72,8 @@ rows from before (the league's events: their own clock, pace and upload deadline
 and closed to people, 0;
 its games: their detail's code and params, none for the fixture's games, which ended with
 no detail, and the submitted version each side played, none; its members: the key of a
-person's address, kept since; the arena's runs and the solved entries: their provenance, not recorded then, '')."""
+person's address, kept since; the arena's runs and the solved entries: their provenance,
+not recorded then, '')."""
 
 
 def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:
