@@ -324,9 +324,8 @@ def run_report(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
-    console.print(
-        "\n".join(["Provenance", *provenance_lines(origins)]), markup=False, soft_wrap=True
-    )
+    # folded at the terminal's width like the tables (whole in a file or a pipe)
+    console.print("\n".join(["Provenance", *provenance_lines(origins)]), markup=False)
     if args.json:
         write_json(games, args.json, origins)
         console.print(f"wrote {args.json}")
