@@ -19,10 +19,6 @@ from .results import SolveResult
 from .searcher import Engine
 
 
-class SolverInconsistencyError(AssertionError):
-    """A position on the line solved to another value than its parent implied."""
-
-
 def proven_line(
     engine: Engine,
     position: Position,
@@ -36,8 +32,8 @@ def proven_line(
 
     ``seconds_left()`` is the time left for the next solve (``None``: no limit). An
     incomplete result (out of time) is yielded and ends the line; the caller decides what
-    a cut line means. A value other than the expected one raises
-    :class:`SolverInconsistencyError`."""
+    a cut line means. A value other than the expected one is a fault of the solver, not
+    of any input: :class:`AssertionError`."""
     current, expected = position, value
     while not current.is_over:
         result = engine.solve(current, wld=wld, seconds=seconds_left(), guess=expected)
@@ -45,7 +41,7 @@ def proven_line(
         if not result.complete:
             return
         if result.value != expected:
-            raise SolverInconsistencyError(
+            raise AssertionError(
                 f"solver inconsistency: {current.fen()!r} is worth {result.value}, "
                 f"its parent said {expected}"
             )

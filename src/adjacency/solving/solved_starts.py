@@ -33,7 +33,7 @@ from ..core.board import MAX_SIDE, MIN_SIDE
 from ..core.errors import InvalidSettingsError
 from ..core.text import parse_size
 from ..engine.book import BookLine
-from ..engine.proven_line import SolverInconsistencyError, proven_line
+from ..engine.proven_line import proven_line
 from ..engine.symmetry import Equivalence, equivalent_starts, move_orbits
 from .entries import Entry, EntryResult, RootMove, Status
 
@@ -135,8 +135,8 @@ def solve_entry(
                 return timeout()
             book.append(BookLine(current.fen(), result.value, (result.best,), False))
             pv.append(result.best)
-    except SolverInconsistencyError as exc:
-        raise SolverInconsistencyError(f"{entry}: {exc}") from None
+    except AssertionError as exc:
+        raise AssertionError(f"{entry}: {exc}") from None
     return EntryResult(
         entry,
         "solved",
