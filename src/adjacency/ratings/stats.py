@@ -104,6 +104,16 @@ class Estimate:
         return not (math.isinf(self.low) and math.isinf(self.high))
 
 
+def mean_score(counts: Sequence[float], outcomes: Sequence[float]) -> float:
+    """The mean score of outcome ``counts`` over ``outcomes`` (0.5 without samples): the
+    point value of :func:`estimate` without its interval, for a table that shows the Elo
+    alone (``elo_from_score(mean_score(...))``; the interval costs two root searches)."""
+    n = float(sum(counts))
+    if n <= 0:
+        return 0.5
+    return sum(c * a for c, a in zip(counts, outcomes, strict=True)) / n
+
+
 def estimate(counts: Sequence[float], outcomes: Sequence[float]) -> Estimate:
     """Elo and 95% likelihood-ratio interval from outcome ``counts`` over ``outcomes``
     (distinct scores in 0..1, including 0 and 1).
@@ -116,7 +126,7 @@ def estimate(counts: Sequence[float], outcomes: Sequence[float]) -> Estimate:
     n = float(sum(counts))
     if n <= 0:
         return Estimate(0.0, -math.inf, math.inf, 0.5, math.nan, 0, 0.0, 1.0)
-    mean = sum(c * a for c, a in zip(counts, outcomes, strict=True)) / n
+    mean = mean_score(counts, outcomes)
     var = sum(c * (a - mean) ** 2 for c, a in zip(counts, outcomes, strict=True)) / n
     limit = Z95 * Z95
 
