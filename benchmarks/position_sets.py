@@ -92,7 +92,15 @@ def draw(name: str, rounds: int, plies_left: int, count: int, seed: int) -> list
 
 
 def describe(name: str, seed: int) -> str:
-    """The line a benchmark prints so that its figures say which positions they came from."""
+    """The lines a benchmark prints so that its figures say which positions they came from
+    and which code, libraries and machine measured them (the provenance record,
+    :mod:`adjacency.system.provenance`)."""
+    from adjacency.system.provenance import describe as origin
+    from adjacency.system.provenance import provenance
+
     if name == "suite":
-        return "position set: suite (the fixed self-play suite; no seed)"
-    return f"position set: {name}, seed {seed} (--seed {seed} draws it again)"
+        line = "position set: suite (the fixed self-play suite; no seed)"
+    else:
+        line = f"position set: {name}, seed {seed} (--seed {seed} draws it again)"
+    record = provenance({"position set": name}, seeds=None if name == "suite" else seed)
+    return "\n".join([line, *origin(record)[:3]])

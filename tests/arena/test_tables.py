@@ -10,7 +10,7 @@ import pytest
 
 from adjacency.arena.export import results_dict
 from adjacency.arena.store import GameRow
-from adjacency.arena.summary import Summary
+from adjacency.arena.summary import Summary, summarize
 from adjacency.arena.tables import fmt_estimate, summary_row
 from adjacency.ratings import bradley_terry, stats
 
@@ -25,27 +25,48 @@ def game(idx: int, a_is_x: bool, result: str | None, rounds: int = 8) -> GameRow
     )  # fmt: skip
 
 
-def test_a_sample_without_spread_has_an_unbounded_interval_not_zero() -> None:
-    """No zero-width interval: never ``-191 ± 0`` after 4 games or ``+0 ± 0`` after 2 draws."""
+def test_a_sample_without_spread_has_a_bounded_interval_not_zero() -> None:
+    """No zero-width interval and no ``± inf``: after 4 games or 2 draws the likelihood-ratio
+    interval is wide but finite, and written as its two ends."""
     two_ld_pairs = stats.pentanomial([0, 2, 0, 0, 0])
     assert round(two_ld_pairs.elo) == -191
-    assert not two_ld_pairs.bounded and math.isinf(two_ld_pairs.error)
-    assert fmt_estimate(two_ld_pairs) == "-191 ± inf"
+    assert two_ld_pairs.bounded and math.isfinite(two_ld_pairs.error)
+    assert fmt_estimate(two_ld_pairs) == "-191 [-390, +158]"
     two_draws = stats.trinomial(0, 2, 0)
-    assert (two_draws.low, two_draws.high) == (-math.inf, math.inf)
-    assert fmt_estimate(two_draws) == "+0 ± inf"
-    # a sample with spread keeps its finite interval
+    assert two_draws.low == pytest.approx(-two_draws.high) and 200 < two_draws.high < 300
+    assert fmt_estimate(two_draws) == "+0 [-250, +250]"
+    # asymmetric intervals are written as their ends, never as a symmetric ± half width
     mixed = stats.trinomial(60, 20, 20)
-    assert mixed.bounded and math.isfinite(mixed.error) and mixed.error > 0
-    assert fmt_estimate(mixed) == "+147 ± 66"
+    assert fmt_estimate(mixed) == "+147 [+83, +214]"
+    assert "±" not in fmt_estimate(mixed)
+    assert fmt_estimate(stats.trinomial(0, 0, 0)) == "n/a"
 
 
-def test_tables_and_exports_say_the_same_about_an_unbounded_interval() -> None:
+def test_a_sweep_has_a_bounded_lower_elo_in_the_table_and_the_export() -> None:
+    """20 games won of 20: the lower end is finite (the binomial bound, 0.05^(1/20) as a
+    score, since the deviance of a sweep is -2 n log s), the upper end is ``null`` in
+    JSON, never a string."""
+    games = [game(i, i % 2 == 0, "x" if i % 2 == 0 else "o") for i in range(20)]
+    summary = summarize(games)[0]
+    assert (summary.wins, summary.losses, summary.pairs) == (20, 0, 10)
+    exported = results_dict(games)["summaries"][0]
+    floor = math.exp(-(stats.Z95**2) / 2 / 10)  # ten pairs, each scoring 1
+    assert exported["score_low"] == pytest.approx(floor, abs=1e-9)
+    assert exported["elo_low"] == pytest.approx(stats.elo_from_score(floor), abs=1e-6)
+    assert exported["elo"] is None and exported["elo_high"] is None
+    assert exported["elo_interval"] == stats.INTERVAL_METHOD
+    text = json.dumps(exported, allow_nan=False)
+    assert '"inf"' not in text and '"-inf"' not in text
+    assert summary_row(summary)[6] == f"+inf [{round(exported['elo_low']):+d}, +inf]"
+
+
+def test_tables_and_exports_say_the_same_about_two_draws() -> None:
     games = [game(0, True, "draw"), game(1, False, "draw")]
     draws = Summary("alpha", "beta", 8, draws=2, penta=[0, 0, 1, 0, 0])
-    assert summary_row(draws)[6] == "+0 ± inf"
+    assert summary_row(draws)[6] == "+0 [-250, +250]"
     summary = results_dict(games)["summaries"][0]
-    assert (summary["elo"], summary["elo_low"], summary["elo_high"]) == (0.0, "-inf", "inf")
+    assert summary["elo"] == 0.0
+    assert round(summary["elo_low"]) == -250 and round(summary["elo_high"]) == 250
     json.dumps(summary, allow_nan=False)  # valid JSON: no bare Infinity
 
 
@@ -55,7 +76,7 @@ def test_the_report_prints_no_zero_width_interval() -> None:
     games = [game(0, True, "o"), game(1, False, "draw"), game(2, True, "o"), game(3, False, "draw")]
     pairing, _ = result_tables(games)
     text = markdown_table(*pairing)
-    assert "| -191 ± inf |" in text and "± 0 " not in text
+    assert "| -191 [-390, +158] |" in text and "± 0 " not in text
 
 
 # ---------------------------------------------- readable at 80 columns, whole in files
@@ -96,7 +117,7 @@ def test_the_pairing_table_at_80_columns_keeps_names_and_elo_whole() -> None:
     assert "…" not in text
     for name in NAMES:
         assert any(name in line for line in lines), name
-    assert "+470 [+277, +inf]" in elo_cells()
+    assert "+470 [+53, +956]" in elo_cells()
     for cell in elo_cells():
         assert any(cell in line for line in lines), cell
     assert "Hidden at this width:" in " ".join(text.split())  # and says what it left out

@@ -43,9 +43,14 @@ RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich", "websockets", "jinja2
 EXTRAS = {"dev", "ray", "rl", "openspiel", "plots", "docs"}
 
 
-def run(*args: str | Path, timeout: float = 600, env: dict[str, str] | None = None) -> str:
+def run(
+    *args: str | Path,
+    timeout: float = 600,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> str:
     done = subprocess.run(
-        [str(a) for a in args], capture_output=True, text=True, timeout=timeout, env=env
+        [str(a) for a in args], capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd
     )
     assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
     return done.stdout
@@ -86,6 +91,7 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
     assert "adjacency/serving/static/js/board.js" in names
     assert "adjacency/serving/static/style.css" in names
     assert "adjacency/league/openings/balanced-28.txt" in names
+    assert "adjacency/solving/data/solutions.db" in names  # solutions show, anywhere
     for shipped in SHIPPED:  # load_shipped() reads every one
         assert f"adjacency/puzzles/data/{shipped}" in names
     assert "adjacency/rl/aec.py" in names and "adjacency/openspiel/game.py" in names
@@ -161,6 +167,8 @@ def test_the_installed_wheel_runs_the_command_line(venv: Path, tmp_path: Path) -
         env=env,
     ).split()
     assert move in start_moves
+    table = run(venv / "bin" / "adjacency", "solutions", "show", env=env, cwd=tmp_path)
+    assert "8x8" in table  # the shipped solved table, outside any checkout
 
 
 @pytest.fixture

@@ -107,6 +107,11 @@ def test_build_show_and_check_end_to_end(
     assert "5 puzzles written" in capsys.readouterr().out
     lines = gzip.decompress(out.read_bytes()).decode().splitlines()
     assert len(lines) == 5
+    # the provenance beside the file (not in it: the file is what the settings prove)
+    record = json.loads((tmp_path / "puzzles.jsonl.gz.provenance.json").read_text())
+    assert record["seeds"] == 1 and record["settings"]["sources"] == [f"web:{database}"]
+    assert record["settings"]["count"] == 5 and record["figures"]["kept"] == 5
+    assert record["libraries"]["numba"] and record["machine"]["cores"] >= 1
     first = json.loads(lines[0])
     assert first["source"] == "web"
 

@@ -27,29 +27,38 @@ def test_elo_of_known_scores() -> None:
 
 
 def test_trinomial_interval_by_hand() -> None:
-    # W=60 D=20 L=20: mean 0.7; variance (60*.09 + 20*.04 + 20*.49)/100 = 0.16; stdev 0.4
-    # 95%: 0.7 -/+ 1.959964 * 0.04 = 0.621601 .. 0.778399
-    est = stats.trinomial(60, 20, 20)
-    assert est.score == pytest.approx(0.7)
-    assert est.stdev == pytest.approx(0.4)
-    assert est.elo == pytest.approx(147.1906, abs=1e-3)
-    assert est.low == pytest.approx(-400 * math.log10(1 / 0.6216014 - 1), abs=1e-3)
-    assert est.high == pytest.approx(-400 * math.log10(1 / 0.7783986 - 1), abs=1e-3)
-    assert est.low == pytest.approx(86.225, abs=0.01)
-    assert est.high == pytest.approx(218.252, abs=0.01)
+    """Without draws the trinomial interval is the binomial likelihood-ratio interval:
+    W=15 L=5, p = 0.75; the ends solve 2 (15 log(0.75 / s) + 5 log(0.25 / (1 - s))) = z^2,
+    found here by a plain bisection of that formula."""
+
+    def deviance(s: float) -> float:
+        return 2 * (15 * math.log(0.75 / s) + 5 * math.log(0.25 / (1 - s)))
+
+    def solve(inside: float, outside: float) -> float:
+        for _ in range(200):
+            mid = (inside + outside) / 2
+            inside, outside = (mid, outside) if deviance(mid) < stats.Z95**2 else (inside, mid)
+        return inside
+
+    est = stats.trinomial(15, 0, 5)
+    assert est.score == pytest.approx(0.75)
+    assert est.score_low == pytest.approx(solve(0.75, 1e-9), abs=1e-9)
+    assert est.score_high == pytest.approx(solve(0.75, 1 - 1e-9), abs=1e-9)
+    assert est.low == pytest.approx(stats.elo_from_score(solve(0.75, 1e-9)), abs=1e-6)
+    assert est.elo == pytest.approx(190.8485, abs=1e-3)
 
 
-def test_pentanomial_interval_by_hand() -> None:
-    # pairs scoring 0, .5, 1, 1.5, 2 points counted 1, 2, 4, 2, 1: symmetric, mean 0.5, Elo 0;
-    # variance per pair on the 0..1 scale: (2 * .25 + 4 * .0625) / 10 = 0.075;
-    # 95% half width 1.959964 * sqrt(.075 / 10) = 0.169738 -> 0.669738 = +122.82 Elo
-    est = stats.pentanomial([1, 2, 4, 2, 1])
-    assert est.elo == 0.0
-    assert est.stdev == pytest.approx(math.sqrt(0.075))
-    assert est.high == pytest.approx(122.818, abs=1e-2)
-    assert est.low == pytest.approx(-122.818, abs=1e-2)
-    assert est.error == pytest.approx(122.818, abs=1e-2)
-    assert est.samples == 10
+def test_large_samples_approach_the_normal_interval() -> None:
+    """With many games the likelihood-ratio interval meets the normal one (cutechess-cli's):
+    W=6000 D=2000 L=2000, mean 0.7, stdev 0.4, 0.7 -/+ 1.959964 * 0.004."""
+    est = stats.trinomial(6000, 2000, 2000)
+    assert est.score_low == pytest.approx(0.7 - stats.Z95 * 0.004, abs=2e-4)
+    assert est.score_high == pytest.approx(0.7 + stats.Z95 * 0.004, abs=2e-4)
+    symmetric = stats.pentanomial([100, 200, 400, 200, 100])
+    assert symmetric.elo == 0.0 and symmetric.low == pytest.approx(-symmetric.high, abs=1e-6)
+    assert symmetric.high == pytest.approx(
+        stats.elo_from_score(0.5 + stats.Z95 * math.sqrt(0.075 / 1000)), abs=0.5
+    )
 
 
 def test_los_matches_normal_cdf() -> None:

@@ -218,6 +218,12 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (n, f, "solved" if f == "x" else "derived") for n in range(1, 5) for f in "xo"
     }
     assert all(r["value"] == -2 for r in rows)  # the second mover wins 4x4 by 2
+    from adjacency import __version__
+
+    for r in rows:  # every entry records the code and machine that stored it
+        assert r["provenance"]["version"] == __version__
+        assert r["provenance"]["libraries"]["numba"] and r["provenance"]["machine"]["cores"]
+        assert r["provenance"]["settings"]["symmetry"] is True
     assert main(["solutions", "show", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "4x4 x first: complete" in out
@@ -394,21 +400,33 @@ def test_a_resumed_run_says_what_it_kept_from_earlier(
     assert "5x5 5 rounds, x first: value -2" in err
 
 
-def test_show_as_its_help_gives_it_names_the_projects_table_and_how_to_make_one(
+def test_show_without_a_database_here_reads_the_table_shipped_with_the_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # `adjacency solutions show` without --db, where no solutions.db is: the error names
-    # the repository's table and the command that makes a database; nothing is created.
-    project = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "solutions.db"
-    copy = tmp_path / "copy.db"
-    copy.write_bytes(project.read_bytes())  # the table the error names (a copy: untouched)
+    """``adjacency solutions show`` outside a checkout, where no solutions.db is: the table
+    shipped in the package, read from a private copy (nothing is written here or beside
+    the shipped file); a --db that does not exist is bad input naming how to make one."""
+    import hashlib
+
+    from adjacency.solving import store as solving_store
+
+    shipped = Path(solving_store.__file__).parent / solving_store.SHIPPED_TABLE
+    before = hashlib.sha256(shipped.read_bytes()).hexdigest()
     monkeypatch.chdir(tmp_path)
+    assert main(["solutions", "show"]) == 0
+    out = capsys.readouterr().out
+    assert "8x8" in out and "6x6" in out
+    assert main(["solutions", "show", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) > 100
+    assert all(r["provenance"] is None for r in rows)  # stored before records were kept
+    assert main(["solutions", "book", "--out", "books"]) == 0
+    assert sorted(p.name for p in (tmp_path / "books").iterdir())
+    assert hashlib.sha256(shipped.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in shipped.parent.iterdir()) == ["solutions.db"]
     for action in (["show"], ["plot", "--out", "plots"], ["book", "--out", "books"]):
-        assert main(["solutions", *action]) == 2
+        assert main(["solutions", *action, "--db", "missing.db"]) == 2
         err = capsys.readouterr().err
-        assert "no solutions database at 'solutions.db'" in err, err
-        assert "the project's table is benchmarks/results/solutions.db" in err, err
-        assert "'adjacency solutions run --db solutions.db'" in err and "Traceback" not in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.db"]
-    assert main(["solutions", "show", "--db", str(copy)]) == 0
-    assert "8x8" in capsys.readouterr().out
+        assert "no solutions database at 'missing.db'" in err, err
+        assert "'adjacency solutions run --db missing.db'" in err and "Traceback" not in err
+    assert not (tmp_path / "missing.db").exists()

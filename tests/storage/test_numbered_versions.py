@@ -63,14 +63,17 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
 its secrets: made at the first request; the opening explorer's: the fixture's games
 have no result, and no league is read)."""
 NEW_COLUMNS: dict[str, dict[str, list[Any]]] = {
-    "league.db": {"events": [None] * 4 + [0], "games": [None] * 4, "members": [None]}
+    "league.db": {"events": [None] * 4 + [0], "games": [None] * 4, "members": [None]},
+    "arena.db": {"runs": [""]},
+    "solutions.db": {"entries": [""]},
 }
 """The columns a step after the first adds at the end of a table, with their values in the
 rows from before (the league's events: their own clock, pace and upload deadline, none,
 and closed to people, 0;
 its games: their detail's code and params, none for the fixture's games, which ended with
 no detail, and the submitted version each side played, none; its members: the key of a
-person's address, kept since)."""
+person's address, kept since; the arena's runs and the solved entries: their provenance,
+not recorded then, '')."""
 
 
 def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:

@@ -297,6 +297,11 @@ def test_fit_only_fits_the_shards_made_so_far_and_makes_none(
     assert np.array_equal(table, expand(expected))
     meta = json.loads(out.read_text())["training"]
     assert meta["shards"] == sorted(job.done) and meta["command"].endswith("--fit-only")
+    # the training run's provenance: code, libraries, machine, its options and seed
+    record = meta["provenance"]
+    assert record["settings"]["fit_only"] is True and record["settings"]["ridge"] == 100
+    assert record["seeds"] == record["settings"]["seed"] and record["libraries"]["numpy"]
+    assert record["machine"]["cores"] >= 1 and record["version"]
     assert "terms" not in json.loads(out.read_text())  # as the shipped v4 file
     # --parity: the parity weight fitted too, the streamed fit again the in-memory one.
     assert main([*ARGV, "--data", str(directory), "--fit-only", "--parity", *fit]) == 0

@@ -4,7 +4,8 @@ matplotlib is the optional ``plots`` extra, reached through :mod:`adjacency.plot
 
 - :func:`score_by_rounds`: each pairing's score (A's view) per rounds setting,
   with 95% error bars (pentanomial when pairs are complete), one panel per pairing.
-- :func:`elo_ladder`: every player's rating with its 95% interval.
+- :func:`elo_ladder`: every player's rating with its 95% interval, one panel per group of
+  players connected by games (groups that never met share no scale).
 - :func:`margin_histogram`: final margins (A's pieces minus B's) per pairing.
 - :func:`sprt_trajectory`: a sequential test's log-likelihood ratio as the games
   came in, between its two bounds.
@@ -17,15 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..plotting import pyplot, save
-from ..ratings.bradley_terry import Rating
-from ..ratings.stats import Z95
+from ..ratings.stats import INTERVAL_METHOD
 from .sequential import SequentialTest, hypotheses, sample_name
 from .store import GameRow
-from .summary import Summary
+from .summary import RankingGroup, Summary
 
 
 def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
-    """Score % by rounds setting with 95% error bars: one small panel per pairing."""
+    """Score % by rounds setting with 95% error bars (the estimate's own interval, asymmetric):
+    one small panel per pairing."""
     plt = pyplot()
     pairings: dict[tuple[str, str], list[Summary]] = {}
     for s in summaries:
@@ -38,15 +39,14 @@ def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
         rows, cols, figsize=(3.2 * cols, 2.5 * rows + 0.6), sharey=True, squeeze=False
     )
     for ax, ((a, b), group) in zip(axes.flat, pairings.items(), strict=False):
-        xs, ys, errs = [], [], []
+        xs, ys, below, above = [], [], [], []
         for s in sorted(group, key=lambda r: r.rounds or 0):
             est = s.estimate
-            # an unbounded interval (no spread observed) spans the whole score axis
-            half = Z95 * est.stdev / math.sqrt(est.samples) if est.bounded else 1.0
             xs.append(settings.index(s.rounds or 0))
             ys.append(100 * s.score)
-            errs.append(100 * (0.0 if math.isnan(half) else half))
-        ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=4, color="#1565c0")
+            below.append(100 * max(s.score - est.score_low, 0.0))
+            above.append(100 * max(est.score_high - s.score, 0.0))
+        ax.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4, color="#1565c0")
         ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
         ax.set_xticks(range(len(settings)), [str(r) for r in settings])
         ax.set_xlim(-0.5, len(settings) - 0.5)
@@ -55,24 +55,32 @@ def score_by_rounds(summaries: Sequence[Summary], path: Path) -> Path:
     for ax in list(axes.flat)[len(pairings) :]:
         ax.set_visible(False)
     fig.supxlabel("rounds")
-    fig.supylabel("score of A, % (95% interval)")
+    fig.supylabel(f"score of A, % (95% {INTERVAL_METHOD} interval)")
     return save(fig, path)
 
 
-def elo_ladder(ratings: Sequence[Rating], path: Path) -> Path:
-    """Horizontal bars of Elo ± 95%, best at the top."""
+def elo_ladder(groups: Sequence[RankingGroup], path: Path) -> Path:
+    """Horizontal bars of Elo ± 95%, best at the top: one panel per group of players
+    connected by games, each named and with its own mean 0 (no shared axis)."""
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 0.5 * len(ratings) + 1.5))
-    ordered = list(reversed(ratings))
-    ys = range(len(ordered))
-    ax.errorbar(
-        [r.elo for r in ordered], list(ys), xerr=[r.error for r in ordered],
-        fmt="o", capsize=4, color="#1565c0",
+    heights = [0.5 * len(g.ratings) + 1.0 for g in groups]
+    fig, axes = plt.subplots(
+        len(groups), 1, figsize=(7.5, sum(heights) + 0.5), squeeze=False,
+        gridspec_kw={"height_ratios": heights},
     )  # fmt: skip
-    ax.set_yticks(list(ys), [r.player for r in ordered])
-    ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("Elo (mean 0), 95% interval")
-    ax.set_title("Elo ladder (Bradley-Terry)")
+    for ax, group in zip(axes.flat, groups, strict=True):
+        ordered = list(reversed(group.ratings))
+        ys = range(len(ordered))
+        ax.errorbar(
+            [r.elo for r in ordered], list(ys), xerr=[r.error for r in ordered],
+            fmt="o", capsize=4, color="#1565c0",
+        )  # fmt: skip
+        ax.set_yticks(list(ys), [r.player for r in ordered])
+        ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlabel("Elo (mean 0 within the group), 95% interval")
+        name = "" if len(groups) == 1 else f": {group.name}"
+        ax.set_title(f"Elo ladder (Bradley-Terry){name}")
+    fig.tight_layout()
     return save(fig, path)
 
 

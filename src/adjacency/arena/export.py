@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.text import spreadsheet_text
 from ..ratings.margin import pair_mean
+from ..ratings.stats import INTERVAL_METHOD
+from ..system.provenance import provenance
 from .store import GameRow
-from .summary import standings, summarize
+from .summary import ranking_groups, summarize
 
 CSV_FIELDS = (
     "run_id", "idx", "pair", "a", "b", "x", "o", "rounds", "result", "a_points", "a_margin",
@@ -77,8 +80,17 @@ def write_csv(games: Sequence[GameRow], path: Path) -> None:
             )
 
 
-def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
-    """Games, per-pairing summaries and ratings as one JSON-ready dictionary."""
+def results_dict(
+    games: Sequence[GameRow], origins: Mapping[int, Mapping[str, Any] | None] | None = None
+) -> dict[str, Any]:
+    """Games, per-pairing summaries and ratings as one JSON-ready dictionary.
+
+    Every number is a JSON number; an end of an interval that is unbounded (the upper
+    Elo of a sweep) and an infinite point value are ``null``. ``elo_interval`` names the
+    interval's method. ``ratings`` are ranked within each group of players connected by
+    games (``group``; the groups and their players in ``groups``). ``provenance``: each
+    run's record (``origins``, by run id; ``null`` for a run stored without one) and
+    the exporting code's, under ``"export"``."""
     summaries = []
     for s in summarize(games):
         est, margin = s.estimate, s.margin
@@ -87,7 +99,8 @@ def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
                 "a": s.a, "b": s.b, "rounds": s.rounds, "games": s.games,
                 "wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score,
                 "elo": _finite(est.elo), "elo_low": _finite(est.low),
-                "elo_high": _finite(est.high),
+                "elo_high": _finite(est.high), "elo_interval": INTERVAL_METHOD,
+                "score_low": est.score_low, "score_high": est.score_high,
                 "margin": _finite(margin.mean), "margin_low": _finite(margin.low),
                 "margin_high": _finite(margin.high), "margin_samples": margin.samples,
                 "margin_unit": margin.unit, "margin_unpaired": margin.unpaired,
@@ -95,28 +108,43 @@ def results_dict(games: Sequence[GameRow]) -> dict[str, Any]:
                 "faults_a": s.faults_a, "faults_b": s.faults_b,
             }
         )  # fmt: skip
+    groups = ranking_groups(games)
     ratings = [
-        {"player": r.player, "elo": r.elo, "error95": r.error, "games": r.games, "points": r.points}
-        for r in standings(games)
-    ]
+        {
+            "player": r.player, "group": group.name, "elo": r.elo, "error95": r.error,
+            "games": r.games, "points": r.points,
+        }
+        for group in groups
+        for r in group.ratings
+    ]  # fmt: skip
     samples = pair_margins(games)
     return {
         "games": [game_fields(g, samples.get((g.run_id, g.pair))) for g in games],
         "summaries": summaries,
         "ratings": ratings,
+        "groups": [{"name": g.name, "players": g.players} for g in groups],
+        "provenance": {
+            "runs": {str(k): (dict(v) if v else None) for k, v in sorted((origins or {}).items())},
+            "export": provenance(),
+        },
     }
 
 
-def _finite(value: float) -> float | str:
-    """JSON has no infinity: write ``"inf"``/``"-inf"`` as strings."""
-    return value if value == value and abs(value) != float("inf") else str(value)
+def _finite(value: float) -> float | None:
+    """JSON has no infinity nor NaN: such a value is ``null``."""
+    return value if math.isfinite(value) else None
 
 
-def write_json(games: Sequence[GameRow], path: Path) -> None:
-    """Write ``games`` and their summaries (:func:`results_dict`) to ``path`` as indented JSON.
-    Creates the parent folder; replaces the file."""
+def write_json(
+    games: Sequence[GameRow],
+    path: Path,
+    origins: Mapping[int, Mapping[str, Any] | None] | None = None,
+) -> None:
+    """Write ``games`` and their summaries (:func:`results_dict`, with the runs' provenance
+    ``origins``) to ``path`` as indented JSON. Creates the parent folder; replaces the file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results_dict(games), indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(results_dict(games, origins), indent=2, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
 
 
 def write_records(games: Sequence[GameRow], path: Path) -> None:

@@ -12,21 +12,25 @@ so other documents (docs/experiments.md) can embed it.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
+from ..ratings.stats import INTERVAL_METHOD
+from ..system.provenance import describe, provenance
 from . import charts as plots
 from .sequential import SequentialTest, trajectory
 from .store import GameRow
-from .summary import by_node, players_of, standings, summarize
+from .summary import by_node, players_of, ranking_groups, summarize
 from .tables import (
     NODE_COLUMNS,
     PAIRING_COLUMNS,
     RANKING_COLUMNS,
+    group_title,
     node_row,
     rating_row,
     sprt_text,
@@ -34,6 +38,9 @@ from .tables import (
 )
 
 Table = tuple[Sequence[str], list[list[str]]]
+
+Origins = Mapping[int, Mapping[str, Any] | None]
+"""The provenance record of each run, by run id (``None`` for a run stored without one)."""
 
 SKIPPED_NOTE = f"Plots skipped: matplotlib is not installed (`{INSTALL}`)."
 """What the report says in place of its plots without the ``plots`` extra."""
@@ -100,16 +107,30 @@ def html_table(header: Sequence[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def result_tables(games: Sequence[GameRow]) -> tuple[Table, Table | None]:
-    """The pairing table and (with three or more players) the ranking table."""
+def result_tables(games: Sequence[GameRow]) -> tuple[Table, list[tuple[str, Table]]]:
+    """The pairing table and (with three or more players) the ranking tables, one per group
+    of players connected by games, each with its heading (:func:`ranking_sections`)."""
     summaries = summarize(games)
     several = len({g.rounds for g in games}) > 1
     rows = [summary_row(s) for s in summaries if several or s.rounds is not None]
     pairing = (PAIRING_COLUMNS, rows)
-    ranking = None
-    if len(players_of(games)) > 2:
-        ranking = (RANKING_COLUMNS, [rating_row(i, r) for i, r in enumerate(standings(games), 1)])
+    ranking = ranking_sections(games) if len(players_of(games)) > 2 else []
     return pairing, ranking
+
+
+def ranking_sections(
+    games: Sequence[GameRow], rounds: int | None = None, base: str = "Ranking"
+) -> list[tuple[str, Table]]:
+    """``(heading, table)`` for each group of players connected by games: ranks and Elo
+    within a group only, never across groups that did not play each other."""
+    groups = ranking_groups(games, rounds)
+    return [
+        (
+            group_title(group, len(groups), base),
+            (RANKING_COLUMNS, [rating_row(i, r) for i, r in enumerate(group.ratings, 1)]),
+        )
+        for group in groups
+    ]
 
 
 def node_rows(games: Sequence[GameRow]) -> Table:
@@ -132,7 +153,7 @@ def write_plots(
     out.mkdir(parents=True, exist_ok=True)
     return [
         plots.score_by_rounds(summarize(games), out / f"{prefix}score-by-rounds.{fmt}"),
-        plots.elo_ladder(standings(games), out / f"{prefix}elo-ladder.{fmt}"),
+        plots.elo_ladder(ranking_groups(games), out / f"{prefix}elo-ladder.{fmt}"),
         plots.margin_histogram(games, out / f"{prefix}margins.{fmt}"),
     ]
 
@@ -149,6 +170,17 @@ def widest_game_svg(games: Sequence[GameRow], path: Path) -> tuple[Path, GameRow
     return path, game_row
 
 
+def provenance_lines(origins: Origins) -> list[str]:
+    """What the report says about where its numbers come from: the provenance of each run
+    (:func:`adjacency.system.provenance.describe`) and of the code writing the report."""
+    lines = []
+    for run_id, record in sorted(origins.items()):
+        lines += [f"Run {run_id}:"] + [f"  {line}" for line in describe(record)]
+    mine = provenance()
+    lines += ["This report:"] + [f"  {line}" for line in describe(mine)]
+    return lines
+
+
 def report_markdown(
     games: Sequence[GameRow],
     out: Path,
@@ -156,10 +188,12 @@ def report_markdown(
     fmt: str = "png",
     link_prefix: str = "",
     trace: SprtTrace | None = None,
+    origins: Origins | None = None,
 ) -> str:
     """The report as markdown; plots and the board picture are written into ``out``.
     With ``trace`` (a match run as a sequential test) a section shows the test's LLR
-    as the games came in."""
+    as the games came in; with ``origins`` a last section gives each run's provenance
+    and the report's own."""
     pairing, ranking = result_tables(games)
     images = write_plots(games, out, fmt) if plots_available() else []
     if trace is not None and trace.points and plots_available():
@@ -174,17 +208,12 @@ def report_markdown(
         "",
     ]
     parts += [markdown_table(*pairing), "", _legend(), ""]
-    if ranking is not None:
-        parts += ["## Ranking", "", markdown_table(*ranking), ""]
-        settings = sorted({g.rounds for g in games})
-        for rounds in settings if len(settings) > 1 else []:
-            rows = [rating_row(i, r) for i, r in enumerate(standings(games, rounds), 1)]
-            parts += [
-                f"### Ranking at {rounds} rounds",
-                "",
-                markdown_table(RANKING_COLUMNS, rows),
-                "",
-            ]
+    for heading, table in ranking:
+        parts += [f"## {heading}", "", markdown_table(*table), ""]
+    settings = sorted({g.rounds for g in games})
+    for rounds in settings if ranking and len(settings) > 1 else []:
+        for heading, table in ranking_sections(games, rounds, f"Ranking at {rounds} rounds"):
+            parts += [f"### {heading}", "", markdown_table(*table), ""]
     if _distributed(games):
         parts += ["## Games per node", "", markdown_table(*node_rows(games)), ""]
     if trace is not None:
@@ -202,35 +231,39 @@ def report_markdown(
         f"![final position]({link_prefix}{board.name})",
         "",
     ]
+    if origins is not None:
+        parts += ["## Provenance", "", "```text", *provenance_lines(origins), "```", ""]
     return "\n".join(parts)
 
 
 def write_report(
     games: Sequence[GameRow], out: Path, title: str = "Arena report", html: bool = False,
-    fmt: str = "png", trace: SprtTrace | None = None,
+    fmt: str = "png", trace: SprtTrace | None = None, origins: Origins | None = None,
 ) -> Path:  # fmt: skip
     """Write ``report.md`` (or ``report.html``) and its pictures into ``out``; return its path.
-    ``trace``: the run's sequential test, drawn and described (:class:`SprtTrace`)."""
+    ``trace``: the run's sequential test, drawn and described (:class:`SprtTrace`);
+    ``origins``: each run's provenance, written in a last section with the report's own."""
     out.mkdir(parents=True, exist_ok=True)
-    text = report_markdown(games, out, title, fmt, trace=trace)
+    text = report_markdown(games, out, title, fmt, trace=trace, origins=origins)
     if not html:
         path = out / "report.md"
         path.write_text(text, encoding="utf-8")
         return path
     path = out / "report.html"
-    path.write_text(_html_page(games, out, title, fmt, trace), encoding="utf-8")
+    path.write_text(_html_page(games, out, title, fmt, trace, origins), encoding="utf-8")
     return path
 
 
 def _html_page(
-    games: Sequence[GameRow], out: Path, title: str, fmt: str, trace: SprtTrace | None = None
-) -> str:
+    games: Sequence[GameRow], out: Path, title: str, fmt: str, trace: SprtTrace | None = None,
+    origins: Origins | None = None,
+) -> str:  # fmt: skip
     pairing, ranking = result_tables(games)
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_overview(games))}</p>"]
     body += ["<h2>Results per pairing and rounds setting</h2>", html_table(*pairing)]
     body.append(f"<p>{html.escape(_legend())}</p>")
-    if ranking is not None:
-        body += ["<h2>Ranking</h2>", html_table(*ranking)]
+    for heading, table in ranking:
+        body += [f"<h2>{html.escape(heading)}</h2>", html_table(*table)]
     if _distributed(games):
         body += ["<h2>Games per node</h2>", html_table(*node_rows(games))]
     if trace is not None:
@@ -244,6 +277,9 @@ def _html_page(
     else:
         body.append(f"<p>{html.escape(SKIPPED_NOTE)}</p>")
     body += ["<h2>Widest win</h2>", '<p><img src="final-position.svg" alt="final position"></p>']
+    if origins is not None:
+        text = html.escape("\n".join(provenance_lines(origins)))
+        body += ["<h2>Provenance</h2>", f"<pre>{text}</pre>"]
     style = (
         "body{font-family:sans-serif;max-width:72em;margin:auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
@@ -271,13 +307,17 @@ def _overview(games: Sequence[GameRow]) -> str:
 
 def _legend() -> str:
     return (
-        "W-D-L, score and Elo are from A's point of view. Elo ± is the half width of the 95% "
-        "interval computed from colour-swapped game pairs (pentanomial, as fishtest); "
+        "W-D-L, score and Elo are from A's point of view. Elo [low, high] is the 95% "
+        f"{INTERVAL_METHOD} interval of the score, mapped to Elo, computed from "
+        "colour-swapped game pairs (pentanomial outcomes, as fishtest counts them); it stays "
+        "bounded on one side at 0% and 100% and is asymmetric in Elo. "
         "Margin is A's squares minus B's per game: the mean over colour-swapped pairs of each "
         "pair's margin sum / 2, ± the half width of its 95% interval from those pairs (from "
         "single games when there are fewer than two pairs; games outside complete pairs are "
         "left out). "
         "LOS is the likelihood of superiority Phi((W-L)/sqrt(W+L)). Time/illegal/crash are "
         "forfeit losses of A/B. Pairs LL-LD-DD-WD-WW count pairs scoring 0, 0.5, 1, 1.5, 2 "
-        "points for A (DD includes one win and one loss)."
+        "points for A (DD includes one win and one loss). Rankings are Bradley-Terry Elo "
+        "(mean 0) within each group of players connected by games; groups that never met, "
+        "directly or through common opponents, are ranked apart."
     )

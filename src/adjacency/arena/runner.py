@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..bots import make_bot
+from ..system.provenance import provenance
 from ..workers import Executor
 from .games import BotFactory, GameResult, play_tasks
 from .schedule import Settings, plan
@@ -48,11 +49,15 @@ def create_run(
 ) -> int:
     """Check every spec (by building the bot once), plan the run and store it; return its id.
 
-    ``label`` is stored with the run (see :attr:`~adjacency.arena.store.Run.label`)."""
+    ``label`` is stored with the run (see :attr:`~adjacency.arena.store.Run.label`), and
+    its provenance: the code and machine, the mode, players and settings, the seed."""
     for spec in dict.fromkeys(players):
         factory(spec, 0).close()
     tasks = plan(players, mode, settings)
-    return store.create_run(mode, players, settings, tasks, command, label)
+    origin = provenance(
+        {"mode": mode, "players": players, **settings.to_dict()}, seeds=settings.seed
+    )
+    return store.create_run(mode, players, settings, tasks, command, label, origin)
 
 
 def execute(

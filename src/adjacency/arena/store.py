@@ -11,7 +11,8 @@ to WAL and a busy timeout) may share one database file.
 
 Tables::
 
-    runs(id, created, mode, players JSON, settings JSON, command, status, planned, label)
+    runs(id, created, mode, players JSON, settings JSON, command, status, planned, label,
+         provenance JSON)
     plan(run_id, idx, task JSON)                      -- the schedule, written once
     games(run_id, idx, pairing, pair, a, b, x, o, rounds, a_is_x, result,
           termination, detail, x_score, o_score, plies, move_times JSON,
@@ -20,14 +21,17 @@ Tables::
 ``node`` is the Ray node id that played a game (``local`` outside Ray), ``host``
 its machine and ``pid`` its process. ``label`` names what a run is beyond its mode
 (``experiments`` stores its preset, so ``--resume`` names the right one); empty for
-the others and for old runs.
+the others and for old runs. ``provenance`` is the record of the code, libraries and
+machine that created the run (:mod:`adjacency.system.provenance`); empty for runs stored
+before it was kept.
 
 Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
 :mod:`adjacency.storage`):
 
 1. the three tables; a file written before numbered versions gets the columns added
    since its release (:data:`MIGRATIONS`: ``node``, ``host``, ``pid``, ``label``), with
-   empty values for old games and runs.
+   empty values for old games and runs;
+2. ``runs.provenance``, empty for the runs already there.
 
 A file that is not a results database (a league's, say) is refused before anything is
 written to it (:class:`~adjacency.storage.WrongDatabaseError`).
@@ -105,7 +109,15 @@ MIGRATIONS: tuple[tuple[str, str, str], ...] = (
 """Columns added after the first release: (table, column, declaration), added by step 1
 to a file written before them."""
 
-STORE_SCHEMA = Schema((Step("runs, plan and games", SCHEMA, MIGRATIONS),))
+STORE_SCHEMA = Schema(
+    (
+        Step("runs, plan and games", SCHEMA, MIGRATIONS),
+        Step(
+            "the provenance of each run",
+            columns=(("runs", "provenance", "TEXT NOT NULL DEFAULT ''"),),
+        ),
+    )
+)
 """The numbered steps of a results database (the module's docstring lists them)."""
 
 GAME_COLUMNS = (
@@ -162,6 +174,9 @@ class Run:
     planned: int
     label: str = ""
     """What the run is beyond its mode, e.g. an experiments preset (``reduced``)."""
+    provenance: dict[str, Any] | None = None
+    """The code, libraries and machine that created the run
+    (:func:`adjacency.system.provenance.provenance`); ``None`` for an older run."""
 
 
 @dataclass(frozen=True)
@@ -234,12 +249,14 @@ class Store(SQLiteStore):
         tasks: list[GameTask],
         command: str,
         label: str = "",
+        provenance: dict[str, Any] | None = None,
     ) -> int:
-        """Store a new run and its whole schedule in one transaction; return its id."""
+        """Store a new run and its whole schedule in one transaction; return its id.
+        ``provenance``: the record stored with it (empty when ``None``)."""
         with self._transaction():
             cursor = self.db.execute(
-                "INSERT INTO runs (created, mode, players, settings, command, planned, label) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO runs (created, mode, players, settings, command, planned, label, "
+                "provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     _now(),
                     mode,
@@ -248,6 +265,7 @@ class Store(SQLiteStore):
                     command,
                     len(tasks),
                     label,
+                    json.dumps(provenance) if provenance else "",
                 ),
             )
             run_id = int(cursor.lastrowid or 0)
@@ -288,8 +306,8 @@ class Store(SQLiteStore):
     def runs(self) -> list[Run]:
         """Every stored run, oldest first."""
         rows = self.db.execute(
-            "SELECT id, created, mode, players, settings, command, status, planned, label "
-            "FROM runs ORDER BY id"
+            "SELECT id, created, mode, players, settings, command, status, planned, label, "
+            "provenance FROM runs ORDER BY id"
         ).fetchall()
         return [_run(row) for row in rows]
 
@@ -353,10 +371,10 @@ class Store(SQLiteStore):
 
 
 def _run(row: tuple[Any, ...]) -> Run:
-    rid, created, mode, players, settings, command, status, planned, label = row
+    rid, created, mode, players, settings, command, status, planned, label, origin = row
     return Run(
         rid, created, mode, json.loads(players), Settings.from_dict(json.loads(settings)),
-        command, status, planned, label,
+        command, status, planned, label, json.loads(origin) if origin else None,
     )  # fmt: skip
 
 

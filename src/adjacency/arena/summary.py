@@ -168,10 +168,65 @@ def players_of(games: Sequence[GameRow]) -> list[str]:
 
 
 def standings(games: Sequence[GameRow], rounds: int | None = None) -> list[Rating]:
-    """The ranking of every player (Bradley-Terry Elo), optionally at one rounds setting."""
+    """The ranking of every player (Bradley-Terry Elo), optionally at one rounds setting.
+
+    One scale for all: meaningful only when the games connect every player
+    (:func:`ranking_groups` splits them where they do not)."""
     chosen = [g for g in games if rounds is None or g.rounds == rounds]
     players = players_of(chosen)
     return ratings(players, [(g.a, g.b, g.a_points) for g in chosen]) if players else []
+
+
+@dataclass(frozen=True)
+class RankingGroup:
+    """Players connected by games (directly or through others), ranked among themselves."""
+
+    name: str
+    """``group 1``, ``group 2``, ...: largest first; ``all players`` when there is one."""
+    ratings: list[Rating]
+
+    @property
+    def players(self) -> list[str]:
+        """The group's players, best first."""
+        return [r.player for r in self.ratings]
+
+
+def connected_players(games: Sequence[GameRow]) -> list[list[str]]:
+    """The players split into groups connected by games: two players are in one group
+    when a chain of games joins them. Largest group first, ties in order of first
+    appearance; players within a group in order of first appearance."""
+    parent = {p: p for p in players_of(games)}
+
+    def root(p: str) -> str:
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    for g in games:
+        parent[root(g.a)] = root(g.b)
+    groups: dict[str, list[str]] = {}
+    for p in parent:
+        groups.setdefault(root(p), []).append(p)
+    return sorted(groups.values(), key=lambda members: -len(members))
+
+
+def ranking_groups(games: Sequence[GameRow], rounds: int | None = None) -> list[RankingGroup]:
+    """The Bradley-Terry ranking (:func:`standings`) of each group of players connected by
+    games (:func:`connected_players`), each fitted on its own games with its own mean 0.
+
+    Players who never met, directly or through common opponents, have no Elo difference
+    a sample can estimate (a joint fit would set it from the prior alone), so they are
+    never ranked on one scale. ``rounds``: only the games at that setting."""
+    chosen = [g for g in games if rounds is None or g.rounds == rounds]
+    groups = connected_players(chosen)
+    out = []
+    for number, members in enumerate(groups, 1):
+        inside = set(members)
+        own = [g for g in chosen if g.a in inside]
+        name = "all players" if len(groups) == 1 else f"group {number}"
+        out.append(RankingGroup(name, standings(own)))
+    return out
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,12 @@ from rich.table import Table
 
 from ..ratings.bradley_terry import Rating
 from ..ratings.margin import MarginEstimate
-from ..ratings.stats import Estimate
+from ..ratings.stats import INTERVAL_METHOD, Estimate
 from .sequential import SequentialTest
-from .summary import NodeLoad, Summary
+from .summary import NodeLoad, RankingGroup, Summary
 
 PAIRING_COLUMNS = (
-    "A", "B", "rounds", "games", "W-D-L", "score", "Elo ± 95%", "margin ± 95%", "LOS",
+    "A", "B", "rounds", "games", "W-D-L", "score", "Elo [95%]", "margin ± 95%", "LOS",
     "time", "illegal", "crash", "stand-in", "pairs LL-LD-DD-WD-WW",
 )  # fmt: skip
 RANKING_COLUMNS = ("rank", "player", "Elo ± 95%", "games", "points", "score")
@@ -43,17 +43,12 @@ def fmt_elo(value: float) -> str:
 
 
 def fmt_estimate(est: Estimate) -> str:
-    """``+35 ± 21`` (cutechess-style half width); ``-191 ± inf`` when the sample cannot
-    bound the interval (no spread observed); the interval ends if one end is infinite."""
+    """``+35 [+14, +57]``: the Elo and the ends of its 95% interval, which is asymmetric on
+    the Elo scale (:data:`~adjacency.ratings.stats.INTERVAL_METHOD`), so never written as
+    a ``±`` half width; ``+inf [+399, +inf]`` for a sweep; ``n/a`` without games."""
     if not est.samples:
         return "n/a"
-    if math.isinf(est.elo):
-        return fmt_elo(est.elo)
-    if not est.bounded:
-        return f"{fmt_elo(est.elo)} ± inf"
-    if math.isinf(est.low) or math.isinf(est.high):
-        return f"{fmt_elo(est.elo)} [{fmt_elo(est.low)}, {fmt_elo(est.high)}]"
-    return f"{fmt_elo(est.elo)} ± {est.error:.0f}"
+    return f"{fmt_elo(est.elo)} [{fmt_elo(est.low)}, {fmt_elo(est.high)}]"
 
 
 def fmt_margin(est: MarginEstimate) -> str:
@@ -215,8 +210,9 @@ def pairing_table(summaries: Sequence[Summary], title: str = "Results") -> Fitte
         if s.rounds is not None or several
     ]
     caption = (
-        "A's view; Elo ± 95% from game pairs (pentanomial); margin: A's squares minus B's per "
-        "game, ± 95% from game pairs; time/illegal/crash: forfeits of A/B; stand-in: moves of "
+        f"A's view; Elo [95% {INTERVAL_METHOD} interval] from game pairs (pentanomial); "
+        "margin: A's squares minus B's per game, ± 95% from game pairs; time/illegal/crash: "
+        "forfeits of A/B; stand-in: moves of "
         "A/B their engine said were not their bot's own"
     )
     return FittedTable(title, caption, columns, rows)
@@ -229,6 +225,21 @@ def ranking_table(ratings: Sequence[Rating], title: str = "Ranking") -> FittedTa
     columns = [Column(n, drop=drop.get(n, 0), name=n == "player") for n in RANKING_COLUMNS]
     rows = [Row(rating_row(rank, rating)) for rank, rating in enumerate(ratings, 1)]
     return FittedTable(title, "Bradley-Terry Elo (mean 0) with 95% intervals", columns, rows)
+
+
+def group_title(group: RankingGroup, count: int, base: str = "Ranking") -> str:
+    """The heading of one group's ranking: ``Ranking`` when every player is in one group,
+    else ``Ranking, group 2 of 3 (not connected to the others by games): a, b``."""
+    if count == 1:
+        return base
+    members = ", ".join(sorted(group.players))
+    return f"{base}, {group.name} of {count} (not connected to the others by games): {members}"
+
+
+def ranking_tables(groups: Sequence[RankingGroup]) -> list[FittedTable]:
+    """One :func:`ranking_table` per group of players connected by games, each titled by
+    :func:`group_title` (ranks and Elo are within the group only)."""
+    return [ranking_table(g.ratings, group_title(g, len(groups))) for g in groups]
 
 
 def sprt_text(sprt: SequentialTest, llr: float | None, verdict: str | None) -> str:

@@ -172,8 +172,8 @@ def run_match(args: argparse.Namespace) -> int:
     from ..arena.runner import create_run, execute
     from ..arena.sequential import from_settings, parse_test
     from ..arena.store import Store
-    from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from ..arena.summary import ranking_groups, summarize
+    from ..arena.tables import pairing_table, ranking_tables, sprt_outcome, sprt_text
     from ..system.signals import sigterm_as_interrupt
     from .terminal import make_console
 
@@ -245,7 +245,8 @@ def run_match(args: argparse.Namespace) -> int:
     if note:
         console.print(note, markup=False, soft_wrap=True)
     if mode != "match":
-        console.print(ranking_table(standings(games)))
+        for table in ranking_tables(ranking_groups(games)):
+            console.print(table)
     if sprt is not None:
         console.print(sprt_text(sprt, report.llr, report.verdict))
         console.print(sprt_outcome(report.verdict, report.stored, report.planned), markup=False)
@@ -279,11 +280,16 @@ def run_report(args: argparse.Namespace) -> int:
     exports asked for and the report; returns 0. :class:`InvalidSettingsError` if the database is
     missing or the run has no finished game."""
     from ..arena.export import write_csv, write_json, write_records
-    from ..arena.run_report import SprtTrace, default_report_dir, write_report
+    from ..arena.run_report import (
+        SprtTrace,
+        default_report_dir,
+        provenance_lines,
+        write_report,
+    )
     from ..arena.sequential import from_settings
     from ..arena.store import Store
-    from ..arena.summary import standings, summarize
-    from ..arena.tables import pairing_table, ranking_table, sprt_outcome, sprt_text
+    from ..arena.summary import ranking_groups, summarize
+    from ..arena.tables import pairing_table, ranking_tables, sprt_outcome, sprt_text
     from ..plotting import SKIPPED, plots_available
     from .terminal import make_console
 
@@ -294,12 +300,15 @@ def run_report(args: argparse.Namespace) -> int:
         run = store.run(args.run)
         games = store.games(None if args.all_runs else run.id)
         ended = store.games(run.id, stored_order=True)
+        shown = {g.run_id for g in games} | {run.id}
+        origins = {r.id: r.provenance for r in store.runs() if r.id in shown}
     if not games:
         raise InvalidSettingsError(f"{str(args.db)!r} run {run.id} has no finished game yet")
     summaries = summarize(games)
     console.print(pairing_table(summaries, title=args.title))
     if len({p for g in games for p in (g.a, g.b)}) > 2:
-        console.print(ranking_table(standings(games)))
+        for table in ranking_tables(ranking_groups(games)):
+            console.print(table)
     if args.nodes:
         from ..arena.summary import by_node
         from ..arena.tables import node_table
@@ -315,8 +324,10 @@ def run_report(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(games, args.csv)
         console.print(f"wrote {args.csv}")
+    # folded at the terminal's width like the tables (whole in a file or a pipe)
+    console.print("\n".join(["Provenance", *provenance_lines(origins)]), markup=False)
     if args.json:
-        write_json(games, args.json)
+        write_json(games, args.json, origins)
         console.print(f"wrote {args.json}")
     if args.records:
         write_records(games, args.records)
@@ -324,8 +335,9 @@ def run_report(args: argparse.Namespace) -> int:
     if not args.no_report:
         out = args.out or default_report_dir(args.db)
         path = write_report(
-            games, out, title=args.title, html=args.html, fmt=args.format, trace=trace
-        )
+            games, out, title=args.title, html=args.html, fmt=args.format, trace=trace,
+            origins=origins,
+        )  # fmt: skip
         console.print(f"wrote {path}")
         if not plots_available():
             console.print(SKIPPED, markup=False, soft_wrap=True)

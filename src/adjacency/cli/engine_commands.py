@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,12 @@ from .core_commands import add_game_option, pick_game, read_games
 
 if TYPE_CHECKING:
     from ..engine.config import EngineConfig
+
+DETERMINISTIC_NODES = 3_000_000
+"""``analyse --deterministic``'s node limit for one position (about its default 3 s on one
+core of a quiet machine)."""
+DETERMINISTIC_RECORD_NODES = 500_000
+"""``analyse --deterministic``'s node limit per move of a record (about 0.5 s)."""
 
 SOLVE_WARNING_SECONDS = 60.0
 """Estimated solve time above which ``solve`` warns before it starts (and how to stop it)."""
@@ -58,6 +65,17 @@ def register(commands: Any) -> None:
         help="seconds per position (default 3, or 0.5 per move of a record)",
     )
     analyse.add_argument("--depth", type=positive_int, help="depth limit")
+    analyse.add_argument(
+        "--nodes", type=positive_int, help="node limit per position (the search stops there)"
+    )
+    analyse.add_argument(
+        "--deterministic",
+        action="store_true",
+        help="the same lines, values and node counts on every run and machine: one thread "
+        "(whatever --threads says), and the search stopped by nodes, not time (--nodes, "
+        f"default {DETERMINISTIC_NODES:,} per position or {DETERMINISTIC_RECORD_NODES:,} per "
+        "move of a record; --depth instead if given)",
+    )
     add_setting_flag(
         analyse,
         "driver",
@@ -170,6 +188,7 @@ def run_solve(args: argparse.Namespace) -> int:
     warmup()  # load the compiled kernels first, so that "seconds" is the solve alone
     from .split_commands import split_from_args, wants_split
 
+    started = time.monotonic()
     if wants_split(args):
         result = split_from_args(args, position)
     else:
@@ -177,12 +196,15 @@ def run_solve(args: argparse.Namespace) -> int:
         result = engine.solve(position, wld=args.wld, seconds=args.time)
     if not result.complete:
         raise AdjacencyRuntimeError(f"could not solve {quote(args.fen)} within {args.time} s")
+    pv, pv_complete = _proven_line(args, position, result.value, started)
     if args.json:
         print(
             json.dumps(
                 {
                     "value": result.value,
                     "best": result.best,
+                    "pv": pv,
+                    "pv_complete": pv_complete,
                     "nodes": result.nodes,
                     "seconds": round(result.seconds, 4),
                 }
@@ -194,8 +216,37 @@ def run_solve(args: argparse.Namespace) -> int:
         print(f"{verdict} for {position.turn}; best move {result.best}")
     else:
         print(f"value {result.value:+d} for {position.turn}; best move {result.best}")
+    cut = "" if pv_complete else " (cut short by --time)"
+    print(f"pv {' '.join(pv)}{cut}")
     print(f"nodes {result.nodes} seconds {result.seconds:.3f}")
     return 0
+
+
+def _proven_line(
+    args: argparse.Namespace, position: Position, value: int, started: float
+) -> tuple[list[str], bool]:
+    """The principal variation of a solved ``position`` (worth ``value``), every position on
+    it solved (:func:`adjacency.engine.proven_line.proven_line`), within what is left of
+    ``--time``; and whether it reached the end of the game. The split solve's line is
+    walked by a local engine with the command's settings."""
+    from ..engine import Engine
+    from ..engine.proven_line import proven_line
+
+    engine = Engine(config_from_args(args))
+
+    limit: float | None = args.time
+
+    def left() -> float | None:
+        if limit is None:
+            return None
+        return max(0.01, limit - (time.monotonic() - started))
+
+    pv: list[str] = []
+    for _, step in proven_line(engine, position, value, left, wld=args.wld):
+        if not step.complete:
+            return pv, False
+        pv.append(step.best)
+    return pv, True
 
 
 def warn_long_solve(position: Position, limit: float | None) -> None:
@@ -238,21 +289,33 @@ def run_analyse(args: argparse.Namespace) -> int:
 
     if args.time is not None and args.time <= 0:
         raise AdjacencyError(f"--time must be a positive number of seconds, got {args.time}")
+    if args.deterministic and args.time is not None:
+        raise AdjacencyError(
+            "--deterministic stops the search by nodes, not time: give --nodes or --depth, "
+            "not --time"
+        )
     position, game = _load_target(args.target, args.game)
     warmup()
+    if args.deterministic:
+        args.threads = 1  # one thread: no race between helpers changes the tree
     engine = Engine(config_from_args(args))
     rows = []
     if position is not None:
         if position.is_over:
             raise InvalidPositionError(f"position {quote(args.target)} is over: nothing to analyse")
         items = [(position, None)]
-        seconds = args.time or 3.0
+        seconds: float | None = args.time or 3.0
+        nodes = args.nodes or (DETERMINISTIC_NODES if args.deterministic else None)
     else:
         played = [m.square for m in game.moves]
         items = [(p, played[i]) for i, p in enumerate(game.positions[:-1])]
         seconds = args.time or 0.5
+        nodes = args.nodes or (DETERMINISTIC_RECORD_NODES if args.deterministic else None)
+    if args.deterministic:
+        seconds = None
+        nodes = None if args.depth is not None and args.nodes is None else nodes
     for current, move in items:
-        result = engine.search(current, seconds=seconds, depth=args.depth)
+        result = engine.search(current, seconds=seconds, depth=args.depth, nodes=nodes)
         row = {
             "fen": current.fen(),
             "played": move,
@@ -290,6 +353,7 @@ def run_bench(args: argparse.Namespace) -> int:
         summary,
         timing,
     )
+    from ..system.provenance import describe, provenance
 
     warmup()
 
@@ -303,11 +367,18 @@ def run_bench(args: argparse.Namespace) -> int:
         )
         print(
             f"{line.name:<10} {what:<18} best {line.best:<3} {line.seconds:8.3f} s "
-            f"{line.nodes:>12} nodes {line.nps / 1e6:8.2f} Mn/s",
+            f"{line.nodes:>12} nodes {line.nps / 1e6:8.2f} Mn/s wall "
+            f"{line.cpu_nps / 1e6:8.2f} Mn/s CPU",
             flush=True,
         )
 
-    report: dict[str, Any] = {}
+    settings = {
+        k: getattr(args, k)
+        for k in ("seconds", "solve_limit", "raw_depth", "timing_moves", "no_suite", "signature")
+    }
+    report: dict[str, Any] = {"provenance": provenance(settings)}
+    if not args.json and not args.signature:
+        print("\n".join(describe(report["provenance"])), flush=True)
     if args.signature:
         lines = run_suite(echo=echo, depth=SIGNATURE_DEPTH)
         report["signature"] = signature(lines)
@@ -320,7 +391,8 @@ def run_bench(args: argparse.Namespace) -> int:
         if not args.json:
             print(
                 f"total {report['total_seconds']:.2f} s {report['total_nodes']} nodes "
-                f"{report['total_nps'] / 1e6:.2f} Mn/s; median solve seconds "
+                f"{report['total_nps'] / 1e6:.2f} Mn/s wall, {report['total_cpu_seconds']:.2f} "
+                f"CPU s {report['total_cpu_nps'] / 1e6:.2f} Mn/s CPU; median solve seconds "
                 + ", ".join(f"{k}: {v:.3f}" for k, v in report["median_solve_seconds"].items())
             )
     if args.raw_depth > 0:
@@ -329,7 +401,8 @@ def run_bench(args: argparse.Namespace) -> int:
             raw = report["raw"]
             print(
                 f"plain alpha-beta depth {raw['depth']} from the start: {raw['nodes']} nodes "
-                f"{raw['seconds']:.3f} s {raw['nps'] / 1e6:.1f} Mn/s",
+                f"{raw['seconds']:.3f} s {raw['nps'] / 1e6:.1f} Mn/s wall, "
+                f"{raw['cpu_seconds']:.3f} CPU s {raw['cpu_nps'] / 1e6:.1f} Mn/s CPU",
                 flush=True,
             )
     if args.timing_moves > 0:

@@ -165,8 +165,10 @@ def run_experiments(args: argparse.Namespace) -> int:
             )
             raise
         games = store.games(run_id)
+        origins = {run_id: store.run(run_id).provenance}
     console.print(pairing_table(summarize(games), title=f"Experiments ({name})"))
-    path = write_report(games, args.out, title=f"Reproduced experiments ({name} preset)")
+    title = f"Reproduced experiments ({name} preset)"
+    path = write_report(games, args.out, title=title, origins=origins)
     console.print(f"wrote {path}")
     if not plots_available():
         console.print(SKIPPED, markup=False, soft_wrap=True)

@@ -293,8 +293,10 @@ def run_build(args: argparse.Namespace) -> int:
         if progress.live.is_started:
             progress.stop()
     load = os.getloadavg()
+    record = write_provenance(args, out, figures)
     print(
-        f"{figures.kept} puzzles written to {out}: {figures.planned:,} candidates planned, "
+        f"{figures.kept} puzzles written to {out} (provenance: {record.name}): "
+        f"{figures.planned:,} candidates planned, "
         f"{figures.examined:,} examined in this run ({figures.resumed_batches} batches "
         f"from the checkpoint), {figures.found} found, {figures.solves:,} solves, "
         f"worker CPU {figures.cpu:.1f} s (driver {time.process_time() - cpu_started:.1f} s), "
@@ -302,6 +304,41 @@ def run_build(args: argparse.Namespace) -> int:
         f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
     return 0
+
+
+def provenance_path(out: Path) -> Path:
+    """Where a build of ``out`` records its provenance: ``OUT.provenance.json`` beside it
+    (not inside: the puzzle file stays byte for byte what the same settings prove)."""
+    return out.with_name(out.name + ".provenance.json")
+
+
+def write_provenance(args: argparse.Namespace, out: Path, figures: Any) -> Path:
+    """Write the build's provenance record (:mod:`adjacency.system.provenance`: the code,
+    libraries and machine, the settings and sources, the seed) and its figures beside
+    ``out``; return the file's path."""
+    import json
+
+    from ..system.provenance import provenance
+
+    settings = {
+        "count": args.count,
+        "min_plies": args.min_plies,
+        "max_plies": args.max_plies,
+        "sources": list(args.sources),
+        "out": out.name,
+    }
+    record = provenance(settings, seeds=args.seed)
+    record["figures"] = {
+        "kept": figures.kept,
+        "planned": figures.planned,
+        "examined": figures.examined,
+        "found": figures.found,
+        "solves": figures.solves,
+        "resumed_batches": figures.resumed_batches,
+    }
+    path = provenance_path(out)
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 def _load(file: str | None) -> list[Any]:

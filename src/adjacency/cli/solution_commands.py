@@ -10,8 +10,10 @@ book files the engine plays from.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +27,13 @@ from .arguments import (
 from .engine_commands import add_setting_flag
 
 DEFAULT_DB = "solutions.db"
-PROJECT_DB = "benchmarks/results/solutions.db"
-"""Where the repository keeps the project's table (docs/solutions.md)."""
+PROJECT_DB = "src/adjacency/solving/data/solutions.db"
+"""Where the repository keeps the project's table (docs/solutions.md); the package ships it."""
 DB_HELP = f"SQLite file (default {DEFAULT_DB}; the project's table: {PROJECT_DB})"
+READ_HELP = (
+    f"SQLite file (default: {DEFAULT_DB} if the current folder has one, else the project's "
+    "table shipped with the package)"
+)
 
 MOVE_POLL = 5.0
 """Seconds between two looks at the first moves a long entry's worker has kept; first
@@ -96,7 +102,7 @@ def register(commands: Any) -> None:
         description="Print the stored values (first mover's view: + the first mover wins, "
         "- the second), the frontier of each board size and every entry's cost.",
     )
-    show.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    show.add_argument("--db", default=None, help=READ_HELP)
     show.add_argument("--no-symmetry", action="store_true", help="the plain-solve rows")
     show.add_argument("--markdown", action="store_true", help="markdown tables (docs)")
     show.add_argument("--json", action="store_true", help="every entry as JSON")
@@ -108,7 +114,7 @@ def register(commands: Any) -> None:
         description="Write values.png (size x rounds heat map) and growth.png (nodes per "
         "entry against rounds, with the exponential fit of each size) into --out.",
     )
-    plot.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    plot.add_argument("--db", default=None, help=READ_HELP)
     plot.add_argument("--out", type=Path, default=Path("."), help="directory (default .)")
     plot.set_defaults(handler=run_plot)
 
@@ -119,7 +125,7 @@ def register(commands: Any) -> None:
         "every first move and the principal variations) into --out, or check --verify "
         "FILE and print its header.",
     )
-    book.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    book.add_argument("--db", default=None, help=READ_HELP)
     book.add_argument("--out", type=Path, help="directory for the book files")
     book.add_argument("--verify", type=Path, metavar="FILE", help="check one book file")
     book.set_defaults(handler=run_book)
@@ -127,17 +133,34 @@ def register(commands: Any) -> None:
 
 def _open(path: str, create: bool) -> Any:
     """The solutions database at ``path``; one that must exist already (``create`` false)
-    and does not is :class:`InvalidSettingsError` naming where the project's table is and
-    how to make one."""
+    and does not is :class:`InvalidSettingsError` naming the shipped table and how to make
+    one."""
     from ..solving.store import SolutionsStore
 
     if not create and not Path(path).is_file():
         raise InvalidSettingsError(
-            f"no solutions database at {path!r}: the project's table is {PROJECT_DB} in a "
-            f"checkout of the repository (--db {PROJECT_DB} from its root), or make one "
-            f"with 'adjacency solutions run --db {path}'"
+            f"no solutions database at {path!r}: leave out --db for the project's table "
+            f"(shipped with the package), or make one with "
+            f"'adjacency solutions run --db {path}'"
         )
     return SolutionsStore(path, create=create)
+
+
+@contextlib.contextmanager
+def _reading(args: argparse.Namespace) -> Iterator[tuple[Any, str]]:
+    """The store ``show``, ``plot`` and ``book`` read, with the name to quote: ``--db``
+    when given (it must exist), else ``solutions.db`` here when there is one, else the
+    table shipped with the package (read from a private copy, so an installed package's
+    folder is never written)."""
+    from ..solving.store import SolutionsStore, shipped_table
+
+    if args.db is not None or Path(DEFAULT_DB).is_file():
+        path = args.db or DEFAULT_DB
+        with _open(path, create=False) as store:
+            yield store, path
+        return
+    with shipped_table() as copy, SolutionsStore(copy, create=False) as store:
+        yield store, "the shipped table"
 
 
 def run_run(args: argparse.Namespace) -> int:
@@ -244,8 +267,8 @@ def run_show(args: argparse.Namespace) -> int:
     from ..solving.progress import progress_lines
     from ..solving.report import entry_rows, text_tables
 
-    with _open(args.db, create=False) as store:
-        results = _stored(store, args.db, symmetry=not args.no_symmetry)
+    with _reading(args) as (store, path):
+        results = _stored(store, path, symmetry=not args.no_symmetry)
         plain = None if args.no_symmetry else store.results(symmetry=False)
         running = store.in_progress(symmetry=not args.no_symmetry)
     if args.json:
@@ -263,8 +286,8 @@ def run_plot(args: argparse.Namespace) -> int:
     from ..plotting import pyplot
     from ..solving.report import plot_growth, plot_values
 
-    with _open(args.db, create=False) as store:
-        results = _stored(store, args.db)
+    with _reading(args) as (store, name):
+        results = _stored(store, name)
     pyplot()  # without the plots extra: a clear error before any directory is made
     args.out.mkdir(parents=True, exist_ok=True)
     for path in (plot_values(results, args.out), plot_growth(results, args.out)):
@@ -286,8 +309,8 @@ def run_book(args: argparse.Namespace) -> int:
         return 0
     if args.out is None:
         raise InvalidSettingsError("solutions book: give --out DIR to write, or --verify FILE")
-    with _open(args.db, create=False) as store:
-        results = _stored(store, args.db)
+    with _reading(args) as (store, name):
+        results = _stored(store, name)
     lines = [line for result in results for line in result.book]
     for path in write_books(lines, args.out):
         print(path)

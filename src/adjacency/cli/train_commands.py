@@ -28,6 +28,22 @@ from .arguments import (
 )
 
 
+def training_provenance(args: argparse.Namespace) -> dict[str, Any]:
+    """The provenance record a weights file keeps in its ``training`` section
+    (:mod:`adjacency.system.provenance`): the code, libraries and machine, the command's
+    settings (every option with a plain value) and its seed."""
+    from ..system.provenance import provenance
+
+    plain = (str, int, float, bool, type(None))
+    settings = {
+        key: str(value) if isinstance(value, Path) else value
+        for key, value in sorted(vars(args).items())
+        if isinstance(value, (*plain, Path))
+        or (isinstance(value, (list, tuple)) and all(isinstance(v, plain) for v in value))
+    }
+    return provenance(settings, seeds=getattr(args, "seed", None))
+
+
 def register(commands: Any) -> None:
     """Add the ``train-eval`` subcommand to ``commands`` (the parser's subparsers)."""
     train = commands.add_parser(
@@ -266,8 +282,11 @@ def run_train(args: argparse.Namespace) -> int:
         "seconds": round(time.monotonic() - started, 1),
         "rms_error_pieces": stats["rms_error_pieces"],
     }
+    meta["provenance"] = training_provenance(args)
     save_weights(table, out, args.version, meta)
-    print(json.dumps({k: v for k, v in meta.items() if k != "rms_error_pieces"}))
+    print(
+        json.dumps({k: v for k, v in meta.items() if k not in ("rms_error_pieces", "provenance")})
+    )
     print(f"wrote {out}")
     return 0
 
@@ -344,8 +363,9 @@ def run_train_patterns(args: argparse.Namespace) -> int:
     if test:
         meta["held_out_rms_pieces"] = holdout_errors(train, test, table, args.window)
     meta["rms_error_pieces"] = stats["rms_error_pieces"]
+    meta["provenance"] = training_provenance(args)
     save_patterns(table, out, args.version, meta)
-    shown = {k: v for k, v in meta.items() if k != "rms_error_pieces"}
+    shown = {k: v for k, v in meta.items() if k not in ("rms_error_pieces", "provenance")}
     print(json.dumps({**shown, "generation_seconds": seconds}))
     print(f"wrote {out}")
     return 0
@@ -549,8 +569,11 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
         columns, features, labels, plies = (np.concatenate([p[k] for p in parts]) for k in range(4))
         meta["held_out_rms_pieces"] = holdout_table(columns, features, labels / UNITS, plies, table)
     meta["rms_error_pieces"] = stats["rms_error_pieces"]
+    meta["provenance"] = training_provenance(args)
     save_patterns(table, out, args.version, meta)
-    shown = {k: v for k, v in meta.items() if k not in ("rms_error_pieces", "command")}
+    shown = {
+        k: v for k, v in meta.items() if k not in ("rms_error_pieces", "command", "provenance")
+    }
     print(json.dumps({**summary, **shown}))
     print(f"wrote {out}")
     return 0

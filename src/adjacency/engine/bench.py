@@ -4,6 +4,12 @@ Suite positions come from seeded play (random opening moves, then the engine
 at depth 3-4) of 28-round 8x8 games, frozen here as position text so the
 bench never changes. Search positions report the depth reached within the
 time given; endgame positions (12-18 plies left) report the exact solve time.
+
+Every rate is given twice: per wall second (``nps``) and per CPU second (``cpu_nps``,
+the CPU of the searching threads, :class:`~adjacency.system.cpu_meter.CpuMeter`). On a
+loaded machine the wall rate falls with the share of a core the search got, while the
+CPU rate stays near what the code does per cycle, so only the CPU rates of runs on
+different loads compare.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..core import Position
+from ..system.cpu_meter import CpuMeter
 from .kernels.bits import write_geometry
 from .kernels.layout import I_SIZE, STAT_NODES, STATS, TT
 from .kernels.search import INF, plain
@@ -53,10 +60,14 @@ class BenchLine:
     value: float | None = None
     best: str = ""
     complete: bool = True
+    cpu_seconds: float = 0.0
+    """CPU seconds of the threads that searched (wall ``seconds`` beside it)."""
+    cpu_nps: float = 0.0
+    """Nodes per CPU second."""
 
 
 def plain_search(position: Position, depth: int) -> tuple[int, int, float]:
-    """Plain fixed-depth alpha-beta (no table, no ordering): (value, nodes, seconds)."""
+    """Plain fixed-depth alpha-beta (no table, no ordering): (value, nodes, wall seconds)."""
     U = np.zeros(TT, dtype=np.uint64)
     write_geometry(position.board, U)
     S = np.zeros(I_SIZE, dtype=np.int64)
@@ -93,8 +104,11 @@ def run_suite(
     for name, fen in SUITE:
         engine = Engine(tt_mb=tt_mb)
         position = Position.from_fen(fen)
+        meter = CpuMeter()
         if name.startswith("end"):
-            result = engine.solve(position, seconds=solve_limit if depth is None else None)
+            with meter.measure():
+                result = engine.solve(position, seconds=solve_limit if depth is None else None)
+            cpu = meter.seconds()
             line = BenchLine(
                 name,
                 "solve",
@@ -105,13 +119,17 @@ def run_suite(
                 result.value,
                 result.best,
                 result.complete,
+                cpu,
+                result.nodes / max(cpu, 1e-9),
             )
         else:
-            found = (
-                engine.search(position, seconds=seconds)
-                if depth is None
-                else engine.search(position, depth=depth)
-            )
+            with meter.measure():
+                found = (
+                    engine.search(position, seconds=seconds)
+                    if depth is None
+                    else engine.search(position, depth=depth)
+                )
+            cpu = meter.seconds()
             line = BenchLine(
                 name,
                 "search",
@@ -121,6 +139,8 @@ def run_suite(
                 found.depth,
                 found.value,
                 found.move,
+                cpu_seconds=cpu,
+                cpu_nps=found.nodes / max(cpu, 1e-9),
             )
         lines.append(line)
         if echo is not None:
@@ -129,14 +149,20 @@ def run_suite(
 
 
 def raw_speed(depth: int = 8) -> dict[str, float]:
-    """Nodes per second of :func:`plain_search` from the 8x8 start at ``depth``."""
-    value, nodes, seconds = plain_search(Position.start(), depth)
+    """Nodes per wall second and per CPU second of :func:`plain_search` from the 8x8
+    start at ``depth``."""
+    meter = CpuMeter()
+    with meter.measure():
+        value, nodes, seconds = plain_search(Position.start(), depth)
+    cpu = meter.seconds()
     return {
         "depth": depth,
         "value": value,
         "nodes": nodes,
         "seconds": seconds,
         "nps": nodes / seconds,
+        "cpu_seconds": cpu,
+        "cpu_nps": nodes / max(cpu, 1e-9),
     }
 
 
@@ -173,18 +199,22 @@ def timing(
 
 
 def summary(lines: list[BenchLine]) -> dict[str, Any]:
-    """Totals and the per-empties median solve times."""
+    """Totals (nodes, wall and CPU seconds and rates) and the per-empties median solve
+    times."""
     solves: dict[str, list[float]] = {}
     for line in lines:
         if line.kind == "solve":
             solves.setdefault(line.name.split("-")[0], []).append(line.seconds)
     nodes = sum(line.nodes for line in lines)
     seconds = sum(line.seconds for line in lines)
+    cpu = sum(line.cpu_seconds for line in lines)
     return {
         "positions": [asdict(line) for line in lines],
         "total_nodes": nodes,
         "total_seconds": seconds,
         "total_nps": nodes / max(seconds, 1e-9),
+        "total_cpu_seconds": cpu,
+        "total_cpu_nps": nodes / max(cpu, 1e-9),
         "median_solve_seconds": {k: statistics.median(v) for k, v in solves.items()},
     }
 

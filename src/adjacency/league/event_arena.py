@@ -13,6 +13,7 @@ from pathlib import Path
 from ..arena.games import GameResult
 from ..arena.schedule import GameTask, Settings, pairings
 from ..arena.store import Store
+from ..system.provenance import provenance
 from .event_store import Event
 from .store import LeagueError, LeagueStore
 
@@ -62,7 +63,8 @@ def write_arena_db(league: LeagueStore, event: Event, path: Path) -> int:
                      time=None)  # fmt: skip
     with Store(path) as store:
         command = f"adjacency league event export {event.name}"
-        run = store.create_run("round-robin", members, arena, tasks, command, event.name)
+        origin = provenance({"event": event.name, **arena.to_dict()}, seeds=arena.seed)
+        run = store.create_run("round-robin", members, arena, tasks, command, event.name, origin)
         for result in results:
             store.record(run, result)
         store.set_status(run, "finished" if event.status == "finished" else "stopped")

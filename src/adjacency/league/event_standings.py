@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ..ratings.bradley_terry import ratings
 from ..ratings.margin import estimate as margin_estimate
 from ..ratings.margin import pair_mean
-from ..ratings.stats import pentanomial
+from ..ratings.stats import PAIR_SCORES, elo_from_score, mean_score
 
 BYE_POINTS = 2.0
 """What a bye scores: a won pair (two games)."""
@@ -213,7 +213,7 @@ def _pair_statistics(
                 means[me].append(pair_mean(*(g.margin_of(me) for g in pair)))
     for member, row in rows.items():
         if sum(row.pentanomial):
-            row.pair_elo = _finite(pentanomial(row.pentanomial).elo)
+            row.pair_elo = _finite(elo_from_score(mean_score(row.pentanomial, PAIR_SCORES)))
         if margins[member]:
             mean = margin_estimate(means[member], margins[member]).mean
             row.margin = round(mean, 2) if math.isfinite(mean) else None

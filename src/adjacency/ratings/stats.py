@@ -5,11 +5,16 @@ pages; ratings of several players are :mod:`.bradley_terry` and :mod:`.glicko`.
 The formulas are the ones chess testers use:
 
 - Logistic Elo: a score ``s`` (0..1) is ``-400 * log10(1/s - 1)`` Elo.
-- Interval (cutechess-cli, fishtest): the mean score per sample plus or minus
-  ``z * stdev / sqrt(n)`` with ``z = 1.96`` (normal quantile 0.975), mapped to
-  Elo. A sample is one game (trinomial W/D/L) or one colour-swapped game pair
-  (pentanomial: pair score 0, 0.5, 1, 1.5 or 2). Pairs from the same opening
-  are correlated, so the pentanomial interval is the honest one for paired runs.
+- Interval (:data:`INTERVAL_METHOD`): the 95% profile likelihood-ratio interval of
+  the expected score, mapped to Elo. A sample is one game (trinomial W/D/L) or one
+  colour-swapped game pair (pentanomial: pair score 0, 0.5, 1, 1.5 or 2); the counts
+  are multinomial over those outcomes, and the interval holds every mean ``s`` whose
+  best-fitting distribution (:func:`score_deviance`) is within ``z^2`` (``z = 1.96``)
+  of the observed one in deviance. Unlike the normal ``mean ± z stdev / sqrt(n)``
+  (cutechess-cli, fishtest) it stays bounded and monotone in the result at 0% and
+  100% (a 20-0 sweep is at least +527 Elo, not ``(-inf, +inf)``), never has zero
+  width, and is asymmetric on the Elo scale. Pairs from the same opening are
+  correlated, so the pentanomial interval is the honest one for paired runs.
 - LOS, likelihood of superiority (cutechess-cli): ``Phi((W - L) / sqrt(W + L))``,
   written ``0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``; draws carry no information.
 - SPRT (Wald's sequential test, as fishtest runs it): the generalised
@@ -38,6 +43,10 @@ from ..core.text import is_ascii_decimal, quote
 
 Z95 = NormalDist().inv_cdf(0.975)
 """1.9599639845400536: the two-sided 95% normal quantile."""
+
+INTERVAL_METHOD = "likelihood ratio"
+"""How :func:`estimate` bounds the score: the profile likelihood-ratio interval of a
+multinomial mean (named in the tables, the report and the JSON exports)."""
 
 _EPS = float(np.finfo(float).eps)
 
@@ -77,6 +86,10 @@ class Estimate:
     score: float
     stdev: float
     samples: int
+    score_low: float = 0.0
+    """The interval's lower end on the score scale (0..1)."""
+    score_high: float = 1.0
+    """The interval's upper end on the score scale (0..1)."""
 
     @property
     def error(self) -> float:
@@ -86,37 +99,96 @@ class Estimate:
 
     @property
     def bounded(self) -> bool:
-        """False when the sample cannot bound the Elo: no spread was observed
-        (every sample alike: one sample, two draws, two LD pairs), so the interval
-        is ``(-inf, +inf)`` rather than a width of 0."""
+        """False only without samples (the interval is then ``(-inf, +inf)``); a sample
+        at 0% or 100% has one infinite end and one finite."""
         return not (math.isinf(self.low) and math.isinf(self.high))
 
 
-def estimate(counts: Sequence[float], outcomes: Sequence[float]) -> Estimate:
-    """Elo and 95% interval from outcome ``counts`` over ``outcomes`` (scores in 0..1).
+def mean_score(counts: Sequence[float], outcomes: Sequence[float]) -> float:
+    """The mean score of outcome ``counts`` over ``outcomes`` (0.5 without samples): the
+    point value of :func:`estimate` without its interval, for a table that shows the Elo
+    alone (``elo_from_score(mean_score(...))``; the interval costs two root searches)."""
+    n = float(sum(counts))
+    if n <= 0:
+        return 0.5
+    return sum(c * a for c, a in zip(counts, outcomes, strict=True)) / n
 
-    A sample whose outcomes are all alike (a single sample, two draws, only LD
-    pairs) has a sample variance of 0, which says nothing about the true spread:
-    its interval is ``(-inf, +inf)`` (unbounded), never the zero width that the
-    normal formula would give.
+
+def estimate(counts: Sequence[float], outcomes: Sequence[float]) -> Estimate:
+    """Elo and 95% likelihood-ratio interval from outcome ``counts`` over ``outcomes``
+    (distinct scores in 0..1, including 0 and 1).
+
+    The score interval is ``{s : score_deviance(counts, outcomes, s) <= Z95**2}``; the
+    deviance is convex in ``s`` and 0 at the mean, so each end is one bisection. An end
+    is at 0 or 1 (``-inf`` or ``+inf`` Elo) only when every sample is a loss or every
+    sample a win; without samples the interval is ``(-inf, +inf)``.
     """
     n = float(sum(counts))
     if n <= 0:
-        return Estimate(0.0, -math.inf, math.inf, 0.5, math.nan, 0)
-    mean = sum(c * a for c, a in zip(counts, outcomes, strict=True)) / n
+        return Estimate(0.0, -math.inf, math.inf, 0.5, math.nan, 0, 0.0, 1.0)
+    mean = mean_score(counts, outcomes)
     var = sum(c * (a - mean) ** 2 for c, a in zip(counts, outcomes, strict=True)) / n
-    stdev = math.sqrt(var)
-    if stdev == 0.0:
-        return Estimate(elo_from_score(mean), -math.inf, math.inf, mean, stdev, int(n))
-    delta = Z95 * stdev / math.sqrt(n)
+    limit = Z95 * Z95
+
+    def excess(s: float) -> float:
+        return score_deviance(counts, outcomes, s) - limit
+
+    low_end, high_end = min(outcomes), max(outcomes)
+    low = low_end if mean <= low_end else _decreasing_root(excess, low_end, mean)
+    high = high_end if mean >= high_end else _decreasing_root(lambda s: -excess(s), mean, high_end)
     return Estimate(
         elo_from_score(mean),
-        elo_from_score(mean - delta),
-        elo_from_score(mean + delta),
+        elo_from_score(low),
+        elo_from_score(high),
         mean,
-        stdev,
+        math.sqrt(var),
         int(n),
+        low,
+        high,
     )
+
+
+def score_deviance(counts: Sequence[float], outcomes: Sequence[float], score: float) -> float:
+    """``2 (log L(observed frequencies) - max log L(p))`` over distributions ``p`` on
+    ``outcomes`` with mean ``score``: the profile likelihood-ratio statistic of the mean.
+
+    ``p`` may put mass on outcomes never observed, which is what keeps the statistic
+    finite for a sweep (every game won: ``p`` moves mass to the draw). The optimum is
+    ``p_i = f_i / (1 + x (a_i - score))`` on the observed outcomes with ``x`` the root
+    of their balance, clamped to ``1 + x (a_j - score) >= 0`` for every outcome ``j``;
+    when clamped, the rest of the mass sits on the unobserved outcome at the clamp
+    (the Karush-Kuhn-Tucker conditions). ``inf`` for a score no distribution on the
+    outcomes reaches without an observed outcome losing all its mass.
+    """
+    n = float(sum(counts))
+    observed = [(c / n, a - score) for c, a in zip(counts, outcomes, strict=True) if c > 0]
+    if all(d == 0 for _, d in observed):
+        return 0.0
+    rest = [a - score for c, a in zip(counts, outcomes, strict=True) if c <= 0]
+    above = [d for _, d in observed if d > 0] + [d for d in rest if d > 0]
+    below = [d for _, d in observed if d < 0] + [d for d in rest if d < 0]
+    if not above or not below:
+        return math.inf  # the score is at an end of the outcomes, not the observed mean
+    low, high = -1.0 / max(above), -1.0 / min(below)
+
+    def balance(x: float) -> float:
+        return sum(f * d / (1.0 + x * d) for f, d in observed)
+
+    # at an end set by an observed outcome the balance is infinite: stay just inside
+    if any(d == max(above) for _, d in observed):
+        low *= 1 - 1e-12
+    elif balance(low) <= 0:
+        return _deviance(n, observed, low)
+    if any(d == min(below) for _, d in observed):
+        high *= 1 - 1e-12
+    elif balance(high) >= 0:
+        return _deviance(n, observed, high)
+    return _deviance(n, observed, _decreasing_root(balance, low, high))
+
+
+def _deviance(n: float, observed: Sequence[tuple[float, float]], x: float) -> float:
+    """``2 n sum f_i log(f_i / p_i)`` with ``p_i = f_i / (1 + x d_i)``."""
+    return 2.0 * n * sum(f * math.log1p(x * d) for f, d in observed)
 
 
 def trinomial(wins: int, draws: int, losses: int) -> Estimate:

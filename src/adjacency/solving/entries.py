@@ -8,7 +8,7 @@ store and the solver need not import each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from ..core import Color, Position
 from ..engine.book import BookLine
@@ -61,6 +61,9 @@ class EntryResult:
     source: str = ""
     """For a derived entry: the solved entry and the map that gives it."""
     book: tuple[BookLine, ...] = ()
+    provenance: dict[str, Any] | None = field(default=None, compare=False)
+    """The code, libraries and machine that stored the entry
+    (:mod:`adjacency.system.provenance`); ``None`` for an entry stored before it was kept."""
 
 
 @dataclass(frozen=True)

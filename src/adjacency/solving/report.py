@@ -57,6 +57,7 @@ def entry_rows(results: list[EntryResult]) -> list[dict[str, Any]]:
             "root_moves": r.root_moves,
             "symmetry": r.symmetry,
             "source": r.source,
+            "provenance": r.provenance,
         }
         for r in results
     ]

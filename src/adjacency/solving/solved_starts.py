@@ -33,6 +33,7 @@ from ..core.board import MAX_SIDE, MIN_SIDE
 from ..core.errors import InvalidSettingsError
 from ..core.text import parse_size
 from ..engine.book import BookLine
+from ..engine.proven_line import proven_line
 from ..engine.symmetry import Equivalence, equivalent_starts, move_orbits
 from .entries import Entry, EntryResult, RootMove, Status
 
@@ -126,23 +127,16 @@ def solve_entry(
 
     # The principal variation, proven position by position.
     pv = [optimal[0]]
-    current = position.play(optimal[0])
-    expected = -value
-    while not current.is_over:
-        result = engine.solve(current, seconds=left(), guess=expected)
-        nodes += result.nodes
-        solves += 1
-        if not result.complete:
-            return timeout()
-        if result.value != expected:
-            raise AssertionError(
-                f"solver inconsistency in {entry}: {current.fen()!r} is worth "
-                f"{result.value}, its parent said {expected}"
-            )
-        book.append(BookLine(current.fen(), result.value, (result.best,), False))
-        pv.append(result.best)
-        current = current.play(result.best)
-        expected = -expected
+    try:
+        for current, result in proven_line(engine, position.play(optimal[0]), -value, left):
+            nodes += result.nodes
+            solves += 1
+            if not result.complete:
+                return timeout()
+            book.append(BookLine(current.fen(), result.value, (result.best,), False))
+            pv.append(result.best)
+    except AssertionError as exc:
+        raise AssertionError(f"{entry}: {exc}") from None
     return EntryResult(
         entry,
         "solved",

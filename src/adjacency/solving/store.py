@@ -8,7 +8,7 @@ Table::
 
     entries(rows, cols, rounds, first, symmetry, status, value, pv, optimal,
             move_values JSON, nodes, seconds, budget, solves, root_moves, source,
-            book JSON, engine, finished)
+            book JSON, engine, finished, provenance JSON)
     PRIMARY KEY (rows, cols, rounds, first, symmetry)
 
     root_moves(rows, cols, rounds, first, symmetry, move, value, best, nodes,
@@ -20,21 +20,28 @@ as soon as it is proven, so that an entry longer than one sitting (8x8 at 8
 rounds) resumes at its next first move. ``symmetry`` is part of the key, so a
 run with ``--no-symmetry`` (the plain solve, for comparisons) can share the
 database. ``engine`` is the package
-version that computed the row.
+version that computed the row, ``provenance`` the full record of the code, libraries and
+machine that stored it (:mod:`adjacency.system.provenance`; empty in rows from before).
 
 Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
 :mod:`adjacency.storage`):
 
 1. the three tables and ``solutions_meta``'s ``schema`` row ``1`` (the version mark of
    the files before numbered versions, still written so that code of that time opens
-   this version's files); such a file with another ``schema`` row is refused.
+   this version's files); such a file with another ``schema`` row is refused;
+2. ``entries.provenance``, empty for the entries already there.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
+import shutil
 import sqlite3
+import tempfile
+from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +49,7 @@ from .. import __version__
 from ..core.errors import InvalidSettingsError, StoreError
 from ..engine.book import BookLine
 from ..storage import Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
+from ..system.provenance import provenance
 from .entries import Entry, EntryResult, RootMove
 
 SCHEMA_VERSION = 1
@@ -109,6 +117,10 @@ STORE_SCHEMA = Schema(
             "entries, root_moves and solutions_meta",
             SCHEMA + f"INSERT OR IGNORE INTO solutions_meta VALUES ('schema', '{SCHEMA_VERSION}');",
         ),
+        Step(
+            "the provenance of each entry",
+            columns=(("entries", "provenance", "TEXT NOT NULL DEFAULT ''"),),
+        ),
     ),
     legacy=_other_version,
 )
@@ -125,6 +137,27 @@ SolutionsStoreError = StoreError
 (not SQLite, not a solutions database of this version, read-only, disk full). A database
 path that does not exist is bad input instead
 (:class:`~adjacency.core.errors.InvalidSettingsError`)."""
+
+
+SHIPPED_TABLE = "data/solutions.db"
+"""The project's solved-game table, shipped in the package (``adjacency/solving/``) so that
+``adjacency solutions show`` works wherever the package is installed; in a checkout it is
+``src/adjacency/solving/data/solutions.db``, which ``solutions run --db`` extends."""
+
+
+@contextlib.contextmanager
+def shipped_table() -> Iterator[Path]:
+    """A private copy of the shipped table (:data:`SHIPPED_TABLE`), removed afterwards.
+
+    Why a copy: opening a store switches it to write-ahead logging and may upgrade it,
+    which writes beside the file, and an installed package's folder may be read-only;
+    the copy (about 1 MB) keeps the shipped file byte for byte as installed."""
+    source = resources.files(__package__).joinpath(SHIPPED_TABLE)
+    with tempfile.TemporaryDirectory(prefix="adjacency-solutions-") as folder:
+        target = Path(folder) / "solutions.db"
+        with resources.as_file(source) as path:
+            shutil.copyfile(path, target)
+        yield target
 
 
 class SolutionsStore(SQLiteStore):
@@ -159,6 +192,11 @@ class SolutionsStore(SQLiteStore):
             json.dumps([[b.fen, b.value, list(b.moves), b.complete] for b in result.book]),
             __version__,
             _now(),
+            json.dumps(
+                provenance(
+                    {"budget": result.budget, "symmetry": result.symmetry, "source": result.source}
+                )
+            ),
         )
         self._replace("entries", row)
 
@@ -237,7 +275,8 @@ def _now() -> str:
 
 def _result(row: tuple[Any, ...]) -> EntryResult:
     (rows, cols, rounds, first, symmetry, status, value, pv, optimal, move_values, nodes,
-     seconds, budget, solves, root_moves, source, book, _engine, _finished) = row  # fmt: skip
+     seconds, budget, solves, root_moves, source, book, _engine, _finished,
+     origin) = row  # fmt: skip
     return EntryResult(
         Entry(rows, cols, rounds, first),
         status,
@@ -253,4 +292,5 @@ def _result(row: tuple[Any, ...]) -> EntryResult:
         root_moves=root_moves,
         source=source,
         book=tuple(BookLine(f, v, tuple(m), c) for f, v, m, c in json.loads(book)),
+        provenance=json.loads(origin) if origin else None,
     )

@@ -6,7 +6,9 @@ process table.
 :mod:`adjacency.system.shutdown` lets a finished command exit without the final
 garbage collection; :mod:`adjacency.system.proctree` reads the processes of the machine
 from ``/proc`` (trees, owners, CPU time, memory); :mod:`adjacency.system.cpu_meter`
-counts the CPU one piece of work takes over the threads that work for it. Input
+counts the CPU one piece of work takes over the threads that work for it;
+:mod:`adjacency.system.provenance` records the code, libraries and machine a stored
+result came from. Input
 limits are not here: they live with the one number parser and file reader,
 :mod:`adjacency.core.text`.
 

@@ -28,17 +28,15 @@ result is used.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
 from ..core.errors import InvalidSettingsError
+from ..system.provenance import source_hash
 from . import ray_auth
 from . import reaper as ray_reaper
 from .base import Executor, ExecutorUnavailable, Placement, WorkerError, windowed
@@ -79,17 +77,7 @@ def fingerprint() -> str:
     exactly when they run the same adjacency code."""
     from .. import __version__
 
-    return f"{__version__}+{_source_hash()}"
-
-
-@cache
-def _source_hash() -> str:
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
+    return f"{__version__}+{source_hash()}"
 
 
 def _probe() -> tuple[str, Placement]:
@@ -121,7 +109,7 @@ class RayExecutor(Executor):
         max_retries: int = MAX_RETRIES,
     ) -> None:
         self.ray = import_ray()
-        _source_hash.cache_clear()  # the code as it is now (an editable install may change)
+        source_hash.cache_clear()  # the code as it is now (an editable install may change)
         self.max_retries = max_retries
         self._owner = False
         self._checked: set[str] = set()
