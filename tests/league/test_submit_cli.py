@@ -101,7 +101,9 @@ def test_a_project_folder_is_sent_as_its_sources_and_the_same_sources_are_one_ve
     (folder / "src/main/java/com/team/ai/Bot.java").write_text("package com.team.ai;\n// v2\n")
     assert "version 2 (a new version)" in submit(capsys, url, str(folder), token=token)[1]
     status, out, _ = submit(capsys, url, "--list", token=token)
-    assert status == 0 and out.index("    2  received") < out.index("    1  received")
+    # The newer upload replaced the one still waiting to be built (one a team at a time).
+    assert status == 0 and out.index("    2  received") < out.index("    1  refused")
+    assert "replaced by version 2, uploaded before it was built" in out
 
 
 def test_refusals_are_one_line_and_store_nothing(
