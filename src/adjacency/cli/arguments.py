@@ -222,10 +222,10 @@ class CourseSetting(argparse.Action):
 
 
 def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | None = None) -> Any:
-    """The arena :class:`~adjacency.arena.schedule.Settings` of the options of
+    """The arena :class:`~adjacency.arena.schedule.RunSettings` of the options of
     :func:`add_game_options` (plus ``--games``, unless ``games`` is given), with ``sprt``
     stored in them."""
-    from ..arena.schedule import Settings
+    from ..arena.schedule import RunSettings
     from ..arena.sequential import stored
     from ..bots.referee import DEFAULT_MARGIN
 
@@ -242,7 +242,7 @@ def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | 
             raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
     rows, cols = args.size
     stat, values = ("elo", None) if sprt is None else stored(sprt)
-    return Settings(
+    return RunSettings(
         rows=rows,
         cols=cols,
         rounds=args.rounds,
