@@ -494,7 +494,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
     import numpy as np
 
     from ..engine.weights_file import UNITS, save_patterns
-    from ..training.backup import job_labels
+    from ..training.backed_up import job_labels
     from ..training.dataset import phase_rows_from_shards, relabelled, shard_rows, split
     from ..training.fit import fit_pattern_phases, holdout_table
 
