@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -382,3 +382,30 @@ class Option:
         to its keywords."""
         action: argparse.Action = parser.add_argument(*self.flags, **{**self.settings, **changes})
         return action
+
+    def but(self, **changes: Any) -> Option:
+        """The same option with ``changes`` to its keywords (a subcommand's own default or
+        help), as data for a table."""
+        return Option(self.flags, {**self.settings, **changes})
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """Options declared as data of which a command line may give one at most (exactly
+    one with ``required``): argparse's mutually exclusive group, as an entry of a table."""
+
+    options: tuple[Option, ...]
+    required: bool = False
+
+    def add(self, parser: Any) -> None:
+        """Add the group and its options to ``parser``."""
+        group = parser.add_mutually_exclusive_group(required=self.required)
+        for option in self.options:
+            option.add(group)
+
+
+def add_all(parser: Any, table: Sequence[Option | OneOf]) -> None:
+    """Add each option or group of ``table`` to ``parser``, in the table's order (the
+    order of the help)."""
+    for entry in table:
+        entry.add(parser)
