@@ -198,10 +198,10 @@ class WebGame:
         return outcome(answer)
 
     def resign(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.finisher.resign(color, CALLER))
+        return outcome(lambda: self.session.resign(color, CALLER))
 
     def abort(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.finisher.abort(color, CALLER))
+        return outcome(lambda: self.session.abort(color, CALLER))
 
     def timers(self) -> None:
         self.scheduler.fire_due()

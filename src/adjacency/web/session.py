@@ -6,8 +6,11 @@ it (players, time per move, evaluations, playback settings), tells its listeners
 the game in play is a transition of the round room (:mod:`adjacency.round`), taken by
 :meth:`GameSession.apply`. The rest is one concern each, held by the session:
 :mod:`.clock_rules` (when the clock runs, the flag timer), :mod:`.playing` (the
-person's and the bots' moves), :mod:`.takebacks`, :mod:`.offers`, :mod:`.finishing`
-(resign, abort) and :mod:`.playback` (move now, bot-vs-bot control, hint). Its bot turns run
+person's and the bots' moves) and :mod:`.playback` (move now, bot-vs-bot control, hint).
+The takebacks (:mod:`.takebacks`), the offers (:mod:`.offers`) and a person's resign and
+abort (:mod:`.finishing`) are functions over values that check a command and return the
+round's transition or the plain result; the session alone takes the lock, applies, saves
+and announces. Its bot turns run
 in :class:`~adjacency.web.turns.BotTurns`, whose host is :class:`~.playing.Playing`.
 
 Concurrency contract: every public method may be called from any thread; a
@@ -39,17 +42,16 @@ from ..core.game import Game
 from ..round.clock import Clock
 from ..round.player_kinds import Kinds
 from ..round.state import Round, Step
+from ..round.takeback import takeback
 from ..serving.errors import Forbidden
+from . import finishing, offers, takebacks
 from .clock_rules import ClockRules
-from .finishing import Finisher
 from .limits import BotSlots
-from .models import GameState, Offer, Viewer
-from .offers import Offers
+from .models import GameState, Offer, OfferKind, Viewer
 from .playback import Playback
 from .players import Player
 from .playing import NO_EVAL, Playing
 from .seats import Caller, Seats
-from .takebacks import Takebacks
 from .timers import SCHEDULER
 from .turns import BotTurns
 from .view import describe, game_state, side, thinking_info
@@ -122,12 +124,6 @@ class GameSession:
         """A rematch or takeback offer waiting for the other player (games between devices)."""
         self.rematch: str | None = None
         """The id of this game's rematch once one was made: both players' pages follow it."""
-        self.offers = Offers(self)
-        """Offers between the players of a game between devices (:mod:`.offers`)."""
-        self.takebacks = Takebacks(self)
-        """Takebacks, on one device or accepted offers (:mod:`.takebacks`)."""
-        self.finisher = Finisher(self)
-        """A person's resign and abort (:mod:`.finishing`)."""
         self.playback = Playback(self)
         """The bot controls and hints (:mod:`.playback`)."""
         self.clock_rules.run()
@@ -161,7 +157,7 @@ class GameSession:
             thinking=thinking,
             paused=self.paused,
             delay=self.delay,
-            can_undo=self.takebacks.undo_target() is not None,
+            can_undo=self.undo_target() is not None,
             clock=self.clock_rules.info(),
             waiting=self.turns.waiting,
         ).model_copy(update={"offer": self.offer, "rematch": self.rematch})
@@ -278,6 +274,104 @@ class GameSession:
         self.clock_rules.run()
         self.changed()
         self.turns.ensure()
+
+    # ---------------------------------------------- takebacks, offers, ends
+
+    def undo_target(self) -> int | None:
+        """How many moves remain after an undo, or ``None`` if there is nothing to take
+        back (:func:`.takebacks.undo_target`; lock held)."""
+        return takebacks.undo_target(self.game, self.round_now(), self.kinds, self.mode)
+
+    def undo(self, caller: Caller) -> GameState:
+        """Take back the last person's move and any bot replies after it, on one device."""
+        with self.lock:
+            takebacks.check_undo(self.game, self.seats, caller)
+            target = self.undo_target()
+            if target is None:
+                raise takebacks.refuse_empty_undo(self.mode)
+            self._rewind(target)
+            self.changed()
+            return self.state()
+
+    def _take_back(self, color: Color) -> None:
+        """Take back ``color``'s last move and the reply after it (lock held)."""
+        self._rewind(takebacks.target(self.game, self.round_now(), self.kinds, color))
+
+    def _rewind(self, target: int) -> None:
+        """Undo moves until ``target`` are left, with their evaluations, by the round's
+        takeback; the bots' turn is cancelled and the clock of the side now to move
+        restarts (lock held)."""
+        self.turns.cancel()
+        now = self.now()
+        after, _ = takeback(self.round_now(), target, now)
+        self.adopt(after)
+        del self.evals[target:]
+        self.turn_started = now
+        self.clock_rules.run()
+
+    def make_offer(self, kind: OfferKind, caller: Caller) -> tuple[Offer | None, Color]:
+        """Record ``caller``'s offer for the other player and announce it. Returns the
+        other side's matching offer (``None`` if there is none): two players who offer
+        the same thing agree, and the caller accepts it instead.
+
+        Rules (409 otherwise): a game between devices; a rematch once the game is over
+        and both players have joined; a takeback while it is played, of a move of yours.
+        """
+        with self.lock:
+            color = offers.side_of(self.seats, caller)
+            if kind == "rematch":
+                offers.check_rematch(self.game, self.seats, self.rematch)
+            else:
+                takebacks.target(self.game, self.round_now(), self.kinds, color)
+            matching, recorded = offers.made(self.offer, kind, color)
+            if recorded is not None:
+                self.offer = recorded
+                self.changed()
+            return matching, color
+
+    def answer_offer(self, accept: bool, caller: Caller) -> Offer:
+        """Take the waiting offer off the table: declined (or withdrawn by its maker)
+        when ``accept`` is false; when true, only the other player may accept, and the
+        caller carries it out (a takeback here; a rematch by the manager). Raise
+        ``NotNow`` when no offer waits."""
+        with self.lock:
+            color = offers.side_of(self.seats, caller)
+            offer = offers.answered(self.offer, accept, color)
+            if accept and offer.kind == "takeback":
+                self._take_back(offer.by)  # raises, the offer kept, if nothing is left
+            self.offer = None
+            self.changed()
+            return offer
+
+    def made_rematch(self, rematch_id: str) -> None:
+        """Note the rematch made of this game (lock held) and announce it to its pages."""
+        self.rematch = rematch_id
+        self.offer = None
+        self.changed()
+
+    def resign(self, side: Color | None, caller: Caller) -> GameState:
+        """``caller`` gives the game up for its seat (``side``, see
+        :func:`.finishing.own_side`): the other side wins by resignation, recorded and
+        final."""
+        with self.lock:
+            color = finishing.own_side(
+                self.game, self.kinds, self.seats, caller, side, "resign", self.message()
+            )
+            self.turns.cancel()
+            self.apply(finishing.resign(self.round_now(), color, self.named(color), self.now()))
+            return self.state()
+
+    def abort(self, side: Color | None, caller: Caller) -> GameState:
+        """``caller`` stops the game before its side's first move: no result
+        (abandoned), nothing counted. Raise ``NotNow`` once that side has moved."""
+        with self.lock:
+            color = finishing.own_side(
+                self.game, self.kinds, self.seats, caller, side, "abort", self.message()
+            )
+            finishing.check_abortable(self.game, color)
+            self.turns.cancel()
+            self.apply(finishing.abort(self.round_now(), color, self.named(color), self.now()))
+            return self.state()
 
     # ------------------------------------------- the turn worker's interface
 

@@ -51,7 +51,7 @@ def undo(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Take back the last person's move and the bot replies after it (one ply between
     people)."""
     session = manager.get(game_id)
-    state = session.takebacks.undo(caller)
+    state = session.undo(caller)
     session.touch()
     return state
 
@@ -63,7 +63,7 @@ def resign(
     """Resign for your seat (``side`` picks one when this browser holds both): the other
     side wins, the record says ``[Termination "resignation"]``. Final: no takeback."""
     session = manager.get(game_id)
-    state = session.finisher.resign(None if body is None else body.side, caller)
+    state = session.resign(None if body is None else body.side, caller)
     session.touch()
     return state
 
@@ -75,7 +75,7 @@ def abort(
     """Abort before your side's first move: the game ends without a result (abandoned)
     and counts for nothing; 409 once your side has moved (resign instead)."""
     session = manager.get(game_id)
-    state = session.finisher.abort(None if body is None else body.side, caller)
+    state = session.abort(None if body is None else body.side, caller)
     session.touch()
     return state
 
