@@ -368,7 +368,7 @@ class GameManager:
             while not ticket.wait(QUEUE_POLL):
                 pass
             with ticket.measured():  # the CPU it used is charged
-                return session.playback.hint(self.hints, caller)
+                return session.hint(self.hints, caller)
         finally:
             ticket.done()
             with self._lock:

@@ -4,14 +4,14 @@ A :class:`GameSession` holds the game record and the web layer's data next to
 it (players, time per move, evaluations, playback settings), tells its listeners
 (event streams) about every change and saves it through ``saver``. Every change of
 the game in play is a transition of the round room (:mod:`adjacency.round`), taken by
-:meth:`GameSession.apply`. The rest is one concern each, held by the session:
-:mod:`.clock_rules` (when the clock runs, the flag timer), :mod:`.playing` (the
-person's and the bots' moves) and :mod:`.playback` (move now, bot-vs-bot control, hint).
-The takebacks (:mod:`.takebacks`), the offers (:mod:`.offers`) and a person's resign and
-abort (:mod:`.finishing`) are functions over values that check a command and return the
-round's transition or the plain result; the session alone takes the lock, applies, saves
-and announces. Its bot turns run
-in :class:`~adjacency.web.turns.BotTurns`, whose host is :class:`~.playing.Playing`.
+:meth:`GameSession.apply`. Two concerns are objects the session holds:
+:mod:`.clock_rules` (when the clock runs, the flag timer) and :mod:`.playing` (the
+person's and the bots' moves; the host of the bot turns,
+:class:`~adjacency.web.turns.BotTurns`). The takebacks (:mod:`.takebacks`), the offers
+(:mod:`.offers`), a person's resign and abort (:mod:`.finishing`) and what a page asks of
+the bots (:mod:`.playback`: bot-vs-bot control, hint) are functions over values that
+check a command and return the round's transition or the plain result; the session
+alone takes the lock, applies, saves and announces.
 
 Concurrency contract: every public method may be called from any thread; a
 re-entrant lock (``lock``) guards the game. Bots think in one worker thread per
@@ -43,12 +43,12 @@ from ..round.clock import Clock
 from ..round.player_kinds import Kinds
 from ..round.state import Round, Step
 from ..round.takeback import takeback
-from ..serving.errors import Forbidden
-from . import finishing, offers, takebacks
+from ..serving.errors import Forbidden, NotNow
+from . import finishing, offers, playback, takebacks
 from .clock_rules import ClockRules
+from .hints import HintBots
 from .limits import BotSlots
-from .models import GameState, Offer, OfferKind, Viewer
-from .playback import Playback
+from .models import GameState, Hint, Offer, OfferKind, Viewer
 from .players import Player
 from .playing import NO_EVAL, Playing
 from .seats import Caller, Seats
@@ -124,8 +124,6 @@ class GameSession:
         """A rematch or takeback offer waiting for the other player (games between devices)."""
         self.rematch: str | None = None
         """The id of this game's rematch once one was made: both players' pages follow it."""
-        self.playback = Playback(self)
-        """The bot controls and hints (:mod:`.playback`)."""
         self.clock_rules.run()
 
     # ------------------------------------------------------------------ state
@@ -372,6 +370,42 @@ class GameSession:
             self.turns.cancel()
             self.apply(finishing.abort(self.round_now(), color, self.named(color), self.now()))
             return self.state()
+
+    # ------------------------------------------------------------ the bots
+
+    def move_now(self, caller: Caller) -> GameState:
+        """Tell the thinking bot to answer with its best move so far."""
+        with self.lock:
+            self.seats.require_member(caller, "hurry a bot")
+            if not self.turns.move_now():
+                raise NotNow("no bot is thinking now")
+            return self.state()
+
+    def control(self, action: str | None, delay: float | None, caller: Caller) -> GameState:
+        """Bot-vs-bot playback: pause, resume, step one move, or set the delay between
+        moves (:func:`.playback.controlled`)."""
+        with self.lock:
+            self.seats.require_member(caller, "control the playback")
+            now = playback.Playback(self.paused, self.step, self.delay)
+            after = playback.controlled(self.mode, self.game, now, action, delay)
+            self.paused, self.step, self.delay = after.paused, after.step, after.delay
+            if action == "pause":
+                self.turns.cancel()
+            if after.restart:
+                self.last_move_at = 0.0
+            self.clock_rules.run()
+            self.changed()
+            self.turns.ensure()
+            return self.state()
+
+    def hint(self, bots: HintBots, caller: Caller) -> Hint:
+        """The strongest available bot's move for the person to move, from ``bots``, the
+        server's pool of reusable hint bots (blocks while it thinks, the lock not held)."""
+        with self.lock:
+            wanted = playback.hint_request(
+                self.game, self.human_to_move(), self.seats, caller, self.time
+            )
+        return bots.suggest(wanted.spec, wanted.position, wanted.time)
 
     # ------------------------------------------- the turn worker's interface
 

@@ -90,7 +90,7 @@ def hint(game_id: str, request: Request, manager: Manager, caller: Client) -> Hi
 @router.post("/api/games/{game_id}/move-now", response_model=GameState)
 def move_now(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Tell the thinking bot to play its best move so far."""
-    return manager.get(game_id).playback.move_now(caller)
+    return manager.get(game_id).move_now(caller)
 
 
 @router.post("/api/games/{game_id}/control", response_model=GameState)
@@ -98,7 +98,7 @@ def control(game_id: str, body: ControlRequest, manager: Manager, caller: Client
     """Bot vs bot: pause, resume, step one move, and the delay between moves."""
     session = manager.get(game_id)
     session.touch()
-    return session.playback.control(body.action, body.delay, caller)
+    return session.control(body.action, body.delay, caller)
 
 
 @router.post(
