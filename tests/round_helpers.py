@@ -40,7 +40,6 @@ from adjacency.league.store import LeagueStore, Member
 from adjacency.round import clock as round_clock
 from adjacency.round.clock import Clock
 from adjacency.serving.errors import WebError
-from adjacency.web import clock_rules as web_clock_rules
 from adjacency.web import session as web_session
 from adjacency.web.limits import BotSlots
 from adjacency.web.players import Player
@@ -98,8 +97,7 @@ def mock_clock() -> Iterator[tuple[FakeTime, FakeScheduler]]:
     with pytest.MonkeyPatch.context() as patch:
         for module in (round_clock, web_session, league_games, league_live):
             patch.setattr(module, "time", clock)
-        for module in (web_session, web_clock_rules):  # the web's timers: its flag, the abandonment
-            patch.setattr(module, "SCHEDULER", scheduler)
+        patch.setattr(web_session, "SCHEDULER", scheduler)  # the web's flag and abandonment
         yield clock, scheduler
 
 

@@ -18,6 +18,7 @@ from ..round import finish, moves
 from ..round.clock import move_budget
 from ..serving.details import refused
 from ..serving.errors import NotNow
+from . import clock_rules
 from .models import MAX_MOVE_TIME, GameState
 from .seats import Caller
 from .turns import BotTurn
@@ -68,7 +69,7 @@ class Playing:
                 )
             session.seats.require(caller, turn, "move")
             now = session.now()
-            late = session.clock_rules.out_of_time(turn)
+            late = clock_rules.out_of_time(session.named(turn))
             # An illegal move raises before anything changes.
             thought = now - session.turn_started
             after, _ = moves.play(session.round_now(), square, now, thought, late)
@@ -122,7 +123,7 @@ class Playing:
         session = self._session
         thinking = session.turns.thinking
         if report is None or thinking is None:
-            session.clock_rules.run()  # a bot's clock runs while it thinks
+            session.run_clock()  # a bot's clock runs while it thinks
             session.changed(save=session.clock is not None)  # the clock's start is stored
             return
         info = thinking_info(thinking[0], thinking[1], report)
@@ -133,7 +134,7 @@ class Playing:
         (it loses on time) or the move is illegal (it forfeits)."""
         session = self._session
         now = session.now()
-        late = session.clock_rules.out_of_time(color)
+        late = clock_rules.out_of_time(session.named(color))
         after, happened = moves.answer(
             session.round_now(), move, now, seconds, late, _unreachable, _refused, longest=None
         )

@@ -4,12 +4,12 @@ A :class:`GameSession` holds the game record and the web layer's data next to
 it (players, time per move, evaluations, playback settings), tells its listeners
 (event streams) about every change and saves it through ``saver``. Every change of
 the game in play is a transition of the round room (:mod:`adjacency.round`), taken by
-:meth:`GameSession.apply`. Two concerns are objects the session holds:
-:mod:`.clock_rules` (when the clock runs, the flag timer) and :mod:`.playing` (the
-person's and the bots' moves; the host of the bot turns,
-:class:`~adjacency.web.turns.BotTurns`). The takebacks (:mod:`.takebacks`), the offers
-(:mod:`.offers`), a person's resign and abort (:mod:`.finishing`) and what a page asks of
-the bots (:mod:`.playback`: bot-vs-bot control, hint) are functions over values that
+:meth:`GameSession.apply`. One concern is an object the session holds: :mod:`.playing`
+(the person's and the bots' moves; the host of the bot turns,
+:class:`~adjacency.web.turns.BotTurns`). The clock's rules (:mod:`.clock_rules`: when it
+runs, the flag's wait), the takebacks (:mod:`.takebacks`), the offers (:mod:`.offers`),
+a person's resign and abort (:mod:`.finishing`) and what a page asks of the bots
+(:mod:`.playback`: bot-vs-bot control, hint) are functions over values that
 check a command and return the round's transition or the plain result; the session
 alone takes the lock, applies, saves and announces.
 
@@ -39,20 +39,20 @@ from collections.abc import Callable
 
 from ..core import Color
 from ..core.game import Game
+from ..round import moves
 from ..round.clock import Clock
 from ..round.player_kinds import Kinds
 from ..round.state import Round, Step
 from ..round.takeback import takeback
 from ..serving.errors import Forbidden, NotNow
-from . import finishing, offers, playback, takebacks
-from .clock_rules import ClockRules
+from . import clock_rules, finishing, offers, playback, takebacks
 from .hints import HintBots
 from .limits import BotSlots
 from .models import GameState, Hint, Offer, OfferKind, Viewer
 from .players import Player
 from .playing import NO_EVAL, Playing
 from .seats import Caller, Seats
-from .timers import SCHEDULER
+from .timers import SCHEDULER, Timer
 from .turns import BotTurns
 from .view import describe, game_state, side, thinking_info
 
@@ -114,8 +114,8 @@ class GameSession:
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
         self.turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
-        self.clock_rules = ClockRules(self)
-        """When the clock runs, and the flag timer (:mod:`.clock_rules`)."""
+        self._flag_timer: Timer | None = None
+        """The armed flag timer of the side whose clock runs (:meth:`run_clock`)."""
         self.playing = Playing(self)
         """The person's and the bots' moves (:mod:`.playing`)."""
         self.turns = BotTurns(self.playing, slots)
@@ -124,7 +124,7 @@ class GameSession:
         """A rematch or takeback offer waiting for the other player (games between devices)."""
         self.rematch: str | None = None
         """The id of this game's rematch once one was made: both players' pages follow it."""
-        self.clock_rules.run()
+        self.run_clock()
 
     # ------------------------------------------------------------------ state
 
@@ -156,7 +156,7 @@ class GameSession:
             paused=self.paused,
             delay=self.delay,
             can_undo=self.undo_target() is not None,
-            clock=self.clock_rules.info(),
+            clock=clock_rules.info(self.clock, self.round_now(), self.now()),
             waiting=self.turns.waiting,
         ).model_copy(update={"offer": self.offer, "rematch": self.rematch})
 
@@ -185,8 +185,51 @@ class GameSession:
         the clock runs by this game's rules and the change is announced."""
         after, _ = step
         self.adopt(after)
-        self.clock_rules.run()
+        self.run_clock()
         self.changed()
+
+    def run_clock(self) -> None:
+        """Start or stop the clock for the game's state now (:func:`.clock_rules.running_side`)
+        and arm the flag timer (lock held)."""
+        clock = self.clock
+        if clock is None:
+            return
+        self._cancel_flag()
+        thinking = self.turns.thinking
+        turn = clock_rules.running_side(
+            self.game, self.closed, self.kinds, None if thinking is None else thinking[0]
+        )
+        if turn is None:
+            clock.stop(self.now())
+            return
+        if clock.running != turn:
+            now = self.now()
+            clock.stop(now)
+            clock.start(turn, now)
+        plies = len(self.game.moves)
+        wait = clock_rules.flag_wait(clock, turn, self.now())
+        self._flag_timer = SCHEDULER.call_later(wait, lambda: self._check_flag(plies))
+
+    def _cancel_flag(self) -> None:
+        """Disarm the flag timer (the game changed, or it is closed)."""
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+            self._flag_timer = None
+
+    def _check_flag(self, plies: int) -> None:
+        """The flag timer: if the side to move is still out of time, it loses on time."""
+        with self.lock:
+            clock, game = self.clock, self.game
+            if clock is None or game.is_over or len(game.moves) != plies or clock.running is None:
+                return
+            color = clock.running
+            now = self.now()
+            if clock.left(color, now) > 0:
+                self.run_clock()  # woke early (paused and resumed meanwhile): re-arm
+                return
+            self.turns.cancel()
+            late = clock_rules.out_of_time(self.named(color))
+            self.apply(moves.flag(self.round_now(), now, late))
 
     def message(self) -> str:
         """The game's one-line account for its page (:func:`~.view.describe`)."""
@@ -242,7 +285,7 @@ class GameSession:
             if not self.attended() and self.turns.thinking is not None:
                 log.info("game %s abandoned by its page: stopping its bot", self.id)
                 self.turns.cancel()
-                self.clock_rules.run()  # a stopped bot's clock stops with it
+                self.run_clock()  # a stopped bot's clock stops with it
                 self.changed()
 
     def broadcast(self, event: str, data: str) -> None:
@@ -269,7 +312,7 @@ class GameSession:
         and let a bot to move start thinking."""
         now = time.monotonic()
         self.turn_started = self.last_move_at = now
-        self.clock_rules.run()
+        self.run_clock()
         self.changed()
         self.turns.ensure()
 
@@ -305,7 +348,7 @@ class GameSession:
         self.adopt(after)
         del self.evals[target:]
         self.turn_started = now
-        self.clock_rules.run()
+        self.run_clock()
 
     def make_offer(self, kind: OfferKind, caller: Caller) -> tuple[Offer | None, Color]:
         """Record ``caller``'s offer for the other player and announce it. Returns the
@@ -393,7 +436,7 @@ class GameSession:
                 self.turns.cancel()
             if after.restart:
                 self.last_move_at = 0.0
-            self.clock_rules.run()
+            self.run_clock()
             self.changed()
             self.turns.ensure()
             return self.state()
@@ -444,5 +487,5 @@ class GameSession:
             if reason is not None and not self.closed:
                 self.broadcast(CLOSED, json.dumps({"reason": reason, "code": code}))
             self.closed = True
-            self.clock_rules.cancel()
+            self._cancel_flag()
             self.turns.close()
