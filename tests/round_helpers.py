@@ -183,7 +183,7 @@ class WebGame:
         self.saved += 1
 
     def play(self, square: str) -> Outcome:
-        return outcome(lambda: self.session.playing.play(square, CALLER))
+        return outcome(lambda: self.session.play(square, CALLER))
 
     def answer(self, square: str) -> Outcome:
         """The bot to move answers ``square`` (as the turn worker hands it over)."""
@@ -191,7 +191,7 @@ class WebGame:
         def answer() -> None:
             with self.session.lock:
                 color = self.session.game.position.turn
-                self.session.playing.bot_moved(color, square, 0.0, (None, None))
+                self.session.bot_moved(color, square, 0.0, (None, None))
 
         return outcome(answer)
 

@@ -71,7 +71,7 @@ class GameManager:
         stale answer only keeps a charge until the next game is made)."""
         with self._lock:
             session = self._sessions.get(game_id)
-        return session is not None and session.playing.keeps_bots()
+        return session is not None and session.keeps_bots()
 
     def _charge_tables(self, players: dict[Color, Player], clients: tuple[str, ...]) -> str:
         """A new game's id, its bots' tables charged (:class:`TableBudget`; 429 beyond)."""

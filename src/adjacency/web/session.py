@@ -4,14 +4,14 @@ A :class:`GameSession` holds the game record and the web layer's data next to
 it (players, time per move, evaluations, playback settings), tells its listeners
 (event streams) about every change and saves it through ``saver``. Every change of
 the game in play is a transition of the round room (:mod:`adjacency.round`), taken by
-:meth:`GameSession.apply`. One concern is an object the session holds: :mod:`.playing`
-(the person's and the bots' moves; the host of the bot turns,
-:class:`~adjacency.web.turns.BotTurns`). The clock's rules (:mod:`.clock_rules`: when it
-runs, the flag's wait), the takebacks (:mod:`.takebacks`), the offers (:mod:`.offers`),
-a person's resign and abort (:mod:`.finishing`) and what a page asks of the bots
-(:mod:`.playback`: bot-vs-bot control, hint) are functions over values that
-check a command and return the round's transition or the plain result; the session
-alone takes the lock, applies, saves and announces.
+:meth:`GameSession.apply`. The session is the host of its bot turns
+(:class:`~adjacency.web.turns.BotTurns`, :class:`~adjacency.web.turns.TurnHost`). The
+moves (:mod:`.playing`: the person's, checked, and the bots'), the clock's rules
+(:mod:`.clock_rules`: when it runs, the flag's wait), the takebacks (:mod:`.takebacks`),
+the offers (:mod:`.offers`), a person's resign and abort (:mod:`.finishing`) and what a
+page asks of the bots (:mod:`.playback`: bot-vs-bot control, hint) are functions over
+values that check a command and return the round's transition or the plain result; the
+session alone takes the lock, applies, saves and announces.
 
 Concurrency contract: every public method may be called from any thread; a
 re-entrant lock (``lock``) guards the game. Bots think in one worker thread per
@@ -37,24 +37,25 @@ import threading
 import time
 from collections.abc import Callable
 
+from ..bots import Thinking
 from ..core import Color
-from ..core.game import Game
+from ..core.details import Detail
+from ..core.game import Game, Termination
 from ..round import moves
 from ..round.clock import Clock
 from ..round.player_kinds import Kinds
 from ..round.state import Round, Step
 from ..round.takeback import takeback
 from ..serving.errors import Forbidden, NotNow
-from . import clock_rules, finishing, offers, playback, takebacks
+from . import clock_rules, finishing, offers, playback, playing, takebacks
 from .hints import HintBots
 from .limits import BotSlots
 from .models import GameState, Hint, Offer, OfferKind, Viewer
 from .players import Player
-from .playing import NO_EVAL, Playing
 from .seats import Caller, Seats
 from .timers import SCHEDULER, Timer
-from .turns import BotTurns
-from .view import describe, game_state, side, thinking_info
+from .turns import BotTurn, BotTurns
+from .view import Evaluation, describe, game_state, side, thinking_info
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ class GameSession:
         self.time = time_per_move
         self.created = time.time() if created is None else created
         self.evals: list[tuple[float | None, int | None]] = (
-            list(evals) if evals else [NO_EVAL] * len(game.moves)
+            list(evals) if evals else [playing.NO_EVAL] * len(game.moves)
         )
         self.paused = paused
         self.delay = delay
@@ -116,9 +117,7 @@ class GameSession:
         self._attended_until = time.monotonic() + grace
         self._flag_timer: Timer | None = None
         """The armed flag timer of the side whose clock runs (:meth:`run_clock`)."""
-        self.playing = Playing(self)
-        """The person's and the bots' moves (:mod:`.playing`)."""
-        self.turns = BotTurns(self.playing, slots)
+        self.turns = BotTurns(self, slots)
         """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
         self.offer: Offer | None = None
         """A rematch or takeback offer waiting for the other player (games between devices)."""
@@ -315,6 +314,92 @@ class GameSession:
         self.run_clock()
         self.changed()
         self.turns.ensure()
+
+    # ---------------------------------------------------------------- moves
+
+    def play(self, square: str, caller: Caller) -> GameState:
+        """Play the person's move; raise ``NotNow``, ``Forbidden`` or ``IllegalMoveError``
+        (:func:`.playing.mover`)."""
+        with self.lock:
+            game = self.game
+            turn = playing.mover(
+                game, self.players, self.seats, caller, bool(self.turns.thinking), self.message()
+            )
+            now = self.now()
+            late = clock_rules.out_of_time(self.named(turn))
+            # An illegal move raises before anything changes.
+            thought = now - self.turn_started
+            after, _ = moves.play(self.round_now(), square, now, thought, late)
+            if playing.flag_fell(after, game):
+                self.turns.cancel()
+                self.apply((after, ()))
+                raise playing.time_ran_out(turn)
+            self.adopt(after)
+            self.offer = None  # a move answers any offer: it lapses
+            self.evals.append(playing.NO_EVAL)
+            self.seats.claim(caller)  # the move was accepted: its token's seat is held now
+            self.after_move()
+            return self._state()
+
+    # ------------------------------------- the bot turns' host (lock held)
+
+    def keeps_bots(self) -> bool:
+        """Whether the game may need its bots again: not closed, not over, and attended."""
+        return not (self.closed or self.game.is_over or not self.attended())
+
+    def bot_turn(self) -> BotTurn | None:
+        """The bot turn to play now (see :class:`~adjacency.web.turns.TurnHost` and
+        :func:`.playing.bot_turn`)."""
+        if not self.keeps_bots():
+            return None
+        player = self.players[self.game.position.turn]
+        since = self.now() - self.last_move_at
+        return playing.bot_turn(
+            self.game,
+            player,
+            self.mode == "bot-bot",
+            self.paused,
+            self.step,
+            since,
+            self.delay,
+            self.time,
+            self.clock,
+        )
+
+    def bot_thinking(self, report: Thinking | None) -> None:
+        """A bot started thinking (``None``: its clock starts and is saved) or published
+        ``report`` (sent to the listeners as a ``thinking`` event)."""
+        thinking = self.turns.thinking
+        if report is None or thinking is None:
+            self.run_clock()  # a bot's clock runs while it thinks
+            self.changed(save=self.clock is not None)  # the clock's start is stored
+            return
+        info = thinking_info(thinking[0], thinking[1], report)
+        self.broadcast("thinking", info.model_dump_json())
+
+    def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
+        """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran
+        out (it loses on time) or the move is illegal (it forfeits)."""
+        late = clock_rules.out_of_time(self.named(color))
+        after, happened = playing.bot_answer(self.round_now(), move, self.now(), seconds, late)
+        if playing.flag_fell(after, self.game):
+            self.turns.cancel()  # lost on time or by an illegal move
+            self.apply((after, happened))
+            return
+        self.adopt(after)
+        self.evals.append(evaluation)
+        self.step = False
+        self.after_move()
+
+    def bot_failed(
+        self, color: Color, termination: Termination | None, detail: str | Detail
+    ) -> None:
+        """The bot of ``color`` could not answer
+        (:meth:`~adjacency.web.turns.TurnHost.bot_failed`): it forfeits with
+        ``termination``, or with ``None`` the game ends without a result."""
+        if self.game.is_over:
+            return
+        self.apply(playing.bot_failure(self.round_now(), color, termination, detail, self.now()))
 
     # ---------------------------------------------- takebacks, offers, ends
 

@@ -41,7 +41,7 @@ def claim(game_id: str, manager: Manager, caller: Client) -> Viewer:
 def play(game_id: str, move: MoveRequest, manager: Manager, caller: Client) -> GameState:
     """Play a move for the person to move (this browser must hold that seat)."""
     session = manager.get(game_id)
-    state = session.playing.play(move.square, caller)
+    state = session.play(move.square, caller)
     session.touch()
     return state
 
