@@ -1,6 +1,6 @@
 """The commands that take a team's project say in their help which kinds of project they
 take, and those are the intake's: every language of its table
-(:data:`adjacency.projects.manifest.LANGUAGES`), so a kind the league builds cannot go
+(:data:`adjacency.hosting.manifest.LANGUAGES`), so a kind the league builds cannot go
 unmentioned (help that said "Java" alone once hid the Python and JavaScript programs).
 """
 
@@ -12,7 +12,7 @@ import re
 import pytest
 
 from adjacency.cli import build_parser
-from adjacency.projects.manifest import LANGUAGES
+from adjacency.hosting.manifest import LANGUAGES
 
 WORDS = {"java": "Java", "python": "Python", "javascript": "JavaScript"}
 """Each language of the intake's table as a command's help names it."""

@@ -48,6 +48,8 @@ class Played:
     url: str
     token: str
     versions: list[dict[str, Any]]
+    games: list[dict[str, Any]]
+    """Version 1's games as the team's route lists them."""
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +72,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             versions = answer.body["submissions"]
             assert [v["version"] for v in versions] == [2, 1]
             assert versions[0]["games"] == 0 and versions[1]["games"] >= 2
-            yield Played(url, token, versions)
+            games = request(url + "/api/league/submissions/1/games", token=token).body
+            assert len(games) >= versions[1]["games"]
+            yield Played(url, token, versions, games)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -78,19 +82,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
 def test_each_version_lists_its_games_and_points_on_the_team_and_teacher_pages(
     browser: Any, played: Played, locale: str, size: str
 ) -> None:
-    check_team_page(browser, played.url, played.token, played.versions, locale, SIZES[size])
+    check_team_page(browser, played, locale, SIZES[size])
     check_teacher_page(browser, played.url, played.versions, locale, SIZES[size])
 
 
-def check_team_page(
-    browser: Any,
-    url: str,
-    token: str,
-    versions: list[dict[str, Any]],
-    locale: str,
-    size: dict[str, int],
-) -> None:
-    """The team's page lists each version's games and points in its row."""
+def check_team_page(browser: Any, played: Played, locale: str, size: dict[str, int]) -> None:
+    """The team's page lists each version's games and points in its row, and under a
+    version that played, its games one by one, each linked to its board."""
+    url, token, versions = played.url, played.token, played.versions
     errors: list[str] = []
     context, page = watched_page(browser, errors, TIMEOUT, viewport=size, locale=locale)
     goto(page, f"{url}/team")
@@ -104,6 +103,14 @@ def check_team_page(
         expect(cells.nth(5)).to_have_text(shown(version["points"], locale))
     heading = "permainan" if locale == "id-ID" else "games"
     expect(page.locator("#versions thead th").nth(4)).to_have_text(heading)
+    listed = page.locator("details.team-games[data-version='1']")
+    listed.locator("summary").click()
+    rows = listed.locator("tbody tr")
+    expect(rows).to_have_count(len(played.games))
+    first = played.games[0]
+    expect(rows.first.locator("a")).to_have_attribute("href", f"/watch/{first['id']}")
+    opponent = first["o"] if first["x"] == "garuda" else first["x"]
+    expect(rows.first.locator("td").nth(2)).to_have_text(opponent)
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     assert axe_violations(page, EVERY_IMPACT) == []
     assert errors == []

@@ -48,6 +48,7 @@ OUTSIDE_TAXONOMY = {
     "GameNotFound": "a WebError (404)",
     "PuzzleNotFound": "a WebError (404): no puzzle of that id in the served set",
     "NotNow": "a WebError (409)",
+    "TooLarge": "a WebError (413)",
     "TooMany": "a WebError (429)",
     "UnknownToken": "a WebError (401): the league refuses a missing, unknown or revoked secret",
     "MockScriptError": "an AssertionError: a test did not follow a mock engine's script",

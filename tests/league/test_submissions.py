@@ -1,6 +1,7 @@
-"""A team's submitted code through the real league server: every upload kept byte for
-byte, content-hashed and numbered; who may upload; the size limit before the body is read
-whole; the events' upload deadlines; and the league file of the version before."""
+"""A team's submitted code through the real league server: every upload packed as the
+team's machine packs it (its kept files alone), content-hashed and numbered; who may
+upload; the size limit before the body is read whole; the events' upload deadlines; and
+the league file of the version before."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from adjacency.client.wire import MAX_UPLOAD
+from adjacency.hosting.packing import pack
 from adjacency.league.schema import STORE_SCHEMA, SUBMISSIONS
 from adjacency.league.store import LeagueStore
-from adjacency.league.submission_rows import MAX_UPLOAD
 from league_helpers import ADMIN, Response, add_member, join, request, upload
 
 
@@ -26,6 +28,13 @@ def project_zip(marker: str) -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("bot/src/Bot.java", f"public class Bot {{ /* {marker} */ }}\n")
     return buffer.getvalue()
+
+
+def packed(data: bytes, tmp: Path) -> bytes:
+    """What the league keeps of the uploaded zip ``data``: its kept files, packed."""
+    path = tmp / "given.zip"
+    path.write_bytes(data)
+    return pack(path).data
 
 
 def declare_upload(url: str, size: int, token: str) -> Response:
@@ -52,17 +61,18 @@ def versions(db: Path, name: str) -> list[Any]:
 
 
 def test_every_upload_is_kept_numbered_and_hashed_and_the_same_bytes_are_that_version(
-    league: tuple[str, Path],
+    league: tuple[str, Path], tmp_path: Path
 ) -> None:
     url, db = league
     token = add_member(db, "team1")
     first, second = project_zip("one"), project_zip("two")
+    kept_first, kept_second = packed(first, tmp_path), packed(second, tmp_path)
     answer = upload(url, first, token, filename="../../etc/passwd team1.zip")
     assert answer.status == 201, answer
     assert answer.body["new"] is True
     kept = answer.body["submission"]
-    assert (kept["version"], kept["status"], kept["size"]) == (1, "received", len(first))
-    assert kept["sha256"] == hashlib.sha256(first).hexdigest()
+    assert (kept["version"], kept["status"], kept["size"]) == (1, "received", len(kept_first))
+    assert kept["sha256"] == hashlib.sha256(kept_first).hexdigest()
     assert "/" not in kept["filename"]  # a plain name is kept, never a path
     again = upload(url, first, token)
     assert again.status == 201 and again.body["new"] is False
@@ -73,7 +83,7 @@ def test_every_upload_is_kept_numbered_and_hashed_and_the_same_bytes_are_that_ve
     assert [s["version"] for s in listed.body["submissions"]] == [2, 1]
     with LeagueStore(db) as store:
         stored = {s.version: store.submissions.data(s.id) for s in versions(db, "team1")}
-    assert stored == {1: first, 2: second}  # byte for byte as uploaded
+    assert stored == {1: kept_first, 2: kept_second}  # the kept files, packed
 
 
 def test_who_may_upload_and_what_is_refused_leaves_nothing_stored(

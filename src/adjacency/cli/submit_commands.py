@@ -41,7 +41,30 @@ def _token(args: argparse.Namespace) -> str:
     return league_token(args.token_file, None, "--token-file FILE")
 
 
-def _versions(answer: dict[str, Any]) -> str:
+GAMES_LISTED = 3
+"""How many of the newest versions have their games listed one by one by ``--list``."""
+
+
+def _games(name: str, games: list[dict[str, Any]]) -> list[str]:
+    """A version's games, one line each: the game, the colour, the opponent, the result
+    and how it ended (a failure of the team's own program in the server's whole words)."""
+    lines = []
+    for game in games:
+        color = "x" if game["x"] == name else "o"
+        opponent = game["o"] if color == "x" else game["x"]
+        if game["status"] != "finished":
+            result = game["status"]
+        elif game["result"] == "draw":
+            result = "draw"
+        else:
+            result = "won" if game["result"] == color else "lost"
+        lines.append(f"         game {game['id']} as {color.upper()} vs {opponent}: {result}")
+        if game["termination"] not in (None, "normal") and game["detail"]:
+            lines.extend(f"           {line}" for line in game["detail"].splitlines()[:12])
+    return lines
+
+
+def _versions(answer: dict[str, Any], listed: dict[int, list[dict[str, Any]]]) -> str:
     lines = [f"versions of {answer['name']} (newest first):"]
     for item in answer["submissions"]:
         lines.append(
@@ -54,22 +77,28 @@ def _versions(answer: dict[str, Any]) -> str:
         if games:
             counted = f"{games} game{'s' if games != 1 else ''}"
             lines.append(f"         played {counted}, {points:g} point{'s' if points != 1 else ''}")
+        lines.extend(_games(answer["name"], listed.get(item["version"], [])))
     return "\n".join(lines) if answer["submissions"] else f"{answer['name']} has no version yet"
 
 
 def run_submit(args: argparse.Namespace) -> int:
-    """Pack and send the project (:func:`adjacency.league.uploads.pack`, ``send``), or
-    list the versions; a refusal is bad input (status 2), an unreachable server a
-    run-time failure (status 3)."""
-    from ..league.records import LeagueError
-    from ..league.uploads import fetch_versions, pack, send
+    """Pack and send the project (:func:`adjacency.hosting.packing.pack`,
+    :func:`adjacency.client.submit.send`), or list the versions; a refusal is bad input (status 2),
+    an unreachable server a run-time failure (status 3)."""
+    from ..client.submit import fetch_games, fetch_versions, send
+    from ..client.wire import LeagueRefused
+    from ..hosting.packing import pack
 
     cafile = None if args.cafile is None else str(args.cafile)
     if args.list:
-        print(_versions(fetch_versions(args.url, _token(args), cafile)))
+        token = _token(args)
+        answer = fetch_versions(args.url, token, cafile)
+        played = [v["version"] for v in answer["submissions"] if v.get("games")][:GAMES_LISTED]
+        games = {v: fetch_games(args.url, token, v, cafile) for v in played}
+        print(_versions(answer, games))
         return 0
     if args.path is None:
-        raise LeagueError("give the project to submit: adjacency league submit URL PATH")
+        raise LeagueRefused("give the project to submit: adjacency league submit URL PATH")
     token = _token(args)
     packed = pack(args.path)
     print(f"sending {len(packed.files)} files ({len(packed.data):,} bytes zipped)", file=sys.stderr)

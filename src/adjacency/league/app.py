@@ -26,6 +26,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
+from ..client.wire import MAX_UPLOAD
 from ..sandbox import SandboxUnavailable
 from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
@@ -56,7 +57,6 @@ from .routers import (
 from .scheduler import TICK
 from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
-from .submission_rows import MAX_UPLOAD
 
 log = logging.getLogger("adjacency.league")
 
@@ -153,7 +153,8 @@ def create_app(
     app.state.rates = RateLimiter(limits.burst)
     app.state.standings = SharedAnswer[list[dict[str, Any]]](public.STANDINGS_AGE)
     uploads = [(path, MAX_UPLOAD) for path in submissions.UPLOAD_PATHS]
-    app.add_middleware(BodyLimit, limit=8192, larger=uploads)
+    app.state.receiving = asyncio.Semaphore(submissions.RECEIVING)
+    app.add_middleware(BodyLimit, limit=8192, streamed=uploads)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
     app.add_middleware(KeepRoom, league=app)  # outermost: a refusal costs no other work
     install_error_handlers(app)

@@ -1,11 +1,13 @@
 """A team's submitted code: every upload kept, content-hashed and numbered
 (:class:`SubmissionsRepo`, the ``submissions`` table of :mod:`.schema`).
 
-A team (a member of kind ``bot``) submits source, not a running client: the zip as it
-was uploaded (at most :data:`MAX_UPLOAD` bytes) is kept in the league file, so a backup
-holds every version and a game can always name the code that played it. Each upload gets
-the team's next version number; an upload byte for byte equal to one the team already
-has (the same SHA-256) is that version again, not a new one.
+A team (a member of kind ``bot``) submits source, not a running client: its project
+packed as :func:`adjacency.hosting.packing.pack` packs it (the kept files alone, at most
+:data:`~adjacency.hosting.packing.MAX_PACKED` bytes) is kept in the league file, so a
+backup holds every version and a game can always name the code that
+played it. Each upload gets the team's next version number; an upload byte for byte
+equal to one the team already has (the same SHA-256) is that version again, not a new
+one.
 
 A version's life: ``received`` (stored, waiting for the server to build it), ``building``
 (a builder took it: built and checked in the sandbox), then ``accepted`` (it plays) or
@@ -32,13 +34,12 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..hosting.packing import MAX_PACKED
 from .records import LeagueError
 
 if TYPE_CHECKING:  # a type only: the schema's upgrade steps import this package's modules
     from .database import LeagueDb
 
-MAX_UPLOAD = 5 * 1024 * 1024
-"""The largest upload accepted, in bytes (a zip; the unpacked limits are the intake's)."""
 
 STATUSES = ("received", "building", "accepted", "refused")
 """A version's states, in the order it passes them (:mod:`this module <.submission_rows>`)."""
@@ -89,9 +90,9 @@ class SubmissionsRepo:
         or a member who is not a bot (nothing is written)."""
         if not data:
             raise LeagueError("the upload is empty: send the zip of your project")
-        if len(data) > MAX_UPLOAD:
+        if len(data) > MAX_PACKED:
             raise LeagueError(
-                f"the upload is {len(data):,} bytes: at most {MAX_UPLOAD:,} are accepted"
+                f"the packed project is {len(data):,} bytes: at most {MAX_PACKED:,} are kept"
             )
         digest = hashlib.sha256(data).hexdigest()
         name = (filename or "upload.zip")[:MAX_FILENAME]
@@ -140,6 +141,14 @@ class SubmissionsRepo:
         )
         return [_submission(row) for row in rows]
 
+    def version(self, member_id: int, version: int) -> Submission | None:
+        """A member's ``version`` (its number), or ``None``."""
+        rows = self.db.query(
+            f"SELECT {COLUMNS} FROM submissions WHERE member_id = ? AND version = ?",
+            (member_id, version),
+        )
+        return _submission(rows[0]) if rows else None
+
     def claim(self) -> Submission | None:
         """The oldest ``received`` version, marked ``building`` in the same transaction
         (so two builders never take the same one), or ``None``."""
@@ -166,6 +175,40 @@ class SubmissionsRepo:
         if not changed:
             raise LeagueError(f"no submission {submission_id}")
         return self.get(submission_id)
+
+    def build_again(self, member_id: int, version: int) -> Submission:
+        """Hand a member's refused ``version`` back to the builder (``received``, its old
+        account cleared): a refusal that came from the server's load, or a build the team
+        wants tried again. :class:`~.records.LeagueError` for a version that is not
+        refused (one being built or accepted stays as it is)."""
+        with self.db.transaction() as db:
+            row = db.execute(
+                "SELECT id, status FROM submissions WHERE member_id = ? AND version = ?",
+                (member_id, version),
+            ).fetchone()
+            if row is None:
+                raise LeagueError(f"no version {version}")
+            if row[1] != "refused":
+                raise LeagueError(
+                    f"version {version} is {row[1]}: only a refused one is built again"
+                )
+            db.execute(
+                "UPDATE submissions SET status = 'received', detail = '', decided = NULL"
+                " WHERE id = ?",
+                (row[0],),
+            )
+        return self.get(int(row[0]))
+
+    def games_of(self, member_id: int, submission_id: int, limit: int = 200) -> list[int]:
+        """The ids of the games ``member_id`` played with the version ``submission_id``,
+        newest first, at most ``limit`` (through the players' indexes)."""
+        rows = self.db.query(
+            "SELECT id FROM (SELECT id FROM games WHERE x_id = ? AND x_version = ?"
+            " UNION ALL SELECT id FROM games WHERE o_id = ? AND o_version = ?)"
+            " ORDER BY id DESC LIMIT ?",
+            (member_id, submission_id, member_id, submission_id, int(limit)),
+        )
+        return [int(r[0]) for r in rows]
 
     def requeue(self) -> int:
         """Hand the versions a stopped server was building back to the builder; how many."""

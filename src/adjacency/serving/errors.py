@@ -59,6 +59,12 @@ class NotNow(WebError):
     code = "not_now"
 
 
+class TooLarge(WebError):
+    """A request body larger than the path accepts."""
+
+    status = 413
+
+
 class TooMany(WebError):
     """Over a server limit (requests per client, bot games, pending hints): try later."""
 

@@ -24,11 +24,20 @@ class BodyLimit:
     """
 
     def __init__(
-        self, app: ASGIApp, limit: int, larger: Iterable[tuple[re.Pattern[str], int]] = ()
+        self,
+        app: ASGIApp,
+        limit: int,
+        larger: Iterable[tuple[re.Pattern[str], int]] = (),
+        streamed: Iterable[tuple[re.Pattern[str], int]] = (),
     ) -> None:
         self.app = app
         self.limit = limit
         self.larger = tuple(larger)
+        self.streamed = tuple(streamed)
+        """Paths whose bodies are not held in memory but passed on as they arrive, each
+        with its limit (a declared length over it is refused at once; a body that grows
+        past it is cut off, and the endpoint sees the client leave): an upload that the
+        endpoint streams to disk."""
 
     def limit_of(self, path: str) -> int:
         """The body limit of a request to ``path``."""
@@ -38,7 +47,12 @@ class BodyLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        limit = self.limit_of(scope.get("path", ""))
+        path = scope.get("path", "")
+        streamed = next((size for pattern, size in self.streamed if pattern.match(path)), None)
+        if streamed is not None:
+            await self._stream(scope, receive, send, streamed)
+            return
+        limit = self.limit_of(path)
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
             await self._refuse(scope, receive, send, limit)
@@ -79,6 +93,25 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        """Pass a streamed path's body on as it arrives, at most ``limit`` bytes."""
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(scope, receive, send, limit)
+            return
+        size = 0
+
+        async def counted() -> Any:
+            nonlocal size
+            message = await receive()
+            if message["type"] == "http.request":
+                size += len(message.get("body", b""))
+                if size > limit:
+                    return {"type": "http.disconnect"}
+            return message
+
+        await self.app(scope, counted, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         response = JSONResponse(

@@ -1,31 +1,45 @@
 """Submitting a team's code: the upload (the team's bot token, or the admin token for a
 team) and the list of its versions (:mod:`adjacency.league.submission_rows`).
 
-The body is the zip itself (``Content-Type: application/zip``), at most
-:data:`~adjacency.league.submission_rows.MAX_UPLOAD` bytes: the app's body limit allows that
-size on these two paths only (:data:`UPLOAD_PATHS`) and refuses a larger one before it is
-read whole. Nothing of the zip is opened here: it is stored as uploaded and built later,
-in the sandbox. A team entered in an event whose upload deadline has passed gets 409 with
-the deadline in the message, and nothing is stored.
+The body is the project's zip as the team has it (``Content-Type: application/zip``):
+GitHub's Download ZIP with the JavaFX SDK inside, or the few kilobytes ``adjacency league
+submit`` packed. On these two paths only (:data:`UPLOAD_PATHS`) the app's body limit lets
+a body of up to :data:`~adjacency.client.wire.MAX_UPLOAD` bytes through as it arrives;
+it is streamed to a file of its own beside the league file (never held in memory), at
+most :data:`RECEIVING` at once, then packed there as the team's machine packs it
+(:func:`adjacency.hosting.packing.pack`: the zip's directory read, only the kept files
+extracted, nothing run) and the file removed: the league stores the packed kept files
+alone, so one project is one version by either route. A team entered in an event whose
+upload deadline has passed gets 409 with the deadline in the message, and nothing is
+stored.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import tempfile
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from starlette.requests import ClientDisconnect
 
+from ...client.wire import MAX_UPLOAD
+from ...hosting.intake import IntakeRefused
+from ...hosting.packing import Packed, pack
 from ...sandbox import SandboxUnavailable
-from ...serving.errors import NotNow, WebError
+from ...serving.errors import GameNotFound, NotNow, TooLarge, WebError
 from ...serving.models import ErrorMessage
-from ..auth import require_admin, require_bot
+from ..auth import details_for, require_admin, require_bot
 from ..deps import member_named, store_of
 from ..limits import check_rate
-from ..models import ERRORS, Submissions, Submitted
-from ..records import Member
-from ..submission_rows import MAX_UPLOAD, Submission
+from ..models import ERRORS, GameSummary, Submissions, Submitted
+from ..records import LeagueError, Member
+from ..standings import game_summary
+from ..submission_rows import Submission
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
@@ -75,9 +89,59 @@ def submission_out(
     }
 
 
+RECEIVING = 4
+"""Uploads received at once (each streamed to disk, then packed in a thread); one more
+is told to send again shortly, so a class uploading at the deadline cannot fill the disk
+or hold every thread."""
+
+
+async def _receive(request: Request, folder: Path) -> Path:
+    """Stream the request's body to a new file in ``folder``, at most
+    :data:`~adjacency.client.wire.MAX_UPLOAD` bytes (413 past it; the file removed)."""
+    folder.mkdir(exist_ok=True)
+    handle, name = tempfile.mkstemp(suffix=".zip", dir=folder)
+    path = Path(name)
+    size = 0
+    try:
+        with os.fdopen(handle, "wb") as out:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_UPLOAD:
+                    break
+                out.write(chunk)
+    except ClientDisconnect:  # the client left, or the app's body limit cut it off
+        size = MAX_UPLOAD + 1
+    if size > MAX_UPLOAD:
+        path.unlink(missing_ok=True)
+        raise TooLarge(
+            f"the upload ended early or passed {MAX_UPLOAD:,} bytes: at most {MAX_UPLOAD:,} "
+            "are accepted"
+        )
+    return path
+
+
+async def _pack(request: Request) -> Packed:
+    """The request's zip received (:func:`_receive`) and packed
+    (:func:`~adjacency.hosting.packing.pack`, in a thread); an intake rule broken is 400
+    with the rule's words."""
+    receiving: asyncio.Semaphore = request.app.state.receiving
+    if receiving.locked():
+        raise NotNow(f"the server is receiving {RECEIVING} uploads now: send yours again shortly")
+    store = store_of(request)
+    async with receiving:
+        path = await _receive(request, store.path.with_name(store.path.name + ".uploads"))
+        try:
+            return await asyncio.to_thread(pack, path)
+        except IntakeRefused as exc:
+            raise WebError(str(exc)) from None
+        finally:
+            path.unlink(missing_ok=True)
+
+
 async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
-    """Read the body and keep it as the member's next version (the checks of
-    :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`, then the deadline)."""
+    """Receive and pack the body, and keep the packed project as the member's next
+    version (the checks of :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`,
+    then the deadline)."""
     refused = request.app.state.builds_refused
     if refused is not None:
         raise SandboxUnavailable(f"this server cannot build uploads: {refused}")
@@ -86,17 +150,15 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
         raise WebError(
             f"send the zip itself as the body, Content-Type: application/zip (not {kind or 'none'})"
         )
-    data = await request.body()
-    if len(data) > MAX_UPLOAD:
-        raise WebError(f"the upload is {len(data):,} bytes: at most {MAX_UPLOAD:,} are accepted")
     store = store_of(request)
     closed = store.submissions.closing_event(member.id)
     if closed is not None:
         name, deadline = closed
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline))
         raise NotNow(f"uploads for event {name} closed at its deadline, {when}")
+    packed = await _pack(request)
     filename = FILENAME.sub("_", request.headers.get("x-filename", ""))[:200] or "upload.zip"
-    submission, new = store.submissions.add(member.id, data, filename)
+    submission, new = store.submissions.add(member.id, packed.data, filename)
     builder = request.app.state.builder
     if builder is not None:
         builder.wake()
@@ -131,6 +193,40 @@ def versions_out(request: Request, member: Member) -> dict[str, Any]:
     repo = store_of(request).submissions
     versions, results = repo.versions(member.id), repo.results(member.id)
     return {"name": member.name, "submissions": [submission_out(s, results) for s in versions]}
+
+
+@router.get("/submissions/{version}/games", response_model=list[GameSummary])
+async def version_games(request: Request, member: Team, version: int) -> list[dict[str, Any]]:
+    """The games the team's ``version`` played, newest first (at most 200), each end
+    told whole where the team's own program failed (the exception, its file and line,
+    the time it used, the square it named): what the team needs to learn why it lost."""
+    store = store_of(request)
+    submission = store.submissions.version(member.id, version)
+    if submission is None:
+        raise GameNotFound(f"{member.name} has no version {version}")
+    told = details_for(request)
+    games = [store.games.game(i) for i in store.submissions.games_of(member.id, submission.id)]
+    found = [g for g in games if g is not None]
+    names = store.members.names({g.x_id for g in found} | {g.o_id for g in found})
+    return [game_summary(g, names, told) for g in found]
+
+
+@router.post("/submissions/{version}/build", status_code=202, response_model=Submitted)
+async def build_again(request: Request, member: Team, version: int) -> dict[str, Any]:
+    """Build and check the team's refused ``version`` again (a refusal caused by the
+    server's load, say): it waits for the builder as a new upload does. 409 for a
+    version that is not refused."""
+    limits = request.app.state.limits
+    check_rate(request, "upload", limits.uploads_per_minute, limits.upload_burst)
+    store = store_of(request)
+    try:
+        submission = store.submissions.build_again(member.id, version)
+    except LeagueError as exc:
+        raise NotNow(str(exc)) from None
+    builder = request.app.state.builder
+    if builder is not None:
+        builder.wake()
+    return {"name": member.name, "new": False, "submission": submission_out(submission)}
 
 
 @router.post(

@@ -506,7 +506,7 @@ $("event-form").addEventListener("submit", (event) => {
 
 // Teams' code: the team chosen, the team whose versions are drawn, and whether one of
 // them waits to be built or checked (then they are asked again with each refresh).
-const MAX_BYTES = 5 * 1024 * 1024;
+const MAX_BYTES = 256 * 1024 * 1024;
 let codeTeam = "";
 let codeShown = "";
 let codeWaiting = false;

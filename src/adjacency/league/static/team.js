@@ -2,8 +2,13 @@
 // as Authorization: Bearer), send a new version of its code (a zip, as the body of
 // POST /api/league/submissions) and follow every version's build and check: its status
 // and the server's account (javac's words, the position a check failed on) under it.
-// Each version lists the finished games it played and the points it scored in them.
-// The page asks again every 3 s while a version waits to be built or checked.
+// Each version lists the finished games it played and the points it scored in them, and
+// under it those games one by one (GET /api/league/submissions/N/games): the result and,
+// where the team's program failed, the reason in the server's whole words (the exception
+// with the team's file and line, the time it used, the square it named). A refused
+// version can be built again (POST /api/league/submissions/N/build). The page asks again
+// every 3 s while a version waits to be built or checked and every 10 s otherwise (while
+// the tab is shown), so verdicts and games appear as they arrive.
 import { decimal, errorText, lang, t } from "/static/js/i18n.js";
 import { el } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
@@ -11,8 +16,10 @@ import { requestError } from "/static/js/request-error.js";
 
 const KEY = "adjacency.team-token";
 const API = "/api/league/submissions";
-const MAX_BYTES = 5 * 1024 * 1024;
+const MAX_BYTES = 256 * 1024 * 1024;
 let timer = null;
+const GAMES_SHOWN = 3; // the newest versions whose games are listed
+const open = new Set(); // the versions whose games the reader opened
 
 function stored() {
   try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
@@ -31,14 +38,15 @@ function keep(value) {
 function say(text) { $("status").textContent = text; }
 
 // A request of the team's (GET, or POST of a file); its answer, else an Error.
-async function call(file) {
+async function call(file, path = API, method = undefined) {
   const headers = { Authorization: `Bearer ${memory}` };
   const options = { headers };
   if (file !== undefined) {
     Object.assign(headers, { "Content-Type": "application/zip", "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") });
     Object.assign(options, { method: "POST", body: file });
   }
-  const response = await fetch(API, options);
+  if (method !== undefined) Object.assign(options, { method });
+  const response = await fetch(path, options);
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
     throw requestError(errorText(answer, String(response.status)), response.status);
@@ -61,15 +69,74 @@ function drawVersions(versions) {
       el("td", { class: "breakable" }, v.filename),
       el("td", { class: "num" }, v.games.toLocaleString(lang)),
       el("td", { class: "num" }, decimal(v.points, 1, 0))));
-    if (v.detail) {
+    if (v.detail || v.status === "refused") {
       // the server's account, as it gave it (javac's own words): a region keyboards reach
       const account = el("pre", { class: "team-detail", tabindex: "0", "aria-label": t("team.detail", { version: v.version }) }, v.detail);
       const cell = el("td", { colspan: "6" }, account);
+      if (v.status === "refused") {
+        const again = el("button", { type: "button", class: "secondary" }, t("team.build-again", { version: v.version }));
+        again.addEventListener("click", () => buildAgain(v.version));
+        cell.append(again);
+      }
       rows.push(el("tr", { class: "team-detail-row" }, cell));
+    }
+    if (v.games > 0 && versions.indexOf(v) < GAMES_SHOWN) {
+      const games = el("details", { class: "team-games", "data-version": String(v.version) },
+        el("summary", {}, t("team.games.summary", { version: v.version, count: v.games.toLocaleString(lang) })));
+      games.open = open.has(v.version);
+      games.addEventListener("toggle", () => {
+        if (games.open) open.add(v.version); else open.delete(v.version);
+        if (games.open) drawGames(games, v.version);
+      });
+      if (games.open) drawGames(games, v.version);
+      rows.push(el("tr", { class: "team-games-row" }, el("td", { colspan: "6" }, games)));
     }
   }
   body.replaceChildren(...rows);
   $("no-versions").hidden = versions.length > 0;
+}
+
+// The result of a game for the team that played ``color`` in it.
+function outcome(game, color) {
+  if (game.status === "playing") return t("team.games.playing");
+  if (game.status === "aborted") return t("team.games.aborted");
+  if (game.result === "draw") return t("team.games.draw");
+  return t(game.result === color ? "team.games.won" : "team.games.lost");
+}
+
+async function drawGames(holder, version) {
+  let games;
+  try {
+    games = await call(undefined, `${API}/${version}/games`);
+  } catch (error) {
+    say(t("team.failed", { error: error.message }));
+    return;
+  }
+  const name = $("team-name").dataset.name;
+  const head = el("tr", {}, ...["game", "color", "opponent", "result", "end"].map((c) => el("th", { scope: "col" }, t(`team.games.col.${c}`))));
+  const rows = games.map((g) => {
+    const color = g.x === name ? "x" : "o";
+    const opponent = color === "x" ? g.o : g.x;
+    return el("tr", {},
+      el("td", { class: "num" }, el("a", { href: `/watch/${g.id}` }, String(g.id))),
+      el("td", {}, color.toUpperCase()),
+      el("td", { class: "breakable" }, opponent),
+      el("td", {}, outcome(g, color)),
+      el("td", { class: "breakable" }, el("span", { class: "team-game-end" }, g.detail || "")));
+  });
+  const table = el("table", { class: "league team-games-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
+  holder.querySelector("table")?.remove();
+  holder.append(table);
+}
+
+async function buildAgain(version) {
+  try {
+    await call(undefined, `${API}/${version}/build`, "POST");
+    say(t("team.build-again.sent", { version }));
+  } catch (error) {
+    say(t("team.failed", { error: error.message }));
+  }
+  refresh();
 }
 
 async function refresh() {
@@ -80,10 +147,11 @@ async function refresh() {
     $("signed-in").hidden = false;
     $("team").hidden = false;
     $("team-name").textContent = t("team.signed-in", { name: answer.name });
+    $("team-name").dataset.name = answer.name;
     drawVersions(answer.submissions);
     const waiting = answer.submissions.some((v) => v.status === "received" || v.status === "building");
     clearTimeout(timer);
-    if (waiting) timer = setTimeout(refresh, 3000);
+    timer = setTimeout(later, waiting ? 3000 : 10000);
   } catch (error) {
     if (error.status === 401 || error.status === 403) {
       keep("");
@@ -93,6 +161,12 @@ async function refresh() {
     }
     say(t("team.failed", { error: error.message }));
   }
+}
+
+// The next look, while the tab is shown (a hidden tab looks again once shown).
+function later() {
+  if (document.hidden) document.addEventListener("visibilitychange", refresh, { once: true });
+  else refresh();
 }
 
 $("token-form").addEventListener("submit", (event) => {

@@ -17,7 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.projects.intake import MAX_FILES, MAX_ZIP_BYTES
+from adjacency.hosting.intake import (
+    MAX_FILE_BYTES,
+    MAX_FILES,
+    MAX_IMAGE_BYTES,
+    MAX_KEPT_BYTES,
+    MAX_ZIP_BYTES,
+)
 from league_helpers import env
 
 BOT = "public class Bot {\n    public int[] move() { return new int[] {0, 0}; }\n}\n"
@@ -75,9 +81,27 @@ def bomb(tmp: Path) -> Path:
     return make_zip(tmp / "p.zip", [("src/Big.java", b"\0" * (20 * 1024 * 1024))])
 
 
-def unpacked(tmp: Path) -> Path:
-    # Entries each under the ratio rule's floor, together past 50 MB unpacked.
-    return make_zip(tmp / "p.zip", [(f"res/{i}.txt", b"a" * 1_000_000) for i in range(60)])
+def kept_size(tmp: Path) -> Path:
+    # Sources each under the file limit (and the ratio rule's floor), together past the
+    # kept files' limit.
+    count = MAX_KEPT_BYTES // 900_000 + 1
+    return make_zip(tmp / "p.zip", [(f"src/F{i}.java", b"a" * 900_000) for i in range(count)])
+
+
+def kept_file(tmp: Path) -> Path:
+    text = os.urandom(MAX_FILE_BYTES // 2 + 1).hex().encode()  # no zip bomb: it barely packs
+    return make_zip(tmp / "p.zip", [("src/Huge.java", text)])
+
+
+def kept_picture(tmp: Path) -> Path:
+    # A picture the sources name (so the program loads it), larger than a picture may be.
+    return make_zip(
+        tmp / "p.zip",
+        [
+            ("src/Icon.java", b'class Icon { String f = "board.png"; }'),
+            ("src/board.png", os.urandom(MAX_IMAGE_BYTES + 1)),
+        ],
+    )
 
 
 def many(tmp: Path) -> Path:
@@ -85,7 +109,9 @@ def many(tmp: Path) -> Path:
 
 
 def large(tmp: Path) -> Path:
-    path = make_zip(tmp / "p.zip", [("lib/big.jar", os.urandom(MAX_ZIP_BYTES))])
+    path = tmp / "p.zip"
+    with path.open("wb") as out:  # sparse: its size is all the rule reads
+        out.truncate(MAX_ZIP_BYTES + 1)
     return path
 
 
@@ -120,7 +146,9 @@ HOSTILE: dict[str, tuple[Callable[[Path], Path], str]] = {
     "device": (device, "is a character device"),
     "fifo": (fifo, "is a named pipe"),
     "bomb": (bomb, "rule 'compression ratio'"),
-    "unpacked-size": (unpacked, "rule 'unpacked size'"),
+    "kept-size": (kept_size, "rule 'kept size'"),
+    "kept-file-size": (kept_file, "rule 'kept file size': 'src/Huge.java'"),
+    "kept-picture-size": (kept_picture, "rule 'kept file size': 'src/board.png'"),
     "file-count": (many, "rule 'file count'"),
     "zip-size": (large, "rule 'zip size'"),
     "not-a-zip": (not_a_zip, "rule 'a zip file'"),

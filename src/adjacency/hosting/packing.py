@@ -1,0 +1,101 @@
+"""A project packed as the league keeps it: :func:`pack`.
+
+A project as the team has it (a folder, or a zip such as GitHub's Download ZIP of any
+size) goes through the intake (:func:`~.intake.take_in`: its limits checked before a
+byte is read; only the kept files are read: sources, manifest, a JavaFX program's
+resources), and those files alone are written into a new zip whose bytes depend only on
+their names and contents (sorted, fixed dates, the zip's one top folder taken off, so a
+folder and its Download ZIP pack alike): the same sources always make the same bytes, so
+the league's hash names them as the same version, whatever else the project holds. The
+team's machine packs before it uploads (``adjacency league submit``) and the server
+packs what its page receives, with this one function: one project is one version by
+either route. The JavaFX SDK's jars and DLLs, the report, the screenshots, installed
+packages (``node_modules``, ``site-packages``: the league installs none) are left out
+and named (:attr:`Packed.left_out`), never read or stored.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .intake import SOURCE_SUFFIXES, IntakeRefused, take_in
+
+FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+"""Every packed entry's date (zip's earliest): the packed bytes depend on the files only."""
+
+PACKED = b"adjacency: packed kept files"
+"""The packed zip's comment: a zip that carries it is packed already, so its one top
+folder, if any, is the project's own (``src/``) and stays; packing it again gives the same
+bytes (the server packs what ``league submit`` packed)."""
+
+MAX_PACKED = 5 * 1024 * 1024
+"""Largest packed project, in bytes: the kept files' limit
+(:data:`~.intake.MAX_KEPT_BYTES`) keeps every project under it."""
+
+
+@dataclass(frozen=True)
+class Packed:
+    """A project packed for the league: the zip's bytes, the files in it, those left out
+    (``installed``: those of them in installed packages' folders, which the league never
+    installs or loads)."""
+
+    data: bytes
+    files: list[str]
+    left_out: list[str]
+    installed: list[str]
+
+
+def top_folder(names: list[str]) -> str:
+    """The one folder every name lies in (``tubes-main/``, as GitHub's Download ZIP wraps
+    a project), or ``""`` when there is none."""
+    tops = {name.split("/", 1)[0] for name in names}
+    if len(tops) != 1 or any("/" not in name for name in names):
+        return ""
+    return f"{tops.pop()}/"
+
+
+def _packed(path: Path) -> bool:
+    """Whether ``path`` is a zip this module packed (its comment is :data:`PACKED`)."""
+    if not path.is_file():
+        return False
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.comment == PACKED
+    except (zipfile.BadZipFile, OSError):
+        return False
+
+
+def pack(path: Path) -> Packed:
+    """The kept files of the project at ``path`` as a deterministic zip, named from the
+    project's own root; the intake's refusals (:class:`~.intake.IntakeRefused`), also
+    for a project with no source, are raised before anything is sent or stored."""
+    intake = take_in(path)
+    kept = intake.kept()
+    if not intake.of(*SOURCE_SUFFIXES):
+        raise IntakeRefused(
+            f"rule 'a source': no source ({', '.join(SOURCE_SUFFIXES)}) in {path.name!r}: "
+            "nothing to submit (a Java course project, or a Python or JavaScript "
+            "engine-protocol program)"
+        )
+    top = "" if _packed(path) else top_folder([*kept, *intake.left_out])
+    files = {name.removeprefix(top): data for name, data in kept.items()}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.comment = PACKED
+        for name in sorted(files):
+            entry = zipfile.ZipInfo(name, date_time=FIXED_DATE)
+            entry.external_attr = 0o644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, files[name])
+    data = buffer.getvalue()
+    if len(data) > MAX_PACKED:
+        raise IntakeRefused(
+            f"rule 'packed size': the project's kept files pack to {len(data):,} bytes, "
+            f"more than {MAX_PACKED:,}"
+        )
+    left_out = sorted(name.removeprefix(top) for name in intake.left_out)
+    installed = sorted(name.removeprefix(top) for name in intake.installed)
+    return Packed(data, sorted(files), left_out, installed)
