@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from ..core.errors import InvalidSettingsError
 from . import ray_auth
 from . import reaper as ray_reaper
-from .base import Executor, ExecutorUnavailable, Placement, WorkerError, windowed
+from .executor import Executor, ExecutorUnavailable, Placement, WorkerError, windowed
 
 T = TypeVar("T")
 R = TypeVar("R")
