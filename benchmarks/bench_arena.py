@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.workers import PoolExecutor
 
@@ -28,8 +28,8 @@ from adjacency.workers import PoolExecutor
 def games_per_second(concurrency: int, games: int, seed: int) -> tuple[float, float]:
     """(games per second, parent CPU ms per game) of random-vs-greedy games, after a warm-up."""
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
-        warm = create_run(store, "match", ["random", "greedy"], Settings(games=4 * concurrency))
-        settings = Settings(rounds=(28,), games=games, time=5.0, seed=seed)
+        warm = create_run(store, "match", ["random", "greedy"], RunSettings(games=4 * concurrency))
+        settings = RunSettings(rounds=(28,), games=games, time=5.0, seed=seed)
         run_id = create_run(store, "match", ["random", "greedy"], settings)
         with PoolExecutor(concurrency) as executor:
             execute(store, warm, executor)

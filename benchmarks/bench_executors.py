@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.workers import Executor, PoolExecutor
 
@@ -71,9 +71,11 @@ def executor_for(kind: str, workers: int) -> Iterator[Executor]:
         yield executor
 
 
-def rate(executor: Executor, players: list[str], settings: Settings, warm: int) -> dict[str, Any]:
+def rate(
+    executor: Executor, players: list[str], settings: RunSettings, warm: int
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
-        warm_run = create_run(store, "match", players, Settings(
+        warm_run = create_run(store, "match", players, RunSettings(
             rows=settings.rows, cols=settings.cols, rounds=settings.rounds, games=warm,
             time=settings.time, random_plies=2, seed=99,
         ))  # fmt: skip
@@ -96,9 +98,9 @@ def rate(executor: Executor, players: list[str], settings: Settings, warm: int) 
 
 def bench_games(args: argparse.Namespace) -> None:
     loads = {
-        "real": (["engine", "greedy"], Settings(rounds=(28,), games=args.real_games,
+        "real": (["engine", "greedy"], RunSettings(rounds=(28,), games=args.real_games,
                                                  time=args.engine_time, random_plies=2)),
-        "2ms": (["random", "greedy"], Settings(rounds=(28,), games=args.fast_games, time=5.0,
+        "2ms": (["random", "greedy"], RunSettings(rounds=(28,), games=args.fast_games, time=5.0,
                                                 random_plies=2)),
     }  # fmt: skip
     for kind in ("local", "ray"):

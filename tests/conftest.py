@@ -1,7 +1,8 @@
 """Session-wide fixtures and hooks of the whole suite.
 
-No test is skipped silently (:mod:`skip_guard`), and none takes longer than the suite's
-time budget (:mod:`time_guard`). Each test is marked with what it needs beyond Python
+No test is skipped silently (:mod:`skip_guard`), none takes longer than the suite's
+time budget (:mod:`time_guard`), and the programs a test starts end with it
+(:mod:`reaper`). Each test is marked with what it needs beyond Python
 (:mod:`needs`: browser, ray, jvm, node, deploy, site), which ``make test-core`` leaves out.
 
 Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (``make test`` sets ``ci``), else
@@ -50,7 +51,7 @@ from browser_helpers import chromium
 from kit_helpers import build_java
 from sandbox_helpers import reachable_folder
 
-pytest_plugins = ["skip_guard", "time_guard", "needs"]
+pytest_plugins = ["skip_guard", "time_guard", "needs", "reaper"]
 
 __all__ = ["browser", "java_build", "ray_cluster", "sandbox_box"]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import uuid
 import zipfile
 from pathlib import Path
 
@@ -47,7 +48,12 @@ EPILOGUE = """
 }
 """
 
-DAEMON = "sleep 1234"
+RUN = f"{uuid.uuid4().int % 10**9:09d}"
+"""This test process's own mark in the attacks' leftover commands (a fraction of a second
+on their sleeps), so a test counts the leftovers of its own attacks only, never those of
+another test process or league running the same attacks on the machine."""
+
+DAEMON = f"sleep 1234.{RUN}"
 """The double-forked daemon's command (no process may run it once its sandbox ended)."""
 
 PROBES = {
@@ -88,12 +94,15 @@ PROBES = {
 }
 """Attacks that fail in the sandbox: the bot goes on to answer legally."""
 
-FORK_SLEEP = "sleep 1000"
-"""What the fork bomb keeps starting (no process may run it once its sandbox ended)."""
+FORK_SLEEP = f"sleep 1000.{RUN}"
+"""What the fork bomb starts first and keeps starting (no process may run it once its
+sandbox ended): the first is started before the bomb fills the process limit, so it
+runs on any machine, however loaded."""
 
 FAILURES = {
     "a fork bomb": (
-        'new ProcessBuilder("/bin/sh", "-c", "f() { f | f & }; f").start();'
+        f'new ProcessBuilder("/bin/sh", "-c", "{FORK_SLEEP}").start();'
+        ' new ProcessBuilder("/bin/sh", "-c", "f() { f | f & }; f").start();'
         " while (roundsLeft >= 0) { try {"
         f' new ProcessBuilder("/bin/sh", "-c", "{FORK_SLEEP}").start(); }}'
         " catch (IOException e) {} }",

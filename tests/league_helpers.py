@@ -18,6 +18,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+import reaper
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core.record import game_from_text, game_to_text
@@ -116,6 +117,7 @@ def spawn(args: list[str], log: Path, extra_env: dict[str, str] | None = None) -
         start_new_session=True,
     )
     handle.close()
+    reaper.started(popen.pid)  # killed with its children when the test ends
     return Process(popen, log)
 
 

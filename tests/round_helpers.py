@@ -40,7 +40,6 @@ from adjacency.league.store import LeagueStore, Member
 from adjacency.round import clock as round_clock
 from adjacency.round.clock import Clock
 from adjacency.serving.errors import WebError
-from adjacency.web import clock_rules as web_clock_rules
 from adjacency.web import session as web_session
 from adjacency.web.limits import BotSlots
 from adjacency.web.players import Player
@@ -98,8 +97,7 @@ def mock_clock() -> Iterator[tuple[FakeTime, FakeScheduler]]:
     with pytest.MonkeyPatch.context() as patch:
         for module in (round_clock, web_session, league_games, league_live):
             patch.setattr(module, "time", clock)
-        for module in (web_session, web_clock_rules):  # the web's timers: its flag, the abandonment
-            patch.setattr(module, "SCHEDULER", scheduler)
+        patch.setattr(web_session, "SCHEDULER", scheduler)  # the web's flag and abandonment
         yield clock, scheduler
 
 
@@ -185,7 +183,7 @@ class WebGame:
         self.saved += 1
 
     def play(self, square: str) -> Outcome:
-        return outcome(lambda: self.session.playing.play(square, CALLER))
+        return outcome(lambda: self.session.play(square, CALLER))
 
     def answer(self, square: str) -> Outcome:
         """The bot to move answers ``square`` (as the turn worker hands it over)."""
@@ -193,15 +191,15 @@ class WebGame:
         def answer() -> None:
             with self.session.lock:
                 color = self.session.game.position.turn
-                self.session.playing.bot_moved(color, square, 0.0, (None, None))
+                self.session.bot_moved(color, square, 0.0, (None, None))
 
         return outcome(answer)
 
     def resign(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.finisher.resign(color, CALLER))
+        return outcome(lambda: self.session.resign(color, CALLER))
 
     def abort(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.finisher.abort(color, CALLER))
+        return outcome(lambda: self.session.abort(color, CALLER))
 
     def timers(self) -> None:
         self.scheduler.fire_due()

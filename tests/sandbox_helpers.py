@@ -86,25 +86,6 @@ def wait_until(condition: Callable[[], bool], what: str, bound: float = GUARD) -
         time.sleep(0.02)
 
 
-def pool_processes() -> list[int]:
-    """The host's processes run by the sandbox pool's users (none once all sandboxes
-    have ended)."""
-    from adjacency.sandbox.identity import FIRST_UID, SLOTS
-
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{entry}/status").read_text()
-        except OSError:
-            continue
-        uid = int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
-        if FIRST_UID <= uid < FIRST_UID + SLOTS:
-            found.append(int(entry))
-    return found
-
-
 def own_sandboxes() -> list[int]:
     """The sandboxed processes this test process started that still run: below it by
     parent links, run by a sandbox pool's user or bubblewrap itself (the sandboxes of

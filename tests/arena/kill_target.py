@@ -12,12 +12,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.workers import PoolExecutor
 from arena_fakes import factory
 
-SETTINGS = Settings(rounds=(8,), games=40, time=1.0, random_plies=2, seed=3)
+SETTINGS = RunSettings(rounds=(8,), games=40, time=1.0, random_plies=2, seed=3)
 
 
 def main() -> None:

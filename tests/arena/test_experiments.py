@@ -59,7 +59,7 @@ def test_resume_names_the_stored_preset_not_the_default(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--resume`` of a reduced run names its reduced size (it once said "full ... 1760 games")."""
-    from adjacency.arena.live import LiveScore
+    from adjacency.arena.progress_bar import LiveScore
 
     db, out = tmp_path / "e.db", tmp_path / "out"
     argv = ["experiments", "--preset", "reduced", "--games", "2", "--rounds", "4"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.arena.summary import summarize
 from adjacency.cli import main
@@ -28,7 +28,7 @@ EXPECTED = {
 }
 # A budget no correct bot comes near even on a loaded machine: only the sleepy bot (which
 # answers past budget and margin) and the hanging one run out of it, whatever the load.
-GENEROUS = Settings(rounds=(4,), games=2, time=1.0, margin=0.1)
+GENEROUS = RunSettings(rounds=(4,), games=2, time=1.0, margin=0.1)
 
 
 def test_misbehaving_bots_lose_with_reasons_and_the_run_completes(tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def test_misbehaving_bots_lose_with_reasons_and_the_run_completes(tmp_path: Path
 
 
 def test_sprt_stops_a_lopsided_match_early(tmp_path: Path) -> None:
-    settings = Settings(rounds=(4,), games=400, time=1.0)
+    settings = RunSettings(rounds=(4,), games=400, time=1.0)
     sprt = Sprt(0, 10)
     with Store(tmp_path / "sprt.db") as store:
         run_id = create_run(store, "match", ["greedy", "occupied"], settings, "sprt", factory)
@@ -72,7 +72,7 @@ def test_sprt_stops_a_lopsided_match_early(tmp_path: Path) -> None:
 def test_sprt_is_stored_with_the_run_and_resumed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    settings = Settings(rounds=(4,), games=400, time=1.0, sprt=(0.0, 10.0, 0.05, 0.05))
+    settings = RunSettings(rounds=(4,), games=400, time=1.0, sprt=(0.0, 10.0, 0.05, 0.05))
     with Store(tmp_path / "sprt.db") as store:
         run_id = create_run(store, "match", ["greedy", "occupied"], settings, "sprt", factory)
         assert store.run(run_id).settings.sprt == (0.0, 10.0, 0.05, 0.05)
@@ -108,7 +108,7 @@ def test_misbehaving_external_engines_through_the_cli(tmp_path: Path) -> None:
 
 
 def test_a_dead_worker_stops_the_run_resumably(tmp_path: Path) -> None:
-    settings = Settings(rounds=(4,), games=4, time=1.0)
+    settings = RunSettings(rounds=(4,), games=4, time=1.0)
     with Store(tmp_path / "dead.db") as store:
         run_id = create_run(store, "match", ["suicide", "random"], settings, "dead", factory)
         with PoolExecutor(1) as executor, pytest.raises(WorkerError, match="died"):

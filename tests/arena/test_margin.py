@@ -17,7 +17,7 @@ from scipy.stats import norm
 
 from adjacency.arena import sequential
 from adjacency.arena.export import results_dict, write_csv
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import GameRow
 from adjacency.arena.summary import summarize
 from adjacency.arena.tables import PAIRING_COLUMNS, fmt_margin, summary_row
@@ -263,15 +263,15 @@ def test_parse_test_refuses_with_a_specific_message(items: list[str], message: s
 def test_settings_keep_the_statistic_and_old_runs_read_as_elo() -> None:
     test = margin.MarginSprt(0.0, 0.3, 0.05, 0.1)
     stat, values = sequential.stored(test)
-    kept = Settings(rounds=(4,), sprt=values, sprt_stat=stat)
-    again = Settings.from_dict(json.loads(json.dumps(kept.to_dict())))
+    kept = RunSettings(rounds=(4,), sprt=values, sprt_stat=stat)
+    again = RunSettings.from_dict(json.loads(json.dumps(kept.to_dict())))
     assert sequential.from_settings(again) == test
     old = kept.to_dict()
     del old["sprt_stat"]  # a run stored before the margin test existed
-    assert sequential.from_settings(Settings.from_dict(old)) == Sprt(0.0, 0.3, 0.05, 0.1)
-    assert sequential.from_settings(Settings(rounds=(4,))) is None
+    assert sequential.from_settings(RunSettings.from_dict(old)) == Sprt(0.0, 0.3, 0.05, 0.1)
+    assert sequential.from_settings(RunSettings(rounds=(4,))) is None
     with pytest.raises(InvalidSettingsError, match="'median' is not one of elo, margin"):
-        Settings(rounds=(4,), sprt=values, sprt_stat="median")
+        RunSettings(rounds=(4,), sprt=values, sprt_stat="median")
 
 
 def test_the_tally_forms_pairs_as_the_summary_does(tmp_path: Path) -> None:

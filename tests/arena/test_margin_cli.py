@@ -151,10 +151,10 @@ def test_an_interrupted_margin_test_resumes_as_the_same_test(tmp_path: Path) -> 
     whose LLR is the test's on every stored pair."""
     from adjacency.arena.games import GameResult
     from adjacency.arena.runner import create_run, execute
-    from adjacency.arena.schedule import Settings
+    from adjacency.arena.schedule import RunSettings
     from adjacency.workers import SerialExecutor
 
-    settings = Settings(
+    settings = RunSettings(
         rows=4, cols=4, rounds=(3,), games=400, time=1.0, random_plies=1,
         sprt=(0.0, 0.5, 0.05, 0.05), sprt_stat="margin",
     )  # fmt: skip

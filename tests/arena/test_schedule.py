@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.arena.schedule import Settings, pairings, plan
+from adjacency.arena.schedule import RunSettings, pairings, plan
 from adjacency.core import InvalidSettingsError, Position
 from adjacency.core.openings import retime
 
@@ -37,7 +37,7 @@ def test_bad_pairings(players: list[str], mode: str, message: str) -> None:
 
 
 def test_plan_has_colour_swapped_pairs_on_one_opening() -> None:
-    settings = Settings(rounds=(8, 28), games=6, random_plies=3, seed=5, time=0.1)
+    settings = RunSettings(rounds=(8, 28), games=6, random_plies=3, seed=5, time=0.1)
     tasks = plan(["a", "b", "c"], "round-robin", settings)
     assert len(tasks) == 3 * 2 * 6
     assert [t.index for t in tasks] == list(range(len(tasks)))
@@ -64,13 +64,13 @@ def test_plan_has_colour_swapped_pairs_on_one_opening() -> None:
 
 def test_openings_file_positions_are_retimed() -> None:
     opening = Position.start(8, 8, 28).play("c3").play("f6").fen()
-    settings = Settings(rounds=(8, 12), games=4, openings=(opening,))
+    settings = RunSettings(rounds=(8, 12), games=4, openings=(opening,))
     tasks = plan(["a", "b"], "match", settings)
     assert {Position.from_fen(t.opening).plies_left for t in tasks} == {14, 22}
     with pytest.raises(InvalidSettingsError, match="is 6x6"):
         retime(Position.start(6, 6, 4), 8, 8, 8)
     with pytest.raises(InvalidSettingsError, match="does not fit"):
-        Settings(rounds=(1,), openings=(Position.start().play("c3").play("d4").fen(),))
+        RunSettings(rounds=(1,), openings=(Position.start().play("c3").play("d4").fen(),))
 
 
 @pytest.mark.parametrize(
@@ -89,9 +89,9 @@ def test_openings_file_positions_are_retimed() -> None:
 )
 def test_bad_settings(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(Exception, match=message):
-        Settings(**kwargs)
+        RunSettings(**kwargs)
 
 
 def test_settings_round_trip() -> None:
-    settings = Settings(rounds=(8, 12), games=4, time=0.5, depth=3, random_plies=2, seed=9)
-    assert Settings.from_dict(settings.to_dict()) == settings
+    settings = RunSettings(rounds=(8, 12), games=4, time=0.5, depth=3, random_plies=2, seed=9)
+    assert RunSettings.from_dict(settings.to_dict()) == settings

@@ -8,12 +8,12 @@ import pytest
 
 from adjacency.arena.games import play_task
 from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store, StoreError
 from adjacency.storage import WrongDatabaseError
 from adjacency.workers import SerialExecutor
 
-SETTINGS = Settings(rounds=(4,), games=4, time=1.0, seed=2)
+SETTINGS = RunSettings(rounds=(4,), games=4, time=1.0, seed=2)
 
 
 def test_a_game_cannot_be_stored_twice(tmp_path: Path) -> None:

@@ -161,11 +161,11 @@ def test_bad_input_is_a_clear_error(
 
 def test_resume_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from adjacency.arena.runner import create_run
-    from adjacency.arena.schedule import Settings
+    from adjacency.arena.schedule import RunSettings
 
     db = tmp_path / "r.db"
     with Store(db) as store:  # a run that was planned but never played (as after a crash)
-        create_run(store, "match", ["greedy", "random"], Settings(rounds=(4, 6), games=4))
+        create_run(store, "match", ["greedy", "random"], RunSettings(rounds=(4, 6), games=4))
     assert main(["match", "random", "hill", "--resume", "--db", str(db), "--quiet"]) == 2
     assert "plays ['greedy', 'random'], not ['random', 'hill']" in capsys.readouterr().err
     assert main(["match", "--resume", "--db", str(db), "--quiet", "--concurrency", "1"]) == 0

@@ -38,18 +38,25 @@ def test_every_classic_bot_is_registered() -> None:
 
 @pytest.mark.parametrize("spec", CLASSIC + VARIANTS)
 def test_bot_returns_legal_moves_on_random_positions(spec: str) -> None:
-    """Legal moves, and chosen ones: a bot that answered the first legal move (or any
-    fixed rule blind to the position) would not differ from it on most positions."""
+    """Legal moves, and chosen ones: a bot that answered the first legal move would not
+    differ from it on most positions; and every bot but ``random`` converts more than an
+    average legal move does on more positions than it converts fewer, which a bot playing
+    by a rule blind to the position (any fixed or random move) does not, nor one whose
+    search prefers what is worse for it (a sign turned in its evaluation)."""
     rng = random.Random(sum(map(ord, spec)))
     bot = make_bot(spec, seed=5)
-    chosen = 0
+    chosen = better = worse = 0
     for _ in range(30):
         position = random_game_position(rng, lean_to_ends=True)
         move = bot.choose_move(position, Limit(time=None, nodes=2000))
         legal = position.legal_moves()
         assert move in legal, (spec, position.fen(), move)
         chosen += move != legal[0]
+        average = sum(len(position.flips(m)) for m in legal) / len(legal)
+        better += len(position.flips(move)) > average
+        worse += len(position.flips(move)) < average
     assert chosen >= 15, (spec, chosen)
+    assert spec == "random" or better > worse, (spec, better, worse)
 
 
 OPTIONS_USED = [

@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 
 from adjacency import Position
 from adjacency.bots import Limit, Thinking, make_bot
-from adjacency.bots.gametree import Settings as TreeSettings
-from adjacency.bots.gametree import Tree, evolve_tree, repair
-from adjacency.bots.genetic import Settings, Simulator, crossover, evolve, mutate
+from adjacency.bots.gametree import GameTreeSettings, Tree, evolve_tree, repair
+from adjacency.bots.genetic import GeneticSettings, Simulator, crossover, evolve, mutate
 from core_strategies import positions
 
 
@@ -37,7 +36,7 @@ def test_best_fitness_never_decreases_with_elitism(seed: int) -> None:
     position = Position.start(rng.choice([6, 8]), 8, 20)
     for _ in range(rng.randint(0, 20)):
         position = position.play(rng.choice(position.legal_squares()))
-    settings = Settings(population=20, generations=25, horizon=4, mutation=0.3, elitism=1)
+    settings = GeneticSettings(population=20, generations=25, horizon=4, mutation=0.3, elitism=1)
     run = evolve(position, settings, random.Random(seed))
     assert len(run.history) == 26
     assert all(a <= b for a, b in zip(run.history, run.history[1:], strict=False))
@@ -96,7 +95,7 @@ def test_game_tree_lines_are_repaired_and_valued_by_negamax(position: Position, 
 def test_game_tree_bot_plays_the_root_child_negamax_prefers() -> None:
     position = Position.start(6, 6, 12).play("c3").play("d4")
     result = evolve_tree(
-        position, TreeSettings(population=30, generations=10, depth=3), random.Random(4)
+        position, GameTreeSettings(population=30, generations=10, depth=3), random.Random(4)
     )
     assert result.generations == 10
     best = max(result.tree.root.children.items(), key=lambda item: (-item[1].value, -item[0]))

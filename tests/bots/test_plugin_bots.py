@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from cli_helpers import run_process
 
 SHOUT = '''"""A bot installed by another distribution."""
 from adjacency.bots.baseline import GreedyBot
@@ -45,14 +46,7 @@ def fakebots(tmp_path: Path) -> Path:
 
 def adjacency(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``adjacency ARGS`` with ``path`` first on the import path."""
-    env = {**os.environ, "PYTHONPATH": str(path), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+    return run_process(*args, env={**os.environ, "PYTHONPATH": str(path), "COLUMNS": "200"})
 
 
 def test_a_plugin_bot_of_another_distribution_is_listed_then_plays(fakebots: Path) -> None:

@@ -5,13 +5,13 @@ tests/league/test_python_bot.py), and one clear line for each way the spec can b
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from adjacency.bots import BotError, Limit, make_bot
 from adjacency.core import Position
+from cli_helpers import run_process
 from league_helpers import env
 
 BOT_FILE = '''
@@ -57,14 +57,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def adjacency(folder: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *argv],
-        cwd=folder,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_process(*argv, env=env(), cwd=folder)
 
 
 def test_a_match_plays_a_class_from_a_file_in_worker_processes(folder: Path) -> None:

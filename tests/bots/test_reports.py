@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 from adjacency import Position
 from adjacency.bots import Limit, entries, make_bot
 from adjacency.bots.course_reports import REPORT_BOTS
-from adjacency.bots.gametree import GameTreeBot, evolve_tree
-from adjacency.bots.gametree import Settings as TreeSettings
+from adjacency.bots.gametree import GameTreeBot, GameTreeSettings, evolve_tree
 from adjacency.bots.local import HillBot
 from adjacency.bots.minimax import MinimaxBot
 from adjacency.bots.sequence_genetic import (
@@ -167,7 +166,7 @@ def test_report_a_genetic_plays_the_first_gene_of_its_fittest_chromosome() -> No
 @pytest.mark.parametrize("rounds", [1, 3, 12])
 def test_gatree_depth_zero_makes_lines_of_the_rounds_left(rounds: int) -> None:
     position = Position.start(8, 8, rounds).play("c3")
-    result = evolve_tree(position, TreeSettings(20, 1, 0, 0.1), random.Random(1))
+    result = evolve_tree(position, GameTreeSettings(20, 1, 0, 0.1), random.Random(1))
     assert len(result.line) == min(position.rounds_left, position.plies_left)
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from adjacency.league.store import LeagueStore
+from cli_helpers import run_process
 from league_helpers import Process, add_member, env, make_league, start_server, wait_until
 from net_helpers import free_port
 
@@ -25,13 +25,7 @@ pytestmark = pytest.mark.slow
 
 
 def adjacency(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env(),
-        timeout=60,
-    )
+    return run_process(*args, env=env(), timeout=60)
 
 
 def finished(db: Path) -> dict[int, str]:

@@ -9,7 +9,6 @@ import io
 import re
 import shlex
 import subprocess
-import sys
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 from adjacency.arena.store import Store
 from adjacency.core import Position
 from adjacency.core.record import game_from_text
+from cli_helpers import run_process
 from course_projects import (
     ALGORITHM,
     BINARIES,
@@ -64,10 +64,7 @@ def zipped(path: Path, project: Mapping[str, bytes | str], top: str = "") -> Pat
 
 
 def adjacency(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "adjacency", *args]
-    return subprocess.run(
-        command, cwd=cwd, env=env(), capture_output=True, text=True, timeout=timeout
-    )
+    return run_process(*args, cwd=cwd, env=env(), timeout=timeout)
 
 
 def build(project: Path, out: Path, *extra: str) -> tuple[str, str]:

@@ -136,21 +136,33 @@ def test_hosted_jobs_bounds_the_moves_computing_at_once(folder: Path) -> None:
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 
+SLEEPS_THEN_BURNS = (
+    "Thread.sleep(1500);"
+    " var cpu = java.lang.management.ManagementFactory.getThreadMXBean();"
+    " long begun = cpu.getCurrentThreadCpuTime();"
+    " while (cpu.getCurrentThreadCpuTime() - begun < 250_000_000L) Math.sqrt(7);"
+)
+"""1.5 s asleep, then 0.25 s of its thread's CPU time (however long the machine takes to
+give it), on each move as O after its first."""
+
+
 def test_a_hosted_bot_is_charged_its_cpu_time_not_the_wall_time(folder: Path) -> None:
-    """O sleeps 1.5 s on each of its two moves of a game: 3 s of wall time on a 2 s clock,
-    a loss on time for a connected bot, but a hosted bot's clock is charged the CPU time
-    its sandbox used, and the game ends on the board."""
+    """O sleeps 1.5 s and then burns 0.25 s of CPU on each of its moves after the first
+    (:data:`SLEEPS_THEN_BURNS`): over 3 s of wall time on a 2 s clock, a loss on time for
+    a connected bot, but a hosted bot's clock is charged the CPU time its sandbox used, so
+    the game ends on the board, and it is charged at least the CPU it burned (a clock that
+    never charged, or charged nothing of a move, would show less)."""
     league = new_league(folder, base=2.0)
     token = add_member(league, "team1")
     with served(league) as (url, _):
-        assert (
-            upload(url, zipped(FAILING.replace("FAIL", "Thread.sleep(1500);")), token).status == 201
-        )
+        code = zipped(FAILING.replace("FAIL", SLEEPS_THEN_BURNS))
+        assert upload(url, code, token).status == 201
         accepted(url, token)
 
         game = first_game_as_o(league)
         assert game.termination == "normal", game.detail
-        assert game.o_time < 2.0  # its charge: CPU seconds, not the 3 s it slept
+        # Its charge: CPU seconds, at least the 2 x 0.25 s burned, not the 3 s it slept.
+        assert 0.5 <= game.o_time < 2.0, game.o_time
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 

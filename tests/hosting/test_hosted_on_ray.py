@@ -38,7 +38,9 @@ def test_a_hosted_game_plays_on_a_worker_node_and_leaves_nothing(
 ) -> None:
     import ray
 
-    league = new_league(folder)
+    # A clock no correct player comes near: the house bot's moves go through the cluster
+    # too, and beside other leagues (a load of 10-30) greedy lost its 5 s on the way.
+    league = new_league(folder, base=120.0)
     token = add_member(league, "team1")
     here = ray.get_runtime_context().get_node_id()  # the head node: this process's
     nodes = ray.nodes()  # type: ignore[no-untyped-call]

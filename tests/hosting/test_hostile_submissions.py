@@ -1,8 +1,9 @@
 """Hostile submissions through the real league server: each is uploaded by a team as a
 Java course project, and the server's builder builds and checks it in the sandbox
 (bubblewrap, a uid of its own, limits). For each: the verdict and its stated reason, no
-process of the sandbox's users left afterwards, and no file outside the sandbox changed
-(the league's folder and a file of the host).
+process of this test's sandboxes left afterwards (other leagues may run sandboxes on the
+same machine meanwhile), and no file outside the sandbox changed (the league's folder
+and a file of the host).
 
 The attacks (:mod:`hostile_code`) run on every move here, so the check meets them: an
 attack that fails in the sandbox leaves an accepted bot, one that stops the bot a refusal
@@ -12,7 +13,6 @@ naming how.
 from __future__ import annotations
 
 import io
-import os
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +23,7 @@ import pytest
 from hosted_helpers import decided
 from hostile_code import DAEMON, FAILURES, PROBES, fill, project, tree_digest
 from league_helpers import add_member, make_league, thread_server, upload, wait_until
-from sandbox_helpers import pool_processes, reachable_folder
+from sandbox_helpers import host_pids_with, own_sandboxes, reachable_folder
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("hostile-submissions")]
 
@@ -67,13 +67,14 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
 @pytest.fixture
 def untouched(league: League) -> Iterator[None]:
     """The league's folder (but its database and builds) and the host file are as they
-    were, and no process of the sandbox's users is left, after each attack."""
+    were, and no sandboxed process this test process started is left, after each attack
+    (the sandboxes of other tests and leagues on the machine are theirs to wait for)."""
     folder = league.db.parent
     skip = (league.db.name, league.db.name + "-wal", league.db.name + "-shm")
     before = tree_digest(folder, (*skip, league.db.name + ".builds"))
     host = league.host_file.read_bytes()
     yield
-    wait_until(lambda: not pool_processes(), 20, "every sandboxed process to end")
+    wait_until(lambda: not own_sandboxes(), 20, "every sandboxed process to end")
     assert tree_digest(folder, (*skip, league.db.name + ".builds")) == before
     assert league.host_file.read_bytes() == host
 
@@ -84,14 +85,7 @@ def test_an_attack_that_fails_in_the_sandbox_leaves_an_accepted_harmless_bot(
 ) -> None:
     verdict = league.verdict(project(league.fill(PROBES[attack])))
     assert verdict["status"] == "accepted", verdict["detail"]
-    assert not [p for p in os.listdir("/proc") if p.isdigit() and _sleeping_daemon(p)]
-
-
-def _sleeping_daemon(pid: str) -> bool:
-    try:
-        return DAEMON.replace(" ", "\0").encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
+    assert not host_pids_with(DAEMON.replace(" ", "\0"))  # no daemon of this test's
 
 
 @pytest.mark.parametrize("attack", sorted(FAILURES))

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from cli_helpers import run_process
 from league_helpers import env
 
 pytestmark = pytest.mark.node
@@ -23,14 +23,7 @@ SQUARE = re.compile(r"[a-h][1-8]")
 
 
 def adjacency(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args],
-        cwd=cwd,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=55,
-    )
+    return run_process(*args, timeout=55, env=env(), cwd=cwd)
 
 
 def refused_spec(project: Path, cwd: Path, words: str, shown: str) -> str:

@@ -94,7 +94,7 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -
     assert "adjacency/solving/data/solutions.db" in names  # solutions show, anywhere
     for shipped in SHIPPED:  # load_shipped() reads every one
         assert f"adjacency/puzzles/data/{shipped}" in names
-    assert "adjacency/rl/aec.py" in names and "adjacency/openspiel/game.py" in names
+    assert "adjacency/rl/aec.py" in names and "adjacency/openspiel/spiel_game.py" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "docs/"))]
     requires = message.get_all("Requires-Dist") or []

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.league.store import LeagueStore, StoredGame
+from cli_helpers import run_process
 from kit_helpers import NODE_KIT, PYTHON_KIT, tool
 from league_helpers import (
     Process,
@@ -47,10 +48,7 @@ def kit_spec(bot: Path) -> str:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args],
-        env=env(), capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    return run_process(*args, env=env())
 
 
 def first_finished(db: Path) -> StoredGame | None:

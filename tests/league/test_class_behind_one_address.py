@@ -15,7 +15,6 @@ import json
 import logging
 import random
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from adjacency.client.wire import CONNECT_PATH
 from adjacency.core import Position
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.store import LeagueStore
+from cli_helpers import run_process
 from league_helpers import (
     add_member,
     env,
@@ -46,10 +46,7 @@ WAIT = 50.0
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args],
-        env=env(), capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    return run_process(*args, env=env(), timeout=60)
 
 
 class Team:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 import subprocess
-import sys
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,7 +20,7 @@ import pytest
 from adjacency.core.record import games_from_text
 from adjacency.league.event_standings import BYE_POINTS
 from adjacency.league.store import LeagueStore
-from cli_helpers import run
+from cli_helpers import run, run_process
 from league_helpers import (
     add_member,
     env,
@@ -39,10 +38,7 @@ FIVE = ("ada", "bob", "cy", "dee", "eve")
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args],
-        env=env(), capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    return run_process(*args, env=env(), timeout=60)
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import pytest
 
 from adjacency.league.event_standings import EventGame, crosstable
 from adjacency.league.store import LeagueStore, StoredGame
+from cli_helpers import run_process
 from kit_helpers import NODE_KIT, kit_command, tool
 from league_helpers import (
     Process,
@@ -44,10 +44,7 @@ WAIT = 50.0
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args],
-        env=env(), capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    return run_process(*args, env=env(), timeout=60)
 
 
 def event_state(db: Path) -> tuple[str, int, int]:

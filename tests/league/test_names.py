@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from adjacency.league.app import create_app
 from adjacency.league.names import NAME_CHARS, RESERVED, skeleton
 from adjacency.league.records import NameTaken
 from adjacency.league.store import LeagueError, LeagueStore
+from cli_helpers import run_process
 from league_helpers import ADMIN, env, get, make_league, request, thread_server
 
 LOOK_ALIKES = [("o", "0"), ("l", "1"), ("l", "I"), ("i", "1"), ("s", "5"), ("m", "rn"),
@@ -106,13 +106,7 @@ def test_http_join_refuses_bad_reserved_and_look_alike_names(tmp_path: Path) -> 
 
 
 def league_cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", "league", *argv],
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_process("league", *argv, env=env())
 
 
 @pytest.mark.parametrize(

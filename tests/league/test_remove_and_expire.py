@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from adjacency.league.store import LeagueStore
+from cli_helpers import run_process
 from league_helpers import (
     ADMIN,
     add_member,
@@ -31,15 +31,7 @@ from league_helpers import (
 def league_cli(
     *argv: str, extra_env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    environment = env()
-    environment.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *argv],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_process(*argv, env={**env(), **(extra_env or {})})
 
 
 def test_remove_drops_the_token_and_connection_and_keeps_the_games(tmp_path: Path) -> None:

@@ -10,15 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.cli import main
 from adjacency.league.store import LeagueStore
+from cli_helpers import run
 from league_helpers import add_member, make_league
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_a_roster_adds_its_teams_and_prints_their_tokens_on_the_sheet_only(

@@ -15,7 +15,7 @@ from open_spiel.python.observation import make_observation
 
 from adjacency import Position
 from adjacency.arena.games import play_task
-from adjacency.arena.schedule import Settings, plan
+from adjacency.arena.schedule import RunSettings, plan
 from adjacency.bots import BotError, Limit, make_bot
 from adjacency.core import InvalidSettingsError
 from adjacency.openspiel import SpielBot, load, state_of
@@ -134,7 +134,7 @@ def test_bad_parameters_are_rejected(text: str, expected: str) -> None:
 
 
 def test_openspiel_mcts_plays_a_full_game_in_the_arena() -> None:
-    settings = Settings(rows=5, cols=5, rounds=(5,), games=2, time=3.0, seed=1)
+    settings = RunSettings(rows=5, cols=5, rounds=(5,), games=2, time=3.0, seed=1)
     tasks = plan(["openspiel:algo=mcts,simulations=200", "greedy"], "match", settings)
     for task in tasks:
         result = play_task(task)

@@ -17,7 +17,7 @@ from adjacency.cli.puzzle_commands import read_sources
 from adjacency.puzzles import Puzzle, load_puzzles
 from adjacency.puzzles.build import BuildError, BuildSettings, Candidate, build, checkpoint_path
 from adjacency.puzzles.prove import Rules
-from adjacency.workers.base import SerialExecutor
+from adjacency.workers.executor import SerialExecutor
 from puzzle_helpers import RULES, game_candidates, web_database
 
 SETTINGS = BuildSettings(count=24, seed=7, rules=RULES)

@@ -373,7 +373,7 @@ def test_a_bots_own_failure_loses_on_both_servers_in_its_words_or_wrapped(
             try:
                 turn = web.session.game.position.turn
                 with web.session.lock:
-                    web.session.playing.bot_failed(turn, termination, "engine crashed")
+                    web.session.bot_failed(turn, termination, "engine crashed")
                 mover = league.members[turn]
                 league.hall.actions.fail(mover, league.live.id, termination, "engine crashed")
                 return web.seen(), league.seen()

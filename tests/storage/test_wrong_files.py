@@ -14,7 +14,6 @@ import itertools
 import shutil
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from adjacency.core.errors import AdjacencyError
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore
 from adjacency.storage import WrongDatabaseError
+from cli_helpers import run_process
 from store_helpers import DATA, OPENERS, beside
 
 NAMES = sorted(OPENERS)
@@ -134,9 +134,7 @@ def test_every_store_refuses_a_newer_version_untouched(
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args], capture_output=True, text=True, timeout=120
-    )
+    return run_process(*args)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """The backed-up target (``train-eval --data DIR --target backup``,
-:mod:`adjacency.training.backup`): its schedule fits every phase before a search's leaves
+:mod:`adjacency.training.backed_up`): its schedule fits every phase before a search's leaves
 need it, on rows with fewer plies left only; on a 4x4 board where every position is
 enumerated and solved by the brute-force oracle, backing up with a fit that can hold every
 position (one weight per position) equals the exact values at every search depth, full
@@ -21,7 +21,7 @@ from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.kernels.patterns import expand
 from adjacency.engine.weights_file import load_patterns
-from adjacency.training.backup import Fit, Label, back_up, schedule
+from adjacency.training.backed_up import Fit, Label, back_up, schedule
 from adjacency.training.dataset import open_job, positions, split
 from adjacency.training.fit import Sample, fit_patterns, ridge_patterns
 from oracles import exact_value

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.bots import BotError, make_bot
 from adjacency.bots.registry import parse_spec
 from adjacency.cli import main
@@ -228,11 +228,19 @@ def test_a_run_stored_before_the_files_were_kept_still_opens(tmp_path: Path) -> 
     conn.close()
     with TuneStore(db) as store:
         params = [parse_param("depth=1,1,4", "alphabeta")]
-        first = store.create("alphabeta", params, Schedule(4, 0.4, 0.602, 0.101), Settings(), 2, "")
+        first = store.create(
+            "alphabeta", params, Schedule(4, 0.4, 0.602, 0.101), RunSettings(), 2, ""
+        )
         store.db.execute("UPDATE tune_runs SET out = NULL, plot = NULL WHERE id = ?", (first,))
         assert (store.run(first).out, store.run(first).plot) == (None, None)
         second = store.create(
-            "alphabeta", params, Schedule(4, 0.4, 0.602, 0.101), Settings(), 2, "", Path("v.json")
+            "alphabeta",
+            params,
+            Schedule(4, 0.4, 0.602, 0.101),
+            RunSettings(),
+            2,
+            "",
+            Path("v.json"),
         )
         assert store.run(second).out == Path.cwd() / "v.json"
         assert store.run(second).plot is None

@@ -6,7 +6,6 @@ import json
 import math
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from adjacency.web.routers import analysis as analysis_router
 from adjacency.web.seats import MAX_HOLDERS, SEAT_HEADER
+from adjacency.web.timers import SCHEDULER
 from web_helpers import HUMAN, SMALL, PatientBot, events, live_server, wait_until
 
 # ------------------------------------------------ every memory option capped
@@ -267,6 +267,10 @@ def test_a_restart_charges_the_time_since_the_turn_began(tmp_path: Path) -> None
 # ------------------------------------------------------- the bot cap
 
 
+GRACE = 0.2
+"""Seconds an unattended game keeps its bot (the cap's test)."""
+
+
 def thinking_bots() -> int:
     return sum(b.started.is_set() for b in PatientBot.instances)
 
@@ -279,7 +283,7 @@ def test_the_bot_game_cap_holds_for_reopened_games(
     monkeypatch.setattr(turns_module, "build_bot", lambda spec, seed=None: PatientBot())
     bots = {"x": {"kind": "bot", "level": 1}, "o": {"kind": "bot", "level": 1}, **SMALL}
     with (
-        live_server(tmp_path / "g.sqlite3", grace=0.2, limits=Limits(bot_games=2)) as url,
+        live_server(tmp_path / "g.sqlite3", grace=GRACE, limits=Limits(bot_games=2)) as url,
         httpx.Client(base_url=url, timeout=30) as api,
     ):
         first = [api.post("/api/games", json=bots).json()["id"] for _ in range(2)]
@@ -298,7 +302,13 @@ def test_the_bot_game_cap_holds_for_reopened_games(
         for game_id in first:
             state = api.get(f"/api/games/{game_id}").json()
             assert state["thinking"] is None and "waiting for a free bot" in state["message"]
-        time.sleep(0.5)  # longer than the grace: no page attends the reopened games now
+        # The grace passes and every abandonment check due by then has run (the shared
+        # scheduler runs its timers in the order of their due times, so this witness
+        # comes after them however loaded the machine): no page attends the reopened
+        # games now, and still no third bot thinks.
+        looked = threading.Event()
+        SCHEDULER.call_later(GRACE + 0.1, looked.set)
+        assert looked.wait(30), "the shared scheduler did not run"
         assert thinking_bots() == 2
         api.delete(f"/api/games/{later[0].json()['id']}")
         wait_until(lambda: thinking_bots() == 1, what="the deleted game's bot to return")

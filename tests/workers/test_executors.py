@@ -15,7 +15,7 @@ import pytest
 
 from adjacency.arena.games import play_tasks
 from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.workers import (
     ExecutorUnavailable,
@@ -57,7 +57,7 @@ def test_a_worker_killed_between_two_calls_is_a_worker_error_and_the_next_pool_w
 
 
 def test_serial_and_local_games_record_where_they_were_played(tmp_path: Path) -> None:
-    settings = Settings(rounds=(3,), games=2, time=None, depth=1)
+    settings = RunSettings(rounds=(3,), games=2, time=None, depth=1)
     with Store(tmp_path / "local.db") as store:
         run_id = create_run(store, "match", ["random", "greedy"], settings, "t")
         execute(store, run_id, SerialExecutor())
@@ -138,7 +138,7 @@ def test_an_old_database_gains_the_placement_columns_and_keeps_its_games(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "old.db"
-    settings = Settings(rounds=(3,), games=4, time=None, depth=1)
+    settings = RunSettings(rounds=(3,), games=4, time=None, depth=1)
     with Store(db) as store:  # a database as the first release wrote it
         run_id = create_run(store, "match", ["random", "greedy"], settings, "old")
         store.db.execute("DROP TABLE games")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from adjacency.arena.runner import create_run, execute
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.workers import ExecutorUnavailable, SerialExecutor
 from adjacency.workers import ray_cluster as ray_backend
@@ -29,7 +29,7 @@ from store_helpers import stored_games
 pytestmark = pytest.mark.slow
 
 PLAYERS = ["random", "greedy", "alphabeta:depth=2"]
-SETTINGS = Settings(rounds=(4, 6), games=4, time=None, depth=2, random_plies=2, seed=5)
+SETTINGS = RunSettings(rounds=(4, 6), games=4, time=None, depth=2, random_plies=2, seed=5)
 
 
 def test_map_unordered_runs_any_function_on_the_cluster(ray_cluster: Any) -> None:
@@ -84,7 +84,7 @@ def test_misbehaving_bots_in_ray_workers_are_recorded_losses(
         "raiser": "disconnection",
         "hang": "time forfeit",
     }
-    settings = Settings(rounds=(4,), games=2, time=1.0, margin=0.1)  # no correct bot runs out
+    settings = RunSettings(rounds=(4,), games=2, time=1.0, margin=0.1)  # no correct bot runs out
     with Store(tmp_path / "faults.db") as store:
         run_id = create_run(store, "pairs", faulty, settings, "faults", factory)
         with RayExecutor() as executor:
@@ -101,7 +101,7 @@ def test_a_node_that_dies_mid_run_loses_no_game_and_duplicates_none(
 ) -> None:
     extra = ray_cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
     ray_cluster.wait_for_nodes()
-    settings = Settings(rounds=(8,), games=24, time=1.0, random_plies=2, seed=9)
+    settings = RunSettings(rounds=(8,), games=24, time=1.0, random_plies=2, seed=9)
     stored_on_extra = threading.Event()
 
     arrivals: list[float] = []
@@ -200,7 +200,7 @@ def test_a_tuning_batch_on_the_cluster_equals_the_local_one(ray_cluster: Any) ->
 
     params = [parse_param("depth=1,1,4,1,0.1", "alphabeta")]
     schedule = Schedule(pairs=8, big_a=0.8)
-    settings = Settings(rows=6, cols=6, rounds=(6,), games=16, time=None, random_plies=2)
+    settings = RunSettings(rows=6, cols=6, rounds=(6,), games=16, time=None, random_plies=2)
     args = ("alphabeta", params, schedule, settings, (1.0,), 0, 0, 4)
     with RayExecutor() as executor:
         remote = run_batch(executor, *args)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import run_process
 from net_helpers import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.ray, pytest.mark.xdist_group("ray-token")]
@@ -95,10 +96,7 @@ def cluster() -> Iterator[TokenCluster]:
 
 
 def adjacency(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adjacency", *args], env=env, cwd=cwd, capture_output=True,
-        text=True, timeout=300, check=False,
-    )  # fmt: skip
+    return run_process(*args, env=env, cwd=cwd, timeout=300)
 
 
 def test_a_match_joins_a_token_cluster_with_the_saved_token(

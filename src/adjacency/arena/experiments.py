@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import InvalidSettingsError
-from .schedule import Settings
+from .schedule import RunSettings
 
 ROLES: dict[str, str] = {
     "alphabeta": "alphabeta",
@@ -174,9 +174,9 @@ def experiment_settings(
     margin: float = 0.25,
     seed: int = 1,
     random_plies: int | None = None,
-) -> Settings:
+) -> RunSettings:
     """The arena settings of a preset run, each given value overriding the preset's."""
-    return Settings(
+    return RunSettings(
         rounds=rounds or preset.rounds,
         games=games or preset.games,
         time=time or preset.time,

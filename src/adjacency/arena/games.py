@@ -23,7 +23,7 @@ from ..bots import Bot, make_bot
 from ..bots.referee import play_game
 from ..core.game import Game
 from ..core.record import game_to_text
-from ..workers.base import LOCAL_NODE, Executor, Placement
+from ..workers.executor import LOCAL_NODE, Executor, Placement
 from .schedule import GameTask
 
 BotFactory = Callable[[str, int | None], Bot]

@@ -18,7 +18,7 @@ from ..bots import make_bot
 from ..system.provenance import provenance
 from ..workers import Executor
 from .games import BotFactory, GameResult, play_tasks
-from .schedule import Settings, plan
+from .schedule import RunSettings, plan
 from .sequential import PairTally, SequentialTest, from_settings, llr
 from .store import Store
 
@@ -42,7 +42,7 @@ def create_run(
     store: Store,
     mode: str,
     players: list[str],
-    settings: Settings,
+    settings: RunSettings,
     command: str = "",
     factory: BotFactory = make_bot,
     label: str = "",

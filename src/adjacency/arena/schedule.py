@@ -31,7 +31,7 @@ SPRT_STATS = ("elo", "margin")
 
 
 @dataclass(frozen=True)
-class Settings:
+class RunSettings:
     """Everything that is the same for every game of a run.
 
     ``games`` counts games per pairing *and* per rounds setting; it must be
@@ -120,7 +120,7 @@ class Settings:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Settings:
+    def from_dict(cls, data: dict[str, Any]) -> RunSettings:
         """The settings that :meth:`to_dict` stored (lists back to tuples), checked again by the
         constructor: :class:`InvalidSettingsError` if they are not valid."""
         values = dict(data)
@@ -206,7 +206,7 @@ def parse_opening(text: str, number: int) -> Position:
         raise InvalidSettingsError(f"opening {number} {text!r}: {exc}") from None
 
 
-def opening_for(settings: Settings, pair: int, rounds: int) -> Position:
+def opening_for(settings: RunSettings, pair: int, rounds: int) -> Position:
     """The opening of the ``pair``-th game pair at ``rounds`` rounds (same for every pairing)."""
     if settings.openings:
         text = settings.openings[pair % len(settings.openings)]
@@ -219,7 +219,7 @@ def opening_for(settings: Settings, pair: int, rounds: int) -> Position:
     return position
 
 
-def plan(players: list[str], mode: str, settings: Settings) -> list[GameTask]:
+def plan(players: list[str], mode: str, settings: RunSettings) -> list[GameTask]:
     """Every game of a run, in playing order (pairs interleaved across pairings and rounds)."""
     matchups = pairings(players, mode)
     tasks: list[GameTask] = []

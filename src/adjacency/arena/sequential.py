@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from ..core.text import is_ascii_decimal, quote
 from ..ratings.margin import MarginSprt, pair_mean
 from ..ratings.stats import Sprt, parse_sprt
-from .schedule import SPRT_STATS, Settings
+from .schedule import SPRT_STATS, RunSettings
 from .store import GameRow
 
 SequentialTest = Sprt | MarginSprt
@@ -76,14 +76,14 @@ def parse_test(items: Sequence[str]) -> SequentialTest:
 
 
 def stored(test: SequentialTest) -> tuple[str, tuple[float, float, float, float]]:
-    """How a run stores ``test`` in its :class:`~adjacency.arena.schedule.Settings`: the
+    """How a run stores ``test`` in its :class:`~adjacency.arena.schedule.RunSettings`: the
     statistic (``sprt_stat``) and ``(h0, h1, alpha, beta)`` (``sprt``)."""
     if isinstance(test, MarginSprt):
         return "margin", (test.m0, test.m1, test.alpha, test.beta)
     return "elo", (test.elo0, test.elo1, test.alpha, test.beta)
 
 
-def from_settings(settings: Settings) -> SequentialTest | None:
+def from_settings(settings: RunSettings) -> SequentialTest | None:
     """The test a run's settings store (``None`` for a run without one)."""
     if settings.sprt is None:
         return None

@@ -51,7 +51,7 @@ from typing import Any
 from ..core.errors import StoreError
 from ..storage import Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 from .games import GameResult
-from .schedule import GameTask, Settings
+from .schedule import GameTask, RunSettings
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -168,7 +168,7 @@ class Run:
     created: str
     mode: str
     players: list[str]
-    settings: Settings
+    settings: RunSettings
     command: str
     status: str
     planned: int
@@ -245,7 +245,7 @@ class Store(SQLiteStore):
         self,
         mode: str,
         players: list[str],
-        settings: Settings,
+        settings: RunSettings,
         tasks: list[GameTask],
         command: str,
         label: str = "",
@@ -373,7 +373,7 @@ class Store(SQLiteStore):
 def _run(row: tuple[Any, ...]) -> Run:
     rid, created, mode, players, settings, command, status, planned, label, origin = row
     return Run(
-        rid, created, mode, json.loads(players), Settings.from_dict(json.loads(settings)),
+        rid, created, mode, json.loads(players), RunSettings.from_dict(json.loads(settings)),
         command, status, planned, label, json.loads(origin) if origin else None,
     )  # fmt: skip
 

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 
 from .base import Bot
 from .registry import Option, entry, option_values, parse_spec, register
-from .sequence_genetic import SequenceGeneticBot
-from .sequence_genetic import Settings as SequenceSettings
+from .sequence_genetic import ReportGeneticSettings, SequenceGeneticBot
 
 ALGORITHMS = ("minimax", "localsearch", "genetic")
 
@@ -55,7 +54,7 @@ class ReportBot:
         return f"{self.report}:{self.algorithm}"
 
 
-REPORT_A_GENETIC = SequenceSettings(population=20, horizon=3, mutation=0.1, generations=100)
+REPORT_A_GENETIC = ReportGeneticSettings(population=20, horizon=3, mutation=0.1, generations=100)
 """Report A, section 4, gives the operators but no numbers: ours (docs/bots.md)."""
 
 REPORT_BOTS: tuple[ReportBot, ...] = (

@@ -130,7 +130,7 @@ def repair(line: Line, squares: list[int], rng: random.Random) -> Line:
 
 
 @dataclass(frozen=True)
-class Settings:
+class GameTreeSettings:
     """The parameters of variant B (see the module docstring)."""
 
     population: int = 60
@@ -152,7 +152,7 @@ class Result:
 
 def evolve_tree(
     position: Position,
-    settings: Settings,
+    settings: GameTreeSettings,
     rng: random.Random,
     search: Search | None = None,
     observer: GenerationObserver | None = None,
@@ -250,7 +250,7 @@ class GameTreeBot(Bot):
     ) -> None:
         super().__init__()
         self.rng = rng
-        self.settings = Settings(population, generations, depth, mutation)
+        self.settings = GameTreeSettings(population, generations, depth, mutation)
         self.observer: GenerationObserver | None = None
         """The search lab's trace hook (see :data:`adjacency.bots.genetic.GenerationObserver`)."""
 

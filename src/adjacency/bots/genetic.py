@@ -139,7 +139,7 @@ class Simulator:
 
 
 @dataclass(frozen=True)
-class Settings:
+class GeneticSettings:
     """The parameters of variant A (see the module docstring)."""
 
     population: int = 40
@@ -175,7 +175,7 @@ def mutate(
 
 def evolve(
     position: Position,
-    settings: Settings,
+    settings: GeneticSettings,
     rng: random.Random,
     search: Search | None = None,
     observer: GenerationObserver | None = None,
@@ -249,7 +249,7 @@ class GeneticBot(Bot):
     ) -> None:
         super().__init__()
         self.rng = rng
-        self.settings = Settings(
+        self.settings = GeneticSettings(
             population, generations, horizon, mutation, min(elitism, population)
         )
         self.last: Evolution | None = None

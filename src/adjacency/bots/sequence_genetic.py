@@ -49,7 +49,7 @@ ILLEGAL_FITNESS = 0
 
 
 @dataclass(frozen=True)
-class Settings:
+class ReportGeneticSettings:
     """Report A's genetic parameters; the values the report leaves open are ours."""
 
     population: int = 20
@@ -102,7 +102,7 @@ def crossover_in_place(population: list[Chromosome], point: int) -> None:
 
 def evolve(
     position: Position,
-    settings: Settings,
+    settings: ReportGeneticSettings,
     rng: random.Random,
     search: Search | None = None,
     observer: GenerationObserver | None = None,
@@ -153,7 +153,7 @@ class SequenceGeneticBot(Bot):
 
     name = "report-a genetic"
 
-    def __init__(self, rng: random.Random, settings: Settings) -> None:
+    def __init__(self, rng: random.Random, settings: ReportGeneticSettings) -> None:
         super().__init__()
         self.rng = rng
         self.settings = settings

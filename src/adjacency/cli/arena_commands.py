@@ -168,7 +168,7 @@ def run_match(args: argparse.Namespace) -> int:
     """``adjacency match`` and ``tournament``: plan a run (or resume the stored one), play it
     with a live score, store every game as it ends and print the tables and any SPRT verdict;
     returns 0. Bad settings raise :class:`InvalidSettingsError` before any game is played."""
-    from ..arena.live import LiveScore
+    from ..arena.progress_bar import LiveScore
     from ..arena.runner import create_run, execute
     from ..arena.sequential import from_settings, parse_test
     from ..arena.store import Store

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -222,10 +222,10 @@ class CourseSetting(argparse.Action):
 
 
 def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | None = None) -> Any:
-    """The arena :class:`~adjacency.arena.schedule.Settings` of the options of
+    """The arena :class:`~adjacency.arena.schedule.RunSettings` of the options of
     :func:`add_game_options` (plus ``--games``, unless ``games`` is given), with ``sprt``
     stored in them."""
-    from ..arena.schedule import Settings
+    from ..arena.schedule import RunSettings
     from ..arena.sequential import stored
     from ..bots.referee import DEFAULT_MARGIN
 
@@ -242,7 +242,7 @@ def settings_from_args(args: argparse.Namespace, sprt: Any = None, games: int | 
             raise InvalidSettingsError(f"openings file {str(args.openings)!r} holds no position")
     rows, cols = args.size
     stat, values = ("elo", None) if sprt is None else stored(sprt)
-    return Settings(
+    return RunSettings(
         rows=rows,
         cols=cols,
         rounds=args.rounds,
@@ -382,3 +382,30 @@ class Option:
         to its keywords."""
         action: argparse.Action = parser.add_argument(*self.flags, **{**self.settings, **changes})
         return action
+
+    def but(self, **changes: Any) -> Option:
+        """The same option with ``changes`` to its keywords (a subcommand's own default or
+        help), as data for a table."""
+        return Option(self.flags, {**self.settings, **changes})
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """Options declared as data of which a command line may give one at most (exactly
+    one with ``required``): argparse's mutually exclusive group, as an entry of a table."""
+
+    options: tuple[Option, ...]
+    required: bool = False
+
+    def add(self, parser: Any) -> None:
+        """Add the group and its options to ``parser``."""
+        group = parser.add_mutually_exclusive_group(required=self.required)
+        for option in self.options:
+            option.add(group)
+
+
+def add_all(parser: Any, table: Sequence[Option | OneOf]) -> None:
+    """Add each option or group of ``table`` to ``parser``, in the table's order (the
+    order of the help)."""
+    for entry in table:
+        entry.add(parser)

@@ -8,15 +8,108 @@ import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .arguments import positive_int
+from .arguments import OneOf, Option, add_all, positive_int
 from .league_options import PACE
 
 if TYPE_CHECKING:
     from ..league.store import LeagueStore
 
 
-def _db(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
+DB = Option(("--db",), {"type": Path, "required": True, "help": "the league's SQLite file"})
+EVENT = Option(("name",), {"help": "the event, as created"})
+
+CREATE_OPTIONS: tuple[Option | OneOf, ...] = (
+    DB,
+    Option(("name",), {"help": "unique name: 1-32 of A-Z a-z 0-9 - _ ."}),
+    Option(
+        ("--format",),
+        {
+            "required": True,
+            "choices": ("round-robin", "double-round-robin", "swiss"),
+            "help": "how members are paired",
+        },
+    ),
+    Option(
+        ("--rounds",),
+        {"type": positive_int, "help": "rounds (a Swiss; a round robin's are fixed)"},
+    ),
+    Option(
+        ("--start",),
+        {"help": "start time, e.g. 2026-11-27T14:00 (local time); default: `event start`"},
+    ),
+    Option(
+        ("--clock",),
+        {
+            "help": "the event's own clock BASE+INCREMENT in seconds, e.g. 30+0.5 (as `league "
+            "create --clock`); default: the league's",
+        },
+    ),
+    PACE.but(
+        help="the least seconds each bot's move takes in its games, house or connected "
+        "(people are never held), so a projector can follow them; the wait is on no "
+        "clock; default: the server's --pace, for games between two house bots",
+    ),
+    OneOf(
+        (
+            Option(("--members",), {"help": "the members, comma-separated, in seeding order"}),
+            Option(
+                ("--all-connected",),
+                {
+                    "action": "store_true",
+                    "help": "every bot connected when it starts, and the house bots (2 at least)",
+                },
+            ),
+        ),
+        required=True,
+    ),
+    Option(
+        ("--people",),
+        {
+            "action": "store_true",
+            "help": "open to people: each may join it from the event's page until it starts "
+            "(the bots are named or connected as without it)",
+        },
+    ),
+    OneOf(
+        (
+            Option(
+                ("--rated",),
+                {
+                    "dest": "rated",
+                    "action": "store_true",
+                    "default": True,
+                    "help": "rated games (default)",
+                },
+            ),
+            Option(
+                ("--unrated",),
+                {"dest": "rated", "action": "store_false", "help": "games that change no rating"},
+            ),
+        ),
+    ),
+)
+"""``league event create``'s options, in the order of its help."""
+
+WITHDRAW_OPTIONS = (
+    DB,
+    EVENT,
+    Option(("member",), {"help": "the member to withdraw (it plays no later board)"}),
+)
+REINSTATE_OPTIONS = (DB, EVENT, Option(("member",), {"help": "the withdrawn member to reinstate"}))
+EXPORT_OPTIONS = (
+    DB,
+    EVENT,
+    Option(
+        ("--out",),
+        {
+            "type": Path,
+            "required": True,
+            "help": "the directory to write the five files into (created if missing; "
+            "a new one: a games.db there already is refused)",
+        },
+    ),
+)
+"""The options of the actions that take more than the league file and the event."""
 
 
 def register(sub: Any) -> None:
@@ -29,87 +122,35 @@ def register(sub: Any) -> None:
     actions = event.add_subparsers(dest="event_command", metavar="ACTION", required=True)
 
     create = actions.add_parser("create", help="create an event")
-    _db(create)
-    create.add_argument("name", help="unique name: 1-32 of A-Z a-z 0-9 - _ .")
-    create.add_argument(
-        "--format",
-        required=True,
-        choices=("round-robin", "double-round-robin", "swiss"),
-        help="how members are paired",
-    )
-    create.add_argument(
-        "--rounds", type=positive_int, help="rounds (a Swiss; a round robin's are fixed)"
-    )
-    create.add_argument(
-        "--start", help="start time, e.g. 2026-11-27T14:00 (local time); default: `event start`"
-    )
-    create.add_argument(
-        "--clock",
-        help="the event's own clock BASE+INCREMENT in seconds, e.g. 30+0.5 (as `league "
-        "create --clock`); default: the league's",
-    )
-    PACE.add(
-        create,
-        help="the least seconds each bot's move takes in its games, house or connected "
-        "(people are never held), so a projector can follow them; the wait is on no "
-        "clock; default: the server's --pace, for games between two house bots",
-    )
-    who = create.add_mutually_exclusive_group(required=True)
-    who.add_argument("--members", help="the members, comma-separated, in seeding order")
-    who.add_argument(
-        "--all-connected",
-        action="store_true",
-        help="every bot connected when it starts, and the house bots (2 at least)",
-    )
-    create.add_argument(
-        "--people",
-        action="store_true",
-        help="open to people: each may join it from the event's page until it starts "
-        "(the bots are named or connected as without it)",
-    )
-    rated = create.add_mutually_exclusive_group()
-    rated.add_argument(
-        "--rated", dest="rated", action="store_true", default=True, help="rated games (default)"
-    )
-    rated.add_argument(
-        "--unrated", dest="rated", action="store_false", help="games that change no rating"
-    )
+    add_all(create, CREATE_OPTIONS)
     create.set_defaults(handler=run_create)
 
     start = actions.add_parser("start", help="start an event now (the server plays it)")
-    _db(start)
-    start.add_argument("name", help="the event, as created")
+    add_all(start, (DB, EVENT))
     start.set_defaults(handler=run_start)
 
     pause = actions.add_parser(
         "pause", help="pause a running event (no new game of it starts; those in play end)"
     )
-    _db(pause)
-    pause.add_argument("name", help="the event, as created")
+    add_all(pause, (DB, EVENT))
     pause.set_defaults(handler=run_pause)
 
     resume = actions.add_parser("resume", help="resume a paused event where it stopped")
-    _db(resume)
-    resume.add_argument("name", help="the event, as created")
+    add_all(resume, (DB, EVENT))
     resume.set_defaults(handler=run_resume)
 
     withdraw = actions.add_parser("withdraw", help="withdraw a member from an event")
-    _db(withdraw)
-    withdraw.add_argument("name", help="the event, as created")
-    withdraw.add_argument("member", help="the member to withdraw (it plays no later board)")
+    add_all(withdraw, WITHDRAW_OPTIONS)
     withdraw.set_defaults(handler=run_withdraw)
 
     reinstate = actions.add_parser(
         "reinstate", help="undo a withdrawal, until the event's next round is paired"
     )
-    _db(reinstate)
-    reinstate.add_argument("name", help="the event, as created")
-    reinstate.add_argument("member", help="the withdrawn member to reinstate")
+    add_all(reinstate, REINSTATE_OPTIONS)
     reinstate.set_defaults(handler=run_reinstate)
 
     show = actions.add_parser("show", help="print the standings and the crosstable")
-    _db(show)
-    show.add_argument("name", help="the event, as created")
+    add_all(show, (DB, EVENT))
     show.set_defaults(handler=run_show)
 
     export = actions.add_parser(
@@ -125,15 +166,7 @@ def register(sub: Any) -> None:
             "refused before anything is written."
         ),
     )
-    _db(export)
-    export.add_argument("name", help="the event, as created")
-    export.add_argument(
-        "--out",
-        type=Path,
-        required=True,
-        help="the directory to write the five files into (created if missing; "
-        "a new one: a games.db there already is refused)",
-    )
+    add_all(export, EXPORT_OPTIONS)
     export.set_defaults(handler=run_export)
 
 

@@ -107,7 +107,7 @@ def register(commands: Any) -> None:
 def run_experiments(args: argparse.Namespace) -> int:
     """``adjacency experiments``: play a preset's matchups (or resume the stored run), store
     every game and write the report with its plots; returns 0."""
-    from ..arena.live import LiveScore
+    from ..arena.progress_bar import LiveScore
     from ..arena.run_report import write_report
     from ..arena.runner import execute
     from ..arena.store import Store

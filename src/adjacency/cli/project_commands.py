@@ -26,10 +26,13 @@ def register(commands: Any) -> None:
     """Add the ``project`` subcommand with its ``build`` and ``kit`` actions."""
     project = commands.add_parser(
         "project",
-        help="build a Java course project (folder or zip) into a bot",
+        help="build a Java course project (folder or zip) into a bot; a Python or "
+        "JavaScript program needs no build",
         description="Build a course project written for the course's JavaFX game window, "
         "unedited, into a bot that plays over the engine protocol "
-        "(docs/tutorials/course-bot.md).",
+        "(docs/tutorials/course-bot.md). A Python or JavaScript program (by its "
+        "adjacency-bot.json or its files, as the league chooses) has nothing to build: "
+        "'build' names the 'adjacency connect' line that runs it as it is.",
     )
     actions = project.add_subparsers(dest="action", metavar="ACTION", required=True)
     build = actions.add_parser(

@@ -18,9 +18,10 @@ def register(sub: Any) -> None:
     submit = sub.add_parser(
         "submit",
         help="send your team's project (a folder or a zip) to the league, which builds it",
-        description="Take the Java sources of PATH (a project folder, or a zip such as "
-        "GitHub's Download ZIP) and send them to the league as your team's next version: "
-        "the server builds, checks and plays it. Jars, native libraries, reports and "
+        description="Take the sources of PATH (a project folder, or a zip such as "
+        "GitHub's Download ZIP): a Java course project, or a Python or JavaScript "
+        "program, and send them to the league as your team's next version: the server "
+        "builds, checks and plays it. Jars, native libraries, reports and "
         "pictures are left out (named here) and never read. With --list, print your "
         "team's versions and their build verdicts instead.",
     )

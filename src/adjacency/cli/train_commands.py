@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .arguments import (
+    Option,
     add_executor_options,
     executor_from_args,
     non_negative_number,
@@ -61,68 +62,11 @@ def register(commands: Any) -> None:
         "weights per phase of 4 plies are written to --out (ship it as "
         "src/adjacency/engine/weights/patterns-8x8.json).",
     )
-    train.add_argument(
-        "--kind",
-        choices=("features", "patterns"),
-        default="features",
-        help="features: the learned evaluation (default); patterns: the pattern evaluation",
-    )
-    train.add_argument("--games", type=positive_int, default=400, help="self-play games")
-    train.add_argument("--depth", type=positive_int, default=6, help="label search depth")
-    train.add_argument(
-        "--exact-plies",
-        type=whole_number,
-        default=None,
-        help="solve exactly with at most this many plies left (default 8; with --data 16)",
-    )
-    train.add_argument("--seed", type=whole_number, default=1, help="self-play seed")
-    train.add_argument(
-        "--window",
-        type=whole_number,
-        default=2,
-        help="fit each phase on +-this many plies (default 2)",
-    )
-    train.add_argument(
-        "--ridge", type=non_negative_number, default=1.0, help="ridge penalty (default 1)"
-    )
-    train.add_argument("--version", type=positive_int, default=1, help="weights file version")
-    train.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        help="output file (default eval-8x8.json; with --kind patterns patterns-8x8.json)",
-    )
+    for option in TRAIN_OPTIONS:
+        option.add(train)
     patterns = train.add_argument_group("--kind patterns")
-    patterns.add_argument(
-        "--rounds",
-        type=rounds_list,
-        default=(28,),
-        help="rounds of the self-play games, drawn at random (default 28)",
-    )
-    patterns.add_argument(
-        "--chunk-games", type=positive_int, default=4, help="games per chunk of work (default 4)"
-    )
-    patterns.add_argument(
-        "--holdout",
-        type=whole_number,
-        default=5,
-        help="keep every this-many-th chunk out of the fit to measure the error (0: none)",
-    )
-    patterns.add_argument(
-        "--save-samples", type=Path, help="also write the labelled positions to this file"
-    )
-    patterns.add_argument(
-        "--load-samples",
-        type=Path,
-        help="fit on the positions of a --save-samples file made with the same settings "
-        "instead of generating them",
-    )
-    patterns.add_argument(
-        "--parity",
-        action="store_true",
-        help="also fit a parity weight per phase (the last mover's edge; docs/engine.md); "
-        "the shipped v4 weights were fitted without it",
-    )
+    for option in PATTERN_OPTIONS:
+        option.add(patterns)
     add_executor_options(patterns, what="chunks")
     data = train.add_argument_group(
         "--data DIR: the positions as a resumable sharded job (with --kind patterns)",
@@ -136,72 +80,8 @@ def register(commands: Any) -> None:
         "with probability --epsilon, and keeps each position with probability --sample. "
         "The fit then streams the shards, holding out every --holdout-th shard.",
     )
-    data.add_argument("--data", type=Path, metavar="DIR", help="the job's directory")
-    data.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the job in --data (made with the same settings): make only its "
-        "missing shards, then fit",
-    )
-    data.add_argument(
-        "--no-fit", action="store_true", help="generate the shards only; write no weights"
-    )
-    data.add_argument(
-        "--fit-only",
-        action="store_true",
-        help="fit on the shards the job in --data has made so far and make none (a long "
-        "job fitted before its end; the weights file names how many shards it used)",
-    )
-    data.add_argument(
-        "--target",
-        choices=("search", "outcome", "blend", "backup"),
-        default="search",
-        help="what the fit learns: search, the stored labels (a --depth v1 search, exact "
-        "with at most --exact-plies left; default); outcome, the exact value of the first "
-        "exactly labelled position later in the same game, for the side to move; blend, "
-        "the TD(lambda) return between the two (--lambda); backup, exact labels kept and "
-        "every other position labelled by a --backup-depth search of the pattern "
-        "evaluation fitted so far for fewer plies left, phase by phase outward",
-    )
-    data.add_argument(
-        "--backup-depth",
-        type=positive_int,
-        default=None,
-        help="with --target backup: the depth of the labelling searches (default 4, the "
-        "phase width: one fit a phase)",
-    )
-    data.add_argument(
-        "--lambda",
-        dest="td_lambda",
-        type=non_negative_number,
-        default=None,
-        help="with --target blend: the weight of the later positions, 0-1 (default 0.7; "
-        "1 is outcome, 0 search)",
-    )
-    data.add_argument(
-        "--players",
-        type=players_list,
-        default=PLAYERS_TEXT,
-        help=f"the self-play players, PROFILE:DEPTH,... (default {PLAYERS_TEXT})",
-    )
-    data.add_argument(
-        "--opening-plies",
-        type=whole_number,
-        default=4,
-        help="each game opens with 0 to this many random moves (default 4)",
-    )
-    data.add_argument(
-        "--epsilon",
-        type=non_negative_number,
-        default=0.1,
-        help="chance of a random move after the opening (default 0.1)",
-    )
-    data.add_argument(
-        "--sample",
-        type=non_negative_number,
-        default=0.5,
-        help="chance that a position is kept and labelled (default 0.5)",
-    )
+    for option in DATA_JOB_OPTIONS:
+        option.add(data)
     train.set_defaults(handler=run_train)
 
 
@@ -224,6 +104,234 @@ def players_list(text: str) -> tuple[tuple[str, int], ...]:
             )
         players.append((profile, int(depth)))
     return tuple(players)
+
+
+TRAIN_OPTIONS = (
+    Option(
+        ("--kind",),
+        {
+            "choices": ("features", "patterns"),
+            "default": "features",
+            "help": "features: the learned evaluation (default); patterns: the pattern evaluation",
+        },
+    ),
+    Option(
+        ("--games",),
+        {
+            "type": positive_int,
+            "default": 400,
+            "help": "self-play games",
+        },
+    ),
+    Option(
+        ("--depth",),
+        {
+            "type": positive_int,
+            "default": 6,
+            "help": "label search depth",
+        },
+    ),
+    Option(
+        ("--exact-plies",),
+        {
+            "type": whole_number,
+            "default": None,
+            "help": "solve exactly with at most this many plies left (default 8; with --data 16)",
+        },
+    ),
+    Option(
+        ("--seed",),
+        {
+            "type": whole_number,
+            "default": 1,
+            "help": "self-play seed",
+        },
+    ),
+    Option(
+        ("--window",),
+        {
+            "type": whole_number,
+            "default": 2,
+            "help": "fit each phase on +-this many plies (default 2)",
+        },
+    ),
+    Option(
+        ("--ridge",),
+        {
+            "type": non_negative_number,
+            "default": 1.0,
+            "help": "ridge penalty (default 1)",
+        },
+    ),
+    Option(
+        ("--version",),
+        {
+            "type": positive_int,
+            "default": 1,
+            "help": "weights file version",
+        },
+    ),
+    Option(
+        ("--out",),
+        {
+            "type": Path,
+            "default": None,
+            "help": "output file (default eval-8x8.json; with --kind patterns patterns-8x8.json)",
+        },
+    ),
+)
+"""``train-eval``'s options for either kind."""
+
+PATTERN_OPTIONS = (
+    Option(
+        ("--rounds",),
+        {
+            "type": rounds_list,
+            "default": (28,),
+            "help": "rounds of the self-play games, drawn at random (default 28)",
+        },
+    ),
+    Option(
+        ("--chunk-games",),
+        {
+            "type": positive_int,
+            "default": 4,
+            "help": "games per chunk of work (default 4)",
+        },
+    ),
+    Option(
+        ("--holdout",),
+        {
+            "type": whole_number,
+            "default": 5,
+            "help": "keep every this-many-th chunk out of the fit to measure the error (0: none)",
+        },
+    ),
+    Option(
+        ("--save-samples",),
+        {
+            "type": Path,
+            "help": "also write the labelled positions to this file",
+        },
+    ),
+    Option(
+        ("--load-samples",),
+        {
+            "type": Path,
+            "help": "fit on the positions of a --save-samples file made with the same settings "
+            "instead of generating them",
+        },
+    ),
+    Option(
+        ("--parity",),
+        {
+            "action": "store_true",
+            "help": "also fit a parity weight per phase (the last mover's edge; docs/engine.md); "
+            "the shipped v4 weights were fitted without it",
+        },
+    ),
+)
+"""The options of ``--kind patterns`` (its group in the help; the executor's are added after
+them)."""
+
+DATA_JOB_OPTIONS = (
+    Option(
+        ("--data",),
+        {
+            "type": Path,
+            "metavar": "DIR",
+            "help": "the job's directory",
+        },
+    ),
+    Option(
+        ("--resume",),
+        {
+            "action": "store_true",
+            "help": "continue the job in --data (made with the same settings): make only its "
+            "missing shards, then fit",
+        },
+    ),
+    Option(
+        ("--no-fit",),
+        {
+            "action": "store_true",
+            "help": "generate the shards only; write no weights",
+        },
+    ),
+    Option(
+        ("--fit-only",),
+        {
+            "action": "store_true",
+            "help": "fit on the shards the job in --data has made so far and make none (a long "
+            "job fitted before its end; the weights file names how many shards it used)",
+        },
+    ),
+    Option(
+        ("--target",),
+        {
+            "choices": ("search", "outcome", "blend", "backup"),
+            "default": "search",
+            "help": "what the fit learns: search, the stored labels (a --depth v1 search, exact "
+            "with at most --exact-plies left; default); outcome, the exact value of the first "
+            "exactly labelled position later in the same game, for the side to move; blend, "
+            "the TD(lambda) return between the two (--lambda); backup, exact labels kept and "
+            "every other position labelled by a --backup-depth search of the pattern "
+            "evaluation fitted so far for fewer plies left, phase by phase outward",
+        },
+    ),
+    Option(
+        ("--backup-depth",),
+        {
+            "type": positive_int,
+            "default": None,
+            "help": "with --target backup: the depth of the labelling searches (default 4, the "
+            "phase width: one fit a phase)",
+        },
+    ),
+    Option(
+        ("--lambda",),
+        {
+            "dest": "td_lambda",
+            "type": non_negative_number,
+            "default": None,
+            "help": "with --target blend: the weight of the later positions, 0-1 (default 0.7; "
+            "1 is outcome, 0 search)",
+        },
+    ),
+    Option(
+        ("--players",),
+        {
+            "type": players_list,
+            "default": PLAYERS_TEXT,
+            "help": f"the self-play players, PROFILE:DEPTH,... (default {PLAYERS_TEXT})",
+        },
+    ),
+    Option(
+        ("--opening-plies",),
+        {
+            "type": whole_number,
+            "default": 4,
+            "help": "each game opens with 0 to this many random moves (default 4)",
+        },
+    ),
+    Option(
+        ("--epsilon",),
+        {
+            "type": non_negative_number,
+            "default": 0.1,
+            "help": "chance of a random move after the opening (default 0.1)",
+        },
+    ),
+    Option(
+        ("--sample",),
+        {
+            "type": non_negative_number,
+            "default": 0.5,
+            "help": "chance that a position is kept and labelled (default 0.5)",
+        },
+    ),
+)
+"""The options of ``--data DIR``, the positions as a resumable sharded job."""
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -514,7 +622,7 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
     import numpy as np
 
     from ..engine.weights_file import UNITS, save_patterns
-    from ..training.backup import job_labels
+    from ..training.backed_up import job_labels
     from ..training.dataset import phase_rows_from_shards, relabelled, shard_rows, split
     from ..training.fit import fit_pattern_phases, holdout_table
 

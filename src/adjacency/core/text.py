@@ -152,7 +152,7 @@ def parse_size(text: str, error: type[AdjacencyError] = AdjacencyError) -> tuple
 def parse_rounds(text: str, error: type[AdjacencyError] = AdjacencyError) -> tuple[int, ...]:
     """Rounds settings ``8,12,16,28`` as a tuple; ASCII digits only, spaces around commas
     and empty items ignored. Whether a board has that many rounds is checked later
-    (:class:`adjacency.arena.schedule.Settings`)."""
+    (:class:`adjacency.arena.schedule.RunSettings`)."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not parts or not all(is_ascii_number(p) for p in parts):
         raise error(

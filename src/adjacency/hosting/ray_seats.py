@@ -29,7 +29,7 @@ from typing import Any
 from ..bots import BotError
 from ..core.game import Termination
 from ..sandbox import Outcome, SandboxedProcess
-from ..workers.base import ExecutorUnavailable, Placement
+from ..workers.executor import ExecutorUnavailable, Placement
 from ..workers.ray_cluster import import_ray
 from .player import Choice
 from .seat import Answer, BotSeat

@@ -11,9 +11,9 @@ trace hooks, never from second implementations:
   table side by side, textbook counts, and the bots' bulk-leaves shortcut as its own row;
 - :func:`deepening_trace` (:mod:`.deepening`): depth against cost for alpha-beta and the
   engine's iterative deepening;
-- :func:`climb_trace` (:mod:`.local`): the steps of ``hill`` (every variant) and ``anneal``,
+- :func:`climb_trace` (:mod:`.climb`): the steps of ``hill`` (every variant) and ``anneal``,
   and the candidates' values as a heat map on the board (:meth:`ClimbTrace.heat_map`);
-- :func:`evolution_trace` (:mod:`.genetic`): the generations of ``genetic``, ``gatree`` and
+- :func:`evolution_trace` (:mod:`.generations`): the generations of ``genetic``, ``gatree`` and
   the reports' presets;
 - :func:`engine_view` (:mod:`.engine_view`): the engine's iteration reports and, within the
   solver's reach, every move's exact value.
@@ -29,12 +29,12 @@ core.
 
 from __future__ import annotations
 
+from .climb import ClimbTrace, HeatMap, climb_trace
 from .compare import Comparison, TechniqueCount, compare_techniques
 from .deepening import DeepeningTrace, deepening_trace
 from .engine_view import EngineView, engine_view
-from .genetic import EvolutionTrace, evolution_trace
+from .generations import EvolutionTrace, evolution_trace
 from .limits import LabError
-from .local import ClimbTrace, HeatMap, climb_trace
 from .running import Cancel
 from .tree import SearchTree, TreeNode, search_tree
 

@@ -18,11 +18,11 @@ from ..core import Position
 from ..core.svg import position_svg
 
 if TYPE_CHECKING:
+    from .climb import ClimbTrace, HeatMap
     from .compare import Comparison
     from .deepening import DeepeningTrace
     from .engine_view import EngineView
-    from .genetic import EvolutionTrace
-    from .local import ClimbTrace, HeatMap
+    from .generations import EvolutionTrace
     from .tree import SearchTree
 
 TREE_DRAWN = 300

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..arena.games import GameResult
-from ..arena.schedule import GameTask, Settings, pairings
+from ..arena.schedule import GameTask, RunSettings, pairings
 from ..arena.store import Store
 from ..system.provenance import provenance
 from .event_store import Event
@@ -59,7 +59,7 @@ def write_arena_db(league: LeagueStore, event: Event, path: Path) -> int:
                 "league",
             )
         )
-    arena = Settings(rows=settings.rows, cols=settings.cols, rounds=(settings.rounds,),
+    arena = RunSettings(rows=settings.rows, cols=settings.cols, rounds=(settings.rounds,),
                      time=None)  # fmt: skip
     with Store(path) as store:
         command = f"adjacency league event export {event.name}"

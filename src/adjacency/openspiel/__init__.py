@@ -15,7 +15,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed in CI
     ) from exc
 
 from .bots import OpenSpielBot, SpielBot, state_of
-from .game import SHORT_NAME, AdjacencyGame, AdjacencyState, load, register
+from .spiel_game import SHORT_NAME, AdjacencyGame, AdjacencyState, load, register
 
 register()
 

@@ -29,7 +29,7 @@ from open_spiel.python.algorithms import mcts
 from ..bots import Bot, Limit, Search, Thinking, make_bot
 from ..bots.registry import Option, register
 from ..core import Position
-from .game import AdjacencyState, load
+from .spiel_game import AdjacencyState, load
 
 
 class _Stopped(Exception):

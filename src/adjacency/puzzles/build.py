@@ -36,7 +36,7 @@ from pathlib import Path
 from ..core import Position
 from ..core.errors import AdjacencyError
 from ..core.text import quote
-from ..workers.base import Executor
+from ..workers.executor import Executor
 from .model import Puzzle, encode_file
 from .prove import Rules, admissible, prove
 

@@ -34,7 +34,7 @@ of its two margins halved, so every figure here is in pieces *per game*.
   LLR ``n (m1 - m0) (2 x̄ - m0 - m1) / (2 s²)`` (the form of
   :func:`adjacency.ratings.stats.llr_normal`). That plug-in form was not used: with
   ``s²`` estimated from a handful of pairs it is often tiny and the LLR explodes: in
-  simulation (tests/arena/test_margin_sprt.py) it accepted H1 in 21% of tests whose
+  simulation (tests/ratings/test_margin_sprt.py) it accepted H1 in 21% of tests whose
   true mean was m0, at alpha = beta = 0.05. The generalised form stays bounded by how
   far ``x̄`` lies from ``m0`` relative to ``m1``. Variances estimated from very few
   pairs still mislead, so the LLR counts as 0 until :data:`MIN_PAIRS` pairs are in:

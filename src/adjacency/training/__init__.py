@@ -2,7 +2,7 @@
 
 :mod:`.fit` (self-play positions, deeper-search and exact labels, the least-squares fits
 of the learned and the pattern evaluation, held-out errors), :mod:`.dataset` (the
-training positions as a resumable sharded job on disk) and :mod:`.backup` (the backed-up
+training positions as a resumable sharded job on disk) and :mod:`.backed_up` (the backed-up
 target: labels searched over the evaluation fitted nearer the end, phase by phase). The
 positions are labelled on any :class:`~adjacency.workers.Executor`; the weights are
 written in the engine's own file format (:mod:`adjacency.engine.weights_file`), which

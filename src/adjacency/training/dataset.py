@@ -58,7 +58,7 @@ from ..core import Position
 from ..core.errors import AdjacencyError
 from ..engine import Engine
 from ..engine.weights_file import UNITS
-from ..workers.base import Executor
+from ..workers.executor import Executor
 from .fit import bitboard_columns, label_positions, phase_rows, play_game
 
 FORMAT = "adjacency-positions"

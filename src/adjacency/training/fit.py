@@ -41,7 +41,7 @@ from ..engine.kernels.features import N_FEATURES, feature_vector
 from ..engine.kernels.layout import MAX_SQUARES, PAT_PHASE_WIDTH, PAT_PHASES, PW_STRIDE, TT
 from ..engine.kernels.patterns import CANON, N_CANON, N_INSTANCES, N_WEIGHTS, configurations
 from ..engine.weights_file import UNITS, WeightsError, has_parity, load_weights
-from ..workers.base import Executor
+from ..workers.executor import Executor
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``."""

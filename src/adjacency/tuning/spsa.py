@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..arena.games import GameResult, play_tasks
-from ..arena.schedule import GameTask, Settings, opening_for
+from ..arena.schedule import GameTask, RunSettings, opening_for
 from ..bots.base import BotError
 from ..bots.registry import entry, parse_spec
 from ..core.errors import InvalidSettingsError
@@ -221,7 +221,7 @@ def plan_batch(
     return plans
 
 
-def pair_tasks(plan: PairPlan, settings: Settings) -> list[GameTask]:
+def pair_tasks(plan: PairPlan, settings: RunSettings) -> list[GameTask]:
     """The two games of a pair: same opening, the plus copy X then O."""
     rounds = settings.rounds[plan.number % len(settings.rounds)]
     opening = opening_for(settings, plan.number, rounds).fen()
@@ -258,7 +258,7 @@ def update(
 
 def play_batch(
     executor: Executor,
-    settings: Settings,
+    settings: RunSettings,
     plans: list[PairPlan],
     on_game: Callable[[GameResult], None] | None = None,
 ) -> dict[int, list[GameResult]]:
@@ -277,7 +277,7 @@ def run_batch(
     bot: str,
     params: Sequence[Param],
     schedule: Schedule,
-    settings: Settings,
+    settings: RunSettings,
     theta: Sequence[float],
     batch: int,
     first_pair: int,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..arena.schedule import Settings
+from ..arena.schedule import RunSettings
 from ..core.errors import StoreError
 from ..storage import Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 from .spsa import BatchOutcome, Param, Schedule
@@ -90,7 +90,7 @@ class TuneRun:
     bot: str
     params: list[Param]
     schedule: Schedule
-    settings: Settings
+    settings: RunSettings
     batch_pairs: int
     command: str
     status: str
@@ -129,7 +129,7 @@ class TuneStore(SQLiteStore):
         bot: str,
         params: list[Param],
         schedule: Schedule,
-        settings: Settings,
+        settings: RunSettings,
         batch_pairs: int,
         command: str,
         out: Path | None = None,
@@ -214,7 +214,7 @@ class TuneStore(SQLiteStore):
             bot,
             [Param(**p) for p in json.loads(params)],
             Schedule(**json.loads(schedule)),
-            Settings.from_dict(json.loads(settings)),
+            RunSettings.from_dict(json.loads(settings)),
             batch_pairs,
             command,
             status,

@@ -71,7 +71,7 @@ class GameManager:
         stale answer only keeps a charge until the next game is made)."""
         with self._lock:
             session = self._sessions.get(game_id)
-        return session is not None and session.playing.keeps_bots()
+        return session is not None and session.keeps_bots()
 
     def _charge_tables(self, players: dict[Color, Player], clients: tuple[str, ...]) -> str:
         """A new game's id, its bots' tables charged (:class:`TableBudget`; 429 beyond)."""
@@ -224,17 +224,17 @@ class GameManager:
             except BaseException:
                 self.tables.give(game_id)
                 raise
-            old.offers.made_rematch(session.id)  # both players' pages switch to it
+            old.made_rematch(session.id)  # both players' pages switch to it
         session.touch()
         return session
 
     def offer(self, game_id: str, kind: OfferKind, caller: Caller) -> GameSession:
         """Offer the other player of a game between devices a rematch or a takeback
-        (see :meth:`.offers.Offers.make`); when they had offered the same, it is
+        (see :meth:`.session.GameSession.make_offer`); when they had offered the same, it is
         accepted now. Returns the game the caller should show: the rematch once made,
         else this one."""
         session = self.get(game_id)
-        pending, _ = session.offers.make(kind, caller)
+        pending, _ = session.make_offer(kind, caller)
         if pending is None:
             return session
         return self.answer(game_id, True, caller)
@@ -245,7 +245,7 @@ class GameManager:
         swapped). Returns the game the caller should show next."""
         session = self.get(game_id)
         with session.lock:
-            offer = session.offers.answer(accept, caller)
+            offer = session.answer_offer(accept, caller)
             if accept and offer.kind == "rematch":
                 return self.rematch(game_id, caller, agreed=True)
         return session
@@ -368,7 +368,7 @@ class GameManager:
             while not ticket.wait(QUEUE_POLL):
                 pass
             with ticket.measured():  # the CPU it used is charged
-                return session.playback.hint(self.hints, caller)
+                return session.hint(self.hints, caller)
         finally:
             ticket.done()
             with self._lock:

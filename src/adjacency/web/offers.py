@@ -1,100 +1,67 @@
-"""Offers between the two players of a game between devices: a takeback or a rematch that
-the other player accepts or declines (or its maker withdraws); a move lapses a takeback
-offer. Every method takes the game's lock; the takeback itself is
-:class:`~.takebacks.Takebacks`', the rematch the manager's."""
+"""Offers between the two players of a game between devices, as functions over values: a
+takeback or a rematch that the other player accepts or declines (or its maker
+withdraws); a move lapses a takeback offer. The session
+(:class:`~.session.GameSession`) takes its lock, records the offer and announces it; the
+takeback itself is :mod:`.takebacks`', the rematch the manager's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core import COLORS, Color
+from ..core.game import Game
 from ..serving.errors import Forbidden, NotNow
 from .models import Offer, OfferKind
-from .seats import Caller
+from .seats import Caller, Seats
 from .view import side
 
-if TYPE_CHECKING:
-    from .session import GameSession
+
+def side_of(seats: Seats, caller: Caller) -> Color:
+    """The one seat ``caller`` plays in this game between devices; raise ``NotNow`` for a
+    game on one device (no offers there: the actions are direct) and ``Forbidden`` for a
+    watcher."""
+    if not seats.invite:
+        raise NotNow(
+            "offers are for games between devices; on one device ask directly "
+            "(POST /rematch, /undo)",
+            code="no_offers",
+        )
+    held = seats.seats_of(caller)
+    if not held:
+        raise Forbidden("only the game's players may make or answer offers")
+    if len(held) > 1:
+        raise NotNow("this browser holds both seats: there is nobody to make an offer to")
+    return held[0]
 
 
-class Offers:
-    """The offers of one game, held by its session as ``offers``; every method takes the
-    session's lock."""
+def check_rematch(game: Game, seats: Seats, rematch: str | None) -> None:
+    """Raise ``NotNow`` unless a rematch may be offered: once the game is over, both
+    players have joined, and no rematch was made of it yet."""
+    if not game.is_over:
+        raise NotNow("a rematch is for a finished game; this one is still being played")
+    if not all(seats.holders.get(c) for c in COLORS):
+        raise NotNow(
+            "both players must have joined before a rematch: the friend has not "
+            "opened their seat link yet"
+        )
+    if rematch is not None:
+        raise NotNow("this game's rematch was made already", code="rematch_made")
 
-    def __init__(self, session: GameSession) -> None:
-        self._session = session
 
-    def side_of(self, caller: Caller) -> Color:
-        """The one seat ``caller`` plays in this game between devices; raise ``NotNow``
-        for a game on one device (no offers there: the actions are direct) and
-        ``Forbidden`` for a watcher (call with the lock held)."""
-        session = self._session
-        if not session.seats.invite:
-            raise NotNow(
-                "offers are for games between devices; on one device ask directly "
-                "(POST /rematch, /undo)",
-                code="no_offers",
-            )
-        held = session.seats.seats_of(caller)
-        if not held:
-            raise Forbidden("only the game's players may make or answer offers")
-        if len(held) > 1:
-            raise NotNow("this browser holds both seats: there is nobody to make an offer to")
-        return held[0]
+def made(pending: Offer | None, kind: OfferKind, color: Color) -> tuple[Offer | None, Offer | None]:
+    """``color`` offers ``kind`` while ``pending`` waits: the other side's matching offer
+    (two players who offer the same thing agree: the caller accepts it instead), or
+    ``None``; and the offer to record, or ``None`` when the table stays as it is."""
+    if pending is not None and pending.kind == kind and pending.by != color:
+        return pending, None
+    if pending is None or pending.kind != kind or pending.by != color:
+        return None, Offer(kind=kind, by=side(color))
+    return None, None
 
-    def make(self, kind: OfferKind, caller: Caller) -> tuple[Offer | None, Color]:
-        """Record ``caller``'s offer for the other player and announce it. Returns the
-        other side's matching offer (``None`` if there is none): two players who offer
-        the same thing agree, and the caller accepts it instead.
 
-        Rules (409 otherwise): a game between devices; a rematch once the game is over
-        and both players have joined; a takeback while it is played, of a move of yours.
-        """
-        session = self._session
-        with session.lock:
-            color = self.side_of(caller)
-            if kind == "rematch":
-                if not session.game.is_over:
-                    raise NotNow("a rematch is for a finished game; this one is still being played")
-                if not all(session.seats.holders.get(c) for c in COLORS):
-                    raise NotNow(
-                        "both players must have joined before a rematch: the friend has not "
-                        "opened their seat link yet"
-                    )
-                if session.rematch is not None:
-                    raise NotNow("this game's rematch was made already", code="rematch_made")
-            else:
-                session.takebacks.target(color)
-            pending = session.offer
-            if pending is not None and pending.kind == kind and pending.by != color:
-                return pending, color
-            if pending is None or pending.kind != kind or pending.by != color:
-                session.offer = Offer(kind=kind, by=side(color))
-                session.changed()
-            return None, color
-
-    def answer(self, accept: bool, caller: Caller) -> Offer:
-        """Take the waiting offer off the table: declined (or withdrawn by its maker)
-        when ``accept`` is false; when true, only the other player may accept, and the
-        caller carries it out (a takeback here; a rematch by the manager). Raise
-        ``NotNow`` when no offer waits."""
-        session = self._session
-        with session.lock:
-            color = self.side_of(caller)
-            offer = session.offer
-            if offer is None:
-                raise NotNow("there is no offer to answer (it was withdrawn or lapsed)")
-            if accept and offer.by == color:
-                raise NotNow("an offer is accepted by the other player, not by its maker")
-            if accept and offer.kind == "takeback":
-                session.takebacks.take_back(offer.by)  # raises, the offer kept, if nothing is left
-            session.offer = None
-            session.changed()
-            return offer
-
-    def made_rematch(self, rematch_id: str) -> None:
-        """Note the rematch made of this game (lock held) and announce it to its pages."""
-        session = self._session
-        session.rematch = rematch_id
-        session.offer = None
-        session.changed()
+def answered(offer: Offer | None, accept: bool, color: Color) -> Offer:
+    """The waiting ``offer`` that ``color`` answers (``accept`` or not); raise ``NotNow``
+    when none waits, or when its maker would accept it."""
+    if offer is None:
+        raise NotNow("there is no offer to answer (it was withdrawn or lapsed)")
+    if accept and offer.by == color:
+        raise NotNow("an offer is accepted by the other player, not by its maker")
+    return offer

@@ -1,77 +1,73 @@
-"""What a game's page asks of its bots: hurry the one thinking, pause, resume or step a
-bot-vs-bot game and set its pace, and a hint for the person to move."""
+"""What a game's page asks of its bots, as functions over values: the bot-vs-bot
+playback a control leaves (pause, resume or step, and the pace), and what a hint asks of
+the strongest bot. The session (:class:`~.session.GameSession`) takes its lock, hurries
+or stops its bots and applies the result."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+from ..core import Position
+from ..core.game import Game
 from ..serving.errors import NotNow
-from .hints import HINT_TIME, HintBots
+from .hints import HINT_TIME
 from .levels import strongest_level
-from .models import GameState, Hint
-from .seats import Caller
-
-if TYPE_CHECKING:
-    from .session import GameSession
+from .seats import Caller, Seats
 
 
+@dataclass(frozen=True)
 class Playback:
-    """The bot controls of one game, held by its session as ``playback``; every method takes the
-    session's lock."""
+    """A bot-vs-bot game's playback: paused, one move to step, the seconds between moves,
+    and whether the last move's time is forgotten (a step plays at once)."""
 
-    def __init__(self, session: GameSession) -> None:
-        self._session = session
+    paused: bool
+    step: bool
+    delay: float
+    restart: bool = False
 
-    def move_now(self, caller: Caller) -> GameState:
-        """Tell the thinking bot to answer with its best move so far."""
-        session = self._session
-        with session.lock:
-            session.seats.require_member(caller, "hurry a bot")
-            if not session.turns.move_now():
-                raise NotNow("no bot is thinking now")
-            return session.state()
 
-    def control(self, action: str | None, delay: float | None, caller: Caller) -> GameState:
-        """Bot-vs-bot playback: pause, resume, step one move, or set the delay between moves."""
-        session = self._session
-        with session.lock:
-            session.seats.require_member(caller, "control the playback")
-            if session.mode != "bot-bot":
-                raise NotNow("play, pause and step are for bot vs bot games")
-            if delay is not None:
-                session.delay = float(delay)
-            if action == "pause":
-                session.paused = True
-                session.step = False
-                session.turns.cancel()
-            elif action == "resume":
-                session.paused = False
-            elif action == "step":
-                if session.game.is_over:
-                    raise NotNow("the game is over; there is no move to step")
-                session.paused = True
-                session.step = True
-                session.last_move_at = 0.0
-            session.clock_rules.run()
-            session.changed()
-            session.turns.ensure()
-            return session.state()
+def controlled(
+    mode: str, game: Game, now: Playback, action: str | None, delay: float | None
+) -> Playback:
+    """The playback after a control: ``action`` pause, resume or step (or none), and a
+    new ``delay``; raise ``NotNow`` unless the game is bot vs bot, or for a step in a
+    finished game."""
+    if mode != "bot-bot":
+        raise NotNow("play, pause and step are for bot vs bot games")
+    after = Playback(now.paused, now.step, now.delay if delay is None else float(delay))
+    if action == "pause":
+        return Playback(True, False, after.delay)
+    if action == "resume":
+        return Playback(False, after.step, after.delay)
+    if action == "step":
+        if game.is_over:
+            raise NotNow("the game is over; there is no move to step")
+        return Playback(True, True, after.delay, restart=True)
+    return after
 
-    def hint(self, bots: HintBots, caller: Caller) -> Hint:
-        """The strongest available bot's move for the person to move (blocks while it thinks).
 
-        The bot comes from ``bots``, the server's pool of reusable hint bots.
-        """
-        session = self._session
-        with session.lock:
-            if not session.human_to_move():
-                raise NotNow(
-                    "a hint is for a person to move; it is not your turn", code="hint_not_your_turn"
-                )
-            if session.seats.invite:
-                raise NotNow("hints are off in games between devices", code="no_hints")
-            session.seats.require(caller, session.game.position.turn, "ask for a hint")
-            position = session.game.position
-            level = strongest_level()
-            time_limit = min(session.time, level.time_cap or session.time, HINT_TIME)
-        return bots.suggest(level.spec, position, time_limit)
+@dataclass(frozen=True)
+class HintRequest:
+    """What a hint asks of the strongest bot: its spec, the position, its time."""
+
+    spec: str
+    position: Position
+    time: float
+
+
+def hint_request(
+    game: Game, human_to_move: bool, seats: Seats, caller: Caller, time_per_move: float
+) -> HintRequest:
+    """The strongest available bot's search for the person to move; raise ``NotNow``
+    when no person is to move or in a game between devices, ``Forbidden`` for a caller
+    who does not hold the seat to move."""
+    if not human_to_move:
+        raise NotNow(
+            "a hint is for a person to move; it is not your turn", code="hint_not_your_turn"
+        )
+    if seats.invite:
+        raise NotNow("hints are off in games between devices", code="no_hints")
+    seats.require(caller, game.position.turn, "ask for a hint")
+    level = strongest_level()
+    time = min(time_per_move, level.time_cap or time_per_move, HINT_TIME)
+    return HintRequest(level.spec, game.position, time)

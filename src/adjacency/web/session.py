@@ -4,11 +4,14 @@ A :class:`GameSession` holds the game record and the web layer's data next to
 it (players, time per move, evaluations, playback settings), tells its listeners
 (event streams) about every change and saves it through ``saver``. Every change of
 the game in play is a transition of the round room (:mod:`adjacency.round`), taken by
-:meth:`GameSession.apply`. The rest is one concern each, held by the session:
-:mod:`.clock_rules` (when the clock runs, the flag timer), :mod:`.playing` (the
-person's and the bots' moves), :mod:`.takebacks`, :mod:`.offers`, :mod:`.finishing`
-(resign, abort) and :mod:`.playback` (move now, bot-vs-bot control, hint). Its bot turns run
-in :class:`~adjacency.web.turns.BotTurns`, whose host is :class:`~.playing.Playing`.
+:meth:`GameSession.apply`. The session is the host of its bot turns
+(:class:`~adjacency.web.turns.BotTurns`, :class:`~adjacency.web.turns.TurnHost`). The
+moves (:mod:`.playing`: the person's, checked, and the bots'), the clock's rules
+(:mod:`.clock_rules`: when it runs, the flag's wait), the takebacks (:mod:`.takebacks`),
+the offers (:mod:`.offers`), a person's resign and abort (:mod:`.finishing`) and what a
+page asks of the bots (:mod:`.playback`: bot-vs-bot control, hint) are functions over
+values that check a command and return the round's transition or the plain result; the
+session alone takes the lock, applies, saves and announces.
 
 Concurrency contract: every public method may be called from any thread; a
 re-entrant lock (``lock``) guards the game. Bots think in one worker thread per
@@ -34,25 +37,25 @@ import threading
 import time
 from collections.abc import Callable
 
+from ..bots import Thinking
 from ..core import Color
-from ..core.game import Game
+from ..core.details import Detail
+from ..core.game import Game, Termination
+from ..round import moves
 from ..round.clock import Clock
 from ..round.player_kinds import Kinds
 from ..round.state import Round, Step
-from ..serving.errors import Forbidden
-from .clock_rules import ClockRules
-from .finishing import Finisher
+from ..round.takeback import takeback
+from ..serving.errors import Forbidden, NotNow
+from . import clock_rules, finishing, offers, playback, playing, takebacks
+from .hints import HintBots
 from .limits import BotSlots
-from .models import GameState, Offer, Viewer
-from .offers import Offers
-from .playback import Playback
+from .models import GameState, Hint, Offer, OfferKind, Viewer
 from .players import Player
-from .playing import NO_EVAL, Playing
 from .seats import Caller, Seats
-from .takebacks import Takebacks
-from .timers import SCHEDULER
-from .turns import BotTurns
-from .view import describe, game_state, side, thinking_info
+from .timers import SCHEDULER, Timer
+from .turns import BotTurn, BotTurns
+from .view import Evaluation, describe, game_state, side, thinking_info
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +97,7 @@ class GameSession:
         self.time = time_per_move
         self.created = time.time() if created is None else created
         self.evals: list[tuple[float | None, int | None]] = (
-            list(evals) if evals else [NO_EVAL] * len(game.moves)
+            list(evals) if evals else [playing.NO_EVAL] * len(game.moves)
         )
         self.paused = paused
         self.delay = delay
@@ -112,25 +115,15 @@ class GameSession:
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
         self.turn_started = time.monotonic()
         self._attended_until = time.monotonic() + grace
-        self.clock_rules = ClockRules(self)
-        """When the clock runs, and the flag timer (:mod:`.clock_rules`)."""
-        self.playing = Playing(self)
-        """The person's and the bots' moves (:mod:`.playing`)."""
-        self.turns = BotTurns(self.playing, slots)
+        self._flag_timer: Timer | None = None
+        """The armed flag timer of the side whose clock runs (:meth:`run_clock`)."""
+        self.turns = BotTurns(self, slots)
         """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
         self.offer: Offer | None = None
         """A rematch or takeback offer waiting for the other player (games between devices)."""
         self.rematch: str | None = None
         """The id of this game's rematch once one was made: both players' pages follow it."""
-        self.offers = Offers(self)
-        """Offers between the players of a game between devices (:mod:`.offers`)."""
-        self.takebacks = Takebacks(self)
-        """Takebacks, on one device or accepted offers (:mod:`.takebacks`)."""
-        self.finisher = Finisher(self)
-        """A person's resign and abort (:mod:`.finishing`)."""
-        self.playback = Playback(self)
-        """The bot controls and hints (:mod:`.playback`)."""
-        self.clock_rules.run()
+        self.run_clock()
 
     # ------------------------------------------------------------------ state
 
@@ -161,8 +154,8 @@ class GameSession:
             thinking=thinking,
             paused=self.paused,
             delay=self.delay,
-            can_undo=self.takebacks.undo_target() is not None,
-            clock=self.clock_rules.info(),
+            can_undo=self.undo_target() is not None,
+            clock=clock_rules.info(self.clock, self.round_now(), self.now()),
             waiting=self.turns.waiting,
         ).model_copy(update={"offer": self.offer, "rematch": self.rematch})
 
@@ -191,8 +184,51 @@ class GameSession:
         the clock runs by this game's rules and the change is announced."""
         after, _ = step
         self.adopt(after)
-        self.clock_rules.run()
+        self.run_clock()
         self.changed()
+
+    def run_clock(self) -> None:
+        """Start or stop the clock for the game's state now (:func:`.clock_rules.running_side`)
+        and arm the flag timer (lock held)."""
+        clock = self.clock
+        if clock is None:
+            return
+        self._cancel_flag()
+        thinking = self.turns.thinking
+        turn = clock_rules.running_side(
+            self.game, self.closed, self.kinds, None if thinking is None else thinking[0]
+        )
+        if turn is None:
+            clock.stop(self.now())
+            return
+        if clock.running != turn:
+            now = self.now()
+            clock.stop(now)
+            clock.start(turn, now)
+        plies = len(self.game.moves)
+        wait = clock_rules.flag_wait(clock, turn, self.now())
+        self._flag_timer = SCHEDULER.call_later(wait, lambda: self._check_flag(plies))
+
+    def _cancel_flag(self) -> None:
+        """Disarm the flag timer (the game changed, or it is closed)."""
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+            self._flag_timer = None
+
+    def _check_flag(self, plies: int) -> None:
+        """The flag timer: if the side to move is still out of time, it loses on time."""
+        with self.lock:
+            clock, game = self.clock, self.game
+            if clock is None or game.is_over or len(game.moves) != plies or clock.running is None:
+                return
+            color = clock.running
+            now = self.now()
+            if clock.left(color, now) > 0:
+                self.run_clock()  # woke early (paused and resumed meanwhile): re-arm
+                return
+            self.turns.cancel()
+            late = clock_rules.out_of_time(self.named(color))
+            self.apply(moves.flag(self.round_now(), now, late))
 
     def message(self) -> str:
         """The game's one-line account for its page (:func:`~.view.describe`)."""
@@ -248,7 +284,7 @@ class GameSession:
             if not self.attended() and self.turns.thinking is not None:
                 log.info("game %s abandoned by its page: stopping its bot", self.id)
                 self.turns.cancel()
-                self.clock_rules.run()  # a stopped bot's clock stops with it
+                self.run_clock()  # a stopped bot's clock stops with it
                 self.changed()
 
     def broadcast(self, event: str, data: str) -> None:
@@ -275,9 +311,229 @@ class GameSession:
         and let a bot to move start thinking."""
         now = time.monotonic()
         self.turn_started = self.last_move_at = now
-        self.clock_rules.run()
+        self.run_clock()
         self.changed()
         self.turns.ensure()
+
+    # ---------------------------------------------------------------- moves
+
+    def play(self, square: str, caller: Caller) -> GameState:
+        """Play the person's move; raise ``NotNow``, ``Forbidden`` or ``IllegalMoveError``
+        (:func:`.playing.mover`)."""
+        with self.lock:
+            game = self.game
+            turn = playing.mover(
+                game, self.players, self.seats, caller, bool(self.turns.thinking), self.message()
+            )
+            now = self.now()
+            late = clock_rules.out_of_time(self.named(turn))
+            # An illegal move raises before anything changes.
+            thought = now - self.turn_started
+            after, _ = moves.play(self.round_now(), square, now, thought, late)
+            if playing.flag_fell(after, game):
+                self.turns.cancel()
+                self.apply((after, ()))
+                raise playing.time_ran_out(turn)
+            self.adopt(after)
+            self.offer = None  # a move answers any offer: it lapses
+            self.evals.append(playing.NO_EVAL)
+            self.seats.claim(caller)  # the move was accepted: its token's seat is held now
+            self.after_move()
+            return self._state()
+
+    # ------------------------------------- the bot turns' host (lock held)
+
+    def keeps_bots(self) -> bool:
+        """Whether the game may need its bots again: not closed, not over, and attended."""
+        return not (self.closed or self.game.is_over or not self.attended())
+
+    def bot_turn(self) -> BotTurn | None:
+        """The bot turn to play now (see :class:`~adjacency.web.turns.TurnHost` and
+        :func:`.playing.bot_turn`)."""
+        if not self.keeps_bots():
+            return None
+        player = self.players[self.game.position.turn]
+        since = self.now() - self.last_move_at
+        return playing.bot_turn(
+            self.game,
+            player,
+            self.mode == "bot-bot",
+            self.paused,
+            self.step,
+            since,
+            self.delay,
+            self.time,
+            self.clock,
+        )
+
+    def bot_thinking(self, report: Thinking | None) -> None:
+        """A bot started thinking (``None``: its clock starts and is saved) or published
+        ``report`` (sent to the listeners as a ``thinking`` event)."""
+        thinking = self.turns.thinking
+        if report is None or thinking is None:
+            self.run_clock()  # a bot's clock runs while it thinks
+            self.changed(save=self.clock is not None)  # the clock's start is stored
+            return
+        info = thinking_info(thinking[0], thinking[1], report)
+        self.broadcast("thinking", info.model_dump_json())
+
+    def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
+        """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran
+        out (it loses on time) or the move is illegal (it forfeits)."""
+        late = clock_rules.out_of_time(self.named(color))
+        after, happened = playing.bot_answer(self.round_now(), move, self.now(), seconds, late)
+        if playing.flag_fell(after, self.game):
+            self.turns.cancel()  # lost on time or by an illegal move
+            self.apply((after, happened))
+            return
+        self.adopt(after)
+        self.evals.append(evaluation)
+        self.step = False
+        self.after_move()
+
+    def bot_failed(
+        self, color: Color, termination: Termination | None, detail: str | Detail
+    ) -> None:
+        """The bot of ``color`` could not answer
+        (:meth:`~adjacency.web.turns.TurnHost.bot_failed`): it forfeits with
+        ``termination``, or with ``None`` the game ends without a result."""
+        if self.game.is_over:
+            return
+        self.apply(playing.bot_failure(self.round_now(), color, termination, detail, self.now()))
+
+    # ---------------------------------------------- takebacks, offers, ends
+
+    def undo_target(self) -> int | None:
+        """How many moves remain after an undo, or ``None`` if there is nothing to take
+        back (:func:`.takebacks.undo_target`; lock held)."""
+        return takebacks.undo_target(self.game, self.round_now(), self.kinds, self.mode)
+
+    def undo(self, caller: Caller) -> GameState:
+        """Take back the last person's move and any bot replies after it, on one device."""
+        with self.lock:
+            takebacks.check_undo(self.game, self.seats, caller)
+            target = self.undo_target()
+            if target is None:
+                raise takebacks.refuse_empty_undo(self.mode)
+            self._rewind(target)
+            self.changed()
+            return self.state()
+
+    def _take_back(self, color: Color) -> None:
+        """Take back ``color``'s last move and the reply after it (lock held)."""
+        self._rewind(takebacks.target(self.game, self.round_now(), self.kinds, color))
+
+    def _rewind(self, target: int) -> None:
+        """Undo moves until ``target`` are left, with their evaluations, by the round's
+        takeback; the bots' turn is cancelled and the clock of the side now to move
+        restarts (lock held)."""
+        self.turns.cancel()
+        now = self.now()
+        after, _ = takeback(self.round_now(), target, now)
+        self.adopt(after)
+        del self.evals[target:]
+        self.turn_started = now
+        self.run_clock()
+
+    def make_offer(self, kind: OfferKind, caller: Caller) -> tuple[Offer | None, Color]:
+        """Record ``caller``'s offer for the other player and announce it. Returns the
+        other side's matching offer (``None`` if there is none): two players who offer
+        the same thing agree, and the caller accepts it instead.
+
+        Rules (409 otherwise): a game between devices; a rematch once the game is over
+        and both players have joined; a takeback while it is played, of a move of yours.
+        """
+        with self.lock:
+            color = offers.side_of(self.seats, caller)
+            if kind == "rematch":
+                offers.check_rematch(self.game, self.seats, self.rematch)
+            else:
+                takebacks.target(self.game, self.round_now(), self.kinds, color)
+            matching, recorded = offers.made(self.offer, kind, color)
+            if recorded is not None:
+                self.offer = recorded
+                self.changed()
+            return matching, color
+
+    def answer_offer(self, accept: bool, caller: Caller) -> Offer:
+        """Take the waiting offer off the table: declined (or withdrawn by its maker)
+        when ``accept`` is false; when true, only the other player may accept, and the
+        caller carries it out (a takeback here; a rematch by the manager). Raise
+        ``NotNow`` when no offer waits."""
+        with self.lock:
+            color = offers.side_of(self.seats, caller)
+            offer = offers.answered(self.offer, accept, color)
+            if accept and offer.kind == "takeback":
+                self._take_back(offer.by)  # raises, the offer kept, if nothing is left
+            self.offer = None
+            self.changed()
+            return offer
+
+    def made_rematch(self, rematch_id: str) -> None:
+        """Note the rematch made of this game (lock held) and announce it to its pages."""
+        self.rematch = rematch_id
+        self.offer = None
+        self.changed()
+
+    def resign(self, side: Color | None, caller: Caller) -> GameState:
+        """``caller`` gives the game up for its seat (``side``, see
+        :func:`.finishing.own_side`): the other side wins by resignation, recorded and
+        final."""
+        with self.lock:
+            color = finishing.own_side(
+                self.game, self.kinds, self.seats, caller, side, "resign", self.message()
+            )
+            self.turns.cancel()
+            self.apply(finishing.resign(self.round_now(), color, self.named(color), self.now()))
+            return self.state()
+
+    def abort(self, side: Color | None, caller: Caller) -> GameState:
+        """``caller`` stops the game before its side's first move: no result
+        (abandoned), nothing counted. Raise ``NotNow`` once that side has moved."""
+        with self.lock:
+            color = finishing.own_side(
+                self.game, self.kinds, self.seats, caller, side, "abort", self.message()
+            )
+            finishing.check_abortable(self.game, color)
+            self.turns.cancel()
+            self.apply(finishing.abort(self.round_now(), color, self.named(color), self.now()))
+            return self.state()
+
+    # ------------------------------------------------------------ the bots
+
+    def move_now(self, caller: Caller) -> GameState:
+        """Tell the thinking bot to answer with its best move so far."""
+        with self.lock:
+            self.seats.require_member(caller, "hurry a bot")
+            if not self.turns.move_now():
+                raise NotNow("no bot is thinking now")
+            return self.state()
+
+    def control(self, action: str | None, delay: float | None, caller: Caller) -> GameState:
+        """Bot-vs-bot playback: pause, resume, step one move, or set the delay between
+        moves (:func:`.playback.controlled`)."""
+        with self.lock:
+            self.seats.require_member(caller, "control the playback")
+            now = playback.Playback(self.paused, self.step, self.delay)
+            after = playback.controlled(self.mode, self.game, now, action, delay)
+            self.paused, self.step, self.delay = after.paused, after.step, after.delay
+            if action == "pause":
+                self.turns.cancel()
+            if after.restart:
+                self.last_move_at = 0.0
+            self.run_clock()
+            self.changed()
+            self.turns.ensure()
+            return self.state()
+
+    def hint(self, bots: HintBots, caller: Caller) -> Hint:
+        """The strongest available bot's move for the person to move, from ``bots``, the
+        server's pool of reusable hint bots (blocks while it thinks, the lock not held)."""
+        with self.lock:
+            wanted = playback.hint_request(
+                self.game, self.human_to_move(), self.seats, caller, self.time
+            )
+        return bots.suggest(wanted.spec, wanted.position, wanted.time)
 
     # ------------------------------------------- the turn worker's interface
 
@@ -316,5 +572,5 @@ class GameSession:
             if reason is not None and not self.closed:
                 self.broadcast(CLOSED, json.dumps({"reason": reason, "code": code}))
             self.closed = True
-            self.clock_rules.cancel()
+            self._cancel_flag()
             self.turns.close()

@@ -1,94 +1,67 @@
-"""Takebacks: on one device the person takes back their last move (and the bots' replies
-after it) at once; between devices a takeback is an offer (:mod:`.offers`) whose
-acceptance takes back the offerer's last move and the reply after it. The moves go back
-by the round's transition (:func:`adjacency.round.takeback.takeback`); a loss on time or a
-resignation is final."""
+"""Takebacks, as functions over values: on one device the person takes back their last
+move (and the bots' replies after it) at once; between devices a takeback is an offer
+(:mod:`.offers`) whose acceptance takes back the offerer's last move and the reply after
+it. The moves go back by the round's transition
+(:func:`adjacency.round.takeback.takeback`); a loss on time or a resignation is final.
+The session (:class:`~.session.GameSession`) takes its lock, stops the bots and applies
+the transition."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core import Color
-from ..core.game import Termination
-from ..round.player_kinds import takes_back
-from ..round.takeback import FINAL, takeback
+from ..core.game import Game, Termination
+from ..round.player_kinds import Kinds, takes_back
+from ..round.state import Round
+from ..round.takeback import FINAL
 from ..serving.errors import NotNow
-from .models import GameState
-from .seats import Caller
-
-if TYPE_CHECKING:
-    from .session import GameSession
+from .seats import Caller, Seats
 
 
-class Takebacks:
-    """The takebacks of one game, held by its session as ``takebacks``; every method takes the
-    session's lock."""
+def check_undo(game: Game, seats: Seats, caller: Caller) -> None:
+    """Raise ``NotNow`` (or ``Forbidden``) unless ``caller`` may take back a move on one
+    device now: between devices a takeback is an offer; a loss on time and a resignation
+    are final; a finished game is over."""
+    if seats.invite:
+        raise NotNow(
+            "between devices a takeback is an offer the other player answers: "
+            'POST /offers with {"kind": "takeback"}',
+            code="no_takebacks",
+        )
+    seats.require_member(caller, "take back moves")
+    if game.termination == Termination.TIME_FORFEIT:
+        raise NotNow("the game was lost on time; a takeback cannot give the time back")
+    if game.termination == Termination.RESIGNATION:
+        raise NotNow("the game was resigned; a resignation is final")
+    if game.is_over:
+        raise NotNow(
+            "the game is over; a takeback is for a game being played (Analyse or "
+            "a rematch goes on from here)",
+            code="game_over",
+        )
 
-    def __init__(self, session: GameSession) -> None:
-        self._session = session
 
-    def undo(self, caller: Caller) -> GameState:
-        """Take back the last person's move and any bot replies after it."""
-        session = self._session
-        with session.lock:
-            if session.seats.invite:
-                raise NotNow(
-                    "between devices a takeback is an offer the other player answers: "
-                    'POST /offers with {"kind": "takeback"}',
-                    code="no_takebacks",
-                )
-            session.seats.require_member(caller, "take back moves")
-            if session.game.termination == Termination.TIME_FORFEIT:
-                raise NotNow("the game was lost on time; a takeback cannot give the time back")
-            if session.game.termination == Termination.RESIGNATION:
-                raise NotNow("the game was resigned; a resignation is final")
-            if session.game.is_over:
-                raise NotNow(
-                    "the game is over; a takeback is for a game being played (Analyse or "
-                    "a rematch goes on from here)",
-                    code="game_over",
-                )
-            target = self.undo_target()
-            if target is None:
-                if session.mode == "bot-bot":
-                    raise NotNow("undo is for games with a person; this is bot vs bot")
-                raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
-            self.rewind(target)
-            session.changed()
-            return session.state()
+def undo_target(game: Game, now_round: Round, kinds: Kinds, mode: str) -> int | None:
+    """How many moves remain after an undo (the last person's move taken back, with the
+    bots' replies: :func:`~adjacency.round.player_kinds.takes_back`), or ``None`` if there
+    is nothing to take back."""
+    if mode == "bot-bot" or game.termination in FINAL:
+        return None  # a loss on time or a resignation is final: no takeback reopens it
+    return takes_back(now_round, kinds)
 
-    def undo_target(self) -> int | None:
-        """How many moves remain after an undo (the last person's move taken back, with
-        the bots' replies: :func:`~adjacency.round.player_kinds.takes_back`), or ``None`` if
-        there is nothing to take back."""
-        session = self._session
-        if session.mode == "bot-bot" or session.game.termination in FINAL:
-            return None  # a loss on time or a resignation is final: no takeback reopens it
-        return takes_back(session.round_now(), session.kinds)
 
-    def target(self, color: Color) -> int:
-        """How many moves remain after taking back ``color``'s last move (and the reply
-        after it); raise ``NotNow`` if there is none to take back."""
-        session = self._session
-        if session.game.is_over:
-            raise NotNow("a takeback is for a game being played; this one is over")
-        target = takes_back(session.round_now(), session.kinds, (color,))
-        if target is None:
-            raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
-        return target
+def refuse_empty_undo(mode: str) -> NotNow:
+    """The refusal of an undo with nothing to take back."""
+    if mode == "bot-bot":
+        return NotNow("undo is for games with a person; this is bot vs bot")
+    return NotNow("there is no move of yours to take back", code="nothing_to_undo")
 
-    def take_back(self, color: Color) -> None:
-        """Take back ``color``'s last move and the reply after it (lock held)."""
-        self.rewind(self.target(color))
 
-    def rewind(self, target: int) -> None:
-        """Undo moves until ``target`` are left, with their evaluations; the bots' turn is
-        cancelled and the clock of the side now to move restarts (lock held)."""
-        session = self._session
-        session.turns.cancel()
-        now = session.now()
-        after, _ = takeback(session.round_now(), target, now)
-        session.adopt(after)
-        del session.evals[target:]
-        session.turn_started = now
-        session.clock_rules.run()
+def target(game: Game, now_round: Round, kinds: Kinds, color: Color) -> int:
+    """How many moves remain after taking back ``color``'s last move (and the reply after
+    it); raise ``NotNow`` if there is none to take back."""
+    if game.is_over:
+        raise NotNow("a takeback is for a game being played; this one is over")
+    found = takes_back(now_round, kinds, (color,))
+    if found is None:
+        raise NotNow("there is no move of yours to take back", code="nothing_to_undo")
+    return found

@@ -1,7 +1,7 @@
 """The bot turns of one game: a worker thread asks the bot and hands back its answer.
 
 :class:`BotTurns` talks to its game through the narrow :class:`TurnHost`
-interface (implemented by :class:`~adjacency.web.playing.Playing`); it
+interface (implemented by :class:`~adjacency.web.session.GameSession`); it
 knows nothing else of the session, so the two modules do not import each other.
 
 Contract of :class:`BotTurns`:

@@ -2,7 +2,7 @@
 
 An :class:`Executor` calls a picklable function on many items in worker
 processes and yields each ``(item, value)`` as it finishes. Backends:
-:class:`SerialExecutor` (in process, :mod:`.base`), :class:`PoolExecutor`
+:class:`SerialExecutor` (in process, :mod:`.executor`), :class:`PoolExecutor`
 (processes on this machine, :mod:`.pool`) and :class:`RayExecutor` (tasks on a
 Ray cluster, :mod:`.ray_cluster`, with the watchdog of a private runtime in
 :mod:`.reaper`). :func:`make_executor` (:mod:`.choice`) builds the one named on
@@ -17,8 +17,15 @@ package itself is imported only when a :class:`RayExecutor` is built.
 
 from __future__ import annotations
 
-from .base import LOCAL_NODE, Executor, ExecutorUnavailable, Placement, SerialExecutor, WorkerError
 from .choice import EXECUTORS, make_executor
+from .executor import (
+    LOCAL_NODE,
+    Executor,
+    ExecutorUnavailable,
+    Placement,
+    SerialExecutor,
+    WorkerError,
+)
 from .pool import PoolExecutor
 from .ray_cluster import RayExecutor
 

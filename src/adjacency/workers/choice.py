@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Executor, ExecutorUnavailable
+from .executor import Executor, ExecutorUnavailable
 from .pool import PoolExecutor
 
 EXECUTORS = ("local", "ray")

@@ -11,7 +11,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from ..system.lifetime import exit_with_parent
-from .base import Executor, WorkerError, windowed
+from .executor import Executor, WorkerError, windowed
 
 T = TypeVar("T")
 R = TypeVar("R")

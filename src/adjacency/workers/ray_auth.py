@@ -17,7 +17,7 @@ This module makes the join do what a user expects:
   ``~/.ray/auth_token``. A token-mode client also joins a cluster without
   authentication, so this never breaks a join that worked.
 * :func:`refusal` asks the cluster's GCS once, quietly, before
-  ``ray.init``: a refused token becomes one :class:`~adjacency.workers.base.ExecutorUnavailable`
+  ``ray.init``: a refused token becomes one :class:`~adjacency.workers.executor.ExecutorUnavailable`
   line that names token authentication and what to set, within a second.
 * :func:`quiet_private_runtime` sets the mode explicitly for a private runtime
   (Ray's default, token mode) so that Ray does not warn about choosing it.

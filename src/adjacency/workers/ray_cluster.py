@@ -39,7 +39,7 @@ from ..core.errors import InvalidSettingsError
 from ..system.provenance import source_hash
 from . import ray_auth
 from . import reaper as ray_reaper
-from .base import Executor, ExecutorUnavailable, Placement, WorkerError, windowed
+from .executor import Executor, ExecutorUnavailable, Placement, WorkerError, windowed
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from adjacency.arena.games import play_task
 from adjacency.arena.runner import create_run
-from adjacency.arena.schedule import Settings
+from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.league.settings import LeagueSettings
 from adjacency.league.store import LeagueStore
@@ -47,7 +47,7 @@ def main() -> None:
     arena = _fresh("arena.db")
     with Store(arena) as store:
         run_id = create_run(
-            store, "match", ["random", "greedy"], Settings(rounds=(3,), games=4, seed=5)
+            store, "match", ["random", "greedy"], RunSettings(rounds=(3,), games=4, seed=5)
         )
         for task in store.pending(run_id)[:3]:
             store.record(run_id, play_task(task))
@@ -57,7 +57,7 @@ def main() -> None:
     tuning = _fresh("tuning.db")
     with TuneStore(tuning) as tune:
         params = [Param("a", 5.0, 0.0, 10.0, 1.0, 0.5)]
-        settings = Settings(rounds=(3,), games=2, seed=1)
+        settings = RunSettings(rounds=(3,), games=2, seed=1)
         tid = tune.create("greedy", params, Schedule(pairs=10, big_a=0), settings, 2, "tune",
                           Path("/tmp/out.json"))  # fmt: skip
         tune.checkpoint(tid, BatchOutcome(1, 1, 2, 1, 0, 1, (5.25,)))

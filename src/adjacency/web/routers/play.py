@@ -41,7 +41,7 @@ def claim(game_id: str, manager: Manager, caller: Client) -> Viewer:
 def play(game_id: str, move: MoveRequest, manager: Manager, caller: Client) -> GameState:
     """Play a move for the person to move (this browser must hold that seat)."""
     session = manager.get(game_id)
-    state = session.playing.play(move.square, caller)
+    state = session.play(move.square, caller)
     session.touch()
     return state
 
@@ -51,7 +51,7 @@ def undo(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Take back the last person's move and the bot replies after it (one ply between
     people)."""
     session = manager.get(game_id)
-    state = session.takebacks.undo(caller)
+    state = session.undo(caller)
     session.touch()
     return state
 
@@ -63,7 +63,7 @@ def resign(
     """Resign for your seat (``side`` picks one when this browser holds both): the other
     side wins, the record says ``[Termination "resignation"]``. Final: no takeback."""
     session = manager.get(game_id)
-    state = session.finisher.resign(None if body is None else body.side, caller)
+    state = session.resign(None if body is None else body.side, caller)
     session.touch()
     return state
 
@@ -75,7 +75,7 @@ def abort(
     """Abort before your side's first move: the game ends without a result (abandoned)
     and counts for nothing; 409 once your side has moved (resign instead)."""
     session = manager.get(game_id)
-    state = session.finisher.abort(None if body is None else body.side, caller)
+    state = session.abort(None if body is None else body.side, caller)
     session.touch()
     return state
 
@@ -90,7 +90,7 @@ def hint(game_id: str, request: Request, manager: Manager, caller: Client) -> Hi
 @router.post("/api/games/{game_id}/move-now", response_model=GameState)
 def move_now(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Tell the thinking bot to play its best move so far."""
-    return manager.get(game_id).playback.move_now(caller)
+    return manager.get(game_id).move_now(caller)
 
 
 @router.post("/api/games/{game_id}/control", response_model=GameState)
@@ -98,7 +98,7 @@ def control(game_id: str, body: ControlRequest, manager: Manager, caller: Client
     """Bot vs bot: pause, resume, step one move, and the delay between moves."""
     session = manager.get(game_id)
     session.touch()
-    return session.playback.control(body.action, body.delay, caller)
+    return session.control(body.action, body.delay, caller)
 
 
 @router.post(

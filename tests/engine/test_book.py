@@ -26,6 +26,7 @@ from adjacency.engine.book import (
 )
 from adjacency.engine.symmetry import transforms
 from adjacency.solving.solved_starts import Entry, derive, solve_entry
+from oracles import move_values
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +45,7 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
-def test_books_round_trip_and_answer_mirror_images(
-    books: Path, brute_moves: Callable[[Position], dict[str, int]]
-) -> None:
+def test_books_round_trip_and_answer_mirror_images(books: Path) -> None:
     assert sorted(p.name for p in books.iterdir()) == ["4x4.book", "4x5.book", "5x4.book"]
     book = load_book(books / "4x4.book")
     assert book.board.dimensions == "4x4" and len(book) > 10
@@ -56,7 +55,7 @@ def test_books_round_trip_and_answer_mirror_images(
             image = transform.position(start, swap)
             hit = lookup(image, books)
             assert hit is not None and hit.complete
-            values = brute_moves(image)
+            values = move_values(image)
             best = max(values.values())
             assert hit.value == best
             assert set(hit.moves) == {m for m, v in values.items() if v == best}
@@ -131,9 +130,7 @@ def format_like(head: str, body: str) -> str:
     return "\n".join(lines) + "\n---\n" + body
 
 
-def test_the_engine_plays_an_optimal_move_from_the_book(
-    books: Path, brute_moves: Callable[[Position], dict[str, int]]
-) -> None:
+def test_the_engine_plays_an_optimal_move_from_the_book(books: Path) -> None:
     bot = EngineBot(random.Random(0), book=str(books))
     thoughts: list[Thinking] = []
     for position in (
@@ -145,7 +142,7 @@ def test_the_engine_plays_an_optimal_move_from_the_book(
         assert hit is not None
         move = bot.choose_move(position, Limit(time=5), listener=thoughts.append)
         assert move in hit.moves
-        values = brute_moves(position)
+        values = move_values(position)
         assert values[move] == max(values.values()) == hit.value  # the value is kept
     assert thoughts and thoughts[-1].text == "book" and thoughts[-1].exact
 
@@ -163,9 +160,7 @@ def test_a_corrupted_book_is_reported_and_the_engine_still_plays(
     assert "book not used" in caplog.text and "format version '2'" in caplog.text
 
 
-def test_the_shipped_books_verify_and_hold_proven_values(
-    brute_moves: Callable[[Position], dict[str, int]],
-) -> None:
+def test_the_shipped_books_verify_and_hold_proven_values() -> None:
     files = sorted(BOOK_DIR.glob("*.book"))
     assert any(f.name == "8x8.book" for f in files)
     for path in files:
@@ -176,7 +171,7 @@ def test_the_shipped_books_verify_and_hold_proven_values(
             position = Position.start(4, 4, rounds, first)  # type: ignore[arg-type]
             hit = lookup(position)
             assert hit is not None and hit.complete
-            values = brute_moves(position)
+            values = move_values(position)
             assert hit.value == max(values.values())
             assert set(hit.moves) == {m for m, v in values.items() if v == hit.value}
 
