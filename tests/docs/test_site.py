@@ -398,7 +398,7 @@ def undocumented() -> list[str]:
 
 def test_the_docstring_check_sees_what_it_should() -> None:
     from adjacency.bots import base
-    from adjacency.workers import base as workers_base
+    from adjacency.workers import executor as workers_base
 
     names = {name for name, _, _ in public_names(base)}
     assert {

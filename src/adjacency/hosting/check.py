@@ -114,6 +114,29 @@ def _process(bot: Bot) -> SandboxedProcess | None:
     return transport if isinstance(transport, SandboxedProcess) else None
 
 
+def _spent(
+    process: SandboxedProcess | None, charged: float, waited: float, took: float
+) -> MoveTime:
+    """A move's CPU, wall and waiting seconds (without a sandbox: its wall time alone)."""
+    if process is None:
+        return MoveTime(took, took, 0.0)
+    return MoveTime(process.cpu_seconds() - charged, took, process.waited_seconds() - waited)
+
+
+def _late(
+    spent: MoveTime, seconds: float, cap: float, failure: str | None
+) -> str | _Starved | None:
+    """The games' clock's judgement of a move (:func:`blame`): the refusal's reason,
+    :class:`_Starved` when the server, not the bot, made it late, or ``None``."""
+    judged = blame(spent, seconds, cap)
+    if judged is None:
+        return None
+    termination, why = judged
+    if termination is Termination.ABANDONED:
+        return _Starved(f"{why}: the server was too busy to give it its time")
+    return why if failure is None else f"{failure}; {why}"
+
+
 def _ask(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | str | _Starved:
     """One move on the games' clock: ``(move, wall seconds)``, a refusal's reason, or
     :class:`_Starved` when the server, not the bot, made it late."""
@@ -138,19 +161,12 @@ def _ask(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | st
         if process is not None:
             process.cap_cpu(None)
     took = time.monotonic() - started
-    if process is None:
-        spent = MoveTime(took, took, 0.0)
-    else:
-        spent = MoveTime(process.cpu_seconds() - charged, took, process.waited_seconds() - waited)
-        if process.reason is Reason.CPU:
-            return f"used more than its {seconds:g} s of CPU ({spent.account()})"
-    if failure is None or forfeit:
-        judged = blame(spent, seconds, cap)
-        if judged is not None:
-            termination, why = judged
-            if termination is Termination.ABANDONED:
-                return _Starved(f"{why}: the server was too busy to give it its time")
-            return why if failure is None else f"{failure}; {why}"
+    spent = _spent(process, charged, waited, took)
+    if process is not None and process.reason is Reason.CPU:
+        return f"used more than its {seconds:g} s of CPU ({spent.account()})"
+    late = _late(spent, seconds, cap, failure) if failure is None or forfeit else None
+    if late is not None:
+        return late
     if failure is not None or move is None:
         return failure or "no move"
     return move, took
