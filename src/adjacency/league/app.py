@@ -43,6 +43,7 @@ from .reserve import KeepRoom
 from .routers import (
     admin,
     challenges,
+    code,
     events,
     pages,
     people,
@@ -158,7 +159,18 @@ def create_app(
     app.add_middleware(KeepRoom, league=app)  # outermost: a refusal costs no other work
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    routers = (public, people, challenges, admin, events, teacher, roster, submissions, server_log)
+    routers = (
+        public,
+        people,
+        challenges,
+        admin,
+        events,
+        teacher,
+        roster,
+        submissions,
+        code,
+        server_log,
+    )
     for module in routers:
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
