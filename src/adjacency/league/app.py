@@ -176,6 +176,7 @@ def create_app(
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)
     app.include_router(teacher.pages)
+    app.include_router(code.pages)
     app.mount("/league-static", StaticFiles(directory=pages.STATIC), name="league-static")
     mount_static(app)
     return app

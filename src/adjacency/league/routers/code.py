@@ -33,8 +33,10 @@ from ..submission_rows import Submission
 from ..version_code import diff, highlighted, kept_files
 from . import PREFIX
 from .events import _event_named
+from .pages import PAGES
 
 router = APIRouter(prefix=PREFIX, tags=["code"], responses=ERRORS)
+pages = APIRouter(include_in_schema=False)
 
 ADMIN = [Depends(require_admin)]
 Team = Annotated[Member, Depends(require_bot)]
@@ -278,3 +280,11 @@ async def similarity(
     event = _event_named(request, name)
     skeleton = None if template is None else member_named(request, template)
     return await read(request, lambda store: _similarity(store, event.name, threshold, skeleton))
+
+
+@pages.get("/teacher/code")
+def code_page(request: Request) -> Response:
+    """``/teacher/code``: a team's version, two versions' difference or an event's
+    similarity report, as its address asks (the page reads the admin token the teacher's
+    page keeps in the tab, then the API)."""
+    return PAGES.response("code.html", request)

@@ -9,7 +9,9 @@
 // POST .../members/NAME/submissions, as the team's own page sends it) and follow the
 // chosen team's versions (number, time, file, content hash, status, the finished games
 // each played and its points in them; the server's account, the compiler's words as they
-// are, opened on request), asked again every 3 s while one waits to be built or checked. The server's log: its last lines, newest first, filtered
+// are, opened on request; links to its code, its changes since the version before, and
+// its zip), asked again every 3 s while one waits to be built or checked; an event's
+// similarity report is linked from its entry. The server's log: its last lines, newest first, filtered
 // by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
@@ -142,6 +144,13 @@ function roundsFollowFormat() {
   $("event-rounds").required = swiss;
 }
 
+async function downloadZip(team, version) {
+  const response = await fetch(`${API}/members/${encodeURIComponent(team)}/versions/${version}/zip`,
+    { headers: { Authorization: `Bearer ${memory}` } });
+  if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
+  offerFile(await response.blob(), `${team}-v${version}.zip`, "application/zip");
+}
+
 async function download(name) {
   const response = await fetch(`${API}/events/${encodeURIComponent(name)}/archive`,
     { headers: { Authorization: `Bearer ${memory}` } });
@@ -165,7 +174,8 @@ function eventItem(ev) {
       + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`
       + `, ${ev.time_control}`
       + paceText(ev)),
-    el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
+    el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live")), " · ",
+      el("a", { href: `/teacher/code?event=${quoted}`, id: `similarity-${ev.name}` }, t("teacher.event.similarity"))));
   const actions = el("p", { class: "actions" });
   if (ev.status === "scheduled" && !ev.all_connected) {
     const start = el("button", { type: "button", id: `start-${ev.name}` }, t("teacher.event.start"));
@@ -545,6 +555,16 @@ function versionItem(v, open) {
     el("span", { class: "file" }, v.filename), " · ",
     el("code", { title: v.sha256 }, t("teacher.code.hash", { hash: v.sha256.slice(0, 12) })), " · ",
     el("span", { class: "results" }, t("teacher.code.results", { count: v.games, points: decimal(v.points, 1, 0) })));
+  // its code on its own page (/teacher/code), the changes since the version before, its zip
+  const code = (params) => `/teacher/code?${new URLSearchParams({ team: codeShown, ...params })}`;
+  const zip = el("button", { type: "button", id: `zip-${v.version}` }, t("teacher.code.zip"));
+  zip.addEventListener("click", () => act(() => downloadZip(codeShown, v.version),
+    t("code.zip.done", { name: codeShown, version: v.version })));
+  item.append(el("p", { class: "actions" },
+    el("a", { href: code({ version: v.version }) }, t("teacher.code.read")),
+    ...(v.version > 1 ? [" · ", el("a", { href: code({ version: v.version, against: v.version - 1 }) },
+      t("teacher.code.compare", { version: v.version - 1 }))] : []),
+    " ", zip));
   if (v.detail) {
     // the server's account as it gave it (javac's own words), opened on request
     const details = el("details", {}, el("summary", {}, t("teacher.code.detail")),
