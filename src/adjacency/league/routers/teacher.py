@@ -16,10 +16,7 @@ static file: it asks for the admin token once and keeps it in the tab's
 
 from __future__ import annotations
 
-import asyncio
-import io
 import json
-import zipfile
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -29,14 +26,15 @@ from pydantic import BaseModel, Field
 from ...core.errors import InvalidSettingsError
 from ...core.text import quote
 from ..auth import require_admin
-from ..deps import hall_of, member_named, store_of
+from ..deps import hall_of, member_named, read, store_of
 from ..event_pairing import FORMATS
+from ..event_views import archive, exports
 from ..models import ERRORS
 from ..overview import COMPACT, MOST, PAGE, MemberRows
 from ..settings import MAX_PACE, parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
-from .events import DOWNLOADS, _event_named, _exports
+from .events import _event_named
 from .pages import PAGES
 
 router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)
@@ -405,19 +403,6 @@ async def set_deadline(request: Request, name: str, body: Deadline) -> dict[str,
     return {"name": event.name, "deadline": body.deadline}
 
 
-ARCHIVE_FILES = tuple(DOWNLOADS)
-"""The archive's files: those ``adjacency league event export`` writes as text."""
-
-
-def archive(files: dict[str, str]) -> bytes:
-    """A zip archive of ``files`` (name to text, UTF-8), in :data:`ARCHIVE_FILES`' order."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:
-        for name in ARCHIVE_FILES:
-            zipped.writestr(name, files[name].encode("utf-8"))
-    return out.getvalue()
-
-
 @router.get(
     "/admin/events/{name}/archive",
     dependencies=ADMIN,
@@ -425,10 +410,12 @@ def archive(files: dict[str, str]) -> bytes:
 )
 async def event_archive(request: Request, name: str) -> Response:
     """The event's results as one zip archive: ``table.csv``, ``table.json``,
-    ``crosstable.csv`` and ``games.txt``, as ``adjacency league event export`` writes
-    them (the same computation as the event page's downloads)."""
+    ``crosstable.csv`` and ``games.txt``, byte for byte as ``adjacency league event
+    export`` writes them: each game's versions of the teams' code and its end's whole
+    detail (a failed program's own output included, which the event page's public
+    downloads leave out)."""
     event = _event_named(request, name)
-    data = await asyncio.to_thread(archive, await _exports(request, event))
+    data = await read(request, lambda store: archive(exports(store, event, whole=True)))
     return Response(
         data,
         media_type="application/zip",

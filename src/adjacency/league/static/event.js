@@ -172,6 +172,11 @@ async function refresh() {
     const waiting = ev.waiting ? ` (${t("event.waiting", { reason: ev.waiting })})` : "";
     byId("summary").textContent =
       `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.paused ? "paused" : ev.status)}${waiting}, ${ev.time_control}${unrated}`;
+    // a team whose code changed mid-event: its games were not all played by one version
+    const changed = ev.changed_versions || [];
+    byId("versions-changed").hidden = !changed.length;
+    byId("versions-changed").textContent = changed.length ? t("event.versions-changed", {
+      teams: changed.map((c) => t("event.versions-of", { name: c.name, versions: c.versions.join(", ") })).join("; ") }) : "";
     byId("downloads").replaceChildren(`${t("event.downloads")} `,
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);
