@@ -1,7 +1,8 @@
 """Exports that say what played: every file of an event's export names the versions of
 the teams' code that played each game; the teacher's archive and ``adjacency league
 event export`` are the same bytes and carry a failure's whole detail, which the public
-downloads leave out; a team whose code changed mid-event is named on the event's page."""
+downloads leave out; a team whose code changed mid-event is named on the event's page;
+the teacher's list of events gives each failure, its game and its whole reason."""
 
 from __future__ import annotations
 
@@ -22,7 +23,17 @@ from adjacency.league.event_views import exports, render_html, render_text, tabl
 from adjacency.league.store import LeagueStore
 from adjacency.serving.details import ended
 from cli_helpers import run
-from league_helpers import ADMIN, add_member, make_league, play_round_robin, thread_server
+from league_helpers import (
+    ADMIN,
+    add_member,
+    make_league,
+    play_round_robin,
+    request,
+    thread_server,
+)
+
+Played = tuple[Path, dict[int, tuple[int | None, int | None]], int]
+"""The league file, the versions each game was played by, the game alpha's bot failed."""
 
 SECRET = "NullPointerException at /home/alpha/src/Bot.java:12"
 """A failed program's own output: the teacher's and the team's to read, nobody else's."""
@@ -65,13 +76,16 @@ def versions_by_game(db: Path) -> dict[int, tuple[int | None, int | None]]:
 
 
 def fail_first_game(db: Path) -> int:
-    """Make the event's first game one that alpha's bot lost by failing, its error
-    output in the record's detail (as the server stores such an end)."""
+    """Make alpha's first game of the event one that its bot lost by failing, its error
+    output in the detail (as the server stores such an end); that game's id."""
     with LeagueStore(db) as store:
         event = store.events.named("rr")
-        game_id = store.events.game_rounds(event.id)[0][0]
-        game = store.games.game(game_id)
-        assert game is not None and game.record
+        alpha = store.members.member_named("alpha").id
+        for game_id, _ in store.events.game_rounds(event.id):  # alpha's first game
+            game = store.games.game(game_id)
+            assert game is not None and game.record
+            if alpha in (game.x_id, game.o_id):
+                break
     record = game_from_text(game.record)
     while len(record.moves) > 2:  # alpha's bot fails on its second move
         record.undo()
@@ -80,12 +94,15 @@ def fail_first_game(db: Path) -> int:
         alpha, Termination.DISCONNECTION, ended(DetailCode.BOT_FAILED, player="alpha", error=SECRET)
     )
     with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE games SET record = ? WHERE id = ?", (game_to_text(record), game_id))
+        conn.execute(
+            "UPDATE games SET record = ?, termination = ?, detail = ? WHERE id = ?",
+            (game_to_text(record), "disconnection", record.termination_detail, game_id),
+        )
     return game_id
 
 
 @pytest.fixture
-def league(tmp_path: Path) -> tuple[Path, dict[int, tuple[int | None, int | None]]]:
+def league(tmp_path: Path) -> Played:
     db = tmp_path / "league.db"
     make_league(db)
     for name in ("alpha", "beta", "gamma"):
@@ -97,14 +114,14 @@ def league(tmp_path: Path) -> tuple[Path, dict[int, tuple[int | None, int | None
     with LeagueStore(db) as store:  # every board played: over, as the server marks it
         assert store.events.finish(store.events.named("rr").id)
     expected = versions_by_game(db)
-    fail_first_game(db)
-    return db, expected
+    failed = fail_first_game(db)
+    return db, expected, failed
 
 
 def test_every_export_names_the_versions_that_played(
-    league: tuple[Path, dict[int, tuple[int | None, int | None]]],
+    league: Played,
 ) -> None:
-    db, expected = league
+    db, expected, failed = league
     with LeagueStore(db) as store:
         event = store.events.named("rr")
         files = exports(store, event, whole=True)
@@ -123,9 +140,11 @@ def test_every_export_names_the_versions_that_played(
         tuple(None if v is None else str(v) for v in expected[g["id"]]) for g in games
     ]
     # the failure's whole detail for the teacher, its public words for anyone
-    assert SECRET in games[0]["detail"] and SECRET in files["games.txt"]
+    [lost] = [g for g in games if g["id"] == failed]
+    assert SECRET in lost["detail"] and SECRET in files["games.txt"]
     assert SECRET not in public["games.txt"] and SECRET not in public["table.json"]
-    assert "alpha" in json.loads(public["table.json"])["games"][0]["detail"]
+    [told] = [g for g in json.loads(public["table.json"])["games"] if g["id"] == failed]
+    assert "alpha" in told["detail"] and told["termination"] == "disconnection"
     # the team whose code changed mid-event, named wherever the event is shown
     assert data["event"]["changed_versions"] == [{"name": "alpha", "versions": [1, 2]}]
     assert "alpha played versions 1, 2" in render_html(data)
@@ -133,13 +152,14 @@ def test_every_export_names_the_versions_that_played(
 
 
 def test_the_teachers_archive_and_the_export_are_the_same_bytes(
-    league: tuple[Path, dict[int, tuple[int | None, int | None]]],
+    league: Played,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    db, _ = league
+    db, _, failed = league
     out = tmp_path / "export"
-    status, printed, _ = run(capsys, "league", "event", "export", "--db", str(db), "rr", "--out", str(out))  # fmt: skip
+    args = ["league", "event", "export", "--db", str(db), "rr", "--out", str(out)]
+    status, printed, _ = run(capsys, *args)
     assert status == 0 and str(out / "rr.zip") in printed
     with thread_server(db, house_games=False) as url:
         asked = urllib.request.Request(
@@ -152,6 +172,16 @@ def test_the_teachers_archive_and_the_export_are_the_same_bytes(
             public_games = got.read().decode()
         with urllib.request.urlopen(f"{url}/api/league/events/rr", timeout=30) as got:
             shown = json.loads(got.read())
+        overview = request(f"{url}/api/league/admin/overview", token=ADMIN)
+    # the teacher's list of events: the failure, its game and its whole reason
+    [listed] = overview.body["events"]
+    assert listed["failures_total"] == 1
+    [failure] = listed["failures"]
+    with LeagueStore(db) as store:
+        rounds = dict(store.events.game_rounds(store.events.named("rr").id))
+    assert (failure["game"], failure["termination"]) == (failed, "disconnection")
+    assert failure["round"] == rounds[failed] + 1  # counted from 1, as the page says
+    assert SECRET in failure["detail"] and "alpha" in (failure["x"], failure["o"])
     with zipfile.ZipFile(io.BytesIO(page_zip)) as zipped:
         for name in zipped.namelist():
             assert zipped.read(name).decode() == (out / name).read_text(), name

@@ -17,6 +17,7 @@ static file: it asks for the admin token once and keeps it in the tab's
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -27,7 +28,9 @@ from ...core.errors import InvalidSettingsError
 from ...core.text import quote
 from ..auth import require_admin
 from ..deps import hall_of, member_named, read, store_of
+from ..event_failures import failures
 from ..event_pairing import FORMATS
+from ..event_store import Event
 from ..event_views import archive, exports
 from ..models import ERRORS
 from ..overview import COMPACT, MOST, PAGE, MemberRows
@@ -119,6 +122,18 @@ class EventMember(BaseModel):
     )
 
 
+class FailedGame(BaseModel):
+    """A game of an event that a failure decided (:mod:`~adjacency.league.event_failures`):
+    ``/watch/{game}`` shows it; ``detail`` is the stored reason, whole."""
+
+    game: int
+    round: int
+    x: str
+    o: str
+    termination: str
+    detail: str
+
+
 class TeacherEvent(BaseModel):
     """An event as the teacher's page lists it."""
 
@@ -139,6 +154,11 @@ class TeacherEvent(BaseModel):
         description="its upload deadline (Unix seconds): its teams' later uploads are refused"
     )
     people: bool = Field(default=False, description="people may join it until it starts")
+    failures: list[FailedGame] = Field(
+        default_factory=list,
+        description="its newest games a failure decided (not the board), newest first",
+    )
+    failures_total: int = Field(default=0, description="its games a failure decided, in all")
 
 
 class TeacherMember(BaseModel):
@@ -180,6 +200,14 @@ class EventPaused(EventDone):
     paused: bool = Field(description="whether it is paused now")
 
 
+def _failures(store: LeagueStore, event: Event) -> dict[str, Any]:
+    """An event's failures for its entry (none before it starts)."""
+    if event.status == "scheduled":
+        return {"failures": [], "failures_total": 0}
+    listed, total = failures(store, event.id)
+    return {"failures": [asdict(f) for f in listed], "failures_total": total}
+
+
 def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: Page) -> Response:
     """The :class:`Overview` of the league in ``store`` as JSON, one ``page`` of its
     members and of its events: the members' part kept by ``members`` between polls
@@ -208,6 +236,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
                 "pace": event.pace,
                 "deadline": deadlines.get(event.name),
                 "people": event.people,
+                **_failures(store, event),
                 "members": [
                     {
                         "name": names[m],

@@ -17,7 +17,7 @@
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
 import { decimal, errorText, t } from "/static/js/i18n.js";
-import { el, eventWord, paceText } from "./league.js";
+import { el, eventWord, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
@@ -210,12 +210,26 @@ function eventItem(ev) {
       el("ul", { class: "withdrawn", id: `withdrawn-${ev.name}` }, ...gone.map((m) => el("li", {},
         m.undo === null ? undoButton(ev, m.name) : t("teacher.event.undo-gone", { name: m.name, reason: m.undo })))));
   }
+  if (ev.failures_total) item.append(failureList(ev));
   const away = ev.members.filter((m) => m.absent); // missed their last 2 games, bot still away
   if (away.length) {
     item.append(el("p", { class: "muted", id: `absent-${ev.name}` },
       t("teacher.event.absent", { names: away.map((m) => m.name).join(", ") })));
   }
   return item;
+}
+
+// The event's games a failure decided (newest first, the newest 20 of them): each links
+// its game and gives the stored reason whole (a program's own words, as they are).
+function failureList(ev) {
+  const shown = ev.failures.length;
+  return el("details", { class: "failures", id: `failures-${ev.name}` },
+    el("summary", {}, t("teacher.event.failures", { count: ev.failures_total })
+      + (shown < ev.failures_total ? ` ${t("teacher.event.failures-newest", { count: shown })}` : "")),
+    el("ul", { class: "teacher-failures" }, ...ev.failures.map((f) => el("li", { "data-game": String(f.game) },
+      el("a", { href: `/watch/${f.game}` }, t("teacher.event.failure", { game: f.game, round: f.round, x: f.x, o: f.o })),
+      `: ${termination(f.termination)}`,
+      f.detail ? el("pre", { class: "team-detail", tabindex: "0", "aria-label": t("teacher.event.failure.detail", { game: f.game }) }, f.detail) : ""))));
 }
 
 // Withdraw a team: chosen from a list that starts on no one, then a second click on a
