@@ -59,12 +59,12 @@ def versions_by_game(db: Path) -> dict[int, tuple[int | None, int | None]]:
             game = store.games.game(game_id)
             assert game is not None
             sides: list[int | None] = []
-            for member in (game.x_id, game.o_id):
-                if member == alpha:
+            for side in (game.x_id, game.o_id):
+                if side == alpha:
                     alpha_games += 1
                     sides.append(1 if alpha_games == 1 else 2)
                 else:
-                    sides.append(1 if member == beta else None)
+                    sides.append(1 if side == beta else None)
             x, o = sides
             store.submissions.set_versions(
                 game_id,
@@ -80,18 +80,21 @@ def fail_first_game(db: Path) -> int:
     output in the detail (as the server stores such an end); that game's id."""
     with LeagueStore(db) as store:
         event = store.events.named("rr")
-        alpha = store.members.member_named("alpha").id
+        alpha_id = store.members.member_named("alpha").id
+        text = ""
         for game_id, _ in store.events.game_rounds(event.id):  # alpha's first game
             game = store.games.game(game_id)
             assert game is not None and game.record
-            if alpha in (game.x_id, game.o_id):
+            if alpha_id in (game.x_id, game.o_id):
+                text = game.record
                 break
-    record = game_from_text(game.record)
+    record = game_from_text(text)
     while len(record.moves) > 2:  # alpha's bot fails on its second move
         record.undo()
-    alpha = "x" if record.x_name == "alpha" else "o"
     record.forfeit(
-        alpha, Termination.DISCONNECTION, ended(DetailCode.BOT_FAILED, player="alpha", error=SECRET)
+        "x" if record.x_name == "alpha" else "o",
+        Termination.DISCONNECTION,
+        ended(DetailCode.BOT_FAILED, player="alpha", error=SECRET),
     )
     with sqlite3.connect(db) as conn:
         conn.execute(
