@@ -58,7 +58,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     members = events.members(event.id)
     games = events.games(event.id)
     boards = events.boards(event.id)
-    byes = [b.a for b in boards if b.b is None]
+    byes = [(b.a, b.round) for b in boards if b.b is None]
     rows = standings(members, games, byes, event.swiss)
     played = _versions_played(league, event)
     order = [r.member for r in rows]
@@ -125,7 +125,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "cells": [[cells.get((a, b)) for b in order] for a in order],
             "absent": [[absent.get((a, b), 0) for b in order] for a in order],
             "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
-            "byes": [BYE_POINTS * byes.count(m) for m in order],
+            "byes": [BYE_POINTS * sum(1 for b, _ in byes if b == m) for m in order],
         },
         "next": _next_round(event, members, boards, withdrawn, names),
         "rounds": rounds,
@@ -284,6 +284,16 @@ def render_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+TIEBREAKS = {
+    True: "Ties are broken by Buchholz, then median Buchholz (FIDE's rules: a bye or a "
+    "round not paired counts as a virtual opponent; an opponent's unplayed rounds as "
+    "drawn pairs), then wins, then the seeding.",
+    False: "Ties are broken by Sonneborn-Berger, then wins, then the seeding.",
+}
+"""The rules the standings use (a Swiss's, a round robin's), said under them
+(:mod:`.event_standings`)."""
+
+
 def changed_text(changed: list[dict[str, Any]]) -> str:
     """The warning of an event whose teams' code changed mid-event (``event show`` and
     the page without JavaScript; the page's script says the same from its catalogue)."""
@@ -325,6 +335,7 @@ def render_html(data: dict[str, Any]) -> str:
                  *(f"{t:g}" for t in tie)]  # fmt: skip
         parts.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>")
     parts.append("</tbody></table></div>")
+    parts.append(f'<p class="muted">{escape(TIEBREAKS[ev["format"] == "swiss"])}</p>')
     cross = data["crosstable"]
     names = cross["names"]
     parts += [

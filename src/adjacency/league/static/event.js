@@ -181,6 +181,7 @@ async function refresh() {
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);
     renderStandings(data);
+    byId("tiebreaks").textContent = t(ev.format === "swiss" ? "event.tiebreaks.swiss" : "event.tiebreaks.round-robin");
     renderLists(data);
     await showEntry(ev);
   } catch (error) {
