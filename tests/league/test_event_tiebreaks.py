@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from adjacency.league.event_standings import EventGame, standings, virtual_opponent
-from adjacency.league.event_views import TIEBREAKS, render_html
+from adjacency.league.event_views import TIEBREAKS, render_html, render_text
 
 
 def pair(round_index: int, a: int, b: int, a_points: float) -> list[EventGame]:
@@ -66,6 +66,7 @@ def test_the_event_page_says_which_rules_it_uses() -> None:
     swiss = {"event": {**EVENT, "format": "swiss"}, "standings": [], "crosstable": CROSS}
     robin = {"event": {**EVENT, "format": "round-robin"}, "standings": [], "crosstable": CROSS}
     assert escape(TIEBREAKS[True]) in render_html(swiss) and "virtual opponent" in TIEBREAKS[True]
+    assert TIEBREAKS[True] in render_text(swiss) and TIEBREAKS[False] in render_text(robin)
     assert escape(TIEBREAKS[False]) in render_html(robin) and "Sonneborn-Berger" in TIEBREAKS[False]
 
 

@@ -265,6 +265,7 @@ def render_text(data: dict[str, Any]) -> str:
             f"{row['wins']:>3} {row['draws']:>3} {row['losses']:>3} {row['byes']:>4} "
             f"{breaks:>11}  {elo}"
         )
+    lines.append(TIEBREAKS[swiss])
     names = data["crosstable"]["names"]
     lines += [
         "",
