@@ -3,7 +3,7 @@ highlighted, and the difference between two versions.
 
 :func:`kept_files` opens a version's zip through the projects' intake (its limits
 checked on the zip's directory before a byte is read; only the sources and the manifest
-are ever read, :func:`adjacency.projects.take_in`), the same files the build used: what
+are ever read, :func:`adjacency.hosting.intake.take_in`), the same files the build used: what
 else the zip held is named, never opened. :func:`highlighted` colours a file with
 Pygments on the server (HTML-escaped, one self-contained string of ``<span>`` per line,
 so that the page needs no script of its own to colour code and a line can stand alone
@@ -22,8 +22,8 @@ from pathlib import Path
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
-from ..projects import take_in
-from ..projects.sources import decode
+from ..hosting.intake import take_in
+from ..hosting.sources import decode
 from .fingerprints import lexer_for
 
 CONTEXT = 3
@@ -43,7 +43,7 @@ class Kept:
 
 def kept_files(data: bytes) -> Kept:
     """The sources and manifest of the zip ``data`` (a stored version), as text; the
-    intake's refusal (:class:`~adjacency.projects.IntakeRefused`) for a zip it refuses."""
+    intake's refusal (:class:`~adjacency.hosting.intake.IntakeRefused`) for a zip it refuses."""
     with tempfile.TemporaryDirectory(prefix="adjacency-version-") as folder:
         path = Path(folder) / "version.zip"
         path.write_bytes(data)
