@@ -44,6 +44,10 @@ CODE = {
 }
 
 
+FINISHED = {"en-US": "none: the event has finished", "id-ID": "tidak ada: acara sudah selesai"}
+"""What a finished event's page says of its next round."""
+
+
 def zipped(files: dict[str, str]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -77,15 +81,27 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
                 store.submissions.decide(kept.id, True, "")
                 uploads[team, kept.version] = data
         store.events.create("cup", "round-robin", None, list(CODE))
+        store.events.create("done", "swiss", 1, ["alpha", "beta"])
+        store.events.start("done")
+        store.events.finish(store.events.named("done").id)
+    add_member(db, "delta")  # no code, never connected: it cannot play
     errors: list[str] = []
     paths = [path for versions in CODE.values() for files in versions for path in files]
-    allowed = ["alpha", "beta", "gamma", "cup", *code_lines(), *paths]
+    allowed = ["alpha", "beta", "gamma", "delta", "cup", "done", *code_lines(), *paths]
     with thread_server(db, house_games=False) as url:
         context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
         if locale == "id-ID":
             page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
         goto(page, url + "/teacher")
         sign_in_as_teacher(page, ADMIN)
+
+        # the event form says which ticked teams cannot play, and why
+        page.locator("#event-members input[value='alpha']").check()
+        expect(page.locator("#event-warning")).to_be_hidden()
+        page.locator("#event-members input[value='delta']").check()
+        expect(page.locator("#event-warning")).to_be_visible()
+        expect(page.locator("#event-warning")).to_contain_text("delta (")
+        assert "alpha" not in page.locator("#event-warning").inner_text()
 
         page.click("#similarity-cup")  # the event's entry links its report
         pair = page.locator("article[data-pair='alpha beta']")
@@ -115,6 +131,9 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         assert "depth + 1" in page.locator(".code .row.add").inner_text()
         assert "depth + 1" not in page.locator(".code .row.del").inner_text()
         audited_here(page, locale, size, allowed)
+
+        goto(page, url + "/event/done")  # a finished Swiss pairs nothing more
+        expect(page.locator("#next-none")).to_have_text(FINISHED[locale])
         assert errors == []
         context.close()
 

@@ -168,6 +168,11 @@ class TeacherMember(BaseModel):
     kind: Literal["bot", "house", "person"]
     online: bool
     waiting: bool = Field(description="a person whose games are not rated yet (needs approval)")
+    code: bool = Field(
+        default=False,
+        description="a team with an accepted version of its code (the server plays it); "
+        "a team without one plays only while its bot is connected",
+    )
 
 
 class Overview(BaseModel):

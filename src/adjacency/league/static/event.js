@@ -92,7 +92,10 @@ function renderStandings(data) {
 function renderLists(data) {
   const live = data.live.map((g) => el("li", {}, el("a", { href: `/watch/${g.id}` }, `${g.x} – ${g.o}`)));
   byId("live").replaceChildren(...(live.length ? live : [el("li", {}, t("member.failures.none"))]));
-  let next = [el("li", {}, data.event.format === "swiss" ? t("event.paired-later") : t("member.failures.none"))];
+  // a finished event pairs nothing more; a Swiss pairs its next round when this one ends
+  const none = data.event.status === "finished" ? t("event.finished-no-next")
+    : data.event.format === "swiss" ? t("event.paired-later") : t("member.failures.none");
+  let next = [el("li", { id: "next-none" }, none)];
   if (data.next && data.next.length) {
     next = data.next.map((b) => el("li", {}, b.b ? `${b.a} – ${b.b}` : t("event.bye", { name: b.a })));
   }

@@ -119,8 +119,14 @@ function renderMembers(members) {
     : [el("li", {}, t("teacher.nobody"))]));
 }
 
+// The teams that cannot play now, by name: not connected and no accepted version of
+// their code (the event form warns when one is ticked).
+let unready = new Map();
+
 function renderChecklist(members) {
   const bots = members.filter((m) => m.kind !== "person").map((m) => m.name);
+  unready = new Map(members.filter((m) => m.kind === "bot" && !m.online && !m.code)
+    .map((m) => [m.name, t("teacher.create.unready")]));
   const box = $("event-members");
   const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
   draw("event-members", bots, () => [el("legend", {}, t("teacher.create.members")),
@@ -129,6 +135,15 @@ function renderChecklist(members) {
       input.checked = checked.has(name);
       return el("label", { class: "inline", for: `pick-${k}` }, input, ` ${name}`);
     }) : [el("p", {}, t("teacher.create.no-bots"))])]);
+  warnUnready();
+}
+
+// Say which ticked teams cannot play now, and why (their games would be lost by absence).
+function warnUnready() {
+  const ticked = [...$("event-members").querySelectorAll("input:checked")].map((i) => i.value);
+  const named = ticked.filter((name) => unready.has(name)).map((name) => `${name} (${unready.get(name)})`);
+  $("event-warning").hidden = !named.length;
+  $("event-warning").textContent = named.length ? t("teacher.create.warning", { teams: named.join(", ") }) : "";
 }
 
 function renderFormats(formats) {
@@ -463,6 +478,7 @@ $("roster-sheet").addEventListener("click", () => {
   say(t("teacher.roster.saved"));
 });
 
+$("event-members").addEventListener("change", warnUnready);
 $("event-format").addEventListener("change", roundsFollowFormat);
 
 // The event being edited (its name), or "" while the form creates one.
