@@ -75,6 +75,7 @@ def create_app(
     builds: bool = True,
     hosted_games: bool = True,
     hosted_jobs: int | None = None,
+    ray_address: str | None = None,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots;
@@ -83,12 +84,13 @@ def create_app(
     where the sandbox cannot start, uploads are refused with the fix) and play the
     accepted versions (:mod:`.hosted`; not with ``hosted_games`` off, where uploads are only
     built and checked), at most ``hosted_jobs`` moves computing at once (``None``: the
-    machine's cores)."""
+    machine's cores); ``ray_address``: with ``executor`` ``ray``, the cluster to join
+    (``HOST:PORT`` of ``ray start --head``; ``None``: a private runtime on this machine)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.meta.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
-    house = HousePlayers(executor, jobs)
+    house = HousePlayers(executor, jobs, ray_address)
     hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
 
