@@ -30,7 +30,7 @@ from ..records import Member
 from ..similarity import THRESHOLD, compare
 from ..store import LeagueError, LeagueStore
 from ..submission_rows import Submission
-from ..version_code import diff, highlighted, kept_files
+from ..version_code import Kept, diff, highlighted, kept_files
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
@@ -141,7 +141,7 @@ def _version(store: LeagueStore, member: Member, number: int) -> Submission:
     raise GameNotFound(f"{member.name} has no version {number}")
 
 
-def _kept(store: LeagueStore, submission: Submission) -> Any:
+def _kept(store: LeagueStore, submission: Submission) -> Kept:
     try:
         return kept_files(store.submissions.data(submission.id))
     except AdjacencyError as exc:
