@@ -5,8 +5,9 @@ The cluster is started here with ``ray start`` on loopback (a head node and a se
 node joining it, ``--cpus`` CPUs each, in a temporary folder of its own) and stopped
 here at the end, by the ids of the processes it started (found by that folder in their
 command lines: nothing else on the machine is touched). ``--teams`` teams upload the
-Python starter kit unedited (``examples/engines/python``: alpha-beta with iterative
-deepening, which spends each move's whole time as course bots do); a league server in
+Python starter kit (``examples/engines/python``) with a bot of its form that thinks for
+80% of each move's time by the wall clock, as course bots do with a timer, then plays
+the greedy move (:data:`SPENDER`); a league server in
 this process builds and checks them, then a real ``adjacency league serve --executor
 ray --ray-address HEAD`` plays the event (``--cycles`` 2: a double round robin) at
 ``--move-time`` seconds a move, ``--rounds`` rounds a game, each game's hosted sides in
@@ -14,9 +15,9 @@ a Ray actor on a node of the cluster. Two ``greedy`` bots connected through ``ad
 connect`` play beside it: the server's move round trip for a connected client meanwhile.
 
 Figures: games, wall minutes (the first game's start to the last game's end), games per
-hour, the share of games decided on the board, the bots' thinking per game (the clocks'
-seconds, both sides), the CPU per game (every process of the cluster, sandboxed bots
-included once reaped, plus the server's), and the connected client's move round trip
+hour, the share of games decided on the board, the CPU per game: the bots' (the CPU
+time the sandboxes charged to both sides' clocks) and the overhead (every process of
+the Ray cluster, and the server), and the connected client's move round trip
 (p50, p95), with the load average before and after. ``--json`` prints them as one line.
 
     python benchmarks/bench_class_cluster.py --teams 4 --rounds 6 --move-time 0.5
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import shutil
@@ -39,11 +41,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench_hosted import REPO, League, cli, free_port, kit_zip, play_event, proc_figures
+from bench_hosted import REPO, League, cli, free_port, play_event, proc_figures
 
 RAY = Path(sys.executable).with_name("ray")
 """The ``ray`` command of this Python's environment (extra ``ray``)."""
@@ -120,6 +123,45 @@ def nodes(address: str) -> int:
     return int(answer.stdout.strip().splitlines()[-1])
 
 
+SPENDER = """
+
+def spender(board, deadline):
+    \"\"\"A course-like bot: it thinks for {share:g} of each move's {seconds:g} s (as course
+    bots do with a timer), then plays the greedy move.\"\"\"
+    import time
+
+    end = time.monotonic() + {budget!r}
+    work = 0
+    while time.monotonic() < end:
+        work += 1
+    return greedy(board, deadline)
+
+
+BOTS["spender"] = spender
+"""
+"""The bot every team plays, added to the starter kit's ``bots.py``."""
+SHARE = 0.8
+"""The share of a move's time the bots think."""
+
+
+def team_zip(move_time: float, number: int) -> bytes:
+    """A team's project: the Python starter kit with :data:`SPENDER` added to its bots
+    and chosen by its manifest (a comment of the team's own makes each zip its own
+    bytes)."""
+    buffer = io.BytesIO()
+    kit = REPO / "examples" / "engines" / "python"
+    spender = SPENDER.format(share=SHARE, seconds=move_time, budget=SHARE * move_time)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(kit.glob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            if path.name == "bots.py":
+                text += spender + f"# team {number}\n"
+            archive.writestr(f"bot/{path.name}", text)
+        manifest = {"language": "python", "main": "engine.py", "args": ["spender"]}
+        archive.writestr("bot/adjacency-bot.json", json.dumps(manifest))
+    return buffer.getvalue()
+
+
 def thinking(db: Path, event: str) -> list[float]:
     """Each finished game's clock seconds (both sides together) in ``event``."""
     with contextlib.closing(sqlite3.connect(db)) as connection:
@@ -148,8 +190,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             own_url = served.url
             with in_process(served.db, hosted_games=False) as (url, _):
                 served.url = url  # the builds' server, in this process
-                for token in tokens:
-                    served.upload(token, kit_zip("python"))
+                for number, token in enumerate(tokens):
+                    served.upload(token, team_zip(args.move_time, number))
                 served.verdicts(tokens)
             served.url = own_url
             fmt = "double-round-robin" if args.cycles == 2 else "round-robin"
@@ -171,7 +213,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             served.stop()
     games = int(figures["games"])
     hours = float(figures["minutes"]) / 60
-    cpu = cluster_cpu + (server_after - server_cpu)
+    overhead = cluster_cpu + (server_after - server_cpu)  # Ray's processes and the server
+    bots = sum(think)  # the sandboxes' CPU charge: the games' clocks
     on_board = figures["endings"].get("normal", 0)
     return {
         "settings": vars(args),
@@ -181,8 +224,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "wall_minutes": round(float(figures["minutes"]), 2),
         "games_per_hour": round(games / hours, 1) if hours else None,
         "decided_on_board": round(on_board / games, 3) if games else None,
-        "think_s_per_game": round(sum(think) / len(think), 2) if think else None,
-        "cpu_s_per_game": round(cpu / games, 2) if games else None,
+        "bot_cpu_s_per_game": round(bots / games, 2) if games else None,
+        "overhead_cpu_s_per_game": round(overhead / games, 2) if games else None,
+        "cpu_s_per_game": round((bots + overhead) / games, 2) if games else None,
         "cluster_cpu_s": round(cluster_cpu, 1),
         "server_cpu_s": round(server_after - server_cpu, 1),
         "connected_round_trip_ms": {
