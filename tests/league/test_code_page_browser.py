@@ -9,6 +9,7 @@ scrolling, no English left in Indonesian, no console error."""
 from __future__ import annotations
 
 import io
+import sqlite3
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from browser_helpers import (
 )
 from code_projects import GREEDY, MINIMAX, SKELETON, disguised
 from i18n_helpers import english_left
-from league_helpers import ADMIN, add_member, make_league, thread_server
+from league_helpers import ADMIN, add_member, make_league, play_round_robin, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -44,6 +45,8 @@ CODE = {
 }
 
 
+CRASH = "alpha failed: java.lang.NullPointerException at Bot.move(Bot.java:12)"
+"""A failure's reason as the server keeps it (the program's own words)."""
 FINISHED = {"en-US": "none: the event has finished", "id-ID": "tidak ada: acara sudah selesai"}
 """What a finished event's page says of its next round."""
 
@@ -85,15 +88,35 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         store.events.start("done")
         store.events.finish(store.events.named("done").id)
     add_member(db, "delta")  # no code, never connected: it cannot play
+    with LeagueStore(db) as store:  # a played round robin, one game lost by a crash
+        store.events.create("rr", "round-robin", None, ["alpha", "beta"])
+        store.events.start("rr")
+    play_round_robin(str(db), "rr")
+    with LeagueStore(db) as store:
+        failed = store.events.game_rounds(store.events.named("rr").id)[0][0]
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE games SET termination = 'disconnection', detail = ? WHERE id = ?",
+            (CRASH, failed),
+        )
     errors: list[str] = []
     paths = [path for versions in CODE.values() for files in versions for path in files]
-    allowed = ["alpha", "beta", "gamma", "delta", "cup", "done", *code_lines(), *paths]
+    allowed = ["alpha", "beta", "gamma", "delta", "cup", "done", "rr", CRASH, *code_lines(), *paths]
     with thread_server(db, house_games=False) as url:
         context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
         if locale == "id-ID":
             page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
         goto(page, url + "/teacher")
         sign_in_as_teacher(page, ADMIN)
+
+        # the event's games a failure decided: each links its game, with its reason
+        failures = page.locator("#failures-rr")
+        expect(failures.locator("summary")).to_contain_text("1")
+        failures.locator("summary").click()
+        expect(failures.locator(f"li[data-game='{failed}'] a")).to_have_attribute(
+            "href", f"/watch/{failed}"
+        )
+        expect(failures.locator("pre")).to_have_text(CRASH)
 
         # the event form says which ticked teams cannot play, and why
         page.locator("#event-members input[value='alpha']").check()
@@ -102,6 +125,7 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         expect(page.locator("#event-warning")).to_be_visible()
         expect(page.locator("#event-warning")).to_contain_text("delta (")
         assert "alpha" not in page.locator("#event-warning").inner_text()
+        audited_here(page, locale, size, allowed)  # the teacher's page with both open
 
         page.click("#similarity-cup")  # the event's entry links its report
         pair = page.locator("article[data-pair='alpha beta']")
