@@ -32,7 +32,7 @@ from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
-from ..serving.logs import RecentLines, forget_recent, keep_recent
+from ..serving.logs import forget_recent, keep_recent
 from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .cache import SharedAnswer
@@ -40,6 +40,7 @@ from .hall import Hall
 from .hosted import HostedPlayers
 from .house import HousePlayers
 from .limits import LeagueLimits
+from .log_rows import KeptLog, LogRepo
 from .reserve import KeepRoom
 from .routers import (
     admin,
@@ -95,11 +96,12 @@ def create_app(
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
 
     builder = Builder(Path(db)) if builds else None
-    recent = RecentLines()  # the teacher's page's log (:mod:`.routers.server_log`)
+    recent = KeptLog(LogRepo(store.database))  # the teacher's log (:mod:`.routers.server_log`)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         keep_recent(recent)
+        recent.start()
         house.start()
         await hall.start()
         if builder is not None:
@@ -126,9 +128,10 @@ def create_app(
                 await asyncio.to_thread(builder.stop)
             house.stop()
             await asyncio.to_thread(stop_worker)  # a big league's standings worker
+            forget_recent(recent)
+            await asyncio.to_thread(recent.stop)  # the last lines written to the file
             store.close()
             reader.close()
-            forget_recent(recent)
 
     app = FastAPI(
         title="Adjacency league",
