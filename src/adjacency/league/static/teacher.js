@@ -16,7 +16,7 @@
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
-import { decimal, errorText, t } from "/static/js/i18n.js";
+import { decimal, errorText, has, t } from "/static/js/i18n.js";
 import { el, eventWord, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
@@ -654,7 +654,8 @@ $("code-form").addEventListener("submit", async (event) => {
 // The server's log as the filter asks, newest first; a failure is said on the status line.
 let logAsked = 0; // the last request's number: an older answer is not drawn over a newer
 async function loadLog() {
-  const query = new URLSearchParams({ level: $("log-level").value, text: $("log-text").value.trim() });
+  const query = new URLSearchParams({ level: $("log-level").value, text: $("log-text").value.trim(),
+    team: $("log-team").value.trim(), kind: $("log-kind").value });
   const mine = ++logAsked;
   let answer;
   try {
@@ -664,6 +665,10 @@ async function loadLog() {
     return;
   }
   if (mine !== logAsked) return;
+  const kind = $("log-kind").value;
+  draw("log-kind", answer.kinds, () => [new Option(t("teacher.log.every-kind"), ""),
+    ...answer.kinds.map((k) => new Option(has(`teacher.log.kind.${k}`) ? t(`teacher.log.kind.${k}`) : k, k))]);
+  $("log-kind").value = answer.kinds.includes(kind) ? kind : "";
   const lines = answer.lines.slice().reverse();
   draw("log-lines", lines.map((l) => l.number), () => (lines.length ? lines.map((l) => el("li",
     { class: `log-${l.level.toLowerCase()}`, "data-number": String(l.number) },
@@ -680,6 +685,8 @@ function clockTime(seconds) {
 $("log-form").addEventListener("submit", (event) => { event.preventDefault(); loadLog(); });
 $("log-text").addEventListener("input", () => loadLog());
 $("log-level").addEventListener("change", () => loadLog());
+$("log-team").addEventListener("input", () => loadLog());
+$("log-kind").addEventListener("change", () => loadLog());
 
 refresh();
 setInterval(refresh, 3000);
