@@ -158,7 +158,13 @@ class League:
     """A fresh league file served by a real ``adjacency league serve`` process (hosted
     games on, its builder, full pace), with its members, uploads and connected clients."""
 
-    def __init__(self, rounds: int, move_time: float, hosted_jobs: int | None = None) -> None:
+    def __init__(
+        self,
+        rounds: int,
+        move_time: float,
+        hosted_jobs: int | None = None,
+        serve_args: tuple[str, ...] = (),
+    ) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="bench-hosted-league-"))
         self.folder.chmod(0o755)  # the sandbox's users reach the builds beside the file
         self.db = self.folder / "league.db"
@@ -170,6 +176,7 @@ class League:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.hosted_jobs = hosted_jobs
+        self.serve_args = serve_args  # more options of `league serve` (its executor)
         self.server: subprocess.Popen[bytes] | None = None
         self.clients: list[subprocess.Popen[bytes]] = []
         self.environment = dict(os.environ, PYTHONPATH=str(REPO / "src"))
@@ -184,6 +191,7 @@ class League:
                    "--pace", "0", "--log-level", "warning"]  # fmt: skip
         if self.hosted_jobs is not None:
             command += ["--hosted-jobs", str(self.hosted_jobs)]
+        command += self.serve_args
         log = (self.folder / "server.log").open("wb")
         self.server = subprocess.Popen(
             command, stdout=log, stderr=subprocess.STDOUT, env=self.environment

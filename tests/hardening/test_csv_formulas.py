@@ -50,6 +50,7 @@ def table_data(names: list[str]) -> dict[str, object]:
         row.update(rank=rank, name=name, losses=0, byes=0, sonneborn_berger=0, buchholz=0)
         row.update(median_buchholz=0, pentanomial=[0, 0, 0, 0, 0], pair_elo=None, elo=-12.5)
         row.update(elo_low=-40, elo_high=15, margin=-0.5, withdrawn=False, stand_ins=0)
+        row.update(versions=[])
         rows.append(row)
     cells = [[None if i == j else (1.0, 1) for j in range(len(names))] for i in range(len(names))]
     byes = [0.0] * len(names)
@@ -62,7 +63,8 @@ def test_event_exports_write_a_formula_named_member_as_text() -> None:
     assert [row["name"] for row in table] == ["'" + FORMULA, "ada"]
     assert table[0]["elo"] == "-12.5" and table[0]["margin"] == "-0.5"  # numbers stay numbers
     cross = list(csv.reader(io.StringIO(crosstable_csv(data))))
-    assert cross[0][1:] == ["'" + FORMULA, "ada", "byes"] and cross[1][0] == "'" + FORMULA
+    assert cross[0][1:] == ["'" + FORMULA, "ada", "byes", "versions"]
+    assert cross[1][0] == "'" + FORMULA
 
 
 def test_the_arena_csv_writes_formula_names_and_details_as_text(tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ def test_a_roster_adds_its_teams_and_prints_their_tokens_on_the_sheet_only(
     assert sorted(tokens) == ["Elang-2", "Komodo"]
     assert "--token-file Komodo.token --cafile class-ca.crt" in page
     assert "adjacency league submit https://192.168.1.20 PROJECT" in page
+    assert page.count("<code>https://192.168.1.20/team</code>, the team's page") == 2
     with LeagueStore(db) as store:
         for name, token in tokens.items():
             member = store.members.authenticate(token)

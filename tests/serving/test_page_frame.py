@@ -24,7 +24,8 @@ WEB_URLS = {"index.html": "/", "rules.html": "/rules", "lab.html": "/lab",
             "puzzles.html": "/puzzles", "docs.html": "/docs"}  # fmt: skip
 LEAGUE_URLS = {"index.html": "/", "team.html": "/team", "bot.html": "/bot/ada",
                "watch.html": "/watch/1", "play.html": "/play", "teacher.html": "/teacher",
-               "event.html": "/event/none", "docs.html": "/docs"}  # fmt: skip
+               "event.html": "/event/none", "docs.html": "/docs",
+               "code.html": "/teacher/code"}  # fmt: skip
 LANGUAGE_SELECT = (
     '<select id="lang"><option value="en" lang="en">English</option>'
     '<option value="id" lang="id">Bahasa Indonesia</option></select>'

@@ -104,7 +104,7 @@ EXPORT_OPTIONS = (
         {
             "type": Path,
             "required": True,
-            "help": "the directory to write the five files into (created if missing; "
+            "help": "the directory to write the six files into (created if missing; "
             "a new one: a games.db there already is refused)",
         },
     ),
@@ -155,11 +155,15 @@ def register(sub: Any) -> None:
 
     export = actions.add_parser(
         "export",
-        help="write table.csv, table.json, crosstable.csv, games.txt and games.db into --out",
+        help="write table.csv, table.json, crosstable.csv, games.txt, NAME.zip and games.db "
+        "into --out",
         description=(
             "Write into the directory --out (created if missing): table.csv and table.json "
-            "(the final table), crosstable.csv, games.txt (every finished game of the event "
-            "as one records file, each tagged with the event's name and its round) and "
+            "(the final table, with the versions of each team's code that played and, in "
+            "the JSON, every game), crosstable.csv, games.txt (every finished game of the "
+            "event as one records file, each tagged with the event's name, its round and "
+            "the versions that played, with the whole detail of a failure), NAME.zip "
+            "(those four files, byte for byte the teacher's page's archive) and "
             "games.db (the same games as an arena results database that `adjacency report` "
             "reads). Everything is read from the league file --db (the server stores the "
             "games there as they end; it may be running). A games.db in --out already is "

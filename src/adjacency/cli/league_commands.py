@@ -173,6 +173,13 @@ def register(commands: Any) -> None:
         default="local",
         help="where house bots and hosted games run (ray: on the Ray cluster's nodes)",
     )
+    serve.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="with --executor ray: HOST:PORT (or 'auto') of a cluster started with "
+        "`ray start --head`, whose nodes play the hosted games; default: a private Ray "
+        "runtime on this machine",
+    )
     serve.add_argument("--jobs", type=positive_int, default=1, help="house-bot worker processes")
     HOSTED_JOBS.add(serve)
     serve.add_argument(
@@ -349,7 +356,8 @@ def run_serve(args: argparse.Namespace) -> int:
     """``adjacency league serve``: serve the league in ``--db`` (created on first use)
     until Ctrl-C or SIGTERM (:func:`adjacency.league.server.serve`); returns 0. Settings
     that differ from the league's own, a port out of range, ``--certfile`` without
-    ``--keyfile`` (or the reverse), or an address or port that cannot be used print one
+    ``--keyfile`` (or the reverse), ``--ray-address`` without ``--executor ray``, or an
+    address or port that cannot be used print one
     error line: status 2. The address and port are taken before the league is opened,
     so a port in use creates no league file and prints no admin token."""
     from ..league.limits import LeagueLimits
@@ -363,6 +371,9 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     if (args.certfile is None) != (args.keyfile is None):
         print("adjacency league: error: --certfile and --keyfile go together", file=sys.stderr)
+        return 2
+    if args.ray_address is not None and args.executor != "ray":
+        print("adjacency league: error: --ray-address needs --executor ray", file=sys.stderr)
         return 2
     from ..league.store import LeagueStore
 
@@ -403,6 +414,7 @@ def run_serve(args: argparse.Namespace) -> int:
             sock=sock,
             uvicorn_log_level=uvicorn_level,
             hosted_jobs=args.hosted_jobs,
+            ray_address=args.ray_address,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

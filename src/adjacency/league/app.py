@@ -32,7 +32,7 @@ from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
-from ..serving.logs import RecentLines, forget_recent, keep_recent
+from ..serving.logs import forget_recent, keep_recent
 from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .builder import build_jobs as jobs_for_builds
@@ -41,10 +41,12 @@ from .hall import Hall
 from .hosted import HostedPlayers
 from .house import HousePlayers
 from .limits import LeagueLimits
+from .log_rows import KeptLog, LogRepo
 from .reserve import KeepRoom
 from .routers import (
     admin,
     challenges,
+    code,
     events,
     pages,
     people,
@@ -76,6 +78,7 @@ def create_app(
     hosted_games: bool = True,
     hosted_jobs: int | None = None,
     build_jobs: int | None = None,
+    ray_address: str | None = None,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots;
@@ -85,21 +88,22 @@ def create_app(
     accepted versions (:mod:`.hosted`; not with ``hosted_games`` off, where uploads are only
     built and checked), at most ``hosted_jobs`` moves computing at once (``None``: the
     machine's cores) and as many builds at once at most (``build_jobs``, default
-    :func:`.builder.build_jobs`)."""
+    :func:`.builder.build_jobs`); ``ray_address``: with ``executor`` ``ray``, the cluster to join
+    (``HOST:PORT`` of ``ray start --head``; ``None``: a private runtime on this machine)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.meta.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
-    house = HousePlayers(executor, jobs)
+    house = HousePlayers(executor, jobs, ray_address)
     hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
-
     builder = Builder(Path(db), build_jobs or jobs_for_builds(hosted_jobs)) if builds else None
-    recent = RecentLines()  # the teacher's page's log (:mod:`.routers.server_log`)
+    recent = KeptLog(LogRepo(store.database))  # the teacher's log (:mod:`.routers.server_log`)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         keep_recent(recent)
+        recent.start()
         house.start()
         await hall.start()
         if builder is not None:
@@ -126,9 +130,10 @@ def create_app(
                 await asyncio.to_thread(builder.stop)
             house.stop()
             await asyncio.to_thread(stop_worker)  # a big league's standings worker
+            forget_recent(recent)
+            await asyncio.to_thread(recent.stop)  # the last lines written to the file
             store.close()
             reader.close()
-            forget_recent(recent)
 
     app = FastAPI(
         title="Adjacency league",
@@ -163,12 +168,24 @@ def create_app(
     app.add_middleware(KeepRoom, league=app)  # outermost: a refusal costs no other work
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included
-    routers = (public, people, challenges, admin, events, teacher, roster, submissions, server_log)
+    routers = (
+        public,
+        people,
+        challenges,
+        admin,
+        events,
+        teacher,
+        roster,
+        submissions,
+        code,
+        server_log,
+    )
     for module in routers:
         app.include_router(module.router)
     app.add_api_websocket_route(socket.CONNECT_PATH, socket.connect)
     app.include_router(pages.router)
     app.include_router(teacher.pages)
+    app.include_router(code.pages)
     app.mount("/league-static", StaticFiles(directory=pages.STATIC), name="league-static")
     mount_static(app)
     return app

@@ -8,7 +8,8 @@ any is added: its form and the league's reserved words (:mod:`.names`), two name
 roster too alike to tell apart, and a name too like a member's of another kind or another
 spelling; a team already in the league as a bot keeps its account and token (rotate it to
 print a new one). The sheet is one HTML page, one card per new team, to print and cut:
-the team's name, its token and the commands that use it from a file (the token never on a
+the team's name, its token, the team page's address (``URL/team``, where the token is
+pasted in a browser) and the commands that use it from a file (the token never on a
 command line), with ``--cafile`` where the server's certificate needs it.
 """
 
@@ -104,6 +105,8 @@ def token_sheet(tokens: dict[str, str], url: str, cafile: str | None) -> str:
             '<section class="card">'
             f"<h2>{html.escape(name)}</h2>"
             f'<p>Token (keep it secret): <code class="token">{html.escape(token)}</code></p>'
+            f"<p>In a browser: <code>{html.escape(url.rstrip('/'))}/team</code>, the team's "
+            "page (paste the token there to send the project and follow its versions)</p>"
             f"<pre>{html.escape(commands)}</pre>"
             "</section>"
         )

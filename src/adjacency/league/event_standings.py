@@ -9,9 +9,17 @@ win), and counts no games. Tie-breaks, in the order of :func:`standings`:
 * round robins: **Sonneborn-Berger**, the sum over a member's games of its points in
   the game times the opponent's final score (a win against a strong member weighs
   more);
-* Swiss: **Buchholz**, the sum of the final scores of the opponents it met (each
-  opponent once per meeting; a bye adds nothing), then **median Buchholz**, Buchholz
-  less its highest and its lowest term (with three meetings or more; else Buchholz).
+* Swiss: **Buchholz**, then **median Buchholz** (Buchholz less its highest and its
+  lowest term), as FIDE's handbook defines them for unplayed rounds (its tie-break
+  rules' "virtual opponent"): a member has one term per round paired so far; a round it
+  played adds its opponent's score with that opponent's own unplayed rounds counted as
+  drawn pairs (so a bye's two points feed no opponent's Buchholz, only half of them);
+  a round it did not play (a bye, or a round it was not paired in: withdrawn, paused
+  for its absence) adds a virtual opponent's score, :func:`virtual_opponent`: the
+  member's score before that round, plus what the virtual opponent scored in it (2
+  less the member's points from it), plus a drawn pair for each later round. Every
+  member thus has as many terms as rounds, and the median cuts the same two from each.
+  Games decided by an absence count as played (the league stores them as games).
 
 Then wins, then the seeding order. Beside them, per member: the pentanomial counts of
 its complete colour-swapped pairs with their Elo (:func:`adjacency.ratings.stats.pentanomial`),
@@ -146,17 +154,68 @@ def crosstable(games: Sequence[EventGame]) -> dict[tuple[int, int], tuple[float,
     return {k: (v[0], int(v[1])) for k, v in cells.items()}
 
 
+DRAWN_PAIR = BYE_POINTS / 2
+"""What a round drawn (a pair shared) scores: what FIDE's rules count an unplayed round
+as, in an opponent's score and in a virtual opponent's later rounds."""
+
+
+def virtual_opponent(before: float, got: float, rounds: int, round_no: int) -> float:
+    """The score of the virtual opponent of a member's unplayed round ``round_no``
+    (counted from 1) of ``rounds``: FIDE's ``Svon = SPR + (1 - SfPR) + 0.5 (n - R)``
+    in pair points (a round is worth 2): the member's score ``before`` the round, what
+    the opponent scored in it (2 less the member's ``got``), a drawn pair per later round."""
+    return before + (BYE_POINTS - got) + DRAWN_PAIR * (rounds - round_no)
+
+
+def _buchholz_terms(
+    members: Sequence[int],
+    games: Sequence[EventGame],
+    byes: Sequence[tuple[int, int]],
+    total: dict[int, float],
+) -> dict[int, list[float]]:
+    """Each member's Buchholz terms, one per round paired (:func:`virtual_opponent`)."""
+    got: dict[tuple[int, int], float] = defaultdict(float)  # (member, round): its points
+    met: dict[tuple[int, int], int] = {}  # (member, round): its opponent
+    for game in games:
+        for me, other in ((game.a, game.b), (game.b, game.a)):
+            got[(me, game.round)] += game.points(me)
+            met[(me, game.round)] = other
+    for member, round_index in byes:
+        got[(member, round_index)] += BYE_POINTS
+    rounds = 1 + max([g.round for g in games] + [r for _, r in byes], default=-1)
+    unplayed = {m: [r for r in range(rounds) if (m, r) not in met] for m in members}
+    adjusted = {
+        m: total[m] - sum(got[(m, r)] for r in unplayed[m]) + DRAWN_PAIR * len(unplayed[m])
+        for m in members
+    }
+    terms: dict[int, list[float]] = {}
+    for m in members:
+        before = 0.0
+        terms[m] = []
+        for r in range(rounds):
+            if (m, r) in met:
+                other = met[(m, r)]
+                terms[m].append(adjusted.get(other, total.get(other, 0.0)))
+            else:
+                terms[m].append(virtual_opponent(before, got[(m, r)], rounds, r + 1))
+            before += got[(m, r)]
+    return terms
+
+
 def standings(
-    members: Sequence[int], games: Sequence[EventGame], byes: Sequence[int], swiss: bool
+    members: Sequence[int],
+    games: Sequence[EventGame],
+    byes: Sequence[tuple[int, int]],
+    swiss: bool,
 ) -> list[Row]:
     """The standings, best first (see the module's order), ranks 1, 2, ... (members
-    with equal points and tie-breaks share a rank). ``members`` in seeding order."""
-    total = scores(members, games, byes)
+    with equal points and tie-breaks share a rank). ``members`` in seeding order;
+    ``byes``: each bye's member and round (from 0)."""
+    total = scores(members, games, [member for member, _ in byes])
     rows = {m: Row(m, points=total[m]) for m in members}
-    for member in byes:
+    for member, _ in byes:
         if member in rows:
             rows[member].byes += 1
-    meetings: dict[int, list[float]] = defaultdict(list)
     pairs: dict[tuple[int, int, int], list[EventGame]] = defaultdict(list)
     for game in games:
         for me, other in ((game.a, game.b), (game.b, game.a)):
@@ -170,14 +229,9 @@ def standings(
             row.losses += got == 0.0
             row.sonneborn_berger += got * total.get(other, 0.0)
         pairs[(game.round, game.a, game.b)].append(game)
-    for _, a, b in pairs:
-        for me, other in ((a, b), (b, a)):
-            if me in rows:
-                meetings[me].append(total.get(other, 0.0))
-    for member, terms in meetings.items():
+    for member, terms in _buchholz_terms(members, games, byes, total).items():
         rows[member].buchholz = sum(terms)
-        cut = sorted(terms)[1:-1] if len(terms) >= 3 else terms
-        rows[member].median_buchholz = sum(cut)
+        rows[member].median_buchholz = sum(sorted(terms)[1:-1])
     _pair_statistics(rows, pairs)
     _elo(rows, [g for g in games if not g.both_lost])
     seed = {m: i for i, m in enumerate(members)}

@@ -11,10 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zipfile
+from collections.abc import Iterator
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..core.game import Game
 from ..core.record import game_from_text, game_to_text
 from ..core.text import spreadsheet_text
 from ..serving.details import public_record
@@ -30,10 +33,12 @@ ROW_FIELDS = (
 )  # fmt: skip
 """The columns of the final table (CSV and JSON)."""
 
-CSV_FIELDS = (*ROW_FIELDS, "withdrawn", "stand_ins")
+CSV_FIELDS = (*ROW_FIELDS, "withdrawn", "stand_ins", "versions")
 """The columns of ``table.csv``: the table's, whether the member was withdrawn
-(``yes``/``no``; the JSON rows carry ``withdrawn`` as a boolean), and its stand-in moves
-(moves its client said were not its bot's own, counted apart from its results)."""
+(``yes``/``no``; the JSON rows carry ``withdrawn`` as a boolean), its stand-in moves
+(moves its client said were not its bot's own, counted apart from its results), and the
+versions of its submitted code that played its games (the team's numbers, space
+separated; empty for a connected client, a house bot or a person)."""
 
 
 def table(league: LeagueStore, event: Event) -> dict[str, Any]:
@@ -44,14 +49,18 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     the points of i's byes, so that a row's cells and its byes add up to its points),
     ``rounds`` (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``,
     ``null`` for a game both teams lost by their absence; ``b`` ``None`` for a bye) and
-    ``playing`` (the ids of its games in play)."""
+    ``playing`` (the ids of its games in play). Each standings row carries ``versions``:
+    the versions of the team's code its games were played by; the event's
+    ``changed_versions`` names each team that played more than one (its code changed
+    mid-event: a deadline fixes the version an event plays)."""
     events = league.events
     names = {m.id: m.name for m in league.members.members()}
     members = events.members(event.id)
     games = events.games(event.id)
     boards = events.boards(event.id)
-    byes = [b.a for b in boards if b.b is None]
+    byes = [(b.a, b.round) for b in boards if b.b is None]
     rows = standings(members, games, byes, event.swiss)
+    played = _versions_played(league, event)
     order = [r.member for r in rows]
     cells: dict[tuple[int, int], list[float]] = {}
     absent: dict[tuple[int, int], int] = {}
@@ -95,6 +104,11 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "pace": event.pace,
             "people": event.people,
             "people_joined": events.people_in(event.id),
+            "changed_versions": [
+                {"name": names[m], "versions": v}
+                for m, v in sorted(played.items(), key=lambda item: names[item[0]])
+                if len(v) > 1
+            ],
         },
         "standings": [
             {
@@ -102,6 +116,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
                 "name": names[r.member],
                 "withdrawn": r.member in withdrawn,
                 "stand_ins": stand_ins.get(r.member, 0),
+                "versions": played.get(r.member, []),
             }
             for r in rows
         ],
@@ -110,12 +125,24 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "cells": [[cells.get((a, b)) for b in order] for a in order],
             "absent": [[absent.get((a, b), 0) for b in order] for a in order],
             "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
-            "byes": [BYE_POINTS * byes.count(m) for m in order],
+            "byes": [BYE_POINTS * sum(1 for b, _ in byes if b == m) for m in order],
         },
         "next": _next_round(event, members, boards, withdrawn, names),
         "rounds": rounds,
         "playing": events.game_ids(event.id, "playing"),
     }
+
+
+def _versions_played(league: LeagueStore, event: Event) -> dict[int, list[int]]:
+    """Each member's versions (the team's numbers, ascending) that played the event's
+    finished games; members that played none are absent."""
+    ids = [game_id for game_id, _ in league.events.game_rounds(event.id)]
+    found: dict[int, set[int]] = {}
+    for x_id, x_version, o_id, o_version in league.submissions.game_versions(ids).values():
+        for member, version in ((x_id, x_version), (o_id, o_version)):
+            if version is not None:
+                found.setdefault(member, set()).add(version)
+    return {member: sorted(versions) for member, versions in found.items()}
 
 
 def _waiting(events: EventsRepo, event: Event) -> str | None:
@@ -216,6 +243,8 @@ def render_text(data: dict[str, Any]) -> str:
         f"{_pace(ev)}{_people(ev)}",
         "",
     ]
+    if ev.get("changed_versions"):
+        lines += [changed_text(ev["changed_versions"]), ""]
     tie = "Buch  MedB" if swiss else "  SB"
     lines.append(
         f"{'#':>3} {'name':<24} {'pts':>5} {'games':>5} {'W':>3} {'D':>3} {'L':>3} {'byes':>4} "
@@ -236,6 +265,7 @@ def render_text(data: dict[str, Any]) -> str:
             f"{row['wins']:>3} {row['draws']:>3} {row['losses']:>3} {row['byes']:>4} "
             f"{breaks:>11}  {elo}"
         )
+    lines.append(TIEBREAKS[swiss])
     names = data["crosstable"]["names"]
     lines += [
         "",
@@ -255,6 +285,28 @@ def render_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+TIEBREAKS = {
+    True: "Ties are broken by Buchholz, then median Buchholz (FIDE's rules: a bye or a "
+    "round not paired counts as a virtual opponent; an opponent's unplayed rounds as "
+    "drawn pairs), then wins, then the seeding.",
+    False: "Ties are broken by Sonneborn-Berger, then wins, then the seeding.",
+}
+"""The rules the standings use (a Swiss's, a round robin's), said under them
+(:mod:`.event_standings`)."""
+
+
+def changed_text(changed: list[dict[str, Any]]) -> str:
+    """The warning of an event whose teams' code changed mid-event (``event show`` and
+    the page without JavaScript; the page's script says the same from its catalogue)."""
+    teams = "; ".join(
+        f"{c['name']} played versions {', '.join(map(str, c['versions']))}" for c in changed
+    )
+    return (
+        f"Code changed during the event: {teams}. An upload deadline fixes the version "
+        "each team plays."
+    )
+
+
 def render_html(data: dict[str, Any]) -> str:
     """The event's summary, standings and crosstable as HTML (escaped) for the page read
     without JavaScript: the same columns as ``event show``, byes included, so that a
@@ -268,6 +320,11 @@ def render_html(data: dict[str, Any]) -> str:
     parts = [
         f'<p class="status-line">{escape(ev["format"])}, {rounds}, {escape(status)}, '
         f"clock {escape(ev['time_control'])}{_pace(ev)}</p>",
+        *(
+            [f'<p class="warning">{escape(changed_text(ev["changed_versions"]))}</p>']
+            if ev.get("changed_versions")
+            else []
+        ),
         '<h2>Standings</h2><div class="scroll"><table class="league" id="standings-static">',
         "<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>",
     ]
@@ -279,6 +336,7 @@ def render_html(data: dict[str, Any]) -> str:
                  *(f"{t:g}" for t in tie)]  # fmt: skip
         parts.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>")
     parts.append("</tbody></table></div>")
+    parts.append(f'<p class="muted">{escape(TIEBREAKS[ev["format"] == "swiss"])}</p>')
     cross = data["crosstable"]
     names = cross["names"]
     parts += [
@@ -316,47 +374,54 @@ def table_csv(data: dict[str, Any]) -> str:
             " ".join(map(str, row[f])) if f == "pentanomial" else spreadsheet_text(row[f])
             for f in ROW_FIELDS
         ]
-        writer.writerow([*cells, "yes" if row["withdrawn"] else "no", row["stand_ins"]])
+        versions = " ".join(map(str, row["versions"]))
+        writer.writerow([*cells, "yes" if row["withdrawn"] else "no", row["stand_ins"], versions])
     return out.getvalue()
 
 
 def crosstable_csv(data: dict[str, Any]) -> str:
-    """The crosstable as CSV: a header of names and ``byes``, then per member its points
-    against each (empty where they have not met) and the points of its byes, so that a
-    row adds up to the member's points."""
+    """The crosstable as CSV: a header of names, ``byes`` and ``versions``, then per
+    member its points against each (empty where they have not met), the points of its
+    byes, so that a row adds up to the member's points, and the versions of its code that
+    played (as in ``table.csv``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     cross = data["crosstable"]
     names = cross["names"]
-    writer.writerow(["", *map(spreadsheet_text, names), "byes"])
+    versions = {row["name"]: " ".join(map(str, row["versions"])) for row in data["standings"]}
+    writer.writerow(["", *map(spreadsheet_text, names), "byes", "versions"])
     for i, (name, row_cells) in enumerate(zip(names, cross["cells"], strict=True)):
         cells = ("" if c is None else f"{c[0]:g}" for c in row_cells)
-        writer.writerow([spreadsheet_text(name), *cells, f"{cross['byes'][i]:g}"])
+        writer.writerow(
+            [spreadsheet_text(name), *cells, f"{cross['byes'][i]:g}", versions.get(name, "")]
+        )
     return out.getvalue()
 
 
 def exports(league: LeagueStore, event: Event, whole: bool = False) -> dict[str, str]:
-    """The export's files by name: ``table.csv``, ``table.json``, ``crosstable.csv`` and
-    ``games.txt`` (its records as anyone may read them, or ``whole``: :func:`records`)."""
+    """The export's files by name: ``table.csv``, ``table.json`` (the table, and its
+    ``games``: :func:`played`), ``crosstable.csv`` and ``games.txt`` (:func:`records`);
+    each game's end as anyone may read it, or ``whole`` (the teacher's: the archive of
+    the teacher's page and ``adjacency league event export``, byte for byte the same)
+    with the failed program's own output."""
     data = table(league, event)
+    games = list(_records(league, event, whole))
     return {
         "table.csv": table_csv(data),
-        "table.json": json.dumps(data, indent=2) + "\n",
+        "table.json": json.dumps({**data, "games": played(games)}, indent=2) + "\n",
         "crosstable.csv": crosstable_csv(data),
-        "games.txt": records(league, event, whole),
+        "games.txt": "\n".join(game_to_text(record) for _, record, _ in games),
     }
 
 
-def records(league: LeagueStore, event: Event, whole: bool = False) -> str:
-    """Every finished game of the event as one records file (the text format of
-    docs/records.md, games separated by a blank line), oldest first, each tagged with the
-    event's name (``[Event "NAME"]``) and its round, counted from 1 (``[Round "N"]``): the
-    league stores a game's record with the league's own event tag, which names no event.
-    A failed program's own output (its stderr, its paths) is left out of each game's end
-    (:func:`~adjacency.serving.details.public_record`) unless ``whole``: the event page's
-    download is anyone's, the teacher's own export on the server is whole."""
-    texts = []
-    for game_id, round_no in league.events.game_rounds(event.id):
+def _records(
+    league: LeagueStore, event: Event, whole: bool
+) -> Iterator[tuple[int, Game, tuple[int | None, int | None]]]:
+    """Each finished game of the event, oldest first: its id, its record (tagged as
+    :func:`records` says) and the versions of code that played its two sides."""
+    rounds = league.events.game_rounds(event.id)
+    versions = league.submissions.game_versions([game_id for game_id, _ in rounds])
+    for game_id, round_no in rounds:
         game = league.games.game(game_id)
         if game is not None and game.record:
             record = game_from_text(game.record)
@@ -364,16 +429,74 @@ def records(league: LeagueStore, event: Event, whole: bool = False) -> str:
                 public_record(record)
             record.event = event.name
             record.tags["Round"] = str(round_no + 1)
-            texts.append(game_to_text(record))
-    return "\n".join(texts)
+            _, x_version, _, o_version = versions.get(game_id, (0, None, 0, None))
+            for tag, version in (("XVersion", x_version), ("OVersion", o_version)):
+                if version is not None:
+                    record.tags[tag] = str(version)
+            yield game_id, record, (x_version, o_version)
+
+
+def played(games: list[tuple[int, Game, tuple[int | None, int | None]]]) -> list[dict[str, Any]]:
+    """The games of :func:`_records` as ``table.json``'s ``games``: id, round, the two
+    sides and the versions of their code (``null``: no submitted code), the result, how
+    it ended and the end's detail (whole or public, as the records are)."""
+    return [
+        {
+            "id": game_id,
+            "round": int(record.tags["Round"]),
+            "x": record.x_name,
+            "o": record.o_name,
+            "x_version": versions[0],
+            "o_version": versions[1],
+            "result": record.result_token,
+            "termination": str(record.termination),
+            "detail": record.termination_detail,
+        }
+        for game_id, record, versions in games
+    ]
+
+
+def records(league: LeagueStore, event: Event, whole: bool = False) -> str:
+    """Every finished game of the event as one records file (the text format of
+    docs/records.md, games separated by a blank line), oldest first, each tagged with the
+    event's name (``[Event "NAME"]``), its round, counted from 1 (``[Round "N"]``), and
+    the versions of the teams' code that played it (``[XVersion "N"]``,
+    ``[OVersion "N"]``, for a side that played a submitted version): the league stores a
+    game's record with the league's own event tag, which names no event. A failed
+    program's own output (its stderr, its paths) is left out of each game's end
+    (:func:`~adjacency.serving.details.public_record`) unless ``whole``: the event page's
+    download is anyone's, the teacher's archive and export are whole."""
+    return "\n".join(game_to_text(record) for _, record, _ in _records(league, event, whole))
+
+
+ARCHIVE_FILES = ("table.csv", "table.json", "crosstable.csv", "games.txt")
+"""The files of an event's archive (:func:`archive`), in its order."""
+ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
+"""Every archive entry's date (zip's earliest): the archive's bytes depend on its files only."""
+
+
+def archive(files: dict[str, str]) -> bytes:
+    """A zip archive of ``files`` (name to text, UTF-8), in :data:`ARCHIVE_FILES`' order,
+    its bytes a function of the texts alone (fixed dates and modes): the same event
+    archived twice, by the teacher's page or by ``adjacency league event export --zip``,
+    is the same bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for name in ARCHIVE_FILES:
+            entry = zipfile.ZipInfo(name, date_time=ARCHIVE_DATE)
+            entry.external_attr = 0o644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            zipped.writestr(entry, files[name].encode("utf-8"))
+    return out.getvalue()
 
 
 def export(league: LeagueStore, event: Event, directory: Path) -> list[Path]:
-    """Write ``table.csv``, ``table.json``, ``crosstable.csv``, ``games.txt`` and
-    ``games.db`` (the games as an arena results database that ``adjacency report``
-    reads, :mod:`.event_arena`) into ``directory`` (created if missing); return their
-    paths. A ``games.db`` there already is :class:`~.store.LeagueError`, before anything
-    is written."""
+    """Write ``table.csv``, ``table.json``, ``crosstable.csv``, ``games.txt`` (each
+    game's whole detail: :func:`exports`), ``NAME.zip`` (those four as the teacher's page
+    archives them, byte for byte the same: :func:`archive`) and ``games.db`` (the games
+    as an arena results database that ``adjacency report`` reads, :mod:`.event_arena`)
+    into ``directory`` (created if missing); return their paths. A ``games.db`` there
+    already is :class:`~.store.LeagueError`, before anything is written."""
     from .event_arena import write_arena_db
 
     database = directory / "games.db"
@@ -381,9 +504,12 @@ def export(league: LeagueStore, event: Event, directory: Path) -> list[Path]:
         raise LeagueError(f"{str(database)!r} exists already: export into a new directory")
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, text in exports(league, event, whole=True).items():
+    files = exports(league, event, whole=True)
+    for name, text in files.items():
         path = directory / name
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(text.encode("utf-8"))
         paths.append(path)
+    zipped = directory / f"{event.name}.zip"
+    zipped.write_bytes(archive(files))
     write_arena_db(league, event, database)
-    return [*paths, database]
+    return [*paths, zipped, database]

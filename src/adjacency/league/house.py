@@ -61,9 +61,12 @@ def check_house_spec(spec: str) -> str:
 class HousePlayers:
     """The executor that plays house moves (started on first use, closed with the server)."""
 
-    def __init__(self, executor: str = "local", jobs: int | None = 1) -> None:
+    def __init__(
+        self, executor: str = "local", jobs: int | None = 1, address: str | None = None
+    ) -> None:
         self._choice = executor
         self._jobs = jobs
+        self._address = address  # a Ray cluster's (``ray start``); None: a private runtime
         self._executor: Executor | None = None
         self._pool_lock = threading.Lock()
         self._stopped = False
@@ -78,7 +81,9 @@ class HousePlayers:
             if self._stopped:  # a move still asked for as the server stops: no new pool
                 raise WorkerError("the server is stopping")
             if self._executor is None:
-                self._executor = make_executor(self._choice, self._jobs, command="league serve")
+                self._executor = make_executor(
+                    self._choice, self._jobs, address=self._address, command="league serve"
+                )
             return self._executor
 
     def _run(self, item: HouseMove) -> str:

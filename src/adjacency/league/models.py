@@ -387,6 +387,13 @@ class EventSummary(BaseModel):
     )
 
 
+class VersionsPlayed(BaseModel):
+    """A team and the versions of its code (its own numbers) that played an event's games."""
+
+    name: str
+    versions: list[int]
+
+
 class EventInfo(EventSummary):
     """An event's settings and status, as its table shows them."""
 
@@ -411,6 +418,11 @@ class EventInfo(EventSummary):
         "null: the server's (games between two house bots only)",
     )
     people_joined: int = Field(default=0, description="how many people are among its members")
+    changed_versions: list[VersionsPlayed] = Field(
+        default_factory=list,
+        description="the teams whose games were played by more than one version of their "
+        "code (it changed mid-event; an upload deadline fixes the version an event plays)",
+    )
 
 
 class EventRow(BaseModel):
@@ -440,6 +452,11 @@ class EventRow(BaseModel):
         default=0,
         description="its moves that its client said were not its bot's own (stand-ins: "
         "info string stand-in), counted apart from its results",
+    )
+    versions: list[int] = Field(
+        default_factory=list,
+        description="the versions of its submitted code (its own numbers) that played its "
+        "games; empty for a connected client, a house bot or a person",
     )
 
 

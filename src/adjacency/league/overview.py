@@ -29,7 +29,8 @@ class MemberRows:
     """The overview's members (not revoked nor removed) as JSON text, kept between polls.
 
     Contract: :meth:`json` is what ``_overview`` listed, in the same order and fields
-    (``name``, ``kind``, ``online``, ``waiting``), as of the file's latest version;
+    (``name``, ``kind``, ``online``, ``waiting``, ``code``: a team with an accepted version
+    of its code), as of the file's latest version;
     :meth:`names` names every member (removed and revoked ones too, for the events'
     lists). Not thread-safe: one per app, used from the event loop.
     """
@@ -46,13 +47,19 @@ class MemberRows:
         if version == self._version:
             return
         rules = store.meta.rules()
+        accepted = store.submissions.latest_accepted()
         rows, names = [], {}
         for member in store.members.members():
             names[member.id] = member.name
             if member.revoked or member.removed:
                 continue
             waiting = member.kind == "person" and not store.members.established(member.id, rules)[0]
-            entry = {"name": member.name, "kind": member.kind, "online": False}
+            entry = {
+                "name": member.name,
+                "kind": member.kind,
+                "online": False,
+                "code": member.id in accepted,
+            }
             offline = json.dumps({**entry, "waiting": waiting}, separators=COMPACT)
             online = json.dumps({**entry, "online": True, "waiting": waiting}, separators=COMPACT)
             rows.append((member.id, offline, online))

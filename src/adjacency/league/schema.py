@@ -349,6 +349,19 @@ SUBMITTED_COLUMNS = (
 """An event's upload deadline (``NULL``: none), and the submission (``submissions.id``)
 each side of a game played, ``NULL`` for a side that was not a hosted bot."""
 
+LOG_LINES = """
+CREATE TABLE IF NOT EXISTS log_lines (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    level TEXT NOT NULL,
+    severity INTEGER NOT NULL,
+    logger TEXT NOT NULL,
+    message TEXT NOT NULL
+);
+"""
+"""The teacher's log (:mod:`.log_rows`): the server's log lines, kept across restarts,
+the oldest dropped beyond a size (:data:`.log_rows.MAX_BYTES`)."""
+
 EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
 """Whether people may join the event before it starts (:meth:`.event_store.EventsRepo.join`);
 0 for the events stored before this column: for bots only, as they were created."""
@@ -468,6 +481,7 @@ STORE_SCHEMA = Schema(
             columns=SUBMITTED_COLUMNS,
         ),
         Step("events open to people", columns=EVENT_PEOPLE),
+        Step("the teacher's log, kept across restarts", LOG_LINES),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -494,7 +508,9 @@ STORE_SCHEMA = Schema(
 7. the teams' submitted code (:data:`SUBMISSIONS`), each event's upload deadline and
    the version each side of a game played (:data:`SUBMITTED_COLUMNS`; none before);
 8. whether people may join each event (:data:`EVENT_PEOPLE`; an event stored before is
-   for bots only).
+   for bots only);
+9. the teacher's log (:data:`LOG_LINES`; empty in a file from before: its lines were
+   not kept).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

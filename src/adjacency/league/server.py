@@ -97,6 +97,7 @@ def serve(
     sock: socket.socket | None = None,
     uvicorn_log_level: str = "warning",
     hosted_jobs: int | None = None,
+    ray_address: str | None = None,
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
     ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`);
@@ -106,7 +107,8 @@ def serve(
     taken before the league file is created), else one is bound here;
     ``uvicorn_log_level``: what uvicorn's own loggers write (the league's own log is
     :func:`~adjacency.serving.logs.configure_logging`'s); ``hosted_jobs``: how many
-    hosted bots' moves compute at once (``None``: the machine's cores)."""
+    hosted bots' moves compute at once (``None``: the machine's cores); ``ray_address``:
+    with ``executor`` ``ray``, the Ray cluster to join (``None``: a private runtime)."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
@@ -122,6 +124,7 @@ def serve(
         pause=pause,
         pace=pace,
         hosted_jobs=hosted_jobs,
+        ray_address=ray_address,
     )
     app.state.house.start()  # an executor that cannot start fails here, in one line
     config = uvicorn.Config(

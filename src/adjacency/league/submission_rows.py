@@ -48,6 +48,9 @@ REPLACED = "replaced by version {version}, uploaded before it was built"
 built)."""
 """A version's states, in the order it passes them (:mod:`this module <.submission_rows>`)."""
 
+CHUNK = 500
+"""Game ids asked for in one query (SQLite's limit on a statement's parameters is far above)."""
+
 MAX_FILENAME = 200
 """The longest file name kept with an upload (longer ones are cut): what the team
 called its zip, shown back to it."""
@@ -319,3 +322,27 @@ class SubmissionsRepo:
             (member_id, member_id),
         )
         return {int(r[0]): (int(r[1]), float(r[2])) for r in rows}
+
+    def game_versions(
+        self, game_ids: list[int]
+    ) -> dict[int, tuple[int, int | None, int, int | None]]:
+        """For each of ``game_ids``: ``(x member, its version number, o member, its
+        version number)``, the team's own numbers (1 for its first upload), ``None`` for
+        a side that played no stored version (a connected client, a house bot, a
+        person). Games not found are absent."""
+        found: dict[int, tuple[int, int | None, int, int | None]] = {}
+        for first in range(0, len(game_ids), CHUNK):
+            chunk = game_ids[first : first + CHUNK]
+            rows = self.db.query(
+                "SELECT g.id, g.x_id, sx.version, g.o_id, so.version FROM games g"
+                " LEFT JOIN submissions sx ON sx.id = g.x_version"
+                " LEFT JOIN submissions so ON so.id = g.o_version"
+                f" WHERE g.id IN ({','.join('?' * len(chunk))})",
+                tuple(chunk),
+            )
+            for game_id, x_id, x_version, o_id, o_version in rows:
+                found[int(game_id)] = (
+                    int(x_id), None if x_version is None else int(x_version),
+                    int(o_id), None if o_version is None else int(o_version),
+                )  # fmt: skip
+        return found

@@ -153,16 +153,21 @@ class RecentLines(logging.Handler):
             return
         with self._guard:
             self._taken += 1
-            self._kept.append(
-                LogLine(
-                    self._taken,
-                    record.created,
-                    record.levelname,
-                    record.levelno,
-                    record.name,
-                    message[:MAX_MESSAGE],
-                )
+            line = LogLine(
+                self._taken,
+                record.created,
+                record.levelname,
+                record.levelno,
+                record.name,
+                message[:MAX_MESSAGE],
             )
+            self._kept.append(line)
+            self.took(line)
+
+    def took(self, line: LogLine) -> None:
+        """Called with each line as it is kept, under the handler's lock: a subclass
+        that keeps the lines elsewhere too queues it here (nothing slow: no logging,
+        no I/O)."""
 
     def lines(self, level: str = "debug", text: str = "") -> list[LogLine]:
         """The lines kept, oldest first: those at ``level`` (one of :data:`LEVELS`) or

@@ -1,6 +1,7 @@
 """The server's log for the teacher: ``GET /api/league/admin/log``, the last lines the
-league logged (:class:`~adjacency.serving.logs.RecentLines`, installed by the app while
-it serves), oldest first, filtered by level and text.
+league logged, kept in the league file across restarts (:mod:`adjacency.league.log_rows`:
+bounded by size, the oldest dropped), oldest first, filtered by level, text, team and
+kind.
 
 The lines are what standard error gets at the server's ``--log-level``: who connected and
 left, what was refused, games started and ended, each step of an event, the builds. They
@@ -10,14 +11,18 @@ that serves several leagues at once (tests) gives each the lines of all.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
-from ...serving.logs import KEPT_LINES, RecentLines
+from ...serving.logs import KEPT_LINES
 from ..auth import require_admin
+from ..deps import read
+from ..log_rows import KeptLog, LogLine, LogRepo
 from ..models import ERRORS
+from ..store import MAX_NAME, LeagueStore
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)
@@ -37,10 +42,14 @@ class LogLineOut(BaseModel):
 
 
 class ServerLog(BaseModel):
-    """The lines kept that pass the filter, oldest first."""
+    """The newest lines that pass the filter, oldest first."""
 
     lines: list[LogLineOut]
-    kept: int = Field(description="how many lines the server keeps at most")
+    kept: int = Field(description="how many lines an answer gives at most")
+    kinds: list[str] = Field(
+        default_factory=list,
+        description="the kinds of the lines kept (their loggers' last names), for the filter",
+    )
 
 
 @router.get("/admin/log", response_model=ServerLog, dependencies=[Depends(require_admin)])
@@ -48,12 +57,22 @@ async def server_log(
     request: Request,
     level: Literal["debug", "info", "warning", "error"] = "debug",
     text: Annotated[str, Query(max_length=MAX_TEXT)] = "",
+    team: Annotated[str, Query(max_length=MAX_NAME)] = "",
+    kind: Annotated[str, Query(max_length=MAX_NAME)] = "",
 ) -> dict[str, Any]:
-    """The server's last lines (at most :data:`~adjacency.serving.logs.KEPT_LINES`),
-    oldest first: those at ``level`` or above whose logger or message holds ``text``
-    (any case)."""
-    recent: RecentLines = request.app.state.recent_log
-    lines = recent.lines(level, text.strip())
+    """The server's newest lines (at most :data:`~adjacency.serving.logs.KEPT_LINES`),
+    oldest first, from the league file (what was logged before a restart included):
+    those at ``level`` or above whose logger or message holds ``text`` (any case), that
+    name ``team`` as a whole word and whose logger's last name is ``kind``."""
+    kept: KeptLog = request.app.state.recent_log
+    await asyncio.to_thread(kept.flush)  # the lines logged until now, in the file
+
+    def lines_of(store: LeagueStore) -> tuple[list[LogLine], list[str]]:
+        repo = LogRepo(store.database)
+        found = repo.lines(level, text.strip(), team.strip(), kind.strip(), KEPT_LINES)
+        return found, repo.kinds()
+
+    lines, kinds = await read(request, lines_of)
     return {
         "lines": [
             {
@@ -66,4 +85,5 @@ async def server_log(
             for line in lines
         ],
         "kept": KEPT_LINES,
+        "kinds": kinds,
     }

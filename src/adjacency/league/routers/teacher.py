@@ -16,10 +16,8 @@ static file: it asks for the admin token once and keeps it in the tab's
 
 from __future__ import annotations
 
-import asyncio
-import io
 import json
-import zipfile
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -29,14 +27,17 @@ from pydantic import BaseModel, Field
 from ...core.errors import InvalidSettingsError
 from ...core.text import quote
 from ..auth import require_admin
-from ..deps import hall_of, member_named, store_of
+from ..deps import hall_of, member_named, read, store_of
+from ..event_failures import failures
 from ..event_pairing import FORMATS
+from ..event_store import Event
+from ..event_views import archive, exports
 from ..models import ERRORS
 from ..overview import COMPACT, MOST, PAGE, MemberRows
 from ..settings import MAX_PACE, parse_clock
 from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
-from .events import DOWNLOADS, _event_named, _exports
+from .events import _event_named
 from .pages import PAGES
 
 router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)
@@ -121,6 +122,18 @@ class EventMember(BaseModel):
     )
 
 
+class FailedGame(BaseModel):
+    """A game of an event that a failure decided (:mod:`~adjacency.league.event_failures`):
+    ``/watch/{game}`` shows it; ``detail`` is the stored reason, whole."""
+
+    game: int
+    round: int
+    x: str
+    o: str
+    termination: str
+    detail: str
+
+
 class TeacherEvent(BaseModel):
     """An event as the teacher's page lists it."""
 
@@ -141,6 +154,11 @@ class TeacherEvent(BaseModel):
         description="its upload deadline (Unix seconds): its teams' later uploads are refused"
     )
     people: bool = Field(default=False, description="people may join it until it starts")
+    failures: list[FailedGame] = Field(
+        default_factory=list,
+        description="its newest games a failure decided (not the board), newest first",
+    )
+    failures_total: int = Field(default=0, description="its games a failure decided, in all")
 
 
 class TeacherMember(BaseModel):
@@ -150,6 +168,11 @@ class TeacherMember(BaseModel):
     kind: Literal["bot", "house", "person"]
     online: bool
     waiting: bool = Field(description="a person whose games are not rated yet (needs approval)")
+    code: bool = Field(
+        default=False,
+        description="a team with an accepted version of its code (the server plays it); "
+        "a team without one plays only while its bot is connected",
+    )
 
 
 class Overview(BaseModel):
@@ -182,6 +205,14 @@ class EventPaused(EventDone):
     paused: bool = Field(description="whether it is paused now")
 
 
+def _failures(store: LeagueStore, event: Event) -> dict[str, Any]:
+    """An event's failures for its entry (none before it starts)."""
+    if event.status == "scheduled":
+        return {"failures": [], "failures_total": 0}
+    listed, total = failures(store, event.id)
+    return {"failures": [asdict(f) for f in listed], "failures_total": total}
+
+
 def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: Page) -> Response:
     """The :class:`Overview` of the league in ``store`` as JSON, one ``page`` of its
     members and of its events: the members' part kept by ``members`` between polls
@@ -210,6 +241,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
                 "pace": event.pace,
                 "deadline": deadlines.get(event.name),
                 "people": event.people,
+                **_failures(store, event),
                 "members": [
                     {
                         "name": names[m],
@@ -405,19 +437,6 @@ async def set_deadline(request: Request, name: str, body: Deadline) -> dict[str,
     return {"name": event.name, "deadline": body.deadline}
 
 
-ARCHIVE_FILES = tuple(DOWNLOADS)
-"""The archive's files: those ``adjacency league event export`` writes as text."""
-
-
-def archive(files: dict[str, str]) -> bytes:
-    """A zip archive of ``files`` (name to text, UTF-8), in :data:`ARCHIVE_FILES`' order."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:
-        for name in ARCHIVE_FILES:
-            zipped.writestr(name, files[name].encode("utf-8"))
-    return out.getvalue()
-
-
 @router.get(
     "/admin/events/{name}/archive",
     dependencies=ADMIN,
@@ -425,10 +444,12 @@ def archive(files: dict[str, str]) -> bytes:
 )
 async def event_archive(request: Request, name: str) -> Response:
     """The event's results as one zip archive: ``table.csv``, ``table.json``,
-    ``crosstable.csv`` and ``games.txt``, as ``adjacency league event export`` writes
-    them (the same computation as the event page's downloads)."""
+    ``crosstable.csv`` and ``games.txt``, byte for byte as ``adjacency league event
+    export`` writes them: each game's versions of the teams' code and its end's whole
+    detail (a failed program's own output included, which the event page's public
+    downloads leave out)."""
     event = _event_named(request, name)
-    data = await asyncio.to_thread(archive, await _exports(request, event))
+    data = await read(request, lambda store: archive(exports(store, event, whole=True)))
     return Response(
         data,
         media_type="application/zip",

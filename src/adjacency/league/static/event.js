@@ -92,7 +92,10 @@ function renderStandings(data) {
 function renderLists(data) {
   const live = data.live.map((g) => el("li", {}, el("a", { href: `/watch/${g.id}` }, `${g.x} – ${g.o}`)));
   byId("live").replaceChildren(...(live.length ? live : [el("li", {}, t("member.failures.none"))]));
-  let next = [el("li", {}, data.event.format === "swiss" ? t("event.paired-later") : t("member.failures.none"))];
+  // a finished event pairs nothing more; a Swiss pairs its next round when this one ends
+  const none = data.event.status === "finished" ? t("event.finished-no-next")
+    : data.event.format === "swiss" ? t("event.paired-later") : t("member.failures.none");
+  let next = [el("li", { id: "next-none" }, none)];
   if (data.next && data.next.length) {
     next = data.next.map((b) => el("li", {}, b.b ? `${b.a} – ${b.b}` : t("event.bye", { name: b.a })));
   }
@@ -172,10 +175,16 @@ async function refresh() {
     const waiting = ev.waiting ? ` (${t("event.waiting", { reason: ev.waiting })})` : "";
     byId("summary").textContent =
       `${eventWord("format", ev.format)}, ${where}, ${eventWord("status", ev.paused ? "paused" : ev.status)}${waiting}, ${ev.time_control}${unrated}`;
+    // a team whose code changed mid-event: its games were not all played by one version
+    const changed = ev.changed_versions || [];
+    byId("versions-changed").hidden = !changed.length;
+    byId("versions-changed").textContent = changed.length ? t("event.versions-changed", {
+      teams: changed.map((c) => t("event.versions-of", { name: c.name, versions: c.versions.join(", ") })).join("; ") }) : "";
     byId("downloads").replaceChildren(`${t("event.downloads")} `,
       ...FILES.flatMap((f, k) => [k ? " · " : "", el("a", { href: `${api}/${f}`, download: "" }, f)]));
     renderCrosstable(data.crosstable);
     renderStandings(data);
+    byId("tiebreaks").textContent = t(ev.format === "swiss" ? "event.tiebreaks.swiss" : "event.tiebreaks.round-robin");
     renderLists(data);
     await showEntry(ev);
   } catch (error) {

@@ -9,13 +9,15 @@
 // POST .../members/NAME/submissions, as the team's own page sends it) and follow the
 // chosen team's versions (number, time, file, content hash, status, the finished games
 // each played and its points in them; the server's account, the compiler's words as they
-// are, opened on request), asked again every 3 s while one waits to be built or checked. The server's log: its last lines, newest first, filtered
+// are, opened on request; links to its code, its changes since the version before, and
+// its zip), asked again every 3 s while one waits to be built or checked; an event's
+// similarity report is linked from its entry. The server's log: its last lines, newest first, filtered
 // by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
-import { decimal, errorText, t } from "/static/js/i18n.js";
-import { el, eventWord, paceText } from "./league.js";
+import { decimal, errorText, has, t } from "/static/js/i18n.js";
+import { el, eventWord, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
@@ -117,8 +119,14 @@ function renderMembers(members) {
     : [el("li", {}, t("teacher.nobody"))]));
 }
 
+// The teams that cannot play now, by name: not connected and no accepted version of
+// their code (the event form warns when one is ticked).
+let unready = new Map();
+
 function renderChecklist(members) {
   const bots = members.filter((m) => m.kind !== "person").map((m) => m.name);
+  unready = new Map(members.filter((m) => m.kind === "bot" && !m.online && !m.code)
+    .map((m) => [m.name, t("teacher.create.unready")]));
   const box = $("event-members");
   const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
   draw("event-members", bots, () => [el("legend", {}, t("teacher.create.members")),
@@ -127,6 +135,15 @@ function renderChecklist(members) {
       input.checked = checked.has(name);
       return el("label", { class: "inline", for: `pick-${k}` }, input, ` ${name}`);
     }) : [el("p", {}, t("teacher.create.no-bots"))])]);
+  warnUnready();
+}
+
+// Say which ticked teams cannot play now, and why (their games would be lost by absence).
+function warnUnready() {
+  const ticked = [...$("event-members").querySelectorAll("input:checked")].map((i) => i.value);
+  const named = ticked.filter((name) => unready.has(name)).map((name) => `${name} (${unready.get(name)})`);
+  $("event-warning").hidden = !named.length;
+  $("event-warning").textContent = named.length ? t("teacher.create.warning", { teams: named.join(", ") }) : "";
 }
 
 function renderFormats(formats) {
@@ -140,6 +157,13 @@ function roundsFollowFormat() {
   const swiss = $("event-format").value === "swiss";
   $("event-rounds").disabled = !swiss;
   $("event-rounds").required = swiss;
+}
+
+async function downloadZip(team, version) {
+  const response = await fetch(`${API}/members/${encodeURIComponent(team)}/versions/${version}/zip`,
+    { headers: { Authorization: `Bearer ${memory}` } });
+  if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
+  offerFile(await response.blob(), `${team}-v${version}.zip`, "application/zip");
 }
 
 async function download(name) {
@@ -165,7 +189,8 @@ function eventItem(ev) {
       + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`
       + `, ${ev.time_control}`
       + paceText(ev)),
-    el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live"))));
+    el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live")), " · ",
+      el("a", { href: `/teacher/code?event=${quoted}`, id: `similarity-${ev.name}` }, t("teacher.event.similarity"))));
   const actions = el("p", { class: "actions" });
   if (ev.status === "scheduled" && !ev.all_connected) {
     const start = el("button", { type: "button", id: `start-${ev.name}` }, t("teacher.event.start"));
@@ -200,12 +225,26 @@ function eventItem(ev) {
       el("ul", { class: "withdrawn", id: `withdrawn-${ev.name}` }, ...gone.map((m) => el("li", {},
         m.undo === null ? undoButton(ev, m.name) : t("teacher.event.undo-gone", { name: m.name, reason: m.undo })))));
   }
+  if (ev.failures_total) item.append(failureList(ev));
   const away = ev.members.filter((m) => m.absent); // missed their last 2 games, bot still away
   if (away.length) {
     item.append(el("p", { class: "muted", id: `absent-${ev.name}` },
       t("teacher.event.absent", { names: away.map((m) => m.name).join(", ") })));
   }
   return item;
+}
+
+// The event's games a failure decided (newest first, the newest 20 of them): each links
+// its game and gives the stored reason whole (a program's own words, as they are).
+function failureList(ev) {
+  const shown = ev.failures.length;
+  return el("details", { class: "failures", id: `failures-${ev.name}` },
+    el("summary", {}, t("teacher.event.failures", { count: ev.failures_total })
+      + (shown < ev.failures_total ? ` ${t("teacher.event.failures-newest", { count: shown })}` : "")),
+    el("ul", { class: "teacher-failures" }, ...ev.failures.map((f) => el("li", { "data-game": String(f.game) },
+      el("a", { href: `/watch/${f.game}` }, t("teacher.event.failure", { game: f.game, round: f.round, x: f.x, o: f.o })),
+      `: ${termination(f.termination)}`,
+      f.detail ? el("pre", { class: "team-detail", tabindex: "0", "aria-label": t("teacher.event.failure.detail", { game: f.game }) }, f.detail) : ""))));
 }
 
 // Withdraw a team: chosen from a list that starts on no one, then a second click on a
@@ -439,6 +478,7 @@ $("roster-sheet").addEventListener("click", () => {
   say(t("teacher.roster.saved"));
 });
 
+$("event-members").addEventListener("change", warnUnready);
 $("event-format").addEventListener("change", roundsFollowFormat);
 
 // The event being edited (its name), or "" while the form creates one.
@@ -545,6 +585,16 @@ function versionItem(v, open) {
     el("span", { class: "file" }, v.filename), " · ",
     el("code", { title: v.sha256 }, t("teacher.code.hash", { hash: v.sha256.slice(0, 12) })), " · ",
     el("span", { class: "results" }, t("teacher.code.results", { count: v.games, points: decimal(v.points, 1, 0) })));
+  // its code on its own page (/teacher/code), the changes since the version before, its zip
+  const code = (params) => `/teacher/code?${new URLSearchParams({ team: codeShown, ...params })}`;
+  const zip = el("button", { type: "button", id: `zip-${v.version}` }, t("teacher.code.zip"));
+  zip.addEventListener("click", () => act(() => downloadZip(codeShown, v.version),
+    t("code.zip.done", { name: codeShown, version: v.version })));
+  item.append(el("p", { class: "actions" },
+    el("a", { href: code({ version: v.version }) }, t("teacher.code.read")),
+    ...(v.version > 1 ? [" · ", el("a", { href: code({ version: v.version, against: v.version - 1 }) },
+      t("teacher.code.compare", { version: v.version - 1 }))] : []),
+    " ", zip));
   if (v.detail) {
     // the server's account as it gave it (javac's own words), opened on request
     const details = el("details", {}, el("summary", {}, t("teacher.code.detail")),
@@ -604,7 +654,8 @@ $("code-form").addEventListener("submit", async (event) => {
 // The server's log as the filter asks, newest first; a failure is said on the status line.
 let logAsked = 0; // the last request's number: an older answer is not drawn over a newer
 async function loadLog() {
-  const query = new URLSearchParams({ level: $("log-level").value, text: $("log-text").value.trim() });
+  const query = new URLSearchParams({ level: $("log-level").value, text: $("log-text").value.trim(),
+    team: $("log-team").value.trim(), kind: $("log-kind").value });
   const mine = ++logAsked;
   let answer;
   try {
@@ -614,6 +665,10 @@ async function loadLog() {
     return;
   }
   if (mine !== logAsked) return;
+  const kind = $("log-kind").value;
+  draw("log-kind", answer.kinds, () => [new Option(t("teacher.log.every-kind"), ""),
+    ...answer.kinds.map((k) => new Option(has(`teacher.log.kind.${k}`) ? t(`teacher.log.kind.${k}`) : k, k))]);
+  $("log-kind").value = answer.kinds.includes(kind) ? kind : "";
   const lines = answer.lines.slice().reverse();
   draw("log-lines", lines.map((l) => l.number), () => (lines.length ? lines.map((l) => el("li",
     { class: `log-${l.level.toLowerCase()}`, "data-number": String(l.number) },
@@ -630,6 +685,8 @@ function clockTime(seconds) {
 $("log-form").addEventListener("submit", (event) => { event.preventDefault(); loadLog(); });
 $("log-text").addEventListener("input", () => loadLog());
 $("log-level").addEventListener("change", () => loadLog());
+$("log-team").addEventListener("input", () => loadLog());
+$("log-kind").addEventListener("change", () => loadLog());
 
 refresh();
 setInterval(refresh, 3000);

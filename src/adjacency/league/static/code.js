@@ -1,0 +1,167 @@
+// Teams' code for the teacher (/teacher/code), with the admin token the teacher's page
+// keeps in this tab (sessionStorage; never in the address). What it shows comes from its
+// address:
+//   ?team=NAME&version=N          the version's kept files, highlighted by the server
+//   ?team=NAME&version=N&against=M  the difference from version M to version N
+//   ?event=NAME[&threshold=P][&template=MEMBER]  the event's similarity report
+// The code's HTML is the server's (Pygments: the team's text escaped, colour spans
+// only); every other text is set as text. The zip is fetched with the token and offered
+// as a file made in the page.
+import { errorText, t } from "/static/js/i18n.js";
+import { el } from "./league.js";
+import { byId as $ } from "/static/js/dom.js";
+
+const KEY = "adjacency.admin-token";
+const API = "/api/league/admin";
+const asked = new URLSearchParams(location.search);
+
+function token() {
+  try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
+}
+
+function say(text) { $("status").textContent = text; }
+
+async function admin(path) {
+  const response = await fetch(`${API}${path}`, { headers: { Authorization: `Bearer ${token()}` } });
+  if (!response.ok) {
+    throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
+  }
+  return response;
+}
+
+async function json(path) { return (await admin(path)).json(); }
+
+// A box of code lines: `rows` are [attributes of the row, its number columns, the
+// server's HTML of the line].
+function codeBox(label, rows) {
+  const code = el("code");
+  code.innerHTML = rows.map(([kind, numbers, html]) => `<span class="row${kind ? ` ${kind}` : ""}">`
+    + numbers.map((n) => `<span class="ln" aria-hidden="true">${n ?? ""}</span>`).join("")
+    + `${html}</span>`).join("");
+  return el("pre", { class: "code", tabindex: "0", "aria-label": label }, code);
+}
+
+function link(params, text) {
+  return el("a", { href: `/teacher/code?${new URLSearchParams(params)}` }, text);
+}
+
+async function showVersion(team, version, against) {
+  const quoted = encodeURIComponent(team);
+  const listed = await json(`/members/${quoted}/submissions`);
+  const numbers = listed.submissions.map((v) => v.version);
+  $("pick-version").replaceChildren(...numbers.map((n) => new Option(t("code.version", { version: n }), n)));
+  $("pick-against").replaceChildren(new Option(t("code.pick.none"), ""),
+    ...numbers.map((n) => new Option(t("code.version", { version: n }), n)));
+  $("pick-version").value = version;
+  $("pick-against").value = against || "";
+  $("version-view").hidden = false;
+  if (against) {
+    $("version-heading").textContent = t("code.diff.heading", { name: team, a: against, b: version });
+    const answer = await json(`/members/${quoted}/diff?a=${against}&b=${version}`);
+    const same = answer.files.filter((f) => f.status === "same").map((f) => f.path);
+    $("left-out").hidden = !same.length;
+    $("left-out").textContent = same.length ? t("code.diff.same", { files: same.join(", ") }) : "";
+    const shown = answer.files.filter((f) => f.status !== "same");
+    $("files").replaceChildren(...(shown.length ? shown.map((f) => el("section", { class: "code-file" },
+      el("h3", {}, `${f.path} (${t(`code.diff.${f.status}`)})`),
+      ...f.hunks.map((hunk) => codeBox(f.path, hunk.map((line) => [
+        { "+": "add", "-": "del" }[line.op] || "", [line.a, line.b],
+        `<span class="op" aria-hidden="true">${line.op === " " ? "" : line.op}</span>${line.html}`])))))
+      : [el("p", {}, t("code.diff.nothing"))]));
+    say(t("code.diff.shown", { name: team, a: against, b: version }));
+    return;
+  }
+  $("version-heading").textContent = t("code.version.heading", { name: team, version });
+  const answer = await json(`/members/${quoted}/versions/${version}/code`);
+  $("left-out").hidden = !answer.left_out.length;
+  $("left-out").textContent = answer.left_out.length
+    ? t("code.left-out", { files: answer.left_out.join(", ") }) : "";
+  $("files").replaceChildren(...answer.files.map((f) => el("section", { class: "code-file" },
+    el("h3", {}, f.path),
+    codeBox(f.path, f.lines.map((html, i) => ["", [i + 1], html])))));
+  say(t("code.version.shown", { name: team, version, count: answer.files.length }));
+}
+
+function percent(share) { return `${Math.round(share * 100)}%`; }
+
+function passageSide(team, version, file, first, last, text) {
+  return el("figure", {},
+    el("figcaption", {}, t("code.similarity.where", { name: team, version, file, first, last })),
+    el("pre", { class: "code", tabindex: "0", "aria-label": `${team}: ${file}` }, el("code", {}, text)));
+}
+
+function pairItem(pair) {
+  return el("article", { class: "pair", "data-pair": `${pair.a} ${pair.b}` },
+    el("h3", {}, t("code.similarity.pair", { a: pair.a, b: pair.b,
+      a_share: percent(pair.a_share), b_share: percent(pair.b_share) })),
+    el("p", {}, link({ team: pair.a, version: pair.a_version }, t("code.similarity.read", { name: pair.a })), " · ",
+      link({ team: pair.b, version: pair.b_version }, t("code.similarity.read", { name: pair.b }))),
+    ...pair.passages.map((p) => el("div", { class: "passage" },
+      passageSide(pair.a, pair.a_version, p.a_file, p.a_first, p.a_last, p.a_text),
+      passageSide(pair.b, pair.b_version, p.b_file, p.b_first, p.b_last, p.b_text))));
+}
+
+async function showSimilarity(event, threshold, template) {
+  $("similarity-view").hidden = false;
+  $("similarity-heading").textContent = t("code.similarity.heading", { name: event });
+  $("threshold").value = Math.round(threshold * 100);
+  $("template").value = template;
+  const params = new URLSearchParams({ threshold });
+  if (template) params.set("template", template);
+  const report = await json(`/events/${encodeURIComponent(event)}/similarity?${params}`);
+  const summary = [t("code.similarity.summary", { count: report.teams.length, listed: report.pairs.length,
+    below: report.below, threshold: percent(report.threshold) })];
+  if (report.without_code.length) summary.push(t("code.similarity.without", { names: report.without_code.join(", ") }));
+  if (report.template) summary.push(t("code.similarity.template-used", { name: report.template }));
+  $("similarity-summary").textContent = summary.join(" ");
+  $("pairs").replaceChildren(...report.pairs.map(pairItem));
+  say(t("code.similarity.shown", { name: event }));
+}
+
+async function downloadZip(team, version) {
+  const response = await admin(`/members/${encodeURIComponent(team)}/versions/${version}/zip`);
+  const url = URL.createObjectURL(await response.blob());
+  const a = el("a", { href: url, download: `${team}-v${version}.zip`, hidden: "" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  say(t("code.zip.done", { name: team, version }));
+}
+
+async function main() {
+  if (!token()) {
+    say(t("code.sign-in"));
+    return;
+  }
+  const team = asked.get("team");
+  const event = asked.get("event");
+  try {
+    if (team) {
+      const version = asked.get("version") || "1";
+      $("pick-form").addEventListener("submit", (e) => {
+        e.preventDefault();
+        const params = { team, version: $("pick-version").value };
+        if ($("pick-against").value) params.against = $("pick-against").value;
+        location.search = new URLSearchParams(params).toString();
+      });
+      $("zip").addEventListener("click", () => downloadZip(team, $("pick-version").value)
+        .catch((error) => say(t("code.failed", { error: error.message }))));
+      await showVersion(team, version, asked.get("against"));
+    } else if (event) {
+      $("similarity-form").addEventListener("submit", (e) => {
+        e.preventDefault();
+        const params = { event, threshold: Number($("threshold").value) / 100 };
+        if ($("template").value.trim()) params.template = $("template").value.trim();
+        location.search = new URLSearchParams(params).toString();
+      });
+      await showSimilarity(event, Number(asked.get("threshold") || 0.5), asked.get("template") || "");
+    } else {
+      say(t("code.nothing"));
+    }
+  } catch (error) {
+    say(t("code.failed", { error: error.message }));
+  }
+}
+
+main();

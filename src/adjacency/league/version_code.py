@@ -1,0 +1,120 @@
+"""A stored version's code as the teacher (or its own team) reads it: the files kept,
+highlighted, and the difference between two versions.
+
+:func:`kept_files` opens a version's zip through the projects' intake (its limits
+checked on the zip's directory before a byte is read; only the sources and the manifest
+are ever read, :func:`adjacency.hosting.intake.take_in`), the same files the build used: what
+else the zip held is named, never opened. :func:`highlighted` colours a file with
+Pygments on the server (HTML-escaped, one self-contained string of ``<span>`` per line,
+so that the page needs no script of its own to colour code and a line can stand alone
+in a diff); :func:`diff` compares two versions file by file with :mod:`difflib`, in
+hunks with :data:`CONTEXT` lines around each change.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tempfile
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+
+from ..hosting.intake import take_in
+from ..hosting.sources import decode
+from .fingerprints import lexer_for
+
+CONTEXT = 3
+"""Unchanged lines shown around each change of a diff."""
+MOST_LINES = 20_000
+"""The most lines of one file highlighted (a longer file's rest is shown plain)."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A version's files as the build read them (path to text) and the paths of the
+    zip's other entries, left unread."""
+
+    files: dict[str, str]
+    left_out: list[str] = field(default_factory=list)
+
+
+def kept_files(data: bytes) -> Kept:
+    """The sources and manifest of the zip ``data`` (a stored version), as text; the
+    intake's refusal (:class:`~adjacency.hosting.intake.IntakeRefused`) for a zip it refuses."""
+    with tempfile.TemporaryDirectory(prefix="adjacency-version-") as folder:
+        path = Path(folder) / "version.zip"
+        path.write_bytes(data)
+        intake = take_in(path)
+    files = {name: decode(raw) for name, raw in intake.sources.items()}
+    if intake.manifest is not None:
+        files[intake.manifest[0]] = decode(intake.manifest[1])
+    return Kept(dict(sorted(files.items())), sorted(intake.left_out))
+
+
+_FORMATTER = HtmlFormatter(nowrap=True)
+
+
+def highlighted(path: str, text: str) -> list[str]:
+    """The lines of ``text`` as HTML (escaped, coloured by the ``<span>`` classes of
+    Pygments' lexer for ``path``), one string a line, each closing its own spans."""
+    lines = text.splitlines()
+    head = "\n".join(lines[:MOST_LINES]) + "\n"
+    out: list[str] = highlight(head, lexer_for(path), _FORMATTER).split("\n")[
+        : min(len(lines), MOST_LINES)
+    ]
+    return out + [escape(line, quote=False) for line in lines[MOST_LINES:]]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a diff: ``op`` is ``" "`` (in both), ``"-"`` (only the older) or ``"+"``
+    (only the newer); its numbers in each version (``None`` where it is absent); its
+    HTML (:func:`highlighted`)."""
+
+    op: str
+    a: int | None
+    b: int | None
+    html: str
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    """One file's difference: ``status`` ``added``, ``removed``, ``changed`` or
+    ``same``; its hunks of :class:`Line` (none when the file is the same)."""
+
+    path: str
+    status: str
+    hunks: list[list[Line]]
+
+
+def _hunks(path: str, old: str, new: str) -> list[list[Line]]:
+    a_lines, b_lines = old.splitlines(), new.splitlines()
+    a_html, b_html = highlighted(path, old), highlighted(path, new)
+    matcher = difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=False)
+    hunks = []
+    for group in matcher.get_grouped_opcodes(CONTEXT):
+        hunk: list[Line] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                hunk += [Line(" ", i + 1, j1 + i - i1 + 1, a_html[i]) for i in range(i1, i2)]
+                continue
+            hunk += [Line("-", i + 1, None, a_html[i]) for i in range(i1, i2)]
+            hunk += [Line("+", None, j + 1, b_html[j]) for j in range(j1, j2)]
+        hunks.append(hunk)
+    return hunks
+
+
+def diff(old: dict[str, str], new: dict[str, str]) -> list[FileDiff]:
+    """Two versions' files compared, every path of either in order."""
+    out = []
+    for path in sorted(old.keys() | new.keys()):
+        before, after = old.get(path), new.get(path)
+        if before == after:
+            out.append(FileDiff(path, "same", []))
+        else:
+            status = "added" if before is None else "removed" if after is None else "changed"
+            out.append(FileDiff(path, status, _hunks(path, before or "", after or "")))
+    return out

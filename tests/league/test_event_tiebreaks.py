@@ -1,0 +1,74 @@
+"""A Swiss's Buchholz and median Buchholz as FIDE's handbook defines them for unplayed
+rounds (a virtual opponent for a member's own bye or unpaired round; an opponent's
+unplayed rounds counted as drawn pairs), against examples worked by hand from those
+rules. Points are pair points: a round is a colour-swapped pair worth 2, a bye 2, a
+drawn pair 1 (FIDE's 1, 1/2 and 0 doubled)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from adjacency.league.event_standings import EventGame, standings, virtual_opponent
+from adjacency.league.event_views import TIEBREAKS, render_html, render_text
+
+
+def pair(round_index: int, a: int, b: int, a_points: float) -> list[EventGame]:
+    """The two games of a pair in which ``a`` scored ``a_points`` of 2 (2, 1 or 0)."""
+    first, second = {2.0: (1.0, 1.0), 1.0: (1.0, 0.0), 0.0: (0.0, 0.0)}[a_points]
+    return [EventGame(round_index, a, b, 0, first), EventGame(round_index, a, b, 1, 1.0 - second)]
+
+
+def test_the_virtual_opponents_score_is_the_handbooks_formula_in_pair_points() -> None:
+    # Svon = SPR + (1 - SfPR) + 0.5 (n - R): a forfeit win in round 4 of 9 with 2 points
+    # before it gives 2 + 0 + 2.5 = 4.5 in FIDE's points, 9 in pair points.
+    assert virtual_opponent(before=4.0, got=2.0, rounds=9, round_no=4) == 9.0
+    # a round not paired (0 points) in round 2 of 3 with 1 point before: 1 + 2 + 1
+    assert virtual_opponent(before=1.0, got=0.0, rounds=3, round_no=2) == 4.0
+
+
+def test_a_bye_feeds_no_opponent_and_its_own_round_is_a_virtual_opponent() -> None:
+    """Three teams, three rounds, each with one bye:
+    round 1: A beats B 2-0, C's bye; round 2: C beats A 2-0, B's bye; round 3: B and C
+    draw 1-1, A's bye. Scores: A 4, B 3, C 5; with the byes as drawn pairs (what an
+    opponent counts): A 3, B 2, C 4.
+    A: B 2 + C 4 + its bye (2 before, a bye: 2 + 0 + 0) 2 = 8, median 2 (of 2 2 4);
+    B: A 3 + its bye (0 before: 0 + 0 + 1) 1 + C 4 = 8, median 3 (of 1 3 4);
+    C: its bye (0 + 0 + 2) 2 + A 3 + B 2 = 7, median 2 (of 2 2 3).
+    Counting opponents' byes as won pairs (the rule before) gave B 9, its byes' points
+    fed A's and C's sums."""
+    games = pair(0, 1, 2, 2.0) + pair(1, 3, 1, 2.0) + pair(2, 2, 3, 1.0)
+    rows = {r.member: r for r in standings([1, 2, 3], games, [(3, 0), (2, 1), (1, 2)], True)}
+    assert {m: r.points for m, r in rows.items()} == {1: 4.0, 2: 3.0, 3: 5.0}
+    assert {m: r.buchholz for m, r in rows.items()} == {1: 8.0, 2: 8.0, 3: 7.0}
+    assert {m: r.median_buchholz for m, r in rows.items()} == {1: 2.0, 2: 3.0, 3: 2.0}
+
+
+def test_rounds_a_withdrawn_team_was_not_paired_in_are_virtual_opponents() -> None:
+    """Four teams, three rounds; D is withdrawn after round 1:
+    round 1: A beats B 2-0, C and D draw 1-1; round 2: A and C draw, B's bye, D not
+    paired; round 3: B beats C 2-0, A's bye, D not paired.
+    Scores: A 5, B 4, C 2, D 1; as opponents count them (unplayed rounds as drawn
+    pairs): A 4, B 3, C 2, D 3.
+    A: B 3 + C 2 + its bye (3 before: 3 + 0 + 0) 3 = 8, median 3;
+    B: A 4 + its bye (0 before: 0 + 0 + 1) 1 + C 2 = 7, median 2;
+    C: D 3 + A 4 + B 3 = 10, median 3;
+    D: C 2 + round 2 (1 before, 0 scored: 1 + 2 + 1) 4 + round 3 (1 + 2 + 0) 3 = 9, median 3.
+    Every team has three terms, so the median cuts two from each (the rule before cut
+    none from a team with fewer than three meetings)."""
+    games = pair(0, 1, 2, 2.0) + pair(0, 3, 4, 1.0) + pair(1, 1, 3, 1.0) + pair(2, 2, 3, 2.0)
+    rows = {r.member: r for r in standings([1, 2, 3, 4], games, [(2, 1), (1, 2)], True)}
+    assert {m: r.points for m, r in rows.items()} == {1: 5.0, 2: 4.0, 3: 2.0, 4: 1.0}
+    assert {m: r.buchholz for m, r in rows.items()} == {1: 8.0, 2: 7.0, 3: 10.0, 4: 9.0}
+    assert {m: r.median_buchholz for m, r in rows.items()} == {1: 3.0, 2: 2.0, 3: 3.0, 4: 3.0}
+
+
+def test_the_event_page_says_which_rules_it_uses() -> None:
+    swiss = {"event": {**EVENT, "format": "swiss"}, "standings": [], "crosstable": CROSS}
+    robin = {"event": {**EVENT, "format": "round-robin"}, "standings": [], "crosstable": CROSS}
+    assert escape(TIEBREAKS[True]) in render_html(swiss) and "virtual opponent" in TIEBREAKS[True]
+    assert TIEBREAKS[True] in render_text(swiss) and TIEBREAKS[False] in render_text(robin)
+    assert escape(TIEBREAKS[False]) in render_html(robin) and "Sonneborn-Berger" in TIEBREAKS[False]
+
+
+CROSS: dict[str, list[object]] = {"names": [], "cells": [], "absent": [], "byes": []}
+EVENT = {"name": "cup", "rounds": 3, "status": "running", "time_control": "30+0"}
