@@ -106,7 +106,7 @@ async function showSimilarity(event, threshold, template) {
   $("similarity-heading").textContent = t("code.similarity.heading", { name: event });
   $("threshold").value = Math.round(threshold * 100);
   $("template").value = template;
-  const params = new URLSearchParams({ threshold });
+  const params = new URLSearchParams({ threshold: String(threshold) });
   if (template) params.set("template", template);
   const report = await json(`/events/${encodeURIComponent(event)}/similarity?${params}`);
   const summary = [t("code.similarity.summary", { count: report.teams.length, listed: report.pairs.length,
@@ -151,7 +151,7 @@ async function main() {
     } else if (event) {
       $("similarity-form").addEventListener("submit", (e) => {
         e.preventDefault();
-        const params = { event, threshold: Number($("threshold").value) / 100 };
+        const params = { event, threshold: String(Number($("threshold").value) / 100) };
         if ($("template").value.trim()) params.template = $("template").value.trim();
         location.search = new URLSearchParams(params).toString();
       });
