@@ -433,15 +433,15 @@ def write(shape: Shape, folder: Path) -> Path:
 def bot_move(position: Position, from_top: bool, half_turn: bool) -> str:
     """The square a shape's bot picks in ``position`` (the league's terms), its window's
     board being the league's (``half_turn`` False) or turned by half a turn."""
-    n = position.settings.rows
-    me = position.to_move
+    n = position.rows
+    me = position.turn.upper()
     cells: list[list[str]] = [["" for _ in range(n)] for _ in range(n)]
-    for name, owner in position.pieces().items():
-        file, rank = ord(name[0]) - ord("a"), int(name[1:])
-        r, c = n - rank, file
-        if half_turn:
-            r, c = n - 1 - r, n - 1 - c
-        cells[r][c] = owner
+    for r in range(n):
+        for c in range(n):
+            owner = position.piece_at(f"{chr(ord('a') + c)}{n - r}")
+            if owner is not None:
+                rr, cc = (n - 1 - r, n - 1 - c) if half_turn else (r, c)
+                cells[rr][cc] = owner.upper()
     best: tuple[int, int] | None = None
     most = -1
     for k in range(n * n):
