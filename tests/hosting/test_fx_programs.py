@@ -132,3 +132,25 @@ def test_a_course_program_plays_whole_games_through_its_window(
     result = play(built, colour)
     # Each shape's default bot is its first bot option: "Minimax", which scans from the top.
     check_moves(result, shape, colour, from_top=True)
+
+
+HOSTILE_LOSSES = {
+    # shape -> the termination, words of the detail, the move time
+    "crashes": ("disconnection", ["the program crashed", "the bot lost its way", "Bot.java:"], 20.0),
+    "hangs": ("time forfeit", ["sent no bestmove"], 8.0),
+    "occupied": ("illegal move", ["is occupied"], 20.0),
+}
+
+
+@pytest.mark.parametrize("shape", HOSTILE, ids=[s.name for s in HOSTILE])
+def test_a_program_that_breaks_loses_with_its_reason(workshop: Workshop, shape: Shape) -> None:
+    """Each breaks at its bot's second move (the game's third ply, the program being X):
+    nothing answers for it, the game ends there with the reason in the team's terms."""
+    built = workshop.built(shape, dry=False)
+    termination, words, seconds = HOSTILE_LOSSES[shape.name]
+    result = play(built, "x", seconds)
+    assert result.termination == termination, result.detail
+    assert result.result == "o"
+    assert result.plies == 2, result.record
+    for word in words:
+        assert word in result.detail, result.detail

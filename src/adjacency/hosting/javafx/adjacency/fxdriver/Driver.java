@@ -160,9 +160,29 @@ public final class Driver {
         thread.start();
     }
 
+    /**
+     * The program crashed: the exception with the team's own frames (Java's, JavaFX's and the
+     * driver's left out, so that the team's file and line are among the last lines a
+     * controller keeps), then one line saying where, and exit status 1.
+     */
     private void crashed(Thread thread, Throwable error) {
-        System.err.println("fxdriver: the program crashed (an exception in thread \"" + thread.getName() + "\"):");
-        error.printStackTrace(System.err);
+        System.err.println("fxdriver: an exception in thread \"" + thread.getName() + "\": " + error);
+        StackTraceElement where = null;
+        int hidden = 0;
+        for (StackTraceElement frame : error.getStackTrace()) {
+            String name = frame.getClassName();
+            if (name.startsWith("java.") || name.startsWith("javafx.") || name.startsWith("com.sun.")
+                    || name.startsWith("jdk.") || name.startsWith("sun.") || name.startsWith("adjacency.fxdriver.")) {
+                hidden++;
+                continue;
+            }
+            if (where == null) where = frame;
+            System.err.println("\tat " + frame);
+        }
+        if (hidden > 0) System.err.println("\t(" + hidden + " frames of Java and JavaFX left out)");
+        String at = where == null ? "" : " at " + where.getFileName() + ":" + where.getLineNumber();
+        System.err.println("fxdriver: the program crashed: " + error + at);
+        System.err.flush();
         quitting = true;
         Runtime.getRuntime().halt(1);
     }
