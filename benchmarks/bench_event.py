@@ -54,7 +54,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from adjacency.projects import kit_sources
+from adjacency.hosting.java_build import kit_sources
 
 REPO = Path(__file__).resolve().parents[1]
 KITS = REPO / "examples" / "engines"

@@ -3,7 +3,7 @@ and one built bot's whole game in its sandbox against the same bot run as a plai
 
 For ``--projects`` course-shaped projects (the example course project of
 ``examples/engines/java/course-project``, its search depth varied so no two are the same
-bytes) each is built from its zip (:func:`adjacency.hosting.sandbox_build.build_submission`:
+bytes) each is built from its zip (:func:`adjacency.hosting.kinds.build_submission`:
 intake, ``javac`` and the runner's inspection in the sandbox) and checked
 (:func:`adjacency.hosting.check.check_bot`, 4 positions of the league's board). Then the
 first built bot plays ``--games`` colour-swapped games on 8x8 against ``greedy`` in its
@@ -78,8 +78,8 @@ from adjacency.bots.external import CommandSpec, ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.hosting.check import check_bot
-from adjacency.hosting.player import GAME_LIMITS, command_line, hosted_bot, load_choice
-from adjacency.hosting.sandbox_build import build_submission
+from adjacency.hosting.kinds import GAME_LIMITS, build_submission, command_line
+from adjacency.hosting.player import hosted_bot, load_choice
 from adjacency.protocol.transport import Transport
 from adjacency.sandbox import SandboxedProcess
 

@@ -4,7 +4,7 @@ Measures what a league must sustain: games per minute sustained, the move round 
 the server's request to the client's answer, measured by the server: it includes
 the client's thinking, which for ``random``/``greedy`` is well under a millisecond),
 and the server's memory at the end. The server is a real ``adjacency league serve``
-process; the clients are :class:`adjacency.league.client.LeagueClient` threads spread
+process; the clients are :class:`adjacency.client.connect.LeagueClient` threads spread
 over a few worker processes (50 Python processes each with the engine loaded would
 measure the machine's memory, not the server), each with its own WebSocket
 connection and account.
@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def client_worker(url: str, tokens: list[str], specs: list[str], stop_after: float) -> None:
     """Run one LeagueClient thread per token until ``stop_after`` seconds have passed."""
-    from adjacency.league.client import LeagueClient
+    from adjacency.client.connect import LeagueClient
 
     threads = []
     for number, (token, spec) in enumerate(zip(tokens, specs, strict=True)):

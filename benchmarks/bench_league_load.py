@@ -290,7 +290,7 @@ def gets(base: str, requests: int, advance: Callable[[], None]) -> dict[str, Any
 
 def bot_worker(base: str, tokens: list[str]) -> None:
     """Play with ``greedy`` on each of ``tokens`` (a thread each) until terminated."""
-    from adjacency.league.client import LeagueClient
+    from adjacency.client.connect import LeagueClient
 
     threads = []
     for number, token in enumerate(tokens):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.projects import kit_sources
+from adjacency.hosting.java_build import kit_sources
 
 REPO = Path(__file__).resolve().parents[1]
 KITS = REPO / "examples" / "engines"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from adjacency.hosting.check import check_bot, check_positions
+from adjacency.hosting.java_build import BuildFailed
+from adjacency.hosting.kinds import build_submission
 from adjacency.hosting.player import hosted_bot
-from adjacency.hosting.sandbox_build import build_submission
-from adjacency.projects import BuildFailed
 from adjacency.sandbox import SandboxUnavailable
 from sandbox_helpers import reachable_folder
 

@@ -23,9 +23,9 @@ import pytest
 from websockets.asyncio.client import connect as connect_async
 from websockets.sync.client import connect
 
+from adjacency.client.wire import CONNECT_PATH
 from adjacency.core import Position
 from adjacency.league.limits import LeagueLimits
-from adjacency.league.paths import CONNECT_PATH
 from adjacency.league.store import LeagueStore
 from league_helpers import (
     add_member,

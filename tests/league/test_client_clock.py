@@ -1,6 +1,6 @@
 """The server's clock decides, not ``adjacency connect``: the client asks its bot for
 a move with the server's suggested ``budget`` as the time to use and the bot's own
-clock as the only deadline (:class:`~adjacency.league.client.LeagueClient`'s handling
+clock as the only deadline (:class:`~adjacency.client.connect.LeagueClient`'s handling
 of ``your_turn``, a real ``cmd:`` engine over pipes, the messages written here with
 the clocks the test chooses; no assert on how long anything took):
 
@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from adjacency.client.connect import LeagueClient
 from adjacency.core import Position
-from adjacency.league.client import LeagueClient
 
 OVERRUN = Path(__file__).resolve().parent / "overrunning_engine.py"
 START = Position.start(6, 6, 4)

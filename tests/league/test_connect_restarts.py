@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.client import BACKOFF_MAX, GIVE_UP_AFTER, ConnectError, LeagueClient
+from adjacency.client.connect import BACKOFF_MAX, GIVE_UP_AFTER, ConnectError, LeagueClient
 from adjacency.league.store import LeagueStore
 from league_helpers import (
     Process,

@@ -35,9 +35,9 @@ from fastapi import FastAPI
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from adjacency.client.wire import CONNECT_PATH
 from adjacency.league.app import create_app
 from adjacency.league.limits import LeagueLimits
-from adjacency.league.paths import CONNECT_PATH
 from adjacency.serving.sockets import (
     ACCEPT_BURST,
     RESERVED_FILES,

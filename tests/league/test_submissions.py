@@ -14,9 +14,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from adjacency.client.wire import MAX_UPLOAD
 from adjacency.league.schema import STORE_SCHEMA, SUBMISSIONS
 from adjacency.league.store import LeagueStore
-from adjacency.league.submission_rows import MAX_UPLOAD
 from league_helpers import ADMIN, Response, add_member, join, request, upload
 
 

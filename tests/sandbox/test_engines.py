@@ -13,7 +13,7 @@ import pytest
 
 from adjacency import sandbox
 from adjacency.core.position import Position
-from adjacency.projects import kit_sources
+from adjacency.hosting.java_build import kit_sources
 from adjacency.protocol.client import EngineClient
 from adjacency.protocol.wire import BestMove, Go
 from kit_helpers import NODE_KIT, PYTHON_KIT

@@ -511,14 +511,14 @@ def run_standings(args: argparse.Namespace) -> int:
 
 def run_connect(args: argparse.Namespace) -> int:
     """``adjacency connect URL SPEC``: play the account's games with the bot ``SPEC``
-    (:class:`adjacency.league.client.LeagueClient`), reconnecting after drops, until
+    (:class:`adjacency.client.connect.LeagueClient`), reconnecting after drops, until
     ``--games`` games ended or Ctrl-C; returns 0. The token comes from ``--token-file``,
     ``--token`` or ``$ADJACENCY_LEAGUE_TOKEN``; none, one the server refuses, or an
     address that is no league is :class:`~adjacency.league.store.LeagueError` (status 2);
-    a server that cannot be reached is :class:`~adjacency.league.client.ConnectError`
+    a server that cannot be reached is :class:`~adjacency.client.connect.ConnectError`
     (status 3, after a bounded number of tries). Progress, and a failed bot's own words,
     go to stderr."""
-    from ..league.client import LeagueClient
+    from ..client.connect import LeagueClient
     from .arguments import league_token
 
     token = league_token(args.token_file, args.token, "--token, --token-file")

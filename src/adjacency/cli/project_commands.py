@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..projects.intake import Intake
+    from ..hosting.intake import Intake
 
 INTERPRETERS = {"python": ("Python", "python3"), "javascript": ("JavaScript", "node")}
 """A program's language -> its name in words and the interpreter that runs it locally."""
@@ -70,7 +70,8 @@ def register(commands: Any) -> None:
 def run_build(args: argparse.Namespace) -> int:
     """Take the project in, build it, print what was left out and the ``cmd:`` spec."""
     from ..core.errors import InvalidSettingsError
-    from ..projects import build, take_in
+    from ..hosting.intake import take_in
+    from ..hosting.java_build import build
 
     if args.arg and not args.bot:
         raise InvalidSettingsError("--arg goes with --bot (the manifest has its own 'args')")
@@ -94,11 +95,11 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def refuse_program(intake: Intake, path: Path) -> None:
-    """Raise a :class:`~adjacency.projects.sources.ProjectError` naming how to run the
+    """Raise a :class:`~adjacency.hosting.sources.ProjectError` naming how to run the
     project when it is a Python or JavaScript program (nothing to build); return for a Java
     course project. An undecidable project is refused as the league refuses it."""
-    from ..projects.scripts import choose
-    from ..projects.sources import ProjectError
+    from ..hosting.scripts import choose
+    from ..hosting.sources import ProjectError
 
     program = choose(intake)
     if program is None:
@@ -117,7 +118,7 @@ def refuse_program(intake: Intake, path: Path) -> None:
 
 def run_kit(args: argparse.Namespace) -> int:
     """Print the folder of the Java kit's sources."""
-    from ..projects import kit_sources
+    from ..hosting.java_build import kit_sources
 
     print(kit_sources())
     return 0

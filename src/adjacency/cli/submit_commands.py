@@ -57,18 +57,18 @@ def _versions(answer: dict[str, Any]) -> str:
 
 
 def run_submit(args: argparse.Namespace) -> int:
-    """Pack and send the project (:func:`adjacency.league.uploads.pack`, ``send``), or
+    """Pack and send the project (:func:`adjacency.client.submit.pack`, ``send``), or
     list the versions; a refusal is bad input (status 2), an unreachable server a
     run-time failure (status 3)."""
-    from ..league.records import LeagueError
-    from ..league.uploads import fetch_versions, pack, send
+    from ..client.submit import fetch_versions, pack, send
+    from ..client.wire import LeagueRefused
 
     cafile = None if args.cafile is None else str(args.cafile)
     if args.list:
         print(_versions(fetch_versions(args.url, _token(args), cafile)))
         return 0
     if args.path is None:
-        raise LeagueError("give the project to submit: adjacency league submit URL PATH")
+        raise LeagueRefused("give the project to submit: adjacency league submit URL PATH")
     token = _token(args)
     packed = pack(args.path)
     print(f"sending {len(packed.files)} files ({len(packed.data):,} bytes zipped)", file=sys.stderr)

@@ -1,16 +1,31 @@
-"""Hosted bots: a team's submitted code built, checked and played by the server, always
-inside the sandbox (:mod:`adjacency.sandbox`).
+"""Hosted bots, their one home: a team's submitted code taken in, built, checked and
+played by the server, always inside the sandbox (:mod:`adjacency.sandbox`).
 
-- :mod:`~adjacency.hosting.sandbox_build`: a submission's zip through the projects' intake, then
-  ``javac`` and the runner's inspection in the sandbox (:class:`~.sandbox_build.SandboxToolchain`),
-  or a Python or JavaScript program's syntax check there (``py_compile``, ``node --check``);
+- :mod:`~adjacency.hosting.intake`: a folder or a zip as a team has it, every limit (size,
+  file count, names, links, devices, compression ratio) checked before a byte is read;
+  only sources (Java, Python, JavaScript) and the manifest are ever read;
+- :mod:`~adjacency.hosting.manifest`: ``adjacency-bot.json``, the team's choice of
+  language, bot or entry file;
+- :mod:`~adjacency.hosting.kinds`: the kinds of program, one table entry each: its build,
+  its command in the sandbox, its limits over a game; an uploaded zip to its kind's build;
+- :mod:`~adjacency.hosting.scripts`: which kind a project is (Java, or a Python or
+  JavaScript program speaking the engine protocol), its entry file, its command lines;
+- :mod:`~adjacency.hosting.sources`, :mod:`~adjacency.hosting.java_build`: a Java course
+  project's files that compile without JavaFX, ``javac`` with the kit (``java/``: the
+  runner ``adjacency.kit.Main``, the kit's bots, the course adapter and the JavaFX
+  stand-ins, shipped as package data; the Java starter kit itself, there is no other copy)
+  and the choice of the bot; ``adjacency project build`` runs the same build locally;
+- :mod:`~adjacency.hosting.sandbox_build`: each kind's build in the sandbox;
+- :mod:`~adjacency.hosting.check`, :mod:`~adjacency.hosting.verdict`: the check before a
+  version may play (legal answers, in time, on fixed positions of the league's board, with
+  both colours) and the verdict it gives;
 - :mod:`~adjacency.hosting.player`: the built bot as a :class:`~adjacency.bots.Bot`, one
   sandboxed engine-protocol process for a whole game;
-- :mod:`~adjacency.hosting.check`: the check before a version may play: legal answers, in
-  time, on a fixed set of positions of the league's board, with both colours.
+- :mod:`~adjacency.hosting.seat`, :mod:`~adjacency.hosting.ray_seats`: one hosted side of
+  one game (the :class:`~adjacency.hosting.seat.Seat` protocol), here or on a Ray node.
 
 Nothing here runs submitted code outside the sandbox: where the sandbox cannot start,
 :func:`adjacency.sandbox.check` raises and nothing is built. It sits above the bots (a
 hosted bot is the ``cmd:`` bot over a sandboxed transport) and below the league, which
-stores the submissions and decides their verdicts.
+stores the submissions, queues their builds and keeps their verdicts.
 """

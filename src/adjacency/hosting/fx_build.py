@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
-from ..projects import BuildFailed
-from ..projects.java_build import javac_arguments
+from .java_build import BuildFailed, javac_arguments
 from ..sandbox import OUTPUT, SUBMISSION, Reason, run
 from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS
 
@@ -198,7 +197,7 @@ def copy_tree(project: Path, tree: Path) -> list[PurePosixPath]:
 
 def build_fx(project: Path, folder: Path) -> FxBuild:
     """Build the JavaFX program of ``project`` (a folder) under ``folder`` (new, the
-    server's): :class:`~adjacency.projects.BuildFailed` with ``javac``'s output verbatim
+    server's): :class:`~adjacency.hosting.java_build.BuildFailed` with ``javac``'s output verbatim
     or naming what is missing; :class:`~adjacency.sandbox.SandboxUnavailable` where no
     sandbox can start."""
     folder.mkdir(parents=True, exist_ok=True)

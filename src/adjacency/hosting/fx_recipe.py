@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..projects import BuildFailed
+from .java_build import BuildFailed
 
 PERSON = re.compile(r"(?i)\b(person|human|manusia|orang|pemain|player|you|kamu)\b")
 BOT = re.compile(
@@ -159,7 +159,7 @@ def _side(control: Control) -> str | None:
 def recipe_for(form: Mapping[str, object], choices: Mapping[str, str] | None = None) -> Recipe:
     """The recipe for ``form``: the team's ``choices`` (control -> value), then the
     defaults (module docstring). :class:`ChoiceError` for a choice that names no control
-    or no option; :class:`~adjacency.projects.BuildFailed` for a form with no rounds or no
+    or no option; :class:`~adjacency.hosting.java_build.BuildFailed` for a form with no rounds or no
     Play button."""
     controls = controls_of(form)
     fields = [c for c in controls if c.kind != "button"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
-from ..projects import BuildFailed
+from .java_build import BuildFailed
 from ..protocol.transport import Transport
 from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, SandboxedProcess, run
 from .fx_build import DRIVER_MAIN, FX_ADD_MODULES, FX_MODULES, FxBuild
@@ -129,7 +129,7 @@ class DryRun:
 
 def dry_run(build: FxBuild, out: Path) -> DryRun:
     """Start the program, read its input window's form and take its picture (into ``out``,
-    a new folder of the server's); :class:`~adjacency.projects.BuildFailed` saying why no
+    a new folder of the server's); :class:`~adjacency.hosting.java_build.BuildFailed` saying why no
     form was read (the driver's words, the program's last lines)."""
     out.mkdir(parents=True, exist_ok=True)
     outcome = run(

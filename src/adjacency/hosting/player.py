@@ -4,7 +4,7 @@ The ``cmd:`` bot (:class:`~adjacency.bots.external.ExternalBot`: the engine prot
 timing, its judgement of answers) over a transport that runs the built submission in the
 sandbox: one :class:`~adjacency.sandbox.SandboxedProcess` for a whole game, its class
 folder (a Java build) or its program's folder (Python, JavaScript) read-only, under its
-kind's limits (:data:`KIND_LIMITS`; the command per kind: :func:`command_line`). A hosted
+kind's limits and command (:data:`~.kinds.KINDS`). A hosted
 bot never gets a stand-in move: a late answer is the referee's time loss, a crash a
 crash (the kit's runner sends nothing for a bot that has not answered).
 
@@ -17,50 +17,17 @@ from __future__ import annotations
 
 import json
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
-from ..projects.java_build import RUNNER
-from ..projects.scripts import SCRIPT_LANGUAGES, run_command
 from ..protocol.transport import Transport
-from ..sandbox import SUBMISSION, Limits, SandboxedProcess
-from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild
-
-GAME_LIMITS = Limits(
-    cpu_seconds=600.0,
-    wall_seconds=3600.0,
-    memory_bytes=768 << 20,
-    processes=64,
-    file_bytes=8 << 20,
-    tmp_bytes=32 << 20,
-    output_bytes=4 << 20,
-)
-"""What a hosted bot's process may use over one game (a 28-round game at 5 s a move is
-at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own threads)."""
-
-KIND_LIMITS = {
-    "java": GAME_LIMITS,
-    "python": GAME_LIMITS,
-    "javascript": replace(GAME_LIMITS, memory_bytes=1024 << 20),
-}
-"""Each kind's limits over one game. Node's writable memory bound is larger: each worker
-thread is a V8 isolate with a heap of its own (the JavaScript kit thinks in a worker and
-replaces a busy one with a fresh one, so two may live at once), besides the main one and
-V8's code space; its old space is bounded by
-:data:`~adjacency.projects.scripts.NODE_HEAP_MB` all the same."""
+from ..sandbox import Limits, SandboxedProcess
+from .kinds import KINDS, command_line
+from .sandbox_build import HostedBuild
 
 HANDSHAKE_SECONDS = 20.0
 """Seconds a hosted bot has to start its JVM and answer the handshake."""
-
-
-def command_line(bot: str, args: list[str], kind: str = "java") -> list[str]:
-    """The built bot's command inside its sandbox, its folder at :data:`SUBMISSION`:
-    a Java build runs the kit's runner with the class ``bot``; a Python or JavaScript
-    program runs its entry file ``bot`` (a path in its folder) with its interpreter."""
-    if kind in SCRIPT_LANGUAGES:
-        return run_command(kind, f"{SUBMISSION}/{bot}", args)
-    return [JAVA, *JVM_OPTIONS, "-cp", SUBMISSION, RUNNER, bot, *args]
 
 
 def hosted_bot(
@@ -72,10 +39,10 @@ def hosted_bot(
 ) -> ExternalBot:
     """The bot of a built submission (its folder ``classes``: a Java build's classes,
     or a program's files; ``bot``: the runner's class, or the program's entry file; with
-    ``args``), each game in a sandbox of its own (its kind's :data:`KIND_LIMITS` unless
+    ``args``), each game in a sandbox of its own (its kind's limits, :data:`~.kinds.KINDS`, unless
     told). Raises :class:`~adjacency.bots.BotError` when it cannot start or shake hands,
     and :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox can start."""
-    bounds = KIND_LIMITS[kind] if limits is None else limits
+    bounds = KINDS[kind].limits if limits is None else limits
 
     def connect(command: CommandSpec) -> Transport:
         return SandboxedProcess(command.argv, submission=classes, limits=bounds)
@@ -126,6 +93,6 @@ def load_choice(folder: Path) -> Choice | None:
         return None
     classes = folder / str(data["classes"])
     kind = str(data.get("kind", "java"))  # builds kept before other kinds were built
-    if not classes.is_dir() or kind not in KIND_LIMITS:
+    if not classes.is_dir() or kind not in KINDS:
         return None
     return Choice(classes, str(data["bot"]), [str(a) for a in data["args"]], kind)

@@ -11,7 +11,7 @@ sandboxed processes share one node; the actor and its folder end with the game.
 
 A node that dies mid-game takes its game's hosted processes with it: the seat's next
 call answers with a disconnection (the bot lost by the node, said in its reason), never
-a stand-in move. :class:`RemoteSeat` has :class:`~.seat.BotSeat`'s interface, so the
+a stand-in move. :class:`RemoteSeat` is a :class:`~.seat.Seat` as :class:`~.seat.BotSeat` is, so the
 league's games do not know where a seat runs.
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from ..bots import BotError
 from ..core.game import Termination
-from ..sandbox import Outcome
+from ..sandbox import Outcome, SandboxedProcess
 from ..workers.base import ExecutorUnavailable, Placement
 from ..workers.ray_cluster import import_ray
 from .player import Choice
@@ -117,13 +117,18 @@ class GameHost:
 
 
 class RemoteSeat:
-    """One hosted side whose :class:`~.seat.BotSeat` runs in its game's actor; the same
-    interface (each method blocks until the node answers)."""
+    """One hosted side whose :class:`~.seat.BotSeat` runs in its game's actor: a
+    :class:`~.seat.Seat` (each method blocks until the node answers)."""
 
     def __init__(self, seats: RaySeats, game_id: int, color: str, choice: Choice) -> None:
         self.seats, self.game_id, self.color, self.choice = seats, game_id, color, choice
         self.closed = False
         self._ended = False
+
+    @property
+    def process(self) -> SandboxedProcess | None:
+        """None: its process runs on the game's node, not here."""
+        return None
 
     def open(self) -> None:
         """Ship the build and start the bot on the game's node; ``BotError`` if it

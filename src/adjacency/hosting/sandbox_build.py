@@ -1,14 +1,15 @@
-"""Building a submission in the sandbox: :func:`build_submission`.
+"""The builds of each kind in the sandbox: :func:`build_java` and :func:`build_program`.
 
-The zip a team uploaded goes through the projects' intake
-(:func:`adjacency.projects.take_in`: every limit checked on its directory before a byte
-is read; only sources and the manifest read), then its kind is chosen
-(:func:`adjacency.projects.scripts.choose`: the manifest, else the files). A Python or
-JavaScript program is written to a folder of its own and checked in the sandbox
-(:func:`check_program`: Python's byte-compiler, ``node --check``; their errors verbatim):
-nothing is installed, and the program is played from that folder. A Java course project
-goes through the projects' one build (:mod:`adjacency.projects.java_build`),
-whose two commands run here in the sandbox (:class:`SandboxToolchain`):
+:func:`~.kinds.build_submission` takes an uploaded zip through the intake
+(:func:`adjacency.hosting.intake.take_in`: every limit checked on its directory before a
+byte is read; only sources and the manifest read), chooses its kind
+(:func:`adjacency.hosting.scripts.choose`: the manifest, else the files) and calls that
+kind's build here. A Python or JavaScript program is written to a folder of its own and
+checked in the sandbox (:func:`check_program`: Python's byte-compiler, ``node --check``;
+their errors verbatim): nothing is installed, and the program is played from that
+folder. A Java course project goes through the projects' one build
+(:mod:`adjacency.hosting.java_build`), whose two commands run here in the sandbox
+(:class:`SandboxToolchain`):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
   kit's sources read-only at :data:`KIT`, and the class folder the only writable place
@@ -28,18 +29,20 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..projects import build, kit_sources, take_in
-from ..projects.java_build import (
+from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, run
+from .intake import Intake
+from .java_build import (
     COMPILE_SECONDS,
     INSPECT_SECONDS,
     BuildFailed,
     Candidate,
+    build,
     inspect_arguments,
     javac_arguments,
+    kit_sources,
     read_inspection,
 )
-from ..projects.scripts import CHECK_ENV, Program, check_command, choose, write_program
-from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, run
+from .scripts import CHECK_ENV, Program, check_command, write_program
 
 KIT = "/kit"
 """Where the kit's Java sources are, read-only, in the compiler's sandbox."""
@@ -89,7 +92,7 @@ def _text(data: bytes) -> str:
 
 
 class SandboxToolchain:
-    """The projects' :class:`~adjacency.projects.java_build.Toolchain` in the sandbox."""
+    """The projects' :class:`~adjacency.hosting.java_build.Toolchain` in the sandbox."""
 
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
         """``javac`` in the sandbox: ``workdir`` read-only at
@@ -128,7 +131,7 @@ class SandboxToolchain:
 def check_program(program: Program, folder: Path, files: list[Path]) -> None:
     """Check ``files`` (written under ``folder``) of ``program`` in the sandbox, ``folder``
     read-only at :data:`~adjacency.sandbox.SUBMISSION`:
-    :class:`~adjacency.projects.BuildFailed` with the checker's output verbatim."""
+    :class:`~adjacency.hosting.java_build.BuildFailed` with the checker's output verbatim."""
     inside = [f"{SUBMISSION}/{path.relative_to(folder).as_posix()}" for path in files]
     outcome = run(
         check_command(program.language, inside),
@@ -160,34 +163,50 @@ class HostedBuild:
     installed: list[str]
 
 
-def build_submission(data: bytes, folder: Path) -> HostedBuild:
-    """Build the uploaded zip ``data`` under ``folder`` (a new, empty folder of the
-    server's: ``folder/upload.zip``, ``folder/build``): the intake's refusals
-    (:class:`~adjacency.projects.IntakeRefused`), the choice of the kind's
-    (:class:`~adjacency.projects.ProjectError`, a manifest's error) and the build's
-    (:class:`~adjacency.projects.BuildFailed`, the compiler's or checker's output
-    verbatim) are raised; :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox
-    can start."""
-    folder.mkdir(parents=True, exist_ok=True)
-    os.chmod(folder, 0o755)  # the sandbox's own users read the build below it
-    upload = folder / "upload.zip"
-    upload.write_bytes(data)
-    intake = take_in(upload)
-    program = choose(intake)
-    out = folder / "build"
-    if program is None:
-        built = build(intake, out, toolchain=SandboxToolchain())
-        kind, where, bot, args = "java", built.classes, built.bot, list(built.args)
-        label = "bot " + " ".join([built.bot, *built.args])
-    else:
-        out.mkdir()
-        files = write_program(intake, program, out / "src")
-        kind, where, bot, args = program.language, out / "src", program.main, program.args
-        label = program.label()
+def build_java(intake: Intake, program: Program | None, out: Path) -> HostedBuild:
+    """Build a Java course project taken in as ``intake`` into ``out`` (the projects' one
+    build, :func:`~.java_build.build`, its two commands in the sandbox): the bot its
+    inspection chose. ``program`` is ``None`` for this kind (no entry file)."""
+    built = build(intake, out, toolchain=SandboxToolchain())
+    label = "bot " + " ".join([built.bot, *built.args])
+    _readable(out)
+    return HostedBuild(
+        "java",
+        built.classes,
+        built.bot,
+        list(built.args),
+        label,
+        sorted(intake.left_out),
+        intake.installed,
+    )
+
+
+def build_program(intake: Intake, program: Program | None, out: Path) -> HostedBuild:
+    """Write a Python or JavaScript ``program`` taken in as ``intake`` to ``out/src`` and
+    check its syntax in the sandbox (:func:`check_program`): nothing is installed, and it
+    is played from that folder."""
+    assert program is not None, "a program's kind is chosen by its entry file"
+    out.mkdir()
+    files = write_program(intake, program, out / "src")
+    _readable(out)
+    check_program(program, out / "src", files)
+    return HostedBuild(
+        program.language,
+        out / "src",
+        program.main,
+        program.args,
+        program.label(),
+        sorted(intake.left_out),
+        intake.installed,
+    )
+
+
+def _readable(out: Path) -> None:
+    """Let the sandbox's own users read a program's written files (its folders searchable,
+    its files readable; a Java build's class folder is written by the sandboxed compiler
+    itself)."""
     for path in (out, out / "src", *(p for p in (out / "src").rglob("*") if p.is_dir())):
-        os.chmod(path, 0o755)
+        if path.exists():
+            os.chmod(path, 0o755)
     for path in (p for p in (out / "src").rglob("*") if p.is_file()):
         os.chmod(path, 0o644)
-    if program is not None:
-        check_program(program, out / "src", files)
-    return HostedBuild(kind, where, bot, args, label, sorted(intake.left_out), intake.installed)

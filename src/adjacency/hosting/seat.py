@@ -1,5 +1,8 @@
-"""One hosted side of one game, in its sandbox: :class:`BotSeat`, and its move's
-:class:`Answer`.
+"""One hosted side of one game: the :class:`Seat` protocol, its sandboxed
+:class:`BotSeat`, and a move's :class:`Answer`.
+
+:class:`Seat` is what the league's games call, wherever the side runs: :class:`BotSeat`
+here, or :class:`~.ray_seats.RemoteSeat`, the same on a Ray cluster's node.
 
 A seat is the built bot (:func:`~.player.hosted_bot`) in one
 :class:`~adjacency.sandbox.SandboxedProcess`, from :meth:`BotSeat.open` to
@@ -19,6 +22,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..bots import BotError, Limit
 from ..bots.base import BotFailure
@@ -42,6 +46,30 @@ class Answer:
     wall: float
     failure: tuple[Termination, str] | None = None
     out_of_cpu: bool = False
+
+
+class Seat(Protocol):
+    """One hosted side of one game, from :meth:`open` to :meth:`close`; every method
+    blocks (callers run them in threads). ``closed`` is set once the game has ended for
+    this side (first, then :meth:`close` is called)."""
+
+    closed: bool
+
+    @property
+    def process(self) -> SandboxedProcess | None:
+        """Its sandboxed process when it runs in this process's machine and has started;
+        ``None`` otherwise (on another node, or not started)."""
+
+    def open(self) -> None:
+        """Start the bot in its sandbox and shake hands (off the clock);
+        :class:`~adjacency.bots.BotError` if it cannot."""
+
+    def move(self, fen: str, left: float, cap: float) -> Answer:
+        """The bot's move in position ``fen`` with ``left`` seconds on its clock, at most
+        ``cap`` wall seconds: the square, or the failure, in an :class:`Answer`."""
+
+    def close(self) -> Outcome | None:
+        """End its process and everything it started (idempotent); how it ended."""
 
 
 class BotSeat:

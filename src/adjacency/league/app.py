@@ -26,6 +26,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
+from ..client.wire import MAX_UPLOAD
 from ..sandbox import SandboxUnavailable
 from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
@@ -56,7 +57,6 @@ from .routers import (
 from .scheduler import TICK
 from .standings import standings_off_loop, stop_worker
 from .store import LeagueStore
-from .submission_rows import MAX_UPLOAD
 
 log = logging.getLogger("adjacency.league")
 

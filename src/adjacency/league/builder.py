@@ -4,10 +4,9 @@
 One thread takes the oldest ``received`` version
 (:meth:`.submission_rows.SubmissionsRepo.claim`), builds it under the league's build
 folder (:func:`build_folder`: one folder per version, which the next start may rebuild
-from the stored zip) with
-:func:`adjacency.hosting.sandbox_build.build_submission`, checks the built bot on the league's
-board (:func:`adjacency.hosting.check.check_bot`, at most :data:`CHECK_SECONDS` a move)
-and stores the verdict: ``accepted`` with the check's account, or ``refused`` with the
+from the stored zip), builds and checks it on the league's board
+(:func:`adjacency.hosting.verdict.judge`, at most :data:`CHECK_SECONDS` a move) and
+stores the verdict: ``accepted`` with the check's account, or ``refused`` with the
 reason (the intake's rule, javac's output verbatim, the position the bot failed on). The
 verdict's detail is the team's and the teacher's to read (their routes), never a public
 page's.
@@ -21,15 +20,13 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import threading
 from pathlib import Path
 
-from ..core.errors import AdjacencyError, AdjacencyRuntimeError
-from ..hosting.check import check_bot
-from ..hosting.player import Choice, save_choice
-from ..hosting.sandbox_build import HostedBuild, build_submission
-from ..projects.scripts import packages_note
+from ..core.errors import AdjacencyRuntimeError
+from ..hosting.player import Choice
+from ..hosting.verdict import judge
+from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
 from .settings import LeagueSettings
 from .store import LeagueStore
@@ -67,52 +64,23 @@ def check_seconds(settings: LeagueSettings) -> float:
 
 
 def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[bool, str]:
-    """Build and check ``submission`` under ``folder``: accepted or not, and why. An
-    accepted build keeps its bot's choice there (:func:`~adjacency.hosting.player.save_choice`):
-    the league plays it from that folder (:mod:`.hosted`)."""
+    """Build and check ``submission`` under ``folder`` on the league's board
+    (:func:`adjacency.hosting.verdict.judge`): accepted or not, and why."""
     settings = store.meta.settings()
-    try:
-        hosted = build_afresh(store.submissions.data(submission.id), folder)
-    except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
-        return False, str(exc)
-    choice = Choice.of(hosted)
-    checked = check_bot(
-        choice.bot_now, settings.rows, settings.cols, settings.rounds, check_seconds(settings)
+    data = store.submissions.data(submission.id)
+    return judge(
+        data, folder, settings.rows, settings.cols, settings.rounds, check_seconds(settings)
     )
-    if checked.accepted:
-        save_choice(folder, choice)
-    left = f"; left out, not read: {len(hosted.left_out)} files" if hosted.left_out else ""
-    if hosted.installed:
-        left += (
-            f" ({len(hosted.installed)} of them installed packages, never loaded: the league "
-            "installs no npm or pip package)"
-        )
-    note = "" if checked.accepted else packages_note(checked.detail)
-    return checked.accepted, f"{hosted.label}: {checked.detail}{left}{note}"
-
-
-def build_afresh(data: bytes, folder: Path) -> HostedBuild:
-    """Build the zip ``data`` in the sandbox into ``folder``, emptied first
-    (:func:`~adjacency.hosting.sandbox_build.build_submission`; raises as it does)."""
-    if folder.exists():
-        shutil.rmtree(folder)
-    return build_submission(data, folder)
 
 
 def rebuild(db: Path, submission: Submission) -> Choice:
-    """Build an accepted ``submission`` again from its kept zip, under the same sandbox
-    and limits as its first build, into its :func:`version_folder`, and keep its choice
-    there: what :mod:`.hosted` plays once a build folder is gone (removed, or a league
-    file restored on another machine). Not checked again: its check accepted these very
-    sources, and the build is the same. Raises as
-    :func:`~adjacency.hosting.sandbox_build.build_submission` (a machine that no longer
-    builds it: no JDK, no sandbox)."""
+    """Build an accepted ``submission`` again from its kept zip into its
+    :func:`version_folder` (:func:`adjacency.hosting.verdict.rebuild`): what :mod:`.hosted`
+    plays once a build folder is gone (removed, or a league file restored on another
+    machine). Raises as the build does."""
     with LeagueStore(db, create=False) as store:
         data = store.submissions.data(submission.id)
-    folder = version_folder(db, submission.member_id, submission.version)
-    choice = Choice.of(build_afresh(data, folder))
-    save_choice(folder, choice)
-    return choice
+    return rebuild_build(data, version_folder(db, submission.member_id, submission.version))
 
 
 class Builder:

@@ -2,7 +2,7 @@
 
 A team (a member of kind ``bot``) with an accepted version (:mod:`.submission_rows`)
 needs no client: the server plays its games with that version, as it plays house bots
-(:mod:`.house`), but in the sandbox. A game's hosted side is one :class:`Seat`: the built
+(:mod:`.house`), but in the sandbox. A game's hosted side is one :class:`HostedSide`: the built
 bot (:func:`adjacency.hosting.player.hosted_bot`) in one
 :class:`~adjacency.sandbox.SandboxedProcess`, started when the game starts and ended when
 it ends (:meth:`HostedPlayers.close`: everything it started is killed, so nothing
@@ -44,9 +44,9 @@ from pathlib import Path
 
 from ..core import Color
 from ..hosting.player import Choice, load_choice
-from ..hosting.ray_seats import RaySeats, RemoteSeat
+from ..hosting.ray_seats import RaySeats
 from ..hosting.seat import Answer as Answer  # re-exported: the league's games read it here
-from ..hosting.seat import BotSeat
+from ..hosting.seat import BotSeat, Seat
 from ..sandbox import Outcome, SandboxedProcess
 from ..sandbox import check as sandbox_check
 from .builder import rebuild, version_folder
@@ -71,13 +71,13 @@ class Version:
     choice: Choice
 
 
-class Seat:
-    """One hosted side of one game in the league: its :class:`~adjacency.hosting.seat.BotSeat`
-    here, or the same on a Ray cluster's node (:class:`~adjacency.hosting.ray_seats.RemoteSeat`),
-    whose :meth:`open`, :meth:`move` and :meth:`close` block (each called in a worker
-    thread), and when its bot is ready (:attr:`opened`)."""
+class HostedSide:
+    """One hosted side of one game in the league: the version it plays and its
+    :class:`~adjacency.hosting.seat.Seat` (here, or on a Ray cluster's node), whose
+    :meth:`open`, :meth:`move` and :meth:`close` block (each called in a worker thread),
+    and when its bot is ready (:attr:`opened`)."""
 
-    def __init__(self, version: Version, runner: BotSeat | RemoteSeat) -> None:
+    def __init__(self, version: Version, runner: Seat) -> None:
         self.version = version
         self.runner = runner
         self.opened: asyncio.Future[None] | None = None
@@ -96,7 +96,7 @@ class Seat:
     @property
     def process(self) -> SandboxedProcess | None:
         """Its sandboxed process when it runs here and has started (on a Ray node: none)."""
-        return self.runner.process if isinstance(self.runner, BotSeat) else None
+        return self.runner.process
 
     def open(self) -> None:
         """Start the bot in its sandbox and shake hands (off the clock)."""
@@ -122,7 +122,7 @@ class HostedPlayers:
         self.jobs_count = max(1, jobs or os.cpu_count() or 1)
         self._jobs: asyncio.Semaphore | None = None
         self.pool = concurrent.futures.ThreadPoolExecutor(THREADS, "hosted")
-        self.seats: dict[tuple[int, Color], Seat] = {}
+        self.seats: dict[tuple[int, Color], HostedSide] = {}
         self.available = False
         """Whether the sandbox starts here (:meth:`start`): without it nobody is hosted."""
         self.computing = 0
@@ -234,26 +234,26 @@ class HostedPlayers:
             return None
         return Version(submission, choice)
 
-    def seat(self, game_id: int, color: Color) -> Seat | None:
+    def seat(self, game_id: int, color: Color) -> HostedSide | None:
         """The hosted seat of ``color`` in ``game_id``, if that side is hosted."""
         return self.seats.get((game_id, color))
 
-    def sit(self, game_id: int, color: Color, version: Version) -> Seat:
+    def sit(self, game_id: int, color: Color, version: Version) -> HostedSide:
         """Seat ``version`` at ``color`` of ``game_id`` and start its bot now, in a
-        thread (:attr:`Seat.opened` says when it is ready)."""
-        runner = (
+        thread (:attr:`HostedSide.opened` says when it is ready)."""
+        runner: Seat = (
             BotSeat(version.choice)
             if self.remote is None
             else self.remote.seat(game_id, color, version.choice)
         )
-        seat = Seat(version, runner)
+        seat = HostedSide(version, runner)
         self.seats[(game_id, color)] = seat
         self.most_games = max(self.most_games, len({game for game, _ in self.seats}))
         seat.opened = asyncio.ensure_future(self._compute(seat.open))
         seat.opened.add_done_callback(_quiet)
         return seat
 
-    async def move(self, seat: Seat, fen: str, left: float, cap: float) -> Answer:
+    async def move(self, seat: HostedSide, fen: str, left: float, cap: float) -> Answer:
         """``seat``'s move computed in a thread (its slot already held)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, seat.move, fen, left, cap)
@@ -287,7 +287,7 @@ class HostedPlayers:
                 seat.closed = True
                 self.pool.submit(self._end, game_id, color, seat)
 
-    def _end(self, game_id: int, color: Color, seat: Seat) -> None:
+    def _end(self, game_id: int, color: Color, seat: HostedSide) -> None:
         """End ``seat`` (in a thread) and remember how (:attr:`ended`)."""
         process = seat.process
         pid = process.pid if process is not None else None

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..client.wire import ABORTED
 from ..core import COLORS, Color
 from ..core.details import Detail
 from ..core.errors import AdjacencyError, IllegalMoveError
@@ -214,11 +215,6 @@ def your_turn(live: LiveGame) -> dict[str, Any]:
         "increment": live.clock.increment,
         "budget": round(live.budget(), 3),
     }
-
-
-ABORTED = "aborted"
-"""The ``termination`` of a ``game_end`` for a game the server aborted (it stopped, or
-it restarted after a crash): no result, unrated; the client drops the game's engine."""
 
 
 def game_end(live: LiveGame) -> dict[str, Any]:

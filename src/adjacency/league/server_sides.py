@@ -34,7 +34,7 @@ from ..core.text import quote
 from ..round.clock import wall_cap
 from ..round.player_kinds import Kind
 from ..serving.details import ended
-from .hosted import Answer, HostedPlayers, Seat
+from .hosted import Answer, HostedPlayers, HostedSide
 from .house import HouseMove, HousePlayers
 from .live import LiveGame
 from .store import LeagueStore
@@ -161,7 +161,7 @@ class ServerSides:
         if self.games.current(live, version):
             self.games.arrive(live, move)
 
-    async def _hosted_move(self, live: LiveGame, version: int, seat: Seat) -> None:
+    async def _hosted_move(self, live: LiveGame, version: int, seat: HostedSide) -> None:
         """A hosted side's move: once its bot has started and a slot of
         ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
         computed in the sandbox and charged the CPU time it used (:meth:`_hosted_answer`).

@@ -2,10 +2,11 @@
 (:class:`SubmissionsRepo`, the ``submissions`` table of :mod:`.schema`).
 
 A team (a member of kind ``bot``) submits source, not a running client: the zip as it
-was uploaded (at most :data:`MAX_UPLOAD` bytes) is kept in the league file, so a backup
-holds every version and a game can always name the code that played it. Each upload gets
-the team's next version number; an upload byte for byte equal to one the team already
-has (the same SHA-256) is that version again, not a new one.
+was uploaded (at most :data:`~adjacency.client.wire.MAX_UPLOAD` bytes) is kept in the
+league file, so a backup holds every version and a game can always name the code that
+played it. Each upload gets the team's next version number; an upload byte for byte
+equal to one the team already has (the same SHA-256) is that version again, not a new
+one.
 
 A version's life: ``received`` (stored, waiting for the server to build it), ``building``
 (a builder took it: built and checked in the sandbox), then ``accepted`` (it plays) or
@@ -32,13 +33,12 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..client.wire import MAX_UPLOAD
 from .records import LeagueError
 
 if TYPE_CHECKING:  # a type only: the schema's upgrade steps import this package's modules
     from .database import LeagueDb
 
-MAX_UPLOAD = 5 * 1024 * 1024
-"""The largest upload accepted, in bytes (a zip; the unpacked limits are the intake's)."""
 
 STATUSES = ("received", "building", "accepted", "refused")
 """A version's states, in the order it passes them (:mod:`this module <.submission_rows>`)."""

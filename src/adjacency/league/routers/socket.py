@@ -42,6 +42,7 @@ from fastapi import WebSocket
 from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
+from ...client.wire import CONNECT_PATH as CONNECT_PATH  # where the client connects
 from ...core.errors import AdjacencyError
 from ...core.game import Termination
 from ...serving.errors import WebError
@@ -50,7 +51,6 @@ from ..auth import bearer
 from ..hall import Hall
 from ..limits import LeagueLimits, throttled
 from ..outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
-from ..paths import CONNECT_PATH as CONNECT_PATH  # where the client connects
 from ..reserve import BUSY, keeps_room_for, pressed
 from ..store import LeagueStore, Member, token_hash
 from . import PROTOCOL_VERSION

@@ -2,7 +2,7 @@
 team) and the list of its versions (:mod:`adjacency.league.submission_rows`).
 
 The body is the zip itself (``Content-Type: application/zip``), at most
-:data:`~adjacency.league.submission_rows.MAX_UPLOAD` bytes: the app's body limit allows that
+:data:`~adjacency.client.wire.MAX_UPLOAD` bytes: the app's body limit allows that
 size on these two paths only (:data:`UPLOAD_PATHS`) and refuses a larger one before it is
 read whole. Nothing of the zip is opened here: it is stored as uploaded and built later,
 in the sandbox. A team entered in an event whose upload deadline has passed gets 409 with
@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from ...client.wire import MAX_UPLOAD
 from ...sandbox import SandboxUnavailable
 from ...serving.errors import NotNow, WebError
 from ...serving.models import ErrorMessage
@@ -25,7 +26,7 @@ from ..deps import member_named, store_of
 from ..limits import check_rate
 from ..models import ERRORS, Submissions, Submitted
 from ..records import Member
-from ..submission_rows import MAX_UPLOAD, Submission
+from ..submission_rows import Submission
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)

@@ -1,4 +1,4 @@
-"""Which kind a project is (:func:`adjacency.projects.scripts.choose`), taken in from a
+"""Which kind a project is (:func:`adjacency.hosting.scripts.choose`), taken in from a
 folder as a team has it: the manifest decides when it says, else the files; a manifest
 that is wrong is refused naming its key; installed packages are left out unread."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from adjacency.core.errors import AdjacencyError
-from adjacency.projects import take_in
-from adjacency.projects.scripts import Program, choose
+from adjacency.hosting.intake import take_in
+from adjacency.hosting.scripts import Program, choose
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = "import sys\nfor line in sys.stdin:\n    print('aepok')\n"

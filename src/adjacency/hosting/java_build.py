@@ -76,7 +76,7 @@ class Built:
 
 def kit_sources() -> Path:
     """The folder of the kit's Java sources (runner, bots, stand-ins) in the installed package."""
-    return Path(str(resources.files("adjacency.projects") / "java"))
+    return Path(str(resources.files("adjacency.hosting") / "java"))
 
 
 def tool(name: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.projects.intake import MAX_FILES, MAX_ZIP_BYTES
+from adjacency.hosting.intake import MAX_FILES, MAX_ZIP_BYTES
 from league_helpers import env
 
 BOT = "public class Bot {\n    public int[] move() { return new int[] {0, 0}; }\n}\n"

@@ -2,7 +2,7 @@
 upload over HTTP (``adjacency league submit``).
 
 :func:`pack` takes a project as the team has it (a folder, or a zip such as GitHub's
-Download ZIP) through the projects' intake (:func:`adjacency.projects.take_in`: its
+Download ZIP) through the projects' intake (:func:`adjacency.hosting.intake.take_in`: its
 limits checked before a byte is read; only the sources (Java, Python, JavaScript, a
 ``package.json``) and the manifest are ever read), and writes those files alone into a
 new zip whose bytes depend only on their names and contents (sorted, fixed dates): the
@@ -13,8 +13,8 @@ none) are left out and named (:attr:`Packed.left_out`), never read.
 
 :func:`send` posts such a zip to the league (the team's token as its bearer; TLS verified
 against the system's authorities or ``cafile``) and :func:`fetch_versions` lists the
-team's versions; a refusal raises :class:`~.records.LeagueError` with the server's own
-words, a server that cannot be reached :class:`~.client.ConnectError`.
+team's versions; a refusal raises :class:`~.wire.LeagueRefused` with the server's own
+words, a server that cannot be reached :class:`~.connect.ConnectError`.
 """
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..projects import take_in
-from ..projects.intake import SOURCE_SUFFIXES
-from .client import ConnectError
-from .records import LeagueError
-from .submission_rows import MAX_UPLOAD
+from ..hosting.intake import SOURCE_SUFFIXES, take_in
+from .connect import ConnectError
+from .wire import MAX_UPLOAD, LeagueRefused
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 """Every packed entry's date (zip's earliest): the packed bytes depend on the files only."""
@@ -66,14 +64,14 @@ def pack(path: Path) -> Packed:
     """The sources and manifest of the project at ``path`` as a deterministic zip, named
     from the project's own root (a zip's one top folder taken off, so a folder and its
     Download ZIP pack alike); the intake's refusals
-    (:class:`~adjacency.projects.IntakeRefused`) and a project with no source
-    (:class:`~.records.LeagueError`) are raised before anything is sent."""
+    (:class:`~adjacency.hosting.intake.IntakeRefused`) and a project with no source
+    (:class:`~.wire.LeagueRefused`) are raised before anything is sent."""
     intake = take_in(path)
     read = dict(intake.sources)
     if intake.manifest is not None:
         read[intake.manifest[0]] = intake.manifest[1]
     if not intake.of(*SOURCE_SUFFIXES):
-        raise LeagueError(
+        raise LeagueRefused(
             f"no source ({', '.join(SOURCE_SUFFIXES)}) in {str(path)!r}: nothing to submit "
             "(a Java course project, or a Python or JavaScript engine-protocol program)"
         )
@@ -88,7 +86,7 @@ def pack(path: Path) -> Packed:
             archive.writestr(entry, files[name])
     data = buffer.getvalue()
     if len(data) > MAX_UPLOAD:
-        raise LeagueError(
+        raise LeagueRefused(
             f"the project's sources pack to {len(data):,} bytes: at most {MAX_UPLOAD:,} "
             "are accepted"
         )
@@ -104,7 +102,7 @@ def _context(url: str, cafile: str | None) -> ssl.SSLContext | None:
 def _base(url: str) -> str:
     base = url.rstrip("/")
     if not base.startswith(("http://", "https://")):
-        raise LeagueError(f"league URL {url[:80]!r}: expected http://HOST:PORT or https://...")
+        raise LeagueRefused(f"league URL {url[:80]!r}: expected http://HOST:PORT or https://...")
     return base
 
 
@@ -118,7 +116,7 @@ def _call(request: urllib.request.Request, url: str, cafile: str | None) -> dict
             detail = json.loads(exc.read()).get("detail", "")
         except (ValueError, AttributeError):
             detail = ""
-        raise LeagueError(f"the league refused it ({exc.code}): {detail or exc.reason}") from None
+        raise LeagueRefused(f"the league refused it ({exc.code}): {detail or exc.reason}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
         raise ConnectError(f"cannot reach the league at {url}: {reason}") from None

@@ -26,7 +26,7 @@ server aborted (it stopped, or restarted after a crash: ``game_end`` with termin
 server starts no new ladder game for it, and leaves when its games in play are over.
 
 Final answers end the client at once, as retrying would not help
-(:class:`~.store.LeagueError`: one line, exit status 2): a refused token (401/403), an
+(:class:`~.wire.LeagueRefused`: one line, exit status 2): a refused token (401/403), an
 address that answers but is no league (any other refusal of the handshake: a wrong
 path or port), a certificate that does not verify, an ``http://`` URL for a TLS
 server, or an ``https://`` URL for a server without TLS.
@@ -52,19 +52,17 @@ from ..bots import Bot, BotFailure, Limit, make_bot
 from ..core import Position
 from ..core.errors import AdjacencyRuntimeError
 from ..core.text import quote
-from .live import ABORTED
-from .paths import CONNECT_PATH
-from .store import LeagueError
+from .wire import ABORTED, CONNECT_PATH, LeagueRefused
 
 NETWORK_MARGIN = 0.05
 """Seconds of the server's budget kept for the answer's trip back."""
 MAX_MESSAGE = 1 << 20
 BACKOFF_START = 0.5
 BACKOFF_MAX = 3.0
-"""The longest back-off between two tries, before its jitter: a wait is at most 1.5
-times it, 4.5 s, well within the 10 s a restarted league server waits for an event
-game's bots to connect (:data:`.scheduler.RECONNECT_GRACE`; a bot absent after it loses its
-event game at once), however slowly a loaded server answers the next try."""
+"""The longest back-off between two tries, before its jitter: a wait is at most 1.5 times it, 4.5 s,
+well within the 10 s a restarted league server waits for an event game's bots to connect
+(:data:`adjacency.league.scheduler.RECONNECT_GRACE`; a bot absent after it loses its event game at
+once), however slowly a loaded server answers the next try."""
 FIRST_TRIES = 5
 """Failed attempts at the first connection before the client gives up (about 6.5 s of
 back-off: a server that is starting is up by then; nothing listening is a wrong URL)."""
@@ -106,7 +104,7 @@ def connect_url(url: str) -> str:
     parts = urlsplit(url.strip())
     scheme = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}.get(parts.scheme.lower())
     if scheme is None or not parts.netloc:
-        raise LeagueError(
+        raise LeagueRefused(
             f"league URL {quote(url)}: expected http://HOST:PORT, https://..., ws:// or wss://"
         )
     path = parts.path.rstrip("/")
@@ -148,7 +146,7 @@ class LeagueClient:
         """Connect, play, reconnect after drops; return after ``games`` games. Raises
         :class:`ConnectError` when the server cannot be reached (:data:`FIRST_TRIES`
         failed tries before any connection worked, or :data:`GIVE_UP_AFTER` seconds
-        without one after a connection that worked) and :class:`~.store.LeagueError`
+        without one after a connection that worked) and :class:`~.wire.LeagueRefused`
         for a final refusal."""
         delay = BACKOFF_START
         connected_once = False
@@ -263,9 +261,9 @@ class LeagueClient:
             except ValueError:
                 detail = ""
             if status in (401, 403) and detail:
-                raise LeagueError(f"the league refused this token ({status}: {detail})") from None
+                raise LeagueRefused(f"the league refused this token ({status}: {detail})") from None
             if status not in RETRIED_STATUSES:
-                raise LeagueError(
+                raise LeagueRefused(
                     f"no league answers at {self.ws_url} (the server there answered "
                     f"{status}{': ' + detail if detail else ''}): give the league's address, "
                     "as its front page shows it, e.g. http://HOST:PORT/"
@@ -277,21 +275,21 @@ class LeagueClient:
             closed = f"the server closed the connection ({_code(exc.rcvd.code)})"
             raise ConnectError(closed) from None
         except ssl.SSLCertVerificationError as exc:
-            raise LeagueError(
+            raise LeagueRefused(
                 f"the server's TLS certificate was not accepted ({exc.verify_message}): "
                 "pass its authority's certificate with --cafile FILE, and check that the "
                 "certificate names the address you connect to (subjectAltName)"
             ) from None
         except ssl.SSLError as exc:
             if exc.reason in PLAIN_SERVER:
-                raise LeagueError(
+                raise LeagueRefused(
                     f"the server at {self._address()} does not speak TLS: "
                     "use an http:// (or ws://) URL"
                 ) from None
             raise ConnectError(f"TLS: {exc}") from None
         except InvalidMessage as exc:
             if self.ws_url.startswith("ws:") and speaks_tls(*self._host_port()):
-                raise LeagueError(
+                raise LeagueRefused(
                     f"the server at {self._address()} speaks TLS: use an https:// (or wss://) URL"
                 ) from None
             raise ConnectError(f"{type(exc).__name__}: {exc}") from None

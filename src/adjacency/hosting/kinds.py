@@ -1,0 +1,112 @@
+"""The kinds of program the league hosts, one table entry each: :data:`KINDS`.
+
+A submitted program's kind says everything the server does with it, in one place (as a
+judge's table of languages does): how its sources are built in the sandbox
+(:attr:`ProgramKind.build`), the command that runs the built program inside its sandbox,
+its folder read-only at :data:`~adjacency.sandbox.SUBMISSION` (:attr:`ProgramKind.command`),
+and what its process may use over one game (:attr:`ProgramKind.limits`). The check before
+a version plays is the same for every kind (:mod:`.check`).
+
+- ``java``: a course project compiled with ``javac`` against the kit, the bot chosen by
+  the runner's inspection; played by the kit's runner with that class.
+- ``python``, ``javascript``: a program speaking the engine protocol (the kits, one's
+  own), its syntax checked; played by its interpreter from its entry file.
+
+Which kind an upload is: :func:`~.scripts.choose` (its manifest, else its files);
+:func:`build_submission` takes an uploaded zip through the intake to its kind's build.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..sandbox import SUBMISSION, Limits
+from .intake import Intake, take_in
+from .java_build import RUNNER
+from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_java, build_program
+from .scripts import Program, choose, run_command
+
+GAME_LIMITS = Limits(
+    cpu_seconds=600.0,
+    wall_seconds=3600.0,
+    memory_bytes=768 << 20,
+    processes=64,
+    file_bytes=8 << 20,
+    tmp_bytes=32 << 20,
+    output_bytes=4 << 20,
+)
+"""What a hosted bot's process may use over one game (a 28-round game at 5 s a move is
+at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own threads)."""
+
+
+@dataclass(frozen=True)
+class ProgramKind:
+    """One kind of hosted program: its ``build`` (the intake's files, the chosen
+    :class:`~.scripts.Program` or ``None`` for a Java project, and the output folder, to
+    a :class:`~.sandbox_build.HostedBuild`; raises the build's refusal), its ``command``
+    (the built bot and its arguments to the argv inside its sandbox) and its ``limits``
+    over one game."""
+
+    name: str
+    build: Callable[[Intake, Program | None, Path], HostedBuild]
+    command: Callable[[str, list[str]], list[str]]
+    limits: Limits
+
+
+def _java_command(bot: str, args: list[str]) -> list[str]:
+    """The kit's runner playing the class ``bot`` of the build at :data:`SUBMISSION`."""
+    return [JAVA, *JVM_OPTIONS, "-cp", SUBMISSION, RUNNER, bot, *args]
+
+
+def _script_command(language: str) -> Callable[[str, list[str]], list[str]]:
+    """The interpreter of ``language`` running the entry file ``bot`` of the program's
+    folder at :data:`SUBMISSION`."""
+
+    def command(bot: str, args: list[str]) -> list[str]:
+        return run_command(language, f"{SUBMISSION}/{bot}", args)
+
+    return command
+
+
+KINDS: dict[str, ProgramKind] = {
+    "java": ProgramKind("java", build_java, _java_command, GAME_LIMITS),
+    "python": ProgramKind("python", build_program, _script_command("python"), GAME_LIMITS),
+    # Node's writable memory bound is larger: each worker thread is a V8 isolate with a
+    # heap of its own (the JavaScript kit thinks in a worker and replaces a busy one with a
+    # fresh one, so two may live at once), besides the main one and V8's code space; its
+    # old space is bounded by NODE_HEAP_MB all the same.
+    "javascript": ProgramKind(
+        "javascript",
+        build_program,
+        _script_command("javascript"),
+        replace(GAME_LIMITS, memory_bytes=1024 << 20),
+    ),
+}
+"""Every kind the league hosts, by name (the name is stored with each build)."""
+
+
+def command_line(bot: str, args: list[str], kind: str = "java") -> list[str]:
+    """The built bot's command inside its sandbox, its folder at :data:`SUBMISSION`
+    (its kind's :attr:`ProgramKind.command`)."""
+    return KINDS[kind].command(bot, args)
+
+
+def build_submission(data: bytes, folder: Path) -> HostedBuild:
+    """Build the uploaded zip ``data`` under ``folder`` (a new, empty folder of the
+    server's: ``folder/upload.zip``, ``folder/build``) by its kind's build: the intake's
+    refusals (:class:`~adjacency.hosting.intake.IntakeRefused`), the choice of the kind's
+    (:class:`~adjacency.hosting.sources.ProjectError`, a manifest's error) and the build's
+    (:class:`~adjacency.hosting.java_build.BuildFailed`, the compiler's or checker's output
+    verbatim) are raised; :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox
+    can start."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o755)  # the sandbox's own users read the build below it
+    upload = folder / "upload.zip"
+    upload.write_bytes(data)
+    intake = take_in(upload)
+    program = choose(intake)
+    kind = "java" if program is None else program.language
+    return KINDS[kind].build(intake, program, folder / "build")

@@ -1,0 +1,67 @@
+"""A version's verdict: its uploaded zip built and checked in the sandbox (:func:`judge`).
+
+:func:`build_afresh` builds the zip by its kind (:func:`~.kinds.build_submission`) into an
+emptied folder; :func:`judge` then checks the built bot on the league's board
+(:func:`~.check.check_bot`) and says whether the version is accepted and why: the
+check's account, or the refusal's reason (the intake's rule, the compiler's output
+verbatim, the position the bot failed on), with what the intake left out unread. An
+accepted build keeps its bot's choice in its folder (:func:`~.player.save_choice`), from
+which the league plays it. Where the version is stored, and who waits for its verdict,
+is the league's.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..core.errors import AdjacencyError
+from .check import check_bot
+from .kinds import build_submission
+from .player import Choice, save_choice
+from .sandbox_build import HostedBuild
+from .scripts import packages_note
+
+
+def build_afresh(data: bytes, folder: Path) -> HostedBuild:
+    """Build the zip ``data`` in the sandbox into ``folder``, emptied first
+    (:func:`~.kinds.build_submission`; raises as it does)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    return build_submission(data, folder)
+
+
+def rebuild(data: bytes, folder: Path) -> Choice:
+    """Build an accepted version's zip ``data`` again into ``folder``, under the same
+    sandbox and limits as its first build, and keep its choice there. Not checked again:
+    its check accepted these very sources, and the build is the same. Raises as
+    :func:`~.kinds.build_submission` (a machine that no longer builds it: no JDK, no
+    sandbox)."""
+    choice = Choice.of(build_afresh(data, folder))
+    save_choice(folder, choice)
+    return choice
+
+
+def judge(
+    data: bytes, folder: Path, rows: int, cols: int, rounds: int, seconds: float
+) -> tuple[bool, str]:
+    """Build the zip ``data`` under ``folder`` and check it on a ``rows`` x ``cols`` board
+    of ``rounds`` rounds at ``seconds`` a move: accepted or not, and why. Raises only
+    for the machine's failures (:class:`~adjacency.core.errors.AdjacencyRuntimeError`:
+    the sandbox could not start); the team's failures are the refusal's reason."""
+    try:
+        hosted = build_afresh(data, folder)
+    except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
+        return False, str(exc)
+    choice = Choice.of(hosted)
+    checked = check_bot(choice.bot_now, rows, cols, rounds, seconds)
+    if checked.accepted:
+        save_choice(folder, choice)
+    left = f"; left out, not read: {len(hosted.left_out)} files" if hosted.left_out else ""
+    if hosted.installed:
+        left += (
+            f" ({len(hosted.installed)} of them installed packages, never loaded: the league "
+            "installs no npm or pip package)"
+        )
+    note = "" if checked.accepted else packages_note(checked.detail)
+    return checked.accepted, f"{hosted.label}: {checked.detail}{left}{note}"
