@@ -42,7 +42,9 @@ class Shape:
 
 SHAPES = (
     Shape("per-side", who="per_side", first="check", fxml="beside", thread="fx"),
-    Shape("bot-type", who="bot_type", first="combo", fxml="folder", thread="thread", package="game"),
+    Shape(
+        "bot-type", who="bot_type", first="combo", fxml="folder", thread="thread", package="game"
+    ),
     Shape("mode", who="mode", first="combo", fxml="resources", thread="timeline"),
     Shape("fixed", who="fixed", first="check", fxml="beside", thread="thread", package="app.ui"),
 )
@@ -126,7 +128,9 @@ def _input_controller(shape: Shape, head: str) -> str:
         who = "String xBot = null;\n        String oBot = botType.getValue();"
     elif shape.who == "mode":
         fields.append("@FXML private ComboBox<String> gameMode;")
-        init.append("gameMode.getItems().addAll(" + ", ".join(f'"{o}"' for o in MODE_OPTIONS) + ");")
+        init.append(
+            "gameMode.getItems().addAll(" + ", ".join(f'"{o}"' for o in MODE_OPTIONS) + ");"
+        )
         init.append('gameMode.setValue("Person vs Person");')
         who = (
             'String[] sides = gameMode.getValue().split(" vs ");\n'
@@ -148,7 +152,10 @@ def _input_controller(shape: Shape, head: str) -> str:
             init.append('firstMover.setValue("Player X");')
             first = 'boolean oFirst = firstMover.getValue().equals("Player O");'
         else:
-            init += ['firstMover.getItems().addAll("Person", "Bot");', 'firstMover.setValue("Person");']
+            init += [
+                'firstMover.getItems().addAll("Person", "Bot");',
+                'firstMover.setValue("Person");',
+            ]
             first = 'boolean oFirst = firstMover.getValue().equals("Bot");'
     body = "\n    ".join(fields)
     inits = "\n        ".join(init)
@@ -191,10 +198,13 @@ def _bot(shape: Shape, head: str) -> str:
     hostile = {
         "": "",
         "crash": 'if (moves == 2) throw new IllegalStateException("the bot lost its way");',
-        "hang": "if (moves == 2) while (true) { try { Thread.sleep(1000); } catch (InterruptedException e) { } }",
+        "hang": (
+            "if (moves == 2) while (true) {"
+            " try { Thread.sleep(1000); } catch (InterruptedException e) { } }"
+        ),
         "occupied": (
             "if (moves == 2) for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++)"
-            ' if (!b[i][j].isEmpty() && !b[i][j].equals(me)) return new int[] {i, j};'
+            " if (!b[i][j].isEmpty() && !b[i][j].equals(me)) return new int[] {i, j};"
         ),
     }[shape.hostile]
     return f"""{head}public class Bot {{
@@ -304,7 +314,8 @@ public class GameWindow {{
     }}
 
     private void clicked(int i, int j) {{
-        if (thinking || pliesLeft == 0 || botToMove() != null || !buttons[i][j].getText().isEmpty()) return;
+        if (thinking || pliesLeft == 0 || botToMove() != null) return;
+        if (!buttons[i][j].getText().isEmpty()) return;
         place(new int[] {{i, j}});
     }}
 
@@ -328,7 +339,8 @@ public class GameWindow {{
         int[][] steps = {{{{-1, 0}}, {{1, 0}}, {{0, -1}}, {{0, 1}}}};
         for (int[] s : steps) {{
             int a = i + s[0], c = j + s[1];
-            if (a >= 0 && a < 8 && c >= 0 && c < 8 && buttons[a][c].getText().equals(other)) buttons[a][c].setText(turn);
+            if (a < 0 || a >= 8 || c < 0 || c >= 8) continue;
+            if (buttons[a][c].getText().equals(other)) buttons[a][c].setText(turn);
         }}
         turn = other;
         pliesLeft--;

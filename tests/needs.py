@@ -2,7 +2,8 @@
 tests/conftest.py), so ``make test-core`` can leave those tests out.
 
 ``make test`` runs every test (CI provisions Chromium, a JDK, Node, Ray, Caddy and
-systemd, bubblewrap, OpenJFX and Xvfb, and builds the documentation site). For a quick loop, ``make test-core``
+systemd, bubblewrap, OpenJFX and Xvfb, and builds the documentation site). For a quick
+loop, ``make test-core``
 deselects the tests marked here: deselected, not skipped, so the skip guard
 (:mod:`skip_guard`) still holds for the whole suite.
 

@@ -40,4 +40,6 @@ def fx_tools() -> None:
 
     missing = [p for p in (f"{FX_MODULES}/javafx.controls.jar", XVFB) if not Path(p).exists()]
     if missing:
-        pytest.fail(f"missing {', '.join(missing)}: install openjfx and xvfb (tools/provision-javafx)")
+        pytest.fail(
+            f"missing {', '.join(missing)}: install openjfx and xvfb (tools/provision-javafx)"
+        )

@@ -14,6 +14,7 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -83,14 +84,19 @@ def play(built: Built, colour: str, seconds: float = 20.0) -> GameResult:
 
 def test_the_dry_run_reads_the_form_and_draws_the_window(workshop: Workshop) -> None:
     built = workshop.built(SHAPES[0])
-    controls = {c["id"]: c for c in built.form["controls"]}  # type: ignore[union-attr,index]
+    listed = cast(list[dict[str, Any]], built.form["controls"])
+    controls = {c["id"]: c for c in listed}
     assert controls["typeO"]["options"] == ["Person", "Bot Minimax", "Bot Random"]
     assert controls["typeO"]["label"] == "Player O"
     assert controls["numberOfRounds"]["value"] == "28"
     assert controls["firstBox"] == {
-        "kind": "check", "id": "firstBox", "label": "O moves first", "options": [], "value": "false"
+        "kind": "check",
+        "id": "firstBox",
+        "label": "O moves first",
+        "options": [],
+        "value": "false",
     }
-    assert [c["label"] for c in built.form["controls"] if c["kind"] == "button"] == ["Play", "Reset"]  # type: ignore[union-attr,index]
+    assert [c["label"] for c in listed if c["kind"] == "button"] == ["Play", "Reset"]
     png = built.picture
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
@@ -136,7 +142,11 @@ def test_a_course_program_plays_whole_games_through_its_window(
 
 HOSTILE_LOSSES = {
     # shape -> the termination, words of the detail, the move time
-    "crashes": ("disconnection", ["the program crashed", "the bot lost its way", "Bot.java:"], 20.0),
+    "crashes": (
+        "disconnection",
+        ["the program crashed", "the bot lost its way", "Bot.java:"],
+        20.0,
+    ),
     "hangs": ("time forfeit", ["sent no bestmove"], 8.0),
     "occupied": ("illegal move", ["is occupied"], 20.0),
 }

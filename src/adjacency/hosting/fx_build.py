@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
-from .java_build import BuildFailed, javac_arguments
 from ..sandbox import OUTPUT, SUBMISSION, Reason, run
+from .java_build import BuildFailed, javac_arguments
 from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS
 
 FX_MODULES = "/usr/share/openjfx/lib"
@@ -209,7 +209,9 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
         raise BuildFailed("the project has no Java sources")
     main = main_class(tree, files)
     driver = driver_sources()
-    inside = [f"{DRIVER}/{p.relative_to(driver).as_posix()}" for p in sorted(driver.rglob("*.java"))]
+    inside = [
+        f"{DRIVER}/{p.relative_to(driver).as_posix()}" for p in sorted(driver.rglob("*.java"))
+    ]
     inside += [f"{SUBMISSION}/{source}" for source in sources]
     arguments, listing = javac_arguments(inside, OUTPUT, f"{SUBMISSION}/.adjacency-sources")
     (tree / ".adjacency-sources").write_text(listing, encoding="utf-8")

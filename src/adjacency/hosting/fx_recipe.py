@@ -170,13 +170,17 @@ def recipe_for(form: Mapping[str, object], choices: Mapping[str, str] | None = N
         (
             c
             for c in fields
-            if c.kind in ("combo", "text") and ROUNDS.search(c.words()) and not FIRST.search(c.words())
+            if c.kind in ("combo", "text")
+            and ROUNDS.search(c.words())
+            and not FIRST.search(c.words())
         ),
         None,
     )
     if rounds is None:
         raise BuildFailed("the input window has no control for the number of rounds")
-    first = next((c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())), None)
+    first = next(
+        (c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())), None
+    )
     chosen: dict[str, str] = {}
     for key, value in (choices or {}).items():
         control = next((c for c in controls if c.named(key)), None)
@@ -195,12 +199,12 @@ def recipe_for(form: Mapping[str, object], choices: Mapping[str, str] | None = N
     modes = [c for c in boxes if any(" vs" in o.lower() for o in c.options)]
     per_side = [c for c in per_side if c not in modes]
     settings = dict(chosen)
-    names = iter(["Player 1", "Player 2", "Player 3", "Player 4"])
+    player_names = iter(["Player 1", "Player 2", "Player 3", "Player 4"])
     for control in fields:
         if control.name in settings or control is rounds or control is first:
             continue
         if control.kind == "text" and not control.value:
-            settings[control.name] = next(names, "Player")
+            settings[control.name] = next(player_names, "Player")
         elif control in modes:
             both = [o for o in control.options if _mode_sides(o) is not None]
             if both:
@@ -230,9 +234,12 @@ def recipe_for(form: Mapping[str, object], choices: Mapping[str, str] | None = N
         others = [c for c in boxes if c not in per_side and c.name in settings]
         if others:
             bot = settings[others[0].name]
-    first_values = None if first is None else (first.name, *_first_values(first, bot_mark))
+    first_values = None
+    if first is not None:
+        bot_first, person_first = _first_values(first, bot_mark)
+        first_values = (first.name, bot_first, person_first)
     ordered = tuple((c.name, settings[c.name]) for c in fields if c.name in settings)
-    return Recipe(ordered, rounds.name, first_values, bot_mark, bot)  # type: ignore[arg-type]
+    return Recipe(ordered, rounds.name, first_values, bot_mark, bot)
 
 
 def _mode_sides(option: str) -> str | None:

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
-from .java_build import BuildFailed
 from ..protocol.transport import Transport
 from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, SandboxedProcess, run
 from .fx_build import DRIVER_MAIN, FX_ADD_MODULES, FX_MODULES, FxBuild
 from .fx_recipe import Recipe
+from .java_build import BuildFailed
 from .sandbox_build import JAVA
 
 XVFB = "/usr/bin/Xvfb"
