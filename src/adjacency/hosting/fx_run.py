@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
 from ..protocol.transport import Transport
-from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, SandboxedProcess, run
+from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, SandboxedProcess, regular_files, run
 from .fx_build import DRIVER_MAIN, FX_ADD_MODULES, FX_MODULES, FxBuild
 from .fx_recipe import Recipe
 from .java_build import BuildFailed
@@ -143,9 +143,10 @@ def dry_run(build: FxBuild, out: Path) -> DryRun:
     said = (outcome.stderr or b"").decode("utf-8", "replace").strip()
     if outcome.reason is not Reason.EXITED or outcome.returncode != 0:
         raise BuildFailed(f"the program's window could not be read ({outcome.describe()}):\n{said}")
+    written = {path.as_posix() for path in regular_files(out)}  # never follows a link
+    if not {"form.json", "window.png"} <= written:
+        raise BuildFailed(f"the dry run wrote no form:\n{said}")
     form_file, picture_file = out / "form.json", out / "window.png"
-    if form_file.is_symlink() or picture_file.is_symlink():
-        raise BuildFailed("the dry run's output is not the driver's")
     try:
         form = json.loads(form_file.read_text(encoding="utf-8"))
         picture = picture_file.read_bytes()

@@ -362,6 +362,7 @@ public final class Driver {
             side = sideToMove;
             left = pliesLeft;
         }
+        long cpuBefore = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         try {
             if (asked == null) throw new Failure("go before any position");
             if (!playing) begin(asked, side, left);
@@ -376,6 +377,8 @@ public final class Driver {
             }
             int move = awaitMove(before);
             model = Rules.place(before, move, botSide);
+            long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            send("info string driver cpu " + (cpu - cpuBefore) / 1000 + " us");
             send("bestmove " + Rules.name(move));
         } catch (Failure failure) {
             fail(failure.getMessage());
