@@ -1,5 +1,6 @@
 """A team's own JavaFX program played through its own window: course-shaped projects
-(:mod:`fx_course_projects`) built by the real ``javac`` against Debian's OpenJFX, read by a
+(:mod:`fx_course_projects`), each from GitHub's Download ZIP with a stand-in of the JavaFX
+SDK inside, built by the real ``javac`` against Debian's OpenJFX, read by a
 dry run and played by the driver in bubblewrap under a private Xvfb, whole games with each
 colour against ``greedy`` in the arena's games. Every move the program makes is checked
 against its own bot's rule (the bot named by the choice, on the board as the window draws
@@ -27,7 +28,7 @@ from adjacency.hosting.fx_build import FxBuild, build_fx
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.sandbox import check
-from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, write
+from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, download_zip
 from sandbox_helpers import reachable_folder
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
@@ -52,7 +53,11 @@ class Workshop:
 
     def built(self, shape: Shape, dry: bool = True) -> Built:
         if shape.name not in self.done:
-            project = write(shape, self.folder / "projects")
+            # As GitHub's Download ZIP, with the SDK's jars and libraries, a report and a
+            # screenshot beside the sources: more than the engine-protocol route takes.
+            zips = self.folder / "zips"
+            zips.mkdir(exist_ok=True)
+            project = download_zip(shape, zips / f"{shape.name}.zip")
             build = build_fx(project, self.folder / "builds" / shape.name)
             if dry:
                 seen = dry_run(build, self.folder / "dry" / shape.name)

@@ -11,11 +11,11 @@ file's folder less its package), ``src``, ``resources``, ``src/main/resources`` 
 folders an IntelliJ ``.iml`` names. The main class is the manifest's ``Main-Class``, else
 the one class that extends ``Application`` (where several do, the one with a ``main``).
 
-``javac`` runs in the sandbox (:func:`adjacency.sandbox.run`) with the copied tree
-read-only, the driver's sources read-only at :data:`DRIVER`, and the class folder the only
-writable place. The project folder itself is only read, by this process, and only the
-files kept (sources, resources, ``.iml`` files, manifests): nothing of the team's is ever
-executed outside the sandbox.
+``javac`` runs in the sandbox (:func:`adjacency.sandbox.run`) with the kept files
+(:mod:`.fx_intake`: sources, resources, ``.iml`` files, manifests; written to a tree of
+the build folder) read-only, the driver's sources read-only at :data:`DRIVER`, and the
+class folder the only writable place: nothing of the team's is ever executed outside the
+sandbox.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
 from ..sandbox import OUTPUT, SUBMISSION, Reason, run
+from .fx_intake import take_in_program
 from .java_build import BuildFailed, javac_arguments
 from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS
 
@@ -46,16 +47,6 @@ DRIVER_MAIN = "adjacency.fxdriver.Driver"
 
 RESOURCES = (".fxml", ".css", ".properties", ".png", ".jpg", ".jpeg", ".gif", ".bmp")
 """What of a project is a resource its program loads."""
-
-KEPT = (".java", *RESOURCES, ".iml", ".mf")
-"""What of a project folder is copied to be built; nothing else is read."""
-
-SKIPPED = frozenset({".git", ".idea", "out", "bin", "build", "target", "node_modules", "test"})
-"""Folders never read: outputs of IDEs and build tools, and test sources (they need
-test libraries a course program's build does not have)."""
-
-MAX_FILE = 2 << 20
-"""Bytes of one kept file at most."""
 
 BUILD_FILE = "fx.json"
 """The file of a build folder naming its main class (:func:`load_fx`)."""
@@ -85,17 +76,6 @@ class FxBuild:
 def driver_sources() -> Path:
     """The folder of the driver's Java sources (package data)."""
     return Path(__file__).resolve().parent / "javafx"
-
-
-def _kept(project: Path) -> list[PurePosixPath]:
-    kept = []
-    for path in sorted(project.rglob("*")):
-        relative = PurePosixPath(path.relative_to(project).as_posix())
-        if any(part in SKIPPED for part in relative.parts[:-1]) or path.is_symlink():
-            continue
-        if path.is_file() and path.name.lower().endswith(KEPT) and path.stat().st_size <= MAX_FILE:
-            kept.append(relative)
-    return kept
 
 
 def _package(text: str) -> str:
@@ -182,28 +162,17 @@ def main_class(tree: Path, files: list[PurePosixPath]) -> str:
     )
 
 
-def copy_tree(project: Path, tree: Path) -> list[PurePosixPath]:
-    """Copy the kept files of ``project`` to ``tree`` (readable by the sandbox's users)."""
-    files = _kept(project)
-    for relative in files:
-        target = tree / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(project / relative, target)
-        target.chmod(0o644)
-    for folder in [tree, *(p for p in tree.rglob("*") if p.is_dir())]:
-        folder.chmod(0o755)
-    return files
-
-
 def build_fx(project: Path, folder: Path) -> FxBuild:
-    """Build the JavaFX program of ``project`` (a folder) under ``folder`` (new, the
-    server's): :class:`~adjacency.hosting.java_build.BuildFailed` with ``javac``'s output verbatim
-    or naming what is missing; :class:`~adjacency.sandbox.SandboxUnavailable` where no
+    """Build the JavaFX program of ``project`` (a folder or a zip, taken in by
+    :func:`~.fx_intake.take_in_program`) under ``folder`` (new, the server's):
+    :class:`~.intake.IntakeRefused` for a kept file that breaks a rule,
+    :class:`~adjacency.hosting.java_build.BuildFailed` with ``javac``'s output verbatim or
+    naming what is missing; :class:`~adjacency.sandbox.SandboxUnavailable` where no
     sandbox can start."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)
     tree = folder / "tree"
-    files = copy_tree(project, tree)
+    files = take_in_program(project, tree)
     sources = [f for f in files if f.suffix == ".java"]
     if not sources:
         raise BuildFailed("the project has no Java sources")

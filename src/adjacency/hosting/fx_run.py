@@ -41,9 +41,13 @@ FX_JVM_OPTIONS = (
     "-Dprism.order=sw",
     "-Djava.awt.headless=true",
     "-Dprism.verbose=false",
+    "-XX:+DisplayVMOutputToStderr",
+    "-XX:ErrorFile=/tmp/java-error.log",
 )
 """The JVM's options: a bounded heap, one collector thread, a quick start, JavaFX drawn in
-software, AWT (the PNG writer of the dry run) without a display."""
+software, AWT (the PNG writer of the dry run) without a display, and the JVM's own
+messages (a fatal error's report included) on standard error, never on the protocol's
+standard output."""
 
 FX_ENV = {"NO_AT_BRIDGE": "1", "GDK_BACKEND": "x11"}
 """GTK without the accessibility bus (there is no session bus in the sandbox)."""
