@@ -25,6 +25,7 @@ from adjacency.bots import Bot, make_bot
 from adjacency.core import Position
 from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_build import FxBuild, build_fx
+from adjacency.hosting.fx_check import check_program
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.sandbox import check
@@ -169,3 +170,18 @@ def test_a_program_that_breaks_loses_with_its_reason(workshop: Workshop, shape: 
     assert result.plies == 2, result.record
     for word in words:
         assert word in result.detail, result.detail
+
+
+def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
+    """A program that plays is accepted after a short game with each colour; one that
+    marks an occupied square is refused naming the colour, the move and the reason."""
+    good = workshop.built(SHAPES[0])
+    assert good.recipe.fewest_rounds == 4  # the rounds box offers 4, 6, ... 28
+    verdict = check_program(lambda: fx_bot(good.build, good.recipe), 20.0, rounds=4)
+    assert verdict.accepted, verdict.detail
+    assert "4 rounds with each colour against greedy" in verdict.detail
+    bad = workshop.built(HOSTILE[2], dry=False)
+    verdict = check_program(lambda: fx_bot(bad.build, bad.recipe), 20.0, rounds=4)
+    assert not verdict.accepted
+    assert verdict.detail.startswith("as X, at move 3 (")
+    assert "illegal move" in verdict.detail and "is occupied" in verdict.detail

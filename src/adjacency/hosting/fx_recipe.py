@@ -89,13 +89,15 @@ def controls_of(form: Mapping[str, object]) -> list[Control]:
 class Recipe:
     """How the driver fills the form: ``settings`` (control -> value), the ``rounds``
     control, the ``first`` control with its values for the bot and for the person moving
-    first, the mark of the bot's pieces, and what the bot is called (``bot``)."""
+    first, the mark of the bot's pieces, what the bot is called (``bot``), and the fewest
+    rounds the program offers (``None`` for a field: any number), the check's games'."""
 
     settings: tuple[tuple[str, str], ...]
     rounds: str
     first: tuple[str, str, str] | None
     bot_mark: str
     bot: str
+    fewest_rounds: int | None = None
 
     def driver_args(self) -> list[str]:
         """The driver's options for this recipe."""
@@ -118,6 +120,7 @@ class Recipe:
             "first": list(self.first) if self.first else None,
             "bot_mark": self.bot_mark,
             "bot": self.bot,
+            "fewest_rounds": self.fewest_rounds,
         }
 
 
@@ -239,7 +242,9 @@ def recipe_for(form: Mapping[str, object], choices: Mapping[str, str] | None = N
         bot_first, person_first = _first_values(first, bot_mark)
         first_values = (first.name, bot_first, person_first)
     ordered = tuple((c.name, settings[c.name]) for c in fields if c.name in settings)
-    return Recipe(ordered, rounds.name, first_values, bot_mark, bot)
+    offered = [int(o) for o in (re.sub(r"[^0-9]", "", o) for o in rounds.options) if o]
+    fewest = min((n for n in offered if n > 0), default=None)
+    return Recipe(ordered, rounds.name, first_values, bot_mark, bot, fewest)
 
 
 def _mode_sides(option: str) -> str | None:
