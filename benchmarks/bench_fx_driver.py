@@ -140,7 +140,7 @@ def main() -> None:
         seen = dry_run(build, base / "dry")
         print(f"dry run (form and picture): {time.monotonic() - began:.2f} s wall")
         recipe = recipe_for(seen.form)
-        argv = command_line(build, recipe.driver_args())
+        argv = command_line(build.main, recipe.driver_args())
         games = [
             one_game(argv, build.folder, "x" if i % 2 == 0 else "o", args.rounds)
             for i in range(args.games)

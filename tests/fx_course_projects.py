@@ -19,6 +19,7 @@ marks the square of one of the opponent's pieces.
 
 from __future__ import annotations
 
+import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -484,12 +485,21 @@ SDK_FILES = (
 native libraries; :func:`download_zip` adds its large web library)."""
 
 
-def download_zip(shape: Shape, path: Path, sdk_bytes: int = 6 << 20) -> Path:
+def download_zip(
+    shape: Shape,
+    path: Path,
+    sdk_bytes: int = 6 << 20,
+    manifest: dict[str, object] | None = None,
+    screenshot_bytes: int = 3 << 20,
+) -> Path:
     """``shape``'s project as GitHub's Download ZIP: under one top folder, beside the
     JavaFX SDK (a web library of ``sdk_bytes`` zero bytes, stored), IntelliJ's compiled
-    classes, the team's report and a large screenshot; none of which is the program."""
+    classes, the team's report and a large screenshot; none of which is the program. With
+    ``manifest``, its ``adjacency-bot.json`` at the top."""
     top = f"{shape.name}-main/"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        if manifest is not None:
+            archive.writestr(top + "adjacency-bot.json", json.dumps(manifest))
         for name, text in files(shape).items():
             archive.writestr(top + name, text)
         for name in SDK_FILES:
@@ -503,7 +513,7 @@ def download_zip(shape: Shape, path: Path, sdk_bytes: int = 6 << 20) -> Path:
         archive.writestr(top + "Laporan Tugas Besar.pdf", b"%PDF-1.4 " * 4096)
         archive.writestr(
             zipfile.ZipInfo(top + "docs/screenshot.png"),
-            b"\x89PNG\r\n\x1a\n" + bytes(3 << 20),
+            b"\x89PNG\r\n\x1a\n" + bytes(screenshot_bytes),
             compress_type=zipfile.ZIP_STORED,
         )
     return path

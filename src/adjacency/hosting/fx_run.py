@@ -79,9 +79,10 @@ HANDSHAKE_SECONDS = 30.0
 """Seconds a driven program has to answer the handshake (the display and the JVM start)."""
 
 
-def command_line(build: FxBuild, driver_args: list[str]) -> list[str]:
+def command_line(main: str, driver_args: list[str]) -> list[str]:
     """The command inside the sandbox (the build folder at
-    :data:`~adjacency.sandbox.SUBMISSION`): the display, then the JVM with the driver."""
+    :data:`~adjacency.sandbox.SUBMISSION`): the display, then the JVM with the driver
+    starting the program's class ``main``."""
     java = [
         JAVA,
         *FX_JVM_OPTIONS,
@@ -94,7 +95,7 @@ def command_line(build: FxBuild, driver_args: list[str]) -> list[str]:
         DRIVER_MAIN,
         *driver_args,
         "--",
-        build.main,
+        main,
     ]
     script = (
         "mkfifo /tmp/display || exit 1; "
@@ -117,7 +118,7 @@ def fx_bot(build: FxBuild, recipe: Recipe, limits: Limits = FX_LIMITS) -> Extern
             command.argv, submission=build.folder, limits=limits, binds=FX_BINDS, env=FX_ENV
         )
 
-    argv = command_line(build, recipe.driver_args())
+    argv = command_line(build.main, recipe.driver_args())
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
     return ExternalBot(f"{settings} {shlex.join(argv)}", connect)
 
@@ -137,7 +138,7 @@ def dry_run(build: FxBuild, out: Path) -> DryRun:
     form was read (the driver's words, the program's last lines)."""
     out.mkdir(parents=True, exist_ok=True)
     outcome = run(
-        command_line(build, ["--dry-run", OUTPUT]),
+        command_line(build.main, ["--dry-run", OUTPUT]),
         submission=build.folder,
         output=out,
         binds=FX_BINDS,

@@ -1,0 +1,60 @@
+"""A course project's own JavaFX program through the real league server (HTTP, its
+builder, bubblewrap, ``javac`` against OpenJFX, Xvfb): its Download ZIP, with the
+manifest ``{"language": "javafx"}`` and the team's choice of bot in its window, goes to
+accepted (its check a short game with each colour) and to rated games against the house
+bot that end on the board, every move of its side its chosen bot's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjacency.core import Position
+from adjacency.core.record import game_from_text
+from adjacency.league.store import LeagueStore
+from fx_course_projects import SHAPES, bot_move, download_zip
+from hosted_helpers import accepted, finished_games, served
+from league_helpers import add_member, make_league, upload, wait_until
+from sandbox_helpers import own_sandboxes
+
+pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
+
+
+def test_a_course_program_goes_from_its_zip_to_rated_games(
+    folder: Path, tmp_path: Path, fx_tools: None
+) -> None:
+    db = folder / "league.db"
+    # A program's window starts a game only from its start: the league's one opening.
+    start = Position.start(8, 8, 4).fen()
+    make_league(db, rows=8, cols=8, rounds=4, base=30.0, increment=0.0, openings=(start,))
+    add_member(db, "greedy", "house", "greedy")
+    token = add_member(db, "team1")
+    shape = SHAPES[1]  # one bot-type box: Minimax (the default) or Local Search
+    manifest: dict[str, object] = {"language": "javafx", "choose": {"Bot": "Local Search"}}
+    project = download_zip(
+        shape, tmp_path / "p.zip", sdk_bytes=1 << 20, manifest=manifest, screenshot_bytes=1 << 20
+    )
+    with served(db) as (url, _):
+        assert upload(url, project.read_bytes(), token).status == 201
+        version = accepted(url, token)
+        assert version["detail"].startswith(
+            "program game.Main, plays Local Search as O: played 4 rounds with each colour"
+        ), version["detail"]
+        games = finished_games(db, "team1", 2)
+        with LeagueStore(db, create=False) as store:
+            team = store.members.member_named("team1")
+            stored = [store.games.game(g.id) for g in games[:2]]
+        for game in stored:
+            assert game is not None and game.record is not None
+            assert game.termination == "normal", game.detail
+            record = game_from_text(game.record)
+            colour = "x" if game.x_id == team.id else "o"
+            position = record.start
+            for move in record.moves:
+                if position.turn == colour:  # Local Search scans from the bottom-right
+                    expected = bot_move(position, from_top=False, half_turn=colour == "x")
+                    assert move.square == expected, game.record
+                position = position.play(move.square)
+        assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
