@@ -15,6 +15,10 @@ none) are left out and named (:attr:`Packed.left_out`), never read.
 against the system's authorities or ``cafile``) and :func:`fetch_versions` lists the
 team's versions; a refusal raises :class:`~.wire.LeagueRefused` with the server's own
 words, a server that cannot be reached :class:`~.connect.ConnectError`.
+
+:func:`pack_program` packs a course project to be played as its own JavaFX program,
+through its window (docs/javafx-driver.md): its FXML and images too, and the manifest
+with the team's choice in its form.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import io
 import json
 import ssl
+import tempfile
 import urllib.error
 import urllib.request
 import zipfile
@@ -29,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..hosting.intake import SOURCE_SUFFIXES, take_in
+from ..hosting.fx_intake import take_in_program
+from ..hosting.intake import MANIFEST, SOURCE_SUFFIXES, take_in
 from .connect import ConnectError
 from .wire import MAX_UPLOAD, LeagueRefused
 
@@ -77,6 +83,15 @@ def pack(path: Path) -> Packed:
         )
     top = top_folder([*read, *intake.left_out])
     files = {name.removeprefix(top): data for name, data in read.items()}
+    data = _zip(files, "sources")
+    left_out = sorted(name.removeprefix(top) for name in intake.left_out)
+    installed = sorted(name.removeprefix(top) for name in intake.installed)
+    return Packed(data, sorted(files), left_out, installed)
+
+
+def _zip(files: dict[str, bytes], what: str) -> bytes:
+    """``files`` as a deterministic zip (sorted, fixed dates), at most
+    :data:`~.wire.MAX_UPLOAD` bytes (else :class:`~.wire.LeagueRefused` naming ``what``)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(files):
@@ -87,12 +102,26 @@ def pack(path: Path) -> Packed:
     data = buffer.getvalue()
     if len(data) > MAX_UPLOAD:
         raise LeagueRefused(
-            f"the project's sources pack to {len(data):,} bytes: at most {MAX_UPLOAD:,} "
-            "are accepted"
+            f"the project's {what} pack to {len(data):,} bytes: at most {MAX_UPLOAD:,} are accepted"
         )
-    left_out = sorted(name.removeprefix(top) for name in intake.left_out)
-    installed = sorted(name.removeprefix(top) for name in intake.installed)
-    return Packed(data, sorted(files), left_out, installed)
+    return data
+
+
+def pack_program(path: Path, choices: dict[str, str]) -> Packed:
+    """The project at ``path`` packed to be played as its own JavaFX program, through its
+    window: its program's files (:func:`adjacency.hosting.fx_intake.take_in_program`:
+    sources, FXML, CSS, ``.properties``, images, ``.iml`` files and manifests, from the
+    project's root; nothing else read) and the manifest that asks for it with the team's
+    ``choices`` in its window's form (``{"language": "javafx", "choose": ...}``, in place
+    of any manifest of its own), as a deterministic zip."""
+    with tempfile.TemporaryDirectory(prefix="adjacency-pack-") as where:
+        kept = take_in_program(path, Path(where) / "kept")
+        files = {name.as_posix(): (Path(where) / "kept" / name).read_bytes() for name in kept}
+    if not any(name.endswith(".java") for name in files):
+        raise LeagueRefused(f"no Java source in {str(path)!r}: nothing to submit")
+    manifest = {"language": "javafx", "choose": choices}
+    files[MANIFEST] = (json.dumps(manifest, sort_keys=True) + "\n").encode("utf-8")
+    return Packed(_zip(files, "program's files"), sorted(files), [], [])
 
 
 def _context(url: str, cafile: str | None) -> ssl.SSLContext | None:
