@@ -19,7 +19,7 @@ from adjacency.hosting.manifest import ManifestError
 from adjacency.league.store import LeagueStore
 from fx_course_projects import SHAPES, bot_move, download_zip
 from hosted_helpers import accepted, finished_games, served
-from league_helpers import add_member, make_league, wait_until
+from league_helpers import add_member, wait_until
 from sandbox_helpers import own_sandboxes
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
@@ -30,8 +30,10 @@ def test_a_course_program_goes_from_its_zip_to_rated_games(
 ) -> None:
     db = folder / "league.db"
     # A program's window starts a game only from its start: the league's one opening.
-    start = Position.start(8, 8, 4).fen()
-    make_league(db, rows=8, cols=8, rounds=4, base=30.0, increment=0.0, openings=(start,))
+    create = ["league", "create", "--db", str(db), "--rows", "8", "--cols", "8"]
+    assert main([*create, "--rounds", "4", "--clock", "30+0", "--from-start"]) == 0
+    with LeagueStore(db, create=False) as store:
+        assert store.meta.settings().openings == (Position.start(8, 8, 4).fen(),)
     add_member(db, "greedy", "house", "greedy")
     token = add_member(db, "team1")
     shape = SHAPES[1]  # one bot-type box: Minimax (the default) or Local Search
