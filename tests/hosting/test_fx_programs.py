@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -185,3 +185,16 @@ def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
     assert not verdict.accepted
     assert verdict.detail.startswith("as X, at move 3 (")
     assert "illegal move" in verdict.detail and "is occupied" in verdict.detail
+
+
+def test_an_error_alert_loses_with_its_text(workshop: Workshop) -> None:
+    """A name left empty: the program answers Play with an error alert, not a board; the
+    game is lost at the program's first move with the alert's words."""
+    built = workshop.built(SHAPES[0])
+    settings = tuple((k, "" if k == "nameX" else v) for k, v in built.recipe.settings)
+    empty = Built(built.build, built.form, built.picture, replace(built.recipe, settings=settings))
+    result = play(empty, "x")
+    assert result.termination == "disconnection", result.detail
+    assert result.plies == 0
+    assert "the program showed an error alert: " in result.detail
+    assert "Please fill in both names" in result.detail

@@ -453,16 +453,13 @@ public final class Driver {
         }
     }
 
+    /** The game window's board, once it shows; alerts on the way are closed (an error fails). */
     private Button[][] awaitBoard() throws InterruptedException {
         while (true) {
             try {
-                Object[] seen = Fx.call(() -> new Object[] {Screen.board(), Screen.alerts()}, CALL_MS);
-                if (seen[0] != null) return (Button[][]) seen[0];
-                @SuppressWarnings("unchecked")
-                List<Screen.Alert> alerts = (List<Screen.Alert>) seen[1];
-                if (!alerts.isEmpty()) {
-                    throw new Failure("after Play the program showed an alert, not a board: " + alerts.get(0).text());
-                }
+                Button[][] found = Fx.call(Screen::board, CALL_MS);
+                if (found != null) return found;
+                closeAlerts();
             } catch (TimeoutException busy) {
                 // the program is busy opening its game window
             }
@@ -559,7 +556,9 @@ public final class Driver {
             }, CALL_MS);
             for (String text : closed) {
                 System.err.println("fxdriver: the program's alert, " + text);
-                if (text.startsWith("error:")) throw new Failure("the program showed an error: " + text.substring(7));
+                if (text.startsWith("error:")) {
+                    throw new Failure("the program showed an error alert: " + text.substring(7));
+                }
             }
         } catch (TimeoutException busy) {
             // busy: the next look closes them
