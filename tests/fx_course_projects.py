@@ -111,7 +111,7 @@ def _input_controller(shape: Shape, head: str) -> str:
     fields = ["@FXML private TextField nameX;", "@FXML private TextField nameO;"]
     fields.append("@FXML private ComboBox<String> numberOfRounds;")
     init = [
-        "for (int i = 4; i <= 28; i += 2) numberOfRounds.getItems().add(String.valueOf(i));",
+        "for (int i = 2; i <= 28; i += 2) numberOfRounds.getItems().add(String.valueOf(i));",
         'numberOfRounds.setValue("28");',
     ]
     # xBot/oBot: the bot each side plays (null: a person); oFirst: O moves first.

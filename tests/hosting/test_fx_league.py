@@ -46,7 +46,7 @@ def test_a_course_program_goes_from_its_zip_to_rated_games(
         assert "version 1 (a new version)" in capsys.readouterr().out
         version = accepted(url, token)
         assert version["detail"].startswith(
-            "program game.Main, plays Local Search as O: played 4 rounds with each colour"
+            "program game.Main, plays Local Search as O: played 2 rounds with each colour"
         ), version["detail"]
         games = finished_games(db, "team1", 2)
         with LeagueStore(db, create=False) as store:

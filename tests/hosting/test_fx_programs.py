@@ -176,12 +176,12 @@ def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
     """A program that plays is accepted after a short game with each colour; one that
     marks an occupied square is refused naming the colour, the move and the reason."""
     good = workshop.built(SHAPES[0])
-    assert good.recipe.fewest_rounds == 4  # the rounds box offers 4, 6, ... 28
-    verdict = check_program(lambda: fx_bot(good.build, good.recipe), 20.0, rounds=4)
+    assert good.recipe.fewest_rounds == 2  # the rounds box offers 2, 4, ... 28
+    verdict = check_program(lambda: fx_bot(good.build, good.recipe), 20.0, rounds=2)
     assert verdict.accepted, verdict.detail
-    assert "4 rounds with each colour against greedy" in verdict.detail
+    assert "2 rounds with each colour against greedy" in verdict.detail
     bad = workshop.built(HOSTILE[2], dry=False)
-    verdict = check_program(lambda: fx_bot(bad.build, bad.recipe), 20.0, rounds=4)
+    verdict = check_program(lambda: fx_bot(bad.build, bad.recipe), 20.0, rounds=2)
     assert not verdict.accepted
     assert verdict.detail.startswith("as X, at move 3 (")
     assert "illegal move" in verdict.detail and "is occupied" in verdict.detail
