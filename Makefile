@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test test-core lint typecheck jscheck pytest browser deploy-tools sandbox-tools typescript-tools constraints bench docs screenshots clean
+.PHONY: play test test-core lint typecheck jscheck pytest browser deploy-tools sandbox-tools javafx-tools typescript-tools constraints bench docs screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,11 @@ deploy-tools:
 sandbox-tools:
 	@tools/provision-sandbox
 
+# The tests that play a team's own JavaFX program through its window need Debian's OpenJFX
+# and Xvfb: installed the same way.
+javafx-tools:
+	@tools/provision-javafx
+
 # deploy/constraints.txt from the tested environment (run after make test passed): the
 # runtime packages' versions that docs/deploy.md installs with pip's -c.
 constraints: $(VENV)/.installed-dev
@@ -79,7 +84,7 @@ constraints: $(VENV)/.installed-dev
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
 # over 60 s (and fails the run under CI).
-pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools typescript-tools
+pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools javafx-tools typescript-tools
 	@echo "compiling the engine's kernels (numba's cache) before any test's clock starts"
 	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
 	@echo "building the docs site (mkdocs --strict) once, for tests/docs/test_site.py"
@@ -92,9 +97,9 @@ test: lint typecheck pytest
 
 # The quick loop of daily work: the tests that need nothing beyond Python and this venv.
 # tests/needs.py marks each test with what else it needs (Chromium, a Ray cluster, a JDK,
-# Node, Caddy and systemd, the built docs site, bubblewrap); those tests are deselected, not skipped.
+# Node, Caddy and systemd, the built docs site, bubblewrap, OpenJFX and Xvfb); those tests are deselected, not skipped.
 # No lint or types, no provisioning; make test stays the whole suite that CI runs.
-NEEDS := browser ray jvm node deploy site sandbox
+NEEDS := browser ray jvm node deploy site sandbox javafx
 space := $(subst ,, )
 CORE := not $(subst $(space), and not ,$(NEEDS))
 

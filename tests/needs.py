@@ -2,7 +2,8 @@
 tests/conftest.py), so ``make test-core`` can leave those tests out.
 
 ``make test`` runs every test (CI provisions Chromium, a JDK, Node, Ray, Caddy and
-systemd, bubblewrap, and builds the documentation site). For a quick loop, ``make test-core``
+systemd, bubblewrap, OpenJFX and Xvfb, and builds the documentation site). For a quick
+loop, ``make test-core``
 deselects the tests marked here: deselected, not skipped, so the skip guard
 (:mod:`skip_guard`) still holds for the whole suite.
 
@@ -27,7 +28,7 @@ import pytest
 
 import browser_helpers
 
-MARKERS = ("browser", "ray", "jvm", "node", "deploy", "site", "sandbox")
+MARKERS = ("browser", "ray", "jvm", "node", "deploy", "site", "sandbox", "javafx")
 """Every marker this plugin applies (registered, with what each stands for, in
 pyproject.toml's ``[tool.pytest.ini_options]``)."""
 
@@ -38,6 +39,7 @@ FIXTURES = {
     "_ray_nodes": "ray",
     "site": "site",
     "sandbox_box": "sandbox",
+    "fx_tools": "javafx",
 }
 """A fixture a test requests (directly or through another fixture) -> the marker."""
 

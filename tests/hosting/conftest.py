@@ -28,3 +28,18 @@ def built_league(folder: Path) -> Iterator[tuple[str, Path]]:
     make_league(db, rows=6, cols=6, rounds=4, base=30.0, increment=0.0)
     with thread_server(db, house_games=False, builds=True) as url:
         yield url, db
+
+
+@pytest.fixture(scope="session")
+def fx_tools() -> None:
+    """Debian's OpenJFX and Xvfb are installed (``tools/provision-javafx``, run by
+    ``make test``, installs them): a test that needs them fails naming what to install,
+    it is never skipped."""
+    from adjacency.hosting.fx_build import FX_MODULES
+    from adjacency.hosting.fx_run import XVFB
+
+    missing = [p for p in (f"{FX_MODULES}/javafx.controls.jar", XVFB) if not Path(p).exists()]
+    if missing:
+        pytest.fail(
+            f"missing {', '.join(missing)}: install openjfx and xvfb (tools/provision-javafx)"
+        )

@@ -156,6 +156,12 @@ def register(commands: Any) -> None:
     _settings_options(create)
     _rules_options(create)
     create.add_argument("--admin-token-file", type=Path, help="use this file's token as admin")
+    create.add_argument(
+        "--from-start",
+        action="store_true",
+        help="every game from the start position, no opening: a league where teams' "
+        "programs are played through their own windows (docs/javafx-driver.md)",
+    )
     create.set_defaults(handler=run_create)
 
     serve = sub.add_parser("serve", help="serve a league (created on first use)")
@@ -324,6 +330,9 @@ def run_create(args: argparse.Namespace) -> int:
     and print its admin token once (or use ``--admin-token-file``'s); returns 0. A file
     that holds a league already is refused with
     :class:`~adjacency.league.store.LeagueError` (status 2) and left as it was."""
+    from dataclasses import replace
+
+    from ..core import Position
     from ..league.server import open_league
     from ..league.store import LeagueError, LeagueStore
 
@@ -331,7 +340,11 @@ def run_create(args: argparse.Namespace) -> int:
     with LeagueStore(args.db) as store:
         if store.meta.created:
             raise LeagueError(f"{str(args.db)!r} already holds a league")
-    open_league(args.db, _settings(args), args.admin_token_file, _say)
+    settings = _settings(args)
+    if args.from_start:  # a program's window starts a game only from its start
+        start = Position.start(settings.rows, settings.cols, settings.rounds).fen()
+        settings = replace(settings, openings=(start,))
+    open_league(args.db, settings, args.admin_token_file, _say)
     _store_rules(args, given)
     return 0
 

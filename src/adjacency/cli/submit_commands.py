@@ -34,6 +34,20 @@ def register(sub: Any) -> None:
     )
     submit.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
     submit.add_argument("--list", action="store_true", help="list your team's versions")
+    submit.add_argument(
+        "--program",
+        action="store_true",
+        help="play your JavaFX program as it is, through its own window (its FXML and "
+        "images are sent too; docs/javafx-driver.md)",
+    )
+    submit.add_argument(
+        "--choose",
+        action="append",
+        default=[],
+        metavar="LABEL=OPTION",
+        help="your choice in your program's input window, by a control's label or fx:id "
+        "(repeat for several; implies --program), e.g. --choose 'Player O=Bot Minimax'",
+    )
     submit.set_defaults(handler=run_submit)
 
 
@@ -87,7 +101,7 @@ def run_submit(args: argparse.Namespace) -> int:
     an unreachable server a run-time failure (status 3)."""
     from ..client.submit import fetch_games, fetch_versions, send
     from ..client.wire import LeagueRefused
-    from ..hosting.packing import pack
+    from ..hosting.packing import pack, pack_program
 
     cafile = None if args.cafile is None else str(args.cafile)
     if args.list:
@@ -100,7 +114,12 @@ def run_submit(args: argparse.Namespace) -> int:
     if args.path is None:
         raise LeagueRefused("give the project to submit: adjacency league submit URL PATH")
     token = _token(args)
-    packed = pack(args.path)
+    if args.program or args.choose:
+        from ..hosting.fx_recipe import parse_choices
+
+        packed = pack_program(args.path, parse_choices(args.choose))
+    else:
+        packed = pack(args.path)
     print(f"sending {len(packed.files)} files ({len(packed.data):,} bytes zipped)", file=sys.stderr)
     if packed.left_out:
         shown = ", ".join(packed.left_out[:LEFT_OUT_SHOWN])

@@ -22,7 +22,13 @@ played by the server, always inside the sandbox (:mod:`adjacency.sandbox`).
 - :mod:`~adjacency.hosting.player`: the built bot as a :class:`~adjacency.bots.Bot`, one
   sandboxed engine-protocol process for a whole game;
 - :mod:`~adjacency.hosting.seat`, :mod:`~adjacency.hosting.ray_seats`: one hosted side of
-  one game (the :class:`~adjacency.hosting.seat.Seat` protocol), here or on a Ray node.
+  one game (the :class:`~adjacency.hosting.seat.Seat` protocol), here or on a Ray node;
+- :mod:`~adjacency.hosting.fx_build`, :mod:`~adjacency.hosting.fx_run`,
+  :mod:`~adjacency.hosting.fx_recipe`: a course project's own JavaFX program, built
+  untouched against Debian's OpenJFX and played through its own window by the driver
+  (``javafx/``: ``adjacency.fxdriver``, Java in the program's JVM, package data) under a
+  private Xvfb in the sandbox; its dry run reads the input window's form and draws it, and
+  the recipe is the team's choice in that form (docs/javafx-driver.md).
 
 Nothing here runs submitted code outside the sandbox: where the sandbox cannot start,
 :func:`adjacency.sandbox.check` raises and nothing is built. It sits above the bots (a

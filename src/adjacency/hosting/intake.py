@@ -51,9 +51,10 @@ MANIFEST = "adjacency-bot.json"
 SOURCE_SUFFIXES = (".java", ".py", ".js", ".mjs", ".cjs")
 """The sources read: Java, Python and JavaScript (the kinds the league builds)."""
 
-RESOURCE_SUFFIXES = (".fxml", ".css", ".properties", ".iml")
+RESOURCE_SUFFIXES = (".fxml", ".css", ".properties", ".iml", ".mf")
 """A JavaFX program's resources kept as text: its windows (FXML), their styles, its
-properties, and an IntelliJ module file (which names the resource roots)."""
+properties, an IntelliJ module file (which names the resource roots) and a jar's
+manifest (which names the main class)."""
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp")
 """Pictures JavaFX can load: kept when a kept text names them (the program loads them),

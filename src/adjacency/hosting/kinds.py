@@ -11,6 +11,9 @@ a version plays is the same for every kind (:mod:`.check`).
   the runner's inspection; played by the kit's runner with that class.
 - ``python``, ``javascript``: a program speaking the engine protocol (the kits, one's
   own), its syntax checked; played by its interpreter from its entry file.
+- ``javafx``: a course project's own JavaFX program (its manifest asks for it), compiled
+  against OpenJFX and played through its own window by the driver (:mod:`.fx_kind`);
+  its check is a short game with each colour (:mod:`.fx_check`).
 
 Which kind an upload is: :func:`~.scripts.choose` (its manifest, else its files);
 :func:`build_submission` takes an uploaded zip through the intake to its kind's build.
@@ -19,11 +22,13 @@ Which kind an upload is: :func:`~.scripts.choose` (its manifest, else its files)
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..sandbox import SUBMISSION, Limits
+from .fx_kind import LANGUAGE, build_fx_submission, fx_choices, fx_command
+from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS
 from .intake import Intake, take_in
 from .java_build import RUNNER
 from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_java, build_program
@@ -46,14 +51,18 @@ at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own thr
 class ProgramKind:
     """One kind of hosted program: its ``build`` (the intake's files, the chosen
     :class:`~.scripts.Program` or ``None`` for a Java project, and the output folder, to
-    a :class:`~.sandbox_build.HostedBuild`; raises the build's refusal), its ``command``
-    (the built bot and its arguments to the argv inside its sandbox) and its ``limits``
-    over one game."""
+    a :class:`~.sandbox_build.HostedBuild`; raises the build's refusal; ``None`` for a
+    kind built from the whole upload, ``javafx``), its ``command`` (the built bot and its
+    arguments to the argv inside its sandbox), its ``limits`` over one game, and what
+    more of the host its sandbox binds read-only (``binds``) and its environment
+    (``env``)."""
 
     name: str
-    build: Callable[[Intake, Program | None, Path], HostedBuild]
+    build: Callable[[Intake, Program | None, Path], HostedBuild] | None
     command: Callable[[str, list[str]], list[str]]
     limits: Limits
+    binds: Mapping[str, Path] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)
 
 
 def _java_command(bot: str, args: list[str]) -> list[str]:
@@ -84,6 +93,9 @@ KINDS: dict[str, ProgramKind] = {
         _script_command("javascript"),
         replace(GAME_LIMITS, memory_bytes=1024 << 20),
     ),
+    # A course project's own JavaFX program, played through its window by the driver
+    # under a private X display (fx_kind.py): built from the whole upload, not the intake.
+    LANGUAGE: ProgramKind(LANGUAGE, None, fx_command, FX_LIMITS, FX_BINDS, FX_ENV),
 }
 """Every kind the league hosts, by name (the name is stored with each build)."""
 
@@ -106,7 +118,12 @@ def build_submission(data: bytes, folder: Path) -> HostedBuild:
     os.chmod(folder, 0o755)  # the sandbox's own users read the build below it
     upload = folder / "upload.zip"
     upload.write_bytes(data)
+    choices = fx_choices(upload)
+    if choices is not None:
+        return build_fx_submission(upload, folder / "build", choices)
     intake = take_in(upload)
     program = choose(intake)
     kind = "java" if program is None else program.language
-    return KINDS[kind].build(intake, program, folder / "build")
+    build = KINDS[kind].build
+    assert build is not None  # java, python and javascript are built from the intake
+    return build(intake, program, folder / "build")

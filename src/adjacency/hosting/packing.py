@@ -17,11 +17,13 @@ and named (:attr:`Packed.left_out`), never read or stored.
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from .intake import SOURCE_SUFFIXES, IntakeRefused, take_in
+from .fx_intake import SKIPPED
+from .intake import MANIFEST, SOURCE_SUFFIXES, IntakeRefused, take_in
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 """Every packed entry's date (zip's earliest): the packed bytes depend on the files only."""
@@ -82,6 +84,39 @@ def pack(path: Path) -> Packed:
         )
     top = "" if _packed(path) else top_folder([*kept, *intake.left_out])
     files = {name.removeprefix(top): data for name, data in kept.items()}
+    left_out = sorted(name.removeprefix(top) for name in intake.left_out)
+    installed = sorted(name.removeprefix(top) for name in intake.installed)
+    return Packed(_zip(files), sorted(files), left_out, installed)
+
+
+def pack_program(path: Path, choices: dict[str, str]) -> Packed:
+    """The project at ``path`` packed to be played as its own JavaFX program, through its
+    window (docs/javafx-driver.md): its kept files as :func:`pack` keeps them, less those
+    in folders that are no part of the program (:data:`~.fx_intake.SKIPPED`: build
+    outputs, test sources, the IDE's own), and the manifest that asks for it with the
+    team's ``choices`` in its window's form (``{"language": "javafx", "choose": ...}``, in
+    place of any manifest of its own). Packing the result again gives the same bytes."""
+    packed = pack(path)
+    with zipfile.ZipFile(io.BytesIO(packed.data)) as archive:
+        files = {
+            name: archive.read(name)
+            for name in archive.namelist()
+            if not SKIPPED & set(PurePosixPath(name).parts[:-1])
+            and PurePosixPath(name).name != MANIFEST
+        }
+    if not any(name.endswith(".java") for name in files):
+        raise IntakeRefused(f"rule 'a source': no Java source in {path.name!r}: no program to play")
+    manifest = {"language": "javafx", "choose": choices}
+    files[MANIFEST] = (json.dumps(manifest, sort_keys=True) + "\n").encode("utf-8")
+    skipped = sorted(set(packed.files) - set(files) - {MANIFEST})
+    return Packed(
+        _zip(files), sorted(files), sorted([*packed.left_out, *skipped]), packed.installed
+    )
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    """``files`` as a deterministic zip (sorted, fixed dates, marked :data:`PACKED`), at
+    most :data:`MAX_PACKED` bytes (else :class:`~.intake.IntakeRefused` naming the rule)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.comment = PACKED
@@ -96,6 +131,4 @@ def pack(path: Path) -> Packed:
             f"rule 'packed size': the project's kept files pack to {len(data):,} bytes, "
             f"more than {MAX_PACKED:,}"
         )
-    left_out = sorted(name.removeprefix(top) for name in intake.left_out)
-    installed = sorted(name.removeprefix(top) for name in intake.installed)
-    return Packed(data, sorted(files), left_out, installed)
+    return data

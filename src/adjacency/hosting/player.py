@@ -45,7 +45,13 @@ def hosted_bot(
     bounds = KINDS[kind].limits if limits is None else limits
 
     def connect(command: CommandSpec) -> Transport:
-        return SandboxedProcess(command.argv, submission=classes, limits=bounds)
+        return SandboxedProcess(
+            command.argv,
+            submission=classes,
+            limits=bounds,
+            binds=KINDS[kind].binds,
+            env=KINDS[kind].env,
+        )
 
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
     return ExternalBot(f"{settings} {shlex.join(command_line(bot, args, kind))}", connect)

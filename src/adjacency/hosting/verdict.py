@@ -2,9 +2,11 @@
 
 :func:`build_afresh` builds the zip by its kind (:func:`~.kinds.build_submission`) into an
 emptied folder; :func:`judge` then checks the built bot on the league's board
-(:func:`~.check.check_bot`) and says whether the version is accepted and why: the
-check's account, or the refusal's reason (the intake's rule, the compiler's output
-verbatim, the position the bot failed on), with what the intake left out unread. An
+(:func:`~.check.check_bot`; a program played through its window plays a short game with
+each colour instead, :func:`~.fx_check.check_program`) and says whether the version is
+accepted and why: the check's account, or the refusal's reason (the intake's rule, the
+compiler's output verbatim, the position the bot failed on), with what the intake left
+out unread. An
 accepted build keeps its bot's choice in its folder (:func:`~.player.save_choice`), from
 which the league plays it. Where the version is stored, and who waits for its verdict,
 is the league's.
@@ -17,6 +19,8 @@ from pathlib import Path
 
 from ..core.errors import AdjacencyError
 from .check import check_bot
+from .fx_check import CHECK_ROUNDS, check_program
+from .fx_kind import LANGUAGE, check_rounds
 from .kinds import build_submission
 from .player import Choice, save_choice
 from .sandbox_build import HostedBuild
@@ -54,7 +58,17 @@ def judge(
     except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
         return False, str(exc)
     choice = Choice.of(hosted)
-    checked = check_bot(choice.bot_now, rows, cols, rounds, seconds)
+    if hosted.kind == LANGUAGE:  # played from its window's start only: its check is a game
+        if (rows, cols) != (8, 8):
+            return (
+                False,
+                f"{hosted.label}: a program played through its window plays 8x8, "
+                f"this league {rows}x{cols}",
+            )
+        fewest = check_rounds(hosted.folder) or CHECK_ROUNDS
+        checked = check_program(choice.bot_now, seconds, rounds=fewest)
+    else:
+        checked = check_bot(choice.bot_now, rows, cols, rounds, seconds)
     if checked.accepted:
         save_choice(folder, choice)
     left = f"; left out, not read: {len(hosted.left_out)} files" if hosted.left_out else ""

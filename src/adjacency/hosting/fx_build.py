@@ -1,0 +1,236 @@
+"""A course project's own JavaFX program built as the student ran it: :func:`build_fx`.
+
+The team's sources are compiled untouched by ``javac`` against Debian's OpenJFX
+(:data:`FX_MODULES`, ``--module-path`` with ``javafx.controls`` and ``javafx.fxml``),
+with no stand-in class of ours for the skeleton; the driver of :mod:`.fx_run` is compiled
+beside them in a package of its own (``adjacency.fxdriver``, package data next to this
+module). The program's resources (FXML, CSS, ``.properties``, images: :data:`RESOURCES`)
+are copied by this process to a folder of their own, each under its path from its resource
+root, as an IDE puts them beside the classes: the roots are the sources' own roots (a
+file's folder less its package), ``src``, ``resources``, ``src/main/resources`` and the
+folders an IntelliJ ``.iml`` names. The main class is the manifest's ``Main-Class``, else
+the one class that extends ``Application`` (where several do, the one with a ``main``).
+
+``javac`` runs in the sandbox (:func:`adjacency.sandbox.run`) with the kept files
+(:mod:`.fx_intake`: sources, resources, ``.iml`` files, manifests; written to a tree of
+the build folder) read-only, the driver's sources read-only at :data:`DRIVER`, and the
+class folder the only writable place: nothing of the team's is ever executed outside the
+sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from xml.etree import ElementTree
+
+from ..sandbox import OUTPUT, SUBMISSION, Reason, run
+from .fx_intake import take_in_program
+from .java_build import BuildFailed, javac_arguments
+from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS
+
+FX_MODULES = "/usr/share/openjfx/lib"
+"""Debian's OpenJFX (package ``openjfx``): the modules' jars."""
+
+FX_ADD_MODULES = "javafx.controls,javafx.fxml"
+"""The modules a course program uses (``javafx.graphics`` and ``javafx.base`` come with them)."""
+
+DRIVER = "/driver"
+"""Where the driver's sources are, read-only, in the compiler's sandbox."""
+
+DRIVER_MAIN = "adjacency.fxdriver.Driver"
+"""The driver's main class."""
+
+RESOURCES = (".fxml", ".css", ".properties", ".png", ".jpg", ".jpeg", ".gif", ".bmp")
+"""What of a project is a resource its program loads."""
+
+BUILD_FILE = "fx.json"
+"""The file of a build folder naming its main class (:func:`load_fx`)."""
+
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_APPLICATION = re.compile(r"\bclass\s+(\w+)\s+extends\s+(?:javafx\.application\.)?Application\b")
+_MAIN = re.compile(r"\bstatic\s+void\s+main\s*\(")
+
+
+@dataclass(frozen=True)
+class FxBuild:
+    """A built JavaFX program: its build ``folder`` (``classes/`` and ``resources/``
+    below it) and its ``main`` class."""
+
+    folder: Path
+    main: str
+
+    @property
+    def classes(self) -> Path:
+        return self.folder / "classes"
+
+    @property
+    def resources(self) -> Path:
+        return self.folder / "resources"
+
+
+def driver_sources() -> Path:
+    """The folder of the driver's Java sources (package data)."""
+    return Path(__file__).resolve().parent / "javafx"
+
+
+def _package(text: str) -> str:
+    found = _PACKAGE.search(text)
+    return found.group(1) if found else ""
+
+
+def source_roots(tree: Path, sources: list[PurePosixPath]) -> list[PurePosixPath]:
+    """The roots of ``sources``: each file's folder less its package's folders."""
+    roots: list[PurePosixPath] = []
+    for source in sources:
+        package = _package((tree / source).read_text(encoding="utf-8", errors="replace"))
+        parts = source.parent.parts
+        depth = len(package.split(".")) if package else 0
+        if depth and parts[len(parts) - depth :] == tuple(package.split(".")):
+            root = PurePosixPath(*parts[: len(parts) - depth])
+        else:
+            root = source.parent
+        if root not in roots:
+            roots.append(root)
+    return roots
+
+
+def iml_roots(tree: Path, files: list[PurePosixPath]) -> list[PurePosixPath]:
+    """The source and resource folders an IntelliJ ``.iml`` of ``files`` names."""
+    roots: list[PurePosixPath] = []
+    for iml in (f for f in files if f.suffix == ".iml"):
+        try:
+            document = ElementTree.parse(tree / iml)
+        except ElementTree.ParseError:
+            continue
+        for folder in document.iter("sourceFolder"):
+            url = folder.get("url", "")
+            if url.startswith("file://$MODULE_DIR$/") and folder.get("isTestSource") != "true":
+                root = iml.parent / url.removeprefix("file://$MODULE_DIR$/")
+                if ".." not in root.parts:
+                    roots.append(root)
+    return roots
+
+
+def resource_roots(tree: Path, files: list[PurePosixPath]) -> list[PurePosixPath]:
+    """Where resources are looked up from, as the IDE would: the sources' roots, ``src``,
+    ``resources``, ``src/main/resources`` and the roots an ``.iml`` names (those that
+    exist)."""
+    sources = [f for f in files if f.suffix == ".java"]
+    found = [*source_roots(tree, sources), *iml_roots(tree, files)]
+    found += [PurePosixPath(p) for p in ("src", "resources", "src/main/resources")]
+    roots: list[PurePosixPath] = []
+    for root in found:
+        if (tree / root).is_dir() and root not in roots:
+            roots.append(root)
+    return roots
+
+
+def main_class(tree: Path, files: list[PurePosixPath]) -> str:
+    """The program's main class: a manifest's ``Main-Class``, else the one class that
+    extends ``Application`` (of several, the one with a ``main``); :class:`BuildFailed`
+    naming what was found otherwise."""
+    for manifest in (f for f in files if f.name.upper() == "MANIFEST.MF"):
+        for line in (tree / manifest).read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.lower().startswith("main-class:"):
+                return line.split(":", 1)[1].strip()
+    applications: list[tuple[str, bool]] = []
+    for source in (f for f in files if f.suffix == ".java"):
+        text = (tree / source).read_text(encoding="utf-8", errors="replace")
+        for found in _APPLICATION.finditer(text):
+            package = _package(text)
+            name = f"{package}.{found.group(1)}" if package else found.group(1)
+            applications.append((name, bool(_MAIN.search(text))))
+    with_main = [name for name, has_main in applications if has_main]
+    if len(applications) == 1:
+        return applications[0][0]
+    if len(with_main) == 1:
+        return with_main[0]
+    if not applications:
+        raise BuildFailed(
+            "no class extends javafx.application.Application: the program's window cannot "
+            "be started (name it with a Main-Class line in META-INF/MANIFEST.MF)"
+        )
+    names = ", ".join(name for name, _ in applications)
+    raise BuildFailed(
+        f"several JavaFX Application classes ({names}): name the one the program starts "
+        "with a Main-Class line in META-INF/MANIFEST.MF"
+    )
+
+
+def build_fx(project: Path, folder: Path) -> FxBuild:
+    """Build the JavaFX program of ``project`` (a folder or a zip, taken in by
+    :func:`~.fx_intake.take_in_program`) under ``folder`` (new, the server's):
+    :class:`~.intake.IntakeRefused` for a kept file that breaks a rule,
+    :class:`~adjacency.hosting.java_build.BuildFailed` with ``javac``'s output verbatim or
+    naming what is missing; :class:`~adjacency.sandbox.SandboxUnavailable` where no
+    sandbox can start."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o755)
+    tree = folder / "tree"
+    files = take_in_program(project, tree)
+    sources = [f for f in files if f.suffix == ".java"]
+    if not sources:
+        raise BuildFailed("the project has no Java sources")
+    main = main_class(tree, files)
+    driver = driver_sources()
+    inside = [
+        f"{DRIVER}/{p.relative_to(driver).as_posix()}" for p in sorted(driver.rglob("*.java"))
+    ]
+    inside += [f"{SUBMISSION}/{source}" for source in sources]
+    arguments, listing = javac_arguments(inside, OUTPUT, f"{SUBMISSION}/.adjacency-sources")
+    (tree / ".adjacency-sources").write_text(listing, encoding="utf-8")
+    (tree / ".adjacency-sources").chmod(0o644)
+    classes = folder / "classes"
+    classes.mkdir()
+    outcome = run(
+        [
+            JAVAC,
+            *(f"-J{option}" for option in JVM_OPTIONS),
+            "--module-path",
+            FX_MODULES,
+            "--add-modules",
+            FX_ADD_MODULES,
+            *arguments,
+        ],
+        submission=tree,
+        output=classes,
+        binds={DRIVER: driver},
+        limits=BUILD_LIMITS,
+    )
+    if outcome.reason is not Reason.EXITED:
+        raise BuildFailed(f"javac was stopped: {outcome.describe()}")
+    if outcome.returncode != 0:
+        text = (outcome.stdout + outcome.stderr).decode("utf-8", "replace")
+        raise BuildFailed("javac failed:\n" + text)
+    resources = folder / "resources"
+    resources.mkdir()
+    resources.chmod(0o755)
+    for root in resource_roots(tree, files):
+        for relative in files:
+            if relative.suffix.lower() not in RESOURCES or not relative.is_relative_to(root):
+                continue
+            target = resources / relative.relative_to(root)
+            if target.exists():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(tree / relative, target)
+            target.chmod(0o644)
+    for sub in [p for p in resources.rglob("*") if p.is_dir()]:
+        sub.chmod(0o755)
+    (folder / BUILD_FILE).write_text(json.dumps({"main": main}), encoding="utf-8")
+    return FxBuild(folder, main)
+
+
+def load_fx(folder: Path) -> FxBuild | None:
+    """The build kept in ``folder``, or ``None`` where there is none."""
+    try:
+        data = json.loads((folder / BUILD_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    build = FxBuild(folder, str(data["main"]))
+    return build if build.classes.is_dir() else None

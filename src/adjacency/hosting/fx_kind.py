@@ -1,0 +1,100 @@
+"""The league's kind ``javafx``: a course project's own program, played through its window.
+
+A team asks for it with its manifest, ``adjacency-bot.json``: ``{"language": "javafx"}``,
+optionally with its choice in its window's form, ``"choose": {"LABEL": "OPTION", ...}``
+(:mod:`.fx_recipe`: what is not chosen takes the default, which the verdict states). The
+upload is then built whole by :func:`build_fx_submission`: its program's files taken in
+(:mod:`.fx_intake`: FXML and images too, nothing else of the project read), compiled
+against OpenJFX (:mod:`.fx_build`), started once for its form (:func:`~.fx_run.dry_run`),
+and the recipe kept in the build folder (:data:`RECIPE`) with the fewest rounds its window
+offers, which its check plays (:func:`~.fx_check.check_program`).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from .fx_build import build_fx
+from .fx_recipe import recipe_for
+from .fx_run import command_line, dry_run
+from .intake import MANIFEST
+from .manifest import ManifestError
+from .sandbox_build import HostedBuild
+
+LANGUAGE = "javafx"
+"""The manifest's ``language`` that asks for the program to be played through its window."""
+
+RECIPE = "recipe.json"
+"""The file of a build folder keeping its recipe (the driver's arguments, the choice in
+words, the fewest rounds its window offers)."""
+
+MAX_MANIFEST = 64 << 10
+"""Largest manifest read, in bytes."""
+
+
+def fx_choices(upload: Path) -> dict[str, str] | None:
+    """The team's choices when the upload's manifest asks for ``javafx`` (``{}`` for none
+    chosen), ``None`` when it has no such manifest (the other kinds' route). Only the
+    zip's directory and the manifest's entry are read; :class:`~.manifest.ManifestError`
+    for a ``javafx`` manifest it cannot follow."""
+    try:
+        with zipfile.ZipFile(upload) as archive:
+            found = [
+                i
+                for i in archive.infolist()
+                if PurePosixPath(i.filename).name == MANIFEST and i.file_size <= MAX_MANIFEST
+            ]
+            if len(found) != 1:
+                return None
+            with archive.open(found[0]) as entry:
+                data = entry.read(MAX_MANIFEST + 1)
+            where = found[0].filename
+    except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError):
+        return None  # the intake of the other kinds says what is wrong with the zip
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(value, dict) or value.get("language") != LANGUAGE:
+        return None
+    unknown = sorted(set(value) - {"language", "choose"})
+    if unknown:
+        raise ManifestError(f"{where}: unknown keys {unknown} (a javafx program: language, choose)")
+    choose = value.get("choose", {})
+    if not isinstance(choose, dict) or not all(
+        isinstance(k, str) and isinstance(v, (str, bool)) for k, v in choose.items()
+    ):
+        raise ManifestError(
+            f'{where}: \'choose\' must map labels to options, such as {{"Bot": "Minimax"}}'
+        )
+    return {k: str(v).lower() if isinstance(v, bool) else v for k, v in choose.items()}
+
+
+def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> HostedBuild:
+    """Build the program of ``upload`` into ``out`` and read its form: its
+    :class:`~.sandbox_build.HostedBuild` (kind ``javafx``; ``bot`` the main class,
+    ``args`` the driver's). Raises the intake's, the build's and the choice's refusals."""
+    build = build_fx(upload, out)
+    seen = dry_run(build, out / "dry-run")
+    recipe = recipe_for(seen.form, choices)
+    kept = {"args": recipe.driver_args(), "choice": recipe.describe(), **recipe.as_dict()}
+    (out / RECIPE).write_text(json.dumps(kept), encoding="utf-8")
+    label = f"program {build.main}, {recipe.describe()}"
+    return HostedBuild(LANGUAGE, out, build.main, recipe.driver_args(), label, [], [])
+
+
+def fx_command(bot: str, args: list[str]) -> list[str]:
+    """The command of a built program inside its sandbox: its main class ``bot``, the
+    driver's ``args``."""
+    return command_line(bot, args)
+
+
+def check_rounds(folder: Path) -> int | None:
+    """The fewest rounds the program's window offers (its build folder's recipe)."""
+    try:
+        value = json.loads((folder / RECIPE).read_text(encoding="utf-8")).get("fewest_rounds")
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, int) else None

@@ -1,0 +1,567 @@
+package adjacency.fxdriver;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+/**
+ * Plays a team's own JavaFX program through its own window, in the program's JVM, and speaks
+ * the engine protocol (docs/protocol.md) on standard input and output.
+ *
+ * <p>{@code Driver [options] -- MAIN [ARGS]} starts the team's class {@code MAIN} as the student
+ * ran it (its {@code main}, or {@code Application.launch} for an Application without one). At
+ * the first {@code go} it fills the input form by the recipe (the options), with the game's
+ * rounds and who moves first, presses Play, finds the board (8x8 buttons of one grid), and
+ * from then on fires the opponent's moves on the board's buttons and reads the bot's moves
+ * from it. Nothing answers for the program: a board that does not change gets no answer (the
+ * controller's clock decides), a change that no legal move explains is answered with the
+ * square the program marked, and a crash, an error alert or a window that cannot be driven
+ * ends the driver with the reason on standard error and exit status 1.
+ *
+ * <p>The program's board and the protocol's are the same or a half-turn apart: the protocol's
+ * X starts bottom-left, and when the program's bot plays the side whose pieces start in the
+ * other corner, each square is turned by half a turn (row r, column c is row 7-r, column 7-c).
+ *
+ * <p>Options: {@code --set KEY VALUE} (a control by fx:id or label: a text, an option, true or
+ * false), {@code --rounds KEY}, {@code --first KEY BOT PERSON} (the values that make the bot,
+ * or the person, move first), {@code --play KEY}, {@code --bot-mark TEXT} (the mark the bot's
+ * pieces show, default O), {@code --dry-run FOLDER} (write the form as {@code form.json} and a
+ * picture of the window as {@code window.png}, then exit).
+ */
+public final class Driver {
+    private static final Pattern PLAY = Pattern.compile("(?i)\\s*(play|start|mulai|main|new game)\\b.*");
+    private static final Pattern ROUNDS = Pattern.compile("(?i).*(round|ronde|turn|giliran).*");
+    private static final long POLL_MS = 15;
+    private static final long CALL_MS = 250;
+
+    private final PrintStream protocol;
+    private final Map<String, String> settings = new LinkedHashMap<>();
+    private String roundsKey;
+    private String[] first;
+    private String playKey;
+    private String botMark = "O";
+    private File dryRun;
+    private String mainClass;
+    private String[] programArgs = new String[0];
+
+    private volatile boolean playing;
+    private volatile boolean quitting;
+    private int[] position;
+    private int sideToMove;
+    private int pliesLeft;
+    private int[] model;
+    private int botSide;
+    private boolean halfTurn;
+    private boolean gameOver;
+    private Button[][] board;
+    private String opponentMark;
+
+    private Driver(PrintStream protocol) {
+        this.protocol = protocol;
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        System.setOut(System.err); // the program's own prints never reach the protocol
+        Driver driver = new Driver(protocol);
+        try {
+            driver.parse(args);
+        } catch (Failure failure) {
+            System.err.println("fxdriver: " + failure.getMessage());
+            System.exit(2);
+        }
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> driver.crashed(thread, error));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!driver.quitting) System.err.println("fxdriver: the program ended the JVM");
+        }));
+        driver.startProgram();
+        if (driver.dryRun != null) {
+            driver.dryRun();
+        } else {
+            driver.serve();
+        }
+    }
+
+    private void parse(String[] args) {
+        int i = 0;
+        for (; i < args.length && !args[i].equals("--"); i++) {
+            String option = args[i];
+            int need = switch (option) {
+                case "--set" -> 2;
+                case "--first" -> 3;
+                case "--rounds", "--play", "--bot-mark", "--dry-run" -> 1;
+                default -> throw new Failure("unknown option " + option);
+            };
+            if (i + need >= args.length) throw new Failure(option + " needs " + need + " values");
+            switch (option) {
+                case "--set" -> settings.put(args[i + 1], args[i + 2]);
+                case "--first" -> first = Arrays.copyOfRange(args, i + 1, i + 4);
+                case "--rounds" -> roundsKey = args[i + 1];
+                case "--play" -> playKey = args[i + 1];
+                case "--bot-mark" -> botMark = args[i + 1].trim().toUpperCase(java.util.Locale.ROOT);
+                default -> dryRun = new File(args[i + 1]);
+            }
+            i += need;
+        }
+        if (i + 1 >= args.length) throw new Failure("usage: Driver [options] -- MAIN [ARGS]");
+        mainClass = args[i + 1];
+        programArgs = Arrays.copyOfRange(args, i + 2, args.length);
+    }
+
+    /** The team's main class started as the student ran it, on a thread of its own. */
+    private void startProgram() throws Exception {
+        Class<?> main = Class.forName(mainClass);
+        Method entry = null;
+        try {
+            entry = main.getMethod("main", String[].class);
+            if (!Modifier.isStatic(entry.getModifiers())) entry = null;
+        } catch (NoSuchMethodException none) {
+            entry = null;
+        }
+        if (entry == null && !Application.class.isAssignableFrom(main)) {
+            throw new Failure(mainClass + " has no main method and is not a JavaFX Application");
+        }
+        Method chosen = entry;
+        Thread thread = new Thread(() -> {
+            try {
+                if (chosen != null) {
+                    chosen.invoke(null, (Object) programArgs);
+                } else {
+                    @SuppressWarnings("unchecked")
+                    Class<? extends Application> app = (Class<? extends Application>) main;
+                    Application.launch(app, programArgs);
+                }
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                crashed(Thread.currentThread(), e.getCause());
+            } catch (Exception e) {
+                crashed(Thread.currentThread(), e);
+            }
+        }, "main");
+        thread.start();
+    }
+
+    /**
+     * The program crashed: the exception with the team's own frames (Java's, JavaFX's and the
+     * driver's left out, so that the team's file and line are among the last lines a
+     * controller keeps), then one line saying where, and exit status 1.
+     */
+    private void crashed(Thread thread, Throwable error) {
+        System.err.println("fxdriver: an exception in thread \"" + thread.getName() + "\": " + error);
+        StackTraceElement where = null;
+        int hidden = 0;
+        for (StackTraceElement frame : error.getStackTrace()) {
+            String name = frame.getClassName();
+            if (name.startsWith("java.") || name.startsWith("javafx.") || name.startsWith("com.sun.")
+                    || name.startsWith("jdk.") || name.startsWith("sun.") || name.startsWith("adjacency.fxdriver.")) {
+                hidden++;
+                continue;
+            }
+            if (where == null) where = frame;
+            System.err.println("\tat " + frame);
+        }
+        if (hidden > 0) System.err.println("\t(" + hidden + " frames of Java and JavaFX left out)");
+        String at = where == null ? "" : " at " + where.getFileName() + ":" + where.getLineNumber();
+        System.err.println("fxdriver: the program crashed: " + error + at);
+        System.err.flush();
+        quitting = true;
+        Runtime.getRuntime().halt(1);
+    }
+
+    private static void fail(String message) {
+        System.err.println("fxdriver: " + message);
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
+    }
+
+    // ---------------------------------------------------------------- the program's windows
+
+    /** The input window: the first showing window with a Play button. */
+    private Window formWindow(long waitMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + waitMillis;
+        while (System.currentTimeMillis() < deadline) {
+            if (Fx.started()) {
+                Platform.setImplicitExit(false); // the game's last window closing ends no game
+                try {
+                    Window found = Fx.call(() -> {
+                        for (Window window : Screen.windows()) {
+                            if (window.getScene().getRoot() instanceof javafx.scene.control.DialogPane) continue;
+                            if (playButton(Form.read(window.getScene().getRoot())) != null) return window;
+                        }
+                        return null;
+                    }, CALL_MS);
+                    if (found != null) return found;
+                } catch (TimeoutException busy) {
+                    // the program is busy starting: look again
+                }
+            }
+            Thread.sleep(POLL_MS * 2);
+        }
+        return null;
+    }
+
+    private Form.Control playButton(List<Form.Control> controls) {
+        for (Form.Control control : controls) {
+            if (!control.kind().equals("button")) continue;
+            if (playKey != null ? control.named(playKey) : control.label() != null && PLAY.matcher(control.label()).matches()) {
+                return control;
+            }
+        }
+        return null;
+    }
+
+    private void dryRun() throws Exception {
+        Window window = formWindow(30_000);
+        if (window == null) fail("no window with a Play button opened within 30 s");
+        Thread.sleep(300); // let the window lay out and draw once
+        String json = Fx.call(() -> {
+            Parent root = window.getScene().getRoot();
+            List<Form.Control> controls = Form.read(root);
+            StringBuilder out = new StringBuilder("{\"title\": ");
+            out.append(Json.quote(window instanceof Stage stage ? stage.getTitle() : null)).append(", \"controls\": [");
+            for (int i = 0; i < controls.size(); i++) out.append(i == 0 ? "\n  " : ",\n  ").append(controls.get(i).json());
+            out.append("\n]}\n");
+            Screen.picture(window.getScene(), new File(dryRun, "window.png"));
+            return out.toString();
+        }, 10_000);
+        Files.writeString(new File(dryRun, "form.json").toPath(), json, StandardCharsets.UTF_8);
+        quitting = true;
+        Runtime.getRuntime().halt(0);
+    }
+
+    // ---------------------------------------------------------------- the protocol
+
+    private void serve() throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        Thread search = null;
+        while ((line = in.readLine()) != null) {
+            String[] words = line.trim().split("\\s+");
+            switch (words[0]) {
+                case "aep" -> {
+                    // The handshake waits for the input window: starting the program is
+                    // not charged to its first move.
+                    if (formWindow(60_000) == null) fail("no window with a Play button opened within 60 s");
+                    send("id name " + mainClass);
+                    send("id author the team, through its own window");
+                    send("aepok");
+                }
+                case "isready" -> send("readyok");
+                case "position" -> setPosition(words);
+                case "go" -> {
+                    if (search != null && search.isAlive()) {
+                        send("info string error: go while searching");
+                    } else {
+                        search = new Thread(this::answer, "fxdriver-go");
+                        search.setDaemon(true);
+                        search.start();
+                    }
+                }
+                case "quit" -> {
+                    quitting = true;
+                    Runtime.getRuntime().halt(0);
+                }
+                default -> {
+                    // newgame, stop, setoption: nothing answers for the program
+                }
+            }
+        }
+        quitting = true;
+        Runtime.getRuntime().halt(0);
+    }
+
+    private synchronized void send(String line) {
+        protocol.println(line);
+        protocol.flush();
+    }
+
+    private void setPosition(String[] words) {
+        int[] cells;
+        int side;
+        int left;
+        int at;
+        if (words.length > 1 && words[1].equals("fen") && words.length >= 5) {
+            cells = new int[Rules.N * Rules.N];
+            String[] ranks = words[2].split("/");
+            if (ranks.length != Rules.N) fail("the program's board is 8x8; the game's is not (" + words[2] + ")");
+            for (int r = 0; r < Rules.N; r++) {
+                int c = 0;
+                for (char ch : ranks[r].toCharArray()) {
+                    if (Character.isDigit(ch)) {
+                        c += ch - '0';
+                    } else {
+                        if (c >= Rules.N) fail("the program's board is 8x8; the game's is not (" + words[2] + ")");
+                        cells[r * Rules.N + c++] = ch == 'x' ? 1 : 2;
+                    }
+                }
+                if (c != Rules.N) fail("the program's board is 8x8; the game's is not (" + words[2] + ")");
+            }
+            side = words[3].equals("x") ? 1 : 2;
+            left = Integer.parseInt(words[4]);
+            at = 5;
+        } else {
+            cells = Rules.start();
+            side = 1;
+            int rows = 8, cols = 8, rounds = 28;
+            at = 2;
+            for (; at + 1 < words.length && !words[at].equals("moves"); at += 2) {
+                switch (words[at]) {
+                    case "rows" -> rows = Integer.parseInt(words[at + 1]);
+                    case "cols" -> cols = Integer.parseInt(words[at + 1]);
+                    case "rounds" -> rounds = Integer.parseInt(words[at + 1]);
+                    case "first" -> side = words[at + 1].equals("x") ? 1 : 2;
+                    default -> { }
+                }
+            }
+            if (rows != Rules.N || cols != Rules.N) fail("the program's board is 8x8; the game's is " + rows + "x" + cols);
+            left = 2 * rounds;
+        }
+        if (at < words.length && words[at].equals("moves")) {
+            for (int i = at + 1; i < words.length; i++) {
+                int square = Rules.square(words[i]);
+                if (square < 0 || cells[square] != 0) fail("a move the driver cannot play: " + words[i]);
+                cells = Rules.place(cells, square, side);
+                side = 3 - side;
+                left--;
+            }
+        }
+        synchronized (this) {
+            position = cells;
+            sideToMove = side;
+            pliesLeft = left;
+        }
+    }
+
+    // ---------------------------------------------------------------- a move
+
+    private void answer() {
+        int[] asked;
+        int side;
+        int left;
+        synchronized (this) {
+            asked = position;
+            side = sideToMove;
+            left = pliesLeft;
+        }
+        long cpuBefore = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        try {
+            if (asked == null) throw new Failure("go before any position");
+            if (!playing) begin(asked, side, left);
+            int[] before = model;
+            if (!Arrays.equals(asked, model)) {
+                int opponent = Rules.explain(model, asked, 3 - botSide, true);
+                if (opponent < 0) {
+                    throw new Failure("the game's position " + Rules.show(asked) + " is not one move of the opponent from the program's board " + Rules.show(model));
+                }
+                fire(opponent);
+                before = asked;
+            }
+            int move = awaitMove(before);
+            model = Rules.place(before, move, botSide);
+            long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            send("info string driver cpu " + (cpu - cpuBefore) / 1000 + " us");
+            send("bestmove " + Rules.name(move));
+        } catch (Failure failure) {
+            fail(failure.getMessage());
+        } catch (InterruptedException e) {
+            fail("interrupted");
+        }
+    }
+
+    /** Fill the form, press Play, find the board: the program's game starts. */
+    private void begin(int[] asked, int side, int left) throws InterruptedException {
+        int pieces = 0;
+        for (int cell : asked) if (cell != 0) pieces++;
+        int played = pieces - 8;
+        int rounds = (played + left) / 2;
+        int firstSide = played % 2 == 0 ? side : 3 - side;
+        botSide = side;
+        boolean botFirst = botSide == firstSide;
+        Window window = formWindow(60_000);
+        if (window == null) throw new Failure("no window with a Play button opened within 60 s");
+        try {
+            Fx.call(() -> {
+                List<Form.Control> controls = Form.read(window.getScene().getRoot());
+                for (Map.Entry<String, String> setting : settings.entrySet()) {
+                    Form.set(Form.find(controls, setting.getKey()), setting.getValue());
+                }
+                Form.Control roundsControl = roundsKey != null ? Form.find(controls, roundsKey) : null;
+                if (roundsControl == null) {
+                    for (Form.Control control : controls) {
+                        if (control.kind().equals("button") || control.kind().equals("check")) continue;
+                        String name = (control.id() == null ? "" : control.id()) + " " + (control.label() == null ? "" : control.label());
+                        if (ROUNDS.matcher(name).matches()) {
+                            roundsControl = control;
+                            break;
+                        }
+                    }
+                }
+                if (roundsControl == null) throw new Failure("the window has no control for the number of rounds");
+                Form.set(roundsControl, Integer.toString(rounds));
+                if (first != null) Form.set(Form.find(controls, first[0]), botFirst ? first[1] : first[2]);
+                return null;
+            }, 10_000);
+        } catch (TimeoutException busy) {
+            throw new Failure("the input window did not answer within 10 s");
+        }
+        List<Form.Control> controls = readControls(window);
+        Form.Control play = playButton(controls);
+        Button button = (Button) play.node();
+        Fx.post(button::fire);
+        playing = true;
+        board = awaitBoard();
+        String[] marks = read(board);
+        String bottomLeft = marks[(Rules.N - 1) * Rules.N], topRight = marks[Rules.N - 1];
+        if (bottomLeft.isEmpty() || topRight.isEmpty() || bottomLeft.equals(topRight)) {
+            throw new Failure("the board's corners show '" + bottomLeft + "' and '" + topRight + "': not the start of a game");
+        }
+        if (!botMark.equals(bottomLeft) && !botMark.equals(topRight)) {
+            throw new Failure("the bot's mark '" + botMark + "' is on neither corner (they show '" + bottomLeft + "' and '" + topRight + "')");
+        }
+        opponentMark = botMark.equals(bottomLeft) ? topRight : bottomLeft;
+        boolean botBottomLeft = botMark.equals(bottomLeft);
+        halfTurn = botBottomLeft != (botSide == 1);
+        model = Rules.start();
+        System.err.println("fxdriver: plays " + rounds + " rounds, the bot's mark " + botMark + " as " + (botSide == 1 ? "X" : "O")
+                + (botFirst ? ", moving first" : ", moving second") + (halfTurn ? ", the board a half-turn apart" : ""));
+    }
+
+    private List<Form.Control> readControls(Window window) {
+        try {
+            return Fx.call(() -> Form.read(window.getScene().getRoot()), 10_000);
+        } catch (TimeoutException busy) {
+            throw new Failure("the input window did not answer within 10 s");
+        }
+    }
+
+    /** The game window's board, once it shows; alerts on the way are closed (an error fails). */
+    private Button[][] awaitBoard() throws InterruptedException {
+        while (true) {
+            try {
+                Button[][] found = Fx.call(Screen::board, CALL_MS);
+                if (found != null) return found;
+                closeAlerts();
+            } catch (TimeoutException busy) {
+                // the program is busy opening its game window
+            }
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    /** The board's marks (on the JavaFX thread, waiting while it is busy). */
+    private String[] read(Button[][] cells) throws InterruptedException {
+        while (true) {
+            try {
+                return Fx.call(() -> Screen.marks(cells), CALL_MS);
+            } catch (TimeoutException busy) {
+                Thread.sleep(POLL_MS);
+            }
+        }
+    }
+
+    /** The program's board in the protocol's terms (X 1, O 2, the half-turn applied). */
+    private int[] cells(String[] marks) {
+        int[] cells = new int[Rules.N * Rules.N];
+        for (int i = 0; i < marks.length; i++) {
+            int square = halfTurn ? Rules.N * Rules.N - 1 - i : i;
+            String mark = marks[i];
+            if (mark.isEmpty()) continue;
+            if (mark.equals(botMark)) {
+                cells[square] = botSide;
+            } else if (mark.equals(opponentMark)) {
+                cells[square] = 3 - botSide;
+            } else {
+                int r = i / Rules.N, c = i % Rules.N;
+                throw new Failure("the program's square at row " + r + ", column " + c + " shows '" + mark + "', neither player's mark");
+            }
+        }
+        return cells;
+    }
+
+    /** Fire the opponent's move on its button, until the program shows it there. */
+    private void fire(int square) throws InterruptedException {
+        int index = halfTurn ? Rules.N * Rules.N - 1 - square : square;
+        Button button = board[index / Rules.N][index % Rules.N];
+        long lastFire = System.currentTimeMillis();
+        Fx.post(button::fire);
+        boolean told = false;
+        while (true) {
+            Thread.sleep(POLL_MS);
+            int[] now = cells(read(board));
+            if (now[square] != 0) return;
+            closeAlerts();
+            if (System.currentTimeMillis() - lastFire > 200) {
+                if (!told) {
+                    System.err.println("fxdriver: the program has not taken the opponent's move " + Rules.name(square) + " yet; pressing again");
+                    told = true;
+                }
+                lastFire = System.currentTimeMillis();
+                Fx.post(button::fire);
+            }
+        }
+    }
+
+    /** The bot's move: the board read until it changes and holds still, then explained. */
+    private int awaitMove(int[] before) throws InterruptedException {
+        while (true) {
+            int[] now = cells(read(board));
+            if (Arrays.equals(now, before)) {
+                closeAlerts();
+                Thread.sleep(POLL_MS);
+                continue;
+            }
+            Thread.sleep(POLL_MS * 3);
+            int[] again = cells(read(board));
+            if (!Arrays.equals(now, again)) continue; // still being drawn
+            int move = Rules.explain(before, now, botSide, true);
+            if (move >= 0) return move;
+            int occupied = Rules.explain(before, now, botSide, false);
+            if (occupied >= 0) {
+                System.err.println("fxdriver: the program's bot marked " + Rules.name(occupied) + ", a square that was not empty");
+                return occupied;
+            }
+            throw new Failure("the program's board changed from " + Rules.show(before) + " to " + Rules.show(now) + ": no single move of the bot does that");
+        }
+    }
+
+    /** Close the alerts showing, keeping their text on standard error; an error alert fails. */
+    private void closeAlerts() {
+        try {
+            List<String> closed = Fx.call(() -> {
+                List<String> texts = new ArrayList<>();
+                for (Screen.Alert alert : Screen.alerts()) {
+                    texts.add(alert.kind() + ": " + alert.text());
+                    if (!alert.kind().equals("error")) Screen.close(alert);
+                }
+                return texts;
+            }, CALL_MS);
+            for (String text : closed) {
+                System.err.println("fxdriver: the program's alert, " + text);
+                if (text.startsWith("error:")) {
+                    throw new Failure("the program showed an error alert: " + text.substring(7));
+                }
+            }
+        } catch (TimeoutException busy) {
+            // busy: the next look closes them
+        }
+    }
+}

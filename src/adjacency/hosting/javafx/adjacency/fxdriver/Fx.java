@@ -1,0 +1,71 @@
+package adjacency.fxdriver;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javafx.application.Platform;
+
+/**
+ * Work done on the JavaFX thread, asked for from the driver's own thread.
+ *
+ * <p>Two rules keep a team's program from stalling the driver: a call is never made from the
+ * JavaFX thread itself (a read posted there from there waits on itself for ever), and at most
+ * one call is queued at a time, so a program that keeps the JavaFX thread busy (a bot that
+ * thinks on it) finds one read waiting when it is done, not a pile of them. A click is posted
+ * without waiting for it ({@link #post}): its handler may run the team's bot.
+ */
+final class Fx {
+    private static FutureTask<?> inFlight;
+
+    private Fx() {}
+
+    /** Whether the toolkit has started (a call before that fails). */
+    static boolean started() {
+        try {
+            Platform.runLater(() -> {});
+            return true;
+        } catch (IllegalStateException notYet) {
+            return false;
+        }
+    }
+
+    /**
+     * The value of {@code work} run on the JavaFX thread, waiting at most {@code millis}: a
+     * {@link TimeoutException} when the thread is busy for longer (the call stays queued and
+     * the next call waits for it first).
+     */
+    static synchronized <T> T call(Callable<T> work, long millis) throws TimeoutException {
+        if (Platform.isFxApplicationThread()) {
+            throw new IllegalStateException("a JavaFX call from the JavaFX thread itself");
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        if (inFlight != null && !inFlight.isDone()) {
+            wait(inFlight, deadline);
+        }
+        FutureTask<T> task = new FutureTask<>(work);
+        inFlight = task;
+        Platform.runLater(task);
+        return wait(task, deadline);
+    }
+
+    private static <T> T wait(FutureTask<T> task, long deadline) throws TimeoutException {
+        try {
+            return task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TimeoutException("interrupted");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) throw r;
+            if (cause instanceof Error err) throw err;
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Run {@code work} on the JavaFX thread later, without waiting for it. */
+    static void post(Runnable work) {
+        Platform.runLater(work);
+    }
+}

@@ -1,0 +1,79 @@
+"""A course project's own JavaFX program through the real league server (HTTP, its
+builder, bubblewrap, ``javac`` against OpenJFX, Xvfb): its Download ZIP, sent by
+``adjacency league submit --choose`` with the team's choice of bot in its window, goes to
+accepted (its check a short game with each colour) and to rated games against the house
+bot that end on the board, every move of its side its chosen bot's own. The manifest the
+CLI writes is the one a team may put in its zip for the team page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjacency.cli import main
+from adjacency.core import Position
+from adjacency.core.record import game_from_text
+from adjacency.hosting.fx_kind import fx_choices
+from adjacency.hosting.manifest import ManifestError
+from adjacency.league.store import LeagueStore
+from fx_course_projects import SHAPES, bot_move, download_zip
+from hosted_helpers import accepted, finished_games, served
+from league_helpers import add_member, wait_until
+from sandbox_helpers import own_sandboxes
+
+pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
+
+
+def test_a_course_program_goes_from_its_zip_to_rated_games(
+    folder: Path, tmp_path: Path, fx_tools: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = folder / "league.db"
+    # A program's window starts a game only from its start: the league's one opening.
+    create = ["league", "create", "--db", str(db), "--rows", "8", "--cols", "8"]
+    assert main([*create, "--rounds", "4", "--clock", "30+0", "--from-start"]) == 0
+    with LeagueStore(db, create=False) as store:
+        assert store.meta.settings().openings == (Position.start(8, 8, 4).fen(),)
+    add_member(db, "greedy", "house", "greedy")
+    token = add_member(db, "team1")
+    shape = SHAPES[1]  # one bot-type box: Minimax (the default) or Local Search
+    project = download_zip(shape, tmp_path / "p.zip", sdk_bytes=8 << 20)  # over 5 MB
+    token_file = tmp_path / "team1.token"
+    token_file.write_text(token)
+    with served(db) as (url, _):
+        command = ["league", "submit", url, str(project), "--token-file", str(token_file)]
+        assert main([*command, "--choose", "Bot=Local Search"]) == 0
+        assert "version 1 (a new version)" in capsys.readouterr().out
+        version = accepted(url, token)
+        assert version["detail"].startswith(
+            "program game.Main, plays Local Search as O: played 2 rounds with each colour"
+        ), version["detail"]
+        games = finished_games(db, "team1", 2)
+        with LeagueStore(db, create=False) as store:
+            team = store.members.member_named("team1")
+            stored = [store.games.game(g.id) for g in games[:2]]
+        for game in stored:
+            assert game is not None and game.record is not None
+            assert game.termination == "normal", game.detail
+            record = game_from_text(game.record)
+            colour = "x" if game.x_id == team.id else "o"
+            position = record.start
+            for move in record.moves:
+                if position.turn == colour:  # Local Search scans from the bottom-right
+                    expected = bot_move(position, from_top=False, half_turn=colour == "x")
+                    assert move.square == expected, game.record
+                position = position.play(move.square)
+        assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def test_a_zip_with_the_manifest_asks_for_its_program(tmp_path: Path) -> None:
+    """The team page's route: the manifest in the zip itself chooses the program and the
+    team's choice; a zip without it takes the other kinds' route."""
+    manifest: dict[str, object] = {"language": "javafx", "choose": {"Bot": "Local Search"}}
+    with_manifest = download_zip(SHAPES[1], tmp_path / "a.zip", 1 << 10, manifest=manifest)
+    assert fx_choices(with_manifest) == {"Bot": "Local Search"}
+    assert fx_choices(download_zip(SHAPES[1], tmp_path / "b.zip", 1 << 10)) is None
+    wrong: dict[str, object] = {"language": "javafx", "bot": "Minimax"}
+    with pytest.raises(ManifestError, match="unknown keys"):
+        fx_choices(download_zip(SHAPES[1], tmp_path / "c.zip", 1 << 10, manifest=wrong))

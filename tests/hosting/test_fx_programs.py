@@ -1,0 +1,200 @@
+"""A team's own JavaFX program played through its own window: course-shaped projects
+(:mod:`fx_course_projects`), each from GitHub's Download ZIP with a stand-in of the JavaFX
+SDK inside, built by the real ``javac`` against Debian's OpenJFX, read by a
+dry run and played by the driver in bubblewrap under a private Xvfb, whole games with each
+colour against ``greedy`` in the arena's games. Every move the program makes is checked
+against its own bot's rule (the bot named by the choice, on the board as the window draws
+it: the league's, or a half-turn of it), so a move that the program did not make cannot
+pass. The hostile programs lose with their reason: a crash with the team's exception and
+file, a hung window on time, a mark on an occupied square as an illegal move.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from adjacency.arena.games import GameResult, play_task
+from adjacency.arena.schedule import GameTask
+from adjacency.bots import Bot, make_bot
+from adjacency.core import Position
+from adjacency.core.record import game_from_text
+from adjacency.hosting.fx_build import FxBuild, build_fx
+from adjacency.hosting.fx_check import check_program
+from adjacency.hosting.fx_recipe import Recipe, recipe_for
+from adjacency.hosting.fx_run import dry_run, fx_bot
+from adjacency.sandbox import check
+from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, download_zip
+from sandbox_helpers import reachable_folder
+
+pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
+
+ROUNDS = 4
+
+
+@dataclass
+class Built:
+    build: FxBuild
+    form: dict[str, object]
+    picture: bytes
+    recipe: Recipe
+
+
+class Workshop:
+    """Each shape built and dry-run once for the module (the first test of a shape pays)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.done: dict[str, Built] = {}
+
+    def built(self, shape: Shape, dry: bool = True) -> Built:
+        if shape.name not in self.done:
+            # As GitHub's Download ZIP, with the SDK's jars and libraries, a report and a
+            # screenshot beside the sources: more than the engine-protocol route takes.
+            zips = self.folder / "zips"
+            zips.mkdir(exist_ok=True)
+            project = download_zip(shape, zips / f"{shape.name}.zip")
+            build = build_fx(project, self.folder / "builds" / shape.name)
+            if dry:
+                seen = dry_run(build, self.folder / "dry" / shape.name)
+                form, picture = seen.form, seen.picture
+            else:  # the hostile shapes have the per-side shape's form
+                form, picture = self.built(SHAPES[0]).form, b""
+            self.done[shape.name] = Built(build, form, picture, recipe_for(form))
+        return self.done[shape.name]
+
+
+@pytest.fixture(scope="module")
+def workshop(fx_tools: None) -> Iterator[Workshop]:
+    check()  # the sandbox starts here (a failure names the fix)
+    with reachable_folder("adjacency-fx-") as folder:
+        yield Workshop(folder)
+
+
+def play(built: Built, colour: str, seconds: float = 20.0) -> GameResult:
+    """One game of ``ROUNDS`` rounds on 8x8: the program as ``colour`` against greedy."""
+
+    def factory(spec: str, seed: int | None) -> Bot:
+        return fx_bot(built.build, built.recipe) if spec == "fx" else make_bot(spec, seed)
+
+    x, o = ("fx", "greedy") if colour == "x" else ("greedy", "fx")
+    start = Position.start(8, 8, ROUNDS).fen()
+    task = GameTask(0, 0, 0, x, o, x, o, 8, 8, ROUNDS, start, 1, seconds, None, None, 0.05)
+    return play_task(task, factory)
+
+
+def test_the_dry_run_reads_the_form_and_draws_the_window(workshop: Workshop) -> None:
+    built = workshop.built(SHAPES[0])
+    listed = cast(list[dict[str, Any]], built.form["controls"])
+    controls = {c["id"]: c for c in listed}
+    assert controls["typeO"]["options"] == ["Person", "Bot Minimax", "Bot Random"]
+    assert controls["typeO"]["label"] == "Player O"
+    assert controls["numberOfRounds"]["value"] == "28"
+    assert controls["firstBox"] == {
+        "kind": "check",
+        "id": "firstBox",
+        "label": "O moves first",
+        "options": [],
+        "value": "false",
+    }
+    assert [c["label"] for c in listed if c["kind"] == "button"] == ["Play", "Reset"]
+    png = built.picture
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    assert 200 < width < 1000 and 150 < height < 800
+    # The default: the person on the first side's box, the first bot option on the other.
+    assert built.recipe.describe() == "plays Bot Minimax as O"
+    assert dict(built.recipe.settings)["typeX"] == "Person"
+    assert built.recipe.first == ("firstBox", "true", "false")
+
+
+def check_moves(result: GameResult, shape: Shape, colour: str, from_top: bool) -> None:
+    """Every move of the program's side is its bot's (scanning from the window's top-left
+    or bottom-right), on the board as the program draws it."""
+    assert result.termination == "normal", result.detail
+    assert result.plies == 2 * ROUNDS
+    game = game_from_text(result.record)
+    position = game.start
+    # The bot plays O in the window unless its choice said X; the window's board is the
+    # league's when the bot's league colour starts in the bot's corner, else a half-turn.
+    half_turn = (colour == "x") != (shape_bot_mark(shape) == "X")
+    for move in game.moves:
+        if position.turn == colour:
+            assert move.square == bot_move(position, from_top, half_turn), game.moves
+        position = position.play(move.square)
+
+
+def shape_bot_mark(shape: Shape) -> str:
+    """The mark of the bot's pieces under the default choice: O in every shape written
+    here (the person on X's box, ``Person vs Bot``, a bot type or a fixed bot for O)."""
+    return "O"
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])
+@pytest.mark.parametrize("colour", ["x", "o"])
+def test_a_course_program_plays_whole_games_through_its_window(
+    workshop: Workshop, shape: Shape, colour: str
+) -> None:
+    built = workshop.built(shape)
+    result = play(built, colour)
+    # Each shape's default bot is its first bot option: "Minimax", which scans from the top.
+    check_moves(result, shape, colour, from_top=True)
+
+
+HOSTILE_LOSSES = {
+    # shape -> the termination, words of the detail, the move time
+    "crashes": (
+        "disconnection",
+        ["the program crashed", "the bot lost its way", "Bot.java:"],
+        20.0,
+    ),
+    "hangs": ("time forfeit", ["sent no bestmove"], 8.0),
+    "occupied": ("illegal move", ["is occupied"], 20.0),
+}
+
+
+@pytest.mark.parametrize("shape", HOSTILE, ids=[s.name for s in HOSTILE])
+def test_a_program_that_breaks_loses_with_its_reason(workshop: Workshop, shape: Shape) -> None:
+    """Each breaks at its bot's second move (the game's third ply, the program being X):
+    nothing answers for it, the game ends there with the reason in the team's terms."""
+    built = workshop.built(shape, dry=False)
+    termination, words, seconds = HOSTILE_LOSSES[shape.name]
+    result = play(built, "x", seconds)
+    assert result.termination == termination, result.detail
+    assert result.result == "o"
+    assert result.plies == 2, result.record
+    for word in words:
+        assert word in result.detail, result.detail
+
+
+def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
+    """A program that plays is accepted after a short game with each colour; one that
+    marks an occupied square is refused naming the colour, the move and the reason."""
+    good = workshop.built(SHAPES[0])
+    assert good.recipe.fewest_rounds == 2  # the rounds box offers 2, 4, ... 28
+    verdict = check_program(lambda: fx_bot(good.build, good.recipe), 20.0, rounds=2)
+    assert verdict.accepted, verdict.detail
+    assert "2 rounds with each colour against greedy" in verdict.detail
+    bad = workshop.built(HOSTILE[2], dry=False)
+    verdict = check_program(lambda: fx_bot(bad.build, bad.recipe), 20.0, rounds=2)
+    assert not verdict.accepted
+    assert verdict.detail.startswith("as X, at move 3 (")
+    assert "illegal move" in verdict.detail and "is occupied" in verdict.detail
+
+
+def test_an_error_alert_loses_with_its_text(workshop: Workshop) -> None:
+    """A name left empty: the program answers Play with an error alert, not a board; the
+    game is lost at the program's first move with the alert's words."""
+    built = workshop.built(SHAPES[0])
+    settings = tuple((k, "" if k == "nameX" else v) for k, v in built.recipe.settings)
+    empty = Built(built.build, built.form, built.picture, replace(built.recipe, settings=settings))
+    result = play(empty, "x")
+    assert result.termination == "disconnection", result.detail
+    assert result.plies == 0
+    assert "the program showed an error alert: " in result.detail
+    assert "Please fill in both names" in result.detail
