@@ -182,7 +182,8 @@ def test_a_team_folder_with_the_javafx_sdk_report_and_screenshots(tmp_path: Path
     assert "left out src/module-info.java: a module or package declaration" in output
     assert "left out src/controllers/Main.java: needs JavaFX beyond the stand-ins" in output
     assert "javafx.application.Application" in output
-    assert "left out 8 file(s) that are not Java sources, unread" in output
+    # The FXML is kept (a JavaFX program loads it); the seven others are left out unread.
+    assert "left out 7 file(s) that are not Java sources, unread" in output
     assert not list((tmp_path / "build").rglob("*.jar")) and not list(
         (tmp_path / "build").rglob("*.dll")
     )

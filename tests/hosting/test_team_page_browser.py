@@ -111,7 +111,7 @@ def test_a_team_sends_a_starter_kit_from_its_page_and_sees_it_accepted(
     expect(row).to_contain_text("diterima" if locale == "id-ID" else "accepted")
     # The page sends the zip as it is: the program is named under the zip's top folder.
     expect(page.locator("#versions .team-detail").first).to_contain_text(
-        f"{language} {language}-kit/{entry}: 4 positions answered legally"
+        f"{language} {entry}: 4 positions answered legally"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     assert axe_violations(page, EVERY_IMPACT) == []

@@ -39,7 +39,9 @@ REPO = Path(__file__).resolve().parents[2]
 # One worker builds the wheel and the venv once for all these tests (make test: --dist loadgroup).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
-RUNTIME = {"numpy", "numba", "fastapi", "uvicorn", "rich", "websockets", "jinja2", "segno"}
+RUNTIME = {
+    "numpy", "numba", "fastapi", "uvicorn", "rich", "websockets", "jinja2", "segno", "pygments"
+}
 EXTRAS = {"dev", "ray", "rl", "openspiel", "plots", "docs"}
 
 

@@ -66,10 +66,12 @@ class FxBuild:
 
     @property
     def classes(self) -> Path:
+        """The compiled classes' folder (the class path's first entry)."""
         return self.folder / "classes"
 
     @property
     def resources(self) -> Path:
+        """The copied resources' folder, laid out from each resource root."""
         return self.folder / "resources"
 
 

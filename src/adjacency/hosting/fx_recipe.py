@@ -57,10 +57,12 @@ class Control:
         return self.id or self.label or "?"
 
     def named(self, key: str) -> bool:
+        """Whether ``key`` is its ``fx:id`` or its label (any case)."""
         key = key.strip().lower()
         return key in {(self.id or "").lower(), (self.label or "").lower()}
 
     def words(self) -> str:
+        """Its ``fx:id`` and label in one text, for matching words in either."""
         return f"{self.id or ''} {self.label or ''}"
 
 
@@ -114,6 +116,7 @@ class Recipe:
         return f"plays {self.bot} as {self.bot_mark}"
 
     def as_dict(self) -> dict[str, object]:
+        """The recipe as JSON data, as the driver reads it from its argument."""
         return {
             "settings": dict(self.settings),
             "rounds": self.rounds,

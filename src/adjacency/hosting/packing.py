@@ -73,10 +73,11 @@ def _packed(path: Path) -> bool:
 def pack(path: Path) -> Packed:
     """The kept files of the project at ``path`` as a deterministic zip, named from the
     project's own root; the intake's refusals (:class:`~.intake.IntakeRefused`), also
-    for a project with no source, are raised before anything is sent or stored."""
+    for a project with neither a source nor a manifest, are raised before anything is
+    sent or stored (a manifest's own errors are the build's to tell)."""
     intake = take_in(path)
     kept = intake.kept()
-    if not intake.of(*SOURCE_SUFFIXES):
+    if not intake.of(*SOURCE_SUFFIXES) and intake.manifest is None:
         raise IntakeRefused(
             f"rule 'a source': no source ({', '.join(SOURCE_SUFFIXES)}) in {path.name!r}: "
             "nothing to submit (a Java course project, or a Python or JavaScript "
