@@ -21,8 +21,9 @@ def written(folder: Path) -> set[str]:
 
 
 def test_a_large_download_zip_keeps_only_the_program(tmp_path: Path) -> None:
-    """A zip of more than 100 MB (the SDK's web library inside) gives exactly the project's own files, its top folder
-    dropped: no jar, DLL, class file, report or large screenshot is written."""
+    """A zip of more than 100 MB (the SDK's web library inside) gives exactly the
+    project's own files, its top folder dropped: no jar, DLL, class file, report or large
+    screenshot is written."""
     archive = download_zip(SHAPE, tmp_path / "project.zip", sdk_bytes=100 << 20)
     assert archive.stat().st_size > 100 << 20
     kept = take_in_program(archive, tmp_path / "kept")

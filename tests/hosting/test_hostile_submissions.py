@@ -134,7 +134,10 @@ def test_a_native_library_in_the_zip_is_never_loaded(league: League, untouched: 
     [
         ({"../../outside/Bot.java": b"class Bot {}"}, "no .. in names"),
         ({"/etc/Bot.java": b"class Bot {}"}, "no absolute names"),
-        ({"src/Bot.java": b"class Bot {}", "src/Big.java": b"\0" * (64 << 20)}, "compression ratio"),
+        (
+            {"src/Bot.java": b"class Bot {}", "src/Big.java": b"\0" * (64 << 20)},
+            "compression ratio",
+        ),
     ],
 )
 def test_a_hostile_zip_is_refused_by_rule_before_anything_is_read(
