@@ -10,7 +10,7 @@ import { showGames } from "./dialogs/games.js";
 import { showResult } from "./dialogs/result.js";
 import { rememberInvite, showShare } from "./dialogs/share.js";
 import { countCells, describe, label } from "./format.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { drawGraph } from "./graph.js";
 import { renderReviewSummary, showReviewProgress } from "./panels/review.js";
 import { openLab } from "./lablink.js";
@@ -34,6 +34,7 @@ import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
 import { restoreShapes, Shapes } from "./shapes.js";
 import { themePicker } from "./theme.js";
+import { animates, animationPicker } from "./motion.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
 import { $ } from "./dom.js";
 
@@ -161,9 +162,9 @@ function keepFocusInView(event) {
 // nothing, and a generous timer guards the rest), so a bot's reply 10 ms later never
 // replaces it unseen.
 // A move of this browser's own is drawn at once, even over the reply's animation.
-// With reduced motion nothing animates and nothing waits. The previous move keeps its
-// own marker, so your move and the reply both stay in view.
-const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
+// With reduced motion or the animation speed "none" (motion.js) nothing animates and
+// nothing waits; at "fast" the animations (and so the wait) are shorter. The previous
+// move keeps its own marker, so your move and the reply both stay in view.
 const HOLD_MOST_MS = 3000; // a safety: six times the longest move animation (style.css: .5 s)
 let drawn = { id: null, ply: null }; // the game and ply the board shows
 let hold = null; // {timer, onEnd} while the drawn move animates
@@ -237,7 +238,7 @@ function render({ animate = false, released = false } = {}) {
     drawVariation(s, variation);
   } else if (!(hold && same && live && ply >= drawn.ply) || own) {
     endHold(); // another game, an undo or a step back: the board follows at once
-    drawBoard(s, ply, next && (animate || released) && !calm.matches && !document.hidden);
+    drawBoard(s, ply, next && (animate || released) && animates() && !document.hidden);
   }
   $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
   const cells = variation ? variation.cells : s.boards[ply];
@@ -536,9 +537,9 @@ async function followShown() {
   shownFen = { key, fen: null };
   try {
     const { rows, cols, cells, turn, plies } = position;
-    const { fen, problem } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
+    const { fen, problem, code, params } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
     if (shownFen.key !== key) return;
-    if (!fen) throw new Error(problem);
+    if (!fen) throw new Error(errorText({ code, params, detail: problem }, problem));
     shownFen.fen = fen;
     panel.show(t("analysis.after", { ply: game.shownPly, count: game.state.moves.length }));
     panel.follow(fen);
@@ -896,6 +897,7 @@ function showEmptyBoard() {
 
 async function init() {
   themePicker($("#theme"));
+  animationPicker($("#animation"));
   try {
     config = await api.config();
   } catch (err) {
