@@ -32,7 +32,12 @@ def long_game(server: str) -> dict[str, Any]:
     game = api(server, "POST", "/api/games", {**TWO_PEOPLE, "rows": 8, "cols": 8, "rounds": 28})
     for _ in range(56):
         state = api(server, "GET", f"/api/games/{game['id']}")
-        api(server, "POST", f"/api/games/{game['id']}/moves", {"square": sorted(state["preview"])[0]})
+        api(
+            server,
+            "POST",
+            f"/api/games/{game['id']}/moves",
+            {"square": sorted(state["preview"])[0]},
+        )
     state = api(server, "GET", f"/api/games/{game['id']}")
     assert state["status"] == "over"
     return dict(state)

@@ -10,6 +10,7 @@ import { showGames } from "./dialogs/games.js";
 import { showResult } from "./dialogs/result.js";
 import { rememberInvite, showShare } from "./dialogs/share.js";
 import { countCells, describe, label } from "./format.js";
+import { shownName } from "./levels.js";
 import { errorText, t } from "./i18n.js";
 import { drawGraph } from "./graph.js";
 import { renderReviewSummary, showReviewProgress } from "./panels/review.js";
@@ -274,7 +275,7 @@ function aborted(s) {
 // them (asked once, on their first move between devices), the tab title always.
 function notifyTurn(move, state) {
   if (!document.hidden || typeof Notification === "undefined" || Notification.permission !== "granted") return;
-  const other = state[move.color].name;
+  const other = shownName(state[move.color], move.color);
   try {
     new Notification(t("notify.your-turn", { name: other, square: move.square }), { tag: `adjacency-${state.id}` });
   } catch (err) { /* a browser that only notifies from a service worker: the title says it */ }
