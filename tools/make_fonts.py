@@ -31,7 +31,10 @@ FACES = {
     "dejavu-sans-mono.woff2": "DejaVuSansMono.ttf",
     "dejavu-sans-mono-bold.woff2": "DejaVuSansMono-Bold.ttf",
 }
-RANGES = "U+0020-007E,U+00A0-017F,U+0391-03C9,U+2000-206F,U+20AC,U+2190-2193,U+2212,U+221E,U+2264-2265,U+2318,U+25B2-25C0,U+2605,U+2713"
+RANGES = (
+    "U+0020-007E,U+00A0-017F,U+0391-03C9,U+2000-206F,U+20AC,U+2190-2193,U+2212,U+221E,"
+    "U+2264-2265,U+2318,U+25B2-25C0,U+2605,U+2713"
+)
 """The characters kept: Basic Latin, Latin-1 and Latin Extended-A (names with accents),
 Greek letters (alpha, beta), general punctuation, the euro, arrows, minus, infinity,
 at most and at least, the command key, the small triangles, a star and a tick."""

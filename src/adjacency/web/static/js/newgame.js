@@ -318,6 +318,11 @@ export class NewGameDialog {
       await this.onStart(settings, { you: this.form.elements.you.value });
       this.remember();
       this.dialog.close();
+      // The dialog was opened by the page, not a button: its close leaves the focus on
+      // <body>. The game's board takes it (unless another dialog, the invite's, holds it).
+      const focused = document.activeElement;
+      const square = document.querySelector("#board .sq[tabindex='0']");
+      if (square instanceof HTMLElement && (!focused || focused === document.body)) square.focus();
     } catch (err) {
       this.error.textContent = err.message;
     } finally {
