@@ -140,6 +140,45 @@ def test_a_wrong_move_is_refuted_then_retried_with_the_keyboard(
     finish(tab, lang)
 
 
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
+    browser: Any, server: str, lang: str
+) -> None:
+    """The history names a try by the puzzle's themes and its day (not by its rating,
+    which every try moves), and links it; Analyse opens the play page's analysis board
+    at the puzzle's position."""
+    puzzle = PUZZLES[2]
+    tab = open_puzzle(browser, server, lang, puzzle.id)
+    first, reply, second = puzzle.solution
+    square(tab, first).click()
+    filled(tab, reply)
+    playable(tab)
+    square(tab, second).click()
+    expect(tab.locator("#prompt")).to_have_text(SOLVED[lang])
+    row = tab.locator(f"#history a[data-id='{puzzle.id}']")
+    expect(row).to_have_attribute("href", f"/puzzles/{puzzle.id}")
+    themes = tab.evaluate(
+        "async (names) => { const { t } = await import('/static/js/i18n.js');"
+        " return names.map((n) => t(`puzzle.theme.${n}`)); }",
+        list(puzzle.themes),
+    )
+    text = row.inner_text()
+    assert all(theme in text for theme in themes), (themes, text)
+    assert str(round(rating_now(server, puzzle.id).rating)) not in text
+    analyse = tab.locator("#btn-analyse")
+    expect(analyse).to_be_visible()
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    analyse.click()
+    tab.wait_for_url(f"{server}/?fen=*")
+    expect(tab.locator("#analysis")).to_be_visible()
+    expect(tab.locator("#analysis-fen")).to_have_text(puzzle.position)
+    shown = tab.eval_on_selector_all(
+        "#board .sq", "els => els.filter((e) => e.querySelector('svg.piece')).length"
+    )
+    assert shown == sum(cell != "." for cell in puzzle.position.split()[0] if cell.isalpha())
+    finish(tab, lang)
+
+
 def walk_to(tab: Any, target: str, turned: bool) -> None:
     """Move the board's focus to ``target`` with the arrow keys from its tab stop."""
     start = tab.locator("#board .sq[tabindex='0']")

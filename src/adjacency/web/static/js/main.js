@@ -37,6 +37,7 @@ import { restoreShapes, Shapes } from "./shapes.js";
 import { themePicker } from "./theme.js";
 import { animates, animationPicker } from "./motion.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
+import { parseFen } from "./lab/position.js";
 import { $ } from "./dom.js";
 
 const board = new Board($("#board"), {
@@ -633,6 +634,27 @@ function openBoard(fen) {
   pinBoard();
 }
 
+// The analysis board at a position's text from the page's address (/?fen=..., the
+// puzzles' Analyse), checked by the server first: true when it is shown; a position the
+// server refuses is said (by its code, in the page's language) and the page goes on.
+async function openBoardAt(text) {
+  try {
+    const { rows, cols, cells: squares, turn, plies } = parseFen(text);
+    const cells = squares.join("");
+    const { fen, problem, code, params } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
+    if (!fen) throw new Error(errorText({ code, params, detail: problem }, problem));
+    showEmptyBoard();
+    analysing = "board";
+    study.openBoard({ rows, cols, cells, turn, plies, fen });
+    render(); // the board drawn from its tree, the panel following its shown position
+    pinBoard();
+    return true;
+  } catch (err) {
+    notice(err.message, { sticky: true });
+    return false;
+  }
+}
+
 // Back to the game (or to the empty board without one).
 function leaveBoard() {
   study.closeBoard();
@@ -910,7 +932,10 @@ async function init() {
   editor.onClose = closeEditor;
   wire();
   renderSound();
-  const wanted = new URLSearchParams(window.location.search).get("game");
+  const address = new URLSearchParams(window.location.search);
+  const position = address.get("fen");
+  if (position && await openBoardAt(position)) return;
+  const wanted = address.get("game");
   if (wanted) {
     try {
       await game.open(wanted);

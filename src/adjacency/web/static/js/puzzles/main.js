@@ -13,7 +13,7 @@
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
-import { listText, t } from "../i18n.js";
+import { lang, listText, t } from "../i18n.js";
 import { flips, parseFen, play, squareIndex, squareName } from "../lab/position.js";
 import { $ } from "../dom.js";
 
@@ -195,7 +195,10 @@ async function loadHistory() {
     const link = document.createElement("a");
     link.href = `/puzzles/${encodeURIComponent(entry.id)}`;
     const result = entry.win ? "puzzle.history.won" : entry.solved ? "puzzle.history.later" : "puzzle.history.missed";
-    link.textContent = t("puzzle.history.item", { rating: rounded(entry.rating), result: t(result) });
+    // Named by its themes and the day it was first tried (its rating moves with every try).
+    const themes = listText(entry.themes.map((name) => t(`puzzle.theme.${name}`)));
+    const date = new Date(entry.first * 1000).toLocaleDateString(lang, { day: "numeric", month: "short" });
+    link.textContent = t("puzzle.history.item", { themes, date, result: t(result) });
     link.dataset.id = entry.id;
     link.dataset.result = entry.win ? "won" : entry.solved ? "later" : "missed";
     item.appendChild(link);
@@ -219,6 +222,10 @@ function showEnd(solution, themes) {
   $("#line").textContent = t("puzzle.line", { line: solution.join(" ") });
   $("#themes").hidden = !themes.length;
   $("#themes").textContent = t("puzzle.themes", { themes: listText(themes.map((name) => t(`puzzle.theme.${name}`))) });
+  // The analysis board of the play page at the puzzle's position (play.js reads ?fen=).
+  const analyse = $("#btn-analyse");
+  analyse.href = `/?fen=${encodeURIComponent(state.puzzle.position)}`;
+  analyse.hidden = false;
 }
 
 function prompt() {
@@ -397,6 +404,7 @@ async function load(id = null, fresh = false) {
   $("#rated-note").textContent = puzzle.tried ? t("puzzle.unrated") : "";
   $("#line").hidden = true;
   $("#themes").hidden = true;
+  $("#btn-analyse").hidden = true;
 }
 
 $("#btn-hint").addEventListener("click", hint);
