@@ -6,7 +6,8 @@
 // arrow keys and Enter); the rules for drawing a move are the lab's (position.js).
 // A miss (a wrong move, a hint, the solution) stays visible with its rating change when
 // the puzzle is then solved. The theme picker asks the next puzzle of one theme; the
-// streak takes each next puzzle just above the last one's rating until a miss ends it;
+// streak takes each next puzzle at least STREAK_STEP above the last one's rating (the
+// nearest there, else the hardest left) until a miss ends it;
 // the length picker asks for lines of that many moves, at any rating; the phase picker for
 // positions of one phase of the game (endgame, middle game); the pickers combine, and a
 // streak keeps to them. "Your tries" lists the puzzles this browser tried, the latest first.
@@ -370,6 +371,7 @@ async function showSolution() {
 // rated just above the last one (`fresh`: the streak's first, near the player's rating). Only the latest call
 // shows its answer: a picker changed twice quickly must not end on the first choice's puzzle.
 let loads = 0;
+const STREAK_STEP = 50; // a streak's climb per solved puzzle, in rating points (it crept by ~8)
 async function load(id = null, fresh = false) {
   const ticket = ++loads;
   notice("");
@@ -378,7 +380,7 @@ async function load(id = null, fresh = false) {
   if (state.theme) query.set("theme", state.theme);
   if (state.length) query.set("moves", state.length);
   if (state.stage) query.set("phase", state.stage);
-  if (state.streak !== null && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating));
+  if (state.streak !== null && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating + STREAK_STEP));
   let puzzle;
   try {
     puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next?${query}`);
