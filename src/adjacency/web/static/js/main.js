@@ -123,6 +123,12 @@ function showLearning() {
   if (box.hidden) return;
   $("#learn-text").focus({ preventScroll: true }); // the prompt is read; the scroll is ours
   if (underPinnedBoard(box)) return; // one column: just under the pinned board
+  const side = box.closest(".side");
+  if (side && getComputedStyle(side).overflowY === "auto") {
+    // A laptop's layout: the side column scrolls on its own and the board never moves.
+    box.scrollIntoView({ block: "nearest" });
+    return;
+  }
   const { top, bottom } = box.getBoundingClientRect();
   // Two columns: the board's top in view when the whole panel stays so, else the least
   // scroll that shows the panel.
