@@ -4,7 +4,8 @@ request through its own API client (api.js, stream.js) and reads the message it 
 show, which is the Indonesian catalogue's message of that code and holds no English; the
 join dialog and a finished game's Analyse show theirs on the page. Default seat names
 are rendered in the reader's language, on the seat they hold now (after a rematch too),
-and the holder of one seat of a friend game reads "You won" or "You lost"."""
+the reader's own seat as "You", and the holder of one seat of a friend game reads "You
+won" or "You lost"."""
 
 from __future__ import annotations
 
@@ -170,6 +171,11 @@ def test_default_names_are_the_readers_on_their_seat_and_one_seat_reads_you_won(
     goto(mine, f"{server}/?game={game_id}")
     friend.wait_for_selector("#board .sq")
     mine.wait_for_selector("#board .sq")
+    # each reads its own seat (at the bottom) as You, the other's by its side
+    expect(mine.locator("#bar-bottom .name")).to_have_text("You")
+    expect(mine.locator("#bar-top .name")).to_have_text("Player O")
+    expect(friend.locator("#bar-bottom .name")).to_have_text("Anda")
+    expect(friend.locator("#bar-top .name")).to_have_text("Pemain X")
     square = sorted(invite["game"]["preview"])[0]
     api(server, "POST", f"/api/games/{game_id}/moves", {"square": square})
     api(server, "POST", f"/api/games/{game_id}/resign", {"side": "x"})

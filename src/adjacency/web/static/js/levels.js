@@ -31,12 +31,15 @@ export function optionHelp(bot, option) {
 // "<level> bot" for a level's bot, "Player X" for a person; the page says those in its
 // own language, so no page reads another's. A person's default name is their seat's,
 // whatever colour it was made for ("Player O" who plays X after a rematch is shown as
-// X's). Names someone chose, and bots named by spec, stay as they are.
-export function shownName(player, color) {
+// X's); `own`: the seat is the reader's own (the only one this browser holds), named
+// "You". Names someone chose, and bots named by spec, stay as they are.
+export function shownName(player, color, own = false) {
   const side = color.toUpperCase();
   if (player.kind === "bot" && player.level_name && player.name === `${player.level_name} bot`) {
     return t("new.bot-name", { level: levelName(player.level_name) });
   }
-  if (player.kind === "human" && /^Player [XO]$/.test(player.name)) return t("new.player", { side });
+  if (player.kind === "human" && /^Player [XO]$/.test(player.name)) {
+    return own ? t("new.you") : t("new.player", { side });
+  }
   return player.name;
 }
