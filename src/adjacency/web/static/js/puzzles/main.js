@@ -10,7 +10,10 @@
 // nearest there, else the hardest left) until a miss ends it;
 // the length picker asks for lines of that many moves, at any rating; the phase picker for
 // positions of one phase of the game (endgame, middle game); the pickers combine, and a
-// streak keeps to them. "Your tries" lists the puzzles this browser tried, the latest first.
+// streak keeps to them. The timed mode (lichess's Puzzle Storm) gives TIMED_SECONDS to
+// solve as many puzzles as one can, climbing as a streak does: a solved puzzle brings the
+// next at once, a miss costs MISS_SECONDS and moves on; the best score is kept by this
+// browser (localStorage). "Your tries" lists the puzzles this browser tried, the latest first.
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
@@ -20,6 +23,10 @@ import { $ } from "../dom.js";
 
 const REPLY_DELAY = 450; // ms before the opponent's reply is drawn: the move is seen first
 const SHOW_STEP = 650; // ms between the moves of a shown solution
+const TIMED_SECONDS = 180;
+const MISS_SECONDS = 10;
+const NEXT_DELAY = 700; // ms the timed mode shows a solved or missed puzzle before the next
+const BEST_KEY = "adjacency.puzzles.timed-best";
 
 const state = {
   puzzle: null, // the server's PuzzleView
@@ -35,6 +42,7 @@ const state = {
   length: "", // solver moves of the next puzzles ("": any)
   stage: "", // the phase of the game of the next puzzles (the API's `phase`; "": any)
   streak: null, // solved in a row while the streak is on, else null
+  timed: null, // {score, ends (ms, Date.now), timer} while the timed mode runs, else null
 };
 
 const board = new Board($("#board"), { onActivate: (name) => onSquare(name) });
@@ -133,7 +141,16 @@ function rated(ratings) {
 }
 
 // A miss ends the streak (its count stays said until another starts).
-function miss() {
+// In the timed mode a puzzle's first miss costs MISS_SECONDS; a wrong move or the
+// solution (`advance`) moves on to the next puzzle, a hint does not.
+function miss(advance = true) {
+  if (state.timed) {
+    if (!state.missed) {
+      state.timed.ends -= MISS_SECONDS * 1000;
+      tickTimed();
+    }
+    if (advance) timedNext();
+  }
   state.missed = true;
   if (state.streak !== null) {
     $("#streak").textContent = t("puzzle.streak.over", { count: state.streak });
@@ -142,7 +159,56 @@ function miss() {
   }
 }
 
+// The timed mode's line: the time left and the puzzles solved, or its end and the best.
+function tickTimed() {
+  const run = state.timed;
+  if (!run) return;
+  const left = Math.max(0, run.ends - Date.now());
+  if (left === 0) {
+    endTimed();
+    return;
+  }
+  const seconds = Math.ceil(left / 1000);
+  const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  $("#timed").textContent = t("puzzle.timed.on", { time, count: run.score });
+}
+
+function bestTimed() {
+  let stored = null;
+  try { stored = localStorage.getItem(BEST_KEY); } catch (err) { /* private mode */ }
+  return Number(stored) || 0;
+}
+
+function endTimed() {
+  const run = state.timed;
+  clearInterval(run.timer);
+  state.timed = null;
+  const best = Math.max(bestTimed(), run.score);
+  try { localStorage.setItem(BEST_KEY, String(best)); } catch (err) { /* private mode */ }
+  $("#timed").textContent = t("puzzle.timed.over", { count: run.score, best });
+  $("#btn-timed").setAttribute("aria-pressed", "false");
+}
+
+function toggleTimed() {
+  if (state.timed) {
+    endTimed();
+    return;
+  }
+  if (state.streak !== null) toggleStreak();
+  state.timed = { score: 0, ends: Date.now() + TIMED_SECONDS * 1000, timer: setInterval(tickTimed, 250) };
+  $("#btn-timed").setAttribute("aria-pressed", "true");
+  tickTimed();
+  load(null, true);
+}
+
+// In the timed mode a finished puzzle (solved or missed) brings the next after a moment.
+function timedNext() {
+  const run = state.timed;
+  setTimeout(() => { if (state.timed === run) load(); }, NEXT_DELAY);
+}
+
 function toggleStreak() {
+  if (state.timed) endTimed();
   const on = state.streak === null;
   state.streak = on ? 0 : null;
   $("#btn-streak").setAttribute("aria-pressed", String(on));
@@ -295,6 +361,11 @@ async function onSquare(name) {
       state.streak += 1;
       $("#streak").textContent = t("puzzle.streak.on", { count: state.streak });
     }
+    if (state.timed) {
+      if (!state.missed) state.timed.score += 1;
+      tickTimed();
+      timedNext();
+    }
     rated(answer.ratings);
     showEnd(answer.solution, answer.themes);
   }
@@ -325,7 +396,7 @@ async function hint() {
     const answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/hint`,
       { moves: state.line, level });
     state.hintLevel = level;
-    miss();
+    miss(false);
     state.hint = answer.region;
     state.hintMove = answer.move;
     draw();
@@ -380,7 +451,7 @@ async function load(id = null, fresh = false) {
   if (state.theme) query.set("theme", state.theme);
   if (state.length) query.set("moves", state.length);
   if (state.stage) query.set("phase", state.stage);
-  if (state.streak !== null && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating + STREAK_STEP));
+  if ((state.streak !== null || state.timed) && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating + STREAK_STEP));
   let puzzle;
   try {
     puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next?${query}`);
@@ -414,6 +485,8 @@ $("#btn-solution").addEventListener("click", showSolution);
 $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", () => load());
 $("#btn-streak").addEventListener("click", toggleStreak);
+$("#btn-timed").addEventListener("click", toggleTimed);
+$("#timed").textContent = bestTimed() ? t("puzzle.timed.best", { best: bestTimed() }) : "";
 $("#length").addEventListener("change", () => {
   state.length = $("#length").value;
   load();
