@@ -17,7 +17,7 @@
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
-import { lang, listText, t } from "../i18n.js";
+import { lang, listText, t, translate } from "../i18n.js";
 import { flips, parseFen, play, squareIndex, squareName } from "../lab/position.js";
 import { $ } from "../dom.js";
 
@@ -273,6 +273,24 @@ async function loadHistory() {
   }
   $("#history-empty").hidden = tries.length > 0;
   list.dataset.count = String(tries.length);
+  loadDashboard();
+}
+
+// The dashboard: the server's chart of this browser's first tries per theme (an SVG with
+// the themes' catalogue keys, worded here in the page's language).
+async function loadDashboard() {
+  let chart;
+  try {
+    const response = await fetch("/api/puzzles/dashboard.svg");
+    if (!response.ok) return;
+    chart = await response.text();
+  } catch (err) {
+    return; // the chart stays as it was
+  }
+  const box = $("#dashboard");
+  box.innerHTML = chart;
+  translate(box);
+  box.closest("section").hidden = !box.querySelector(".theme-row");
 }
 
 // Why an attempt moved no rating (the API's ratings.unrated), as the note's words.
