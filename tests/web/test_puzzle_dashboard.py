@@ -1,7 +1,8 @@
 """The puzzle dashboard (src/adjacency/web/puzzle_dashboard.py and its route): first tries
 counted per theme (a puzzle once for each theme), the most tried first; the chart draws a
 bar a theme with the share solved filled, its names as catalogue keys, everything escaped;
-the route answers a browser with the chart of its own tries only."""
+the route answers a browser with the chart of its own tries only, per theme, phase or
+length."""
 
 from __future__ import annotations
 
@@ -49,3 +50,11 @@ def test_the_route_draws_this_browsers_first_tries_only(tmp_path: Path) -> None:
         rows = re.findall(r'data-theme="([^"]+)" data-tried="(\d+)" data-won="(\d+)"', chart.text)
         assert sorted(rows) == sorted((theme, "1", "1") for theme in set(puzzle.themes))
         assert "theme-row" not in other.get("/api/puzzles/dashboard.svg").text
+        phase = mine.get("/api/puzzles/dashboard.svg", params={"by": "phase"}).text
+        assert f'data-theme="{puzzle.phase}" data-tried="1" data-won="1"' in phase
+        assert f'data-i18n="puzzle.phase.{puzzle.phase}"' in phase
+        length = mine.get("/api/puzzles/dashboard.svg", params={"by": "length"}).text
+        moves = (len(puzzle.solution) + 1) // 2
+        assert f'data-theme="{moves}" data-tried="1" data-won="1"' in length
+        assert "data-i18n" not in length  # a length is a number
+        assert mine.get("/api/puzzles/dashboard.svg", params={"by": "x"}).status_code == 422

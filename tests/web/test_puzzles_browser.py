@@ -167,12 +167,13 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     assert all(theme in text for theme in themes), (themes, text)
     assert str(round(rating_now(server, puzzle.id).rating)) not in text
     # the dashboard: a bar for each of its themes, solved at the first try, worded here
-    expect(tab.locator("#dashboard .theme-row")).to_have_count(len(set(puzzle.themes)))
-    drawn = tab.locator("#dashboard .theme-row text[data-i18n]").all_text_contents()
+    by_theme = tab.locator("#dashboard [data-by=theme] .theme-row")
+    expect(by_theme).to_have_count(len(set(puzzle.themes)))
+    drawn = by_theme.locator("text[data-i18n]").all_text_contents()
     assert sorted(drawn) == sorted(set(themes)), drawn
-    assert tab.locator("#dashboard .theme-row[data-won='1'][data-tried='1']").count() == len(
-        set(puzzle.themes)
-    )
+    assert by_theme.and_(tab.locator("[data-won='1'][data-tried='1']")).count() == len(drawn)
+    expect(tab.locator("#dashboard [data-by=phase] .theme-row")).to_have_count(1)
+    expect(tab.locator("#dashboard [data-by=length] .theme-row")).to_have_count(1)
     assert tab.evaluate("document.documentElement.scrollWidth") <= 1366
     analyse = tab.locator("#btn-analyse")
     expect(analyse).to_be_visible()

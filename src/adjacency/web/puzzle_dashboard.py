@@ -1,13 +1,14 @@
-"""A browser's puzzle dashboard: its first tries' success per theme, as an SVG chart the
-server draws (no chart library, no script: the page places the markup as it is).
+"""A browser's puzzle dashboard: its first tries' success per theme, per phase of the
+game and per length, as SVG charts the server draws (no chart library, no script: the
+page places the markup as it is).
 
-Contract: :func:`success_per_theme` counts, for each theme of the tried puzzles, the
-puzzles tried and those solved at the first try (a puzzle counts once for each of its
-themes); :func:`theme_chart` draws those counts as one bar a theme, the share solved
-filled, most tried first. Its labels are the themes' catalogue keys
-(``data-i18n="puzzle.theme.NAME"``, the English name as their text), so the page's
-catalogue (i18n.js ``translate``) words them in the reader's language; every other
-text is a number. Everything drawn is escaped.
+Contract: :func:`success_per_theme` counts, for each group of the tried puzzles (a theme,
+a phase, a length), the puzzles tried and those solved at the first try (a puzzle counts
+once for each of its groups); :func:`theme_chart` draws those counts as one bar a group,
+the share solved filled, most tried first. A group's label carries its catalogue key
+when it has one (``data-i18n="puzzle.theme.NAME"``, the English name as its text), so
+the page's catalogue (i18n.js ``translate``) words it in the reader's language; a length
+is a number. Everything drawn is escaped.
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ def success_per_theme(tries: Iterable[tuple[Iterable[str], bool]]) -> list[Theme
     ]
 
 
-def theme_chart(rows: list[ThemeSuccess]) -> str:
-    """The SVG markup of ``rows``: a bar a theme, its first-try successes filled."""
+def theme_chart(rows: list[ThemeSuccess], key: str | None = "puzzle.theme") -> str:
+    """The SVG markup of ``rows``: a bar a group, its first-try successes filled; each
+    label is its catalogue key ``key.NAME`` (``None``: the name as it is, a number)."""
     height = max(1, len(rows)) * ROW + 8
     parts = [
         f'<svg class="theme-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} '
@@ -64,7 +66,7 @@ def theme_chart(rows: list[ThemeSuccess]) -> str:
         parts.append(
             f'<g class="theme-row" data-theme="{name}" data-tried="{row.tried}" '
             f'data-won="{row.won}">'
-            f'<text x="0" y="{y + 12}" data-i18n="puzzle.theme.{name}">{name}</text>'
+            f'<text x="0" y="{y + 12}"{_key(key, name)}>{name}</text>'
             f'<rect class="bar-tried" x="0" y="{y + 17}" width="{BAR}" height="12" rx="3"/>'
             f'<rect class="bar-won" x="0" y="{y + 17}" width="{round(BAR * share, 1)}" '
             f'height="12" rx="3"/>'
@@ -72,3 +74,8 @@ def theme_chart(rows: list[ThemeSuccess]) -> str:
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _key(key: str | None, name: str) -> str:
+    """The label's catalogue attribute (``name`` is escaped already), or none."""
+    return f' data-i18n="{escape(key, quote=True)}.{name}"' if key else ""

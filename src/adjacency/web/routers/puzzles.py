@@ -428,17 +428,29 @@ def tried(request: Request, caller: Client) -> list[HistoryEntry]:
     response_class=Response,
     responses={200: {"content": {"image/svg+xml": {}}}},
 )
-def dashboard(request: Request, caller: Client) -> Response:
-    """This browser's first tries per theme of the served puzzles it tried, as an SVG
-    chart (:mod:`adjacency.web.puzzle_dashboard`): a bar a theme, the share solved at the
-    first try filled; its theme names carry their catalogue keys for the page to word."""
+def dashboard(
+    request: Request,
+    caller: Client,
+    by: Annotated[Literal["theme", "phase", "length"], Query()] = "theme",
+) -> Response:
+    """This browser's first tries of the served puzzles it tried, per theme, phase of the
+    game or length (``by``), as an SVG chart (:mod:`adjacency.web.puzzle_dashboard`): a bar
+    a group, the share solved at the first try filled; theme and phase names carry their
+    catalogue keys for the page to word (a length is a number)."""
     served = _puzzles(request).all()
+
+    def groups(puzzle: Puzzle) -> tuple[str, ...]:
+        if by == "theme":
+            return tuple(puzzle.themes)
+        return (puzzle.phase,) if by == "phase" else (str(_moves(puzzle)),)
+
     tries = [
-        (served[row.puzzle].themes, row.win)
+        (groups(served[row.puzzle]), row.win)
         for row in _store(request).puzzles.history(caller.client, limit=DASHBOARD_TRIES)
         if row.puzzle in served
     ]
-    chart = theme_chart(success_per_theme(tries))
+    key = {"theme": "puzzle.theme", "phase": "puzzle.phase", "length": None}[by]
+    chart = theme_chart(success_per_theme(tries), key)
     return Response(chart, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 

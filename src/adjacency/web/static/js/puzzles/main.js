@@ -276,20 +276,20 @@ async function loadHistory() {
   loadDashboard();
 }
 
-// The dashboard: the server's chart of this browser's first tries per theme (an SVG with
-// the themes' catalogue keys, worded here in the page's language).
+// The dashboard: the server's charts of this browser's first tries per theme, phase and
+// length (SVGs whose names carry their catalogue keys, worded here in the page's language).
 async function loadDashboard() {
-  let chart;
-  try {
-    const response = await fetch("/api/puzzles/dashboard.svg");
-    if (!response.ok) return;
-    chart = await response.text();
-  } catch (err) {
-    return; // the chart stays as it was
-  }
   const box = $("#dashboard");
-  box.innerHTML = chart;
-  translate(box);
+  for (const place of box.querySelectorAll("[data-by]")) {
+    try {
+      const response = await fetch(`/api/puzzles/dashboard.svg?by=${place.dataset.by}`);
+      if (!response.ok) continue;
+      place.innerHTML = await response.text();
+      translate(place);
+    } catch (err) {
+      // that chart stays as it was
+    }
+  }
   box.closest("section").hidden = !box.querySelector(".theme-row");
 }
 
