@@ -8,6 +8,11 @@ subprocess; loopback only, bounded in time):
   the time from the click in the mover's page to the move appearing in the other
   page's move list (both pages read the same system clock). Reports the median
   and the 95th percentile.
+- ``reply``: one page plays a person's moves against a quick bot (``greedy``) at each
+  animation speed of the page (normal, fast, none; js/motion.js): for each of
+  ``--moves`` moves, the time from the click to the bot's reply drawn on the board (its
+  square marked as the last move, its piece drawn). Reports the median and the 95th
+  percentile per speed.
 - ``capacity``: N simultaneous games, each with two players and a watcher
   (asyncio HTTP clients: each holds the game's event stream, the players post a
   move every ``--interval`` seconds per game). Latency is from sending a move to
@@ -16,7 +21,7 @@ subprocess; loopback only, bounded in time):
 
 The clients run on the same machine as the server and take CPU from it, so the
 capacity is a lower bound for a server with its own machine. Run:
-``nice -n 5 .venv/bin/python benchmarks/bench_web.py [latency|capacity|both]``.
+``nice -n 5 .venv/bin/python benchmarks/bench_web.py [latency|reply|capacity|both]``.
 """
 
 from __future__ import annotations
@@ -131,6 +136,71 @@ def latency(url: str, moves: int) -> list[float]:
     return samples
 
 
+# --------------------------------------------------------------------- reply
+
+SPEEDS = ("normal", "fast", "none")
+"""The page's animation speeds (js/motion.js), each measured on its own page."""
+
+CLICK_FOR_REPLY = """(square) => new Promise((resolve) => {
+  const board = document.querySelector('#board');
+  const sent = Date.now();
+  const drawn = () => {
+    const last = board.querySelector('.sq.last');
+    return last && last.dataset.square !== square && last.querySelector('svg.piece');
+  };
+  const observer = new MutationObserver(() => {
+    if (drawn()) { observer.disconnect(); resolve(Date.now() - sent); }
+  });
+  observer.observe(board, { attributes: true, childList: true, subtree: true });
+  board.querySelector(`[data-square="${square}"]`).click();
+})"""
+
+
+def reply(url: str, moves: int) -> dict[str, list[float]]:
+    """Click to the bot's reply on the board, in ms, at each animation speed."""
+    from playwright.sync_api import sync_playwright
+
+    found: dict[str, list[float]] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True
+        )
+        for speed in SPEEDS:
+            context = browser.new_context(viewport={"width": 1366, "height": 768})
+            context.add_init_script(f"localStorage.setItem('adjacency.animation', '{speed}')")
+            page = context.new_page()
+            samples: list[float] = []
+            while len(samples) < moves:
+                with httpx.Client(base_url=url) as client:
+                    body = {
+                        "x": {"kind": "human", "name": "Ann"},
+                        "o": {"kind": "bot", "spec": "greedy"},
+                        "rows": 8,
+                        "cols": 8,
+                        "rounds": 28,
+                    }
+                    made = client.post("/api/games", json=body)
+                    game = made.json()
+                    cookies = dict(made.cookies)
+                context.add_cookies(
+                    [{"name": k, "value": v, "url": url} for k, v in cookies.items()]
+                )
+                page.goto(f"{url}/?game={game['id']}")
+                page.wait_for_selector("#board .sq")
+                page.evaluate("document.querySelector('#dlg-new[open]')?.close()")
+                state = game
+                while state["status"] == "playing" and len(samples) < moves:
+                    page.wait_for_selector("#board:not(.locked)")
+                    square = sorted(state["preview"])[0]
+                    samples.append(float(page.evaluate(CLICK_FOR_REPLY, square)))
+                    with httpx.Client(base_url=url, cookies=cookies) as reader:
+                        state = reader.get(f"/api/games/{game['id']}").json()
+            found[speed] = samples
+            context.close()
+        browser.close()
+    return found
+
+
 # ------------------------------------------------------------------ capacity
 
 
@@ -214,7 +284,9 @@ async def level(url: str, games: int, seconds: float, interval: float) -> list[f
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", default="both", choices=("latency", "capacity", "both"))
+    parser.add_argument(
+        "what", nargs="?", default="both", choices=("latency", "reply", "capacity", "both")
+    )
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument(
         "--interval", type=float, default=1.0, help="seconds between moves per game"
@@ -232,6 +304,14 @@ def main() -> int:
                 f"median {median:.0f} ms, p95 {p95:.0f} ms",
                 flush=True,
             )
+        if args.what == "reply":
+            for speed, samples in reply(url, args.moves).items():
+                median, p95 = percentiles(samples)
+                print(
+                    f"click to the bot's reply on the board, animation {speed}, over "
+                    f"{len(samples)} moves: median {median:.0f} ms, p95 {p95:.0f} ms",
+                    flush=True,
+                )
         if args.what in ("capacity", "both"):
             games = 5
             while games <= args.max_games:

@@ -137,3 +137,15 @@ def test_every_field_error_code_has_a_message(lang: str) -> None:
     assert "error.malformed" in messages and params(messages["error.malformed"]) == {"problems"}
     missing = sorted(code for code in FIELD_CODE_NAMES if f"field.{code}" not in messages)
     assert not missing, missing
+
+
+@pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
+def test_each_key_is_written_once(lang: str) -> None:
+    """A key written twice keeps its last message only: two raise sites of one code then
+    read the other's words (the JSON parser raises nothing)."""
+    keys = json.loads(
+        (CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"),
+        object_pairs_hook=lambda pairs: [key for key, _ in pairs],
+    )
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    assert twice == []

@@ -6,8 +6,8 @@ The pictures are made the same way every time: fresh servers, games played by fi
 moves through the API (no bot's timing shows), the league's round robin between house
 bots whose moves are a seeded function of the position, animations and transitions off
 (reduced motion, and Playwright's own), no caret, the page's clock frozen at one instant,
-the fonts of this machine (the pages load none), and what only time decides (a game's
-clocks) masked.
+the project's own fonts (served with the pages: a machine's fonts change nothing), and
+what only time decides (a game's clocks) masked.
 Two pictures are the same when at most :data:`MOST_CHANGED` of their pixels differ by
 more than :data:`PIXEL_THRESHOLD` in a colour channel: fonts' antialiasing between runs
 on one machine stays under both; a moved panel, a new line or a changed colour does not.

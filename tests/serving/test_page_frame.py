@@ -116,3 +116,37 @@ def test_the_language_picker_offers_the_languages_of_the_pages_script() -> None:
     assert found is not None
     named = re.findall(r'(\w+): "([^"]+)"', found.group(1))
     assert tuple(named) == LANGUAGES
+
+
+FONTS = ("dejavu-sans", "dejavu-sans-bold", "dejavu-sans-mono", "dejavu-sans-mono-bold")
+
+
+def test_every_page_of_both_servers_draws_with_the_fonts_served_with_it(
+    clients: tuple[TestClient, TestClient],
+) -> None:
+    """The frame loads the project's fonts first (no page depends on a machine's fonts),
+    from the server itself, and every stylesheet names its text's font by the stacks
+    that start with them (no family written by hand)."""
+    for client, urls in zip(clients, (WEB_URLS, LEAGUE_URLS), strict=True):
+        for url in urls.values():
+            page = client.get(url).text
+            head = page[: page.index("</head>")]
+            sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', head)
+            assert sheets[0] == "/static/fonts.css", (url, sheets)
+            assert "//" not in "".join(sheets), sheets  # no other origin
+        faces = client.get("/static/fonts.css").text
+        for name in FONTS:
+            assert f'url("fonts/{name}.woff2")' in faces
+            font = client.get(f"/static/fonts/{name}.woff2")
+            assert font.status_code == 200 and font.content[:4] == b"wOF2", name
+        assert client.get("/static/fonts/LICENSE-DejaVu.txt").status_code == 200
+    assert re.search(r'--font: "Adjacency Sans",', faces)
+    assert re.search(r'--mono: "Adjacency Mono",', faces)
+    static = [*SHARED.parent.parent.glob("*/static/**/*.css")]
+    assert len(static) > 5
+    for sheet in static:
+        if sheet.name == "fonts.css":
+            continue
+        css = sheet.read_text(encoding="utf-8")
+        named = re.findall(r"font(?:-family)?:[^;}]*?(monospace|sans-serif|system-ui)", css)
+        assert named == [], (sheet.name, named)

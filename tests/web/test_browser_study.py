@@ -312,6 +312,8 @@ def test_learning_from_mistakes_refuses_the_mistake_and_accepts_the_best(
     page.click("#learn-retry")
     page.click(f'[data-square="{best}"]')
     expect(page.locator("#learn-text")).to_have_attribute("data-accepted", "true")
+    best_found = {"en": "is a best move", "id": "adalah langkah terbaik"}[locale[:2]]
+    expect(page.locator("#learn-text")).to_contain_text(f"{best} {best_found}")
     expect(page.locator("#learn-next")).to_be_visible()
     if locale.startswith("id"):
         assert english_left(page, ["Ann", "Bob"]) == []

@@ -233,6 +233,33 @@ def test_the_lab_at_phone_width(server: str, browser: Any, shots: Path) -> None:
     assert errors == []
 
 
+SMALLEST_TEXT = """(selector) => Math.min(...[...document.querySelectorAll(selector)].map((t) =>
+  parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a))"""
+"""The smallest drawn size (px) of the text of the matching SVG elements, as scaled."""
+
+
+def test_the_climb_and_genetic_charts_draw_readable_text_on_a_phone(
+    server: str, browser: Any
+) -> None:
+    context, page, errors = new_page(browser, 390, 844)
+    goto(page, f"{server}/lab?fen={quote(MIDGAME.fen())}")
+    page.wait_for_selector("#lab-board svg")
+    page.locator(".lab-tabs button[data-tab=climb]").click()
+    page.locator("#climb-form select[name=spec]").select_option("anneal")
+    page.locator("#climb-form button[type=submit]").click()
+    page.wait_for_selector("#climb-view svg polyline", state="attached")
+    page.locator(".lab-tabs button[data-tab=ga]").click()
+    page.locator("#ga-form button[type=submit]").click()
+    page.wait_for_selector("#ga-view svg polyline", state="attached")
+    for view in ("#climb-view", "#ga-view"):
+        page.locator(f".lab-tabs button[data-tab={'climb' if 'climb' in view else 'ga'}]").click()
+        smallest = page.evaluate(SMALLEST_TEXT, f"{view} svg text")
+        assert smallest >= 9, (view, smallest)  # it was 6 px: a 640-unit chart shrunk
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+    assert errors == []
+
+
 def test_counts_depth_and_engine_panels(server: str, browser: Any) -> None:
     context, page, errors = new_page(browser, 1366, 768)
     small = Position.start(5, 5, rounds=6).play("c1")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -83,10 +84,13 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     above = rating(server, first)
     solve(tab, first)
     expect(tab.locator("#streak")).to_contain_text("1")
-    tab.locator("#btn-next").click()
+    with tab.expect_request(lambda r: "/api/puzzles/next" in r.url) as asked:
+        tab.locator("#btn-next").click()
+    climb = float(parse_qs(urlparse(asked.value.url).query)["above"][0]) - above
+    assert climb == pytest.approx(50), climb  # a streak climbs 50 points a puzzle at least
     tab.wait_for_function(f"!location.pathname.endsWith('{first.id}')")
     second = shown_puzzle(tab)
-    harder = [p for p in puzzles if p.id != first.id and rating(server, p) > above]
+    harder = [p for p in puzzles if p.id != first.id and rating(server, p) > above + 50]
     assert second in harder or not harder  # the next harder one, if any is left
     wrong = next(r for r in second.refutations[0] if r.reply is not None)
     tab.locator(f"#board [data-square={wrong.move}]").click()

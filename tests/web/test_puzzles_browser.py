@@ -7,6 +7,7 @@ puzzles are the exact oracle's (web_puzzle_helpers), served by a real uvicorn se
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -138,6 +139,112 @@ def test_a_wrong_move_is_refuted_then_retried_with_the_keyboard(
         "data-result", "later"
     )
     finish(tab, lang)
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
+    browser: Any, server: str, lang: str
+) -> None:
+    """The history names a try by the puzzle's themes and its day (not by its rating,
+    which every try moves), and links it; Analyse opens the play page's analysis board
+    at the puzzle's position."""
+    puzzle = PUZZLES[2]
+    tab = open_puzzle(browser, server, lang, puzzle.id)
+    first, reply, second = puzzle.solution
+    square(tab, first).click()
+    filled(tab, reply)
+    playable(tab)
+    square(tab, second).click()
+    expect(tab.locator("#prompt")).to_have_text(SOLVED[lang])
+    row = tab.locator(f"#history a[data-id='{puzzle.id}']")
+    expect(row).to_have_attribute("href", f"/puzzles/{puzzle.id}")
+    themes = tab.evaluate(
+        "async (names) => { const { t } = await import('/static/js/i18n.js');"
+        " return names.map((n) => t(`puzzle.theme.${n}`)); }",
+        list(puzzle.themes),
+    )
+    text = row.inner_text()
+    assert all(theme in text for theme in themes), (themes, text)
+    assert str(round(rating_now(server, puzzle.id).rating)) not in text
+    # the dashboard: a bar for each of its themes, solved at the first try, worded here
+    by_theme = tab.locator("#dashboard [data-by=theme] .theme-row")
+    expect(by_theme).to_have_count(len(set(puzzle.themes)))
+    drawn = by_theme.locator("text[data-i18n]").all_text_contents()
+    assert sorted(drawn) == sorted(set(themes)), drawn
+    assert by_theme.and_(tab.locator("[data-won='1'][data-tried='1']")).count() == len(drawn)
+    expect(tab.locator("#dashboard [data-by=phase] .theme-row")).to_have_count(1)
+    expect(tab.locator("#dashboard [data-by=length] .theme-row")).to_have_count(1)
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 1366
+    analyse = tab.locator("#btn-analyse")
+    expect(analyse).to_be_visible()
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    analyse.click()
+    tab.wait_for_url(f"{server}/?fen=*")
+    expect(tab.locator("#analysis")).to_be_visible()
+    expect(tab.locator("#analysis-fen")).to_have_text(puzzle.position)
+    shown = tab.eval_on_selector_all(
+        "#board .sq", "els => els.filter((e) => e.querySelector('svg.piece')).length"
+    )
+    assert shown == sum(cell != "." for cell in puzzle.position.split()[0] if cell.isalpha())
+    finish(tab, lang)
+
+
+def shown(tab: Any, other_than: str | None = None) -> Any:
+    """The puzzle the page shows (by its address), once it is not ``other_than``."""
+    pattern = rf"/puzzles/(?!{re.escape(other_than)}$)[^/]+$" if other_than else r"/puzzles/[^/]+$"
+    for _ in range(100):  # the page's clock is the test's: turned while the page loads it
+        if re.search(pattern, tab.url):
+            break
+        tab.clock.run_for(100)
+        tab.wait_for_timeout(100)
+    expect(tab).to_have_url(re.compile(pattern))
+    found = tab.url.rsplit("/", 1)[1]
+    return next(p for p in PUZZLES if p.id == found)
+
+
+def seconds_left(tab: Any) -> int:
+    """The timed mode's time left as its line says it (m:ss), in seconds."""
+    found = re.search(r"(\d+):(\d\d) left", tab.inner_text("#timed"))
+    assert found, tab.inner_text("#timed")
+    return int(found[1]) * 60 + int(found[2])
+
+
+def test_the_timed_mode_counts_solved_puzzles_a_miss_costs_time_and_the_best_is_kept(
+    browser: Any, server: str
+) -> None:
+    tab = new_tab(browser, server, client=secrets.token_urlsafe(16), locale="en-US")
+    tab.clock.install()  # the page's timers run on a clock the test turns
+    goto(tab, f"{server}/puzzles")
+    before = shown(tab)
+    tab.click("#btn-timed")
+    expect(tab.locator("#btn-timed")).to_have_attribute("aria-pressed", "true")
+    expect(tab.locator("#timed")).to_have_text("Timed: 3:00 left · solved: 0")
+    puzzle = shown(tab, other_than=before.id)  # a fresh puzzle starts the run
+    playable(tab)
+    first, reply, second = puzzle.solution
+    square(tab, first).click()
+    tab.clock.run_for(1000)  # the reply is drawn after a moment
+    filled(tab, reply)
+    playable(tab)
+    square(tab, second).click()
+    expect(tab.locator("#timed")).to_contain_text("solved: 1")
+    tab.clock.run_for(1000)  # solved: the next puzzle comes by itself
+    missed = shown(tab, other_than=puzzle.id)
+    playable(tab)
+    wrong = next(r for r in missed.refutations[0] if r.reply is not None)
+    before_miss = seconds_left(tab)
+    square(tab, wrong.move).click()
+    expect(tab.locator("#timed")).not_to_contain_text(f"{before_miss // 60}:{before_miss % 60:02d}")
+    tab.clock.run_for(300)
+    assert 10 <= before_miss - seconds_left(tab) <= 11  # the miss cost 10 s
+    tab.clock.run_for(180_000)
+    expect(tab.locator("#timed")).to_have_text("Time is up · solved: 1 · your best: 1")
+    expect(tab.locator("#btn-timed")).to_have_attribute("aria-pressed", "false")
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    tab.reload()
+    expect(tab.locator("#timed")).to_have_text("Timed · your best: 1")  # kept by the browser
+    assert tab.console_errors == []
+    tab.context.close()
 
 
 def walk_to(tab: Any, target: str, turned: bool) -> None:

@@ -1,7 +1,8 @@
 """The static files both apps serve, and how each app mounts them.
 
 :data:`SHARED` holds what both pages use: the board drawing (``js/board.js``), the
-stylesheet (``style.css``), the icon (``favicon.svg``) and the self-hosted API
+stylesheet (``style.css``), the pages' own fonts (``fonts.css`` and ``fonts/``, which
+the frame of every page loads), the icon (``favicon.svg``) and the self-hosted API
 reference's script (``js/docs.js``, which renders the app's own ``/openapi.json`` on the
 page :mod:`adjacency.serving.frame` renders).
 

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core import Color, InvalidPositionError, Position
+from ..serving.errors import WebError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engine
@@ -82,14 +83,18 @@ exact, so even one square is a real loss)."""
 Emit = Callable[[str, dict[str, Any]], None]
 
 
-class Unanalysable(InvalidPositionError):
+class Unanalysable(WebError, InvalidPositionError):
     """An impossible or finished position, with a stable ``code`` and the ``params`` its
-    message names, so the editor can word the problem in its page's language."""
+    message names, so the editor and every page word the problem in their language.
+
+    A :class:`~adjacency.serving.errors.WebError` first (a 400 whose body carries the code
+    and its params, wherever a request meets it: the analysis, the lab, a game from a
+    position), and an :class:`~adjacency.core.InvalidPositionError` for the callers that
+    catch bad positions."""
 
     def __init__(self, detail: str, code: str, params: dict[str, int] | None = None) -> None:
-        super().__init__(detail)
+        super().__init__(detail, code=code, params=dict(params or {}))
         self.code = code
-        self.params: dict[str, int] = dict(params or {})
 
 
 def check_analysable(position: Position) -> None:
@@ -118,7 +123,9 @@ def check_analysable(position: Position) -> None:
         )
     if position.plies_left == 0:
         raise Unanalysable(
-            "the game is over in this position: set some plies left", code="no_plies_left"
+            "the game is over in this position: no move is left to analyse (in the "
+            "editor, set some plies left)",
+            code="no_plies_left",
         )
 
 

@@ -35,6 +35,7 @@ from ...serving.errors import TooMany, WebError
 from ...serving.models import ErrorMessage
 from ..deps import Client, client_cookie, limited_client, rate_limited
 from ..limits import Limits
+from ..puzzle_dashboard import success_per_theme, theme_chart
 from ..puzzle_records import Rated
 from ..puzzle_shown import RecentReveals
 from ..puzzles import PuzzleNotFound, PuzzleSet, check_line, hint_region
@@ -160,6 +161,10 @@ class Solution(BaseModel):
     themes: list[str]
     best_value: int
     ratings: RatingChange
+
+
+DASHBOARD_TRIES = 10_000
+"""The most tries (the latest) the dashboard counts."""
 
 
 def _puzzles(request: Request) -> PuzzleSet:
@@ -416,6 +421,37 @@ def tried(request: Request, caller: Client) -> list[HistoryEntry]:
             )
         )
     return out
+
+
+@router.get(
+    "/api/puzzles/dashboard.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}},
+)
+def dashboard(
+    request: Request,
+    caller: Client,
+    by: Annotated[Literal["theme", "phase", "length"], Query()] = "theme",
+) -> Response:
+    """This browser's first tries of the served puzzles it tried, per theme, phase of the
+    game or length (``by``), as an SVG chart (:mod:`adjacency.web.puzzle_dashboard`): a bar
+    a group, the share solved at the first try filled; theme and phase names carry their
+    catalogue keys for the page to word (a length is a number)."""
+    served = _puzzles(request).all()
+
+    def groups(puzzle: Puzzle) -> tuple[str, ...]:
+        if by == "theme":
+            return tuple(puzzle.themes)
+        return (puzzle.phase,) if by == "phase" else (str(_moves(puzzle)),)
+
+    tries = [
+        (groups(served[row.puzzle]), row.win)
+        for row in _store(request).puzzles.history(caller.client, limit=DASHBOARD_TRIES)
+        if row.puzzle in served
+    ]
+    key = {"theme": "puzzle.theme", "phase": "puzzle.phase", "length": None}[by]
+    chart = theme_chart(success_per_theme(tries), key)
+    return Response(chart, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @router.get(

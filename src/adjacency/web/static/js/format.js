@@ -1,9 +1,36 @@
 // Small text helpers shared by the panels.
 
 import { decimal, detailText, has, lang, t } from "./i18n.js";
+import { shownName } from "./levels.js";
 
+// A side and its player's name as the page shows it: "X (Pemain X)".
 export function label(state, color) {
-  return `${color.toUpperCase()} (${state[color].name})`;
+  return `${color.toUpperCase()} (${shownName(state[color], color)})`;
+}
+
+// The server's English `text` about the game `s` with each side it names by a default
+// name ("O (Player O)", "X (Club bot)": the names the server gives a seat left blank, in
+// English) named as label() names that side: in the page's language, on its seat.
+export function named(s, text) {
+  let out = text;
+  for (const color of ["x", "o"]) {
+    const side = color.toUpperCase();
+    const defaults = s[color].kind === "bot"
+      ? (s[color].level_name ? [`${s[color].level_name} bot`] : [])
+      : ["Player X", "Player O"];
+    for (const name of defaults) out = out.split(`${side} (${name})`).join(label(s, color));
+  }
+  return out;
+}
+
+// The termination's detail of the finished game `s` in the page's language (its code's
+// message, else the server's English), its players named as label() names them.
+export function endDetail(s) {
+  const params = {};
+  for (const [key, value] of Object.entries(s.detail_params || {})) {
+    params[key] = typeof value === "string" ? named(s, value) : value;
+  }
+  return named(s, detailText({ ...s, detail: s.termination_detail, detail_params: params }));
 }
 
 export function countCells(cells) {
@@ -41,10 +68,10 @@ export function termination(value) {
 // a bot waiting for a free slot), its catalogue version in other languages, with the
 // termination's detail when the catalogue has its code.
 export function describe(s) {
-  if (lang === "en") return s.message;
+  if (lang === "en") return named(s, s.message);
   const score = s.score.join("-");
   if (s.status === "over") {
-    const detail = s.detail_code ? ` ${detailText({ ...s, detail: s.termination_detail })}` : "";
+    const detail = s.detail_code ? ` ${endDetail(s)}` : "";
     if (s.result === null) return t("describe.stopped") + detail;
     if (s.result === "draw") return t("describe.draw", { score });
     const winner = label(s, s.result);

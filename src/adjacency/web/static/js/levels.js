@@ -27,14 +27,19 @@ export function optionHelp(bot, option) {
 }
 
 // A player's name as the page shows it. The server names the players of a game started
-// without names (through the API, by another device) in English: "<level> bot" for a
-// level's bot, "Player X" for a person; the page says those in its language, as the
-// new-game dialog names them. Names someone chose, and bots named by spec, stay as they are.
-export function shownName(player, color) {
+// without names (the new-game dialog sends none for a seat left blank) in English:
+// "<level> bot" for a level's bot, "Player X" for a person; the page says those in its
+// own language, so no page reads another's. A person's default name is their seat's,
+// whatever colour it was made for ("Player O" who plays X after a rematch is shown as
+// X's); `own`: the seat is the reader's own (the only one this browser holds), named
+// "You". Names someone chose, and bots named by spec, stay as they are.
+export function shownName(player, color, own = false) {
   const side = color.toUpperCase();
   if (player.kind === "bot" && player.level_name && player.name === `${player.level_name} bot`) {
     return t("new.bot-name", { level: levelName(player.level_name) });
   }
-  if (player.kind === "human" && player.name === `Player ${side}`) return t("new.player", { side });
+  if (player.kind === "human" && /^Player [XO]$/.test(player.name)) {
+    return own ? t("new.you") : t("new.player", { side });
+  }
   return player.name;
 }

@@ -129,7 +129,11 @@ export class LiveGame {
     if (old && old.id === state.id && state.version <= old.version) return; // stale or duplicate
     const sameGame = old && old.id === state.id;
     const grew = sameGame && state.moves.length === old.moves.length + 1;
-    for (const color of ["x", "o"]) state[color] = { ...state[color], name: shownName(state[color], color) };
+    const seats = this.viewer.seats;
+    for (const color of ["x", "o"]) {
+      const own = seats.length === 1 && seats[0] === color;
+      state[color] = { ...state[color], name: shownName(state[color], color, own) };
+    }
     this.state = state;
     this.receivedAt = performance.now(); // the clocks in the state are as of now
     if (!sameGame || state.moves.length !== old.moves.length) this.hint = null;

@@ -10,7 +10,8 @@ import { showGames } from "./dialogs/games.js";
 import { showResult } from "./dialogs/result.js";
 import { rememberInvite, showShare } from "./dialogs/share.js";
 import { countCells, describe, label } from "./format.js";
-import { t } from "./i18n.js";
+import { shownName } from "./levels.js";
+import { errorText, t } from "./i18n.js";
 import { drawGraph } from "./graph.js";
 import { renderReviewSummary, showReviewProgress } from "./panels/review.js";
 import { openLab } from "./lablink.js";
@@ -34,7 +35,9 @@ import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
 import { restoreShapes, Shapes } from "./shapes.js";
 import { themePicker } from "./theme.js";
+import { animates, animationPicker } from "./motion.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
+import { parseFen } from "./lab/position.js";
 import { $ } from "./dom.js";
 
 const board = new Board($("#board"), {
@@ -120,6 +123,12 @@ function showLearning() {
   if (box.hidden) return;
   $("#learn-text").focus({ preventScroll: true }); // the prompt is read; the scroll is ours
   if (underPinnedBoard(box)) return; // one column: just under the pinned board
+  const side = box.closest(".side");
+  if (side && getComputedStyle(side).overflowY === "auto") {
+    // A laptop's layout: the side column scrolls on its own and the board never moves.
+    box.scrollIntoView({ block: "nearest" });
+    return;
+  }
   const { top, bottom } = box.getBoundingClientRect();
   // Two columns: the board's top in view when the whole panel stays so, else the least
   // scroll that shows the panel.
@@ -161,9 +170,9 @@ function keepFocusInView(event) {
 // nothing, and a generous timer guards the rest), so a bot's reply 10 ms later never
 // replaces it unseen.
 // A move of this browser's own is drawn at once, even over the reply's animation.
-// With reduced motion nothing animates and nothing waits. The previous move keeps its
-// own marker, so your move and the reply both stay in view.
-const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
+// With reduced motion or the animation speed "none" (motion.js) nothing animates and
+// nothing waits; at "fast" the animations (and so the wait) are shorter. The previous
+// move keeps its own marker, so your move and the reply both stay in view.
 const HOLD_MOST_MS = 3000; // a safety: six times the longest move animation (style.css: .5 s)
 let drawn = { id: null, ply: null }; // the game and ply the board shows
 let hold = null; // {timer, onEnd} while the drawn move animates
@@ -237,7 +246,7 @@ function render({ animate = false, released = false } = {}) {
     drawVariation(s, variation);
   } else if (!(hold && same && live && ply >= drawn.ply) || own) {
     endHold(); // another game, an undo or a step back: the board follows at once
-    drawBoard(s, ply, next && (animate || released) && !calm.matches && !document.hidden);
+    drawBoard(s, ply, next && (animate || released) && animates() && !document.hidden);
   }
   $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
   const cells = variation ? variation.cells : s.boards[ply];
@@ -273,7 +282,7 @@ function aborted(s) {
 // them (asked once, on their first move between devices), the tab title always.
 function notifyTurn(move, state) {
   if (!document.hidden || typeof Notification === "undefined" || Notification.permission !== "granted") return;
-  const other = state[move.color].name;
+  const other = shownName(state[move.color], move.color);
   try {
     new Notification(t("notify.your-turn", { name: other, square: move.square }), { tag: `adjacency-${state.id}` });
   } catch (err) { /* a browser that only notifies from a service worker: the title says it */ }
@@ -536,9 +545,9 @@ async function followShown() {
   shownFen = { key, fen: null };
   try {
     const { rows, cols, cells, turn, plies } = position;
-    const { fen, problem } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
+    const { fen, problem, code, params } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
     if (shownFen.key !== key) return;
-    if (!fen) throw new Error(problem);
+    if (!fen) throw new Error(errorText({ code, params, detail: problem }, problem));
     shownFen.fen = fen;
     panel.show(t("analysis.after", { ply: game.shownPly, count: game.state.moves.length }));
     panel.follow(fen);
@@ -629,6 +638,27 @@ function openBoard(fen) {
   analysing = "board";
   study.openBoard({ rows: p.rows, cols: p.cols, cells: p.cells, turn: p.turn, plies: p.plies_left, fen });
   pinBoard();
+}
+
+// The analysis board at a position's text from the page's address (/?fen=..., the
+// puzzles' Analyse), checked by the server first: true when it is shown; a position the
+// server refuses is said (by its code, in the page's language) and the page goes on.
+async function openBoardAt(text) {
+  try {
+    const { rows, cols, cells: squares, turn, plies } = parseFen(text);
+    const cells = squares.join("");
+    const { fen, problem, code, params } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
+    if (!fen) throw new Error(errorText({ code, params, detail: problem }, problem));
+    showEmptyBoard();
+    analysing = "board";
+    study.openBoard({ rows, cols, cells, turn, plies, fen });
+    render(); // the board drawn from its tree, the panel following its shown position
+    pinBoard();
+    return true;
+  } catch (err) {
+    notice(err.message, { sticky: true });
+    return false;
+  }
 }
 
 // Back to the game (or to the empty board without one).
@@ -896,6 +926,7 @@ function showEmptyBoard() {
 
 async function init() {
   themePicker($("#theme"));
+  animationPicker($("#animation"));
   try {
     config = await api.config();
   } catch (err) {
@@ -907,7 +938,10 @@ async function init() {
   editor.onClose = closeEditor;
   wire();
   renderSound();
-  const wanted = new URLSearchParams(window.location.search).get("game");
+  const address = new URLSearchParams(window.location.search);
+  const position = address.get("fen");
+  if (position && await openBoardAt(position)) return;
+  const wanted = address.get("game");
   if (wanted) {
     try {
       await game.open(wanted);

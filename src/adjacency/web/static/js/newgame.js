@@ -172,7 +172,7 @@ export class NewGameDialog {
       s.levelLabel.hidden = kind !== "bot";
       s.details.hidden = kind !== "bot";
       s.desc.hidden = kind !== "bot";
-      s.name.placeholder = kind === "bot" ? t("new.level-name") : mode === "human-bot" ? t("new.you") : t("new.player", { side: side.toUpperCase() });
+      s.name.placeholder = kind === "bot" ? t("new.level-name") : t("new.player", { side: side.toUpperCase() });
       const lv = this.config.levels.find((l) => String(l.number) === s.level.value);
       s.desc.textContent = lv ? `${levelDescription(lv.name, lv.description)} (${lv.spec})` : "";
       s.level.disabled = s.bot.value !== "";
@@ -235,16 +235,15 @@ export class NewGameDialog {
     const player = (side) => {
       const s = this.sides[side];
       const kind = this.kindOf(side);
-      let name = s.name.value.trim();
-      if (!name && kind === "human" && this.mode === "human-bot") name = t("new.you");
+      const name = s.name.value.trim();
       const setup = { kind, name };
       if (kind === "bot") {
         const spec = this.spec(side);
         if (spec) setup.spec = spec;
         else setup.level = Number(s.level.value);
-        // A level's bot is named after its level in the page's language ("Bot Pemula").
-        const lv = this.config.levels.find((l) => l.number === setup.level);
-        if (!name && lv) setup.name = t("new.bot-name", { level: levelName(lv.name) });
+        // A seat left blank is sent blank: the server's default name ("Player X", "<level>
+        // bot") is shown in each reader's language (levels.js shownName), never stored in
+        // the creator's.
       }
       return setup;
     };
@@ -319,6 +318,11 @@ export class NewGameDialog {
       await this.onStart(settings, { you: this.form.elements.you.value });
       this.remember();
       this.dialog.close();
+      // The dialog was opened by the page, not a button: its close leaves the focus on
+      // <body>. The game's board takes it (unless another dialog, the invite's, holds it).
+      const focused = document.activeElement;
+      const square = document.querySelector("#board .sq[tabindex='0']");
+      if (square instanceof HTMLElement && (!focused || focused === document.body)) square.focus();
     } catch (err) {
       this.error.textContent = err.message;
     } finally {

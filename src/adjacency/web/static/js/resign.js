@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { confirmAction } from "./dialogs/confirm.js";
+import { label } from "./format.js";
 import { t } from "./i18n.js";
 
 // The person's side this browser resigns or aborts for, or null (watchers, bot games).
@@ -25,7 +26,7 @@ export function canAbort(game, side) {
 export async function giveUp(game, { abort = false } = {}) {
   const side = ownSide(game);
   if (!side) return null;
-  const who = `${side.toUpperCase()} (${game.state[side].name})`;
+  const who = label(game.state, side);
   const yes = await confirmAction(abort
     ? { title: t("abort.confirm.title"), text: t("abort.confirm.text", { player: who }), yes: t("play.abort") }
     : { title: t("resign.confirm.title"), text: t("resign.confirm.text", { player: who }), yes: t("play.resign") });

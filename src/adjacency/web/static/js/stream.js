@@ -16,7 +16,7 @@ export async function streamEvents(url, onEvent, signal) {
   if (!response.ok) {
     let body = null;
     try { body = await response.json(); } catch (err) { /* not JSON */ }
-    throw requestError(errorText(body, response.statusText), response.status);
+    throw requestError(errorText(body, response.statusText), response.status, body && body.code);
   }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -693,7 +693,9 @@ export class Study {
       if (judged.accepted) {
         l.solved = true;
         if (!l.shown) l.found += 1;
-        text.textContent = t("learn.good", { square, loss, best: judged.best || square });
+        // A move that loses nothing is a best move: said so, not "loses 0 against the best".
+        text.textContent = judged.loss > 0 ? t("learn.good", { square, loss, best: judged.best || square })
+          : t("learn.best-found", { square });
         text.className = "learn-text good";
         await this.playLine(node, [square]);
       } else {

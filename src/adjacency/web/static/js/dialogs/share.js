@@ -7,6 +7,7 @@
 
 import { api } from "../api.js";
 import { t } from "../i18n.js";
+import { shownName } from "../levels.js";
 import { $ } from "../dom.js";
 
 const KEY = (id) => `adjacency.invite.${id}`;
@@ -154,7 +155,7 @@ export function showShare(state, viewer) {
     for (const color of order) {
       if (!tokens[color]) continue;
       const key = mine.includes(color) ? "share.seat.yours" : "share.seat";
-      const title = t(key, { side: color.toUpperCase(), name: state[color].name });
+      const title = t(key, { side: color.toUpperCase(), name: shownName(state[color], color) });
       const link = seatLink(id, tokens[color]);
       const row = linkRow(title, link, `seat-${color}`);
       box.appendChild(row);

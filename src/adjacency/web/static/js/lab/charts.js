@@ -19,8 +19,10 @@ function fmt(v) {
 
 // series: [{name, colour, points: [[x, y, {hollow, title}]...], dashed}]
 // options: {logY, xLabel, yLabel, vmarks: [[x, label]], hmarks: [[y, label]], title}
+// The drawing is as wide as the window allows (at most 640 units, at least 320), so its
+// text is drawn near its own size: on a phone a 640-unit chart shrank it to 6 px.
 export function lineChart(series, options = {}) {
-  const W = 640;
+  const W = Math.round(Math.min(640, Math.max(320, window.innerWidth - 40)));
   const H = 300;
   const L = 56;
   const R = 16;

@@ -5,7 +5,7 @@ import { pieceSvg } from "../board.js";
 import { countCells } from "../format.js";
 import { t } from "../i18n.js";
 import { barOf, bottomColor } from "../orientation.js";
-import { levelName } from "../levels.js";
+import { levelName, shownName } from "../levels.js";
 import { $ } from "../dom.js";
 
 const BARS = [["#bar-bottom", "x"], ["#bar-top", "o"]]; // before any game: X at the bottom
@@ -27,7 +27,7 @@ export function renderBars(game, cells, ply) {
     const who = document.createElement("div");
     who.className = "who";
     who.innerHTML = `<div class="name"></div><div class="kind"></div>`;
-    who.querySelector(".name").textContent = p.name;
+    who.querySelector(".name").textContent = shownName(p, color);
     who.querySelector(".kind").textContent = kind;
     bar.append(pieceSvg(color, "piece-icon"), who);
     if (toMove) {

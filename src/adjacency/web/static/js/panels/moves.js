@@ -70,12 +70,22 @@ export function renderMoves(game, onPick) {
     }
     list.appendChild(li);
   }
-  if (current) {
-    const top = current.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 28) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-    }
-  } else if (ply === 0) {
-    list.scrollTop = 0;
+  if (current) showCurrent(list);
+  else if (ply === 0) list.scrollTop = 0;
+  if (!resizes) { // on a laptop the list shrinks as the panels around it grow
+    resizes = new ResizeObserver(() => showCurrent(list));
+    resizes.observe(list);
+  }
+}
+
+let resizes = null;
+
+// Scroll the list so that its current move is in view (about its middle), if it is not.
+function showCurrent(list) {
+  const current = list.querySelector("button.current");
+  if (!current) return;
+  const top = current.offsetTop - list.offsetTop;
+  if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 28) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
   }
 }

@@ -6,19 +6,27 @@
 // arrow keys and Enter); the rules for drawing a move are the lab's (position.js).
 // A miss (a wrong move, a hint, the solution) stays visible with its rating change when
 // the puzzle is then solved. The theme picker asks the next puzzle of one theme; the
-// streak takes each next puzzle just above the last one's rating until a miss ends it;
+// streak takes each next puzzle at least STREAK_STEP above the last one's rating (the
+// nearest there, else the hardest left) until a miss ends it;
 // the length picker asks for lines of that many moves, at any rating; the phase picker for
 // positions of one phase of the game (endgame, middle game); the pickers combine, and a
-// streak keeps to them. "Your tries" lists the puzzles this browser tried, the latest first.
+// streak keeps to them. The timed mode (lichess's Puzzle Storm) gives TIMED_SECONDS to
+// solve as many puzzles as one can, climbing as a streak does: a solved puzzle brings the
+// next at once, a miss costs MISS_SECONDS and moves on; the best score is kept by this
+// browser (localStorage). "Your tries" lists the puzzles this browser tried, the latest first.
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
-import { listText, t } from "../i18n.js";
+import { lang, listText, t, translate } from "../i18n.js";
 import { flips, parseFen, play, squareIndex, squareName } from "../lab/position.js";
 import { $ } from "../dom.js";
 
 const REPLY_DELAY = 450; // ms before the opponent's reply is drawn: the move is seen first
 const SHOW_STEP = 650; // ms between the moves of a shown solution
+const TIMED_SECONDS = 180;
+const MISS_SECONDS = 10;
+const NEXT_DELAY = 700; // ms the timed mode shows a solved or missed puzzle before the next
+const BEST_KEY = "adjacency.puzzles.timed-best";
 
 const state = {
   puzzle: null, // the server's PuzzleView
@@ -34,6 +42,7 @@ const state = {
   length: "", // solver moves of the next puzzles ("": any)
   stage: "", // the phase of the game of the next puzzles (the API's `phase`; "": any)
   streak: null, // solved in a row while the streak is on, else null
+  timed: null, // {score, ends (ms, Date.now), timer} while the timed mode runs, else null
 };
 
 const board = new Board($("#board"), { onActivate: (name) => onSquare(name) });
@@ -132,7 +141,16 @@ function rated(ratings) {
 }
 
 // A miss ends the streak (its count stays said until another starts).
-function miss() {
+// In the timed mode a puzzle's first miss costs MISS_SECONDS; a wrong move or the
+// solution (`advance`) moves on to the next puzzle, a hint does not.
+function miss(advance = true) {
+  if (state.timed) {
+    if (!state.missed) {
+      state.timed.ends -= MISS_SECONDS * 1000;
+      tickTimed();
+    }
+    if (advance) timedNext();
+  }
   state.missed = true;
   if (state.streak !== null) {
     $("#streak").textContent = t("puzzle.streak.over", { count: state.streak });
@@ -141,7 +159,56 @@ function miss() {
   }
 }
 
+// The timed mode's line: the time left and the puzzles solved, or its end and the best.
+function tickTimed() {
+  const run = state.timed;
+  if (!run) return;
+  const left = Math.max(0, run.ends - Date.now());
+  if (left === 0) {
+    endTimed();
+    return;
+  }
+  const seconds = Math.ceil(left / 1000);
+  const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  $("#timed").textContent = t("puzzle.timed.on", { time, count: run.score });
+}
+
+function bestTimed() {
+  let stored = null;
+  try { stored = localStorage.getItem(BEST_KEY); } catch (err) { /* private mode */ }
+  return Number(stored) || 0;
+}
+
+function endTimed() {
+  const run = state.timed;
+  clearInterval(run.timer);
+  state.timed = null;
+  const best = Math.max(bestTimed(), run.score);
+  try { localStorage.setItem(BEST_KEY, String(best)); } catch (err) { /* private mode */ }
+  $("#timed").textContent = t("puzzle.timed.over", { count: run.score, best });
+  $("#btn-timed").setAttribute("aria-pressed", "false");
+}
+
+function toggleTimed() {
+  if (state.timed) {
+    endTimed();
+    return;
+  }
+  if (state.streak !== null) toggleStreak();
+  state.timed = { score: 0, ends: Date.now() + TIMED_SECONDS * 1000, timer: setInterval(tickTimed, 250) };
+  $("#btn-timed").setAttribute("aria-pressed", "true");
+  tickTimed();
+  load(null, true);
+}
+
+// In the timed mode a finished puzzle (solved or missed) brings the next after a moment.
+function timedNext() {
+  const run = state.timed;
+  setTimeout(() => { if (state.timed === run) load(); }, NEXT_DELAY);
+}
+
 function toggleStreak() {
+  if (state.timed) endTimed();
   const on = state.streak === null;
   state.streak = on ? 0 : null;
   $("#btn-streak").setAttribute("aria-pressed", String(on));
@@ -195,7 +262,10 @@ async function loadHistory() {
     const link = document.createElement("a");
     link.href = `/puzzles/${encodeURIComponent(entry.id)}`;
     const result = entry.win ? "puzzle.history.won" : entry.solved ? "puzzle.history.later" : "puzzle.history.missed";
-    link.textContent = t("puzzle.history.item", { rating: rounded(entry.rating), result: t(result) });
+    // Named by its themes and the day it was first tried (its rating moves with every try).
+    const themes = listText(entry.themes.map((name) => t(`puzzle.theme.${name}`)));
+    const date = new Date(entry.first * 1000).toLocaleDateString(lang, { day: "numeric", month: "short" });
+    link.textContent = t("puzzle.history.item", { themes, date, result: t(result) });
     link.dataset.id = entry.id;
     link.dataset.result = entry.win ? "won" : entry.solved ? "later" : "missed";
     item.appendChild(link);
@@ -203,6 +273,24 @@ async function loadHistory() {
   }
   $("#history-empty").hidden = tries.length > 0;
   list.dataset.count = String(tries.length);
+  loadDashboard();
+}
+
+// The dashboard: the server's charts of this browser's first tries per theme, phase and
+// length (SVGs whose names carry their catalogue keys, worded here in the page's language).
+async function loadDashboard() {
+  const box = $("#dashboard");
+  for (const place of box.querySelectorAll("[data-by]")) {
+    try {
+      const response = await fetch(`/api/puzzles/dashboard.svg?by=${place.dataset.by}`);
+      if (!response.ok) continue;
+      place.innerHTML = await response.text();
+      translate(place);
+    } catch (err) {
+      // that chart stays as it was
+    }
+  }
+  box.closest("section").hidden = !box.querySelector(".theme-row");
 }
 
 // Why an attempt moved no rating (the API's ratings.unrated), as the note's words.
@@ -219,6 +307,10 @@ function showEnd(solution, themes) {
   $("#line").textContent = t("puzzle.line", { line: solution.join(" ") });
   $("#themes").hidden = !themes.length;
   $("#themes").textContent = t("puzzle.themes", { themes: listText(themes.map((name) => t(`puzzle.theme.${name}`))) });
+  // The analysis board of the play page at the puzzle's position (play.js reads ?fen=).
+  const analyse = $("#btn-analyse");
+  analyse.href = `/?fen=${encodeURIComponent(state.puzzle.position)}`;
+  analyse.hidden = false;
 }
 
 function prompt() {
@@ -287,6 +379,11 @@ async function onSquare(name) {
       state.streak += 1;
       $("#streak").textContent = t("puzzle.streak.on", { count: state.streak });
     }
+    if (state.timed) {
+      if (!state.missed) state.timed.score += 1;
+      tickTimed();
+      timedNext();
+    }
     rated(answer.ratings);
     showEnd(answer.solution, answer.themes);
   }
@@ -317,7 +414,7 @@ async function hint() {
     const answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/hint`,
       { moves: state.line, level });
     state.hintLevel = level;
-    miss();
+    miss(false);
     state.hint = answer.region;
     state.hintMove = answer.move;
     draw();
@@ -363,6 +460,7 @@ async function showSolution() {
 // rated just above the last one (`fresh`: the streak's first, near the player's rating). Only the latest call
 // shows its answer: a picker changed twice quickly must not end on the first choice's puzzle.
 let loads = 0;
+const STREAK_STEP = 50; // a streak's climb per solved puzzle, in rating points (it crept by ~8)
 async function load(id = null, fresh = false) {
   const ticket = ++loads;
   notice("");
@@ -371,7 +469,7 @@ async function load(id = null, fresh = false) {
   if (state.theme) query.set("theme", state.theme);
   if (state.length) query.set("moves", state.length);
   if (state.stage) query.set("phase", state.stage);
-  if (state.streak !== null && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating));
+  if ((state.streak !== null || state.timed) && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating + STREAK_STEP));
   let puzzle;
   try {
     puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next?${query}`);
@@ -397,6 +495,7 @@ async function load(id = null, fresh = false) {
   $("#rated-note").textContent = puzzle.tried ? t("puzzle.unrated") : "";
   $("#line").hidden = true;
   $("#themes").hidden = true;
+  $("#btn-analyse").hidden = true;
 }
 
 $("#btn-hint").addEventListener("click", hint);
@@ -404,6 +503,8 @@ $("#btn-solution").addEventListener("click", showSolution);
 $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", () => load());
 $("#btn-streak").addEventListener("click", toggleStreak);
+$("#btn-timed").addEventListener("click", toggleTimed);
+$("#timed").textContent = bestTimed() ? t("puzzle.timed.best", { best: bestTimed() }) : "";
 $("#length").addEventListener("change", () => {
   state.length = $("#length").value;
   load();
