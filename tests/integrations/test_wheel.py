@@ -40,7 +40,15 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 RUNTIME = {
-    "numpy", "numba", "fastapi", "uvicorn", "rich", "websockets", "jinja2", "segno", "pygments"
+    "numpy",
+    "numba",
+    "fastapi",
+    "uvicorn",
+    "rich",
+    "websockets",
+    "jinja2",
+    "segno",
+    "pygments",
 }
 EXTRAS = {"dev", "ray", "rl", "openspiel", "plots", "docs"}
 
