@@ -94,4 +94,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     main()

@@ -703,4 +703,7 @@ def show(result: dict[str, Any], console: Any, table_type: Any) -> None:
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     sys.exit(main())

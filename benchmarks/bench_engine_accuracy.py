@@ -125,4 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     sys.exit(main())

@@ -142,4 +142,7 @@ def solve_group(
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     main()

@@ -400,4 +400,7 @@ def _wait(predicate: Any, what: str, timeout: float = 120.0, poll: float = 0.2) 
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     main()

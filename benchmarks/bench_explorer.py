@@ -205,4 +205,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     raise SystemExit(main())

@@ -99,4 +99,7 @@ def _timed(call: object) -> tuple[float, float]:
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     main()

@@ -213,4 +213,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from provenance_note import announce
+
+    announce(__file__)
     main()
