@@ -38,7 +38,7 @@ class Shape:
     first: str = "check"  # check | combo
     fxml: str = "beside"  # beside | folder | resources
     thread: str = "fx"  # fx | thread | timeline
-    hostile: str = ""  # "" | crash | hang | occupied
+    hostile: str = ""  # "" | crash | hang | occupied | no-window | modal | displays
     package: str = ""
 
 
@@ -58,6 +58,16 @@ HOSTILE = (
     Shape("hangs", hostile="hang"),
     Shape("occupied", hostile="occupied"),
 )
+
+ATTACKS = (
+    Shape("no-window", hostile="no-window"),
+    Shape("modal", hostile="modal"),
+    Shape("displays", hostile="displays"),
+)
+"""Programs that go for the driver or the machine rather than the game: a window that
+never opens, a modal dialog that never closes (at the bot's second move, on the JavaFX
+thread), and one that looks for other games' displays and starts one of its own
+(``Xvfb :77``) at its first move, throwing if it sees any display but its own."""
 
 PERSON_OPTIONS = ["Person", "Bot Minimax", "Bot Random"]
 BOT_OPTIONS = ["Minimax", "Local Search"]
@@ -207,6 +217,22 @@ def _bot(shape: Shape, head: str) -> str:
         "occupied": (
             "if (moves == 2) for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++)"
             " if (!b[i][j].isEmpty() && !b[i][j].equals(me)) return new int[] {i, j};"
+        ),
+        "no-window": "",
+        "modal": (
+            "if (moves == 2) { javafx.stage.Stage s = new javafx.stage.Stage();"
+            " s.initModality(javafx.stage.Modality.APPLICATION_MODAL);"
+            ' s.setScene(new javafx.scene.Scene(new javafx.scene.control.Label("thinking")));'
+            " s.setOnCloseRequest(e -> e.consume()); s.showAndWait(); }"
+        ),
+        "displays": (
+            "if (moves == 1) { java.io.File[] seen ="
+            ' new java.io.File("/tmp/.X11-unix").listFiles();'
+            ' String own = "X" + String.valueOf(System.getenv("DISPLAY")).replace(":", "");'
+            " if (seen != null) for (java.io.File f : seen) if (!f.getName().equals(own))"
+            ' throw new IllegalStateException("saw another display: " + f.getName());'
+            ' try { new ProcessBuilder("/usr/bin/Xvfb", ":77", "-nolisten", "tcp").start(); }'
+            " catch (java.io.IOException e) { } }"
         ),
     }[shape.hostile]
     return f"""{head}public class Bot {{
@@ -385,7 +411,7 @@ public class Main extends Application {{
         Parent root = FXMLLoader.load(getClass().getResource({where}));
         stage.setTitle("Adjacency Strategy Game");
         stage.setScene(new Scene(root));
-        stage.show();
+        {"" if shape.hostile == "no-window" else "stage.show();"}
     }}
 
     public static void main(String[] args) {{

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import uuid
 import zipfile
 from pathlib import Path
@@ -147,9 +148,13 @@ def project(body: str, extra: dict[str, bytes] | None = None, when: str | None =
 
 
 def tree_digest(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
-    """Every file under ``folder`` (not under a name in ``skip``) with its content's hash."""
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and not any(part in skip for part in p.relative_to(folder).parts)
-    }
+    """Every file under ``folder`` (not under a name in ``skip``, which is never walked:
+    the server may be removing a refused build there meanwhile) with its content's hash."""
+    found: dict[str, str] = {}
+    for where, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if name not in skip]
+        for name in files:
+            path = Path(where) / name
+            if name not in skip and path.is_file():
+                found[str(path.relative_to(folder))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return dict(sorted(found.items()))

@@ -12,6 +12,7 @@ file, a hung window on time, a mark on an occupied square as an illegal move.
 from __future__ import annotations
 
 import struct
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 
 from adjacency.arena.games import GameResult, play_task
 from adjacency.arena.schedule import GameTask
-from adjacency.bots import Bot, make_bot
+from adjacency.bots import Bot, BotError, make_bot
 from adjacency.core import Position
 from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_build import FxBuild, build_fx
@@ -29,8 +30,9 @@ from adjacency.hosting.fx_check import check_program
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.sandbox import check
-from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, download_zip
-from sandbox_helpers import reachable_folder
+from fx_course_projects import ATTACKS, HOSTILE, SHAPES, Shape, bot_move, download_zip
+from league_helpers import wait_until
+from sandbox_helpers import host_pids_with, reachable_folder
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
 
@@ -198,3 +200,42 @@ def test_an_error_alert_loses_with_its_text(workshop: Workshop) -> None:
     assert result.plies == 0
     assert "the program showed an error alert: " in result.detail
     assert "Please fill in both names" in result.detail
+
+
+@pytest.mark.parametrize("shape", ATTACKS, ids=[s.name for s in ATTACKS])
+def test_an_attack_on_the_driver_or_the_machine_stays_in_its_sandbox(
+    workshop: Workshop, shape: Shape, tmp_path: Path
+) -> None:
+    """A window that never opens cannot start (no handshake: the league's game is lost by
+    its disconnection); a modal dialog that never
+    closes loses on time at the move that opened it; a program looking for other games'
+    displays sees only its own (a display of this test's runs on the host meanwhile) and
+    the display it starts itself ends with its game. Nothing answers for the program."""
+    built = workshop.built(shape, dry=False)
+    host = None
+    if shape.hostile == "displays":  # another game's display, on the host
+        host = subprocess.Popen(
+            ["/usr/bin/Xvfb", ":57", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    try:
+        if host is not None:
+            wait_until(lambda: Path("/tmp/.X11-unix/X57").exists(), 20, "the host's display")
+        if shape.hostile == "no-window":
+            with pytest.raises(BotError, match="sent no 'aepok'"):
+                play(built, "x", 8.0)
+            assert host_pids_with("adjacency.fxdriver.Driver\x00--set") == []
+            return
+        result = play(built, "x", 8.0)
+    finally:
+        if host is not None:
+            host.kill()
+            host.wait()
+    if shape.hostile == "modal":
+        assert (result.result, result.termination, result.plies) == ("o", "time forfeit", 2)
+    else:
+        assert result.termination == "normal", result.detail  # it saw no other display
+        assert "saw another display" not in result.detail
+    assert host_pids_with("Xvfb\x00:77") == []  # what it started ended with its game
