@@ -403,9 +403,9 @@ def main(argv: list[str] | None = None) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.table import Table
 
+    from adjacency.league.league_file import LeagueStore
     from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings, parse_clock
-    from adjacency.league.store import LeagueStore
 
     console = Console(stderr=True)
     load_start = os.getloadavg()

@@ -180,8 +180,8 @@ def main() -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from adjacency.league.league_file import LeagueStore
     from adjacency.league.settings import LeagueSettings, parse_clock
-    from adjacency.league.store import LeagueStore
 
     console = Console(stderr=True)
     roster = ROSTER[: args.members]
@@ -361,8 +361,8 @@ def new_league(
     """Create the league file ``db`` with ``settings`` (no minimum game length, so short
     benchmark games rate) and ``members`` (name, kind, house spec); return each bot's
     token by name (empty for house bots)."""
+    from adjacency.league.league_file import LeagueStore
     from adjacency.league.rules import LeagueRules
-    from adjacency.league.store import LeagueStore
 
     tokens: dict[str, str] = {}
     with LeagueStore(db) as store:

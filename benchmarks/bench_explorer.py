@@ -36,8 +36,8 @@ from pathlib import Path
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore
 
 PLIES = 56
 SEED = 2026

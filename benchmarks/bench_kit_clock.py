@@ -62,8 +62,8 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(REPO / "src"))
+    from adjacency.league.league_file import LeagueStore
     from adjacency.league.settings import LeagueSettings, parse_clock
-    from adjacency.league.store import LeagueStore
 
     stop = multiprocessing.Event()
     burners = [multiprocessing.Process(target=spin, args=(stop,)) for _ in range(args.load)]

@@ -78,9 +78,9 @@ def main() -> None:
     args = parser.parse_args()
 
     sys.path.insert(0, str(REPO / "src"))
+    from adjacency.league.league_file import LeagueStore
     from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings, parse_clock
-    from adjacency.league.store import LeagueStore
 
     environment = dict(os.environ)
     environment["PYTHONPATH"] = str(REPO / "src")

@@ -85,9 +85,9 @@ def build(
     """Write the league; return the bots' tokens by name."""
     import sqlite3
 
+    from adjacency.league.league_file import LeagueStore, new_token, token_hash
     from adjacency.league.rules import LeagueRules
     from adjacency.league.settings import LeagueSettings
-    from adjacency.league.store import LeagueStore, new_token, token_hash
 
     rng = random.Random(seed)
     with LeagueStore(db) as store:
@@ -180,7 +180,7 @@ def build(
             )
         progress("games", min(1.0, game_id / games))
     try:  # who is established, as the league counts it (the games that prove people)
-        from adjacency.league import members
+        from adjacency.league.store import members
 
         replay = getattr(members, "replay_proofs", None)  # a function since the repositories
         if replay is None:

@@ -8,12 +8,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from adjacency.league.hall import Hall
-from adjacency.league.house import HousePlayers
-from adjacency.league.outbox import Outbox
+from adjacency.league.league_file import LeagueStore, Member
+from adjacency.league.play.hall import Hall
+from adjacency.league.play.house import HousePlayers
+from adjacency.league.play.outbox import Outbox
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore, Member
 
 
 class Inbox:

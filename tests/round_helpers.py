@@ -12,7 +12,7 @@ Each driver plays through the server's real game objects: the web's
 :class:`~adjacency.web.session.GameSession` (a person's move, resign and abort as the
 HTTP routes call them; a bot's answer through the turn worker's interface,
 :meth:`~adjacency.web.playing.Playing.bot_moved`, with no worker thread: the server's
-bot slots are all taken), and the league's :class:`~adjacency.league.hall.Hall` (moves,
+bot slots are all taken), and the league's :class:`~adjacency.league.play.hall.Hall` (moves,
 resign and abort as its routers and the bots' socket call them) on a real store.
 """
 
@@ -28,15 +28,15 @@ import pytest
 
 from adjacency.core import Color, Position
 from adjacency.core.game import Game
-from adjacency.league import games as league_games
-from adjacency.league import live as league_live
-from adjacency.league.hall import Hall
-from adjacency.league.house import HousePlayers
-from adjacency.league.live import LiveGame
-from adjacency.league.records import StoredGame
+from adjacency.league.league_file import LeagueStore, Member
+from adjacency.league.play import games as league_games
+from adjacency.league.play import live as league_live
+from adjacency.league.play.hall import Hall
+from adjacency.league.play.house import HousePlayers
+from adjacency.league.play.live import LiveGame
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore, Member
+from adjacency.league.store.records import StoredGame
 from adjacency.round import clock as round_clock
 from adjacency.round.clock import Clock
 from adjacency.serving.errors import WebError

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from adjacency.arena.store import Store
-from adjacency.league.schema import STORE_SCHEMA
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.store.schema import STORE_SCHEMA
 from adjacency.solving.store import SolutionsStore
 from adjacency.storage import SQLiteStore
 from adjacency.tuning.store import TuneStore

@@ -42,8 +42,8 @@ ADMIN = "adjl_compare"
 def documents() -> dict[str, Any]:
     """Both apps' OpenAPI documents, ``{"web": ..., "league": ...}``."""
     from adjacency.league.app import create_app as league_app
+    from adjacency.league.league_file import LeagueStore
     from adjacency.league.settings import LeagueSettings
-    from adjacency.league.store import LeagueStore
     from adjacency.web.app import create_app as web_app
 
     with tempfile.TemporaryDirectory() as folder:

@@ -2,7 +2,7 @@
 
 Quick start::
 
-    from adjacency import Position
+    from . import Position
     pos = Position.start(rows=8, cols=8, rounds=28, first="x")
     nxt = pos.play("c3")
 """

@@ -1,7 +1,7 @@
 """The SQLite plumbing shared by the project's five stores: open, check, migrate, transact, close.
 
 The arena's results (:mod:`adjacency.arena.store`), tuning checkpoints
-(:mod:`adjacency.tuning.store`), the league (:mod:`adjacency.league.store`), the
+(:mod:`adjacency.tuning.store`), the league (:mod:`adjacency.league.league_file`), the
 solved-game table (:mod:`adjacency.solving.store`) and the web server's games
 (:mod:`adjacency.web.store`) each keep one SQLite file. They share one way of using it:
 

@@ -12,7 +12,7 @@ from adjacency.arena.store import Store
 from adjacency.cli import build_parser, main
 from adjacency.core.course import COURSE_MOVE_SECONDS, COURSE_ROUNDS, COURSE_SIZE
 from adjacency.core.record import game_from_text
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 
 
 def test_match_and_tournament_take_the_courses_board_time_and_rounds() -> None:

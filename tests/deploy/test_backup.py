@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from cli_helpers import run_process
 from league_helpers import Process, add_member, env, make_league, start_server, wait_until
 from net_helpers import free_port

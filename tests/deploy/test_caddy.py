@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from deploy_helpers import DEPLOY, LEAGUE_PORT, league_command, replaced
 from league_helpers import ADMIN, Process, add_member, make_league, spawn, start_client, wait_until
 from net_helpers import free_port

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.schema import STORE_SCHEMA
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
+from adjacency.league.store.schema import STORE_SCHEMA
 from adjacency.storage import APPLICATION_IDS
 from deploy_helpers import league_command
 from league_helpers import ADMIN, env, spawn, start_client, wait_until

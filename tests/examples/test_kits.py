@@ -22,7 +22,7 @@ from adjacency.bots.baseline import immediate_gain
 from adjacency.core import Position
 from adjacency.core.errors import AdjacencyError
 from adjacency.core.record import game_from_text
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from kit_helpers import (
     NODE_KIT,
     PROTOCOL_LINE,

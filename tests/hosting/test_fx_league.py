@@ -16,7 +16,7 @@ from adjacency.core import Position
 from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_kind import fx_choices
 from adjacency.hosting.manifest import ManifestError
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from fx_course_projects import SHAPES, bot_move, download_zip
 from hosted_helpers import accepted, finished_games, served
 from league_helpers import add_member, wait_until

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from hosted_helpers import FAILING, accepted, new_league, served, zipped
 from league_helpers import add_member, upload, wait_until
 from sandbox_helpers import own_sandboxes

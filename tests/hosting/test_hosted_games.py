@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adjacency.cli import main
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.ratings.glicko import Glicko
 from hosted_helpers import (
     FAILING,
@@ -201,7 +201,7 @@ def test_a_hosted_bot_past_its_cpu_clock_loses_on_time(
     and the game is lost on time. The wall cap is set out of the way here (a starved
     machine can give a busy bot less CPU than a third of its wall time, and the cap
     would end it first: the sleeper's test)."""
-    monkeypatch.setattr("adjacency.league.server_sides.wall_cap", lambda left: 50.0)
+    monkeypatch.setattr("adjacency.league.play.server_sides.wall_cap", lambda left: 50.0)
     league = new_league(folder, base=2.0)
     token = add_member(league, "team1")
     with served(league) as (url, _):

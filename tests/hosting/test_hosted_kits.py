@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.cli import main
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.ratings.glicko import Glicko
 from hosted_helpers import (
     ENGINES,

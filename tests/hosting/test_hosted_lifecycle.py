@@ -27,7 +27,7 @@ from adjacency.core.record import game_from_text
 from adjacency.hosting.player import CHOICE
 from adjacency.hosting.seat import BotSeat
 from adjacency.league.builder import version_folder
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.sandbox import SandboxUnavailable
 from hosted_helpers import ENGINES, accepted, files_zip, served
 from league_helpers import (
@@ -392,7 +392,7 @@ def test_a_version_that_cannot_be_built_again_is_not_played_and_says_why(
     token = add_member(db, "team1")
     build, version = stop_between(db, token)
     shutil.rmtree(build)
-    monkeypatch.setattr("adjacency.league.hosted.rebuild", no_jdk)
+    monkeypatch.setattr("adjacency.league.play.hosted.rebuild", no_jdk)
     with served(db) as (url, app):
         hosted = app.state.hosted
         wait_until(lambda: hosted.unbuildable, 20, "the build to be tried again")

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from hosted_helpers import FAILING, REPO, accepted, finished_games, new_league, served, zipped
 from league_helpers import add_member, make_league, upload, wait_until
 from sandbox_helpers import own_sandboxes

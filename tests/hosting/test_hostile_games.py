@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.hosting.check import check_positions
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from hosted_helpers import accepted, new_league, served
 from hostile_code import DAEMON, FAILURES, FORK_SLEEP, PROBES, fill, project, tree_digest
 from league_helpers import add_member, upload, wait_until
@@ -106,7 +106,7 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(
 ) -> None:
     attacks = BATCHES[batch]
     if not set(attacks) & set(CAPPED_BY_WALL_TIME):
-        monkeypatch.setattr("adjacency.league.server_sides.wall_cap", lambda left: 50.0)
+        monkeypatch.setattr("adjacency.league.play.server_sides.wall_cap", lambda left: 50.0)
     league = new_league(folder, base=3.0)
     host_file = folder / "untouchable.txt"
     host_file.write_text("the host's own file\n")

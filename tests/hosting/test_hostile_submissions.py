@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from hosted_helpers import decided
 from hostile_code import DAEMON, FAILURES, PROBES, fill, project, tree_digest
 from league_helpers import add_member, make_league, request, thread_server, upload, wait_until

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 
 from adjacency.league.builder import build_folder, version_folder
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.quota import folder_bytes
 from adjacency.league.rules import LeagueRules
-from adjacency.league.store import LeagueStore
 from hosted_helpers import decided, files_zip
 from league_helpers import add_member, make_league, thread_server, upload
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from league_helpers import Process, add_member, make_league, start_client, start_server, wait_until
 from net_helpers import free_port
 

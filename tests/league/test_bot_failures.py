@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.league_file import LeagueStore, StoredGame
 from cli_helpers import run_process
 from kit_helpers import NODE_KIT, PYTHON_KIT, tool
 from league_helpers import (

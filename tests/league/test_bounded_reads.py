@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from adjacency.league import standings as standings_module
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.routers import events as events_router
 from adjacency.league.routers import public
 from adjacency.league.standings import standings, standings_elsewhere
-from adjacency.league.store import LeagueStore
 from league_helpers import (
     add_member,
     env,

@@ -13,7 +13,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from adjacency.core import Position
-from adjacency.league import challenges as challenges_module
+from adjacency.league.play import challenges as challenges_module
 from league_helpers import (
     add_member,
     challenge,

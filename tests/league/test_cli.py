@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore, token_hash
+from adjacency.league.league_file import LeagueStore, token_hash
 from cli_helpers import run
 from league_helpers import add_member, env, make_league, thread_server
 

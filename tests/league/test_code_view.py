@@ -9,7 +9,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from code_projects import GREEDY, MINIMAX, SKELETON, disguised
 from league_helpers import ADMIN, add_member, request
 

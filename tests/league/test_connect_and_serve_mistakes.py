@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from cli_helpers import run
 from league_helpers import add_member, env, make_league, thread_server
 from net_helpers import free_port

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.client.connect import BACKOFF_MAX, GIVE_UP_AFTER, ConnectError, LeagueClient
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import (
     Process,
     add_member,

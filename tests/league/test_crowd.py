@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from adjacency.league.app import create_app
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.limits import LeagueLimits
-from adjacency.league.store import LeagueStore
 from league_helpers import Response, join, make_league, me, request, wait_until
 from web_helpers import uvicorn_thread
 

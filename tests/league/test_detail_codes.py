@@ -17,8 +17,8 @@ import pytest
 from adjacency.core.details import Detail, DetailCode
 from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_from_text, game_to_text
-from adjacency.league.schema import STORE_SCHEMA
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.store.schema import STORE_SCHEMA
 from adjacency.serving.details import catalogue, ended
 from adjacency.serving.legacy_details import explain
 from league_helpers import add_member, get, make_league, thread_server

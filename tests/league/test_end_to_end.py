@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import (
     MINIMAL_ENGINE,
     Process,

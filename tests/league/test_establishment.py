@@ -21,11 +21,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.limits import LeagueLimits
-from adjacency.league.members import replay_proofs
 from adjacency.league.rules import LeagueRules
-from adjacency.league.schema import STORE_SCHEMA
-from adjacency.league.store import LeagueStore
+from adjacency.league.store.members import replay_proofs
+from adjacency.league.store.schema import STORE_SCHEMA
 from adjacency.ratings.glicko import Glicko
 from adjacency.serving.addresses import address_key
 from league_helpers import (

@@ -1,5 +1,5 @@
 """Absent teams and ladder games at an event's start, through the hall itself
-(adjacency.league.hall, no HTTP): a team that missed its last two event games and is
+(adjacency.league.play.hall, no HTTP): a team that missed its last two event games and is
 still away is paired with nobody in the Swiss's next round (no game, no bye) until its
 bot is back; an event that starts while its members play ladder games stops those games
 (aborted, detail ``event-started``, both players told) and starts its own at once,
@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from adjacency.league.event_runner import EventRunner
-from adjacency.league.hall import Hall
-from adjacency.league.scheduler import RECONNECT_GRACE
-from adjacency.league.store import LeagueStore
+from adjacency.league.events.event_runner import EventRunner
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.play.hall import Hall
+from adjacency.league.play.scheduler import RECONNECT_GRACE
 from hall_helpers import connect, run
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member, make_league, start_client, start_server, wait_until
 from net_helpers import free_port
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.event_views import render_text, table
-from adjacency.league.store import LeagueStore
+from adjacency.league.events.event_views import render_text, table
+from adjacency.league.league_file import LeagueStore
 from league_helpers import (
     ADMIN,
     add_member,

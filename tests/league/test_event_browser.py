@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import goto
 from league_helpers import add_member, get, make_league, thread_server
 

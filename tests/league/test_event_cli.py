@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.core.record import games_from_text
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from cli_helpers import run
 from league_helpers import add_member, env, make_league, play_round_robin
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
-from adjacency.league.schema import EVENT_CLOCK, STORE_SCHEMA
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.store.schema import EVENT_CLOCK, STORE_SCHEMA
 from cli_helpers import run
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 from store_helpers import undo_league_steps

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server
 
 pytestmark = pytest.mark.xdist_group("league-teacher")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import axe_violations, teacher_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, request, thread_server

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_standings import EventGame, crosstable
-from adjacency.league.store import LeagueStore, StoredGame
+from adjacency.league.events.event_standings import EventGame, crosstable
+from adjacency.league.league_file import LeagueStore, StoredGame
 from cli_helpers import run_process
 from kit_helpers import NODE_KIT, kit_command, tool
 from league_helpers import (

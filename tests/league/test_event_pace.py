@@ -17,8 +17,8 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.core.record import game_from_text
-from adjacency.league.schema import EVENT_PACE, STORE_SCHEMA
-from adjacency.league.store import LeagueError, LeagueStore
+from adjacency.league.league_file import LeagueError, LeagueStore
+from adjacency.league.store.schema import EVENT_PACE, STORE_SCHEMA
 from cli_helpers import run
 from league_helpers import (
     ADMIN,

@@ -1,5 +1,5 @@
-"""An event's pairings and standings as pure functions (adjacency.league.event_pairing,
-adjacency.league.event_standings): round robins by the circle method, Swiss rounds
+"""An event's pairings and standings as pure functions (adjacency.league.events.event_pairing,
+adjacency.league.events.event_standings): round robins by the circle method, Swiss rounds
 without repeats, byes, and the tie-breaks on a worked example computed by hand."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjacency.league.event_pairing import (
+from adjacency.league.events.event_pairing import (
     Board,
     SwissPlayer,
     max_swiss_rounds,
@@ -21,7 +21,7 @@ from adjacency.league.event_pairing import (
     swiss_players,
     swiss_round,
 )
-from adjacency.league.event_standings import BYE_POINTS, EventGame, crosstable, standings
+from adjacency.league.events.event_standings import BYE_POINTS, EventGame, crosstable, standings
 
 
 def members_of(boards: Sequence[Board]) -> list[int]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import ADMIN, add_member, make_league, thread_server
 

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from adjacency.league import scheduler as scheduler_module
-from adjacency.league.event_standings import BYE_POINTS
-from adjacency.league.event_store import MAX_PEOPLE, EntryRefused
-from adjacency.league.hall import Hall
-from adjacency.league.schema import EVENT_PEOPLE, STORE_SCHEMA
-from adjacency.league.store import LeagueStore
+from adjacency.league.events.event_standings import BYE_POINTS
+from adjacency.league.events.event_store import MAX_PEOPLE, EntryRefused
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.play import scheduler as scheduler_module
+from adjacency.league.play.hall import Hall
+from adjacency.league.store.schema import EVENT_PEOPLE, STORE_SCHEMA
 from adjacency.serving.details import render
 from adjacency.serving.errors import NotNow
 from cli_helpers import run

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league import scheduler as scheduler_module
+from adjacency.league.play import scheduler as scheduler_module
 from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto, sideways, watched_page
 from league_helpers import ADMIN, add_member, join, make_league, request, thread_server, wait_until
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from adjacency.core import Position
-from adjacency.league.hall import Hall
-from adjacency.league.house import WorkerError
-from adjacency.league.live import LiveGame
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.play.hall import Hall
+from adjacency.league.play.house import WorkerError
+from adjacency.league.play.live import LiveGame
 from adjacency.league.standings import member_page, pair_stats
-from adjacency.league.store import LeagueStore
 from adjacency.serving.errors import Forbidden, GameNotFound, NotNow
 from hall_helpers import connect, run
 

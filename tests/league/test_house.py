@@ -12,7 +12,7 @@ import pytest
 
 from adjacency.bots import BotError
 from adjacency.core import Position
-from adjacency.league.house import HouseMove, HousePlayers, WorkerError, check_house_spec
+from adjacency.league.play.house import HouseMove, HousePlayers, WorkerError, check_house_spec
 
 
 def test_house_moves_survive_a_dead_worker() -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_to_text
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from adjacency.serving.details import ended
 from browser_helpers import UNDER_TEST, goto
 from i18n_helpers import english_left

@@ -17,7 +17,7 @@ import pytest
 from adjacency.cli import main
 from adjacency.hosting.intake import take_in
 from adjacency.hosting.packing import pack
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member, upload
 
 SDK_BYTES = 24 * 1024 * 1024

@@ -7,9 +7,9 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from adjacency.league.log_rows import KEEP_BYTES, LINE_BYTES, MAX_BYTES, LogRepo, names
-from adjacency.league.schema import STORE_SCHEMA
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.store.log_rows import KEEP_BYTES, LINE_BYTES, MAX_BYTES, LogRepo, names
+from adjacency.league.store.schema import STORE_SCHEMA
 from adjacency.serving.logs import LogLine
 from league_helpers import ADMIN, make_league, request, thread_server
 
@@ -42,7 +42,7 @@ def test_the_log_is_filtered_by_team_as_a_word_and_by_kind(tmp_path: Path) -> No
         repo = LogRepo(store.database)
         repo.add([
             line(1, "adjacency.league.events", "event cup: red-blue paired"),
-            line(2, "adjacency.league.scheduler", "game 4 red 1-0 reddish"),
+            line(2, "adjacency.league.play.scheduler", "game 4 red 1-0 reddish"),
             line(3, "adjacency.league.builder", "reddish: version 2 accepted"),
             line(4, "adjacency.league.events", "event cup: green bye", "WARNING"),
         ])  # fmt: skip

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjacency.league.names import skeleton
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.store.names import skeleton
 from league_helpers import join, make_league, request, thread_server
 
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjacency.league.app import create_app
-from adjacency.league.names import NAME_CHARS, RESERVED, skeleton
-from adjacency.league.records import NameTaken
-from adjacency.league.store import LeagueError, LeagueStore
+from adjacency.league.league_file import LeagueError, LeagueStore
+from adjacency.league.store.names import NAME_CHARS, RESERVED, skeleton
+from adjacency.league.store.records import NameTaken
 from cli_helpers import run_process
 from league_helpers import ADMIN, env, get, make_league, request, thread_server
 

@@ -10,7 +10,7 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.core.record import game_from_text
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
 PACE = 1.5

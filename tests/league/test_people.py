@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from adjacency.league import presence as presence_module
+from adjacency.league.play import presence as presence_module
 from league_helpers import challenge, join, me, request
 
 

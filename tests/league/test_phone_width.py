@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import EVERY_IMPACT, UNDER_TEST, axe_violations, goto
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.presence import PRESENCE
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.play.presence import PRESENCE
 from browser_helpers import goto, watched_page
 from league_helpers import (
     add_member,

@@ -1,4 +1,4 @@
-"""A queued challenge's wait (:mod:`adjacency.league.queue_wait`) on real games and
+"""A queued challenge's wait (:mod:`adjacency.league.play.queue_wait`) on real games and
 clocks: the bound is what the clocks allow, the estimate follows the game's pace and
 never exceeds the bound, and nothing is estimated before the game has two plies."""
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from adjacency.core import Position
 from adjacency.core.game import Game
-from adjacency.league.queue_wait import wait_behind
+from adjacency.league.play.queue_wait import wait_behind
 from adjacency.round.clock import Clock
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from adjacency.cli import main
+from adjacency.league.league_file import LeagueError, LeagueStore
 from adjacency.league.rules import PROVISIONAL_CHANGE, LeagueRules, rate
-from adjacency.league.store import LeagueError, LeagueStore
 from adjacency.ratings.glicko import Glicko, rate_game
 from league_helpers import (
     ADMIN,

@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from cli_helpers import run_process
 from league_helpers import (
     ADMIN,

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from adjacency.core.position import Position
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.rules import LeagueRules
-from adjacency.league.store import LeagueStore
 from adjacency.ratings.glicko import Glicko
 from league_helpers import (
     add_member,

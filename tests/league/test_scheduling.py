@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league import challenges as challenges_module
-from adjacency.league.hall import Hall
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.limits import LeagueLimits
-from adjacency.league.store import LeagueStore
+from adjacency.league.play import challenges as challenges_module
+from adjacency.league.play.hall import Hall
 from adjacency.serving.errors import NotNow
 from hall_helpers import connect, run
 from league_helpers import add_member, challenge, join, make_league, me, thread_server

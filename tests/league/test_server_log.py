@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import (
     Process,
     add_member,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import (
     EVERY_IMPACT,
     SIZES,

@@ -15,7 +15,7 @@ import pytest
 
 from adjacency.core.record import game_from_text
 from adjacency.core.stand_ins import game_counts
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member, make_league, request, start_client, start_server, wait_until
 from net_helpers import free_port
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from adjacency.cli import main
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.standings import standings
-from adjacency.league.store import LeagueStore
 from adjacency.ratings.bradley_terry import ratings
 from league_helpers import make_league
 

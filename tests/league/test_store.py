@@ -10,8 +10,8 @@ import pytest
 from adjacency.core import Position
 from adjacency.core.details import DetailCode
 from adjacency.core.errors import InvalidSettingsError
+from adjacency.league.league_file import LeagueError, LeagueStore, token_hash
 from adjacency.league.settings import LeagueSettings, book_openings, parse_clock
-from adjacency.league.store import LeagueError, LeagueStore, token_hash
 from adjacency.storage import WrongDatabaseError
 
 

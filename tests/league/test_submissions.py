@@ -17,8 +17,8 @@ from typing import Any
 
 from adjacency.client.wire import MAX_UPLOAD
 from adjacency.hosting.packing import pack
-from adjacency.league.schema import STORE_SCHEMA, SUBMISSIONS
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.store.schema import STORE_SCHEMA, SUBMISSIONS
 from league_helpers import ADMIN, Response, add_member, join, request, upload
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.cli import main
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member
 
 SOURCES = {

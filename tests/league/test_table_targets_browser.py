@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto, sideways, watched_page
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 

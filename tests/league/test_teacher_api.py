@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_views import exports
-from adjacency.league.store import LeagueStore
+from adjacency.league.events.event_views import exports
+from adjacency.league.league_file import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
 pytestmark = pytest.mark.xdist_group("league-teacher")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from adjacency.cli.event_commands import parse_start
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import axe_violations, goto, sign_in_as_teacher, watched_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, join, make_league, request, thread_server

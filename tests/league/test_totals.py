@@ -19,9 +19,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.rules import PROVISIONAL_RD, LeagueRules
 from adjacency.league.standings import PROVISIONAL_GAMES, has_both, member_page, standings
-from adjacency.league.store import LeagueStore
 from adjacency.ratings.bradley_terry import ratings
 from adjacency.ratings.glicko import Glicko
 from league_helpers import make_league

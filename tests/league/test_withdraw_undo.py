@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.event_pairing import Board
-from adjacency.league.store import LeagueStore
+from adjacency.league.events.event_pairing import Board
+from adjacency.league.league_file import LeagueStore
 from cli_helpers import run
 from league_helpers import (
     ADMIN,

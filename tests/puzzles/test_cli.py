@@ -198,7 +198,7 @@ def test_arena_and_league_games_are_read_and_their_files_left_as_they_were(
     file nor its folder changes (no -wal or -shm file left beside a WAL database)."""
     from adjacency.cli.puzzle_commands import read_sources
     from adjacency.core.record import game_to_text
-    from adjacency.league.store import LeagueStore
+    from adjacency.league.league_file import LeagueStore
     from league_helpers import make_league
     from puzzle_helpers import random_games
 

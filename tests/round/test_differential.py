@@ -1,5 +1,5 @@
 """The same game events replayed into both servers' games in play, the browser game's
-(:mod:`adjacency.web.session`) and the league's (:mod:`adjacency.league.games`): the
+(:mod:`adjacency.web.session`) and the league's (:mod:`adjacency.league.play.games`): the
 record (moves and their times), the end (result, termination) and its detail code must
 agree, and both clocks move together.
 
@@ -49,7 +49,7 @@ from hypothesis import strategies as st
 from adjacency.core import COLORS, Color, Position, other
 from adjacency.core.details import NAMED, DetailCode
 from adjacency.core.game import Termination
-from adjacency.league.records import StoredGame
+from adjacency.league.store.records import StoredGame
 from adjacency.round.player_kinds import Kind
 from round_helpers import (
     NAMES,

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from adjacency.arena.store import Store
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore
 from adjacency.solving.entries import Entry, RootMove
 from adjacency.solving.store import SolutionsStore
 from adjacency.tuning.store import TuneStore

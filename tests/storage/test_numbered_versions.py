@@ -20,9 +20,9 @@ import pytest
 
 from adjacency.arena.store import STORE_SCHEMA as ARENA
 from adjacency.arena.store import Store
-from adjacency.league.schema import STORE_SCHEMA as LEAGUE
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore
+from adjacency.league.store.schema import STORE_SCHEMA as LEAGUE
 from adjacency.solving.entries import Entry, RootMove
 from adjacency.solving.store import STORE_SCHEMA as SOLUTIONS
 from adjacency.solving.store import SolutionsStore

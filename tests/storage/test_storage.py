@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from adjacency.arena import store as arena_store
 from adjacency.core.errors import AdjacencyError, AdjacencyRuntimeError, StoreError
-from adjacency.league import store as league_store
+from adjacency.league import league_file as league_store
 from adjacency.solving import store as solving_store
 from adjacency.storage import (
     APPLICATION_IDS,

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from adjacency.core.errors import AdjacencyError
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore
 from adjacency.storage import WrongDatabaseError
 from cli_helpers import run_process
 from store_helpers import DATA, OPENERS, beside

@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from adjacency.core import Position
 from adjacency.core.game import Game, Termination
 from adjacency.core.record import game_to_text
-from adjacency.league.store import LeagueStore
+from adjacency.league.league_file import LeagueStore
 from adjacency.web.app import create_app
 from adjacency.web.explorer_index import OPENING_PLIES, LeagueFeed, position_key
 from adjacency.web.store import GameStore

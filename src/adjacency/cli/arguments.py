@@ -353,10 +353,10 @@ token from when no option gives it (keeps it out of the process list)."""
 
 def league_token(token_file: Path | None, token: str | None, options: str) -> str:
     """A team's league token: the file's (first 4 KB, stripped), else ``token``, else
-    :data:`LEAGUE_TOKEN`'s; none is :class:`~adjacency.league.records.LeagueError` naming
+    :data:`LEAGUE_TOKEN`'s; none is :class:`~adjacency.league.store.records.LeagueError` naming
     ``options`` (the command's ways to give it)."""
     from ..core.text import read_text
-    from ..league.records import LeagueError
+    from ..league.store.records import LeagueError
 
     if token_file is not None:
         found = read_text(token_file, "token file", LeagueError, limit=4096).strip()

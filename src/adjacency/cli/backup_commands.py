@@ -41,9 +41,9 @@ def _plural(count: int, word: str) -> str:
 
 def run_backup(args: argparse.Namespace) -> int:
     """``adjacency league backup --db L --out FILE``: copy the league and say what the copy
-    holds (:func:`adjacency.league.backup.backup`); returns 0. Bad input is one error line,
+    holds (:func:`adjacency.league.store.backup.backup`); returns 0. Bad input is one error line,
     status 2, with nothing written."""
-    from ..league.backup import backup
+    from ..league.store.backup import backup
 
     done = backup(args.db, args.out, force=args.force)
     print(
@@ -56,9 +56,9 @@ def run_backup(args: argparse.Namespace) -> int:
 
 def run_restore(args: argparse.Namespace) -> int:
     """``adjacency league restore --backup FILE --db L``: put the backup in place
-    (:func:`adjacency.league.backup.restore`); returns 0. Bad input, or a league open in
+    (:func:`adjacency.league.store.backup.restore`); returns 0. Bad input, or a league open in
     another process, is one error line, status 2, with nothing written."""
-    from ..league.backup import restore
+    from ..league.store.backup import restore
 
     done = restore(args.backup, args.db, force=args.force)
     print(

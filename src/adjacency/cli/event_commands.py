@@ -12,7 +12,7 @@ from .arguments import OneOf, Option, add_all, positive_int
 from .league_options import PACE
 
 if TYPE_CHECKING:
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
 
 
 DB = Option(("--db",), {"type": Path, "required": True, "help": "the league's SQLite file"})
@@ -176,8 +176,8 @@ def register(sub: Any) -> None:
 
 def parse_start(text: str) -> float:
     """A start time: ISO 8601 (``2026-11-27T14:00``, local time unless it names its zone)
-    as a Unix time; anything else is :class:`~adjacency.league.store.LeagueError`."""
-    from ..league.store import LeagueError
+    as a Unix time; anything else is :class:`~adjacency.league.league_file.LeagueError`."""
+    from ..league.league_file import LeagueError
 
     try:
         when = datetime.datetime.fromisoformat(text)
@@ -189,7 +189,7 @@ def parse_start(text: str) -> float:
 
 
 def _league(args: argparse.Namespace) -> LeagueStore:
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
 
     store = LeagueStore(args.db, create=False)
     store.meta.settings()  # refuses a file without a league
@@ -198,11 +198,11 @@ def _league(args: argparse.Namespace) -> LeagueStore:
 
 def run_create(args: argparse.Namespace) -> int:
     """``adjacency league event create NAME``: store a scheduled event; returns 0. Bad
-    input (see :meth:`adjacency.league.event_store.EventsRepo.create`) is one line,
+    input (see :meth:`adjacency.league.events.event_store.EventsRepo.create`) is one line,
     status 2, and creates nothing."""
     from ..core.errors import InvalidSettingsError
+    from ..league.league_file import LeagueError
     from ..league.settings import parse_clock
-    from ..league.store import LeagueError
 
     start = None if args.start is None else parse_start(args.start)
     members = None if args.all_connected else [m.strip() for m in args.members.split(",")]
@@ -298,7 +298,7 @@ def run_reinstate(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """``adjacency league event show NAME``: print the standings and the crosstable."""
-    from ..league.event_views import render_text, table
+    from ..league.events.event_views import render_text, table
 
     with _league(args) as league:
         print(render_text(table(league, league.events.named(args.name))))
@@ -308,7 +308,7 @@ def run_show(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     """``adjacency league event export NAME --out DIR``: write the final table (CSV and
     JSON), the crosstable (CSV) and every game as one records file."""
-    from ..league.event_views import export
+    from ..league.events.event_views import export
 
     with _league(args) as league:
         paths = export(league, league.events.named(args.name), args.out)

@@ -22,7 +22,7 @@ from .arguments import (
 from .league_options import HOSTED_JOBS, PACE
 
 if TYPE_CHECKING:
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
 
 DEFAULT_PACE = 1.0
 """Seconds a move of a game between two house bots takes at least, by default: a
@@ -129,7 +129,7 @@ def _store_rules(args: argparse.Namespace, given: dict[str, Any]) -> None:
     """Store the rules given on the command line over the league's own."""
     from dataclasses import replace
 
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
 
     if given:
         with LeagueStore(args.db, create=False) as store:
@@ -329,12 +329,12 @@ def run_create(args: argparse.Namespace) -> int:
     """``adjacency league create``: create the league in ``--db`` with the given settings
     and print its admin token once (or use ``--admin-token-file``'s); returns 0. A file
     that holds a league already is refused with
-    :class:`~adjacency.league.store.LeagueError` (status 2) and left as it was."""
+    :class:`~adjacency.league.league_file.LeagueError` (status 2) and left as it was."""
     from dataclasses import replace
 
     from ..core import Position
+    from ..league.league_file import LeagueError, LeagueStore
     from ..league.server import open_league
-    from ..league.store import LeagueError, LeagueStore
 
     given = _given_rules(args)
     with LeagueStore(args.db) as store:
@@ -388,7 +388,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.ray_address is not None and args.executor != "ray":
         print("adjacency league: error: --ray-address needs --executor ray", file=sys.stderr)
         return 2
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
 
     given = _given_rules(args)
     settings = _settings(args) if _explicit_settings(args) else None
@@ -436,7 +436,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def _store(args: argparse.Namespace) -> LeagueStore:
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
 
     store = LeagueStore(args.db, create=False)
     store.meta.settings()  # refuses a file without a league
@@ -446,7 +446,7 @@ def _store(args: argparse.Namespace) -> LeagueStore:
 def run_add_bot(args: argparse.Namespace) -> int:
     """``adjacency league add-bot NAME``: add a bot account and print its token once, on a
     line of its own (the last line); returns 0. A bad or taken name, or a file without a
-    league, is :class:`~adjacency.league.store.LeagueError` (status 2)."""
+    league, is :class:`~adjacency.league.league_file.LeagueError` (status 2)."""
     with _store(args) as store:
         member, token = store.members.add_member(args.name, "bot", concurrency=args.concurrency)
     assert token is not None  # every member but a house bot gets a token
@@ -459,7 +459,7 @@ def run_add_house(args: argparse.Namespace) -> int:
     """``adjacency league add-house SPEC``: add a house bot that the server plays itself,
     named ``--name`` or after its spec; returns 0. A spec that is not a built-in bot
     (``cmd:`` included) is :class:`~adjacency.bots.BotError` (status 2)."""
-    from ..league.house import check_house_spec
+    from ..league.play.house import check_house_spec
 
     spec = check_house_spec(args.spec)
     name = args.name or "".join(c if c.isalnum() or c in "-_." else "-" for c in spec)[:32]
@@ -483,7 +483,7 @@ def run_remove(args: argparse.Namespace) -> int:
     running server closes its connection within a second; its stored games stay in the
     history under its name, and the standings no longer list it (one that never played
     is deleted, and its name is free). No such member:
-    :class:`~adjacency.league.store.LeagueError` (status 2). Returns 0."""
+    :class:`~adjacency.league.league_file.LeagueError` (status 2). Returns 0."""
     with _store(args) as store:
         member, deleted = store.members.remove(args.name)
     if deleted:
@@ -499,7 +499,7 @@ def run_remove(args: argparse.Namespace) -> int:
 def run_rotate(args: argparse.Namespace) -> int:
     """``adjacency league rotate NAME``: give the member a new token, printed once on the
     last line (the old one stops working); returns 0. House bots have no token:
-    :class:`~adjacency.league.store.LeagueError` (status 2)."""
+    :class:`~adjacency.league.league_file.LeagueError` (status 2)."""
     with _store(args) as store:
         token = store.members.rotate(args.name)
     _say(f"New token for {args.name} (shown once; the old one no longer works):")
@@ -520,7 +520,7 @@ def elo_text(row: dict[str, Any]) -> str:
 def run_approve(args: argparse.Namespace) -> int:
     """``adjacency league approve NAME``: the person's games are rated from their next
     game on (docs/league.md, "What is rated"); a bot or house bot, or no such member, is
-    :class:`~adjacency.league.store.LeagueError` (status 2). Returns 0."""
+    :class:`~adjacency.league.league_file.LeagueError` (status 2). Returns 0."""
     with _store(args) as store:
         member = store.members.approve(args.name)
     _say(f"Approved {member.name}: their games are rated from the next one on.")
@@ -551,7 +551,7 @@ def run_connect(args: argparse.Namespace) -> int:
     (:class:`adjacency.client.connect.LeagueClient`), reconnecting after drops, until
     ``--games`` games ended or Ctrl-C; returns 0. The token comes from ``--token-file``,
     ``--token`` or ``$ADJACENCY_LEAGUE_TOKEN``; none, one the server refuses, or an
-    address that is no league is :class:`~adjacency.league.store.LeagueError` (status 2);
+    address that is no league is :class:`~adjacency.league.league_file.LeagueError` (status 2);
     a server that cannot be reached is :class:`~adjacency.client.connect.ConnectError`
     (status 3, after a bounded number of tries). Progress, and a failed bot's own words,
     go to stderr."""

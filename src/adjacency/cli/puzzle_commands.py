@@ -147,8 +147,8 @@ def _game_positions(parse: Any, record: Any, where: str) -> Iterator[str]:
 def league_candidates(path: Path) -> Iterator[tuple[str, str]]:
     """Positions of the league's stored games (every game with a record, by id)."""
     from ..core.record import game_from_text
-    from ..league.schema import CONFIG, STORE_SCHEMA
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
+    from ..league.store.schema import CONFIG, STORE_SCHEMA
 
     with snapshot(path, "league", CONFIG, STORE_SCHEMA) as copy:
         store = LeagueStore(copy, create=False)

@@ -41,8 +41,8 @@ def run_roster(args: argparse.Namespace) -> int:
     and adds nothing."""
     from ..core.text import read_text
     from ..league.class_roster import plan_roster, read_roster, token_sheet
-    from ..league.records import LeagueError
-    from ..league.store import LeagueStore
+    from ..league.league_file import LeagueStore
+    from ..league.store.records import LeagueError
 
     names = read_roster(read_text(args.roster, "roster", LeagueError, limit=1 << 20))
     if args.sheet.exists():

@@ -61,8 +61,8 @@ BACKOFF_START = 0.5
 BACKOFF_MAX = 3.0
 """The longest back-off between two tries, before its jitter: a wait is at most 1.5 times it, 4.5 s,
 well within the 10 s a restarted league server waits for an event game's bots to connect
-(:data:`adjacency.league.scheduler.RECONNECT_GRACE`; a bot absent after it loses its event game at
-once), however slowly a loaded server answers the next try."""
+(:data:`adjacency.league.play.scheduler.RECONNECT_GRACE`; a bot absent after it loses its
+event game at once), however slowly a loaded server answers the next try."""
 FIRST_TRIES = 5
 """Failed attempts at the first connection before the client gives up (about 6.5 s of
 back-off: a server that is starting is up by then; nothing listening is a wrong URL)."""

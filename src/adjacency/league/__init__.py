@@ -2,14 +2,22 @@
 
 ``adjacency league serve`` runs the server (:mod:`.server`; the app, :mod:`.app`, with
 one router per concern in :mod:`.routers`, who may call what in :mod:`.auth`, the caps
-in :mod:`.limits`, the last connection places kept for the teacher in :mod:`.reserve`
-and the bodies in :mod:`.models`): a SQLite store (:mod:`.store`) of
-a league whose settings are fixed at creation (:mod:`.settings`); the hall
-(:mod:`.hall`: connections, presence, the scheduler) over the games in play
-(:mod:`.games`, :mod:`.live`, :mod:`.outbox`); who plays whom (:mod:`.pairing`, pure
-functions); house bots on an executor (:mod:`.house`); and the standings
-(:mod:`.standings`, with the ratings of :mod:`adjacency.ratings`). ``adjacency
-connect`` (:mod:`.client`) plays for a bot account from its author's machine over the
-WebSocket protocol of docs/league.md. What the league shares with the browser game is
-the serving room (:mod:`adjacency.serving`); neither imports the other.
+in :mod:`.limits` and the bodies in :mod:`.models`). Its folders, one concern each, one
+way (``.importlinter``: play over events over store):
+
+- :mod:`.play`: the games in play: the hall (connections, presence, the scheduler), the
+  games and their live state, challenges, the sides the server plays (house bots on an
+  executor, teams' hosted versions in the sandbox), the outbox of what players are told;
+- :mod:`.events`: class events: pairing and standings (pure functions), their store,
+  runner, views and exports;
+- :mod:`.store`: the league file's rows: its database and schema, the records, the
+  repositories of members, games, ratings, submissions and settings, its backup.
+
+:mod:`.league_file` opens a league file and composes every repository (the store's and
+the events'); beside it, who plays whom (:mod:`.pairing`, pure functions), the rules of
+what is rated (:mod:`.rules`), the settings fixed at creation (:mod:`.settings`), the
+standings (:mod:`.standings`, with the ratings of :mod:`adjacency.ratings`) and the
+builder of teams' uploads (:mod:`.builder`). ``adjacency connect`` and ``league submit``
+are the league's client programs (:mod:`adjacency.client`). What the league shares with
+the browser game is the serving room (:mod:`adjacency.serving`); neither imports the other.
 """

@@ -1,6 +1,6 @@
 """The league server's FastAPI app: the bot connection (WebSocket), the JSON API, the pages.
 
-:func:`create_app` opens the store, builds the :class:`~adjacency.league.hall.Hall`
+:func:`create_app` opens the store, builds the :class:`~adjacency.league.play.hall.Hall`
 and the house bots' workers, installs the request guards and the error mapping, and
 includes one router per concern (:mod:`.routers`).
 
@@ -37,12 +37,13 @@ from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .builder import build_jobs as jobs_for_builds
 from .cache import SharedAnswer
-from .hall import Hall
-from .hosted import HostedPlayers
-from .house import HousePlayers
+from .league_file import LeagueStore
 from .limits import LeagueLimits
-from .log_rows import KeptLog, LogRepo
-from .reserve import KeepRoom
+from .play.hall import Hall
+from .play.hosted import HostedPlayers
+from .play.house import HousePlayers
+from .play.reserve import KeepRoom
+from .play.scheduler import TICK
 from .routers import (
     admin,
     challenges,
@@ -57,9 +58,8 @@ from .routers import (
     submissions,
     teacher,
 )
-from .scheduler import TICK
 from .standings import standings_off_loop, stop_worker
-from .store import LeagueStore
+from .store.log_rows import KeptLog, LogRepo
 
 log = logging.getLogger("adjacency.league")
 
@@ -85,7 +85,7 @@ def create_app(
     ``pace``: the least seconds a move of a game between two house bots takes;
     ``builds``: build and check the teams' uploads in the sandbox (:class:`.builder.Builder`;
     where the sandbox cannot start, uploads are refused with the fix) and play the
-    accepted versions (:mod:`.hosted`; not with ``hosted_games`` off, where uploads are only
+    accepted versions (:mod:`.play.hosted`; not with ``hosted_games`` off, where uploads are only
     built and checked), at most ``hosted_jobs`` moves computing at once (``None``: the
     machine's cores) and as many builds at once at most (``build_jobs``, default
     :func:`.builder.build_jobs`); ``ray_address``: with ``executor`` ``ray``, the cluster to join

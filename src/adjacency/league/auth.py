@@ -3,7 +3,7 @@
 Contract (docs/league.md, "Security"): a secret acts for one account only: a bot's
 token (``adjacency league add-bot``), a person's browser-held secret
 (``POST /api/league/people``) or the admin token. Secrets are compared by their
-SHA-256 hash (:func:`~adjacency.league.store.token_hash`, in the store) and never
+SHA-256 hash (:func:`~adjacency.league.league_file.token_hash`, in the store) and never
 written into a page, a log, a record or an error. A missing, unknown or revoked
 secret is 401 (:class:`UnknownToken`); a valid secret of the wrong kind of account
 is 403.
@@ -20,8 +20,8 @@ from ..core.details import Detail
 from ..serving.details import public
 from ..serving.errors import Forbidden, WebError
 from .deps import store_of
+from .league_file import Member
 from .limits import MEMBER, check_rate
-from .store import Member
 
 
 class UnknownToken(WebError):

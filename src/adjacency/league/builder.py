@@ -2,7 +2,7 @@
 (:class:`Builder`), in the sandbox, off the event loop.
 
 Up to :func:`build_jobs` threads each take the oldest ``received`` version of a team
-not already building (:meth:`.submission_rows.SubmissionsRepo.claim`; a team has at
+not already building (:meth:`.store.submission_rows.SubmissionsRepo.claim`; a team has at
 most one waiting, a newer upload replacing it), build it under the league's build
 folder (:func:`build_folder`: one folder per version, which the next start may rebuild
 from the stored zip), builds and checks it on the league's board
@@ -31,9 +31,9 @@ from ..hosting.player import Choice
 from ..hosting.verdict import judge
 from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
+from .league_file import LeagueStore
 from .settings import LeagueSettings
-from .store import LeagueStore
-from .submission_rows import Submission
+from .store.submission_rows import Submission
 
 log = logging.getLogger("adjacency.league")
 
@@ -78,7 +78,7 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
 
 def rebuild(db: Path, submission: Submission) -> Choice:
     """Build an accepted ``submission`` again from its kept zip into its
-    :func:`version_folder` (:func:`adjacency.hosting.verdict.rebuild`): what :mod:`.hosted`
+    :func:`version_folder` (:func:`adjacency.hosting.verdict.rebuild`): what :mod:`.play.hosted`
     plays once a build folder is gone (removed, or a league file restored on another
     machine). Raises as the build does."""
     with LeagueStore(db, create=False) as store:
@@ -95,8 +95,9 @@ def build_jobs(hosted_jobs: int | None = None) -> int:
 
 class Builder:
     """The threads that build the league's uploads: ``jobs`` builds at once (default
-    :func:`build_jobs`), never two of one team (:meth:`.submission_rows.SubmissionsRepo.claim`),
-    so a team whose build takes its whole cap holds one thread, not the builder."""
+    :func:`build_jobs`), never two of one team
+    (:meth:`.store.submission_rows.SubmissionsRepo.claim`), so a team whose build takes
+    its whole cap holds one thread, not the builder."""
 
     def __init__(self, db: Path, jobs: int | None = None) -> None:
         self.db = Path(db)

@@ -4,7 +4,7 @@ printable sheet of their tokens (:func:`read_roster`, :func:`plan_roster`,
 
 A roster is the teacher's CSV of team names (its first column; a first row naming the
 column, ``team``/``name``/``tim``/``nama``, is a header). Every name is checked before
-any is added: its form and the league's reserved words (:mod:`.names`), two names of the
+any is added: its form and the league's reserved words (:mod:`.store.names`), two names of the
 roster too alike to tell apart, and a name too like a member's of another kind or another
 spelling; a team already in the league as a bot keeps its account and token (rotate it to
 print a new one). The sheet is one HTML page, one card per new team, to print and cut:
@@ -21,8 +21,8 @@ import io
 from dataclasses import dataclass
 
 from ..core.text import quote
-from .names import NameIndex, check_name, check_not_reserved
-from .records import LeagueError, Member
+from .store.names import NameIndex, check_name, check_not_reserved
+from .store.records import LeagueError, Member
 
 HEADERS = frozenset({"team", "teams", "name", "names", "tim", "nama", "nama tim"})
 """First cells that make a roster's first row a header (English and Indonesian)."""
@@ -33,7 +33,7 @@ MAX_TEAMS = 500
 
 def read_roster(text: str) -> list[str]:
     """The team names of a roster's CSV ``text``, in order, blank rows skipped; each
-    name's form checked (:class:`~.records.LeagueError` naming the row)."""
+    name's form checked (:class:`~.store.records.LeagueError` naming the row)."""
     rows = [row for row in csv.reader(io.StringIO(text)) if row and row[0].strip()]
     if rows and rows[0][0].strip().lower() in HEADERS:
         rows = rows[1:]
@@ -64,7 +64,7 @@ class RosterPlan:
 def plan_roster(names: list[str], members: list[Member]) -> RosterPlan:
     """Which of ``names`` are new and which are bots of the league already; a roster's
     two look-alike names, or a name like a member's that is not that bot, is a
-    :class:`~.records.LeagueError` (nothing is added)."""
+    :class:`~.store.records.LeagueError` (nothing is added)."""
     seen = NameIndex()
     for name in names:
         alike = seen.alike(name)

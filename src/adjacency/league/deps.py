@@ -13,21 +13,21 @@ from typing import TypeVar
 from fastapi import Request
 
 from ..serving.errors import GameNotFound
-from .hall import Hall
-from .store import MAX_NAME, LeagueError, LeagueStore, Member
+from .league_file import MAX_NAME, LeagueError, LeagueStore, Member
+from .play.hall import Hall
 
 T = TypeVar("T")
 
 
 def hall_of(request: Request) -> Hall:
-    """The :class:`~adjacency.league.hall.Hall` (live games, connections) of the app
+    """The :class:`~adjacency.league.play.hall.Hall` (live games, connections) of the app
     serving ``request``."""
     hall: Hall = request.app.state.hall
     return hall
 
 
 def store_of(request: Request) -> LeagueStore:
-    """The :class:`~adjacency.league.store.LeagueStore` of the app serving ``request``."""
+    """The :class:`~adjacency.league.league_file.LeagueStore` of the app serving ``request``."""
     store: LeagueStore = request.app.state.store
     return store
 

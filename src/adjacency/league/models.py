@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..serving.models import DetailMeaning, ErrorMessage
-from .store import MAX_NAME
+from .league_file import MAX_NAME
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorMessage, "description": text}
@@ -426,7 +426,7 @@ class EventInfo(EventSummary):
 
 
 class EventRow(BaseModel):
-    """One member's line of an event's standings (``adjacency.league.event_standings``):
+    """One member's line of an event's standings (``adjacency.league.events.event_standings``):
     game points (a win 1, a draw 1/2, a bye 2), the tie-breaks, the pair and Elo
     statistics over the event's games."""
 

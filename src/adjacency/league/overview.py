@@ -3,7 +3,7 @@
 Why: the teacher's page polls the overview every few seconds, and reading every
 member with whether each person is established (a few rows each) cost 0.9 s for
 25,000 members on every poll. :class:`MemberRows` reads them only when the league
-file has changed since (:meth:`~.database.LeagueDb.version`: a write of the server or
+file has changed since (:meth:`~.store.database.LeagueDb.version`: a write of the server or
 of a ``league`` command beside it), keeps each member's JSON text, and answers a poll
 by joining those texts with each member's online flag: no query, no object per member.
 A poll asks for one page of them (:data:`PAGE` by default, :data:`MOST` at most), so a
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from .store import LeagueStore
+from .league_file import LeagueStore
 
 PAGE = 200
 """Members (and events) an overview lists by default: a class and its teams fit."""

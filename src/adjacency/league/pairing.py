@@ -4,7 +4,7 @@
 No hall, no store, no clock: a pass is decided from the pairable members (bots and
 house bots; people only play the games they ask for), how many games each may start
 now, the open colour-swapped pairs and the games played so far. The hall's scheduler
-(:meth:`adjacency.league.scheduler.Scheduler.pair`) gathers those, starts the games
+(:meth:`adjacency.league.play.scheduler.Scheduler.pair`) gathers those, starts the games
 this module names, and records the new pairs (a new pair takes the league's next
 opening when the scheduler records it, so the opening is not decided here).
 

@@ -21,7 +21,7 @@ with each against their own bot and buy it 180 rating points in a minute. So:
   provisional people prove nothing either (six throwaway people resigning to each
   other bought +224). The roots of trust are approvals; the store counts proving
   games as each game ends (its ``proofs`` table,
-  :func:`~adjacency.league.members.add_proof`), so asking whether a person is
+  :func:`~adjacency.league.store.members.add_proof`), so asking whether a person is
   established reads their few ``proofs`` rows, never their games.
 * A game proves only when it was played (:func:`proves`): a resignation never counts,
   nor a game that did not end on the board before each side made

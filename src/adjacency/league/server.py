@@ -13,9 +13,9 @@ from ..core.text import read_text
 from ..serving.binding import allowed_hosts_for, bind, exposure_lines
 from ..serving.sockets import SocketLimits, socket_options
 from .app import create_app
+from .league_file import LeagueError, LeagueStore, new_token
 from .limits import LeagueLimits
 from .settings import LeagueSettings
-from .store import LeagueError, LeagueStore, new_token
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 Every rated game of a league is played under the same settings, so that ratings
 compare like with like. They are stored in the league's database at creation
-(:meth:`~adjacency.league.league_meta.MetaRepo.create`) and never change.
+(:meth:`~adjacency.league.store.league_meta.MetaRepo.create`) and never change.
 
 Time control: either a **clock** (``base`` seconds per side plus ``increment``
 seconds per move, Fischer, written ``60+1``) or **seconds per move**

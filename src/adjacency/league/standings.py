@@ -43,8 +43,8 @@ from ..ratings.margin import estimate as margin_estimate
 from ..ratings.margin import pair_mean
 from ..ratings.stats import los, pentanomial, trinomial
 from ..serving.details import detail_fields, english, public
+from .league_file import LeagueStore, Member, StoredGame
 from .rules import PROVISIONAL_RD
-from .store import LeagueStore, Member, StoredGame
 
 PROVISIONAL_GAMES = 10
 """Rated games below which a rating is marked provisional."""
@@ -61,7 +61,7 @@ def has_both(counts: Counter[str]) -> bool:
 
 
 def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[str, Any]]:
-    """The members a leaderboard lists (:meth:`~.members.MembersRepo.listed_members`: every
+    """The members a leaderboard lists (:meth:`~.store.members.MembersRepo.listed_members`: every
     bot and house bot but the removed ones, the people who have played or are
     ``online``; a removed member's games still count in its opponents' records and
     ratings, not in the Bradley-Terry fit, which is over the listed members), the established
@@ -70,7 +70,7 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
     interval ``elo_low``/``elo_high`` (``None`` unless the member has both a win and a
     loss), ``online``.
 
-    Read from the aggregate tables (:mod:`.schema`), never from every stored game: the
+    Read from the aggregate tables (:mod:`.store.schema`), never from every stored game: the
     rated W/D/L per member and per pair of members (the Bradley-Terry fit needs only
     each pair's points and games), and each member's latest rating."""
     online = online or set()
@@ -189,7 +189,7 @@ def member_page(
     time use per move, and failures (losses that were not on the board), over its
     finished games, rated or not.
 
-    The scores, time use and failures come from the aggregate tables (:mod:`.schema`),
+    The scores, time use and failures come from the aggregate tables (:mod:`.store.schema`),
     the page of games through the players' indexes: the cost does not grow with the
     member's games (only with how deep one pages)."""
     games = store.games.games(member_id=member.id, limit=recent, offset=offset)

@@ -15,7 +15,7 @@ import logging
 import time
 
 from ..core.details import Detail
-from .store import LeagueStore
+from .league_file import LeagueStore
 
 log = logging.getLogger(__name__)
 

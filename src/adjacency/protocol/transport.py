@@ -35,8 +35,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Protocol
 
-from adjacency.system import proctree
-
+from ..system import proctree
 from .errors import EngineError
 
 STDERR_LINES = 20

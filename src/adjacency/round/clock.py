@@ -3,7 +3,7 @@
 The server's clock is the only one that counts; pages and bots are shown a copy. The
 clock itself only counts: *when* it runs is each server's rule, which it keeps with its
 driver (the browser game's in :mod:`adjacency.web.session`, the league's in
-:mod:`adjacency.league.games`). Its contract:
+:mod:`adjacency.league.play.games`). Its contract:
 
 * :meth:`Clock.start` runs one side's clock from a moment; :meth:`Clock.stop` keeps
   what it used (a pause, or the end of the game).

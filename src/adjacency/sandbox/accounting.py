@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Iterable
 
-from adjacency.system import proctree
+from ..system import proctree
 
 
 class Ledger:

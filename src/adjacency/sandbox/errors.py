@@ -7,7 +7,7 @@ refuses to run uploaded code at all; it never runs it without the sandbox.
 
 from __future__ import annotations
 
-from adjacency.core.errors import AdjacencyRuntimeError
+from ..core.errors import AdjacencyRuntimeError
 
 
 class SandboxError(AdjacencyRuntimeError):

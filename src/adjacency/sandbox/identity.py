@@ -26,8 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from adjacency.system import proctree
-
+from ..system import proctree
 from .errors import SandboxError
 
 FIRST_UID = 61000

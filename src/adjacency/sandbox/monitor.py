@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Protocol
 
-from adjacency.system import proctree
+from ..system import proctree
 
 TICK = 0.05
 """Seconds between two checks: how far past a limit a tree may run (per core it uses)."""

@@ -40,8 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from adjacency.system import proctree
-
+from ..system import proctree
 from . import available, cgroup, command_line, identity, seccomp, spawner
 from .accounting import Ledger
 from .errors import SandboxError

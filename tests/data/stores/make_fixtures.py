@@ -18,8 +18,8 @@ from adjacency.arena.games import play_task
 from adjacency.arena.runner import create_run
 from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore
 from adjacency.solving.solved_starts import Entry, RootMove, solve_entry
 from adjacency.solving.store import SolutionsStore
 from adjacency.tuning.spsa import BatchOutcome, Param, Schedule

@@ -13,7 +13,6 @@ from fastapi import APIRouter, Depends, Request
 from ...bots import BotError
 from ..auth import require_admin
 from ..deps import hall_of, member_named, store_of
-from ..house import check_house_spec
 from ..models import (
     ERRORS,
     Added,
@@ -23,6 +22,7 @@ from ..models import (
     Revoked,
     Rotated,
 )
+from ..play.house import check_house_spec
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)

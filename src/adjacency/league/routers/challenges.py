@@ -1,11 +1,11 @@
-"""People's challenges (:mod:`adjacency.league.challenges`): challenge a member, read a
+"""People's challenges (:mod:`adjacency.league.play.challenges`): challenge a member, read a
 challenge's state, accept or decline one. Each call carries the person's secret as the
 bearer token; state-changing calls are rate-limited per address.
 
 A challenge to a free bot or house bot starts the game at once (201); one to a busy
 bot is queued (202, with its place in the queue and how long it may wait,
-:mod:`adjacency.league.queue_wait`) and one to a person waits for their
-answer (202, for :data:`~adjacency.league.challenges.ANSWER_TIME` seconds). The
+:mod:`adjacency.league.play.queue_wait`) and one to a person waits for their
+answer (202, for :data:`~adjacency.league.play.challenges.ANSWER_TIME` seconds). The
 challenger's page follows it with ``GET /api/league/challenges/{id}``, which also keeps
 the challenger present, so a queued challenge is served only to someone still there.
 """
@@ -21,12 +21,12 @@ from fastapi import Path as FastPath
 from ...serving.details import detail_fields, english
 from ...serving.errors import GameNotFound
 from ..auth import require_person
-from ..challenges import Challenge
 from ..deps import hall_of, member_named, reader_of
+from ..league_file import Member
 from ..limits import check_rate, throttled
 from ..models import ERRORS, ChallengeIn, ChallengeState
-from ..queue_wait import wait_for
-from ..store import Member
+from ..play.challenges import Challenge
+from ..play.queue_wait import wait_for
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
@@ -36,7 +36,7 @@ ChallengeId = Annotated[int, FastPath(ge=1, le=2**62, description="a challenge's
 
 def challenger_address(request: Request) -> str | None:
     """The address whose open challenges to one member are limited
-    (:data:`~adjacency.league.challenges.PER_ADDRESS`): the client's, or ``None`` for a
+    (:data:`~adjacency.league.play.challenges.PER_ADDRESS`): the client's, or ``None`` for a
     client of this machine when the limits spare it (``--exempt-loopback``)."""
     if not throttled(request):
         return None
@@ -90,7 +90,7 @@ async def challenge(
     bot the person played less than ``COOLDOWN`` seconds ago, a member with
     ``PER_ADDRESS`` open challenges from the same address, or, for a person whose games
     are not rated yet, ``NEWCOMERS`` from such people on any address
-    (:mod:`adjacency.league.challenges`)."""
+    (:mod:`adjacency.league.play.challenges`)."""
     check_rate(request, "move", request.app.state.limits.requests_per_minute)
     hall = hall_of(request)
     hall.presence.see(person)

@@ -25,11 +25,11 @@ from ...core.errors import AdjacencyError
 from ...serving.errors import GameNotFound
 from ..auth import require_admin, require_bot
 from ..deps import member_named, read
+from ..league_file import LeagueError, LeagueStore
 from ..models import ERRORS
-from ..records import Member
 from ..similarity import THRESHOLD, compare
-from ..store import LeagueError, LeagueStore
-from ..submission_rows import Submission
+from ..store.records import Member
+from ..store.submission_rows import Submission
 from ..version_code import Kept, diff, highlighted, kept_files
 from . import PREFIX
 from .events import _event_named

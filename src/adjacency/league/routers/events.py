@@ -3,7 +3,7 @@ in play, the next round), its downloads, and its page. Anyone may read them; not
 here changes the league (events are created and started with ``adjacency league
 event``). The page is sent with the event's table in it, for a browser without
 JavaScript. The API is rate limited per address like the other public reads
-(:func:`~..limits.check_read_rate`, 429 beyond); an event's downloads are computed once
+(:func:`~.limits.check_read_rate`, 429 beyond); an event's downloads are computed once
 per change of its games (:func:`_exports`), never once per request, and so are its
 table's JSON text and its page's HTML (:class:`Rendered`): a class of pages polling
 the crosstable costs a splice of the games in play per request, not a validation and
@@ -27,11 +27,11 @@ from ...serving.errors import GameNotFound
 from ..auth import require_person
 from ..cache import SharedAnswer
 from ..deps import hall_of, reader_of
-from ..event_store import Event, EventsRepo
-from ..event_views import exports, render_html, table
+from ..events.event_store import Event, EventsRepo
+from ..events.event_views import exports, render_html, table
+from ..league_file import MAX_NAME, LeagueError, LeagueStore, Member
 from ..limits import check_rate, check_read_rate
 from ..models import ERRORS, EventSummary, EventTable
-from ..store import MAX_NAME, LeagueError, LeagueStore, Member
 from . import PREFIX
 from .pages import PAGES
 
@@ -78,7 +78,7 @@ async def list_events(request: Request) -> list[dict[str, Any]]:
 
 @router.get(f"{PREFIX}/events/{{name}}", response_model=EventTable, dependencies=LIMITED)
 async def get_event(request: Request, name: str) -> Response:
-    """An event's table (:func:`adjacency.league.event_views.table`), with its games in
+    """An event's table (:func:`adjacency.league.events.event_views.table`), with its games in
     play named (``live``: id, x, o)."""
     event = _event_named(request, name)
     hall = hall_of(request)
@@ -116,7 +116,8 @@ class Rendered:
         return self.text
 
     def page(self) -> str:
-        """The table as the page's HTML (:func:`~adjacency.league.event_views.render_html`)."""
+        """The table as the page's HTML
+        (:func:`~adjacency.league.events.event_views.render_html`)."""
         if self.html is None:
             self.html = render_html(self.table)
         return self.html
@@ -143,7 +144,7 @@ TABLE_REFRESH = 5.0
 
 
 async def _shared_table(request: Request, event: Any) -> dict[str, Any]:
-    """The event's table (:func:`adjacency.league.event_views.table`) as viewers share it.
+    """The event's table (:func:`adjacency.league.events.event_views.table`) as viewers share it.
 
     Recomputed when a game starts or ends (``hall.games.changed``) or the event's row changes
     (started, finished), and at least every TABLE_REFRESH s for what changes outside the
@@ -206,7 +207,7 @@ async def join_event(
     """The person holding this secret joins a scheduled event open to people (again:
     nothing changes). 409 with the code: ``event_closed`` (not open to people),
     ``event_started``, ``event_full``
-    (:meth:`~adjacency.league.event_store.EventsRepo.join`); nothing changes then."""
+    (:meth:`~adjacency.league.events.event_store.EventsRepo.join`); nothing changes then."""
     check_rate(request, "event-entry", request.app.state.limits.requests_per_minute / 4)
     events = _events(request)
     event = events.join(_event_named(request, name).name, person)
@@ -252,7 +253,7 @@ async def download(request: Request, name: str, file: str) -> PlainTextResponse:
 async def _exports(request: Request, event: Any) -> dict[str, str]:
     """The event's files, computed again only when its stamp changed: the event's row
     (started, finished), its finished games' count and its withdrawals
-    (:meth:`~adjacency.league.event_store.EventsRepo.stamp`, a read of the event's own
+    (:meth:`~adjacency.league.events.event_store.EventsRepo.stamp`, a read of the event's own
     boards); requests meanwhile share one computation, in a worker thread on the
     readers' connection."""
     reader = reader_of(request)
@@ -274,7 +275,7 @@ NOSCRIPT = "<!-- the table without JavaScript -->"
 async def event_page(request: Request, name: str) -> HTMLResponse:
     """``/event/NAME``: the event's page. Its script asks the API for ``name`` and
     refreshes; the page is sent with the event's summary, standings and crosstable
-    already in it (in ``<noscript>``, :func:`adjacency.league.event_views.render_html`),
+    already in it (in ``<noscript>``, :func:`adjacency.league.events.event_views.render_html`),
     so that it shows the table without JavaScript; an unknown event's page says so
     there."""
     page = PAGES.html("event.html")

@@ -15,6 +15,7 @@ from ...serving.addresses import address_key
 from ...serving.errors import TooMany
 from ..auth import require_person
 from ..deps import hall_of, reader_of, store_of
+from ..league_file import Member
 from ..limits import check_rate
 from ..models import (
     ERRORS,
@@ -24,7 +25,6 @@ from ..models import (
     MoveIn,
     NewPerson,
 )
-from ..store import Member
 from . import PREFIX, GameId
 from .public import get_game
 
@@ -72,9 +72,9 @@ async def me(
 ) -> dict[str, Any]:
     """The person holding this secret, the games it plays now and the challenges waiting
     for its answer. Asking marks the person present
-    (:data:`~adjacency.league.presence.PRESENCE`): another person may then challenge them.
+    (:data:`~adjacency.league.play.presence.PRESENCE`): another person may then challenge them.
     Rate limited per person (:data:`ME_PER_MINUTE`); whether the person is established
-    is the hall's (:meth:`~adjacency.league.established.EstablishedCache.of`: kept a few
+    is the hall's (:meth:`~adjacency.league.play.established.EstablishedCache.of`: kept a few
     seconds, else a few rows read in a worker thread, never their games)."""
     check_rate(request, "me", ME_PER_MINUTE)  # the person's own bucket (require_person)
     hall = hall_of(request)

@@ -2,10 +2,10 @@
 records and load figures. Anyone may read them; nothing here changes the league.
 
 Every database read runs in a worker thread on the store's read connection
-(:func:`~..deps.read`), never on the event loop, so a slow answer (the standings'
+(:func:`~.deps.read`), never on the event loop, so a slow answer (the standings'
 Bradley-Terry fit, a member's page, a pair's statistics) never stalls the games'
 clocks or the bots' connections; every route is rate limited per address
-(:attr:`~..limits.LeagueLimits.reads_per_minute`, 429 beyond).
+(:attr:`~.limits.LeagueLimits.reads_per_minute`, 429 beyond).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from ...serving.errors import GameNotFound
 from ..auth import details_for
 from ..cache import SharedAnswer
 from ..deps import hall_of, named, read, reader_of
+from ..league_file import LeagueStore, Member
 from ..limits import check_read_rate
 from ..models import (
     ERRORS,
@@ -49,7 +50,6 @@ from ..standings import (
     pair_stats,
     standings_off_loop,
 )
-from ..store import LeagueStore, Member
 from . import PREFIX, PROTOCOL_VERSION, GameId
 
 STANDINGS_AGE = 1.0
@@ -96,11 +96,11 @@ async def get_standings(
     the ``X-Total-Count`` header, the next page's address in ``Link`` (``rel="next"``).
 
     The fit runs in a worker thread, or for a big league in a worker process
-    (:func:`~..standings.standings_off_loop`; the games go on meanwhile), over the
+    (:func:`~.standings.standings_off_loop`; the games go on meanwhile), over the
     aggregate tables (never every stored game) and is cached until a game ends or a member
     connects, leaves, joins or is revoked, and at least :data:`STANDINGS_AGE` seconds
     (a busy league ends many games a second); requests that arrive while it runs wait
-    for that one fit (:class:`~..cache.SharedAnswer`)."""
+    for that one fit (:class:`~.cache.SharedAnswer`)."""
     hall = hall_of(request)
     present = hall.presence.online()
     stamp = await _members_stamp(request)
@@ -124,7 +124,7 @@ the rows skipped, so an unbounded offset let one request read a member's whole h
 
 
 async def _members_stamp(request: Request) -> tuple[int, int, int]:
-    """:meth:`~..members.MembersRepo.members_stamp` read at most once per
+    """:meth:`~.store.members.MembersRepo.members_stamp` read at most once per
     :data:`STANDINGS_AGE` seconds, shared by the requests meanwhile: it counts every
     member (10 ms on 25,000), and the standings it keys are reused that long anyway."""
     cache: SharedAnswer[tuple[int, int, int]] | None = getattr(
@@ -170,7 +170,7 @@ async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
     They read every rated game of the pair (0.4 s for a pair with 50,000), so the answer
     is kept per pair until the pair's rated games change (their count, one row of the
     ``results`` aggregate), for the :data:`PAIR_CACHE` pairs asked last; concurrent
-    requests share one computation (:class:`~..cache.SharedAnswer`)."""
+    requests share one computation (:class:`~.cache.SharedAnswer`)."""
 
     def members_and_count(reader: LeagueStore) -> tuple[Member, Member, int]:
         x, o = named(reader, a), named(reader, b)
@@ -257,7 +257,7 @@ async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
 def current_ratings(reader: LeagueStore, x_id: int, o_id: int) -> dict[str, float]:
     """Two members' ratings now, read by ``reader`` (off the event loop: the hall's cache
     of ratings, when cold, would read every member's on the loop), rounded as the live
-    games' ratings are (:meth:`~adjacency.league.live_ratings.LiveRatings.of`)."""
+    games' ratings are (:meth:`~adjacency.league.play.live_ratings.LiveRatings.of`)."""
     ratings = collections.defaultdict(Glicko, reader.ratings.current_ratings())
     return {"x": round(ratings[x_id].rating, 1), "o": round(ratings[o_id].rating, 1)}
 
@@ -335,7 +335,7 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     """Whether the league works: ``ok`` (200), or ``degraded`` (503) while its database
     refuses writes (a full disk), with the store's reason; the server then pairs nobody,
     reports the games that end as aborted (no result that is not stored), and resumes
-    by itself once writes work again (:meth:`~..write_health.WriteHealth.retry`)."""
+    by itself once writes work again (:meth:`~.write_health.WriteHealth.retry`)."""
     hall = hall_of(request)
     degraded = hall.games.writes.failure is not None
     if degraded:

@@ -1,5 +1,5 @@
 """The server's log for the teacher: ``GET /api/league/admin/log``, the last lines the
-league logged, kept in the league file across restarts (:mod:`adjacency.league.log_rows`:
+league logged, kept in the league file across restarts (:mod:`adjacency.league.store.log_rows`:
 bounded by size, the oldest dropped), oldest first, filtered by level, text, team and
 kind.
 
@@ -20,9 +20,9 @@ from pydantic import BaseModel, Field
 from ...serving.logs import KEPT_LINES
 from ..auth import require_admin
 from ..deps import read
-from ..log_rows import KeptLog, LogLine, LogRepo
+from ..league_file import MAX_NAME, LeagueStore
 from ..models import ERRORS
-from ..store import MAX_NAME, LeagueStore
+from ..store.log_rows import KeptLog, LogLine, LogRepo
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)

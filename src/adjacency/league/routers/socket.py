@@ -9,24 +9,24 @@ refused message (malformed, unknown, out of turn, over the token's rate, a move
 without ``move``) is answered with an ``error`` and changes nothing, whereas an answer
 in turn that is not a legal move (any JSON value: ``"z9"``, 10 KB of text, ``44``,
 ``null``) loses that game by illegal move
-(:meth:`~adjacency.league.player_actions.PlayerActions.move`); more than
+(:meth:`~adjacency.league.play.player_actions.PlayerActions.move`); more than
 :attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them close the connection
 (1008). A ``failed`` message (the bot's program crashed or answered junk, in its own
 words) ends that game at once as the bot's loss
-(:meth:`~adjacency.league.player_actions.PlayerActions.fail`); after ``leaving`` the
+(:meth:`~adjacency.league.play.player_actions.PlayerActions.fail`); after ``leaving`` the
 hall starts no new ladder game for the connection
-(:attr:`~adjacency.league.outbox.Outbox.leaving`).
+(:attr:`~adjacency.league.play.outbox.Outbox.leaving`).
 
 Limits per member: once the handshake names the bot, its messages spend its token's
 allowance only, never its address's (a class shares one). The answer the server waits
 for (a move or ``failed`` at the bot's turn,
-:meth:`~adjacency.league.player_actions.PlayerActions.awaits`) is never refused by a
+:meth:`~adjacency.league.play.player_actions.PlayerActions.awaits`) is never refused by a
 rate, so the server's own limiter never decides a game; what it refuses is logged (a
 bounded number of lines a minute) and answered with an ``error`` the client prints. A
-client that does not read what it is sent (its outbox overflows, :mod:`..outbox`) is
-closed at once with :data:`~adjacency.league.outbox.OVERFLOW_CODE`. Every handler ends:
+client that does not read what it is sent (its outbox overflows, :mod:`.play.outbox`) is
+closed at once with :data:`~adjacency.league.play.outbox.OVERFLOW_CODE`. Every handler ends:
 waiting for the last messages to go out and for the close frame is bounded
-(:data:`~..outbox.DRAIN`).
+(:data:`~.play.outbox.DRAIN`).
 """
 
 from __future__ import annotations
@@ -48,11 +48,11 @@ from ...core.game import Termination
 from ...serving.errors import WebError
 from ...serving.limits import RateLimiter
 from ..auth import bearer
-from ..hall import Hall
+from ..league_file import LeagueStore, Member, token_hash
 from ..limits import LeagueLimits, throttled
-from ..outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
-from ..reserve import BUSY, keeps_room_for, pressed
-from ..store import LeagueStore, Member, token_hash
+from ..play.hall import Hall
+from ..play.outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
+from ..play.reserve import BUSY, keeps_room_for, pressed
 from . import PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ log = logging.getLogger(__name__)
 
 REFUSALS_LOGGED = 20.0
 """Refused handshakes, and messages refused over a rate, logged a minute (after a
-first burst of :attr:`~..limits.LeagueLimits.burst`), so a flood of them writes a
+first burst of :attr:`~.limits.LeagueLimits.burst`), so a flood of them writes a
 bounded log; the next line logged counts those left out."""
 
 FAILURES = {

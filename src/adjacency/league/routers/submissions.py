@@ -1,5 +1,5 @@
 """Submitting a team's code: the upload (the team's bot token, or the admin token for a
-team) and the list of its versions (:mod:`adjacency.league.submission_rows`).
+team) and the list of its versions (:mod:`adjacency.league.store.submission_rows`).
 
 The body is the project's zip as the team has it (``Content-Type: application/zip``):
 GitHub's Download ZIP with the JavaFX SDK inside, or the few kilobytes ``adjacency league
@@ -39,9 +39,9 @@ from ..builder import build_folder
 from ..deps import member_named, store_of
 from ..limits import check_rate
 from ..models import ERRORS, GameSummary, Submissions, Submitted
-from ..records import LeagueError, Member
 from ..standings import game_summary
-from ..submission_rows import Submission
+from ..store.records import LeagueError, Member
+from ..store.submission_rows import Submission
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)
@@ -75,7 +75,8 @@ def submission_out(
     submission: Submission, results: dict[int, tuple[int, float]] | None = None
 ) -> dict[str, Any]:
     """A version as the API shows it (never its bytes), with its finished games and
-    points from ``results`` (:meth:`~adjacency.league.submission_rows.SubmissionsRepo.results`)."""
+    points from ``results``
+    (:meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.results`)."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
     return {
         "version": submission.version,
@@ -143,7 +144,7 @@ async def _pack(request: Request) -> Packed:
 async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     """Receive and pack the body, and keep the packed project as the member's next
     version (the deadline and the team's quota (:mod:`~adjacency.league.quota`) first,
-    then the checks of :meth:`~adjacency.league.submission_rows.SubmissionsRepo.add`)."""
+    then the checks of :meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.add`)."""
     refused = request.app.state.builds_refused
     if refused is not None:
         raise SandboxUnavailable(f"this server cannot build uploads: {refused}")

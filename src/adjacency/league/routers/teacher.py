@@ -28,14 +28,14 @@ from ...core.errors import InvalidSettingsError
 from ...core.text import quote
 from ..auth import require_admin
 from ..deps import hall_of, member_named, read, store_of
-from ..event_failures import failures
-from ..event_pairing import FORMATS
-from ..event_store import Event
-from ..event_views import archive, exports
+from ..events.event_failures import failures
+from ..events.event_pairing import FORMATS
+from ..events.event_store import Event
+from ..events.event_views import archive, exports
+from ..league_file import MAX_NAME, LeagueError, LeagueStore
 from ..models import ERRORS
 from ..overview import COMPACT, MOST, PAGE, MemberRows
 from ..settings import MAX_PACE, parse_clock
-from ..store import MAX_NAME, LeagueError, LeagueStore
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
@@ -123,7 +123,7 @@ class EventMember(BaseModel):
 
 
 class FailedGame(BaseModel):
-    """A game of an event that a failure decided (:mod:`~adjacency.league.event_failures`):
+    """A game of an event that a failure decided (:mod:`~adjacency.league.events.event_failures`):
     ``/watch/{game}`` shows it; ``detail`` is the stored reason, whole."""
 
     game: int
@@ -298,7 +298,7 @@ async def overview(request: Request, page: Annotated[Page, Query()]) -> Response
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)
 async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     """Create a scheduled event, as ``adjacency league event create --members`` does;
-    refused (400, nothing created) as :meth:`~adjacency.league.event_store.EventsRepo.create`
+    refused (400, nothing created) as :meth:`~adjacency.league.events.event_store.EventsRepo.create`
     refuses."""
     events = hall_of(request).store.events
     try:
@@ -326,7 +326,7 @@ async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, A
     them (a PUT replaces them all: a body without ``people`` closes the event to people,
     and the people who joined are taken out). 404: no such event;
     400 with the reason: it has started (running or finished), or a setting is refused
-    (:meth:`~adjacency.league.event_store.EventsRepo.edit`); nothing changes then."""
+    (:meth:`~adjacency.league.events.event_store.EventsRepo.edit`); nothing changes then."""
     event = _event_named(request, name)
     events = hall_of(request).store.events
     try:
@@ -401,7 +401,7 @@ async def reinstate(request: Request, name: str, body: Withdrawal) -> dict[str, 
     next round is paired the member plays its boards not yet started and is paired
     again. 404: no such event or member; 400 with the reason: it is not withdrawn, the
     event finished, or a round was paired since
-    (:meth:`~adjacency.league.event_store.EventsRepo.reinstate`)."""
+    (:meth:`~adjacency.league.events.event_store.EventsRepo.reinstate`)."""
     event = _event_named(request, name)
     member = member_named(request, body.member)
     event = hall_of(request).store.events.reinstate(event.name, member.name)

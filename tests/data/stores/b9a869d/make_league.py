@@ -14,9 +14,9 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore
 
 HERE = Path(__file__).parent
 

@@ -31,9 +31,9 @@ from adjacency.arena.runner import create_run
 from adjacency.arena.schedule import RunSettings
 from adjacency.arena.store import Store
 from adjacency.cli import main as cli
-from adjacency.league.event_store import EventStore  # type: ignore[attr-defined]  # cb03095 had it
+from adjacency.league.events.event_store import EventStore  # type: ignore[attr-defined]  # cb03095 had it
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.store import LeagueStore
 from adjacency.solving.entries import Entry, RootMove
 from adjacency.solving.solved_starts import solve_entry
 from adjacency.solving.store import SolutionsStore

@@ -1,0 +1,213 @@
+"""Running events in the league: what the hall's scheduler plays for them each pass.
+
+:meth:`EventRunner.plan` is called at the start of every scheduler pass
+(:meth:`adjacency.league.play.scheduler.Scheduler.pair`); it
+
+1. starts the scheduled events whose start time has come (an ``all_connected`` event
+   takes the bots connected then and the house bots, in the order they joined the
+   league; while it cannot start, too few of them, it logs the reason once per change
+   and notes it for ``event show``: :meth:`.event_store.EventsRepo.set_waiting`);
+2. for each running event, when its current round is complete (every board's pair
+   has played both games; byes and boards of withdrawn members count as complete),
+   stores the next round's boards (:mod:`.event_pairing`: the round robin's next round,
+   or a Swiss round from the scores so far), or, after the last round, finishes the
+   event (exactly once: :meth:`.event_store.EventsRepo.finish`);
+3. returns the games to start now: the next leg of every pair of the current round
+   with no game in play, whether its members are connected or not (the hall ends the
+   game of a team whose bot is not there, or of a person whose play page is not open, at
+   once as its loss, both sides' as a loss for both), and the members and pairs the
+   ladder must leave alone (the ladder pauses for the members of running events).
+
+A team whose bot missed its last :data:`.event_standings.ABSENT_PAUSE` games of the
+event and is still not connected is paused: a Swiss round pairs it with nobody (no game,
+no bye, no points) until its bot is back; a round robin's schedule is fixed, so its
+games there go on being forfeits at once. :meth:`EventRunner.paused_members` names them.
+
+A paused event (:meth:`.event_store.EventsRepo.pause`) is skipped in steps 2 and 3: no
+round is paired, finished or started for it until it is resumed, and then it goes on
+from the round it was in. Its members stay out of the ladder meanwhile, ready for it.
+
+Crash safety comes from the league's store: a game in flight at a ``kill -9`` is
+aborted when the server starts again (:meth:`.store.game_rows.GamesRepo.abort_in_flight`), its
+pair's finished count did not move, so the same leg is planned again here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ..league_file import LeagueError, LeagueStore
+from .event_pairing import Board, round_robin, swiss_players, swiss_round
+from .event_standings import BYE_POINTS
+from .event_store import Event, StoredBoard
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class EventStart:
+    """A game of an event to start: leg ``leg`` of pair ``pair`` (``x`` against ``o``)."""
+
+    event: int
+    x: int
+    o: int
+    opening: int
+    pair: int
+    leg: int
+    clock: tuple[float, float] | None = None
+    """The event's own clock, ``(base, increment)``, or ``None``: the league's."""
+    pace: float | None = None
+    """The event's own pace (seconds a bot's move), or ``None``: the server's."""
+
+
+@dataclass
+class EventPass:
+    """What one pass gives the hall."""
+
+    starts: list[EventStart] = field(default_factory=list)
+    members: set[int] = field(default_factory=set)
+    """Members of running events (not withdrawn): the ladder does not pair them."""
+    pairs: set[int] = field(default_factory=set)
+    """Every pair that belongs to an event: the ladder never plays it."""
+    unrated: set[int] = field(default_factory=set)
+    """The pairs of unrated events: their games change no rating."""
+    finished: list[str] = field(default_factory=list)
+    """Events this pass finished."""
+
+
+class EventRunner:
+    """Plays the events of one league (see the module's rules)."""
+
+    def __init__(self, store: LeagueStore) -> None:
+        self.store = store
+        self.events = store.events
+        self.openings = len(store.meta.settings().openings)
+        self.waiting: dict[int, str] = {}
+        """Why each event waits to start, as last logged (logged again only on a change)."""
+        self.paused: set[int] = set()
+        """The running events last seen paused (a pause or resume is logged once)."""
+
+    def plan(
+        self, connected: set[int], now: float | None = None, people: set[int] | None = None
+    ) -> EventPass:
+        """This pass's event games and the members and pairs the ladder leaves alone;
+        ``connected``: the bots connected now; ``people``: the people whose play page is
+        open now (there for the absence rules, as a connected bot is; never taken into
+        an event of every connected bot)."""
+        now = time.time() if now is None else now
+        result = EventPass(pairs=self.events.event_pairs())
+        for event in self.events.events():
+            if event.status == "scheduled" and event.start is not None and event.start <= now:
+                bots = (
+                    sorted(connected | set(self.events.house_bots())) if event.all_connected else []
+                )
+                try:
+                    event = self.events.start(event.name, bots, now)
+                except LeagueError as exc:
+                    self._wait(event, str(exc))
+                    continue
+                self.waiting.pop(event.id, None)
+                log.info("event %s started at its start time", event.name)
+            if event.status == "running" and event.paused != (event.id in self.paused):
+                self.paused ^= {event.id}
+                said = "paused: no game of it starts" if event.paused else "resumed"
+                log.info("event %s %s", event.name, said)
+            if event.status != "running" or event.paused:
+                continue
+            self._advance(event, result, connected | (people or set()))
+        result.pairs = self.events.event_pairs()
+        result.members = self.events.running_members()
+        result.unrated = self.events.unrated_pairs()
+        return result
+
+    def _wait(self, event: Event, reason: str) -> None:
+        """Log and note why ``event`` cannot start, only when the reason changed."""
+        if self.waiting.get(event.id) == reason:
+            return
+        self.waiting[event.id] = reason
+        log.warning("event %s waits to start: %s", event.name, reason)
+        self.events.set_waiting(event.id, reason)
+
+    def paused_members(self, event: Event, connected: set[int]) -> set[int]:
+        """The members of ``event`` paused for their absence now (see the module): they
+        missed their last games and are not ``connected``."""
+        return self.events.absentees(event.id) - connected
+
+    def _advance(self, event: Event, result: EventPass, connected: set[int]) -> None:
+        boards = self.events.boards(event.id)
+        withdrawn = self.events.withdrawn(event.id)
+        state = self.events.pair_state(event.id)
+        current = max((b.round for b in boards), default=-1)
+        this_round = [b for b in boards if b.round == current]
+
+        def complete(board_pair: int | None, a: int, b: int | None) -> bool:
+            if board_pair is None:
+                return True
+            finished, playing, _ = state[board_pair]
+            if playing:
+                return False
+            return finished >= 2 or a in withdrawn or (b is not None and b in withdrawn)
+
+        if all(complete(b.pair_id, b.a, b.b) for b in this_round):
+            if current + 1 >= event.rounds:
+                if self.events.finish(event.id):
+                    result.finished.append(event.name)
+                    log.info("event %s finished", event.name)
+                return
+            away = self.paused_members(event, connected) if event.swiss else set()
+            paired = self._next(event, boards, withdrawn, away)
+            if not self.events.add_round(event.id, current + 1, paired, self.openings, withdrawn):
+                return  # a withdrawal changed meanwhile: paired again on the next pass
+            log.info(
+                "event %s: round %d of %d paired: %s",
+                event.name, current + 2, event.rounds, self._boards_text(paired),
+            )  # fmt: skip
+            boards = self.events.boards(event.id)
+            state = self.events.pair_state(event.id)
+            current += 1
+            this_round = [b for b in boards if b.round == current]
+        for board in this_round:
+            if board.pair_id is None or board.b is None:
+                continue
+            if board.a in withdrawn or board.b in withdrawn:
+                continue
+            finished, playing, opening = state[board.pair_id]
+            if playing or finished >= 2:
+                continue
+            x, o = (board.a, board.b) if finished == 0 else (board.b, board.a)
+            result.starts.append(
+                EventStart(
+                    event.id, x, o, opening, board.pair_id, finished, event.clock, event.pace
+                )
+            )
+
+    def _boards_text(self, boards: list[Board]) -> str:
+        """A round's boards for the log: ``red-blue, gold-green, bye: pink``."""
+        names = self.store.members.names({m for b in boards for m in (b.a, b.b) if m is not None})
+        pairs = [f"{names.get(b.a, b.a)}-{names.get(b.b, b.b)}" for b in boards if b.b is not None]
+        byes = [f"bye: {names.get(b.a, b.a)}" for b in boards if b.b is None]
+        return ", ".join(pairs + byes) or "no boards"
+
+    def _next(
+        self, event: Event, boards: list[StoredBoard], withdrawn: set[int], away: set[int]
+    ) -> list[Board]:
+        """The boards of the round after ``boards``: withdrawn members are left out, and
+        in a Swiss the members paused for their absence (``away``)."""
+        members = self.events.members(event.id)
+        round_no = max((b.round for b in boards), default=-1) + 1
+        if not event.swiss:
+            cycles = 2 if event.format == "double-round-robin" else 1
+            schedule = round_robin(members, cycles)[round_no]
+            return [b for b in schedule if b.a not in withdrawn and b.b not in withdrawn]
+        active = [m for m in members if m not in withdrawn and m not in away]
+        rounds: list[list[Board]] = [[] for _ in range(round_no)]
+        for board in boards:
+            rounds[board.round].append(board.board)
+        points: dict[tuple[int, int], float] = defaultdict(float)
+        for game in self.events.games(event.id):
+            for member in (game.a, game.b):
+                points[(game.round, member)] += game.points(member)
+        return swiss_round(swiss_players(active, rounds, points, BYE_POINTS))

@@ -1,0 +1,3 @@
+"""The games in play: the hall and its games, the scheduler, presence, challenges, the
+sides the server plays (house and hosted bots), the outbox of what players are told.
+"""

@@ -1,0 +1,310 @@
+"""Hosted bots: the teams whose code the league plays itself (:class:`HostedPlayers`).
+
+A team (a member of kind ``bot``) with an accepted version (:mod:`.store.submission_rows`)
+needs no client: the server plays its games with that version, as it plays house bots
+(:mod:`.house`), but in the sandbox. A game's hosted side is one :class:`HostedSide`: the built
+bot (:func:`adjacency.hosting.player.hosted_bot`) in one
+:class:`~adjacency.sandbox.SandboxedProcess`, started when the game starts and ended when
+it ends (:meth:`HostedPlayers.close`: everything it started is killed, so nothing
+outlives the game). Which version plays: the latest accepted one, or in an event's game
+the latest accepted before the event's deadline
+(:meth:`~.store.submission_rows.SubmissionsRepo.playing`).
+
+The clock (:mod:`adjacency.round.clock`): a hosted move is charged the CPU time its
+sandbox used since its previous move ended (since it started, for its first move:
+:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`), so thinking on the opponent's
+time is on its own clock, and may take at most :func:`~adjacency.round.clock.wall_cap`
+wall seconds (a program that sleeps or waits). The sandbox's monitor ends a program whose CPU time
+passes what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`): a
+time loss, found without a watcher per move. At most ``jobs`` hosted moves (and bot
+starts) compute at once (:attr:`HostedPlayers.jobs`); a move waiting for its turn is off
+the clock. Nothing stands in for a hosted bot: late is a loss on time, a crash or an
+illegal answer a loss with the program's reason (:class:`Answer`).
+
+A version is played from its build folder (:func:`.builder.version_folder`); one whose
+build is not there (removed, or a league file restored on another machine) is built
+again from its kept zip when it is next needed (:meth:`HostedPlayers.rebuild`), in the
+same sandbox and under the same limits, and its team is not paired until then.
+
+Seats run in threads of the players' own pool (:attr:`HostedPlayers.pool`), never in the
+event loop: a move blocks its thread on the bot's pipe for up to its wall cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...core import Color
+from ...hosting.player import Choice, load_choice
+from ...hosting.ray_seats import RaySeats
+from ...hosting.seat import Answer as Answer  # re-exported: the league's games read it here
+from ...hosting.seat import BotSeat, Seat
+from ...sandbox import Outcome, SandboxedProcess
+from ...sandbox import check as sandbox_check
+from ..builder import rebuild, version_folder
+from ..league_file import LeagueStore, Member
+from ..store.submission_rows import Submission
+
+log = logging.getLogger(__name__)
+
+ENDED_KEPT = 256
+"""How many ended seats :attr:`HostedPlayers.ended` remembers (the latest)."""
+
+THREADS = 64
+"""Threads of the seats' pool: each game's hosted sides block one while they start,
+move or end (most of that time waiting on a pipe, not computing)."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """The version a hosted side plays: its submission and its build's choice."""
+
+    submission: Submission
+    choice: Choice
+
+
+class HostedSide:
+    """One hosted side of one game in the league: the version it plays and its
+    :class:`~adjacency.hosting.seat.Seat` (here, or on a Ray cluster's node), whose
+    :meth:`open`, :meth:`move` and :meth:`close` block (each called in a worker thread),
+    and when its bot is ready (:attr:`opened`)."""
+
+    def __init__(self, version: Version, runner: Seat) -> None:
+        self.version = version
+        self.runner = runner
+        self.opened: asyncio.Future[None] | None = None
+        """Done once the bot has started and shaken hands (its exception if it could not:
+        :class:`~adjacency.bots.BotError` for the bot's own failure)."""
+
+    @property
+    def closed(self) -> bool:
+        """Whether the game has ended for this seat (set first, then :meth:`close`)."""
+        return self.runner.closed
+
+    @closed.setter
+    def closed(self, value: bool) -> None:
+        self.runner.closed = value
+
+    @property
+    def process(self) -> SandboxedProcess | None:
+        """Its sandboxed process when it runs here and has started (on a Ray node: none)."""
+        return self.runner.process
+
+    def open(self) -> None:
+        """Start the bot in its sandbox and shake hands (off the clock)."""
+        self.runner.open()
+
+    def move(self, fen: str, left: float, cap: float) -> Answer:
+        """The bot's move (:meth:`~adjacency.hosting.seat.BotSeat.move`)."""
+        return self.runner.move(fen, left, cap)
+
+    def close(self) -> Outcome | None:
+        """End its process and everything it started (idempotent); how it ended."""
+        return self.runner.close()
+
+
+class HostedPlayers:
+    """The league's hosted sides: their versions, seats, threads and the move slots."""
+
+    def __init__(self, db: Path | None, jobs: int | None = None, executor: str = "local") -> None:
+        self.db = None if db is None else Path(db)
+        self.executor = executor
+        self.remote: RaySeats | None = None
+        """The games' actors on the Ray cluster (``executor`` ``ray``, once started)."""
+        self.jobs_count = max(1, jobs or os.cpu_count() or 1)
+        self._jobs: asyncio.Semaphore | None = None
+        self.pool = concurrent.futures.ThreadPoolExecutor(THREADS, "hosted")
+        self.seats: dict[tuple[int, Color], HostedSide] = {}
+        self.available = False
+        """Whether the sandbox starts here (:meth:`start`): without it nobody is hosted."""
+        self.computing = 0
+        """Hosted moves and starts computing now (at most :attr:`jobs_count`)."""
+        self.most_computing = 0
+        """The most that ever computed at once (what ``--hosted-jobs`` bounds)."""
+        self.most_games = 0
+        """The most games with a hosted side that were ever in play at once."""
+        self.ended: collections.deque[tuple[int, Color, int | None, Outcome | None]] = (
+            collections.deque(maxlen=ENDED_KEPT)
+        )
+        """The latest seats ended: ``(game, colour, bubblewrap's pid, outcome)``, once
+        their processes are gone (the outcome counts any that would not die)."""
+        self.rebuilding: set[int] = set()
+        """The versions being built again here now (:meth:`rebuild`)."""
+        self.unbuildable: dict[int, str] = {}
+        """The versions that could not be built again here, with why (until a restart)."""
+        self._rebuilds = threading.Lock()
+
+    @property
+    def jobs(self) -> asyncio.Semaphore:
+        """The slots of hosted moves that compute at once (made in the server's loop)."""
+        if self._jobs is None:
+            self._jobs = asyncio.Semaphore(self.jobs_count)
+        return self._jobs
+
+    def start(self) -> None:
+        """Check that the sandbox starts here; where it does not, no member is hosted
+        (said once in the log with the fix) and nothing is ever run unsandboxed."""
+        if self.db is None:
+            return
+        try:
+            sandbox_check()
+        except Exception as exc:
+            log.warning("hosted bots are off: %s", exc)
+            return
+        if self.executor == "ray":  # the games' hosted sides on the cluster's nodes
+            self.remote = RaySeats()
+        self.available = True
+
+    def members(self, store: LeagueStore) -> set[int]:
+        """The members the league plays itself now: those whose latest accepted version
+        is built here (none where the sandbox cannot start). A version whose build is
+        not here is built again from its kept zip (:meth:`rebuild`); its team is not
+        played, nor paired, until that is done."""
+        if not self.available:
+            return set()
+        latest = store.submissions.latest_accepted()
+        return {member for member, submission in latest.items() if self._built(submission)}
+
+    def _built(self, submission: Submission) -> bool:
+        """Whether ``submission``'s build is here (its choice file read at each pass, a
+        small file: a folder removed while the server runs is seen before the team's next
+        game); if not, it is built again (:meth:`rebuild`)."""
+        assert self.db is not None
+        folder = version_folder(self.db, submission.member_id, submission.version)
+        if load_choice(folder) is None:
+            self.rebuild(submission)
+            return False
+        return True
+
+    def rebuild(self, submission: Submission) -> None:
+        """Build the accepted ``submission`` again from its kept zip, in a thread, under
+        the same sandbox and limits as its first build (:func:`.builder.rebuild`), one
+        at a time; once done its team is played again. A version that cannot be built
+        again (the machine lacks its tools) is said once in the log with the reason and
+        not tried again until the server restarts: its team is not hosted meanwhile."""
+        if self.db is None or submission.id in self.rebuilding | set(self.unbuildable):
+            return
+        self.rebuilding.add(submission.id)
+        log.warning(
+            "member %d's version %d has no build here: building it again from its zip",
+            submission.member_id,
+            submission.version,
+        )
+        self.pool.submit(self._rebuild, self.db, submission)
+
+    def _rebuild(self, db: Path, submission: Submission) -> None:
+        """:meth:`rebuild`'s work, in a thread of :attr:`pool`."""
+        try:
+            with self._rebuilds:
+                rebuild(db, submission)
+            log.info("member %d's version %d built again", submission.member_id, submission.version)
+        except Exception as exc:
+            self.unbuildable[submission.id] = str(exc)
+            log.error(
+                "member %d's version %d could not be built again here, so it is not played: %s",
+                submission.member_id,
+                submission.version,
+                exc,
+            )
+        finally:
+            self.rebuilding.discard(submission.id)
+
+    def version(
+        self, store: LeagueStore, member: Member, deadline: float | None = None
+    ) -> Version | None:
+        """The version ``member`` plays (before ``deadline``, an event's), built on this
+        server; ``None`` if it is not hosted."""
+        if not self.available or self.db is None or member.kind != "bot":
+            return None
+        submission = store.submissions.playing(member.id, deadline)
+        if submission is None:
+            return None
+        folder = version_folder(self.db, member.id, submission.version)
+        choice = load_choice(folder)
+        if choice is None:  # gone: built again, and played once it is
+            self.rebuild(submission)
+            return None
+        return Version(submission, choice)
+
+    def seat(self, game_id: int, color: Color) -> HostedSide | None:
+        """The hosted seat of ``color`` in ``game_id``, if that side is hosted."""
+        return self.seats.get((game_id, color))
+
+    def sit(self, game_id: int, color: Color, version: Version) -> HostedSide:
+        """Seat ``version`` at ``color`` of ``game_id`` and start its bot now, in a
+        thread (:attr:`HostedSide.opened` says when it is ready)."""
+        runner: Seat = (
+            BotSeat(version.choice)
+            if self.remote is None
+            else self.remote.seat(game_id, color, version.choice)
+        )
+        seat = HostedSide(version, runner)
+        self.seats[(game_id, color)] = seat
+        self.most_games = max(self.most_games, len({game for game, _ in self.seats}))
+        seat.opened = asyncio.ensure_future(self._compute(seat.open))
+        seat.opened.add_done_callback(_quiet)
+        return seat
+
+    async def move(self, seat: HostedSide, fen: str, left: float, cap: float) -> Answer:
+        """``seat``'s move computed in a thread (its slot already held)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, seat.move, fen, left, cap)
+
+    async def _compute(self, work: Callable[[], None]) -> None:
+        """Run ``work`` (a seat's start) in a thread within a slot of :attr:`jobs`."""
+        async with self.jobs:
+            self.enter()
+            try:
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self.pool, work)
+            finally:
+                self.leave()
+
+    def enter(self) -> None:
+        """A hosted computation holds a slot now (counted for :attr:`most_computing`)."""
+        self.computing += 1
+        self.most_computing = max(self.most_computing, self.computing)
+
+    def leave(self) -> None:
+        """A hosted computation gave its slot back."""
+        self.computing -= 1
+
+    def close(self, game_id: int) -> None:
+        """The game ended: end its hosted sides' processes (in threads, not waited for
+        here)."""
+        colors: tuple[Color, Color] = ("x", "o")
+        for color in colors:
+            seat = self.seats.pop((game_id, color), None)
+            if seat is not None:
+                seat.closed = True
+                self.pool.submit(self._end, game_id, color, seat)
+
+    def _end(self, game_id: int, color: Color, seat: HostedSide) -> None:
+        """End ``seat`` (in a thread) and remember how (:attr:`ended`)."""
+        process = seat.process
+        pid = process.pid if process is not None else None
+        self.ended.append((game_id, color, pid, seat.close()))
+
+    def stop(self) -> None:
+        """The server stops: end every seat's process and wait until they are gone."""
+        seats = list(self.seats.values())
+        self.seats.clear()
+        for seat in seats:
+            seat.close()
+        if self.remote is not None:
+            self.remote.stop()
+        self.pool.shutdown(wait=True)  # the ends asked for already run too
+
+
+def _quiet(future: asyncio.Future[None]) -> None:
+    """Mark a start's exception retrieved: the seat's first move reads and tells it."""
+    if not future.cancelled():
+        future.exception()

@@ -1,0 +1,112 @@
+"""Who is there on a league server: the connected bots' connections, the people whose
+play page is open and the members the server plays itself.
+
+Contract, in the server's event loop (one thread, no locks):
+
+* a member holds at most one connection: a new one replaces the old, which is told so
+  and closed (:meth:`Presence.attach`); a connection that ends takes nothing with it
+  (its games go on and their clocks run: :meth:`Presence.detach`);
+* a person is present for :data:`PRESENCE` seconds after their page last asked
+  ``/me`` (:meth:`Presence.see`); only a present person can be challenged by another;
+* each game aborted at this start (in flight at a crash) is told to its players when
+  they connect (:attr:`Presence.unheard`), so their clients drop its engine;
+* a team with an accepted version is there without a connection (:mod:`.hosted`:
+  :attr:`Presence.hosted_now`, refreshed by each pass of the scheduler);
+* a connection whose token was revoked or replaced is closed at the next pass
+  (:meth:`Presence.sweep_revoked`).
+
+It knows no games: the hall resends a member that connects its games in play
+(:meth:`.hall.Hall.attach`), and the games post to the connections held here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+from ...core.details import Detail
+from ...serving.details import ended
+from ..league_file import Member
+from .live import game_aborted
+from .outbox import Outbox
+
+PRESENCE = 10.0
+"""Seconds a person counts as present after their page last asked ``/me`` (it asks every
+few seconds while it is open): only a present person can be challenged by another."""
+
+
+class Presence:
+    """The members there now: connections by member id, people's pages, hosted teams."""
+
+    def __init__(self) -> None:
+        self.connections: dict[int, Outbox] = {}
+        """The connected bots' outboxes, by member id."""
+        self.seen: dict[int, float] = {}
+        """When each person's page last asked ``/me`` (monotonic): their presence."""
+        self.unheard: dict[int, list[int]] = {}
+        """Games aborted at this start (in flight at a crash), by player: each is told
+        (``game_end``, ``aborted``) when it connects, so its client drops the engine."""
+        self.hosted_now: frozenset[int] = frozenset()
+        """The members the server plays itself (an accepted version), at the scheduler's
+        last pass: present and pairable without a connection."""
+
+    def attach(self, outbox: Outbox) -> None:
+        """A member connected: its previous connection (if any) is told it was replaced
+        and closed, this one is kept, and the games aborted at this start are told."""
+        member = outbox.member
+        old = self.connections.get(member.id)
+        if old is not None:
+            old.post({"type": "error", "detail": "replaced by a new connection"})
+            old.close()
+        self.connections[member.id] = outbox
+        for game_id in self.unheard.pop(member.id, []):
+            outbox.post(game_aborted(game_id, ended("server-stopped-during")))
+
+    def detach(self, outbox: Outbox) -> None:
+        """A connection ended (its games go on; their clocks run)."""
+        outbox.close()
+        if self.connections.get(outbox.member.id) is outbox:
+            del self.connections[outbox.member.id]
+
+    def see(self, person: Member) -> None:
+        """Note that ``person``'s page is open now (it asked ``/me``)."""
+        self.seen[person.id] = time.monotonic()
+
+    def present(self) -> set[int]:
+        """The people whose page asked within :data:`PRESENCE` seconds."""
+        now = time.monotonic()
+        return {pid for pid, at in self.seen.items() if now - at <= PRESENCE}
+
+    def online(self) -> set[int]:
+        """Members that can be challenged now: connected and hosted bots and present
+        people."""
+        return set(self.connections) | self.present() | self.hosted_now
+
+    def time_loss(self, mover: Member) -> Detail:
+        """The detail of ``mover``'s loss on time, saying where it was: a bot connected or
+        not; a person whose play page was open (they did not click in time) or closed (a
+        person never holds a connection: their page asks over HTTP)."""
+        if mover.kind == "house":
+            return ended("clock", player=mover.name)
+        if mover.kind == "person":
+            page = "open" if mover.id in self.present() else "closed"
+            return ended(f"clock-page-{page}", player=mover.name)
+        connected = "connected" if mover.id in self.connections else "not-connected"
+        return ended(f"clock-{connected}", player=mover.name)
+
+    def bots_there(self) -> set[int]:
+        """The bots there without a page: connected, or played by the server (hosted)."""
+        return set(self.connections) | self.hosted_now
+
+    def sweep_revoked(
+        self, members: Mapping[int, Member], hashes: Mapping[int, str | None]
+    ) -> None:
+        """Close the connections whose member is gone or revoked, or whose token was
+        replaced (``adjacency league revoke|rotate`` write the file directly, so the
+        server learns it here); ``members`` are the league's bots and house bots (the
+        connected ones at least), ``hashes`` their token hashes."""
+        for member_id, outbox in list(self.connections.items()):
+            revoked = member_id not in members or members[member_id].revoked
+            if revoked or (outbox.token_hash and hashes.get(member_id) != outbox.token_hash):
+                outbox.post({"type": "error", "detail": "this token was revoked or replaced"})
+                outbox.close()

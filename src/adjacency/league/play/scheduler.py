@@ -1,0 +1,264 @@
+"""The league's scheduler: who plays whom, and when (:class:`Scheduler`).
+
+At every wake-up (a game ended, a member connected or was added) or tick, a pass
+(:meth:`Scheduler.pair`) starts every game free members can play now, in this order:
+
+1. the running events' games (:mod:`.events.event_runner`), their members' other games in
+   play stopped first (:meth:`Scheduler.stop_for_events`);
+2. the challenges queued for bots that are free now (:mod:`.challenge_desk`);
+3. the ladder (:func:`.pairing.plan`, the rule of docs/league.md): open pairs first,
+   then new colour-swapped pairs, each taking the league's next opening in turn.
+
+Contract, in the server's event loop (one thread, no locks): a pass reads only the
+members it may pair (never every member: a league with 25,000 people must not cost
+25,000 rows four times a second); one failing pass is logged and the next runs; while
+the store refuses writes (:attr:`.write_health.WriteHealth.failure`) nobody is paired and a
+write is tried every :data:`RETRY_EVERY` seconds. It starts and stops games only
+through the games in play it holds (:class:`~.games.Games`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from ...core.errors import StoreError
+from ...core.fen import Color
+from ...serving.details import ended
+from ..events.event_runner import EventRunner, EventStart
+from ..league_file import LeagueStore, Member
+from ..pairing import Entrant, OpenPair, plan
+from .challenge_desk import LADDER_WAIT, ChallengeDesk
+from .games import Games
+from .live import LiveGame, seat_kind
+from .presence import Presence
+
+log = logging.getLogger(__name__)
+
+TICK = 0.25
+"""Seconds between scheduler passes when nothing wakes it earlier."""
+
+RETRY_EVERY = 2.0
+"""Seconds between tries to write again while the store refuses writes (degraded)."""
+
+RECONNECT_GRACE = 10.0
+"""Seconds after the server starts during which an event game waits for its bots to
+connect (they reconnect after a restart); later, a bot not connected at its game's
+start loses it on time."""
+
+
+class Scheduler:
+    """Pairs the free members of one league server: events, queued challenges, ladder."""
+
+    def __init__(
+        self,
+        store: LeagueStore,
+        games: Games,
+        presence: Presence,
+        desk: ChallengeDesk,
+        tick: float = TICK,
+        house_games: bool = True,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.presence = presence
+        self.desk = desk
+        self.tick = tick
+        self.house_games = house_games
+        """Whether house bots play each other (off: they only play remote bots and people)."""
+        self.events = EventRunner(store)
+        """The league's events: their games start first in each pass
+        (:mod:`.events.event_runner`)."""
+        self.idle_since: dict[int, float] = {}
+        """Since when each member has been free (monotonic): the longest wait goes first."""
+        self.up_since = time.monotonic()
+        """When the server started (:data:`RECONNECT_GRACE` counts from it)."""
+        self._wake: asyncio.Event | None = None
+
+    def arm(self) -> None:
+        """Make :meth:`wake` effective (called as the server starts, in its loop)."""
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        """Run the scheduler's next pass now rather than at its next tick (a member became
+        free or was added); does nothing before :meth:`arm`."""
+        if self._wake is not None:
+            self._wake.set()
+
+    async def run(self) -> None:
+        """Pair whoever is free, at every wake-up or tick (the server runs it as a task
+        from its start to its stop); while the store refuses writes
+        (:attr:`.write_health.WriteHealth.failure`), pair nobody and try writing every
+        :data:`RETRY_EVERY` s."""
+        assert self._wake is not None
+        retry = 0.0
+        while True:
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns a wait that
+            # finished as the task was cancelled, swallowing the cancellation, and the
+            # loop then ran on after the server's stop (league serve hung after SIGTERM).
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.tick):
+                    await self._wake.wait()
+            self._wake.clear()
+            if self.games.writes.failure is not None:
+                if time.monotonic() < retry:
+                    continue
+                retry = time.monotonic() + RETRY_EVERY
+                if not self.games.writes.retry():
+                    continue
+            try:
+                self.pair()
+            except StoreError as exc:  # a full disk: degraded, said once
+                self.games.writes.failed("a scheduler pass's games", exc)
+            except Exception:  # never let one bad pass stop the league
+                log.exception("scheduler pass failed")
+
+    def pair(self) -> list[LiveGame]:
+        """Start every game that free members can play now; return them.
+
+        A pass reads only the members it may pair: the house bots, the connected bots and
+        the bots that events or queued challenges name (never every member and token hash:
+        a league with 25,000 people must not cost 25,000 rows four times a second).
+        Connections whose token was revoked or replaced meanwhile are closed first
+        (:meth:`.presence.Presence.sweep_revoked`), then the people queued for a bot
+        that is free now are served (:meth:`.challenge_desk.ChallengeDesk.serve_queues`).
+        Who plays whom next is :func:`.pairing.plan` (the rule of docs/league.md): open
+        pairs first, then new pairs; a new pair is recorded here and takes the league's
+        next opening in turn.
+        """
+        if self.games.stopping:
+            return []
+        self.presence.hosted_now = frozenset(self.games.hosted.members(self.store))
+        events = self.events.plan(self.presence.bots_there(), people=self.presence.present())
+        wanted = set(self.presence.connections) | set(self.desk.challenges.queued_bots())
+        wanted |= set(events.members)
+        wanted |= self.presence.hosted_now
+        wanted |= {m for start in events.starts for m in (start.x, start.o)}
+        found = self.store.members.pairable(wanted)  # house bots and these bots, no one else
+        members = {member_id: member for member_id, (member, _) in found.items()}
+        people = self.store.members.people_in(
+            {m for start in events.starts for m in (start.x, start.o)} - set(members)
+        )  # the people of events open to people: their event games only, never the ladder
+        self.presence.sweep_revoked(
+            members, {member_id: digest for member_id, (_, digest) in found.items()}
+        )
+        self.games.unrated_pairs = events.unrated
+        self.desk.in_events = frozenset(events.members)
+        self.desk.cancel_for_events(self.desk.in_events)
+        self.stop_for_events(events.members, events.pairs)
+        started: list[LiveGame] = self.pair_events(
+            {**members, **people}, events.starts
+        )  # events first
+        before = set(self.games.live)
+        # people who waited for a bot go before the ladder; bots in an event keep them waiting
+        self.desk.serve_queues(members, frozenset(events.members))
+        started += [self.games.live[i] for i in sorted(set(self.games.live) - before)]
+        ratings = self.games.ratings.current()
+        now = time.monotonic()
+        entrants = []
+        for m in members.values():
+            slots = (
+                0 if m.id in events.members else self.games.slots(m)
+            )  # the ladder pauses for them
+            if slots == 0:
+                self.idle_since.pop(m.id, None)
+            # Of the bots, only a connected one can be absent (the round room's kinds).
+            kind = seat_kind(m, m.id in self.presence.hosted_now)
+            there = kind.always_present or m.id in self.presence.connections
+            present = not m.revoked and there
+            waiting = now - self.idle_since.setdefault(m.id, now) if slots else 0.0
+            entrants.append(
+                Entrant(m.id, slots, ratings[m.id].rating, m.kind == "house", present, waiting)
+            )
+        open_pairs = [
+            OpenPair(*row) for row in self.store.games.open_pairs() if row[0] not in events.pairs
+        ]
+        ladder: set[int] = set()
+        for game in plan(entrants, open_pairs, self.games.ratings.between(), self.house_games):
+            ladder |= {game.x, game.o}
+            pair_id, opening = game.pair, game.opening
+            if pair_id is None or opening is None:
+                opening = self.store.games.pair_count() % len(self.games.settings.openings)
+                pair_id = self.store.games.new_pair(game.x, game.o, opening)
+            x, o = members[game.x], members[game.o]
+            started.append(self.games.start_game(x, o, opening, pair_id=pair_id, leg=game.leg))
+        # A bot the ladder paired, or waited for LADDER_WAIT seconds, or that has no
+        # present opponent to wait for, serves its queue from the next pass on: the ladder
+        # gets the game after a challenge game when an opponent comes free within that
+        # wait, never more.
+        around = {e.id for e in entrants if e.present}
+        self.desk.ladder_owed = {
+            bot: since
+            for bot, since in self.desk.ladder_owed.items()
+            if bot in members
+            and bot not in ladder
+            and now - since < LADDER_WAIT
+            and bool(around - {bot})
+        }
+        return started
+
+    def stop_for_events(self, members: set[int], pairs: set[int]) -> None:
+        """Stop the games in play of events' ``members`` that are not their events' own
+        (``pairs``): ladder and challenge games still in play when an event started.
+        The event's games come first and would wait for them on a league clock of
+        minutes; each is aborted (a ladder pair's leg is played again later), its
+        players told why (detail ``event-started``), the stop logged."""
+        for live in list(self.games.live.values()):
+            if live.pair_id in pairs or not {live.x.id, live.o.id} & members:
+                continue
+            log.info("game %d stopped: an event of its players started", live.id)
+            self.games.stop_game(live, ended("event-started"))
+
+    def pair_events(
+        self, members: Mapping[int, Member], starts: Sequence[EventStart]
+    ) -> list[LiveGame]:
+        """Start the events' games ``starts`` (:meth:`.events.event_runner.EventRunner.plan`):
+        each as soon as both members are below their concurrency cap, connected or not
+        (a bot that is not connected, a person whose play page is not open
+        (:meth:`.presence.Presence.present`), nor hosted with a version accepted before the
+        event's deadline, its opponent there, loses the game at once; both absent, both
+        lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, the
+        game waits for them instead)."""
+        started: list[LiveGame] = []
+        grace = time.monotonic() - self.up_since < RECONNECT_GRACE
+        for start in starts:
+            x, o = members.get(start.x), members.get(start.o)
+            if x is None or o is None or x.revoked or o.revoked:
+                continue
+            if self.games.busy[x.id] >= x.concurrency or self.games.busy[o.id] >= o.concurrency:
+                continue
+            house = {m.id for m in (x, o) if m.kind == "house"}
+            deadline = self.store.submissions.deadline(start.event)
+            hosted = {  # a version accepted before the event's deadline plays it
+                m.id
+                for m in (x, o)
+                if m.id in self.presence.hosted_now
+                and self.games.hosted.version(self.store, m, deadline)
+            }
+            there = set(self.presence.connections) | self.presence.present()  # a page open
+            absent = {x.id, o.id} - there - house - hosted
+            if grace and absent:
+                continue
+            gone: Color | Literal["both"] | None = None  # its loss at once, nobody waits
+            if len(absent) == 1:
+                gone = "x" if x.id in absent else "o"
+            elif absent:
+                gone = "both"
+            started.append(
+                self.games.start_game(
+                    x,
+                    o,
+                    start.opening,
+                    start.pair,
+                    start.leg,
+                    start.clock,
+                    start.pace,
+                    gone,
+                    event=start.event,
+                )
+            )
+        return started

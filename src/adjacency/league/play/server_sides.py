@@ -1,0 +1,258 @@
+"""The sides the server plays itself in the games in play (:class:`ServerSides`): house
+bots, whose moves are computed in worker processes (:mod:`.house`), and hosted bots,
+the teams' accepted versions, whose moves are computed in the sandbox (:mod:`.hosted`).
+
+Each move is computed off the event loop and handed to the games as any bot's answer
+(:meth:`Referee.arrive`), or ends the game as that side's loss. Contract:
+
+* every answer that comes back late (the game moved on or ended meanwhile:
+  :meth:`Referee.current`) changes nothing;
+* a house bot that crashes loses by disconnection, with the error in the record;
+* a hosted side's clock runs only once its bot has started and a slot of
+  ``--hosted-jobs`` is free; it is charged the CPU time of each move
+  (:meth:`~adjacency.round.clock.Clock.charge`), within a wall-time cap; past the cap
+  and :data:`OVERRUN` more seconds the side loses on time whatever its thread does;
+  a bot that could not start loses by disconnection, and a failure of the server's own
+  (no sandbox at the bot's start, its machinery raising during a move) abandons the game
+  without a result, both sides told (``hosted-server-failed`` during a move);
+* :meth:`ServerSides.cancel` cancels the moves being computed (the server stops).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Coroutine
+from typing import Protocol
+
+from ...bots import BotError, BotFailure
+from ...core.details import Detail
+from ...core.fen import Color
+from ...core.game import Termination
+from ...core.text import quote
+from ...round.clock import wall_cap
+from ...round.player_kinds import Kind
+from ...serving.details import ended
+from ..league_file import LeagueStore
+from .hosted import Answer, HostedPlayers, HostedSide
+from .house import HouseMove, HousePlayers
+from .live import LiveGame
+
+log = logging.getLogger(__name__)
+
+HOUSE_OVERHEAD = 0.1
+"""Seconds a house move keeps in reserve for the executor's dispatch (on top of the
+clock's own reserve)."""
+
+OVERRUN = 2.0
+"""Seconds past a hosted move's wall cap after which the server ends the game on time
+whatever its bot's thread does (the bot itself is stopped and killed at the cap)."""
+
+
+class Referee(Protocol):
+    """What the server's sides need of the games in play (:class:`~.games.Games`)."""
+
+    live: dict[int, LiveGame]
+
+    def current(self, live: LiveGame, version: int) -> bool:
+        """Whether ``live`` is still in play at ``version`` (no move or end since)."""
+        ...
+
+    def arrive(self, live: LiveGame, square: object) -> None:
+        """The side to move's answer is in."""
+        ...
+
+    def forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
+        """The side to move loses with ``termination``."""
+        ...
+
+    def lose_on_time(self, live: LiveGame, now: float, detail: Detail) -> None:
+        """The side to move's time is up at ``now``."""
+        ...
+
+    def stop_game(self, live: LiveGame, reason: Detail) -> None:
+        """End the game as aborted (no result)."""
+        ...
+
+
+class ServerSides:
+    """Computes the moves of the sides the server plays, one task per move."""
+
+    def __init__(
+        self,
+        games: Referee,
+        store: LeagueStore,
+        house: HousePlayers,
+        hosted: HostedPlayers,
+    ) -> None:
+        self.games = games
+        self.store = store
+        self.house = house
+        self.hosted = hosted
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def play_hosted(self, live: LiveGame) -> None:
+        """Start computing the hosted side to move's move (its clock starts once the
+        move may compute: :meth:`_hosted_move`; a seat no longer hosted: nothing)."""
+        seat = self.hosted.seat(live.id, live.game.position.turn)
+        if seat is not None:
+            self._spawn(self._hosted_move(live, live.version, seat))
+
+    def play_house(self, live: LiveGame) -> None:
+        """Start computing the house bot's move (the side to move; its clock runs)."""
+        self._spawn(self._house_move(live, live.version))
+
+    def cancel(self) -> None:
+        """Cancel every move being computed."""
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, work: Coroutine[object, object, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def seat(self, live: LiveGame, event: int | None) -> None:
+        """Seat the hosted sides of a new game and record their versions (none: nothing)."""
+        deadline = None if event is None else self.store.submissions.deadline(event)
+        colors: tuple[Color, Color] = ("x", "o")
+        versions = {c: self.hosted.version(self.store, live.member(c), deadline) for c in colors}
+        if not any(versions.values()):
+            return
+        ids = {c: v.submission.id if v is not None else None for c, v in versions.items()}
+        self.store.submissions.set_versions(live.id, ids["x"], ids["o"])
+        for color, version in versions.items():
+            if version is not None:
+                self.hosted.sit(live.id, color, version)
+                live.kinds[color] = Kind.HOSTED
+
+    async def _house_move(self, live: LiveGame, version: int) -> None:
+        """A house bot's move, computed in a worker process within its clock's budget; a
+        crash loses by disconnection, with the error in the record."""
+        mover = live.member(live.game.position.turn)
+        item = HouseMove(
+            mover.spec or "random",
+            live.id * 1000 + len(live.game.moves),
+            live.game.position.fen(),
+            max(0.05, live.budget() - HOUSE_OVERHEAD),
+        )
+        try:
+            move = await self.house.choose(item)
+        except asyncio.CancelledError:
+            raise
+        except BotFailure as failure:
+            if self.games.current(live, version):
+                self.games.forfeit(live, failure.termination, failure.detail)
+            return
+        except Exception as exc:
+            if self.games.current(live, version):
+                self.games.forfeit(
+                    live,
+                    Termination.DISCONNECTION,
+                    ended(
+                        "house-crashed",
+                        player=mover.name,
+                        spec=mover.spec,
+                        error=f"{type(exc).__name__}: {quote(str(exc))}",
+                    ),
+                )
+            return
+        if self.games.current(live, version):
+            self.games.arrive(live, move)
+
+    async def _hosted_move(self, live: LiveGame, version: int, seat: HostedSide) -> None:
+        """A hosted side's move: once its bot has started and a slot of
+        ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
+        computed in the sandbox and charged the CPU time it used (:meth:`_hosted_answer`).
+        A bot that could not start loses by disconnection with its reason; a failure of
+        the server's own (no sandbox; the move's machinery raising) abandons the game
+        without a result."""
+        color = live.game.position.turn
+        mover = live.member(color)
+        assert seat.opened is not None
+        try:
+            await asyncio.shield(seat.opened)
+        except asyncio.CancelledError:
+            raise
+        except BotError as exc:
+            if self.games.current(live, version):
+                detail = ended("could-not-start", player=mover.name, error=str(exc))
+                self.games.forfeit(live, Termination.DISCONNECTION, detail)
+            return
+        except Exception as exc:
+            if self.games.current(live, version):
+                log.error("hosted bot %s could not start: %s", mover.name, exc)
+                self.games.stop_game(
+                    live, ended("could-not-start", player=mover.name, error=str(exc))
+                )
+            return
+        async with self.hosted.jobs:
+            if not self.games.current(live, version):
+                return
+            self.hosted.enter()
+            try:
+                now = time.monotonic()
+                live.clock.start(color, now)
+                live.asked = now
+                left = live.clock.left(color, now)
+                cap = wall_cap(left)
+                loop = asyncio.get_running_loop()
+                live.timer = loop.call_later(
+                    cap + OVERRUN, self._hosted_overrun, live.id, version, cap
+                )
+                answer = await self.hosted.move(seat, live.game.position.fen(), left, cap)
+            except Exception:
+                # The server's own machinery failed (the seat's thread, the sandbox's
+                # accounting), not the bot: no side is to blame, so no result.
+                log.exception("hosted bot %s: the server failed during its move", mover.name)
+                if self.games.current(live, version):
+                    self.games.stop_game(live, ended("hosted-server-failed", player=mover.name))
+                return
+            finally:
+                self.hosted.leave()
+        if self.games.current(live, version):
+            self._hosted_answer(live, answer, left)
+
+    def _hosted_answer(self, live: LiveGame, answer: Answer, left: float) -> None:
+        """A hosted move is in: its side's clock is charged the CPU seconds its sandbox
+        used (:meth:`~adjacency.round.clock.Clock.charge`), then the move is played as any
+        bot's (late if that passes its clock); a program ended for its CPU time loses on
+        time; a move late only for waiting for a CPU abandons the game without a result
+        (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
+        time past its cap) loses with its reason."""
+        color = live.game.position.turn
+        name = live.member(color).name
+        now = time.monotonic()
+        if live.timer is not None:
+            live.timer.cancel()
+        if answer.out_of_cpu:
+            live.clock.charge(color, max(answer.cpu, left), now)
+            live.used[color] += answer.cpu
+            self.games.lose_on_time(live, now, ended("clock", player=name))
+            return
+        if answer.failure is not None and answer.failure[0] is Termination.ABANDONED:
+            # Late only by waiting for a CPU the server gave to others: not the bot's
+            # fault, so no result (the pairing plays the two again).
+            self.games.stop_game(
+                live, ended("hosted-starved", player=name, account=answer.failure[1])
+            )
+            return
+        live.clock.charge(color, answer.cpu, now)
+        if answer.failure is not None or answer.move is None:
+            termination, reason = answer.failure or (Termination.DISCONNECTION, "no move")
+            live.used[color] += answer.cpu
+            self.games.forfeit(live, termination, ended("bot-failed", player=name, error=reason))
+            return
+        self.games.arrive(live, answer.move)
+
+    def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
+        """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
+        (its bot is killed at the cap): the side loses on time all the same."""
+        live = self.games.live.get(game_id)
+        if live is None or not self.games.current(live, version):
+            return
+        name = live.member(live.game.position.turn).name
+        reason = f"no answer within the cap of {cap:.1f} s of wall time"
+        detail = ended("bot-failed", player=name, error=reason)
+        self.games.forfeit(live, Termination.TIME_FORFEIT, detail)
