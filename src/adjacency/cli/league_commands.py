@@ -16,6 +16,7 @@ from .arguments import (
     CourseSetting,
     non_negative_number,
     positive_int,
+    positive_number,
     seconds,
     whole_number,
 )
@@ -94,12 +95,12 @@ def _rules_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--team-versions",
-        type=int,
+        type=positive_int,
         help="the most versions of its code a team may have stored (default 100)",
     )
     group.add_argument(
         "--team-mib",
-        type=float,
+        type=positive_number,
         help="the most MiB a team's stored uploads and builds may take (default 256)",
     )
 

@@ -106,7 +106,8 @@ class SandboxToolchain:
         at :data:`~adjacency.sandbox.OUTPUT`."""
         kit = kit_sources()
         sources = [f"{KIT}/{p.relative_to(kit).as_posix()}" for p in sorted(kit.rglob("*.java"))]
-        sources += [f"{SUBMISSION}/{p.relative_to(workdir).as_posix()}" for p in files]
+        home = workdir.resolve()  # the sources' paths are resolved where they are written
+        sources += [f"{SUBMISSION}/{p.resolve().relative_to(home).as_posix()}" for p in files]
         arguments, listing = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/sources.txt")
         (workdir / "sources.txt").write_text(listing, encoding="utf-8")
         classes.mkdir(parents=True, exist_ok=True)

@@ -52,7 +52,8 @@ def version_folder(db: Path, member_id: int, version: int) -> Path:
 
 def build_folder(db: Path) -> Path:
     """Where a league file's builds go: a folder beside it (``league.db.builds``),
-    searchable by the sandbox's users."""
+    searchable by the sandbox's users; absolute, wherever the server was started from."""
+    db = db.resolve()
     folder = db.with_name(db.name + ".builds")
     folder.mkdir(exist_ok=True)
     os.chmod(folder, 0o755)

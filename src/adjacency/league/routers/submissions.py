@@ -216,7 +216,7 @@ async def version_games(request: Request, member: Team, version: int) -> list[di
     return [game_summary(g, names, told) for g in found]
 
 
-@router.post("/submissions/{version}/build", status_code=202, response_model=Submitted)
+@router.post("/submissions/{version}/build", response_model=Submitted)
 async def build_again(request: Request, member: Team, version: int) -> dict[str, Any]:
     """Build and check the team's refused ``version`` again (a refusal caused by the
     server's load, say): it waits for the builder as a new upload does. 409 for a
