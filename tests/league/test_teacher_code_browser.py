@@ -54,6 +54,7 @@ WORDS = {
         "none": "Uploads: open (no deadline).",
         "closes": "Uploads close",
         "cleared": "friday has no upload deadline now.",
+        "closed": "Uploads for event friday closed at its deadline",
     },
     "id-ID": {
         "received": "menunggu dibangun",
@@ -63,6 +64,7 @@ WORDS = {
         "none": "Unggahan: terbuka (tanpa batas waktu).",
         "closes": "Unggahan ditutup",
         "cleared": "friday sekarang tanpa batas waktu unggah.",
+        "closed": "Unggahan untuk acara friday ditutup pada batas waktunya",
     },
 }
 
@@ -148,9 +150,7 @@ def test_the_teacher_sends_a_teams_code_follows_its_versions_and_closes_uploads(
         closed = project_zip(tmp_path, "late.zip", "late")
         page.locator("#code-zip").set_input_files(str(closed))
         page.locator("#code-form button[type=submit]").click()
-        expect(page.locator("#status")).to_contain_text(
-            "uploads for event friday closed at its deadline"
-        )
+        expect(page.locator("#status")).to_contain_text(words["closed"])
         assert len(versions(db, "team1")) == 1  # nothing kept
         assert abs(deadline - (page.evaluate(f"new Date('{earlier}').getTime() / 1000"))) < 1
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]

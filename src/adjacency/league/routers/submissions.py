@@ -158,7 +158,11 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     if closed is not None:
         name, deadline = closed
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline))
-        raise NotNow(f"uploads for event {name} closed at its deadline, {when}")
+        raise NotNow(
+            f"uploads for event {name} closed at its deadline, {when}",
+            code="uploads_closed",
+            params={"event": name, "when": when},
+        )
     builds = build_folder(request.app.state.league_db)
     quota.check(store, builds, member.id, store.meta.rules())
     packed = await _pack(request)
