@@ -54,7 +54,7 @@ WORDS = {
         "none": "Uploads: open (no deadline).",
         "closes": "Uploads close",
         "cleared": "friday has no upload deadline now.",
-        "closed": "Uploads for event friday closed at its deadline",
+        "closed": "uploads for event friday closed at its deadline",  # the server's words
     },
     "id-ID": {
         "received": "menunggu dibangun",
