@@ -13,7 +13,9 @@ export replayed by ``adjacency replay`` and read by ``adjacency report``:
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -62,7 +64,19 @@ def event_state(db: Path) -> tuple[str, int, int]:
 def kill_in_the_middle(db: Path, server: Process, finished: int) -> tuple[set[int], set[int]]:
     """``kill -9`` the server once ``finished`` event games have finished and one is in
     play; the finished games and those in flight at the kill."""
-    wait_until(lambda: (s := event_state(db))[1] >= finished and s[2] >= 1, WAIT, "games in play")
+
+    def frozen_in_play() -> bool:
+        """Stop the server (SIGSTOP) once a game is in play, and keep it stopped if one
+        still is: a game that ended just before is never taken for one in flight."""
+        if not ((s := event_state(db))[1] >= finished and s[2] >= 1):
+            return False
+        os.kill(server.popen.pid, signal.SIGSTOP)
+        if event_state(db)[2] >= 1:
+            return True
+        os.kill(server.popen.pid, signal.SIGCONT)
+        return False
+
+    wait_until(frozen_in_play, WAIT, "games in play")
     server.kill()
     with LeagueStore(db) as store:
         events = store.events
