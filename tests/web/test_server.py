@@ -115,6 +115,29 @@ def test_play_command_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None
     assert (tmp_path / "games.sqlite3").exists()
 
 
+def test_stopping_waits_for_the_engine_warm_up_in_flight() -> None:
+    # exiting while the warm-up is inside LLVM's compiler aborts the process, so the
+    # stop waits for it, and says why it waits
+    import threading
+
+    release = threading.Event()
+    done: list[str] = []
+
+    def warm() -> None:
+        release.wait(10)
+        done.append("warm")
+
+    warming = threading.Thread(target=warm, daemon=True)
+    warming.start()
+    said: list[str] = []
+    threading.Timer(0.2, release.set).start()
+    server_module.finish_warming(warming, said.append)
+    assert done == ["warm"]
+    assert said == ["Finishing the engine's warm-up before stopping (Ctrl-C again skips it)..."]
+    server_module.finish_warming(warming, said.append)  # a finished warm-up: no wait, no line
+    assert len(said) == 1
+
+
 def test_play_command_reports_a_busy_port(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

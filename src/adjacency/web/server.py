@@ -97,7 +97,8 @@ def serve(
             super().handle_exit(sig, frame)
 
     server = Server(config)
-    threading.Thread(target=warm_engine, name="engine-warmup", daemon=True).start()
+    warming = threading.Thread(target=warm_engine, name="engine-warmup", daemon=True)
+    warming.start()
 
     def when_ready() -> None:
         while not server.started and not server.should_exit:
@@ -118,4 +119,24 @@ def serve(
         pass  # uvicorn re-raises Ctrl-C after its graceful shutdown; that is our normal exit
     finally:
         sock.close()
+    finish_warming(warming, announce)
     announce("Adjacency stopped; your games are saved.")
+
+
+def finish_warming(warming: threading.Thread, announce: Callable[[str], None]) -> None:
+    """Let the engine's warm-up end before the process does.
+
+    The warm-up runs inside LLVM's compiler, which must not be torn down under a
+    running thread: exiting then aborts the process ("terminate called without an
+    active exception") instead of ending it cleanly. With the kernels cached this wait
+    is a second or two; a second Ctrl-C ends the process at once, skipping the wait.
+    """
+    if not warming.is_alive():
+        return
+    announce("Finishing the engine's warm-up before stopping (Ctrl-C again skips it)...")
+    try:
+        warming.join()
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
