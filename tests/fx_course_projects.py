@@ -14,7 +14,7 @@ Every bot is deterministic so that a test can tell its moves from any other's
 turns the most pieces, the first such from the window's top-left; the second ("Random",
 "Local Search") the same from the bottom-right. The hostile shapes break at the bot's
 second move: ``crash`` throws, ``hang`` never returns on the JavaFX thread, ``occupied``
-marks the square of one of the opponent's pieces.
+marks the square of one of the opponent's pieces, ``spin`` thinks for 30 s of CPU.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Shape:
     first: str = "check"  # check | combo
     fxml: str = "beside"  # beside | folder | resources
     thread: str = "fx"  # fx | thread | timeline
-    hostile: str = ""  # "" | crash | hang | occupied | no-window | modal | displays
+    hostile: str = ""  # "" | crash | hang | occupied | spin | no-window | modal | displays
     package: str = ""
 
 
@@ -58,6 +58,9 @@ HOSTILE = (
     Shape("hangs", hostile="hang"),
     Shape("occupied", hostile="occupied"),
 )
+
+SPINS = Shape("spins", hostile="spin")
+"""A program whose bot thinks for 30 s of CPU at its second move: its clock stops it."""
 
 ATTACKS = (
     Shape("no-window", hostile="no-window"),
@@ -217,6 +220,10 @@ def _bot(shape: Shape, head: str) -> str:
         "occupied": (
             "if (moves == 2) for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++)"
             " if (!b[i][j].isEmpty() && !b[i][j].equals(me)) return new int[] {i, j};"
+        ),
+        "spin": (
+            "if (moves == 2) { long until = System.nanoTime() + 30_000_000_000L;"
+            " long n = 0; while (System.nanoTime() < until) n++; if (n < 0) return null; }"
         ),
         "no-window": "",
         "modal": (

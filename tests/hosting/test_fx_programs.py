@@ -26,11 +26,11 @@ from adjacency.bots import Bot, BotError, make_bot
 from adjacency.core import Position
 from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_build import FxBuild, build_fx
-from adjacency.hosting.fx_check import check_program
+from adjacency.hosting.fx_check import check_driven_program
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.sandbox import check
-from fx_course_projects import ATTACKS, HOSTILE, SHAPES, Shape, bot_move, download_zip
+from fx_course_projects import ATTACKS, HOSTILE, SHAPES, SPINS, Shape, bot_move, download_zip
 from league_helpers import wait_until
 from sandbox_helpers import host_pids_with, reachable_folder
 
@@ -179,14 +179,24 @@ def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
     marks an occupied square is refused naming the colour, the move and the reason."""
     good = workshop.built(SHAPES[0])
     assert good.recipe.fewest_rounds == 2  # the rounds box offers 2, 4, ... 28
-    verdict = check_program(lambda: fx_bot(good.build, good.recipe), 20.0, rounds=2)
+    verdict = check_driven_program(lambda: fx_bot(good.build, good.recipe), 20.0, rounds=2)
     assert verdict.accepted, verdict.detail
     assert "2 rounds with each colour against greedy" in verdict.detail
     bad = workshop.built(HOSTILE[2], dry=False)
-    verdict = check_program(lambda: fx_bot(bad.build, bad.recipe), 20.0, rounds=2)
+    verdict = check_driven_program(lambda: fx_bot(bad.build, bad.recipe), 20.0, rounds=2)
     assert not verdict.accepted
     assert verdict.detail.startswith("as X, at move 3 (")
     assert "illegal move" in verdict.detail and "is occupied" in verdict.detail
+
+
+def test_the_check_charges_the_whole_sandboxs_cpu(workshop: Workshop) -> None:
+    """The check runs on the rated games' clock: a program that thinks on past its
+    seconds of CPU is stopped there and refused for its CPU time, not its wall time."""
+    spinner = workshop.built(SPINS, dry=False)
+    verdict = check_driven_program(lambda: fx_bot(spinner.build, spinner.recipe), 3.0, rounds=2)
+    assert not verdict.accepted
+    assert verdict.detail.startswith("as X, at move 3 ("), verdict.detail
+    assert "used more than its 3 s of CPU" in verdict.detail, verdict.detail
 
 
 def test_an_error_alert_loses_with_its_text(workshop: Workshop) -> None:

@@ -85,12 +85,13 @@ def check_bot(
             side = position.turn.upper()
             where = f"position {number} of {len(positions)} ({position.fen()}, {side} to move)"
             for attempt in range(RETRIES + 1):
-                outcome = _ask(bot, position, seconds)
-                if not isinstance(outcome, _Starved) or attempt == RETRIES:
+                bot.new_game()
+                outcome = ask_on_clock(bot, position, seconds)
+                if not isinstance(outcome, Starved) or attempt == RETRIES:
                     break
             if isinstance(outcome, str):
                 return Verdict(False, f"{where}: {outcome}")
-            if isinstance(outcome, _Starved):
+            if isinstance(outcome, Starved):
                 return Verdict(False, f"{where}: {outcome.why} (asked {RETRIES + 1} times)")
             move, took = outcome
             if move not in position.legal_moves():
@@ -104,7 +105,9 @@ def check_bot(
 
 
 @dataclass(frozen=True)
-class _Starved:
+class Starved:
+    """A move made late by the server, not the bot (it waited for a CPU): ``why``."""
+
     why: str
 
 
@@ -123,24 +126,24 @@ def _spent(
     return MoveTime(process.cpu_seconds() - charged, took, process.waited_seconds() - waited)
 
 
-def _late(
-    spent: MoveTime, seconds: float, cap: float, failure: str | None
-) -> str | _Starved | None:
+def _late(spent: MoveTime, seconds: float, cap: float, failure: str | None) -> str | Starved | None:
     """The games' clock's judgement of a move (:func:`blame`): the refusal's reason,
-    :class:`_Starved` when the server, not the bot, made it late, or ``None``."""
+    :class:`Starved` when the server, not the bot, made it late, or ``None``."""
     judged = blame(spent, seconds, cap)
     if judged is None:
         return None
     termination, why = judged
     if termination is Termination.ABANDONED:
-        return _Starved(f"{why}: the server was too busy to give it its time")
+        return Starved(f"{why}: the server was too busy to give it its time")
     return why if failure is None else f"{failure}; {why}"
 
 
-def _ask(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | str | _Starved:
-    """One move on the games' clock: ``(move, wall seconds)``, a refusal's reason, or
-    :class:`_Starved` when the server, not the bot, made it late."""
-    bot.new_game()
+def ask_on_clock(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | str | Starved:
+    """One move of ``bot`` in ``position`` on the games' clock, ``seconds`` of it: a
+    sandboxed bot is charged its sandbox's CPU time, stopped past it, and judged by
+    :func:`~.move_clock.blame` (its own wall time capped); ``(move, wall seconds)``, a
+    refusal's reason, or :class:`Starved` when the server, not the bot, made it late.
+    The move is not checked against the rules (the caller's)."""
     process = _process(bot)
     cap = wall_cap(seconds)
     charged = process.cpu_seconds() if process is not None else 0.0

@@ -12,7 +12,7 @@ folders an IntelliJ ``.iml`` names. The main class is the manifest's ``Main-Clas
 the one class that extends ``Application`` (where several do, the one with a ``main``).
 
 ``javac`` runs in the sandbox (:func:`adjacency.sandbox.run`) with the kept files
-(:mod:`.fx_intake`: sources, resources, ``.iml`` files, manifests; written to a tree of
+(:func:`write_program`: sources, resources, ``.iml`` files, manifests; written to a tree of
 the build folder) read-only, the driver's sources read-only at :data:`DRIVER`, and the
 class folder the only writable place: nothing of the team's is ever executed outside the
 sandbox.
@@ -29,8 +29,9 @@ from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
 from ..sandbox import OUTPUT, SUBMISSION, Reason, run
-from .fx_intake import take_in_program
+from .intake import IntakeRefused
 from .java_build import BuildFailed, javac_arguments
+from .packing import program_files
 from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS
 
 FX_MODULES = "/usr/share/openjfx/lib"
@@ -164,9 +165,29 @@ def main_class(tree: Path, files: list[PurePosixPath]) -> str:
     )
 
 
+def write_program(project: Path, tree: Path) -> list[PurePosixPath]:
+    """The program's files of ``project`` (:func:`~.packing.program_files`: its kept
+    files, through the one intake and its limits) written under ``tree`` (a new folder of
+    the server's), readable by the sandbox's users: their paths, sorted. Every name has
+    passed the intake's rules (relative, no ``..``), so each lands inside ``tree``."""
+    files, _, _ = program_files(project)
+    tree.mkdir(parents=True, exist_ok=True)
+    root = tree.resolve()
+    for name, data in files.items():
+        target = tree / name
+        if not target.resolve().is_relative_to(root):
+            raise IntakeRefused(f"rule 'no .. in names': {name!r} lies outside the project")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        target.chmod(0o644)
+    for sub in [tree, *(p for p in tree.rglob("*") if p.is_dir())]:
+        sub.chmod(0o755)
+    return sorted(PurePosixPath(name) for name in files)
+
+
 def build_fx(project: Path, folder: Path) -> FxBuild:
     """Build the JavaFX program of ``project`` (a folder or a zip, taken in by
-    :func:`~.fx_intake.take_in_program`) under ``folder`` (new, the server's):
+    :func:`write_program`) under ``folder`` (new, the server's):
     :class:`~.intake.IntakeRefused` for a kept file that breaks a rule,
     :class:`~adjacency.hosting.java_build.BuildFailed` with ``javac``'s output verbatim or
     naming what is missing; :class:`~adjacency.sandbox.SandboxUnavailable` where no
@@ -174,7 +195,7 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)
     tree = folder / "tree"
-    files = take_in_program(project, tree)
+    files = write_program(project, tree)
     sources = [f for f in files if f.suffix == ".java"]
     if not sources:
         raise BuildFailed("the project has no Java sources")

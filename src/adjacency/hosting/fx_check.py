@@ -1,12 +1,16 @@
-"""The check of a program driven through its window is a game: :func:`check_program`.
+"""The check of a program driven through its window is a game: :func:`check_driven_program`.
 
 A program played through its own window starts only from the start of a game (its input
 window and Play), so the check on fixed positions (:mod:`.check`) cannot ask it a middle
 game. Instead it plays a short game with each colour on the 8x8 board against the house
 bot (``greedy`` unless told), each in a fresh program (one game per program start, as in
-rated games), and is accepted only when both end on the board. A refusal names the
-colour, the move (its number and the position's text) and the reason in the referee's
-words (a loss on time, an illegal square, a crash with the team's file and line).
+rated games), and is accepted only when both end on the board. Its moves run on the
+rated games' clock (:func:`~.check.ask_on_clock`): charged the CPU time of its whole
+sandbox (the JVM, its threads and the display), stopped past it, its own wall time
+capped. A refusal names the colour, the move (its number and the position's text) and
+the reason in the referee's words (a loss on time with the CPU it used, an illegal
+square, a crash with the team's file and line). A move made late only by the server's
+load cannot be asked again mid-game: the refusal says so, and the team builds again.
 """
 
 from __future__ import annotations
@@ -14,29 +18,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..bots import Bot, BotError, Limit, make_bot
-from ..bots.referee import play_game
-from ..core import Position
-from ..core.game import Game, Termination
-from .check import Verdict
+from ..core import Color, Position
+from ..core.errors import IllegalMoveError
+from .check import Starved, Verdict, ask_on_clock
 
 CHECK_ROUNDS = 2
 """Rounds of each checked game where the program takes any number: two answers of the
 program a game, so a check costs a few seconds of its clock (a program that offers a list
 of rounds is checked with the fewest it offers: :attr:`~.fx_recipe.Recipe.fewest_rounds`)."""
 
-HARD_GRACE = 1.0
-"""Seconds past a move's budget and margin after which the referee interrupts it."""
 
-
-def check_program(
+def check_driven_program(
     make: Callable[[], Bot],
     seconds: float,
     rounds: int = CHECK_ROUNDS,
     house: str = "greedy",
 ) -> Verdict:
-    """Play ``rounds`` rounds on 8x8 with each colour against ``house``, ``seconds`` a
-    move, a fresh bot from ``make`` each game (closed after it): accepted when both games
-    end on the board."""
+    """Play ``rounds`` rounds on 8x8 with each colour against ``house``, ``seconds`` of
+    CPU a move, a fresh bot from ``make`` each game (closed after it): accepted when both
+    games end on the board."""
     slowest = 0.0
     for colour in ("x", "o"):
         try:
@@ -44,29 +44,44 @@ def check_program(
         except BotError as exc:
             return Verdict(False, f"the program could not start: {exc}")
         opponent = make_bot(house, 1)
-        x_bot, o_bot = (program, opponent) if colour == "x" else (opponent, program)
-        names = ("program", house) if colour == "x" else (house, "program")
-        game = Game(Position.start(8, 8, rounds), *names)
         try:
-            play_game(x_bot, o_bot, game, Limit(time=seconds), hard_grace=HARD_GRACE)
+            played = _game(program, opponent, colour, rounds, seconds)
         finally:
             program.close()
             opponent.close()
-        side = colour.upper()
-        if game.termination is not Termination.NORMAL:
-            number = len(game.moves) + 1
-            where = game.position.fen()
-            return Verdict(
-                False,
-                f"as {side}, at move {number} ({where}): {game.termination.value}: "
-                f"{game.termination_detail}",
-            )
-        own = [
-            m.seconds or 0.0 for i, m in enumerate(game.moves) if (i % 2 == 0) == (colour == "x")
-        ]
-        slowest = max([slowest, *own])
+        if isinstance(played, str):
+            return Verdict(False, f"as {colour.upper()}, {played}")
+        slowest = max(slowest, played)
     return Verdict(
         True,
         f"played {rounds} rounds with each colour against {house} to the end; "
         f"the longest answer took {slowest:.2f} s",
     )
+
+
+def _game(program: Bot, opponent: Bot, colour: Color, rounds: int, seconds: float) -> float | str:
+    """One checked game, the program playing ``colour``: its longest answer's wall
+    seconds, or the refusal's words from the failed move on."""
+    position = Position.start(8, 8, rounds)
+    program.new_game()
+    opponent.new_game()
+    slowest = 0.0
+    number = 0
+    while not position.is_over:
+        number += 1
+        if position.turn != colour:
+            position = position.play(opponent.choose_move(position, Limit(time=seconds)))
+            continue
+        where = f"at move {number} ({position.fen()})"
+        outcome = ask_on_clock(program, position, seconds)
+        if isinstance(outcome, Starved):
+            return f"{where}: {outcome.why}; a game cannot ask a move again: build it again"
+        if isinstance(outcome, str):
+            return f"{where}: {outcome}"
+        move, took = outcome
+        try:
+            position = position.play(move)
+        except IllegalMoveError as exc:
+            return f"{where}: {exc}"
+        slowest = max(slowest, took)
+    return slowest

@@ -4,10 +4,10 @@ A team asks for it with its manifest, ``adjacency-bot.json``: ``{"language": "ja
 optionally with its choice in its window's form, ``"choose": {"LABEL": "OPTION", ...}``
 (:mod:`.fx_recipe`: what is not chosen takes the default, which the verdict states). The
 upload is then built whole by :func:`build_fx_submission`: its program's files taken in
-(:mod:`.fx_intake`: FXML and images too, nothing else of the project read), compiled
+(:func:`~.packing.program_files`: the one intake's kept files, nothing else read), compiled
 against OpenJFX (:mod:`.fx_build`), started once for its form (:func:`~.fx_run.dry_run`),
 and the recipe kept in the build folder (:data:`RECIPE`) with the fewest rounds its window
-offers, which its check plays (:func:`~.fx_check.check_program`).
+offers, which its check plays (:func:`~.fx_check.check_driven_program`).
 """
 
 from __future__ import annotations

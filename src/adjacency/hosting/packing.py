@@ -22,7 +22,6 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .fx_intake import SKIPPED
 from .intake import MANIFEST, SOURCE_SUFFIXES, IntakeRefused, take_in
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
@@ -36,6 +35,14 @@ bytes (the server packs what ``league submit`` packed)."""
 MAX_PACKED = 5 * 1024 * 1024
 """Largest packed project, in bytes: the kept files' limit
 (:data:`~.intake.MAX_KEPT_BYTES`) keeps every project under it."""
+
+
+PROGRAM_SKIPPED = frozenset(
+    {".git", ".idea", "out", "bin", "build", "target", "node_modules", "test", "__MACOSX"}
+)
+"""Folders whose files are no part of a program played through its window: version
+control, outputs of IDEs and build tools, test sources (they need test libraries a course
+program's build does not have), archivers' debris."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,13 @@ def pack(path: Path) -> Packed:
     project's own root; the intake's refusals (:class:`~.intake.IntakeRefused`), also
     for a project with neither a source nor a manifest, are raised before anything is
     sent or stored (a manifest's own errors are the build's to tell)."""
+    files, left_out, installed = _kept(path)
+    return Packed(_zip(files), sorted(files), left_out, installed)
+
+
+def _kept(path: Path) -> tuple[dict[str, bytes], list[str], list[str]]:
+    """The project's kept files (path from its own root -> bytes), the files left out and
+    those of them in installed packages' folders (:func:`pack`'s refusals raised)."""
     intake = take_in(path)
     kept = intake.kept()
     if not intake.of(*SOURCE_SUFFIXES) and intake.manifest is None:
@@ -87,32 +101,39 @@ def pack(path: Path) -> Packed:
     files = {name.removeprefix(top): data for name, data in kept.items()}
     left_out = sorted(name.removeprefix(top) for name in intake.left_out)
     installed = sorted(name.removeprefix(top) for name in intake.installed)
-    return Packed(_zip(files), sorted(files), left_out, installed)
+    return files, left_out, installed
+
+
+def program_files(path: Path) -> tuple[dict[str, bytes], list[str], list[str]]:
+    """The files of the program of the project at ``path`` (a folder, its Download ZIP,
+    or a packed zip), to be played through its window: its kept files as :func:`pack`
+    keeps them (one intake, one set of limits), less those in folders that are no part of
+    the program (:data:`PROGRAM_SKIPPED`) and less any manifest; every file of the
+    project not in the program, sorted; and those of them in installed packages' folders.
+    :class:`~.intake.IntakeRefused` for a project without a Java source."""
+    files, left_out, installed = _kept(path)
+    program = {
+        name: data
+        for name, data in files.items()
+        if not PROGRAM_SKIPPED & set(PurePosixPath(name).parts[:-1])
+        and PurePosixPath(name).name != MANIFEST
+    }
+    if not any(name.endswith(".java") for name in program):
+        raise IntakeRefused(f"rule 'a source': no Java source in {path.name!r}: no program to play")
+    skipped = set(files) - set(program) - {MANIFEST}
+    return program, sorted([*left_out, *skipped]), installed
 
 
 def pack_program(path: Path, choices: dict[str, str]) -> Packed:
     """The project at ``path`` packed to be played as its own JavaFX program, through its
-    window (docs/javafx-driver.md): its kept files as :func:`pack` keeps them, less those
-    in folders that are no part of the program (:data:`~.fx_intake.SKIPPED`: build
-    outputs, test sources, the IDE's own), and the manifest that asks for it with the
-    team's ``choices`` in its window's form (``{"language": "javafx", "choose": ...}``, in
-    place of any manifest of its own). Packing the result again gives the same bytes."""
-    packed = pack(path)
-    with zipfile.ZipFile(io.BytesIO(packed.data)) as archive:
-        files = {
-            name: archive.read(name)
-            for name in archive.namelist()
-            if not SKIPPED & set(PurePosixPath(name).parts[:-1])
-            and PurePosixPath(name).name != MANIFEST
-        }
-    if not any(name.endswith(".java") for name in files):
-        raise IntakeRefused(f"rule 'a source': no Java source in {path.name!r}: no program to play")
+    window (docs/javafx-driver.md): its program's files (:func:`program_files`) and the
+    manifest that asks for it with the team's ``choices`` in its window's form
+    (``{"language": "javafx", "choose": ...}``, in place of any manifest of its own).
+    Packing the result again gives the same bytes."""
+    files, left_out, installed = program_files(path)
     manifest = {"language": "javafx", "choose": choices}
     files[MANIFEST] = (json.dumps(manifest, sort_keys=True) + "\n").encode("utf-8")
-    skipped = sorted(set(packed.files) - set(files) - {MANIFEST})
-    return Packed(
-        _zip(files), sorted(files), sorted([*packed.left_out, *skipped]), packed.installed
-    )
+    return Packed(_zip(files), sorted(files), left_out, installed)
 
 
 def _zip(files: dict[str, bytes]) -> bytes:

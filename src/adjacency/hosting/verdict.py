@@ -3,7 +3,7 @@
 :func:`build_afresh` builds the zip by its kind (:func:`~.kinds.build_submission`) into an
 emptied folder; :func:`judge` then checks the built bot on the league's board
 (:func:`~.check.check_bot`; a program played through its window plays a short game with
-each colour instead, :func:`~.fx_check.check_program`) and says whether the version is
+each colour instead, :func:`~.fx_check.check_driven_program`) and says whether the version is
 accepted and why: the check's account, or the refusal's reason (the intake's rule, the
 compiler's output verbatim, the position the bot failed on), with what the intake left
 out unread. An
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..core.errors import AdjacencyError
 from .check import check_bot
-from .fx_check import CHECK_ROUNDS, check_program
+from .fx_check import CHECK_ROUNDS, check_driven_program
 from .fx_kind import LANGUAGE, check_rounds
 from .kinds import build_submission
 from .player import Choice, save_choice
@@ -66,7 +66,7 @@ def judge(
                 f"this league {rows}x{cols}",
             )
         fewest = check_rounds(hosted.folder) or CHECK_ROUNDS
-        checked = check_program(choice.bot_now, seconds, rounds=fewest)
+        checked = check_driven_program(choice.bot_now, seconds, rounds=fewest)
     else:
         checked = check_bot(choice.bot_now, rows, cols, rounds, seconds)
     if checked.accepted:
