@@ -12,15 +12,19 @@ offers, which its check plays (:func:`~.fx_check.check_driven_program`).
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .fx_build import build_fx
-from .fx_recipe import recipe_for
+from .fx_recipe import Choosable, choosable, recipe_for
 from .fx_run import command_line, dry_run
 from .intake import MANIFEST
+from .java_build import BuildFailed
 from .manifest import ManifestError
+from .packing import pack_files, program_manifest
 from .sandbox_build import HostedBuild
 
 LANGUAGE = "javafx"
@@ -29,6 +33,10 @@ LANGUAGE = "javafx"
 RECIPE = "recipe.json"
 """The file of a build folder keeping its recipe (the driver's arguments, the choice in
 words, the fewest rounds its window offers)."""
+
+DRY_RUN = "dry-run"
+"""The folder of a build folder keeping what its dry run saw: ``form.json`` (the input
+window's controls) and ``window.png`` (its picture)."""
 
 MAX_MANIFEST = 64 << 10
 """Largest manifest read, in bytes."""
@@ -77,7 +85,7 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
     :class:`~.sandbox_build.HostedBuild` (kind ``javafx``; ``bot`` the main class,
     ``args`` the driver's). Raises the intake's, the build's and the choice's refusals."""
     build = build_fx(upload, out)
-    seen = dry_run(build, out / "dry-run")
+    seen = dry_run(build, out / DRY_RUN)
     recipe = recipe_for(seen.form, choices)
     kept = {"args": recipe.driver_args(), "choice": recipe.describe(), **recipe.as_dict()}
     (out / RECIPE).write_text(json.dumps(kept), encoding="utf-8")
@@ -98,3 +106,54 @@ def check_rounds(folder: Path) -> int | None:
     except (OSError, ValueError):
         return None
     return value if isinstance(value, int) else None
+
+
+@dataclass(frozen=True)
+class KeptForm:
+    """What a built program's folder keeps of its window, for its team: the choice in
+    words (``plays Bot Minimax as O``), the controls the team may choose, and the form
+    as the dry run read it (:func:`~.fx_recipe.recipe_for` checks a new choice on it)."""
+
+    choice: str
+    controls: list[Choosable]
+    form: dict[str, object]
+
+
+def kept_form(folder: Path) -> KeptForm | None:
+    """The form of the program built in ``folder`` with the choice its recipe made, or
+    ``None`` where ``folder`` holds no program played through its window."""
+    try:
+        form = json.loads((folder / DRY_RUN / "form.json").read_text(encoding="utf-8"))
+        kept = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
+        recipe = recipe_for(form, kept.get("settings") or {})
+    except (OSError, ValueError, AttributeError, BuildFailed):
+        return None
+    return KeptForm(recipe.describe(), choosable(form, recipe), form)
+
+
+def kept_window(folder: Path) -> bytes | None:
+    """The PNG picture of the input window of the program built in ``folder`` (its dry
+    run's), or ``None``."""
+    try:
+        return (folder / DRY_RUN / "window.png").read_bytes()
+    except OSError:
+        return None
+
+
+def with_choices(packed: bytes, choices: dict[str, str]) -> bytes:
+    """The packed program ``packed`` (a zip of :func:`~.packing.pack_program`) with
+    ``choices`` over those its manifest made (a control not named keeps its choice): the
+    same program, another version. Raises :class:`~.manifest.ManifestError` for a zip
+    that is no packed program."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(packed)) as archive:
+            files = {name: archive.read(name) for name in archive.namelist()}
+        asked = json.loads(files[MANIFEST].decode("utf-8"))
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError):
+        asked = None
+    if not isinstance(asked, dict) or asked.get("language") != LANGUAGE:
+        raise ManifestError("this version is not a program played through its window")
+    before = asked.get("choose")
+    kept = {str(k): str(v) for k, v in before.items()} if isinstance(before, dict) else {}
+    files[MANIFEST] = program_manifest({**kept, **choices})
+    return pack_files(files)

@@ -284,3 +284,34 @@ def _first_values(control: Control, bot_mark: str) -> tuple[str, str]:
         f"cannot tell which option of '{control.name}' makes the bot move first "
         f"(its options: {', '.join(control.options)})"
     )
+
+
+@dataclass(frozen=True)
+class Choosable:
+    """A control of the form that the team chooses (a box or check box the league does
+    not set for each game): its ``name`` (as a choice names it), its ``label`` as the
+    window shows it, its ``options`` (``true``/``false`` for a check box) and the option
+    ``chosen`` by the recipe."""
+
+    name: str
+    label: str
+    options: tuple[str, ...]
+    chosen: str
+
+
+def choosable(form: Mapping[str, object], recipe: Recipe) -> list[Choosable]:
+    """The controls of ``form`` that a team may choose, in the window's order, each with
+    what ``recipe`` chose: every combo box and check box but the rounds and the first
+    mover, which the league sets for each game."""
+    set_per_game = {recipe.rounds, recipe.first[0] if recipe.first else None}
+    chosen = dict(recipe.settings)
+    out = []
+    for control in controls_of(form):
+        if control.name in set_per_game or control.kind not in ("combo", "check"):
+            continue
+        options = control.options if control.kind == "combo" else ("true", "false")
+        if not options:
+            continue
+        value = chosen.get(control.name, control.value or options[0])
+        out.append(Choosable(control.name, control.label or control.name, options, value))
+    return out

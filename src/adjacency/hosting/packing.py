@@ -83,7 +83,7 @@ def pack(path: Path) -> Packed:
     for a project with neither a source nor a manifest, are raised before anything is
     sent or stored (a manifest's own errors are the build's to tell)."""
     files, left_out, installed = _kept(path)
-    return Packed(_zip(files), sorted(files), left_out, installed)
+    return Packed(pack_files(files), sorted(files), left_out, installed)
 
 
 def _kept(path: Path) -> tuple[dict[str, bytes], list[str], list[str]]:
@@ -131,12 +131,18 @@ def pack_program(path: Path, choices: dict[str, str]) -> Packed:
     (``{"language": "javafx", "choose": ...}``, in place of any manifest of its own).
     Packing the result again gives the same bytes."""
     files, left_out, installed = program_files(path)
+    files[MANIFEST] = program_manifest(choices)
+    return Packed(pack_files(files), sorted(files), left_out, installed)
+
+
+def program_manifest(choices: dict[str, str]) -> bytes:
+    """The manifest that asks for a program to be played through its window with the
+    team's ``choices`` in its form: ``{"language": "javafx", "choose": ...}``."""
     manifest = {"language": "javafx", "choose": choices}
-    files[MANIFEST] = (json.dumps(manifest, sort_keys=True) + "\n").encode("utf-8")
-    return Packed(_zip(files), sorted(files), left_out, installed)
+    return (json.dumps(manifest, sort_keys=True) + "\n").encode("utf-8")
 
 
-def _zip(files: dict[str, bytes]) -> bytes:
+def pack_files(files: dict[str, bytes]) -> bytes:
     """``files`` as a deterministic zip (sorted, fixed dates, marked :data:`PACKED`), at
     most :data:`MAX_PACKED` bytes (else :class:`~.intake.IntakeRefused` naming the rule)."""
     buffer = io.BytesIO()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from ..serving.models import DetailMeaning, ErrorMessage
 from .league_file import MAX_NAME
@@ -539,6 +539,9 @@ class SubmissionOut(BaseModel):
     decided: float | None = Field(description="when it was accepted or refused")
     games: int = Field(0, description="finished games this version played (the server ran it)")
     points: float = Field(0.0, description="its points in them: 1 a win, 1/2 a draw")
+    program: bool = Field(
+        False, description="a program played through its own window, with a window to show"
+    )
 
 
 class Submitted(BaseModel):
@@ -548,6 +551,34 @@ class Submitted(BaseModel):
     name: str
     new: bool
     submission: SubmissionOut
+
+
+class FormControl(BaseModel):
+    """A control of a program's input window that its team chooses."""
+
+    name: str = Field(description="how a choice names it: its fx:id, else its label")
+    label: str = Field(description="its label as the window shows it")
+    options: list[str] = Field(description="its options (true and false for a check box)")
+    chosen: str = Field(description="the option this version plays with")
+
+
+class ProgramForm(BaseModel):
+    """A version played through its own window: the choice it plays with and the controls
+    of its input window the team may choose (the rounds and who moves first are the
+    league's, set for each game)."""
+
+    choice: str = Field(description="the choice in words: plays Bot Minimax as O")
+    controls: list[FormControl]
+
+
+ChoiceText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+"""A control's name or an option, as a team's choice gives it."""
+
+
+class ChoiceIn(BaseModel):
+    """Another choice in a program's window: control name -> option; the rest as before."""
+
+    choose: dict[ChoiceText, ChoiceText] = Field(max_length=64)
 
 
 class Submissions(BaseModel):

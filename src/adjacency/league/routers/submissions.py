@@ -24,21 +24,27 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from starlette.requests import ClientDisconnect
 
 from ...client.wire import MAX_UPLOAD
+from ...hosting.fx_kind import LANGUAGE, kept_form, kept_window, with_choices
+from ...hosting.fx_recipe import recipe_for
 from ...hosting.intake import IntakeRefused
-from ...hosting.packing import Packed, pack
+from ...hosting.java_build import BuildFailed
+from ...hosting.manifest import ManifestError
+from ...hosting.packing import Packed, pack, pack_program
+from ...hosting.player import load_choice
 from ...sandbox import SandboxUnavailable
 from ...serving.errors import GameNotFound, NotNow, TooLarge, WebError
 from ...serving.models import ErrorMessage
 from .. import quota
 from ..auth import details_for, require_admin, require_bot
-from ..builder import build_folder
+from ..builder import build_folder, version_folder
 from ..deps import member_named, store_of
+from ..league_file import LeagueStore
 from ..limits import check_rate
-from ..models import ERRORS, GameSummary, Submissions, Submitted
+from ..models import ERRORS, ChoiceIn, GameSummary, ProgramForm, Submissions, Submitted
 from ..standings import game_summary
 from ..store.records import LeagueError, Member
 from ..store.submission_rows import Submission
@@ -72,12 +78,20 @@ FILENAME = re.compile(r"[^A-Za-z0-9._ -]")
 
 
 def submission_out(
-    submission: Submission, results: dict[int, tuple[int, float]] | None = None
+    submission: Submission,
+    results: dict[int, tuple[int, float]] | None = None,
+    db: Path | None = None,
 ) -> dict[str, Any]:
     """A version as the API shows it (never its bytes), with its finished games and
     points from ``results``
-    (:meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.results`)."""
+    (:meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.results`), and
+    whether it is a program played through its window with its build kept (looked up in
+    the league file ``db``'s builds, when given)."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
+    program = False
+    if db is not None and submission.status == "accepted":
+        choice = load_choice(version_folder(db, submission.member_id, submission.version))
+        program = choice is not None and choice.kind == LANGUAGE
     return {
         "version": submission.version,
         "sha256": submission.sha256,
@@ -89,6 +103,7 @@ def submission_out(
         "decided": submission.decided,
         "games": games,
         "points": points,
+        "program": program,
     }
 
 
@@ -123,10 +138,29 @@ async def _receive(request: Request, folder: Path) -> Path:
     return path
 
 
+PROGRAM_HEADER = "x-program"
+"""The upload's header that asks for the project to be played as its own program,
+through its window (``X-Program: javafx``): packed with its form's defaults
+(:func:`~adjacency.hosting.packing.pack_program`), as ``league submit --program`` packs."""
+
+
+def _packer(request: Request) -> Any:
+    """How the upload is packed: as a program played through its window when the
+    request asks so (:data:`PROGRAM_HEADER`), else as the project it is."""
+    asked = request.headers.get(PROGRAM_HEADER, "").strip().lower()
+    if asked in ("", "no"):
+        return pack
+    if asked != "javafx":
+        raise WebError(f"X-Program names how the upload is played: javafx, not {asked[:40]!r}")
+    return lambda path: pack_program(path, {})
+
+
 async def _pack(request: Request) -> Packed:
     """The request's zip received (:func:`_receive`) and packed
-    (:func:`~adjacency.hosting.packing.pack`, in a thread); an intake rule broken is 400
-    with the rule's words."""
+    (:func:`~adjacency.hosting.packing.pack`, or as a program played through its window
+    where :data:`PROGRAM_HEADER` asks, in a thread); an intake rule broken is 400 with
+    the rule's words."""
+    packer = _packer(request)
     receiving: asyncio.Semaphore = request.app.state.receiving
     if receiving.locked():
         raise NotNow(f"the server is receiving {RECEIVING} uploads now: send yours again shortly")
@@ -134,25 +168,21 @@ async def _pack(request: Request) -> Packed:
     async with receiving:
         path = await _receive(request, store.path.with_name(store.path.name + ".uploads"))
         try:
-            return await asyncio.to_thread(pack, path)
+            packed: Packed = await asyncio.to_thread(packer, path)
+            return packed
         except IntakeRefused as exc:
             raise WebError(str(exc)) from None
         finally:
             path.unlink(missing_ok=True)
 
 
-async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
-    """Receive and pack the body, and keep the packed project as the member's next
-    version (the deadline and the team's quota (:mod:`~adjacency.league.quota`) first,
-    then the checks of :meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.add`)."""
+def _admit(request: Request, member: Member) -> LeagueStore:
+    """Whether the member may add a version now: a server that builds, its event's
+    upload deadline not passed, its quota (:mod:`~adjacency.league.quota`) not full;
+    the league's store, else the refusal raised."""
     refused = request.app.state.builds_refused
     if refused is not None:
         raise SandboxUnavailable(f"this server cannot build uploads: {refused}")
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind not in ("application/zip", "application/octet-stream"):
-        raise WebError(
-            f"send the zip itself as the body, Content-Type: application/zip (not {kind or 'none'})"
-        )
     store = store_of(request)
     closed = store.submissions.closing_event(member.id)
     if closed is not None:
@@ -165,6 +195,19 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
         )
     builds = build_folder(request.app.state.league_db)
     quota.check(store, builds, member.id, store.meta.rules())
+    return store
+
+
+async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
+    """Receive and pack the body, and keep the packed project as the member's next
+    version (:func:`_admit` first, then the checks of
+    :meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.add`)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind not in ("application/zip", "application/octet-stream"):
+        raise WebError(
+            f"send the zip itself as the body, Content-Type: application/zip (not {kind or 'none'})"
+        )
+    store = _admit(request, member)
     packed = await _pack(request)
     filename = FILENAME.sub("_", request.headers.get("x-filename", ""))[:200] or "upload.zip"
     submission, new = store.submissions.add(member.id, packed.data, filename)
@@ -201,7 +244,11 @@ def versions_out(request: Request, member: Member) -> dict[str, Any]:
     """A team's versions, newest first, each with its games and points."""
     repo = store_of(request).submissions
     versions, results = repo.versions(member.id), repo.results(member.id)
-    return {"name": member.name, "submissions": [submission_out(s, results) for s in versions]}
+    db = request.app.state.league_db
+    return {
+        "name": member.name,
+        "submissions": [submission_out(s, results, db) for s in versions],
+    }
 
 
 @router.get("/submissions/{version}/games", response_model=list[GameSummary])
@@ -236,6 +283,85 @@ async def build_again(request: Request, member: Team, version: int) -> dict[str,
     if builder is not None:
         builder.wake()
     return {"name": member.name, "new": False, "submission": submission_out(submission)}
+
+
+NOT_A_PROGRAM = "is not a program played through its window, or is not built"
+"""Why a version has no window to show or choose in."""
+
+
+def _program(request: Request, member: Member, version: int) -> tuple[Submission, Path]:
+    """The team's ``version`` and the folder its program was built in (its kept choice's,
+    :func:`~adjacency.hosting.player.load_choice`); 404 for no such version, and for one
+    that is no program played through its window or whose build is not kept."""
+    submission = store_of(request).submissions.version(member.id, version)
+    if submission is None:
+        raise GameNotFound(f"{member.name} has no version {version}")
+    db = request.app.state.league_db
+    choice = load_choice(version_folder(db, member.id, submission.version))
+    if choice is None or choice.kind != LANGUAGE:
+        raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
+    return submission, choice.classes
+
+
+@router.get("/submissions/{version}/form", response_model=ProgramForm)
+async def version_form(request: Request, member: Team, version: int) -> dict[str, Any]:
+    """The input window of the team's ``version``, a program played through its own
+    window, as its dry run read it: the choice it plays with and the controls the team
+    may choose. 404 for another kind of version, or one whose build is not kept."""
+    _, folder = _program(request, member, version)
+    form = await asyncio.to_thread(kept_form, folder)
+    if form is None:
+        raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
+    return {
+        "choice": form.choice,
+        "controls": [
+            {"name": c.name, "label": c.label, "options": list(c.options), "chosen": c.chosen}
+            for c in form.controls
+        ],
+    }
+
+
+@router.get(
+    "/submissions/{version}/window.png",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}}, "description": "the window's picture"}},
+)
+async def version_window(request: Request, member: Team, version: int) -> Response:
+    """The picture of the input window of the team's ``version`` (a PNG, as its dry run
+    drew it). 404 for another kind of version, or one whose build is not kept."""
+    _, folder = _program(request, member, version)
+    picture = await asyncio.to_thread(kept_window, folder)
+    if picture is None:
+        raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
+    return Response(picture, media_type="image/png", headers={"Cache-Control": "no-store"})
+
+
+@router.post("/submissions/{version}/choice", status_code=201, response_model=Submitted)
+async def choose(request: Request, member: Team, version: int, body: ChoiceIn) -> dict[str, Any]:
+    """Play the program of the team's ``version`` with another choice in its window: the
+    same files with the new choice are the team's next version, built and checked as an
+    upload is. 400 for a choice its form does not have (the form's words), 404 as
+    :func:`version_form`."""
+    limits = request.app.state.limits
+    check_rate(request, "upload", limits.uploads_per_minute, limits.upload_burst)
+    submission, folder = _program(request, member, version)
+    form = await asyncio.to_thread(kept_form, folder)
+    if form is None:
+        raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
+    try:
+        recipe_for(form.form, body.choose)
+    except BuildFailed as exc:
+        raise WebError(str(exc)) from None
+    store = _admit(request, member)
+    try:
+        data = with_choices(store.submissions.data(submission.id), body.choose)
+    except (ManifestError, IntakeRefused) as exc:
+        raise WebError(str(exc)) from None
+    added, new = store.submissions.add(member.id, data, submission.filename)
+    builder = request.app.state.builder
+    if builder is not None:
+        builder.wake()
+    return {"name": member.name, "new": new, "submission": submission_out(added)}
 
 
 @router.post(

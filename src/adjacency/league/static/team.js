@@ -6,7 +6,11 @@
 // under it those games one by one (GET /api/league/submissions/N/games): the result and,
 // where the team's program failed, the reason in the server's whole words (the exception
 // with the team's file and line, the time it used, the square it named). A refused
-// version can be built again (POST /api/league/submissions/N/build). The page asks again
+// version can be built again (POST /api/league/submissions/N/build). A version played
+// through its own JavaFX window shows that window as the server's dry run drew it
+// (GET .../N/window.png) and its form's choices as selects, set to what it plays with
+// (GET .../N/form); another choice is the team's next version (POST .../N/choice). An
+// upload may ask to be played so (X-Program: javafx). The page asks again
 // every 3 s while a version waits to be built or checked and every 10 s otherwise (while
 // the tab is shown), so verdicts and games appear as they arrive.
 import { decimal, errorText, lang, t } from "/static/js/i18n.js";
@@ -20,6 +24,7 @@ const MAX_BYTES = 256 * 1024 * 1024;
 let timer = null;
 const GAMES_SHOWN = 3; // the newest versions whose games are listed
 const open = new Set(); // the versions whose games the reader opened
+const programs = new Map(); // version -> its window's panel, kept across redraws (a choice half made stays)
 
 function stored() {
   try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
@@ -37,21 +42,31 @@ function keep(value) {
 
 function say(text) { $("status").textContent = text; }
 
-// A request of the team's (GET, or POST of a file); its answer, else an Error.
-async function call(file, path = API, method = undefined) {
-  const headers = { Authorization: `Bearer ${memory}` };
-  const options = { headers };
-  if (file !== undefined) {
-    Object.assign(headers, { "Content-Type": "application/zip", "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") });
-    Object.assign(options, { method: "POST", body: file });
-  }
-  if (method !== undefined) Object.assign(options, { method });
-  const response = await fetch(path, options);
+// A request of the team's (GET, POST of a file, or POST of JSON ``json``); its answer,
+// else an Error.
+async function call(file, path = API, method = undefined, json = undefined) {
+  const response = await send(file, path, method, json);
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
     throw requestError(errorText(answer, String(response.status)), response.status);
   }
   return answer;
+}
+
+function send(file, path, method, json) {
+  const headers = { Authorization: `Bearer ${memory}` };
+  const options = { headers };
+  if (file !== undefined) {
+    Object.assign(headers, { "Content-Type": "application/zip", "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") });
+    if ($("as-program").checked) headers["X-Program"] = "javafx";
+    Object.assign(options, { method: "POST", body: file });
+  }
+  if (json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    Object.assign(options, { method: "POST", body: JSON.stringify(json) });
+  }
+  if (method !== undefined) Object.assign(options, { method });
+  return fetch(path, options);
 }
 
 function when(seconds) {
@@ -80,6 +95,10 @@ function drawVersions(versions) {
       }
       rows.push(el("tr", { class: "team-detail-row" }, cell));
     }
+    if (v.program && versions.indexOf(v) < GAMES_SHOWN) {
+      const panel = programPanel(v.version);
+      if (panel) rows.push(panel);
+    }
     if (v.games > 0 && versions.indexOf(v) < GAMES_SHOWN) {
       const games = el("details", { class: "team-games", "data-version": String(v.version) },
         el("summary", {}, t("team.games.summary", { version: v.version, count: v.games.toLocaleString(lang) })));
@@ -94,6 +113,75 @@ function drawVersions(versions) {
   }
   body.replaceChildren(...rows);
   $("no-versions").hidden = versions.length > 0;
+}
+
+// The row of ``version``'s window and choice (a program played through its window), once
+// its form is known (null until then); asked once per version.
+function programPanel(version) {
+  if (programs.has(version)) return programs.get(version);
+  programs.set(version, null);
+  loadProgram(version);
+  return null;
+}
+
+async function loadProgram(version) {
+  let form;
+  try {
+    form = await call(undefined, `${API}/${version}/form`);
+  } catch (error) {
+    programs.delete(version); // asked again on the next look
+    return;
+  }
+  const details = el("details", { class: "team-program", "data-version": String(version) },
+    el("summary", {}, t("team.program.summary", { version, choice: form.choice })));
+  const picture = el("img", { alt: t("team.program.picture", { version }), width: "640", height: "400" });
+  details.append(picture);
+  send(undefined, `${API}/${version}/window.png`).then(async (response) => {
+    if (!response.ok) { picture.remove(); return; }
+    // a data: address, as the pages' policy allows images (never blob:)
+    const reader = new FileReader();
+    const read = new Promise((done) => reader.addEventListener("load", done, { once: true }));
+    reader.readAsDataURL(await response.blob());
+    await read;
+    picture.addEventListener("load", () => {
+      picture.width = picture.naturalWidth;
+      picture.height = picture.naturalHeight;
+    }, { once: true });
+    picture.src = String(reader.result);
+  }).catch(() => picture.remove());
+  if (form.controls.length === 0) {
+    details.append(el("p", { class: "muted" }, t("team.program.none")));
+  } else {
+    const chooser = el("form", { class: "team-choice" });
+    for (const control of form.controls) {
+      const id = `choice-${version}-${form.controls.indexOf(control)}`;
+      const select = el("select", { id, name: control.name },
+        ...control.options.map((o) => el("option", { value: o }, o)));
+      select.value = control.chosen;
+      chooser.append(el("label", { for: id }, control.label), select);
+    }
+    chooser.append(el("button", { type: "submit" }, t("team.program.choose")));
+    chooser.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const choose = {};
+      for (const select of chooser.querySelectorAll("select")) choose[select.name] = select.value;
+      chooseAgain(version, choose);
+    });
+    details.append(chooser);
+  }
+  programs.set(version, el("tr", { class: "team-program-row" }, el("td", { colspan: "6" }, details)));
+  refresh();
+}
+
+async function chooseAgain(version, choose) {
+  try {
+    const answer = await call(undefined, `${API}/${version}/choice`, undefined, { choose });
+    const made = answer.submission.version;
+    say(t(answer.new ? "team.program.sent" : "team.program.same", { version: made }));
+  } catch (error) {
+    say(t("team.failed", { error: error.message }));
+  }
+  refresh();
 }
 
 // The result of a game for the team that played ``color`` in it.
@@ -182,6 +270,7 @@ $("token-form").dataset.ready = "true"; // the form is handled here from now on
 $("forget").addEventListener("click", () => {
   keep("");
   clearTimeout(timer);
+  programs.clear();
   $("token-form").hidden = false;
   $("signed-in").hidden = true;
   $("team").hidden = true;

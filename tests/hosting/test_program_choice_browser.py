@@ -1,0 +1,199 @@
+"""A team picks its bot in its own program's form, on its page, without code (Playwright
+driving Debian's Chromium against a real league server with its builder, bubblewrap,
+``javac`` against OpenJFX and Xvfb): the team sends its course project's Download ZIP
+asking for its program to be played through its window; the version is accepted with the
+form's default; the page shows the window as the server's dry run drew it and its choice
+as a select; another option there is the team's next version, built, checked and
+accepted with that choice. The API refuses an option the form does not have, in the
+form's words, and has no window for a version of another kind. English on a laptop (the
+whole way) and Indonesian on a 390 px phone (to the window and its choice), axe at every
+impact, no sideways scrolling, no console error."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from adjacency.core import Position
+from adjacency.league.league_file import LeagueStore
+from browser_helpers import EVERY_IMPACT, SIZES, UNDER_TEST, axe_violations, goto
+from fx_course_projects import SHAPES, download_zip
+from hosted_helpers import course_zip
+from i18n_helpers import english_left
+from league_helpers import add_member, make_league, thread_server, wait_until
+from sandbox_helpers import own_sandboxes
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+expect.set_options(timeout=50_000)  # a build and its check in the sandbox, loaded
+
+pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
+
+SHAPE = SHAPES[1]
+"""One bot-type box, "Bot": Minimax (the default, its first option) or Local Search."""
+
+
+@pytest.fixture
+def program_league(folder: Path, fx_tools: None) -> Iterator[tuple[str, Path]]:
+    """An 8x8 league of 2 rounds whose games start from the start (a program's window
+    plays only from there), served with its builder: its URL and its file."""
+    db = folder / "league.db"
+    start = Position.start(8, 8, 2).fen()
+    make_league(db, rows=8, cols=8, rounds=2, base=30.0, increment=0.0, openings=(start,))
+    with thread_server(db, house_games=False, builds=True) as url:
+        yield url, db
+    wait_until(lambda: not own_sandboxes(), 20, "every build's sandbox to end")
+
+
+def manifest_of(db: Path, name: str, version: int) -> dict[str, Any]:
+    """The manifest in the stored packed files of ``name``'s ``version``."""
+    with LeagueStore(db, create=False) as store:
+        member = store.members.member_named(name)
+        submission = store.submissions.version(member.id, version)
+        assert submission is not None
+        data = store.submissions.data(submission.id)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        loaded: dict[str, Any] = json.loads(archive.read("adjacency-bot.json"))
+    return loaded
+
+
+def accounts(page: Any) -> list[str]:
+    """The server's own words on the page: its accounts, the window's controls and choice."""
+    texts: list[str] = page.locator("#versions .team-detail").all_text_contents()
+    texts += page.locator(".team-program label, .team-program option").all_text_contents()
+    choice = page.locator(".team-program summary").first.text_content() or ""
+    return [*texts, choice.split(": ", 1)[-1]]
+
+
+def decided(api: httpx.Client) -> dict[str, Any]:
+    """The team's newest version once the builder has decided it."""
+
+    def newest() -> dict[str, Any] | None:
+        version: dict[str, Any] = api.get("/submissions").json()["submissions"][0]
+        return version if version["status"] in ("accepted", "refused") else None
+
+    found: dict[str, Any] = wait_until(newest, 110, "the newest version decided")
+    return found
+
+
+@pytest.mark.parametrize(("locale", "size"), [("en-GB", "laptop"), ("id-ID", "phone")])
+def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
+    browser: Any, program_league: tuple[str, Path], tmp_path: Path, locale: str, size: str
+) -> None:
+    url, db = program_league
+    token = add_member(db, "garuda")
+    context = browser.new_context(viewport=SIZES[size], locale=locale, **UNDER_TEST)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    if locale == "id-ID":
+        page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
+    goto(page, f"{url}/team")
+    page.wait_for_selector("#token-form[data-ready]")
+    page.locator("#token").fill(token)
+    page.locator("#token").press("Enter")
+    expect(page.locator("#team")).to_be_visible()
+    # GitHub's Download ZIP as the student has it: the SDK, a report and a screenshot in.
+    project = download_zip(SHAPE, tmp_path / "tubes-main.zip", sdk_bytes=8 << 20)
+    page.locator("#zip").set_input_files(str(project))
+    page.locator("#as-program").check()
+    page.locator("#upload-form button[type=submit]").click()
+    accepted = "diterima" if locale == "id-ID" else "accepted"
+    expect(page.locator("#versions tbody tr").first).to_contain_text(accepted)
+    expect(page.locator("#versions .team-detail").first).to_contain_text(
+        "plays Minimax as O: played 2 rounds with each colour against greedy"
+    )
+    # The window as the dry run drew it, and its one choice as a select set to the default.
+    panel = page.locator(".team-program[data-version='1']")
+    panel.locator("summary").click()
+    expect(panel.locator("summary")).to_contain_text("plays Minimax as O")
+    picture = panel.locator("img")
+    expect(picture).to_have_attribute("src", re.compile(r"^data:image/png;base64,iVBORw0KGgo"))
+    assert picture.evaluate("i => i.naturalWidth") > 200
+    select = panel.get_by_label("Bot", exact=True)
+    assert select.evaluate("s => [...s.options].map(o => o.value)") == ["Minimax", "Local Search"]
+    expect(select).to_have_value("Minimax")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    assert axe_violations(page, EVERY_IMPACT) == []
+    if locale == "id-ID":  # the page's own words in Indonesian; the choice is the program's
+        assert english_left(page, ["garuda", "tubes-main.zip", *accounts(page)]) == []
+        assert errors == []
+        context.close()
+        return
+    # Another option is the next version: the same files, the choice in its manifest.
+    select.select_option("Local Search")
+    panel.locator("button[type=submit]").click()
+    expect(page.locator("#status")).to_contain_text("Version 2 plays with this choice")
+    assert manifest_of(db, "garuda", 2) == {
+        "choose": {"botType": "Local Search"},
+        "language": "javafx",
+    }
+    expect(page.locator("#versions tbody tr").first).to_contain_text(accepted)
+    expect(page.locator("#versions .team-detail").first).to_contain_text(
+        "plays Local Search as O: played 2 rounds with each colour against greedy"
+    )
+    second = page.locator(".team-program[data-version='2']")
+    second.locator("summary").click()
+    expect(second.get_by_label("Bot", exact=True)).to_have_value("Local Search")
+    assert axe_violations(page, EVERY_IMPACT) == []
+    assert errors == []
+    context.close()
+
+
+def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
+    program_league: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, db = program_league
+    token = add_member(db, "garuda")
+    auth = {"Authorization": f"Bearer {token}"}
+    project = download_zip(SHAPE, tmp_path / "bot-type-main.zip", sdk_bytes=1 << 20)
+    kit = course_zip(tmp_path)  # the engine-protocol route: no window to show
+    with httpx.Client(base_url=f"{url}/api/league", headers=auth, timeout=30) as api:
+        sent = api.post(
+            "/submissions",
+            content=project.read_bytes(),
+            headers={"Content-Type": "application/zip", "X-Program": "javafx"},
+        )
+        assert sent.status_code == 201, sent.text
+        first = decided(api)
+        assert first["status"] == "accepted", first["detail"]
+        form = api.get("/submissions/1/form").json()
+        assert form["choice"] == "plays Minimax as O"
+        assert [(c["name"], c["options"], c["chosen"]) for c in form["controls"]] == [
+            ("botType", ["Minimax", "Local Search"], "Minimax")
+        ]
+        window = api.get("/submissions/1/window.png")
+        assert window.headers["content-type"] == "image/png"
+        assert window.content[:8] == b"\x89PNG\r\n\x1a\n"
+        wrong = api.post("/submissions/1/choice", json={"choose": {"Bot": "Genetic"}})
+        assert wrong.status_code == 400
+        assert "'Genetic' is not an option of 'botType'" in wrong.text
+        assert "Minimax, Local Search" in wrong.text
+        unknown = api.post("/submissions/1/choice", json={"choose": {"Level": "Hard"}})
+        assert unknown.status_code == 400 and "no control named 'Level'" in unknown.text
+        per_game = api.post("/submissions/1/choice", json={"choose": {"Number of rounds": "8"}})
+        assert per_game.status_code == 400 and "set by the league" in per_game.text
+        assert [v["version"] for v in api.get("/submissions").json()["submissions"]] == [1]
+        other = api.post(
+            "/submissions", content=kit.read_bytes(), headers={"Content-Type": "application/zip"}
+        )
+        assert other.status_code == 201, other.text
+        assert api.get("/submissions/2/form").status_code == 404
+        assert api.get("/submissions/2/window.png").status_code == 404
+        assert api.get("/submissions/9/form").status_code == 404
+        refused = api.post(
+            "/submissions",
+            content=project.read_bytes(),
+            headers={"Content-Type": "application/zip", "X-Program": "swing"},
+        )
+        assert refused.status_code == 400 and "javafx, not 'swing'" in refused.text
+        decided(api)  # no build left behind
