@@ -2,8 +2,11 @@
 builder, bubblewrap, ``javac`` against OpenJFX, Xvfb): its Download ZIP, sent by
 ``adjacency league submit --choose`` with the team's choice of bot in its window, goes to
 accepted (its check a short game with each colour) and to rated games against the house
-bot that end on the board, every move of its side its chosen bot's own. The manifest the
-CLI writes is the one a team may put in its zip for the team page."""
+bot that end on the board, every move of its side its chosen bot's own. Every other shape
+goes the same way with its form's defaults (``--program``), and the hostile programs
+(a crash, a hung window, a mark on an occupied square) are refused at their check with
+the reason. The manifest the CLI writes is the one a team may put in its zip for the
+team page."""
 
 from __future__ import annotations
 
@@ -17,8 +20,8 @@ from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_kind import fx_choices
 from adjacency.hosting.manifest import ManifestError
 from adjacency.league.league_file import LeagueStore
-from fx_course_projects import SHAPES, bot_move, download_zip
-from hosted_helpers import accepted, finished_games, served
+from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, download_zip
+from hosted_helpers import accepted, decided, finished_games, served
 from league_helpers import add_member, wait_until
 from sandbox_helpers import own_sandboxes
 
@@ -64,6 +67,89 @@ def test_a_course_program_goes_from_its_zip_to_rated_games(
                     assert move.square == expected, game.record
                 position = position.play(move.square)
         assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def program_league(db: Path) -> str:
+    """An 8x8 league of 2 rounds from the start (30 s a side) with the house bot greedy
+    and one team: the team's token."""
+    create = ["league", "create", "--db", str(db), "--rows", "8", "--cols", "8"]
+    assert main([*create, "--rounds", "2", "--clock", "30+0", "--from-start"]) == 0
+    add_member(db, "greedy", "house", "greedy")
+    return add_member(db, "team1")
+
+
+def submit_program(url: str, project: Path, token: str, tmp_path: Path) -> None:
+    """``league submit --program``: the project played through its window, every choice
+    its form's default."""
+    token_file = tmp_path / "team1.token"
+    token_file.write_text(token)
+    command = ["league", "submit", url, str(project), "--token-file", str(token_file)]
+    assert main([*command, "--program"]) == 0
+
+
+@pytest.mark.parametrize("shape", SHAPES[::2] + SHAPES[3:], ids=lambda s: s.name)
+def test_every_shape_plays_rated_games_with_its_default_choice(
+    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape
+) -> None:
+    """Each other shape of course project (a type per side with a person option, a game
+    mode box, a fixed bot; first mover by check box and by combo box; FXML beside the
+    sources, in a folder, in a resources root; the bot on the JavaFX thread, from a thread,
+    from a timeline), from its Download ZIP to rated games with each colour through the
+    real server, with its form's default: its bot is its first bot option (Minimax, from
+    the top-left), as O in its window."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path)
+        version = accepted(url, token)
+        assert "plays " in version["detail"] and " as O: played 2 rounds" in version["detail"]
+        games = finished_games(db, "team1", 2)
+        with LeagueStore(db, create=False) as store:
+            team = store.members.member_named("team1")
+            stored = [store.games.game(g.id) for g in games[:2]]
+        for game in stored:
+            assert game is not None and game.record is not None
+            assert game.termination == "normal", game.detail
+            colour = "x" if game.x_id == team.id else "o"
+            record = game_from_text(game.record)
+            position = record.start
+            for move in record.moves:
+                if position.turn == colour:
+                    expected = bot_move(position, from_top=True, half_turn=colour == "x")
+                    assert move.square == expected, game.record
+                position = position.play(move.square)
+        assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+REFUSALS = {
+    # a hostile shape -> words of its refusal; each breaks at its bot's second move
+    "crashes": ["as X, at move 3 (", "the bot lost its way", "Bot.java:"],
+    "hangs": ["as X, at move 3 (", "sent no bestmove"],
+    "occupied": ["as X, at move 3 (", "is occupied"],
+}
+
+
+@pytest.mark.parametrize("shape", HOSTILE, ids=lambda s: s.name)
+def test_a_program_that_breaks_is_refused_at_its_check_with_the_reason(
+    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape
+) -> None:
+    """A program that crashes, hangs its window or marks an occupied square is refused
+    through the real server at its check game, the move and the reason in its words; it
+    plays no game."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path)
+        version = decided(url, token)
+        assert version["status"] == "refused", version["detail"]
+        for words in REFUSALS[shape.name]:
+            assert words in version["detail"], version["detail"]
+    with LeagueStore(db, create=False) as store:
+        assert store.games.games(member_id=store.members.member_named("team1").id) == []
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
