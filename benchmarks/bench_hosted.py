@@ -47,6 +47,17 @@ as a team would, are among the shapes (the last two).
 
     python benchmarks/bench_hosted.py --swiss --bots 30 --swiss-rounds 3
     python benchmarks/bench_hosted.py --tiny
+
+``--programs``: the same Swiss (``--bots``, ``--swiss-rounds``, ``--rounds``,
+``--move-time``; 8x8 from the start) twice, one after the other: first of teams whose
+course-shaped JavaFX projects (tests/fx_course_projects.py, the four shapes in turn) are
+played through their own windows (docs/javafx-driver.md), then of teams whose Java
+course projects are played through the engine protocol's direct route (the kit's
+adapter; the first eight shapes above). Prints for each: games per minute per core, how
+games ended, the bots' CPU a game (their sandboxes' charge), each build and check, each
+sandbox's memory; and driven / direct.
+
+    python benchmarks/bench_hosted.py --programs --bots 12 --swiss-rounds 3 --rounds 8
 """
 
 from __future__ import annotations
@@ -164,6 +175,7 @@ class League:
         move_time: float,
         hosted_jobs: int | None = None,
         serve_args: tuple[str, ...] = (),
+        from_start: bool = False,
     ) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="bench-hosted-league-"))
         self.folder.chmod(0o755)  # the sandbox's users reach the builds beside the file
@@ -172,7 +184,8 @@ class League:
         self.admin.write_text("adjl_bench-hosted-admin-token")
         cli("league", "create", "--db", str(self.db), "--rounds", str(rounds),
             "--move-time", str(move_time), "--min-game", "0",
-            "--admin-token-file", str(self.admin))  # fmt: skip
+            "--admin-token-file", str(self.admin),
+            *(["--from-start"] if from_start else []))  # fmt: skip
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.hosted_jobs = hosted_jobs
@@ -222,9 +235,11 @@ class League:
         with urllib.request.urlopen(request, timeout=60) as answer:
             assert answer.status == 201, answer.read()
 
-    def verdicts(self, tokens: list[str], bound: float = 1800.0) -> dict[str, tuple[str, float]]:
+    def verdicts(
+        self, tokens: list[str], bound: float = 1800.0, refusals: bool = False
+    ) -> dict[str, tuple[str, float]]:
         """Wait for each token's newest version's verdict: its status and when it was seen
-        (``time.monotonic``, polled every 0.2 s)."""
+        (``time.monotonic``, polled every 0.2 s); a refusal fails unless ``refusals``."""
         seen: dict[str, tuple[str, float]] = {}
         deadline = time.monotonic() + bound
         while len(seen) < len(tokens):
@@ -234,7 +249,9 @@ class League:
                     newest = self.get("/api/league/submissions", token)["submissions"][0]
                     if newest["status"] in ("accepted", "refused"):
                         seen[token] = (newest["status"], time.monotonic())
-                        assert newest["status"] == "accepted", newest["detail"]
+                        assert refusals or newest["status"] == "accepted", newest["detail"]
+                        if newest["status"] == "refused":
+                            print(f"refused: {newest['detail'][-600:]}")
             time.sleep(0.2)
         return seen
 
@@ -581,6 +598,83 @@ def swiss_mode(args: argparse.Namespace) -> None:
     print(f"load average after: {os.getloadavg()}")
 
 
+def program_shapes() -> list[tuple[str, bytes]]:
+    """The course-shaped JavaFX projects of tests/fx_course_projects.py, each packed to be
+    played through its own window with its form's defaults (what ``league submit
+    --program`` sends): what the driven teams upload, in turn."""
+    from adjacency.hosting.packing import pack_program
+    from fx_course_projects import SHAPES, download_zip
+
+    packed = []
+    with tempfile.TemporaryDirectory() as folder:
+        for shape in SHAPES:
+            project = download_zip(shape, Path(folder) / f"{shape.name}-main.zip", 1 << 20)
+            packed.append((f"{shape.name} (its window)", pack_program(project, {}).data))
+    return packed
+
+
+def hosted_swiss(args: argparse.Namespace, shapes: list[tuple[str, bytes]]) -> dict[str, Any]:
+    """A Swiss of ``--bots`` hosted teams uploading ``shapes`` in turn, built with hosted
+    games off, then played by a real ``league serve`` (8x8 from the start): its figures
+    (:func:`play_event`) with the builds' seconds and the sandboxes' CPU per game."""
+    from hosted_helpers import served as in_process
+
+    names = [f"team{number:02d}" for number in range(args.bots)]
+    hosted = League(args.rounds, args.move_time, args.hosted_jobs, from_start=True)
+    try:
+        tokens = [hosted.member(name) for name in names]
+        own_url = hosted.url
+        with in_process(hosted.db, hosted_games=False) as (url, _):
+            hosted.url = url
+            for number, token in enumerate(tokens):
+                hosted.upload(token, shapes[number % len(shapes)][1])
+            seen = hosted.verdicts(tokens, refusals=True)
+            versions = [hosted.get("/api/league/submissions", t)["submissions"][0] for t in tokens]
+        hosted.url = own_url
+        playing = [n for n, t in zip(names, tokens, strict=True) if seen[t][0] == "accepted"]
+        run_event(hosted, playing, args.swiss_rounds)
+        hosted.start()
+        figures = play_event(hosted, "swiss", args.bound)
+        with contextlib.closing(sqlite3.connect(hosted.db)) as connection:
+            used = connection.execute(  # the clocks' charge: the sandboxes' CPU seconds
+                "SELECT coalesce(sum(x_time + o_time), 0) FROM games WHERE status = 'finished'"
+            ).fetchone()[0]
+    finally:
+        hosted.stop()
+    figures["builds"] = build_seconds(versions)
+    figures["refused"] = len(names) - len(playing)
+    figures["bot_cpu_per_game"] = float(used) / max(1, int(figures["games"]))
+    return figures
+
+
+def programs_mode(args: argparse.Namespace) -> None:
+    """``--programs``: a Swiss of driven programs, then the same Swiss of course projects
+    played through the engine protocol's direct route (the kit's adapter), side by side."""
+    cores = os.cpu_count() or 1
+    print(f"load average before: {os.getloadavg()}; {cores} cores")
+
+    def per_core(figures: dict[str, Any]) -> float:
+        return float(figures["games"]) / max(float(figures["minutes"]), 1e-9) / cores
+
+    driven = hosted_swiss(args, program_shapes())
+    direct = hosted_swiss(args, course_shapes()[:8])
+    for name, figures in (("driven programs", driven), ("direct route", direct)):
+        memory = figures["sandbox_rss"] or [0.0]
+        print(
+            f"{name}: Swiss of {args.bots}, {args.swiss_rounds} rounds of {args.rounds}-round"
+            f" games at {args.move_time:g} s a move: {figures['games']} games in"
+            f" {figures['minutes']:.2f} min, {per_core(figures):.3f} games/min/core"
+            f" ({figures['refused']} of {args.bots} refused at their check);"
+            f" endings {figures['endings']}; bots' CPU a game"
+            f" {figures['bot_cpu_per_game']:.2f} s; build and check, s: {stats(figures['builds'])};"
+            f" a sandbox's memory, MiB: {stats(memory)}"
+        )
+    print(
+        f"driven / direct, games per minute: {per_core(driven) / max(per_core(direct), 1e-9):.2f}"
+    )
+    print(f"load average after: {os.getloadavg()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--projects", type=int, default=6, help="projects built (default 6)")
@@ -599,13 +693,23 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=5, help="bot starts timed each way (5)")
     parser.add_argument("--bound", type=float, default=3600.0, help="most seconds an event")
     parser.add_argument("--tiny", action="store_true", help="--swiss at the smallest size")
+    parser.add_argument(
+        "--programs", action="store_true", help="a Swiss of driven JavaFX programs vs direct"
+    )
     args = parser.parse_args()
-    if args.hostile:
+    if args.programs:
+        programs_mode(args)
+    elif args.hostile:
         hostile_mode(args)
-        return
-    if args.swiss or args.tiny:
+    elif args.swiss or args.tiny:
         swiss_mode(args)
-        return
+    else:
+        one_bot_mode(args)
+
+
+def one_bot_mode(args: argparse.Namespace) -> None:
+    """The default: ``--projects`` builds and checks, one built bot's games sandboxed and
+    plain (the module's first paragraph)."""
     print(f"load average before: {os.getloadavg()}; {os.cpu_count()} cores")
     work = Path(tempfile.mkdtemp(prefix="bench-hosted-"))
     work.chmod(0o755)

@@ -29,8 +29,18 @@ from adjacency.hosting.fx_build import FxBuild, build_fx
 from adjacency.hosting.fx_check import check_driven_program
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
+from adjacency.hosting.java_build import BuildFailed
 from adjacency.sandbox import check
-from fx_course_projects import ATTACKS, HOSTILE, SHAPES, SPINS, Shape, bot_move, download_zip
+from fx_course_projects import (
+    ATTACKS,
+    HOSTILE,
+    SHAPES,
+    SPINS,
+    Shape,
+    bot_move,
+    download_zip,
+    write,
+)
 from league_helpers import wait_until
 from sandbox_helpers import host_pids_with, reachable_folder
 
@@ -155,7 +165,11 @@ HOSTILE_LOSSES = {
         ["the program crashed", "the bot lost its way", "Bot.java:"],
         20.0,
     ),
-    "hangs": ("time forfeit", ["sent no bestmove"], 8.0),
+    "hangs": (
+        "time forfeit",
+        ["sent no bestmove", "the JavaFX thread is TIMED_WAITING in the program at Bot.java:"],
+        8.0,
+    ),
     "occupied": ("illegal move", ["is occupied"], 20.0),
 }
 
@@ -197,6 +211,25 @@ def test_the_check_charges_the_whole_sandboxs_cpu(workshop: Workshop) -> None:
     assert not verdict.accepted
     assert verdict.detail.startswith("as X, at move 3 ("), verdict.detail
     assert "used more than its 3 s of CPU" in verdict.detail, verdict.detail
+
+
+def test_a_program_that_fails_at_its_start_is_refused_with_the_cause(
+    fx_tools: None, tmp_path: Path
+) -> None:
+    """Its FXML file missing, the program's start throws; JavaFX wraps that in "Exception
+    in Application start method", and the refusal says the cause and the team's line."""
+    check()
+    with reachable_folder("adjacency-fx-start-") as folder:
+        project = write(SHAPES[0], folder / "project")
+        for fxml in project.rglob("*.fxml"):
+            fxml.unlink()
+        build = build_fx(project, folder / "build")
+        with pytest.raises(BuildFailed) as refused:
+            dry_run(build, folder / "dry")
+    said = str(refused.value)
+    assert "Exception in Application start method" in said, said
+    assert "fxdriver: caused by" in said and "Location is required" in said, said
+    assert "at Main.java:" in said, said
 
 
 def test_an_error_alert_loses_with_its_text(workshop: Workshop) -> None:

@@ -53,6 +53,7 @@ public final class Driver {
     private static final Pattern ROUNDS = Pattern.compile("(?i).*(round|ronde|turn|giliran).*");
     private static final long POLL_MS = 15;
     private static final long CALL_MS = 250;
+    private static final long STUCK_MS = 3000;
 
     private final PrintStream protocol;
     private final Map<String, String> settings = new LinkedHashMap<>();
@@ -180,11 +181,52 @@ public final class Driver {
             System.err.println("\tat " + frame);
         }
         if (hidden > 0) System.err.println("\t(" + hidden + " frames of Java and JavaFX left out)");
+        Throwable cause = error.getCause();
+        for (int depth = 0; cause != null && cause != error && depth < 8; depth++) {
+            // "Exception in Application start method" says nothing: its causes say what failed
+            StackTraceElement own = teamFrame(cause.getStackTrace());
+            System.err.println("fxdriver: caused by " + cause + (own == null ? "" : " at " + own.getFileName() + ":" + own.getLineNumber()));
+            if (where == null) where = own;
+            error = cause;
+            cause = cause.getCause();
+        }
         String at = where == null ? "" : " at " + where.getFileName() + ":" + where.getLineNumber();
         System.err.println("fxdriver: the program crashed: " + error + at);
         System.err.flush();
         quitting = true;
         Runtime.getRuntime().halt(1);
+    }
+
+    /** The first frame of the team's own code (not Java's, JavaFX's or the driver's), or null. */
+    private static StackTraceElement teamFrame(StackTraceElement[] frames) {
+        for (StackTraceElement frame : frames) {
+            String name = frame.getClassName();
+            if (name.startsWith("java.") || name.startsWith("javafx.") || name.startsWith("com.sun.")
+                    || name.startsWith("jdk.") || name.startsWith("sun.") || name.startsWith("adjacency.fxdriver.")) {
+                continue;
+            }
+            return frame;
+        }
+        return null;
+    }
+
+    /**
+     * A move the program has not made after {@link #STUCK_MS}: where its JavaFX thread is, said
+     * once, so that a window that hangs tells the team its file and line (or that the thread
+     * waits in JavaFX itself).
+     */
+    private static void stuck(String waiting) {
+        for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
+            Thread thread = entry.getKey();
+            if (!thread.getName().equals("JavaFX Application Thread")) continue;
+            StackTraceElement[] frames = entry.getValue();
+            StackTraceElement own = teamFrame(frames);
+            StringBuilder top = new StringBuilder();
+            for (int i = 0; i < Math.min(4, frames.length); i++) top.append(i == 0 ? "" : " < ").append(frames[i]);
+            System.err.println("fxdriver: " + waiting + " for " + STUCK_MS / 1000 + " s; the JavaFX thread is " + thread.getState()
+                    + (own == null ? "" : " in the program at " + own.getFileName() + ":" + own.getLineNumber()) + ", at " + top);
+        }
+        System.err.flush();
     }
 
     private static void fail(String message) {
@@ -268,6 +310,10 @@ public final class Driver {
                 case "isready" -> send("readyok");
                 case "position" -> setPosition(words);
                 case "go" -> {
+                    // The move before has sent its bestmove but its thread may not have
+                    // ended yet: the next go comes as soon as the opponent answers (a house
+                    // bot at once), so wait for it rather than drop this go.
+                    if (search != null) search.join(1_000);
                     if (search != null && search.isAlive()) {
                         send("info string error: go while searching");
                     } else {
@@ -469,10 +515,16 @@ public final class Driver {
 
     /** The board's marks (on the JavaFX thread, waiting while it is busy). */
     private String[] read(Button[][] cells) throws InterruptedException {
+        long began = System.currentTimeMillis();
+        boolean said = false;
         while (true) {
             try {
                 return Fx.call(() -> Screen.marks(cells), CALL_MS);
             } catch (TimeoutException busy) {
+                if (!said && System.currentTimeMillis() - began > STUCK_MS) {
+                    stuck("the program's window has not answered");
+                    said = true;
+                }
                 Thread.sleep(POLL_MS);
             }
         }
@@ -502,10 +554,16 @@ public final class Driver {
         int index = halfTurn ? Rules.N * Rules.N - 1 - square : square;
         Button button = board[index / Rules.N][index % Rules.N];
         long lastFire = System.currentTimeMillis();
+        long began = lastFire;
         Fx.post(button::fire);
         boolean told = false;
+        boolean said = false;
         while (true) {
             Thread.sleep(POLL_MS);
+            if (!said && System.currentTimeMillis() - began > STUCK_MS) {
+                stuck("the opponent's move " + Rules.name(square) + " has not shown");
+                said = true;
+            }
             int[] now = cells(read(board));
             if (now[square] != 0) return;
             closeAlerts();
@@ -522,7 +580,13 @@ public final class Driver {
 
     /** The bot's move: the board read until it changes and holds still, then explained. */
     private int awaitMove(int[] before) throws InterruptedException {
+        long began = System.currentTimeMillis();
+        boolean said = false;
         while (true) {
+            if (!said && System.currentTimeMillis() - began > STUCK_MS) {
+                stuck("the program's bot has not moved");
+                said = true;
+            }
             int[] now = cells(read(board));
             if (Arrays.equals(now, before)) {
                 closeAlerts();
