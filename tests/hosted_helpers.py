@@ -144,3 +144,37 @@ def course_zip(folder: Path, broken: bool = False) -> Path:
             archive.writestr(f"tubes-main/src/{source.name}", text)
         archive.writestr("tubes-main/lib/javafx.controls.jar", b"PK never read")
     return target
+
+
+FIRST_EMPTY = """\
+import sys, time
+
+PAUSE = {pause}  # seconds each move takes, sleeping: within its own time, never computing
+
+def first_empty(board):
+    ranks = board.split("/")
+    for i, rank in enumerate(ranks):
+        column = 0
+        for c in rank:
+            if c.isdigit():
+                return "abcdefgh"[column] + str(len(ranks) - i)
+            column += 1
+
+fen = None
+for line in sys.stdin:
+    words = line.split()
+    if words and words[0] == "aep":
+        print("id name {name}\\nid author tests\\naepok", flush=True)
+    elif words and words[0] == "isready":
+        print("readyok", flush=True)
+    elif words and words[0] == "position":
+        fen = words[2]
+    elif words and words[0] == "go":
+        time.sleep(PAUSE)
+        print("bestmove", first_empty(fen), flush=True)
+    elif words and words[0] == "quit":
+        break
+"""
+"""An engine-protocol program (Python, standard library) that answers the first empty
+square after sleeping ``pause`` seconds a move: ``FIRST_EMPTY.format(pause=..., name=...)``.
+Its checks take what its pauses take, and it computes nothing."""

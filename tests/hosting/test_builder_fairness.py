@@ -8,38 +8,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from hosted_helpers import decided, files_zip
+from hosted_helpers import FIRST_EMPTY, decided, files_zip
 from league_helpers import add_member, make_league, request, thread_server, upload, wait_until
-
-ENGINE = """\
-import sys, time
-
-PAUSE = {pause}  # seconds each move takes, sleeping: within its own time, never computing
-
-def first_empty(board):
-    ranks = board.split("/")
-    for i, rank in enumerate(ranks):
-        column = 0
-        for c in rank:
-            if c.isdigit():
-                return "abcdefgh"[column] + str(len(ranks) - i)
-            column += 1
-
-fen = None
-for line in sys.stdin:
-    words = line.split()
-    if words and words[0] == "aep":
-        print("id name fairness\\nid author tests\\naepok", flush=True)
-    elif words and words[0] == "isready":
-        print("readyok", flush=True)
-    elif words and words[0] == "position":
-        fen = words[2]
-    elif words and words[0] == "go":
-        time.sleep(PAUSE)
-        print("bestmove", first_empty(fen), flush=True)
-    elif words and words[0] == "quit":
-        break
-"""
 
 HOG_PAUSE = 3.0
 """A hog's move in the check (5 s a move on this league): 3 s of sleep, within its own
@@ -47,7 +17,7 @@ time, on each of the four positions: some 13 s a build, accepted in the end."""
 
 
 def _zip(pause: float, tag: str) -> bytes:
-    return files_zip({"engine.py": ENGINE.format(pause=pause) + f"# {tag}\n"})
+    return files_zip({"engine.py": FIRST_EMPTY.format(pause=pause, name="fairness") + f"# {tag}\n"})
 
 
 def test_another_teams_verdict_comes_within_30_s_while_a_hog_builds(folder: Path) -> None:

@@ -11,35 +11,10 @@ from adjacency.league.builder import build_folder, version_folder
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.quota import folder_bytes
 from adjacency.league.rules import LeagueRules
-from hosted_helpers import decided, files_zip
+from hosted_helpers import FIRST_EMPTY, decided, files_zip
 from league_helpers import add_member, make_league, thread_server, upload
 
-ENGINE = """\
-import sys
-
-def first_empty(board):
-    ranks = board.split("/")
-    for i, rank in enumerate(ranks):
-        column = 0
-        for c in rank:
-            if c.isdigit():
-                return "abcdefgh"[column] + str(len(ranks) - i)
-            column += 1
-
-fen = None
-for line in sys.stdin:
-    words = line.split()
-    if words and words[0] == "aep":
-        print("id name quota\\nid author tests\\naepok", flush=True)
-    elif words and words[0] == "isready":
-        print("readyok", flush=True)
-    elif words and words[0] == "position":
-        fen = words[2]
-    elif words and words[0] == "go":
-        print("bestmove", first_empty(fen), flush=True)
-    elif words and words[0] == "quit":
-        break
-"""
+ENGINE = FIRST_EMPTY.format(pause=0, name="quota")
 """A program that answers the first empty square at once (its checks are quick)."""
 
 BLOB = 1 << 20
