@@ -21,6 +21,8 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -144,7 +146,7 @@ through its window (``X-Program: javafx``): packed with its form's defaults
 (:func:`~adjacency.hosting.packing.pack_program`), as ``league submit --program`` packs."""
 
 
-def _packer(request: Request) -> Any:
+def _packer(request: Request) -> Callable[[Path], Packed]:
     """How the upload is packed: as a program played through its window when the
     request asks so (:data:`PROGRAM_HEADER`), else as the project it is."""
     asked = request.headers.get(PROGRAM_HEADER, "").strip().lower()
@@ -152,7 +154,7 @@ def _packer(request: Request) -> Any:
         return pack
     if asked != "javafx":
         raise WebError(f"X-Program names how the upload is played: javafx, not {asked[:40]!r}")
-    return lambda path: pack_program(path, {})
+    return partial(pack_program, choices={})
 
 
 async def _pack(request: Request) -> Packed:
@@ -168,8 +170,7 @@ async def _pack(request: Request) -> Packed:
     async with receiving:
         path = await _receive(request, store.path.with_name(store.path.name + ".uploads"))
         try:
-            packed: Packed = await asyncio.to_thread(packer, path)
-            return packed
+            return await asyncio.to_thread(packer, path)
         except IntakeRefused as exc:
             raise WebError(str(exc)) from None
         finally:
