@@ -223,3 +223,75 @@ def test_a_relative_submission_path_is_taken_from_the_callers_folder(
     monkeypatch.chdir(sandbox_box.parent)
     outcome = sandbox.run(["/bin/cat", "data.txt"], submission=Path(sandbox_box.name))
     assert outcome.stdout == b"here\n", outcome
+
+
+X_PROBE = """\
+import socket, sys
+
+display = sys.argv[1]
+for name, address in (
+    ("abstract", "\\0/tmp/.X11-unix/X" + display),
+    ("path", "/tmp/.X11-unix/X" + display),
+):
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(address)
+        print(name, "connected")
+    except OSError as exc:
+        print(name, type(exc).__name__)
+    finally:
+        probe.close()
+squatter = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:  # listening in the display's place, to take its clients
+    squatter.bind("\\0/tmp/.X11-unix/X" + display)
+    print("listen bound")
+except OSError as exc:
+    print("listen", type(exc).__name__)
+finally:
+    squatter.close()
+"""
+
+
+def test_another_games_x_display_is_out_of_reach(sandbox_box: Path) -> None:
+    """A display of another game (an Xvfb on the host, as a driven program's runs in its
+    own sandbox) listens on a path socket and on an abstract one. From the host both
+    connect (the probe can reach a display) and the display's name cannot be taken; from a
+    sandbox neither connects and a listener of the same name binds only in the sandbox's
+    own network namespace, where its abstract sockets live, out of every other's reach."""
+    import subprocess
+
+    reader, writer = os.pipe()
+    host = subprocess.Popen(
+        ["/usr/bin/Xvfb", "-displayfd", str(writer), "-nolisten", "tcp"],
+        pass_fds=(writer,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    os.close(writer)
+    try:
+        with os.fdopen(reader) as said:
+            display = said.readline().strip()
+        assert display.isdigit(), "the host's Xvfb said no display"
+        program = write_program(sandbox_box, "probe.py", X_PROBE)
+        seen = subprocess.run(
+            [PYTHON, str(sandbox_box / "probe.py"), display],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert seen.stdout.split("\n")[:3] == [
+            "abstract connected",
+            "path connected",
+            "listen OSError",
+        ], seen.stdout
+        outcome = sandbox.run([PYTHON, program, display], submission=sandbox_box)
+    finally:
+        host.kill()
+        host.wait()
+    assert outcome.reason is sandbox.Reason.EXITED and outcome.returncode == 0, outcome
+    assert outcome.stdout.decode().split("\n")[:3] == [
+        "abstract ConnectionRefusedError",
+        "path FileNotFoundError",
+        "listen bound",
+    ], outcome.stdout
