@@ -4,14 +4,21 @@ every value is known independently: small 5x5 positions four plies from the end.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import overload
+from pathlib import Path
+from typing import Any, overload
+
+from fastapi.testclient import TestClient
 
 from adjacency.core import Position
 from adjacency.puzzles import Puzzle, Refutation, puzzle_id
+from adjacency.web import cookies
+from adjacency.web.seats import CLIENT_COOKIE
 from oracles import exact_value, move_values
 
 
@@ -112,3 +119,26 @@ class LazyPuzzles(Sequence[Puzzle]):
 
     def __len__(self) -> int:
         return len(oracle_puzzles())
+
+
+def key(db: Path) -> bytes:
+    """The server's cookie key, as the store keeps it (made on the first request)."""
+    with contextlib.closing(sqlite3.connect(db)) as raw:
+        return bytes(raw.execute("SELECT value FROM secrets WHERE name = 'cookies'").fetchone()[0])
+
+
+@contextlib.contextmanager
+def browser(app: Any, address: tuple[str, int], age: float = 0.0) -> Iterator[TestClient]:
+    """A browser at ``address`` on ``app`` (served meanwhile by a client of the test's),
+    holding a cookie the server issued ``age`` seconds ago (its first page view gets
+    it; an older one is what that browser would hold after ``age`` seconds, signed with
+    the server's key)."""
+    client = TestClient(app, client=address)
+    assert client.get("/puzzles").status_code == 200
+    if age:
+        db = Path(app.state.manager.store.path)
+        signed = cookies.read(key(db), client.cookies[CLIENT_COOKIE])
+        assert signed is not None
+        old = cookies.issue(key(db), signed.id, signed.issued - int(age))
+        client.cookies.set(CLIENT_COOKIE, old)
+    yield client

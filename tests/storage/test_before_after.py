@@ -146,8 +146,9 @@ def test_web(copy: Any) -> None:
         assert first.record == {"rows": 6, "moves": ["c3"]} and first.owned_by("k1")
         assert [g.id for g in store.all()] == [r[0] for r in BEFORE["web.sqlite3"]["games"]][::-1]
     # opening added the puzzle page's tables (step 2), empty: no one tried a puzzle, and
-    # the secrets' (step 4), empty until a request asks for the cookies' key, and the
-    # opening explorer's (step 5), empty: neither stored game is finished
+    # the secrets' (step 4), empty until a request asks for the cookies' key, the
+    # opening explorer's (step 5), empty: neither stored game is finished, and the puzzle
+    # rating history (step 6), empty: no player was rated
     puzzles: dict[str, list[list[Any]]] = {
         "explorer": [],
         "explorer_feed": [],
@@ -155,6 +156,7 @@ def test_web(copy: Any) -> None:
         "explorer_seen": [],
         "puzzle_attempts": [],
         "puzzle_players": [],
+        "puzzle_rating_history": [],
         "puzzle_ratings": [],
         "puzzle_reveals": [],
         "secrets": [],

@@ -53,13 +53,15 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
         "explorer_seen": [],
         "puzzle_attempts": [],
         "puzzle_players": [],
+        "puzzle_rating_history": [],
         "puzzle_ratings": [],
         "puzzle_reveals": [],
         "secrets": [],
     },
 }
 """The tables a step after the first adds (the league's ``proofs``: no person played; its
-``submissions``: no team uploaded code; the web's puzzle ratings: no one tried a puzzle;
+``submissions``: no team uploaded code; the web's puzzle ratings and their history: no
+one tried a puzzle;
 its secrets: made at the first request; the opening explorer's: the fixture's games
 have no result, and no league is read)."""
 NEW_COLUMNS: dict[str, dict[str, list[Any]]] = {

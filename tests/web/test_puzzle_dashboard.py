@@ -2,7 +2,7 @@
 counted per theme (a puzzle once for each theme), the most tried first; the chart draws a
 bar a theme with the share solved filled, its names as catalogue keys, everything escaped;
 the route answers a browser with the chart of its own tries only, per theme, phase or
-length."""
+length, and its rating after each of its rated attempts."""
 
 from __future__ import annotations
 
@@ -12,8 +12,19 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
-from adjacency.web.puzzle_dashboard import BAR, ThemeSuccess, success_per_theme, theme_chart
-from web_puzzle_helpers import oracle_puzzles
+from adjacency.web.puzzle_dashboard import (
+    BAR,
+    ThemeSuccess,
+    rating_chart,
+    success_per_theme,
+    theme_chart,
+)
+from web_puzzle_helpers import browser, oracle_puzzles
+
+HOME = ("203.0.113.7", 50000)
+"""A player's address (documentation range): not this machine, so every limit applies."""
+AWAY = ("198.51.100.9", 50000)
+DAY = 86400
 
 
 def test_first_tries_are_counted_per_theme_most_tried_first() -> None:
@@ -58,3 +69,67 @@ def test_the_route_draws_this_browsers_first_tries_only(tmp_path: Path) -> None:
         assert f'data-theme="{moves}" data-tried="1" data-won="1"' in length
         assert "data-i18n" not in length  # a length is a number
         assert mine.get("/api/puzzles/dashboard.svg", params={"by": "x"}).status_code == 422
+
+
+def test_the_rating_chart_draws_one_step_an_attempt_between_the_extremes() -> None:
+    empty = rating_chart([])
+    assert 'data-points="0"' in empty and "polyline" not in empty
+    chart = rating_chart([1500.0, 1620.4, 1580.0])
+    assert 'data-points="3" data-last="1580" data-low="1500" data-high="1620"' in chart
+    points = re.search(r'class="rating-line" fill="none" points="([^"]+)"', chart)
+    assert points is not None
+    xy = [tuple(float(v) for v in pair.split(",")) for pair in points.group(1).split()]
+    assert len(xy) == 3 and xy[0][0] < xy[1][0] < xy[2][0]  # oldest to latest
+    assert xy[1][1] < xy[2][1] < xy[0][1]  # the highest drawn highest, the lowest lowest
+    assert 'data-i18n="puzzle.rating-axis"' in chart
+
+
+def test_the_route_draws_this_browsers_rating_after_each_rated_attempt(tmp_path: Path) -> None:
+    """A long-lived browser's rated first tries each add a point (a later try of the same
+    puzzle rates nothing and adds none); a new browser's tries are not rated, so its
+    chart stays empty, as does another browser's."""
+    puzzles = oracle_puzzles()
+    app = create_app(tmp_path / "games.sqlite3", puzzles=lambda: puzzles)
+    with TestClient(app), browser(app, HOME, age=2 * DAY) as mine, browser(app, AWAY) as new:
+        assert 'data-points="0"' in mine.get("/api/puzzles/rating.svg").text
+        ratings = []
+        for puzzle in puzzles[:3]:
+            answer = mine.post(
+                f"/api/puzzles/{puzzle.id}/attempt", json={"moves": list(puzzle.solution)}
+            ).json()
+            assert answer["ratings"]["rated"] is True, answer
+            ratings.append(round(answer["ratings"]["player_after"]["rating"]))
+        again = mine.post(
+            f"/api/puzzles/{puzzles[0].id}/attempt", json={"moves": list(puzzles[0].solution)}
+        ).json()
+        assert again["ratings"]["rated"] is False
+        chart = mine.get("/api/puzzles/rating.svg")
+        assert chart.headers["content-type"].startswith("image/svg+xml")
+        assert f'data-points="3" data-last="{ratings[-1]}"' in chart.text
+        assert f'data-low="{min(ratings)}" data-high="{max(ratings)}"' in chart.text
+        new.post(f"/api/puzzles/{puzzles[0].id}/attempt", json={"moves": list(puzzles[0].solution)})
+        assert 'data-points="0"' in new.get("/api/puzzles/rating.svg").text
+
+
+def test_a_player_rated_before_the_history_keeps_its_rating_as_its_one_point(
+    tmp_path: Path,
+) -> None:
+    """A store from before the rating history (step 5) with a rated player: opening it
+    gives that player its rating then, at its last rated attempt's time."""
+    import sqlite3
+
+    from adjacency.web.store import GameStore
+
+    puzzles = oracle_puzzles()
+    db = tmp_path / "games.sqlite3"
+    with GameStore(db) as store:
+        store.puzzles.record("k1", puzzles[0], True)
+        (rating, _), [point] = store.puzzles.player("k1"), store.puzzles.rating_history("k1")
+        assert point.rating == rating.rating
+    with sqlite3.connect(db) as raw:  # back to the version before the history's step
+        raw.executescript("DROP TABLE puzzle_rating_history; PRAGMA user_version = 5")
+        updated = raw.execute("SELECT updated FROM puzzle_players").fetchone()[0]
+    with GameStore(db) as store:
+        [kept] = store.puzzles.rating_history("k1")
+        assert (kept.at, kept.rating, kept.rd) == (updated, rating.rating, rating.rd)
+        assert store.puzzles.rating_history("k2") == []

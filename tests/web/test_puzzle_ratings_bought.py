@@ -7,10 +7,7 @@ an hour however many players there are."""
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +18,7 @@ from adjacency.web import cookies
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from adjacency.web.seats import CLIENT_COOKIE
-from web_puzzle_helpers import oracle_puzzles
+from web_puzzle_helpers import browser, key, oracle_puzzles
 
 PUZZLES = oracle_puzzles()
 HOME = ("203.0.113.7", 50000)
@@ -39,29 +36,6 @@ def attempt(client: TestClient, puzzle: Puzzle, moves: list[str]) -> Any:
 def rating(client: TestClient, puzzle: Puzzle) -> float:
     value: float = client.get(f"/api/puzzles/{puzzle.id}").json()["rating"]["rating"]
     return value
-
-
-def key(db: Path) -> bytes:
-    """The server's cookie key, as the store keeps it (made on the first request)."""
-    with contextlib.closing(sqlite3.connect(db)) as raw:
-        return bytes(raw.execute("SELECT value FROM secrets WHERE name = 'cookies'").fetchone()[0])
-
-
-@contextlib.contextmanager
-def browser(app: Any, address: tuple[str, int], age: float = 0.0) -> Iterator[TestClient]:
-    """A browser at ``address`` on ``app`` (served meanwhile by a client of the test's),
-    holding a cookie the server issued ``age`` seconds ago (its first page view gets
-    it; an older one is what that browser would hold after ``age`` seconds, signed with
-    the server's key)."""
-    client = TestClient(app, client=address)
-    assert client.get("/puzzles").status_code == 200
-    if age:
-        db = Path(app.state.manager.store.path)
-        signed = cookies.read(key(db), client.cookies[CLIENT_COOKIE])
-        assert signed is not None
-        old = cookies.issue(key(db), signed.id, signed.issued - int(age))
-        client.cookies.set(CLIENT_COOKIE, old)
-    yield client
 
 
 def test_a_cookie_the_client_picks_moves_no_rating(db: Path) -> None:

@@ -174,6 +174,11 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     assert by_theme.and_(tab.locator("[data-won='1'][data-tried='1']")).count() == len(drawn)
     expect(tab.locator("#dashboard [data-by=phase] .theme-row")).to_have_count(1)
     expect(tab.locator("#dashboard [data-by=length] .theme-row")).to_have_count(1)
+    # its rating after its one rated attempt: one point, the rating the page shows
+    chart = tab.locator("#rating-chart svg")
+    expect(chart).to_have_attribute("data-points", "1")
+    expect(chart).to_have_attribute("data-last", tab.locator("#player-rating").inner_text())
+    expect(tab.locator("#rating-title")).to_be_visible()
     assert tab.evaluate("document.documentElement.scrollWidth") <= 1366
     analyse = tab.locator("#btn-analyse")
     expect(analyse).to_be_visible()

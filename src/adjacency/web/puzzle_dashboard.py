@@ -1,6 +1,6 @@
 """A browser's puzzle dashboard: its first tries' success per theme, per phase of the
-game and per length, as SVG charts the server draws (no chart library, no script: the
-page places the markup as it is).
+game and per length, and its rating over its rated attempts, as SVG charts the server
+draws (no chart library, no script: the page places the markup as it is).
 
 Contract: :func:`success_per_theme` counts, for each group of the tried puzzles (a theme,
 a phase, a length), the puzzles tried and those solved at the first try (a puzzle counts
@@ -79,3 +79,46 @@ def theme_chart(rows: list[ThemeSuccess], key: str | None = "puzzle.theme") -> s
 def _key(key: str | None, name: str) -> str:
     """The label's catalogue attribute (``name`` is escaped already), or none."""
     return f' data-i18n="{escape(key, quote=True)}.{name}"' if key else ""
+
+
+PLOT_HEIGHT = 120
+"""The height of the rating's plot (px); the chart adds a line of labels under it."""
+
+
+def rating_chart(ratings: list[float]) -> str:
+    """The SVG markup of a player's puzzle rating after each of its rated attempts
+    (``ratings``, oldest first): a line from the first to the last, one step an attempt,
+    between the lowest and the highest rating (their values labelled at the left), the
+    last rating labelled at the line's end. No rating, no line: an empty chart
+    (``data-points="0"``), which the page leaves out."""
+    points = ratings
+    height = PLOT_HEIGHT + 24
+    parts = [
+        f'<svg class="rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} '
+        f'{height}" width="{WIDTH}" height="{height}" role="img" '
+        f'aria-labelledby="rating-title" data-points="{len(points)}"'
+    ]
+    if not points:
+        return parts[0] + "></svg>"
+    low, high = min(ratings), max(ratings)
+    span = max(high - low, 1.0)
+    left, right = 44, BAR + 16
+    step = (right - left) / max(1, len(points) - 1)
+
+    def y(rating: float) -> float:
+        return round(8 + (high - rating) / span * (PLOT_HEIGHT - 16), 1)
+
+    line = " ".join(f"{round(left + i * step, 1)},{y(r)}" for i, r in enumerate(ratings))
+    last = ratings[-1]
+    parts[0] += f' data-last="{round(last)}" data-low="{round(low)}" data-high="{round(high)}">'
+    parts.append(
+        f'<line class="rating-axis" x1="{left}" y1="8" x2="{left}" y2="{PLOT_HEIGHT - 8}"/>'
+        f'<text x="0" y="{y(high) + 4}">{round(high)}</text>'
+        f'<text x="0" y="{y(low) + 4}">{round(low)}</text>'
+        f'<polyline class="rating-line" fill="none" points="{line}"/>'
+        f'<text x="{round(left + (len(points) - 1) * step, 1) + 6}" y="{y(last) + 4}">'
+        f"{round(last)}</text>"
+        f'<text x="0" y="{PLOT_HEIGHT + 14}" data-i18n="puzzle.rating-axis">'
+        "rated attempts, oldest to latest</text></svg>"
+    )
+    return "".join(parts)

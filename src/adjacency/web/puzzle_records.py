@@ -65,6 +65,43 @@ player and puzzle: the first attempt's result (``win``), whether it was ever sol
 and when it was first and last tried."""
 
 
+RATING_HISTORY = """
+CREATE TABLE IF NOT EXISTS puzzle_rating_history (
+    client TEXT NOT NULL,
+    at REAL NOT NULL,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS puzzle_rating_history_client
+    ON puzzle_rating_history (client, at)
+"""
+"""Each player's puzzle rating after each of its rated attempts, and when (the web
+store's numbered step 6): the dashboard's rating over time. A player rated before the
+step has one row, its rating then, at its last rated attempt's time."""
+
+RATING_POINTS = 200
+"""Ratings :meth:`PuzzleRecords.rating_history` returns at most (the latest)."""
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's puzzle rating after one rated attempt: when, the rating, its deviation."""
+
+    at: float
+    rating: float
+    rd: float
+
+
+def backfill_rating_history(db: sqlite3.Connection) -> None:
+    """Give each player rated before the rating history (none of its points kept) its
+    one point: its rating now, at its last rated attempt's time (the store's step 6)."""
+    db.execute(
+        "INSERT INTO puzzle_rating_history (client, at, rating, rd) "
+        "SELECT p.client, p.updated, p.rating, p.rd FROM puzzle_players p WHERE NOT EXISTS "
+        "(SELECT 1 FROM puzzle_rating_history h WHERE h.client = p.client)"
+    )
+
+
 REVEALS = """
 CREATE TABLE puzzle_reveals (
     address TEXT NOT NULL,
@@ -236,7 +273,22 @@ class PuzzleRecords:
                 "plays=excluded.plays",
                 (puzzle.id, *_values(rating_after), plays + 1),
             )
+            db.execute(
+                "INSERT INTO puzzle_rating_history (client, at, rating, rd) VALUES (?, ?, ?, ?)",
+                (client, now, player_after.rating, player_after.rd),
+            )
         return Rated(True, player, player_after, rating, rating_after, win)
+
+    def rating_history(self, client: str, limit: int = RATING_POINTS) -> list[RatingPoint]:
+        """The player's rating after each of its rated attempts, oldest first (the latest
+        ``limit``)."""
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT at, rating, rd FROM puzzle_rating_history WHERE client = ? "
+                "ORDER BY at DESC, rowid DESC LIMIT ?",
+                (client, limit),
+            ).fetchall()
+        return [RatingPoint(float(a), float(r), float(d)) for a, r, d in reversed(rows)]
 
     def history(self, client: str, limit: int = HISTORY) -> list[Tried]:
         """The puzzles ``client`` tried, the latest tried first, at most ``limit``."""

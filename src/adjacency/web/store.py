@@ -20,6 +20,8 @@ Schema versions (``PRAGMA user_version``, :data:`STORE_SCHEMA`; the scheme of
    at an address (:data:`.puzzle_records.REVEALS`).
 5. the opening explorer's index (:data:`.explorer_index.EXPLORER_TABLES`), the finished games
    already stored counted into it.
+6. each player's puzzle rating over time (:data:`.puzzle_records.RATING_HISTORY`), a player
+   rated before it given its rating then as its one point.
 """
 
 from __future__ import annotations
@@ -40,7 +42,13 @@ from ..serving.legacy_details import explain
 from ..storage import MEMORY, Schema, SQLiteStore, Step, StoreConfig, open_store, transaction
 from . import explorer_index as explorer
 from .explorer_index import EXPLORER_TABLES, LeagueFeed, MoveStats
-from .puzzle_records import PUZZLE_TABLES, REVEALS, PuzzleRecords
+from .puzzle_records import (
+    PUZZLE_TABLES,
+    RATING_HISTORY,
+    REVEALS,
+    PuzzleRecords,
+    backfill_rating_history,
+)
 
 CONFIG = StoreConfig("games", timeout=5.0, check_same_thread=False)
 """The shared configuration of :mod:`adjacency.storage` (write-ahead log, synced at
@@ -95,6 +103,11 @@ STORE_SCHEMA = Schema(
         Step("each game's detail code", run=_read_details),
         Step("the server's secrets; puzzles shown per address", SECRETS + ";" + REVEALS),
         Step("the opening explorer's index", EXPLORER_TABLES, run=explorer.index_stored),
+        Step(
+            "each player's puzzle rating over time",
+            RATING_HISTORY,
+            run=backfill_rating_history,
+        ),
     )
 )
 """The numbered steps of a games database (the module's docstring lists them)."""

@@ -35,7 +35,7 @@ from ...serving.errors import TooMany, WebError
 from ...serving.models import ErrorMessage
 from ..deps import Client, client_cookie, limited_client, rate_limited
 from ..limits import Limits
-from ..puzzle_dashboard import success_per_theme, theme_chart
+from ..puzzle_dashboard import rating_chart, success_per_theme, theme_chart
 from ..puzzle_records import Rated
 from ..puzzle_shown import RecentReveals
 from ..puzzles import PuzzleNotFound, PuzzleSet, check_line, hint_region
@@ -451,6 +451,20 @@ def dashboard(
     ]
     key = {"theme": "puzzle.theme", "phase": "puzzle.phase", "length": None}[by]
     chart = theme_chart(success_per_theme(tries), key)
+    return Response(chart, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@router.get(
+    "/api/puzzles/rating.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}},
+)
+def rating_over_time(request: Request, caller: Client) -> Response:
+    """This browser's puzzle rating after each of its rated attempts (the latest 200), as
+    an SVG line (:func:`adjacency.web.puzzle_dashboard.rating_chart`); empty before its
+    first rated attempt."""
+    points = _store(request).puzzles.rating_history(caller.client)
+    chart = rating_chart([point.rating for point in points])
     return Response(chart, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 

@@ -277,7 +277,8 @@ async function loadHistory() {
 }
 
 // The dashboard: the server's charts of this browser's first tries per theme, phase and
-// length (SVGs whose names carry their catalogue keys, worded here in the page's language).
+// length, and of its rating after each rated attempt (SVGs whose names carry their
+// catalogue keys, worded here in the page's language).
 async function loadDashboard() {
   const box = $("#dashboard");
   for (const place of box.querySelectorAll("[data-by]")) {
@@ -289,6 +290,19 @@ async function loadDashboard() {
     } catch (err) {
       // that chart stays as it was
     }
+  }
+  try {
+    const response = await fetch("/api/puzzles/rating.svg");
+    if (response.ok) {
+      const place = $("#rating-chart");
+      place.innerHTML = await response.text();
+      translate(place);
+      const drawn = Number(place.querySelector("svg")?.dataset.points || 0) > 0;
+      place.hidden = !drawn;
+      $("#rating-title").hidden = !drawn;
+    }
+  } catch (err) {
+    // the rating chart stays as it was
   }
   box.closest("section").hidden = !box.querySelector(".theme-row");
 }
