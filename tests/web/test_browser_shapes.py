@@ -209,6 +209,43 @@ def test_a_loaded_record_shows_its_shapes_again_and_exports_the_same_text(
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
+def test_shapes_on_a_games_own_moves_are_kept_without_a_variation(
+    server: str, browser: Any, locale: str, size: str, tmp_path: Path
+) -> None:
+    """A game with no variation offers no export until a shape is drawn on one of its
+    positions; then Export with variations is there (and nothing that needs a variation)
+    and the record it downloads keeps the shape in its comment, the game's moves as they
+    were."""
+    game = Game(Position.start(4, 4, 1), "Ann", "Bob")
+    for square in ("c2", "b3"):
+        game.play(square)
+    state = api(server, "POST", "/api/games/import", {"record": game_to_text(game)})
+    tab = new_tab(browser, server, viewport=SIZES[size], locale=locale, accept_downloads=True)
+    opened_game(tab, server, state["id"], 2)
+    expect(tab.locator("#study-bar")).to_be_hidden()
+    tab.click('#moves button[data-ply="1"]')
+    tab.locator("#board [data-square=d3]").click(button="right")
+    expect(tab.locator(".shapes .shape")).to_have_count(1)
+    expect(tab.locator("#btn-export-tree")).to_be_visible()
+    for needs_a_variation in ("#btn-promote", "#btn-main-line", "#btn-delete-variation"):
+        expect(tab.locator(needs_a_variation)).to_be_hidden()
+    text = download(tab, tmp_path / "kept.txt")
+    kept, tree = record_from_text(text)
+    assert [m.square for m in kept.moves] == ["c2", "b3"] and len(main_line(tree)) == 2
+    moves = re.findall(r"\{[^}]*\}|[()]|[^\s(){}]+", text.split("\n\n", 1)[1])
+    assert moves[moves.index("c2") + 1] == "{[%csl Gd3]}"  # after the move it marks
+    tab.locator("#board [data-square=d3]").click(button="right")  # taken away: no export
+    expect(tab.locator("#study-bar")).to_be_hidden()
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    if locale.startswith("id"):
+        assert english_left(tab) == []
+    assert sideways(tab) == 0
+    errors = tab.console_errors
+    tab.context.close()
+    assert errors == [], errors
+
+
+@pytest.mark.parametrize(("locale", "size"), CASES)
 def test_a_written_records_marks_are_read_as_far_as_they_name_the_board(
     server: str, browser: Any, locale: str, size: str, tmp_path: Path
 ) -> None:

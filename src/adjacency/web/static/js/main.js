@@ -33,7 +33,7 @@ import { renderStatus } from "./panels/status.js";
 import { renderThinking } from "./panels/thinking.js";
 import { giveUp } from "./resign.js";
 import { moveSound, setSound, soundOn, tickSound } from "./sound.js";
-import { restoreShapes, Shapes } from "./shapes.js";
+import { hasShapes, restoreShapes, Shapes } from "./shapes.js";
 import { themePicker } from "./theme.js";
 import { animates, animationPicker } from "./motion.js";
 import { fillLevels, renderEvalBar, renderTreeMoves, Study } from "./study.js";
@@ -44,7 +44,7 @@ const board = new Board($("#board"), {
   onActivate: (name) => (editor && editor.active ? editor.paint(name) : onSquare(name)),
   onRender: () => { premove.paint(); confirmMove.paint(); },
 });
-new Shapes(board, $(".board-frame")); // arrows and circles, per position shown
+new Shapes(board, $(".board-frame"), () => renderStudy()); // arrows and circles, per position shown
 const game = new LiveGame({
   onChange: (options) => { render(options); premove.settle(); confirmMove.settle(); },
   onOver: () => {
@@ -604,7 +604,8 @@ function renderStudy() {
   const shown = panel.open || Boolean(game.review) ? study.value() : null;
   renderEvalBar(shown);
   const variation = study.tree.current;
-  $("#study-bar").hidden = !study.tree.hasVariations;
+  // a variation, or a shape drawn on any position, is something the record can keep
+  $("#study-bar").hidden = !study.tree.hasVariations && !hasShapes();
   $("#btn-promote").hidden = $("#btn-main-line").hidden = $("#btn-delete-variation").hidden = !variation;
   if (variation) { // the game's navigation walks the variation's line
     $("#nav-first").disabled = $("#nav-back").disabled = false;

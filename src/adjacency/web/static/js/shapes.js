@@ -156,6 +156,7 @@ export function readShapes(text, start) {
 export function restoreShapes(text, start) {
   if (!drawnShapes) return;
   for (const [key, shapes] of readShapes(text, start)) drawnShapes.byPosition.set(key, shapes);
+  drawnShapes.onChange();
   drawnShapes.draw();
 }
 
@@ -164,10 +165,20 @@ export function restoreShapes(text, start) {
 export const LONG_PRESS = 450;
 const SVG = "http://www.w3.org/2000/svg";
 
+// Whether any position of the page holds a shape (the record then has something to
+// keep even without a variation: the page offers its export).
+export function hasShapes() {
+  if (!drawnShapes) return false;
+  for (const shapes of drawnShapes.byPosition.values()) if (shapes.size) return true;
+  return false;
+}
+
 export class Shapes {
-  constructor(board, frame) {
+  // `onChange` is told after a shape is drawn or taken away, or a record's come back.
+  constructor(board, frame, onChange = () => {}) {
     this.board = board;
     this.frame = frame;
+    this.onChange = onChange;
     this.byPosition = new Map(); // position key -> Map(shape key -> shape)
     this.start = null; // the square a right drag or a long press began on
     this.pending = null; // the keyboard arrow's first square
@@ -226,6 +237,7 @@ export class Shapes {
     else shapes.set(id, shape);
     this.byPosition.set(key, shapes);
     this.draw();
+    this.onChange();
   }
 
   squareAt(event) {
