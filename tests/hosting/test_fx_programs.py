@@ -11,6 +11,7 @@ file, a hung window on time, a mark on an occupied square as an illegal move.
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
 from collections.abc import Iterator
@@ -167,7 +168,11 @@ HOSTILE_LOSSES = {
     ),
     "hangs": (
         "time forfeit",
-        ["sent no bestmove", "the JavaFX thread is TIMED_WAITING in the program at Bot.java:"],
+        [
+            "sent no bestmove",
+            "the JavaFX thread is TIMED_WAITING in the program at Bot.java:",
+            "its board could not be read: its window does not answer",
+        ],
         8.0,
     ),
     "occupied": ("illegal move", ["is occupied"], 20.0),
@@ -278,6 +283,10 @@ def test_an_attack_on_the_driver_or_the_machine_stays_in_its_sandbox(
             host.wait()
     if shape.hostile == "modal":
         assert (result.result, result.termination, result.plies) == ("o", "time forfeit", 2)
+        # its window still answers: the loss shows its board as the window draws it
+        assert "its board as its window shows it, top row first:" in result.detail
+        rows = re.findall(r"fxdriver:   ((?:[XO.] ){7}[XO.])", result.detail)
+        assert len(rows) == 8 and sum(row.count("X") + row.count("O") for row in rows) >= 8
     else:
         assert result.termination == "normal", result.detail  # it saw no other display
         assert "saw another display" not in result.detail

@@ -215,7 +215,7 @@ public final class Driver {
      * once, so that a window that hangs tells the team its file and line (or that the thread
      * waits in JavaFX itself).
      */
-    private static void stuck(String waiting) {
+    private void stuck(String waiting) {
         for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
             Thread thread = entry.getKey();
             if (!thread.getName().equals("JavaFX Application Thread")) continue;
@@ -225,6 +225,31 @@ public final class Driver {
             for (int i = 0; i < Math.min(4, frames.length); i++) top.append(i == 0 ? "" : " < ").append(frames[i]);
             System.err.println("fxdriver: " + waiting + " for " + STUCK_MS / 1000 + " s; the JavaFX thread is " + thread.getState()
                     + (own == null ? "" : " in the program at " + own.getFileName() + ":" + own.getLineNumber()) + ", at " + top);
+        }
+        showBoard();
+    }
+
+    /**
+     * The program's board as its window shows it, on standard error (among the last lines a
+     * loss keeps): a line a row from the window's top, its own marks, "." for an empty square;
+     * or that the window did not answer the look.
+     */
+    private void showBoard() {
+        Button[][] cells = board;
+        if (cells == null) return;
+        try {
+            String[] marks = Fx.call(() -> Screen.marks(cells), CALL_MS);
+            System.err.println("fxdriver: its board as its window shows it, top row first:");
+            for (int r = 0; r < Rules.N; r++) {
+                StringBuilder row = new StringBuilder("fxdriver:   ");
+                for (int c = 0; c < Rules.N; c++) {
+                    String mark = marks[r * Rules.N + c];
+                    row.append(c == 0 ? "" : " ").append(mark.isEmpty() ? "." : mark);
+                }
+                System.err.println(row);
+            }
+        } catch (TimeoutException busy) {
+            System.err.println("fxdriver: its board could not be read: its window does not answer");
         }
         System.err.flush();
     }
@@ -427,6 +452,7 @@ public final class Driver {
             send("info string driver cpu " + (cpu - cpuBefore) / 1000 + " us");
             send("bestmove " + Rules.name(move));
         } catch (Failure failure) {
+            showBoard();
             fail(failure.getMessage());
         } catch (InterruptedException e) {
             fail("interrupted");
