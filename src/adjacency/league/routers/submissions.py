@@ -177,13 +177,18 @@ async def _pack(request: Request) -> Packed:
             path.unlink(missing_ok=True)
 
 
+def _builds_possible(request: Request) -> None:
+    """503 naming the fix where this server cannot sandbox builds (nothing is taken)."""
+    refused = request.app.state.builds_refused
+    if refused is not None:
+        raise SandboxUnavailable(f"this server cannot build uploads: {refused}")
+
+
 def _admit(request: Request, member: Member) -> LeagueStore:
     """Whether the member may add a version now: a server that builds, its event's
     upload deadline not passed, its quota (:mod:`~adjacency.league.quota`) not full;
     the league's store, else the refusal raised."""
-    refused = request.app.state.builds_refused
-    if refused is not None:
-        raise SandboxUnavailable(f"this server cannot build uploads: {refused}")
+    _builds_possible(request)
     store = store_of(request)
     closed = store.submissions.closing_event(member.id)
     if closed is not None:
@@ -203,6 +208,7 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     """Receive and pack the body, and keep the packed project as the member's next
     version (:func:`_admit` first, then the checks of
     :meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.add`)."""
+    _builds_possible(request)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind not in ("application/zip", "application/octet-stream"):
         raise WebError(
@@ -324,7 +330,6 @@ async def version_form(request: Request, member: Team, version: int) -> dict[str
 
 @router.get(
     "/submissions/{version}/window.png",
-    response_class=Response,
     responses={200: {"content": {"image/png": {}}, "description": "the window's picture"}},
 )
 async def version_window(request: Request, member: Team, version: int) -> Response:
