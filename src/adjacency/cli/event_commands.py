@@ -198,8 +198,8 @@ def _league(args: argparse.Namespace) -> LeagueStore:
 
 def run_create(args: argparse.Namespace) -> int:
     """``adjacency league event create NAME``: store a scheduled event; returns 0. Bad
-    input (see :meth:`adjacency.league.events.event_store.EventsRepo.create`) is one line,
-    status 2, and creates nothing."""
+    input (see :meth:`adjacency.league.events.event_definitions.EventDefinitions.create`)
+    is one line, status 2, and creates nothing."""
     from ..core.errors import InvalidSettingsError
     from ..league.league_file import LeagueError
     from ..league.settings import parse_clock

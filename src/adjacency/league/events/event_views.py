@@ -1,7 +1,7 @@
 """What an event shows and exports: its standings with names, its crosstable, its
 rounds, and the files of ``adjacency league event export``.
 
-Everything is computed from the stored games (:meth:`.event_store.EventsRepo.games`)
+Everything is computed from the stored games (:meth:`.event_boards.EventBoards.games`)
 by :mod:`.event_standings`, so the table is always a recomputation, never a running
 total.
 """

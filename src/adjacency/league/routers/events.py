@@ -207,7 +207,7 @@ async def join_event(
     """The person holding this secret joins a scheduled event open to people (again:
     nothing changes). 409 with the code: ``event_closed`` (not open to people),
     ``event_started``, ``event_full``
-    (:meth:`~adjacency.league.events.event_store.EventsRepo.join`); nothing changes then."""
+    (:meth:`~adjacency.league.events.event_entries.EventEntries.join`); nothing changes then."""
     check_rate(request, "event-entry", request.app.state.limits.requests_per_minute / 4)
     events = _events(request)
     event = events.join(_event_named(request, name).name, person)
@@ -253,7 +253,7 @@ async def download(request: Request, name: str, file: str) -> PlainTextResponse:
 async def _exports(request: Request, event: Any) -> dict[str, str]:
     """The event's files, computed again only when its stamp changed: the event's row
     (started, finished), its finished games' count and its withdrawals
-    (:meth:`~adjacency.league.events.event_store.EventsRepo.stamp`, a read of the event's own
+    (:meth:`~adjacency.league.events.event_boards.EventBoards.stamp`, a read of the event's own
     boards); requests meanwhile share one computation, in a worker thread on the
     readers' connection."""
     reader = reader_of(request)

@@ -298,8 +298,8 @@ async def overview(request: Request, page: Annotated[Page, Query()]) -> Response
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)
 async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     """Create a scheduled event, as ``adjacency league event create --members`` does;
-    refused (400, nothing created) as :meth:`~adjacency.league.events.event_store.EventsRepo.create`
-    refuses."""
+    refused (400, nothing created) as
+    :meth:`~adjacency.league.events.event_definitions.EventDefinitions.create` refuses."""
     events = hall_of(request).store.events
     try:
         clock = None if body.clock is None else parse_clock(body.clock)
@@ -326,7 +326,8 @@ async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, A
     them (a PUT replaces them all: a body without ``people`` closes the event to people,
     and the people who joined are taken out). 404: no such event;
     400 with the reason: it has started (running or finished), or a setting is refused
-    (:meth:`~adjacency.league.events.event_store.EventsRepo.edit`); nothing changes then."""
+    (:meth:`~adjacency.league.events.event_definitions.EventDefinitions.edit`); nothing
+    changes then."""
     event = _event_named(request, name)
     events = hall_of(request).store.events
     try:
@@ -401,7 +402,7 @@ async def reinstate(request: Request, name: str, body: Withdrawal) -> dict[str, 
     next round is paired the member plays its boards not yet started and is paired
     again. 404: no such event or member; 400 with the reason: it is not withdrawn, the
     event finished, or a round was paired since
-    (:meth:`~adjacency.league.events.event_store.EventsRepo.reinstate`)."""
+    (:meth:`~adjacency.league.events.event_entries.EventEntries.reinstate`)."""
     event = _event_named(request, name)
     member = member_named(request, body.member)
     event = hall_of(request).store.events.reinstate(event.name, member.name)

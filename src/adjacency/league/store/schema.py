@@ -363,8 +363,9 @@ CREATE TABLE IF NOT EXISTS log_lines (
 the oldest dropped beyond a size (:data:`.log_rows.MAX_BYTES`)."""
 
 EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
-"""Whether people may join the event before it starts (:meth:`.events.event_store.EventsRepo.join`);
-0 for the events stored before this column: for bots only, as they were created."""
+"""Whether people may join the event before it starts
+(:meth:`.events.event_entries.EventEntries.join`); 0 for the events stored before this
+column: for bots only, as they were created."""
 
 
 def rebuild_totals(db: sqlite3.Connection) -> None:
