@@ -461,8 +461,7 @@ def dashboard(
 )
 def rating_over_time(request: Request, caller: Client) -> Response:
     """This browser's puzzle rating after each of its rated attempts (the latest 200), as
-    an SVG line (:func:`adjacency.web.puzzle_dashboard.rating_chart`); empty before its
-    first rated attempt."""
+    an SVG line drawn by the dashboard's module; empty before its first rated attempt."""
     points = _store(request).puzzles.rating_history(caller.client)
     chart = rating_chart([point.rating for point in points])
     return Response(chart, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
