@@ -51,23 +51,30 @@ def test_a_course_program_goes_from_its_zip_to_rated_games(
         assert version["detail"].startswith(
             "program game.Main, plays Local Search as O: played 2 rounds with each colour"
         ), version["detail"]
-        games = finished_games(db, "team1", 2)
-        with LeagueStore(db, create=False) as store:
-            team = store.members.member_named("team1")
-            stored = [store.games.game(g.id) for g in games[:2]]
-        for game in stored:
-            assert game is not None and game.record is not None
-            assert game.termination == "normal", game.detail
-            record = game_from_text(game.record)
-            colour = "x" if game.x_id == team.id else "o"
-            position = record.start
-            for move in record.moves:
-                if position.turn == colour:  # Local Search scans from the bottom-right
-                    expected = bot_move(position, from_top=False, half_turn=colour == "x")
-                    assert move.square == expected, game.record
-                position = position.play(move.square)
-        assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
+        rated_games_by_its_bot(db, from_top=False)  # Local Search scans from the bottom-right
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def rated_games_by_its_bot(db: Path, from_top: bool) -> None:
+    """team1's first two rated games end on the board, one with each colour, and every
+    move of its side is its bot's (scanning from the window's top-left, or from its
+    bottom-right), on the board as its window draws it (O in the window)."""
+    games = finished_games(db, "team1", 2)
+    with LeagueStore(db, create=False) as store:
+        team = store.members.member_named("team1")
+        stored = [store.games.game(g.id) for g in games[:2]]
+    for game in stored:
+        assert game is not None and game.record is not None
+        assert game.termination == "normal", game.detail
+        colour = "x" if game.x_id == team.id else "o"
+        record = game_from_text(game.record)
+        position = record.start
+        for move in record.moves:
+            if position.turn == colour:
+                expected = bot_move(position, from_top=from_top, half_turn=colour == "x")
+                assert move.square == expected, game.record
+            position = position.play(move.square)
+    assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
 
 
 def program_league(db: Path) -> str:
@@ -105,22 +112,7 @@ def test_every_shape_plays_rated_games_with_its_default_choice(
         submit_program(url, project, token, tmp_path)
         version = accepted(url, token)
         assert "plays " in version["detail"] and " as O: played 2 rounds" in version["detail"]
-        games = finished_games(db, "team1", 2)
-        with LeagueStore(db, create=False) as store:
-            team = store.members.member_named("team1")
-            stored = [store.games.game(g.id) for g in games[:2]]
-        for game in stored:
-            assert game is not None and game.record is not None
-            assert game.termination == "normal", game.detail
-            colour = "x" if game.x_id == team.id else "o"
-            record = game_from_text(game.record)
-            position = record.start
-            for move in record.moves:
-                if position.turn == colour:
-                    expected = bot_move(position, from_top=True, half_turn=colour == "x")
-                    assert move.square == expected, game.record
-                position = position.play(move.square)
-        assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
+        rated_games_by_its_bot(db, from_top=True)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
