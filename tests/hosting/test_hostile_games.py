@@ -100,6 +100,13 @@ little CPU a loaded machine gives it (at a load of 15, an endless loop had 1.4 s
 in the 10 s cap)."""
 
 
+HELD = {"a double-forked daemon": "Thread.sleep(1500);"}
+"""What a bot does after its attack so that the host's watcher (:func:`sightings`) sees
+the process it left: the daemon's bot holds each move 1.5 s (wall time, which its CPU
+clock does not charge). Without it the daemon lives only for the game's last moves
+against a quick opponent, which a watcher scanning ``/proc`` at a load of 10 missed."""
+
+
 @pytest.mark.parametrize("batch", sorted(BATCHES))
 def test_hostile_bots_in_live_games_fail_and_leave_nothing(
     folder: Path, batch: str, monkeypatch: pytest.MonkeyPatch
@@ -121,6 +128,7 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(
     with served(league) as (url, _), sightings(*leftovers) as seen:
         for attack in attacks:
             body = PROBES[attack] if attack in PROBES else FAILURES[attack][0]
+            body += HELD.get(attack, "")
             code = project(fill(body, url, league, host_file), when=TRIGGER)
             assert upload(url, code, tokens[attack]).status == 201
         for attack in attacks:
