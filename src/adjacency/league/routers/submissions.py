@@ -187,7 +187,8 @@ def _builds_possible(request: Request) -> None:
 def _admit(request: Request, member: Member) -> LeagueStore:
     """Whether the member may add a version now: a server that builds, its event's
     upload deadline not passed, its quota (:mod:`~adjacency.league.quota`) not full;
-    the league's store, else the refusal raised."""
+    the league's store, else the refusal raised. It walks the team's build folders:
+    call it in a worker thread, never on the event loop (every game's clock runs there)."""
     _builds_possible(request)
     store = store_of(request)
     closed = store.submissions.closing_event(member.id)
@@ -214,10 +215,12 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
         raise WebError(
             f"send the zip itself as the body, Content-Type: application/zip (not {kind or 'none'})"
         )
-    store = _admit(request, member)
+    store = await asyncio.to_thread(_admit, request, member)
     packed = await _pack(request)
     filename = FILENAME.sub("_", request.headers.get("x-filename", ""))[:200] or "upload.zip"
-    submission, new = store.submissions.add(member.id, packed.data, filename)
+    submission, new = await asyncio.to_thread(
+        store.submissions.add, member.id, packed.data, filename
+    )
     builder = request.app.state.builder
     if builder is not None:
         builder.wake()
@@ -244,11 +247,12 @@ async def submit(request: Request, member: Team) -> dict[str, Any]:
 async def own_versions(request: Request, member: Team) -> dict[str, Any]:
     """The team's versions, newest first, with each one's build verdict and the games
     and points it played."""
-    return versions_out(request, member)
+    return await asyncio.to_thread(versions_out, request, member)
 
 
 def versions_out(request: Request, member: Member) -> dict[str, Any]:
-    """A team's versions, newest first, each with its games and points."""
+    """A team's versions, newest first, each with its games and points (file reads:
+    call it in a worker thread)."""
     repo = store_of(request).submissions
     versions, results = repo.versions(member.id), repo.results(member.id)
     db = request.app.state.league_db
@@ -315,7 +319,7 @@ async def version_form(request: Request, member: Team, version: int) -> dict[str
     """The input window of the team's ``version``, a program played through its own
     window, as its dry run read it: the choice it plays with and the controls the team
     may choose. 404 for another kind of version, or one whose build is not kept."""
-    _, folder = _program(request, member, version)
+    _, folder = await asyncio.to_thread(_program, request, member, version)
     form = await asyncio.to_thread(kept_form, folder)
     if form is None:
         raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
@@ -335,7 +339,7 @@ async def version_form(request: Request, member: Team, version: int) -> dict[str
 async def version_window(request: Request, member: Team, version: int) -> Response:
     """The picture of the input window of the team's ``version`` (a PNG, as its dry run
     drew it). 404 for another kind of version, or one whose build is not kept."""
-    _, folder = _program(request, member, version)
+    _, folder = await asyncio.to_thread(_program, request, member, version)
     picture = await asyncio.to_thread(kept_window, folder)
     if picture is None:
         raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
@@ -350,7 +354,7 @@ async def choose(request: Request, member: Team, version: int, body: ChoiceIn) -
     :func:`version_form`."""
     limits = request.app.state.limits
     check_rate(request, "upload", limits.uploads_per_minute, limits.upload_burst)
-    submission, folder = _program(request, member, version)
+    submission, folder = await asyncio.to_thread(_program, request, member, version)
     form = await asyncio.to_thread(kept_form, folder)
     if form is None:
         raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
@@ -358,12 +362,17 @@ async def choose(request: Request, member: Team, version: int, body: ChoiceIn) -
         recipe_for(form.form, body.choose)
     except BuildFailed as exc:
         raise WebError(str(exc)) from None
-    store = _admit(request, member)
-    try:
+    store = await asyncio.to_thread(_admit, request, member)
+
+    def keep() -> tuple[Submission, bool]:
+        """The same files with the new choice, kept as the team's next version."""
         data = with_choices(store.submissions.data(submission.id), body.choose)
+        return store.submissions.add(member.id, data, submission.filename)
+
+    try:
+        added, new = await asyncio.to_thread(keep)
     except (ManifestError, IntakeRefused) as exc:
         raise WebError(str(exc)) from None
-    added, new = store.submissions.add(member.id, data, submission.filename)
     builder = request.app.state.builder
     if builder is not None:
         builder.wake()
@@ -391,4 +400,4 @@ async def submit_for(request: Request, name: str) -> dict[str, Any]:
 async def versions_of(request: Request, name: str) -> dict[str, Any]:
     """A team's versions, newest first, each with its games and points (the admin
     token)."""
-    return versions_out(request, member_named(request, name))
+    return await asyncio.to_thread(versions_out, request, member_named(request, name))
