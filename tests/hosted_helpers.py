@@ -146,10 +146,10 @@ def course_zip(folder: Path, broken: bool = False) -> Path:
     return target
 
 
-FIRST_EMPTY = """\
-import sys, time
+FIRST_EMPTY_PROGRAM = """\
+import os, sys, time
 
-PAUSE = {pause}  # seconds each move takes, sleeping: within its own time, never computing
+{think}
 
 def first_empty(board):
     ranks = board.split("/")
@@ -159,6 +159,7 @@ def first_empty(board):
             if c.isdigit():
                 return "abcdefgh"[column] + str(len(ranks) - i)
             column += 1
+    return "(none)"
 
 fen = None
 for line in sys.stdin:
@@ -170,11 +171,22 @@ for line in sys.stdin:
     elif words and words[0] == "position":
         fen = words[2]
     elif words and words[0] == "go":
-        time.sleep(PAUSE)
+        think()
         print("bestmove", first_empty(fen), flush=True)
     elif words and words[0] == "quit":
         break
 """
 """An engine-protocol program (Python, standard library) that answers the first empty
-square after sleeping ``pause`` seconds a move: ``FIRST_EMPTY.format(pause=..., name=...)``.
-Its checks take what its pauses take, and it computes nothing."""
+square of each position after ``think()``, which ``think`` (Python source at the
+module's top) defines: :func:`first_empty_program`."""
+
+
+def first_empty_program(name: str, think: str) -> str:
+    """:data:`FIRST_EMPTY_PROGRAM` named ``name`` with ``think`` (source defining ``think()``)."""
+    return FIRST_EMPTY_PROGRAM.replace("{think}", think).replace("{name}", name)
+
+
+def first_empty_sleeper(name: str, pause: float) -> str:
+    """The first-empty program that sleeps ``pause`` seconds a move: its checks take what
+    its pauses take, and it computes nothing."""
+    return first_empty_program(name, f"def think():\n    time.sleep({pause!r})\n")

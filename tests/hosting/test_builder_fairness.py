@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from hosted_helpers import FIRST_EMPTY, decided, files_zip
+from hosted_helpers import decided, files_zip, first_empty_sleeper
 from league_helpers import add_member, make_league, request, thread_server, upload, wait_until
 
 HOG_PAUSE = 3.0
@@ -17,7 +17,7 @@ time, on each of the four positions: some 13 s a build, accepted in the end."""
 
 
 def _zip(pause: float, tag: str) -> bytes:
-    return files_zip({"engine.py": FIRST_EMPTY.format(pause=pause, name="fairness") + f"# {tag}\n"})
+    return files_zip({"engine.py": first_empty_sleeper("fairness", pause) + f"# {tag}\n"})
 
 
 def test_another_teams_verdict_comes_within_30_s_while_a_hog_builds(folder: Path) -> None:

@@ -19,46 +19,24 @@ from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import BotSeat
 from adjacency.round.clock import wall_cap
 from adjacency.sandbox import cgroup
+from hosted_helpers import first_empty_program
 from sandbox_helpers import write_program
 
-BOT = """\
-import os, sys, time
-
+BOT = first_empty_program(
+    "clock-test",
+    """\
 BEHAVIOUR, SECONDS = sys.argv[1], float(sys.argv[2])
 os.sched_setaffinity(0, {0})  # one core: the one the test's own load runs on
-fen = None
 
-def first_empty(board):
-    ranks = board.split("/")
-    for i, rank in enumerate(ranks):
-        column = 0
-        for c in rank:
-            if c.isdigit():
-                return "abcdefgh"[column] + str(len(ranks) - i)
-            column += 1
-    return "(none)"
-
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "aep":
-        print("id name clock-test\\nid author tests\\naepok", flush=True)
-    elif words[0] == "isready":
-        print("readyok", flush=True)
-    elif words[0] == "position":
-        fen = words[2]
-    elif words[0] == "go":
-        if BEHAVIOUR == "sleep":
-            time.sleep(SECONDS)
-        else:
-            end = time.process_time() + SECONDS
-            while time.process_time() < end:
-                pass
-        print("bestmove", first_empty(fen), flush=True)
-    elif words[0] == "quit":
-        break
-"""
+def think():
+    if BEHAVIOUR == "sleep":
+        time.sleep(SECONDS)
+    else:
+        end = time.process_time() + SECONDS
+        while time.process_time() < end:
+            pass
+""",
+)
 
 LEFT = 1.0
 """The clock's seconds at the move: a wall cap of 4 s, 2.5 s of them the bot's own."""

@@ -11,10 +11,10 @@ from adjacency.league.builder import build_folder, version_folder
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.quota import folder_bytes
 from adjacency.league.rules import LeagueRules
-from hosted_helpers import FIRST_EMPTY, decided, files_zip
+from hosted_helpers import decided, files_zip, first_empty_sleeper
 from league_helpers import add_member, make_league, thread_server, upload
 
-ENGINE = FIRST_EMPTY.format(pause=0, name="quota")
+ENGINE = first_empty_sleeper("quota", 0)
 """A program that answers the first empty square at once (its checks are quick)."""
 
 BLOB = 1 << 20
