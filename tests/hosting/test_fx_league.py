@@ -86,32 +86,42 @@ def program_league(db: Path) -> str:
     return add_member(db, "team1")
 
 
-def submit_program(url: str, project: Path, token: str, tmp_path: Path) -> None:
-    """``league submit --program``: the project played through its window, every choice
-    its form's default."""
+def submit_program(url: str, project: Path, token: str, tmp_path: Path, asked: bool = True) -> None:
+    """``league submit --program`` (or plain ``league submit`` where not ``asked``): the
+    project played through its window, every choice its form's default."""
     token_file = tmp_path / "team1.token"
     token_file.write_text(token)
     command = ["league", "submit", url, str(project), "--token-file", str(token_file)]
-    assert main([*command, "--program"]) == 0
+    assert main([*command, *(["--program"] if asked else [])]) == 0
 
 
-@pytest.mark.parametrize("shape", SHAPES[::2] + SHAPES[3:], ids=lambda s: s.name)
+@pytest.mark.parametrize(
+    ("shape", "asked"),
+    [(SHAPES[0], True), (SHAPES[2], False), (SHAPES[3], False)],
+    ids=lambda v: v.name if isinstance(v, Shape) else ("--program" if v else "unedited"),
+)
 def test_every_shape_plays_rated_games_with_its_default_choice(
-    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape
+    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape, asked: bool
 ) -> None:
     """Each other shape of course project (a type per side with a person option, a game
     mode box, a fixed bot; first mover by check box and by combo box; FXML beside the
     sources, in a folder, in a resources root; the bot on the JavaFX thread, from a thread,
     from a timeline), from its Download ZIP to rated games with each colour through the
     real server, with its form's default: its bot is its first bot option (Minimax, from
-    the top-left), as O in its window."""
+    the top-left), as O in its window. Asked for with ``--program``, or sent unedited
+    with a plain ``league submit``: the kit's adapter cannot call these bots (they take
+    the window's ``String[][]``), so the league plays the program through its window
+    and its verdict says why."""
     db = folder / "league.db"
     token = program_league(db)
     project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
     with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path)
+        submit_program(url, project, token, tmp_path, asked)
         version = accepted(url, token)
-        assert "plays " in version["detail"] and " as O: played 2 rounds" in version["detail"]
+        assert "plays " in version["detail"] and " as O" in version["detail"]
+        assert ": played 2 rounds" in version["detail"], version["detail"]
+        fallback = "(through its window: no course bot can be played as it is)"
+        assert (fallback in version["detail"]) is not asked, version["detail"]
         rated_games_by_its_bot(db, from_top=True)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 

@@ -73,15 +73,24 @@ def register(commands: Any) -> None:
 def run_build(args: argparse.Namespace) -> int:
     """Take the project in, build it, print what was left out and the ``cmd:`` spec."""
     from ..core.errors import InvalidSettingsError
+    from ..hosting.fx_build import is_program
     from ..hosting.intake import take_in
-    from ..hosting.java_build import build
+    from ..hosting.java_build import BotNotChosen, build
 
     if args.arg and not args.bot:
         raise InvalidSettingsError("--arg goes with --bot (the manifest has its own 'args')")
     intake = take_in(args.path)
     if not args.bot:
         refuse_program(intake, args.path)
-    built = build(intake, args.out.resolve(), args.bot, args.arg)
+    try:
+        built = build(intake, args.out.resolve(), args.bot, args.arg)
+    except BotNotChosen as exc:
+        if not is_program(intake.of(".java")):
+            raise
+        raise BotNotChosen(
+            f"{exc}\nthis project is a JavaFX program: a league plays it as it is, through "
+            "its own window (adjacency league submit URL PROJECT; docs/javafx-driver.md)"
+        ) from None
     for path, why in built.selection.left_out:
         print(f"left out {path}: {why}")
     for stand_in in built.selection.stand_ins:

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
@@ -131,6 +132,12 @@ def resource_roots(tree: Path, files: list[PurePosixPath]) -> list[PurePosixPath
         if (tree / root).is_dir() and root not in roots:
             roots.append(root)
     return roots
+
+
+def is_program(sources: Mapping[str, bytes]) -> bool:
+    """Whether the Java ``sources`` (path -> bytes) hold a JavaFX program: a class that
+    extends ``Application`` (what :func:`main_class` starts)."""
+    return any(_APPLICATION.search(data.decode("utf-8", "replace")) for data in sources.values())
 
 
 def main_class(tree: Path, files: list[PurePosixPath]) -> str:

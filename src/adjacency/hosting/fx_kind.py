@@ -1,8 +1,10 @@
 """The league's kind ``javafx``: a course project's own program, played through its window.
 
-A team asks for it with its manifest, ``adjacency-bot.json``: ``{"language": "javafx"}``,
+A team asks for it with its manifest, ``adjacency-bot.json``: ``{"language": "javafx"}``
 optionally with its choice in its window's form, ``"choose": {"LABEL": "OPTION", ...}``
-(:mod:`.fx_recipe`: what is not chosen takes the default, which the verdict states). The
+(:mod:`.fx_recipe`: what is not chosen takes the default, which the verdict states); a
+project without a manifest whose bot the kit's adapter cannot choose is played so too,
+with its form's defaults (:mod:`.kinds`). The
 upload is then built whole by :func:`build_fx_submission`: its program's files taken in
 (:func:`~.packing.program_files`: the one intake's kept files, nothing else read), compiled
 against OpenJFX (:mod:`.fx_build`), started once for its form (:func:`~.fx_run.dry_run`),
@@ -141,15 +143,18 @@ def kept_window(folder: Path) -> bytes | None:
 
 
 def with_choices(packed: bytes, choices: dict[str, str]) -> bytes:
-    """The packed program ``packed`` (a zip of :func:`~.packing.pack_program`) with
-    ``choices`` over those its manifest made (a control not named keeps its choice): the
-    same program, another version. Raises :class:`~.manifest.ManifestError` for a zip
-    that is no packed program."""
+    """The packed program ``packed`` (a zip of :func:`~.packing.pack_program`, or of
+    :func:`~.packing.pack` without a manifest: a program played through its window
+    because the kit's adapter chose no bot in it) with ``choices`` over those its
+    manifest made (a control not named keeps its choice): the same program, another
+    version. Raises :class:`~.manifest.ManifestError` for a zip that is no packed
+    program."""
     try:
         with zipfile.ZipFile(io.BytesIO(packed)) as archive:
             files = {name: archive.read(name) for name in archive.namelist()}
-        asked = json.loads(files[MANIFEST].decode("utf-8"))
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError):
+        manifest = files.get(MANIFEST)
+        asked = {"language": LANGUAGE} if manifest is None else json.loads(manifest.decode())
+    except (zipfile.BadZipFile, OSError, ValueError):
         asked = None
     if not isinstance(asked, dict) or asked.get("language") != LANGUAGE:
         raise ManifestError("this version is not a program played through its window")

@@ -50,6 +50,12 @@ class BuildFailed(AdjacencyError):
     (the compiler's output verbatim, or the classes found)."""
 
 
+class BotNotChosen(BuildFailed):
+    """The project compiles, no manifest or option names its bot, and the inspection
+    cannot choose one: none found, none playable as it is, or several. A league plays
+    such a JavaFX program through its own window instead (:mod:`.kinds`)."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A class the runner could play (``ok``) or not, with how it calls it or why not."""
@@ -287,7 +293,7 @@ def _noted(selection: Selection, error: BuildFailed) -> BuildFailed:
     if not selection.left_out:
         return error
     lines = "".join(f"\n  {path}: {why}" for path, why in selection.left_out)
-    return BuildFailed(f"{error}\nleft out of the build:{lines}")
+    return type(error)(f"{error}\nleft out of the build:{lines}")
 
 
 def build(
@@ -332,13 +338,13 @@ def _compile_and_choose(
     if len(playable) == 1:
         return Built(classes, playable[0].name, [], selection, found)
     if not found:
-        raise BuildFailed(
+        raise BotNotChosen(
             "no bot in the project: no class has a method 'int[] move(...)' "
             "or implements adjacency.kit.Bot"
         )
     if not playable:
-        raise BuildFailed(f"no course bot can be played as it is:\n{listing(found, classes)}")
-    raise BuildFailed(
+        raise BotNotChosen(f"no course bot can be played as it is:\n{listing(found, classes)}")
+    raise BotNotChosen(
         f"{len(playable)} bots in the project; choose one in {MANIFEST} "
         '({"class": "pkg.MyBot", "args": []}) or with --bot:\n' + listing(found, classes)
     )

@@ -11,9 +11,10 @@ a version plays is the same for every kind (:mod:`.check`).
   the runner's inspection; played by the kit's runner with that class.
 - ``python``, ``javascript``: a program speaking the engine protocol (the kits, one's
   own), its syntax checked; played by its interpreter from its entry file.
-- ``javafx``: a course project's own JavaFX program (its manifest asks for it), compiled
-  against OpenJFX and played through its own window by the driver (:mod:`.fx_kind`);
-  its check is a short game with each colour (:mod:`.fx_check`).
+- ``javafx``: a course project's own JavaFX program (its manifest asks for it, or it has
+  none and the kit's adapter cannot choose its bot), compiled against OpenJFX and played
+  through its own window by the driver (:mod:`.fx_kind`); its check is a short game with
+  each colour (:mod:`.fx_check`).
 
 Which kind an upload is: :func:`~.scripts.choose` (its manifest, else its files);
 :func:`build_submission` takes an uploaded zip through the intake to its kind's build.
@@ -22,15 +23,17 @@ Which kind an upload is: :func:`~.scripts.choose` (its manifest, else its files)
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..sandbox import SUBMISSION, Limits
+from .fx_build import is_program
 from .fx_kind import LANGUAGE, build_fx_submission, fx_choices, fx_command
 from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS
-from .intake import Intake, take_in
-from .java_build import RUNNER
+from .intake import Intake, IntakeRefused, take_in
+from .java_build import RUNNER, BotNotChosen, BuildFailed
 from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_java, build_program
 from .scripts import Program, choose, run_command
 
@@ -123,7 +126,29 @@ def build_submission(data: bytes, folder: Path) -> HostedBuild:
         return build_fx_submission(upload, folder / "build", choices)
     intake = take_in(upload)
     program = choose(intake)
+    if program is None and intake.manifest is None and is_program(intake.of(".java")):
+        return _bot_or_window(upload, intake, folder / "build")
     kind = "java" if program is None else program.language
     build = KINDS[kind].build
     assert build is not None  # java, python and javascript are built from the intake
     return build(intake, program, folder / "build")
+
+
+def _bot_or_window(upload: Path, intake: Intake, out: Path) -> HostedBuild:
+    """A Java project that is a JavaFX program and has no manifest: its bot through the
+    kit's adapter where the adapter can choose one (kind ``java``), else the program
+    through its own window with its form's defaults (kind ``javafx``: the team changes
+    its choice in its form, on its page), the adapter's reason in the verdict's label. A
+    project neither can play is refused with both reasons."""
+    try:
+        return build_java(intake, None, out)
+    except BotNotChosen as direct:
+        shutil.rmtree(out, ignore_errors=True)
+        reason = str(direct).splitlines()[0].removesuffix(":")
+        try:
+            built = build_fx_submission(upload, out, {})
+        except (BuildFailed, IntakeRefused) as window:
+            raise BuildFailed(
+                f"{direct}\nplayed through its own window instead, it fails too: {window}"
+            ) from None
+        return replace(built, label=f"{built.label} (through its window: {reason})")
