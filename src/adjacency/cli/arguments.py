@@ -404,7 +404,22 @@ class OneOf:
             option.add(group)
 
 
-def add_all(parser: Any, table: Sequence[Option | OneOf]) -> None:
+@dataclass(frozen=True)
+class Group:
+    """Options declared as data that the help shows under a title of their own
+    (argparse's argument group, with ``description`` under the title), as an entry of a
+    table; a command line gives them like any other option."""
+
+    title: str
+    options: tuple[Option | OneOf, ...]
+    description: str | None = None
+
+    def add(self, parser: Any) -> None:
+        """Add the titled group and its options to ``parser``, in the group's order."""
+        add_all(parser.add_argument_group(self.title, self.description), self.options)
+
+
+def add_all(parser: Any, table: Sequence[Option | OneOf | Group]) -> None:
     """Add each option or group of ``table`` to ``parser``, in the table's order (the
     order of the help)."""
     for entry in table:

@@ -7,6 +7,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from .league_options import DB
+
 
 def register(sub: Any) -> None:
     """Add ``backup`` and ``restore`` to the ``league`` command's subparsers ``sub``."""
@@ -16,7 +18,7 @@ def register(sub: Any) -> None:
         description="Copy the league in --db to --out as one consistent, checked SQLite "
         "file, while a server may be serving it (docs/deploy.md).",
     )
-    backup.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
+    DB.add(backup)
     backup.add_argument("--out", type=Path, required=True, help="the backup file to write")
     backup.add_argument(
         "--force", action="store_true", help="replace --out if it is an earlier backup"
@@ -30,7 +32,7 @@ def register(sub: Any) -> None:
         "server) has --db open (docs/deploy.md).",
     )
     restore.add_argument("--backup", type=Path, required=True, help="the backup file")
-    restore.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
+    DB.add(restore)
     restore.add_argument("--force", action="store_true", help="replace the league that --db holds")
     restore.set_defaults(handler=run_restore)
 

@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .arguments import OneOf, Option, add_all, positive_int
-from .league_options import PACE
+from .league_options import DB, PACE
 
 if TYPE_CHECKING:
     from ..league.league_file import LeagueStore
 
 
-DB = Option(("--db",), {"type": Path, "required": True, "help": "the league's SQLite file"})
 EVENT = Option(("name",), {"help": "the event, as created"})
 
 CREATE_OPTIONS: tuple[Option | OneOf, ...] = (

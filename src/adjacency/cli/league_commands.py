@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,13 +15,17 @@ from ..serving.logs import LEVELS
 from .arguments import (
     LEAGUE_TOKEN,
     CourseSetting,
+    Group,
+    OneOf,
+    Option,
+    add_all,
     non_negative_number,
     positive_int,
     positive_number,
     seconds,
     whole_number,
 )
-from .league_options import HOSTED_JOBS, PACE
+from .league_options import CAFILE, DB, HOSTED_JOBS, LEAGUE_URL, PACE
 
 if TYPE_CHECKING:
     from ..league.league_file import LeagueStore
@@ -36,73 +41,248 @@ so that ``serve`` tells a setting given on the command line (checked against the
 league's own, even when it equals the default) from one left out."""
 
 
-def _settings_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "league settings (used when the league is created; given to serve on an existing "
-        "league, each must equal the league's own)"
-    )
-    group.add_argument("--rows", type=positive_int, help="board rows (default 8)")
-    group.add_argument("--cols", type=positive_int, help="board columns (default 8)")
-    group.add_argument("--rounds", type=positive_int, help="rounds (default 28)")
-    timing = group.add_mutually_exclusive_group()
-    timing.add_argument(
-        "--clock", default=None, help="clock BASE+INCREMENT in seconds (default 60+1)"
-    )
-    timing.add_argument("--move-time", type=seconds, help="seconds per move instead of a clock")
-    group.add_argument(
-        "--course",
-        action=CourseSetting,
-        settings={
-            "rows": COURSE_SIZE[0],
-            "cols": COURSE_SIZE[1],
-            "rounds": COURSE_LEAGUE_ROUNDS,
-            "move_time": COURSE_MOVE_SECONDS,
-            "clock": None,
+SETTINGS = Group(
+    "league settings (used when the league is created; given to serve on an existing "
+    "league, each must equal the league's own)",
+    (
+        Option(("--rows",), {"type": positive_int, "help": "board rows (default 8)"}),
+        Option(("--cols",), {"type": positive_int, "help": "board columns (default 8)"}),
+        Option(("--rounds",), {"type": positive_int, "help": "rounds (default 28)"}),
+        OneOf(
+            (
+                Option(
+                    ("--clock",),
+                    {"default": None, "help": "clock BASE+INCREMENT in seconds (default 60+1)"},
+                ),
+                Option(
+                    ("--move-time",),
+                    {"type": seconds, "help": "seconds per move instead of a clock"},
+                ),
+            )
+        ),
+        Option(
+            ("--course",),
+            {
+                "action": CourseSetting,
+                "settings": {
+                    "rows": COURSE_SIZE[0],
+                    "cols": COURSE_SIZE[1],
+                    "rounds": COURSE_LEAGUE_ROUNDS,
+                    "move_time": COURSE_MOVE_SECONDS,
+                    "clock": None,
+                },
+                "help": "the course's setting: 8x8, 28 rounds, 5 seconds a move (an option "
+                "after it still changes its value)",
+            },
+        ),
+    ),
+)
+"""The board and clock of a league (``create``, ``serve``): each defaults to ``None``,
+read by :func:`_settings` and :func:`_given_settings`."""
+
+RULES = Group(
+    "league rules (stored in the league; given ones replace the stored ones)",
+    (
+        Option(
+            ("--people",),
+            {
+                "choices": ("open", "approved"),
+                "help": "open: a person's games are rated once they played --established-games "
+                "established people of different addresses (or approved ones), or the admin "
+                "approves them; approved: only once the admin approves them (default open)",
+            },
+        ),
+        Option(
+            ("--established-games",),
+            {
+                "type": whole_number,
+                "help": "established people (one per address, each approved one on their own) a "
+                "person must have played before their games are rated (default 5)",
+            },
+        ),
+        Option(
+            ("--min-game",),
+            {
+                "type": non_negative_number,
+                "help": "seconds from a game's start before its bots may start another "
+                "(default 2; 0: no limit)",
+            },
+        ),
+        Option(
+            ("--people-expire-days",),
+            {
+                "type": non_negative_number,
+                "help": "days after which a person who joined and never played is deleted "
+                "(default 7; 0: never)",
+            },
+        ),
+        Option(
+            ("--team-versions",),
+            {
+                "type": positive_int,
+                "help": "the most versions of its code a team may have stored (default 100)",
+            },
+        ),
+        Option(
+            ("--team-mib",),
+            {
+                "type": positive_number,
+                "help": "the most MiB a team's stored uploads and builds may take (default 256)",
+            },
+        ),
+    ),
+)
+"""The league's rules (``create``, ``serve``): each defaults to ``None`` (not given),
+read by :func:`_given_rules`."""
+
+ADMIN_TOKEN_FILE = Option(("--admin-token-file",), {"type": Path})
+"""A file whose token becomes (``create``) or is (``serve``) the admin's; each action
+gives its help."""
+
+CREATE_OPTIONS: tuple[Option | OneOf | Group, ...] = (
+    DB,
+    SETTINGS,
+    RULES,
+    ADMIN_TOKEN_FILE.but(help="use this file's token as admin"),
+    Option(
+        ("--from-start",),
+        {
+            "action": "store_true",
+            "help": "every game from the start position, no opening: a league where teams' "
+            "programs are played through their own windows (docs/javafx-driver.md)",
         },
-        help="the course's setting: 8x8, 28 rounds, 5 seconds a move (an option after it "
-        "still changes its value)",
-    )
+    ),
+)
+"""``league create``'s options, in the order of its help."""
 
+SERVE_OPTIONS: tuple[Option | OneOf | Group, ...] = (
+    DB,
+    Option(
+        ("--host",),
+        {"default": "127.0.0.1", "help": "address (0.0.0.0: every network)"},
+    ),
+    Option(("--port",), {"type": whole_number, "default": 8780, "help": "port (default 8780)"}),
+    Option(("--certfile",), {"type": Path, "help": "TLS certificate (PEM): serve HTTPS/WSS"}),
+    Option(("--keyfile",), {"type": Path, "help": "TLS private key (PEM)"}),
+    ADMIN_TOKEN_FILE.but(help="a file holding the admin token to use"),
+    Option(
+        ("--executor",),
+        {
+            "choices": ("local", "ray"),
+            "default": "local",
+            "help": "where house bots and hosted games run (ray: on the Ray cluster's nodes)",
+        },
+    ),
+    Option(
+        ("--ray-address",),
+        {
+            "metavar": "ADDR",
+            "help": "with --executor ray: HOST:PORT (or 'auto') of a cluster started with "
+            "`ray start --head`, whose nodes play the hosted games; default: a private Ray "
+            "runtime on this machine",
+        },
+    ),
+    Option(("--jobs",), {"type": positive_int, "default": 1, "help": "house-bot worker processes"}),
+    HOSTED_JOBS,
+    Option(
+        ("--no-house-games",),
+        {
+            "action": "store_true",
+            "help": "house bots play only remote bots and people, not each other",
+        },
+    ),
+    Option(
+        ("--pause",),
+        {
+            "type": non_negative_number,
+            "default": 0.0,
+            "help": "seconds a member rests between games (default 0; bounds the load of "
+            "cheap bots)",
+        },
+    ),
+    PACE.but(
+        default=DEFAULT_PACE,
+        help=f"the least seconds a move takes in a game between two house bots, so it can "
+        f"be watched (default {DEFAULT_PACE:g}; 0: full speed; at most {MAX_PACE:g}); the "
+        "wait is not on the bot's clock",
+    ),
+    Option(
+        ("--exempt-loopback",),
+        {
+            "action": "store_true",
+            "help": "do not rate-limit clients on this machine (default: they are limited "
+            "like others)",
+        },
+    ),
+    Option(
+        ("--forwarded-allow-ips",),
+        {
+            "metavar": "ADDRESSES",
+            "help": "comma-separated addresses of reverse proxies whose X-Forwarded-For is "
+            "believed (default: none)",
+        },
+    ),
+    Option(
+        ("--log-level",),
+        {
+            "choices": LEVELS,
+            "default": "info",
+            "help": "what the server logs on stderr (default info: each connection, refusal, "
+            "game start and end, and event step, one line each)",
+        },
+    ),
+    SETTINGS,
+    RULES,
+)
+"""``league serve``'s options, in the order of its help."""
 
-def _rules_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "league rules (stored in the league; given ones replace the stored ones)"
-    )
-    group.add_argument(
-        "--people",
-        choices=("open", "approved"),
-        help="open: a person's games are rated once they played --established-games "
-        "established people of different addresses (or approved ones), or the admin "
-        "approves them; approved: only once the admin approves them (default open)",
-    )
-    group.add_argument(
-        "--established-games",
-        type=whole_number,
-        help="established people (one per address, each approved one on their own) a "
-        "person must have played before their games are rated (default 5)",
-    )
-    group.add_argument(
-        "--min-game",
-        type=non_negative_number,
-        help="seconds from a game's start before its bots may start another "
-        "(default 2; 0: no limit)",
-    )
-    group.add_argument(
-        "--people-expire-days",
-        type=non_negative_number,
-        help="days after which a person who joined and never played is deleted "
-        "(default 7; 0: never)",
-    )
-    group.add_argument(
-        "--team-versions",
-        type=positive_int,
-        help="the most versions of its code a team may have stored (default 100)",
-    )
-    group.add_argument(
-        "--team-mib",
-        type=positive_number,
-        help="the most MiB a team's stored uploads and builds may take (default 256)",
-    )
+CONCURRENCY = Option(
+    ("--concurrency",), {"type": positive_int, "default": 1, "help": "games at once"}
+)
+"""How many games a bot account or house bot plays at once."""
+
+ADD_BOT_OPTIONS = (
+    Option(
+        ("name",),
+        {
+            "help": "unique name: 1-32 of A-Z a-z 0-9 - _ ., starting with a letter or digit; "
+            "not reserved, nor a look-alike of a member's (docs/league.md)",
+        },
+    ),
+    DB,
+    CONCURRENCY.but(help="games at once (default 1)"),
+)
+ADD_HOUSE_OPTIONS = (
+    Option(("spec",), {"help": "a built-in bot spec, e.g. greedy or alphabeta:depth=3"}),
+    DB,
+    Option(("--name",), {"help": "member name (default: from the spec)"}),
+    CONCURRENCY,
+)
+MEMBER_OPTIONS = (
+    Option(("name",), {"help": "the member's name, as shown on the leaderboard"}),
+    DB,
+)
+"""The options of ``revoke``, ``rotate``, ``approve`` and ``remove``: a member, by name."""
+
+CONNECT_OPTIONS = (
+    LEAGUE_URL,
+    Option(
+        ("spec",),
+        {"help": "the bot spec that plays, e.g. cmd:./my_engine or py:my_bot.py:MyBot"},
+    ),
+    Option(("--token",), {"help": f"the account's token (or ${LEAGUE_TOKEN})"}),
+    Option(("--token-file",), {"type": Path, "help": "a file holding the token"}),
+    CAFILE,
+    Option(("--seed",), {"type": whole_number, "help": "random seed for the bot"}),
+    Option(
+        ("--games",),
+        {
+            "type": positive_int,
+            "help": "play this many games, then leave (the server starts no further game for it)",
+        },
+    ),
+)
+"""``connect``'s options, in the order of its help."""
 
 
 def _given_rules(args: argparse.Namespace) -> dict[str, Any]:
@@ -137,140 +317,53 @@ def _store_rules(args: argparse.Namespace, given: dict[str, Any]) -> None:
             store.meta.set_rules(replace(store.meta.rules(), **given))
 
 
-def _db(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
-
-
 def register(commands: Any) -> None:
     """Add the ``league`` subcommand (its actions ``create``, ``serve``, ``add-bot``,
-    ``add-house``, ``revoke``, ``rotate``, ``approve``, ``remove``, ``standings``) and ``connect``
-    to ``commands`` (the parser's subparsers)."""
+    ``add-house``, ``revoke``, ``rotate``, ``approve``, ``remove``, ``standings``, and those
+    of the event, backup, submit and roster modules) and ``connect`` to ``commands`` (the
+    parser's subparsers), each action with its table of options and its handler."""
     league = commands.add_parser(
         "league",
         help="run a league: bots and people play rated games around the clock",
         description="A league server and its administration (docs/league.md).",
     )
     sub = league.add_subparsers(dest="league_command", metavar="ACTION", required=True)
-
-    create = sub.add_parser("create", help="create a league (prints the admin token once)")
-    _db(create)
-    _settings_options(create)
-    _rules_options(create)
-    create.add_argument("--admin-token-file", type=Path, help="use this file's token as admin")
-    create.add_argument(
-        "--from-start",
-        action="store_true",
-        help="every game from the start position, no opening: a league where teams' "
-        "programs are played through their own windows (docs/javafx-driver.md)",
-    )
-    create.set_defaults(handler=run_create)
-
-    serve = sub.add_parser("serve", help="serve a league (created on first use)")
-    _db(serve)
-    serve.add_argument("--host", default="127.0.0.1", help="address (0.0.0.0: every network)")
-    serve.add_argument("--port", type=whole_number, default=8780, help="port (default 8780)")
-    serve.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve HTTPS/WSS")
-    serve.add_argument("--keyfile", type=Path, help="TLS private key (PEM)")
-    serve.add_argument(
-        "--admin-token-file", type=Path, help="a file holding the admin token to use"
-    )
-    serve.add_argument(
-        "--executor",
-        choices=("local", "ray"),
-        default="local",
-        help="where house bots and hosted games run (ray: on the Ray cluster's nodes)",
-    )
-    serve.add_argument(
-        "--ray-address",
-        metavar="ADDR",
-        help="with --executor ray: HOST:PORT (or 'auto') of a cluster started with "
-        "`ray start --head`, whose nodes play the hosted games; default: a private Ray "
-        "runtime on this machine",
-    )
-    serve.add_argument("--jobs", type=positive_int, default=1, help="house-bot worker processes")
-    HOSTED_JOBS.add(serve)
-    serve.add_argument(
-        "--no-house-games",
-        action="store_true",
-        help="house bots play only remote bots and people, not each other",
-    )
-    serve.add_argument(
-        "--pause",
-        type=non_negative_number,
-        default=0.0,
-        help="seconds a member rests between games (default 0; bounds the load of cheap bots)",
-    )
-    PACE.add(
-        serve,
-        default=DEFAULT_PACE,
-        help=f"the least seconds a move takes in a game between two house bots, so it can "
-        f"be watched (default {DEFAULT_PACE:g}; 0: full speed; at most {MAX_PACE:g}); the "
-        "wait is not on the bot's clock",
-    )
-    serve.add_argument(
-        "--exempt-loopback",
-        action="store_true",
-        help="do not rate-limit clients on this machine (default: they are limited like others)",
-    )
-    serve.add_argument(
-        "--forwarded-allow-ips",
-        metavar="ADDRESSES",
-        help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
-        "(default: none)",
-    )
-    serve.add_argument(
-        "--log-level",
-        choices=LEVELS,
-        default="info",
-        help="what the server logs on stderr (default info: each connection, refusal, game "
-        "start and end, and event step, one line each)",
-    )
-    _settings_options(serve)
-    _rules_options(serve)
-    serve.set_defaults(handler=run_serve)
-
-    add_bot = sub.add_parser("add-bot", help="add a bot account; prints its token once")
-    add_bot.add_argument(
-        "name",
-        help="unique name: 1-32 of A-Z a-z 0-9 - _ ., starting with a letter or digit; "
-        "not reserved, nor a look-alike of a member's (docs/league.md)",
-    )
-    _db(add_bot)
-    add_bot.add_argument(
-        "--concurrency", type=positive_int, default=1, help="games at once (default 1)"
-    )
-    add_bot.set_defaults(handler=run_add_bot)
-
-    add_house = sub.add_parser("add-house", help="add a house bot the server plays itself")
-    add_house.add_argument("spec", help="a built-in bot spec, e.g. greedy or alphabeta:depth=3")
-    _db(add_house)
-    add_house.add_argument("--name", help="member name (default: from the spec)")
-    add_house.add_argument("--concurrency", type=positive_int, default=1, help="games at once")
-    add_house.set_defaults(handler=run_add_house)
-
-    for action, text, handler in (
-        ("revoke", "revoke a member's token (games and ratings stay)", run_revoke),
+    actions: tuple[tuple[str, str, Sequence[Option | OneOf | Group], Any], ...] = (
+        ("create", "create a league (prints the admin token once)", CREATE_OPTIONS, run_create),
+        ("serve", "serve a league (created on first use)", SERVE_OPTIONS, run_serve),
+        ("add-bot", "add a bot account; prints its token once", ADD_BOT_OPTIONS, run_add_bot),
+        (
+            "add-house",
+            "add a house bot the server plays itself",
+            ADD_HOUSE_OPTIONS,
+            run_add_house,
+        ),
+        ("revoke", "revoke a member's token (games and ratings stay)", MEMBER_OPTIONS, run_revoke),
         (
             "rotate",
             "give a member a new token (prints it once; the old one stops working)",
+            MEMBER_OPTIONS,
             run_rotate,
         ),
-        ("approve", "approve a person: their games are rated from now on", run_approve),
+        (
+            "approve",
+            "approve a person: their games are rated from now on",
+            MEMBER_OPTIONS,
+            run_approve,
+        ),
         (
             "remove",
             "remove a member: its token is dropped and its connection closed; its stored "
             "games stay in the history",
+            MEMBER_OPTIONS,
             run_remove,
         ),
-    ):
+        ("standings", "print the standings", (DB,), run_standings),
+    )
+    for action, text, table, handler in actions:
         parser = sub.add_parser(action, help=text)
-        parser.add_argument("name", help="the member's name, as shown on the leaderboard")
-        _db(parser)
+        add_all(parser, table)
         parser.set_defaults(handler=handler)
-
-    members = sub.add_parser("standings", help="print the standings")
-    _db(members)
-    members.set_defaults(handler=run_standings)
 
     from . import backup_commands, event_commands, roster_commands, submit_commands
 
@@ -287,19 +380,7 @@ def register(commands: Any) -> None:
         "docs/protocol.md), py:my_bot.py:MyBot a Bot class of your own Python file. "
         "Reconnects after network drops; Ctrl-C stops it.",
     )
-    connect.add_argument("url", help="the league's address, e.g. https://league.example:8780")
-    connect.add_argument(
-        "spec", help="the bot spec that plays, e.g. cmd:./my_engine or py:my_bot.py:MyBot"
-    )
-    connect.add_argument("--token", help=f"the account's token (or ${LEAGUE_TOKEN})")
-    connect.add_argument("--token-file", type=Path, help="a file holding the token")
-    connect.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
-    connect.add_argument("--seed", type=whole_number, help="random seed for the bot")
-    connect.add_argument(
-        "--games",
-        type=positive_int,
-        help="play this many games, then leave (the server starts no further game for it)",
-    )
+    add_all(connect, CONNECT_OPTIONS)
     connect.set_defaults(handler=run_connect)
 
 

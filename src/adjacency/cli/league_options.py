@@ -1,12 +1,14 @@
-"""Options that the league's subcommands and its events' share, declared as data
-(:class:`~adjacency.cli.arguments.Option`): ``league serve`` and ``league event create``
-both add :data:`PACE`, and neither module imports the other for it; ``league serve``
-adds :data:`HOSTED_JOBS`."""
+"""Options that the league's subcommands, its events' and its teams' commands share,
+declared as data (:class:`~adjacency.cli.arguments.Option`), once: every league action
+adds :data:`DB`; ``league serve`` and ``league event create`` both add :data:`PACE`;
+``connect`` and ``league submit`` add :data:`LEAGUE_URL` and :data:`CAFILE`; no command
+module imports another for them. ``league serve`` adds :data:`HOSTED_JOBS`."""
 
 from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 
 from ..league.settings import MAX_PACE
 from .arguments import Option, non_negative_number, positive_int
@@ -19,6 +21,16 @@ def pace_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_PACE:g} seconds, got {text}")
     return value
 
+
+DB = Option(("--db",), {"type": Path, "required": True, "help": "the league's SQLite file"})
+"""The league's SQLite file, which every league action reads or writes."""
+
+LEAGUE_URL = Option(("url",), {"help": "the league's address, e.g. https://league.example:8780"})
+"""The address of the league server a team's command talks to."""
+
+CAFILE = Option(("--cafile",), {"type": Path, "help": "CA certificate(s) to verify the server by"})
+"""The certificates a team's command verifies the league server by (one with a private
+certificate authority)."""
 
 PACE = Option(("--pace",), {"type": pace_seconds, "metavar": "SECONDS"})
 """The least seconds a bot's move takes, so people can follow a game (each subcommand

@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .league_options import DB
+
 
 def register(sub: Any) -> None:
     """``league roster`` under the ``league`` command's subparsers ``sub``."""
@@ -21,7 +23,7 @@ def register(sub: Any) -> None:
         "are bots of the league already keep their tokens.",
     )
     roster.add_argument("roster", type=Path, help="the CSV file of team names")
-    roster.add_argument("--db", type=Path, required=True, help="the league's SQLite file")
+    DB.add(roster)
     roster.add_argument(
         "--sheet", type=Path, required=True, help="the token sheet to write (a new file)"
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .arguments import league_token
+from .league_options import CAFILE, LEAGUE_URL
 
 LEFT_OUT_SHOWN = 12
 """How many left-out files are named one by one (the rest are counted)."""
@@ -25,14 +26,14 @@ def register(sub: Any) -> None:
         "pictures are left out (named here) and never read. With --list, print your "
         "team's versions and their build verdicts instead.",
     )
-    submit.add_argument("url", help="the league's address, e.g. https://league.example:8780")
+    LEAGUE_URL.add(submit)
     submit.add_argument("path", nargs="?", type=Path, help="the project folder or zip")
     submit.add_argument(
         "--token-file",
         type=Path,
         help="a file holding your team's token (else $ADJACENCY_LEAGUE_TOKEN)",
     )
-    submit.add_argument("--cafile", type=Path, help="CA certificate(s) to verify the server by")
+    CAFILE.add(submit)
     submit.add_argument("--list", action="store_true", help="list your team's versions")
     submit.add_argument(
         "--program",
