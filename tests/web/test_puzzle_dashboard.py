@@ -1,6 +1,7 @@
 """The puzzle dashboard (src/adjacency/web/puzzle_dashboard.py and its route): first tries
-counted per theme (a puzzle once for each theme), the most tried first; the chart draws a
-bar a theme with the share solved filled, its names as catalogue keys, everything escaped;
+counted per theme (a puzzle once for each theme), the most tried first, with the theme's
+performance; the chart draws a bar a theme with the share solved filled and its
+performance, its names as catalogue keys, everything escaped;
 the route answers a browser with the chart of its own tries only, per theme, phase or
 length, and its rating after each of its rated attempts."""
 
@@ -28,17 +29,31 @@ DAY = 86400
 
 
 def test_first_tries_are_counted_per_theme_most_tried_first() -> None:
-    tries = [(("corner", "endgame"), True), (("corner",), False), (("edge", "edge"), True)]
-    assert success_per_theme(tries) == [
-        ThemeSuccess("corner", 2, 1),
-        ThemeSuccess("edge", 1, 1),
-        ThemeSuccess("endgame", 1, 1),
+    tries = [
+        (("corner", "endgame"), True, 1600.0),
+        (("corner",), False, 1400.0),
+        (("edge", "edge"), True, 1800.0),
     ]
+    rows = success_per_theme(tries)
+    assert rows == [
+        ThemeSuccess("corner", 2, 1, 3000.0),
+        ThemeSuccess("edge", 1, 1, 1800.0),
+        ThemeSuccess("endgame", 1, 1, 1600.0),
+    ]
+    # the mean rating, -500 for none solved, +500 for all, between by the share solved
+    assert [row.performance for row in rows] == [1500, 2300, 2100]
+    assert ThemeSuccess("x", 4, 0, 4 * 1700.0).performance == 1200
 
 
 def test_the_chart_fills_the_share_solved_and_escapes_its_names() -> None:
-    chart = theme_chart([ThemeSuccess("corner", 4, 1), ThemeSuccess('<b "x">', 1, 0)])
+    chart = theme_chart(
+        [ThemeSuccess("corner", 4, 1, 4 * 1500.0), ThemeSuccess('<b "x">', 1, 0, 1900.0)]
+    )
     assert chart.count('class="theme-row"') == 2
+    assert 'data-i18n="puzzle.performance">performance</text>' in chart  # the column's title
+    assert 'data-performance="1250"' in chart and ">1250</text>" in chart
+    assert 'data-performance="1400"' in chart and ">1400</text>" in chart
+    assert "puzzle.performance" not in theme_chart([])  # no rows, no title
     widths = re.findall(r'class="bar-won" x="0" y="\d+" width="([\d.]+)"', chart)
     assert [float(w) for w in widths] == [BAR / 4, 0.0]
     assert 'data-i18n="puzzle.theme.corner">corner</text>' in chart
@@ -60,6 +75,10 @@ def test_the_route_draws_this_browsers_first_tries_only(tmp_path: Path) -> None:
         assert chart.headers["content-type"].startswith("image/svg+xml")
         rows = re.findall(r'data-theme="([^"]+)" data-tried="(\d+)" data-won="(\d+)"', chart.text)
         assert sorted(rows) == sorted((theme, "1", "1") for theme in set(puzzle.themes))
+        # solved at the first try: the puzzle's rating now (the try moved it) + 500
+        now = mine.get(f"/api/puzzles/{puzzle.id}").json()["rating"]["rating"]
+        assert now != puzzle.rating
+        assert f'data-performance="{round(now + 500)}"' in chart.text
         assert "theme-row" not in other.get("/api/puzzles/dashboard.svg").text
         phase = mine.get("/api/puzzles/dashboard.svg", params={"by": "phase"}).text
         assert f'data-theme="{puzzle.phase}" data-tried="1" data-won="1"' in phase
@@ -67,7 +86,8 @@ def test_the_route_draws_this_browsers_first_tries_only(tmp_path: Path) -> None:
         length = mine.get("/api/puzzles/dashboard.svg", params={"by": "length"}).text
         moves = (len(puzzle.solution) + 1) // 2
         assert f'data-theme="{moves}" data-tried="1" data-won="1"' in length
-        assert "data-i18n" not in length  # a length is a number
+        # a length is a number: the column's title is the one text to word
+        assert re.findall(r'data-i18n="([^"]+)"', length) == ["puzzle.performance"]
         assert mine.get("/api/puzzles/dashboard.svg", params={"by": "x"}).status_code == 422
 
 

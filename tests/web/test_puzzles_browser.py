@@ -172,6 +172,11 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     drawn = by_theme.locator("text[data-i18n]").all_text_contents()
     assert sorted(drawn) == sorted(set(themes)), drawn
     assert by_theme.and_(tab.locator("[data-won='1'][data-tried='1']")).count() == len(drawn)
+    # each theme's performance: solved at the first try, the puzzle's rating now + 500
+    performance = str(round(rating_now(server, puzzle.id).rating + 500))
+    assert by_theme.locator(".theme-performance").all_text_contents() == [performance] * len(drawn)
+    head = tab.locator("#dashboard [data-by=theme] .theme-head")
+    expect(head).to_have_text({"en": "performance", "id": "performa"}[lang])
     expect(tab.locator("#dashboard [data-by=phase] .theme-row")).to_have_count(1)
     expect(tab.locator("#dashboard [data-by=length] .theme-row")).to_have_count(1)
     # its rating after its one rated attempt: one point, the rating the page shows

@@ -1,11 +1,13 @@
-"""A browser's puzzle dashboard: its first tries' success per theme, per phase of the
-game and per length, and its rating over its rated attempts, as SVG charts the server
-draws (no chart library, no script: the page places the markup as it is).
+"""A browser's puzzle dashboard: its first tries' success and performance per theme, per
+phase of the game and per length, and its rating over its rated attempts, as SVG charts
+the server draws (no chart library, no script: the page places the markup as it is).
 
 Contract: :func:`success_per_theme` counts, for each group of the tried puzzles (a theme,
 a phase, a length), the puzzles tried and those solved at the first try (a puzzle counts
-once for each of its groups); :func:`theme_chart` draws those counts as one bar a group,
-the share solved filled, most tried first. A group's label carries its catalogue key
+once for each of its groups), and sums their ratings; :func:`theme_chart` draws those
+counts as one bar a group, the share solved filled, most tried first, with the group's
+performance (:attr:`ThemeSuccess.performance`: the rating at which those first tries
+were played, as the puzzle sites reckon it). A group's label carries its catalogue key
 when it has one (``data-i18n="puzzle.theme.NAME"``, the English name as its text), so
 the page's catalogue (i18n.js ``translate``) words it in the reader's language; a length
 is a number. Everything drawn is escaped.
@@ -18,8 +20,10 @@ from dataclasses import dataclass
 from html import escape
 
 ROW = 36
-"""The height of a theme's row (px): its name, then its bar under it (a long name in
-any language never runs into the bar)."""
+"""The height of a theme's row (px): its name and its performance, then its bar under it
+(a long name in any language never runs into the bar)."""
+HEAD = 20
+"""The height of the chart's head (px): the performance column's title."""
 BAR = 320
 """The width of a whole bar, 100% tried (px)."""
 WIDTH = BAR + 64
@@ -28,45 +32,68 @@ WIDTH = BAR + 64
 
 @dataclass(frozen=True)
 class ThemeSuccess:
-    """One theme's first tries: ``tried`` puzzles, ``won`` solved at the first try."""
+    """One theme's first tries: ``tried`` puzzles, ``won`` solved at the first try, and
+    the sum of those puzzles' ratings (``ratings``)."""
 
     theme: str
     tried: int
     won: int
+    ratings: float
+
+    @property
+    def performance(self) -> int:
+        """The rating these first tries were played at: the puzzles' mean rating, less
+        500 for none solved, up to plus 500 for all (lichess's puzzle dashboard reckons
+        its performance so). A theme tried once moves it by 1,000: a row with few tries
+        says little, which its "solved/tried" shows beside it."""
+        return round(self.ratings / self.tried - 500 + 1000 * self.won / self.tried)
 
 
-def success_per_theme(tries: Iterable[tuple[Iterable[str], bool]]) -> list[ThemeSuccess]:
-    """Each theme's counts from ``tries`` (a tried puzzle's themes, and whether its first
-    try solved it), the most tried first, then by name."""
+def success_per_theme(
+    tries: Iterable[tuple[Iterable[str], bool, float]],
+) -> list[ThemeSuccess]:
+    """Each theme's counts from ``tries`` (a tried puzzle's themes, whether its first try
+    solved it, and its rating), the most tried first, then by name."""
     tried: dict[str, int] = {}
     won: dict[str, int] = {}
-    for themes, win in tries:
+    ratings: dict[str, float] = {}
+    for themes, win, rating in tries:
         for theme in set(themes):
             tried[theme] = tried.get(theme, 0) + 1
             won[theme] = won.get(theme, 0) + int(win)
+            ratings[theme] = ratings.get(theme, 0.0) + rating
     return [
-        ThemeSuccess(theme, tried[theme], won[theme])
+        ThemeSuccess(theme, tried[theme], won[theme], ratings[theme])
         for theme in sorted(tried, key=lambda name: (-tried[name], name))
     ]
 
 
 def theme_chart(rows: list[ThemeSuccess], key: str | None = "puzzle.theme") -> str:
-    """The SVG markup of ``rows``: a bar a group, its first-try successes filled; each
-    label is its catalogue key ``key.NAME`` (``None``: the name as it is, a number)."""
-    height = max(1, len(rows)) * ROW + 8
+    """The SVG markup of ``rows``: a bar a group, its first-try successes filled, its
+    performance at the end of its name's line under the column's title (catalogue key
+    ``puzzle.performance``); each label is its catalogue key ``key.NAME`` (``None``: the
+    name as it is, a number). No rows, no title: an empty chart."""
+    height = max(1, len(rows)) * ROW + 8 + (HEAD if rows else 0)
     parts = [
         f'<svg class="theme-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} '
         f'{height}" width="{WIDTH}" height="{height}" role="img" '
         'aria-labelledby="dashboard-title">'
     ]
+    if rows:
+        parts.append(
+            f'<text class="theme-head" x="{BAR}" y="14" text-anchor="end" '
+            'data-i18n="puzzle.performance">performance</text>'
+        )
     for i, row in enumerate(rows):
-        y = 4 + i * ROW
+        y = 4 + HEAD + i * ROW
         share = row.won / row.tried if row.tried else 0.0
         name = escape(row.theme, quote=True)
         parts.append(
             f'<g class="theme-row" data-theme="{name}" data-tried="{row.tried}" '
-            f'data-won="{row.won}">'
+            f'data-won="{row.won}" data-performance="{row.performance}">'
             f'<text x="0" y="{y + 12}"{_key(key, name)}>{name}</text>'
+            f'<text class="theme-performance" x="{BAR}" y="{y + 12}" text-anchor="end">'
+            f"{row.performance}</text>"
             f'<rect class="bar-tried" x="0" y="{y + 17}" width="{BAR}" height="12" rx="3"/>'
             f'<rect class="bar-won" x="0" y="{y + 17}" width="{round(BAR * share, 1)}" '
             f'height="12" rx="3"/>'

@@ -435,8 +435,9 @@ def dashboard(
 ) -> Response:
     """This browser's first tries of the served puzzles it tried, per theme, phase of the
     game or length (``by``), as an SVG chart (:mod:`adjacency.web.puzzle_dashboard`): a bar
-    a group, the share solved at the first try filled; theme and phase names carry their
-    catalogue keys for the page to word (a length is a number)."""
+    a group, the share solved at the first try filled, and the group's performance (from
+    the puzzles' ratings now); theme and phase names carry their catalogue keys for the
+    page to word (a length is a number)."""
     served = _puzzles(request).all()
 
     def groups(puzzle: Puzzle) -> tuple[str, ...]:
@@ -444,9 +445,11 @@ def dashboard(
             return tuple(puzzle.themes)
         return (puzzle.phase,) if by == "phase" else (str(_moves(puzzle)),)
 
+    records = _store(request).puzzles
+    rating = records.ratings(served)
     tries = [
-        (groups(served[row.puzzle]), row.win)
-        for row in _store(request).puzzles.history(caller.client, limit=DASHBOARD_TRIES)
+        (groups(served[row.puzzle]), row.win, rating[row.puzzle])
+        for row in records.history(caller.client, limit=DASHBOARD_TRIES)
         if row.puzzle in served
     ]
     key = {"theme": "puzzle.theme", "phase": "puzzle.phase", "length": None}[by]
