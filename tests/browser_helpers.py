@@ -153,6 +153,22 @@ def sideways(page: Any) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
 
 
+def checked_and_closed(tab: Any, locale: str = "en") -> None:
+    """The checks every browser test ends with, then ``tab``'s context closed: no English
+    left where ``locale`` is Indonesian, axe-core clean at every impact, nothing scrolling
+    sideways, and no console error (read before closing, asserted after, so a failure
+    leaves no browser behind)."""
+    from i18n_helpers import english_left
+
+    if locale.startswith("id"):
+        assert english_left(tab) == []
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    assert sideways(tab) == 0
+    errors = tab.console_errors
+    tab.context.close()
+    assert errors == [], errors
+
+
 def outside_window(page: Any, selector: str) -> list[str]:
     """The elements matching ``selector`` that are not wholly inside the window as the
     page is scrolled now (by id or tag, with their box), for an assertion's message."""

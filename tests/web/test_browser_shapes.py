@@ -25,7 +25,14 @@ import pytest
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text, main_line, record_from_text
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto, sideways
+from browser_helpers import (
+    CASES,
+    EVERY_IMPACT,
+    SIZES,
+    axe_violations,
+    checked_and_closed,
+    goto,
+)
 from i18n_helpers import english_left
 from web_helpers import api, drawn_shapes, new_tab
 
@@ -126,12 +133,7 @@ def test_arrows_and_circles_are_drawn_per_position_by_mouse_and_keyboard(
     assert moves[0] == f"{{[%csl Gc2][%cal Ga3c3,Gc2{left}]}}"  # the start's, first
     at = moves.index(move)
     assert moves[at + 1] == f"{{[%csl G{marked}]}}"  # the next position's, after its move
-    wide = tab.evaluate("() => document.documentElement.scrollWidth")
-    assert wide <= SIZES[size]["width"], wide
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    errors = tab.console_errors
-    tab.context.close()
-    assert errors == [], errors
+    checked_and_closed(tab, locale)
 
 
 def download(tab: Any, path: Path) -> str:
@@ -199,13 +201,7 @@ def test_a_loaded_record_shows_its_shapes_again_and_exports_the_same_text(
     tab.click('#moves button[data-ply="2"]')  # the game's last position: none
     expect(tab.locator(".shapes .shape")).to_have_count(0)
     assert download(tab, tmp_path / "again.txt") == text
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    if locale.startswith("id"):
-        assert english_left(tab) == []
-    assert sideways(tab) == 0
-    errors = tab.console_errors
-    tab.context.close()
-    assert errors == [], errors
+    checked_and_closed(tab, locale)
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
@@ -236,13 +232,7 @@ def test_shapes_on_a_games_own_moves_are_kept_without_a_variation(
     assert moves[moves.index("c2") + 1] == "{[%csl Gd3]}"  # after the move it marks
     tab.locator("#board [data-square=d3]").click(button="right")  # taken away: no export
     expect(tab.locator("#study-bar")).to_be_hidden()
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    if locale.startswith("id"):
-        assert english_left(tab) == []
-    assert sideways(tab) == 0
-    errors = tab.console_errors
-    tab.context.close()
-    assert errors == [], errors
+    checked_and_closed(tab, locale)
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
@@ -275,8 +265,4 @@ def test_a_written_records_marks_are_read_as_far_as_they_name_the_board(
     expect(tab.locator(".shapes .shape")).to_have_count(1)
     assert drawn_shapes(tab) == [("circle", "d4", None)]
     expect(tab.locator("#shapes-words")).to_contain_text("d4")
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    assert sideways(tab) == 0
-    errors = tab.console_errors
-    tab.context.close()
-    assert errors == [], errors
+    checked_and_closed(tab, locale)

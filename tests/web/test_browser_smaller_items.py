@@ -24,7 +24,12 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto, sideways
+from browser_helpers import (
+    CASES,
+    SIZES,
+    checked_and_closed,
+    goto,
+)
 from test_i18n_catalogues import catalogue
 from web_helpers import SMALL, a_game_with_mistakes, api, new_tab, wait_until
 
@@ -42,15 +47,6 @@ def tab_in(browser: Any, server: str, locale: str, size: str) -> Any:
 
 def words(locale: str) -> dict[str, Any]:
     return catalogue(locale.split("-")[0])
-
-
-def checked_and_closed(tab: Any) -> None:
-    """axe-core clean at every impact, nothing sideways, then no console error."""
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    assert sideways(tab) == 0
-    errors = tab.console_errors
-    tab.context.close()
-    assert errors == [], errors
 
 
 def invitation(server: str, tab: Any) -> dict[str, Any]:

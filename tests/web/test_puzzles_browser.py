@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from adjacency.ratings.glicko import Glicko, rate_game
-from browser_helpers import EVERY_IMPACT, axe_violations, goto
-from i18n_helpers import english_left
+from browser_helpers import EVERY_IMPACT, axe_violations, checked_and_closed, goto
 from web_helpers import api, new_tab
 from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
 
@@ -70,15 +69,6 @@ def signed_change(before: Glicko, after: Glicko) -> str:
     return f"(+{change})" if change > 0 else f"(−{-change})"
 
 
-def finish(tab: Any, lang: str) -> None:
-    """No English left on an Indonesian page; axe-core finds no violation at all."""
-    if lang == "id":
-        assert english_left(tab) == []
-    assert axe_violations(tab, EVERY_IMPACT) == []
-    assert tab.console_errors == []
-    tab.context.close()
-
-
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_a_puzzle_is_solved_by_clicking(browser: Any, server: str, lang: str) -> None:
     puzzle = PUZZLES[1]
@@ -100,7 +90,7 @@ def test_a_puzzle_is_solved_by_clicking(browser: Any, server: str, lang: str) ->
     expect(tab.locator("#player-change")).to_have_text(signed_change(Glicko(), player))
     expect(tab.locator("#puzzle-rating")).to_have_text(str(round(rating.rating)))
     expect(tab.locator("#btn-next")).to_be_focused()
-    finish(tab, lang)
+    checked_and_closed(tab, lang)
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
@@ -138,7 +128,7 @@ def test_a_wrong_move_is_refuted_then_retried_with_the_keyboard(
     expect(tab.locator(f"#history a[data-id='{puzzle.id}']")).to_have_attribute(
         "data-result", "later"
     )
-    finish(tab, lang)
+    checked_and_closed(tab, lang)
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
@@ -196,7 +186,7 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
         "#board .sq", "els => els.filter((e) => e.querySelector('svg.piece')).length"
     )
     assert shown == sum(cell != "." for cell in puzzle.position.split()[0] if cell.isalpha())
-    finish(tab, lang)
+    checked_and_closed(tab, lang)
 
 
 def shown(tab: Any, other_than: str | None = None) -> Any:
@@ -297,7 +287,7 @@ def test_at_a_phones_width_with_a_hint_and_the_solution(
     tab.locator("#btn-next").click()
     expect(tab.locator("#line")).to_be_hidden()
     assert puzzle.id not in tab.url and "/puzzles/p" in tab.url
-    finish(tab, lang)
+    checked_and_closed(tab, lang)
 
 
 def test_the_main_page_links_to_the_puzzles(browser: Any, server: str) -> None:
