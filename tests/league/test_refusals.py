@@ -262,7 +262,9 @@ def test_the_openapi_schema_documents_every_endpoint(league: tuple[str, Path]) -
     ):
         assert path in paths
     schemas = schema["components"]["schemas"]
-    assert {"GameState", "GameSummary", "MemberPage", "PairStats", "LeagueInfo"} <= set(schemas)
+    assert {"LeagueGameState", "GameSummary", "MemberPage", "PairStats", "LeagueInfo"} <= set(
+        schemas
+    )
     for path, item in schema["paths"].items():
         for method, operation in item.items():
             answer = operation["responses"].get("200") or operation["responses"].get("201")

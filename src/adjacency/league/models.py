@@ -170,7 +170,7 @@ class GameSummary(DetailMeaning):
     ended: float | None
 
 
-class GameState(DetailMeaning):
+class LeagueGameState(DetailMeaning):
     """One game as the board shows it: its opening, the moves so far, the position
     now and, while it is in play, the side to move and both clocks."""
 

@@ -19,8 +19,8 @@ from ..league_file import Member
 from ..limits import check_rate
 from ..models import (
     ERRORS,
-    GameState,
     Joined,
+    LeagueGameState,
     Me,
     MoveIn,
     NewPerson,
@@ -98,7 +98,7 @@ async def me(
     }
 
 
-@router.post("/games/{game_id}/move", response_model=GameState)
+@router.post("/games/{game_id}/move", response_model=LeagueGameState)
 async def person_move(
     request: Request,
     game_id: GameId,
@@ -114,7 +114,7 @@ async def person_move(
     )
 
 
-@router.post("/games/{game_id}/resign", response_model=GameState)
+@router.post("/games/{game_id}/resign", response_model=LeagueGameState)
 async def person_resign(
     request: Request,
     game_id: GameId,
@@ -128,7 +128,7 @@ async def person_resign(
     return await get_game(request, game_id)
 
 
-@router.post("/games/{game_id}/abort", response_model=GameState)
+@router.post("/games/{game_id}/abort", response_model=LeagueGameState)
 async def person_abort(
     request: Request,
     game_id: GameId,

@@ -33,9 +33,9 @@ from ..limits import check_read_rate
 from ..models import (
     ERRORS,
     GamePositions,
-    GameState,
     GameSummary,
     Health,
+    LeagueGameState,
     LeagueInfo,
     MemberPage,
     PairStats,
@@ -189,7 +189,7 @@ async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
     return await cache.get(count, lambda: read(request, lambda r: pair_stats(r, x, o)))
 
 
-@router.get("/live", response_model=list[GameState])
+@router.get("/live", response_model=list[LeagueGameState])
 async def live_games(request: Request) -> list[dict[str, Any]]:
     """The games in play now."""
     hall = hall_of(request)
@@ -215,7 +215,7 @@ async def list_games(
     return await read(request, rows)
 
 
-@router.get("/games/{game_id}", response_model=GameState)
+@router.get("/games/{game_id}", response_model=LeagueGameState)
 async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's state: live (with clocks) or stored (with its result, its end told as
     the asker may read it: :func:`~adjacency.league.auth.details_for`)."""
