@@ -54,7 +54,8 @@ def check_driven_program(
         slowest = max(slowest, played)
     return Verdict(
         True,
-        f"played {rounds} rounds with each colour against {house} to the end; "
+        f"played {rounds} round{'s' if rounds != 1 else ''} with each colour against {house} "
+        "to the end; "
         f"the longest answer took {slowest:.2f} s",
     )
 
