@@ -106,9 +106,13 @@ def run_tutorial(path: Path, folder: Path) -> list[str]:
     return outputs
 
 
-NEEDS = {"submit-course-project.md": ("jvm", "sandbox")}
+NEEDS = {
+    "submit-course-project.md": ("jvm", "sandbox"),
+    "submit-javafx-program.md": ("jvm", "sandbox", "javafx"),
+}
 """The tutorials whose commands need more than Python (tests/needs.py's markers): the
-league's builds and hosted bots need a JDK and the sandbox."""
+league's builds and hosted bots need a JDK and the sandbox, a program played through its
+window OpenJFX and Xvfb too."""
 
 
 def tutorial_names() -> list[str]:
@@ -152,7 +156,7 @@ def test_a_failing_step_fails_with_its_output(tmp_path: Path) -> None:
         run_tutorial(broken, again)
 
 
-def test_there_are_the_seven_tutorials() -> None:
+def test_every_tutorial_is_listed() -> None:
     assert tutorial_names() == [
         "alphazero.md",
         "c-engine.md",
@@ -164,6 +168,7 @@ def test_there_are_the_seven_tutorials() -> None:
         "reinforcement-learning.md",
         "see-the-search.md",
         "submit-course-project.md",
+        "submit-javafx-program.md",
     ]
 
 
