@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,23 @@ def run_script(
     """``python SCRIPT ARGV`` in a process group of its own, from ``cwd`` (default the
     repository's root), its output captured as text."""
     return run_in_group([sys.executable, str(script), *argv], timeout=timeout, env=env, cwd=cwd)
+
+
+def computing_for(pid: int, seconds: float, bound: float = 60.0) -> None:
+    """Wait until the process ``pid`` and its descendants have used ``seconds`` of CPU
+    time more than when called: they are computing, whatever the machine's load (a wall
+    clock sleep only guesses that they got the CPU). Fails after ``bound`` seconds."""
+    from adjacency.system import proctree
+
+    def used() -> float:
+        found = proctree.subtree(pid)
+        if found is None:  # no children lists: the whole table
+            table = proctree.snapshot(owners=False)
+            found = {p: table[p] for p in [pid, *proctree.tree(table, pid)] if p in table}
+        return proctree.cpu_seconds(found.values())
+
+    target = used() + seconds
+    deadline = time.monotonic() + bound
+    while used() < target:
+        assert time.monotonic() < deadline, f"process {pid} used under {seconds} s of CPU"
+        time.sleep(0.05)

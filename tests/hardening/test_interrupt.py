@@ -12,11 +12,11 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
 from adjacency.cli import main
+from cli_helpers import computing_for
 
 HOPELESS = "x7/8/8/8/8/8/8/7o x 60"
 """60 plies with 62 empty squares: no solver finishes this."""
@@ -69,7 +69,7 @@ def test_ctrl_c_stops_a_compiled_solve_or_search(work: str, signum: int, threads
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"
-        time.sleep(1.0)  # well inside the compiled call by now
+        computing_for(child.pid, 0.5)  # inside the compiled call (its import is done)
         child.send_signal(signum)
         # Without the fix the call never returns; with it, it unwinds in microseconds.
         assert child.wait(timeout=60) == 130

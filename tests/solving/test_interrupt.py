@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import computing_for
+
 CHILD = (
     "import signal, sys\n"
     # As in a terminal, whatever the test runner does with SIGINT.
@@ -63,7 +65,7 @@ def test_a_signal_stops_a_two_thread_run_and_keeps_its_finished_entries(
                 break
         else:
             pytest.fail(f"the run ended early: {''.join(lines)}")
-        time.sleep(2.0)  # inside 5 rounds' split solve by now
+        computing_for(child.pid, 1.0)  # inside 5 rounds' split solve
         if whole_group:
             os.killpg(child.pid, signum)
         else:

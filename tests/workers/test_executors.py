@@ -25,6 +25,7 @@ from adjacency.workers import (
     make_executor,
 )
 from arena_fakes import square
+from sandbox_helpers import wait_until
 from store_helpers import stored_games
 
 HIDE_RAY = "import sys; sys.modules['ray'] = None; from adjacency.cli import main; "
@@ -48,7 +49,9 @@ def test_a_worker_killed_between_two_calls_is_a_worker_error_and_the_next_pool_w
     with PoolExecutor(1) as executor:
         ((_, worker),) = list(executor.map_unordered(_pid, [0]))
         os.kill(worker, signal.SIGTERM)
-        time.sleep(1.0)  # the pool's manager notices the death and marks the pool broken
+        # The pool's manager marks the pool broken, then reaps its workers: once the dead
+        # one is gone (not even a zombie), new work is refused at its submit.
+        wait_until(lambda: not Path(f"/proc/{worker}").exists(), "the dead worker reaped")
         with pytest.raises(WorkerError, match="worker process died"):
             list(executor.map_unordered(_pid, [1]))
         executor.close()  # what the house does on a WorkerError: the next call starts afresh
