@@ -26,6 +26,7 @@ import pytest
 
 from browser_helpers import (
     CASES,
+    LOCALES,
     SIZES,
     checked_and_closed,
     goto,
@@ -195,3 +196,37 @@ def test_the_pinned_board_leaves_the_engine_lines_in_sight(
     if size == "phone":  # the board stays pinned above, in at most two thirds of the screen
         assert board["height"] <= 2 / 3 * SIZES[size]["height"], board
     checked_and_closed(tab)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_reloaded_bot_game_names_each_sides_player_and_kind(
+    server: str, browser: Any, locale: str
+) -> None:
+    """A game against a bot started from the dialog's defaults, reloaded after a move,
+    still names this browser's side "You · Person" and the bot's side by its level, each
+    in the reader's language (an audit once read "Club bot · Person" after a reload)."""
+    said = words(locale)
+    tab = tab_in(browser, server, locale, "laptop")
+    goto(tab, server)
+    tab.wait_for_selector("#dlg-new[open]")
+    tab.click("#new-start")
+    tab.wait_for_selector("#dlg-new", state="hidden")
+    tab.wait_for_function("!document.querySelector('#board').classList.contains('locked')")
+    tab.locator("#board .sq:not(.filled)").first.click()
+    tab.wait_for_function("document.querySelectorAll('#moves button').length === 2")
+    game = api(server, "GET", f"/api/games/{tab.url.rsplit('=', 1)[1]}")
+    bot = game["o"]
+    assert (game["x"]["kind"], bot["kind"]) == ("human", "bot")
+    level = said[f"level.{bot['level_name']}"]
+    expected = {
+        "#bar-bottom": (said["new.you"], said["bars.person"]),
+        "#bar-top": (
+            said["new.bot-name"].replace("{level}", level),
+            said["bars.bot-level"].replace("{level}", str(bot["level"])).replace("{name}", level),
+        ),
+    }
+    tab.reload()
+    for bar, (name, kind) in expected.items():
+        expect(tab.locator(f"{bar} .name")).to_have_text(name)
+        expect(tab.locator(f"{bar} .kind")).to_have_text(kind)
+    checked_and_closed(tab, locale)
