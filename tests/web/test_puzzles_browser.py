@@ -287,6 +287,11 @@ def test_at_a_phones_width_with_a_hint_and_the_solution(
     tab.locator("#btn-next").click()
     expect(tab.locator("#line")).to_be_hidden()
     assert puzzle.id not in tab.url and "/puzzles/p" in tab.url
+    # the dashboard of the one puzzle tried (not solved at its first try), on the phone
+    row = tab.locator("#dashboard [data-by=theme] .theme-row").first
+    expect(row).to_have_attribute("data-won", "0")
+    row.scroll_into_view_if_needed()
+    expect(row.locator(".theme-performance")).to_be_visible()
     checked_and_closed(tab, lang)
 
 
