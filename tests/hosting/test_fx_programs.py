@@ -23,14 +23,18 @@ import pytest
 
 from adjacency.arena.games import GameResult, play_task
 from adjacency.arena.schedule import GameTask
-from adjacency.bots import Bot, BotError, make_bot
+from adjacency.bots import Bot, BotError, Limit, make_bot
 from adjacency.core import Position
+from adjacency.core.game import Termination
 from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_build import FxBuild, build_fx
 from adjacency.hosting.fx_check import check_driven_program
+from adjacency.hosting.fx_kind import LANGUAGE
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.hosting.java_build import BuildFailed
+from adjacency.hosting.player import Choice
+from adjacency.hosting.seat import BotSeat
 from adjacency.sandbox import check
 from fx_course_projects import (
     ATTACKS,
@@ -206,6 +210,48 @@ def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
     assert not verdict.accepted
     assert verdict.detail.startswith("as X, at move 3 (")
     assert "illegal move" in verdict.detail and "is occupied" in verdict.detail
+    assert_board_told(verdict.detail.splitlines()[1:])
+
+
+def assert_board_told(lines: list[str]) -> None:
+    """``lines`` are the driver's account of a mark on a square that was not empty: the
+    square, then the board as the program's window shows it, eight rows of eight marks
+    (the program's own ``X``/``O``, ``.`` for empty), with the block of each side."""
+    assert re.fullmatch(
+        r"the program's bot marked [a-h][1-8], a square that was not empty", lines[0]
+    )
+    assert lines[1] == "its board as its window shows it, top row first:", lines
+    rows = [line.split() for line in lines[2:]]
+    assert len(rows) == 8 and all(len(row) == 8 for row in rows), lines
+    marks = {mark for row in rows for mark in row}
+    assert marks <= {"X", "O", "."} and {"X", "O"} <= marks, lines
+
+
+def test_a_mark_on_an_occupied_square_in_a_rated_game_tells_the_board(
+    workshop: Workshop,
+) -> None:
+    """Through the league's seat (:class:`~adjacency.hosting.seat.BotSeat`, as a rated game
+    asks its moves), a program whose bot marks a square that is not empty loses by
+    illegal move, and the loss tells the team its board as its window showed it then."""
+    bad = workshop.built(HOSTILE[2], dry=False)
+    seat = BotSeat(Choice(bad.build.folder, bad.build.main, bad.recipe.driver_args(), LANGUAGE))
+    greedy = make_bot("greedy")
+    position = Position.start(8, 8, ROUNDS)
+    seat.open()
+    try:
+        first = seat.move(position.fen(), 20.0, 40.0)  # X: its first move, legal
+        assert first.failure is None and first.move is not None, first
+        position = position.play(first.move)
+        position = position.play(greedy.choose_move(position, Limit(time=1.0)))
+        second = seat.move(position.fen(), 20.0, 40.0)  # its second: a marked square
+    finally:
+        seat.close()
+    assert second.move is None and second.failure is not None, second
+    termination, reason = second.failure
+    assert termination is Termination.ILLEGAL_MOVE, second
+    lines = reason.splitlines()
+    assert "is occupied" in lines[0], reason
+    assert_board_told(lines[1:])
 
 
 def test_the_check_charges_the_whole_sandboxs_cpu(workshop: Workshop) -> None:

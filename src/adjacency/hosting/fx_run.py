@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import json
 import shlex
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bots import Bot
 from ..bots.external import CommandSpec, ExternalBot
 from ..protocol.transport import Transport
 from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, SandboxedProcess, regular_files, run
@@ -130,6 +132,39 @@ class DryRun:
 
     form: dict[str, object]
     picture: bytes
+
+
+MARKED = "a square that was not empty"
+"""The driver's words for a mark its program's bot put on a square that was not empty."""
+
+SAID = "fxdriver: "
+"""How each line the driver writes to standard error begins."""
+
+BOARD_ROWS = 8
+"""The rows of the board the driver writes after its heading (8x8)."""
+
+
+def marked_board(bot: Bot, wait: float = 1.0) -> list[str]:
+    """What the driver said of a mark its program's bot put on a square that was not
+    empty: that square, then the board as the program's window shows it, a line a row
+    (its own marks, ``.`` for empty), from the program's last lines of standard error,
+    without the driver's prefix; empty for a bot whose program said nothing of the
+    kind. Those lines come on another pipe than the ``bestmove``: it waits up to
+    ``wait`` seconds for the board's last row."""
+    engine = getattr(bot, "engine", None)
+    if engine is None:
+        return []
+    deadline = time.monotonic() + wait
+    while True:
+        tail = engine.stderr_tail()
+        marks = [i for i, line in enumerate(tail) if line.startswith(SAID) and MARKED in line]
+        since = tail[marks[-1] :] if marks else []
+        said = [line.removeprefix(SAID) for line in since if line.startswith(SAID)]
+        if len(said) >= 2 + BOARD_ROWS or (len(said) == 2 and "could not be read" in said[1]):
+            return said[: 2 + BOARD_ROWS]
+        if time.monotonic() >= deadline:
+            return said
+        time.sleep(0.02)
 
 
 def dry_run(build: FxBuild, out: Path) -> DryRun:

@@ -627,6 +627,7 @@ public final class Driver {
             int occupied = Rules.explain(before, now, botSide, false);
             if (occupied >= 0) {
                 System.err.println("fxdriver: the program's bot marked " + Rules.name(occupied) + ", a square that was not empty");
+                showBoard();
                 return occupied;
             }
             throw new Failure("the program's board changed from " + Rules.show(before) + " to " + Rules.show(now) + ": no single move of the bot does that");
