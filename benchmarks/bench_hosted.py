@@ -58,6 +58,11 @@ games ended, the bots' CPU a game (their sandboxes' charge), each build and chec
 sandbox's memory; and driven / direct.
 
     python benchmarks/bench_hosted.py --programs --bots 12 --swiss-rounds 3 --rounds 8
+
+``--programs --same-bots``: both Swisses of the example course project
+(examples/engines/java/course-project, a whole JavaFX program): played through its own
+window with its form's defaults (its ``Bot``, alpha-beta to depth 3, as O), then through
+the direct route (the same ``Bot`` by the kit's adapter): the same bots both ways.
 """
 
 from __future__ import annotations
@@ -656,8 +661,16 @@ def programs_mode(args: argparse.Namespace) -> None:
     def per_core(figures: dict[str, Any]) -> float:
         return float(figures["games"]) / max(float(figures["minutes"]), 1e-9) / cores
 
-    driven = hosted_swiss(args, program_shapes())
-    direct = hosted_swiss(args, course_shapes()[:8])
+    if args.same_bots:
+        from adjacency.hosting.packing import pack, pack_program
+
+        driven = hosted_swiss(
+            args, [("example (its window)", pack_program(COURSE.parent, {}).data)]
+        )
+        direct = hosted_swiss(args, [("example (the adapter)", pack(COURSE.parent).data)])
+    else:
+        driven = hosted_swiss(args, program_shapes())
+        direct = hosted_swiss(args, course_shapes()[:8])
     for name, figures in (("driven programs", driven), ("direct route", direct)):
         memory = figures["sandbox_rss"] or [0.0]
         print(
@@ -696,7 +709,14 @@ def main() -> None:
     parser.add_argument(
         "--programs", action="store_true", help="a Swiss of driven JavaFX programs vs direct"
     )
+    parser.add_argument(
+        "--same-bots",
+        action="store_true",
+        help="with --programs: the example course project both ways (the same bots)",
+    )
     args = parser.parse_args()
+    if args.same_bots and not args.programs:
+        parser.error("--same-bots goes with --programs")
     if args.programs:
         programs_mode(args)
     elif args.hostile:
