@@ -138,18 +138,12 @@ def _late(spent: MoveTime, seconds: float, cap: float, failure: str | None) -> s
     return why if failure is None else f"{failure}; {why}"
 
 
-def ask_on_clock(
-    bot: Bot,
-    position: Position,
-    seconds: float,
-    told: Callable[[Bot], list[str]] | None = None,
-) -> tuple[str, float] | str | Starved:
+def ask_on_clock(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | str | Starved:
     """One move of ``bot`` in ``position`` on the games' clock, ``seconds`` of it: a
     sandboxed bot is charged its sandbox's CPU time, stopped past it, and judged by
     :func:`~.move_clock.blame` (its own wall time capped); ``(move, wall seconds)``, a
     refusal's reason, or :class:`Starved` when the server, not the bot, made it late.
-    An illegal answer is refused in the referee's words, then the lines ``told`` gives
-    of the bot (a driven program's board: :func:`~.fx_run.marked_board`)."""
+    The move is not checked against the rules (the caller's)."""
     process = _process(bot)
     cap = wall_cap(seconds)
     charged = process.cpu_seconds() if process is not None else 0.0
@@ -164,8 +158,6 @@ def ask_on_clock(
         move = bot.choose_move(position, Limit(time=seconds, clock=cap))
     except BotFailure as exc:
         failure, forfeit = exc.detail, exc.termination is Termination.TIME_FORFEIT
-        if exc.termination is Termination.ILLEGAL_MOVE and told is not None:
-            failure = "\n".join([failure, *told(bot)])
     except BotError as exc:
         failure = str(exc)
     finally:

@@ -21,7 +21,6 @@ from ..bots import Bot, BotError, Limit, make_bot
 from ..core import Color, Position
 from ..core.errors import IllegalMoveError
 from .check import Starved, Verdict, ask_on_clock
-from .fx_run import marked_board
 
 CHECK_ROUNDS = 2
 """Rounds of each checked game where the program takes any number: two answers of the
@@ -75,7 +74,7 @@ def _game(program: Bot, opponent: Bot, colour: Color, rounds: int, seconds: floa
             position = position.play(opponent.choose_move(position, Limit(time=seconds)))
             continue
         where = f"at move {number} ({position.fen()})"
-        outcome = ask_on_clock(program, position, seconds, told=marked_board)
+        outcome = ask_on_clock(program, position, seconds)
         if isinstance(outcome, Starved):
             return f"{where}: {outcome.why}; a game cannot ask a move again: build it again"
         if isinstance(outcome, str):

@@ -20,9 +20,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bots import Bot
+from ..bots.base import BotFailure
 from ..bots.external import CommandSpec, ExternalBot
+from ..core import Position
+from ..protocol.client import EngineClient
 from ..protocol.transport import Transport
+from ..protocol.wire import BestMove
 from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, SandboxedProcess, regular_files, run
 from .fx_build import DRIVER_MAIN, FX_ADD_MODULES, FX_MODULES, FxBuild
 from .fx_recipe import Recipe
@@ -122,7 +125,7 @@ def fx_bot(build: FxBuild, recipe: Recipe, limits: Limits = FX_LIMITS) -> Extern
 
     argv = command_line(build.main, recipe.driver_args())
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
-    return ExternalBot(f"{settings} {shlex.join(argv)}", connect)
+    return DrivenBot(f"{settings} {shlex.join(argv)}", connect)
 
 
 @dataclass(frozen=True)
@@ -144,16 +147,13 @@ BOARD_ROWS = 8
 """The rows of the board the driver writes after its heading (8x8)."""
 
 
-def marked_board(bot: Bot, wait: float = 1.0) -> list[str]:
+def marked_board(engine: EngineClient, wait: float = 1.0) -> list[str]:
     """What the driver said of a mark its program's bot put on a square that was not
     empty: that square, then the board as the program's window shows it, a line a row
-    (its own marks, ``.`` for empty), from the program's last lines of standard error,
-    without the driver's prefix; empty for a bot whose program said nothing of the
+    (its own marks, ``.`` for empty), from the program's last lines of standard error
+    (``engine``'s), without the driver's prefix; empty where it said nothing of the
     kind. Those lines come on another pipe than the ``bestmove``: it waits up to
     ``wait`` seconds for the board's last row."""
-    engine = getattr(bot, "engine", None)
-    if engine is None:
-        return []
     deadline = time.monotonic() + wait
     while True:
         tail = engine.stderr_tail()
@@ -165,6 +165,22 @@ def marked_board(bot: Bot, wait: float = 1.0) -> list[str]:
         if time.monotonic() >= deadline:
             return said
         time.sleep(0.02)
+
+
+class DrivenBot(ExternalBot):
+    """A program played through its own window: an :class:`ExternalBot` whose illegal
+    answer (a mark on a square that was not empty) is refused in the referee's words,
+    then with what the driver told of it (:func:`marked_board`), so that the team reads
+    its board at that move, in a check's refusal and in a game's end alike."""
+
+    def _judge(self, engine: EngineClient, position: Position, answer: BestMove) -> str:
+        try:
+            return super()._judge(engine, position, answer)
+        except BotFailure as failure:
+            told = marked_board(engine)
+            if not told:
+                raise
+            raise BotFailure(failure.termination, "\n".join([failure.detail, *told])) from None
 
 
 def dry_run(build: FxBuild, out: Path) -> DryRun:

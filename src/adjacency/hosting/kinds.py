@@ -28,10 +28,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..bots.external import ExternalBot
 from ..sandbox import SUBMISSION, Limits
 from .fx_build import is_program
 from .fx_kind import LANGUAGE, build_fx_submission, fx_choices, fx_command
-from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS
+from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS, DrivenBot
 from .intake import Intake, IntakeRefused, take_in
 from .java_build import RUNNER, BotNotChosen, BuildFailed
 from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_java, build_program
@@ -57,8 +58,9 @@ class ProgramKind:
     a :class:`~.sandbox_build.HostedBuild`; raises the build's refusal; ``None`` for a
     kind built from the whole upload, ``javafx``), its ``command`` (the built bot and its
     arguments to the argv inside its sandbox), its ``limits`` over one game, and what
-    more of the host its sandbox binds read-only (``binds``) and its environment
-    (``env``)."""
+    more of the host its sandbox binds read-only (``binds``), its environment (``env``)
+    and the bot that plays it (``player``: a driven program's tells its board at an
+    illegal answer)."""
 
     name: str
     build: Callable[[Intake, Program | None, Path], HostedBuild] | None
@@ -66,6 +68,7 @@ class ProgramKind:
     limits: Limits
     binds: Mapping[str, Path] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
+    player: type[ExternalBot] = ExternalBot
 
 
 def _java_command(bot: str, args: list[str]) -> list[str]:
@@ -98,7 +101,7 @@ KINDS: dict[str, ProgramKind] = {
     ),
     # A course project's own JavaFX program, played through its window by the driver
     # under a private X display (fx_kind.py): built from the whole upload, not the intake.
-    LANGUAGE: ProgramKind(LANGUAGE, None, fx_command, FX_LIMITS, FX_BINDS, FX_ENV),
+    LANGUAGE: ProgramKind(LANGUAGE, None, fx_command, FX_LIMITS, FX_BINDS, FX_ENV, DrivenBot),
 }
 """Every kind the league hosts, by name (the name is stored with each build)."""
 

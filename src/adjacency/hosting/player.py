@@ -54,7 +54,8 @@ def hosted_bot(
         )
 
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
-    return ExternalBot(f"{settings} {shlex.join(command_line(bot, args, kind))}", connect)
+    player = KINDS[kind].player
+    return player(f"{settings} {shlex.join(command_line(bot, args, kind))}", connect)
 
 
 CHOICE = "bot.json"

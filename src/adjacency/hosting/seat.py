@@ -32,8 +32,6 @@ from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
-from .fx_kind import LANGUAGE
-from .fx_run import marked_board
 from .move_clock import MoveTime, blame
 from .player import Choice
 
@@ -139,8 +137,6 @@ class BotSeat:
             failure = blame(spent, left, cap) or failure
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
-        if failure is not None and failure[0] is Termination.ILLEGAL_MOVE:
-            failure = _told(self.choice, bot, failure)
         return Answer(move, cpu, wall, failure)
 
     def close(self) -> Outcome | None:
@@ -155,14 +151,3 @@ class BotSeat:
         if outcome.leftovers:
             log.error("hosted bot: %d processes would not die", outcome.leftovers)
         return outcome
-
-
-def _told(
-    choice: Choice, bot: ExternalBot, failure: tuple[Termination, str]
-) -> tuple[Termination, str]:
-    """An illegal answer's failure, with what a driven program's driver told of it (the
-    square, its board as its window shows it: :func:`~.fx_run.marked_board`), so that
-    the team reads its board at that move; another kind's as it is."""
-    if choice.kind != LANGUAGE:
-        return failure
-    return failure[0], "\n".join([failure[1], *marked_board(bot)])
