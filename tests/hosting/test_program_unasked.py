@@ -25,6 +25,7 @@ from adjacency.hosting.manifest import ManifestError
 from adjacency.hosting.packing import pack
 from cli_helpers import run_process
 from fx_course_projects import SHAPES, download_zip, files
+from hosted_helpers import files_zip
 from league_helpers import env
 from sandbox_helpers import reachable_folder
 
@@ -47,12 +48,14 @@ def test_a_choice_on_a_version_played_unasked_adds_the_manifest(tmp_path: Path) 
         "choose": {"Bot": "Local Search"},
     }
     assert after == before
-    python = io.BytesIO()
-    with zipfile.ZipFile(python, "w") as archive:
-        archive.writestr(MANIFEST, json.dumps({"language": "python", "main": "engine.py"}))
-        archive.writestr("engine.py", "print('aepok')\n")
+    python = files_zip(
+        {
+            MANIFEST: json.dumps({"language": "python", "main": "engine.py"}),
+            "engine.py": "print('aepok')\n",
+        }
+    )
     with pytest.raises(ManifestError, match="not a program played through its window"):
-        with_choices(python.getvalue(), {"Bot": "Local Search"})
+        with_choices(python, {"Bot": "Local Search"})
 
 
 SECOND_APPLICATION = """package game;
@@ -81,12 +84,9 @@ def test_a_program_neither_route_plays_is_refused_with_both_reasons(folder: Path
     one), is refused with the adapter's reason, the classes it found and the window's
     reason; nothing is played."""
     project = {**files(SHAPES[1]), "src/game/Other.java": SECOND_APPLICATION}
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, text in project.items():
-            archive.writestr(f"tubes-main/{name}", text)
+    upload = files_zip({f"tubes-main/{name}": text for name, text in project.items()})
     with pytest.raises(BuildFailed) as refused:
-        build_submission(buffer.getvalue(), folder)
+        build_submission(upload, folder)
     words = str(refused.value)
     assert words.startswith("no course bot can be played as it is:"), words
     assert "game.Bot: cannot be played" in words
