@@ -45,4 +45,4 @@ def test_class_files_past_the_bound_are_refused(
     # The test's own bound (absent before the bound existed: then nothing refuses).
     monkeypatch.setattr(sandbox_build, "CLASSES_BYTES", 2 << 20, raising=False)
     with pytest.raises(BuildFailed, match=r"the compiled classes take 3\.\d MiB, more than 2 MiB"):
-        build_submission(buffer.getvalue(), sandbox_box / "build-1")
+        build_submission(buffer.getvalue(), sandbox_box / "build-1", windows=True)

@@ -20,7 +20,7 @@ from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_kind import fx_choices
 from adjacency.hosting.manifest import ManifestError
 from adjacency.league.league_file import LeagueStore
-from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, download_zip
+from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, download_zip, main_class
 from hosted_helpers import accepted, decided, finished_games, served
 from league_helpers import add_member, wait_until
 from sandbox_helpers import own_sandboxes
@@ -109,9 +109,8 @@ def test_every_shape_plays_rated_games_with_its_default_choice(
     from a timeline), from its Download ZIP to rated games with each colour through the
     real server, with its form's default: its bot is its first bot option (Minimax, from
     the top-left), as O in its window. Asked for with ``--program``, or sent unedited
-    with a plain ``league submit``: the kit's adapter cannot call these bots (they take
-    the window's ``String[][]``), so the league plays the program through its window
-    and its verdict says why."""
+    with a plain ``league submit``: a league of 8x8 games from the start plays a course
+    program through its window unasked."""
     db = folder / "league.db"
     token = program_league(db)
     project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
@@ -120,8 +119,7 @@ def test_every_shape_plays_rated_games_with_its_default_choice(
         version = accepted(url, token)
         assert "plays " in version["detail"] and " as O" in version["detail"]
         assert ": played 2 rounds" in version["detail"], version["detail"]
-        fallback = "(through its window: no course bot can be played as it is)"
-        assert (fallback in version["detail"]) is not asked, version["detail"]
+        assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
         rated_games_by_its_bot(db, from_top=True)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 

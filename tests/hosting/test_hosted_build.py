@@ -59,7 +59,7 @@ def folder(sandbox_box: Path) -> Iterator[Path]:
 
 
 def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -> None:
-    built = build_submission(project_zip(course_sources()), folder)
+    built = build_submission(project_zip(course_sources()), folder, windows=False)
     assert (built.kind, built.bot, built.args) == ("java", "Bot", [])
     assert "tubes-main/javafx-sdk-17/bin/glass.dll" in built.left_out
     verdict = check_bot(
@@ -77,7 +77,7 @@ def test_a_project_that_does_not_compile_is_refused_with_javacs_words(folder: Pa
     sources = course_sources()
     sources["src/Bot.java"] = sources["src/Bot.java"].replace("int empty = 0;", "int empty = 0")
     with pytest.raises(BuildFailed) as refused:
-        build_submission(project_zip(sources), folder)
+        build_submission(project_zip(sources), folder, windows=False)
     message = str(refused.value)
     assert message.startswith("javac failed:") and "Bot.java" in message
     assert "';' expected" in message
@@ -102,7 +102,7 @@ def test_a_bot_that_loops_answers_illegally_or_crashes_is_refused_with_the_posit
         "    }\n"
         "}\n"
     )
-    built = build_submission(project_zip({"src/Bot.java": source}), folder)
+    built = build_submission(project_zip({"src/Bot.java": source}), folder, windows=True)
     verdict = check_bot(
         lambda: hosted_bot(built.folder, built.bot, built.args),
         rows=6,
@@ -135,5 +135,5 @@ def test_nothing_is_built_where_the_sandbox_cannot_start(
     missing = str(tmp_path / "no-bwrap")
     monkeypatch.setattr(available, "check", lambda: real(bwrap=missing))
     with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap"):
-        build_submission(project_zip(course_sources()), tmp_path / "build")
+        build_submission(project_zip(course_sources()), tmp_path / "build", windows=True)
     assert not list((tmp_path / "build" / "build").rglob("*.class"))

@@ -110,6 +110,18 @@ def test_openings_fit_the_league_and_are_reproducible() -> None:
         LeagueSettings(rows=6, cols=6, rounds=40)
 
 
+def test_a_league_from_the_start_is_told_from_one_of_openings() -> None:
+    """``from_start``: every game starts from the start position (a program's window
+    plays only such games), whatever its rounds; a league with openings is not."""
+    assert not LeagueSettings(rows=8, cols=8, rounds=6).from_start
+    for rounds in (2, 28):
+        start = Position.start(8, 8, rounds).fen()
+        assert LeagueSettings(rows=8, cols=8, rounds=rounds, openings=(start,)).from_start
+    opening = LeagueSettings(rows=8, cols=8, rounds=6).openings[0]
+    start = Position.start(8, 8, 6).fen()
+    assert not LeagueSettings(rows=8, cols=8, rounds=6, openings=(start, opening)).from_start
+
+
 def test_other_files_are_refused_and_left_as_they_were(tmp_path: Path) -> None:
     foreign = tmp_path / "results.db"
     with sqlite3.connect(foreign) as db:

@@ -89,7 +89,8 @@ def run_build(args: argparse.Namespace) -> int:
             raise
         raise BotNotChosen(
             f"{exc}\nthis project is a JavaFX program: a league plays it as it is, through "
-            "its own window (adjacency league submit URL PROJECT; docs/javafx-driver.md)"
+            "its own window, where its games are 8x8 from the start (adjacency league "
+            "submit URL PROJECT; docs/javafx-driver.md)"
         ) from None
     for path, why in built.selection.left_out:
         print(f"left out {path}: {why}")

@@ -3,8 +3,8 @@
 A team asks for it with its manifest, ``adjacency-bot.json``: ``{"language": "javafx"}``
 optionally with its choice in its window's form, ``"choose": {"LABEL": "OPTION", ...}``
 (:mod:`.fx_recipe`: what is not chosen takes the default, which the verdict states); a
-project without a manifest whose bot the kit's adapter cannot choose is played so too,
-with its form's defaults (:mod:`.kinds`). The
+program without a manifest is played so too, with its form's defaults, in a league whose
+games are 8x8 from the start (:mod:`.kinds`). The
 upload is then built whole by :func:`build_fx_submission`: its program's files taken in
 (:func:`~.packing.program_files`: the one intake's kept files, nothing else read), compiled
 against OpenJFX (:mod:`.fx_build`), started once for its form (:func:`~.fx_run.dry_run`),
@@ -145,7 +145,7 @@ def kept_window(folder: Path) -> bytes | None:
 def with_choices(packed: bytes, choices: dict[str, str]) -> bytes:
     """The packed program ``packed`` (a zip of :func:`~.packing.pack_program`, or of
     :func:`~.packing.pack` without a manifest: a program played through its window
-    because the kit's adapter chose no bot in it) with ``choices`` over those its
+    unasked) with ``choices`` over those its
     manifest made (a control not named keeps its choice): the same program, another
     version. Raises :class:`~.manifest.ManifestError` for a zip that is no packed
     program."""

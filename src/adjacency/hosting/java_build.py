@@ -52,8 +52,7 @@ class BuildFailed(AdjacencyError):
 
 class BotNotChosen(BuildFailed):
     """The project compiles, no manifest or option names its bot, and the inspection
-    cannot choose one: none found, none playable as it is, or several. A league plays
-    such a JavaFX program through its own window instead (:mod:`.kinds`)."""
+    cannot choose one: none found, none playable as it is, or several."""
 
 
 @dataclass(frozen=True)

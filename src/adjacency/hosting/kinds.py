@@ -12,9 +12,15 @@ a version plays is the same for every kind (:mod:`.check`).
 - ``python``, ``javascript``: a program speaking the engine protocol (the kits, one's
   own), its syntax checked; played by its interpreter from its entry file.
 - ``javafx``: a course project's own JavaFX program (its manifest asks for it, or it has
-  none and the kit's adapter cannot choose its bot), compiled against OpenJFX and played
-  through its own window by the driver (:mod:`.fx_kind`); its check is a short game with
-  each colour (:mod:`.fx_check`).
+  none and its league plays windows: 8x8 games from the start), compiled against OpenJFX
+  and played through its own window by the driver (:mod:`.fx_kind`); its check is a short
+  game with each colour (:mod:`.fx_check`).
+
+A course project with no manifest is a program: the league plays what the team ran, its
+window, where the league's games can be played there (:func:`build_submission`'s
+``windows``), so no move is credited that the team's own program would not make (a
+skeleton's leftover placeholder bot beside the team's is never chosen). Elsewhere (another
+board, games from openings) its bot is played through the kit's adapter.
 
 Which kind an upload is: :func:`~.scripts.choose` (its manifest, else its files);
 :func:`build_submission` takes an uploaded zip through the intake to its kind's build.
@@ -22,6 +28,7 @@ Which kind an upload is: :func:`~.scripts.choose` (its manifest, else its files)
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Mapping
@@ -33,8 +40,8 @@ from ..sandbox import SUBMISSION, Limits
 from .fx_build import is_program
 from .fx_kind import LANGUAGE, build_fx_submission, fx_choices, fx_command
 from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS, DrivenBot
-from .intake import Intake, IntakeRefused, take_in
-from .java_build import RUNNER, BotNotChosen, BuildFailed
+from .intake import MANIFEST, Intake, take_in
+from .java_build import RUNNER, BuildFailed
 from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_java, build_program
 from .scripts import Program, choose, run_command
 
@@ -112,14 +119,16 @@ def command_line(bot: str, args: list[str], kind: str = "java") -> list[str]:
     return KINDS[kind].command(bot, args)
 
 
-def build_submission(data: bytes, folder: Path) -> HostedBuild:
+def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild:
     """Build the uploaded zip ``data`` under ``folder`` (a new, empty folder of the
     server's: ``folder/upload.zip``, ``folder/build``) by its kind's build: the intake's
     refusals (:class:`~adjacency.hosting.intake.IntakeRefused`), the choice of the kind's
     (:class:`~adjacency.hosting.sources.ProjectError`, a manifest's error) and the build's
     (:class:`~adjacency.hosting.java_build.BuildFailed`, the compiler's or checker's output
     verbatim) are raised; :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox
-    can start."""
+    can start. ``windows``: whether the league can play a program through its window (its
+    games are 8x8 from the start); a JavaFX program without a manifest is then played so
+    (:func:`_window`), else its bot through the kit's adapter (:func:`_adapter`)."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)  # the sandbox's own users read the build below it
     upload = folder / "upload.zip"
@@ -130,28 +139,61 @@ def build_submission(data: bytes, folder: Path) -> HostedBuild:
     intake = take_in(upload)
     program = choose(intake)
     if program is None and intake.manifest is None and is_program(intake.of(".java")):
-        return _bot_or_window(upload, intake, folder / "build")
+        if windows:
+            return _window(upload, intake, folder / "build")
+        return _adapter(intake, folder / "build")
     kind = "java" if program is None else program.language
     build = KINDS[kind].build
     assert build is not None  # java, python and javascript are built from the intake
     return build(intake, program, folder / "build")
 
 
-def _bot_or_window(upload: Path, intake: Intake, out: Path) -> HostedBuild:
-    """A Java project that is a JavaFX program and has no manifest: its bot through the
-    kit's adapter where the adapter can choose one (kind ``java``), else the program
-    through its own window with its form's defaults (kind ``javafx``: the team changes
-    its choice in its form, on its page), the adapter's reason in the verdict's label. A
-    project neither can play is refused with both reasons."""
+WINDOWS_ONLY = (
+    "its own window is played only in a league of 8x8 games from the start "
+    "(adjacency league create --from-start); this league's are not"
+)
+"""Why a JavaFX program in a league that plays no window is played by the adapter."""
+
+
+def _window(upload: Path, intake: Intake, out: Path) -> HostedBuild:
+    """A JavaFX program with no manifest, in a league that plays windows: the program
+    through its own window with its form's defaults (kind ``javafx``: the team changes its
+    choice in its form, on its page). A program whose window cannot be built or read is
+    refused with the window's reason and what the kit's adapter finds in the project:
+    the bot a manifest would name to play it so, or the adapter's own reason."""
+    try:
+        return build_fx_submission(upload, out, {})
+    except BuildFailed as window:
+        shutil.rmtree(out, ignore_errors=True)
+        found = _adapter_finds(intake, out)
+        raise BuildFailed(f"its own window cannot be played: {window}\n{found}") from None
+
+
+def _adapter_finds(intake: Intake, out: Path) -> str:
+    """What the kit's adapter makes of a project whose window cannot be played, in the
+    words of a refusal: the manifest that plays the bot it chooses, or why it chooses
+    none. Its build in ``out`` is removed."""
+    try:
+        built = build_java(intake, None, out)
+    except BuildFailed as direct:
+        return f"nor can the kit's adapter play its bot: {direct}"
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    manifest = json.dumps(
+        {"class": built.bot, "args": built.args} if built.args else {"class": built.bot}
+    )
+    return (
+        f"the kit's adapter can play its {built.label}: to play that bot instead, put "
+        f"{MANIFEST} in the project with {manifest}"
+    )
+
+
+def _adapter(intake: Intake, out: Path) -> HostedBuild:
+    """A JavaFX program with no manifest, in a league that plays no window: its bot
+    through the kit's adapter (kind ``java``); where the adapter chooses none, the
+    refusal (none chosen, or a build that needs more of JavaFX than the kit's stand-ins)
+    says why its window is not played instead (:data:`WINDOWS_ONLY`)."""
     try:
         return build_java(intake, None, out)
-    except BotNotChosen as direct:
-        shutil.rmtree(out, ignore_errors=True)
-        reason = str(direct).splitlines()[0].removesuffix(":")
-        try:
-            built = build_fx_submission(upload, out, {})
-        except (BuildFailed, IntakeRefused) as window:
-            raise BuildFailed(
-                f"{direct}\nplayed through its own window instead, it fails too: {window}"
-            ) from None
-        return replace(built, label=f"{built.label} (through its window: {reason})")
+    except BuildFailed as direct:  # the same kind of refusal, with the window's note
+        raise type(direct)(f"{direct}\n{WINDOWS_ONLY}") from None

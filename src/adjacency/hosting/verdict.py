@@ -27,43 +27,61 @@ from .sandbox_build import HostedBuild
 from .scripts import packages_note
 
 
-def build_afresh(data: bytes, folder: Path) -> HostedBuild:
+def plays_windows(rows: int, cols: int, from_start: bool) -> bool:
+    """Whether a league of ``rows`` x ``cols`` games can play a program through its
+    window: its games are 8x8 and all ``from_start`` (a window starts a game only from
+    its start position)."""
+    return (rows, cols) == (8, 8) and from_start
+
+
+def build_afresh(data: bytes, folder: Path, *, windows: bool) -> HostedBuild:
     """Build the zip ``data`` in the sandbox into ``folder``, emptied first
-    (:func:`~.kinds.build_submission`; raises as it does)."""
+    (:func:`~.kinds.build_submission`, ``windows`` as there; raises as it does)."""
     if folder.exists():
         shutil.rmtree(folder)
-    return build_submission(data, folder)
+    return build_submission(data, folder, windows=windows)
 
 
-def rebuild(data: bytes, folder: Path) -> Choice:
+def rebuild(data: bytes, folder: Path, *, windows: bool) -> Choice:
     """Build an accepted version's zip ``data`` again into ``folder``, under the same
     sandbox and limits as its first build, and keep its choice there. Not checked again:
-    its check accepted these very sources, and the build is the same. Raises as
+    its check accepted these very sources, and the build is the same (the same
+    ``windows``: a league's settings never change). Raises as
     :func:`~.kinds.build_submission` (a machine that no longer builds it: no JDK, no
     sandbox)."""
-    choice = Choice.of(build_afresh(data, folder))
+    choice = Choice.of(build_afresh(data, folder, windows=windows))
     save_choice(folder, choice)
     return choice
 
 
 def judge(
-    data: bytes, folder: Path, rows: int, cols: int, rounds: int, seconds: float
+    data: bytes,
+    folder: Path,
+    rows: int,
+    cols: int,
+    rounds: int,
+    seconds: float,
+    *,
+    from_start: bool,
 ) -> tuple[bool, str]:
     """Build the zip ``data`` under ``folder`` and check it on a ``rows`` x ``cols`` board
-    of ``rounds`` rounds at ``seconds`` a move: accepted or not, and why. Raises only
-    for the machine's failures (:class:`~adjacency.core.errors.AdjacencyRuntimeError`:
-    the sandbox could not start); the team's failures are the refusal's reason."""
+    of ``rounds`` rounds at ``seconds`` a move, for a league whose games are all
+    ``from_start`` or not: accepted or not, and why. Raises only for the machine's
+    failures (:class:`~adjacency.core.errors.AdjacencyRuntimeError`: the sandbox could
+    not start); the team's failures are the refusal's reason."""
+    windows = plays_windows(rows, cols, from_start)
     try:
-        hosted = build_afresh(data, folder)
+        hosted = build_afresh(data, folder, windows=windows)
     except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
         return False, str(exc)
     choice = Choice.of(hosted)
     if hosted.kind == LANGUAGE:  # played from its window's start only: its check is a game
-        if (rows, cols) != (8, 8):
+        if not windows:
+            games = f"{rows}x{cols}" if (rows, cols) != (8, 8) else "8x8 from openings"
             return (
                 False,
-                f"{hosted.label}: a program played through its window plays 8x8, "
-                f"this league {rows}x{cols}",
+                f"{hosted.label}: a program played through its window plays 8x8 from the "
+                f"start, this league {games}",
             )
         fewest = check_rounds(hosted.folder) or CHECK_ROUNDS
         checked = check_driven_program(choice.bot_now, seconds, rounds=fewest)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..core.errors import AdjacencyRuntimeError
 from ..hosting.player import Choice
-from ..hosting.verdict import judge
+from ..hosting.verdict import judge, plays_windows
 from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
 from .league_file import LeagueStore
@@ -73,7 +73,13 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
     settings = store.meta.settings()
     data = store.submissions.data(submission.id)
     return judge(
-        data, folder, settings.rows, settings.cols, settings.rounds, check_seconds(settings)
+        data,
+        folder,
+        settings.rows,
+        settings.cols,
+        settings.rounds,
+        check_seconds(settings),
+        from_start=settings.from_start,
     )
 
 
@@ -84,7 +90,10 @@ def rebuild(db: Path, submission: Submission) -> Choice:
     machine). Raises as the build does."""
     with LeagueStore(db, create=False) as store:
         data = store.submissions.data(submission.id)
-    return rebuild_build(data, version_folder(db, submission.member_id, submission.version))
+        settings = store.meta.settings()
+    windows = plays_windows(settings.rows, settings.cols, settings.from_start)
+    folder = version_folder(db, submission.member_id, submission.version)
+    return rebuild_build(data, folder, windows=windows)
 
 
 def build_jobs(hosted_jobs: int | None = None) -> int:

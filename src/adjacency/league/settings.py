@@ -110,6 +110,13 @@ class LeagueSettings:
         text = self.openings[number % len(self.openings)]
         return retime(Position.from_fen(text), self.rounds, self.rows, self.cols)
 
+    @property
+    def from_start(self) -> bool:
+        """Whether every game starts from the start position (its one opening is the
+        start: ``league create --from-start``), as a program's window starts a game."""
+        start = Position.start(self.rows, self.cols, self.rounds).fen()
+        return all(self.opening(i).fen() == start for i in range(len(self.openings)))
+
     def to_dict(self) -> dict[str, Any]:
         """Every setting as JSON-ready values, the openings listed (how the store keeps them;
         :meth:`from_dict` reads it back)."""
