@@ -107,8 +107,7 @@ def run_tutorial(path: Path, folder: Path) -> list[str]:
 
 
 NEEDS = {
-    "submit-course-project.md": ("jvm", "sandbox"),
-    "submit-javafx-program.md": ("jvm", "sandbox", "javafx"),
+    "submit-course-project.md": ("jvm", "sandbox", "javafx"),
 }
 """The tutorials whose commands need more than Python (tests/needs.py's markers): the
 league's builds and hosted bots need a JDK and the sandbox, a program played through its
@@ -168,7 +167,6 @@ def test_every_tutorial_is_listed() -> None:
         "reinforcement-learning.md",
         "see-the-search.md",
         "submit-course-project.md",
-        "submit-javafx-program.md",
     ]
 
 
