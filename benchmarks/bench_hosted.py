@@ -618,14 +618,17 @@ def program_shapes() -> list[tuple[str, bytes]]:
     return packed
 
 
-def hosted_swiss(args: argparse.Namespace, shapes: list[tuple[str, bytes]]) -> dict[str, Any]:
+def hosted_swiss(
+    args: argparse.Namespace, shapes: list[tuple[str, bytes]], from_start: bool = True
+) -> dict[str, Any]:
     """A Swiss of ``--bots`` hosted teams uploading ``shapes`` in turn, built with hosted
-    games off, then played by a real ``league serve`` (8x8 from the start): its figures
-    (:func:`play_event`) with the builds' seconds and the sandboxes' CPU per game."""
+    games off, then played by a real ``league serve`` (8x8, from the start unless told,
+    else from the book's openings): its figures (:func:`play_event`) with the builds'
+    seconds and the sandboxes' CPU per game."""
     from hosted_helpers import served as in_process
 
     names = [f"team{number:02d}" for number in range(args.bots)]
-    hosted = League(args.rounds, args.move_time, args.hosted_jobs, from_start=True)
+    hosted = League(args.rounds, args.move_time, args.hosted_jobs, from_start=from_start)
     try:
         tokens = [hosted.member(name) for name in names]
         own_url = hosted.url
@@ -652,9 +655,24 @@ def hosted_swiss(args: argparse.Namespace, shapes: list[tuple[str, bytes]]) -> d
     return figures
 
 
+def with_bot_named(folder: Path) -> bytes:
+    """The project in ``folder`` packed with the manifest naming its ``Bot`` (the kit's
+    adapter plays it, not its window)."""
+    from adjacency.hosting.intake import MANIFEST
+    from adjacency.hosting.packing import pack, pack_files
+
+    with zipfile.ZipFile(io.BytesIO(pack(folder).data)) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    files[MANIFEST] = b'{"class": "Bot"}\n'
+    return pack_files(files)
+
+
 def programs_mode(args: argparse.Namespace) -> None:
     """``--programs``: a Swiss of driven programs, then the same Swiss of course projects
-    played through the engine protocol's direct route (the kit's adapter), side by side."""
+    played through the engine protocol's direct route (the kit's adapter), side by side.
+    A league of 8x8 games from the start plays a course program through its window
+    unasked, so the direct route's example project names its bot in a manifest (as a
+    window's refusal tells a team), and the other course shapes play from the openings."""
     cores = os.cpu_count() or 1
     print(f"load average before: {os.getloadavg()}; {cores} cores")
 
@@ -662,15 +680,15 @@ def programs_mode(args: argparse.Namespace) -> None:
         return float(figures["games"]) / max(float(figures["minutes"]), 1e-9) / cores
 
     if args.same_bots:
-        from adjacency.hosting.packing import pack, pack_program
+        from adjacency.hosting.packing import pack_program
 
         driven = hosted_swiss(
             args, [("example (its window)", pack_program(COURSE.parent, {}).data)]
         )
-        direct = hosted_swiss(args, [("example (the adapter)", pack(COURSE.parent).data)])
+        direct = hosted_swiss(args, [("example (the adapter)", with_bot_named(COURSE.parent))])
     else:
         driven = hosted_swiss(args, program_shapes())
-        direct = hosted_swiss(args, course_shapes()[:8])
+        direct = hosted_swiss(args, course_shapes()[:8], from_start=False)
     for name, figures in (("driven programs", driven), ("direct route", direct)):
         memory = figures["sandbox_rss"] or [0.0]
         print(
@@ -737,7 +755,7 @@ def one_bot_mode(args: argparse.Namespace) -> None:
     built = None
     for index in range(args.projects):
         began = time.perf_counter()
-        hosted = build_submission(project(2 + index % 3), work / f"build-{index}")
+        hosted = build_submission(project(2 + index % 3), work / f"build-{index}", windows=False)
         builds.append(time.perf_counter() - began)
         began = time.perf_counter()
         make = partial(hosted_bot, hosted.folder, hosted.bot, hosted.args, kind=hosted.kind)

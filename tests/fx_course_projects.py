@@ -19,10 +19,13 @@ marks the square of one of the opponent's pieces, ``spin`` thinks for 30 s of CP
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from PIL import Image
 
 from adjacency.core import Position
 
@@ -38,7 +41,7 @@ class Shape:
     first: str = "check"  # check | combo
     fxml: str = "beside"  # beside | folder | resources
     thread: str = "fx"  # fx | thread | timeline
-    hostile: str = ""  # "" | crash | hang | occupied | spin | no-window | modal | displays
+    hostile: str = ""  # "" | crash | late-crash | hang | occupied | spin | no-window | ...
     package: str = ""
 
 
@@ -58,6 +61,13 @@ HOSTILE = (
     Shape("hangs", hostile="hang"),
     Shape("occupied", hostile="occupied"),
 )
+
+WRITES_FILES = Shape("writes", hostile="writes")
+"""A program that tries at its start to write a file in every folder but its ``/tmp``."""
+
+LATE_CRASH = Shape("crashes-late", who="bot_type", thread="thread", hostile="late-crash")
+"""A program whose bot throws at its third move, from a thread of its own: its check (two
+moves a game) passes, a rated game of more rounds is lost there."""
 
 SPINS = Shape("spins", hostile="spin")
 """A program whose bot thinks for 30 s of CPU at its second move: its clock stops it."""
@@ -213,6 +223,7 @@ def _bot(shape: Shape, head: str) -> str:
     hostile = {
         "": "",
         "crash": 'if (moves == 2) throw new IllegalStateException("the bot lost its way");',
+        "late-crash": 'if (moves == 3) throw new IllegalStateException("the bot lost its way");',
         "hang": (
             "if (moves == 2) while (true) {"
             " try { Thread.sleep(1000); } catch (InterruptedException e) { } }"
@@ -226,6 +237,7 @@ def _bot(shape: Shape, head: str) -> str:
             " long n = 0; while (System.nanoTime() < until) n++; if (n < 0) return null; }"
         ),
         "no-window": "",
+        "writes": "",
         "modal": (
             "if (moves == 2) { javafx.stage.Stage s = new javafx.stage.Stage();"
             " s.initModality(javafx.stage.Modality.APPLICATION_MODAL);"
@@ -400,6 +412,19 @@ public class GameWindow {{
 """
 
 
+WRITES = """for (String where : new String[] {"/out", "/box", "/box/classes", ".", "/", "/etc"}) {
+            try {
+                java.nio.file.Path file = java.nio.file.Path.of(where, "fill.bin");
+                java.nio.file.Files.write(file, new byte[1 << 20]);
+            } catch (java.io.IOException | RuntimeException refused) {
+                continue;
+            }
+            throw new IllegalStateException("wrote a file in " + where);
+        }"""
+"""What the ``writes`` program tries at its start: a file in each folder it might write
+besides its private ``/tmp``, throwing if one is written."""
+
+
 def _main(shape: Shape, head: str, qualified: str) -> str:
     where = {
         "beside": '"InputFrame.fxml"',
@@ -415,6 +440,7 @@ import javafx.stage.Stage;
 public class Main extends Application {{
     @Override
     public void start(Stage stage) throws Exception {{
+        {WRITES if shape.hostile == "writes" else ""}
         Parent root = FXMLLoader.load(getClass().getResource({where}));
         stage.setTitle("Adjacency Strategy Game");
         stage.setScene(new Scene(root));
@@ -550,3 +576,14 @@ def download_zip(
             compress_type=zipfile.ZIP_STORED,
         )
     return path
+
+
+def assert_board_picture(png: bytes | None) -> None:
+    """``png`` is a picture of a game window as JavaFX drew it: a PNG of a window's size,
+    drawn (many colours, not one flat fill)."""
+    assert png is not None and png.startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(io.BytesIO(png)) as image:
+        width, height = image.size
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+    assert 200 < width < 1280 and 200 < height < 1024, (width, height)
+    assert colours is None or len(colours) > 8, colours

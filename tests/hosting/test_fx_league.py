@@ -11,7 +11,9 @@ team page."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 from adjacency.cli import main
@@ -20,9 +22,18 @@ from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_kind import fx_choices
 from adjacency.hosting.manifest import ManifestError
 from adjacency.league.league_file import LeagueStore
-from fx_course_projects import HOSTILE, SHAPES, Shape, bot_move, download_zip, main_class
+from fx_course_projects import (
+    HOSTILE,
+    LATE_CRASH,
+    SHAPES,
+    Shape,
+    assert_board_picture,
+    bot_move,
+    download_zip,
+    main_class,
+)
 from hosted_helpers import accepted, decided, finished_games, served
-from league_helpers import add_member, wait_until
+from league_helpers import ADMIN, add_member, make_league, wait_until
 from sandbox_helpers import own_sandboxes
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
@@ -148,8 +159,68 @@ def test_a_program_that_breaks_is_refused_at_its_check_with_the_reason(
         assert version["status"] == "refused", version["detail"]
         for words in REFUSALS[shape.name]:
             assert words in version["detail"], version["detail"]
+        # Its window as its dry run drew it, and (but for a window that no longer
+        # answers) its board at the failed move, kept though its build is not.
+        assert version["window"] and version["board"] is (shape.name != "hangs"), version
+        with httpx.Client(base_url=f"{url}/api/league", headers=bearer(token)) as api:
+            window = api.get("/submissions/1/window.png")
+            assert window.status_code == 200 and window.content.startswith(b"\x89PNG")
+            board = api.get("/submissions/1/board.png")
+            if shape.name == "hangs":
+                assert board.status_code == 404, board.text
+            else:
+                assert board.headers["content-type"] == "image/png"
+                assert_board_picture(board.content)
     with LeagueStore(db, create=False) as store:
         assert store.games.games(member_id=store.members.member_named("team1").id) == []
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_loss_in_a_rated_game_keeps_a_picture_of_its_board(
+    folder: Path, tmp_path: Path, fx_tools: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program whose bot throws at its third move passes its check (two moves a game)
+    and loses its rated games of four rounds there, through the real server: each lost
+    game names the exception with the team's file and line and keeps a picture of the
+    board as the program's window drew it then, which its team and the teacher read and
+    another team cannot; ``league submit --list`` says where it is."""
+    db = folder / "league.db"
+    start = Position.start(8, 8, 4).fen()
+    make_league(db, rows=8, cols=8, rounds=4, base=30.0, increment=0.0, openings=(start,))
+    add_member(db, "greedy", "house", "greedy")
+    token, other = add_member(db, "team1"), add_member(db, "team2")
+    project = download_zip(LATE_CRASH, tmp_path / "late-main.zip", sdk_bytes=1 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path)
+        accepted(url, token)
+        with httpx.Client(base_url=f"{url}/api/league", headers=bearer(token)) as api:
+
+            def lost() -> dict[str, Any] | None:
+                games = api.get("/submissions/1/games").json()
+                return next((g for g in games if g["board"]), None)
+
+            game = wait_until(lost, 55, "a rated game lost with a picture of its board")
+            assert game["termination"] == "disconnection", game
+            assert "the bot lost its way" in game["detail"] and "Bot.java:" in game["detail"]
+            picture = api.get(f"/submissions/1/games/{game['id']}/board.png")
+            assert picture.headers["content-type"] == "image/png"
+            assert_board_picture(picture.content)
+        listed = ["league", "submit", url, "--list", "--token-file", str(tmp_path / "team1.token")]
+        capsys.readouterr()
+        assert main(listed) == 0
+        where = f"GET /api/league/submissions/1/games/{game['id']}/board.png"
+        assert f"its board then, as its window drew it: on the team page, or {where}" in (
+            capsys.readouterr().out
+        )
+        with httpx.Client(base_url=f"{url}/api/league", headers=bearer(other)) as api:
+            assert api.get(f"/submissions/1/games/{game['id']}/board.png").status_code == 404
+        with httpx.Client(base_url=f"{url}/api/league", headers=bearer(ADMIN)) as api:
+            teacher = api.get(f"/admin/members/team1/submissions/1/games/{game['id']}/board.png")
+            assert teacher.content == picture.content  # the teacher reads it too
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 

@@ -41,7 +41,9 @@ from fx_course_projects import (
     HOSTILE,
     SHAPES,
     SPINS,
+    WRITES_FILES,
     Shape,
+    assert_board_picture,
     bot_move,
     download_zip,
     write,
@@ -103,6 +105,16 @@ def play(built: Built, colour: str, seconds: float = 20.0) -> GameResult:
     start = Position.start(8, 8, ROUNDS).fen()
     task = GameTask(0, 0, 0, x, o, x, o, 8, 8, ROUNDS, start, 1, seconds, None, None, 0.05)
     return play_task(task, factory)
+
+
+def test_a_program_finds_no_folder_of_the_servers_to_write(workshop: Workshop) -> None:
+    """Neither its dry run (its form and picture come on standard output) nor its game
+    gives the program a folder it may write but its private ``/tmp``: one that throws as
+    soon as it writes a file anywhere else starts, is read and plays to the end."""
+    built = workshop.built(WRITES_FILES)
+    assert built.picture.startswith(b"\x89PNG\r\n\x1a\n")
+    result = play(built, "x")
+    assert result.termination == "normal", result.detail
 
 
 def test_the_dry_run_reads_the_form_and_draws_the_window(workshop: Workshop) -> None:
@@ -211,6 +223,7 @@ def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
     assert verdict.detail.startswith("as X, at move 3 (")
     assert "illegal move" in verdict.detail and "is occupied" in verdict.detail
     assert_board_told(verdict.detail.splitlines()[1:])
+    assert_board_picture(verdict.picture)
 
 
 def assert_board_told(lines: list[str]) -> None:
@@ -227,13 +240,16 @@ def assert_board_told(lines: list[str]) -> None:
     assert marks <= {"X", "O", "."} and {"X", "O"} <= marks, lines
 
 
-def test_a_mark_on_an_occupied_square_in_a_rated_game_tells_the_board(
-    workshop: Workshop,
+@pytest.mark.parametrize("shape", [HOSTILE[0], HOSTILE[2]], ids=["crashes", "occupied"])
+def test_a_failure_in_a_rated_game_tells_the_board_and_shows_it(
+    workshop: Workshop, shape: Shape
 ) -> None:
     """Through the league's seat (:class:`~adjacency.hosting.seat.BotSeat`, as a rated game
-    asks its moves), a program whose bot marks a square that is not empty loses by
-    illegal move, and the loss tells the team its board as its window showed it then."""
-    bad = workshop.built(HOSTILE[2], dry=False)
+    asks its moves), a program whose bot crashes, or marks a square that is not empty,
+    loses at that move with its reason and a picture of its board as its window drew it
+    then (sent on the protocol: the sandbox writes no file); a mark also tells the board
+    in words."""
+    bad = workshop.built(shape, dry=False)
     seat = BotSeat(Choice(bad.build.folder, bad.build.main, bad.recipe.driver_args(), LANGUAGE))
     greedy = make_bot("greedy")
     position = Position.start(8, 8, ROUNDS)
@@ -247,7 +263,12 @@ def test_a_mark_on_an_occupied_square_in_a_rated_game_tells_the_board(
     finally:
         seat.close()
     assert second.move is None and second.failure is not None, second
+    assert_board_picture(second.picture)
     termination, reason = second.failure
+    if shape.hostile == "crash":
+        assert termination is Termination.DISCONNECTION, second
+        assert "the bot lost its way" in reason and "Bot.java:" in reason, reason
+        return
     assert termination is Termination.ILLEGAL_MOVE, second
     lines = reason.splitlines()
     assert "is occupied" in lines[0], reason

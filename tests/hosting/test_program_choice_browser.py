@@ -25,7 +25,7 @@ import pytest
 from adjacency.core import Position
 from adjacency.league.league_file import LeagueStore
 from browser_helpers import EVERY_IMPACT, SIZES, UNDER_TEST, axe_violations, goto
-from fx_course_projects import SHAPES, download_zip
+from fx_course_projects import HOSTILE, SHAPES, download_zip
 from hosted_helpers import course_zip
 from i18n_helpers import english_left
 from league_helpers import add_member, make_league, thread_server, wait_until
@@ -84,12 +84,11 @@ def decided(api: httpx.Client) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize(("locale", "size"), [("en-GB", "laptop"), ("id-ID", "phone")])
-def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
-    browser: Any, program_league: tuple[str, Path], tmp_path: Path, locale: str, size: str
-) -> None:
-    url, db = program_league
-    token = add_member(db, "garuda")
+def signed_in(
+    browser: Any, url: str, token: str, locale: str, size: str
+) -> tuple[Any, Any, list[str]]:
+    """A new browser of ``size`` in ``locale`` on the team page, signed in with ``token``:
+    its context, its page and the console errors it meets."""
     context = browser.new_context(viewport=SIZES[size], locale=locale, **UNDER_TEST)
     page = context.new_page()
     errors: list[str] = []
@@ -102,6 +101,15 @@ def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
     page.locator("#token").fill(token)
     page.locator("#token").press("Enter")
     expect(page.locator("#team")).to_be_visible()
+    return context, page, errors
+
+
+@pytest.mark.parametrize(("locale", "size"), [("en-GB", "laptop"), ("id-ID", "phone")])
+def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
+    browser: Any, program_league: tuple[str, Path], tmp_path: Path, locale: str, size: str
+) -> None:
+    url, db = program_league
+    context, page, errors = signed_in(browser, url, add_member(db, "garuda"), locale, size)
     # GitHub's Download ZIP as the student has it: the SDK, a report and a screenshot in.
     project = download_zip(SHAPE, tmp_path / "tubes-main.zip", sdk_bytes=8 << 20)
     page.locator("#zip").set_input_files(str(project))
@@ -197,3 +205,35 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
         )
         assert refused.status_code == 400 and "javafx, not 'swing'" in refused.text
         decided(api)  # no build left behind
+
+
+@pytest.mark.parametrize(("locale", "size"), [("en-GB", "laptop"), ("id-ID", "phone")])
+def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
+    browser: Any, program_league: tuple[str, Path], tmp_path: Path, locale: str, size: str
+) -> None:
+    """A program whose bot marks an occupied square at its second move is refused at its
+    check; its team's page shows, under the refusal, its window as the dry run drew it
+    and its board at that move as its window drew it (its build folder is gone, the
+    pictures are the league file's)."""
+    url, db = program_league
+    context, page, errors = signed_in(browser, url, add_member(db, "garuda"), locale, size)
+    project = download_zip(HOSTILE[2], tmp_path / "occupied-main.zip", sdk_bytes=1 << 20)
+    page.locator("#zip").set_input_files(str(project))
+    page.locator("#upload-form button[type=submit]").click()  # a league of windows: unasked
+    refused = "ditolak" if locale == "id-ID" else "refused"
+    expect(page.locator("#versions tbody tr").first).to_contain_text(refused)
+    expect(page.locator("#versions .team-detail").first).to_contain_text("is occupied")
+    pictures = page.locator(".team-pictures img")
+    expect(pictures).to_have_count(2)
+    for image in pictures.all():
+        expect(image).to_have_attribute("src", re.compile(r"^data:image/png;base64,iVBORw0KGgo"))
+        assert image.evaluate("i => i.naturalWidth") > 200
+    board = "Papan versi 1" if locale == "id-ID" else "The board of version 1"
+    assert (pictures.nth(1).get_attribute("alt") or "").startswith(board)
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    assert axe_violations(page, EVERY_IMPACT) == []
+    if locale == "id-ID":
+        said = page.locator("#versions .team-detail").all_text_contents()  # the server's
+        assert english_left(page, ["garuda", "occupied-main.zip", *said]) == []
+    assert errors == []
+    context.close()

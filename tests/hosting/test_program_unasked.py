@@ -192,10 +192,11 @@ def test_a_program_asked_for_in_a_league_of_openings_is_refused_saying_why(
     upload = files_zip({**project, MANIFEST: json.dumps({"language": LANGUAGE})})
     for (rows, cols), games in (((8, 8), "8x8 from openings"), ((6, 6), "6x6")):
         where = folder.with_name(f"build-{rows}")
-        accepted, detail = judge(upload, where, rows, cols, 4, 2.0, from_start=False)
-        assert not accepted, detail
-        assert detail == (
+        judged = judge(upload, where, rows, cols, 4, 2.0, from_start=False)
+        assert not judged.accepted, judged.detail
+        assert judged.window is not None and judged.window.startswith(b"\x89PNG")
+        assert judged.detail == (
             "program Main, plays Bot as O: a program played through its window plays 8x8 "
             f"from the start, this league {games}"
-        ), detail
+        ), judged.detail
         assert load_choice(where) is None

@@ -36,12 +36,15 @@ class BotFailure(AdjacencyRuntimeError):
     """A bot could not give a legal move; ``termination`` says how a referee scores it.
 
     A run-time failure (the bot crashed, stalled or answered illegally), not bad input.
+    ``picture``: a PNG picture of the bot's own board at its failure, where its program
+    draws one (a program played through its window); ``None`` otherwise.
     """
 
     def __init__(self, termination: Termination, detail: str) -> None:
         super().__init__(detail)
         self.termination = termination
         self.detail = detail
+        self.picture: bytes | None = None
 
 
 @dataclass(frozen=True)

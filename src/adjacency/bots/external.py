@@ -281,9 +281,7 @@ class ExternalBot(Bot):
             wait = (hard if hard is not None else soft if soft is not None else now + 0.1) - now
             message = engine.read_message(max(0.001, wait))
             if isinstance(message, Info):
-                if says_stand_in(message.string):  # the answer to come is not the bot's own
-                    self.stand_in = True
-                search.publish(thinking_from_info(message))
+                self._heard(message, search)
             elif isinstance(message, BestMove):
                 if late and search.limit.clock is None:
                     raise BotFailure(
@@ -292,6 +290,13 @@ class ExternalBot(Bot):
                         f"{search.elapsed():.3f}s into a {search.limit.time:g}s budget",
                     )
                 return message
+
+    def _heard(self, info: Info, search: Search) -> None:
+        """An ``info`` line of the engine during a search: its progress published (a
+        stand-in mark noted: the answer to come is not the bot's own)."""
+        if says_stand_in(info.string):
+            self.stand_in = True
+        search.publish(thinking_from_info(info))
 
     def _judge(self, engine: EngineClient, position: Position, answer: BestMove) -> str:
         """Return the canonical name of a legal answer; else raise an illegal-move failure."""

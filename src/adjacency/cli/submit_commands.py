@@ -60,9 +60,10 @@ GAMES_LISTED = 3
 """How many of the newest versions have their games listed one by one by ``--list``."""
 
 
-def _games(name: str, games: list[dict[str, Any]]) -> list[str]:
+def _games(name: str, version: int, games: list[dict[str, Any]]) -> list[str]:
     """A version's games, one line each: the game, the colour, the opponent, the result
-    and how it ended (a failure of the team's own program in the server's whole words)."""
+    and how it ended (a failure of the team's own program in the server's whole words,
+    and where a picture of its board then is kept)."""
     lines = []
     for game in games:
         color = "x" if game["x"] == name else "o"
@@ -76,7 +77,19 @@ def _games(name: str, games: list[dict[str, Any]]) -> list[str]:
         lines.append(f"         game {game['id']} as {color.upper()} vs {opponent}: {result}")
         if game["termination"] not in (None, "normal") and game["detail"]:
             lines.extend(f"           {line}" for line in game["detail"].splitlines()[:12])
+        if game.get("board"):
+            where = f"{version}/games/{game['id']}"
+            lines.append(f"           {_picture(where)}")
     return lines
+
+
+def _picture(path: str) -> str:
+    """Where a picture of a program's board kept for its team is: ``path`` under the
+    team's versions."""
+    return (
+        "its board then, as its window drew it: on the team page, "
+        f"or GET /api/league/submissions/{path}/board.png"
+    )
 
 
 def _versions(answer: dict[str, Any], listed: dict[int, list[dict[str, Any]]]) -> str:
@@ -88,11 +101,13 @@ def _versions(answer: dict[str, Any], listed: dict[int, list[dict[str, Any]]]) -
         )
         if item["detail"]:
             lines.extend(f"         {line}" for line in item["detail"].splitlines()[:20])
+        if item.get("board"):
+            lines.append(f"         {_picture(str(item['version']))}")
         games, points = item.get("games", 0), item.get("points", 0.0)
         if games:
             counted = f"{games} game{'s' if games != 1 else ''}"
             lines.append(f"         played {counted}, {points:g} point{'s' if points != 1 else ''}")
-        lines.extend(_games(answer["name"], listed.get(item["version"], [])))
+        lines.extend(_games(answer["name"], item["version"], listed.get(item["version"], [])))
     return "\n".join(lines) if answer["submissions"] else f"{answer['name']} has no version yet"
 
 

@@ -55,10 +55,12 @@ def check_positions(rows: int, cols: int, rounds: int, first: Color = "x") -> li
 @dataclass(frozen=True)
 class Verdict:
     """A check's outcome: ``accepted``, and ``detail``: the positions answered and the
-    longest answer's seconds, or which position failed and how."""
+    longest answer's seconds, or which position failed and how; ``picture``: a refusal's
+    PNG picture of the program's board at the failed move, where it draws one."""
 
     accepted: bool
     detail: str
+    picture: bytes | None = None
 
 
 RETRIES = 2

@@ -9,7 +9,8 @@ rated games' clock (:func:`~.check.ask_on_clock`): charged the CPU time of its w
 sandbox (the JVM, its threads and the display), stopped past it, its own wall time
 capped. A refusal names the colour, the move (its number and the position's text) and
 the reason in the referee's words (a loss on time with the CPU it used, an illegal
-square, a crash with the team's file and line). A move made late only by the server's
+square, a crash with the team's file and line), with the picture of its board the driver
+took at the failure, where it took one. A move made late only by the server's
 load cannot be asked again mid-game: the refusal says so, and the team builds again.
 """
 
@@ -21,6 +22,7 @@ from ..bots import Bot, BotError, Limit, make_bot
 from ..core import Color, Position
 from ..core.errors import IllegalMoveError
 from .check import Starved, Verdict, ask_on_clock
+from .fx_run import DrivenBot
 
 CHECK_ROUNDS = 2
 """Rounds of each checked game where the program takes any number: two answers of the
@@ -50,7 +52,8 @@ def check_driven_program(
             program.close()
             opponent.close()
         if isinstance(played, str):
-            return Verdict(False, f"as {colour.upper()}, {played}")
+            picture = program.picture if isinstance(program, DrivenBot) else None
+            return Verdict(False, f"as {colour.upper()}, {played}", picture)
         slowest = max(slowest, played)
     return Verdict(
         True,

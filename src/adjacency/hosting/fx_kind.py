@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from .fx_build import build_fx
 from .fx_recipe import Choosable, choosable, recipe_for
-from .fx_run import command_line, dry_run
+from .fx_run import dry_run, game_command
 from .intake import MANIFEST
 from .java_build import BuildFailed
 from .manifest import ManifestError
@@ -96,9 +96,10 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
 
 
 def fx_command(bot: str, args: list[str]) -> list[str]:
-    """The command of a built program inside its sandbox: its main class ``bot``, the
-    driver's ``args``."""
-    return command_line(bot, args)
+    """The command of a built program's game inside its sandbox: its main class ``bot``,
+    the driver's ``args`` (:func:`~.fx_run.game_command`: its board's pictures in the
+    game's output folder)."""
+    return game_command(bot, args)
 
 
 def check_rounds(folder: Path) -> int | None:

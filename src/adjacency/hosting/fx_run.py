@@ -10,23 +10,31 @@ its display (``-displayfd``), then runs ``java`` with the driver
 speaks the engine protocol on the sandbox's standard input and output. JavaFX draws in
 software (``prism.order=sw``); the JVM reads ``/etc/fonts`` besides what every sandbox
 binds of ``/etc``. The build folder is read-only at :data:`~adjacency.sandbox.SUBMISSION`.
+
+Nothing a program runs writes a folder of the server's: the dry run sends its form and
+its window's picture on standard output, and in a game the driver sends a picture of the
+game window on the protocol (:data:`BOARD_PNG` lines) when it tells the board at a
+failure, and at the first move of a game that hangs. A move that fails carries the last
+one (:attr:`~adjacency.bots.base.BotFailure.picture`), which the league keeps for the team.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bots.base import BotFailure
+from ..bots.base import BotFailure, Search
 from ..bots.external import CommandSpec, ExternalBot
 from ..core import Position
 from ..protocol.client import EngineClient
 from ..protocol.transport import Transport
-from ..protocol.wire import BestMove
-from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, SandboxedProcess, regular_files, run
+from ..protocol.wire import BestMove, Info
+from ..sandbox import SUBMISSION, Limits, Reason, SandboxedProcess, run
 from .fx_build import DRIVER_MAIN, FX_ADD_MODULES, FX_MODULES, FxBuild
 from .fx_recipe import Recipe
 from .java_build import BuildFailed
@@ -84,6 +92,50 @@ HANDSHAKE_SECONDS = 30.0
 """Seconds a driven program has to answer the handshake (the display and the JVM start)."""
 
 
+MAX_PICTURE = 256 << 10
+"""Largest picture of a board kept, in bytes (a game window's PNG is some 10 to 60 KiB)."""
+
+PNG = b"\x89PNG\r\n\x1a\n"
+"""How every PNG file begins."""
+
+BOARD_PNG = "board-png"
+"""The first word of the ``info string`` lines carrying a picture of the game window:
+``board-png K/N BASE64``, its K-th part of N."""
+
+
+class Pictures:
+    """The parts of a picture of the game window as the driver sends them
+    (:data:`BOARD_PNG` lines), put together: :attr:`last` is the last whole picture, a
+    PNG of at most :data:`MAX_PICTURE` bytes; parts that do not fit are dropped."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.last: bytes | None = None
+
+    def heard(self, text: str) -> bool:
+        """Take ``text`` (an ``info string``) if it is a part of a picture: whether it was."""
+        words = text.split(" ", 2)
+        if len(words) != 3 or words[0] != BOARD_PNG:
+            return False
+        number, _, total = words[1].partition("/")
+        if not (number.isdigit() and total.isdigit()) or int(number) != len(self.parts) + 1:
+            self.parts = []  # out of order: start again at the next part 1
+            if number != "1":
+                return True
+        self.parts.append(words[2])
+        if sum(map(len, self.parts)) > MAX_PICTURE * 4 // 3 + 4:
+            self.parts = []
+        elif len(self.parts) == int(total):
+            try:
+                data = base64.b64decode("".join(self.parts), validate=True)
+            except ValueError:
+                data = b""
+            self.parts = []
+            if data.startswith(PNG) and len(data) <= MAX_PICTURE:
+                self.last = data
+        return True
+
+
 def command_line(main: str, driver_args: list[str]) -> list[str]:
     """The command inside the sandbox (the build folder at
     :data:`~adjacency.sandbox.SUBMISSION`): the display, then the JVM with the driver
@@ -113,6 +165,12 @@ def command_line(main: str, driver_args: list[str]) -> list[str]:
     return ["/bin/sh", "-c", script]
 
 
+def game_command(main: str, driver_args: list[str]) -> list[str]:
+    """The command of one game of the program ``main`` (:func:`command_line`), its
+    driver sending its board's pictures (:class:`Pictures`)."""
+    return command_line(main, [*driver_args, "--pictures"])
+
+
 def fx_bot(build: FxBuild, recipe: Recipe, limits: Limits = FX_LIMITS) -> ExternalBot:
     """The program of ``build``, played through its window by ``recipe``: a ``cmd:`` bot
     whose every game is a sandbox of its own (one game per program start). Raises what
@@ -123,7 +181,7 @@ def fx_bot(build: FxBuild, recipe: Recipe, limits: Limits = FX_LIMITS) -> Extern
             command.argv, submission=build.folder, limits=limits, binds=FX_BINDS, env=FX_ENV
         )
 
-    argv = command_line(build.main, recipe.driver_args())
+    argv = game_command(build.main, recipe.driver_args())
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
     return DrivenBot(f"{settings} {shlex.join(argv)}", connect)
 
@@ -171,7 +229,28 @@ class DrivenBot(ExternalBot):
     """A program played through its own window: an :class:`ExternalBot` whose illegal
     answer (a mark on a square that was not empty) is refused in the referee's words,
     then with what the driver told of it (:func:`marked_board`), so that the team reads
-    its board at that move, in a check's refusal and in a game's end alike."""
+    its board at that move, in a check's refusal and in a game's end alike. A failed move
+    carries the picture of its board the driver sent in that move (:class:`Pictures`;
+    also kept as :attr:`picture`); the pictures' lines are never published as the
+    search's progress."""
+
+    picture: bytes | None = None
+    """The picture the last failed move carried."""
+
+    _pictures: Pictures = Pictures()
+    """The pictures the driver sent in the move being made (a new one each move)."""
+
+    def _choose(self, position: Position, search: Search) -> str:
+        self._pictures = Pictures()  # this move's
+        try:
+            return super()._choose(position, search)
+        except BotFailure as failure:
+            failure.picture = self.picture = self._pictures.last
+            raise
+
+    def _heard(self, info: Info, search: Search) -> None:
+        if not self._pictures.heard(info.string):
+            super()._heard(info, search)
 
     def _judge(self, engine: EngineClient, position: Position, answer: BestMove) -> str:
         try:
@@ -184,14 +263,14 @@ class DrivenBot(ExternalBot):
 
 
 def dry_run(build: FxBuild, out: Path) -> DryRun:
-    """Start the program, read its input window's form and take its picture (into ``out``,
-    a new folder of the server's); :class:`~adjacency.hosting.java_build.BuildFailed` saying why no
-    form was read (the driver's words, the program's last lines)."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Start the program, read its input window's form and take its picture, which the
+    driver sends on standard output (``form BASE64-JSON``, ``window BASE64-PNG``: the
+    sandbox writes no file); the server keeps them in ``out`` (a new folder of its own)
+    as ``form.json`` and ``window.png``. :class:`~adjacency.hosting.java_build.BuildFailed`
+    saying why no form was read (the driver's words, the program's last lines)."""
     outcome = run(
-        command_line(build.main, ["--dry-run", OUTPUT]),
+        command_line(build.main, ["--dry-run"]),
         submission=build.folder,
-        output=out,
         binds=FX_BINDS,
         env=FX_ENV,
         limits=DRY_RUN_LIMITS,
@@ -199,13 +278,19 @@ def dry_run(build: FxBuild, out: Path) -> DryRun:
     said = (outcome.stderr or b"").decode("utf-8", "replace").strip()
     if outcome.reason is not Reason.EXITED or outcome.returncode != 0:
         raise BuildFailed(f"the program's window could not be read ({outcome.describe()}):\n{said}")
-    written = {path.as_posix() for path in regular_files(out)}  # never follows a link
-    if not {"form.json", "window.png"} <= written:
-        raise BuildFailed(f"the dry run wrote no form:\n{said}")
-    form_file, picture_file = out / "form.json", out / "window.png"
+    sent: dict[bytes, bytes] = {}
+    for line in (outcome.stdout or b"").splitlines():
+        name, _, value = line.partition(b" ")
+        if name in (b"form", b"window"):
+            sent[name] = value
     try:
-        form = json.loads(form_file.read_text(encoding="utf-8"))
-        picture = picture_file.read_bytes()
-    except (OSError, ValueError) as exc:
-        raise BuildFailed(f"the dry run wrote no form ({exc}):\n{said}") from None
+        form = json.loads(base64.b64decode(sent[b"form"], validate=True).decode("utf-8"))
+        picture = base64.b64decode(sent[b"window"], validate=True)
+    except (KeyError, ValueError, binascii.Error) as exc:
+        raise BuildFailed(f"the dry run sent no form ({exc!r}):\n{said}") from None
+    if not isinstance(form, dict) or not picture.startswith(PNG):
+        raise BuildFailed(f"the dry run sent no form:\n{said}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "form.json").write_text(json.dumps(form), encoding="utf-8")
+    (out / "window.png").write_bytes(picture)
     return DryRun(form, picture)

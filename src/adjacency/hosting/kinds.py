@@ -67,7 +67,7 @@ class ProgramKind:
     arguments to the argv inside its sandbox), its ``limits`` over one game, and what
     more of the host its sandbox binds read-only (``binds``), its environment (``env``)
     and the bot that plays it (``player``: a driven program's tells its board at an
-    illegal answer)."""
+    illegal answer, and carries a picture of it at a failure)."""
 
     name: str
     build: Callable[[Intake, Program | None, Path], HostedBuild] | None

@@ -42,13 +42,16 @@ log = logging.getLogger(__name__)
 class Answer:
     """A hosted move's outcome: the square (``None`` on a failure), the CPU seconds its
     sandbox used for it, the wall seconds it took, and a failure's termination and
-    reason. ``out_of_cpu``: its program was ended for using more CPU than its clock had."""
+    reason. ``out_of_cpu``: its program was ended for using more CPU than its clock had.
+    ``picture``: a failed move's picture of its program's board, where it draws one
+    (:attr:`~adjacency.bots.base.BotFailure.picture`)."""
 
     move: str | None
     cpu: float
     wall: float
     failure: tuple[Termination, str] | None = None
     out_of_cpu: bool = False
+    picture: bytes | None = None
 
 
 class Seat(Protocol):
@@ -119,10 +122,11 @@ class BotSeat:
         started = time.monotonic()
         move: str | None = None
         failure: tuple[Termination, str] | None = None
+        picture: bytes | None = None
         try:
             move = bot.choose_move(Position.from_fen(fen), Limit(time=max(left, 0.01), clock=cap))
         except BotFailure as exc:
-            failure = (exc.termination, exc.detail)
+            failure, picture = (exc.termination, exc.detail), exc.picture
         except BotError as exc:
             failure = (Termination.DISCONNECTION, str(exc))
         finally:
@@ -131,13 +135,14 @@ class BotSeat:
         self.charged = max(before, process.cpu_seconds())
         cpu = self.charged - before
         if process.reason is Reason.CPU:
-            return Answer(None, cpu, wall, failure, out_of_cpu=True)
+            return Answer(None, cpu, wall, failure, out_of_cpu=True, picture=picture)
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
             spent = MoveTime(cpu, wall, process.waited_seconds() - waited_before)
             failure = blame(spent, left, cap) or failure
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
-        return Answer(move, cpu, wall, failure)
+        kept = failure is not None and failure[0] is not Termination.ABANDONED
+        return Answer(move, cpu, wall, failure, picture=picture if kept else None)
 
     def close(self) -> Outcome | None:
         """End its process and everything it started (idempotent); waits until they are

@@ -15,16 +15,30 @@ is the league's.
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import AdjacencyError
 from .check import check_bot
 from .fx_check import CHECK_ROUNDS, check_driven_program
-from .fx_kind import LANGUAGE, check_rounds
+from .fx_kind import LANGUAGE, check_rounds, kept_window
 from .kinds import build_submission
 from .player import Choice, save_choice
 from .sandbox_build import HostedBuild
 from .scripts import packages_note
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A version's verdict: ``accepted`` or not, and why (``detail``); for a refused
+    program played through its window, the picture of its ``board`` at the failed move
+    of its check and of its input ``window`` (its dry run's), where they were taken: its
+    build folder, which holds them, is not kept."""
+
+    accepted: bool
+    detail: str
+    board: bytes | None = None
+    window: bytes | None = None
 
 
 def plays_windows(rows: int, cols: int, from_start: bool) -> bool:
@@ -63,25 +77,26 @@ def judge(
     seconds: float,
     *,
     from_start: bool,
-) -> tuple[bool, str]:
+) -> Judged:
     """Build the zip ``data`` under ``folder`` and check it on a ``rows`` x ``cols`` board
     of ``rounds`` rounds at ``seconds`` a move, for a league whose games are all
-    ``from_start`` or not: accepted or not, and why. Raises only for the machine's
+    ``from_start`` or not: accepted or not, and why (:class:`Judged`). Raises only for the machine's
     failures (:class:`~adjacency.core.errors.AdjacencyRuntimeError`: the sandbox could
     not start); the team's failures are the refusal's reason."""
     windows = plays_windows(rows, cols, from_start)
     try:
         hosted = build_afresh(data, folder, windows=windows)
     except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
-        return False, str(exc)
+        return Judged(False, str(exc))
     choice = Choice.of(hosted)
     if hosted.kind == LANGUAGE:  # played from its window's start only: its check is a game
         if not windows:
             games = f"{rows}x{cols}" if (rows, cols) != (8, 8) else "8x8 from openings"
-            return (
+            return Judged(
                 False,
                 f"{hosted.label}: a program played through its window plays 8x8 from the "
                 f"start, this league {games}",
+                window=kept_window(hosted.folder),
             )
         fewest = check_rounds(hosted.folder) or CHECK_ROUNDS
         checked = check_driven_program(choice.bot_now, seconds, rounds=fewest)
@@ -95,5 +110,8 @@ def judge(
             f" ({len(hosted.installed)} of them installed packages, never loaded: the league "
             "installs no npm or pip package)"
         )
-    note = "" if checked.accepted else packages_note(checked.detail)
-    return checked.accepted, f"{hosted.label}: {checked.detail}{left}{note}"
+    detail = f"{hosted.label}: {checked.detail}{left}"
+    if checked.accepted:
+        return Judged(True, detail)
+    window = kept_window(hosted.folder) if hosted.kind == LANGUAGE else None
+    return Judged(False, detail + packages_note(checked.detail), checked.picture, window)

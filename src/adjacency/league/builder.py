@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..core.errors import AdjacencyRuntimeError
 from ..hosting.player import Choice
-from ..hosting.verdict import judge, plays_windows
+from ..hosting.verdict import Judged, judge, plays_windows
 from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
 from .league_file import LeagueStore
@@ -67,7 +67,7 @@ def check_seconds(settings: LeagueSettings) -> float:
     return max(0.5, min(CHECK_SECONDS, own))
 
 
-def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[bool, str]:
+def verdict(store: LeagueStore, submission: Submission, folder: Path) -> Judged:
     """Build and check ``submission`` under ``folder`` on the league's board
     (:func:`adjacency.hosting.verdict.judge`): accepted or not, and why."""
     settings = store.meta.settings()
@@ -81,6 +81,15 @@ def verdict(store: LeagueStore, submission: Submission, folder: Path) -> tuple[b
         check_seconds(settings),
         from_start=settings.from_start,
     )
+
+
+def keep_pictures(store: LeagueStore, submission: Submission, judged: Judged) -> None:
+    """Keep a refused program's pictures (its window, its board at the check's failed
+    move) in the league file, its build folder being removed (:mod:`.store.picture_rows`)."""
+    if judged.window is not None:
+        store.pictures.keep(submission.member_id, submission.id, "window", judged.window)
+    if judged.board is not None:
+        store.pictures.keep(submission.member_id, submission.id, "check", judged.board)
 
 
 def rebuild(db: Path, submission: Submission) -> Choice:
@@ -155,13 +164,15 @@ class Builder:
                     continue
                 folder = version_folder(self.db, submission.member_id, submission.version)
                 try:
-                    accepted, detail = verdict(store, submission, folder)
+                    judged = verdict(store, submission, folder)
                 except AdjacencyRuntimeError as exc:  # the sandbox or the machine failed
-                    accepted, detail = False, f"the server could not build it: {exc}"
+                    judged = Judged(False, f"the server could not build it: {exc}")
                 except Exception:
                     log.exception("builder: version %d failed", submission.id)
-                    accepted, detail = False, "the server failed while building it"
-                store.submissions.decide(submission.id, accepted, detail)
+                    judged = Judged(False, "the server failed while building it")
+                accepted = judged.accepted
+                keep_pictures(store, submission, judged)
+                store.submissions.decide(submission.id, accepted, judged.detail)
                 if not accepted:  # nothing plays it: its bytes are not kept
                     shutil.rmtree(folder, ignore_errors=True)
                 self._wake.set()  # its team's next version may be built now, by any thread

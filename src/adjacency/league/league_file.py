@@ -9,7 +9,9 @@ the connection (:class:`~.store.database.LeagueDb`) and the repositories of its 
   aggregates the public pages read;
 * :class:`~.events.event_store.EventsRepo` (``events``): the events, their members and boards;
 * :class:`~.store.submission_rows.SubmissionsRepo` (``submissions``): the teams' submitted code,
-  every version, and the events' upload deadlines.
+  every version, and the events' upload deadlines;
+* :class:`~.store.picture_rows.PicturesRepo` (``pictures``): pictures of the teams' programs
+  played through their windows, bounded per team.
 
 Each repository takes the :class:`~.store.database.LeagueDb` and reads and writes only through
 its public :meth:`~.store.database.LeagueDb.query` and
@@ -41,6 +43,7 @@ from .store.database import LeagueDb
 from .store.game_rows import GamesRepo
 from .store.league_meta import MetaRepo
 from .store.members import MembersRepo
+from .store.picture_rows import PicturesRepo
 from .store.rating_rows import RatingsRepo
 from .store.records import (
     KINDS,
@@ -101,6 +104,9 @@ class LeagueStore(SQLiteStore):
         """The events, their members and boards."""
         self.submissions = SubmissionsRepo(self.database)
         """The teams' submitted code, every version, and the upload deadlines."""
+        self.pictures = PicturesRepo(self.database)
+        """Pictures of the teams' programs: a refused version's window, a failed move's
+        board."""
 
     @property
     def path(self) -> Path:

@@ -542,6 +542,27 @@ class SubmissionOut(BaseModel):
     program: bool = Field(
         False, description="a program played through its own window, with a window to show"
     )
+    window: bool = Field(
+        False,
+        description="a picture of its program's input window is kept (window.png): an "
+        "accepted program's, or a refused one's that opened its window",
+    )
+    board: bool = Field(
+        False,
+        description="a picture of its program's board at the failed move of its check is "
+        "kept (board.png)",
+    )
+
+
+class VersionGame(GameSummary):
+    """A game a team's version played, as its team sees it: its end told whole, and
+    whether a picture of the program's board at its failure is kept."""
+
+    board: bool = Field(
+        False,
+        description="a picture of the team's program's board at its failed move is kept "
+        "(games/ID/board.png)",
+    )
 
 
 class Submitted(BaseModel):

@@ -212,17 +212,21 @@ class ServerSides:
             finally:
                 self.hosted.leave()
         if self.games.current(live, version):
-            self._hosted_answer(live, answer, left)
+            self._hosted_answer(live, answer, left, seat)
 
-    def _hosted_answer(self, live: LiveGame, answer: Answer, left: float) -> None:
+    def _hosted_answer(self, live: LiveGame, answer: Answer, left: float, seat: HostedSide) -> None:
         """A hosted move is in: its side's clock is charged the CPU seconds its sandbox
         used (:meth:`~adjacency.round.clock.Clock.charge`), then the move is played as any
         bot's (late if that passes its clock); a program ended for its CPU time loses on
         time; a move late only for waiting for a CPU abandons the game without a result
         (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
-        time past its cap) loses with its reason."""
+        time past its cap) loses with its reason. A failed move's picture of its board (a
+        program played through its window) is kept for its team."""
         color = live.game.position.turn
         name = live.member(color).name
+        if answer.picture is not None:
+            member, submission = live.member(color).id, seat.version.submission.id
+            self.store.pictures.keep(member, submission, "game", answer.picture, live.id)
         now = time.monotonic()
         if live.timer is not None:
             live.timer.cancel()

@@ -46,8 +46,9 @@ from ..builder import build_folder, version_folder
 from ..deps import member_named, store_of
 from ..league_file import LeagueStore
 from ..limits import check_rate
-from ..models import ERRORS, ChoiceIn, GameSummary, ProgramForm, Submissions, Submitted
+from ..models import ERRORS, ChoiceIn, ProgramForm, Submissions, Submitted, VersionGame
 from ..standings import game_summary
+from ..store.picture_rows import What
 from ..store.records import LeagueError, Member
 from ..store.submission_rows import Submission
 from . import PREFIX
@@ -83,12 +84,14 @@ def submission_out(
     submission: Submission,
     results: dict[int, tuple[int, float]] | None = None,
     db: Path | None = None,
+    pictures: set[tuple[int, What, int]] | frozenset[tuple[int, What, int]] = frozenset(),
 ) -> dict[str, Any]:
     """A version as the API shows it (never its bytes), with its finished games and
     points from ``results``
-    (:meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.results`), and
+    (:meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.results`),
     whether it is a program played through its window with its build kept (looked up in
-    the league file ``db``'s builds, when given)."""
+    the league file ``db``'s builds, when given), and which of its pictures are kept in
+    the league file (``pictures``: :meth:`~.store.picture_rows.PicturesRepo.kept`)."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
     program = False
     if db is not None and submission.status == "accepted":
@@ -106,6 +109,8 @@ def submission_out(
         "games": games,
         "points": points,
         "program": program,
+        "window": program or (submission.id, "window", 0) in pictures,
+        "board": (submission.id, "check", 0) in pictures,
     }
 
 
@@ -253,20 +258,23 @@ async def own_versions(request: Request, member: Team) -> dict[str, Any]:
 def versions_out(request: Request, member: Member) -> dict[str, Any]:
     """A team's versions, newest first, each with its games and points (file reads:
     call it in a worker thread)."""
-    repo = store_of(request).submissions
+    store = store_of(request)
+    repo = store.submissions
     versions, results = repo.versions(member.id), repo.results(member.id)
+    pictures = store.pictures.kept([s.id for s in versions])
     db = request.app.state.league_db
     return {
         "name": member.name,
-        "submissions": [submission_out(s, results, db) for s in versions],
+        "submissions": [submission_out(s, results, db, pictures) for s in versions],
     }
 
 
-@router.get("/submissions/{version}/games", response_model=list[GameSummary])
+@router.get("/submissions/{version}/games", response_model=list[VersionGame])
 async def version_games(request: Request, member: Team, version: int) -> list[dict[str, Any]]:
     """The games the team's ``version`` played, newest first (at most 200), each end
     told whole where the team's own program failed (the exception, its file and line,
-    the time it used, the square it named): what the team needs to learn why it lost."""
+    the time it used, the square it named), and whether a picture of its program's
+    board at that failure is kept: what the team needs to learn why it lost."""
     store = store_of(request)
     submission = store.submissions.version(member.id, version)
     if submission is None:
@@ -275,7 +283,8 @@ async def version_games(request: Request, member: Team, version: int) -> list[di
     games = [store.games.game(i) for i in store.submissions.games_of(member.id, submission.id)]
     found = [g for g in games if g is not None]
     names = store.members.names({g.x_id for g in found} | {g.o_id for g in found})
-    return [game_summary(g, names, told) for g in found]
+    pictured = {game for _, what, game in store.pictures.kept([submission.id]) if what == "game"}
+    return [{**game_summary(g, names, told), "board": g.id in pictured} for g in found]
 
 
 @router.post("/submissions/{version}/build", response_model=Submitted)
@@ -332,17 +341,85 @@ async def version_form(request: Request, member: Team, version: int) -> dict[str
     }
 
 
-@router.get(
-    "/submissions/{version}/window.png",
-    responses={200: {"content": {"image/png": {}}, "description": "the window's picture"}},
-)
+PNG_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"image/png": {}}, "description": "the picture"}
+}
+
+
+@router.get("/submissions/{version}/window.png", responses=PNG_ANSWER)
 async def version_window(request: Request, member: Team, version: int) -> Response:
     """The picture of the input window of the team's ``version`` (a PNG, as its dry run
-    drew it). 404 for another kind of version, or one whose build is not kept."""
-    _, folder = await asyncio.to_thread(_program, request, member, version)
-    picture = await asyncio.to_thread(kept_window, folder)
+    drew it): an accepted program's, or a refused one's that opened its window. 404
+    where there is none."""
+    return await _picture(request, member, version, "window")
+
+
+@router.get("/submissions/{version}/board.png", responses=PNG_ANSWER)
+async def check_board(request: Request, member: Team, version: int) -> Response:
+    """The picture of the board of the team's ``version`` (a program played through its
+    window) at the failed move of its check, as its window drew it then. 404 where none
+    is kept (the version was not refused so, or its window did not answer)."""
+    return await _picture(request, member, version, "check")
+
+
+@router.get("/submissions/{version}/games/{game_id}/board.png", responses=PNG_ANSWER)
+async def game_board(request: Request, member: Team, version: int, game_id: int) -> Response:
+    """The picture of the board of the team's ``version`` at its failed move in game
+    ``game_id``, as its window drew it then. 404 where none is kept."""
+    return await _picture(request, member, version, "game", game_id)
+
+
+ADMIN_PICTURES = "/admin/members/{name}/submissions/{version}"
+"""Where the teacher reads a team's pictures (the same as the team's, by its name)."""
+
+
+@router.get(
+    ADMIN_PICTURES + "/window.png", responses=PNG_ANSWER, dependencies=[Depends(require_admin)]
+)
+async def team_window(request: Request, name: str, version: int) -> Response:
+    """A team's version's window, as :func:`version_window` (the admin token)."""
+    return await _picture(request, member_named(request, name), version, "window")
+
+
+@router.get(
+    ADMIN_PICTURES + "/board.png", responses=PNG_ANSWER, dependencies=[Depends(require_admin)]
+)
+async def team_check_board(request: Request, name: str, version: int) -> Response:
+    """A team's version's board at its check's failed move, as :func:`check_board`."""
+    return await _picture(request, member_named(request, name), version, "check")
+
+
+@router.get(
+    ADMIN_PICTURES + "/games/{game_id}/board.png",
+    responses=PNG_ANSWER,
+    dependencies=[Depends(require_admin)],
+)
+async def team_game_board(request: Request, name: str, version: int, game_id: int) -> Response:
+    """A team's version's board at its failed move in a game, as :func:`game_board`."""
+    return await _picture(request, member_named(request, name), version, "game", game_id)
+
+
+async def _picture(
+    request: Request, member: Member, version: int, what: What, game_id: int = 0
+) -> Response:
+    """The picture of ``what`` of ``member``'s ``version`` (and ``game_id``) as the
+    answer: a PNG, never cached; 404 for no such version or picture."""
+
+    def read() -> bytes | None:
+        submission = store_of(request).submissions.version(member.id, version)
+        if submission is None:
+            raise GameNotFound(f"{member.name} has no version {version}")
+        if what == "window":  # an accepted program's is in its build
+            db = request.app.state.league_db
+            choice = load_choice(version_folder(db, member.id, submission.version))
+            if choice is not None and choice.kind == LANGUAGE:
+                return kept_window(choice.classes)
+        return store_of(request).pictures.picture(submission.id, what, game_id)
+
+    picture = await asyncio.to_thread(read)
     if picture is None:
-        raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
+        shown = {"window": "its window", "check": "its board", "game": f"game {game_id}"}
+        raise GameNotFound(f"{member.name}'s version {version} has no picture of {shown[what]}")
     return Response(picture, media_type="image/png", headers={"Cache-Control": "no-store"})
 
 

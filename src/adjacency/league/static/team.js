@@ -9,7 +9,10 @@
 // version can be built again (POST /api/league/submissions/N/build). A version played
 // through its own JavaFX window shows that window as the server's dry run drew it
 // (GET .../N/window.png) and its form's choices as selects, set to what it plays with
-// (GET .../N/form); another choice is the team's next version (POST .../N/choice). An
+// (GET .../N/form); another choice is the team's next version (POST .../N/choice). A
+// refused program shows its window and its board at the check's failed move
+// (GET .../N/board.png), and a game it lost by its own failure its board then
+// (GET .../N/games/G/board.png, shown when asked). An
 // upload may ask to be played so (X-Program: javafx). The page asks again
 // every 3 s while a version waits to be built or checked and every 10 s otherwise (while
 // the tab is shown), so verdicts and games appear as they arrive.
@@ -25,6 +28,7 @@ let timer = null;
 const GAMES_SHOWN = 3; // the newest versions whose games are listed
 const open = new Set(); // the versions whose games the reader opened
 const programs = new Map(); // version -> its window's panel, kept across redraws (a choice half made stays)
+const refusals = new Map(); // version -> the pictures of a refused program, fetched once
 
 function stored() {
   try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
@@ -92,6 +96,7 @@ function drawVersions(versions) {
         const again = el("button", { type: "button", class: "secondary" }, t("team.build-again", { version: v.version }));
         again.addEventListener("click", () => buildAgain(v.version));
         cell.append(again);
+        if (v.window || v.board) cell.append(refusedPictures(v));
       }
       rows.push(el("tr", { class: "team-detail-row" }, cell));
     }
@@ -124,6 +129,38 @@ function programPanel(version) {
   return null;
 }
 
+// A refused program's pictures (its window, its board at the check's failed move), kept
+// across redraws so each is fetched once.
+function refusedPictures(v) {
+  if (!refusals.has(v.version)) {
+    const shown = el("div", { class: "team-pictures" });
+    if (v.window) shown.append(picture(`${API}/${v.version}/window.png`, t("team.program.picture", { version: v.version })));
+    if (v.board) shown.append(picture(`${API}/${v.version}/board.png`, t("team.picture.board", { version: v.version })));
+    refusals.set(v.version, shown);
+  }
+  return refusals.get(v.version);
+}
+
+// An image of the team's (fetched with its token), shown at its own size once loaded,
+// removed if the server has none.
+function picture(path, alt) {
+  const image = el("img", { alt, width: "640", height: "400" });
+  send(undefined, path).then(async (response) => {
+    if (!response.ok) { image.remove(); return; }
+    // a data: address, as the pages' policy allows images (never blob:)
+    const reader = new FileReader();
+    const read = new Promise((done) => reader.addEventListener("load", done, { once: true }));
+    reader.readAsDataURL(await response.blob());
+    await read;
+    image.addEventListener("load", () => {
+      image.width = image.naturalWidth;
+      image.height = image.naturalHeight;
+    }, { once: true });
+    image.src = String(reader.result);
+  }).catch(() => image.remove());
+  return image;
+}
+
 async function loadProgram(version) {
   let form;
   try {
@@ -134,21 +171,7 @@ async function loadProgram(version) {
   }
   const details = el("details", { class: "team-program", "data-version": String(version) },
     el("summary", {}, t("team.program.summary", { version, choice: form.choice })));
-  const picture = el("img", { alt: t("team.program.picture", { version }), width: "640", height: "400" });
-  details.append(picture);
-  send(undefined, `${API}/${version}/window.png`).then(async (response) => {
-    if (!response.ok) { picture.remove(); return; }
-    // a data: address, as the pages' policy allows images (never blob:)
-    const reader = new FileReader();
-    const read = new Promise((done) => reader.addEventListener("load", done, { once: true }));
-    reader.readAsDataURL(await response.blob());
-    await read;
-    picture.addEventListener("load", () => {
-      picture.width = picture.naturalWidth;
-      picture.height = picture.naturalHeight;
-    }, { once: true });
-    picture.src = String(reader.result);
-  }).catch(() => picture.remove());
+  details.append(picture(`${API}/${version}/window.png`, t("team.program.picture", { version })));
   if (form.controls.length === 0) {
     details.append(el("p", { class: "muted" }, t("team.program.none")));
   } else {
@@ -205,12 +228,21 @@ async function drawGames(holder, version) {
   const rows = games.map((g) => {
     const color = g.x === name ? "x" : "o";
     const opponent = color === "x" ? g.o : g.x;
+    const end = el("td", { class: "breakable" }, el("span", { class: "team-game-end" }, g.detail || ""));
+    if (g.board) {
+      // its board at its failed move, fetched when asked
+      const show = el("button", { type: "button", class: "secondary team-game-board" }, t("team.games.board"));
+      show.addEventListener("click", () => {
+        show.replaceWith(picture(`${API}/${version}/games/${g.id}/board.png`, t("team.games.board-picture", { game: g.id })));
+      }, { once: true });
+      end.append(show);
+    }
     return el("tr", {},
       el("td", { class: "num" }, el("a", { href: `/watch/${g.id}` }, String(g.id))),
       el("td", {}, color.toUpperCase()),
       el("td", { class: "breakable" }, opponent),
       el("td", {}, outcome(g, color)),
-      el("td", { class: "breakable" }, el("span", { class: "team-game-end" }, g.detail || "")));
+      end);
   });
   const table = el("table", { class: "league team-games-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
   holder.querySelector("table")?.remove();
@@ -271,6 +303,7 @@ $("forget").addEventListener("click", () => {
   keep("");
   clearTimeout(timer);
   programs.clear();
+  refusals.clear();
   $("token-form").hidden = false;
   $("signed-in").hidden = true;
   $("team").hidden = true;

@@ -362,6 +362,22 @@ CREATE TABLE IF NOT EXISTS log_lines (
 """The teacher's log (:mod:`.log_rows`): the server's log lines, kept across restarts,
 the oldest dropped beyond a size (:data:`.log_rows.MAX_BYTES`)."""
 
+PICTURES = """
+CREATE TABLE IF NOT EXISTS pictures (
+    id INTEGER PRIMARY KEY,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    submission_id INTEGER NOT NULL REFERENCES submissions(id),
+    what TEXT NOT NULL CHECK (what IN ('window', 'check', 'game')),
+    game_id INTEGER NOT NULL DEFAULT 0,
+    png BLOB NOT NULL,
+    created REAL NOT NULL,
+    UNIQUE (submission_id, what, game_id)
+);
+CREATE INDEX IF NOT EXISTS pictures_member ON pictures(member_id);
+"""
+"""Pictures of a team's program played through its window (:mod:`.picture_rows`): a
+refused version's input window, its board at a failed move of its check or of a game."""
+
 EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
 """Whether people may join the event before it starts
 (:meth:`.events.event_entries.EventEntries.join`); 0 for the events stored before this
@@ -483,6 +499,7 @@ STORE_SCHEMA = Schema(
         ),
         Step("events open to people", columns=EVENT_PEOPLE),
         Step("the teacher's log, kept across restarts", LOG_LINES),
+        Step("pictures of the teams' programs", PICTURES),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -511,7 +528,9 @@ STORE_SCHEMA = Schema(
 8. whether people may join each event (:data:`EVENT_PEOPLE`; an event stored before is
    for bots only);
 9. the teacher's log (:data:`LOG_LINES`; empty in a file from before: its lines were
-   not kept).
+   not kept);
+10. pictures of the teams' programs played through their windows (:data:`PICTURES`;
+    none in a file from before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

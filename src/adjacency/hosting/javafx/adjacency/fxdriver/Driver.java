@@ -1,7 +1,6 @@
 package adjacency.fxdriver;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
@@ -9,9 +8,9 @@ import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +44,12 @@ import javafx.stage.Window;
  * <p>Options: {@code --set KEY VALUE} (a control by fx:id or label: a text, an option, true or
  * false), {@code --rounds KEY}, {@code --first KEY BOT PERSON} (the values that make the bot,
  * or the person, move first), {@code --play KEY}, {@code --bot-mark TEXT} (the mark the bot's
- * pieces show, default O), {@code --dry-run FOLDER} (write the form as {@code form.json} and a
- * picture of the window as {@code window.png}, then exit).
+ * pieces show, default O), {@code --dry-run} (write the form and a picture of the input window
+ * on standard output, as the lines {@code form BASE64-JSON} and {@code window BASE64-PNG}, then
+ * exit), {@code --pictures} (send a PNG picture of the game window on the protocol at a failure
+ * and at the first move that hangs, as {@code info string board-png K/N BASE64} lines, parts of
+ * at most {@link #PART} characters). Nothing is written to a file: the program's sandbox has
+ * no folder of the server's to write.
  */
 public final class Driver {
     private static final Pattern PLAY = Pattern.compile("(?i)\\s*(play|start|mulai|main|new game)\\b.*");
@@ -54,6 +57,11 @@ public final class Driver {
     private static final long POLL_MS = 15;
     private static final long CALL_MS = 250;
     private static final long STUCK_MS = 3000;
+    private static final long PICTURE_MS = 2000;
+    /** Largest picture sent, in bytes of PNG (the server keeps none larger). */
+    private static final int MAX_PICTURE = 256 * 1024;
+    /** Characters of base64 a protocol line carries (the server reads lines of 64 KiB). */
+    static final int PART = 32 * 1024;
 
     private final PrintStream protocol;
     private final Map<String, String> settings = new LinkedHashMap<>();
@@ -61,7 +69,9 @@ public final class Driver {
     private String[] first;
     private String playKey;
     private String botMark = "O";
-    private File dryRun;
+    private boolean dryRun;
+    private boolean pictures;
+    private boolean pictured; // a picture was sent at a wait already (one a game)
     private String mainClass;
     private String[] programArgs = new String[0];
 
@@ -96,7 +106,7 @@ public final class Driver {
             if (!driver.quitting) System.err.println("fxdriver: the program ended the JVM");
         }));
         driver.startProgram();
-        if (driver.dryRun != null) {
+        if (driver.dryRun) {
             driver.dryRun();
         } else {
             driver.serve();
@@ -110,7 +120,8 @@ public final class Driver {
             int need = switch (option) {
                 case "--set" -> 2;
                 case "--first" -> 3;
-                case "--rounds", "--play", "--bot-mark", "--dry-run" -> 1;
+                case "--dry-run", "--pictures" -> 0;
+                case "--rounds", "--play", "--bot-mark" -> 1;
                 default -> throw new Failure("unknown option " + option);
             };
             if (i + need >= args.length) throw new Failure(option + " needs " + need + " values");
@@ -120,7 +131,8 @@ public final class Driver {
                 case "--rounds" -> roundsKey = args[i + 1];
                 case "--play" -> playKey = args[i + 1];
                 case "--bot-mark" -> botMark = args[i + 1].trim().toUpperCase(java.util.Locale.ROOT);
-                default -> dryRun = new File(args[i + 1]);
+                case "--pictures" -> pictures = true;
+                default -> dryRun = true;
             }
             i += need;
         }
@@ -192,6 +204,7 @@ public final class Driver {
         }
         String at = where == null ? "" : " at " + where.getFileName() + ":" + where.getLineNumber();
         System.err.println("fxdriver: the program crashed: " + error + at);
+        showBoard(); // its board as the crash left it, where a game had begun
         System.err.flush();
         quitting = true;
         Runtime.getRuntime().halt(1);
@@ -226,19 +239,27 @@ public final class Driver {
             System.err.println("fxdriver: " + waiting + " for " + STUCK_MS / 1000 + " s; the JavaFX thread is " + thread.getState()
                     + (own == null ? "" : " in the program at " + own.getFileName() + ":" + own.getLineNumber()) + ", at " + top);
         }
-        showBoard();
+        showBoard(!pictured); // a picture at the first wait of a game only (each is sent)
+        pictured = true;
     }
 
     /**
-     * The program's board as its window shows it, on standard error (among the last lines a
-     * loss keeps): a line a row from the window's top, its own marks, "." for an empty square;
-     * or that the window did not answer the look.
+     * The program's board as its window shows it: its picture (with {@code --pictures}, on the
+     * protocol, before the words) and, on standard error (among
+     * the last lines a loss keeps), a line a row from the window's top, its own marks, "."
+     * for an empty square; or that the window did not answer the look. Called from the
+     * JavaFX thread itself (a crash in the program's handler), it looks at once.
      */
     private void showBoard() {
+        showBoard(true);
+    }
+
+    private void showBoard(boolean withPicture) {
         Button[][] cells = board;
         if (cells == null) return;
+        if (withPicture) picture(cells);
         try {
-            String[] marks = Fx.call(() -> Screen.marks(cells), CALL_MS);
+            String[] marks = Fx.now(() -> Screen.marks(cells), CALL_MS);
             System.err.println("fxdriver: its board as its window shows it, top row first:");
             for (int r = 0; r < Rules.N; r++) {
                 StringBuilder row = new StringBuilder("fxdriver:   ");
@@ -252,6 +273,31 @@ public final class Driver {
             System.err.println("fxdriver: its board could not be read: its window does not answer");
         }
         System.err.flush();
+    }
+
+    /**
+     * The game window's picture, sent on the protocol in parts ({@code info string board-png
+     * K/N BASE64}); nothing if it cannot be taken, or is larger than {@link #MAX_PICTURE}.
+     */
+    private void picture(Button[][] cells) {
+        if (!pictures) return;
+        try {
+            byte[] png = Fx.now(() -> Screen.png(cells[0][0].getScene()), PICTURE_MS);
+            if (png.length > MAX_PICTURE) {
+                System.err.println("fxdriver: no picture of its board: " + png.length + " bytes, over " + MAX_PICTURE);
+                return;
+            }
+            String text = Base64.getEncoder().encodeToString(png);
+            int parts = (text.length() + PART - 1) / PART;
+            for (int k = 0; k < parts; k++) {
+                String part = text.substring(k * PART, Math.min(text.length(), (k + 1) * PART));
+                send("info string board-png " + (k + 1) + "/" + parts + " " + part);
+            }
+        } catch (TimeoutException busy) {
+            System.err.println("fxdriver: no picture of its board: its window does not answer");
+        } catch (Exception | Error failed) {
+            System.err.println("fxdriver: no picture of its board: " + failed);
+        }
     }
 
     private static void fail(String message) {
@@ -300,17 +346,18 @@ public final class Driver {
         Window window = formWindow(30_000);
         if (window == null) fail("no window with a Play button opened within 30 s");
         Thread.sleep(300); // let the window lay out and draw once
-        String json = Fx.call(() -> {
+        String[] json = Fx.call(() -> {
             Parent root = window.getScene().getRoot();
             List<Form.Control> controls = Form.read(root);
             StringBuilder out = new StringBuilder("{\"title\": ");
             out.append(Json.quote(window instanceof Stage stage ? stage.getTitle() : null)).append(", \"controls\": [");
             for (int i = 0; i < controls.size(); i++) out.append(i == 0 ? "\n  " : ",\n  ").append(controls.get(i).json());
             out.append("\n]}\n");
-            Screen.picture(window.getScene(), new File(dryRun, "window.png"));
-            return out.toString();
+            byte[] png = Screen.png(window.getScene());
+            return new String[] {out.toString(), Base64.getEncoder().encodeToString(png)};
         }, 10_000);
-        Files.writeString(new File(dryRun, "form.json").toPath(), json, StandardCharsets.UTF_8);
+        send("form " + Base64.getEncoder().encodeToString(json[0].getBytes(StandardCharsets.UTF_8)));
+        send("window " + json[1]);
         quitting = true;
         Runtime.getRuntime().halt(0);
     }

@@ -64,6 +64,21 @@ final class Fx {
         }
     }
 
+    /**
+     * The value of {@code work} on the JavaFX thread: at once when called from that thread
+     * (a crash in the program's own handler), else as {@link #call}.
+     */
+    static <T> T now(Callable<T> work, long millis) throws TimeoutException {
+        if (!Platform.isFxApplicationThread()) return call(work, millis);
+        try {
+            return work.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Run {@code work} on the JavaFX thread later, without waiting for it. */
     static void post(Runnable work) {
         Platform.runLater(work);

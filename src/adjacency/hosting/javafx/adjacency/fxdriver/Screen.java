@@ -1,7 +1,6 @@
 package adjacency.fxdriver;
 
 import java.awt.image.BufferedImage;
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -145,8 +144,8 @@ final class Screen {
         return marks;
     }
 
-    /** A picture of {@code scene} as it is drawn, written to {@code file} as PNG. */
-    static void picture(Scene scene, File file) throws IOException {
+    /** A picture of {@code scene} as it is drawn, as PNG bytes. */
+    static byte[] png(Scene scene) throws IOException {
         WritableImage image = scene.snapshot(null);
         int width = (int) image.getWidth(), height = (int) image.getHeight();
         BufferedImage out = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
@@ -154,6 +153,8 @@ final class Screen {
         for (int y = 0; y < height; y++) {
             for (int x = 0; x < width; x++) out.setRGB(x, y, pixels.getArgb(x, y));
         }
-        ImageIO.write(out, "png", file);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ImageIO.write(out, "png", bytes);
+        return bytes.toByteArray();
     }
 }
