@@ -106,14 +106,15 @@ def test_a_person_joins_an_event_and_plays_its_games_to_the_end(
             assert state["time_control"] == "40+0"  # the event's own clock
             color = "x" if state["x"] == "ada" else "o"
             if state["status"] == "playing" and state["turn"] == color:
+                # While ada plays here she challenges nobody: asked before her move, as
+                # her own move may end the event's last game (and the event with it).
+                refused = challenge(url, ada, "h1")
+                assert refused.status == 409, refused
+                assert refused.body["code"] in ("in_event", "playing_already"), refused
                 move = Position.from_fen(state["fen"]).legal_moves()[0]
                 answer = request(f"{url}/api/league/games/{game}/move", "POST", {"move": move},
                                  token=ada)  # fmt: skip
                 assert answer.status in (200, 409), answer  # 409: her game ended meanwhile
-            if state["status"] == "playing":  # while ada plays here she challenges nobody
-                refused = challenge(url, ada, "h1")
-                assert refused.status == 409, refused
-                assert refused.body["code"] in ("in_event", "playing_already"), refused
         return bool(_table(url, "open")["event"]["status"] == "finished")
 
     wait_until(play, WAIT, "ada's event games to be played to the end")
