@@ -24,11 +24,18 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.league.league_file import LeagueStore
-from browser_helpers import EVERY_IMPACT, SIZES, UNDER_TEST, axe_violations, goto
+from browser_helpers import (
+    EVERY_IMPACT,
+    SIZES,
+    UNDER_TEST,
+    axe_violations,
+    goto,
+    teacher_page,
+)
 from fx_course_projects import HOSTILE, SHAPES, download_zip
 from hosted_helpers import course_zip
 from i18n_helpers import english_left
-from league_helpers import add_member, make_league, thread_server, wait_until
+from league_helpers import ADMIN, add_member, make_league, thread_server, wait_until
 from sandbox_helpers import own_sandboxes
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -214,7 +221,8 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
     """A program whose bot marks an occupied square at its second move is refused at its
     check; its team's page shows, under the refusal, its window as the dry run drew it
     and its board at that move as its window drew it (its build folder is gone, the
-    pictures are the league file's)."""
+    pictures are the league file's); the teacher's page shows them under the version's
+    account, once opened."""
     url, db = program_league
     context, page, errors = signed_in(browser, url, add_member(db, "garuda"), locale, size)
     project = download_zip(HOSTILE[2], tmp_path / "occupied-main.zip", sdk_bytes=1 << 20)
@@ -235,5 +243,19 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
     if locale == "id-ID":
         said = page.locator("#versions .team-detail").all_text_contents()  # the server's
         assert english_left(page, ["garuda", "occupied-main.zip", *said]) == []
+    assert errors == []
+    context.close()
+    if locale == "id-ID":
+        return
+    context, page = teacher_page(browser, url, ADMIN, errors, 50_000, viewport=SIZES[size])
+    page.select_option("#code-team", "garuda")
+    item = page.locator("#code-versions li[data-version='1']")
+    expect(item).to_contain_text("refused")
+    item.locator("summary").click()
+    shown = item.locator(".team-pictures img")
+    expect(shown).to_have_count(2)
+    for image in shown.all():
+        expect(image).to_have_attribute("src", re.compile(r"^data:image/png;base64,iVBORw0KGgo"))
+    assert axe_violations(page, EVERY_IMPACT) == []
     assert errors == []
     context.close()

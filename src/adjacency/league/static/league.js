@@ -37,6 +37,26 @@ export function memberLink(name) {
 // A Bradley-Terry Elo and its interval, every number signed and whole with a true minus,
 // as `adjacency league standings` prints them: "+12 [−30, +54]" (the leaderboard, the
 // event page).
+// An image the server gives only with a token (``headers``: its Authorization), shown at
+// its own size once loaded, as a data: address (the pages' policy allows images so, never
+// blob:); removed where the server has none.
+export function fetchedImage(path, alt, headers) {
+  const image = el("img", { alt, width: "640", height: "400" });
+  fetch(path, { headers }).then(async (response) => {
+    if (!response.ok) { image.remove(); return; }
+    const reader = new FileReader();
+    const read = new Promise((done) => reader.addEventListener("load", done, { once: true }));
+    reader.readAsDataURL(await response.blob());
+    await read;
+    image.addEventListener("load", () => {
+      image.width = image.naturalWidth;
+      image.height = image.naturalHeight;
+    }, { once: true });
+    image.src = String(reader.result);
+  }).catch(() => image.remove());
+  return image;
+}
+
 export function eloValue(value) {
   return value == null ? "?" : `${value >= 0 ? "+" : "−"}${Math.abs(Math.round(value))}`;
 }

@@ -17,7 +17,7 @@
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
 import { decimal, errorText, has, t } from "/static/js/i18n.js";
-import { el, eventWord, paceText, termination } from "./league.js";
+import { el, eventWord, fetchedImage, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
@@ -599,6 +599,19 @@ function versionItem(v, open) {
     // the server's account as it gave it (javac's own words), opened on request
     const details = el("details", {}, el("summary", {}, t("teacher.code.detail")),
       el("pre", { class: "team-detail", tabindex: "0", "aria-label": t("team.detail", { version: v.version }) }, v.detail));
+    if (v.status === "refused" && (v.window || v.board)) {
+      // a refused program's window and its board at its check's failed move, once opened
+      const shown = el("div", { class: "team-pictures" });
+      const base = `${API}/members/${encodeURIComponent(codeShown)}/submissions/${v.version}`;
+      const headers = { Authorization: `Bearer ${memory}` };
+      const look = () => {
+        if (!details.open || shown.childElementCount) return;
+        if (v.window) shown.append(fetchedImage(`${base}/window.png`, t("team.program.picture", { version: v.version }), headers));
+        if (v.board) shown.append(fetchedImage(`${base}/board.png`, t("team.picture.board", { version: v.version }), headers));
+      };
+      details.append(shown);
+      details.addEventListener("toggle", look);
+    }
     details.open = open;
     item.append(details);
   }

@@ -17,7 +17,7 @@
 // every 3 s while a version waits to be built or checked and every 10 s otherwise (while
 // the tab is shown), so verdicts and games appear as they arrive.
 import { decimal, errorText, lang, t } from "/static/js/i18n.js";
-import { el } from "./league.js";
+import { el, fetchedImage } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
@@ -141,24 +141,9 @@ function refusedPictures(v) {
   return refusals.get(v.version);
 }
 
-// An image of the team's (fetched with its token), shown at its own size once loaded,
-// removed if the server has none.
+// A picture of the team's, fetched with its token.
 function picture(path, alt) {
-  const image = el("img", { alt, width: "640", height: "400" });
-  send(undefined, path).then(async (response) => {
-    if (!response.ok) { image.remove(); return; }
-    // a data: address, as the pages' policy allows images (never blob:)
-    const reader = new FileReader();
-    const read = new Promise((done) => reader.addEventListener("load", done, { once: true }));
-    reader.readAsDataURL(await response.blob());
-    await read;
-    image.addEventListener("load", () => {
-      image.width = image.naturalWidth;
-      image.height = image.naturalHeight;
-    }, { once: true });
-    image.src = String(reader.result);
-  }).catch(() => image.remove());
-  return image;
+  return fetchedImage(path, alt, { Authorization: `Bearer ${memory}` });
 }
 
 async function loadProgram(version) {
