@@ -246,10 +246,14 @@ def test_a_run_stored_before_the_files_were_kept_still_opens(tmp_path: Path) -> 
         assert store.run(second).plot is None
 
 
-def test_tune_refuses_bad_runs_and_resume_without_a_run(tmp_path: Path) -> None:
+def test_tune_refuses_bad_runs_and_resume_without_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "t.db"
     assert main(["tune", "alphabeta", "--db", str(db)]) == 2  # no --param
+    monkeypatch.chdir(tmp_path)  # the default --db, tune.db, is not made for bad input
     assert main(["tune", "alphabeta", "--param", "depth=1,1,4", "--games", "3"]) == 2
+    assert not db.exists() and not (tmp_path / "tune.db").exists()
     assert main(["tune", "--resume", "--db", str(db)]) == 3  # a store failure (docs/errors.md)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shlex
 import sys
@@ -92,7 +93,9 @@ def register(commands: Any) -> None:
     tune.set_defaults(handler=run_tune)
 
 
-def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
+def _new_run(args: argparse.Namespace, concurrency: int) -> tuple[Any, ...]:
+    """The new run ``args`` ask for, checked before any file is opened (bad input
+    changes nothing): the arguments of :meth:`~adjacency.tuning.store.TuneStore.create`."""
     from ..bots import BotError, make_bot
     from ..tuning.spsa import A_FRACTION, ALPHA, GAMMA, Schedule, parse_param, with_options
 
@@ -122,7 +125,7 @@ def _new_run(args: argparse.Namespace, store: Any, concurrency: int) -> int:
     batch = args.batch or max(2, 2 * concurrency)
     command = shlex.join(["adjacency", *sys.argv[1:]])
     out = args.out or Path(DEFAULT_OUT)
-    return int(store.create(args.bot, params, schedule, settings, batch, command, out, args.plot))
+    return (args.bot, params, schedule, settings, batch, command, out, args.plot)
 
 
 def run_tune(args: argparse.Namespace) -> int:
@@ -139,8 +142,11 @@ def run_tune(args: argparse.Namespace) -> int:
     from .terminal import make_console
 
     console = make_console()
-    with executor_from_args(args) as executor, TuneStore(args.db) as store:
-        if args.resume:
+    with contextlib.ExitStack() as stack:
+        executor = stack.enter_context(executor_from_args(args))
+        planned = None if args.resume else _new_run(args, executor.concurrency)
+        store = stack.enter_context(TuneStore(args.db))
+        if planned is None:
             run = store.resumable()
             if args.bot and args.bot != run.bot:
                 raise InvalidSettingsError(
@@ -154,7 +160,7 @@ def run_tune(args: argparse.Namespace) -> int:
             store.set_files(run.id, args.out or (None if run.out else Path(DEFAULT_OUT)), args.plot)
             run = store.run(run.id)
         else:
-            run = store.run(_new_run(args, store, executor.concurrency))
+            run = store.run(int(store.create(*planned)))
         out = run.out or Path(DEFAULT_OUT)
         plot = run.plot or plot_path(out)
         store.set_status(run.id, "running")
