@@ -50,6 +50,10 @@ def test_a_picture_over_the_size_or_no_png_is_dropped() -> None:
         pictures.heard(line)
     assert pictures.last is None
     assert pictures.heard(f"{BOARD_PNG} 1/1 not*base64") and pictures.last is None
+    # numbers that are none (a program may write such lines itself): taken, and dropped
+    for numbers in ("1/x", "1/", "x/1", "\u00b2/\u00b2", "1/\u00b2", "-1/1", "0/0"):
+        assert pictures.heard(f"{BOARD_PNG} {numbers} AAAA")
+    assert pictures.last is None
 
 
 def test_other_info_strings_are_left_to_the_search() -> None:

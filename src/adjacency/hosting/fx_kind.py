@@ -97,8 +97,8 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
 
 def fx_command(bot: str, args: list[str]) -> list[str]:
     """The command of a built program's game inside its sandbox: its main class ``bot``,
-    the driver's ``args`` (:func:`~.fx_run.game_command`: its board's pictures in the
-    game's output folder)."""
+    the driver's ``args`` (:func:`~.fx_run.game_command`: its board's pictures sent on
+    the protocol)."""
     return game_command(bot, args)
 
 

@@ -21,7 +21,6 @@ one (:attr:`~adjacency.bots.base.BotFailure.picture`), which the league keeps fo
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import shlex
 import time
@@ -118,9 +117,12 @@ class Pictures:
         if len(words) != 3 or words[0] != BOARD_PNG:
             return False
         number, _, total = words[1].partition("/")
-        if not (number.isdigit() and total.isdigit()) or int(number) != len(self.parts) + 1:
+        if not (number.isdecimal() and total.isdecimal()):
+            self.parts = []  # no part of a picture: dropped, with those before it
+            return True
+        if int(number) != len(self.parts) + 1:
             self.parts = []  # out of order: start again at the next part 1
-            if number != "1":
+            if int(number) != 1:
                 return True
         self.parts.append(words[2])
         if sum(map(len, self.parts)) > MAX_PICTURE * 4 // 3 + 4:
@@ -237,8 +239,9 @@ class DrivenBot(ExternalBot):
     picture: bytes | None = None
     """The picture the last failed move carried."""
 
-    _pictures: Pictures = Pictures()
-    """The pictures the driver sent in the move being made (a new one each move)."""
+    _pictures: Pictures
+    """The pictures the driver sent in the move being made (a new one at each move's
+    start, before any ``info`` line of it is heard)."""
 
     def _choose(self, position: Position, search: Search) -> str:
         self._pictures = Pictures()  # this move's
@@ -286,7 +289,7 @@ def dry_run(build: FxBuild, out: Path) -> DryRun:
     try:
         form = json.loads(base64.b64decode(sent[b"form"], validate=True).decode("utf-8"))
         picture = base64.b64decode(sent[b"window"], validate=True)
-    except (KeyError, ValueError, binascii.Error) as exc:
+    except (KeyError, ValueError) as exc:  # binascii.Error is a ValueError
         raise BuildFailed(f"the dry run sent no form ({exc!r}):\n{said}") from None
     if not isinstance(form, dict) or not picture.startswith(PNG):
         raise BuildFailed(f"the dry run sent no form:\n{said}")
