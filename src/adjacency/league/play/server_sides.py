@@ -90,7 +90,7 @@ class ServerSides:
         self.store = store
         self.house = house
         self.hosted = hosted
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
 
     def play_hosted(self, live: LiveGame) -> None:
         """Start computing the hosted side to move's move (its clock starts once the
@@ -108,7 +108,7 @@ class ServerSides:
         for task in list(self._tasks):
             task.cancel()
 
-    def _spawn(self, work: Coroutine[object, object, None]) -> None:
+    def _spawn(self, work: Coroutine[object, object, object]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -221,12 +221,15 @@ class ServerSides:
         time; a move late only for waiting for a CPU abandons the game without a result
         (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
         time past its cap) loses with its reason. A failed move's picture of its board (a
-        program played through its window) is kept for its team."""
+        program played through its window) is kept for its team, in a worker thread."""
         color = live.game.position.turn
         name = live.member(color).name
         if answer.picture is not None:
             member, submission = live.member(color).id, seat.version.submission.id
-            self.store.pictures.keep(member, submission, "game", answer.picture, live.id)
+            keep = self.store.pictures.keep
+            self._spawn(
+                asyncio.to_thread(keep, member, submission, "game", answer.picture, live.id)
+            )
         now = time.monotonic()
         if live.timer is not None:
             live.timer.cancel()

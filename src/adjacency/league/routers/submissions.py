@@ -22,6 +22,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
@@ -84,7 +85,7 @@ def submission_out(
     submission: Submission,
     results: dict[int, tuple[int, float]] | None = None,
     db: Path | None = None,
-    pictures: set[tuple[int, What, int]] | frozenset[tuple[int, What, int]] = frozenset(),
+    pictures: AbstractSet[tuple[int, What, int]] = frozenset(),
 ) -> dict[str, Any]:
     """A version as the API shows it (never its bytes), with its finished games and
     points from ``results``
@@ -275,16 +276,21 @@ async def version_games(request: Request, member: Team, version: int) -> list[di
     told whole where the team's own program failed (the exception, its file and line,
     the time it used, the square it named), and whether a picture of its program's
     board at that failure is kept: what the team needs to learn why it lost."""
-    store = store_of(request)
-    submission = store.submissions.version(member.id, version)
-    if submission is None:
-        raise GameNotFound(f"{member.name} has no version {version}")
     told = details_for(request)
-    games = [store.games.game(i) for i in store.submissions.games_of(member.id, submission.id)]
-    found = [g for g in games if g is not None]
-    names = store.members.names({g.x_id for g in found} | {g.o_id for g in found})
-    pictured = {game for _, what, game in store.pictures.kept([submission.id]) if what == "game"}
-    return [{**game_summary(g, names, told), "board": g.id in pictured} for g in found]
+
+    def read() -> list[dict[str, Any]]:  # the league file's rows: off the event loop
+        store = store_of(request)
+        submission = store.submissions.version(member.id, version)
+        if submission is None:
+            raise GameNotFound(f"{member.name} has no version {version}")
+        played = store.submissions.games_of(member.id, submission.id)
+        found = [g for g in (store.games.game(i) for i in played) if g is not None]
+        names = store.members.names({g.x_id for g in found} | {g.o_id for g in found})
+        kept = store.pictures.kept([submission.id])
+        pictured = {game for _, what, game in kept if what == "game"}
+        return [{**game_summary(g, names, told), "board": g.id in pictured} for g in found]
+
+    return await asyncio.to_thread(read)
 
 
 @router.post("/submissions/{version}/build", response_model=Submitted)
