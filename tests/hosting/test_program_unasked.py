@@ -81,16 +81,19 @@ def folder(sandbox_box: Path) -> Iterator[Path]:
         yield made / "build-1"
 
 
+def example_files() -> dict[str, str]:
+    """The example course project's files (``examples/engines/java/course-project``: a
+    whole JavaFX program whose ``Bot`` the kit's adapter can call), by their paths in it."""
+    return {
+        path.relative_to(EXAMPLE).as_posix(): path.read_text()
+        for path in sorted(EXAMPLE.rglob("*"))
+        if path.is_file()
+    }
+
+
 def example_zip() -> bytes:
-    """The example course project (``examples/engines/java/course-project``: a whole
-    JavaFX program whose ``Bot`` the kit's adapter can call) as a Download ZIP."""
-    return files_zip(
-        {
-            f"course-project-main/{path.relative_to(EXAMPLE).as_posix()}": path.read_text()
-            for path in sorted(EXAMPLE.rglob("*"))
-            if path.is_file()
-        }
-    )
+    """The example course project as a Download ZIP (under its top folder)."""
+    return files_zip({f"course-project-main/{n}": t for n, t in example_files().items()})
 
 
 @pytest.mark.jvm
@@ -117,11 +120,7 @@ def test_a_program_whose_window_cannot_be_played_says_what_the_adapter_finds(
     windows with the window's reason, the bot the kit's adapter finds and the manifest
     that plays that bot; where neither can play it (two ``Application`` classes with a
     ``main``, bots that take the window's types), both reasons; nothing is played."""
-    project = {
-        path.relative_to(EXAMPLE).as_posix(): path.read_text()
-        for path in sorted(EXAMPLE.rglob("*"))
-        if path.is_file()
-    }
+    project = example_files()
     project["src/Main.java"] = project["src/Main.java"].replace('"InputFrame', '"Missing')
     with pytest.raises(BuildFailed) as refused:
         build_submission(files_zip(project), folder, windows=True)
@@ -184,11 +183,7 @@ def test_a_program_asked_for_in_a_league_of_openings_is_refused_saying_why(
     """A program asked for by its manifest in an 8x8 league whose games start from
     openings is refused (its window starts a game only from the start), and so is one
     on another board; neither version keeps a choice to play."""
-    project = {
-        path.relative_to(EXAMPLE).as_posix(): path.read_text()
-        for path in sorted(EXAMPLE.rglob("*"))
-        if path.is_file()
-    }
+    project = example_files()
     upload = files_zip({**project, MANIFEST: json.dumps({"language": LANGUAGE})})
     for (rows, cols), games in (((8, 8), "8x8 from openings"), ((6, 6), "6x6")):
         where = folder.with_name(f"build-{rows}")
