@@ -3,9 +3,9 @@
 ``adjacency project build PATH`` takes the project as the team has it, says what it left
 out, compiles the rest with the Java kit and prints the ``cmd:`` spec that plays the bot;
 ``adjacency project kit`` prints where the Java kit's sources are, for a bot of one's own.
-A Python or JavaScript program (chosen as the league chooses, by its manifest or its files)
-has nothing to build: the command refuses it with the ``adjacency connect`` line that runs
-it as it is.
+A program of another language (:data:`adjacency.hosting.languages.PROGRAMS`, chosen as the
+league chooses, by its manifest or its files) has nothing to build here: the command
+refuses it with the ``adjacency connect`` line that runs it as it is.
 """
 
 from __future__ import annotations
@@ -18,20 +18,20 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..hosting.intake import Intake
 
-INTERPRETERS = {"python": ("Python", "python3"), "javascript": ("JavaScript", "node")}
-"""A program's language -> its name in words and the interpreter that runs it locally."""
-
 
 def register(commands: Any) -> None:
     """Add the ``project`` subcommand with its ``build`` and ``kit`` actions."""
+    from ..hosting.languages import PROGRAMS, in_words
+
+    programs = in_words(PROGRAMS)
     project = commands.add_parser(
         "project",
-        help="build a Java course project (folder or zip) into a bot; a Python or "
-        "JavaScript program needs no build",
+        help=f"build a Java course project (folder or zip) into a bot; a {programs} "
+        "program needs no build here",
         description="Build a course project written for the course's JavaFX game window, "
         "unedited, into a bot that plays over the engine protocol "
-        "(docs/tutorials/course-bot.md). A Python or JavaScript program (by its "
-        "adjacency-bot.json or its files, as the league chooses) has nothing to build: "
+        f"(docs/tutorials/course-bot.md). A {programs} program (by its "
+        "adjacency-bot.json or its files, as the league chooses) has nothing to build here: "
         "'build' names the 'adjacency connect' line that runs it as it is.",
     )
     actions = project.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -109,23 +109,25 @@ def run_build(args: argparse.Namespace) -> int:
 
 def refuse_program(intake: Intake, path: Path) -> None:
     """Raise a :class:`~adjacency.hosting.sources.ProjectError` naming how to run the
-    project when it is a Python or JavaScript program (nothing to build); return for a Java
+    project when it is a program named by its entry file (nothing to build); return for a Java
     course project. An undecidable project is refused as the league refuses it."""
+    from ..hosting.languages import LANGUAGES
     from ..hosting.scripts import choose
     from ..hosting.sources import ProjectError
 
     program = choose(intake)
     if program is None:
         return
-    words, interpreter = INTERPRETERS[program.language]
+    language = LANGUAGES[program.language]
+    assert language.local is not None  # a program's language runs it as it is
     if path.is_dir():
         main, where = str(path.resolve() / program.main), ""
     else:
         main, where = program.main, f"unpack {path.name} and, in the folder you unpack it into, "
-    spec = "cmd:" + shlex.join([interpreter, main, *program.args])
+    spec = "cmd:" + shlex.join(language.local(main, program.args))
     raise ProjectError(
-        f"this is a {words} program ({program.main}), not a Java course project: nothing to "
-        f"build; {where}run it as it is with `adjacency connect URL {shlex.quote(spec)}`"
+        f"this is a {language.words} program ({program.main}), not a Java course project: "
+        f"nothing to build; {where}run it as it is with `adjacency connect URL {shlex.quote(spec)}`"
     )
 
 

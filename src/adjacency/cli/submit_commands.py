@@ -16,11 +16,13 @@ LEFT_OUT_SHOWN = 12
 
 def register(sub: Any) -> None:
     """``league submit`` under the ``league`` command's subparsers ``sub``."""
+    from ..hosting.languages import PROGRAMS, in_words
+
     submit = sub.add_parser(
         "submit",
         help="send your team's project (a folder or a zip) to the league, which builds it",
         description="Take the sources of PATH (a project folder, or a zip such as "
-        "GitHub's Download ZIP): a Java course project, or a Python or JavaScript "
+        f"GitHub's Download ZIP): a Java course project, or a {in_words(PROGRAMS)} "
         "program, and send them to the league as your team's next version: the server "
         "builds, checks and plays it. Jars, native libraries, reports and "
         "pictures are left out (named here) and never read. With --list, print your "

@@ -4,8 +4,9 @@ A project is hostile input (it may come from an upload): :func:`take_in` enforce
 limit on the zip's directory or the folder's listing *before* any file's content is read
 or anything is written, and refuses with :class:`IntakeRefused` naming the rule. Only what
 is kept is ever read, and only what is kept counts against the size limits, each file
-bounded and all of them together (:data:`MAX_KEPT_BYTES`): the sources (Java, Python,
-JavaScript: :data:`SOURCE_SUFFIXES`, and a ``package.json`` as text), the manifest, and a
+bounded and all of them together (:data:`MAX_KEPT_BYTES`): the sources (every language's
+of :data:`~.languages.LANGUAGES`: :data:`SOURCE_SUFFIXES`, and their other texts such as a
+``package.json``), the manifest, and a
 JavaFX program's resources (FXML, CSS, ``.properties``, an IntelliJ module's ``.iml`` for
 its resource roots, and the pictures its sources, FXML or CSS name:
 :data:`RESOURCE_SUFFIXES`, :data:`IMAGE_SUFFIXES`). Everything else is named
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..core.errors import AdjacencyError
+from .languages import LANGUAGES, source_suffixes
 
 MAX_ZIP_BYTES = 512 * 1024 * 1024
 """Largest zip accepted, in bytes (as stored): only its directory and kept entries are
@@ -48,8 +50,8 @@ BOMB_FLOOR = 1024 * 1024
 MANIFEST = "adjacency-bot.json"
 """The file in which a team names its bot (its language, class or main file, arguments)."""
 
-SOURCE_SUFFIXES = (".java", ".py", ".js", ".mjs", ".cjs")
-"""The sources read: Java, Python and JavaScript (the kinds the league builds)."""
+SOURCE_SUFFIXES = source_suffixes()
+"""The sources read: every language's the league builds (:data:`~.languages.LANGUAGES`)."""
 
 RESOURCE_SUFFIXES = (".fxml", ".css", ".properties", ".iml", ".mf")
 """A JavaFX program's resources kept as text: its windows (FXML), their styles, its
@@ -63,9 +65,10 @@ each at most :data:`MAX_IMAGE_BYTES`; screenshots no source names are left out."
 ROOTS = ("src", "resources", "src/main/resources", "src/main/java")
 """The folders an IDE takes as source or resource roots without being told."""
 
-TEXTS = frozenset({"package.json"})
-"""Other files read as text: Node reads a ``package.json`` (its ``type``), and it is
-shown to the team; its dependencies are never installed."""
+TEXTS = frozenset(text for language in LANGUAGES.values() for text in language.texts)
+"""Other files read as text, its languages' (:attr:`~.languages.Language.texts`): Node
+reads a ``package.json`` (its ``type``), and it is shown to the team; its dependencies
+are never installed."""
 
 INSTALLED = frozenset({"node_modules", "site-packages", "dist-packages", ".venv"})
 """Folders of installed packages: left out, never read or loaded (the league installs no

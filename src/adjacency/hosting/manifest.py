@@ -5,9 +5,9 @@ bots, several entry files, an entry file in a folder of its own):
 
 - a Java course project's bot: ``{"class": "pkg.Bot", "args": ["2"]}`` (``"language":
   "java"`` may be given; without ``language``, ``class`` means Java);
-- a Python or JavaScript program speaking the engine protocol: ``{"language": "python",
-  "main": "engine.py", "args": ["alphabeta"]}`` (``javascript`` for Node); ``main`` is a
-  path from the manifest's own folder.
+- a program speaking the engine protocol: ``{"language": "python", "main": "engine.py",
+  "args": ["alphabeta"]}``, its language's word (:data:`~.languages.LANGUAGES`, whose
+  entry says it is named by ``main``); ``main`` is a path from the manifest's own folder.
 
 Every other key, a language the league does not build, or a value of the wrong type is a
 :class:`ManifestError` naming the file and the key.
@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ..core.errors import AdjacencyError
+from .languages import LANGUAGES as TABLE
 
-LANGUAGES = {"java": (".java",), "python": (".py",), "javascript": (".js", ".mjs", ".cjs")}
-"""The languages the league builds, with their sources' suffixes."""
+LANGUAGES = {name: language.suffixes for name, language in TABLE.items()}
+"""The languages the league builds (:data:`~.languages.LANGUAGES`), with their sources'
+suffixes."""
 
 KEYS = ("language", "class", "main", "args")
 
@@ -79,7 +81,7 @@ def read(where: str, data: bytes) -> Manifest:
         isinstance(a, (str, int, float)) and not isinstance(a, bool) for a in args
     ):
         raise ManifestError(f"{where}: 'args' must be a list of strings or numbers")
-    if language == "java":
+    if TABLE[language].names == "class":
         if "main" in value or "class" not in value:
             raise ManifestError(f"{where}: a Java bot is named by 'class' (not 'main'): {example}")
         return Manifest(where, language, value["class"], None, [str(a) for a in args])

@@ -4,12 +4,12 @@
 (:func:`adjacency.hosting.intake.take_in`: every limit checked on its directory before a
 byte is read; only sources and the manifest read), chooses its kind
 (:func:`adjacency.hosting.scripts.choose`: the manifest, else the files) and calls that
-kind's build here. A Python or JavaScript program is written to a folder of its own and
-checked in the sandbox (:func:`check_program`: Python's byte-compiler, ``node --check``;
-their errors verbatim): nothing is installed, and the program is played from that
-folder. A Java course project goes through the projects' one build
-(:mod:`adjacency.hosting.java_build`), whose two commands run here in the sandbox
-(:class:`SandboxToolchain`):
+kind's build here. A program named by its entry file is written to a folder of its own
+and checked in the sandbox by its language's check (:func:`check_program`: Python's
+byte-compiler, ``node --check``, :attr:`~.languages.Language.check`; their errors
+verbatim): nothing is installed, and the program is played from that folder. A Java
+course project goes through the projects' one build (:mod:`adjacency.hosting.java_build`),
+whose two commands run here in the sandbox (:class:`SandboxToolchain`):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
   kit's sources read-only at :data:`KIT`, and the class folder the only writable place
@@ -42,6 +42,7 @@ from .java_build import (
     kit_sources,
     read_inspection,
 )
+from .languages import LANGUAGES
 from .scripts import CHECK_ENV, Program, check_command, write_program
 
 KIT = "/kit"
@@ -89,7 +90,7 @@ SYNTAX_LIMITS = Limits(
     tmp_bytes=64 << 20,
     output_bytes=1 << 20,
 )
-"""What a Python or JavaScript program's syntax check may use (an interpreter per
+"""What a program's check may use (an interpreter per
 file at most; Python's byte code goes to the private ``/tmp``)."""
 
 
@@ -152,7 +153,7 @@ def check_program(program: Program, folder: Path, files: list[Path]) -> None:
         limits=SYNTAX_LIMITS,
         env=CHECK_ENV,
     )
-    tool = "python3 -m py_compile" if program.language == "python" else "node --check"
+    tool = LANGUAGES[program.language].tool
     if outcome.reason is not Reason.EXITED:
         raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
     if outcome.returncode != 0:
@@ -161,8 +162,8 @@ def check_program(program: Program, folder: Path, files: list[Path]) -> None:
 
 @dataclass(frozen=True)
 class HostedBuild:
-    """A built submission: what it plays (its ``kind``: ``java``, ``python`` or
-    ``javascript``; its ``folder``: the classes or the program's files; ``bot``: the
+    """A built submission: what it plays (its ``kind``: a name of
+    :data:`~.kinds.KINDS`; its ``folder``: the classes or the program's files; ``bot``: the
     runner's class or the entry file; ``args``), how verdicts name it (``label``) and the
     files the intake left out, unread (``installed``: those inside installed packages'
     folders). :class:`~.player.Choice` plays it."""
@@ -195,7 +196,7 @@ def build_java(intake: Intake, program: Program | None, out: Path) -> HostedBuil
 
 
 def build_program(intake: Intake, program: Program | None, out: Path) -> HostedBuild:
-    """Write a Python or JavaScript ``program`` taken in as ``intake`` to ``out/src`` and
+    """Write a ``program`` named by its entry file, taken in as ``intake`` to ``out/src`` and
     check its syntax in the sandbox (:func:`check_program`): nothing is installed, and it
     is played from that folder."""
     assert program is not None, "a program's kind is chosen by its entry file"

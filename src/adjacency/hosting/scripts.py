@@ -1,24 +1,25 @@
-"""Python and JavaScript programs as bots: which kind a project is, and its entry file.
+"""Programs as bots: which language a project is, and its entry file.
 
-A project is one of three kinds (:func:`choose`): a Java course project (built by
-:mod:`.java_build`), or a Python or JavaScript program that speaks the engine protocol
-itself (the Python and JavaScript starter kits, or a program of one's own such as
-``examples/engines/minimal_engine.py``). The manifest (:mod:`.manifest`) decides when it
-names a language; without one, the project's files do:
+A project is a Java course project (built by :mod:`.java_build`), or a program that speaks
+the engine protocol itself in one of the languages named by an entry file
+(:data:`~.languages.PROGRAMS`: the starter kits, or a program of one's own such as
+``examples/engines/minimal_engine.py``): :func:`choose`. The manifest (:mod:`.manifest`)
+decides when it names a language; without one, the project's files do:
 
-- an *entry file* is a Python or JavaScript source that answers the protocol's handshake
-  (its text holds ``aepok``, the answer to ``aep``), as the kits' ``engine.py`` and
-  ``engine.js`` and every protocol program do;
+- an *entry file* is a source of a language whose entry is found so
+  (:attr:`~.languages.Language.entry`) that answers the protocol's handshake (its text
+  holds ``aepok``, the answer to ``aep``), as the kits' ``engine.py`` and ``engine.js``
+  and every protocol program do;
 - one entry file and no Java source: that program, with no arguments (a kit plays its
   default bot); Java sources and no entry file: the Java build;
-- anything else (several entry files, Java beside one, Python or JavaScript files but no
-  entry file) is refused with what was found and the manifest that would choose.
+- anything else (several entry files, Java beside one, a program's sources but no entry
+  file) is refused with what was found and the manifest that would choose.
 
-A program is played as the files of its language (and a ``package.json``) written to a
-folder (:func:`write_program`), which the sandbox mounts read-only: nothing is installed,
-so a program that needs an npm or pip package fails its check (:func:`packages_note`
-says why). :func:`check_command` and :func:`run_command` are the command lines inside
-the sandbox, the program's folder at ``root``.
+A program is played as the files of its language (and its other texts, such as a
+``package.json``) written to a folder (:func:`write_program`), which the sandbox mounts
+read-only: nothing is installed, so a program that needs an npm or pip package fails its
+check (:func:`packages_note` says why). :func:`check_command` and :func:`run_command` are
+its language's command lines inside the sandbox (:class:`~.languages.Language`).
 """
 
 from __future__ import annotations
@@ -28,30 +29,21 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .intake import MANIFEST, TEXTS, Intake
-from .manifest import LANGUAGES, Manifest, ManifestError, read
+from .intake import MANIFEST, Intake
+from .languages import HANDSHAKE, LANGUAGES, PROGRAMS, in_words, language_of
+from .manifest import Manifest, ManifestError, read
 from .sources import ProjectError, decode
 
-HANDSHAKE = "aepok"
-"""What an engine-protocol program answers to ``aep``: the mark of an entry file."""
-
-PYTHON = "/usr/bin/python3"
-NODE = "/usr/bin/node"
-"""Debian's interpreters (packages ``python3`` and ``nodejs``), as the sandbox sees them."""
-
-NODE_HEAP_MB = 256
-"""V8's old-space bound (``--max-old-space-size``): a heap that fits its sandbox, as
-the JVM's ``-Xmx``."""
-
-SCRIPT_LANGUAGES = ("python", "javascript")
+ENTRIES = tuple(name for name in PROGRAMS if LANGUAGES[name].entry)
+"""The languages whose entry file is found by its handshake, without a manifest."""
 
 _MISSING = re.compile(r"Cannot find (?:module|package) '([^'./][^']*)'|No module named '([^']+)'")
 
 
 @dataclass(frozen=True)
 class Program:
-    """A Python or JavaScript program to play: its ``language``, its ``main`` file (path
-    in the project) and ``args``."""
+    """A program to play: its ``language`` (a word of :data:`~.languages.LANGUAGES`), its
+    ``main`` file (path in the project) and ``args``."""
 
     language: str
     main: str
@@ -62,14 +54,21 @@ class Program:
         return shlex.join([self.language, self.main, *self.args])
 
 
+def _suffixes(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(end for name in names for end in LANGUAGES[name].suffixes)
+
+
 def entry_files(intake: Intake) -> list[str]:
-    """The Python and JavaScript sources that answer the protocol's handshake, sorted."""
-    ends = LANGUAGES["python"] + LANGUAGES["javascript"]
+    """The sources of the languages found by their entry file (:data:`ENTRIES`) that
+    answer the protocol's handshake, sorted."""
+    ends = _suffixes(ENTRIES)
     return sorted(path for path, data in intake.of(*ends).items() if HANDSHAKE in decode(data))
 
 
 def _language(path: str) -> str:
-    return next(name for name in SCRIPT_LANGUAGES if path.endswith(LANGUAGES[name]))
+    found = language_of(path)
+    assert found is not None  # an entry file is a program's source
+    return found.word
 
 
 def _manifest_hint(entries: list[str]) -> str:
@@ -86,11 +85,11 @@ def choose(intake: Intake) -> Program | None:
     it found, and :class:`~.manifest.ManifestError` for a manifest it cannot follow."""
     chosen: Manifest | None = None if intake.manifest is None else read(*intake.manifest)
     if chosen is not None:
-        if chosen.language == "java":
+        if LANGUAGES[chosen.language].names == "class":
             return None
         assert chosen.main is not None  # a program's manifest names its main file
         if chosen.main not in intake.sources:
-            same = sorted(intake.of(*LANGUAGES[chosen.language]))
+            same = sorted(intake.of(*LANGUAGES[chosen.language].suffixes))
             raise ManifestError(
                 f"{chosen.where}: 'main' {chosen.main!r} is not in the project; "
                 f"{chosen.language} files found: {', '.join(same) or 'none'}"
@@ -102,11 +101,14 @@ def choose(intake: Intake) -> Program | None:
         return Program(_language(entries[0]), entries[0], [])
     if not entries and java:
         return None
-    scripts = sorted(intake.of(*LANGUAGES["python"], *LANGUAGES["javascript"]))
+    scripts = sorted(intake.of(*_suffixes(ENTRIES)))
     if not entries and not scripts:
+        programs = " or ".join(
+            f"{LANGUAGES[name].words} ({', '.join(LANGUAGES[name].suffixes)})" for name in ENTRIES
+        )
         raise ProjectError(
-            "no source in the project: a Java course project (.java), or a Python (.py) or "
-            "JavaScript (.js, .mjs) program speaking the engine protocol"
+            "no source in the project: a Java course project (.java), or a "
+            f"{programs} program speaking the engine protocol"
         )
     found = "".join(f"\n  {path}: speaks the engine protocol" for path in entries)
     if java:
@@ -114,7 +116,7 @@ def choose(intake: Intake) -> Program | None:
     if not entries:
         found += "".join(f"\n  {path}" for path in scripts[:20])
         raise ProjectError(
-            "no Python or JavaScript file speaks the engine protocol (none answers 'aep' "
+            f"no {in_words(ENTRIES)} file speaks the engine protocol (none answers 'aep' "
             "with 'aepok'); found:" + found + "\n" + _manifest_hint(scripts)
         )
     raise ProjectError(
@@ -126,27 +128,26 @@ def write_program(intake: Intake, program: Program, folder: Path) -> list[Path]:
     """Write ``program``'s language's sources and any ``package.json`` of ``intake``
     under ``folder`` (made here), keeping their paths; the sources written (the files
     to check: a ``package.json`` is not one)."""
-    wanted = intake.of(*LANGUAGES[program.language])
-    if program.language == "javascript":
-        wanted |= {p: d for p, d in intake.sources.items() if PurePosixPath(p).name in TEXTS}
+    language = LANGUAGES[program.language]
+    wanted = intake.of(*language.suffixes)
+    wanted |= {p: d for p, d in intake.sources.items() if PurePosixPath(p).name in language.texts}
     written = []
     for path, data in sorted(wanted.items()):
         target = folder.joinpath(*PurePosixPath(path).parts)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-        if path.endswith(LANGUAGES[program.language]):
+        if path.endswith(language.suffixes):
             written.append(target)
     return written
 
 
 def check_command(language: str, files: list[str]) -> list[str]:
-    """The syntax check of ``files`` (paths as the sandbox sees them): Python's
-    byte-compiler (``py_compile``, its cache in the private ``/tmp``: the program's
-    folder is read-only), ``node --check`` for each JavaScript file."""
-    if language == "python":
-        return [PYTHON, "-m", "py_compile", *files]
-    script = 'status=0; for f do "$0" --check "$f" || status=1; done; exit $status'
-    return ["/bin/sh", "-c", script, NODE, *files]
+    """The check of ``files`` (paths as the sandbox sees them) of a program in
+    ``language``: its table entry's (:attr:`~.languages.Language.check`), such as
+    Python's byte-compiler or ``node --check`` for each JavaScript file."""
+    check = LANGUAGES[language].check
+    assert check is not None, f"{language} programs are not checked alone"
+    return check(files)
 
 
 CHECK_ENV = {"PYTHONPYCACHEPREFIX": "/tmp/pycache"}
@@ -154,12 +155,11 @@ CHECK_ENV = {"PYTHONPYCACHEPREFIX": "/tmp/pycache"}
 
 
 def run_command(language: str, main: str, args: list[str]) -> list[str]:
-    """The program's command line (``main``: its entry file as the sandbox sees it):
-    Python unbuffered (a program that forgets to flush still answers), writing no byte
-    code, without the user's site folder; Node with its heap bounded (:data:`NODE_HEAP_MB`)."""
-    if language == "python":
-        return [PYTHON, "-u", "-B", "-s", main, *args]
-    return [NODE, f"--max-old-space-size={NODE_HEAP_MB}", main, *args]
+    """The program's command line (``main``: its entry file as the sandbox sees it): its
+    language's table entry's (:attr:`~.languages.Language.run`)."""
+    run = LANGUAGES[language].run
+    assert run is not None, f"{language} programs are not run by their entry file"
+    return run(main, args)
 
 
 def packages_note(detail: str) -> str:
