@@ -1,20 +1,24 @@
 """The kinds of program the league hosts, one table entry each: :data:`KINDS`.
 
 A submitted program's kind says everything the server does with it, in one place (as a
-judge's table of languages does): how its sources are built in the sandbox
+judge's table of languages does), beside its language's entry
+(:data:`~.languages.LANGUAGES`: its sources, its manifest's word, its entry file, its
+check and run commands): how its sources are built in the sandbox
 (:attr:`ProgramKind.build`), the command that runs the built program inside its sandbox,
 its folder read-only at :data:`~adjacency.sandbox.SUBMISSION` (:attr:`ProgramKind.command`),
 and what its process may use over one game (:attr:`ProgramKind.limits`). The check before
-a version plays is the same for every kind (:mod:`.check`).
+a version plays is the same for every kind (:mod:`.check`) but for a program played
+through its window (:attr:`ProgramKind.window`), whose check is a short game with each
+colour (:mod:`.fx_check`).
 
 - ``java``: a course project compiled with ``javac`` against the kit, the bot chosen by
   the runner's inspection; played by the kit's runner with that class.
-- ``python``, ``javascript``: a program speaking the engine protocol (the kits, one's
-  own), its syntax checked; played by its interpreter from its entry file.
+- each language named by an entry file (:data:`~.languages.PROGRAMS`): a program speaking
+  the engine protocol (the kits, one's own), checked by its language's check; played by
+  its language's run command from its entry file.
 - ``javafx``: a course project's own JavaFX program (its manifest asks for it, or it has
   none and its league plays windows: 8x8 games from the start), compiled against OpenJFX
-  and played through its own window by the driver (:mod:`.fx_kind`); its check is a short
-  game with each colour (:mod:`.fx_check`).
+  and played through its own window by the driver (:mod:`.fx_kind`).
 
 A course project with no manifest is a program: the league plays what the team ran, its
 window, where the league's games can be played there (:func:`build_submission`'s
@@ -67,7 +71,9 @@ class ProgramKind:
     arguments to the argv inside its sandbox), its ``limits`` over one game, and what
     more of the host its sandbox binds read-only (``binds``), its environment (``env``)
     and the bot that plays it (``player``: a driven program's tells its board at an
-    illegal answer, and carries a picture of it at a failure)."""
+    illegal answer, and carries a picture of it at a failure); ``window``: whether it is
+    played through its own window (checked by a game with each colour, from the start
+    position only, its window's picture kept with a refusal)."""
 
     name: str
     build: Callable[[Intake, Program | None, Path], HostedBuild] | None
@@ -76,6 +82,7 @@ class ProgramKind:
     binds: Mapping[str, Path] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     player: type[ExternalBot] = ExternalBot
+    window: bool = False
 
 
 def _java_command(bot: str, args: list[str]) -> list[str]:
@@ -84,8 +91,8 @@ def _java_command(bot: str, args: list[str]) -> list[str]:
 
 
 def _script_command(language: str) -> Callable[[str, list[str]], list[str]]:
-    """The interpreter of ``language`` running the entry file ``bot`` of the program's
-    folder at :data:`SUBMISSION`."""
+    """The run command of ``language`` (:attr:`~.languages.Language.run`) playing the
+    entry file ``bot`` of the program's folder at :data:`SUBMISSION`."""
 
     def command(bot: str, args: list[str]) -> list[str]:
         return run_command(language, f"{SUBMISSION}/{bot}", args)
@@ -108,9 +115,19 @@ KINDS: dict[str, ProgramKind] = {
     ),
     # A course project's own JavaFX program, played through its window by the driver
     # under a private X display (fx_kind.py): built from the whole upload, not the intake.
-    LANGUAGE: ProgramKind(LANGUAGE, None, fx_command, FX_LIMITS, FX_BINDS, FX_ENV, DrivenBot),
+    LANGUAGE: ProgramKind(
+        LANGUAGE, None, fx_command, FX_LIMITS, FX_BINDS, FX_ENV, DrivenBot, window=True
+    ),
 }
 """Every kind the league hosts, by name (the name is stored with each build)."""
+
+WINDOWS = tuple(name for name, kind in KINDS.items() if kind.window)
+"""The kinds played through their own window (an upload's ``X-Program`` names one)."""
+
+
+def through_window(kind: str) -> bool:
+    """Whether a build of ``kind`` is played through its own window."""
+    return kind in KINDS and KINDS[kind].window
 
 
 def command_line(bot: str, args: list[str], kind: str = "java") -> list[str]:
@@ -144,7 +161,7 @@ def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild
         return _adapter(intake, folder / "build")
     kind = "java" if program is None else program.language
     build = KINDS[kind].build
-    assert build is not None  # java, python and javascript are built from the intake
+    assert build is not None  # only a program played through its window is built whole
     return build(intake, program, folder / "build")
 
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from ..core.errors import AdjacencyError
 from .check import check_bot
 from .fx_check import CHECK_ROUNDS, check_driven_program
-from .fx_kind import LANGUAGE, check_rounds, kept_window
-from .kinds import build_submission
+from .fx_kind import check_rounds, kept_window
+from .kinds import KINDS, build_submission
 from .player import Choice, save_choice
 from .sandbox_build import HostedBuild
 from .scripts import packages_note
@@ -89,7 +89,8 @@ def judge(
     except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
         return Judged(False, str(exc))
     choice = Choice.of(hosted)
-    if hosted.kind == LANGUAGE:  # played from its window's start only: its check is a game
+    window = KINDS[hosted.kind].window
+    if window:  # played from its window's start only: its check is a game
         if not windows:
             games = f"{rows}x{cols}" if (rows, cols) != (8, 8) else "8x8 from openings"
             return Judged(
@@ -113,5 +114,5 @@ def judge(
     detail = f"{hosted.label}: {checked.detail}{left}"
     if checked.accepted:
         return Judged(True, detail)
-    window = kept_window(hosted.folder) if hosted.kind == LANGUAGE else None
-    return Judged(False, detail + packages_note(checked.detail), checked.picture, window)
+    picture = kept_window(hosted.folder) if window else None
+    return Judged(False, detail + packages_note(checked.detail), checked.picture, picture)

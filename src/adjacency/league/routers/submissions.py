@@ -31,10 +31,11 @@ from fastapi import APIRouter, Depends, Request, Response
 from starlette.requests import ClientDisconnect
 
 from ...client.wire import MAX_UPLOAD
-from ...hosting.fx_kind import LANGUAGE, kept_form, kept_window, with_choices
+from ...hosting.fx_kind import kept_form, kept_window, with_choices
 from ...hosting.fx_recipe import recipe_for
 from ...hosting.intake import IntakeRefused
 from ...hosting.java_build import BuildFailed
+from ...hosting.kinds import WINDOWS, through_window
 from ...hosting.manifest import ManifestError
 from ...hosting.packing import Packed, pack, pack_program
 from ...hosting.player import load_choice
@@ -97,7 +98,7 @@ def submission_out(
     program = False
     if db is not None and submission.status == "accepted":
         choice = load_choice(version_folder(db, submission.member_id, submission.version))
-        program = choice is not None and choice.kind == LANGUAGE
+        program = choice is not None and through_window(choice.kind)
     return {
         "version": submission.version,
         "sha256": submission.sha256,
@@ -158,8 +159,10 @@ def _packer(request: Request) -> Callable[[Path], Packed]:
     asked = request.headers.get(PROGRAM_HEADER, "").strip().lower()
     if asked in ("", "no"):
         return pack
-    if asked != "javafx":
-        raise WebError(f"X-Program names how the upload is played: javafx, not {asked[:40]!r}")
+    if asked not in WINDOWS:
+        raise WebError(
+            f"X-Program names how the upload is played: {', '.join(WINDOWS)}, not {asked[:40]!r}"
+        )
     return partial(pack_program, choices={})
 
 
@@ -324,7 +327,7 @@ def _program(request: Request, member: Member, version: int) -> tuple[Submission
         raise GameNotFound(f"{member.name} has no version {version}")
     db = request.app.state.league_db
     choice = load_choice(version_folder(db, member.id, submission.version))
-    if choice is None or choice.kind != LANGUAGE:
+    if choice is None or not through_window(choice.kind):
         raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
     return submission, choice.classes
 
@@ -418,7 +421,7 @@ async def _picture(
         if what == "window":  # an accepted program's is in its build
             db = request.app.state.league_db
             choice = load_choice(version_folder(db, member.id, submission.version))
-            if choice is not None and choice.kind == LANGUAGE:
+            if choice is not None and through_window(choice.kind):
                 return kept_window(choice.classes)
         return store_of(request).pictures.picture(submission.id, what, game_id)
 
