@@ -137,7 +137,7 @@ def test_a_manifest_naming_an_unbuilt_language_is_refused_with_its_rule(folder: 
         refused = decided(url, token)
     assert refused["status"] == "refused"
     assert refused["detail"] == (
-        "adjacency-bot.json: 'language' 'ruby' is not built here: java, javascript, python"
+        "adjacency-bot.json: 'language' 'ruby' is not built here: cpp, java, javascript, python"
     )
 
 

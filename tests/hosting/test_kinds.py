@@ -65,7 +65,10 @@ def test_a_manifest_chooses_among_entry_files_from_its_own_folder(tmp_path: Path
 @pytest.mark.parametrize(
     ("manifest", "message"),
     [
-        ({"language": "ruby"}, "'language' 'ruby' is not built here: java, javascript, python"),
+        (
+            {"language": "ruby"},
+            "'language' 'ruby' is not built here: cpp, java, javascript, python",
+        ),
         ({"language": "python"}, "a python program is named by 'main', its entry file"),
         ({"language": "python", "main": "a.js"}, "'main' 'a.js' is not a python file (.py)"),
         ({"language": "python", "main": "../a.py"}, "'main' must be a path inside the project"),
@@ -93,5 +96,5 @@ def test_python_files_without_the_protocol_are_listed_with_the_manifest_to_write
     with pytest.raises(AdjacencyError) as refused:
         choose(take_in(tmp_path))
     text = str(refused.value)
-    assert text.startswith("no Python or JavaScript file speaks the engine protocol")
+    assert text.startswith("no Python, JavaScript or C++ file speaks the engine protocol")
     assert "\n  bot.py\n" in text and '"main": "bot.py"' in text

@@ -46,7 +46,7 @@ from .fx_kind import LANGUAGE, build_fx_submission, fx_choices, fx_command
 from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS, DrivenBot
 from .intake import MANIFEST, Intake, take_in
 from .java_build import RUNNER, BuildFailed
-from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_java, build_program
+from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_compiled, build_java, build_program
 from .scripts import Program, choose, run_command
 
 GAME_LIMITS = Limits(
@@ -113,6 +113,7 @@ KINDS: dict[str, ProgramKind] = {
         _script_command("javascript"),
         replace(GAME_LIMITS, memory_bytes=1024 << 20),
     ),
+    "cpp": ProgramKind("cpp", build_compiled, _script_command("cpp"), GAME_LIMITS),
     # A course project's own JavaFX program, played through its window by the driver
     # under a private X display (fx_kind.py): built from the whole upload, not the intake.
     LANGUAGE: ProgramKind(

@@ -21,12 +21,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..sandbox import OUTPUT
+
 HANDSHAKE = "aepok"
 """What an engine-protocol program answers to ``aep``: the mark of an entry file."""
 
 PYTHON = "/usr/bin/python3"
 NODE = "/usr/bin/node"
 """Debian's interpreters (packages ``python3`` and ``nodejs``), as the sandbox sees them."""
+
+GXX = "/usr/bin/g++"
+"""Debian's C++ compiler (package ``g++``), as the build's sandbox sees it."""
+
+ENGINE = "engine"
+"""The program a compiled language's build writes, which is played."""
 
 NODE_HEAP_MB = 256
 """V8's old-space bound (``--max-old-space-size``): a heap that fits its sandbox, as
@@ -84,6 +92,24 @@ def _node_run(main: str, args: list[str]) -> list[str]:
     return [NODE, f"--max-old-space-size={NODE_HEAP_MB}", main, *args]
 
 
+def _gxx_compile(files: list[str]) -> list[str]:
+    """``g++ -O2`` of the C++ translation units among ``files`` (its headers are only
+    included) into :data:`ENGINE` in the build's output folder."""
+    units = [path for path in files if path.endswith((".cpp", ".cc"))]
+    return [GXX, "-std=c++17", "-O2", "-o", f"{OUTPUT}/{ENGINE}", *units]
+
+
+def _compiled_run(engine: str, args: list[str]) -> list[str]:
+    """The compiled program itself."""
+    return [engine, *args]
+
+
+def _gxx_local(main: str, args: list[str]) -> list[str]:
+    """Compile ``main`` beside itself with ``g++ -O2``, then run it."""
+    script = 'g++ -std=c++17 -O2 -o "$0.engine" "$0" && exec "$0.engine" "$@"'
+    return ["sh", "-c", script, main, *args]
+
+
 def _interpreted(interpreter: str) -> Command:
     """The team's own ``interpreter`` running the entry file."""
 
@@ -118,6 +144,18 @@ LANGUAGES: dict[str, Language] = {
         "node --check",
         _node_run,
         _interpreted("node"),
+    ),
+    "cpp": Language(
+        "cpp",
+        "C++",
+        (".cpp", ".cc", ".hpp", ".h"),
+        "main",
+        True,
+        (),
+        _gxx_compile,
+        "g++ -O2",
+        _compiled_run,
+        _gxx_local,
     ),
 }
 """Every language the league builds, by the manifest's word for it."""

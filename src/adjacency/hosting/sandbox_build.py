@@ -42,7 +42,7 @@ from .java_build import (
     kit_sources,
     read_inspection,
 )
-from .languages import LANGUAGES
+from .languages import ENGINE, LANGUAGES
 from .scripts import CHECK_ENV, Program, check_command, write_program
 
 KIT = "/kit"
@@ -208,6 +208,44 @@ def build_program(intake: Intake, program: Program | None, out: Path) -> HostedB
         program.language,
         out / "src",
         program.main,
+        program.args,
+        program.label(),
+        sorted(intake.left_out),
+        intake.installed,
+    )
+
+
+def build_compiled(intake: Intake, program: Program | None, out: Path) -> HostedBuild:
+    """Write a compiled language's ``program`` taken in as ``intake`` to ``out/src`` and
+    compile it in the sandbox by its language's check (:attr:`~.languages.Language.check`)
+    into ``out/bin``, the only writable place, under :data:`BUILD_LIMITS`: the sources
+    are named from their folder, so the compiler's refusal names the team's file and line
+    and no path of the server's. The program written (:data:`~.languages.ENGINE`) is
+    played from ``out/bin``."""
+    assert program is not None, "a program's kind is chosen by its entry file"
+    out.mkdir()
+    source = out / "src"
+    files = write_program(intake, program, source)
+    _readable(out)
+    binary = out / "bin"
+    binary.mkdir()
+    language = LANGUAGES[program.language]
+    inside = [path.relative_to(source).as_posix() for path in files]
+    outcome = run(
+        check_command(program.language, inside),
+        submission=source,
+        output=binary,
+        limits=BUILD_LIMITS,
+    )
+    if outcome.reason is not Reason.EXITED:
+        raise BuildFailed(f"{language.tool} was stopped: {outcome.describe()}")
+    if outcome.returncode != 0:
+        detail = _text(outcome.stdout) + _text(outcome.stderr)
+        raise BuildFailed(f"{language.tool} failed:\n{detail}")
+    return HostedBuild(
+        program.language,
+        binary,
+        ENGINE,
         program.args,
         program.label(),
         sorted(intake.left_out),
