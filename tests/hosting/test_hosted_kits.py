@@ -1,5 +1,6 @@
 """Python and JavaScript submissions through the real league server (HTTP, its builder,
-bubblewrap, Debian's python3 and node): the two starter kits, unedited and zipped as a
+bubblewrap, Debian's python3 and node): the two starter kits (and the C++ kit, built
+with g++: tests/hosting/test_cpp_programs.py has its other tests), unedited and zipped as a
 team would, go from ``adjacency league submit`` to accepted and to rated games ending on
 the board; a minimal protocol program is chosen by its manifest where the project holds
 two; a syntax error is refused with the byte-compiler's words, a program needing an npm
@@ -35,7 +36,8 @@ pytestmark = pytest.mark.node
 
 
 @pytest.mark.parametrize(
-    ("language", "entry"), [("python", "engine.py"), ("javascript", "engine.js")]
+    ("language", "entry"),
+    [("python", "engine.py"), ("javascript", "engine.js"), ("cpp", "main.cpp")],
 )
 def test_a_starter_kit_goes_from_submit_to_rated_games_on_the_board(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str, entry: str
