@@ -1,12 +1,14 @@
-"""``adjacency project build`` given a Python or JavaScript program (the starter kits as a
-team has them, a folder or a zip): nothing is built, the refusal says what the program is
-and the ``adjacency connect`` line that runs it as it is, and that line's bot spec plays
-(through ``adjacency move``, the real python3 and node)."""
+"""``adjacency project build`` given a Python, JavaScript or C++ program (the starter kits
+as a team has them, a folder or a zip): nothing is built, the refusal says what the program
+is and the ``adjacency connect`` line that runs it as it is (a C++ one compiled first by
+it), and that line's bot spec plays (through ``adjacency move``, the real python3, node
+and g++)."""
 
 from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import subprocess
 import zipfile
 from pathlib import Path
@@ -67,3 +69,14 @@ def test_a_zipped_javascript_kit_is_refused_with_the_command_to_run_unpacked(
     with zipfile.ZipFile(target) as archive:
         archive.extractall(tmp_path / "unpacked")
     plays(spec, tmp_path / "unpacked")  # in the folder it was unpacked into, as advised
+
+
+def test_a_cpp_kit_folder_is_refused_with_the_command_that_compiles_and_runs_it(
+    tmp_path: Path,
+) -> None:
+    kit = tmp_path / "cpp-kit"
+    shutil.copytree(KITS / "cpp", kit)
+    spec = refused_spec(kit, tmp_path, "C++", "main.cpp")
+    assert spec.startswith("cmd:sh -c ") and spec.endswith(str(kit / "main.cpp"))
+    plays(spec, tmp_path)
+    assert (kit / "main.cpp.engine").is_file()  # compiled beside its source, as it says
