@@ -11,11 +11,11 @@ file's folder less its package), ``src``, ``resources``, ``src/main/resources`` 
 folders an IntelliJ ``.iml`` names. The main class is the manifest's ``Main-Class``, else
 the one class that extends ``Application`` (where several do, the one with a ``main``).
 
-``javac`` runs in the sandbox (:func:`adjacency.sandbox.run`) with the kept files
-(:func:`write_program`: sources, resources, ``.iml`` files, manifests; written to a tree of
-the build folder) read-only, the driver's sources read-only at :data:`DRIVER`, and the
-class folder the only writable place: nothing of the team's is ever executed outside the
-sandbox.
+``javac`` runs in the sandbox (:func:`~.sandbox_build.javac`, as a course project's) with
+the kept files (:func:`write_program`: sources, resources, ``.iml`` files, manifests;
+written to a tree of the build folder) read-only, the driver's sources read-only at
+:data:`DRIVER`, and the class folder the only writable place: nothing of the team's is
+ever executed outside the sandbox.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
-from ..sandbox import OUTPUT, SUBMISSION, Reason, run
+from ..sandbox import SUBMISSION
 from .intake import IntakeRefused
-from .java_build import BuildFailed, javac_arguments
+from .java_build import BuildFailed
 from .packing import program_files
-from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS
+from .sandbox_build import javac
 
 FX_MODULES = "/usr/share/openjfx/lib"
 """Debian's OpenJFX (package ``openjfx``): the modules' jars."""
@@ -212,31 +212,10 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
         f"{DRIVER}/{p.relative_to(driver).as_posix()}" for p in sorted(driver.rglob("*.java"))
     ]
     inside += [f"{SUBMISSION}/{source}" for source in sources]
-    arguments, listing = javac_arguments(inside, OUTPUT, f"{SUBMISSION}/.adjacency-sources")
-    (tree / ".adjacency-sources").write_text(listing, encoding="utf-8")
-    (tree / ".adjacency-sources").chmod(0o644)
     classes = folder / "classes"
     classes.mkdir()
-    outcome = run(
-        [
-            JAVAC,
-            *(f"-J{option}" for option in JVM_OPTIONS),
-            "--module-path",
-            FX_MODULES,
-            "--add-modules",
-            FX_ADD_MODULES,
-            *arguments,
-        ],
-        submission=tree,
-        output=classes,
-        binds={DRIVER: driver},
-        limits=BUILD_LIMITS,
-    )
-    if outcome.reason is not Reason.EXITED:
-        raise BuildFailed(f"javac was stopped: {outcome.describe()}")
-    if outcome.returncode != 0:
-        text = (outcome.stdout + outcome.stderr).decode("utf-8", "replace")
-        raise BuildFailed("javac failed:\n" + text)
+    modules = ("--module-path", FX_MODULES, "--add-modules", FX_ADD_MODULES)
+    javac(inside, tree, classes, ".adjacency-sources", options=modules, binds={DRIVER: driver})
     resources = folder / "resources"
     resources.mkdir()
     resources.chmod(0o755)

@@ -9,7 +9,9 @@ and checked in the sandbox by its language's check (:func:`check_program`: Pytho
 byte-compiler, ``node --check``, :attr:`~.languages.Language.check`; their errors
 verbatim): nothing is installed, and the program is played from that folder. A Java
 course project goes through the projects' one build (:mod:`adjacency.hosting.java_build`),
-whose two commands run here in the sandbox (:class:`SandboxToolchain`):
+whose two commands run here in the sandbox (:class:`SandboxToolchain`; :func:`javac` is
+the one ``javac`` in the sandbox, a JavaFX program's build uses it too, and
+:func:`compile_in_sandbox` the one compiler run, a C++ program's too):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
   kit's sources read-only at :data:`KIT`, and the class folder the only writable place
@@ -26,6 +28,7 @@ files and output.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,6 +101,41 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def compile_in_sandbox(
+    argv: list[str], tool: str, source: Path, output: Path, binds: Mapping[str, Path] | None = None
+) -> None:
+    """Run the compiler ``argv`` in the sandbox under :data:`BUILD_LIMITS`: ``source``
+    read-only at :data:`~adjacency.sandbox.SUBMISSION` (its working folder), ``output``
+    the only writable place (:data:`~adjacency.sandbox.OUTPUT`), ``binds`` more of the
+    host read-only. :class:`~adjacency.hosting.java_build.BuildFailed` naming ``tool``
+    where it was stopped or failed, with its output verbatim."""
+    outcome = run(argv, submission=source, output=output, binds=binds, limits=BUILD_LIMITS)
+    if outcome.reason is not Reason.EXITED:
+        raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
+    if outcome.returncode != 0:
+        raise BuildFailed(f"{tool} failed:\n" + _text(outcome.stdout) + _text(outcome.stderr))
+
+
+def javac(
+    sources: list[str],
+    workdir: Path,
+    classes: Path,
+    listing: str,
+    *,
+    options: tuple[str, ...] = (),
+    binds: Mapping[str, Path] | None = None,
+) -> None:
+    """``javac`` of ``sources`` (paths as the sandbox sees them) in the sandbox
+    (:func:`compile_in_sandbox`): ``workdir`` read-only, the argument file ``listing``
+    written there first (:func:`~.java_build.javac_arguments`), ``classes`` the class
+    folder, ``options`` before the arguments (a module path), ``binds`` as there."""
+    arguments, text = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/{listing}")
+    (workdir / listing).write_text(text, encoding="utf-8")
+    (workdir / listing).chmod(0o644)
+    argv = [JAVAC, *(f"-J{option}" for option in JVM_OPTIONS), *options, *arguments]
+    compile_in_sandbox(argv, "javac", workdir, classes, binds)
+
+
 class SandboxToolchain:
     """The projects' :class:`~adjacency.hosting.java_build.Toolchain` in the sandbox."""
 
@@ -109,20 +147,8 @@ class SandboxToolchain:
         sources = [f"{KIT}/{p.relative_to(kit).as_posix()}" for p in sorted(kit.rglob("*.java"))]
         home = workdir.resolve()  # the sources' paths are resolved where they are written
         sources += [f"{SUBMISSION}/{p.resolve().relative_to(home).as_posix()}" for p in files]
-        arguments, listing = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/sources.txt")
-        (workdir / "sources.txt").write_text(listing, encoding="utf-8")
         classes.mkdir(parents=True, exist_ok=True)
-        outcome = run(
-            [JAVAC, *(f"-J{option}" for option in JVM_OPTIONS), *arguments],
-            submission=workdir,
-            output=classes,
-            binds={KIT: kit},
-            limits=BUILD_LIMITS,
-        )
-        if outcome.reason is not Reason.EXITED:
-            raise BuildFailed(f"javac was stopped: {outcome.describe()}")
-        if outcome.returncode != 0:
-            raise BuildFailed("javac failed:\n" + _text(outcome.stdout) + _text(outcome.stderr))
+        javac(sources, workdir, classes, "sources.txt", binds={KIT: kit})
         size = sum((classes / path).stat().st_size for path in regular_files(classes))
         if size > CLASSES_BYTES:
             raise BuildFailed(
@@ -229,19 +255,9 @@ def build_compiled(intake: Intake, program: Program | None, out: Path) -> Hosted
     _readable(out)
     binary = out / "bin"
     binary.mkdir()
-    language = LANGUAGES[program.language]
     inside = [path.relative_to(source).as_posix() for path in files]
-    outcome = run(
-        check_command(program.language, inside),
-        submission=source,
-        output=binary,
-        limits=BUILD_LIMITS,
-    )
-    if outcome.reason is not Reason.EXITED:
-        raise BuildFailed(f"{language.tool} was stopped: {outcome.describe()}")
-    if outcome.returncode != 0:
-        detail = _text(outcome.stdout) + _text(outcome.stderr)
-        raise BuildFailed(f"{language.tool} failed:\n{detail}")
+    argv = check_command(program.language, inside)
+    compile_in_sandbox(argv, LANGUAGES[program.language].tool, source, binary)
     return HostedBuild(
         program.language,
         binary,
