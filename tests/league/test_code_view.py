@@ -10,8 +10,9 @@ import zipfile
 from pathlib import Path
 
 from adjacency.league.league_file import LeagueStore
-from code_projects import GREEDY, MINIMAX, SKELETON, disguised
+from code_projects import GREEDY, MINIMAX, SKELETON
 from league_helpers import ADMIN, add_member, request
+from similarity_class import PLANTED, STATE, course_class, template
 
 
 def project(files: dict[str, str], extra: dict[str, bytes] | None = None) -> bytes:
@@ -101,33 +102,99 @@ def test_a_team_reads_its_own_code_and_never_another_teams(league: tuple[str, Pa
     assert request(url + "/api/league/submissions/2/code", token=two).status == 404
 
 
-def test_an_events_similarity_report_flags_the_disguised_copy(league: tuple[str, Path]) -> None:
+def upload(url: str, data: bytes, token: str | None = ADMIN, method: str = "PUT") -> int:
+    """Send the zip ``data`` as a body; the answer's status."""
+    headers = {"Content-Type": "application/zip"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    asked = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(asked, timeout=60) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def test_the_planted_copies_are_the_reports_top_file_pairs(league: tuple[str, Path]) -> None:
+    """A class of course-shaped projects through the real server: the teacher uploads the
+    course's skeleton once and last year's project of alpha; the report lists the two
+    planted copies as their pairs' top file pairs, and alpha's copy of last year."""
     url, db = league
-    for team in ("alpha", "beta", "gamma", "delta", "template"):
+    teams = course_class()
+    for team, files in teams.items():
         add_member(db, team)
-    keep(db, "alpha", project({"M.java": MINIMAX, "Board.java": SKELETON}))
-    keep(db, "beta", project({"Agent.java": disguised(MINIMAX)}))
-    keep(db, "gamma", project({"G.java": GREEDY, "Board.java": SKELETON}))
-    keep(db, "delta", project({"D.java": "class D {}\n"}), accepted=False)
-    keep(db, "template", project({"Board.java": SKELETON}))
+        keep(db, team, project(files))
+    add_member(db, "late")
+    keep(db, "late", project({"D.java": "class D {}\n"}), accepted=False)
     with LeagueStore(db) as store:
-        store.events.create("cup", "round-robin", None, ["alpha", "beta", "gamma", "delta"])
+        store.events.create("cup", "round-robin", None, [*teams, "late"])
+    admin = url + "/api/league/admin/similarity"
+    assert upload(admin + "/template", project(template())) == 204
+    assert upload(admin + "/template", project(template()), token=None) == 401
+    earlier = project(teams["alpha"])
+    assert upload(admin + "/corpus?name=2025/alpha", earlier, method="POST") == 204
+    assert upload(admin + "/corpus?name=2025/alpha", earlier, method="POST") == 400  # kept
+    assert upload(admin + "/corpus?name=..%0a", earlier, method="POST") == 422
+    listed = request(admin + "/corpus", token=ADMIN).body
+    assert listed == [
+        {"name": "template", "kind": "template"},
+        {"name": "2025/alpha", "kind": "earlier"},
+    ]
     api = url + "/api/league/admin/events/cup/similarity"
     report = request(api, token=ADMIN)
     assert report.status == 200, report
     body = report.body
-    assert body["teams"] == ["alpha", "beta", "gamma"] and body["without_code"] == ["delta"]
-    assert [(p["a"], p["b"]) for p in body["pairs"]] == [("alpha", "beta")]
-    pair = body["pairs"][0]
-    assert pair["b_share"] > 0.8 and pair["passages"] and pair["a_version"] == 1
-    assert body["below"] == 2
-    # two teams alike only in the skeleton (two of three teams: not "most") are no pair
-    # once the teacher marks it
-    strict = request(api + "?threshold=0.05", token=ADMIN).body
-    assert ("alpha", "gamma") in [(p["a"], p["b"]) for p in strict["pairs"]]
-    marked = request(api + "?threshold=0.05&template=template", token=ADMIN).body
-    assert marked["template"] == "template"
-    assert ("alpha", "gamma") not in [(p["a"], p["b"]) for p in marked["pairs"]]
+    assert body["template"] == "league" and body["without_code"] == ["late"]
+    assert body["corpus"] == ["2025/alpha"]
+    pairs = {(p["a"], p["b"]): p for p in body["pairs"]}
+    assert set(pairs) == {*PLANTED, ("alpha", "2025/alpha"), ("delta", "2025/alpha")}
+    minimax = pairs["alpha", "delta"]["files"][0]
+    assert (minimax["a_file"], minimax["b_file"]) == (
+        "src/adjacency/MinimaxBot.java",
+        "src/ai/SmartAgent.java",
+    )
+    state = pairs["epsilon", "zeta"]["files"][0]
+    assert (state["a_file"], state["b_file"]) == (
+        "src/engine/GameState.java",
+        "src/core/GameState.java",
+    )
+    assert state["passages"][0]["a_text"] in STATE
+    assert (
+        pairs["delta", "2025/alpha"]["corpus"] and pairs["delta", "2025/alpha"]["b_version"] is None
+    )
+    assert body["below"] == len(teams) * (len(teams) - 1) // 2 + len(teams) - len(pairs)
+    # the prints were made once and kept: the report reads them, never the zips' texts
+    # of pairs it does not list
+    with LeagueStore(db) as store:
+        kept = {store.digests.prints(s.id) is not None for t in teams for s in
+                store.submissions.versions(store.members.member_named(t).id)}  # fmt: skip
+    assert kept == {True}
+    assert (
+        request(
+            url + "/api/league/admin/similarity/corpus/2025/alpha", "DELETE", token=ADMIN
+        ).status
+        == 204
+    )
+    again = request(api, token=ADMIN).body
+    assert again["corpus"] == [] and {(p["a"], p["b"]) for p in again["pairs"]} == PLANTED
     assert request(api, token=add_member(db, "team9")).status == 403
     assert request(url + "/api/league/admin/events/nope/similarity", token=ADMIN).status == 404
     assert request(api + "?threshold=2", token=ADMIN).status == 422
+
+
+def test_a_team_may_template_marks_the_skeleton(league: tuple[str, Path]) -> None:
+    """``?template=MEMBER``: a member's latest upload is the skeleton instead."""
+    url, db = league
+    for team in ("alpha", "gamma", "template"):
+        add_member(db, team)
+    keep(db, "alpha", project({"M.java": MINIMAX, "Board.java": SKELETON}))
+    keep(db, "gamma", project({"G.java": GREEDY, "Board.java": SKELETON}))
+    keep(db, "template", project({"Board.java": SKELETON}))
+    with LeagueStore(db) as store:
+        store.events.create("cup", "round-robin", None, ["alpha", "gamma"])
+    api = url + "/api/league/admin/events/cup/similarity"
+    plain = request(api, token=ADMIN).body  # two teams: the board is not "most" of them
+    assert [(p["a"], p["b"]) for p in plain["pairs"]] == [("alpha", "gamma")]
+    assert plain["pairs"][0]["files"][0]["a_file"] == "Board.java"
+    marked = request(api + "?template=template", token=ADMIN).body
+    assert marked["template"] == "template" and marked["pairs"] == []

@@ -45,7 +45,14 @@ SCHEMAS: dict[str, tuple[str, Schema]] = {
     "web.sqlite3": ("games", WEB),
 }
 ADDED: dict[str, dict[str, list[list[Any]]]] = {
-    "league.db": {"proofs": [], "submissions": [], "log_lines": [], "pictures": []},
+    "league.db": {
+        "proofs": [],
+        "submissions": [],
+        "log_lines": [],
+        "pictures": [],
+        "digests": [],
+        "corpus": [],
+    },
     "web.sqlite3": {
         "explorer": [],
         "explorer_feed": [],

@@ -37,6 +37,7 @@ from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .builder import build_jobs as jobs_for_builds
 from .cache import SharedAnswer
+from .deps import HeavyReads
 from .league_file import LeagueStore
 from .limits import LeagueLimits
 from .play.hall import Hall
@@ -94,6 +95,7 @@ def create_app(
     store = LeagueStore(db, create=False)
     store.meta.settings()  # a LeagueError now if the file holds no league
     reader = LeagueStore(db, create=False)  # the public GETs' own connection (WAL readers)
+    heavy = HeavyReads(db)  # code views and reports: a pool and connection of their own
     house = HousePlayers(executor, jobs, ray_address)
     hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
@@ -132,6 +134,7 @@ def create_app(
             await asyncio.to_thread(stop_worker)  # a big league's standings worker
             forget_recent(recent)
             await asyncio.to_thread(recent.stop)  # the last lines written to the file
+            await asyncio.to_thread(heavy.close)
             store.close()
             reader.close()
 
@@ -151,6 +154,7 @@ def create_app(
     )
     app.state.store = store
     app.state.reader = reader
+    app.state.heavy = heavy
     app.state.hall = hall
     app.state.house = house
     app.state.hosted = hosted

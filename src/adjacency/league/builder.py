@@ -34,6 +34,7 @@ from ..sandbox import check as sandbox_check
 from .league_file import LeagueStore
 from .settings import LeagueSettings
 from .store.submission_rows import Submission
+from .version_digest import keep as keep_version_digest
 
 log = logging.getLogger("adjacency.league")
 
@@ -43,6 +44,16 @@ with a shorter move time checks at its own)."""
 
 IDLE_WAIT = 5.0
 """Seconds the builder sleeps with nothing to build, unless woken (:meth:`Builder.wake`)."""
+
+
+def keep_digest(store: LeagueStore, submission: Submission) -> None:
+    """Make an accepted version's digest now, once (:mod:`.version_digest`): its code
+    view and fingerprints are then read, never made, by requests. A digest that cannot
+    be made is logged and made when first asked for."""
+    try:
+        keep_version_digest(store, submission)
+    except Exception:
+        log.exception("builder: the digest of version %d failed", submission.id)
 
 
 def version_folder(db: Path, member_id: int, version: int) -> Path:
@@ -172,6 +183,8 @@ class Builder:
                     judged = Judged(False, "the server failed while building it")
                 accepted = judged.accepted
                 keep_pictures(store, submission, judged)
+                if accepted:
+                    keep_digest(store, submission)
                 store.submissions.decide(submission.id, accepted, judged.detail)
                 if not accepted:  # nothing plays it: its bytes are not kept
                     shutil.rmtree(folder, ignore_errors=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TypeVar
 
 from fastapi import Request
@@ -38,6 +40,32 @@ def reader_of(request: Request) -> LeagueStore:
     a worker thread (:func:`read`), never on the event loop."""
     store: LeagueStore = request.app.state.reader
     return store
+
+
+HEAVY_THREADS = 2
+"""Threads of the heavy reads' own pool (:func:`heavy_read`)."""
+
+
+class HeavyReads:
+    """The heavy reads' own pool and connection: a team's code view, a diff, the
+    similarity report. Their work never queues in the pool the league's own work uses
+    (asyncio's default: the public GETs, the house bots, game saving), nor holds the
+    public GETs' connection, so a dozen code views at once slow only each other."""
+
+    def __init__(self, db: str | Path) -> None:
+        self.store = LeagueStore(db, create=False)
+        self.pool = ThreadPoolExecutor(HEAVY_THREADS, thread_name_prefix="league-heavy")
+
+    def close(self) -> None:
+        """Wait for the reads in hand, then close the connection."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.store.close()
+
+
+async def heavy_read(request: Request, work: Callable[[LeagueStore], T]) -> T:
+    """``work(store)`` in the heavy reads' own pool and connection (:class:`HeavyReads`)."""
+    heavy: HeavyReads = request.app.state.heavy
+    return await asyncio.get_running_loop().run_in_executor(heavy.pool, work, heavy.store)
 
 
 async def read(request: Request, work: Callable[[LeagueStore], T]) -> T:

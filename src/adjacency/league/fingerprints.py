@@ -26,6 +26,9 @@ is this module's few functions.
 from __future__ import annotations
 
 import hashlib
+import json
+import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pygments.lexer import Lexer
@@ -122,3 +125,37 @@ def winnow(stream: list[Token], k: int = K, w: int = W) -> list[Print]:
 def fingerprints(path: str, text: str) -> list[Print]:
     """A file's fingerprints (:func:`tokens`, then :func:`winnow`)."""
     return winnow(tokens(path, text))
+
+
+ProjectPrints = dict[str, list[Print]]
+"""A project's fingerprints, file by file (path to its prints, in the file's order)."""
+
+
+def project_prints(files: Mapping[str, str]) -> ProjectPrints:
+    """Every file's fingerprints (:func:`fingerprints`), paths in order; a file with
+    none (shorter than :data:`K` tokens) is left out."""
+    out: ProjectPrints = {}
+    for path in sorted(files):
+        found = fingerprints(path, files[path])
+        if found:
+            out[path] = found
+    return out
+
+
+def pack(prints: ProjectPrints) -> bytes:
+    """``prints`` as stored (compressed JSON: each path's ``[hash, start, end]`` rows),
+    read back by :func:`unpack`."""
+    rows = {path: [[p.hash, p.start, p.end] for p in found] for path, found in prints.items()}
+    return zlib.compress(json.dumps(rows, separators=(",", ":")).encode(), 6)
+
+
+def unpack(data: bytes) -> ProjectPrints:
+    """The prints :func:`pack` stored; :class:`ValueError` for bytes it did not write."""
+    try:
+        rows = json.loads(zlib.decompress(data))
+        return {
+            str(path): [Print(int(h), int(s), int(e)) for h, s, e in found]
+            for path, found in rows.items()
+        }
+    except (zlib.error, ValueError, TypeError, AttributeError) as exc:
+        raise ValueError(f"stored fingerprints cannot be read: {exc}") from None

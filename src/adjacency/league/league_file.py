@@ -10,6 +10,8 @@ the connection (:class:`~.store.database.LeagueDb`) and the repositories of its 
 * :class:`~.events.event_store.EventsRepo` (``events``): the events, their members and boards;
 * :class:`~.store.submission_rows.SubmissionsRepo` (``submissions``): the teams' submitted code,
   every version, and the events' upload deadlines;
+* :class:`~.store.digest_rows.DigestsRepo` (``digests``, ``corpus``): each version's
+  fingerprints and shown code, made once; the similarity report's template and corpus;
 * :class:`~.store.picture_rows.PicturesRepo` (``pictures``): pictures of the teams' programs
   played through their windows, bounded per team.
 
@@ -40,6 +42,7 @@ from pathlib import Path
 from ..storage import SQLiteStore
 from .events.event_store import EventsRepo
 from .store.database import LeagueDb
+from .store.digest_rows import DigestsRepo
 from .store.game_rows import GamesRepo
 from .store.league_meta import MetaRepo
 from .store.members import MembersRepo
@@ -107,6 +110,8 @@ class LeagueStore(SQLiteStore):
         self.pictures = PicturesRepo(self.database)
         """Pictures of the teams' programs: a refused version's window, a failed move's
         board."""
+        self.digests = DigestsRepo(self.database)
+        """Each version's fingerprints and shown code, made once; the similarity corpus."""
 
     @property
     def path(self) -> Path:

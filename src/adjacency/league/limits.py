@@ -50,6 +50,11 @@ class LeagueLimits:
     """Uploads of a team's code per minute, each team its own (after a burst of
     :attr:`upload_burst`): each one is kept, built and checked by the server."""
     upload_burst: int = 5
+    code_reads_per_minute: float = 20.0
+    """Reads of a team's own code (a version's view, a diff, a zip) per team per
+    minute, after a burst of :attr:`code_burst`: each is a heavy read
+    (:class:`~adjacency.league.deps.HeavyReads`)."""
+    code_burst: int = 10
     reads_per_minute: float = 2400.0
     """Public GETs of the JSON API per address per minute: thirty pages polling every
     2 s from one school address, with room to spare."""

@@ -1,49 +1,65 @@
-"""Similarity across teams: every pair of projects compared by their fingerprints
-(:mod:`.fingerprints`), the class's shared skeleton left out, the pairs above a
-threshold shown with their shared passages side by side.
+"""Similarity across teams, file by file: every file of one project against every file of
+another by their fingerprints (:mod:`.fingerprints`), the class's skeleton left out, the
+file pairs above a threshold shown with their shared passages side by side.
 
-Contract of :func:`compare`:
+Why files and not whole projects: a course project's bot is one file among its window,
+the skeleton the course gave and its other bots, so a bot copied whole is a small share
+of either project (a fifth or less) while it is most of its own file. A pair of files is
+what a copy is.
 
-- a project is a team's files (path to text); its fingerprints are those of all its
-  files together, as a set of hashes;
-- the skeleton is every fingerprint of the ``template`` project (the code the teacher
-  gave the class), and every fingerprint found in :data:`COMMON_SHARE` or more of the
-  projects and in at least :data:`COMMON_LEAST` of them (code common to most teams: a
-  starter kit nobody marked, the rules everybody had to write the same way); skeleton
-  fingerprints count for no pair;
-- a pair's shares: of team A's fingerprints (skeleton left out), the fraction that team
-  B has too (:attr:`Pair.a_share`), and the same the other way; a pair is listed above
-  the ``threshold`` when either share reaches it (a small project copied into a large
-  one is found from the small one's side);
-- each listed pair's passages: the shared fingerprints' stretches of code, merged when
-  they touch on both sides, as whole lines, at most :data:`MOST_PASSAGES` a pair, the
-  longest first.
+Contract of :func:`compare_prints` (:func:`compare` fingerprints the files first):
 
-Everything is in memory; the cost is a tokenising pass over each project and a set
-intersection per pair (30 teams are 435 pairs).
+- a project is a team's fingerprints, file by file (made once per version when it is
+  accepted and stored: :mod:`.version_digest`);
+- the skeleton is every fingerprint of the ``template`` (the code the teacher gave the
+  class, uploaded once per league), and every fingerprint found in :data:`COMMON_SHARE`
+  or more of the class's projects and in at least :data:`COMMON_LEAST` of them (code
+  common to most teams: a starter kit nobody marked); skeleton fingerprints count for no
+  pair;
+- a file pair's shares: of file A's fingerprints (skeleton left out), the fraction file
+  B has too (:attr:`FilePair.a_share`), and the same the other way; a file pair is
+  listed when it shares at least ``least`` fingerprints (so two small files alike in a
+  few statements are not a copy) and either share reaches the ``threshold`` (a file
+  copied into a larger one is found from its own side);
+- a project pair is listed when one of its file pairs is; pairs are ranked by their
+  best file pair's larger share, and carry the projects' own shares beside (the same
+  fractions over the whole projects);
+- each listed file pair's passages: the shared fingerprints' stretches of code in those
+  two files, as whole lines, merged where they overlap or touch on both sides, the
+  longest first, at most :data:`MOST_PASSAGES` a file pair;
+- a ``corpus`` (earlier years' projects) is compared with every team of the class, never
+  with itself, and counts for no skeleton.
+
+The cost is a pass over the stored prints (an index of each fingerprint's files), a
+count per file pair sharing a fingerprint, and passages for listed pairs only.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .fingerprints import fingerprints
+from .fingerprints import Print, ProjectPrints, project_prints
 
 THRESHOLD = 0.5
-"""The default share from which a pair is listed."""
+"""The default file share from which a file pair is listed (set from measurement: see
+docs/league.md, "Similarity across teams")."""
+LEAST_SHARED = 20
+"""The fewest shared fingerprints of a listed file pair (some 70 tokens, a dozen lines
+of Java)."""
 COMMON_SHARE = 0.5
 """A fingerprint in this share of the projects (or more) is the class's skeleton."""
 COMMON_LEAST = 3
 """... and in at least this many projects (two teams alike are what the report is for)."""
-MOST_PASSAGES = 20
-"""The most passages shown for a pair."""
+MOST_FILE_PAIRS = 6
+"""The most file pairs listed for a project pair."""
+MOST_PASSAGES = 12
+"""The most passages shown for a file pair."""
 MOST_LINES = 200
 """The most lines shown of one side of a passage."""
-GAP = 2
-"""Characters between two stretches that still join them into one passage."""
 
 Files = Mapping[str, str]
 """A project: its files' paths and texts."""
@@ -51,7 +67,7 @@ Files = Mapping[str, str]
 
 @dataclass(frozen=True)
 class Passage:
-    """A stretch of code two projects share: the file and lines (1-based, inclusive) on
+    """A stretch of code two files share: the file and lines (1-based, inclusive) on
     each side and those lines' text."""
 
     a_file: str
@@ -65,12 +81,12 @@ class Passage:
 
 
 @dataclass(frozen=True)
-class Pair:
-    """Two projects compared: the shares of each one's fingerprints the other has
-    (skeleton left out), the shared fingerprints, and (listed pairs only) the passages."""
+class FilePair:
+    """A file of each project compared: the share of each one's fingerprints (skeleton
+    left out) the other has, how many they share, and their passages."""
 
-    a: str
-    b: str
+    a_file: str
+    b_file: str
     a_share: float
     b_share: float
     shared: int
@@ -78,40 +94,47 @@ class Pair:
 
     @property
     def share(self) -> float:
-        """The larger of the two shares: what the pair is listed and sorted by."""
+        """The larger of the two shares: what the file pair is ranked by."""
         return max(self.a_share, self.b_share)
 
 
 @dataclass(frozen=True)
-class Report:
-    """Every pair of projects (largest share first), the threshold, how many
-    fingerprints were the skeleton."""
+class Pair:
+    """Two projects compared: their whole projects' shares (skeleton left out), the
+    fingerprints they share, and the file pairs listed (best first)."""
 
-    teams: list[str]
-    threshold: float
-    skeleton: int
-    pairs: list[Pair]
+    a: str
+    b: str
+    a_share: float
+    b_share: float
+    shared: int
+    files: list[FilePair] = field(default_factory=list)
+    best: float = 0.0
+    """The best file pair's larger share among those sharing enough fingerprints,
+    listed or not."""
 
     @property
-    def listed(self) -> list[Pair]:
-        """The pairs at or above the threshold."""
-        return [pair for pair in self.pairs if pair.share >= self.threshold]
+    def share(self) -> float:
+        """What the pair is ranked by: its best file pair's larger share."""
+        return self.best
 
 
 @dataclass(frozen=True)
-class _Located:
-    path: str
-    start: int
-    end: int
+class Report:
+    """Every pair of projects (best file share first), the threshold and floor, how many
+    fingerprints were the skeleton, the corpus compared against."""
 
+    teams: list[str]
+    threshold: float
+    least: int
+    skeleton: int
+    pairs: list[Pair]
+    corpus: list[str] = field(default_factory=list)
 
-def _prints(files: Files) -> dict[int, list[_Located]]:
-    """A project's fingerprints: each hash and where it lies (files in path order)."""
-    found: dict[int, list[_Located]] = {}
-    for path in sorted(files):
-        for mark in fingerprints(path, files[path]):
-            found.setdefault(mark.hash, []).append(_Located(path, mark.start, mark.end))
-    return found
+    @property
+    def listed(self) -> list[Pair]:
+        """The pairs with a file pair listed."""
+        return [pair for pair in self.pairs if pair.files]
 
 
 def _line(text: str, offset: int) -> int:
@@ -123,77 +146,195 @@ def _lines(text: str, first: int, last: int) -> str:
     return "\n".join(lines[:MOST_LINES])
 
 
+Span = tuple[int, int, int, int]
+"""A passage's lines: first and last on side A, first and last on side B."""
+
+
+def _touch(one: Span, two: Span) -> bool:
+    """Whether two passages overlap or touch on both sides (then they are one)."""
+    return (
+        one[0] <= two[1] + 1
+        and two[0] <= one[1] + 1
+        and one[2] <= two[3] + 1
+        and two[2] <= one[3] + 1
+    )
+
+
+def _join(one: Span, two: Span) -> Span:
+    return (min(one[0], two[0]), max(one[1], two[1]), min(one[2], two[2]), max(one[3], two[3]))
+
+
+def _merged(spans: list[Span]) -> list[Span]:
+    """``spans`` joined wherever two overlap or touch on both sides, until none does."""
+    runs: list[Span] = []
+    for span in sorted(spans):  # in order on side A: most joins are with the last run
+        if runs and _touch(runs[-1], span):
+            runs[-1] = _join(runs[-1], span)
+        else:
+            runs.append(span)
+    joined = True
+    while joined:  # runs out of order on side B (methods moved) may still meet
+        joined = False
+        for i, j in itertools.combinations(range(len(runs)), 2):
+            if _touch(runs[i], runs[j]):
+                runs[i] = _join(runs[i], runs.pop(j))
+                joined = True
+                break
+    return runs
+
+
 def _passages(
-    a_files: Files, b_files: Files, a: dict[int, list[_Located]], b: dict[int, list[_Located]],
+    a_path: str, a_text: str, a_prints: list[Print],
+    b_path: str, b_text: str, b_prints: list[Print],
     shared: set[int],
 ) -> list[Passage]:  # fmt: skip
-    """The shared stretches, each hash's first place on each side, joined while they
-    touch on both sides, as whole lines; the longest first."""
-    spans = sorted(
-        ((a[h][0], b[h][0]) for h in shared),
-        key=lambda span: (span[0].path, span[0].start, span[1].path, span[1].start),
-    )
-    runs: list[tuple[_Located, _Located]] = []
-    for left, right in spans:
-        if runs:
-            last_left, last_right = runs[-1]
-            if (
-                left.path == last_left.path
-                and right.path == last_right.path
-                and left.start <= last_left.end + GAP
-                and last_right.start - GAP <= right.start <= last_right.end + GAP
-            ):
-                runs[-1] = (
-                    _Located(left.path, last_left.start, max(last_left.end, left.end)),
-                    _Located(right.path, last_right.start, max(last_right.end, right.end)),
-                )
-                continue
-        runs.append((left, right))
-    runs.sort(key=lambda run: run[0].end - run[0].start, reverse=True)
+    """The shared stretches of two files (each fingerprint's first place on each side)
+    as whole lines, merged where they overlap or touch on both sides; the longest
+    first."""
+    first_b: dict[int, Print] = {}
+    for mark in b_prints:
+        first_b.setdefault(mark.hash, mark)
+    seen: set[int] = set()
+    spans: list[Span] = []
+    for mark in a_prints:
+        if mark.hash in shared and mark.hash not in seen:
+            seen.add(mark.hash)
+            other = first_b[mark.hash]
+            a_lines = _line(a_text, mark.start), _line(a_text, mark.end)
+            spans.append((*a_lines, _line(b_text, other.start), _line(b_text, other.end)))
+    runs = sorted(_merged(spans), key=lambda span: (span[0] - span[1], span[0]))
+    return [
+        Passage(a_path, a1, a2, _lines(a_text, a1, a2), b_path, b1, b2, _lines(b_text, b1, b2))
+        for a1, a2, b1, b2 in runs[:MOST_PASSAGES]
+    ]
+
+
+def _hashes(prints: ProjectPrints, skeleton: set[int]) -> dict[str, set[int]]:
+    out = {path: {mark.hash for mark in found} - skeleton for path, found in prints.items()}
+    return {path: found for path, found in out.items() if found}
+
+
+def _skeleton(prints: Mapping[str, ProjectPrints], template: ProjectPrints | None) -> set[int]:
+    """The template's fingerprints and those common to most of the class's projects."""
+    skeleton = {mark.hash for found in (template or {}).values() for mark in found}
+    counts: Counter[int] = Counter()
+    for project in prints.values():
+        counts.update({mark.hash for found in project.values() for mark in found})
+    need = max(COMMON_LEAST, math.ceil(COMMON_SHARE * len(prints)))
+    return skeleton | {h for h, n in counts.items() if n >= need}
+
+
+Key = tuple[str, str, str, str]
+"""A file pair: a project, its file, the other project, its file."""
+
+
+def _counted(by_file: Mapping[str, dict[str, set[int]]], earlier: set[str]) -> Counter[Key]:
+    """The fingerprints each file pair of two projects shares (through an index of each
+    fingerprint's files), a class project first; corpus entries never with each other."""
+    places: dict[int, list[tuple[str, str]]] = {}
+    for name, found in by_file.items():
+        for path, hashes in found.items():
+            for h in hashes:
+                places.setdefault(h, []).append((name, path))
+    order = {name: (name in earlier, name) for name in by_file}
+    counted: Counter[Key] = Counter()
+    for where in places.values():
+        for i, (one, one_path) in enumerate(where):
+            for two, two_path in where[i + 1 :]:
+                if one == two or (one in earlier and two in earlier):
+                    continue
+                if order[one] <= order[two]:
+                    counted[one, one_path, two, two_path] += 1
+                else:
+                    counted[two, two_path, one, one_path] += 1
+    return counted
+
+
+def _listed(
+    a: str, b: str, found: list[FilePair], threshold: float,
+    prints: Mapping[str, ProjectPrints], by_file: Mapping[str, dict[str, set[int]]],
+    files: Callable[[str], Files],
+) -> list[FilePair]:  # fmt: skip
+    """The file pairs of ``a`` and ``b`` at or above the threshold, with their passages."""
+    listed = [pair for pair in found if pair.share >= threshold][:MOST_FILE_PAIRS]
+    if not listed:
+        return []
+    a_files, b_files = files(a), files(b)
     out = []
-    for left, right in runs[:MOST_PASSAGES]:
-        a_text, b_text = a_files[left.path], b_files[right.path]
-        a_first, a_last = _line(a_text, left.start), _line(a_text, left.end)
-        b_first, b_last = _line(b_text, right.start), _line(b_text, right.end)
+    for pair in listed:
+        shared = by_file[a][pair.a_file] & by_file[b][pair.b_file]
+        passages = _passages(
+            pair.a_file, a_files[pair.a_file], prints[a][pair.a_file],
+            pair.b_file, b_files[pair.b_file], prints[b][pair.b_file],
+            shared,
+        )  # fmt: skip
         out.append(
-            Passage(
-                left.path,
-                a_first,
-                a_last,
-                _lines(a_text, a_first, a_last),
-                right.path,
-                b_first,
-                b_last,
-                _lines(b_text, b_first, b_last),
-            )
+            FilePair(pair.a_file, pair.b_file, pair.a_share, pair.b_share, pair.shared, passages)
         )
     return out
+
+
+def compare_prints(
+    prints: Mapping[str, ProjectPrints],
+    files: Callable[[str], Files],
+    template: ProjectPrints | None = None,
+    threshold: float = THRESHOLD,
+    least: int = LEAST_SHARED,
+    corpus: Mapping[str, ProjectPrints] | None = None,
+) -> Report:
+    """The class's projects (team name to its stored prints) compared file by file, and
+    each with the ``corpus``: see the module. ``files(name)`` gives a project's texts
+    (a team's or a corpus entry's), asked only for the pairs listed."""
+    if not 0 < threshold <= 1:
+        raise ValueError(f"the threshold is a share in (0, 1], not {threshold}")
+    if least < 1:
+        raise ValueError(f"the least shared fingerprints is 1 or more, not {least}")
+    earlier = dict(corpus or {})
+    clash = sorted(set(earlier) & set(prints))
+    if clash:
+        raise ValueError(f"a corpus entry has a team's name: {clash[0]}")
+    skeleton = _skeleton(prints, template)
+    everyone = {**prints, **earlier}
+    by_file = {name: _hashes(found, skeleton) for name, found in everyone.items()}
+    own = {name: set().union(*found.values()) for name, found in by_file.items()}
+    candidates: dict[tuple[str, str], list[FilePair]] = {}
+    for (a, a_path, b, b_path), count in _counted(by_file, set(earlier)).items():
+        if count >= least:
+            a_share = count / len(by_file[a][a_path])
+            b_share = count / len(by_file[b][b_path])
+            found = FilePair(a_path, b_path, a_share, b_share, count)
+            candidates.setdefault((a, b), []).append(found)
+    teams = sorted(prints)
+    names = teams + sorted(earlier)
+    pairs = []
+    for i, a in enumerate(teams):
+        for b in names[i + 1 :]:
+            ranked = sorted(candidates.get((a, b), []), key=lambda f: (-f.share, -f.shared))
+            listed = _listed(a, b, ranked, threshold, everyone, by_file, files)
+            both = own[a] & own[b]
+            a_share = len(both) / len(own[a]) if own[a] else 0.0
+            b_share = len(both) / len(own[b]) if own[b] else 0.0
+            best = ranked[0].share if ranked else 0.0
+            pairs.append(Pair(a, b, a_share, b_share, len(both), listed, best))
+    pairs.sort(key=lambda pair: (-pair.share, -pair.shared, pair.a, pair.b))
+    return Report(teams, threshold, least, len(skeleton), pairs, sorted(earlier))
 
 
 def compare(
     projects: Mapping[str, Files],
     template: Files | None = None,
     threshold: float = THRESHOLD,
+    least: int = LEAST_SHARED,
+    corpus: Mapping[str, Files] | None = None,
 ) -> Report:
-    """Every pair of ``projects`` (team name to files) compared: see the module."""
-    if not 0 < threshold <= 1:
-        raise ValueError(f"the threshold is a share in (0, 1], not {threshold}")
-    prints = {team: _prints(files) for team, files in projects.items()}
-    skeleton = set(_prints(template)) if template else set()
-    counts = Counter(h for found in prints.values() for h in found)
-    least = max(COMMON_LEAST, math.ceil(COMMON_SHARE * len(prints)))
-    skeleton |= {h for h, n in counts.items() if n >= least}
-    own = {team: set(found) - skeleton for team, found in prints.items()}
-    teams = sorted(projects)
-    pairs = []
-    for i, a in enumerate(teams):
-        for b in teams[i + 1 :]:
-            shared = own[a] & own[b]
-            a_share = len(shared) / len(own[a]) if own[a] else 0.0
-            b_share = len(shared) / len(own[b]) if own[b] else 0.0
-            passages = []
-            if max(a_share, b_share) >= threshold:
-                passages = _passages(projects[a], projects[b], prints[a], prints[b], shared)
-            pairs.append(Pair(a, b, a_share, b_share, len(shared), passages))
-    pairs.sort(key=lambda pair: (-pair.share, pair.a, pair.b))
-    return Report(teams, threshold, len(skeleton), pairs)
+    """:func:`compare_prints` of ``projects`` (team name to files) and ``corpus``,
+    fingerprinted here."""
+    texts = {**(corpus or {}), **projects}
+    return compare_prints(
+        {team: project_prints(found) for team, found in projects.items()},
+        texts.__getitem__,
+        None if template is None else project_prints(template),
+        threshold,
+        least,
+        {name: project_prints(found) for name, found in (corpus or {}).items()},
+    )

@@ -24,16 +24,21 @@ from pydantic import BaseModel, Field
 from ...core.errors import AdjacencyError
 from ...serving.errors import GameNotFound
 from ..auth import require_admin, require_bot
-from ..deps import member_named, read
+from ..deps import heavy_read, member_named
+from ..fingerprints import unpack
 from ..league_file import LeagueError, LeagueStore
+from ..limits import check_rate
 from ..models import ERRORS
-from ..similarity import THRESHOLD, compare
+from ..similarity import THRESHOLD, compare_prints
+from ..store.digest_rows import TEMPLATE, Kind
 from ..store.records import Member
 from ..store.submission_rows import Submission
-from ..version_code import Kept, diff, highlighted, kept_files
+from ..version_code import Kept, diff, kept_files
+from ..version_digest import code_of, corpus_files, corpus_prints, files_of, prints_of
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
+from .submissions import _pack as pack_upload
 
 router = APIRouter(prefix=PREFIX, tags=["code"], responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
@@ -95,7 +100,7 @@ class VersionDiff(BaseModel):
 
 
 class PassageOut(BaseModel):
-    """A passage two teams share: file, lines (1-based, inclusive) and text on each side."""
+    """A passage two files share: file, lines (1-based, inclusive) and text on each side."""
 
     a_file: str
     a_first: int
@@ -107,31 +112,58 @@ class PassageOut(BaseModel):
     b_text: str
 
 
-class PairOut(BaseModel):
-    """Two teams compared: the share of each one's fingerprints the other has (the
-    skeleton left out), and the shared passages of a listed pair."""
+class FilePairOut(BaseModel):
+    """A file of each side compared: the share of each file's fingerprints the other
+    has (the skeleton left out), how many they share, their passages."""
 
-    a: str
-    b: str
-    a_version: int
-    b_version: int
+    a_file: str
+    b_file: str
     a_share: float
     b_share: float
     shared: int
     passages: list[PassageOut]
 
 
+class PairOut(BaseModel):
+    """Two projects compared: their listed file pairs (best first) and, beside them,
+    the whole projects' shares (the skeleton left out)."""
+
+    a: str
+    b: str
+    a_version: int
+    b_version: int | None = Field(description="none for an entry of the corpus")
+    corpus: bool = Field(description="whether ``b`` is an earlier project of the corpus")
+    best: float = Field(description="the best file pair's larger share")
+    a_share: float = Field(description="the share of a's whole project b has")
+    b_share: float = Field(description="the share of b's whole project a has")
+    shared: int
+    files: list[FilePairOut]
+
+
 class SimilarityReport(BaseModel):
-    """An event's teams compared pair by pair (largest share first)."""
+    """An event's teams compared file by file, pair by pair (best file share first),
+    and each with the corpus."""
 
     event: str
     threshold: float
-    template: str | None = Field(description="the member whose code is the class's skeleton")
+    least: int = Field(description="the fewest shared fingerprints of a listed file pair")
+    template: str | None = Field(
+        description="what was left out as the class's skeleton: a member's name, "
+        "``league`` (the league's template) or none"
+    )
     skeleton: int = Field(description="fingerprints left out as the class's skeleton")
     teams: list[str] = Field(description="the teams compared (each with its version)")
+    corpus: list[str] = Field(description="the earlier projects compared with the class")
     without_code: list[str] = Field(description="the event's teams with no accepted version")
-    pairs: list[PairOut] = Field(description="the pairs at or above the threshold")
-    below: int = Field(description="pairs under the threshold (not listed)")
+    pairs: list[PairOut] = Field(description="the pairs with a file pair listed")
+    below: int = Field(description="pairs with no file pair listed")
+
+
+class CorpusEntry(BaseModel):
+    """A kept entry of the similarity corpus."""
+
+    name: str
+    kind: str
 
 
 def _version(store: LeagueStore, member: Member, number: int) -> Submission:
@@ -149,16 +181,22 @@ def _kept(store: LeagueStore, submission: Submission) -> Kept:
 
 
 def _code(store: LeagueStore, member: Member, number: int) -> dict[str, Any]:
+    """A version's code as shown, read from its digest (made once:
+    :mod:`~adjacency.league.version_digest`)."""
     submission = _version(store, member, number)
-    kept = _kept(store, submission)
     return {
         "name": member.name,
         "version": submission.version,
         "sha256": submission.sha256,
         "status": submission.status,
-        "files": [{"path": p, "lines": highlighted(p, t)} for p, t in kept.files.items()],
-        "left_out": kept.left_out,
+        **code_of(store, submission),
     }
+
+
+def _own(request: Request) -> None:
+    """A team's reads of its own code: its own rate (each is a heavy read)."""
+    limits = request.app.state.limits
+    check_rate(request, "code", limits.code_reads_per_minute, limits.code_burst)
 
 
 def _diff(store: LeagueStore, member: Member, a: int, b: int) -> dict[str, Any]:
@@ -187,79 +225,105 @@ def _zip(store: LeagueStore, member: Member, number: int) -> Response:
 async def team_code(request: Request, name: str, version: Version) -> dict[str, Any]:
     """A team's version: its kept files, highlighted (the admin token)."""
     member = member_named(request, name)
-    return await read(request, lambda store: _code(store, member, version))
+    return await heavy_read(request, lambda store: _code(store, member, version))
 
 
 @router.get("/admin/members/{name}/diff", response_model=VersionDiff, dependencies=ADMIN)
 async def team_diff(request: Request, name: str, a: Pick, b: Pick) -> dict[str, Any]:
     """Two of a team's versions compared, ``a`` the older side (the admin token)."""
     member = member_named(request, name)
-    return await read(request, lambda store: _diff(store, member, a, b))
+    return await heavy_read(request, lambda store: _diff(store, member, a, b))
 
 
 @router.get("/admin/members/{name}/versions/{version}/zip", dependencies=ADMIN, responses=ZIP)
 async def team_zip(request: Request, name: str, version: Version) -> Response:
     """A team's version as it uploaded it (the admin token)."""
     member = member_named(request, name)
-    return await read(request, lambda store: _zip(store, member, version))
+    return await heavy_read(request, lambda store: _zip(store, member, version))
 
 
 @router.get("/submissions/{version}/code", response_model=VersionCode)
 async def own_code(request: Request, member: Team, version: Version) -> dict[str, Any]:
     """One of the team's own versions, its kept files highlighted (its bot token)."""
-    return await read(request, lambda store: _code(store, member, version))
+    _own(request)
+    return await heavy_read(request, lambda store: _code(store, member, version))
 
 
 @router.get("/submissions/diff", response_model=VersionDiff)
 async def own_diff(request: Request, member: Team, a: Pick, b: Pick) -> dict[str, Any]:
     """Two of the team's own versions compared (its bot token)."""
-    return await read(request, lambda store: _diff(store, member, a, b))
+    _own(request)
+    return await heavy_read(request, lambda store: _diff(store, member, a, b))
 
 
 @router.get("/submissions/{version}/zip", responses=ZIP)
 async def own_zip(request: Request, member: Team, version: Version) -> Response:
     """One of the team's own versions as it uploaded it (its bot token)."""
-    return await read(request, lambda store: _zip(store, member, version))
+    _own(request)
+    return await heavy_read(request, lambda store: _zip(store, member, version))
 
 
 def _similarity(
     store: LeagueStore, event_name: str, threshold: float, template: Member | None
 ) -> dict[str, Any]:
-    """The report of :func:`~adjacency.league.similarity.compare` over the versions the
-    event's teams play (before its deadline, if it has one)."""
+    """The report of :func:`~adjacency.league.similarity.compare_prints` over the stored
+    prints of the versions the event's teams play (before its deadline, if it has one),
+    the skeleton left out (``template``'s latest version, else the league's template)
+    and the corpus compared."""
     event = store.events.named(event_name)
     deadline = store.submissions.deadline(event.id)
-    projects, versions, without = {}, {}, []
+    prints, playing, without = {}, {}, []
     for member_id in store.events.members(event.id):
         member = store.members.member(member_id)
         if member.kind != "bot" or (template is not None and member.id == template.id):
             continue
-        playing = store.submissions.playing(member.id, deadline)
-        if playing is None:
+        found = store.submissions.playing(member.id, deadline)
+        if found is None:
             without.append(member.name)
             continue
-        projects[member.name] = _kept(store, playing).files
-        versions[member.name] = playing.version
-    skeleton = None
+        prints[member.name] = prints_of(store, found)
+        playing[member.name] = found
+    skeleton, marked = None, None
     if template is not None:
         own = store.submissions.versions(template.id)
         if not own:
             raise LeagueError(f"the template {template.name} has no version uploaded")
-        skeleton = _kept(store, own[0]).files
-    report = compare(projects, skeleton, threshold)
+        skeleton, marked = prints_of(store, own[0]), template.name
+    else:
+        kept = store.digests.entries("template")
+        if kept:
+            skeleton, marked = unpack(kept[TEMPLATE]), "league"
+    earlier = {name: unpack(data) for name, data in store.digests.entries("earlier").items()}
+    earlier = {name: found for name, found in earlier.items() if name not in prints}
+
+    def files(name: str) -> dict[str, str]:
+        if name in playing:
+            return files_of(store, playing[name])
+        return corpus_files(store, name)
+
+    report = compare_prints(prints, files, skeleton, threshold, corpus=earlier)
     listed = report.listed
     return {
         "event": event.name,
         "threshold": threshold,
-        "template": None if template is None else template.name,
+        "least": report.least,
+        "template": marked,
         "skeleton": report.skeleton,
         "teams": report.teams,
+        "corpus": report.corpus,
         "without_code": sorted(without),
         "pairs": [
             {
-                **asdict(pair),
-                "a_version": versions[pair.a],
-                "b_version": versions[pair.b],
+                "a": pair.a,
+                "b": pair.b,
+                "a_version": playing[pair.a].version,
+                "b_version": playing[pair.b].version if pair.b in playing else None,
+                "corpus": pair.b not in playing,
+                "best": pair.best,
+                "a_share": pair.a_share,
+                "b_share": pair.b_share,
+                "shared": pair.shared,
+                "files": [asdict(f) for f in pair.files],
             }
             for pair in listed
         ],
@@ -274,12 +338,70 @@ async def similarity(
     threshold: Annotated[float, Query(gt=0, le=1)] = THRESHOLD,
     template: Annotated[str | None, Query(max_length=64)] = None,
 ) -> dict[str, Any]:
-    """The event's teams compared pair by pair by their fingerprints (the versions they
-    play in it); ``template``: a member whose latest upload is the code the class was
-    given (left out of every pair). 404: no such event or template member."""
+    """The event's teams compared file by file by their stored fingerprints (the
+    versions they play in it), and each with the corpus; the league's template is left
+    out, or with ``template`` a member's latest upload. 404: no such event or template
+    member."""
     event = _event_named(request, name)
     skeleton = None if template is None else member_named(request, template)
-    return await read(request, lambda store: _similarity(store, event.name, threshold, skeleton))
+    return await heavy_read(
+        request, lambda store: _similarity(store, event.name, threshold, skeleton)
+    )
+
+
+CorpusName = Annotated[
+    str, Query(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/ -]*$")
+]
+
+
+async def _corpus_zip(request: Request, name: str, kind: Kind) -> None:
+    packed = await pack_upload(request)
+
+    def keep(store: LeagueStore) -> None:
+        store.digests.add(name, kind, packed.data, corpus_prints(packed.data, name))
+
+    await heavy_read(request, keep)
+
+
+@router.put("/admin/similarity/template", status_code=204, dependencies=ADMIN)
+async def put_template(request: Request) -> Response:
+    """Keep the zip in the body as the league's template (the code the class was given),
+    left out of every pair of every similarity report; it replaces the one before."""
+    await _corpus_zip(request, TEMPLATE, "template")
+    return Response(status_code=204)
+
+
+@router.post("/admin/similarity/corpus", status_code=204, dependencies=ADMIN)
+async def add_corpus(request: Request, name: CorpusName) -> Response:
+    """Keep the zip in the body as an earlier project of the corpus, called ``name``
+    (``2025/team3``): every report compares the class with it. 400: a name kept
+    already, or a zip the intake refuses."""
+    if name == TEMPLATE:
+        raise LeagueError(f"{TEMPLATE!r} is the template's name: call the project otherwise")
+    await _corpus_zip(request, name, "earlier")
+    return Response(status_code=204)
+
+
+@router.get("/admin/similarity/corpus", response_model=list[CorpusEntry], dependencies=ADMIN)
+async def corpus(request: Request) -> list[dict[str, str]]:
+    """The corpus' entries: the template (if one is kept) and the earlier projects."""
+
+    def listed(store: LeagueStore) -> list[dict[str, str]]:
+        return [
+            {"name": name, "kind": kind}
+            for kind in ("template", "earlier")
+            for name in store.digests.entries(kind)  # type: ignore[arg-type]
+        ]
+
+    return await heavy_read(request, listed)
+
+
+@router.delete("/admin/similarity/corpus/{name:path}", status_code=204, dependencies=ADMIN)
+async def drop_corpus(request: Request, name: str) -> Response:
+    """Drop a corpus entry (``template``: the league's template). 404: none so named."""
+    if not await heavy_read(request, lambda store: store.digests.remove(name)):
+        raise GameNotFound(f"the corpus has no entry named {name[:80]!r}")
+    return Response(status_code=204)
 
 
 @pages.get("/teacher/code")

@@ -63,9 +63,11 @@ Team = Annotated[Member, Depends(require_bot)]
 UPLOAD_PATHS = (
     re.compile(rf"^{re.escape(PREFIX)}/submissions$"),
     re.compile(rf"^{re.escape(PREFIX)}/admin/members/[^/]+/submissions$"),
+    re.compile(rf"^{re.escape(PREFIX)}/admin/similarity/(template|corpus)$"),
 )
 """The paths whose request bodies may be as large as an upload (the app's
-:class:`~adjacency.serving.middleware.BodyLimit`)."""
+:class:`~adjacency.serving.middleware.BodyLimit`): a team's upload, and the similarity
+template and corpus projects the teacher uploads (:mod:`.code`)."""
 
 UNAVAILABLE: dict[int | str, dict[str, Any]] = {
     503: {"model": ErrorMessage, "description": "the server cannot sandbox uploads (the fix named)"}

@@ -90,15 +90,24 @@ function passageSide(team, version, file, first, last, text) {
     el("pre", { class: "code", tabindex: "0", "aria-label": `${team}: ${file}` }, el("code", {}, text)));
 }
 
-function pairItem(pair) {
-  return el("article", { class: "pair", "data-pair": `${pair.a} ${pair.b}` },
-    el("h3", {}, t("code.similarity.pair", { a: pair.a, b: pair.b,
-      a_share: percent(pair.a_share), b_share: percent(pair.b_share) })),
-    el("p", {}, link({ team: pair.a, version: pair.a_version }, t("code.similarity.read", { name: pair.a })), " · ",
-      link({ team: pair.b, version: pair.b_version }, t("code.similarity.read", { name: pair.b }))),
-    ...pair.passages.map((p) => el("div", { class: "passage" },
+function filePair(pair, f) {
+  return el("section", { class: "file-pair", "data-files": `${f.a_file} ${f.b_file}` },
+    el("h4", {}, t("code.similarity.files", { a: pair.a, b: pair.b, a_file: f.a_file, b_file: f.b_file,
+      a_share: percent(f.a_share), b_share: percent(f.b_share), shared: f.shared })),
+    ...f.passages.map((p) => el("div", { class: "passage" },
       passageSide(pair.a, pair.a_version, p.a_file, p.a_first, p.a_last, p.a_text),
-      passageSide(pair.b, pair.b_version, p.b_file, p.b_first, p.b_last, p.b_text))));
+      passageSide(pair.b, pair.b_version ?? "", p.b_file, p.b_first, p.b_last, p.b_text))));
+}
+
+function pairItem(pair) {
+  const reads = [link({ team: pair.a, version: pair.a_version }, t("code.similarity.read", { name: pair.a }))];
+  if (pair.corpus) reads.push(" · ", t("code.similarity.earlier", { name: pair.b }));
+  else reads.push(" · ", link({ team: pair.b, version: pair.b_version }, t("code.similarity.read", { name: pair.b })));
+  return el("article", { class: "pair", "data-pair": `${pair.a} ${pair.b}` },
+    el("h3", {}, t("code.similarity.pair", { a: pair.a, b: pair.b, best: percent(pair.best),
+      a_share: percent(pair.a_share), b_share: percent(pair.b_share) })),
+    el("p", {}, ...reads),
+    ...pair.files.map((f) => filePair(pair, f)));
 }
 
 async function showSimilarity(event, threshold, template) {
@@ -112,7 +121,9 @@ async function showSimilarity(event, threshold, template) {
   const summary = [t("code.similarity.summary", { count: report.teams.length, listed: report.pairs.length,
     below: report.below, threshold: percent(report.threshold) })];
   if (report.without_code.length) summary.push(t("code.similarity.without", { names: report.without_code.join(", ") }));
-  if (report.template) summary.push(t("code.similarity.template-used", { name: report.template }));
+  if (report.template === "league") summary.push(t("code.similarity.template-league"));
+  else if (report.template) summary.push(t("code.similarity.template-used", { name: report.template }));
+  if (report.corpus.length) summary.push(t("code.similarity.corpus", { count: report.corpus.length }));
   $("similarity-summary").textContent = summary.join(" ");
   $("pairs").replaceChildren(...report.pairs.map(pairItem));
   say(t("code.similarity.shown", { name: event }));

@@ -378,6 +378,26 @@ CREATE INDEX IF NOT EXISTS pictures_member ON pictures(member_id);
 """Pictures of a team's program played through its window (:mod:`.picture_rows`): a
 refused version's input window, its board at a failed move of its check or of a game."""
 
+DIGESTS = """
+CREATE TABLE IF NOT EXISTS digests (
+    submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
+    prints BLOB NOT NULL,
+    code BLOB NOT NULL,
+    made REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS corpus (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('template', 'earlier')),
+    data BLOB NOT NULL,
+    prints BLOB NOT NULL,
+    created REAL NOT NULL
+);
+"""
+"""What is read of a version again and again, made once when it is accepted
+(:mod:`.digest_rows`): its fingerprints and its code as the pages show it; and the
+similarity report's corpus: the league's template and earlier years' projects."""
+
 EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
 """Whether people may join the event before it starts
 (:meth:`.events.event_entries.EventEntries.join`); 0 for the events stored before this
@@ -500,6 +520,7 @@ STORE_SCHEMA = Schema(
         Step("events open to people", columns=EVENT_PEOPLE),
         Step("the teacher's log, kept across restarts", LOG_LINES),
         Step("pictures of the teams' programs", PICTURES),
+        Step("versions' fingerprints and code, made once; the similarity corpus", DIGESTS),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -530,7 +551,10 @@ STORE_SCHEMA = Schema(
 9. the teacher's log (:data:`LOG_LINES`; empty in a file from before: its lines were
    not kept);
 10. pictures of the teams' programs played through their windows (:data:`PICTURES`;
-    none in a file from before).
+    none in a file from before);
+11. each version's fingerprints and code as shown, made once when it is accepted, and
+    the similarity report's corpus (:data:`DIGESTS`; a version accepted before gets
+    them the first time they are asked for).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

@@ -1,0 +1,95 @@
+"""A version's digest: what is read of it again and again (its kept files highlighted, as
+the code view shows them, and its fingerprints, the similarity report's input), made
+once from its zip when it is accepted and kept in the league file
+(:class:`~.store.digest_rows.DigestsRepo`).
+
+Why: highlighting a whole project and fingerprinting it cost seconds of CPU each; made
+on every request, a team asking for its own code view a dozen times at once, or a
+teacher opening the report, held the server's threads for minutes. Made once, a request
+reads stored bytes. A version accepted before digests were kept gets its digest the
+first time it is asked for (:func:`code_of`, :func:`prints_of`), once.
+
+The corpus' entries (the league's template, earlier years' projects) are zips too:
+:func:`corpus_prints` fingerprints one the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import zlib
+from typing import Any
+
+from ..core.errors import AdjacencyError
+from .fingerprints import ProjectPrints, pack, project_prints, unpack
+from .league_file import LeagueError, LeagueStore
+from .store.submission_rows import Submission
+from .version_code import highlighted, kept_files
+
+log = logging.getLogger("adjacency.league")
+
+
+def _read(data: bytes, what: str) -> dict[str, str]:
+    try:
+        return kept_files(data).files
+    except AdjacencyError as exc:
+        raise LeagueError(f"{what} cannot be read: {exc}") from None
+
+
+def make(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
+    """The digest of a version's zip ``data``: its packed prints and its packed code
+    (the kept files, each path with its highlighted lines, and the zip's other entries
+    named). :class:`~.records.LeagueError` for a zip the intake refuses."""
+    try:
+        kept = kept_files(data)
+    except AdjacencyError as exc:
+        raise LeagueError(f"{what} cannot be read: {exc}") from None
+    code = {
+        "files": [{"path": p, "lines": highlighted(p, t)} for p, t in kept.files.items()],
+        "left_out": kept.left_out,
+    }
+    packed = zlib.compress(json.dumps(code, separators=(",", ":")).encode(), 6)
+    return pack(project_prints(kept.files)), packed
+
+
+def keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
+    """Make and keep a version's digest (when it is accepted); its packed prints and
+    code."""
+    prints, code = make(store.submissions.data(submission.id), f"version {submission.version}")
+    store.digests.keep(submission.id, prints, code)
+    return prints, code
+
+
+def code_of(store: LeagueStore, submission: Submission) -> dict[str, Any]:
+    """A version's kept files as shown (``files``: path and highlighted lines;
+    ``left_out``), from its digest (made now if it has none)."""
+    stored = store.digests.code(submission.id)
+    if stored is None:
+        log.info("version %d: its digest made (accepted before digests were kept)", submission.id)
+        stored = keep(store, submission)[1]
+    code: dict[str, Any] = json.loads(zlib.decompress(stored))
+    return code
+
+
+def prints_of(store: LeagueStore, submission: Submission) -> ProjectPrints:
+    """A version's fingerprints, from its digest (made now if it has none)."""
+    stored = store.digests.prints(submission.id)
+    if stored is None:
+        log.info("version %d: its digest made (accepted before digests were kept)", submission.id)
+        stored = keep(store, submission)[0]
+    return unpack(stored)
+
+
+def files_of(store: LeagueStore, submission: Submission) -> dict[str, str]:
+    """A version's kept files as text (for the passages of a listed pair)."""
+    return _read(store.submissions.data(submission.id), f"version {submission.version}")
+
+
+def corpus_prints(data: bytes, what: str) -> bytes:
+    """The packed prints of a corpus entry's zip ``data`` (``what`` names it in an error)."""
+    return pack(project_prints(_read(data, what)))
+
+
+def corpus_files(store: LeagueStore, name: str) -> dict[str, str]:
+    """A corpus entry's files as text."""
+    return _read(store.digests.data(name), f"the corpus' {name}")
