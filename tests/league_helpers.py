@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -325,3 +327,23 @@ def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
         message = json.loads(ws.recv(timeout=30))
         if message["type"] == kind:
             return dict(message)
+
+
+def project(files: dict[str, str], extra: dict[str, bytes] | None = None) -> bytes:
+    """A zip of ``files`` (and ``extra`` entries, never read by the server)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+        for name, data in (extra or {}).items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def keep(db: Path, team: str, data: bytes, accepted: bool = True) -> int:
+    """Store ``data`` as ``team``'s next version, decided; its version number."""
+    with LeagueStore(db) as store:
+        member = store.members.member_named(team)
+        submission, _ = store.submissions.add(member.id, data, "team.zip")
+        store.submissions.decide(submission.id, accepted, "" if accepted else "no bot")
+    return submission.version

@@ -4,35 +4,13 @@ reads every team's, a team its own only, and nobody else anything."""
 
 from __future__ import annotations
 
-import io
 import urllib.request
-import zipfile
 from pathlib import Path
 
 from adjacency.league.league_file import LeagueStore
 from code_projects import GREEDY, MINIMAX, SKELETON
-from league_helpers import ADMIN, add_member, request
+from league_helpers import ADMIN, add_member, keep, project, request
 from similarity_class import PLANTED, STATE, course_class, template
-
-
-def project(files: dict[str, str], extra: dict[str, bytes] | None = None) -> bytes:
-    """A zip of ``files`` (and ``extra`` entries, never read by the server)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-        for name, data in (extra or {}).items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
-
-
-def keep(db: Path, team: str, data: bytes, accepted: bool = True) -> int:
-    """Store ``data`` as ``team``'s next version, decided; its version number."""
-    with LeagueStore(db) as store:
-        member = store.members.member_named(team)
-        submission, _ = store.submissions.add(member.id, data, "team.zip")
-        store.submissions.decide(submission.id, accepted, "" if accepted else "no bot")
-    return submission.version
 
 
 def fetch(url: str, token: str | None) -> tuple[int, bytes]:
