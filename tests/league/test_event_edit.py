@@ -88,3 +88,33 @@ def test_an_event_is_edited_and_deleted_until_it_starts_then_refused(tmp_path: P
                 f"event 'monday' has started (running): only a scheduled event is {verb}"
             )
         assert snapshot(db) == started
+
+
+def test_an_events_clock_is_the_leagues_as_written_or_its_own_fischer_clock(
+    tmp_path: Path,
+) -> None:
+    """On a league of 3 s a move: ``3 s/move`` (the league's clock as written), an empty
+    clock or none are the league's clock; BASE+INCREMENT is the event's own; another
+    seconds a move is refused with the reason, nothing created."""
+    db = tmp_path / "league.db"
+    make_league(db, move_time=3.0)
+    for name in ("h1", "h2"):
+        add_member(db, name, "house", "random")
+    base = {"format": "round-robin", "members": ["h1", "h2"]}
+    with thread_server(db, house_games=False) as url:
+        api = url + "/api/league/admin/events"
+        for name, clock in (("a", "3 s/move"), ("b", ""), ("c", None), ("d", "30+0.5")):
+            body = {**base, "name": name} | ({} if clock is None else {"clock": clock})
+            assert request(api, "POST", body, ADMIN).status == 201, name
+        refused = request(api, "POST", {**base, "name": "e", "clock": "2 s/move"}, ADMIN)
+        assert refused.status == 400
+        assert "league's clock (3 s/move)" in refused.body["detail"]
+        edited = request(api + "/d", "PUT", {**base, "name": "d", "clock": "3 s/move"}, ADMIN)
+        assert edited.status == 200
+        overview = request(url + "/api/league/admin/overview", token=ADMIN).body
+        assert (overview["move_time"], overview["time_control"]) == (3.0, "3 s/move")
+        shown = {ev["name"]: ev["time_control"] for ev in overview["events"]}
+        assert shown == {"a": "3 s/move", "b": "3 s/move", "c": "3 s/move", "d": "3 s/move"}
+    with LeagueStore(db) as store:
+        assert [store.events.named(n).clock for n in "abcd"] == [None] * 4
+        assert "e" not in [ev.name for ev in store.events.events()]

@@ -117,3 +117,50 @@ def test_editing_an_event_in_indonesian(browser: Any, tmp_path: Path) -> None:
         assert axe_violations(page) == []
         context.close()
     assert errors == [], errors
+
+
+@pytest.mark.parametrize("locale", ["en-US", "id-ID"])
+def test_a_seconds_a_move_league_offers_its_own_clock_and_saves_events_as_made(
+    browser: Any, tmp_path: Path, locale: str
+) -> None:
+    """On a league of 3 s a move, the form is filled with the league's clock as it is
+    written (``3 s/move``), an event made with it keeps the league's clock, and an event
+    made by ``league event create`` (no clock of its own) is saved as it was made."""
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0, increment=0.0, move_time=3.0)
+    for name in HOUSE:
+        add_member(db, name, "house", "random")
+    with LeagueStore(db) as store:
+        store.events.create("cli", "round-robin", None, ["h1", "h2"])
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, viewport=PHONE, locale=locale
+        )
+        expect(page.locator("#event-clock")).to_have_value("3 s/move")
+        said = {"en-US": "3 s a move", "id-ID": "3 detik per langkah"}[locale]
+        expect(page.locator("#clock")).to_contain_text(said)
+        page.fill("#event-name", "friday")
+        page.get_by_label("h3", exact=True).check()
+        page.get_by_label("h4", exact=True).check()
+        page.locator("#event-submit").click()
+        expect(page.locator('#event-list li[data-event="friday"]')).to_contain_text("3 s/move")
+
+        edit = {"en-US": "Edit", "id-ID": "Ubah"}[locale]
+        cli = page.locator('#event-list li[data-event="cli"]')
+        cli.get_by_role("button", name=edit, exact=True).click()
+        expect(page.locator("#event-clock")).to_have_value("3 s/move")
+        assert page.locator("#event-clock").evaluate("e => e.checkValidity()")
+        page.fill("#event-pace", "0.5")
+        assert axe_violations(page) == []
+        if locale == "id-ID":
+            left = english_left(page, [*HOUSE, "cli", "friday", "3 s/move"])
+            assert not left, left
+        page.locator("#event-submit").click()
+        expect(page.locator("#create-heading")).not_to_contain_text("cli")
+        with LeagueStore(db) as store:
+            assert store.events.named("cli").pace == 0.5  # saved
+            assert store.events.named("cli").clock is None  # the league's clock, as made
+            assert store.events.named("friday").clock is None
+        context.close()
+    assert errors == [], errors

@@ -35,7 +35,7 @@ from ..events.event_views import archive, exports
 from ..league_file import MAX_NAME, LeagueError, LeagueStore
 from ..models import ERRORS
 from ..overview import COMPACT, MOST, PAGE, MemberRows
-from ..settings import MAX_PACE, parse_clock
+from ..settings import MAX_PACE, LeagueSettings, parse_clock
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
@@ -82,7 +82,7 @@ class NewEvent(BaseModel):
         default=None,
         max_length=32,
         description="the event's own clock, BASE+INCREMENT seconds (e.g. '30+0.5'); "
-        "none: the league's",
+        "none, empty or the league's clock as written ('3 s/move'): the league's",
     )
     pace: float | None = Field(
         default=None,
@@ -190,6 +190,12 @@ class Overview(BaseModel):
     formats: list[str]
     base: float = Field(description="the league's clock: seconds each")
     increment: float = Field(description="the league's clock: seconds added per move")
+    move_time: float | None = Field(
+        default=None, description="the league's seconds a move (then base and increment are unused)"
+    )
+    time_control: str = Field(
+        default="", description="the league's clock as written: '60+1' or '3 s/move'"
+    )
 
 
 class EventDone(BaseModel):
@@ -263,6 +269,8 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
         "formats": list(FORMATS),
         "base": settings.base,
         "increment": settings.increment,
+        "move_time": settings.move_time,
+        "time_control": settings.time_control,
     }
     body = (
         '{"members":'
@@ -295,16 +303,33 @@ async def overview(request: Request, page: Annotated[Page, Query()]) -> Response
     return _overview(store_of(request), hall_of(request).presence.online(), rows, page)
 
 
+def own_clock(text: str | None, settings: LeagueSettings) -> tuple[float, float] | None:
+    """An event's own clock from the form's ``text``: ``None`` (the league's clock) for
+    none, an empty one, or the league's clock as the league writes it (``3 s/move``,
+    ``60+1``: what the form offers first, and what an event on the league's clock is
+    shown with, so it is saved as it was made); else BASE+INCREMENT seconds. Seconds a
+    move other than the league's is refused with :class:`LeagueError`: an event's own
+    clock is a Fischer clock."""
+    if text is None or not text.strip() or text.strip() == settings.time_control:
+        return None
+    if text.strip().endswith("s/move"):
+        raise LeagueError(
+            f"clock {text.strip()[:32]!r}: an event keeps the league's clock"
+            f" ({settings.time_control}) or has its own, BASE+INCREMENT seconds, e.g. 30+0.5"
+        )
+    try:
+        return parse_clock(text)
+    except InvalidSettingsError as exc:
+        raise LeagueError(str(exc)) from None
+
+
 @router.post("/admin/events", status_code=201, response_model=EventDone, dependencies=ADMIN)
 async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
     """Create a scheduled event, as ``adjacency league event create --members`` does;
     refused (400, nothing created) as
     :meth:`~adjacency.league.events.event_definitions.EventDefinitions.create` refuses."""
     events = hall_of(request).store.events
-    try:
-        clock = None if body.clock is None else parse_clock(body.clock)
-    except InvalidSettingsError as exc:
-        raise LeagueError(str(exc)) from None
+    clock = own_clock(body.clock, store_of(request).meta.settings())
     event = events.create(
         body.name, body.format, body.rounds, [m.strip() for m in body.members], body.start,
         body.rated, clock=clock, pace=body.pace, people=body.people,
@@ -330,10 +355,7 @@ async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, A
     changes then."""
     event = _event_named(request, name)
     events = hall_of(request).store.events
-    try:
-        clock = None if body.clock is None else parse_clock(body.clock)
-    except InvalidSettingsError as exc:
-        raise LeagueError(str(exc)) from None
+    clock = own_clock(body.clock, store_of(request).meta.settings())
     event = events.edit(
         event.name, body.name, body.format, body.rounds, [m.strip() for m in body.members],
         body.start, body.rated, clock=clock, pace=body.pace, people=body.people,

@@ -337,9 +337,11 @@ async function refresh() {
   $("signed-in").hidden = false;
   $("admin").hidden = false;
   renderFormats(data.formats);
-  $("clock").textContent = t("teacher.create.clock", { base: data.base, increment: data.increment });
+  $("clock").textContent = data.move_time === null
+    ? t("teacher.create.clock", { base: data.base, increment: data.increment })
+    : t("teacher.create.clock-move", { seconds: data.move_time });
   if (!$("event-clock").value && document.activeElement !== $("event-clock")) {
-    $("event-clock").value = `${data.base}+${data.increment}`; // the league's clock by default
+    $("event-clock").value = data.time_control; // the league's own clock first, as it writes it
   }
   renderWaiting(data.members);
   renderMembers(data.members.filter((m) => !m.waiting));
