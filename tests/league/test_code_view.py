@@ -9,7 +9,7 @@ from pathlib import Path
 
 from adjacency.league.league_file import LeagueStore
 from code_projects import GREEDY, MINIMAX, SKELETON
-from league_helpers import ADMIN, add_member, keep, project, request
+from league_helpers import ADMIN, add_member, keep, project, request, upload
 from similarity_class import PLANTED, STATE, course_class, template
 
 
@@ -80,19 +80,6 @@ def test_a_team_reads_its_own_code_and_never_another_teams(league: tuple[str, Pa
     assert request(url + "/api/league/submissions/2/code", token=two).status == 404
 
 
-def upload(url: str, data: bytes, token: str | None = ADMIN, method: str = "PUT") -> int:
-    """Send the zip ``data`` as a body; the answer's status."""
-    headers = {"Content-Type": "application/zip"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    asked = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(asked, timeout=60) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-
-
 def test_the_planted_copies_are_the_reports_top_file_pairs(league: tuple[str, Path]) -> None:
     """A class of course-shaped projects through the real server: the teacher uploads the
     course's skeleton once and last year's project of alpha; the report lists the two
@@ -106,14 +93,14 @@ def test_the_planted_copies_are_the_reports_top_file_pairs(league: tuple[str, Pa
     keep(db, "late", project({"D.java": "class D {}\n"}), accepted=False)
     with LeagueStore(db) as store:
         store.events.create("cup", "round-robin", None, [*teams, "late"])
-    admin = url + "/api/league/admin/similarity"
-    assert upload(admin + "/template", project(template())) == 204
-    assert upload(admin + "/template", project(template()), token=None) == 401
+    admin = "/api/league/admin/similarity"
+    assert upload(url, project(template()), ADMIN, admin + "/template").status == 201
+    assert upload(url, project(template()), None, admin + "/template").status == 401
     earlier = project(teams["alpha"])
-    assert upload(admin + "/corpus?name=2025/alpha", earlier, method="POST") == 204
-    assert upload(admin + "/corpus?name=2025/alpha", earlier, method="POST") == 400  # kept
-    assert upload(admin + "/corpus?name=..%0a", earlier, method="POST") == 422
-    listed = request(admin + "/corpus", token=ADMIN).body
+    assert upload(url, earlier, ADMIN, admin + "/corpus?name=2025/alpha").status == 201
+    assert upload(url, earlier, ADMIN, admin + "/corpus?name=2025/alpha").status == 400  # kept
+    assert upload(url, earlier, ADMIN, admin + "/corpus?name=..%0a").status == 422
+    listed = request(url + admin + "/corpus", token=ADMIN).body
     assert listed == [
         {"name": "template", "kind": "template"},
         {"name": "2025/alpha", "kind": "earlier"},
@@ -176,3 +163,42 @@ def test_a_team_may_template_marks_the_skeleton(league: tuple[str, Path]) -> Non
     assert plain["pairs"][0]["files"][0]["a_file"] == "Board.java"
     marked = request(api + "?template=template", token=ADMIN).body
     assert marked["template"] == "template" and marked["pairs"] == []
+
+
+def test_the_code_view_shows_every_kept_file_and_names_what_the_upload_left_out(
+    league: tuple[str, Path],
+) -> None:
+    """An upload through the server of a course project with its FXML, CSS, properties,
+    a picture, and the JavaFX SDK's jars and DLLs: the view shows every kept text file,
+    names the picture, and counts and sizes what was left out, by kind."""
+    url, db = league
+    add_member(db, "team1")
+    sdk = {
+        "lib/javafx-sdk/lib/javafx.controls.jar": b"\x00" * 3_000_000,
+        "lib/javafx-sdk/lib/javafx.graphics.jar": b"\x00" * 2_000_000,
+        "lib/javafx-sdk/bin/glass.dll": b"\x00" * 500_000,
+        "doc/report.pdf": b"%PDF" + b"\x00" * 1000,
+    }
+    files = {
+        "src/Bot.java": OLD,
+        "src/Main.java": 'class Main { Object s = getClass().getResource("style.css"); }\n',
+        "src/InputFrame.fxml": "<?xml version='1.0'?>\n<AnchorPane/>\n",
+        "src/style.css": ".root { -fx-background-image: url('board.png'); }\n",
+        "src/app.properties": "rounds=8\n",
+    }
+    data = project(files, {**sdk, "src/board.png": b"\x89PNG\r\n\x1a\n picture"})
+    sent = upload(url, data, ADMIN, "/api/league/admin/members/team1/submissions")
+    assert sent.status == 201, sent
+    with LeagueStore(db) as store:
+        submission = store.submissions.versions(store.members.member_named("team1").id)[0]
+        store.submissions.decide(submission.id, True, "")
+    code = request(url + "/api/league/admin/members/team1/versions/1/code", token=ADMIN).body
+    assert [f["path"] for f in code["files"]] == sorted(files)  # FXML, CSS, properties too
+    assert code["pictures"] == ["src/board.png"]
+    assert set(code["left_out"]) == set(sdk)
+    kinds = {k["kind"]: (k["count"], k["bytes"]) for k in code["left_out_kinds"]}
+    assert kinds == {
+        "jar": (2, 5_000_000),
+        "native library": (1, 500_000),
+        "other": (1, 1004),
+    }

@@ -22,7 +22,7 @@ from pathlib import Path
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
-from ..hosting.intake import take_in
+from ..hosting.intake import RESOURCE_SUFFIXES, take_in
 from ..hosting.sources import decode
 from .fingerprints import lexer_for
 
@@ -34,15 +34,25 @@ MOST_LINES = 20_000
 
 @dataclass(frozen=True)
 class Kept:
-    """A version's files as the build read them (path to text) and the paths of the
-    zip's other entries, left unread."""
+    """A version's files as the build read them: ``files``, its sources and manifest
+    (path to text: what is compared for similarity); ``resources``, the kept resources
+    that are text (FXML, CSS, properties, an IntelliJ module, a jar's manifest: what a
+    JavaFX program loads); ``pictures``, the kept pictures' paths (binary: named, not
+    shown); and the paths of the zip's other entries, left unread."""
 
     files: dict[str, str]
     left_out: list[str] = field(default_factory=list)
+    resources: dict[str, str] = field(default_factory=dict)
+    pictures: list[str] = field(default_factory=list)
+
+    @property
+    def shown(self) -> dict[str, str]:
+        """Every kept file that is text, sources and resources, in path order."""
+        return dict(sorted({**self.files, **self.resources}.items()))
 
 
 def kept_files(data: bytes) -> Kept:
-    """The sources and manifest of the zip ``data`` (a stored version), as text; the
+    """The kept files of the zip ``data`` (a stored version), the texts decoded; the
     intake's refusal (:class:`~adjacency.hosting.intake.IntakeRefused`) for a zip it refuses."""
     with tempfile.TemporaryDirectory(prefix="adjacency-version-") as folder:
         path = Path(folder) / "version.zip"
@@ -51,7 +61,11 @@ def kept_files(data: bytes) -> Kept:
     files = {name: decode(raw) for name, raw in intake.sources.items()}
     if intake.manifest is not None:
         files[intake.manifest[0]] = decode(intake.manifest[1])
-    return Kept(dict(sorted(files.items())), sorted(intake.left_out))
+    texts = {n: decode(raw) for n, raw in intake.resources.items() if n.endswith(RESOURCE_SUFFIXES)}
+    pictures = sorted(set(intake.resources) - set(texts))
+    return Kept(
+        dict(sorted(files.items())), sorted(intake.left_out), dict(sorted(texts.items())), pictures
+    )
 
 
 _FORMATTER = HtmlFormatter(nowrap=True)

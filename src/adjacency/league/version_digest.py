@@ -45,7 +45,8 @@ def make(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
     except AdjacencyError as exc:
         raise LeagueError(f"{what} cannot be read: {exc}") from None
     code = {
-        "files": [{"path": p, "lines": highlighted(p, t)} for p, t in kept.files.items()],
+        "files": [{"path": p, "lines": highlighted(p, t)} for p, t in kept.shown.items()],
+        "pictures": kept.pictures,
         "left_out": kept.left_out,
     }
     packed = zlib.compress(json.dumps(code, separators=(",", ":")).encode(), 6)

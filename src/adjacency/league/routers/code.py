@@ -27,6 +27,7 @@ from ..auth import require_admin, require_bot
 from ..deps import heavy_read, member_named
 from ..fingerprints import unpack
 from ..league_file import LeagueError, LeagueStore
+from ..left_out import read as read_left_out
 from ..limits import check_rate
 from ..models import ERRORS
 from ..similarity import THRESHOLD, compare_prints
@@ -38,6 +39,7 @@ from ..version_digest import code_of, corpus_files, corpus_prints, files_of, pri
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
+from .submissions import UPLOAD_BODY
 from .submissions import _pack as pack_upload
 
 router = APIRouter(prefix=PREFIX, tags=["code"], responses=ERRORS)
@@ -60,16 +62,28 @@ class CodeFile(BaseModel):
     lines: list[str]
 
 
+class LeftOutKind(BaseModel):
+    """Files of one kind an upload held besides its kept files: how many, their bytes."""
+
+    kind: str = Field(description="'jar', 'native library', 'class file' or 'other'")
+    count: int
+    bytes: int = Field(description="their size unpacked")
+
+
 class VersionCode(BaseModel):
-    """A version's kept files (the sources and manifest the build read) and the zip's
-    other entries, unread."""
+    """A version's kept files that are text (its sources, manifest and resources: FXML,
+    CSS, properties), its kept pictures named, and what its upload held besides, unread."""
 
     name: str
     version: int
     sha256: str
     status: str
     files: list[CodeFile]
-    left_out: list[str]
+    pictures: list[str] = Field(default_factory=list, description="kept pictures, named")
+    left_out: list[str] = Field(description="the paths left out (the first 200 of an upload)")
+    left_out_kinds: list[LeftOutKind] = Field(
+        default_factory=list, description="what the upload left out, by kind"
+    )
 
 
 class DiffLine(BaseModel):
@@ -184,12 +198,17 @@ def _code(store: LeagueStore, member: Member, number: int) -> dict[str, Any]:
     """A version's code as shown, read from its digest (made once:
     :mod:`~adjacency.league.version_digest`)."""
     submission = _version(store, member, number)
+    code = code_of(store, submission)
+    dropped = read_left_out(store.submissions.left_out(submission.id))
     return {
         "name": member.name,
         "version": submission.version,
         "sha256": submission.sha256,
         "status": submission.status,
-        **code_of(store, submission),
+        "files": code["files"],
+        "pictures": code.get("pictures", []),
+        "left_out": [*code["left_out"], *(path for path, _ in dropped["files"])],
+        "left_out_kinds": dropped["kinds"],
     }
 
 
@@ -355,7 +374,7 @@ CorpusName = Annotated[
 
 
 async def _corpus_zip(request: Request, name: str, kind: Kind) -> None:
-    packed = await pack_upload(request)
+    packed, _ = await pack_upload(request)
 
     def keep(store: LeagueStore) -> None:
         store.digests.add(name, kind, packed.data, corpus_prints(packed.data, name))
@@ -363,23 +382,36 @@ async def _corpus_zip(request: Request, name: str, kind: Kind) -> None:
     await heavy_read(request, keep)
 
 
-@router.put("/admin/similarity/template", status_code=204, dependencies=ADMIN)
-async def put_template(request: Request) -> Response:
+@router.post(
+    "/admin/similarity/template",
+    status_code=201,
+    response_model=CorpusEntry,
+    dependencies=ADMIN,
+    openapi_extra={"requestBody": UPLOAD_BODY},
+)
+async def put_template(request: Request) -> dict[str, str]:
     """Keep the zip in the body as the league's template (the code the class was given),
-    left out of every pair of every similarity report; it replaces the one before."""
+    left out of every pair of every similarity report; it replaces the one before. 400:
+    a zip the intake refuses."""
     await _corpus_zip(request, TEMPLATE, "template")
-    return Response(status_code=204)
+    return {"name": TEMPLATE, "kind": "template"}
 
 
-@router.post("/admin/similarity/corpus", status_code=204, dependencies=ADMIN)
-async def add_corpus(request: Request, name: CorpusName) -> Response:
+@router.post(
+    "/admin/similarity/corpus",
+    status_code=201,
+    response_model=CorpusEntry,
+    dependencies=ADMIN,
+    openapi_extra={"requestBody": UPLOAD_BODY},
+)
+async def add_corpus(request: Request, name: CorpusName) -> dict[str, str]:
     """Keep the zip in the body as an earlier project of the corpus, called ``name``
     (``2025/team3``): every report compares the class with it. 400: a name kept
     already, or a zip the intake refuses."""
     if name == TEMPLATE:
         raise LeagueError(f"{TEMPLATE!r} is the template's name: call the project otherwise")
     await _corpus_zip(request, name, "earlier")
-    return Response(status_code=204)
+    return {"name": name, "kind": "earlier"}
 
 
 @router.get("/admin/similarity/corpus", response_model=list[CorpusEntry], dependencies=ADMIN)

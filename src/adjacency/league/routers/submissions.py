@@ -47,6 +47,7 @@ from ..auth import details_for, require_admin, require_bot
 from ..builder import build_folder, version_folder
 from ..deps import member_named, store_of
 from ..league_file import LeagueStore
+from ..left_out import summary
 from ..limits import check_rate
 from ..models import ERRORS, ChoiceIn, ProgramForm, Submissions, Submitted, VersionGame
 from ..standings import game_summary
@@ -168,10 +169,11 @@ def _packer(request: Request) -> Callable[[Path], Packed]:
     return partial(pack_program, choices={})
 
 
-async def _pack(request: Request) -> Packed:
+async def _pack(request: Request) -> tuple[Packed, str]:
     """The request's zip received (:func:`_receive`) and packed
     (:func:`~adjacency.hosting.packing.pack`, or as a program played through its window
-    where :data:`PROGRAM_HEADER` asks, in a thread); an intake rule broken is 400 with
+    where :data:`PROGRAM_HEADER` asks, in a thread), with the note of what it left out
+    (:func:`~adjacency.league.left_out.summary`); an intake rule broken is 400 with
     the rule's words."""
     packer = _packer(request)
     receiving: asyncio.Semaphore = request.app.state.receiving
@@ -181,7 +183,8 @@ async def _pack(request: Request) -> Packed:
     async with receiving:
         path = await _receive(request, store.path.with_name(store.path.name + ".uploads"))
         try:
-            return await asyncio.to_thread(packer, path)
+            packed = await asyncio.to_thread(packer, path)
+            return packed, await asyncio.to_thread(summary, path, packed.left_out)
         except IntakeRefused as exc:
             raise WebError(str(exc)) from None
         finally:
@@ -227,10 +230,10 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
             f"send the zip itself as the body, Content-Type: application/zip (not {kind or 'none'})"
         )
     store = await asyncio.to_thread(_admit, request, member)
-    packed = await _pack(request)
+    packed, left_out = await _pack(request)
     filename = FILENAME.sub("_", request.headers.get("x-filename", ""))[:200] or "upload.zip"
     submission, new = await asyncio.to_thread(
-        store.submissions.add, member.id, packed.data, filename
+        store.submissions.add, member.id, packed.data, filename, None, left_out
     )
     builder = request.app.state.builder
     if builder is not None:

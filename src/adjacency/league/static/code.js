@@ -76,6 +76,12 @@ async function showVersion(team, version, against) {
   $("left-out").hidden = !answer.left_out.length;
   $("left-out").textContent = answer.left_out.length
     ? t("code.left-out", { files: answer.left_out.join(", ") }) : "";
+  const kinds = answer.left_out_kinds.map((k) => t("code.left-out-kind", { kind: t(`code.kind.${k.kind}`),
+    count: k.count, size: `${(k.bytes / 1048576).toFixed(1)} MB` }));
+  $("left-out-kinds").hidden = !kinds.length;
+  $("left-out-kinds").textContent = kinds.length ? t("code.left-out-kinds", { kinds: kinds.join("; ") }) : "";
+  $("pictures").hidden = !answer.pictures.length;
+  $("pictures").textContent = answer.pictures.length ? t("code.pictures", { files: answer.pictures.join(", ") }) : "";
   $("files").replaceChildren(...answer.files.map((f) => el("section", { class: "code-file" },
     el("h3", {}, f.path),
     codeBox(f.path, f.lines.map((html, i) => ["", [i + 1], html])))));

@@ -398,6 +398,10 @@ CREATE TABLE IF NOT EXISTS corpus (
 (:mod:`.digest_rows`): its fingerprints and its code as the pages show it; and the
 similarity report's corpus: the league's template and earlier years' projects."""
 
+LEFT_OUT = (("submissions", "left_out", "TEXT NOT NULL DEFAULT ''"),)
+"""What an upload held besides its kept files, noted when the server received it
+(:mod:`adjacency.league.left_out`): JSON, ``''`` for nothing (or a version from before)."""
+
 EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
 """Whether people may join the event before it starts
 (:meth:`.events.event_entries.EventEntries.join`); 0 for the events stored before this
@@ -520,7 +524,11 @@ STORE_SCHEMA = Schema(
         Step("events open to people", columns=EVENT_PEOPLE),
         Step("the teacher's log, kept across restarts", LOG_LINES),
         Step("pictures of the teams' programs", PICTURES),
-        Step("versions' fingerprints and code, made once; the similarity corpus", DIGESTS),
+        Step(
+            "versions' fingerprints and code, made once; the similarity corpus",
+            DIGESTS,
+            columns=LEFT_OUT,
+        ),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -554,7 +562,8 @@ STORE_SCHEMA = Schema(
     none in a file from before);
 11. each version's fingerprints and code as shown, made once when it is accepted, and
     the similarity report's corpus (:data:`DIGESTS`; a version accepted before gets
-    them the first time they are asked for).
+    them the first time they are asked for); what each upload left out
+    (:data:`LEFT_OUT`; nothing noted for a version from before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

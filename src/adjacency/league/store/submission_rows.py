@@ -89,12 +89,18 @@ class SubmissionsRepo:
         self.db = db
 
     def add(
-        self, member_id: int, data: bytes, filename: str, now: float | None = None
+        self,
+        member_id: int,
+        data: bytes,
+        filename: str,
+        now: float | None = None,
+        left_out: str = "",
     ) -> tuple[Submission, bool]:
         """Keep ``data`` as the member's next version: ``(submission, True)``; or, when
         the member has these bytes already, ``(that version, False)`` and nothing is
         written. Raises :class:`~.records.LeagueError` for an empty or oversized upload
-        or a member who is not a bot (nothing is written)."""
+        or a member who is not a bot (nothing is written). ``left_out``: what the upload
+        held besides (:mod:`adjacency.league.left_out`), kept with a new version."""
         if not data:
             raise LeagueError("the upload is empty: send the zip of your project")
         if len(data) > MAX_PACKED:
@@ -120,8 +126,9 @@ class SubmissionsRepo:
             stamp = time.time() if now is None else now
             cursor = db.execute(
                 "INSERT INTO submissions (member_id, version, sha256, size, filename, data,"
-                " status, detail, created) VALUES (?, ?, ?, ?, ?, ?, 'received', '', ?)",
-                (member_id, last + 1, digest, len(data), name, data, stamp),
+                " status, detail, created, left_out)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'received', '', ?, ?)",
+                (member_id, last + 1, digest, len(data), name, data, stamp, left_out),
             )
             submission_id = cursor.lastrowid
             # One queued build per team: a version still waiting is replaced by this one.
@@ -145,6 +152,11 @@ class SubmissionsRepo:
         if not rows:
             raise LeagueError(f"no submission {submission_id}")
         return bytes(rows[0][0])
+
+    def left_out(self, submission_id: int) -> str:
+        """What a version's upload held besides its kept files, as noted (``""``: none)."""
+        rows = self.db.query("SELECT left_out FROM submissions WHERE id = ?", (submission_id,))
+        return str(rows[0][0]) if rows else ""
 
     def versions(self, member_id: int) -> list[Submission]:
         """Every version of a member, newest first."""
