@@ -365,10 +365,11 @@ def register(commands: Any) -> None:
         add_all(parser, table)
         parser.set_defaults(handler=handler)
 
-    from . import backup_commands, event_commands, roster_commands, submit_commands
+    from . import backup_commands, corpus_commands, event_commands, roster_commands, submit_commands
 
     event_commands.register(sub)
     backup_commands.register(sub)
+    corpus_commands.register(sub)
     submit_commands.register(sub)
     roster_commands.register(sub)
 
