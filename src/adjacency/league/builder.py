@@ -190,8 +190,8 @@ class Builder:
                     shutil.rmtree(folder, ignore_errors=True)
                 self._wake.set()  # its team's next version may be built now, by any thread
                 log.info(
-                    "version %d of member %d %s",
+                    "version %d of %s %s",
                     submission.version,
-                    submission.member_id,
+                    store.members.member(submission.member_id).name,
                     "accepted" if accepted else "refused",
                 )

@@ -17,6 +17,7 @@ static file: it asks for the admin token once and keeps it in the tab's
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
@@ -39,6 +40,9 @@ from ..settings import MAX_PACE, LeagueSettings, parse_clock
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
+
+log = logging.getLogger("adjacency.league.teacher")
+"""The teacher's own actions, one line each in the server's log (kind ``teacher``)."""
 
 router = APIRouter(prefix=PREFIX, tags=["teacher"], responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
@@ -334,6 +338,10 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
         body.name, body.format, body.rounds, [m.strip() for m in body.members], body.start,
         body.rated, clock=clock, pace=body.pace, people=body.people,
     )  # fmt: skip
+    log.info(
+        "the teacher created event %s (%s, members %s)",
+        event.name, event.format, ", ".join(m.strip() for m in body.members),
+    )  # fmt: skip
     return {"name": event.name, "status": event.status}
 
 
@@ -361,6 +369,7 @@ async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, A
         body.start, body.rated, clock=clock, pace=body.pace, people=body.people,
     )  # fmt: skip
     hall_of(request).wake()
+    log.info("the teacher changed event %s", event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -370,6 +379,7 @@ async def delete_event(request: Request, name: str) -> dict[str, Any]:
     the league's history: it stays)."""
     event = _event_named(request, name)
     hall_of(request).store.events.delete(event.name)
+    log.info("the teacher deleted event %s", event.name)
     return {"name": event.name, "deleted": True}
 
 
@@ -386,6 +396,7 @@ async def start_event(request: Request, name: str) -> dict[str, Any]:
         )
     event = hall_of(request).store.events.start(event.name)
     hall_of(request).wake()
+    log.info("the teacher started event %s", event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -395,6 +406,7 @@ async def pause_event(request: Request, name: str) -> dict[str, Any]:
     none of its games (those in play end as usual) until it is resumed. 404: no such
     event; 400: it is not running, or paused already."""
     event = hall_of(request).store.events.pause(_event_named(request, name).name)
+    log.info("the teacher paused event %s", event.name)
     return {"name": event.name, "status": event.status, "paused": event.paused}
 
 
@@ -404,6 +416,7 @@ async def resume_event(request: Request, name: str) -> dict[str, Any]:
     on pairing it at once, where it stopped). 404: no such event; 400: it is not paused."""
     event = hall_of(request).store.events.resume(_event_named(request, name).name)
     hall_of(request).wake()
+    log.info("the teacher resumed event %s", event.name)
     return {"name": event.name, "status": event.status, "paused": event.paused}
 
 
@@ -415,6 +428,7 @@ async def withdraw(request: Request, name: str, body: Withdrawal) -> dict[str, A
     event = _event_named(request, name)
     member = member_named(request, body.member)
     hall_of(request).store.events.withdraw(event.name, member.name)
+    log.info("the teacher withdrew %s from event %s", member.name, event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -429,6 +443,7 @@ async def reinstate(request: Request, name: str, body: Withdrawal) -> dict[str, 
     member = member_named(request, body.member)
     event = hall_of(request).store.events.reinstate(event.name, member.name)
     hall_of(request).wake()
+    log.info("the teacher reinstated %s in event %s", member.name, event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -457,6 +472,10 @@ async def set_deadline(request: Request, name: str, body: Deadline) -> dict[str,
     if event.status == "finished":
         raise LeagueError(f"event {quote(event.name)} has finished: its deadline is kept as it was")
     store_of(request).submissions.set_deadline(event.name, body.deadline)
+    log.info(
+        "the teacher %s event %s's upload deadline",
+        "cleared" if body.deadline is None else "set", event.name,
+    )  # fmt: skip
     return {"name": event.name, "deadline": body.deadline}
 
 
