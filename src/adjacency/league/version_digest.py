@@ -1,7 +1,8 @@
 """A version's digest: what is read of it again and again (its kept files highlighted, as
 the code view shows them, and its fingerprints, the similarity report's input), made
 once from its zip when it is accepted and kept in the league file
-(:class:`~.store.digest_rows.DigestsRepo`).
+(:class:`~.store.digest_rows.DigestsRepo`). The code is kept as two lines of JSON,
+compressed: its pictures and left-out paths, then its files (:func:`code_of`).
 
 Why: highlighting a whole project and fingerprinting it cost seconds of CPU each; made
 on every request, a team asking for its own code view a dozen times at once, or a
@@ -44,13 +45,14 @@ def make(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
         kept = kept_files(data)
     except AdjacencyError as exc:
         raise LeagueError(f"{what} cannot be read: {exc}") from None
-    code = {
-        "files": [{"path": p, "lines": highlighted(p, t)} for p, t in kept.shown.items()],
-        "pictures": kept.pictures,
-        "left_out": kept.left_out,
-    }
-    packed = zlib.compress(json.dumps(code, separators=(",", ":")).encode(), 6)
-    return pack(project_prints(kept.files)), packed
+    head = {"pictures": kept.pictures, "left_out": kept.left_out}
+    files = [{"path": p, "lines": highlighted(p, t)} for p, t in kept.shown.items()]
+    text = _json(head) + "\n" + _json(files)
+    return pack(project_prints(kept.files)), zlib.compress(text.encode(), 6)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
@@ -61,15 +63,18 @@ def keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
     return prints, code
 
 
-def code_of(store: LeagueStore, submission: Submission) -> dict[str, Any]:
-    """A version's kept files as shown (``files``: path and highlighted lines;
-    ``left_out``), from its digest (made now if it has none)."""
+def code_of(store: LeagueStore, submission: Submission) -> tuple[dict[str, Any], str]:
+    """A version's code as shown, from its digest (made now if it has none): its
+    ``pictures`` and ``left_out`` (the stored zip's), and its files as JSON text (a list
+    of path and highlighted lines), kept as text so that an answer splices it in
+    instead of parsing and writing again what may be megabytes."""
     stored = store.digests.code(submission.id)
     if stored is None:
         log.info("version %d: its digest made (accepted before digests were kept)", submission.id)
         stored = keep(store, submission)[1]
-    code: dict[str, Any] = json.loads(zlib.decompress(stored))
-    return code
+    head, _, files = zlib.decompress(stored).decode().partition("\n")
+    found: dict[str, Any] = json.loads(head)
+    return found, files
 
 
 def prints_of(store: LeagueStore, submission: Submission) -> ProjectPrints:

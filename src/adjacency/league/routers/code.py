@@ -13,6 +13,7 @@ in a worker thread on the store's read connection, never on the event loop.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from typing import Annotated, Any
 
@@ -194,22 +195,25 @@ def _kept(store: LeagueStore, submission: Submission) -> Kept:
         raise LeagueError(f"version {submission.version} cannot be read: {exc}") from None
 
 
-def _code(store: LeagueStore, member: Member, number: int) -> dict[str, Any]:
-    """A version's code as shown, read from its digest (made once:
-    :mod:`~adjacency.league.version_digest`)."""
+def _code(store: LeagueStore, member: Member, number: int) -> Response:
+    """A version's code as shown (:class:`VersionCode`), read from its digest (made
+    once: :mod:`~adjacency.league.version_digest`), its files spliced in as kept: the
+    answer, of megabytes for a large project, is never parsed nor checked again, here or
+    on the event loop."""
     submission = _version(store, member, number)
-    code = code_of(store, submission)
+    code, files = code_of(store, submission)
     dropped = read_left_out(store.submissions.left_out(submission.id))
-    return {
+    head = {
         "name": member.name,
         "version": submission.version,
         "sha256": submission.sha256,
         "status": submission.status,
-        "files": code["files"],
         "pictures": code.get("pictures", []),
         "left_out": [*code["left_out"], *(path for path, _ in dropped["files"])],
         "left_out_kinds": dropped["kinds"],
     }
+    body = json.dumps(head, separators=(",", ":"))[:-1] + ',"files":' + files + "}"
+    return Response(body.encode(), media_type="application/json")
 
 
 def _own(request: Request) -> None:
@@ -241,7 +245,7 @@ def _zip(store: LeagueStore, member: Member, number: int) -> Response:
     response_model=VersionCode,
     dependencies=ADMIN,
 )
-async def team_code(request: Request, name: str, version: Version) -> dict[str, Any]:
+async def team_code(request: Request, name: str, version: Version) -> Response:
     """A team's version: its kept files, highlighted (the admin token)."""
     member = member_named(request, name)
     return await heavy_read(request, lambda store: _code(store, member, version))
@@ -262,7 +266,7 @@ async def team_zip(request: Request, name: str, version: Version) -> Response:
 
 
 @router.get("/submissions/{version}/code", response_model=VersionCode)
-async def own_code(request: Request, member: Team, version: Version) -> dict[str, Any]:
+async def own_code(request: Request, member: Team, version: Version) -> Response:
     """One of the team's own versions, its kept files highlighted (its bot token)."""
     _own(request)
     return await heavy_read(request, lambda store: _code(store, member, version))
