@@ -9,6 +9,7 @@ scrolling, no English left in Indonesian, no console error."""
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 import zipfile
 from pathlib import Path
@@ -45,6 +46,22 @@ CODE = {
 }
 
 
+LEFT_OUT = json.dumps(
+    {
+        "kinds": [
+            {"kind": "jar", "count": 2, "bytes": 5_000_000},
+            {"kind": "native library", "count": 1, "bytes": 500_000},
+        ],
+        "files": [
+            ["lib/javafx-sdk/lib/javafx.controls.jar", 3_000_000],
+            ["lib/javafx-sdk/lib/javafx.graphics.jar", 2_000_000],
+            ["lib/javafx-sdk/bin/glass.dll", 500_000],
+        ],
+    }
+)
+"""What alpha's second upload left out, as the server notes it
+(:func:`adjacency.league.left_out.summary`)."""
+
 CRASH = "alpha failed: java.lang.NullPointerException at Bot.move(Bot.java:12)"
 """A failure's reason as the server keeps it (the program's own words)."""
 FINISHED = {"en-US": "none: the event has finished", "id-ID": "tidak ada: acara sudah selesai"}
@@ -80,7 +97,8 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
             member = store.members.member_named(team)
             for files in versions:
                 data = zipped(files)
-                kept, _ = store.submissions.add(member.id, data, f"{team}.zip")
+                note = LEFT_OUT if files is CODE["alpha"][-1] else ""
+                kept, _ = store.submissions.add(member.id, data, f"{team}.zip", None, note)
                 store.submissions.decide(kept.id, True, "")
                 uploads[team, kept.version] = data
         store.events.create("cup", "round-robin", None, list(CODE))
@@ -101,7 +119,21 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         )
     errors: list[str] = []
     paths = [path for versions in CODE.values() for files in versions for path in files]
-    allowed = ["alpha", "beta", "gamma", "delta", "cup", "done", "rr", CRASH, *code_lines(), *paths]
+    sdk = ["lib/javafx-sdk/lib/javafx.controls.jar", "lib/javafx-sdk/lib/javafx.graphics.jar",
+           "lib/javafx-sdk/bin/glass.dll", "MB", "DLL"]  # fmt: skip
+    allowed = [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "cup",
+        "done",
+        "rr",
+        CRASH,
+        *code_lines(),
+        *paths,
+        *sdk,
+    ]
     with thread_server(db, house_games=False) as url:
         context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
         if locale == "id-ID":
@@ -140,6 +172,10 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         pair.locator("a").first.click()  # alpha's code, the version it plays
         expect(page.locator("#version-heading")).to_contain_text("alpha")
         expect(page.locator(".code-file h3")).to_have_text(["src/MinimaxBot.java"])
+        kinds = page.locator("#left-out-kinds")  # what the upload held besides, by kind
+        expect(kinds).to_contain_text(": 2, 4.8 MB")
+        expect(kinds).to_contain_text(": 1, 0.5 MB")
+        expect(page.locator("#left-out")).to_contain_text("glass.dll")
         assert page.locator(".code .kd").count() > 0  # coloured by the server's highlighter
         assert page.locator(".code .row").count() == len(TUNED.splitlines())
         audited_here(page, locale, size, allowed)
