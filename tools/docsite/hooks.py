@@ -69,6 +69,7 @@ TITLES: dict[str, str] = {
     "training": "Training: the evaluations fitted offline",
     "web": "Web: the browser game",
     "rl": "RL: PettingZoo and Gymnasium",
+    "jax": "JAX: the game as pure functions (pgx's API)",
     "openspiel": "OpenSpiel",
     "tuning": "Tuning: SPSA",
     "cli": "Command line",
