@@ -11,11 +11,15 @@ A laptop-CPU example of the loop of Silver et al. (2017, 2018) on the package's 
   heads: move logits over the squares and a tanh value), trained by Adam on the policy's
   cross-entropy plus the value's squared error, with the board's symmetries as extra data;
 - **checkpoints**: after every iteration, the weights, Adam's moments, the replay buffer,
-  the random state and the log go to one ``.npz`` file (written atomically); ``--resume``
-  continues from it exactly as if never stopped;
+  the random state, the log and a provenance record (the code's commit and source hash,
+  the libraries, the machine, the settings and the seed) go to one ``.npz`` file (written
+  atomically); ``--resume`` continues from it exactly as if never stopped;
 - **evaluation**: colour-swapped pairs of games against a bot of the registry (by default
   plain ``mcts`` with the same simulations), scored by the arena's pentanomial SPRT
-  (:class:`adjacency.ratings.stats.Sprt`) until it decides or the pairs run out.
+  (:class:`adjacency.ratings.stats.Sprt`) until it decides or the pairs run out; its
+  openings are drawn from ``--eval-seed``.
+
+``alphazero_jax.py`` beside it is the same loop on JAX and mctx (the ``jax`` extra).
 
 Why numpy and not PyTorch: the network is small (tens of thousands of weights) and is
 called on batches of 8 to 64 positions, where a framework's per-call overhead outweighs
@@ -56,6 +60,7 @@ from adjacency.bots.mcts_batched import BatchedSearch, Leaves  # noqa: E402
 from adjacency.bots.referee import play_game  # noqa: E402
 from adjacency.ratings.stats import Sprt  # noqa: E402
 from adjacency.rl import BatchedEnv  # noqa: E402
+from adjacency.system.provenance import provenance  # noqa: E402
 
 
 @dataclass
@@ -395,6 +400,7 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--evaluate", type=int, default=0, help="pairs of evaluation games")
     parser.add_argument("--opponent", default=None, help="bot spec (default: mcts, same sims)")
     parser.add_argument("--elo1", type=float, default=50.0, help="the SPRT's H1 (H0: 0)")
+    parser.add_argument("--eval-seed", type=int, default=0, help="the evaluation's openings")
     for name, value in asdict(Config()).items():
         parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
     args = parser.parse_args(arguments)
@@ -422,14 +428,18 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
             **losses,
         }
         state["log"].append(entry)
+        state["provenance"] = provenance(asdict(config), seeds={"seed": config.seed})
         save(args.checkpoint, net, buffer, rng, state)
         print(json.dumps(entry), flush=True)
     last: dict[str, Any] = {"iteration": state["iteration"], "cpu_seconds": state["cpu_seconds"]}
     if args.evaluate:
         opponent = args.opponent or f"mcts:simulations={config.simulations}"
         began = time.process_time()
-        result = evaluate(net, config, opponent, args.evaluate, Sprt(0.0, args.elo1))
+        result = evaluate(
+            net, config, opponent, args.evaluate, Sprt(0.0, args.elo1), seed=args.eval_seed
+        )
         result["cpu_seconds"] = round(time.process_time() - began, 3)
+        result["eval_seed"] = args.eval_seed
         last["evaluation"] = result
         print(json.dumps(last), flush=True)
     return last

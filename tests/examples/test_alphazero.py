@@ -144,3 +144,25 @@ def test_the_evaluation_plays_pairs_and_reports_the_sprt(
     assert result["opponent"] == "random" and result["sprt"].startswith("elo0=0 elo1=50")
     assert result["verdict"] in ("H0", "H1", "undecided")
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == last
+
+
+def test_checkpoints_carry_provenance_and_the_evaluation_seed_is_an_option(
+    az: ModuleType, tmp_path: Path
+) -> None:
+    checkpoint = tmp_path / "run.npz"
+    az.run(["--checkpoint", str(checkpoint), "--iterations", "1", "--seed", "4", *TINY])
+    record = az.load(checkpoint)[3]["provenance"]
+    assert record["seeds"] == {"seed": 4} and record["settings"]["rows"] == 4
+    assert record["source"] and record["libraries"]["numpy"]
+    games = []
+    for seed in (3, 3, 11):
+        last = az.run(
+            [
+                *("--checkpoint", str(checkpoint), "--resume", "--iterations", "1"),
+                *("--evaluate", "1", "--opponent", "random", "--eval-seed", str(seed)),
+            ]
+        )
+        assert last["evaluation"]["eval_seed"] == seed
+        games.append(last["evaluation"])
+    # the same seed plays the same pair of games
+    assert games[0] == {**games[1], "cpu_seconds": games[0]["cpu_seconds"]}
