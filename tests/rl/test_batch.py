@@ -111,6 +111,37 @@ def test_settings_are_checked_with_clear_errors() -> None:
         BatchedEnv(2, 6, 6, 4).set_position(0, Position.start(5, 5, 4))
 
 
+def test_a_finished_position_is_refused_by_name_and_changes_no_board() -> None:
+    env = BatchedEnv(2, 4, 4, 1)
+    finished = Position.start(4, 4, 1).play("c2").play("a4")
+    before = env.position(0)
+    with pytest.raises(InvalidSettingsError, match=r"the position is finished \(no plies left\)"):
+        env.set_position(0, finished)
+    assert env.position(0) == before
+    env.set_position(1, Position.start(4, 4, 1).play("c2"))  # one ply left: accepted
+    assert env.step(np.array([2, 12])).done.tolist() == [False, True]
+
+
+def test_the_sampler_state_saves_and_restores_the_random_actions() -> None:
+    env = BatchedEnv(16, 6, 6, 6, seed=5)
+    env.step(env.sample_actions())
+    saved, boards = env.sampler_state(), env.mover.copy()
+    first = [env.sample_actions().copy() for _ in range(3)]
+    env.set_sampler_state(saved)
+    assert [env.sample_actions().copy().tolist() for _ in range(3)] == [a.tolist() for a in first]
+    for bad in (np.zeros(1, np.uint64), np.ones(2, np.uint64), np.array([1.5]), "seed"):
+        with pytest.raises(InvalidSettingsError, match="a sampler state is what sampler_state"):
+            env.set_sampler_state(bad)
+    np.testing.assert_array_equal(env.mover, boards)  # sampling moves no board
+
+
+def test_the_environment_and_the_observation_carry_versions() -> None:
+    from adjacency.rl import observation
+
+    assert BatchedEnv.version == BatchedEnv(1).version == "v0"
+    assert observation.VERSION == "v0"
+
+
 def test_seeds_repeat_random_actions() -> None:
     def run(seed: int) -> list[int]:
         env = BatchedEnv(8, 6, 6, 6, seed=seed)

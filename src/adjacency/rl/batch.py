@@ -30,6 +30,11 @@ from ..engine.kernels.mcts import seed_state
 from ..engine.kernels.planes import empty_buffers, write_planes
 from .aec import REWARD_MODES, RewardMode, check_choice
 
+VERSION = "v0"
+"""The batched environment's version: raised whenever the same actions (and seed) could
+give a different step, reward, reset or random action; never for a speed-up. The
+observation layout has its own, :data:`adjacency.rl.observation.VERSION`."""
+
 MAX_BOARDS = 1 << 22
 """The most boards one environment holds (4 million: about 100 MB of state and buffers)."""
 
@@ -58,6 +63,9 @@ class BatchedEnv:
     changing no board; ``strict=False`` ends that board's game as a loss for the side that
     sent it (the Gymnasium convention: every action of the space is accepted).
     """
+
+    version = VERSION
+    """:data:`VERSION` (pgx's ``Env.version``)."""
 
     def __init__(
         self,
@@ -160,6 +168,21 @@ class BatchedEnv:
         )
         return self._planes, self._mask
 
+    def sampler_state(self) -> np.ndarray:
+        """A copy of :meth:`sample_actions`'s random state (for :meth:`set_sampler_state`:
+        a run saved with it and the boards draws the same actions when restored)."""
+        return self._random.copy()
+
+    def set_sampler_state(self, state: Any) -> None:
+        """Restore a state from :meth:`sampler_state`; anything else is refused by name."""
+        array = np.asarray(state)
+        if array.shape != (1,) or array.dtype != np.uint64 or int(array[0]) == 0:
+            raise InvalidSettingsError(
+                "a sampler state is what sampler_state() returns: one non-zero uint64, "
+                f"got an array of shape {array.shape} and type {array.dtype}"
+            )
+        self._random = array.copy()
+
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per board (compiled; seeded by :meth:`reset`)."""
         kb.sample(self.mover, self.opponent, self.plies_left, self.U, self._random, self._actions)
@@ -200,11 +223,17 @@ class BatchedEnv:
         return Position(self.board, x, o, "x" if turn == 0 else "o", plies)
 
     def set_position(self, index: int, position: Position) -> None:
-        """Put ``position`` (of this environment's board size) on board ``index``."""
+        """Put ``position`` (of this environment's board size, a game still in play) on
+        board ``index``."""
         if position.board != self.board:
             raise InvalidSettingsError(
                 f"the position is on a {position.board.dimensions} board, "
                 f"this environment's boards are {self.board.dimensions}"
+            )
+        if position.is_over:
+            raise InvalidSettingsError(
+                f"the position is finished (no plies left): a board holds a game in play, "
+                f"and a finished one is reset by the step that ends it ({position.fen()!r})"
             )
         self.mover[index] = position.mover
         self.opponent[index] = position.opponent

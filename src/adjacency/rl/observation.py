@@ -22,6 +22,10 @@ from gymnasium import spaces
 from ..core import Color, Position
 from ..core.board import Bitboard, Board
 
+VERSION = "v0"
+"""The observation layout's version (the planes, their order and values, the mask): raised
+whenever the same position could be observed differently."""
+
 PLANES = 4
 OWN, OPPONENT, EMPTY, PLIES = range(PLANES)
 
