@@ -82,3 +82,15 @@ def test_outside_a_checkout_there_is_no_commit(
     assert provenance._git() == (None, None)
     lines = provenance.describe({"version": "1", "commit": None, "source": "abc"})
     assert "not from a git checkout" in lines[0] and "source abc" in lines[0]
+
+
+def test_a_reconstructed_record_says_what_is_unknown_and_where_it_was_committed() -> None:
+    from adjacency.solving.store import SolutionsStore, shipped_table
+
+    with shipped_table() as path, SolutionsStore(path, create=False) as store:
+        record = store.results()[0].provenance
+    lines = provenance.describe(record)
+    assert "commit unknown" in lines[0] and "local changes" not in lines[0]
+    assert "machine: unknown, unknown cores" in lines[2]
+    assert "tt=unknown" in lines[3] and "threads=unknown" in lines[3]
+    assert lines[-1].startswith("reconstructed from the row's own columns and git history: ")

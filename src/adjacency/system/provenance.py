@@ -38,6 +38,10 @@ from typing import Any
 LIBRARIES = ("numpy", "numba")
 """The libraries whose versions every record carries (the engine compiles with numba)."""
 
+UNKNOWN = "unknown"
+"""The value of a field that a record made after the fact cannot know (a result stored
+before records were kept): written so, never guessed."""
+
 _ROOT = Path(__file__).resolve().parents[1]
 """The package's directory (``src/adjacency`` in a checkout)."""
 
@@ -151,7 +155,9 @@ def describe(record: Mapping[str, Any] | None) -> list[str]:
     if not record:
         return ["provenance: not recorded (stored by a version that kept none)"]
     commit = record.get("commit")
-    if commit:
+    if commit == UNKNOWN:
+        where = "commit unknown"
+    elif commit:
         where = f"commit {commit[:12]}" + (" with local changes" if record.get("dirty") else "")
     else:
         where = "not from a git checkout"
@@ -171,4 +177,10 @@ def describe(record: Mapping[str, Any] | None) -> list[str]:
         lines.append(f"seeds: {record['seeds']}")
     if record.get("created"):
         lines.append(f"recorded: {record['created']}")
+    rebuilt = record.get("reconstructed")
+    if rebuilt:
+        lines.append(
+            f"reconstructed from {rebuilt.get('from', '?')}: first committed in "
+            f"{str(rebuilt.get('committed_in', '?'))[:12]} ({rebuilt.get('committed', '?')})"
+        )
     return lines
