@@ -50,7 +50,7 @@ RUNTIME = {
     "segno",
     "pygments",
 }
-EXTRAS = {"dev", "ray", "rl", "openspiel", "plots", "docs"}
+EXTRAS = {"dev", "ray", "rl", "jax", "openspiel", "plots", "docs"}
 
 
 def run(
@@ -84,6 +84,14 @@ def only(folder: Path, pattern: str) -> Path:
     found = list(folder.glob(pattern))
     assert len(found) == 1, found
     return found[0]
+
+
+def test_the_docs_give_the_wheels_name_and_size(dist: Path) -> None:
+    wheel = only(dist, "adjacency_game-*-py3-none-any.whl")
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "integrations.md").read_text()
+    assert f"`{wheel.name}`" in guide
+    sizes = [float(mb) for mb in re.findall(r"The wheel itself is ([0-9.]+) MB", guide)]
+    assert sizes and abs(sizes[0] - wheel.stat().st_size / 1e6) <= 0.1, (sizes, wheel.stat())
 
 
 def test_the_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path) -> None:
