@@ -89,7 +89,7 @@ def record(row: sqlite3.Row, history: dict[Key, tuple[str, str]]) -> dict[str, A
             "budget": row["budget"],
             "symmetry": bool(row["symmetry"]),
             "source": row["source"],
-            "tt": UNKNOWN,
+            "tt_mb": UNKNOWN,
             "threads": UNKNOWN,
         },
         "seeds": None,

@@ -92,5 +92,5 @@ def test_a_reconstructed_record_says_what_is_unknown_and_where_it_was_committed(
     lines = provenance.describe(record)
     assert "commit unknown" in lines[0] and "local changes" not in lines[0]
     assert "machine: unknown, unknown cores" in lines[2]
-    assert "tt=unknown" in lines[3] and "threads=unknown" in lines[3]
+    assert "tt_mb=unknown" in lines[3] and "threads=unknown" in lines[3]
     assert lines[-1].startswith("reconstructed from the row's own columns and git history: ")

@@ -225,6 +225,9 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
         assert r["provenance"]["version"] == __version__
         assert r["provenance"]["libraries"]["numba"] and r["provenance"]["machine"]["cores"]
         assert r["provenance"]["settings"]["symmetry"] is True
+        # the settings that change a stored result: the table's size and the threads
+        assert r["provenance"]["settings"]["tt_mb"] == 4.0
+        assert r["provenance"]["settings"]["threads"] == 1
     assert main(["solutions", "show", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "4x4 x first: complete" in out
@@ -428,7 +431,7 @@ def test_show_without_a_database_here_reads_the_table_shipped_with_the_package(
         assert record["version"] and record["created"]
         assert record["settings"]["symmetry"] == row["symmetry"]
         assert record["settings"]["budget"] == row["budget"]
-        assert record["settings"]["tt"] == record["settings"]["threads"] == "unknown"
+        assert record["settings"]["tt_mb"] == record["settings"]["threads"] == "unknown"
         assert record["commit"] == record["machine"]["cpu"] == "unknown"
         assert re.fullmatch("[0-9a-f]{40}", record["reconstructed"]["committed_in"])
     assert main(["solutions", "book", "--out", "books"]) == 0

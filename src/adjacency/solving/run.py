@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .entries import Entry, EntryResult, RootMove
 from .solved_starts import Lane, derive, solve_entry
@@ -78,8 +78,12 @@ class _Runner:
         budget: float | None,
         symmetry: bool,
         rounds_limit: int | None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         self.store, self.lanes, self.budget, self.symmetry = store, lanes, budget, symmetry
+        self.settings = dict(settings or {})
+        """The run's settings that can change a stored result (the transposition table's
+        size, the threads): every entry it stores records them in its provenance."""
         self.closed: dict[int, int] = {}
         """Lane index -> rounds of its first timeout at this budget (the frontier)."""
         self.todo: list[tuple[int, int]] = []
@@ -114,7 +118,7 @@ class _Runner:
                 known.status == "timeout"
                 and (result.status == "solved" or result.budget > known.budget)
             ):
-                self.store.put(derive(result, follower))
+                self.store.put(derive(result, follower), self.settings)
                 self.report.derived += 1
 
     def tasks(self, tt_mb: float, threads: int, checkpoint: str | None) -> Iterator[SolveTask]:
@@ -132,7 +136,7 @@ class _Runner:
             )
 
     def record(self, result: EntryResult) -> None:
-        self.store.put(result)
+        self.store.put(result, self.settings)
         self.report.computed.append(result)
         index = next(
             i
@@ -151,8 +155,9 @@ class SolutionsStoreLike(Protocol):
     def get(self, entry: Entry, symmetry: bool = True) -> EntryResult | None:
         """The stored result of ``entry`` solved with symmetry on (or off), or ``None``."""
 
-    def put(self, result: EntryResult) -> None:
-        """Store (or replace) the result of ``result.entry``."""
+    def put(self, result: EntryResult, settings: dict[str, Any] | None = None) -> None:
+        """Store (or replace) the result of ``result.entry``, ``settings`` (the run's, those
+        that change a result) kept in its provenance."""
 
 
 def run_table(
@@ -181,7 +186,11 @@ def run_table(
     skipped because their lane closed so far. ``threads`` and ``checkpoint`` go to
     each :class:`SolveTask`.
     """
-    runner = _Runner(store, lanes, budget, symmetry, rounds_limit)
+    # the nodes an entry takes depend on the table's size and the threads (the same entry
+    # took 328 and 721 nodes under two of them), so each stored row records both
+    runner = _Runner(
+        store, lanes, budget, symmetry, rounds_limit, {"tt_mb": tt_mb, "threads": threads}
+    )
     if on_plan is not None:
         on_plan(runner.report.planned)
     skipped_before = 0

@@ -169,8 +169,9 @@ class SolutionsStore(SQLiteStore):
             raise InvalidSettingsError(f"no solutions database at {str(self.path)!r}")
         self.db = open_store(self.path, CONFIG, STORE_SCHEMA)
 
-    def put(self, result: EntryResult) -> None:
-        """Store (or replace) one entry's result in its own transaction."""
+    def put(self, result: EntryResult, settings: dict[str, Any] | None = None) -> None:
+        """Store (or replace) one entry's result in its own transaction; its provenance
+        records ``settings`` (the run's: the table's size, the threads) beside the row's."""
         e = result.entry
         row = (
             e.rows,
@@ -194,7 +195,12 @@ class SolutionsStore(SQLiteStore):
             _now(),
             json.dumps(
                 provenance(
-                    {"budget": result.budget, "symmetry": result.symmetry, "source": result.source}
+                    {
+                        "budget": result.budget,
+                        "symmetry": result.symmetry,
+                        "source": result.source,
+                        **(settings or {}),
+                    }
                 )
             ),
         )
