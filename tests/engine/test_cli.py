@@ -41,7 +41,7 @@ def test_solve_prints_a_principal_variation_every_step_of_which_is_optimal(
 def test_solve_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", ENDGAME, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"value", "best", "pv", "pv_complete", "nodes", "seconds"}
+    assert set(data) == {"value", "best", "pv", "pv_complete", "nodes", "seconds", "provenance"}
     position = Position.from_fen(ENDGAME)
     assert data["value"] == exact_value(position)
     assert data["best"] in position.legal_moves()
@@ -108,10 +108,18 @@ def test_bench_prints_cpu_rates_and_its_provenance(capsys: pytest.CaptureFixture
 
 
 def test_solve_and_analyse_take_threads(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", ENDGAME, "--json", "--threads", "2"]) == 0
-    assert json.loads(capsys.readouterr().out)["value"] == exact_value(Position.from_fen(ENDGAME))
+    assert main(["solve", ENDGAME, "--json", "--threads", "2", "--tt", "8"]) == 0
+    solved = json.loads(capsys.readouterr().out)
+    assert solved["value"] == exact_value(Position.from_fen(ENDGAME))
+    # the JSON carries its provenance with every setting that changes a result
+    assert solved["provenance"]["settings"]["threads"] == 2
+    assert solved["provenance"]["settings"]["tt_mb"] == 8.0
+    assert solved["provenance"]["libraries"]["numba"] and solved["provenance"]["source"]
     assert main(["analyse", ENDGAME, "--depth", "3", "--json", "--threads", "2"]) == 0
-    assert json.loads(capsys.readouterr().out)["depth"] == 3
+    analysed = json.loads(capsys.readouterr().out)
+    assert analysed["depth"] == 3
+    assert analysed["provenance"]["settings"]["threads"] == 2
+    assert analysed["provenance"]["settings"]["depth"] == 3
     with pytest.raises(SystemExit) as exited:
         main(["solve", ENDGAME, "--threads", "300"])
     assert exited.value.code == 2 and "must be at most 256, got 300" in capsys.readouterr().err
@@ -152,6 +160,7 @@ def test_analyse_deterministic_gives_the_same_lines_and_nodes_every_run(
         rows = data if isinstance(data, list) else [data]
         for row in rows:
             del row["seconds"]
+            assert row.pop("provenance")["settings"]["deterministic"] is True
         return rows
 
     first = analysed(MIDDLE, "--nodes", "150000", "--threads", "2")

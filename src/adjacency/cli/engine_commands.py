@@ -198,6 +198,7 @@ def run_solve(args: argparse.Namespace) -> int:
         raise AdjacencyRuntimeError(f"could not solve {quote(args.fen)} within {args.time} s")
     pv, pv_complete = _proven_line(args, position, result.value, started)
     if args.json:
+        settings = {"wld": args.wld, "time": args.time, **engine_settings(args)}
         print(
             json.dumps(
                 {
@@ -207,6 +208,7 @@ def run_solve(args: argparse.Namespace) -> int:
                     "pv_complete": pv_complete,
                     "nodes": result.nodes,
                     "seconds": round(result.seconds, 4),
+                    "provenance": json_provenance(settings),
                 }
             )
         )
@@ -336,8 +338,36 @@ def run_analyse(args: argparse.Namespace) -> int:
                 f"pv {' '.join(result.pv)}"
             )
     if args.json:
-        print(json.dumps(rows[0] if position is not None else rows))
+        settings = {
+            "time": seconds,
+            "depth": args.depth,
+            "nodes": nodes,
+            "deterministic": args.deterministic,
+            **engine_settings(args),
+        }
+        record = json_provenance(settings)
+        # a game's rows each carry it, so that any one row stands alone
+        shown = [{**row, "provenance": record} for row in rows]
+        print(json.dumps(shown[0] if position is not None else shown))
     return 0
+
+
+def engine_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The engine's settings of a command (:func:`config_from_args`), JSON-ready: those that
+    change a result (the table's size, the threads, the profile...) go into its record."""
+    from collections.abc import Mapping
+    from dataclasses import fields
+
+    config = config_from_args(args)
+    values = {f.name: getattr(config, f.name) for f in fields(config)}
+    return {k: dict(v) if isinstance(v, Mapping) else v for k, v in values.items() if v is not None}
+
+
+def json_provenance(settings: dict[str, Any]) -> dict[str, Any]:
+    """The provenance record (:mod:`adjacency.system.provenance`) of a command's JSON."""
+    from ..system.provenance import provenance
+
+    return provenance(settings)
 
 
 def run_bench(args: argparse.Namespace) -> int:
