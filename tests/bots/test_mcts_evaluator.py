@@ -4,6 +4,7 @@ engine's values, its batches keep their size, and bad answers are refused clearl
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -110,6 +111,30 @@ def test_a_bad_answer_is_refused_with_what_was_expected() -> None:
         search.run(position.board, position.mover, position.opponent, 8, 8, 10)
     with pytest.raises(BotError, match="NaN or infinite"):
         BatchedSearch(not_finite).run(position.board, position.mover, position.opponent, 8, 8, 10)
+
+    def run(evaluator: Any) -> None:
+        BatchedSearch(evaluator).run(position.board, position.mover, position.opponent, 8, 8, 10)
+
+    def answer(prior: float, value: float, at: int = -1) -> Any:
+        def evaluate(leaves: Leaves) -> tuple[np.ndarray, np.ndarray]:
+            priors = np.ones((len(leaves), 25))
+            priors[:, at] = prior
+            if prior == 0.0:
+                priors[:] = 0.0
+            return priors, np.full(len(leaves), value)
+
+        return evaluate
+
+    with pytest.raises(BotError, match=r"value 1.5 for position 0; .* in \[-1, 1\]"):
+        run(answer(1.0, 1.5))
+    with pytest.raises(BotError, match=r"value -2.0 for position 0"):
+        run(answer(1.0, -2.0))
+    with pytest.raises(BotError, match=r"negative prior \(-0.5\) for square 24 of position 0"):
+        run(answer(-0.5, 0.0))
+    with pytest.raises(BotError, match="0 on every legal square of position 0"):
+        run(answer(0.0, 0.0))
+    run(answer(1.0, 1.0))  # the ends of the ranges are accepted
+    run(answer(1.0, -1.0))
     with pytest.raises(BotError, match="batch must be a whole number from 1 to 4096"):
         BatchedSearch(not_finite, batch=0)
     with pytest.raises(BotError, match="must be callable"):

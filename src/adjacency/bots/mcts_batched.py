@@ -82,6 +82,29 @@ def checked(leaves: Leaves, answer: object) -> tuple[np.ndarray, np.ndarray]:
         raise BotError(f"the evaluator returned {values.size} values for {n} positions")
     if not (np.isfinite(priors).all() and np.isfinite(values).all()):
         raise BotError("the evaluator returned a NaN or infinite prior or value")
+    # values are results for the side to move, priors weights: outside those ranges the
+    # search would back up impossible results or renormalise by a sum of zero
+    outside = np.flatnonzero(np.abs(values) > 1.0)
+    if outside.size:
+        i = int(outside[0])
+        raise BotError(
+            f"the evaluator returned value {float(values[i])} for position {i}; values are "
+            "results for the side to move, in [-1, 1]"
+        )
+    negative = np.argwhere(priors < 0)
+    if negative.size:
+        i, square = (int(v) for v in negative[0])
+        raise BotError(
+            f"the evaluator returned a negative prior ({float(priors[i, square])}) for square "
+            f"{square} of position {i}; priors must be >= 0"
+        )
+    legal = np.asarray(leaves.mask) > 0
+    empty = np.flatnonzero(legal.any(axis=1) & ((priors * legal).sum(axis=1) <= 0))
+    if empty.size:
+        raise BotError(
+            f"the evaluator returned priors that are 0 on every legal square of position "
+            f"{int(empty[0])}; some legal square needs a positive prior"
+        )
     return np.ascontiguousarray(priors), np.ascontiguousarray(values)
 
 
