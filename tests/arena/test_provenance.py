@@ -94,3 +94,29 @@ def test_a_reconstructed_record_says_what_is_unknown_and_where_it_was_committed(
     assert "machine: unknown, unknown cores" in lines[2]
     assert "tt_mb=unknown" in lines[3] and "threads=unknown" in lines[3]
     assert lines[-1].startswith("reconstructed from the row's own columns and git history: ")
+
+
+def test_a_run_records_the_hash_of_the_file_a_py_player_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = (
+        "from adjacency.bots import Bot\n\n\n"
+        "class First(Bot):\n"
+        "    def _choose(self, position, search):\n"
+        "        return sorted(position.legal_moves())[{}]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    records = []
+    for index, pick in enumerate((0, -1)):
+        (tmp_path / "mine.py").write_text(bot.format(pick))
+        argv = ["match", "py:mine.py:First", "random", "--games", "2", "--rounds", "2"]
+        argv += ["--size", "4x4", "--time", "1", "--concurrency", "1", "--quiet"]
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main([*argv, "--db", f"m{index}.db"]) == 0
+        with Store(tmp_path / f"m{index}.db") as store:
+            run = store.run().provenance
+        assert run is not None
+        records.append(run["settings"]["player_files"])
+    assert set(records[0]) == {"py:mine.py:First"}  # the built-in bot names no file
+    first, second = (r["py:mine.py:First"]["mine.py"] for r in records)
+    assert len(first) == 16 and first != second  # the same spec, another file: told apart

@@ -11,8 +11,11 @@ hypothesis; the run is then marked ``sprt``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import shlex
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..bots import make_bot
 from ..system.provenance import provenance
@@ -38,6 +41,31 @@ class RunReport:
     verdict: str | None = None
 
 
+def player_files(players: Sequence[str]) -> dict[str, dict[str, str]]:
+    """For each ``py:`` and ``cmd:`` spec, the SHA-256 (first 16 hex digits) of every file
+    it names: the ``py:`` spec's Python file, and each word of a ``cmd:`` command that is
+    a file (the program, its script). The spec's text stays the same when the file is
+    edited, and the file is what plays: a run records what it ran."""
+    found: dict[str, dict[str, str]] = {}
+    for spec in dict.fromkeys(players):
+        kind, _, rest = spec.partition(":")
+        if kind == "py":
+            names = [rest.rsplit(":", 1)[0]]
+        elif kind == "cmd":
+            try:
+                names = shlex.split(rest)
+            except ValueError:  # an unbalanced quote: the bot's own check names it
+                names = rest.split()
+        else:
+            continue
+        found[spec] = {
+            name: hashlib.sha256(Path(name).read_bytes()).hexdigest()[:16]
+            for name in names
+            if Path(name).is_file()
+        }
+    return found
+
+
 def create_run(
     store: Store,
     mode: str,
@@ -55,7 +83,13 @@ def create_run(
         factory(spec, 0).close()
     tasks = plan(players, mode, settings)
     origin = provenance(
-        {"mode": mode, "players": players, **settings.to_dict()}, seeds=settings.seed
+        {
+            "mode": mode,
+            "players": players,
+            **settings.to_dict(),
+            "player_files": player_files(players),
+        },
+        seeds=settings.seed,
     )
     return store.create_run(mode, players, settings, tasks, command, label, origin)
 
