@@ -10,9 +10,9 @@ subprocess; loopback only, bounded in time):
   and the 95th percentile.
 - ``reply``: one page plays a person's moves against a quick bot (``greedy``) at each
   animation speed of the page (normal, fast, none; js/motion.js): for each of
-  ``--moves`` moves, the time from the click to the bot's reply drawn on the board (its
-  square marked as the last move, its piece drawn). Reports the median and the 95th
-  percentile per speed.
+  ``--moves`` moves, the time from the click to your own piece drawn, to the frame that
+  paints it, and to the bot's reply drawn on the board (its square marked as the last
+  move, its piece drawn). Reports the median and the 95th percentile of each per speed.
 - ``capacity``: N simultaneous games, each with two players and a watcher
   (asyncio HTTP clients: each holds the game's event stream, the players post a
   move every ``--interval`` seconds per game). Latency is from sending a move to
@@ -143,24 +143,44 @@ SPEEDS = ("normal", "fast", "none")
 
 CLICK_FOR_REPLY = """(square) => new Promise((resolve) => {
   const board = document.querySelector('#board');
-  const sent = Date.now();
-  const drawn = () => {
+  const found = {};
+  const earlier = board.querySelector('.sq.last'); // the reply before: not this one
+  const before = earlier ? earlier.dataset.square : null;
+  const sent = performance.now();
+  const check = () => {
+    const own = board.querySelector(`[data-square="${square}"] svg.piece:not(.ghost)`);
+    if (own && found.own === undefined) {
+      found.own = performance.now() - sent;
+      requestAnimationFrame(() => { found.frame = performance.now() - sent; done(); });
+    }
     const last = board.querySelector('.sq.last');
-    return last && last.dataset.square !== square && last.querySelector('svg.piece');
+    if (found.reply === undefined && last && last.dataset.square !== square
+        && last.dataset.square !== before && last.querySelector('svg.piece')) {
+      found.reply = performance.now() - sent;
+      done();
+    }
   };
-  const observer = new MutationObserver(() => {
-    if (drawn()) { observer.disconnect(); resolve(Date.now() - sent); }
-  });
+  const done = () => {
+    if (found.frame === undefined || found.reply === undefined) return;
+    observer.disconnect();
+    resolve(found);
+  };
+  const observer = new MutationObserver(check);
   observer.observe(board, { attributes: true, childList: true, subtree: true });
   board.querySelector(`[data-square="${square}"]`).click();
+  check();
 })"""
+"""Click a square and time (ms) from the click to: its own piece in the board (``own``),
+the first frame after that (``frame``: the piece is painted in it), and the bot's reply
+drawn (``reply``: another square marked as the last move, with its piece)."""
 
 
-def reply(url: str, moves: int) -> dict[str, list[float]]:
-    """Click to the bot's reply on the board, in ms, at each animation speed."""
+def reply(url: str, moves: int) -> dict[str, dict[str, list[float]]]:
+    """Per animation speed, click to your own piece drawn, to the frame that paints it
+    and to the bot's reply on the board: {speed: {"own", "frame", "reply": [ms]}}."""
     from playwright.sync_api import sync_playwright
 
-    found: dict[str, list[float]] = {}
+    found: dict[str, dict[str, list[float]]] = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True
@@ -169,8 +189,8 @@ def reply(url: str, moves: int) -> dict[str, list[float]]:
             context = browser.new_context(viewport={"width": 1366, "height": 768})
             context.add_init_script(f"localStorage.setItem('adjacency.animation', '{speed}')")
             page = context.new_page()
-            samples: list[float] = []
-            while len(samples) < moves:
+            samples: dict[str, list[float]] = {"own": [], "frame": [], "reply": []}
+            while len(samples["reply"]) < moves:
                 with httpx.Client(base_url=url) as client:
                     body = {
                         "x": {"kind": "human", "name": "Ann"},
@@ -189,10 +209,12 @@ def reply(url: str, moves: int) -> dict[str, list[float]]:
                 page.wait_for_selector("#board .sq")
                 page.evaluate("document.querySelector('#dlg-new[open]')?.close()")
                 state = game
-                while state["status"] == "playing" and len(samples) < moves:
+                while state["status"] == "playing" and len(samples["reply"]) < moves:
                     page.wait_for_selector("#board:not(.locked)")
                     square = sorted(state["preview"])[0]
-                    samples.append(float(page.evaluate(CLICK_FOR_REPLY, square)))
+                    times = page.evaluate(CLICK_FOR_REPLY, square)
+                    for key, values in samples.items():
+                        values.append(float(times[key]))
                     with httpx.Client(base_url=url, cookies=cookies) as reader:
                         state = reader.get(f"/api/games/{game['id']}").json()
             found[speed] = samples
@@ -305,13 +327,19 @@ def main() -> int:
                 flush=True,
             )
         if args.what == "reply":
-            for speed, samples in reply(url, args.moves).items():
-                median, p95 = percentiles(samples)
-                print(
-                    f"click to the bot's reply on the board, animation {speed}, over "
-                    f"{len(samples)} moves: median {median:.0f} ms, p95 {p95:.0f} ms",
-                    flush=True,
-                )
+            what = {
+                "own": "your own piece drawn",
+                "frame": "the frame that paints it",
+                "reply": "the bot's reply on the board",
+            }
+            for speed, found in reply(url, args.moves).items():
+                for key, samples in found.items():
+                    median, p95 = percentiles(samples)
+                    print(
+                        f"click to {what[key]}, animation {speed}, over {len(samples)} "
+                        f"moves: median {median:.1f} ms, p95 {p95:.1f} ms",
+                        flush=True,
+                    )
         if args.what in ("capacity", "both"):
             games = 5
             while games <= args.max_games:

@@ -20,7 +20,7 @@ from adjacency.bots import Bot, Search
 from adjacency.core import Position
 from adjacency.web import turns as turns_module
 from browser_helpers import axe_violations, goto
-from web_helpers import api, new_tab, shown_plies
+from web_helpers import api, new_tab, shown_plies, wait_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -177,8 +177,8 @@ def test_a_premove_is_played_after_the_bots_move_dropped_when_taken_and_cancelle
     tap(tab, "f1")
     expect(premove_mark(tab)).to_have_attribute("data-square", "f1")
     told.put("a6")
-    shown_plies(tab, 3)
-    assert moves(server, game_id) == ["c3", "a6", "f1"]
+    shown_plies(tab, 3)  # drawn at once, the server's answer after it
+    wait_until(lambda: moves(server, game_id) == ["c3", "a6", "f1"], what="the premove played")
     expect(premove_mark(tab)).to_have_count(0)
     tab.wait_for_selector("#thinking:not([hidden])")
 

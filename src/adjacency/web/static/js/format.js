@@ -66,9 +66,10 @@ export function termination(value) {
 // The one-line account of a game, whose turn or the result and why: the server's
 // `message` on English pages (it has details the state lacks: an engine's own words,
 // a bot waiting for a free slot), its catalogue version in other languages, with the
-// termination's detail when the catalogue has its code.
+// termination's detail when the catalogue has its code; the catalogue's words also where
+// the state has no message (your own move drawn before the server's state, guess.js).
 export function describe(s) {
-  if (lang === "en") return named(s, s.message);
+  if (lang === "en" && s.message) return named(s, s.message);
   const score = s.score.join("-");
   if (s.status === "over") {
     const detail = s.detail_code ? ` ${endDetail(s)}` : "";

@@ -3,6 +3,7 @@
 // The server owns the game; this object only follows its event stream.
 
 import { api } from "./api.js";
+import { guessState } from "./guess.js";
 import { errorText } from "./i18n.js";
 import { shownName } from "./levels.js";
 import { markLost, notice } from "./notice.js";
@@ -27,6 +28,7 @@ export class LiveGame {
     this.source = null;
     this.resync = false;
     this.shownResultFor = null;
+    this.guessed = null; // {square, color, base, receivedAt}: this browser's move drawn, not yet the server's
     this.onChange = onChange;
     this.onOver = onOver;
     this.onThinking = onThinking;
@@ -56,6 +58,7 @@ export class LiveGame {
     const state = await api.load(id);
     this.viewer = await api.me(id);
     this.state = null;
+    this.guessed = null;
     this.viewPly = viewPly;
     this.hint = null;
     this.review = null;
@@ -124,7 +127,59 @@ export class LiveGame {
     if (this.source) this.source.close();
   }
 
+  // Your move at once (guess.js): this browser's move on `square` drawn (and announced)
+  // before the server answers. Until the server's state with that move arrives, newer
+  // states without it are kept aside (the guess stays drawn); one that went another way
+  // (the game ended, another move was played) replaces the guess. The guessed move, or
+  // null when `square` is no move of the live position this browser may play now.
+  guess(square) {
+    const s = this.state;
+    if (!s || this.guessed || !this.live || !this.canMove) return null;
+    const now = performance.now();
+    const left = (color) => {
+      const clock = s.clock;
+      return clock.running === color ? Math.max(0, clock[color] - (now - this.receivedAt) / 1000) : clock[color];
+    };
+    const guessed = guessState(s, square, left);
+    if (!guessed) return null;
+    this.guessed = { square, color: s.turn, base: s, receivedAt: this.receivedAt };
+    this.state = guessed;
+    this.receivedAt = now;
+    this.hint = null;
+    this.thinking = null;
+    const move = guessed.moves[guessed.moves.length - 1];
+    this.onChange({ animate: true, own: true });
+    this.onMove(move, guessed);
+    return move;
+  }
+
+  // The server refused the guessed move on `square` (or could not be reached): the last
+  // state the server sent is shown again, the move taken back. Whether one was taken back.
+  takeBack(square) {
+    const g = this.guessed;
+    if (!g || g.square !== square) return false;
+    this.guessed = null;
+    this.state = g.base;
+    this.receivedAt = g.receivedAt;
+    this.onChange({ animate: false });
+    return true;
+  }
+
   apply(state, { animate = true } = {}) {
+    const g = this.guessed;
+    if (g && this.state && this.state.id === state.id) {
+      if (state.version <= g.base.version) return; // stale or duplicate
+      const move = state.moves[g.base.moves.length];
+      if (!move && state.status === "playing") { // newer, without the move yet: kept aside
+        this.guessed = { ...g, base: state, receivedAt: performance.now() };
+        return;
+      }
+      this.guessed = null;
+      if (!move || move.square !== g.square || move.color !== g.color) {
+        this.state = g.base; // the server went another way: its state follows the last one it sent
+        animate = false;
+      }
+    }
     const old = this.state;
     if (old && old.id === state.id && state.version <= old.version) return; // stale or duplicate
     const sameGame = old && old.id === state.id;

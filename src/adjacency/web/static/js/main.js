@@ -70,7 +70,7 @@ const game = new LiveGame({
 });
 // Clocked play on a phone: one premove on the opponent's turn, and the optional
 // confirmation of your own move by a second tap.
-const premove = new Premove({ game, board, play: (square) => game.state && act(() => api.play(game.state.id, square)) });
+const premove = new Premove({ game, board, play: (square) => playOwn(square) });
 const confirmMove = new MoveConfirm({ game, board, play: (square) => onSquare(square) });
 let spoken = { version: null, text: "" }; // the last move announced, with its state's version
 let lastTick = null; // the whole second of the last low-time tick
@@ -224,7 +224,13 @@ function drawBoard(s, ply, animate) {
   if (animate) startHold(1 + (move ? move.flips.length : 0));
 }
 
-function render({ animate = false, released = false } = {}) {
+// `own`: the render of this browser's own move drawn before the server has it (live.js
+// guess): the board is drawn at once and the panels (the move list, the graph, the
+// bars...) only after the browser has painted it, so the click's frame holds just the
+// board's change.
+let panelsLater = 0; // the number of the latest deferred panels' render
+
+function render({ animate = false, released = false, own: guessed = false } = {}) {
   if (editor && editor.active) return;
   $("#main").classList.toggle("board-only", Boolean(study.free));
   if (study.free) {
@@ -248,6 +254,17 @@ function render({ animate = false, released = false } = {}) {
     endHold(); // another game, an undo or a step back: the board follows at once
     drawBoard(s, ply, next && (animate || released) && animates() && !document.hidden);
   }
+  const turn = ++panelsLater;
+  if (guessed) { // after the frame that paints the board: a task queued from its callback
+    requestAnimationFrame(() => setTimeout(() => turn === panelsLater && renderPanels(s, ply, variation)));
+    return;
+  }
+  renderPanels(s, ply, variation);
+}
+
+// Everything of the game's state but the board: bars, clocks, status, controls, offer,
+// the move list, the study tools, the graph, the review, the title.
+function renderPanels(s, ply, variation) {
   $("#btn-flip").setAttribute("aria-pressed", String(isFlipped(s.id)));
   const cells = variation ? variation.cells : s.boards[ply];
   renderBars(game, cells, ply);
@@ -396,6 +413,7 @@ function onSquare(name, { typed = false } = {}) {
     board.shake(name);
     return;
   }
+  if (game.guessed) return; // your move just made (two people at one screen) waits for the server
   if (!board.isEmpty(name)) {
     const owner = board.cells[board.indexOf(name)].toUpperCase();
     notice(t("notice.taken", { square: name, side: owner }));
@@ -405,7 +423,24 @@ function onSquare(name, { typed = false } = {}) {
   if (!typed && confirmMove.hold(name)) return;
   notice("");
   if (game.viewer.invite) askToNotify();
-  act(() => api.play(s.id, name));
+  playOwn(name);
+}
+
+// Your move at once: drawn (with its converted squares) the moment it is made, before
+// the server answers (live.js guess); the server's state then follows, and a refusal
+// (or no answer) takes the move back and says why. The reply animates as chosen.
+async function playOwn(square) {
+  const s = game.state;
+  if (!s) return;
+  const guessed = game.guess(square);
+  try {
+    const state = await api.play(s.id, square);
+    game.apply(state);
+  } catch (err) {
+    // Taken back here, or already by the server's state that went another way.
+    if (game.takeBack(square)) board.shake(square);
+    notice(guessed ? t("notice.move-taken-back", { square, error: err.message }) : err.message);
+  }
 }
 
 async function loadFile(file) {
