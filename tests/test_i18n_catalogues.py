@@ -149,3 +149,16 @@ def test_each_key_is_written_once(lang: str) -> None:
     )
     twice = sorted({key for key in keys if keys.count(key) > 1})
     assert twice == []
+
+
+@pytest.mark.parametrize("lang", sorted(PLURAL_FORMS))
+def test_no_message_is_written_in_markdown(lang: str) -> None:
+    """Page text, not Markdown: code in backticks or **bold** would show as it is (an
+    exponent's ``**`` is no mark)."""
+    marked = [
+        key
+        for key, value in catalogue(lang).items()
+        for text in texts(value)
+        if "`" in text or re.search(r"\*\*[^*\s][^*]*\*\*", text)
+    ]
+    assert marked == []
