@@ -983,7 +983,10 @@ async function init() {
       await game.open(wanted);
       return;
     } catch (err) {
-      notice(t("notice.open-failed", { error: err.message }));
+      // An unknown game in the page's words in every language (the server's English
+      // detail is meant for its API's callers), one sentence whatever the error's end.
+      const known = err.code === "game_not_found" ? t("error.game_not_found", { game: wanted.slice(0, 40) }) : err.message;
+      notice(t("notice.open-failed", { error: /[.!?…]$/.test(known) ? known : `${known}.` }));
     }
   } else {
     const last = LiveGame.lastGame();
