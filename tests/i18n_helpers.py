@@ -50,6 +50,14 @@ def _messages(lang: str) -> dict[str, Any]:
     return data
 
 
+def message(lang: str, key: str, **params: str) -> str:
+    """The catalogue's message ``key`` in ``lang`` ("en", "id"), its ``{name}`` filled."""
+    text = str(_messages(lang)[key])
+    for name, value in params.items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
 def _fragments(value: Any) -> list[str]:
     forms = value.values() if isinstance(value, dict) else [value]
     pieces = []
