@@ -32,6 +32,10 @@ AFTER_MISS = {
     "en": "Solved, after a miss: your first try counted as a loss.",
     "id": "Terpecahkan, setelah meleset: percobaan pertamamu dihitung kalah.",
 }
+AFTER_HINT = {
+    "en": "Solved, with a hint: your first try counted as a loss.",
+    "id": "Terpecahkan, dengan petunjuk: percobaan pertamamu dihitung kalah.",
+}
 FILES = "abcdefgh"
 
 
@@ -128,6 +132,24 @@ def test_a_wrong_move_is_refuted_then_retried_with_the_keyboard(
     expect(tab.locator(f"#history a[data-id='{puzzle.id}']")).to_have_attribute(
         "data-result", "later"
     )
+    checked_and_closed(tab, lang)
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_hint_then_the_solution_is_said_as_a_hint_not_a_miss(
+    browser: Any, server: str, lang: str
+) -> None:
+    puzzle = PUZZLES[1]
+    first, reply, second = puzzle.solution
+    tab = open_puzzle(browser, server, lang, puzzle.id)
+    tab.locator("#btn-hint").click()
+    expect(tab.locator("#board .sq.region").first).to_be_visible()
+    square(tab, first).click()
+    filled(tab, reply)
+    playable(tab)
+    square(tab, second).click()
+    expect(tab.locator("#prompt")).to_have_text(SOLVED[lang])
+    expect(tab.locator("#feedback")).to_have_text(AFTER_HINT[lang])
     checked_and_closed(tab, lang)
 
 

@@ -37,6 +37,7 @@ const state = {
   hint: [], // squares of the hinted region
   hintMove: null,
   missed: false, // a wrong move, a hint or the solution on this puzzle (this page)
+  erred: false, // a wrong move on this puzzle (a hint alone is no mistake: said apart)
   firstRatings: null, // the rated first try's change, kept when a retry is not rated
   theme: "",
   length: "", // solver moves of the next puzzles ("": any)
@@ -151,6 +152,7 @@ function miss(advance = true) {
     }
     if (advance) timedNext();
   }
+  if (advance) state.erred = true;
   state.missed = true;
   if (state.streak !== null) {
     $("#streak").textContent = t("puzzle.streak.over", { count: state.streak });
@@ -388,7 +390,8 @@ async function onSquare(name) {
   } else {
     state.phase = "solved";
     draw();
-    say(t("puzzle.solved-title"), t(state.missed ? "puzzle.solved-after-miss" : "puzzle.solved"), "good");
+    const words = state.erred ? "puzzle.solved-after-miss" : state.missed ? "puzzle.solved-after-hint" : "puzzle.solved";
+    say(t("puzzle.solved-title"), t(words), "good");
     if (state.streak !== null) {
       state.streak += 1;
       $("#streak").textContent = t("puzzle.streak.on", { count: state.streak });
@@ -499,7 +502,7 @@ async function load(id = null, fresh = false) {
   }
   if (ticket !== loads) return; // a later choice asked again meanwhile
   Object.assign(state, { puzzle, line: [], positions: [parseFen(puzzle.position)], phase: "play",
-    hintLevel: 0, hint: [], hintMove: null, missed: false, firstRatings: null });
+    hintLevel: 0, hint: [], hintMove: null, missed: false, erred: false, firstRatings: null });
   history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
   board.setup(puzzle.rows, puzzle.cols, puzzle.turn === "o");
   draw();
