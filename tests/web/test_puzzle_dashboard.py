@@ -45,6 +45,29 @@ def test_first_tries_are_counted_per_theme_most_tried_first() -> None:
     assert ThemeSuccess("x", 4, 0, 4 * 1700.0).performance == 1200
 
 
+def test_lengths_are_listed_in_their_numbers_order() -> None:
+    tries = [(("3",), True, 1500.0), (("1",), False, 1500.0), (("3",), False, 1500.0)]
+    tries += [(("2",), True, 1500.0), (("10",), True, 1500.0)]
+    assert [row.theme for row in success_per_theme(tries)] == ["3", "1", "10", "2"]
+    assert [row.theme for row in success_per_theme(tries, numbers=True)] == ["1", "2", "3", "10"]
+
+
+def test_each_chart_is_named_by_its_own_heading(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.sqlite3", puzzles=oracle_puzzles)
+    with TestClient(app) as mine:
+        names = {
+            by: re.findall(
+                r'aria-labelledby="([^"]+)"',
+                mine.get("/api/puzzles/dashboard.svg", params={"by": by}).text,
+            )
+            for by in ("theme", "phase", "length")
+        }
+        page = mine.get("/puzzles").text
+    assert names == {by: [f"dashboard-title dashboard-{by}"] for by in names}
+    for by in names:
+        assert f'<h3 id="dashboard-{by}"' in page
+
+
 def test_the_chart_fills_the_share_solved_and_escapes_its_names() -> None:
     chart = theme_chart(
         [ThemeSuccess("corner", 4, 1, 4 * 1500.0), ThemeSuccess('<b "x">', 1, 0, 1900.0)]

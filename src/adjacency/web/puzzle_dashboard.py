@@ -50,10 +50,11 @@ class ThemeSuccess:
 
 
 def success_per_theme(
-    tries: Iterable[tuple[Iterable[str], bool, float]],
+    tries: Iterable[tuple[Iterable[str], bool, float]], numbers: bool = False
 ) -> list[ThemeSuccess]:
     """Each theme's counts from ``tries`` (a tried puzzle's themes, whether its first try
-    solved it, and its rating), the most tried first, then by name."""
+    solved it, and its rating), the most tried first, then by name; with ``numbers`` (the
+    groups are numbers, such as lengths) in the numbers' order, a scale read as one."""
     tried: dict[str, int] = {}
     won: dict[str, int] = {}
     ratings: dict[str, float] = {}
@@ -62,22 +63,23 @@ def success_per_theme(
             tried[theme] = tried.get(theme, 0) + 1
             won[theme] = won.get(theme, 0) + int(win)
             ratings[theme] = ratings.get(theme, 0.0) + rating
-    return [
-        ThemeSuccess(theme, tried[theme], won[theme], ratings[theme])
-        for theme in sorted(tried, key=lambda name: (-tried[name], name))
-    ]
+    order = sorted(tried, key=int) if numbers else sorted(tried, key=lambda n: (-tried[n], n))
+    return [ThemeSuccess(theme, tried[theme], won[theme], ratings[theme]) for theme in order]
 
 
-def theme_chart(rows: list[ThemeSuccess], key: str | None = "puzzle.theme") -> str:
+def theme_chart(
+    rows: list[ThemeSuccess], key: str | None = "puzzle.theme", named_by: str = "dashboard-title"
+) -> str:
     """The SVG markup of ``rows``: a bar a group, its first-try successes filled, its
     performance at the end of its name's line under the column's title (catalogue key
     ``puzzle.performance``); each label is its catalogue key ``key.NAME`` (``None``: the
-    name as it is, a number). No rows, no title: an empty chart."""
+    name as it is, a number). No rows, no title: an empty chart. ``named_by``: the ids of
+    the page's elements that name the chart for a screen reader (each chart its own)."""
     height = max(1, len(rows)) * ROW + 8 + (HEAD if rows else 0)
     parts = [
         f'<svg class="theme-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} '
         f'{height}" width="{WIDTH}" height="{height}" role="img" '
-        'aria-labelledby="dashboard-title">'
+        f'aria-labelledby="{escape(named_by, quote=True)}">'
     ]
     if rows:
         parts.append(

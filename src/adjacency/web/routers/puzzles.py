@@ -453,7 +453,8 @@ def dashboard(
         if row.puzzle in served
     ]
     key = {"theme": "puzzle.theme", "phase": "puzzle.phase", "length": None}[by]
-    chart = theme_chart(success_per_theme(tries), key)
+    named_by = f"dashboard-title dashboard-{by}"  # the dashboard's title, then the chart's
+    chart = theme_chart(success_per_theme(tries, numbers=by == "length"), key, named_by)
     return Response(chart, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
