@@ -317,7 +317,8 @@ class GameManager:
             try:
                 if stored.damaged is not None:
                     raise ValueError(stored.damaged)
-                if not Seats.from_dict(meta.get("seats")).knows(Caller(caller.client)):
+                seats = Seats.from_dict(meta.get("seats"))
+                if not seats.knows(Caller(caller.client)):
                     continue
                 kinds = sum(meta["players"][c]["kind"] == "bot" for c in ("x", "o"))
                 out.append(
@@ -334,6 +335,8 @@ class GameManager:
                         result=record["result"],
                         score=record["score"],
                         updated=stored.updated,
+                        players={c: Player.from_dict(meta["players"][c]).info() for c in COLORS},
+                        seats=seats.seats_of(Caller(caller.client)),
                     )
                 )
             except (KeyError, TypeError, ValueError, IndexError) as exc:

@@ -378,6 +378,14 @@ class GameSummary(BaseModel):
     result: str | None
     score: list[int]
     updated: float = Field(description="Unix time of the last change")
+    players: dict[Side, PlayerInfo] | None = Field(
+        default=None,
+        description="who plays each side (kind, level), so a page names a default seat in "
+        "its own language; none for a damaged game",
+    )
+    seats: list[Side] = Field(
+        default_factory=list, description="the colours the requesting browser plays"
+    )
 
 
 class Hint(BaseModel):

@@ -2,6 +2,7 @@
 
 import { api } from "../api.js";
 import { lang, t } from "../i18n.js";
+import { shownName } from "../levels.js";
 import { notice } from "../notice.js";
 import { $ } from "../dom.js";
 
@@ -12,6 +13,14 @@ function resultText(g) {
   if (g.result === "x" || g.result === "o") return t("games.wins", { side: g.result.toUpperCase(), score });
   if (g.result === "draw") return t("games.draw", { score });
   return t("games.stopped");
+}
+
+// A seat's name as the board names it (levels.js shownName): a default name in the page's
+// language, "You" for the one seat this browser plays.
+function seatName(g, color) {
+  if (!g.players) return g[color];
+  const own = g.seats.length === 1 && g.seats[0] === color;
+  return shownName(g.players[color], color, own);
 }
 
 function when(updated) {
@@ -57,7 +66,9 @@ export async function showGames(game) {
   for (const g of games) {
     const tr = document.createElement("tr");
     if (g.status === "damaged") tr.className = "damaged";
-    const cells = [[g.x, "name"], [g.o, "name"], [`${g.rows}×${g.cols} · ${g.rounds}`, "nowrap"],
+    const x = seatName(g, "x");
+    const o = seatName(g, "o");
+    const cells = [[x, "name"], [o, "name"], [`${g.rows}×${g.cols} · ${g.rounds}`, "nowrap"],
       [String(g.plies), ""], [resultText(g), "nowrap"], [when(g.updated), "nowrap"]];
     for (const [text, cls] of cells) {
       const td = document.createElement("td");
@@ -87,7 +98,7 @@ export async function showGames(game) {
         notice(err.message);
       }
     });
-    del.setAttribute("aria-label", t("games.delete.label", { x: g.x, o: g.o }));
+    del.setAttribute("aria-label", t("games.delete.label", { x, o }));
     td.appendChild(del);
     tr.appendChild(td);
     body.appendChild(tr);
