@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adjacency.ratings.glicko import Glicko, rate_game
 from browser_helpers import EVERY_IMPACT, axe_violations, checked_and_closed, goto
+from i18n_helpers import english_left, message
 from web_helpers import api, new_tab
 from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
 
@@ -266,6 +268,95 @@ def test_the_timed_mode_counts_solved_puzzles_a_miss_costs_time_and_the_best_is_
     tab.reload()
     expect(tab.locator("#timed")).to_have_text("Timed · your best: 1")  # kept by the browser
     assert tab.console_errors == []
+    tab.context.close()
+
+
+RUN_CASES = [
+    ("en", {"width": 390, "height": 844}),
+    ("id", {"width": 390, "height": 844}),
+    ("en", {"width": 1366, "height": 768}),
+    ("id", {"width": 1280, "height": 720}),
+]
+IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0
+    && r.bottom <= window.innerHeight && r.right <= window.innerWidth; }"""
+
+
+@pytest.mark.parametrize(("lang", "size"), RUN_CASES)
+def test_a_timed_run_ends_on_its_end_screen_with_its_puzzles_to_replay(
+    browser: Any, server: str, shots: Path, lang: str, size: dict[str, int]
+) -> None:
+    tab = new_tab(
+        browser, server, client=secrets.token_urlsafe(16), locale=LOCALES[lang], viewport=size
+    )
+    tab.clock.install()
+    goto(tab, f"{server}/puzzles")
+    before = shown(tab)
+    tab.click("#btn-timed")
+    expect(tab.locator("#combo")).to_be_visible()
+    puzzle = shown(tab, other_than=before.id)
+    playable(tab)
+    first, reply, second = puzzle.solution
+    square(tab, first).click()
+    tab.clock.run_for(1000)
+    filled(tab, reply)
+    playable(tab)
+    square(tab, second).click()
+    combo = message(lang, "puzzle.run.combo", count="1", at="5", seconds="3")
+    expect(tab.locator("#combo-text")).to_have_text(combo)
+    tab.clock.run_for(1000)
+    missed = shown(tab, other_than=puzzle.id)
+    playable(tab)
+    wrong = next(r for r in missed.refutations[0] if r.reply is not None)
+    square(tab, wrong.move).click()
+    expect(tab.locator("#combo-text")).to_have_text(
+        message(lang, "puzzle.run.combo", count="0", at="5", seconds="3")
+    )
+    tab.clock.run_for(200_000)
+    end = tab.locator("#dlg-run")
+    expect(end).to_be_visible()
+    score = {"en": "You solved 1 puzzle.", "id": "Kamu memecahkan 1 teka-teki."}[lang]
+    expect(tab.locator("#run-score")).to_have_text(score)
+    assert [tab.inner_text(f"#run-{when}") for when in ("today", "week", "all")] == ["1"] * 3
+    items = tab.locator("#run-puzzles li")
+    expect(items).to_have_count(2)
+    assert [items.nth(i).get_attribute("data-result") for i in range(2)] == ["solved", "missed"]
+    assert wrong.move in items.nth(1).inner_text()
+    assert " ".join(puzzle.solution) in items.nth(0).inner_text()
+    for control in (
+        "#run-score",
+        "#run-all",
+        "#run-puzzles li a >> nth=1",
+        "#run-again",
+        "#run-close",
+    ):
+        assert tab.locator(control).evaluate(IN_VIEW), control  # all of it on the screen
+    expect(tab.locator("#run-again")).to_be_focused()
+    assert axe_violations(tab, EVERY_IMPACT) == []
+    if lang == "id":
+        assert english_left(tab) == []
+    assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    if size["width"] == 390:
+        tab.screenshot(path=str(shots / f"puzzle-run-end-phone-{lang}.png"))
+    # A second run's score counts among the bests; a puzzle of the run opens to replay.
+    items.nth(1).locator("a").click()
+    expect(tab).to_have_url(re.compile(rf"/puzzles/{re.escape(missed.id)}$"))
+    tab.wait_for_selector("#board .sq")
+    playable(tab)
+    assert tab.console_errors == []
+    tab.context.close()
+
+
+BONUSES = """() => import('/static/js/puzzles/run.js').then((m) =>
+  Array.from({ length: 61 }, (_, n) => m.comboBonus(n)))"""
+
+
+def test_a_combo_earns_seconds_at_its_steps(browser: Any, server: str) -> None:
+    tab = new_tab(browser, server, client=secrets.token_urlsafe(16))
+    goto(tab, f"{server}/puzzles")
+    bonuses = tab.evaluate(BONUSES)
+    earned = {n: s for n, s in enumerate(bonuses) if s}
+    assert earned == {5: 3, 12: 5, 20: 7, 30: 10, 40: 10, 50: 10, 60: 10}
     tab.context.close()
 
 

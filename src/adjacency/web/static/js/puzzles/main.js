@@ -12,7 +12,8 @@
 // positions of one phase of the game (endgame, middle game); the pickers combine, and a
 // streak keeps to them. The timed mode (lichess's Puzzle Storm) gives TIMED_SECONDS to
 // solve as many puzzles as one can, climbing as a streak does: a solved puzzle brings the
-// next at once, a miss costs MISS_SECONDS and moves on; the best score is kept by this
+// next at once, a miss costs MISS_SECONDS and moves on; a combo of solves earns seconds
+// back, and the run's end shows its end screen (run.js); the best score is kept by this
 // browser (localStorage). "Your tries" lists the puzzles this browser tried, the latest first.
 
 import { request } from "../api.js";
@@ -20,6 +21,7 @@ import { Board } from "../board.js";
 import { lang, listText, t, translate } from "../i18n.js";
 import { flips, parseFen, play, squareIndex, squareName } from "../lab/position.js";
 import { $ } from "../dom.js";
+import { Run } from "./run.js";
 
 const REPLY_DELAY = 450; // ms before the opponent's reply is drawn: the move is seen first
 const SHOW_STEP = 650; // ms between the moves of a shown solution
@@ -43,7 +45,7 @@ const state = {
   length: "", // solver moves of the next puzzles ("": any)
   stage: "", // the phase of the game of the next puzzles (the API's `phase`; "": any)
   streak: null, // solved in a row while the streak is on, else null
-  timed: null, // {score, ends (ms, Date.now), timer} while the timed mode runs, else null
+  timed: null, // {score, ends (ms, Date.now), timer, run} while the timed mode runs, else null
 };
 
 const board = new Board($("#board"), { onActivate: (name) => onSquare(name) });
@@ -150,7 +152,11 @@ function miss(advance = true) {
       state.timed.ends -= MISS_SECONDS * 1000;
       tickTimed();
     }
-    if (advance) timedNext();
+    if (advance) {
+      state.timed.run.finished(state.puzzle, false, state.line);
+      state.timed.run.renderCombo();
+      timedNext();
+    }
   }
   if (advance) state.erred = true;
   state.missed = true;
@@ -185,7 +191,7 @@ function endTimed() {
   const run = state.timed;
   clearInterval(run.timer);
   state.timed = null;
-  const best = Math.max(bestTimed(), run.score);
+  const best = run.run.end(Date.now(), Math.max(bestTimed(), run.score));
   try { localStorage.setItem(BEST_KEY, String(best)); } catch (err) { /* private mode */ }
   $("#timed").textContent = t("puzzle.timed.over", { count: run.score, best });
   $("#btn-timed").setAttribute("aria-pressed", "false");
@@ -197,7 +203,9 @@ function toggleTimed() {
     return;
   }
   if (state.streak !== null) toggleStreak();
-  state.timed = { score: 0, ends: Date.now() + TIMED_SECONDS * 1000, timer: setInterval(tickTimed, 250) };
+  const run = new Run();
+  state.timed = { score: 0, ends: Date.now() + TIMED_SECONDS * 1000, timer: setInterval(tickTimed, 250), run };
+  run.renderCombo();
   $("#btn-timed").setAttribute("aria-pressed", "true");
   tickTimed();
   load(null, true);
@@ -398,6 +406,8 @@ async function onSquare(name) {
     }
     if (state.timed) {
       if (!state.missed) state.timed.score += 1;
+      state.timed.ends += state.timed.run.finished(state.puzzle, !state.missed, state.line) * 1000;
+      state.timed.run.renderCombo();
       tickTimed();
       timedNext();
     }
@@ -521,6 +531,8 @@ $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", () => load());
 $("#btn-streak").addEventListener("click", toggleStreak);
 $("#btn-timed").addEventListener("click", toggleTimed);
+$("#run-close").addEventListener("click", () => $("#dlg-run").close());
+$("#run-again").addEventListener("click", () => { $("#dlg-run").close(); toggleTimed(); });
 $("#timed").textContent = bestTimed() ? t("puzzle.timed.best", { best: bestTimed() }) : "";
 $("#length").addEventListener("change", () => {
   state.length = $("#length").value;
