@@ -167,10 +167,12 @@ def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild
 
 
 WINDOWS_ONLY = (
-    "its own window is played only in a league of 8x8 games from the start "
-    "(adjacency league create --from-start); this league's are not"
+    "a program's own window is played only in a league of 8x8 games from the start, and "
+    "this league's are not (its teacher switches an 8x8 league that has no games yet with "
+    "`adjacency league settings --db FILE --from-start`)"
 )
-"""Why a JavaFX program in a league that plays no window is played by the adapter."""
+"""Why a JavaFX program in a league that plays no window is played by the adapter: the
+first words of its refusal there, with the command that makes the league play windows."""
 
 
 def _window(upload: Path, intake: Intake, out: Path) -> HostedBuild:
@@ -214,4 +216,6 @@ def _adapter(intake: Intake, out: Path) -> HostedBuild:
     try:
         return build_java(intake, None, out)
     except BuildFailed as direct:  # the same kind of refusal, with the window's note
-        raise type(direct)(f"{direct}\n{WINDOWS_ONLY}") from None
+        raise type(direct)(
+            f"{WINDOWS_ONLY}; the kit's adapter played its bot instead, and: {direct}"
+        ) from None

@@ -22,7 +22,7 @@ from ..core.errors import AdjacencyError
 from .check import check_bot
 from .fx_check import CHECK_ROUNDS, check_driven_program
 from .fx_kind import check_rounds, kept_window
-from .kinds import KINDS, build_submission
+from .kinds import KINDS, WINDOWS_ONLY, build_submission
 from .player import Choice, save_choice
 from .sandbox_build import HostedBuild
 from .scripts import packages_note
@@ -92,12 +92,8 @@ def judge(
     window = KINDS[hosted.kind].window
     if window:  # played from its window's start only: its check is a game
         if not windows:
-            games = f"{rows}x{cols}" if (rows, cols) != (8, 8) else "8x8 from openings"
             return Judged(
-                False,
-                f"{hosted.label}: a program played through its window plays 8x8 from the "
-                f"start, this league {games}",
-                window=kept_window(hosted.folder),
+                False, f"{WINDOWS_ONLY}\n{hosted.label}", window=kept_window(hosted.folder)
             )
         fewest = check_rounds(hosted.folder) or CHECK_ROUNDS
         checked = check_driven_program(choice.bot_now, seconds, rounds=fewest)
