@@ -71,8 +71,9 @@ SETTINGS = Group(
                     "move_time": COURSE_MOVE_SECONDS,
                     "clock": None,
                 },
-                "help": "the course's setting: 8x8, 28 rounds, 5 seconds a move (an option "
-                "after it still changes its value)",
+                "help": "the course's setting: 8x8, 28 rounds, 5 seconds a move, every game "
+                "from the start (a new league; --openings keeps openings); an option after "
+                "it still changes its value",
             },
         ),
     ),
@@ -139,21 +140,39 @@ ADMIN_TOKEN_FILE = Option(("--admin-token-file",), {"type": Path})
 """A file whose token becomes (``create``) or is (``serve``) the admin's; each action
 gives its help."""
 
+FROM_START = Option(
+    ("--from-start",),
+    {
+        "action": "store_true",
+        "help": "every game from the start position, no opening: a league where teams' "
+        "programs are played through their own windows (docs/javafx-driver.md); "
+        "--course implies it",
+    },
+)
+OPENINGS = Option(
+    ("--openings",),
+    {
+        "action": "store_true",
+        "help": "games from the league's openings (a book or short random ones), in "
+        "colour-swapped pairs: teams' programs are then played through the kit's adapter; "
+        "the default, except with --course",
+    },
+)
+
 CREATE_OPTIONS: tuple[Option | OneOf | Group, ...] = (
     DB,
     SETTINGS,
     RULES,
     ADMIN_TOKEN_FILE.but(help="use this file's token as admin"),
-    Option(
-        ("--from-start",),
-        {
-            "action": "store_true",
-            "help": "every game from the start position, no opening: a league where teams' "
-            "programs are played through their own windows (docs/javafx-driver.md)",
-        },
-    ),
+    OneOf((FROM_START, OPENINGS)),
 )
 """``league create``'s options, in the order of its help."""
+
+SETTINGS_OPTIONS: tuple[Option | OneOf | Group, ...] = (
+    DB,
+    OneOf((FROM_START, OPENINGS), required=True),
+)
+"""``league settings``'s options: the openings of a league that has played no game yet."""
 
 SERVE_OPTIONS: tuple[Option | OneOf | Group, ...] = (
     DB,
@@ -318,7 +337,7 @@ def _store_rules(args: argparse.Namespace, given: dict[str, Any]) -> None:
 
 
 def register(commands: Any) -> None:
-    """Add the ``league`` subcommand (its actions ``create``, ``serve``, ``add-bot``,
+    """Add the ``league`` subcommand (its actions ``create``, ``serve``, ``settings``, ``add-bot``,
     ``add-house``, ``revoke``, ``rotate``, ``approve``, ``remove``, ``standings``, and those
     of the event, backup, submit and roster modules) and ``connect`` to ``commands`` (the
     parser's subparsers), each action with its table of options and its handler."""
@@ -331,6 +350,12 @@ def register(commands: Any) -> None:
     actions: tuple[tuple[str, str, Sequence[Option | OneOf | Group], Any], ...] = (
         ("create", "create a league (prints the admin token once)", CREATE_OPTIONS, run_create),
         ("serve", "serve a league (created on first use)", SERVE_OPTIONS, run_serve),
+        (
+            "settings",
+            "play a league that has no game yet from the start, or from openings",
+            SETTINGS_OPTIONS,
+            run_settings,
+        ),
         ("add-bot", "add a bot account; prints its token once", ADD_BOT_OPTIONS, run_add_bot),
         (
             "add-house",
@@ -386,6 +411,7 @@ def register(commands: Any) -> None:
 
 
 def _settings(args: argparse.Namespace) -> Any:
+    from ..core import Position
     from ..league.settings import LeagueSettings, parse_clock
 
     base, increment = parse_clock(args.clock) if args.clock else (60.0, 1.0)
@@ -394,14 +420,25 @@ def _settings(args: argparse.Namespace) -> Any:
         value = getattr(args, name)
         return SETTING_DEFAULTS[name] if value is None else int(value)
 
+    rows, cols, rounds = given("rows"), given("cols"), given("rounds")
     return LeagueSettings(
-        rows=given("rows"),
-        cols=given("cols"),
-        rounds=given("rounds"),
+        rows=rows,
+        cols=cols,
+        rounds=rounds,
         base=base,
         increment=increment,
         move_time=None if args.clock else args.move_time,  # --course's, then a --clock
+        openings=(Position.start(rows, cols, rounds).fen(),) if _from_start(args) else (),
     )
+
+
+def _from_start(args: argparse.Namespace) -> bool:
+    """Whether a league made by these options plays every game from the start:
+    ``--from-start``, or ``--course`` (the course's programs start from the start) unless
+    ``--openings`` is given."""
+    if getattr(args, "from_start", False):
+        return True
+    return bool(getattr(args, "course", False)) and not getattr(args, "openings", False)
 
 
 def _say(text: str) -> None:
@@ -413,9 +450,6 @@ def run_create(args: argparse.Namespace) -> int:
     and print its admin token once (or use ``--admin-token-file``'s); returns 0. A file
     that holds a league already is refused with
     :class:`~adjacency.league.league_file.LeagueError` (status 2) and left as it was."""
-    from dataclasses import replace
-
-    from ..core import Position
     from ..league.league_file import LeagueError, LeagueStore
     from ..league.server import open_league
 
@@ -424,11 +458,31 @@ def run_create(args: argparse.Namespace) -> int:
         if store.meta.created:
             raise LeagueError(f"{str(args.db)!r} already holds a league")
     settings = _settings(args)
-    if args.from_start:  # a program's window starts a game only from its start
-        start = Position.start(settings.rows, settings.cols, settings.rounds).fen()
-        settings = replace(settings, openings=(start,))
     open_league(args.db, settings, args.admin_token_file, _say)
     _store_rules(args, given)
+    return 0
+
+
+def run_settings(args: argparse.Namespace) -> int:
+    """``adjacency league settings``: play a league that has played no game yet from the
+    start (``--from-start``) or from openings (``--openings``: the book or generated ones
+    of its board, as ``create`` gives), and print its new settings in one line; returns 0.
+    A league with games, or a file without a league, is refused with
+    :class:`~adjacency.league.league_file.LeagueError` (status 2) and left as it was. A
+    running server reads the change when it starts again."""
+    from ..core import Position
+    from ..league.settings import default_openings
+
+    with _store(args) as store:
+        now = store.meta.settings()
+        start = Position.start(now.rows, now.cols, now.rounds).fen()
+        openings = (start,) if args.from_start else default_openings(now.rows, now.cols, now.rounds)
+        settings = store.meta.set_openings(openings)
+    games = "from the start" if settings.from_start else f"from {len(settings.openings)} openings"
+    _say(
+        f"The league in {args.db} now plays every game {games} (a running server takes "
+        "it when it starts again)."
+    )
     return 0
 
 

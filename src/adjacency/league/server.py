@@ -59,7 +59,11 @@ def open_league(
             announce(
                 f"Created a league in {db}: {created.rows}x{created.cols}, "
                 f"{created.rounds} rounds, {created.time_control}, "
-                f"{len(created.openings)} openings."
+                + (
+                    "every game from the start."
+                    if created.from_start
+                    else f"{len(created.openings)} openings."
+                )
             )
             if given is None:
                 announce(f"Admin token (shown once, keep it secret): {token}")

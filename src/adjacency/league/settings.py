@@ -2,7 +2,10 @@
 
 Every rated game of a league is played under the same settings, so that ratings
 compare like with like. They are stored in the league's database at creation
-(:meth:`~adjacency.league.store.league_meta.MetaRepo.create`) and never change.
+(:meth:`~adjacency.league.store.league_meta.MetaRepo.create`) and never change, but for
+the openings of a league that has played no game yet
+(:meth:`~adjacency.league.store.league_meta.MetaRepo.set_openings`: a league made from
+openings by mistake is switched to play teams' windows from the start).
 
 Time control: either a **clock** (``base`` seconds per side plus ``increment``
 seconds per move, Fischer, written ``60+1``) or **seconds per move**

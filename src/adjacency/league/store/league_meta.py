@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import replace
 
 from ..rules import LeagueRules
 from ..settings import LeagueSettings
@@ -14,7 +15,8 @@ from .schema import SCHEMA_VERSION
 
 
 class MetaRepo:
-    """The settings (fixed at creation), the rules and the admin token's hash."""
+    """The settings (fixed at creation; the openings until the first game), the rules and
+    the admin token's hash."""
 
     PROBE_BYTES = 16384
     """The size of :meth:`probe_write`'s row: more than a long game's record."""
@@ -55,6 +57,30 @@ class MetaRepo:
                 "`adjacency league create --db FILE` (or `adjacency league serve`)"
             )
         return LeagueSettings.from_dict(json.loads(rows[0][0]))
+
+    def set_openings(self, openings: tuple[str, ...]) -> LeagueSettings:
+        """Give a league that has played no game yet other ``openings`` (its other settings
+        stay) and return its new settings; :class:`LeagueError` naming its games once it has
+        played one (a game's opening is part of what its rating compares, so a league's
+        openings change only before the first) and :class:`InvalidSettingsError` for
+        openings its settings cannot play, nothing changed either way. A running server
+        reads them when it starts."""
+        with self.db.transaction() as db:
+            rows = db.execute("SELECT value FROM meta WHERE key='settings'").fetchone()
+            if rows is None:
+                raise LeagueError(f"{str(self.db.path)!r} holds no league yet")
+            played = int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+            if played:
+                raise LeagueError(
+                    f"the league has {played} game{'s' if played != 1 else ''} already: its "
+                    "openings change only before its first game (create a new league)"
+                )
+            settings = replace(LeagueSettings.from_dict(json.loads(rows[0])), openings=openings)
+            db.execute(
+                "UPDATE meta SET value = ? WHERE key = 'settings'",
+                (json.dumps(settings.to_dict()),),
+            )
+            return settings
 
     def rules(self) -> LeagueRules:
         """The league's rules for people and pace (:mod:`.rules`; the defaults until
