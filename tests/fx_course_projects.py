@@ -69,6 +69,10 @@ LATE_CRASH = Shape("crashes-late", who="bot_type", thread="thread", hostile="lat
 """A program whose bot throws at its third move, from a thread of its own: its check (two
 moves a game) passes, a rated game of more rounds is lost there."""
 
+FLOODS = Shape("floods", hostile="flood")
+"""A program whose bot prints a stack trace of a caught exception, 16 times, for every
+square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
+
 SPINS = Shape("spins", hostile="spin")
 """A program whose bot thinks for 30 s of CPU at its second move: its clock stops it."""
 
@@ -235,6 +239,12 @@ def _bot(shape: Shape, head: str) -> str:
         "spin": (
             "if (moves == 2) { long until = System.nanoTime() + 30_000_000_000L;"
             " long n = 0; while (System.nanoTime() < until) n++; if (n < 0) return null; }"
+        ),
+        "flood": (
+            "for (int k = 0; k < 64; k++) try { if (b[k / 8][k % 8].length() >= 0)"
+            ' throw new IllegalStateException("square " + k + " tried"); }'
+            " catch (IllegalStateException e) { for (int r = 0; r < 16; r++)"
+            " e.printStackTrace(); }"
         ),
         "no-window": "",
         "writes": "",

@@ -92,8 +92,12 @@ PROBES = {
     "a double-forked daemon": (
         f'new ProcessBuilder("/bin/sh", "-c", "({DAEMON} &) &").start().waitFor();'
     ),
+    "printing 100 MB": (
+        'String line = "x".repeat(1 << 20); for (int i = 0; i < 100; i++) System.err.println(line);'
+    ),
 }
-"""Attacks that fail in the sandbox: the bot goes on to answer legally."""
+"""Attacks that fail in the sandbox: the bot goes on to answer legally (printing on
+standard error is drained, its tail kept, and never ends a bot)."""
 
 FORK_SLEEP = f"sleep 1000.{RUN}"
 """What the fork bomb starts first and keeps starting (no process may run it once its
@@ -111,11 +115,6 @@ FAILURES = {
     ),
     "an endless loop": ("while (roundsLeft >= 0) { Math.sqrt(7); }", "s of CPU"),
     "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", "no bestmove within"),
-    "printing 100 MB": (
-        'String line = "x".repeat(1 << 20);'
-        " for (int i = 0; i < 100; i++) System.err.println(line);",
-        "",
-    ),
     "System.exit mid-game": ("System.exit(3);", "exited with status"),
 }
 """Attacks that stop the bot, with what the check's refusal says of it."""

@@ -23,6 +23,7 @@ from adjacency.hosting.fx_kind import fx_choices
 from adjacency.hosting.manifest import ManifestError
 from adjacency.league.league_file import LeagueStore
 from fx_course_projects import (
+    FLOODS,
     HOSTILE,
     LATE_CRASH,
     SHAPES,
@@ -132,6 +133,23 @@ def test_every_shape_plays_rated_games_with_its_default_choice(
         assert ": played 2 rounds" in version["detail"], version["detail"]
         assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
         rated_games_by_its_bot(db, from_top=True)
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def test_a_program_that_floods_its_output_plays_its_games(
+    folder: Path, tmp_path: Path, fx_tools: None
+) -> None:
+    """A program whose bot prints megabytes of stack traces a move (every square it tries)
+    is accepted and plays rated games with each colour to their end through the real
+    server: its prints are drained, never counted, and never end its game."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(FLOODS, tmp_path / "floods-main.zip", sdk_bytes=1 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path, asked=False)
+        version = accepted(url, token)
+        assert ": played 2 rounds" in version["detail"], version["detail"]
+        rated_games_by_its_bot(db, from_top=True)  # its form's default bot, Minimax
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 

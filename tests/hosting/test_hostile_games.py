@@ -66,7 +66,6 @@ LOSSES = {
     "a fork bomb": ("time forfeit", (CAPPED, OVER_CLOCK)),
     "an endless loop": ("time forfeit", (OVER_CLOCK,)),
     "sleeping for ever": ("time forfeit", (CAPPED,)),
-    "printing 100 MB": ("disconnection", ("wrote more than its output limit",)),
     "System.exit mid-game": ("disconnection", ("exited with status 3",)),
 }
 """How a game of a bot whose attack stops it ends: its termination and its stated

@@ -9,7 +9,7 @@ from pathlib import Path
 from adjacency import sandbox
 from adjacency.sandbox import identity
 from adjacency.sandbox.limits import MIB
-from adjacency.sandbox.process import CHUNK
+from adjacency.sandbox.process import CHUNK, OUTPUT_TAIL
 from adjacency.system import proctree
 from sandbox_helpers import GUARD, PYTHON, host_pids_with, wait_until, write_program
 
@@ -128,6 +128,49 @@ def test_printing_100_mb_is_cut_at_the_output_limit(sandbox_box: Path) -> None:
         assert read <= limits.output_bytes + CHUNK
     finally:
         outcome = process.end()
+    assert outcome.reason is sandbox.Reason.OUTPUT, outcome
+
+
+ERROR_FLOOD = """\
+import sys
+for number in range(10_000):
+    sys.stderr.buffer.write(b"%d " % number + b"e" * 9_990 + b"\\n")
+sys.stderr.buffer.write(b"the last words\\n")
+sys.stderr.flush()
+print("still here", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_printing_100_mb_on_standard_error_never_ends_a_program(sandbox_box: Path) -> None:
+    """A long-lived program's standard error is drained to the end, whatever it prints,
+    and never counts against the output limit: the program goes on, and its last
+    :data:`OUTPUT_TAIL` bytes are kept (memory bounded by them, not by what it wrote)."""
+    program = write_program(sandbox_box, "errors.py", ERROR_FLOOD)
+    limits = sandbox.Limits(output_bytes=MIB, wall_seconds=GUARD)
+    process = sandbox.SandboxedProcess([PYTHON, program], submission=sandbox_box, limits=limits)
+    process.start()
+    try:
+        assert process.read_line(GUARD) == "still here"
+        wait_until(lambda: process.output_tail().endswith(b"the last words\n"), "its words")
+        tail = process.output_tail()
+        assert len(tail) == OUTPUT_TAIL, len(tail)
+        assert b"\n9994 eee" in tail and b"\n9990 " not in tail  # the last lines only
+        assert process.stderr_tail()[-1] == "the last words"
+        assert process.reason is None
+        process.send_line("bye")
+    finally:
+        outcome = process.end()
+    assert outcome.reason is not sandbox.Reason.OUTPUT, outcome
+    assert len(outcome.stderr) == OUTPUT_TAIL and outcome.stderr.endswith(b"the last words\n")
+    # A one-shot run that asks for its tail alike: not ended, its tail kept.
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box, limits=limits,
+                          error_tail=True)  # fmt: skip
+    assert outcome.reason is sandbox.Reason.EXITED and outcome.returncode == 0, outcome
+    assert outcome.stdout == b"still here\n"
+    assert outcome.stderr.endswith(b"the last words\n") and len(outcome.stderr) == OUTPUT_TAIL
+    # Kept whole (a build's compiler output), it counts and is cut at the limit.
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box, limits=limits)
     assert outcome.reason is sandbox.Reason.OUTPUT, outcome
 
 

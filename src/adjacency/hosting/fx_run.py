@@ -74,7 +74,9 @@ FX_LIMITS = Limits(
     output_bytes=4 << 20,
 )
 """What a driven program may use over one game: the JVM with JavaFX's threads (some 30 to
-50) and the team's, and the X server, whose memory the tree's bound counts too."""
+50) and the team's, and the X server, whose memory the tree's bound counts too. Its
+output bound is the driver's protocol's (standard output); the program's own prints go
+to standard error, drained and never counted (its last 64 KiB kept)."""
 
 DRY_RUN_LIMITS = Limits(
     cpu_seconds=60.0,
@@ -277,6 +279,7 @@ def dry_run(build: FxBuild, out: Path) -> DryRun:
         binds=FX_BINDS,
         env=FX_ENV,
         limits=DRY_RUN_LIMITS,
+        error_tail=True,  # its prints never refuse it; the form and picture are counted
     )
     said = (outcome.stderr or b"").decode("utf-8", "replace").strip()
     if outcome.reason is not Reason.EXITED or outcome.returncode != 0:

@@ -59,7 +59,9 @@ GAME_LIMITS = Limits(
     output_bytes=4 << 20,
 )
 """What a hosted bot's process may use over one game (a 28-round game at 5 s a move is
-at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own threads)."""
+at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own threads).
+The output bound is its protocol's (standard output); its standard error, where the Java
+kit sends its prints too, is drained and never counted (its last 64 KiB kept)."""
 
 
 @dataclass(frozen=True)

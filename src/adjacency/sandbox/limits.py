@@ -47,7 +47,9 @@ class Limits:
     ``processes`` is ``RLIMIT_NPROC`` (threads count: a JVM needs some 20 to 40).
     ``file_bytes`` is ``RLIMIT_FSIZE`` (the largest file it may write), ``tmp_bytes`` the
     size of its private ``/tmp``, ``open_files`` ``RLIMIT_NOFILE``, ``output_bytes`` what
-    it may write on standard output and error together over its life.
+    it may write on standard output over its life (and on standard error where that is
+    kept whole, a one-shot build's; elsewhere standard error is drained and never
+    counted, :data:`~.process.OUTPUT_TAIL`).
     """
 
     cpu_seconds: float = 60.0

@@ -18,11 +18,14 @@ def run(
     binds: Mapping[str, Path] | None = None,
     env: Mapping[str, str] | None = None,
     stdin: bytes = b"",
+    error_tail: bool = False,
 ) -> Outcome:
     """Run ``argv`` in the sandbox to its end (or its limits') and return the
     :class:`Outcome` with its standard output and error (bounded by
-    ``limits.output_bytes``). ``stdin`` is written, then closed. Arguments as for
-    :class:`SandboxedProcess`; raises what its ``start`` raises."""
+    ``limits.output_bytes``; with ``error_tail``, its standard error drained and only its
+    tail kept, uncounted: a program whose prints must not end it). ``stdin`` is written,
+    then closed. Arguments as for :class:`SandboxedProcess`; raises what its ``start``
+    raises."""
     process = SandboxedProcess(
         argv,
         submission=submission,
@@ -31,6 +34,7 @@ def run(
         binds=binds,
         env=env,
         capture=True,
+        error_tail=error_tail,
     )
     process.start()
     try:

@@ -53,6 +53,11 @@ QUEUE_LINES = 10_000
 STDERR_LINES = 20
 """Lines of standard error kept for messages."""
 
+OUTPUT_TAIL = 64 << 10
+"""Bytes of a long-lived program's standard error kept: the last ones it wrote (its
+prints, its stack traces), for its team to read. That stream is drained whatever it
+writes and never counts against the output limit: a program's prints never end it."""
+
 CHUNK = 1 << 16
 """Bytes read from a pipe at a time."""
 
@@ -71,8 +76,9 @@ class Outcome:
     program's own; 128+N when the program was killed by signal N; negative when
     bubblewrap itself was killed, which ending it does). ``stdout`` holds what a
     one-shot command wrote (empty for a long-lived process, whose lines were read),
-    ``stderr`` the standard error kept (a one-shot's whole, else the last lines), both
-    bounded by the output limit."""
+    ``stderr`` the standard error kept: a one-shot's whole, bounded by the output limit
+    with its standard output; else its last :data:`OUTPUT_TAIL` bytes, whatever it
+    wrote."""
 
     reason: Reason
     returncode: int | None
@@ -109,7 +115,11 @@ class SandboxedProcess:
     :func:`~adjacency.sandbox.regular_files`, which follows no link.
     ``binds`` adds read-only host paths (target inside -> host path), ``env``
     environment variables. ``capture`` keeps standard output as bytes (a one-shot
-    command) instead of serving it line by line.
+    command) instead of serving it line by line, and its standard error whole unless
+    ``error_tail``; its standard output (and its standard error when kept whole) count
+    against ``limits.output_bytes``. Otherwise, and with ``error_tail``, its standard
+    error is drained, never counted, and its last :data:`OUTPUT_TAIL` bytes kept
+    (:meth:`output_tail`): what a program prints never ends it.
 
     Thread safety: :meth:`send_line`, :meth:`cpu_seconds` and :meth:`end` may be called
     from any thread, :meth:`read_line` from the one thread that reads. Call :meth:`end`
@@ -128,6 +138,7 @@ class SandboxedProcess:
         env: Mapping[str, str] | None = None,
         capture: bool = False,
         write_timeout: float = WRITE_TIMEOUT,
+        error_tail: bool = False,
     ) -> None:
         if not argv:
             raise SandboxError("a sandboxed command must name a program")
@@ -139,6 +150,7 @@ class SandboxedProcess:
         self.binds = {target: Path(source).absolute() for target, source in (binds or {}).items()}
         self.env = dict(env or {})
         self.capture = capture
+        self.error_tail = error_tail or not capture
         self.write_timeout = write_timeout
         self._popen: subprocess.Popen[bytes] | None = None
         self._identity: identity.Identity | None = None
@@ -370,6 +382,12 @@ class SandboxedProcess:
             for thread in self._threads[1:]:
                 thread.join(wait)
         return list(self._stderr_tail)
+
+    def output_tail(self) -> bytes:
+        """The last :data:`OUTPUT_TAIL` bytes of its standard error (where it is kept as a
+        tail: a long-lived program's, or with ``error_tail``), so far."""
+        with self._lock:
+            return bytes(self._stderr)
 
     def describe_exit(self) -> str:
         """How it ended, naming the limit it reached (may wait briefly for the exit)."""
@@ -613,15 +631,16 @@ class SandboxedProcess:
             self._stop(Reason.OUTPUT)
         return not over
 
-    def _chunks(self, stream: IO[bytes]) -> Iterator[bytes]:
-        """What ``stream`` yields, chunk by chunk, until its end or the output limit."""
+    def _chunks(self, stream: IO[bytes], counted: bool = True) -> Iterator[bytes]:
+        """What ``stream`` yields, chunk by chunk, until its end or (where ``counted``) the
+        output limit."""
         fd = stream.fileno()
         while True:
             try:
                 chunk = os.read(fd, CHUNK)
             except OSError:
                 return
-            if not chunk or not self._count(len(chunk)):
+            if not chunk or (counted and not self._count(len(chunk))):
                 return
             yield chunk
 
@@ -656,17 +675,17 @@ class SandboxedProcess:
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         partial = b""
-        for chunk in self._chunks(stream):
-            if self.capture:
+        for chunk in self._chunks(stream, counted=not self.error_tail):
+            with self._lock:
                 self._stderr += chunk
+                if self.error_tail and len(self._stderr) > OUTPUT_TAIL:
+                    del self._stderr[: len(self._stderr) - OUTPUT_TAIL]  # a ring: its tail
             *lines, partial = (partial + chunk).split(b"\n")
             partial = partial[-CHUNK:]
             for line in lines[-STDERR_LINES:]:
                 self._stderr_tail.append(line.decode("utf-8", "replace")[:1000])
         if partial:
             self._stderr_tail.append(partial.decode("utf-8", "replace")[:1000])
-        if not self.capture:
-            self._stderr[:] = "\n".join(self._stderr_tail).encode()
 
 
 def _check_folder(path: Path, what: str) -> None:
