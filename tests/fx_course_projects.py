@@ -69,6 +69,11 @@ LATE_CRASH = Shape("crashes-late", who="bot_type", thread="thread", hostile="lat
 """A program whose bot throws at its third move, from a thread of its own: its check (two
 moves a game) passes, a rated game of more rounds is lost there."""
 
+CRASHES_TWICE = Shape("crashes-twice", hostile="crash-twice")
+"""A program whose bot catches its own exception at its second move, prints its trace and
+returns no square: the window then throws a second exception of its own (a
+``NullPointerException`` placing nothing), which is not the cause."""
+
 FLOODS = Shape("floods", hostile="flood")
 """A program whose bot prints a stack trace of a caught exception, 16 times, for every
 square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
@@ -239,6 +244,10 @@ def _bot(shape: Shape, head: str) -> str:
         "spin": (
             "if (moves == 2) { long until = System.nanoTime() + 30_000_000_000L;"
             " long n = 0; while (System.nanoTime() < until) n++; if (n < 0) return null; }"
+        ),
+        "crash-twice": (
+            'if (moves == 2) try { throw new IllegalStateException("the bot lost its way"); }'
+            " catch (IllegalStateException e) { e.printStackTrace(); return null; }"
         ),
         "flood": (
             "for (int k = 0; k < 64; k++) try { if (b[k / 8][k % 8].length() >= 0)"

@@ -23,6 +23,7 @@ from adjacency.hosting.fx_kind import fx_choices
 from adjacency.hosting.manifest import ManifestError
 from adjacency.league.league_file import LeagueStore
 from fx_course_projects import (
+    CRASHES_TWICE,
     FLOODS,
     HOSTILE,
     LATE_CRASH,
@@ -150,6 +151,34 @@ def test_a_program_that_floods_its_output_plays_its_games(
         version = accepted(url, token)
         assert ": played 2 rounds" in version["detail"], version["detail"]
         rated_games_by_its_bot(db, from_top=True)  # its form's default bot, Minimax
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def test_a_crash_is_told_by_its_cause_not_by_what_followed(
+    folder: Path, tmp_path: Path, fx_tools: None
+) -> None:
+    """A program whose bot's exception is followed by a second one of its window is
+    refused through the real server in its team's words: one line saying at which move
+    and with which choice, then the cause (the first exception with the team's frames,
+    its file and line), then the board; no command line, no folder of the server's, and
+    not the exception that followed."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(CRASHES_TWICE, tmp_path / "twice-main.zip", sdk_bytes=1 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path)
+        version = decided(url, token)
+    detail = version["detail"]
+    assert version["status"] == "refused", detail
+    first, cause, *rest = detail.split("\n")
+    assert first.startswith("program Main, plays Bot Minimax as O: as X, at move 3 ("), detail
+    assert cause == (
+        "its cause: java.lang.IllegalStateException: the bot lost its way, at Bot.java:12"
+    ), detail
+    assert rest[0] == "    at Bot.move(Bot.java:12)", detail
+    assert "its board as its window shows it, top row first:" in rest, detail
+    for never in ("NullPointerException", "/bin/sh", "/box", "java -", "fxdriver", "engine '"):
+        assert never not in detail, (never, detail)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 

@@ -86,6 +86,8 @@ def run_build(args: argparse.Namespace) -> int:
         built = build(intake, args.out.resolve(), args.bot, args.arg)
     except BotNotChosen as exc:
         if not is_program(intake.of(".java")):
+            if "; choose one in " in str(exc):  # this command has --bot besides the manifest
+                raise BotNotChosen(f"{exc}\nhere --bot CLASS chooses it too") from None
             raise
         raise BotNotChosen(
             f"{exc}\nthis project is a JavaFX program: a league plays it as it is, through "

@@ -26,6 +26,7 @@ from ..core.game import Termination
 from ..round.clock import wall_cap
 from ..sandbox import Reason, SandboxedProcess
 from .move_clock import MoveTime, blame
+from .team_words import team_words
 
 SEED = 20_260_101
 """The fixed seed of the checked positions (the same for every team)."""
@@ -80,8 +81,8 @@ def check_bot(
     try:
         bot = make()
     except BotError as exc:
-        return Verdict(False, f"the bot could not start: {exc}")
-    slowest = 0.0
+        return Verdict(False, f"the bot could not start: {team_words(str(exc))}")
+    slowest: MoveTime | None = None
     try:
         for number, position in enumerate(positions, 1):
             side = position.turn.upper()
@@ -98,12 +99,25 @@ def check_bot(
             move, took = outcome
             if move not in position.legal_moves():
                 return Verdict(False, f"{where}: the answer {move!r} is not a legal move")
-            slowest = max(slowest, took)
+            slowest = longer(slowest, took)
     finally:
         bot.close()
     return Verdict(
-        True, f"{len(positions)} positions answered legally; the longest took {slowest:.2f} s"
+        True, f"{len(positions)} positions answered legally; the longest took {times(slowest)}"
     )
+
+
+def longer(slowest: MoveTime | None, took: MoveTime) -> MoveTime:
+    """The answer of the two that took the longer wall time."""
+    return took if slowest is None or took.wall > slowest.wall else slowest
+
+
+def times(spent: MoveTime | None) -> str:
+    """A move's wall and CPU seconds side by side, as a verdict gives them:
+    ``6.48 s of wall time, 4.90 s of CPU``."""
+    if spent is None:
+        return "no time"
+    return f"{spent.wall:.2f} s of wall time, {spent.cpu:.2f} s of CPU"
 
 
 @dataclass(frozen=True)
@@ -140,12 +154,15 @@ def _late(spent: MoveTime, seconds: float, cap: float, failure: str | None) -> s
     return why if failure is None else f"{failure}; {why}"
 
 
-def ask_on_clock(bot: Bot, position: Position, seconds: float) -> tuple[str, float] | str | Starved:
+def ask_on_clock(
+    bot: Bot, position: Position, seconds: float
+) -> tuple[str, MoveTime] | str | Starved:
     """One move of ``bot`` in ``position`` on the games' clock, ``seconds`` of it: a
     sandboxed bot is charged its sandbox's CPU time, stopped past it, and judged by
-    :func:`~.move_clock.blame` (its own wall time capped); ``(move, wall seconds)``, a
-    refusal's reason, or :class:`Starved` when the server, not the bot, made it late.
-    The move is not checked against the rules (the caller's)."""
+    :func:`~.move_clock.blame` (its own wall time capped); ``(move, its seconds)``, a
+    refusal's reason in its team's words (:func:`~.team_words.team_words`), or
+    :class:`Starved` when the server, not the bot, made it late. The move is not checked
+    against the rules (the caller's)."""
     process = _process(bot)
     cap = wall_cap(seconds)
     charged = process.cpu_seconds() if process is not None else 0.0
@@ -159,9 +176,9 @@ def ask_on_clock(bot: Bot, position: Position, seconds: float) -> tuple[str, flo
     try:
         move = bot.choose_move(position, Limit(time=seconds, clock=cap))
     except BotFailure as exc:
-        failure, forfeit = exc.detail, exc.termination is Termination.TIME_FORFEIT
+        failure, forfeit = team_words(exc.detail), exc.termination is Termination.TIME_FORFEIT
     except BotError as exc:
-        failure = str(exc)
+        failure = team_words(str(exc))
     finally:
         if process is not None:
             process.cap_cpu(None)
@@ -174,4 +191,4 @@ def ask_on_clock(bot: Bot, position: Position, seconds: float) -> tuple[str, flo
         return late
     if failure is not None or move is None:
         return failure or "no move"
-    return move, took
+    return move, spent

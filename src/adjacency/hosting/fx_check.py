@@ -21,8 +21,10 @@ from collections.abc import Callable
 from ..bots import Bot, BotError, Limit, make_bot
 from ..core import Color, Position
 from ..core.errors import IllegalMoveError
-from .check import Starved, Verdict, ask_on_clock
+from .check import Starved, Verdict, ask_on_clock, longer, times
 from .fx_run import DrivenBot
+from .move_clock import MoveTime
+from .team_words import team_words
 
 CHECK_ROUNDS = 2
 """Rounds of each checked game where the program takes any number: two answers of the
@@ -39,12 +41,12 @@ def check_driven_program(
     """Play ``rounds`` rounds on 8x8 with each colour against ``house``, ``seconds`` of
     CPU a move, a fresh bot from ``make`` each game (closed after it): accepted when both
     games end on the board."""
-    slowest = 0.0
+    slowest: MoveTime | None = None
     for colour in ("x", "o"):
         try:
             program = make()
         except BotError as exc:
-            return Verdict(False, f"the program could not start: {exc}")
+            return Verdict(False, f"the program could not start: {team_words(str(exc))}")
         opponent = make_bot(house, 1)
         try:
             played = _game(program, opponent, colour, rounds, seconds)
@@ -54,22 +56,23 @@ def check_driven_program(
         if isinstance(played, str):
             picture = program.picture if isinstance(program, DrivenBot) else None
             return Verdict(False, f"as {colour.upper()}, {played}", picture)
-        slowest = max(slowest, played)
+        slowest = longer(slowest, played)
     return Verdict(
         True,
         f"played {rounds} round{'s' if rounds != 1 else ''} with each colour against {house} "
-        "to the end; "
-        f"the longest answer took {slowest:.2f} s",
+        f"to the end; the longest answer took {times(slowest)}",
     )
 
 
-def _game(program: Bot, opponent: Bot, colour: Color, rounds: int, seconds: float) -> float | str:
-    """One checked game, the program playing ``colour``: its longest answer's wall
-    seconds, or the refusal's words from the failed move on."""
+def _game(
+    program: Bot, opponent: Bot, colour: Color, rounds: int, seconds: float
+) -> MoveTime | str:
+    """One checked game, the program playing ``colour``: its longest answer's seconds
+    (wall and CPU), or the refusal's words from the failed move on."""
     position = Position.start(8, 8, rounds)
     program.new_game()
     opponent.new_game()
-    slowest = 0.0
+    slowest = MoveTime(0.0, 0.0, 0.0)
     number = 0
     while not position.is_over:
         number += 1
@@ -87,5 +90,5 @@ def _game(program: Bot, opponent: Bot, colour: Color, rounds: int, seconds: floa
             position = position.play(move)
         except IllegalMoveError as exc:
             return f"{where}: {exc}"
-        slowest = max(slowest, took)
+        slowest = longer(slowest, took)
     return slowest

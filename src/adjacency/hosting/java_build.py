@@ -229,7 +229,11 @@ def read_inspection(stdout: str, stderr: str, returncode: int | None) -> list[Ca
 
 
 class Toolchain(Protocol):
-    """Where a build's ``javac`` and the runner's inspection run."""
+    """Where a build's ``javac`` and the runner's inspection run; ``own`` where the
+    person who reads its refusals runs it (their ``cmd:`` lines name their folders: a
+    league's refusal names no folder of its server)."""
+
+    own: bool
 
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
         """Compile the kit and ``files`` into ``classes`` (``workdir`` holds both and may
@@ -241,6 +245,8 @@ class Toolchain(Protocol):
 
 class LocalToolchain:
     """``javac`` and ``java`` of this machine, run as they are (a student's own build)."""
+
+    own = True
 
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
         """``javac`` of this machine (:meth:`Toolchain.compile`)."""
@@ -274,11 +280,14 @@ class LocalToolchain:
         return read_inspection(done.stdout, done.stderr, done.returncode)
 
 
-def listing(candidates: list[Candidate], classes: Path) -> str:
-    """Every class found, with the command that plays it or why it cannot be played."""
+def listing(candidates: list[Candidate], classes: Path | None) -> str:
+    """Every class found, with the command that plays it (where ``classes`` is given: a
+    build of one's own) or why it cannot be played."""
     lines = []
     for c in candidates:
-        if c.ok:
+        if c.ok and classes is None:
+            lines.append(f"  {c.name}: {c.detail}")
+        elif c.ok:
             spec = "cmd:" + shlex.join(["java", "-cp", str(classes), RUNNER, c.name])
             lines.append(f"  {c.name}: {c.detail}\n    {spec}")
         else:
@@ -322,6 +331,7 @@ def _compile_and_choose(
     classes = out / "classes"
     files = write_sources(selection, out / "src")
     tools.compile(files, classes, out)
+    shown = classes if tools.own else None  # no server folder in a league's refusal
     if chosen is not None:
         found = tools.inspect(classes, [chosen[0], *chosen[1]])
         if not found or not found[0].ok:
@@ -329,7 +339,7 @@ def _compile_and_choose(
             every = tools.inspect(classes, None)
             raise BuildFailed(
                 f"the bot {chosen[0]} with arguments {chosen[1]} cannot be played: {why}\n"
-                f"course bots found:\n{listing(every, classes) or '  none'}"
+                f"course bots found:\n{listing(every, shown) or '  none'}"
             )
         return Built(classes, chosen[0], chosen[1], selection, found)
     found = tools.inspect(classes, None)
@@ -342,8 +352,8 @@ def _compile_and_choose(
             "or implements adjacency.kit.Bot"
         )
     if not playable:
-        raise BotNotChosen(f"no course bot can be played as it is:\n{listing(found, classes)}")
+        raise BotNotChosen(f"no course bot can be played as it is:\n{listing(found, shown)}")
     raise BotNotChosen(
         f"{len(playable)} bots in the project; choose one in {MANIFEST} "
-        '({"class": "pkg.MyBot", "args": []}) or with --bot:\n' + listing(found, classes)
+        '({"class": "pkg.MyBot", "args": []}):\n' + listing(found, shown)
     )

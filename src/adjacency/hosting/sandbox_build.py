@@ -139,6 +139,8 @@ def javac(
 class SandboxToolchain:
     """The projects' :class:`~adjacency.hosting.java_build.Toolchain` in the sandbox."""
 
+    own = False
+
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
         """``javac`` in the sandbox: ``workdir`` read-only at
         :data:`~adjacency.sandbox.SUBMISSION`, the kit at :data:`KIT`, ``classes`` writable

@@ -34,6 +34,7 @@ from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
 from .move_clock import MoveTime, blame
 from .player import Choice
+from .team_words import team_words
 
 log = logging.getLogger(__name__)
 
@@ -126,9 +127,9 @@ class BotSeat:
         try:
             move = bot.choose_move(Position.from_fen(fen), Limit(time=max(left, 0.01), clock=cap))
         except BotFailure as exc:
-            failure, picture = (exc.termination, exc.detail), exc.picture
+            failure, picture = (exc.termination, team_words(exc.detail)), exc.picture
         except BotError as exc:
-            failure = (Termination.DISCONNECTION, str(exc))
+            failure = (Termination.DISCONNECTION, team_words(str(exc)))
         finally:
             process.cap_cpu(None)
         wall = time.monotonic() - started

@@ -50,8 +50,10 @@ from .monitor import MONITOR
 QUEUE_LINES = 10_000
 """Lines of standard output buffered before the reader waits (and the program blocks)."""
 
-STDERR_LINES = 20
-"""Lines of standard error kept for messages."""
+STDERR_LINES = 200
+"""Lines of standard error kept for messages: enough for a Java stack trace with its
+causes (a JavaFX one runs to 60 frames and more), which a hosted program's team reads
+down to its own cause (:mod:`adjacency.hosting.team_words`)."""
 
 OUTPUT_TAIL = 64 << 10
 """Bytes of a long-lived program's standard error kept: the last ones it wrote (its
