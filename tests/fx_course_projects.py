@@ -74,6 +74,11 @@ CRASHES_TWICE = Shape("crashes-twice", hostile="crash-twice")
 returns no square: the window then throws a second exception of its own (a
 ``NullPointerException`` placing nothing), which is not the cause."""
 
+NEEDS_JAVA_19 = Shape("java-19", hostile="java-19")
+"""A program whose bot runs its search in an ``ExecutorService`` closed by
+try-with-resources, as on the JDK 19+ of a student's IDE (``AutoCloseable`` from Java 19);
+``javac`` 17 refuses it."""
+
 FLOODS = Shape("floods", hostile="flood")
 """A program whose bot prints a stack trace of a caught exception, 16 times, for every
 square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
@@ -248,6 +253,11 @@ def _bot(shape: Shape, head: str) -> str:
         "crash-twice": (
             'if (moves == 2) try { throw new IllegalStateException("the bot lost its way"); }'
             " catch (IllegalStateException e) { e.printStackTrace(); return null; }"
+        ),
+        "java-19": (
+            "try (java.util.concurrent.ExecutorService pool ="
+            " java.util.concurrent.Executors.newSingleThreadExecutor()) {"
+            " pool.submit(() -> moves); }"
         ),
         "flood": (
             "for (int k = 0; k < 64; k++) try { if (b[k / 8][k % 8].length() >= 0)"

@@ -27,6 +27,7 @@ from fx_course_projects import (
     FLOODS,
     HOSTILE,
     LATE_CRASH,
+    NEEDS_JAVA_19,
     SHAPES,
     Shape,
     assert_board_picture,
@@ -180,6 +181,28 @@ def test_a_crash_is_told_by_its_cause_not_by_what_followed(
     for never in ("NullPointerException", "/bin/sh", "/box", "java -", "fxdriver", "engine '"):
         assert never not in detail, (never, detail)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def test_a_program_that_needs_java_19_is_refused_saying_which_feature(
+    folder: Path, tmp_path: Path, fx_tools: None
+) -> None:
+    """A program written for a later JDK than the server's (an ``ExecutorService`` in
+    try-with-resources) is refused through the real server, first saying which file and
+    line needs which Java, then ``javac``'s own words."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(NEEDS_JAVA_19, tmp_path / "java19-main.zip", sdk_bytes=1 << 10)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path, asked=False)
+        version = decided(url, token)
+    detail = version["detail"]
+    assert version["status"] == "refused", detail
+    assert detail.startswith(
+        "its own window cannot be played: its sources need Java 19 or newer, and this server "
+        "builds and runs them with Java 17: Bot.java:"
+    ), detail
+    assert ": an ExecutorService in try-with-resources (AutoCloseable from Java 19)." in detail
+    assert "javac failed:" in detail and "try-with-resources not applicable" in detail
 
 
 REFUSALS = {

@@ -45,6 +45,7 @@ from .java_build import (
     kit_sources,
     read_inspection,
 )
+from .java_versions import newer_java
 from .languages import ENGINE, LANGUAGES
 from .scripts import CHECK_ENV, Program, check_command, write_program
 
@@ -108,12 +109,15 @@ def compile_in_sandbox(
     read-only at :data:`~adjacency.sandbox.SUBMISSION` (its working folder), ``output``
     the only writable place (:data:`~adjacency.sandbox.OUTPUT`), ``binds`` more of the
     host read-only. :class:`~adjacency.hosting.java_build.BuildFailed` naming ``tool``
-    where it was stopped or failed, with its output verbatim."""
+    where it was stopped or failed, with its output verbatim (``javac``'s after which
+    later Java its sources need, where its errors say so: :mod:`.java_versions`)."""
     outcome = run(argv, submission=source, output=output, binds=binds, limits=BUILD_LIMITS)
     if outcome.reason is not Reason.EXITED:
         raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
     if outcome.returncode != 0:
-        raise BuildFailed(f"{tool} failed:\n" + _text(outcome.stdout) + _text(outcome.stderr))
+        text = _text(outcome.stdout) + _text(outcome.stderr)
+        newer = newer_java(text) if tool == "javac" else None  # say which Java, first
+        raise BuildFailed((f"{newer}\n" if newer else "") + f"{tool} failed:\n" + text)
 
 
 def javac(
@@ -185,7 +189,9 @@ def check_program(program: Program, folder: Path, files: list[Path]) -> None:
     if outcome.reason is not Reason.EXITED:
         raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
     if outcome.returncode != 0:
-        raise BuildFailed(f"{tool} failed:\n" + _text(outcome.stdout) + _text(outcome.stderr))
+        text = _text(outcome.stdout) + _text(outcome.stderr)
+        newer = newer_java(text) if tool == "javac" else None  # say which Java, first
+        raise BuildFailed((f"{newer}\n" if newer else "") + f"{tool} failed:\n" + text)
 
 
 @dataclass(frozen=True)
