@@ -88,6 +88,29 @@ def test_printed_and_driver_traces_name_the_teams_file_and_line() -> None:
     assert len(driven.frames) == 2  # the driver's count of left-out frames is no frame
 
 
+SUMMARIZED = """\
+fxdriver: an exception in thread "JavaFX Application Thread": java.lang.RuntimeException: \
+java.lang.reflect.InvocationTargetException
+\t(24 frames of Java and JavaFX left out)
+fxdriver: caused by java.lang.reflect.InvocationTargetException
+fxdriver: caused by java.lang.NullPointerException: "this.bot" is null at GameWindow.java:375
+fxdriver: the program crashed: java.lang.NullPointerException: "this.bot" is null at \
+GameWindow.java:375
+"""
+"""The driver's account of a handler's exception whose frames are all the platform's but
+its innermost cause's, which the driver tells by its file and line."""
+
+
+def test_the_drivers_summarized_causes_name_the_teams_file_and_line() -> None:
+    cause = team_cause(SUMMARIZED.splitlines())
+    assert cause is not None
+    assert cause.headline() == (
+        'java.lang.NullPointerException: "this.bot" is null, at GameWindow.java:375'
+    )
+    assert [str(f) for f in cause.own_frames] == ["at GameWindow.java:375"]
+    assert len(traces(SUMMARIZED.splitlines())) == 1  # the crash's account is no new trace
+
+
 def test_no_cause_where_no_frame_is_the_teams_or_no_trace_at_all() -> None:
     platform = [
         'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space',

@@ -36,11 +36,20 @@ _HEADER = re.compile(
     rf"(?P<type>{_TYPE})(?::\s?(?P<message>.*))?$"
 )
 
+_SUMMARY = re.compile(
+    rf"^\s*(?:fxdriver: )?(?P<lead>caused by|the program crashed:)\s+(?P<type>{_TYPE})"
+    r"(?::\s?(?P<message>.*?))?(?: at (?P<source>[\w$.-]+\.java:\d+))?\s*$"
+)
+"""The driver's own lines: ``caused by TYPE: MESSAGE at FILE:LINE`` (a cause, its frames
+left out but the team's innermost), and ``the program crashed: ...`` (its account of the
+cause it already told: no trace of its own)."""
+
 
 @dataclass(frozen=True)
 class Frame:
-    """One ``at`` line: ``where`` (``pkg.Class.method``), its ``source`` (``Bot.java:12``,
-    ``Native Method``), and the ``module`` it runs in (``None`` on the class path)."""
+    """One ``at`` line: ``where`` (``pkg.Class.method``; ``""`` where only the file and
+    line are told), its ``source`` (``Bot.java:12``, ``Native Method``), and the
+    ``module`` it runs in (``None`` on the class path)."""
 
     where: str
     source: str
@@ -52,7 +61,7 @@ class Frame:
         return self.module is None and not self.where.startswith(PLATFORM)
 
     def __str__(self) -> str:
-        return f"at {self.where}({self.source})"
+        return f"at {self.where}({self.source})" if self.where else f"at {self.source}"
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,10 @@ def traces(lines: Iterable[str]) -> list[list[Thrown]]:
         if _ELIDED.match(line) and current is not None:
             continue
         close()
+        summary = _SUMMARY.match(line)
+        if summary is not None:
+            chain = _follow(_told(summary), chain, found)
+            continue
         header = _HEADER.match(line)
         if header is None:
             chain = None
@@ -115,6 +128,29 @@ def traces(lines: Iterable[str]) -> list[list[Thrown]]:
                    "cause": follows}  # fmt: skip
     close()
     return [c for c in found if c]
+
+
+def _follow(
+    told: Thrown | None, chain: list[Thrown] | None, found: list[list[Thrown]]
+) -> list[Thrown] | None:
+    """The chain after a driver's line telling ``told`` (``None``: it ends the chain);
+    a cause told with no chain before it starts one in ``found``."""
+    if told is None:
+        return None
+    if chain is None:
+        chain = []
+        found.append(chain)
+    chain.append(told)
+    return chain
+
+
+def _told(summary: re.Match[str]) -> Thrown | None:
+    """The cause a driver's ``caused by`` line tells (its frame the file and line where
+    it names them); ``None`` for its account of a crash, which tells no new cause."""
+    if summary["lead"] != "caused by":
+        return None
+    frames = (Frame("", summary["source"]),) if summary["source"] else ()
+    return Thrown(summary["type"], (summary["message"] or "").strip(), frames, cause=True)
 
 
 def team_cause(lines: Sequence[str]) -> Thrown | None:
