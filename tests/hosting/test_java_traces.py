@@ -109,6 +109,13 @@ def test_the_drivers_summarized_causes_name_the_teams_file_and_line() -> None:
     )
     assert [str(f) for f in cause.own_frames] == ["at GameWindow.java:375"]
     assert len(traces(SUMMARIZED.splitlines())) == 1  # the crash's account is no new trace
+    detail = f"{COMMAND}exited with status 1{STDERR_HEAD}" + "\n".join(
+        f"  {line}" for line in SUMMARIZED.splitlines()
+    )
+    assert team_words(detail) == (
+        "the program exited with status 1\n"
+        'its cause: java.lang.NullPointerException: "this.bot" is null, at GameWindow.java:375'
+    )
 
 
 def test_no_cause_where_no_frame_is_the_teams_or_no_trace_at_all() -> None:

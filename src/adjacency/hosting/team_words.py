@@ -58,7 +58,8 @@ def team_words(detail: str) -> str:
     if cause is None:
         kept = [line for line in said if line not in board][-LAST_LINES:]
         return "\n".join([f"{head}; its last lines:", *(f"  {line}" for line in kept), *board])
-    frames = [f"    {frame}" for frame in cause.own_frames[:OWN_FRAMES]]
+    told = [frame for frame in cause.own_frames if frame.where]  # a file and line alone: said
+    frames = [f"    {frame}" for frame in told[:OWN_FRAMES]]
     return "\n".join([head, f"its cause: {cause.headline()}", *frames, *board])
 
 
