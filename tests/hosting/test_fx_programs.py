@@ -29,7 +29,7 @@ from adjacency.core.game import Termination
 from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_build import FxBuild, build_fx
 from adjacency.hosting.fx_check import check_driven_program
-from adjacency.hosting.fx_kind import LANGUAGE
+from adjacency.hosting.fx_kind import LANGUAGE, look
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.hosting.java_build import BuildFailed
@@ -80,11 +80,12 @@ class Workshop:
             project = download_zip(shape, zips / f"{shape.name}.zip")
             build = build_fx(project, self.folder / "builds" / shape.name)
             if dry:
-                seen = dry_run(build, self.folder / "dry" / shape.name)
+                recipe, seen = look(build, self.folder / "dry" / shape.name, {})
                 form, picture = seen.form, seen.picture
             else:  # the hostile shapes have the per-side shape's form
                 form, picture = self.built(SHAPES[0]).form, b""
-            self.done[shape.name] = Built(build, form, picture, recipe_for(form))
+                recipe = recipe_for(form)
+            self.done[shape.name] = Built(build, form, picture, recipe)
         return self.done[shape.name]
 
 
@@ -130,14 +131,19 @@ def test_the_dry_run_reads_the_form_and_draws_the_window(workshop: Workshop) -> 
         "label": "O moves first",
         "options": [],
         "value": "false",
+        "window": 0,
     }
     assert [c["label"] for c in listed if c["kind"] == "button"] == ["Play", "Reset"]
     png = built.picture
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
     assert 200 < width < 1000 and 150 < height < 800
-    # The default: the person on the first side's box, the first bot option on the other.
-    assert built.recipe.describe() == "plays Bot Minimax as O"
+    # The default: the person on the first side's box; the other shows a person too, so
+    # the first bot option, and the verdict says what else the form offers.
+    assert built.recipe.describe() == (
+        "plays Bot Minimax as O; your form also offers Bot Random: choose on your page"
+    )
+    assert built.form["path"] == ["Play"]  # the button that opened the board
     assert dict(built.recipe.settings)["typeX"] == "Person"
     assert built.recipe.first == ("firstBox", "true", "false")
 

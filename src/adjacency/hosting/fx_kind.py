@@ -20,9 +20,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .fx_build import build_fx
-from .fx_recipe import Choosable, choosable, recipe_for
-from .fx_run import dry_run, game_command
+from .fx_build import FxBuild, build_fx
+from .fx_recipe import Choosable, Recipe, choosable, recipe_for
+from .fx_run import DryRun, dry_run, game_command
 from .intake import MANIFEST
 from .java_build import BuildFailed
 from .manifest import ManifestError
@@ -87,12 +87,39 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
     :class:`~.sandbox_build.HostedBuild` (kind ``javafx``; ``bot`` the main class,
     ``args`` the driver's). Raises the intake's, the build's and the choice's refusals."""
     build = build_fx(upload, out)
-    seen = dry_run(build, out / DRY_RUN)
-    recipe = recipe_for(seen.form, choices)
+    recipe, _ = look(build, out / DRY_RUN, choices)
     kept = {"args": recipe.driver_args(), "choice": recipe.describe(), **recipe.as_dict()}
     (out / RECIPE).write_text(json.dumps(kept), encoding="utf-8")
     label = f"program {build.main}, {recipe.describe()}"
     return HostedBuild(LANGUAGE, out, build.main, recipe.driver_args(), label, [], [])
+
+
+MAX_LOOKS = 3
+"""The most dry runs a build takes to read its windows as its recipe fills them."""
+
+
+def look(build: FxBuild, out: Path, choices: dict[str, str]) -> tuple[Recipe, DryRun]:
+    """The recipe for the program of ``build`` with the team's ``choices`` and the last
+    dry run's form and picture, from dry runs into ``out``: the first sees the windows as
+    they show; where the recipe sets a box to another value than its window showed (a
+    mode box may show another pane) or presses another button, the next looks at the
+    windows so filled, until the recipe holds (at most :data:`MAX_LOOKS`). Raises the dry
+    run's and the choice's refusals."""
+    used: list[str] | None = None
+    for attempt in range(MAX_LOOKS):
+        seen = dry_run(build, out, used)
+        last = attempt == MAX_LOOKS - 1
+        try:
+            recipe = recipe_for(seen.form, choices)
+        except BuildFailed:  # a choice of a control not shown yet, a form not filled yet
+            if last:
+                raise
+            recipe = recipe_for(seen.form, choices, strict=False)
+        wanted = recipe.look_args()
+        if wanted == used or (used is None and not recipe.changes(seen.form)):
+            break
+        used = wanted
+    return recipe_for(seen.form, choices), seen
 
 
 def fx_command(bot: str, args: list[str]) -> list[str]:

@@ -1,17 +1,26 @@
-"""What a team picks in its program's input window to play a person against its bot: the
+"""What a team picks in its program's windows to play a person against its bot: the
 :class:`Recipe`, read from the dry run's form (:func:`recipe_for`).
 
-A form is the driver's list of controls, each with its kind (``text``, ``combo``,
-``check``, ``button``), its ``fx:id``, its label and its options. The team's choices
-(``LABEL=OPTION``, a label or an ``fx:id``) come first; every control they leave is given
-a default, shown to the team:
+A form is the driver's list of the controls that showed on the way from the program's
+first window to its board, each with its kind (``text``, ``combo``, ``check``,
+``button``), its ``fx:id``, its name (the text a person sees beside it), its options, the
+value it showed first and its window's number; and the button pressed in each window
+(``path``: the one the dry run found to open the next window or the board). A control is
+named by its name or its ``fx:id``, case, surrounding spaces and a trailing colon aside
+(:func:`plain`). The team's choices (``NAME=OPTION``) come first; every control they leave
+is given a default, shown to the team:
 
 - the rounds (a combo box or field whose name says rounds) are the league's, per game;
 - who moves first (a check box or combo box whose name says first) is set per game, so
   that the program's bot moves first exactly when the league's side of the program does;
+- a game mode (a box or a button whose options name both players, ``Person vs Bot``)
+  is the one the window shows if it has exactly one bot side, else the first that has:
+  never one where the program plays itself, nor one without its bot;
 - a box with a person option (a type per side) takes the person on the first such box and
-  the first bot option on the second; a game-mode box (``Person vs Bot``) takes the first
-  option with a person and a bot; any other box (a bot type) its first option;
+  a bot on the second; any other box keeps the option the window shows;
+- a box that plays the bot never plays a blank, placeholder or person option: where the
+  window shows one (or nothing), it takes the first real bot option, and the recipe says
+  what else the form offers (:attr:`Recipe.offers`). Never a random pick;
 - empty name fields get ``Player 1``, ``Player 2``.
 
 The bot's side is then read from the choice (the side a per-side box or the mode gives
@@ -34,7 +43,17 @@ BOT = re.compile(
 FIRST = re.compile(r"(?i)(first|pertama|duluan|dulu)")
 ROUNDS = re.compile(r"(?i)(round|ronde|giliran|turns?\b)")
 SIDE = re.compile(r"\b([XO])\b")
-PLAY = re.compile(r"(?i)^\s*(play|start|mulai|main|new game)\b")
+PLACEHOLDER = re.compile(r"(?i)^[\W_]*$|^[\W_]*(choose|select|pick|pilih)\b")
+"""An option that stands for no choice: blank, punctuation only, or an invitation to choose."""
+
+
+def plain(text: str) -> str:
+    """A name or an option as it is matched: no case, no surrounding spaces, no trailing
+    colon (the driver's ``Form.plain``)."""
+    out = text.strip()
+    while out.endswith(":"):
+        out = out[:-1].strip()
+    return out.lower()
 
 
 class ChoiceError(BuildFailed):
@@ -50,6 +69,7 @@ class Control:
     label: str | None
     options: tuple[str, ...]
     value: str | None
+    window: int = 0
 
     @property
     def name(self) -> str:
@@ -57,9 +77,16 @@ class Control:
         return self.id or self.label or "?"
 
     def named(self, key: str) -> bool:
-        """Whether ``key`` is its ``fx:id`` or its label (any case)."""
-        key = key.strip().lower()
-        return key in {(self.id or "").lower(), (self.label or "").lower()}
+        """Whether ``key`` is its ``fx:id`` or its name (:func:`plain`)."""
+        key = plain(key)
+        return bool(key) and key in {plain(self.id or ""), plain(self.label or "")}
+
+    @property
+    def shown(self) -> str:
+        """How a message names it: its name as the window shows it, with its ``fx:id``."""
+        if self.label and self.label.strip():
+            return f"'{self.label.strip()}'" + (f" ({self.id})" if self.id else "")
+        return f"'{self.name}'"
 
     def words(self) -> str:
         """Its ``fx:id`` and label in one text, for matching words in either."""
@@ -82,6 +109,7 @@ def controls_of(form: Mapping[str, object]) -> list[Control]:
                     None if item.get("label") is None else str(item["label"]),
                     tuple(str(o) for o in options) if isinstance(options, list) else (),
                     None if item.get("value") is None else str(item["value"]),
+                    int(window) if isinstance(window := item.get("window"), int) else 0,
                 )
             )
     return out
@@ -91,8 +119,10 @@ def controls_of(form: Mapping[str, object]) -> list[Control]:
 class Recipe:
     """How the driver fills the form: ``settings`` (control -> value), the ``rounds``
     control, the ``first`` control with its values for the bot and for the person moving
-    first, the mark of the bot's pieces, what the bot is called (``bot``), and the fewest
-    rounds the program offers (``None`` for a field: any number), the check's games'."""
+    first, the mark of the bot's pieces, what the bot is called (``bot``), the fewest
+    rounds the program offers (``None`` for a field: any number), the check's games',
+    the button to press in each window (``press``), and the other bots the form
+    ``offers`` where the league chose the bot because the window showed none."""
 
     settings: tuple[tuple[str, str], ...]
     rounds: str
@@ -100,6 +130,8 @@ class Recipe:
     bot_mark: str
     bot: str
     fewest_rounds: int | None = None
+    press: tuple[str, ...] = ()
+    offers: tuple[str, ...] = ()
 
     def driver_args(self) -> list[str]:
         """The driver's options for this recipe."""
@@ -109,11 +141,42 @@ class Recipe:
         args += ["--rounds", self.rounds]
         if self.first is not None:
             args += ["--first", *self.first]
+        for button in self.press:
+            args += ["--press", button]
         return [*args, "--bot-mark", self.bot_mark]
 
+    def look_args(self) -> list[str]:
+        """The dry run's options to see the windows as this recipe fills them (its
+        settings and buttons; the rounds and the first mover are per game)."""
+        args: list[str] = []
+        for key, value in self.settings:
+            args += ["--set", key, value]
+        for button in self.press:
+            args += ["--press", button]
+        return args
+
+    def changes(self, form: Mapping[str, object]) -> bool:
+        """Whether this recipe sets a box or check box of ``form`` to another value than
+        the window showed, or presses another button: then the windows may show other
+        controls, and a dry run looks again."""
+        if list(self.press) != list(_path(form)):
+            return True
+        values = {c.name: c for c in controls_of(form)}
+        for key, value in self.settings:
+            control = values.get(key)
+            if control is None:
+                return True
+            if control.kind in ("combo", "check") and plain(control.value or "") != plain(value):
+                return True
+        return False
+
     def describe(self) -> str:
-        """The choice in a team's words: ``plays Bot Minimax as O``."""
-        return f"plays {self.bot} as {self.bot_mark}"
+        """The choice in a team's words: ``plays Minimax as O``, and where the league
+        chose the bot, what else the form offers."""
+        told = f"plays {self.bot} as {self.bot_mark}"
+        if self.offers:
+            told += f"; your form also offers {', '.join(self.offers)}: choose on your page"
+        return told
 
     def as_dict(self) -> dict[str, object]:
         """The recipe as JSON data, as the driver reads it from its argument."""
@@ -124,15 +187,22 @@ class Recipe:
             "bot_mark": self.bot_mark,
             "bot": self.bot,
             "fewest_rounds": self.fewest_rounds,
+            "press": list(self.press),
+            "offers": list(self.offers),
         }
+
+
+def _path(form: Mapping[str, object]) -> list[str]:
+    raw = form.get("path")
+    return [str(p) for p in raw] if isinstance(raw, list) else []
 
 
 def _option(control: Control, value: str) -> str:
     for option in control.options:
-        if option.strip().lower() == value.strip().lower():
+        if plain(option) == plain(value):
             return option
     listed = ", ".join(control.options)
-    raise ChoiceError(f"'{value}' is not an option of '{control.name}' (its options: {listed})")
+    raise ChoiceError(f"'{value}' is not an option of {control.shown} (its options: {listed})")
 
 
 def parse_choices(texts: Sequence[str]) -> dict[str, str]:
@@ -150,6 +220,23 @@ def _is_person(option: str) -> bool:
     return bool(PERSON.search(option)) and not BOT.search(option)
 
 
+def _is_blank(option: str | None) -> bool:
+    """Whether ``option`` stands for no choice (none, blank or a placeholder)."""
+    return option is None or bool(PLACEHOLDER.search(option))
+
+
+def _is_bot(option: str | None) -> bool:
+    """Whether ``option`` may be a bot: neither blank, a placeholder nor a person."""
+    return option is not None and not _is_blank(option) and not _is_person(option)
+
+
+def _shown(control: Control) -> str | None:
+    """The option the window shows on ``control`` (as its options spell it), or None."""
+    if control.value is None:
+        return None
+    return next((o for o in control.options if plain(o) == plain(control.value)), None)
+
+
 def _side(control: Control) -> str | None:
     found = SIDE.search(control.label or "") or SIDE.search((control.id or "")[-1:])
     if found:
@@ -162,16 +249,22 @@ def _side(control: Control) -> str | None:
     return None
 
 
-def recipe_for(form: Mapping[str, object], choices: Mapping[str, str] | None = None) -> Recipe:
+def recipe_for(
+    form: Mapping[str, object], choices: Mapping[str, str] | None = None, *, strict: bool = True
+) -> Recipe:
     """The recipe for ``form``: the team's ``choices`` (control -> value), then the
     defaults (module docstring). :class:`ChoiceError` for a choice that names no control
-    or no option; :class:`~adjacency.hosting.java_build.BuildFailed` for a form with no rounds or no
-    Play button."""
+    or no option (unless not ``strict``: a dry run's first look, where a choice may name
+    a control that shows only once another is set, kept as it is named, and the way to
+    the board may need the fields filled);
+    :class:`~adjacency.hosting.java_build.BuildFailed` for a form with no rounds or no
+    way to its board."""
     controls = controls_of(form)
+    path = _path(form)
+    if not path and strict:
+        stuck = form.get("stuck")
+        raise BuildFailed(str(stuck or "the dry run found no button that opens the board"))
     fields = [c for c in controls if c.kind != "button"]
-    if not any(c.kind == "button" and c.label and PLAY.search(c.label) for c in controls):
-        labels = ", ".join(c.name for c in controls if c.kind == "button") or "none"
-        raise BuildFailed(f"the input window has no Play button (its buttons: {labels})")
     rounds = next(
         (
             c
@@ -188,66 +281,122 @@ def recipe_for(form: Mapping[str, object], choices: Mapping[str, str] | None = N
         (c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())), None
     )
     chosen: dict[str, str] = {}
+    press = list(path)
     for key, value in (choices or {}).items():
         control = next((c for c in controls if c.named(key)), None)
-        if control is None or control.kind == "button":
-            names = ", ".join(c.name for c in fields)
+        if control is not None and control.kind == "button":
+            if control.window >= len(press):
+                raise ChoiceError(f"{control.shown} is a button, not a choice")
+            press[control.window] = control.label or control.name
+            continue
+        if control is None:
+            if not strict:
+                chosen[key] = value
+                continue
+            names = ", ".join(c.shown for c in fields)
             raise ChoiceError(f"the form has no control named '{key}' (it has: {names})")
         if control is rounds or control is first:
-            raise ChoiceError(f"'{control.name}' is set by the league for each game")
+            raise ChoiceError(f"{control.shown} is set by the league for each game")
         if control.kind == "combo":
             value = _option(control, value)
-        elif control.kind == "check" and value.lower() not in ("true", "false"):
-            raise ChoiceError(f"'{control.name}' is a check box: true or false, not '{value}'")
-        chosen[control.name] = value
+        elif control.kind == "check" and plain(value) not in ("true", "false"):
+            raise ChoiceError(f"{control.shown} is a check box: true or false, not '{value}'")
+        chosen[control.name] = value.strip().lower() if control.kind == "check" else value
+    chosen_buttons = {plain(k) for k in (choices or {})}
+    for k, window in enumerate(_mode_windows(controls)):
+        named = [b for b in window if b.named(press[k])]
+        if any(b.named(key) for b in window for key in chosen_buttons):
+            continue
+        if named and _mode_sides(named[0].label or "") is None:
+            one = next((b for b in window if _mode_sides(b.label or "") is not None), None)
+            if one is not None:
+                press[k] = one.label or one.name
     boxes = [c for c in fields if c.kind == "combo" and c is not rounds and c is not first]
-    per_side = [c for c in boxes if any(_is_person(o) for o in c.options)]
     modes = [c for c in boxes if any(" vs" in o.lower() for o in c.options)]
-    per_side = [c for c in per_side if c not in modes]
+    per_side = [c for c in boxes if any(_is_person(o) for o in c.options) and c not in modes]
+    others = [c for c in boxes if c not in modes and c not in per_side]
     settings = dict(chosen)
     player_names = iter(["Player 1", "Player 2", "Player 3", "Player 4"])
+    picked: set[str] = set()  # boxes whose bot the league picked: the window showed none
     for control in fields:
         if control.name in settings or control is rounds or control is first:
             continue
+        shown = _shown(control)
         if control.kind == "text" and not control.value:
             settings[control.name] = next(player_names, "Player")
         elif control in modes:
-            both = [o for o in control.options if _mode_sides(o) is not None]
-            if both:
-                settings[control.name] = both[0]
+            single = [o for o in control.options if _mode_sides(o) is not None]
+            if shown is not None and _mode_sides(shown) is not None:
+                settings[control.name] = shown
+            elif single:
+                settings[control.name] = single[0]
         elif control in per_side:
-            bots = [o for o in control.options if not _is_person(o)]
             person_taken = any(_is_person(settings.get(c.name, "")) for c in per_side)
+            bots = [o for o in control.options if _is_bot(o)]
             if not person_taken:
                 settings[control.name] = next(o for o in control.options if _is_person(o))
+            elif shown is not None and _is_bot(shown):
+                settings[control.name] = shown
             elif bots:
                 settings[control.name] = bots[0]
+                picked.add(control.name)
         elif control.kind == "combo" and control.options:
-            settings[control.name] = control.options[0]
+            real = [o for o in control.options if _is_bot(o)]
+            if shown is not None and not _is_blank(shown):
+                settings[control.name] = shown
+            elif real:
+                settings[control.name] = real[0]
+                picked.add(control.name)
     bot_mark, bot = "O", "its bot"
     for control in modes:
         sides = _mode_sides(settings.get(control.name, ""))
         if sides is not None:
             bot_mark, bot = sides, settings[control.name]
+    for k, window in enumerate(_mode_windows(controls)):
+        pressed = next((b for b in window if b.named(press[k])), None)
+        sides = _mode_sides(pressed.label or "") if pressed else None
+        if sides is not None:
+            bot_mark, bot = sides, press[k]
     bot_boxes = [c for c in per_side if not _is_person(settings.get(c.name, ""))]
+    box: Control | None = None
     if bot_boxes:
-        bot = settings[bot_boxes[0].name]
-        side = _side(bot_boxes[0])
+        box = bot_boxes[0]
+        side = _side(box)
         if side is None:
-            side = "X" if per_side.index(bot_boxes[0]) == 0 and len(per_side) > 1 else "O"
+            side = "X" if per_side.index(box) == 0 and len(per_side) > 1 else "O"
         bot_mark = side
-    elif not modes:
-        others = [c for c in boxes if c not in per_side and c.name in settings]
-        if others:
-            bot = settings[others[0].name]
+    else:
+        box = _bot_box([c for c in others if c.name in settings], bot_mark)
+    offers: tuple[str, ...] = ()
+    if box is not None:
+        bot = settings[box.name]
+        if box.name in picked:
+            offers = tuple(o for o in box.options if _is_bot(o) and o != bot)
     first_values = None
     if first is not None:
         bot_first, person_first = _first_values(first, bot_mark)
         first_values = (first.name, bot_first, person_first)
     ordered = tuple((c.name, settings[c.name]) for c in fields if c.name in settings)
+    ordered += tuple((k, v) for k, v in settings.items() if not any(c.name == k for c in fields))
     offered = [int(o) for o in (re.sub(r"[^0-9]", "", o) for o in rounds.options) if o]
     fewest = min((n for n in offered if n > 0), default=None)
-    return Recipe(ordered, rounds.name, first_values, bot_mark, bot, fewest)
+    return Recipe(ordered, rounds.name, first_values, bot_mark, bot, fewest, tuple(press), offers)
+
+
+def _bot_box(boxes: Sequence[Control], bot_mark: str) -> Control | None:
+    """The box that names the bot that plays ``bot_mark``: the one whose name says that
+    side, else the first."""
+    for box in boxes:
+        if _side(box) == bot_mark:
+            return box
+    return boxes[0] if boxes else None
+
+
+def _mode_windows(controls: Sequence[Control]) -> list[list[Control]]:
+    """For each window that led to another, its buttons (a first window may choose the
+    mode by its buttons)."""
+    last = max((c.window for c in controls), default=0)
+    return [[c for c in controls if c.kind == "button" and c.window == k] for k in range(last)]
 
 
 def _mode_sides(option: str) -> str | None:

@@ -267,14 +267,16 @@ class DrivenBot(ExternalBot):
             raise BotFailure(failure.termination, "\n".join([failure.detail, *told])) from None
 
 
-def dry_run(build: FxBuild, out: Path) -> DryRun:
-    """Start the program, read its input window's form and take its picture, which the
-    driver sends on standard output (``form BASE64-JSON``, ``window BASE64-PNG``: the
-    sandbox writes no file); the server keeps them in ``out`` (a new folder of its own)
-    as ``form.json`` and ``window.png``. :class:`~adjacency.hosting.java_build.BuildFailed`
-    saying why no form was read (the driver's words, the program's last lines)."""
+def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
+    """Start the program, follow its windows to its board, filled by the driver's options
+    ``look`` (:meth:`~.fx_recipe.Recipe.look_args`; none: as they show), and read their
+    form and take the picture of its input window, which the driver sends on standard
+    output (``form BASE64-JSON``, ``window BASE64-PNG``: the sandbox writes no file); the
+    server keeps them in ``out`` (a new folder of its own) as ``form.json`` and
+    ``window.png``. :class:`~adjacency.hosting.java_build.BuildFailed` saying why no form
+    was read (the driver's words, the program's last lines)."""
     outcome = run(
-        command_line(build.main, ["--dry-run"]),
+        command_line(build.main, [*(look or []), "--dry-run"]),
         submission=build.folder,
         binds=FX_BINDS,
         env=FX_ENV,

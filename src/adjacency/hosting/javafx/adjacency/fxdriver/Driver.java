@@ -15,10 +15,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Pattern;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import javafx.scene.Node;
 import javafx.application.Application;
 import javafx.application.Platform;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.stage.Stage;
 import javafx.stage.Window;
@@ -29,10 +31,12 @@ import javafx.stage.Window;
  *
  * <p>{@code Driver [options] -- MAIN [ARGS]} starts the team's class {@code MAIN} as the student
  * ran it (its {@code main}, or {@code Application.launch} for an Application without one). At
- * the first {@code go} it fills the input form by the recipe (the options), with the game's
- * rounds and who moves first, presses Play, finds the board (8x8 buttons of one grid), and
- * from then on fires the opponent's moves on the board's buttons and reads the bot's moves
- * from it. Nothing answers for the program: a board that does not change gets no answer (the
+ * the first {@code go} it follows the program's windows as a person does until the board
+ * shows (8x8 buttons of one grid): in each window it fills what the recipe names there (the
+ * options: the choices, the game's rounds and who moves first), reading the window again
+ * after every value set (a box may show another pane), then presses the button that leads
+ * on; from then on it fires the opponent's moves on the board's buttons and reads the bot's
+ * moves from it. Nothing answers for the program: a board that does not change gets no answer (the
  * controller's clock decides), a change that no legal move explains is answered with the
  * square the program marked, and a crash, an error alert or a window that cannot be driven
  * ends the driver with the reason on standard error and exit status 1.
@@ -41,23 +45,33 @@ import javafx.stage.Window;
  * X starts bottom-left, and when the program's bot plays the side whose pieces start in the
  * other corner, each square is turned by half a turn (row r, column c is row 7-r, column 7-c).
  *
- * <p>Options: {@code --set KEY VALUE} (a control by fx:id or label: a text, an option, true or
- * false), {@code --rounds KEY}, {@code --first KEY BOT PERSON} (the values that make the bot,
- * or the person, move first), {@code --play KEY}, {@code --bot-mark TEXT} (the mark the bot's
+ * <p>The button that leads on is found by what it does, not by its words: the recipe names the
+ * one a dry run found ({@code --press}, one a window); where it names none, the window's
+ * buttons are pressed in turn (its default button first, then from its last to its first,
+ * the form filled again before each) until one opens the board or another window.
+ *
+ * <p>Options: {@code --set KEY VALUE} (a control by its name or fx:id: a text, an option,
+ * true or false), {@code --rounds KEY}, {@code --first KEY BOT PERSON} (the values that make
+ * the bot, or the person, move first), {@code --press KEY} (the button to press in the next
+ * window, once for each window in turn), {@code --bot-mark TEXT} (the mark the bot's
  * pieces show, default O), {@code --dry-run} (write the form and a picture of the input window
  * on standard output, as the lines {@code form BASE64-JSON} and {@code window BASE64-PNG}, then
- * exit), {@code --pictures} (send a PNG picture of the game window on the protocol at a failure
+ * exit; the form holds every window's controls that showed on the way, each with its
+ * window's number and the value it showed first, and the buttons pressed, as {@code path}),
+ * {@code --pictures} (send a PNG picture of the game window on the protocol at a failure
  * and at the first move that hangs, as {@code info string board-png K/N BASE64} lines, parts of
  * at most {@link #PART} characters). Nothing is written to a file: the program's sandbox has
  * no folder of the server's to write.
  */
 public final class Driver {
-    private static final Pattern PLAY = Pattern.compile("(?i)\\s*(play|start|mulai|main|new game)\\b.*");
-    private static final Pattern ROUNDS = Pattern.compile("(?i).*(round|ronde|turn|giliran).*");
     private static final long POLL_MS = 15;
     private static final long CALL_MS = 250;
     private static final long STUCK_MS = 3000;
     private static final long PICTURE_MS = 2000;
+    /** How long a button pressed on trial has to open a window or the board. */
+    private static final long TRIAL_MS = 4000;
+    /** The most windows followed before the board. */
+    private static final int MAX_WINDOWS = 4;
     /** Largest picture sent, in bytes of PNG (the server keeps none larger). */
     private static final int MAX_PICTURE = 256 * 1024;
     /** Characters of base64 a protocol line carries (the server reads lines of 64 KiB). */
@@ -67,7 +81,7 @@ public final class Driver {
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String roundsKey;
     private String[] first;
-    private String playKey;
+    private final List<String> presses = new ArrayList<>();
     private String botMark = "O";
     private boolean dryRun;
     private boolean pictures;
@@ -121,7 +135,7 @@ public final class Driver {
                 case "--set" -> 2;
                 case "--first" -> 3;
                 case "--dry-run", "--pictures" -> 0;
-                case "--rounds", "--play", "--bot-mark" -> 1;
+                case "--rounds", "--press", "--bot-mark" -> 1;
                 default -> throw new Failure("unknown option " + option);
             };
             if (i + need >= args.length) throw new Failure(option + " needs " + need + " values");
@@ -129,7 +143,7 @@ public final class Driver {
                 case "--set" -> settings.put(args[i + 1], args[i + 2]);
                 case "--first" -> first = Arrays.copyOfRange(args, i + 1, i + 4);
                 case "--rounds" -> roundsKey = args[i + 1];
-                case "--play" -> playKey = args[i + 1];
+                case "--press" -> presses.add(args[i + 1]);
                 case "--bot-mark" -> botMark = args[i + 1].trim().toUpperCase(java.util.Locale.ROOT);
                 case "--pictures" -> pictures = true;
                 default -> dryRun = true;
@@ -308,20 +322,26 @@ public final class Driver {
 
     // ---------------------------------------------------------------- the program's windows
 
-    /** The input window: the first showing window with a Play button. */
-    private Window formWindow(long waitMillis) throws InterruptedException {
+    /** A window the program shows that is not an alert and has a button that shows, not in {@code seen}. */
+    private static Window newWindow(Set<Window> seen) {
+        for (Window window : Screen.windows()) {
+            if (seen.contains(window) || window.getScene().getRoot() instanceof javafx.scene.control.DialogPane) continue;
+            for (Form.Control control : Form.read(window.getScene().getRoot())) {
+                if (control.kind().equals("button")) return window;
+            }
+        }
+        return null;
+    }
+
+    /** The program's first window with a button, waiting at most {@code waitMillis}; or null. */
+    private Window firstWindow(long waitMillis) throws InterruptedException {
         long deadline = System.currentTimeMillis() + waitMillis;
+        Set<Window> none = Collections.newSetFromMap(new IdentityHashMap<>());
         while (System.currentTimeMillis() < deadline) {
             if (Fx.started()) {
                 Platform.setImplicitExit(false); // the game's last window closing ends no game
                 try {
-                    Window found = Fx.call(() -> {
-                        for (Window window : Screen.windows()) {
-                            if (window.getScene().getRoot() instanceof javafx.scene.control.DialogPane) continue;
-                            if (playButton(Form.read(window.getScene().getRoot())) != null) return window;
-                        }
-                        return null;
-                    }, CALL_MS);
+                    Window found = Fx.call(() -> newWindow(none), CALL_MS);
                     if (found != null) return found;
                 } catch (TimeoutException busy) {
                     // the program is busy starting: look again
@@ -332,32 +352,230 @@ public final class Driver {
         return null;
     }
 
-    private Form.Control playButton(List<Form.Control> controls) {
-        for (Form.Control control : controls) {
-            if (!control.kind().equals("button")) continue;
-            if (playKey != null ? control.named(playKey) : control.label() != null && PLAY.matcher(control.label()).matches()) {
-                return control;
+    /** One window on the way to the board: its controls as they showed, and the button pressed there. */
+    private record Step(Window window, List<Form.Control> controls, String pressed) {}
+
+    /** The values each control showed when the driver first read it (before it set any). */
+    private final Map<Node, String> firstSeen = new IdentityHashMap<>();
+
+    /** The steps from the first window to the board, once followed. */
+    private final List<Step> steps = new ArrayList<>();
+
+    /** The picture of the window with the most controls to fill, taken before its button (a dry run's). */
+    private byte[] formPicture;
+    private int formPictureFields = -1;
+    private String formTitle;
+    /** Why a dry run found no way to the board, or null. */
+    private String stuck;
+
+    /**
+     * Follow the program's windows from its first to the board (class comment): each filled
+     * by the settings, the {@code rounds} and who moves first ({@code botFirst}) where it has
+     * them (null: a dry run sets neither), then its button pressed. The board, or a
+     * {@link Failure} saying which window led nowhere.
+     */
+    private Button[][] follow(Integer rounds, Boolean botFirst, long waitMillis) throws InterruptedException {
+        Window window = firstWindow(waitMillis);
+        if (window == null) throw new Failure("no window with a button opened within " + waitMillis / 1000 + " s");
+        Set<Window> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<String> found = new java.util.HashSet<>();
+        for (int k = 0; ; k++) {
+            seen.add(window);
+            if (k >= MAX_WINDOWS) throw new Failure("the program opened " + MAX_WINDOWS + " windows one after another and no board");
+            fill(window, rounds, botFirst, found);
+            List<Form.Control> shown = remembered(window);
+            List<Form.Control> buttons = new ArrayList<>();
+            for (Form.Control control : shown) if (control.kind().equals("button")) buttons.add(control);
+            if (k < presses.size()) {
+                Form.Control named = Form.lookup(buttons, presses.get(k));
+                if (named == null || !named.kind().equals("button")) {
+                    throw new Failure("the window '" + title(window) + "' has no button named '" + presses.get(k) + "' (it has: " + Form.names(buttons) + ")");
+                }
+                buttons = List.of(named);
+            } else {
+                buttons = trialOrder(buttons);
             }
+            if (dryRun) picture(window, shown);
+            List<String> heard = new ArrayList<>();
+            Object next = null;
+            String pressed = null;
+            for (Form.Control button : buttons) {
+                if (next != null) break;
+                if (pressed != null) fill(window, rounds, botFirst, found); // a button may have cleared the form
+                pressed = button.label() != null && !button.label().isBlank() ? button.label() : button.id();
+                Fx.post(((Button) button.node())::fire);
+                next = k < presses.size() && !dryRun ? awaitNext(seen) : tryNext(seen, heard);
+            }
+            if (next == null) {
+                String why = "no button of the window '" + title(window) + "' opened the board or another window (pressed: "
+                        + Form.names(buttons) + (heard.isEmpty() ? "" : "; it said: " + String.join("; ", heard)) + ")";
+                if (!dryRun) throw new Failure(why);
+                steps.add(new Step(window, shown, null)); // the form so far: its recipe may fill what it asked for
+                stuck = why;
+                return null;
+            }
+            steps.add(new Step(window, shown, pressed));
+            if (next instanceof Button[][] cells) {
+                if (rounds != null && !found.contains(roundsKey)) {
+                    throw new Failure("no window on the way to the board has the control for the number of rounds '" + roundsKey + "'");
+                }
+                if (botFirst != null && first != null && !found.contains(first[0])) {
+                    throw new Failure("no window on the way to the board has the control '" + first[0] + "' that says who moves first");
+                }
+                if (!dryRun) {
+                    for (String key : settings.keySet()) {
+                        if (!found.contains(key)) throw new Failure("no window on the way to the board has a control named '" + key + "'");
+                    }
+                }
+                return cells;
+            }
+            window = (Window) next;
+        }
+    }
+
+    /** The buttons in the order they are tried: the default button, then from the last to the first. */
+    private static List<Form.Control> trialOrder(List<Form.Control> buttons) {
+        List<Form.Control> order = new ArrayList<>(buttons);
+        Collections.reverse(order);
+        order.sort((a, b) -> Boolean.compare(((Button) b.node()).isDefaultButton(), ((Button) a.node()).isDefaultButton()));
+        return order;
+    }
+
+    /**
+     * Fill {@code window}: each setting whose control shows there, then the rounds and who
+     * moves first, the form read again after every value set; the keys set are added to
+     * {@code found}.
+     */
+    private void fill(Window window, Integer rounds, Boolean botFirst, Set<String> found) {
+        Map<String, String> wanted = new LinkedHashMap<>(settings);
+        if (rounds != null && roundsKey != null) wanted.put(roundsKey, Integer.toString(rounds));
+        if (botFirst != null && first != null) wanted.put(first[0], botFirst ? first[1] : first[2]);
+        try {
+            Fx.call(() -> {
+                Set<String> done = new java.util.HashSet<>();
+                boolean progress = true;
+                while (progress) {
+                    progress = false;
+                    List<Form.Control> controls = Form.read(window.getScene().getRoot());
+                    remember(controls);
+                    for (Map.Entry<String, String> setting : wanted.entrySet()) {
+                        if (done.contains(setting.getKey())) continue;
+                        Form.Control control = Form.lookup(controls, setting.getKey());
+                        if (control == null || control.kind().equals("button")) continue;
+                        Form.set(control, setting.getValue());
+                        done.add(setting.getKey());
+                        progress = true;
+                        break; // read the window again: the value may show another pane
+                    }
+                }
+                found.addAll(done);
+                return null;
+            }, 10_000);
+        } catch (TimeoutException busy) {
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+        }
+    }
+
+    private void remember(List<Form.Control> controls) {
+        for (Form.Control control : controls) firstSeen.putIfAbsent(control.node(), control.value());
+    }
+
+    /** The window's controls that show now, each remembered with the value it showed first. */
+    private List<Form.Control> remembered(Window window) {
+        try {
+            return Fx.call(() -> {
+                List<Form.Control> controls = Form.read(window.getScene().getRoot());
+                remember(controls);
+                return controls;
+            }, 10_000);
+        } catch (TimeoutException busy) {
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+        }
+    }
+
+    private static String title(Window window) {
+        String title = window instanceof Stage stage ? stage.getTitle() : null;
+        return title == null ? "untitled" : title;
+    }
+
+    /** In a dry run: the picture of the window with the most controls to fill so far. */
+    private void picture(Window window, List<Form.Control> shown) {
+        int fields = 0;
+        for (Form.Control control : shown) if (!control.kind().equals("button")) fields++;
+        if (fields <= formPictureFields) return;
+        try {
+            formPicture = Fx.call(() -> Screen.png(window.getScene()), 10_000);
+            formPictureFields = fields;
+            formTitle = window instanceof Stage stage ? stage.getTitle() : null;
+        } catch (TimeoutException busy) {
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+        }
+    }
+
+    /** After a known press: the board or a new window, waiting as long as it takes (the clock decides). */
+    private Object awaitNext(Set<Window> seen) throws InterruptedException {
+        while (true) {
+            Object next = look(seen);
+            if (next != null) return next;
+            closeAlerts();
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    /**
+     * After a press on trial: the board or a new window within {@link #TRIAL_MS}, or null;
+     * the alerts on the way closed, their words kept in {@code heard}.
+     */
+    private Object tryNext(Set<Window> seen, List<String> heard) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + TRIAL_MS;
+        while (System.currentTimeMillis() < deadline) {
+            Object next = look(seen);
+            if (next != null) return next;
+            try {
+                heard.addAll(Fx.call(() -> {
+                    List<String> texts = new ArrayList<>();
+                    for (Screen.Alert alert : Screen.alerts()) {
+                        texts.add(alert.kind() + ": " + alert.text());
+                        Screen.close(alert);
+                    }
+                    return texts;
+                }, CALL_MS));
+            } catch (TimeoutException busy) {
+                // busy: look again
+            }
+            Thread.sleep(POLL_MS);
         }
         return null;
     }
 
+    private Object look(Set<Window> seen) {
+        try {
+            return Fx.call(() -> {
+                Button[][] cells = Screen.board();
+                if (cells != null) return cells;
+                return newWindow(seen);
+            }, CALL_MS);
+        } catch (TimeoutException busy) {
+            return null; // busy opening a window: look again
+        }
+    }
+
     private void dryRun() throws Exception {
-        Window window = formWindow(30_000);
-        if (window == null) fail("no window with a Play button opened within 30 s");
-        Thread.sleep(300); // let the window lay out and draw once
-        String[] json = Fx.call(() -> {
-            Parent root = window.getScene().getRoot();
-            List<Form.Control> controls = Form.read(root);
-            StringBuilder out = new StringBuilder("{\"title\": ");
-            out.append(Json.quote(window instanceof Stage stage ? stage.getTitle() : null)).append(", \"controls\": [");
-            for (int i = 0; i < controls.size(); i++) out.append(i == 0 ? "\n  " : ",\n  ").append(controls.get(i).json());
-            out.append("\n]}\n");
-            byte[] png = Screen.png(window.getScene());
-            return new String[] {out.toString(), Base64.getEncoder().encodeToString(png)};
-        }, 10_000);
-        send("form " + Base64.getEncoder().encodeToString(json[0].getBytes(StandardCharsets.UTF_8)));
-        send("window " + json[1]);
+        follow(null, null, 30_000);
+        StringBuilder out = new StringBuilder("{\"title\": ").append(Json.quote(formTitle)).append(", \"path\": [");
+        int pressed = 0;
+        for (Step step : steps) if (step.pressed() != null) out.append(pressed++ == 0 ? "" : ", ").append(Json.quote(step.pressed()));
+        out.append("], \"stuck\": ").append(Json.quote(stuck)).append(", \"controls\": [");
+        boolean any = false;
+        for (int k = 0; k < steps.size(); k++) {
+            for (Form.Control control : steps.get(k).controls()) {
+                out.append(any ? ",\n  " : "\n  ").append(control.json(k, firstSeen.get(control.node())));
+                any = true;
+            }
+        }
+        out.append("\n]}\n");
+        send("form " + Base64.getEncoder().encodeToString(out.toString().getBytes(StandardCharsets.UTF_8)));
+        send("window " + Base64.getEncoder().encodeToString(formPicture));
         quitting = true;
         Runtime.getRuntime().halt(0);
     }
@@ -374,7 +592,7 @@ public final class Driver {
                 case "aep" -> {
                     // The handshake waits for the input window: starting the program is
                     // not charged to its first move.
-                    if (formWindow(60_000) == null) fail("no window with a Play button opened within 60 s");
+                    if (firstWindow(60_000) == null) fail("no window with a button opened within 60 s");
                     send("id name " + mainClass);
                     send("id author the team, through its own window");
                     send("aepok");
@@ -506,7 +724,7 @@ public final class Driver {
         }
     }
 
-    /** Fill the form, press Play, find the board: the program's game starts. */
+    /** Follow the windows to the board, each filled for this game: the program's game starts. */
     private void begin(int[] asked, int side, int left) throws InterruptedException {
         int pieces = 0;
         for (int cell : asked) if (cell != 0) pieces++;
@@ -515,39 +733,8 @@ public final class Driver {
         int firstSide = played % 2 == 0 ? side : 3 - side;
         botSide = side;
         boolean botFirst = botSide == firstSide;
-        Window window = formWindow(60_000);
-        if (window == null) throw new Failure("no window with a Play button opened within 60 s");
-        try {
-            Fx.call(() -> {
-                List<Form.Control> controls = Form.read(window.getScene().getRoot());
-                for (Map.Entry<String, String> setting : settings.entrySet()) {
-                    Form.set(Form.find(controls, setting.getKey()), setting.getValue());
-                }
-                Form.Control roundsControl = roundsKey != null ? Form.find(controls, roundsKey) : null;
-                if (roundsControl == null) {
-                    for (Form.Control control : controls) {
-                        if (control.kind().equals("button") || control.kind().equals("check")) continue;
-                        String name = (control.id() == null ? "" : control.id()) + " " + (control.label() == null ? "" : control.label());
-                        if (ROUNDS.matcher(name).matches()) {
-                            roundsControl = control;
-                            break;
-                        }
-                    }
-                }
-                if (roundsControl == null) throw new Failure("the window has no control for the number of rounds");
-                Form.set(roundsControl, Integer.toString(rounds));
-                if (first != null) Form.set(Form.find(controls, first[0]), botFirst ? first[1] : first[2]);
-                return null;
-            }, 10_000);
-        } catch (TimeoutException busy) {
-            throw new Failure("the input window did not answer within 10 s");
-        }
-        List<Form.Control> controls = readControls(window);
-        Form.Control play = playButton(controls);
-        Button button = (Button) play.node();
-        Fx.post(button::fire);
         playing = true;
-        board = awaitBoard();
+        board = follow(rounds, botFirst, 60_000);
         String[] marks = read(board);
         String bottomLeft = marks[(Rules.N - 1) * Rules.N], topRight = marks[Rules.N - 1];
         if (bottomLeft.isEmpty() || topRight.isEmpty() || bottomLeft.equals(topRight)) {
@@ -562,28 +749,6 @@ public final class Driver {
         model = Rules.start();
         System.err.println("fxdriver: plays " + rounds + " rounds, the bot's mark " + botMark + " as " + (botSide == 1 ? "X" : "O")
                 + (botFirst ? ", moving first" : ", moving second") + (halfTurn ? ", the board a half-turn apart" : ""));
-    }
-
-    private List<Form.Control> readControls(Window window) {
-        try {
-            return Fx.call(() -> Form.read(window.getScene().getRoot()), 10_000);
-        } catch (TimeoutException busy) {
-            throw new Failure("the input window did not answer within 10 s");
-        }
-    }
-
-    /** The game window's board, once it shows; alerts on the way are closed (an error fails). */
-    private Button[][] awaitBoard() throws InterruptedException {
-        while (true) {
-            try {
-                Button[][] found = Fx.call(Screen::board, CALL_MS);
-                if (found != null) return found;
-                closeAlerts();
-            } catch (TimeoutException busy) {
-                // the program is busy opening its game window
-            }
-            Thread.sleep(POLL_MS);
-        }
     }
 
     /** The board's marks (on the JavaFX thread, waiting while it is busy). */

@@ -1,8 +1,11 @@
 package adjacency.fxdriver;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -11,69 +14,95 @@ import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
+import javafx.scene.control.TitledPane;
 import javafx.scene.layout.GridPane;
 
 /**
- * The input window's form: its controls read (text fields, combo and choice boxes with their
- * options, check boxes, buttons), each named by its {@code fx:id} and its label, and filled by
- * a recipe. Every method here runs on the JavaFX thread.
+ * A window's form as a person reads it: its controls (text fields, combo and choice boxes
+ * with their options, check boxes, buttons), each named by the text a person sees beside it
+ * and by its {@code fx:id}, and filled by a recipe. Only what shows counts: a node that is
+ * invisible or unmanaged, or under such a parent, is neither a control nor a label (a
+ * window that stacks panes and shows one is read as the pane it shows). Every method here
+ * runs on the JavaFX thread.
  */
 final class Form {
-    /** One control: its kind, {@code fx:id}, label, options (combo and choice boxes) and value. */
+    /** One control: its kind, {@code fx:id}, name, options (combo and choice boxes) and value. */
     record Control(String kind, String id, String label, List<String> options, String value, Node node) {
-        /** Whether {@code key} names this control (its fx:id or its label, case aside). */
+        /**
+         * Whether {@code key} names this control: its name or its fx:id, case, surrounding
+         * spaces and a trailing colon aside ({@link #plain}).
+         */
         boolean named(String key) {
-            String k = key.trim();
-            return (id != null && id.equalsIgnoreCase(k)) || (label != null && label.equalsIgnoreCase(k));
+            String k = plain(key);
+            return (id != null && plain(id).equals(k)) || (label != null && plain(label).equals(k));
         }
 
-        String json() {
+        /** How a message names it: its name as the window shows it, with its fx:id. */
+        String shown() {
+            if (label != null && !label.isBlank()) return "'" + label.trim() + "'" + (id == null ? "" : " (" + id + ")");
+            return id == null ? "a " + kind + " without a name" : "'" + id + "'";
+        }
+
+        String json(int window, String firstValue) {
             StringBuilder out = new StringBuilder("{\"kind\": ").append(Json.quote(kind));
             out.append(", \"id\": ").append(Json.quote(id)).append(", \"label\": ").append(Json.quote(label));
             out.append(", \"options\": [");
             for (int i = 0; i < options.size(); i++) out.append(i == 0 ? "" : ", ").append(Json.quote(options.get(i)));
-            return out.append("], \"value\": ").append(Json.quote(value)).append('}').toString();
+            out.append("], \"value\": ").append(Json.quote(firstValue));
+            return out.append(", \"window\": ").append(window).append('}').toString();
         }
     }
 
     private Form() {}
 
-    /** Every control under {@code root}, in the order of the scene graph. */
+    /** A name or option as it is matched: no case, no surrounding spaces, no trailing colon. */
+    static String plain(String text) {
+        String out = text.strip();
+        while (out.endsWith(":")) out = out.substring(0, out.length() - 1).strip();
+        return out.toLowerCase(Locale.ROOT);
+    }
+
+    /** Every control under {@code root} that shows, in the order of the scene graph. */
     static List<Control> read(Parent root) {
         List<Node> nodes = new ArrayList<>();
         collect(root, nodes);
+        Set<Node> showing = Collections.newSetFromMap(new IdentityHashMap<>());
+        showing.addAll(nodes);
         List<Control> controls = new ArrayList<>();
         for (Node node : nodes) {
-            Control control = describe(node, nodes);
+            Control control = describe(node, nodes, showing);
             if (control != null) controls.add(control);
         }
         return controls;
     }
 
+    /** The nodes that show: a hidden or unmanaged node hides all under it. */
     private static void collect(Node node, List<Node> into) {
-        if (!node.isVisible()) return;
+        if (!node.isVisible() || !node.isManaged()) return;
         into.add(node);
         if (node instanceof Parent parent) {
             for (Node child : parent.getChildrenUnmodifiable()) collect(child, into);
         }
     }
 
-    private static Control describe(Node node, List<Node> all) {
+    private static Control describe(Node node, List<Node> all, Set<Node> showing) {
         if (node instanceof CheckBox box) {
-            return new Control("check", node.getId(), box.getText(), List.of(), Boolean.toString(box.isSelected()), node);
+            String text = box.getText();
+            String label = text != null && !text.isBlank() ? text : labelOf(node, all, showing);
+            return new Control("check", node.getId(), label, List.of(), Boolean.toString(box.isSelected()), node);
         }
         if (node instanceof Button button) {
             return new Control("button", node.getId(), button.getText(), List.of(), null, node);
         }
         if (node instanceof TextField field) {
-            String label = labelOf(node, all);
+            String label = labelOf(node, all, showing);
             if (label == null) label = field.getPromptText();
             return new Control("text", node.getId(), label, List.of(), field.getText(), node);
         }
         if (node instanceof ComboBox<?> box) {
             List<String> options = new ArrayList<>();
             for (Object item : box.getItems()) options.add(String.valueOf(item));
-            String label = labelOf(node, all);
+            String label = labelOf(node, all, showing);
             if (label == null) label = box.getPromptText();
             Object value = box.getValue();
             return new Control("combo", node.getId(), label, options, value == null ? null : value.toString(), node);
@@ -82,17 +111,18 @@ final class Form {
             List<String> options = new ArrayList<>();
             for (Object item : box.getItems()) options.add(String.valueOf(item));
             Object value = box.getValue();
-            return new Control("combo", node.getId(), labelOf(node, all), options, value == null ? null : value.toString(), node);
+            return new Control("combo", node.getId(), labelOf(node, all, showing), options, value == null ? null : value.toString(), node);
         }
         return null;
     }
 
     /**
-     * The label a person reads for {@code node}: the label that names it ({@code labelFor}),
-     * else the nearest label before it in its grid row, else the nearest label before it
-     * among its siblings.
+     * The text a person reads beside {@code node}, among the labels that show: the label
+     * that names it ({@code labelFor}); else in a grid, the nearest label before it in its
+     * row, else the nearest above it in its column; else the nearest label before it among
+     * its siblings; else the title of the titled pane it is in.
      */
-    static String labelOf(Node node, List<Node> all) {
+    static String labelOf(Node node, List<Node> all, Set<Node> showing) {
         for (Node other : all) {
             if (other instanceof Label label && label.getLabelFor() == node) return label.getText();
         }
@@ -100,65 +130,97 @@ final class Form {
         if (parent == null) return null;
         if (parent instanceof GridPane) {
             int row = index(GridPane.getRowIndex(node)), column = index(GridPane.getColumnIndex(node));
-            Label best = null;
-            int bestColumn = -1;
+            Label inRow = null, inColumn = null;
+            int rowBest = -1, columnBest = -1;
             for (Node other : parent.getChildrenUnmodifiable()) {
-                if (other instanceof Label label && index(GridPane.getRowIndex(other)) == row) {
-                    int c = index(GridPane.getColumnIndex(other));
-                    if (c < column && c > bestColumn) {
-                        best = label;
-                        bestColumn = c;
-                    }
+                if (!(other instanceof Label label) || !showing.contains(other)) continue;
+                int r = index(GridPane.getRowIndex(other)), c = index(GridPane.getColumnIndex(other));
+                if (r == row && c < column && c > rowBest) {
+                    inRow = label;
+                    rowBest = c;
+                }
+                if (c == column && r < row && r > columnBest) {
+                    inColumn = label;
+                    columnBest = r;
                 }
             }
-            if (best != null) return best.getText();
+            if (inRow != null) return inRow.getText();
+            if (inColumn != null && !controlBetween(parent, column, columnBest, row, showing)) return inColumn.getText();
+        } else {
+            List<Node> siblings = parent.getChildrenUnmodifiable();
+            for (int i = siblings.indexOf(node) - 1; i >= 0; i--) {
+                Node other = siblings.get(i);
+                if (!showing.contains(other)) continue;
+                if (other instanceof Label label) return label.getText();
+                if (!(other instanceof Parent) || other instanceof javafx.scene.control.Control) break;
+            }
         }
-        List<Node> siblings = parent.getChildrenUnmodifiable();
-        for (int i = siblings.indexOf(node) - 1; i >= 0; i--) {
-            Node other = siblings.get(i);
-            if (other instanceof Label label) return label.getText();
-            if (!(other instanceof Parent) || other instanceof javafx.scene.control.Control) break;
+        for (Parent up = parent; up != null; up = up.getParent()) {
+            if (up instanceof TitledPane pane && pane.getText() != null && !pane.getText().isBlank()) return pane.getText();
         }
         return null;
+    }
+
+    /** Whether a control that shows sits in {@code column} between rows {@code above} and {@code row}. */
+    private static boolean controlBetween(Parent grid, int column, int above, int row, Set<Node> showing) {
+        for (Node other : grid.getChildrenUnmodifiable()) {
+            if (!showing.contains(other) || other instanceof Label || !(other instanceof javafx.scene.control.Control)) continue;
+            int r = index(GridPane.getRowIndex(other)), c = index(GridPane.getColumnIndex(other));
+            if (c == column && r > above && r < row) return true;
+        }
+        return false;
     }
 
     private static int index(Integer value) {
         return value == null ? 0 : value;
     }
 
-    /** The control {@code key} names among {@code controls}, or an error naming what there is. */
-    static Control find(List<Control> controls, String key) {
+    /** The control {@code key} names among {@code controls} (a box before a button), or null. */
+    static Control lookup(List<Control> controls, String key) {
         for (Control control : controls) if (!control.kind().equals("button") && control.named(key)) return control;
         for (Control control : controls) if (control.named(key)) return control;
-        StringBuilder names = new StringBuilder();
-        for (Control control : controls) {
-            names.append(names.length() == 0 ? "" : ", ").append(control.id() != null ? control.id() : control.label());
-        }
-        throw new Failure("the window has no control named '" + key + "' (it has: " + names + ")");
+        return null;
     }
 
-    /** Set {@code control} to {@code value}: a text, an option (by its text), true or false. */
+    /** The control {@code key} names among {@code controls}, or an error naming what there is. */
+    static Control find(List<Control> controls, String key) {
+        Control found = lookup(controls, key);
+        if (found != null) return found;
+        throw new Failure("the window has no control named '" + key + "' (it has: " + names(controls) + ")");
+    }
+
+    /** The controls as a message names them. */
+    static String names(List<Control> controls) {
+        StringBuilder names = new StringBuilder();
+        for (Control control : controls) names.append(names.length() == 0 ? "" : ", ").append(control.shown());
+        return names.toString();
+    }
+
+    /**
+     * Set {@code control} to {@code value}: a text, an option (by its text), true or false.
+     * A check box is clicked as a person clicks it (its action runs), where it must change.
+     */
     static void set(Control control, String value) {
         Node node = control.node();
         if (node instanceof TextField field) {
             field.setText(value);
         } else if (node instanceof CheckBox box) {
-            box.setSelected(Boolean.parseBoolean(value.trim()));
+            if (box.isSelected() != Boolean.parseBoolean(value.trim())) box.fire();
         } else if (node instanceof ComboBox<?> box) {
             box.getSelectionModel().select(option(control, value));
         } else if (node instanceof ChoiceBox<?> box) {
             box.getSelectionModel().select(option(control, value));
         } else {
-            throw new Failure("the control '" + control.label() + "' cannot be set");
+            throw new Failure("the control " + control.shown() + " cannot be set");
         }
     }
 
-    /** The index of the option {@code value} names: its text, or its number (rounds). */
+    /** The index of the option {@code value} names: its text ({@link #plain}), or its number (rounds). */
     static int option(Control control, String value) {
-        String wanted = value.trim().toLowerCase(Locale.ROOT);
+        String wanted = plain(value);
         List<String> options = control.options();
         for (int i = 0; i < options.size(); i++) {
-            if (options.get(i).trim().toLowerCase(Locale.ROOT).equals(wanted)) return i;
+            if (plain(options.get(i)).equals(wanted)) return i;
         }
         if (wanted.matches("[0-9]+")) {
             for (int i = 0; i < options.size(); i++) {
@@ -166,7 +228,6 @@ final class Form {
                 if (digits.equals(wanted)) return i;
             }
         }
-        String name = control.id() != null ? control.id() : control.label();
-        throw new Failure("'" + value + "' is not an option of '" + name + "' (its options: " + options + ")");
+        throw new Failure("'" + value + "' is not an option of " + control.shown() + " (its options: " + options + ")");
     }
 }
