@@ -43,6 +43,7 @@ class Shape:
     thread: str = "fx"  # fx | thread | timeline
     hostile: str = ""  # "" | crash | late-crash | hang | occupied | spin | no-window | ...
     package: str = ""
+    form: str = ""  # "": the shapes above; else one of FORMS (form_files)
 
 
 SHAPES = (
@@ -497,6 +498,8 @@ IML = """<?xml version="1.0" encoding="UTF-8"?>
 
 def files(shape: Shape) -> dict[str, str]:
     """The project's files (path -> text), as a team's repository holds them."""
+    if shape.form:
+        return form_files(shape)
     head = f"package {shape.package};\n\n" if shape.package else ""
     folder = "src/" + (shape.package.replace(".", "/") + "/" if shape.package else "")
     prefix = shape.package + "." if shape.package else ""
@@ -515,6 +518,270 @@ def files(shape: Shape) -> dict[str, str]:
     else:
         out["assets/InputFrame.fxml"] = fxml
         out[f"{shape.name}.iml"] = IML
+    return out
+
+
+FORMS = (
+    Shape("blank-first", form="blank"),
+    Shape("selects-last", form="last"),
+    Shape("stacked", form="stacked"),
+    Shape("first-window", form="windows"),
+)
+"""Input forms as real course projects write them, each played from its Download ZIP
+(:func:`form_files`; the game window and the bots are the other shapes'):
+
+- ``blank-first``: the bot box starts with a blank option and shows it (``Bot:``, with a
+  colon); the program refuses to play a blank bot. The first mover is a check box
+  named by its own text; the start button is ``Mainkan``, with ``Reset`` after it.
+- ``selects-last``: the bot box (``Bot``, no colon) shows its last option, Local Search.
+- ``stacked``: a game-mode box whose options name both players, showing ``Human vs
+  Human``; three panes stacked in the form's grid, one shown by the mode (its nodes
+  hidden and unmanaged), a hidden pane's label in the bot box's row before it; the bot
+  box in the ``Human vs Bot`` pane shows no option (the program throws on none).
+- ``first-window``: a first window chooses the mode by its buttons (``Human vs Bot``,
+  then ``Bot vs Bot``, in which the program plays itself) and opens the input form.
+"""
+
+FORM_BOTS = {"blank": "Minimax", "last": "Local Search", "stacked": "Minimax", "windows": "Minimax"}
+"""The bot each form plays with its defaults (:data:`FORMS`)."""
+
+
+def _form_fxml(shape: Shape, controller: str) -> str:
+    """The input form of a :data:`FORMS` shape."""
+    rows = [
+        '  <Label text="Player X name:" GridPane.rowIndex="0"/>\n'
+        '  <TextField fx:id="nameX" GridPane.rowIndex="0" GridPane.columnIndex="1"/>\n'
+        '  <Label text="Player O name" GridPane.rowIndex="1"/>\n'
+        '  <TextField fx:id="nameO" GridPane.rowIndex="1" GridPane.columnIndex="1"/>\n'
+        '  <Label text="Number of rounds: " GridPane.rowIndex="2"/>\n'
+        '  <ComboBox fx:id="numberOfRounds" GridPane.rowIndex="2" GridPane.columnIndex="1"/>\n'
+    ]
+    if shape.form == "stacked":
+        hidden = 'visible="false" managed="false"'
+        rows.append(
+            '  <Label text="Game mode:" GridPane.rowIndex="3"/>\n'
+            '  <ComboBox fx:id="gameMode" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
+            # the person-vs-person pane: who goes first, by name
+            f'  <Label fx:id="whoLabel" text="Who goes first:" GridPane.rowIndex="4" {hidden}/>\n'
+            f'  <ComboBox fx:id="whoFirst" GridPane.rowIndex="4" GridPane.columnIndex="1"/>\n'
+            # the person-vs-bot pane
+            f'  <Label fx:id="algoLabel" text="Bot algorithm:" GridPane.rowIndex="4" {hidden}/>\n'
+            f'  <ComboBox fx:id="botAlgorithm" GridPane.rowIndex="4" GridPane.columnIndex="1"'
+            f" {hidden}/>\n"
+            f'  <CheckBox fx:id="botFirst" text="Bot goes first" GridPane.rowIndex="5" {hidden}/>\n'
+            # the bot-vs-bot pane
+            f'  <VBox fx:id="botsPane" GridPane.rowIndex="4" {hidden}>\n'
+            '    <Label text="Bot X"/>\n    <ComboBox fx:id="botX"/>\n'
+            '    <Label text="Bot O"/>\n    <ComboBox fx:id="botO"/>\n'
+            "  </VBox>\n"
+        )
+    elif shape.form in ("blank", "last", "windows"):
+        label = "Bot:" if shape.form == "blank" else "Bot"
+        rows.append(
+            f'  <Label text="{label}" GridPane.rowIndex="3"/>\n'
+            '  <ComboBox fx:id="botType" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
+            '  <CheckBox fx:id="firstBox" text="Bot moves first" GridPane.rowIndex="4"/>\n'
+        )
+    rows.append(
+        '  <HBox spacing="8" GridPane.rowIndex="6" GridPane.columnIndex="1">\n'
+        '    <Button text="Mainkan" onAction="#play"/>\n'
+        '    <Button text="Reset" onAction="#reset"/>\n'
+        "  </HBox>\n"
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        "<?import javafx.scene.control.*?>\n<?import javafx.scene.layout.*?>\n"
+        f'<GridPane xmlns:fx="http://javafx.com/fxml" fx:controller="{controller}" '
+        'hgap="8" vgap="8" style="-fx-padding: 16">\n' + "".join(rows) + "</GridPane>\n"
+    )
+
+
+def _form_controller(shape: Shape) -> str:
+    """The controller of a :data:`FORMS` shape's input form."""
+    fields = [
+        "@FXML private TextField nameX;",
+        "@FXML private TextField nameO;",
+        "@FXML private ComboBox<String> numberOfRounds;",
+    ]
+    init = [
+        "for (int i = 2; i <= 28; i += 2) numberOfRounds.getItems().add(String.valueOf(i));",
+        "numberOfRounds.getSelectionModel().selectLast();",
+    ]
+    if shape.form == "stacked":
+        fields += [
+            "@FXML private ComboBox<String> gameMode;",
+            "@FXML private Label whoLabel;",
+            "@FXML private ComboBox<String> whoFirst;",
+            "@FXML private Label algoLabel;",
+            "@FXML private ComboBox<String> botAlgorithm;",
+            "@FXML private CheckBox botFirst;",
+            "@FXML private VBox botsPane;",
+            "@FXML private ComboBox<String> botX;",
+            "@FXML private ComboBox<String> botO;",
+        ]
+        init += [
+            'gameMode.getItems().addAll("Human vs Human", "Human vs Bot", "Bot vs Bot");',
+            'whoFirst.getItems().addAll("Player X", "Player O");',
+            "whoFirst.getSelectionModel().select(0);",
+            'botAlgorithm.getItems().addAll("Minimax", "Local Search");',
+            'botX.getItems().addAll("Minimax", "Local Search");',
+            'botO.getItems().addAll("Minimax", "Local Search");',
+            "botX.getSelectionModel().select(0);",
+            "botO.getSelectionModel().select(0);",
+            "gameMode.valueProperty().addListener((seen, was, now) -> show(now));",
+            'gameMode.getSelectionModel().select("Human vs Human");',
+        ]
+        who = (
+            "String mode = gameMode.getValue();\n"
+            '        String xBot = mode.equals("Bot vs Bot") ? botX.getValue() : null;\n'
+            '        String oBot = mode.equals("Human vs Bot") ? botAlgorithm.getValue().trim()'
+            ' : mode.equals("Bot vs Bot") ? botO.getValue() : null;\n'
+            '        boolean oFirst = mode.equals("Human vs Bot") ? botFirst.isSelected()'
+            ' : whoFirst.getValue().equals("Player O");'
+        )
+        extra = """
+    private void show(String mode) {
+        for (Node n : new Node[] {whoLabel, whoFirst}) pane(n, mode.equals("Human vs Human"));
+        boolean bot = mode.equals("Human vs Bot");
+        for (Node n : new Node[] {algoLabel, botAlgorithm, botFirst}) pane(n, bot);
+        pane(botsPane, mode.equals("Bot vs Bot"));
+    }
+
+    private static void pane(Node node, boolean shown) {
+        node.setVisible(shown);
+        node.setManaged(shown);
+    }
+"""
+    else:
+        fields += ["@FXML private ComboBox<String> botType;", "@FXML private CheckBox firstBox;"]
+        options = {
+            "blank": '"", "Minimax", "Local Search"',
+            "last": '"Minimax", "Local Search"',
+            "windows": '"Minimax", "Local Search"',
+        }[shape.form]
+        init.append(f"botType.getItems().addAll({options});")
+        init.append(
+            "botType.getSelectionModel().selectLast();"
+            if shape.form == "last"
+            else "botType.getSelectionModel().select(0);"
+        )
+        if shape.form == "windows":
+            who = (
+                "String xBot = Main.botsOnly ? botType.getValue() : null;\n"
+                "        String oBot = botType.getValue();\n"
+                "        boolean oFirst = firstBox.isSelected();"
+            )
+        else:
+            who = (
+                "String xBot = null;\n"
+                "        String oBot = botType.getValue();\n"
+                "        boolean oFirst = firstBox.isSelected();"
+            )
+        extra = ""
+    body = "\n    ".join(fields)
+    inits = "\n        ".join(init)
+    return f"""import javafx.fxml.FXML;
+import javafx.scene.Node;
+import javafx.scene.control.Alert;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.VBox;
+
+public class InputController {{
+    {body}
+
+    @FXML
+    private void initialize() {{
+        {inits}
+    }}
+{extra}
+    @FXML
+    private void play() {{
+        if (nameX.getText().isBlank() || nameO.getText().isBlank()) {{
+            new Alert(Alert.AlertType.ERROR, "Please fill in both names").showAndWait();
+            return;
+        }}
+        {who}
+        if (oBot != null && oBot.isEmpty()) {{
+            new Alert(Alert.AlertType.ERROR, "Choose player 2").showAndWait();
+            return;
+        }}
+        int rounds = Integer.parseInt(numberOfRounds.getValue());
+        new GameWindow(rounds, xBot, oBot, oFirst).open();
+    }}
+
+    @FXML
+    private void reset() {{
+        nameX.clear();
+        nameO.clear();
+    }}
+}}
+"""
+
+
+FIRST_WINDOW = """import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+
+public class Menu {
+    public static void open(Stage stage) {
+        Button human = new Button("Human vs Bot");
+        Button bots = new Button("Bot vs Bot");
+        human.setOnAction(e -> form(stage, false));
+        bots.setOnAction(e -> form(stage, true));
+        stage.setTitle("Adjacency");
+        stage.setScene(new Scene(new VBox(8, new Label("Choose a game"), human, bots)));
+        stage.show();
+    }
+
+    private static void form(Stage menu, boolean botsOnly) {
+        Main.botsOnly = botsOnly;
+        try {
+            Parent root = FXMLLoader.load(Menu.class.getResource("InputFrame.fxml"));
+            Stage stage = new Stage();
+            stage.setTitle("Game settings");
+            stage.setScene(new Scene(root));
+            stage.show();
+            menu.hide();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
+"""
+"""The first window of the ``first-window`` shape: a mode by its buttons, each opening
+the input form."""
+
+
+def form_files(shape: Shape) -> dict[str, str]:
+    """The files of a :data:`FORMS` shape (path -> text), as a team's repository holds
+    them."""
+    if shape.form == "windows":
+        main = _main(shape, "", "Main").replace(
+            "public class Main extends Application {",
+            "public class Main extends Application {\n    static boolean botsOnly;",
+        )
+        start = main.index("        Parent root")
+        end = main.index("    }\n\n    public static void main")
+        main = main[:start] + "        Menu.open(stage);\n" + main[end:]
+    else:
+        main = _main(shape, "", "Main")
+    out = {
+        "src/Main.java": main,
+        "src/InputController.java": _form_controller(shape),
+        "src/GameWindow.java": _game_window(shape, ""),
+        "src/Bot.java": _bot(shape, ""),
+        "src/InputFrame.fxml": _form_fxml(shape, "InputController"),
+        "README.md": f"# Adjacency ({shape.name})\n\nRun Main.\n",
+    }
+    if shape.form == "windows":
+        out["src/Menu.java"] = FIRST_WINDOW
     return out
 
 

@@ -94,7 +94,7 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
     return HostedBuild(LANGUAGE, out, build.main, recipe.driver_args(), label, [], [])
 
 
-MAX_LOOKS = 3
+MAX_LOOKS = 4
 """The most dry runs a build takes to read its windows as its recipe fills them."""
 
 
@@ -116,7 +116,7 @@ def look(build: FxBuild, out: Path, choices: dict[str, str]) -> tuple[Recipe, Dr
                 raise
             recipe = recipe_for(seen.form, choices, strict=False)
         wanted = recipe.look_args()
-        if wanted == used or (used is None and not recipe.changes(seen.form)):
+        if wanted == used or not recipe.changes(seen.form, used or []):
             break
         used = wanted
     return recipe_for(seen.form, choices), seen

@@ -155,14 +155,18 @@ class Recipe:
             args += ["--press", button]
         return args
 
-    def changes(self, form: Mapping[str, object]) -> bool:
+    def changes(self, form: Mapping[str, object], applied: Sequence[str] = ()) -> bool:
         """Whether this recipe sets a box or check box of ``form`` to another value than
-        the window showed, or presses another button: then the windows may show other
+        the window showed and the look's options ``applied`` set, or presses another
+        button, or the look found no way to the board: then the windows may show other
         controls, and a dry run looks again."""
-        if list(self.press) != list(_path(form)):
-            return True
+        if not _path(form) or list(self.press) != list(_path(form)):
+            return True  # no way to the board yet (its fields empty?), or another way
         values = {c.name: c for c in controls_of(form)}
+        done = {(applied[i + 1], applied[i + 2]) for i, a in enumerate(applied) if a == "--set"}
         for key, value in self.settings:
+            if (key, value) in done:
+                continue
             control = values.get(key)
             if control is None:
                 return True

@@ -70,6 +70,8 @@ public final class Driver {
     private static final long PICTURE_MS = 2000;
     /** How long a button pressed on trial has to open a window or the board. */
     private static final long TRIAL_MS = 4000;
+    /** How long a button pressed on trial that the program answered otherwise has to open one. */
+    private static final long ANSWERED_MS = 600;
     /** The most windows followed before the board. */
     private static final int MAX_WINDOWS = 4;
     /** Largest picture sent, in bytes of PNG (the server keeps none larger). */
@@ -193,6 +195,14 @@ public final class Driver {
      * controller keeps), then one line saying where, and exit status 1.
      */
     private void crashed(Thread thread, Throwable error) {
+        if (trying && thread.getName().equals("JavaFX Application Thread")) {
+            // a button pressed on trial threw in its handler: JavaFX goes on, and so does the look
+            Throwable cause = error;
+            while (cause.getCause() != null && cause.getCause() != cause) cause = cause.getCause();
+            StackTraceElement own = teamFrame(cause.getStackTrace());
+            trialErrors.add("it threw " + cause + (own == null ? "" : " at " + own.getFileName() + ":" + own.getLineNumber()));
+            return;
+        }
         System.err.println("fxdriver: an exception in thread \"" + thread.getName() + "\": " + error);
         StackTraceElement where = null;
         int hidden = 0;
@@ -365,6 +375,9 @@ public final class Driver {
     private byte[] formPicture;
     private int formPictureFields = -1;
     private String formTitle;
+    /** Whether a dry run is pressing a button on trial (a throw in its handler ends no look). */
+    private volatile boolean trying;
+    private final List<String> trialErrors = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Why a dry run found no way to the board, or null. */
     private String stuck;
 
@@ -403,8 +416,13 @@ public final class Driver {
                 if (next != null) break;
                 if (pressed != null) fill(window, rounds, botFirst, found); // a button may have cleared the form
                 pressed = button.label() != null && !button.label().isBlank() ? button.label() : button.id();
+                List<String> before = values(window);
+                trying = dryRun || k >= presses.size();
+                trialErrors.clear();
                 Fx.post(((Button) button.node())::fire);
-                next = k < presses.size() && !dryRun ? awaitNext(seen) : tryNext(seen, heard);
+                next = k < presses.size() && !dryRun ? awaitNext(seen) : tryNext(seen, heard, window, before);
+                trying = false;
+                heard.addAll(trialErrors);
             }
             if (next == null) {
                 String why = "no button of the window '" + title(window) + "' opened the board or another window (pressed: "
@@ -477,7 +495,9 @@ public final class Driver {
     }
 
     private void remember(List<Form.Control> controls) {
-        for (Form.Control control : controls) firstSeen.putIfAbsent(control.node(), control.value());
+        for (Form.Control control : controls) {
+            if (!firstSeen.containsKey(control.node())) firstSeen.put(control.node(), control.value()); // null too
+        }
     }
 
     /** The window's controls that show now, each remembered with the value it showed first. */
@@ -524,13 +544,22 @@ public final class Driver {
 
     /**
      * After a press on trial: the board or a new window within {@link #TRIAL_MS}, or null;
-     * the alerts on the way closed, their words kept in {@code heard}.
+     * the alerts on the way closed, their words kept in {@code heard}. A press that the
+     * program answered otherwise (an alert, or values of {@code window}'s form changed from
+     * {@code before}, as a reset does) is given {@link #ANSWERED_MS} more, not the whole wait.
      */
-    private Object tryNext(Set<Window> seen, List<String> heard) throws InterruptedException {
+    private Object tryNext(Set<Window> seen, List<String> heard, Window window, List<String> before) throws InterruptedException {
         long deadline = System.currentTimeMillis() + TRIAL_MS;
+        int said = heard.size();
         while (System.currentTimeMillis() < deadline) {
             Object next = look(seen);
             if (next != null) return next;
+            if (deadline - System.currentTimeMillis() > ANSWERED_MS) {
+                List<String> now = values(window);
+                if (heard.size() > said || !trialErrors.isEmpty() || (before != null && now != null && !now.equals(before))) {
+                    deadline = System.currentTimeMillis() + ANSWERED_MS;
+                }
+            }
             try {
                 heard.addAll(Fx.call(() -> {
                     List<String> texts = new ArrayList<>();
@@ -546,6 +575,19 @@ public final class Driver {
             Thread.sleep(POLL_MS);
         }
         return null;
+    }
+
+    /** The values of {@code window}'s controls, or null while it is busy. */
+    private static List<String> values(Window window) {
+        try {
+            return Fx.call(() -> {
+                List<String> values = new ArrayList<>();
+                for (Form.Control control : Form.read(window.getScene().getRoot())) values.add(String.valueOf(control.value()));
+                return values;
+            }, CALL_MS);
+        } catch (TimeoutException busy) {
+            return null;
+        }
     }
 
     private Object look(Set<Window> seen) {
