@@ -542,9 +542,6 @@ FORMS = (
   then ``Bot vs Bot``, in which the program plays itself) and opens the input form.
 """
 
-FORM_BOTS = {"blank": "Minimax", "last": "Local Search", "stacked": "Minimax", "windows": "Minimax"}
-"""The bot each form plays with its defaults (:data:`FORMS`)."""
-
 
 def _form_fxml(shape: Shape, controller: str) -> str:
     """The input form of a :data:`FORMS` shape."""

@@ -25,7 +25,6 @@ from adjacency.league.league_file import LeagueStore
 from fx_course_projects import (
     CRASHES_TWICE,
     FLOODS,
-    FORM_BOTS,
     FORMS,
     HOSTILE,
     LATE_CRASH,
@@ -207,22 +206,37 @@ def test_a_program_that_needs_java_19_is_refused_saying_which_feature(
     assert "javac failed:" in detail and "try-with-resources not applicable" in detail
 
 
-FORM_VERDICTS = {
-    # a form -> the start of its verdict with its defaults (or the team's choice below)
-    "blank-first": "program Main, plays Minimax as O; your form also offers Local Search: "
-    "choose on your page: played 2 rounds",
-    "selects-last": "program Main, plays Minimax as O: played 2 rounds",
-    "stacked": "program Main, plays Minimax as O; your form also offers Local Search: "
-    "choose on your page: played 2 rounds",
-    "first-window": "program Main, plays Minimax as O: played 2 rounds",
+FORM_CASES = {
+    # a test's id -> the form, the team's choices, the start of its verdict, its bot
+    "blank-first": (
+        FORMS[0],
+        [],
+        "plays Minimax as O; your form also offers Local Search: "
+        "choose on your page: played 2 rounds",
+        "Minimax",
+    ),
+    "selects-last": (FORMS[1], [], "plays Local Search as O: played 2 rounds", "Local Search"),
+    "stacked": (
+        FORMS[2],
+        [],
+        "plays Minimax as O; your form also offers Local Search: "
+        "choose on your page: played 2 rounds",
+        "Minimax",
+    ),
+    # named as the window shows it but for case, spaces and its trailing colon
+    "stacked-chosen": (
+        FORMS[2],
+        ["--choose", " bot algorithm =local search"],
+        "plays Local Search as O: played 2 rounds",
+        "Local Search",
+    ),
+    "first-window": (FORMS[3], [], "plays Minimax as O: played 2 rounds", "Minimax"),
 }
-FORM_CHOICES = {"selects-last": ["--choose", " bot: =minimax"]}
-"""A choice named as the window shows it but for case, spaces and a trailing colon."""
 
 
-@pytest.mark.parametrize("shape", FORMS, ids=lambda s: s.name)
+@pytest.mark.parametrize("case", FORM_CASES)
 def test_a_form_is_read_as_a_person_reads_it(
-    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape
+    folder: Path, tmp_path: Path, fx_tools: None, case: str
 ) -> None:
     """Each course-shaped form (:data:`~fx_course_projects.FORMS`: a blank first option,
     a box that shows its last option, stacked panes shown by a mode box whose options
@@ -230,7 +244,9 @@ def test_a_form_is_read_as_a_person_reads_it(
     input form, a start button named ``Mainkan`` with ``Reset`` after it), sent unedited
     as its Download ZIP to the real server, is accepted and plays rated games with each
     colour by the bot its window shows (or the first real one where it shows none, the
-    verdict saying what else it offers), as O, never by itself."""
+    verdict saying what else it offers; or the team's choice, named as the window shows
+    it), as O, never by itself."""
+    shape, choices, verdict, bot = FORM_CASES[case]
     db = folder / "league.db"
     token = program_league(db)
     project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
@@ -238,10 +254,9 @@ def test_a_form_is_read_as_a_person_reads_it(
     token_file.write_text(token)
     with served(db) as (url, _):
         command = ["league", "submit", url, str(project), "--token-file", str(token_file)]
-        assert main([*command, *FORM_CHOICES.get(shape.name, [])]) == 0
+        assert main([*command, *choices]) == 0
         version = accepted(url, token)
-        assert version["detail"].startswith(FORM_VERDICTS[shape.name]), version["detail"]
-        bot = "Minimax" if shape.name in FORM_CHOICES else FORM_BOTS[shape.form]
+        assert version["detail"].startswith(f"program Main, {verdict}"), version["detail"]
         rated_games_by_its_bot(db, from_top=bot == "Minimax")
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
