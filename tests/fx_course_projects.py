@@ -526,6 +526,8 @@ FORMS = (
     Shape("selects-last", form="last"),
     Shape("stacked", form="stacked"),
     Shape("first-window", form="windows"),
+    Shape("per-player", form="sides"),
+    Shape("bot-never-first", form="second"),
 )
 """Input forms as real course projects write them, each played from its Download ZIP
 (:func:`form_files`; the game window and the bots are the other shapes'):
@@ -540,6 +542,10 @@ FORMS = (
   box in the ``Human vs Bot`` pane shows no option (the program throws on none).
 - ``first-window``: a first window chooses the mode by its buttons (``Human vs Bot``,
   then ``Bot vs Bot``, in which the program plays itself) and opens the input form.
+- ``per-player``: a box per player (``Player X:``, ``Player O:``: Human, Minimax, Local
+  Search, each showing Human) and no control for who moves first: X always does.
+- ``bot-never-first``: a bot box and no control for who moves first: the person, X,
+  always does, so its bot can never move first.
 """
 
 
@@ -572,13 +578,23 @@ def _form_fxml(shape: Shape, controller: str) -> str:
             '    <Label text="Bot O"/>\n    <ComboBox fx:id="botO"/>\n'
             "  </VBox>\n"
         )
-    elif shape.form in ("blank", "last", "windows"):
+    elif shape.form == "sides":
+        rows.append(
+            '  <Label text="Player X:" GridPane.rowIndex="3"/>\n'
+            '  <ComboBox fx:id="typeX" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
+            '  <Label text="Player O:" GridPane.rowIndex="4"/>\n'
+            '  <ComboBox fx:id="typeO" GridPane.rowIndex="4" GridPane.columnIndex="1"/>\n'
+        )
+    elif shape.form in ("blank", "last", "windows", "second"):
         label = "Bot:" if shape.form == "blank" else "Bot"
         rows.append(
             f'  <Label text="{label}" GridPane.rowIndex="3"/>\n'
             '  <ComboBox fx:id="botType" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
-            '  <CheckBox fx:id="firstBox" text="Bot moves first" GridPane.rowIndex="4"/>\n'
         )
+        if shape.form != "second":
+            rows.append(
+                '  <CheckBox fx:id="firstBox" text="Bot moves first" GridPane.rowIndex="4"/>\n'
+            )
     rows.append(
         '  <HBox spacing="8" GridPane.rowIndex="6" GridPane.columnIndex="1">\n'
         '    <Button text="Mainkan" onAction="#play"/>\n'
@@ -649,9 +665,23 @@ def _form_controller(shape: Shape) -> str:
         node.setManaged(shown);
     }
 """
+    elif shape.form == "sides":
+        fields += ["@FXML private ComboBox<String> typeX;", "@FXML private ComboBox<String> typeO;"]
+        for box in ("typeX", "typeO"):
+            init.append(f'{box}.getItems().addAll("Human", "Minimax", "Local Search");')
+            init.append(f"{box}.getSelectionModel().select(0);")
+        who = (
+            'String xBot = typeX.getValue().equals("Human") ? null : typeX.getValue();\n'
+            '        String oBot = typeO.getValue().equals("Human") ? null : typeO.getValue();\n'
+            "        boolean oFirst = false;"
+        )
+        extra = ""
     else:
-        fields += ["@FXML private ComboBox<String> botType;", "@FXML private CheckBox firstBox;"]
+        fields.append("@FXML private ComboBox<String> botType;")
+        if shape.form != "second":
+            fields.append("@FXML private CheckBox firstBox;")
         options = {
+            "second": '"Minimax", "Local Search"',
             "blank": '"", "Minimax", "Local Search"',
             "last": '"Minimax", "Local Search"',
             "windows": '"Minimax", "Local Search"',
@@ -672,7 +702,8 @@ def _form_controller(shape: Shape) -> str:
             who = (
                 "String xBot = null;\n"
                 "        String oBot = botType.getValue();\n"
-                "        boolean oFirst = firstBox.isSelected();"
+                "        boolean oFirst = "
+                + ("false;" if shape.form == "second" else "firstBox.isSelected();")
             )
         extra = ""
     body = "\n    ".join(fields)

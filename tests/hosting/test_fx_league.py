@@ -70,10 +70,11 @@ def test_a_course_program_goes_from_its_zip_to_rated_games(
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
-def rated_games_by_its_bot(db: Path, from_top: bool) -> None:
+def rated_games_by_its_bot(db: Path, from_top: bool, turned: bool = True) -> None:
     """team1's first two rated games end on the board, one with each colour, and every
     move of its side is its bot's (scanning from the window's top-left, or from its
-    bottom-right), on the board as its window draws it (O in the window)."""
+    bottom-right), on the board as its window draws it (O in the window, else where not
+    ``turned``: the league's colour)."""
     games = finished_games(db, "team1", 2)
     with LeagueStore(db, create=False) as store:
         team = store.members.member_named("team1")
@@ -86,7 +87,7 @@ def rated_games_by_its_bot(db: Path, from_top: bool) -> None:
         position = record.start
         for move in record.moves:
             if position.turn == colour:
-                expected = bot_move(position, from_top=from_top, half_turn=colour == "x")
+                expected = bot_move(position, from_top, half_turn=turned and colour == "x")
                 assert move.square == expected, game.record
             position = position.play(move.square)
     assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
@@ -231,6 +232,14 @@ FORM_CASES = {
         "Local Search",
     ),
     "first-window": (FORMS[3], [], "plays Minimax as O: played 2 rounds", "Minimax"),
+    # X moves first, always: the bot goes on the side that must move
+    "per-player": (
+        FORMS[4],
+        [],
+        "plays Minimax as X when it moves first, as O when it "
+        "moves second; your form also offers Local Search: choose on your page: played",
+        "Minimax",
+    ),
 }
 
 
@@ -257,7 +266,32 @@ def test_a_form_is_read_as_a_person_reads_it(
         assert main([*command, *choices]) == 0
         version = accepted(url, token)
         assert version["detail"].startswith(f"program Main, {verdict}"), version["detail"]
-        rated_games_by_its_bot(db, from_top=bot == "Minimax")
+        # Per player, the bot's window side is the league's: its board is never turned.
+        rated_games_by_its_bot(db, from_top=bot == "Minimax", turned=shape.form != "sides")
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def test_a_program_whose_bot_cannot_move_first_is_refused_at_its_dry_run(
+    folder: Path, tmp_path: Path, fx_tools: None
+) -> None:
+    """A program whose person always moves first, with no control that says otherwise
+    nor a box per player, is refused at its dry run with that sentence and what its
+    window has, before any game."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(FORMS[5], tmp_path / "never-main.zip", sdk_bytes=1 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path, asked=False)
+        version = decided(url, token)
+        assert version["status"] == "refused", version["detail"]
+        assert (
+            "your program cannot let its bot move first or second as a game needs: its "
+            "window has no control that says who moves first"
+        ) in version["detail"], version["detail"]
+        boxes = "(its boxes and check boxes: 'Number of rounds:' (numberOfRounds), 'Bot' (botType))"
+        assert boxes in version["detail"], version["detail"]
+    with LeagueStore(db, create=False) as store:
+        assert store.games.games(member_id=store.members.member_named("team1").id) == []
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 

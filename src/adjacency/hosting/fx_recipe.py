@@ -13,6 +13,10 @@ is given a default, shown to the team:
 - the rounds (a combo box or field whose name says rounds) are the league's, per game;
 - who moves first (a check box or combo box whose name says first) is set per game, so
   that the program's bot moves first exactly when the league's side of the program does;
+  where no control says it, X moves first, and a program with a box per player (a bot
+  and a person option) has its bot put on X's box when it must move first and on O's
+  when it must move second (:attr:`Recipe.sides`); a program with neither is refused:
+  its bot cannot move first (or second) as a game needs;
 - a game mode (a box or a button whose options name both players, ``Person vs Bot``)
   is the one the window shows if it has exactly one bot side, else the first that has:
   never one where the program plays itself, nor one without its bot;
@@ -132,6 +136,7 @@ class Recipe:
     fewest_rounds: int | None = None
     press: tuple[str, ...] = ()
     offers: tuple[str, ...] = ()
+    sides: tuple[str, str, str, str] | None = None
 
     def driver_args(self) -> list[str]:
         """The driver's options for this recipe."""
@@ -141,6 +146,8 @@ class Recipe:
         args += ["--rounds", self.rounds]
         if self.first is not None:
             args += ["--first", *self.first]
+        if self.sides is not None:
+            args += ["--sides", *self.sides]
         for button in self.press:
             args += ["--press", button]
         return [*args, "--bot-mark", self.bot_mark]
@@ -177,7 +184,10 @@ class Recipe:
     def describe(self) -> str:
         """The choice in a team's words: ``plays Minimax as O``, and where the league
         chose the bot, what else the form offers."""
-        told = f"plays {self.bot} as {self.bot_mark}"
+        if self.sides is not None:
+            told = f"plays {self.bot} as X when it moves first, as O when it moves second"
+        else:
+            told = f"plays {self.bot} as {self.bot_mark}"
         if self.offers:
             told += f"; your form also offers {', '.join(self.offers)}: choose on your page"
         return told
@@ -193,6 +203,7 @@ class Recipe:
             "fewest_rounds": self.fewest_rounds,
             "press": list(self.press),
             "offers": list(self.offers),
+            "sides": list(self.sides) if self.sides else None,
         }
 
 
@@ -377,14 +388,32 @@ def recipe_for(
         if box.name in picked:
             offers = tuple(o for o in box.options if _is_bot(o) and o != bot)
     first_values = None
+    either: tuple[str, str, str, str] | None = None
     if first is not None:
         bot_first, person_first = _first_values(first, bot_mark)
         first_values = (first.name, bot_first, person_first)
+    elif len(per_side) >= 2 and bot_boxes and not any(c.name in chosen for c in per_side[:2]):
+        # no control says who moves first: X does; the bot goes on the side that must move
+        x_box, o_box = sorted(per_side[:2], key=lambda c: _side(c) != "X")
+        person = next(o for o in x_box.options if _is_person(o))
+        either = (x_box.name, o_box.name, bot, person)
+        for control in (x_box, o_box):
+            settings.pop(control.name, None)
+    elif strict and path:
+        looked = ", ".join(c.shown for c in fields if c.kind in ("check", "combo")) or "none"
+        raise BuildFailed(
+            "your program cannot let its bot move first or second as a game needs: its "
+            "window has no control that says who moves first (a check box or box whose "
+            "name says first) and no box per player with a bot and a person "
+            f"(its boxes and check boxes: {looked})"
+        )
     ordered = tuple((c.name, settings[c.name]) for c in fields if c.name in settings)
     ordered += tuple((k, v) for k, v in settings.items() if not any(c.name == k for c in fields))
     offered = [int(o) for o in (re.sub(r"[^0-9]", "", o) for o in rounds.options) if o]
     fewest = min((n for n in offered if n > 0), default=None)
-    return Recipe(ordered, rounds.name, first_values, bot_mark, bot, fewest, tuple(press), offers)
+    return Recipe(
+        ordered, rounds.name, first_values, bot_mark, bot, fewest, tuple(press), offers, either
+    )
 
 
 def _bot_box(boxes: Sequence[Control], bot_mark: str) -> Control | None:
@@ -457,6 +486,7 @@ def choosable(form: Mapping[str, object], recipe: Recipe) -> list[Choosable]:
     what ``recipe`` chose: every combo box and check box but the rounds and the first
     mover, which the league sets for each game."""
     set_per_game = {recipe.rounds, recipe.first[0] if recipe.first else None}
+    set_per_game |= set(recipe.sides[:2] if recipe.sides else ())
     chosen = dict(recipe.settings)
     out = []
     for control in controls_of(form):

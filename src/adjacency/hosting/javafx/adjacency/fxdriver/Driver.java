@@ -52,7 +52,10 @@ import javafx.stage.Window;
  *
  * <p>Options: {@code --set KEY VALUE} (a control by its name or fx:id: a text, an option,
  * true or false), {@code --rounds KEY}, {@code --first KEY BOT PERSON} (the values that make
- * the bot, or the person, move first), {@code --press KEY} (the button to press in the next
+ * the bot, or the person, move first), {@code --sides XKEY OKEY BOT PERSON} (for a program
+ * whose X always moves first and that has a box per player: the bot goes on X's box when
+ * it moves first, on O's when it moves second, the person on the other; its mark is then
+ * the side's), {@code --press KEY} (the button to press in the next
  * window, once for each window in turn), {@code --bot-mark TEXT} (the mark the bot's
  * pieces show, default O), {@code --dry-run} (write the form and a picture of the input window
  * on standard output, as the lines {@code form BASE64-JSON} and {@code window BASE64-PNG}, then
@@ -83,6 +86,7 @@ public final class Driver {
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String roundsKey;
     private String[] first;
+    private String[] sides;
     private final List<String> presses = new ArrayList<>();
     private String botMark = "O";
     private boolean dryRun;
@@ -136,6 +140,7 @@ public final class Driver {
             int need = switch (option) {
                 case "--set" -> 2;
                 case "--first" -> 3;
+                case "--sides" -> 4;
                 case "--dry-run", "--pictures" -> 0;
                 case "--rounds", "--press", "--bot-mark" -> 1;
                 default -> throw new Failure("unknown option " + option);
@@ -144,6 +149,7 @@ public final class Driver {
             switch (option) {
                 case "--set" -> settings.put(args[i + 1], args[i + 2]);
                 case "--first" -> first = Arrays.copyOfRange(args, i + 1, i + 4);
+                case "--sides" -> sides = Arrays.copyOfRange(args, i + 1, i + 5);
                 case "--rounds" -> roundsKey = args[i + 1];
                 case "--press" -> presses.add(args[i + 1]);
                 case "--bot-mark" -> botMark = args[i + 1].trim().toUpperCase(java.util.Locale.ROOT);
@@ -468,6 +474,10 @@ public final class Driver {
         Map<String, String> wanted = new LinkedHashMap<>(settings);
         if (rounds != null && roundsKey != null) wanted.put(roundsKey, Integer.toString(rounds));
         if (botFirst != null && first != null) wanted.put(first[0], botFirst ? first[1] : first[2]);
+        if (botFirst != null && sides != null) {
+            wanted.put(sides[0], botFirst ? sides[2] : sides[3]);
+            wanted.put(sides[1], botFirst ? sides[3] : sides[2]);
+        }
         try {
             Fx.call(() -> {
                 Set<String> done = new java.util.HashSet<>();
@@ -776,6 +786,7 @@ public final class Driver {
         botSide = side;
         boolean botFirst = botSide == firstSide;
         playing = true;
+        if (sides != null) botMark = botFirst ? "X" : "O"; // X moves first in such a program
         board = follow(rounds, botFirst, 60_000);
         String[] marks = read(board);
         String bottomLeft = marks[(Rules.N - 1) * Rules.N], topRight = marks[Rules.N - 1];
