@@ -124,8 +124,10 @@ def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
     page.locator("#upload-form button[type=submit]").click()
     accepted = "diterima" if locale == "id-ID" else "accepted"
     expect(page.locator("#versions tbody tr").first).to_contain_text(accepted)
+    # Its bot box shows no option: the first is played, and the verdict says what else.
     expect(page.locator("#versions .team-detail").first).to_contain_text(
-        "plays Minimax as O: played 2 rounds with each colour against greedy"
+        "plays Minimax as O; your form also offers Local Search: choose on your page: "
+        "played 2 rounds with each colour against greedy"
     )
     # The window as the dry run drew it, and its one choice as a select set to the default.
     panel = page.locator(".team-program[data-version='1']")
@@ -191,7 +193,7 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
         assert window.content[:8] == b"\x89PNG\r\n\x1a\n"
         wrong = api.post("/submissions/1/choice", json={"choose": {"Bot": "Genetic"}})
         assert wrong.status_code == 400
-        assert "'Genetic' is not an option of 'botType'" in wrong.text
+        assert "'Genetic' is not an option of 'Bot' (botType)" in wrong.text
         assert "Minimax, Local Search" in wrong.text
         unknown = api.post("/submissions/1/choice", json={"choose": {"Level": "Hard"}})
         assert unknown.status_code == 400 and "no control named 'Level'" in unknown.text
