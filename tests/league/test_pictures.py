@@ -5,11 +5,14 @@ loses, so a team's pictures are bounded in the league file; another team's stay.
 
 from __future__ import annotations
 
+import io
+import os
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.store.picture_rows import KEPT, MAX_BYTES, PNG
@@ -17,8 +20,19 @@ from league_helpers import add_member, make_league
 
 
 def png(mark: int, size: int = 64) -> bytes:
-    """A stand-in picture: PNG's signature, then ``size`` bytes marked ``mark``."""
-    return PNG + bytes([mark % 256]) * size
+    """A picture of ``size`` pixels a side, marked ``mark`` (its colour), as Pillow
+    writes it (a kept picture is one Pillow draws again: the same bytes)."""
+    out = io.BytesIO()
+    Image.new("RGB", (size, size), (mark % 256, mark // 256 % 256, 7)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def noise(size: int) -> bytes:
+    """A PNG of ``size`` pixels a side that does not compress: over :data:`MAX_BYTES`
+    from 300 pixels a side."""
+    out = io.BytesIO()
+    Image.frombytes("RGB", (size, size), os.urandom(size * size * 3)).save(out, format="PNG")
+    return out.getvalue()
 
 
 def league(tmp_path: Path) -> tuple[Path, list[int]]:
@@ -41,7 +55,10 @@ def test_only_a_png_within_the_size_is_kept_and_a_new_one_replaces_it(tmp_path: 
     with LeagueStore(db, create=False) as store:
         member = store.members.member_named("red").id
         assert not store.pictures.keep(member, red, "check", b"GIF89a not a png")
-        assert not store.pictures.keep(member, red, "check", png(1, MAX_BYTES))  # over
+        over = noise(300)
+        assert len(over) > MAX_BYTES
+        assert not store.pictures.keep(member, red, "check", over)  # over
+        assert not store.pictures.keep(member, red, "check", PNG + bytes(64))  # no picture
         assert store.pictures.picture(red, "check") is None
         assert store.pictures.keep(member, red, "check", png(1))
         assert store.pictures.keep(member, red, "check", png(2))

@@ -37,6 +37,7 @@ from ..sandbox import SUBMISSION, Limits, Reason, SandboxedProcess, run
 from .fx_build import DRIVER_MAIN, FX_ADD_MODULES, FX_MODULES, FxBuild
 from .fx_recipe import Recipe
 from .java_build import BuildFailed
+from .picture import PictureRefused, clean_png
 from .sandbox_build import JAVA
 
 XVFB = "/usr/bin/Xvfb"
@@ -273,8 +274,9 @@ def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
     form and take the picture of its input window, which the driver sends on standard
     output (``form BASE64-JSON``, ``window BASE64-PNG``: the sandbox writes no file); the
     server keeps them in ``out`` (a new folder of its own) as ``form.json`` and
-    ``window.png``. :class:`~adjacency.hosting.java_build.BuildFailed` saying why no form
-    was read (the driver's words, the program's last lines)."""
+    ``window.png``, the picture decoded and drawn again (:func:`~.picture.clean_png`).
+    :class:`~adjacency.hosting.java_build.BuildFailed` saying why no form was read (the
+    driver's words, the program's last lines)."""
     outcome = run(
         command_line(build.main, [*(look or []), "--dry-run"]),
         submission=build.folder,
@@ -298,6 +300,10 @@ def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
         raise BuildFailed(f"the dry run sent no form ({exc!r}):\n{said}") from None
     if not isinstance(form, dict) or not picture.startswith(PNG):
         raise BuildFailed(f"the dry run sent no form:\n{said}")
+    try:
+        picture = clean_png(picture)
+    except PictureRefused as exc:
+        raise BuildFailed(f"the dry run's picture of the window is refused: {exc}") from None
     out.mkdir(parents=True, exist_ok=True)
     (out / "form.json").write_text(json.dumps(form), encoding="utf-8")
     (out / "window.png").write_bytes(picture)

@@ -413,11 +413,22 @@ async def team_game_board(request: Request, name: str, version: int, game_id: in
     return await _picture(request, member_named(request, name), version, "game", game_id)
 
 
+PICTURE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; sandbox; frame-ancestors 'self'",
+}
+"""The headers of every picture of a team's program: never cached, never sniffed as
+anything but the PNG it is, and a policy of its own that lets it load nothing and run
+nothing even when opened alone (a team's picture is drawn again before it is kept, and
+served as if it were not)."""
+
+
 async def _picture(
     request: Request, member: Member, version: int, what: What, game_id: int = 0
 ) -> Response:
     """The picture of ``what`` of ``member``'s ``version`` (and ``game_id``) as the
-    answer: a PNG, never cached; 404 for no such version or picture."""
+    answer: a PNG with :data:`PICTURE_HEADERS`; 404 for no such version or picture."""
 
     def read() -> bytes | None:
         submission = store_of(request).submissions.version(member.id, version)
@@ -434,7 +445,7 @@ async def _picture(
     if picture is None:
         shown = {"window": "its window", "check": "its board", "game": f"game {game_id}"}
         raise GameNotFound(f"{member.name}'s version {version} has no picture of {shown[what]}")
-    return Response(picture, media_type="image/png", headers={"Cache-Control": "no-store"})
+    return Response(picture, media_type="image/png", headers=PICTURE_HEADERS)
 
 
 @router.post("/submissions/{version}/choice", status_code=201, response_model=Submitted)

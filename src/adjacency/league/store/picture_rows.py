@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import Literal
 
+from ...hosting.picture import kept_png
 from .database import LeagueDb
 
 What = Literal["window", "check", "game"]
@@ -42,10 +43,17 @@ class PicturesRepo:
     ) -> bool:
         """Keep ``png`` as ``member_id``'s picture of ``what`` for its version
         ``submission_id`` (and ``game_id``, a game's; 0 for the others), replacing the
-        one kept so, then drop the team's oldest beyond :data:`KEPT`. A picture that is
-        no PNG, or larger than :data:`MAX_BYTES`, is not kept: ``False``."""
+        one kept so, then drop the team's oldest beyond :data:`KEPT`. What is kept is
+        the picture decoded and drawn again (:func:`~adjacency.hosting.picture.clean_png`),
+        never the sender's bytes. A picture that is no PNG, is refused by that (too many
+        pixels, a decoded size too large, unreadable), or is larger than
+        :data:`MAX_BYTES` either way, is not kept: ``False``."""
         if not png.startswith(PNG) or len(png) > MAX_BYTES:
             return False
+        cleaned = kept_png(png)
+        if cleaned is None or len(cleaned) > MAX_BYTES:
+            return False
+        png = cleaned
         with self.db.transaction() as db:
             db.execute(
                 "INSERT OR REPLACE INTO pictures "
