@@ -117,3 +117,67 @@ def test_the_filter_is_built_for_this_machine_and_refuses_an_unknown_one() -> No
     assert len(seccomp.program()) % 8 == 0
     with pytest.raises(sandbox.SandboxUnavailable, match="no seccomp filter"):
         seccomp.program("sparc")
+
+
+LOWERER = """\
+import ctypes, os, threading
+
+libc = ctypes.CDLL(None, use_errno=True)
+attr = (ctypes.c_uint32 * 14)(56, 5)  # struct sched_attr: its size, SCHED_IDLE
+
+
+def attempt(name, call):
+    try:
+        call()
+        print(name, "ok", flush=True)
+    except OSError as exc:
+        print(name, os.strerror(exc.errno), flush=True)
+
+
+def syscall(number):
+    if libc.syscall(number, 0, ctypes.byref(attr), 0) < 0:
+        raise OSError(ctypes.get_errno(), "")
+
+
+attempt("nice", lambda: os.nice(19))
+attempt("setpriority", lambda: os.setpriority(os.PRIO_PROCESS, 0, 19))
+attempt("idle", lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)))
+attempt("batch", lambda: os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0)))
+attempt("setattr", lambda: syscall({"x86_64": 314, "aarch64": 274}[os.uname().machine]))
+thread = threading.Thread(
+    target=attempt,
+    args=("thread-idle", lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))),
+)
+thread.start()
+thread.join()
+print("still", os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0), flush=True)
+"""
+"""Tries every way to lower its own priority (the process, then a thread of its own),
+then says its niceness and scheduling policy."""
+
+
+def test_lowering_its_own_priority_is_refused_and_the_program_runs_on(sandbox_box: Path) -> None:
+    """A thread of lowered priority runs only when nothing else would, so its sandbox
+    would look starved by the server; each way to lower it is answered ``EPERM`` (a
+    refusal an unprivileged program expects), and the program carries on at the
+    priority it started with. Through ``nice -n 19`` too: the command runs, not niced."""
+    program = write_program(sandbox_box, "lowerer.py", LOWERER)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box)
+    assert outcome.returncode == 0, outcome.stderr.decode()
+    refused = "Operation not permitted"
+    assert outcome.stdout.decode().splitlines() == [
+        f"nice {refused}",
+        f"setpriority {refused}",
+        f"idle {refused}",
+        f"batch {refused}",
+        f"setattr {refused}",
+        f"thread-idle {refused}",
+        "still 0 0",  # niceness 0, SCHED_OTHER
+    ]
+    niced = sandbox.run(
+        ["/usr/bin/nice", "-n", "19", PYTHON, "-c", "import os; print(os.getpriority(0, 0))"],
+        submission=sandbox_box,
+    )
+    assert niced.returncode == 0, niced.stderr.decode()
+    assert niced.stdout.decode().split() == ["0"]
+    assert "cannot set niceness" in niced.stderr.decode()

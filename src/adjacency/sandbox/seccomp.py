@@ -10,7 +10,13 @@ to :data:`DENIED` and allows everything else:
   pid namespace included) could hide work from the CPU clock or change what another
   process of the game does;
 - ``process_vm_readv`` and ``process_vm_writev``: the same reach into another
-  process's memory without ptrace's attach.
+  process's memory without ptrace's attach;
+- ``setpriority``, ``sched_setscheduler`` and ``sched_setattr``: a thread that lowers
+  its own priority (``nice 19``, ``SCHED_IDLE``, allowed to any user) runs only when
+  nothing else would, so its sandbox looks starved by the server while it computes; a
+  program's threads all keep the priority they started with. ``EPERM`` is what an
+  unprivileged program already expects from a refused priority change, so a program
+  that tries it (a JVM's thread priorities, a library's ``nice``) still runs.
 
 The filter first checks the architecture field: a call made through another ABI of the
 same machine (32-bit x86 on x86-64, or x32's numbers) is denied outright, since its
@@ -29,12 +35,39 @@ import struct
 
 from .errors import SandboxUnavailable
 
-DENIED = ("ptrace", "process_vm_readv", "process_vm_writev")
+DENIED = (
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "setpriority",
+    "sched_setscheduler",
+    "sched_setattr",
+)
 """The system calls answered ``EPERM``."""
 
 ARCHES: dict[str, tuple[int, dict[str, int]]] = {
-    "x86_64": (0xC000003E, {"ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311}),
-    "aarch64": (0xC00000B7, {"ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271}),
+    "x86_64": (
+        0xC000003E,
+        {
+            "ptrace": 101,
+            "process_vm_readv": 310,
+            "process_vm_writev": 311,
+            "setpriority": 141,
+            "sched_setscheduler": 144,
+            "sched_setattr": 314,
+        },
+    ),
+    "aarch64": (
+        0xC00000B7,
+        {
+            "ptrace": 117,
+            "process_vm_readv": 270,
+            "process_vm_writev": 271,
+            "setpriority": 140,
+            "sched_setscheduler": 119,
+            "sched_setattr": 274,
+        },
+    ),
 }
 """Per machine (``platform.machine()``): its ``AUDIT_ARCH_*`` value and the numbers of
 :data:`DENIED` (Linux's ``unistd.h`` of that ABI)."""
