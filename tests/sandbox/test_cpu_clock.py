@@ -6,6 +6,7 @@ And ``ptrace`` (the other route to hide work or reach another process) is denied
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,38 @@ def test_lowering_its_own_priority_is_refused_and_the_program_runs_on(sandbox_bo
     assert niced.returncode == 0, niced.stderr.decode()
     assert niced.stdout.decode().split() == ["0"]
     assert "cannot set niceness" in niced.stderr.decode()
+
+
+SPREADER = """\
+import os, sys, time
+
+sys.stdin.readline()  # go
+os.fork()  # two processes of one program, each burning a core if it could
+end = time.monotonic() + 3.0
+while time.monotonic() < end:
+    pass
+"""
+
+
+def test_a_program_thinking_on_two_cores_is_held_to_one(sandbox_box: Path) -> None:
+    """A sandbox's processes share one core (its cgroup's cap, as the kernel reads it
+    back): a program burning on two for 3 s of wall time is charged at most about one
+    CPU second per wall second, from the group's own figures."""
+    assert cgroup.parent() is not None, "this host should let the test make cgroups"
+    program = write_program(sandbox_box, "spreader.py", SPREADER)
+    process = sandbox.SandboxedProcess(
+        [PYTHON, program], submission=sandbox_box, limits=sandbox.Limits(cpu_seconds=30.0)
+    )
+    process.start()
+    try:
+        assert process.cores == cgroup.CORES == 1.0
+        before = process.cpu_seconds()
+        started = time.monotonic()
+        process.send_line("go")
+        assert process.wait(GUARD) == 0
+        wall = time.monotonic() - started
+        used = process.cpu_seconds() - before
+    finally:
+        process.end()
+    assert used > 0.0
+    assert used / wall <= 1.05, f"{used:.2f} s of CPU in {wall:.2f} s of wall time"

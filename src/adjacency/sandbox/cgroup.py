@@ -14,9 +14,19 @@ tree this process may write, e.g. a systemd unit's delegated subgroup; ``none`` 
 groups off), else ``adjacency-sandboxes`` below this process's own cgroup v2 group. Root
 can make groups there on a host that mounts cgroup v2 (alone, or the ``unified``
 hierarchy beside v1 ones); a service that is not root needs its unit delegated
-(``Delegate=yes``: docs/sandbox.md has the unit). No controller is enabled: only the
-accounting every v2 group has is read, so the groups put no rule on the server's own.
-:func:`create` returns ``None`` where no group can be made, and says so once in the log.
+(``Delegate=yes``: docs/sandbox.md has the unit). :func:`create` returns ``None`` where
+no group can be made, and says so once in the log.
+
+**One core each.** A sandbox's processes, all their threads together, get at most one
+core (:data:`CORES`): a program that starts threads or processes to think on several
+cores is held to one, as each slot of the league is one core (a course program's
+search judged by the wall clock gets the same core whatever else runs). Where the v2
+tree has the ``cpu`` controller, the group's ``cpu.max`` says so (the folder of the
+groups enables it for its children, best effort); on a host whose ``cpu`` controller
+is still in a v1 hierarchy (a hybrid mount, as Docker's older hosts), a group of the
+same name there gets the same quota (``cpu.cfs_quota_us``), the sandbox entering both.
+:attr:`Group.cores` says which cap holds (``None``: none could be set here; the log
+says so once). Nothing is asked of the server's own group.
 """
 
 from __future__ import annotations
@@ -36,6 +46,13 @@ no groups, the ``/proc`` fallback only)."""
 FOLDER = "adjacency-sandboxes"
 """The folder of the groups below this process's own group (without :data:`PARENT_ENV`)."""
 
+CORES = 1.0
+"""Cores a sandbox's processes get at most, all their threads together."""
+
+PERIOD_USEC = 100_000
+"""The quota's period in microseconds (the kernel's default): a program over its core is
+held back within a tenth of a second."""
+
 REMOVE_WAIT = 2.0
 """Seconds :meth:`Group.remove` waits for the group's last processes to be gone."""
 
@@ -50,15 +67,63 @@ class Group:
     """One sandbox's cgroup: ``path`` its folder. Reading it never fails: a group gone
     reads as its last figures."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, cpu_v1: Path | None = None) -> None:
         self.path = path
+        self.cpu_v1 = cpu_v1
+        """Its group in a v1 ``cpu`` hierarchy, holding its quota (a hybrid host)."""
         self._usage = 0.0
         self._waited = 0.0
+        self.cores: float | None = None
+        """The cores its processes get at most (:data:`CORES`), ``None`` where no cap
+        could be set."""
 
     @property
     def procs(self) -> Path:
         """The file a process writes its pid into to enter the group."""
         return self.path / "cgroup.procs"
+
+    @property
+    def entries(self) -> list[Path]:
+        """Every file a process writes its pid into to enter the group (its v1 ``cpu``
+        group's too, where it has one)."""
+        extra = [self.cpu_v1 / "cgroup.procs"] if self.cpu_v1 is not None else []
+        return [self.procs, *extra]
+
+    def cap_cores(self, cores: float = CORES) -> float | None:
+        """Hold its processes to ``cores`` together (``cpu.max``, else the v1 group's
+        quota); the cap set, or ``None`` where none could be."""
+        quota = f"{round(cores * PERIOD_USEC)} {PERIOD_USEC}"
+        try:
+            (self.path / "cpu.max").write_text(quota)
+            self.cores = cores
+            return cores
+        except OSError:
+            pass
+        if self.cpu_v1 is not None:
+            try:
+                (self.cpu_v1 / "cpu.cfs_period_us").write_text(str(PERIOD_USEC))
+                (self.cpu_v1 / "cpu.cfs_quota_us").write_text(str(round(cores * PERIOD_USEC)))
+                self.cores = cores
+                return cores
+            except OSError:
+                pass
+        return None
+
+    def quota(self) -> float | None:
+        """The cores the kernel holds the group to, read back from the kernel's files
+        (``None``: no cap)."""
+        try:
+            limit, period = (self.path / "cpu.max").read_text().split()
+            if limit != "max":
+                return int(limit) / int(period)
+        except (OSError, ValueError):
+            pass
+        if self.cpu_v1 is not None:
+            allowed = _number(self.cpu_v1 / "cpu.cfs_quota_us")
+            every = _number(self.cpu_v1 / "cpu.cfs_period_us")
+            if allowed is not None and every and allowed > 0:
+                return allowed / every
+        return None
 
     def cpu_seconds(self) -> float:
         """CPU time of every process that ran in the group so far (``usage_usec``)."""
@@ -93,6 +158,13 @@ class Group:
         with contextlib.suppress(OSError):
             (self.path / "cgroup.kill").write_text("1")
 
+    def _remove_v1(self) -> None:
+        """Remove its v1 ``cpu`` group (its processes are gone with the v2 group's: the
+        same processes)."""
+        if self.cpu_v1 is not None:
+            with contextlib.suppress(OSError):
+                self.cpu_v1.rmdir()
+
     def remove(self) -> bool:
         """Remove the group once its processes are gone (up to :data:`REMOVE_WAIT` s);
         its figures stay readable from this object. True once removed."""
@@ -102,8 +174,10 @@ class Group:
         while True:
             try:
                 self.path.rmdir()
+                self._remove_v1()
                 return True
             except FileNotFoundError:
+                self._remove_v1()
                 return True
             except OSError:
                 if time.monotonic() > deadline:
@@ -123,6 +197,13 @@ def _field(path: Path, name: str) -> int | None:
     return None
 
 
+def _number(path: Path) -> int | None:
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
 def own_group() -> Path | None:
     """This process's cgroup v2 folder (the ``0::`` line of ``/proc/self/cgroup`` under
     the cgroup2 mount), or ``None`` without cgroup v2."""
@@ -137,6 +218,29 @@ def own_group() -> Path | None:
     for mount in mounts:
         fields = mount.split()
         if " - cgroup2 " in mount and len(fields) > 4:
+            return Path(fields[4]) / own.lstrip("/")
+    return None
+
+
+def own_cpu_v1() -> Path | None:
+    """This process's group in a v1 hierarchy holding the ``cpu`` controller (its line
+    in ``/proc/self/cgroup`` under that hierarchy's mount), or ``None`` where ``cpu`` is
+    no v1 controller here."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    own = None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if "cpu" in controllers.split(","):
+            own = path
+    if own is None:
+        return None
+    for mount in mounts:
+        fields = mount.split()
+        if " - cgroup " in mount and "cpu" in fields[-1].split(",") and len(fields) > 4:
             return Path(fields[4]) / own.lstrip("/")
     return None
 
@@ -174,7 +278,41 @@ def _find_parent() -> Path | None:
         log.info("sandbox: %s is no writable cgroup v2 folder; CPU time is read from /proc", folder)
         return None
     _sweep(folder)
+    _enable_cpu(folder)
     return folder
+
+
+def _enable_cpu(folder: Path) -> None:
+    """Let the groups under ``folder`` have the ``cpu`` controller where this host
+    allows it (the folder's own parent must offer it, which a delegated unit's group
+    holding a process cannot: then the v1 hierarchy, or nothing)."""
+    for level in (folder.parent, folder):
+        with contextlib.suppress(OSError):
+            if "cpu" in (level / "cgroup.controllers").read_text().split():
+                (level / "cgroup.subtree_control").write_text("+cpu")
+
+
+_v1: list[Path | None] = []  # the v1 cpu folder of the groups, once looked for
+
+
+def _cpu_v1_folder() -> Path | None:
+    """The folder of the sandboxes' v1 ``cpu`` groups (:data:`FOLDER` below this
+    process's own), made if need be; ``None`` where there is none to write."""
+    with _lock:
+        if not _v1:
+            own = own_cpu_v1()
+            folder = own / FOLDER if own is not None else None
+            if folder is not None:
+                try:
+                    folder.mkdir(exist_ok=True)
+                    _sweep(folder)
+                except OSError:
+                    folder = None
+            _v1.append(folder)
+        return _v1[0]
+
+
+_said_uncapped: list[bool] = []
 
 
 def _sweep(folder: Path) -> None:
@@ -195,10 +333,25 @@ def create() -> Group | None:
     folder = parent()
     if folder is None:
         return None
-    path = folder / f"sandbox-{os.getpid()}-{next(_counter)}"
+    name = f"sandbox-{os.getpid()}-{next(_counter)}"
+    path = folder / name
     try:
         path.mkdir()
     except OSError as exc:
         log.warning("sandbox: cannot make the cgroup %s: %s", path, exc)
         return None
-    return Group(path)
+    group = Group(path)
+    if not (path / "cpu.max").exists():
+        v1 = _cpu_v1_folder()
+        if v1 is not None:
+            with contextlib.suppress(OSError):
+                (v1 / name).mkdir()
+                group.cpu_v1 = v1 / name
+    if group.cap_cores() is None and not _said_uncapped:
+        _said_uncapped.append(True)
+        log.warning(
+            "sandbox: no cpu controller to hold a sandbox to one core here (cgroup v2's "
+            "cpu.max under %s, or a v1 cpu hierarchy): a program may use several cores",
+            folder,
+        )
+    return group

@@ -147,9 +147,12 @@ def command(
     return [*rlimits(limits, processes), *args, "--", *argv]
 
 
-def enter_group(argv: Sequence[str], procs: Path, user: tuple[int, int] | None) -> list[str]:
-    """``argv`` started inside a cgroup: a shell writes its own pid into ``procs`` (the
-    group's ``cgroup.procs``) before anything of the sandbox exists, then executes
+def enter_group(
+    argv: Sequence[str], procs: Sequence[Path], user: tuple[int, int] | None
+) -> list[str]:
+    """``argv`` started inside a cgroup: a shell writes its own pid into each of
+    ``procs`` (the group's ``cgroup.procs``, and its v1 ``cpu`` group's where it has
+    one) before anything of the sandbox exists, then executes
     ``argv``, through :data:`SETPRIV` as ``user`` (uid, gid; no other groups) when given
     (a root parent: the write needs root, so the drop comes after it). Every process
     of the sandbox is then born in the group. A write that fails ends it with status
@@ -159,5 +162,17 @@ def enter_group(argv: Sequence[str], procs: Path, user: tuple[int, int] | None) 
         if user is not None
         else []
     )
-    script = 'echo $$ > "$1" || exit 125; shift; exec "$@"'
-    return [SHELL, "-c", script, "adjacency-sandbox", str(procs), *drop, *argv]
+    script = (
+        'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; '
+        'n=$((n - 1)); done; exec "$@"'
+    )
+    return [
+        SHELL,
+        "-c",
+        script,
+        "adjacency-sandbox",
+        str(len(procs)),
+        *map(str, procs),
+        *drop,
+        *argv,
+    ]

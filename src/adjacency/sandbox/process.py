@@ -285,7 +285,7 @@ class SandboxedProcess:
             self._group = cgroup.create()
         if self._group is not None:
             user = (who.uid, who.gid) if who.private else None
-            argv = command_line.enter_group(argv, self._group.procs, user)
+            argv = command_line.enter_group(argv, self._group.entries, user)
             drop = {}
         return spawner.popen(
             args=argv,
@@ -434,6 +434,12 @@ class SandboxedProcess:
                 if pid in snapshot
             }
         return self._ledger.waited(tree.values())
+
+    @property
+    def cores(self) -> float | None:
+        """The cores its processes get at most together, as the kernel holds them (its
+        cgroup's cap, :data:`~.cgroup.CORES`); ``None`` where none holds."""
+        return self._group.quota() if self._group is not None else None
 
     @property
     def counted_by_group(self) -> bool:
