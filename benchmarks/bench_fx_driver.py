@@ -13,7 +13,12 @@ the driver), talking the engine protocol to it directly. Per game:
 - the driver's own CPU per move (its thread's CPU time over a move, as the driver reports
   it in ``info string driver cpu``) and the tree's CPU per later move (the program, its
   drawing, the X server and the driver together);
-- the tree's peak resident memory over the game (the sandbox's accounting).
+- the tree's peak resident memory over the game (the sandbox's accounting);
+- the handshake alone (``aep`` to ``aepok``: the display, the JVM, the input window),
+  wall and CPU, what a driven program's start allowance must hold;
+- each later move's wall time: a bot that answers at once, so it is the driver's own
+  work (the opponent's move clicked in and shown, the bot's mark read from the board
+  once it holds still), the grace a move judged by its wall time is given.
 
 Targets: start under 3 s of CPU, the driver under 20 ms of CPU a move, under 400 MB a game.
 Figures are medians and maxima, with the load average before and after.
@@ -67,6 +72,8 @@ class Figures:
     later_cpu_ms: list[float]
     peak_mb: float
     game_cpu: float
+    handshake: tuple[float, float]
+    later_wall_ms: list[float]
 
 
 def one_game(argv: list[str], folder: Path, colour: str, rounds: int) -> Figures:
@@ -81,13 +88,15 @@ def one_game(argv: list[str], folder: Path, colour: str, rounds: int) -> Figures
     moves: list[str] = []
     driver_us: list[int] = []
     later_cpu: list[float] = []
+    later_wall: list[float] = []
     first_wall = first_cpu = 0.0
     try:
         process.send_line("aep")
         read_until(process, "aepok", 60)
+        handshake = (time.monotonic() - began, process.cpu_seconds())
         while not position.is_over:
             if position.turn == colour:
-                cpu = process.cpu_seconds()
+                cpu, asked = process.cpu_seconds(), time.monotonic()
                 process.send_line(
                     f"position startpos rows 8 cols 8 rounds {rounds} moves {' '.join(moves)}"
                 )
@@ -101,6 +110,7 @@ def one_game(argv: list[str], folder: Path, colour: str, rounds: int) -> Figures
                     first_wall, first_cpu = time.monotonic() - began, process.cpu_seconds()
                 else:
                     later_cpu.append(process.cpu_seconds() - cpu)
+                    later_wall.append(time.monotonic() - asked)
             else:
                 move = greedy.choose_move(position, Limit(depth=1))
             moves.append(move)
@@ -116,6 +126,8 @@ def one_game(argv: list[str], folder: Path, colour: str, rounds: int) -> Figures
         [seconds * 1000 for seconds in later_cpu],
         outcome.memory_peak / (1 << 20),
         outcome.cpu_seconds,
+        handshake,
+        [seconds * 1000 for seconds in later_wall],
     )
 
 
@@ -168,6 +180,18 @@ def main() -> None:
     print(
         f"peak memory a game: median {statistics.median(peak):.0f} MB (max {max(peak):.0f});"
         " target under 400 MB"
+    )
+    shakes = [g.handshake for g in games]
+    print(
+        f"handshake (aep to aepok): wall median {statistics.median(w for w, _ in shakes):.2f} s"
+        f" (max {max(w for w, _ in shakes):.2f}), CPU median"
+        f" {statistics.median(c for _, c in shakes):.2f} s (max {max(c for _, c in shakes):.2f})"
+    )
+    walls = sorted(ms for g in games for ms in g.later_wall_ms)
+    print(
+        f"a later move's wall time, the bot answering at once (the driver's own work): median"
+        f" {statistics.median(walls):.0f} ms, p95 {walls[int(0.95 * (len(walls) - 1))]:.0f} ms"
+        f" (max {max(walls):.0f})"
     )
     per_game = statistics.median(game_cpu)
     print(

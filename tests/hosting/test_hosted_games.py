@@ -201,7 +201,7 @@ def test_a_hosted_bot_past_its_cpu_clock_loses_on_time(
     and the game is lost on time. The wall cap is set out of the way here (a starved
     machine can give a busy bot less CPU than a third of its wall time, and the cap
     would end it first: the sleeper's test)."""
-    monkeypatch.setattr("adjacency.league.play.server_sides.wall_cap", lambda left: 50.0)
+    monkeypatch.setattr("adjacency.league.play.server_sides.ceiling", lambda left: 50.0)
     league = new_league(folder, base=2.0)
     token = add_member(league, "team1")
     with served(league) as (url, _):

@@ -112,7 +112,7 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(
 ) -> None:
     attacks = BATCHES[batch]
     if not set(attacks) & set(CAPPED_BY_WALL_TIME):
-        monkeypatch.setattr("adjacency.league.play.server_sides.wall_cap", lambda left: 50.0)
+        monkeypatch.setattr("adjacency.league.play.server_sides.ceiling", lambda left: 50.0)
     league = new_league(folder, base=3.0)
     host_file = folder / "untouchable.txt"
     host_file.write_text("the host's own file\n")

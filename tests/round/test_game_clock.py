@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjacency.round.clock import MIN_BUDGET, SAFETY, Clock, move_budget, wall_cap
+from adjacency.round.clock import MIN_BUDGET, SAFETY, Clock, move_budget
 
 
 def test_a_clock_deducts_the_turn_and_adds_the_increment() -> None:
@@ -103,8 +103,3 @@ def test_a_charge_deducts_the_given_seconds_not_the_time_since_the_turn_began() 
     clock.charge("o", 10.5, now=108.0)
     assert not clock.moved("o", now=108.0)
     assert clock.remaining["o"] == 0.0
-
-
-def test_the_wall_cap_is_three_times_the_clock_and_a_second() -> None:
-    assert wall_cap(2.0) == 7.0
-    assert wall_cap(0.0) == wall_cap(-1.0) == 1.0

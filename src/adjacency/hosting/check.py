@@ -9,13 +9,12 @@ position (its text) and a team can try it at home (``adjacency move SPEC FEN``).
 
 Nothing here stands in for the bot: a late, illegal or missing answer, or a crash, is the
 refusal's reason, as it would be a loss in a game. "Late" is the games' clock
-(:mod:`.move_clock`): CPU time charged, the wall cap counted in the bot's own seconds.
+(:mod:`.move_clock`): the move's own wall time, its clock's seconds and a grace.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,9 +22,8 @@ from ..bots import Bot, BotError, Limit
 from ..bots.base import BotFailure
 from ..core import Color, Position
 from ..core.game import Termination
-from ..round.clock import wall_cap
 from ..sandbox import Reason, SandboxedProcess
-from .move_clock import MoveTime, blame
+from .move_clock import GRACE, MoveTime, MoveWatch, blame, ceiling
 from .team_words import team_words
 
 SEED = 20_260_101
@@ -74,7 +72,7 @@ def check_bot(
 ) -> Verdict:
     """Check the bot ``make`` builds (one bot, closed at the end) on
     :func:`check_positions`, ``seconds`` a move on the games' clock: a sandboxed bot is
-    charged its CPU time and judged by :func:`~.move_clock.blame` as in a game (a move the
+    judged by :func:`~.move_clock.blame` as in a game (a move the
     server starved is asked again, up to :data:`RETRIES` times). A bot that cannot start
     is refused with its reason."""
     positions = check_positions(rows, cols, rounds)
@@ -133,19 +131,12 @@ def _process(bot: Bot) -> SandboxedProcess | None:
     return transport if isinstance(transport, SandboxedProcess) else None
 
 
-def _spent(
-    process: SandboxedProcess | None, charged: float, waited: float, took: float
-) -> MoveTime:
-    """A move's CPU, wall and waiting seconds (without a sandbox: its wall time alone)."""
-    if process is None:
-        return MoveTime(took, took, 0.0)
-    return MoveTime(process.cpu_seconds() - charged, took, process.waited_seconds() - waited)
-
-
-def _late(spent: MoveTime, seconds: float, cap: float, failure: str | None) -> str | Starved | None:
+def _late(
+    spent: MoveTime, seconds: float, answered: bool, failure: str | None
+) -> str | Starved | None:
     """The games' clock's judgement of a move (:func:`blame`): the refusal's reason,
     :class:`Starved` when the server, not the bot, made it late, or ``None``."""
-    judged = blame(spent, seconds, cap)
+    judged = blame(spent, seconds, answered)
     if judged is None:
         return None
     termination, why = judged
@@ -158,23 +149,21 @@ def ask_on_clock(
     bot: Bot, position: Position, seconds: float
 ) -> tuple[str, MoveTime] | str | Starved:
     """One move of ``bot`` in ``position`` on the games' clock, ``seconds`` of it: a
-    sandboxed bot is charged its sandbox's CPU time, stopped past it, and judged by
-    :func:`~.move_clock.blame` (its own wall time capped); ``(move, its seconds)``, a
+    sandboxed bot judged by :func:`~.move_clock.blame` (its own wall time within its
+    seconds and the grace; its CPU stopped past them); ``(move, its seconds)``, a
     refusal's reason in its team's words (:func:`~.team_words.team_words`), or
     :class:`Starved` when the server, not the bot, made it late. The move is not checked
     against the rules (the caller's)."""
     process = _process(bot)
-    cap = wall_cap(seconds)
     charged = process.cpu_seconds() if process is not None else 0.0
-    waited = process.waited_seconds() if process is not None else 0.0
     if process is not None:
-        process.cap_cpu(charged + seconds)
-    started = time.monotonic()
+        process.cap_cpu(charged + seconds + GRACE)
+    watch = MoveWatch(process, charged)
     move: str | None = None
     failure: str | None = None
     forfeit = False
     try:
-        move = bot.choose_move(position, Limit(time=seconds, clock=cap))
+        move = bot.choose_move(position, Limit(time=seconds, clock=ceiling(seconds)))
     except BotFailure as exc:
         failure, forfeit = team_words(exc.detail), exc.termination is Termination.TIME_FORFEIT
     except BotError as exc:
@@ -182,11 +171,10 @@ def ask_on_clock(
     finally:
         if process is not None:
             process.cap_cpu(None)
-    took = time.monotonic() - started
-    spent = _spent(process, charged, waited, took)
+    spent = watch.stop()
     if process is not None and process.reason is Reason.CPU:
         return f"used more than its {seconds:g} s of CPU ({spent.account()})"
-    late = _late(spent, seconds, cap, failure) if failure is None or forfeit else None
+    late = _late(spent, seconds, not forfeit, failure) if failure is None or forfeit else None
     if late is not None:
         return late
     if failure is not None or move is None:

@@ -1,74 +1,143 @@
-"""Whose fault a slow hosted move is: :func:`blame`, shared by the games and the check.
+"""How a hosted move is judged: by its wall time, as the course judges it
+(:func:`blame`, :func:`charge`), shared by the games and the check.
 
-A hosted bot's clock is charged CPU time, and a move may take at most a wall cap
-(:func:`~adjacency.round.clock.wall_cap`) so that a program that sleeps or waits still
-loses on time. On a busy server an honest bot can pass that cap while it computes,
-waiting for a core the server gave to others. So the move's wall time is split: the
-seconds its processes waited for a CPU while ready to run
-(:meth:`~adjacency.sandbox.SandboxedProcess.waited_seconds`), which are the server's,
-and the rest, its *own* time (computing, sleeping, waiting on anything else):
+A hosted program thinks on a core of its own: its sandbox is held to one core
+(:mod:`adjacency.sandbox.cgroup`) and the league lets no more sides compute at once than
+it has cores for (``--hosted-jobs``). So its wall time is its thinking time, as on the
+course's machines, where a program is given 5 s a move by the wall clock and many cut
+their own search by it. A move is judged so:
 
-- own time past :func:`own_cap` (one and a half times its clock's seconds plus
-  :data:`~adjacency.round.clock.WALL_SLACK`): the bot slept or waited, it loses on time;
-- the wall cap reached within its own cap: the server starved it; the game is abandoned
-  (no result for either side), never lost, and the message says what it used and waited.
+- it may take its clock's seconds plus :data:`GRACE` of wall time of its own
+  (:func:`wall_cap`): the grace is the driver's own work at each move of a program
+  played through its window (the opponent's move clicked in and shown, the bot's mark
+  read from the board once it holds still) and the pipes, measured; its clock is
+  charged its own wall time less the grace (:func:`charge`), or the CPU its sandbox used
+  since its previous move ended where that is more (thinking on the opponent's time is
+  on its own clock);
+- past the cap it loses on time, whatever it did meanwhile (slept, waited, computed on
+  threads of lowered priority: the sandbox denies those);
+- its own time is the wall time less what was the server's: where the machine could
+  not give it its core, its processes waited for a CPU (its group's figure, which a
+  program may inflate) *and* the machine's other processes took that share of its core
+  (measured outside the sandbox, :class:`~adjacency.sandbox.CoreWatch`, which it cannot
+  inflate); the lesser of the two is the server's (:attr:`MoveTime.excused`). A move is
+  waited for up to :func:`ceiling` (twice its cap); one that has not answered by then
+  though its own time is within its cap was starved by the server: ``ABANDONED``, no
+  result.
+
+With the league's slots no more than its cores, the machine's other work is the only
+way a move is excused: a server of its own abandons nothing. The CPU a move used is
+kept in every account (the record of a loss or an abandoned game), beside the wall time
+it was judged by.
 """
 
 from __future__ import annotations
 
+import time as clock
 from dataclasses import dataclass
 
 from ..core.game import Termination
-from ..round.clock import WALL_SLACK
+from ..sandbox import CoreWatch, SandboxedProcess
+
+GRACE = 0.5
+"""Wall seconds a move may take beyond its clock's: the driver's own work at a move of a
+program played through its window, measured (``benchmarks/bench_fx_driver.py``, a bot
+answering at once) at 86 ms median, 129 ms at p95 and 358 ms at most at a load of 12 on
+2 cores; a program of the engine protocol needs a few milliseconds of it."""
+
+
+def wall_cap(left: float) -> float:
+    """The most wall seconds of its own a hosted move may take with ``left`` seconds on
+    its clock: those seconds plus :data:`GRACE`."""
+    return max(0.0, left) + GRACE
+
+
+CEILING_FACTOR = 2.0
+"""How many times its cap a move is waited for (:func:`ceiling`)."""
+
+
+def ceiling(left: float) -> float:
+    """The most wall seconds a hosted move is waited for: :data:`CEILING_FACTOR` times
+    :func:`wall_cap` (its own time within the cap, the rest the server's)."""
+    return CEILING_FACTOR * wall_cap(left)
 
 
 @dataclass(frozen=True)
 class MoveTime:
-    """One move's seconds: CPU used, wall taken, and waited for a CPU within that wall."""
+    """One move's seconds: CPU its sandbox used (since its previous move ended), the
+    wall time it took, what its processes waited for a CPU (its group's figure) and
+    what of its core the machine's other processes took (measured outside it)."""
 
     cpu: float
     wall: float
-    waited: float
+    waited: float = 0.0
+    denied: float = 0.0
+
+    @property
+    def excused(self) -> float:
+        """The wall seconds that were the server's: its processes waited for a CPU and
+        the machine's others took its core, the lesser of the two."""
+        return max(0.0, min(self.waited, self.denied, self.wall))
 
     @property
     def own(self) -> float:
-        """The wall seconds that were the bot's own (not waiting for a CPU)."""
-        return max(0.0, self.wall - min(self.waited, self.wall))
+        """The wall seconds that were the move's own (:attr:`excused` taken off)."""
+        return self.wall - self.excused
 
     def account(self) -> str:
-        """``used X s of CPU and waited Y s for a CPU``."""
-        return f"used {self.cpu:.2f} s of CPU and waited {self.waited:.2f} s for a CPU"
+        """``used X s of CPU in Y s of wall time`` (and what the machine took of its
+        core, where it took any)."""
+        said = f"used {self.cpu:.2f} s of CPU in {self.wall:.2f} s of wall time"
+        if self.excused >= 0.005:
+            said += f", {self.excused:.2f} s of them taken from its core by the machine"
+        return said
 
 
-OWN_FACTOR = 1.5
-"""How many times its clock's seconds a move may take of its own wall time: its own time
-also holds what neither its CPU nor its waits for one show (page faults, the pipes, a
-JVM's safepoints), measured up to a third of a loop's wall time at a load of 15 on 2
-cores; 1.5 leaves that room while a bot sleeping twice its time still loses."""
+def charge(time: MoveTime) -> float:
+    """The seconds a move's clock is charged: its own wall time less :data:`GRACE`, or
+    its CPU time where that is more (what it thought on the opponent's time included)."""
+    return max(0.0, time.own - GRACE, time.cpu)
 
 
-def own_cap(left: float) -> float:
-    """The most wall seconds of its own a move may take with ``left`` on its clock:
-    :data:`OWN_FACTOR` times them plus :data:`~adjacency.round.clock.WALL_SLACK`."""
-    return OWN_FACTOR * max(0.0, left) + WALL_SLACK
+def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Termination, str] | None:
+    """``None`` for a move whose own time is within :func:`wall_cap`; else
+    ``(TIME_FORFEIT, why)``; or ``(ABANDONED, account)`` for a move that did not answer
+    (``answered`` false: it reached :func:`ceiling`) though its own time was within its
+    cap (the server starved it: no result)."""
+    cap = wall_cap(left)
+    if time.own <= cap:
+        return None if answered else (Termination.ABANDONED, time.account())
+    return (
+        Termination.TIME_FORFEIT,
+        f"took {time.own:.2f} s of wall time of its own, more than its {cap:.2f} s (its "
+        f"clock's {max(0.0, left):.2f} s and the grace of {GRACE:g} s; {time.account()})",
+    )
 
 
-def blame(time: MoveTime, left: float, cap: float) -> tuple[Termination, str] | None:
-    """``None`` for a move in time; else ``(TIME_FORFEIT, why)`` when its own time passed
-    :func:`own_cap` (it slept or waited: a loss), or ``(ABANDONED, account)`` when it
-    passed the wall ``cap`` only by waiting for a CPU (the server's load: no result;
-    ``account``: ``used X s of CPU and waited Y s for a CPU in Z s``)."""
-    limit = own_cap(left)
-    if time.own > limit:
-        capped = (
-            f"no answer within the cap of {cap:.1f} s of wall time: " if time.wall > cap else ""
+class MoveWatch:
+    """One move's seconds as they pass (:meth:`stop` reads them): ``process``'s CPU
+    beyond ``charged`` (the CPU charged before: what it used since then is this move's),
+    its group's waits and what the machine took of its core meanwhile; without a
+    sandbox, its wall time alone."""
+
+    def __init__(self, process: SandboxedProcess | None, charged: float = 0.0) -> None:
+        self.process = process
+        self.charged = charged
+        self.cpu = process.cpu_seconds() if process is not None else 0.0
+        self.waited = process.waited_seconds() if process is not None else 0.0
+        self.core = CoreWatch()
+        self.started = clock.monotonic()
+
+    def stop(self) -> MoveTime:
+        """The move's :class:`MoveTime` now."""
+        wall = clock.monotonic() - self.started
+        process = self.process
+        if process is None:
+            return MoveTime(wall, wall)
+        used = process.cpu_seconds()
+        return MoveTime(
+            max(0.0, used - self.charged),
+            wall,
+            max(0.0, process.waited_seconds() - self.waited),
+            self.core.denied(used - self.cpu),
         )
-        return (
-            Termination.TIME_FORFEIT,
-            f"{capped}took {time.own:.1f} s of wall time of its own, more than its "
-            f"{limit:.1f} s ({time.account()} in {time.wall:.1f} s): a bot that sleeps or "
-            "waits loses on time",
-        )
-    if time.wall > cap:
-        return Termination.ABANDONED, f"{time.account()} in {time.wall:.1f} s"
-    return None

@@ -6,14 +6,14 @@ here, or :class:`~.ray_seats.RemoteSeat`, the same on a Ray cluster's node.
 
 A seat is the built bot (:func:`~.player.hosted_bot`) in one
 :class:`~adjacency.sandbox.SandboxedProcess`, from :meth:`BotSeat.open` to
-:meth:`BotSeat.close`. A move is charged the CPU time the sandbox used since its
-previous move ended (:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`) and may take
-at most ``cap`` wall seconds, and at most :func:`~.move_clock.own_cap` of them its own (not
-waiting for a CPU: :func:`~.move_clock.blame`; a move that passed ``cap`` only by waiting
-is ``ABANDONED``, the server's fault); the sandbox's monitor ends a program whose CPU time
-passes what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`).
-Nothing stands in for the bot: a failure is told in the :class:`Answer`, with its
-termination and the program's reason.
+:meth:`BotSeat.close`. A move is judged by its wall time of its own, its clock's seconds
+plus a grace (:mod:`.move_clock`), and charged that less the grace, or the CPU time its
+sandbox used since its previous move ended where that is more; it is waited for up to
+:func:`~.move_clock.ceiling`, and one the server starved (its own time within its cap)
+is ``ABANDONED``; the sandbox's monitor ends a program whose CPU time passes what its
+clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`). Nothing stands in
+for the bot: a failure is told in the :class:`Answer`, with its termination and the
+program's reason.
 
 Every method blocks (on the bot's pipe): callers run them in threads, or, with the
 league's Ray executor, in an actor on a cluster node (:mod:`.ray_seats`).
@@ -22,7 +22,6 @@ league's Ray executor, in an actor on a cluster node (:mod:`.ray_seats`).
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -32,7 +31,7 @@ from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
-from .move_clock import MoveTime, blame
+from .move_clock import GRACE, MoveWatch, blame, charge
 from .player import Choice
 from .team_words import team_words
 
@@ -45,7 +44,8 @@ class Answer:
     sandbox used for it, the wall seconds it took, and a failure's termination and
     reason. ``out_of_cpu``: its program was ended for using more CPU than its clock had.
     ``picture``: a failed move's picture of its program's board, where it draws one
-    (:attr:`~adjacency.bots.base.BotFailure.picture`)."""
+    (:attr:`~adjacency.bots.base.BotFailure.picture`). ``charged``: the seconds its clock
+    is charged (:func:`~.move_clock.charge`)."""
 
     move: str | None
     cpu: float
@@ -53,6 +53,7 @@ class Answer:
     failure: tuple[Termination, str] | None = None
     out_of_cpu: bool = False
     picture: bytes | None = None
+    charged: float = 0.0
 
 
 class Seat(Protocol):
@@ -72,8 +73,9 @@ class Seat(Protocol):
         :class:`~adjacency.bots.BotError` if it cannot."""
 
     def move(self, fen: str, left: float, cap: float) -> Answer:
-        """The bot's move in position ``fen`` with ``left`` seconds on its clock, at most
-        ``cap`` wall seconds: the square, or the failure, in an :class:`Answer`."""
+        """The bot's move in position ``fen`` with ``left`` seconds on its clock, waited
+        for ``cap`` wall seconds at most (:func:`~.move_clock.ceiling`): the square, or
+        the failure, in an :class:`Answer`."""
 
     def close(self) -> Outcome | None:
         """End its process and everything it started (idempotent); how it ended."""
@@ -112,15 +114,14 @@ class BotSeat:
             self.close()
 
     def move(self, fen: str, left: float, cap: float) -> Answer:
-        """The bot's move in ``fen`` with ``left`` seconds on its clock (its CPU time) and
-        ``cap`` wall seconds at most; charged the CPU time since its last move ended."""
+        """The bot's move in ``fen`` with ``left`` seconds on its clock, waited for
+        ``cap`` wall seconds at most; judged and charged by :mod:`.move_clock`."""
         bot, process = self.bot, self.process
         if bot is None or process is None or self.closed:
             return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
         before = self.charged
-        process.cap_cpu(before + max(0.0, left))
-        waited_before = process.waited_seconds()
-        started = time.monotonic()
+        process.cap_cpu(before + max(0.0, left) + GRACE)
+        watch = MoveWatch(process, before)
         move: str | None = None
         failure: tuple[Termination, str] | None = None
         picture: bytes | None = None
@@ -132,18 +133,20 @@ class BotSeat:
             failure = (Termination.DISCONNECTION, team_words(str(exc)))
         finally:
             process.cap_cpu(None)
-        wall = time.monotonic() - started
-        self.charged = max(before, process.cpu_seconds())
-        cpu = self.charged - before
+        spent = watch.stop()
+        self.charged = max(before, before + spent.cpu)
+        charged = charge(spent)
         if process.reason is Reason.CPU:
-            return Answer(None, cpu, wall, failure, out_of_cpu=True, picture=picture)
+            return Answer(None, spent.cpu, spent.wall, failure, True, picture, charged)
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
-            spent = MoveTime(cpu, wall, process.waited_seconds() - waited_before)
-            failure = blame(spent, left, cap) or failure
+            answered = failure is None
+            failure = blame(spent, left, answered) or failure
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
         kept = failure is not None and failure[0] is not Termination.ABANDONED
-        return Answer(move, cpu, wall, failure, picture=picture if kept else None)
+        return Answer(
+            move, spent.cpu, spent.wall, failure, picture=picture if kept else None, charged=charged
+        )
 
     def close(self) -> Outcome | None:
         """End its process and everything it started (idempotent); waits until they are

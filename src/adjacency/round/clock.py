@@ -14,10 +14,10 @@ driver (the browser game's in :mod:`adjacency.web.session`, the league's in
   a test or a replay drives the clock without waiting.
 * A bot thinks for :func:`move_budget` of its remaining time, so it plays within its
   clock.
-* A hosted bot (a team's program the server runs) is charged the CPU time its
-  sandbox used since its previous move, not the wall time (:meth:`Clock.charge`), so games stay
-  fair when many run on few cores; a move may take at most :func:`wall_cap` seconds of
-  wall time, so a program that sleeps or waits still loses on time.
+* A hosted bot (a team's program the server runs, on a core of its own) is charged
+  what its league's judge says of each move (:meth:`Clock.charge`: its own wall time
+  less a grace, :mod:`adjacency.hosting.move_clock`), not the time since its turn
+  began as the server saw it.
 * The stored clock (:meth:`Clock.to_dict`) keeps when the running side's turn began
   (wall time), so after a crash and restart the time since then is charged, downtime
   included (the server cannot tell thinking from downtime).
@@ -35,12 +35,6 @@ SAFETY = 0.15
 """Seconds a bot keeps in reserve for the server's own work around its move."""
 MIN_BUDGET = 0.05
 """The least a bot is given to think, even in time trouble."""
-WALL_FACTOR = 3.0
-"""How many times its clock's remaining seconds a hosted bot's move may take in wall
-time (its CPU time is what its clock is charged: :func:`wall_cap`)."""
-WALL_SLACK = 1.0
-"""Wall seconds a hosted bot's move may take beyond :data:`WALL_FACTOR` times its clock
-(the pipes and the scheduler of a loaded machine, for a bot with little time left)."""
 
 
 @dataclass(frozen=True)
@@ -190,13 +184,6 @@ class Clock:
             elapsed = max(0.0, (time.time() if now is None else now) - float(started))
             clock.remaining[running] = max(0.0, clock.remaining[running] - elapsed)
         return clock
-
-
-def wall_cap(left: float) -> float:
-    """The most wall seconds a hosted bot's move may take with ``left`` seconds on its
-    clock: :data:`WALL_FACTOR` times them plus :data:`WALL_SLACK`. Its clock is charged
-    CPU time; a move past this cap loses on time whatever CPU it used."""
-    return WALL_FACTOR * max(0.0, left) + WALL_SLACK
 
 
 def move_budget(left: float, increment: float, plies_left: int, cap: float) -> float:

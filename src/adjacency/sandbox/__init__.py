@@ -17,7 +17,11 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
 - :mod:`~adjacency.sandbox.spawner`: every sandbox started from one long-lived thread
   (bubblewrap's death signal is tied to the thread that started it);
 - :mod:`~adjacency.sandbox.outputs`: :func:`regular_files`, the only way the host reads
-  a build's output folder (no link is followed).
+  a build's output folder (no link is followed);
+- :mod:`~adjacency.sandbox.cgroup`: a group of its own per sandbox, its CPU counted and
+  held to one core;
+- :mod:`~adjacency.sandbox.host_load`: :class:`CoreWatch`, how much of its core the
+  machine's other processes took from a sandbox, measured outside it.
 
 It imports only the core's errors and :mod:`adjacency.system` (a service beside the
 workers): docs/sandbox.md is its security model.
@@ -28,6 +32,7 @@ from __future__ import annotations
 from .available import check
 from .command_line import OUTPUT, SUBMISSION, TMP
 from .errors import SandboxError, SandboxUnavailable
+from .host_load import CoreWatch
 from .limits import Limits, Reason
 from .oneshot import run
 from .outputs import regular_files
@@ -37,6 +42,7 @@ __all__ = [
     "OUTPUT",
     "SUBMISSION",
     "TMP",
+    "CoreWatch",
     "Limits",
     "Outcome",
     "Reason",

@@ -10,16 +10,16 @@ outlives the game). Which version plays: the latest accepted one, or in an event
 the latest accepted before the event's deadline
 (:meth:`~.store.submission_rows.SubmissionsRepo.playing`).
 
-The clock (:mod:`adjacency.round.clock`): a hosted move is charged the CPU time its
-sandbox used since its previous move ended (since it started, for its first move:
-:meth:`~adjacency.sandbox.SandboxedProcess.cpu_seconds`), so thinking on the opponent's
-time is on its own clock, and may take at most :func:`~adjacency.round.clock.wall_cap`
-wall seconds (a program that sleeps or waits). The sandbox's monitor ends a program whose CPU time
-passes what its clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`): a
-time loss, found without a watcher per move. At most ``jobs`` hosted moves (and bot
-starts) compute at once (:attr:`HostedPlayers.jobs`); a move waiting for its turn is off
-the clock. Nothing stands in for a hosted bot: late is a loss on time, a crash or an
-illegal answer a loss with the program's reason (:class:`Answer`).
+The clock (:mod:`adjacency.hosting.move_clock`): a hosted side thinks on a core of its
+own (its sandbox held to one core, at most ``jobs`` sides computing at once:
+:attr:`HostedPlayers.jobs`; a move waiting for its slot is off the clock), so a move is
+judged by its own wall time, its clock's seconds plus a grace, and charged that less the
+grace, or the CPU its sandbox used since its previous move ended where that is more
+(thinking on the opponent's time is on its own clock). The sandbox's monitor ends a
+program whose CPU time passes what its clock has left
+(:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`). Nothing stands in for a hosted
+bot: late is a loss on time, a crash or an illegal answer a loss with the program's
+reason (:class:`Answer`).
 
 A version is played from its build folder (:func:`.builder.version_folder`); one whose
 build is not there (removed, or a league file restored on another machine) is built

@@ -9,8 +9,10 @@ Each move is computed off the event loop and handed to the games as any bot's an
   :meth:`Referee.current`) changes nothing;
 * a house bot that crashes loses by disconnection, with the error in the record;
 * a hosted side's clock runs only once its bot has started and a slot of
-  ``--hosted-jobs`` is free; it is charged the CPU time of each move
-  (:meth:`~adjacency.round.clock.Clock.charge`), within a wall-time cap; past the cap
+  ``--hosted-jobs`` is free (a core of its own); each move is judged by its own wall
+  time and charged it less a grace, or its CPU time where that is more
+  (:mod:`adjacency.hosting.move_clock`, :meth:`~adjacency.round.clock.Clock.charge`);
+  it is waited for up to :func:`~adjacency.hosting.move_clock.ceiling`, and past that
   and :data:`OVERRUN` more seconds the side loses on time whatever its thread does;
   a bot that could not start loses by disconnection, and a failure of the server's own
   (no sandbox at the bot's start, its machinery raising during a move) abandons the game
@@ -31,7 +33,7 @@ from ...core.details import Detail
 from ...core.fen import Color
 from ...core.game import Termination
 from ...core.text import quote
-from ...round.clock import wall_cap
+from ...hosting.move_clock import ceiling
 from ...round.player_kinds import Kind
 from ...serving.details import ended
 from ..league_file import LeagueStore
@@ -164,7 +166,7 @@ class ServerSides:
     async def _hosted_move(self, live: LiveGame, version: int, seat: HostedSide) -> None:
         """A hosted side's move: once its bot has started and a slot of
         ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
-        computed in the sandbox and charged the CPU time it used (:meth:`_hosted_answer`).
+        computed in the sandbox and charged (:meth:`_hosted_answer`).
         A bot that could not start loses by disconnection with its reason; a failure of
         the server's own (no sandbox; the move's machinery raising) abandons the game
         without a result."""
@@ -196,7 +198,7 @@ class ServerSides:
                 live.clock.start(color, now)
                 live.asked = now
                 left = live.clock.left(color, now)
-                cap = wall_cap(left)
+                cap = ceiling(left)
                 loop = asyncio.get_running_loop()
                 live.timer = loop.call_later(
                     cap + OVERRUN, self._hosted_overrun, live.id, version, cap
@@ -215,10 +217,12 @@ class ServerSides:
             self._hosted_answer(live, answer, left, seat)
 
     def _hosted_answer(self, live: LiveGame, answer: Answer, left: float, seat: HostedSide) -> None:
-        """A hosted move is in: its side's clock is charged the CPU seconds its sandbox
-        used (:meth:`~adjacency.round.clock.Clock.charge`), then the move is played as any
-        bot's (late if that passes its clock); a program ended for its CPU time loses on
-        time; a move late only for waiting for a CPU abandons the game without a result
+        """A hosted move is in: its side's clock is charged what
+        :func:`~adjacency.hosting.move_clock.charge` says (its own wall time less the
+        grace, or its CPU time; :meth:`~adjacency.round.clock.Clock.charge`), then the
+        move is played as any bot's (late if that passes its clock); a program ended for
+        its CPU time loses on time; a move the machine starved (its own time within its
+        cap, no answer by the ceiling) abandons the game without a result
         (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
         time past its cap) loses with its reason. A failed move's picture of its board (a
         program played through its window) is kept for its team, in a worker thread."""
@@ -234,21 +238,21 @@ class ServerSides:
         if live.timer is not None:
             live.timer.cancel()
         if answer.out_of_cpu:
-            live.clock.charge(color, max(answer.cpu, left), now)
-            live.used[color] += answer.cpu
+            live.clock.charge(color, max(answer.charged, left), now)
+            live.used[color] += answer.charged
             self.games.lose_on_time(live, now, ended("clock", player=name))
             return
         if answer.failure is not None and answer.failure[0] is Termination.ABANDONED:
-            # Late only by waiting for a CPU the server gave to others: not the bot's
-            # fault, so no result (the pairing plays the two again).
+            # Starved by the machine's other work, measured outside its sandbox: not the
+            # bot's fault, so no result (the pairing plays the two again, later).
             self.games.stop_game(
                 live, ended("hosted-starved", player=name, account=answer.failure[1])
             )
             return
-        live.clock.charge(color, answer.cpu, now)
+        live.clock.charge(color, answer.charged, now)
         if answer.failure is not None or answer.move is None:
             termination, reason = answer.failure or (Termination.DISCONNECTION, "no move")
-            live.used[color] += answer.cpu
+            live.used[color] += answer.charged
             self.games.forfeit(live, termination, ended("bot-failed", player=name, error=reason))
             return
         self.games.arrive(live, answer.move)
