@@ -7,9 +7,9 @@ module imports another for them. ``league serve`` adds :data:`HOSTED_JOBS`."""
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
+from ..hosting.slots import default_slots
 from ..league.settings import MAX_PACE
 from .arguments import Option, non_negative_number, positive_int
 
@@ -41,10 +41,12 @@ HOSTED_JOBS = Option(
     {
         "type": positive_int,
         "metavar": "N",
-        "default": os.cpu_count() or 1,
-        "help": "how many hosted bots' moves compute at once; the others wait off their "
-        "clocks (default: the machine's cores, here %(default)s)",
+        "default": default_slots(),
+        "help": "how many teams' programs compute at once (hosted moves and starts, "
+        "builds and checks), each on a core of its own; the others wait off their clocks, "
+        "and games wait in the pairing (default: the machine's cores less one for the "
+        "server, at least one; here %(default)s)",
     },
 )
-"""How many moves of hosted bots (the teams' accepted versions, which the server runs in
-its sandbox) compute at once: one per core keeps their CPU-time clocks fair."""
+"""How many teams' programs (hosted moves and starts, builds with their checks) compute
+at once: one per core, so each is judged by its wall time on a core of its own."""

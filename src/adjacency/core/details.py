@@ -63,6 +63,7 @@ class DetailCode(StrEnum):
     SERVER_STOPPED_DURING = "server-stopped-during"
     HOSTED_SERVER_FAILED = "hosted-server-failed"
     HOSTED_STARVED = "hosted-starved"
+    HOSTED_STARVED_TWICE = "hosted-starved-twice"
     # League challenges (a person's page shows why one ended).
     DECLINED = "declined"
     CHALLENGER_LEFT = "challenger-left"
@@ -109,6 +110,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.SERVER_STOPPED_DURING: (),
     DetailCode.HOSTED_SERVER_FAILED: ("player",),
     DetailCode.HOSTED_STARVED: ("player", "account"),
+    DetailCode.HOSTED_STARVED_TWICE: ("player", "account"),
     DetailCode.DECLINED: ("player",),
     DetailCode.CHALLENGER_LEFT: ("player",),
     DetailCode.PAGE_STOPPED: (),

@@ -128,12 +128,16 @@ class MoveWatch:
         self.core = CoreWatch()
         self.started = clock.monotonic()
 
-    def stop(self) -> MoveTime:
-        """The move's :class:`MoveTime` now."""
-        wall = clock.monotonic() - self.started
+    def stop(self, answered: bool = True) -> MoveTime:
+        """The move's :class:`MoveTime` now: ``answered``, its wall time ends when its
+        sandbox's output last said something (the answer's arrival, not the server's
+        threads acting on it, which are the server's time)."""
+        now = clock.monotonic()
         process = self.process
         if process is None:
-            return MoveTime(wall, wall)
+            return MoveTime(now - self.started, now - self.started)
+        heard = process.heard_at
+        wall = (heard if answered and self.started <= heard <= now else now) - self.started
         used = process.cpu_seconds()
         return MoveTime(
             max(0.0, used - self.charged),

@@ -45,7 +45,8 @@ class Answer:
     reason. ``out_of_cpu``: its program was ended for using more CPU than its clock had.
     ``picture``: a failed move's picture of its program's board, where it draws one
     (:attr:`~adjacency.bots.base.BotFailure.picture`). ``charged``: the seconds its clock
-    is charged (:func:`~.move_clock.charge`)."""
+    is charged (:func:`~.move_clock.charge`); ``own``: its own wall seconds (the wall
+    less the machine's share, :attr:`~.move_clock.MoveTime.own`)."""
 
     move: str | None
     cpu: float
@@ -54,6 +55,7 @@ class Answer:
     out_of_cpu: bool = False
     picture: bytes | None = None
     charged: float = 0.0
+    own: float = 0.0
 
 
 class Seat(Protocol):
@@ -133,20 +135,19 @@ class BotSeat:
             failure = (Termination.DISCONNECTION, team_words(str(exc)))
         finally:
             process.cap_cpu(None)
-        spent = watch.stop()
+        spent = watch.stop(failure is None)
         self.charged = max(before, before + spent.cpu)
         charged = charge(spent)
         if process.reason is Reason.CPU:
-            return Answer(None, spent.cpu, spent.wall, failure, True, picture, charged)
+            return Answer(None, spent.cpu, spent.wall, failure, True, picture, charged, spent.own)
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
             answered = failure is None
             failure = blame(spent, left, answered) or failure
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
         kept = failure is not None and failure[0] is not Termination.ABANDONED
-        return Answer(
-            move, spent.cpu, spent.wall, failure, picture=picture if kept else None, charged=charged
-        )
+        shown = picture if kept else None
+        return Answer(move, spent.cpu, spent.wall, failure, False, shown, charged, spent.own)
 
     def close(self) -> Outcome | None:
         """End its process and everything it started (idempotent); waits until they are

@@ -87,8 +87,10 @@ def create_app(
     ``builds``: build and check the teams' uploads in the sandbox (:class:`.builder.Builder`;
     where the sandbox cannot start, uploads are refused with the fix) and play the
     accepted versions (:mod:`.play.hosted`; not with ``hosted_games`` off, where uploads are only
-    built and checked), at most ``hosted_jobs`` moves computing at once (``None``: the
-    machine's cores) and as many builds at once at most (``build_jobs``, default
+    built and checked), at most ``hosted_jobs`` sides computing at once, builds and
+    checks counted (``None``: the machine's cores less the server's own,
+    :func:`~adjacency.hosting.slots.default_slots`) and as many builds at once at most
+    (``build_jobs``, default
     :func:`.builder.build_jobs`); ``ray_address``: with ``executor`` ``ray``, the cluster to join
     (``HOST:PORT`` of ``ray start --head``; ``None``: a private runtime on this machine)."""
     limits = LeagueLimits() if limits is None else limits
@@ -99,7 +101,11 @@ def create_app(
     house = HousePlayers(executor, jobs, ray_address)
     hosted = HostedPlayers(Path(db) if builds and hosted_games else None, hosted_jobs, executor)
     hall = Hall(store, house, TICK if tick is None else tick, house_games, pause, pace, hosted)
-    builder = Builder(Path(db), build_jobs or jobs_for_builds(hosted_jobs)) if builds else None
+    builder = (
+        Builder(Path(db), build_jobs or jobs_for_builds(hosted_jobs), hosted.slots)
+        if builds
+        else None
+    )
     recent = KeptLog(LogRepo(store.database))  # the teacher's log (:mod:`.routers.server_log`)
 
     @asynccontextmanager

@@ -24,10 +24,12 @@ import os
 import shutil
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..core.errors import AdjacencyRuntimeError
 from ..hosting.player import Choice
+from ..hosting.slots import Slots
 from ..hosting.verdict import Judged, judge, plays_windows
 from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
@@ -129,9 +131,12 @@ class Builder:
     (:meth:`.store.submission_rows.SubmissionsRepo.claim`), so a team whose build takes
     its whole cap holds one thread, not the builder."""
 
-    def __init__(self, db: Path, jobs: int | None = None) -> None:
+    def __init__(self, db: Path, jobs: int | None = None, slots: Slots | None = None) -> None:
         self.db = Path(db)
         self.jobs = build_jobs() if jobs is None else max(1, jobs)
+        self.slots = slots
+        """The server's slots of computing sides (:class:`~adjacency.hosting.slots.Slots`,
+        shared with its hosted games): a build, its dry run and its check hold one."""
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -175,7 +180,8 @@ class Builder:
                     continue
                 folder = version_folder(self.db, submission.member_id, submission.version)
                 try:
-                    judged = verdict(store, submission, folder)
+                    with self.slots.hold() if self.slots is not None else nullcontext():
+                        judged = verdict(store, submission, folder)
                 except AdjacencyRuntimeError as exc:  # the sandbox or the machine failed
                     judged = Judged(False, f"the server could not build it: {exc}")
                 except Exception:

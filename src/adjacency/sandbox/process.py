@@ -179,6 +179,10 @@ class SandboxedProcess:
         self._outcome: Outcome | None = None
         self._cpu_cap: float | None = None
         self._group: cgroup.Group | None = None
+        self.heard_at = 0.0
+        """When its standard output last said something (``time.monotonic``, as its
+        reader read it): a move's answer came then, whatever the server's threads took
+        to act on it."""
         self._ledger = Ledger()
 
     # -- the Transport interface -------------------------------------------------------
@@ -656,6 +660,7 @@ class SandboxedProcess:
         partial = bytearray()
         try:
             for chunk in self._chunks(stream):
+                self.heard_at = time.monotonic()
                 if self.capture:
                     self._stdout += chunk
                     continue

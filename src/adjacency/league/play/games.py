@@ -76,6 +76,7 @@ from .live import (
 )
 from .live_ratings import LiveRatings
 from .presence import Presence
+from .replays import Replays
 from .server_sides import ServerSides
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,9 @@ class Games:
         self.presence = presence
         """Who is there (:mod:`.presence`): the games post to its connections."""
         self.hosted = HostedPlayers(None) if hosted is None else hosted
+        self.replays = Replays()
+        """The pairs whose games the machine starved: backed off, a second starved game
+        of a leg decided (:mod:`.replays`)."""
         """The hosted sides of the games in play (:mod:`.hosted`)."""
         self.sides = ServerSides(self, store, house, self.hosted)
         """Computes the moves of the house and hosted sides (:mod:`.server_sides`)."""
@@ -291,6 +295,13 @@ class Games:
         self.stopped.add(live.id)
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
         self._store_aborted(live)
+
+    def decide_drawn(self, live: LiveGame, reason: Detail) -> None:
+        """End the game in play ``live`` drawn by the league's rule (a leg the machine
+        starved twice, :mod:`.replays`): its termination ``abandoned``, its result a
+        draw, stored and rated as any finished game, both sides told."""
+        self._take(live, finish.drawn_by_rule(self._round(live), reason, time.monotonic()))
+        self._finish(live)
 
     def arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was

@@ -36,7 +36,6 @@ import asyncio
 import collections
 import concurrent.futures
 import logging
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from ...hosting.player import Choice, load_choice
 from ...hosting.ray_seats import RaySeats
 from ...hosting.seat import Answer as Answer  # re-exported: the league's games read it here
 from ...hosting.seat import BotSeat, Seat
+from ...hosting.slots import Slots, default_slots
 from ...sandbox import Outcome, SandboxedProcess
 from ...sandbox import check as sandbox_check
 from ..builder import rebuild, version_folder
@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 
 ENDED_KEPT = 256
 """How many ended seats :attr:`HostedPlayers.ended` remembers (the latest)."""
+
+TIMINGS_KEPT = 4096
+"""How many hosted moves' seconds :attr:`HostedPlayers.timings` remembers (the latest)."""
 
 THREADS = 64
 """Threads of the seats' pool: each game's hosted sides block one while they start,
@@ -119,8 +122,10 @@ class HostedPlayers:
         self.executor = executor
         self.remote: RaySeats | None = None
         """The games' actors on the Ray cluster (``executor`` ``ray``, once started)."""
-        self.jobs_count = max(1, jobs or os.cpu_count() or 1)
-        self._jobs: asyncio.Semaphore | None = None
+        self.jobs_count = max(1, jobs or default_slots())
+        self.slots = Slots(self.jobs_count)
+        """The slots of computing sides (:class:`~adjacency.hosting.slots.Slots`): hosted
+        moves and starts here, and the builder's builds and checks."""
         self.pool = concurrent.futures.ThreadPoolExecutor(THREADS, "hosted")
         self.seats: dict[tuple[int, Color], HostedSide] = {}
         self.available = False
@@ -131,6 +136,11 @@ class HostedPlayers:
         """The most that ever computed at once (what ``--hosted-jobs`` bounds)."""
         self.most_games = 0
         """The most games with a hosted side that were ever in play at once."""
+        self.timings: collections.deque[tuple[float, float, float]] = collections.deque(
+            maxlen=TIMINGS_KEPT
+        )
+        """The latest hosted moves' ``(wall, own wall, CPU)`` seconds (what the
+        benchmark and the tests read of the slots' effect)."""
         self.ended: collections.deque[tuple[int, Color, int | None, Outcome | None]] = (
             collections.deque(maxlen=ENDED_KEPT)
         )
@@ -143,11 +153,19 @@ class HostedPlayers:
         self._rebuilds = threading.Lock()
 
     @property
-    def jobs(self) -> asyncio.Semaphore:
-        """The slots of hosted moves that compute at once (made in the server's loop)."""
-        if self._jobs is None:
-            self._jobs = asyncio.Semaphore(self.jobs_count)
-        return self._jobs
+    def jobs(self) -> Slots:
+        """The slots of hosted moves that compute at once (:attr:`slots`)."""
+        return self.slots
+
+    def games_in_play(self) -> int:
+        """The games with a hosted side in play now."""
+        return len({game for game, _ in self.seats})
+
+    def room(self) -> int:
+        """How many more games with a hosted side may start now: one a slot, so that a
+        game's side whose move is due finds a core without waiting on other games'
+        (the scheduler leaves the others in the pairing)."""
+        return max(0, self.jobs_count - self.games_in_play())
 
     def start(self) -> None:
         """Check that the sandbox starts here; where it does not, no member is hosted
@@ -256,7 +274,9 @@ class HostedPlayers:
     async def move(self, seat: HostedSide, fen: str, left: float, cap: float) -> Answer:
         """``seat``'s move computed in a thread (its slot already held)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, seat.move, fen, left, cap)
+        answer = await loop.run_in_executor(self.pool, seat.move, fen, left, cap)
+        self.timings.append((answer.wall, answer.own, answer.cpu))
+        return answer
 
     async def _compute(self, work: Callable[[], None]) -> None:
         """Run ``work`` (a seat's start) in a thread within a slot of :attr:`jobs`."""

@@ -9,6 +9,11 @@ At every wake-up (a game ended, a member connected or was added) or tick, a pass
 3. the ladder (:func:`.pairing.plan`, the rule of docs/league.md): open pairs first,
    then new colour-swapped pairs, each taking the league's next opening in turn.
 
+A game with a hosted side starts only while the games with one in play are fewer than
+the server's slots (:meth:`.hosted.HostedPlayers.room`): its program is judged by its
+wall time on a core of its own, so a game past the slots waits in the pairing rather
+than start and wait for a core.
+
 Contract, in the server's event loop (one thread, no locks): a pass reads only the
 members it may pair (never every member: a league with 25,000 people must not cost
 25,000 rows four times a second); one failing pass is logged and the next runs; while
@@ -31,7 +36,7 @@ from ...core.fen import Color
 from ...serving.details import ended
 from ..events.event_runner import EventRunner, EventStart
 from ..league_file import LeagueStore, Member
-from ..pairing import Entrant, OpenPair, plan
+from ..pairing import Entrant, OpenPair, key, plan
 from .challenge_desk import LADDER_WAIT, ChallengeDesk
 from .games import Games
 from .live import LiveGame, seat_kind
@@ -44,6 +49,10 @@ TICK = 0.25
 
 RETRY_EVERY = 2.0
 """Seconds between tries to write again while the store refuses writes (degraded)."""
+
+BACKED_OFF = 1000
+"""Games counted between a backed-off pair's members for a pass's new pairs, so the
+pairing gives each of them another opponent (:mod:`.replays`)."""
 
 RECONNECT_GRACE = 10.0
 """Seconds after the server starts during which an event game waits for its bots to
@@ -177,8 +186,22 @@ class Scheduler:
         open_pairs = [
             OpenPair(*row) for row in self.store.games.open_pairs() if row[0] not in events.pairs
         ]
+        # A pair whose game the machine starved waits (:mod:`.replays`); its members play
+        # others meanwhile: their count of games together is made high for this pass.
+        backed = {key(p.a, p.b) for p in open_pairs if self.games.replays.waiting(p.pair)}
+        open_pairs = [p for p in open_pairs if key(p.a, p.b) not in backed]
+        played = dict(self.games.ratings.between())
+        for both in backed:
+            played[both] = played.get(both, 0) + BACKED_OFF
         ladder: set[int] = set()
-        for game in plan(entrants, open_pairs, self.games.ratings.between(), self.house_games):
+        room = self.games.hosted.room()
+        for game in plan(entrants, open_pairs, played, self.house_games):
+            if key(game.x, game.o) in backed:
+                continue
+            if {game.x, game.o} & self.presence.hosted_now:
+                if room <= 0:  # no core for it now: it waits in the pairing
+                    continue
+                room -= 1
             ladder |= {game.x, game.o}
             pair_id, opening = game.pair, game.opening
             if pair_id is None or opening is None:
@@ -225,6 +248,7 @@ class Scheduler:
         game waits for them instead)."""
         started: list[LiveGame] = []
         grace = time.monotonic() - self.up_since < RECONNECT_GRACE
+        room = self.games.hosted.room()
         for start in starts:
             x, o = members.get(start.x), members.get(start.o)
             if x is None or o is None or x.revoked or o.revoked:
@@ -239,6 +263,10 @@ class Scheduler:
                 if m.id in self.presence.hosted_now
                 and self.games.hosted.version(self.store, m, deadline)
             }
+            if hosted:
+                if room <= 0:  # no core for it now: it waits for the next pass
+                    continue
+                room -= 1
             there = set(self.presence.connections) | self.presence.present()  # a page open
             absent = {x.id, o.id} - there - house - hosted
             if grace and absent:

@@ -40,6 +40,7 @@ from ..league_file import LeagueStore
 from .hosted import Answer, HostedPlayers, HostedSide
 from .house import HouseMove, HousePlayers
 from .live import LiveGame
+from .replays import Replays
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,15 @@ class Referee(Protocol):
 
     def stop_game(self, live: LiveGame, reason: Detail) -> None:
         """End the game as aborted (no result)."""
+        ...
+
+    def decide_drawn(self, live: LiveGame, reason: Detail) -> None:
+        """End the game drawn by the league's rule (a leg starved twice)."""
+        ...
+
+    @property
+    def replays(self) -> Replays:
+        """The pairs whose games the machine starved (:mod:`.replays`)."""
         ...
 
 
@@ -244,10 +254,15 @@ class ServerSides:
             return
         if answer.failure is not None and answer.failure[0] is Termination.ABANDONED:
             # Starved by the machine's other work, measured outside its sandbox: not the
-            # bot's fault, so no result (the pairing plays the two again, later).
-            self.games.stop_game(
-                live, ended("hosted-starved", player=name, account=answer.failure[1])
-            )
+            # bot's fault, so no result; the pair is played again later (:mod:`.replays`),
+            # and a leg starved twice is drawn by that rule.
+            account = answer.failure[1]
+            if self.games.replays.starved(live.pair_id, live.leg):
+                self.games.decide_drawn(
+                    live, ended("hosted-starved-twice", player=name, account=account)
+                )
+            else:
+                self.games.stop_game(live, ended("hosted-starved", player=name, account=account))
             return
         live.clock.charge(color, answer.charged, now)
         if answer.failure is not None or answer.move is None:

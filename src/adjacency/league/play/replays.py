@@ -1,0 +1,87 @@
+"""Replays that end: which pairs whose game the machine starved may play again, and when
+a second starved game is decided instead (:class:`Replays`).
+
+A hosted move the machine's other work starved (measured outside its sandbox:
+:mod:`adjacency.hosting.move_clock`) abandons its game without a result, and the pair's
+leg is still to play. Started again at once, it would meet the same load, and each try
+starts its programs again (two JVMs and two displays for driven programs), adding to the
+load that starved it: one pair was started 16 times in 14 minutes so. So:
+
+- **back off**: a pair whose game was starved is not paired again for
+  :data:`BACKOFF` seconds, doubled at each further starved game of the pair (the
+  scheduler pairs the others first), and not while the machine is still loaded past its
+  cores (its load average over the last minute, the load that starved it);
+- **a second starved game of the same leg is decided**: it is drawn (``draw``, its
+  termination ``abandoned``, the detail saying why), so no leg is replayed for ever and
+  neither side gains by the machine's load. A leg is one game of a pair (its colours);
+  its count starts again when the server starts.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+BACKOFF = 60.0
+"""Seconds a pair waits after its first starved game (doubled at each further one)."""
+
+DECIDED_AFTER = 2
+"""The starved game of a leg that is decided (drawn) rather than abandoned."""
+
+
+@dataclass
+class _Starved:
+    count: int
+    until: float
+
+
+def machine_loaded() -> bool:
+    """Whether the machine is still loaded past its cores: its load average over the
+    last minute above its cores (what starved the game)."""
+    try:
+        return os.getloadavg()[0] > (os.cpu_count() or 1)
+    except OSError:
+        return False
+
+
+class Replays:
+    """The starved games of the pairs' legs (since the server started), and when each
+    pair may be paired again; in the server's loop."""
+
+    def __init__(
+        self,
+        loaded: Callable[[], bool] = machine_loaded,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.loaded = loaded
+        self.clock = clock
+        self._legs: dict[tuple[int, int], int] = {}
+        self._pairs: dict[int, _Starved] = {}
+
+    def starved(self, pair: int | None, leg: int) -> bool:
+        """A game of ``pair``'s ``leg`` was starved: back the pair off; whether this
+        game is to be decided (drawn) rather than abandoned (:data:`DECIDED_AFTER`). A
+        game of no pair (a challenge) is only abandoned."""
+        if pair is None:
+            return False
+        moment = self.clock()
+        count = self._legs.get((pair, leg), 0) + 1
+        self._legs[(pair, leg)] = count
+        before = self._pairs.get(pair)
+        times = (before.count if before is not None else 0) + 1
+        self._pairs[pair] = _Starved(times, moment + BACKOFF * 2 ** (times - 1))
+        return count >= DECIDED_AFTER
+
+    def waiting(self, pair: int) -> bool:
+        """Whether ``pair`` is backed off now: its time not yet passed, or the machine
+        still loaded past its cores."""
+        starved = self._pairs.get(pair)
+        if starved is None:
+            return False
+        return self.clock() < starved.until or self.loaded()
+
+    def legs_starved(self, pair: int, leg: int) -> int:
+        """How many games of ``pair``'s ``leg`` were starved so far."""
+        return self._legs.get((pair, leg), 0)

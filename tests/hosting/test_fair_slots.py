@@ -1,0 +1,62 @@
+"""More programs than cores, through the real server (its builder, the sandbox, the
+system's Python): the league starts no more games with a hosted side than it has slots,
+computes no more sides at once, and so a move's own wall time (its wall time less the
+share the machine's other work took, measured outside its sandbox) stays within 1.2
+times the CPU it used: the program thinks on a core of its own, as the course's clock
+assumes. Read from the server's own record of each move, never timed by the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hosted_helpers import (
+    accepted,
+    files_zip,
+    finished_games,
+    first_empty_program,
+    new_league,
+    served,
+)
+from league_helpers import add_member, upload, wait_until
+from sandbox_helpers import own_sandboxes
+
+TEAMS = 3
+"""Programs, against one slot."""
+
+PIPES = 0.15
+"""Seconds a move's protocol round trips through the server's threads may add to its own
+time (up to 0.11 s measured at a load of 16 on 2 cores): the server's, not the move's,
+but not measured apart."""
+
+COMPUTES = first_empty_program(
+    "computes",
+    """\
+def think():
+    end = time.process_time() + 0.2  # 0.2 s of CPU a move, however long the machine takes
+    while time.process_time() < end:
+        pass
+""",
+)
+
+
+def test_a_league_of_more_programs_than_slots_gives_each_move_its_core(folder: Path) -> None:
+    league = new_league(folder, base=10.0)
+    tokens = [add_member(league, f"team{number}") for number in range(1, TEAMS + 1)]
+    with served(league, hosted_jobs=1) as (url, app):
+        for token in tokens:
+            assert upload(url, files_zip({"engine.py": COMPUTES}), token).status == 201
+        for token in tokens:
+            accepted(url, token)
+        finished_games(league, "team1", 3)
+        hosted = app.state.hosted
+        assert hosted.most_games == 1, hosted.most_games  # games waited in the pairing
+        assert hosted.most_computing == 1 and hosted.slots.most == 1
+        timings = [t for t in hosted.timings if t[2] >= 0.15]  # the moves that computed
+        assert len(timings) >= 6, hosted.timings  # two moves a game, three games at least
+        over = [
+            f"{own:.2f} s of its own for {cpu:.2f} s of CPU ({wall:.2f} s of wall time)"
+            for wall, own, cpu in timings
+            if own > 1.2 * cpu + PIPES
+        ]
+        assert not over, over
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")

@@ -1,0 +1,89 @@
+"""Replays that end (:mod:`adjacency.league.play.replays`), through the league's games
+and scheduler: a hosted move the machine starved (the seat's ``ABANDONED`` answer, as
+:func:`adjacency.hosting.move_clock.blame` gives it) abandons its game; its pair is not
+started again at once: the others are paired first, its members with other opponents,
+until its back-off has passed and the machine is no longer loaded past its cores; a
+second starved game of the same leg is drawn by the league's rule, stored and told."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjacency.core.game import Termination
+from adjacency.hosting.seat import Answer
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.pairing import key
+from adjacency.league.play.hall import Hall
+from adjacency.league.play.live import LiveGame
+from adjacency.league.play.replays import BACKOFF, Replays
+from hall_helpers import connect, run
+
+STARVED = Answer(
+    None,
+    0.8,
+    3.6,
+    (Termination.ABANDONED, "used 0.80 s of CPU in 3.60 s of wall time, 1.90 s of them taken"),
+)
+"""A hosted move's answer the machine starved."""
+
+
+def _starve(hall: Hall, live: LiveGame) -> None:
+    """The side to move's hosted move comes back starved (the server sides' own path)."""
+    hall.games.sides._hosted_answer(live, STARVED, 5.0, None)  # type: ignore[arg-type]
+
+
+def _play_out(hall: Hall, live: LiveGame) -> None:
+    while live.id in hall.games.live:
+        position = live.game.position
+        hall.actions.move(live.member(position.turn), live.id, position.legal_moves()[0])
+
+
+def test_a_starved_pair_waits_its_back_off_and_a_second_starved_game_is_drawn(
+    tmp_path: Path,
+) -> None:
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        now = [1000.0]
+        loaded = [False]
+        hall.games.replays = Replays(loaded=lambda: loaded[0], clock=lambda: now[0])
+        bots = [store.members.add_member(name, "bot")[0] for name in ("a", "b", "c", "d")]
+        for bot in bots:
+            connect(hall, bot)
+        first = hall.scheduler.pair()
+        assert len(first) == 2
+        starved, other = first
+        pair, leg = starved.pair_id, starved.leg
+        both = key(starved.x.id, starved.o.id)
+        _starve(hall, starved)
+        assert starved.id not in hall.games.live
+        (stored,) = [g for g in store.games.games(status="aborted") if g.id == starved.id]
+        assert stored.result is None and "too busy" in stored.detail
+        _play_out(hall, other)
+
+        # At once: its members are paired with others, not with each other again.
+        again = hall.scheduler.pair()
+        assert again and all(key(g.x.id, g.o.id) != both for g in again)
+        for live in again:
+            _play_out(hall, live)
+        # Its time passed, the machine still loaded past its cores: it still waits.
+        now[0] += BACKOFF + 1
+        loaded[0] = True
+        assert all(key(g.x.id, g.o.id) != both for g in hall.scheduler.pair())
+        for live in list(hall.games.live.values()):
+            _play_out(hall, live)
+        # The load gone: its leg is played again, and starved again, it is drawn.
+        loaded[0] = False
+        replayed = next(g for g in hall.scheduler.pair() if key(g.x.id, g.o.id) == both)
+        assert (replayed.pair_id, replayed.leg) == (pair, leg)
+        _starve(hall, replayed)
+        (decided,) = [g for g in store.games.games(status="finished") if g.id == replayed.id]
+        assert decided.result == "draw" and decided.termination == "abandoned"
+        assert "second time" in decided.detail and "drawn" in decided.detail
+        # Backed off again, for twice as long.
+        for live in list(hall.games.live.values()):
+            _play_out(hall, live)
+        now[0] += BACKOFF + 1
+        assert hall.games.replays.waiting(pair or 0)
+        now[0] += BACKOFF
+        assert not hall.games.replays.waiting(pair or 0)
+
+    run(scenario, tmp_path)
