@@ -25,7 +25,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.core.game import Termination
-from adjacency.hosting.move_clock import GRACE, ceiling, wall_cap
+from adjacency.hosting.move_clock import GRACE, START_ALLOWANCE, ceiling, wall_cap
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
 from hosted_helpers import first_empty_program
@@ -150,3 +150,44 @@ def test_a_computing_bot_starved_of_its_core_is_abandoned_not_lost(folder: Path)
     assert termination is Termination.ABANDONED, why
     assert "s of CPU in" in why and "taken from its core by the machine" in why
     assert answer.move is None
+
+
+EARLY_BOOK = first_empty_program(
+    "early-book",
+    """\
+BURN = float(sys.argv[1])
+end = time.process_time() + BURN  # a book of first moves, computed before the handshake
+while time.process_time() < end:
+    pass
+
+def think():
+    pass
+""",
+)
+
+
+@pytest.mark.parametrize("burn", [0.0, 2.5])
+def test_cpu_burned_before_the_handshake_answer_is_charged_to_the_first_move(
+    folder: Path, burn: float
+) -> None:
+    """A Python program's start is free up to its runtime's allowance (1 s); 2.5 s of CPU
+    burned before it answers ``aep`` is charged to its first move by the same clock, so
+    a move it answers at once on a 1 s clock is late, saying why. Without the burn the
+    same move is in time."""
+    write_program(folder, "book.py", EARLY_BOOK)
+    seat = BotSeat(Choice(folder, "book.py", [str(burn)], kind="python"))
+    seat.open()
+    try:
+        left = 1.0
+        answer = seat.move(FEN, left, ceiling(left))
+    finally:
+        seat.close()
+    if not burn:
+        assert answer.failure is None, answer.failure
+        assert answer.charged < left
+        return
+    assert answer.failure is not None, "2.5 s burned before the handshake was free"
+    termination, why = answer.failure
+    assert termination is Termination.TIME_FORFEIT, why
+    assert "its start took" in why and "charged to its first move" in why
+    assert answer.charged >= burn - START_ALLOWANCE["python"]

@@ -46,10 +46,39 @@ answering at once) at 86 ms median, 129 ms at p95 and 358 ms at most at a load o
 2 cores; a program of the engine protocol needs a few milliseconds of it."""
 
 
+START_ALLOWANCE: dict[str, float] = {
+    "python": 1.0,
+    "javascript": 1.5,
+    "java": 1.5,
+    "javafx": 8.0,
+}
+"""Seconds of a program's start (from its sandbox's start to its answer to the
+handshake, its own time: :func:`start_charge`) that are free, by kind: what its
+runtime needs, measured in the sandbox on the 2-core development machine at a load of 9
+to 12 and given room for a loaded machine: Python 0.13 to 0.32 s of wall time (0.05 s of
+CPU), Node 0.26 to 0.75 s (0.12 s), a JVM with the kit's runner 0.19 to 0.35 s (0.09
+s), a JVM with JavaFX, a display and the program's input window 5.5 to 6.1 s (1.7 s of
+CPU, ``benchmarks/bench_fx_driver.py``). A kind not named here gets the largest."""
+
+
+def start_allowance(kind: str) -> float:
+    """The free seconds of a start of a program of ``kind`` (:data:`START_ALLOWANCE`)."""
+    return START_ALLOWANCE.get(kind, max(START_ALLOWANCE.values()))
+
+
+def start_charge(time: MoveTime, kind: str) -> float:
+    """The seconds of a program's start beyond its kind's allowance, charged to its first
+    move by the same clock as its moves (its own wall time, or its CPU where more): a
+    program that computes before it answers the handshake (a book of first moves) pays
+    for it."""
+    return max(0.0, max(time.own, time.cpu) - start_allowance(kind))
+
+
 def wall_cap(left: float) -> float:
     """The most wall seconds of its own a hosted move may take with ``left`` seconds on
-    its clock: those seconds plus :data:`GRACE`."""
-    return max(0.0, left) + GRACE
+    its clock: those seconds plus :data:`GRACE` (none where its start's charge left it
+    less than none, :func:`start_charge`)."""
+    return max(0.0, left + GRACE)
 
 
 CEILING_FACTOR = 2.0
@@ -58,8 +87,9 @@ CEILING_FACTOR = 2.0
 
 def ceiling(left: float) -> float:
     """The most wall seconds a hosted move is waited for: :data:`CEILING_FACTOR` times
-    :func:`wall_cap` (its own time within the cap, the rest the server's)."""
-    return CEILING_FACTOR * wall_cap(left)
+    :func:`wall_cap` (its own time within the cap, the rest the server's), at least the
+    grace."""
+    return max(GRACE, CEILING_FACTOR * wall_cap(left))
 
 
 @dataclass(frozen=True)
@@ -110,7 +140,7 @@ def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Terminati
     return (
         Termination.TIME_FORFEIT,
         f"took {time.own:.2f} s of wall time of its own, more than its {cap:.2f} s (its "
-        f"clock's {max(0.0, left):.2f} s and the grace of {GRACE:g} s; {time.account()})",
+        f"clock's {left:.2f} s and the grace of {GRACE:g} s; {time.account()})",
     )
 
 

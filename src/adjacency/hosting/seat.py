@@ -22,6 +22,7 @@ league's Ray executor, in an actor on a cluster node (:mod:`.ray_seats`).
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -30,8 +31,8 @@ from ..bots.base import BotFailure
 from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
-from ..sandbox import Outcome, Reason, SandboxedProcess
-from .move_clock import GRACE, MoveWatch, blame, charge
+from ..sandbox import CoreWatch, Outcome, Reason, SandboxedProcess
+from .move_clock import GRACE, MoveTime, MoveWatch, blame, charge, start_charge
 from .player import Choice
 from .team_words import team_words
 
@@ -94,6 +95,9 @@ class BotSeat:
         """The CPU seconds of its process charged so far (its start's included, which is
         not its clock's): the next move is charged what it used beyond them, so thinking
         on the opponent's time is on its own clock."""
+        self.start_over = 0.0
+        """Its start's seconds beyond its kind's allowance
+        (:func:`~.move_clock.start_charge`), charged to its first move."""
 
     @property
     def process(self) -> SandboxedProcess | None:
@@ -103,15 +107,22 @@ class BotSeat:
         return transport if isinstance(transport, SandboxedProcess) else None
 
     def open(self) -> None:
-        """Start the bot in its sandbox and shake hands (off the clock);
-        :class:`~adjacency.bots.BotError` if it cannot."""
+        """Start the bot in its sandbox and shake hands; :class:`~adjacency.bots.BotError`
+        if it cannot. Its start is off the clock up to its kind's allowance; the rest
+        (:func:`~.move_clock.start_charge`) is charged to its first move."""
         if self.closed:  # the game ended while it waited for a slot
             return
         choice = self.choice
+        core, started = CoreWatch(), time.monotonic()
         self.bot = choice.bot_now()
         process = self.process
         if process is not None:
-            self.charged = process.cpu_seconds()
+            cpu = process.cpu_seconds()
+            self.charged = cpu
+            start = MoveTime(
+                cpu, time.monotonic() - started, process.waited_seconds(), core.denied(cpu)
+            )
+            self.start_over = start_charge(start, choice.kind)
         if self.closed:  # the game ended while it started
             self.close()
 
@@ -122,6 +133,8 @@ class BotSeat:
         if bot is None or process is None or self.closed:
             return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
         before = self.charged
+        extra, self.start_over = self.start_over, 0.0  # its start's excess: this move's
+        left = left - extra
         process.cap_cpu(before + max(0.0, left) + GRACE)
         watch = MoveWatch(process, before)
         move: str | None = None
@@ -137,12 +150,15 @@ class BotSeat:
             process.cap_cpu(None)
         spent = watch.stop(failure is None)
         self.charged = max(before, before + spent.cpu)
-        charged = charge(spent)
+        charged = charge(spent) + extra
         if process.reason is Reason.CPU:
             return Answer(None, spent.cpu, spent.wall, failure, True, picture, charged, spent.own)
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
             answered = failure is None
             failure = blame(spent, left, answered) or failure
+            if extra > 0 and failure is not None and failure[0] is Termination.TIME_FORFEIT:
+                said = f"its start took {extra:.2f} s more than its runtime's allowance"
+                failure = (failure[0], f"{failure[1]}; {said}, charged to its first move")
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
         kept = failure is not None and failure[0] is not Termination.ABANDONED
