@@ -59,6 +59,18 @@ sandbox's memory; and driven / direct.
 
     python benchmarks/bench_hosted.py --programs --bots 12 --swiss-rounds 3 --rounds 8
 
+``--fair``: more programs than the server has slots, at the course's setting (8x8 from
+the start, ``--move-time`` s a move: give 5 for the course's): ``--bots`` Python programs (default
+twice ``--hosted-jobs``) that each use their whole wall-clock budget, as course programs
+do (they search until their own clock says the ``movetime`` less 0.1 s), uploaded to a
+league app in this process with ``--hosted-jobs`` slots (default: the cores less the
+server's), played until ``--games`` games ended. Prints each move's wall / CPU ratio and
+own wall / CPU (the server's record of each move, :attr:`HostedPlayers.timings`), games
+per hour, the share of games decided on the board, and the most games and computing
+sides at once beside the slots.
+
+    python benchmarks/bench_hosted.py --fair --move-time 5 --games 4 --rounds 4
+
 ``--programs --same-bots``: both Swisses of the example course project
 (examples/engines/java/course-project, a whole JavaFX program): played through its own
 window with its form's defaults (its ``Bot``, alpha-beta to depth 3, as O), then through
@@ -732,7 +744,13 @@ def main() -> None:
         action="store_true",
         help="with --programs: the example course project both ways (the same bots)",
     )
+    parser.add_argument(
+        "--fair", action="store_true", help="twice as many programs as slots, course's clock"
+    )
     args = parser.parse_args()
+    if args.fair:
+        fair_mode(args)
+        return
     if args.same_bots and not args.programs:
         parser.error("--same-bots goes with --programs")
     if args.programs:
@@ -806,6 +824,92 @@ def one_bot_mode(args: argparse.Namespace) -> None:
     print(f"sandboxed / plain, median game: {ratio:.2f}")
     print(f"hosted bot's CPU seconds a game: {stats(cpu)}")
     print(f"hosted bot's peak resident memory, MiB: {stats(memory)}")
+    print(f"load average after: {os.getloadavg()}")
+
+
+WALL_CLOCK_PROGRAM = """\
+import sys, time
+
+def first_empty(board):
+    ranks = board.split("/")
+    for i, rank in enumerate(ranks):
+        column = 0
+        for c in rank:
+            if c.isdigit():
+                return "abcdefgh"[column] + str(len(ranks) - i)
+            column += 1
+    return "(none)"
+
+fen = None
+for line in sys.stdin:
+    words = line.split()
+    if words and words[0] == "aep":
+        print("id name wall-clock\\nid author bench\\naepok", flush=True)
+    elif words and words[0] == "isready":
+        print("readyok", flush=True)
+    elif words and words[0] == "position":
+        fen = words[2]
+    elif words and words[0] == "go":
+        budget = int(words[words.index("movetime") + 1]) / 1000 if "movetime" in words else 1.0
+        end = time.monotonic() + max(0.0, budget - 0.1)  # the course's rule: its own clock
+        while time.monotonic() < end:
+            pass
+        print("bestmove", first_empty(fen), flush=True)
+    elif words and words[0] == "quit":
+        break
+"""
+"""A program that searches until its own wall clock says its ``movetime`` less 0.1 s
+(as course programs cut their search by the wall clock), then answers the first empty
+square."""
+
+
+def fair_mode(args: argparse.Namespace) -> None:
+    """``--fair`` (the module's docstring)."""
+    from adjacency.hosting.slots import default_slots
+    from adjacency.league.league_file import LeagueStore
+    from hosted_helpers import files_zip, served
+    from league_helpers import add_member, make_league, upload, wait_until
+
+    slots = args.hosted_jobs or default_slots()
+    bots = args.bots if args.bots != 30 else 2 * slots
+    print(f"load average before: {os.getloadavg()}; {os.cpu_count()} cores, {slots} slots")
+    work = Path(tempfile.mkdtemp(prefix="bench-fair-"))
+    work.chmod(0o755)
+    db = work / "league.db"
+    start = Position.start(8, 8, args.rounds).fen()
+    make_league(db, rows=8, cols=8, rounds=args.rounds, move_time=args.move_time, openings=(start,))
+    tokens = [add_member(db, f"team{n}") for n in range(1, bots + 1)]
+    code = files_zip({"engine.py": WALL_CLOCK_PROGRAM})
+    with served(db, hosted_jobs=slots) as (url, app):
+        for token in tokens:
+            assert upload(url, code, token).status == 201
+        began = time.monotonic()
+
+        def ended() -> list[Any] | None:
+            with LeagueStore(db, create=False) as store:
+                done = [g for g in store.games.games() if g.status in ("finished", "aborted")]
+            return done if len(done) >= args.games else None
+
+        games = wait_until(ended, args.bound, f"{args.games} games ended")
+        hours = (time.monotonic() - began) / 3600
+        hosted = app.state.hosted
+        timings = list(hosted.timings)
+        most = (hosted.most_games, hosted.most_computing, hosted.slots.most)
+    shutil.rmtree(work, ignore_errors=True)
+    ratios = [wall / cpu for wall, _, cpu in timings if cpu > 0.05]
+    owns = [own / cpu for _, own, cpu in timings if cpu > 0.05]
+    endings = Counter(g.termination or "aborted" for g in games)
+    board = sum(1 for g in games if g.termination == "normal") / max(len(games), 1)
+    print(
+        f"{bots} programs, {slots} slots, 8x8 {args.rounds} rounds at {args.move_time:g} s a move"
+    )
+    print(f"a move's wall / CPU ({len(ratios)} moves): {stats(ratios)}")
+    print(f"a move's own wall / CPU: {stats(owns)}")
+    print(
+        f"{len(games)} games in {hours * 60:.2f} min: {len(games) / hours:.1f} games an hour;"
+        f" decided on the board {board:.0%}; endings {dict(endings)}"
+    )
+    print(f"most games with a hosted side, computing sides, slots held at once: {most}")
     print(f"load average after: {os.getloadavg()}")
 
 
