@@ -23,6 +23,11 @@ played by the server, always inside the sandbox (:mod:`adjacency.sandbox`).
   sandboxed engine-protocol process for a whole game;
 - :mod:`~adjacency.hosting.seat`, :mod:`~adjacency.hosting.ray_seats`: one hosted side of
   one game (the :class:`~adjacency.hosting.seat.Seat` protocol), here or on a Ray node;
+- :mod:`~adjacency.hosting.move_clock`, :mod:`~adjacency.hosting.slots`: a move judged by
+  its own wall time on a core of its own, a start's allowance, and the slots (one a
+  core) that the games, builds and checks share;
+- :mod:`~adjacency.hosting.picture`: a program's picture decoded and drawn again before
+  it is kept;
 - :mod:`~adjacency.hosting.fx_build`, :mod:`~adjacency.hosting.fx_run`,
   :mod:`~adjacency.hosting.fx_recipe`: a course project's own JavaFX program, built
   untouched against Debian's OpenJFX and played through its own window by the driver
