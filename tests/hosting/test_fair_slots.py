@@ -23,10 +23,12 @@ from sandbox_helpers import own_sandboxes
 TEAMS = 3
 """Programs, against one slot."""
 
-PIPES = 0.15
-"""Seconds a move's protocol round trips through the server's threads may add to its own
-time (up to 0.11 s measured at a load of 16 on 2 cores): the server's, not the move's,
-but not measured apart."""
+PIPES = 0.3
+"""Seconds a move's protocol round trips through the server's own threads may add to
+its own time (the server's turn between the program's ``readyok`` and its ``go``, and
+its reading of the answer): the server's, not the move's, but not measured apart; up to
+0.25 s seen at a load of 13 to 18 on 2 cores."""
+
 
 COMPUTES = first_empty_program(
     "computes",
