@@ -57,12 +57,12 @@ BATCHES = {
 }
 """The attacks played together in one league."""
 
-CAPPED = "no answer within the cap"
+CAPPED = "of wall time of its own, more than its"
 OVER_CLOCK = "did not move within its clock"
 
 LOSSES = {
-    # Its forks fail at the process limit: whether its CPU clock or the wall cap ends it
-    # first depends on the machine.
+    # Its forks fail at the process limit: whether its CPU clock or its own wall time
+    # ends it first depends on the machine.
     "a fork bomb": ("time forfeit", (CAPPED, OVER_CLOCK)),
     "an endless loop": ("time forfeit", (OVER_CLOCK,)),
     "sleeping for ever": ("time forfeit", (CAPPED,)),
