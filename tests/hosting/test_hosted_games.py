@@ -93,7 +93,7 @@ def test_a_course_project_goes_from_upload_to_rated_games_on_the_board(
 def test_a_hosted_bot_that_fails_mid_game_loses_with_the_reason_and_leaves_nothing(
     folder: Path, fail: str, termination: str, reason: str
 ) -> None:
-    league = new_league(folder, base=2.0)  # a sleeper's move: waited for twice 2 + 0.5 s
+    league = new_league(folder, base=2.0)  # a sleeper's move: waited for 3 x (2 + 0.5) s
     token = add_member(league, "team1")
     with served(league) as (url, app):
         assert upload(url, zipped(FAILING.replace("FAIL", fail)), token).status == 201

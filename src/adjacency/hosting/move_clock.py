@@ -21,7 +21,7 @@ their own search by it. A move is judged so:
   program may inflate) *and* the machine's other processes took that share of its core
   (measured outside the sandbox, :class:`~adjacency.sandbox.CoreWatch`, which it cannot
   inflate); the lesser of the two is the server's (:attr:`MoveTime.excused`). A move is
-  waited for up to :func:`ceiling` (twice its cap); one that has not answered by then
+  waited for up to :func:`ceiling` (three times its cap); one that has not answered by then
   though its own time is within its cap was starved by the server: ``ABANDONED``, no
   result.
 
@@ -83,7 +83,7 @@ def wall_cap(left: float) -> float:
     return max(0.0, left + GRACE)
 
 
-CEILING_FACTOR = 2.0
+CEILING_FACTOR = 3.0
 """How many times its cap a move is waited for (:func:`ceiling`)."""
 
 
