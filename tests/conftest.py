@@ -49,11 +49,12 @@ from hypothesis import Phase, settings
 import arena_fakes
 from browser_helpers import chromium
 from kit_helpers import build_java
+from net_helpers import reserved_port
 from sandbox_helpers import reachable_folder
 
 pytest_plugins = ["skip_guard", "time_guard", "needs", "reaper"]
 
-__all__ = ["browser", "java_build", "ray_cluster", "sandbox_box"]
+__all__ = ["browser", "held_port", "java_build", "ray_cluster", "sandbox_box"]
 
 settings.register_profile(
     "ci",
@@ -85,6 +86,15 @@ def sandbox_box() -> Iterator[Path]:
     check()
     with reachable_folder() as folder:
         yield folder
+
+
+@pytest.fixture
+def held_port() -> Iterator[int]:
+    """A port of 127.0.0.1 this test holds from start to end
+    (:func:`net_helpers.reserved_port`): for a server started, killed and started again
+    on the same port, which no other program can take between."""
+    with reserved_port() as port:
+        yield port
 
 
 @pytest.fixture(scope="session")

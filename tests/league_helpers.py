@@ -30,6 +30,7 @@ from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
 from adjacency.serving.details import ended
+from net_helpers import announced_url
 from web_helpers import uvicorn_thread
 from web_helpers import wait_until as web_wait_until
 
@@ -80,6 +81,17 @@ class Process:
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    @property
+    def url(self) -> str:
+        """The base address (no final slash) the server announced last in its log
+        (:func:`net_helpers.announced_url`): where a server started on port 0 listens."""
+        return announced_url(self.text())
+
+    @property
+    def port(self) -> int:
+        """The port of :attr:`url`."""
+        return int(self.url.rsplit(":", 1)[1])
+
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to the process's group and wait for it; one that outlives 30 s is
         killed (SIGKILL, never left running behind the test) and fails the test. Before
@@ -126,7 +138,9 @@ def spawn(args: list[str], log: Path, extra_env: dict[str, str] | None = None) -
 def start_server(
     db: Path, port: int, log: Path, *extra: str, exempt_loopback: bool = True
 ) -> Process:
-    """``adjacency league serve`` on ``port``; returns once it is ready. The tests' clients
+    """``adjacency league serve`` on ``port`` (0: one the OS picks, the server's
+    :attr:`Process.url` says which; a port only for a restart on the port a server of
+    the test held before); returns once it is ready. The tests' clients
     all run on this machine: its rate limits for them are off unless ``exempt_loopback``
     is false (the tests of the limits). House games play at full speed (``--pace 0``)
     unless ``extra`` gives a pace."""

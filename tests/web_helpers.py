@@ -16,8 +16,8 @@ from urllib.request import Request, urlopen
 
 from adjacency.bots import Bot, Search, Thinking
 from adjacency.core import Position
+from adjacency.serving.binding import bind
 from adjacency.web.seats import CLIENT_COOKIE
-from net_helpers import free_port
 from oracles import exact_value, move_values
 
 
@@ -104,11 +104,14 @@ def check_conformance(url: str, operation: Any, examples: int, excluded: list[An
 
 @contextmanager
 def uvicorn_thread(app: Any, what: str = "the server", **config: Any) -> Iterator[str]:
-    """``app`` served by uvicorn in a thread on a free 127.0.0.1 port; yields its base URL.
-    ``config`` adds uvicorn options (the league's WebSocket settings)."""
+    """``app`` served by uvicorn in a thread on a 127.0.0.1 port the OS picked; yields its
+    base URL. The test binds the socket and hands it to uvicorn (``sockets=``), so no
+    other process can take the port between. ``config`` adds uvicorn options (the
+    league's WebSocket settings)."""
     import uvicorn
 
-    port = free_port()
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(
             app,
@@ -123,14 +126,15 @@ def uvicorn_thread(app: Any, what: str = "the server", **config: Any) -> Iterato
             **config,
         )
     )
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    wait_until(lambda: server.started, 30, f"{what} to start")
     try:
+        wait_until(lambda: server.started, 30, f"{what} to start")
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(10)
+        sock.close()
 
 
 @contextmanager

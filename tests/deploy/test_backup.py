@@ -19,7 +19,6 @@ import pytest
 from adjacency.league.league_file import LeagueStore
 from cli_helpers import run_process
 from league_helpers import Process, add_member, env, make_league, start_server, wait_until
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +50,7 @@ def served(tmp_path: Path) -> tuple[Path, Process]:
     make_league(db, rounds=4, base=2.0, increment=0.05)
     add_member(db, "greedy", "house", "greedy")
     add_member(db, "rando", "house", "random")
-    server = start_server(db, free_port(), tmp_path / "server.log")
+    server = start_server(db, 0, tmp_path / "server.log")
     return db, server
 
 
@@ -127,7 +126,7 @@ def test_restore_is_refused_while_served_and_works_once_stopped(
     done = adjacency("league", "restore", "--backup", out, "--db", db, "--force")
     assert done.returncode == 0, done.stderr
     assert finished(db) == kept
-    again = start_server(db, free_port(), tmp_path / "again.log")
+    again = start_server(db, 0, tmp_path / "again.log")
     try:
         wait_until(lambda: len(finished(db)) > len(kept), 60, "the restored league to play")
     finally:

@@ -26,7 +26,7 @@ import pytest
 from adjacency.league.league_file import LeagueStore, StoredGame
 from deploy_helpers import DEPLOY, LEAGUE_PORT, league_command, replaced
 from league_helpers import ADMIN, Process, add_member, make_league, spawn, start_client, wait_until
-from net_helpers import free_port
+from net_helpers import reserved_port
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def provisioned() -> None:
 
 def caddyfile(https_port: int, http_port: int, league_port: int) -> str:
     """deploy/Caddyfile.internal for this test: the site is ``localhost``, the upstream
-    the test's league, and a global block puts Caddy on free ports with no admin API and
+    the test's league, and a global block puts Caddy on the given ports with no admin API and
     nothing installed into this machine's trust store."""
     site = replaced(
         (DEPLOY / "Caddyfile.internal").read_text(),
@@ -62,9 +62,16 @@ def caddyfile(https_port: int, http_port: int, league_port: int) -> str:
 
 @contextlib.contextmanager
 def caddy(tmp: Path, league_port: int) -> Iterator[tuple[str, Path]]:
-    """Caddy in front of the league on ``league_port``: yields its HTTPS address and the
-    root certificate of its internal authority (in its data folder under ``tmp``)."""
-    https_port, http_port = free_port(), free_port()
+    """Caddy in front of the league on ``league_port``, on two ports the test holds
+    (:func:`net_helpers.reserved_port`): yields its HTTPS address and the root
+    certificate of its internal authority (in its data folder under ``tmp``)."""
+    with reserved_port() as https_port, reserved_port() as http_port:
+        yield from _caddy_on(tmp, league_port, https_port, http_port)
+
+
+def _caddy_on(
+    tmp: Path, league_port: int, https_port: int, http_port: int
+) -> Iterator[tuple[str, Path]]:
     config = tmp / "Caddyfile"
     config.write_text(caddyfile(https_port, http_port, league_port))
     home = tmp / "caddy-home"
@@ -121,13 +128,12 @@ def test_a_bot_plays_through_caddy_over_wss_with_its_internal_ca(tmp_path: Path)
     token = add_member(db, "team-blue")
     token_file = tmp_path / "admin-token"
     token_file.write_text(ADMIN + "\n")
-    league_port = free_port()
-    league = spawn(league_command(db, league_port, token_file), tmp_path / "league.log")
+    league = spawn(league_command(db, 0, token_file), tmp_path / "league.log")
     client: Process | None = None
     try:
         wait_until(lambda: "ready at" in league.text(), 60, "the league to start")
         assert league.popen.poll() is None, league.text()
-        with caddy(tmp_path, league_port) as (url, root):
+        with caddy(tmp_path, league.port) as (url, root):
             context = ssl.create_default_context(cafile=str(root))
             with urllib.request.urlopen(url + "/", timeout=10, context=context) as page:
                 assert "<html" in page.read().decode().lower()

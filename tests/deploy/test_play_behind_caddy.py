@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from league_helpers import wait_until
-from net_helpers import free_port
+from net_helpers import announced_port, reserved_port
 
 pytestmark = pytest.mark.slow
 
@@ -32,9 +32,8 @@ CREATES = 24
 
 @contextlib.contextmanager
 def play_server(tmp: Path, *options: str) -> Iterator[int]:
-    port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "adjacency", "play", "--no-browser", "--port", str(port),
+        [sys.executable, "-m", "adjacency", "play", "--no-browser", "--port", "0",
          "--db", str(tmp / "games.sqlite3"), *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -42,7 +41,7 @@ def play_server(tmp: Path, *options: str) -> Iterator[int]:
         assert process.stdout is not None
         line = process.stdout.readline()
         assert "ready at" in line, line + (process.stderr.read() if process.stderr else "")
-        yield port
+        yield announced_port(line)
     finally:
         process.terminate()
         process.wait(30)
@@ -50,8 +49,13 @@ def play_server(tmp: Path, *options: str) -> Iterator[int]:
 
 @contextlib.contextmanager
 def caddy(tmp: Path, upstream: int) -> Iterator[str]:
-    """Caddy on a free port proxying to ``upstream``, forwarding :data:`VISITOR`."""
-    port = free_port()
+    """Caddy on a port the test holds (:func:`net_helpers.reserved_port`) proxying to
+    ``upstream``, forwarding :data:`VISITOR`."""
+    with reserved_port() as port:
+        yield from _caddy_on(tmp, upstream, port)
+
+
+def _caddy_on(tmp: Path, upstream: int, port: int) -> Iterator[str]:
     config = tmp / "Caddyfile"
     config.write_text(
         "{\n\tadmin off\n\tauto_https off\n}\n\n"

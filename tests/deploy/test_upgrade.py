@@ -23,7 +23,6 @@ from adjacency.league.store.schema import STORE_SCHEMA
 from adjacency.storage import APPLICATION_IDS
 from deploy_helpers import league_command
 from league_helpers import ADMIN, env, spawn, start_client, wait_until
-from net_helpers import free_port
 from store_helpers import DATA, header
 
 pytestmark = pytest.mark.slow
@@ -44,8 +43,7 @@ def test_a_league_made_by_an_earlier_version_is_served_after_the_upgrade(
     assert header(db)[1] == 0  # from before numbered versions
     token_file = tmp_path / "admin-token"
     token_file.write_text(ADMIN + "\n")
-    port = free_port()
-    server = spawn(league_command(db, port, token_file), tmp_path / "league.log")
+    server = spawn(league_command(db, 0, token_file), tmp_path / "league.log")
     try:
         wait_until(lambda: "ready at" in server.text(), 60, "the league to start")
         assert server.popen.poll() is None, server.text()
@@ -59,7 +57,7 @@ def test_a_league_made_by_an_earlier_version_is_served_after_the_upgrade(
         )
         assert rotated.returncode == 0, rotated.stderr
         token = rotated.stdout.strip().splitlines()[-1]
-        client = start_client(f"http://127.0.0.1:{port}", token, "greedy", tmp_path / "client.log")
+        client = start_client(server.url, token, "greedy", tmp_path / "client.log")
         try:
             wait_until(lambda: len(finished_games(db)) == 3, 60, "a game of alpha's")
         finally:

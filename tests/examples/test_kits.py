@@ -40,7 +40,6 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = pytest.mark.node  # the JavaScript kit; the Java kit is marked by java_build
 
@@ -435,9 +434,8 @@ def test_the_java_kit_and_the_node_websocket_client_play_league_games(
     add_member(db, "house-greedy", "house", "greedy")
     java_token = add_member(db, "java-kit")
     node_token = add_member(db, "node-kit")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log")
+    server = start_server(db, 0, tmp_path / "server.log")
+    url = server.url
     java_spec = "cmd:" + shlex.join(kit_command("java", "alphabeta", java_build))
     java = start_client(url, java_token, java_spec, tmp_path / "java.log")
     node_log = (tmp_path / "node.log").open("wb")

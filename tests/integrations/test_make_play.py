@@ -13,8 +13,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-from net_helpers import free_port
-
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 MAKE = ["make", "--no-print-directory", "-C", str(ROOT), "-o", ".venv/.installed-run"]
@@ -42,8 +40,10 @@ def test_make_play_passes_port_db_no_browser_and_args() -> None:
     assert dry_run(extra_env={"PORT": "9", "DB": "x.db"}) == f"{BIN}/adjacency play"
 
 
-def test_make_play_serves_on_the_port_and_saves_in_the_db_given(tmp_path: Path) -> None:
-    port, db = free_port(), tmp_path / "my games.sqlite3"
+def test_make_play_serves_on_the_port_and_saves_in_the_db_given(
+    tmp_path: Path, held_port: int
+) -> None:
+    port, db = held_port, tmp_path / "my games.sqlite3"
     log = tmp_path / "play.log"
     with log.open("wb") as handle:
         process = subprocess.Popen(

@@ -33,7 +33,6 @@ import pytest
 
 from adjacency import DISTRIBUTION, __version__
 from adjacency.puzzles.model import SHIPPED
-from net_helpers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 # One worker builds the wheel and the venv once for all these tests (make test: --dist loadgroup).
@@ -190,8 +189,8 @@ def test_the_installed_wheel_runs_the_command_line(venv: Path, tmp_path: Path) -
 
 
 @pytest.fixture
-def server(venv: Path, tmp_path: Path) -> Iterator[str]:
-    port = free_port()
+def server(venv: Path, tmp_path: Path, held_port: int) -> Iterator[str]:
+    port = held_port
     process = subprocess.Popen(
         [
             venv / "bin" / "adjacency",

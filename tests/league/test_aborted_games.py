@@ -17,7 +17,6 @@ import pytest
 
 from adjacency.league.league_file import LeagueStore, StoredGame
 from league_helpers import Process, add_member, make_league, start_client, start_server, wait_until
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -84,15 +83,14 @@ def assert_kept(db: Path, game_id: int, at_least: int) -> None:
 
 
 def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
-    tmp_path: Path,
+    tmp_path: Path, held_port: int
 ) -> None:
     db = tmp_path / "league.db"
     make_league(db)
     add_member(db, "house-greedy", "house", "greedy")
     token = add_member(db, "sleepy")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log", *SERVE)
+    server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
+    url = server.url
     client = start_client(url, token, f"cmd:{sys.executable} {SLEEPY}", tmp_path / "client.log")
     try:
         # 1. A graceful stop (SIGTERM) in the middle of a game.
@@ -106,12 +104,12 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         assert "Traceback" not in server.text() and "ERROR" not in server.text()
 
         # 2. kill -9 in the middle of a game; the client hears it once the server is back.
-        server = start_server(db, port, tmp_path / "server.log", *SERVE)
+        server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
         game = wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
         running = wait_until(lambda: engines(client), WAIT, "the client's engine")
         server.kill()
         assert stored(db, game.id).plies >= game.plies  # on disk while it was played
-        server = start_server(db, port, tmp_path / "server.log", *SERVE)
+        server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
         wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
                    WAIT, "the client to hear of the abort after the restart")  # fmt: skip
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")

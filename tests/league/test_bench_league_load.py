@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from league_helpers import env
-from net_helpers import free_port
+from net_helpers import reserved_port
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_league_load.py"
 
@@ -22,14 +22,15 @@ def test_the_load_benchmark_runs_with_tiny_sizes(tmp_path: Path) -> None:
     tiny = ["--games", "400", "--members", "120", "--bots", "4", "--house", "1",
             "--people-played", "20", "--requests", "2", "--playing", "2", "--viewers", "2",
             "--people", "2", "--seconds", "2", "--abusive", "9", "--hold", "1"]  # fmt: skip
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT), *tiny, "--port", str(free_port()), "--out", str(out)],
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    with reserved_port() as port:  # held for the benchmark's server, which binds it
+        run = subprocess.run(
+            [sys.executable, str(SCRIPT), *tiny, "--port", str(port), "--out", str(out)],
+            env=env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     assert run.returncode == 0, run.stdout + run.stderr
     figures = json.loads(out.read_text())
     refused = {

@@ -32,7 +32,6 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -65,9 +64,8 @@ def serve_one_student(tmp_path: Path) -> tuple[Path, str, str, Process]:
     make_league(db, base=CLOCK, increment=0.0)
     add_member(db, "house-random", "house", "random")
     token = add_member(db, "student")
-    port = free_port()
-    server = start_server(db, port, tmp_path / "server.log")
-    return db, token, f"http://127.0.0.1:{port}", server
+    server = start_server(db, 0, tmp_path / "server.log")
+    return db, token, server.url, server
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,6 @@ from league_helpers import (
     thread_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -99,14 +98,13 @@ def test_thirty_bots_on_one_address_play_a_swiss_with_every_game_ended_on_the_bo
     made = cli("league", "event", "create", "--db", str(db), "class", "--format", "swiss",
                "--rounds", "2", "--members", ",".join(t.name for t in teams))  # fmt: skip
     assert made.returncode == 0, made.stderr
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     log = tmp_path / "server.log"
-    server = start_server(db, port, log, "--no-house-games", exempt_loopback=False)
+    server = start_server(db, 0, log, "--no-house-games", exempt_loopback=False)
+    url = server.url
 
     async def play_the_event() -> None:
         stop = asyncio.Event()
-        ws_url = f"ws://127.0.0.1:{port}{CONNECT_PATH}"
+        ws_url = url.replace("http://", "ws://") + CONNECT_PATH
         players = [asyncio.ensure_future(team.play(ws_url, stop)) for team in teams]
         try:
             await asyncio.to_thread(

@@ -22,7 +22,7 @@ import pytest
 from adjacency.league.league_file import LeagueStore
 from cli_helpers import run
 from league_helpers import add_member, env, make_league, thread_server
-from net_helpers import free_port
+from net_helpers import reserved_port
 
 pytestmark = pytest.mark.slow
 
@@ -48,7 +48,8 @@ def test_connect_to_an_address_that_is_no_league_says_so_and_stops(tmp_path: Pat
 
 
 def test_connect_where_nothing_listens_says_so_and_gives_up(tmp_path: Path) -> None:
-    done = connect(f"http://127.0.0.1:{free_port()}", "adjl_" + "T" * 22)
+    with reserved_port() as port:  # held, never listening: every try is refused
+        done = connect(f"http://127.0.0.1:{port}", "adjl_" + "T" * 22)
     assert done.returncode == 3, done.stderr
     assert done.stderr.count("could not connect: nothing listens at 127.0.0.1:") == 5
     assert "gave up after 5 tries" in done.stderr and "Traceback" not in done.stderr
@@ -87,8 +88,7 @@ def test_serve_refuses_given_settings_equal_to_the_defaults_on_another_league(
 ) -> None:
     db = tmp_path / "league.db"
     make_league(db)  # 6x6, 4 rounds
-    port = str(free_port())
-    status, _, err = run(capsys, "league", "serve", "--db", str(db), "--port", port,
+    status, _, err = run(capsys, "league", "serve", "--db", str(db), "--port", "0",
                          "--rows", "8", "--cols", "8")  # fmt: skip
     assert status == 2 and "settings never change" in err
     assert "rows 6, not 8" in err and "cols 6, not 8" in err and "rounds" not in err

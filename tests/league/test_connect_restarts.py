@@ -33,7 +33,6 @@ from league_helpers import (
     thread_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -69,17 +68,18 @@ def kill_during_round(db: Path, server: Process, round_index: int) -> set[int]:
     return in_flight
 
 
-def test_ten_clients_play_on_through_two_kill_9_restarts_during_an_event(tmp_path: Path) -> None:
+def test_ten_clients_play_on_through_two_kill_9_restarts_during_an_event(
+    tmp_path: Path, held_port: int
+) -> None:
     db = tmp_path / "league.db"
     make_league(db, base=20.0, increment=0.1)  # 6x6, 4 rounds: 8 plies a game
     tokens = {name: add_member(db, name) for name in TEAMS}
     with LeagueStore(db) as store:  # what `league event create` does
         store.events.create("friday", "swiss", 3, TEAMS, pace=0.05)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{held_port}"
     log = tmp_path / "server.log"
     serve = ("--pause", "600")  # a bot rests after a ladder game: the event's games only
-    server = start_server(db, port, log, *serve)
+    server = start_server(db, held_port, log, *serve)
     clients = {
         name: start_client(url, tokens[name], ("greedy", "random")[i % 2], tmp_path / f"{name}.log")
         for i, name in enumerate(TEAMS)
@@ -106,7 +106,7 @@ def test_ten_clients_play_on_through_two_kill_9_restarts_during_an_event(tmp_pat
 
             wait_until(failed_twice, WAIT, "every client to fail two tries at the dead server")
             last_game = max(event_games(db)[1] + list(in_flight))
-            server = start_server(db, port, log, *serve)
+            server = start_server(db, held_port, log, *serve)
         wait_until(lambda: event_games(db)[0] == "finished", WAIT, "the event to finish")
         still_running = {name for name, client in clients.items() if client.popen.poll() is None}
     finally:

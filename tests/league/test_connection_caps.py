@@ -45,7 +45,7 @@ from adjacency.serving.sockets import (
     socket_options,
 )
 from league_helpers import ADMIN, add_member, env, make_league, wait_until
-from net_helpers import free_port
+from net_helpers import announced_port
 from web_helpers import uvicorn_thread
 
 GUARD = 30.0
@@ -266,12 +266,11 @@ def test_a_crowd_under_a_low_file_limit_is_refused_clearly_and_never_reaches_it(
     limit nor logs a failure to open one, and serves again once the crowd is gone."""
     db = tmp_path / "league.db"
     make_league(db)
-    port = free_port()
     log = tmp_path / "server.log"
     with log.open("ab") as handle:
         server = subprocess.Popen(
             [sys.executable, "-m", "adjacency", "league", "serve", "--db", str(db),
-             "--port", str(port), "--pace", "0", "--exempt-loopback"],
+             "--port", "0", "--pace", "0", "--exempt-loopback"],
             stdout=handle, stderr=subprocess.STDOUT, env=env(), start_new_session=True,
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES)),
         )  # fmt: skip
@@ -281,6 +280,7 @@ def test_a_crowd_under_a_low_file_limit_is_refused_clearly_and_never_reaches_it(
             what="the server to start",
         )
         assert server.poll() is None, log.read_text()
+        port = announced_port(log.read_text())
         fds = Path(f"/proc/{server.pid}/fd")
         with ExitStack() as stack:
             crowd = [

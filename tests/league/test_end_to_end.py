@@ -24,7 +24,6 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +42,9 @@ def finished_games(url: str, name: str) -> list[dict[str, Any]]:
     ]
 
 
-def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_path: Path) -> None:
+def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(
+    tmp_path: Path, held_port: int
+) -> None:
     db = tmp_path / "league.db"
     make_league(db)
     add_member(db, "house-greedy", "house", "greedy")
@@ -54,9 +55,8 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
         "slow": f"cmd:{sys.executable} {SLEEPY}",
     }
     tokens = {name: add_member(db, name) for name in specs}
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log", *SERVE)
+    server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
+    url = server.url
     clients: dict[str, Process] = {}
     try:
         for name, spec in specs.items():
@@ -118,7 +118,7 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(tmp_pat
             finished_before = {g.id for g in store.games.games(status="finished")}
             in_flight = {g.id for g in store.games.games(status="playing")}
         assert in_flight
-        server = start_server(db, port, tmp_path / "server.log", *SERVE)
+        server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
         for flown in in_flight:
             assert get(f"{url}/api/league/games/{flown}")["status"] == "aborted"
         wait_until(

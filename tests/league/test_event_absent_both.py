@@ -27,7 +27,6 @@ from league_helpers import (
     thread_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -44,9 +43,8 @@ def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) ->
     with LeagueStore(db) as store:
         store.events.create("friday", "round-robin", None, ["red", "ghost", "shade"])
         store.events.start("friday")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log")
+    server = start_server(db, 0, tmp_path / "server.log")
+    url = server.url
     client = start_client(url, token, "greedy", tmp_path / "red.log")
     try:
 

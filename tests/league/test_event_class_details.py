@@ -32,7 +32,6 @@ from league_helpers import (
     thread_server,
     wait_until,
 )
-from net_helpers import free_port
 
 FIVE = ("ada", "bob", "cy", "dee", "eve")
 
@@ -136,10 +135,9 @@ def test_an_event_of_every_connected_bot_waits_says_why_and_counts_house_bots(
                   "--format", "round-robin", "--all-connected")  # fmt: skip
     assert created.returncode == 0, created.stderr
     assert "?" not in created.stdout and "house bots" in created.stdout
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     log = tmp_path / "server.log"
-    server = start_server(db, port, log)
+    server = start_server(db, 0, log)
+    url = server.url
     client = start_client(url, token, "greedy", tmp_path / "solo.log")
     try:
         shown = cli("league", "event", "show", "--db", str(db), "open")

@@ -37,7 +37,6 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.node]
 
@@ -143,7 +142,9 @@ def check_export(db: Path, out: Path, recomputed: list[EventGame]) -> dict[str, 
     return table
 
 
-def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -> None:
+def test_a_round_robin_runs_to_its_end_through_a_killed_server(
+    tmp_path: Path, held_port: int
+) -> None:
     db = tmp_path / "league.db"
     make_league(db, base=1.5, increment=0.05)
     specs = {"rando": "random", "greedo": "greedy", "rando2": "random"}
@@ -152,9 +153,8 @@ def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -
     made = cli("league", "event", "create", "--db", str(db), "friday",
                "--format", "round-robin", "--members", "rando,greedo,rando2,ghost")  # fmt: skip
     assert made.returncode == 0, made.stderr
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log")
+    server = start_server(db, held_port, tmp_path / "server.log")
+    url = server.url
     clients: list[Process] = []
     try:
         for name, spec in specs.items():
@@ -168,7 +168,7 @@ def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -
         started = cli("league", "event", "start", "--db", str(db), "friday")
         assert started.returncode == 0, started.stderr
         finished_before, in_flight = kill_in_the_middle(db, server, 2)
-        server = start_server(db, port, tmp_path / "server.log")
+        server = start_server(db, held_port, tmp_path / "server.log")
         wait_until(lambda: event_state(db)[0] == "finished", WAIT, "the event to finish")
     finally:
         for client in clients:
@@ -187,7 +187,7 @@ def test_a_round_robin_runs_to_its_end_through_a_killed_server(tmp_path: Path) -
 
 
 def test_a_double_round_robin_of_six_bots_with_the_java_and_node_kits(
-    java_build: Path, tmp_path: Path
+    java_build: Path, tmp_path: Path, held_port: int
 ) -> None:
     """Six connected bots: the Java kit's alpha-beta and the Node and Python kits' greedy
     through ``adjacency connect`` and ``cmd:``, the Node kit's ``league.js`` over the
@@ -208,9 +208,8 @@ def test_a_double_round_robin_of_six_bots_with_the_java_and_node_kits(
     members = ["java-kit", "node-ws", "rando", "node-kit", "greedo", "python-kit"]
     with LeagueStore(db) as store:  # what `event create` does (the test above runs it)
         store.events.create("friday", "double-round-robin", None, members)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log")
+    server = start_server(db, held_port, tmp_path / "server.log")
+    url = server.url
     clients: list[Process] = []
     node_log = (tmp_path / "node-ws.log").open("wb")
     node = subprocess.Popen(
@@ -233,7 +232,7 @@ def test_a_double_round_robin_of_six_bots_with_the_java_and_node_kits(
         started = cli("league", "event", "start", "--db", str(db), "friday")
         assert started.returncode == 0, started.stderr
         finished_before, in_flight = kill_in_the_middle(db, server, 20)
-        server = start_server(db, port, tmp_path / "server.log")
+        server = start_server(db, held_port, tmp_path / "server.log")
         wait_until(lambda: event_state(db)[0] == "finished", WAIT, "the event to finish")
     finally:
         for client in clients:

@@ -40,7 +40,6 @@ from league_helpers import (
     thread_server,
     wait_until,
 )
-from net_helpers import free_port
 from web_helpers import uvicorn_thread
 
 GUARD = 30.0
@@ -196,17 +195,17 @@ def test_clients_on_the_servers_machine_are_limited_and_cannot_pose_as_others(
     spend a remote client's allowance); with ``--forwarded-allow-ips`` it is."""
     db = tmp_path / "league.db"
     make_league(db)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log", exempt_loopback=False)
+    server = start_server(db, 0, tmp_path / "server.log", exempt_loopback=False)
+    url = server.url
     try:
         statuses = handshakes_until_refused(url, "203.0.113.9")
         assert set(statuses[:-1]) == {401} and len(statuses) > CONNECT_BURST
         assert handshake_status(url) == 429  # counted against 127.0.0.1: the header was ignored
     finally:
         server.stop()
-    server = start_server(db, port, tmp_path / "proxied.log", "--forwarded-allow-ips",
+    server = start_server(db, 0, tmp_path / "proxied.log", "--forwarded-allow-ips",
                           "127.0.0.1", exempt_loopback=False)  # fmt: skip
+    url = server.url
     try:
         statuses = handshakes_until_refused(url, "203.0.113.9")  # the proxied client's
         assert set(statuses[:-1]) == {401} and len(statuses) > CONNECT_BURST

@@ -27,7 +27,6 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -65,10 +64,9 @@ def test_the_log_has_a_line_for_each_connection_refusal_game_and_event_step(
     with LeagueStore(db) as store:  # started before the server: its first pass pairs it
         store.events.create("friday", "round-robin", None, ["red", "blue"])
         store.events.start("friday")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     log = tmp_path / "server.log"
-    server = start_server(db, port, log)  # no --log-level: INFO
+    server = start_server(db, 0, log)  # no --log-level: INFO
+    url = server.url
     clients: list[Process] = []
     try:
         for name, token in tokens.items():
@@ -118,11 +116,10 @@ def test_the_log_has_a_line_for_each_connection_refusal_game_and_event_step(
 def test_log_level_warning_leaves_out_the_info_lines(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     make_league(db)
-    port = free_port()
     log = tmp_path / "server.log"
-    server = start_server(db, port, log, "--log-level", "warning")
+    server = start_server(db, 0, log, "--log-level", "warning")
     try:
-        refused_client(f"http://127.0.0.1:{port}", tmp_path / "refused.log")
+        refused_client(server.url, tmp_path / "refused.log")
     finally:
         server.stop()
     text = log.read_text()
@@ -133,7 +130,7 @@ def test_log_level_warning_leaves_out_the_info_lines(tmp_path: Path) -> None:
 def test_an_unknown_log_level_is_refused_before_serving(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "adjacency", "league", "serve", "--db", str(tmp_path / "l.db"),
-         "--port", str(free_port()), "--log-level", "chatty"],
+         "--port", "0", "--log-level", "chatty"],
         capture_output=True, text=True, timeout=60, env=env(),
     )  # fmt: skip
     assert done.returncode == 2

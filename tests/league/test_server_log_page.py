@@ -39,7 +39,6 @@ from league_helpers import (
     start_server,
     wait_until,
 )
-from net_helpers import free_port
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -82,10 +81,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with LeagueStore(db) as store:
         store.events.create("friday", "round-robin", None, ["red", "blue"])
         store.events.start("friday")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     stderr = folder / "server.log"
-    server = start_server(db, port, stderr)  # no --log-level: INFO
+    server = start_server(db, 0, stderr)  # no --log-level: INFO
+    url = server.url
     clients: list[Process] = []
     try:
         for name, token in tokens.items():

@@ -17,7 +17,6 @@ from adjacency.core.record import game_from_text
 from adjacency.core.stand_ins import game_counts
 from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member, make_league, request, start_client, start_server, wait_until
-from net_helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -33,9 +32,8 @@ def test_a_clients_stand_ins_are_in_the_record_and_the_event_table(tmp_path: Pat
     with LeagueStore(db) as store:
         store.events.create("cup", "round-robin", None, ["red", "gold"])
         store.events.start("cup")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log")
+    server = start_server(db, 0, tmp_path / "server.log")
+    url = server.url
     client = start_client(url, token, f"cmd:{sys.executable} {ENGINE}", tmp_path / "red.log")
     try:
 

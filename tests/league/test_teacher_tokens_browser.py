@@ -18,7 +18,6 @@ from adjacency.league.league_file import LeagueStore
 from browser_helpers import axe_violations, teacher_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, start_server, thread_server
-from net_helpers import free_port
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -158,10 +157,9 @@ def test_over_https_the_connect_line_and_the_sheet_carry_cafile_with_a_note(
     make_league(db)
     roster = tmp_path / "class.csv"
     roster.write_text("red\n", encoding="utf-8")
-    port = free_port()
-    url = f"https://127.0.0.1:{port}"
-    server = start_server(db, port, tmp_path / "server.log", "--certfile", str(cert),
+    server = start_server(db, 0, tmp_path / "server.log", "--certfile", str(cert),
                           "--keyfile", str(key))  # fmt: skip
+    url = server.url
     errors: list[str] = []
     try:
         context, page = teacher_page(

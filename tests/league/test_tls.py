@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from league_helpers import add_member, make_league, start_client, start_server
-from net_helpers import free_port
 
 trustme = pytest.importorskip("trustme")
 
@@ -29,11 +28,10 @@ def test_https_and_wss_with_a_certificate_the_client_verifies(tmp_path: Path) ->
     make_league(db)
     add_member(db, "house-random", "house", "random")
     token = add_member(db, "remote")
-    port = free_port()
-    url = f"https://127.0.0.1:{port}"
     server = start_server(
-        db, port, tmp_path / "server.log", "--certfile", str(cert), "--keyfile", str(key)
+        db, 0, tmp_path / "server.log", "--certfile", str(cert), "--keyfile", str(key)
     )
+    url = server.url
     try:
         context = ssl.create_default_context(cafile=str(ca))
         with urllib.request.urlopen(f"{url}/api/league", context=context, timeout=30) as answer:
@@ -67,10 +65,10 @@ def test_an_https_url_for_a_server_without_tls_is_a_final_error(tmp_path: Path) 
     db = tmp_path / "league.db"
     make_league(db)
     token = add_member(db, "remote")
-    port = free_port()
-    server = start_server(db, port, tmp_path / "server.log")
+    server = start_server(db, 0, tmp_path / "server.log")
     try:
-        client = start_client(f"https://127.0.0.1:{port}", token, "random", tmp_path / "c.log")
+        https = server.url.replace("http://", "https://")  # the server speaks plain HTTP
+        client = start_client(https, token, "random", tmp_path / "c.log")
         assert client.popen.wait(60) == 2, client.text()
         assert_one_final_line(client.text(), "does not speak TLS", "http://")
     finally:

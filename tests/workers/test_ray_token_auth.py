@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import run_process
-from net_helpers import free_port
+from net_helpers import reserved_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.ray, pytest.mark.xdist_group("ray-token")]
 
@@ -75,21 +75,26 @@ def cluster() -> Iterator[TokenCluster]:
     (home / ".ray" / "auth_token").write_text(TOKEN)
     env = clean_env(home)
     env["RAY_AUTH_MODE"] = "token"  # as `ray start --head` does by default where a token is saved
-    port = free_port()
     groups: list[int] = []
     try:
-        start(
-            ["--head", f"--port={port}", "--num-cpus=0", "--include-dashboard=false",
-             f"--dashboard-port={free_port()}", f"--temp-dir={root / 'head'}",
-             "--node-ip-address=127.0.0.1"],
-            env, groups,
-        )  # fmt: skip
-        start(
-            [f"--address=127.0.0.1:{port}", "--num-cpus=1", f"--temp-dir={root / 'node'}",
-             "--node-ip-address=127.0.0.1"],
-            env, groups,
-        )  # fmt: skip
-        yield TokenCluster(f"127.0.0.1:{port}", home, groups)
+        # The head's GCS on a port it picks (Ray's --port=0), its address read from the
+        # file `ray start` writes into its temp folder; the dashboard on a port the test
+        # holds (Ray checks it with SO_REUSEADDR, then listens there).
+        with reserved_port() as dashboard:
+            start(
+                ["--head", "--port=0", "--num-cpus=0", "--include-dashboard=false",
+                 f"--dashboard-port={dashboard}", f"--temp-dir={root / 'head'}",
+                 "--node-ip-address=127.0.0.1"],
+                env, groups,
+            )  # fmt: skip
+            address = (root / "head" / "ray_current_cluster").read_text().strip()
+            assert address.startswith("127.0.0.1:"), address
+            start(
+                [f"--address={address}", "--num-cpus=1", f"--temp-dir={root / 'node'}",
+                 "--node-ip-address=127.0.0.1"],
+                env, groups,
+            )  # fmt: skip
+            yield TokenCluster(address, home, groups)
     finally:
         stop(groups)
         shutil.rmtree(root, ignore_errors=True)
