@@ -1,5 +1,8 @@
 """Offers between devices: a rematch or a takeback offered by one player and accepted,
-declined or withdrawn by the other, through the HTTP API of a real app."""
+declined or withdrawn by the other, through the HTTP API of a real app; and the rule for
+an offer made while one of another kind waits, which no game reaches through the API (a
+rematch waits only in a finished game, a takeback only in one being played), on the
+function that decides it."""
 
 from __future__ import annotations
 
@@ -10,7 +13,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from adjacency.core import COLORS
 from adjacency.web.app import create_app
+from adjacency.web.models import Offer, OfferKind
+from adjacency.web.offers import made
 from adjacency.web.seats import SEAT_HEADER
 from web_helpers import SMALL
 
@@ -176,3 +182,17 @@ def test_an_offer_and_a_rematch_survive_a_restart(tmp_path: Path) -> None:
         new_id = o.post(f"/api/games/{game_id}/offers/answer", json={"accept": True}).json()["id"]
     with TestClient(create_app(db), cookies=cookies["x"]) as x:
         assert x.get(f"/api/games/{game_id}").json()["rematch"] == new_id
+
+
+def test_an_offer_while_one_of_another_kind_waits_replaces_it_and_agrees_to_nothing() -> None:
+    """Whoever made the waiting offer, an offer of the other kind is no agreement to it
+    (only the same offer from both players is) and is what the table holds next."""
+    kinds: tuple[OfferKind, OfferKind] = ("rematch", "takeback")
+    for waiting, offered in (kinds, kinds[::-1]):
+        for maker in COLORS:
+            for color in COLORS:
+                pending = Offer(kind=waiting, by=maker)
+                matching, recorded = made(pending, offered, color)
+                case = (waiting, maker, offered, color)
+                assert matching is None, case
+                assert recorded == Offer(kind=offered, by=color), case
