@@ -137,6 +137,16 @@ def folder_fifo(tmp: Path) -> Path:
     return folder
 
 
+def folder_many(tmp: Path) -> Path:
+    folder = tmp / "project"
+    (folder / "src").mkdir(parents=True)
+    (folder / "src" / "Bot.java").write_text(BOT)
+    (folder / "notes").mkdir()
+    for i in range(MAX_FILES):  # with Bot.java, one file more than the rule allows
+        (folder / "notes" / f"F{i}.txt").touch()
+    return folder
+
+
 HOSTILE: dict[str, tuple[Callable[[Path], Path], str]] = {
     "traversal": (traversal, "rule 'no .. in names'"),
     "duplicate": (duplicate, "rule 'unique names'"),
@@ -154,6 +164,7 @@ HOSTILE: dict[str, tuple[Callable[[Path], Path], str]] = {
     "not-a-zip": (not_a_zip, "rule 'a zip file'"),
     "folder-link": (folder_link, "rule 'no links or devices': 'src/Secret.java' is a link"),
     "folder-fifo": (folder_fifo, "is a named pipe"),
+    "folder-file-count": (folder_many, "rule 'file count'"),
 }
 
 
