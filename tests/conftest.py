@@ -26,19 +26,22 @@ raylets, each its own set of processes, exactly as ``ray start`` does on several
 machines. The head has no CPU, so every task runs on a worker node. Object stores
 are small and the dashboard is off so the cluster fits a 2-core CI machine.
 
-Each pytest process (each xdist worker) that runs a test using it starts one
-cluster, shared by all its Ray tests and shut down at the end of its session.
-The process is connected to it (``ray.init``) only for the test modules that
-use it: tests of other modules (the local executors, which read
-``ray.is_initialized()`` to name where a game ran) never see a connected Ray.
-(pytest-xdist's ``loadgroup`` would send them all to one worker, but its group
-marker has no effect with pytest 9, which ignores the node id it rewrites.)
+Every test that uses it is in one xdist group (:mod:`groups`), so under ``make
+test``'s ``--dist loadgroup`` one worker starts the one cluster, shared by all the
+Ray tests and shut down at the end of its session. Its start is tried again, a fresh
+cluster each time, when it fails (on a loaded machine Ray's own waits for its GCS or
+a raylet can run out), at most :data:`CLUSTER_TRIES` times and never once
+:data:`CLUSTER_START_SECONDS` have passed. The process is connected to it
+(``ray.init``) only for the test modules that use it: tests of other modules (the
+local executors, which read ``ray.is_initialized()`` to name where a game ran) never
+see a connected Ray.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,7 +55,7 @@ from kit_helpers import build_java
 from net_helpers import reserved_port
 from sandbox_helpers import reachable_folder
 
-pytest_plugins = ["skip_guard", "time_guard", "needs", "reaper"]
+pytest_plugins = ["skip_guard", "time_guard", "needs", "reaper", "groups"]
 
 __all__ = ["browser", "held_port", "java_build", "ray_cluster", "sandbox_box"]
 
@@ -106,38 +109,63 @@ def java_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 OBJECT_STORE = 80 * 1024 * 1024
 WORKER_NODES = 2
+CLUSTER_TRIES = 3
+"""The most starts of the shared Ray cluster before its tests fail."""
+CLUSTER_START_SECONDS = 90.0
+"""No new start of the cluster once this many seconds have passed since the first: the
+tries fit within the first test's timeout (pytest-timeout's 120 s, setup included)."""
 
 
-def _add_node(cluster: Any) -> Any:
-    """A one-CPU worker node; a second attempt if the first one's raylet does not register
-    within Ray's fixed 30 s (it happens on a heavily loaded machine)."""
+def _start_cluster() -> Any:
+    """A head without CPUs and :data:`WORKER_NODES` one-CPU worker nodes, all registered;
+    whatever a failed start left running is shut down before the error goes on."""
+    from ray.cluster_utils import Cluster
+
+    cluster = None
     try:
-        return cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
-    except Exception:
-        return cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+        cluster = Cluster(
+            initialize_head=True,
+            connect=False,
+            head_node_args={
+                "num_cpus": 0,
+                "object_store_memory": OBJECT_STORE,
+                "include_dashboard": False,
+            },
+        )
+        for _ in range(WORKER_NODES):
+            cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
+        cluster.wait_for_nodes()
+        return cluster
+    except BaseException:
+        if cluster is not None:
+            cluster.shutdown()  # type: ignore[no-untyped-call]
+        raise
 
 
 @pytest.fixture(scope="session")
 def _ray_nodes() -> Iterator[Any]:
-    """The cluster's processes, started once per pytest process."""
+    """The cluster's processes, started once per pytest process (one worker runs all
+    its tests: :mod:`groups`), tried again within :data:`CLUSTER_TRIES` and
+    :data:`CLUSTER_START_SECONDS`."""
     import ray.cloudpickle
-    from ray.cluster_utils import Cluster
 
     # Workers do not have tests/ on their path: ship the fake bots by value.
     ray.cloudpickle.register_pickle_by_value(arena_fakes)  # type: ignore[no-untyped-call]
-    cluster = Cluster(
-        initialize_head=True,
-        connect=False,
-        head_node_args={
-            "num_cpus": 0,
-            "object_store_memory": OBJECT_STORE,
-            "include_dashboard": False,
-        },
-    )
+    began = time.monotonic()
+    failures: list[str] = []
+    cluster = None
+    while cluster is None:
+        try:
+            cluster = _start_cluster()
+        except Exception as exc:
+            failures.append(f"{type(exc).__name__}: {exc}")
+            spent = time.monotonic() - began
+            if len(failures) == CLUSTER_TRIES or spent > CLUSTER_START_SECONDS:
+                pytest.fail(
+                    f"the Ray cluster did not start in {len(failures)} tries ({spent:.0f} s): "
+                    + "; ".join(failures)
+                )
     try:
-        for _ in range(WORKER_NODES):
-            _add_node(cluster)
-        cluster.wait_for_nodes()
         yield cluster
     finally:
         cluster.shutdown()  # type: ignore[no-untyped-call]

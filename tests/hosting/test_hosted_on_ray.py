@@ -21,7 +21,7 @@ from hosted_helpers import FAILING, REPO, accepted, finished_games, new_league, 
 from league_helpers import add_member, make_league, upload, wait_until
 from sandbox_helpers import own_sandboxes
 
-pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("ray")]
+pytestmark = pytest.mark.jvm  # in the Ray cluster's xdist group (tests/groups.py)
 
 
 def minimal_program() -> bytes:
