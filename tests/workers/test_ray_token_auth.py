@@ -77,8 +77,8 @@ def cluster() -> Iterator[TokenCluster]:
     env["RAY_AUTH_MODE"] = "token"  # as `ray start --head` does by default where a token is saved
     groups: list[int] = []
     try:
-        # The head's GCS on a port it picks (Ray's --port=0), its address read from the
-        # file `ray start` writes into its temp folder; the dashboard on a port the test
+        # The head's GCS on a port it picks (Ray's --port=0), read from the address
+        # `ray start` writes into its temp folder; the dashboard on a port the test
         # holds (Ray checks it with SO_REUSEADDR, then listens there).
         with reserved_port() as dashboard:
             start(
@@ -87,8 +87,8 @@ def cluster() -> Iterator[TokenCluster]:
                  "--node-ip-address=127.0.0.1"],
                 env, groups,
             )  # fmt: skip
-            address = (root / "head" / "ray_current_cluster").read_text().strip()
-            assert address.startswith("127.0.0.1:"), address
+            written = (root / "head" / "ray_current_cluster").read_text().strip()
+            address = f"127.0.0.1:{written.rsplit(':', 1)[1]}"  # Ray names another address
             start(
                 [f"--address={address}", "--num-cpus=1", f"--temp-dir={root / 'node'}",
                  "--node-ip-address=127.0.0.1"],
