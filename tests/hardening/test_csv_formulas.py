@@ -47,7 +47,8 @@ def table_data(names: list[str]) -> dict[str, object]:
     rows = []
     for rank, name in enumerate(names, 1):
         row: dict[str, object] = {field: 0 for field in ("points", "games", "wins", "draws")}
-        row.update(rank=rank, name=name, losses=0, byes=0, sonneborn_berger=0, buchholz=0)
+        row.update(rank=rank, name=name, losses=0, byes=0, unplayed=0, sonneborn_berger=0)
+        row.update(buchholz=0)
         row.update(median_buchholz=0, pentanomial=[0, 0, 0, 0, 0], pair_elo=None, elo=-12.5)
         row.update(elo_low=-40, elo_high=15, margin=-0.5, withdrawn=False, stand_ins=0)
         row.update(versions=[])
@@ -63,7 +64,7 @@ def test_event_exports_write_a_formula_named_member_as_text() -> None:
     assert [row["name"] for row in table] == ["'" + FORMULA, "ada"]
     assert table[0]["elo"] == "-12.5" and table[0]["margin"] == "-0.5"  # numbers stay numbers
     cross = list(csv.reader(io.StringIO(crosstable_csv(data))))
-    assert cross[0][1:] == ["'" + FORMULA, "ada", "byes", "versions"]
+    assert cross[0][1:] == ["'" + FORMULA, "ada", "unplayed", "byes", "versions"]
     assert cross[1][0] == "'" + FORMULA
 
 

@@ -111,10 +111,11 @@ def test_create_start_show_and_export_a_round_robin(
     rows = list(csv.DictReader((out_dir / "table.csv").open()))
     assert [r["name"] for r in rows] == [r["name"] for r in table["standings"]]
     cross = list(csv.reader((out_dir / "crosstable.csv").open()))
-    names = cross[0][1:-2]
-    assert sorted(names) == sorted(NAMES) and cross[0][-2:] == ["byes", "versions"]
+    names = cross[0][1:-3]
+    assert sorted(names) == sorted(NAMES) and cross[0][-3:] == ["unplayed", "byes", "versions"]
     for i, row in enumerate(cross[1:]):  # each pair's two cells add up to its 2 games
-        for j, cell in enumerate(row[1:-2]):
+        assert row[-3] == "0"  # every game was played
+        for j, cell in enumerate(row[1:-3]):
             if i != j:
                 assert float(cell) + float(cross[j + 1][i + 1]) == 2.0
     games = games_from_text((out_dir / "games.txt").read_text())

@@ -93,9 +93,15 @@ def test_a_withdrawn_member_plays_no_later_board(tmp_path: Path) -> None:
             assert d not in step.members
             play(store, step, x_wins=False)
         games = events.games(events.named("rr").id)
+        played = [g for g in games if not g.forfeit]
         # d played only round 1's first leg; a, b, c played each other fully
-        assert sum(d in (g.a, g.b) for g in games) == 1
-        assert len(games) == 1 + 3 * 2
+        assert sum(d in (g.a, g.b) for g in played) == 1
+        assert len(played) == 1 + 3 * 2
+        # the second leg of d's round-1 pair was never played: its opponent's forfeit win
+        (unplayed,) = [g for g in games if g.forfeit]
+        assert unplayed.round == 0 and unplayed.leg == 1 and d in (unplayed.a, unplayed.b)
+        other = unplayed.b if unplayed.a == d else unplayed.a
+        assert unplayed.points(other) == 1.0 and unplayed.points(d) == 0.0
 
 
 def test_an_all_connected_event_starts_at_its_time_with_the_connected_bots(

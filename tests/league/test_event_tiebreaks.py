@@ -62,6 +62,40 @@ def test_rounds_a_withdrawn_team_was_not_paired_in_are_virtual_opponents() -> No
     assert {m: r.median_buchholz for m, r in rows.items()} == {1: 3.0, 2: 2.0, 3: 3.0, 4: 3.0}
 
 
+def forfeit(round_index: int, present: int, gone: int) -> list[EventGame]:
+    """The two unplayed games of a board whose ``gone`` withdrew after it was paired:
+    forfeit wins for ``present`` (the board's ``a``), X in leg 0 and O in leg 1."""
+    return [
+        EventGame(round_index, present, gone, 0, 1.0, forfeit=True),
+        EventGame(round_index, present, gone, 1, 0.0, forfeit=True),
+    ]
+
+
+def test_a_forfeit_win_counts_through_a_virtual_opponent_and_feeds_no_one() -> None:
+    """Four teams, three rounds; D withdraws after round 1 is paired, its pair with A
+    never played:
+    round 1: A wins 2-0 by forfeit against D, C beats B 2-0; round 2: A and B draw, C's
+    bye, D not paired; round 3: C beats A 2-0, B's bye, D not paired.
+    Scores: A 3, B 3, C 6, D 0; as opponents count them (unplayed rounds, the forfeit
+    among them, as drawn pairs): A 2, B 2, C 5, D 3.
+    A: its forfeit win (0 before: 0 + 0 + 2 drawn pairs) 2 + B 2 + C 5 = 9, median 2;
+    B: C 5 + A 2 + its bye (1 before: 1 + 0 + 0) 1 = 8, median 2;
+    C: B 2 + its bye (2 before: 2 + 0 + 1) 3 + A 2 = 7, median 2;
+    D: its forfeit loss (0 + 2 + 2) 4 + round 2 (0 + 2 + 1) 3 + round 3 (0 + 2 + 0) 2 = 9,
+    median 3. A ranks above B on Buchholz."""
+    games = forfeit(0, 1, 4) + pair(0, 3, 2, 2.0) + pair(1, 1, 2, 1.0) + pair(2, 3, 1, 2.0)
+    rows = {r.member: r for r in standings([1, 2, 3, 4], games, [(3, 1), (2, 2)], True)}
+    assert {m: r.points for m, r in rows.items()} == {1: 3.0, 2: 3.0, 3: 6.0, 4: 0.0}
+    assert {m: r.buchholz for m, r in rows.items()} == {1: 9.0, 2: 8.0, 3: 7.0, 4: 9.0}
+    assert {m: r.median_buchholz for m, r in rows.items()} == {1: 2.0, 2: 2.0, 3: 2.0, 4: 3.0}
+    assert [r.member for r in sorted(rows.values(), key=lambda r: r.rank)] == [3, 1, 2, 4]
+    # the forfeits are scored but not played: no games, wins or losses, no pair counts
+    assert (rows[1].games, rows[1].unplayed, rows[1].wins, rows[1].losses) == (4, 2, 1, 3)
+    assert (rows[4].games, rows[4].unplayed, rows[4].losses) == (0, 2, 0)
+    assert sum(rows[1].pentanomial) == 2 and sum(rows[4].pentanomial) == 0
+    assert rows[4].elo is None
+
+
 def test_the_event_page_says_which_rules_it_uses() -> None:
     swiss = {"event": {**EVENT, "format": "swiss"}, "standings": [], "crosstable": CROSS}
     robin = {"event": {**EVENT, "format": "round-robin"}, "standings": [], "crosstable": CROSS}

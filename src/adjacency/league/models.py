@@ -438,6 +438,11 @@ class EventRow(BaseModel):
     draws: int
     losses: int
     byes: int
+    unplayed: int = Field(
+        default=0,
+        description="its forfeits, won or lost: games never played because a team withdrew "
+        "after the round was paired, scored (a win for the team still in) but not in games",
+    )
     sonneborn_berger: float = Field(description="round robins' tie-break")
     buchholz: float = Field(description="a Swiss's first tie-break")
     median_buchholz: float = Field(description="a Swiss's second tie-break")
@@ -472,6 +477,11 @@ class Crosstable(BaseModel):
         description="absent[i][j]: how many of their games a team's absence decided (its "
         "bot not there as the game was to start; both absent: both lost, no points)"
     )
+    unplayed: list[list[int]] = Field(
+        default_factory=list,
+        description="unplayed[i][j]: how many of their games were never played (forfeits "
+        "of a team withdrawn after the round was paired; scored in cells[i][j])",
+    )
     byes: list[float] = Field(
         description="byes[i]: the points of i's byes (2 each), so that a row's cells and "
         "its byes add up to its points"
@@ -481,12 +491,27 @@ class Crosstable(BaseModel):
 class EventBoard(BaseModel):
     """A board of a round: ``a`` moves first in the pair's first game; ``b`` null for
     a bye; ``games``: X's points in each finished game of the pair, null for a game both
-    teams lost by their absence."""
+    teams lost by their absence or both forfeited; ``unplayed``: per game, whether it
+    was a forfeit, never played (a team withdrew after the round was paired)."""
 
     a: str
     b: str | None
     pair: int | None
     games: list[float | None]
+    unplayed: list[bool] = Field(default_factory=list)
+
+
+class UnplayedGame(BaseModel):
+    """A game never played: a forfeit of a team withdrawn after its round was paired,
+    scored as a win for the team still in (``0-0``: both withdrew)."""
+
+    round: int = Field(description="counted from 1")
+    leg: int = Field(description="0: the board's first member plays X; 1: O")
+    x: str
+    o: str
+    result: str = Field(description="1-0, 0-1 or 0-0")
+    termination: str = Field(description="always unplayed")
+    detail: str
 
 
 class NextBoard(BaseModel):
@@ -516,6 +541,9 @@ class EventTable(BaseModel):
         description="a round robin's next round; null for a Swiss and after the last round"
     )
     rounds: list[list[EventBoard]]
+    unplayed: list[UnplayedGame] = Field(
+        default_factory=list, description="its forfeits, by round and leg (never played)"
+    )
     playing: list[int] = Field(description="ids of its games in play")
     live: list[LiveEventGame] = Field(description="its games in play, with their players")
     changed: int = Field(description="grows whenever a game starts or ends")

@@ -70,7 +70,50 @@ class EventBoards:
     def games(self, event_id: int) -> list[EventGame]:
         """The event's finished games, as :mod:`.event_standings` sees them, and the games
         both teams lost by their absence (stored aborted, detail :data:`BOTH_ABSENT`:
-        no result for the league, a loss for both in the event)."""
+        no result for the league, a loss for both in the event), then its forfeits
+        (:meth:`forfeits`)."""
+        return [*self._decided(event_id), *self.forfeits(event_id)]
+
+    def forfeits(self, event_id: int) -> list[EventGame]:
+        """The event's games never played because a team withdrew after their round was
+        paired (:attr:`.event_standings.EventGame.forfeit`): each leg of a board with a
+        withdrawn member that is neither decided nor in play, by round and leg. A forfeit
+        win for the member still in; both withdrawn: a loss for both. Nothing is stored:
+        the forfeits follow the withdrawals, so a withdrawal undone before the next round
+        (its games then played) leaves none. A board paired after a withdrawal never
+        holds the withdrawn member (the runner pairs without it)."""
+        rows = self.db.query(
+            "SELECT b.round, b.a_id, b.b_id, "
+            "(SELECT GROUP_CONCAT(g.leg) FROM games g WHERE g.pair_id = b.pair_id "
+            f"AND ({DECIDED} OR g.status = 'playing')) "
+            "FROM event_boards b WHERE b.event_id = ?1 AND b.b_id IS NOT NULL "
+            "AND EXISTS (SELECT 1 FROM event_members m WHERE m.event_id = ?1 "
+            "AND m.withdrawn = 1 AND m.member_id IN (b.a_id, b.b_id)) ORDER BY b.round, b.id",
+            (event_id,),
+        )
+        withdrawn = {
+            int(r[0])
+            for r in self.db.query(
+                "SELECT member_id FROM event_members WHERE event_id = ? AND withdrawn = 1",
+                (event_id,),
+            )
+        }
+        out = []
+        for rnd, a, b, legs in rows:
+            taken = {int(leg) for leg in str(legs).split(",")} if legs is not None else set()
+            for leg in (0, 1):
+                if leg in taken:
+                    continue
+                x, o = (int(a), int(b)) if leg == 0 else (int(b), int(a))
+                both = x in withdrawn and o in withdrawn
+                x_points = 0.0 if both or x in withdrawn else 1.0
+                out.append(
+                    EventGame(int(rnd), int(a), int(b), leg, x_points, both_lost=both, forfeit=True)
+                )
+        return out
+
+    def _decided(self, event_id: int) -> list[EventGame]:
+        """The event's decided games as stored (:data:`~.event_rows.DECIDED`)."""
         rows = self.db.query(
             "SELECT b.round, b.a_id, b.b_id, g.leg, g.result, g.x_score, g.o_score, "
             "g.detail_code FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "

@@ -2,7 +2,11 @@
 
 Points are game points (a win 1, a draw 1/2, a loss 0); a game neither team was
 present for is a loss for both (:attr:`EventGame.both_lost`: no points to either, no
-pair statistics, no Elo); a bye scores
+pair statistics, no Elo); a game never played because a team withdrew after its round
+was paired is a forfeit (:attr:`EventGame.forfeit`): a win for the team still in, a loss
+for the withdrawn one (as FIDE scores a forfeit), counted in the points and in
+Sonneborn-Berger but not as a game played (no games, wins or losses column, no pair
+statistics, no Elo: :attr:`Row.unplayed` counts it); a bye scores
 :data:`BYE_POINTS`, the points of a won pair (FIDE's pairing-allocated bye scores as a
 win), and counts no games. Tie-breaks, in the order of :func:`standings`:
 
@@ -14,12 +18,19 @@ win), and counts no games. Tie-breaks, in the order of :func:`standings`:
   rules' "virtual opponent"): a member has one term per round paired so far; a round it
   played adds its opponent's score with that opponent's own unplayed rounds counted as
   drawn pairs (so a bye's two points feed no opponent's Buchholz, only half of them);
-  a round it did not play (a bye, or a round it was not paired in: withdrawn, paused
-  for its absence) adds a virtual opponent's score, :func:`virtual_opponent`: the
-  member's score before that round, plus what the virtual opponent scored in it (2
-  less the member's points from it), plus a drawn pair for each later round. Every
+  a round it did not play (a bye, a round whose games were all forfeits, or a round it
+  was not paired in: withdrawn, paused for its absence) adds a virtual opponent's
+  score, :func:`virtual_opponent`: the member's score before that round, plus what the
+  virtual opponent scored in it (2 less the member's points from it), plus a drawn pair
+  for each later round. Every
   member thus has as many terms as rounds, and the median cuts the same two from each.
-  Games decided by an absence count as played (the league stores them as games).
+  So a forfeit win's round counts through a virtual opponent, and the withdrawn team's
+  forfeited rounds count as drawn pairs in its opponents' Buchholz (the virtual-opponent
+  rule of FIDE's tie-break regulations up to 2022; those applied from 2023 treat
+  unplayed rounds otherwise, and the league does not follow them). A round with one
+  game played and one forfeited counts as played. Games decided by an absence count as
+  played (the league stores them as games: the absent team's bot was called and lost on
+  the spot).
 
 Then wins, then the seeding order. Beside them, per member: the pentanomial counts of
 its complete colour-swapped pairs with their Elo (:func:`adjacency.ratings.stats.pentanomial`),
@@ -61,6 +72,11 @@ class EventGame:
     """Decided by an absence: a team (or both) had no bot there when it was to start."""
     both_lost: bool = False
     """Neither team was there: a loss for both, no points to either (``x_points`` 0)."""
+    forfeit: bool = False
+    """Never played: a team withdrew after its round was paired. A forfeit win (1) for
+    the team still in, a loss for the one withdrawn (both withdrawn: ``both_lost``); no
+    moves, no margin, no pair statistics, no Elo, and an unplayed game for the tie-breaks
+    (the module's rules)."""
 
     @property
     def x(self) -> int:
@@ -95,6 +111,8 @@ def absentees(games: Sequence[EventGame], run: int = ABSENT_PAUSE) -> set[int]:
     team's loss; one both teams lost by absence, both's)."""
     last: dict[int, list[bool]] = defaultdict(list)
     for game in games:
+        if game.forfeit:
+            continue
         for member in (game.a, game.b):
             last[member].append(game.absent and game.points(member) == 0.0)
     return {m for m, seen in last.items() if len(seen) >= run and all(seen[-run:])}
@@ -111,6 +129,8 @@ class Row:
     draws: int = 0
     losses: int = 0
     byes: int = 0
+    unplayed: int = 0
+    """Its forfeits, won or lost: games scored but never played (not in ``games``)."""
     sonneborn_berger: float = 0.0
     buchholz: float = 0.0
     median_buchholz: float = 0.0
@@ -179,7 +199,8 @@ def _buchholz_terms(
     for game in games:
         for me, other in ((game.a, game.b), (game.b, game.a)):
             got[(me, game.round)] += game.points(me)
-            met[(me, game.round)] = other
+            if not game.forfeit:
+                met[(me, game.round)] = other
     for member, round_index in byes:
         got[(member, round_index)] += BYE_POINTS
     rounds = 1 + max([g.round for g in games] + [r for _, r in byes], default=-1)
@@ -223,17 +244,21 @@ def standings(
                 continue
             row = rows[me]
             got = game.points(me)
+            row.sonneborn_berger += got * total.get(other, 0.0)
+            if game.forfeit:
+                row.unplayed += 1
+                continue
             row.games += 1
             row.wins += got == 1.0
             row.draws += got == 0.5
             row.losses += got == 0.0
-            row.sonneborn_berger += got * total.get(other, 0.0)
-        pairs[(game.round, game.a, game.b)].append(game)
+        if not game.forfeit:
+            pairs[(game.round, game.a, game.b)].append(game)
     for member, terms in _buchholz_terms(members, games, byes, total).items():
         rows[member].buchholz = sum(terms)
         rows[member].median_buchholz = sum(sorted(terms)[1:-1])
     _pair_statistics(rows, pairs)
-    _elo(rows, [g for g in games if not g.both_lost])
+    _elo(rows, [g for g in games if not g.both_lost and not g.forfeit])
     seed = {m: i for i, m in enumerate(members)}
 
     def tiebreaks(row: Row) -> tuple[float, ...]:

@@ -23,11 +23,11 @@ from ...core.text import spreadsheet_text
 from ...serving.details import public_record
 from ..league_file import LeagueError, LeagueStore
 from .event_pairing import round_robin
-from .event_standings import BYE_POINTS, standings
+from .event_standings import BYE_POINTS, EventGame, standings
 from .event_store import Event, EventsRepo, StoredBoard
 
 ROW_FIELDS = (
-    "rank", "name", "points", "games", "wins", "draws", "losses", "byes",
+    "rank", "name", "points", "games", "wins", "draws", "losses", "byes", "unplayed",
     "sonneborn_berger", "buchholz", "median_buchholz", "pentanomial", "pair_elo",
     "elo", "elo_low", "elo_high", "margin",
 )  # fmt: skip
@@ -45,11 +45,15 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     """The event as data: ``event`` (name, format, rounds, status, rated), ``standings``
     (rows of :data:`ROW_FIELDS`, best first), ``crosstable`` (``names`` in standings order
     and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``, ``absent[i][j]``:
-    how many of those games a team's absence decided (the page marks them), ``byes[i]``:
+    how many of those games a team's absence decided (the page marks them),
+    ``unplayed[i][j]``: how many of them were never played, forfeits of a team withdrawn
+    after pairing (scored in the cell, marked :data:`UNPLAYED_MARK`), ``byes[i]``:
     the points of i's byes, so that a row's cells and its byes add up to its points),
     ``rounds`` (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``,
-    ``null`` for a game both teams lost by their absence; ``b`` ``None`` for a bye) and
-    ``playing`` (the ids of its games in play). Each standings row carries ``versions``:
+    ``null`` for a game both teams lost by their absence or both forfeited, and
+    ``"unplayed"``: a flag per game, true for a forfeit; ``b`` ``None`` for a bye),
+    ``unplayed`` (each forfeit as :func:`unplayed`) and ``playing`` (the ids of its games
+    in play). Each standings row carries ``versions``:
     the versions of the team's code its games were played by; the event's
     ``changed_versions`` names each team that played more than one (its code changed
     mid-event: a deadline fixes the version an event plays)."""
@@ -64,21 +68,28 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     order = [r.member for r in rows]
     cells: dict[tuple[int, int], list[float]] = {}
     absent: dict[tuple[int, int], int] = {}
+    forfeited: dict[tuple[int, int], int] = {}
     for game in games:
         for me, other in ((game.a, game.b), (game.b, game.a)):
             cell = cells.setdefault((me, other), [0.0, 0])
             cell[0] += game.points(me)
             cell[1] += 1
             absent[(me, other)] = absent.get((me, other), 0) + game.absent
+            forfeited[(me, other)] = forfeited.get((me, other), 0) + game.forfeit
     withdrawn = events.withdrawn(event.id)
     stand_ins = events.stand_ins(event.id)
-    by_pair: dict[int, list[float | None]] = {}
+    by_pair: dict[int, dict[int, tuple[float | None, bool]]] = {}
     cell_games: dict[tuple[int, int], list[int]] = {}
-    for pair_id, _, result, game_id, a, b in events.finished_legs(event.id):
+    for pair_id, leg, result, game_id, a, b in events.finished_legs(event.id):
         x_points = None if result == "none" else {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
-        by_pair.setdefault(pair_id, []).append(x_points)
+        by_pair.setdefault(pair_id, {})[leg] = (x_points, False)
         for ends in ((a, b), (b, a)):
             cell_games.setdefault(ends, []).append(game_id)
+    pair_of = {(b.round, b.a, b.b): b.pair_id for b in boards if b.pair_id is not None}
+    forfeits = [g for g in games if g.forfeit]
+    for game in forfeits:
+        legs = by_pair.setdefault(pair_of.get((game.round, game.a, game.b), -1), {})
+        legs[game.leg] = (None if game.both_lost else game.x_points, True)
     rounds: list[list[dict[str, Any]]] = []
     for board in boards:
         while len(rounds) <= board.round:
@@ -88,7 +99,10 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
                 "a": names[board.a],
                 "b": None if board.b is None else names[board.b],
                 "pair": board.pair_id,
-                "games": by_pair.get(board.pair_id or -1, []),
+                "games": [v for _, (v, _) in sorted(by_pair.get(board.pair_id or -1, {}).items())],
+                "unplayed": [
+                    f for _, (_, f) in sorted(by_pair.get(board.pair_id or -1, {}).items())
+                ],
             }
         )
     return {
@@ -124,12 +138,31 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "names": [names[m] for m in order],
             "cells": [[cells.get((a, b)) for b in order] for a in order],
             "absent": [[absent.get((a, b), 0) for b in order] for a in order],
+            "unplayed": [[forfeited.get((a, b), 0) for b in order] for a in order],
             "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
             "byes": [BYE_POINTS * sum(1 for b, _ in byes if b == m) for m in order],
         },
         "next": _next_round(event, members, boards, withdrawn, names),
         "rounds": rounds,
+        "unplayed": [unplayed(game, names, withdrawn) for game in forfeits],
         "playing": events.game_ids(event.id, "playing"),
+    }
+
+
+def unplayed(game: EventGame, names: dict[int, str], withdrawn: set[int]) -> dict[str, Any]:
+    """A forfeit as the table's ``unplayed`` lists it: its round (from 1), leg, the sides
+    it was paired with (``x``, ``o``), its result as a forfeit is written (``"1-0"``,
+    ``"0-1"``, ``"0-0"`` when both withdrew), ``termination`` ``"unplayed"`` and why."""
+    gone = [names[m] for m in (game.x, game.o) if m in withdrawn]
+    result = "0-0" if game.both_lost else "1-0" if game.x_points == 1.0 else "0-1"
+    return {
+        "round": game.round + 1,
+        "leg": game.leg,
+        "x": names[game.x],
+        "o": names[game.o],
+        "result": result,
+        "termination": "unplayed",
+        "detail": f"forfeit: {' and '.join(gone)} withdrew after the round was paired",
     }
 
 
@@ -182,12 +215,23 @@ ABSENT_MARK = "abs"
 team's bot was not there, or neither was, and both lost)."""
 
 
-def _cell(cell: list[float] | None, absent: int = 0) -> str:
+UNPLAYED_MARK = "ff"
+"""The crosstable's mark of a cell with a game never played: a forfeit of a team
+withdrawn after the round was paired (scored, but no game was played)."""
+
+
+def _marks(absent: int, forfeits: int) -> str:
+    """A cell's marks: :data:`ABSENT_MARK`, :data:`UNPLAYED_MARK`, each after a space."""
+    return (f" {ABSENT_MARK}" if absent else "") + (f" {UNPLAYED_MARK}" if forfeits else "")
+
+
+def _cell(cell: list[float] | None, absent: int = 0, forfeits: int = 0) -> str:
     """A pair's cell in ``event show``'s text: the row's points / the games (ASCII),
-    marked :data:`ABSENT_MARK` when an absence decided any of its games."""
+    marked :data:`ABSENT_MARK` when an absence decided any of its games and
+    :data:`UNPLAYED_MARK` when any was never played."""
     if cell is None:
         return ""
-    return f"{cell[0]:g}/{int(cell[1])}" + (f" {ABSENT_MARK}" if absent else "")
+    return f"{cell[0]:g}/{int(cell[1])}" + _marks(absent, forfeits)
 
 
 def points_text(value: float) -> str:
@@ -197,16 +241,25 @@ def points_text(value: float) -> str:
     return f"{whole}{half}" if whole or not half else half
 
 
-def pair_text(cell: list[float] | None, absent: int = 0, column: float | None = None) -> str:
+def pair_text(
+    cell: list[float] | None, absent: int = 0, column: float | None = None, forfeits: int = 0
+) -> str:
     """A pair's cell on the event page: the row's points and the column's from their
     games together, "1½–½" (never "1/2", which reads as a half point), marked
-    :data:`ABSENT_MARK` when an absence decided any of its games. ``column``: the
-    column's points when not the games less the row's (games both teams lost)."""
+    :data:`ABSENT_MARK` when an absence decided any of its games, :data:`UNPLAYED_MARK`
+    when any was never played. ``column``: the column's points when not the games less
+    the row's (games both teams lost)."""
     if cell is None:
         return ""
     theirs = cell[1] - cell[0] if column is None else column
-    mark = f" {ABSENT_MARK}" if absent else ""
-    return f"{points_text(cell[0])}–{points_text(theirs)}{mark}"
+    return f"{points_text(cell[0])}–{points_text(theirs)}{_marks(absent, forfeits)}"
+
+
+def _unplayed(cross: dict[str, Any], i: int, j: int) -> int:
+    """How many of ``i``'s games against ``j`` were never played (0 in a table made
+    before forfeits were marked)."""
+    marks = cross.get("unplayed")
+    return int(marks[i][j]) if marks else 0
 
 
 def _column(cross: dict[str, Any], i: int, j: int) -> float | None:
@@ -248,6 +301,7 @@ def render_text(data: dict[str, Any]) -> str:
     tie = "Buch  MedB" if swiss else "  SB"
     lines.append(
         f"{'#':>3} {'name':<24} {'pts':>5} {'games':>5} {'W':>3} {'D':>3} {'L':>3} {'byes':>4} "
+        f"{'unpl':>4} "
         f"{tie:>11}  Elo (95%)"
     )
     for row in data["standings"]:
@@ -263,14 +317,16 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append(
             f"{row['rank']:>3} {row['name'] + mark:<24} {row['points']:>5g} {row['games']:>5} "
             f"{row['wins']:>3} {row['draws']:>3} {row['losses']:>3} {row['byes']:>4} "
-            f"{breaks:>11}  {elo}"
+            f"{row['unplayed']:>4} {breaks:>11}  {elo}"
         )
     lines.append(TIEBREAKS[swiss])
     names = data["crosstable"]["names"]
     lines += [
         "",
         "Crosstable (points/games of the row against the column; byes: the points of the "
-        f"row's byes, {BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided):",
+        f"row's byes, {BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided; "
+        f"{UNPLAYED_MARK}: a game never played, a forfeit of a team withdrawn after pairing; "
+        "unpl: a row's forfeits, won or lost, not among its games):",
     ]
     width = max([8, *(len(n) + 1 for n in names)])
     header = "".join(f"{i + 1:>{width}}" for i in range(len(names)))
@@ -278,7 +334,7 @@ def render_text(data: dict[str, Any]) -> str:
     cross = data["crosstable"]
     for i, (name, row_cells) in enumerate(zip(names, cross["cells"], strict=True)):
         text = "".join(
-            f"{'x' if i == j else _cell(c, cross['absent'][i][j]):>{width}}"
+            f"{'x' if i == j else _cell(c, cross['absent'][i][j], _unplayed(cross, i, j)):>{width}}"
             for j, c in enumerate(row_cells)
         )
         lines.append(f"{i + 1:>2} {name:<21}{text}{cross['byes'][i]:>{width}g}")
@@ -286,8 +342,8 @@ def render_text(data: dict[str, Any]) -> str:
 
 
 TIEBREAKS = {
-    True: "Ties are broken by Buchholz, then median Buchholz (FIDE's rules: a bye or a "
-    "round not paired counts as a virtual opponent; an opponent's unplayed rounds as "
+    True: "Ties are broken by Buchholz, then median Buchholz (FIDE's rules: a bye, a "
+    "forfeit or a round not paired counts as a virtual opponent; an opponent's unplayed rounds as "
     "drawn pairs), then wins, then the seeding.",
     False: "Ties are broken by Sonneborn-Berger, then wins, then the seeding.",
 }
@@ -316,7 +372,8 @@ def render_html(data: dict[str, Any]) -> str:
     status = _status(ev)
     swiss = ev["format"] == "swiss"
     breaks = ["Buchholz", "median B."] if swiss else ["S-B"]
-    head = ["#", "name", "points", "games", "wins", "draws", "losses", "byes", *breaks]
+    head = ["#", "name", "points", "games", "wins", "draws", "losses", "byes", "unplayed",
+            *breaks]  # fmt: skip
     parts = [
         f'<p class="status-line">{escape(ev["format"])}, {rounds}, {escape(status)}, '
         f"clock {escape(ev['time_control'])}{_pace(ev)}</p>",
@@ -332,7 +389,7 @@ def render_html(data: dict[str, Any]) -> str:
         mark = " (withdrawn)" if row["withdrawn"] else ""
         tie = [row["buchholz"], row["median_buchholz"]] if swiss else [row["sonneborn_berger"]]
         cells = [row["rank"], row["name"] + mark, f"{row['points']:g}", row["games"],
-                 row["wins"], row["draws"], row["losses"], row["byes"],
+                 row["wins"], row["draws"], row["losses"], row["byes"], row["unplayed"],
                  *(f"{t:g}" for t in tie)]  # fmt: skip
         parts.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>")
     parts.append("</tbody></table></div>")
@@ -343,7 +400,8 @@ def render_html(data: dict[str, Any]) -> str:
         "<h2>Crosstable</h2><p>Each cell: the row's points – the column's points in their "
         "games together (a win 1, a draw ½); byes: the points of the row's byes, "
         f"{BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided (both absent: "
-        "both lost).</p>",
+        f"both lost); {UNPLAYED_MARK}: a game never played, a forfeit of a team withdrawn "
+        "after its round was paired (a win for the team still in).</p>",
         '<div class="scroll"><table class="league crosstable" id="crosstable-static">',
         "<thead><tr><th>#</th><th>name</th>"
         + "".join(f"<th>{i + 1}</th>" for i in range(len(names)))
@@ -351,7 +409,9 @@ def render_html(data: dict[str, Any]) -> str:
     ]
     for i, name in enumerate(names):
         cells = [
-            "×" if i == j else pair_text(c, cross["absent"][i][j], _column(cross, j, i))
+            "×"
+            if i == j
+            else pair_text(c, cross["absent"][i][j], _column(cross, j, i), _unplayed(cross, i, j))
             for j, c in enumerate(cross["cells"][i])
         ]
         parts.append(
@@ -380,21 +440,24 @@ def table_csv(data: dict[str, Any]) -> str:
 
 
 def crosstable_csv(data: dict[str, Any]) -> str:
-    """The crosstable as CSV: a header of names, ``byes`` and ``versions``, then per
-    member its points against each (empty where they have not met), the points of its
-    byes, so that a row adds up to the member's points, and the versions of its code that
-    played (as in ``table.csv``)."""
+    """The crosstable as CSV: a header of names, ``unplayed``, ``byes`` and ``versions``,
+    then per member its points against each (empty where they have not met; a forfeit's
+    points are in its cell), how many of its games were never played (forfeits, won or
+    lost), the points of its byes, so that a row's cells and byes add up to the member's
+    points, and the versions of its code that played (as in ``table.csv``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     cross = data["crosstable"]
     names = cross["names"]
     versions = {row["name"]: " ".join(map(str, row["versions"])) for row in data["standings"]}
-    writer.writerow(["", *map(spreadsheet_text, names), "byes", "versions"])
+    writer.writerow(["", *map(spreadsheet_text, names), "unplayed", "byes", "versions"])
     for i, (name, row_cells) in enumerate(zip(names, cross["cells"], strict=True)):
         cells = ("" if c is None else f"{c[0]:g}" for c in row_cells)
+        forfeits = sum(_unplayed(cross, i, j) for j in range(len(names)))
         writer.writerow(
-            [spreadsheet_text(name), *cells, f"{cross['byes'][i]:g}", versions.get(name, "")]
-        )
+            [spreadsheet_text(name), *cells, forfeits, f"{cross['byes'][i]:g}",
+             versions.get(name, "")]
+        )  # fmt: skip
     return out.getvalue()
 
 

@@ -40,9 +40,11 @@ function tieBreak(value) {
 
 // A pair's cell: the row's points and the column's from their games together, "1½–½"
 // (the legend under the table says so), "abs" after it when a team's absence decided
-// one of their games (both absent: both lost, "0–0 abs"); a bye counts in its own column.
-function pairText(cell, theirs, absent) {
-  const mark = absent ? ` ${t("event.absent-mark")}` : "";
+// one of their games (both absent: both lost, "0–0 abs"), "ff" when one was never played
+// (a forfeit of a team withdrawn after pairing); a bye counts in its own column.
+function pairText(cell, theirs, absent, unplayed) {
+  const mark = (absent ? ` ${t("event.absent-mark")}` : "")
+    + (unplayed ? ` ${t("event.unplayed-mark")}` : "");
   return `${points(cell[0])}–${points(theirs ? theirs[0] : cell[1] - cell[0])}${mark}`;
 }
 
@@ -58,10 +60,14 @@ function renderCrosstable(cross) {
       if (!cell) return el("td", { class: "num", "data-cell": `${i}-${j}` }, "");
       const games = cross.games[i][j];
       const absent = cross.absent ? cross.absent[i][j] : 0;
-      const text = pairText(cell, cross.cells[j][i], absent);
+      const unplayed = cross.unplayed && cross.unplayed.length ? cross.unplayed[i][j] : 0;
+      const text = pairText(cell, cross.cells[j][i], absent, unplayed);
       const link = games.length ? el("a", { href: `/watch/${games[games.length - 1]}` }, text) : text;
       const attrs = { class: "num filled", "data-cell": `${i}-${j}` };
-      if (absent) attrs.title = t("event.absent-title", { count: absent });
+      const titles = [];
+      if (absent) titles.push(t("event.absent-title", { count: absent }));
+      if (unplayed) titles.push(t("event.unplayed-title", { count: unplayed }));
+      if (titles.length) attrs.title = titles.join("; ");
       return el("td", attrs, link);
     }),
     el("td", { class: "num" }, points(cross.byes[i]))));
@@ -72,7 +78,7 @@ function renderStandings(data) {
   const swiss = data.event.format === "swiss";
   const breaks = swiss ? ["Buchholz", t("event.col.median")] : ["S-B"];
   const head = el("tr", {}, ...["#", t("league.col.name"), t("member.col.points"), t("league.col.games"),
-    t("event.col.byes"), ...breaks,
+    t("event.col.byes"), t("event.col.unplayed"), ...breaks,
     t("event.col.pairs"), "Elo (95%)", t("event.col.margin")]
     .map((h, k) => el("th", { class: k > 1 ? "num" : "" }, h)));
   const rows = data.standings.map((r) => el("tr", { class: r.withdrawn ? "provisional" : "" },
@@ -81,6 +87,7 @@ function renderStandings(data) {
     el("td", { class: "num" }, points(r.points)),
     el("td", { class: "num" }, String(r.games)),
     el("td", { class: "num" }, String(r.byes)),
+    el("td", { class: "num" }, String(r.unplayed || 0)),
     ...(swiss ? [r.buchholz, r.median_buchholz] : [r.sonneborn_berger])
       .map((v) => el("td", { class: "num" }, tieBreak(v))),
     el("td", { class: "num" }, r.pentanomial.join(" ")),
