@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from adjacency.league.events.event_pairing import round_robin
 from adjacency.league.league_file import LeagueStore
 from browser_helpers import goto
 from league_helpers import add_member, get, make_league, thread_server
@@ -77,4 +78,50 @@ def test_the_crosstable_fills_in_as_games_end(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport[0]  # the page itself never scrolls sideways
         assert not errors, errors
+        context.close()
+
+
+def test_a_forfeit_is_scored_and_marked_unplayed_on_the_page(browser: Any, tmp_path: Path) -> None:
+    """r3 withdrawn after round 1 was paired with its pair not started: the page's
+    crosstable shows the forfeit's points marked ``ff`` (its title says why), and the
+    standings count it in their unplayed column, not in the games."""
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0, increment=0.0)
+    for name in (*MEMBERS, "r4"):
+        add_member(db, name, "house", "random")
+    with LeagueStore(db) as store:
+        event = store.events.create("friday", "round-robin", None, [*MEMBERS, "r4"])
+        store.events.start("friday")
+        members = store.events.members(event.id)
+        boards = round_robin(members)[0]
+        openings = len(store.meta.settings().openings)
+        assert store.events.add_round(event.id, 0, boards, openings, set())
+        store.events.withdraw("friday", "r3")  # before the server starts any game of it
+        r3 = store.members.member_named("r3").id
+        (board,) = [b for b in boards if r3 in (b.a, b.b)]
+        other_id = board.a if board.b == r3 else board.b
+        assert other_id is not None
+        other = store.members.member(other_id).name
+    with thread_server(db, house_games=False) as url:
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        context.set_default_timeout(TIMEOUT)
+        page = context.new_page()
+        goto(page, f"{url}/event/friday")
+        sync_api.expect(page.locator("#summary")).to_contain_text("finished")
+        table = get(f"{url}/api/league/events/friday")
+        names = table["crosstable"]["names"]
+        i, j = names.index(other), names.index("r3")
+        won = page.locator(f'#crosstable td[data-cell="{i}-{j}"]')
+        lost = page.locator(f'#crosstable td[data-cell="{j}-{i}"]')
+        sync_api.expect(won).to_have_text("2–0 ff")
+        sync_api.expect(lost).to_have_text("0–2 ff")
+        assert "never played" in (won.get_attribute("title") or "")
+        sync_api.expect(page.locator("#crosstable-legend")).to_contain_text("ff: a game never")
+        headers = page.locator("#standings th").all_inner_texts()
+        column = headers.index("unplayed")
+        for row in page.locator("#standings tbody tr").all():
+            cells = row.locator("td").all_inner_texts()
+            name = cells[1].split()[0]
+            assert cells[column] == ("2" if name in ("r3", other) else "0")
+            assert cells[headers.index("games")] == ("0" if name == "r3" else "4")
         context.close()
