@@ -44,10 +44,11 @@ import json
 import os
 import time
 from collections.abc import Callable
-from importlib import metadata
 from typing import Any
 
 import numpy as np
+
+from adjacency.system.provenance import versions_of
 
 ROWS = COLS = 8
 ROUNDS = 28
@@ -78,17 +79,6 @@ def timed(work: Callable[[], int], seconds: float) -> dict[str, float]:
         "plies_per_cpu_second": round(plies / spent),
         "plies_per_wall_second": round(plies / wall),
     }
-
-
-def versions() -> dict[str, str | None]:
-    """The installed version of each of :data:`LIBRARIES` (None: not installed)."""
-    found: dict[str, str | None] = {}
-    for name in LIBRARIES:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = None
-    return found
 
 
 def batched_compiled(boards: int, seconds: float) -> dict[str, float]:
@@ -297,7 +287,7 @@ def main() -> None:
         "boards": boards,
         "board": f"{ROWS}x{COLS}, {ROUNDS} rounds",
         "load_average": os.getloadavg(),
-        "versions": versions(),
+        "versions": versions_of(LIBRARIES),
         "jax_device": device,
         "jax_steps_per_call": steps,
         "not_measured": sorted(set(PGX_MISSING)) or None,

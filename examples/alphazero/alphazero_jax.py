@@ -37,7 +37,6 @@ import sys
 import time
 from dataclasses import asdict, dataclass, replace
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +48,7 @@ import optax
 
 from adjacency.jax import VERSION, AdjacencyEnv, State
 from adjacency.ratings.stats import Sprt
-from adjacency.system.provenance import provenance
+from adjacency.system.provenance import provenance, versions_of
 
 LIBRARIES = ("jax", "jaxlib", "mctx", "optax")
 """The versions a checkpoint records beside the provenance record's own."""
@@ -239,16 +238,6 @@ class JaxEvaluator:
 # ------------------------------------------------------------------------ checkpoints
 
 
-def library_versions() -> dict[str, str | None]:
-    versions: dict[str, str | None] = {}
-    for name in LIBRARIES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
-    return versions
-
-
 def save(path: Path, params: Params, opt_state: Any, key: jax.Array, meta: dict[str, Any]) -> None:
     """Parameters, Adam's state (its leaves in order), the key and ``meta``, atomically."""
     arrays = {f"param_{k}": np.asarray(v) for k, v in params.items()}
@@ -325,7 +314,7 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
             {**asdict(config), "environment": AdjacencyEnv.__name__, "env_version": VERSION},
             seeds={"seed": config.seed},
         )
-        meta["provenance"]["jax_libraries"] = library_versions()
+        meta["provenance"]["jax_libraries"] = versions_of(LIBRARIES)
         meta["provenance"]["device"] = str(jax.devices()[0])
         save(args.checkpoint, params, opt_state, key, meta)
         print(json.dumps(entry), flush=True)

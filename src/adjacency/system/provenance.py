@@ -29,7 +29,7 @@ import os
 import platform
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -112,16 +112,22 @@ def _git() -> tuple[str | None, bool | None]:
     return commit, None if status is None else bool(status)
 
 
-@cache
-def libraries() -> dict[str, str | None]:
-    """The installed version of each of :data:`LIBRARIES` (``None`` if not installed)."""
+def versions_of(names: Iterable[str]) -> dict[str, str | None]:
+    """The installed version of each distribution in ``names`` (``None`` if not
+    installed): what a record, a benchmark or a checkpoint says it ran with."""
     versions: dict[str, str | None] = {}
-    for name in LIBRARIES:
+    for name in names:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = None
     return versions
+
+
+@cache
+def libraries() -> dict[str, str | None]:
+    """The installed version of each of :data:`LIBRARIES` (``None`` if not installed)."""
+    return versions_of(LIBRARIES)
 
 
 @cache
