@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..sandbox import OUTPUT, SUBMISSION, Limits, Reason, regular_files, run
+from ..sandbox import OUTPUT, SUBMISSION, Limits, Outcome, Reason, regular_files, run
 from .intake import Intake
 from .java_build import (
     COMPILE_SECONDS,
@@ -102,6 +102,18 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _judge(tool: str, outcome: Outcome) -> None:
+    """Raise :class:`~adjacency.hosting.java_build.BuildFailed` naming ``tool`` where its
+    run was stopped or failed, with its output verbatim (``javac``'s after which later
+    Java its sources need, where its errors say so: :mod:`.java_versions`)."""
+    if outcome.reason is not Reason.EXITED:
+        raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
+    if outcome.returncode != 0:
+        text = _text(outcome.stdout) + _text(outcome.stderr)
+        newer = newer_java(text) if tool == "javac" else None  # say which Java, first
+        raise BuildFailed((f"{newer}\n" if newer else "") + f"{tool} failed:\n" + text)
+
+
 def compile_in_sandbox(
     argv: list[str], tool: str, source: Path, output: Path, binds: Mapping[str, Path] | None = None
 ) -> None:
@@ -112,12 +124,7 @@ def compile_in_sandbox(
     where it was stopped or failed, with its output verbatim (``javac``'s after which
     later Java its sources need, where its errors say so: :mod:`.java_versions`)."""
     outcome = run(argv, submission=source, output=output, binds=binds, limits=BUILD_LIMITS)
-    if outcome.reason is not Reason.EXITED:
-        raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
-    if outcome.returncode != 0:
-        text = _text(outcome.stdout) + _text(outcome.stderr)
-        newer = newer_java(text) if tool == "javac" else None  # say which Java, first
-        raise BuildFailed((f"{newer}\n" if newer else "") + f"{tool} failed:\n" + text)
+    _judge(tool, outcome)
 
 
 def javac(
@@ -186,12 +193,7 @@ def check_program(program: Program, folder: Path, files: list[Path]) -> None:
         env=CHECK_ENV,
     )
     tool = LANGUAGES[program.language].tool
-    if outcome.reason is not Reason.EXITED:
-        raise BuildFailed(f"{tool} was stopped: {outcome.describe()}")
-    if outcome.returncode != 0:
-        text = _text(outcome.stdout) + _text(outcome.stderr)
-        newer = newer_java(text) if tool == "javac" else None  # say which Java, first
-        raise BuildFailed((f"{newer}\n" if newer else "") + f"{tool} failed:\n" + text)
+    _judge(tool, outcome)
 
 
 @dataclass(frozen=True)
