@@ -134,11 +134,15 @@ def charge(time: MoveTime) -> float:
 def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Termination, str] | None:
     """``None`` for a move whose own time is within :func:`wall_cap`; else
     ``(TIME_FORFEIT, why)``; or ``(ABANDONED, account)`` for a move that did not answer
-    (``answered`` false: it reached :func:`ceiling`) though its own time was within its
-    cap (the server starved it: no result)."""
+    (``answered`` false) that was waited for to :func:`ceiling` though its own time was
+    within its cap (the server starved it: no result). A move that gave up before the
+    ceiling without answering (its program ended, or said it had no move) was not kept
+    waiting by anyone: ``None``, its own failure stands."""
     cap = wall_cap(left)
     if time.own <= cap:
-        return None if answered else (Termination.ABANDONED, time.account())
+        if answered or time.wall + GRACE < ceiling(left):
+            return None
+        return (Termination.ABANDONED, time.account())
     return (
         Termination.TIME_FORFEIT,
         f"took {time.own:.2f} s of wall time of its own, more than its {cap:.2f} s (its "
