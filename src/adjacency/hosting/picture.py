@@ -19,6 +19,8 @@ import zlib
 
 from PIL import Image, UnidentifiedImageError
 
+from ..core.errors import AdjacencyError
+
 PNG = b"\x89PNG\r\n\x1a\n"
 """How every PNG file begins."""
 
@@ -35,7 +37,7 @@ RGBA)."""
 _BIT_DEPTHS = {1, 2, 4, 8, 16}
 
 
-class PictureRefused(ValueError):
+class PictureRefused(AdjacencyError):
     """A picture that is not kept: the reason, in words for the team."""
 
 
