@@ -134,12 +134,8 @@ def test_the_planted_copies_are_the_reports_top_file_pairs(league: tuple[str, Pa
         kept = {store.digests.prints(s.id) is not None for t in teams for s in
                 store.submissions.versions(store.members.member_named(t).id)}  # fmt: skip
     assert kept == {True}
-    assert (
-        request(
-            url + "/api/league/admin/similarity/corpus/2025/alpha", "DELETE", token=ADMIN
-        ).status
-        == 204
-    )
+    dropped = request(url + "/api/league/admin/similarity/corpus/2025/alpha", "DELETE", token=ADMIN)
+    assert dropped.status == 200 and dropped.body == {"name": "2025/alpha", "dropped": True}
     again = request(api, token=ADMIN).body
     assert again["corpus"] == [] and {(p["a"], p["b"]) for p in again["pairs"]} == PLANTED
     assert request(api, token=add_member(db, "team9")).status == 403

@@ -181,6 +181,13 @@ class CorpusEntry(BaseModel):
     kind: str
 
 
+class CorpusDropped(BaseModel):
+    """A corpus entry dropped."""
+
+    name: str
+    dropped: bool
+
+
 def _version(store: LeagueStore, member: Member, number: int) -> Submission:
     for found in store.submissions.versions(member.id):
         if found.version == number:
@@ -432,12 +439,14 @@ async def corpus(request: Request) -> list[dict[str, str]]:
     return await heavy_read(request, listed)
 
 
-@router.delete("/admin/similarity/corpus/{name:path}", status_code=204, dependencies=ADMIN)
-async def drop_corpus(request: Request, name: str) -> Response:
+@router.delete(
+    "/admin/similarity/corpus/{name:path}", response_model=CorpusDropped, dependencies=ADMIN
+)
+async def drop_corpus(request: Request, name: str) -> CorpusDropped:
     """Drop a corpus entry (``template``: the league's template). 404: none so named."""
     if not await heavy_read(request, lambda store: store.digests.remove(name)):
         raise GameNotFound(f"the corpus has no entry named {name[:80]!r}")
-    return Response(status_code=204)
+    return CorpusDropped(name=name, dropped=True)
 
 
 @pages.get("/teacher/code")
