@@ -133,7 +133,8 @@ def test_refusals_are_one_line_and_store_nothing(
     (empty / "docs").mkdir(parents=True)
     (empty / "docs" / "laporan.pdf").write_bytes(b"%PDF")
     status, _, err = submit(capsys, url, str(empty), token=right)
-    assert status == 2 and "no source (.java, .py, .js, .mjs, .cjs) in" in err, err
+    sources = ".java, .py, .js, .mjs, .cjs, .cpp, .cc, .hpp, .h"
+    assert status == 2 and f"no source ({sources}) in" in err, err
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         closed = f"http://127.0.0.1:{probe.getsockname()[1]}"

@@ -94,7 +94,7 @@ def _kept(path: Path) -> tuple[dict[str, bytes], list[str], list[str]]:
     if not intake.of(*SOURCE_SUFFIXES) and intake.manifest is None:
         raise IntakeRefused(
             f"rule 'a source': no source ({', '.join(SOURCE_SUFFIXES)}) in {path.name!r}: "
-            "nothing to submit (a Java course project, or a Python or JavaScript "
+            "nothing to submit (a Java course project, or a Python, JavaScript or C++ "
             "engine-protocol program)"
         )
     top = "" if _packed(path) else top_folder([*kept, *intake.left_out])
