@@ -15,6 +15,7 @@ CROSSING = {
     "docs": "the guides",
     "deploy": "the deployment",
     "examples": "the examples and starter kits beside the package",
+    "jax_env": "the JAX environment (room jax: a folder named jax would shadow the library)",
 }
 """The folders that hold tests of no single room, with what each holds."""
 

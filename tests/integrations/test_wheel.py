@@ -44,6 +44,7 @@ RUNTIME = {
     "fastapi",
     "uvicorn",
     "rich",
+    "pillow",
     "websockets",
     "jinja2",
     "segno",

@@ -40,7 +40,7 @@ def _read(data: bytes, what: str) -> dict[str, str]:
 def make(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
     """The digest of a version's zip ``data``: its packed prints and its packed code
     (the kept files, each path with its highlighted lines, and the zip's other entries
-    named). :class:`~.records.LeagueError` for a zip the intake refuses."""
+    named). :class:`~.league_file.LeagueError` for a zip the intake refuses."""
     try:
         kept = kept_files(data)
     except AdjacencyError as exc:
