@@ -223,3 +223,30 @@ def test_bots_never_cuts_a_preset_definition(tmp_path: Path) -> None:
     to_file = run_cli(["bots"], terminal=False, cwd=tmp_path)
     assert "…" not in to_file
     assert "minimax = alphabeta:depth=5,ties=scan" in to_file  # whole, on one line
+
+
+def test_the_report_names_each_interval_method_and_writes_no_negative_zero() -> None:
+    """The ranking's symmetric ± interval is Bradley-Terry's Wald interval, not the pairing
+    table's likelihood-ratio one: the report names each beside its numbers; a tiny negative
+    LLR or a ``-0`` SPRT bound prints as ``0.00`` and ``0``, never with a minus sign."""
+    from adjacency.arena.run_report import _legend, markdown_table, result_tables
+    from adjacency.arena.tables import sprt_text
+
+    players = ("alpha", "beta", "gamma")
+    games = []
+    for i, (a, b) in enumerate([(p, q) for p in players for q in players if p < q] * 2):
+        one = game(i, i % 2 == 0, "draw")
+        games.append(one.__class__(**{**one.__dict__, "idx": i, "pair": i, "a": a, "b": b}))
+    _, ranking = result_tables(games)
+    ((_, table),) = ranking
+    text = markdown_table(*table)
+    assert f"Elo ± 95% {bradley_terry.INTERVAL_METHOD}" in text
+    assert bradley_terry.INTERVAL_METHOD == "Wald" != stats.INTERVAL_METHOD
+    legend = _legend()
+    assert f"95% {stats.INTERVAL_METHOD} interval" in legend
+    assert f"95% {bradley_terry.INTERVAL_METHOD} interval" in legend
+    exported = results_dict(games)["ratings"]
+    assert {r["error_interval"] for r in exported} == {"Wald"}
+    sprt = stats.Sprt(elo0=-0.0, elo1=5.0)
+    line = sprt_text(sprt, sprt.llr([0, 1, 0, 1, 0]), None)
+    assert "LLR 0.00 " in line and "elo0=0 " in line and "-0" not in line

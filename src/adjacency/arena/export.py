@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.text import spreadsheet_text
+from ..ratings.bradley_terry import INTERVAL_METHOD as RANKING_INTERVAL
 from ..ratings.margin import pair_mean
 from ..ratings.stats import INTERVAL_METHOD
 from ..system.provenance import provenance
@@ -87,7 +88,8 @@ def results_dict(
 
     Every number is a JSON number; an end of an interval that is unbounded (the upper
     Elo of a sweep) and an infinite point value are ``null``. ``elo_interval`` names the
-    interval's method. ``ratings`` are ranked within each group of players connected by
+    interval's method, and ``error_interval`` the ratings' (``error95`` is its half
+    width). ``ratings`` are ranked within each group of players connected by
     games (``group``; the groups and their players in ``groups``). ``provenance``: each
     run's record (``origins``, by run id; ``null`` for a run stored without one) and
     the exporting code's, under ``"export"``."""
@@ -111,7 +113,8 @@ def results_dict(
     groups = ranking_groups(games)
     ratings = [
         {
-            "player": r.player, "group": group.name, "elo": r.elo, "error95": r.error,
+            "player": r.player, "group": group.name, "elo": r.elo + 0.0, "error95": r.error,
+            "error_interval": RANKING_INTERVAL,
             "games": r.games, "points": r.points,
         }
         for group in groups

@@ -20,6 +20,7 @@ from typing import Any
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
+from ..ratings.bradley_terry import INTERVAL_METHOD as RANKING_INTERVAL
 from ..ratings.stats import INTERVAL_METHOD
 from ..system.provenance import describe, provenance
 from . import charts as plots
@@ -318,6 +319,8 @@ def _legend() -> str:
         "LOS is the likelihood of superiority Phi((W-L)/sqrt(W+L)). Time/illegal/crash are "
         "forfeit losses of A/B. Pairs LL-LD-DD-WD-WW count pairs scoring 0, 0.5, 1, 1.5, 2 "
         "points for A (DD includes one win and one loss). Rankings are Bradley-Terry Elo "
-        "(mean 0) within each group of players connected by games; groups that never met, "
+        f"(mean 0) ± the half width of the 95% {RANKING_INTERVAL} interval (symmetric, from "
+        "the fit's inverse Fisher information, unlike the pairing table's), "
+        "within each group of players connected by games; groups that never met, "
         "directly or through common opponents, are ranked apart."
     )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions
 from rich.table import Table
 
+from ..ratings.bradley_terry import INTERVAL_METHOD as RANKING_INTERVAL
 from ..ratings.bradley_terry import Rating
 from ..ratings.margin import MarginEstimate
 from ..ratings.stats import INTERVAL_METHOD, Estimate
@@ -29,7 +30,9 @@ PAIRING_COLUMNS = (
     "A", "B", "rounds", "games", "W-D-L", "score", "Elo [95%]", "margin ± 95%", "LOS",
     "time", "illegal", "crash", "stand-in", "pairs LL-LD-DD-WD-WW",
 )  # fmt: skip
-RANKING_COLUMNS = ("rank", "player", "Elo ± 95%", "games", "points", "score")
+RANKING_COLUMNS = ("rank", "player", f"Elo ± 95% {RANKING_INTERVAL}", "games", "points", "score")
+"""The ranking's columns: its interval is named in the header, since it is not the
+pairing table's method (:data:`~adjacency.ratings.bradley_terry.INTERVAL_METHOD`)."""
 
 
 def fmt_elo(value: float) -> str:
@@ -82,8 +85,8 @@ def summary_row(s: Summary) -> list[str]:
 
 
 def rating_row(rank: int, r: Rating) -> list[str]:
-    """The cells of ``r`` in the ranking table: ``rank``, player, Elo ± 95% interval, games,
-    points and score."""
+    """The cells of ``r`` in the ranking table: ``rank``, player, Elo ± the half width of its
+    95% Wald interval, games, points and score."""
     return [
         str(rank),
         r.player,
@@ -224,7 +227,8 @@ def ranking_table(ratings: Sequence[Rating], title: str = "Ranking") -> FittedTa
     drop = {"points": 3, "score": 2, "games": 1}
     columns = [Column(n, drop=drop.get(n, 0), name=n == "player") for n in RANKING_COLUMNS]
     rows = [Row(rating_row(rank, rating)) for rank, rating in enumerate(ratings, 1)]
-    return FittedTable(title, "Bradley-Terry Elo (mean 0) with 95% intervals", columns, rows)
+    caption = f"Bradley-Terry Elo (mean 0) with 95% {RANKING_INTERVAL} intervals"
+    return FittedTable(title, caption, columns, rows)
 
 
 def group_title(group: RankingGroup, count: int, base: str = "Ranking") -> str:
@@ -246,7 +250,7 @@ def sprt_text(sprt: SequentialTest, llr: float | None, verdict: str | None) -> s
     """One line: ``SPRT elo0=0 elo1=10 ...: LLR 1.23 [-2.94, 2.94], H1 accepted`` (or
     ``SPRT stat=margin m0=0 m1=0.5 ...: ...`` for the margin test)."""
     state = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[verdict]
-    value = "n/a" if llr is None else f"{llr:.2f}"
+    value = "n/a" if llr is None else f"{round(llr, 2) + 0.0:.2f}"  # no "-0.00"
     return f"SPRT {sprt.describe()}: LLR {value} [{sprt.lower:.2f}, {sprt.upper:.2f}], {state}"
 
 

@@ -17,6 +17,12 @@ import numpy as np
 
 from .stats import Z95
 
+INTERVAL_METHOD = "Wald"
+"""How :func:`ratings` bounds each rating: the symmetric Wald interval, Elo ± ``Z95``
+standard errors from the fit's inverse Fisher information. It differs from the
+likelihood-ratio interval of one pairing (:data:`adjacency.ratings.stats.INTERVAL_METHOD`),
+so every table, report and export that shows both names each."""
+
 
 @dataclass(frozen=True)
 class Rating:

@@ -349,7 +349,10 @@ class Sprt(WaldBounds):
 
     def describe(self) -> str:
         """The test's parameters in one line: ``elo0=0 elo1=10 alpha=0.05 beta=0.05``."""
-        return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
+        return (
+            f"elo0={self.elo0 + 0.0:g} elo1={self.elo1 + 0.0:g} "  # + 0.0: no "-0"
+            f"alpha={self.alpha:g} beta={self.beta:g}"
+        )
 
 
 def parse_sprt(items: Sequence[str]) -> Sprt:
