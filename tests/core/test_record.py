@@ -172,3 +172,23 @@ def test_rounds_count_the_whole_game_from_the_standard_start() -> None:
     assert Game.new(4, 4, rounds=3).rounds == 3  # the standard start: unchanged
     edited = Position.from_fen("x7/8/8/8/8/8/8/7o x 9")  # fewer pieces than a start
     assert Game(edited).rounds == 5
+
+
+def test_records_carry_the_rules_version_and_refuse_another() -> None:
+    """A JSON record names the rules it was played under; a record (JSON or text) naming
+    other rules is refused by name, one naming these or none loads."""
+    from adjacency.core import RULES_VERSION
+
+    game = game_from_text(RECORD)
+    data = json.loads(game_to_json(game))
+    assert data["rules"] == RULES_VERSION == "1"
+    assert game_from_json(json.dumps(data)).moves == game.moves
+    del data["rules"]
+    assert game_from_json(json.dumps(data)).moves == game.moves
+    data["rules"] = "2"
+    with pytest.raises(InvalidRecordError, match="made under rules version '2'; this package"):
+        game_from_json(json.dumps(data))
+    tagged = RECORD.replace('[First "o"]\n', '[First "o"]\n[Rules "1"]\n')
+    assert game_from_text(tagged).tags == {} and game_to_text(game_from_text(tagged)) == RECORD
+    with pytest.raises(InvalidRecordError, match="rules version '0'"):
+        game_from_text(tagged.replace('[Rules "1"]', '[Rules "0"]'))

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from adjacency.core import InvalidSettingsError, Position
+from adjacency.core import RULES_VERSION, InvalidSettingsError, Position
 from adjacency.jax import VERSION, AdjacencyEnv, State, to_position
 
 FAST = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
@@ -19,6 +19,7 @@ def test_pgx_properties() -> None:
     assert env.num_actions == 30
     assert env.observation_shape == (5, 6, 4)
     assert "version='v0'" in repr(env)
+    assert env.rules_version == RULES_VERSION == "1"
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,14 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from adjacency.core import Color, IllegalMoveError, InvalidSettingsError, Position, board
+from adjacency.core import (
+    RULES_VERSION,
+    Color,
+    IllegalMoveError,
+    InvalidSettingsError,
+    Position,
+    board,
+)
 from adjacency.rl import AdjacencyVectorEnv, BatchedEnv, action_mask, observe
 from core_strategies import settings
 
@@ -140,6 +147,7 @@ def test_the_environment_and_the_observation_carry_versions() -> None:
 
     assert BatchedEnv.version == BatchedEnv(1).version == "v0"
     assert observation.VERSION == "v0"
+    assert BatchedEnv(1).rules_version == RULES_VERSION == "1"
 
 
 def test_seeds_repeat_random_actions() -> None:

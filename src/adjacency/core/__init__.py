@@ -12,10 +12,11 @@ from .errors import (
     InvalidSquareError,
 )
 from .fen import COLORS, Color, format_fen, parse_fen
-from .position import Outcome, Position, check_color, check_rounds, other
+from .position import RULES_VERSION, Outcome, Position, check_color, check_rounds, other
 
 __all__ = [
     "COLORS",
+    "RULES_VERSION",
     "AdjacencyError",
     "AdjacencyRuntimeError",
     "Bitboard",

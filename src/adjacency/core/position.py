@@ -25,6 +25,12 @@ from .text import quote
 
 Outcome = Literal["x", "o", "draw"]
 
+RULES_VERSION = "1"
+"""The rules' version: raised whenever the same moves from the same start could give a
+different legal move, conversion, end of game or score (docs/rules.md), never for a
+refactoring or a speed-up. Game records, the batched environment and the JAX
+environment report it, so a result can be matched to the rules it was played under."""
+
 
 def other(color: Color) -> Color:
     """The opponent of ``color``."""

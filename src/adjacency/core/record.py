@@ -33,7 +33,7 @@ from typing import Any
 from .details import Detail, coded
 from .errors import AdjacencyError, InvalidRecordError
 from .game import RESULT_TOKENS, Game, Move, Termination
-from .position import Outcome, Position, check_color
+from .position import RULES_VERSION, Outcome, Position, check_color
 from .text import parse_int, quote
 
 FORMAT = "adjacency-game/1"
@@ -44,6 +44,7 @@ _OUTCOMES: dict[str, Outcome | None] = {token: outcome for outcome, token in RES
 _KNOWN_TAGS = (
     "Event", "Date", "X", "O", "Rows", "Cols", "Rounds", "First", "FEN",
     "Result", "Score", "Termination", "TerminationDetail", "DetailCode", "DetailParams",
+    "Rules",
 )  # fmt: skip
 
 
@@ -368,7 +369,20 @@ def _text_detail(tags: dict[str, str], where: str) -> Detail:
     return Detail(text, code, checked)
 
 
+def check_rules(value: object, where: str) -> None:
+    """Refuse a record that names rules other than these (:data:`RULES_VERSION`): its
+    moves were judged by other rules, so replaying them here would say something else.
+    A record without the field (the text format's optional ``Rules`` tag, or a record
+    from before it was kept) is read under these rules."""
+    if value is not None and value != RULES_VERSION:
+        raise InvalidRecordError(
+            f"{where}: made under rules version {quote(value)}; this package plays rules "
+            f"version {RULES_VERSION!r}"
+        )
+
+
 def _new_game(tags: dict[str, str], start: Position, moves: list[Move], where: str) -> Game:
+    check_rules(tags.get("Rules"), where)
     extra = {k: v for k, v in tags.items() if k not in _KNOWN_TAGS}
     game = Game(
         start,
@@ -438,6 +452,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     """A JSON-ready dictionary of the record."""
     return {
         "format": FORMAT,
+        "rules": RULES_VERSION,
         "event": game.event,
         "date": game.date,
         "x": game.x_name,
@@ -473,6 +488,7 @@ def game_from_dict(data: Any) -> Game:
         raise InvalidRecordError(
             f"{where}: unknown format {quote(data.get('format'))}; expected {FORMAT!r}"
         )
+    check_rules(data.get("rules"), where)
     try:
         start = Position.from_fen(data["start"])
     except KeyError:

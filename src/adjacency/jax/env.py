@@ -33,7 +33,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..core import Color, InvalidSettingsError, Position, check_color
+from ..core import RULES_VERSION, Color, InvalidSettingsError, Position, check_color
 
 VERSION = "v0"
 """The environment's version (pgx's ``Env.version``): raised whenever a step, reward or
@@ -152,6 +152,11 @@ class AdjacencyEnv:
     def version(self) -> str:
         """The environment's version (:data:`VERSION`)."""
         return VERSION
+
+    @property
+    def rules_version(self) -> str:
+        """The rules' version it plays (:data:`adjacency.core.RULES_VERSION`)."""
+        return RULES_VERSION
 
     @property
     def num_players(self) -> int:

@@ -22,7 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Color, IllegalMoveError, InvalidSettingsError, Position, check_color
+from ..core import (
+    RULES_VERSION,
+    Color,
+    IllegalMoveError,
+    InvalidSettingsError,
+    Position,
+    check_color,
+)
 from ..engine.kernels import boards as kb
 from ..engine.kernels.bits import write_geometry
 from ..engine.kernels.layout import NBR
@@ -66,6 +73,8 @@ class BatchedEnv:
 
     version = VERSION
     """:data:`VERSION` (pgx's ``Env.version``)."""
+    rules_version = RULES_VERSION
+    """The rules' version it plays (:data:`adjacency.core.RULES_VERSION`)."""
 
     def __init__(
         self,
