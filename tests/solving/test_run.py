@@ -425,7 +425,7 @@ def test_show_without_a_database_here_reads_the_table_shipped_with_the_package(
     assert len(rows) > 100
     # every shipped row has a record: stored before records were kept, each says what is
     # known (the version, when, the settings the row keeps, the commit that shipped it)
-    # and marks the rest unknown (tools/backfill_table_provenance.py)
+    # and marks the rest unknown (tools/backfill_provenance.py)
     for row in rows:
         record = row["provenance"]
         assert record["version"] and record["created"]
