@@ -1,47 +1,122 @@
-"""Give every row of the shipped solved table a provenance record, unknown fields marked so.
+"""Give what the package ships a provenance record, unknown fields marked so.
 
-The rows stored before records were kept have an empty ``provenance``. What is known of
-each: the package version that computed it and when it was stored (the row's own
-``engine`` and ``finished`` columns), its settings that the row keeps (``budget``,
-``symmetry``, ``source``), and, from git history, the commit that first committed the
-row as it is now (each version of the table file in the history is read, and a row is
-matched by its key and its ``finished`` time). Unknown, and written ``"unknown"``,
-never guessed: the commit of the code that computed it, whether that checkout was
-clean, its source hash, Python, the libraries' versions, the machine, and the
-transposition table's size and thread count it ran with.
+Three kinds of shipped result were stored before records were kept:
 
-Usage: ``python tools/backfill_table_provenance.py [DATABASE]`` (default: the shipped
-``src/adjacency/solving/data/solutions.db``), from the checkout; rows that already have a
-record are left as they are, so running it twice changes nothing.
+- the solved table's rows (``solving/data/solutions.db``), whose ``provenance`` is empty;
+- the puzzle set's files (``puzzles/data/*.jsonl.gz``), which have no
+  ``FILE.provenance.json`` beside them (what ``adjacency puzzles build`` writes);
+- the evaluation weights (``engine/weights/*.json``), whose ``training`` section has no
+  ``provenance``.
+
+Each gets one record with the keys of :func:`adjacency.system.provenance.provenance`
+(:func:`reconstructed`). What is known goes in: for a table row, the package version
+that computed it and when (its ``engine`` and ``finished`` columns) and the settings it
+keeps; for a puzzle file, the build command and figures its documentation records
+(:data:`PUZZLE_BUILDS`, from docs/puzzles.md); for a weights file, the command its
+``training`` section records; for all, under ``reconstructed``, the commit that first
+committed the row or the file as it is now, read from git history. Unknown, and written
+``"unknown"`` (:data:`~adjacency.system.provenance.UNKNOWN`), never guessed: the commit
+of the code that computed it, whether that checkout was clean, its source hash, Python,
+the libraries' versions, the machine, and any setting nothing recorded.
+
+What is affordable on this machine is recomputed instead: a puzzle file's record gets a
+``reproved`` section, a sample of its puzzles proved again by the exact solver now
+(:func:`adjacency.puzzles.prove.verify`), with the sample's size, seed, failures and the
+provenance of the run that proved them.
+
+Usage, from the checkout: ``python tools/backfill_provenance.py [DATABASE]`` fills the
+table (default: the shipped one); ``--puzzles N`` writes the shipped puzzle files'
+records, re-proving N puzzles of each (``--seed S`` draws them; ``--file NAME``: of that
+file only); ``--weights`` fills the
+shipped weights files. Rows and files that already have a record are left as they are,
+so running it twice changes nothing.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import random
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 from adjacency.solving.store import SolutionsStore  # noqa: E402
-from adjacency.system.provenance import UNKNOWN  # noqa: E402
+from adjacency.system.provenance import UNKNOWN, provenance  # noqa: E402
 
-SHIPPED = REPO / "src" / "adjacency" / "solving" / "data" / "solutions.db"
+PACKAGE = REPO / "src" / "adjacency"
+SHIPPED = PACKAGE / "solving" / "data" / "solutions.db"
 HISTORY = (
     "docs/solutions/solutions.db",
     "benchmarks/results/solutions.db",
     "src/adjacency/solving/data/solutions.db",
 )
 """The paths the table had in the history, oldest first."""
+WEIGHTS = (PACKAGE / "engine" / "weights" / "eval-8x8.json",
+           PACKAGE / "engine" / "weights" / "patterns-8x8.json")  # fmt: skip
+"""The shipped weights files."""
+PUZZLE_BUILDS: dict[str, dict[str, Any]] = {
+    "puzzles.jsonl.gz": {
+        "settings": {
+            "count": 1000, "min_plies": 8, "max_plies": 14, "jobs": 1, "resume": True,
+            "sources": ["data:../shared/data/positions-s6820"], "out": "puzzles.jsonl.gz",
+        },
+        "seeds": 20261124,
+        "figures": {
+            "kept": 1000, "planned": 140795, "examined": 11264, "found": 1001,
+            "solves": 119517, "resumed_batches": UNKNOWN,
+        },
+    },
+    "middle.jsonl.gz": {
+        "settings": {
+            "count": 200, "min_plies": 15, "max_plies": 18, "jobs": 1, "resume": False,
+            "sources": ["data:../shared/data/positions-s6820"], "out": "middle.jsonl.gz",
+        },
+        "seeds": 20261125,
+        "figures": {
+            "kept": 200, "planned": 80392, "examined": 2848, "found": 200,
+            "solves": 41486, "resumed_batches": UNKNOWN,
+        },
+    },
+}  # fmt: skip
+"""Each shipped puzzle file's build: the command and figures docs/puzzles.md records
+for it ("The shipped set"), the settings in ``adjacency puzzles build``'s names."""
 Key = tuple[Any, ...]
 
 
 def git(*args: str) -> bytes:
     return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, check=True).stdout
+
+
+def reconstructed(
+    version: Any, settings: dict[str, Any], seeds: Any, created: Any, known: dict[str, Any]
+) -> dict[str, Any]:
+    """A record made after the fact: the code, Python, libraries and machine unknown;
+    ``version``, ``settings``, ``seeds`` and ``created`` as known (:data:`UNKNOWN` where
+    not); ``known``, under ``reconstructed``, says where the known fields came from."""
+    return {
+        "package": "adjacency-game",
+        "version": version,
+        "commit": UNKNOWN,
+        "dirty": UNKNOWN,
+        "source": UNKNOWN,
+        "python": UNKNOWN,
+        "libraries": {"numpy": UNKNOWN, "numba": UNKNOWN},
+        "machine": {"cpu": UNKNOWN, "cores": UNKNOWN, "system": UNKNOWN, "arch": UNKNOWN},
+        "settings": settings,
+        "seeds": seeds,
+        "created": created,
+        "reconstructed": known,
+    }
+
+
+# ------------------------------------------------------------------ the solved table
 
 
 def first_commits() -> dict[Key, tuple[str, str]]:
@@ -76,30 +151,19 @@ def record(row: sqlite3.Row, history: dict[Key, tuple[str, str]]) -> dict[str, A
     """The provenance record of one row stored before records were kept."""
     key = (row["rows"], row["cols"], row["rounds"], row["first"], row["symmetry"], row["finished"])
     commit, date = history.get(key, (UNKNOWN, UNKNOWN))
-    return {
-        "package": "adjacency-game",
-        "version": row["engine"],
-        "commit": UNKNOWN,
-        "dirty": UNKNOWN,
-        "source": UNKNOWN,
-        "python": UNKNOWN,
-        "libraries": {"numpy": UNKNOWN, "numba": UNKNOWN},
-        "machine": {"cpu": UNKNOWN, "cores": UNKNOWN, "system": UNKNOWN, "arch": UNKNOWN},
-        "settings": {
-            "budget": row["budget"],
-            "symmetry": bool(row["symmetry"]),
-            "source": row["source"],
-            "tt_mb": UNKNOWN,
-            "threads": UNKNOWN,
-        },
-        "seeds": None,
-        "created": row["finished"],
-        "reconstructed": {
-            "from": "the row's own columns and git history",
-            "committed_in": commit,
-            "committed": date,
-        },
+    settings = {
+        "budget": row["budget"],
+        "symmetry": bool(row["symmetry"]),
+        "source": row["source"],
+        "tt_mb": UNKNOWN,
+        "threads": UNKNOWN,
     }
+    known = {
+        "from": "the row's own columns and git history",
+        "committed_in": commit,
+        "committed": date,
+    }
+    return reconstructed(row["engine"], settings, None, row["finished"], known)
 
 
 def backfill(path: Path) -> int:
@@ -125,6 +189,136 @@ def backfill(path: Path) -> int:
     return len(rows)
 
 
+# ------------------------------------------------------------------ shipped files
+
+
+def first_commit_of(path: Path) -> tuple[str, str]:
+    """(commit, its date) of the first commit whose version of ``path`` is the file's
+    content now (its git blob), or :data:`UNKNOWN` twice if none is."""
+    relative = path.relative_to(REPO).as_posix()
+    blob = git("hash-object", str(path)).decode().strip()
+    lines = git("log", "--reverse", "--format=%H %aI", "--", relative).decode().splitlines()
+    for line in lines:
+        commit, date = line.split()
+        if git("rev-parse", f"{commit}:{relative}").decode().strip() == blob:
+            return commit, date
+    return UNKNOWN, UNKNOWN
+
+
+def reprove(path: Path, sample: int, seed: int) -> dict[str, Any]:
+    """Prove again ``sample`` puzzles of the file at ``path`` drawn by ``seed`` (all of
+    them when there are no more): what the ``reproved`` section records."""
+    from adjacency.puzzles import load_puzzles
+    from adjacency.puzzles.prove import verify
+
+    puzzles = load_puzzles(path)
+    drawn = random.Random(seed).sample(puzzles, min(sample, len(puzzles)))
+    started = time.process_time()
+    failed = [p.id for p in drawn if verify(p) is not None]
+    return {
+        "puzzles": len(drawn),
+        "of": len(puzzles),
+        "failed": failed,
+        "cpu_seconds": round(time.process_time() - started, 1),
+        "provenance": provenance({"sample": len(drawn), "file": path.name}, seeds=seed),
+    }
+
+
+def backfill_puzzles(sample: int, seed: int, only: str | None = None) -> list[Path]:
+    """Write the record of every shipped puzzle file (or only the one named ``only``)
+    that has none; returns those written."""
+    from adjacency.puzzles.model import provenance_path
+
+    written = []
+    for name, build in PUZZLE_BUILDS.items():
+        if only is not None and name != only:
+            continue
+        path = PACKAGE / "puzzles" / "data" / name
+        target = provenance_path(path)
+        if target.exists():
+            continue
+        commit, date = first_commit_of(path)
+        known = {
+            "from": "docs/puzzles.md's build command and figures, and git history",
+            "committed_in": commit,
+            "committed": date,
+        }
+        content = reconstructed(UNKNOWN, build["settings"], build["seeds"], UNKNOWN, known)
+        content["figures"] = build["figures"]
+        content["reproved"] = reprove(path, sample, seed)
+        target.write_text(json.dumps(content, indent=1) + "\n", encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def command_settings(command: str) -> dict[str, Any]:
+    """The options of a recorded command line (``--games 400 --ridge 1.0``) as settings:
+    numbers as numbers, a flag without a value as ``True``."""
+    words = command.split()
+    settings: dict[str, Any] = {"command": command}
+    for i, word in enumerate(words):
+        if not word.startswith("--"):
+            continue
+        value: Any = True
+        if i + 1 < len(words) and not words[i + 1].startswith("--"):
+            text = words[i + 1]
+            try:
+                value = int(text)
+            except ValueError:
+                try:
+                    value = float(text)
+                except ValueError:
+                    value = text
+        settings[word[2:].replace("-", "_")] = value
+    return settings
+
+
+def backfill_weights() -> list[Path]:
+    """Give the ``training`` section of every shipped weights file without one a
+    ``provenance`` record, the file otherwise written as it was; returns those written."""
+    written = []
+    for path in WEIGHTS:
+        text = path.read_text(encoding="utf-8")
+        content = json.loads(text)
+        training = content["training"]
+        if "provenance" in training:
+            continue
+        commit, date = first_commit_of(path)
+        settings = command_settings(training["command"])
+        known = {
+            "from": "the file's recorded training command and git history",
+            "committed_in": commit,
+            "committed": date,
+        }
+        seeds = settings.get("seed", UNKNOWN)
+        training["provenance"] = reconstructed(UNKNOWN, settings, seeds, UNKNOWN, known)
+        compact = "\n" not in text.strip()  # the pattern file is one line, the other indent=0
+        dumped = (
+            json.dumps(content, separators=(",", ":")) if compact else json.dumps(content, indent=0)
+        )
+        path.write_text(dumped + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("database", nargs="?", type=Path, help="a solved table to fill")
+    parser.add_argument("--puzzles", type=int, metavar="N", help="puzzle files, N re-proved")
+    parser.add_argument("--seed", type=int, default=0, help="the re-proved puzzles' draw")
+    parser.add_argument("--file", choices=sorted(PUZZLE_BUILDS), help="only this puzzle file")
+    parser.add_argument("--weights", action="store_true", help="the shipped weights files")
+    args = parser.parse_args(argv)
+    if args.puzzles is not None:
+        for path in backfill_puzzles(args.puzzles, args.seed, args.file):
+            print(f"wrote {path}")
+    if args.weights:
+        for path in backfill_weights():
+            print(f"gave {path} a provenance record")
+    if args.database is not None or (args.puzzles is None and not args.weights):
+        target = args.database or SHIPPED
+        print(f"{backfill(target)} rows given a provenance record in {target}")
+
+
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else SHIPPED
-    print(f"{backfill(target)} rows given a provenance record in {target}")
+    main(sys.argv[1:])

@@ -83,6 +83,37 @@ def register(commands: Any) -> None:
     for option in DATA_JOB_OPTIONS:
         option.add(data)
     train.set_defaults(handler=run_train)
+    weights = commands.add_parser(
+        "weights",
+        help="the shipped evaluation weights: how each file was fitted, its provenance",
+        description="Print, for each shipped weights file (the learned evaluation's and the "
+        "pattern evaluation's), the train-eval command that fitted it, its figures and its "
+        "provenance record (what is not known of a file fitted before records were kept "
+        "is written 'unknown').",
+    )
+    weights.add_argument("--json", action="store_true", help="the training records as JSON")
+    weights.set_defaults(handler=run_weights)
+
+
+def run_weights(args: argparse.Namespace) -> int:
+    """``adjacency weights``: the shipped weights files' training records."""
+    from ..engine.weights_file import shipped_training
+    from ..system.provenance import describe
+
+    records = shipped_training()
+    if args.json:
+        print(json.dumps(records, indent=1))
+        return 0
+    for name, training in records.items():
+        print(f"{name}: fitted by {training.get('command', 'an unrecorded command')}")
+        figures = {
+            k: v for k, v in training.items()
+            if k not in ("command", "provenance") and not isinstance(v, dict)
+        }  # fmt: skip
+        if figures:
+            print("  " + ", ".join(f"{k}={v}" for k, v in figures.items()))
+        print("\n".join(f"  {line}" for line in describe(training.get("provenance"))))
+    return 0
 
 
 PLAYERS_TEXT = "v1:1,v1:2,v3:2,v4:3"

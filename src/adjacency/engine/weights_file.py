@@ -175,6 +175,27 @@ SHIPPED = "shipped"
 """The :attr:`~adjacency.engine.config.EngineConfig.patterns` value of the shipped weights."""
 
 
+def training_record(path: Path) -> dict[str, Any]:
+    """The ``training`` section of the weights or pattern file at ``path``: the command
+    that fitted it, its figures and its ``provenance`` record (reconstructed from the
+    history, unknown fields ``"unknown"``, for a file fitted before records were kept);
+    :class:`WeightsError` naming the file if it has none."""
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+        training = content["training"]
+        if not isinstance(training, dict):
+            raise TypeError("its training section is not an object")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise WeightsError(f"cannot read the training record of {str(path)!r}: {exc}") from None
+    return training
+
+
+def shipped_training() -> dict[str, dict[str, Any]]:
+    """The :func:`training_record` of each shipped file (:data:`DEFAULT_FILE`,
+    :data:`PATTERN_FILE`), by file name."""
+    return {path.name: training_record(path) for path in (DEFAULT_FILE, PATTERN_FILE)}
+
+
 def pattern_table(choice: str) -> tuple[np.ndarray, int]:
     """The pattern table and version of ``choice``: :data:`SHIPPED` (:func:`shipped_patterns`)
     or the path of a pattern file (:func:`load_patterns`; read again while its size or
