@@ -120,6 +120,9 @@ def test_build_show_and_check_end_to_end(
     assert first["position"] in shown and " ".join(first["solution"]) in shown
     for move, value, reply in first["refutations"][0]:
         assert f"{move:<4} {value:+d}  refuted by {reply or '(game over)'}" in shown
+    assert "provenance of its build (puzzles.jsonl.gz):" in shown and "seeds: 1" in shown
+    assert main(["puzzles", "show", first["id"], "--file", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["provenance"] == record
 
     assert main(["puzzles", "check", str(out), "--sample", "3", "--seed", "4"]) == 0
     assert "3 of 3 puzzles proved again" in capsys.readouterr().out

@@ -101,3 +101,54 @@ def test_show_reads_the_shipped_set_by_default(capsys: pytest.CaptureFixture[str
     assert main(["puzzles", "show", puzzle.id]) == 0
     shown = capsys.readouterr().out
     assert puzzle.position in shown and f"solution: {' '.join(puzzle.solution)}" in shown
+
+
+def nones(value: object, where: str = "") -> list[str]:
+    """The paths of every ``None`` inside a JSON value."""
+    if value is None:
+        return [where or "(the record)"]
+    if isinstance(value, dict):
+        return [n for k, v in value.items() for n in nones(v, f"{where}.{k}")]
+    if isinstance(value, list):
+        return [n for i, v in enumerate(value) for n in nones(v, f"{where}[{i}]")]
+    return []
+
+
+def test_every_shipped_puzzle_has_its_builds_provenance_with_nothing_left_none() -> None:
+    """Each shipped file's record (beside it, as a build writes one) gives what is known
+    of the build (its seed and settings as docs/puzzles.md records them, the commit that
+    added the file) and ``"unknown"`` for the rest, never ``None``; and a sample proved
+    again, none failed."""
+    from adjacency.system.provenance import UNKNOWN
+
+    records = model.shipped_provenance()
+    assert set(records) == set(model.SHIPPED)
+    held = Counter(name for _, name in model.load_shipped_files())
+    for name, (plies, fewest) in BUILDS.items():
+        record = records[name]
+        assert nones(record) == [], name
+        assert record["settings"]["min_plies"] == plies.start
+        assert record["settings"]["max_plies"] == plies.stop - 1
+        assert record["figures"]["kept"] == held[name] >= fewest
+        assert record["commit"] == UNKNOWN and record["python"] == UNKNOWN
+        assert len(record["reconstructed"]["committed_in"]) == 40
+        again = record["reproved"]
+        assert again["of"] == held[name] and again["puzzles"] >= 1 and again["failed"] == []
+        assert again["provenance"]["libraries"]["numba"]
+
+
+def test_show_prints_and_its_json_carries_the_builds_provenance(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    puzzle, name = next(p for p in model.load_shipped_files() if p[1] == "middle.jsonl.gz")
+    assert main(["puzzles", "show", puzzle.id]) == 0
+    shown = capsys.readouterr().out
+    assert "provenance of its build (middle.jsonl.gz):" in shown
+    assert "seeds: 20261125" in shown and "commit unknown" in shown
+    assert "proved again: " in shown and " 0 failed" in shown
+    assert main(["puzzles", "show", puzzle.id, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["puzzle"]["id"] == puzzle.id and data["file"] == name
+    assert data["provenance"] == model.shipped_provenance()[name]

@@ -67,6 +67,9 @@ def register(commands: Any) -> None:
     show = actions.add_parser("show", help="print one puzzle: board, solution, refutations")
     show.add_argument("id", help="the puzzle's id (p and 12 hex digits)")
     show.add_argument("--file", help="a puzzle file (default: the shipped set)")
+    show.add_argument(
+        "--json", action="store_true", help="the puzzle and its build's provenance as JSON"
+    )
     show.set_defaults(handler=run_show)
 
     check = actions.add_parser(
@@ -306,18 +309,13 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def provenance_path(out: Path) -> Path:
-    """Where a build of ``out`` records its provenance: ``OUT.provenance.json`` beside it
-    (not inside: the puzzle file stays byte for byte what the same settings prove)."""
-    return out.with_name(out.name + ".provenance.json")
-
-
 def write_provenance(args: argparse.Namespace, out: Path, figures: Any) -> Path:
     """Write the build's provenance record (:mod:`adjacency.system.provenance`: the code,
     libraries and machine, the settings and sources, the seed) and its figures beside
     ``out``; return the file's path."""
     import json
 
+    from ..puzzles.model import provenance_path
     from ..system.provenance import provenance
 
     settings = {
@@ -341,21 +339,36 @@ def write_provenance(args: argparse.Namespace, out: Path, figures: Any) -> Path:
     return path
 
 
-def _load(file: str | None) -> list[Any]:
-    from ..puzzles import load_puzzles, load_shipped
-
-    return load_shipped() if file is None else load_puzzles(file)
-
-
 def run_show(args: argparse.Namespace) -> int:
-    """``adjacency puzzles show ID``."""
-    from ..puzzles.model import PuzzleFileError
+    """``adjacency puzzles show ID``: the puzzle and the provenance of the build that
+    made it (the shipped file's record, or the one beside ``--file``); ``--json``: both
+    as one object."""
+    import json
 
-    puzzles = {p.id: p for p in _load(args.file)}
-    puzzle = puzzles.get(args.id)
-    if puzzle is None:
+    from ..puzzles.model import (
+        PuzzleFileError,
+        file_provenance,
+        load_puzzles,
+        load_shipped_files,
+        shipped_provenance,
+    )
+    from ..system.provenance import describe
+
+    if args.file is None:
+        held = {p.id: (p, name) for p, name in load_shipped_files()}
+        records: dict[str, Any] = dict(shipped_provenance())
+    else:
+        held = {p.id: (p, args.file) for p in load_puzzles(args.file)}
+        records = {args.file: file_provenance(args.file)}
+    if args.id not in held:
         where = args.file or "the shipped set"
         raise PuzzleFileError(f"no puzzle {quote(args.id)} in {where}")
+    puzzle, name = held[args.id]
+    record = records[name]
+    if args.json:
+        shown = {"puzzle": puzzle.as_json(), "file": Path(name).name, "provenance": record}
+        print(json.dumps(shown, indent=1))
+        return 0
     start = puzzle.start
     print(f"puzzle {puzzle.id} ({puzzle.source}), rating {puzzle.rating:.0f}")
     print(start)
@@ -369,6 +382,15 @@ def run_show(args: argparse.Namespace) -> int:
         for r in refutations:
             reply = r.reply or "(game over)"
             print(f"  {r.move:<4} {r.value:+d}  refuted by {reply}")
+    print(f"provenance of its build ({Path(name).name}):")
+    print("\n".join(f"  {line}" for line in describe(record)))
+    reproved = (record or {}).get("reproved")
+    if reproved:
+        print(
+            f"  proved again: {reproved['puzzles']} of its {reproved['of']} puzzles, "
+            f"{len(reproved['failed'])} failed (seed {reproved['provenance']['seeds']}, "
+            f"{reproved['provenance']['created']})"
+        )
     return 0
 
 

@@ -275,6 +275,13 @@ def load_shipped() -> list[Puzzle]:
     :data:`SHIPPED` (``adjacency/puzzles/data``), merged and sorted by id.
     ``PuzzleFileError`` if a file is missing or bad, or if two files hold the same id
     (each build proves its own positions: one id twice means the files are wrong)."""
+    return [puzzle for puzzle, _ in load_shipped_files()]
+
+
+def load_shipped_files() -> list[tuple[Puzzle, str]]:
+    """Each shipped puzzle with the name of the file of :data:`SHIPPED` holding it (its
+    build, whose record :func:`shipped_provenance` gives), sorted by id, checked as
+    :func:`load_shipped` says."""
     merged: dict[str, tuple[Puzzle, str]] = {}
     for name in SHIPPED:
         data = resources.files(__package__).joinpath("data", name)
@@ -286,7 +293,50 @@ def load_shipped() -> list[Puzzle]:
                         f"{quote(merged[puzzle.id][1])} and {quote(name)}"
                     )
                 merged[puzzle.id] = (puzzle, name)
-    return [merged[key][0] for key in sorted(merged)]
+    return [merged[key] for key in sorted(merged)]
+
+
+def provenance_path(path: Path) -> Path:
+    """Where the build of the puzzle file ``path`` records its provenance:
+    ``FILE.provenance.json`` beside it (not inside: the puzzle file stays byte for byte
+    what the same settings prove)."""
+    return path.with_name(path.name + ".provenance.json")
+
+
+def file_provenance(path: str | Path) -> dict[str, Any] | None:
+    """The provenance record of the puzzle file at ``path`` (:func:`provenance_path`),
+    ``None`` when it has none; ``PuzzleFileError`` naming the record if it is not a JSON
+    object."""
+    record = provenance_path(Path(path))
+    try:
+        text = record.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise PuzzleFileError(f"cannot read {quote(str(record))}: {exc.strerror}") from None
+    try:
+        content = json.loads(text)
+    except ValueError:
+        content = None
+    if not isinstance(content, dict):
+        raise PuzzleFileError(f"{quote(str(record))} is not a provenance record (a JSON object)")
+    return content
+
+
+def shipped_provenance() -> dict[str, dict[str, Any]]:
+    """The provenance record of each shipped file, by its name in :data:`SHIPPED`: the
+    build's code, settings, seed and figures, reconstructed from the history where it
+    was built before records were kept (the unknown fields ``"unknown"``), and a sample
+    of its puzzles proved again (``reproved``). ``PuzzleFileError`` if one is missing."""
+    records: dict[str, dict[str, Any]] = {}
+    for name in SHIPPED:
+        data = resources.files(__package__).joinpath("data", name)
+        with resources.as_file(data) as path:
+            record = file_provenance(path)
+        if record is None:
+            raise PuzzleFileError(f"the shipped puzzle file {quote(name)} has no provenance")
+        records[name] = record
+    return records
 
 
 def dump_lines(puzzles: Iterable[Puzzle]) -> bytes:
