@@ -67,7 +67,8 @@ def test_tables_and_exports_say_the_same_about_two_draws() -> None:
     summary = results_dict(games)["summaries"][0]
     assert summary["elo"] == 0.0
     assert round(summary["elo_low"]) == -250 and round(summary["elo_high"]) == 250
-    json.dumps(summary, allow_nan=False)  # valid JSON: no bare Infinity
+    text = json.dumps(summary, allow_nan=False)  # valid JSON: no bare Infinity
+    assert '"elo": 0.0,' in text and "-0.0" not in text  # an even score is 0, not -0
 
 
 def test_the_report_prints_no_zero_width_interval() -> None:

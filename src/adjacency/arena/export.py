@@ -134,8 +134,9 @@ def results_dict(
 
 
 def _finite(value: float) -> float | None:
-    """JSON has no infinity nor NaN: such a value is ``null``."""
-    return value if math.isfinite(value) else None
+    """JSON has no infinity nor NaN: such a value is ``null``; and ``-0.0`` is written
+    ``0.0`` (an even score's Elo is zero, not a negative)."""
+    return value + 0.0 if math.isfinite(value) else None
 
 
 def write_json(
