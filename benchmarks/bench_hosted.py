@@ -827,47 +827,24 @@ def one_bot_mode(args: argparse.Namespace) -> None:
     print(f"load average after: {os.getloadavg()}")
 
 
-WALL_CLOCK_PROGRAM = """\
-import sys, time
-
-def first_empty(board):
-    ranks = board.split("/")
-    for i, rank in enumerate(ranks):
-        column = 0
-        for c in rank:
-            if c.isdigit():
-                return "abcdefgh"[column] + str(len(ranks) - i)
-            column += 1
-    return "(none)"
-
-fen = None
-for line in sys.stdin:
-    words = line.split()
-    if words and words[0] == "aep":
-        print("id name wall-clock\\nid author bench\\naepok", flush=True)
-    elif words and words[0] == "isready":
-        print("readyok", flush=True)
-    elif words and words[0] == "position":
-        fen = words[2]
-    elif words and words[0] == "go":
-        budget = int(words[words.index("movetime") + 1]) / 1000 if "movetime" in words else 1.0
-        end = time.monotonic() + max(0.0, budget - 0.1)  # the course's rule: its own clock
-        while time.monotonic() < end:
-            pass
-        print("bestmove", first_empty(fen), flush=True)
-    elif words and words[0] == "quit":
-        break
+WALL_CLOCK_THINK = """\
+def think():
+    budget = int(words[words.index("movetime") + 1]) / 1000 if "movetime" in words else 1.0
+    end = time.monotonic() + max(0.0, budget - 0.1)  # the course's rule: its own clock
+    while time.monotonic() < end:
+        pass
 """
-"""A program that searches until its own wall clock says its ``movetime`` less 0.1 s
-(as course programs cut their search by the wall clock), then answers the first empty
-square."""
+"""The ``think`` of a program that searches until its own wall clock says its
+``movetime`` less 0.1 s (as course programs cut their search by the wall clock), then
+answers the first empty square (``hosted_helpers.first_empty_program``: ``words`` is the
+``go`` line it reads)."""
 
 
 def fair_mode(args: argparse.Namespace) -> None:
     """``--fair`` (the module's docstring)."""
     from adjacency.hosting.slots import default_slots
     from adjacency.league.league_file import LeagueStore
-    from hosted_helpers import files_zip, served
+    from hosted_helpers import files_zip, first_empty_program, served
     from league_helpers import add_member, make_league, upload, wait_until
 
     slots = args.hosted_jobs or default_slots()
@@ -879,7 +856,7 @@ def fair_mode(args: argparse.Namespace) -> None:
     start = Position.start(8, 8, args.rounds).fen()
     make_league(db, rows=8, cols=8, rounds=args.rounds, move_time=args.move_time, openings=(start,))
     tokens = [add_member(db, f"team{n}") for n in range(1, bots + 1)]
-    code = files_zip({"engine.py": WALL_CLOCK_PROGRAM})
+    code = files_zip({"engine.py": first_empty_program("wall-clock", WALL_CLOCK_THINK)})
     with served(db, hosted_jobs=slots) as (url, app):
         for token in tokens:
             assert upload(url, code, token).status == 201
