@@ -111,13 +111,16 @@ FAILURES = {
         " while (roundsLeft >= 0) { try {"
         f' new ProcessBuilder("/bin/sh", "-c", "{FORK_SLEEP}").start(); }}'
         " catch (IOException e) {} }",
-        "s of CPU",
+        # Its forks meet the process limit: its CPU cap ends it, or the JVM can no longer
+        # start a thread of its own first (which one comes first depends on the machine).
+        ("s of CPU", "unable to create native thread"),
     ),
-    "an endless loop": ("while (roundsLeft >= 0) { Math.sqrt(7); }", "s of CPU"),
-    "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", "no bestmove within"),
-    "System.exit mid-game": ("System.exit(3);", "exited with status"),
+    "an endless loop": ("while (roundsLeft >= 0) { Math.sqrt(7); }", ("s of CPU",)),
+    "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", ("no bestmove within",)),
+    "System.exit mid-game": ("System.exit(3);", ("exited with status",)),
 }
-"""Attacks that stop the bot, with what the check's refusal says of it."""
+"""Attacks that stop the bot, with what the check's refusal says of it (one of these
+words)."""
 
 
 def fill(body: str, url: str, db: Path, host_file: Path) -> str:

@@ -110,11 +110,11 @@ def test_an_attack_that_fails_in_the_sandbox_leaves_an_accepted_harmless_bot(
 def test_an_attack_that_stops_the_bot_is_refused_with_the_reason(
     league: League, untouched: None, attack: str
 ) -> None:
-    body, reason = FAILURES[attack]
+    body, reasons = FAILURES[attack]
     verdict = league.verdict(project(league.fill(body)))
     assert verdict["status"] == "refused", verdict
     assert verdict["detail"].startswith("bot Bot: position 1 of 4"), verdict["detail"]
-    assert reason.lower() in verdict["detail"].lower(), verdict["detail"]
+    assert any(r.lower() in verdict["detail"].lower() for r in reasons), verdict["detail"]
 
 
 def test_a_native_library_in_the_zip_is_never_loaded(league: League, untouched: None) -> None:
