@@ -226,10 +226,11 @@ def test_bots_never_cuts_a_preset_definition(tmp_path: Path) -> None:
     assert "minimax = alphabeta:depth=5,ties=scan" in to_file  # whole, on one line
 
 
-def test_the_report_names_each_interval_method_and_writes_no_negative_zero() -> None:
-    """The ranking's symmetric ± interval is Bradley-Terry's Wald interval, not the pairing
-    table's likelihood-ratio one: the report names each beside its numbers; a tiny negative
-    LLR or a ``-0`` SPRT bound prints as ``0.00`` and ``0``, never with a minus sign."""
+def test_the_report_has_one_interval_method_and_writes_no_negative_zero() -> None:
+    """The ranking's Elo interval is the pairing table's method (likelihood ratio), written
+    as its ends the same way and named once in the legend and the export, with no other
+    method named; a tiny negative LLR or a ``-0`` SPRT bound prints as ``0.00`` and ``0``,
+    never with a minus sign."""
     from adjacency.arena.run_report import _legend, markdown_table, result_tables
     from adjacency.arena.tables import sprt_text
 
@@ -241,13 +242,16 @@ def test_the_report_names_each_interval_method_and_writes_no_negative_zero() -> 
     _, ranking = result_tables(games)
     ((_, table),) = ranking
     text = markdown_table(*table)
-    assert f"Elo ± 95% {bradley_terry.INTERVAL_METHOD}" in text
-    assert bradley_terry.INTERVAL_METHOD == "Wald" != stats.INTERVAL_METHOD
+    assert "Elo [95%]" in text and "±" not in text.split("Elo [95%]")[1].split("\n")[0]
+    assert bradley_terry.INTERVAL_METHOD == stats.INTERVAL_METHOD == "likelihood ratio"
     legend = _legend()
     assert f"95% {stats.INTERVAL_METHOD} interval" in legend
-    assert f"95% {bradley_terry.INTERVAL_METHOD} interval" in legend
-    exported = results_dict(games)["ratings"]
-    assert {r["error_interval"] for r in exported} == {"Wald"}
+    assert f"profile {stats.INTERVAL_METHOD} interval" in legend and "Wald" not in legend
+    exported = results_dict(games)
+    assert {r["elo_interval"] for r in exported["ratings"]} == {stats.INTERVAL_METHOD}
+    assert {r["elo_interval"] for r in exported["summaries"]} == {stats.INTERVAL_METHOD}
+    for r in exported["ratings"]:
+        assert r["elo_low"] < r["elo"] < r["elo_high"]
     sprt = stats.Sprt(elo0=-0.0, elo1=5.0)
     line = sprt_text(sprt, sprt.llr([0, 1, 0, 1, 0]), None)
     assert "LLR 0.00 " in line and "elo0=0 " in line and "-0" not in line

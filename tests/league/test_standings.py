@@ -23,7 +23,7 @@ def results(a: str, b: str, games: int, a_wins: int) -> list[tuple[str, str, flo
 def widths(
     players: list[str], games: list[tuple[str, str, float]], centre: str
 ) -> dict[str, float]:
-    return {r.player: r.error for r in ratings(players, games, centre=centre)}
+    return {r.player: r.high - r.low for r in ratings(players, games, centre=centre)}
 
 
 def test_intervals_narrow_with_games_and_a_newcomer_does_not_widen_them() -> None:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.rules import PROVISIONAL_RD, LeagueRules
 from adjacency.league.standings import PROVISIONAL_GAMES, has_both, member_page, standings
-from adjacency.ratings.bradley_terry import ratings
+from adjacency.ratings.bradley_terry import WALD, ratings
 from adjacency.ratings.glicko import Glicko
 from league_helpers import make_league
 
@@ -87,7 +87,8 @@ def expected_standings(store: LeagueStore, online: set[int]) -> dict[str, dict[s
     played |= {g.o_id for g in store.games.games(status="finished")}
     fitted = [m.name for m in members if has_both(record[m.id])]
     among = [r for r in results if r[0] in fitted and r[1] in fitted]
-    elo = {r.player: r for r in ratings(fitted, among, centre="games")} if len(fitted) > 1 else {}
+    fit = ratings(fitted, among, centre="games", interval=WALD) if len(fitted) > 1 else []
+    elo = {r.player: r for r in fit}
     current = store.ratings.recompute_ratings()
     rows = {}
     for m in members:
@@ -103,7 +104,8 @@ def expected_standings(store: LeagueStore, online: set[int]) -> dict[str, dict[s
             "games": count,
             **{k: record[m.id][k] for k in ("wins", "draws", "losses")},
             "elo": None if bt is None else bt.elo,
-            "error": None if bt is None else bt.error,
+            "low": None if bt is None else bt.low,
+            "high": None if bt is None else bt.high,
         }
     return rows
 
@@ -153,7 +155,8 @@ def check(store: LeagueStore, ids: list[int]) -> None:
             assert got["elo"] is None
         else:  # the same fit summed per pair: equal to rounding
             assert abs(got["elo"] - want["elo"]) <= 0.051 + 1e-9
-            assert abs((got["elo_high"] - got["elo_low"]) / 2 - want["error"]) <= 0.051 + 1e-9
+            assert abs(got["elo_low"] - want["low"]) <= 0.051 + 1e-9
+            assert abs(got["elo_high"] - want["high"]) <= 0.051 + 1e-9
     for member_id in ids:
         page = member_page(store, store.members.member(member_id))
         want = expected_page(store, member_id)

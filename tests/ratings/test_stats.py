@@ -125,16 +125,30 @@ def test_ratings_recover_a_known_difference() -> None:
     assert top.player == "a" and top.points == 300 and top.games == 400
     assert top.elo - bottom.elo == pytest.approx(190.8485, abs=0.01)
     assert top.elo == pytest.approx(-bottom.elo)
+    # the profile over the one free difference is the binomial likelihood of 300 of 400,
+    # so each end is half the pairing's likelihood-ratio interval of the same games
+    pairing = stats.trinomial(300, 0, 100)
+    assert top.low == pytest.approx(pairing.low / 2, abs=1e-3)
+    assert top.high == pytest.approx(pairing.high / 2, abs=1e-3)
+    assert (bottom.low, bottom.high) == pytest.approx((-top.high, -top.low), abs=1e-3)
+    # the Wald interval, by the textbook's var(d) = 1 / (n c^2 p (1 - p)), c = ln 10 / 400
+    wald = bradley_terry.ratings(["a", "b"], results, prior_draws=1e-9, interval="Wald")[0]
     c = math.log(10) / 400
     sd = math.sqrt(1 / (400 * c * c * 0.75 * 0.25))
-    assert top.error == pytest.approx(stats.Z95 * sd / 2, rel=1e-4)
+    assert (wald.high - wald.low) / 2 == pytest.approx(stats.Z95 * sd / 2, rel=1e-4)
+    assert top.high - top.elo > wald.high - wald.elo > top.elo - top.low  # asymmetric
+
+
+def test_an_unknown_interval_method_is_refused() -> None:
+    with pytest.raises(ValueError, match="interval must be"):
+        bradley_terry.ratings(["a", "b"], [("a", "b", 1.0)], interval="bootstrap")
 
 
 def test_ratings_stay_finite_with_perfect_scores() -> None:
     results = [("a", "b", 1.0)] * 10 + [("b", "c", 1.0)] * 10
     ratings = bradley_terry.ratings(["a", "b", "c"], results)
     assert [r.player for r in ratings] == ["a", "b", "c"]
-    assert all(math.isfinite(r.elo) and math.isfinite(r.error) for r in ratings)
+    assert all(math.isfinite(r.low) and r.low < r.elo < r.high < math.inf for r in ratings)
     assert sum(r.elo for r in ratings) == pytest.approx(0, abs=1e-6)
 
 

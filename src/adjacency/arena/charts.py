@@ -72,12 +72,13 @@ def elo_ladder(groups: Sequence[RankingGroup], path: Path) -> Path:
         ordered = list(reversed(group.ratings))
         ys = range(len(ordered))
         ax.errorbar(
-            [r.elo for r in ordered], list(ys), xerr=[r.error for r in ordered],
+            [r.elo for r in ordered], list(ys),
+            xerr=[[r.elo - r.low for r in ordered], [r.high - r.elo for r in ordered]],
             fmt="o", capsize=4, color="#1565c0",
         )  # fmt: skip
         ax.set_yticks(list(ys), [r.player for r in ordered])
         ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-        ax.set_xlabel("Elo (mean 0 within the group), 95% interval")
+        ax.set_xlabel(f"Elo (mean 0 within the group), 95% {INTERVAL_METHOD} interval")
         name = "" if len(groups) == 1 else f": {group.name}"
         ax.set_title(f"Elo ladder (Bradley-Terry){name}")
     fig.tight_layout()

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.text import spreadsheet_text
-from ..ratings.bradley_terry import INTERVAL_METHOD as RANKING_INTERVAL
 from ..ratings.margin import pair_mean
 from ..ratings.stats import INTERVAL_METHOD
 from ..system.provenance import provenance
@@ -88,8 +87,8 @@ def results_dict(
 
     Every number is a JSON number; an end of an interval that is unbounded (the upper
     Elo of a sweep) and an infinite point value are ``null``. ``elo_interval`` names the
-    interval's method, and ``error_interval`` the ratings' (``error95`` is its half
-    width). ``ratings`` are ranked within each group of players connected by
+    interval's method, the same for the pairings' Elo and the ratings' (``elo_low``,
+    ``elo_high``). ``ratings`` are ranked within each group of players connected by
     games (``group``; the groups and their players in ``groups``). ``provenance``: each
     run's record (``origins``, by run id; ``null`` for a run stored without one) and
     the exporting code's, under ``"export"``."""
@@ -113,8 +112,8 @@ def results_dict(
     groups = ranking_groups(games)
     ratings = [
         {
-            "player": r.player, "group": group.name, "elo": r.elo + 0.0, "error95": r.error,
-            "error_interval": RANKING_INTERVAL,
+            "player": r.player, "group": group.name, "elo": r.elo + 0.0,
+            "elo_low": r.low + 0.0, "elo_high": r.high + 0.0, "elo_interval": INTERVAL_METHOD,
             "games": r.games, "points": r.points,
         }
         for group in groups

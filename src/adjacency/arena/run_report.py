@@ -20,7 +20,6 @@ from typing import Any
 from ..core.record import game_from_text
 from ..core.svg import position_svg
 from ..plotting import INSTALL, plots_available
-from ..ratings.bradley_terry import INTERVAL_METHOD as RANKING_INTERVAL
 from ..ratings.stats import INTERVAL_METHOD
 from ..system.provenance import describe, provenance
 from . import charts as plots
@@ -313,14 +312,16 @@ def _legend() -> str:
         "colour-swapped game pairs (pentanomial outcomes, as fishtest counts them); it stays "
         "bounded on one side at 0% and 100% and is asymmetric in Elo. "
         "Margin is A's squares minus B's per game: the mean over colour-swapped pairs of each "
-        "pair's margin sum / 2, ± the half width of its 95% interval from those pairs (from "
+        "pair's margin sum / 2, ± the half width of its 95% interval from those pairs (the "
+        "normal interval of a mean, which is its likelihood-ratio interval under a normal "
+        "model; from "
         "single games when there are fewer than two pairs; games outside complete pairs are "
         "left out). "
         "LOS is the likelihood of superiority Phi((W-L)/sqrt(W+L)). Time/illegal/crash are "
         "forfeit losses of A/B. Pairs LL-LD-DD-WD-WW count pairs scoring 0, 0.5, 1, 1.5, 2 "
         "points for A (DD includes one win and one loss). Rankings are Bradley-Terry Elo "
-        f"(mean 0) ± the half width of the 95% {RANKING_INTERVAL} interval (symmetric, from "
-        "the fit's inverse Fisher information, unlike the pairing table's), "
+        f"(mean 0) [low, high], the 95% profile {INTERVAL_METHOD} interval of each rating "
+        "(the pairing table's method, on the fit's likelihood), "
         "within each group of players connected by games; groups that never met, "
         "directly or through common opponents, are ranked apart."
     )

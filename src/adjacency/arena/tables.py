@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions
 from rich.table import Table
 
-from ..ratings.bradley_terry import INTERVAL_METHOD as RANKING_INTERVAL
 from ..ratings.bradley_terry import Rating
 from ..ratings.margin import MarginEstimate
 from ..ratings.stats import INTERVAL_METHOD, Estimate
@@ -30,9 +29,9 @@ PAIRING_COLUMNS = (
     "A", "B", "rounds", "games", "W-D-L", "score", "Elo [95%]", "margin ± 95%", "LOS",
     "time", "illegal", "crash", "stand-in", "pairs LL-LD-DD-WD-WW",
 )  # fmt: skip
-RANKING_COLUMNS = ("rank", "player", f"Elo ± 95% {RANKING_INTERVAL}", "games", "points", "score")
-"""The ranking's columns: its interval is named in the header, since it is not the
-pairing table's method (:data:`~adjacency.ratings.bradley_terry.INTERVAL_METHOD`)."""
+RANKING_COLUMNS = ("rank", "player", "Elo [95%]", "games", "points", "score")
+"""The ranking's columns: its Elo interval is the pairing table's method
+(:data:`~adjacency.ratings.stats.INTERVAL_METHOD`), named in each table's caption."""
 
 
 def fmt_elo(value: float) -> str:
@@ -85,12 +84,13 @@ def summary_row(s: Summary) -> list[str]:
 
 
 def rating_row(rank: int, r: Rating) -> list[str]:
-    """The cells of ``r`` in the ranking table: ``rank``, player, Elo ± the half width of its
-    95% Wald interval, games, points and score."""
+    """The cells of ``r`` in the ranking table: ``rank``, player, Elo and the ends of its 95%
+    likelihood-ratio interval (as :func:`fmt_estimate` writes a pairing's), games, points
+    and score."""
     return [
         str(rank),
         r.player,
-        f"{fmt_elo(r.elo)} ± {r.error:.0f}",
+        f"{fmt_elo(r.elo)} [{fmt_elo(r.low)}, {fmt_elo(r.high)}]",
         str(r.games),
         f"{r.points:g}",
         f"{100 * r.score:.1f}%",
@@ -227,7 +227,7 @@ def ranking_table(ratings: Sequence[Rating], title: str = "Ranking") -> FittedTa
     drop = {"points": 3, "score": 2, "games": 1}
     columns = [Column(n, drop=drop.get(n, 0), name=n == "player") for n in RANKING_COLUMNS]
     rows = [Row(rating_row(rank, rating)) for rank, rating in enumerate(ratings, 1)]
-    caption = f"Bradley-Terry Elo (mean 0) with 95% {RANKING_INTERVAL} intervals"
+    caption = f"Bradley-Terry Elo (mean 0) [95% {INTERVAL_METHOD} interval]"
     return FittedTable(title, caption, columns, rows)
 
 

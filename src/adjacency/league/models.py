@@ -111,8 +111,8 @@ class StandingRow(BaseModel):
     draws: int
     losses: int
     elo: float | None = Field(description="Bradley-Terry Elo over all games (mean 0)")
-    elo_low: float | None = Field(description="lower end of the 95% interval")
-    elo_high: float | None = Field(description="upper end of the 95% interval")
+    elo_low: float | None = Field(description="lower end of the 95% Wald interval")
+    elo_high: float | None = Field(description="upper end of the 95% Wald interval")
     online: bool = Field(
         description="can be challenged now: a house bot, a connected bot, or a person "
         "whose play page is open"
@@ -449,8 +449,8 @@ class EventRow(BaseModel):
     pentanomial: list[int] = Field(description="its complete pairs scoring 0, 1/2, 1, 3/2, 2")
     pair_elo: float | None = Field(description="Elo from the pentanomial counts")
     elo: float | None = Field(description="Bradley-Terry Elo over the event's games")
-    elo_low: float | None = Field(description="lower end of the 95% interval")
-    elo_high: float | None = Field(description="upper end of the 95% interval")
+    elo_low: float | None = Field(description="lower end of the 95% likelihood-ratio interval")
+    elo_high: float | None = Field(description="upper end of the 95% likelihood-ratio interval")
     margin: float | None = Field(description="mean piece margin per game")
     withdrawn: bool
     stand_ins: int = Field(

@@ -6,8 +6,11 @@ Two ratings are shown side by side (docs/league.md explains them):
   a member's rating is now, with its deviation; marked *provisional* until the member has
   :data:`PROVISIONAL_GAMES` rated games or while its deviation is above
   :data:`PROVISIONAL_RD` (lichess's rule of thumb).
-* **Bradley-Terry Elo** with a 95% interval over the rated games
-  (:func:`adjacency.ratings.bradley_terry.ratings`, the arena's maximum-likelihood fit):
+* **Bradley-Terry Elo** with its 95% Wald interval over the rated games
+  (:func:`adjacency.ratings.bradley_terry.fit_totals`, the arena's maximum-likelihood fit;
+  the Wald interval, :data:`~adjacency.ratings.bradley_terry.WALD`, because the
+  leaderboard is refitted after every game over every member, where the arena's
+  likelihood-ratio interval costs a few profile fits per member):
   order-free, so it does not depend on who played when. Only members with both a win
   and a loss (draws count half of each) are fitted (a perfect or a zero score has no
   finite estimate, and its huge interval would widen everyone's); the others have no
@@ -37,7 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..core.details import Detail
-from ..ratings.bradley_terry import fit_totals
+from ..ratings.bradley_terry import WALD, fit_totals
 from ..ratings.glicko import Glicko
 from ..ratings.margin import estimate as margin_estimate
 from ..ratings.margin import pair_mean
@@ -88,7 +91,8 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
         if a in fitted and b in fitted
     ]
     fit = [m.name for m in members if m.id in fitted]
-    elo = {r.player: r for r in fit_totals(fit, among, centre="games")} if len(fit) >= 2 else {}
+    fitted_elo = fit_totals(fit, among, centre="games", interval=WALD) if len(fit) >= 2 else []
+    elo = {r.player: r for r in fitted_elo}
     rows: list[dict[str, Any]] = []
     for member in members:
         glicko = current.get(member.id, Glicko())
@@ -106,8 +110,8 @@ def standings(store: LeagueStore, online: set[int] | None = None) -> list[dict[s
                 "draws": record[member.id]["draws"],
                 "losses": record[member.id]["losses"],
                 "elo": None if bt is None else _finite(bt.elo),
-                "elo_low": None if bt is None else _finite(bt.elo - bt.error),
-                "elo_high": None if bt is None else _finite(bt.elo + bt.error),
+                "elo_low": None if bt is None else _finite(bt.low),
+                "elo_high": None if bt is None else _finite(bt.high),
                 "online": member.kind == "house" or member.id in online,
                 "revoked": member.revoked,
             }

@@ -308,5 +308,5 @@ def _elo(rows: dict[int, Row], games: Sequence[EventGame]) -> None:
     for rating in ratings([names[m] for m in played], results):
         row = rows[int(rating.player)]
         row.elo = _finite(rating.elo)
-        row.elo_low = _finite(rating.elo - rating.error)
-        row.elo_high = _finite(rating.elo + rating.error)
+        row.elo_low = _finite(rating.low)
+        row.elo_high = _finite(rating.high)
