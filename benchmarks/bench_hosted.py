@@ -777,7 +777,7 @@ def one_bot_mode(args: argparse.Namespace) -> None:
         builds.append(time.perf_counter() - began)
         began = time.perf_counter()
         make = partial(hosted_bot, hosted.folder, hosted.bot, hosted.args, kind=hosted.kind)
-        verdict = check_bot(make, 8, 8, 28, 5.0)
+        verdict = check_bot(make, 8, 8, 28, 5.0, hosted.kind)
         checks.append(time.perf_counter() - began)
         assert verdict.accepted, verdict.detail
         built = built or hosted

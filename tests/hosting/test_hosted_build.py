@@ -68,6 +68,7 @@ def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -
         cols=6,
         rounds=6,
         seconds=2.0,
+        kind=built.kind,
     )
     assert verdict.accepted, verdict.detail
     assert "4 positions answered legally" in verdict.detail
@@ -110,6 +111,7 @@ def test_a_bot_that_loops_answers_illegally_or_crashes_is_refused_with_the_posit
         cols=6,
         rounds=6,
         seconds=1.0,
+        kind=built.kind,
     )
     assert not verdict.accepted
     first = check_positions(6, 6, 6)[0]

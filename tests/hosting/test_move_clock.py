@@ -25,6 +25,7 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.core.game import Termination
+from adjacency.hosting.check import check_bot
 from adjacency.hosting.move_clock import GRACE, START_ALLOWANCE, ceiling, wall_cap
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
@@ -194,3 +195,20 @@ def test_cpu_burned_before_the_handshake_answer_is_charged_to_the_first_move(
     assert termination is Termination.TIME_FORFEIT, why
     assert "its start took" in why and "charged to its first move" in why
     assert answer.charged >= burn - START_ALLOWANCE["python"]
+
+
+@pytest.mark.parametrize("burn", [0.0, 2.5])
+def test_the_check_charges_a_start_as_a_game_does(folder: Path, burn: float) -> None:
+    """The version check starts the program as a game does and charges its start's excess
+    over its runtime's allowance to its first answer: a program that burns 2.5 s before
+    the handshake is refused at the first position on a 1 s clock, saying why; without the
+    burn it is accepted."""
+    write_program(folder, "book.py", EARLY_BOOK)
+    choice = Choice(folder, "book.py", [str(burn)], kind="python")
+    verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, choice.kind)
+    if not burn:
+        assert verdict.accepted, verdict.detail
+        return
+    assert not verdict.accepted, "2.5 s burned before the handshake was free in the check"
+    assert verdict.detail.startswith("position 1 of"), verdict.detail
+    assert "its start took" in verdict.detail and "charged to its first move" in verdict.detail

@@ -23,7 +23,7 @@ from ..bots.base import BotFailure
 from ..core import Color, Position
 from ..core.game import Termination
 from ..sandbox import Reason, SandboxedProcess
-from .move_clock import GRACE, MoveTime, MoveWatch, blame, ceiling
+from .move_clock import GRACE, MoveTime, MoveWatch, StartWatch, blame, ceiling, started_words
 from .team_words import team_words
 
 SEED = 20_260_101
@@ -68,16 +68,17 @@ RETRIES = 2
 
 
 def check_bot(
-    make: Callable[[], Bot], rows: int, cols: int, rounds: int, seconds: float
+    make: Callable[[], Bot], rows: int, cols: int, rounds: int, seconds: float, kind: str
 ) -> Verdict:
-    """Check the bot ``make`` builds (one bot, closed at the end) on
+    """Check the bot ``make`` builds (one bot of ``kind``, closed at the end) on
     :func:`check_positions`, ``seconds`` a move on the games' clock: a sandboxed bot is
     judged by :func:`~.move_clock.blame` as in a game (a move the
-    server starved is asked again, up to :data:`RETRIES` times). A bot that cannot start
-    is refused with its reason."""
+    server starved is asked again, up to :data:`RETRIES` times), its start's excess over
+    its kind's allowance charged to its first answer as a game charges it. A bot that
+    cannot start is refused with its reason."""
     positions = check_positions(rows, cols, rounds)
     try:
-        bot = make()
+        bot, extra = start_on_clock(make, kind)
     except BotError as exc:
         return Verdict(False, f"the bot could not start: {team_words(str(exc))}")
     slowest: MoveTime | None = None
@@ -87,7 +88,8 @@ def check_bot(
             where = f"position {number} of {len(positions)} ({position.fen()}, {side} to move)"
             for attempt in range(RETRIES + 1):
                 bot.new_game()
-                outcome = ask_on_clock(bot, position, seconds)
+                outcome = ask_on_clock(bot, position, seconds, extra)
+                extra = 0.0
                 if not isinstance(outcome, Starved) or attempt == RETRIES:
                     break
             if isinstance(outcome, str):
@@ -145,10 +147,21 @@ def _late(
     return why if failure is None else f"{failure}; {why}"
 
 
+def start_on_clock(make: Callable[[], Bot], kind: str) -> tuple[Bot, float]:
+    """The bot ``make`` starts (a program of ``kind``), and its start's seconds beyond its
+    kind's allowance (:class:`~.move_clock.StartWatch`), for its first answer's clock;
+    :class:`~adjacency.bots.BotError` when it cannot start."""
+    watch = StartWatch()
+    bot = make()
+    process = _process(bot)
+    return bot, watch.over(process, kind) if process is not None else 0.0
+
+
 def ask_on_clock(
-    bot: Bot, position: Position, seconds: float
+    bot: Bot, position: Position, seconds: float, extra: float = 0.0
 ) -> tuple[str, MoveTime] | str | Starved:
-    """One move of ``bot`` in ``position`` on the games' clock, ``seconds`` of it: a
+    """One move of ``bot`` in ``position`` on the games' clock, ``seconds`` of it less
+    ``extra`` (its start's excess, charged to its first move: :func:`start_on_clock`): a
     sandboxed bot judged by :func:`~.move_clock.blame` (its own wall time within its
     seconds and the grace; its CPU stopped past them); ``(move, its seconds)``, a
     refusal's reason in its team's words (:func:`~.team_words.team_words`), or
@@ -156,14 +169,16 @@ def ask_on_clock(
     against the rules (the caller's)."""
     process = _process(bot)
     charged = process.cpu_seconds() if process is not None else 0.0
+    on_clock = seconds
+    seconds = seconds - extra
     if process is not None:
-        process.cap_cpu(charged + seconds + GRACE)
+        process.cap_cpu(charged + max(0.0, seconds) + GRACE)
     watch = MoveWatch(process, charged)
     move: str | None = None
     failure: str | None = None
     forfeit = False
     try:
-        move = bot.choose_move(position, Limit(time=seconds, clock=ceiling(seconds)))
+        move = bot.choose_move(position, Limit(time=max(seconds, 0.01), clock=ceiling(on_clock)))
     except BotFailure as exc:
         failure, forfeit = team_words(exc.detail), exc.termination is Termination.TIME_FORFEIT
     except BotError as exc:
@@ -172,9 +187,12 @@ def ask_on_clock(
         if process is not None:
             process.cap_cpu(None)
     spent = watch.stop()
+    started = f"; {started_words(extra)}" if extra > 0 else ""
     if process is not None and process.reason is Reason.CPU:
-        return f"used more than its {seconds:g} s of CPU ({spent.account()})"
+        return f"used more than its {seconds:g} s of CPU ({spent.account()}){started}"
     late = _late(spent, seconds, not forfeit, failure) if failure is None or forfeit else None
+    if isinstance(late, str):
+        return late + started
     if late is not None:
         return late
     if failure is not None or move is None:

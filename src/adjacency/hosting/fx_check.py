@@ -21,7 +21,7 @@ from collections.abc import Callable
 from ..bots import Bot, BotError, Limit, make_bot
 from ..core import Color, Position
 from ..core.errors import IllegalMoveError
-from .check import Starved, Verdict, ask_on_clock, longer, times
+from .check import Starved, Verdict, ask_on_clock, longer, start_on_clock, times
 from .fx_run import DrivenBot
 from .move_clock import MoveTime
 from .team_words import team_words
@@ -37,19 +37,21 @@ def check_driven_program(
     seconds: float,
     rounds: int = CHECK_ROUNDS,
     house: str = "greedy",
+    kind: str = "javafx",
 ) -> Verdict:
     """Play ``rounds`` rounds on 8x8 with each colour against ``house``, ``seconds`` of
-    CPU a move, a fresh bot from ``make`` each game (closed after it): accepted when both
-    games end on the board."""
+    CPU a move, a fresh bot from ``make`` each game (closed after it; a program of
+    ``kind``, its start's excess over its allowance charged to its first move as in a
+    game): accepted when both games end on the board."""
     slowest: MoveTime | None = None
     for colour in ("x", "o"):
         try:
-            program = make()
+            program, extra = start_on_clock(make, kind)
         except BotError as exc:
             return Verdict(False, f"the program could not start: {team_words(str(exc))}")
         opponent = make_bot(house, 1)
         try:
-            played = _game(program, opponent, colour, rounds, seconds)
+            played = _game(program, opponent, colour, rounds, seconds, extra)
         finally:
             program.close()
             opponent.close()
@@ -65,10 +67,11 @@ def check_driven_program(
 
 
 def _game(
-    program: Bot, opponent: Bot, colour: Color, rounds: int, seconds: float
+    program: Bot, opponent: Bot, colour: Color, rounds: int, seconds: float, extra: float
 ) -> MoveTime | str:
     """One checked game, the program playing ``colour``: its longest answer's seconds
-    (wall and CPU), or the refusal's words from the failed move on."""
+    (wall and CPU), or the refusal's words from the failed move on; ``extra``: its start's
+    excess, charged to its first move."""
     position = Position.start(8, 8, rounds)
     program.new_game()
     opponent.new_game()
@@ -80,7 +83,8 @@ def _game(
             position = position.play(opponent.choose_move(position, Limit(time=seconds)))
             continue
         where = f"at move {number} ({position.fen()})"
-        outcome = ask_on_clock(program, position, seconds)
+        outcome = ask_on_clock(program, position, seconds, extra)
+        extra = 0.0
         if isinstance(outcome, Starved):
             return f"{where}: {outcome.why}; a game cannot ask a move again: build it again"
         if isinstance(outcome, str):

@@ -76,6 +76,33 @@ def start_charge(time: MoveTime, kind: str) -> float:
     return max(0.0, max(time.own, time.cpu) - start_allowance(kind))
 
 
+class StartWatch:
+    """A program's start as it passes, from just before its sandbox starts to its answer
+    to the handshake: :meth:`over` is what its kind's allowance leaves to charge to its
+    first move (:func:`start_charge`), in a game and in the check alike."""
+
+    def __init__(self) -> None:
+        self.core = CoreWatch()
+        self.started = clock.monotonic()
+
+    def over(self, process: SandboxedProcess, kind: str) -> float:
+        """The start's seconds beyond ``kind``'s allowance, now that ``process`` has
+        answered the handshake."""
+        cpu = process.cpu_seconds()
+        took = MoveTime(
+            cpu, clock.monotonic() - self.started, process.waited_seconds(), self.core.denied(cpu)
+        )
+        return start_charge(took, kind)
+
+
+def started_words(extra: float) -> str:
+    """What a time loss adds when a start's excess (``extra`` seconds) was charged to the
+    move."""
+    return (
+        f"its start took {extra:.2f} s more than its runtime's allowance, charged to its first move"
+    )
+
+
 def wall_cap(left: float) -> float:
     """The most wall seconds of its own a hosted move may take with ``left`` seconds on
     its clock: those seconds plus :data:`GRACE` (none where its start's charge left it

@@ -22,7 +22,6 @@ league's Ray executor, in an actor on a cluster node (:mod:`.ray_seats`).
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,8 +30,8 @@ from ..bots.base import BotFailure
 from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
-from ..sandbox import CoreWatch, Outcome, Reason, SandboxedProcess
-from .move_clock import GRACE, MoveTime, MoveWatch, blame, charge, start_charge
+from ..sandbox import Outcome, Reason, SandboxedProcess
+from .move_clock import GRACE, MoveWatch, StartWatch, blame, charge, started_words
 from .player import Choice
 from .team_words import team_words
 
@@ -113,16 +112,12 @@ class BotSeat:
         if self.closed:  # the game ended while it waited for a slot
             return
         choice = self.choice
-        core, started = CoreWatch(), time.monotonic()
+        watch = StartWatch()
         self.bot = choice.bot_now()
         process = self.process
         if process is not None:
-            cpu = process.cpu_seconds()
-            self.charged = cpu
-            start = MoveTime(
-                cpu, time.monotonic() - started, process.waited_seconds(), core.denied(cpu)
-            )
-            self.start_over = start_charge(start, choice.kind)
+            self.charged = process.cpu_seconds()
+            self.start_over = watch.over(process, choice.kind)
         if self.closed:  # the game ended while it started
             self.close()
 
@@ -157,8 +152,7 @@ class BotSeat:
             answered = failure is None
             failure = blame(spent, left, answered) or failure
             if extra > 0 and failure is not None and failure[0] is Termination.TIME_FORFEIT:
-                said = f"its start took {extra:.2f} s more than its runtime's allowance"
-                failure = (failure[0], f"{failure[1]}; {said}, charged to its first move")
+                failure = (failure[0], f"{failure[1]}; {started_words(extra)}")
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
         kept = failure is not None and failure[0] is not Termination.ABANDONED
