@@ -6,20 +6,36 @@ O differ by *shape* (a cross and a ring) as well as by colour, so the picture
 reads in greyscale and for colour-blind readers. Optional marks: the last move
 (a thick square outline), the squares it converted (a dot in the corner) and a
 heat map (a number per square, written on it over a tint from cool to warm).
-Pure core: it needs only a :class:`~adjacency.core.position.Position`.
+Pure core: it needs only what :class:`Drawable` names, which a
+:class:`~adjacency.core.position.Position` has (a position draws itself with this
+module, so this module never imports it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from .board import Board
 from .errors import InvalidSettingsError
+from .fen import Color
 from .text import quote
 
-if TYPE_CHECKING:  # a Position draws itself with this module (Position._repr_svg_)
-    from .position import Position
+
+class Drawable(Protocol):
+    """What a picture reads of a position: its board, score, text and pieces."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def score(self) -> tuple[int, int]: ...
+
+    def fen(self) -> str: ...
+
+    def piece_at(self, square: str | int) -> Color | None: ...
+
 
 X_COLOR = "#c62828"
 O_COLOR = "#1565c0"
@@ -29,7 +45,7 @@ MARK = "#f9a825"
 
 
 def position_svg(
-    position: Position,
+    position: Drawable,
     last: str | int | None = None,
     converted: Iterable[str | int] = (),
     square: int = 48,
