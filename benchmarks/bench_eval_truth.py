@@ -120,9 +120,11 @@ def errors(values: list[float], truth: list[int]) -> Errors:
     leaves all have the same plies left), so it is the column that ranks evaluations."""
     diffs = [v - t for v, t in zip(values, truth, strict=True)]
     rms = math.sqrt(sum(d * d for d in diffs) / len(diffs))
-    try:
+    try:  # a constant side has none: statistics' rounding of its mean can hide that
+        if len(set(values)) == 1 or len(set(truth)) == 1:
+            raise statistics.StatisticsError("a constant side")
         correlation = statistics.correlation(values, [float(t) for t in truth])
-    except statistics.StatisticsError:
+    except statistics.StatisticsError:  # also a side whose spread underflows
         correlation = math.nan
     bias = statistics.fmean(diffs)
     spread = statistics.pstdev(diffs, bias)
