@@ -42,6 +42,13 @@ def kernel(fn: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
+def inline_kernel(fn: F) -> F:
+    """:func:`kernel`, but inlined into each kernel that calls it (numba's IR inlining):
+    for a small step shared by hot loops, which a call would slow (the search's descent
+    shared by the serial and the batched MCTS: 15% slower as a call)."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+
+
 def _ctpop_typer(typingctx: Any, x: Any) -> Any:
     sig = types.int64(types.uint64)
 

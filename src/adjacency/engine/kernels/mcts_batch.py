@@ -33,7 +33,7 @@ import numpy as np
 from .bits import ONE, ZERO, kernel, lowest, play, popcount
 from .evaluate import SCALE, evaluate
 from .layout import GEO
-from .mcts import P_SIZE, SIMULATIONS, USED, outcome_value, select
+from .mcts import P_SIZE, SIMULATIONS, USED, backup, descend, new_child, outcome_value
 
 VIRTUAL = P_SIZE
 """Index in ``P`` of the virtual loss: visits added to each node of a pending path."""
@@ -48,16 +48,6 @@ PENDING = -1
 def _take_back(path: Any, depth: int, visits: Any, amount: float) -> None:
     for d in range(depth + 1):
         visits[path[d]] -= amount
-
-
-@kernel
-def _backup(path: Any, depth: int, result: float, visits: Any, wins: Any) -> None:
-    """Add one visit and ``result`` (for the side to move at ``path[depth]``) up the path."""
-    for d in range(depth, -1, -1):
-        at = path[d]
-        visits[at] += 1.0
-        wins[at] += 1.0 - result
-        result = 1.0 - result
 
 
 @kernel
@@ -90,21 +80,12 @@ def gather(
     collisions = 0
     spent = 0
     while leaves < want and spent < budget and collisions < want:
-        node = 0
-        me = me0
-        opp = opp0
-        plies = plies0
-        depth = 0
-        paths[leaves, 0] = 0
-        while count[node] > 0:
-            node = select(node, P, first, count, visits, wins, prior)
-            me, opp, _ = play(me, opp, move[node], U)
-            plies -= 1
-            depth += 1
-            paths[leaves, depth] = node
         path = paths[leaves]
+        node, me, opp, plies, depth = descend(
+            me0, opp0, plies0, U, P, first, count, move, visits, wins, prior, path
+        )
         if plies == 0:
-            _backup(path, depth, outcome_value(popcount(me) - popcount(opp)), visits, wins)
+            backup(path, depth, outcome_value(popcount(me) - popcount(opp)), visits, wins)
             T[SIMULATIONS] += 1
             spent += 1
             continue
@@ -161,13 +142,7 @@ def apply(
                 sq = lowest(bits)
                 bits &= bits - ONE
                 p = max(0.0, float(priors[k, sq]))
-                child = start + i
-                move[child] = sq
-                first[child] = 0
-                count[child] = 0
-                visits[child] = 0.0
-                wins[child] = 0.0
-                prior[child] = p
+                new_child(start + i, sq, p, first, count, move, visits, wins, prior)
                 total += p
             for i in range(n):
                 prior[start + i] = prior[start + i] / total if total > 0.0 else 1.0 / n
@@ -176,7 +151,7 @@ def apply(
             count[node] = n
         _take_back(path, depth, visits, virtual)
         value = min(1.0, max(-1.0, float(values[k])))
-        _backup(path, depth, 0.5 * (value + 1.0), visits, wins)
+        backup(path, depth, 0.5 * (value + 1.0), visits, wins)
         T[SIMULATIONS] += 1
 
 
