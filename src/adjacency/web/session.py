@@ -22,11 +22,12 @@ answer, so the record only ever receives moves computed for its current
 position.
 
 A session is *attended* while a page listens to its events or an API call
-touched it within ``grace`` seconds; an unattended game's bot is stopped, and
-its clock with it (the game stays stored and resumes when a page opens it
-again). Timers (a flag falling, the abandonment check) are entries of the
-shared scheduler (:mod:`.timers`), not a thread each; with the server's
-:class:`~adjacency.web.limits.BotSlots` a bot runs only in a free slot.
+touched it within ``grace`` seconds (its :class:`~.audience.Audience`); an
+unattended game's bot is stopped, and its clock with it (the game stays stored
+and resumes when a page opens it again). The clock and its flag timer are a
+:class:`~.game_clock.GameClock`. Timers (a flag falling, the abandonment check)
+are entries of the shared scheduler (:mod:`.timers`), not a thread each; with
+the server's :class:`~adjacency.web.limits.BotSlots` a bot runs only in a free slot.
 """
 
 from __future__ import annotations
@@ -48,19 +49,18 @@ from ..round.state import Round, Step
 from ..round.takeback import takeback
 from ..serving.errors import Forbidden, NotNow
 from . import clock_rules, finishing, offers, playback, playing, takebacks
+from .audience import Audience, Listener
+from .game_clock import GameClock
 from .hints import HintBots
 from .limits import BotSlots
 from .models import GameState, Hint, Offer, OfferKind, Viewer
 from .players import Player
 from .seats import Caller, Seats
-from .timers import SCHEDULER, Timer
+from .timers import SCHEDULER
 from .turns import BotTurn, BotTurns
 from .view import Evaluation, describe, game_state, side, thinking_info
 
 log = logging.getLogger(__name__)
-
-Listener = Callable[[str, str], None]
-"""Receives ``(event name, JSON data)``; must not block (it is called under the lock)."""
 
 Saver = Callable[["GameSession"], None]
 
@@ -101,22 +101,21 @@ class GameSession:
         )
         self.paused = paused
         self.delay = delay
-        self.grace = grace
         self.version = 0
         self._saver = saver
         self.lock = threading.RLock()
         """Guards everything here; hold it to read the game consistently."""
         self.closed = False
         """Set by :meth:`close`: no bot plays any more."""
-        self._listeners: list[Listener] = []
+        self.audience = Audience(grace, self._check_abandoned, SCHEDULER, self.now)
+        """The game's listeners and attendance (:mod:`.audience`)."""
         self.step = False
         """Bot vs bot while paused: play one move, then pause again."""
         self.last_move_at = 0.0
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
         self.turn_started = time.monotonic()
-        self._attended_until = time.monotonic() + grace
-        self._flag_timer: Timer | None = None
-        """The armed flag timer of the side whose clock runs (:meth:`run_clock`)."""
+        self.timing = GameClock(clock, self._check_flag, SCHEDULER, self.now)
+        """The clock's running side and its flag timer (:mod:`.game_clock`)."""
         self.turns = BotTurns(self, slots)
         """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
         self.offer: Offer | None = None
@@ -171,13 +170,12 @@ class GameSession:
 
     def round_now(self) -> Round:
         """The game in play as the round room's value (call with the lock held)."""
-        return Round.of(self.game, None if self.clock is None else self.clock.value())
+        return Round.of(self.game, self.timing.value())
 
     def adopt(self, after: Round) -> None:
         """The record and the clock become ``after`` (lock held)."""
         after.write(self.game)
-        if self.clock is not None and after.clocks is not None:
-            self.clock.set(after.clocks)
+        self.timing.set(after.clocks)
 
     def apply(self, step: Step) -> None:
         """Take a transition's new round (lock held): the record and the clock become it,
@@ -190,30 +188,11 @@ class GameSession:
     def run_clock(self) -> None:
         """Start or stop the clock for the game's state now (:func:`.clock_rules.running_side`)
         and arm the flag timer (lock held)."""
-        clock = self.clock
-        if clock is None:
-            return
-        self._cancel_flag()
         thinking = self.turns.thinking
         turn = clock_rules.running_side(
             self.game, self.closed, self.kinds, None if thinking is None else thinking[0]
         )
-        if turn is None:
-            clock.stop(self.now())
-            return
-        if clock.running != turn:
-            now = self.now()
-            clock.stop(now)
-            clock.start(turn, now)
-        plies = len(self.game.moves)
-        wait = clock_rules.flag_wait(clock, turn, self.now())
-        self._flag_timer = SCHEDULER.call_later(wait, lambda: self._check_flag(plies))
-
-    def _cancel_flag(self) -> None:
-        """Disarm the flag timer (the game changed, or it is closed)."""
-        if self._flag_timer is not None:
-            self._flag_timer.cancel()
-            self._flag_timer = None
+        self.timing.run(turn, len(self.game.moves))
 
     def _check_flag(self, plies: int) -> None:
         """The flag timer: if the side to move is still out of time, it loses on time."""
@@ -256,28 +235,24 @@ class GameSession:
     def subscribe(self, listener: Listener) -> None:
         """Send the game's events to ``listener`` from now on; a bot to move starts thinking."""
         with self.lock:
-            self._listeners.append(listener)
+            self.audience.add(listener)
             self.turns.ensure()
 
     def unsubscribe(self, listener: Listener) -> None:
         """Stop sending events to ``listener``. When no listener is left, a bot still thinking is
         stopped unless the game is attended again within ``grace`` seconds."""
         with self.lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-            if not self._listeners:
-                self._attended_until = time.monotonic() + self.grace
-                SCHEDULER.call_later(self.grace + 0.05, self._check_abandoned)
+            self.audience.remove(listener)
 
     def touch(self) -> None:
         """Note that someone uses the game now (an API call); restart a stopped bot."""
         with self.lock:
-            self._attended_until = max(self._attended_until, time.monotonic() + self.grace)
+            self.audience.touch()
             self.turns.ensure()
 
     def attended(self) -> bool:
         """Whether a page listens or an API call touched the game within ``grace`` seconds."""
-        return bool(self._listeners) or time.monotonic() < self._attended_until
+        return self.audience.attended()
 
     def _check_abandoned(self) -> None:
         with self.lock:
@@ -289,11 +264,7 @@ class GameSession:
 
     def broadcast(self, event: str, data: str) -> None:
         """Send an event to every listener (call with the lock held)."""
-        for listener in list(self._listeners):
-            try:
-                listener(event, data)
-            except Exception:  # a broken listener must not break the game
-                log.exception("listener failed")
+        self.audience.send(event, data)
 
     def changed(self, save: bool = True) -> None:
         """Announce a change (call with the lock held): new version, saved unless told not
@@ -572,5 +543,5 @@ class GameSession:
             if reason is not None and not self.closed:
                 self.broadcast(CLOSED, json.dumps({"reason": reason, "code": code}))
             self.closed = True
-            self._cancel_flag()
+            self.timing.disarm()
             self.turns.close()
