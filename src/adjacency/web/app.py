@@ -73,7 +73,8 @@ def create_app(
             "Create games between people and bots, play moves, take them back, ask for "
             "hints, watch bots play, and save or load game records. Game states are pushed "
             "as server-sent events from `/api/games/{id}/events` (`state` events carry a "
-            "GameState, `thinking` events a ThinkingInfo)."
+            "GameState, `thinking` events a ThinkingInfo; `moved`, `ended` and `took_back` "
+            "say what a change did, before its `state`)."
         ),
         lifespan=lifespan,
         docs_url=None,  # replaced by the self-hosted /docs page: no CDN, works offline

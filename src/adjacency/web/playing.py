@@ -59,12 +59,6 @@ def mover(
     return turn
 
 
-def flag_fell(after: Round, game: Game) -> bool:
-    """Whether a move's transition ended the game without the move: its side's flag
-    fell first (or, for a bot, its answer was illegal)."""
-    return after.is_over and len(after.moves) == len(game.moves)
-
-
 def time_ran_out(turn: Color) -> NotNow:
     """The refusal of a person's move that came after their flag fell."""
     return NotNow(

@@ -4,7 +4,8 @@ A :class:`GameSession` holds the game record and the web layer's data next to
 it (players, time per move, evaluations, playback settings), tells its listeners
 (event streams) about every change and saves it through ``saver``. Every change of
 the game in play is a transition of the round room (:mod:`adjacency.round`), taken by
-:meth:`GameSession.apply`. The session is the host of its bot turns
+the one apply path, :meth:`GameSession.apply`, which announces the transition's
+happenings (:mod:`.happenings`) before the new state. The session is the host of its bot turns
 (:class:`~adjacency.web.turns.BotTurns`, :class:`~adjacency.web.turns.TurnHost`). The
 moves (:mod:`.playing`: the person's, checked, and the bots'), the clock's rules
 (:mod:`.clock_rules`: when it runs, the flag's wait), the takebacks (:mod:`.takebacks`),
@@ -45,10 +46,10 @@ from ..core.game import Game, Termination
 from ..round import moves
 from ..round.clock import Clock
 from ..round.player_kinds import Kinds
-from ..round.state import Round, Step
+from ..round.state import Ended, Moved, Round, Step, TookBack
 from ..round.takeback import takeback
 from ..serving.errors import Forbidden, NotNow
-from . import clock_rules, finishing, offers, playback, playing, takebacks
+from . import clock_rules, finishing, happenings, offers, playback, playing, takebacks
 from .audience import Audience, Listener
 from .game_clock import GameClock
 from .hints import HintBots
@@ -172,18 +173,31 @@ class GameSession:
         """The game in play as the round room's value (call with the lock held)."""
         return Round.of(self.game, self.timing.value())
 
-    def adopt(self, after: Round) -> None:
-        """The record and the clock become ``after`` (lock held)."""
+    def apply(self, step: Step, evaluation: Evaluation = playing.NO_EVAL) -> None:
+        """Take a transition of the round (lock held), the one way the game changes: an
+        end or moves taken back cancel the bots' turn; the record and the clock become
+        the new round; a move keeps its ``evaluation``, lapses any offer and times the
+        next turn; moves taken back drop theirs; then the clock runs by this game's
+        rules, the change is saved and announced with its happenings
+        (:mod:`.happenings`), and a bot to move starts thinking."""
+        after, happened = step
+        if any(isinstance(h, Ended | TookBack) for h in happened):
+            self.turns.cancel()
         after.write(self.game)
         self.timing.set(after.clocks)
-
-    def apply(self, step: Step) -> None:
-        """Take a transition's new round (lock held): the record and the clock become it,
-        the clock runs by this game's rules and the change is announced."""
-        after, _ = step
-        self.adopt(after)
+        now = self.now()
+        for happening in happened:
+            if isinstance(happening, Moved):
+                self.evals.append(evaluation)
+                self.offer = None  # a move answers any offer: it lapses
+                self.step = False  # a bot-vs-bot step is one move
+                self.turn_started = self.last_move_at = now
+            elif isinstance(happening, TookBack):
+                del self.evals[len(after.moves) :]
+                self.turn_started = now
         self.run_clock()
-        self.changed()
+        self.changed(events=happenings.events(happened, after, self.version + 1))
+        self.turns.ensure()
 
     def run_clock(self) -> None:
         """Start or stop the clock for the game's state now (:func:`.clock_rules.running_side`)
@@ -197,17 +211,15 @@ class GameSession:
     def _check_flag(self, plies: int) -> None:
         """The flag timer: if the side to move is still out of time, it loses on time."""
         with self.lock:
-            clock, game = self.clock, self.game
-            if clock is None or game.is_over or len(game.moves) != plies or clock.running is None:
+            running = None if self.clock is None else self.clock.running
+            if running is None or self.game.is_over or len(self.game.moves) != plies:
                 return
-            color = clock.running
-            now = self.now()
-            if clock.left(color, now) > 0:
+            late = clock_rules.out_of_time(self.named(running))
+            step = moves.flag(self.round_now(), self.now(), late)
+            if step[1]:
+                self.apply(step)
+            else:
                 self.run_clock()  # woke early (paused and resumed meanwhile): re-arm
-                return
-            self.turns.cancel()
-            late = clock_rules.out_of_time(self.named(color))
-            self.apply(moves.flag(self.round_now(), now, late))
 
     def message(self) -> str:
         """The game's one-line account for its page (:func:`~.view.describe`)."""
@@ -266,25 +278,19 @@ class GameSession:
         """Send an event to every listener (call with the lock held)."""
         self.audience.send(event, data)
 
-    def changed(self, save: bool = True) -> None:
+    def changed(self, save: bool = True, events: list[tuple[str, str]] | None = None) -> None:
         """Announce a change (call with the lock held): new version, saved unless told not
-        to, a ``state`` event to the listeners, and a waiting bot worker re-checks."""
+        to, its ``events`` (a transition's happenings) then a ``state`` event to the
+        listeners, and a waiting bot worker re-checks."""
         self.version += 1
         if self.offer is not None and self.offer.kind == "takeback" and self.game.is_over:
             self.offer = None  # resigned, aborted or lost on time: nothing to take back
         if save:
             self._saver(self)
+        for event, data in events or ():
+            self.broadcast(event, data)
         self.broadcast("state", self._state().model_dump_json())
         self.turns.wake()
-
-    def after_move(self) -> None:
-        """A move was played (call with the lock held): time the next turn, announce it,
-        and let a bot to move start thinking."""
-        now = time.monotonic()
-        self.turn_started = self.last_move_at = now
-        self.run_clock()
-        self.changed()
-        self.turns.ensure()
 
     # ---------------------------------------------------------------- moves
 
@@ -299,17 +305,13 @@ class GameSession:
             now = self.now()
             late = clock_rules.out_of_time(self.named(turn))
             # An illegal move raises before anything changes.
-            thought = now - self.turn_started
-            after, _ = moves.play(self.round_now(), square, now, thought, late)
-            if playing.flag_fell(after, game):
-                self.turns.cancel()
-                self.apply((after, ()))
-                raise playing.time_ran_out(turn)
-            self.adopt(after)
-            self.offer = None  # a move answers any offer: it lapses
-            self.evals.append(playing.NO_EVAL)
-            self.seats.claim(caller)  # the move was accepted: its token's seat is held now
-            self.after_move()
+            step = moves.play(self.round_now(), square, now, now - self.turn_started, late)
+            moved = any(isinstance(h, Moved) for h in step[1])
+            if moved:
+                self.seats.claim(caller)  # the move was accepted: its token's seat is held now
+            self.apply(step)
+            if not moved:
+                raise playing.time_ran_out(turn)  # the flag fell first: lost on time
             return self._state()
 
     # ------------------------------------- the bot turns' host (lock held)
@@ -352,15 +354,9 @@ class GameSession:
         """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran
         out (it loses on time) or the move is illegal (it forfeits)."""
         late = clock_rules.out_of_time(self.named(color))
-        after, happened = playing.bot_answer(self.round_now(), move, self.now(), seconds, late)
-        if playing.flag_fell(after, self.game):
-            self.turns.cancel()  # lost on time or by an illegal move
-            self.apply((after, happened))
-            return
-        self.adopt(after)
-        self.evals.append(evaluation)
-        self.step = False
-        self.after_move()
+        self.apply(
+            playing.bot_answer(self.round_now(), move, self.now(), seconds, late), evaluation
+        )
 
     def bot_failed(
         self, color: Color, termination: Termination | None, detail: str | Detail
@@ -386,25 +382,8 @@ class GameSession:
             target = self.undo_target()
             if target is None:
                 raise takebacks.refuse_empty_undo(self.mode)
-            self._rewind(target)
-            self.changed()
+            self.apply(takeback(self.round_now(), target, self.now()))
             return self.state()
-
-    def _take_back(self, color: Color) -> None:
-        """Take back ``color``'s last move and the reply after it (lock held)."""
-        self._rewind(takebacks.target(self.game, self.round_now(), self.kinds, color))
-
-    def _rewind(self, target: int) -> None:
-        """Undo moves until ``target`` are left, with their evaluations, by the round's
-        takeback; the bots' turn is cancelled and the clock of the side now to move
-        restarts (lock held)."""
-        self.turns.cancel()
-        now = self.now()
-        after, _ = takeback(self.round_now(), target, now)
-        self.adopt(after)
-        del self.evals[target:]
-        self.turn_started = now
-        self.run_clock()
 
     def make_offer(self, kind: OfferKind, caller: Caller) -> tuple[Offer | None, Color]:
         """Record ``caller``'s offer for the other player and announce it. Returns the
@@ -434,10 +413,15 @@ class GameSession:
         with self.lock:
             color = offers.side_of(self.seats, caller)
             offer = offers.answered(self.offer, accept, color)
-            if accept and offer.kind == "takeback":
-                self._take_back(offer.by)  # raises, the offer kept, if nothing is left
+            step = None
+            if accept and offer.kind == "takeback":  # raises, the offer kept, if nothing is left
+                target = takebacks.target(self.game, self.round_now(), self.kinds, offer.by)
+                step = takeback(self.round_now(), target, self.now())
             self.offer = None
-            self.changed()
+            if step is None:
+                self.changed()
+            else:
+                self.apply(step)
             return offer
 
     def made_rematch(self, rematch_id: str) -> None:
@@ -454,7 +438,6 @@ class GameSession:
             color = finishing.own_side(
                 self.game, self.kinds, self.seats, caller, side, "resign", self.message()
             )
-            self.turns.cancel()
             self.apply(finishing.resign(self.round_now(), color, self.named(color), self.now()))
             return self.state()
 
@@ -466,7 +449,6 @@ class GameSession:
                 self.game, self.kinds, self.seats, caller, side, "abort", self.message()
             )
             finishing.check_abortable(self.game, color)
-            self.turns.cancel()
             self.apply(finishing.abort(self.round_now(), color, self.named(color), self.now()))
             return self.state()
 

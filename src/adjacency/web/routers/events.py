@@ -29,8 +29,9 @@ router = APIRouter(tags=["play"])
     dependencies=[SAME_SITE],
 )
 async def events(game_id: str, request: Request, manager: Manager) -> StreamingResponse:
-    """Server-sent events: a ``state`` event now and after every change, ``thinking``
-    events while a bot searches, and a last ``closed`` event (``{"reason": ...}``) if
+    """Server-sent events: a ``state`` event now and after every change, the change's
+    happenings just before it (``moved``, ``ended``, ``took_back``: :mod:`..happenings`),
+    ``thinking`` events while a bot searches, and a last ``closed`` event (``{"reason": ...}``) if
     the game is deleted, which ends the stream. While a page listens, the game's bots play; when the
     last page leaves, its bot stops after a short grace period."""
     session = await asyncio.to_thread(manager.get, game_id)
