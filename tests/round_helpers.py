@@ -9,9 +9,10 @@ event loop, whose ``time`` is the same fake clock, so a timer fires when the loo
 turns after the clock passed it. Nothing waits for the wall clock.
 
 Each driver plays through the server's real game objects: the web's
-:class:`~adjacency.web.session.GameSession` (a person's move, resign and abort as the
-HTTP routes call them; a bot's answer through the turn worker's interface,
-:meth:`~adjacency.web.playing.Playing.bot_moved`, with no worker thread: the server's
+:class:`~adjacency.web.session.GameSession` (a person's move, resign and abort by
+:mod:`adjacency.web.commands`, as the HTTP routes call them; a bot's answer through the
+turn worker's interface, :meth:`~adjacency.web.session.GameSession.bot_moved`, with no
+worker thread: the server's
 bot slots are all taken), and the league's :class:`~adjacency.league.play.hall.Hall` (moves,
 resign and abort as its routers and the bots' socket call them) on a real store.
 """
@@ -40,6 +41,7 @@ from adjacency.league.store.records import StoredGame
 from adjacency.round import clock as round_clock
 from adjacency.round.clock import Clock
 from adjacency.serving.errors import WebError
+from adjacency.web import commands
 from adjacency.web import session as web_session
 from adjacency.web.limits import BotSlots
 from adjacency.web.players import Player
@@ -183,7 +185,7 @@ class WebGame:
         self.saved += 1
 
     def play(self, square: str) -> Outcome:
-        return outcome(lambda: self.session.play(square, CALLER))
+        return outcome(lambda: commands.play(self.session, square, CALLER))
 
     def answer(self, square: str) -> Outcome:
         """The bot to move answers ``square`` (as the turn worker hands it over)."""
@@ -196,10 +198,10 @@ class WebGame:
         return outcome(answer)
 
     def resign(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.resign(color, CALLER))
+        return outcome(lambda: commands.resign(self.session, color, CALLER))
 
     def abort(self, color: Color) -> Outcome:
-        return outcome(lambda: self.session.abort(color, CALLER))
+        return outcome(lambda: commands.abort(self.session, color, CALLER))
 
     def timers(self) -> None:
         self.scheduler.fire_due()

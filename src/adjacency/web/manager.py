@@ -13,7 +13,7 @@ from ..round.clock import Clock
 from ..round.player_kinds import people
 from ..round.rematch import rematch
 from ..serving.errors import Forbidden, GameNotFound, NotNow, TooMany, WebError, quote
-from . import saving
+from . import commands, saving
 from .analysis import check_analysable
 from .hints import HintBots
 from .limits import BotSlots, Limits, cpu_budget
@@ -230,11 +230,11 @@ class GameManager:
 
     def offer(self, game_id: str, kind: OfferKind, caller: Caller) -> GameSession:
         """Offer the other player of a game between devices a rematch or a takeback
-        (see :meth:`.session.GameSession.make_offer`); when they had offered the same, it is
+        (see :func:`.commands.make_offer`); when they had offered the same, it is
         accepted now. Returns the game the caller should show: the rematch once made,
         else this one."""
         session = self.get(game_id)
-        pending, _ = session.make_offer(kind, caller)
+        pending, _ = commands.make_offer(session, kind, caller)
         if pending is None:
             return session
         return self.answer(game_id, True, caller)
@@ -245,7 +245,7 @@ class GameManager:
         swapped). Returns the game the caller should show next."""
         session = self.get(game_id)
         with session.lock:
-            offer = session.answer_offer(accept, caller)
+            offer = commands.answer_offer(session, accept, caller)
             if accept and offer.kind == "rematch":
                 return self.rematch(game_id, caller, agreed=True)
         return session
@@ -371,7 +371,7 @@ class GameManager:
             while not ticket.wait(QUEUE_POLL):
                 pass
             with ticket.measured():  # the CPU it used is charged
-                return session.hint(self.hints, caller)
+                return commands.hint(session, self.hints, caller)
         finally:
             ticket.done()
             with self._lock:

@@ -1,4 +1,4 @@
-"""One live game in the server: its record, its players, and the person's commands.
+"""One live game in the server: its record, its players, and the one way it changes.
 
 A :class:`GameSession` holds the game record and the web layer's data next to
 it (players, time per move, evaluations, playback settings), tells its listeners
@@ -12,7 +12,8 @@ moves (:mod:`.playing`: the person's, checked, and the bots'), the clock's rules
 the offers (:mod:`.offers`), a person's resign and abort (:mod:`.finishing`) and what a
 page asks of the bots (:mod:`.playback`: bot-vs-bot control, hint) are functions over
 values that check a command and return the round's transition or the plain result; the
-session alone takes the lock, applies, saves and announces.
+person's commands (:mod:`.commands`) take the session's lock and hand it what they
+return; the session alone applies, saves and announces.
 
 Concurrency contract: every public method may be called from any thread; a
 re-entrant lock (``lock``) guards the game. Bots think in one worker thread per
@@ -47,19 +48,16 @@ from ..round import moves
 from ..round.clock import Clock
 from ..round.player_kinds import Kinds
 from ..round.state import Ended, Moved, Round, Step, TookBack
-from ..round.takeback import takeback
-from ..serving.errors import Forbidden, NotNow
-from . import clock_rules, finishing, happenings, offers, playback, playing, takebacks
+from . import clock_rules, happenings, playing, takebacks
 from .audience import Audience, Listener
 from .game_clock import GameClock
-from .hints import HintBots
 from .limits import BotSlots
-from .models import GameState, Hint, Offer, OfferKind, Viewer
+from .models import GameState, Offer
 from .players import Player
-from .seats import Caller, Seats
+from .seats import Seats
 from .timers import SCHEDULER
 from .turns import BotTurn, BotTurns
-from .view import Evaluation, describe, game_state, side, thinking_info
+from .view import Evaluation, describe, game_state, thinking_info
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +101,7 @@ class GameSession:
         self.paused = paused
         self.delay = delay
         self.version = 0
-        self._saver = saver
+        self.saver = saver
         self.lock = threading.RLock()
         """Guards everything here; hold it to read the game consistently."""
         self.closed = False
@@ -286,33 +284,11 @@ class GameSession:
         if self.offer is not None and self.offer.kind == "takeback" and self.game.is_over:
             self.offer = None  # resigned, aborted or lost on time: nothing to take back
         if save:
-            self._saver(self)
+            self.saver(self)
         for event, data in events or ():
             self.broadcast(event, data)
         self.broadcast("state", self._state().model_dump_json())
         self.turns.wake()
-
-    # ---------------------------------------------------------------- moves
-
-    def play(self, square: str, caller: Caller) -> GameState:
-        """Play the person's move; raise ``NotNow``, ``Forbidden`` or ``IllegalMoveError``
-        (:func:`.playing.mover`)."""
-        with self.lock:
-            game = self.game
-            turn = playing.mover(
-                game, self.players, self.seats, caller, bool(self.turns.thinking), self.message()
-            )
-            now = self.now()
-            late = clock_rules.out_of_time(self.named(turn))
-            # An illegal move raises before anything changes.
-            step = moves.play(self.round_now(), square, now, now - self.turn_started, late)
-            moved = any(isinstance(h, Moved) for h in step[1])
-            if moved:
-                self.seats.claim(caller)  # the move was accepted: its token's seat is held now
-            self.apply(step)
-            if not moved:
-                raise playing.time_ran_out(turn)  # the flag fell first: lost on time
-            return self._state()
 
     # ------------------------------------- the bot turns' host (lock held)
 
@@ -375,144 +351,13 @@ class GameSession:
         back (:func:`.takebacks.undo_target`; lock held)."""
         return takebacks.undo_target(self.game, self.round_now(), self.kinds, self.mode)
 
-    def undo(self, caller: Caller) -> GameState:
-        """Take back the last person's move and any bot replies after it, on one device."""
-        with self.lock:
-            takebacks.check_undo(self.game, self.seats, caller)
-            target = self.undo_target()
-            if target is None:
-                raise takebacks.refuse_empty_undo(self.mode)
-            self.apply(takeback(self.round_now(), target, self.now()))
-            return self.state()
-
-    def make_offer(self, kind: OfferKind, caller: Caller) -> tuple[Offer | None, Color]:
-        """Record ``caller``'s offer for the other player and announce it. Returns the
-        other side's matching offer (``None`` if there is none): two players who offer
-        the same thing agree, and the caller accepts it instead.
-
-        Rules (409 otherwise): a game between devices; a rematch once the game is over
-        and both players have joined; a takeback while it is played, of a move of yours.
-        """
-        with self.lock:
-            color = offers.side_of(self.seats, caller)
-            if kind == "rematch":
-                offers.check_rematch(self.game, self.seats, self.rematch)
-            else:
-                takebacks.target(self.game, self.round_now(), self.kinds, color)
-            matching, recorded = offers.made(self.offer, kind, color)
-            if recorded is not None:
-                self.offer = recorded
-                self.changed()
-            return matching, color
-
-    def answer_offer(self, accept: bool, caller: Caller) -> Offer:
-        """Take the waiting offer off the table: declined (or withdrawn by its maker)
-        when ``accept`` is false; when true, only the other player may accept, and the
-        caller carries it out (a takeback here; a rematch by the manager). Raise
-        ``NotNow`` when no offer waits."""
-        with self.lock:
-            color = offers.side_of(self.seats, caller)
-            offer = offers.answered(self.offer, accept, color)
-            step = None
-            if accept and offer.kind == "takeback":  # raises, the offer kept, if nothing is left
-                target = takebacks.target(self.game, self.round_now(), self.kinds, offer.by)
-                step = takeback(self.round_now(), target, self.now())
-            self.offer = None
-            if step is None:
-                self.changed()
-            else:
-                self.apply(step)
-            return offer
-
     def made_rematch(self, rematch_id: str) -> None:
         """Note the rematch made of this game (lock held) and announce it to its pages."""
         self.rematch = rematch_id
         self.offer = None
         self.changed()
 
-    def resign(self, side: Color | None, caller: Caller) -> GameState:
-        """``caller`` gives the game up for its seat (``side``, see
-        :func:`.finishing.own_side`): the other side wins by resignation, recorded and
-        final."""
-        with self.lock:
-            color = finishing.own_side(
-                self.game, self.kinds, self.seats, caller, side, "resign", self.message()
-            )
-            self.apply(finishing.resign(self.round_now(), color, self.named(color), self.now()))
-            return self.state()
-
-    def abort(self, side: Color | None, caller: Caller) -> GameState:
-        """``caller`` stops the game before its side's first move: no result
-        (abandoned), nothing counted. Raise ``NotNow`` once that side has moved."""
-        with self.lock:
-            color = finishing.own_side(
-                self.game, self.kinds, self.seats, caller, side, "abort", self.message()
-            )
-            finishing.check_abortable(self.game, color)
-            self.apply(finishing.abort(self.round_now(), color, self.named(color), self.now()))
-            return self.state()
-
-    # ------------------------------------------------------------ the bots
-
-    def move_now(self, caller: Caller) -> GameState:
-        """Tell the thinking bot to answer with its best move so far."""
-        with self.lock:
-            self.seats.require_member(caller, "hurry a bot")
-            if not self.turns.move_now():
-                raise NotNow("no bot is thinking now")
-            return self.state()
-
-    def control(self, action: str | None, delay: float | None, caller: Caller) -> GameState:
-        """Bot-vs-bot playback: pause, resume, step one move, or set the delay between
-        moves (:func:`.playback.controlled`)."""
-        with self.lock:
-            self.seats.require_member(caller, "control the playback")
-            now = playback.Playback(self.paused, self.step, self.delay)
-            after = playback.controlled(self.mode, self.game, now, action, delay)
-            self.paused, self.step, self.delay = after.paused, after.step, after.delay
-            if action == "pause":
-                self.turns.cancel()
-            if after.restart:
-                self.last_move_at = 0.0
-            self.run_clock()
-            self.changed()
-            self.turns.ensure()
-            return self.state()
-
-    def hint(self, bots: HintBots, caller: Caller) -> Hint:
-        """The strongest available bot's move for the person to move, from ``bots``, the
-        server's pool of reusable hint bots (blocks while it thinks, the lock not held)."""
-        with self.lock:
-            wanted = playback.hint_request(
-                self.game, self.human_to_move(), self.seats, caller, self.time
-            )
-        return bots.suggest(wanted.spec, wanted.position, wanted.time)
-
-    # ------------------------------------------- the turn worker's interface
-
     # -------------------------------------------------------------- actions
-
-    def viewer(self, caller: Caller) -> Viewer:
-        """What ``caller`` may do here (claiming a seat whose token it presents)."""
-        with self.lock:
-            if self.seats.claim(caller):
-                self._saver(self)  # a seat was claimed: keep it across restarts
-            return Viewer(
-                seats=[side(c) for c in self.seats.seats_of(caller)],
-                owner=self.seats.open or caller.client == self.seats.owner,
-                invite=self.seats.invite,
-            )
-
-    def claim(self, caller: Caller) -> Viewer:
-        """Claim the seat whose token ``caller`` presents; raise :class:`Forbidden` (403)
-        if the token opens no seat of this game (whatever seats the caller holds)."""
-        with self.lock:
-            if self.seats.open or self.seats.token_seat(caller.token) is None:
-                raise Forbidden(
-                    "this seat link is not valid for this game (no seat has that token)",
-                    code="bad_seat_link",
-                )
-            return self.viewer(caller)
 
     def close(self, reason: str | None = None, code: str = "closed") -> None:
         """Stop any search and release the bots (server shutdown or deletion).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from .. import commands
 from ..deps import Client, Manager, limited_holders, rate_limited
 from ..models import (
     AnswerRequest,
@@ -27,21 +28,21 @@ router = APIRouter(
 @router.get("/api/games/{game_id}/me", response_model=Viewer)
 def me(game_id: str, manager: Manager, caller: Client) -> Viewer:
     """The seats this browser holds in the game (none: it watches)."""
-    return manager.get(game_id).viewer(caller)
+    return commands.viewer(manager.get(game_id), caller)
 
 
 @router.post("/api/games/{game_id}/seats", response_model=Viewer)
 def claim(game_id: str, manager: Manager, caller: Client) -> Viewer:
     """Claim a seat with its token (the ``X-Seat-Token`` header, from a seat link): from
     now on this browser plays it, after a reload too."""
-    return manager.get(game_id).claim(caller)
+    return commands.claim(manager.get(game_id), caller)
 
 
 @router.post("/api/games/{game_id}/moves", response_model=GameState)
 def play(game_id: str, move: MoveRequest, manager: Manager, caller: Client) -> GameState:
     """Play a move for the person to move (this browser must hold that seat)."""
     session = manager.get(game_id)
-    state = session.play(move.square, caller)
+    state = commands.play(session, move.square, caller)
     session.touch()
     return state
 
@@ -51,7 +52,7 @@ def undo(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Take back the last person's move and the bot replies after it (one ply between
     people)."""
     session = manager.get(game_id)
-    state = session.undo(caller)
+    state = commands.undo(session, caller)
     session.touch()
     return state
 
@@ -63,7 +64,7 @@ def resign(
     """Resign for your seat (``side`` picks one when this browser holds both): the other
     side wins, the record says ``[Termination "resignation"]``. Final: no takeback."""
     session = manager.get(game_id)
-    state = session.resign(None if body is None else body.side, caller)
+    state = commands.resign(session, None if body is None else body.side, caller)
     session.touch()
     return state
 
@@ -75,7 +76,7 @@ def abort(
     """Abort before your side's first move: the game ends without a result (abandoned)
     and counts for nothing; 409 once your side has moved (resign instead)."""
     session = manager.get(game_id)
-    state = session.abort(None if body is None else body.side, caller)
+    state = commands.abort(session, None if body is None else body.side, caller)
     session.touch()
     return state
 
@@ -90,7 +91,7 @@ def hint(game_id: str, request: Request, manager: Manager, caller: Client) -> Hi
 @router.post("/api/games/{game_id}/move-now", response_model=GameState)
 def move_now(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Tell the thinking bot to play its best move so far."""
-    return manager.get(game_id).move_now(caller)
+    return commands.move_now(manager.get(game_id), caller)
 
 
 @router.post("/api/games/{game_id}/control", response_model=GameState)
@@ -98,7 +99,7 @@ def control(game_id: str, body: ControlRequest, manager: Manager, caller: Client
     """Bot vs bot: pause, resume, step one move, and the delay between moves."""
     session = manager.get(game_id)
     session.touch()
-    return session.control(body.action, body.delay, caller)
+    return commands.control(session, body.action, body.delay, caller)
 
 
 @router.post(
