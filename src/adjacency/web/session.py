@@ -260,21 +260,13 @@ class GameSession:
             self.audience.touch()
             self.turns.ensure()
 
-    def attended(self) -> bool:
-        """Whether a page listens or an API call touched the game within ``grace`` seconds."""
-        return self.audience.attended()
-
     def _check_abandoned(self) -> None:
         with self.lock:
-            if not self.attended() and self.turns.thinking is not None:
+            if not self.audience.attended() and self.turns.thinking is not None:
                 log.info("game %s abandoned by its page: stopping its bot", self.id)
                 self.turns.cancel()
                 self.run_clock()  # a stopped bot's clock stops with it
                 self.changed()
-
-    def broadcast(self, event: str, data: str) -> None:
-        """Send an event to every listener (call with the lock held)."""
-        self.audience.send(event, data)
 
     def changed(self, save: bool = True, events: list[tuple[str, str]] | None = None) -> None:
         """Announce a change (call with the lock held): new version, saved unless told not
@@ -286,15 +278,15 @@ class GameSession:
         if save:
             self.saver(self)
         for event, data in events or ():
-            self.broadcast(event, data)
-        self.broadcast("state", self._state().model_dump_json())
+            self.audience.send(event, data)
+        self.audience.send("state", self._state().model_dump_json())
         self.turns.wake()
 
     # ------------------------------------- the bot turns' host (lock held)
 
     def keeps_bots(self) -> bool:
         """Whether the game may need its bots again: not closed, not over, and attended."""
-        return not (self.closed or self.game.is_over or not self.attended())
+        return not (self.closed or self.game.is_over or not self.audience.attended())
 
     def bot_turn(self) -> BotTurn | None:
         """The bot turn to play now (see :class:`~adjacency.web.turns.TurnHost` and
@@ -324,7 +316,7 @@ class GameSession:
             self.changed(save=self.clock is not None)  # the clock's start is stored
             return
         info = thinking_info(thinking[0], thinking[1], report)
-        self.broadcast("thinking", info.model_dump_json())
+        self.audience.send("thinking", info.model_dump_json())
 
     def bot_moved(self, color: Color, move: str, seconds: float, evaluation: Evaluation) -> None:
         """The bot of ``color`` answered ``move``: it is played, unless the bot's clock ran
@@ -357,7 +349,7 @@ class GameSession:
         self.offer = None
         self.changed()
 
-    # -------------------------------------------------------------- actions
+    # ---------------------------------------------------------------- the end
 
     def close(self, reason: str | None = None, code: str = "closed") -> None:
         """Stop any search and release the bots (server shutdown or deletion).
@@ -368,7 +360,7 @@ class GameSession:
         """
         with self.lock:
             if reason is not None and not self.closed:
-                self.broadcast(CLOSED, json.dumps({"reason": reason, "code": code}))
+                self.audience.send(CLOSED, json.dumps({"reason": reason, "code": code}))
             self.closed = True
             self.timing.disarm()
             self.turns.close()
