@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from .timers import Scheduler
+from .timers import Schedules
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class Audience:
         self,
         grace: float,
         on_left: Callable[[], None],
-        scheduler: Scheduler,
+        scheduler: Schedules,
         now: Callable[[], float],
     ) -> None:
         self.grace = grace

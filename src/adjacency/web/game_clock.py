@@ -24,7 +24,7 @@ from collections.abc import Callable
 from ..core import Color
 from ..round.clock import Clock, Clocks
 from . import clock_rules
-from .timers import Scheduler, Timer
+from .timers import Schedules, Timer
 
 
 class GameClock:
@@ -34,7 +34,7 @@ class GameClock:
         self,
         clock: Clock | None,
         on_flag: Callable[[int], None],
-        scheduler: Scheduler,
+        scheduler: Schedules,
         now: Callable[[], float],
     ) -> None:
         self.clock = clock

@@ -30,6 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,14 @@ class Timer:
     def cancel(self) -> None:
         """Keep the callback from running (no effect once it has run)."""
         self.cancelled = True
+
+
+class Schedules(Protocol):
+    """What a game's parts need of a scheduler (:class:`Scheduler`, or a test's on its
+    own time)."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        """Run ``callback`` about ``delay`` seconds from now; the answer cancels it."""
 
 
 class Scheduler:
