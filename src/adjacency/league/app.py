@@ -43,8 +43,8 @@ from .limits import LeagueLimits
 from .play.hall import Hall
 from .play.hosted import HostedPlayers
 from .play.house import HousePlayers
-from .play.reserve import KeepRoom
 from .play.scheduler import TICK
+from .reserve import KeepRoom
 from .routers import (
     admin,
     challenges,

@@ -52,7 +52,7 @@ from ..league_file import LeagueStore, Member, token_hash
 from ..limits import LeagueLimits, throttled
 from ..play.hall import Hall
 from ..play.outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
-from ..play.reserve import BUSY, keeps_room_for, pressed
+from ..reserve import BUSY, keeps_room_for, pressed
 from . import PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)

@@ -22,11 +22,11 @@ from typing import Any
 
 from starlette.types import ASGIApp, Scope
 
-from ...serving import room
-from ...serving.room import pressed as pressed
-from ..auth import bearer
-from ..league_file import Member
-from .hall import Hall
+from ..serving import room
+from ..serving.room import pressed as pressed
+from .auth import bearer
+from .league_file import Member
+from .play.hall import Hall
 
 TEACHER_PATHS = ("/teacher", "/league-static/", "/static/")
 """What the teacher's page loads before its first admin request (kept for anyone: they
