@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.limits import LeagueLimits
 from adjacency.league.rules import LeagueRules
-from adjacency.league.store.members import replay_proofs
+from adjacency.league.store.proofs import replay_proofs
 from adjacency.league.store.schema import STORE_SCHEMA
 from adjacency.ratings.glicko import Glicko
 from adjacency.serving.addresses import address_key

@@ -1,10 +1,10 @@
 """The league's members and what establishes a person (:class:`MembersRepo`, on a
 :class:`~.database.LeagueDb`): the tables ``members`` and ``proofs``.
 
-The functions :func:`established_in`, :func:`add_proof` and :func:`replay_proofs` work
-on a connection inside the caller's transaction or lock: the games' repository
-(:mod:`.game_rows`) counts a game's proofs as it stores the game's end, and the schema's
-upgrade (:mod:`.schema`) replays them.
+The functions :func:`established_in` and :func:`add_proof` work on a connection inside
+the caller's transaction or lock: the games' repository (:mod:`.game_rows`) counts a
+game's proofs as it stores the game's end; the schema's upgrade (:mod:`.schema`) replays
+them (:func:`.proofs.replay_proofs`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ...core.text import quote
-from ..rules import LeagueRules, Progress, proves
+from ..rules import LeagueRules, Progress
 from .names import NameIndex, check_not_reserved
 from .records import (
     KINDS,
@@ -301,7 +301,7 @@ class MembersRepo:
 
     def proofs(self) -> dict[tuple[int, int], int]:
         """The ``proofs`` rows as stored: games counted toward establishment, by
-        ``(person, opponent)`` (what :func:`replay_proofs` recomputes)."""
+        ``(person, opponent)`` (what :func:`.proofs.replay_proofs` recomputes)."""
         rows = self.db.query("SELECT member_id, opponent_id, games FROM proofs")
         return {(int(m), int(o)): int(n) for m, o, n in rows}
 
@@ -380,48 +380,3 @@ def is_person(db: sqlite3.Connection, member_id: int) -> bool:
     """Whether the member ``member_id`` is a person (inside the caller's transaction)."""
     row = db.execute("SELECT kind FROM members WHERE id = ?", (member_id,)).fetchone()
     return row is not None and row[0] == "person"
-
-
-def replay_proofs(db: sqlite3.Connection, rules: LeagueRules) -> dict[tuple[int, int], int]:
-    """The ``proofs`` rows recomputed from the finished games in the order they ended,
-    under ``rules`` and today's approvals and addresses (the stored games do not say
-    who was approved when): a game proves a person when it was played
-    (:func:`.rules.proves`) and their opponent was, as it ended, an established person
-    (the rule of :mod:`.rules`). A file of a step before addresses were kept
-    (``origin``, :mod:`.schema`) is read as if no person had one."""
-    columns = {str(r[1]) for r in db.execute("PRAGMA table_info(members)")}
-    origin = "origin" if "origin" in columns else "NULL"
-    people: dict[int, tuple[bool, str | None]] = {
-        int(i): (bool(a), o)
-        for i, k, a, o in db.execute(f"SELECT id, kind, approved, {origin} FROM members")
-        if k == "person"
-    }
-    proofs: dict[tuple[int, int], int] = {}
-    vouchers: dict[int, set[str]] = {}
-
-    def voucher(member: int) -> str:
-        approved, where = people[member]
-        if approved:
-            return f"approved:{member}"
-        return f"member:{member}" if where is None else f"origin:{where}"
-
-    def established(member: int) -> bool:
-        if member not in people:
-            return False
-        return rules.established(people[member][0], len(vouchers.get(member, ())))
-
-    rows = db.execute(
-        "SELECT x_id, o_id, termination, plies FROM games WHERE status = 'finished' "
-        "ORDER BY ended, id"
-    )
-    for x_id, o_id, termination, plies in rows.fetchall():
-        if not proves(str(termination or ""), int(plies)):
-            continue
-        sides = ((int(x_id), int(o_id)), (int(o_id), int(x_id)))
-        proven = [(me, them) for me, them in sides if me in people and established(them)]
-        for me, them in proven:
-            proofs[me, them] = proofs.get((me, them), 0) + 1
-            approved, where = people[them]
-            if approved or where is None or where != people[me][1]:
-                vouchers.setdefault(me, set()).add(voucher(them))
-    return proofs

@@ -26,6 +26,7 @@ import sqlite3
 
 from ...serving.legacy_details import explain
 from ...storage import Schema, Step, StoreConfig, statements
+from .proofs import replay_proofs
 from .records import detail_row
 
 SCHEMA_VERSION = "adjacency-league-1"
@@ -436,10 +437,8 @@ def _keep_totals(db: sqlite3.Connection) -> None:
 
 def _replay_proofs(db: sqlite3.Connection) -> None:
     """Replace ``proofs`` by a replay of the finished games under the league's stored
-    rules and today's rule of establishment (:func:`.members.replay_proofs`, imported
-    here because :mod:`.members` imports this module)."""
+    rules and today's rule of establishment (:func:`.proofs.replay_proofs`)."""
     from ..rules import LeagueRules
-    from .members import replay_proofs
 
     row = db.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
     rules = LeagueRules.from_dict(json.loads(row[0])) if row else LeagueRules()
