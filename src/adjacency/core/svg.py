@@ -27,14 +27,22 @@ class Drawable(Protocol):
     """What a picture reads of a position: its board, score, text and pieces."""
 
     @property
-    def board(self) -> Board: ...
+    def board(self) -> Board:
+        """The board's geometry: its size and square names."""
+        ...
 
     @property
-    def score(self) -> tuple[int, int]: ...
+    def score(self) -> tuple[int, int]:
+        """X's and O's pieces."""
+        ...
 
-    def fen(self) -> str: ...
+    def fen(self) -> str:
+        """The position's text (the picture's default title)."""
+        ...
 
-    def piece_at(self, square: str | int) -> Color | None: ...
+    def piece_at(self, square: str | int) -> Color | None:
+        """The piece on ``square`` (a name or an index), ``None`` when empty."""
+        ...
 
 
 X_COLOR = "#c62828"
