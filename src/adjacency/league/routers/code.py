@@ -25,18 +25,18 @@ from pydantic import BaseModel, Field
 from ...core.errors import AdjacencyError
 from ...serving.errors import GameNotFound
 from ..auth import require_admin, require_bot
+from ..class_similarity import class_report
 from ..deps import heavy_read, member_named
-from ..fingerprints import unpack
 from ..league_file import LeagueError, LeagueStore
 from ..left_out import read as read_left_out
 from ..limits import check_rate
 from ..models import ERRORS
-from ..similarity import THRESHOLD, compare_prints
+from ..similarity import THRESHOLD
 from ..store.digest_rows import TEMPLATE, Kind
 from ..store.records import Member
 from ..store.submission_rows import Submission
 from ..version_code import Kept, diff, kept_files
-from ..version_digest import code_of, corpus_files, corpus_prints, files_of, prints_of
+from ..version_digest import code_of, corpus_prints
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
@@ -296,52 +296,21 @@ async def own_zip(request: Request, member: Team, version: Version) -> Response:
 def _similarity(
     store: LeagueStore, event_name: str, threshold: float, template: Member | None
 ) -> dict[str, Any]:
-    """The report of :func:`~adjacency.league.similarity.compare_prints` over the stored
-    prints of the versions the event's teams play (before its deadline, if it has one),
-    the skeleton left out (``template``'s latest version, else the league's template)
-    and the corpus compared."""
+    """The event's :func:`~adjacency.league.class_similarity.class_report` as the
+    route answers it: the pairs with a file pair listed."""
     event = store.events.named(event_name)
-    deadline = store.submissions.deadline(event.id)
-    prints, playing, without = {}, {}, []
-    for member_id in store.events.members(event.id):
-        member = store.members.member(member_id)
-        if member.kind != "bot" or (template is not None and member.id == template.id):
-            continue
-        found = store.submissions.playing(member.id, deadline)
-        if found is None:
-            without.append(member.name)
-            continue
-        prints[member.name] = prints_of(store, found)
-        playing[member.name] = found
-    skeleton, marked = None, None
-    if template is not None:
-        own = store.submissions.versions(template.id)
-        if not own:
-            raise LeagueError(f"the template {template.name} has no version uploaded")
-        skeleton, marked = prints_of(store, own[0]), template.name
-    else:
-        kept = store.digests.entries("template")
-        if kept:
-            skeleton, marked = unpack(kept[TEMPLATE]), "league"
-    earlier = {name: unpack(data) for name, data in store.digests.entries("earlier").items()}
-    earlier = {name: found for name, found in earlier.items() if name not in prints}
-
-    def files(name: str) -> dict[str, str]:
-        if name in playing:
-            return files_of(store, playing[name])
-        return corpus_files(store, name)
-
-    report = compare_prints(prints, files, skeleton, threshold, corpus=earlier)
+    found = class_report(store, event, threshold, template)
+    report, playing = found.report, found.playing
     listed = report.listed
     return {
         "event": event.name,
         "threshold": threshold,
         "least": report.least,
-        "template": marked,
+        "template": found.template,
         "skeleton": report.skeleton,
         "teams": report.teams,
         "corpus": report.corpus,
-        "without_code": sorted(without),
+        "without_code": found.without,
         "pairs": [
             {
                 "a": pair.a,
