@@ -50,6 +50,7 @@ from .routers import (
     challenges,
     code,
     events,
+    grading,
     pages,
     people,
     public,
@@ -188,6 +189,7 @@ def create_app(
         roster,
         submissions,
         code,
+        grading,
         server_log,
     )
     for module in routers:
