@@ -11,7 +11,8 @@
 // each played and its points in them; the server's account, the compiler's words as they
 // are, opened on request; links to its code, its changes since the version before, and
 // its zip), asked again every 3 s while one waits to be built or checked; an event's
-// similarity report is linked from its entry. The server's log: its last lines, newest first, filtered
+// similarity report is linked from its entry. The grading sheet of the league or of an
+// event (GET .../admin/grading), shown as a table or saved as its CSV. The server's log: its last lines, newest first, filtered
 // by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
@@ -349,6 +350,7 @@ async function refresh() {
   renderPages(data);
   renderEvents(data.events);
   renderCodeTeams(data.members);
+  renderGradingScopes(data.events);
   if (codeTeam && (codeWaiting || codeShown !== codeTeam)) await loadVersions();
   await loadLog();
 }
@@ -664,6 +666,81 @@ $("code-form").addEventListener("submit", async (event) => {
   }
   codeTeam = name;
   await loadVersions();
+});
+
+// The grading sheet: of the whole league or of an event (chosen from the events listed),
+// shown as a table (a team a row) or downloaded as the server's CSV.
+function renderGradingScopes(events) {
+  const names = events.map((ev) => ev.name);
+  const chosen = $("grading-scope").value;
+  draw("grading-scope", names, () => [new Option(t("teacher.grading.league"), ""),
+    ...names.map((name) => new Option(name, name))]);
+  $("grading-scope").value = names.includes(chosen) ? chosen : "";
+}
+
+function gradingQuery() {
+  const name = $("grading-scope").value;
+  return name ? `?${new URLSearchParams({ event: name })}` : "";
+}
+
+function scopeName() {
+  return $("grading-scope").value || t("teacher.grading.league");
+}
+
+const GRADING_COUNTS = ["games", "points", "unplayed", "byes"];
+const GRADING_FAILURES = ["time", "crash", "illegal", "absent", "abandoned"];
+
+function gradingRow(row) {
+  const cell = (text) => el("td", {}, String(text));
+  const played = row.played.length
+    ? t("teacher.grading.most", { versions: row.played.join(", "), most: row.most_played }) : "";
+  const colour = (side) => `${row[`${side}_wins`]}-${row[`${side}_draws`]}-${row[`${side}_losses`]}`;
+  const similar = row.similarity === null ? t("teacher.grading.no-similarity")
+    : t("teacher.grading.similar", { share: decimal(row.similarity * 100, 0), partner: row.partner });
+  return el("tr", { "data-team": row.team },
+    el("th", { scope: "row" }, row.team),
+    cell(t("teacher.grading.versions-text", { count: row.versions, accepted: row.accepted })),
+    cell(played),
+    ...GRADING_COUNTS.map((c) => cell(c === "points" ? decimal(row.points, 1, 0) : row[c])),
+    cell(colour("x")), cell(colour("o")),
+    ...GRADING_FAILURES.map((c) => cell(row[c])),
+    cell(similar));
+}
+
+function drawGrading(answer) {
+  const heads = ["team", "versions", "played", ...GRADING_COUNTS, "as-x", "as-o", ...GRADING_FAILURES, "similarity"];
+  const table = el("table", { id: "grading-table", class: "grading-table" },
+    el("caption", { id: "grading-caption" }, t("teacher.grading.caption", { scope: answer.event || t("teacher.grading.league") })),
+    el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col" }, t(`teacher.grading.${h}`))))),
+    el("tbody", {}, ...(answer.teams.length ? answer.teams.map(gradingRow)
+      : [el("tr", {}, el("td", { colspan: String(heads.length) }, t("teacher.grading.none")))])));
+  $("grading-box").replaceChildren(table);
+  $("grading-box").hidden = false;
+}
+
+$("grading-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const scope = scopeName();
+  try {
+    drawGrading(await admin(`/grading${gradingQuery()}`));
+    say(t("teacher.grading.shown", { scope }));
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+});
+
+$("grading-csv").addEventListener("click", async () => {
+  const scope = scopeName();
+  const file = `${$("grading-scope").value || "league"}-grading.csv`;
+  try {
+    const response = await fetch(`${API}/grading.csv${gradingQuery()}`,
+      { headers: { Authorization: `Bearer ${memory}` } });
+    if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
+    offerFile(await response.text(), file, "text/csv");
+    say(t("teacher.grading.saved", { scope, file }));
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
 });
 
 // The server's log as the filter asks, newest first; a failure is said on the status line.

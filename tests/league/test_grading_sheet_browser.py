@@ -1,0 +1,75 @@
+"""The grading sheet on the teacher's page in a real browser (Playwright driving Debian's
+Chromium) against a real league server, in English and Indonesian at a phone's width:
+the event chosen, its table shows each team's row as the API's sheet says it, the CSV
+saved is the server's, and axe-core finds nothing at any impact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import audited, goto, sign_in_as_teacher, watched_page
+from grading_class import CUP, stored_class
+from league_helpers import ADMIN, make_league, request, thread_server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("league-browser")]
+
+TIMEOUT = 50_000
+PHONE = {"width": 390, "height": 844}
+WORDS = {
+    "en-US": ("The grading sheet of cup is shown.", "{count} uploaded, {accepted} accepted"),
+    "id-ID": ("Lembar penilaian cup ditampilkan.", "{count} diunggah, {accepted} diterima"),
+}
+
+
+@pytest.mark.parametrize("locale", list(WORDS))
+def test_the_teacher_reads_and_saves_an_events_grading_sheet(
+    browser: Any, tmp_path: Path, locale: str
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0, increment=0.0)
+    stored_class(db)
+    shown, versions = WORDS[locale]
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        sheet = request(url + "/api/league/admin/grading?event=cup", token=ADMIN).body["teams"]
+        csv_text = request(
+            url + "/api/league/admin/grading.csv?event=cup", token=ADMIN, raw=True
+        ).body
+        context, page = watched_page(
+            browser, errors, TIMEOUT, viewport=PHONE, locale=locale, accept_downloads=True
+        )
+        goto(page, url + "/teacher")
+        sign_in_as_teacher(page, ADMIN)
+        expect(page.locator("#grading-scope option[value=cup]")).to_have_count(1)
+        page.select_option("#grading-scope", "cup")
+        page.click("#grading-show")
+        expect(page.locator("#status")).to_have_text(shown)
+        rows = page.locator("#grading-table tbody tr")
+        expect(rows).to_have_count(len(CUP))
+        for row in sheet:
+            cells = page.locator(f'#grading-table tr[data-team="{row["team"]}"] > *')
+            texts = cells.all_inner_texts()
+            wanted = versions.format(count=row["versions"], accepted=row["accepted"])
+            assert texts[0] == row["team"] and texts[1] == wanted
+            assert texts[3] == str(row["games"])
+            x = f"{row['x_wins']}-{row['x_draws']}-{row['x_losses']}"
+            o = f"{row['o_wins']}-{row['o_draws']}-{row['o_losses']}"
+            assert texts[7:10] == [x, o, str(row["time"])], texts
+            assert texts[10:14] == [
+                str(row[k]) for k in ("crash", "illegal", "absent", "abandoned")
+            ]
+            assert (row["partner"] or "") in texts[14]
+        audited(page, locale, "phone")
+        with page.expect_download() as download:
+            page.click("#grading-csv")
+        saved = Path(download.value.path()).read_text(encoding="utf-8")
+        assert download.value.suggested_filename == "cup-grading.csv"
+        assert saved == csv_text
+        context.close()
+    assert errors == [], errors
