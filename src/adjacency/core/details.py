@@ -73,6 +73,8 @@ class DetailCode(StrEnum):
     CHALLENGER_IN_EVENT = "challenger-in-event"
     NO_ANSWER = "no-answer"
     BOT_REVOKED = "bot-revoked"
+    # A finished game the teacher voided afterwards (it counts nowhere).
+    VOIDED = "voided"
 
 
 _SQUARE = ("square", "last_file", "rows")
@@ -119,6 +121,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.CHALLENGER_IN_EVENT: (),
     DetailCode.NO_ANSWER: ("player", "seconds"),
     DetailCode.BOT_REVOKED: (),
+    DetailCode.VOIDED: ("reason",),
 }
 """Each code's parameter names: the fields its catalogue messages fill in."""
 

@@ -59,6 +59,7 @@ from .routers import (
     socket,
     submissions,
     teacher,
+    voids,
 )
 from .standings import standings_off_loop, stop_worker
 from .store.log_rows import KeptLog, LogRepo
@@ -190,6 +191,7 @@ def create_app(
         submissions,
         code,
         grading,
+        voids,
         server_log,
     )
     for module in routers:

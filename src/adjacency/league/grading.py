@@ -15,7 +15,8 @@ Per team:
   out), ``crash`` (its program crashed or disconnected), ``illegal`` (an illegal
   move), ``absent`` (its bot was not there when the game was to start), and
   ``abandoned``: the games it played that were stopped before their end (no result, a
-  server stopped mid-game, a game aborted), which no side lost;
+  server stopped mid-game, a game aborted), which no side lost; a game the teacher
+  voided counts nowhere (:mod:`.store.void_rows`);
 - ``similarity`` and ``partner``: its highest file share with another project and
   that project (:func:`.class_similarity.closest`: the versions the scope plays,
   listed at the report's threshold or not); empty for a team without code or with no
@@ -40,6 +41,7 @@ from .events.event_rows import ABSENCES, BOTH_ABSENT
 from .events.event_standings import standings
 from .events.event_store import Event
 from .league_file import LeagueStore
+from .store.void_rows import VOIDED
 
 FIELDS = (
     "team", "versions", "accepted", "played", "most_played", "games", "points",
@@ -95,7 +97,8 @@ def _games(store: LeagueStore, event: Event | None) -> list[tuple[Any, ...]]:
         f"{scope}"
         "LEFT JOIN submissions sx ON sx.id = g.x_version "
         "LEFT JOIN submissions so ON so.id = g.o_version "
-        "WHERE g.status != 'playing' ORDER BY g.id",
+        f"WHERE g.status != 'playing' AND COALESCE(g.detail_code, '') != '{VOIDED}' "
+        "ORDER BY g.id",
         (event.id,) if event else (),
     )
 

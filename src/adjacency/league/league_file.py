@@ -62,6 +62,7 @@ from .store.records import (
 )
 from .store.schema import CONFIG, SCHEMA_VERSION
 from .store.submission_rows import SubmissionsRepo
+from .store.void_rows import VoidsRepo
 
 __all__ = [
     "CONFIG",
@@ -112,6 +113,8 @@ class LeagueStore(SQLiteStore):
         board."""
         self.digests = DigestsRepo(self.database)
         """Each version's fingerprints and shown code, made once; the similarity corpus."""
+        self.voids = VoidsRepo(self.database)
+        """Finished games the teacher voids (and, asked, has played again)."""
 
     @property
     def path(self) -> Path:

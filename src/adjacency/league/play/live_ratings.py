@@ -49,5 +49,7 @@ class LiveRatings:
             self._ratings[o_id] = new_o
 
     def forget(self) -> None:
-        """Read the ratings again next time (an end the store refused)."""
+        """Read the ratings and the pair counts again next time (an end the store
+        refused, a game the teacher voided)."""
         self._ratings = None
+        self._between = None
