@@ -73,3 +73,47 @@ def test_the_teacher_reads_and_saves_an_events_grading_sheet(
         assert saved == csv_text
         context.close()
     assert errors == [], errors
+
+
+VOIDED = {
+    "en-US": (
+        "Void game {game}? Click again to confirm",
+        "Game {game} (alpha against beta) is voided.",
+    ),
+    "id-ID": (
+        "Batalkan permainan {game}? Klik sekali lagi untuk memastikan",
+        "Permainan {game} (alpha melawan beta) dibatalkan.",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", list(VOIDED))
+def test_the_teacher_voids_a_game_from_the_page(browser: Any, tmp_path: Path, locale: str) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0, increment=0.0)
+    stored_class(db)
+    again, done = VOIDED[locale]
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        games = request(url + "/api/league/games?limit=100").body
+        (game,) = [g["id"] for g in games if (g["x"], g["o"]) == ("alpha", "beta")]
+        before = request(url + "/api/league/admin/grading", token=ADMIN).body["teams"][0]
+        context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, locale=locale)
+        goto(page, url + "/teacher")
+        sign_in_as_teacher(page, ADMIN)
+        page.locator("#void-game").fill(str(game))
+        page.locator("#void-reason").fill("played by the teacher's own bot")
+        page.click("#void-submit")  # asked once more, naming the game
+        expect(page.locator("#void-submit")).to_have_text(again.format(game=game))
+        audited(page, locale, "phone")
+        page.click("#void-submit")
+        expect(page.locator("#status")).to_have_text(done.format(game=game))
+        shown = request(f"{url}/api/league/games/{game}").body
+        assert shown["status"] == "aborted"
+        assert "played by the teacher's own bot" in str(shown)
+        after = request(url + "/api/league/admin/grading", token=ADMIN).body["teams"][0]
+        assert before["team"] == after["team"] == "alpha"
+        assert after["games"] == before["games"] - 1
+        audited(page, locale, "phone")
+        context.close()
+    assert errors == [], errors

@@ -12,7 +12,8 @@
 // are, opened on request; links to its code, its changes since the version before, and
 // its zip), asked again every 3 s while one waits to be built or checked; an event's
 // similarity report is linked from its entry. The grading sheet of the league or of an
-// event (GET .../admin/grading), shown as a table or saved as its CSV. The server's log: its last lines, newest first, filtered
+// event (GET .../admin/grading), shown as a table or saved as its CSV. A game voided
+// (POST .../admin/games/ID/void), with its reason, and played again if asked. The server's log: its last lines, newest first, filtered
 // by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
@@ -741,6 +742,36 @@ $("grading-csv").addEventListener("click", async () => {
   } catch (error) {
     say(t("teacher.failed", { error: error.message }));
   }
+});
+
+// Void a game: its number and the reason, asked once more by the button (which then
+// names the game); changing the form disarms it.
+function disarmVoid() {
+  delete $("void-submit").dataset.armed;
+  $("void-submit").textContent = t("teacher.void.submit");
+}
+
+for (const id of ["void-game", "void-reason", "void-replay"]) $(id).addEventListener("input", disarmVoid);
+
+$("void-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const game = Number($("void-game").value);
+  if (!$("void-submit").dataset.armed) {
+    $("void-submit").dataset.armed = "1";
+    $("void-submit").textContent = t("teacher.void.again", { game });
+    return;
+  }
+  const replay = $("void-replay").checked;
+  let done = null;
+  act(async () => {
+    done = await admin(`/games/${game}/void`, { reason: $("void-reason").value.trim(), replay });
+    $("void-game").value = "";
+    $("void-reason").value = "";
+    $("void-replay").checked = false;
+  }, "").then(() => {
+    if (done) say(t(done.replay ? "teacher.void.done-replay" : "teacher.void.done", done));
+    disarmVoid();
+  });
 });
 
 // The server's log as the filter asks, newest first; a failure is said on the status line.
