@@ -25,6 +25,8 @@ WORDS = {
     "en-US": ("The grading sheet of cup is shown.", "{count} uploaded, {accepted} accepted"),
     "id-ID": ("Lembar penilaian cup ditampilkan.", "{count} diunggah, {accepted} diterima"),
 }
+NOTE = "Asked good questions about minimax."
+SAVED = {"en-US": "The note on alpha is saved.", "id-ID": "Catatan tentang alpha tersimpan."}
 
 
 @pytest.mark.parametrize("locale", list(WORDS))
@@ -46,6 +48,17 @@ def test_the_teacher_reads_and_saves_an_events_grading_sheet(
         )
         goto(page, url + "/teacher")
         sign_in_as_teacher(page, ADMIN)
+        # a note on alpha, written on the page, is the sheet's last column
+        expect(page.locator("#notes-team option[value=alpha]")).to_have_count(1)
+        page.select_option("#notes-team", "alpha")
+        page.locator("#notes-text").fill(NOTE)
+        page.click("#notes-save")
+        expect(page.locator("#status")).to_have_text(SAVED[locale])
+        sheet = request(url + "/api/league/admin/grading?event=cup", token=ADMIN).body["teams"]
+        assert sheet[0]["team"] == "alpha" and sheet[0]["note"] == NOTE
+        csv_text = request(
+            url + "/api/league/admin/grading.csv?event=cup", token=ADMIN, raw=True
+        ).body
         expect(page.locator("#grading-scope option[value=cup]")).to_have_count(1)
         page.select_option("#grading-scope", "cup")
         page.click("#grading-show")
@@ -65,6 +78,7 @@ def test_the_teacher_reads_and_saves_an_events_grading_sheet(
                 str(row[k]) for k in ("crash", "illegal", "absent", "abandoned")
             ]
             assert (row["partner"] or "") in texts[14]
+            assert texts[15] == row["note"]
         audited(page, locale, "phone")
         with page.expect_download() as download:
             page.click("#grading-csv")

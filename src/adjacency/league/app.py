@@ -51,6 +51,7 @@ from .routers import (
     code,
     events,
     grading,
+    notes,
     pages,
     people,
     public,
@@ -191,6 +192,7 @@ def create_app(
         submissions,
         code,
         grading,
+        notes,
         voids,
         server_log,
     )

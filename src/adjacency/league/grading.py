@@ -20,7 +20,8 @@ Per team:
 - ``similarity`` and ``partner``: its highest file share with another project and
   that project (:func:`.class_similarity.closest`: the versions the scope plays,
   listed at the report's threshold or not); empty for a team without code or with no
-  file pair sharing enough prints.
+  file pair sharing enough prints;
+- ``note``: the teacher's note on the team (:mod:`.store.note_rows`), empty for none.
 
 The league's sheet lists every team (a member of kind ``bot``, not removed) and every
 house bot that played; people are not graded. An event's lists its members.
@@ -46,7 +47,7 @@ from .store.void_rows import VOIDED
 FIELDS = (
     "team", "versions", "accepted", "played", "most_played", "games", "points",
     "unplayed", "byes", "x_wins", "x_draws", "x_losses", "o_wins", "o_draws", "o_losses",
-    "time", "crash", "illegal", "absent", "abandoned", "similarity", "partner",
+    "time", "crash", "illegal", "absent", "abandoned", "similarity", "partner", "note",
 )  # fmt: skip
 """The sheet's columns, in order (the CSV's header)."""
 
@@ -85,6 +86,7 @@ class SheetRow:
     abandoned: int = 0
     similarity: float | None = None
     partner: str | None = None
+    note: str = ""
 
 
 def _games(store: LeagueStore, event: Event | None) -> list[tuple[Any, ...]]:
@@ -169,6 +171,9 @@ def sheet(store: LeagueStore, event: Event | None = None) -> list[SheetRow]:
         row.played = sorted(counts)
         if counts:
             row.most_played = max(counts, key=lambda v: (counts[v], v))
+    notes = store.notes.notes()
+    for member, row in zip(members, out, strict=True):
+        row.note = notes.get(member, "")
     best = closest(class_report(store, event).report)
     for row in out:
         if row.team in best:

@@ -46,6 +46,7 @@ from .store.digest_rows import DigestsRepo
 from .store.game_rows import GamesRepo
 from .store.league_meta import MetaRepo
 from .store.members import MembersRepo
+from .store.note_rows import NotesRepo
 from .store.picture_rows import PicturesRepo
 from .store.rating_rows import RatingsRepo
 from .store.records import (
@@ -115,6 +116,8 @@ class LeagueStore(SQLiteStore):
         """Each version's fingerprints and shown code, made once; the similarity corpus."""
         self.voids = VoidsRepo(self.database)
         """Finished games the teacher voids (and, asked, has played again)."""
+        self.notes = NotesRepo(self.database)
+        """The teacher's notes on teams."""
 
     @property
     def path(self) -> Path:

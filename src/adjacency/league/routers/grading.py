@@ -58,6 +58,7 @@ class SheetRowOut(BaseModel):
     abandoned: int = Field(description="its games stopped before their end (no result)")
     similarity: float | None = Field(description="its highest file share with a partner")
     partner: str | None = Field(description="that partner (a team or a corpus entry)")
+    note: str = Field(default="", description="the teacher's note on the team")
 
 
 class Sheet(BaseModel):

@@ -13,7 +13,8 @@
 // its zip), asked again every 3 s while one waits to be built or checked; an event's
 // similarity report is linked from its entry. The grading sheet of the league or of an
 // event (GET .../admin/grading), shown as a table or saved as its CSV. A game voided
-// (POST .../admin/games/ID/void), with its reason, and played again if asked. The server's log: its last lines, newest first, filtered
+// (POST .../admin/games/ID/void), with its reason, and played again if asked. A note on
+// a team (GET/PUT .../admin/members/NAME/note), the teacher's only. The server's log: its last lines, newest first, filtered
 // by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
@@ -352,6 +353,7 @@ async function refresh() {
   renderEvents(data.events);
   renderCodeTeams(data.members);
   renderGradingScopes(data.events);
+  renderNoteTeams(data.members);
   if (codeTeam && (codeWaiting || codeShown !== codeTeam)) await loadVersions();
   await loadLog();
 }
@@ -705,11 +707,11 @@ function gradingRow(row) {
     ...GRADING_COUNTS.map((c) => cell(c === "points" ? decimal(row.points, 1, 0) : row[c])),
     cell(colour("x")), cell(colour("o")),
     ...GRADING_FAILURES.map((c) => cell(row[c])),
-    cell(similar));
+    cell(similar), cell(row.note));
 }
 
 function drawGrading(answer) {
-  const heads = ["team", "versions", "played", ...GRADING_COUNTS, "as-x", "as-o", ...GRADING_FAILURES, "similarity"];
+  const heads = ["team", "versions", "played", ...GRADING_COUNTS, "as-x", "as-o", ...GRADING_FAILURES, "similarity", "note-column"];
   const table = el("table", { id: "grading-table", class: "grading-table" },
     el("caption", { id: "grading-caption" }, t("teacher.grading.caption", { scope: answer.event || t("teacher.grading.league") })),
     el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col" }, t(`teacher.grading.${h}`))))),
@@ -742,6 +744,37 @@ $("grading-csv").addEventListener("click", async () => {
   } catch (error) {
     say(t("teacher.failed", { error: error.message }));
   }
+});
+
+// Notes on a team (the teacher's only): the chosen team's note is read when it is
+// chosen, and saved as written (an empty one clears it).
+function renderNoteTeams(members) {
+  const bots = members.filter((m) => m.kind === "bot").map((m) => m.name);
+  const chosen = $("notes-team").value;
+  draw("notes-team", bots, () => [new Option(t("teacher.notes.pick"), ""),
+    ...bots.map((name) => new Option(name, name))]);
+  $("notes-team").value = bots.includes(chosen) ? chosen : "";
+}
+
+$("notes-team").addEventListener("change", async () => {
+  const name = $("notes-team").value;
+  $("notes-text").value = "";
+  if (!name) return;
+  try {
+    const answer = await admin(`/members/${encodeURIComponent(name)}/note`);
+    if ($("notes-team").value === name) $("notes-text").value = answer.note;
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+});
+
+$("notes-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("notes-team").value;
+  if (!name) { say(t("teacher.notes.no-team")); $("notes-team").focus(); return; }
+  const note = $("notes-text").value;
+  act(() => admin(`/members/${encodeURIComponent(name)}/note`, { note }, "PUT"),
+    t(note.trim() ? "teacher.notes.saved" : "teacher.notes.cleared", { name }));
 });
 
 // Void a game: its number and the reason, asked once more by the button (which then

@@ -238,6 +238,8 @@ class MembersRepo:
         member = self.member_named(name)
         with self.db.transaction() as db:
             if self._never_played(db, member.id):
+                if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'team_notes'").fetchone():
+                    db.execute("DELETE FROM team_notes WHERE member_id = ?", (member.id,))
                 db.execute("DELETE FROM members WHERE id = ?", (member.id,))
                 self._names = None  # read the names again: this one is free
                 return member, True

@@ -409,6 +409,17 @@ EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
 column: for bots only, as they were created."""
 
 
+TEAM_NOTES = """
+CREATE TABLE IF NOT EXISTS team_notes (
+    member_id INTEGER PRIMARY KEY REFERENCES members(id),
+    text TEXT NOT NULL,
+    updated REAL NOT NULL
+);
+"""
+"""The teacher's note on each team (:mod:`.note_rows`), the teacher's only: no team's
+route nor public page reads it."""
+
+
 def rebuild_totals(db: sqlite3.Connection) -> None:
     """Replace the aggregate tables' rows by a recomputation from the games and ratings
     (:data:`REBUILD`), in the caller's transaction ``db``."""
@@ -528,6 +539,7 @@ STORE_SCHEMA = Schema(
             DIGESTS,
             columns=LEFT_OUT,
         ),
+        Step("the teacher's notes on teams", TEAM_NOTES),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -562,7 +574,8 @@ STORE_SCHEMA = Schema(
 11. each version's fingerprints and code as shown, made once when it is accepted, and
     the similarity report's corpus (:data:`DIGESTS`; a version accepted before gets
     them the first time they are asked for); what each upload left out
-    (:data:`LEFT_OUT`; nothing noted for a version from before).
+    (:data:`LEFT_OUT`; nothing noted for a version from before);
+12. the teacher's note on each team (:data:`TEAM_NOTES`; none in a file from before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every
