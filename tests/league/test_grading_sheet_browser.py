@@ -12,7 +12,8 @@ import pytest
 
 from browser_helpers import audited, goto, sign_in_as_teacher, watched_page
 from grading_class import CUP, stored_class
-from league_helpers import ADMIN, make_league, request, thread_server
+from league_helpers import ADMIN, make_league, project, request, thread_server
+from similarity_class import template
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -128,6 +129,49 @@ def test_the_teacher_voids_a_game_from_the_page(browser: Any, tmp_path: Path, lo
         after = request(url + "/api/league/admin/grading", token=ADMIN).body["teams"][0]
         assert before["team"] == after["team"] == "alpha"
         assert after["games"] == before["games"] - 1
+        audited(page, locale, "phone")
+        context.close()
+    assert errors == [], errors
+
+
+TEMPLATE = {
+    "en-US": (
+        "No template is kept: the reports leave out the code most teams share.",
+        "The template is kept: every similarity report leaves it out from now on.",
+        "A template is kept: every similarity report leaves it out.",
+    ),
+    "id-ID": (
+        "Belum ada templat tersimpan: laporan mengabaikan kode yang dipakai sebagian besar tim.",
+        "Templat tersimpan: mulai sekarang setiap laporan kemiripan mengabaikannya.",
+        "Templat tersimpan: setiap laporan kemiripan mengabaikannya.",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", list(TEMPLATE))
+def test_the_teacher_uploads_the_courses_template_from_the_page(
+    browser: Any, tmp_path: Path, locale: str
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=60.0, increment=0.0)
+    stored_class(db)
+    zipped = tmp_path / "skeleton.zip"
+    zipped.write_bytes(project(template()))
+    none, done, kept = TEMPLATE[locale]
+    errors: list[str] = []
+    with thread_server(db, house_games=False) as url:
+        context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, locale=locale)
+        goto(page, url + "/teacher")
+        sign_in_as_teacher(page, ADMIN)
+        expect(page.locator("#template-now")).to_have_text(none)
+        page.set_input_files("#template-zip", str(zipped))
+        page.click("#template-send")
+        expect(page.locator("#status")).to_have_text(done)
+        expect(page.locator("#template-now")).to_have_text(kept)
+        corpus = request(url + "/api/league/admin/similarity/corpus", token=ADMIN).body
+        assert corpus == [{"name": "template", "kind": "template"}]
+        report = request(url + "/api/league/admin/events/cup/similarity", token=ADMIN).body
+        assert report["template"] == "league"
         audited(page, locale, "phone")
         context.close()
     assert errors == [], errors

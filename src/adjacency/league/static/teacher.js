@@ -14,7 +14,8 @@
 // similarity report is linked from its entry. The grading sheet of the league or of an
 // event (GET .../admin/grading), shown as a table or saved as its CSV. A game voided
 // (POST .../admin/games/ID/void), with its reason, and played again if asked. A note on
-// a team (GET/PUT .../admin/members/NAME/note), the teacher's only. The server's log: its last lines, newest first, filtered
+// a team (GET/PUT .../admin/members/NAME/note), the teacher's only. The course's template
+// for the similarity reports (POST .../similarity/template). The server's log: its last lines, newest first, filtered
 // by a text and a level (the server filters: GET .../admin/log), asked again each refresh.
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
@@ -338,6 +339,7 @@ async function refresh() {
   }
   $("token-form").hidden = true;
   $("signed-in").hidden = false;
+  if ($("admin").hidden) loadTemplate(); // once a sign-in: it changes only from here
   $("admin").hidden = false;
   renderFormats(data.formats);
   $("clock").textContent = data.move_time === null
@@ -744,6 +746,39 @@ $("grading-csv").addEventListener("click", async () => {
   } catch (error) {
     say(t("teacher.failed", { error: error.message }));
   }
+});
+
+// The course's template for the similarity reports: whether one is kept (the corpus
+// lists it), and a zip sent as the new one (the body of POST .../similarity/template).
+async function loadTemplate() {
+  try {
+    const corpus = await admin("/similarity/corpus");
+    const kept = corpus.some((entry) => entry.kind === "template");
+    $("template-now").textContent = t(kept ? "teacher.template.kept" : "teacher.template.none");
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+}
+
+$("template-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const file = $("template-zip").files[0];
+  if (!file) { say(t("teacher.template.no-file")); $("template-zip").focus(); return; }
+  try {
+    const response = await fetch(`${API}/similarity/template`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${memory}`, "Content-Type": "application/zip",
+        "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") },
+      body: file,
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(errorText(answer, String(response.status)));
+    $("template-zip").value = "";
+    say(t("teacher.template.done"));
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+  await loadTemplate();
 });
 
 // Notes on a team (the teacher's only): the chosen team's note is read when it is
