@@ -12,7 +12,7 @@ import pytest
 
 from browser_helpers import audited, goto, sign_in_as_teacher, watched_page
 from grading_class import CUP, stored_class
-from league_helpers import ADMIN, make_league, project, request, thread_server
+from league_helpers import ADMIN, make_league, project, request, thread_server, wait_until
 from similarity_class import template
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -147,6 +147,13 @@ TEMPLATE = {
     ),
 }
 
+KEPT_OUT = {
+    "en-US": "h1 is kept out: never paired, in no event, its games unrated, not in the standings.",
+    "id-ID": "h1 dikeluarkan: tidak pernah dipasangkan, tidak ikut acara, permainannya tanpa "
+    "rating, tidak ada di klasemen.",
+}
+BACK = {"en-US": "Bring back into the league's games", "id-ID": "Kembalikan ke permainan liga"}
+
 
 @pytest.mark.parametrize("locale", list(TEMPLATE))
 def test_the_teacher_uploads_the_courses_template_from_the_page(
@@ -172,6 +179,16 @@ def test_the_teacher_uploads_the_courses_template_from_the_page(
         assert corpus == [{"name": "template", "kind": "template"}]
         report = request(url + "/api/league/admin/events/cup/similarity", token=ADMIN).body
         assert report["template"] == "league"
+        # the house bot kept out of the league's games from its member entry
+        page.click("#keep-out-h1")
+        expect(page.locator("#status")).to_have_text(KEPT_OUT[locale])
+        expect(page.locator("#keep-out-h1")).to_have_text(BACK[locale])
+
+        def listed() -> list[str]:
+            return [r["name"] for r in request(url + "/api/league/standings").body]
+
+        wait_until(lambda: "h1" not in listed(), 30, "h1 out of the standings")  # reused 1 s
+        assert "alpha" in listed()
         audited(page, locale, "phone")
         context.close()
     assert errors == [], errors

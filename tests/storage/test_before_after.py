@@ -105,9 +105,12 @@ def test_league(copy: Any) -> None:
     # defaults (0: not approved; rated before the limit against provisional opponents),
     # the games' detail codes (NULL: these games ended with no detail), the members'
     # address keys (NULL: none was kept), the version of submitted code each side of a
-    # game played (NULL: no hosted bot then), and marked the aggregates built (meta's
-    # "totals").
-    later: dict[str, list[Any]] = {"members": [0, None], "games": [0, None, None, None, None]}
+    # game played (NULL: no hosted bot then), whether a member is kept out (0: none
+    # was), and marked the aggregates built (meta's "totals").
+    later: dict[str, list[Any]] = {
+        "members": [0, None, 0],
+        "games": [0, None, None, None, None],
+    }
     expected = {
         table: [[*row, *later.get(table, [])] for row in rows]
         for table, rows in BEFORE["league.db"].items()

@@ -30,7 +30,8 @@ class MemberRows:
 
     Contract: :meth:`json` is what ``_overview`` listed, in the same order and fields
     (``name``, ``kind``, ``online``, ``waiting``, ``code``: a team with an accepted version
-    of its code), as of the file's latest version;
+    of its code, ``kept_out``: kept out of the ladder and the events), as of the file's
+    latest version;
     :meth:`names` names every member (removed and revoked ones too, for the events'
     lists). Not thread-safe: one per app, used from the event loop.
     """
@@ -48,6 +49,7 @@ class MemberRows:
             return
         rules = store.meta.rules()
         accepted = store.submissions.latest_accepted()
+        kept = store.members.kept_out()
         rows, names = [], {}
         for member in store.members.members():
             names[member.id] = member.name
@@ -59,6 +61,7 @@ class MemberRows:
                 "kind": member.kind,
                 "online": False,
                 "code": member.id in accepted,
+                "kept_out": member.id in kept,
             }
             offline = json.dumps({**entry, "waiting": waiting}, separators=COMPACT)
             online = json.dumps({**entry, "online": True, "waiting": waiting}, separators=COMPACT)

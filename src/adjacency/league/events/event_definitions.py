@@ -227,6 +227,7 @@ class EventDefinitions:
             raise LeagueError(f"an event needs two members or more, got {len(members)}")
         ids: list[int] = []
         seen: set[str] = set()
+        kept_out = self.members_repo.kept_out()
         for member_name in members:
             if member_name.lower() in seen:
                 raise LeagueError(f"member {quote(member_name)} is named twice")
@@ -239,6 +240,11 @@ class EventDefinitions:
                 )
             if member.revoked:
                 raise LeagueError(f"{quote(member_name)} is revoked")
+            if member.id in kept_out:
+                raise LeagueError(
+                    f"{quote(member_name)} is kept out of the ladder and the events "
+                    "(a template or sparring account)"
+                )
             ids.append(member.id)
         return ids
 

@@ -101,9 +101,9 @@ class EventRunner:
         result = EventPass(pairs=self.events.event_pairs())
         for event in self.events.events():
             if event.status == "scheduled" and event.start is not None and event.start <= now:
-                bots = (
-                    sorted(connected | set(self.events.house_bots())) if event.all_connected else []
-                )
+                everyone = connected | set(self.events.house_bots())
+                kept_out = self.store.members.kept_out()  # taken into no event
+                bots = sorted(everyone - kept_out) if event.all_connected else []
                 try:
                     event = self.events.start(event.name, bots, now)
                 except LeagueError as exc:

@@ -169,9 +169,10 @@ class Scheduler:
         ratings = self.games.ratings.current()
         now = time.monotonic()
         entrants = []
+        kept_out = self.store.members.kept_out()  # a template or sparring account: no ladder
         for m in members.values():
             slots = (
-                0 if m.id in events.members else self.games.slots(m)
+                0 if m.id in events.members or m.id in kept_out else self.games.slots(m)
             )  # the ladder pauses for them
             if slots == 0:
                 self.idle_since.pop(m.id, None)

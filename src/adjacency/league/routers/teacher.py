@@ -177,6 +177,10 @@ class TeacherMember(BaseModel):
         description="a team with an accepted version of its code (the server plays it); "
         "a team without one plays only while its bot is connected",
     )
+    kept_out: bool = Field(
+        default=False,
+        description="kept out of the ladder and the events (a template or sparring account)",
+    )
 
 
 class Overview(BaseModel):

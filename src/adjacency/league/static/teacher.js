@@ -115,11 +115,24 @@ function rotateButton(name) {
       t("teacher.rotated", { name })));
 }
 
+// Keep a bot or house bot out of the league's games (a template or sparring account:
+// never paired, in no event, unrated, not in the standings), or bring it back.
+function keepOutButton(m) {
+  const button = el("button", { type: "button", id: `keep-out-${m.name}` },
+    t(m.kept_out ? "teacher.keep-out.back" : "teacher.keep-out"));
+  button.addEventListener("click", () => act(
+    () => admin(`/members/${encodeURIComponent(m.name)}/keep-out`, { kept_out: !m.kept_out }),
+    t(m.kept_out ? "teacher.keep-out.brought" : "teacher.keep-out.done", { name: m.name })));
+  return button;
+}
+
 function renderMembers(members) {
   draw("members", members, () => (members.length ? members.map((m) => el("li", {},
     el("span", { class: "who" }, m.name), " ",
-    el("span", { class: "kind" }, `${t(`teacher.kind.${m.kind}`)}${m.online ? ` · ${t("teacher.online")}` : ""}`),
-    " ", ...(m.kind === "bot" ? [rotateButton(m.name), " "] : []), removeButton(m.name)))
+    el("span", { class: "kind" }, `${t(`teacher.kind.${m.kind}`)}${m.online ? ` · ${t("teacher.online")}` : ""}`
+      + `${m.kept_out ? ` · ${t("teacher.kept-out")}` : ""}`),
+    " ", ...(m.kind === "bot" ? [rotateButton(m.name), " "] : []),
+    ...(m.kind !== "person" ? [keepOutButton(m), " "] : []), removeButton(m.name)))
     : [el("li", {}, t("teacher.nobody"))]));
 }
 
@@ -128,7 +141,7 @@ function renderMembers(members) {
 let unready = new Map();
 
 function renderChecklist(members) {
-  const bots = members.filter((m) => m.kind !== "person").map((m) => m.name);
+  const bots = members.filter((m) => m.kind !== "person" && !m.kept_out).map((m) => m.name);
   unready = new Map(members.filter((m) => m.kind === "bot" && !m.online && !m.code)
     .map((m) => [m.name, t("teacher.create.unready")]));
   const box = $("event-members");

@@ -89,8 +89,10 @@ class GamesRepo:
         """Store a game's end and rate it, in one transaction; return both new ratings.
         A game with a person who is not established under ``rules`` (the stored rules if
         ``None``), one that a person lost or drew without playing it
-        (:func:`.rules.rates_loss`), or one that is not ``rated`` (a game of an unrated
-        event), is stored unrated (no ``rated_seq``, no rating rows): both ratings stay."""
+        (:func:`.rules.rates_loss`), one of a member kept out of the ladder
+        (:meth:`.members.MembersRepo.keep_out`), or one that is not ``rated`` (a game of
+        an unrated event), is stored unrated (no ``rated_seq``, no rating rows): both
+        ratings stay."""
         rules = self.meta.rules() if rules is None else rules
         with self.db.transaction() as db:
             row = db.execute(
@@ -106,6 +108,11 @@ class GamesRepo:
             losers = [p for p, won in ((x_person, result == "x"), (o_person, result == "o"))
                       if p and not won]  # fmt: skip
             rated = rated and x_ok and o_ok and (not losers or rates_loss(termination, plies))
+            # A member kept out of the ladder (a template or sparring account) rates nobody.
+            kept = db.execute(
+                "SELECT 1 FROM members WHERE id IN (?, ?) AND kept_out = 1", (x_id, o_id)
+            ).fetchone()
+            rated = rated and kept is None
             # Establishment that throwaway people cannot manufacture (:mod:`.rules`): a
             # played game proves a person only if their opponent was an established
             # person as it ended.

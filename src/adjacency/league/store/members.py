@@ -164,18 +164,48 @@ class MembersRepo:
 
     def listed_members(self, online: Iterable[int] = ()) -> list[Member]:
         """The members a leaderboard lists, in the order they were added: every bot and
-        house bot (revoked ones too, removed ones not), and the people who have finished
-        a game or are in ``online`` (a person who joined and never played is not listed:
-        24,000 idle accounts must not make every poll megabytes)."""
+        house bot (revoked ones too, removed ones and those kept out, :meth:`keep_out`,
+        not), and the people who have finished a game or are in ``online`` (a person who
+        joined and never played is not listed: 24,000 idle accounts must not make every
+        poll megabytes)."""
         present = sorted(set(online))
         marks = ", ".join("?" * len(present)) or "NULL"
         rows = self.db.query(
             f"SELECT {MEMBER_COLUMNS} FROM members WHERE (kind != 'person' OR id IN ({marks}) "
             "OR id IN (SELECT member_id FROM results WHERE games > 0)) AND revoked != ? "
-            "ORDER BY id",
+            "AND kept_out = 0 ORDER BY id",
             (*present, REMOVED),
         )
         return [self._member_row(r) for r in rows]
+
+    def keep_out(self, name: str, kept: bool = True) -> Member:
+        """Keep the bot or house bot ``name`` out of the ladder and the events (a template
+        or sparring account), or with ``kept`` false bring it back: while kept out it is
+        never paired on the ladder, taken into no event, its games are unrated and the
+        standings do not list it. :class:`LeagueError` for a person, or for a member
+        entered in an event that has not finished (withdraw it first)."""
+        member = self.member_named(name)
+        if member.kind == "person":
+            raise LeagueError(f"{quote(member.name)} is a person: only a bot is kept out")
+        with self.db.transaction() as db:
+            if kept:
+                busy = db.execute(
+                    "SELECT e.name FROM events e JOIN event_members m ON m.event_id = e.id "
+                    "WHERE m.member_id = ? AND m.withdrawn = 0 AND e.status != 'finished' "
+                    "LIMIT 1",
+                    (member.id,),
+                ).fetchone()
+                if busy is not None:
+                    raise LeagueError(
+                        f"{quote(member.name)} is in event {quote(str(busy[0]))}: "
+                        "withdraw it from the event first"
+                    )
+            db.execute("UPDATE members SET kept_out = ? WHERE id = ?", (int(kept), member.id))
+        return member
+
+    def kept_out(self) -> set[int]:
+        """The ids of the members kept out (:meth:`keep_out`), through their index."""
+        return {int(r[0]) for r in self.db.query("SELECT id FROM members WHERE kept_out = 1")}
 
     def pairable(self, ids: Iterable[int]) -> dict[int, tuple[Member, str | None]]:
         """The house bots and the bots among ``ids`` (people are never paired), each with

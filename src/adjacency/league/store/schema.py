@@ -420,6 +420,12 @@ CREATE TABLE IF NOT EXISTS team_notes (
 route nor public page reads it."""
 
 
+KEPT_OUT = (("members", "kept_out", "INTEGER NOT NULL DEFAULT 0"),)
+"""A member the teacher keeps out of the ladder and the events (a template or sparring
+account, :meth:`.members.MembersRepo.keep_out`): never paired, its games unrated, not
+in the standings; 0 for the members stored before this column."""
+
+
 def rebuild_totals(db: sqlite3.Connection) -> None:
     """Replace the aggregate tables' rows by a recomputation from the games and ratings
     (:data:`REBUILD`), in the caller's transaction ``db``."""
@@ -540,6 +546,7 @@ STORE_SCHEMA = Schema(
             columns=LEFT_OUT,
         ),
         Step("the teacher's notes on teams", TEAM_NOTES),
+        Step("members kept out of the ladder and the events", columns=KEPT_OUT),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -575,7 +582,9 @@ STORE_SCHEMA = Schema(
     the similarity report's corpus (:data:`DIGESTS`; a version accepted before gets
     them the first time they are asked for); what each upload left out
     (:data:`LEFT_OUT`; nothing noted for a version from before);
-12. the teacher's note on each team (:data:`TEAM_NOTES`; none in a file from before).
+12. the teacher's note on each team (:data:`TEAM_NOTES`; none in a file from before);
+13. whether a member is kept out of the ladder and the events (:data:`KEPT_OUT`; no
+    member of a file from before is).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every
