@@ -58,6 +58,7 @@ from .routers import (
     public,
     roster,
     server_log,
+    similarity_record,
     socket,
     submissions,
     teacher,
@@ -196,6 +197,7 @@ def create_app(
         kept_out,
         notes,
         voids,
+        similarity_record,
         server_log,
     )
     for module in routers:

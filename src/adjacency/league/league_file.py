@@ -61,6 +61,7 @@ from .store.records import (
     new_token,
     token_hash,
 )
+from .store.report_rows import ReportsRepo
 from .store.schema import CONFIG, SCHEMA_VERSION
 from .store.submission_rows import SubmissionsRepo
 from .store.void_rows import VoidsRepo
@@ -118,6 +119,8 @@ class LeagueStore(SQLiteStore):
         """Finished games the teacher voids (and, asked, has played again)."""
         self.notes = NotesRepo(self.database)
         """The teacher's notes on teams."""
+        self.reports = ReportsRepo(self.database)
+        """Similarity reports saved as records, and their pairs' marks."""
 
     @property
     def path(self) -> Path:

@@ -3,7 +3,9 @@
 // address:
 //   ?team=NAME&version=N          the version's kept files, highlighted by the server
 //   ?team=NAME&version=N&against=M  the difference from version M to version N
-//   ?event=NAME[&threshold=P][&template=MEMBER]  the event's similarity report
+//   ?event=NAME[&threshold=P][&template=MEMBER]  the event's similarity report, and
+//     its record: saved on request, its pairs marked reviewed, cleared or flagged with a
+//     note, and what the report lists now otherwise than the record
 // The code's HTML is the server's (Pygments: the team's text escaped, colour spans
 // only); every other text is set as text. The zip is fetched with the token and offered
 // as a file made in the page.
@@ -30,6 +32,15 @@ async function admin(path) {
 }
 
 async function json(path) { return (await admin(path)).json(); }
+
+// A POST or PUT of `body` as JSON; its answer, else an Error with the server's reason.
+async function send(path, method, body) {
+  const response = await fetch(`${API}${path}`, { method, body: JSON.stringify(body),
+    headers: { Authorization: `Bearer ${token()}`, "Content-Type": "application/json" } });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(errorText(answer, String(response.status)));
+  return answer;
+}
 
 // A box of code lines: `rows` are [attributes of the row, its number columns, the
 // server's HTML of the line].
@@ -135,6 +146,81 @@ async function showSimilarity(event, threshold, template) {
   say(t("code.similarity.shown", { name: event }));
 }
 
+// The event's record: when it was saved, what changed since, and its pairs, each with
+// its mark and note and a form to change them.
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(document.documentElement.lang,
+    { dateStyle: "medium", timeStyle: "short" });
+}
+
+const MARKS = ["reviewed", "cleared", "flagged"];
+
+function recordPair(event, pair) {
+  const id = `${pair.a}-${pair.b}`;
+  const select = el("select", { id: `mark-${id}` }, new Option(t("code.record.mark.none"), ""),
+    ...MARKS.map((m) => new Option(t(`code.record.mark.${m}`), m)));
+  select.value = pair.mark || "";
+  const note = el("input", { id: `mark-note-${id}`, maxlength: "1000", value: pair.note || "" });
+  const save = el("button", { type: "button", id: `mark-save-${id}` }, t("code.record.mark.save"));
+  save.addEventListener("click", async () => {
+    if (!select.value) { say(t("code.record.pick")); select.focus(); return; }
+    try {
+      const done = await send(`/events/${encodeURIComponent(event)}/similarity/marks`, "PUT",
+        { a: pair.a, b: pair.b, mark: select.value, note: note.value });
+      say(t("code.record.marked", { a: done.a, b: done.b, mark: t(`code.record.mark.${done.mark}`) }));
+    } catch (error) {
+      say(t("code.failed", { error: error.message }));
+    }
+  });
+  return el("li", { "data-pair": `${pair.a} ${pair.b}` },
+    el("span", { class: "who" }, t("code.record.pair", { a: pair.a, b: pair.b, best: percent(pair.best) })),
+    el("p", { class: "actions" },
+      el("label", { for: `mark-${id}` }, t("code.record.mark")), " ", select, " ",
+      el("label", { for: `mark-note-${id}` }, t("code.record.note-label")), " ", note, " ", save));
+}
+
+function changeLines(changes) {
+  const lines = [
+    ...changes.new.map((p) => t("code.record.new", { a: p.a, b: p.b, best: percent(p.best) })),
+    ...changes.gone.map((p) => t("code.record.gone", { a: p.a, b: p.b, best: percent(p.best) })),
+    ...changes.versions.map((p) => t("code.record.versions", { a: p.a, b: p.b,
+      a_version: p.a_version, b_version: p.b_version ?? "-", was_a: p.was[0], was_b: p.was[1] ?? "-" })),
+  ];
+  return (lines.length ? lines : [t("code.record.unchanged")]).map((line) => el("li", {}, line));
+}
+
+function drawRecord(event, record) {
+  $("record-view").hidden = false;
+  if (record.made === null) {
+    $("record-made").textContent = t("code.record.none");
+    $("record-changes").replaceChildren();
+    $("record-pairs").replaceChildren();
+    return;
+  }
+  const made = [t("code.record.made", { when: when(record.made), threshold: percent(record.threshold),
+    prints: record.prints })];
+  if (record.prints !== record.prints_now) made.push(t("code.record.other-prints", { prints: record.prints_now }));
+  $("record-made").textContent = made.join(" ");
+  $("record-changes").replaceChildren(...changeLines(record.changes));
+  $("record-pairs").replaceChildren(...record.pairs.map((pair) => recordPair(event, pair)));
+}
+
+async function showRecord(event, threshold, template) {
+  const quoted = encodeURIComponent(event);
+  const extra = template ? `?${new URLSearchParams({ template })}` : "";
+  drawRecord(event, await json(`/events/${quoted}/similarity/record${extra}`));
+  $("record-save").onclick = async () => {
+    const params = new URLSearchParams({ threshold: String(threshold) });
+    if (template) params.set("template", template);
+    try {
+      drawRecord(event, await send(`/events/${quoted}/similarity/record?${params}`, "POST", {}));
+      say(t("code.record.saved", { name: event }));
+    } catch (error) {
+      say(t("code.failed", { error: error.message }));
+    }
+  };
+}
+
 async function downloadZip(team, version) {
   const response = await admin(`/members/${encodeURIComponent(team)}/versions/${version}/zip`);
   const url = URL.createObjectURL(await response.blob());
@@ -172,7 +258,9 @@ async function main() {
         if ($("template").value.trim()) params.template = $("template").value.trim();
         location.search = new URLSearchParams(params).toString();
       });
-      await showSimilarity(event, Number(asked.get("threshold") || 0.5), asked.get("template") || "");
+      const threshold = Number(asked.get("threshold") || 0.5);
+      await showSimilarity(event, threshold, asked.get("template") || "");
+      await showRecord(event, threshold, asked.get("template") || "");
     } else {
       say(t("code.nothing"));
     }

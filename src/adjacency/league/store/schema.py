@@ -420,6 +420,28 @@ CREATE TABLE IF NOT EXISTS team_notes (
 route nor public page reads it."""
 
 
+SIMILARITY_RECORDS = """
+CREATE TABLE IF NOT EXISTS similarity_records (
+    event_id INTEGER PRIMARY KEY REFERENCES events(id),
+    made REAL NOT NULL,
+    prints TEXT NOT NULL,
+    threshold REAL NOT NULL,
+    pairs TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS similarity_marks (
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    a TEXT NOT NULL,
+    b TEXT NOT NULL,
+    mark TEXT NOT NULL CHECK (mark IN ('reviewed', 'cleared', 'flagged')),
+    note TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (event_id, a, b)
+);
+"""
+"""Each event's similarity report saved as a record (:mod:`.report_rows`): when, the
+fingerprints' version, the threshold and its listed pairs; and the teacher's mark and
+note on each pair (reviewed, cleared, flagged)."""
+
 KEPT_OUT = (("members", "kept_out", "INTEGER NOT NULL DEFAULT 0"),)
 """A member the teacher keeps out of the ladder and the events (a template or sparring
 account, :meth:`.members.MembersRepo.keep_out`): never paired, its games unrated, not
@@ -547,6 +569,7 @@ STORE_SCHEMA = Schema(
         ),
         Step("the teacher's notes on teams", TEAM_NOTES),
         Step("members kept out of the ladder and the events", columns=KEPT_OUT),
+        Step("similarity reports saved as records, and their pairs' marks", SIMILARITY_RECORDS),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -584,7 +607,9 @@ STORE_SCHEMA = Schema(
     (:data:`LEFT_OUT`; nothing noted for a version from before);
 12. the teacher's note on each team (:data:`TEAM_NOTES`; none in a file from before);
 13. whether a member is kept out of the ladder and the events (:data:`KEPT_OUT`; no
-    member of a file from before is).
+    member of a file from before is);
+14. each event's similarity report saved as a record and its pairs' marks
+    (:data:`SIMILARITY_RECORDS`; none in a file from before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every
