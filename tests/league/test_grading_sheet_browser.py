@@ -92,11 +92,11 @@ def test_the_teacher_reads_and_saves_an_events_grading_sheet(
 
 VOIDED = {
     "en-US": (
-        "Void game {game}? Click again to confirm",
+        "Really void game {game}?",
         "Game {game} (alpha against beta) is voided.",
     ),
     "id-ID": (
-        "Batalkan permainan {game}? Klik sekali lagi untuk memastikan",
+        "Yakin batalkan permainan {game}?",
         "Permainan {game} (alpha melawan beta) dibatalkan.",
     ),
 }
