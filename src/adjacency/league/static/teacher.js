@@ -61,6 +61,20 @@ async function admin(path, body, method = body === undefined ? "GET" : "POST") {
   return answer;
 }
 
+// A zip file sent as the body of an admin POST (a team's version, the template); the
+// answer, else an Error with the server's reason.
+async function sendZip(path, file) {
+  const response = await fetch(`${API}${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${memory}`, "Content-Type": "application/zip",
+      "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") },
+    body: file,
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(errorText(answer, String(response.status)));
+  return answer;
+}
+
 async function act(work, done) {
   try {
     await work();
@@ -669,14 +683,7 @@ $("code-form").addEventListener("submit", async (event) => {
   }
   say(t("teacher.code.sending"));
   try {
-    const response = await fetch(`${API}/members/${encodeURIComponent(name)}/submissions`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${memory}`, "Content-Type": "application/zip",
-        "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") },
-      body: file,
-    });
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(errorText(answer, String(response.status)));
+    const answer = await sendZip(`/members/${encodeURIComponent(name)}/submissions`, file);
     say(t(answer.new ? "teacher.code.new" : "teacher.code.same", { version: answer.submission.version, name }));
     $("code-zip").value = "";
   } catch (error) {
@@ -778,14 +785,7 @@ $("template-form").addEventListener("submit", async (event) => {
   const file = $("template-zip").files[0];
   if (!file) { say(t("teacher.template.no-file")); $("template-zip").focus(); return; }
   try {
-    const response = await fetch(`${API}/similarity/template`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${memory}`, "Content-Type": "application/zip",
-        "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") },
-      body: file,
-    });
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(errorText(answer, String(response.status)));
+    await sendZip("/similarity/template", file);
     $("template-zip").value = "";
     say(t("teacher.template.done"));
   } catch (error) {
