@@ -804,15 +804,21 @@ function renderNoteTeams(members) {
   $("notes-team").value = bots.includes(chosen) ? chosen : "";
 }
 
+// The box waits, disabled, while the chosen team's note is read: nothing typed
+// meanwhile is overwritten by the note read.
 $("notes-team").addEventListener("change", async () => {
   const name = $("notes-team").value;
-  $("notes-text").value = "";
+  const box = $("notes-text");
+  box.value = "";
+  box.disabled = Boolean(name);
   if (!name) return;
   try {
     const answer = await admin(`/members/${encodeURIComponent(name)}/note`);
-    if ($("notes-team").value === name) $("notes-text").value = answer.note;
+    if ($("notes-team").value === name) box.value = answer.note;
   } catch (error) {
     say(t("teacher.failed", { error: error.message }));
+  } finally {
+    if ($("notes-team").value === name) box.disabled = false;
   }
 });
 
