@@ -20,6 +20,8 @@ from typing import Any
 from ..bots.gate import NetworkSpec
 from ..bots.local import LocalSearchBot, LocalStep
 from ..core import Position
+from ..core.svg import position_svg
+from .drawing import chart
 from .limits import MAX_STEPS, LabError, check_position
 from .running import Cancel, build, play_traced
 
@@ -66,8 +68,6 @@ class HeatMap:
         return {"fen": self.fen, "values": dict(self.values), "chosen": self.chosen}
 
     def _repr_svg_(self) -> str:
-        from .drawing import heat_map_svg
-
         return heat_map_svg(self)
 
 
@@ -104,8 +104,6 @@ class ClimbTrace:
         }
 
     def _repr_svg_(self) -> str:
-        from .drawing import climb_svg
-
         return climb_svg(self)
 
     def heat_map(self, step: int | None = None) -> HeatMap:
@@ -172,3 +170,25 @@ def climb_trace(
         move,
         complete,
     )
+
+
+def climb_svg(trace: ClimbTrace) -> str:
+    """The value of the state after each step (restarts and sideways steps are in the data)."""
+    points = [
+        (float(step.index), float(step.chosen_value))
+        for step in trace.steps
+        if step.chosen_value is not None
+    ]
+    return chart(
+        f"{trace.spec} (seed {trace.seed}): value after each step; played {trace.move}",
+        [("value", "#1565c0", points)],
+        x_label="step",
+        y_label="objective",
+    )
+
+
+def heat_map_svg(heat: HeatMap) -> str:
+    """The position with each candidate square tinted by its value and the chosen move
+    outlined: the board picture of :func:`adjacency.core.svg.position_svg`."""
+    position = Position.from_fen(heat.fen)
+    return position_svg(position, last=heat.chosen, heat=heat.values, title=heat.title)

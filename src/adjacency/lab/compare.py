@@ -42,6 +42,7 @@ from ..bots.base import Search
 from ..bots.minimax import Negamax, SearchStopped, deepen
 from ..bots.objective import reading_order
 from ..core import Position
+from .drawing import html_table
 from .limits import COUNT_CAP, check_depth, check_position
 from .running import Cancel
 
@@ -111,8 +112,6 @@ class Comparison:
         return {"fen": self.fen, "depth": self.depth, "rows": [asdict(row) for row in self.rows]}
 
     def _repr_html_(self) -> str:
-        from .drawing import comparison_html
-
         return comparison_html(self)
 
 
@@ -196,3 +195,33 @@ def compare_techniques(
             )
         )
     return Comparison(position.fen(), min(depth, position.plies_left), tuple(rows))
+
+
+def comparison_html(comparison: Comparison) -> str:
+    """The side-by-side counts as an HTML table (``nodes``: at the full depth; ``nodes with
+    deepening``: every iteration; a row the cap cut shows ``> total``)."""
+    return html_table(
+        (
+            "technique",
+            f"nodes at depth {comparison.depth}",
+            "nodes with deepening",
+            "seconds",
+            "value",
+            "move",
+            "saved vs previous",
+            "saved vs minimax",
+        ),
+        [
+            (
+                r.technique,
+                "" if r.nodes is None else r.nodes,
+                r.total_nodes if r.complete else f"> {r.total_nodes} (cap)",
+                f"{r.seconds:.3f}",
+                r.value,
+                r.move,
+                r.saved_vs_previous,
+                r.saved_vs_minimax,
+            )
+            for r in comparison.rows
+        ],
+    )

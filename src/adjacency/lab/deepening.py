@@ -23,6 +23,7 @@ from ..bots import Limit, Thinking
 from ..bots.base import Search
 from ..bots.minimax import Negamax, SearchStopped, deepen
 from ..core import Position
+from .drawing import chart
 from .limits import LabError, check_position
 from .running import Cancel, build
 
@@ -82,8 +83,6 @@ class DeepeningTrace:
         }
 
     def _repr_svg_(self) -> str:
-        from .drawing import deepening_svg
-
         return deepening_svg(self)
 
 
@@ -162,3 +161,26 @@ def deepening_trace(
 
 
 __all__ = ["Deepening", "DeepeningTrace", "DepthCost", "deepening_trace"]
+
+
+def deepening_svg(trace: DeepeningTrace) -> str:
+    """Seconds against depth on a log axis, one line per searcher, the depth each finished
+    within the trace's budget marked (the budget stated)."""
+    colours = ("#1565c0", "#c62828")
+    series = [
+        (
+            run.searcher,
+            colours[i % 2],
+            [(float(r.depth), max(r.seconds, 1e-6)) for r in run.iterations],
+        )
+        for i, run in enumerate(trace.runs)
+    ]
+    marks = [
+        (
+            float(run.limit_depth),
+            f"{run.searcher}: depth {run.limit_depth} within {trace.budget:g} s",
+        )
+        for run in trace.runs
+        if run.limit_depth is not None
+    ]
+    return chart("seconds by depth (log axis)", series, True, "depth", "seconds", marks[:1])

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..bots import Bot, Limit, Thinking
 from ..core import Position
+from .drawing import html_table, percent, ratio
 from .limits import LabError, check_position
 from .running import Cancel, build
 
@@ -76,8 +77,6 @@ class EngineView:
         return asdict(self)
 
     def _repr_html_(self) -> str:
-        from .drawing import engine_html
-
         return engine_html(self)
 
 
@@ -159,3 +158,32 @@ def _shares(last: Iteration | None) -> tuple[float | None, float | None]:
     if last.nodes and last.solver_nodes is not None:
         solver_share = last.solver_nodes / last.nodes
     return hit_rate, solver_share
+
+
+def engine_html(view: EngineView) -> str:
+    """The engine's reports and (within reach) every move's exact value."""
+    reports = html_table(
+        ("depth", "value", "nodes", "seconds", "line", "exact", "table hits", "solver nodes"),
+        [
+            (
+                i.depth,
+                i.value,
+                i.nodes,
+                f"{i.seconds:.3f}",
+                " ".join(i.line),
+                i.exact,
+                ratio(i.tt_hits, i.tt_probes),
+                ratio(i.solver_nodes, i.nodes),
+            )
+            for i in view.iterations
+        ],
+    )
+    shares = (
+        f"<p>table hit rate {percent(view.table_hit_rate)}, "
+        f"solver share of the nodes {percent(view.solver_share)}</p>"
+    )
+    moves = html_table(
+        ("move", "exact value", "engine's choice"),
+        [(m.move, m.value, "yes" if m.move == view.move else "") for m in view.moves],
+    )
+    return reports + shares + (moves if view.moves else "")

@@ -24,6 +24,7 @@ from ..bots.gate import NetworkSpec
 from ..bots.genetic import GeneticBot
 from ..bots.sequence_genetic import SequenceGeneticBot
 from ..core import Position
+from .drawing import chart
 from .limits import MAX_GENERATIONS, MAX_POPULATION, LabError, check_position
 from .running import Cancel, build, play_traced
 
@@ -68,8 +69,6 @@ class EvolutionTrace:
         }
 
     def _repr_svg_(self) -> str:
-        from .drawing import evolution_svg
-
         return evolution_svg(self)
 
 
@@ -138,4 +137,16 @@ def evolution_trace(
     chromosome = report.pv if report is not None else (move,)
     return EvolutionTrace(
         position.fen(), bot.spec, seed, tuple(generations), tuple(chromosome), move, complete
+    )
+
+
+def evolution_svg(trace: EvolutionTrace) -> str:
+    """Best and mean fitness per generation."""
+    best = [(float(g.generation), float(g.best)) for g in trace.generations]
+    mean = [(float(g.generation), g.mean) for g in trace.generations]
+    return chart(
+        f"{trace.spec} (seed {trace.seed}): fitness per generation; played {trace.move}",
+        [("best", "#c62828", best), ("mean", "#1565c0", mean)],
+        x_label="generation",
+        y_label="fitness",
     )

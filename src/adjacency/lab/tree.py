@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from ..bots import Limit
@@ -257,8 +258,6 @@ class SearchTree:
         }
 
     def _repr_svg_(self) -> str:
-        from .drawing import tree_svg
-
         return tree_svg(self)
 
 
@@ -349,3 +348,94 @@ def search_tree(
         bulk=bulk,
         reading=reading,
     )
+
+
+TREE_DRAWN = 300
+"""Most tree nodes one picture draws."""
+
+
+def _value(value: int | None) -> str:
+    return "?" if value is None else f"{value:+d}"
+
+
+def tree_svg(tree: SearchTree, limit: int = TREE_DRAWN) -> str:
+    """The tree's first ``limit`` nodes by ply (breadth first), the principal line in
+    orange, cut moves listed in grey under the node that cut them."""
+    shown: list[int] = []
+    queue = [0] if tree.nodes else []
+    while queue and len(shown) < limit:
+        node_id = queue.pop(0)
+        shown.append(node_id)
+        queue.extend(tree.nodes[node_id].children)
+    kept = set(shown)
+    line = set()
+    node = tree.nodes[0] if tree.nodes else None
+    while node is not None and node.best is not None:
+        line.add(node.id)
+        nxt = [c for c in node.children if tree.nodes[c].move == node.best]
+        node = tree.nodes[nxt[0]] if nxt else None
+        if node is not None:
+            line.add(node.id)
+    x_of: dict[int, float] = {}
+    column = 0
+
+    def place(node_id: int) -> float:
+        nonlocal column
+        children = [c for c in tree.nodes[node_id].children if c in kept]
+        if not children:
+            x_of[node_id] = column
+            column += 1
+        else:
+            xs = [place(c) for c in children]
+            x_of[node_id] = (xs[0] + xs[-1]) / 2
+        return x_of[node_id]
+
+    if shown:
+        place(0)
+    step_x, step_y = 46, 70
+    depth = max((tree.nodes[i].ply for i in shown), default=0)
+    width, height = max(1, column) * step_x + 40, (depth + 1) * step_y + 40
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+        f"<title>{escape(tree.algorithm)} depth {tree.depth}: {len(tree.nodes)} nodes"
+        f"{'' if tree.complete else ' (cut by the node cap)'}</title>",
+    ]
+    for node_id in shown:
+        item = tree.nodes[node_id]
+        x, y = 20 + x_of[node_id] * step_x + step_x / 2, 30 + item.ply * step_y
+        if item.parent >= 0:
+            px = 20 + x_of[item.parent] * step_x + step_x / 2
+            py = 30 + (item.ply - 1) * step_y
+            colour = "#f57c00" if node_id in line and item.parent in line else "#999"
+            parts.append(
+                f'<line x1="{px:.1f}" y1="{py + 12:.1f}" x2="{x:.1f}" y2="{y - 12:.1f}" '
+                f'stroke="{colour}"/>'
+            )
+    for node_id in shown:
+        item = tree.nodes[node_id]
+        x, y = 20 + x_of[node_id] * step_x + step_x / 2, 30 + item.ply * step_y
+        fill = "#ffe0b2" if node_id in line else "#fff"
+        shape = (
+            f'<rect x="{x - 16:.1f}" y="{y - 12:.1f}" width="32" height="24" '
+            if item.ply % 2 == 0
+            else f'<rect x="{x - 16:.1f}" y="{y - 12:.1f}" width="32" height="24" rx="12" '
+        )
+        parts.append(shape + f'fill="{fill}" stroke="#333"/>')
+        parts.append(
+            f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle">'
+            f"{escape(_value(item.value))}</text>"
+        )
+        if item.move:
+            parts.append(
+                f'<text x="{x:.1f}" y="{y - 15:.1f}" text-anchor="middle" fill="#555">'
+                f"{escape(item.move)}</text>"
+            )
+        if item.pruned:
+            label = "cut: " + " ".join(item.pruned[:3]) + ("…" if len(item.pruned) > 3 else "")
+            parts.append(
+                f'<text x="{x:.1f}" y="{y + 24:.1f}" text-anchor="middle" fill="#aaa">'
+                f"{escape(label)}</text>"
+            )
+    parts.append("</svg>")
+    return "".join(parts)
