@@ -27,6 +27,7 @@ import { clockLeft, renderClocks } from "./panels/clocks.js";
 import { renderControls, renderNoGame } from "./panels/controls.js";
 import { markReviewed, renderMoves } from "./panels/moves.js";
 import { offerSide, offerText, renderOffer } from "./panels/offer.js";
+import { watchMoreBelow } from "./panels/more.js";
 import { MoveConfirm } from "./confirm-move.js";
 import { Premove } from "./premove.js";
 import { renderStatus } from "./panels/status.js";
@@ -963,6 +964,7 @@ function showEmptyBoard() {
 async function init() {
   themePicker($("#theme"));
   animationPicker($("#animation"));
+  watchMoreBelow($(".side"), $("#side-more"), $("#side-more-button"));
   try {
     config = await api.config();
   } catch (err) {
