@@ -583,6 +583,11 @@ async function followShown() {
     const { rows, cols, cells, turn, plies } = position;
     const { fen, problem, code, params } = await api.checkPosition({ rows, cols, cells, turn, plies_left: plies });
     if (shownFen.key !== key) return;
+    if (code === "no_plies_left") {
+      panel.show(t("analysis.after", { ply: game.shownPly, count: game.state.moves.length }));
+      panel.nothing(t("analysis.over"));
+      return;
+    }
     if (!fen) throw new Error(errorText({ code, params, detail: problem }, problem));
     shownFen.fen = fen;
     panel.show(t("analysis.after", { ply: game.shownPly, count: game.state.moves.length }));

@@ -60,6 +60,22 @@ export class AnalysisPanel {
     this.onStateChange();
   }
 
+  // No position to analyse (the game is over at the one shown): the panel says `text`,
+  // and what belongs to a position (its scores' key, its text, "Play from here", the
+  // explorer) is hidden rather than left empty.
+  nothing(text) {
+    this.stop();
+    this.explorer.stop();
+    this.fen = null;
+    this.result = null;
+    this.onValue();
+    $("#analysis").classList.add("no-position");
+    $("#analysis-exact").textContent = text;
+    $("#analysis-exact").className = "exact unknown";
+    $("#analysis-lines").replaceChildren();
+    $("#analysis-depth").textContent = "";
+  }
+
   // Analyse the position `fen` (does nothing if it is the one being shown).
   follow(fen) {
     if (fen === this.fen && (this.running || this.finished)) return;
@@ -75,6 +91,7 @@ export class AnalysisPanel {
     this.running = true;
     this.result = null;
     this.onValue();
+    $("#analysis").classList.remove("no-position");
     $("#analysis-fen").textContent = fen;
     if (tries === 0) this.explorer.load(fen);
     $("#analysis-exact").textContent = t("analysis.solving");
