@@ -696,8 +696,11 @@ async function openBoardAt(text) {
     study.openBoard({ rows, cols, cells, turn, plies, fen });
     render(); // the board drawn from its tree, the panel following its shown position
     pinBoard();
+    $("#main").classList.remove("opening-board");
     return true;
   } catch (err) {
+    $("#main").classList.remove("opening-board");
+    pinBoard();
     notice(err.message, { sticky: true });
     return false;
   }
@@ -973,6 +976,7 @@ async function init() {
   try {
     config = await api.config();
   } catch (err) {
+    $("#main").classList.remove("opening-board", "board-only", "board-pinned");
     notice(err.message, { sticky: true });
     return;
   }
