@@ -8,8 +8,11 @@ length, and its rating after each of its rated attempts."""
 from __future__ import annotations
 
 import re
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
@@ -127,6 +130,36 @@ def test_the_rating_chart_draws_one_step_an_attempt_between_the_extremes() -> No
     assert 'data-i18n="puzzle.rating-axis"' in chart
 
 
+def dates(chart: str) -> list[tuple[str, str, str, str]]:
+    """The chart's date marks: (x, anchor, Unix time, text)."""
+    return re.findall(
+        r'<text class="rating-date" x="([^"]+)" y="[^"]+" text-anchor="(\w+)" '
+        r'data-at="(\d+)">([^<]*)</text>',
+        chart,
+    )
+
+
+def test_the_rating_chart_dates_its_first_and_last_attempts() -> None:
+    """Under the line: the first attempt's day at its point, the last one's at its own
+    when it is another day (ISO days in UTC; the page words them); none without times."""
+    first = datetime(2026, 3, 9, 23, 30, tzinfo=UTC).timestamp()
+    later = datetime(2026, 3, 10, 0, 30, tzinfo=UTC).timestamp()  # the next day in UTC
+    chart = rating_chart([1500.0, 1520.0, 1490.0], [first, first + 60, later])
+    points = re.search(r'class="rating-line" fill="none" points="([^"]+)"', chart)
+    assert points is not None
+    xs = [pair.split(",")[0] for pair in points.group(1).split()]
+    assert dates(chart) == [
+        (xs[0], "start", str(round(first)), "2026-03-09"),
+        (xs[-1], "end", str(round(later)), "2026-03-10"),
+    ]
+    same_day = rating_chart([1500.0, 1520.0], [first - 3600, first])
+    assert dates(same_day) == [(xs[0], "start", str(round(first - 3600)), "2026-03-09")]
+    assert dates(rating_chart([1500.0])) == []
+    assert dates(rating_chart([], [])) == []
+    with pytest.raises(ValueError, match="1 times for 2 ratings"):
+        rating_chart([1500.0, 1510.0], [first])
+
+
 def test_the_route_draws_this_browsers_rating_after_each_rated_attempt(tmp_path: Path) -> None:
     """A long-lived browser's rated first tries each add a point (a later try of the same
     puzzle rates nothing and adds none); a new browser's tries are not rated, so its
@@ -135,6 +168,7 @@ def test_the_route_draws_this_browsers_rating_after_each_rated_attempt(tmp_path:
     app = create_app(tmp_path / "games.sqlite3", puzzles=lambda: puzzles)
     with TestClient(app), browser(app, HOME, age=2 * DAY) as mine, browser(app, AWAY) as new:
         assert 'data-points="0"' in mine.get("/api/puzzles/rating.svg").text
+        began = time.time()
         ratings = []
         for puzzle in puzzles[:3]:
             answer = mine.post(
@@ -150,6 +184,8 @@ def test_the_route_draws_this_browsers_rating_after_each_rated_attempt(tmp_path:
         assert chart.headers["content-type"].startswith("image/svg+xml")
         assert f'data-points="3" data-last="{ratings[-1]}"' in chart.text
         assert f'data-low="{min(ratings)}" data-high="{max(ratings)}"' in chart.text
+        marks = dates(chart.text)  # the first attempt's day (and the last's past midnight)
+        assert 1 <= len(marks) <= 2 and began - 1 <= int(marks[0][2]) <= time.time() + 1, marks
         new.post(f"/api/puzzles/{puzzles[0].id}/attempt", json={"moves": list(puzzles[0].solution)})
         assert 'data-points="0"' in new.get("/api/puzzles/rating.svg").text
 

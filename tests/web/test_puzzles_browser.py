@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,11 @@ AFTER_HINT = {
     "id": "Terpecahkan, dengan petunjuk: percobaan pertamamu dihitung kalah.",
 }
 FILES = "abcdefgh"
+SHORT_MONTHS = {
+    "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+    "id": ["Jan", "Feb", "Mar", "Apr", "Mei", "Jun", "Jul", "Agu", "Sep", "Okt", "Nov", "Des"],
+}
+"""The months' short names of the browser's dates in en-US and id-ID (CLDR)."""
 
 
 def open_puzzle(browser: Any, server: str, lang: str, puzzle_id: str, **options: Any) -> Any:
@@ -163,7 +169,7 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     which every try moves), and links it; Analyse opens the play page's analysis board
     at the puzzle's position."""
     puzzle = PUZZLES[2]
-    tab = open_puzzle(browser, server, lang, puzzle.id)
+    tab = open_puzzle(browser, server, lang, puzzle.id, timezone_id="UTC")
     first, reply, second = puzzle.solution
     square(tab, first).click()
     filled(tab, reply)
@@ -198,6 +204,10 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     expect(chart).to_have_attribute("data-points", "1")
     expect(chart).to_have_attribute("data-last", tab.locator("#player-rating").inner_text())
     expect(tab.locator("#rating-title")).to_be_visible()
+    day = chart.locator(".rating-date")  # the attempt's day, in the page's language
+    at = datetime.fromtimestamp(int(day.get_attribute("data-at")), UTC)
+    month = SHORT_MONTHS[lang][at.month - 1]
+    expect(day).to_have_text(f"{month} {at.day}" if lang == "en" else f"{at.day} {month}")
     assert tab.evaluate("document.documentElement.scrollWidth") <= 1366
     analyse = tab.locator("#btn-analyse")
     expect(analyse).to_be_visible()

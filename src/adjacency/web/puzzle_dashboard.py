@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from html import escape
 
 ROW = 36
@@ -114,14 +115,20 @@ PLOT_HEIGHT = 120
 """The height of the rating's plot (px); the chart adds a line of labels under it."""
 
 
-def rating_chart(ratings: list[float]) -> str:
+def rating_chart(ratings: list[float], times: list[float] | None = None) -> str:
     """The SVG markup of a player's puzzle rating after each of its rated attempts
     (``ratings``, oldest first): a line from the first to the last, one step an attempt,
     between the lowest and the highest rating (their values labelled at the left), the
-    last rating labelled at the line's end. No rating, no line: an empty chart
-    (``data-points="0"``), which the page leaves out."""
+    last rating labelled at the line's end. With ``times`` (each attempt's Unix time),
+    the first attempt's day is written under its point and the last one's under its own
+    when it is another day: each a ``rating-date`` text whose ``data-at`` the page words
+    in the reader's language (its text, the ISO day in UTC, is for a reader without the
+    page's script). No rating, no line: an empty chart (``data-points="0"``), which the
+    page leaves out."""
     points = ratings
-    height = PLOT_HEIGHT + 24
+    if times is not None and len(times) != len(ratings):
+        raise ValueError(f"{len(times)} times for {len(ratings)} ratings")
+    height = PLOT_HEIGHT + 40
     parts = [
         f'<svg class="rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} '
         f'{height}" width="{WIDTH}" height="{height}" role="img" '
@@ -147,7 +154,27 @@ def rating_chart(ratings: list[float]) -> str:
         f'<polyline class="rating-line" fill="none" points="{line}"/>'
         f'<text x="{round(left + (len(points) - 1) * step, 1) + 6}" y="{y(last) + 4}">'
         f"{round(last)}</text>"
-        f'<text x="0" y="{PLOT_HEIGHT + 14}" data-i18n="puzzle.rating-axis">'
+        + _dates(times or [], left, step)
+        + f'<text x="0" y="{PLOT_HEIGHT + 30}" data-i18n="puzzle.rating-axis">'
         "rated attempts, oldest to latest</text></svg>"
     )
     return "".join(parts)
+
+
+def _dates(times: list[float], left: float, step: float) -> str:
+    """The first attempt's day under its point, and the last one's under its own when it
+    is another day (at the chart's start and end: two labels never overlap)."""
+    if not times:
+        return ""
+
+    def day(at: float) -> str:
+        return datetime.fromtimestamp(at, UTC).date().isoformat()
+
+    marks = [(0, "start")]
+    if day(times[-1]) != day(times[0]):
+        marks.append((len(times) - 1, "end"))
+    return "".join(
+        f'<text class="rating-date" x="{round(left + i * step, 1)}" y="{PLOT_HEIGHT + 8}" '
+        f'text-anchor="{anchor}" data-at="{round(times[i])}">{day(times[i])}</text>'
+        for i, anchor in marks
+    )

@@ -467,7 +467,7 @@ def rating_over_time(request: Request, caller: Client) -> Response:
     """This browser's puzzle rating after each of its rated attempts (the latest 200), as
     an SVG line drawn by the dashboard's module; empty before its first rated attempt."""
     points = _store(request).puzzles.rating_history(caller.client)
-    chart = rating_chart([point.rating for point in points])
+    chart = rating_chart([point.rating for point in points], [point.at for point in points])
     return Response(chart, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 

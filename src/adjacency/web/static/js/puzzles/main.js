@@ -307,6 +307,10 @@ async function loadDashboard() {
       const place = $("#rating-chart");
       place.innerHTML = await response.text();
       translate(place);
+      // the attempts' days, as the history names them, in the page's language
+      for (const mark of place.querySelectorAll(".rating-date[data-at]")) {
+        mark.textContent = new Date(Number(mark.dataset.at) * 1000).toLocaleDateString(lang, { day: "numeric", month: "short" });
+      }
       const drawn = Number(place.querySelector("svg")?.dataset.points || 0) > 0;
       place.hidden = !drawn;
       $("#rating-title").hidden = !drawn;
