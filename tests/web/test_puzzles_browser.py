@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from adjacency.core import Position
 from adjacency.ratings.glicko import Glicko, rate_game
 from browser_helpers import EVERY_IMPACT, axe_violations, checked_and_closed, goto
 from i18n_helpers import english_left, message
@@ -220,6 +221,13 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
         "#board .sq", "els => els.filter((e) => e.querySelector('svg.piece')).length"
     )
     assert shown == sum(cell != "." for cell in puzzle.position.split()[0] if cell.isalpha())
+    moves = tab.locator("#moves button")  # along its solution: the line in the move list
+    expect(moves).to_have_count(len(puzzle.solution))
+    drawn = [text.split()[0] for text in moves.all_inner_texts()]
+    assert drawn == list(puzzle.solution), drawn
+    tab.click("#nav-forward")  # a step along it: the panel follows, the core's position
+    after = Position.from_fen(puzzle.position).play(puzzle.solution[0]).fen()
+    expect(tab.locator("#analysis-fen")).to_have_text(after)
     checked_and_closed(tab, lang)
 
 

@@ -697,6 +697,7 @@ async function openBoardAt(text) {
     render(); // the board drawn from its tree, the panel following its shown position
     pinBoard();
     $("#main").classList.remove("opening-board");
+    await followLine(new URLSearchParams(window.location.search).get("line"));
     return true;
   } catch (err) {
     $("#main").classList.remove("opening-board");
@@ -704,6 +705,14 @@ async function openBoardAt(text) {
     notice(err.message, { sticky: true });
     return false;
   }
+}
+
+// A line given with the position (`?line=c3,d4,...`: a puzzle's solution) grown into the
+// board's tree as its main line, the start still shown, so → steps along it. The server
+// checks the moves (a wrong one is refused in the page's words, the tree unchanged).
+async function followLine(text) {
+  if (!text) return;
+  await study.playLine(study.shown(), text.split(",").slice(0, 64), false, true);
 }
 
 // Back to the game (or to the empty board without one).

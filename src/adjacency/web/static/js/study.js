@@ -433,7 +433,9 @@ export class Study {
   }
 
   // Play `moves` from `node` into the tree; show the first new move (or the last, `last`).
-  async playLine(node, moves, last = false) {
+  // `moves` played from `node` into the tree; then shown: the line's first move, its last
+  // (`last`), or `node` still (`stay`: a line only added).
+  async playLine(node, moves, last = false, stay = false) {
     try {
       const { positions } = await api.line({ fen: node.fen, moves });
       const tree = this.active;
@@ -442,7 +444,7 @@ export class Study {
       let first = end;
       while (first.parent !== node) first = first.parent;
       this.notice("");
-      return this.select(last ? end : first);
+      return this.select(stay ? node : last ? end : first);
     } catch (err) {
       this.notice(err.message);
       return null;

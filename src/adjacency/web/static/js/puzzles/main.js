@@ -335,9 +335,11 @@ function showEnd(solution, themes) {
   $("#line").textContent = t("puzzle.line", { line: solution.join(" ") });
   $("#themes").hidden = !themes.length;
   $("#themes").textContent = t("puzzle.themes", { themes: listText(themes.map((name) => t(`puzzle.theme.${name}`))) });
-  // The analysis board of the play page at the puzzle's position (play.js reads ?fen=).
+  // The analysis board of the play page at the puzzle's position, its solution the line
+  // to step along (main.js reads ?fen= and ?line=).
   const analyse = $("#btn-analyse");
-  analyse.href = `/?fen=${encodeURIComponent(state.puzzle.position)}`;
+  const line = solution.length ? `&line=${encodeURIComponent(solution.join(","))}` : "";
+  analyse.href = `/?fen=${encodeURIComponent(state.puzzle.position)}${line}`;
   analyse.hidden = false;
 }
 
