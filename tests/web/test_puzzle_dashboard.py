@@ -8,6 +8,7 @@ length, and its rating after each of its rated attempts."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -85,6 +86,39 @@ def test_the_chart_fills_the_share_solved_and_escapes_its_names() -> None:
     assert 'data-i18n="puzzle.theme.corner">corner</text>' in chart
     assert "<b " not in chart and "&lt;b &quot;x&quot;&gt;" in chart
     assert ">1/4</text>" in chart
+
+
+def test_the_route_counts_the_first_tries_of_the_period_asked(tmp_path: Path) -> None:
+    """First tries 0, 3, 10 and 40 days old: the last day counts the first, 7 days two,
+    30 days three, all four; a period it does not know is refused."""
+    puzzles = oracle_puzzles(4)
+    db = tmp_path / "games.sqlite3"
+    app = create_app(db, puzzles=lambda: puzzles)
+    with TestClient(app) as mine:
+        for puzzle in puzzles:
+            mine.post(f"/api/puzzles/{puzzle.id}/solution")  # a first try, missed
+        with sqlite3.connect(db) as aged:
+            for puzzle, days in zip(puzzles, (0, 3, 10, 40), strict=True):
+                aged.execute(
+                    "UPDATE puzzle_attempts SET first = first - ? WHERE puzzle = ?",
+                    (days * DAY, puzzle.id),
+                )
+
+        def tried(period: str) -> int:
+            chart = mine.get("/api/puzzles/dashboard.svg", params={"by": "phase", "period": period})
+            assert chart.status_code == 200, chart.text
+            return sum(int(n) for n in re.findall(r'data-tried="(\d+)"', chart.text))
+
+        assert [tried(p) for p in ("day", "week", "month", "all")] == [1, 2, 3, 4]
+        assert tried("all") == tried_all(mine)
+        refused = mine.get("/api/puzzles/dashboard.svg", params={"period": "year"})
+        assert refused.status_code == 422
+
+
+def tried_all(client: TestClient) -> int:
+    """The first tries counted without a period (the route's default: every one)."""
+    chart = client.get("/api/puzzles/dashboard.svg", params={"by": "phase"}).text
+    return sum(int(n) for n in re.findall(r'data-tried="(\d+)"', chart))
 
 
 def test_the_route_draws_this_browsers_first_tries_only(tmp_path: Path) -> None:

@@ -199,6 +199,11 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     head = tab.locator("#dashboard [data-by=theme] .theme-head")
     expect(head).to_have_text({"en": "performance", "id": "performa"}[lang])
     expect(tab.locator("#dashboard [data-by=phase] .theme-row")).to_have_count(1)
+    # the last day's first tries: this one still counts, asked of the server by its period
+    with tab.expect_request(lambda asked: "by=theme&period=day" in asked.url):
+        tab.select_option("#dashboard-period", "day")
+    expect(by_theme).to_have_count(len(set(puzzle.themes)))
+    expect(tab.locator("#dashboard-none")).to_be_hidden()
     expect(tab.locator("#dashboard [data-by=length] .theme-row")).to_have_count(1)
     # its rating after its one rated attempt: one point, the rating the page shows
     chart = tab.locator("#rating-chart svg")

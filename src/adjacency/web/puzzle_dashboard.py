@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 
+PERIODS = {"day": 86_400.0, "week": 7 * 86_400.0, "month": 30 * 86_400.0}
+"""The dashboard's periods (seconds back from now that a first try may be): the last day,
+7 days and 30 days; without one, every first try counts."""
 ROW = 36
 """The height of a theme's row (px): its name and its performance, then its bar under it
 (a long name in any language never runs into the bar)."""

@@ -35,7 +35,7 @@ from ...serving.errors import TooMany, WebError
 from ...serving.models import ErrorMessage
 from ..deps import Client, client_cookie, limited_client, rate_limited
 from ..limits import Limits
-from ..puzzle_dashboard import rating_chart, success_per_theme, theme_chart
+from ..puzzle_dashboard import PERIODS, rating_chart, success_per_theme, theme_chart
 from ..puzzle_records import Rated
 from ..puzzle_shown import RecentReveals
 from ..puzzles import PuzzleNotFound, PuzzleSet, check_line, hint_region
@@ -432,9 +432,11 @@ def dashboard(
     request: Request,
     caller: Client,
     by: Annotated[Literal["theme", "phase", "length"], Query()] = "theme",
+    period: Annotated[Literal["all", "day", "week", "month"], Query()] = "all",
 ) -> Response:
     """This browser's first tries of the served puzzles it tried, per theme, phase of the
-    game or length (``by``), as an SVG chart (:mod:`adjacency.web.puzzle_dashboard`): a bar
+    game or length (``by``), those of the last day, 7 or 30 days (``period``; ``all``:
+    every one), as an SVG chart (:mod:`adjacency.web.puzzle_dashboard`): a bar
     a group, the share solved at the first try filled, and the group's performance (from
     the puzzles' ratings now); theme and phase names carry their catalogue keys for the
     page to word (a length is a number)."""
@@ -447,10 +449,11 @@ def dashboard(
 
     records = _store(request).puzzles
     rating = records.ratings(served)
+    since = time.time() - PERIODS[period] if period in PERIODS else float("-inf")
     tries = [
         (groups(served[row.puzzle]), row.win, rating[row.puzzle])
         for row in records.history(caller.client, limit=DASHBOARD_TRIES)
-        if row.puzzle in served
+        if row.puzzle in served and row.first >= since
     ]
     key = {"theme": "puzzle.theme", "phase": "puzzle.phase", "length": None}[by]
     named_by = f"dashboard-title dashboard-{by}"  # the dashboard's title, then the chart's

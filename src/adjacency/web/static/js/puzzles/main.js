@@ -291,9 +291,10 @@ async function loadHistory() {
 // catalogue keys, worded here in the page's language).
 async function loadDashboard() {
   const box = $("#dashboard");
+  const period = $("#dashboard-period").value;
   for (const place of box.querySelectorAll("[data-by]")) {
     try {
-      const response = await fetch(`/api/puzzles/dashboard.svg?by=${place.dataset.by}`);
+      const response = await fetch(`/api/puzzles/dashboard.svg?by=${place.dataset.by}&period=${encodeURIComponent(period)}`);
       if (!response.ok) continue;
       place.innerHTML = await response.text();
       translate(place);
@@ -318,7 +319,10 @@ async function loadDashboard() {
   } catch (err) {
     // the rating chart stays as it was
   }
-  box.closest("section").hidden = !box.querySelector(".theme-row");
+  // A period without first tries says so, its picker kept; no first try at all: no dashboard.
+  const any = Boolean(box.querySelector(".theme-row"));
+  $("#dashboard-none").hidden = any;
+  box.closest("section").hidden = !any && period === "all";
 }
 
 // Why an attempt moved no rating (the API's ratings.unrated), as the note's words.
@@ -536,6 +540,7 @@ $("#btn-solution").addEventListener("click", showSolution);
 $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", () => load());
 $("#btn-streak").addEventListener("click", toggleStreak);
+$("#dashboard-period").addEventListener("change", loadDashboard);
 $("#btn-timed").addEventListener("click", toggleTimed);
 $("#run-close").addEventListener("click", () => $("#dlg-run").close());
 $("#run-again").addEventListener("click", () => { $("#dlg-run").close(); toggleTimed(); });
