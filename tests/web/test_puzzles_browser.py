@@ -41,6 +41,7 @@ AFTER_HINT = {
     "id": "Terpecahkan, dengan petunjuk: percobaan pertamamu dihitung kalah.",
 }
 FILES = "abcdefgh"
+NONE_YET = {"en": "none yet", "id": "belum ada"}
 SHORT_MONTHS = {
     "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
     "id": ["Jan", "Feb", "Mar", "Apr", "Mei", "Jun", "Jul", "Agu", "Sep", "Okt", "Nov", "Des"],
@@ -57,6 +58,16 @@ def open_puzzle(browser: Any, server: str, lang: str, puzzle_id: str, **options:
     tab.wait_for_selector("#board .sq")
     expect(tab.locator("#player-rating")).to_have_text("1500")
     return tab
+
+
+def theme_words(tab: Any, names: Any) -> list[str]:
+    """The themes ``names`` in the page's words (its catalogue)."""
+    words: list[str] = tab.evaluate(
+        "async (names) => { const { t } = await import('/static/js/i18n.js');"
+        " return names.map((n) => t(`puzzle.theme.${n}`)); }",
+        list(names),
+    )
+    return words
 
 
 def rating_now(server: str, puzzle_id: str) -> Glicko:
@@ -141,6 +152,12 @@ def test_a_wrong_move_is_refuted_then_retried_with_the_keyboard(
     expect(tab.locator(f"#history a[data-id='{puzzle.id}']")).to_have_attribute(
         "data-result", "later"
     )
+    # missed at the first try: its themes played below the rating, an area to improve
+    expect(tab.locator("#dashboard-verdict")).to_be_visible()
+    improve = tab.locator("#dashboard-improve")
+    for theme in theme_words(tab, puzzle.themes):
+        expect(improve).to_contain_text(theme)
+    expect(tab.locator("#dashboard-strengths")).to_have_text(NONE_YET[lang])
     checked_and_closed(tab, lang)
 
 
@@ -179,11 +196,7 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     expect(tab.locator("#prompt")).to_have_text(SOLVED[lang])
     row = tab.locator(f"#history a[data-id='{puzzle.id}']")
     expect(row).to_have_attribute("href", f"/puzzles/{puzzle.id}")
-    themes = tab.evaluate(
-        "async (names) => { const { t } = await import('/static/js/i18n.js');"
-        " return names.map((n) => t(`puzzle.theme.${n}`)); }",
-        list(puzzle.themes),
-    )
+    themes = theme_words(tab, puzzle.themes)
     text = row.inner_text()
     assert all(theme in text for theme in themes), (themes, text)
     assert str(round(rating_now(server, puzzle.id).rating)) not in text
@@ -204,6 +217,11 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
         tab.select_option("#dashboard-period", "day")
     expect(by_theme).to_have_count(len(set(puzzle.themes)))
     expect(tab.locator("#dashboard-none")).to_be_hidden()
+    # solved at the first try: its themes played above the rating, strengths
+    strengths = tab.locator("#dashboard-strengths")
+    for theme in themes:
+        expect(strengths).to_contain_text(theme)
+    expect(tab.locator("#dashboard-improve")).to_have_text(NONE_YET[lang])
     expect(tab.locator("#dashboard [data-by=length] .theme-row")).to_have_count(1)
     # its rating after its one rated attempt: one point, the rating the page shows
     chart = tab.locator("#rating-chart svg")

@@ -319,10 +319,26 @@ async function loadDashboard() {
   } catch (err) {
     // the rating chart stays as it was
   }
+  renderVerdict(box);
   // A period without first tries says so, its picker kept; no first try at all: no dashboard.
   const any = Boolean(box.querySelector(".theme-row"));
   $("#dashboard-none").hidden = any;
   box.closest("section").hidden = !any && period === "all";
+}
+
+// The themes played above the player's rating (strengths, the best first) and below it
+// (improvement areas, the worst first), at most three of each, as lichess's dashboard
+// names them: from the theme chart's performances and the rating the page shows.
+function renderVerdict(box) {
+  const rating = Number($("#player-rating").textContent);
+  const rows = [...box.querySelectorAll("[data-by=theme] .theme-row")]
+    .map((row) => ({ theme: row.dataset.theme, performance: Number(row.dataset.performance) }));
+  const named = (list) => (list.length ? listText(list.slice(0, 3).map((row) => t(`puzzle.theme.${row.theme}`))) : t("puzzle.verdict.none"));
+  const strong = rows.filter((row) => row.performance > rating).sort((a, b) => b.performance - a.performance);
+  const weak = rows.filter((row) => row.performance < rating).sort((a, b) => a.performance - b.performance);
+  $("#dashboard-strengths").textContent = named(strong);
+  $("#dashboard-improve").textContent = named(weak);
+  $("#dashboard-verdict").hidden = !rows.length || !Number.isFinite(rating);
 }
 
 // Why an attempt moved no rating (the API's ratings.unrated), as the note's words.
