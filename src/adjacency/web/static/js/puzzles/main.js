@@ -45,6 +45,7 @@ const state = {
   length: "", // solver moves of the next puzzles ("": any)
   stage: "", // the phase of the game of the next puzzles (the API's `phase`; "": any)
   streak: null, // solved in a row while the streak is on, else null
+  misses: null, // the missed puzzles' ids left to replay, else null
   timed: null, // {score, ends (ms, Date.now), timer, run} while the timed mode runs, else null
 };
 
@@ -203,6 +204,8 @@ function toggleTimed() {
     return;
   }
   if (state.streak !== null) toggleStreak();
+  state.misses = null;
+  $("#misses").textContent = "";
   const run = new Run();
   state.timed = { score: 0, ends: Date.now() + TIMED_SECONDS * 1000, timer: setInterval(tickTimed, 250), run };
   run.renderCombo();
@@ -217,7 +220,46 @@ function timedNext() {
   setTimeout(() => { if (state.timed === run) load(); }, NEXT_DELAY);
 }
 
+// Replay misses: the puzzles this browser missed at its first try (a wrong move, a hint
+// or the solution), of the chosen theme if one is, the latest first, one after another
+// by Next; then the picks go on as before. A replay is a later try: never rated.
+async function replayMisses() {
+  let tries;
+  try {
+    tries = await request("GET", "/api/puzzles/history");
+  } catch (err) {
+    notice(err.message);
+    return;
+  }
+  if (state.timed) endTimed();
+  if (state.streak !== null) toggleStreak();
+  const ids = tries.filter((entry) => !entry.win && (!state.theme || entry.themes.includes(state.theme))).map((entry) => entry.id);
+  state.misses = ids.length ? ids : null;
+  if (!ids.length) {
+    $("#misses").textContent = t("puzzle.misses.none");
+    return;
+  }
+  nextMiss();
+}
+
+function nextMiss() {
+  const id = state.misses.shift();
+  $("#misses").textContent = t("puzzle.misses.on", { count: state.misses.length });
+  if (!state.misses.length) state.misses = null;
+  load(id);
+}
+
+function next() {
+  if (state.misses) nextMiss();
+  else {
+    $("#misses").textContent = "";
+    load();
+  }
+}
+
 function toggleStreak() {
+  state.misses = null;
+  $("#misses").textContent = "";
   if (state.timed) endTimed();
   const on = state.streak === null;
   state.streak = on ? 0 : null;
@@ -554,7 +596,8 @@ async function load(id = null, fresh = false) {
 $("#btn-hint").addEventListener("click", hint);
 $("#btn-solution").addEventListener("click", showSolution);
 $("#btn-retry").addEventListener("click", retry);
-$("#btn-next").addEventListener("click", () => load());
+$("#btn-next").addEventListener("click", next);
+$("#btn-misses").addEventListener("click", replayMisses);
 $("#btn-streak").addEventListener("click", toggleStreak);
 $("#dashboard-period").addEventListener("change", loadDashboard);
 $("#btn-timed").addEventListener("click", toggleTimed);
