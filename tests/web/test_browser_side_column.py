@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
+from adjacency.web.seats import CLIENT_COOKIE
 from browser_helpers import EVERY_IMPACT, axe_violations, goto, sideways
 from i18n_helpers import english_left
-from web_helpers import CLIENT_COOKIE, api, new_tab, shown_plies
+from web_helpers import api, new_tab, shown_plies
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
